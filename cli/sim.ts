@@ -1,0 +1,53 @@
+/**
+ * Headless runner: npm run sim -- <file.json | preset-id> [--json] [--until <step>] [--internal]
+ *                  npm run sim -- --list
+ * Exit codes: 0 ok, 2 unknown preset / invalid scenario / bad arguments.
+ */
+import { readFileSync } from 'node:fs';
+import { findPreset, PRESETS } from '../src/sim/presets';
+import { runResolved } from '../src/sim/run';
+import { parseScenarioJson, validateScenario } from '../src/sim/scenario/validate';
+import { renderText } from '../src/sim/trace/dumpLog';
+import { summarize } from '../src/sim/trace/summary';
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(2);
+}
+
+const args = process.argv.slice(2);
+if (args.includes('--list')) {
+  for (const p of PRESETS) process.stdout.write(`${p.id}\n  ${p.title}\n  Q: ${p.question}\n  Expected: ${p.expected}\n\n`);
+  process.exit(0);
+}
+const json = args.includes('--json');
+const internal = args.includes('--internal');
+const untilIdx = args.indexOf('--until');
+let until: number | undefined;
+if (untilIdx >= 0) {
+  const n = Number(args[untilIdx + 1]);
+  if (!Number.isInteger(n) || n < 0) fail('--until needs a step number (a whole number ≥ 0)');
+  until = n;
+}
+const target = args.find((a, i) => !a.startsWith('--') && !(untilIdx >= 0 && i === untilIdx + 1));
+if (!target) fail('usage: npm run sim -- <file.json | preset-id> [--json] [--until <step>] [--internal]\n       npm run sim -- --list');
+
+let validation: ReturnType<typeof validateScenario>;
+if (target.endsWith('.json')) {
+  let text: string;
+  try {
+    text = readFileSync(target, 'utf8');
+  } catch (e) {
+    fail(`cannot read ${target}: ${(e as Error).message}`);
+  }
+  validation = parseScenarioJson(text);
+} else {
+  const preset = findPreset(target);
+  if (!preset) fail(`unknown preset "${target}". Known presets:\n  ${PRESETS.map((p) => p.id).join('\n  ')}`);
+  validation = validateScenario(preset.scenario);
+}
+if (!validation.ok) fail(`The scenario is not valid:\n${validation.errors.map((e) => `  ${e.path}: ${e.message}`).join('\n')}`);
+
+const trace = runResolved(validation.resolved);
+const summary = summarize(trace, until ?? trace.steps.length);
+process.stdout.write(json ? `${JSON.stringify(summary, null, 2)}\n` : `${renderText(summary, { internal })}\n`);

@@ -1,0 +1,422 @@
+/**
+ * A consuming application: the poll → process → commit loop, in one of the processing modes the
+ * seed articles compare. After each poll() it lays out a plan of steps for the batch, and runs
+ * them one kernel step at a time, passing a named point after each (afterPoll, afterProcess,
+ * afterSideEffect, afterProduce, afterSendOffsets, beforeCommit, afterCommit) where a crash can be
+ * injected.
+ *
+ * - at-most-once: commit the positions, then process (a crash loses the rest of the batch);
+ * - at-least-once: process, then commitSync (a crash reprocesses);
+ * - auto-commit: process; poll() commits the previous positions every auto.commit.interval.ms;
+ * - commit-last-processed: the pitfall — commits the last processed offset instead of the next;
+ * - exactly-once: consume-transform-produce in a transaction with sendOffsetsToTransaction(next
+ *   offsets, groupMetadata); after an abort, seek back to the committed offsets;
+ * - consume-produce-no-transactions: produce, flush, then commitSync (outputs can be written twice);
+ * - offsets-in-sink: the result and the consumed offset in one database transaction; on start the
+ *   application seeks to the offsets stored in the database.
+ */
+import { setup } from 'xstate';
+import { handle, type Out } from '../actors/out';
+import type { CallEvent, RpcEvent, TimerEvent } from '../kernel/effects';
+import type { ActorId } from '../kernel/envelope';
+import type { RecordForApp, TopicPartition } from '../protocol/messages';
+import type { ProcessingMode } from '../scenario/schema';
+
+export interface SinkRef {
+  readonly id: ActorId;
+  readonly type: 'database' | 'http-api' | 'outbox';
+  readonly mode: string;
+}
+
+export type PlanStep =
+  | { readonly kind: 'process'; readonly i: number }
+  | { readonly kind: 'sideEffect'; readonly i: number }
+  | { readonly kind: 'produce'; readonly i: number }
+  | { readonly kind: 'beginTransaction' }
+  | { readonly kind: 'sendOffsets' }
+  | { readonly kind: 'commitTransaction' }
+  | { readonly kind: 'flush' }
+  | { readonly kind: 'commitSync'; readonly offsets: 'next' | 'last-processed' }
+  | { readonly kind: 'point'; readonly name: string };
+
+export interface ConsumerAppContext {
+  readonly self: ActorId;
+  readonly consumer: ActorId;
+  readonly producer: ActorId | null;
+  readonly client: string;
+  readonly mode: ProcessingMode;
+  readonly sink: SinkRef | null;
+  readonly outputTopic: string | null;
+  readonly processingMs: number;
+  readonly httpTimeoutMs: number;
+  readonly batch: readonly RecordForApp[];
+  readonly groupMetadata: { groupId: string | null; generationId: number; memberId: string } | null;
+  readonly plan: readonly PlanStep[];
+  readonly step: number;
+  /** An HTTP call in flight (for its timeout and retry). */
+  readonly httpAttempt: number;
+  readonly nextCorrelationId: number;
+  readonly stopped: string | null;
+}
+
+export interface ConsumerAppInput {
+  readonly self: ActorId;
+  readonly consumer: ActorId;
+  readonly producer: ActorId | null;
+  readonly client: string;
+  readonly mode: ProcessingMode;
+  readonly sink: SinkRef | null;
+  readonly outputTopic: string | null;
+  readonly processingMs: number;
+}
+
+type Ev = CallEvent | TimerEvent | RpcEvent | { type: 'boot'; now: number } | { type: 'crash' };
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+type Draft = Mutable<ConsumerAppContext>;
+
+const tpName = (tp: TopicPartition) => `${tp.topic}-${tp.partition}`;
+
+/** The steps for one polled batch, by mode. */
+export function planFor(mode: ProcessingMode, n: number, hasSink: boolean, hasOutput: boolean): PlanStep[] {
+  const perRecord = (i: number): PlanStep[] => [
+    { kind: 'process', i },
+    ...(hasSink ? [{ kind: 'sideEffect', i } as const] : []),
+    ...(hasOutput ? [{ kind: 'produce', i } as const] : []),
+  ];
+  const records = Array.from({ length: n }, (_, i) => perRecord(i)).flat();
+  switch (mode) {
+    case 'at-most-once':
+      return [{ kind: 'point', name: 'beforeCommit' }, { kind: 'commitSync', offsets: 'next' }, ...records];
+    case 'at-least-once':
+      return [...records, { kind: 'point', name: 'beforeCommit' }, { kind: 'commitSync', offsets: 'next' }];
+    case 'commit-last-processed':
+      return [...records, { kind: 'point', name: 'beforeCommit' }, { kind: 'commitSync', offsets: 'last-processed' }];
+    case 'exactly-once':
+      return [
+        { kind: 'beginTransaction' },
+        ...records,
+        { kind: 'sendOffsets' },
+        { kind: 'point', name: 'beforeCommit' },
+        { kind: 'commitTransaction' },
+      ];
+    case 'consume-produce-no-transactions':
+      return [...records, { kind: 'flush' }, { kind: 'point', name: 'beforeCommit' }, { kind: 'commitSync', offsets: 'next' }];
+    case 'auto-commit':
+    case 'offsets-in-sink':
+      return records;
+  }
+}
+
+/** Offsets to commit: the next offset per partition (last processed + 1), or the pitfall's last processed. */
+function offsetsOf(batch: readonly RecordForApp[], kind: 'next' | 'last-processed'): (TopicPartition & { offset: number })[] {
+  const last = new Map<string, RecordForApp>();
+  for (const r of batch) last.set(tpName(r), r);
+  return [...last.values()].map((r) => ({ topic: r.topic, partition: r.partition, offset: kind === 'next' ? r.offset + 1 : r.offset }));
+}
+
+const pointDetail = (r: RecordForApp | undefined) => (r ? { topic: r.topic, partition: r.partition, offset: r.offset } : {});
+
+function corr(d: Draft): number {
+  const c = d.nextCorrelationId;
+  d.nextCorrelationId += 1;
+  return c;
+}
+
+/** Moves to the next plan step through the queue, so that every step boundary is a crash point. */
+function next(d: Draft, out: Out, delay = 0): void {
+  d.step += 1;
+  out.timer('continue', 'continue', delay);
+}
+
+function sendHttp(d: Draft, r: RecordForApp, method: 'POST' | 'GET', out: Out): void {
+  const sink = d.sink as SinkRef;
+  const eventId = r.headers.event_id ?? null;
+  out.send(sink.id, 'HttpRequest', {
+    correlationId: corr(d),
+    method,
+    app: d.client,
+    eventId,
+    idempotencyKey: sink.mode === 'idempotency-key' ? (eventId ?? `${tpName(r)}@${r.offset}`) : null,
+  });
+  out.timer('http', 'httpTimeout', d.httpTimeoutMs);
+}
+
+/** Runs the current plan step (or polls when the plan is done). */
+function runStep(d: Draft, now: number, out: Out): void {
+  const s = d.plan[d.step];
+  if (!s) {
+    d.plan = [];
+    d.step = 0;
+    out.call(d.consumer, 'poll');
+    return;
+  }
+  const r = 'i' in s ? d.batch[s.i] : undefined;
+  switch (s.kind) {
+    case 'point':
+      out.point(s.name, pointDetail(d.batch[d.batch.length - 1]));
+      next(d, out);
+      return;
+    case 'process':
+      if (!r) {
+        next(d, out);
+        return;
+      }
+      out.fact({
+        kind: 'processed',
+        app: d.client,
+        topic: r.topic,
+        partition: r.partition,
+        offset: r.offset,
+        eventId: r.headers.event_id ?? null,
+        key: r.key,
+      });
+      out.point('afterProcess', pointDetail(r));
+      next(d, out, d.processingMs);
+      return;
+    case 'sideEffect': {
+      if (!r || !d.sink) {
+        next(d, out);
+        return;
+      }
+      if (d.sink.type === 'http-api') {
+        d.httpAttempt = 1;
+        sendHttp(d, r, 'POST', out);
+        return;
+      }
+      out.send(d.sink.id, 'DbTransaction', {
+        correlationId: corr(d),
+        app: d.client,
+        eventId: r.headers.event_id ?? null,
+        key: r.key,
+        value: r.value,
+        topic: r.topic,
+        partition: r.partition,
+        offset: r.offset,
+      });
+      return;
+    }
+    case 'produce':
+      if (!r || !d.producer || !d.outputTopic) {
+        next(d, out);
+        return;
+      }
+      out.call(d.producer, 'send', { topic: d.outputTopic, key: r.key, value: `processed(${r.value})`, headers: r.headers });
+      return;
+    case 'beginTransaction':
+      out.call(d.producer as ActorId, 'beginTransaction');
+      return;
+    case 'sendOffsets':
+      out.call(d.producer as ActorId, 'sendOffsetsToTransaction', {
+        groupId: d.groupMetadata?.groupId ?? '',
+        generationId: d.groupMetadata?.generationId ?? -1,
+        memberId: d.groupMetadata?.memberId ?? '',
+        offsets: offsetsOf(d.batch, 'next'),
+      });
+      return;
+    case 'commitTransaction':
+    case 'flush':
+      out.call(d.producer as ActorId, s.kind);
+      return;
+    case 'commitSync':
+      out.call(d.consumer, 'commitSync', { offsets: offsetsOf(d.batch, s.offsets) });
+      return;
+  }
+  void now;
+}
+
+const act = (fn: (d: Draft, ev: Ev & { now: number }, out: Out) => void) =>
+  handle((ctx: ConsumerAppContext, ev: Ev & { now: number }, out: Out) => {
+    const d: Draft = { ...ctx };
+    fn(d, ev, out);
+    return d;
+  });
+
+const start = act((d, _ev, out) => {
+  d.plan = [];
+  d.step = 0;
+  d.batch = [];
+  if (d.producer) out.call(d.producer, 'initTransactions');
+  else if (d.mode === 'offsets-in-sink' && d.sink) out.send(d.sink.id, 'DbQuery', { correlationId: corr(d), table: 'consumer_offsets' });
+  else out.call(d.consumer, 'poll');
+});
+
+const onContinue = act((d, ev, out) => runStep(d, ev.now, out));
+
+function afterAbort(d: Draft, out: Out): void {
+  // abortTransaction() does not rewind the consumer: go back to the committed offsets
+  d.plan = [];
+  d.step = 0;
+  d.batch = [];
+  out.call(d.consumer, 'seekToCommitted');
+}
+
+const onReply = act((d, ev, out) => {
+  const r = (
+    ev as CallEvent<{
+      call: string;
+      ok: boolean;
+      error: string | null;
+      records?: RecordForApp[];
+      groupMetadata?: ConsumerAppContext['groupMetadata'];
+    }>
+  ).args;
+  const last = d.batch[d.batch.length - 1];
+  switch (r.call) {
+    case 'initTransactions':
+      if (!r.ok) return stop(d, out, `initTransactions failed: ${r.error}`);
+      if (d.mode === 'offsets-in-sink' && d.sink) out.send(d.sink.id, 'DbQuery', { correlationId: corr(d), table: 'consumer_offsets' });
+      else out.call(d.consumer, 'poll');
+      return;
+    case 'poll':
+      d.batch = r.records ?? [];
+      d.groupMetadata = r.groupMetadata ?? null;
+      d.plan = planFor(
+        d.mode,
+        d.batch.length,
+        d.sink !== null && d.sink.type !== 'outbox' ? true : d.sink !== null,
+        d.outputTopic !== null && d.producer !== null,
+      );
+      d.step = -1;
+      out.point('afterPoll', pointDetail(last ?? d.batch[d.batch.length - 1]));
+      next(d, out);
+      return;
+    case 'send': {
+      const s = d.plan[d.step];
+      out.point('afterProduce', pointDetail(s && 'i' in s ? d.batch[s.i] : undefined));
+      next(d, out);
+      return;
+    }
+    case 'beginTransaction':
+    case 'flush':
+      next(d, out);
+      return;
+    case 'sendOffsetsToTransaction':
+      if (!r.ok) {
+        out.fact({ kind: 'note', actor: d.self, text: `sendOffsetsToTransaction failed (${r.error}): aborting` });
+        out.call(d.producer as ActorId, 'abortTransaction');
+        return;
+      }
+      out.point('afterSendOffsets', pointDetail(last));
+      next(d, out);
+      return;
+    case 'commitTransaction':
+      if (r.ok) {
+        out.point('afterCommit', pointDetail(last));
+        next(d, out);
+        return;
+      }
+      if (r.error === 'PRODUCER_FENCED' || r.error === 'INVALID_PRODUCER_EPOCH' || r.error === 'INVALID_TXN_STATE')
+        return stop(d, out, `commitTransaction failed with ${r.error}: this instance is fenced and closes`);
+      out.call(d.producer as ActorId, 'abortTransaction');
+      return;
+    case 'abortTransaction':
+      if (!r.ok) return stop(d, out, `abortTransaction failed with ${r.error}: this instance is fenced and closes`);
+      afterAbort(d, out);
+      return;
+    case 'seekToCommitted':
+      out.call(d.consumer, 'poll');
+      return;
+    case 'commitSync':
+      if (!r.ok) out.fact({ kind: 'note', actor: d.self, text: `commitSync failed (${r.error}): the records will be delivered again` });
+      else out.point('afterCommit', pointDetail(last));
+      next(d, out);
+      return;
+    case 'seek':
+      return;
+  }
+});
+
+/** Answers from a sink (database or HTTP API). */
+const onSinkResponse = act((d, ev, out) => {
+  const e = ev as RpcEvent<{ ok?: boolean; conflict?: boolean; offsets?: Record<string, number>; status?: number }>;
+  if (e.type === 'DbQueryResult') {
+    const offsets = e.payload.offsets ?? {};
+    for (const [name, offset] of Object.entries(offsets)) {
+      const dash = name.lastIndexOf('-');
+      out.call(d.consumer, 'useExternalOffsets', { topic: name.slice(0, dash), partition: Number(name.slice(dash + 1)), offset });
+    }
+    out.fact({
+      kind: 'note',
+      actor: d.self,
+      text: `read its offsets from the database: ${
+        Object.entries(offsets)
+          .map(([k, o]) => `${k}=${o}`)
+          .join(', ') || 'none yet'
+      }`,
+    });
+    out.call(d.consumer, 'poll');
+    return;
+  }
+  const s = d.plan[d.step];
+  const r = s && 'i' in s ? d.batch[s.i] : undefined;
+  if (e.type === 'HttpResponse') {
+    out.cancel('http');
+    if (s?.kind === 'sideEffect' && d.sink?.mode === 'lookup-before-retry' && d.httpAttempt > 1 && r && e.payload.status === 404) {
+      // the look-up says the first call never arrived: now it is safe to call again
+      d.httpAttempt = 1;
+      sendHttp(d, r, 'POST', out);
+      return;
+    }
+  }
+  out.point('afterSideEffect', pointDetail(r));
+  next(d, out);
+});
+
+const onHttpTimeout = act((d, _ev, out) => {
+  const s = d.plan[d.step];
+  const r = s && 'i' in s ? d.batch[s.i] : undefined;
+  if (!r || !d.sink) return;
+  d.httpAttempt += 1;
+  out.fact({
+    kind: 'note',
+    actor: d.self,
+    text: `no answer from ${d.sink.id} for ${r.headers.event_id ?? `offset ${r.offset}`}: the outcome is unknown, so it tries again`,
+  });
+  if (d.sink.mode === 'lookup-before-retry') sendHttp(d, r, 'GET', out);
+  else sendHttp(d, r, 'POST', out);
+});
+
+function stop(d: Draft, out: Out, why: string): void {
+  d.stopped = why;
+  out.fact({ kind: 'note', actor: d.self, text: why });
+  out.call(d.consumer, 'close');
+  out.raise({ type: 'halt' });
+}
+
+export const consumerAppMachine = setup({
+  types: {} as { context: ConsumerAppContext; input: ConsumerAppInput; events: Ev | { type: 'halt' } },
+}).createMachine({
+  id: 'consumerApp',
+  context: ({ input }) => ({
+    ...input,
+    httpTimeoutMs: 5000,
+    batch: [],
+    groupMetadata: null,
+    plan: [],
+    step: 0,
+    httpAttempt: 0,
+    nextCorrelationId: 0,
+    stopped: null,
+  }),
+  initial: 'idle',
+  on: { crash: '.DOWN' },
+  states: {
+    idle: { on: { boot: { target: 'running', actions: start } } },
+    running: {
+      on: {
+        continue: { actions: onContinue },
+        reply: { actions: onReply },
+        DbTransactionResult: { actions: onSinkResponse },
+        DbQueryResult: { actions: onSinkResponse },
+        HttpResponse: { actions: onSinkResponse },
+        httpTimeout: { actions: onHttpTimeout },
+        halt: 'stopped',
+      },
+    },
+    stopped: { on: { reply: {} } },
+    DOWN: {
+      entry: handle((ctx: ConsumerAppContext) => ({ ...ctx, batch: [], plan: [], step: 0, groupMetadata: null, httpAttempt: 0 })),
+      on: { restart: { target: 'running', actions: start } },
+    },
+  },
+});

@@ -1,0 +1,232 @@
+/**
+ * A producing application: runs its script against its KafkaProducer, one operation at a time,
+ * each a local call that it waits on (send returns at once; flush, commitTransaction and friends
+ * block until done). A transactional application calls initTransactions() when it starts.
+ *
+ * When a transaction fails with an abortable error it calls abortTransaction(), as Kafka's
+ * examples do; when the producer is fenced it stops. After a crash and restart it starts again
+ * from the first operation it had not seen complete — the start of an unfinished transaction —
+ * which is an application-level retry, and the reason "exactly once" needs more than idempotence.
+ */
+import { setup } from 'xstate';
+import { handle, type Out } from '../actors/out';
+import type { CallEvent, TimerEvent } from '../kernel/effects';
+import type { ActorId } from '../kernel/envelope';
+import type { SendArgs } from '../producer/sender';
+import type { ProducerOp } from '../scenario/schema';
+
+export interface ProducerAppContext {
+  readonly self: ActorId;
+  readonly producer: ActorId;
+  readonly client: string;
+  readonly transactional: boolean;
+  readonly script: readonly ProducerOp[];
+  /** Index of the operation running or next to run. */
+  readonly pc: number;
+  /** Iteration within a `count` send. */
+  readonly iteration: number;
+  /** Where a restarted application resumes. */
+  readonly resumePc: number;
+  readonly inTransaction: boolean;
+  /** The last record sent per event_id, for `resend`. */
+  readonly sentByEventId: Readonly<Record<string, SendArgs>>;
+  readonly lastCompletedAt: number;
+  readonly stopped: string | null;
+}
+
+export interface ProducerAppInput {
+  readonly self: ActorId;
+  readonly producer: ActorId;
+  readonly client: string;
+  readonly transactional: boolean;
+  readonly script: readonly ProducerOp[];
+}
+
+type Ev = CallEvent | TimerEvent | { type: 'boot'; now: number } | { type: 'crash' };
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+type Draft = Mutable<ProducerAppContext>;
+
+const fill = (text: string | null, i: number): string | null => (text === null ? null : text.replaceAll('{i}', String(i)));
+
+function sendArgs(op: Extract<ProducerOp, { op: 'send' }>, i: number): SendArgs {
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(op.headers ?? {})) headers[k] = fill(v, i) as string;
+  return {
+    topic: op.topic,
+    key: fill(op.key, i),
+    value: fill(op.value, i),
+    headers,
+    ...(op.partition !== undefined ? { partition: op.partition } : {}),
+  };
+}
+
+/** Arms the timer for the operation at pc (respecting its `at` / `delayMs`). */
+function scheduleNext(d: Draft, now: number, out: Out): void {
+  const op = d.script[d.pc];
+  if (!op) {
+    out.raise({ type: 'finished' });
+    return;
+  }
+  let at = now;
+  if ('at' in op && op.at !== undefined) at = Math.max(at, op.at);
+  if ('delayMs' in op && op.delayMs !== undefined) at = Math.max(at, d.lastCompletedAt + op.delayMs);
+  if (op.op === 'sleep') at = Math.max(at, now + op.ms);
+  out.timer('next', 'runNext', at - now);
+}
+
+function advance(d: Draft, now: number, out: Out): void {
+  const op = d.script[d.pc];
+  if (op?.op === 'send' && (op.count ?? 1) > d.iteration + 1) d.iteration += 1;
+  else {
+    d.pc += 1;
+    d.iteration = 0;
+  }
+  d.lastCompletedAt = now;
+  // a finished unit of work: outside a transaction every operation is one; inside, the commit is
+  if (!d.inTransaction) d.resumePc = d.pc;
+  scheduleNext(d, now, out);
+}
+
+const act = (fn: (d: Draft, ev: Ev & { now: number }, out: Out) => void) =>
+  handle((ctx: ProducerAppContext, ev: Ev & { now: number }, out: Out) => {
+    const d: Draft = { ...ctx };
+    fn(d, ev, out);
+    return d;
+  });
+
+const start = act((d, ev, out) => {
+  d.pc = d.resumePc;
+  d.iteration = 0;
+  d.inTransaction = false;
+  d.lastCompletedAt = ev.now;
+  if (d.transactional) out.call(d.producer, 'initTransactions');
+  else scheduleNext(d, ev.now, out);
+});
+
+const runNext = act((d, ev, out) => {
+  const op = d.script[d.pc];
+  if (!op) return;
+  switch (op.op) {
+    case 'send': {
+      const args = sendArgs(op, d.iteration);
+      const eventId = args.headers?.event_id;
+      if (eventId) d.sentByEventId = { ...d.sentByEventId, [eventId]: args };
+      out.call(d.producer, 'send', args as unknown as Record<string, unknown>);
+      return;
+    }
+    case 'resend': {
+      const args = d.sentByEventId[op.eventId];
+      out.fact({
+        kind: 'note',
+        actor: d.self,
+        text: `the application sends event ${op.eventId} again: a new send(), so a new sequence number`,
+      });
+      if (args) out.call(d.producer, 'send', args as unknown as Record<string, unknown>);
+      else advance(d, ev.now, out);
+      return;
+    }
+    case 'beginTransaction':
+      d.inTransaction = true;
+      d.resumePc = d.pc;
+      out.call(d.producer, 'beginTransaction');
+      return;
+    case 'flush':
+    case 'commitTransaction':
+    case 'abortTransaction':
+      out.call(d.producer, op.op);
+      return;
+    case 'restart':
+      out.fact({ kind: 'note', actor: d.self, text: 'the application closes its producer and creates a new one' });
+      out.call(d.producer, 'close');
+      return;
+    case 'sleep':
+      advance(d, ev.now, out);
+      return;
+  }
+});
+
+const onReply = act((d, ev, out) => {
+  const r = (ev as CallEvent<{ call: string; ok: boolean; error: string | null }>).args;
+  switch (r.call) {
+    case 'initTransactions':
+      if (r.ok) scheduleNext(d, ev.now, out);
+      else stop(d, out, r.error ?? 'initTransactions failed');
+      return;
+    case 'close':
+      // the new producer of a transactional application must be initialised again
+      if (d.transactional) {
+        d.pc += 1;
+        d.resumePc = d.pc;
+        out.call(d.producer, 'initTransactions');
+      } else advance(d, ev.now, out);
+      return;
+    case 'commitTransaction':
+    case 'abortTransaction':
+      if (r.ok) {
+        d.inTransaction = false;
+        advance(d, ev.now, out);
+        return;
+      }
+      if (
+        r.error === 'PRODUCER_FENCED' ||
+        r.error === 'INVALID_PRODUCER_EPOCH' ||
+        r.error === 'INVALID_TXN_STATE' ||
+        r.call === 'abortTransaction'
+      ) {
+        stop(d, out, `${r.call} failed with ${r.error}: this instance was fenced and stops`);
+        return;
+      }
+      // an abortable error: abort, as the canonical catch block does, and carry on
+      out.fact({ kind: 'note', actor: d.self, text: `commitTransaction failed (${r.error}); the application aborts the transaction` });
+      out.call(d.producer, 'abortTransaction');
+      return;
+    default:
+      // send, beginTransaction, flush: a refused call is recorded by the producer; the script goes on
+      advance(d, ev.now, out);
+      return;
+  }
+});
+
+function stop(d: Draft, out: Out, why: string): void {
+  d.stopped = why;
+  out.fact({ kind: 'note', actor: d.self, text: why });
+  out.raise({ type: 'halt' });
+}
+
+export const producerAppMachine = setup({
+  types: {} as { context: ProducerAppContext; input: ProducerAppInput; events: Ev | { type: 'finished' } | { type: 'halt' } },
+}).createMachine({
+  id: 'producerApp',
+  context: ({ input }) => ({
+    ...input,
+    pc: 0,
+    iteration: 0,
+    resumePc: 0,
+    inTransaction: false,
+    sentByEventId: {},
+    lastCompletedAt: 0,
+    stopped: null,
+  }),
+  initial: 'idle',
+  on: { crash: '.DOWN' },
+  states: {
+    idle: { on: { boot: { target: 'running', actions: start } } },
+    running: {
+      on: {
+        runNext: { actions: runNext },
+        reply: { actions: onReply },
+        finished: 'done',
+        halt: 'stopped',
+      },
+    },
+    done: {
+      // a restart after the script ended has nothing left to do, but replies may still arrive
+      on: { reply: {} },
+    },
+    stopped: {},
+    DOWN: {
+      on: { restart: { target: 'running', actions: start } },
+    },
+  },
+});

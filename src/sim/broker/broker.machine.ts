@@ -1,0 +1,319 @@
+/**
+ * A broker: the leader of some partitions. It appends producers' batches after the idempotence
+ * checks, writes transaction markers when the coordinator asks, answers fetches (holding an empty
+ * fetch up to fetch.max.wait.ms, as Kafka's purgatory does), and runs the log cleaner on request.
+ *
+ * A crash keeps the logs (they are on disk) and loses what was in memory: held fetches.
+ */
+import { setup } from 'xstate';
+import { handle, type Out, type PendingRequest, pendingRequest } from '../actors/out';
+import type { CallEvent, RpcEvent, TimerEvent } from '../kernel/effects';
+import type { ActorId } from '../kernel/envelope';
+import { cleanLog } from '../log/logCleaner';
+import {
+  appendMarker,
+  appendProducerBatch,
+  fetchFrom,
+  isCompacted,
+  lastStableOffset,
+  type PartitionLog,
+  partitionName,
+} from '../log/partitionLog';
+import type { ErrorOrNone, FetchRequest, ProduceRequest, WriteTxnMarkersRequest } from '../protocol/messages';
+
+export interface ParkedFetch {
+  readonly id: number;
+  readonly request: PendingRequest;
+  readonly fetch: FetchRequest;
+}
+
+export interface BrokerContext {
+  readonly id: ActorId;
+  readonly partitions: Readonly<Record<string, PartitionLog>>;
+  readonly parked: readonly ParkedFetch[];
+  readonly nextParkId: number;
+}
+
+export interface BrokerInput {
+  readonly id: ActorId;
+  readonly partitions: readonly PartitionLog[];
+}
+
+type BrokerEvent =
+  | RpcEvent
+  | TimerEvent<{ parkId: number }>
+  | CallEvent
+  | { type: 'runCleaner'; now: number; topic?: string; partition?: number }
+  | { type: 'crash' }
+  | { type: 'restart'; now: number };
+
+function withLog(ctx: BrokerContext, log: PartitionLog): BrokerContext {
+  return { ...ctx, partitions: { ...ctx.partitions, [partitionName(log.topic, log.partition)]: log } };
+}
+
+function answerFetch(ctx: BrokerContext, out: Out, request: PendingRequest, fetch: FetchRequest): void {
+  const log = ctx.partitions[partitionName(fetch.topic, fetch.partition)];
+  if (!log) {
+    out.reply(request, 'FetchResponse', {
+      topic: fetch.topic,
+      partition: fetch.partition,
+      error: 'UNKNOWN_TOPIC_OR_PARTITION' satisfies ErrorOrNone,
+      highWatermark: -1,
+      lastStableOffset: -1,
+      logStartOffset: -1,
+      batches: [],
+      abortedTransactions: [],
+    });
+    return;
+  }
+  const r = fetchFrom(log, fetch.fetchOffset, fetch.isolationLevel, fetch.maxRecords);
+  out.reply(
+    request,
+    'FetchResponse',
+    {
+      topic: fetch.topic,
+      partition: fetch.partition,
+      error: r.error ?? 'NONE',
+      highWatermark: r.highWatermark,
+      lastStableOffset: r.lastStableOffset,
+      logStartOffset: r.logStartOffset,
+      batches: r.batches,
+      abortedTransactions: r.abortedTransactions,
+    },
+    // an answer without data is periodic traffic; one with data is work for the consumer
+    { background: r.batches.length === 0 && r.error === null },
+  );
+}
+
+/** After a log changed, answer the held fetches that now have something to return. */
+function wakeParked(ctx: BrokerContext, out: Out, topic: string, partition: number): BrokerContext {
+  const log = ctx.partitions[partitionName(topic, partition)];
+  if (!log || ctx.parked.length === 0) return ctx;
+  const still: ParkedFetch[] = [];
+  for (const p of ctx.parked) {
+    if (p.fetch.topic !== topic || p.fetch.partition !== partition) {
+      still.push(p);
+      continue;
+    }
+    const r = fetchFrom(log, p.fetch.fetchOffset, p.fetch.isolationLevel, p.fetch.maxRecords);
+    if (r.batches.length > 0 || r.error) {
+      out.cancel(`fetch:${p.id}`);
+      answerFetch(ctx, out, p.request, p.fetch);
+    } else still.push(p);
+  }
+  return still.length === ctx.parked.length ? ctx : { ...ctx, parked: still };
+}
+
+const onProduce = (ctx: BrokerContext, ev: RpcEvent<ProduceRequest>, out: Out): BrokerContext => {
+  const req = ev.payload;
+  const key = partitionName(req.topic, req.partition);
+  const log = ctx.partitions[key];
+  const request = pendingRequest(ev);
+  if (!log) {
+    if (req.acks !== 0)
+      out.reply(request, 'ProduceResponse', {
+        topic: req.topic,
+        partition: req.partition,
+        error: 'NOT_LEADER_OR_FOLLOWER',
+        baseOffset: -1,
+        errorMessage: `${ctx.id} is not the leader of ${key}`,
+      });
+    return ctx;
+  }
+  const b = req.batch;
+  const lastSequence = b.baseSequence < 0 ? -1 : b.baseSequence + b.records.length - 1;
+  const { log: next, outcome } = appendProducerBatch(log, b, ev.now);
+  if (outcome.kind === 'appended')
+    out.fact({
+      kind: 'append',
+      topic: req.topic,
+      partition: req.partition,
+      baseOffset: outcome.baseOffset,
+      lastOffset: outcome.lastOffset,
+      producerId: b.producerId,
+      producerEpoch: b.producerEpoch,
+      baseSequence: b.baseSequence,
+      lastSequence,
+      transactional: b.isTransactional,
+      control: null,
+      eventIds: b.records.map((r) => r.headers.event_id ?? null),
+      origins: b.records.map((r) => r.origin ?? null),
+    });
+  else if (outcome.kind === 'duplicate')
+    out.fact({
+      kind: 'duplicate',
+      topic: req.topic,
+      partition: req.partition,
+      producerId: b.producerId,
+      producerEpoch: b.producerEpoch,
+      baseSequence: b.baseSequence,
+      lastSequence,
+      baseOffset: outcome.baseOffset,
+    });
+  else
+    out.fact({
+      kind: 'rejected',
+      topic: req.topic,
+      partition: req.partition,
+      producerId: b.producerId,
+      producerEpoch: b.producerEpoch,
+      baseSequence: b.baseSequence,
+      error: outcome.error,
+      reason: outcome.reason,
+    });
+  if (req.acks !== 0)
+    out.reply(request, 'ProduceResponse', {
+      topic: req.topic,
+      partition: req.partition,
+      error: outcome.kind === 'rejected' ? outcome.error : 'NONE',
+      baseOffset: outcome.kind === 'rejected' ? -1 : outcome.baseOffset,
+      errorMessage: outcome.kind === 'rejected' ? outcome.reason : null,
+    });
+  if (next === log) return ctx;
+  return wakeParked(withLog(ctx, next), out, req.topic, req.partition);
+};
+
+const onFetch = (ctx: BrokerContext, ev: RpcEvent<FetchRequest>, out: Out): BrokerContext => {
+  const f = ev.payload;
+  const log = ctx.partitions[partitionName(f.topic, f.partition)];
+  const request = pendingRequest(ev);
+  if (log && f.maxWaitMs > 0) {
+    const r = fetchFrom(log, f.fetchOffset, f.isolationLevel, f.maxRecords);
+    if (r.batches.length === 0 && r.error === null) {
+      // nothing to return yet: hold the fetch until data arrives or fetch.max.wait.ms passes
+      const id = ctx.nextParkId;
+      out.timer(`fetch:${id}`, 'fetchWaitExpired', f.maxWaitMs, { parkId: id }, true);
+      return { ...ctx, parked: [...ctx.parked, { id, request, fetch: f }], nextParkId: id + 1 };
+    }
+  }
+  answerFetch(ctx, out, request, f);
+  return ctx;
+};
+
+/** ListOffsets: earliest (−2) is the log start offset; latest (−1) is the high watermark, or the LSO for read_committed. */
+const onListOffsets = (
+  ctx: BrokerContext,
+  ev: RpcEvent<{ topic: string; partition: number; timestamp: number; isolationLevel: string }>,
+  out: Out,
+): BrokerContext => {
+  const req = ev.payload;
+  const log = ctx.partitions[partitionName(req.topic, req.partition)];
+  const offset = !log
+    ? -1
+    : req.timestamp === -2
+      ? log.logStartOffset
+      : req.isolationLevel === 'read_committed'
+        ? lastStableOffset(log)
+        : log.highWatermark;
+  out.reply(pendingRequest(ev), 'ListOffsetsResponse', {
+    topic: req.topic,
+    partition: req.partition,
+    error: log ? 'NONE' : 'NOT_LEADER_OR_FOLLOWER',
+    offset,
+  });
+  return ctx;
+};
+
+const onFetchWaitExpired = (ctx: BrokerContext, ev: TimerEvent<{ parkId: number }>, out: Out): BrokerContext => {
+  const p = ctx.parked.find((x) => x.id === ev.data.parkId);
+  if (!p) return ctx;
+  answerFetch(ctx, out, p.request, p.fetch);
+  return { ...ctx, parked: ctx.parked.filter((x) => x !== p) };
+};
+
+const onWriteTxnMarkers = (ctx: BrokerContext, ev: RpcEvent<WriteTxnMarkersRequest>, out: Out): BrokerContext => {
+  let next = ctx;
+  const results: { producerId: number; partitions: { topic: string; partition: number; error: ErrorOrNone }[] }[] = [];
+  const touched: { topic: string; partition: number }[] = [];
+  for (const m of ev.payload.markers) {
+    const partitions: { topic: string; partition: number; error: ErrorOrNone }[] = [];
+    for (const tp of m.partitions) {
+      const log = next.partitions[partitionName(tp.topic, tp.partition)];
+      if (!log) {
+        partitions.push({ ...tp, error: 'NOT_LEADER_OR_FOLLOWER' });
+        continue;
+      }
+      const r = appendMarker(
+        log,
+        { producerId: m.producerId, producerEpoch: m.producerEpoch, controlType: m.result, coordinatorEpoch: m.coordinatorEpoch },
+        ev.now,
+      );
+      if (r.outcome.kind === 'appended') {
+        out.fact({
+          kind: 'append',
+          topic: tp.topic,
+          partition: tp.partition,
+          baseOffset: r.outcome.baseOffset,
+          lastOffset: r.outcome.lastOffset,
+          producerId: m.producerId,
+          producerEpoch: m.producerEpoch,
+          baseSequence: -1,
+          lastSequence: -1,
+          transactional: true,
+          control: m.result,
+          eventIds: [],
+          origins: [],
+        });
+        next = withLog(next, r.log);
+        touched.push(tp);
+      }
+      partitions.push({ ...tp, error: r.outcome.kind === 'rejected' ? r.outcome.error : 'NONE' });
+    }
+    results.push({ producerId: m.producerId, partitions });
+  }
+  out.reply(pendingRequest(ev), 'WriteTxnMarkersResponse', { markers: results });
+  for (const tp of touched) next = wakeParked(next, out, tp.topic, tp.partition);
+  return next;
+};
+
+const onRunCleaner = (ctx: BrokerContext, ev: { now: number; topic?: string; partition?: number }, out: Out): BrokerContext => {
+  let next = ctx;
+  for (const log of Object.values(ctx.partitions)) {
+    if (!isCompacted(log.topicConfig)) continue;
+    if (ev.topic !== undefined && ev.topic !== log.topic) continue;
+    if (ev.partition !== undefined && ev.partition !== log.partition) continue;
+    const r = cleanLog(log, ev.now);
+    out.fact({ kind: 'cleaned', topic: log.topic, partition: log.partition, removed: r.removed, cleanedUpTo: r.cleanableUpTo });
+    next = withLog(next, r.log);
+  }
+  return next;
+};
+
+export const brokerMachine = setup({
+  types: {} as { context: BrokerContext; input: BrokerInput; events: BrokerEvent },
+}).createMachine({
+  id: 'broker',
+  context: ({ input }) => ({
+    id: input.id,
+    partitions: Object.fromEntries(input.partitions.map((p) => [partitionName(p.topic, p.partition), p])),
+    parked: [],
+    nextParkId: 0,
+  }),
+  initial: 'online',
+  states: {
+    online: {
+      on: {
+        Produce: { actions: handle(onProduce) },
+        Fetch: { actions: handle(onFetch) },
+        ListOffsets: { actions: handle(onListOffsets) },
+        fetchWaitExpired: { actions: handle(onFetchWaitExpired) },
+        WriteTxnMarkers: { actions: handle(onWriteTxnMarkers) },
+        runCleaner: { actions: handle(onRunCleaner) },
+        crash: {
+          target: 'offline',
+          // the logs are on disk; held fetches were only in memory
+          actions: handle((ctx: BrokerContext) => ({ ...ctx, parked: [] })),
+        },
+      },
+    },
+    offline: {
+      on: { restart: 'online' },
+    },
+  },
+});
+
+/** The LSO of a partition as this broker sees it (for views). */
+export function brokerLso(ctx: BrokerContext, topic: string, partition: number): number | null {
+  const log = ctx.partitions[partitionName(topic, partition)];
+  return log ? lastStableOffset(log) : null;
+}

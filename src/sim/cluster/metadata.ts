@@ -1,0 +1,34 @@
+/**
+ * What every client knows about the cluster (what Kafka clients learn from Metadata and
+ * FindCoordinator requests). Static here: leaders never move (one replica per partition), and the
+ * coordinators are fixed actors. Simplification stated in the UI and docs.
+ */
+import type { ActorId } from '../kernel/envelope';
+
+export interface TopicMetadata {
+  readonly name: string;
+  readonly partitions: number;
+  /** Leader broker actor per partition. */
+  readonly leaders: readonly ActorId[];
+}
+
+export interface ClusterMetadata {
+  readonly brokers: readonly ActorId[];
+  readonly topics: Readonly<Record<string, TopicMetadata>>;
+  readonly transactionCoordinator: ActorId;
+  readonly groupCoordinator: ActorId;
+  /** Partitions of the internal topics (Kafka defaults to 50 each; a few are enough to show them). */
+  readonly transactionStatePartitions: number;
+  readonly consumerOffsetsPartitions: number;
+}
+
+export const TRANSACTION_STATE_TOPIC = '__transaction_state';
+export const CONSUMER_OFFSETS_TOPIC = '__consumer_offsets';
+export const TXN_COORDINATOR_ID = 'txn-coordinator';
+export const GROUP_COORDINATOR_ID = 'group-coordinator';
+
+export function leaderOf(meta: ClusterMetadata, topic: string, partition: number): ActorId | null {
+  if (topic === CONSUMER_OFFSETS_TOPIC) return meta.groupCoordinator;
+  if (topic === TRANSACTION_STATE_TOPIC) return meta.transactionCoordinator;
+  return meta.topics[topic]?.leaders[partition] ?? null;
+}

@@ -1,0 +1,97 @@
+/**
+ * Cluster (broker) settings a scenario may change. Kafka's names where Kafka has the setting; the
+ * internal topics get a few partitions instead of Kafka's 50 so that they can be drawn.
+ */
+import { type ConfigKey, type ConfigProblem, type ConfigValue, checkConfigValue } from './configSpec';
+
+export const CLUSTER_CONFIG: readonly ConfigKey[] = [
+  {
+    name: 'brokers',
+    type: 'int',
+    default: 1,
+    min: 1,
+    max: 9,
+    doc: 'Number of brokers; partitions are led round-robin.',
+    simulation: 'one replica per partition (no followers, no leader election)',
+  },
+  {
+    name: 'transaction.version',
+    type: 'enum',
+    default: 2,
+    values: [1, 2],
+    doc: 'Transaction protocol: 1 (AddPartitionsToTxn from the client) or 2 (KIP-890: the broker adds partitions, every EndTxn bumps the epoch). Kafka 4.x defaults to 2.',
+  },
+  {
+    name: 'transaction.partition.verification.enable',
+    type: 'boolean',
+    default: true,
+    doc: 'Before the first transactional write to a partition, the leader asks the coordinator whether the partition is in the transaction (KIP-890 part 1).',
+  },
+  {
+    name: 'transaction.state.log.num.partitions',
+    type: 'int',
+    default: 3,
+    min: 1,
+    max: 10,
+    doc: 'Partitions of __transaction_state.',
+    simulation: 'Kafka defaults to 50',
+  },
+  {
+    name: 'offsets.topic.num.partitions',
+    type: 'int',
+    default: 3,
+    min: 1,
+    max: 10,
+    doc: 'Partitions of __consumer_offsets.',
+    simulation: 'Kafka defaults to 50',
+  },
+  {
+    name: 'transaction.abort.timed.out.transaction.cleanup.interval.ms',
+    type: 'int',
+    default: 10000,
+    min: 1,
+    doc: 'How often the coordinator looks for transactions past transaction.timeout.ms.',
+  },
+  {
+    name: 'transaction.max.timeout.ms',
+    type: 'int',
+    default: 900000,
+    min: 1,
+    doc: 'Largest transaction.timeout.ms a producer may ask for.',
+  },
+  {
+    name: 'group.initial.rebalance.delay.ms',
+    type: 'int',
+    default: 3000,
+    min: 0,
+    doc: 'A new group waits this long for more members before the first rebalance.',
+  },
+];
+
+export interface ClusterConfig {
+  readonly brokers: number;
+  readonly 'transaction.version': 1 | 2;
+  readonly 'transaction.partition.verification.enable': boolean;
+  readonly 'transaction.state.log.num.partitions': number;
+  readonly 'offsets.topic.num.partitions': number;
+  readonly 'transaction.abort.timed.out.transaction.cleanup.interval.ms': number;
+  readonly 'transaction.max.timeout.ms': number;
+  readonly 'group.initial.rebalance.delay.ms': number;
+}
+
+export function resolveClusterConfig(user: Readonly<Record<string, ConfigValue>>): { config: ClusterConfig; errors: ConfigProblem[] } {
+  const errors: ConfigProblem[] = [];
+  const out: Record<string, ConfigValue> = {};
+  for (const spec of CLUSTER_CONFIG) {
+    const given = Object.hasOwn(user, spec.name);
+    const raw = given ? (user[spec.name] as ConfigValue) : spec.default;
+    // the protocol version may be written "2" or 2
+    const v = spec.name === 'transaction.version' && typeof raw === 'string' ? Number(raw) : raw;
+    const problem = given ? checkConfigValue(spec, v) : null;
+    if (problem) errors.push({ key: spec.name, message: problem });
+    out[spec.name] = problem ? spec.default : v;
+  }
+  for (const key of Object.keys(user))
+    if (!CLUSTER_CONFIG.some((k) => k.name === key)) errors.push({ key, message: `${key} is not a cluster setting the simulator knows` });
+  return { config: out as unknown as ClusterConfig, errors };
+}

@@ -1,0 +1,55 @@
+/**
+ * Describes client configuration keys the way Kafka's ConfigDef does: name, type, default, a line of
+ * documentation. The scenario validator and the UI's config editor both read these tables.
+ */
+export type ConfigType = 'boolean' | 'int' | 'long' | 'string' | 'enum' | 'nullable-string';
+
+export interface ConfigKey {
+  readonly name: string;
+  readonly type: ConfigType;
+  /** Kafka 4.x default; null for "no default" (e.g. transactional.id). */
+  readonly default: string | number | boolean | null;
+  readonly values?: readonly (string | number)[];
+  readonly min?: number;
+  readonly max?: number;
+  readonly doc: string;
+  /** How faithfully the simulator models this key, in a few words, when it simplifies. */
+  readonly simulation?: string;
+}
+
+export type ConfigValue = string | number | boolean | null;
+
+export interface ConfigProblem {
+  /** The config key the problem is about. */
+  readonly key: string;
+  readonly message: string;
+}
+
+/** Checks one value against its key's type and range; returns a sentence or null. */
+export function checkConfigValue(spec: ConfigKey, value: unknown): string | null {
+  switch (spec.type) {
+    case 'boolean':
+      return typeof value === 'boolean' ? null : `${spec.name} must be true or false`;
+    case 'int':
+    case 'long': {
+      if (typeof value !== 'number' || !Number.isInteger(value)) return `${spec.name} must be a whole number`;
+      if (spec.min !== undefined && value < spec.min) return `${spec.name} must be at least ${spec.min}`;
+      if (spec.max !== undefined && value > spec.max) return `${spec.name} must be at most ${spec.max}`;
+      return null;
+    }
+    case 'enum':
+      return spec.values?.includes(value as string | number)
+        ? null
+        : `${spec.name} must be one of ${spec.values?.map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'string':
+      return typeof value === 'string' && value.length > 0 ? null : `${spec.name} must be a non-empty string`;
+    case 'nullable-string':
+      return value === null || (typeof value === 'string' && value.length > 0) ? null : `${spec.name} must be a non-empty string or null`;
+  }
+}
+
+export function defaultsOf(keys: readonly ConfigKey[]): Record<string, ConfigValue> {
+  const out: Record<string, ConfigValue> = {};
+  for (const k of keys) out[k.name] = k.default;
+  return out;
+}

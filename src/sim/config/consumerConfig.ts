@@ -1,0 +1,78 @@
+/** Consumer configuration: Kafka 4.x defaults (ConsumerConfig) for the keys the simulator models. */
+import { type ConfigKey, type ConfigProblem, type ConfigValue, checkConfigValue } from './configSpec';
+
+export const CONSUMER_CONFIG: readonly ConfigKey[] = [
+  {
+    name: 'group.id',
+    type: 'nullable-string',
+    default: null,
+    doc: 'The consumer group; without one the consumer reads assigned partitions and cannot commit.',
+  },
+  {
+    name: 'isolation.level',
+    type: 'enum',
+    default: 'read_uncommitted',
+    values: ['read_uncommitted', 'read_committed'],
+    doc: 'read_committed reads up to the Last Stable Offset and skips aborted transactions.',
+  },
+  {
+    name: 'enable.auto.commit',
+    type: 'boolean',
+    default: true,
+    doc: 'Commit the consumed positions from poll() every auto.commit.interval.ms.',
+  },
+  { name: 'auto.commit.interval.ms', type: 'int', default: 5000, min: 0, doc: 'How often poll() auto-commits.' },
+  {
+    name: 'auto.offset.reset',
+    type: 'enum',
+    default: 'latest',
+    values: ['earliest', 'latest', 'none'],
+    doc: 'Where to start when the group has no committed offset.',
+  },
+  {
+    name: 'session.timeout.ms',
+    type: 'int',
+    default: 45000,
+    min: 1,
+    doc: 'A member that sends no heartbeat for this long is removed and the group rebalances.',
+  },
+  { name: 'heartbeat.interval.ms', type: 'int', default: 3000, min: 1, doc: 'How often the member heartbeats to the group coordinator.' },
+  { name: 'max.poll.records', type: 'int', default: 500, min: 1, doc: 'Upper bound on the records one poll() returns.' },
+  { name: 'fetch.max.wait.ms', type: 'int', default: 500, min: 0, doc: 'How long the broker holds a fetch that has no data.' },
+  { name: 'request.timeout.ms', type: 'int', default: 30000, min: 0, doc: 'How long the client waits for a response.' },
+  { name: 'retry.backoff.ms', type: 'int', default: 100, min: 0, doc: 'Wait before retrying a failed request.' },
+];
+
+export interface ConsumerConfig {
+  readonly 'group.id': string | null;
+  readonly 'isolation.level': 'read_uncommitted' | 'read_committed';
+  readonly 'enable.auto.commit': boolean;
+  readonly 'auto.commit.interval.ms': number;
+  readonly 'auto.offset.reset': 'earliest' | 'latest' | 'none';
+  readonly 'session.timeout.ms': number;
+  readonly 'heartbeat.interval.ms': number;
+  readonly 'max.poll.records': number;
+  readonly 'fetch.max.wait.ms': number;
+  readonly 'request.timeout.ms': number;
+  readonly 'retry.backoff.ms': number;
+}
+
+export function resolveConsumerConfig(user: Readonly<Record<string, ConfigValue>>): { config: ConsumerConfig; errors: ConfigProblem[] } {
+  const errors: ConfigProblem[] = [];
+  const out: Record<string, ConfigValue> = {};
+  for (const spec of CONSUMER_CONFIG) {
+    if (!Object.hasOwn(user, spec.name)) {
+      out[spec.name] = spec.default;
+      continue;
+    }
+    const v = user[spec.name] as ConfigValue;
+    const problem = checkConfigValue(spec, v);
+    if (problem) errors.push({ key: spec.name, message: problem });
+    out[spec.name] = problem ? spec.default : v;
+  }
+  for (const key of Object.keys(user))
+    if (!CONSUMER_CONFIG.some((k) => k.name === key)) errors.push({ key, message: `${key} is not a consumer config the simulator knows` });
+  if ((out['heartbeat.interval.ms'] as number) >= (out['session.timeout.ms'] as number))
+    errors.push({ key: 'heartbeat.interval.ms', message: 'heartbeat.interval.ms must be lower than session.timeout.ms' });
+  return { config: out as unknown as ConsumerConfig, errors };
+}

@@ -1,0 +1,200 @@
+/**
+ * Producer configuration: Kafka 4.x defaults and the validation ProducerConfig performs
+ * (postProcessAndValidateIdempotenceConfigs): explicitly enabled idempotence with a conflicting
+ * acks or retries is a ConfigException, while a defaulted one is turned off with an INFO log line;
+ * max.in.flight.requests.per.connection > 5 is a ConfigException either way (since Kafka 4.0), unless
+ * enable.idempotence=false is set explicitly.
+ */
+import { type ConfigKey, type ConfigProblem, type ConfigValue, checkConfigValue } from './configSpec';
+
+export const PRODUCER_CONFIG: readonly ConfigKey[] = [
+  {
+    name: 'enable.idempotence',
+    type: 'boolean',
+    default: true,
+    doc: 'The broker de-duplicates retried batches by producerId, epoch and sequence number.',
+  },
+  {
+    name: 'acks',
+    type: 'enum',
+    default: 'all',
+    values: ['all', '-1', '1', '0'],
+    doc: 'How many replicas must have the batch before the leader answers; 0 means no answer at all.',
+    simulation: 'one replica per partition: 1 and all behave alike',
+  },
+  {
+    name: 'retries',
+    type: 'int',
+    default: 2147483647,
+    min: 0,
+    doc: 'How many times a failed batch is retried, within delivery.timeout.ms.',
+  },
+  {
+    name: 'max.in.flight.requests.per.connection',
+    type: 'int',
+    default: 5,
+    min: 1,
+    doc: 'Unacknowledged Produce requests per broker connection; at most 5 with idempotence.',
+  },
+  {
+    name: 'transactional.id',
+    type: 'nullable-string',
+    default: null,
+    doc: 'Stable identity for transactions: InitProducerId with it bumps the epoch and fences older instances.',
+  },
+  {
+    name: 'transaction.timeout.ms',
+    type: 'int',
+    default: 60000,
+    min: 1,
+    max: 900000,
+    doc: 'The coordinator aborts a transaction left open longer than this (transaction.max.timeout.ms = 900000).',
+  },
+  {
+    name: 'delivery.timeout.ms',
+    type: 'int',
+    default: 120000,
+    min: 0,
+    doc: 'Upper bound on the time to report success or failure of a send, retries included.',
+  },
+  {
+    name: 'request.timeout.ms',
+    type: 'int',
+    default: 30000,
+    min: 0,
+    doc: 'How long the client waits for a response before it gives up on a request and retries.',
+  },
+  { name: 'linger.ms', type: 'int', default: 5, min: 0, doc: 'How long records wait to be grouped into a batch per partition.' },
+  {
+    name: 'batch.size',
+    type: 'int',
+    default: 16384,
+    min: 0,
+    doc: 'Upper bound on a batch, in bytes.',
+    simulation: 'records are sized by key, value and header lengths plus 20 bytes',
+  },
+  {
+    name: 'retry.backoff.ms',
+    type: 'int',
+    default: 100,
+    min: 0,
+    doc: 'Wait before the first retry; doubles per attempt.',
+    simulation: 'no jitter',
+  },
+  { name: 'retry.backoff.max.ms', type: 'int', default: 1000, min: 0, doc: 'Upper bound on the retry backoff.' },
+];
+
+export interface ProducerConfig {
+  readonly 'enable.idempotence': boolean;
+  readonly acks: 0 | 1 | -1;
+  readonly retries: number;
+  readonly 'max.in.flight.requests.per.connection': number;
+  readonly 'transactional.id': string | null;
+  readonly 'transaction.timeout.ms': number;
+  readonly 'delivery.timeout.ms': number;
+  readonly 'request.timeout.ms': number;
+  readonly 'linger.ms': number;
+  readonly 'batch.size': number;
+  readonly 'retry.backoff.ms': number;
+  readonly 'retry.backoff.max.ms': number;
+}
+
+export interface ResolvedProducerConfig {
+  readonly config: ProducerConfig;
+  /** ConfigExceptions: the producer cannot be constructed. */
+  readonly errors: readonly ConfigProblem[];
+  /** What Kafka would log: defaulted idempotence switched off, and why. */
+  readonly notes: readonly ConfigProblem[];
+}
+
+function acksValue(v: ConfigValue): 0 | 1 | -1 {
+  if (v === 'all' || v === '-1' || v === -1) return -1;
+  if (v === '1' || v === 1) return 1;
+  return 0;
+}
+
+export function resolveProducerConfig(user: Readonly<Record<string, ConfigValue>>): ResolvedProducerConfig {
+  const errors: ConfigProblem[] = [];
+  const notes: ConfigProblem[] = [];
+  const value = (key: string): ConfigValue => {
+    const spec = PRODUCER_CONFIG.find((k) => k.name === key) as ConfigKey;
+    if (!Object.hasOwn(user, key)) return spec.default;
+    const v = user[key] as ConfigValue;
+    // acks may be written as a number
+    const normalised = key === 'acks' && typeof v === 'number' ? String(v) : v;
+    const problem = checkConfigValue(spec, normalised);
+    if (problem) {
+      errors.push({ key, message: problem });
+      return spec.default;
+    }
+    return normalised;
+  };
+  for (const key of Object.keys(user))
+    if (!PRODUCER_CONFIG.some((k) => k.name === key)) errors.push({ key, message: `${key} is not a producer config the simulator knows` });
+
+  const userIdempotence = Object.hasOwn(user, 'enable.idempotence');
+  let idempotence = value('enable.idempotence') as boolean;
+  const acks = acksValue(value('acks'));
+  const retries = value('retries') as number;
+  const inFlight = value('max.in.flight.requests.per.connection') as number;
+  if (idempotence) {
+    // ProducerConfig.postProcessAndValidateIdempotenceConfigs, in Kafka's order
+    const disable: string[] = [];
+    if (retries === 0) {
+      if (userIdempotence)
+        errors.push({ key: 'retries', message: 'ConfigException: Must set retries to non-zero when using the idempotent producer.' });
+      else disable.push('Idempotence will be disabled because retries is set to 0.');
+    }
+    if (acks !== -1) {
+      if (userIdempotence)
+        errors.push({
+          key: 'acks',
+          message:
+            'ConfigException: Must set acks to all in order to use the idempotent producer. Otherwise we cannot guarantee idempotence.',
+        });
+      else disable.push(`Idempotence will be disabled because acks is set to ${acks}, not set to 'all'.`);
+    }
+    // since Kafka 4.0 this is an error even when idempotence is only defaulted
+    if (inFlight > 5)
+      errors.push({
+        key: 'max.in.flight.requests.per.connection',
+        message: `ConfigException: To use the idempotent producer, max.in.flight.requests.per.connection must be set to at most 5. Current value is ${inFlight}.`,
+      });
+    if (disable.length && !userIdempotence) {
+      idempotence = false;
+      for (const message of disable) notes.push({ key: 'enable.idempotence', message: `INFO ${message}` });
+    }
+  }
+  const transactionalId = value('transactional.id') as string | null;
+  if (transactionalId !== null && !idempotence)
+    errors.push({
+      key: 'transactional.id',
+      message: 'ConfigException: Cannot set a transactional.id without also enabling idempotence.',
+    });
+  const linger = value('linger.ms') as number;
+  const requestTimeout = value('request.timeout.ms') as number;
+  const deliveryTimeout = value('delivery.timeout.ms') as number;
+  if (deliveryTimeout < linger + requestTimeout) {
+    const msg = 'delivery.timeout.ms should be equal to or larger than linger.ms + request.timeout.ms';
+    if (Object.hasOwn(user, 'delivery.timeout.ms')) errors.push({ key: 'delivery.timeout.ms', message: `ConfigException: ${msg}` });
+    else notes.push({ key: 'delivery.timeout.ms', message: `WARN ${msg}. Setting it to ${linger + requestTimeout}.` });
+  }
+  return {
+    config: {
+      'enable.idempotence': idempotence,
+      acks,
+      retries,
+      'max.in.flight.requests.per.connection': inFlight,
+      'transactional.id': transactionalId,
+      'transaction.timeout.ms': value('transaction.timeout.ms') as number,
+      'delivery.timeout.ms': Math.max(deliveryTimeout, linger + requestTimeout),
+      'request.timeout.ms': requestTimeout,
+      'linger.ms': linger,
+      'batch.size': value('batch.size') as number,
+      'retry.backoff.ms': value('retry.backoff.ms') as number,
+      'retry.backoff.max.ms': value('retry.backoff.max.ms') as number,
+    },
+    errors,
+    notes,
+  };
+}

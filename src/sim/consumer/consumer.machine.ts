@@ -1,0 +1,552 @@
+/**
+ * The consumer client (KafkaConsumer, classic group protocol) as an XState machine:
+ * joining → syncing → stable, back to joining when the coordinator says the group is rebalancing
+ * or that this member's generation is gone. In stable it fetches its partitions, hands records to
+ * the application's poll(), auto-commits from poll() when enable.auto.commit is on, and commits on
+ * request. Without group.id it reads every partition of its topics and cannot commit.
+ *
+ * Simplifications: one Fetch per partition, issued when that partition's buffer is empty; poll()
+ * blocks until records are available; on a rebalance every partition is revoked (eager protocol).
+ */
+import { setup } from 'xstate';
+import { handle, type Out } from '../actors/out';
+import { type ClusterMetadata, leaderOf } from '../cluster/metadata';
+import type { ConsumerConfig } from '../config/consumerConfig';
+import type { CallEvent, DisconnectedEvent, RpcEvent, TimerEvent } from '../kernel/effects';
+import type { ActorId } from '../kernel/envelope';
+import type { KafkaError } from '../protocol/errors';
+import type {
+  FetchResponse,
+  JoinGroupResponse,
+  OffsetFetchResponse,
+  RecordForApp,
+  SyncGroupResponse,
+  TopicPartition,
+} from '../protocol/messages';
+import { collectFetched } from './fetchCollector';
+
+export interface ConsumerContext {
+  readonly self: ActorId;
+  readonly app: ActorId;
+  readonly client: string;
+  readonly meta: ClusterMetadata;
+  readonly config: ConsumerConfig;
+  readonly topics: readonly string[];
+  readonly memberId: string;
+  readonly generationId: number;
+  readonly assignment: readonly TopicPartition[];
+  /** Next offset poll() will return, per partition ("topic-partition"); absent until known. */
+  readonly positions: Readonly<Record<string, number>>;
+  /** Fetched records not yet returned by poll(). */
+  readonly buffer: Readonly<Record<string, readonly RecordForApp[]>>;
+  /** Position after the buffered records (the fetch's next offset). */
+  readonly bufferEnd: Readonly<Record<string, number>>;
+  /** Correlation id of the fetch in flight per partition. */
+  readonly fetching: Readonly<Record<string, number>>;
+  readonly offsetsRequest: number | null;
+  /** Offsets the application keeps outside Kafka (offsets-in-sink): used instead of the group's on assignment. */
+  readonly externalOffsets: Readonly<Record<string, number>>;
+  readonly pollWaiting: ActorId | null;
+  readonly commitWaiting: { readonly from: ActorId; readonly correlationId: number } | null;
+  readonly lastAutoCommit: number;
+  readonly nextCorrelationId: number;
+}
+
+export interface ConsumerInput {
+  readonly self: ActorId;
+  readonly app: ActorId;
+  readonly client: string;
+  readonly meta: ClusterMetadata;
+  readonly config: ConsumerConfig;
+  readonly topics: readonly string[];
+}
+
+type Ev =
+  | RpcEvent
+  | TimerEvent
+  | CallEvent
+  | DisconnectedEvent
+  | { type: 'boot'; now: number }
+  | { type: 'crash' }
+  | { type: 'rejoin' }
+  | { type: 'assigned' };
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+type Draft = Mutable<ConsumerContext>;
+
+const tpName = (tp: TopicPartition) => `${tp.topic}-${tp.partition}`;
+
+function initial(input: ConsumerInput): ConsumerContext {
+  return {
+    ...input,
+    memberId: '',
+    generationId: -1,
+    assignment: [],
+    positions: {},
+    buffer: {},
+    bufferEnd: {},
+    fetching: {},
+    offsetsRequest: null,
+    externalOffsets: {},
+    pollWaiting: null,
+    commitWaiting: null,
+    lastAutoCommit: 0,
+    nextCorrelationId: 0,
+  };
+}
+
+function corr(d: Draft): number {
+  const c = d.nextCorrelationId;
+  d.nextCorrelationId += 1;
+  return c;
+}
+
+/** The application's view of the group membership, for sendOffsetsToTransaction. */
+function groupMetadata(d: ConsumerContext) {
+  return { groupId: d.config['group.id'], generationId: d.generationId, memberId: d.memberId };
+}
+
+function consumedOffsets(d: ConsumerContext): (TopicPartition & { offset: number })[] {
+  return d.assignment
+    .filter((tp) => d.positions[tpName(tp)] !== undefined)
+    .map((tp) => ({ ...tp, offset: d.positions[tpName(tp)] as number }));
+}
+
+function sendJoin(d: Draft, out: Out): void {
+  out.send(d.meta.groupCoordinator, 'JoinGroup', {
+    correlationId: corr(d),
+    groupId: d.config['group.id'],
+    memberId: d.memberId,
+    sessionTimeoutMs: d.config['session.timeout.ms'],
+    topics: d.topics,
+  });
+}
+
+/** Partitions revoked (eager rebalance): positions, buffers and fetches are forgotten. */
+function revokeAll(d: Draft, out: Out): void {
+  if (d.config['enable.auto.commit'] && d.config['group.id'] && d.generationId >= 0) {
+    const offsets = consumedOffsets(d);
+    // onJoinPrepare: auto-commit what was consumed before giving the partitions up
+    if (offsets.length)
+      out.send(d.meta.groupCoordinator, 'OffsetCommit', {
+        correlationId: corr(d),
+        groupId: d.config['group.id'],
+        generationId: d.generationId,
+        memberId: d.memberId,
+        offsets,
+      });
+  }
+  d.assignment = [];
+  d.positions = {};
+  d.buffer = {};
+  d.bufferEnd = {};
+  d.fetching = {};
+  d.offsetsRequest = null;
+}
+
+function requestOffsets(d: Draft, out: Out): void {
+  if (d.assignment.length === 0) return;
+  // like a rebalance listener seeking to offsets stored in the database
+  for (const tp of d.assignment) {
+    const external = d.externalOffsets[tpName(tp)];
+    if (external !== undefined) d.positions = { ...d.positions, [tpName(tp)]: external };
+  }
+  const pending = d.assignment.filter((tp) => d.positions[tpName(tp)] === undefined);
+  if (pending.length === 0) {
+    fetchMore(d, out);
+    return;
+  }
+  if (!d.config['group.id']) {
+    for (const tp of pending) resetPosition(d, tp, out);
+    return;
+  }
+  const correlationId = corr(d);
+  d.offsetsRequest = correlationId;
+  // the Java consumer always asks for stable offsets (requireStable=true)
+  out.send(d.meta.groupCoordinator, 'OffsetFetch', {
+    correlationId,
+    groupId: d.config['group.id'],
+    partitions: pending,
+    requireStable: true,
+  });
+}
+
+function resetPosition(d: Draft, tp: TopicPartition, out: Out): void {
+  const leader = leaderOf(d.meta, tp.topic, tp.partition);
+  if (!leader) return;
+  out.send(leader, 'ListOffsets', {
+    correlationId: corr(d),
+    topic: tp.topic,
+    partition: tp.partition,
+    timestamp: d.config['auto.offset.reset'] === 'earliest' ? -2 : -1,
+    isolationLevel: d.config['isolation.level'],
+  });
+}
+
+/** Issues a fetch for every assigned partition with a known position, an empty buffer and nothing in flight. */
+function fetchMore(d: Draft, out: Out): void {
+  for (const tp of d.assignment) {
+    const name = tpName(tp);
+    const position = d.positions[name];
+    if (position === undefined || d.fetching[name] !== undefined || (d.buffer[name]?.length ?? 0) > 0) continue;
+    const leader = leaderOf(d.meta, tp.topic, tp.partition);
+    if (!leader) continue;
+    const correlationId = corr(d);
+    d.fetching = { ...d.fetching, [name]: correlationId };
+    out.send(
+      leader,
+      'Fetch',
+      {
+        correlationId,
+        topic: tp.topic,
+        partition: tp.partition,
+        fetchOffset: position,
+        isolationLevel: d.config['isolation.level'],
+        maxRecords: d.config['max.poll.records'],
+        maxWaitMs: d.config['fetch.max.wait.ms'],
+      },
+      { background: true },
+    );
+  }
+}
+
+/** Hands buffered records to a waiting poll(), up to max.poll.records. */
+function servePoll(d: Draft, out: Out): void {
+  if (!d.pollWaiting) return;
+  const records: RecordForApp[] = [];
+  const max = d.config['max.poll.records'];
+  const positions = { ...d.positions };
+  const buffer = { ...d.buffer };
+  for (const tp of [...d.assignment].sort((a, b) => (tpName(a) < tpName(b) ? -1 : 1))) {
+    const name = tpName(tp);
+    const buf = buffer[name] ?? [];
+    if (buf.length === 0 || records.length >= max) continue;
+    const take = buf.slice(0, max - records.length);
+    records.push(...take);
+    buffer[name] = buf.slice(take.length);
+    positions[name] =
+      (buffer[name] as RecordForApp[]).length === 0 ? (d.bufferEnd[name] as number) : (take[take.length - 1] as RecordForApp).offset + 1;
+  }
+  if (records.length === 0) return;
+  d.buffer = buffer;
+  d.positions = positions;
+  for (const r of records)
+    out.fact({
+      kind: 'delivered',
+      consumer: d.client,
+      groupId: d.config['group.id'],
+      isolationLevel: d.config['isolation.level'],
+      topic: r.topic,
+      partition: r.partition,
+      offset: r.offset,
+      key: r.key,
+      value: r.value,
+      headers: r.headers,
+    });
+  out.call(d.pollWaiting, 'reply', { call: 'poll', ok: true, records, groupMetadata: groupMetadata(d), positions });
+  d.pollWaiting = null;
+  fetchMore(d, out);
+}
+
+function maybeAutoCommit(d: Draft, now: number, out: Out): void {
+  if (!d.config['enable.auto.commit'] || !d.config['group.id'] || d.generationId < 0) return;
+  if (now - d.lastAutoCommit < d.config['auto.commit.interval.ms']) return;
+  d.lastAutoCommit = now;
+  const offsets = consumedOffsets(d);
+  if (offsets.length === 0) return;
+  out.send(d.meta.groupCoordinator, 'OffsetCommit', {
+    correlationId: corr(d),
+    groupId: d.config['group.id'],
+    generationId: d.generationId,
+    memberId: d.memberId,
+    offsets,
+  });
+}
+
+const action = (fn: (d: Draft, ev: Ev & { now: number }, out: Out) => void) =>
+  handle((ctx: ConsumerContext, ev: Ev & { now: number }, out: Out) => {
+    const d: Draft = { ...ctx };
+    fn(d, ev, out);
+    return d;
+  });
+
+const onJoinResponse = action((d, ev, out) => {
+  const r = (ev as RpcEvent<JoinGroupResponse>).payload;
+  if (r.error === 'NONE') {
+    d.memberId = r.memberId;
+    d.generationId = r.generationId;
+    out.send(d.meta.groupCoordinator, 'SyncGroup', {
+      correlationId: corr(d),
+      groupId: d.config['group.id'],
+      generationId: r.generationId,
+      memberId: r.memberId,
+    });
+    out.raise({ type: 'joined' });
+    return;
+  }
+  out.fact({ kind: 'clientError', client: d.client, error: r.error, during: 'JoinGroup', fatal: false });
+  if (r.error === 'UNKNOWN_MEMBER_ID') d.memberId = '';
+  out.timer('rejoin', 'rejoinBackoff', d.config['retry.backoff.ms']);
+});
+
+const onSyncResponse = action((d, ev, out) => {
+  const r = (ev as RpcEvent<SyncGroupResponse>).payload;
+  if (r.error !== 'NONE') {
+    out.fact({ kind: 'clientError', client: d.client, error: r.error, during: 'SyncGroup', fatal: false });
+    if (r.error === 'UNKNOWN_MEMBER_ID') d.memberId = '';
+    out.raise({ type: 'rejoin' });
+    return;
+  }
+  d.assignment = r.assignment;
+  out.timer('heartbeat', 'heartbeatDue', d.config['heartbeat.interval.ms'], {}, true);
+  requestOffsets(d, out);
+  out.raise({ type: 'assigned' });
+});
+
+const onOffsetFetchResponse = action((d, ev, out) => {
+  const r = (ev as RpcEvent<OffsetFetchResponse & { correlationId: number }>).payload;
+  if (r.correlationId !== d.offsetsRequest) return;
+  d.offsetsRequest = null;
+  if (r.error === 'UNSTABLE_OFFSET_COMMIT') {
+    // a transaction holding offsets for these partitions has not finished: ask again shortly
+    out.fact({ kind: 'clientError', client: d.client, error: 'UNSTABLE_OFFSET_COMMIT', during: 'OffsetFetch', fatal: false });
+    out.timer('offsets', 'offsetsRetry', d.config['retry.backoff.ms']);
+    return;
+  }
+  for (const o of r.offsets) {
+    if (o.offset >= 0) d.positions = { ...d.positions, [tpName(o)]: o.offset };
+    else resetPosition(d, o, out);
+  }
+  fetchMore(d, out);
+});
+
+const onListOffsetsResponse = action((d, ev, out) => {
+  const r = (ev as RpcEvent<TopicPartition & { error: KafkaError; offset: number }>).payload;
+  if (r.error !== 'NONE' || !d.assignment.some((tp) => tpName(tp) === tpName(r))) return;
+  if (d.positions[tpName(r)] === undefined) d.positions = { ...d.positions, [tpName(r)]: r.offset };
+  fetchMore(d, out);
+});
+
+const onFetchResponse = action((d, ev, out) => {
+  const r = (ev as RpcEvent<FetchResponse & { correlationId: number }>).payload;
+  const name = tpName(r);
+  if (d.fetching[name] !== r.correlationId) return;
+  const { [name]: _done, ...fetching } = d.fetching;
+  d.fetching = fetching;
+  const position = d.positions[name];
+  if (position === undefined) return;
+  if (r.error === 'OFFSET_OUT_OF_RANGE') {
+    const { [name]: _p, ...positions } = d.positions;
+    d.positions = positions;
+    resetPosition(d, r, out);
+    return;
+  }
+  if (r.error !== 'NONE') {
+    out.timer(`fetchRetry:${name}`, 'fetchRetry', d.config['retry.backoff.ms'], {}, true);
+    return;
+  }
+  const c = collectFetched(r.topic, r.partition, r.batches, r.abortedTransactions, d.config['isolation.level'], position);
+  for (const s of c.skipped) out.fact({ kind: 'skipped', consumer: d.client, topic: r.topic, partition: r.partition, ...s });
+  if (c.records.length === 0) {
+    // markers or aborted data only: the position still moves past them
+    if (c.nextOffset > position) d.positions = { ...d.positions, [name]: c.nextOffset };
+  } else {
+    d.buffer = { ...d.buffer, [name]: c.records };
+    d.bufferEnd = { ...d.bufferEnd, [name]: c.nextOffset };
+  }
+  servePoll(d, out);
+  fetchMore(d, out);
+});
+
+const onPoll = action((d, ev, out) => {
+  const call = ev as CallEvent;
+  maybeAutoCommit(d, call.now, out);
+  d.pollWaiting = call.from;
+  servePoll(d, out);
+});
+
+const onCommitSync = action((d, ev, out) => {
+  const call = ev as CallEvent<{ offsets?: (TopicPartition & { offset: number })[] }>;
+  const offsets = call.args.offsets ?? consumedOffsets(d);
+  if (!d.config['group.id']) {
+    out.call(call.from, 'reply', { call: 'commitSync', ok: false, error: 'InvalidGroupIdException' });
+    return;
+  }
+  const correlationId = corr(d);
+  d.commitWaiting = { from: call.from, correlationId };
+  out.send(d.meta.groupCoordinator, 'OffsetCommit', {
+    correlationId,
+    groupId: d.config['group.id'],
+    generationId: d.generationId,
+    memberId: d.memberId,
+    offsets,
+  });
+});
+
+const onOffsetCommitResponse = action((d, ev, out) => {
+  const r = (ev as RpcEvent<{ correlationId: number; error: KafkaError }>).payload;
+  if (r.error !== 'NONE') out.fact({ kind: 'clientError', client: d.client, error: r.error, during: 'OffsetCommit', fatal: false });
+  if (!d.commitWaiting || d.commitWaiting.correlationId !== r.correlationId) return;
+  const ok = r.error === 'NONE';
+  if (!ok) out.fact({ kind: 'clientError', client: d.client, error: 'CommitFailedException', during: 'commitSync', fatal: false });
+  out.call(d.commitWaiting.from, 'reply', { call: 'commitSync', ok, error: ok ? null : 'CommitFailedException' });
+  d.commitWaiting = null;
+});
+
+const onSeek = action((d, ev, out) => {
+  const call = ev as CallEvent<{ topic: string; partition: number; offset: number }>;
+  const name = tpName(call.args);
+  d.positions = { ...d.positions, [name]: call.args.offset };
+  d.buffer = { ...d.buffer, [name]: [] };
+  const { [name]: _f, ...fetching } = d.fetching;
+  d.fetching = fetching;
+  out.call(call.from, 'reply', { call: 'seek', ok: true });
+  fetchMore(d, out);
+});
+
+/** After an aborted transaction: forget the buffers and go back to the group's committed offsets. */
+const onSeekToCommitted = action((d, ev, out) => {
+  const call = ev as CallEvent;
+  d.positions = {};
+  d.buffer = {};
+  d.bufferEnd = {};
+  d.fetching = {};
+  requestOffsets(d, out);
+  out.call(call.from, 'reply', { call: 'seekToCommitted', ok: true });
+});
+
+const onHeartbeatDue = action((d, _ev, out) => {
+  out.send(
+    d.meta.groupCoordinator,
+    'Heartbeat',
+    { correlationId: corr(d), groupId: d.config['group.id'], generationId: d.generationId, memberId: d.memberId },
+    { background: true },
+  );
+  out.timer('heartbeat', 'heartbeatDue', d.config['heartbeat.interval.ms'], {}, true);
+});
+
+const onHeartbeatResponse = action((d, ev, out) => {
+  const r = (ev as RpcEvent<{ error: KafkaError }>).payload;
+  if (r.error === 'NONE') return;
+  out.fact({ kind: 'clientError', client: d.client, error: r.error, during: 'Heartbeat', fatal: false });
+  if (r.error === 'UNKNOWN_MEMBER_ID') d.memberId = '';
+  out.raise({ type: 'rejoin' });
+});
+
+const startRejoin = action((d, _ev, out) => {
+  out.cancel('heartbeat');
+  revokeAll(d, out);
+  sendJoin(d, out);
+});
+
+const onClose = action((d, ev, out) => {
+  const call = ev as CallEvent;
+  out.cancel('heartbeat');
+  if (d.config['group.id'] && d.memberId)
+    out.send(d.meta.groupCoordinator, 'LeaveGroup', { correlationId: corr(d), groupId: d.config['group.id'], memberId: d.memberId });
+  out.call(call.from, 'reply', { call: 'close', ok: true });
+});
+
+const onUseExternalOffsets = action((d, ev, out) => {
+  const call = ev as CallEvent<{ topic: string; partition: number; offset: number }>;
+  d.externalOffsets = { ...d.externalOffsets, [tpName(call.args)]: call.args.offset };
+  if (d.assignment.some((tp) => tpName(tp) === tpName(call.args))) {
+    d.positions = { ...d.positions, [tpName(call.args)]: call.args.offset };
+    fetchMore(d, out);
+  }
+});
+
+const startStandalone = action((d, _ev, out) => {
+  d.assignment = d.topics.flatMap((topic) =>
+    Array.from({ length: d.meta.topics[topic]?.partitions ?? 0 }, (_, partition) => ({ topic, partition })),
+  );
+  requestOffsets(d, out);
+});
+
+const stableEvents = {
+  Fetch: {},
+  FetchResponse: { actions: onFetchResponse },
+  fetchRetry: { actions: action((d, _e, out) => fetchMore(d, out)) },
+  OffsetFetchResponse: { actions: onOffsetFetchResponse },
+  offsetsRetry: { actions: action((d, _e, out) => requestOffsets(d, out)) },
+  ListOffsetsResponse: { actions: onListOffsetsResponse },
+  poll: { actions: onPoll },
+  commitSync: { actions: onCommitSync },
+  OffsetCommitResponse: { actions: onOffsetCommitResponse },
+  seek: { actions: onSeek },
+  seekToCommitted: { actions: onSeekToCommitted },
+} as const;
+
+/** poll() while the group is rebalancing just waits; commits are refused. */
+const waitingPoll = action((d, ev, out) => {
+  const call = ev as CallEvent;
+  maybeAutoCommit(d, call.now, out);
+  d.pollWaiting = call.from;
+});
+
+export const consumerMachine = setup({
+  types: {} as { context: ConsumerContext; input: ConsumerInput; events: Ev },
+  guards: { hasGroup: ({ context }) => context.config['group.id'] !== null },
+}).createMachine({
+  id: 'consumer',
+  context: ({ input }) => initial(input),
+  initial: 'created',
+  on: {
+    crash: '.DOWN',
+    useExternalOffsets: { actions: onUseExternalOffsets },
+  },
+  states: {
+    created: { on: { boot: 'starting' } },
+    starting: {
+      always: [
+        { guard: 'hasGroup', target: 'joining', actions: action((d, _e, out) => sendJoin(d, out)) },
+        { target: 'assigned', actions: startStandalone },
+      ],
+    },
+    joining: {
+      on: {
+        JoinGroupResponse: { actions: onJoinResponse },
+        joined: 'syncing',
+        rejoinBackoff: { actions: action((d, _e, out) => sendJoin(d, out)) },
+        poll: { actions: waitingPoll },
+        commitSync: {
+          actions: action((_d, ev, out) => {
+            out.call((ev as CallEvent).from, 'reply', { call: 'commitSync', ok: false, error: 'RebalanceInProgressException' });
+          }),
+        },
+        close: { target: 'closed', actions: onClose },
+        OffsetCommitResponse: { actions: onOffsetCommitResponse },
+      },
+    },
+    syncing: {
+      on: {
+        SyncGroupResponse: { actions: onSyncResponse },
+        assigned: 'stable',
+        rejoin: { target: 'joining', actions: startRejoin },
+        poll: { actions: waitingPoll },
+        close: { target: 'closed', actions: onClose },
+        OffsetCommitResponse: { actions: onOffsetCommitResponse },
+      },
+    },
+    stable: {
+      on: {
+        ...stableEvents,
+        heartbeatDue: { actions: onHeartbeatDue },
+        HeartbeatResponse: { actions: onHeartbeatResponse },
+        rejoin: { target: 'joining', actions: startRejoin },
+        close: { target: 'closed', actions: onClose },
+      },
+    },
+    /** No group: every partition of the subscribed topics, no commits. */
+    assigned: {
+      on: { ...stableEvents, close: { target: 'closed', actions: onClose } },
+    },
+    closed: {},
+    DOWN: {
+      entry: handle((ctx: ConsumerContext) => initial(ctx)),
+      on: { restart: 'starting' },
+    },
+  },
+});
+
+export { groupMetadata };

@@ -1,0 +1,100 @@
+/**
+ * Fault hooks, in the kernel's terms. The scenario layer translates the user's faults into these.
+ *
+ * - envelope faults act on every envelope when it is sent: drop, delay or duplicate the n-th match;
+ * - timed faults act on a process at a virtual time: crash, restart, pause, resume, or a signal
+ *   event to one actor (run the log cleaner, an application action …);
+ * - point faults crash a process when its application passes a named point (after poll, after
+ *   processing offset 2, before commit …).
+ */
+import type { ActorId, Envelope, RpcName } from './envelope';
+
+export type ProcessId = string;
+
+export interface EnvelopeMatch {
+  rpc?: RpcName | undefined;
+  /** A process id ("p1") or an actor id ("p1.producer"). */
+  from?: string | undefined;
+  to?: string | undefined;
+  /** Only envelopes whose payload has these values (shallow equality), e.g. { partition: 1 }. */
+  where?: Record<string, string | number | boolean> | undefined;
+}
+
+export interface EnvelopeFault {
+  kind: 'envelope';
+  id: number;
+  match: EnvelopeMatch;
+  /** 1-based index of the first matching envelope affected, and how many in a row. */
+  nth: number;
+  count: number;
+  action: 'drop' | 'delay' | 'duplicate';
+  delayMs: number;
+  label: string;
+}
+
+export type TimedAction =
+  | { type: 'crash' }
+  | { type: 'restart' }
+  | { type: 'pause' }
+  | { type: 'resume' }
+  /** An event for one actor, e.g. { type: 'runCleaner' }. */
+  | { type: 'signal'; actor: ActorId; event: Record<string, unknown> & { type: string } };
+
+export interface TimedFault {
+  kind: 'timed';
+  id: number;
+  at: number;
+  process: ProcessId;
+  action: TimedAction;
+  label: string;
+}
+
+export interface PointFault {
+  kind: 'point';
+  id: number;
+  process: ProcessId;
+  point: string;
+  /** Only when the point's detail has these values, e.g. { offset: 2 }. */
+  where?: Record<string, string | number | boolean> | undefined;
+  nth: number;
+  /** Restart the crashed process this long after the crash; null: stays down. */
+  restartAfterMs: number | null;
+  label: string;
+}
+
+export type KernelFault = EnvelopeFault | TimedFault | PointFault;
+
+export function actorInProcess(actor: ActorId, selector: string): boolean {
+  return actor === selector || actor.startsWith(`${selector}.`);
+}
+
+export function processOf(actor: ActorId): ProcessId {
+  const dot = actor.indexOf('.');
+  return dot < 0 ? actor : actor.slice(0, dot);
+}
+
+function whereMatches(
+  where: Record<string, string | number | boolean> | undefined,
+  values: Readonly<Record<string, unknown>> | undefined,
+): boolean {
+  if (!where) return true;
+  if (!values) return false;
+  for (const [k, v] of Object.entries(where)) if (values[k] !== v) return false;
+  return true;
+}
+
+export function envelopeMatches(match: EnvelopeMatch, env: Envelope): boolean {
+  if (match.rpc !== undefined && match.rpc !== env.rpc) return false;
+  if (match.from !== undefined && !actorInProcess(env.from, match.from)) return false;
+  if (match.to !== undefined && !actorInProcess(env.to, match.to)) return false;
+  return whereMatches(match.where, env.payload);
+}
+
+export function pointMatches(
+  fault: PointFault,
+  actor: ActorId,
+  point: string,
+  detail: Readonly<Record<string, unknown>> | undefined,
+): boolean {
+  return actorInProcess(actor, fault.process) && fault.point === point && whereMatches(fault.where, detail);
+}

@@ -1,0 +1,320 @@
+/**
+ * One partition's log on its leader broker: record batches at dense offsets, the producer state per
+ * producerId, the aborted-transaction index, and the offsets that bound what consumers may read:
+ * log start offset, high watermark, last stable offset, log end offset.
+ *
+ * Every function here is pure: it takes a PartitionLog and returns a new one.
+ *
+ * Simplification: one replica per partition, so the high watermark is the log end offset as soon
+ * as a batch is appended (the UI and docs say so).
+ */
+import type { KafkaError } from '../protocol/errors';
+import { AppendLog } from './appendLog';
+import {
+  type BatchMetadata,
+  checkProducerBatch,
+  emptyEntry,
+  findDuplicateBatch,
+  type ProducerStateEntry,
+  recordBatchInEntry,
+} from './producerStateEntry';
+import { type ControlType, lastSequenceOf, NO_PRODUCER_ID, NO_SEQUENCE, type ProducedBatch, type RecordBatch } from './recordBatch';
+import { type AbortedTxn, abortedTxnsOverlapping } from './transactionIndex';
+
+export interface SegmentConfig {
+  /** Kafka's segment.bytes; records are sized with estimateRecordBytes. */
+  readonly segmentBytes: number;
+  /** Kafka's segment.ms: a segment older than this rolls on the next append. */
+  readonly segmentMs: number;
+}
+
+export interface TopicLogConfig {
+  /** cleanup.policy: 'delete' (the default), 'compact' or 'compact,delete'. */
+  readonly cleanupPolicy: 'delete' | 'compact' | 'compact,delete';
+  /** delete.retention.ms: how long a tombstone survives cleaning. */
+  readonly deleteRetentionMs: number;
+}
+
+export const DEFAULT_TOPIC_LOG_CONFIG: TopicLogConfig = { cleanupPolicy: 'delete', deleteRetentionMs: 86400000 };
+
+export function isCompacted(config: TopicLogConfig): boolean {
+  return config.cleanupPolicy !== 'delete';
+}
+
+export interface Segment {
+  readonly baseOffset: number;
+  readonly createdAt: number;
+  readonly bytes: number;
+}
+
+export interface PartitionLog {
+  readonly topic: string;
+  readonly partition: number;
+  readonly batches: AppendLog<RecordBatch>;
+  readonly logStartOffset: number;
+  readonly logEndOffset: number;
+  readonly highWatermark: number;
+  readonly producers: ReadonlyMap<number, ProducerStateEntry>;
+  readonly abortedTxns: AppendLog<AbortedTxn>;
+  readonly segments: readonly Segment[];
+  readonly segmentConfig: SegmentConfig;
+  readonly topicConfig: TopicLogConfig;
+  /** The log cleaner has compacted everything below this offset. */
+  readonly cleanerCheckpoint: number;
+}
+
+export const DEFAULT_SEGMENT_CONFIG: SegmentConfig = { segmentBytes: 1073741824, segmentMs: 604800000 };
+
+export function createPartitionLog(
+  topic: string,
+  partition: number,
+  startOffset = 0,
+  segmentConfig: SegmentConfig = DEFAULT_SEGMENT_CONFIG,
+  topicConfig: TopicLogConfig = DEFAULT_TOPIC_LOG_CONFIG,
+): PartitionLog {
+  return {
+    topic,
+    partition,
+    batches: AppendLog.empty(),
+    logStartOffset: startOffset,
+    logEndOffset: startOffset,
+    highWatermark: startOffset,
+    producers: new Map(),
+    abortedTxns: AppendLog.empty(),
+    segments: [{ baseOffset: startOffset, createdAt: 0, bytes: 0 }],
+    segmentConfig,
+    topicConfig,
+    cleanerCheckpoint: startOffset,
+  };
+}
+
+export function partitionName(topic: string, partition: number): string {
+  return `${topic}-${partition}`;
+}
+
+/** Size of a record for segment.bytes (Kafka's v2 record overhead is about this much). */
+export function estimateRecordBytes(r: { key: string | null; value: string | null; headers: Readonly<Record<string, string>> }): number {
+  let n = 20 + (r.key?.length ?? 0) + (r.value?.length ?? 0);
+  for (const [k, v] of Object.entries(r.headers)) n += k.length + v.length + 2;
+  return n;
+}
+
+export type AppendOutcome =
+  | { kind: 'appended'; baseOffset: number; lastOffset: number }
+  /** A retry of a batch the broker already has: nothing appended, answered with the original offsets. */
+  | { kind: 'duplicate'; baseOffset: number; lastOffset: number }
+  | { kind: 'rejected'; error: KafkaError; reason: string };
+
+function withBatch(log: PartitionLog, batch: RecordBatch, bytes: number, now: number): PartitionLog {
+  const next = batch.lastOffset + 1;
+  let segments = log.segments;
+  const active = segments[segments.length - 1] as Segment;
+  const roll =
+    active.bytes > 0 && (active.bytes + bytes > log.segmentConfig.segmentBytes || now - active.createdAt >= log.segmentConfig.segmentMs);
+  segments = roll
+    ? [...segments, { baseOffset: batch.baseOffset, createdAt: now, bytes }]
+    : [
+        ...segments.slice(0, -1),
+        { baseOffset: active.baseOffset, createdAt: active.bytes === 0 ? now : active.createdAt, bytes: active.bytes + bytes },
+      ];
+  return {
+    ...log,
+    batches: log.batches.append(batch),
+    logEndOffset: next,
+    highWatermark: next, // one replica: the HW follows the log end offset
+    segments,
+  };
+}
+
+/**
+ * Appends a producer's batch after the broker's idempotence checks: a duplicate appends nothing and
+ * answers with the original offsets; a stale epoch or a sequence gap is rejected.
+ */
+export function appendProducerBatch(log: PartitionLog, batch: ProducedBatch, now: number): { log: PartitionLog; outcome: AppendOutcome } {
+  if (isCompacted(log.topicConfig) && batch.records.some((r) => r.key === null))
+    return {
+      log,
+      outcome: { kind: 'rejected', error: 'INVALID_RECORD', reason: 'Compacted topic cannot accept message without key' },
+    };
+  const idempotent = batch.producerId !== NO_PRODUCER_ID && batch.baseSequence !== NO_SEQUENCE;
+  const lastSeq = lastSequenceOf(batch);
+  const entry = idempotent ? log.producers.get(batch.producerId) : undefined;
+  if (idempotent) {
+    const dup = findDuplicateBatch(entry, batch.producerEpoch, batch.baseSequence, lastSeq);
+    if (dup) return { log, outcome: { kind: 'duplicate', baseOffset: dup.firstOffset, lastOffset: dup.lastOffset } };
+    const check = checkProducerBatch(entry, batch.producerEpoch, batch.baseSequence);
+    if (!check.ok) return { log, outcome: { kind: 'rejected', error: check.error, reason: check.reason } };
+  } else if (batch.producerId !== NO_PRODUCER_ID) {
+    // transactional or idempotent batches always carry sequences; an epoch check still applies
+    const stored = log.producers.get(batch.producerId);
+    if (stored && batch.producerEpoch < stored.producerEpoch)
+      return {
+        log,
+        outcome: {
+          kind: 'rejected',
+          error: 'INVALID_PRODUCER_EPOCH',
+          reason: `epoch ${batch.producerEpoch} is older than ${stored.producerEpoch}`,
+        },
+      };
+  }
+  const baseOffset = log.logEndOffset;
+  const records = batch.records.map((r, i) => ({ ...r, offset: baseOffset + i }));
+  const stored: RecordBatch = {
+    baseOffset,
+    lastOffset: baseOffset + records.length - 1,
+    producerId: batch.producerId,
+    producerEpoch: batch.producerEpoch,
+    baseSequence: batch.baseSequence,
+    lastSequence: lastSeq,
+    isTransactional: batch.isTransactional,
+    isControl: false,
+    controlType: null,
+    records,
+    appendTime: now,
+  };
+  let bytes = 0;
+  for (const r of records) bytes += estimateRecordBytes(r);
+  let next = withBatch(log, stored, bytes, now);
+  if (batch.producerId !== NO_PRODUCER_ID) {
+    const meta: BatchMetadata = {
+      firstSeq: batch.baseSequence,
+      lastSeq,
+      firstOffset: stored.baseOffset,
+      lastOffset: stored.lastOffset,
+    };
+    const producers = new Map(log.producers);
+    producers.set(
+      batch.producerId,
+      recordBatchInEntry(entry ?? log.producers.get(batch.producerId), batch.producerId, batch.producerEpoch, meta, batch.isTransactional),
+    );
+    next = { ...next, producers };
+  }
+  return { log: next, outcome: { kind: 'appended', baseOffset: stored.baseOffset, lastOffset: stored.lastOffset } };
+}
+
+/**
+ * Writes a transaction marker (a control batch of one record, one offset) for a producer. An ABORT
+ * for a transaction that wrote data here adds an entry to the aborted-transaction index.
+ */
+export function appendMarker(
+  log: PartitionLog,
+  marker: { producerId: number; producerEpoch: number; controlType: ControlType; coordinatorEpoch: number },
+  now: number,
+): { log: PartitionLog; outcome: AppendOutcome; txnFirstOffset: number | null } {
+  const entry = log.producers.get(marker.producerId);
+  if (entry && marker.producerEpoch < entry.producerEpoch)
+    return {
+      log,
+      outcome: {
+        kind: 'rejected',
+        error: 'INVALID_PRODUCER_EPOCH',
+        reason: `marker epoch ${marker.producerEpoch} is older than the current epoch ${entry.producerEpoch}`,
+      },
+      txnFirstOffset: null,
+    };
+  const offset = log.logEndOffset;
+  const batch: RecordBatch = {
+    baseOffset: offset,
+    lastOffset: offset,
+    producerId: marker.producerId,
+    producerEpoch: marker.producerEpoch,
+    baseSequence: NO_SEQUENCE,
+    lastSequence: NO_SEQUENCE,
+    isTransactional: true,
+    isControl: true,
+    controlType: marker.controlType,
+    records: [{ offset, key: null, value: null, headers: {}, timestamp: now }],
+    appendTime: now,
+  };
+  let next = withBatch(log, batch, 20, now);
+  const base = entry ?? emptyEntry(marker.producerId);
+  const txnFirstOffset = base.currentTxnFirstOffset;
+  const producers = new Map(log.producers);
+  producers.set(marker.producerId, {
+    ...base,
+    // a marker with a bumped epoch (fencing, or protocol v2) moves the producer to that epoch
+    producerEpoch: marker.producerEpoch,
+    batches: marker.producerEpoch === base.producerEpoch ? base.batches : [],
+    currentTxnFirstOffset: null,
+    coordinatorEpoch: marker.coordinatorEpoch,
+  });
+  next = { ...next, producers };
+  if (marker.controlType === 'ABORT' && txnFirstOffset !== null) {
+    const lso = lastStableOffset(next);
+    next = {
+      ...next,
+      abortedTxns: next.abortedTxns.append({
+        producerId: marker.producerId,
+        firstOffset: txnFirstOffset,
+        lastOffset: offset,
+        lastStableOffset: lso,
+      }),
+    };
+  }
+  return { log: next, outcome: { kind: 'appended', baseOffset: offset, lastOffset: offset }, txnFirstOffset };
+}
+
+/** First offset of any open transaction on this partition, or null. */
+export function firstUnstableOffset(log: PartitionLog): number | null {
+  let min: number | null = null;
+  for (const e of log.producers.values())
+    if (e.currentTxnFirstOffset !== null && (min === null || e.currentTxnFirstOffset < min)) min = e.currentTxnFirstOffset;
+  return min;
+}
+
+/**
+ * Last Stable Offset: min(first offset of any open transaction, high watermark). Exclusive: a
+ * read_committed consumer reads offsets strictly below it.
+ */
+export function lastStableOffset(log: PartitionLog): number {
+  const fuo = firstUnstableOffset(log);
+  return fuo === null ? log.highWatermark : Math.min(fuo, log.highWatermark);
+}
+
+/** Index of the batch that contains `offset`, or of the first batch after it. */
+export function batchIndexAtOrAfter(log: PartitionLog, offset: number): number {
+  return log.batches.lowerBound((b) => b.lastOffset >= offset);
+}
+
+export type IsolationLevel = 'read_uncommitted' | 'read_committed';
+
+export interface FetchResult {
+  readonly batches: readonly RecordBatch[];
+  /** For read_committed: aborted transactions overlapping the returned range (FetchResponse.abortedTransactions). */
+  readonly abortedTransactions: readonly AbortedTxn[];
+  readonly highWatermark: number;
+  readonly lastStableOffset: number;
+  readonly logStartOffset: number;
+  readonly error: KafkaError | null;
+}
+
+/**
+ * What the leader returns to a Fetch at `fetchOffset`: whole batches up to the high watermark
+ * (read_uncommitted) or the LSO (read_committed), at most `maxRecords` records' worth of batches.
+ */
+export function fetchFrom(log: PartitionLog, fetchOffset: number, isolation: IsolationLevel, maxRecords: number): FetchResult {
+  const lso = lastStableOffset(log);
+  const upper = isolation === 'read_committed' ? lso : log.highWatermark;
+  const base = { highWatermark: log.highWatermark, lastStableOffset: lso, logStartOffset: log.logStartOffset };
+  if (fetchOffset < log.logStartOffset || fetchOffset > log.logEndOffset)
+    return { ...base, batches: [], abortedTransactions: [], error: 'OFFSET_OUT_OF_RANGE' };
+  const out: RecordBatch[] = [];
+  let count = 0;
+  for (let i = batchIndexAtOrAfter(log, fetchOffset); i < log.batches.length; i++) {
+    const b = log.batches.at(i) as RecordBatch;
+    if (b.lastOffset >= upper) break;
+    out.push(b);
+    count += b.records.length;
+    if (count >= maxRecords) break;
+  }
+  const last = out[out.length - 1];
+  const aborted = isolation === 'read_committed' && last ? abortedTxnsOverlapping(log.abortedTxns, fetchOffset, last.lastOffset + 1) : [];
+  return { ...base, batches: out, abortedTransactions: aborted, error: null };
+}
+
+/** The offsets a read of the log from its start would show (records of surviving batches). */
+export function recordCount(log: PartitionLog): number {
+  let n = 0;
+  for (const b of log.batches) n += b.records.length;
+  return n;
+}

@@ -1,0 +1,72 @@
+/**
+ * Kafka's default partitioner (BuiltInPartitioner): a record with a key goes to
+ * toPositive(murmur2(serialized key)) % numPartitions, so a key lands on the same partition number
+ * it would in real Kafka (keys are serialized as UTF-8, as StringSerializer does).
+ *
+ * A record without a key uses a "sticky" partition that switches after batch.size bytes. Kafka picks
+ * the next sticky partition at random (weighted by queue sizes); the simulator moves to the next
+ * partition in order instead, so that runs stay deterministic.
+ */
+const encoder = new TextEncoder();
+
+/** Kafka's Utils.murmur2 (seed 0x9747b28c), returning a signed 32-bit int as Java does. */
+export function murmur2(data: Uint8Array): number {
+  const length = data.length;
+  const m = 0x5bd1e995;
+  const r = 24;
+  let h = 0x9747b28c ^ length;
+  const length4 = length >>> 2;
+  for (let i = 0; i < length4; i++) {
+    const i4 = i * 4;
+    let k =
+      ((data[i4] as number) & 0xff) |
+      (((data[i4 + 1] as number) & 0xff) << 8) |
+      (((data[i4 + 2] as number) & 0xff) << 16) |
+      (((data[i4 + 3] as number) & 0xff) << 24);
+    k = Math.imul(k, m);
+    k ^= k >>> r;
+    k = Math.imul(k, m);
+    h = Math.imul(h, m);
+    h ^= k;
+  }
+  const tail = length & ~3;
+  // Kafka's switch falls through from case 3 to case 1
+  const rest = length % 4;
+  if (rest >= 3) h ^= ((data[tail + 2] as number) & 0xff) << 16;
+  if (rest >= 2) h ^= ((data[tail + 1] as number) & 0xff) << 8;
+  if (rest >= 1) {
+    h ^= (data[tail] as number) & 0xff;
+    h = Math.imul(h, m);
+  }
+  h ^= h >>> 13;
+  h = Math.imul(h, m);
+  h ^= h >>> 15;
+  return h | 0;
+}
+
+/** Kafka's Utils.toPositive: clears the sign bit (not Math.abs, which overflows on MIN_VALUE). */
+export function toPositive(n: number): number {
+  return n & 0x7fffffff;
+}
+
+export function partitionForKey(key: string, numPartitions: number): number {
+  return toPositive(murmur2(encoder.encode(key))) % numPartitions;
+}
+
+export function utf8Bytes(text: string): Uint8Array {
+  return encoder.encode(text);
+}
+
+/** Java's String.hashCode, which Kafka uses to map a group.id or transactional.id to a coordinator partition. */
+export function javaStringHashCode(text: string): number {
+  let h = 0;
+  for (let i = 0; i < text.length; i++) h = (Math.imul(31, h) + text.charCodeAt(i)) | 0;
+  return h;
+}
+
+/** Kafka's Utils.abs(hashCode) % partitions for __consumer_offsets and __transaction_state. */
+export function coordinatorPartitionFor(id: string, numPartitions: number): number {
+  const h = javaStringHashCode(id);
+  const abs = h === -2147483648 ? 0 : Math.abs(h);
+  return abs % numPartitions;
+}

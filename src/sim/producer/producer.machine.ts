@@ -1,0 +1,332 @@
+/**
+ * The producer client (KafkaProducer) as an XState machine. Its states are Kafka's
+ * TransactionManager states; an idempotent producer without transactional.id only goes through
+ * UNINITIALIZED → INITIALIZING → READY, and one without idempotence starts READY.
+ *
+ * The application drives it with local calls (send, flush, initTransactions, beginTransaction,
+ * sendOffsetsToTransaction, commitTransaction, abortTransaction, close); the machine answers
+ * blocking calls with a 'reply' call once they complete.
+ */
+import { setup } from 'xstate';
+import { handle, type Out } from '../actors/out';
+import type { CallEvent, DisconnectedEvent, RpcEvent, TimerEvent } from '../kernel/effects';
+import type { KafkaError } from '../protocol/errors';
+import type { ProduceResponse, TopicPartition } from '../protocol/messages';
+import { initialProducerContext, type ProducerContext, type ProducerInput, tpKey } from './producerContext';
+import {
+  abortUndrained,
+  accumulate,
+  clientError,
+  drain,
+  failEverything,
+  onConnectionLost,
+  onProduceResponse,
+  type ProducerDraft,
+  type SendArgs,
+} from './sender';
+import { maybeSendTxnRequest, onCoordinatorRequestLost, onCoordinatorResponse, replyToApp, type TxnSignal } from './transactionManager';
+
+type ProducerEvent =
+  | RpcEvent
+  | TimerEvent
+  | CallEvent
+  | DisconnectedEvent
+  | { type: 'boot'; now: number }
+  | { type: 'crash' }
+  | { type: 'tm.initialized' | 'tm.completed' | 'tm.abortable' | 'tm.fatal' };
+
+/** Runs a producer handler on a draft copy and turns its TxnSignal into a raised event. */
+function producerAction(fn: (d: ProducerDraft, ev: ProducerEvent & { now: number }, out: Out) => TxnSignal | undefined) {
+  return handle((ctx: ProducerContext, ev: ProducerEvent & { now: number }, out: Out): ProducerContext => {
+    const d: ProducerDraft = { ...ctx };
+    const signal = fn(d, ev, out) ?? 'none';
+    if (signal === 'abortable' && d.waiting) replyToApp(d, out, false, d.lastError ?? 'KafkaException');
+    if (signal === 'fatal') failEverything(d, (d.lastError as KafkaError) ?? 'PRODUCER_FENCED', out);
+    if (signal !== 'none') out.raise({ type: `tm.${signal}` });
+    return d;
+  });
+}
+
+const replyNow = (out: Out, from: string, call: string, ok: boolean, error: string | null = null, extra: Record<string, unknown> = {}) =>
+  out.call(from, 'reply', { call, ok, error, ...extra });
+
+/** send(): accumulate the record; a transactional producer first adds a new partition to the transaction. */
+const onSend = producerAction((d, ev, out) => {
+  const call = ev as CallEvent<SendArgs>;
+  const rec = accumulate(d, call.args, call.now, out);
+  const tp = tpKey(rec.topic, rec.partition);
+  if (d.transactional && !d.txnPartitions.includes(tp) && !d.pendingPartitions.includes(tp))
+    d.pendingPartitions = [...d.pendingPartitions, tp];
+  replyNow(out, call.from, 'send', true, null, { ref: rec.ref, topic: rec.topic, partition: rec.partition });
+  if (d.config['linger.ms'] === 0) drain(d, call.now, out);
+  return maybeSendTxnRequest(d, out);
+});
+
+const rejectCall = (reason: string) =>
+  producerAction((d, ev, out) => {
+    const call = ev as CallEvent;
+    clientError(d, out, reason.startsWith('Cannot') ? 'IllegalStateException' : 'KafkaException', `${call.type}: ${reason}`);
+    replyNow(out, call.from, call.type, false, reason);
+    return 'none';
+  });
+
+const onFlush = producerAction((d, ev, out) => {
+  const call = ev as CallEvent;
+  d.flushing = true;
+  d.waiting = { call: 'flush', from: call.from };
+  drain(d, call.now, out);
+  return completeFlushIfDone(d, out);
+});
+
+function completeFlushIfDone(d: ProducerDraft, out: Out): TxnSignal {
+  if (d.waiting?.call !== 'flush') return 'none';
+  const pending = d.batches.length > 0 || Object.values(d.accumulating).some((r) => r.length > 0);
+  if (!pending) {
+    d.flushing = false;
+    replyToApp(d, out, true);
+  }
+  return 'none';
+}
+
+const onProduceResponseEvent = producerAction((d, ev, out) => {
+  const r = (ev as unknown as RpcEvent<ProduceResponse & { correlationId: number }>).payload;
+  const outcome = onProduceResponse(d, r, ev.now, out);
+  drain(d, ev.now, out);
+  completeFlushIfDone(d, out);
+  if (outcome !== 'ok') return outcome;
+  return maybeSendTxnRequest(d, out);
+});
+
+const onCoordinatorResponseEvent = producerAction((d, ev, out) => {
+  const e = ev as RpcEvent<{ correlationId: number; error: KafkaError }>;
+  return onCoordinatorResponse(d, e.type, e.payload, e.now, out);
+});
+
+const onTimerDrain = producerAction((d, ev, out) => {
+  drain(d, ev.now, out);
+  return maybeSendTxnRequest(d, out);
+});
+
+const onRequestTimeout = producerAction((d, ev, out) => {
+  const { correlationId } = (ev as TimerEvent<{ correlationId: number }>).data;
+  if (onCoordinatorRequestLost(d, correlationId, 'REQUEST_TIMED_OUT', out)) return 'none';
+  const b = d.batches.find((x) => x.inFlight && x.correlationId === correlationId);
+  if (!b) return 'none';
+  // NetworkClient closes the connection whose oldest request timed out: all its requests fail
+  const outcome = onConnectionLost(d, b.broker, 'REQUEST_TIMED_OUT', ev.now, out);
+  drain(d, ev.now, out);
+  return outcome === 'ok' ? 'none' : outcome;
+});
+
+const onDisconnected = producerAction((d, ev, out) => {
+  const e = ev as DisconnectedEvent;
+  const correlationId = (e.payload as { correlationId?: number }).correlationId ?? -1;
+  if (onCoordinatorRequestLost(d, correlationId, 'NETWORK_EXCEPTION', out)) return 'none';
+  const outcome = onConnectionLost(d, e.to, 'NETWORK_EXCEPTION', e.now, out);
+  drain(d, e.now, out);
+  return outcome === 'ok' ? 'none' : outcome;
+});
+
+const onTxnRetry = producerAction((d, _ev, out) => {
+  d.txnRetryArmed = false;
+  return maybeSendTxnRequest(d, out);
+});
+
+const startIdempotent = producerAction((d, _ev, out) => {
+  d.initPending = true;
+  return maybeSendTxnRequest(d, out);
+});
+
+const onInitTransactions = producerAction((d, ev, out) => {
+  const call = ev as CallEvent;
+  d.initPending = true;
+  d.waiting = { call: 'initTransactions', from: call.from };
+  return maybeSendTxnRequest(d, out);
+});
+
+const onBeginTransaction = producerAction((d, ev, out) => {
+  const call = ev as CallEvent;
+  d.txnPartitions = [];
+  d.pendingPartitions = [];
+  d.transactionStarted = false;
+  replyNow(out, call.from, 'beginTransaction', true);
+  return 'none';
+});
+
+const onSendOffsets = producerAction((d, ev, out) => {
+  const call = ev as CallEvent<{
+    groupId: string;
+    generationId: number;
+    memberId: string;
+    offsets: (TopicPartition & { offset: number })[];
+  }>;
+  d.pendingOffsets = { ...call.args, phase: 'AddOffsetsToTxn' };
+  d.waiting = { call: 'sendOffsetsToTransaction', from: call.from };
+  return maybeSendTxnRequest(d, out);
+});
+
+const onEndTransaction = (result: 'COMMIT' | 'ABORT') =>
+  producerAction((d, ev, out) => {
+    const call = ev as CallEvent;
+    d.endTxn = result;
+    d.waiting = { call: result === 'COMMIT' ? 'commitTransaction' : 'abortTransaction', from: call.from };
+    if (result === 'ABORT') {
+      abortUndrained(d, out);
+      d.pendingPartitions = [];
+      d.pendingOffsets = null;
+    } else d.flushing = true;
+    drain(d, call.now, out);
+    return maybeSendTxnRequest(d, out);
+  });
+
+/** close(): a new KafkaProducer will be built (the application's "restart the producer"). */
+const onClose = handle((ctx: ProducerContext, ev: CallEvent, out: Out): ProducerContext => {
+  for (const b of ctx.batches) if (b.correlationId !== null) out.cancel(`req:${b.correlationId}`);
+  if (ctx.coordinatorRequest) out.cancel(`req:${ctx.coordinatorRequest.correlationId}`);
+  out.cancel('retry');
+  out.cancel('txnRetry');
+  replyNow(out, ev.from, 'close', true);
+  return { ...initialProducerContext(inputOf(ctx)), nextCorrelationId: ctx.nextCorrelationId };
+});
+
+function inputOf(ctx: ProducerContext): ProducerInput {
+  return {
+    self: ctx.self,
+    app: ctx.app,
+    client: ctx.client,
+    meta: ctx.meta,
+    config: ctx.config,
+    transactionVersion: ctx.transactionVersion,
+  };
+}
+
+/** Work every live state does: responses, timers, connection loss. */
+const common = {
+  ProduceResponse: { actions: onProduceResponseEvent },
+  InitProducerIdResponse: { actions: onCoordinatorResponseEvent },
+  AddPartitionsToTxnResponse: { actions: onCoordinatorResponseEvent },
+  AddOffsetsToTxnResponse: { actions: onCoordinatorResponseEvent },
+  TxnOffsetCommitResponse: { actions: onCoordinatorResponseEvent },
+  EndTxnResponse: { actions: onCoordinatorResponseEvent },
+  lingerExpired: { actions: onTimerDrain },
+  retryBackoffExpired: { actions: onTimerDrain },
+  requestTimeout: { actions: onRequestTimeout },
+  txnRetryBackoffExpired: { actions: onTxnRetry },
+  disconnected: { actions: onDisconnected },
+  flush: { actions: onFlush },
+  close: { target: '#producer.restarting', actions: onClose },
+  crash: { target: '#producer.DOWN' },
+  'tm.fatal': { target: '#producer.FATAL_ERROR' },
+} as const;
+
+export const producerMachine = setup({
+  types: {} as { context: ProducerContext; input: ProducerInput; events: ProducerEvent },
+  guards: {
+    idempotentOnly: ({ context }) => context.idempotent && !context.transactional,
+    notIdempotent: ({ context }) => !context.idempotent,
+  },
+}).createMachine({
+  id: 'producer',
+  context: ({ input }) => initialProducerContext(input),
+  initial: 'created',
+  states: {
+    created: {
+      on: { boot: 'restarting' },
+    },
+    /** Transient: where a new KafkaProducer starts (at boot, after close(), after a restart). */
+    restarting: {
+      always: [
+        { guard: 'notIdempotent', target: 'READY' },
+        // an idempotent producer asks for a producer id as soon as it starts
+        { guard: 'idempotentOnly', target: 'INITIALIZING', actions: startIdempotent },
+        { target: 'UNINITIALIZED' },
+      ],
+    },
+    UNINITIALIZED: {
+      on: {
+        ...common,
+        initTransactions: { target: 'INITIALIZING', actions: onInitTransactions },
+        send: [
+          { guard: 'idempotentOnly', actions: onSend },
+          { actions: rejectCall("Cannot perform a 'send' before completing a call to initTransactions") },
+        ],
+        beginTransaction: { actions: rejectCall('Cannot call beginTransaction before initTransactions') },
+      },
+    },
+    INITIALIZING: {
+      on: {
+        ...common,
+        'tm.initialized': 'READY',
+        send: [{ guard: 'idempotentOnly', actions: onSend }, { actions: rejectCall('Cannot call send while initializing') }],
+      },
+    },
+    READY: {
+      on: {
+        ...common,
+        send: [
+          { guard: 'notIdempotent', actions: onSend },
+          { guard: 'idempotentOnly', actions: onSend },
+          { actions: rejectCall('Cannot call send in state READY: call beginTransaction first') },
+        ],
+        beginTransaction: { target: 'IN_TRANSACTION', actions: onBeginTransaction },
+        initTransactions: { target: 'INITIALIZING', actions: onInitTransactions },
+        // the application's blocking commit after a transaction completed locally
+        'tm.completed': {},
+      },
+    },
+    IN_TRANSACTION: {
+      on: {
+        ...common,
+        send: { actions: onSend },
+        sendOffsetsToTransaction: { actions: onSendOffsets },
+        commitTransaction: { target: 'COMMITTING_TRANSACTION', actions: onEndTransaction('COMMIT') },
+        abortTransaction: { target: 'ABORTING_TRANSACTION', actions: onEndTransaction('ABORT') },
+        'tm.abortable': 'ABORTABLE_ERROR',
+      },
+    },
+    COMMITTING_TRANSACTION: {
+      on: {
+        ...common,
+        'tm.completed': 'READY',
+        'tm.abortable': 'ABORTABLE_ERROR',
+        send: { actions: rejectCall('Cannot call send while a transaction is committing') },
+      },
+    },
+    ABORTING_TRANSACTION: {
+      on: {
+        ...common,
+        'tm.completed': 'READY',
+        'tm.abortable': {},
+        send: { actions: rejectCall('Cannot call send while a transaction is aborting') },
+      },
+    },
+    ABORTABLE_ERROR: {
+      on: {
+        ...common,
+        abortTransaction: { target: 'ABORTING_TRANSACTION', actions: onEndTransaction('ABORT') },
+        commitTransaction: { actions: rejectCall('Cannot commit: the transaction hit an abortable error; call abortTransaction') },
+        send: { actions: rejectCall('Cannot send: the transaction hit an abortable error; call abortTransaction') },
+        sendOffsetsToTransaction: { actions: rejectCall('Cannot send offsets: the transaction hit an abortable error') },
+        'tm.abortable': {},
+      },
+    },
+    FATAL_ERROR: {
+      on: {
+        close: { target: 'restarting', actions: onClose },
+        crash: 'DOWN',
+        send: { actions: rejectCall('The producer is in a fatal error state (fenced) and must be closed') },
+        commitTransaction: { actions: rejectCall('The producer is in a fatal error state (fenced) and must be closed') },
+        abortTransaction: { actions: rejectCall('The producer is in a fatal error state (fenced) and must be closed') },
+        sendOffsetsToTransaction: { actions: rejectCall('The producer is in a fatal error state (fenced) and must be closed') },
+        flush: { actions: rejectCall('The producer is in a fatal error state (fenced) and must be closed') },
+      },
+    },
+    /** The process is down: everything in memory is gone. */
+    DOWN: {
+      entry: handle((ctx: ProducerContext) => ({ ...initialProducerContext(inputOf(ctx)), nextCorrelationId: ctx.nextCorrelationId })),
+      on: {
+        restart: 'restarting',
+      },
+    },
+  },
+});

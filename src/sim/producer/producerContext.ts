@@ -1,0 +1,165 @@
+/**
+ * The producer client's memory: its producer id and epoch, sequence numbers per partition, the
+ * records waiting to be batched (RecordAccumulator), the batches in flight or waiting to be retried
+ * (Sender), and the transaction bookkeeping (TransactionManager).
+ */
+import type { ClusterMetadata } from '../cluster/metadata';
+import type { ProducerConfig } from '../config/producerConfig';
+import type { ActorId, RequestRpc } from '../kernel/envelope';
+import type { Headers } from '../log/recordBatch';
+import type { TopicPartition } from '../protocol/messages';
+
+export interface PendingRecord {
+  /** The application's handle on this record (for its send result). */
+  readonly ref: number;
+  readonly topic: string;
+  readonly partition: number;
+  readonly key: string | null;
+  readonly value: string | null;
+  readonly headers: Headers;
+  readonly timestamp: number;
+  readonly bytes: number;
+}
+
+export interface ProducerBatch {
+  readonly id: number;
+  readonly topic: string;
+  readonly partition: number;
+  readonly broker: ActorId;
+  readonly records: readonly PendingRecord[];
+  readonly createdAt: number;
+  /** Assigned when the batch is first drained; kept across retries; rewritten by an epoch bump. */
+  readonly baseSequence: number;
+  readonly producerId: number;
+  readonly producerEpoch: number;
+  readonly attempts: number;
+  readonly inFlight: boolean;
+  /** Earliest time a retry may be sent. */
+  readonly retryAt: number;
+  /** Correlation id of the Produce request carrying it, while in flight. */
+  readonly correlationId: number | null;
+}
+
+export interface PendingOffsets {
+  readonly groupId: string;
+  readonly generationId: number;
+  readonly memberId: string;
+  readonly offsets: readonly (TopicPartition & { offset: number })[];
+  /** AddOffsetsToTxn first (protocol v1), then TxnOffsetCommit to the group coordinator. */
+  readonly phase: 'AddOffsetsToTxn' | 'TxnOffsetCommit';
+}
+
+export interface CoordinatorRequest {
+  readonly rpc: RequestRpc;
+  readonly correlationId: number;
+  readonly attempts: number;
+}
+
+export interface ProducerContext {
+  readonly self: ActorId;
+  /** The application that owns this producer (where call results go). */
+  readonly app: ActorId;
+  /** The scenario client id, used in facts. */
+  readonly client: string;
+  readonly meta: ClusterMetadata;
+  readonly config: ProducerConfig;
+  readonly idempotent: boolean;
+  readonly transactional: boolean;
+  readonly transactionVersion: 1 | 2;
+
+  readonly producerId: number;
+  readonly producerEpoch: number;
+  readonly nextSequence: Readonly<Record<string, number>>;
+  readonly lastAckedSequence: Readonly<Record<string, number>>;
+  /** An idempotent producer bumps its own epoch once nothing is in flight (an unresolved sequence). */
+  readonly epochBumpPending: boolean;
+
+  readonly accumulating: Readonly<Record<string, readonly PendingRecord[]>>;
+  readonly batches: readonly ProducerBatch[];
+  readonly nextBatchId: number;
+  readonly nextCorrelationId: number;
+  readonly nextRef: number;
+  /** flush() or commitTransaction() makes every record sendable at once (ignores linger.ms). */
+  readonly flushing: boolean;
+  readonly sticky: Readonly<Record<string, { partition: number; bytes: number }>>;
+
+  // TransactionManager
+  readonly txnPartitions: readonly string[];
+  readonly pendingPartitions: readonly string[];
+  readonly pendingOffsets: PendingOffsets | null;
+  readonly endTxn: 'COMMIT' | 'ABORT' | null;
+  readonly transactionStarted: boolean;
+  /** An InitProducerId is owed (at start, after initTransactions(), after a restart). */
+  readonly initPending: boolean;
+  readonly coordinatorRequest: CoordinatorRequest | null;
+  readonly txnRetryArmed: boolean;
+  readonly lastError: string | null;
+
+  /** A blocking call of the application waiting for completion (flush, commitTransaction …). */
+  readonly waiting: { readonly call: string; readonly from: ActorId } | null;
+}
+
+export interface ProducerInput {
+  readonly self: ActorId;
+  readonly app: ActorId;
+  readonly client: string;
+  readonly meta: ClusterMetadata;
+  readonly config: ProducerConfig;
+  readonly transactionVersion: 1 | 2;
+}
+
+export function initialProducerContext(input: ProducerInput): ProducerContext {
+  return {
+    self: input.self,
+    app: input.app,
+    client: input.client,
+    meta: input.meta,
+    config: input.config,
+    idempotent: input.config['enable.idempotence'],
+    transactional: input.config['transactional.id'] !== null,
+    transactionVersion: input.transactionVersion,
+    producerId: -1,
+    producerEpoch: -1,
+    nextSequence: {},
+    lastAckedSequence: {},
+    epochBumpPending: false,
+    accumulating: {},
+    batches: [],
+    nextBatchId: 0,
+    nextCorrelationId: 0,
+    nextRef: 0,
+    flushing: false,
+    sticky: {},
+    txnPartitions: [],
+    pendingPartitions: [],
+    pendingOffsets: null,
+    endTxn: null,
+    transactionStarted: false,
+    initPending: false,
+    coordinatorRequest: null,
+    txnRetryArmed: false,
+    lastError: null,
+    waiting: null,
+  };
+}
+
+export function tpKey(topic: string, partition: number): string {
+  return `${topic}-${partition}`;
+}
+
+export function parseTp(key: string): TopicPartition {
+  const dash = key.lastIndexOf('-');
+  return { topic: key.slice(0, dash), partition: Number(key.slice(dash + 1)) };
+}
+
+/** Every record the producer still owes the application a result for. */
+export function hasIncompleteRecords(ctx: ProducerContext): boolean {
+  if (ctx.batches.length > 0) return true;
+  for (const recs of Object.values(ctx.accumulating)) if (recs.length > 0) return true;
+  return false;
+}
+
+export function backoffMs(config: ProducerConfig, attempts: number): number {
+  const base = config['retry.backoff.ms'] * 2 ** Math.max(0, attempts - 1);
+  return Math.min(config['retry.backoff.max.ms'], base);
+}

@@ -1,0 +1,388 @@
+/**
+ * The producer's RecordAccumulator and Sender: records wait per partition for linger.ms, are drained
+ * into batches (sequence numbers are assigned at the first drain and kept across retries), sent as
+ * Produce requests within max.in.flight.requests.per.connection per broker, and retried with
+ * backoff until delivery.timeout.ms. A request timeout or a dropped connection fails every request
+ * in flight to that broker, and they are retried with the same sequences.
+ *
+ * Simplification: one Produce request carries one batch (Kafka packs one batch per partition for
+ * every partition led by the broker into one request).
+ */
+import type { Out } from '../actors/out';
+import { leaderOf } from '../cluster/metadata';
+import { estimateRecordBytes } from '../log/partitionLog';
+import { NO_PRODUCER_EPOCH, NO_PRODUCER_ID, NO_SEQUENCE } from '../log/recordBatch';
+import type { ClientException, KafkaError } from '../protocol/errors';
+import type { ProduceResponse } from '../protocol/messages';
+import { partitionForKey } from './partitioner';
+import { backoffMs, type PendingRecord, type ProducerBatch, type ProducerContext, tpKey } from './producerContext';
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+export type ProducerDraft = Mutable<ProducerContext>;
+
+export interface SendArgs {
+  readonly topic: string;
+  readonly key: string | null;
+  readonly value: string | null;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly partition?: number;
+}
+
+/** Kafka's partition choice: explicit partition, else murmur2 of the key, else the sticky partition. */
+export function choosePartition(
+  ctx: ProducerContext,
+  args: SendArgs,
+  bytes: number,
+): { partition: number; sticky: ProducerContext['sticky'] } {
+  const topic = ctx.meta.topics[args.topic];
+  const count = topic?.partitions ?? 1;
+  if (args.partition !== undefined) return { partition: args.partition, sticky: ctx.sticky };
+  if (args.key !== null) return { partition: partitionForKey(args.key, count), sticky: ctx.sticky };
+  const current = ctx.sticky[args.topic] ?? { partition: 0, bytes: 0 };
+  // switch after batch.size bytes; Kafka picks the next one at random, we take the next in order
+  const switchNow = current.bytes >= ctx.config['batch.size'];
+  const partition = switchNow ? (current.partition + 1) % count : current.partition;
+  const used = switchNow ? bytes : current.bytes + bytes;
+  return { partition, sticky: { ...ctx.sticky, [args.topic]: { partition, bytes: used } } };
+}
+
+/** Appends a record to its partition's accumulator and arms linger.ms. Returns the record's ref. */
+export function accumulate(d: ProducerDraft, args: SendArgs, now: number, out: Out): PendingRecord {
+  const headers = args.headers ?? {};
+  const bytes = estimateRecordBytes({ key: args.key, value: args.value, headers });
+  const { partition, sticky } = choosePartition(d, args, bytes);
+  const rec: PendingRecord = {
+    ref: d.nextRef,
+    topic: args.topic,
+    partition,
+    key: args.key,
+    value: args.value,
+    headers,
+    timestamp: now,
+    bytes,
+  };
+  const tp = tpKey(args.topic, partition);
+  d.nextRef += 1;
+  d.sticky = sticky;
+  const queued = d.accumulating[tp] ?? [];
+  d.accumulating = { ...d.accumulating, [tp]: [...queued, rec] };
+  if (queued.length === 0 && d.config['linger.ms'] > 0) out.timer(`linger:${tp}`, 'lingerExpired', d.config['linger.ms']);
+  return rec;
+}
+
+function recordResult(
+  d: ProducerDraft,
+  out: Out,
+  recs: readonly PendingRecord[],
+  offset: number | null,
+  error: KafkaError | ClientException | null,
+): void {
+  recs.forEach((r, i) => {
+    out.fact({
+      kind: 'sendResult',
+      client: d.client,
+      ref: r.ref,
+      topic: r.topic,
+      partition: r.partition,
+      offset: offset === null ? null : offset + i,
+      error,
+      eventId: r.headers.event_id ?? null,
+    });
+  });
+}
+
+export function clientError(d: ProducerDraft, out: Out, error: KafkaError | ClientException, during: string, fatal = false): void {
+  d.lastError = error;
+  out.fact({ kind: 'clientError', client: d.client, error, during, fatal });
+}
+
+/** May new data be sent to this partition right now (transaction and producer id permitting)? */
+function partitionSendable(d: ProducerDraft, tp: string): boolean {
+  if (d.idempotent && (d.producerId === NO_PRODUCER_ID || d.epochBumpPending)) return false;
+  if (d.transactional && !d.txnPartitions.includes(tp)) return false;
+  return true;
+}
+
+function inFlightTo(d: ProducerDraft, broker: string): number {
+  let n = 0;
+  for (const b of d.batches) if (b.inFlight && b.broker === broker) n++;
+  return n;
+}
+
+function sendBatch(d: ProducerDraft, b: ProducerBatch, out: Out): ProducerBatch {
+  const correlationId = d.nextCorrelationId;
+  d.nextCorrelationId += 1;
+  out.send(b.broker, 'Produce', {
+    correlationId,
+    topic: b.topic,
+    partition: b.partition,
+    acks: d.config.acks,
+    transactionalId: d.config['transactional.id'],
+    batch: {
+      producerId: b.producerId,
+      producerEpoch: b.producerEpoch,
+      baseSequence: b.baseSequence,
+      isTransactional: d.transactional,
+      records: b.records.map((r) => ({
+        key: r.key,
+        value: r.value,
+        headers: r.headers,
+        timestamp: r.timestamp,
+        origin: { client: d.client, ref: r.ref },
+      })),
+    },
+  });
+  if (d.config.acks !== 0) out.timer(`req:${correlationId}`, 'requestTimeout', d.config['request.timeout.ms'], { correlationId });
+  return { ...b, inFlight: true, correlationId, attempts: b.attempts + 1 };
+}
+
+/** Takes up to batch.size bytes of the accumulator head into a new batch, assigning sequences. */
+function newBatch(d: ProducerDraft, tp: string, now: number): ProducerBatch | null {
+  const queued = d.accumulating[tp] ?? [];
+  if (queued.length === 0) return null;
+  let bytes = 0;
+  let n = 0;
+  while (n < queued.length && (n === 0 || bytes + (queued[n] as PendingRecord).bytes <= d.config['batch.size'])) {
+    bytes += (queued[n] as PendingRecord).bytes;
+    n++;
+  }
+  const records = queued.slice(0, n);
+  const first = records[0] as PendingRecord;
+  const broker = leaderOf(d.meta, first.topic, first.partition) ?? '';
+  const baseSequence = d.idempotent ? (d.nextSequence[tp] ?? 0) : NO_SEQUENCE;
+  if (d.idempotent) d.nextSequence = { ...d.nextSequence, [tp]: (baseSequence + n) % 2147483648 };
+  d.accumulating = { ...d.accumulating, [tp]: queued.slice(n) };
+  const batch: ProducerBatch = {
+    id: d.nextBatchId,
+    topic: first.topic,
+    partition: first.partition,
+    broker,
+    records,
+    createdAt: first.timestamp,
+    baseSequence,
+    producerId: d.idempotent ? d.producerId : NO_PRODUCER_ID,
+    producerEpoch: d.idempotent ? d.producerEpoch : NO_PRODUCER_EPOCH,
+    attempts: 0,
+    inFlight: false,
+    retryAt: now,
+    correlationId: null,
+  };
+  d.nextBatchId += 1;
+  return batch;
+}
+
+/**
+ * Sends everything that may be sent now: per partition, retries first (strictly in sequence
+ * order, one at a time, as Kafka does while recovering), then new batches whose linger.ms passed.
+ */
+export function drain(d: ProducerDraft, now: number, out: Out): void {
+  if (d.epochBumpPending && !d.batches.some((b) => b.inFlight)) bumpIdempotentEpoch(d, out);
+  const maxInFlight = d.config['max.in.flight.requests.per.connection'];
+  const tps = new Set<string>([...Object.keys(d.accumulating), ...d.batches.map((b) => tpKey(b.topic, b.partition))]);
+  for (const tp of [...tps].sort()) {
+    if (!partitionSendable(d, tp)) continue;
+    for (;;) {
+      // the head of this partition's queue: the oldest batch not in flight
+      const waiting = d.batches.filter((b) => !b.inFlight && tpKey(b.topic, b.partition) === tp);
+      const retry = waiting.sort((a, b) => a.baseSequence - b.baseSequence || a.id - b.id)[0];
+      if (retry) {
+        // with idempotence a retry waits for every earlier sequence (Kafka's firstInFlightSequence rule);
+        // without it, a retry goes out as soon as it may, and can overtake later batches
+        const earlierInFlight =
+          d.idempotent && d.batches.some((b) => b.inFlight && tpKey(b.topic, b.partition) === tp && b.baseSequence < retry.baseSequence);
+        if (now < retry.retryAt || earlierInFlight || inFlightTo(d, retry.broker) >= maxInFlight) break;
+        d.batches = d.batches.map((b) => (b === retry ? sendBatch(d, b, out) : b));
+        if (d.config.acks === 0) completeAcksZero(d, retry.id, out);
+        continue;
+      }
+      const queued = d.accumulating[tp] ?? [];
+      if (queued.length === 0) break;
+      const first = queued[0] as PendingRecord;
+      let bytes = 0;
+      for (const r of queued) bytes += r.bytes;
+      const ready = d.flushing || d.endTxn !== null || now - first.timestamp >= d.config['linger.ms'] || bytes >= d.config['batch.size'];
+      const broker = leaderOf(d.meta, first.topic, first.partition) ?? '';
+      if (!ready || inFlightTo(d, broker) >= maxInFlight) break;
+      const batch = newBatch(d, tp, now);
+      if (!batch) break;
+      const sent = sendBatch(d, batch, out);
+      d.batches = [...d.batches, sent];
+      if (d.config.acks === 0) completeAcksZero(d, sent.id, out);
+    }
+  }
+  armRetryTimer(d, now, out);
+}
+
+/** acks=0: the broker never answers; the send counts as done once it is on the wire. */
+function completeAcksZero(d: ProducerDraft, batchId: number, out: Out): void {
+  const b = d.batches.find((x) => x.id === batchId);
+  if (!b) return;
+  d.batches = d.batches.filter((x) => x !== b);
+  recordResult(d, out, b.records, null, null);
+}
+
+function armRetryTimer(d: ProducerDraft, now: number, out: Out): void {
+  let next = Number.POSITIVE_INFINITY;
+  for (const b of d.batches) if (!b.inFlight && b.retryAt > now) next = Math.min(next, b.retryAt);
+  if (next !== Number.POSITIVE_INFINITY) out.timer('retry', 'retryBackoffExpired', next - now);
+}
+
+function completeBatch(d: ProducerDraft, b: ProducerBatch, baseOffset: number, out: Out): void {
+  d.batches = d.batches.filter((x) => x.id !== b.id);
+  const tp = tpKey(b.topic, b.partition);
+  if (b.baseSequence !== NO_SEQUENCE && b.producerEpoch === d.producerEpoch)
+    d.lastAckedSequence = { ...d.lastAckedSequence, [tp]: b.baseSequence + b.records.length - 1 };
+  recordResult(d, out, b.records, baseOffset, null);
+}
+
+/** The batch will not be retried: its records fail with `error`. */
+export function failBatch(d: ProducerDraft, b: ProducerBatch, error: KafkaError | ClientException, out: Out): void {
+  d.batches = d.batches.filter((x) => x.id !== b.id);
+  recordResult(d, out, b.records, null, error);
+  // an idempotent producer cannot know whether a sent batch landed: its sequence is unresolved
+  if (d.idempotent && !d.transactional && b.attempts > 0) d.epochBumpPending = true;
+}
+
+function retryOrFail(d: ProducerDraft, b: ProducerBatch, error: KafkaError | ClientException, now: number, out: Out): 'retry' | 'failed' {
+  const expired = now - b.createdAt >= d.config['delivery.timeout.ms'];
+  if (expired || b.attempts > d.config.retries) {
+    const why: ClientException = 'TimeoutException';
+    clientError(d, out, why, `delivery.timeout.ms passed for ${b.records.length} record(s) of ${tpKey(b.topic, b.partition)}`);
+    failBatch(d, b, expired ? why : error, out);
+    return 'failed';
+  }
+  d.batches = d.batches.map((x) =>
+    x.id === b.id ? { ...x, inFlight: false, correlationId: null, retryAt: now + backoffMs(d.config, x.attempts) } : x,
+  );
+  return 'retry';
+}
+
+/** KIP-360: an idempotent producer moves to epoch+1 locally and restarts every partition's sequences at 0. */
+function bumpIdempotentEpoch(d: ProducerDraft, out: Out): void {
+  d.epochBumpPending = false;
+  d.producerEpoch += 1;
+  d.nextSequence = {};
+  d.lastAckedSequence = {};
+  const byTp = new Map<string, ProducerBatch[]>();
+  for (const b of d.batches) {
+    const tp = tpKey(b.topic, b.partition);
+    byTp.set(tp, [...(byTp.get(tp) ?? []), b]);
+  }
+  const rewritten = new Map<number, ProducerBatch>();
+  for (const [tp, list] of byTp) {
+    let seq = 0;
+    for (const b of [...list].sort((x, y) => x.baseSequence - y.baseSequence)) {
+      rewritten.set(b.id, { ...b, baseSequence: seq, producerEpoch: d.producerEpoch });
+      seq += b.records.length;
+    }
+    d.nextSequence = { ...d.nextSequence, [tp]: seq };
+  }
+  d.batches = d.batches.map((b) => rewritten.get(b.id) ?? b);
+  out.fact({ kind: 'producerId', client: d.client, producerId: d.producerId, producerEpoch: d.producerEpoch, transactionalId: null });
+  out.fact({
+    kind: 'note',
+    actor: d.self,
+    text: `bumped its own epoch to ${d.producerEpoch} to resolve a sequence it could not confirm; sequences restart at 0`,
+  });
+}
+
+export type BatchErrorOutcome = 'ok' | 'abortable' | 'fatal';
+
+/** Handles a ProduceResponse. Returns whether the transaction must move to an error state. */
+export function onProduceResponse(
+  d: ProducerDraft,
+  r: ProduceResponse & { correlationId: number },
+  now: number,
+  out: Out,
+): BatchErrorOutcome {
+  const b = d.batches.find((x) => x.inFlight && x.correlationId === r.correlationId);
+  // a response on a connection we already closed (after a request timeout) is ignored
+  if (!b) return 'ok';
+  out.cancel(`req:${r.correlationId}`);
+  const tp = tpKey(b.topic, b.partition);
+  if (r.error === 'NONE' || r.error === 'DUPLICATE_SEQUENCE_NUMBER') {
+    completeBatch(d, b, r.baseOffset, out);
+    return 'ok';
+  }
+  clientError(d, out, r.error, `Produce to ${tp}`);
+  switch (r.error) {
+    case 'OUT_OF_ORDER_SEQUENCE_NUMBER': {
+      const lastAcked = d.lastAckedSequence[tp] ?? -1;
+      const isNext = b.baseSequence === lastAcked + 1;
+      if (!isNext) {
+        // an earlier batch is still in flight or being retried: not a real gap yet
+        retryOrFail(d, b, r.error, now, out);
+        return 'ok';
+      }
+      if (!d.transactional) {
+        d.epochBumpPending = true;
+        retryOrFail(d, b, r.error, now, out);
+        return 'ok';
+      }
+      failBatch(d, b, r.error, out);
+      return 'abortable';
+    }
+    case 'PRODUCER_FENCED':
+    case 'INVALID_PRODUCER_ID_MAPPING':
+      failBatch(d, b, r.error, out);
+      return 'fatal';
+    case 'INVALID_PRODUCER_EPOCH':
+    case 'INVALID_TXN_STATE':
+    case 'TRANSACTION_ABORTABLE':
+    case 'INVALID_RECORD':
+      failBatch(d, b, r.error, out);
+      if (!d.transactional && r.error === 'INVALID_PRODUCER_EPOCH') d.epochBumpPending = true;
+      return d.transactional ? 'abortable' : 'ok';
+    default: {
+      const outcome = retryOrFail(d, b, r.error, now, out);
+      return outcome === 'failed' && d.transactional ? 'abortable' : 'ok';
+    }
+  }
+}
+
+/**
+ * The connection to a broker is gone (request.timeout.ms passed, or the broker is down): every
+ * request in flight on it fails and is retried.
+ */
+export function onConnectionLost(d: ProducerDraft, broker: string, error: KafkaError, now: number, out: Out): BatchErrorOutcome {
+  const lost = d.batches.filter((b) => b.inFlight && b.broker === broker);
+  if (lost.length === 0) return 'ok';
+  clientError(d, out, error, `connection to ${broker}`);
+  let outcome: BatchErrorOutcome = 'ok';
+  for (const b of lost) {
+    if (b.correlationId !== null) out.cancel(`req:${b.correlationId}`);
+    const current = d.batches.find((x) => x.id === b.id);
+    if (current && retryOrFail(d, current, error, now, out) === 'failed' && d.transactional) outcome = 'abortable';
+  }
+  return outcome;
+}
+
+/** abortTransaction(): records not yet sent are dropped (TransactionAbortedException). */
+export function abortUndrained(d: ProducerDraft, out: Out): void {
+  for (const [tp, recs] of Object.entries(d.accumulating)) {
+    if (recs.length === 0) continue;
+    recordResult(d, out, recs, null, 'TransactionAbortedException');
+    d.accumulating = { ...d.accumulating, [tp]: [] };
+  }
+  for (const b of d.batches) if (!b.inFlight) failBatch(d, b, 'TransactionAbortedException', out);
+}
+
+/** FATAL_ERROR: nothing more will be sent; every outstanding record fails. */
+export function failEverything(d: ProducerDraft, error: KafkaError | ClientException, out: Out): void {
+  for (const [tp, recs] of Object.entries(d.accumulating)) {
+    if (recs.length === 0) continue;
+    recordResult(d, out, recs, null, error);
+    d.accumulating = { ...d.accumulating, [tp]: [] };
+  }
+  for (const b of d.batches) {
+    if (b.correlationId !== null) out.cancel(`req:${b.correlationId}`);
+    recordResult(d, out, b.records, null, error);
+  }
+  d.batches = [];
+}
+
+export function resetSequences(d: ProducerDraft): void {
+  d.nextSequence = {};
+  d.lastAckedSequence = {};
+  d.epochBumpPending = false;
+}

@@ -1,0 +1,247 @@
+/**
+ * The client half of transactions (Kafka's TransactionManager): which coordinator request to send
+ * next, and what each response means. One coordinator request is in flight at a time; what to send
+ * next is derived from the pending work (partitions to add, offsets to send, a commit or abort to
+ * finish), in Kafka's order.
+ *
+ * Protocol v1: AddPartitionsToTxn before a partition's first batch, AddOffsetsToTxn before
+ * TxnOffsetCommit, EndTxn once every batch is acknowledged. Protocol v2 (KIP-890): no
+ * AddPartitionsToTxn or AddOffsetsToTxn from the client (the broker adds partitions when it
+ * verifies), and every EndTxn returns a bumped epoch.
+ */
+import type { Out } from '../actors/out';
+import type { RequestRpc } from '../kernel/envelope';
+import type { KafkaError } from '../protocol/errors';
+import type { EndTxnResponse, InitProducerIdResponse } from '../protocol/messages';
+import { hasIncompleteRecords, type ProducerContext, parseTp } from './producerContext';
+import { clientError, drain, type ProducerDraft, resetSequences } from './sender';
+
+/** The coordinator errors after which the client simply retries. */
+const RETRIABLE: readonly KafkaError[] = [
+  'CONCURRENT_TRANSACTIONS',
+  'COORDINATOR_LOAD_IN_PROGRESS',
+  'COORDINATOR_NOT_AVAILABLE',
+  'NOT_COORDINATOR',
+  'REQUEST_TIMED_OUT',
+  'NETWORK_EXCEPTION',
+  'UNSTABLE_OFFSET_COMMIT',
+];
+
+/** Errors that make a transactional producer unusable (ProducerFencedException and friends). */
+const FATAL: readonly KafkaError[] = [
+  'PRODUCER_FENCED',
+  'INVALID_PRODUCER_EPOCH',
+  'INVALID_PRODUCER_ID_MAPPING',
+  'INVALID_TXN_STATE',
+  'TRANSACTION_COORDINATOR_FENCED',
+];
+
+export type TxnSignal = 'none' | 'initialized' | 'completed' | 'abortable' | 'fatal';
+
+/** Answers the application's blocking call, if one is waiting. */
+export function replyToApp(d: ProducerDraft, out: Out, ok: boolean, error: string | null = null): void {
+  if (!d.waiting) return;
+  out.call(d.waiting.from, 'reply', { call: d.waiting.call, ok, error });
+  d.waiting = null;
+}
+
+function sendCoordinatorRequest(d: ProducerDraft, rpc: RequestRpc, payload: Record<string, unknown>, out: Out): void {
+  const correlationId = d.nextCorrelationId;
+  d.nextCorrelationId += 1;
+  const to = rpc === 'TxnOffsetCommit' ? d.meta.groupCoordinator : d.meta.transactionCoordinator;
+  out.send(to, rpc, { correlationId, ...payload });
+  out.timer(`req:${correlationId}`, 'requestTimeout', d.config['request.timeout.ms'], { correlationId });
+  d.coordinatorRequest = { rpc, correlationId, attempts: (d.coordinatorRequest?.attempts ?? 0) + 1 };
+}
+
+/** InitProducerId: the first thing an idempotent or transactional producer does. */
+function requestProducerId(d: ProducerDraft, out: Out): void {
+  sendCoordinatorRequest(
+    d,
+    'InitProducerId',
+    {
+      transactionalId: d.config['transactional.id'],
+      transactionTimeoutMs: d.config['transaction.timeout.ms'],
+      producerId: -1,
+      producerEpoch: -1,
+    },
+    out,
+  );
+}
+
+/** Sends the next coordinator request if none is in flight and something is pending. */
+export function maybeSendTxnRequest(d: ProducerDraft, out: Out): TxnSignal {
+  if (d.coordinatorRequest || d.txnRetryArmed) return 'none';
+  if (d.initPending) {
+    requestProducerId(d, out);
+    return 'none';
+  }
+  if (!d.transactional || d.producerId < 0) return 'none';
+  const txnId = d.config['transactional.id'] as string;
+  const ids = { transactionalId: txnId, producerId: d.producerId, producerEpoch: d.producerEpoch };
+  if (d.pendingPartitions.length > 0) {
+    if (d.transactionVersion === 2) {
+      // v2: the client only notes the partitions; the leader adds them when it verifies the batch
+      d.txnPartitions = [...d.txnPartitions, ...d.pendingPartitions];
+      d.pendingPartitions = [];
+      d.transactionStarted = true;
+    } else {
+      sendCoordinatorRequest(d, 'AddPartitionsToTxn', { ...ids, partitions: d.pendingPartitions.map(parseTp), verifyOnly: false }, out);
+      return 'none';
+    }
+  }
+  const po = d.pendingOffsets;
+  if (po) {
+    if (po.phase === 'AddOffsetsToTxn' && d.transactionVersion === 1) {
+      sendCoordinatorRequest(d, 'AddOffsetsToTxn', { ...ids, groupId: po.groupId }, out);
+      return 'none';
+    }
+    sendCoordinatorRequest(
+      d,
+      'TxnOffsetCommit',
+      { ...ids, groupId: po.groupId, generationId: po.generationId, memberId: po.memberId, offsets: po.offsets },
+      out,
+    );
+    d.transactionStarted = true;
+    return 'none';
+  }
+  if (d.endTxn && !hasIncompleteRecords(d)) {
+    if (!d.transactionStarted) {
+      // nothing was sent in this transaction: Kafka completes it locally, without EndTxn
+      finishTransaction(d);
+      replyToApp(d, out, true);
+      return 'completed';
+    }
+    sendCoordinatorRequest(d, 'EndTxn', { ...ids, committed: d.endTxn === 'COMMIT' }, out);
+  }
+  return 'none';
+}
+
+function finishTransaction(d: ProducerDraft): void {
+  d.endTxn = null;
+  d.txnPartitions = [];
+  d.pendingPartitions = [];
+  d.pendingOffsets = null;
+  d.transactionStarted = false;
+  d.flushing = false;
+}
+
+function retryLater(d: ProducerDraft, out: Out, delay: number): void {
+  d.txnRetryArmed = true;
+  out.timer('txnRetry', 'txnRetryBackoffExpired', delay);
+}
+
+function fatal(d: ProducerDraft, out: Out, error: KafkaError, during: string): TxnSignal {
+  clientError(d, out, error, during, true);
+  replyToApp(d, out, false, error);
+  return 'fatal';
+}
+
+/** Handles the answer to the coordinator request in flight. */
+export function onCoordinatorResponse(
+  d: ProducerDraft,
+  rpc: string,
+  payload: { correlationId: number; error: KafkaError } & Record<string, unknown>,
+  now: number,
+  out: Out,
+): TxnSignal {
+  const req = d.coordinatorRequest;
+  if (!req || req.correlationId !== payload.correlationId) return 'none';
+  out.cancel(`req:${req.correlationId}`);
+  d.coordinatorRequest = null;
+  const error = payload.error;
+  if (error !== 'NONE' && RETRIABLE.includes(error)) {
+    clientError(d, out, error, req.rpc);
+    // Kafka retries AddPartitionsToTxn quickly (20 ms) while the previous transaction completes
+    retryLater(d, out, req.rpc === 'AddPartitionsToTxn' ? 20 : d.config['retry.backoff.ms']);
+    return 'none';
+  }
+  switch (rpc) {
+    case 'InitProducerIdResponse': {
+      if (error !== 'NONE') return fatal(d, out, error, 'InitProducerId');
+      const r = payload as unknown as InitProducerIdResponse;
+      d.producerId = r.producerId;
+      d.producerEpoch = r.producerEpoch;
+      d.initPending = false;
+      resetSequences(d);
+      out.fact({
+        kind: 'producerId',
+        client: d.client,
+        producerId: r.producerId,
+        producerEpoch: r.producerEpoch,
+        transactionalId: d.config['transactional.id'],
+      });
+      if (d.transactional) replyToApp(d, out, true);
+      drain(d, now, out);
+      return 'initialized';
+    }
+    case 'AddPartitionsToTxnResponse': {
+      if (error !== 'NONE') {
+        if (FATAL.includes(error)) return fatal(d, out, error, 'AddPartitionsToTxn');
+        clientError(d, out, error, 'AddPartitionsToTxn');
+        return 'abortable';
+      }
+      const added = (payload.partitions as { topic: string; partition: number }[]).map((p) => `${p.topic}-${p.partition}`);
+      d.txnPartitions = [...d.txnPartitions, ...added.filter((p) => !d.txnPartitions.includes(p))];
+      d.pendingPartitions = d.pendingPartitions.filter((p) => !added.includes(p));
+      d.transactionStarted = true;
+      drain(d, now, out);
+      break;
+    }
+    case 'AddOffsetsToTxnResponse': {
+      if (error !== 'NONE') {
+        if (FATAL.includes(error)) return fatal(d, out, error, 'AddOffsetsToTxn');
+        clientError(d, out, error, 'AddOffsetsToTxn');
+        replyToApp(d, out, false, error);
+        return 'abortable';
+      }
+      if (d.pendingOffsets) d.pendingOffsets = { ...d.pendingOffsets, phase: 'TxnOffsetCommit' };
+      d.transactionStarted = true;
+      break;
+    }
+    case 'TxnOffsetCommitResponse': {
+      if (error === 'NONE') {
+        d.pendingOffsets = null;
+        replyToApp(d, out, true);
+        break;
+      }
+      if (error === 'PRODUCER_FENCED' || error === 'INVALID_PRODUCER_EPOCH') return fatal(d, out, error, 'TxnOffsetCommit');
+      // KIP-447: a stale generation or unknown member means this instance lost the partitions
+      clientError(d, out, error, 'TxnOffsetCommit');
+      clientError(d, out, 'CommitFailedException', 'Transaction offset Commit failed due to consumer group metadata mismatch');
+      d.pendingOffsets = null;
+      replyToApp(d, out, false, 'CommitFailedException');
+      return 'abortable';
+    }
+    case 'EndTxnResponse': {
+      if (error !== 'NONE') return fatal(d, out, error, `EndTxn(${d.endTxn})`);
+      const r = payload as unknown as EndTxnResponse;
+      if (d.transactionVersion === 2 && r.producerEpoch >= 0) {
+        d.producerId = r.producerId;
+        d.producerEpoch = r.producerEpoch;
+        resetSequences(d);
+      }
+      finishTransaction(d);
+      replyToApp(d, out, true);
+      return 'completed';
+    }
+  }
+  return maybeSendTxnRequest(d, out);
+}
+
+/** request.timeout.ms passed (or the coordinator is unreachable): resend the same request later. */
+export function onCoordinatorRequestLost(d: ProducerDraft, correlationId: number, error: KafkaError, out: Out): boolean {
+  const req = d.coordinatorRequest;
+  if (!req || req.correlationId !== correlationId) return false;
+  out.cancel(`req:${correlationId}`);
+  clientError(d, out, error, req.rpc);
+  d.coordinatorRequest = null;
+  retryLater(d, out, d.config['retry.backoff.ms']);
+  return true;
+}
+
+export function isTxnSignalError(s: TxnSignal): boolean {
+  return s === 'abortable' || s === 'fatal';
+}
+
+export type { ProducerContext };

@@ -1,0 +1,51 @@
+/**
+ * Kafka error codes (org.apache.kafka.common.protocol.Errors) that the simulator produces, with
+ * their numeric codes and how clients treat them.
+ */
+export const KAFKA_ERRORS = {
+  NONE: { code: 0, retriable: false },
+  OFFSET_OUT_OF_RANGE: { code: 1, retriable: false },
+  CORRUPT_MESSAGE: { code: 2, retriable: true },
+  UNKNOWN_TOPIC_OR_PARTITION: { code: 3, retriable: true },
+  LEADER_NOT_AVAILABLE: { code: 5, retriable: true },
+  NOT_LEADER_OR_FOLLOWER: { code: 6, retriable: true },
+  REQUEST_TIMED_OUT: { code: 7, retriable: true },
+  NETWORK_EXCEPTION: { code: 13, retriable: true },
+  COORDINATOR_LOAD_IN_PROGRESS: { code: 14, retriable: true },
+  COORDINATOR_NOT_AVAILABLE: { code: 15, retriable: true },
+  NOT_COORDINATOR: { code: 16, retriable: true },
+  NOT_ENOUGH_REPLICAS: { code: 19, retriable: true },
+  ILLEGAL_GENERATION: { code: 22, retriable: false },
+  UNKNOWN_MEMBER_ID: { code: 25, retriable: false },
+  MEMBER_ID_REQUIRED: { code: 79, retriable: false },
+  REBALANCE_IN_PROGRESS: { code: 27, retriable: false },
+  OUT_OF_ORDER_SEQUENCE_NUMBER: { code: 45, retriable: false },
+  DUPLICATE_SEQUENCE_NUMBER: { code: 46, retriable: false },
+  INVALID_PRODUCER_EPOCH: { code: 47, retriable: false },
+  INVALID_TXN_STATE: { code: 48, retriable: false },
+  INVALID_PRODUCER_ID_MAPPING: { code: 49, retriable: false },
+  INVALID_TRANSACTION_TIMEOUT: { code: 50, retriable: false },
+  CONCURRENT_TRANSACTIONS: { code: 51, retriable: true },
+  TRANSACTION_COORDINATOR_FENCED: { code: 52, retriable: false },
+  UNKNOWN_PRODUCER_ID: { code: 59, retriable: false },
+  FENCED_INSTANCE_ID: { code: 82, retriable: false },
+  UNSTABLE_OFFSET_COMMIT: { code: 88, retriable: true },
+  INVALID_RECORD: { code: 87, retriable: false },
+  PRODUCER_FENCED: { code: 90, retriable: false },
+  TRANSACTION_ABORTABLE: { code: 120, retriable: false },
+} as const;
+
+export type KafkaError = keyof typeof KAFKA_ERRORS;
+
+/** Client-side exceptions that are not broker error codes, named as the Java client names them. */
+export type ClientException =
+  | 'TimeoutException'
+  | 'CommitFailedException'
+  | 'ConfigException'
+  | 'KafkaException'
+  | 'TransactionAbortedException'
+  | 'IllegalStateException';
+
+export function errorCode(error: KafkaError): number {
+  return KAFKA_ERRORS[error].code;
+}

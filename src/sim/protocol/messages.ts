@@ -1,0 +1,187 @@
+/**
+ * Payloads of the RPCs the simulator's actors exchange, named after Kafka's request and response
+ * schemas (only the fields the model uses). Simplification: a Produce or Fetch request carries one
+ * partition (Kafka batches all partitions led by one broker into one request).
+ */
+
+import type { IsolationLevel } from '../log/partitionLog';
+import type { ControlType, Headers, ProducedBatch, RecordBatch } from '../log/recordBatch';
+import type { AbortedTxn } from '../log/transactionIndex';
+import type { KafkaError } from './errors';
+
+export type ErrorOrNone = KafkaError;
+
+export interface TopicPartition {
+  readonly topic: string;
+  readonly partition: number;
+}
+
+export interface ProduceRequest extends TopicPartition {
+  readonly acks: 0 | 1 | -1;
+  readonly transactionalId: string | null;
+  readonly batch: ProducedBatch;
+}
+
+export interface ProduceResponse extends TopicPartition {
+  readonly error: ErrorOrNone;
+  readonly baseOffset: number;
+  readonly errorMessage: string | null;
+}
+
+export interface InitProducerIdRequest {
+  readonly transactionalId: string | null;
+  readonly transactionTimeoutMs: number;
+  /** Kafka 2.5+ (KIP-360): a producer may send its current id/epoch to have its epoch bumped. */
+  readonly producerId: number;
+  readonly producerEpoch: number;
+}
+
+export interface InitProducerIdResponse {
+  readonly error: ErrorOrNone;
+  readonly producerId: number;
+  readonly producerEpoch: number;
+}
+
+export interface AddPartitionsToTxnRequest {
+  readonly transactionalId: string;
+  readonly producerId: number;
+  readonly producerEpoch: number;
+  readonly partitions: readonly TopicPartition[];
+  /** Sent by a broker to check a partition is in the transaction (transaction.partition.verification.enable). */
+  readonly verifyOnly: boolean;
+}
+
+export interface AddPartitionsToTxnResponse {
+  readonly error: ErrorOrNone;
+  readonly partitions: readonly (TopicPartition & { error: ErrorOrNone })[];
+}
+
+export interface AddOffsetsToTxnRequest {
+  readonly transactionalId: string;
+  readonly producerId: number;
+  readonly producerEpoch: number;
+  readonly groupId: string;
+}
+
+export interface SimpleResponse {
+  readonly error: ErrorOrNone;
+}
+
+export interface EndTxnRequest {
+  readonly transactionalId: string;
+  readonly producerId: number;
+  readonly producerEpoch: number;
+  readonly committed: boolean;
+}
+
+export interface EndTxnResponse {
+  readonly error: ErrorOrNone;
+  /** Protocol v2 (KIP-890): the epoch the producer must use next. */
+  readonly producerId: number;
+  readonly producerEpoch: number;
+}
+
+export interface TxnMarkerEntry {
+  readonly producerId: number;
+  readonly producerEpoch: number;
+  readonly coordinatorEpoch: number;
+  readonly result: ControlType;
+  readonly partitions: readonly TopicPartition[];
+  readonly transactionalId: string;
+}
+
+export interface WriteTxnMarkersRequest {
+  readonly markers: readonly TxnMarkerEntry[];
+}
+
+export interface WriteTxnMarkersResponse {
+  readonly markers: readonly { producerId: number; partitions: readonly (TopicPartition & { error: ErrorOrNone })[] }[];
+}
+
+export interface TxnOffsetCommitRequest {
+  readonly transactionalId: string;
+  readonly groupId: string;
+  readonly producerId: number;
+  readonly producerEpoch: number;
+  readonly generationId: number;
+  readonly memberId: string;
+  readonly offsets: readonly (TopicPartition & { offset: number })[];
+}
+
+export interface OffsetCommitRequest {
+  readonly groupId: string;
+  readonly generationId: number;
+  readonly memberId: string;
+  readonly offsets: readonly (TopicPartition & { offset: number })[];
+}
+
+export interface OffsetCommitResponse {
+  readonly error: ErrorOrNone;
+}
+
+export interface OffsetFetchRequest {
+  readonly groupId: string;
+  readonly partitions: readonly TopicPartition[];
+  readonly requireStable: boolean;
+}
+
+export interface OffsetFetchResponse {
+  readonly error: ErrorOrNone;
+  readonly offsets: readonly (TopicPartition & { offset: number; error: ErrorOrNone })[];
+}
+
+export interface FetchRequest extends TopicPartition {
+  readonly fetchOffset: number;
+  readonly isolationLevel: IsolationLevel;
+  readonly maxRecords: number;
+  readonly maxWaitMs: number;
+}
+
+export interface FetchResponse extends TopicPartition {
+  readonly error: ErrorOrNone;
+  readonly highWatermark: number;
+  readonly lastStableOffset: number;
+  readonly logStartOffset: number;
+  readonly batches: readonly RecordBatch[];
+  readonly abortedTransactions: readonly AbortedTxn[];
+}
+
+export interface JoinGroupRequest {
+  readonly groupId: string;
+  readonly memberId: string;
+  readonly sessionTimeoutMs: number;
+  readonly topics: readonly string[];
+}
+
+export interface JoinGroupResponse {
+  readonly error: ErrorOrNone;
+  readonly generationId: number;
+  readonly memberId: string;
+  readonly leader: string;
+}
+
+export interface SyncGroupRequest {
+  readonly groupId: string;
+  readonly generationId: number;
+  readonly memberId: string;
+}
+
+export interface SyncGroupResponse {
+  readonly error: ErrorOrNone;
+  readonly assignment: readonly TopicPartition[];
+}
+
+export interface HeartbeatRequest {
+  readonly groupId: string;
+  readonly generationId: number;
+  readonly memberId: string;
+}
+
+export interface RecordForApp {
+  readonly topic: string;
+  readonly partition: number;
+  readonly offset: number;
+  readonly key: string | null;
+  readonly value: string | null;
+  readonly headers: Headers;
+}

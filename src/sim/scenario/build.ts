@@ -1,0 +1,356 @@
+/**
+ * From a validated scenario to what the kernel runs: one actor per broker, the two coordinators,
+ * and per client its application and Kafka clients; the faults in the kernel's terms; the kernel's
+ * options. Process ids are the scenario's ids; actor ids are "<process>.<role>".
+ */
+import type { AnyStateMachine } from 'xstate';
+import { consumerAppMachine, type SinkRef } from '../app/consumerApp.machine';
+import { producerAppMachine } from '../app/producerApp.machine';
+import { brokerMachine } from '../broker/broker.machine';
+import {
+  type ClusterMetadata,
+  CONSUMER_OFFSETS_TOPIC,
+  GROUP_COORDINATOR_ID,
+  TRANSACTION_STATE_TOPIC,
+  TXN_COORDINATOR_ID,
+} from '../cluster/metadata';
+import { consumerMachine } from '../consumer/consumer.machine';
+import { DEFAULT_GROUP_COORDINATOR_CONFIG, groupCoordinatorMachine } from '../coordinator/groupCoordinator.machine';
+import { DEFAULT_TXN_COORDINATOR_CONFIG, transactionCoordinatorMachine } from '../coordinator/transactionCoordinator.machine';
+import type { RequestRpc } from '../kernel/envelope';
+import type { KernelFault } from '../kernel/faults';
+import type { ActorSpec, KernelOptions } from '../kernel/simulation';
+import { createPartitionLog, type PartitionLog } from '../log/partitionLog';
+import { producerMachine } from '../producer/producer.machine';
+import { type DatabaseMode, databaseMachine } from '../sinks/database.machine';
+import { type HttpApiMode, httpApiMachine } from '../sinks/httpApi.machine';
+import type { FaultSpec } from './schema';
+import type { ResolvedScenario } from './validate';
+
+export interface BuiltScenario {
+  readonly specs: ActorSpec[];
+  readonly options: KernelOptions;
+  readonly meta: ClusterMetadata;
+  /** Every process, with the actors it holds and what it is, for views. */
+  readonly processes: readonly ProcessInfo[];
+}
+
+export type ProcessKind = 'broker' | 'txn-coordinator' | 'group-coordinator' | 'producer' | 'consumer' | 'streams' | 'sink';
+
+export interface ProcessInfo {
+  readonly id: string;
+  readonly kind: ProcessKind;
+  readonly actors: readonly string[];
+}
+
+export const DEFAULT_RUN = { maxTimeMs: 600000, maxSteps: 500000, settleMs: 2000, checkpointEvery: 256 } as const;
+
+function ordinal(n: number): string {
+  const s = n % 100 >= 11 && n % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
+  return `${n}${n % 10 > 3 ? 'th' : s}`;
+}
+
+export function describeFault(f: FaultSpec): string {
+  if (f.note) return f.note;
+  switch (f.type) {
+    case 'drop':
+    case 'delay':
+    case 'duplicate': {
+      const which = `${f.count && f.count > 1 ? `${f.count} ${f.rpc}s from the ${ordinal(f.nth ?? 1)}` : `the ${ordinal(f.nth ?? 1)} ${f.rpc}`}`;
+      const dir = `${f.from ? ` from ${f.from}` : ''}${f.to ? ` to ${f.to}` : ''}`;
+      const where = f.where
+        ? ` where ${Object.entries(f.where)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(', ')}`
+        : '';
+      const how = f.type === 'delay' ? ` by ${f.delayMs} ms` : '';
+      return `${f.type} ${which}${dir}${where}${how}`;
+    }
+    case 'runCleaner':
+      return `run the log cleaner${f.topic ? ` on ${f.topic}` : ''} at ${f.at} ms`;
+    default: {
+      const when =
+        f.point !== undefined
+          ? ` at ${f.point}${
+              f.where
+                ? ` (${Object.entries(f.where)
+                    .map(([k, v]) => `${k}=${v}`)
+                    .join(', ')})`
+                : ''
+            }${f.nth && f.nth > 1 ? `, ${ordinal(f.nth)} time` : ''}`
+          : ` at ${f.at} ms`;
+      const then =
+        f.durationMs !== undefined
+          ? f.type === 'pause'
+            ? ` for ${f.durationMs} ms`
+            : f.type === 'crash'
+              ? `, restart ${f.durationMs} ms later`
+              : ''
+          : '';
+      return `${f.type} ${f.target}${when}${then}`;
+    }
+  }
+}
+
+function kernelFaults(faults: readonly FaultSpec[], brokersFor: (topic?: string) => string[]): KernelFault[] {
+  const out: KernelFault[] = [];
+  let id = 0;
+  for (const f of faults) {
+    const label = describeFault(f);
+    switch (f.type) {
+      case 'drop':
+      case 'delay':
+      case 'duplicate':
+        out.push({
+          kind: 'envelope',
+          id: id++,
+          match: { rpc: f.rpc as RequestRpc, from: f.from, to: f.to, where: f.where },
+          nth: f.nth ?? 1,
+          count: f.count ?? 1,
+          action: f.type,
+          delayMs: f.delayMs ?? 0,
+          label,
+        });
+        break;
+      case 'runCleaner':
+        for (const broker of brokersFor(f.topic))
+          out.push({
+            kind: 'timed',
+            id: id++,
+            at: f.at,
+            process: broker,
+            action: {
+              type: 'signal',
+              actor: broker,
+              event: {
+                type: 'runCleaner',
+                ...(f.topic !== undefined ? { topic: f.topic } : {}),
+                ...(f.partition !== undefined ? { partition: f.partition } : {}),
+              },
+            },
+            label,
+          });
+        break;
+      default:
+        if (f.point !== undefined) {
+          out.push({
+            kind: 'point',
+            id: id++,
+            process: f.target,
+            point: f.point,
+            where: f.where,
+            nth: f.nth ?? 1,
+            restartAfterMs: f.durationMs ?? null,
+            label,
+          });
+          break;
+        }
+        out.push({ kind: 'timed', id: id++, at: f.at ?? 0, process: f.target, action: { type: f.type }, label });
+        if (f.durationMs !== undefined && (f.type === 'crash' || f.type === 'pause'))
+          out.push({
+            kind: 'timed',
+            id: id++,
+            at: (f.at ?? 0) + f.durationMs,
+            process: f.target,
+            action: { type: f.type === 'crash' ? 'restart' : 'resume' },
+            label: `${f.type === 'crash' ? 'restart' : 'resume'} ${f.target} (${label})`,
+          });
+    }
+  }
+  return out;
+}
+
+export function buildScenario(r: ResolvedScenario): BuiltScenario {
+  const s = r.scenario;
+  const cluster = r.cluster;
+  const brokers = Array.from({ length: cluster.brokers }, (_, i) => `broker-${i}`);
+  const topics: Record<string, { name: string; partitions: number; leaders: string[] }> = {};
+  s.topics.forEach((t, ti) => {
+    const n = t.partitions ?? 1;
+    const leaders = Array.from({ length: n }, (_, p) => brokers[t.leaders?.[p] ?? (ti + p) % brokers.length] as string);
+    topics[t.name] = { name: t.name, partitions: n, leaders };
+  });
+  const meta: ClusterMetadata = {
+    brokers,
+    topics,
+    transactionCoordinator: TXN_COORDINATOR_ID,
+    groupCoordinator: GROUP_COORDINATOR_ID,
+    transactionStatePartitions: cluster['transaction.state.log.num.partitions'],
+    consumerOffsetsPartitions: cluster['offsets.topic.num.partitions'],
+  };
+  const specs: ActorSpec[] = [];
+  const processes: ProcessInfo[] = [];
+  const add = (process: string, kind: ProcessKind, list: ActorSpec[]) => {
+    specs.push(...list);
+    processes.push({ id: process, kind, actors: list.map((a) => a.id) });
+  };
+
+  brokers.forEach((b) => {
+    const logs: PartitionLog[] = [];
+    for (const t of s.topics) {
+      const tc = r.topics[t.name];
+      const info = topics[t.name];
+      if (!tc || !info) continue;
+      info.leaders.forEach((leader, p) => {
+        if (leader !== b) return;
+        logs.push(
+          createPartitionLog(
+            t.name,
+            p,
+            t.startOffset ?? 0,
+            { segmentBytes: tc['segment.bytes'], segmentMs: tc['segment.ms'] },
+            { cleanupPolicy: tc['cleanup.policy'], deleteRetentionMs: tc['delete.retention.ms'] },
+          ),
+        );
+      });
+    }
+    add(b, 'broker', [
+      {
+        id: b,
+        kind: 'broker',
+        logic: brokerMachine as AnyStateMachine,
+        input: {
+          id: b,
+          partitions: logs,
+          verification: cluster['transaction.partition.verification.enable'],
+          transactionVersion: cluster['transaction.version'],
+          meta,
+        },
+      },
+    ]);
+  });
+  add(TXN_COORDINATOR_ID, 'txn-coordinator', [
+    {
+      id: TXN_COORDINATOR_ID,
+      kind: 'txn-coordinator',
+      logic: transactionCoordinatorMachine as AnyStateMachine,
+      input: {
+        id: TXN_COORDINATOR_ID,
+        meta,
+        config: {
+          ...DEFAULT_TXN_COORDINATOR_CONFIG,
+          cleanupIntervalMs: cluster['transaction.abort.timed.out.transaction.cleanup.interval.ms'],
+          maxTimeoutMs: cluster['transaction.max.timeout.ms'],
+          transactionVersion: cluster['transaction.version'],
+        },
+        logs: Array.from({ length: meta.transactionStatePartitions }, (_, p) => createPartitionLog(TRANSACTION_STATE_TOPIC, p)),
+      },
+    },
+  ]);
+  add(GROUP_COORDINATOR_ID, 'group-coordinator', [
+    {
+      id: GROUP_COORDINATOR_ID,
+      kind: 'group-coordinator',
+      logic: groupCoordinatorMachine as AnyStateMachine,
+      input: {
+        id: GROUP_COORDINATOR_ID,
+        meta,
+        config: { ...DEFAULT_GROUP_COORDINATOR_CONFIG, initialRebalanceDelayMs: cluster['group.initial.rebalance.delay.ms'] },
+        logs: Array.from({ length: meta.consumerOffsetsPartitions }, (_, p) => createPartitionLog(CONSUMER_OFFSETS_TOPIC, p)),
+      },
+    },
+  ]);
+
+  const sinkRefs = new Map<string, SinkRef>();
+  for (const k of s.sinks ?? []) {
+    const mode = k.mode ?? (k.type === 'database' ? 'insert' : k.type === 'http-api' ? 'plain' : 'outbox');
+    sinkRefs.set(k.id, { id: k.id, type: k.type, mode });
+    if (k.type === 'http-api')
+      add(k.id, 'sink', [
+        { id: k.id, kind: 'http-api', logic: httpApiMachine as AnyStateMachine, input: { id: k.id, mode: mode as HttpApiMode } },
+      ]);
+    else if (k.type === 'database')
+      add(k.id, 'sink', [
+        { id: k.id, kind: 'database', logic: databaseMachine as AnyStateMachine, input: { id: k.id, mode: mode as DatabaseMode } },
+      ]);
+    else throw new Error(`sink type ${k.type} is not built yet`);
+  }
+
+  const transactionVersion = cluster['transaction.version'];
+  for (const c of s.clients) {
+    if (c.type === 'producer') {
+      const config = r.producers[c.id];
+      if (!config) continue;
+      add(c.id, 'producer', [
+        {
+          id: `${c.id}.app`,
+          kind: 'producer-app',
+          logic: producerAppMachine as AnyStateMachine,
+          input: {
+            self: `${c.id}.app`,
+            producer: `${c.id}.producer`,
+            client: c.id,
+            transactional: config['transactional.id'] !== null,
+            script: c.script,
+          },
+          boot: true,
+        },
+        {
+          id: `${c.id}.producer`,
+          kind: 'producer',
+          logic: producerMachine as AnyStateMachine,
+          input: { self: `${c.id}.producer`, app: `${c.id}.app`, client: c.id, meta, config, transactionVersion },
+          boot: true,
+        },
+      ]);
+    } else if (c.type === 'consumer') {
+      const config = r.consumers[c.id];
+      if (!config) continue;
+      const producerConfig = r.producers[`${c.id}.producer`];
+      const mode = c.processing?.mode ?? (config['enable.auto.commit'] ? 'auto-commit' : 'at-least-once');
+      const list: ActorSpec[] = [
+        {
+          id: `${c.id}.app`,
+          kind: 'consumer-app',
+          logic: consumerAppMachine as AnyStateMachine,
+          input: {
+            self: `${c.id}.app`,
+            consumer: `${c.id}.consumer`,
+            producer: producerConfig ? `${c.id}.producer` : null,
+            client: c.id,
+            mode,
+            sink: c.processing?.sink ? (sinkRefs.get(c.processing.sink) ?? null) : null,
+            outputTopic: c.processing?.outputTopic ?? null,
+            processingMs: c.processing?.processingMs ?? 1,
+          },
+          boot: true,
+        },
+        {
+          id: `${c.id}.consumer`,
+          kind: 'consumer',
+          logic: consumerMachine as AnyStateMachine,
+          input: { self: `${c.id}.consumer`, app: `${c.id}.app`, client: c.id, meta, config, topics: c.topics },
+          boot: true,
+        },
+      ];
+      if (producerConfig)
+        list.push({
+          id: `${c.id}.producer`,
+          kind: 'producer',
+          logic: producerMachine as AnyStateMachine,
+          input: { self: `${c.id}.producer`, app: `${c.id}.app`, client: c.id, meta, config: producerConfig, transactionVersion },
+          boot: true,
+        });
+      add(c.id, 'consumer', list);
+    } else {
+      throw new Error(`client type ${c.type} is not built yet`);
+    }
+  }
+
+  const brokersFor = (topic?: string) => (topic ? [...new Set(topics[topic]?.leaders ?? [])] : brokers);
+  const sessionTimeouts = Object.values(r.consumers).map((c) => c['session.timeout.ms']);
+  const run = s.run ?? {};
+  const options: KernelOptions = {
+    seed: s.seed,
+    network: { latencyMs: s.network?.latencyMs ?? 1, jitterMs: s.network?.jitterMs ?? 0, links: s.network?.links ?? [] },
+    faults: kernelFaults(s.faults ?? [], brokersFor),
+    checkpointEvery: run.checkpointEvery ?? DEFAULT_RUN.checkpointEvery,
+    maxSteps: run.maxSteps ?? DEFAULT_RUN.maxSteps,
+    maxTimeMs: run.maxTimeMs ?? DEFAULT_RUN.maxTimeMs,
+    settleMs: run.settleMs ?? DEFAULT_RUN.settleMs,
+    // while a process is down, wait long enough for the group to notice (session.timeout.ms)
+    settleMsWhileDown: Math.max(run.settleMs ?? DEFAULT_RUN.settleMs, ...sessionTimeouts.map((t) => t + 5000)),
+    record: true,
+  };
+  return { specs, options, meta, processes };
+}

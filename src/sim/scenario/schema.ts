@@ -1,0 +1,234 @@
+/**
+ * Scenario format v1: everything that defines a run — seed, cluster, topics, clients configured
+ * with Kafka's own keys, what the applications do, and the faults — as one JSON document.
+ * Documented in docs/scenario-format.md. The shape is checked here (valibot); the meaning (Kafka's
+ * config rules, references between clients, topics and sinks) in validate.ts.
+ */
+import * as v from 'valibot';
+
+export const SCENARIO_VERSION = 1;
+
+/** Limits that keep a link, a run and the page usable. */
+export const LIMITS = {
+  maxClients: 16,
+  maxTopics: 16,
+  maxPartitions: 64,
+  maxBrokers: 9,
+  maxScriptOps: 2000,
+  maxRecords: 200000,
+  maxFaults: 200,
+  maxTimeMs: 86400000,
+  maxSteps: 3000000,
+  maxStringLength: 200,
+} as const;
+
+const id = v.pipe(
+  v.string(),
+  v.regex(/^[a-z][a-z0-9-]{0,31}$/, 'must be 1–32 characters: lower-case letters, digits and dashes, starting with a letter'),
+);
+const text = v.pipe(v.string(), v.maxLength(LIMITS.maxStringLength, `must be at most ${LIMITS.maxStringLength} characters`));
+const longText = v.pipe(v.string(), v.maxLength(2000, 'must be at most 2000 characters'));
+const nonNegInt = v.pipe(v.number(), v.integer('must be a whole number'), v.minValue(0, 'must not be negative'));
+const time = v.pipe(nonNegInt, v.maxValue(LIMITS.maxTimeMs, `must be at most ${LIMITS.maxTimeMs} ms (a day)`));
+const configValue = v.union([v.string(), v.number(), v.boolean(), v.null()], 'must be a string, a number, true/false or null');
+const config = v.record(v.string(), configValue);
+const headers = v.record(v.string(), text);
+
+const when = {
+  /** Not before this virtual time (ms). */
+  at: v.optional(time),
+  /** Wait this long after the previous operation completed. */
+  delayMs: v.optional(time),
+};
+
+const sendOp = v.strictObject({
+  op: v.literal('send'),
+  ...when,
+  topic: text,
+  key: v.nullable(text),
+  value: v.nullable(text),
+  headers: v.optional(headers),
+  partition: v.optional(nonNegInt),
+  /** Send this many records; "{i}" in key, value and header values becomes 0, 1, 2 … */
+  count: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(LIMITS.maxRecords))),
+  note: v.optional(text),
+});
+
+const resendOp = v.strictObject({ op: v.literal('resend'), ...when, eventId: text, note: v.optional(text) });
+const simpleOp = <N extends string>(name: N) => v.strictObject({ op: v.literal(name), ...when, note: v.optional(text) });
+
+export const ProducerOpSchema = v.variant('op', [
+  sendOp,
+  resendOp,
+  simpleOp('flush'),
+  simpleOp('beginTransaction'),
+  simpleOp('commitTransaction'),
+  simpleOp('abortTransaction'),
+  simpleOp('restart'),
+  v.strictObject({ op: v.literal('sleep'), ms: time, note: v.optional(text) }),
+]);
+
+const producerClient = v.strictObject({
+  id,
+  type: v.literal('producer'),
+  config: v.optional(config),
+  script: v.pipe(v.array(ProducerOpSchema), v.maxLength(LIMITS.maxScriptOps)),
+});
+
+export const PROCESSING_MODES = [
+  'at-most-once',
+  'at-least-once',
+  'auto-commit',
+  'commit-last-processed',
+  'exactly-once',
+  'consume-produce-no-transactions',
+  'offsets-in-sink',
+] as const;
+
+const processing = v.strictObject({
+  mode: v.picklist(PROCESSING_MODES, `must be one of ${PROCESSING_MODES.join(', ')}`),
+  /** The sink each processed record goes to (a database or an HTTP API). */
+  sink: v.optional(id),
+  /** For modes that produce: the output topic (value = transformed input). */
+  outputTopic: v.optional(text),
+  /** Virtual time one record takes to process. */
+  processingMs: v.optional(v.pipe(nonNegInt, v.maxValue(60000))),
+  /** Config of the producer an exactly-once or consume-produce application uses. */
+  producerConfig: v.optional(config),
+});
+
+const consumerClient = v.strictObject({
+  id,
+  type: v.literal('consumer'),
+  config: v.optional(config),
+  topics: v.pipe(v.array(text), v.minLength(1, 'must name at least one topic')),
+  processing: v.optional(processing),
+  /** Start later than time 0. */
+  startAt: v.optional(time),
+});
+
+const streamsClient = v.strictObject({
+  id,
+  type: v.literal('streams'),
+  config: v.optional(config),
+  /** Input topic → count per key (a state store with a changelog) → output topic. */
+  inputTopic: text,
+  outputTopic: text,
+  /** Re-key through a repartition topic before counting (groupBy). */
+  groupBy: v.optional(v.picklist(['key', 'value'])),
+  startAt: v.optional(time),
+});
+
+export const ClientSchema = v.variant('type', [producerClient, consumerClient, streamsClient]);
+
+export const SINK_KINDS = ['database', 'http-api', 'outbox'] as const;
+
+const sink = v.strictObject({
+  id,
+  type: v.picklist(SINK_KINDS, `must be one of ${SINK_KINDS.join(', ')}`),
+  /**
+   * database: 'insert' | 'upsert' | 'inbox' | 'offsets-in-db';
+   * http-api: 'plain' | 'idempotency-key' | 'lookup-before-retry';
+   * outbox: the topic the CDC relay publishes to.
+   */
+  mode: v.optional(text),
+  /** For an outbox: the topic its CDC relay publishes to. */
+  topic: v.optional(text),
+  /** Virtual time the sink takes to answer. */
+  latencyMs: v.optional(v.pipe(nonNegInt, v.maxValue(60000))),
+});
+
+const envelopeFault = v.strictObject({
+  type: v.picklist(['drop', 'delay', 'duplicate']),
+  rpc: text,
+  from: v.optional(text),
+  to: v.optional(text),
+  nth: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1000000))),
+  count: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1000000))),
+  delayMs: v.optional(time),
+  where: v.optional(v.record(v.string(), v.union([v.string(), v.number(), v.boolean()]))),
+  note: v.optional(text),
+});
+
+const processFault = v.strictObject({
+  type: v.picklist(['crash', 'restart', 'pause', 'resume']),
+  target: text,
+  at: v.optional(time),
+  /** For crash: a named point of the application loop instead of a time. */
+  point: v.optional(text),
+  where: v.optional(v.record(v.string(), v.union([v.string(), v.number(), v.boolean()]))),
+  nth: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1000000))),
+  /** crash: restart this long after; pause: resume this long after. */
+  durationMs: v.optional(time),
+  note: v.optional(text),
+});
+
+const cleanerFault = v.strictObject({
+  type: v.literal('runCleaner'),
+  at: time,
+  topic: v.optional(text),
+  partition: v.optional(nonNegInt),
+  note: v.optional(text),
+});
+
+export const FaultSchema = v.variant('type', [
+  v.strictObject({ ...envelopeFault.entries, type: v.literal('drop') }),
+  v.strictObject({ ...envelopeFault.entries, type: v.literal('delay') }),
+  v.strictObject({ ...envelopeFault.entries, type: v.literal('duplicate') }),
+  v.strictObject({ ...processFault.entries, type: v.literal('crash') }),
+  v.strictObject({ ...processFault.entries, type: v.literal('restart') }),
+  v.strictObject({ ...processFault.entries, type: v.literal('pause') }),
+  v.strictObject({ ...processFault.entries, type: v.literal('resume') }),
+  cleanerFault,
+]);
+
+const topic = v.strictObject({
+  name: v.pipe(text, v.regex(/^[a-zA-Z0-9._-]{1,100}$/, 'must use letters, digits, ".", "_" and "-"')),
+  partitions: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(LIMITS.maxPartitions))),
+  /** First offset of each partition (as if older records had been deleted by retention). */
+  startOffset: v.optional(v.pipe(nonNegInt, v.maxValue(1000000000))),
+  /** Leader broker per partition (index into the brokers); default round-robin. */
+  leaders: v.optional(v.array(nonNegInt)),
+  config: v.optional(config),
+});
+
+export const ScenarioSchema = v.strictObject({
+  version: v.literal(SCENARIO_VERSION, `must be ${SCENARIO_VERSION}`),
+  id: v.optional(id),
+  title: v.optional(text),
+  question: v.optional(longText),
+  expected: v.optional(longText),
+  description: v.optional(longText),
+  seed: v.pipe(v.number(), v.integer('must be a whole number'), v.minValue(0), v.maxValue(4294967295)),
+  cluster: v.optional(config),
+  network: v.optional(
+    v.strictObject({
+      latencyMs: v.optional(v.pipe(nonNegInt, v.maxValue(60000))),
+      jitterMs: v.optional(v.pipe(nonNegInt, v.maxValue(60000))),
+      links: v.optional(v.array(v.strictObject({ from: text, to: text, latencyMs: v.pipe(nonNegInt, v.maxValue(600000)) }))),
+    }),
+  ),
+  topics: v.pipe(v.array(topic), v.minLength(1, 'must define at least one topic'), v.maxLength(LIMITS.maxTopics)),
+  clients: v.pipe(v.array(ClientSchema), v.maxLength(LIMITS.maxClients)),
+  sinks: v.optional(v.pipe(v.array(sink), v.maxLength(LIMITS.maxClients))),
+  faults: v.optional(v.pipe(v.array(FaultSchema), v.maxLength(LIMITS.maxFaults))),
+  run: v.optional(
+    v.strictObject({
+      maxTimeMs: v.optional(time),
+      maxSteps: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(LIMITS.maxSteps))),
+      settleMs: v.optional(time),
+      checkpointEvery: v.optional(v.pipe(v.number(), v.integer(), v.minValue(16), v.maxValue(100000))),
+    }),
+  ),
+});
+
+export type Scenario = v.InferOutput<typeof ScenarioSchema>;
+export type ClientSpec = v.InferOutput<typeof ClientSchema>;
+export type ProducerClientSpec = Extract<ClientSpec, { type: 'producer' }>;
+export type ConsumerClientSpec = Extract<ClientSpec, { type: 'consumer' }>;
+export type StreamsClientSpec = Extract<ClientSpec, { type: 'streams' }>;
+export type ProducerOp = v.InferOutput<typeof ProducerOpSchema>;
+export type FaultSpec = v.InferOutput<typeof FaultSchema>;
+export type SinkSpec = NonNullable<Scenario['sinks']>[number];
+export type TopicSpec = Scenario['topics'][number];
+export type ProcessingMode = (typeof PROCESSING_MODES)[number];

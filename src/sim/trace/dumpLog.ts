@@ -1,0 +1,117 @@
+/**
+ * Plain-text views of a run in the spirit of Kafka's own tools: partitions as
+ * `kafka-dump-log.sh --print-data-log` prints them, groups as `kafka-consumer-groups.sh --describe`,
+ * then what each consumer received and the verdict.
+ */
+import type { PartitionRow, RecordRow } from './logView';
+import type { TraceSummary } from './summary';
+
+function batches(rows: readonly RecordRow[]): RecordRow[][] {
+  const out: RecordRow[][] = [];
+  for (const r of rows) {
+    const last = out[out.length - 1];
+    if (last && (last[0] as RecordRow).baseOffset === r.baseOffset) last.push(r);
+    else out.push([r]);
+  }
+  return out;
+}
+
+export function dumpPartition(p: PartitionRow): string {
+  const lines = [`Dumping ${p.topic}-${p.partition} (leader ${p.leader})`, `Log starting offset: ${p.logStartOffset}`];
+  for (const b of batches(p.records)) {
+    const first = b[0] as RecordRow;
+    const last = b[b.length - 1] as RecordRow;
+    const seq = (r: RecordRow) => r.sequence;
+    lines.push(
+      `baseOffset: ${first.baseOffset} lastOffset: ${last.offset} count: ${b.length} baseSequence: ${seq(first)} lastSequence: ${seq(last)} producerId: ${first.producerId} producerEpoch: ${first.producerEpoch} isTransactional: ${first.transactional} isControl: ${first.control !== null} CreateTime: ${first.timestamp}${first.txnOutcome ? ` (transaction ${first.txnOutcome})` : ''}`,
+    );
+    for (const r of b) {
+      if (r.control) {
+        lines.push(
+          `| offset: ${r.offset} CreateTime: ${r.timestamp} keySize: 4 valueSize: 6 sequence: -1 headerKeys: [] endTxnMarker: ${r.control} coordinatorEpoch: 0`,
+        );
+        continue;
+      }
+      const headerKeys = Object.keys(r.headers);
+      const headers = headerKeys.length ? ` headers: ${headerKeys.map((k) => `${k}:${r.headers[k]}`).join(',')}` : '';
+      lines.push(
+        `| offset: ${r.offset} CreateTime: ${r.timestamp} keySize: ${r.key?.length ?? -1} valueSize: ${r.value?.length ?? -1} sequence: ${r.sequence} headerKeys: [${headerKeys.join(',')}] key: ${r.key ?? 'null'} payload: ${r.value ?? 'null'}${headers}`,
+      );
+    }
+  }
+  lines.push(
+    `logStartOffset=${p.logStartOffset} highWatermark=${p.highWatermark} lastStableOffset=${p.lastStableOffset} logEndOffset=${p.logEndOffset}`,
+  );
+  return lines.join('\n');
+}
+
+function table(rows: string[][]): string {
+  const widths = (rows[0] ?? []).map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
+  return rows
+    .map((r) =>
+      r
+        .map((c, i) => c.padEnd((widths[i] ?? 0) + 2))
+        .join('')
+        .trimEnd(),
+    )
+    .join('\n');
+}
+
+export function describeGroups(s: TraceSummary): string {
+  const out: string[] = [];
+  for (const g of s.groups) {
+    const rows: string[][] = [['GROUP', 'TOPIC', 'PARTITION', 'CURRENT-OFFSET', 'LOG-END-OFFSET', 'LAG', 'STATE', 'GENERATION']];
+    const names = new Set([...Object.keys(g.committed), ...g.pendingTransactionalOffsets.flatMap((p) => Object.keys(p.offsets))]);
+    for (const name of [...names].sort()) {
+      const dash = name.lastIndexOf('-');
+      const p = s.partitions.find((x) => `${x.topic}-${x.partition}` === name);
+      const committed = g.committed[name];
+      rows.push([
+        g.groupId,
+        name.slice(0, dash),
+        name.slice(dash + 1),
+        committed === undefined ? '-' : String(committed),
+        p ? String(p.logEndOffset) : '-',
+        committed === undefined || !p ? '-' : String(Math.max(0, p.highWatermark - committed)),
+        g.state,
+        String(g.generation),
+      ]);
+    }
+    out.push(table(rows));
+    const pending = g.pendingTransactionalOffsets;
+    if (pending.length)
+      out.push(
+        `  pending transactional offsets: ${pending
+          .map(
+            (p) =>
+              `producerId ${p.producerId}: ${Object.entries(p.offsets)
+                .map(([k, v]) => `${k}=${v}`)
+                .join(', ')}`,
+          )
+          .join('; ')}`,
+      );
+  }
+  return out.join('\n\n');
+}
+
+export function renderText(s: TraceSummary, options: { internal?: boolean } = {}): string {
+  const parts: string[] = [];
+  parts.push(`Scenario ${s.scenario.id ?? '(unnamed)'}${s.scenario.title ? ` — ${s.scenario.title}` : ''}`);
+  parts.push(
+    `traceHash ${s.traceHash} · ${s.steps} steps · ${s.time} ms virtual · stopped: ${s.stopReason}${s.atStep < s.steps ? ` · shown at step ${s.atStep}` : ''}`,
+  );
+  for (const p of s.partitions) if (!p.internal || options.internal) parts.push(dumpPartition(p));
+  if (s.groups.length) parts.push(describeGroups(s));
+  for (const c of s.consumers) {
+    const got = c.received.map(
+      (r) => `${r.topic}-${r.partition}@${r.offset} key=${r.key ?? 'null'}${r.headers.event_id ? ` event_id=${r.headers.event_id}` : ''}`,
+    );
+    parts.push(
+      `Consumer ${c.id} (${c.isolationLevel}${c.groupId ? `, group ${c.groupId}` : ''}) received ${c.received.length} record(s)${got.length ? `:\n  ${got.join('\n  ')}` : '.'}`,
+    );
+  }
+  const errs = s.clients.filter((c) => c.errors.length || c.notes.length);
+  if (errs.length) parts.push(errs.map((c) => `Client ${c.id}: ${[...c.notes, ...c.errors].join(', ')}`).join('\n'));
+  parts.push(`Verdict:\n  ${s.verdict.summary.join('\n  ')}`);
+  return parts.join('\n\n');
+}

@@ -1,0 +1,109 @@
+/**
+ * Facts: what actors observed and did, recorded on the trace step where it happened. Narration,
+ * the verdict, the invariants and the readiness checklist are all computed from facts.
+ */
+import type { ControlType, Headers, RecordOrigin } from '../log/recordBatch';
+import type { ClientException, KafkaError } from '../protocol/errors';
+
+export type Fact =
+  /** The leader appended a batch (data or a transaction marker). */
+  | {
+      kind: 'append';
+      topic: string;
+      partition: number;
+      baseOffset: number;
+      lastOffset: number;
+      producerId: number;
+      producerEpoch: number;
+      baseSequence: number;
+      lastSequence: number;
+      transactional: boolean;
+      control: ControlType | null;
+      eventIds: readonly (string | null)[];
+      /** The send() each record came from (client, ref), for telling retries from resends. */
+      origins: readonly (RecordOrigin | null)[];
+    }
+  /** The leader recognised a retried batch and appended nothing. */
+  | {
+      kind: 'duplicate';
+      topic: string;
+      partition: number;
+      producerId: number;
+      producerEpoch: number;
+      baseSequence: number;
+      lastSequence: number;
+      baseOffset: number;
+    }
+  /** The leader refused a batch. */
+  | {
+      kind: 'rejected';
+      topic: string;
+      partition: number;
+      producerId: number;
+      producerEpoch: number;
+      baseSequence: number;
+      error: KafkaError;
+      reason: string;
+    }
+  /** A client saw an error (a Kafka error code or a client-side exception). */
+  | { kind: 'clientError'; client: string; error: KafkaError | ClientException; during: string; fatal: boolean }
+  /** How a client's configuration was resolved (e.g. idempotence silently disabled). */
+  | { kind: 'config'; client: string; level: 'info' | 'warn'; message: string }
+  /** A producer got a producer id / epoch. */
+  | { kind: 'producerId'; client: string; producerId: number; producerEpoch: number; transactionalId: string | null }
+  /** A producer's send was acknowledged (or failed) — one fact per record. */
+  | {
+      kind: 'sendResult';
+      client: string;
+      ref: number;
+      topic: string;
+      partition: number;
+      offset: number | null;
+      error: KafkaError | ClientException | null;
+      eventId: string | null;
+    }
+  /** A consumer's poll returned a record to the application. */
+  | {
+      kind: 'delivered';
+      consumer: string;
+      groupId: string | null;
+      isolationLevel: string;
+      topic: string;
+      partition: number;
+      offset: number;
+      key: string | null;
+      value: string | null;
+      headers: Headers;
+    }
+  /** A read_committed consumer skipped an aborted batch or a marker (its position still moves). */
+  | {
+      kind: 'skipped';
+      consumer: string;
+      topic: string;
+      partition: number;
+      baseOffset: number;
+      lastOffset: number;
+      reason: 'aborted' | 'control';
+    }
+  /** The application's processing function ran on a record. */
+  | { kind: 'processed'; app: string; topic: string; partition: number; offset: number; eventId: string | null; key: string | null }
+  /** A side effect outside Kafka (a database row, an API call) took effect. */
+  | { kind: 'sideEffect'; sink: string; effect: string; eventId: string | null; app: string; applied: boolean; note: string }
+  /** A transaction coordinator state transition. */
+  | { kind: 'txnState'; transactionalId: string; producerId: number; producerEpoch: number; from: string; to: string }
+  /** A group's committed offsets changed (OffsetCommit, or a TxnOffsetCommit materialised by a COMMIT marker). */
+  | {
+      kind: 'offsetsCommitted';
+      groupId: string;
+      generationId: number;
+      offsets: readonly { topic: string; partition: number; offset: number }[];
+      transactional: boolean;
+    }
+  /** The group rebalanced. */
+  | { kind: 'rebalance'; groupId: string; generationId: number; members: readonly string[]; reason: string }
+  /** The log cleaner compacted a partition. */
+  | { kind: 'cleaned'; topic: string; partition: number; removed: number; cleanedUpTo: number }
+  /** Anything else worth a sentence in the narration. */
+  | { kind: 'note'; actor: string; text: string };
+
+export type FactKind = Fact['kind'];

@@ -1,0 +1,114 @@
+/**
+ * Reading partition logs out of actor snapshots: every partition of the cluster (user topics on the
+ * brokers, `__transaction_state` on the transaction coordinator, `__consumer_offsets` on the group
+ * coordinator), and each record's transaction outcome, as kafka-dump-log.sh would show them.
+ */
+import type { BrokerContext } from '../broker/broker.machine';
+import { CONSUMER_OFFSETS_TOPIC, TRANSACTION_STATE_TOPIC } from '../cluster/metadata';
+import type { GroupCoordinatorContext } from '../coordinator/groupCoordinator.machine';
+import type { TxnCoordinatorContext } from '../coordinator/transactionCoordinator.machine';
+import type { ActorId } from '../kernel/envelope';
+import { lastStableOffset, type PartitionLog } from '../log/partitionLog';
+import type { ControlType, Headers, RecordOrigin } from '../log/recordBatch';
+
+export type TxnOutcome = 'committed' | 'aborted' | 'open';
+
+export interface RecordRow {
+  readonly offset: number;
+  readonly control: ControlType | null;
+  readonly key: string | null;
+  readonly value: string | null;
+  readonly headers: Headers;
+  readonly producerId: number;
+  readonly producerEpoch: number;
+  readonly sequence: number;
+  readonly transactional: boolean;
+  readonly txnOutcome: TxnOutcome | null;
+  readonly baseOffset: number;
+  readonly timestamp: number;
+  readonly origin: RecordOrigin | null;
+}
+
+export interface PartitionRow {
+  readonly topic: string;
+  readonly partition: number;
+  readonly leader: ActorId;
+  readonly internal: boolean;
+  readonly logStartOffset: number;
+  readonly highWatermark: number;
+  readonly lastStableOffset: number;
+  readonly logEndOffset: number;
+  readonly records: readonly RecordRow[];
+}
+
+/** Every record of a log with its transaction outcome (a transactional record is open until its producer's next marker). */
+export function recordRows(log: PartitionLog): RecordRow[] {
+  const rows: RecordRow[] = [];
+  const open = new Map<number, number[]>();
+  for (const b of log.batches) {
+    if (b.isControl) {
+      const outcome: TxnOutcome = b.controlType === 'COMMIT' ? 'committed' : 'aborted';
+      for (const idx of open.get(b.producerId) ?? []) rows[idx] = { ...(rows[idx] as RecordRow), txnOutcome: outcome };
+      open.delete(b.producerId);
+    }
+    b.records.forEach((r) => {
+      const i = r.offset - b.baseOffset;
+      rows.push({
+        offset: r.offset,
+        control: b.isControl ? b.controlType : null,
+        key: r.key,
+        value: r.value,
+        headers: r.headers,
+        producerId: b.producerId,
+        producerEpoch: b.producerEpoch,
+        sequence: b.baseSequence < 0 ? -1 : b.baseSequence + i,
+        transactional: b.isTransactional,
+        txnOutcome: b.isTransactional && !b.isControl ? 'open' : null,
+        baseOffset: b.baseOffset,
+        timestamp: r.timestamp,
+        origin: r.origin ?? null,
+      });
+      if (b.isTransactional && !b.isControl) open.set(b.producerId, [...(open.get(b.producerId) ?? []), rows.length - 1]);
+    });
+  }
+  return rows;
+}
+
+function row(log: PartitionLog, leader: ActorId, internal: boolean): PartitionRow {
+  return {
+    topic: log.topic,
+    partition: log.partition,
+    leader,
+    internal,
+    logStartOffset: log.logStartOffset,
+    highWatermark: log.highWatermark,
+    lastStableOffset: lastStableOffset(log),
+    logEndOffset: log.logEndOffset,
+    records: recordRows(log),
+  };
+}
+
+export interface LogSource {
+  readonly id: ActorId;
+  readonly logs: readonly PartitionLog[];
+  readonly internal: boolean;
+}
+
+/** All partition logs held by the actors, keyed by where they live. */
+export function logSources(actors: ReadonlyMap<ActorId, { value: unknown; context: unknown }>): LogSource[] {
+  const out: LogSource[] = [];
+  for (const [id, snap] of actors) {
+    const ctx = snap.context as Partial<BrokerContext & TxnCoordinatorContext & GroupCoordinatorContext>;
+    if (id.startsWith('broker-') && ctx.partitions) out.push({ id, logs: Object.values(ctx.partitions), internal: false });
+    else if ((id === 'txn-coordinator' || id === 'group-coordinator') && ctx.logs)
+      out.push({ id, logs: Object.values(ctx.logs), internal: true });
+  }
+  return out;
+}
+
+export function partitionRows(actors: ReadonlyMap<ActorId, { value: unknown; context: unknown }>): PartitionRow[] {
+  const rows: PartitionRow[] = [];
+  for (const src of logSources(actors)) for (const log of src.logs) rows.push(row(log, src.id, src.internal));
+  const rank = (t: string) => (t === TRANSACTION_STATE_TOPIC ? 2 : t === CONSUMER_OFFSETS_TOPIC ? 1 : 0);
+  return rows.sort((a, b) => rank(a.topic) - rank(b.topic) || (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition));
+}

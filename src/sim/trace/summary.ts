@@ -1,0 +1,137 @@
+/**
+ * The run as one JSON document (`npm run sim -- <scenario> --json`), documented in
+ * docs/trace-format.md: partitions with every record, groups with committed offsets, what each
+ * consumer received, the errors each client saw, the side effects, and the verdict — as of the end
+ * of the run or of any step.
+ */
+import { computeVerdict, type Verdict } from '../checks/verdict';
+import type { ConsumerContext } from '../consumer/consumer.machine';
+import type { GroupCoordinatorContext } from '../coordinator/groupCoordinator.machine';
+import type { Headers } from '../log/recordBatch';
+import { type SimView, stateAt, type Trace } from '../run';
+import type { Scenario } from '../scenario/schema';
+import type { Fact } from './facts';
+import { type PartitionRow, partitionRows } from './logView';
+
+export interface TraceSummary {
+  readonly scenario: Scenario;
+  readonly traceHash: string;
+  readonly steps: number;
+  /** The step this summary describes (steps = the whole run). */
+  readonly atStep: number;
+  readonly time: number;
+  readonly stopReason: string;
+  readonly partitions: readonly PartitionRow[];
+  readonly groups: readonly {
+    groupId: string;
+    generation: number;
+    state: string;
+    members: readonly string[];
+    committed: Readonly<Record<string, number>>;
+    pendingTransactionalOffsets: readonly { producerId: number; offsets: Readonly<Record<string, number>> }[];
+  }[];
+  readonly consumers: readonly {
+    id: string;
+    groupId: string | null;
+    isolationLevel: string;
+    state: string;
+    positions: Readonly<Record<string, number>>;
+    received: readonly { topic: string; partition: number; offset: number; key: string | null; value: string | null; headers: Headers }[];
+  }[];
+  readonly clients: readonly { id: string; errors: readonly string[]; notes: readonly string[] }[];
+  readonly sideEffects: readonly { sink: string; effect: string; eventId: string | null; app: string; applied: boolean; step: number }[];
+  readonly verdict: Verdict;
+}
+
+export function outputTopicsOf(s: Scenario): string[] {
+  const out = new Set<string>();
+  for (const c of s.clients) {
+    if (c.type === 'consumer' && c.processing?.outputTopic) out.add(c.processing.outputTopic);
+    if (c.type === 'streams') out.add(c.outputTopic);
+  }
+  for (const k of s.sinks ?? []) if (k.type === 'outbox' && k.topic) out.add(k.topic);
+  return [...out];
+}
+
+function factsUpTo(trace: Trace, step: number): { step: number; fact: Fact }[] {
+  const out: { step: number; fact: Fact }[] = [];
+  for (const s of trace.steps) {
+    if (s.i >= step) break;
+    for (const f of s.facts) out.push({ step: s.i, fact: f as Fact });
+  }
+  return out;
+}
+
+export function summarize(trace: Trace, atStep: number = trace.steps.length, view: SimView = stateAt(trace, atStep)): TraceSummary {
+  const step = view.step;
+  const s = trace.scenario;
+  const partitions = partitionRows(view.actors);
+  const gc = view.actors.get('group-coordinator')?.context as GroupCoordinatorContext | undefined;
+  const groups = Object.values(gc?.groups ?? {})
+    .sort((a, b) => (a.groupId < b.groupId ? -1 : 1))
+    .map((g) => ({
+      groupId: g.groupId,
+      generation: g.generationId,
+      state: g.state,
+      members: Object.keys(g.members).sort(),
+      committed: g.committed,
+      pendingTransactionalOffsets: g.pending,
+    }));
+  const facts = factsUpTo(trace, step);
+  const consumers = s.clients
+    .filter((c) => c.type === 'consumer')
+    .map((c) => {
+      const snap = view.actors.get(`${c.id}.consumer`);
+      const ctx = snap?.context as ConsumerContext | undefined;
+      return {
+        id: c.id,
+        groupId: ctx?.config['group.id'] ?? null,
+        isolationLevel: ctx?.config['isolation.level'] ?? 'read_uncommitted',
+        state: typeof snap?.value === 'string' ? snap.value : JSON.stringify(snap?.value ?? null),
+        positions: ctx?.positions ?? {},
+        received: facts
+          .filter((f) => f.fact.kind === 'delivered' && f.fact.consumer === c.id)
+          .map(({ fact }) => {
+            const d = fact as Extract<Fact, { kind: 'delivered' }>;
+            return { topic: d.topic, partition: d.partition, offset: d.offset, key: d.key, value: d.value, headers: d.headers };
+          }),
+      };
+    });
+  const clientIds = [...s.clients.map((c) => c.id), ...(s.sinks ?? []).map((k) => k.id)];
+  const clients = clientIds.map((id) => ({
+    id,
+    errors: facts
+      .filter((f) => f.fact.kind === 'clientError' && f.fact.client === id)
+      .map((f) => (f.fact as Extract<Fact, { kind: 'clientError' }>).error),
+    notes: trace.resolved.notes
+      .filter((n) => n.path.startsWith(`clients[${s.clients.findIndex((c) => c.id === id)}]`))
+      .map((n) => n.message),
+  }));
+  const sideEffects = facts
+    .filter((f) => f.fact.kind === 'sideEffect')
+    .map(({ step: st, fact }) => {
+      const e = fact as Extract<Fact, { kind: 'sideEffect' }>;
+      return { sink: e.sink, effect: e.effect, eventId: e.eventId, app: e.app, applied: e.applied, step: st };
+    });
+  const verdict = computeVerdict({
+    steps: trace.steps.slice(0, step),
+    partitions,
+    outputTopics: outputTopicsOf(s),
+    consumers: consumers.map((c) => ({ id: c.id, isolationLevel: c.isolationLevel, groupId: c.groupId })),
+    groups: groups.map((g) => ({ groupId: g.groupId, committed: g.committed })),
+  });
+  return {
+    scenario: s,
+    traceHash: trace.traceHash,
+    steps: trace.steps.length,
+    atStep: step,
+    time: view.time,
+    stopReason: trace.stopReason,
+    partitions,
+    groups,
+    consumers,
+    clients,
+    sideEffects,
+    verdict,
+  };
+}

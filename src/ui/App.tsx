@@ -1,0 +1,66 @@
+import { useMemo } from 'react';
+import { partitionRows } from '../sim/trace/logView';
+import { simStore } from '../store/simStore';
+import { PartitionLog } from './PartitionLog';
+import { useSim } from './useSim';
+
+export function App() {
+  const trace = useSim((s) => s.trace);
+  const view = useSim((s) => s.view);
+  const step = useSim((s) => s.step);
+  const errors = useSim((s) => s.errors);
+  const scenario = useSim((s) => s.scenario);
+  const partitions = useMemo(() => (view ? partitionRows(view.actors).filter((p) => !p.internal) : []), [view]);
+  const total = trace?.steps.length ?? 0;
+  const last = trace && step > 0 ? trace.steps[step - 1] : undefined;
+  return (
+    <main className="app">
+      <header>
+        <h1>EOS Lab</h1>
+        <p className="tagline">Exactly once — of what, inside which boundary?</p>
+      </header>
+      {errors && (
+        <section role="alert" className="errors">
+          <h2>This scenario cannot run</h2>
+          <ul>
+            {errors.map((e) => (
+              <li key={`${e.path}:${e.message}`}>
+                <code>{e.path}</code>: {e.message}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      {scenario && trace && (
+        <>
+          <section className="scenario">
+            <h2>{scenario.title}</h2>
+            <p>{scenario.question}</p>
+          </section>
+          <nav className="playback" aria-label="Playback">
+            <button type="button" onClick={() => simStore.getState().stepBack()} disabled={step === 0}>
+              ◀ Back
+            </button>
+            <button type="button" onClick={() => simStore.getState().stepForward()} disabled={step >= total}>
+              Step ▶
+            </button>
+            <span className="step-counter" data-testid="step-counter">
+              step {step} / {total} · {view?.time ?? 0} ms
+            </span>
+            <span className="trace-hash" data-testid="trace-hash" data-trace-hash={trace.traceHash}>
+              traceHash {trace.traceHash}
+            </span>
+          </nav>
+          <p className="last-step" data-testid="last-step">
+            {last ? `${last.t} ms · ${last.actor}: ${last.label} (${last.before} → ${last.after})` : 'Start of the run.'}
+          </p>
+          <section className="logs" aria-label="Partition logs" data-testid="logs">
+            {partitions.map((p) => (
+              <PartitionLog key={`${p.topic}-${p.partition}`} partition={p} />
+            ))}
+          </section>
+        </>
+      )}
+    </main>
+  );
+}
