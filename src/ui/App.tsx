@@ -1,7 +1,5 @@
-import { useMemo } from 'react';
-import { partitionRows } from '../sim/trace/logView';
 import { simStore } from '../store/simStore';
-import { PartitionLog } from './PartitionLog';
+import { Timeline } from './timeline/Timeline';
 import { useSim } from './useSim';
 
 export function App() {
@@ -10,7 +8,7 @@ export function App() {
   const step = useSim((s) => s.step);
   const errors = useSim((s) => s.errors);
   const scenario = useSim((s) => s.scenario);
-  const partitions = useMemo(() => (view ? partitionRows(view.actors).filter((p) => !p.internal) : []), [view]);
+  const selection = useSim((s) => s.selection);
   const total = trace?.steps.length ?? 0;
   const last = trace && step > 0 ? trace.steps[step - 1] : undefined;
   return (
@@ -54,11 +52,7 @@ export function App() {
           <p className="last-step" data-testid="last-step">
             {last ? `${last.t} ms · ${last.actor}: ${last.label} (${last.before} → ${last.after})` : 'Start of the run.'}
           </p>
-          <section className="logs" aria-label="Partition logs" data-testid="logs">
-            {partitions.map((p) => (
-              <PartitionLog key={`${p.topic}-${p.partition}`} partition={p} />
-            ))}
-          </section>
+          {view && <Timeline trace={trace} view={view} step={step} selection={selection} onSelect={(s) => simStore.getState().select(s)} />}
         </>
       )}
     </main>

@@ -2,7 +2,7 @@
  * Seeded PRNG (sfc32) whose whole state is four uint32 words.
  *
  * The state is a plain tuple so that it is part of the simulation state: a checkpoint copies it and
- * a restored run continues the same sequence. Nothing in src/sim may use Math.random.
+ * a restored run continues the same sequence. Nothing in src/sim may use an unseeded random source.
  */
 export type PrngState = readonly [number, number, number, number];
 

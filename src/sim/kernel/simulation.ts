@@ -4,7 +4,7 @@
  *
  * One call to `step()` takes the next event from the queue, hands it to one actor, carries out the
  * effects that actor emitted, and records a TraceStep. Nothing here reads the wall clock or
- * Math.random: time is `now`, randomness is `prng`, deadlines are queued timer events.
+ * an unseeded random source: time is `now`, randomness is `prng`, deadlines are queued timer events.
  */
 import { type Actor, type AnyStateMachine, createActor } from 'xstate';
 import type { Checkpoint, ProcessSnapshot } from './checkpoint';

@@ -1,6 +1,6 @@
 /** A partition log as a row of cells by offset, with the high watermark and LSO marked (d3 scales). */
 import { scaleBand } from 'd3-scale';
-import type { PartitionRow } from '../sim/trace/logView';
+import type { PartitionRow } from '../../sim/trace/logView';
 
 const CELL = 34;
 
