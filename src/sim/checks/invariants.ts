@@ -1,0 +1,603 @@
+/**
+ * Kafka's invariants, checked over a whole run. Whatever faults a scenario injects, the model may
+ * never break these; property tests and `npm run fuzz` run them over random scenarios, and
+ * `runChecked` is the debug mode (run, then check).
+ *
+ * Sources, all from the trace: the facts recorded on each step (appends, deliveries, coordinator
+ * transitions, committed offsets, cleaning), the partition logs in every checkpoint (or, with
+ * `everyStep`, after every step that touched a log, by replaying the run), and the end state.
+ * Pure: no I/O, no clock.
+ */
+
+import type { ConsumerGroup } from '../coordinator/groupCoordinator.machine';
+import { canTransition, TXN_STATES, type TxnState } from '../coordinator/transactionState';
+import type { Checkpoint } from '../kernel/checkpoint';
+import { Simulation } from '../kernel/simulation';
+import { lastStableOffset, type PartitionLog } from '../log/partitionLog';
+import type { ControlType } from '../log/recordBatch';
+import { type RunOptions, runScenario, type Trace } from '../run';
+import type { ConsumerClientSpec } from '../scenario/schema';
+import type { Fact } from '../trace/facts';
+import { logSources } from '../trace/logView';
+
+export type InvariantId =
+  | 'offsets-unique'
+  | 'offsets-dense'
+  | 'lso-hw-leo'
+  | 'delivered-from-log'
+  | 'read-committed-isolation'
+  | 'read-uncommitted-no-control'
+  | 'skips-only-aborted-or-markers'
+  | 'idempotent-no-duplicate'
+  | 'coordinator-transitions'
+  | 'fenced-epoch-not-committed'
+  | 'exactly-once-output'
+  | 'committed-offsets-monotonic';
+
+/** Each invariant in plain words (docs/proof.md and the fuzzer print these). */
+export const INVARIANTS: Readonly<Record<InvariantId, string>> = {
+  'offsets-unique': 'Offsets in a partition are unique and increase from batch to batch; compaction never changes them.',
+  'offsets-dense':
+    'Until the log cleaner removes something, a partition has no gaps: every offset from the log start to the log end holds a record.',
+  'lso-hw-leo': 'log start offset ≤ last stable offset ≤ high watermark ≤ log end offset, on every partition.',
+  'delivered-from-log': 'A consumer only receives records that were appended to the log before, with the same event_id.',
+  'read-committed-isolation':
+    'A read_committed consumer never receives a transaction marker, an aborted record or a record whose transaction is still open.',
+  'read-uncommitted-no-control': 'A read_uncommitted consumer never receives a transaction marker.',
+  'skips-only-aborted-or-markers':
+    'A consumer passes over (without returning) only transaction markers and, with read_committed, records of aborted transactions.',
+  'idempotent-no-duplicate':
+    'With idempotence, and without application resends or producer restarts, no two data batches of a partition share (producerId, epoch, sequence).',
+  'coordinator-transitions': 'The transaction coordinator only makes the state transitions Kafka allows.',
+  'fenced-epoch-not-committed': 'No record written with an epoch that had already been fenced or bumped is ever committed.',
+  'exactly-once-output':
+    'With exactly-once consume-transform-produce and read_committed input, every input below the committed offset appears exactly once in committed output.',
+  'committed-offsets-monotonic': "A group's committed offset for a partition never goes backwards within a generation.",
+};
+
+export interface Violation {
+  readonly invariant: InvariantId;
+  /** Index of the trace step after which the invariant was broken. */
+  readonly step: number;
+  readonly message: string;
+}
+
+export interface InvariantOptions {
+  /**
+   * Replay the run and check every partition log after every step that touched one (slower).
+   * Without it the logs are checked at every checkpoint and at the end.
+   */
+  readonly everyStep?: boolean;
+  /** Stop after this many violations (default 50). */
+  readonly limit?: number;
+}
+
+// ---------------------------------------------------------------- the ledger of appends
+
+type Outcome = 'committed' | 'aborted';
+
+interface LoggedRecord {
+  readonly offset: number;
+  readonly control: ControlType | null;
+  readonly producerId: number;
+  readonly producerEpoch: number;
+  readonly transactional: boolean;
+  readonly eventId: string | null;
+  /** Step of the append. */
+  readonly step: number;
+  /** For transactional data: the step at which its marker landed, and what it said. */
+  settledAt: number | null;
+  outcome: Outcome | null;
+}
+
+interface DataBatch {
+  readonly tp: string;
+  readonly producerId: number;
+  readonly producerEpoch: number;
+  readonly baseSequence: number;
+  readonly lastSequence: number;
+  readonly transactional: boolean;
+  readonly step: number;
+  readonly records: readonly LoggedRecord[];
+}
+
+interface Ledger {
+  /** Every record appended to a user topic's partition ("topic-partition"), by offset. */
+  readonly partitions: Map<string, Map<number, LoggedRecord>>;
+  readonly dataBatches: DataBatch[];
+  /** First step at which the cleaner removed records from a partition. */
+  readonly cleanedAt: Map<string, number>;
+}
+
+const tpKey = (topic: string, partition: number) => `${topic}-${partition}`;
+
+/** What a record's transaction outcome was after `step` steps: null for non-transactional data. */
+function outcomeAt(r: LoggedRecord, step: number): Outcome | 'open' | null {
+  if (!r.transactional || r.control) return null;
+  return r.settledAt !== null && r.settledAt <= step ? (r.outcome as Outcome) : 'open';
+}
+
+class Collector {
+  readonly list: Violation[] = [];
+  private readonly seen = new Set<string>();
+  constructor(private readonly limit: number) {}
+  get full(): boolean {
+    return this.list.length >= this.limit;
+  }
+  /** Records a violation once per `key` (the same broken state seen at many checkpoints is one finding). */
+  add(invariant: InvariantId, step: number, message: string, key: string = message): void {
+    const k = `${invariant}|${key}`;
+    if (this.full || this.seen.has(k)) return;
+    this.seen.add(k);
+    this.list.push({ invariant, step, message });
+  }
+}
+
+function factsOf(trace: Trace): { step: number; fact: Fact }[] {
+  const out: { step: number; fact: Fact }[] = [];
+  for (const s of trace.steps) for (const f of s.facts) out.push({ step: s.i, fact: f as Fact });
+  return out;
+}
+
+/** Replays the append facts of user topics: offsets must follow on from each other, markers settle transactions. */
+function buildLedger(trace: Trace, facts: readonly { step: number; fact: Fact }[], v: Collector): Ledger {
+  const userTopics = new Map(trace.scenario.topics.map((t) => [t.name, t.startOffset ?? 0]));
+  const partitions = new Map<string, Map<number, LoggedRecord>>();
+  const next = new Map<string, number>();
+  const open = new Map<string, LoggedRecord[]>();
+  const dataBatches: DataBatch[] = [];
+  const cleanedAt = new Map<string, number>();
+  for (const { step, fact } of facts) {
+    if (fact.kind === 'cleaned' && fact.removed > 0) {
+      const k = tpKey(fact.topic, fact.partition);
+      if (!cleanedAt.has(k)) cleanedAt.set(k, step);
+      continue;
+    }
+    if (fact.kind !== 'append' || !userTopics.has(fact.topic)) continue;
+    const tp = tpKey(fact.topic, fact.partition);
+    let records = partitions.get(tp);
+    if (!records) {
+      records = new Map();
+      partitions.set(tp, records);
+    }
+    const expected = next.get(tp) ?? (userTopics.get(fact.topic) as number);
+    const count = fact.lastOffset - fact.baseOffset + 1;
+    if (fact.baseOffset < expected)
+      v.add('offsets-unique', step, `${tp}: a batch was appended at offset ${fact.baseOffset}, below the log end offset ${expected}`);
+    else if (fact.baseOffset > expected)
+      v.add(
+        'offsets-dense',
+        step,
+        `${tp}: a batch was appended at offset ${fact.baseOffset}, leaving a gap after the log end offset ${expected}`,
+      );
+    if (count < 1 || (fact.control === null && count !== fact.eventIds.length) || (fact.control !== null && count !== 1))
+      v.add(
+        'offsets-unique',
+        step,
+        `${tp}: a batch at ${fact.baseOffset}..${fact.lastOffset} does not span one offset per record (${fact.control ? 'a marker' : `${fact.eventIds.length} records`})`,
+      );
+    next.set(tp, Math.max(expected, fact.lastOffset + 1));
+    const batch: LoggedRecord[] = [];
+    for (let o = fact.baseOffset; o <= fact.lastOffset; o++) {
+      const r: LoggedRecord = {
+        offset: o,
+        control: fact.control,
+        producerId: fact.producerId,
+        producerEpoch: fact.producerEpoch,
+        transactional: fact.transactional,
+        eventId: fact.control ? null : (fact.eventIds[o - fact.baseOffset] ?? null),
+        step,
+        settledAt: null,
+        outcome: null,
+      };
+      if (records.has(o)) v.add('offsets-unique', step, `${tp}: offset ${o} was appended twice`);
+      records.set(o, r);
+      batch.push(r);
+    }
+    const pk = `${tp}|${fact.producerId}`;
+    if (fact.control) {
+      // a marker ends whatever this producer had open on this partition
+      for (const r of open.get(pk) ?? []) {
+        r.settledAt = step;
+        r.outcome = fact.control === 'COMMIT' ? 'committed' : 'aborted';
+      }
+      open.delete(pk);
+      continue;
+    }
+    if (fact.transactional) open.set(pk, [...(open.get(pk) ?? []), ...batch]);
+    dataBatches.push({
+      tp,
+      producerId: fact.producerId,
+      producerEpoch: fact.producerEpoch,
+      baseSequence: fact.baseSequence,
+      lastSequence: fact.lastSequence,
+      transactional: fact.transactional,
+      step,
+      records: batch,
+    });
+  }
+  return { partitions, dataBatches, cleanedAt };
+}
+
+// ---------------------------------------------------------------- the logs themselves
+
+const LOG_HOLDERS = /^(broker-\d+|txn-coordinator|group-coordinator)$/;
+
+function checkLog(log: PartitionLog, step: number, dense: boolean, v: Collector): void {
+  const tp = tpKey(log.topic, log.partition);
+  const lso = lastStableOffset(log);
+  if (!(log.logStartOffset <= lso && lso <= log.highWatermark && log.highWatermark <= log.logEndOffset))
+    v.add(
+      'lso-hw-leo',
+      step,
+      `${tp}: log start ${log.logStartOffset}, LSO ${lso}, high watermark ${log.highWatermark}, log end ${log.logEndOffset} are out of order`,
+      `${tp}|${log.logStartOffset}|${lso}|${log.highWatermark}|${log.logEndOffset}`,
+    );
+  let prev = log.logStartOffset - 1;
+  for (const b of log.batches) {
+    if (b.baseOffset > b.lastOffset || b.records.length === 0) {
+      v.add('offsets-unique', step, `${tp}: a batch spans ${b.baseOffset}..${b.lastOffset} with ${b.records.length} record(s)`);
+      return;
+    }
+    if (b.baseOffset <= prev) {
+      v.add('offsets-unique', step, `${tp}: the batch at ${b.baseOffset} does not come after offset ${prev}`);
+      return;
+    }
+    if (dense && b.baseOffset !== prev + 1) {
+      v.add('offsets-dense', step, `${tp}: offsets ${prev + 1}..${b.baseOffset - 1} are missing before anything was cleaned`);
+      return;
+    }
+    for (const r of b.records) {
+      if (r.offset <= prev || r.offset < b.baseOffset || r.offset > b.lastOffset) {
+        v.add('offsets-unique', step, `${tp}: offset ${r.offset} repeats or lies outside its batch ${b.baseOffset}..${b.lastOffset}`);
+        return;
+      }
+      if (dense && r.offset !== prev + 1) {
+        v.add('offsets-dense', step, `${tp}: offset ${prev + 1} is missing before anything was cleaned`);
+        return;
+      }
+      prev = r.offset;
+    }
+    if (dense && prev !== b.lastOffset) {
+      v.add('offsets-dense', step, `${tp}: the batch ${b.baseOffset}..${b.lastOffset} ends at ${prev}`);
+      return;
+    }
+  }
+  if (prev >= log.logEndOffset) v.add('offsets-unique', step, `${tp}: offset ${prev} is at or past the log end offset ${log.logEndOffset}`);
+  if (dense && prev !== log.logEndOffset - 1)
+    v.add('offsets-dense', step, `${tp}: the last record is at ${prev} but the log end offset is ${log.logEndOffset}`);
+}
+
+function logsOf(actors: Iterable<readonly [string, unknown]>): PartitionLog[] {
+  const map = new Map<string, { value: unknown; context: unknown }>();
+  for (const [id, snap] of actors) {
+    if (!LOG_HOLDERS.test(id)) continue;
+    const s = snap as { value: unknown; context: unknown };
+    map.set(id, { value: s.value, context: s.context });
+  }
+  return logSources(map).flatMap((s) => [...s.logs]);
+}
+
+function isDense(ledger: Ledger, log: PartitionLog, stepsTaken: number): boolean {
+  const at = ledger.cleanedAt.get(tpKey(log.topic, log.partition));
+  return at === undefined || at >= stepsTaken;
+}
+
+function checkCheckpoints(trace: Trace, ledger: Ledger, v: Collector): void {
+  for (const cp of trace.checkpoints as readonly Checkpoint[]) {
+    const step = Math.max(0, cp.step - 1);
+    for (const log of logsOf(cp.actors)) checkLog(log, step, isDense(ledger, log, cp.step), v);
+  }
+}
+
+/** Replays the run from its first checkpoint and checks each log a step changed, right after that step. */
+function checkEveryStep(trace: Trace, ledger: Ledger, v: Collector): void {
+  const first = trace.checkpoints[0];
+  if (!first) return;
+  const sim = Simulation.restore(trace.built.specs, { ...trace.built.options, record: false }, first);
+  const last = new Map<string, PartitionLog>();
+  for (const log of logsOf(first.actors)) last.set(tpKey(log.topic, log.partition), log);
+  while (sim.stepIndex < trace.steps.length && !v.full) {
+    const st = sim.step();
+    if (!st) break;
+    if (!LOG_HOLDERS.test(st.actor)) continue;
+    const snap = sim.actorSnapshots().get(st.actor);
+    if (!snap) continue;
+    for (const log of logsOf([[st.actor, snap]])) {
+      const k = tpKey(log.topic, log.partition);
+      if (last.get(k) === log) continue;
+      last.set(k, log);
+      checkLog(log, st.i, isDense(ledger, log, st.i + 1), v);
+    }
+  }
+}
+
+// ---------------------------------------------------------------- what consumers received
+
+function checkDeliveries(facts: readonly { step: number; fact: Fact }[], ledger: Ledger, v: Collector): void {
+  for (const { step, fact } of facts) {
+    if (fact.kind !== 'delivered') continue;
+    const tp = tpKey(fact.topic, fact.partition);
+    const r = ledger.partitions.get(tp)?.get(fact.offset);
+    const who = `${fact.consumer} (${fact.isolationLevel})`;
+    if (!r || r.step >= step) {
+      v.add('delivered-from-log', step, `${who} received ${tp}@${fact.offset}, which was never appended before`);
+      continue;
+    }
+    const eventId = fact.headers.event_id ?? null;
+    if (!r.control && eventId !== r.eventId)
+      v.add(
+        'delivered-from-log',
+        step,
+        `${who} received ${tp}@${fact.offset} with event_id ${eventId}, but the log holds event_id ${r.eventId} there`,
+      );
+    if (fact.isolationLevel === 'read_committed') {
+      const outcome = outcomeAt(r, step);
+      if (r.control) v.add('read-committed-isolation', step, `${who} received the ${r.control} marker at ${tp}@${fact.offset}`);
+      else if (outcome === 'open' || outcome === 'aborted')
+        v.add(
+          'read-committed-isolation',
+          step,
+          `${who} received ${tp}@${fact.offset} (producerId ${r.producerId}) while its transaction was ${outcome}`,
+        );
+    } else if (r.control) v.add('read-uncommitted-no-control', step, `${who} received the ${r.control} marker at ${tp}@${fact.offset}`);
+  }
+}
+
+/** A skipped range must hold only markers, or (reason 'aborted') only data of transactions aborted by then. */
+function checkSkips(facts: readonly { step: number; fact: Fact }[], ledger: Ledger, v: Collector): void {
+  for (const { step, fact } of facts) {
+    if (fact.kind !== 'skipped') continue;
+    const tp = tpKey(fact.topic, fact.partition);
+    const records = ledger.partitions.get(tp);
+    for (let o = fact.baseOffset; o <= fact.lastOffset; o++) {
+      const r = records?.get(o);
+      if (!r || r.step >= step) {
+        v.add(
+          'skips-only-aborted-or-markers',
+          step,
+          `${fact.consumer} skipped ${tp}@${o} (${fact.reason}), which was never appended before`,
+        );
+        break;
+      }
+      const fine = fact.reason === 'control' ? r.control !== null : r.control === null && outcomeAt(r, step) === 'aborted';
+      if (!fine) {
+        const what = r.control ? `the ${r.control} marker` : `a record whose transaction was ${outcomeAt(r, step) ?? 'not transactional'}`;
+        v.add('skips-only-aborted-or-markers', step, `${fact.consumer} skipped ${tp}@${o} as ${fact.reason}, but it is ${what}`);
+        break;
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------- producers
+
+/** Clients whose process holds a producer, and whether any of them resends or restarts. */
+function producerRestartsOrResends(trace: Trace): boolean {
+  const s = trace.scenario;
+  const withProducer = new Set<string>();
+  for (const c of s.clients) {
+    if (c.type === 'producer') {
+      withProducer.add(c.id);
+      if (c.script.some((op) => op.op === 'resend' || op.op === 'restart')) return true;
+    } else if (c.type === 'consumer' && trace.resolved.producers[`${c.id}.producer`]) withProducer.add(c.id);
+    else if (c.type === 'streams') withProducer.add(c.id);
+  }
+  return (s.faults ?? []).some((f) => (f.type === 'crash' || f.type === 'restart') && withProducer.has(f.target));
+}
+
+function checkIdempotence(trace: Trace, ledger: Ledger, v: Collector): void {
+  if (producerRestartsOrResends(trace)) return;
+  const byKey = new Map<string, DataBatch[]>();
+  for (const b of ledger.dataBatches) {
+    if (b.producerId < 0 || b.baseSequence < 0) continue;
+    const k = `${b.tp}|${b.producerId}|${b.producerEpoch}`;
+    const list = byKey.get(k) ?? [];
+    for (const o of list)
+      if (b.baseSequence <= o.lastSequence && o.baseSequence <= b.lastSequence)
+        v.add(
+          'idempotent-no-duplicate',
+          b.step,
+          `${b.tp}: producerId ${b.producerId} epoch ${b.producerEpoch} sequences ${b.baseSequence}..${b.lastSequence} were appended at offset ${b.records[0]?.offset} although ${o.baseSequence}..${o.lastSequence} were already at offset ${o.records[0]?.offset}`,
+        );
+    list.push(b);
+    byKey.set(k, list);
+  }
+}
+
+function checkCoordinator(trace: Trace, facts: readonly { step: number; fact: Fact }[], v: Collector): void {
+  const isState = (s: string): s is TxnState => (TXN_STATES as readonly string[]).includes(s);
+  const current = new Map<string, string>();
+  const crashes = new Set<number>();
+  for (const s of trace.steps) if (s.kind === 'fault' && s.actor === 'txn-coordinator') crashes.add(s.i);
+  let lastCrashCheck = 0;
+  for (const { step, fact } of facts) {
+    // a failover reloads the last persisted states: what was only in memory is gone
+    for (; lastCrashCheck <= step; lastCrashCheck++) if (crashes.has(lastCrashCheck)) current.clear();
+    if (fact.kind === 'clientError' && fact.client === 'txn-coordinator' && fact.error === 'IllegalStateException')
+      v.add('coordinator-transitions', step, `the coordinator attempted ${fact.during}, which Kafka does not allow (it refused it)`);
+    if (fact.kind !== 'txnState') continue;
+    const id = fact.transactionalId;
+    const ok = fact.from === '(new)' ? fact.to === 'Empty' : isState(fact.from) && isState(fact.to) && canTransition(fact.from, fact.to);
+    if (!ok) v.add('coordinator-transitions', step, `${id}: ${fact.from} → ${fact.to} is not a transition Kafka allows`);
+    const was = current.get(id);
+    if (was !== undefined && fact.from !== '(new)' && was !== fact.from)
+      v.add('coordinator-transitions', step, `${id}: moved from ${fact.from}, but its state was ${was}`);
+    current.set(id, fact.to);
+  }
+}
+
+function checkFencedEpochs(facts: readonly { step: number; fact: Fact }[], ledger: Ledger, v: Collector): void {
+  // the first step at which each (producerId, epoch) was known to the coordinator or written in a marker
+  const epochSeen = new Map<number, { epoch: number; step: number }[]>();
+  const note = (pid: number, epoch: number, step: number) => {
+    const list = epochSeen.get(pid) ?? [];
+    if (!list.some((e) => e.epoch === epoch)) list.push({ epoch, step });
+    epochSeen.set(pid, list);
+  };
+  for (const { step, fact } of facts) {
+    if (fact.kind === 'txnState') note(fact.producerId, fact.producerEpoch, step);
+    else if (fact.kind === 'append' && fact.control) note(fact.producerId, fact.producerEpoch, step);
+  }
+  const end = Number.POSITIVE_INFINITY;
+  for (const b of ledger.dataBatches) {
+    if (!b.transactional) continue;
+    const later = (epochSeen.get(b.producerId) ?? []).find((e) => e.epoch > b.producerEpoch && e.step < b.step);
+    if (!later) continue;
+    const committed = b.records.filter((r) => outcomeAt(r, end) === 'committed');
+    if (committed.length)
+      v.add(
+        'fenced-epoch-not-committed',
+        b.step,
+        `${b.tp}@${b.records[0]?.offset}: producerId ${b.producerId} wrote with epoch ${b.producerEpoch} after epoch ${later.epoch} existed (step ${later.step}), and it was committed`,
+      );
+  }
+}
+
+function checkCommittedOffsets(facts: readonly { step: number; fact: Fact }[], v: Collector): void {
+  const last = new Map<string, number>();
+  for (const { step, fact } of facts) {
+    if (fact.kind !== 'offsetsCommitted') continue;
+    for (const o of fact.offsets) {
+      const k = `${fact.groupId}|${fact.generationId}|${tpKey(o.topic, o.partition)}`;
+      const prev = last.get(k);
+      if (prev !== undefined && o.offset < prev)
+        v.add(
+          'committed-offsets-monotonic',
+          step,
+          `group ${fact.groupId} generation ${fact.generationId}: committed offset of ${tpKey(o.topic, o.partition)} went back from ${prev} to ${o.offset}`,
+        );
+      last.set(k, Math.max(prev ?? o.offset, o.offset));
+    }
+  }
+}
+
+// ---------------------------------------------------------------- exactly-once output
+
+/** Topics that some client other than the given group's members writes to. */
+function topicsWrittenOutside(trace: Trace, members: ReadonlySet<string>): Set<string> {
+  const out = new Set<string>();
+  for (const c of trace.scenario.clients) {
+    if (c.type === 'producer') for (const op of c.script) if (op.op === 'send') out.add(op.topic);
+    if (c.type === 'consumer' && !members.has(c.id) && c.processing?.outputTopic) out.add(c.processing.outputTopic);
+    if (c.type === 'streams') out.add(c.outputTopic);
+  }
+  for (const k of trace.scenario.sinks ?? []) if (k.topic) out.add(k.topic);
+  return out;
+}
+
+/**
+ * Per group whose members all run exactly-once consume-transform-produce with read_committed: once the
+ * run has settled (no pending transactional offsets, no open output), each input record below the
+ * group's committed offset appears exactly once in committed output, counted per event_id (the
+ * verdict's rule: a record is committed output when it is non-transactional or its transaction
+ * committed). If the input may have been read from a later start (auto.offset.reset other than
+ * earliest) or cleaned, only "at most once" is checked.
+ */
+function checkExactlyOnce(trace: Trace, ledger: Ledger, v: Collector): void {
+  const end = trace.checkpoints[trace.checkpoints.length - 1];
+  if (!end || end.step !== trace.steps.length) return;
+  const step = Math.max(0, trace.steps.length - 1);
+  const gcDown = end.processes.some(([id, p]) => id === 'group-coordinator' && p.down);
+  const gc = end.actors.find(([id]) => id === 'group-coordinator')?.[1] as
+    | { context?: { groups?: Record<string, ConsumerGroup> } }
+    | undefined;
+  const groups = new Map<string, ConsumerClientSpec[]>();
+  for (const c of trace.scenario.clients) {
+    if (c.type !== 'consumer') continue;
+    const g = trace.resolved.consumers[c.id]?.['group.id'];
+    if (g) groups.set(g, [...(groups.get(g) ?? []), c]);
+  }
+  for (const [groupId, members] of groups) {
+    const eos = members.every(
+      (m) => m.processing?.mode === 'exactly-once' && trace.resolved.consumers[m.id]?.['isolation.level'] === 'read_committed',
+    );
+    if (!eos || gcDown) continue;
+    const outputs = new Set(members.map((m) => m.processing?.outputTopic as string));
+    const inputs = new Set(members.flatMap((m) => m.topics));
+    const foreign = topicsWrittenOutside(trace, new Set(members.map((m) => m.id)));
+    if ([...outputs].some((t) => foreign.has(t) || inputs.has(t))) continue;
+    const group = gc?.context?.groups?.[groupId];
+    if (group && group.pending.length > 0) continue;
+    const committedOffsets = group?.committed ?? {};
+
+    const actual = new Map<string | null, number>();
+    let unsettled = false;
+    for (const [tp, records] of ledger.partitions) {
+      const topic = tp.slice(0, tp.lastIndexOf('-'));
+      if (!outputs.has(topic)) continue;
+      for (const r of records.values()) {
+        if (r.control) continue;
+        const o = outcomeAt(r, Number.POSITIVE_INFINITY);
+        if (o === 'open') unsettled = true;
+        if (o === null || o === 'committed') actual.set(r.eventId, (actual.get(r.eventId) ?? 0) + 1);
+      }
+    }
+    if (unsettled) continue;
+
+    let exact = members.every((m) => trace.resolved.consumers[m.id]?.['auto.offset.reset'] === 'earliest');
+    const expected = new Map<string | null, number>();
+    for (const [tp, records] of ledger.partitions) {
+      const topic = tp.slice(0, tp.lastIndexOf('-'));
+      if (!inputs.has(topic)) continue;
+      if (ledger.cleanedAt.has(tp)) exact = false;
+      const committed = committedOffsets[tp];
+      if (committed === undefined) continue;
+      for (const r of records.values()) {
+        if (r.control || r.offset >= committed) continue;
+        const o = outcomeAt(r, Number.POSITIVE_INFINITY);
+        if (o === 'open')
+          v.add(
+            'exactly-once-output',
+            step,
+            `group ${groupId}: committed offset ${committed} of ${tp} passes ${tp}@${r.offset}, still open`,
+          );
+        if (o === null || o === 'committed') expected.set(r.eventId, (expected.get(r.eventId) ?? 0) + 1);
+      }
+    }
+    const name = (e: string | null) => (e === null ? 'records without event_id' : `event ${e}`);
+    for (const e of new Set([...expected.keys(), ...actual.keys()])) {
+      const want = expected.get(e) ?? 0;
+      const got = actual.get(e) ?? 0;
+      if (exact ? got !== want : got > want)
+        v.add(
+          'exactly-once-output',
+          step,
+          `group ${groupId}: ${name(e)} is ${got} time(s) in committed output (${[...outputs].join(', ')}), but ${want} input record(s) lie below the committed offsets`,
+        );
+    }
+  }
+}
+
+// ---------------------------------------------------------------- entry points
+
+/** Every violation of Kafka's invariants in a run, in the order found (empty when the run is sound). */
+export function checkInvariants(trace: Trace, options: InvariantOptions = {}): Violation[] {
+  const v = new Collector(options.limit ?? 50);
+  const facts = factsOf(trace);
+  const ledger = buildLedger(trace, facts, v);
+  if (options.everyStep) checkEveryStep(trace, ledger, v);
+  checkCheckpoints(trace, ledger, v);
+  checkDeliveries(facts, ledger, v);
+  checkSkips(facts, ledger, v);
+  checkIdempotence(trace, ledger, v);
+  checkCoordinator(trace, facts, v);
+  checkFencedEpochs(facts, ledger, v);
+  checkCommittedOffsets(facts, v);
+  checkExactlyOnce(trace, ledger, v);
+  return v.list;
+}
+
+/** The debug mode: runs a scenario and checks every invariant over the run. */
+export function runChecked(
+  scenario: unknown,
+  options: InvariantOptions & RunOptions = {},
+): { readonly trace: Trace; readonly violations: readonly Violation[] } {
+  const trace = runScenario(scenario, options);
+  return { trace, violations: checkInvariants(trace, options) };
+}
+
+/** One line per violation, for test failures and the fuzzer. */
+export function formatViolations(violations: readonly Violation[]): string {
+  return violations.map((x) => `[${x.invariant}] step ${x.step}: ${x.message}`).join('\n');
+}

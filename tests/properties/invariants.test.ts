@@ -1,0 +1,302 @@
+/**
+ * The invariant checker itself: sound runs pass, and each invariant fires on a trace doctored to
+ * break exactly it (an extra append, a delivery of an aborted record, an illegal coordinator
+ * transition …). Without these, a green property test could mean a blind checker.
+ */
+import { describe, expect, it } from 'vitest';
+import { checkInvariants, formatViolations, type InvariantId, runChecked } from '../../src/sim/checks/invariants';
+import type { Checkpoint } from '../../src/sim/kernel/checkpoint';
+import type { TraceStep } from '../../src/sim/kernel/simulation';
+import { appendProducerBatch, createPartitionLog, type PartitionLog } from '../../src/sim/log/partitionLog';
+import { PRESETS } from '../../src/sim/presets';
+import type { Trace } from '../../src/sim/run';
+import type { Scenario } from '../../src/sim/scenario/schema';
+import type { Fact } from '../../src/sim/trace/facts';
+
+/** A committed and an aborted transaction into `in`, read by an exactly-once app (→ `out`) and a read_uncommitted reader. */
+const base: Scenario = {
+  version: 1,
+  seed: 3,
+  cluster: { 'transaction.version': 1 },
+  topics: [
+    { name: 'in', partitions: 1 },
+    { name: 'out', partitions: 1 },
+  ],
+  clients: [
+    {
+      id: 'p1',
+      type: 'producer',
+      config: { 'transactional.id': 'tx1' },
+      script: [
+        { op: 'beginTransaction' },
+        { op: 'send', topic: 'in', key: 'k{i}', value: 'v{i}', headers: { event_id: 'e{i}' }, count: 3 },
+        { op: 'commitTransaction' },
+        { op: 'beginTransaction' },
+        { op: 'send', topic: 'in', key: 'a', value: 'x', headers: { event_id: 'ab' } },
+        { op: 'flush' },
+        { op: 'abortTransaction' },
+      ],
+    },
+    {
+      id: 'c1',
+      type: 'consumer',
+      config: { 'group.id': 'g', 'auto.offset.reset': 'earliest', 'isolation.level': 'read_committed', 'enable.auto.commit': false },
+      topics: ['in'],
+      processing: { mode: 'exactly-once', outputTopic: 'out' },
+    },
+    {
+      id: 'c2',
+      type: 'consumer',
+      config: { 'group.id': 'h', 'auto.offset.reset': 'earliest', 'isolation.level': 'read_uncommitted' },
+      topics: ['in'],
+    },
+  ],
+};
+
+const { trace } = runChecked(base);
+const facts = trace.steps.flatMap((s) => s.facts.map((f) => ({ step: s.i, fact: f as Fact })));
+const last = trace.steps.length - 1;
+
+function appendOf(pred: (f: Extract<Fact, { kind: 'append' }>) => boolean): { step: number; fact: Extract<Fact, { kind: 'append' }> } {
+  const hit = facts.find((x) => x.fact.kind === 'append' && pred(x.fact));
+  if (!hit) throw new Error('base scenario changed: append not found');
+  return hit as { step: number; fact: Extract<Fact, { kind: 'append' }> };
+}
+const inData = appendOf((f) => f.topic === 'in' && f.control === null && f.baseOffset === 0);
+const inCommit = appendOf((f) => f.topic === 'in' && f.control === 'COMMIT');
+const inAborted = appendOf((f) => f.topic === 'in' && f.control === null && f.baseOffset > 0);
+const inAbort = appendOf((f) => f.topic === 'in' && f.control === 'ABORT');
+const outCommit = appendOf((f) => f.topic === 'out' && f.control === 'COMMIT');
+
+/** The trace with extra facts on some steps (and optionally a changed scenario or checkpoints). */
+function doctor(extra: Record<number, Fact[]>, change: Partial<Pick<Trace, 'scenario' | 'checkpoints'>> = {}): Trace {
+  const steps: TraceStep[] = trace.steps.map((s) => (extra[s.i] ? { ...s, facts: [...s.facts, ...(extra[s.i] as Fact[])] } : s));
+  return { ...trace, steps, ...change };
+}
+
+function replaceFact(pred: (f: Fact) => boolean, by: (f: Fact) => Fact): Trace {
+  const steps = trace.steps.map((s) => ({ ...s, facts: s.facts.map((f) => (pred(f as Fact) ? by(f as Fact) : f)) }));
+  return { ...trace, steps };
+}
+
+const ids = (t: Trace): InvariantId[] => [...new Set(checkInvariants(t).map((v) => v.invariant))];
+
+const delivered = (offset: number, isolationLevel: string, eventId?: string): Fact => ({
+  kind: 'delivered',
+  consumer: isolationLevel === 'read_committed' ? 'c1' : 'c2',
+  groupId: 'g',
+  isolationLevel,
+  topic: 'in',
+  partition: 0,
+  offset,
+  key: null,
+  value: null,
+  headers: eventId ? { event_id: eventId } : {},
+});
+
+const dataAppend = (over: Partial<Extract<Fact, { kind: 'append' }>>): Fact => ({
+  ...inData.fact,
+  producerId: 4242,
+  baseSequence: 0,
+  lastSequence: 0,
+  transactional: false,
+  baseOffset: 6,
+  lastOffset: 6,
+  eventIds: ['x'],
+  origins: [null],
+  ...over,
+});
+
+describe('the invariant checker', () => {
+  it('finds nothing wrong in a sound run, checked at checkpoints or after every step', () => {
+    expect(formatViolations(checkInvariants(trace))).toBe('');
+    expect(formatViolations(checkInvariants(trace, { everyStep: true }))).toBe('');
+    // the run really did what the checks are about
+    expect(facts.some((f) => f.fact.kind === 'delivered' && f.fact.isolationLevel === 'read_committed')).toBe(true);
+    expect(outCommit.step).toBeGreaterThan(0);
+  });
+
+  it.each(PRESETS.map((p) => [p.id, p.scenario] as const))('finds nothing wrong in preset %s', (_id, scenario) => {
+    expect(formatViolations(runChecked(scenario, { everyStep: true }).violations)).toBe('');
+  });
+
+  it('offsets-unique: an append below the log end offset', () => {
+    expect(ids(doctor({ [last]: [dataAppend({ baseOffset: 2, lastOffset: 2 })] }))).toContain('offsets-unique');
+  });
+
+  it('offsets-dense: an append that leaves a gap', () => {
+    expect(ids(doctor({ [last]: [dataAppend({ baseOffset: 9, lastOffset: 9 })] }))).toEqual(['offsets-dense']);
+  });
+
+  describe('partition logs in checkpoints', () => {
+    const batch = (n: number, seq: number) => ({
+      producerId: 7,
+      producerEpoch: 0,
+      baseSequence: seq,
+      isTransactional: false,
+      records: Array.from({ length: n }, (_, i) => ({ key: `k${i}`, value: 'v', headers: {}, timestamp: 0 })),
+    });
+    let log: PartitionLog = createPartitionLog('in', 0);
+    log = appendProducerBatch(log, batch(2, 0), 0).log;
+    log = appendProducerBatch(log, batch(2, 2), 0).log;
+    const withLog = (l: PartitionLog, extra: Record<number, Fact[]> = {}): Trace => {
+      const end = trace.checkpoints[trace.checkpoints.length - 1] as Checkpoint;
+      const actors = end.actors.map(([id, snap]) =>
+        id === 'broker-0'
+          ? ([id, { ...(snap as object), context: { ...(snap as { context: object }).context, partitions: { 'in-0': l } } }] as [
+              string,
+              unknown,
+            ])
+          : ([id, snap] as [string, unknown]),
+      );
+      return doctor(extra, { checkpoints: [...trace.checkpoints.slice(0, -1), { ...end, actors }] });
+    };
+    const second = log.batches.at(1);
+    if (!second) throw new Error('no second batch');
+    const shifted = { ...second, baseOffset: 3, lastOffset: 4, records: second.records.map((r, i) => ({ ...r, offset: 3 + i })) };
+    const gap = { ...log, batches: log.batches.with(1, shifted), logEndOffset: 5, highWatermark: 5 };
+
+    it('a sound log passes', () => {
+      expect(checkInvariants(withLog(log)).filter((v) => v.step === last)).toEqual([]);
+    });
+
+    it('offsets-dense: a gap before anything was cleaned; none once the cleaner removed records', () => {
+      expect(ids(withLog(gap))).toContain('offsets-dense');
+      const cleaned: Fact = { kind: 'cleaned', topic: 'in', partition: 0, removed: 1, cleanedUpTo: 3 };
+      expect(ids(withLog(gap, { [last - 1]: [cleaned] }))).not.toContain('offsets-dense');
+    });
+
+    it('offsets-unique: overlapping batches', () => {
+      const overlap = { ...second, baseOffset: 1, lastOffset: 2, records: second.records.map((r, i) => ({ ...r, offset: 1 + i })) };
+      expect(ids(withLog({ ...log, batches: log.batches.with(1, overlap), logEndOffset: 3, highWatermark: 3 }))).toContain(
+        'offsets-unique',
+      );
+    });
+
+    it('lso-hw-leo: a high watermark past the log end, a log start past the LSO', () => {
+      expect(ids(withLog({ ...log, highWatermark: log.logEndOffset + 1 }))).toContain('lso-hw-leo');
+      expect(ids(withLog({ ...log, logStartOffset: 9 }))).toContain('lso-hw-leo');
+    });
+  });
+
+  it('delivered-from-log: a record that was never appended, or another event at that offset', () => {
+    expect(ids(doctor({ [last]: [delivered(42, 'read_uncommitted')] }))).toEqual(['delivered-from-log']);
+    expect(ids(doctor({ [last]: [delivered(0, 'read_uncommitted', 'not-e0')] }))).toEqual(['delivered-from-log']);
+    expect(ids(doctor({ [inData.step]: [delivered(0, 'read_uncommitted', 'e0')] }))).toEqual(['delivered-from-log']);
+  });
+
+  it('read-committed-isolation: an aborted record, a marker, an open record', () => {
+    expect(ids(doctor({ [last]: [delivered(inAborted.fact.baseOffset, 'read_committed', 'ab')] }))).toEqual(['read-committed-isolation']);
+    expect(ids(doctor({ [last]: [delivered(inCommit.fact.baseOffset, 'read_committed')] }))).toEqual(['read-committed-isolation']);
+    // before its COMMIT marker landed, e0 was open
+    expect(ids(doctor({ [inCommit.step - 1]: [delivered(0, 'read_committed', 'e0')] }))).toEqual(['read-committed-isolation']);
+    // the same record once committed is fine, and read_uncommitted may see aborted data
+    expect(ids(doctor({ [inCommit.step + 1]: [delivered(0, 'read_committed', 'e0')] }))).toEqual([]);
+    expect(ids(doctor({ [last]: [delivered(inAborted.fact.baseOffset, 'read_uncommitted', 'ab')] }))).toEqual([]);
+  });
+
+  it('read-uncommitted-no-control: a marker', () => {
+    expect(ids(doctor({ [last]: [delivered(inAbort.fact.baseOffset, 'read_uncommitted')] }))).toEqual(['read-uncommitted-no-control']);
+  });
+
+  it('skips-only-aborted-or-markers: skipping committed data, or data as a marker', () => {
+    const skip = (offset: number, reason: 'aborted' | 'control'): Fact => ({
+      kind: 'skipped',
+      consumer: 'c1',
+      topic: 'in',
+      partition: 0,
+      baseOffset: offset,
+      lastOffset: offset,
+      reason,
+    });
+    expect(ids(doctor({ [last]: [skip(0, 'aborted')] }))).toEqual(['skips-only-aborted-or-markers']);
+    expect(ids(doctor({ [last]: [skip(inAborted.fact.baseOffset, 'control')] }))).toEqual(['skips-only-aborted-or-markers']);
+    expect(ids(doctor({ [last]: [skip(inAborted.fact.baseOffset, 'aborted'), skip(inAbort.fact.baseOffset, 'control')] }))).toEqual([]);
+  });
+
+  it('idempotent-no-duplicate: the same producerId, epoch and sequences appended twice — unless the application resends', () => {
+    const again = dataAppend({
+      producerId: inAborted.fact.producerId,
+      baseSequence: inAborted.fact.baseSequence,
+      lastSequence: inAborted.fact.lastSequence,
+      transactional: false,
+    });
+    expect(ids(doctor({ [last]: [again] }))).toEqual(['idempotent-no-duplicate']);
+    const resending: Scenario = {
+      ...base,
+      clients: base.clients.map((c) =>
+        c.type === 'producer' ? { ...c, script: [...c.script, { op: 'resend' as const, eventId: 'ab' }] } : c,
+      ),
+    };
+    expect(ids(doctor({ [last]: [again] }, { scenario: resending }))).toEqual([]);
+  });
+
+  it('coordinator-transitions: a transition Kafka refuses, a jump, and a refused attempt', () => {
+    const toComplete = replaceFact(
+      (f) => f.kind === 'txnState' && f.transactionalId === 'tx1' && f.to === 'PrepareCommit',
+      (f) => ({ ...(f as Extract<Fact, { kind: 'txnState' }>), to: 'CompleteCommit' }),
+    );
+    expect(ids(toComplete)).toContain('coordinator-transitions');
+    const fromNew = replaceFact(
+      (f) => f.kind === 'txnState' && f.from === '(new)' && f.transactionalId === 'tx1',
+      (f) => ({ ...(f as Extract<Fact, { kind: 'txnState' }>), to: 'Ongoing' }),
+    );
+    expect(ids(fromNew)).toContain('coordinator-transitions');
+    const attempt: Fact = {
+      kind: 'clientError',
+      client: 'txn-coordinator',
+      error: 'IllegalStateException',
+      during: 'Empty → PrepareCommit',
+      fatal: false,
+    };
+    expect(ids(doctor({ [last]: [attempt] }))).toEqual(['coordinator-transitions']);
+  });
+
+  it('fenced-epoch-not-committed: data of epoch 0 written after epoch 1 existed, then committed', () => {
+    const bump: Fact = { kind: 'txnState', transactionalId: 'tx1', producerId: 1000, producerEpoch: 1, from: 'CompleteAbort', to: 'Empty' };
+    const late = dataAppend({ producerId: 1000, producerEpoch: 0, baseSequence: 4, lastSequence: 4, transactional: true });
+    const commit: Fact = { ...inCommit.fact, baseOffset: 7, lastOffset: 7, producerEpoch: 1 };
+    expect(ids(doctor({ [last - 1]: [bump], [last]: [late, commit] }))).toEqual(['fenced-epoch-not-committed']);
+    // aborted instead: the fenced write never becomes visible, which is what Kafka guarantees
+    expect(ids(doctor({ [last - 1]: [bump], [last]: [late, { ...commit, control: 'ABORT' }] }))).toEqual([]);
+  });
+
+  it('exactly-once-output: an extra committed copy, or a committed input whose output was aborted', () => {
+    const extra: Fact = {
+      ...outCommit.fact,
+      control: null,
+      transactional: false,
+      baseOffset: 4,
+      lastOffset: 4,
+      eventIds: ['e0'],
+      origins: [null],
+    };
+    const v = checkInvariants(doctor({ [last]: [extra] }));
+    expect(v.map((x) => x.invariant)).toEqual(['exactly-once-output']);
+    expect(v[0]?.message).toContain('event e0 is 2 time(s) in committed output');
+    const aborted = replaceFact(
+      (f) => f.kind === 'append' && f.topic === 'out' && f.control === 'COMMIT',
+      (f) => ({ ...(f as Extract<Fact, { kind: 'append' }>), control: 'ABORT' }),
+    );
+    expect(ids(aborted)).toEqual(['exactly-once-output']);
+  });
+
+  it('committed-offsets-monotonic: backwards within a generation, not across generations', () => {
+    const commit = (generationId: number, offset: number): Fact => ({
+      kind: 'offsetsCommitted',
+      groupId: 'g',
+      generationId,
+      offsets: [{ topic: 'in', partition: 0, offset }],
+      transactional: false,
+    });
+    expect(ids(doctor({ [last - 1]: [commit(1, 3)], [last]: [commit(1, 1)] }))).toEqual(['committed-offsets-monotonic']);
+    expect(ids(doctor({ [last - 1]: [commit(1, 3)], [last]: [commit(2, 1)] }))).toEqual([]);
+  });
+
+  it('formats violations one per line with the invariant and the step', () => {
+    const v = checkInvariants(doctor({ [last]: [delivered(42, 'read_uncommitted')] }));
+    expect(formatViolations(v)).toBe(
+      `[delivered-from-log] step ${last}: c2 (read_uncommitted) received in-0@42, which was never appended before`,
+    );
+  });
+});

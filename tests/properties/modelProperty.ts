@@ -1,0 +1,31 @@
+/**
+ * The property every random scenario must satisfy — it validates, runs, and breaks none of Kafka's
+ * invariants — shared by the property tests and `npm run fuzz`.
+ */
+import fc from 'fast-check';
+import { formatViolations, runChecked } from '../../src/sim/checks/invariants';
+import type { Scenario } from '../../src/sim/scenario/schema';
+import { validateScenario } from '../../src/sim/scenario/validate';
+
+/** Fixed by default so that `npm test` is repeatable; PROPERTY_SEED=<n> explores elsewhere. */
+export const PROPERTY_SEED = Number(process.env.PROPERTY_SEED ?? 8_000_001);
+
+/** Scales every property's case count (PROPERTY_SCALE=0.1 for a quick pass, 10 for a long one). */
+export function cases(n: number): number {
+  return Math.max(1, Math.round(n * Number(process.env.PROPERTY_SCALE ?? 1)));
+}
+
+/** Throws with a readable reason when a scenario is invalid or its run breaks an invariant. */
+export function assertSound(scenario: Scenario, everyStep = true): void {
+  const v = validateScenario(scenario);
+  if (!v.ok) throw new Error(`the generator produced an invalid scenario: ${v.errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`);
+  const { violations } = runChecked(scenario, { everyStep });
+  if (violations.length) throw new Error(`invariants broken:\n${formatViolations(violations)}`);
+}
+
+/** With `everyStep` false the logs are checked at the checkpoints only (the shapes draw one every 16–256 steps). */
+export function modelProperty(arb: fc.Arbitrary<Scenario>, everyStep = true): fc.IPropertyWithHooks<[Scenario]> {
+  return fc.property(arb, (scenario) => {
+    assertSound(scenario, everyStep);
+  });
+}
