@@ -3,7 +3,14 @@
  * answers and the expected outcome; tests assert each outcome against the engine's output.
  */
 import type { Scenario } from '../scenario/schema';
+import acks0Loss from './acks-0-loss.json';
+import appResend from './app-resend.json';
+import compactionIsNotDedup from './compaction-is-not-dedup.json';
+import lostAckIdempotent from './lost-ack-idempotent.json';
+import lostAckNoIdempotence from './lost-ack-no-idempotence.json';
 import openingStory from './opening-story.json';
+import producerRestartNewPid from './producer-restart-new-pid.json';
+import sequenceGap from './sequence-gap.json';
 
 export interface Preset {
   readonly id: string;
@@ -13,7 +20,16 @@ export interface Preset {
   readonly scenario: Scenario;
 }
 
-const all: unknown[] = [openingStory];
+const all: unknown[] = [
+  openingStory,
+  lostAckIdempotent,
+  lostAckNoIdempotence,
+  appResend,
+  producerRestartNewPid,
+  sequenceGap,
+  acks0Loss,
+  compactionIsNotDedup,
+];
 
 export const PRESETS: readonly Preset[] = all.map((raw) => {
   const scenario = raw as Scenario;

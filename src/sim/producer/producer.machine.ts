@@ -39,7 +39,10 @@ type ProducerEvent =
 function producerAction(fn: (d: ProducerDraft, ev: ProducerEvent & { now: number }, out: Out) => TxnSignal | undefined) {
   return handle((ctx: ProducerContext, ev: ProducerEvent & { now: number }, out: Out): ProducerContext => {
     const d: ProducerDraft = { ...ctx };
-    const signal = fn(d, ev, out) ?? 'none';
+    let signal = fn(d, ev, out) ?? 'none';
+    // whatever happened, a blocked flush or a pending coordinator request may now go ahead
+    completeFlushIfDone(d, out);
+    if (signal === 'none') signal = maybeSendTxnRequest(d, out);
     if (signal === 'abortable' && d.waiting) replyToApp(d, out, false, d.lastError ?? 'KafkaException');
     if (signal === 'fatal') failEverything(d, (d.lastError as KafkaError) ?? 'PRODUCER_FENCED', out);
     if (signal !== 'none') out.raise({ type: `tm.${signal}` });
@@ -186,7 +189,7 @@ const onClose = handle((ctx: ProducerContext, ev: CallEvent, out: Out): Producer
   out.cancel('retry');
   out.cancel('txnRetry');
   replyNow(out, ev.from, 'close', true);
-  return { ...initialProducerContext(inputOf(ctx)), nextCorrelationId: ctx.nextCorrelationId };
+  return { ...initialProducerContext(inputOf(ctx)), nextCorrelationId: ctx.nextCorrelationId, nextRef: ctx.nextRef };
 });
 
 function inputOf(ctx: ProducerContext): ProducerInput {
@@ -323,7 +326,12 @@ export const producerMachine = setup({
     },
     /** The process is down: everything in memory is gone. */
     DOWN: {
-      entry: handle((ctx: ProducerContext) => ({ ...initialProducerContext(inputOf(ctx)), nextCorrelationId: ctx.nextCorrelationId })),
+      // refs and correlation ids keep counting so that records of different sessions never share one
+      entry: handle((ctx: ProducerContext) => ({
+        ...initialProducerContext(inputOf(ctx)),
+        nextCorrelationId: ctx.nextCorrelationId,
+        nextRef: ctx.nextRef,
+      })),
       on: {
         restart: 'restarting',
       },

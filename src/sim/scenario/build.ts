@@ -314,6 +314,7 @@ export function buildScenario(r: ResolvedScenario): BuiltScenario {
             processingMs: c.processing?.processingMs ?? 1,
           },
           boot: true,
+          bootAt: c.startAt ?? 0,
         },
         {
           id: `${c.id}.consumer`,
@@ -321,6 +322,7 @@ export function buildScenario(r: ResolvedScenario): BuiltScenario {
           logic: consumerMachine as AnyStateMachine,
           input: { self: `${c.id}.consumer`, app: `${c.id}.app`, client: c.id, meta, config, topics: c.topics },
           boot: true,
+          bootAt: c.startAt ?? 0,
         },
       ];
       if (producerConfig)
@@ -330,6 +332,7 @@ export function buildScenario(r: ResolvedScenario): BuiltScenario {
           logic: producerMachine as AnyStateMachine,
           input: { self: `${c.id}.producer`, app: `${c.id}.app`, client: c.id, meta, config: producerConfig, transactionVersion },
           boot: true,
+          bootAt: c.startAt ?? 0,
         });
       add(c.id, 'consumer', list);
     } else {
