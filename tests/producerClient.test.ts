@@ -107,7 +107,7 @@ describe('producer client', () => {
         ],
         {
           topics: [{ name: 't', partitions: 1 }],
-          faults: [{ type: 'drop', rpc: 'Produce', nth: 1, count: 2 }],
+          faults: [{ type: 'drop', rpc: 'Produce', nth: 1 }],
         },
       ),
     );

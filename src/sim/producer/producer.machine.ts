@@ -20,6 +20,7 @@ import {
   drain,
   failEverything,
   onConnectionLost,
+  onDeliveryTimeout,
   onProduceResponse,
   type ProducerDraft,
   type SendArgs,
@@ -65,10 +66,11 @@ const onSend = producerAction((d, ev, out) => {
   return maybeSendTxnRequest(d, out);
 });
 
-const rejectCall = (reason: string) =>
+/** A call the producer refuses in its current state: IllegalStateException, or KafkaException after an error. */
+const rejectCall = (reason: string, exception: 'IllegalStateException' | 'KafkaException' = 'IllegalStateException') =>
   producerAction((d, ev, out) => {
     const call = ev as CallEvent;
-    clientError(d, out, reason.startsWith('Cannot') ? 'IllegalStateException' : 'KafkaException', `${call.type}: ${reason}`);
+    clientError(d, out, exception, `${call.type}: ${reason}`);
     replyNow(out, call.from, call.type, false, reason);
     return 'none';
   });
@@ -117,6 +119,12 @@ const onRequestTimeout = producerAction((d, ev, out) => {
   if (!b) return 'none';
   // NetworkClient closes the connection whose oldest request timed out: all its requests fail
   const outcome = onConnectionLost(d, b.broker, 'REQUEST_TIMED_OUT', ev.now, out);
+  drain(d, ev.now, out);
+  return outcome === 'ok' ? 'none' : outcome;
+});
+
+const onDeliveryTimeoutEvent = producerAction((d, ev, out) => {
+  const outcome = onDeliveryTimeout(d, (ev as TimerEvent<{ batchId: number }>).data.batchId, out);
   drain(d, ev.now, out);
   return outcome === 'ok' ? 'none' : outcome;
 });
@@ -214,6 +222,7 @@ const common = {
   lingerExpired: { actions: onTimerDrain },
   retryBackoffExpired: { actions: onTimerDrain },
   requestTimeout: { actions: onRequestTimeout },
+  deliveryTimeout: { actions: onDeliveryTimeoutEvent },
   txnRetryBackoffExpired: { actions: onTxnRetry },
   disconnected: { actions: onDisconnected },
   flush: { actions: onFlush },
@@ -307,9 +316,11 @@ export const producerMachine = setup({
       on: {
         ...common,
         abortTransaction: { target: 'ABORTING_TRANSACTION', actions: onEndTransaction('ABORT') },
-        commitTransaction: { actions: rejectCall('Cannot commit: the transaction hit an abortable error; call abortTransaction') },
-        send: { actions: rejectCall('Cannot send: the transaction hit an abortable error; call abortTransaction') },
-        sendOffsetsToTransaction: { actions: rejectCall('Cannot send offsets: the transaction hit an abortable error') },
+        commitTransaction: {
+          actions: rejectCall('Cannot commit: the transaction hit an abortable error; call abortTransaction', 'KafkaException'),
+        },
+        send: { actions: rejectCall('Cannot send: the transaction hit an abortable error; call abortTransaction', 'KafkaException') },
+        sendOffsetsToTransaction: { actions: rejectCall('Cannot send offsets: the transaction hit an abortable error', 'KafkaException') },
         'tm.abortable': {},
       },
     },
@@ -317,11 +328,13 @@ export const producerMachine = setup({
       on: {
         close: { target: 'restarting', actions: onClose },
         crash: 'DOWN',
-        send: { actions: rejectCall('The producer is in a fatal error state (fenced) and must be closed') },
-        commitTransaction: { actions: rejectCall('The producer is in a fatal error state (fenced) and must be closed') },
-        abortTransaction: { actions: rejectCall('The producer is in a fatal error state (fenced) and must be closed') },
-        sendOffsetsToTransaction: { actions: rejectCall('The producer is in a fatal error state (fenced) and must be closed') },
-        flush: { actions: rejectCall('The producer is in a fatal error state (fenced) and must be closed') },
+        send: { actions: rejectCall('The producer is in a fatal error state (fenced) and must be closed', 'KafkaException') },
+        commitTransaction: { actions: rejectCall('The producer is in a fatal error state (fenced) and must be closed', 'KafkaException') },
+        abortTransaction: { actions: rejectCall('The producer is in a fatal error state (fenced) and must be closed', 'KafkaException') },
+        sendOffsetsToTransaction: {
+          actions: rejectCall('The producer is in a fatal error state (fenced) and must be closed', 'KafkaException'),
+        },
+        flush: { actions: rejectCall('The producer is in a fatal error state (fenced) and must be closed', 'KafkaException') },
       },
     },
     /** The process is down: everything in memory is gone. */
