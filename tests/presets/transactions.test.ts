@@ -7,7 +7,7 @@ import { partitionRows } from '../../src/sim/trace/logView';
 import { summarize } from '../../src/sim/trace/summary';
 import { runPreset } from './helpers';
 
-const layout = (rows: { offset: number; control: string | null; txnOutcome: string | null; producerEpoch: number }[]) =>
+const layout = (rows: readonly { offset: number; control: string | null; txnOutcome: string | null; producerEpoch: number }[]) =>
   rows.map((r) => `${r.offset}:${r.control ?? r.txnOutcome ?? 'plain'}@${r.producerEpoch}`);
 
 describe('transactions presets', () => {
