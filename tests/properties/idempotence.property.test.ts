@@ -5,13 +5,13 @@
  */
 import fc from 'fast-check';
 import { describe, it } from 'vitest';
-import { scenarioArbWith } from './arbitraries';
+import { FAMILIES } from './families';
 import { cases, modelProperty, PROPERTY_SEED } from './modelProperty';
 
-const arb = scenarioArbWith({ transactional: false, consumers: { min: 0, max: 1 }, faults: { min: 1, max: 5 } });
+const family = FAMILIES.idempotence;
 
-describe('invariants with idempotent and plain producers under faults', () => {
+describe(`invariants: ${family.description}`, () => {
   it('hold for every run', () => {
-    fc.assert(modelProperty(arb), { numRuns: cases(600), seed: PROPERTY_SEED + 2 });
+    fc.assert(modelProperty(family.arb, family.everyStep), { numRuns: cases(family.cases), seed: PROPERTY_SEED + 2 });
   }, 600000);
 });

@@ -4,11 +4,13 @@
  */
 import fc from 'fast-check';
 import { describe, it } from 'vitest';
-import { scenarioArb } from './arbitraries';
+import { FAMILIES } from './families';
 import { cases, modelProperty, PROPERTY_SEED } from './modelProperty';
 
-describe('invariants over random scenarios', () => {
+const family = FAMILIES.general;
+
+describe(`invariants: ${family.description}`, () => {
   it('hold for every run', () => {
-    fc.assert(modelProperty(scenarioArb), { numRuns: cases(1000), seed: PROPERTY_SEED });
+    fc.assert(modelProperty(family.arb, family.everyStep), { numRuns: cases(family.cases), seed: PROPERTY_SEED + 0 });
   }, 600000);
 });

@@ -289,8 +289,8 @@ describe('the invariant checker', () => {
       offsets: [{ topic: 'in', partition: 0, offset }],
       transactional: false,
     });
-    expect(ids(doctor({ [last - 1]: [commit(1, 3)], [last]: [commit(1, 1)] }))).toEqual(['committed-offsets-monotonic']);
-    expect(ids(doctor({ [last - 1]: [commit(1, 3)], [last]: [commit(2, 1)] }))).toEqual([]);
+    expect(ids(doctor({ [last - 1]: [commit(1, 100)], [last]: [commit(1, 50)] }))).toEqual(['committed-offsets-monotonic']);
+    expect(ids(doctor({ [last - 1]: [commit(1, 100)], [last]: [commit(2, 50)] }))).toEqual([]);
   });
 
   it('formats violations one per line with the invariant and the step', () => {

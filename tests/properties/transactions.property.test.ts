@@ -6,20 +6,13 @@
  */
 import fc from 'fast-check';
 import { describe, it } from 'vitest';
-import { scenarioArbWith } from './arbitraries';
+import { FAMILIES } from './families';
 import { cases, modelProperty, PROPERTY_SEED } from './modelProperty';
 
-const arb = scenarioArbWith({
-  transactional: true,
-  consumers: { min: 1, max: 2 },
-  faults: { min: 2, max: 6 },
-  shortTimeouts: true,
-  maxTimeMs: 60000,
-});
+const family = FAMILIES.transactions;
 
-describe('invariants with transactions under many faults', () => {
+describe(`invariants: ${family.description}`, () => {
   it('hold for every run', () => {
-    // logs checked at the checkpoints (every 16–256 steps): these runs are the longest
-    fc.assert(modelProperty(arb, false), { numRuns: cases(400), seed: PROPERTY_SEED + 1 });
+    fc.assert(modelProperty(family.arb, family.everyStep), { numRuns: cases(family.cases), seed: PROPERTY_SEED + 1 });
   }, 600000);
 });

@@ -1,0 +1,174 @@
+/**
+ * `npm run fuzz`: the long version of the property tests. Draws random scenarios from every family
+ * (see tests/properties/families.ts) and hostile inputs for the validator, for a number of cases or
+ * minutes, and checks every invariant on each run.
+ *
+ *   npm run fuzz -- [--minutes 10] [--runs 100000] [--seed <n>] [--family general|transactions|idempotence|validator]
+ *                   [--keep-going] [--replay <family>:<seed>:<path>]
+ *
+ * On a failure it prints the seed and fast-check's path (to replay it), the broken invariants, and
+ * writes the shrunk scenario to fuzz-failures/<name>.json (run it with `npm run sim -- <file>`) and,
+ * when src/sim/scenario/link.ts is present, a share link.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import fc from 'fast-check';
+import { checkInvariants, formatViolations } from '../src/sim/checks/invariants';
+import { runScenario } from '../src/sim/run';
+import type { Scenario } from '../src/sim/scenario/schema';
+import { parseScenarioJson, validateScenario } from '../src/sim/scenario/validate';
+import { pathsOf, randomBytesText, randomJsonText, setAt, WRONG_VALUES } from '../tests/fuzz/mutations';
+import { scenarioArb } from '../tests/properties/arbitraries';
+import { FAMILIES, type FamilyName } from '../tests/properties/families';
+import { modelProperty } from '../tests/properties/modelProperty';
+
+interface Options {
+  minutes: number;
+  runs: number;
+  seed: number;
+  families: string[];
+  keepGoing: boolean;
+  replay: { family: string; seed: number; path: string } | null;
+}
+
+function parseArgs(argv: string[]): Options {
+  const o: Options = {
+    minutes: 10,
+    runs: Number.POSITIVE_INFINITY,
+    seed: Date.now() % 2147483647,
+    families: [...Object.keys(FAMILIES), 'validator'],
+    keepGoing: false,
+    replay: null,
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const next = () => argv[++i] ?? '';
+    if (a === '--minutes') o.minutes = Number(next());
+    else if (a === '--runs') o.runs = Number(next());
+    else if (a === '--seed') o.seed = Number(next());
+    else if (a === '--family') o.families = next().split(',');
+    else if (a === '--keep-going') o.keepGoing = true;
+    else if (a === '--replay') {
+      const [family, seed, ...path] = next().split(':');
+      o.replay = { family: family ?? 'general', seed: Number(seed), path: path.join(':') };
+    } else if (a === '--help') {
+      console.log('npm run fuzz -- [--minutes M] [--runs N] [--seed S] [--family a,b] [--keep-going] [--replay family:seed:path]');
+      process.exit(0);
+    } else throw new Error(`unknown option ${a}`);
+  }
+  return o;
+}
+
+/** Hostile inputs for the validator: random bytes, random JSON, a wrong value at a random path of a random scenario. */
+const validatorInput = fc.oneof(
+  randomBytesText.map((text) => ({ text })),
+  randomJsonText.map((text) => ({ text })),
+  fc.tuple(scenarioArb, fc.nat(), fc.constantFrom(...WRONG_VALUES)).map(([s, n, w]) => {
+    const paths = pathsOf(s);
+    return { value: paths.length ? setAt(s, paths[n % paths.length] as (string | number)[], w) : w };
+  }),
+);
+
+const validatorProperty = fc.property(validatorInput, (input) => {
+  const v = 'text' in input ? parseScenarioJson(input.text) : validateScenario(input.value);
+  if (!v.ok && (!Array.isArray(v.errors) || v.errors.length === 0)) throw new Error('rejected without errors');
+  if (v.ok) runScenario(v.resolved.scenario, { untilStep: 2000 });
+});
+
+// biome-ignore lint/suspicious/noExplicitAny: each family's property has its own value type
+function propertyOf(family: string): fc.IProperty<any> {
+  if (family === 'validator') return validatorProperty;
+  const f = FAMILIES[family as FamilyName];
+  if (!f) throw new Error(`unknown family ${family}`);
+  return modelProperty(f.arb, f.everyStep);
+}
+
+/** A share link for the scenario, once src/sim/scenario/link.ts exists. */
+async function shareLink(scenario: Scenario): Promise<string> {
+  const modulePath = '../src/sim/scenario/link.ts';
+  try {
+    const link = (await import(modulePath)) as { encodeLink?: (s: Scenario, view: unknown) => string };
+    if (!link.encodeLink) return 'pending (link.ts has no encodeLink)';
+    return `#${link.encodeLink(scenario, { step: 0, selection: null, language: 'en' })}`.replace(/^##/, '#');
+  } catch {
+    return 'pending (src/sim/scenario/link.ts is not on main yet)';
+  }
+}
+
+const seen = new Set<string>();
+
+async function report(family: string, details: fc.RunDetails<unknown[]>): Promise<boolean> {
+  const example = details.counterexample?.[0] as Scenario | { text?: string; value?: unknown } | undefined;
+  const scenario = example && 'version' in (example as object) ? (example as Scenario) : null;
+  let lines: string[];
+  let signature: string;
+  if (scenario) {
+    try {
+      const violations = checkInvariants(runScenario(scenario), { everyStep: true });
+      lines = violations.length ? formatViolations(violations).split('\n') : [String(details.errorInstance)];
+      signature = violations.length ? [...new Set(violations.map((v) => v.invariant))].sort().join('+') : 'exception';
+    } catch (e) {
+      lines = [`the run threw: ${(e as Error).stack ?? e}`];
+      signature = 'exception';
+    }
+  } else {
+    lines = [String(details.errorInstance)];
+    signature = 'validator';
+  }
+  const name = `${family}-${signature}-${details.seed}`;
+  const fresh = !seen.has(`${family}|${signature}`);
+  seen.add(`${family}|${signature}`);
+  console.log(`\nFAILED ${family} — seed ${details.seed}, path ${details.counterexamplePath}${fresh ? '' : ' (same kind as before)'}`);
+  for (const l of lines.slice(0, 12)) console.log(`  ${l}`);
+  mkdirSync('fuzz-failures', { recursive: true });
+  const file = `fuzz-failures/${name}.json`;
+  writeFileSync(file, `${JSON.stringify(scenario ?? example, null, 2)}\n`);
+  console.log(`  shrunk input: ${file}${scenario ? `  (npm run sim -- ${file})` : ''}`);
+  if (scenario) console.log(`  share link:   ${await shareLink(scenario)}`);
+  console.log(`  replay:       npm run fuzz -- --replay ${family}:${details.seed}:${details.counterexamplePath}`);
+  return fresh;
+}
+
+async function main(): Promise<void> {
+  const o = parseArgs(process.argv.slice(2));
+  if (o.replay) {
+    const r = fc.check(propertyOf(o.replay.family), { seed: o.replay.seed, path: o.replay.path, endOnFailure: true });
+    if (r.failed) {
+      await report(o.replay.family, r);
+      process.exit(1);
+    }
+    console.log('replayed: the case passes now');
+    return;
+  }
+  const deadline = Date.now() + o.minutes * 60000;
+  const chunk = 100;
+  let total = 0;
+  let failures = 0;
+  let round = 0;
+  console.log(`fuzzing ${o.families.join(', ')} from seed ${o.seed} for ${o.minutes} min or ${o.runs} cases`);
+  while (total < o.runs && Date.now() < deadline) {
+    for (const family of o.families) {
+      if (total >= o.runs || Date.now() >= deadline) break;
+      const seed = (o.seed + round * 7919 + family.length) % 2147483647;
+      const numRuns = Math.min(family === 'validator' ? chunk * 10 : chunk, o.runs - total);
+      const r = fc.check(propertyOf(family), { numRuns, seed });
+      total += r.numRuns;
+      if (r.failed) {
+        failures++;
+        await report(family, r);
+        if (!o.keepGoing) {
+          console.log(`\n${total} cases, 1 failure`);
+          process.exit(1);
+        }
+      }
+    }
+    round++;
+    process.stdout.write(`\r${total} cases, ${failures} failure(s), ${Math.max(0, Math.round((deadline - Date.now()) / 1000))} s left   `);
+  }
+  console.log(`\n${total} cases, ${failures} failure(s)`);
+  process.exit(failures ? 1 : 0);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(2);
+});

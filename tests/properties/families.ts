@@ -1,0 +1,45 @@
+/**
+ * The families of random scenarios the property tests and `npm run fuzz` draw from, with how many
+ * cases `npm test` runs of each and whether logs are checked after every step.
+ */
+import type fc from 'fast-check';
+import type { Scenario } from '../../src/sim/scenario/schema';
+import { scenarioArb, scenarioArbWith } from './arbitraries';
+
+export interface Family {
+  readonly description: string;
+  readonly arb: fc.Arbitrary<Scenario>;
+  /** Check the logs after every step (true) or at the checkpoints only. */
+  readonly everyStep: boolean;
+  /** Cases per `npm test`. */
+  readonly cases: number;
+}
+
+export const FAMILIES = {
+  general: {
+    description: 'topics, producers of every kind, consumers in every processing mode, sinks, 0–4 faults',
+    arb: scenarioArb,
+    everyStep: true,
+    cases: 1000,
+  },
+  transactions: {
+    description: 'transactional producers and exactly-once applications under 2–6 faults, short transaction timeouts',
+    arb: scenarioArbWith({
+      transactional: true,
+      consumers: { min: 1, max: 2 },
+      faults: { min: 2, max: 6 },
+      shortTimeouts: true,
+      maxTimeMs: 60000,
+    }),
+    everyStep: false,
+    cases: 400,
+  },
+  idempotence: {
+    description: 'plain producers, idempotent or not, under lost, delayed and duplicated requests and restarts',
+    arb: scenarioArbWith({ transactional: false, consumers: { min: 0, max: 1 }, faults: { min: 1, max: 5 } }),
+    everyStep: true,
+    cases: 600,
+  },
+} as const satisfies Record<string, Family>;
+
+export type FamilyName = keyof typeof FAMILIES;
