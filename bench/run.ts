@@ -1,0 +1,248 @@
+/**
+ * `npm run bench` (not part of `npm test`): the engine's speed and growth, seeking, the timeline's
+ * frame time in Chromium, the initial JavaScript's gzipped size and each preset's share-link length.
+ * Prints a table with PASS/FAIL per target and writes bench/results.json.
+ *
+ *   npm run bench -- [--quick] [--skip-browser] [--skip-build]
+ *
+ * --quick leaves out the 100k-record run (the slowest part).
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { join, resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { PRESETS } from '../src/sim/presets';
+import { runScenario, stateAt, type Trace } from '../src/sim/run';
+import type { Scenario } from '../src/sim/scenario/schema';
+import { exactlyOncePipeline } from './pipeline';
+
+const args = new Set(process.argv.slice(2));
+const ROOT = resolve(import.meta.dirname, '..');
+
+interface Figure {
+  readonly id: string;
+  readonly label: string;
+  readonly value: number | string | null;
+  readonly unit: string;
+}
+interface Target {
+  readonly id: string;
+  readonly label: string;
+  /** null: could not be measured yet (a part is pending). */
+  readonly pass: boolean | null;
+  readonly detail: string;
+}
+
+const figures: Figure[] = [];
+const targets: Target[] = [];
+const figure = (id: string, label: string, value: number | string | null, unit = '') => {
+  figures.push({ id, label, value, unit });
+  console.log(`  ${label.padEnd(58)} ${value === null ? 'pending' : typeof value === 'number' ? round(value) : value} ${unit}`);
+};
+const target = (id: string, label: string, pass: boolean | null, detail: string) => {
+  targets.push({ id, label, pass, detail });
+};
+const round = (x: number) => (Math.abs(x) >= 100 ? Math.round(x) : Math.round(x * 100) / 100);
+
+function timed<T>(f: () => T): { value: T; ms: number } {
+  const t0 = performance.now();
+  const value = f();
+  return { value, ms: performance.now() - t0 };
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
+}
+
+// ---------------------------------------------------------------- the engine
+
+function engine(): Trace {
+  console.log('\nEngine: exactly-once pipeline (producer → input → consume-transform-produce app → output), one record per ms');
+  // warm the JIT so that the 1k figure is not mostly compilation
+  for (let i = 0; i < 3; i++) runScenario(exactlyOncePipeline(1000));
+  const sizes = args.has('--quick') ? [1000, 10000] : [1000, 10000, 100000];
+  const runs = new Map<number, { ms: number; steps: number; trace: Trace }>();
+  for (const n of sizes) {
+    // best of two below 100k records: a shared machine's noise only ever adds time
+    let { value: trace, ms } = timed(() => runScenario(exactlyOncePipeline(n)));
+    if (n < 100000) {
+      const again = timed(() => runScenario(exactlyOncePipeline(n)));
+      if (again.ms < ms) ({ value: trace, ms } = again);
+    }
+    runs.set(n, { ms, steps: trace.steps.length, trace });
+    figure(`run-ms-${n}`, `run time, ${n} records (${trace.steps.length} steps)`, ms, 'ms');
+  }
+  const tenK = runs.get(10000);
+  if (tenK) figure('steps-per-second-10k', 'engine steps per second, 10k records', (tenK.steps / tenK.ms) * 1000, 'steps/s');
+  let linear = true;
+  const growth: string[] = [];
+  for (let i = 1; i < sizes.length; i++) {
+    const a = runs.get(sizes[i - 1] as number);
+    const b = runs.get(sizes[i] as number);
+    if (!a || !b) continue;
+    const g = b.ms / a.ms;
+    figure(`growth-${sizes[i]}`, `growth ${sizes[i - 1]} → ${sizes[i]} records (×10 records)`, g, '×');
+    growth.push(`×${round(g)}`);
+    if (g > 15) linear = false;
+  }
+  target('linear-growth', 'engine run time grows linearly (≤ 15× per 10× records)', linear, growth.join(', '));
+
+  // a burst: every send at the same instant (one count op without spacing)
+  const burst = [1000, 4000].map((n) => timed(() => runScenario(exactlyOncePipeline(n, 0))).ms);
+  figure('burst-growth', 'burst of sends at one instant: 1k → 4k records (×4 records)', (burst[1] as number) / (burst[0] as number), '×');
+  target(
+    'burst-growth',
+    'a burst of sends grows linearly too (≤ 6× per 4× records)',
+    (burst[1] as number) / (burst[0] as number) <= 6,
+    `×${round((burst[1] as number) / (burst[0] as number))}`,
+  );
+  const eventIds = [1000, 4000].map((n) => timed(() => runScenario(exactlyOncePipeline(n, 1, true))).ms);
+  figure(
+    'event-id-growth',
+    'with an event_id header per record: 1k → 4k (×4 records)',
+    (eventIds[1] as number) / (eventIds[0] as number),
+    '×',
+  );
+  target(
+    'event-id-growth',
+    'records with event_id headers grow linearly (≤ 6× per 4× records)',
+    (eventIds[1] as number) / (eventIds[0] as number) <= 6,
+    `×${round((eventIds[1] as number) / (eventIds[0] as number))}`,
+  );
+  return (tenK ?? runs.get(1000))?.trace as Trace;
+}
+
+// ---------------------------------------------------------------- seeking
+
+function seeking(trace: Trace): void {
+  console.log(`\nSeeking (stateAt) in a ${trace.steps.length}-step run, median of 25`);
+  const last = trace.steps.length;
+  const first: number[] = [];
+  const end: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    stateAt(trace, 1);
+    stateAt(trace, last);
+  }
+  for (let i = 0; i < 25; i++) {
+    first.push(timed(() => stateAt(trace, 1)).ms);
+    end.push(timed(() => stateAt(trace, last)).ms);
+  }
+  const a = median(first);
+  const b = median(end);
+  figure('seek-first-ms', 'seek to the first step', a, 'ms');
+  figure('seek-last-ms', 'seek to the last step', b, 'ms');
+  figure('seek-ratio', 'ratio last / first', b / a, '×');
+  target('seek-ratio', 'seek to the last step ≤ 2× seek to the first', b / a <= 2, `×${round(b / a)}`);
+}
+
+// ---------------------------------------------------------------- the timeline in Chromium
+
+interface FrameResult {
+  readonly records: number;
+  readonly msPerFrame: number;
+}
+
+async function timeline(): Promise<void> {
+  console.log('\nTimeline frame time while panning, Chromium');
+  const file = join(ROOT, 'bench/timelineFrame.ts');
+  if (args.has('--skip-browser') || !existsSync(file)) {
+    const why = args.has('--skip-browser') ? 'skipped (--skip-browser)' : 'pending (bench/timelineFrame.ts is not on main yet)';
+    figure('frame-ms-1k', 'frame time, 1k records', null, why);
+    figure('frame-ms-100k', 'frame time, 100k records', null, why);
+    target('frame-ratio', 'frame time at 100k ≤ 2× at 1k', null, why);
+    target('frame-budget', 'frame time at 100k < 16.7 ms', null, why);
+    return;
+  }
+  const mod = (await import(file)) as { measureTimelineFrames: (o?: { sizes?: number[] }) => Promise<FrameResult[]> };
+  const results = await mod.measureTimelineFrames({ sizes: [1000, 100000] });
+  const small = results.find((r) => r.records === 1000);
+  const big = results.find((r) => r.records === 100000);
+  figure('frame-ms-1k', 'frame time, 1k records', small?.msPerFrame ?? null, 'ms');
+  figure('frame-ms-100k', 'frame time, 100k records', big?.msPerFrame ?? null, 'ms');
+  if (small && big) {
+    figure('frame-ratio', 'ratio 100k / 1k', big.msPerFrame / small.msPerFrame, '×');
+    target(
+      'frame-ratio',
+      'frame time at 100k ≤ 2× at 1k',
+      big.msPerFrame / small.msPerFrame <= 2,
+      `×${round(big.msPerFrame / small.msPerFrame)}`,
+    );
+    target('frame-budget', 'frame time at 100k < 16.7 ms', big.msPerFrame < 16.7, `${round(big.msPerFrame)} ms`);
+  }
+}
+
+// ---------------------------------------------------------------- the bundle
+
+function bundle(): void {
+  console.log('\nInitial JavaScript of the production build');
+  if (!args.has('--skip-build')) execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
+  const dist = join(ROOT, 'dist');
+  const html = readFileSync(join(dist, 'index.html'), 'utf8');
+  // the entry script and every chunk the page preloads: what loads before the first paint
+  const refs = new Set<string>();
+  for (const m of html.matchAll(/<script[^>]*type="module"[^>]*src="([^"]+)"/g)) refs.add(m[1] as string);
+  for (const m of html.matchAll(/<link[^>]*rel="modulepreload"[^>]*href="([^"]+)"/g)) refs.add(m[1] as string);
+  let gz = 0;
+  let raw = 0;
+  for (const ref of refs) {
+    const bytes = readFileSync(join(dist, ref.replace(/^\.?\//, '')));
+    raw += bytes.length;
+    gz += gzipSync(bytes, { level: 9 }).length;
+  }
+  figure('initial-js-files', 'initial JS files (entry + modulepreload)', refs.size, '');
+  figure('initial-js-raw-kb', 'initial JS, raw', raw / 1024, 'KB');
+  figure('initial-js-gzip-kb', 'initial JS, gzipped', gz / 1024, 'KB');
+  target('initial-js', 'initial JavaScript ≤ 200 KB gzipped', gz / 1024 <= 200, `${round(gz / 1024)} KB`);
+}
+
+// ---------------------------------------------------------------- share links
+
+async function links(): Promise<void> {
+  console.log('\nShare-link length per preset');
+  const file = join(ROOT, 'src/sim/scenario/link.ts');
+  if (!existsSync(file)) {
+    figure('link-length-max', 'longest preset link', null, 'pending (src/sim/scenario/link.ts is not on main yet)');
+    target('link-length', 'every preset link ≤ 2,000 characters', null, 'pending: link.ts is not on main yet');
+    return;
+  }
+  const mod = (await import(file)) as { encodeLink: (s: Scenario, view: unknown) => string };
+  let max = 0;
+  for (const p of PRESETS) {
+    const length = mod.encodeLink(p.scenario, { step: 0, selection: null, language: 'en' }).length;
+    max = Math.max(max, length);
+    figure(`link-length-${p.id}`, `link length, ${p.id}`, length, 'chars');
+  }
+  target('link-length', 'every preset link ≤ 2,000 characters', max <= 2000, `longest ${max}`);
+}
+
+// ---------------------------------------------------------------- main
+
+async function main(): Promise<void> {
+  console.log(`EOS Lab benchmarks — Node ${process.version}, ${cpus().length} cores, load ${loadavg().map(round).join(' ')}`);
+  const trace = engine();
+  seeking(trace);
+  await timeline();
+  bundle();
+  await links();
+  console.log('\nTargets');
+  for (const t of targets)
+    console.log(`  ${t.pass === null ? 'PENDING' : t.pass ? 'PASS   ' : 'FAIL   '} ${t.label.padEnd(62)} ${t.detail}`);
+  const out = {
+    generatedAt: new Date().toISOString(),
+    node: process.version,
+    cores: cpus().length,
+    loadAverage: loadavg(),
+    figures,
+    targets,
+  };
+  writeFileSync(join(ROOT, 'bench/results.json'), `${JSON.stringify(out, null, 2)}\n`);
+  console.log('\nwrote bench/results.json');
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
