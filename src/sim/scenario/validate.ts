@@ -9,6 +9,7 @@ import { type ClusterConfig, resolveClusterConfig } from '../config/clusterConfi
 import type { ConfigProblem } from '../config/configSpec';
 import { type ConsumerConfig, resolveConsumerConfig } from '../config/consumerConfig';
 import { type ProducerConfig, resolveProducerConfig } from '../config/producerConfig';
+import { resolveStreamsConfig, type StreamsConfig } from '../config/streamsConfig';
 import { resolveTopicConfig, type TopicConfig } from '../config/topicConfig';
 import { ALL_RPCS } from '../kernel/envelope';
 import { CRASH_POINTS } from './crashPoints';
@@ -31,6 +32,7 @@ export interface ResolvedScenario {
   readonly topics: Readonly<Record<string, TopicConfig>>;
   readonly producers: Readonly<Record<string, ProducerConfig>>;
   readonly consumers: Readonly<Record<string, ConsumerConfig>>;
+  readonly streams: Readonly<Record<string, StreamsConfig>>;
   /** What Kafka would log about the configuration (e.g. idempotence switched off). */
   readonly notes: readonly ConfigNote[];
 }
@@ -129,8 +131,11 @@ function checkMeaning(s: Scenario): Validation {
     const allowed = modes[k.type] ?? [];
     if (k.mode !== undefined && allowed.length && !allowed.includes(k.mode))
       errors.push({ path: `sinks[${i}].mode`, message: `a ${k.type} sink's mode must be one of ${allowed.join(', ')}` });
-    if (k.type === 'outbox' && (!k.topic || !topics[k.topic]))
-      errors.push({ path: `sinks[${i}].topic`, message: 'an outbox needs the topic its relay publishes to, defined under topics' });
+    if (k.type === 'outbox') {
+      if (!k.topic || !topics[k.topic])
+        errors.push({ path: `sinks[${i}].topic`, message: 'an outbox needs the topic its relay publishes to, defined under topics' });
+      claim(`${k.id}-relay`, `sinks[${i}].id`);
+    }
   });
 
   const topicRef = (name: string, path: string) => {
@@ -138,6 +143,7 @@ function checkMeaning(s: Scenario): Validation {
   };
   const producers: Record<string, ProducerConfig> = {};
   const consumers: Record<string, ConsumerConfig> = {};
+  const streams: Record<string, StreamsConfig> = {};
   let records = 0;
   s.clients.forEach((c, i) => {
     claim(c.id, `clients[${i}].id`);
@@ -200,6 +206,9 @@ function checkMeaning(s: Scenario): Validation {
     } else {
       topicRef(c.inputTopic, `clients[${i}].inputTopic`);
       topicRef(c.outputTopic, `clients[${i}].outputTopic`);
+      const r = resolveStreamsConfig(c.id, c.config ?? {});
+      configErrors(r.errors, `clients[${i}].config`, errors);
+      streams[c.id] = r.config;
     }
   });
   if (records > LIMITS.maxRecords)
@@ -235,7 +244,10 @@ function checkMeaning(s: Scenario): Validation {
     if (!processIds.has(f.target))
       errors.push({ path: `${path}.target`, message: `${f.target} is not a client, sink, broker or coordinator of this scenario` });
     if (f.point !== undefined) {
-      if (f.type !== 'crash') errors.push({ path: `${path}.point`, message: 'only a crash can happen at a point of the application loop' });
+      if (f.type !== 'crash' && f.type !== 'pause')
+        errors.push({ path: `${path}.point`, message: 'only a crash or a pause can happen at a point of the application loop' });
+      if (f.type === 'pause' && f.durationMs === undefined)
+        errors.push({ path: `${path}.durationMs`, message: 'a pause at a point needs durationMs' });
       if (!(CRASH_POINTS as readonly string[]).includes(f.point))
         errors.push({ path: `${path}.point`, message: `point must be one of ${CRASH_POINTS.join(', ')}` });
       if (f.at !== undefined) errors.push({ path: `${path}.at`, message: 'give either at (a time) or point, not both' });
@@ -243,7 +255,7 @@ function checkMeaning(s: Scenario): Validation {
   });
 
   if (errors.length) return { ok: false, errors };
-  return { ok: true, resolved: { scenario: s, cluster: cluster.config, topics, producers, consumers, notes } };
+  return { ok: true, resolved: { scenario: s, cluster: cluster.config, topics, producers, consumers, streams, notes } };
 }
 
 /** Parses JSON text, then validates it; bad JSON is one error with its position. */
