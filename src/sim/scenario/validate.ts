@@ -153,6 +153,14 @@ function checkMeaning(s: Scenario): Validation {
       for (const n of r.notes) notes.push({ path: keyPath(`clients[${i}].config`, n.key), message: n.message });
       producers[c.id] = r.config;
       const eventIds = new Set<string>();
+      // event_ids of `count` sends with "{i}" in them, as (pattern, count)
+      const templates: { pattern: RegExp; count: number }[] = [];
+      const sentEarlier = (id: string) =>
+        eventIds.has(id) ||
+        templates.some((t) => {
+          const m = t.pattern.exec(id);
+          return m !== null && Number(m[1]) < t.count;
+        });
       c.script.forEach((op, j) => {
         const path = `clients[${i}].script[${j}]`;
         if (op.op === 'send') {
@@ -161,9 +169,12 @@ function checkMeaning(s: Scenario): Validation {
             errors.push({ path: `${path}.partition`, message: `topic ${op.topic} has ${partitions[op.topic] ?? 1} partition(s)` });
           records += op.count ?? 1;
           const e = op.headers?.event_id;
-          if (e) eventIds.add(e);
+          if (e?.includes('{i}') && (op.count ?? 1) > 1) {
+            const escaped = e.split('{i}').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+            templates.push({ pattern: new RegExp(`^${escaped.join('(\\d+)')}$`), count: op.count ?? 1 });
+          } else if (e) eventIds.add(e.replaceAll('{i}', '0'));
         }
-        if (op.op === 'resend' && !eventIds.has(op.eventId))
+        if (op.op === 'resend' && !sentEarlier(op.eventId))
           errors.push({ path: `${path}.eventId`, message: `no earlier send in this script has the header event_id=${op.eventId}` });
         const txnOp = op.op === 'beginTransaction' || op.op === 'commitTransaction' || op.op === 'abortTransaction';
         if (txnOp && r.config['transactional.id'] === null)

@@ -137,7 +137,10 @@ function runStep(d: Draft, now: number, out: Out): void {
     return;
   }
   const r = d.batch[s.i];
-  if (!r) return advance(d, out);
+  if (!r) {
+    advance(d, out);
+    return;
+  }
   const key = r.key ?? '(null)';
   switch (s.kind) {
     case 'repartition': {
