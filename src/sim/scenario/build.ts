@@ -284,6 +284,7 @@ export function buildScenario(r: ResolvedScenario): BuiltScenario {
             script: c.script,
           },
           boot: true,
+          bootAt: c.startAt,
         },
         {
           id: `${c.id}.producer`,
@@ -291,6 +292,7 @@ export function buildScenario(r: ResolvedScenario): BuiltScenario {
           logic: producerMachine as AnyStateMachine,
           input: { self: `${c.id}.producer`, app: `${c.id}.app`, client: c.id, meta, config, transactionVersion },
           boot: true,
+          bootAt: c.startAt,
         },
       ]);
     } else if (c.type === 'consumer') {

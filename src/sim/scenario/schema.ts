@@ -73,6 +73,8 @@ const producerClient = v.strictObject({
   type: v.literal('producer'),
   config: v.optional(config),
   script: v.pipe(v.array(ProducerOpSchema), v.maxLength(LIMITS.maxScriptOps)),
+  /** Start later than time 0 (e.g. a second instance with the same transactional.id). */
+  startAt: v.optional(time),
 });
 
 export const PROCESSING_MODES = [
