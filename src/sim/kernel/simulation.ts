@@ -31,9 +31,8 @@ export interface ActorSpec {
   readonly kind: string;
   readonly logic: AnyStateMachine;
   readonly input: unknown;
-  /** Receives { type: 'boot' } at time 0 (applications start their work this way). */
+  /** Receives { type: 'boot' } at `bootAt` (default 0): applications start their work this way. */
   readonly boot?: boolean;
-  /** Boot at this virtual time instead of 0 (a client that starts later). */
   readonly bootAt?: number;
 }
 
