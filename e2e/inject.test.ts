@@ -11,7 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { findPreset } from '../src/sim/presets';
 import { runScenario, type Trace } from '../src/sim/run';
-import { injectEnvelopeFault, setConfigValues } from '../src/sim/scenario/edits';
+import { advancePastTimeout, injectEnvelopeFault, resendRecord, setConfigValues, startSecondInstance } from '../src/sim/scenario/edits';
 import type { Scenario } from '../src/sim/scenario/schema';
 import { launchBrowser, screenshot, watchErrors } from './browser';
 
@@ -28,6 +28,28 @@ const opening = (): Scenario => {
   if (!p) throw new Error('opening-story is missing');
   return p.scenario;
 };
+
+/** A transactional application: begin, send, commit 100 ms later, twice. */
+const transactional = (): Scenario => ({
+  version: 1,
+  seed: 3,
+  topics: [{ name: 'out' }],
+  clients: [
+    {
+      id: 'app',
+      type: 'producer',
+      config: { 'transactional.id': 'tx-1', 'transaction.timeout.ms': 5000 },
+      script: [
+        { op: 'beginTransaction' },
+        { op: 'send', topic: 'out', key: 'a', value: '1', headers: { event_id: 'e1' } },
+        { op: 'commitTransaction', delayMs: 100 },
+        { op: 'beginTransaction', delayMs: 200 },
+        { op: 'send', topic: 'out', key: 'b', value: '2' },
+        { op: 'commitTransaction', delayMs: 100 },
+      ],
+    },
+  ],
+});
 
 /** The first ProduceResponse and the step after which it is in flight. */
 function firstAck(trace: Trace): { id: number; step: number } {
@@ -134,6 +156,57 @@ describe('failure injection', () => {
       return result.violations.map((v) => `${v.id} (${v.nodes.length})`);
     });
     expect(violations).toEqual([]);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("resends the selected record's event: a third record with the same event_id", async () => {
+    const { page, errors } = await open();
+    const trace = runScenario(opening());
+    const end = trace.steps.length;
+    await seek(page, end);
+    await page.evaluate(() => window.__eosLab?.store.getState().select({ kind: 'record', topic: 'orders', partition: 0, offset: 100 }));
+    const panel = page.getByRole('region', { name: 'Inject a failure' });
+    await panel.getByRole('button', { name: 'Resend the same event' }).click();
+    await expect.poll(() => panel.getByTestId('inject-status').innerText()).toContain('sends event evt-789 again');
+    const expected = resendRecord(opening(), { trace, step: end, topic: 'orders', partition: 0, offset: 100 });
+    if (!expected.ok) throw new Error(expected.reason);
+    await expect.poll(() => traceHash(page)).toBe(runScenario(expected.scenario).traceHash);
+    await seek(page, Number.MAX_SAFE_INTEGER);
+    await lane(page, 3).waitFor();
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('starts a second instance with the same transactional.id, and advances past transaction.timeout.ms', async () => {
+    const { page, errors } = await open();
+    const s = transactional();
+    const trace = runScenario(s);
+    const step = trace.steps.findIndex((x) => x.t >= 50);
+    const panel = page.getByRole('region', { name: 'Inject a failure' });
+
+    await page.evaluate((scenario) => window.__eosLab?.store.getState().load(scenario), s);
+    await seek(page, step);
+    await panel.getByLabel('Process').selectOption('app');
+    await panel.getByRole('button', { name: 'Start a second instance with the same transactional.id' }).click();
+    await expect.poll(() => panel.getByTestId('inject-status').innerText()).toContain('start app-2, a second instance of app');
+    const second = startSecondInstance(s, { trace, step, client: 'app' });
+    if (!second.ok) throw new Error(second.reason);
+    await expect.poll(() => traceHash(page)).toBe(runScenario(second.scenario).traceHash);
+    await expect
+      .poll(() => page.getByRole('region', { name: 'Configuration' }).getByLabel('Configure').innerText())
+      .toContain('app-2 (producer)');
+
+    await page.evaluate((scenario) => window.__eosLab?.store.getState().load(scenario), s);
+    await seek(page, step);
+    await panel.getByLabel('Process').selectOption('app');
+    await panel.getByText('Pauses app for 16000 ms').waitFor();
+    await panel.getByRole('button', { name: 'Advance past transaction.timeout.ms' }).click();
+    await expect.poll(() => panel.getByTestId('inject-status').innerText()).toContain('advance past transaction.timeout.ms for app');
+    const timedOut = advancePastTimeout(s, { trace, step, client: 'app', timeout: 'transaction.timeout.ms' });
+    if (!timedOut.ok) throw new Error(timedOut.reason);
+    await expect.poll(() => traceHash(page)).toBe(runScenario(timedOut.scenario).traceHash);
+    await screenshot(page, 'inject-advance-past-transaction-timeout');
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { TraceStep } from '../src/sim/kernel/simulation';
-import { findPreset } from '../src/sim/presets';
+import { findPreset, PRESETS } from '../src/sim/presets';
 import { runScenario, stateAt, type Trace } from '../src/sim/run';
 import {
   advancePastTimeout,
@@ -50,11 +50,11 @@ const oneSend = (idempotence: boolean): Scenario => ({
   ],
 });
 
-/** A transactional application with two transactions; protocol v1 so the client adds partitions itself. */
-const transactional = (): Scenario => ({
+/** A transactional application with two transactions, under transaction protocol v1 or v2 (the default). */
+const transactional = (protocol: 1 | 2 = 2): Scenario => ({
   version: 1,
   seed: 3,
-  cluster: { 'transaction.version': 1 },
+  cluster: { 'transaction.version': protocol },
   topics: [{ name: 'out' }],
   clients: [
     {
@@ -268,44 +268,58 @@ describe('processes: crash, restart, pause, second instance', () => {
     });
   });
 
-  it('a second instance with the same transactional.id starts now and fences the first', () => {
-    const s = transactional();
-    const t = runScenario(s);
-    const step = t.steps.findIndex((x) => x.t >= 50);
-    const outcome = startSecondInstance(s, { trace: t, step, client: 'app' });
-    const after = fork(t, outcome, step);
-    const added = after.scenario.clients.find((c) => c.id === 'app-2');
-    expect(added).toMatchObject({ type: 'producer', startAt: injectionTime(t, step), config: { 'transactional.id': 'tx-1' } });
-    expect(after.steps.find((x) => x.actor === 'app-2.app')?.t).toBe(injectionTime(t, step));
-    const fenced = facts(after).find((f) => f.fact.kind === 'clientError' && f.fact.client === 'app');
-    expect(fenced?.fact).toMatchObject({ error: 'PRODUCER_FENCED' });
-    // the first instance's open transaction is aborted, the second commits both of its own
-    expect(facts(after).some((f) => f.fact.kind === 'txnState' && f.fact.to === 'PrepareEpochFence')).toBe(true);
-    expect(startSecondInstance(opening(), { trace: runScenario(opening()), step: 3, client: 'orders-service' })).toMatchObject({
-      ok: false,
-      code: 'not-transactional',
-    });
-    expect(startSecondInstance(opening(), { trace: runScenario(opening()), step: 3, client: 'billing' })).toMatchObject({
-      ok: false,
-      code: 'not-a-producer',
-    });
-  });
+  it.each([1, 2] as const)(
+    'a second instance with the same transactional.id starts now and fences the first (protocol v%i)',
+    (protocol) => {
+      const s = transactional(protocol);
+      const t = runScenario(s);
+      const step = t.steps.findIndex((x) => x.t >= 50);
+      const outcome = startSecondInstance(s, { trace: t, step, client: 'app' });
+      const after = fork(t, outcome, step);
+      const added = after.scenario.clients.find((c) => c.id === 'app-2');
+      expect(added).toMatchObject({ type: 'producer', startAt: injectionTime(t, step), config: { 'transactional.id': 'tx-1' } });
+      expect(after.steps.find((x) => x.actor === 'app-2.app')?.t).toBe(injectionTime(t, step));
+      // its InitProducerId fences the epoch and aborts the first instance's open transaction
+      expect(facts(after).some((f) => f.fact.kind === 'txnState' && f.fact.to === 'PrepareEpochFence')).toBe(true);
+      const failed = facts(after).find((f) => f.fact.kind === 'clientError' && f.fact.client === 'app');
+      expect(failed?.fact).toMatchObject({ fatal: true, during: 'EndTxn(COMMIT)' });
+      const end = stateAt(after, after.steps.length);
+      expect(end.actors.get('app.app')?.value).toBe('stopped');
+      expect(end.actors.get('app-2.app')?.value).toBe('done');
+      expect(startSecondInstance(opening(), { trace: runScenario(opening()), step: 3, client: 'orders-service' })).toMatchObject({
+        ok: false,
+        code: 'not-transactional',
+      });
+      expect(startSecondInstance(opening(), { trace: runScenario(opening()), step: 3, client: 'billing' })).toMatchObject({
+        ok: false,
+        code: 'not-a-producer',
+      });
+    },
+  );
 });
 
 describe('the clock: advance past a timeout', () => {
-  it('past transaction.timeout.ms: the coordinator aborts and fences the paused producer', () => {
-    const s = transactional();
-    const t = runScenario(s);
-    const step = t.steps.findIndex((x) => x.t >= 50);
-    const pause = timeoutPause(t, 'app', 'transaction.timeout.ms');
-    expect(pause).toMatchObject({ timeoutMs: 5000, ms: 5000 + 10000 + 1000 });
-    const after = fork(t, advancePastTimeout(s, { trace: t, step, client: 'app', timeout: 'transaction.timeout.ms' }), step);
-    expect(after.scenario.faults?.[0]).toMatchObject({ type: 'pause', target: 'app', durationMs: 16000 });
-    const abort = facts(after).find((f) => f.fact.kind === 'txnState' && f.fact.to === 'PrepareAbort');
-    const resume = after.steps.find((x) => x.label === 'resume');
-    expect(abort && resume && abort.t < resume.t).toBe(true);
-    expect(facts(after).find((f) => f.fact.kind === 'clientError')?.fact).toMatchObject({ client: 'app', error: 'PRODUCER_FENCED' });
-  });
+  it.each([1, 2] as const)(
+    'past transaction.timeout.ms: the coordinator aborts and fences the paused producer (protocol v%i)',
+    (protocol) => {
+      const s = transactional(protocol);
+      const t = runScenario(s);
+      const step = t.steps.findIndex((x) => x.t >= 50);
+      const pause = timeoutPause(t, 'app', 'transaction.timeout.ms');
+      expect(pause).toMatchObject({ timeoutMs: 5000, ms: 5000 + 10000 + 1000 });
+      const after = fork(t, advancePastTimeout(s, { trace: t, step, client: 'app', timeout: 'transaction.timeout.ms' }), step);
+      expect(after.scenario.faults?.[0]).toMatchObject({ type: 'pause', target: 'app', durationMs: 16000 });
+      const abort = facts(after).find((f) => f.fact.kind === 'txnState' && f.fact.to === 'PrepareAbort');
+      const resume = after.steps.find((x) => x.label === 'resume');
+      expect(abort && resume && abort.t < resume.t).toBe(true);
+      expect(facts(after).find((f) => f.fact.kind === 'clientError')?.fact).toMatchObject({
+        client: 'app',
+        fatal: true,
+        during: 'EndTxn(COMMIT)',
+      });
+      expect(stateAt(after, after.steps.length).actors.get('app.app')?.value).toBe('stopped');
+    },
+  );
 
   it('past session.timeout.ms: the group removes the silent consumer', () => {
     const t = runScenario(opening());
@@ -476,4 +490,38 @@ describe('config edits', () => {
     // the original is untouched
     expect(s.cluster).toBeUndefined();
   });
+});
+
+describe('every preset', () => {
+  it.each(PRESETS.map((p) => [p.id, p] as const))(
+    '%s: a dropped envelope and a crash fork at the step, and the envelope is the one dropped',
+    (_id, preset) => {
+      const t = runScenario(preset.scenario);
+      const steps = [Math.floor(t.steps.length / 4), Math.floor(t.steps.length / 2), Math.floor((3 * t.steps.length) / 4)];
+      for (const step of steps) {
+        const view = stateAt(t, step);
+        for (const env of view.inFlight.slice(0, 2)) {
+          const outcome = injectEnvelopeFault(preset.scenario, { trace: t, step, view, envelopeId: env.id, action: { type: 'drop' } });
+          const after = fork(t, outcome, step, { sentStep: env.sentStep });
+          expect(after.envelopes[env.id]).toMatchObject({
+            rpc: env.rpc,
+            from: env.from,
+            to: env.to,
+            sentStep: env.sentStep,
+            fate: 'dropped',
+          });
+        }
+        const client = preset.scenario.clients[0]?.id as string;
+        const crashed = injectProcessFault(preset.scenario, {
+          trace: t,
+          step,
+          view,
+          process: client,
+          action: { type: 'crash', restartAfterMs: 1000 },
+        });
+        if (crashed.ok) fork(t, crashed, step);
+        else expect(crashed.code).toBe('process-down');
+      }
+    },
+  );
 });
