@@ -27,7 +27,12 @@ function classicEmbed(): Plugin {
     name: 'eos-lab-classic-embed',
     apply: 'build',
     async closeBundle() {
+      // a production bundle even when the outer process runs with NODE_ENV=test (Vitest): plugin-react
+      // would otherwise emit jsxDEV calls that the production React build lacks
+      const nodeEnv = process.env.NODE_ENV;
+      process.env.NODE_ENV = 'production';
       await build({
+        mode: 'production',
         configFile: false,
         root,
         base: './',
@@ -40,6 +45,8 @@ function classicEmbed(): Plugin {
           emptyOutDir: false,
           target: 'es2022',
           sourcemap: false,
+          // one classic script by design (see above)
+          chunkSizeWarningLimit: 1024,
           lib: {
             entry: resolve(root, 'src/embed/main.tsx'),
             formats: ['iife'],
@@ -48,6 +55,9 @@ function classicEmbed(): Plugin {
             cssFileName: 'assets/embed',
           },
         },
+      }).finally(() => {
+        if (nodeEnv === undefined) delete process.env.NODE_ENV;
+        else process.env.NODE_ENV = nodeEnv;
       });
       const template = readFileSync(resolve(root, 'embed.html'), 'utf8');
       if (!template.includes(entryTag) || !template.includes(assetsMark))
