@@ -4,15 +4,18 @@
  * one component; everything else of sharing lives in src/share, src/embed, src/ui/gallery and
  * src/ui/export.
  */
-import { EmbedDialog } from '../embed/EmbedDialog';
-import { ExportDialog } from '../ui/export/ExportDialog';
-import { Gallery } from '../ui/gallery/Gallery';
+import { lazy, Suspense } from 'react';
 import { useSim } from '../ui/useSim';
 import { LinkErrorPanel } from './LinkErrorPanel';
-import { ShareDialog } from './ShareDialog';
 import { shareStore, useShare } from './shareState';
 import { shareText } from './strings';
 import './share.css';
+
+// the panels load on first use: they are not needed to show a run
+const Gallery = lazy(() => import('../ui/gallery/Gallery').then((m) => ({ default: m.Gallery })));
+const ShareDialog = lazy(() => import('./ShareDialog').then((m) => ({ default: m.ShareDialog })));
+const EmbedDialog = lazy(() => import('../embed/EmbedDialog').then((m) => ({ default: m.EmbedDialog })));
+const ExportDialog = lazy(() => import('../ui/export/ExportDialog').then((m) => ({ default: m.ExportDialog })));
 
 export function ShareBar() {
   const panel = useShare((s) => s.panel);
@@ -37,10 +40,12 @@ export function ShareBar() {
         </button>
       </nav>
       <LinkErrorPanel />
-      {panel === 'gallery' && <Gallery onClose={close} />}
-      {panel === 'share' && <ShareDialog onClose={close} />}
-      {panel === 'embed' && <EmbedDialog onClose={close} />}
-      {panel === 'export' && <ExportDialog onClose={close} />}
+      <Suspense fallback={null}>
+        {panel === 'gallery' && <Gallery onClose={close} />}
+        {panel === 'share' && <ShareDialog onClose={close} />}
+        {panel === 'embed' && <EmbedDialog onClose={close} />}
+        {panel === 'export' && <ExportDialog onClose={close} />}
+      </Suspense>
     </>
   );
 }
