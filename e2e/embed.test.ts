@@ -256,4 +256,29 @@ describe('embedding in a VitePress site', () => {
     await expect.poll(() => lastStep(page, 'second')).toBe(11);
     await page.close();
   });
+
+  it('embed.html needs neither the history API nor storage, and explains a bad link', async () => {
+    const page = await browser.newPage();
+    const errors = watchErrors(page);
+    // as in restrictive webviews and sandboxed frames: history changes and storage throw
+    await page.addInitScript(() => {
+      const blocked = () => {
+        throw new DOMException('blocked by the host', 'SecurityError');
+      };
+      history.replaceState = blocked;
+      history.pushState = blocked;
+      for (const name of ['localStorage', 'sessionStorage', 'indexedDB']) Object.defineProperty(window, name, { get: blocked });
+    });
+    await page.goto(`${site.url}eos-lab/embed.html?preset=opening-story&step=10&theme=light`);
+    await expect.poll(() => page.getByTestId('embed-step').getAttribute('data-step')).toBe('10');
+    expect(await page.evaluate(() => location.hash)).toBe('');
+    await page.goto(`${site.url}eos-lab/embed.html#s=1.not*a*link`);
+    await page.getByTestId('link-error').waitFor();
+    expect(await page.getByTestId('link-error').getAttribute('data-kind')).toBe('corrupt');
+    await page.getByRole('button', { name: 'Open the default scenario' }).click();
+    await page.getByTestId('embed-step').waitFor();
+    expect(await page.evaluate(() => location.hash)).toBe('#s=1.not*a*link');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 });

@@ -4,6 +4,7 @@
  * follows the person's work; the gallery, Share, Embed and Export/Import panels do their jobs.
  */
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { deflateSync, strToU8 } from 'fflate';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -33,6 +34,18 @@ async function open(fragment: string): Promise<{ page: Page; errors: string[] }>
 }
 
 const hashOf = (page: Page) => page.evaluate(() => window.location.hash);
+
+const AXE = readFileSync(resolve('node_modules/axe-core/axe.min.js'), 'utf8');
+/** axe-core's violations on the page as it is now, as "rule: selector" strings. */
+async function axeViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ content: AXE });
+  return page.evaluate(async () => {
+    const axe = (
+      window as unknown as { axe: { run(c: Document): Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> } }
+    ).axe;
+    return (await axe.run(document)).violations.map((v) => `${v.id}: ${String(v.nodes[0]?.target)}`);
+  });
+}
 
 describe('opening a link that cannot be read', () => {
   const invalidScenario = `#s=1.${toBase64Url(
@@ -64,7 +77,10 @@ describe('opening a link that cannot be read', () => {
       // the bad link stays in the address until the person chooses
       expect(await hashOf(page)).toBe(fragment);
       if (kind === 'invalid') expect(await alert.innerText()).toContain('scenario.seed');
-      if (name === 'truncated') await screenshot(page, 'share-corrupt-link');
+      if (name === 'truncated') {
+        await screenshot(page, 'share-corrupt-link');
+        expect(await axeViolations(page)).toEqual([]);
+      }
       await openDefault.click();
       await page.getByRole('heading', { name: story.title }).waitFor();
       expect(await alert.count()).toBe(0);
@@ -132,6 +148,7 @@ describe('the gallery and the share panels', () => {
     for (const id of coming) expect(shipped.has(id ?? '')).toBe(false);
     expect(await hashOf(page)).toBe('#gallery');
     await screenshot(page, 'share-gallery');
+    expect(await axeViolations(page)).toEqual([]);
     await gallery.getByTestId('open-opening-story').click();
     expect(await gallery.count()).toBe(0);
     await page.getByRole('heading', { name: story.title }).waitFor();
@@ -154,6 +171,7 @@ describe('the gallery and the share panels', () => {
     const element = await page.getByTestId('embed-element').inputValue();
     expect(element).toContain('eos-lab.js');
     expect(element).toMatch(/<eos-lab scenario="#s=1\.[A-Za-z0-9_-]+" step="9"><\/eos-lab>/);
+    expect(await axeViolations(page)).toEqual([]);
     const iframe = await page.getByTestId('embed-iframe').inputValue();
     expect(iframe).toContain('embed.html?step=9#s=1.');
     expect(iframe).toContain('sandbox="allow-scripts');
