@@ -91,6 +91,20 @@ describe('opening a link that cannot be read', () => {
   }
 });
 
+describe('leaving a bad link through the gallery', () => {
+  it('opening any scenario clears the message and lets the address follow again', async () => {
+    const { page, errors } = await open('#s=1.%%%');
+    await page.getByTestId('link-error').waitFor();
+    await page.getByTestId('open-gallery').click();
+    await page.getByTestId('gallery').getByTestId('open-opening-story').click();
+    await page.getByRole('heading', { name: story.title }).waitFor();
+    expect(await page.getByTestId('link-error').count()).toBe(0);
+    await expect.poll(async () => decodeLink(await hashOf(page)).ok).toBe(true);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
+
 describe('opening a valid link', () => {
   it('replays the run and lands on its step, with the same traceHash as Node', async () => {
     const link = encodeLink(story.scenario, { step: 12, selection: null, language: 'en' });

@@ -37,13 +37,11 @@ function load(source: { scenario: unknown } | { link: string }, step: number | u
         .slice(0, 5)
         .map((e) => `${e.path}: ${e.message}`)
         .join('; ')}`;
-    shareStore.getState().setLinkError(null);
     openScenario(simStore, v.resolved.scenario, step === undefined ? {} : { step });
     return null;
   }
   const r = resolveSource(source.link);
   if (!r.ok) return r.error.message;
-  shareStore.getState().setLinkError(null);
   openScenario(simStore, r.scenario, step === undefined ? r.view : { ...r.view, step });
   return null;
 }

@@ -28,8 +28,6 @@ export function urlOf(link: string, href: string): string {
 }
 
 export function openDefault(store: SimStore): void {
-  shareStore.getState().setLinkError(null);
-  shareStore.getState().setMigratedFrom(null);
   const preset = findPreset(DEFAULT_PRESET_ID);
   if (preset) openScenario(store, preset.scenario, { language: store.getState().language });
 }
@@ -52,9 +50,8 @@ export function openFragment(store: SimStore, hash: string): boolean {
     share.setLinkError(r.error);
     return false;
   }
-  share.setLinkError(null);
-  share.setMigratedFrom(r.migratedFrom ?? null);
   openScenario(store, r.scenario, r.view);
+  share.setMigratedFrom(r.migratedFrom ?? null);
   return true;
 }
 

@@ -6,6 +6,7 @@ import { findPreset, PRESETS } from '../sim/presets';
 import { decodeLink, type LinkError, type LinkView, looksLikeLink } from '../sim/scenario/link';
 import type { Scenario } from '../sim/scenario/schema';
 import type { createSimStore } from '../store/simStore';
+import { shareStore } from './shareState';
 
 type SimStore = ReturnType<typeof createSimStore>;
 
@@ -41,10 +42,13 @@ export function resolveSource(text: string): ResolvedSource {
 }
 
 /**
- * Loads a scenario into the store and lands on a view: the step right away, the selection and
+ * Loads a scenario into the store (clearing a bad-link message) and lands on a view: the step right away, the selection and
  * language once the run is ready (a long run finishes in slices, and load() clears the selection).
  */
 export function openScenario(store: SimStore, scenario: unknown, view: Partial<LinkView> = {}): void {
+  // whatever was wrong with the last link, the person has moved on
+  shareStore.getState().setLinkError(null);
+  shareStore.getState().setMigratedFrom(null);
   const s = store.getState();
   if (view.language) s.setLanguage(view.language);
   s.load(scenario, view.step === undefined ? {} : { step: view.step });

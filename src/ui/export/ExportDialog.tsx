@@ -5,7 +5,6 @@
  */
 import { useState } from 'react';
 import { Modal } from '../../share/Modal';
-import { shareStore } from '../../share/shareState';
 import { openScenario, resolveSource } from '../../share/source';
 import { shareText } from '../../share/strings';
 import type { ScenarioError } from '../../sim/scenario/validate';
@@ -28,13 +27,11 @@ export function importText(text: string): { message: string; errors: readonly Sc
   if (!t.startsWith('{')) {
     const r = resolveSource(t);
     if (!r.ok) return { message: r.error.message, errors: r.error.details ?? [] };
-    shareStore.getState().setLinkError(null);
     openScenario(simStore, r.scenario, r.view);
     return null;
   }
   const v = parseScenarioJson(t);
   if (!v.ok) return { message: '', errors: v.errors };
-  shareStore.getState().setLinkError(null);
   openScenario(simStore, v.resolved.scenario, { step: 0 });
   return null;
 }
