@@ -1,3 +1,4 @@
+import { ShareBar } from '../share/ShareBar';
 import { simStore } from '../store/simStore';
 import { ConfigEditor } from './config';
 import { InjectPanel } from './inject';
@@ -18,6 +19,8 @@ export function App() {
       <header>
         <h1>EOS Lab</h1>
         <p className="tagline">Exactly once — of what, inside which boundary?</p>
+        {/* [share-embed] Scenarios, Share, Embed, Export/Import and the bad-link message (src/share/ShareBar.tsx) */}
+        <ShareBar />
       </header>
       {errors && (
         <section role="alert" className="errors">
