@@ -14,7 +14,7 @@ import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { PRESETS } from '../src/sim/presets';
 import { runScenario, stateAt, type Trace } from '../src/sim/run';
-import type { Scenario } from '../src/sim/scenario/schema';
+import { DEFAULT_LINK_VIEW, encodeLink, LINK_LIMITS } from '../src/sim/scenario/link';
 import { exactlyOncePipeline } from './pipeline';
 
 const args = new Set(process.argv.slice(2));
@@ -200,22 +200,15 @@ function bundle(): void {
 
 // ---------------------------------------------------------------- share links
 
-async function links(): Promise<void> {
+function links(): void {
   console.log('\nShare-link length per preset');
-  const file = join(ROOT, 'src/sim/scenario/link.ts');
-  if (!existsSync(file)) {
-    figure('link-length-max', 'longest preset link', null, 'pending (src/sim/scenario/link.ts is not on main yet)');
-    target('link-length', 'every preset link ≤ 2,000 characters', null, 'pending: link.ts is not on main yet');
-    return;
-  }
-  const mod = (await import(file)) as { encodeLink: (s: Scenario, view: unknown) => string };
   let max = 0;
   for (const p of PRESETS) {
-    const length = mod.encodeLink(p.scenario, { step: 0, selection: null, language: 'en' }).length;
+    const length = encodeLink(p.scenario, DEFAULT_LINK_VIEW).length;
     max = Math.max(max, length);
     figure(`link-length-${p.id}`, `link length, ${p.id}`, length, 'chars');
   }
-  target('link-length', 'every preset link ≤ 2,000 characters', max <= 2000, `longest ${max}`);
+  target('link-length', `every preset link ≤ ${LINK_LIMITS.targetChars} characters`, max <= LINK_LIMITS.targetChars, `longest ${max}`);
 }
 
 // ---------------------------------------------------------------- main
@@ -226,7 +219,7 @@ async function main(): Promise<void> {
   seeking(trace);
   await timeline();
   bundle();
-  await links();
+  links();
   console.log('\nTargets');
   for (const t of targets)
     console.log(`  ${t.pass === null ? 'PENDING' : t.pass ? 'PASS   ' : 'FAIL   '} ${t.label.padEnd(62)} ${t.detail}`);

@@ -1,16 +1,20 @@
 /**
- * Text from a scenario is rendered as text, never as HTML. Scenarios whose titles, questions, keys,
- * values, header names and values, notes — and, in invalid ones, topic names, config keys and
- * unknown field names that end up in error messages — carry HTML and script are loaded into the
- * real App through the store (the share-link fragment is not on main yet; see docs/proof.md), the
- * run is played to its end, and: no payload script runs (a window flag stays unset), no injected
- * element exists, no request for an injected image is made, and the payloads are visible as text.
+ * Text from a link is rendered as text, never as HTML. Scenarios whose titles, questions, keys,
+ * values, header names and values and notes — and, in invalid ones, topic names, config keys and
+ * unknown field names that come back in error messages — carry HTML and script are opened in the
+ * production app through the URL fragment (share links, src/sim/scenario/link.ts), with a record
+ * selected so its details are drawn, and played to the end. No payload script runs (a window flag
+ * stays unset), no injected element exists, no injected image is requested, and the payloads are
+ * visible as text.
  */
+import { deflateSync, strToU8 } from 'fflate';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { toBase64Url } from '../src/sim/scenario/base64url';
+import { encodeLink, type LinkView } from '../src/sim/scenario/link';
+import { LINK_DICTIONARY_V1 } from '../src/sim/scenario/linkDictionary';
 import type { Scenario } from '../src/sim/scenario/schema';
 import { launchBrowser, screenshot } from './browser';
-import { openHarness } from './harness/build';
 
 const PAYLOADS = [
   `<img src=x-img onerror="window.__xss='img'">`,
@@ -54,35 +58,38 @@ const invalid = {
   clients: [{ id: 'p1', type: 'producer', config: { [SVG]: IFRAME }, script: [{ op: 'send', topic: LINK, key: null, value: null }] }],
 };
 
-let browser: Browser;
-let page: Page;
-const injectedRequests: string[] = [];
+const view = (over: Partial<LinkView> = {}): LinkView => ({ step: 0, selection: null, language: 'en', ...over });
 
+/** A link carrying any JSON document — what a hostile page could hand out. */
+function rawLink(doc: unknown): string {
+  return `#s=1.${toBase64Url(deflateSync(strToU8(JSON.stringify(doc)), { level: 9, dictionary: strToU8(LINK_DICTIONARY_V1) }))}`;
+}
+
+let browser: Browser;
 beforeAll(async () => {
   browser = await launchBrowser();
-  page = await browser.newPage();
-  page.on('request', (r) => {
-    if (/x-img|javascript:/.test(r.url())) injectedRequests.push(r.url());
-  });
-  await openHarness(page, inject('baseUrl'));
 });
 afterAll(async () => {
   await browser?.close();
 });
 
-type H = {
-  __eosHarness: { load(s: unknown): void; seek(n: number): void; state(): { steps: number; errors: number; title: string | null } };
-};
-
-async function loadAndPlay(scenario: unknown): Promise<{ steps: number; errors: number; title: string | null }> {
+/** Opens the app on a fragment, plays the run to its end, and checks that nothing was injected. */
+async function openAndPlay(fragment: string): Promise<Page> {
+  const page = await browser.newPage();
+  const injectedRequests: string[] = [];
+  page.on('request', (r) => {
+    if (/x-img|javascript:/.test(r.url())) injectedRequests.push(r.url());
+  });
+  await page.goto(`${inject('baseUrl')}${fragment}`);
+  await page.waitForFunction(() => {
+    const status = window.__eosLab?.store.getState().status;
+    return status === 'ready' || status === 'error' || document.querySelector('[data-testid="link-error"]') !== null;
+  });
   const scripts = await page.evaluate(() => document.scripts.length);
-  await page.evaluate((s) => (window as unknown as H).__eosHarness.load(s), scenario);
-  const state = await page.evaluate(() => (window as unknown as H).__eosHarness.state());
-  // play it: every step to the end, so every label, record and error the run produces is drawn
-  for (let i = 1; i <= state.steps; i += Math.max(1, Math.floor(state.steps / 25))) {
-    await page.evaluate((n) => (window as unknown as H).__eosHarness.seek(n), i);
-  }
-  await page.evaluate((n) => (window as unknown as H).__eosHarness.seek(n), state.steps);
+  const steps = await page.evaluate(() => window.__eosLab?.store.getState().trace?.steps.length ?? 0);
+  for (let i = 1; i <= steps; i += Math.max(1, Math.floor(steps / 25)))
+    await page.evaluate((n) => window.__eosLab?.store.getState().seek(n), i);
+  await page.evaluate((n) => window.__eosLab?.store.getState().seek(n), steps);
   await page.waitForTimeout(300);
   expect(await page.evaluate(() => (window as unknown as { __xss?: unknown }).__xss)).toBeUndefined();
   expect(await page.evaluate(() => document.scripts.length)).toBe(scripts);
@@ -91,34 +98,49 @@ async function loadAndPlay(scenario: unknown): Promise<{ steps: number; errors: 
   );
   expect(injected).toBe(0);
   expect(injectedRequests).toEqual([]);
-  return state;
+  return page;
 }
 
-describe('HTML and script in a scenario render as text', () => {
-  it('a valid scenario: title, question, keys, values, headers and notes', async () => {
-    const state = await loadAndPlay(valid);
-    expect(state.errors).toBe(0);
-    expect(state.title).toBe(IMG);
-    expect(state.steps).toBeGreaterThan(10);
+describe('HTML and script in a shared scenario render as text', () => {
+  it('a valid scenario: title, question, keys, values, headers and notes, with a record selected', async () => {
+    const page = await openAndPlay(
+      encodeLink(valid, view({ step: 3, selection: { kind: 'record', topic: 'orders', partition: 0, offset: 0 } })),
+    );
+    expect(await page.evaluate(() => window.__eosLab?.store.getState().scenario?.title)).toBe(IMG);
     const text = await page.locator('body').innerText();
     expect(text).toContain(IMG);
-    expect(text).toContain(SCRIPT);
     await screenshot(page, 'bad-input-valid');
+    await page.close();
   });
 
-  it('an invalid scenario: names carrying HTML come back in error messages, as text', async () => {
-    const state = await loadAndPlay(invalid);
-    expect(state.errors).toBeGreaterThan(0);
-    const alert = await page.getByRole('alert').innerText();
+  it('an invalid scenario: names carrying HTML come back in the error details, as text', async () => {
+    const page = await openAndPlay(rawLink({ scenario: invalid, view: view() }));
+    const alert = await page.getByTestId('link-error').innerText();
     expect(alert).toContain('<img src=x-img');
     await screenshot(page, 'bad-input-invalid');
+    await page.close();
   });
 
-  it('malformed values of every type do not break the page', async () => {
-    for (const bad of [null, 42, 'text', [], { version: 1 }, { ...valid, clients: IMG }, { ...valid, topics: [{ name: SCRIPT }] }]) {
-      const state = await loadAndPlay(bad);
-      expect(state.errors).toBeGreaterThan(0);
-      expect(await page.getByRole('alert').isVisible()).toBe(true);
+  it('malformed documents of every type show a message, not a blank page', async () => {
+    const docs = [
+      null,
+      42,
+      'text',
+      [],
+      { scenario: null, view: null },
+      { scenario: { ...valid, clients: IMG }, view: view() },
+      { scenario: valid, view: { step: IMG } },
+    ];
+    for (const doc of docs) {
+      const page = await openAndPlay(rawLink(doc));
+      expect(await page.getByTestId('link-error').isVisible()).toBe(true);
+      await page.close();
+    }
+    // not a link at all, and a fragment that is pure markup
+    for (const fragment of [`#s=1.${encodeURIComponent(IMG)}`, `#${encodeURIComponent(SCRIPT)}`]) {
+      const page = await openAndPlay(fragment);
+      expect(await page.locator('body').innerText()).not.toBe('');
+      await page.close();
     }
   });
 });

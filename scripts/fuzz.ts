@@ -1,19 +1,20 @@
 /**
  * `npm run fuzz`: the long version of the property tests. Draws random scenarios from every family
- * (see tests/properties/families.ts) and hostile inputs for the validator, for a number of cases or
+ * (see tests/properties/families.ts) and hostile inputs for the validator and the share-link decoder, for a number of cases or
  * minutes, and checks every invariant on each run.
  *
- *   npm run fuzz -- [--minutes 10] [--runs 100000] [--seed <n>] [--family general|transactions|idempotence|validator]
+ *   npm run fuzz -- [--minutes 10] [--runs 100000] [--seed <n>] [--family general|transactions|idempotence|validator|links]
  *                   [--keep-going] [--replay <family>:<seed>:<path>]
  *
  * On a failure it prints the seed and fast-check's path (to replay it), the broken invariants, and
- * writes the shrunk scenario to fuzz-failures/<name>.json (run it with `npm run sim -- <file>`) and,
- * when src/sim/scenario/link.ts is present, a share link.
+ * writes the shrunk scenario to fuzz-failures/<name>.json (run it with `npm run sim -- <file>`) and
+ * prints a share link that opens it in the app.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { checkInvariants, formatViolations } from '../src/sim/checks/invariants';
 import { runScenario } from '../src/sim/run';
+import { DEFAULT_LINK_VIEW, decodeLink, encodeLink } from '../src/sim/scenario/link';
 import type { Scenario } from '../src/sim/scenario/schema';
 import { parseScenarioJson, validateScenario } from '../src/sim/scenario/validate';
 import { pathsOf, randomBytesText, randomJsonText, setAt, WRONG_VALUES } from '../tests/fuzz/mutations';
@@ -35,7 +36,7 @@ function parseArgs(argv: string[]): Options {
     minutes: 10,
     runs: Number.POSITIVE_INFINITY,
     seed: Date.now() % 2147483647,
-    families: [...Object.keys(FAMILIES), 'validator'],
+    families: [...Object.keys(FAMILIES), 'validator', 'links'],
     keepGoing: false,
     replay: null,
   };
@@ -68,6 +69,22 @@ const validatorInput = fc.oneof(
   }),
 );
 
+/** Hostile share links: random text after the prefix, and valid links with characters changed or cut. */
+const linkInput = fc.oneof(
+  fc.string({ unit: 'binary', maxLength: 400 }).map((s) => `#s=1.${s}`),
+  fc.tuple(scenarioArb, fc.nat(), fc.nat(), fc.constantFrom('A', '_', '-', '.', '%', '0')).map(([s, cut, at, ch]) => {
+    const link = encodeLink(s, DEFAULT_LINK_VIEW);
+    const changed = link.slice(0, at % link.length) + ch + link.slice((at % link.length) + 1);
+    return changed.slice(0, link.length - (cut % 8));
+  }),
+);
+
+const linkProperty = fc.property(linkInput, (link) => {
+  const d = decodeLink(link);
+  if (!d.ok && (typeof d.error.message !== 'string' || d.error.message.length === 0)) throw new Error('an error without a sentence');
+  if (d.ok && !validateScenario(d.scenario).ok) throw new Error('decoded a scenario that does not validate');
+});
+
 const validatorProperty = fc.property(validatorInput, (input) => {
   const v = 'text' in input ? parseScenarioJson(input.text) : validateScenario(input.value);
   if (!v.ok && (!Array.isArray(v.errors) || v.errors.length === 0)) throw new Error('rejected without errors');
@@ -77,21 +94,15 @@ const validatorProperty = fc.property(validatorInput, (input) => {
 // biome-ignore lint/suspicious/noExplicitAny: each family's property has its own value type
 function propertyOf(family: string): fc.IProperty<any> {
   if (family === 'validator') return validatorProperty;
+  if (family === 'links') return linkProperty;
   const f = FAMILIES[family as FamilyName];
   if (!f) throw new Error(`unknown family ${family}`);
   return modelProperty(f.arb, f.everyStep);
 }
 
-/** A share link for the scenario, once src/sim/scenario/link.ts exists. */
-async function shareLink(scenario: Scenario): Promise<string> {
-  const modulePath = '../src/sim/scenario/link.ts';
-  try {
-    const link = (await import(modulePath)) as { encodeLink?: (s: Scenario, view: unknown) => string };
-    if (!link.encodeLink) return 'pending (link.ts has no encodeLink)';
-    return `#${link.encodeLink(scenario, { step: 0, selection: null, language: 'en' })}`.replace(/^##/, '#');
-  } catch {
-    return 'pending (src/sim/scenario/link.ts is not on main yet)';
-  }
+/** A share link that opens the scenario in the app (`npm run dev` serves it at localhost:5173). */
+function shareLink(scenario: Scenario): string {
+  return `http://localhost:5173/${encodeLink(scenario, DEFAULT_LINK_VIEW)}`;
 }
 
 const seen = new Set<string>();
@@ -123,7 +134,7 @@ async function report(family: string, details: fc.RunDetails<unknown[]>): Promis
   const file = `fuzz-failures/${name}.json`;
   writeFileSync(file, `${JSON.stringify(scenario ?? example, null, 2)}\n`);
   console.log(`  shrunk input: ${file}${scenario ? `  (npm run sim -- ${file})` : ''}`);
-  if (scenario) console.log(`  share link:   ${await shareLink(scenario)}`);
+  if (scenario) console.log(`  share link:   ${shareLink(scenario)}`);
   console.log(`  replay:       npm run fuzz -- --replay ${family}:${details.seed}:${details.counterexamplePath}`);
   return fresh;
 }
@@ -149,7 +160,8 @@ async function main(): Promise<void> {
     for (const family of o.families) {
       if (total >= o.runs || Date.now() >= deadline) break;
       const seed = (o.seed + round * 7919 + family.length) % 2147483647;
-      const numRuns = Math.min(family === 'validator' ? chunk * 10 : chunk, o.runs - total);
+      const cheap = family === 'validator' || family === 'links';
+      const numRuns = Math.min(cheap ? chunk * 10 : chunk, o.runs - total);
       const r = fc.check(propertyOf(family), { numRuns, seed });
       total += r.numRuns;
       if (r.failed) {
