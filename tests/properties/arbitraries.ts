@@ -62,6 +62,7 @@ const SINKS = [
   'http-api:plain',
   'http-api:idempotency-key',
   'http-api:lookup-before-retry',
+  'outbox:',
 ] as const;
 
 const consumerArb = fc.record({
@@ -72,7 +73,10 @@ const consumerArb = fc.record({
   mode: fc.constantFrom(...MODES),
   autoCommit: fc.boolean(),
   sink: fc.constantFrom(...SINKS),
-  sessionTimeoutMs: opt(fc.integer({ min: 6000, max: 45000 })),
+  // short sessions (Kafka's default is 45 s) keep runs short: the run waits for timeouts to show
+  sessionTimeoutMs: fc.integer({ min: 6000, max: 20000 }),
+  // and fewer empty fetches to step through
+  fetchMaxWaitMs: fc.constantFrom(500, 1000, 2000),
   maxPollRecords: opt(fc.integer({ min: 1, max: 10 })),
   autoCommitIntervalMs: opt(fc.integer({ min: 100, max: 5000 })),
   processingMs: opt(fc.integer({ min: 0, max: 50 })),
@@ -99,6 +103,16 @@ const HOT_RPCS = [
   'FetchResponse',
   'JoinGroupResponse',
 ] as const;
+
+const streamsArb = fc.record({
+  input: fc.nat(5),
+  guarantee: fc.constantFrom('exactly_once_v2', 'at_least_once'),
+  commitIntervalMs: opt(fc.integer({ min: 100, max: 3000 })),
+  groupBy: fc.constantFrom(undefined, 'key', 'value'),
+  startAt: opt(fc.integer({ min: 0, max: 3000 })),
+});
+
+type StreamsShape = typeof streamsArb extends fc.Arbitrary<infer T> ? T : never;
 
 const faultArb = fc.oneof(
   {
@@ -150,6 +164,8 @@ export interface ShapeOptions {
   readonly shortTimeouts?: boolean;
   /** Virtual time limit of each run (default 120000 ms). */
   readonly maxTimeMs?: number;
+  /** At most this many Kafka Streams applications, when there are any (default 1). */
+  readonly streams?: number;
 }
 
 export function shapeArbWith(o: ShapeOptions = {}) {
@@ -179,6 +195,11 @@ export function shapeArbWith(o: ShapeOptions = {}) {
     }),
     producers: fc.array(withTimeouts, { minLength: o.producers?.min ?? 1, maxLength: o.producers?.max ?? 3 }),
     consumers: fc.array(consumer, { minLength: o.consumers?.min ?? 0, maxLength: o.consumers?.max ?? 2 }),
+    // a Streams application in about one run in five: its commit loop makes runs long
+    streams: fc.oneof(
+      { weight: 4, arbitrary: fc.constant([] as StreamsShape[]) },
+      { weight: 1, arbitrary: fc.array(streamsArb, { minLength: 1, maxLength: o.streams ?? 1 }) },
+    ),
     faults: fc.array(faultArb, { minLength: o.faults?.min ?? 0, maxLength: o.faults?.max ?? 4 }),
     checkpointEvery: fc.constantFrom(16, 32, 64, 256),
     maxTimeMs: fc.constant(o.maxTimeMs ?? 120000),
@@ -283,16 +304,21 @@ export function scenarioFromShape(shape: Shape): Scenario {
       'auto.offset.reset': c.reset,
       'enable.auto.commit': c.mode === 'auto-commit' ? true : c.mode === 'exactly-once' ? false : c.autoCommit,
     };
-    if (c.sessionTimeoutMs !== undefined) config['session.timeout.ms'] = c.sessionTimeoutMs;
+    config['session.timeout.ms'] = c.sessionTimeoutMs;
+    config['fetch.max.wait.ms'] = c.fetchMaxWaitMs;
     if (c.maxPollRecords !== undefined) config['max.poll.records'] = c.maxPollRecords;
     if (c.autoCommitIntervalMs !== undefined) config['auto.commit.interval.ms'] = c.autoCommitIntervalMs;
     const produces = c.mode === 'exactly-once' || c.mode === 'consume-produce-no-transactions';
     let sink: string | undefined;
     const sinkSpec = c.mode === 'offsets-in-sink' ? 'database:offsets-in-db' : c.sink;
     if (sinkSpec) {
-      const [type, mode] = sinkSpec.split(':') as ['database' | 'http-api', string];
+      const [type, mode] = sinkSpec.split(':') as ['database' | 'http-api' | 'outbox', string];
       sink = `s${i}`;
-      sinks.push({ id: sink, type, mode });
+      if (type === 'outbox') {
+        // the relay publishes the outbox rows to a topic of its own
+        topics.push({ name: `outbox-${sink}`, partitions: 1 });
+        sinks.push({ id: sink, type, topic: `outbox-${sink}` });
+      } else sinks.push({ id: sink, type, mode });
     }
     if (produces) topics.push({ name: `out-${id}`, partitions: 1 + (c.group % 2) });
     const processing: NonNullable<Extract<Scenario['clients'][number], { type: 'consumer' }>['processing']> = {
@@ -314,9 +340,26 @@ export function scenarioFromShape(shape: Shape): Scenario {
     });
   });
 
+  shape.streams.forEach((st, i) => {
+    const id = `st${i}`;
+    topics.push({ name: `out-${id}`, partitions: 1 });
+    const config: Config = { 'processing.guarantee': st.guarantee };
+    if (st.commitIntervalMs !== undefined) config['commit.interval.ms'] = st.commitIntervalMs;
+    clients.push({
+      id,
+      type: 'streams',
+      config,
+      inputTopic: inputs[st.input % inputs.length]?.name as string,
+      outputTopic: `out-${id}`,
+      ...(st.groupBy ? { groupBy: st.groupBy } : {}),
+      ...(st.startAt !== undefined ? { startAt: st.startAt } : {}),
+    });
+  });
+
   const processes = [
     ...clients.map((c) => c.id),
     ...sinks.map((k) => k.id),
+    ...sinks.filter((k) => k.type === 'outbox').map((k) => `${k.id}-relay`),
     ...Array.from({ length: shape.brokers }, (_, b) => `broker-${b}`),
     'txn-coordinator',
     'group-coordinator',

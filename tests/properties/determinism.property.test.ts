@@ -1,7 +1,7 @@
 /**
- * Determinism: the same scenario gives the same trace, every time — every preset and 200 random
- * scenarios (faults included) run twice give the same traceHash, and a run taken in slices (as the
- * store does for long runs) gives the same hash as one taken at once.
+ * Determinism: the same scenario gives the same trace, every time — every preset runs three times
+ * (twice at once, once in slices) and 200 random scenarios (faults included) twice (at once, and in
+ * slices of a random size as the store takes long runs), and each gives one traceHash.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -28,14 +28,13 @@ describe('determinism', () => {
     expect(slicedHash(scenario, 7)).toBe(a.traceHash);
   });
 
-  it('200 random scenarios: two runs give one traceHash, and so does a sliced run', () => {
+  it('200 random scenarios: a run at once and a run in slices give one traceHash', () => {
     const seen = new Set<string>();
     fc.assert(
       fc.property(scenarioArb, fc.integer({ min: 1, max: 500 }), (scenario, slice) => {
         const a = runScenario(scenario);
-        const b = runScenario(scenario);
         seen.add(a.traceHash);
-        return a.traceHash === b.traceHash && a.steps.length === b.steps.length && slicedHash(scenario, slice) === a.traceHash;
+        return slicedHash(scenario, slice) === a.traceHash;
       }),
       { numRuns: cases(200), seed: PROPERTY_SEED + 3 },
     );

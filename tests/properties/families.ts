@@ -20,7 +20,7 @@ export const FAMILIES = {
     description: 'topics, producers of every kind, consumers in every processing mode, sinks, 0–4 faults',
     arb: scenarioArb,
     everyStep: true,
-    cases: 1000,
+    cases: 600,
   },
   transactions: {
     description: 'transactional producers and exactly-once applications under 2–6 faults, short transaction timeouts',
@@ -38,7 +38,7 @@ export const FAMILIES = {
     description: 'plain producers, idempotent or not, under lost, delayed and duplicated requests and restarts',
     arb: scenarioArbWith({ transactional: false, consumers: { min: 0, max: 1 }, faults: { min: 1, max: 5 } }),
     everyStep: true,
-    cases: 600,
+    cases: 400,
   },
 } as const satisfies Record<string, Family>;
 

@@ -141,7 +141,9 @@ function factsOf(trace: Trace): { step: number; fact: Fact }[] {
 
 /** Replays the append facts of user topics: offsets must follow on from each other, markers settle transactions. */
 function buildLedger(trace: Trace, facts: readonly { step: number; fact: Fact }[], v: Collector): Ledger {
-  const userTopics = new Map(trace.scenario.topics.map((t) => [t.name, t.startOffset ?? 0]));
+  // every topic but Kafka's internal ones (__consumer_offsets' data appends are not facts); Streams'
+  // changelog and repartition topics are not in the scenario and start at 0
+  const startOffsets = new Map(trace.scenario.topics.map((t) => [t.name, t.startOffset ?? 0]));
   const partitions = new Map<string, Map<number, LoggedRecord>>();
   const next = new Map<string, number>();
   const open = new Map<string, LoggedRecord[]>();
@@ -153,14 +155,14 @@ function buildLedger(trace: Trace, facts: readonly { step: number; fact: Fact }[
       if (!cleanedAt.has(k)) cleanedAt.set(k, step);
       continue;
     }
-    if (fact.kind !== 'append' || !userTopics.has(fact.topic)) continue;
+    if (fact.kind !== 'append' || fact.topic.startsWith('__')) continue;
     const tp = tpKey(fact.topic, fact.partition);
     let records = partitions.get(tp);
     if (!records) {
       records = new Map();
       partitions.set(tp, records);
     }
-    const expected = next.get(tp) ?? (userTopics.get(fact.topic) as number);
+    const expected = next.get(tp) ?? startOffsets.get(fact.topic) ?? 0;
     const count = fact.lastOffset - fact.baseOffset + 1;
     if (fact.baseOffset < expected)
       v.add('offsets-unique', step, `${tp}: a batch was appended at offset ${fact.baseOffset}, below the log end offset ${expected}`);
