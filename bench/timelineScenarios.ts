@@ -1,7 +1,9 @@
+import { findPreset } from '../src/sim/presets';
+
 /**
  * Scenarios for looking at the timeline on the benchmark page (`timeline.html?scenario=<id>`):
  * transactions committed, aborted and left open, a lost ProduceResponse and a read_committed reader,
- * so every kind of cell, marker and arrow shows up.
+ * so every kind of cell, marker and arrow shows up; and the opening story with its first ack lost.
  */
 export const BENCH_SCENARIOS: Record<string, unknown> = {
   'timeline-transactions': {
@@ -42,5 +44,10 @@ export const BENCH_SCENARIOS: Record<string, unknown> = {
       },
     ],
     faults: [{ type: 'drop', rpc: 'ProduceResponse', nth: 1, note: 'the first ProduceResponse is lost' }],
+  },
+  'opening-lost-ack': {
+    ...(findPreset('opening-story')?.scenario as object),
+    id: 'opening-lost-ack',
+    faults: [{ type: 'drop', rpc: 'ProduceResponse', nth: 1, note: 'the ack of the first send is lost' }],
   },
 };

@@ -58,6 +58,8 @@ export class LanesController {
   private hover: RecordRef | null = null;
   private focus: RecordRef | null = null;
   private focused = false;
+  /** Focus came from the keyboard (or a key was pressed since): only then show the focus ring and its details. */
+  private keyboardMode = false;
   private selection: Selection | null = null;
   private palette: Palette;
   private patterns: Patterns | null = null;
@@ -97,7 +99,13 @@ export class LanesController {
     this.listen(el.overlayCanvas, 'mousemove', (e) => this.onPointer(e as MouseEvent));
     this.listen(el.overlayCanvas, 'mouseleave', () => this.setHover(null));
     this.listen(el.overlayCanvas, 'click', (e) => this.onClick(e as MouseEvent));
-    this.listen(el.root, 'keydown', (e) => this.onKey(e as KeyboardEvent));
+    this.listen(el.overlayCanvas, 'pointerdown', () => {
+      this.keyboardMode = false;
+    });
+    this.listen(el.root, 'keydown', (e) => {
+      this.keyboardMode = true;
+      this.onKey(e as KeyboardEvent);
+    });
     this.listen(el.root, 'focus', () => this.onFocus());
     this.listen(el.root, 'blur', () => {
       this.focused = false;
@@ -155,6 +163,7 @@ export class LanesController {
 
   setSelection(selection: Selection | null): void {
     this.selection = selection;
+    this.el.root.dataset.selected = selection?.kind === 'record' ? `${selection.topic}-${selection.partition}@${selection.offset}` : '';
     this.scheduler.request();
   }
 
@@ -306,7 +315,7 @@ export class LanesController {
     const sel = this.selection;
     const s = sel?.kind === 'record' ? this.resolve({ lane: `${sel.topic}-${sel.partition}`, offset: sel.offset }) : null;
     const h = this.resolve(this.hover);
-    const f = this.focused ? this.resolve(this.focus) : null;
+    const f = this.focused && this.keyboardMode ? this.resolve(this.focus) : null;
     this.refreshTooltip();
     // an empty overlay that is already clear stays untouched (nothing for the compositor to upload)
     if (!s && !h && !f && this.overlayClear) return;
@@ -336,7 +345,7 @@ export class LanesController {
 
   private refreshTooltip(): void {
     const tip = this.el.tooltip;
-    const ref = this.hover ?? (this.focused ? this.focus : null);
+    const ref = this.hover ?? (this.focused && this.keyboardMode ? this.focus : null);
     const r = this.resolve(ref);
     if (!r) {
       if (!tip.hidden) hideTooltip(tip);
@@ -418,6 +427,7 @@ export class LanesController {
 
   private onFocus(): void {
     this.focused = true;
+    this.keyboardMode ||= this.el.root.matches(':focus-visible');
     if (!this.resolve(this.focus)) {
       const sel = this.selection;
       const fromSel = sel?.kind === 'record' ? { lane: `${sel.topic}-${sel.partition}`, offset: sel.offset } : null;

@@ -51,9 +51,12 @@ export class MscController {
   /** Position in `shown` of the focused envelope. */
   private focus = -1;
   private focused = false;
+  /** Focus came from the keyboard (or a key was pressed since): only then show the focus ring and its details. */
+  private keyboardMode = false;
   private selectedId: number | null = null;
   private palette: Palette;
   private needStatic = true;
+  private overlayClear = false;
   private readonly staticLayer: CanvasLayer;
   private readonly overlayLayer: CanvasLayer;
   private readonly zoomBehavior: ZoomBehavior<HTMLCanvasElement, unknown>;
@@ -88,9 +91,16 @@ export class MscController {
       this.focus = hit;
       this.selectAt(hit);
     });
-    this.listen(el.root, 'keydown', (e) => this.onKey(e as KeyboardEvent));
+    this.listen(el.overlayCanvas, 'pointerdown', () => {
+      this.keyboardMode = false;
+    });
+    this.listen(el.root, 'keydown', (e) => {
+      this.keyboardMode = true;
+      this.onKey(e as KeyboardEvent);
+    });
     this.listen(el.root, 'focus', () => {
       this.focused = true;
+      this.keyboardMode ||= el.root.matches(':focus-visible');
       if (this.focus < 0 || this.focus >= this.shownCount()) this.focus = this.initialFocus();
       this.announce();
       this.scheduler.request();
@@ -137,6 +147,7 @@ export class MscController {
 
   setSelection(selection: Selection | null): void {
     this.selectedId = selection?.kind === 'envelope' ? selection.id : null;
+    this.el.root.dataset.selected = this.selectedId === null ? '' : String(this.selectedId);
     this.scheduler.request();
   }
 
@@ -299,15 +310,16 @@ export class MscController {
   }
 
   private drawOverlay(): void {
-    const ctx = beginFrame(this.overlayLayer);
-    const p = this.palette;
-    if (this.selectedId !== null) {
-      const a = this.pathOf(this.positionOf(this.selectedId));
-      if (a) strokeArrow(ctx, a, p.selection, 3.5, true);
-    }
+    const s = this.selectedId === null ? null : this.pathOf(this.positionOf(this.selectedId));
     const h = this.pathOf(this.hover);
+    const f = this.focused && this.keyboardMode ? this.pathOf(this.focus) : null;
+    this.refreshTooltip();
+    if (!s && !h && !f && this.overlayClear) return;
+    const ctx = beginFrame(this.overlayLayer);
+    this.overlayClear = !s && !h && !f;
+    const p = this.palette;
+    if (s) strokeArrow(ctx, s, p.selection, 3.5, true);
     if (h) strokeArrow(ctx, h, p.hover, 2.5, true);
-    const f = this.focused ? this.pathOf(this.focus) : null;
     if (f) {
       ctx.strokeStyle = p.focus;
       ctx.lineWidth = 2;
@@ -317,13 +329,12 @@ export class MscController {
       ctx.strokeRect(x, y, Math.abs(f.x1 - f.x0) + 10, Math.abs(f.y1 - f.y0) + 10);
       ctx.setLineDash([]);
     }
-    this.refreshTooltip();
   }
 
   private refreshTooltip(): void {
     const tip = this.el.tooltip;
     const d = this.data;
-    const j = this.hover >= 0 ? this.hover : this.focused ? this.focus : -1;
+    const j = this.hover >= 0 ? this.hover : this.focused && this.keyboardMode ? this.focus : -1;
     const a = this.pathOf(j);
     if (!d || !a) {
       if (!tip.hidden) hideTooltip(tip);

@@ -37,11 +37,11 @@ export function recordDetails(laneKey: string, r: RecordRow): Details {
   const lines: [string, string][] = [
     ['offset', String(r.offset)],
     ['key', r.key === null ? 'null' : clip(r.key)],
-    ['value', r.value === null ? 'null (tombstone)' : clip(r.value)],
+    ['value', r.control ? `${r.control} control record` : r.value === null ? 'null (tombstone)' : clip(r.value)],
     ['headers', clip(headers, 160)],
     ['producerId', String(r.producerId)],
     ['producerEpoch', String(r.producerEpoch)],
-    ['sequence', r.sequence < 0 ? 'none (no idempotence)' : String(r.sequence)],
+    ['sequence', r.control ? '-1 (control batch)' : r.sequence < 0 ? '-1 (no idempotence)' : String(r.sequence)],
     ['transaction', outcomeText(r)],
     ['batch', `baseOffset ${r.baseOffset}`],
     ['CreateTime', `${r.timestamp} ms`],

@@ -1,7 +1,7 @@
 /**
  * Where a lane's marks go in one frame: one cell per record when cells are at least CELL_MODE_MIN_PX
- * wide, otherwise records that share a pixel are aggregated (the most important kind wins, see
- * CellKind) and runs of one kind are merged. Zoomed out, the level-of-detail nodes are walked
+ * wide, otherwise records that share a pixel column are aggregated (the most important kind wins,
+ * see CellKind) and runs of one kind are merged. Zoomed out, the level-of-detail nodes are walked
  * instead of the records, so the work per frame follows the canvas width, not the record count.
  *
  * Output goes into reusable buffers (no allocation per frame).
@@ -128,13 +128,14 @@ export function layoutMarks(lane: LaneMarks, map: LinearMap, width: number, out:
   const top = Math.min(lod.length - 1, 30);
   let i = i0;
   while (i < i1) {
-    // the largest node starting at i that still fits in one pixel
+    // the largest node starting at i whose records all lie in the pixel column where it starts
+    const pxStart = Math.floor(a * (offsets[i] as number) + b);
     let l = 0;
     while (l < top) {
       const size = 1 << (l + 1);
       if ((i & (size - 1)) !== 0) break;
       const last = i + size - 1 < n ? i + size - 1 : n - 1;
-      if (a * ((offsets[last] as number) + 1 - (offsets[i] as number)) > 1) break;
+      if (a * ((offsets[last] as number) + 1) + b - 1e-9 >= pxStart + 1) break;
       l++;
     }
     const level = lod[l] as LodLevel;
