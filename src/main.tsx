@@ -1,10 +1,20 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { loadDefault } from './store/simStore';
+import { startHashSync } from './share/hashSync';
+import { simStore } from './store/simStore';
 import { App } from './ui/App';
 import './ui/styles.css';
 
-loadDefault();
+declare global {
+  interface Window {
+    /** Test and debugging hook: browser tests drive the store directly (e2e/inject.test.ts). */
+    __eosLab?: { store: typeof simStore };
+  }
+}
+
+window.__eosLab = { store: simStore };
+// [share-embed] opens the URL's share link, #gallery or the default scenario, then keeps the URL in step
+startHashSync(simStore);
 const root = document.getElementById('root');
 if (root)
   createRoot(root).render(

@@ -1,4 +1,7 @@
+import { ShareBar } from '../share/ShareBar';
 import { simStore } from '../store/simStore';
+import { ConfigEditor } from './config';
+import { InjectPanel } from './inject';
 import { Timeline } from './timeline/Timeline';
 import { useSim } from './useSim';
 
@@ -16,6 +19,8 @@ export function App() {
       <header>
         <h1>EOS Lab</h1>
         <p className="tagline">Exactly once — of what, inside which boundary?</p>
+        {/* [share-embed] Scenarios, Share, Embed, Export/Import and the bad-link message (src/share/ShareBar.tsx) */}
+        <ShareBar />
       </header>
       {errors && (
         <section role="alert" className="errors">
@@ -53,6 +58,13 @@ export function App() {
             {last ? `${last.t} ms · ${last.actor}: ${last.label} (${last.before} → ${last.after})` : 'Start of the run.'}
           </p>
           {view && <Timeline trace={trace} view={view} step={step} selection={selection} onSelect={(s) => simStore.getState().select(s)} />}
+          {/* ui-inject: failure injection and the config editor; the layout places them in its details panel */}
+          <section aria-label="Inject a failure" className="inject">
+            <InjectPanel />
+          </section>
+          <section aria-label="Configuration" className="config">
+            <ConfigEditor />
+          </section>
         </>
       )}
     </main>

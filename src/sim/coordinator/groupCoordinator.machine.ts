@@ -41,6 +41,8 @@ export interface GroupMember {
   readonly joinRequest: PendingRequest | null;
   readonly syncRequest: PendingRequest | null;
   readonly assignment: readonly TopicPartition[];
+  /** The member is removed if no heartbeat (or join/sync) arrives before this time. */
+  readonly sessionDeadline: number;
 }
 
 export interface PendingTxnOffsets {
@@ -67,9 +69,15 @@ export interface GroupCoordinatorConfig {
   readonly initialRebalanceDelayMs: number;
   /** The rebalance timeout (the members' max.poll.interval.ms). */
   readonly rebalanceTimeoutMs: number;
+  /** Protocol v2: a TxnOffsetCommit first adds the offsets partition to the transaction itself. */
+  readonly transactionVersion: 1 | 2;
 }
 
-export const DEFAULT_GROUP_COORDINATOR_CONFIG: GroupCoordinatorConfig = { initialRebalanceDelayMs: 3000, rebalanceTimeoutMs: 300000 };
+export const DEFAULT_GROUP_COORDINATOR_CONFIG: GroupCoordinatorConfig = {
+  initialRebalanceDelayMs: 3000,
+  rebalanceTimeoutMs: 300000,
+  transactionVersion: 2,
+};
 
 export interface GroupCoordinatorContext {
   readonly id: ActorId;
@@ -77,6 +85,13 @@ export interface GroupCoordinatorContext {
   readonly config: GroupCoordinatorConfig;
   readonly groups: Readonly<Record<string, ConsumerGroup>>;
   readonly logs: Readonly<Record<string, PartitionLog>>;
+  /** TxnOffsetCommits waiting for the transaction coordinator to add the offsets partition (protocol v2). */
+  readonly verifying: readonly {
+    readonly correlationId: number;
+    readonly request: PendingRequest;
+    readonly commit: TxnOffsetCommitRequest;
+  }[];
+  readonly nextCorrelationId: number;
 }
 
 export interface GroupCoordinatorInput {
@@ -130,9 +145,22 @@ export function rangeAssign(members: readonly GroupMember[], meta: ClusterMetada
   return out;
 }
 
-function sessionTimer(out: Out, groupId: string, m: GroupMember): void {
+/** Pushes a member's session deadline forward (a heartbeat, a join, a sync). */
+function renewSession(out: Out, groupId: string, m: GroupMember, now: number): GroupMember {
+  const renewed = { ...m, sessionDeadline: now + m.sessionTimeoutMs };
   // periodic: a live member keeps pushing this deadline forward, so it alone does not keep the run going
   out.timer(`session:${groupId}:${m.memberId}`, 'sessionExpired', m.sessionTimeoutMs, { groupId, memberId: m.memberId }, true);
+  return renewed;
+}
+
+/** While the group waits for a member to rejoin, that member's session expiry is what the run waits for. */
+function awaitMissingMembers(g: ConsumerGroup, now: number, out: Out): void {
+  for (const m of Object.values(g.members))
+    if (m.joinRequest === null)
+      out.timer(`session:${g.groupId}:${m.memberId}`, 'sessionExpired', Math.max(0, m.sessionDeadline - now), {
+        groupId: g.groupId,
+        memberId: m.memberId,
+      });
 }
 
 /** Moves a group to PreparingRebalance; members learn it from their next heartbeat and rejoin. */
@@ -140,6 +168,7 @@ function prepareRebalance(d: Draft, g: ConsumerGroup, reason: string, now: numbe
   const delay = g.state === 'Empty' ? d.config.initialRebalanceDelayMs : 0;
   const next: ConsumerGroup = { ...g, state: 'PreparingRebalance', joinOpenUntil: now + delay };
   out.timer(`join:${g.groupId}`, 'joinPhaseCheck', delay, { groupId: g.groupId, deadline: delay + d.config.rebalanceTimeoutMs });
+  awaitMissingMembers(next, now, out);
   out.fact({ kind: 'note', actor: d.id, text: `group ${g.groupId} is rebalancing: ${reason}` });
   return next;
 }
@@ -191,17 +220,22 @@ const onJoinGroup = (ctx: GroupCoordinatorContext, ev: RpcEvent<JoinGroupRequest
     g = { ...g, nextMemberSeq: g.nextMemberSeq + 1 };
   }
   const existing = g.members[memberId];
-  const member: GroupMember = {
-    memberId,
-    clientId: ev.from,
-    sessionTimeoutMs: req.sessionTimeoutMs,
-    topics: req.topics,
-    joinRequest: pendingRequest(ev),
-    syncRequest: null,
-    assignment: existing?.assignment ?? [],
-  };
+  const member = renewSession(
+    out,
+    g.groupId,
+    {
+      memberId,
+      clientId: ev.from,
+      sessionTimeoutMs: req.sessionTimeoutMs,
+      topics: req.topics,
+      joinRequest: pendingRequest(ev),
+      syncRequest: null,
+      assignment: existing?.assignment ?? [],
+      sessionDeadline: ev.now + req.sessionTimeoutMs,
+    },
+    ev.now,
+  );
   g = { ...g, members: { ...g.members, [memberId]: member } };
-  sessionTimer(out, g.groupId, member);
   if (g.state !== 'PreparingRebalance') g = prepareRebalance(d, g, existing ? `${memberId} rejoined` : `${memberId} joined`, ev.now, out);
   g = maybeCompleteJoin(d, g, ev.now, false, out);
   putGroup(d, g);
@@ -262,9 +296,11 @@ const onHeartbeat = (ctx: GroupCoordinatorContext, ev: RpcEvent<HeartbeatRequest
   const member = g?.members[req.memberId];
   let error: KafkaError = checkMember(g, req.memberId, req.generationId) ?? 'NONE';
   if (error === 'NONE' && g?.state === 'PreparingRebalance') error = 'REBALANCE_IN_PROGRESS';
-  if (member) sessionTimer(out, req.groupId, member);
   out.reply(pendingRequest(ev), 'HeartbeatResponse', { error }, { background: true });
-  return ctx;
+  if (!g || !member) return ctx;
+  const d: Draft = { ...ctx };
+  putGroup(d, { ...g, members: { ...g.members, [member.memberId]: renewSession(out, g.groupId, member, ev.now) } });
+  return d;
 };
 
 function removeMember(d: Draft, g: ConsumerGroup, memberId: string, reason: string, now: number, out: Out): void {
@@ -364,22 +400,59 @@ const onOffsetCommit = (ctx: GroupCoordinatorContext, ev: RpcEvent<OffsetCommitR
   return d;
 };
 
+function writeTxnOffsets(d: Draft, req: TxnOffsetCommitRequest, now: number): KafkaError | null {
+  let g = d.groups[req.groupId] ?? emptyGroup(req.groupId);
+  const error = writeOffsets(d, req.groupId, req.offsets, { producerId: req.producerId, producerEpoch: req.producerEpoch }, now);
+  if (error) return error;
+  const offsets = Object.fromEntries(req.offsets.map((o) => [partitionName(o.topic, o.partition), o.offset]));
+  const others = g.pending.filter((p) => p.producerId !== req.producerId);
+  const mine = g.pending.find((p) => p.producerId === req.producerId);
+  g = { ...g, pending: [...others, { producerId: req.producerId, offsets: { ...(mine?.offsets ?? {}), ...offsets } }] };
+  putGroup(d, g);
+  return null;
+}
+
 const onTxnOffsetCommit = (ctx: GroupCoordinatorContext, ev: RpcEvent<TxnOffsetCommitRequest>, out: Out): GroupCoordinatorContext => {
   const d: Draft = { ...ctx };
   const req = ev.payload;
-  let g = d.groups[req.groupId] ?? emptyGroup(req.groupId);
-  let error: KafkaError | null = null;
+  const g = d.groups[req.groupId] ?? emptyGroup(req.groupId);
   // KIP-447: a transactional commit carries the member's generation; a stale one is fenced
-  if (req.generationId >= 0 || req.memberId) error = checkMember(g, req.memberId, req.generationId);
-  if (!error) error = writeOffsets(d, req.groupId, req.offsets, { producerId: req.producerId, producerEpoch: req.producerEpoch }, ev.now);
-  if (!error) {
-    const offsets = Object.fromEntries(req.offsets.map((o) => [partitionName(o.topic, o.partition), o.offset]));
-    const others = g.pending.filter((p) => p.producerId !== req.producerId);
-    const mine = g.pending.find((p) => p.producerId === req.producerId);
-    g = { ...g, pending: [...others, { producerId: req.producerId, offsets: { ...(mine?.offsets ?? {}), ...offsets } }] };
-    putGroup(d, g);
+  let error: KafkaError | null = req.generationId >= 0 || req.memberId ? checkMember(g, req.memberId, req.generationId) : null;
+  if (!error && d.config.transactionVersion === 2) {
+    // protocol v2: the group coordinator adds its offsets partition to the transaction on the client's behalf
+    const correlationId = d.nextCorrelationId;
+    d.nextCorrelationId += 1;
+    out.send(d.meta.transactionCoordinator, 'AddPartitionsToTxn', {
+      correlationId,
+      transactionalId: req.transactionalId,
+      producerId: req.producerId,
+      producerEpoch: req.producerEpoch,
+      partitions: [{ topic: CONSUMER_OFFSETS_TOPIC, partition: coordinatorPartitionFor(req.groupId, d.meta.consumerOffsetsPartitions) }],
+      verifyOnly: false,
+    });
+    d.verifying = [...d.verifying, { correlationId, request: pendingRequest(ev), commit: req }];
+    return d;
   }
+  if (!error) error = writeTxnOffsets(d, req, ev.now);
   out.reply(pendingRequest(ev), 'TxnOffsetCommitResponse', { error: error ?? 'NONE' });
+  return d;
+};
+
+const onAddedToTxn = (
+  ctx: GroupCoordinatorContext,
+  ev: RpcEvent<{ correlationId: number; error: KafkaError; partitions: { error: KafkaError }[] }>,
+  out: Out,
+): GroupCoordinatorContext => {
+  const pending = ctx.verifying.find((v) => v.correlationId === ev.payload.correlationId);
+  if (!pending) return ctx;
+  const d: Draft = { ...ctx, verifying: ctx.verifying.filter((v) => v !== pending) };
+  const added = ev.payload.error !== 'NONE' ? ev.payload.error : (ev.payload.partitions[0]?.error ?? 'NONE');
+  let error: KafkaError | null;
+  if (added === 'NONE') error = writeTxnOffsets(d, pending.commit, ev.now);
+  else if (added === 'PRODUCER_FENCED' || added === 'INVALID_PRODUCER_EPOCH') error = 'INVALID_PRODUCER_EPOCH';
+  else if (added === 'CONCURRENT_TRANSACTIONS' || added === 'INVALID_PRODUCER_ID_MAPPING' || added === 'INVALID_TXN_STATE') error = added;
+  else error = 'COORDINATOR_NOT_AVAILABLE';
+  out.reply(pending.request, 'TxnOffsetCommitResponse', { error: error ?? 'NONE' });
   return d;
 };
 
@@ -480,6 +553,8 @@ export const groupCoordinatorMachine = setup({
     config: input.config,
     groups: {},
     logs: Object.fromEntries(input.logs.map((l) => [partitionName(l.topic, l.partition), l])),
+    verifying: [],
+    nextCorrelationId: 0,
   }),
   initial: 'serving',
   states: {
@@ -493,6 +568,7 @@ export const groupCoordinatorMachine = setup({
         sessionExpired: { actions: handle(onSessionExpired) },
         OffsetCommit: { actions: handle(onOffsetCommit) },
         TxnOffsetCommit: { actions: handle(onTxnOffsetCommit) },
+        AddPartitionsToTxnResponse: { actions: handle(onAddedToTxn) },
         OffsetFetch: { actions: handle(onOffsetFetch) },
         WriteTxnMarkers: { actions: handle(onWriteTxnMarkers) },
         crash: 'down',

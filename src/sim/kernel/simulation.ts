@@ -31,8 +31,9 @@ export interface ActorSpec {
   readonly kind: string;
   readonly logic: AnyStateMachine;
   readonly input: unknown;
-  /** Receives { type: 'boot' } at time 0 (applications start their work this way). */
+  /** Receives { type: 'boot' } at `bootAt` (default 0): applications start their work this way. */
   readonly boot?: boolean;
+  readonly bootAt?: number;
 }
 
 export interface NetworkSpec {
@@ -102,6 +103,7 @@ type QueueItem =
   | { kind: 'boot'; actor: ActorId; fg: true }
   | { kind: 'fault'; fault: number; fg: true }
   | { kind: 'restart'; process: ProcessId; label: string; fg: true }
+  | { kind: 'resume'; process: ProcessId; label: string; fg: true }
   | { kind: 'disconnected'; actor: ActorId; envelope: Envelope; incarnation: number; fg: true };
 
 interface Slot {
@@ -125,6 +127,7 @@ function targetOf(item: QueueItem): ActorId | null {
       return item.envelope.to;
     case 'fault':
     case 'restart':
+    case 'resume':
       return null;
     default:
       return item.actor;
@@ -176,7 +179,7 @@ export class Simulation {
       if (!sim.processes.has(process)) sim.processes.set(process, { down: false, paused: false, incarnation: 0, deferred: [] });
       sim.attach(spec, undefined);
     }
-    for (const spec of specs) if (spec.boot) sim.push(0, { kind: 'boot', actor: spec.id, fg: true });
+    for (const spec of specs) if (spec.boot) sim.push(spec.bootAt ?? 0, { kind: 'boot', actor: spec.id, fg: true });
     for (const fault of options.faults) if (fault.kind === 'timed') sim.push(fault.at, { kind: 'fault', fault: fault.id, fg: true });
     sim.hash.update(`seed:${options.seed}`);
     sim.takeCheckpoint();
@@ -336,6 +339,8 @@ export class Simulation {
         return this.applyTimedFault(this.faultById(item.fault) as TimedFault);
       case 'restart':
         return this.processFault(item.process, item.label, 'restart', () => this.restartProcess(item.process));
+      case 'resume':
+        return this.processFault(item.process, item.label, 'resume', () => this.resumeProcess(item.process));
     }
   }
 
@@ -506,14 +511,25 @@ export class Simulation {
     }
     if (crash) {
       faults.push(crash.label);
-      this.crashProcess(crash.process);
-      if (crash.restartAfterMs !== null)
-        this.push(this.now + crash.restartAfterMs, {
-          kind: 'restart',
+      if (crash.action === 'pause') {
+        const proc = this.processes.get(crash.process);
+        if (proc && !proc.down) proc.paused = true;
+        this.push(this.now + (crash.restartAfterMs ?? 0), {
+          kind: 'resume',
           process: crash.process,
-          label: `restart ${crash.process} ${crash.restartAfterMs} ms after: ${crash.label}`,
+          label: `resume ${crash.process} ${crash.restartAfterMs ?? 0} ms after: ${crash.label}`,
           fg: true,
         });
+      } else {
+        this.crashProcess(crash.process);
+        if (crash.restartAfterMs !== null)
+          this.push(this.now + crash.restartAfterMs, {
+            kind: 'restart',
+            process: crash.process,
+            label: `restart ${crash.process} ${crash.restartAfterMs} ms after: ${crash.label}`,
+            fg: true,
+          });
+      }
     }
     return { sent, facts: facts.length ? facts : (EMPTY as never), faults: faults.length ? faults : (EMPTY as never) };
   }

@@ -16,6 +16,7 @@ import type { ClientException, KafkaError } from '../protocol/errors';
 import type { ProduceResponse } from '../protocol/messages';
 import { partitionForKey } from './partitioner';
 import { backoffMs, type PendingRecord, type ProducerBatch, type ProducerContext, tpKey } from './producerContext';
+import { EMPTY_QUEUE, queueAll, queueAppend, queueFirst, queueSize, queueTake } from './recordAccumulator';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 export type ProducerDraft = Mutable<ProducerContext>;
@@ -64,9 +65,9 @@ export function accumulate(d: ProducerDraft, args: SendArgs, now: number, out: O
   const tp = tpKey(args.topic, partition);
   d.nextRef += 1;
   d.sticky = sticky;
-  const queued = d.accumulating[tp] ?? [];
-  d.accumulating = { ...d.accumulating, [tp]: [...queued, rec] };
-  if (queued.length === 0 && d.config['linger.ms'] > 0) out.timer(`linger:${tp}`, 'lingerExpired', d.config['linger.ms']);
+  const queued = d.accumulating[tp];
+  d.accumulating = { ...d.accumulating, [tp]: queueAppend(queued, rec) };
+  if (queueSize(queued) === 0 && d.config['linger.ms'] > 0) out.timer(`linger:${tp}`, 'lingerExpired', d.config['linger.ms']);
   return rec;
 }
 
@@ -138,20 +139,15 @@ function sendBatch(d: ProducerDraft, b: ProducerBatch, out: Out): ProducerBatch 
 
 /** Takes up to batch.size bytes of the accumulator head into a new batch, assigning sequences. */
 function newBatch(d: ProducerDraft, tp: string, now: number): ProducerBatch | null {
-  const queued = d.accumulating[tp] ?? [];
-  if (queued.length === 0) return null;
-  let bytes = 0;
-  let n = 0;
-  while (n < queued.length && (n === 0 || bytes + (queued[n] as PendingRecord).bytes <= d.config['batch.size'])) {
-    bytes += (queued[n] as PendingRecord).bytes;
-    n++;
-  }
-  const records = queued.slice(0, n);
+  const queued = d.accumulating[tp];
+  if (!queued || queueSize(queued) === 0) return null;
+  const { taken: records, rest } = queueTake(queued, d.config['batch.size']);
+  const n = records.length;
   const first = records[0] as PendingRecord;
   const broker = leaderOf(d.meta, first.topic, first.partition) ?? '';
   const baseSequence = d.idempotent ? (d.nextSequence[tp] ?? 0) : NO_SEQUENCE;
   if (d.idempotent) d.nextSequence = { ...d.nextSequence, [tp]: (baseSequence + n) % 2147483648 };
-  d.accumulating = { ...d.accumulating, [tp]: queued.slice(n) };
+  d.accumulating = { ...d.accumulating, [tp]: rest };
   const batch: ProducerBatch = {
     id: d.nextBatchId,
     topic: first.topic,
@@ -169,6 +165,26 @@ function newBatch(d: ProducerDraft, tp: string, now: number): ProducerBatch | nu
   };
   d.nextBatchId += 1;
   return batch;
+}
+
+/** delivery.timeout.ms counts from the batch's creation, whether it is waiting, in flight or backing off. */
+function armDeliveryTimeout(d: ProducerDraft, b: ProducerBatch, now: number, out: Out): void {
+  out.timer(`delivery:${b.id}`, 'deliveryTimeout', Math.max(0, b.createdAt + d.config['delivery.timeout.ms'] - now), { batchId: b.id });
+}
+
+/** The batch's delivery.timeout.ms passed: it fails even if its request is still outstanding. */
+export function onDeliveryTimeout(d: ProducerDraft, batchId: number, out: Out): BatchErrorOutcome {
+  const b = d.batches.find((x) => x.id === batchId);
+  if (!b) return 'ok';
+  if (b.correlationId !== null) out.cancel(`req:${b.correlationId}`);
+  clientError(
+    d,
+    out,
+    'TimeoutException',
+    `Expiring ${b.records.length} record(s) for ${tpKey(b.topic, b.partition)}: delivery.timeout.ms has passed since batch creation`,
+  );
+  failBatch(d, b, 'TimeoutException', out);
+  return d.transactional ? 'abortable' : 'ok';
 }
 
 /**
@@ -195,16 +211,16 @@ export function drain(d: ProducerDraft, now: number, out: Out): void {
         if (d.config.acks === 0) completeAcksZero(d, retry.id, out);
         continue;
       }
-      const queued = d.accumulating[tp] ?? [];
-      if (queued.length === 0) break;
-      const first = queued[0] as PendingRecord;
-      let bytes = 0;
-      for (const r of queued) bytes += r.bytes;
+      const queued = d.accumulating[tp];
+      const first = queueFirst(queued);
+      if (!queued || !first) break;
+      const bytes = queued.bytes;
       const ready = d.flushing || d.endTxn !== null || now - first.timestamp >= d.config['linger.ms'] || bytes >= d.config['batch.size'];
       const broker = leaderOf(d.meta, first.topic, first.partition) ?? '';
       if (!ready || inFlightTo(d, broker) >= maxInFlight) break;
       const batch = newBatch(d, tp, now);
       if (!batch) break;
+      armDeliveryTimeout(d, batch, now, out);
       const sent = sendBatch(d, batch, out);
       d.batches = [...d.batches, sent];
       if (d.config.acks === 0) completeAcksZero(d, sent.id, out);
@@ -218,6 +234,7 @@ function completeAcksZero(d: ProducerDraft, batchId: number, out: Out): void {
   const b = d.batches.find((x) => x.id === batchId);
   if (!b) return;
   d.batches = d.batches.filter((x) => x !== b);
+  out.cancel(`delivery:${b.id}`);
   recordResult(d, out, b.records, null, null);
 }
 
@@ -229,6 +246,7 @@ function armRetryTimer(d: ProducerDraft, now: number, out: Out): void {
 
 function completeBatch(d: ProducerDraft, b: ProducerBatch, baseOffset: number, out: Out): void {
   d.batches = d.batches.filter((x) => x.id !== b.id);
+  out.cancel(`delivery:${b.id}`);
   const tp = tpKey(b.topic, b.partition);
   if (b.baseSequence !== NO_SEQUENCE && b.producerEpoch === d.producerEpoch)
     d.lastAckedSequence = { ...d.lastAckedSequence, [tp]: b.baseSequence + b.records.length - 1 };
@@ -238,6 +256,7 @@ function completeBatch(d: ProducerDraft, b: ProducerBatch, baseOffset: number, o
 /** The batch will not be retried: its records fail with `error`. */
 export function failBatch(d: ProducerDraft, b: ProducerBatch, error: KafkaError | ClientException, out: Out): void {
   d.batches = d.batches.filter((x) => x.id !== b.id);
+  out.cancel(`delivery:${b.id}`);
   recordResult(d, out, b.records, null, error);
   // an idempotent producer cannot know whether a sent batch landed: its sequence is unresolved
   if (d.idempotent && !d.transactional && b.attempts > 0) d.epochBumpPending = true;
@@ -359,23 +378,24 @@ export function onConnectionLost(d: ProducerDraft, broker: string, error: KafkaE
 
 /** abortTransaction(): records not yet sent are dropped (TransactionAbortedException). */
 export function abortUndrained(d: ProducerDraft, out: Out): void {
-  for (const [tp, recs] of Object.entries(d.accumulating)) {
-    if (recs.length === 0) continue;
-    recordResult(d, out, recs, null, 'TransactionAbortedException');
-    d.accumulating = { ...d.accumulating, [tp]: [] };
+  for (const [tp, q] of Object.entries(d.accumulating)) {
+    if (queueSize(q) === 0) continue;
+    recordResult(d, out, queueAll(q), null, 'TransactionAbortedException');
+    d.accumulating = { ...d.accumulating, [tp]: EMPTY_QUEUE };
   }
   for (const b of d.batches) if (!b.inFlight) failBatch(d, b, 'TransactionAbortedException', out);
 }
 
 /** FATAL_ERROR: nothing more will be sent; every outstanding record fails. */
 export function failEverything(d: ProducerDraft, error: KafkaError | ClientException, out: Out): void {
-  for (const [tp, recs] of Object.entries(d.accumulating)) {
-    if (recs.length === 0) continue;
-    recordResult(d, out, recs, null, error);
-    d.accumulating = { ...d.accumulating, [tp]: [] };
+  for (const [tp, q] of Object.entries(d.accumulating)) {
+    if (queueSize(q) === 0) continue;
+    recordResult(d, out, queueAll(q), null, error);
+    d.accumulating = { ...d.accumulating, [tp]: EMPTY_QUEUE };
   }
   for (const b of d.batches) {
     if (b.correlationId !== null) out.cancel(`req:${b.correlationId}`);
+    out.cancel(`delivery:${b.id}`);
     recordResult(d, out, b.records, null, error);
   }
   d.batches = [];
