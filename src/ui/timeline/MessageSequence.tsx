@@ -90,7 +90,7 @@ export function MessageSequence({ model, step, now, selection, onSelect }: Messa
           <button type="button" onClick={() => controller.current?.zoomBy(1.6)} aria-label="Zoom into the messages">
             +
           </button>
-          <button type="button" onClick={() => controller.current?.resetZoom()}>
+          <button type="button" onClick={() => controller.current?.resetZoom()} aria-label="Fit the messages to the width">
             Fit
           </button>
         </div>

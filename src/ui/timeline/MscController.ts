@@ -129,8 +129,11 @@ export class MscController {
   }
 
   setData(data: MscData): void {
-    const modeChanged = this.data !== null && this.data.mode !== data.mode;
+    const previous = this.data;
+    const modeChanged = previous !== null && previous.mode !== data.mode;
     const focusedId = this.focusedEnvelope()?.id;
+    // follow "now" while the run plays: if it was on screen and is about to leave it, pan along
+    const oldNow = previous ? this.scale()(previous.mode === 'time' ? previous.now : previous.step) : null;
     this.data = data;
     const starts = new Float64Array(data.shown.length);
     data.shown.forEach((i, j) => {
@@ -142,6 +145,11 @@ export class MscController {
     this.hover = -1;
     this.resize();
     if (modeChanged) this.resetZoom();
+    else if (oldNow !== null && oldNow >= 0 && oldNow <= this.width) {
+      const nowX = this.scale()(data.mode === 'time' ? data.now : data.step);
+      if (nowX > this.width - 16)
+        this.zoomBehavior.translateBy(select(this.el.overlayCanvas), (this.width * 0.7 - nowX) / this.transform.k, 0);
+    }
     this.invalidate();
   }
 

@@ -78,7 +78,6 @@ export function PartitionLanes({
     controller.current?.setSelection(selection);
   }, [selection]);
 
-  const shown = layout.boxes.map((b) => lanes[b.lane]).filter((l): l is LaneModel => l !== undefined);
   const userCount = lanes.filter((l) => !l.internal).length;
   const internalCount = lanes.length - userCount;
   const canvasLabel = `Partition logs: ${userCount} partition${userCount === 1 ? '' : 's'} of user topics${
@@ -96,7 +95,7 @@ export function PartitionLanes({
           <button type="button" onClick={() => controller.current?.zoomBy(1.6)} aria-label="Zoom into the partition logs">
             +
           </button>
-          <button type="button" onClick={() => controller.current?.resetZoom()}>
+          <button type="button" onClick={() => controller.current?.resetZoom()} aria-label="Fit the partition logs to the width">
             Fit
           </button>
         </div>
@@ -135,21 +134,35 @@ export function PartitionLanes({
           // biome-ignore lint/a11y/noNoninteractiveTabindex: a keyboard widget: arrow keys move between records
           tabIndex={0}
           aria-label="Partition lanes"
-          aria-describedby={`${ids}-summary ${ids}-help`}
+          aria-describedby={`${ids}-help`}
         >
-          <canvas ref={staticRef} className="tl-canvas" role="img" aria-label={canvasLabel} aria-describedby={`${ids}-summary`} />
+          <canvas ref={staticRef} className="tl-canvas" role="img" aria-label={canvasLabel} />
+          {/* the text alternative: one image per lane, over the lane, named by what it shows */}
+          <div className="tl-lane-alts" data-testid="timeline-summary">
+            {layout.boxes.map((b) => {
+              const lane = lanes[b.lane];
+              if (!lane) return null;
+              const text = laneSummary(lane);
+              return (
+                <div
+                  key={b.key}
+                  className="tl-lane-alt"
+                  role="img"
+                  aria-label={text}
+                  style={{ top: b.y, height: b.height }}
+                  data-lane={b.key}
+                  data-offsets={lane.offsets.length <= 200 ? Array.from(lane.offsets).join(' ') : undefined}
+                >
+                  <span className="tl-sr-only">{text}</span>
+                </div>
+              );
+            })}
+            {internalCount > 0 && !expanded && <p className="tl-sr-only">Internal topics collapsed: {internalTopics(lanes)}.</p>}
+          </div>
           <canvas ref={overlayRef} className="tl-canvas tl-overlay" />
           <div ref={tooltipRef} className="tl-tooltip" role="tooltip" hidden data-testid="timeline-tooltip" />
         </div>
       </div>
-      <ul id={`${ids}-summary`} className="tl-sr-only" data-testid="timeline-summary">
-        {shown.map((l) => (
-          <li key={l.key} data-lane={l.key} data-offsets={l.offsets.length <= 200 ? Array.from(l.offsets).join(' ') : undefined}>
-            {laneSummary(l)}
-          </li>
-        ))}
-        {internalCount > 0 && !expanded && <li>Internal topics collapsed: {internalTopics(lanes)}.</li>}
-      </ul>
       <p ref={liveRef} className="tl-sr-only" aria-live="polite" data-testid="timeline-focus-detail" />
     </section>
   );

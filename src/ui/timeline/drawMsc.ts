@@ -141,12 +141,14 @@ export function drawArrows(dc: MscDrawContext, shown: Int32Array, from: number, 
   for (const l of [...labels, ...rpcLabels]) {
     if (placed.length >= MAX_LABELS) break;
     const w = dc.measure(l.text);
-    const r: [number, number, number, number] = [l.x, l.y - 10, l.x + w, l.y + 2];
+    // keep labels inside the plot: one that would run off the right edge ends at it
+    const x = l.x + w > width - 2 ? Math.max(2, width - 2 - w) : l.x;
+    const r: [number, number, number, number] = [x, l.y - 10, x + w, l.y + 2];
     if (r[2] < 0 || r[0] > width) continue;
     if (placed.some((q) => r[0] < q[2] && q[0] < r[2] && r[1] < q[3] && q[1] < r[3])) continue;
     placed.push(r);
     ctx.fillStyle = l.color;
-    ctx.fillText(l.text, l.x, l.y);
+    ctx.fillText(l.text, x, l.y);
   }
   return drawn;
 }
