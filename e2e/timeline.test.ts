@@ -30,6 +30,8 @@ async function openAtEnd(page: Page): Promise<void> {
 }
 
 const lanes = (page: Page) => page.getByRole('application', { name: 'Partition lanes' });
+/** The text alternative of one lane (an image over the lane, named by what it shows). */
+const laneAlt = (page: Page, key: string) => page.getByRole('img', { name: new RegExp(`^${key}: `) });
 const messages = (page: Page) => page.getByRole('application', { name: 'Message sequence' });
 
 async function runAxe(page: Page): Promise<{ id: string; nodes: number }[]> {
@@ -49,10 +51,10 @@ describe('timeline', () => {
     await page.goto(inject('baseUrl'));
     await page.getByTestId('timeline').waitFor();
     // before anything was produced the lane is empty
-    await expect.poll(() => page.locator('[data-lane="orders-0"]').innerText()).toContain('orders-0: no records');
+    await expect.poll(() => laneAlt(page, 'orders-0').innerText()).toContain('orders-0: no records');
     await openAtEnd(page);
 
-    const lane = page.locator('[data-lane="orders-0"]');
+    const lane = laneAlt(page, 'orders-0');
     await expect.poll(() => lane.getAttribute('data-offsets')).toBe('100 101');
     expect(await lane.innerText()).toContain('orders-0: 2 records at offsets 100–101');
     expect(await lane.innerText()).toContain('log end offset 102, HW 102, LSO 102');
@@ -77,6 +79,19 @@ describe('timeline', () => {
     await page.keyboard.press('Enter');
     await expect.poll(() => lanes(page).getAttribute('data-selected')).toBe('orders-0@101');
     await screenshot(page, 'timeline-record-focus');
+
+    // + zooms in around the focused record: the cells get wider; 0 fits the run again
+    const cellWidth = Number(await tooltip.getAttribute('data-x')) - at100.x;
+    await page.keyboard.press('+');
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(() => tooltip.getAttribute('data-offset')).toBe('100');
+    const zoomed100 = Number(await tooltip.getAttribute('data-x'));
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => tooltip.getAttribute('data-offset')).toBe('101');
+    expect(Number(await tooltip.getAttribute('data-x')) - zoomed100).toBeGreaterThan(cellWidth * 1.3);
+    await page.keyboard.press('0');
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(() => tooltip.getAttribute('data-x')).toBe(String(at100.x));
 
     // mouse: hovering the cell of offset 100 shows its details; clicking selects it
     await page.getByRole('heading', { name: 'Partition logs' }).click();
@@ -148,7 +163,7 @@ describe('timeline', () => {
     for (let i = 0; i < 5; i++) await step.click();
     await expect.poll(() => summary.innerText()).toMatch(/sent by step 5/);
     expect(await summary.innerText()).not.toContain('Produce ×');
-    expect(await page.locator('[data-lane="orders-0"]').innerText()).toContain('no records');
+    expect(await laneAlt(page, 'orders-0').innerText()).toContain('no records');
     await page.close();
   });
 
@@ -161,16 +176,38 @@ describe('timeline', () => {
     expect(await page.getByTestId('timeline-summary').innerText()).toContain(
       'Internal topics collapsed: __consumer_offsets (3 partitions)',
     );
-    await expect.poll(() => page.locator('[data-lane^="__consumer_offsets"]').count()).toBe(0);
+    await expect.poll(() => page.locator('.tl-lane-alt[data-lane^="__consumer_offsets"]').count()).toBe(0);
     await toggle.focus();
     await page.keyboard.press('Enter');
     await expect.poll(() => toggle.getAttribute('aria-expanded')).toBe('true');
-    await expect.poll(() => page.locator('[data-lane^="__"]').count()).toBe(6);
+    await expect.poll(() => page.locator('.tl-lane-alt[data-lane^="__"]').count()).toBe(6);
     // the group's commit went to __consumer_offsets
     expect(await page.getByTestId('timeline-summary').innerText()).toMatch(/__consumer_offsets-\d: 1 record at offset 0/);
     await screenshot(page, 'timeline-opening-story');
+    // ↓ moves the keyboard focus from orders-0 to the next lane holding records
+    const tooltip = page.getByTestId('timeline-tooltip');
+    await page.keyboard.press('Tab');
+    await expect.poll(() => tooltip.getAttribute('data-lane')).toBe('orders-0');
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(() => tooltip.getAttribute('data-lane')).toMatch(/^__consumer_offsets-\d$/);
+    expect(await tooltip.innerText()).toContain('origin');
     await toggle.click();
-    await expect.poll(() => page.locator('[data-lane^="__"]').count()).toBe(0);
+    await expect.poll(() => page.locator('.tl-lane-alt[data-lane^="__"]').count()).toBe(0);
+    await expect.poll(() => toggle.getAttribute('aria-expanded')).toBe('false');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('fits a phone-width screen', async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 800 }, deviceScaleFactor: 2 });
+    const errors = watchErrors(page);
+    await openAtEnd(page);
+    const panel = await page.getByTestId('logs').boundingBox();
+    expect(panel && panel.x + panel.width).toBeLessThanOrEqual(390);
+    const canvas = page.locator('.tl-lanes-panel canvas').first();
+    const size = await canvas.evaluate((c: HTMLCanvasElement) => ({ w: c.width, css: c.getBoundingClientRect().width }));
+    expect(size.w).toBe(Math.round(size.css) * 2);
+    await screenshot(page, 'timeline-phone');
     expect(errors).toEqual([]);
     await page.close();
   });

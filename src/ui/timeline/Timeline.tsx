@@ -9,11 +9,10 @@
  */
 import { useMemo } from 'react';
 import type { SimView, Trace } from '../../sim/run';
-import { partitionRows } from '../../sim/trace/logView';
 import type { Selection } from '../../store/simStore';
 import { LanesLegend, MscLegend } from './Legend';
+import { LaneCache } from './laneCache';
 import { runExtents } from './laneExtents';
-import { buildLanes, collectPointers } from './laneModel';
 import { MessageSequence } from './MessageSequence';
 import { buildMscModel } from './mscModel';
 import { PartitionLanes } from './PartitionLanes';
@@ -33,7 +32,8 @@ export interface TimelineProps {
 
 export function Timeline({ trace, view, step, selection, onSelect, internalTopicsExpanded, hideMessages }: TimelineProps) {
   const extents = useMemo(() => runExtents(trace), [trace]);
-  const lanes = useMemo(() => buildLanes(partitionRows(view.actors), collectPointers(view.actors)), [view]);
+  const laneCache = useMemo(() => (trace ? new LaneCache() : null), [trace]);
+  const lanes = useMemo(() => laneCache?.lanes(view.actors) ?? [], [laneCache, view]);
   const msc = useMemo(() => buildMscModel(trace), [trace]);
   return (
     <div className="timeline" data-testid="timeline">

@@ -48,6 +48,13 @@ export function laneKey(topic: string, partition: number): string {
 
 const POINTER_ORDER: Record<PointerKind, number> = { position: 0, committed: 1, pending: 2 };
 
+/** Consumer positions first, then group offsets, each by owner. */
+export function sortPointers(pointers: readonly LanePointer[]): LanePointer[] {
+  return [...pointers].sort(
+    (a, b) => POINTER_ORDER[a.kind] - POINTER_ORDER[b.kind] || (a.owner < b.owner ? -1 : a.owner > b.owner ? 1 : 0),
+  );
+}
+
 export function buildLane(row: PartitionRow, pointers: readonly LanePointer[] = []): LaneModel {
   let rows = row.records;
   for (let i = 1; i < rows.length; i++) {
@@ -79,9 +86,7 @@ export function buildLane(row: PartitionRow, pointers: readonly LanePointer[] = 
     kinds,
     rows,
     lod: buildLod(kinds),
-    pointers: [...pointers].sort(
-      (a, b) => POINTER_ORDER[a.kind] - POINTER_ORDER[b.kind] || (a.owner < b.owner ? -1 : a.owner > b.owner ? 1 : 0),
-    ),
+    pointers: sortPointers(pointers),
     counts,
   };
 }
