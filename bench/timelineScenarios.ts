@@ -50,4 +50,26 @@ export const BENCH_SCENARIOS: Record<string, unknown> = {
     id: 'opening-lost-ack',
     faults: [{ type: 'drop', rpc: 'ProduceResponse', nth: 1, note: 'the ack of the first send is lost' }],
   },
+  'many-records': {
+    version: 1,
+    id: 'many-records',
+    title: '20,000 records through an idempotent producer and a consumer group',
+    seed: 5,
+    topics: [{ name: 'orders', partitions: 2 }],
+    clients: [
+      {
+        id: 'orders-service',
+        type: 'producer',
+        config: { 'enable.idempotence': true },
+        script: [{ op: 'send', topic: 'orders', key: 'order-{i}', value: 'v{i}', count: 20000, headers: { event_id: 'evt-{i}' } }],
+      },
+      {
+        id: 'billing',
+        type: 'consumer',
+        config: { 'group.id': 'billing', 'auto.offset.reset': 'earliest' },
+        topics: ['orders'],
+        processing: { mode: 'at-least-once' },
+      },
+    ],
+  },
 };

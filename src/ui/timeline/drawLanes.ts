@@ -242,7 +242,10 @@ function drawPointers(dc: LaneDrawContext, lane: LaneModel, box: LaneBox, scale:
         ctx.stroke();
       }
     }
-    ctx.fillText(pointerText(p), x + 8, y + 4);
+    // the label goes right of the pointer, or left of it near the plot's right edge
+    const text = pointerText(p);
+    const w = dc.measure(text);
+    ctx.fillText(text, x + 8 + w > dc.width - 2 ? x - 8 - w : x + 8, y + 4);
   });
 }
 
@@ -270,7 +273,11 @@ function drawAxis(dc: LaneDrawContext, lane: LaneModel, box: LaneBox, scale: Sca
   ctx.fillStyle = palette.muted;
   ctx.textAlign = 'center';
   ctx.font = `${AXIS_FONT_PX}px ${palette.font}`;
-  for (const t of ticks) ctx.fillText(String(t), scale(t + 0.5), box.axisY + 15);
+  for (const t of ticks) {
+    // labels near the edges stay whole
+    const half = ctx.measureText(String(t)).width / 2;
+    ctx.fillText(String(t), Math.max(half, Math.min(dc.width - half, scale(t + 0.5))), box.axisY + 15);
+  }
   ctx.textAlign = 'start';
   ctx.font = `${LABEL_FONT_PX}px ${palette.font}`;
 }
