@@ -51,6 +51,8 @@ export interface ConsumerAppContext {
   readonly httpTimeoutMs: number;
   readonly batch: readonly RecordForApp[];
   readonly groupMetadata: { groupId: string | null; generationId: number; memberId: string } | null;
+  /** The consumer's positions when poll() returned: the next offsets to read. */
+  readonly positions: Readonly<Record<string, number>>;
   readonly plan: readonly PlanStep[];
   readonly step: number;
   /** An HTTP call in flight (for its timeout and retry). */
@@ -107,11 +109,19 @@ export function planFor(mode: ProcessingMode, n: number, hasSink: boolean, hasOu
   }
 }
 
-/** Offsets to commit: the next offset per partition (last processed + 1), or the pitfall's last processed. */
-function offsetsOf(batch: readonly RecordForApp[], kind: 'next' | 'last-processed'): (TopicPartition & { offset: number })[] {
+/** The pitfall: the offset of the last processed record per partition, instead of the next one. */
+function lastProcessedOffsets(batch: readonly RecordForApp[]): (TopicPartition & { offset: number })[] {
   const last = new Map<string, RecordForApp>();
   for (const r of batch) last.set(tpName(r), r);
-  return [...last.values()].map((r) => ({ topic: r.topic, partition: r.partition, offset: kind === 'next' ? r.offset + 1 : r.offset }));
+  return [...last.values()].map((r) => ({ topic: r.topic, partition: r.partition, offset: r.offset }));
+}
+
+/** The next offsets to read, as consumer.position() gives them (past markers and skipped batches too). */
+function nextOffsets(positions: Readonly<Record<string, number>>): (TopicPartition & { offset: number })[] {
+  return Object.entries(positions).map(([name, offset]) => {
+    const dash = name.lastIndexOf('-');
+    return { topic: name.slice(0, dash), partition: Number(name.slice(dash + 1)), offset };
+  });
 }
 
 const pointDetail = (r: RecordForApp | undefined) => (r ? { topic: r.topic, partition: r.partition, offset: r.offset } : {});
@@ -210,7 +220,7 @@ function runStep(d: Draft, now: number, out: Out): void {
         groupId: d.groupMetadata?.groupId ?? '',
         generationId: d.groupMetadata?.generationId ?? -1,
         memberId: d.groupMetadata?.memberId ?? '',
-        offsets: offsetsOf(d.batch, 'next'),
+        offsets: nextOffsets(d.positions),
       });
       return;
     case 'commitTransaction':
@@ -218,7 +228,12 @@ function runStep(d: Draft, now: number, out: Out): void {
       out.call(d.producer as ActorId, s.kind);
       return;
     case 'commitSync':
-      out.call(d.consumer, 'commitSync', { offsets: offsetsOf(d.batch, s.offsets) });
+      // commitSync() commits the consumer's positions; the pitfall passes last processed offsets explicitly
+      out.call(
+        d.consumer,
+        'commitSync',
+        s.offsets === 'next' ? { offsets: nextOffsets(d.positions) } : { offsets: lastProcessedOffsets(d.batch) },
+      );
       return;
   }
   void now;
@@ -258,6 +273,7 @@ const onReply = act((d, ev, out) => {
       error: string | null;
       records?: RecordForApp[];
       groupMetadata?: ConsumerAppContext['groupMetadata'];
+      positions?: Record<string, number>;
     }>
   ).args;
   const last = d.batch[d.batch.length - 1];
@@ -270,6 +286,7 @@ const onReply = act((d, ev, out) => {
     case 'poll':
       d.batch = r.records ?? [];
       d.groupMetadata = r.groupMetadata ?? null;
+      d.positions = r.positions ?? {};
       d.plan = planFor(
         d.mode,
         d.batch.length,
@@ -392,6 +409,7 @@ export const consumerAppMachine = setup({
     httpTimeoutMs: 5000,
     batch: [],
     groupMetadata: null,
+    positions: {},
     plan: [],
     step: 0,
     httpAttempt: 0,

@@ -7,6 +7,7 @@
  */
 import { setup } from 'xstate';
 import { handle, type Out, type PendingRequest, pendingRequest } from '../actors/out';
+import type { ClusterMetadata } from '../cluster/metadata';
 import type { CallEvent, RpcEvent, TimerEvent } from '../kernel/effects';
 import type { ActorId } from '../kernel/envelope';
 import { cleanLog } from '../log/logCleaner';
@@ -19,7 +20,8 @@ import {
   type PartitionLog,
   partitionName,
 } from '../log/partitionLog';
-import type { ErrorOrNone, FetchRequest, ProduceRequest, WriteTxnMarkersRequest } from '../protocol/messages';
+import type { KafkaError } from '../protocol/errors';
+import type { AddPartitionsToTxnResponse, ErrorOrNone, FetchRequest, ProduceRequest, WriteTxnMarkersRequest } from '../protocol/messages';
 
 export interface ParkedFetch {
   readonly id: number;
@@ -27,16 +29,32 @@ export interface ParkedFetch {
   readonly fetch: FetchRequest;
 }
 
+/** A transactional produce held while the leader asks the coordinator about its partition. */
+export interface PendingVerification {
+  readonly correlationId: number;
+  readonly request: PendingRequest;
+  readonly produce: ProduceRequest;
+}
+
 export interface BrokerContext {
   readonly id: ActorId;
   readonly partitions: Readonly<Record<string, PartitionLog>>;
   readonly parked: readonly ParkedFetch[];
   readonly nextParkId: number;
+  /** transaction.partition.verification.enable (KIP-890 part 1). */
+  readonly verification: boolean;
+  readonly transactionVersion: 1 | 2;
+  readonly transactionCoordinator: ActorId;
+  readonly verifying: readonly PendingVerification[];
+  readonly nextCorrelationId: number;
 }
 
 export interface BrokerInput {
   readonly id: ActorId;
   readonly partitions: readonly PartitionLog[];
+  readonly verification: boolean;
+  readonly transactionVersion: 1 | 2;
+  readonly meta: ClusterMetadata;
 }
 
 type BrokerEvent =
@@ -104,11 +122,113 @@ function wakeParked(ctx: BrokerContext, out: Out, topic: string, partition: numb
   return still.length === ctx.parked.length ? ctx : { ...ctx, parked: still };
 }
 
+/**
+ * Before the first transactional write of a producer epoch to a partition, the leader asks the
+ * coordinator whether the partition is in that transaction (protocol v1 with
+ * transaction.partition.verification.enable: verify only; protocol v2: add it). This is what keeps
+ * a produce delayed past its transaction's end from opening a "hanging" transaction.
+ */
+function needsVerification(ctx: BrokerContext, log: PartitionLog, req: ProduceRequest): boolean {
+  if (!req.batch.isTransactional || req.transactionalId === null) return false;
+  if (ctx.transactionVersion === 1 && !ctx.verification) return false;
+  const entry = log.producers.get(req.batch.producerId);
+  const ongoing = entry !== undefined && entry.currentTxnFirstOffset !== null && entry.producerEpoch === req.batch.producerEpoch;
+  return !ongoing;
+}
+
 const onProduce = (ctx: BrokerContext, ev: RpcEvent<ProduceRequest>, out: Out): BrokerContext => {
   const req = ev.payload;
+  const log = ctx.partitions[partitionName(req.topic, req.partition)];
+  if (log && needsVerification(ctx, log, req)) {
+    const correlationId = ctx.nextCorrelationId;
+    out.send(ctx.transactionCoordinator, 'AddPartitionsToTxn', {
+      correlationId,
+      transactionalId: req.transactionalId,
+      producerId: req.batch.producerId,
+      producerEpoch: req.batch.producerEpoch,
+      partitions: [{ topic: req.topic, partition: req.partition }],
+      verifyOnly: ctx.transactionVersion === 1,
+    });
+    return {
+      ...ctx,
+      nextCorrelationId: correlationId + 1,
+      verifying: [...ctx.verifying, { correlationId, request: pendingRequest(ev), produce: req }],
+    };
+  }
+  return appendProduce(ctx, req, pendingRequest(ev), ev.now, out);
+};
+
+/** How the leader answers a produce whose verification failed (ReplicaManager's error mapping). */
+function verificationError(error: KafkaError, transactionVersion: 1 | 2): KafkaError {
+  switch (error) {
+    case 'TRANSACTION_ABORTABLE':
+      // "Partition was not added to the transaction"; older Produce versions see INVALID_TXN_STATE
+      return transactionVersion === 2 ? 'TRANSACTION_ABORTABLE' : 'INVALID_TXN_STATE';
+    case 'PRODUCER_FENCED':
+    case 'INVALID_PRODUCER_EPOCH':
+      return 'INVALID_PRODUCER_EPOCH';
+    case 'INVALID_PRODUCER_ID_MAPPING':
+      return 'INVALID_PRODUCER_ID_MAPPING';
+    default:
+      // coordinator unavailable, loading, or busy: "Unable to verify the partition has been added to the transaction"
+      return 'NOT_ENOUGH_REPLICAS';
+  }
+}
+
+const onVerification = (
+  ctx: BrokerContext,
+  ev: RpcEvent<AddPartitionsToTxnResponse & { correlationId: number }>,
+  out: Out,
+): BrokerContext => {
+  const pending = ctx.verifying.find((v) => v.correlationId === ev.payload.correlationId);
+  if (!pending) return ctx;
+  const rest = { ...ctx, verifying: ctx.verifying.filter((v) => v !== pending) };
+  const r = ev.payload;
+  const error = r.error !== 'NONE' ? r.error : (r.partitions[0]?.error ?? 'NONE');
+  if (error === 'NONE') return appendProduce(rest, pending.produce, pending.request, ev.now, out);
+  const answer = verificationError(error, ctx.transactionVersion);
+  const req = pending.produce;
+  out.fact({
+    kind: 'rejected',
+    topic: req.topic,
+    partition: req.partition,
+    producerId: req.batch.producerId,
+    producerEpoch: req.batch.producerEpoch,
+    baseSequence: req.batch.baseSequence,
+    error: answer,
+    reason: error === 'TRANSACTION_ABORTABLE' ? 'Partition was not added to the transaction' : `transaction verification failed: ${error}`,
+  });
+  if (req.acks !== 0)
+    out.reply(pending.request, 'ProduceResponse', {
+      topic: req.topic,
+      partition: req.partition,
+      error: answer,
+      baseOffset: -1,
+      errorMessage: `transaction verification: ${error}`,
+    });
+  return rest;
+};
+
+/** The coordinator could not be reached for a verification: answer NOT_ENOUGH_REPLICAS (retriable). */
+const onVerificationLost = (ctx: BrokerContext, ev: { payload: Readonly<Record<string, unknown>> }, out: Out): BrokerContext => {
+  const correlationId = (ev.payload as { correlationId?: number }).correlationId;
+  const pending = ctx.verifying.find((v) => v.correlationId === correlationId);
+  if (!pending) return ctx;
+  const req = pending.produce;
+  if (req.acks !== 0)
+    out.reply(pending.request, 'ProduceResponse', {
+      topic: req.topic,
+      partition: req.partition,
+      error: 'NOT_ENOUGH_REPLICAS',
+      baseOffset: -1,
+      errorMessage: 'Unable to verify the partition has been added to the transaction',
+    });
+  return { ...ctx, verifying: ctx.verifying.filter((v) => v !== pending) };
+};
+
+function appendProduce(ctx: BrokerContext, req: ProduceRequest, request: PendingRequest, now: number, out: Out): BrokerContext {
   const key = partitionName(req.topic, req.partition);
   const log = ctx.partitions[key];
-  const request = pendingRequest(ev);
   if (!log) {
     if (req.acks !== 0)
       out.reply(request, 'ProduceResponse', {
@@ -122,7 +242,7 @@ const onProduce = (ctx: BrokerContext, ev: RpcEvent<ProduceRequest>, out: Out): 
   }
   const b = req.batch;
   const lastSequence = b.baseSequence < 0 ? -1 : b.baseSequence + b.records.length - 1;
-  const { log: next, outcome } = appendProducerBatch(log, b, ev.now);
+  const { log: next, outcome } = appendProducerBatch(log, b, now);
   if (outcome.kind === 'appended')
     out.fact({
       kind: 'append',
@@ -171,7 +291,7 @@ const onProduce = (ctx: BrokerContext, ev: RpcEvent<ProduceRequest>, out: Out): 
     });
   if (next === log) return ctx;
   return wakeParked(withLog(ctx, next), out, req.topic, req.partition);
-};
+}
 
 const onFetch = (ctx: BrokerContext, ev: RpcEvent<FetchRequest>, out: Out): BrokerContext => {
   const f = ev.payload;
@@ -288,12 +408,19 @@ export const brokerMachine = setup({
     partitions: Object.fromEntries(input.partitions.map((p) => [partitionName(p.topic, p.partition), p])),
     parked: [],
     nextParkId: 0,
+    verification: input.verification,
+    transactionVersion: input.transactionVersion,
+    transactionCoordinator: input.meta.transactionCoordinator,
+    verifying: [],
+    nextCorrelationId: 0,
   }),
   initial: 'online',
   states: {
     online: {
       on: {
         Produce: { actions: handle(onProduce) },
+        AddPartitionsToTxnResponse: { actions: handle(onVerification) },
+        disconnected: { actions: handle(onVerificationLost) },
         Fetch: { actions: handle(onFetch) },
         ListOffsets: { actions: handle(onListOffsets) },
         fetchWaitExpired: { actions: handle(onFetchWaitExpired) },
@@ -302,7 +429,7 @@ export const brokerMachine = setup({
         crash: {
           target: 'offline',
           // the logs are on disk; held fetches were only in memory
-          actions: handle((ctx: BrokerContext) => ({ ...ctx, parked: [] })),
+          actions: handle((ctx: BrokerContext) => ({ ...ctx, parked: [], verifying: [] })),
         },
       },
     },

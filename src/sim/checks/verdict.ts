@@ -223,9 +223,10 @@ export function computeVerdict(input: VerdictInput): Verdict {
     const retried = sourceEvents.filter(([, a]) => a.retry > 0);
     const resent = sourceEvents.filter(([, a]) => a.origins.size > 1);
     const steps = [...retried, ...resent].flatMap(([, a]) => a.appendSteps);
+    const appendedEvents = sourceEvents.filter(([, a]) => a.appended > 0);
     let sentence: string;
-    if (sourceEvents.length === 0) sentence = 'Kafka log: nothing was written.';
-    else if (retried.length === 0 && resent.length === 0) sentence = `Kafka log: each of ${sourceEvents.length} event(s) appended once.`;
+    if (appendedEvents.length === 0) sentence = 'Kafka log: nothing was written.';
+    else if (retried.length === 0 && resent.length === 0) sentence = `Kafka log: each of ${appendedEvents.length} event(s) appended once.`;
     else {
       const parts: string[] = [];
       if (retried.length)
@@ -241,7 +242,7 @@ export function computeVerdict(input: VerdictInput): Verdict {
     layers.push({
       layer: 'log',
       subject: null,
-      status: retried.length || resent.length ? 'more-than-once' : sourceEvents.length ? 'once' : 'not-applicable',
+      status: retried.length || resent.length ? 'more-than-once' : appendedEvents.length ? 'once' : 'not-applicable',
       sentence,
       eventIds: [...new Set([...retried, ...resent].map(([id]) => id))],
       steps,

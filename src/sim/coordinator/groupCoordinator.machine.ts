@@ -67,9 +67,15 @@ export interface GroupCoordinatorConfig {
   readonly initialRebalanceDelayMs: number;
   /** The rebalance timeout (the members' max.poll.interval.ms). */
   readonly rebalanceTimeoutMs: number;
+  /** Protocol v2: a TxnOffsetCommit first adds the offsets partition to the transaction itself. */
+  readonly transactionVersion: 1 | 2;
 }
 
-export const DEFAULT_GROUP_COORDINATOR_CONFIG: GroupCoordinatorConfig = { initialRebalanceDelayMs: 3000, rebalanceTimeoutMs: 300000 };
+export const DEFAULT_GROUP_COORDINATOR_CONFIG: GroupCoordinatorConfig = {
+  initialRebalanceDelayMs: 3000,
+  rebalanceTimeoutMs: 300000,
+  transactionVersion: 2,
+};
 
 export interface GroupCoordinatorContext {
   readonly id: ActorId;
@@ -77,6 +83,13 @@ export interface GroupCoordinatorContext {
   readonly config: GroupCoordinatorConfig;
   readonly groups: Readonly<Record<string, ConsumerGroup>>;
   readonly logs: Readonly<Record<string, PartitionLog>>;
+  /** TxnOffsetCommits waiting for the transaction coordinator to add the offsets partition (protocol v2). */
+  readonly verifying: readonly {
+    readonly correlationId: number;
+    readonly request: PendingRequest;
+    readonly commit: TxnOffsetCommitRequest;
+  }[];
+  readonly nextCorrelationId: number;
 }
 
 export interface GroupCoordinatorInput {
@@ -364,22 +377,59 @@ const onOffsetCommit = (ctx: GroupCoordinatorContext, ev: RpcEvent<OffsetCommitR
   return d;
 };
 
+function writeTxnOffsets(d: Draft, req: TxnOffsetCommitRequest, now: number): KafkaError | null {
+  let g = d.groups[req.groupId] ?? emptyGroup(req.groupId);
+  const error = writeOffsets(d, req.groupId, req.offsets, { producerId: req.producerId, producerEpoch: req.producerEpoch }, now);
+  if (error) return error;
+  const offsets = Object.fromEntries(req.offsets.map((o) => [partitionName(o.topic, o.partition), o.offset]));
+  const others = g.pending.filter((p) => p.producerId !== req.producerId);
+  const mine = g.pending.find((p) => p.producerId === req.producerId);
+  g = { ...g, pending: [...others, { producerId: req.producerId, offsets: { ...(mine?.offsets ?? {}), ...offsets } }] };
+  putGroup(d, g);
+  return null;
+}
+
 const onTxnOffsetCommit = (ctx: GroupCoordinatorContext, ev: RpcEvent<TxnOffsetCommitRequest>, out: Out): GroupCoordinatorContext => {
   const d: Draft = { ...ctx };
   const req = ev.payload;
-  let g = d.groups[req.groupId] ?? emptyGroup(req.groupId);
-  let error: KafkaError | null = null;
+  const g = d.groups[req.groupId] ?? emptyGroup(req.groupId);
   // KIP-447: a transactional commit carries the member's generation; a stale one is fenced
-  if (req.generationId >= 0 || req.memberId) error = checkMember(g, req.memberId, req.generationId);
-  if (!error) error = writeOffsets(d, req.groupId, req.offsets, { producerId: req.producerId, producerEpoch: req.producerEpoch }, ev.now);
-  if (!error) {
-    const offsets = Object.fromEntries(req.offsets.map((o) => [partitionName(o.topic, o.partition), o.offset]));
-    const others = g.pending.filter((p) => p.producerId !== req.producerId);
-    const mine = g.pending.find((p) => p.producerId === req.producerId);
-    g = { ...g, pending: [...others, { producerId: req.producerId, offsets: { ...(mine?.offsets ?? {}), ...offsets } }] };
-    putGroup(d, g);
+  let error: KafkaError | null = req.generationId >= 0 || req.memberId ? checkMember(g, req.memberId, req.generationId) : null;
+  if (!error && d.config.transactionVersion === 2) {
+    // protocol v2: the group coordinator adds its offsets partition to the transaction on the client's behalf
+    const correlationId = d.nextCorrelationId;
+    d.nextCorrelationId += 1;
+    out.send(d.meta.transactionCoordinator, 'AddPartitionsToTxn', {
+      correlationId,
+      transactionalId: req.transactionalId,
+      producerId: req.producerId,
+      producerEpoch: req.producerEpoch,
+      partitions: [{ topic: CONSUMER_OFFSETS_TOPIC, partition: coordinatorPartitionFor(req.groupId, d.meta.consumerOffsetsPartitions) }],
+      verifyOnly: false,
+    });
+    d.verifying = [...d.verifying, { correlationId, request: pendingRequest(ev), commit: req }];
+    return d;
   }
+  if (!error) error = writeTxnOffsets(d, req, ev.now);
   out.reply(pendingRequest(ev), 'TxnOffsetCommitResponse', { error: error ?? 'NONE' });
+  return d;
+};
+
+const onAddedToTxn = (
+  ctx: GroupCoordinatorContext,
+  ev: RpcEvent<{ correlationId: number; error: KafkaError; partitions: { error: KafkaError }[] }>,
+  out: Out,
+): GroupCoordinatorContext => {
+  const pending = ctx.verifying.find((v) => v.correlationId === ev.payload.correlationId);
+  if (!pending) return ctx;
+  const d: Draft = { ...ctx, verifying: ctx.verifying.filter((v) => v !== pending) };
+  const added = ev.payload.error !== 'NONE' ? ev.payload.error : (ev.payload.partitions[0]?.error ?? 'NONE');
+  let error: KafkaError | null;
+  if (added === 'NONE') error = writeTxnOffsets(d, pending.commit, ev.now);
+  else if (added === 'PRODUCER_FENCED' || added === 'INVALID_PRODUCER_EPOCH') error = 'INVALID_PRODUCER_EPOCH';
+  else if (added === 'CONCURRENT_TRANSACTIONS' || added === 'INVALID_PRODUCER_ID_MAPPING' || added === 'INVALID_TXN_STATE') error = added;
+  else error = 'COORDINATOR_NOT_AVAILABLE';
+  out.reply(pending.request, 'TxnOffsetCommitResponse', { error: error ?? 'NONE' });
   return d;
 };
 
@@ -480,6 +530,8 @@ export const groupCoordinatorMachine = setup({
     config: input.config,
     groups: {},
     logs: Object.fromEntries(input.logs.map((l) => [partitionName(l.topic, l.partition), l])),
+    verifying: [],
+    nextCorrelationId: 0,
   }),
   initial: 'serving',
   states: {
@@ -493,6 +545,7 @@ export const groupCoordinatorMachine = setup({
         sessionExpired: { actions: handle(onSessionExpired) },
         OffsetCommit: { actions: handle(onOffsetCommit) },
         TxnOffsetCommit: { actions: handle(onTxnOffsetCommit) },
+        AddPartitionsToTxnResponse: { actions: handle(onAddedToTxn) },
         OffsetFetch: { actions: handle(onOffsetFetch) },
         WriteTxnMarkers: { actions: handle(onWriteTxnMarkers) },
         crash: 'down',

@@ -159,16 +159,16 @@ function prepareEnd(d: Draft, m: TxnMetadata, result: 'COMMIT' | 'ABORT', now: n
   const prepared: TxnMetadata = { ...m, state: result === 'COMMIT' ? 'PrepareCommit' : 'PrepareAbort', txnLastUpdateTimestamp: now };
   persist(d, prepared, now, out);
   out.cancel(`txnTimeout:${m.transactionalId}`);
-  startMarkers(d, prepared, result, out);
+  startMarkers(d, prepared, result, now, out);
 }
 
-function startMarkers(d: Draft, m: TxnMetadata, result: 'COMMIT' | 'ABORT', out: Out): void {
+function startMarkers(d: Draft, m: TxnMetadata, result: 'COMMIT' | 'ABORT', now: number, out: Out): void {
   d.markers = {
     ...d.markers,
     [m.transactionalId]: { result, producerId: m.producerId, producerEpoch: m.producerEpoch, remaining: m.partitions, inFlight: {} },
   };
   sendMarkers(d, m.transactionalId, out);
-  maybeComplete(d, m.transactionalId, 0, out);
+  maybeComplete(d, m.transactionalId, now, out);
 }
 
 /** Sends WriteTxnMarkers for every remaining partition not already in flight, one request per leader. */
@@ -381,6 +381,60 @@ const onAddOffsets = (ctx: TxnCoordinatorContext, ev: RpcEvent<AddOffsetsToTxnRe
   return d;
 };
 
+/**
+ * EndTxn under protocol v2 (KIP-890): every EndTxn bumps the epoch (the markers carry the new one,
+ * so a late produce of the old epoch is fenced), and a request one epoch behind is a retry.
+ */
+function endTxnV2(d: Draft, ev: RpcEvent<EndTxnRequest>, m: TxnMetadata, result: 'COMMIT' | 'ABORT', out: Out): void {
+  const req = ev.payload;
+  const current = req.producerEpoch === m.producerEpoch;
+  const retry = req.producerEpoch === m.producerEpoch - 1;
+  const answer = (error: KafkaError) => {
+    const now = d.txns[m.transactionalId] ?? m;
+    reply(out, ev, 'EndTxnResponse', { error, producerId: now.producerId, producerEpoch: now.producerEpoch });
+  };
+  const bumpAndEnd = (from: TxnMetadata, partitionsToo: boolean) => {
+    const bumped: TxnMetadata = {
+      ...from,
+      state: result === 'COMMIT' ? 'PrepareCommit' : 'PrepareAbort',
+      lastProducerEpoch: from.producerEpoch,
+      producerEpoch: from.producerEpoch + 1,
+      partitions: partitionsToo ? from.partitions : [],
+      txnLastUpdateTimestamp: ev.now,
+    };
+    persist(d, bumped, ev.now, out);
+    out.cancel(`txnTimeout:${m.transactionalId}`);
+    startMarkers(d, bumped, result, ev.now, out);
+    maybeComplete(d, m.transactionalId, ev.now, out);
+    answer('NONE');
+  };
+  switch (m.state) {
+    case 'Ongoing':
+      if (current) bumpAndEnd(m, true);
+      else answer('PRODUCER_FENCED');
+      return;
+    case 'PrepareCommit':
+    case 'PrepareAbort':
+      if (!retry) answer('PRODUCER_FENCED');
+      else answer((m.state === 'PrepareCommit') === (result === 'COMMIT') ? 'CONCURRENT_TRANSACTIONS' : 'INVALID_TXN_STATE');
+      return;
+    case 'Empty':
+      if (result === 'ABORT' && current) bumpAndEnd(m, false);
+      else answer(result === 'COMMIT' && current ? 'INVALID_TXN_STATE' : 'PRODUCER_FENCED');
+      return;
+    case 'CompleteAbort':
+    case 'CompleteCommit': {
+      const same = (m.state === 'CompleteCommit') === (result === 'COMMIT');
+      if (result === 'ABORT' && current) bumpAndEnd(m, false);
+      else if (retry) answer(same ? 'NONE' : 'INVALID_TXN_STATE');
+      else answer(current ? 'INVALID_TXN_STATE' : 'PRODUCER_FENCED');
+      return;
+    }
+    default:
+      answer('INVALID_TXN_STATE');
+  }
+}
+
 const onEndTxn = (ctx: TxnCoordinatorContext, ev: RpcEvent<EndTxnRequest>, out: Out): TxnCoordinatorContext => {
   const d: Draft = { ...ctx };
   const req = ev.payload;
@@ -390,6 +444,10 @@ const onEndTxn = (ctx: TxnCoordinatorContext, ev: RpcEvent<EndTxnRequest>, out: 
     reply(out, ev, 'EndTxnResponse', { error, producerId: m?.producerId ?? -1, producerEpoch: m?.producerEpoch ?? -1 });
   if (!m || m.producerId !== req.producerId) {
     answer('INVALID_PRODUCER_ID_MAPPING');
+    return d;
+  }
+  if (d.config.transactionVersion === 2) {
+    endTxnV2(d, ev, m, result, out);
     return d;
   }
   if (req.producerEpoch !== m.producerEpoch) {
@@ -527,7 +585,7 @@ const onLoaded = (ctx: TxnCoordinatorContext, ev: { now: number }, out: Out): Tx
   });
   for (const m of Object.values(loaded)) {
     if (m.state === 'PrepareCommit' || m.state === 'PrepareAbort')
-      startMarkers(d, m, m.state === 'PrepareCommit' ? 'COMMIT' : 'ABORT', out);
+      startMarkers(d, m, m.state === 'PrepareCommit' ? 'COMMIT' : 'ABORT', ev.now, out);
     else if (m.state === 'Ongoing') armTimeout(d, m, ev.now, out);
   }
   return d;

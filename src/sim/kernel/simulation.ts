@@ -31,8 +31,9 @@ export interface ActorSpec {
   readonly kind: string;
   readonly logic: AnyStateMachine;
   readonly input: unknown;
-  /** Receives { type: 'boot' } at time 0 (applications start their work this way). */
+  /** Receives { type: 'boot' } at `bootAt` (default 0): applications start their work this way. */
   readonly boot?: boolean;
+  readonly bootAt?: number;
 }
 
 export interface NetworkSpec {
@@ -176,7 +177,7 @@ export class Simulation {
       if (!sim.processes.has(process)) sim.processes.set(process, { down: false, paused: false, incarnation: 0, deferred: [] });
       sim.attach(spec, undefined);
     }
-    for (const spec of specs) if (spec.boot) sim.push(0, { kind: 'boot', actor: spec.id, fg: true });
+    for (const spec of specs) if (spec.boot) sim.push(spec.bootAt ?? 0, { kind: 'boot', actor: spec.id, fg: true });
     for (const fault of options.faults) if (fault.kind === 'timed') sim.push(fault.at, { kind: 'fault', fault: fault.id, fg: true });
     sim.hash.update(`seed:${options.seed}`);
     sim.takeCheckpoint();

@@ -20,6 +20,7 @@ import {
   drain,
   failEverything,
   onConnectionLost,
+  onDeliveryTimeout,
   onProduceResponse,
   type ProducerDraft,
   type SendArgs,
@@ -39,7 +40,10 @@ type ProducerEvent =
 function producerAction(fn: (d: ProducerDraft, ev: ProducerEvent & { now: number }, out: Out) => TxnSignal | undefined) {
   return handle((ctx: ProducerContext, ev: ProducerEvent & { now: number }, out: Out): ProducerContext => {
     const d: ProducerDraft = { ...ctx };
-    const signal = fn(d, ev, out) ?? 'none';
+    let signal = fn(d, ev, out) ?? 'none';
+    // whatever happened, a blocked flush or a pending coordinator request may now go ahead
+    completeFlushIfDone(d, out);
+    if (signal === 'none') signal = maybeSendTxnRequest(d, out);
     if (signal === 'abortable' && d.waiting) replyToApp(d, out, false, d.lastError ?? 'KafkaException');
     if (signal === 'fatal') failEverything(d, (d.lastError as KafkaError) ?? 'PRODUCER_FENCED', out);
     if (signal !== 'none') out.raise({ type: `tm.${signal}` });
@@ -62,10 +66,11 @@ const onSend = producerAction((d, ev, out) => {
   return maybeSendTxnRequest(d, out);
 });
 
-const rejectCall = (reason: string) =>
+/** A call the producer refuses in its current state: IllegalStateException, or KafkaException after an error. */
+const rejectCall = (reason: string, exception: 'IllegalStateException' | 'KafkaException' = 'IllegalStateException') =>
   producerAction((d, ev, out) => {
     const call = ev as CallEvent;
-    clientError(d, out, reason.startsWith('Cannot') ? 'IllegalStateException' : 'KafkaException', `${call.type}: ${reason}`);
+    clientError(d, out, exception, `${call.type}: ${reason}`);
     replyNow(out, call.from, call.type, false, reason);
     return 'none';
   });
@@ -114,6 +119,12 @@ const onRequestTimeout = producerAction((d, ev, out) => {
   if (!b) return 'none';
   // NetworkClient closes the connection whose oldest request timed out: all its requests fail
   const outcome = onConnectionLost(d, b.broker, 'REQUEST_TIMED_OUT', ev.now, out);
+  drain(d, ev.now, out);
+  return outcome === 'ok' ? 'none' : outcome;
+});
+
+const onDeliveryTimeoutEvent = producerAction((d, ev, out) => {
+  const outcome = onDeliveryTimeout(d, (ev as TimerEvent<{ batchId: number }>).data.batchId, out);
   drain(d, ev.now, out);
   return outcome === 'ok' ? 'none' : outcome;
 });
@@ -186,7 +197,7 @@ const onClose = handle((ctx: ProducerContext, ev: CallEvent, out: Out): Producer
   out.cancel('retry');
   out.cancel('txnRetry');
   replyNow(out, ev.from, 'close', true);
-  return { ...initialProducerContext(inputOf(ctx)), nextCorrelationId: ctx.nextCorrelationId };
+  return { ...initialProducerContext(inputOf(ctx)), nextCorrelationId: ctx.nextCorrelationId, nextRef: ctx.nextRef };
 });
 
 function inputOf(ctx: ProducerContext): ProducerInput {
@@ -211,6 +222,7 @@ const common = {
   lingerExpired: { actions: onTimerDrain },
   retryBackoffExpired: { actions: onTimerDrain },
   requestTimeout: { actions: onRequestTimeout },
+  deliveryTimeout: { actions: onDeliveryTimeoutEvent },
   txnRetryBackoffExpired: { actions: onTxnRetry },
   disconnected: { actions: onDisconnected },
   flush: { actions: onFlush },
@@ -304,9 +316,11 @@ export const producerMachine = setup({
       on: {
         ...common,
         abortTransaction: { target: 'ABORTING_TRANSACTION', actions: onEndTransaction('ABORT') },
-        commitTransaction: { actions: rejectCall('Cannot commit: the transaction hit an abortable error; call abortTransaction') },
-        send: { actions: rejectCall('Cannot send: the transaction hit an abortable error; call abortTransaction') },
-        sendOffsetsToTransaction: { actions: rejectCall('Cannot send offsets: the transaction hit an abortable error') },
+        commitTransaction: {
+          actions: rejectCall('Cannot commit: the transaction hit an abortable error; call abortTransaction', 'KafkaException'),
+        },
+        send: { actions: rejectCall('Cannot send: the transaction hit an abortable error; call abortTransaction', 'KafkaException') },
+        sendOffsetsToTransaction: { actions: rejectCall('Cannot send offsets: the transaction hit an abortable error', 'KafkaException') },
         'tm.abortable': {},
       },
     },
@@ -314,16 +328,23 @@ export const producerMachine = setup({
       on: {
         close: { target: 'restarting', actions: onClose },
         crash: 'DOWN',
-        send: { actions: rejectCall('The producer is in a fatal error state (fenced) and must be closed') },
-        commitTransaction: { actions: rejectCall('The producer is in a fatal error state (fenced) and must be closed') },
-        abortTransaction: { actions: rejectCall('The producer is in a fatal error state (fenced) and must be closed') },
-        sendOffsetsToTransaction: { actions: rejectCall('The producer is in a fatal error state (fenced) and must be closed') },
-        flush: { actions: rejectCall('The producer is in a fatal error state (fenced) and must be closed') },
+        send: { actions: rejectCall('The producer is in a fatal error state (fenced) and must be closed', 'KafkaException') },
+        commitTransaction: { actions: rejectCall('The producer is in a fatal error state (fenced) and must be closed', 'KafkaException') },
+        abortTransaction: { actions: rejectCall('The producer is in a fatal error state (fenced) and must be closed', 'KafkaException') },
+        sendOffsetsToTransaction: {
+          actions: rejectCall('The producer is in a fatal error state (fenced) and must be closed', 'KafkaException'),
+        },
+        flush: { actions: rejectCall('The producer is in a fatal error state (fenced) and must be closed', 'KafkaException') },
       },
     },
     /** The process is down: everything in memory is gone. */
     DOWN: {
-      entry: handle((ctx: ProducerContext) => ({ ...initialProducerContext(inputOf(ctx)), nextCorrelationId: ctx.nextCorrelationId })),
+      // refs and correlation ids keep counting so that records of different sessions never share one
+      entry: handle((ctx: ProducerContext) => ({
+        ...initialProducerContext(inputOf(ctx)),
+        nextCorrelationId: ctx.nextCorrelationId,
+        nextRef: ctx.nextRef,
+      })),
       on: {
         restart: 'restarting',
       },

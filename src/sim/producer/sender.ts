@@ -171,6 +171,26 @@ function newBatch(d: ProducerDraft, tp: string, now: number): ProducerBatch | nu
   return batch;
 }
 
+/** delivery.timeout.ms counts from the batch's creation, whether it is waiting, in flight or backing off. */
+function armDeliveryTimeout(d: ProducerDraft, b: ProducerBatch, now: number, out: Out): void {
+  out.timer(`delivery:${b.id}`, 'deliveryTimeout', Math.max(0, b.createdAt + d.config['delivery.timeout.ms'] - now), { batchId: b.id });
+}
+
+/** The batch's delivery.timeout.ms passed: it fails even if its request is still outstanding. */
+export function onDeliveryTimeout(d: ProducerDraft, batchId: number, out: Out): BatchErrorOutcome {
+  const b = d.batches.find((x) => x.id === batchId);
+  if (!b) return 'ok';
+  if (b.correlationId !== null) out.cancel(`req:${b.correlationId}`);
+  clientError(
+    d,
+    out,
+    'TimeoutException',
+    `Expiring ${b.records.length} record(s) for ${tpKey(b.topic, b.partition)}: delivery.timeout.ms has passed since batch creation`,
+  );
+  failBatch(d, b, 'TimeoutException', out);
+  return d.transactional ? 'abortable' : 'ok';
+}
+
 /**
  * Sends everything that may be sent now: per partition, retries first (strictly in sequence
  * order, one at a time, as Kafka does while recovering), then new batches whose linger.ms passed.
@@ -205,6 +225,7 @@ export function drain(d: ProducerDraft, now: number, out: Out): void {
       if (!ready || inFlightTo(d, broker) >= maxInFlight) break;
       const batch = newBatch(d, tp, now);
       if (!batch) break;
+      armDeliveryTimeout(d, batch, now, out);
       const sent = sendBatch(d, batch, out);
       d.batches = [...d.batches, sent];
       if (d.config.acks === 0) completeAcksZero(d, sent.id, out);
@@ -218,6 +239,7 @@ function completeAcksZero(d: ProducerDraft, batchId: number, out: Out): void {
   const b = d.batches.find((x) => x.id === batchId);
   if (!b) return;
   d.batches = d.batches.filter((x) => x !== b);
+  out.cancel(`delivery:${b.id}`);
   recordResult(d, out, b.records, null, null);
 }
 
@@ -229,6 +251,7 @@ function armRetryTimer(d: ProducerDraft, now: number, out: Out): void {
 
 function completeBatch(d: ProducerDraft, b: ProducerBatch, baseOffset: number, out: Out): void {
   d.batches = d.batches.filter((x) => x.id !== b.id);
+  out.cancel(`delivery:${b.id}`);
   const tp = tpKey(b.topic, b.partition);
   if (b.baseSequence !== NO_SEQUENCE && b.producerEpoch === d.producerEpoch)
     d.lastAckedSequence = { ...d.lastAckedSequence, [tp]: b.baseSequence + b.records.length - 1 };
@@ -238,6 +261,7 @@ function completeBatch(d: ProducerDraft, b: ProducerBatch, baseOffset: number, o
 /** The batch will not be retried: its records fail with `error`. */
 export function failBatch(d: ProducerDraft, b: ProducerBatch, error: KafkaError | ClientException, out: Out): void {
   d.batches = d.batches.filter((x) => x.id !== b.id);
+  out.cancel(`delivery:${b.id}`);
   recordResult(d, out, b.records, null, error);
   // an idempotent producer cannot know whether a sent batch landed: its sequence is unresolved
   if (d.idempotent && !d.transactional && b.attempts > 0) d.epochBumpPending = true;
@@ -376,6 +400,7 @@ export function failEverything(d: ProducerDraft, error: KafkaError | ClientExcep
   }
   for (const b of d.batches) {
     if (b.correlationId !== null) out.cancel(`req:${b.correlationId}`);
+    out.cancel(`delivery:${b.id}`);
     recordResult(d, out, b.records, null, error);
   }
   d.batches = [];

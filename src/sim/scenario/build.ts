@@ -245,7 +245,11 @@ export function buildScenario(r: ResolvedScenario): BuiltScenario {
       input: {
         id: GROUP_COORDINATOR_ID,
         meta,
-        config: { ...DEFAULT_GROUP_COORDINATOR_CONFIG, initialRebalanceDelayMs: cluster['group.initial.rebalance.delay.ms'] },
+        config: {
+          ...DEFAULT_GROUP_COORDINATOR_CONFIG,
+          initialRebalanceDelayMs: cluster['group.initial.rebalance.delay.ms'],
+          transactionVersion: cluster['transaction.version'],
+        },
         logs: Array.from({ length: meta.consumerOffsetsPartitions }, (_, p) => createPartitionLog(CONSUMER_OFFSETS_TOPIC, p)),
       },
     },
@@ -284,6 +288,7 @@ export function buildScenario(r: ResolvedScenario): BuiltScenario {
             script: c.script,
           },
           boot: true,
+          bootAt: c.startAt ?? 0,
         },
         {
           id: `${c.id}.producer`,
@@ -291,6 +296,7 @@ export function buildScenario(r: ResolvedScenario): BuiltScenario {
           logic: producerMachine as AnyStateMachine,
           input: { self: `${c.id}.producer`, app: `${c.id}.app`, client: c.id, meta, config, transactionVersion },
           boot: true,
+          bootAt: c.startAt ?? 0,
         },
       ]);
     } else if (c.type === 'consumer') {
@@ -314,6 +320,7 @@ export function buildScenario(r: ResolvedScenario): BuiltScenario {
             processingMs: c.processing?.processingMs ?? 1,
           },
           boot: true,
+          bootAt: c.startAt ?? 0,
         },
         {
           id: `${c.id}.consumer`,
@@ -321,6 +328,7 @@ export function buildScenario(r: ResolvedScenario): BuiltScenario {
           logic: consumerMachine as AnyStateMachine,
           input: { self: `${c.id}.consumer`, app: `${c.id}.app`, client: c.id, meta, config, topics: c.topics },
           boot: true,
+          bootAt: c.startAt ?? 0,
         },
       ];
       if (producerConfig)
@@ -330,6 +338,7 @@ export function buildScenario(r: ResolvedScenario): BuiltScenario {
           logic: producerMachine as AnyStateMachine,
           input: { self: `${c.id}.producer`, app: `${c.id}.app`, client: c.id, meta, config: producerConfig, transactionVersion },
           boot: true,
+          bootAt: c.startAt ?? 0,
         });
       add(c.id, 'consumer', list);
     } else {

@@ -26,6 +26,10 @@ const id = v.pipe(
   v.string(),
   v.regex(/^[a-z][a-z0-9-]{0,31}$/, 'must be 1–32 characters: lower-case letters, digits and dashes, starting with a letter'),
 );
+const scenarioId = v.pipe(
+  v.string(),
+  v.regex(/^[a-z][a-z0-9-]{0,63}$/, 'must be 1–64 characters: lower-case letters, digits and dashes, starting with a letter'),
+);
 const text = v.pipe(v.string(), v.maxLength(LIMITS.maxStringLength, `must be at most ${LIMITS.maxStringLength} characters`));
 const longText = v.pipe(v.string(), v.maxLength(2000, 'must be at most 2000 characters'));
 const nonNegInt = v.pipe(v.number(), v.integer('must be a whole number'), v.minValue(0, 'must not be negative'));
@@ -73,6 +77,8 @@ const producerClient = v.strictObject({
   type: v.literal('producer'),
   config: v.optional(config),
   script: v.pipe(v.array(ProducerOpSchema), v.maxLength(LIMITS.maxScriptOps)),
+  /** The application starts (and creates its producer) at this virtual time. */
+  startAt: v.optional(time),
 });
 
 export const PROCESSING_MODES = [
@@ -194,7 +200,7 @@ const topic = v.strictObject({
 
 export const ScenarioSchema = v.strictObject({
   version: v.literal(SCENARIO_VERSION, `must be ${SCENARIO_VERSION}`),
-  id: v.optional(id),
+  id: v.optional(scenarioId),
   title: v.optional(text),
   question: v.optional(longText),
   expected: v.optional(longText),

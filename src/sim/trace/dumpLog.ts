@@ -77,7 +77,7 @@ export function describeGroups(s: TraceSummary): string {
         String(g.generation),
       ]);
     }
-    out.push(table(rows));
+    out.push(rows.length > 1 ? table(rows) : `GROUP ${g.groupId}: no committed offsets (state ${g.state}, generation ${g.generation})`);
     const pending = g.pendingTransactionalOffsets;
     if (pending.length)
       out.push(
