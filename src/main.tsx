@@ -1,9 +1,17 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { loadDefault } from './store/simStore';
+import { loadDefault, simStore } from './store/simStore';
 import { App } from './ui/App';
 import './ui/styles.css';
 
+declare global {
+  interface Window {
+    /** Test and debugging hook: browser tests drive the store directly (e2e/inject.test.ts). */
+    __eosLab?: { store: typeof simStore };
+  }
+}
+
+window.__eosLab = { store: simStore };
 loadDefault();
 const root = document.getElementById('root');
 if (root)
