@@ -205,7 +205,21 @@ function sendResults(ctx: NarrationContext, fs: readonly F<'sendResult'>[]): str
     const where = [...new Set(ok.map((f) => tp(f.topic, f.partition)))].join(', ');
     const offsets = ok.map((f) => f.offset as number);
     const events = [...new Set(ok.map((f) => f.eventId).filter((e): e is string => e !== null))];
-    const what = events.length ? list(lang, events) : say(lang, `${ok.length} record(s)`, `레코드 ${ok.length}개`);
+    const what = events.length
+      ? list(lang, events)
+      : say(lang, ok.length === 1 ? 'a record' : `${ok.length} records`, `레코드 ${ok.length}개`);
+    const client = (ok[0] as F<'sendResult'>).client;
+    const acks = (ctx.trace.resolved.producers[client] ?? ctx.trace.resolved.producers[`${client}.producer`])?.acks;
+    if (String(acks) === '0') {
+      out.push(
+        say(
+          lang,
+          `${who}'s send() of ${what} counts as done at once: with acks=0 the producer waits for no answer, so it never learns whether ${where} got it`,
+          `${who}의 send()(${what})는 바로 끝난 것으로 처리됩니다. acks=0이라 프로듀서는 응답을 기다리지 않으므로 ${where}에 도착했는지 알 수 없습니다.`,
+        ),
+      );
+      return out;
+    }
     out.push(
       say(
         lang,
@@ -219,7 +233,9 @@ function sendResults(ctx: NarrationContext, fs: readonly F<'sendResult'>[]): str
   for (const [error, list_] of errors) {
     const who = ctx.names.process((list_[0] as F<'sendResult'>).client);
     const events = [...new Set(list_.map((f) => f.eventId).filter((e): e is string => e !== null))];
-    const what = events.length ? list(lang, events) : say(lang, `${list_.length} record(s)`, `레코드 ${list_.length}개`);
+    const what = events.length
+      ? list(lang, events)
+      : say(lang, list_.length === 1 ? 'a record' : `${list_.length} records`, `레코드 ${list_.length}개`);
     const why = explainOnce(ctx, error);
     out.push(
       say(

@@ -23,7 +23,9 @@ function hasFinalConsonant(word: string): boolean {
   const lower = w.toLowerCase();
   // English words as Koreans say them: -ng, -m, -n, -l end in a final consonant (빌링, 스트림, 인, 셀)
   if (/ng$/.test(lower)) return true;
-  return /[lmn]$/.test(lower);
+  if (/[lmn]$/.test(lower)) return true;
+  // a short vowel before p, b, k, c, t is read with a final consonant: app 앱, topic 토픽, commit 커밋, set 셋
+  return /(^|[^aeiou])[aeiou](pp|ck|[pbkc])$/.test(lower) || /(^|[^aeiou])[aeiou]t$/.test(lower);
 }
 
 function hasFinalRieul(word: string): boolean {
