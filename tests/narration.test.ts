@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { ALL_RPCS } from '../src/sim/kernel/envelope';
 import type { TraceStep } from '../src/sim/kernel/simulation';
-import { narrate } from '../src/sim/narration';
+import { narrate, narrateEnd, narrateStart } from '../src/sim/narration';
 import { josa } from '../src/sim/narration/language';
 import { PRESETS } from '../src/sim/presets';
 import { runScenario, type Trace } from '../src/sim/run';
@@ -121,6 +121,17 @@ describe('the sentences that teach', () => {
     expect(narrate(t, fenced.i, 'ko')).toContain('펜싱됐습니다');
     const bump = stepWith(t, (f) => f.kind === 'txnState' && f.to === 'PrepareEpochFence');
     expect(narrate(t, bump.i, 'en')).toContain('from Ongoing to PrepareEpochFence');
+  });
+
+  it('the start and the end of a run have their own sentences', () => {
+    const t = trace('opening-story');
+    expect(narrateStart(t, 'en')).toBe(
+      'Start of the run: Idempotence is on, yet the consumer got the order twice. Press play or step forward to watch it happen.',
+    );
+    expect(narrateEnd(t, 'en')).toBe(
+      `End of the run after ${t.endTime.toLocaleString('en')} ms of virtual time: nothing is left to happen. The verdict says, layer by layer, what happened once and what happened more than once.`,
+    );
+    expect(narrateEnd(t, 'ko')).toContain('실행이 끝났습니다');
   });
 
   it('an unknown step index narrates to an empty string', () => {

@@ -1,2 +1,2 @@
 export type { Language } from './language';
-export { narrate, narrateStart } from './narrate';
+export { narrate, narrateEnd, narrateStart } from './narrate';

@@ -76,3 +76,17 @@ export function narrateStart(trace: Trace, language: Language): string {
     `실행 시작${title ? `: ${title}` : ''}. 재생하거나 한 단계씩 넘기며 지켜보세요.`,
   );
 }
+
+/** The sentence for the end of a run (after its last step). */
+export function narrateEnd(trace: Trace, language: Language): string {
+  const ms = trace.endTime.toLocaleString('en');
+  const why =
+    trace.stopReason === 'quiescent'
+      ? say(language, 'nothing is left to happen', '더 일어날 일이 없습니다')
+      : say(language, `the run stopped (${trace.stopReason})`, `실행이 멈췄습니다(${trace.stopReason})`);
+  return say(
+    language,
+    `End of the run after ${ms} ms of virtual time: ${why}. The verdict says, layer by layer, what happened once and what happened more than once.`,
+    `가상 시간 ${ms} ms에서 실행이 끝났습니다. ${why}. 판정 표가 계층별로 무엇이 한 번, 무엇이 두 번 이상 일어났는지 보여 줍니다.`,
+  );
+}

@@ -1,6 +1,6 @@
 /** The narration line: what the step on screen did and why, in the chosen language. */
 import { useMemo } from 'react';
-import { narrate, narrateStart } from '../../sim/narration';
+import { narrate, narrateEnd, narrateStart } from '../../sim/narration';
 import { useStrings } from '../i18n';
 import { useSim } from '../useSim';
 
@@ -15,6 +15,7 @@ export function Narration() {
     return step === 0 ? narrateStart(trace, language) : narrate(trace, step - 1, language);
   }, [trace, step, language]);
   const current = trace && step > 0 ? trace.steps[step - 1] : undefined;
+  const atEnd = trace !== null && step > 0 && step >= trace.steps.length;
   return (
     <section className="narration" aria-label={t.narration}>
       <p className="narration-meta">
@@ -25,6 +26,11 @@ export function Narration() {
       <p className="narration-text" data-testid="narration" lang={language} aria-live={playing ? 'off' : 'polite'}>
         {text}
       </p>
+      {atEnd && trace && (
+        <p className="narration-end" data-testid="narration-end" lang={language}>
+          {narrateEnd(trace, language)}
+        </p>
+      )}
     </section>
   );
 }

@@ -27,14 +27,17 @@ export function Workspace({ targets }: { readonly targets: JumpTargets }) {
       <PlaybackBar targets={targets} />
       <Narration />
       <div className="workspace">
-        <aside className="column actors-column" aria-label={t.actors}>
+        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a column that scrolls on its own must take keyboard focus to be scrolled (axe: scrollable-region-focusable) */}
+        <aside className="column actors-column" aria-label={t.actors} tabIndex={0}>
           <ActorsPanel />
         </aside>
-        <main className="column timeline-column">
+        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: as above */}
+        <main className="column timeline-column" tabIndex={0}>
           <Timeline trace={trace} view={view} step={step} selection={selection} onSelect={(s) => simStore.getState().select(s)} />
           <p className="muted simplification">{t.simplification}</p>
         </main>
-        <aside className="column side-column" aria-label={`${t.verdict}, ${t.details}, ${t.checklist}`}>
+        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: as above */}
+        <aside className="column side-column" aria-label={`${t.verdict}, ${t.details}, ${t.checklist}`} tabIndex={0}>
           <VerdictPanel />
           <DetailsPanel />
           <ChecklistPanel />
