@@ -1,16 +1,86 @@
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { build, defineConfig, type Plugin } from 'vite';
+
+const root = import.meta.dirname;
+
+/**
+ * [share-embed] embed.html as a classic script. Embeds run in frames sandboxed with `allow-scripts`
+ * but not `allow-same-origin`: the page has an opaque origin, so module scripts and `crossorigin`
+ * stylesheets are CORS requests with `Origin: null`, which hosts without CORS headers refuse — the
+ * embed would stay blank. After the app's build, the embed entry (src/embed/main.tsx) is bundled
+ * once more as one IIFE script and one stylesheet (no-cors loads, allowed from any origin), and
+ * dist/embed.html is written from embed.html to load them. `npm run dev` serves embed.html as is.
+ */
+function classicEmbed(): Plugin {
+  const outDir = resolve(root, 'dist');
+  const entryTag = '<script type="module" src="/src/embed/main.tsx"></script>';
+  const assetsMark = '<!-- eos-lab:embed-assets -->';
+  const version = (file: string) =>
+    createHash('sha256')
+      .update(readFileSync(resolve(outDir, file)))
+      .digest('hex')
+      .slice(0, 10);
+  return {
+    name: 'eos-lab-classic-embed',
+    apply: 'build',
+    async closeBundle() {
+      // a production bundle even when the outer process runs with NODE_ENV=test (Vitest): plugin-react
+      // would otherwise emit jsxDEV calls that the production React build lacks
+      const nodeEnv = process.env.NODE_ENV;
+      process.env.NODE_ENV = 'production';
+      await build({
+        mode: 'production',
+        configFile: false,
+        root,
+        base: './',
+        logLevel: 'warn',
+        publicDir: false,
+        plugins: [react()],
+        define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+        build: {
+          outDir,
+          emptyOutDir: false,
+          target: 'es2022',
+          sourcemap: false,
+          // one classic script by design (see above)
+          chunkSizeWarningLimit: 1024,
+          lib: {
+            entry: resolve(root, 'src/embed/main.tsx'),
+            formats: ['iife'],
+            name: 'EosLabEmbed',
+            fileName: () => 'assets/embed.js',
+            cssFileName: 'assets/embed',
+          },
+        },
+      }).finally(() => {
+        if (nodeEnv === undefined) delete process.env.NODE_ENV;
+        else process.env.NODE_ENV = nodeEnv;
+      });
+      const template = readFileSync(resolve(root, 'embed.html'), 'utf8');
+      if (!template.includes(entryTag) || !template.includes(assetsMark))
+        throw new Error('embed.html lost the markers vite.config.ts replaces');
+      const html = template
+        .replace(assetsMark, `<link rel="stylesheet" href="./assets/embed.css?v=${version('assets/embed.css')}" />`)
+        .replace(/\s*<!-- eos-lab:embed-entry[\s\S]*?-->/, '')
+        .replace(entryTag, `<script defer src="./assets/embed.js?v=${version('assets/embed.js')}"></script>`);
+      writeFileSync(resolve(outDir, 'embed.html'), html);
+    },
+  };
+}
 
 // base './': the build works from any static host and from a sub-path
 export default defineConfig({
   base: './',
-  plugins: [react()],
+  plugins: [react(), classicEmbed()],
   build: {
     target: 'es2022',
     sourcemap: false,
     rollupOptions: {
-      input: { main: resolve(import.meta.dirname, 'index.html') },
+      // embed.html is written by classicEmbed() above
+      input: { main: resolve(root, 'index.html') },
     },
   },
 });

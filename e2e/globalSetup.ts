@@ -10,7 +10,9 @@ import type { TestProject } from 'vitest/node';
 let server: PreviewServer | undefined;
 
 export async function setup(project: TestProject): Promise<void> {
-  if (process.env.E2E_SKIP_BUILD !== '1') execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], { stdio: 'inherit' });
+  // the production bundle, as users get it (Vitest itself runs with NODE_ENV=test)
+  if (process.env.E2E_SKIP_BUILD !== '1')
+    execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
   server = await preview({ preview: { port: 0, host: '127.0.0.1', strictPort: false }, logLevel: 'warn' });
   const address = server.httpServer.address();
   const port = typeof address === 'object' && address ? address.port : 4173;

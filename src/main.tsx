@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { loadDefault, simStore } from './store/simStore';
+import { startHashSync } from './share/hashSync';
+import { simStore } from './store/simStore';
 import { App } from './ui/App';
 import './ui/styles.css';
 
@@ -12,7 +13,8 @@ declare global {
 }
 
 window.__eosLab = { store: simStore };
-loadDefault();
+// [share-embed] opens the URL's share link, #gallery or the default scenario, then keeps the URL in step
+startHashSync(simStore);
 const root = document.getElementById('root');
 if (root)
   createRoot(root).render(

@@ -250,7 +250,8 @@ const start = act((d, _ev, out) => {
   d.plan = [];
   d.step = 0;
   d.batch = [];
-  if (d.producer) out.call(d.producer, 'initTransactions');
+  // only an exactly-once application has a transactional producer to initialise
+  if (d.producer && d.mode === 'exactly-once') out.call(d.producer, 'initTransactions');
   else if (d.mode === 'offsets-in-sink' && d.sink) out.send(d.sink.id, 'DbQuery', { correlationId: corr(d), table: 'consumer_offsets' });
   else out.call(d.consumer, 'poll');
 });
@@ -284,6 +285,11 @@ const onReply = act((d, ev, out) => {
       else out.call(d.consumer, 'poll');
       return;
     case 'poll':
+      if ((r.records ?? []).length === 0) {
+        // nothing but markers or aborted data: poll again
+        out.call(d.consumer, 'poll');
+        return;
+      }
       d.batch = r.records ?? [];
       d.groupMetadata = r.groupMetadata ?? null;
       d.positions = r.positions ?? {};

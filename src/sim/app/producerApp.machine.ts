@@ -28,8 +28,6 @@ export interface ProducerAppContext {
   /** Where a restarted application resumes. */
   readonly resumePc: number;
   readonly inTransaction: boolean;
-  /** The last record sent per event_id, for `resend`. */
-  readonly sentByEventId: Readonly<Record<string, SendArgs>>;
   readonly lastCompletedAt: number;
   readonly stopped: string | null;
 }
@@ -59,6 +57,31 @@ function sendArgs(op: Extract<ProducerOp, { op: 'send' }>, i: number): SendArgs 
     headers,
     ...(op.partition !== undefined ? { partition: op.partition } : {}),
   };
+}
+
+/**
+ * The record an earlier send produced for this event_id, rebuilt from the script (so the
+ * application keeps no per-record memory: a resend is "send that event again").
+ */
+export function findSendArgs(script: readonly ProducerOp[], before: number, eventId: string): SendArgs | null {
+  for (let pc = Math.min(before, script.length) - 1; pc >= 0; pc--) {
+    const op = script[pc];
+    if (op?.op !== 'send') continue;
+    const template = op.headers?.event_id;
+    if (template === undefined) continue;
+    const count = op.count ?? 1;
+    if (!template.includes('{i}')) {
+      if (template === eventId) return sendArgs(op, count - 1);
+      continue;
+    }
+    const [head, ...rest] = template.split('{i}');
+    const tail = rest.join('{i}');
+    if (!eventId.startsWith(head ?? '') || !eventId.endsWith(tail)) continue;
+    const digits = eventId.slice((head ?? '').length, eventId.length - tail.length);
+    const i = Number(digits);
+    if (/^\d+$/.test(digits) && i < count && sendArgs(op, i).headers?.event_id === eventId) return sendArgs(op, i);
+  }
+  return null;
 }
 
 /** Arms the timer for the operation at pc (respecting its `at` / `delayMs`). */
@@ -108,15 +131,11 @@ const runNext = act((d, ev, out) => {
   const op = d.script[d.pc];
   if (!op) return;
   switch (op.op) {
-    case 'send': {
-      const args = sendArgs(op, d.iteration);
-      const eventId = args.headers?.event_id;
-      if (eventId) d.sentByEventId = { ...d.sentByEventId, [eventId]: args };
-      out.call(d.producer, 'send', args as unknown as Record<string, unknown>);
+    case 'send':
+      out.call(d.producer, 'send', sendArgs(op, d.iteration) as unknown as Record<string, unknown>);
       return;
-    }
     case 'resend': {
-      const args = d.sentByEventId[op.eventId];
+      const args = findSendArgs(d.script, d.pc, op.eventId);
       out.fact({
         kind: 'note',
         actor: d.self,
@@ -204,7 +223,6 @@ export const producerAppMachine = setup({
     iteration: 0,
     resumePc: 0,
     inTransaction: false,
-    sentByEventId: {},
     lastCompletedAt: 0,
     stopped: null,
   }),

@@ -68,6 +68,8 @@ export interface VerdictInput {
   /** Consumers (client ids) that process records, with their isolation level. */
   readonly consumers: readonly { id: string; isolationLevel: string; groupId: string | null }[];
   readonly groups: readonly { groupId: string; committed: Readonly<Record<string, number>> }[];
+  /** Topics that carry no business events (Kafka Streams changelog and repartition topics). */
+  readonly ignoredTopics?: readonly string[];
 }
 
 const times = (n: number) => (n === 1 ? 'once' : n === 2 ? 'twice' : `${n} times`);
@@ -85,6 +87,7 @@ export function computeVerdict(input: VerdictInput): Verdict {
   const facts: { step: number; fact: Fact }[] = [];
   for (const s of input.steps) for (const f of s.facts) facts.push({ step: s.i, fact: f as Fact });
   const output = new Set(input.outputTopics);
+  const ignored = new Set(input.ignoredTopics ?? []);
 
   interface Acc {
     origins: Set<string>;
@@ -129,7 +132,7 @@ export function computeVerdict(input: VerdictInput): Verdict {
     if (fact.kind === 'append' && fact.control === null)
       for (let o = fact.baseOffset; o <= fact.lastOffset; o++) appendStepByOffset.set(`${fact.topic}-${fact.partition}@${o}`, step);
   for (const p of input.partitions) {
-    if (p.internal) continue;
+    if (p.internal || ignored.has(p.topic)) continue;
     const seenOrigins = new Map<string, number>();
     for (const r of p.records) {
       if (r.control) continue;
@@ -162,6 +165,7 @@ export function computeVerdict(input: VerdictInput): Verdict {
         if (fact.eventId) acc(fact.eventId).sent = true;
         break;
       case 'delivered': {
+        if (ignored.has(fact.topic)) break;
         const a = acc(eventKey(fact.headers.event_id ?? null, fact.topic, fact.partition, fact.offset));
         if (output.has(fact.topic) && !input.consumers.some((c) => c.id === fact.consumer)) break;
         a.deliveries[fact.consumer] = (a.deliveries[fact.consumer] ?? 0) + 1;
@@ -169,6 +173,7 @@ export function computeVerdict(input: VerdictInput): Verdict {
         break;
       }
       case 'processed': {
+        if (ignored.has(fact.topic)) break;
         const a = acc(fact.eventId ?? `${fact.topic}-${fact.partition}@${fact.offset}`);
         a.processed[fact.app] = (a.processed[fact.app] ?? 0) + 1;
         a.processSteps[fact.app] = [...(a.processSteps[fact.app] ?? []), step];
@@ -201,7 +206,7 @@ export function computeVerdict(input: VerdictInput): Verdict {
     }
   }
 
-  const hasOutput = input.partitions.some((p) => output.has(p.topic));
+  const hasOutput = input.partitions.some((p) => output.has(p.topic) && !ignored.has(p.topic));
   const verdicts: EventVerdict[] = [...events.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([eventId, a]) => ({
@@ -349,7 +354,7 @@ export function computeVerdict(input: VerdictInput): Verdict {
   for (const g of input.groups) {
     let lag = 0;
     for (const p of input.partitions) {
-      if (p.internal) continue;
+      if (p.internal || ignored.has(p.topic)) continue;
       const c = g.committed[`${p.topic}-${p.partition}`];
       if (c !== undefined) lag += Math.max(0, p.highWatermark - c);
     }

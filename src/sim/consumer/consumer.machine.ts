@@ -47,6 +47,12 @@ export interface ConsumerContext {
   /** Offsets the application keeps outside Kafka (offsets-in-sink): used instead of the group's on assignment. */
   readonly externalOffsets: Readonly<Record<string, number>>;
   readonly pollWaiting: ActorId | null;
+  /** An endOffsets() call in progress: correlation id → partition, and the offsets found so far. */
+  readonly endOffsets: {
+    readonly from: ActorId;
+    readonly requests: Readonly<Record<number, string>>;
+    readonly offsets: Readonly<Record<string, number>>;
+  } | null;
   readonly commitWaiting: { readonly from: ActorId; readonly correlationId: number } | null;
   readonly lastAutoCommit: number;
   readonly nextCorrelationId: number;
@@ -89,6 +95,7 @@ function initial(input: ConsumerInput): ConsumerContext {
     offsetsRequest: null,
     externalOffsets: {},
     pollWaiting: null,
+    endOffsets: null,
     commitWaiting: null,
     lastAutoCommit: 0,
     nextCorrelationId: 0,
@@ -171,14 +178,15 @@ function requestOffsets(d: Draft, out: Out): void {
   });
 }
 
-function resetPosition(d: Draft, tp: TopicPartition, out: Out): void {
+function resetPosition(d: Draft, tp: TopicPartition, out: Out, to: 'earliest' | 'latest' | null = null): void {
   const leader = leaderOf(d.meta, tp.topic, tp.partition);
   if (!leader) return;
+  const where = to ?? (d.config['auto.offset.reset'] === 'earliest' ? 'earliest' : 'latest');
   out.send(leader, 'ListOffsets', {
     correlationId: corr(d),
     topic: tp.topic,
     partition: tp.partition,
-    timestamp: d.config['auto.offset.reset'] === 'earliest' ? -2 : -1,
+    timestamp: where === 'earliest' ? -2 : -1,
     isolationLevel: d.config['isolation.level'],
   });
 }
@@ -320,8 +328,42 @@ const onOffsetFetchResponse = action((d, ev, out) => {
   fetchMore(d, out);
 });
 
+/** endOffsets(): the latest offset of each assigned partition (the LSO under read_committed). */
+const onEndOffsets = action((d, ev, out) => {
+  const call = ev as CallEvent;
+  const requests: Record<number, string> = {};
+  for (const tp of d.assignment) {
+    const leader = leaderOf(d.meta, tp.topic, tp.partition);
+    if (!leader) continue;
+    const correlationId = corr(d);
+    requests[correlationId] = tpName(tp);
+    out.send(leader, 'ListOffsets', {
+      correlationId,
+      topic: tp.topic,
+      partition: tp.partition,
+      timestamp: -1,
+      isolationLevel: d.config['isolation.level'],
+    });
+  }
+  d.endOffsets = { from: call.from, requests, offsets: {} };
+  if (Object.keys(requests).length === 0) {
+    out.call(call.from, 'reply', { call: 'endOffsets', ok: true, offsets: {} });
+    d.endOffsets = null;
+  }
+});
+
 const onListOffsetsResponse = action((d, ev, out) => {
-  const r = (ev as RpcEvent<TopicPartition & { error: KafkaError; offset: number }>).payload;
+  const r = (ev as RpcEvent<TopicPartition & { error: KafkaError; offset: number; correlationId: number }>).payload;
+  const pending = d.endOffsets;
+  if (pending && pending.requests[r.correlationId] !== undefined) {
+    const { [r.correlationId]: _done, ...requests } = pending.requests;
+    const offsets = { ...pending.offsets, [tpName(r)]: r.offset };
+    if (Object.keys(requests).length === 0) {
+      out.call(pending.from, 'reply', { call: 'endOffsets', ok: true, offsets });
+      d.endOffsets = null;
+    } else d.endOffsets = { ...pending, requests, offsets };
+    return;
+  }
   if (r.error !== 'NONE' || !d.assignment.some((tp) => tpName(tp) === tpName(r))) return;
   if (d.positions[tpName(r)] === undefined) d.positions = { ...d.positions, [tpName(r)]: r.offset };
   fetchMore(d, out);
@@ -348,8 +390,14 @@ const onFetchResponse = action((d, ev, out) => {
   const c = collectFetched(r.topic, r.partition, r.batches, r.abortedTransactions, d.config['isolation.level'], position);
   for (const s of c.skipped) out.fact({ kind: 'skipped', consumer: d.client, topic: r.topic, partition: r.partition, ...s });
   if (c.records.length === 0) {
-    // markers or aborted data only: the position still moves past them
-    if (c.nextOffset > position) d.positions = { ...d.positions, [name]: c.nextOffset };
+    // markers or aborted data only: the position still moves past them, and poll() returns empty
+    if (c.nextOffset > position) {
+      d.positions = { ...d.positions, [name]: c.nextOffset };
+      if (d.pollWaiting) {
+        out.call(d.pollWaiting, 'reply', { call: 'poll', ok: true, records: [], groupMetadata: groupMetadata(d), positions: d.positions });
+        d.pollWaiting = null;
+      }
+    }
   } else {
     d.buffer = { ...d.buffer, [name]: c.records };
     d.bufferEnd = { ...d.bufferEnd, [name]: c.nextOffset };
@@ -402,6 +450,17 @@ const onSeek = action((d, ev, out) => {
   d.fetching = fetching;
   out.call(call.from, 'reply', { call: 'seek', ok: true });
   fetchMore(d, out);
+});
+
+/** seekToBeginning(): every assigned partition goes back to its log start offset. */
+const onSeekToBeginning = action((d, ev, out) => {
+  const call = ev as CallEvent;
+  d.positions = {};
+  d.buffer = {};
+  d.bufferEnd = {};
+  d.fetching = {};
+  for (const tp of d.assignment) resetPosition(d, tp, out, 'earliest');
+  out.call(call.from, 'reply', { call: 'seekToBeginning', ok: true });
 });
 
 /** After an aborted transaction: forget the buffers and go back to the group's committed offsets. */
@@ -470,11 +529,13 @@ const stableEvents = {
   OffsetFetchResponse: { actions: onOffsetFetchResponse },
   offsetsRetry: { actions: action((d, _e, out) => requestOffsets(d, out)) },
   ListOffsetsResponse: { actions: onListOffsetsResponse },
+  endOffsets: { actions: onEndOffsets },
   poll: { actions: onPoll },
   commitSync: { actions: onCommitSync },
   OffsetCommitResponse: { actions: onOffsetCommitResponse },
   seek: { actions: onSeek },
   seekToCommitted: { actions: onSeekToCommitted },
+  seekToBeginning: { actions: onSeekToBeginning },
 } as const;
 
 /** poll() while the group is rebalancing just waits; commits are refused. */

@@ -41,6 +41,8 @@ export interface GroupMember {
   readonly joinRequest: PendingRequest | null;
   readonly syncRequest: PendingRequest | null;
   readonly assignment: readonly TopicPartition[];
+  /** The member is removed if no heartbeat (or join/sync) arrives before this time. */
+  readonly sessionDeadline: number;
 }
 
 export interface PendingTxnOffsets {
@@ -143,9 +145,22 @@ export function rangeAssign(members: readonly GroupMember[], meta: ClusterMetada
   return out;
 }
 
-function sessionTimer(out: Out, groupId: string, m: GroupMember): void {
+/** Pushes a member's session deadline forward (a heartbeat, a join, a sync). */
+function renewSession(out: Out, groupId: string, m: GroupMember, now: number): GroupMember {
+  const renewed = { ...m, sessionDeadline: now + m.sessionTimeoutMs };
   // periodic: a live member keeps pushing this deadline forward, so it alone does not keep the run going
   out.timer(`session:${groupId}:${m.memberId}`, 'sessionExpired', m.sessionTimeoutMs, { groupId, memberId: m.memberId }, true);
+  return renewed;
+}
+
+/** While the group waits for a member to rejoin, that member's session expiry is what the run waits for. */
+function awaitMissingMembers(g: ConsumerGroup, now: number, out: Out): void {
+  for (const m of Object.values(g.members))
+    if (m.joinRequest === null)
+      out.timer(`session:${g.groupId}:${m.memberId}`, 'sessionExpired', Math.max(0, m.sessionDeadline - now), {
+        groupId: g.groupId,
+        memberId: m.memberId,
+      });
 }
 
 /** Moves a group to PreparingRebalance; members learn it from their next heartbeat and rejoin. */
@@ -153,6 +168,7 @@ function prepareRebalance(d: Draft, g: ConsumerGroup, reason: string, now: numbe
   const delay = g.state === 'Empty' ? d.config.initialRebalanceDelayMs : 0;
   const next: ConsumerGroup = { ...g, state: 'PreparingRebalance', joinOpenUntil: now + delay };
   out.timer(`join:${g.groupId}`, 'joinPhaseCheck', delay, { groupId: g.groupId, deadline: delay + d.config.rebalanceTimeoutMs });
+  awaitMissingMembers(next, now, out);
   out.fact({ kind: 'note', actor: d.id, text: `group ${g.groupId} is rebalancing: ${reason}` });
   return next;
 }
@@ -204,17 +220,22 @@ const onJoinGroup = (ctx: GroupCoordinatorContext, ev: RpcEvent<JoinGroupRequest
     g = { ...g, nextMemberSeq: g.nextMemberSeq + 1 };
   }
   const existing = g.members[memberId];
-  const member: GroupMember = {
-    memberId,
-    clientId: ev.from,
-    sessionTimeoutMs: req.sessionTimeoutMs,
-    topics: req.topics,
-    joinRequest: pendingRequest(ev),
-    syncRequest: null,
-    assignment: existing?.assignment ?? [],
-  };
+  const member = renewSession(
+    out,
+    g.groupId,
+    {
+      memberId,
+      clientId: ev.from,
+      sessionTimeoutMs: req.sessionTimeoutMs,
+      topics: req.topics,
+      joinRequest: pendingRequest(ev),
+      syncRequest: null,
+      assignment: existing?.assignment ?? [],
+      sessionDeadline: ev.now + req.sessionTimeoutMs,
+    },
+    ev.now,
+  );
   g = { ...g, members: { ...g.members, [memberId]: member } };
-  sessionTimer(out, g.groupId, member);
   if (g.state !== 'PreparingRebalance') g = prepareRebalance(d, g, existing ? `${memberId} rejoined` : `${memberId} joined`, ev.now, out);
   g = maybeCompleteJoin(d, g, ev.now, false, out);
   putGroup(d, g);
@@ -275,9 +296,11 @@ const onHeartbeat = (ctx: GroupCoordinatorContext, ev: RpcEvent<HeartbeatRequest
   const member = g?.members[req.memberId];
   let error: KafkaError = checkMember(g, req.memberId, req.generationId) ?? 'NONE';
   if (error === 'NONE' && g?.state === 'PreparingRebalance') error = 'REBALANCE_IN_PROGRESS';
-  if (member) sessionTimer(out, req.groupId, member);
   out.reply(pendingRequest(ev), 'HeartbeatResponse', { error }, { background: true });
-  return ctx;
+  if (!g || !member) return ctx;
+  const d: Draft = { ...ctx };
+  putGroup(d, { ...g, members: { ...g.members, [member.memberId]: renewSession(out, g.groupId, member, ev.now) } });
+  return d;
 };
 
 function removeMember(d: Draft, g: ConsumerGroup, memberId: string, reason: string, now: number, out: Out): void {

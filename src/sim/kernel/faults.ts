@@ -53,11 +53,13 @@ export interface PointFault {
   kind: 'point';
   id: number;
   process: ProcessId;
+  /** Crash the process, or pause it (a long GC pause) for restartAfterMs. */
+  action: 'crash' | 'pause';
   point: string;
   /** Only when the point's detail has these values, e.g. { offset: 2 }. */
   where?: Record<string, string | number | boolean> | undefined;
   nth: number;
-  /** Restart the crashed process this long after the crash; null: stays down. */
+  /** Restart the crashed (resume the paused) process this long after; null: stays down. */
   restartAfterMs: number | null;
   label: string;
 }

@@ -103,6 +103,7 @@ type QueueItem =
   | { kind: 'boot'; actor: ActorId; fg: true }
   | { kind: 'fault'; fault: number; fg: true }
   | { kind: 'restart'; process: ProcessId; label: string; fg: true }
+  | { kind: 'resume'; process: ProcessId; label: string; fg: true }
   | { kind: 'disconnected'; actor: ActorId; envelope: Envelope; incarnation: number; fg: true };
 
 interface Slot {
@@ -126,6 +127,7 @@ function targetOf(item: QueueItem): ActorId | null {
       return item.envelope.to;
     case 'fault':
     case 'restart':
+    case 'resume':
       return null;
     default:
       return item.actor;
@@ -337,6 +339,8 @@ export class Simulation {
         return this.applyTimedFault(this.faultById(item.fault) as TimedFault);
       case 'restart':
         return this.processFault(item.process, item.label, 'restart', () => this.restartProcess(item.process));
+      case 'resume':
+        return this.processFault(item.process, item.label, 'resume', () => this.resumeProcess(item.process));
     }
   }
 
@@ -507,14 +511,25 @@ export class Simulation {
     }
     if (crash) {
       faults.push(crash.label);
-      this.crashProcess(crash.process);
-      if (crash.restartAfterMs !== null)
-        this.push(this.now + crash.restartAfterMs, {
-          kind: 'restart',
+      if (crash.action === 'pause') {
+        const proc = this.processes.get(crash.process);
+        if (proc && !proc.down) proc.paused = true;
+        this.push(this.now + (crash.restartAfterMs ?? 0), {
+          kind: 'resume',
           process: crash.process,
-          label: `restart ${crash.process} ${crash.restartAfterMs} ms after: ${crash.label}`,
+          label: `resume ${crash.process} ${crash.restartAfterMs ?? 0} ms after: ${crash.label}`,
           fg: true,
         });
+      } else {
+        this.crashProcess(crash.process);
+        if (crash.restartAfterMs !== null)
+          this.push(this.now + crash.restartAfterMs, {
+            kind: 'restart',
+            process: crash.process,
+            label: `restart ${crash.process} ${crash.restartAfterMs} ms after: ${crash.label}`,
+            fg: true,
+          });
+      }
     }
     return { sent, facts: facts.length ? facts : (EMPTY as never), faults: faults.length ? faults : (EMPTY as never) };
   }

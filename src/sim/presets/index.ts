@@ -5,19 +5,35 @@
 import type { Scenario } from '../scenario/schema';
 import abortHiddenFromReadCommitted from './abort-hidden-from-read-committed.json';
 import acks0Loss from './acks-0-loss.json';
+import apiIdempotencyKey from './api-idempotency-key.json';
+import apiLostResponse from './api-lost-response.json';
 import appResend from './app-resend.json';
+import atLeastOnceConsumerCrash from './at-least-once-consumer-crash.json';
+import atMostOnceConsumerCrash from './at-most-once-consumer-crash.json';
+import autoCommitPitfall from './auto-commit-pitfall.json';
+import commitLastInsteadOfNext from './commit-last-instead-of-next.json';
 import commitTwoPartitions from './commit-two-partitions.json';
 import compactionIsNotDedup from './compaction-is-not-dedup.json';
 import coordinatorFailoverMidCommit from './coordinator-failover-mid-commit.json';
+import ctpExactlyOnceCrash from './ctp-exactly-once-crash.json';
+import ctpWithoutTransactionsCrash from './ctp-without-transactions-crash.json';
+import dbSinkDuplicate from './db-sink-duplicate.json';
+import dbSinkInbox from './db-sink-inbox.json';
+import dbSinkOffsetsInDb from './db-sink-offsets-in-db.json';
 import hangingTransaction from './hanging-transaction.json';
 import lostAckIdempotent from './lost-ack-idempotent.json';
 import lostAckNoIdempotence from './lost-ack-no-idempotence.json';
 import openTransactionPinsLso from './open-transaction-pins-lso.json';
 import openingStory from './opening-story.json';
+import outboxCdc from './outbox-cdc.json';
 import producerRestartNewPid from './producer-restart-new-pid.json';
+import rebalanceZombieFenced from './rebalance-zombie-fenced.json';
 import samePayloadTwiceInOneTransaction from './same-payload-twice-in-one-transaction.json';
 import sequenceGap from './sequence-gap.json';
+import streamsAlosCrashDuplicate from './streams-alos-crash-duplicate.json';
+import streamsEosCrashRestore from './streams-eos-crash-restore.json';
 import transactionTimeout from './transaction-timeout.json';
+import upstreamDuplicateEventId from './upstream-duplicate-event-id.json';
 import zombieFencing from './zombie-fencing.json';
 
 export interface Preset {
@@ -45,6 +61,22 @@ const all: unknown[] = [
   samePayloadTwiceInOneTransaction,
   coordinatorFailoverMidCommit,
   hangingTransaction,
+  atMostOnceConsumerCrash,
+  atLeastOnceConsumerCrash,
+  ctpWithoutTransactionsCrash,
+  ctpExactlyOnceCrash,
+  commitLastInsteadOfNext,
+  autoCommitPitfall,
+  dbSinkDuplicate,
+  dbSinkInbox,
+  dbSinkOffsetsInDb,
+  apiLostResponse,
+  apiIdempotencyKey,
+  rebalanceZombieFenced,
+  streamsEosCrashRestore,
+  streamsAlosCrashDuplicate,
+  upstreamDuplicateEventId,
+  outboxCdc,
 ];
 
 export const PRESETS: readonly Preset[] = all.map((raw) => {

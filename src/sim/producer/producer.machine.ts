@@ -12,7 +12,7 @@ import { handle, type Out } from '../actors/out';
 import type { CallEvent, DisconnectedEvent, RpcEvent, TimerEvent } from '../kernel/effects';
 import type { KafkaError } from '../protocol/errors';
 import type { ProduceResponse, TopicPartition } from '../protocol/messages';
-import { initialProducerContext, type ProducerContext, type ProducerInput, tpKey } from './producerContext';
+import { hasIncompleteRecords, initialProducerContext, type ProducerContext, type ProducerInput, tpKey } from './producerContext';
 import {
   abortUndrained,
   accumulate,
@@ -85,8 +85,7 @@ const onFlush = producerAction((d, ev, out) => {
 
 function completeFlushIfDone(d: ProducerDraft, out: Out): TxnSignal {
   if (d.waiting?.call !== 'flush') return 'none';
-  const pending = d.batches.length > 0 || Object.values(d.accumulating).some((r) => r.length > 0);
-  if (!pending) {
+  if (!hasIncompleteRecords(d)) {
     d.flushing = false;
     replyToApp(d, out, true);
   }

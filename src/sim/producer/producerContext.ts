@@ -8,6 +8,7 @@ import type { ProducerConfig } from '../config/producerConfig';
 import type { ActorId, RequestRpc } from '../kernel/envelope';
 import type { Headers } from '../log/recordBatch';
 import type { TopicPartition } from '../protocol/messages';
+import { type PartitionQueue, queueSize } from './recordAccumulator';
 
 export interface PendingRecord {
   /** The application's handle on this record (for its send result). */
@@ -74,7 +75,8 @@ export interface ProducerContext {
   /** An idempotent producer bumps its own epoch once nothing is in flight (an unresolved sequence). */
   readonly epochBumpPending: boolean;
 
-  readonly accumulating: Readonly<Record<string, readonly PendingRecord[]>>;
+  /** Records waiting for linger.ms or a free in-flight slot, per partition. */
+  readonly accumulating: Readonly<Record<string, PartitionQueue>>;
   readonly batches: readonly ProducerBatch[];
   readonly nextBatchId: number;
   readonly nextCorrelationId: number;
@@ -155,7 +157,7 @@ export function parseTp(key: string): TopicPartition {
 /** Every record the producer still owes the application a result for. */
 export function hasIncompleteRecords(ctx: ProducerContext): boolean {
   if (ctx.batches.length > 0) return true;
-  for (const recs of Object.values(ctx.accumulating)) if (recs.length > 0) return true;
+  for (const q of Object.values(ctx.accumulating)) if (queueSize(q) > 0) return true;
   return false;
 }
 

@@ -16,6 +16,7 @@ import type { ClientException, KafkaError } from '../protocol/errors';
 import type { ProduceResponse } from '../protocol/messages';
 import { partitionForKey } from './partitioner';
 import { backoffMs, type PendingRecord, type ProducerBatch, type ProducerContext, tpKey } from './producerContext';
+import { EMPTY_QUEUE, queueAll, queueAppend, queueFirst, queueSize, queueTake } from './recordAccumulator';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 export type ProducerDraft = Mutable<ProducerContext>;
@@ -64,9 +65,9 @@ export function accumulate(d: ProducerDraft, args: SendArgs, now: number, out: O
   const tp = tpKey(args.topic, partition);
   d.nextRef += 1;
   d.sticky = sticky;
-  const queued = d.accumulating[tp] ?? [];
-  d.accumulating = { ...d.accumulating, [tp]: [...queued, rec] };
-  if (queued.length === 0 && d.config['linger.ms'] > 0) out.timer(`linger:${tp}`, 'lingerExpired', d.config['linger.ms']);
+  const queued = d.accumulating[tp];
+  d.accumulating = { ...d.accumulating, [tp]: queueAppend(queued, rec) };
+  if (queueSize(queued) === 0 && d.config['linger.ms'] > 0) out.timer(`linger:${tp}`, 'lingerExpired', d.config['linger.ms']);
   return rec;
 }
 
@@ -138,20 +139,15 @@ function sendBatch(d: ProducerDraft, b: ProducerBatch, out: Out): ProducerBatch 
 
 /** Takes up to batch.size bytes of the accumulator head into a new batch, assigning sequences. */
 function newBatch(d: ProducerDraft, tp: string, now: number): ProducerBatch | null {
-  const queued = d.accumulating[tp] ?? [];
-  if (queued.length === 0) return null;
-  let bytes = 0;
-  let n = 0;
-  while (n < queued.length && (n === 0 || bytes + (queued[n] as PendingRecord).bytes <= d.config['batch.size'])) {
-    bytes += (queued[n] as PendingRecord).bytes;
-    n++;
-  }
-  const records = queued.slice(0, n);
+  const queued = d.accumulating[tp];
+  if (!queued || queueSize(queued) === 0) return null;
+  const { taken: records, rest } = queueTake(queued, d.config['batch.size']);
+  const n = records.length;
   const first = records[0] as PendingRecord;
   const broker = leaderOf(d.meta, first.topic, first.partition) ?? '';
   const baseSequence = d.idempotent ? (d.nextSequence[tp] ?? 0) : NO_SEQUENCE;
   if (d.idempotent) d.nextSequence = { ...d.nextSequence, [tp]: (baseSequence + n) % 2147483648 };
-  d.accumulating = { ...d.accumulating, [tp]: queued.slice(n) };
+  d.accumulating = { ...d.accumulating, [tp]: rest };
   const batch: ProducerBatch = {
     id: d.nextBatchId,
     topic: first.topic,
@@ -215,11 +211,10 @@ export function drain(d: ProducerDraft, now: number, out: Out): void {
         if (d.config.acks === 0) completeAcksZero(d, retry.id, out);
         continue;
       }
-      const queued = d.accumulating[tp] ?? [];
-      if (queued.length === 0) break;
-      const first = queued[0] as PendingRecord;
-      let bytes = 0;
-      for (const r of queued) bytes += r.bytes;
+      const queued = d.accumulating[tp];
+      const first = queueFirst(queued);
+      if (!queued || !first) break;
+      const bytes = queued.bytes;
       const ready = d.flushing || d.endTxn !== null || now - first.timestamp >= d.config['linger.ms'] || bytes >= d.config['batch.size'];
       const broker = leaderOf(d.meta, first.topic, first.partition) ?? '';
       if (!ready || inFlightTo(d, broker) >= maxInFlight) break;
@@ -383,20 +378,20 @@ export function onConnectionLost(d: ProducerDraft, broker: string, error: KafkaE
 
 /** abortTransaction(): records not yet sent are dropped (TransactionAbortedException). */
 export function abortUndrained(d: ProducerDraft, out: Out): void {
-  for (const [tp, recs] of Object.entries(d.accumulating)) {
-    if (recs.length === 0) continue;
-    recordResult(d, out, recs, null, 'TransactionAbortedException');
-    d.accumulating = { ...d.accumulating, [tp]: [] };
+  for (const [tp, q] of Object.entries(d.accumulating)) {
+    if (queueSize(q) === 0) continue;
+    recordResult(d, out, queueAll(q), null, 'TransactionAbortedException');
+    d.accumulating = { ...d.accumulating, [tp]: EMPTY_QUEUE };
   }
   for (const b of d.batches) if (!b.inFlight) failBatch(d, b, 'TransactionAbortedException', out);
 }
 
 /** FATAL_ERROR: nothing more will be sent; every outstanding record fails. */
 export function failEverything(d: ProducerDraft, error: KafkaError | ClientException, out: Out): void {
-  for (const [tp, recs] of Object.entries(d.accumulating)) {
-    if (recs.length === 0) continue;
-    recordResult(d, out, recs, null, error);
-    d.accumulating = { ...d.accumulating, [tp]: [] };
+  for (const [tp, q] of Object.entries(d.accumulating)) {
+    if (queueSize(q) === 0) continue;
+    recordResult(d, out, queueAll(q), null, error);
+    d.accumulating = { ...d.accumulating, [tp]: EMPTY_QUEUE };
   }
   for (const b of d.batches) {
     if (b.correlationId !== null) out.cancel(`req:${b.correlationId}`);

@@ -14,6 +14,7 @@ import {
   TRANSACTION_STATE_TOPIC,
   TXN_COORDINATOR_ID,
 } from '../cluster/metadata';
+import { resolveProducerConfig } from '../config/producerConfig';
 import { consumerMachine } from '../consumer/consumer.machine';
 import { DEFAULT_GROUP_COORDINATOR_CONFIG, groupCoordinatorMachine } from '../coordinator/groupCoordinator.machine';
 import { DEFAULT_TXN_COORDINATOR_CONFIG, transactionCoordinatorMachine } from '../coordinator/transactionCoordinator.machine';
@@ -24,7 +25,10 @@ import { createPartitionLog, type PartitionLog } from '../log/partitionLog';
 import { producerMachine } from '../producer/producer.machine';
 import { type DatabaseMode, databaseMachine } from '../sinks/database.machine';
 import { type HttpApiMode, httpApiMachine } from '../sinks/httpApi.machine';
-import type { FaultSpec } from './schema';
+import { outboxRelayMachine } from '../sinks/outboxRelay.machine';
+import { streamsSpecs } from '../streams/streamsBuild';
+import { changelogTopic, repartitionTopic } from '../streams/streamsTopology';
+import type { FaultSpec, TopicSpec } from './schema';
 import type { ResolvedScenario } from './validate';
 
 export interface BuiltScenario {
@@ -137,6 +141,7 @@ function kernelFaults(faults: readonly FaultSpec[], brokersFor: (topic?: string)
             kind: 'point',
             id: id++,
             process: f.target,
+            action: f.type === 'pause' ? 'pause' : 'crash',
             point: f.point,
             where: f.where,
             nth: f.nth ?? 1,
@@ -160,8 +165,30 @@ function kernelFaults(faults: readonly FaultSpec[], brokersFor: (topic?: string)
   return out;
 }
 
+/** Topics Kafka Streams creates for itself: each Streams client's changelog and repartition topics. */
+export function streamsInternalTopics(r: ResolvedScenario): { name: string; partitions: number }[] {
+  const out: { name: string; partitions: number }[] = [];
+  for (const c of r.scenario.clients) {
+    if (c.type !== 'streams') continue;
+    const appId = r.streams[c.id]?.['application.id'] ?? c.id;
+    const partitions = r.scenario.topics.find((t) => t.name === c.inputTopic)?.partitions ?? 1;
+    out.push({ name: changelogTopic(appId), partitions });
+    if (c.groupBy) out.push({ name: repartitionTopic(appId), partitions });
+  }
+  return out;
+}
+
 export function buildScenario(r: ResolvedScenario): BuiltScenario {
-  const s = r.scenario;
+  const internal: TopicSpec[] = streamsInternalTopics(r).filter((t) => !r.scenario.topics.some((x) => x.name === t.name));
+  const s = { ...r.scenario, topics: [...r.scenario.topics, ...internal] };
+  const topicConfigs = { ...r.topics };
+  for (const t of streamsInternalTopics(r))
+    topicConfigs[t.name] ??= {
+      'cleanup.policy': t.name.endsWith('-changelog') ? 'compact' : 'delete',
+      'segment.bytes': 1073741824,
+      'segment.ms': 604800000,
+      'delete.retention.ms': 86400000,
+    };
   const cluster = r.cluster;
   const brokers = Array.from({ length: cluster.brokers }, (_, i) => `broker-${i}`);
   const topics: Record<string, { name: string; partitions: number; leaders: string[] }> = {};
@@ -188,7 +215,7 @@ export function buildScenario(r: ResolvedScenario): BuiltScenario {
   brokers.forEach((b) => {
     const logs: PartitionLog[] = [];
     for (const t of s.topics) {
-      const tc = r.topics[t.name];
+      const tc = topicConfigs[t.name];
       const info = topics[t.name];
       if (!tc || !info) continue;
       info.leaders.forEach((leader, p) => {
@@ -267,7 +294,34 @@ export function buildScenario(r: ResolvedScenario): BuiltScenario {
       add(k.id, 'sink', [
         { id: k.id, kind: 'database', logic: databaseMachine as AnyStateMachine, input: { id: k.id, mode: mode as DatabaseMode } },
       ]);
-    else throw new Error(`sink type ${k.type} is not built yet`);
+    else {
+      // an outbox: the database (business rows + outbox rows in one transaction) and its CDC relay
+      add(k.id, 'sink', [{ id: k.id, kind: 'database', logic: databaseMachine as AnyStateMachine, input: { id: k.id, mode: 'outbox' } }]);
+      const relay = `${k.id}-relay`;
+      add(relay, 'sink', [
+        {
+          id: `${relay}.app`,
+          kind: 'outbox-relay',
+          logic: outboxRelayMachine as AnyStateMachine,
+          input: { self: `${relay}.app`, database: k.id, producer: `${relay}.producer`, client: relay, topic: k.topic ?? '' },
+          boot: true,
+        },
+        {
+          id: `${relay}.producer`,
+          kind: 'producer',
+          logic: producerMachine as AnyStateMachine,
+          input: {
+            self: `${relay}.producer`,
+            app: `${relay}.app`,
+            client: relay,
+            meta,
+            config: resolveProducerConfig({}).config,
+            transactionVersion: cluster['transaction.version'],
+          },
+          boot: true,
+        },
+      ]);
+    }
   }
 
   const transactionVersion = cluster['transaction.version'];
@@ -342,7 +396,8 @@ export function buildScenario(r: ResolvedScenario): BuiltScenario {
         });
       add(c.id, 'consumer', list);
     } else {
-      throw new Error(`client type ${c.type} is not built yet`);
+      const config = r.streams[c.id];
+      if (config) add(c.id, 'streams', streamsSpecs(c, config, meta, transactionVersion));
     }
   }
 

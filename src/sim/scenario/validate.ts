@@ -9,6 +9,7 @@ import { type ClusterConfig, resolveClusterConfig } from '../config/clusterConfi
 import type { ConfigProblem } from '../config/configSpec';
 import { type ConsumerConfig, resolveConsumerConfig } from '../config/consumerConfig';
 import { type ProducerConfig, resolveProducerConfig } from '../config/producerConfig';
+import { resolveStreamsConfig, type StreamsConfig } from '../config/streamsConfig';
 import { resolveTopicConfig, type TopicConfig } from '../config/topicConfig';
 import { ALL_RPCS } from '../kernel/envelope';
 import { CRASH_POINTS } from './crashPoints';
@@ -31,6 +32,7 @@ export interface ResolvedScenario {
   readonly topics: Readonly<Record<string, TopicConfig>>;
   readonly producers: Readonly<Record<string, ProducerConfig>>;
   readonly consumers: Readonly<Record<string, ConsumerConfig>>;
+  readonly streams: Readonly<Record<string, StreamsConfig>>;
   /** What Kafka would log about the configuration (e.g. idempotence switched off). */
   readonly notes: readonly ConfigNote[];
 }
@@ -129,8 +131,11 @@ function checkMeaning(s: Scenario): Validation {
     const allowed = modes[k.type] ?? [];
     if (k.mode !== undefined && allowed.length && !allowed.includes(k.mode))
       errors.push({ path: `sinks[${i}].mode`, message: `a ${k.type} sink's mode must be one of ${allowed.join(', ')}` });
-    if (k.type === 'outbox' && (!k.topic || !topics[k.topic]))
-      errors.push({ path: `sinks[${i}].topic`, message: 'an outbox needs the topic its relay publishes to, defined under topics' });
+    if (k.type === 'outbox') {
+      if (!k.topic || !topics[k.topic])
+        errors.push({ path: `sinks[${i}].topic`, message: 'an outbox needs the topic its relay publishes to, defined under topics' });
+      claim(`${k.id}-relay`, `sinks[${i}].id`);
+    }
   });
 
   const topicRef = (name: string, path: string) => {
@@ -138,6 +143,7 @@ function checkMeaning(s: Scenario): Validation {
   };
   const producers: Record<string, ProducerConfig> = {};
   const consumers: Record<string, ConsumerConfig> = {};
+  const streams: Record<string, StreamsConfig> = {};
   let records = 0;
   s.clients.forEach((c, i) => {
     claim(c.id, `clients[${i}].id`);
@@ -147,6 +153,14 @@ function checkMeaning(s: Scenario): Validation {
       for (const n of r.notes) notes.push({ path: keyPath(`clients[${i}].config`, n.key), message: n.message });
       producers[c.id] = r.config;
       const eventIds = new Set<string>();
+      // event_ids of `count` sends with "{i}" in them, as (pattern, count)
+      const templates: { pattern: RegExp; count: number }[] = [];
+      const sentEarlier = (id: string) =>
+        eventIds.has(id) ||
+        templates.some((t) => {
+          const m = t.pattern.exec(id);
+          return m !== null && Number(m[1]) < t.count;
+        });
       c.script.forEach((op, j) => {
         const path = `clients[${i}].script[${j}]`;
         if (op.op === 'send') {
@@ -155,9 +169,12 @@ function checkMeaning(s: Scenario): Validation {
             errors.push({ path: `${path}.partition`, message: `topic ${op.topic} has ${partitions[op.topic] ?? 1} partition(s)` });
           records += op.count ?? 1;
           const e = op.headers?.event_id;
-          if (e) eventIds.add(e);
+          if (e?.includes('{i}') && (op.count ?? 1) > 1) {
+            const escaped = e.split('{i}').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+            templates.push({ pattern: new RegExp(`^${escaped.join('(\\d+)')}$`), count: op.count ?? 1 });
+          } else if (e) eventIds.add(e.replaceAll('{i}', '0'));
         }
-        if (op.op === 'resend' && !eventIds.has(op.eventId))
+        if (op.op === 'resend' && !sentEarlier(op.eventId))
           errors.push({ path: `${path}.eventId`, message: `no earlier send in this script has the header event_id=${op.eventId}` });
         const txnOp = op.op === 'beginTransaction' || op.op === 'commitTransaction' || op.op === 'abortTransaction';
         if (txnOp && r.config['transactional.id'] === null)
@@ -200,6 +217,9 @@ function checkMeaning(s: Scenario): Validation {
     } else {
       topicRef(c.inputTopic, `clients[${i}].inputTopic`);
       topicRef(c.outputTopic, `clients[${i}].outputTopic`);
+      const r = resolveStreamsConfig(c.id, c.config ?? {});
+      configErrors(r.errors, `clients[${i}].config`, errors);
+      streams[c.id] = r.config;
     }
   });
   if (records > LIMITS.maxRecords)
@@ -235,7 +255,10 @@ function checkMeaning(s: Scenario): Validation {
     if (!processIds.has(f.target))
       errors.push({ path: `${path}.target`, message: `${f.target} is not a client, sink, broker or coordinator of this scenario` });
     if (f.point !== undefined) {
-      if (f.type !== 'crash') errors.push({ path: `${path}.point`, message: 'only a crash can happen at a point of the application loop' });
+      if (f.type !== 'crash' && f.type !== 'pause')
+        errors.push({ path: `${path}.point`, message: 'only a crash or a pause can happen at a point of the application loop' });
+      if (f.type === 'pause' && f.durationMs === undefined)
+        errors.push({ path: `${path}.durationMs`, message: 'a pause at a point needs durationMs' });
       if (!(CRASH_POINTS as readonly string[]).includes(f.point))
         errors.push({ path: `${path}.point`, message: `point must be one of ${CRASH_POINTS.join(', ')}` });
       if (f.at !== undefined) errors.push({ path: `${path}.at`, message: 'give either at (a time) or point, not both' });
@@ -243,7 +266,7 @@ function checkMeaning(s: Scenario): Validation {
   });
 
   if (errors.length) return { ok: false, errors };
-  return { ok: true, resolved: { scenario: s, cluster: cluster.config, topics, producers, consumers, notes } };
+  return { ok: true, resolved: { scenario: s, cluster: cluster.config, topics, producers, consumers, streams, notes } };
 }
 
 /** Parses JSON text, then validates it; bad JSON is one error with its position. */

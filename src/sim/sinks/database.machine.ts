@@ -42,6 +42,8 @@ export interface DatabaseContext {
   /** offsets-in-db: the next offset to consume per "topic-partition". */
   readonly offsets: Readonly<Record<string, number>>;
   readonly outbox: readonly OutboxRow[];
+  /** How far the outbox relay has published (its source offset). */
+  readonly relayPosition: number;
   readonly nextRowId: number;
 }
 
@@ -55,8 +57,12 @@ export interface DbWrite {
   readonly offset: number;
 }
 
-const onTransaction = (ctx: DatabaseContext, ev: RpcEvent<DbWrite>, out: Out): DatabaseContext => {
+const onTransaction = (ctx: DatabaseContext, ev: RpcEvent<DbWrite & { op?: string; position?: number }>, out: Out): DatabaseContext => {
   const w = ev.payload;
+  if (w.op === 'relayCommit') {
+    out.reply(pendingRequest(ev), 'DbTransactionResult', { ok: true, conflict: false });
+    return { ...ctx, relayPosition: w.position ?? ctx.relayPosition };
+  }
   const primaryKey = w.eventId ?? w.key ?? `${w.topic}-${w.partition}@${w.offset}`;
   const req = pendingRequest(ev);
   if (ctx.mode === 'inbox') {
@@ -115,10 +121,14 @@ const onQuery = (ctx: DatabaseContext, ev: RpcEvent<{ table: string; after?: num
   const result =
     q.table === 'consumer_offsets'
       ? { offsets: ctx.offsets }
-      : q.table === 'outbox'
-        ? { rows: ctx.outbox.filter((r) => r.id >= (q.after ?? 0)) }
-        : { rows: ctx.rows };
-  out.reply(pendingRequest(ev), 'DbQueryResult', { ok: true, ...result });
+      : q.table === 'relay-position'
+        ? { position: ctx.relayPosition }
+        : q.table === 'outbox'
+          ? { rows: ctx.outbox.filter((r) => r.id >= (q.after ?? 0)) }
+          : { rows: ctx.rows };
+  // an empty answer to a polling relay is periodic traffic
+  const empty = 'rows' in result && (result.rows?.length ?? 0) === 0;
+  out.reply(pendingRequest(ev), 'DbQueryResult', { ok: true, ...result }, { background: empty && q.table === 'outbox' });
   return ctx;
 };
 
@@ -130,7 +140,16 @@ export const databaseMachine = setup({
   },
 }).createMachine({
   id: 'database',
-  context: ({ input }) => ({ id: input.id, mode: input.mode, rows: [], inbox: [], offsets: {}, outbox: [], nextRowId: 1 }),
+  context: ({ input }) => ({
+    id: input.id,
+    mode: input.mode,
+    rows: [],
+    inbox: [],
+    offsets: {},
+    outbox: [],
+    relayPosition: 0,
+    nextRowId: 1,
+  }),
   initial: 'up',
   states: {
     up: {

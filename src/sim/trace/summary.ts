@@ -9,7 +9,9 @@ import type { ConsumerContext } from '../consumer/consumer.machine';
 import type { GroupCoordinatorContext } from '../coordinator/groupCoordinator.machine';
 import type { Headers } from '../log/recordBatch';
 import { type SimView, stateAt, type Trace } from '../run';
+import { streamsInternalTopics } from '../scenario/build';
 import type { Scenario } from '../scenario/schema';
+import type { StreamThreadContext } from '../streams/streamThread.machine';
 import type { Fact } from './facts';
 import { type PartitionRow, partitionRows } from './logView';
 
@@ -40,6 +42,8 @@ export interface TraceSummary {
   }[];
   readonly clients: readonly { id: string; errors: readonly string[]; notes: readonly string[] }[];
   readonly sideEffects: readonly { sink: string; effect: string; eventId: string | null; app: string; applied: boolean; step: number }[];
+  /** Kafka Streams clients: their guarantee and the state store (count per key). */
+  readonly streams: readonly { id: string; processingGuarantee: string; state: string; store: Readonly<Record<string, number>> }[];
   readonly verdict: Verdict;
 }
 
@@ -113,12 +117,25 @@ export function summarize(trace: Trace, atStep: number = trace.steps.length, vie
       const e = fact as Extract<Fact, { kind: 'sideEffect' }>;
       return { sink: e.sink, effect: e.effect, eventId: e.eventId, app: e.app, applied: e.applied, step: st };
     });
+  const streams = s.clients
+    .filter((c) => c.type === 'streams')
+    .map((c) => {
+      const snap = view.actors.get(`${c.id}.app`);
+      const ctx = snap?.context as StreamThreadContext | undefined;
+      return {
+        id: c.id,
+        processingGuarantee: ctx?.guarantee ?? 'at_least_once',
+        state: String(snap?.value ?? ''),
+        store: ctx?.store ?? {},
+      };
+    });
   const verdict = computeVerdict({
     steps: trace.steps.slice(0, step),
     partitions,
     outputTopics: outputTopicsOf(s),
     consumers: consumers.map((c) => ({ id: c.id, isolationLevel: c.isolationLevel, groupId: c.groupId })),
     groups: groups.map((g) => ({ groupId: g.groupId, committed: g.committed })),
+    ignoredTopics: streamsInternalTopics(trace.resolved).map((t) => t.name),
   });
   return {
     scenario: s,
@@ -132,6 +149,7 @@ export function summarize(trace: Trace, atStep: number = trace.steps.length, vie
     consumers,
     clients,
     sideEffects,
+    streams,
     verdict,
   };
 }

@@ -11,6 +11,7 @@ import type { GroupCoordinatorContext } from '../../sim/coordinator/groupCoordin
 import type { TxnCoordinatorContext } from '../../sim/coordinator/transactionCoordinator.machine';
 import { lastStableOffset } from '../../sim/log/partitionLog';
 import type { ProducerContext } from '../../sim/producer/producerContext';
+import { queueSize } from '../../sim/producer/recordAccumulator';
 import type { DatabaseContext } from '../../sim/sinks/database.machine';
 import type { HttpApiContext } from '../../sim/sinks/httpApi.machine';
 import type { Language } from '../../store/simStore';
@@ -51,7 +52,7 @@ function producerFields(c: ProducerContext, lang: Language): Field[] {
     `${b.topic}-${b.partition} seq ${b.baseSequence}${b.records.length > 1 ? `–${b.baseSequence + b.records.length - 1}` : ''}${b.attempts > 1 ? ` (${L(lang, 'attempt', '시도')} ${b.attempts})` : ''}`;
   out.push({ label: L(lang, 'batches in flight', '전송 중 배치'), value: inFlight.length ? inFlight.map(batch).join('; ') : '0' });
   if (waiting.length) out.push({ label: L(lang, 'batches waiting to retry', '재시도 대기 배치'), value: waiting.map(batch).join('; ') });
-  const buffered = Object.values(c.accumulating).reduce((n, r) => n + r.length, 0);
+  const buffered = Object.values(c.accumulating).reduce((n, q) => n + queueSize(q), 0);
   if (buffered) out.push({ label: L(lang, 'records in the accumulator', '누적 중 레코드'), value: String(buffered) });
   if (c.transactional) {
     const parts = [...c.txnPartitions, ...c.pendingPartitions.map((p) => `${p}?`)];

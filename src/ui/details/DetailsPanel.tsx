@@ -1,7 +1,7 @@
 /**
  * Details of the selection — an actor, a record, a message (envelope) or a step — and, with nothing
- * selected, of the step on screen. The empty "inject-actions" region is where the failure-injection
- * menus for the selected envelope or actor go (src/ui/inject/**).
+ * selected, of the step on screen. Below them, in the "inject-actions" region, the failure-injection
+ * menus for the selection (src/ui/inject/**).
  */
 import { type ReactNode, useId, useMemo } from 'react';
 import { stateValueToString } from '../../sim/kernel/stateValue';
@@ -12,6 +12,7 @@ import { partitionRows } from '../../sim/trace/logView';
 import { type Language, type Selection, simStore } from '../../store/simStore';
 import { actorFields } from '../actors/fields';
 import { type Strings, useStrings } from '../i18n';
+import { InjectPanel } from '../inject';
 import { StepLink } from '../StepLink';
 import { useSim } from '../useSim';
 
@@ -250,8 +251,12 @@ export function DetailsPanel() {
         )}
       </h2>
       {body}
-      {/* [ui-inject] the failure-injection menu for the selected envelope or actor renders here */}
-      <div className="inject-slot" data-slot="inject-actions" data-target-kind={selection?.kind ?? ''} />
+      {/* [ui-inject] failure injection for the selection (an envelope, a process, a record); read-only at phone width */}
+      <div className="inject-slot" data-slot="inject-actions" data-target-kind={selection?.kind ?? ''}>
+        <section aria-label="Inject a failure" className="inject">
+          <InjectPanel />
+        </section>
+      </div>
     </section>
   );
 }

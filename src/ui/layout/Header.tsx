@@ -1,4 +1,5 @@
 /** The page header: EOS Lab, the scenario's title and question, what to expect, and the settings. */
+import { ShareBar } from '../../share/ShareBar';
 import { useStrings } from '../i18n';
 import { useSim } from '../useSim';
 import { LanguageToggle, ThemeSelect } from './SettingsControls';
@@ -25,6 +26,8 @@ export function Header({ onHelp }: { readonly onHelp: () => void }) {
         </div>
       )}
       <div className="settings">
+        {/* [share-embed] Scenarios (the gallery), Share, Embed, Export/Import and the bad-link message */}
+        <ShareBar />
         <LanguageToggle />
         <ThemeSelect />
         <button type="button" className="help-button" onClick={onHelp} aria-label={t.help} aria-keyshortcuts="?">

@@ -1,11 +1,12 @@
 /**
  * The page around the timeline: playback and narration on top; the actors on the left; the timeline
- * in the centre; the verdict, the selection's details and the readiness checklist on the right. At
- * phone width the panels stack (read-only there).
+ * in the centre; the verdict, the selection's details (with failure injection), the config editor
+ * and the readiness checklist on the right. At phone width the panels stack (read-only there).
  */
 import { simStore } from '../../store/simStore';
 import { ActorsPanel } from '../actors/ActorsPanel';
 import { ChecklistPanel } from '../checklist/ChecklistPanel';
+import { ConfigEditor } from '../config';
 import { DetailsPanel } from '../details/DetailsPanel';
 import { useStrings } from '../i18n';
 import type { JumpTargets } from '../playback/jumps';
@@ -40,6 +41,10 @@ export function Workspace({ targets }: { readonly targets: JumpTargets }) {
         <aside className="column side-column" aria-label={`${t.verdict}, ${t.details}, ${t.checklist}`} tabIndex={0}>
           <VerdictPanel />
           <DetailsPanel />
+          {/* [ui-inject] the config editor: Kafka's keys per client; a change re-runs the scenario */}
+          <section aria-label="Configuration" className="config config-slot">
+            <ConfigEditor />
+          </section>
           <ChecklistPanel />
         </aside>
       </div>

@@ -22,6 +22,8 @@ export function useShortcuts(targets: JumpTargets | null, openHelp: () => void, 
     if (!enabled) return;
     const onKey = (e: KeyboardEvent) => {
       if (e.defaultPrevented || ownsKeys(e.target, e.key)) return;
+      // a modal panel (help, share, gallery …) owns the keyboard while it is open
+      if (document.querySelector('dialog[open]')) return;
       const s = SHORTCUTS.find((x) => x.matches(e));
       if (!s || !targets) return;
       e.preventDefault();

@@ -1,0 +1,234 @@
+/**
+ * Share links in the browser: damaged, unknown, oversized and invalid links show what is wrong and
+ * a way to the default scenario (never a blank page); a valid link lands on its step; the address
+ * follows the person's work; the gallery, Share, Embed and Export/Import panels do their jobs.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { deflateSync, strToU8 } from 'fflate';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { findPreset, PRESETS } from '../src/sim/presets';
+import { runScenario } from '../src/sim/run';
+import { toBase64Url } from '../src/sim/scenario/base64url';
+import { decodeLink, encodeLink } from '../src/sim/scenario/link';
+import { LINK_DICTIONARY_V1 } from '../src/sim/scenario/linkDictionary';
+import { launchBrowser, screenshot, watchErrors } from './browser';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const story = findPreset('opening-story')!;
+const storyLink = encodeLink(story.scenario, { step: 0, selection: null, language: 'en' });
+
+async function open(fragment: string): Promise<{ page: Page; errors: string[] }> {
+  const page = await browser.newPage();
+  const errors = watchErrors(page);
+  await page.goto(`${inject('baseUrl')}${fragment}`);
+  return { page, errors };
+}
+
+const hashOf = (page: Page) => page.evaluate(() => window.location.hash);
+
+const AXE = readFileSync(resolve('node_modules/axe-core/axe.min.js'), 'utf8');
+/** axe-core's violations on the page as it is now, as "rule: selector" strings. */
+async function axeViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ content: AXE });
+  return page.evaluate(async () => {
+    const axe = (
+      window as unknown as { axe: { run(c: Document): Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> } }
+    ).axe;
+    return (await axe.run(document)).violations.map((v) => `${v.id}: ${String(v.nodes[0]?.target)}`);
+  });
+}
+
+describe('opening a link that cannot be read', () => {
+  const invalidScenario = `#s=1.${toBase64Url(
+    deflateSync(
+      strToU8(JSON.stringify({ scenario: { ...story.scenario, seed: -1 }, view: { step: 0, selection: null, language: 'en' } })),
+      {
+        dictionary: strToU8(LINK_DICTIONARY_V1),
+      },
+    ),
+  )}`;
+  const cases: [name: string, fragment: string, kind: string, says: RegExp][] = [
+    ['truncated', storyLink.slice(0, storyLink.length - 25), 'corrupt', /damaged/],
+    ['bad base64', '#s=1.abc%25def', 'corrupt', /not base64url/],
+    ['valid base64 of garbage', `#s=1.${toBase64Url(strToU8('certainly not deflate data'))}`, 'corrupt', /damaged/],
+    ['from a newer version', storyLink.replace('#s=1.', '#s=7.'), 'unknown-version', /newer version of EOS Lab/],
+    ['oversized', `#s=1.${'A'.repeat(120_000)}`, 'too-large', /at most 100,000/],
+    ['an invalid scenario', invalidScenario, 'invalid', /cannot run/],
+  ];
+  for (const [name, fragment, kind, says] of cases) {
+    it(`${name}: says what is wrong and offers the default scenario`, async () => {
+      const { page, errors } = await open(fragment);
+      const alert = page.getByTestId('link-error');
+      await alert.waitFor();
+      expect(await alert.getAttribute('data-kind')).toBe(kind);
+      expect(await page.getByTestId('link-error-message').innerText()).toMatch(says);
+      expect(await page.getByRole('heading', { name: 'This link cannot be opened' }).isVisible()).toBe(true);
+      const openDefault = page.getByRole('button', { name: 'Open the default scenario' });
+      expect(await openDefault.isVisible()).toBe(true);
+      // the bad link stays in the address until the person chooses
+      expect(await hashOf(page)).toBe(fragment);
+      if (kind === 'invalid') expect(await alert.innerText()).toContain('scenario.seed');
+      if (name === 'truncated') {
+        await screenshot(page, 'share-corrupt-link');
+        expect(await axeViolations(page)).toEqual([]);
+      }
+      await openDefault.click();
+      await page.getByRole('heading', { name: story.title }).waitFor();
+      expect(await alert.count()).toBe(0);
+      await expect.poll(() => hashOf(page)).toMatch(/^#s=1\./);
+      expect(errors).toEqual([]);
+      await page.close();
+    });
+  }
+});
+
+describe('leaving a bad link through the gallery', () => {
+  it('opening any scenario clears the message and lets the address follow again', async () => {
+    const { page, errors } = await open('#s=1.%%%');
+    await page.getByTestId('link-error').waitFor();
+    await page.getByTestId('open-gallery').click();
+    await page.getByTestId('gallery').getByTestId('open-opening-story').click();
+    await page.getByRole('heading', { name: story.title }).waitFor();
+    expect(await page.getByTestId('link-error').count()).toBe(0);
+    await expect.poll(async () => decodeLink(await hashOf(page)).ok).toBe(true);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
+
+describe('opening a valid link', () => {
+  it('replays the run and lands on its step, with the same traceHash as Node', async () => {
+    const link = encodeLink(story.scenario, { step: 12, selection: null, language: 'en' });
+    const { page, errors } = await open(link);
+    await page.getByRole('heading', { name: story.title }).waitFor();
+    await expect.poll(() => page.getByTestId('step-counter').innerText()).toMatch(/^step 12 \//);
+    expect(await page.getByTestId('trace-hash').getAttribute('data-trace-hash')).toBe(runScenario(story.scenario).traceHash);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('keeps the address in step with the work, without adding history entries', async () => {
+    const link = encodeLink(story.scenario, { step: 3, selection: null, language: 'en' });
+    const { page } = await open(link);
+    await expect.poll(() => page.getByTestId('step-counter').innerText()).toMatch(/^step 3 \//);
+    const historyLength = await page.evaluate(() => history.length);
+    const stepButton = page.getByRole('button', { name: /Step/ });
+    for (let i = 0; i < 4; i++) await stepButton.click();
+    await expect
+      .poll(async () => {
+        const d = decodeLink(await hashOf(page));
+        return d.ok ? d.view.step : -1;
+      })
+      .toBe(7);
+    expect(await page.evaluate(() => history.length)).toBe(historyLength);
+    // a link pasted into the address bar of the open tab opens too
+    const other = encodeLink(story.scenario, { step: 20, selection: null, language: 'en' });
+    await page.evaluate((h) => {
+      window.location.hash = h;
+    }, other);
+    await expect.poll(() => page.getByTestId('step-counter').innerText()).toMatch(/^step 20 \//);
+    await page.close();
+  });
+
+  it('with no fragment opens the default scenario and writes its link', async () => {
+    const { page } = await open('');
+    await page.getByRole('heading', { name: story.title }).waitFor();
+    await expect.poll(() => hashOf(page)).toMatch(/^#s=1\./);
+    const d = decodeLink(await hashOf(page));
+    expect(d.ok && d.scenario.id).toBe('opening-story');
+    await page.close();
+  });
+});
+
+describe('the gallery and the share panels', () => {
+  it('#gallery opens the problem → defense table; a row opens its scenario', async () => {
+    const { page, errors } = await open('#gallery');
+    const gallery = page.getByTestId('gallery');
+    await gallery.waitFor();
+    expect(await gallery.getByRole('heading', { name: /the defense that fits/ }).isVisible()).toBe(true);
+    expect(await gallery.locator('[data-row]').count()).toBeGreaterThanOrEqual(7);
+    expect(await gallery.innerText()).toContain('Idempotent producer');
+    const shipped = new Set(PRESETS.map((p) => p.id));
+    const coming = await gallery.locator('[data-coming="true"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-preset')));
+    for (const id of coming) expect(shipped.has(id ?? '')).toBe(false);
+    expect(await hashOf(page)).toBe('#gallery');
+    await screenshot(page, 'share-gallery');
+    expect(await axeViolations(page)).toEqual([]);
+    await gallery.getByTestId('open-opening-story').click();
+    expect(await gallery.count()).toBe(0);
+    await page.getByRole('heading', { name: story.title }).waitFor();
+    await expect.poll(() => hashOf(page)).toMatch(/^#s=1\./);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('Share shows the link to this step; Embed gives both snippets', async () => {
+    const { page } = await open(encodeLink(story.scenario, { step: 9, selection: null, language: 'en' }));
+    await expect.poll(() => page.getByTestId('step-counter').innerText()).toMatch(/^step 9 \//);
+    await page.getByTestId('open-share').click();
+    const url = await page.getByTestId('share-link').inputValue();
+    expect(url.startsWith(inject('baseUrl'))).toBe(true);
+    const d = decodeLink(url);
+    expect(d.ok && d.view.step).toBe(9);
+    expect(await page.getByTestId('share-status').innerText()).not.toBe('');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('open-embed').click();
+    const element = await page.getByTestId('embed-element').inputValue();
+    expect(element).toContain('eos-lab.js');
+    expect(element).toMatch(/<eos-lab scenario="#s=1\.[A-Za-z0-9_-]+" step="9"><\/eos-lab>/);
+    expect(await axeViolations(page)).toEqual([]);
+    const iframe = await page.getByTestId('embed-iframe').inputValue();
+    expect(iframe).toContain('embed.html?step=9#s=1.');
+    expect(iframe).toContain('sandbox="allow-scripts');
+    await page.close();
+  });
+
+  it('exports the scenario, the trace and the timeline, and imports with path-qualified errors', async () => {
+    const { page, errors } = await open(storyLink);
+    await page.getByRole('heading', { name: story.title }).waitFor();
+    for (let i = 0; i < 30; i++) await page.getByRole('button', { name: /Step/ }).click();
+    await page.getByTestId('open-export').click();
+    const dialog = page.getByTestId('export-dialog');
+    const save = async (name: string) => {
+      const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name }).click()]);
+      return { name: download.suggestedFilename(), bytes: readFileSync(await download.path()) };
+    };
+    const scenario = await save('Scenario as JSON');
+    expect(scenario.name).toBe('eos-lab-opening-story.json');
+    expect(JSON.parse(scenario.bytes.toString('utf8'))).toEqual(story.scenario);
+    const trace = await save('Trace as JSON');
+    const parsed = JSON.parse(trace.bytes.toString('utf8'));
+    expect(parsed.summary.traceHash).toBe(runScenario(story.scenario).traceHash);
+    expect(parsed.steps.length).toBe(parsed.summary.steps);
+    const svg = await save('Timeline as SVG');
+    expect(svg.name).toBe('eos-lab-opening-story-step-30.svg');
+    expect(svg.bytes.toString('utf8')).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"[\s\S]*orders-0[\s\S]*HW \d+[\s\S]*<\/svg>$/);
+    const png = await save('Timeline as PNG');
+    expect([...png.bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+    const paste = dialog.getByTestId('import-text');
+    await paste.fill(
+      JSON.stringify({ ...story.scenario, seed: -1, clients: [{ id: 'p', type: 'producer', config: { acks: 'two' }, script: [] }] }),
+    );
+    await dialog.getByRole('button', { name: 'Open it' }).click();
+    const problems = dialog.getByTestId('import-errors');
+    await problems.waitFor();
+    expect(await problems.innerText()).toContain('seed');
+    await paste.fill(encodeLink(story.scenario, { step: 5, selection: null, language: 'en' }));
+    await dialog.getByRole('button', { name: 'Open it' }).click();
+    await expect.poll(() => dialog.getByTestId('import-status').innerText()).toBe('Opened.');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByTestId('step-counter').innerText()).toMatch(/^step 5 \//);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});

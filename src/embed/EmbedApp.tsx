@@ -1,0 +1,182 @@
+/**
+ * The embed's page: minimal chrome around one run — its title, the timeline, playback and the
+ * verdict so far — plus a link to open the same run in the full app.
+ */
+import { useMemo } from 'react';
+import { linkOf, openDefault } from '../share/hashSync';
+import { useShare } from '../share/shareState';
+import { shareText } from '../share/strings';
+import { partitionRows } from '../sim/trace/logView';
+import { summarize } from '../sim/trace/summary';
+import { type Language, simStore } from '../store/simStore';
+import { Timeline } from '../ui/timeline/Timeline';
+import { useSim } from '../ui/useSim';
+
+const WORDS: Record<Language, Record<'play' | 'pause' | 'back' | 'step' | 'open' | 'verdict' | 'scrub' | 'start', string>> = {
+  en: {
+    play: '▶ Play',
+    pause: '⏸ Pause',
+    back: '◀ Back',
+    step: 'Step ▶',
+    open: 'Open in EOS Lab ↗',
+    verdict: 'Verdict so far',
+    scrub: 'Position in the run',
+    start: 'Start of the run.',
+  },
+  ko: {
+    play: '▶ 재생',
+    pause: '⏸ 일시정지',
+    back: '◀ 이전',
+    step: '다음 ▶',
+    open: 'EOS Lab에서 열기 ↗',
+    verdict: '지금까지의 판정',
+    scrub: '실행 위치',
+    start: '실행 시작.',
+  },
+};
+
+function Playback() {
+  const step = useSim((s) => s.step);
+  const total = useSim((s) => s.trace?.steps.length ?? 0);
+  const playing = useSim((s) => s.playing);
+  const time = useSim((s) => s.view?.time ?? 0);
+  const w = WORDS[useSim((s) => s.language)];
+  const store = simStore.getState();
+  return (
+    <nav className="eos-embed-playback" aria-label="Playback">
+      <button type="button" onClick={() => store.stepBack()} disabled={step === 0}>
+        {w.back}
+      </button>
+      <button
+        type="button"
+        data-testid="embed-play"
+        onClick={() => {
+          if (!playing && step >= total) store.seek(0);
+          simStore.getState().setPlaying(!playing);
+        }}
+      >
+        {playing ? w.pause : w.play}
+      </button>
+      <button type="button" onClick={() => store.stepForward()} disabled={step >= total}>
+        {w.step}
+      </button>
+      <input
+        type="range"
+        min={0}
+        max={total}
+        value={step}
+        aria-label={w.scrub}
+        onChange={(e) => simStore.getState().seek(Number(e.currentTarget.value))}
+      />
+      <span data-testid="embed-step" data-step={step} data-steps={total} aria-live="off">
+        {step} / {total} · {time} ms
+      </span>
+    </nav>
+  );
+}
+
+function LastStep() {
+  const trace = useSim((s) => s.trace);
+  const step = useSim((s) => s.step);
+  const w = WORDS[useSim((s) => s.language)];
+  const last = trace && step > 0 ? trace.steps[step - 1] : undefined;
+  return (
+    <p className="eos-embed-last">{last ? `${last.t} ms · ${last.actor}: ${last.label} (${last.before} → ${last.after})` : w.start}</p>
+  );
+}
+
+function Verdict() {
+  const trace = useSim((s) => s.trace);
+  const view = useSim((s) => s.view);
+  const w = WORDS[useSim((s) => s.language)];
+  const sentences = useMemo(() => (trace && view ? summarize(trace, view.step, view).verdict.summary : []), [trace, view]);
+  return (
+    <section className="eos-embed-verdict" aria-label={w.verdict} data-testid="embed-verdict">
+      <h2>{w.verdict}</h2>
+      <ul>
+        {sentences.map((s) => (
+          <li key={s}>{s}</li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** One line per partition, in words: what the timeline shows, for screen readers and tests. */
+function LogsInWords() {
+  const view = useSim((s) => s.view);
+  const rows = useMemo(() => (view ? partitionRows(view.actors).filter((p) => !p.internal) : []), [view]);
+  return (
+    <ul className="eos-embed-logs" data-testid="embed-logs">
+      {rows.map((p) => (
+        <li key={`${p.topic}-${p.partition}`} data-records={p.records.length}>
+          {p.topic}-{p.partition}: {p.records.length} records · HW {p.highWatermark} · LSO {p.lastStableOffset} · LEO {p.logEndOffset}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function EmbedError() {
+  const error = useShare((s) => s.linkError);
+  const t = shareText(useSim((s) => s.language));
+  if (!error) return null;
+  return (
+    <section role="alert" className="eos-link-error" data-testid="link-error" data-kind={error.kind}>
+      <h2>{t.linkErrorTitle}</h2>
+      <p data-testid="link-error-message">{error.message}</p>
+      {error.details && (
+        <ul className="eos-path-errors">
+          {error.details.map((d) => (
+            <li key={`${d.path}:${d.message}`}>
+              <code>{d.path}</code>: {d.message}
+            </li>
+          ))}
+        </ul>
+      )}
+      <button type="button" onClick={() => openDefault(simStore)}>
+        {t.openDefault}
+      </button>
+    </section>
+  );
+}
+
+export function EmbedApp() {
+  const scenario = useSim((s) => s.scenario);
+  const trace = useSim((s) => s.trace);
+  const view = useSim((s) => s.view);
+  const step = useSim((s) => s.step);
+  const selection = useSim((s) => s.selection);
+  const language = useSim((s) => s.language);
+  const status = useSim((s) => s.status);
+  const progress = useSim((s) => s.progress);
+  const w = WORDS[language];
+  const fullApp = useMemo(() => {
+    const link = linkOf({ scenario, step, selection, language });
+    return link ? `./${link}` : './';
+  }, [scenario, step, selection, language]);
+  return (
+    <main className="eos-embed" data-testid="embed" lang={language}>
+      <header className="eos-embed-head">
+        <h1>{scenario?.title ?? scenario?.id ?? 'EOS Lab'}</h1>
+        <a href={fullApp} target="_blank" rel="noopener noreferrer">
+          {w.open}
+        </a>
+      </header>
+      <EmbedError />
+      {status === 'running' && <progress max={1} value={0} aria-label="Running the scenario" data-progress={progress} />}
+      {scenario && trace && view && (
+        <>
+          {scenario.question && <p className="eos-embed-question">{scenario.question}</p>}
+          <Playback />
+          <LastStep />
+          <div className="eos-embed-timeline">
+            <Timeline trace={trace} view={view} step={step} selection={selection} onSelect={(s) => simStore.getState().select(s)} />
+          </div>
+          <LogsInWords />
+          <Verdict />
+        </>
+      )}
+    </main>
+  );
+}

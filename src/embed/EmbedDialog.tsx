@@ -1,0 +1,97 @@
+/** The Embed panel of the full app: options, then the custom-element and iframe snippets to paste. */
+import { useId, useMemo, useState } from 'react';
+import { linkOf } from '../share/hashSync';
+import { Modal } from '../share/Modal';
+import { shareText } from '../share/strings';
+import { useSim } from '../ui/useSim';
+import type { EmbedTheme } from './options';
+import { elementSnippet, embedUrl, iframeSnippet } from './snippets';
+
+function Snippet({ label, code, copyLabel, testId }: { label: string; code: string; copyLabel: string; testId: string }) {
+  const id = useId();
+  const [copied, setCopied] = useState(false);
+  return (
+    <div className="eos-field">
+      <label htmlFor={id}>{label}</label>
+      <textarea id={id} readOnly value={code} rows={4} data-testid={testId} spellCheck={false} onFocus={(e) => e.currentTarget.select()} />
+      <div className="eos-actions">
+        <button
+          type="button"
+          onClick={async () => {
+            try {
+              await navigator.clipboard.writeText(code);
+              setCopied(true);
+            } catch {
+              document.getElementById(id)?.focus();
+            }
+          }}
+        >
+          {copyLabel}
+        </button>
+        <output>{copied ? '✓' : ''}</output>
+      </div>
+    </div>
+  );
+}
+
+export function EmbedDialog({ onClose }: { onClose: () => void }) {
+  const scenario = useSim((s) => s.scenario);
+  const step = useSim((s) => s.step);
+  const language = useSim((s) => s.language);
+  const t = shareText(language);
+  const [startStep, setStartStep] = useState(step);
+  const [autoplay, setAutoplay] = useState(false);
+  const [theme, setTheme] = useState<EmbedTheme>('system');
+  const [height, setHeight] = useState('');
+  // the link carries step 0: the start step is the embed's own option, so it can be edited here
+  const link = useMemo(() => linkOf({ scenario, step: 0, selection: null, language }), [scenario, language]);
+  if (!link || !scenario) return null;
+  const input = {
+    pageHref: window.location.href,
+    link,
+    title: scenario.title ?? scenario.id ?? 'scenario',
+    step: startStep,
+    autoplay,
+    theme,
+    height: /^\d+$/.test(height) ? Math.max(120, Number(height)) : null,
+  };
+  return (
+    <Modal title={t.embedTitle} onClose={onClose} closeLabel={t.close} testId="embed-dialog" wide>
+      <p className="eos-hint">{t.embedHint}</p>
+      <div className="eos-options">
+        <label>
+          {t.startStep}{' '}
+          <input type="number" min={0} value={startStep} onChange={(e) => setStartStep(Math.max(0, Number(e.currentTarget.value) || 0))} />
+        </label>
+        <label>
+          <input type="checkbox" checked={autoplay} onChange={(e) => setAutoplay(e.currentTarget.checked)} /> {t.autoplay}
+        </label>
+        <label>
+          {t.theme}{' '}
+          <select value={theme} onChange={(e) => setTheme(e.currentTarget.value as EmbedTheme)}>
+            <option value="system">{t.themeSystem}</option>
+            <option value="light">{t.themeLight}</option>
+            <option value="dark">{t.themeDark}</option>
+          </select>
+        </label>
+        <label>
+          {t.height}{' '}
+          <input
+            type="text"
+            inputMode="numeric"
+            size={6}
+            value={height}
+            onChange={(e) => setHeight(e.currentTarget.value.replace(/\D/g, ''))}
+          />
+        </label>
+      </div>
+      <Snippet label={t.embedElement} code={elementSnippet(input)} copyLabel={t.copySnippet} testId="embed-element" />
+      <Snippet label={t.embedIframe} code={iframeSnippet(input)} copyLabel={t.copySnippet} testId="embed-iframe" />
+      <p>
+        <a href={embedUrl(input)} target="_blank" rel="noopener noreferrer">
+          {t.preview}
+        </a>
+      </p>
+    </Modal>
+  );
+}

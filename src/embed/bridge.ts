@@ -1,0 +1,119 @@
+/**
+ * The embed's side of the postMessage API (docs/embedding.md).
+ *
+ * - Commands are taken only from the parent window (`event.source === window.parent`), and each is
+ *   validated (messages.ts) before it touches the store. Unknown messages are ignored silently.
+ * - `ready` and `resize` say nothing about the scenario's progress and may go to any origin ('*'):
+ *   the loader needs them before it has spoken. Everything else — `step`, `loaded`, `error` — goes
+ *   only to the parent's origin, learned from its first valid command or from document.referrer.
+ *   Replies go to the command's `event.origin`.
+ * - Nothing here touches history or storage: hosts sandbox and restrict embeds.
+ */
+import type { createSimStore } from '../store/simStore';
+import { MESSAGE_SOURCE, type Outbound, originOf, parseInbound } from './messages';
+
+type SimStore = ReturnType<typeof createSimStore>;
+
+type Payload<T extends Outbound['type']> = Omit<Extract<Outbound, { type: T }>, 'source' | 'type'>;
+
+export interface BridgeOptions {
+  /** Loads a scenario object or a link / preset id; returns an error sentence, or null when it loads. */
+  readonly load: (source: { scenario: unknown } | { link: string }, step: number | undefined) => string | null;
+  readonly title: () => string;
+}
+
+export function startBridge(store: SimStore, options: BridgeOptions, win: Window = window): () => void {
+  const parent = win.parent;
+  if (!parent || parent === win) return () => {};
+  let parentOrigin: string | null = originOf(win.document.referrer);
+  let learned = false;
+
+  const post = <T extends Outbound['type']>(type: T, payload: Payload<T>, target: string | null) => {
+    if (!target) return;
+    try {
+      parent.postMessage({ source: MESSAGE_SOURCE, type, ...payload }, target);
+    } catch {
+      // the parent navigated away, or the target is not a valid origin: nothing to tell
+    }
+  };
+  const progress = () => {
+    const s = store.getState();
+    return { step: s.step, steps: s.trace?.steps.length ?? 0, playing: s.playing };
+  };
+
+  // ready: once per run that lands (a `load` command lands a new run and says `loaded` as well)
+  let announced = false;
+  const announce = () => {
+    const s = store.getState();
+    if (s.status !== 'ready' || announced) return;
+    announced = true;
+    post('ready', { step: s.step, steps: s.trace?.steps.length ?? 0, title: options.title() }, '*');
+  };
+
+  // a `load` whose run finishes in slices is answered when it lands
+  let loadReplyTo: string | null = null;
+  const stopStore = store.subscribe((s, prev) => {
+    if (s.status === 'ready' && prev.status !== 'ready') {
+      announce();
+      if (loadReplyTo) post('loaded', { steps: s.trace?.steps.length ?? 0, title: options.title() }, loadReplyTo);
+      loadReplyTo = null;
+    }
+    if (s.step !== prev.step || s.playing !== prev.playing || s.trace !== prev.trace) post('step', progress(), parentOrigin);
+  });
+
+  let lastHeight = 0;
+  // the content's own height: the document's scrollHeight never drops below the frame's height
+  const content = () => win.document.getElementById('root') ?? win.document.body;
+  const measure = () => {
+    const h = Math.ceil(content().getBoundingClientRect().height);
+    if (h !== lastHeight) {
+      lastHeight = h;
+      post('resize', { height: h }, '*');
+    }
+  };
+  const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(measure);
+  observer?.observe(content());
+
+  const onMessage = (event: MessageEvent) => {
+    if (event.source !== parent) return;
+    const parsed = parseInbound(event.data);
+    if (parsed.kind === 'ignore') return;
+    const replyTo = originOf(event.origin);
+    if (!learned && replyTo) {
+      parentOrigin = replyTo;
+      learned = true;
+    }
+    if (parsed.kind === 'invalid') {
+      post('error', { about: parsed.about, message: parsed.message }, replyTo);
+      return;
+    }
+    const c = parsed.command;
+    const s = store.getState();
+    if (c.type === 'play') {
+      if (s.trace && s.step >= s.trace.steps.length) s.seek(0);
+      store.getState().setPlaying(true);
+    } else if (c.type === 'pause') s.setPlaying(false);
+    else if (c.type === 'seek') {
+      const before = s.step;
+      s.setPlaying(false);
+      s.seek(c.step);
+      // the store subscription already told the parent's origin when the step moved
+      if (store.getState().step === before || replyTo !== parentOrigin) post('step', progress(), replyTo);
+    } else {
+      loadReplyTo = replyTo;
+      const error = options.load(c.scenario !== undefined ? { scenario: c.scenario } : { link: c.link ?? '' }, c.step);
+      if (error) {
+        loadReplyTo = null;
+        post('error', { about: 'load', message: error }, replyTo);
+      }
+    }
+  };
+  win.addEventListener('message', onMessage);
+  announce();
+  measure();
+  return () => {
+    stopStore();
+    observer?.disconnect();
+    win.removeEventListener('message', onMessage);
+  };
+}

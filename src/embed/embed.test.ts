@@ -1,0 +1,98 @@
+/** The embed's pure parts: options from its URL, the inbound message schema, the snippets. */
+import { describe, expect, it } from 'vitest';
+import { parseInbound } from './messages';
+import { embedQuery, parseEmbedOptions } from './options';
+import { elementSnippet, embedUrl, escapeAttribute, iframeSnippet } from './snippets';
+
+describe('embed options', () => {
+  it('reads the link, preset, step, autoplay, theme, height and speed', () => {
+    const o = parseEmbedOptions('?preset=db-sink-inbox&step=12&autoplay=1&theme=dark&height=420&speed=20', '#s=1.abc');
+    expect(o).toEqual({ link: '#s=1.abc', preset: 'db-sink-inbox', step: 12, autoplay: true, theme: 'dark', height: 420, speed: 20 });
+  });
+
+  it('falls back to defaults on malformed values and clamps ranges', () => {
+    const o = parseEmbedOptions('?preset=<script>&step=-4&autoplay=false&theme=neon&height=5&speed=99999', '#gallery');
+    expect(o).toEqual({ link: null, preset: null, step: null, autoplay: false, theme: 'system', height: 120, speed: 200 });
+    expect(parseEmbedOptions('', '').autoplay).toBe(false);
+    expect(parseEmbedOptions('?autoplay', '').autoplay).toBe(true);
+  });
+
+  it('writes only the options that differ from the defaults', () => {
+    expect(embedQuery({ step: 0, autoplay: false, theme: 'system', height: null })).toBe('');
+    expect(embedQuery({ preset: 'x', step: 3, autoplay: true, theme: 'light', height: 300 })).toBe(
+      '?preset=x&step=3&autoplay=1&theme=light&height=300',
+    );
+  });
+});
+
+describe('inbound postMessage commands', () => {
+  it('accepts the four commands', () => {
+    expect(parseInbound({ type: 'play' })).toEqual({ kind: 'command', command: { type: 'play' } });
+    expect(parseInbound({ type: 'pause', extra: 1 })).toEqual({ kind: 'command', command: { type: 'pause' } });
+    expect(parseInbound({ type: 'seek', step: 7 })).toEqual({ kind: 'command', command: { type: 'seek', step: 7 } });
+    expect(parseInbound({ type: 'load', link: 'opening-story' })).toMatchObject({
+      kind: 'command',
+      command: { type: 'load', link: 'opening-story' },
+    });
+    expect(parseInbound({ type: 'load', scenario: { version: 1 } })).toMatchObject({ kind: 'command' });
+  });
+
+  it('ignores what is not addressed to it, silently', () => {
+    for (const data of [
+      null,
+      undefined,
+      'play',
+      42,
+      [],
+      { type: 'resize' },
+      { type: 'ready' },
+      { source: 'eos-lab', type: 'step' },
+      { kind: 'play' },
+    ])
+      expect(parseInbound(data)).toEqual({ kind: 'ignore' });
+  });
+
+  it('rejects malformed commands with a sentence', () => {
+    for (const data of [
+      { type: 'seek' },
+      { type: 'seek', step: -1 },
+      { type: 'seek', step: 1.5 },
+      { type: 'seek', step: '3' },
+      { type: 'seek', step: 1e12 },
+      { type: 'load' },
+      { type: 'load', link: 'x', scenario: {} },
+      { type: 'load', link: 7 },
+      { type: 'load', link: 'x'.repeat(100_001) },
+    ]) {
+      const r = parseInbound(data);
+      expect(r.kind, JSON.stringify(data).slice(0, 60)).toBe('invalid');
+      if (r.kind === 'invalid') expect(r.message).toMatch(new RegExp(`^${data.type}: `));
+    }
+  });
+});
+
+describe('embed snippets', () => {
+  const input = {
+    pageHref: 'https://docs.example.org/tools/eos-lab/index.html?x=1#s=1.old',
+    link: '#s=1.ABC_-',
+    title: 'Lost "ack" <b>',
+    step: 12,
+    autoplay: true,
+    theme: 'dark' as const,
+    height: 480,
+  };
+
+  it('points at embed.html and eos-lab.js beside the app, under its sub-path', () => {
+    expect(embedUrl(input)).toBe('https://docs.example.org/tools/eos-lab/embed.html?step=12&autoplay=1&theme=dark&height=480#s=1.ABC_-');
+    expect(elementSnippet(input)).toBe(
+      '<script src="https://docs.example.org/tools/eos-lab/eos-lab.js" defer></script>\n<eos-lab scenario="#s=1.ABC_-" step="12" autoplay theme="dark" height="480"></eos-lab>',
+    );
+  });
+
+  it('sandboxes the iframe and escapes the title', () => {
+    const html = iframeSnippet(input);
+    expect(html).toContain('sandbox="allow-scripts allow-popups"');
+    expect(html).toContain('title="EOS Lab: Lost &quot;ack&quot; &lt;b&gt;"');
+    expect(escapeAttribute('a&"<>')).toBe('a&amp;&quot;&lt;&gt;');
+  });
+});

@@ -1,0 +1,52 @@
+/** What a person sees instead of a blank page when the link they opened cannot be read. */
+import { simStore } from '../store/simStore';
+import { useSim } from '../ui/useSim';
+import { openDefault } from './hashSync';
+import { shareStore, useShare } from './shareState';
+import { shareText } from './strings';
+
+export function LinkErrorPanel() {
+  const error = useShare((s) => s.linkError);
+  const migratedFrom = useShare((s) => s.migratedFrom);
+  const t = shareText(useSim((s) => s.language));
+  if (migratedFrom !== null && !error)
+    return (
+      <output className="eos-link-note">
+        {t.migrated(migratedFrom)}{' '}
+        <button type="button" className="eos-link-button" onClick={() => shareStore.getState().setMigratedFrom(null)}>
+          {t.dismiss}
+        </button>
+      </output>
+    );
+  if (!error) return null;
+  return (
+    <section role="alert" className="eos-link-error" data-testid="link-error" data-kind={error.kind}>
+      <h2>{t.linkErrorTitle}</h2>
+      <p className="eos-link-error-kind">{t.kind[error.kind]}</p>
+      <p data-testid="link-error-message">{error.message}</p>
+      {error.details && error.details.length > 0 && (
+        <ul className="eos-path-errors">
+          {error.details.map((d) => (
+            <li key={`${d.path}:${d.message}`}>
+              <code>{d.path}</code>: {d.message}
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className="eos-actions">
+        <button type="button" className="eos-primary" onClick={() => openDefault(simStore)}>
+          {t.openDefault}
+        </button>
+        <button
+          type="button"
+          onClick={() => {
+            openDefault(simStore);
+            shareStore.getState().open('gallery');
+          }}
+        >
+          {t.browse}
+        </button>
+      </div>
+    </section>
+  );
+}

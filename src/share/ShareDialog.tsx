@@ -1,0 +1,60 @@
+/** The Share panel: the link to this run, copied to the clipboard when allowed, always shown as text. */
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { LINK_LIMITS } from '../sim/scenario/link';
+import { useSim } from '../ui/useSim';
+import { linkOf, urlOf } from './hashSync';
+import { Modal } from './Modal';
+import { shareText } from './strings';
+
+export function ShareDialog({ onClose }: { onClose: () => void }) {
+  const scenario = useSim((s) => s.scenario);
+  const step = useSim((s) => s.step);
+  const selection = useSim((s) => s.selection);
+  const language = useSim((s) => s.language);
+  const t = shareText(language);
+  const link = useMemo(() => linkOf({ scenario, step, selection, language }), [scenario, step, selection, language]);
+  const url = link ? urlOf(link, window.location.href) : '';
+  const [status, setStatus] = useState<'idle' | 'copied' | 'failed'>('idle');
+  const field = useRef<HTMLTextAreaElement>(null);
+
+  const copy = async () => {
+    field.current?.select();
+    try {
+      await navigator.clipboard.writeText(url);
+      setStatus('copied');
+    } catch {
+      setStatus('failed');
+    }
+  };
+  // try once on open: the click that opened the panel is the user gesture the clipboard asks for
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only on open
+  useEffect(() => {
+    if (url) void copy();
+  }, []);
+
+  return (
+    <Modal title={t.shareTitle} onClose={onClose} closeLabel={t.close} testId="share-dialog">
+      <p className="eos-hint">{t.shareHint}</p>
+      {link ? (
+        <>
+          <label className="eos-field">
+            <span>{t.linkLabel}</span>
+            <textarea ref={field} readOnly value={url} rows={4} data-testid="share-link" onFocus={(e) => e.currentTarget.select()} />
+          </label>
+          <p className="eos-muted">
+            {t.chars(link.length)}
+            {link.length > LINK_LIMITS.targetChars ? ` — ${t.tooLong}` : ''}
+          </p>
+          <div className="eos-actions">
+            <button type="button" className="eos-primary" onClick={() => void copy()}>
+              {t.copy}
+            </button>
+            <output data-testid="share-status">{status === 'copied' ? t.copied : status === 'failed' ? t.copyFailed : ''}</output>
+          </div>
+        </>
+      ) : (
+        <p>{t.noRun}</p>
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,38 @@
+/**
+ * UI state of sharing, kept apart from the simulation store: the error of a link that could not be
+ * opened, which share/embed/export/gallery panel is open, and whether the URL is held (while the
+ * gallery opened from `#gallery` is on screen, the address keeps saying `#gallery`).
+ */
+import { useStore } from 'zustand';
+import { createStore } from 'zustand/vanilla';
+import type { LinkError } from '../sim/scenario/link';
+
+export type SharePanel = 'share' | 'embed' | 'export' | 'gallery' | null;
+
+export interface ShareState {
+  readonly linkError: LinkError | null;
+  readonly panel: SharePanel;
+  readonly holdHash: boolean;
+  /** Shown once after opening a link from an older EOS Lab. */
+  readonly migratedFrom: number | null;
+  setLinkError(error: LinkError | null): void;
+  open(panel: SharePanel): void;
+  setHoldHash(hold: boolean): void;
+  setMigratedFrom(version: number | null): void;
+}
+
+export const shareStore = createStore<ShareState>()((set) => ({
+  linkError: null,
+  panel: null,
+  holdHash: false,
+  migratedFrom: null,
+  setLinkError: (linkError) => set({ linkError }),
+  // closing the gallery (or opening anything else) lets the address follow the scenario again
+  open: (panel) => set((s) => ({ panel, holdHash: panel === 'gallery' ? s.holdHash : false })),
+  setHoldHash: (holdHash) => set({ holdHash }),
+  setMigratedFrom: (migratedFrom) => set({ migratedFrom }),
+}));
+
+export function useShare<T>(selector: (s: ShareState) => T): T {
+  return useStore(shareStore, selector);
+}

@@ -1,0 +1,58 @@
+/** Kafka Streams configuration the simulator models (StreamsConfig, Kafka 4.x defaults). */
+import { type ConfigKey, type ConfigProblem, type ConfigValue, checkConfigValue } from './configSpec';
+
+export const STREAMS_CONFIG: readonly ConfigKey[] = [
+  {
+    name: 'application.id',
+    type: 'nullable-string',
+    default: null,
+    doc: 'Names the consumer group, the internal topics and the transactional.id prefix (default: the client id).',
+  },
+  {
+    name: 'processing.guarantee',
+    type: 'enum',
+    default: 'at_least_once',
+    values: ['at_least_once', 'exactly_once_v2'],
+    doc: 'exactly_once_v2 puts input offsets, state-store changelog and output in one transaction.',
+  },
+  {
+    name: 'commit.interval.ms',
+    type: 'int',
+    default: null,
+    min: 1,
+    doc: 'How often the task commits: 100 under exactly_once_v2, 30000 otherwise.',
+  },
+];
+
+export interface StreamsConfig {
+  readonly 'application.id': string;
+  readonly 'processing.guarantee': 'at_least_once' | 'exactly_once_v2';
+  readonly 'commit.interval.ms': number;
+}
+
+export function resolveStreamsConfig(
+  clientId: string,
+  user: Readonly<Record<string, ConfigValue>>,
+): { config: StreamsConfig; errors: ConfigProblem[] } {
+  const errors: ConfigProblem[] = [];
+  const get = (name: string): ConfigValue => {
+    const spec = STREAMS_CONFIG.find((k) => k.name === name) as ConfigKey;
+    if (!Object.hasOwn(user, name)) return spec.default;
+    const v = user[name] as ConfigValue;
+    const problem = checkConfigValue(spec, v);
+    if (problem) errors.push({ key: name, message: problem });
+    return problem ? spec.default : v;
+  };
+  for (const key of Object.keys(user))
+    if (!STREAMS_CONFIG.some((k) => k.name === key)) errors.push({ key, message: `${key} is not a Streams config the simulator knows` });
+  const guarantee = get('processing.guarantee') as StreamsConfig['processing.guarantee'];
+  const interval = get('commit.interval.ms') as number | null;
+  return {
+    config: {
+      'application.id': (get('application.id') as string | null) ?? clientId,
+      'processing.guarantee': guarantee,
+      'commit.interval.ms': interval ?? (guarantee === 'exactly_once_v2' ? 100 : 30000),
+    },
+    errors,
+  };
+}

@@ -1,0 +1,177 @@
+/**
+ * The config editor: for a client (producer, consumer, the producer inside a consumer
+ * application), the cluster or a topic, every key the simulator knows with Kafka's default, the
+ * scenario's value, a field to change it, the documentation line and the simulator's
+ * simplification. A change is checked by the engine's validator: Kafka's ConfigException text for
+ * an invalid combination (nothing changes until it is fixed or discarded), Kafka's INFO/WARN lines
+ * for a valid one, and a valid change re-runs the scenario.
+ *
+ * Props: `clientId` (optional) — the client shown first; the person can pick any other section.
+ */
+import { useId, useState } from 'react';
+import type { ConfigValue } from '../../sim/config/configSpec';
+import type { Scenario } from '../../sim/scenario/schema';
+import { simStore } from '../../store/simStore';
+import { useSim } from '../useSim';
+import { ConfigField } from './ConfigField';
+import { type ConfigSection, checkDraft, configRows, configSections, type Draft, formatValue, notesByKey } from './configModel';
+import { useConfigStrings } from './strings';
+import './config.css';
+
+export interface ConfigEditorProps {
+  readonly clientId?: string;
+}
+
+interface PendingDraft {
+  /** The scenario the draft was made against: a draft for an older scenario is dropped. */
+  readonly base: Scenario;
+  readonly section: string;
+  readonly values: Draft;
+}
+
+export function ConfigEditor({ clientId }: ConfigEditorProps) {
+  const t = useConfigStrings();
+  const scenario = useSim((s) => s.scenario);
+  const trace = useSim((s) => s.trace);
+  const [picked, setPicked] = useState<string | null>(null);
+  const [pending, setPending] = useState<PendingDraft | null>(null);
+  // the confirmation belongs to the scenario the change made; any later change replaces it
+  const [applied, setApplied] = useState<{ step: number; scenario: Scenario | null } | null>(null);
+  const pickId = useId();
+  if (!scenario || !trace) return null;
+  const sections = configSections(scenario);
+  const section =
+    sections.find((x) => x.id === picked) ?? sections.find((x) => x.id === `client:${clientId}`) ?? (sections[0] as ConfigSection);
+  const draft = pending && pending.base === scenario && pending.section === section.id ? pending.values : {};
+  const check = Object.keys(draft).length ? checkDraft(scenario, section, draft) : null;
+
+  const commit = (key: string, value: ConfigValue | undefined) => {
+    const next = { ...draft, [key]: value };
+    const result = checkDraft(scenario, section, next);
+    if (result.ok) {
+      setPending(null);
+      const step = simStore.getState().step;
+      simStore.getState().fork(() => result.scenario);
+      setApplied({ step, scenario: simStore.getState().scenario });
+    } else {
+      setPending({ base: scenario, section: section.id, values: next });
+      setApplied(null);
+    }
+  };
+
+  const rows = configRows(scenario, section, trace.resolved, draft);
+  const notes = notesByKey(section, trace.resolved);
+  return (
+    <div className="config-editor">
+      <h2>{t.heading}</h2>
+      <p className="hint">{t.intro}</p>
+      {t.docsInEnglish && <p className="hint">{t.docsInEnglish}</p>}
+      <label htmlFor={pickId}>{t.pick}</label>{' '}
+      <select id={pickId} value={section.id} onChange={(e) => setPicked(e.currentTarget.value)} data-testid="config-section">
+        {sections.map((x) => (
+          <option key={x.id} value={x.id}>
+            {t.section(x.kind, x.name)}
+          </option>
+        ))}
+      </select>
+      <p aria-live="polite" className="inject-status" data-testid="config-status">
+        {applied && applied.scenario === scenario ? t.applied(applied.step) : ''}
+      </p>
+      {check && !check.ok && (
+        <div role="alert" className="config-invalid" data-testid="config-errors">
+          <p>{t.invalid}</p>
+          <ul>
+            {Object.entries(check.errorsByKey).map(([key, messages]) =>
+              messages.map((m) => (
+                <li key={`${key}:${m}`}>
+                  <code>{key}</code>: {m}
+                </li>
+              )),
+            )}
+          </ul>
+          {check.otherErrors.length > 0 && (
+            <>
+              <p>{t.otherErrors}</p>
+              <ul>
+                {check.otherErrors.map((e) => (
+                  <li key={`${e.path}:${e.message}`}>
+                    <code>{e.path}</code>: {e.message}
+                  </li>
+                ))}
+              </ul>
+            </>
+          )}
+          <button type="button" onClick={() => setPending(null)}>
+            {t.discard}
+          </button>
+        </div>
+      )}
+      <table className="config-table" data-testid="config-table">
+        <caption>{t.section(section.kind, section.name)}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{t.key}</th>
+            <th scope="col">{t.value}</th>
+            <th scope="col">{t.kafkaDefault}</th>
+            <th scope="col">{t.about}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => {
+            const key = row.spec.name;
+            const fieldId = `${pickId}-${key}`;
+            const aboutId = `${fieldId}-about`;
+            const errors = check?.errorsByKey[key] ?? [];
+            const shown = formatValue(key, row.shown);
+            return (
+              <tr key={`${section.id}:${key}`} data-key={key} className={errors.length ? 'invalid' : undefined}>
+                <th scope="row">
+                  <label htmlFor={fieldId}>
+                    <code>{key}</code>
+                  </label>
+                </th>
+                <td>
+                  <ConfigField
+                    key={`${section.id}:${key}:${shown}:${row.source}`}
+                    id={fieldId}
+                    spec={row.spec}
+                    value={row.shown}
+                    invalid={errors.length > 0}
+                    describedBy={aboutId}
+                    onCommit={(v) => commit(key, v)}
+                  />{' '}
+                  <span className="muted">
+                    {row.source === 'default' ? t.isDefault : row.source === 'scenario' ? t.setHere : t.notApplied}
+                  </span>
+                  {row.explicit && (
+                    <button type="button" className="link" onClick={() => commit(key, undefined)} aria-label={t.resetLabel(key)}>
+                      {t.reset}
+                    </button>
+                  )}
+                  {!check && row.effective !== shown && <span className="effective"> {t.inEffect(row.effective)}</span>}
+                </td>
+                <td>
+                  <code>{formatValue(key, row.spec.default)}</code>
+                </td>
+                <td id={aboutId}>
+                  {errors.map((m) => (
+                    <p key={m} className="config-error">
+                      {m}
+                    </p>
+                  ))}
+                  {(notes[key] ?? []).map((n) => (
+                    <p key={n} className="config-note">
+                      {n}
+                    </p>
+                  ))}
+                  <p>{row.spec.doc}</p>
+                  {row.spec.simulation && <p className="muted">{t.simulation(row.spec.simulation)}</p>}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,152 @@
+/**
+ * Export (timeline as SVG or PNG, scenario JSON, trace JSON) and import (a JSON file, or pasted JSON
+ * or share link). Imported text is validated before anything runs; problems are listed with their
+ * JSON paths.
+ */
+import { useState } from 'react';
+import { Modal } from '../../share/Modal';
+import { openScenario, resolveSource } from '../../share/source';
+import { shareText } from '../../share/strings';
+import type { ScenarioError } from '../../sim/scenario/validate';
+import { parseScenarioJson } from '../../sim/scenario/validate';
+import { simStore } from '../../store/simStore';
+import { useSim } from '../useSim';
+import { downloadBlob, downloadText, fileStem } from './download';
+import { scenarioFile, timelineSvgFile, traceFile } from './exportFiles';
+import { canvasesToPng, svgToPng, timelineRoot } from './timelinePng';
+
+function pageTheme(): 'light' | 'dark' {
+  const forced = document.documentElement.dataset.theme;
+  if (forced === 'light' || forced === 'dark') return forced;
+  return window.matchMedia?.('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+}
+
+/** Imports text: a share link or preset id, else scenario JSON. Returns the problems, or null when it opened. */
+export function importText(text: string): { message: string; errors: readonly ScenarioError[] } | null {
+  const t = text.trim();
+  if (!t.startsWith('{')) {
+    const r = resolveSource(t);
+    if (!r.ok) return { message: r.error.message, errors: r.error.details ?? [] };
+    openScenario(simStore, r.scenario, r.view);
+    return null;
+  }
+  const v = parseScenarioJson(t);
+  if (!v.ok) return { message: '', errors: v.errors };
+  openScenario(simStore, v.resolved.scenario, { step: 0 });
+  return null;
+}
+
+export function ExportDialog({ onClose }: { onClose: () => void }) {
+  const trace = useSim((s) => s.trace);
+  const view = useSim((s) => s.view);
+  const scenario = useSim((s) => s.scenario);
+  const t = shareText(useSim((s) => s.language));
+  const [pasted, setPasted] = useState('');
+  const [problem, setProblem] = useState<{ message: string; errors: readonly ScenarioError[] } | null>(null);
+  const [status, setStatus] = useState('');
+  const stem = fileStem(scenario?.id ?? scenario?.title, view?.step);
+
+  const run = (text: string) => {
+    const p = importText(text);
+    setProblem(p);
+    setStatus(p ? '' : t.imported);
+  };
+  const svg = () => (trace && view ? timelineSvgFile(trace, view, { includeInternal: false, theme: pageTheme() }) : '');
+
+  return (
+    <Modal title={t.exportTitle} onClose={onClose} closeLabel={t.close} testId="export-dialog">
+      <section>
+        <h3>{t.exportSection}</h3>
+        <p className="eos-hint">{t.exportHint}</p>
+        <div className="eos-actions">
+          <button type="button" disabled={!trace || !view} onClick={() => downloadText(svg(), `${stem}.svg`, 'image/svg+xml')}>
+            {t.timelineSvg}
+          </button>
+          <button
+            type="button"
+            disabled={!trace || !view}
+            onClick={async () => {
+              const root = timelineRoot();
+              const bg = getComputedStyle(document.body).backgroundColor || '#ffffff';
+              try {
+                const blob = (root && (await canvasesToPng(root, bg))) ?? (await svgToPng(svg()));
+                downloadBlob(blob, `${stem}.png`);
+              } catch (e) {
+                setStatus((e as Error).message);
+              }
+            }}
+          >
+            {t.timelinePng}
+          </button>
+          <button
+            type="button"
+            disabled={!scenario}
+            onClick={() =>
+              scenario && downloadText(scenarioFile(scenario), `${fileStem(scenario.id ?? scenario.title)}.json`, 'application/json')
+            }
+          >
+            {t.scenarioJson}
+          </button>
+          <button
+            type="button"
+            disabled={!trace}
+            onClick={() =>
+              trace && downloadText(traceFile(trace), `${fileStem(scenario?.id ?? scenario?.title)}-trace.json`, 'application/json')
+            }
+          >
+            {t.traceJson}
+          </button>
+        </div>
+      </section>
+      <section>
+        <h3>{t.importSection}</h3>
+        <label className="eos-field">
+          <span>{t.importFile}</span>
+          <input
+            type="file"
+            accept="application/json,.json"
+            data-testid="import-file"
+            onChange={async (e) => {
+              const file = e.currentTarget.files?.[0];
+              if (!file) return;
+              if (file.size > 1_000_000) {
+                setProblem({ message: `${file.name} is ${file.size} bytes; at most 1,000,000 are accepted.`, errors: [] });
+                return;
+              }
+              run(await file.text());
+            }}
+          />
+        </label>
+        <label className="eos-field">
+          <span>{t.importPaste}</span>
+          <textarea
+            value={pasted}
+            onChange={(e) => setPasted(e.currentTarget.value)}
+            rows={6}
+            data-testid="import-text"
+            spellCheck={false}
+          />
+        </label>
+        <div className="eos-actions">
+          <button type="button" className="eos-primary" disabled={!pasted.trim()} onClick={() => run(pasted)}>
+            {t.importRun}
+          </button>
+          <output data-testid="import-status">{status}</output>
+        </div>
+        {problem && (
+          <div role="alert" className="eos-link-error" data-testid="import-errors">
+            {problem.errors.length > 0 && <p>{t.importErrors(problem.errors.length)}</p>}
+            {problem.message && <p>{problem.message}</p>}
+            <ul className="eos-path-errors">
+              {problem.errors.map((e) => (
+                <li key={`${e.path}:${e.message}`}>
+                  <code>{e.path}</code>: {e.message}
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
+      </section>
+    </Modal>
+  );
+}

@@ -1,0 +1,145 @@
+/**
+ * The presets gallery: the seed's "problem → the defense that fits" table, each row opening the
+ * scenarios that show it, each scenario with its title, the question it answers and its expected
+ * verdict. Reads PRESETS at run time, so scenarios added later appear without touching this file.
+ */
+import { useMemo } from 'react';
+import { Modal } from '../../share/Modal';
+import { openScenario } from '../../share/source';
+import { shareText } from '../../share/strings';
+import { PRESETS, type Preset } from '../../sim/presets';
+import { simStore } from '../../store/simStore';
+import { useSim } from '../useSim';
+import { DEFENSE_ROWS, type DefenseScenario, GALLERY_TEXT } from './defenses';
+
+export interface GalleryRowView {
+  readonly key: string;
+  readonly problem: string;
+  readonly defense: string;
+  readonly boundary: string;
+  readonly scenarios: readonly { readonly id: string; readonly role: DefenseScenario['role']; readonly preset: Preset | null }[];
+}
+
+/** The table joined with what this build ships; presets no row names end up in `others`. */
+export function galleryRows(presets: readonly Preset[], language: 'en' | 'ko'): { rows: GalleryRowView[]; others: Preset[] } {
+  const byId = new Map(presets.map((p) => [p.id, p]));
+  const named = new Set<string>();
+  const rows = DEFENSE_ROWS.map((r) => ({
+    key: r.key,
+    problem: r.problem[language],
+    defense: r.defense[language],
+    boundary: r.boundary[language],
+    scenarios: r.scenarios.map((s) => {
+      named.add(s.id);
+      return { id: s.id, role: s.role, preset: byId.get(s.id) ?? null };
+    }),
+  }));
+  return { rows, others: presets.filter((p) => !named.has(p.id)) };
+}
+
+function PresetCard({
+  preset,
+  kind,
+  current,
+  onOpen,
+}: {
+  preset: Preset;
+  kind: DefenseScenario['role'] | null;
+  current: boolean;
+  onOpen: (p: Preset) => void;
+}) {
+  const language = useSim((s) => s.language);
+  const t = GALLERY_TEXT[language];
+  return (
+    <li className={`eos-card${current ? ' current' : ''}`} data-preset={preset.id}>
+      <div className="eos-card-head">
+        {kind && <span className={`eos-role ${kind}`}>{t.role[kind]}</span>}
+        {current && <span className="eos-role current">{t.current}</span>}
+      </div>
+      <h4>
+        <button type="button" className="eos-link-button" onClick={() => onOpen(preset)} data-testid={`open-${preset.id}`}>
+          {preset.title || preset.id}
+        </button>
+      </h4>
+      <p className="eos-card-id">
+        <code>{preset.id}</code>
+      </p>
+      {preset.question && (
+        <p>
+          <span className="eos-label">{t.question}: </span>
+          {preset.question}
+        </p>
+      )}
+      {preset.expected && (
+        <p>
+          <span className="eos-label">{t.expected}: </span>
+          {preset.expected}
+        </p>
+      )}
+    </li>
+  );
+}
+
+export function Gallery({ onClose }: { onClose: () => void }) {
+  const language = useSim((s) => s.language);
+  const currentId = useSim((s) => s.scenario?.id ?? null);
+  const t = GALLERY_TEXT[language];
+  const { rows, others } = useMemo(() => galleryRows(PRESETS, language), [language]);
+  const open = (preset: Preset) => {
+    openScenario(simStore, preset.scenario, { language });
+    onClose();
+  };
+  return (
+    <Modal title={t.title} onClose={onClose} closeLabel={shareText(language).close} testId="gallery" wide>
+      <p className="eos-hint">{t.intro}</p>
+      <ol className="eos-defenses">
+        {rows.map((row) => (
+          <li key={row.key} className="eos-defense" data-row={row.key}>
+            <div className="eos-defense-head">
+              <h3>
+                <span className="eos-label">{t.problem}: </span>
+                {row.problem}
+              </h3>
+              <p className="eos-defense-fit">
+                <span aria-hidden="true">→ </span>
+                <span className="eos-label">{t.defense}: </span>
+                <strong>{row.defense}</strong>
+              </p>
+              <p className="eos-muted">
+                {t.boundary}: {row.boundary}
+              </p>
+            </div>
+            <ul className="eos-cards">
+              {row.scenarios.map((s) =>
+                s.preset ? (
+                  <PresetCard key={s.id} preset={s.preset} kind={s.role} current={s.id === currentId} onOpen={open} />
+                ) : (
+                  <li key={s.id} className="eos-card coming" data-preset={s.id} data-coming="true">
+                    <div className="eos-card-head">
+                      <span className={`eos-role ${s.role}`}>{t.role[s.role]}</span>
+                      <span className="eos-role coming">{t.coming}</span>
+                    </div>
+                    <h4>
+                      <code>{s.id}</code>
+                    </h4>
+                    <p className="eos-muted">{t.comingHint}</p>
+                  </li>
+                ),
+              )}
+            </ul>
+          </li>
+        ))}
+      </ol>
+      {others.length > 0 && (
+        <section className="eos-defense">
+          <h3>{t.others}</h3>
+          <ul className="eos-cards">
+            {others.map((p) => (
+              <PresetCard key={p.id} preset={p} kind={null} current={p.id === currentId} onOpen={open} />
+            ))}
+          </ul>
+        </section>
+      )}
+    </Modal>
+  );
+}

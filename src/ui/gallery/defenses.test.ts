@@ -1,0 +1,76 @@
+/** The gallery's table covers every scenario the issues name, and reads PRESETS at run time. */
+import { describe, expect, it } from 'vitest';
+import type { Preset } from '../../sim/presets';
+import { PRESETS } from '../../sim/presets';
+import { DEFENSE_ROWS } from './defenses';
+import { galleryRows } from './Gallery';
+
+const NAMED = [
+  'lost-ack-idempotent',
+  'lost-ack-no-idempotence',
+  'app-resend',
+  'producer-restart-new-pid',
+  'sequence-gap',
+  'acks-0-loss',
+  'compaction-is-not-dedup',
+  'commit-two-partitions',
+  'abort-hidden-from-read-committed',
+  'open-transaction-pins-lso',
+  'transaction-timeout',
+  'zombie-fencing',
+  'same-payload-twice-in-one-transaction',
+  'coordinator-failover-mid-commit',
+  'hanging-transaction',
+  'at-most-once-consumer-crash',
+  'at-least-once-consumer-crash',
+  'ctp-without-transactions-crash',
+  'ctp-exactly-once-crash',
+  'commit-last-instead-of-next',
+  'auto-commit-pitfall',
+  'db-sink-duplicate',
+  'db-sink-inbox',
+  'db-sink-offsets-in-db',
+  'api-lost-response',
+  'api-idempotency-key',
+  'outbox-cdc',
+  'rebalance-zombie-fenced',
+  'streams-eos-crash-restore',
+  'streams-alos-crash-duplicate',
+  'upstream-duplicate-event-id',
+  'opening-story',
+];
+
+describe('the problem → defense table', () => {
+  it("has the seed's seven rows, in English and Korean", () => {
+    expect(DEFENSE_ROWS.length).toBeGreaterThanOrEqual(7);
+    for (const r of DEFENSE_ROWS)
+      for (const text of [r.problem, r.defense, r.boundary]) {
+        expect(text.en.length).toBeGreaterThan(5);
+        expect(text.ko.length).toBeGreaterThan(3);
+      }
+    expect(DEFENSE_ROWS.map((r) => r.defense.ko)).toContain('멱등 프로듀서');
+    expect(DEFENSE_ROWS.map((r) => r.defense.ko)).toContain('Log compaction');
+  });
+
+  it('places every named scenario in exactly one row', () => {
+    const ids = DEFENSE_ROWS.flatMap((r) => r.scenarios.map((s) => s.id));
+    expect(new Set(ids).size).toBe(ids.length);
+    expect([...ids].sort()).toEqual([...NAMED].sort());
+  });
+
+  it('marks scenarios missing from the build as coming and lists unplaced presets apart', () => {
+    const fake = (id: string): Preset => ({ id, title: id, question: 'q', expected: 'e', scenario: PRESETS[0]!.scenario });
+    const { rows, others } = galleryRows([fake('db-sink-inbox'), fake('my-own')], 'ko');
+    const db = rows.find((r) => r.key === 'db-then-commit')!;
+    expect(db.problem).toBe('컨슈머가 DB를 반영한 뒤 offset 커밋에 실패');
+    expect(db.scenarios.find((s) => s.id === 'db-sink-inbox')?.preset?.id).toBe('db-sink-inbox');
+    expect(db.scenarios.find((s) => s.id === 'db-sink-duplicate')?.preset).toBeNull();
+    expect(others.map((p) => p.id)).toEqual(['my-own']);
+  });
+
+  it('finds every shipped preset in this build', () => {
+    const { rows, others } = galleryRows(PRESETS, 'en');
+    const shown = rows.flatMap((r) => r.scenarios.filter((s) => s.preset).map((s) => s.id));
+    expect([...shown, ...others.map((p) => p.id)].sort()).toEqual(PRESETS.map((p) => p.id).sort());
+  });
+});

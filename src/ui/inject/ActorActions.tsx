@@ -1,0 +1,94 @@
+/**
+ * Faults on a process at the current virtual time: crash (optionally restarting N ms later),
+ * restart, pause for N ms then resume; for a transactional producer application, a second instance
+ * with the same transactional.id; the clock actions for its timeouts; for a producer application,
+ * sending a new record.
+ *
+ * Props: `actorId` — an actor id ("orders-service.producer") or a process id ("orders-service",
+ * "broker-0", "txn-coordinator"); the actions apply to the whole process. `onReport` (optional) —
+ * told the outcome of an injection.
+ */
+import { useState } from 'react';
+import { processOf } from '../../sim/kernel/faults';
+import { injectProcessFault, startSecondInstance } from '../../sim/scenario/edits';
+import { useSim } from '../useSim';
+import { ActionRow } from './ActionRow';
+import type { InjectionReport } from './applyEdit';
+import { ClockActions } from './ClockActions';
+import { MsInput } from './MsInput';
+import { SendRecordForm } from './SendRecordForm';
+import { useInjectStrings } from './strings';
+import { useInjection } from './useInjection';
+
+export interface ActorActionsProps {
+  readonly actorId: string;
+  readonly onReport?: InjectionReport;
+}
+
+export function ActorActions({ actorId, onReport }: ActorActionsProps) {
+  const t = useInjectStrings();
+  const trace = useSim((s) => s.trace);
+  const view = useSim((s) => s.view);
+  const [withRestart, setWithRestart] = useState(true);
+  const [restartMs, setRestartMs] = useState(5000);
+  const [pauseMs, setPauseMs] = useState(5000);
+  const { run, refusal } = useInjection(onReport);
+  if (!trace || !view) return null;
+  const process = processOf(actorId);
+  const info = trace.built.processes.find((p) => p.id === process);
+  if (!info) return null;
+  const state = view.processes.get(process);
+  const status = state?.down ? 'down' : state?.paused ? 'paused' : 'up';
+  const client = trace.scenario.clients.find((c) => c.id === process);
+  const txnId = client?.type === 'producer' ? (trace.resolved.producers[client.id]?.['transactional.id'] ?? null) : null;
+  return (
+    <div className="actor-actions" data-testid="actor-actions">
+      <h3>
+        {process} <span className="muted">({info.kind})</span>
+      </h3>
+      <p>{t.processState(process, status)}</p>
+      <ActionRow
+        label={t.crash}
+        hint={t.crashHint}
+        disabled={status === 'down'}
+        onClick={() =>
+          run((s, at) =>
+            injectProcessFault(s, { ...at, process, action: { type: 'crash', ...(withRestart ? { restartAfterMs: restartMs } : {}) } }),
+          )
+        }
+      >
+        <label className="inline">
+          <input type="checkbox" checked={withRestart} onChange={(e) => setWithRestart(e.currentTarget.checked)} /> {t.restartAfter}
+        </label>{' '}
+        <MsInput label={t.restartDelay} value={restartMs} onChange={setRestartMs} unit={t.ms} disabled={!withRestart} />
+      </ActionRow>
+      <ActionRow
+        label={t.restart}
+        hint={t.restartHint}
+        onClick={() => run((s, at) => injectProcessFault(s, { ...at, process, action: { type: 'restart' } }))}
+      />
+      <ActionRow
+        label={t.pause}
+        hint={t.pauseHint}
+        disabled={status !== 'up'}
+        onClick={() => run((s, at) => injectProcessFault(s, { ...at, process, action: { type: 'pause', ms: pauseMs } }))}
+      >
+        <MsInput label={t.pauseFor} value={pauseMs} onChange={setPauseMs} unit={t.ms} />
+      </ActionRow>
+      {txnId !== null && (
+        <ActionRow
+          label={t.secondInstance}
+          hint={t.secondInstanceHint(txnId)}
+          onClick={() => run((s, at) => startSecondInstance(s, { ...at, client: process }))}
+        />
+      )}
+      {refusal && (
+        <p role="alert" className="refusal">
+          {refusal}
+        </p>
+      )}
+      {client && <ClockActions clientId={client.id} onReport={onReport} />}
+      {client?.type === 'producer' && <SendRecordForm clientId={client.id} onReport={onReport} />}
+    </div>
+  );
+}

@@ -1,0 +1,67 @@
+/**
+ * Failure injection for the current step: what is in flight, the actions for the current selection
+ * (an envelope, a process, a record), a process picker, the log cleaner and the scenario's faults.
+ * Every action writes itself into the scenario and forks the run (the store's `fork`).
+ *
+ * Props: none; it reads everything from the store. The page places it in its details panel.
+ */
+import { useId, useState } from 'react';
+import { processOf } from '../../sim/kernel/faults';
+import type { EditOutcome } from '../../sim/scenario/edits';
+import type { Scenario } from '../../sim/scenario/schema';
+import { simStore } from '../../store/simStore';
+import { useSim } from '../useSim';
+import { ActorActions } from './ActorActions';
+import { CleanerActions } from './CleanerActions';
+import { EnvelopeActions } from './EnvelopeActions';
+import { InFlightList } from './InFlightList';
+import { InjectedFaults } from './InjectedFaults';
+import { RecordActions } from './RecordActions';
+import { useInjectStrings } from './strings';
+import './inject.css';
+
+export function InjectPanel() {
+  const t = useInjectStrings();
+  const selection = useSim((s) => s.selection);
+  const processes = useSim((s) => s.trace)?.built.processes ?? [];
+  const scenario = useSim((s) => s.scenario);
+  // the confirmation belongs to the scenario the injection made; any later change replaces it
+  const [done, setDone] = useState<{ note: string; step: number; scenario: Scenario | null } | null>(null);
+  const pickId = useId();
+  const onReport = (outcome: EditOutcome, step: number) =>
+    setDone(outcome.ok ? { note: outcome.note, step, scenario: simStore.getState().scenario } : null);
+  const pickedProcess = selection?.kind === 'actor' ? processOf(selection.id) : '';
+  return (
+    <div className="inject-panel">
+      <h2>{t.title}</h2>
+      <p className="hint">{t.forkNote}</p>
+      <p aria-live="polite" className="inject-status" data-testid="inject-status">
+        {done && done.scenario === scenario ? t.injected(done.note, done.step) : ''}
+      </p>
+      <InFlightList />
+      {selection?.kind === 'envelope' && <EnvelopeActions envelopeId={selection.id} onReport={onReport} />}
+      {selection?.kind === 'record' && (
+        <RecordActions topic={selection.topic} partition={selection.partition} offset={selection.offset} onReport={onReport} />
+      )}
+      <div className="process-pick">
+        <h3>{t.processHeading}</h3>
+        <label htmlFor={pickId}>{t.processPick}</label>{' '}
+        <select
+          id={pickId}
+          value={pickedProcess}
+          onChange={(e) => simStore.getState().select(e.currentTarget.value ? { kind: 'actor', id: e.currentTarget.value } : null)}
+        >
+          <option value="">—</option>
+          {processes.map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.id} ({p.kind})
+            </option>
+          ))}
+        </select>
+      </div>
+      {selection?.kind === 'actor' && <ActorActions actorId={selection.id} onReport={onReport} />}
+      <CleanerActions onReport={onReport} />
+      <InjectedFaults onReport={onReport} />
+    </div>
+  );
+}

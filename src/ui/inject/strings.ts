@@ -1,0 +1,251 @@
+/**
+ * Words of the failure-injection panel in English and Korean. Kafka's own names (RPCs, config keys,
+ * states) stay as they are in both languages.
+ */
+import type { EditRefusal, EnvelopeStatus } from '../../sim/scenario/edits';
+import type { Language } from '../../store/simStore';
+import { useSim } from '../useSim';
+
+export interface InjectStrings {
+  readonly title: string;
+  readonly forkNote: string;
+  readonly injected: (note: string, step: number) => string;
+  readonly refused: (reason: string) => string;
+  readonly ms: string;
+
+  readonly inFlightHeading: string;
+  readonly inFlightNone: string;
+  readonly inFlightHint: string;
+  readonly envelopeHeading: (id: number, rpc: string) => string;
+  readonly envelopeRoute: (from: string, to: string) => string;
+  readonly envelopeExplain: string;
+  readonly drop: string;
+  readonly dropHint: string;
+  readonly delay: string;
+  readonly delayBy: string;
+  readonly delayHint: string;
+  readonly duplicate: string;
+  readonly duplicateHint: string;
+  readonly notInFlight: Readonly<Record<Exclude<EnvelopeStatus, 'in-flight'>, string>>;
+
+  readonly processHeading: string;
+  readonly processPick: string;
+  readonly processState: (id: string, state: 'up' | 'down' | 'paused') => string;
+  readonly crash: string;
+  readonly crashHint: string;
+  readonly restartAfter: string;
+  readonly restartDelay: string;
+  readonly restart: string;
+  readonly restartHint: string;
+  readonly pause: string;
+  readonly pauseFor: string;
+  readonly pauseHint: string;
+  readonly secondInstance: string;
+  readonly secondInstanceHint: (txnId: string) => string;
+
+  readonly clockHeading: string;
+  readonly clockExplain: string;
+  readonly advancePast: (key: string) => string;
+  readonly advanceHint: (client: string, ms: number, why: string) => string;
+  readonly noClock: string;
+
+  readonly recordHeading: (topic: string, partition: number, offset: number) => string;
+  readonly resend: string;
+  readonly resendHint: (client: string, eventId: string) => string;
+  readonly sendHeading: string;
+  readonly sendHint: string;
+  readonly topic: string;
+  readonly key: string;
+  readonly value: string;
+  readonly eventId: string;
+  readonly send: string;
+
+  readonly cleanerHeading: string;
+  readonly cleanerHint: string;
+  readonly runCleaner: (topic: string) => string;
+  readonly noCompacted: string;
+
+  readonly faultsHeading: string;
+  readonly faultsNone: string;
+  readonly remove: string;
+
+  readonly refusal: Readonly<Partial<Record<EditRefusal, string>>>;
+}
+
+const en: InjectStrings = {
+  title: 'Inject a failure',
+  forkNote:
+    'Every injection is written into the scenario at the current step, and the run is computed again from the start: up to this step nothing changes, from here on it forks. A share link reproduces it.',
+  injected: (note, step) => `Injected: ${note}. The run forked; you are still at step ${step}.`,
+  refused: (reason) => `Not applied: ${reason}`,
+  ms: 'ms',
+
+  inFlightHeading: 'Envelopes in flight now',
+  inFlightNone: 'No envelope is in flight at this step. Step forward until a request or response is on its way.',
+  inFlightHint: 'Pick an envelope to drop, delay or duplicate it.',
+  envelopeHeading: (id, rpc) => `Envelope #${id}: ${rpc}`,
+  envelopeRoute: (from, to) => `from ${from} to ${to}`,
+  envelopeExplain: 'The fault is recorded by what the envelope is: the n-th envelope of this RPC between these two processes.',
+  drop: 'Drop',
+  dropHint: 'The network loses it. For a ProduceResponse this is the lost ack: the producer times out and retries.',
+  delay: 'Delay',
+  delayBy: 'Delay by',
+  delayHint: 'It arrives later; envelopes sent after it may overtake it.',
+  duplicate: 'Duplicate',
+  duplicateHint: 'The network delivers it twice, 1 ms apart.',
+  notInFlight: {
+    'not-sent-yet': 'This envelope has not been sent yet at this step: step forward until it is in flight.',
+    delivered:
+      'This envelope was already delivered: only an envelope in flight can be dropped, delayed or duplicated. Step back to when it was on its way.',
+    dropped: 'This envelope was already dropped.',
+    lost: 'This envelope was lost: its receiver was down.',
+    unknown: 'There is no such envelope in this run.',
+  },
+
+  processHeading: 'A process',
+  processPick: 'Process',
+  processState: (id, state) => `${id} is ${state === 'up' ? 'running' : state}.`,
+  crash: 'Crash',
+  crashHint: 'The process dies: everything in memory is gone; its in-flight requests get no answer.',
+  restartAfter: 'then restart it',
+  restartDelay: 'after',
+  restart: 'Restart',
+  restartHint: 'Crash if running, then start again: the application resumes from its last completed unit of work.',
+  pause: 'Pause, then resume',
+  pauseFor: 'Pause for',
+  pauseHint: 'A stop-the-world pause (a long GC): nothing is lost, everything it should have done waits.',
+  secondInstance: 'Start a second instance with the same transactional.id',
+  secondInstanceHint: (txnId) =>
+    `A copy of this application (same config and script, transactional.id=${txnId}) starts now. Its initTransactions() bumps the epoch: the first instance is fenced — the zombie case.`,
+
+  clockHeading: 'The clock',
+  clockExplain:
+    'The simulator advances time for one client by pausing it: the rest of the cluster lives on while the client is silent for longer than its timeout.',
+  advancePast: (key) => `Advance past ${key}`,
+  advanceHint: (client, ms, why) => `Pauses ${client} for ${ms} ms (${why}).`,
+  noClock:
+    'This process has no client timeout to advance past (transaction.timeout.ms needs a transactional producer, session.timeout.ms a consumer in a group).',
+
+  recordHeading: (topic, partition, offset) => `Record ${topic}-${partition}@${offset}`,
+  resend: 'Resend the same event',
+  resendHint: (client, eventId) =>
+    `${client}'s application calls send() again with event_id=${eventId}: a new send, so a new sequence number — idempotence does not catch it.`,
+  sendHeading: 'Send a new record',
+  sendHint: 'The application sends one more record now (inside a transaction of its own if it is transactional).',
+  topic: 'Topic',
+  key: 'Key',
+  value: 'Value',
+  eventId: 'event_id header (optional)',
+  send: 'Send',
+
+  cleanerHeading: 'The log cleaner',
+  cleanerHint: 'Compaction keeps the latest value per key below the active segment and the LSO.',
+  runCleaner: (topic) => `Run the log cleaner on ${topic} now`,
+  noCompacted: 'No topic of this scenario has cleanup.policy=compact.',
+
+  faultsHeading: 'Faults in this scenario',
+  faultsNone: 'None yet.',
+  remove: 'Remove',
+
+  refusal: {},
+};
+
+const ko: InjectStrings = {
+  title: '장애 주입',
+  forkNote:
+    '주입한 장애는 현재 스텝 시점에 시나리오에 기록되고, 실행은 처음부터 다시 계산됩니다. 이 스텝까지는 그대로이고, 여기서부터 갈라집니다. 공유 링크로 똑같이 재현됩니다.',
+  injected: (note, step) => `주입함: ${note}. 실행이 갈라졌고, 지금도 스텝 ${step}에 있습니다.`,
+  refused: (reason) => `적용하지 못함: ${reason}`,
+  ms: 'ms',
+
+  inFlightHeading: '지금 전송 중인 메시지',
+  inFlightNone: '이 스텝에는 전송 중인 메시지가 없습니다. 요청이나 응답이 오가는 스텝까지 앞으로 이동하세요.',
+  inFlightHint: '메시지를 골라 버리거나(drop), 늦추거나(delay), 복제(duplicate)하세요.',
+  envelopeHeading: (id, rpc) => `메시지 #${id}: ${rpc}`,
+  envelopeRoute: (from, to) => `${from} → ${to}`,
+  envelopeExplain: '장애는 메시지의 정체로 기록됩니다: 이 두 프로세스 사이에서 이 RPC의 n번째 메시지.',
+  drop: '버리기 (drop)',
+  dropHint: '네트워크가 메시지를 잃어버립니다. ProduceResponse라면 ack 유실: 프로듀서는 타임아웃 후 재시도합니다.',
+  delay: '늦추기 (delay)',
+  delayBy: '지연 시간',
+  delayHint: '늦게 도착합니다. 뒤에 보낸 메시지가 먼저 도착할 수 있습니다.',
+  duplicate: '복제 (duplicate)',
+  duplicateHint: '네트워크가 1 ms 간격으로 두 번 전달합니다.',
+  notInFlight: {
+    'not-sent-yet': '이 메시지는 이 스텝에서 아직 보내지지 않았습니다. 전송 중이 될 때까지 앞으로 이동하세요.',
+    delivered: '이 메시지는 이미 전달되었습니다. 전송 중인 메시지만 버리거나 늦추거나 복제할 수 있습니다. 전송 중이던 스텝으로 돌아가세요.',
+    dropped: '이 메시지는 이미 버려졌습니다.',
+    lost: '이 메시지는 유실되었습니다: 받는 쪽이 다운되어 있었습니다.',
+    unknown: '이 실행에는 그런 메시지가 없습니다.',
+  },
+
+  processHeading: '프로세스',
+  processPick: '프로세스',
+  processState: (id, state) => `${id}: ${state === 'up' ? '실행 중' : state === 'down' ? '다운' : '일시 정지'}.`,
+  crash: '크래시',
+  crashHint: '프로세스가 죽습니다. 메모리의 모든 것이 사라지고, 보낸 요청은 응답을 받지 못합니다.',
+  restartAfter: '이후 재시작',
+  restartDelay: '재시작까지',
+  restart: '재시작',
+  restartHint: '실행 중이면 크래시 후 다시 시작합니다. 애플리케이션은 마지막으로 완료한 작업 단위부터 다시 합니다.',
+  pause: '일시 정지 후 재개',
+  pauseFor: '정지 시간',
+  pauseHint: 'stop-the-world 정지(긴 GC)처럼: 잃는 것은 없고, 해야 할 일이 모두 기다립니다.',
+  secondInstance: '같은 transactional.id로 두 번째 인스턴스 시작',
+  secondInstanceHint: (txnId) =>
+    `이 애플리케이션의 복사본(같은 설정과 스크립트, transactional.id=${txnId})이 지금 시작합니다. initTransactions()가 epoch를 올려 첫 인스턴스가 펜싱됩니다 — 좀비 상황.`,
+
+  clockHeading: '시계',
+  clockExplain:
+    '시뮬레이터는 한 클라이언트를 일시 정지시켜 시간을 흘려보냅니다. 클라이언트가 타임아웃보다 오래 침묵하는 동안 클러스터의 나머지는 계속 움직입니다.',
+  advancePast: (key) => `${key} 이후로 시간 넘기기`,
+  advanceHint: (client, ms, why) => `${client}를 ${ms} ms 동안 일시 정지합니다 (${why}).`,
+  noClock:
+    '이 프로세스에는 넘길 클라이언트 타임아웃이 없습니다 (transaction.timeout.ms는 트랜잭션 프로듀서, session.timeout.ms는 그룹에 속한 컨슈머가 필요합니다).',
+
+  recordHeading: (topic, partition, offset) => `레코드 ${topic}-${partition}@${offset}`,
+  resend: '같은 이벤트 다시 보내기',
+  resendHint: (client, eventId) =>
+    `${client} 애플리케이션이 event_id=${eventId}로 send()를 다시 호출합니다. 새 send이므로 새 시퀀스 번호 — 멱등성은 이것을 잡지 못합니다.`,
+  sendHeading: '새 레코드 보내기',
+  sendHint: '애플리케이션이 지금 레코드 하나를 더 보냅니다 (트랜잭션 프로듀서라면 자체 트랜잭션 안에서).',
+  topic: '토픽',
+  key: '키',
+  value: '값',
+  eventId: 'event_id 헤더 (선택)',
+  send: '보내기',
+
+  cleanerHeading: '로그 클리너',
+  cleanerHint: '컴팩션은 활성 세그먼트와 LSO 아래에서 키마다 마지막 값만 남깁니다.',
+  runCleaner: (topic) => `지금 ${topic}에 로그 클리너 실행`,
+  noCompacted: '이 시나리오에는 cleanup.policy=compact인 토픽이 없습니다.',
+
+  faultsHeading: '이 시나리오의 장애',
+  faultsNone: '아직 없습니다.',
+  remove: '제거',
+
+  refusal: {
+    'process-down': '프로세스가 다운되어 있습니다.',
+    'process-paused': '프로세스가 이미 일시 정지되어 있습니다.',
+    'not-a-producer': '스크립트가 있는 프로듀서 애플리케이션만 두 번 시작할 수 있습니다.',
+    'not-transactional': 'transactional.id가 없습니다: 두 번째 인스턴스는 자기 producerId를 받을 뿐입니다.',
+    'app-stopped': '애플리케이션이 멈췄습니다 (펜싱됨).',
+    'no-event-id': '이 레코드에는 event_id 헤더가 없어 다시 보낼 이벤트가 없습니다.',
+    'not-scripted': '이 레코드를 쓴 클라이언트는 스크립트가 있는 프로듀서 애플리케이션이 아닙니다.',
+    'control-record': '이 오프셋은 트랜잭션 마커이지 이벤트가 아닙니다.',
+    'not-compacted': 'cleanup.policy=delete인 토픽입니다: 로그 클리너는 compact 토픽만 정리합니다.',
+    'bad-number': '1 이상 86400000 이하의 정수(ms)를 입력하세요.',
+  },
+};
+
+export const INJECT_STRINGS: Readonly<Record<Language, InjectStrings>> = { en, ko };
+
+export function useInjectStrings(): InjectStrings {
+  return INJECT_STRINGS[useSim((s) => s.language)];
+}
+
+/** The refusal in the reader's language, with the engine's English sentence as the detail. */
+export function refusalText(t: InjectStrings, code: EditRefusal, reason: string): string {
+  const local = t.refusal[code];
+  return t.refused(local && local !== reason ? `${local} (${reason})` : reason);
+}
