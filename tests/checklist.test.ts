@@ -151,8 +151,8 @@ describe('readiness checklist', () => {
       scenario([
         producer({
           script: [
-            { op: 'send', topic: 'in', key: 'order-1', value: 'created', headers: { event_id: 'uuid-1' } },
-            { op: 'send', topic: 'in', key: 'order-1', value: 'created', headers: { event_id: 'uuid-2' } },
+            { op: 'send', topic: 'in', key: 'order-1', value: '{"type":"OrderCreated"}', headers: { event_id: 'uuid-1' } },
+            { op: 'send', topic: 'in', key: 'order-1', value: '{"type":"OrderCreated"}', headers: { event_id: 'uuid-2' } },
           ],
         }),
       ]),
@@ -161,6 +161,19 @@ describe('readiness checklist', () => {
     expect(renamed.status).toBe('fail');
     expect(renamed.reason).toContain('uuid-1, uuid-2');
     expect(check(scenario([producer()]), 'event-id').status).toBe('pass');
+    // plain values may repeat under different event_ids: two page views are two events
+    const views = check(
+      scenario([
+        producer({
+          script: [
+            { op: 'send', topic: 'in', key: 'page-a', value: 'view', headers: { event_id: 'view-1' } },
+            { op: 'send', topic: 'in', key: 'page-a', value: 'view', headers: { event_id: 'view-2' } },
+          ],
+        }),
+      ]),
+      'event-id',
+    );
+    expect(views.status).toBe('pass');
   });
 
   it('side effects: plain INSERT and a plain API call fail; upsert, inbox and idempotency keys pass', () => {

@@ -111,27 +111,28 @@ interface Writer {
   readonly topics: readonly string[];
 }
 
-/** Every producer of the scenario: producer clients and the producers of consume-produce applications. */
+/** The configuration a client's producer actor was built with (producers, consume-produce applications, Streams). */
+function producerConfigOf(trace: Trace, clientId: string): { 'transactional.id': string | null; 'enable.idempotence': boolean } | null {
+  const spec = trace.built.specs.find((sp) => sp.id === `${clientId}.producer`);
+  const config = (spec?.input as { config?: { 'transactional.id': string | null; 'enable.idempotence': boolean } } | undefined)?.config;
+  return config ?? null;
+}
+
+/** Every producer of the scenario: producer clients, consume-produce applications and Streams tasks. */
 function writers(trace: Trace): Writer[] {
-  const s = trace.scenario;
   const out: Writer[] = [];
-  for (const c of s.clients) {
-    if (c.type === 'producer') {
-      const cfg = trace.resolved.producers[c.id];
-      const topics = [...new Set(c.script.flatMap((op) => (op.op === 'send' ? [op.topic] : [])))];
-      if (cfg) out.push({ client: c.id, transactionalId: cfg['transactional.id'], idempotent: cfg['enable.idempotence'], topics });
-    } else if (c.type === 'consumer') {
-      const cfg = trace.resolved.producers[`${c.id}.producer`];
-      if (cfg)
-        out.push({
-          client: c.id,
-          transactionalId: cfg['transactional.id'],
-          idempotent: cfg['enable.idempotence'],
-          topics: c.processing?.outputTopic ? [c.processing.outputTopic] : [],
-        });
-    } else if (streamsGuarantee(c) !== 'at_least_once') {
-      out.push({ client: c.id, transactionalId: `${c.id}-streams`, idempotent: true, topics: [c.outputTopic] });
-    }
+  for (const c of trace.scenario.clients) {
+    const cfg = producerConfigOf(trace, c.id);
+    if (!cfg) continue;
+    const topics =
+      c.type === 'producer'
+        ? [...new Set(c.script.flatMap((op) => (op.op === 'send' ? [op.topic] : [])))]
+        : c.type === 'consumer'
+          ? c.processing?.outputTopic
+            ? [c.processing.outputTopic]
+            : []
+          : [c.outputTopic];
+    out.push({ client: c.id, transactionalId: cfg['transactional.id'], idempotent: cfg['enable.idempotence'], topics });
   }
   return out;
 }
@@ -337,10 +338,22 @@ function replication(say: Say): Item {
   );
 }
 
+function isObjectPayload(value: string | null): boolean {
+  if (value === null || !value.trim().startsWith('{')) return false;
+  try {
+    const v: unknown = JSON.parse(value);
+    return typeof v === 'object' && v !== null && !Array.isArray(v);
+  } catch {
+    return false;
+  }
+}
+
 function eventIds(trace: Trace, summary: TraceSummary, say: Say): Item {
   const outputs = new Set(outputTopicsOf(trace.scenario));
+  // the scenario's own source topics: not outputs, not Streams' changelog and repartition topics
+  const declared = new Set(trace.scenario.topics.map((t) => t.name));
   const records = summary.partitions
-    .filter((p) => !p.internal && !outputs.has(p.topic))
+    .filter((p) => !p.internal && declared.has(p.topic) && !outputs.has(p.topic))
     .flatMap((p) => p.records.filter((r) => r.control === null).map((r) => ({ p, r })));
   if (records.length === 0) return na(say('No record reached a source topic.', '소스 토픽에 도달한 레코드가 없습니다.'));
   const missing = records.filter(({ r }) => !r.headers.event_id);
@@ -354,18 +367,20 @@ function eventIds(trace: Trace, summary: TraceSummary, say: Say): Item {
       CHECKLIST_PRESETS.resendNewEventId,
     );
   }
-  // the same content under two event_ids: a retry that minted a new id
+  // the same business payload (a JSON object) from the same producer under two event_ids: a retry
+  // that minted a new id. Plain values ("view", counters) may legitimately repeat, so only payloads count.
   const byContent = new Map<string, Set<string>>();
   for (const { p, r } of records) {
-    const key = `${p.topic}|${r.key}|${r.value}`;
+    if (!isObjectPayload(r.value)) continue;
+    const key = `${p.topic}|${r.origin?.client ?? ''}|${r.key}|${r.value}`;
     byContent.set(key, new Set([...(byContent.get(key) ?? []), r.headers.event_id as string]));
   }
   const renamed = [...byContent.values()].find((ids) => ids.size > 1);
   if (renamed)
     return fail(
       say(
-        `The same record was sent under different event_ids (${join([...renamed])}): a retry made a new id, so no consumer can tell it is the same event.`,
-        `같은 레코드가 서로 다른 event_id(${join([...renamed])})로 전송됐습니다. 재시도가 새 ID를 만들어 컨슈머가 같은 이벤트임을 알 수 없습니다.`,
+        `The same payload was sent under different event_ids (${join([...renamed])}): if that was a retry, the new id hides the duplicate from every consumer.`,
+        `같은 페이로드가 서로 다른 event_id(${join([...renamed])})로 전송됐습니다. 재시도였다면 새 ID 때문에 어떤 컨슈머도 중복을 알아볼 수 없습니다.`,
       ),
       CHECKLIST_PRESETS.resendNewEventId,
     );
@@ -405,6 +420,11 @@ function memoryOf(trace: Trace, c: Extract<Scenario['clients'][number], { type: 
         `${sink.id} remembers each Idempotency-Key (for its retention window)`,
         `${josa(sink.id, '이/가')} 멱등성 키를 보존 기간 동안 기억합니다`,
       );
+    if (m === 'outbox')
+      return say(
+        `${sink.id} writes the result and its outbox row in one database transaction`,
+        `${josa(sink.id, '이/가')} 결과와 outbox 행을 한 데이터베이스 트랜잭션으로 씁니다`,
+      );
     if (m === 'lookup-before-retry') return say(`${sink.id} is asked before each retry`, `재시도 전에 ${sink.id}에 조회합니다`);
   }
   if (mode === 'exactly-once')
@@ -430,7 +450,7 @@ function dedupMemory(trace: Trace, summary: TraceSummary, say: Say): Item {
     const ids = twice.get(c.id) ?? [];
     return fail(
       say(
-        `${c.id} remembers no processed event_id${ids.length ? `: ${join(ids.slice(0, 3))} was processed more than once` : ': a redelivered event is processed again'}.`,
+        `${c.id} remembers no processed event_id${ids.length ? `: ${join(ids.slice(0, 3))} ${ids.length > 1 ? 'were' : 'was'} processed more than once` : ': a redelivered event is processed again'}.`,
         `${josa(c.id, '은/는')} 처리한 event_id를 기억하지 않습니다${ids.length ? `. ${join(ids.slice(0, 3))}가 두 번 이상 처리됐습니다` : '. 다시 전달된 이벤트를 또 처리합니다'}.`,
       ),
       CHECKLIST_PRESETS.dbInsert,

@@ -30,4 +30,10 @@ export function processKind(ctx: NarrationContext, processId: string): string | 
   return ctx.trace.built.processes.find((p) => p.id === processId)?.kind ?? null;
 }
 
+/** The configuration an actor was built with (its ActorSpec input), when it has one. */
+export function actorConfig(ctx: NarrationContext, actorId: string): Readonly<Record<string, unknown>> | null {
+  const input = ctx.trace.built.specs.find((s) => s.id === actorId)?.input as { config?: Record<string, unknown> } | undefined;
+  return input?.config ?? null;
+}
+
 export const tp = (topic: string, partition: number): string => `${topic}-${partition}`;

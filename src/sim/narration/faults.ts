@@ -34,8 +34,15 @@ export function appliedFaultClauses(ctx: NarrationContext): string[] {
         `${rpc} #${josa(id, '은/는')} ${delay} ms 늦게 도착합니다(장애: ${label}).`,
       );
     }
-    // a crash injected at a named point of the application loop
+    // a crash or a pause injected at a named point of the application loop
     const proc = ctx.names.client(step.actor);
+    const point = ctx.trace.built.options.faults.find((k) => k.kind === 'point' && k.label === f);
+    if (point?.kind === 'point' && point.action === 'pause')
+      return say(
+        lang,
+        `— and right here ${proc} freezes (fault: ${f}), like a long GC pause: it handles nothing, not even heartbeats, until it resumes`,
+        `그리고 바로 이 지점에서 ${josa(proc, '이/가')} 멈춥니다(장애: ${f}). 긴 GC 정지처럼 재개될 때까지 하트비트조차 처리하지 않습니다.`,
+      );
     return say(
       lang,
       `— and right here ${proc} crashes (fault: ${f}): everything it held in memory is lost`,

@@ -3,7 +3,7 @@
  * timeouts, the transaction timeout check …), local calls between an application and its Kafka
  * clients (send, poll, commitSync, commitTransaction …), and boots.
  */
-import { type NarrationContext, processingMode, tp } from './context';
+import { actorConfig, type NarrationContext, processingMode, tp } from './context';
 import { explainError } from './errors';
 import { josa, list, say } from './language';
 
@@ -146,6 +146,24 @@ export function timerClause(ctx: NarrationContext): string {
             `${josa(who, '이/가')} poll → 처리 → 커밋 루프의 다음 단계로 넘어갑니다.`,
           );
     }
+    case 'commitDue':
+      return say(
+        lang,
+        `commit.interval.ms passed: ${who} commits what it processed since the last commit${sends}`,
+        `commit.interval.ms가 지나 ${josa(who, '이/가')} 마지막 커밋 이후 처리한 것을 커밋합니다.`,
+      );
+    case 'pollOutbox':
+      return say(
+        lang,
+        `${who} polls the outbox table for new rows${sends}`,
+        `${josa(who, '이/가')} outbox 테이블에 새 행이 있는지 조회합니다.`,
+      );
+    case 'recordPosition':
+      return say(
+        lang,
+        `${who} records in the database how far it has published${sends} — until then a crash republishes those rows`,
+        `${josa(who, '이/가')} 어디까지 발행했는지 데이터베이스에 기록합니다. 그 전에 중단되면 그 행들을 다시 발행합니다.`,
+      );
     case 'httpTimeout':
       return say(lang, `${who} got no HTTP answer in time${sends}`, `${josa(who, '이/가')} 제시간에 HTTP 응답을 받지 못했습니다.`);
     default:
@@ -273,6 +291,18 @@ export function callClause(ctx: NarrationContext): string {
         `${caller} rewinds ${target} to the group's committed offsets: abortTransaction() does not rewind the consumer by itself`,
         `${josa(caller, '이/가')} ${josa(target, '을/를')} 그룹의 커밋된 offset으로 되돌립니다. abortTransaction()은 컨슈머를 되돌리지 않기 때문입니다.`,
       );
+    case 'endOffsets':
+      return say(
+        lang,
+        `${caller} asks ${target} where the changelog ends (endOffsets), to know when the store is fully restored`,
+        `${josa(caller, '이/가')} 저장소 복원이 언제 끝나는지 알기 위해 ${target}에게 changelog의 끝(endOffsets)을 묻습니다.`,
+      );
+    case 'seekToBeginning':
+      return say(
+        lang,
+        `${caller} rewinds ${target} to the beginning of the changelog: the state store is rebuilt from it`,
+        `${josa(caller, '이/가')} ${josa(target, '을/를')} changelog 처음으로 되돌립니다. 상태 저장소를 여기서부터 다시 만듭니다.`,
+      );
     case 'seek':
       return say(lang, `${caller} seeks ${target}`, `${josa(caller, '이/가')} ${target}의 위치를 옮깁니다.`);
     case 'useExternalOffsets':
@@ -318,11 +348,11 @@ export function bootClause(ctx: NarrationContext): string {
   const r = role(step.actor);
   const client = names.client(step.actor);
   if (r === 'producer') {
-    const cfg = ctx.trace.resolved.producers[client] ?? ctx.trace.resolved.producers[`${client}.producer`];
+    const cfg = actorConfig(ctx, step.actor);
     if (cfg?.['transactional.id'])
       return say(
         lang,
-        `${who} starts with transactional.id ${cfg['transactional.id']}; it waits for initTransactions()`,
+        `${who} starts with transactional.id ${String(cfg['transactional.id'])}; it waits for initTransactions()`,
         `${josa(who, '이/가')} transactional.id ${josa(String(cfg['transactional.id']), '으로/로')} 시작해 initTransactions()를 기다립니다.`,
       );
     if (cfg?.['enable.idempotence'])
@@ -337,20 +367,26 @@ export function bootClause(ctx: NarrationContext): string {
       `${josa(who, '이/가')} enable.idempotence=false로 시작합니다. producerId가 없어 브로커가 재시도를 알아보지 못합니다.`,
     );
   }
-  if (r === 'consumer') {
-    const cfg = ctx.trace.resolved.consumers[client];
+  if (r === 'consumer' || r === 'restore') {
+    const cfg = actorConfig(ctx, step.actor);
     const group = cfg?.['group.id'];
     return group
       ? say(
           lang,
-          `${who} starts (${cfg?.['isolation.level']}, enable.auto.commit=${cfg?.['enable.auto.commit']}) and asks to join group ${group}`,
-          `${josa(who, '이/가')} 시작해(${cfg?.['isolation.level']}, enable.auto.commit=${cfg?.['enable.auto.commit']}) 그룹 ${group}에 참여를 요청합니다.`,
+          `${who} starts (${String(cfg?.['isolation.level'])}, enable.auto.commit=${String(cfg?.['enable.auto.commit'])}) and asks to join group ${String(group)}`,
+          `${josa(who, '이/가')} 시작해(${String(cfg?.['isolation.level'])}, enable.auto.commit=${String(cfg?.['enable.auto.commit'])}) 그룹 ${String(group)}에 참여를 요청합니다.`,
         )
-      : say(
-          lang,
-          `${who} starts without a group.id: it reads its partitions and cannot commit`,
-          `${josa(who, '이/가')} group.id 없이 시작합니다. 파티션을 읽기만 하고 커밋할 수 없습니다.`,
-        );
+      : r === 'restore'
+        ? say(
+            lang,
+            `${who} starts: it reads the changelog to rebuild the state store`,
+            `${josa(who, '이/가')} 시작합니다. changelog를 읽어 상태 저장소를 다시 만듭니다.`,
+          )
+        : say(
+            lang,
+            `${who} starts without a group.id: it reads its partitions and cannot commit`,
+            `${josa(who, '이/가')} group.id 없이 시작합니다. 파티션을 읽기만 하고 커밋할 수 없습니다.`,
+          );
   }
   if (r === 'app') {
     const mode = processingMode(ctx, client);

@@ -20,6 +20,7 @@ const ROLE_EN: Record<string, string> = {
   consumer: 'consumer',
   streams: 'Streams task',
   relay: 'CDC relay',
+  restore: 'restore consumer',
 };
 const ROLE_KO: Record<string, string> = {
   app: '애플리케이션',
@@ -27,6 +28,7 @@ const ROLE_KO: Record<string, string> = {
   consumer: '컨슈머',
   streams: 'Streams 태스크',
   relay: 'CDC 릴레이',
+  restore: '복원 컨슈머',
 };
 
 export function namer(trace: Trace, language: Language): Namer {

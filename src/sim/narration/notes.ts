@@ -30,6 +30,22 @@ const KO_RULES: readonly Rule[] = [
   ],
   [/^initTransactions failed: (.+)$/, (m) => `initTransactions가 실패했습니다: ${m[1]}`],
   [
+    /^abortTransaction failed with (.+): this instance is fenced$/,
+    (m) => `abortTransaction이 ${josa(m[1] as string, '으로/로')} 실패했습니다. 이 인스턴스는 펜싱됐습니다`,
+  ],
+  [
+    /^found (\d+) new outbox row\(s\) from id (\d+); publishing to (\S+)$/,
+    (m) => `outbox에서 id ${m[2]}부터 새 행 ${m[1]}개를 찾아 ${josa(m[3] as string, '으로/로')} 발행합니다`,
+  ],
+  [
+    /^state store restored from (\S+)( \(read_committed\))?: (\d+) changelog record\(s\), (\d+) key\(s\)$/,
+    (m) => `${m[1]}${m[2] ? '(read_committed)' : ''}에서 상태 저장소를 복원했습니다: changelog 레코드 ${m[3]}개, 키 ${m[4]}개`,
+  ],
+  [
+    /^transaction aborted: the task closes dirty, wipes its store and restores it from the changelog$/,
+    () => '트랜잭션이 취소됐습니다. 태스크는 dirty 상태로 닫히고 저장소를 지운 뒤 changelog에서 다시 복원합니다',
+  ],
+  [
     /^read its offsets from the database: (.+)$/,
     (m) => `데이터베이스에 저장된 offset을 읽었습니다: ${m[1] === 'none yet' ? '아직 없음' : m[1]}`,
   ],
@@ -86,6 +102,8 @@ export function translateDuring(during: string, language: Language): string {
   if (m) return `${josa(m[1] as string, '으로/로')}의 Produce`;
   m = during.match(/^connection to (\S+)$/);
   if (m) return `${josa(m[1] as string, '과/와')}의 연결`;
+  m = during.match(/^Expiring (\d+) record\(s\) for (\S+): delivery\.timeout\.ms has passed since batch creation$/);
+  if (m) return `배치를 만든 뒤 delivery.timeout.ms가 지나 ${m[2]}의 레코드 ${m[1]}개를 만료시키는`;
   m = during.match(/^delivery\.timeout\.ms passed for (\d+) record\(s\) of (\S+)$/);
   if (m) return `${m[2]}의 레코드 ${m[1]}개에 대해 delivery.timeout.ms가 지남`;
   if (during === 'Transaction offset Commit failed due to consumer group metadata mismatch')

@@ -2,7 +2,7 @@
  * A delivered envelope, said in terms of the Kafka RPC it carries — for steps whose facts do not
  * already tell the story (requests that only queue work, responses that only move a client on).
  */
-import { type NarrationContext, tp } from './context';
+import { actorConfig, type NarrationContext, tp } from './context';
 import { explainError } from './errors';
 import { josa, list, say } from './language';
 import { poss } from './names';
@@ -33,6 +33,12 @@ export function rpcClause(ctx: NarrationContext): string {
   const where = p.topic !== undefined ? tp(str(p.topic), num(p.partition)) : '';
   switch (step.label) {
     case 'Produce':
+      if (sentRpcs.includes('AddPartitionsToTxn'))
+        return say(
+          lang,
+          `${to} holds the Produce from ${from} for ${where} and first asks the transaction coordinator whether the partition is in the transaction (KIP-890 verification)`,
+          `${josa(to, '은/는')} ${from}의 ${where} Produce를 잠시 두고, 먼저 이 파티션이 트랜잭션에 속하는지 트랜잭션 코디네이터에 확인합니다(KIP-890 검증).`,
+        );
       return say(
         lang,
         `${to} received a Produce request from ${from} for ${where}`,
@@ -170,12 +176,20 @@ export function rpcClause(ctx: NarrationContext): string {
         `${to}의 ${where} Fetch에 새 데이터가 없었습니다(high watermark ${hw}, LSO ${lso}).${heldBack}`,
       );
     }
-    case 'ListOffsets':
+    case 'ListOffsets': {
+      const earliest = num(p.timestamp) === -2;
+      if (!actorConfig(ctx, step.from ?? env?.from ?? '')?.['group.id'])
+        return say(
+          lang,
+          `${from} asks ${to} for the ${earliest ? 'earliest' : 'latest'} offset of ${where} (ListOffsets)`,
+          `${josa(from, '이/가')} ${to}에게 ${where}의 ${earliest ? '가장 이른' : '가장 최근'} offset을 묻습니다(ListOffsets).`,
+        );
       return say(
         lang,
-        `${from} has no committed offset for ${where}, so auto.offset.reset asks ${to} for the ${num(p.timestamp) === -2 ? 'earliest' : 'latest'} offset`,
-        `${josa(from, '은/는')} ${where}의 커밋된 offset이 없어 auto.offset.reset에 따라 ${to}에게 ${num(p.timestamp) === -2 ? '가장 이른' : '가장 최근'} offset을 묻습니다.`,
+        `${from} has no committed offset for ${where}, so auto.offset.reset asks ${to} for the ${earliest ? 'earliest' : 'latest'} offset`,
+        `${josa(from, '은/는')} ${where}의 커밋된 offset이 없어 auto.offset.reset에 따라 ${to}에게 ${earliest ? '가장 이른' : '가장 최근'} offset을 묻습니다.`,
       );
+    }
     case 'ListOffsetsResponse':
       return say(
         lang,

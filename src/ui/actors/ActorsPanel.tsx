@@ -30,6 +30,8 @@ const ROLE_NAMES: Record<string, readonly [string, string]> = {
   app: ['application', '애플리케이션'],
   producer: ['KafkaProducer', 'KafkaProducer'],
   consumer: ['KafkaConsumer', 'KafkaConsumer'],
+  restore: ['restore consumer', '복원 컨슈머'],
+  relay: ['CDC relay', 'CDC 릴레이'],
 };
 
 function roleName(role: string, language: Language): string {

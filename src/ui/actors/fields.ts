@@ -14,6 +14,8 @@ import type { ProducerContext } from '../../sim/producer/producerContext';
 import { queueSize } from '../../sim/producer/recordAccumulator';
 import type { DatabaseContext } from '../../sim/sinks/database.machine';
 import type { HttpApiContext } from '../../sim/sinks/httpApi.machine';
+import type { OutboxRelayContext } from '../../sim/sinks/outboxRelay.machine';
+import type { StreamThreadContext } from '../../sim/streams/streamThread.machine';
 import type { Language } from '../../store/simStore';
 
 export interface Field {
@@ -215,6 +217,33 @@ function httpApiFields(c: HttpApiContext, lang: Language): Field[] {
   ];
 }
 
+function streamThreadFields(c: StreamThreadContext, lang: Language): Field[] {
+  const out: Field[] = [
+    { label: 'processing.guarantee', value: c.guarantee },
+    { label: L(lang, 'state store (count per key)', '상태 저장소 (키별 개수)'), value: orNone(entries(c.store), lang) },
+    { label: 'changelog', value: c.changelogTopic },
+    { label: L(lang, 'processed since last commit', '마지막 커밋 이후 처리'), value: String(c.uncommitted) },
+    { label: L(lang, 'positions', '위치(position)'), value: orNone(entries(c.positions), lang) },
+  ];
+  if (c.restoreEnd)
+    out.push({
+      label: L(lang, 'restoring to', '복원 목표'),
+      value: `${entries(c.restoreEnd)} (${c.restoredRecords} ${L(lang, 'read', '읽음')})`,
+    });
+  if (c.repartitionTopic) out.push({ label: 'repartition', value: c.repartitionTopic });
+  if (c.guarantee === 'exactly_once_v2') out.push({ label: L(lang, 'in a transaction', '트랜잭션 중'), value: String(c.inTransaction) });
+  if (c.stopped) out.push({ label: L(lang, 'stopped', '멈춤'), value: c.stopped });
+  return out;
+}
+
+function outboxRelayFields(c: OutboxRelayContext, lang: Language): Field[] {
+  return [
+    { label: L(lang, 'publishes to', '발행 토픽'), value: c.topic },
+    { label: L(lang, 'recorded position (next row id)', '기록된 위치 (다음 행 id)'), value: String(c.position) },
+    { label: L(lang, 'rows being published', '발행 중인 행'), value: c.pending.length ? `${c.index}/${c.pending.length}` : '0' },
+  ];
+}
+
 /**
  * The fields for one actor. `kind` is the ActorSpec kind (broker, producer, producer-app, consumer,
  * consumer-app, txn-coordinator, group-coordinator, database, http-api …); unknown kinds show none.
@@ -240,6 +269,10 @@ export function actorFields(kind: string, context: unknown, language: Language):
       return databaseFields(context as DatabaseContext, language);
     case 'http-api':
       return httpApiFields(context as HttpApiContext, language);
+    case 'streams-thread':
+      return streamThreadFields(context as StreamThreadContext, language);
+    case 'outbox-relay':
+      return outboxRelayFields(context as OutboxRelayContext, language);
     default:
       return [];
   }
