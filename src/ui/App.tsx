@@ -27,9 +27,15 @@ export function App() {
   return (
     <div className="app" data-status={status}>
       <Header onHelp={openHelp} />
-      <ScenarioErrors />
-      <RunProgress />
-      {status === 'ready' && targets && <Workspace targets={targets} />}
+      {status === 'ready' && targets ? (
+        <Workspace targets={targets} />
+      ) : (
+        // nothing to show yet (or the scenario cannot run): the page still has its main landmark
+        <main className="app-main">
+          <ScenarioErrors />
+          <RunProgress />
+        </main>
+      )}
       <HelpDialog open={helpOpen} onClose={() => setHelpOpen(false)} />
     </div>
   );
