@@ -7,10 +7,11 @@ import { findingSentence } from '../../src/sim/checks/verdictText';
 import { PRESETS } from '../../src/sim/presets';
 import { runScenario, stateAt } from '../../src/sim/run';
 import type { Fact } from '../../src/sim/trace/facts';
-import { summarize } from '../../src/sim/trace/summary';
+import { outputTopicsOf, summarize } from '../../src/sim/trace/summary';
 import { actorFields } from '../../src/ui/actors/fields';
 import { allTargets, jumpTargets, nextPosition, previousPosition } from '../../src/ui/playback/jumps';
 import { counterSteps } from '../../src/ui/verdict/counterSteps';
+import { findingSteps } from '../../src/ui/verdict/findingSteps';
 
 const runs = PRESETS.map((p) => ({ id: p.id, trace: runScenario(p.scenario) }));
 
@@ -101,5 +102,33 @@ describe('verdict sentences in Korean', () => {
     const ko = v.layers.map((f) => findingSentence(f, v, 'ko'));
     expect(ko).toContain('Kafka 로그: evt-789가 서로 다른 send() 호출 2번으로 기록됐습니다. event_id만 알려 주는 비즈니스 중복입니다.');
     expect(ko).toContain('billing의 처리: evt-789가 두 번 처리됐습니다.');
+  });
+});
+
+describe('finding steps', () => {
+  it('every finding about events links to at least one step that mentions one of them', () => {
+    let checked = 0;
+    for (const { id, trace } of runs) {
+      const s = summarize(trace);
+      const outputs = outputTopicsOf(trace.scenario);
+      for (const f of s.verdict.layers) {
+        if (f.eventIds.length === 0) continue;
+        const steps = findingSteps(f, trace.steps, trace.steps.length, outputs);
+        expect(steps.length, `${id} ${f.layer} ${f.subject}`).toBeGreaterThan(0);
+        if (f.steps.length === 0) {
+          checked++;
+          for (const i of steps) {
+            const mentions = (trace.steps[i]?.facts as Fact[]).some(
+              (x) =>
+                (x.kind === 'append' && x.eventIds.some((e) => e !== null && f.eventIds.includes(e))) ||
+                (x.kind === 'sendResult' && x.eventId !== null && f.eventIds.includes(x.eventId)),
+            );
+            expect(mentions, `${id} ${f.layer} step ${i}`).toBe(true);
+          }
+        }
+      }
+    }
+    // output and loss findings (the ones the engine leaves without steps) were among them
+    expect(checked).toBeGreaterThan(0);
   });
 });

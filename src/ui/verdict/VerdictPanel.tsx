@@ -7,12 +7,13 @@
  */
 import { useId, useMemo } from 'react';
 import { findingSentence, LAYER_NAMES, STATUS_NAMES } from '../../sim/checks/verdictText';
-import { summarize } from '../../sim/trace/summary';
+import { outputTopicsOf, summarize } from '../../sim/trace/summary';
 import { useStrings } from '../i18n';
 import { StepLinks } from '../StepLink';
 import { useSim } from '../useSim';
 import { useThrottled } from '../useThrottled';
 import { type CounterId, counterSteps } from './counterSteps';
+import { findingSteps } from './findingSteps';
 
 const COUNTERS: readonly { id: CounterId; en: string; ko: string }[] = [
   { id: 'transactionsCommitted', en: 'transactions committed', ko: '커밋된 트랜잭션' },
@@ -40,6 +41,7 @@ export function VerdictPanel() {
   if (!trace || !summary || !causes) return null;
   const { verdict } = summary;
   const isolation = Object.fromEntries(summary.consumers.map((c) => [c.id, c.isolationLevel]));
+  const outputs = outputTopicsOf(trace.scenario);
   const lag = Object.entries(verdict.counters.consumerLag);
   return (
     <section className="verdict-panel" aria-labelledby={titleId} data-testid="verdict" data-step={summary.atStep}>
@@ -56,6 +58,7 @@ export function VerdictPanel() {
           {verdict.layers.map((f) => {
             const layerName = LAYER_NAMES[f.layer];
             const statusName = STATUS_NAMES[f.status];
+            const steps = findingSteps(f, trace.steps, summary.atStep, outputs);
             return (
               <tr
                 key={`${f.layer}:${f.subject ?? ''}`}
@@ -78,10 +81,10 @@ export function VerdictPanel() {
                   <span className="sentence" data-sentence-en={f.sentence}>
                     {findingSentence(f, verdict, language, { isolation })}
                   </span>
-                  {f.steps.length > 0 && (
+                  {steps.length > 0 && (
                     <span className="causes">
                       {' '}
-                      {t.causes}: <StepLinks steps={f.steps} />
+                      {t.causes}: <StepLinks steps={steps} />
                     </span>
                   )}
                 </td>
