@@ -151,6 +151,22 @@ function sendHttp(d: Draft, r: RecordForApp, method: 'POST' | 'GET', out: Out): 
   out.timer('http', 'httpTimeout', d.httpTimeoutMs);
 }
 
+/** The database write for a record; without an answer in time the application writes again. */
+function sendDbWrite(d: Draft, r: RecordForApp, out: Out): void {
+  const sink = d.sink as SinkRef;
+  out.send(sink.id, 'DbTransaction', {
+    correlationId: corr(d),
+    app: d.client,
+    eventId: r.headers.event_id ?? null,
+    key: r.key,
+    value: r.value,
+    topic: r.topic,
+    partition: r.partition,
+    offset: r.offset,
+  });
+  out.timer('db', 'dbTimeout', d.httpTimeoutMs);
+}
+
 /** Runs the current plan step (or polls when the plan is done). */
 function runStep(d: Draft, now: number, out: Out): void {
   const s = d.plan[d.step];
@@ -193,16 +209,7 @@ function runStep(d: Draft, now: number, out: Out): void {
         sendHttp(d, r, 'POST', out);
         return;
       }
-      out.send(d.sink.id, 'DbTransaction', {
-        correlationId: corr(d),
-        app: d.client,
-        eventId: r.headers.event_id ?? null,
-        key: r.key,
-        value: r.value,
-        topic: r.topic,
-        partition: r.partition,
-        offset: r.offset,
-      });
+      sendDbWrite(d, r, out);
       return;
     }
     case 'produce':
@@ -372,6 +379,7 @@ const onSinkResponse = act((d, ev, out) => {
   }
   const s = d.plan[d.step];
   const r = s && 'i' in s ? d.batch[s.i] : undefined;
+  if (e.type === 'DbTransactionResult') out.cancel('db');
   if (e.type === 'HttpResponse') {
     out.cancel('http');
     if (s?.kind === 'sideEffect' && d.sink?.mode === 'lookup-before-retry' && d.httpAttempt > 1 && r && e.payload.status === 404) {
@@ -383,6 +391,25 @@ const onSinkResponse = act((d, ev, out) => {
   }
   out.point('afterSideEffect', pointDetail(r));
   next(d, out);
+});
+
+/** The database did not answer (the write may or may not have happened): write again. */
+const onDbTimeout = act((d, _ev, out) => {
+  const s = d.plan[d.step];
+  const r = s && 'i' in s ? d.batch[s.i] : undefined;
+  if (!r || !d.sink || s?.kind !== 'sideEffect') return;
+  out.fact({
+    kind: 'note',
+    actor: d.self,
+    text: `no answer from ${d.sink.id} for offset ${r.offset}: the write may or may not have happened, so it writes again`,
+  });
+  sendDbWrite(d, r, out);
+});
+
+/** A sink was unreachable: try the same call again shortly. */
+const onSinkDisconnected = act((d, _ev, out) => {
+  if (d.sink?.type === 'http-api') out.timer('http', 'httpTimeout', 100);
+  else out.timer('db', 'dbTimeout', 100);
 });
 
 const onHttpTimeout = act((d, _ev, out) => {
@@ -434,6 +461,8 @@ export const consumerAppMachine = setup({
         DbQueryResult: { actions: onSinkResponse },
         HttpResponse: { actions: onSinkResponse },
         httpTimeout: { actions: onHttpTimeout },
+        dbTimeout: { actions: onDbTimeout },
+        disconnected: { actions: onSinkDisconnected },
         halt: 'stopped',
       },
     },

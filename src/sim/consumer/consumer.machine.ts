@@ -13,7 +13,7 @@ import { handle, type Out } from '../actors/out';
 import { type ClusterMetadata, leaderOf } from '../cluster/metadata';
 import type { ConsumerConfig } from '../config/consumerConfig';
 import type { CallEvent, DisconnectedEvent, RpcEvent, TimerEvent } from '../kernel/effects';
-import type { ActorId } from '../kernel/envelope';
+import type { ActorId, RpcName } from '../kernel/envelope';
 import type { KafkaError } from '../protocol/errors';
 import type {
   FetchResponse,
@@ -108,6 +108,27 @@ function corr(d: Draft): number {
   return c;
 }
 
+/** Requests the coordinator holds on purpose (a join phase, a sync) have no client-side timeout here. */
+const HELD: readonly string[] = ['JoinGroup', 'SyncGroup', 'Heartbeat', 'LeaveGroup'];
+
+/**
+ * Sends a request and arms its request.timeout.ms: an answer that never comes (a dropped envelope)
+ * is treated like a broken connection. Fetch timeouts are background: idle fetching alone does not
+ * keep a run going.
+ */
+function sendRequest(
+  d: Draft,
+  out: Out,
+  to: ActorId,
+  rpc: RpcName,
+  payload: { correlationId: number } & Record<string, unknown>,
+  background = false,
+): void {
+  out.send(to, rpc, payload, { background });
+  if (!HELD.includes(rpc))
+    out.timer(`req:${payload.correlationId}`, 'requestTimeout', d.config['request.timeout.ms'], { rpc, to, payload }, rpc === 'Fetch');
+}
+
 /** The application's view of the group membership, for sendOffsetsToTransaction. */
 function groupMetadata(d: ConsumerContext) {
   return { groupId: d.config['group.id'], generationId: d.generationId, memberId: d.memberId };
@@ -135,7 +156,7 @@ function revokeAll(d: Draft, out: Out): void {
     const offsets = consumedOffsets(d);
     // onJoinPrepare: auto-commit what was consumed before giving the partitions up
     if (offsets.length)
-      out.send(d.meta.groupCoordinator, 'OffsetCommit', {
+      sendRequest(d, out, d.meta.groupCoordinator, 'OffsetCommit', {
         correlationId: corr(d),
         groupId: d.config['group.id'],
         generationId: d.generationId,
@@ -170,7 +191,7 @@ function requestOffsets(d: Draft, out: Out): void {
   const correlationId = corr(d);
   d.offsetsRequest = correlationId;
   // the Java consumer always asks for stable offsets (requireStable=true)
-  out.send(d.meta.groupCoordinator, 'OffsetFetch', {
+  sendRequest(d, out, d.meta.groupCoordinator, 'OffsetFetch', {
     correlationId,
     groupId: d.config['group.id'],
     partitions: pending,
@@ -182,7 +203,7 @@ function resetPosition(d: Draft, tp: TopicPartition, out: Out, to: 'earliest' | 
   const leader = leaderOf(d.meta, tp.topic, tp.partition);
   if (!leader) return;
   const where = to ?? (d.config['auto.offset.reset'] === 'earliest' ? 'earliest' : 'latest');
-  out.send(leader, 'ListOffsets', {
+  sendRequest(d, out, leader, 'ListOffsets', {
     correlationId: corr(d),
     topic: tp.topic,
     partition: tp.partition,
@@ -201,7 +222,9 @@ function fetchMore(d: Draft, out: Out): void {
     if (!leader) continue;
     const correlationId = corr(d);
     d.fetching = { ...d.fetching, [name]: correlationId };
-    out.send(
+    sendRequest(
+      d,
+      out,
       leader,
       'Fetch',
       {
@@ -213,7 +236,7 @@ function fetchMore(d: Draft, out: Out): void {
         maxRecords: d.config['max.poll.records'],
         maxWaitMs: d.config['fetch.max.wait.ms'],
       },
-      { background: true },
+      true,
     );
   }
 }
@@ -262,7 +285,7 @@ function maybeAutoCommit(d: Draft, now: number, out: Out): void {
   d.lastAutoCommit = now;
   const offsets = consumedOffsets(d);
   if (offsets.length === 0) return;
-  out.send(d.meta.groupCoordinator, 'OffsetCommit', {
+  sendRequest(d, out, d.meta.groupCoordinator, 'OffsetCommit', {
     correlationId: corr(d),
     groupId: d.config['group.id'],
     generationId: d.generationId,
@@ -274,9 +297,86 @@ function maybeAutoCommit(d: Draft, now: number, out: Out): void {
 const action = (fn: (d: Draft, ev: Ev & { now: number }, out: Out) => void) =>
   handle((ctx: ConsumerContext, ev: Ev & { now: number }, out: Out) => {
     const d: Draft = { ...ctx };
+    // an answer arrived: its request timer is no longer needed
+    const answered = (ev as { payload?: { correlationId?: unknown } }).payload?.correlationId;
+    if (typeof answered === 'number' && ev.type.endsWith('Response')) out.cancel(`req:${answered}`);
     fn(d, ev, out);
     return d;
   });
+
+const onListOffsetsRetry = action((d, ev, out) => {
+  const { lostCorrelationId, payload } = (ev as TimerEvent<{ lostCorrelationId: number; payload: Record<string, unknown> }>).data;
+  const tp = { topic: payload.topic as string, partition: payload.partition as number };
+  const leader = leaderOf(d.meta, tp.topic, tp.partition);
+  if (!leader) return;
+  const pending = d.endOffsets;
+  if (pending && pending.requests[lostCorrelationId] !== undefined) {
+    const { [lostCorrelationId]: _gone, ...requests } = pending.requests;
+    const c = corr(d);
+    d.endOffsets = { ...pending, requests: { ...requests, [c]: tpName(tp) } };
+    sendRequest(d, out, leader, 'ListOffsets', { ...payload, correlationId: c });
+  } else if (d.positions[tpName(tp)] === undefined && d.assignment.some((a) => tpName(a) === tpName(tp))) {
+    resetPosition(d, tp, out, payload.timestamp === -2 ? 'earliest' : 'latest');
+  }
+});
+
+/**
+ * A request got no answer: its connection broke (the leader or coordinator is down) or it timed out
+ * (the envelope was lost). The client tries again, as Kafka's does for retriable errors.
+ */
+const onRequestLost = action((d, ev, out) => {
+  const lost =
+    ev.type === 'disconnected'
+      ? { rpc: (ev as DisconnectedEvent).rpc, payload: (ev as DisconnectedEvent).payload as Record<string, unknown> }
+      : (ev as TimerEvent<{ rpc: RpcName; payload: Record<string, unknown> }>).data;
+  const correlationId = lost.payload.correlationId as number;
+  out.cancel(`req:${correlationId}`);
+  const tp = { topic: lost.payload.topic as string, partition: lost.payload.partition as number };
+  if (lost.rpc !== 'Fetch')
+    out.fact({
+      kind: 'clientError',
+      client: d.client,
+      error: ev.type === 'disconnected' ? 'NETWORK_EXCEPTION' : 'REQUEST_TIMED_OUT',
+      during: lost.rpc,
+      fatal: false,
+    });
+  switch (lost.rpc) {
+    case 'Fetch':
+      if (d.fetching[tpName(tp)] === correlationId) {
+        const { [tpName(tp)]: _f, ...fetching } = d.fetching;
+        d.fetching = fetching;
+        out.timer(`fetchRetry:${tpName(tp)}`, 'fetchRetry', d.config['retry.backoff.ms'], {}, true);
+      }
+      return;
+    case 'OffsetFetch':
+      if (d.offsetsRequest === correlationId) {
+        d.offsetsRequest = null;
+        out.timer('offsets', 'offsetsRetry', d.config['retry.backoff.ms']);
+      }
+      return;
+    case 'ListOffsets':
+      // ask again after retry.backoff.ms (a down leader refuses at once: no tight loop)
+      out.timer(`listOffsets:${tpName(tp)}`, 'listOffsetsRetry', d.config['retry.backoff.ms'], {
+        lostCorrelationId: correlationId,
+        payload: lost.payload,
+      });
+      return;
+    case 'OffsetCommit':
+      // commitSync() retries until it gets an answer; an auto-commit is simply lost
+      if (d.commitWaiting?.correlationId === correlationId) {
+        const c = corr(d);
+        d.commitWaiting = { ...d.commitWaiting, correlationId: c };
+        sendRequest(d, out, d.meta.groupCoordinator, 'OffsetCommit', { ...lost.payload, correlationId: c });
+      }
+      return;
+    case 'JoinGroup':
+    case 'SyncGroup':
+      out.raise({ type: 'connectionLost' });
+      return;
+    default:
+      return;
+  }
+});
 
 const onJoinResponse = action((d, ev, out) => {
   const r = (ev as RpcEvent<JoinGroupResponse>).payload;
@@ -337,7 +437,7 @@ const onEndOffsets = action((d, ev, out) => {
     if (!leader) continue;
     const correlationId = corr(d);
     requests[correlationId] = tpName(tp);
-    out.send(leader, 'ListOffsets', {
+    sendRequest(d, out, leader, 'ListOffsets', {
       correlationId,
       topic: tp.topic,
       partition: tp.partition,
@@ -422,7 +522,7 @@ const onCommitSync = action((d, ev, out) => {
   }
   const correlationId = corr(d);
   d.commitWaiting = { from: call.from, correlationId };
-  out.send(d.meta.groupCoordinator, 'OffsetCommit', {
+  sendRequest(d, out, d.meta.groupCoordinator, 'OffsetCommit', {
     correlationId,
     groupId: d.config['group.id'],
     generationId: d.generationId,
@@ -555,6 +655,9 @@ export const consumerMachine = setup({
   on: {
     crash: '.DOWN',
     useExternalOffsets: { actions: onUseExternalOffsets },
+    requestTimeout: { actions: onRequestLost },
+    listOffsetsRetry: { actions: onListOffsetsRetry },
+    disconnected: { actions: onRequestLost },
   },
   states: {
     created: { on: { boot: 'starting' } },
@@ -569,6 +672,7 @@ export const consumerMachine = setup({
         JoinGroupResponse: { actions: onJoinResponse },
         joined: 'syncing',
         rejoinBackoff: { actions: action((d, _e, out) => sendJoin(d, out)) },
+        connectionLost: { actions: action((d, _e, out) => out.timer('rejoin', 'rejoinBackoff', d.config['retry.backoff.ms'])) },
         poll: { actions: waitingPoll },
         commitSync: {
           actions: action((_d, ev, out) => {
@@ -583,6 +687,10 @@ export const consumerMachine = setup({
       on: {
         SyncGroupResponse: { actions: onSyncResponse },
         assigned: 'stable',
+        connectionLost: {
+          target: 'joining',
+          actions: action((d, _e, out) => out.timer('rejoin', 'rejoinBackoff', d.config['retry.backoff.ms'])),
+        },
         rejoin: { target: 'joining', actions: startRejoin },
         poll: { actions: waitingPoll },
         close: { target: 'closed', actions: onClose },

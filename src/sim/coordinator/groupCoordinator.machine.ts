@@ -575,6 +575,14 @@ export const groupCoordinatorMachine = setup({
       },
     },
     down: {
+      // committed and pending offsets are in __consumer_offsets; membership is rebuilt as members rejoin
+      entry: handle((ctx: GroupCoordinatorContext) => ({
+        ...ctx,
+        verifying: [],
+        groups: Object.fromEntries(
+          Object.entries(ctx.groups).map(([id, g]) => [id, { ...g, state: 'Empty' as GroupState, members: {}, leader: null }]),
+        ),
+      })),
       on: { restart: 'serving' },
     },
   },

@@ -32,7 +32,8 @@ export interface Checkpoint {
   readonly prng: PrngState;
   readonly hash: [number, number];
   readonly faultCounters: readonly [number, number][];
-  readonly openRequests: readonly [number, number][];
+  readonly openRequests: readonly [number, unknown][];
+  readonly lastFaultAt: number;
   readonly linkClock: readonly [string, number][];
   readonly processes: readonly [ProcessId, ProcessSnapshot][];
   readonly actors: readonly [ActorId, unknown][];

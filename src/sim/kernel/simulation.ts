@@ -54,6 +54,8 @@ export interface KernelOptions {
   readonly settleMs: number;
   /** The same, while some process is down (lets session timeouts and transaction timeouts show). */
   readonly settleMsWhileDown: number;
+  /** The same, right after a fault was applied (lets request timeouts and retries show). */
+  readonly settleMsAfterFault: number;
   /** When false (replay for seeking), no trace is recorded. */
   readonly record: boolean;
 }
@@ -155,8 +157,10 @@ export class Simulation {
   private readonly processes = new Map<ProcessId, ProcessState>();
   private readonly slots = new Map<ActorId, Slot>();
   private faultCounters = new Map<number, number>();
-  /** Requests delivered and not yet answered: envelope id → the requester's incarnation. */
-  private openRequests = new Map<number, number>();
+  /** Requests delivered and not yet answered, by envelope id (a crash of their server resets them). */
+  private openRequests = new Map<number, Envelope>();
+  /** Virtual time of the last fault applied: a run keeps going a while after one, to show its consequences. */
+  private lastFaultAt = Number.NEGATIVE_INFINITY;
   /** Per-link time of the last delivery: the network keeps each connection FIFO. */
   private linkClock = new Map<string, number>();
 
@@ -201,7 +205,8 @@ export class Simulation {
     sim.prng = new Prng(checkpoint.prng);
     sim.hash = StreamHash.from(checkpoint.hash);
     sim.faultCounters = new Map(checkpoint.faultCounters);
-    sim.openRequests = new Map(checkpoint.openRequests);
+    sim.openRequests = new Map(checkpoint.openRequests as [number, Envelope][]);
+    sim.lastFaultAt = checkpoint.lastFaultAt;
     sim.linkClock = new Map(checkpoint.linkClock);
     for (const [id, p] of checkpoint.processes)
       sim.processes.set(id, {
@@ -351,8 +356,11 @@ export class Simulation {
     return null;
   }
 
+  /** How long background traffic may run once no foreground work is left. */
   private settleWindow(): number {
+    // a fault was just applied, or a process is down or paused: give timeouts time to show
     for (const p of this.processes.values()) if (p.down || p.paused) return this.options.settleMsWhileDown;
+    if (this.now - this.lastFaultAt < this.options.settleMsAfterFault) return this.options.settleMsAfterFault;
     return this.options.settleMs;
   }
 
@@ -403,7 +411,7 @@ export class Simulation {
       record.fate = 'delivered';
       record.deliveredStep = this.stepIndex;
     }
-    if (isRequestRpc(env.rpc)) this.openRequests.set(env.id, env.fromIncarnation);
+    if (isRequestRpc(env.rpc)) this.openRequests.set(env.id, env);
     return this.dispatch(env.to, 'deliver', env.rpc, env.from, env.id, null, {
       type: env.rpc,
       from: env.from,
@@ -562,7 +570,7 @@ export class Simulation {
     const fromProcess = this.processes.get(processOf(from));
     let toIncarnation: number | null = null;
     if (effect.inReplyTo !== undefined) {
-      toIncarnation = this.openRequests.get(effect.inReplyTo) ?? null;
+      toIncarnation = this.openRequests.get(effect.inReplyTo)?.fromIncarnation ?? null;
       this.openRequests.delete(effect.inReplyTo);
     }
     const env: Envelope = {
@@ -688,6 +696,20 @@ export class Simulation {
     }
     proc.deferred = [];
     proc.incarnation++;
+    // requests it was holding (a join phase, a parked fetch …): their connections break
+    for (const [id, env] of [...this.openRequests]) {
+      if (processOf(env.to) !== process) continue;
+      this.openRequests.delete(id);
+      const sender = this.processes.get(processOf(env.from));
+      if (sender && !sender.down && sender.incarnation === env.fromIncarnation)
+        this.push(this.now + this.latency(env.to, env.from), {
+          kind: 'disconnected',
+          actor: env.from,
+          envelope: env,
+          incarnation: env.fromIncarnation,
+          fg: true,
+        });
+    }
     // its timers and pending calls die with it
     for (const q of this.queue.toArray()) {
       const it = q.item;
@@ -731,6 +753,10 @@ export class Simulation {
 
   private record(step: Omit<TraceStep, 'i' | 't'>): TraceStep {
     const rec: TraceStep = { i: this.stepIndex, t: this.now, ...step };
+    if (rec.faults.length > 0 && rec.kind !== 'lost') {
+      this.lastFaultAt = this.now;
+      this.quietDeadline = null;
+    }
     this.stepIndex++;
     this.hash.update(
       `S${rec.i}@${rec.t}|${rec.actor}|${rec.kind}|${rec.label}|${rec.from}|${rec.envelope}|${rec.before}>${rec.after}|${rec.sent.join(',')}|${rec.faults.join(';')}|${rec.facts.length ? JSON.stringify(rec.facts) : ''}`,
@@ -766,6 +792,7 @@ export class Simulation {
       hash: this.hash.state,
       faultCounters: [...this.faultCounters],
       openRequests: [...this.openRequests],
+      lastFaultAt: this.lastFaultAt,
       linkClock: [...this.linkClock],
       processes,
       // XState snapshots are immutable values (contexts are replaced, never mutated), so keeping

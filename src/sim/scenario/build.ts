@@ -414,6 +414,11 @@ export function buildScenario(r: ResolvedScenario): BuiltScenario {
     settleMs: run.settleMs ?? DEFAULT_RUN.settleMs,
     // while a process is down, wait long enough for the group to notice (session.timeout.ms)
     settleMsWhileDown: Math.max(run.settleMs ?? DEFAULT_RUN.settleMs, ...sessionTimeouts.map((t) => t + 5000)),
+    // after a fault, long enough for a client's request.timeout.ms to expire and its retry to show
+    settleMsAfterFault: Math.max(
+      run.settleMs ?? DEFAULT_RUN.settleMs,
+      ...[...Object.values(r.producers), ...Object.values(r.consumers)].map((c) => c['request.timeout.ms'] + 2000),
+    ),
     record: true,
   };
   return { specs, options, meta, processes };
