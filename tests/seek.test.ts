@@ -26,7 +26,8 @@ describe('seeking', () => {
   it('keeps a checkpoint at least every checkpointEvery steps and one at the end', () => {
     const trace = runScenario(PRESETS.find((p) => p.id === 'ctp-exactly-once-crash')?.scenario);
     const steps = trace.checkpoints.map((c) => c.step);
-    for (let i = 1; i < steps.length; i++) expect((steps[i] as number) - (steps[i - 1] as number)).toBeLessThanOrEqual(trace.built.options.checkpointEvery);
+    for (let i = 1; i < steps.length; i++)
+      expect((steps[i] as number) - (steps[i - 1] as number)).toBeLessThanOrEqual(trace.built.options.checkpointEvery);
     expect(steps[steps.length - 1]).toBe(trace.steps.length);
   });
 });
