@@ -1,7 +1,7 @@
 /**
  * The page around the timeline: playback and narration on top; the actors on the left; the timeline
- * in the centre; the verdict, the selection's details (with failure injection), the config editor
- * and the readiness checklist on the right. At phone width the panels stack (read-only there).
+ * in the centre; the verdict, the selection's details (with failure injection), the readiness
+ * checklist and the config editor on the right. At phone width the panels stack (read-only there).
  */
 import { simStore } from '../../store/simStore';
 import { ActorsPanel } from '../actors/ActorsPanel';
@@ -41,11 +41,11 @@ export function Workspace({ targets }: { readonly targets: JumpTargets }) {
         <aside className="column side-column" aria-label={`${t.verdict}, ${t.details}, ${t.checklist}`} tabIndex={0}>
           <VerdictPanel />
           <DetailsPanel />
+          <ChecklistPanel />
           {/* [ui-inject] the config editor: Kafka's keys per client; a change re-runs the scenario */}
           <section aria-label="Configuration" className="config config-slot">
             <ConfigEditor />
           </section>
-          <ChecklistPanel />
         </aside>
       </div>
     </>
