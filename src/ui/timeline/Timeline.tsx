@@ -1,16 +1,22 @@
 /**
- * The timeline: one lane per partition (internal topics included), records as cells by offset,
- * markers, the high watermark / LSO / log end offset, consumer positions and committed offsets,
- * and the message-sequence view of envelopes over virtual time.
+ * The timeline: one lane per partition (internal topics included, collapsible), records as cells by
+ * offset, markers, the high watermark / LSO / log end offset, consumer positions and committed
+ * offsets; and the message-sequence view of envelopes over virtual time (or by step).
  *
  * Contract with the rest of the UI: it reads the trace and the view at the current step from its
- * props, reports selections through `onSelect`, and keeps its own 60 fps state (zoom, hover) to itself.
+ * props, reports selections through `onSelect`, and keeps its own 60 fps state (zoom, hover) to itself
+ * (see LanesController and MscController: canvases driven by d3-zoom, outside React).
  */
 import { useMemo } from 'react';
 import type { SimView, Trace } from '../../sim/run';
-import { partitionRows } from '../../sim/trace/logView';
 import type { Selection } from '../../store/simStore';
-import { PartitionLog } from './PartitionLog';
+import { LanesLegend, MscLegend } from './Legend';
+import { LaneCache } from './laneCache';
+import { runExtents } from './laneExtents';
+import { MessageSequence } from './MessageSequence';
+import { buildMscModel } from './mscModel';
+import { PartitionLanes } from './PartitionLanes';
+import './timeline.css';
 
 export interface TimelineProps {
   readonly trace: Trace;
@@ -18,15 +24,33 @@ export interface TimelineProps {
   readonly step: number;
   readonly selection: Selection | null;
   readonly onSelect: (selection: Selection | null) => void;
+  /** Show `__consumer_offsets` and `__transaction_state` expanded at first (default: collapsed). */
+  readonly internalTopicsExpanded?: boolean;
+  /** Leave out the message-sequence view (e.g. a compact embed). */
+  readonly hideMessages?: boolean;
 }
 
-export function Timeline({ view }: TimelineProps) {
-  const partitions = useMemo(() => partitionRows(view.actors).filter((p) => !p.internal), [view]);
+export function Timeline({ trace, view, step, selection, onSelect, internalTopicsExpanded, hideMessages }: TimelineProps) {
+  const extents = useMemo(() => runExtents(trace), [trace]);
+  const laneCache = useMemo(() => (trace ? new LaneCache() : null), [trace]);
+  const lanes = useMemo(() => laneCache?.lanes(view.actors) ?? [], [laneCache, view]);
+  const msc = useMemo(() => buildMscModel(trace), [trace]);
   return (
-    <section className="logs" aria-label="Partition logs" data-testid="logs">
-      {partitions.map((p) => (
-        <PartitionLog key={`${p.topic}-${p.partition}`} partition={p} />
-      ))}
-    </section>
+    <div className="timeline" data-testid="timeline">
+      <PartitionLanes
+        lanes={lanes}
+        extents={extents}
+        selection={selection}
+        onSelect={onSelect}
+        initiallyExpanded={internalTopicsExpanded ?? false}
+      />
+      <LanesLegend />
+      {!hideMessages && (
+        <>
+          <MessageSequence model={msc} step={step} now={view.time} selection={selection} onSelect={onSelect} />
+          <MscLegend />
+        </>
+      )}
+    </div>
   );
 }

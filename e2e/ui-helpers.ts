@@ -1,0 +1,93 @@
+/**
+ * Shared steps of the UI browser tests: open the page at a size, load a scenario through the page's
+ * store hook, wait for a step, read the verdict table off the screen.
+ */
+import { createRequire } from 'node:module';
+import type { Browser, Page } from 'playwright-core';
+import { inject } from 'vitest';
+
+export async function openPage(browser: Browser, size = { width: 1280, height: 720 }): Promise<Page> {
+  const page = await browser.newPage({ viewport: size });
+  await page.goto(inject('baseUrl'));
+  await page.getByTestId('verdict').waitFor();
+  return page;
+}
+
+export async function loadScenario(page: Page, scenario: unknown): Promise<void> {
+  await page.evaluate((s) => {
+    const hook = (window as unknown as { __eosLab?: { store: { getState(): { load(x: unknown): void } } } }).__eosLab;
+    if (!hook) throw new Error('the page has no store hook');
+    hook.store.getState().load(s);
+  }, scenario);
+  await page.waitForFunction(() => document.querySelector('.app')?.getAttribute('data-status') === 'ready');
+}
+
+/** The step counter's "step N / M". */
+export async function position(page: Page): Promise<{ step: number; total: number }> {
+  const text = await page.getByTestId('step-counter').innerText();
+  const m = text.match(/(\d+) \/ (\d+)/);
+  if (!m) throw new Error(`no position in "${text}"`);
+  return { step: Number(m[1]), total: Number(m[2]) };
+}
+
+export async function waitForStep(page: Page, step: number): Promise<void> {
+  await page.waitForFunction(
+    (n) => new RegExp(`(^|\\D)${n} / `).test(document.querySelector('[data-testid="step-counter"]')?.textContent ?? ''),
+    step,
+  );
+}
+
+export interface ScreenRow {
+  readonly layer: string;
+  readonly subject: string;
+  readonly status: string;
+  readonly sentence: string;
+}
+
+export async function verdictRows(page: Page): Promise<ScreenRow[]> {
+  return page.$$eval('[data-testid="verdict"] tr[data-layer]', (rows) =>
+    rows.map((r) => ({
+      layer: r.getAttribute('data-layer') ?? '',
+      subject: r.getAttribute('data-subject') ?? '',
+      status: r.getAttribute('data-status') ?? '',
+      sentence: r.querySelector('.sentence')?.textContent ?? '',
+    })),
+  );
+}
+
+export async function counters(page: Page): Promise<Record<string, number>> {
+  return page.$$eval('[data-testid="verdict"] [data-counter]', (els) =>
+    Object.fromEntries(
+      els.map((e) => [
+        `${e.getAttribute('data-counter')}${e.getAttribute('data-group') ? `:${e.getAttribute('data-group')}` : ''}`,
+        Number(e.getAttribute('data-value')),
+      ]),
+    ),
+  );
+}
+
+const require = createRequire(import.meta.url);
+
+export interface AxeViolation {
+  readonly id: string;
+  readonly impact: string | null;
+  readonly help: string;
+  readonly nodes: readonly string[];
+}
+
+/** Runs axe-core on the page; returns its violations (id, help, and the offending selectors). */
+export async function axe(page: Page): Promise<AxeViolation[]> {
+  await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+  return page.evaluate(async () => {
+    const w = window as unknown as {
+      axe: {
+        run(
+          ctx: Document,
+          opts: unknown,
+        ): Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[] }>;
+      };
+    };
+    const r = await w.axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target.join(' ')) }));
+  });
+}

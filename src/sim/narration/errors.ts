@@ -1,0 +1,88 @@
+/**
+ * What each Kafka error code and client exception means, in one clause, for narration. The codes
+ * themselves stay as Kafka spells them.
+ */
+import type { Language } from './language';
+
+const EXPLAIN: Record<string, readonly [en: string, ko: string]> = {
+  OFFSET_OUT_OF_RANGE: ['the requested offset is not in the log', '요청한 offset이 로그에 없습니다'],
+  UNKNOWN_TOPIC_OR_PARTITION: ['the broker does not lead that partition', '브로커가 그 파티션의 리더가 아닙니다'],
+  LEADER_NOT_AVAILABLE: ['the partition has no leader right now', '지금은 파티션 리더가 없습니다'],
+  NOT_LEADER_OR_FOLLOWER: ['the broker is no longer the leader', '브로커가 더 이상 리더가 아닙니다'],
+  REQUEST_TIMED_OUT: [
+    'no answer came within request.timeout.ms, so the client cannot know whether the request took effect',
+    'request.timeout.ms 안에 응답이 없어 요청이 반영됐는지 클라이언트는 알 수 없습니다',
+  ],
+  NETWORK_EXCEPTION: [
+    'the connection broke before an answer came, so the outcome is unknown',
+    '응답 전에 연결이 끊겨 결과를 알 수 없습니다',
+  ],
+  COORDINATOR_LOAD_IN_PROGRESS: ['the coordinator is still loading its state log', '코디네이터가 아직 상태 로그를 읽는 중입니다'],
+  COORDINATOR_NOT_AVAILABLE: ['the coordinator is not available', '코디네이터를 사용할 수 없습니다'],
+  NOT_COORDINATOR: ['this is not the coordinator', '이 브로커는 코디네이터가 아닙니다'],
+  NOT_ENOUGH_REPLICAS: ['too few in-sync replicas', 'ISR이 부족합니다'],
+  ILLEGAL_GENERATION: [
+    'the member belongs to an older generation of the group: its partitions were reassigned',
+    '이 멤버는 그룹의 이전 generation에 속해 있어 파티션이 이미 재할당됐습니다',
+  ],
+  UNKNOWN_MEMBER_ID: ['the group no longer knows this member', '그룹이 더 이상 이 멤버를 알지 못합니다'],
+  MEMBER_ID_REQUIRED: ['the coordinator hands out a member id first', '코디네이터가 먼저 member id를 발급합니다'],
+  REBALANCE_IN_PROGRESS: ['the group is rebalancing: the member must rejoin', '그룹이 리밸런스 중이라 다시 참여해야 합니다'],
+  OUT_OF_ORDER_SEQUENCE_NUMBER: [
+    'the batch does not continue the sequence the broker expects (a gap)',
+    '브로커가 기대한 다음 시퀀스가 아닙니다(시퀀스 틈)',
+  ],
+  DUPLICATE_SEQUENCE_NUMBER: ['the batch was already written', '이미 기록된 배치입니다'],
+  INVALID_PRODUCER_EPOCH: [
+    'a newer epoch of this producerId exists: this producer is a zombie',
+    '이 producerId에 더 새로운 epoch이 있어 이 프로듀서는 좀비입니다',
+  ],
+  INVALID_TXN_STATE: [
+    'the request does not fit the transaction state the coordinator holds',
+    '코디네이터가 가진 트랜잭션 상태와 맞지 않는 요청입니다',
+  ],
+  INVALID_PRODUCER_ID_MAPPING: [
+    'the producerId does not belong to this transactional.id',
+    '이 producerId는 해당 transactional.id의 것이 아닙니다',
+  ],
+  INVALID_TRANSACTION_TIMEOUT: [
+    'transaction.timeout.ms is larger than transaction.max.timeout.ms',
+    'transaction.timeout.ms가 transaction.max.timeout.ms보다 큽니다',
+  ],
+  CONCURRENT_TRANSACTIONS: [
+    'the previous transaction of this transactional.id is still completing; the client retries',
+    '이 transactional.id의 이전 트랜잭션이 아직 마무리되는 중이라 클라이언트가 다시 시도합니다',
+  ],
+  TRANSACTION_COORDINATOR_FENCED: ['a newer coordinator took over', '더 새로운 코디네이터가 이어받았습니다'],
+  UNKNOWN_PRODUCER_ID: ['the broker no longer has state for this producerId', '브로커에 이 producerId의 상태가 없습니다'],
+  FENCED_INSTANCE_ID: ['another instance uses the same group.instance.id', '다른 인스턴스가 같은 group.instance.id를 씁니다'],
+  UNSTABLE_OFFSET_COMMIT: [
+    'offsets of an open transaction are pending for this group, so the committed offset is not known yet',
+    '열린 트랜잭션의 offset이 보류 중이라 아직 커밋된 offset을 알 수 없습니다',
+  ],
+  INVALID_RECORD: ['the broker refused the record', '브로커가 레코드를 거부했습니다'],
+  PRODUCER_FENCED: [
+    'a newer instance with the same transactional.id has a higher epoch: this producer is fenced',
+    '같은 transactional.id를 쓰는 더 새로운 인스턴스가 더 높은 epoch을 가져 이 프로듀서는 펜싱됐습니다',
+  ],
+  TRANSACTION_ABORTABLE: ['the transaction must be aborted', '트랜잭션을 취소해야 합니다'],
+  TimeoutException: [
+    'delivery.timeout.ms passed before the record was acknowledged',
+    'delivery.timeout.ms 안에 확인 응답을 받지 못했습니다',
+  ],
+  CommitFailedException: [
+    'the commit cannot complete: the group moved on to a new generation',
+    '그룹이 새 generation으로 넘어가 커밋할 수 없습니다',
+  ],
+  ConfigException: ['the configuration is not valid', '설정이 올바르지 않습니다'],
+  KafkaException: ['the client refused the call', '클라이언트가 호출을 거부했습니다'],
+  TransactionAbortedException: ['the transaction was aborted, so this record is discarded', '트랜잭션이 취소되어 이 레코드는 버려집니다'],
+  IllegalStateException: ['the call is not allowed in the client’s current state', '클라이언트의 현재 상태에서는 허용되지 않는 호출입니다'],
+};
+
+/** One clause explaining an error code, or null if there is nothing to add. */
+export function explainError(error: string, language: Language): string | null {
+  const e = EXPLAIN[error];
+  if (!e) return null;
+  return language === 'ko' ? e[1] : e[0];
+}

@@ -1,0 +1,546 @@
+/**
+ * One clause per fact (or per group of facts of one kind): what an actor observed or did, in
+ * Kafka's words, and — where the rest of the run tells — why it matters ("again", "the second
+ * time", "a new producerId").
+ */
+import type { Fact } from '../trace/facts';
+import { type NarrationContext, processingMode, tp } from './context';
+import { explainError } from './errors';
+import { josa, list, ordinal, range, say } from './language';
+import { translateDuring, translateNote, translateReason, translateRefusal } from './notes';
+import { countUpTo, eventKey } from './traceIndex';
+
+type F<K extends Fact['kind']> = Extract<Fact, { kind: K }>;
+
+/** The explanation of an error code the first time the sentence mentions it. */
+function explainOnce(ctx: NarrationContext, error: string): string | null {
+  if (ctx.explained.has(error)) return null;
+  ctx.explained.add(error);
+  return explainError(error, ctx.lang);
+}
+
+function offsetsText(offsets: readonly { topic: string; partition: number; offset: number }[]): string {
+  return offsets.map((o) => `${tp(o.topic, o.partition)}=${o.offset}`).join(', ');
+}
+
+function append(ctx: NarrationContext, f: F<'append'>): string {
+  const { lang, names } = ctx;
+  const broker = names.actor(ctx.step.actor);
+  const where = tp(f.topic, f.partition);
+  if (f.control !== null) {
+    const offsetsTopic = f.topic === '__consumer_offsets';
+    const ids = `producerId ${f.producerId} epoch ${f.producerEpoch}`;
+    if (f.control === 'COMMIT')
+      return offsetsTopic
+        ? say(
+            lang,
+            `${broker} wrote a COMMIT marker to ${where} for ${ids}: the transaction's offsets become the group's committed offsets`,
+            `${josa(broker, '은/는')} ${where}에 ${ids}의 COMMIT 마커를 기록했습니다. 트랜잭션에 포함된 offset이 그룹의 커밋된 offset이 됩니다.`,
+          )
+        : say(
+            lang,
+            `${broker} wrote a COMMIT marker at ${where} offset ${f.baseOffset} for ${ids}: the transaction's records there are committed, and read_committed consumers may now read past them`,
+            `${josa(broker, '은/는')} ${where} offset ${f.baseOffset}에 ${ids}의 COMMIT 마커를 기록했습니다. 이 파티션의 트랜잭션 레코드가 커밋되어 read_committed 컨슈머도 읽을 수 있습니다.`,
+          );
+    return offsetsTopic
+      ? say(
+          lang,
+          `${broker} wrote an ABORT marker to ${where} for ${ids}: the transaction's pending offsets are dropped, so the group will read those records again`,
+          `${josa(broker, '은/는')} ${where}에 ${ids}의 ABORT 마커를 기록했습니다. 보류 중이던 offset은 버려지고 그룹은 그 레코드를 다시 읽습니다.`,
+        )
+      : say(
+          lang,
+          `${broker} wrote an ABORT marker at ${where} offset ${f.baseOffset} for ${ids}: read_committed consumers will skip the transaction's records there, read_uncommitted ones see them anyway`,
+          `${josa(broker, '은/는')} ${where} offset ${f.baseOffset}에 ${ids}의 ABORT 마커를 기록했습니다. read_committed 컨슈머는 이 트랜잭션의 레코드를 건너뛰지만 read_uncommitted 컨슈머에게는 그대로 보입니다.`,
+        );
+  }
+  const n = f.lastOffset - f.baseOffset + 1;
+  const events = f.eventIds.filter((e): e is string => e !== null);
+  const idsEn =
+    f.producerId < 0
+      ? 'no producerId: idempotence is off, so the broker cannot tell a retry from a new record'
+      : `producerId ${f.producerId}, epoch ${f.producerEpoch}, seq ${range(f.baseSequence, f.lastSequence)}${f.transactional ? ', transactional' : ''}`;
+  const idsKo =
+    f.producerId < 0
+      ? 'producerId 없음: 멱등성이 꺼져 있어 브로커는 재시도와 새 레코드를 구별하지 못합니다'
+      : `producerId ${f.producerId}, epoch ${f.producerEpoch}, seq ${range(f.baseSequence, f.lastSequence)}${f.transactional ? ', 트랜잭션' : ''}`;
+  const evEn = events.length ? ` for ${list('en', [...new Set(events)])}` : '';
+  const evKo = events.length ? `(${list('ko', [...new Set(events)])})` : '';
+  let text = say(
+    lang,
+    `${broker} appended ${n === 1 ? 'a record' : `${n} records`}${evEn} to ${where} at offset ${range(f.baseOffset, f.lastOffset)} (${idsEn})`,
+    `${josa(broker, '은/는')} ${where}의 offset ${range(f.baseOffset, f.lastOffset)}에 레코드 ${n}개${evKo}를 추가했습니다(${idsKo}).`,
+  );
+  // the same send() written before: a producer retry the broker did not recognise
+  const retried = f.origins
+    .map((o, i) => {
+      if (!o) return null;
+      const first = ctx.index.appendsByOrigin.get(`${o.client}#${o.ref}`)?.[0];
+      return first && first.step < ctx.step.i ? { first, offset: f.baseOffset + i } : null;
+    })
+    .filter((x) => x !== null);
+  if (retried.length) {
+    const first = retried[0]?.first;
+    text += say(
+      lang,
+      `; it is a retry of the same send() the broker already wrote at offset ${first?.offset} — the log now holds it twice`,
+      ` 이미 offset ${first?.offset}에 기록된 같은 send()의 재시도이므로 로그에 두 번 남습니다.`,
+    );
+    return text;
+  }
+  // the same event_id from a different send(): a business duplicate only the event_id reveals
+  const resent = f.origins
+    .map((o, i) => {
+      const ev = f.eventIds[i];
+      if (!o || !ev) return null;
+      const earlier = (ctx.index.appendsByEvent.get(ev) ?? []).find(
+        (x) => x.step < ctx.step.i && x.topic === f.topic && x.origin !== `${o.client}#${o.ref}` && !x.transactional && !f.transactional,
+      );
+      return earlier ? { ev, earlier } : null;
+    })
+    .filter((x) => x !== null);
+  if (resent.length) {
+    const r = resent[0] as { ev: string; earlier: { offset: number } };
+    text += say(
+      lang,
+      `; ${r.ev} is already at offset ${r.earlier.offset} from an earlier send(): to Kafka this is a new record with a new sequence number, and only the event_id shows it is the same event`,
+      ` ${josa(r.ev, '은/는')} 이미 이전 send()로 offset ${r.earlier.offset}에 있습니다. Kafka에는 새 시퀀스를 받은 새 레코드이고, 같은 이벤트라는 사실은 event_id만 알려 줍니다.`,
+    );
+  } else if (f.transactional)
+    text += say(
+      lang,
+      '; read_committed consumers cannot see it until the transaction ends with a marker',
+      ' 트랜잭션이 마커로 끝날 때까지 read_committed 컨슈머에게는 보이지 않습니다.',
+    );
+  return text;
+}
+
+function duplicate(ctx: NarrationContext, f: F<'duplicate'>): string {
+  const broker = ctx.names.actor(ctx.step.actor);
+  return say(
+    ctx.lang,
+    `${broker} appended nothing to ${tp(f.topic, f.partition)}: seq ${range(f.baseSequence, f.lastSequence)} of producerId ${f.producerId} epoch ${f.producerEpoch} is a duplicate; it answered with the original offset ${f.baseOffset}`,
+    `${josa(broker, '은/는')} ${tp(f.topic, f.partition)}에 아무것도 추가하지 않았습니다. producerId ${f.producerId}, epoch ${f.producerEpoch}의 seq ${josa(range(f.baseSequence, f.lastSequence), '은/는')} 중복이므로 원래 offset ${josa(String(f.baseOffset), '으로/로')} 응답했습니다.`,
+  );
+}
+
+function rejected(ctx: NarrationContext, f: F<'rejected'>): string {
+  const broker = ctx.names.actor(ctx.step.actor);
+  const why = explainError(f.error, ctx.lang);
+  return say(
+    ctx.lang,
+    `${broker} rejected the batch for ${tp(f.topic, f.partition)} from producerId ${f.producerId} epoch ${f.producerEpoch} (seq ${f.baseSequence}) with ${f.error}${why ? `: ${why}` : ''}`,
+    `${josa(broker, '은/는')} producerId ${f.producerId}, epoch ${f.producerEpoch}의 ${tp(f.topic, f.partition)} 배치(seq ${f.baseSequence})를 ${josa(f.error, '으로/로')} 거부했습니다${why ? `. ${why}.` : '.'}`,
+  );
+}
+
+function clientError(ctx: NarrationContext, f: F<'clientError'>): string {
+  const { lang } = ctx;
+  const who = ctx.names.process(f.client);
+  const refused = f.during.match(/^(\w+): (.+)$/);
+  if ((f.error === 'IllegalStateException' || f.error === 'KafkaException') && refused)
+    return say(
+      lang,
+      `${who}'s ${refused[1]}() was refused with ${f.error}: ${refused[2]}`,
+      `${who}의 ${refused[1]}() 호출이 ${josa(f.error, '으로/로')} 거부됐습니다: ${translateRefusal(refused[2] as string, 'ko')}`,
+    );
+  const why = explainOnce(ctx, f.error);
+  const during = translateDuring(f.during, lang);
+  const fatal = f.fatal
+    ? say(lang, ' — a fatal error: this producer can only be closed', ' 치명적 오류이므로 이 프로듀서는 닫는 수밖에 없습니다.')
+    : '';
+  return say(
+    lang,
+    `${who} got ${f.error} during ${during}${why ? `: ${why}` : ''}${fatal}`,
+    `${josa(who, '은/는')} ${during} 중에 ${josa(f.error, '을/를')} 받았습니다${why ? `. ${why}.` : '.'}${fatal}`,
+  );
+}
+
+function producerId(ctx: NarrationContext, f: F<'producerId'>): string {
+  const { lang } = ctx;
+  const who = ctx.names.process(f.client);
+  const history = ctx.index.producerIds.get(f.client) ?? [];
+  const previous = [...history].reverse().find((h) => h.step < ctx.step.i);
+  if (f.transactionalId !== null) {
+    const fence =
+      f.producerEpoch > 0
+        ? say(
+            lang,
+            `: the epoch bump fences any older instance with this transactional.id`,
+            ` epoch이 올라가 같은 transactional.id를 쓰는 이전 인스턴스는 펜싱됩니다.`,
+          )
+        : '';
+    return say(
+      lang,
+      `${who}'s producer got producerId ${f.producerId}, epoch ${f.producerEpoch} for transactional.id ${f.transactionalId}${fence}`,
+      `${who} 프로듀서가 transactional.id ${f.transactionalId}의 producerId ${f.producerId}, epoch ${josa(String(f.producerEpoch), '을/를')} 받았습니다.${fence}`,
+    );
+  }
+  if (previous && previous.producerId !== f.producerId)
+    return say(
+      lang,
+      `${who}'s new producer got producerId ${f.producerId}, epoch ${f.producerEpoch} — not ${previous.producerId} as before: idempotence protects one producer session only, so the broker cannot match its batches to the old ones`,
+      `${who}의 새 프로듀서가 producerId ${f.producerId}, epoch ${josa(String(f.producerEpoch), '을/를')} 받았습니다. 이전의 ${previous.producerId}가 아닙니다. 멱등성은 한 프로듀서 세션 안에서만 보호하므로 브로커는 이전 배치와 연결하지 못합니다.`,
+    );
+  if (previous && previous.producerEpoch !== f.producerEpoch)
+    return say(
+      lang,
+      `${who}'s producer now uses producerId ${f.producerId}, epoch ${f.producerEpoch}`,
+      `${who} 프로듀서가 이제 producerId ${f.producerId}, epoch ${josa(String(f.producerEpoch), '을/를')} 씁니다.`,
+    );
+  return say(
+    lang,
+    `${who}'s producer got producerId ${f.producerId}, epoch ${f.producerEpoch}: from now on the broker checks its sequence numbers per partition and drops a retried batch`,
+    `${who} 프로듀서가 producerId ${f.producerId}, epoch ${josa(String(f.producerEpoch), '을/를')} 받았습니다. 이제 브로커가 파티션별 시퀀스 번호로 재시도된 배치를 걸러 냅니다.`,
+  );
+}
+
+function sendResults(ctx: NarrationContext, fs: readonly F<'sendResult'>[]): string[] {
+  const { lang } = ctx;
+  const out: string[] = [];
+  const ok = fs.filter((f) => f.error === null);
+  const bad = fs.filter((f) => f.error !== null);
+  if (ok.length) {
+    const who = ctx.names.process((ok[0] as F<'sendResult'>).client);
+    const where = [...new Set(ok.map((f) => tp(f.topic, f.partition)))].join(', ');
+    const offsets = ok.map((f) => f.offset as number);
+    const events = [...new Set(ok.map((f) => f.eventId).filter((e): e is string => e !== null))];
+    const what = events.length
+      ? list(lang, events)
+      : say(lang, ok.length === 1 ? 'a record' : `${ok.length} records`, `레코드 ${ok.length}개`);
+    const client = (ok[0] as F<'sendResult'>).client;
+    const acks = (ctx.trace.resolved.producers[client] ?? ctx.trace.resolved.producers[`${client}.producer`])?.acks;
+    if (String(acks) === '0') {
+      out.push(
+        say(
+          lang,
+          `${who}'s send() of ${what} counts as done at once: with acks=0 the producer waits for no answer, so it never learns whether ${where} got it`,
+          `${who}의 send()(${what})는 바로 끝난 것으로 처리됩니다. acks=0이라 프로듀서는 응답을 기다리지 않으므로 ${where}에 도착했는지 알 수 없습니다.`,
+        ),
+      );
+      return out;
+    }
+    out.push(
+      say(
+        lang,
+        `${who}'s send() of ${what} is acknowledged: ${where} offset ${range(Math.min(...offsets), Math.max(...offsets))}`,
+        `${who}의 ${josa(`send()(${what})`, '이/가')} 확인 응답을 받았습니다: ${where} offset ${range(Math.min(...offsets), Math.max(...offsets))}.`,
+      ),
+    );
+  }
+  const errors = new Map<string, F<'sendResult'>[]>();
+  for (const f of bad) errors.set(f.error as string, [...(errors.get(f.error as string) ?? []), f]);
+  for (const [error, list_] of errors) {
+    const who = ctx.names.process((list_[0] as F<'sendResult'>).client);
+    const events = [...new Set(list_.map((f) => f.eventId).filter((e): e is string => e !== null))];
+    const what = events.length
+      ? list(lang, events)
+      : say(lang, list_.length === 1 ? 'a record' : `${list_.length} records`, `레코드 ${list_.length}개`);
+    const why = explainOnce(ctx, error);
+    out.push(
+      say(
+        lang,
+        `${who}'s send() of ${what} failed with ${error}${why ? `: ${why}` : ''}`,
+        `${who}의 ${josa(`send()(${what})`, '이/가')} ${josa(error, '으로/로')} 실패했습니다${why ? `. ${why}.` : '.'}`,
+      ),
+    );
+  }
+  return out;
+}
+
+function delivered(ctx: NarrationContext, fs: readonly F<'delivered'>[]): string[] {
+  const { lang } = ctx;
+  const byConsumer = new Map<string, F<'delivered'>[]>();
+  for (const f of fs) byConsumer.set(f.consumer, [...(byConsumer.get(f.consumer) ?? []), f]);
+  const out: string[] = [];
+  for (const [consumer, recs] of byConsumer) {
+    const first = recs[0] as F<'delivered'>;
+    const who = ctx.names.actor(`${consumer}.consumer`);
+    const parts = [...new Set(recs.map((r) => tp(r.topic, r.partition)))];
+    const offsets = recs.map((r) => r.offset);
+    const counts = new Map<string, number>();
+    for (const r of recs) if (r.headers.event_id) counts.set(r.headers.event_id, (counts.get(r.headers.event_id) ?? 0) + 1);
+    const events = [...counts].map(([e, n]) => (n > 1 ? `${e} ×${n}` : e));
+    // events this consumer received before (or twice in this batch)
+    const again = [
+      ...new Set(
+        recs
+          .map((r) => eventKey(r.headers.event_id, r.topic, r.partition, r.offset))
+          .filter((k) => countUpTo(ctx.index.delivered.get(`${consumer}|${k}`), ctx.step.i) > 1)
+          .filter((k) => !k.includes('@')),
+      ),
+    ];
+    const evEn = events.length ? ` (${list('en', events)})` : '';
+    const evKo = events.length ? `(${list('ko', events)})` : '';
+    let text = say(
+      lang,
+      `${who} fetched ${recs.length === 1 ? 'a record' : `${recs.length} records`}${evEn} from ${parts.join(', ')} at offset ${range(Math.min(...offsets), Math.max(...offsets))} with ${first.isolationLevel} for its application's poll()`,
+      `${josa(who, '은/는')} ${first.isolationLevel}로 ${parts.join(', ')}의 offset ${range(Math.min(...offsets), Math.max(...offsets))} 레코드 ${recs.length}개${evKo}를 가져와 애플리케이션의 poll()에 넘겼습니다.`,
+    );
+    if (again.length)
+      text += say(
+        lang,
+        `; ${list('en', again)} reached this consumer more than once`,
+        ` ${josa(list('ko', again), '은/는')} 이 컨슈머에 두 번 이상 도착했습니다.`,
+      );
+    out.push(text);
+  }
+  return out;
+}
+
+function skipped(ctx: NarrationContext, fs: readonly F<'skipped'>[]): string[] {
+  const { lang } = ctx;
+  const byConsumer = new Map<string, F<'skipped'>[]>();
+  for (const f of fs) byConsumer.set(f.consumer, [...(byConsumer.get(f.consumer) ?? []), f]);
+  return [...byConsumer].map(([consumer, list_]) => {
+    const who = ctx.names.actor(`${consumer}.consumer`);
+    const what = list_.map((f) => {
+      const why =
+        f.reason === 'aborted'
+          ? say(lang, 'records of an aborted transaction', '취소된 트랜잭션의 레코드')
+          : say(lang, 'a transaction marker', '트랜잭션 마커');
+      return `${tp(f.topic, f.partition)} offset ${range(f.baseOffset, f.lastOffset)} (${why})`;
+    });
+    return say(
+      lang,
+      `${who} skipped ${list('en', what)}; its position still moves past them`,
+      `${josa(who, '은/는')} ${josa(list('ko', what), '을/를')} 건너뛰었습니다. 그래도 위치(position)는 그 뒤로 이동합니다.`,
+    );
+  });
+}
+
+function processed(ctx: NarrationContext, f: F<'processed'>): string {
+  const { lang } = ctx;
+  const who = ctx.names.actor(`${f.app}.app`);
+  const key = eventKey(f.eventId, f.topic, f.partition, f.offset);
+  const n = countUpTo(ctx.index.processed.get(`${f.app}|${key}`), ctx.step.i);
+  const what = `${tp(f.topic, f.partition)} offset ${f.offset}${f.eventId ? ` (${f.eventId})` : ''}`;
+  let text = say(lang, `${who} processed ${what}`, `${josa(who, '이/가')} ${josa(what, '을/를')} 처리했습니다.`);
+  if (n > 1 && f.eventId)
+    text += say(
+      lang,
+      ` — the ${ordinal('en', n)} time it processes ${f.eventId}`,
+      ` ${josa(f.eventId, '을/를')} ${ordinal('ko', n)} 처리한 것입니다.`,
+    );
+  else if (n > 1) text += say(lang, ` — the ${ordinal('en', n)} time`, ` ${ordinal('ko', n)} 처리입니다.`);
+  return text;
+}
+
+function sideEffect(ctx: NarrationContext, f: F<'sideEffect'>): string {
+  const { lang } = ctx;
+  const sink = ctx.names.process(f.sink);
+  const ev = f.eventId ?? say(lang, 'a record without event_id', 'event_id 없는 레코드');
+  const n = f.eventId ? countUpTo(ctx.index.applied.get(`${f.sink}|${f.eventId}`), ctx.step.i) : 1;
+  switch (f.effect) {
+    case 'insert row':
+      return say(
+        lang,
+        `${sink} inserted a row for ${ev} (for ${f.app})${n > 1 ? ` — the ${ordinal('en', n)} row for the same event: the database cannot tell it was a replay` : ''}`,
+        `${josa(sink, '이/가')} ${f.app}의 요청으로 ${ev}의 행을 INSERT했습니다.${n > 1 ? ` 같은 이벤트의 ${ordinal('ko', n)} 행입니다. 데이터베이스는 재처리인지 알 수 없습니다.` : ''}`,
+      );
+    case 'upsert (row existed)':
+      return say(
+        lang,
+        `${sink} found the row for ${ev} and updated it in place: still one row`,
+        `${josa(sink, '은/는')} ${ev}의 행이 이미 있어 제자리에서 갱신했습니다. 여전히 한 행입니다.`,
+      );
+    case 'inbox conflict':
+      return say(
+        lang,
+        `${sink}'s inbox already holds (${ev}, ${f.app}): the unique constraint rolls the transaction back and nothing is written`,
+        `${sink}의 Inbox에 (${ev}, ${f.app})가 이미 있어 고유 제약 조건 때문에 트랜잭션이 롤백되고 아무것도 기록되지 않습니다.`,
+      );
+    case 'idempotent replay':
+      return say(
+        lang,
+        `${sink} recognised the Idempotency-Key of ${ev} and returned the earlier result: nothing charged again`,
+        `${josa(sink, '은/는')} ${ev}의 멱등성 키를 알아보고 이전 결과를 돌려줬습니다. 다시 결제하지 않았습니다.`,
+      );
+    case 'payment charged':
+      return say(
+        lang,
+        `${sink} charged a payment for ${ev}${n > 1 ? ` — the ${ordinal('en', n)} charge for the same event` : ''}`,
+        `${josa(sink, '이/가')} ${ev}에 대해 결제했습니다.${n > 1 ? ` 같은 이벤트에 대한 ${ordinal('ko', n)} 결제입니다.` : ''}`,
+      );
+    default:
+      return say(
+        lang,
+        `${sink}: ${f.effect} for ${ev}${f.applied ? '' : ' (changed nothing)'}`,
+        `${sink}: ${ev}에 대해 ${f.effect}${f.applied ? '' : '(변경 없음)'}.`,
+      );
+  }
+}
+
+const TXN_MEANING: Record<string, readonly [string, string]> = {
+  Ongoing: [
+    'its first partition was added, and transaction.timeout.ms starts counting',
+    '첫 파티션이 추가되어 transaction.timeout.ms가 흐르기 시작합니다',
+  ],
+  PrepareCommit: [
+    'the commit is decided and written to __transaction_state; the COMMIT markers follow',
+    '커밋이 결정되어 __transaction_state에 기록됐고, 이제 COMMIT 마커를 씁니다',
+  ],
+  PrepareAbort: [
+    'the abort is decided and written to __transaction_state; the ABORT markers follow',
+    '취소가 결정되어 __transaction_state에 기록됐고, 이제 ABORT 마커를 씁니다',
+  ],
+  CompleteCommit: ['every partition of the transaction has its COMMIT marker', '트랜잭션의 모든 파티션에 COMMIT 마커가 기록됐습니다'],
+  CompleteAbort: ['every partition of the transaction has its ABORT marker', '트랜잭션의 모든 파티션에 ABORT 마커가 기록됐습니다'],
+  PrepareEpochFence: [
+    'a newer instance arrived while the transaction was open: the old epoch is fenced and the transaction will be aborted',
+    '트랜잭션이 열린 상태에서 새 인스턴스가 와서 이전 epoch을 펜싱하고 트랜잭션을 취소합니다',
+  ],
+  Dead: ['the transactional.id expired', 'transactional.id가 만료됐습니다'],
+};
+
+function txnState(ctx: NarrationContext, f: F<'txnState'>): string {
+  const { lang } = ctx;
+  const coord = ctx.names.process('txn-coordinator');
+  const id = f.transactionalId;
+  if (f.to === 'Empty' && f.from === '(new)')
+    return say(
+      lang,
+      `${coord} registered transactional.id ${id} with producerId ${f.producerId}, epoch ${f.producerEpoch}`,
+      `${josa(coord, '이/가')} transactional.id ${josa(id, '을/를')} producerId ${f.producerId}, epoch ${josa(String(f.producerEpoch), '으로/로')} 등록했습니다.`,
+    );
+  if (f.to === 'Empty')
+    return say(
+      lang,
+      `${coord} bumped transactional.id ${id} to epoch ${f.producerEpoch} (producerId ${f.producerId}): an instance still using epoch ${f.producerEpoch - 1} is now a zombie and will be fenced`,
+      `${josa(coord, '이/가')} transactional.id ${id}의 epoch을 ${josa(String(f.producerEpoch), '으로/로')} 올렸습니다(producerId ${f.producerId}). 아직 epoch ${josa(String(f.producerEpoch - 1), '을/를')} 쓰는 인스턴스는 좀비가 되어 펜싱됩니다.`,
+    );
+  const meaning = TXN_MEANING[f.to];
+  return say(
+    lang,
+    `${coord} moved ${id} (producerId ${f.producerId}, epoch ${f.producerEpoch}) from ${f.from} to ${f.to}${meaning ? `: ${meaning[0]}` : ''}`,
+    `${josa(coord, '이/가')} ${id}(producerId ${f.producerId}, epoch ${f.producerEpoch})의 상태를 ${f.from}에서 ${josa(f.to, '으로/로')} 바꿨습니다${meaning ? `. ${meaning[1]}.` : '.'}`,
+  );
+}
+
+function offsetsCommitted(ctx: NarrationContext, f: F<'offsetsCommitted'>): string {
+  const { lang } = ctx;
+  const coord = ctx.names.process('group-coordinator');
+  const offsets = offsetsText(f.offsets);
+  let text = f.transactional
+    ? say(
+        lang,
+        `${coord} made group ${f.groupId}'s offsets ${offsets} committed as the transaction committed: the group resumes there after a restart`,
+        `트랜잭션이 커밋되어 ${josa(coord, '이/가')} 그룹 ${f.groupId}의 offset ${josa(offsets, '을/를')} 커밋된 offset으로 확정했습니다. 재시작하면 여기서부터 읽습니다.`,
+      )
+    : say(
+        lang,
+        `${coord} stored group ${f.groupId}'s committed offsets ${offsets} (generation ${f.generationId}): after a restart the group resumes there`,
+        `${josa(coord, '이/가')} 그룹 ${f.groupId}의 커밋된 offset ${josa(offsets, '을/를')} 저장했습니다(generation ${f.generationId}). 재시작하면 여기서부터 읽습니다.`,
+      );
+  const pitfall = ctx.trace.scenario.clients.some(
+    (c) =>
+      c.type === 'consumer' &&
+      ctx.trace.resolved.consumers[c.id]?.['group.id'] === f.groupId &&
+      processingMode(ctx, c.id) === 'commit-last-processed',
+  );
+  if (pitfall)
+    text += say(
+      lang,
+      ' — but that is the last processed offset, not the next one, so that record will be read again',
+      ' 하지만 이 값은 다음에 읽을 위치가 아니라 마지막으로 처리한 offset이므로 그 레코드를 다시 읽게 됩니다.',
+    );
+  return text;
+}
+
+function rebalance(ctx: NarrationContext, f: F<'rebalance'>): string {
+  const { lang } = ctx;
+  const members = f.members.length ? list(lang, f.members) : say(lang, 'no members', '멤버 없음');
+  return say(
+    lang,
+    `group ${f.groupId} rebalanced to generation ${f.generationId} with ${members} (${translateReason(f.reason, 'en')})`,
+    `그룹 ${josa(f.groupId, '이/가')} generation ${josa(String(f.generationId), '으로/로')} 리밸런스했습니다. 멤버: ${members} (${translateReason(f.reason, 'ko')}).`,
+  );
+}
+
+function cleaned(ctx: NarrationContext, f: F<'cleaned'>): string {
+  return say(
+    ctx.lang,
+    `the log cleaner compacted ${tp(f.topic, f.partition)} up to offset ${f.cleanedUpTo}: ${f.removed} older record(s) with a newer value for the same key are gone, and no offset changed`,
+    `로그 클리너가 ${josa(tp(f.topic, f.partition), '을/를')} offset ${f.cleanedUpTo}까지 컴팩션했습니다. 같은 키의 더 새 값이 있는 이전 레코드 ${f.removed}개가 사라졌고 offset은 바뀌지 않았습니다.`,
+  );
+}
+
+function note(ctx: NarrationContext, f: F<'note'>): string {
+  const who = ctx.names.actor(f.actor);
+  const text = translateNote(f.text, ctx.lang);
+  if (ctx.lang === 'en') {
+    // notes that name their own subject read as they are
+    if (/^the application /.test(text)) return text.replace(/^the application /, `${who} `);
+    if (/^(group|transaction) /.test(text)) return text.replace(/^group (\S+) is rebalancing: /, 'group $1 starts rebalancing: ');
+  } else if (/^(애플리케이션이|그룹 )/.test(text)) return text.replace(/^애플리케이션이 /, `${josa(who, '이/가')} `);
+  return `${who}: ${text}`;
+}
+
+function config(ctx: NarrationContext, f: F<'config'>): string {
+  return `${ctx.names.process(f.client)}: ${f.message}`;
+}
+
+/** Clauses for a step's facts, grouped by kind in the order they first appear. */
+export function factClauses(ctx: NarrationContext, facts: readonly Fact[]): string[] {
+  const order: Fact['kind'][] = [];
+  const byKind = new Map<Fact['kind'], Fact[]>();
+  for (const f of facts) {
+    if (!byKind.has(f.kind)) order.push(f.kind);
+    byKind.set(f.kind, [...(byKind.get(f.kind) ?? []), f]);
+  }
+  const out: string[] = [];
+  for (const kind of order) {
+    const fs = byKind.get(kind) ?? [];
+    switch (kind) {
+      case 'sendResult':
+        out.push(...sendResults(ctx, fs as F<'sendResult'>[]));
+        break;
+      case 'delivered':
+        out.push(...delivered(ctx, fs as F<'delivered'>[]));
+        break;
+      case 'skipped':
+        out.push(...skipped(ctx, fs as F<'skipped'>[]));
+        break;
+      default:
+        for (const f of fs) out.push(oneFact(ctx, f));
+    }
+  }
+  return out;
+}
+
+function oneFact(ctx: NarrationContext, f: Fact): string {
+  switch (f.kind) {
+    case 'append':
+      return append(ctx, f);
+    case 'duplicate':
+      return duplicate(ctx, f);
+    case 'rejected':
+      return rejected(ctx, f);
+    case 'clientError':
+      return clientError(ctx, f);
+    case 'config':
+      return config(ctx, f);
+    case 'producerId':
+      return producerId(ctx, f);
+    case 'sendResult':
+      return sendResults(ctx, [f]).join('; ');
+    case 'delivered':
+      return delivered(ctx, [f]).join('; ');
+    case 'skipped':
+      return skipped(ctx, [f]).join('; ');
+    case 'processed':
+      return processed(ctx, f);
+    case 'sideEffect':
+      return sideEffect(ctx, f);
+    case 'txnState':
+      return txnState(ctx, f);
+    case 'offsetsCommitted':
+      return offsetsCommitted(ctx, f);
+    case 'rebalance':
+      return rebalance(ctx, f);
+    case 'cleaned':
+      return cleaned(ctx, f);
+    case 'note':
+      return note(ctx, f);
+  }
+}

@@ -1,0 +1,2 @@
+export type { Language } from './language';
+export { narrate, narrateEnd, narrateStart } from './narrate';

@@ -1,0 +1,398 @@
+/**
+ * Steps that are not a network message: timers (linger.ms, retry backoff, request and session
+ * timeouts, the transaction timeout check …), local calls between an application and its Kafka
+ * clients (send, poll, commitSync, commitTransaction …), and boots.
+ */
+import { actorConfig, type NarrationContext, processingMode, tp } from './context';
+import { explainError } from './errors';
+import { josa, list, say } from './language';
+
+type P = Record<string, unknown>;
+const str = (v: unknown): string => (typeof v === 'string' ? v : String(v ?? ''));
+const num = (v: unknown): number => (typeof v === 'number' ? v : Number(v ?? 0));
+const offsetList = (v: unknown): string =>
+  Array.isArray(v) ? v.map((x) => `${tp(str((x as P).topic), num((x as P).partition))}=${num((x as P).offset)}`).join(', ') : '';
+
+/** "Produce to broker-0" for what the step sent. */
+function sentText(ctx: NarrationContext): string {
+  const items = ctx.step.sent
+    .map((id) => ctx.trace.envelopes[id])
+    .filter((e) => e !== undefined)
+    .map((e) => say(ctx.lang, `${e.rpc} to ${ctx.names.actor(e.to)}`, `${ctx.names.actor(e.to)}에 ${e.rpc}`));
+  return list(ctx.lang, [...new Set(items)], 3);
+}
+
+function role(id: string): string {
+  const dot = id.lastIndexOf('.');
+  return dot < 0 ? '' : id.slice(dot + 1);
+}
+
+/** The call an application makes in this step or the few after it (what "moves on" means). */
+function nextCall(ctx: NarrationContext): string | null {
+  const steps = ctx.trace.steps;
+  for (let i = ctx.step.i + 1; i < Math.min(steps.length, ctx.step.i + 8); i++) {
+    const s = steps[i];
+    if (s && s.kind === 'call' && s.from === ctx.step.actor && s.label !== 'reply') return s.label;
+  }
+  return null;
+}
+
+export function timerClause(ctx: NarrationContext): string {
+  const { lang, names, step } = ctx;
+  const who = names.actor(step.actor);
+  const d = (step.detail ?? {}) as P;
+  const sent = sentText(ctx);
+  const sends = sent ? say(lang, ` and sends ${sent}`, ` ${josa(sent, '을/를')} 보냅니다.`) : '';
+  switch (step.label) {
+    case 'runNext': {
+      const call = nextCall(ctx);
+      return call
+        ? say(
+            lang,
+            `${who} runs its next scripted operation: ${call}()`,
+            `${josa(who, '이/가')} 다음 작업 ${josa(`${call}()`, '을/를')} 실행합니다.`,
+          )
+        : say(lang, `${who} moves to its next scripted operation`, `${josa(who, '이/가')} 다음 작업으로 넘어갑니다.`);
+    }
+    case 'lingerExpired':
+      return sent
+        ? say(
+            lang,
+            `linger.ms passed: ${who} closes its batch${sends}`,
+            `linger.ms가 지나 ${josa(who, '이/가')} 배치를 닫고${sent ? ` ${josa(sent, '을/를')} 보냅니다.` : '.'}`,
+          )
+        : say(lang, `linger.ms passed for ${who}, with nothing to send yet`, `${who}의 linger.ms가 지났지만 아직 보낼 것이 없습니다.`);
+    case 'retryBackoffExpired': {
+      const cfg =
+        ctx.trace.resolved.producers[names.client(step.actor)] ?? ctx.trace.resolved.producers[`${names.client(step.actor)}.producer`];
+      if (cfg && !cfg['enable.idempotence'])
+        return say(
+          lang,
+          `retry.backoff.ms passed: ${who} retries${sends} — the same records again, with no producerId or sequence the broker could recognise`,
+          `retry.backoff.ms가 지나 ${josa(who, '이/가')} 다시 시도합니다.${sent ? ` ${josa(sent, '을/를')} 보냅니다.` : ''} 같은 레코드지만 브로커가 알아볼 producerId나 시퀀스가 없습니다.`,
+        );
+      return say(
+        lang,
+        `retry.backoff.ms passed: ${who} retries${sends} — the same batch with the same producerId, epoch and sequence`,
+        `retry.backoff.ms가 지나 ${josa(who, '이/가')} 다시 시도합니다.${sent ? ` ${josa(sent, '을/를')} 보냅니다.` : ''} 같은 producerId, epoch, 시퀀스를 가진 같은 배치입니다.`,
+      );
+    }
+    case 'requestTimeout':
+      return say(
+        lang,
+        `request.timeout.ms passed without an answer: ${who} gives up on request ${num(d.correlationId)} and will retry it`,
+        `request.timeout.ms 동안 응답이 없어 ${josa(who, '이/가')} 요청 ${josa(String(num(d.correlationId)), '을/를')} 포기하고 다시 시도합니다.`,
+      );
+    case 'txnRetryBackoffExpired':
+      return say(
+        lang,
+        `${who} retries its coordinator request${sends}`,
+        `${josa(who, '이/가')} 코디네이터 요청을 다시 시도합니다.${sent ? ` ${josa(sent, '을/를')} 보냅니다.` : ''}`,
+      );
+    case 'fetchWaitExpired':
+      return say(
+        lang,
+        `fetch.max.wait.ms passed with nothing new: ${who} answers the held Fetch empty`,
+        `fetch.max.wait.ms 동안 새 데이터가 없어 ${josa(who, '이/가')} 붙잡아 둔 Fetch에 빈 응답을 보냅니다.`,
+      );
+    case 'heartbeatDue':
+      return say(
+        lang,
+        `heartbeat.interval.ms passed: ${who}${sends || ' checks in with the group coordinator'}`,
+        `heartbeat.interval.ms가 지나 ${josa(who, '이/가')} 그룹 코디네이터에 하트비트를 보냅니다.`,
+      );
+    case 'rejoinBackoff':
+      return say(lang, `${who} tries to join its group again${sends}`, `${josa(who, '이/가')} 그룹에 다시 참여를 시도합니다.`);
+    case 'fetchRetry':
+      return say(lang, `${who} fetches again${sends}`, `${josa(who, '이/가')} 다시 Fetch합니다.`);
+    case 'offsetsRetry':
+      return say(lang, `${who} asks for its committed offsets again${sends}`, `${josa(who, '이/가')} 커밋된 offset을 다시 요청합니다.`);
+    case 'sessionExpired':
+      return say(
+        lang,
+        `session.timeout.ms passed without a heartbeat from ${str(d.memberId) || 'a member'}: ${who} removes it from the group`,
+        `session.timeout.ms 동안 ${str(d.memberId) || '멤버'}의 하트비트가 없어 ${josa(who, '이/가')} 그룹에서 제거합니다.`,
+      );
+    case 'joinPhaseCheck':
+      return say(
+        lang,
+        `${who} checks whether every member of group ${str(d.groupId)} has rejoined`,
+        `${josa(who, '이/가')} 그룹 ${str(d.groupId)}의 모든 멤버가 다시 참여했는지 확인합니다.`,
+      );
+    case 'txnTimeoutCheck':
+      return say(
+        lang,
+        `${who} checks transaction ${str(d.transactionalId)} against transaction.timeout.ms: still within it`,
+        `${josa(who, '이/가')} 트랜잭션 ${str(d.transactionalId)}의 transaction.timeout.ms를 확인합니다. 아직 시간이 남았습니다.`,
+      );
+    case 'markerRequestTimeout':
+    case 'markerRetry':
+      return say(lang, `${who} sends the transaction markers again${sends}`, `${josa(who, '이/가')} 트랜잭션 마커를 다시 보냅니다.`);
+    case 'loaded':
+      return say(lang, `${who} finished loading __transaction_state`, `${josa(who, '이/가')} __transaction_state 로딩을 마쳤습니다.`);
+    case 'continue': {
+      const call = nextCall(ctx);
+      if (step.sent.length)
+        return say(
+          lang,
+          `${who} moves on in its loop${sends}`,
+          `${josa(who, '이/가')} 루프의 다음 단계로 넘어갑니다.${sent ? ` ${josa(sent, '을/를')} 보냅니다.` : ''}`,
+        );
+      return call
+        ? say(lang, `${who} moves on in its loop: next, ${call}()`, `${josa(who, '이/가')} 루프의 다음 단계로 넘어갑니다: ${call}().`)
+        : say(
+            lang,
+            `${who} moves on in its poll → process → commit loop`,
+            `${josa(who, '이/가')} poll → 처리 → 커밋 루프의 다음 단계로 넘어갑니다.`,
+          );
+    }
+    case 'commitDue':
+      return say(
+        lang,
+        `commit.interval.ms passed: ${who} commits what it processed since the last commit${sends}`,
+        `commit.interval.ms가 지나 ${josa(who, '이/가')} 마지막 커밋 이후 처리한 것을 커밋합니다.`,
+      );
+    case 'pollOutbox':
+      return say(
+        lang,
+        `${who} polls the outbox table for new rows${sends}`,
+        `${josa(who, '이/가')} outbox 테이블에 새 행이 있는지 조회합니다.`,
+      );
+    case 'recordPosition':
+      return say(
+        lang,
+        `${who} records in the database how far it has published${sends} — until then a crash republishes those rows`,
+        `${josa(who, '이/가')} 어디까지 발행했는지 데이터베이스에 기록합니다. 그 전에 중단되면 그 행들을 다시 발행합니다.`,
+      );
+    case 'httpTimeout':
+      return say(lang, `${who} got no HTTP answer in time${sends}`, `${josa(who, '이/가')} 제시간에 HTTP 응답을 받지 못했습니다.`);
+    default:
+      return say(lang, `${who}: timer ${step.label} fired${sends}`, `${who}: 타이머 ${josa(step.label, '이/가')} 울렸습니다.`);
+  }
+}
+
+function replyClause(ctx: NarrationContext, who: string, d: P): string {
+  const { lang } = ctx;
+  const call = str(d.call);
+  if (d.ok === false) {
+    const error = str(d.error);
+    const why = explainError(error, lang);
+    return say(
+      lang,
+      `${who}'s ${call}() failed: ${error}${why ? ` (${why})` : ''}`,
+      `${who}의 ${josa(`${call}()`, '이/가')} 실패했습니다: ${error}${why ? `(${why})` : ''}.`,
+    );
+  }
+  switch (call) {
+    case 'send':
+      return say(
+        lang,
+        `send() returned to ${who} at once: the record waits in the producer's batch for ${tp(str(d.topic), num(d.partition))} (send is asynchronous)`,
+        `send()는 바로 반환됐습니다. 레코드는 ${tp(str(d.topic), num(d.partition))}용 배치에서 기다립니다(send는 비동기입니다).`,
+      );
+    case 'poll': {
+      const recs = Array.isArray(d.records) ? (d.records as P[]) : [];
+      return recs.length
+        ? say(lang, `poll() returned ${recs.length} record(s) to ${who}`, `poll()이 ${who}에게 레코드 ${recs.length}개를 돌려줬습니다.`)
+        : say(lang, `poll() returned nothing to ${who}`, `poll()이 ${who}에게 아무것도 돌려주지 않았습니다.`);
+    }
+    default:
+      return say(lang, `${call}() completed for ${who}`, `${who}의 ${josa(`${call}()`, '이/가')} 완료됐습니다.`);
+  }
+}
+
+export function callClause(ctx: NarrationContext): string {
+  const { lang, names, step } = ctx;
+  const target = names.actor(step.actor);
+  const caller = names.actor(step.from ?? '');
+  const d = (step.detail ?? {}) as P;
+  const sent = sentText(ctx);
+  switch (step.label) {
+    case 'reply':
+      return replyClause(ctx, target, d);
+    case 'send': {
+      const headers = (d.headers ?? {}) as Record<string, string>;
+      const ev = headers.event_id ? `, event_id=${headers.event_id}` : '';
+      const args = `${str(d.topic)}, key=${d.key === null ? 'null' : str(d.key)}${ev}`;
+      return say(
+        lang,
+        `${caller} calls send(${args}); ${target} puts the record into a batch`,
+        `${josa(caller, '이/가')} send(${args})를 호출합니다. ${josa(target, '이/가')} 레코드를 배치에 넣습니다.`,
+      );
+    }
+    case 'poll':
+      return say(
+        lang,
+        `${caller} calls poll()${step.sent.length ? `; ${target} sends ${sent}` : ''}`,
+        `${josa(caller, '이/가')} poll()을 호출합니다.${step.sent.length ? ` ${josa(target, '이/가')} ${josa(sent, '을/를')} 보냅니다.` : ''}`,
+      );
+    case 'commitSync': {
+      const offsets = offsetList(d.offsets);
+      const mode = processingMode(ctx, names.client(step.actor));
+      const pitfall =
+        mode === 'commit-last-processed'
+          ? say(
+              lang,
+              ' — the last processed offset, not the next one to read',
+              ' 다음에 읽을 위치가 아니라 마지막으로 처리한 offset입니다.',
+            )
+          : say(lang, ': the next offsets to read', ' 다음에 읽을 offset입니다.');
+      return say(
+        lang,
+        `${caller} calls commitSync(${offsets})${pitfall}`,
+        `${josa(caller, '이/가')} commitSync(${offsets})를 호출합니다.${pitfall}`,
+      );
+    }
+    case 'initTransactions':
+      return say(
+        lang,
+        `${caller} calls initTransactions(): ${target} registers its transactional.id with the transaction coordinator, fencing any older instance`,
+        `${josa(caller, '이/가')} initTransactions()를 호출합니다. ${josa(target, '이/가')} 트랜잭션 코디네이터에 transactional.id를 등록하고 이전 인스턴스를 펜싱합니다.`,
+      );
+    case 'beginTransaction':
+      return say(
+        lang,
+        `${caller} calls beginTransaction(): a local state change only — the coordinator hears of it with the first partition`,
+        `${josa(caller, '이/가')} beginTransaction()을 호출합니다. 로컬 상태만 바뀌고 코디네이터는 첫 파티션이 추가될 때 알게 됩니다.`,
+      );
+    case 'sendOffsetsToTransaction':
+      return say(
+        lang,
+        `${caller} calls sendOffsetsToTransaction(${offsetList(d.offsets)}, group ${str(d.groupId)} generation ${num(d.generationId)}): the next offsets to read join the transaction instead of a separate commit`,
+        `${josa(caller, '이/가')} sendOffsetsToTransaction(${offsetList(d.offsets)}, 그룹 ${str(d.groupId)}, generation ${num(d.generationId)})을 호출합니다. 별도 커밋 대신 다음에 읽을 offset이 트랜잭션에 들어갑니다.`,
+      );
+    case 'commitTransaction':
+      return say(
+        lang,
+        `${caller} calls commitTransaction(): ${target} first flushes every pending record, then sends EndTxn(COMMIT)`,
+        `${josa(caller, '이/가')} commitTransaction()을 호출합니다. ${josa(target, '은/는')} 남은 레코드를 모두 보낸 뒤 EndTxn(COMMIT)을 보냅니다.`,
+      );
+    case 'abortTransaction':
+      return say(
+        lang,
+        `${caller} calls abortTransaction(): what was written stays in the log, and ABORT markers will hide it from read_committed consumers`,
+        `${josa(caller, '이/가')} abortTransaction()을 호출합니다. 이미 쓴 레코드는 로그에 남고 ABORT 마커가 read_committed 컨슈머에게서 숨깁니다.`,
+      );
+    case 'flush':
+      return say(
+        lang,
+        `${caller} calls flush(): it waits until every record is acknowledged`,
+        `${josa(caller, '이/가')} flush()를 호출해 모든 레코드가 확인될 때까지 기다립니다.`,
+      );
+    case 'close':
+      return say(
+        lang,
+        `${caller} closes ${target}; a new one starts from scratch`,
+        `${josa(caller, '이/가')} ${josa(target, '을/를')} 닫습니다. 새 인스턴스는 처음부터 시작합니다.`,
+      );
+    case 'seekToCommitted':
+      return say(
+        lang,
+        `${caller} rewinds ${target} to the group's committed offsets: abortTransaction() does not rewind the consumer by itself`,
+        `${josa(caller, '이/가')} ${josa(target, '을/를')} 그룹의 커밋된 offset으로 되돌립니다. abortTransaction()은 컨슈머를 되돌리지 않기 때문입니다.`,
+      );
+    case 'endOffsets':
+      return say(
+        lang,
+        `${caller} asks ${target} where the changelog ends (endOffsets), to know when the store is fully restored`,
+        `${josa(caller, '이/가')} 저장소 복원이 언제 끝나는지 알기 위해 ${target}에게 changelog의 끝(endOffsets)을 묻습니다.`,
+      );
+    case 'seekToBeginning':
+      return say(
+        lang,
+        `${caller} rewinds ${target} to the beginning of the changelog: the state store is rebuilt from it`,
+        `${josa(caller, '이/가')} ${josa(target, '을/를')} changelog 처음으로 되돌립니다. 상태 저장소를 여기서부터 다시 만듭니다.`,
+      );
+    case 'seek':
+      return say(lang, `${caller} seeks ${target}`, `${josa(caller, '이/가')} ${target}의 위치를 옮깁니다.`);
+    case 'useExternalOffsets':
+      return say(
+        lang,
+        `${target} will start ${tp(str(d.topic), num(d.partition))} at offset ${num(d.offset)}, the position stored in the database with the results`,
+        `${josa(target, '은/는')} ${josa(tp(str(d.topic), num(d.partition)), '을/를')} 결과와 함께 데이터베이스에 저장된 offset ${num(d.offset)}부터 읽습니다.`,
+      );
+    case 'restart': {
+      const r = role(step.actor);
+      const fresh =
+        r === 'producer'
+          ? say(
+              lang,
+              'a new KafkaProducer: no producerId, no sequences, no open transaction',
+              '새 KafkaProducer: producerId도, 시퀀스도, 열린 트랜잭션도 없습니다',
+            )
+          : r === 'consumer'
+            ? say(
+                lang,
+                'a new KafkaConsumer: it must rejoin its group and fetch the committed offsets',
+                '새 KafkaConsumer: 그룹에 다시 참여하고 커밋된 offset을 가져와야 합니다',
+              )
+            : say(lang, 'nothing it held in memory survived', '메모리에 있던 것은 하나도 남지 않았습니다');
+      return say(
+        lang,
+        `${target} starts again after the restart — ${fresh}`,
+        `재시작 후 ${josa(target, '이/가')} 다시 시작합니다. ${fresh}.`,
+      );
+    }
+    default:
+      return say(
+        lang,
+        `${caller} calls ${step.label}() on ${target}`,
+        `${josa(caller, '이/가')} ${target}의 ${josa(`${step.label}()`, '을/를')} 호출합니다.`,
+      );
+  }
+}
+
+export function bootClause(ctx: NarrationContext): string {
+  const { lang, names, step } = ctx;
+  const who = names.actor(step.actor);
+  const r = role(step.actor);
+  const client = names.client(step.actor);
+  if (r === 'producer') {
+    const cfg = actorConfig(ctx, step.actor);
+    if (cfg?.['transactional.id'])
+      return say(
+        lang,
+        `${who} starts with transactional.id ${String(cfg['transactional.id'])}; it waits for initTransactions()`,
+        `${josa(who, '이/가')} transactional.id ${josa(String(cfg['transactional.id']), '으로/로')} 시작해 initTransactions()를 기다립니다.`,
+      );
+    if (cfg?.['enable.idempotence'])
+      return say(
+        lang,
+        `${who} starts with enable.idempotence=true and asks for a producerId right away`,
+        `${josa(who, '이/가')} enable.idempotence=true로 시작해 바로 producerId를 요청합니다.`,
+      );
+    return say(
+      lang,
+      `${who} starts with enable.idempotence=false: no producerId, so the broker cannot recognise its retries`,
+      `${josa(who, '이/가')} enable.idempotence=false로 시작합니다. producerId가 없어 브로커가 재시도를 알아보지 못합니다.`,
+    );
+  }
+  if (r === 'consumer' || r === 'restore') {
+    const cfg = actorConfig(ctx, step.actor);
+    const group = cfg?.['group.id'];
+    return group
+      ? say(
+          lang,
+          `${who} starts (${String(cfg?.['isolation.level'])}, enable.auto.commit=${String(cfg?.['enable.auto.commit'])}) and asks to join group ${String(group)}`,
+          `${josa(who, '이/가')} 시작해(${String(cfg?.['isolation.level'])}, enable.auto.commit=${String(cfg?.['enable.auto.commit'])}) 그룹 ${String(group)}에 참여를 요청합니다.`,
+        )
+      : r === 'restore'
+        ? say(
+            lang,
+            `${who} starts: it reads the changelog to rebuild the state store`,
+            `${josa(who, '이/가')} 시작합니다. changelog를 읽어 상태 저장소를 다시 만듭니다.`,
+          )
+        : say(
+            lang,
+            `${who} starts without a group.id: it reads its partitions and cannot commit`,
+            `${josa(who, '이/가')} group.id 없이 시작합니다. 파티션을 읽기만 하고 커밋할 수 없습니다.`,
+          );
+  }
+  if (r === 'app') {
+    const mode = processingMode(ctx, client);
+    return mode
+      ? say(lang, `${who} starts its loop in ${mode} mode`, `${josa(who, '이/가')} ${mode} 방식으로 루프를 시작합니다.`)
+      : say(lang, `${who} starts`, `${josa(who, '이/가')} 시작합니다.`);
+  }
+  return say(lang, `${who} starts`, `${josa(who, '이/가')} 시작합니다.`);
+}

@@ -1,0 +1,92 @@
+/**
+ * Narration: one sentence per trace step saying what happened and why, in Kafka's words, in
+ * English or Korean. Built only from the trace (the step, its facts, its envelope), so the CLI and
+ * the page say the same thing.
+ */
+import type { Trace } from '../run';
+import type { Fact } from '../trace/facts';
+import type { NarrationContext } from './context';
+import { factClauses } from './facts';
+import { appliedFaultClauses, disconnectedClause, faultStepClause, lostClause } from './faults';
+import { type Language, say, sentence } from './language';
+import { bootClause, callClause, timerClause } from './local';
+import { namer } from './names';
+import { rpcClause } from './rpcs';
+import { traceIndex } from './traceIndex';
+
+function mainClauses(ctx: NarrationContext): string[] {
+  const { step } = ctx;
+  const facts = step.facts as readonly Fact[];
+  switch (step.kind) {
+    case 'fault': {
+      const f = faultStepClause(ctx);
+      const rest = factClauses(ctx, facts);
+      if (f) return [f, ...rest];
+      // a fault delivered to an actor as an event (e.g. running the log cleaner)
+      const label = step.faults[0] ?? step.label;
+      return rest.length
+        ? [...rest, say(ctx.lang, `(fault: ${label})`, `(장애: ${label})`)]
+        : [say(ctx.lang, `fault: ${label}`, `장애: ${label}`)];
+    }
+    case 'lost':
+      return [lostClause(ctx)];
+    case 'disconnected':
+      return [disconnectedClause(ctx), ...factClauses(ctx, facts)];
+    default:
+      break;
+  }
+  if (facts.length) return factClauses(ctx, facts);
+  switch (step.kind) {
+    case 'deliver':
+      return [rpcClause(ctx)];
+    case 'timer':
+      return [timerClause(ctx)];
+    case 'call':
+      return [callClause(ctx)];
+    case 'boot':
+      return [bootClause(ctx)];
+  }
+  return [say(ctx.lang, `${ctx.names.actor(step.actor)}: ${step.label}`, `${ctx.names.actor(step.actor)}: ${step.label}`)];
+}
+
+/** What happened at trace step `stepIndex` (0-based), and why, in one sentence. */
+export function narrate(trace: Trace, stepIndex: number, language: Language): string {
+  const step = trace.steps[stepIndex];
+  if (!step) return '';
+  const ctx: NarrationContext = {
+    trace,
+    step,
+    lang: language,
+    names: namer(trace, language),
+    index: traceIndex(trace),
+    envelope: step.envelope !== null ? (trace.envelopes[step.envelope] ?? null) : null,
+    explained: new Set(),
+  };
+  const clauses = [...mainClauses(ctx), ...appliedFaultClauses(ctx)].map((c) => c.trim()).filter((c) => c.length > 0);
+  if (language === 'ko') return sentence('ko', clauses.join(' '));
+  return sentence('en', clauses.map((c, i) => (i > 0 && !c.startsWith('—') ? `; ${c}` : i > 0 ? ` ${c}` : c)).join(''));
+}
+
+/** The sentence for the start of a run (before any step). */
+export function narrateStart(trace: Trace, language: Language): string {
+  const title = trace.scenario.title ?? trace.scenario.id ?? '';
+  return say(
+    language,
+    `Start of the run${title ? `: ${title}` : ''}. Press play or step forward to watch it happen.`,
+    `실행 시작${title ? `: ${title}` : ''}. 재생하거나 한 단계씩 넘기며 지켜보세요.`,
+  );
+}
+
+/** The sentence for the end of a run (after its last step). */
+export function narrateEnd(trace: Trace, language: Language): string {
+  const ms = trace.endTime.toLocaleString('en');
+  const why =
+    trace.stopReason === 'quiescent'
+      ? say(language, 'nothing is left to happen', '더 일어날 일이 없습니다')
+      : say(language, `the run stopped (${trace.stopReason})`, `실행이 멈췄습니다(${trace.stopReason})`);
+  return say(
+    language,
+    `End of the run after ${ms} ms of virtual time: ${why}. The verdict says, layer by layer, what happened once and what happened more than once.`,
+    `가상 시간 ${ms} ms에서 실행이 끝났습니다. ${why}. 판정 표가 계층별로 무엇이 한 번, 무엇이 두 번 이상 일어났는지 보여 줍니다.`,
+  );
+}

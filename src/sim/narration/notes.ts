@@ -1,0 +1,136 @@
+/**
+ * The engine's free-text notes (fact kind 'note', an error's `during`, a rebalance reason) are
+ * English. Narration keeps them as they are in English and translates the known ones for Korean;
+ * an unknown note is quoted as it is rather than dropped.
+ */
+import { josa, type Language } from './language';
+
+type Rule = readonly [RegExp, (m: RegExpMatchArray) => string];
+
+const KO_RULES: readonly Rule[] = [
+  [/^group (\S+) is rebalancing: (.+)$/, (m) => `${josa(`그룹 ${m[1]}`, '이/가')} 리밸런스를 시작합니다: ${reasonKo(m[2] as string)}`],
+  [
+    /^the application sends event (\S+) again: a new send\(\), so a new sequence number$/,
+    (m) => `애플리케이션이 이벤트 ${josa(m[1] as string, '을/를')} 다시 보냅니다. 새 send() 호출이므로 새 시퀀스 번호를 받습니다`,
+  ],
+  [/^the application closes its producer and creates a new one$/, () => '애플리케이션이 프로듀서를 닫고 새로 만듭니다'],
+  [
+    /^commitTransaction failed \((.+)\); the application aborts the transaction$/,
+    (m) => `commitTransaction이 실패해(${translateRefusal(m[1] as string, 'ko')}) 애플리케이션이 트랜잭션을 취소합니다`,
+  ],
+  [
+    /^(commitTransaction|abortTransaction) failed with (.+): this instance (?:was|is) fenced and (?:stops|closes)$/,
+    (m) =>
+      `${josa(m[1] as string, '이/가')} ${josa(translateRefusal(m[2] as string, 'ko'), '으로/로')} 실패했습니다. 이 인스턴스는 펜싱되어 멈춥니다`,
+  ],
+  [/^sendOffsetsToTransaction failed \((.+)\): aborting$/, (m) => `sendOffsetsToTransaction이 실패해(${m[1]}) 트랜잭션을 취소합니다`],
+  [
+    /^commitSync failed \((.+)\): the records will be delivered again$/,
+    (m) => `commitSync가 실패했습니다(${m[1]}). 이 레코드들은 다시 전달됩니다`,
+  ],
+  [/^initTransactions failed: (.+)$/, (m) => `initTransactions가 실패했습니다: ${m[1]}`],
+  [
+    /^abortTransaction failed with (.+): this instance is fenced$/,
+    (m) => `abortTransaction이 ${josa(m[1] as string, '으로/로')} 실패했습니다. 이 인스턴스는 펜싱됐습니다`,
+  ],
+  [
+    /^found (\d+) new outbox row\(s\) from id (\d+); publishing to (\S+)$/,
+    (m) => `outbox에서 id ${m[2]}부터 새 행 ${m[1]}개를 찾아 ${josa(m[3] as string, '으로/로')} 발행합니다`,
+  ],
+  [
+    /^state store restored from (\S+)( \(read_committed\))?: (\d+) changelog record\(s\), (\d+) key\(s\)$/,
+    (m) => `${m[1]}${m[2] ? '(read_committed)' : ''}에서 상태 저장소를 복원했습니다: changelog 레코드 ${m[3]}개, 키 ${m[4]}개`,
+  ],
+  [
+    /^transaction aborted: the task closes dirty, wipes its store and restores it from the changelog$/,
+    () => '트랜잭션이 취소됐습니다. 태스크는 dirty 상태로 닫히고 저장소를 지운 뒤 changelog에서 다시 복원합니다',
+  ],
+  [
+    /^read its offsets from the database: (.+)$/,
+    (m) => `데이터베이스에 저장된 offset을 읽었습니다: ${m[1] === 'none yet' ? '아직 없음' : m[1]}`,
+  ],
+  [
+    /^no answer from (\S+) for (.+): the outcome is unknown, so it tries again$/,
+    (m) => `${m[1]}에서 ${m[2]}에 대한 응답이 없습니다. 결과를 알 수 없으니 다시 시도합니다`,
+  ],
+  [
+    /^bumped its own epoch to (\d+) to resolve a sequence it could not confirm; sequences restart at 0$/,
+    (m) => `확인하지 못한 시퀀스를 정리하려고 스스로 epoch을 ${josa(m[1] as string, '으로/로')} 올렸습니다. 시퀀스는 0부터 다시 시작합니다`,
+  ],
+  [
+    /^transaction of (\S+) has been open (\d+) ms, more than transaction\.timeout\.ms=(\d+): fencing epoch (\d+) and aborting$/,
+    (m) =>
+      `${m[1]}의 트랜잭션이 ${m[2]} ms 동안 열려 있어 transaction.timeout.ms=${josa(m[3] as string, '을/를')} 넘었습니다. epoch ${josa(m[4] as string, '을/를')} 펜싱하고 취소합니다`,
+  ],
+  [
+    /^loaded (\d+) transactional id\(s\) from (\S+) \(coordinator epoch (\d+)\)$/,
+    (m) => `${m[2]}에서 transactional.id ${m[1]}개를 다시 읽었습니다(coordinator epoch ${m[3]})`,
+  ],
+];
+
+function reasonKo(reason: string): string {
+  let m = reason.match(/^(\S+) joined$/);
+  if (m) return `${josa(m[1] as string, '이/가')} 참여했습니다`;
+  m = reason.match(/^(\S+) rejoined$/);
+  if (m) return `${josa(m[1] as string, '이/가')} 다시 참여했습니다`;
+  m = reason.match(/^(\S+) left the group$/);
+  if (m) return `${josa(m[1] as string, '이/가')} 그룹을 떠났습니다`;
+  m = reason.match(/^member (\S+) sent no heartbeat for session\.timeout\.ms=(\d+)$/);
+  if (m) return `멤버 ${josa(m[1] as string, '이/가')} session.timeout.ms=${m[2]} 동안 하트비트를 보내지 않았습니다`;
+  if (reason === 'join phase complete') return '참여 단계가 끝났습니다';
+  return reason;
+}
+
+/** A note or reason in the requested language (unknown Korean ones are kept in English). */
+export function translateNote(text: string, language: Language): string {
+  if (language === 'en') return text;
+  for (const [re, f] of KO_RULES) {
+    const m = text.match(re);
+    if (m) return f(m);
+  }
+  return text;
+}
+
+export function translateReason(reason: string, language: Language): string {
+  return language === 'en' ? reason : reasonKo(reason);
+}
+
+/** A client error's `during` ("Produce to orders-0", "connection to broker-0", an RPC name …). */
+export function translateDuring(during: string, language: Language): string {
+  if (language === 'en') return during;
+  let m = during.match(/^Produce to (\S+)$/);
+  if (m) return `${josa(m[1] as string, '으로/로')}의 Produce`;
+  m = during.match(/^connection to (\S+)$/);
+  if (m) return `${josa(m[1] as string, '과/와')}의 연결`;
+  m = during.match(/^Expiring (\d+) record\(s\) for (\S+): delivery\.timeout\.ms has passed since batch creation$/);
+  if (m) return `배치를 만든 뒤 delivery.timeout.ms가 지나 ${m[2]}의 레코드 ${m[1]}개를 만료시키는`;
+  m = during.match(/^delivery\.timeout\.ms passed for (\d+) record\(s\) of (\S+)$/);
+  if (m) return `${m[2]}의 레코드 ${m[1]}개에 대해 delivery.timeout.ms가 지남`;
+  if (during === 'Transaction offset Commit failed due to consumer group metadata mismatch')
+    return '컨슈머 그룹 메타데이터가 맞지 않아 트랜잭션 offset 커밋 실패';
+  return during;
+}
+
+const REFUSALS_KO: readonly (readonly [RegExp, string])[] = [
+  [/^The producer is in a fatal error state \(fenced\) and must be closed$/, '프로듀서가 치명적 오류 상태(펜싱됨)이므로 닫아야 합니다'],
+  [/^Cannot perform a 'send' before completing a call to initTransactions$/, 'initTransactions를 마치기 전에는 send를 할 수 없습니다'],
+  [/^Cannot call beginTransaction before initTransactions$/, 'initTransactions 전에는 beginTransaction을 호출할 수 없습니다'],
+  [/^Cannot call send while initializing$/, '초기화 중에는 send를 호출할 수 없습니다'],
+  [
+    /^Cannot call send in state READY: call beginTransaction first$/,
+    'READY 상태에서는 send를 호출할 수 없습니다. 먼저 beginTransaction을 호출해야 합니다',
+  ],
+  [/^Cannot call send while a transaction is (committing|aborting)$/, '트랜잭션이 끝나는 중에는 send를 호출할 수 없습니다'],
+  [
+    /^Cannot commit: the transaction hit an abortable error; call abortTransaction$/,
+    '트랜잭션에 취소 가능한 오류가 있어 커밋할 수 없습니다. abortTransaction을 호출해야 합니다',
+  ],
+  [/^Cannot (send|send offsets): the transaction hit an abortable error.*$/, '트랜잭션에 취소 가능한 오류가 있어 보낼 수 없습니다'],
+];
+
+/** A refused call's reason (the Java client's message) in Korean, when it is a known one. */
+export function translateRefusal(reason: string, language: Language): string {
+  if (language === 'en') return reason;
+  for (const [re, ko] of REFUSALS_KO) if (re.test(reason)) return ko;
+  return reason;
+}

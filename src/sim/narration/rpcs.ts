@@ -1,0 +1,339 @@
+/**
+ * A delivered envelope, said in terms of the Kafka RPC it carries — for steps whose facts do not
+ * already tell the story (requests that only queue work, responses that only move a client on).
+ */
+import { actorConfig, type NarrationContext, tp } from './context';
+import { explainError } from './errors';
+import { josa, list, say } from './language';
+import { poss } from './names';
+
+type P = Record<string, unknown>;
+const str = (v: unknown): string => (typeof v === 'string' ? v : String(v ?? ''));
+const num = (v: unknown): number => (typeof v === 'number' ? v : Number(v ?? 0));
+const tps = (v: unknown): string[] => (Array.isArray(v) ? v.map((x) => tp(str((x as P).topic), num((x as P).partition))) : []);
+const offsetList = (v: unknown): string =>
+  Array.isArray(v) ? v.map((x) => `${tp(str((x as P).topic), num((x as P).partition))}=${num((x as P).offset)}`).join(', ') : '';
+
+function errorPart(ctx: NarrationContext, error: unknown): string | null {
+  const e = str(error);
+  if (!e || e === 'NONE') return null;
+  const why = explainError(e, ctx.lang);
+  return say(ctx.lang, ` with ${e}${why ? `: ${why}` : ''}`, ` ${e}${why ? `(${why})` : ''}`);
+}
+
+export function rpcClause(ctx: NarrationContext): string {
+  const { lang, names, step } = ctx;
+  const env = ctx.envelope;
+  const p: P = (env?.payload as P) ?? {};
+  const to = names.actor(step.actor);
+  const from = names.actor(step.from ?? env?.from ?? '');
+  const sentRpcs = step.sent.map((id) => ctx.trace.envelopes[id]?.rpc);
+  const answers = sentRpcs.length > 0;
+  const err = errorPart(ctx, p.error);
+  const where = p.topic !== undefined ? tp(str(p.topic), num(p.partition)) : '';
+  switch (step.label) {
+    case 'Produce':
+      if (sentRpcs.includes('AddPartitionsToTxn'))
+        return say(
+          lang,
+          `${to} holds the Produce from ${from} for ${where} and first asks the transaction coordinator whether the partition is in the transaction (KIP-890 verification)`,
+          `${josa(to, '은/는')} ${from}의 ${where} Produce를 잠시 두고, 먼저 이 파티션이 트랜잭션에 속하는지 트랜잭션 코디네이터에 확인합니다(KIP-890 검증).`,
+        );
+      return say(
+        lang,
+        `${to} received a Produce request from ${from} for ${where}`,
+        `${josa(to, '이/가')} ${from}의 ${where} Produce 요청을 받았습니다.`,
+      );
+    case 'ProduceResponse':
+      return err
+        ? say(
+            lang,
+            `${to} got a ProduceResponse for ${where}${err}`,
+            `${josa(to, '이/가')} ${where}에 대한 ProduceResponse를 받았습니다:${err}.`,
+          )
+        : say(
+            lang,
+            `${to} got the ProduceResponse for ${where}: offset ${num(p.baseOffset)}`,
+            `${josa(to, '이/가')} ${where}에 대한 ProduceResponse를 받았습니다: offset ${num(p.baseOffset)}.`,
+          );
+    case 'InitProducerId':
+      return p.transactionalId
+        ? say(
+            lang,
+            `${from} asks ${to} for the producerId and epoch of transactional.id ${str(p.transactionalId)} (InitProducerId)`,
+            `${josa(from, '이/가')} ${to}에게 transactional.id ${str(p.transactionalId)}의 producerId와 epoch을 요청합니다(InitProducerId).`,
+          )
+        : say(
+            lang,
+            `${to} hands ${from} a fresh producerId (InitProducerId without transactional.id: a new one every time a producer starts)`,
+            `${josa(to, '이/가')} ${from}에게 새 producerId를 발급합니다(transactional.id 없는 InitProducerId는 프로듀서가 시작할 때마다 새 값을 받습니다).`,
+          );
+    case 'InitProducerIdResponse':
+      return say(
+        lang,
+        `${to} got its InitProducerIdResponse${err ?? `: producerId ${num(p.producerId)}, epoch ${num(p.producerEpoch)}`}`,
+        `${josa(to, '이/가')} InitProducerIdResponse를 받았습니다${err ? `:${err}` : `: producerId ${num(p.producerId)}, epoch ${num(p.producerEpoch)}`}.`,
+      );
+    case 'AddPartitionsToTxn': {
+      const parts = list(lang, tps(p.partitions));
+      return p.verifyOnly
+        ? say(
+            lang,
+            `${from}, the partition leader, asks ${to} whether ${parts} belongs to ${str(p.transactionalId)}'s open transaction before it appends (partition verification)`,
+            `파티션 리더 ${josa(from, '이/가')} 기록하기 전에 ${josa(parts, '이/가')} ${str(p.transactionalId)}의 열린 트랜잭션에 속하는지 ${to}에게 확인합니다(partition verification).`,
+          )
+        : say(
+            lang,
+            `${from} asks ${to} to add ${parts} to transaction ${str(p.transactionalId)} before its first write there (AddPartitionsToTxn)`,
+            `${josa(from, '이/가')} 처음 쓰기 전에 ${josa(parts, '을/를')} 트랜잭션 ${str(p.transactionalId)}에 추가해 달라고 ${to}에게 요청합니다(AddPartitionsToTxn).`,
+          );
+    }
+    case 'AddPartitionsToTxnResponse':
+      return err
+        ? say(lang, `${poss(to, 'AddPartitionsToTxn')} was answered${err}`, `${to}의 AddPartitionsToTxn 응답:${err}.`)
+        : say(
+            lang,
+            `${to} may now write to ${list(lang, tps(p.partitions)) || 'the partitions'} inside its transaction`,
+            `${josa(to, '은/는')} 이제 트랜잭션 안에서 ${list(lang, tps(p.partitions)) || '해당 파티션'}에 쓸 수 있습니다.`,
+          );
+    case 'AddOffsetsToTxn':
+      return say(
+        lang,
+        `${from} adds group ${str(p.groupId)}'s offsets to transaction ${str(p.transactionalId)} (sendOffsetsToTransaction, step 1: AddOffsetsToTxn)`,
+        `${josa(from, '이/가')} 그룹 ${str(p.groupId)}의 offset을 트랜잭션 ${str(p.transactionalId)}에 포함시킵니다(sendOffsetsToTransaction 1단계: AddOffsetsToTxn).`,
+      );
+    case 'AddOffsetsToTxnResponse':
+      return err
+        ? say(lang, `${poss(to, 'AddOffsetsToTxn')} was answered${err}`, `${to}의 AddOffsetsToTxn 응답:${err}.`)
+        : say(
+            lang,
+            `${to} may now send the offsets themselves to the group coordinator (step 2: TxnOffsetCommit)`,
+            `${josa(to, '은/는')} 이제 offset 자체를 그룹 코디네이터에 보냅니다(2단계: TxnOffsetCommit).`,
+          );
+    case 'TxnOffsetCommit':
+      return say(
+        lang,
+        `${to} holds group ${str(p.groupId)}'s offsets ${offsetList(p.offsets)} as pending in ${str(p.transactionalId)}'s transaction: they count only if it commits`,
+        `${josa(to, '은/는')} 그룹 ${str(p.groupId)}의 offset ${josa(offsetList(p.offsets), '을/를')} ${str(p.transactionalId)} 트랜잭션에 보류해 둡니다. 트랜잭션이 커밋돼야만 반영됩니다.`,
+      );
+    case 'TxnOffsetCommitResponse':
+      return err
+        ? say(lang, `${poss(to, 'TxnOffsetCommit')} was answered${err}`, `${to}의 TxnOffsetCommit 응답:${err}.`)
+        : say(
+            lang,
+            `${poss(to, 'offsets')} are now part of the transaction: sendOffsetsToTransaction returns`,
+            `${to}의 offset이 트랜잭션에 포함됐습니다. sendOffsetsToTransaction이 반환됩니다.`,
+          );
+    case 'EndTxn':
+      return say(
+        lang,
+        `${from} asks ${to} to ${p.committed ? 'COMMIT' : 'ABORT'} transaction ${str(p.transactionalId)} (EndTxn)`,
+        `${josa(from, '이/가')} ${to}에게 트랜잭션 ${str(p.transactionalId)}의 ${p.committed ? 'COMMIT' : 'ABORT'}을 요청합니다(EndTxn).`,
+      );
+    case 'EndTxnResponse':
+      return err
+        ? say(lang, `${poss(to, 'EndTxn')} was answered${err}`, `${to}의 EndTxn 응답:${err}.`)
+        : say(
+            lang,
+            `${to} got the EndTxn answer: the outcome is decided, so its commitTransaction()/abortTransaction() returns while the markers are written in the background`,
+            `${josa(to, '이/가')} EndTxn 응답을 받았습니다. 결과가 정해졌으므로 마커가 백그라운드에서 기록되는 동안 commitTransaction()/abortTransaction()이 반환됩니다.`,
+          );
+    case 'WriteTxnMarkers':
+      return say(lang, `${to} received WriteTxnMarkers from ${from}`, `${josa(to, '이/가')} ${from}에게서 WriteTxnMarkers를 받았습니다.`);
+    case 'WriteTxnMarkersResponse':
+      return say(
+        lang,
+        `${from} acknowledged its transaction markers to ${to}`,
+        `${josa(from, '이/가')} 트랜잭션 마커 기록을 ${to}에게 확인했습니다.`,
+      );
+    case 'Fetch':
+      return answers
+        ? say(
+            lang,
+            `${to} answers the Fetch from ${from} for ${where} from offset ${num(p.fetchOffset)} (${str(p.isolationLevel)})`,
+            `${josa(to, '이/가')} ${from}의 ${where} Fetch(offset ${num(p.fetchOffset)}부터, ${str(p.isolationLevel)})에 응답합니다.`,
+          )
+        : say(
+            lang,
+            `${to} has nothing past offset ${num(p.fetchOffset)} of ${where} for ${from} (${str(p.isolationLevel)}), so it holds the Fetch up to ${num(p.maxWaitMs)} ms (fetch.max.wait.ms)`,
+            `${to}에는 ${from}에게 줄 ${where}의 offset ${num(p.fetchOffset)} 이후 데이터가 없어(${str(p.isolationLevel)}) Fetch를 최대 ${num(p.maxWaitMs)} ms(fetch.max.wait.ms) 동안 붙잡아 둡니다.`,
+          );
+    case 'FetchResponse': {
+      if (err) return say(lang, `the Fetch of ${where} by ${to} was answered${err}`, `${to}의 ${where} Fetch 응답:${err}.`);
+      const hw = num(p.highWatermark);
+      const lso = num(p.lastStableOffset);
+      const heldBack =
+        lso < hw
+          ? say(
+              lang,
+              ` — the LSO (${lso}) is below the high watermark (${hw}): an open transaction holds read_committed readers back`,
+              ` LSO(${lso})가 high watermark(${hw})보다 낮습니다. 열린 트랜잭션이 read_committed 컨슈머를 붙잡고 있습니다.`,
+            )
+          : '';
+      return say(
+        lang,
+        `${to} got nothing new from its Fetch of ${where} (high watermark ${hw}, LSO ${lso})${heldBack}`,
+        `${to}의 ${where} Fetch에 새 데이터가 없었습니다(high watermark ${hw}, LSO ${lso}).${heldBack}`,
+      );
+    }
+    case 'ListOffsets': {
+      const earliest = num(p.timestamp) === -2;
+      if (!actorConfig(ctx, step.from ?? env?.from ?? '')?.['group.id'])
+        return say(
+          lang,
+          `${from} asks ${to} for the ${earliest ? 'earliest' : 'latest'} offset of ${where} (ListOffsets)`,
+          `${josa(from, '이/가')} ${to}에게 ${where}의 ${earliest ? '가장 이른' : '가장 최근'} offset을 묻습니다(ListOffsets).`,
+        );
+      return say(
+        lang,
+        `${from} has no committed offset for ${where}, so auto.offset.reset asks ${to} for the ${earliest ? 'earliest' : 'latest'} offset`,
+        `${josa(from, '은/는')} ${where}의 커밋된 offset이 없어 auto.offset.reset에 따라 ${to}에게 ${earliest ? '가장 이른' : '가장 최근'} offset을 묻습니다.`,
+      );
+    }
+    case 'ListOffsetsResponse':
+      return say(
+        lang,
+        `${to} will start ${where} at offset ${num(p.offset)}`,
+        `${josa(to, '은/는')} ${josa(where, '을/를')} offset ${num(p.offset)}부터 읽습니다.`,
+      );
+    case 'OffsetCommit':
+      return say(
+        lang,
+        `${from} commits offsets ${offsetList(p.offsets)} for group ${str(p.groupId)} (OffsetCommit)`,
+        `${josa(from, '이/가')} 그룹 ${str(p.groupId)}의 offset ${josa(offsetList(p.offsets), '을/를')} 커밋합니다(OffsetCommit).`,
+      );
+    case 'OffsetCommitResponse':
+      return err
+        ? say(lang, `${poss(to, 'OffsetCommit')} was refused${err}`, `${to}의 OffsetCommit이 거부됐습니다:${err}.`)
+        : say(lang, `${poss(to, 'offset commit')} is acknowledged`, `${to}의 offset 커밋이 확인됐습니다.`);
+    case 'OffsetFetch':
+      return say(
+        lang,
+        `${from} asks ${to} where group ${str(p.groupId)} left off (OffsetFetch)`,
+        `${josa(from, '이/가')} ${to}에게 그룹 ${str(p.groupId)}의 커밋된 위치를 묻습니다(OffsetFetch).`,
+      );
+    case 'OffsetFetchResponse': {
+      if (err) return say(lang, `${poss(to, 'OffsetFetch')} was answered${err}`, `${to}의 OffsetFetch 응답:${err}.`);
+      const entries = Array.isArray(p.offsets) ? (p.offsets as P[]) : [];
+      const known = entries.filter((e) => num(e.offset) >= 0).map((e) => `${tp(str(e.topic), num(e.partition))}=${num(e.offset)}`);
+      const unknown = entries.filter((e) => num(e.offset) < 0).map((e) => tp(str(e.topic), num(e.partition)));
+      const parts: string[] = [];
+      if (known.length)
+        parts.push(
+          say(
+            lang,
+            `${to} resumes from the committed offsets ${known.join(', ')}`,
+            `${josa(to, '은/는')} 커밋된 offset ${known.join(', ')}부터 이어서 읽습니다.`,
+          ),
+        );
+      if (unknown.length)
+        parts.push(
+          say(
+            lang,
+            `the group has no committed offset for ${list(lang, unknown)} yet`,
+            `그룹에는 아직 ${list(lang, unknown)}의 커밋된 offset이 없습니다.`,
+          ),
+        );
+      return (
+        parts.join(lang === 'ko' ? ' ' : '; ') ||
+        say(lang, `${to} got its OffsetFetchResponse`, `${josa(to, '이/가')} OffsetFetchResponse를 받았습니다.`)
+      );
+    }
+    case 'JoinGroup':
+      return say(
+        lang,
+        `${from} asks to join group ${str(p.groupId)} (JoinGroup)`,
+        `${josa(from, '이/가')} 그룹 ${str(p.groupId)}에 참여를 요청합니다(JoinGroup).`,
+      );
+    case 'JoinGroupResponse':
+      return err
+        ? say(lang, `${poss(to, 'JoinGroup')} was answered${err}`, `${to}의 JoinGroup 응답:${err}.`)
+        : say(
+            lang,
+            `${to} joined as member ${str(p.memberId)} of generation ${num(p.generationId)}; now it waits for its assignment (SyncGroup)`,
+            `${josa(to, '이/가')} generation ${num(p.generationId)}의 멤버 ${josa(str(p.memberId), '으로/로')} 참여했습니다. 이제 할당을 기다립니다(SyncGroup).`,
+          );
+    case 'SyncGroup':
+      return say(
+        lang,
+        `${from} asks for its partitions in generation ${num(p.generationId)} (SyncGroup)`,
+        `${josa(from, '이/가')} generation ${num(p.generationId)}에서 자기 파티션을 요청합니다(SyncGroup).`,
+      );
+    case 'SyncGroupResponse':
+      return err
+        ? say(lang, `${poss(to, 'SyncGroup')} was answered${err}`, `${to}의 SyncGroup 응답:${err}.`)
+        : say(
+            lang,
+            `${to} was assigned ${list(lang, tps(p.assignment)) || 'no partitions'}`,
+            `${josa(to, '이/가')} ${josa(list(lang, tps(p.assignment)) || '파티션 없음', '을/를')} 할당받았습니다.`,
+          );
+    case 'Heartbeat':
+      return say(
+        lang,
+        `${from} heartbeats to ${to}: still alive in generation ${num(p.generationId)}`,
+        `${josa(from, '이/가')} ${to}에 하트비트를 보냅니다: generation ${num(p.generationId)}에서 살아 있습니다.`,
+      );
+    case 'HeartbeatResponse':
+      return err
+        ? say(lang, `${poss(to, 'heartbeat')} was answered${err}`, `${to}의 하트비트 응답:${err}.`)
+        : say(lang, `${poss(to, 'heartbeat')} is acknowledged`, `${to}의 하트비트가 확인됐습니다.`);
+    case 'LeaveGroup':
+      return say(
+        lang,
+        `${from} leaves group ${str(p.groupId)}`,
+        `${josa(from, '이/가')} ${josa(`그룹 ${str(p.groupId)}`, '을/를')} 떠납니다.`,
+      );
+    case 'LeaveGroupResponse':
+      return say(lang, `${to} has left its group`, `${josa(to, '이/가')} 그룹을 떠났습니다.`);
+    case 'DbTransaction':
+      return say(
+        lang,
+        `${to} runs a database transaction for ${from}${p.eventId ? ` (${str(p.eventId)})` : ''}`,
+        `${josa(to, '이/가')} ${from}의 데이터베이스 트랜잭션을 실행합니다${p.eventId ? `(${str(p.eventId)})` : ''}.`,
+      );
+    case 'DbTransactionResult':
+      return p.conflict
+        ? say(
+            lang,
+            `${to} learns the database wrote nothing: the event was already in its inbox`,
+            `${josa(to, '은/는')} 데이터베이스가 아무것도 쓰지 않았음을 알게 됩니다. 이미 Inbox에 있던 이벤트입니다.`,
+          )
+        : say(
+            lang,
+            `${to} learns the database transaction committed`,
+            `${josa(to, '은/는')} 데이터베이스 트랜잭션이 커밋됐음을 알게 됩니다.`,
+          );
+    case 'DbQuery':
+      return say(
+        lang,
+        `${from} asks ${to} for the offsets it stored with its results`,
+        `${josa(from, '이/가')} 결과와 함께 저장한 offset을 ${to}에게 묻습니다.`,
+      );
+    case 'DbQueryResult':
+      return say(lang, `${to} got the stored offsets from the database`, `${josa(to, '이/가')} 데이터베이스에 저장된 offset을 받았습니다.`);
+    case 'HttpRequest':
+      return str(p.method) === 'GET'
+        ? say(
+            lang,
+            `${from} asks ${to} whether ${str(p.eventId)} was already paid before it tries again (look-up before retry)`,
+            `${josa(from, '이/가')} 다시 시도하기 전에 ${josa(str(p.eventId), '이/가')} 이미 결제됐는지 ${to}에게 조회합니다.`,
+          )
+        : say(
+            lang,
+            `${to} received ${poss(from, 'request')} for ${str(p.eventId)}`,
+            `${josa(to, '이/가')} ${str(p.eventId)}에 대한 ${from}의 요청을 받았습니다.`,
+          );
+    case 'HttpResponse':
+      return say(
+        lang,
+        `${to} got HTTP ${num(p.status)} from ${from}${num(p.status) === 404 ? ': the first call never took effect, so calling again is safe' : ''}`,
+        `${josa(to, '이/가')} ${from}에게서 HTTP ${josa(String(num(p.status)), '을/를')} 받았습니다${num(p.status) === 404 ? '. 첫 호출이 반영되지 않았으므로 다시 호출해도 안전합니다' : ''}.`,
+      );
+    default:
+      return say(
+        lang,
+        `${to} received ${step.label} from ${from}`,
+        `${josa(to, '이/가')} ${from}에게서 ${josa(step.label, '을/를')} 받았습니다.`,
+      );
+  }
+}

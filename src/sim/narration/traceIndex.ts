@@ -1,0 +1,108 @@
+/**
+ * What narration needs to know about the rest of the run to say "again" or "the second time":
+ * where each send() was first appended, how often an event was processed, charged or delivered.
+ * Built once per trace (a WeakMap keeps it while the trace lives).
+ */
+import type { TraceStep } from '../kernel/simulation';
+import type { Trace } from '../run';
+import type { Fact } from '../trace/facts';
+
+export interface Occurrence {
+  readonly step: number;
+  readonly topic: string;
+  readonly partition: number;
+  readonly offset: number;
+  readonly transactional: boolean;
+  readonly origin: string | null;
+}
+
+export interface TraceIndex {
+  /** Appends of each send() (by "client#ref"), in order. */
+  readonly appendsByOrigin: ReadonlyMap<string, readonly Occurrence[]>;
+  /** Appends of each event_id (data records), in order. */
+  readonly appendsByEvent: ReadonlyMap<string, readonly Occurrence[]>;
+  /** Steps where "<app>|<event>" was processed. */
+  readonly processed: ReadonlyMap<string, readonly number[]>;
+  /** Steps where "<consumer>|<event>" was delivered. */
+  readonly delivered: ReadonlyMap<string, readonly number[]>;
+  /** Steps where "<sink>|<event>" took effect. */
+  readonly applied: ReadonlyMap<string, readonly number[]>;
+  /** Producer ids each client got, in order. */
+  readonly producerIds: ReadonlyMap<string, readonly { step: number; producerId: number; producerEpoch: number }[]>;
+}
+
+const cache = new WeakMap<Trace, TraceIndex>();
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+export function eventKey(eventId: string | null | undefined, topic: string, partition: number, offset: number): string {
+  return eventId ?? `${topic}-${partition}@${offset}`;
+}
+
+function build(steps: readonly TraceStep[]): TraceIndex {
+  const appendsByOrigin = new Map<string, Occurrence[]>();
+  const appendsByEvent = new Map<string, Occurrence[]>();
+  const processed = new Map<string, number[]>();
+  const delivered = new Map<string, number[]>();
+  const applied = new Map<string, number[]>();
+  const producerIds = new Map<string, { step: number; producerId: number; producerEpoch: number }[]>();
+  for (const s of steps)
+    for (const raw of s.facts) {
+      const f = raw as Fact;
+      switch (f.kind) {
+        case 'append': {
+          if (f.control !== null) break;
+          for (let o = f.baseOffset; o <= f.lastOffset; o++) {
+            const origin = f.origins[o - f.baseOffset] ?? null;
+            const key = origin ? `${origin.client}#${origin.ref}` : null;
+            const occ: Occurrence = {
+              step: s.i,
+              topic: f.topic,
+              partition: f.partition,
+              offset: o,
+              transactional: f.transactional,
+              origin: key,
+            };
+            if (key) push(appendsByOrigin, key, occ);
+            const ev = f.eventIds[o - f.baseOffset];
+            if (ev) push(appendsByEvent, ev, occ);
+          }
+          break;
+        }
+        case 'processed':
+          push(processed, `${f.app}|${eventKey(f.eventId, f.topic, f.partition, f.offset)}`, s.i);
+          break;
+        case 'delivered':
+          push(delivered, `${f.consumer}|${eventKey(f.headers.event_id, f.topic, f.partition, f.offset)}`, s.i);
+          break;
+        case 'sideEffect':
+          if (f.applied && f.eventId) push(applied, `${f.sink}|${f.eventId}`, s.i);
+          break;
+        case 'producerId':
+          push(producerIds, f.client, { step: s.i, producerId: f.producerId, producerEpoch: f.producerEpoch });
+          break;
+      }
+    }
+  return { appendsByOrigin, appendsByEvent, processed, delivered, applied, producerIds };
+}
+
+export function traceIndex(trace: Trace): TraceIndex {
+  let idx = cache.get(trace);
+  if (!idx) {
+    idx = build(trace.steps);
+    cache.set(trace, idx);
+  }
+  return idx;
+}
+
+/** How many entries of a step list are at or before `step`. */
+export function countUpTo(steps: readonly number[] | undefined, step: number): number {
+  if (!steps) return 0;
+  let n = 0;
+  for (const s of steps) if (s <= step) n++;
+  return n;
+}

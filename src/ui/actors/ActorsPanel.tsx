@@ -1,0 +1,151 @@
+/**
+ * Every process of the run, grouped (brokers, coordinators, producers, consumers, systems outside
+ * Kafka), each with its actors' XState state at the current step — and the transition, when the
+ * step on screen changed it — and the fields that matter. Down and paused processes are marked.
+ * Pressing an actor selects it.
+ */
+import { useId, useMemo } from 'react';
+import { stateValueToString } from '../../sim/kernel/stateValue';
+import type { SimView, Trace } from '../../sim/run';
+import type { ProcessKind } from '../../sim/scenario/build';
+import { type Language, simStore } from '../../store/simStore';
+import { type Strings, useStrings } from '../i18n';
+import { useSim } from '../useSim';
+import { actorFields, roleOf } from './fields';
+
+type Group = 'brokers' | 'coordinators' | 'producers' | 'consumers' | 'sinks';
+
+const GROUP_OF: Record<ProcessKind, Group> = {
+  broker: 'brokers',
+  'txn-coordinator': 'coordinators',
+  'group-coordinator': 'coordinators',
+  producer: 'producers',
+  consumer: 'consumers',
+  streams: 'consumers',
+  sink: 'sinks',
+};
+const GROUPS: readonly Group[] = ['producers', 'brokers', 'coordinators', 'consumers', 'sinks'];
+
+const ROLE_NAMES: Record<string, readonly [string, string]> = {
+  app: ['application', '애플리케이션'],
+  producer: ['KafkaProducer', 'KafkaProducer'],
+  consumer: ['KafkaConsumer', 'KafkaConsumer'],
+  restore: ['restore consumer', '복원 컨슈머'],
+  relay: ['CDC relay', 'CDC 릴레이'],
+};
+
+function roleName(role: string, language: Language): string {
+  const r = ROLE_NAMES[role];
+  return r ? (language === 'ko' ? r[1] : r[0]) : role;
+}
+
+function ActorRow({
+  trace,
+  view,
+  actorId,
+  processKind,
+  language,
+}: {
+  readonly trace: Trace;
+  readonly view: SimView;
+  readonly actorId: string;
+  readonly processKind: string;
+  readonly language: Language;
+}) {
+  const selected = useSim((s) => s.selection?.kind === 'actor' && s.selection.id === actorId);
+  const step = useSim((s) => s.step);
+  const snap = view.actors.get(actorId);
+  const kind = trace.built.specs.find((sp) => sp.id === actorId)?.kind ?? processKind;
+  const state = snap ? stateValueToString(snap.value) : '—';
+  const last = step > 0 ? trace.steps[step - 1] : undefined;
+  const changed = last && last.actor === actorId && last.before !== last.after ? `${last.before} → ${last.after}` : null;
+  const active = last?.actor === actorId;
+  const fields = actorFields(kind, snap?.context, language);
+  const role = roleOf(actorId, processKind);
+  return (
+    <li className={`actor${active ? ' active' : ''}`} data-actor={actorId} data-state={state}>
+      <button
+        type="button"
+        className="actor-head"
+        aria-pressed={selected}
+        onClick={() => simStore.getState().select(selected ? null : { kind: 'actor', id: actorId })}
+      >
+        <span className="actor-role">{actorId.includes('.') ? roleName(role, language) : actorId}</span>
+        <span className={`state${changed ? ' changed' : ''}`}>{changed ?? state}</span>
+      </button>
+      {fields.length > 0 && (
+        <dl className="fields">
+          {fields.map((f) => (
+            <div key={f.label}>
+              <dt>{f.label}</dt>
+              <dd>{f.value}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+    </li>
+  );
+}
+
+function ProcessCard({
+  trace,
+  view,
+  processId,
+  t,
+  language,
+}: {
+  readonly trace: Trace;
+  readonly view: SimView;
+  readonly processId: string;
+  readonly t: Strings;
+  readonly language: Language;
+}) {
+  const info = trace.built.processes.find((p) => p.id === processId);
+  if (!info) return null;
+  const p = view.processes.get(processId);
+  const status = p?.down ? 'down' : p?.paused ? 'paused' : 'up';
+  return (
+    <article className={`process ${status}`} data-process={processId} data-status={status} aria-labelledby={`process-${processId}`}>
+      <h4 id={`process-${processId}`}>
+        <span>{processId}</span>
+        {status !== 'up' && <span className={`badge ${status}`}>{status === 'down' ? t.down : t.paused}</span>}
+        {p && p.incarnation > 0 && <span className="badge muted-badge">{t.restarted(p.incarnation + 1)}</span>}
+      </h4>
+      <ul className="actors-list">
+        {info.actors.map((a) => (
+          <ActorRow key={a} trace={trace} view={view} actorId={a} processKind={info.kind} language={language} />
+        ))}
+      </ul>
+    </article>
+  );
+}
+
+export function ActorsPanel() {
+  const titleId = useId();
+  const t = useStrings();
+  const trace = useSim((s) => s.trace);
+  const view = useSim((s) => s.view);
+  const language = useSim((s) => s.language);
+  const groups = useMemo(() => {
+    const by = new Map<Group, string[]>();
+    for (const p of trace?.built.processes ?? []) {
+      const g = GROUP_OF[p.kind] ?? 'sinks';
+      by.set(g, [...(by.get(g) ?? []), p.id]);
+    }
+    return GROUPS.filter((g) => by.has(g)).map((g) => [g, by.get(g) as string[]] as const);
+  }, [trace]);
+  if (!trace || !view) return null;
+  return (
+    <section className="actors-panel" aria-labelledby={titleId}>
+      <h2 id={titleId}>{t.actors}</h2>
+      {groups.map(([g, ids]) => (
+        <section key={g} className="actor-group" aria-labelledby={`group-${g}`}>
+          <h3 id={`group-${g}`}>{t[g]}</h3>
+          {ids.map((id) => (
+            <ProcessCard key={id} trace={trace} view={view} processId={id} t={t} language={language} />
+          ))}
+        </section>
+      ))}
+    </section>
+  );
+}

@@ -1,0 +1,279 @@
+/**
+ * The fields that matter for each kind of actor, read from its XState context at the current step:
+ * what a person needs to follow the run (producerId/epoch, sequences, transaction state, group
+ * generation and members, positions, committed offsets, rows and charges), in Kafka's words.
+ */
+import type { ConsumerAppContext } from '../../sim/app/consumerApp.machine';
+import type { ProducerAppContext } from '../../sim/app/producerApp.machine';
+import type { BrokerContext } from '../../sim/broker/broker.machine';
+import type { ConsumerContext } from '../../sim/consumer/consumer.machine';
+import type { GroupCoordinatorContext } from '../../sim/coordinator/groupCoordinator.machine';
+import type { TxnCoordinatorContext } from '../../sim/coordinator/transactionCoordinator.machine';
+import { lastStableOffset } from '../../sim/log/partitionLog';
+import type { ProducerContext } from '../../sim/producer/producerContext';
+import { queueSize } from '../../sim/producer/recordAccumulator';
+import type { DatabaseContext } from '../../sim/sinks/database.machine';
+import type { HttpApiContext } from '../../sim/sinks/httpApi.machine';
+import type { OutboxRelayContext } from '../../sim/sinks/outboxRelay.machine';
+import type { StreamThreadContext } from '../../sim/streams/streamThread.machine';
+import type { Language } from '../../store/simStore';
+
+export interface Field {
+  readonly label: string;
+  readonly value: string;
+}
+
+/** The role of an actor inside its process, from its id ("orders.producer" → producer). */
+export function roleOf(actorId: string, processKind: string): string {
+  const dot = actorId.lastIndexOf('.');
+  if (dot >= 0) return actorId.slice(dot + 1);
+  return processKind;
+}
+
+const L = (language: Language, en: string, ko: string) => (language === 'ko' ? ko : en);
+const entries = (o: Readonly<Record<string, number>>) =>
+  Object.entries(o)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([k, v]) => `${k}=${v}`)
+    .join(', ');
+const none = (language: Language) => L(language, 'none', '없음');
+const orNone = (s: string, language: Language) => (s === '' ? none(language) : s);
+
+function producerFields(c: ProducerContext, lang: Language): Field[] {
+  const out: Field[] = [];
+  out.push({
+    label: 'producerId / epoch',
+    value: c.producerId < 0 ? L(lang, 'none yet', '아직 없음') : `${c.producerId} / ${c.producerEpoch}`,
+  });
+  if (c.transactional) out.push({ label: 'transactional.id', value: c.config['transactional.id'] ?? '' });
+  else out.push({ label: 'enable.idempotence', value: String(c.idempotent) });
+  out.push({ label: L(lang, 'next sequence', '다음 시퀀스'), value: orNone(entries(c.nextSequence), lang) });
+  const inFlight = c.batches.filter((b) => b.inFlight);
+  const waiting = c.batches.filter((b) => !b.inFlight);
+  const batch = (b: (typeof c.batches)[number]) =>
+    `${b.topic}-${b.partition} seq ${b.baseSequence}${b.records.length > 1 ? `–${b.baseSequence + b.records.length - 1}` : ''}${b.attempts > 1 ? ` (${L(lang, 'attempt', '시도')} ${b.attempts})` : ''}`;
+  out.push({ label: L(lang, 'batches in flight', '전송 중 배치'), value: inFlight.length ? inFlight.map(batch).join('; ') : '0' });
+  if (waiting.length) out.push({ label: L(lang, 'batches waiting to retry', '재시도 대기 배치'), value: waiting.map(batch).join('; ') });
+  const buffered = Object.values(c.accumulating).reduce((n, q) => n + queueSize(q), 0);
+  if (buffered) out.push({ label: L(lang, 'records in the accumulator', '누적 중 레코드'), value: String(buffered) });
+  if (c.transactional) {
+    const parts = [...c.txnPartitions, ...c.pendingPartitions.map((p) => `${p}?`)];
+    out.push({ label: L(lang, 'partitions in the transaction', '트랜잭션 파티션'), value: orNone(parts.join(', '), lang) });
+    if (c.pendingOffsets)
+      out.push({
+        label: L(lang, 'offsets for the transaction', '트랜잭션에 넣을 offset'),
+        value: `${c.pendingOffsets.groupId}: ${c.pendingOffsets.offsets.map((o) => `${o.topic}-${o.partition}=${o.offset}`).join(', ')}`,
+      });
+  }
+  if (c.lastError) out.push({ label: L(lang, 'last error', '마지막 오류'), value: c.lastError });
+  return out;
+}
+
+function producerAppFields(c: ProducerAppContext, lang: Language): Field[] {
+  const op = c.script[c.pc];
+  const what = op
+    ? op.op === 'send'
+      ? `send(${op.topic}, ${op.key ?? 'null'})`
+      : op.op === 'resend'
+        ? `resend(${op.eventId})`
+        : `${op.op}()`
+    : L(lang, 'done', '완료');
+  const out: Field[] = [
+    { label: L(lang, 'script', '스크립트'), value: `${Math.min(c.pc + 1, c.script.length)}/${c.script.length}: ${what}` },
+  ];
+  if (c.transactional) out.push({ label: L(lang, 'in a transaction', '트랜잭션 중'), value: String(c.inTransaction) });
+  if (c.stopped) out.push({ label: L(lang, 'stopped', '멈춤'), value: c.stopped });
+  return out;
+}
+
+function consumerFields(c: ConsumerContext, lang: Language): Field[] {
+  const out: Field[] = [
+    { label: 'group.id', value: c.config['group.id'] ?? L(lang, 'none (no commits)', '없음 (커밋 불가)') },
+    { label: 'isolation.level', value: c.config['isolation.level'] },
+  ];
+  if (c.config['group.id'] !== null) {
+    out.push({
+      label: L(lang, 'member / generation', '멤버 / generation'),
+      value: c.memberId ? `${c.memberId} / ${c.generationId}` : L(lang, 'not joined', '참여 전'),
+    });
+    out.push({ label: 'enable.auto.commit', value: String(c.config['enable.auto.commit']) });
+  }
+  out.push({
+    label: L(lang, 'assignment', '할당'),
+    value: orNone(c.assignment.map((tp) => `${tp.topic}-${tp.partition}`).join(', '), lang),
+  });
+  out.push({ label: L(lang, 'positions', '위치(position)'), value: orNone(entries(c.positions), lang) });
+  const buffered = Object.values(c.buffer).reduce((n, r) => n + r.length, 0);
+  if (buffered) out.push({ label: L(lang, 'fetched, not yet polled', '가져왔지만 poll 전'), value: String(buffered) });
+  return out;
+}
+
+const PLAN_EN: Record<string, string> = {
+  process: 'processing a record',
+  sideEffect: 'writing outside Kafka',
+  produce: 'producing the result',
+  beginTransaction: 'beginTransaction()',
+  sendOffsets: 'sendOffsetsToTransaction()',
+  commitTransaction: 'commitTransaction()',
+  flush: 'flush()',
+  commitSync: 'commitSync()',
+  point: 'between steps',
+};
+const PLAN_KO: Record<string, string> = {
+  process: '레코드 처리 중',
+  sideEffect: 'Kafka 밖에 쓰는 중',
+  produce: '결과 produce 중',
+  beginTransaction: 'beginTransaction()',
+  sendOffsets: 'sendOffsetsToTransaction()',
+  commitTransaction: 'commitTransaction()',
+  flush: 'flush()',
+  commitSync: 'commitSync()',
+  point: '단계 사이',
+};
+
+function consumerAppFields(c: ConsumerAppContext, lang: Language): Field[] {
+  const step = c.plan[c.step];
+  const doing = step
+    ? `${(lang === 'ko' ? PLAN_KO : PLAN_EN)[step.kind] ?? step.kind}${'i' in step && c.batch[step.i] ? ` (offset ${c.batch[step.i]?.offset})` : ''}`
+    : L(lang, 'polling', 'poll 중');
+  const out: Field[] = [
+    { label: L(lang, 'mode', '방식'), value: c.mode },
+    { label: L(lang, 'doing', '하는 일'), value: doing },
+    { label: L(lang, 'batch', '배치'), value: c.batch.length ? `${c.batch.length} (${c.batch.map((r) => r.offset).join(', ')})` : '0' },
+  ];
+  if (c.sink) out.push({ label: L(lang, 'writes to', '쓰는 곳'), value: `${c.sink.id} (${c.sink.mode})` });
+  if (c.outputTopic) out.push({ label: L(lang, 'output topic', '출력 토픽'), value: c.outputTopic });
+  if (c.stopped) out.push({ label: L(lang, 'stopped', '멈춤'), value: c.stopped });
+  return out;
+}
+
+function txnCoordinatorFields(c: TxnCoordinatorContext, lang: Language): Field[] {
+  const out: Field[] = Object.values(c.txns)
+    .sort((a, b) => (a.transactionalId < b.transactionalId ? -1 : 1))
+    .map((m) => ({
+      label: m.transactionalId,
+      value: `${m.state} · producerId ${m.producerId} epoch ${m.producerEpoch}${m.partitions.length ? ` · ${m.partitions.join(', ')}` : ''}`,
+    }));
+  const markers = Object.entries(c.markers).map(([id, w]) => `${id}: ${w.result} → ${w.remaining.join(', ')}`);
+  if (markers.length) out.push({ label: L(lang, 'markers to write', '기록할 마커'), value: markers.join('; ') });
+  if (out.length === 0) out.push({ label: 'transactional.id', value: none(lang) });
+  return out;
+}
+
+function groupCoordinatorFields(c: GroupCoordinatorContext, lang: Language): Field[] {
+  const out: Field[] = [];
+  for (const g of Object.values(c.groups).sort((a, b) => (a.groupId < b.groupId ? -1 : 1))) {
+    out.push({
+      label: `${L(lang, 'group', '그룹')} ${g.groupId}`,
+      value: `${g.state} · generation ${g.generationId} · ${L(lang, 'members', '멤버')}: ${orNone(Object.keys(g.members).sort().join(', '), lang)}`,
+    });
+    out.push({ label: `${g.groupId} ${L(lang, 'committed', '커밋됨')}`, value: orNone(entries(g.committed), lang) });
+    if (g.pending.length)
+      out.push({
+        label: `${g.groupId} ${L(lang, 'pending (in a transaction)', '보류(트랜잭션 중)')}`,
+        value: g.pending.map((p) => `producerId ${p.producerId}: ${entries(p.offsets)}`).join('; '),
+      });
+  }
+  if (out.length === 0) out.push({ label: L(lang, 'groups', '그룹'), value: none(lang) });
+  return out;
+}
+
+function brokerFields(c: BrokerContext, lang: Language): Field[] {
+  const logs = Object.values(c.partitions).sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition));
+  const out: Field[] = logs.map((log) => ({
+    label: `${log.topic}-${log.partition}`,
+    value: `LEO ${log.logEndOffset} · HW ${log.highWatermark} · LSO ${lastStableOffset(log)}`,
+  }));
+  if (c.parked.length) out.push({ label: L(lang, 'fetches held', '대기 중 Fetch'), value: String(c.parked.length) });
+  if (out.length === 0) out.push({ label: L(lang, 'leads', '리더 파티션'), value: none(lang) });
+  return out;
+}
+
+function databaseFields(c: DatabaseContext, lang: Language): Field[] {
+  const out: Field[] = [
+    { label: L(lang, 'mode', '방식'), value: c.mode },
+    {
+      label: L(lang, 'rows', '행'),
+      value: c.rows.length
+        ? `${c.rows.length} (${c.rows.map((r) => `${r.primaryKey}${r.writes > 1 ? ` ×${r.writes}` : ''}`).join(', ')})`
+        : '0',
+    },
+  ];
+  if (c.mode === 'inbox') out.push({ label: 'inbox', value: orNone(c.inbox.map((k) => k.replace('|', ', ')).join('; '), lang) });
+  if (c.mode === 'offsets-in-db') out.push({ label: L(lang, 'stored offsets', '저장된 offset'), value: orNone(entries(c.offsets), lang) });
+  if (c.outbox.length) out.push({ label: 'outbox', value: String(c.outbox.length) });
+  return out;
+}
+
+function httpApiFields(c: HttpApiContext, lang: Language): Field[] {
+  const byEvent = new Map<string, number>();
+  for (const ch of c.charges) byEvent.set(ch.eventId ?? '?', (byEvent.get(ch.eventId ?? '?') ?? 0) + 1);
+  return [
+    { label: L(lang, 'mode', '방식'), value: c.mode },
+    {
+      label: L(lang, 'charges', '결제'),
+      value: c.charges.length ? `${c.charges.length} (${[...byEvent].map(([e, n]) => (n > 1 ? `${e} ×${n}` : e)).join(', ')})` : '0',
+    },
+  ];
+}
+
+function streamThreadFields(c: StreamThreadContext, lang: Language): Field[] {
+  const out: Field[] = [
+    { label: 'processing.guarantee', value: c.guarantee },
+    { label: L(lang, 'state store (count per key)', '상태 저장소 (키별 개수)'), value: orNone(entries(c.store), lang) },
+    { label: 'changelog', value: c.changelogTopic },
+    { label: L(lang, 'processed since last commit', '마지막 커밋 이후 처리'), value: String(c.uncommitted) },
+    { label: L(lang, 'positions', '위치(position)'), value: orNone(entries(c.positions), lang) },
+  ];
+  if (c.restoreEnd)
+    out.push({
+      label: L(lang, 'restoring to', '복원 목표'),
+      value: `${entries(c.restoreEnd)} (${c.restoredRecords} ${L(lang, 'read', '읽음')})`,
+    });
+  if (c.repartitionTopic) out.push({ label: 'repartition', value: c.repartitionTopic });
+  if (c.guarantee === 'exactly_once_v2') out.push({ label: L(lang, 'in a transaction', '트랜잭션 중'), value: String(c.inTransaction) });
+  if (c.stopped) out.push({ label: L(lang, 'stopped', '멈춤'), value: c.stopped });
+  return out;
+}
+
+function outboxRelayFields(c: OutboxRelayContext, lang: Language): Field[] {
+  return [
+    { label: L(lang, 'publishes to', '발행 토픽'), value: c.topic },
+    { label: L(lang, 'recorded position (next row id)', '기록된 위치 (다음 행 id)'), value: String(c.position) },
+    { label: L(lang, 'rows being published', '발행 중인 행'), value: c.pending.length ? `${c.index}/${c.pending.length}` : '0' },
+  ];
+}
+
+/**
+ * The fields for one actor. `kind` is the ActorSpec kind (broker, producer, producer-app, consumer,
+ * consumer-app, txn-coordinator, group-coordinator, database, http-api …); unknown kinds show none.
+ */
+export function actorFields(kind: string, context: unknown, language: Language): Field[] {
+  if (context === null || typeof context !== 'object') return [];
+  switch (kind) {
+    case 'producer':
+      return producerFields(context as ProducerContext, language);
+    case 'producer-app':
+      return producerAppFields(context as ProducerAppContext, language);
+    case 'consumer':
+      return consumerFields(context as ConsumerContext, language);
+    case 'consumer-app':
+      return consumerAppFields(context as ConsumerAppContext, language);
+    case 'txn-coordinator':
+      return txnCoordinatorFields(context as TxnCoordinatorContext, language);
+    case 'group-coordinator':
+      return groupCoordinatorFields(context as GroupCoordinatorContext, language);
+    case 'broker':
+      return brokerFields(context as BrokerContext, language);
+    case 'database':
+      return databaseFields(context as DatabaseContext, language);
+    case 'http-api':
+      return httpApiFields(context as HttpApiContext, language);
+    case 'streams-thread':
+      return streamThreadFields(context as StreamThreadContext, language);
+    case 'outbox-relay':
+      return outboxRelayFields(context as OutboxRelayContext, language);
+    default:
+      return [];
+  }
+}

@@ -1,0 +1,262 @@
+/**
+ * Details of the selection — an actor, a record, a message (envelope) or a step — and, with nothing
+ * selected, of the step on screen. Below them, in the "inject-actions" region, the failure-injection
+ * menus for the selection (src/ui/inject/**).
+ */
+import { type ReactNode, useId, useMemo } from 'react';
+import { stateValueToString } from '../../sim/kernel/stateValue';
+import { narrate } from '../../sim/narration';
+import type { SimView, Trace } from '../../sim/run';
+import type { Fact } from '../../sim/trace/facts';
+import { partitionRows } from '../../sim/trace/logView';
+import { type Language, type Selection, simStore } from '../../store/simStore';
+import { actorFields } from '../actors/fields';
+import { type Strings, useStrings } from '../i18n';
+import { InjectPanel } from '../inject';
+import { StepLink } from '../StepLink';
+import { useSim } from '../useSim';
+
+function show(v: unknown): string {
+  if (typeof v === 'string') return v;
+  const s = JSON.stringify(v);
+  return s === undefined ? String(v) : s.length > 160 ? `${s.slice(0, 160)}…` : s;
+}
+
+function Pairs({ rows }: { readonly rows: readonly (readonly [string, string])[] }) {
+  return (
+    <dl className="fields">
+      {rows.map(([k, v]) => (
+        <div key={k}>
+          <dt>{k}</dt>
+          <dd>{v}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function StepDetails({
+  trace,
+  index,
+  t,
+  language,
+}: {
+  readonly trace: Trace;
+  readonly index: number;
+  readonly t: Strings;
+  readonly language: Language;
+}) {
+  const s = trace.steps[index];
+  if (!s) return null;
+  return (
+    <div className="details-step" data-step-index={index}>
+      <h3>
+        {t.selectedStep} <StepLink index={index} /> · {s.t.toLocaleString('en')} ms
+      </h3>
+      <p lang={language}>{narrate(trace, index, language)}</p>
+      <Pairs
+        rows={[
+          ['actor', s.actor],
+          ['kind', s.kind],
+          ['event', s.label],
+          ['state', s.before === s.after ? s.after : `${s.before} → ${s.after}`],
+          ...(s.sent.length ? [['sent', s.sent.map((id) => `${trace.envelopes[id]?.rpc ?? '?'} #${id}`).join(', ')] as const] : []),
+        ]}
+      />
+      {s.faults.length > 0 && (
+        <>
+          <h4>{t.faults}</h4>
+          <ul className="plain-list">
+            {s.faults.map((f) => (
+              <li key={f}>{f}</li>
+            ))}
+          </ul>
+        </>
+      )}
+      {s.facts.length > 0 && (
+        <>
+          <h4>{t.facts}</h4>
+          <ul className="plain-list facts">
+            {(s.facts as readonly Fact[]).map((f, k) => (
+              // facts have no identity of their own; their order within a step is fixed
+              // biome-ignore lint/suspicious/noArrayIndexKey: see above
+              <li key={k}>
+                <code>{f.kind}</code> {show({ ...f, kind: undefined })}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </div>
+  );
+}
+
+function ActorDetails({
+  trace,
+  view,
+  id,
+  t,
+  language,
+  step,
+}: {
+  readonly trace: Trace;
+  readonly view: SimView;
+  readonly id: string;
+  readonly t: Strings;
+  readonly language: Language;
+  readonly step: number;
+}) {
+  const snap = view.actors.get(id);
+  const kind = trace.built.specs.find((s) => s.id === id)?.kind ?? '';
+  const recent = useMemo(() => {
+    const out: number[] = [];
+    for (let i = Math.min(step, trace.steps.length) - 1; i >= 0 && out.length < 5; i--) if (trace.steps[i]?.actor === id) out.push(i);
+    return out;
+  }, [trace, id, step]);
+  return (
+    <div className="details-actor">
+      <h3>
+        {t.actor}: {id}
+      </h3>
+      <Pairs
+        rows={[
+          ['state', snap ? stateValueToString(snap.value) : '—'],
+          ...actorFields(kind, snap?.context, language).map((f) => [f.label, f.value] as const),
+        ]}
+      />
+      {recent.length > 0 && (
+        <>
+          <h4>{t.recentSteps}</h4>
+          <ul className="plain-list">
+            {recent.map((i) => (
+              <li key={i}>
+                <StepLink index={i} /> {narrate(trace, i, language)}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </div>
+  );
+}
+
+function EnvelopeDetails({
+  trace,
+  id,
+  t,
+  language,
+}: {
+  readonly trace: Trace;
+  readonly id: number;
+  readonly t: Strings;
+  readonly language: Language;
+}) {
+  const e = trace.envelopes[id];
+  if (!e) return null;
+  return (
+    <div className="details-envelope">
+      <h3>
+        {t.envelope}: {e.rpc} #{e.id}
+      </h3>
+      <Pairs
+        rows={[
+          ['from → to', `${e.from} → ${e.to}`],
+          [t.sent, `${e.sentAt.toLocaleString('en')} ms (#${e.sentStep + 1})`],
+          [t.delivered, e.deliveredStep !== null ? `#${e.deliveredStep + 1}` : t.notYet],
+          [t.fate, e.fate],
+          ...(e.fault ? [['fault', e.fault] as const] : []),
+          ...(e.inReplyTo !== null ? [['inReplyTo', `#${e.inReplyTo}`] as const] : []),
+        ]}
+      />
+      <h4>{t.payload}</h4>
+      <Pairs rows={Object.entries(e.payload).map(([k, v]) => [k, show(v)] as const)} />
+      {e.deliveredStep !== null && (
+        <p lang={language}>
+          <StepLink index={e.deliveredStep} /> {narrate(trace, e.deliveredStep, language)}
+        </p>
+      )}
+    </div>
+  );
+}
+
+function RecordDetails({
+  view,
+  sel,
+  t,
+}: {
+  readonly view: SimView;
+  readonly sel: Extract<Selection, { kind: 'record' }>;
+  readonly t: Strings;
+}) {
+  const row = partitionRows(view.actors).find((p) => p.topic === sel.topic && p.partition === sel.partition);
+  const r = row?.records.find((x) => x.offset === sel.offset);
+  if (!r)
+    return (
+      <h3>
+        {t.record}: {sel.topic}-{sel.partition}@{sel.offset}
+      </h3>
+    );
+  return (
+    <div className="details-record">
+      <h3>
+        {t.record}: {sel.topic}-{sel.partition}@{sel.offset}
+      </h3>
+      <Pairs
+        rows={[
+          ['key', r.key ?? 'null'],
+          ['value', r.value ?? 'null'],
+          [
+            'headers',
+            Object.entries(r.headers)
+              .map(([k, v]) => `${k}=${v}`)
+              .join(', ') || '—',
+          ],
+          ['producerId / epoch', r.producerId < 0 ? '—' : `${r.producerId} / ${r.producerEpoch}`],
+          ['sequence', r.sequence < 0 ? '—' : String(r.sequence)],
+          ['isTransactional', String(r.transactional)],
+          ['control', r.control ?? '—'],
+          ['transaction', r.txnOutcome ?? '—'],
+        ]}
+      />
+    </div>
+  );
+}
+
+export function DetailsPanel() {
+  const titleId = useId();
+  const t = useStrings();
+  const trace = useSim((s) => s.trace);
+  const view = useSim((s) => s.view);
+  const step = useSim((s) => s.step);
+  const selection = useSim((s) => s.selection);
+  const language = useSim((s) => s.language);
+  if (!trace || !view) return null;
+  let body: ReactNode;
+  if (!selection)
+    body =
+      step > 0 ? <StepDetails trace={trace} index={step - 1} t={t} language={language} /> : <p className="muted">{t.nothingSelected}</p>;
+  else if (selection.kind === 'step') body = <StepDetails trace={trace} index={selection.index} t={t} language={language} />;
+  else if (selection.kind === 'actor')
+    body = <ActorDetails trace={trace} view={view} id={selection.id} t={t} language={language} step={step} />;
+  else if (selection.kind === 'envelope') body = <EnvelopeDetails trace={trace} id={selection.id} t={t} language={language} />;
+  else body = <RecordDetails view={view} sel={selection} t={t} />;
+  return (
+    <section className="details-panel" aria-labelledby={titleId} data-testid="details" data-selection={selection?.kind ?? 'none'}>
+      <h2 id={titleId}>
+        {t.details}
+        {selection && (
+          <button type="button" className="clear-selection" onClick={() => simStore.getState().select(null)} aria-label={t.close}>
+            ×
+          </button>
+        )}
+      </h2>
+      {body}
+      {/* [ui-inject] failure injection for the selection (an envelope, a process, a record); read-only at phone width */}
+      <div className="inject-slot" data-slot="inject-actions" data-target-kind={selection?.kind ?? ''}>
+        <section aria-label="Inject a failure" className="inject">
+          <InjectPanel />
+        </section>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,36 @@
+/** The narration line: what the step on screen did and why, in the chosen language. */
+import { useMemo } from 'react';
+import { narrate, narrateEnd, narrateStart } from '../../sim/narration';
+import { useStrings } from '../i18n';
+import { useSim } from '../useSim';
+
+export function Narration() {
+  const t = useStrings();
+  const trace = useSim((s) => s.trace);
+  const step = useSim((s) => s.step);
+  const language = useSim((s) => s.language);
+  const playing = useSim((s) => s.playing);
+  const text = useMemo(() => {
+    if (!trace) return '';
+    return step === 0 ? narrateStart(trace, language) : narrate(trace, step - 1, language);
+  }, [trace, step, language]);
+  const current = trace && step > 0 ? trace.steps[step - 1] : undefined;
+  const atEnd = trace !== null && step > 0 && step >= trace.steps.length;
+  return (
+    <section className="narration" aria-label={t.narration}>
+      <p className="narration-meta">
+        {current ? `#${step} · ${current.t.toLocaleString('en')} ms · ${current.actor}` : t.startOfRun}
+        {current && current.faults.length > 0 && <span className="badge fault">{t.fault}</span>}
+      </p>
+      {/* announced when a person steps; silent while playing, so a screen reader is not flooded */}
+      <p className="narration-text" data-testid="narration" lang={language} aria-live={playing ? 'off' : 'polite'}>
+        {text}
+      </p>
+      {atEnd && trace && (
+        <p className="narration-end" data-testid="narration-end" lang={language}>
+          {narrateEnd(trace, language)}
+        </p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,28 @@
+/** A scenario that failed validation: every error with its JSON path, and a way back to the default scenario. */
+import { useId } from 'react';
+import { loadDefault } from '../../store/simStore';
+import { useStrings } from '../i18n';
+import { useSim } from '../useSim';
+
+export function ScenarioErrors() {
+  const titleId = useId();
+  const t = useStrings();
+  const errors = useSim((s) => s.errors);
+  if (!errors) return null;
+  return (
+    <section role="alert" className="scenario-errors" aria-labelledby={titleId} data-testid="scenario-errors">
+      <h2 id={titleId}>{t.cannotRun}</h2>
+      <p>{t.cannotRunHint}</p>
+      <ul>
+        {errors.map((e) => (
+          <li key={`${e.path}:${e.message}`}>
+            <code>{e.path}</code>: {e.message}
+          </li>
+        ))}
+      </ul>
+      <button type="button" className="primary" onClick={() => loadDefault()}>
+        {t.openDefault}
+      </button>
+    </section>
+  );
+}

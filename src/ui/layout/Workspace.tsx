@@ -1,0 +1,53 @@
+/**
+ * The page around the timeline: playback and narration on top; the actors on the left; the timeline
+ * in the centre; the verdict, the selection's details (with failure injection), the readiness
+ * checklist and the config editor on the right. At phone width the panels stack (read-only there).
+ */
+import { simStore } from '../../store/simStore';
+import { ActorsPanel } from '../actors/ActorsPanel';
+import { ChecklistPanel } from '../checklist/ChecklistPanel';
+import { ConfigEditor } from '../config';
+import { DetailsPanel } from '../details/DetailsPanel';
+import { useStrings } from '../i18n';
+import type { JumpTargets } from '../playback/jumps';
+import { PlaybackBar } from '../playback/PlaybackBar';
+import { Timeline } from '../timeline/Timeline';
+import { useSim } from '../useSim';
+import { VerdictPanel } from '../verdict/VerdictPanel';
+import { Narration } from './Narration';
+
+export function Workspace({ targets }: { readonly targets: JumpTargets }) {
+  const t = useStrings();
+  const trace = useSim((s) => s.trace);
+  const view = useSim((s) => s.view);
+  const step = useSim((s) => s.step);
+  const selection = useSim((s) => s.selection);
+  if (!trace || !view) return null;
+  return (
+    <>
+      <PlaybackBar targets={targets} />
+      <Narration />
+      <div className="workspace">
+        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a column that scrolls on its own must take keyboard focus to be scrolled (axe: scrollable-region-focusable) */}
+        <aside className="column actors-column" aria-label={t.actors} tabIndex={0}>
+          <ActorsPanel />
+        </aside>
+        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: as above */}
+        <main className="column timeline-column" tabIndex={0}>
+          <Timeline trace={trace} view={view} step={step} selection={selection} onSelect={(s) => simStore.getState().select(s)} />
+          <p className="muted simplification">{t.simplification}</p>
+        </main>
+        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: as above */}
+        <aside className="column side-column" aria-label={`${t.verdict}, ${t.details}, ${t.checklist}`} tabIndex={0}>
+          <VerdictPanel />
+          <DetailsPanel />
+          <ChecklistPanel />
+          {/* [ui-inject] the config editor: Kafka's keys per client; a change re-runs the scenario */}
+          <section aria-label="Configuration" className="config config-slot">
+            <ConfigEditor />
+          </section>
+        </aside>
+      </div>
+    </>
+  );
+}

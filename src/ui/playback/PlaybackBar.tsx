@@ -1,0 +1,129 @@
+/**
+ * Playback: to the start, previous notable step, back, play/pause, forward, next notable step, to
+ * the end; the scrubber; where we are; the speed; and jumps to the next/previous fault, error or
+ * transaction marker. Every control is a real button or input, and has a keyboard shortcut.
+ */
+import { simStore } from '../../store/simStore';
+import { useStrings } from '../i18n';
+import { useSim } from '../useSim';
+import { Icon } from './icons';
+import { allTargets, JUMP_KINDS, type JumpTargets, nextPosition, previousPosition } from './jumps';
+import { Scrubber } from './Scrubber';
+import { SPEEDS } from './shortcuts';
+
+function seekTo(position: number | null): void {
+  if (position === null) return;
+  simStore.getState().setPlaying(false);
+  simStore.getState().seek(position);
+}
+
+export function PlaybackBar({ targets }: { readonly targets: JumpTargets }) {
+  const t = useStrings();
+  const step = useSim((s) => s.step);
+  const total = useSim((s) => s.trace?.steps.length ?? 0);
+  const playing = useSim((s) => s.playing);
+  const speed = useSim((s) => s.speed);
+  const time = useSim((s) => s.view?.time ?? 0);
+  const hash = useSim((s) => s.trace?.traceHash ?? '');
+  const notable = allTargets(targets);
+  const prev = previousPosition(notable, step);
+  const next = nextPosition(notable, step);
+  const togglePlay = () => {
+    const s = simStore.getState();
+    if (s.playing) return s.setPlaying(false);
+    if (s.step >= total) s.seek(0);
+    s.setPlaying(true);
+  };
+  return (
+    <section className="playback" aria-label={t.playback}>
+      <div className="transport">
+        <button type="button" onClick={() => seekTo(0)} disabled={step === 0} aria-label={t.toStart} aria-keyshortcuts="Home">
+          <Icon name="start" />
+        </button>
+        <button
+          type="button"
+          onClick={() => seekTo(prev)}
+          disabled={prev === null}
+          aria-label={t.previousNotable}
+          aria-keyshortcuts="Shift+ArrowLeft"
+        >
+          <Icon name="previousNotable" />
+        </button>
+        <button type="button" onClick={() => seekTo(step - 1)} disabled={step === 0} aria-label={t.stepBack} aria-keyshortcuts="ArrowLeft">
+          <Icon name="back" />
+        </button>
+        <button
+          type="button"
+          className="play"
+          onClick={togglePlay}
+          disabled={total === 0}
+          aria-label={playing ? t.pause : t.play}
+          aria-keyshortcuts="Space"
+        >
+          <Icon name={playing ? 'pause' : 'play'} />
+        </button>
+        <button
+          type="button"
+          onClick={() => seekTo(step + 1)}
+          disabled={step >= total}
+          aria-label={t.stepForward}
+          aria-keyshortcuts="ArrowRight"
+        >
+          <Icon name="forward" />
+        </button>
+        <button
+          type="button"
+          onClick={() => seekTo(next)}
+          disabled={next === null}
+          aria-label={t.nextNotable}
+          aria-keyshortcuts="Shift+ArrowRight"
+        >
+          <Icon name="nextNotable" />
+        </button>
+        <button type="button" onClick={() => seekTo(total)} disabled={step >= total} aria-label={t.toEnd} aria-keyshortcuts="End">
+          <Icon name="end" />
+        </button>
+      </div>
+      <Scrubber targets={targets} />
+      <p className="position">
+        <span className="step-counter" data-testid="step-counter">
+          {t.stepOf(step, total)} · {time.toLocaleString('en')} ms
+        </span>
+        <span className="trace-hash" data-testid="trace-hash" data-trace-hash={hash} title="traceHash">
+          {hash}
+        </span>
+      </p>
+      <label className="inline-control">
+        <span>{t.speed}</span>
+        <select value={SPEEDS.includes(speed) ? speed : ''} onChange={(e) => simStore.getState().setSpeed(Number(e.target.value))}>
+          {!SPEEDS.includes(speed) && <option value="">{speed}</option>}
+          {SPEEDS.map((v) => (
+            <option key={v} value={v}>
+              {v} {t.stepsPerSecond}
+            </option>
+          ))}
+        </select>
+      </label>
+      <fieldset className="jumps">
+        <legend>{t.jumpTo}</legend>
+        {JUMP_KINDS.map((kind) => {
+          const p = previousPosition(targets[kind], step);
+          const n = nextPosition(targets[kind], step);
+          return (
+            <span key={kind} className={`jump ${kind}`}>
+              <button type="button" onClick={() => seekTo(p)} disabled={p === null} aria-label={`${t.previous} ${t[kind]}`}>
+                ‹
+              </button>
+              <span className="jump-label">
+                {t[kind]} <span className="count">{targets[kind].length}</span>
+              </span>
+              <button type="button" onClick={() => seekTo(n)} disabled={n === null} aria-label={`${t.next} ${t[kind]}`}>
+                ›
+              </button>
+            </span>
+          );
+        })}
+      </fieldset>
+    </section>
+  );
+}

@@ -1,0 +1,140 @@
+/**
+ * The message-sequence panel: envelopes between processes over virtual time (or by step), with the
+ * toggles for the axis and for background traffic, driven by MscController.
+ */
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import type { Selection } from '../../store/simStore';
+import { MscController } from './MscController';
+import { laneY, mscHeight } from './mscLayout';
+import { type AxisMode, type MscModel, mscSummary, sentBefore, visibleEnvelopes } from './mscModel';
+
+export interface MessageSequenceProps {
+  readonly model: MscModel;
+  readonly step: number;
+  /** Virtual time at this step. */
+  readonly now: number;
+  readonly selection: Selection | null;
+  readonly onSelect: (selection: Selection | null) => void;
+}
+
+const KIND_WORDS: Record<string, string> = {
+  broker: 'broker',
+  'txn-coordinator': 'transaction coordinator',
+  'group-coordinator': 'group coordinator',
+  producer: 'producer client',
+  consumer: 'consumer client',
+  streams: 'Streams task',
+  sink: 'outside Kafka',
+};
+
+export function MessageSequence({ model, step, now, selection, onSelect }: MessageSequenceProps) {
+  const [mode, setMode] = useState<AxisMode>('step');
+  const [background, setBackground] = useState(false);
+  const ids = useId();
+  const rootRef = useRef<HTMLDivElement>(null);
+  const staticRef = useRef<HTMLCanvasElement>(null);
+  const overlayRef = useRef<HTMLCanvasElement>(null);
+  const axisRef = useRef<SVGSVGElement>(null);
+  const tooltipRef = useRef<HTMLDivElement>(null);
+  const liveRef = useRef<HTMLParagraphElement>(null);
+  const controller = useRef<MscController | null>(null);
+  const select = useRef(onSelect);
+  select.current = onSelect;
+
+  const shown = useMemo(() => visibleEnvelopes(model, step, background), [model, step, background]);
+  const hidden = background ? 0 : sentBefore(model, step) - shown.length;
+
+  useEffect(() => {
+    const root = rootRef.current;
+    const [s, o, a, t, l] = [staticRef.current, overlayRef.current, axisRef.current, tooltipRef.current, liveRef.current];
+    if (!root || !s || !o || !a || !t || !l) return;
+    const c = new MscController({ root, plot: root, staticCanvas: s, overlayCanvas: o, axis: a, tooltip: t, live: l }, (sel) =>
+      select.current(sel),
+    );
+    controller.current = c;
+    return () => {
+      c.destroy();
+      controller.current = null;
+    };
+  }, []);
+
+  useEffect(() => {
+    controller.current?.setData({ model, shown, mode, step, now });
+  }, [model, shown, mode, step, now]);
+
+  useEffect(() => {
+    controller.current?.setSelection(selection);
+  }, [selection]);
+
+  const summary = mscSummary(model, shown, step, hidden);
+  return (
+    <section className="tl-panel tl-msc-panel" aria-labelledby={`${ids}-title`} data-testid="msc">
+      <div className="tl-panel-head">
+        <h3 id={`${ids}-title`}>Messages between processes</h3>
+        <div className="tl-toolbar" role="toolbar" aria-label="Message view options">
+          <fieldset className="tl-segmented">
+            <legend className="tl-sr-only">Horizontal axis</legend>
+            <button type="button" aria-pressed={mode === 'step'} onClick={() => setMode('step')}>
+              By step
+            </button>
+            <button type="button" aria-pressed={mode === 'time'} onClick={() => setMode('time')}>
+              Virtual time
+            </button>
+          </fieldset>
+          <button type="button" aria-pressed={background} onClick={() => setBackground((b) => !b)}>
+            Background traffic{hidden > 0 ? ` (${hidden} hidden)` : ''}
+          </button>
+          <button type="button" onClick={() => controller.current?.zoomBy(1 / 1.6)} aria-label="Zoom out of the messages">
+            −
+          </button>
+          <button type="button" onClick={() => controller.current?.zoomBy(1.6)} aria-label="Zoom into the messages">
+            +
+          </button>
+          <button type="button" onClick={() => controller.current?.resetZoom()} aria-label="Fit the messages to the width">
+            Fit
+          </button>
+        </div>
+        <p className="tl-hint" id={`${ids}-help`}>
+          {mode === 'step'
+            ? 'One column per step: long idle gaps in virtual time (timeouts, rebalance delays) take no room.'
+            : 'Virtual milliseconds: idle gaps are drawn to scale.'}{' '}
+          Focus the view: ← → move between envelopes, Enter selects.
+        </p>
+      </div>
+      <div className="tl-msc" style={{ height: mscHeight(model.lanes.length) }}>
+        <div className="tl-gutter" aria-hidden="true">
+          {model.lanes.map((l, i) => (
+            <div key={l.id} className="tl-lane-label tl-msc-label" style={{ top: laneY(i) - 15 }}>
+              <span className="tl-lane-name">{l.id}</span>
+              <span className="tl-lane-leader">{KIND_WORDS[l.kind] ?? l.kind}</span>
+            </div>
+          ))}
+        </div>
+        <div
+          ref={rootRef}
+          className="tl-plot"
+          role="application"
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: a keyboard widget: arrow keys move between envelopes
+          tabIndex={0}
+          aria-label="Message sequence"
+          aria-describedby={`${ids}-summary ${ids}-help`}
+        >
+          <svg ref={axisRef} className="tl-axes tl-msc-axis" aria-hidden="true" />
+          <canvas
+            ref={staticRef}
+            className="tl-canvas"
+            role="img"
+            aria-label={`Envelopes between ${model.lanes.length} processes up to step ${step}, ${mode === 'step' ? 'by step' : 'over virtual time'}`}
+            aria-describedby={`${ids}-summary`}
+          />
+          <canvas ref={overlayRef} className="tl-canvas tl-overlay" />
+          <div ref={tooltipRef} className="tl-tooltip" role="tooltip" hidden data-testid="msc-tooltip" />
+        </div>
+      </div>
+      <p id={`${ids}-summary`} className="tl-sr-only" data-testid="msc-summary">
+        {summary}
+      </p>
+      <p ref={liveRef} className="tl-sr-only" aria-live="polite" data-testid="msc-focus-detail" />
+    </section>
+  );
+}

@@ -1,0 +1,169 @@
+/**
+ * The partition lanes panel: DOM for what must be DOM (lane names, the internal-topics toggle, the
+ * zoom buttons, the text alternative, the tooltip), canvases for the marks, driven by LanesController.
+ */
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import type { Selection } from '../../store/simStore';
+import { LanesController } from './LanesController';
+import { type LanesLayout, layoutLanes } from './laneLayout';
+import { type LaneModel, laneSummary } from './laneModel';
+import type { LaneExtent } from './offsetScale';
+
+export interface PartitionLanesProps {
+  readonly lanes: readonly LaneModel[];
+  readonly extents: ReadonlyMap<string, LaneExtent>;
+  readonly selection: Selection | null;
+  readonly onSelect: (selection: Selection | null) => void;
+  /** Internal topics expanded at first (default: collapsed). */
+  readonly initiallyExpanded?: boolean;
+  /** Time each drawn frame took (benchmarks). */
+  readonly onFrame?: (ms: number) => void;
+  /** Hands out the controller (benchmarks and tests drive zoom through it). */
+  readonly onController?: (controller: LanesController | null) => void;
+}
+
+function internalTopics(lanes: readonly LaneModel[]): string {
+  const counts = new Map<string, number>();
+  for (const l of lanes) if (l.internal) counts.set(l.topic, (counts.get(l.topic) ?? 0) + 1);
+  return [...counts.entries()].map(([t, n]) => `${t} (${n} partition${n === 1 ? '' : 's'})`).join(', ');
+}
+
+export function PartitionLanes({
+  lanes,
+  extents,
+  selection,
+  onSelect,
+  initiallyExpanded = false,
+  onFrame,
+  onController,
+}: PartitionLanesProps) {
+  const [expanded, setExpanded] = useState(initiallyExpanded);
+  const layout: LanesLayout = useMemo(() => layoutLanes(lanes, expanded), [lanes, expanded]);
+  const ids = useId();
+  const rootRef = useRef<HTMLDivElement>(null);
+  const staticRef = useRef<HTMLCanvasElement>(null);
+  const overlayRef = useRef<HTMLCanvasElement>(null);
+  const tooltipRef = useRef<HTMLDivElement>(null);
+  const liveRef = useRef<HTMLParagraphElement>(null);
+  const controller = useRef<LanesController | null>(null);
+  const select = useRef(onSelect);
+  select.current = onSelect;
+  const frame = useRef(onFrame);
+  frame.current = onFrame;
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the controller lives as long as the panel
+  useEffect(() => {
+    const root = rootRef.current;
+    const plot = rootRef.current;
+    const [s, o, t, l] = [staticRef.current, overlayRef.current, tooltipRef.current, liveRef.current];
+    if (!root || !plot || !s || !o || !t || !l) return;
+    const c = new LanesController(
+      { root, plot, staticCanvas: s, overlayCanvas: o, tooltip: t, live: l },
+      { onSelect: (sel) => select.current(sel), onFrame: (ms) => frame.current?.(ms) },
+    );
+    controller.current = c;
+    onController?.(c);
+    return () => {
+      onController?.(null);
+      c.destroy();
+      controller.current = null;
+    };
+  }, []);
+
+  useEffect(() => {
+    controller.current?.setData(lanes, layout, extents);
+  }, [lanes, layout, extents]);
+
+  useEffect(() => {
+    controller.current?.setSelection(selection);
+  }, [selection]);
+
+  const userCount = lanes.filter((l) => !l.internal).length;
+  const internalCount = lanes.length - userCount;
+  const canvasLabel = `Partition logs: ${userCount} partition${userCount === 1 ? '' : 's'} of user topics${
+    internalCount ? `, ${internalCount} of internal topics ${expanded ? 'shown' : 'collapsed'}` : ''
+  }. Cells are records by offset; lines mark the log end offset, high watermark and last stable offset.`;
+
+  return (
+    <section className="tl-panel tl-lanes-panel" aria-labelledby={`${ids}-title`} data-testid="logs">
+      <div className="tl-panel-head">
+        <h3 id={`${ids}-title`}>Partition logs</h3>
+        <div className="tl-toolbar" role="toolbar" aria-label="Partition log zoom">
+          <button type="button" onClick={() => controller.current?.zoomBy(1 / 1.6)} aria-label="Zoom out of the partition logs">
+            −
+          </button>
+          <button type="button" onClick={() => controller.current?.zoomBy(1.6)} aria-label="Zoom into the partition logs">
+            +
+          </button>
+          <button type="button" onClick={() => controller.current?.resetZoom()} aria-label="Fit the partition logs to the width">
+            Fit
+          </button>
+        </div>
+        <p className="tl-hint" id={`${ids}-help`}>
+          Drag to pan, Ctrl + wheel to zoom. Focus the lanes: ← → move between records, ↑ ↓ between partitions, Enter selects, + − 0 zoom.
+        </p>
+      </div>
+      <div className="tl-lanes" style={{ height: layout.height }}>
+        <div className="tl-gutter">
+          {layout.boxes.map((b) => {
+            const lane = lanes[b.lane];
+            return (
+              <div key={b.key} className="tl-lane-label" style={{ top: b.y + 14 }} aria-hidden="true">
+                <span className="tl-lane-name">{b.key}</span>
+                <span className="tl-lane-leader">on {lane?.leader}</span>
+              </div>
+            );
+          })}
+          {layout.group && (
+            <button
+              type="button"
+              className="tl-group-toggle"
+              style={{ top: layout.group.y + 4 }}
+              aria-expanded={expanded}
+              onClick={() => setExpanded((x) => !x)}
+              title={internalTopics(lanes)}
+            >
+              <span aria-hidden="true">{expanded ? '▾' : '▸'}</span> Internal topics ({layout.group.count})
+            </button>
+          )}
+        </div>
+        <div
+          ref={rootRef}
+          className="tl-plot"
+          role="application"
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: a keyboard widget: arrow keys move between records
+          tabIndex={0}
+          aria-label="Partition lanes"
+          aria-describedby={`${ids}-help`}
+        >
+          <canvas ref={staticRef} className="tl-canvas" role="img" aria-label={canvasLabel} />
+          {/* the text alternative: one image per lane, over the lane, named by what it shows */}
+          <div className="tl-lane-alts" data-testid="timeline-summary">
+            {layout.boxes.map((b) => {
+              const lane = lanes[b.lane];
+              if (!lane) return null;
+              const text = laneSummary(lane);
+              return (
+                <div
+                  key={b.key}
+                  className="tl-lane-alt"
+                  role="img"
+                  aria-label={text}
+                  style={{ top: b.y, height: b.height }}
+                  data-lane={b.key}
+                  data-offsets={lane.offsets.length <= 200 ? Array.from(lane.offsets).join(' ') : undefined}
+                >
+                  <span className="tl-sr-only">{text}</span>
+                </div>
+              );
+            })}
+            {internalCount > 0 && !expanded && <p className="tl-sr-only">Internal topics collapsed: {internalTopics(lanes)}.</p>}
+          </div>
+          <canvas ref={overlayRef} className="tl-canvas tl-overlay" />
+          <div ref={tooltipRef} className="tl-tooltip" role="tooltip" hidden data-testid="timeline-tooltip" />
+        </div>
+      </div>
+      <p ref={liveRef} className="tl-sr-only" aria-live="polite" data-testid="timeline-focus-detail" />
+    </section>
+  );
+}

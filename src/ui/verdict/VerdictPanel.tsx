@@ -1,0 +1,118 @@
+/**
+ * The layered verdict at the current step (the engine's summarize(trace, step).verdict): one row
+ * per finding — the Kafka log, delivery per consumer, processing per application, committed output,
+ * each system outside Kafka, losses — with its status and sentence, then the operational counters.
+ * Every finding and count links to the steps that caused it. Rows carry data-layer, data-subject and
+ * data-status so tests can compare the screen with the engine.
+ */
+import { useId, useMemo } from 'react';
+import { findingSentence, LAYER_NAMES, STATUS_NAMES } from '../../sim/checks/verdictText';
+import { outputTopicsOf, summarize } from '../../sim/trace/summary';
+import { useStrings } from '../i18n';
+import { StepLinks } from '../StepLink';
+import { useSim } from '../useSim';
+import { useThrottled } from '../useThrottled';
+import { type CounterId, counterSteps } from './counterSteps';
+import { findingSteps } from './findingSteps';
+
+const COUNTERS: readonly { id: CounterId; en: string; ko: string }[] = [
+  { id: 'transactionsCommitted', en: 'transactions committed', ko: '커밋된 트랜잭션' },
+  { id: 'transactionsAborted', en: 'transactions aborted', ko: '취소된 트랜잭션' },
+  { id: 'producersFenced', en: 'producers fenced', ko: '펜싱된 프로듀서' },
+  { id: 'commitFailures', en: 'commit failures', ko: '커밋 실패' },
+  { id: 'retryDuplicates', en: 'duplicates from producer retries', ko: '프로듀서 재시도 중복' },
+  { id: 'duplicateEventIdsSeenByApplications', en: 'duplicate event_ids seen by applications', ko: '애플리케이션이 본 중복 event_id' },
+  { id: 'inboxConflicts', en: 'inbox conflicts', ko: 'Inbox 충돌' },
+];
+
+const GLYPH: Record<string, string> = { once: '✓', 'more-than-once': '×2', lost: '∅', 'not-applicable': '–' };
+
+export function VerdictPanel() {
+  const titleId = useId();
+  const t = useStrings();
+  const trace = useSim((s) => s.trace);
+  const liveView = useSim((s) => s.view);
+  const playing = useSim((s) => s.playing);
+  const language = useSim((s) => s.language);
+  // while a long run plays, recompute a few times a second rather than on every frame
+  const view = useThrottled(liveView, 200, playing && (trace?.steps.length ?? 0) > 5000);
+  const summary = useMemo(() => (trace && view ? summarize(trace, view.step, view) : null), [trace, view]);
+  const causes = useMemo(() => (trace && view ? counterSteps(trace.steps, view.step) : null), [trace, view]);
+  if (!trace || !summary || !causes) return null;
+  const { verdict } = summary;
+  const isolation = Object.fromEntries(summary.consumers.map((c) => [c.id, c.isolationLevel]));
+  const outputs = outputTopicsOf(trace.scenario);
+  const lag = Object.entries(verdict.counters.consumerLag);
+  return (
+    <section className="verdict-panel" aria-labelledby={titleId} data-testid="verdict" data-step={summary.atStep}>
+      <h2 id={titleId}>{t.verdict}</h2>
+      <table className="verdict-table">
+        <caption>{t.verdictAt(summary.atStep)}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{t.layer}</th>
+            <th scope="col">{t.finding}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {verdict.layers.map((f) => {
+            const layerName = LAYER_NAMES[f.layer];
+            const statusName = STATUS_NAMES[f.status];
+            const steps = findingSteps(f, trace.steps, summary.atStep, outputs);
+            return (
+              <tr
+                key={`${f.layer}:${f.subject ?? ''}`}
+                data-layer={f.layer}
+                data-subject={f.subject ?? ''}
+                data-status={f.status}
+                className={`status-${f.status}`}
+              >
+                <th scope="row">
+                  {layerName ? (language === 'ko' ? layerName[1] : layerName[0]) : f.layer}
+                  {f.subject && <span className="subject">{f.subject}</span>}
+                  <span className="status-cell">
+                    <span className="glyph" aria-hidden="true">
+                      {GLYPH[f.status]}
+                    </span>{' '}
+                    {language === 'ko' ? statusName[1] : statusName[0]}
+                  </span>
+                </th>
+                <td>
+                  <span className="sentence" data-sentence-en={f.sentence}>
+                    {findingSentence(f, verdict, language, { isolation })}
+                  </span>
+                  {steps.length > 0 && (
+                    <span className="causes">
+                      {' '}
+                      {t.causes}: <StepLinks steps={steps} />
+                    </span>
+                  )}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      <h3>{t.counters}</h3>
+      <dl className="counters">
+        {COUNTERS.map((c) => (
+          <div key={c.id} data-counter={c.id} data-value={verdict.counters[c.id]} className={verdict.counters[c.id] > 0 ? 'nonzero' : ''}>
+            <dt>{language === 'ko' ? c.ko : c.en}</dt>
+            <dd>
+              <span className="count">{verdict.counters[c.id]}</span>
+              {causes[c.id].length > 0 && <StepLinks steps={causes[c.id]} max={3} />}
+            </dd>
+          </div>
+        ))}
+        {lag.map(([group, n]) => (
+          <div key={`lag-${group}`} data-counter="consumerLag" data-group={group} data-value={n} className={n > 0 ? 'nonzero' : ''}>
+            <dt>{language === 'ko' ? `그룹 ${group}의 lag` : `lag of group ${group}`}</dt>
+            <dd>
+              <span className="count">{n}</span>
+            </dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
+}

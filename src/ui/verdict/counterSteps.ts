@@ -1,0 +1,69 @@
+/**
+ * The steps behind each operational counter of the verdict, so that every count on screen links to
+ * where it happened. Counted from the same facts computeVerdict counts (a test keeps them equal).
+ */
+import type { TraceStep } from '../../sim/kernel/simulation';
+import type { Fact } from '../../sim/trace/facts';
+
+export type CounterId =
+  | 'transactionsCommitted'
+  | 'transactionsAborted'
+  | 'producersFenced'
+  | 'commitFailures'
+  | 'retryDuplicates'
+  | 'duplicateEventIdsSeenByApplications'
+  | 'inboxConflicts';
+
+const FENCING = new Set(['PRODUCER_FENCED', 'INVALID_PRODUCER_EPOCH', 'INVALID_TXN_STATE']);
+
+/** Steps (trace indexes, one entry per counted fact) for the fact-based counters, up to `upTo` steps taken. */
+export function counterSteps(steps: readonly TraceStep[], upTo: number): Record<CounterId, number[]> {
+  const out: Record<CounterId, number[]> = {
+    transactionsCommitted: [],
+    transactionsAborted: [],
+    producersFenced: [],
+    commitFailures: [],
+    retryDuplicates: [],
+    duplicateEventIdsSeenByApplications: [],
+    inboxConflicts: [],
+  };
+  const seenOrigins = new Set<string>();
+  const processed = new Map<string, number[]>();
+  for (const s of steps) {
+    if (s.i >= upTo) break;
+    for (const raw of s.facts) {
+      const f = raw as Fact;
+      switch (f.kind) {
+        case 'txnState':
+          if (f.to === 'CompleteCommit') out.transactionsCommitted.push(s.i);
+          if (f.to === 'CompleteAbort') out.transactionsAborted.push(s.i);
+          break;
+        case 'clientError':
+          if (f.fatal && FENCING.has(f.error)) out.producersFenced.push(s.i);
+          if (f.error === 'CommitFailedException') out.commitFailures.push(s.i);
+          break;
+        case 'sideEffect':
+          if (f.effect === 'inbox conflict') out.inboxConflicts.push(s.i);
+          break;
+        case 'append':
+          if (f.control === null)
+            for (const o of f.origins) {
+              if (!o) continue;
+              const key = `${o.client}#${o.ref}`;
+              if (seenOrigins.has(key)) out.retryDuplicates.push(s.i);
+              seenOrigins.add(key);
+            }
+          break;
+        case 'processed': {
+          const key = f.eventId ?? `${f.topic}-${f.partition}@${f.offset}`;
+          processed.set(`${f.app}|${key}`, [...(processed.get(`${f.app}|${key}`) ?? []), s.i]);
+          break;
+        }
+      }
+    }
+  }
+  // an event processed more than once: the steps where it was processed again
+  for (const list of processed.values()) if (list.length > 1) out.duplicateEventIdsSeenByApplications.push(...list.slice(1));
+  out.duplicateEventIdsSeenByApplications.sort((a, b) => a - b);
+  return out;
+}

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { stateAt } from '../../src/sim/run';
+import { partitionRows, type RecordRow } from '../../src/sim/trace/logView';
+import { envelopeDetails, headersText, payloadSummary, recordDetails } from '../../src/ui/timeline/details';
+import { openingStory } from './fixtures';
+
+describe('details', () => {
+  const trace = openingStory();
+  const rows = partitionRows(stateAt(trace, trace.steps.length).actors);
+  const records = rows.find((r) => r.topic === 'orders')?.records as RecordRow[];
+
+  it('shows what a record is and where it came from', () => {
+    const d = recordDetails('orders-0', records[1] as RecordRow);
+    const map = new Map(d.lines);
+    expect(d.title).toBe('orders-0 @ 101');
+    expect(map.get('key')).toBe('order-123');
+    expect(map.get('headers')).toBe('event_id=evt-789');
+    expect(map.get('producerId')).toBe('1000');
+    expect(map.get('producerEpoch')).toBe('0');
+    expect(map.get('sequence')).toBe('1');
+    expect(map.get('transaction')).toBe('none (not transactional)');
+    expect(map.get('origin')).toMatch(/^send\(\) #\d+ of orders-service$/);
+    expect(d.sentence).toContain('event_id=evt-789');
+  });
+
+  it('says what a control record is', () => {
+    const marker: RecordRow = { ...(records[0] as RecordRow), control: 'ABORT', key: null, value: null, headers: {}, origin: null };
+    const map = new Map(recordDetails('t-0', marker).lines);
+    expect(map.get('transaction')).toBe('ABORT marker (control record)');
+    expect(map.get('value')).toBe('ABORT control record');
+  });
+
+  it('summarises RPC payloads in a line', () => {
+    const produce = trace.envelopes.find((e) => e.rpc === 'Produce');
+    expect(produce && payloadSummary(produce.payload)).toBe(
+      'topic=orders partition=0 acks=-1 transactionalId=null batch(producerId=1000, epoch=0, baseSequence=0, 1 record)',
+    );
+    expect(payloadSummary({ correlationId: 1, offsets: [1, 2], nested: { a: 1 } })).toBe('offsets=[2] nested={…}');
+    expect(headersText({})).toBe('none');
+  });
+
+  it('shows an envelope with its route, times and fate', () => {
+    const e = trace.envelopes.find((x) => x.rpc === 'ProduceResponse');
+    if (!e) throw new Error('no ProduceResponse');
+    const d = envelopeDetails(e, 'delivered');
+    const map = new Map(d.lines);
+    expect(d.title).toBe(`ProduceResponse #${e.id}`);
+    expect(map.get('from → to')).toBe('broker-0 → orders-service.producer');
+    expect(map.get('sent')).toBe(`${e.sentAt} ms (step ${e.sentStep})`);
+    expect(map.get('fate')).toBe('delivered');
+    expect(map.get('fault')).toBe('none');
+    expect(map.get('payload')).toContain('baseOffset=100');
+  });
+});

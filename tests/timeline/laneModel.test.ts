@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { stateAt } from '../../src/sim/run';
+import { partitionRows, type RecordRow } from '../../src/sim/trace/logView';
+import { CellKind, cellKindOf } from '../../src/ui/timeline/cellKind';
+import { buildLane, buildLanes, collectPointers, laneSummary } from '../../src/ui/timeline/laneModel';
+import { openingStory } from './fixtures';
+
+function lanesAt(step: number) {
+  const view = stateAt(openingStory(), step);
+  return buildLanes(partitionRows(view.actors), collectPointers(view.actors));
+}
+
+describe('lane model', () => {
+  it('gives each record a cell kind by control type and transaction outcome', () => {
+    expect(cellKindOf({ control: null, txnOutcome: null })).toBe(CellKind.plain);
+    expect(cellKindOf({ control: null, txnOutcome: 'committed' })).toBe(CellKind.committed);
+    expect(cellKindOf({ control: null, txnOutcome: 'open' })).toBe(CellKind.open);
+    expect(cellKindOf({ control: null, txnOutcome: 'aborted' })).toBe(CellKind.aborted);
+    expect(cellKindOf({ control: 'COMMIT', txnOutcome: null })).toBe(CellKind.commitMarker);
+    expect(cellKindOf({ control: 'ABORT', txnOutcome: null })).toBe(CellKind.abortMarker);
+  });
+
+  it('shows orders-0 with offsets 100 and 101 at the end of opening-story, user topics first', () => {
+    const lanes = lanesAt(openingStory().steps.length);
+    expect(lanes[0]?.key).toBe('orders-0');
+    expect(lanes.slice(1).every((l) => l.internal)).toBe(true);
+    const orders = lanes[0];
+    expect(Array.from(orders?.offsets ?? [])).toEqual([100, 101]);
+    expect(Array.from(orders?.kinds ?? [])).toEqual([CellKind.plain, CellKind.plain]);
+    expect([orders?.highWatermark, orders?.lastStableOffset, orders?.logEndOffset]).toEqual([102, 102, 102]);
+  });
+
+  it('shows no record before the step that appended it (the view is the source of truth)', () => {
+    const trace = openingStory();
+    const append = trace.steps.findIndex((s) => s.actor === 'broker-0' && s.label === 'Produce');
+    expect(append).toBeGreaterThan(0);
+    expect(lanesAt(append)[0]?.offsets.length).toBe(0);
+    expect(Array.from(lanesAt(append + 1)[0]?.offsets ?? [])).toEqual([100]);
+  });
+
+  it("collects the consumer's position and the group's committed offset as pointers", () => {
+    const view = stateAt(openingStory(), openingStory().steps.length);
+    const pointers = collectPointers(view.actors).get('orders-0');
+    expect(pointers).toEqual(
+      expect.arrayContaining([
+        { kind: 'position', owner: 'billing', offset: 102 },
+        { kind: 'committed', owner: 'billing', offset: 102 },
+      ]),
+    );
+    const lane = lanesAt(openingStory().steps.length)[0];
+    expect(lane?.pointers.map((p) => p.kind)).toEqual(['position', 'committed']);
+  });
+
+  it('summarises a lane in one sentence for the text alternative', () => {
+    const lane = lanesAt(openingStory().steps.length)[0];
+    expect(lane && laneSummary(lane)).toBe(
+      'orders-0: 2 records at offsets 100–101 (2 non-transactional); log end offset 102, HW 102, LSO 102; consumer billing position 102; group billing committed offset 102',
+    );
+  });
+
+  it('sorts records by offset and counts each kind', () => {
+    const row = (offset: number, control: RecordRow['control'], txnOutcome: RecordRow['txnOutcome']): RecordRow => ({
+      offset,
+      control,
+      key: null,
+      value: null,
+      headers: {},
+      producerId: 1,
+      producerEpoch: 0,
+      sequence: 0,
+      transactional: true,
+      txnOutcome,
+      baseOffset: offset,
+      timestamp: 0,
+      origin: null,
+    });
+    const lane = buildLane({
+      topic: 't',
+      partition: 0,
+      leader: 'broker-0',
+      internal: false,
+      logStartOffset: 0,
+      highWatermark: 4,
+      lastStableOffset: 4,
+      logEndOffset: 4,
+      records: [row(2, 'ABORT', null), row(0, null, 'aborted'), row(1, null, 'aborted'), row(3, null, 'open')],
+    });
+    expect(Array.from(lane.offsets)).toEqual([0, 1, 2, 3]);
+    expect(lane.counts[CellKind.aborted]).toBe(2);
+    expect(lane.counts[CellKind.abortMarker]).toBe(1);
+    expect(laneSummary(lane)).toContain('(1 open, 2 aborted, 1 ABORT marker)');
+  });
+});

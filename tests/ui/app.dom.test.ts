@@ -1,0 +1,92 @@
+// @vitest-environment happy-dom
+/**
+ * The page in a DOM (happy-dom): a scenario that fails validation shows its errors as text and a way
+ * back to the default scenario — never a blank page; a long run shows a progress bar until it lands.
+ */
+import { act, createElement } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_PRESET_ID } from '../../src/sim/presets';
+import { simStore } from '../../src/store/simStore';
+import { App } from '../../src/ui/App';
+
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+let root: Root;
+let host: HTMLElement;
+
+beforeEach(() => {
+  host = document.createElement('div');
+  document.body.append(host);
+  root = createRoot(host);
+});
+afterEach(() => {
+  act(() => root.unmount());
+  host.remove();
+});
+
+const render = () => act(() => root.render(createElement(App)));
+
+describe('a scenario that cannot run', () => {
+  it('shows each error with its JSON path, and opens the default scenario on request', async () => {
+    act(() => simStore.getState().load({ version: 1, seed: 1, topics: [], clients: [{ id: 'Bad Id', type: 'producer', script: [] }] }));
+    render();
+    const alert = host.querySelector('[role="alert"]');
+    expect(alert).not.toBeNull();
+    expect(alert?.textContent).toContain('This scenario cannot run');
+    const items = [...(alert?.querySelectorAll('li') ?? [])].map((li) => li.textContent ?? '');
+    expect(items.some((t) => t.startsWith('topics: '))).toBe(true);
+    expect(items.some((t) => t.startsWith('clients[0].id: '))).toBe(true);
+    expect(host.querySelector('[data-testid="verdict"]')).toBeNull();
+    const open = [...host.querySelectorAll('button')].find((b) => b.textContent === 'Open the default scenario');
+    expect(open).toBeDefined();
+    act(() => open?.click());
+    expect(simStore.getState().scenario?.id).toBe(DEFAULT_PRESET_ID);
+    expect(host.querySelector('[role="alert"]')).toBeNull();
+    expect(host.querySelector('[data-testid="verdict"]')).not.toBeNull();
+  });
+
+  it('renders scenario text as text, never as HTML', () => {
+    act(() =>
+      simStore.getState().load({
+        version: 1,
+        seed: 1,
+        title: '<img src=x onerror="window.__pwned=1">',
+        topics: [{ name: 'orders' }],
+        clients: [],
+      }),
+    );
+    render();
+    expect(host.querySelector('h2')?.textContent).toBe('<img src=x onerror="window.__pwned=1">');
+    expect(host.querySelector('img')).toBeNull();
+  });
+});
+
+describe('a long run', () => {
+  it('shows a progress bar while it is computed in slices, then the page', async () => {
+    act(() =>
+      simStore.getState().load({
+        version: 1,
+        seed: 1,
+        topics: [{ name: 'metrics', partitions: 1 }],
+        clients: [
+          {
+            id: 'agent',
+            type: 'producer',
+            config: { 'linger.ms': 0 },
+            script: [{ op: 'send', topic: 'metrics', key: 'k{i}', value: 'v', count: 10000 }],
+          },
+        ],
+      }),
+    );
+    render();
+    expect(simStore.getState().status).toBe('running');
+    expect(host.querySelector('[data-testid="run-progress"] progress')).not.toBeNull();
+    expect(host.querySelector('[data-testid="run-progress"] output')?.textContent).toMatch(/steps computed/);
+    for (let i = 0; i < 200 && simStore.getState().status === 'running'; i++) await act(() => new Promise((r) => setTimeout(r, 10)));
+    expect(simStore.getState().status).toBe('ready');
+    expect(simStore.getState().trace?.steps.length).toBeGreaterThan(20000);
+    expect(host.querySelector('[data-testid="run-progress"]')).toBeNull();
+    expect(host.querySelector('[data-testid="verdict"]')).not.toBeNull();
+  }, 60000);
+});
