@@ -57,6 +57,8 @@ export interface ConsumerAppContext {
   readonly step: number;
   /** An HTTP call in flight (for its timeout and retry). */
   readonly httpAttempt: number;
+  /** Correlation id of the sink call the current step waits for: answers to earlier attempts are ignored. */
+  readonly sinkRequest: number | null;
   readonly nextCorrelationId: number;
   readonly stopped: string | null;
 }
@@ -141,8 +143,10 @@ function next(d: Draft, out: Out, delay = 0): void {
 function sendHttp(d: Draft, r: RecordForApp, method: 'POST' | 'GET', out: Out): void {
   const sink = d.sink as SinkRef;
   const eventId = r.headers.event_id ?? null;
+  const correlationId = corr(d);
+  d.sinkRequest = correlationId;
   out.send(sink.id, 'HttpRequest', {
-    correlationId: corr(d),
+    correlationId,
     method,
     app: d.client,
     eventId,
@@ -154,8 +158,10 @@ function sendHttp(d: Draft, r: RecordForApp, method: 'POST' | 'GET', out: Out): 
 /** The database write for a record; without an answer in time the application writes again. */
 function sendDbWrite(d: Draft, r: RecordForApp, out: Out): void {
   const sink = d.sink as SinkRef;
+  const correlationId = corr(d);
+  d.sinkRequest = correlationId;
   out.send(sink.id, 'DbTransaction', {
-    correlationId: corr(d),
+    correlationId,
     app: d.client,
     eventId: r.headers.event_id ?? null,
     key: r.key,
@@ -377,6 +383,10 @@ const onSinkResponse = act((d, ev, out) => {
     out.call(d.consumer, 'poll');
     return;
   }
+  // an answer to an attempt the application already gave up on changes nothing
+  const answered = (e.payload as { correlationId?: number }).correlationId;
+  if (answered !== d.sinkRequest) return;
+  d.sinkRequest = null;
   const s = d.plan[d.step];
   const r = s && 'i' in s ? d.batch[s.i] : undefined;
   if (e.type === 'DbTransactionResult') out.cancel('db');
@@ -446,6 +456,7 @@ export const consumerAppMachine = setup({
     plan: [],
     step: 0,
     httpAttempt: 0,
+    sinkRequest: null,
     nextCorrelationId: 0,
     stopped: null,
   }),
@@ -468,7 +479,15 @@ export const consumerAppMachine = setup({
     },
     stopped: { on: { reply: {} } },
     DOWN: {
-      entry: handle((ctx: ConsumerAppContext) => ({ ...ctx, batch: [], plan: [], step: 0, groupMetadata: null, httpAttempt: 0 })),
+      entry: handle((ctx: ConsumerAppContext) => ({
+        ...ctx,
+        batch: [],
+        plan: [],
+        step: 0,
+        groupMetadata: null,
+        httpAttempt: 0,
+        sinkRequest: null,
+      })),
       on: { restart: { target: 'running', actions: start } },
     },
   },

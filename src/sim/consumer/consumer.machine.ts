@@ -56,6 +56,12 @@ export interface ConsumerContext {
   readonly commitWaiting: { readonly from: ActorId; readonly correlationId: number } | null;
   readonly lastAutoCommit: number;
   readonly nextCorrelationId: number;
+  /**
+   * The coordinator asked this member to rejoin. As in Kafka, it does so only inside the next
+   * poll(): until then it keeps its partitions and generation, so the application can still commit
+   * the batch it is processing.
+   */
+  readonly rejoinNeeded: boolean;
 }
 
 export interface ConsumerInput {
@@ -99,6 +105,7 @@ function initial(input: ConsumerInput): ConsumerContext {
     commitWaiting: null,
     lastAutoCommit: 0,
     nextCorrelationId: 0,
+    rejoinNeeded: false,
   };
 }
 
@@ -510,6 +517,11 @@ const onPoll = action((d, ev, out) => {
   const call = ev as CallEvent;
   maybeAutoCommit(d, call.now, out);
   d.pollWaiting = call.from;
+  // poll() is where a member rejoins the group (ConsumerCoordinator.poll)
+  if (d.rejoinNeeded) {
+    out.raise({ type: 'rejoin' });
+    return;
+  }
   servePoll(d, out);
 });
 
@@ -587,13 +599,17 @@ const onHeartbeatDue = action((d, _ev, out) => {
 const onHeartbeatResponse = action((d, ev, out) => {
   const r = (ev as RpcEvent<{ error: KafkaError }>).payload;
   if (r.error === 'NONE') return;
-  out.fact({ kind: 'clientError', client: d.client, error: r.error, during: 'Heartbeat', fatal: false });
+  if (!d.rejoinNeeded) out.fact({ kind: 'clientError', client: d.client, error: r.error, during: 'Heartbeat', fatal: false });
   if (r.error === 'UNKNOWN_MEMBER_ID') d.memberId = '';
-  out.raise({ type: 'rejoin' });
+  // a member that is no longer in the generation stops heartbeating; one asked to rejoin keeps its session alive
+  if (r.error !== 'REBALANCE_IN_PROGRESS') out.cancel('heartbeat');
+  d.rejoinNeeded = true;
+  if (d.pollWaiting) out.raise({ type: 'rejoin' });
 });
 
 const startRejoin = action((d, _ev, out) => {
   out.cancel('heartbeat');
+  d.rejoinNeeded = false;
   revokeAll(d, out);
   sendJoin(d, out);
 });

@@ -186,7 +186,10 @@ function maybeCompleteJoin(_d: Draft, g: ConsumerGroup, now: number, force: bool
   for (const m of joined)
     if (m.joinRequest)
       out.reply(m.joinRequest, 'JoinGroupResponse', { error: 'NONE', generationId, memberId: m.memberId, leader: leader ?? '' });
-  const cleared = Object.fromEntries(Object.entries(members).map(([k, m]) => [k, { ...m, joinRequest: null }]));
+  // answering the join reschedules each member's session expiry, as Kafka does
+  const cleared = Object.fromEntries(
+    Object.entries(members).map(([k, m]) => [k, renewSession(out, g.groupId, { ...m, joinRequest: null }, now)]),
+  );
   out.fact({ kind: 'rebalance', groupId: g.groupId, generationId, members: Object.keys(cleared).sort(), reason: 'join phase complete' });
   return { ...g, state: 'CompletingRebalance', generationId, leader, members: cleared };
 }
@@ -285,7 +288,7 @@ const onSyncGroup = (ctx: GroupCoordinatorContext, ev: RpcEvent<SyncGroupRequest
     out.reply(pendingRequest(ev), 'SyncGroupResponse', { error: 'NONE', assignment: g.members[req.memberId]?.assignment ?? [] });
     return d;
   }
-  const member = { ...(g.members[req.memberId] as GroupMember), syncRequest: pendingRequest(ev) };
+  const member = renewSession(out, g.groupId, { ...(g.members[req.memberId] as GroupMember), syncRequest: pendingRequest(ev) }, ev.now);
   putGroup(d, maybeCompleteSync(d, { ...g, members: { ...g.members, [req.memberId]: member } }, out));
   return d;
 };
@@ -381,7 +384,8 @@ const onOffsetCommit = (ctx: GroupCoordinatorContext, ev: RpcEvent<OffsetCommitR
   // a consumer without a group membership (assign()) commits with generation -1
   const standalone = req.generationId < 0 && !req.memberId;
   let error: KafkaError | null = standalone ? null : checkMember(g, req.memberId, req.generationId);
-  if (!error && g.state === 'PreparingRebalance' && !standalone) error = 'REBALANCE_IN_PROGRESS';
+  // members may commit while the group prepares a rebalance (before they rejoin), not while it completes one
+  if (!error && g.state === 'CompletingRebalance' && !standalone) error = 'REBALANCE_IN_PROGRESS';
   if (!error) error = writeOffsets(d, req.groupId, req.offsets, null, ev.now);
   if (!error) {
     const committed = { ...g.committed };

@@ -3,18 +3,26 @@
  * selected, of the step on screen. Below them, in the "inject-actions" region, the failure-injection
  * menus for the selection (src/ui/inject/**).
  */
-import { type ReactNode, useId, useMemo } from 'react';
+import { lazy, type ReactNode, Suspense, useId, useMemo } from 'react';
 import { stateValueToString } from '../../sim/kernel/stateValue';
-import { narrate } from '../../sim/narration';
 import type { SimView, Trace } from '../../sim/run';
 import type { Fact } from '../../sim/trace/facts';
 import { partitionRows } from '../../sim/trace/logView';
 import { type Language, type Selection, simStore } from '../../store/simStore';
 import { actorFields } from '../actors/fields';
 import { type Strings, useStrings } from '../i18n';
-import { InjectPanel } from '../inject';
 import { StepLink } from '../StepLink';
+import { useNarrator } from '../useNarrator';
 import { useSim } from '../useSim';
+
+// failure injection loads after the first paint, to keep the initial JavaScript small
+const InjectPanel = lazy(() => import('../inject').then((m) => ({ default: m.InjectPanel })));
+
+/** One step's narration (the narration module loads after the first paint). */
+function StepSentence({ trace, index, language }: { readonly trace: Trace; readonly index: number; readonly language: Language }) {
+  const narrator = useNarrator();
+  return <>{narrator ? narrator.narrate(trace, index, language) : '…'}</>;
+}
 
 function show(v: unknown): string {
   if (typeof v === 'string') return v;
@@ -53,7 +61,9 @@ function StepDetails({
       <h3>
         {t.selectedStep} <StepLink index={index} /> · {s.t.toLocaleString('en')} ms
       </h3>
-      <p lang={language}>{narrate(trace, index, language)}</p>
+      <p lang={language}>
+        <StepSentence trace={trace} index={index} language={language} />
+      </p>
       <Pairs
         rows={[
           ['actor', s.actor],
@@ -130,7 +140,7 @@ function ActorDetails({
           <ul className="plain-list">
             {recent.map((i) => (
               <li key={i}>
-                <StepLink index={i} /> {narrate(trace, i, language)}
+                <StepLink index={i} /> <StepSentence trace={trace} index={i} language={language} />
               </li>
             ))}
           </ul>
@@ -172,7 +182,7 @@ function EnvelopeDetails({
       <Pairs rows={Object.entries(e.payload).map(([k, v]) => [k, show(v)] as const)} />
       {e.deliveredStep !== null && (
         <p lang={language}>
-          <StepLink index={e.deliveredStep} /> {narrate(trace, e.deliveredStep, language)}
+          <StepLink index={e.deliveredStep} /> <StepSentence trace={trace} index={e.deliveredStep} language={language} />
         </p>
       )}
     </div>
@@ -254,7 +264,9 @@ export function DetailsPanel() {
       {/* [ui-inject] failure injection for the selection (an envelope, a process, a record); read-only at phone width */}
       <div className="inject-slot" data-slot="inject-actions" data-target-kind={selection?.kind ?? ''}>
         <section aria-label="Inject a failure" className="inject">
-          <InjectPanel />
+          <Suspense fallback={<p className="muted">…</p>}>
+            <InjectPanel />
+          </Suspense>
         </section>
       </div>
     </section>

@@ -1,7 +1,7 @@
 /** The narration line: what the step on screen did and why, in the chosen language. */
 import { useMemo } from 'react';
-import { narrate, narrateEnd, narrateStart } from '../../sim/narration';
 import { useStrings } from '../i18n';
+import { useNarrator } from '../useNarrator';
 import { useSim } from '../useSim';
 
 export function Narration() {
@@ -10,10 +10,11 @@ export function Narration() {
   const step = useSim((s) => s.step);
   const language = useSim((s) => s.language);
   const playing = useSim((s) => s.playing);
+  const narrator = useNarrator();
   const text = useMemo(() => {
-    if (!trace) return '';
-    return step === 0 ? narrateStart(trace, language) : narrate(trace, step - 1, language);
-  }, [trace, step, language]);
+    if (!trace || !narrator) return '';
+    return step === 0 ? narrator.narrateStart(trace, language) : narrator.narrate(trace, step - 1, language);
+  }, [trace, step, language, narrator]);
   const current = trace && step > 0 ? trace.steps[step - 1] : undefined;
   const atEnd = trace !== null && step > 0 && step >= trace.steps.length;
   return (
@@ -26,9 +27,9 @@ export function Narration() {
       <p className="narration-text" data-testid="narration" lang={language} aria-live={playing ? 'off' : 'polite'}>
         {text}
       </p>
-      {atEnd && trace && (
+      {atEnd && trace && narrator && (
         <p className="narration-end" data-testid="narration-end" lang={language}>
-          {narrateEnd(trace, language)}
+          {narrator.narrateEnd(trace, language)}
         </p>
       )}
     </section>

@@ -3,10 +3,9 @@
  * in the centre; the verdict, the selection's details (with failure injection), the readiness
  * checklist and the config editor on the right. At phone width the panels stack (read-only there).
  */
+import { lazy, Suspense } from 'react';
 import { simStore } from '../../store/simStore';
 import { ActorsPanel } from '../actors/ActorsPanel';
-import { ChecklistPanel } from '../checklist/ChecklistPanel';
-import { ConfigEditor } from '../config';
 import { DetailsPanel } from '../details/DetailsPanel';
 import { useStrings } from '../i18n';
 import type { JumpTargets } from '../playback/jumps';
@@ -14,6 +13,11 @@ import { PlaybackBar } from '../playback/PlaybackBar';
 import { Timeline } from '../timeline/Timeline';
 import { useSim } from '../useSim';
 import { VerdictPanel } from '../verdict/VerdictPanel';
+
+// below the fold and only for editing: loaded after the first paint, to keep the initial JavaScript small
+const ChecklistPanel = lazy(() => import('../checklist/ChecklistPanel').then((m) => ({ default: m.ChecklistPanel })));
+const ConfigEditor = lazy(() => import('../config').then((m) => ({ default: m.ConfigEditor })));
+
 import { Narration } from './Narration';
 
 export function Workspace({ targets }: { readonly targets: JumpTargets }) {
@@ -41,10 +45,14 @@ export function Workspace({ targets }: { readonly targets: JumpTargets }) {
         <aside className="column side-column" aria-label={`${t.verdict}, ${t.details}, ${t.checklist}`} tabIndex={0}>
           <VerdictPanel />
           <DetailsPanel />
-          <ChecklistPanel />
+          <Suspense fallback={<p className="muted">…</p>}>
+            <ChecklistPanel />
+          </Suspense>
           {/* [ui-inject] the config editor: Kafka's keys per client; a change re-runs the scenario */}
           <section aria-label="Configuration" className="config config-slot">
-            <ConfigEditor />
+            <Suspense fallback={<p className="muted">…</p>}>
+              <ConfigEditor />
+            </Suspense>
           </section>
         </aside>
       </div>

@@ -2,8 +2,10 @@
  * The message-sequence panel: envelopes between processes over virtual time (or by step), with the
  * toggles for the axis and for background traffic, driven by MscController.
  */
+
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { Selection } from '../../store/simStore';
+import { hasCanvas2d } from './canvasLayer';
 import { MscController } from './MscController';
 import { laneY, mscHeight } from './mscLayout';
 import { type AxisMode, type MscModel, mscSummary, sentBefore, visibleEnvelopes } from './mscModel';
@@ -47,7 +49,7 @@ export function MessageSequence({ model, step, now, selection, onSelect }: Messa
   useEffect(() => {
     const root = rootRef.current;
     const [s, o, a, t, l] = [staticRef.current, overlayRef.current, axisRef.current, tooltipRef.current, liveRef.current];
-    if (!root || !s || !o || !a || !t || !l) return;
+    if (!root || !s || !o || !a || !t || !l || !hasCanvas2d(s)) return;
     const c = new MscController({ root, plot: root, staticCanvas: s, overlayCanvas: o, axis: a, tooltip: t, live: l }, (sel) =>
       select.current(sel),
     );

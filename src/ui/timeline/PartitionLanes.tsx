@@ -2,8 +2,10 @@
  * The partition lanes panel: DOM for what must be DOM (lane names, the internal-topics toggle, the
  * zoom buttons, the text alternative, the tooltip), canvases for the marks, driven by LanesController.
  */
+
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { Selection } from '../../store/simStore';
+import { hasCanvas2d } from './canvasLayer';
 import { LanesController } from './LanesController';
 import { type LanesLayout, layoutLanes } from './laneLayout';
 import { type LaneModel, laneSummary } from './laneModel';
@@ -56,7 +58,8 @@ export function PartitionLanes({
     const root = rootRef.current;
     const plot = rootRef.current;
     const [s, o, t, l] = [staticRef.current, overlayRef.current, tooltipRef.current, liveRef.current];
-    if (!root || !plot || !s || !o || !t || !l) return;
+    // without a 2D canvas (some locked-down browsers, DOM test environments) the text alternatives remain
+    if (!root || !plot || !s || !o || !t || !l || !hasCanvas2d(s)) return;
     const c = new LanesController(
       { root, plot, staticCanvas: s, overlayCanvas: o, tooltip: t, live: l },
       { onSelect: (sel) => select.current(sel), onFrame: (ms) => frame.current?.(ms) },

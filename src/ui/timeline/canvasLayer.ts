@@ -7,6 +7,15 @@ export interface CanvasLayer {
   dpr: number;
 }
 
+/** Whether this browser can draw on the canvas at all. */
+export function hasCanvas2d(canvas: HTMLCanvasElement): boolean {
+  try {
+    return canvas.getContext('2d') !== null;
+  } catch {
+    return false;
+  }
+}
+
 export function createLayer(canvas: HTMLCanvasElement): CanvasLayer {
   const ctx = canvas.getContext('2d');
   if (!ctx) throw new Error('canvas 2D context unavailable');
