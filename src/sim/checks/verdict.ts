@@ -65,8 +65,10 @@ export interface VerdictInput {
   readonly partitions: readonly PartitionRow[];
   /** Topics written by applications as results (outputs of processing, streams, outbox relays). */
   readonly outputTopics: readonly string[];
-  /** Consumers (client ids) that process records, with their isolation level. */
-  readonly consumers: readonly { id: string; isolationLevel: string; groupId: string | null }[];
+  /** Consumers (client ids) that process records, with their isolation level and subscriptions. */
+  readonly consumers: readonly { id: string; isolationLevel: string; groupId: string | null; topics?: readonly string[] }[];
+  /** Applications whose processing writes to an output topic (consume-transform-produce, Streams). */
+  readonly producingApps?: readonly string[];
   readonly groups: readonly { groupId: string; committed: Readonly<Record<string, number>> }[];
   /** Topics that carry no business events (Kafka Streams changelog and repartition topics). */
   readonly ignoredTopics?: readonly string[];
@@ -88,6 +90,8 @@ export function computeVerdict(input: VerdictInput): Verdict {
   for (const s of input.steps) for (const f of s.facts) facts.push({ step: s.i, fact: f as Fact });
   const output = new Set(input.outputTopics);
   const ignored = new Set(input.ignoredTopics ?? []);
+  const readsSource = new Set(input.consumers.filter((c) => (c.topics ?? []).some((t) => !output.has(t))).map((c) => c.id));
+  const producing = input.producingApps ? new Set(input.producingApps) : null;
 
   interface Acc {
     origins: Set<string>;
@@ -166,8 +170,9 @@ export function computeVerdict(input: VerdictInput): Verdict {
         break;
       case 'delivered': {
         if (ignored.has(fact.topic)) break;
+        // a consumer of both an input and an output topic: its output copies are not extra deliveries of the input
+        if (output.has(fact.topic) && readsSource.has(fact.consumer)) break;
         const a = acc(eventKey(fact.headers.event_id ?? null, fact.topic, fact.partition, fact.offset));
-        if (output.has(fact.topic) && !input.consumers.some((c) => c.id === fact.consumer)) break;
         a.deliveries[fact.consumer] = (a.deliveries[fact.consumer] ?? 0) + 1;
         a.deliverySteps[fact.consumer] = [...(a.deliverySteps[fact.consumer] ?? []), step];
         break;
@@ -292,7 +297,8 @@ export function computeVerdict(input: VerdictInput): Verdict {
   }
   // 4. committed output
   if (hasOutput) {
-    const processedIds = sourceEvents.filter(([, a]) => Object.keys(a.processed).length > 0);
+    // what the applications that write output processed should be there once
+    const processedIds = sourceEvents.filter(([, a]) => Object.keys(a.processed).some((app) => producing === null || producing.has(app)));
     const twice = processedIds.filter(([, a]) => a.outCommitted > 1);
     const missing = processedIds.filter(([, a]) => a.outCommitted === 0);
     const abortedCopies = [...events.values()].reduce((n, a) => n + (a.outAll - a.outCommitted), 0);

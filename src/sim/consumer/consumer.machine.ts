@@ -53,7 +53,10 @@ export interface ConsumerContext {
     readonly requests: Readonly<Record<number, string>>;
     readonly offsets: Readonly<Record<string, number>>;
   } | null;
-  readonly commitWaiting: { readonly from: ActorId; readonly correlationId: number } | null;
+  /** The OffsetCommit in flight (one at a time, so commits reach the coordinator in order). */
+  readonly commitInFlight: PendingCommit | null;
+  /** The next commit, waiting for the one in flight; a newer one replaces it. */
+  readonly commitQueued: PendingCommit | null;
   readonly lastAutoCommit: number;
   readonly nextCorrelationId: number;
   /**
@@ -62,6 +65,15 @@ export interface ConsumerContext {
    * the batch it is processing.
    */
   readonly rejoinNeeded: boolean;
+}
+
+export interface PendingCommit {
+  readonly correlationId: number;
+  readonly generationId: number;
+  readonly memberId: string;
+  readonly offsets: readonly (TopicPartition & { offset: number })[];
+  /** The application waiting in commitSync(), if any (auto-commits have none). */
+  readonly waiter: ActorId | null;
 }
 
 export interface ConsumerInput {
@@ -102,7 +114,8 @@ function initial(input: ConsumerInput): ConsumerContext {
     externalOffsets: {},
     pollWaiting: null,
     endOffsets: null,
-    commitWaiting: null,
+    commitInFlight: null,
+    commitQueued: null,
     lastAutoCommit: 0,
     nextCorrelationId: 0,
     rejoinNeeded: false,
@@ -157,19 +170,40 @@ function sendJoin(d: Draft, out: Out): void {
   });
 }
 
+function sendCommit(d: Draft, out: Out, c: PendingCommit): void {
+  d.commitInFlight = c;
+  sendRequest(d, out, d.meta.groupCoordinator, 'OffsetCommit', {
+    correlationId: c.correlationId,
+    groupId: d.config['group.id'],
+    generationId: c.generationId,
+    memberId: c.memberId,
+    offsets: c.offsets,
+  });
+}
+
+/**
+ * Commits offsets with the current generation. Commits go out one at a time, so a later commit can
+ * never overtake an earlier one and move the group's offset back (Kafka keeps them ordered on the
+ * coordinator connection, and commitSync waits for earlier async commits).
+ */
+function commit(d: Draft, out: Out, offsets: readonly (TopicPartition & { offset: number })[], waiter: ActorId | null): void {
+  const c: PendingCommit = { correlationId: corr(d), generationId: d.generationId, memberId: d.memberId, offsets, waiter };
+  if (!d.commitInFlight) {
+    sendCommit(d, out, c);
+    return;
+  }
+  // a newer commit replaces a queued auto-commit; a waiting commitSync keeps its place
+  const queuedWaiter = d.commitQueued?.waiter ?? null;
+  if (queuedWaiter && !waiter) return;
+  d.commitQueued = c;
+}
+
 /** Partitions revoked (eager rebalance): positions, buffers and fetches are forgotten. */
 function revokeAll(d: Draft, out: Out): void {
   if (d.config['enable.auto.commit'] && d.config['group.id'] && d.generationId >= 0) {
     const offsets = consumedOffsets(d);
     // onJoinPrepare: auto-commit what was consumed before giving the partitions up
-    if (offsets.length)
-      sendRequest(d, out, d.meta.groupCoordinator, 'OffsetCommit', {
-        correlationId: corr(d),
-        groupId: d.config['group.id'],
-        generationId: d.generationId,
-        memberId: d.memberId,
-        offsets,
-      });
+    if (offsets.length) commit(d, out, offsets, null);
   }
   d.assignment = [];
   d.positions = {};
@@ -292,13 +326,7 @@ function maybeAutoCommit(d: Draft, now: number, out: Out): void {
   d.lastAutoCommit = now;
   const offsets = consumedOffsets(d);
   if (offsets.length === 0) return;
-  sendRequest(d, out, d.meta.groupCoordinator, 'OffsetCommit', {
-    correlationId: corr(d),
-    groupId: d.config['group.id'],
-    generationId: d.generationId,
-    memberId: d.memberId,
-    offsets,
-  });
+  commit(d, out, offsets, null);
 }
 
 const action = (fn: (d: Draft, ev: Ev & { now: number }, out: Out) => void) =>
@@ -368,14 +396,19 @@ const onRequestLost = action((d, ev, out) => {
         payload: lost.payload,
       });
       return;
-    case 'OffsetCommit':
+    case 'OffsetCommit': {
       // commitSync() retries until it gets an answer; an auto-commit is simply lost
-      if (d.commitWaiting?.correlationId === correlationId) {
-        const c = corr(d);
-        d.commitWaiting = { ...d.commitWaiting, correlationId: c };
-        sendRequest(d, out, d.meta.groupCoordinator, 'OffsetCommit', { ...lost.payload, correlationId: c });
+      const c = d.commitInFlight;
+      if (!c || c.correlationId !== correlationId) return;
+      if (c.waiter) sendCommit(d, out, { ...c, correlationId: corr(d) });
+      else {
+        d.commitInFlight = null;
+        const next = d.commitQueued;
+        d.commitQueued = null;
+        if (next) sendCommit(d, out, next);
       }
       return;
+    }
     case 'JoinGroup':
     case 'SyncGroup':
       out.raise({ type: 'connectionLost' });
@@ -532,25 +565,23 @@ const onCommitSync = action((d, ev, out) => {
     out.call(call.from, 'reply', { call: 'commitSync', ok: false, error: 'InvalidGroupIdException' });
     return;
   }
-  const correlationId = corr(d);
-  d.commitWaiting = { from: call.from, correlationId };
-  sendRequest(d, out, d.meta.groupCoordinator, 'OffsetCommit', {
-    correlationId,
-    groupId: d.config['group.id'],
-    generationId: d.generationId,
-    memberId: d.memberId,
-    offsets,
-  });
+  commit(d, out, offsets, call.from);
 });
 
 const onOffsetCommitResponse = action((d, ev, out) => {
   const r = (ev as RpcEvent<{ correlationId: number; error: KafkaError }>).payload;
+  const c = d.commitInFlight;
+  if (!c || c.correlationId !== r.correlationId) return;
   if (r.error !== 'NONE') out.fact({ kind: 'clientError', client: d.client, error: r.error, during: 'OffsetCommit', fatal: false });
-  if (!d.commitWaiting || d.commitWaiting.correlationId !== r.correlationId) return;
-  const ok = r.error === 'NONE';
-  if (!ok) out.fact({ kind: 'clientError', client: d.client, error: 'CommitFailedException', during: 'commitSync', fatal: false });
-  out.call(d.commitWaiting.from, 'reply', { call: 'commitSync', ok, error: ok ? null : 'CommitFailedException' });
-  d.commitWaiting = null;
+  if (c.waiter) {
+    const ok = r.error === 'NONE';
+    if (!ok) out.fact({ kind: 'clientError', client: d.client, error: 'CommitFailedException', during: 'commitSync', fatal: false });
+    out.call(c.waiter, 'reply', { call: 'commitSync', ok, error: ok ? null : 'CommitFailedException' });
+  }
+  d.commitInFlight = null;
+  const next = d.commitQueued;
+  d.commitQueued = null;
+  if (next) sendCommit(d, out, next);
 });
 
 const onSeek = action((d, ev, out) => {

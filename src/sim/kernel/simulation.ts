@@ -249,6 +249,16 @@ export class Simulation {
     if (this.cancelled.has(seq)) return;
     this.cancelled.add(seq);
     if (fg) this.foreground--;
+    // re-armed timers leave cancelled entries behind; drop them once they outnumber the live ones
+    if (this.cancelled.size > 256 && this.cancelled.size * 2 > this.queue.size) this.compactQueue();
+  }
+
+  /** Removes cancelled entries from the queue (the (time, seq) order of the others is unchanged). */
+  private compactQueue(): void {
+    if (this.cancelled.size === 0) return;
+    const cancelled = this.cancelled;
+    this.queue = new EventQueue(this.queue.toArray().filter((e) => !cancelled.has(e.seq)));
+    this.cancelled = new Set();
   }
 
   /** Next live entry without removing it. */
@@ -775,6 +785,7 @@ export class Simulation {
   takeCheckpoint(): Checkpoint {
     const last = this.checkpoints[this.checkpoints.length - 1];
     if (last && last.step === this.stepIndex) return last;
+    this.compactQueue();
     const processes: [ProcessId, ProcessSnapshot][] = [];
     for (const [id, p] of this.processes)
       processes.push([id, { down: p.down, paused: p.paused, incarnation: p.incarnation, deferred: p.deferred.slice() }]);

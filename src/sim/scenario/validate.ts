@@ -55,17 +55,51 @@ function issuePath(issue: v.BaseIssue<unknown>): string {
 }
 
 function describeIssue(issue: v.BaseIssue<unknown>): string {
-  if (issue.kind === 'schema' && issue.type === 'strict_object' && issue.input !== undefined)
-    return `unknown field ${JSON.stringify(issue.path?.[issue.path.length - 1]?.key)}: check its spelling against docs/scenario-format.md`;
-  if (issue.type === 'variant') return `${issue.message.replace(/^Invalid type: /, 'unexpected ')}`;
-  return issue.message.replace(/^Invalid type: Expected /, 'expected ').replace(/^Invalid key: /, 'unexpected key: ');
+  if (issue.kind === 'schema' && issue.message.startsWith('Invalid key:')) {
+    // an unknown field (strict objects), or a required one that is missing
+    if (issue.expected === 'never') return `unknown field ${issue.received}: check its spelling against docs/scenario-format.md`;
+    if (issue.received === 'undefined') return `missing: ${issue.expected} is required`;
+  }
+  if (issue.kind === 'schema' && issue.message.startsWith('Invalid type:')) {
+    const expected = issue.expected === 'Object' ? 'an object' : issue.expected === 'Array' ? 'a list' : issue.expected;
+    if (issue.received === 'undefined')
+      return issue.type === 'variant' && expected !== 'an object' ? `missing: must be one of ${expected}` : `missing: expected ${expected}`;
+    return issue.type === 'variant' ? `must be one of ${expected}, not ${issue.received}` : `expected ${expected}, got ${issue.received}`;
+  }
+  return issue.message;
 }
 
 function configErrors(problems: readonly ConfigProblem[], base: string, into: ScenarioError[]): void {
   for (const p of problems) into.push({ path: keyPath(base, p.key), message: p.message });
 }
 
+/** Lists over these limits are refused before their items are looked at (a huge input stays cheap). */
+function oversized(input: unknown): ScenarioError[] {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return [];
+  const o = input as Record<string, unknown>;
+  const limits: [string, number][] = [
+    ['clients', LIMITS.maxClients],
+    ['topics', LIMITS.maxTopics],
+    ['faults', LIMITS.maxFaults],
+    ['sinks', LIMITS.maxClients],
+  ];
+  const errors: ScenarioError[] = [];
+  for (const [key, max] of limits) {
+    const list = o[key];
+    if (Array.isArray(list) && list.length > max) errors.push({ path: key, message: `at most ${max} are allowed, not ${list.length}` });
+  }
+  const clients = Array.isArray(o.clients) ? o.clients : [];
+  clients.slice(0, LIMITS.maxClients).forEach((c, i) => {
+    const script = typeof c === 'object' && c !== null ? (c as { script?: unknown }).script : undefined;
+    if (Array.isArray(script) && script.length > LIMITS.maxScriptOps)
+      errors.push({ path: `clients[${i}].script`, message: `at most ${LIMITS.maxScriptOps} operations are allowed, not ${script.length}` });
+  });
+  return errors;
+}
+
 export function validateScenario(input: unknown): Validation {
+  const tooBig = oversized(input);
+  if (tooBig.length) return { ok: false, errors: tooBig };
   const parsed = v.safeParse(ScenarioSchema, input, { abortPipeEarly: true });
   if (!parsed.success) {
     const seen = new Set<string>();

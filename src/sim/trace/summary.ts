@@ -66,6 +66,11 @@ function factsUpTo(trace: Trace, step: number): { step: number; fact: Fact }[] {
   return out;
 }
 
+function subscriptions(s: Scenario, clientId: string): readonly string[] {
+  const c = s.clients.find((x) => x.id === clientId);
+  return c?.type === 'consumer' ? c.topics : [];
+}
+
 export function summarize(trace: Trace, atStep: number = trace.steps.length, view: SimView = stateAt(trace, atStep)): TraceSummary {
   const step = view.step;
   const s = trace.scenario;
@@ -133,7 +138,18 @@ export function summarize(trace: Trace, atStep: number = trace.steps.length, vie
     steps: trace.steps.slice(0, step),
     partitions,
     outputTopics: outputTopicsOf(s),
-    consumers: consumers.map((c) => ({ id: c.id, isolationLevel: c.isolationLevel, groupId: c.groupId })),
+    consumers: consumers.map((c) => ({
+      id: c.id,
+      isolationLevel: c.isolationLevel,
+      groupId: c.groupId,
+      topics:
+        s.clients.find((x) => x.id === c.id && x.type === 'consumer')?.type === 'consumer'
+          ? (s.clients.find((x) => x.id === c.id) as { topics: string[] }).topics
+          : [],
+    })),
+    producingApps: s.clients
+      .filter((c) => c.type === 'streams' || (c.type === 'consumer' && c.processing?.outputTopic !== undefined))
+      .map((c) => c.id),
     groups: groups.map((g) => ({ groupId: g.groupId, committed: g.committed })),
     ignoredTopics: streamsInternalTopics(trace.resolved).map((t) => t.name),
   });
