@@ -82,7 +82,6 @@ const EN = {
   sent: 'Sent',
   delivered: 'Delivered',
   notYet: 'not yet',
-  simplification: 'Simplified: one replica per partition; leaders never move.',
 };
 
 export type Strings = typeof EN;
@@ -164,7 +163,6 @@ const KO: Strings = {
   sent: '보냄',
   delivered: '도착',
   notYet: '아직',
-  simplification: '단순화: 파티션당 복제본 하나, 리더는 바뀌지 않습니다.',
 };
 
 export function strings(language: Language): Strings {

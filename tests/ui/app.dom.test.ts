@@ -5,27 +5,42 @@
  */
 import { act, createElement } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_PRESET_ID } from '../../src/sim/presets';
 import { simStore } from '../../src/store/simStore';
 import { App } from '../../src/ui/App';
+import { loadNarrator } from '../../src/ui/useNarrator';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
 let root: Root;
 let host: HTMLElement;
 
+// The page loads narration and three panels lazily. Load them before the tests so that no import is
+// still pending when the DOM environment is torn down (Vitest reports such a late import as an error).
+beforeAll(async () => {
+  await Promise.all([
+    loadNarrator(),
+    import('../../src/ui/checklist/ChecklistPanel'),
+    import('../../src/ui/config'),
+    import('../../src/ui/inject'),
+  ]);
+});
+
 beforeEach(() => {
   host = document.createElement('div');
   document.body.append(host);
   root = createRoot(host);
 });
-afterEach(() => {
+afterEach(async () => {
+  // let the lazily loaded panels resolve inside act() before the page goes away
+  await act(() => new Promise((r) => setTimeout(r, 20)));
   act(() => root.unmount());
   host.remove();
 });
 
 const render = () => act(() => root.render(createElement(App)));
+const settle = () => act(() => new Promise((r) => setTimeout(r, 20)));
 
 describe('a scenario that cannot run', () => {
   it('shows each error with its JSON path, and opens the default scenario on request', async () => {
@@ -41,6 +56,7 @@ describe('a scenario that cannot run', () => {
     const open = [...host.querySelectorAll('button')].find((b) => b.textContent === 'Open the default scenario');
     expect(open).toBeDefined();
     act(() => open?.click());
+    await settle();
     expect(simStore.getState().scenario?.id).toBe(DEFAULT_PRESET_ID);
     expect(host.querySelector('[role="alert"]')).toBeNull();
     expect(host.querySelector('[data-testid="verdict"]')).not.toBeNull();

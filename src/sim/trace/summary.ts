@@ -66,11 +66,6 @@ function factsUpTo(trace: Trace, step: number): { step: number; fact: Fact }[] {
   return out;
 }
 
-function subscriptions(s: Scenario, clientId: string): readonly string[] {
-  const c = s.clients.find((x) => x.id === clientId);
-  return c?.type === 'consumer' ? c.topics : [];
-}
-
 export function summarize(trace: Trace, atStep: number = trace.steps.length, view: SimView = stateAt(trace, atStep)): TraceSummary {
   const step = view.step;
   const s = trace.scenario;

@@ -18,6 +18,7 @@ import { VerdictPanel } from '../verdict/VerdictPanel';
 const ChecklistPanel = lazy(() => import('../checklist/ChecklistPanel').then((m) => ({ default: m.ChecklistPanel })));
 const ConfigEditor = lazy(() => import('../config').then((m) => ({ default: m.ConfigEditor })));
 
+import { ModelNotes } from './ModelNotes';
 import { Narration } from './Narration';
 
 export function Workspace({ targets }: { readonly targets: JumpTargets }) {
@@ -39,7 +40,7 @@ export function Workspace({ targets }: { readonly targets: JumpTargets }) {
         {/* biome-ignore lint/a11y/noNoninteractiveTabindex: as above */}
         <main className="column timeline-column" tabIndex={0}>
           <Timeline trace={trace} view={view} step={step} selection={selection} onSelect={(s) => simStore.getState().select(s)} />
-          <p className="muted simplification">{t.simplification}</p>
+          <ModelNotes trace={trace} />
         </main>
         {/* biome-ignore lint/a11y/noNoninteractiveTabindex: as above */}
         <aside className="column side-column" aria-label={`${t.verdict}, ${t.details}, ${t.checklist}`} tabIndex={0}>

@@ -1,0 +1,60 @@
+/**
+ * What model the run uses: the transaction protocol version (and what differs between them), and
+ * where the simulator simplifies Kafka — said on the page, not only in the docs.
+ */
+import type { Trace } from '../../sim/run';
+import { useSim } from '../useSim';
+
+const TEXT = {
+  en: {
+    protocol: (v: 1 | 2, verification: boolean) =>
+      v === 2
+        ? 'Transaction protocol v2 (KIP-890, Kafka 4.x default): the leader adds a partition to the transaction when it verifies the first batch, and every EndTxn bumps the producer epoch, so markers carry the new epoch and a late produce of the old one is fenced.'
+        : `Transaction protocol v1: the producer sends AddPartitionsToTxn and AddOffsetsToTxn itself; markers carry the producer's epoch; partition verification is ${verification ? 'on' : 'off (a late produce can open a hanging transaction)'}.`,
+    summary: 'How this model simplifies Kafka',
+    items: [
+      'One replica per partition: the high watermark is the log end offset; acks=1 and acks=all behave alike; leaders never move.',
+      'A Produce or Fetch request carries one partition; max.in.flight counts batches per broker.',
+      'The transaction coordinator and the group coordinator are actors of their own; the internal topics have 3 partitions, not 50.',
+      'The group coordinator computes the range assignment; every rebalance revokes all partitions (eager).',
+      'Retry backoff has no jitter; a null key moves to the next partition in order, not a random one.',
+      'poll() waits until records arrive; the log cleaner runs when asked.',
+    ],
+  },
+  ko: {
+    protocol: (v: 1 | 2, verification: boolean) =>
+      v === 2
+        ? '트랜잭션 프로토콜 v2 (KIP-890, Kafka 4.x 기본값): 리더가 첫 배치를 검증할 때 파티션을 트랜잭션에 추가하고, EndTxn마다 producer epoch가 올라갑니다. 그래서 마커는 새 epoch를 갖고, 늦게 도착한 이전 epoch의 produce는 펜싱됩니다.'
+        : `트랜잭션 프로토콜 v1: 프로듀서가 AddPartitionsToTxn과 AddOffsetsToTxn을 직접 보내고, 마커는 프로듀서의 epoch를 갖습니다. 파티션 검증은 ${verification ? '켜져 있습니다' : '꺼져 있습니다 (늦은 produce가 걸린 트랜잭션을 열 수 있습니다)'}.`,
+    summary: '이 모델이 Kafka를 단순화한 부분',
+    items: [
+      '파티션당 복제본 하나: high watermark는 log end offset과 같고, acks=1과 acks=all이 같게 동작하며, 리더는 바뀌지 않습니다.',
+      'Produce와 Fetch 요청은 파티션 하나씩 담습니다. max.in.flight는 브로커별 배치 수를 셉니다.',
+      '트랜잭션 코디네이터와 그룹 코디네이터는 별도 액터이고, 내부 토픽은 50개가 아니라 3개 파티션입니다.',
+      '그룹 코디네이터가 range 할당을 계산하고, 리밸런스마다 모든 파티션을 회수합니다(eager).',
+      '재시도 backoff에 jitter가 없고, null 키는 무작위가 아니라 다음 파티션으로 옮겨 갑니다.',
+      'poll()은 레코드가 올 때까지 기다리고, 로그 클리너는 요청할 때만 실행됩니다.',
+    ],
+  },
+} as const;
+
+export function ModelNotes({ trace }: { readonly trace: Trace }) {
+  const language = useSim((s) => s.language);
+  const t = TEXT[language];
+  const cluster = trace.resolved.cluster;
+  return (
+    <section className="model-notes muted" aria-label={t.summary} data-testid="model-notes" lang={language}>
+      <p data-testid="protocol-version">
+        {t.protocol(cluster['transaction.version'], cluster['transaction.partition.verification.enable'])}
+      </p>
+      <details>
+        <summary>{t.summary}</summary>
+        <ul>
+          {t.items.map((item) => (
+            <li key={item}>{item}</li>
+          ))}
+        </ul>
+      </details>
+    </section>
+  );
+}
