@@ -122,6 +122,12 @@ interface ProcessState {
 }
 
 const EMPTY: readonly never[] = Object.freeze([]);
+const NO_DETAIL: Readonly<Record<string, unknown>> = Object.freeze({});
+
+function isEmptyObject(o: Readonly<Record<string, unknown>>): boolean {
+  for (const _ in o) return false;
+  return true;
+}
 
 function targetOf(item: QueueItem): ActorId | null {
   switch (item.kind) {
@@ -627,8 +633,19 @@ export class Simulation {
       }
     }
     if (this.options.record) {
+      // spelled out rather than spread: one hidden class for every record a long run keeps
       this.envelopes[id] = {
-        ...env,
+        id,
+        rpc: env.rpc,
+        from,
+        to: env.to,
+        fromIncarnation: env.fromIncarnation,
+        toIncarnation,
+        payload: env.payload,
+        inReplyTo: env.inReplyTo,
+        sentAt: env.sentAt,
+        sentStep: env.sentStep,
+        background: env.background,
         deliverAt,
         deliveredStep: null,
         fate: fault?.action === 'drop' ? 'dropped' : 'in-flight',
@@ -762,7 +779,23 @@ export class Simulation {
   // ---------------------------------------------------------------- trace and checkpoints
 
   private record(step: Omit<TraceStep, 'i' | 't'>): TraceStep {
-    const rec: TraceStep = { i: this.stepIndex, t: this.now, ...step };
+    // A long run keeps a million of these: build each with one shape, and share the empty arrays and
+    // the empty detail, so a step costs the garbage collector as little as it can.
+    const rec: TraceStep = {
+      i: this.stepIndex,
+      t: this.now,
+      actor: step.actor,
+      kind: step.kind,
+      label: step.label,
+      from: step.from,
+      envelope: step.envelope,
+      detail: step.detail !== null && isEmptyObject(step.detail) ? NO_DETAIL : step.detail,
+      before: step.before,
+      after: step.after,
+      sent: step.sent.length > 0 ? step.sent : EMPTY,
+      facts: step.facts.length > 0 ? step.facts : EMPTY,
+      faults: step.faults.length > 0 ? step.faults : EMPTY,
+    };
     if (rec.faults.length > 0 && rec.kind !== 'lost') {
       this.lastFaultAt = this.now;
       this.quietDeadline = null;
