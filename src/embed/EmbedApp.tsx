@@ -171,7 +171,14 @@ export function EmbedApp() {
           <Playback />
           <LastStep />
           <div className="eos-embed-timeline">
-            <Timeline trace={trace} view={view} step={step} selection={selection} onSelect={(s) => simStore.getState().select(s)} />
+            <Timeline
+              trace={trace}
+              view={view}
+              step={step}
+              selection={selection}
+              onSelect={(s) => simStore.getState().select(s)}
+              language={language}
+            />
           </div>
           <LogsInWords />
           <Verdict />

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { stateAt } from '../../src/sim/run';
 import { partitionRows, type RecordRow } from '../../src/sim/trace/logView';
 import { CellKind, cellKindOf } from '../../src/ui/timeline/cellKind';
+import { cellLabel, duplicateCounts, fitLabel } from '../../src/ui/timeline/cellLabels';
 import { buildLane, buildLanes, collectPointers, laneSummary } from '../../src/ui/timeline/laneModel';
 import { openingStory } from './fixtures';
 
@@ -54,7 +55,7 @@ describe('lane model', () => {
   it('summarises a lane in one sentence for the text alternative', () => {
     const lane = lanesAt(openingStory().steps.length)[0];
     expect(lane && laneSummary(lane)).toBe(
-      'orders-0: 2 records at offsets 100–101 (2 non-transactional); log end offset 102, HW 102, LSO 102; consumer billing position 102; group billing committed offset 102',
+      'orders-0: 2 records at offsets 100–101 (2 non-transactional); log end offset 102, HW 102, LSO 102; event_id evt-789 2 times, at offsets 100, 101; consumer billing position 102; group billing committed offset 102',
     );
   });
 
@@ -89,5 +90,58 @@ describe('lane model', () => {
     expect(lane.counts[CellKind.aborted]).toBe(2);
     expect(lane.counts[CellKind.abortMarker]).toBe(1);
     expect(laneSummary(lane)).toContain('(1 open, 2 aborted, 1 ABORT marker)');
+  });
+});
+
+describe('duplicates and cell labels', () => {
+  it('marks the two copies of evt-789 in opening-story and says so in the text alternative', () => {
+    const orders = lanesAt(openingStory().steps.length)[0];
+    expect(Array.from(orders?.duplicates ?? [])).toEqual([2, 2]);
+    expect(laneSummary(orders as NonNullable<typeof orders>)).toContain('event_id evt-789 2 times, at offsets 100, 101');
+    expect(cellLabel(orders?.rows[0] as RecordRow)).toBe('evt-789');
+  });
+
+  it('leaves aborted copies, markers and records without event_id out of the count', () => {
+    const row = (
+      offset: number,
+      eventId: string | null,
+      txnOutcome: RecordRow['txnOutcome'],
+      control: RecordRow['control'] = null,
+    ): RecordRow => ({
+      offset,
+      control,
+      key: 'k',
+      value: 'v',
+      headers: eventId === null ? {} : { event_id: eventId },
+      producerId: 1,
+      producerEpoch: 0,
+      sequence: offset,
+      transactional: txnOutcome !== null,
+      txnOutcome,
+      baseOffset: offset,
+      timestamp: 0,
+      origin: null,
+    });
+    expect(
+      duplicateCounts([
+        row(0, 'e1', 'aborted'),
+        row(1, null, null, 'ABORT'),
+        row(2, 'e1', 'committed'),
+        row(3, null, null),
+        row(4, null, null),
+      ]),
+    ).toBeNull();
+    expect(Array.from(duplicateCounts([row(0, 'e1', 'open'), row(1, 'e2', null), row(2, 'e1', 'committed')]) ?? [])).toEqual([2, 1, 2]);
+    expect(cellLabel(row(1, null, null, 'ABORT'))).toBe('ABORT');
+    expect(cellLabel({ ...row(3, null, null), key: null })).toBe('∅');
+    expect(cellLabel(row(3, null, null))).toBe('k');
+  });
+
+  it('fits a label to its cell, keeping the ×n suffix whole', () => {
+    const measure = (s: string) => s.length * 6;
+    expect(fitLabel('evt-789', ' ×2', 100, measure)).toBe('evt-789 ×2');
+    expect(fitLabel('evt-789', ' ×2', 42, measure)).toBe('evt… ×2');
+    expect(fitLabel('evt-789', '', 20, measure)).toBe('ev…');
+    expect(fitLabel('evt-789', ' ×2', 10, measure)).toBe('');
   });
 });

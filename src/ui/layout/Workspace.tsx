@@ -27,6 +27,7 @@ export function Workspace({ targets }: { readonly targets: JumpTargets }) {
   const view = useSim((s) => s.view);
   const step = useSim((s) => s.step);
   const selection = useSim((s) => s.selection);
+  const language = useSim((s) => s.language);
   if (!trace || !view) return null;
   return (
     <>
@@ -39,7 +40,14 @@ export function Workspace({ targets }: { readonly targets: JumpTargets }) {
         </aside>
         {/* biome-ignore lint/a11y/noNoninteractiveTabindex: as above */}
         <main className="column timeline-column" tabIndex={0}>
-          <Timeline trace={trace} view={view} step={step} selection={selection} onSelect={(s) => simStore.getState().select(s)} />
+          <Timeline
+            trace={trace}
+            view={view}
+            step={step}
+            selection={selection}
+            onSelect={(s) => simStore.getState().select(s)}
+            language={language}
+          />
           <ModelNotes trace={trace} />
         </main>
         {/* biome-ignore lint/a11y/noNoninteractiveTabindex: as above */}

@@ -3,6 +3,7 @@
  * timeline) reads without colour.
  */
 import { useId } from 'react';
+import { type TimelineStrings, timelineStrings } from './timelineText';
 
 function Swatch({ children, label }: { children: React.ReactNode; label: string }) {
   return (
@@ -15,7 +16,7 @@ function Swatch({ children, label }: { children: React.ReactNode; label: string 
   );
 }
 
-export function LanesLegend() {
+export function LanesLegend({ text = timelineStrings('en') }: { readonly text?: TimelineStrings }) {
   const id = useId().replace(/:/g, '');
   return (
     <div className="tl-legend-wrap">
@@ -30,40 +31,44 @@ export function LanesLegend() {
           </pattern>
         </defs>
       </svg>
-      <ul className="tl-legend" aria-label="Partition log legend">
-        <Swatch label="no transaction (outlined)">
+      <ul className="tl-legend" aria-label={text.lanesLegend}>
+        <Swatch label={text.legendPlain}>
           <rect x="2" y="2" width="18" height="12" className="tl-sw-plain" />
         </Swatch>
-        <Swatch label="committed (solid)">
+        <Swatch label={text.legendCommitted}>
           <rect x="2" y="2" width="18" height="12" className="tl-sw-committed" />
         </Swatch>
-        <Swatch label="open transaction (hatched)">
+        <Swatch label={text.legendOpen}>
           <rect x="2" y="2" width="18" height="12" fill={`url(#${id}-hatch)`} className="tl-sw-open" />
         </Swatch>
-        <Swatch label="aborted (crossed)">
+        <Swatch label={text.legendAborted}>
           <rect x="2" y="2" width="18" height="12" fill={`url(#${id}-cross)`} className="tl-sw-aborted" />
         </Swatch>
-        <Swatch label="COMMIT marker">
+        <Swatch label={text.legendCommitMarker}>
           <path d="M11 1 L18 8 L11 15 L4 8 Z" className="tl-sw-commit-marker" />
           <path d="M8 8 L10.5 10.5 L14 6" className="tl-sw-glyph" />
         </Swatch>
-        <Swatch label="ABORT marker">
+        <Swatch label={text.legendAbortMarker}>
           <path d="M11 1 L18 8 L11 15 L4 8 Z" className="tl-sw-abort-marker" />
           <path d="M8.5 5.5 L13.5 10.5 M13.5 5.5 L8.5 10.5" className="tl-sw-glyph" />
         </Swatch>
-        <Swatch label="LEO">
+        <Swatch label={text.legendDuplicate}>
+          <rect x="2" y="4" width="18" height="10" className="tl-sw-plain" />
+          <rect x="2" y="1" width="18" height="3" className="tl-sw-duplicate" />
+        </Swatch>
+        <Swatch label={text.legendLeo}>
           <line x1="11" y1="1" x2="11" y2="15" className="tl-sw-leo" />
         </Swatch>
-        <Swatch label="high watermark">
+        <Swatch label={text.legendHw}>
           <line x1="11" y1="1" x2="11" y2="15" className="tl-sw-hw" />
         </Swatch>
-        <Swatch label="LSO (dashed)">
+        <Swatch label={text.legendLso}>
           <line x1="11" y1="1" x2="11" y2="15" className="tl-sw-lso" />
         </Swatch>
-        <Swatch label="consumer position">
+        <Swatch label={text.legendPosition}>
           <path d="M11 3 L16 13 L6 13 Z" className="tl-sw-position" />
         </Swatch>
-        <Swatch label="group committed offset (◇ pending)">
+        <Swatch label={text.legendGroup}>
           <path d="M11 2 L17 8 L11 14 L5 8 Z" className="tl-sw-group" />
         </Swatch>
       </ul>
@@ -71,25 +76,25 @@ export function LanesLegend() {
   );
 }
 
-export function MscLegend() {
+export function MscLegend({ text = timelineStrings('en') }: { readonly text?: TimelineStrings }) {
   return (
-    <ul className="tl-legend" aria-label="Message legend">
-      <Swatch label="delivered">
+    <ul className="tl-legend" aria-label={text.messagesLegend}>
+      <Swatch label={text.legendDelivered}>
         <path d="M2 8 H16" className="tl-sw-arrow" />
         <path d="M20 8 L14 5 L14 11 Z" className="tl-sw-arrow-head" />
       </Swatch>
-      <Swatch label="in flight (dashed)">
+      <Swatch label={text.legendInFlight}>
         <path d="M2 8 H15" className="tl-sw-arrow tl-sw-dashed" />
         <circle cx="18" cy="8" r="3" className="tl-sw-arrow-open" />
       </Swatch>
-      <Swatch label="lost (ends in a dot)">
+      <Swatch label={text.legendLost}>
         <path d="M2 8 H16" className="tl-sw-fault" />
         <circle cx="18" cy="8" r="3.5" className="tl-sw-fault-dot" />
       </Swatch>
-      <Swatch label="dropped (crossed out)">
+      <Swatch label={text.legendDropped}>
         <path d="M2 8 H14 M11 4 L19 12 M19 4 L11 12" className="tl-sw-fault" />
       </Swatch>
-      <Swatch label="now">
+      <Swatch label={text.legendNow}>
         <line x1="11" y1="1" x2="11" y2="15" className="tl-sw-now" />
       </Swatch>
     </ul>

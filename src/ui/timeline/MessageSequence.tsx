@@ -9,6 +9,7 @@ import { hasCanvas2d } from './canvasLayer';
 import { MscController } from './MscController';
 import { laneY, mscHeight } from './mscLayout';
 import { type AxisMode, type MscModel, mscSummary, sentBefore, visibleEnvelopes } from './mscModel';
+import { type TimelineStrings, timelineStrings } from './timelineText';
 
 export interface MessageSequenceProps {
   readonly model: MscModel;
@@ -17,19 +18,11 @@ export interface MessageSequenceProps {
   readonly now: number;
   readonly selection: Selection | null;
   readonly onSelect: (selection: Selection | null) => void;
+  /** The panel's words (default English). */
+  readonly text?: TimelineStrings;
 }
 
-const KIND_WORDS: Record<string, string> = {
-  broker: 'broker',
-  'txn-coordinator': 'transaction coordinator',
-  'group-coordinator': 'group coordinator',
-  producer: 'producer client',
-  consumer: 'consumer client',
-  streams: 'Streams task',
-  sink: 'outside Kafka',
-};
-
-export function MessageSequence({ model, step, now, selection, onSelect }: MessageSequenceProps) {
+export function MessageSequence({ model, step, now, selection, onSelect, text = timelineStrings('en') }: MessageSequenceProps) {
   const [mode, setMode] = useState<AxisMode>('step');
   const [background, setBackground] = useState(false);
   const ids = useId();
@@ -72,35 +65,32 @@ export function MessageSequence({ model, step, now, selection, onSelect }: Messa
   return (
     <section className="tl-panel tl-msc-panel" aria-labelledby={`${ids}-title`} data-testid="msc">
       <div className="tl-panel-head">
-        <h3 id={`${ids}-title`}>Messages between processes</h3>
-        <div className="tl-toolbar" role="toolbar" aria-label="Message view options">
+        <h3 id={`${ids}-title`}>{text.messagesTitle}</h3>
+        <div className="tl-toolbar" role="toolbar" aria-label={text.messageOptions}>
           <fieldset className="tl-segmented">
-            <legend className="tl-sr-only">Horizontal axis</legend>
+            <legend className="tl-sr-only">{text.axis}</legend>
             <button type="button" aria-pressed={mode === 'step'} onClick={() => setMode('step')}>
-              By step
+              {text.byStep}
             </button>
             <button type="button" aria-pressed={mode === 'time'} onClick={() => setMode('time')}>
-              Virtual time
+              {text.virtualTime}
             </button>
           </fieldset>
           <button type="button" aria-pressed={background} onClick={() => setBackground((b) => !b)}>
-            Background traffic{hidden > 0 ? ` (${hidden} hidden)` : ''}
+            {text.background(hidden)}
           </button>
-          <button type="button" onClick={() => controller.current?.zoomBy(1 / 1.6)} aria-label="Zoom out of the messages">
+          <button type="button" onClick={() => controller.current?.zoomBy(1 / 1.6)} aria-label={text.messagesZoomOut}>
             −
           </button>
-          <button type="button" onClick={() => controller.current?.zoomBy(1.6)} aria-label="Zoom into the messages">
+          <button type="button" onClick={() => controller.current?.zoomBy(1.6)} aria-label={text.messagesZoomIn}>
             +
           </button>
-          <button type="button" onClick={() => controller.current?.resetZoom()} aria-label="Fit the messages to the width">
-            Fit
+          <button type="button" onClick={() => controller.current?.resetZoom()} aria-label={text.messagesFit}>
+            {text.fit}
           </button>
         </div>
         <p className="tl-hint" id={`${ids}-help`}>
-          {mode === 'step'
-            ? 'One column per step: long idle gaps in virtual time (timeouts, rebalance delays) take no room.'
-            : 'Virtual milliseconds: idle gaps are drawn to scale.'}{' '}
-          Focus the view: ← → move between envelopes, Enter selects.
+          {mode === 'step' ? text.byStepHint : text.timeHint} {text.messagesKeys}
         </p>
       </div>
       <div className="tl-msc" style={{ height: mscHeight(model.lanes.length) }}>
@@ -108,7 +98,7 @@ export function MessageSequence({ model, step, now, selection, onSelect }: Messa
           {model.lanes.map((l, i) => (
             <div key={l.id} className="tl-lane-label tl-msc-label" style={{ top: laneY(i) - 15 }}>
               <span className="tl-lane-name">{l.id}</span>
-              <span className="tl-lane-leader">{KIND_WORDS[l.kind] ?? l.kind}</span>
+              <span className="tl-lane-leader">{text.kinds[l.kind] ?? l.kind}</span>
             </div>
           ))}
         </div>
@@ -118,7 +108,7 @@ export function MessageSequence({ model, step, now, selection, onSelect }: Messa
           role="application"
           // biome-ignore lint/a11y/noNoninteractiveTabindex: a keyboard widget: arrow keys move between envelopes
           tabIndex={0}
-          aria-label="Message sequence"
+          aria-label={text.messageSequence}
           aria-describedby={`${ids}-summary ${ids}-help`}
         >
           <svg ref={axisRef} className="tl-axes tl-msc-axis" aria-hidden="true" />
@@ -126,7 +116,7 @@ export function MessageSequence({ model, step, now, selection, onSelect }: Messa
             ref={staticRef}
             className="tl-canvas"
             role="img"
-            aria-label={`Envelopes between ${model.lanes.length} processes up to step ${step}, ${mode === 'step' ? 'by step' : 'over virtual time'}`}
+            aria-label={text.messagesCanvas(model.lanes.length, step, mode === 'step')}
             aria-describedby={`${ids}-summary`}
           />
           <canvas ref={overlayRef} className="tl-canvas tl-overlay" />

@@ -10,6 +10,7 @@ import { LanesController } from './LanesController';
 import { type LanesLayout, layoutLanes } from './laneLayout';
 import { type LaneModel, laneSummary } from './laneModel';
 import type { LaneExtent } from './offsetScale';
+import { type TimelineStrings, timelineStrings } from './timelineText';
 
 export interface PartitionLanesProps {
   readonly lanes: readonly LaneModel[];
@@ -22,12 +23,14 @@ export interface PartitionLanesProps {
   readonly onFrame?: (ms: number) => void;
   /** Hands out the controller (benchmarks and tests drive zoom through it). */
   readonly onController?: (controller: LanesController | null) => void;
+  /** The panel's words (default English). */
+  readonly text?: TimelineStrings;
 }
 
-function internalTopics(lanes: readonly LaneModel[]): string {
+function internalTopics(lanes: readonly LaneModel[], text: TimelineStrings): string {
   const counts = new Map<string, number>();
   for (const l of lanes) if (l.internal) counts.set(l.topic, (counts.get(l.topic) ?? 0) + 1);
-  return [...counts.entries()].map(([t, n]) => `${t} (${n} partition${n === 1 ? '' : 's'})`).join(', ');
+  return [...counts.entries()].map(([t, n]) => text.partitions(t, n)).join(', ');
 }
 
 export function PartitionLanes({
@@ -38,6 +41,7 @@ export function PartitionLanes({
   initiallyExpanded = false,
   onFrame,
   onController,
+  text = timelineStrings('en'),
 }: PartitionLanesProps) {
   const [expanded, setExpanded] = useState(initiallyExpanded);
   const layout: LanesLayout = useMemo(() => layoutLanes(lanes, expanded), [lanes, expanded]);
@@ -83,27 +87,25 @@ export function PartitionLanes({
 
   const userCount = lanes.filter((l) => !l.internal).length;
   const internalCount = lanes.length - userCount;
-  const canvasLabel = `Partition logs: ${userCount} partition${userCount === 1 ? '' : 's'} of user topics${
-    internalCount ? `, ${internalCount} of internal topics ${expanded ? 'shown' : 'collapsed'}` : ''
-  }. Cells are records by offset; lines mark the log end offset, high watermark and last stable offset.`;
+  const canvasLabel = text.canvasLabel(userCount, internalCount, expanded);
 
   return (
     <section className="tl-panel tl-lanes-panel" aria-labelledby={`${ids}-title`} data-testid="logs">
       <div className="tl-panel-head">
-        <h3 id={`${ids}-title`}>Partition logs</h3>
-        <div className="tl-toolbar" role="toolbar" aria-label="Partition log zoom">
-          <button type="button" onClick={() => controller.current?.zoomBy(1 / 1.6)} aria-label="Zoom out of the partition logs">
+        <h3 id={`${ids}-title`}>{text.logsTitle}</h3>
+        <div className="tl-toolbar" role="toolbar" aria-label={text.logsZoom}>
+          <button type="button" onClick={() => controller.current?.zoomBy(1 / 1.6)} aria-label={text.logsZoomOut}>
             −
           </button>
-          <button type="button" onClick={() => controller.current?.zoomBy(1.6)} aria-label="Zoom into the partition logs">
+          <button type="button" onClick={() => controller.current?.zoomBy(1.6)} aria-label={text.logsZoomIn}>
             +
           </button>
-          <button type="button" onClick={() => controller.current?.resetZoom()} aria-label="Fit the partition logs to the width">
-            Fit
+          <button type="button" onClick={() => controller.current?.resetZoom()} aria-label={text.logsFit}>
+            {text.fit}
           </button>
         </div>
         <p className="tl-hint" id={`${ids}-help`}>
-          Drag to pan, Ctrl + wheel to zoom. Focus the lanes: ← → move between records, ↑ ↓ between partitions, Enter selects, + − 0 zoom.
+          {text.logsHint}
         </p>
       </div>
       <div className="tl-lanes" style={{ height: layout.height }}>
@@ -113,7 +115,7 @@ export function PartitionLanes({
             return (
               <div key={b.key} className="tl-lane-label" style={{ top: b.y + 14 }} aria-hidden="true">
                 <span className="tl-lane-name">{b.key}</span>
-                <span className="tl-lane-leader">on {lane?.leader}</span>
+                <span className="tl-lane-leader">{text.onLeader(lane?.leader ?? '')}</span>
               </div>
             );
           })}
@@ -124,9 +126,9 @@ export function PartitionLanes({
               style={{ top: layout.group.y + 4 }}
               aria-expanded={expanded}
               onClick={() => setExpanded((x) => !x)}
-              title={internalTopics(lanes)}
+              title={internalTopics(lanes, text)}
             >
-              <span aria-hidden="true">{expanded ? '▾' : '▸'}</span> Internal topics ({layout.group.count})
+              <span aria-hidden="true">{expanded ? '▾' : '▸'}</span> {text.internalTopics(layout.group.count)}
             </button>
           )}
         </div>
@@ -136,7 +138,7 @@ export function PartitionLanes({
           role="application"
           // biome-ignore lint/a11y/noNoninteractiveTabindex: a keyboard widget: arrow keys move between records
           tabIndex={0}
-          aria-label="Partition lanes"
+          aria-label={text.lanes}
           aria-describedby={`${ids}-help`}
         >
           <canvas ref={staticRef} className="tl-canvas" role="img" aria-label={canvasLabel} />
@@ -160,7 +162,7 @@ export function PartitionLanes({
                 </div>
               );
             })}
-            {internalCount > 0 && !expanded && <p className="tl-sr-only">Internal topics collapsed: {internalTopics(lanes)}.</p>}
+            {internalCount > 0 && !expanded && <p className="tl-sr-only">{text.internalCollapsed(internalTopics(lanes, text))}</p>}
           </div>
           <canvas ref={overlayRef} className="tl-canvas tl-overlay" />
           <div ref={tooltipRef} className="tl-tooltip" role="tooltip" hidden data-testid="timeline-tooltip" />

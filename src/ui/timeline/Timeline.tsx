@@ -16,6 +16,7 @@ import { runExtents } from './laneExtents';
 import { MessageSequence } from './MessageSequence';
 import { buildMscModel } from './mscModel';
 import { PartitionLanes } from './PartitionLanes';
+import { type TimelineLanguage, timelineStrings } from './timelineText';
 import './timeline.css';
 
 export interface TimelineProps {
@@ -28,9 +29,12 @@ export interface TimelineProps {
   readonly internalTopicsExpanded?: boolean;
   /** Leave out the message-sequence view (e.g. a compact embed). */
   readonly hideMessages?: boolean;
+  /** The language of the timeline's own words (default English). */
+  readonly language?: TimelineLanguage;
 }
 
-export function Timeline({ trace, view, step, selection, onSelect, internalTopicsExpanded, hideMessages }: TimelineProps) {
+export function Timeline({ trace, view, step, selection, onSelect, internalTopicsExpanded, hideMessages, language = 'en' }: TimelineProps) {
+  const text = timelineStrings(language);
   const extents = useMemo(() => runExtents(trace), [trace]);
   const laneCache = useMemo(() => (trace ? new LaneCache() : null), [trace]);
   const lanes = useMemo(() => laneCache?.lanes(view.actors) ?? [], [laneCache, view]);
@@ -43,12 +47,13 @@ export function Timeline({ trace, view, step, selection, onSelect, internalTopic
         selection={selection}
         onSelect={onSelect}
         initiallyExpanded={internalTopicsExpanded ?? false}
+        text={text}
       />
-      <LanesLegend />
+      <LanesLegend text={text} />
       {!hideMessages && (
         <>
-          <MessageSequence model={msc} step={step} now={view.time} selection={selection} onSelect={onSelect} />
-          <MscLegend />
+          <MessageSequence model={msc} step={step} now={view.time} selection={selection} onSelect={onSelect} text={text} />
+          <MscLegend text={text} />
         </>
       )}
     </div>

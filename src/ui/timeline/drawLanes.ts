@@ -5,6 +5,7 @@
 import type { ScaleLinear } from 'd3-scale';
 import type { BinColors, BinSurface } from './binRaster';
 import { CellKind } from './cellKind';
+import { cellLabel, fitLabel } from './cellLabels';
 import type { LaneBox } from './laneLayout';
 import { LANE_GEOMETRY } from './laneLayout';
 import type { LaneModel, LanePointer } from './laneModel';
@@ -159,6 +160,61 @@ function drawMarkerCells(dc: LaneDrawContext, runs: MarkBuffer, top: number, h: 
   }
 }
 
+/** Cells wider than this carry their event_id (or key) as text. */
+export const CELL_LABEL_MIN_PX = 30;
+const CELL_LABEL_FONT_PX = 10;
+
+/**
+ * On single-record cells: a bar along the top of every record whose event_id appears more than once
+ * in the partition (with "×n" in its label when there is room), and the event_id or key as text.
+ */
+function drawCellDecorations(dc: LaneDrawContext, lane: LaneModel, runs: MarkBuffer, top: number, h: number, cellW: number): void {
+  const { ctx, palette } = dc;
+  const dups = lane.duplicates;
+  const labels = cellW >= CELL_LABEL_MIN_PX;
+  if (!dups && !labels) return;
+  if (dups) {
+    ctx.fillStyle = palette.fault;
+    for (let i = 0; i < runs.length; i++) {
+      const first = runs.first[i] as number;
+      if (first !== runs.last[i] || (dups[first] ?? 0) < 2) continue;
+      const x0 = runs.x0[i] as number;
+      const x1 = runs.x1[i] as number;
+      ctx.fillRect(x0 + (cellW >= 8 ? 1 : 0), top - 4, Math.max(1, x1 - x0 - (cellW >= 8 ? 2 : 0)), 4);
+    }
+  }
+  if (!labels) return;
+  ctx.save();
+  ctx.font = `${CELL_LABEL_FONT_PX}px ${palette.font}`;
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'middle';
+  const measure = (t: string) => ctx.measureText(t).width;
+  for (let i = 0; i < runs.length; i++) {
+    const first = runs.first[i] as number;
+    const kind = runs.kind[i];
+    if (first !== runs.last[i] || kind === CellKind.commitMarker || kind === CellKind.abortMarker) continue;
+    const row = lane.rows[first];
+    if (!row) continue;
+    const n = dups?.[first] ?? 0;
+    const x0 = runs.x0[i] as number;
+    const x1 = runs.x1[i] as number;
+    const text = fitLabel(cellLabel(row), n > 1 ? ` ×${n}` : '', x1 - x0 - 6, measure);
+    if (!text) continue;
+    const cx = (x0 + x1) / 2;
+    if (kind === CellKind.committed) {
+      // the solid fill is mid-tone in both themes: a chip of background colour keeps the text legible
+      const w = measure(text) + 4;
+      ctx.globalAlpha = 0.85;
+      ctx.fillStyle = palette.bg;
+      ctx.fillRect(cx - w / 2, top + h / 2 - CELL_LABEL_FONT_PX / 2 - 2, w, CELL_LABEL_FONT_PX + 4);
+      ctx.globalAlpha = 1;
+    }
+    ctx.fillStyle = palette.fg;
+    ctx.fillText(text, cx, top + h / 2);
+  }
+  ctx.restore();
+}
+
 const LINE_STYLE: Record<OffsetLineKind, { color: keyof Palette; width: number; dash: number[] }> = {
   leo: { color: 'leo', width: 1, dash: [] },
   hw: { color: 'hw', width: 2, dash: [] },
@@ -302,6 +358,7 @@ export function drawLane(dc: LaneDrawContext, lane: LaneModel, box: LaneBox, sca
   if (marks.mode === 'cells') {
     drawData(dc, marks.runs, top, h, map.a);
     drawMarkerCells(dc, marks.runs, top, h);
+    drawCellDecorations(dc, lane, marks.runs, top, h, map.a);
   } else dc.bins.draw(ctx, dc.dpr, dc.width, top, h, marks.runs, marks.markers, dc.binColors);
   drawAxis(dc, lane, box, scale);
   drawOffsetLines(dc, lane, box, scale);

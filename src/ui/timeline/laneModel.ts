@@ -8,6 +8,7 @@
  */
 import type { PartitionRow, RecordRow } from '../../sim/trace/logView';
 import { CellKind, cellKindOf } from './cellKind';
+import { duplicateCounts } from './cellLabels';
 import { buildLod, type Lod } from './lod';
 
 export type PointerKind = 'position' | 'committed' | 'pending';
@@ -40,6 +41,8 @@ export interface LaneModel {
   readonly pointers: readonly LanePointer[];
   /** Count per CellKind. */
   readonly counts: readonly number[];
+  /** Per record, how many data records of this lane share its event_id; null when none repeats. */
+  readonly duplicates: Uint16Array | null;
 }
 
 export function laneKey(topic: string, partition: number): string {
@@ -88,6 +91,7 @@ export function buildLane(row: PartitionRow, pointers: readonly LanePointer[] = 
     lod: buildLod(kinds),
     pointers: sortPointers(pointers),
     counts,
+    duplicates: row.internal ? null : duplicateCounts(rows),
   };
 }
 
@@ -178,6 +182,20 @@ export function laneSummary(lane: LaneModel): string {
   return [
     `${lane.key}: ${range(lane)}${kinds.length ? ` (${kinds.join(', ')})` : ''}`,
     `log end offset ${lane.logEndOffset}, HW ${lane.highWatermark}, LSO ${lane.lastStableOffset}`,
+    ...duplicateWords(lane),
     ...pointers,
   ].join('; ');
+}
+
+/** "event_id evt-789 at offsets 100, 101" for each event_id the lane holds more than once (first 5). */
+function duplicateWords(lane: LaneModel): string[] {
+  const dups = lane.duplicates;
+  if (!dups) return [];
+  const at = new Map<string, number[]>();
+  lane.rows.forEach((r, i) => {
+    const id = r.headers.event_id;
+    if ((dups[i] ?? 0) > 1 && id !== undefined) at.set(id, [...(at.get(id) ?? []), r.offset]);
+  });
+  const words = [...at].slice(0, 5).map(([id, offsets]) => `event_id ${id} ${offsets.length} times, at offsets ${offsets.join(', ')}`);
+  return at.size > 5 ? [...words, `${at.size - 5} more event_ids more than once`] : words;
 }

@@ -11,8 +11,8 @@ import type { ZoomTransform } from 'd3-zoom';
 import type { LinearMap } from './markLayout';
 
 export const PLOT_PAD = 14;
-/** Widest cell when the whole run fits (zoom 1). */
-export const FIT_CELL_PX = 44;
+/** Widest cell when the whole run fits (zoom 1): room for a label such as "evt-789 ×2". */
+export const FIT_CELL_PX = 72;
 /** Widest cell when zoomed in all the way. */
 export const MAX_CELL_PX = 120;
 

@@ -1,0 +1,136 @@
+/**
+ * The timeline's own words in English and Korean: panel titles, hints, toolbar buttons, legends
+ * and the names of process kinds. Kafka's terms (LSO, LEO, COMMIT, ABORT, event_id) stay in Latin
+ * script in both, as the rest of the page writes them.
+ */
+export type TimelineLanguage = 'en' | 'ko';
+
+const EN = {
+  logsTitle: 'Partition logs',
+  logsZoom: 'Partition log zoom',
+  logsZoomOut: 'Zoom out of the partition logs',
+  logsZoomIn: 'Zoom into the partition logs',
+  logsFit: 'Fit the partition logs to the width',
+  fit: 'Fit',
+  logsHint:
+    'Drag to pan, Ctrl + wheel to zoom. Focus the lanes: ← → move between records, ↑ ↓ between partitions, Enter selects, + − 0 zoom.',
+  lanes: 'Partition lanes',
+  onLeader: (leader: string) => `on ${leader}`,
+  internalTopics: (n: number) => `Internal topics (${n})`,
+  internalCollapsed: (list: string) => `Internal topics collapsed: ${list}.`,
+  partitions: (topic: string, n: number) => `${topic} (${n} partition${n === 1 ? '' : 's'})`,
+  canvasLabel: (user: number, internal: number, expanded: boolean) =>
+    `Partition logs: ${user} partition${user === 1 ? '' : 's'} of user topics${
+      internal ? `, ${internal} of internal topics ${expanded ? 'shown' : 'collapsed'}` : ''
+    }. Cells are records by offset; lines mark the log end offset, high watermark and last stable offset.`,
+  lanesLegend: 'Partition log legend',
+  legendPlain: 'no transaction (outlined)',
+  legendCommitted: 'committed (solid)',
+  legendOpen: 'open transaction (hatched)',
+  legendAborted: 'aborted (crossed)',
+  legendCommitMarker: 'COMMIT marker',
+  legendAbortMarker: 'ABORT marker',
+  legendDuplicate: 'same event_id more than once (bar on top, ×n)',
+  legendLeo: 'LEO',
+  legendHw: 'high watermark',
+  legendLso: 'LSO (dashed)',
+  legendPosition: 'consumer position',
+  legendGroup: 'group committed offset (◇ pending)',
+  messagesTitle: 'Messages between processes',
+  messageOptions: 'Message view options',
+  axis: 'Horizontal axis',
+  byStep: 'By step',
+  virtualTime: 'Virtual time',
+  background: (hidden: number) => `Background traffic${hidden > 0 ? ` (${hidden} hidden)` : ''}`,
+  messagesZoomOut: 'Zoom out of the messages',
+  messagesZoomIn: 'Zoom into the messages',
+  messagesFit: 'Fit the messages to the width',
+  byStepHint: 'One column per step: long idle gaps in virtual time (timeouts, rebalance delays) take no room.',
+  timeHint: 'Virtual milliseconds: idle gaps are drawn to scale.',
+  messagesKeys: 'Focus the view: ← → move between envelopes, Enter selects.',
+  messageSequence: 'Message sequence',
+  messagesCanvas: (processes: number, step: number, byStep: boolean) =>
+    `Envelopes between ${processes} processes up to step ${step}, ${byStep ? 'by step' : 'over virtual time'}`,
+  messagesLegend: 'Message legend',
+  legendDelivered: 'delivered',
+  legendInFlight: 'in flight (dashed)',
+  legendLost: 'lost (ends in a dot)',
+  legendDropped: 'dropped (crossed out)',
+  legendNow: 'now',
+  kinds: {
+    broker: 'broker',
+    'txn-coordinator': 'transaction coordinator',
+    'group-coordinator': 'group coordinator',
+    producer: 'producer client',
+    consumer: 'consumer client',
+    streams: 'Streams task',
+    sink: 'outside Kafka',
+  } as Record<string, string>,
+};
+
+export type TimelineStrings = typeof EN;
+
+const KO: TimelineStrings = {
+  logsTitle: '파티션 로그',
+  logsZoom: '파티션 로그 확대/축소',
+  logsZoomOut: '파티션 로그 축소',
+  logsZoomIn: '파티션 로그 확대',
+  logsFit: '파티션 로그를 폭에 맞추기',
+  fit: '맞춤',
+  logsHint:
+    '끌어서 이동, Ctrl + 휠로 확대/축소. 레인에 포커스한 뒤: ← → 레코드 사이 이동, ↑ ↓ 파티션 사이 이동, Enter 선택, + − 0 확대/축소.',
+  lanes: '파티션 레인',
+  onLeader: (leader: string) => `리더 ${leader}`,
+  internalTopics: (n: number) => `내부 토픽 (${n})`,
+  internalCollapsed: (list: string) => `내부 토픽 접힘: ${list}.`,
+  partitions: (topic: string, n: number) => `${topic} (파티션 ${n}개)`,
+  canvasLabel: (user: number, internal: number, expanded: boolean) =>
+    `파티션 로그: 사용자 토픽 파티션 ${user}개${internal ? `, 내부 토픽 파티션 ${internal}개 ${expanded ? '펼침' : '접힘'}` : ''}. 칸은 오프셋 순서의 레코드이고, 선은 log end offset, high watermark, last stable offset을 표시합니다.`,
+  lanesLegend: '파티션 로그 범례',
+  legendPlain: '트랜잭션 없음 (테두리)',
+  legendCommitted: '커밋됨 (채움)',
+  legendOpen: '열린 트랜잭션 (빗금)',
+  legendAborted: '중단됨 (엇갈린 빗금)',
+  legendCommitMarker: 'COMMIT 마커',
+  legendAbortMarker: 'ABORT 마커',
+  legendDuplicate: '같은 event_id가 두 번 이상 (위쪽 막대, ×n)',
+  legendLeo: 'LEO',
+  legendHw: 'high watermark',
+  legendLso: 'LSO (점선)',
+  legendPosition: '컨슈머 위치',
+  legendGroup: '그룹 커밋 오프셋 (◇ 대기 중)',
+  messagesTitle: '프로세스 사이의 메시지',
+  messageOptions: '메시지 보기 옵션',
+  axis: '가로축',
+  byStep: '단계별',
+  virtualTime: '가상 시간',
+  background: (hidden: number) => `백그라운드 트래픽${hidden > 0 ? ` (${hidden}개 숨김)` : ''}`,
+  messagesZoomOut: '메시지 축소',
+  messagesZoomIn: '메시지 확대',
+  messagesFit: '메시지를 폭에 맞추기',
+  byStepHint: '단계마다 한 칸: 가상 시간의 긴 대기(타임아웃, 리밸런스 지연)는 자리를 차지하지 않습니다.',
+  timeHint: '가상 밀리초: 대기 시간도 비율대로 그립니다.',
+  messagesKeys: '보기에 포커스한 뒤: ← → 메시지 사이 이동, Enter 선택.',
+  messageSequence: '메시지 순서',
+  messagesCanvas: (processes: number, step: number, byStep: boolean) =>
+    `프로세스 ${processes}개 사이의 메시지, 단계 ${step}까지, ${byStep ? '단계별' : '가상 시간 기준'}`,
+  messagesLegend: '메시지 범례',
+  legendDelivered: '도착',
+  legendInFlight: '전송 중 (점선)',
+  legendLost: '유실 (점으로 끝남)',
+  legendDropped: '버려짐 (X 표시)',
+  legendNow: '현재',
+  kinds: {
+    broker: '브로커',
+    'txn-coordinator': '트랜잭션 코디네이터',
+    'group-coordinator': '그룹 코디네이터',
+    producer: '프로듀서 클라이언트',
+    consumer: '컨슈머 클라이언트',
+    streams: 'Streams 태스크',
+    sink: 'Kafka 바깥',
+  },
+};
+
+export function timelineStrings(language: TimelineLanguage = 'en'): TimelineStrings {
+  return language === 'ko' ? KO : EN;
+}
