@@ -58,6 +58,8 @@ describe('timeline', () => {
     await expect.poll(() => lane.getAttribute('data-offsets')).toBe('100 101');
     expect(await lane.innerText()).toContain('orders-0: 2 records at offsets 100–101');
     expect(await lane.innerText()).toContain('log end offset 102, HW 102, LSO 102');
+    // the business duplicate is named in the lane's text alternative (and drawn as a bar with ×2)
+    expect(await lane.innerText()).toContain('event_id evt-789 2 times, at offsets 100, 101');
     expect(await lane.innerText()).toContain('consumer billing position 102');
     expect(await lane.innerText()).toContain('group billing committed offset 102');
 
@@ -164,6 +166,22 @@ describe('timeline', () => {
     await expect.poll(() => summary.innerText()).toMatch(/sent by step 5/);
     expect(await summary.innerText()).not.toContain('Produce ×');
     expect(await laneAlt(page, 'orders-0').innerText()).toContain('no records');
+    await page.close();
+  });
+
+  it('speaks Korean when the page does: titles, buttons, hints and legends', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const errors = watchErrors(page);
+    await page.goto(inject('baseUrl'));
+    await page.getByTestId('timeline').waitFor();
+    await page.getByRole('button', { name: '한국어' }).click();
+    await page.getByRole('heading', { name: '파티션 로그' }).waitFor();
+    await page.getByRole('heading', { name: '프로세스 사이의 메시지' }).waitFor();
+    expect(await page.getByRole('application', { name: '파티션 레인' }).count()).toBe(1);
+    expect(await page.getByRole('button', { name: /내부 토픽/ }).count()).toBe(1);
+    expect(await page.getByRole('list', { name: '파티션 로그 범례' }).innerText()).toContain('같은 event_id가 두 번 이상');
+    expect(await page.getByRole('button', { name: '단계별' }).getAttribute('aria-pressed')).toBe('true');
+    expect(errors).toEqual([]);
     await page.close();
   });
 
