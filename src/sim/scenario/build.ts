@@ -4,8 +4,8 @@
  * options. Process ids are the scenario's ids; actor ids are "<process>.<role>".
  */
 import type { AnyStateMachine } from 'xstate';
-import { consumerAppMachine, type SinkRef } from '../app/consumerApp.machine';
-import { producerAppMachine } from '../app/producerApp.machine';
+import { consumerAppMachine, type SinkRef } from '../application/consumerApp.machine';
+import { producerAppMachine } from '../application/producerApp.machine';
 import { brokerMachine } from '../broker/broker.machine';
 import {
   type ClusterMetadata,

@@ -13,7 +13,7 @@
  * - an application action goes after the operation the application is on (or in its place, if that
  *   operation has not started yet), never before an operation that already ran.
  */
-import type { ProducerAppContext } from '../app/producerApp.machine';
+import type { ProducerAppContext } from '../application/producerApp.machine';
 import type { ConfigValue } from '../config/configSpec';
 import { envelopeMatches, processOf } from '../kernel/faults';
 import { type SimView, stateAt, type Trace } from '../run';

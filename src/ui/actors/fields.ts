@@ -3,8 +3,8 @@
  * what a person needs to follow the run (producerId/epoch, sequences, transaction state, group
  * generation and members, positions, committed offsets, rows and charges), in Kafka's words.
  */
-import type { ConsumerAppContext } from '../../sim/app/consumerApp.machine';
-import type { ProducerAppContext } from '../../sim/app/producerApp.machine';
+import type { ConsumerAppContext } from '../../sim/application/consumerApp.machine';
+import type { ProducerAppContext } from '../../sim/application/producerApp.machine';
 import type { BrokerContext } from '../../sim/broker/broker.machine';
 import type { ConsumerContext } from '../../sim/consumer/consumer.machine';
 import type { GroupCoordinatorContext } from '../../sim/coordinator/groupCoordinator.machine';
