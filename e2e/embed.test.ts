@@ -12,6 +12,7 @@ import { extname, join, normalize, resolve } from 'node:path';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findPreset } from '../src/sim/presets';
+import { PRESET_TEXT_KO } from '../src/sim/presets/ko';
 import { runScenario } from '../src/sim/run';
 import { encodeLink } from '../src/sim/scenario/link';
 import { launchBrowser, screenshot, watchErrors } from './browser';
@@ -195,7 +196,9 @@ describe('embedding in a VitePress site', () => {
       ).not.toContain('allow-same-origin');
       const frame = await embedFrame(page, id);
       await frame.getByTestId('embed').waitFor();
-      expect(await frame.getByRole('heading', { level: 1 }).innerText()).toBe(story.title);
+      // the second frame's link asks for Korean
+      const title = id === 'second' ? PRESET_TEXT_KO['opening-story']?.title : story.title;
+      expect(await frame.getByRole('heading', { level: 1 }).innerText()).toBe(title);
       // resized to its content by the loader
       const height = await page
         .locator(`eos-lab#${id}`)

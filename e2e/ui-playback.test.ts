@@ -1,11 +1,12 @@
 /**
  * Playback and the page's controls in Chromium: step back and forward (buttons and keys), the
  * scrubber, jumps to faults, errors and markers, the help dialog (a focus-trapped modal that Esc
- * closes), Korean narration, the theme switch, clicking an actor — and no console errors.
+ * closes), Korean narration and preset title, the theme switch, clicking an actor — and no console errors.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findPreset } from '../src/sim/presets';
+import { PRESET_TEXT_KO } from '../src/sim/presets/ko';
 import { runScenario } from '../src/sim/run';
 import { jumpTargets } from '../src/ui/playback/jumps';
 import { launchBrowser, watchErrors } from './browser';
@@ -118,12 +119,13 @@ describe('the rest of the page', () => {
     expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Keyboard shortcuts');
   });
 
-  it('switches to Korean: narration, panels and the verdict speak Korean', async () => {
+  it('switches to Korean: the title, narration, panels and the verdict speak Korean', async () => {
     await loadScenario(page, findPreset('opening-story')?.scenario);
     await press('End');
     await page.getByRole('button', { name: '한국어' }).click();
     await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe('ko');
     expect(await page.getByTestId('narration').getAttribute('lang')).toBe('ko');
+    expect(await page.getByRole('heading', { level: 2 }).first().innerText()).toBe(PRESET_TEXT_KO['opening-story']?.title);
     expect(await narration()).toMatch(/[가-힣]/);
     expect(await page.locator('[data-testid="verdict"] tr[data-layer="processing"] .sentence').innerText()).toBe(
       'billing의 처리: evt-789가 두 번 처리됐습니다.',

@@ -6,6 +6,7 @@ import { useMemo } from 'react';
 import { linkOf, openDefault } from '../share/hashSync';
 import { useShare } from '../share/shareState';
 import { shareText } from '../share/strings';
+import { scenarioTexts } from '../sim/presets/localized';
 import { partitionRows } from '../sim/trace/logView';
 import { summarize } from '../sim/trace/summary';
 import { type Language, simStore } from '../store/simStore';
@@ -151,6 +152,7 @@ export function EmbedApp() {
   const status = useSim((s) => s.status);
   const progress = useSim((s) => s.progress);
   const w = WORDS[language];
+  const texts = scenario ? scenarioTexts(scenario, language) : null;
   const fullApp = useMemo(() => {
     const link = linkOf({ scenario, step, selection, language });
     return link ? `./${link}` : './';
@@ -158,7 +160,7 @@ export function EmbedApp() {
   return (
     <main className="eos-embed" data-testid="embed" lang={language}>
       <header className="eos-embed-head">
-        <h1>{scenario?.title ?? scenario?.id ?? 'EOS Lab'}</h1>
+        <h1>{texts?.title ?? scenario?.id ?? 'EOS Lab'}</h1>
         <a href={fullApp} target="_blank" rel="noopener noreferrer">
           {w.open}
         </a>
@@ -167,7 +169,7 @@ export function EmbedApp() {
       {status === 'running' && <progress max={1} value={0} aria-label="Running the scenario" data-progress={progress} />}
       {scenario && trace && view && (
         <>
-          {scenario.question && <p className="eos-embed-question">{scenario.question}</p>}
+          {texts?.question && <p className="eos-embed-question">{texts.question}</p>}
           <Playback />
           <LastStep />
           <div className="eos-embed-timeline">

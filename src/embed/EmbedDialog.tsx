@@ -3,6 +3,7 @@ import { useId, useMemo, useState } from 'react';
 import { linkOf } from '../share/hashSync';
 import { Modal } from '../share/Modal';
 import { shareText } from '../share/strings';
+import { scenarioTexts } from '../sim/presets/localized';
 import { useSim } from '../ui/useSim';
 import type { EmbedTheme } from './options';
 import { elementSnippet, embedUrl, iframeSnippet } from './snippets';
@@ -49,7 +50,8 @@ export function EmbedDialog({ onClose }: { onClose: () => void }) {
   const input = {
     pageHref: window.location.href,
     link,
-    title: scenario.title ?? scenario.id ?? 'scenario',
+    // the link opens in this language, so the frame's accessible title matches its heading
+    title: scenarioTexts(scenario, language).title ?? scenario.id ?? 'scenario',
     step: startStep,
     autoplay,
     theme,

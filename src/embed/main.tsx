@@ -8,6 +8,7 @@ import { createRoot } from 'react-dom/client';
 import { shareStore } from '../share/shareState';
 import { openScenario, resolveSource } from '../share/source';
 import { DEFAULT_PRESET_ID } from '../sim/presets';
+import { scenarioTexts } from '../sim/presets/localized';
 import { validateScenario } from '../sim/scenario/validate';
 import { simStore } from '../store/simStore';
 import { startBridge } from './bridge';
@@ -51,7 +52,13 @@ if (initial.ok) openScenario(simStore, initial.scenario, options.step === null ?
 else shareStore.getState().setLinkError(initial.error);
 
 startPlayer(simStore);
-startBridge(simStore, { load, title: () => simStore.getState().scenario?.title ?? simStore.getState().scenario?.id ?? '' });
+/** The title the embed shows, so the host page can label the frame with the same words. */
+function shownTitle(): string {
+  const { scenario, language } = simStore.getState();
+  return scenario ? (scenarioTexts(scenario, language).title ?? scenario.id ?? '') : '';
+}
+
+startBridge(simStore, { load, title: shownTitle });
 
 const reducedMotion = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
 if (options.autoplay && !reducedMotion) {

@@ -1,14 +1,17 @@
 // @vitest-environment happy-dom
 /**
  * The page in a DOM (happy-dom): a scenario that fails validation shows its errors as text and a way
- * back to the default scenario — never a blank page; a long run shows a progress bar until it lands.
+ * back to the default scenario — never a blank page; a preset's title shows in Korean, in the header
+ * and the gallery, once the reader picks Korean; a long run shows a progress bar until it lands.
  */
 import { act, createElement } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_PRESET_ID } from '../../src/sim/presets';
+import { DEFAULT_PRESET_ID, findPreset } from '../../src/sim/presets';
+import { PRESET_TEXT_KO } from '../../src/sim/presets/ko';
 import { simStore } from '../../src/store/simStore';
 import { App } from '../../src/ui/App';
+import { Gallery } from '../../src/ui/gallery/Gallery';
 import { loadNarrator } from '../../src/ui/useNarrator';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
@@ -75,6 +78,22 @@ describe('a scenario that cannot run', () => {
     render();
     expect(host.querySelector('h2')?.textContent).toBe('<img src=x onerror="window.__pwned=1">');
     expect(host.querySelector('img')).toBeNull();
+  });
+});
+
+describe('a preset in Korean', () => {
+  it("shows the default preset's Korean title in the header, marked as Korean, and in the gallery", async () => {
+    act(() => simStore.getState().load(findPreset(DEFAULT_PRESET_ID)?.scenario));
+    render();
+    act(() => simStore.getState().setLanguage('ko'));
+    await settle();
+    const heading = host.querySelector('.scenario-heading');
+    expect(heading?.querySelector('h2')?.textContent).toBe(PRESET_TEXT_KO[DEFAULT_PRESET_ID]?.title);
+    expect(heading?.getAttribute('lang')).toBe('ko');
+    act(() => root.render(createElement(Gallery, { onClose: () => {} })));
+    expect(host.querySelector(`[data-testid="open-${DEFAULT_PRESET_ID}"]`)?.textContent).toBe(PRESET_TEXT_KO[DEFAULT_PRESET_ID]?.title);
+    act(() => simStore.getState().setLanguage('en'));
+    expect(host.querySelector(`[data-testid="open-${DEFAULT_PRESET_ID}"]`)?.textContent).toBe(findPreset(DEFAULT_PRESET_ID)?.title);
   });
 });
 

@@ -8,6 +8,7 @@ import { Modal } from '../../share/Modal';
 import { openScenario } from '../../share/source';
 import { shareText } from '../../share/strings';
 import { PRESETS, type Preset } from '../../sim/presets';
+import { scenarioTexts } from '../../sim/presets/localized';
 import { simStore } from '../../store/simStore';
 import { useSim } from '../useSim';
 import { DEFENSE_ROWS, type DefenseScenario, GALLERY_TEXT } from './defenses';
@@ -50,6 +51,7 @@ function PresetCard({
 }) {
   const language = useSim((s) => s.language);
   const t = GALLERY_TEXT[language];
+  const texts = scenarioTexts(preset, language);
   return (
     <li className={`eos-card${current ? ' current' : ''}`} data-preset={preset.id}>
       <div className="eos-card-head">
@@ -58,22 +60,22 @@ function PresetCard({
       </div>
       <h4>
         <button type="button" className="eos-link-button" onClick={() => onOpen(preset)} data-testid={`open-${preset.id}`}>
-          {preset.title || preset.id}
+          {texts.title || preset.id}
         </button>
       </h4>
       <p className="eos-card-id">
         <code>{preset.id}</code>
       </p>
-      {preset.question && (
+      {texts.question && (
         <p>
           <span className="eos-label">{t.question}: </span>
-          {preset.question}
+          {texts.question}
         </p>
       )}
-      {preset.expected && (
+      {texts.expected && (
         <p>
           <span className="eos-label">{t.expected}: </span>
-          {preset.expected}
+          {texts.expected}
         </p>
       )}
     </li>

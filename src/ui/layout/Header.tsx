@@ -1,5 +1,6 @@
 /** The page header: EOS Lab, the scenario's title and question, what to expect, and the settings. */
 import { ShareBar } from '../../share/ShareBar';
+import { scenarioTexts } from '../../sim/presets/localized';
 import { useStrings } from '../i18n';
 import { useSim } from '../useSim';
 import { LanguageToggle, ThemeSelect } from './SettingsControls';
@@ -7,20 +8,23 @@ import { LanguageToggle, ThemeSelect } from './SettingsControls';
 export function Header({ onHelp }: { readonly onHelp: () => void }) {
   const t = useStrings();
   const scenario = useSim((s) => s.scenario);
+  const language = useSim((s) => s.language);
+  const texts = scenario ? scenarioTexts(scenario, language) : null;
   return (
     <header className="app-header">
       <div className="brand">
         <h1>EOS Lab</h1>
         <p className="tagline">{t.tagline}</p>
       </div>
-      {scenario && (
-        <div className="scenario-heading">
-          <h2>{scenario.title ?? scenario.id ?? ''}</h2>
-          {scenario.question && <p className="question">{scenario.question}</p>}
-          {scenario.expected && (
+      {scenario && texts && (
+        // a preset's words carry their language; a scenario's own words inherit the page's
+        <div className="scenario-heading" lang={texts.language ?? undefined}>
+          <h2>{texts.title ?? scenario.id ?? ''}</h2>
+          {texts.question && <p className="question">{texts.question}</p>}
+          {texts.expected && (
             <details className="expected">
               <summary>{t.expected}</summary>
-              <p>{scenario.expected}</p>
+              <p>{texts.expected}</p>
             </details>
           )}
         </div>

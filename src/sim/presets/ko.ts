@@ -1,0 +1,229 @@
+/**
+ * The shipped scenarios' title, question and expected outcome in Korean, keyed by preset id. They
+ * live here, not in the scenario files, because a share link encodes the scenario and must stay
+ * short. Kafka's own names (config keys, RPCs, error codes, producerId, offset, event_id …) stay in
+ * Latin script, as the seed articles write them; tests check that every one of them and every number
+ * of the English text is here too.
+ */
+
+export interface PresetText {
+  readonly title: string;
+  readonly question: string;
+  readonly expected: string;
+}
+
+export const PRESET_TEXT_KO: Readonly<Record<string, PresetText>> = {
+  'opening-story': {
+    title: '멱등성을 켰는데도 컨슈머는 주문을 두 번 받았다',
+    question: 'enable.idempotence=true인데, 왜 컨슈머가 order-123(event_id evt-789)을 orders-0 offset 100과 101에서 두 번 받았을까요?',
+    expected:
+      'offset 100과 101에 키와 event_id가 같은 레코드가 두 개 있고, 둘 다 한 producerId에서 시퀀스 0과 1로 왔습니다. 애플리케이션이 send()를 두 번 호출한 것입니다. 브로커가 걸러 내는 것은 한 배치의 재시도이지, 반복해서 발행된 비즈니스 이벤트가 아닙니다.',
+  },
+  'lost-ack-idempotent': {
+    title: '멱등성을 켠 채 확인 응답 유실: 브로커가 재시도를 알아본다',
+    question:
+      '프로듀서가 ProduceResponse를 받지 못해 같은 배치를 다시 보냈습니다. enable.idempotence=true라면 로그에 두 번째 사본이 생길까요?',
+    expected:
+      'orders-0 offset 0에 레코드 하나만 있습니다. 재시도는 같은 producerId, epoch, 시퀀스를 싣고 오므로 브로커는 아무것도 추가하지 않고 원래의 offset 0으로 응답합니다.',
+  },
+  'lost-ack-no-idempotence': {
+    title: '멱등성 없이 확인 응답 유실: 재시도가 두 번째 레코드가 된다',
+    question: '같은 확인 응답 유실이지만 이번에는 enable.idempotence=false입니다. 재시도는 로그에 무엇을 남길까요?',
+    expected:
+      'orders-0 offset 100과 101에 키 order-123, event_id evt-789인 레코드가 두 개 있고, 둘 다 같은 send()에서 나왔습니다. 브로커에게는 재시도를 알아볼 producerId도 시퀀스도 없었습니다.',
+  },
+  'app-resend': {
+    title: '애플리케이션이 같은 이벤트를 두 번 보낸다',
+    question:
+      '멱등성이 켜져 있고 실패도 없었지만, 애플리케이션이 evt-789에 대해 send()를 두 번 호출했습니다. 브로커가 두 번째 것을 버릴까요?',
+    expected:
+      '같은 producerId의 시퀀스 0과 1, 레코드 두 개가 남습니다. send()마다 새 시퀀스를 받으므로 브로커에게는 서로 다른 두 배치입니다. 둘이 같은 비즈니스 이벤트임을 알려 주는 것은 event_id뿐입니다.',
+  },
+  'producer-restart-new-pid': {
+    title: '재시작한 프로듀서는 새 producerId를 받는다',
+    question: '프로듀서가 재시작한 뒤 같은 이벤트를 다시 보냈습니다. 멱등성이 켜져 있는데 왜 중복이 생겼을까요?',
+    expected:
+      '서로 다른 두 producerId(1000과 1001)에서 온 레코드가 두 개 있고, 둘 다 시퀀스 0입니다. transactional.id가 없으면 새 프로듀서 세션마다 새 producerId를 받고, 멱등성은 한 세션 안의 재시도만 막습니다.',
+  },
+  'sequence-gap': {
+    title: '순서가 뒤바뀐 배치: OUT_OF_ORDER_SEQUENCE_NUMBER 뒤에 순서대로 기록',
+    question:
+      '시퀀스 1과 2인 배치가 함께 전송 중인데, 앞의 배치가 네트워크에서 지연됩니다. 먼저 도착한 시퀀스 2를 브로커는 어떻게 처리할까요?',
+    expected:
+      '브로커는 시퀀스 2를 OUT_OF_ORDER_SEQUENCE_NUMBER로 거부합니다(기대하는 값은 1). 프로듀서는 시퀀스 1이 기록되기를 기다렸다가 2를 재시도하고, 이번에는 받아들여집니다. offset 0, 1, 2에 시퀀스 0, 1, 2가 순서대로 들어 있습니다.',
+  },
+  'acks-0-loss': {
+    title: 'acks=0: 보내고 잊으면, 정말로 잊힌다',
+    question: 'acks=0, retries=0인 상태에서 Produce 요청이 네트워크에서 유실됩니다. 프로듀서는 이를 알아챌까요?',
+    expected:
+      '아무것도 기록되지 않았는데도 프로듀서는 성공으로 보고합니다. acks=0이면 브로커가 응답하지 않으므로 요청이 나가는 순간 전송이 끝납니다. 멱등성도 꺼집니다(acks가 all이 아니므로).',
+  },
+  'compaction-is-not-dedup': {
+    title: 'Log compaction은 최신 값을 남길 뿐, 중복 제거가 아니다',
+    question: 'compaction이 설정된 토픽에서 account-42에 값이 세 번 기록됩니다. cleaner가 실행되기 전과 후에 컨슈머는 각각 무엇을 볼까요?',
+    expected:
+      '정리 전에 읽는 컨슈머는 account-42의 값 세 개를 모두 받습니다(offset 0, 1, 2). cleaner가 실행된 뒤에 읽는 새 컨슈머는 offset 2만 받습니다. offset은 바뀌지 않으므로 남은 레코드도 여전히 offset 2에 있습니다.',
+  },
+  'commit-two-partitions': {
+    title: '한 트랜잭션, 두 파티션, 두 마커',
+    question:
+      '한 트랜잭션이 서로 다른 두 브로커의 payments-0과 payments-1에 쓰고, payments-1로 가는 마커가 지연됩니다. 커밋 뒤 각 로그에는 무엇이 남고, read_committed 컨슈머는 각 레코드를 언제 볼까요?',
+    expected:
+      '각 파티션에는 offset 0에 레코드, offset 1에 COMMIT 마커가 있습니다(HW = LSO = 2). read_committed 컨슈머는 payments-0의 레코드를 그 마커가 기록되자마자 받는데, payments-1의 레코드보다 약 2초 빠릅니다. 트랜잭션은 원자적으로 커밋되지만, 여러 파티션에 걸친 가시성은 모든 마커가 기록된 뒤에야 완성됩니다.',
+  },
+  'abort-hidden-from-read-committed': {
+    title: '취소된 트랜잭션: read_committed에는 숨겨지고 read_uncommitted에는 보인다',
+    question: '프로듀서가 트랜잭션을 취소합니다. 레코드는 로그에 남아 있는데, 누가 이 레코드를 볼까요?',
+    expected:
+      'orders-0에는 offset 0에 레코드, offset 1에 ABORT 마커가 있습니다. read_uncommitted 컨슈머는 레코드를 받고, read_committed 컨슈머는 아무것도 받지 않지만 위치(position)는 2로 넘어갑니다.',
+  },
+  'open-transaction-pins-lso': {
+    title: '열린 트랜잭션이 Last Stable Offset을 붙잡아 둔다',
+    question:
+      '한 트랜잭션이 8초 동안 열려 있는 사이 다른 프로듀서가 그 뒤에 일반 레코드를 씁니다. read_committed 컨슈머는 이 일반 레코드를 언제 볼까요?',
+    expected:
+      'LSO가 열린 트랜잭션의 첫 offset(0)에 머물러 있으므로, read_committed 컨슈머는 COMMIT 마커가 기록될 때까지 아무것도 받지 못합니다. offset 1과 2의 비트랜잭션 레코드조차 받지 못하다가, 마커가 기록되면 세 개를 모두 받습니다. read_uncommitted 컨슈머는 일반 레코드를 곧바로 봅니다.',
+  },
+  'transaction-timeout': {
+    title: 'transaction.timeout.ms: 코디네이터가 멈춘 트랜잭션을 취소한다',
+    question:
+      '프로듀서가 트랜잭션을 시작해 레코드를 쓴 뒤, transaction.timeout.ms=5000인 채로 12초 동안 멈춥니다. 그 트랜잭션은 어떻게 되고, 다음 send와 커밋은 어떻게 될까요?',
+    expected:
+      '5초가 지난 뒤 돌아오는 다음 점검(10초마다)에서 코디네이터는 epoch을 올려 펜싱하고(0 → 1) 트랜잭션을 취소합니다. 레코드 뒤에 epoch 1인 ABORT 마커가 붙습니다. 멈췄던 프로듀서의 다음 send는 INVALID_PRODUCER_EPOCH를 받고, 이어서 트랜잭션을 끝내려 하면 PRODUCER_FENCED를 받습니다(프로토콜 v1). read_committed 컨슈머는 이 레코드를 끝내 보지 못합니다.',
+  },
+  'zombie-fencing': {
+    title: '좀비 펜싱: 두 인스턴스, 하나의 transactional.id',
+    question:
+      '인스턴스 A가 트랜잭션 도중 멈추고, 인스턴스 B가 같은 transactional.id로 시작합니다. A의 트랜잭션은 어떻게 되고, 깨어난 A는 어떻게 될까요?',
+    expected:
+      'B의 initTransactions가 A를 펜싱합니다. 코디네이터는 epoch을 올리고 A의 열린 트랜잭션을 취소합니다(취소가 끝날 때까지는 CONCURRENT_TRANSACTIONS, 그 뒤 B가 epoch 2를 받습니다). B의 레코드는 커밋됩니다. 깨어난 A의 send는 INVALID_PRODUCER_EPOCH를 받고, 트랜잭션을 끝내려 하면 PRODUCER_FENCED를 받아 A는 멈춥니다. read_committed 컨슈머는 B의 레코드만 봅니다.',
+  },
+  'same-payload-twice-in-one-transaction': {
+    title: '한 트랜잭션 안에서 같은 페이로드를 두 번: 둘 다 커밋된다',
+    question: '애플리케이션이 한 트랜잭션 안에서 같은 이벤트를 두 번 보냅니다. 트랜잭션이 이를 알아챌까요?',
+    expected:
+      '두 레코드 모두 커밋되고(offset 0과 1, 그 뒤 offset 2에 COMMIT 마커) read_committed 컨슈머는 둘 다 받습니다. 트랜잭션은 쓰기를 원자적으로 묶을 뿐, 내용은 검사하지 않습니다.',
+  },
+  'coordinator-failover-mid-commit': {
+    title: 'PrepareCommit과 마커 사이에 코디네이터가 장애를 겪는다',
+    question:
+      '코디네이터가 PrepareCommit을 기록하고 프로듀서에 응답했지만, 마커가 하나도 도착하기 전에 중단됐습니다. 트랜잭션은 사라질까요?',
+    expected:
+      '아닙니다. 프로듀서의 커밋은 이미 반환됐습니다. 새 코디네이터가 __transaction_state를 다시 읽어 PrepareCommit을 찾고, 마커를 다시 보낸 뒤 CompleteCommit을 기록합니다. read_committed 컨슈머는 장애 조치(failover) 뒤 두 레코드를 모두 봅니다.',
+  },
+  'hanging-transaction': {
+    title: '매달린 트랜잭션(hanging transaction)이 LSO를 묶어 둔다',
+    question:
+      '트랜잭션의 Produce 요청이 네트워크에서 지연되어, 그 트랜잭션이 취소된 뒤에야 도착합니다. 이 요청은 read_committed 컨슈머에 어떤 영향을 줄까요?',
+    expected:
+      '프로토콜 v1에서 transaction.partition.verification.enable=false이면 늦은 배치가 ABORT 마커 뒤에 기록되어, 코디네이터가 전혀 모르는 트랜잭션을 엽니다. LSO가 그 offset에 영영 머물러 read_committed 컨슈머는 그 뒤의 일반 레코드를 끝내 보지 못하고, read_uncommitted 컨슈머는 봅니다. 검증을 켜면(기본값) 리더가 늦은 배치를 거부하고(INVALID_TXN_STATE), 프로토콜 v2에서는 마커가 올린 epoch이 그 배치를 펜싱합니다(INVALID_PRODUCER_EPOCH).',
+  },
+  'at-most-once-consumer-crash': {
+    title: '최대 한 번(at-most-once): 커밋 후 처리 — 중단되면 나머지를 잃는다',
+    question:
+      '컨슈머가 poll한 배치를 처리하기 전에 그 위치(position)를 커밋하고, 첫 레코드를 처리한 뒤 중단됩니다. 나머지 두 레코드는 어떻게 될까요?',
+    expected:
+      'evt-2와 evt-3은 끝내 처리되지 않습니다. 커밋된 offset(3)이 이미 두 레코드를 지나 있어, 재시작한 컨슈머는 그 뒤부터 읽습니다. 두 번 처리되는 것은 없지만 이벤트 두 개를 잃습니다.',
+  },
+  'at-least-once-consumer-crash': {
+    title: '최소 한 번(at-least-once): 처리 후 커밋 — 중단되면 다시 처리한다',
+    question: '컨슈머가 poll한 배치를 처리한 뒤 커밋하는데, 두 번째 레코드를 처리하고 커밋하기 전에 중단됩니다. 재시작하면 어떻게 될까요?',
+    expected:
+      '재시작한 컨슈머는 마지막으로 커밋된 offset부터 다시 읽습니다(커밋된 것이 없으므로 처음부터). 그래서 evt-1과 evt-2는 두 번, evt-3은 한 번 처리됩니다. 잃는 것은 없습니다.',
+  },
+  'ctp-without-transactions-crash': {
+    title: '트랜잭션 없는 소비-변환-발행: 출력이 두 번 기록된다',
+    question:
+      '애플리케이션이 orders를 읽어 주문마다 결과를 order-results에 쓰고, flush한 뒤 입력 offset을 커밋합니다. 그런데 커밋 직전에 중단됩니다. order-results에는 무엇이 있을까요?',
+    expected:
+      '모든 결과가 order-results에 두 번씩 있고, 모두 커밋된 상태라 read_committed 컨슈머를 포함한 모든 컨슈머에게 보입니다. 출력과 입력 offset이 한 트랜잭션에 들어 있지 않았기 때문입니다.',
+  },
+  'ctp-exactly-once-crash': {
+    title: '정확히 한 번 소비-변환-발행: 처리는 두 번, 커밋은 한 번',
+    question:
+      '트랜잭션 프로듀서와 sendOffsetsToTransaction을 쓰는 같은 파이프라인이 offset을 보낸 뒤, 커밋하기 전에 중단됩니다. read_committed 컨슈머는 결과마다 사본을 몇 개 볼까요?',
+    expected:
+      '커밋된 출력에는 결과마다 정확히 한 번씩만 나타납니다. 재시작한 인스턴스(같은 transactional.id)가 열린 트랜잭션을 펜싱하고 취소하며(order-results와 그룹의 __consumer_offsets 파티션에 ABORT 마커가 기록되고, 보류 중이던 offset은 버려집니다), 입력은 다시 처리됩니다. 처리는 두 번 실행됐고, read_uncommitted 컨슈머는 취소된 사본도 봅니다.',
+  },
+  'commit-last-instead-of-next': {
+    title: '함정: 다음 offset 대신 마지막으로 처리한 offset을 커밋하기',
+    question: '컨슈머가 다음 offset(3) 대신 마지막으로 처리한 레코드의 offset(2)을 커밋합니다. 재시작하면 어떻게 될까요?',
+    expected:
+      '그룹의 커밋된 offset이 2이므로 재시작한 컨슈머는 offset 2를 다시 읽고, evt-3이 두 번 처리됩니다. 커밋하는 offset은 다음에 읽을 offset(마지막으로 처리한 offset + 1)이어야 합니다.',
+  },
+  'auto-commit-pitfall': {
+    title: '자동 커밋은 최소 한 번(at-least-once): 중단되면 최대 5초 분량을 다시 처리한다',
+    question:
+      'enable.auto.commit=true는 auto.commit.interval.ms(5000)마다 poll()에서 얻은 위치(position)를 커밋합니다. 컨슈머가 마지막 자동 커밋 몇 초 뒤에 중단됩니다. 무엇이 두 번 처리될까요?',
+    expected:
+      '마지막 자동 커밋 이후 처리한 레코드는 모두 재시작 뒤 다시 처리됩니다. 자동 커밋이 주는 것은 최대 auto.commit.interval.ms 분량의 중복이 따르는 최소 한 번(at-least-once)이지, 결코 정확히 한 번(exactly-once)이 아닙니다.',
+  },
+  'db-sink-duplicate': {
+    title: 'DB 싱크: Kafka에는 레코드 하나, DB에는 행 두 개',
+    question:
+      '컨슈머가 주문마다 DB에 INSERT한 뒤 커밋합니다. INSERT 후 커밋 전에 중단됩니다. evt-1의 행은 몇 개이고, Kafka에는 레코드가 몇 개 있을까요?',
+    expected:
+      'Kafka 로그에는 이벤트마다 한 번씩만 있지만, DB에는 evt-1의 행이 두 개 있습니다. 레코드가 다시 전달되어 평범한 INSERT가 한 번 더 실행됐기 때문입니다. 커밋 순서를 바꾸는 것만으로는 Kafka와 DB를 하나의 원자적 상태로 만들 수 없습니다.',
+  },
+  'db-sink-inbox': {
+    title: 'Inbox 테이블: 다시 전달된 레코드가 고유 제약 조건에 걸린다',
+    question:
+      '같은 중단이지만, 이번에는 컨슈머가 행을 쓰는 같은 DB 트랜잭션 안에서 고유 제약 조건(unique constraint)이 있는 inbox 테이블에 (event_id, consumer)를 기록합니다. 레코드가 다시 전달되면 어떻게 될까요?',
+    expected:
+      '다시 전달된 evt-1은 inbox의 고유 제약 조건을 위반하고, DB 트랜잭션이 롤백되어 행은 하나만 남습니다. inbox-conflict 카운터에 흡수된 중복이 표시됩니다.',
+  },
+  'db-sink-offsets-in-db': {
+    title: '결과와 offset을 한 DB 트랜잭션에',
+    question:
+      '컨슈머가 결과와 다음 offset을 한 DB 트랜잭션으로 저장하고, 시작할 때 DB에 저장된 offset으로 seek합니다. 같은 중단이 일어나면 어떻게 될까요?',
+    expected:
+      '두 번 처리되는 것은 없습니다. DB의 offset이 행과 함께 움직였고, 재시작한 컨슈머는 Kafka에 커밋된 offset이 아니라 그 offset부터 다시 읽습니다(이 컨슈머는 Kafka에 커밋하지 않습니다).',
+  },
+  'api-lost-response': {
+    title: '결제 API 호출은 성공했는데 응답이 유실된다',
+    question:
+      '컨슈머가 주문마다 결제 API를 호출합니다. 결제는 이뤄졌지만 HTTP 응답이 오지 않아 컨슈머가 재시도합니다. evt-1은 몇 번 결제될까요?',
+    expected:
+      '두 번입니다. API는 첫 호출에서 결제했고, 멱등성 키 없이 보낸 재시도에서 또 결제했습니다. Kafka와 컨슈머의 offset으로는 이를 알 수 없습니다. 결제가 이뤄졌는지는 외부 시스템만 압니다.',
+  },
+  'api-idempotency-key': {
+    title: '같은 응답 유실, 이번에는 멱등성 키와 함께',
+    question: '컨슈머가 event_id를 Idempotency-Key로 보냅니다. 이번에는 재시도가 어떻게 될까요?',
+    expected:
+      'API가 키를 알아보고 원래의 결제 결과를 돌려주므로 evt-1은 한 번만 결제됩니다. 외부 시스템이 안정적인 키로 중복을 걸러 내므로 재시도는 무해합니다.',
+  },
+  'rebalance-zombie-fenced': {
+    title: '리밸런스가 멈춘 exactly-once 컨슈머를 펜싱한다 (KIP-447)',
+    question:
+      'exactly-once 컨슈머 두 개가 한 그룹에 있습니다. 하나가 트랜잭션 도중 session.timeout.ms보다 오래 멈추자, 그룹이 리밸런스하고 다른 하나가 그 파티션을 가져갑니다. 멈췄던 컨슈머가 깨어나 커밋하려 하면 어떻게 될까요?',
+    expected:
+      '깨어났을 때 그룹은 이미 그 컨슈머 없이 리밸런스를 마쳤습니다. 그 TxnOffsetCommit은 거부되고(UNKNOWN_MEMBER_ID — 그룹에서 제거됐기 때문입니다. 그룹에 남아 있지만 이전 generation인 멤버라면 ILLEGAL_GENERATION을 받습니다) CommitFailedException이 나므로 트랜잭션을 취소합니다. 남은 컨슈머는 커밋된 offset부터 그 파티션을 처리했으므로, 커밋된 출력에는 입력마다 정확히 한 번씩 들어 있습니다.',
+  },
+  'streams-eos-crash-restore': {
+    title: 'Kafka Streams exactly_once_v2: 중단 뒤 상태 저장소가 커밋된 카운트로 복원된다',
+    question:
+      'Streams 앱이 processing.guarantee=exactly_once_v2로 페이지별 조회 수를 셉니다(상태 저장소 + changelog). 커밋은 1초마다입니다. 4번째 조회의 카운트를 쓴 뒤, 트랜잭션이 커밋되기 전에 중단됩니다. 재시작 뒤 카운트는 얼마일까요?',
+    expected:
+      '열린 트랜잭션은 취소됩니다(그 changelog와 출력 레코드는 read_committed에서 숨겨집니다). 상태 저장소는 지워진 뒤 changelog를 read_committed로 읽어 커밋된 카운트까지 복원되고, 입력은 커밋된 offset부터 다시 처리되므로 4번째 조회는 한 번만 셉니다: page-a 3, page-b 2. 커밋된 출력에는 조회마다 카운트가 한 번씩 들어 있습니다.',
+  },
+  'streams-alos-crash-duplicate': {
+    title: 'Kafka Streams at_least_once: 같은 중단이 카운트를 부풀린다',
+    question: '같은 앱, 같은 중단을 processing.guarantee=at_least_once로 실행합니다. 재시작 뒤 카운트는 얼마일까요?',
+    expected:
+      'changelog와 출력 레코드는 트랜잭션 없이 기록됐지만, 입력 offset은 커밋되지 않았습니다(commit.interval.ms는 30초). 복원된 상태 저장소에는 이미 증가분이 반영돼 있는데 입력이 다시 처리되므로, 카운트가 부풀려지고(page-a가 3이 아니라 5) 출력에는 중복 갱신이 남습니다.',
+  },
+  'upstream-duplicate-event-id': {
+    title: '상위 서비스가 같은 이벤트를 두 번 발행하면 Streams EOS도 두 번 센다',
+    question:
+      '상위 서비스가 주문 evt-42를 두 번 발행합니다(레코드 두 개, 같은 event_id). Streams는 exactly_once_v2로 실행 중입니다. 몇 번 셀까요?',
+    expected:
+      '두 번입니다. Exactly-once 처리는 입력 레코드마다 한 번씩 반영하는데, 이것은 레코드 두 개입니다. 두 레코드가 같은 비즈니스 이벤트인지 알아보는 것은 다른 문제이고, 그 답은 EOS가 아니라 event_id와 멱등한 컨슈머가 줍니다.',
+  },
+  'outbox-cdc': {
+    title: 'Transactional Outbox + CDC: DB와는 원자적, Kafka로는 최소 한 번',
+    question:
+      '주문 서비스가 주문과 outbox 행을 한 DB 트랜잭션으로 기록하고, CDC 릴레이가 outbox 행을 order-events로 발행합니다. 릴레이가 발행한 뒤 자기 위치를 기록하기 전에 중단됩니다. Kafka에는 무엇이 도착하고, 배송 서비스는 그것을 어떻게 처리할까요?',
+    expected:
+      'DB와 Kafka 사이에서 잃는 것은 없습니다. 모든 주문 행에 해당 이벤트가 있습니다. 하지만 재시작한 릴레이가 같은 행을 다시 발행하므로(새 프로듀서 세션이라 브로커는 알아볼 수 없습니다) order-events에는 evt-1과 evt-2가 같은 event_id로 두 번씩 들어 있습니다. 배송 서비스의 inbox는 이벤트마다 행을 하나만 남깁니다.',
+  },
+};
