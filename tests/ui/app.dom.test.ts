@@ -97,6 +97,26 @@ describe('a preset in Korean', () => {
   });
 });
 
+describe('the model notes', () => {
+  it('name the transaction protocol the run uses, and list the simplifications, in the page language', async () => {
+    act(() => simStore.getState().load(findPreset('zombie-fencing')?.scenario));
+    render();
+    await settle();
+    const notes = () => host.querySelector('[data-testid="model-notes"]');
+    expect(host.querySelector('[data-testid="protocol-version"]')?.textContent).toMatch(/^Transaction protocol v1: .*verification is on/);
+    expect(notes()?.querySelectorAll('li').length).toBeGreaterThanOrEqual(5);
+    expect(notes()?.textContent).toContain('One replica per partition');
+    act(() => simStore.getState().load(findPreset(DEFAULT_PRESET_ID)?.scenario));
+    await settle();
+    expect(host.querySelector('[data-testid="protocol-version"]')?.textContent).toMatch(/^Transaction protocol v2 \(KIP-890/);
+    act(() => simStore.getState().setLanguage('ko'));
+    await settle();
+    expect(notes()?.getAttribute('lang')).toBe('ko');
+    expect(host.querySelector('[data-testid="protocol-version"]')?.textContent).toMatch(/^트랜잭션 프로토콜 v2/);
+    act(() => simStore.getState().setLanguage('en'));
+  });
+});
+
 describe('a long run', () => {
   it('shows a progress bar while it is computed in slices, then the page', async () => {
     act(() =>
