@@ -3,7 +3,8 @@ import { stateAt } from '../../src/sim/run';
 import { partitionRows, type RecordRow } from '../../src/sim/trace/logView';
 import { CellKind, cellKindOf } from '../../src/ui/timeline/cellKind';
 import { cellLabel, duplicateCounts, fitLabel } from '../../src/ui/timeline/cellLabels';
-import { buildLane, buildLanes, collectPointers, laneSummary } from '../../src/ui/timeline/laneModel';
+import { buildLane, buildLanes, collectPointers } from '../../src/ui/timeline/laneModel';
+import { laneSummary } from '../../src/ui/timeline/laneSummary';
 import { openingStory } from './fixtures';
 
 function lanesAt(step: number) {
@@ -98,6 +99,9 @@ describe('duplicates and cell labels', () => {
     const orders = lanesAt(openingStory().steps.length)[0];
     expect(Array.from(orders?.duplicates ?? [])).toEqual([2, 2]);
     expect(laneSummary(orders as NonNullable<typeof orders>)).toContain('event_id evt-789 2 times, at offsets 100, 101');
+    expect(laneSummary(orders as NonNullable<typeof orders>, 'ko')).toBe(
+      'orders-0: offset 100–101에 레코드 2개 (트랜잭션 아님 2개); log end offset 102, HW 102, LSO 102; event_id evt-789 2번 (offset 100, 101); 컨슈머 billing 위치 102; 그룹 billing 커밋 오프셋 102',
+    );
     expect(cellLabel(orders?.rows[0] as RecordRow)).toBe('evt-789');
   });
 

@@ -8,7 +8,8 @@ import type { Selection } from '../../store/simStore';
 import { hasCanvas2d } from './canvasLayer';
 import { LanesController } from './LanesController';
 import { type LanesLayout, layoutLanes } from './laneLayout';
-import { type LaneModel, laneSummary } from './laneModel';
+import type { LaneModel } from './laneModel';
+import { laneSummary } from './laneSummary';
 import type { LaneExtent } from './offsetScale';
 import { type TimelineStrings, timelineStrings } from './timelineText';
 
@@ -147,18 +148,18 @@ export function PartitionLanes({
             {layout.boxes.map((b) => {
               const lane = lanes[b.lane];
               if (!lane) return null;
-              const text = laneSummary(lane);
+              const summary = laneSummary(lane, text.language);
               return (
                 <div
                   key={b.key}
                   className="tl-lane-alt"
                   role="img"
-                  aria-label={text}
+                  aria-label={summary}
                   style={{ top: b.y, height: b.height }}
                   data-lane={b.key}
                   data-offsets={lane.offsets.length <= 200 ? Array.from(lane.offsets).join(' ') : undefined}
                 >
-                  <span className="tl-sr-only">{text}</span>
+                  <span className="tl-sr-only">{summary}</span>
                 </div>
               );
             })}

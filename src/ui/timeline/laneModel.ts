@@ -7,7 +7,7 @@
  * is not in the lane at an earlier one.
  */
 import type { PartitionRow, RecordRow } from '../../sim/trace/logView';
-import { CellKind, cellKindOf } from './cellKind';
+import { cellKindOf } from './cellKind';
 import { duplicateCounts } from './cellLabels';
 import { buildLod, type Lod } from './lod';
 
@@ -143,59 +143,4 @@ export function collectPointers(actors: Actors): Map<string, LanePointer[]> {
         for (const [key, offset] of numberEntries(p.offsets)) add(key, { kind: 'pending', owner, offset });
   }
   return out;
-}
-
-function range(lane: LaneModel): string {
-  const n = lane.offsets.length;
-  if (n === 0) return 'no records';
-  const first = lane.offsets[0] as number;
-  const last = lane.offsets[n - 1] as number;
-  const what = `${n} record${n === 1 ? '' : 's'}`;
-  return n === 1 ? `${what} at offset ${first}` : `${what} at offsets ${first}–${last}`;
-}
-
-/** [kind, one, many] */
-const KIND_WORDS: readonly [CellKind, string, string][] = [
-  [CellKind.plain, 'non-transactional', 'non-transactional'],
-  [CellKind.committed, 'committed', 'committed'],
-  [CellKind.open, 'open', 'open'],
-  [CellKind.aborted, 'aborted', 'aborted'],
-  [CellKind.commitMarker, 'COMMIT marker', 'COMMIT markers'],
-  [CellKind.abortMarker, 'ABORT marker', 'ABORT markers'],
-];
-
-const POINTER_WORDS: Record<PointerKind, string> = {
-  position: 'position',
-  committed: 'committed offset',
-  pending: 'pending transactional offset',
-};
-
-/** One sentence per lane for the text alternative: what a sighted reader sees in the lane. */
-export function laneSummary(lane: LaneModel): string {
-  const kinds = KIND_WORDS.filter(([k]) => (lane.counts[k] ?? 0) > 0).map(([k, one, many]) => {
-    const n = lane.counts[k] ?? 0;
-    return `${n} ${n === 1 ? one : many}`;
-  });
-  const pointers = lane.pointers.map(
-    (p) => `${p.kind === 'position' ? `consumer ${p.owner}` : `group ${p.owner}`} ${POINTER_WORDS[p.kind]} ${p.offset}`,
-  );
-  return [
-    `${lane.key}: ${range(lane)}${kinds.length ? ` (${kinds.join(', ')})` : ''}`,
-    `log end offset ${lane.logEndOffset}, HW ${lane.highWatermark}, LSO ${lane.lastStableOffset}`,
-    ...duplicateWords(lane),
-    ...pointers,
-  ].join('; ');
-}
-
-/** "event_id evt-789 at offsets 100, 101" for each event_id the lane holds more than once (first 5). */
-function duplicateWords(lane: LaneModel): string[] {
-  const dups = lane.duplicates;
-  if (!dups) return [];
-  const at = new Map<string, number[]>();
-  lane.rows.forEach((r, i) => {
-    const id = r.headers.event_id;
-    if ((dups[i] ?? 0) > 1 && id !== undefined) at.set(id, [...(at.get(id) ?? []), r.offset]);
-  });
-  const words = [...at].slice(0, 5).map(([id, offsets]) => `event_id ${id} ${offsets.length} times, at offsets ${offsets.join(', ')}`);
-  return at.size > 5 ? [...words, `${at.size - 5} more event_ids more than once`] : words;
 }

@@ -6,6 +6,7 @@
 export type TimelineLanguage = 'en' | 'ko';
 
 const EN = {
+  language: 'en' as TimelineLanguage,
   logsTitle: 'Partition logs',
   logsZoom: 'Partition log zoom',
   logsZoomOut: 'Zoom out of the partition logs',
@@ -71,6 +72,7 @@ const EN = {
 export type TimelineStrings = typeof EN;
 
 const KO: TimelineStrings = {
+  language: 'ko',
   logsTitle: '파티션 로그',
   logsZoom: '파티션 로그 확대/축소',
   logsZoomOut: '파티션 로그 축소',
