@@ -1,7 +1,8 @@
 /**
  * The config editor in the browser: an invalid combination shows the ConfigException Kafka would
  * raise and changes nothing; a valid one re-runs the scenario (the same run the engine computes in
- * Node); Kafka's INFO line appears when idempotence is silently switched off; junk never crashes.
+ * Node); Kafka's INFO line appears when idempotence is silently switched off; junk never crashes;
+ * in Korean the documentation is Korean while Kafka's messages stay English.
  */
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -9,6 +10,8 @@ import { findPreset } from '../src/sim/presets';
 import { runScenario } from '../src/sim/run';
 import { setConfigValues } from '../src/sim/scenario/edits';
 import type { Scenario } from '../src/sim/scenario/schema';
+import { DOCS_KO } from '../src/ui/config/docsKo';
+import { CONFIG_STRINGS } from '../src/ui/config/strings';
 import { launchBrowser, screenshot, watchErrors } from './browser';
 
 let browser: Browser;
@@ -110,6 +113,18 @@ describe('config editor', () => {
     );
     await expect.poll(() => traceHash(page)).toBe(runScenario(expected).traceHash);
     expect(await traceHash(page)).not.toBe(original);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("shows the documentation in Korean once the reader picks Korean, and Kafka's messages in English", async () => {
+    const { page, errors, config } = await open();
+    await page.getByRole('button', { name: '한국어' }).click();
+    const row = config.locator('tr[data-key="transactional.id"]');
+    await expect.poll(() => row.innerText()).toContain(DOCS_KO.producer['transactional.id']);
+    expect(await config.innerText()).toContain(CONFIG_STRINGS.ko.messagesInEnglish);
+    await type(config, 'linger.ms', 'soon');
+    await expect.poll(() => config.getByTestId('config-errors').innerText()).toContain('linger.ms must be a whole number');
     expect(errors).toEqual([]);
     await page.close();
   });

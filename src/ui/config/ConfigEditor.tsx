@@ -1,10 +1,10 @@
 /**
  * The config editor: for a client (producer, consumer, the producer inside a consumer
  * application), the cluster or a topic, every key the simulator knows with Kafka's default, the
- * scenario's value, a field to change it, the documentation line and the simulator's
- * simplification. A change is checked by the engine's validator: Kafka's ConfigException text for
- * an invalid combination (nothing changes until it is fixed or discarded), Kafka's INFO/WARN lines
- * for a valid one, and a valid change re-runs the scenario.
+ * scenario's value, a field to change it, the documentation line (in the reader's language) and the
+ * simulator's simplification. A change is checked by the engine's validator: Kafka's ConfigException
+ * text for an invalid combination (nothing changes until it is fixed or discarded), Kafka's INFO/WARN
+ * lines for a valid one — both in Kafka's English — and a valid change re-runs the scenario.
  *
  * Props: `clientId` (optional) — the client shown first; the person can pick any other section.
  */
@@ -14,6 +14,7 @@ import type { Scenario } from '../../sim/scenario/schema';
 import { simStore } from '../../store/simStore';
 import { useSim } from '../useSim';
 import { ConfigField } from './ConfigField';
+import { configDoc } from './configDoc';
 import { type ConfigSection, checkDraft, configRows, configSections, type Draft, formatValue, notesByKey } from './configModel';
 import { useConfigStrings } from './strings';
 import './config.css';
@@ -31,6 +32,7 @@ interface PendingDraft {
 
 export function ConfigEditor({ clientId }: ConfigEditorProps) {
   const t = useConfigStrings();
+  const language = useSim((s) => s.language);
   const scenario = useSim((s) => s.scenario);
   const trace = useSim((s) => s.trace);
   const [picked, setPicked] = useState<string | null>(null);
@@ -65,7 +67,7 @@ export function ConfigEditor({ clientId }: ConfigEditorProps) {
     <div className="config-editor">
       <h2>{t.heading}</h2>
       <p className="hint">{t.intro}</p>
-      {t.docsInEnglish && <p className="hint">{t.docsInEnglish}</p>}
+      {t.messagesInEnglish && <p className="hint">{t.messagesInEnglish}</p>}
       <label htmlFor={pickId}>{t.pick}</label>{' '}
       <select id={pickId} value={section.id} onChange={(e) => setPicked(e.currentTarget.value)} data-testid="config-section">
         {sections.map((x) => (
@@ -164,7 +166,7 @@ export function ConfigEditor({ clientId }: ConfigEditorProps) {
                       {n}
                     </p>
                   ))}
-                  <p>{row.spec.doc}</p>
+                  <p>{configDoc(section.kind, row.spec, language)}</p>
                   {row.spec.simulation && <p className="muted">{t.simulation(row.spec.simulation)}</p>}
                 </td>
               </tr>

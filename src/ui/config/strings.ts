@@ -23,7 +23,8 @@ export interface ConfigStrings {
   readonly otherErrors: string;
   readonly discard: string;
   readonly applied: (step: number) => string;
-  readonly docsInEnglish: string;
+  /** Said only where the page's language is not Kafka's: Kafka's own messages are not translated. */
+  readonly messagesInEnglish: string;
 }
 
 const en: ConfigStrings = {
@@ -56,7 +57,7 @@ const en: ConfigStrings = {
   otherErrors: 'The change also breaks:',
   discard: 'Discard the change',
   applied: (step) => `Applied. The run was computed again with the new configuration; you are at step ${step}.`,
-  docsInEnglish: '',
+  messagesInEnglish: '',
 };
 
 const ko: ConfigStrings = {
@@ -89,7 +90,7 @@ const ko: ConfigStrings = {
   otherErrors: '이 변경 때문에 함께 깨지는 곳:',
   discard: '변경 취소',
   applied: (step) => `적용했습니다. 새 설정으로 실행을 다시 계산했고, 지금 스텝 ${step}에 있습니다.`,
-  docsInEnglish: '설명과 오류 메시지는 Kafka의 표현 그대로 영어로 보여 줍니다.',
+  messagesInEnglish: '오류 메시지와 INFO/WARN 줄은 Kafka가 내는 그대로 영어로 보여 줍니다.',
 };
 
 export const CONFIG_STRINGS: Readonly<Record<Language, ConfigStrings>> = { en, ko };

@@ -1,0 +1,64 @@
+/**
+ * The config keys' documentation lines in Korean, by spec table and key: the same key can mean a
+ * different thing to a producer and to a consumer (request.timeout.ms, retry.backoff.ms). A table is
+ * named after its spec file in src/sim/config (producerConfig.ts → producer). Kafka's own names
+ * (config keys, RPCs, producerId, epoch, values) and every number stay as in the English `doc`;
+ * tests check that.
+ */
+
+export type ConfigTable = 'producer' | 'consumer' | 'cluster' | 'topic' | 'streams';
+
+export const DOCS_KO: Readonly<Record<ConfigTable, Readonly<Record<string, string>>>> = {
+  producer: {
+    'enable.idempotence': '브로커가 producerId, epoch, 시퀀스 번호로 재시도된 배치의 중복을 걸러 냅니다.',
+    acks: '리더가 응답하기 전에 배치를 받아 두어야 하는 복제본 수입니다. 0이면 응답을 아예 보내지 않습니다.',
+    retries: '실패한 배치를 delivery.timeout.ms 안에서 몇 번까지 재시도할지 정합니다.',
+    'max.in.flight.requests.per.connection':
+      '브로커 연결 하나에서 확인 응답 없이 보내 둘 수 있는 Produce 요청 수입니다. 멱등성을 켜면 최대 5입니다.',
+    'transactional.id':
+      '트랜잭션을 위한 안정적인 식별자입니다. 이 값으로 InitProducerId를 보내면 epoch가 올라가고 이전 인스턴스는 펜싱됩니다.',
+    'transaction.timeout.ms': '이 시간보다 오래 열려 있는 트랜잭션은 코디네이터가 취소합니다(transaction.max.timeout.ms = 900000).',
+    'delivery.timeout.ms': '전송 한 건의 성공이나 실패를 알리기까지 걸리는 시간의 상한이며, 재시도 시간도 포함합니다.',
+    'request.timeout.ms': '클라이언트가 응답을 기다리다가 요청을 포기하고 재시도하기까지의 시간입니다.',
+    'linger.ms': '레코드가 파티션별 배치로 묶이기를 기다리는 시간입니다.',
+    'batch.size': '배치 하나의 최대 크기(바이트)입니다.',
+    'retry.backoff.ms': '첫 재시도 전에 기다리는 시간입니다. 시도할 때마다 두 배로 늘어납니다.',
+    'retry.backoff.max.ms': '재시도 대기 시간(backoff)의 상한입니다.',
+  },
+  consumer: {
+    'group.id': '컨슈머 그룹입니다. 그룹이 없으면 컨슈머는 할당된 파티션을 읽기만 하고 커밋할 수 없습니다.',
+    'isolation.level': 'read_committed는 LSO(Last Stable Offset)까지만 읽고, 취소된 트랜잭션의 레코드는 건너뜁니다.',
+    'enable.auto.commit': 'poll()로 가져간 위치를 auto.commit.interval.ms마다 커밋합니다.',
+    'auto.commit.interval.ms': 'poll()이 자동 커밋하는 주기입니다.',
+    'auto.offset.reset': '그룹에 커밋된 오프셋이 없을 때 어디서부터 읽을지 정합니다.',
+    'session.timeout.ms': '이 시간 동안 하트비트를 보내지 않은 멤버는 그룹에서 빠지고, 그룹은 리밸런스합니다.',
+    'heartbeat.interval.ms': '멤버가 그룹 코디네이터에 하트비트를 보내는 주기입니다.',
+    'max.poll.records': 'poll() 한 번이 돌려주는 레코드 수의 상한입니다.',
+    'fetch.max.wait.ms': '돌려줄 데이터가 없을 때 브로커가 fetch 요청을 붙잡아 두는 시간입니다.',
+    'request.timeout.ms': '클라이언트가 응답을 기다리는 시간입니다.',
+    'retry.backoff.ms': '실패한 요청을 재시도하기 전에 기다리는 시간입니다.',
+  },
+  cluster: {
+    brokers: '브로커 수입니다. 파티션 리더는 브로커에 라운드 로빈으로 배정됩니다.',
+    'transaction.version':
+      '트랜잭션 프로토콜입니다. 1(클라이언트가 AddPartitionsToTxn을 보냄) 또는 2(KIP-890: 브로커가 파티션을 추가하고, EndTxn마다 epoch가 올라감). Kafka 4.x의 기본값은 2입니다.',
+    'transaction.partition.verification.enable':
+      '파티션에 처음 트랜잭션 쓰기를 하기 전에, 리더가 그 파티션이 트랜잭션에 들어 있는지 코디네이터에게 확인합니다(KIP-890 파트 1).',
+    'transaction.state.log.num.partitions': '__transaction_state의 파티션 수입니다.',
+    'offsets.topic.num.partitions': '__consumer_offsets의 파티션 수입니다.',
+    'transaction.abort.timed.out.transaction.cleanup.interval.ms': '코디네이터가 transaction.timeout.ms를 넘긴 트랜잭션을 찾는 주기입니다.',
+    'transaction.max.timeout.ms': '프로듀서가 요청할 수 있는 transaction.timeout.ms의 최댓값입니다.',
+    'group.initial.rebalance.delay.ms': '새 그룹은 첫 리밸런스 전에 이 시간만큼 멤버가 더 들어오기를 기다립니다.',
+  },
+  topic: {
+    'cleanup.policy': 'compact는 키마다 최신 값만 남깁니다(클리너가 실행된 뒤).',
+    'segment.bytes': '세그먼트가 이 크기를 넘게 되면 닫히고 새 세그먼트가 시작됩니다. 활성 세그먼트는 정리되지 않습니다.',
+    'segment.ms': '이 시간보다 오래된 세그먼트는 다음 레코드가 추가될 때 닫히고 새 세그먼트가 시작됩니다.',
+    'delete.retention.ms': '로그를 정리할 때 tombstone(값이 null인 레코드)을 지우지 않고 남겨 두는 시간입니다.',
+  },
+  streams: {
+    'application.id': '컨슈머 그룹, 내부 토픽, transactional.id 접두사의 이름이 됩니다(기본값: 클라이언트 id).',
+    'processing.guarantee': 'exactly_once_v2는 입력 오프셋, 상태 저장소 changelog, 출력을 하나의 트랜잭션으로 묶습니다.',
+    'commit.interval.ms': '태스크가 커밋하는 주기입니다. exactly_once_v2에서는 100, 그 밖에는 30000입니다.',
+  },
+};
