@@ -14,7 +14,7 @@ import type { Scenario } from '../../sim/scenario/schema';
 import { simStore } from '../../store/simStore';
 import { useSim } from '../useSim';
 import { ConfigField } from './ConfigField';
-import { configDoc } from './configDoc';
+import { configDoc, simulationNote } from './configDoc';
 import { type ConfigSection, checkDraft, configRows, configSections, type Draft, formatValue, notesByKey } from './configModel';
 import { useConfigStrings } from './strings';
 import './config.css';
@@ -167,7 +167,9 @@ export function ConfigEditor({ clientId }: ConfigEditorProps) {
                     </p>
                   ))}
                   <p>{configDoc(section.kind, row.spec, language)}</p>
-                  {row.spec.simulation && <p className="muted">{t.simulation(row.spec.simulation)}</p>}
+                  {row.spec.simulation && (
+                    <p className="muted">{t.simulation(simulationNote(row.spec, language) ?? row.spec.simulation)}</p>
+                  )}
                 </td>
               </tr>
             );

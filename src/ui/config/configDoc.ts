@@ -2,7 +2,7 @@
 import type { ConfigKey } from '../../sim/config/configSpec';
 import type { Language } from '../../store/simStore';
 import type { SectionKind } from './configModel';
-import { type ConfigTable, DOCS_KO } from './docsKo';
+import { type ConfigTable, DOCS_KO, SIMULATION_NOTES_KO } from './docsKo';
 
 /** The spec table a section's keys come from: the producer inside an application is a producer. */
 const TABLE: Readonly<Record<SectionKind, ConfigTable>> = {
@@ -16,4 +16,10 @@ const TABLE: Readonly<Record<SectionKind, ConfigTable>> = {
 export function configDoc(kind: SectionKind, spec: ConfigKey, language: Language): string {
   if (language === 'ko') return DOCS_KO[TABLE[kind]][spec.name] ?? spec.doc;
   return spec.doc;
+}
+
+/** The simulator's note on a key, in the reader's language (English when there is no Korean). */
+export function simulationNote(spec: ConfigKey, language: Language): string | undefined {
+  if (spec.simulation === undefined) return undefined;
+  return language === 'ko' ? (SIMULATION_NOTES_KO[spec.simulation] ?? spec.simulation) : spec.simulation;
 }

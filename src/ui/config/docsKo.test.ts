@@ -9,8 +9,8 @@ import { describe, expect, it } from 'vitest';
 import type { ConfigKey } from '../../sim/config/configSpec';
 import { CONSUMER_CONFIG } from '../../sim/config/consumerConfig';
 import { PRODUCER_CONFIG } from '../../sim/config/producerConfig';
-import { configDoc } from './configDoc';
-import { type ConfigTable, DOCS_KO } from './docsKo';
+import { configDoc, simulationNote } from './configDoc';
+import { type ConfigTable, DOCS_KO, SIMULATION_NOTES_KO } from './docsKo';
 
 const CONFIG_DIR = fileURLToPath(new URL('../../sim/config/', import.meta.url));
 
@@ -107,5 +107,31 @@ describe('configDoc', () => {
   it('falls back to the English doc for a key without a Korean one', () => {
     const unknown: ConfigKey = { name: 'compression.type', type: 'string', default: 'none', doc: 'Compression codec.' };
     expect(configDoc('producer', unknown, 'ko')).toBe('Compression codec.');
+  });
+});
+
+describe("the simulator's notes", () => {
+  const notes = [...TABLES.values()].flat().flatMap((k) => (k.simulation === undefined ? [] : [k]));
+
+  it('have a Korean version for every note a spec carries, keeping its Kafka names and numbers', () => {
+    expect(notes.length).toBeGreaterThan(0);
+    for (const k of notes) {
+      const ko = SIMULATION_NOTES_KO[k.simulation as string];
+      expect(ko, `${k.name}: ${k.simulation}`).toBeDefined();
+      expect(ko).toMatch(/[가-힣]/);
+      for (const token of kafkaTokens(k.simulation as string)) expect(ko, `${k.name}: ${token}`).toContain(token);
+    }
+  });
+
+  it('has no Korean note that no spec carries', () => {
+    const used = new Set(notes.map((k) => k.simulation));
+    expect(Object.keys(SIMULATION_NOTES_KO).filter((n) => !used.has(n))).toEqual([]);
+  });
+
+  it("are shown in the reader's language", () => {
+    const acks = PRODUCER_CONFIG.find((k) => k.name === 'acks') as ConfigKey;
+    expect(simulationNote(acks, 'en')).toBe(acks.simulation);
+    expect(simulationNote(acks, 'ko')).toBe(SIMULATION_NOTES_KO[acks.simulation as string]);
+    expect(simulationNote(PRODUCER_CONFIG.find((k) => k.simulation === undefined) as ConfigKey, 'ko')).toBeUndefined();
   });
 });

@@ -62,3 +62,16 @@ export const DOCS_KO: Readonly<Record<ConfigTable, Readonly<Record<string, strin
     'commit.interval.ms': '태스크가 커밋하는 주기입니다. exactly_once_v2에서는 100, 그 밖에는 30000입니다.',
   },
 };
+
+/**
+ * The simulator's notes on a key (the spec's `simulation` field) in Korean, by the English note:
+ * the same note can stand under several keys.
+ */
+export const SIMULATION_NOTES_KO: Readonly<Record<string, string>> = {
+  'one replica per partition (no followers, no leader election)': '파티션마다 복제본 하나 (팔로워도 리더 선출도 없음)',
+  'Kafka defaults to 50': 'Kafka 기본값은 50',
+  'one replica per partition: 1 and all behave alike': '파티션마다 복제본 하나라서 1과 all이 같게 동작',
+  'records are sized by key, value and header lengths plus 20 bytes': '레코드 크기는 키, 값, 헤더 길이에 20바이트를 더해 계산',
+  'no jitter': 'jitter 없음',
+  'retention (delete) is not simulated': '보존 기간에 따른 삭제(delete)는 시뮬레이션하지 않음',
+};

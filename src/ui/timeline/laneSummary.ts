@@ -47,7 +47,7 @@ const KO: SummaryWords = {
     [CellKind.plain, '트랜잭션 아님', '트랜잭션 아님'],
     [CellKind.committed, '커밋됨', '커밋됨'],
     [CellKind.open, '열린 트랜잭션', '열린 트랜잭션'],
-    [CellKind.aborted, '중단됨', '중단됨'],
+    [CellKind.aborted, '취소됨', '취소됨'],
     [CellKind.commitMarker, 'COMMIT 마커', 'COMMIT 마커'],
     [CellKind.abortMarker, 'ABORT 마커', 'ABORT 마커'],
   ],

@@ -92,7 +92,7 @@ const KO: TimelineStrings = {
   legendPlain: '트랜잭션 없음 (테두리)',
   legendCommitted: '커밋됨 (채움)',
   legendOpen: '열린 트랜잭션 (빗금)',
-  legendAborted: '중단됨 (엇갈린 빗금)',
+  legendAborted: '취소됨 (엇갈린 빗금)',
   legendCommitMarker: 'COMMIT 마커',
   legendAbortMarker: 'ABORT 마커',
   legendDuplicate: '같은 event_id가 두 번 이상 (위쪽 막대, ×n)',
