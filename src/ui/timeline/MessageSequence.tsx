@@ -61,7 +61,7 @@ export function MessageSequence({ model, step, now, selection, onSelect, text = 
     controller.current?.setSelection(selection);
   }, [selection]);
 
-  const summary = mscSummary(model, shown, step, hidden);
+  const summary = mscSummary(model, shown, step, hidden, text.language);
   return (
     <section className="tl-panel tl-msc-panel" aria-labelledby={`${ids}-title`} data-testid="msc">
       <div className="tl-panel-head">

@@ -152,7 +152,34 @@ export function envelopeSpan(model: MscModel, e: EnvelopeRecord, mode: AxisMode,
 }
 
 /** The text alternative: counts per RPC and what went wrong, for the envelopes shown. */
-export function mscSummary(model: MscModel, shown: Int32Array, step: number, hiddenBackground: number): string {
+const SUMMARY_WORDS = {
+  en: {
+    sent: (n: number, step: number) => `${n} envelope${n === 1 ? '' : 's'} sent by step ${step}`,
+    inFlight: (n: number) => `${n} in flight`,
+    hidden: (n: number) => `${n} background (heartbeats, idle fetches) hidden`,
+    faults: 'faults',
+    more: (n: number) => `and ${n} more`,
+    state: { 'in-flight': 'in flight', delivered: 'delivered', dropped: 'dropped', lost: 'lost' } as Record<string, string>,
+  },
+  ko: {
+    sent: (n: number, step: number) => `단계 ${step}까지 보낸 메시지 ${n}개`,
+    inFlight: (n: number) => `전송 중 ${n}개`,
+    hidden: (n: number) => `백그라운드(하트비트, 빈 fetch) ${n}개 숨김`,
+    faults: '장애',
+    more: (n: number) => `외 ${n}개`,
+    state: { 'in-flight': '전송 중', delivered: '도착', dropped: '버려짐', lost: '유실' } as Record<string, string>,
+  },
+} as const;
+
+/** The text alternative of the message view: what was sent, what is in flight, what went wrong. */
+export function mscSummary(
+  model: MscModel,
+  shown: Int32Array,
+  step: number,
+  hiddenBackground: number,
+  language: 'en' | 'ko' = 'en',
+): string {
+  const w = SUMMARY_WORDS[language];
   const byRpc = new Map<string, number>();
   const faults: string[] = [];
   let inFlight = 0;
@@ -162,14 +189,12 @@ export function mscSummary(model: MscModel, shown: Int32Array, step: number, hid
     const state = envelopeStateAt(model, e, step);
     if (state === 'in-flight') inFlight++;
     if (state === 'dropped' || state === 'lost' || e.fault)
-      faults.push(`${e.rpc} #${e.id} ${e.from} → ${e.to} ${state}${e.fault ? ` (${e.fault})` : ''}`);
+      faults.push(`${e.rpc} #${e.id} ${e.from} → ${e.to} ${w.state[state] ?? state}${e.fault ? ` (${e.fault})` : ''}`);
   }
   const counts = [...byRpc.entries()].map(([rpc, n]) => `${rpc} ×${n}`).join(', ');
-  const parts = [
-    `${shown.length} envelope${shown.length === 1 ? '' : 's'} sent by step ${step}${counts ? `: ${counts}` : ''}`,
-    `${inFlight} in flight`,
-  ];
-  if (hiddenBackground > 0) parts.push(`${hiddenBackground} background (heartbeats, idle fetches) hidden`);
-  if (faults.length) parts.push(`faults: ${faults.slice(0, 20).join('; ')}${faults.length > 20 ? `; and ${faults.length - 20} more` : ''}`);
+  const parts = [`${w.sent(shown.length, step)}${counts ? `: ${counts}` : ''}`, w.inFlight(inFlight)];
+  if (hiddenBackground > 0) parts.push(w.hidden(hiddenBackground));
+  if (faults.length)
+    parts.push(`${w.faults}: ${faults.slice(0, 20).join('; ')}${faults.length > 20 ? `; ${w.more(faults.length - 20)}` : ''}`);
   return `${parts.join('. ')}.`;
 }
