@@ -126,6 +126,34 @@ describe('consumer presets', () => {
     expect([...latest.keys()].sort()).toEqual(['page-a', 'page-b']);
   });
 
+  it('streams-eos-repartition: groupBy re-keys through the repartition topic inside the transaction; the crash leaves no double count', () => {
+    const r = runPreset('streams-eos-repartition');
+    expect(r.summary.streams[0]?.store).toEqual({ 'page-a': 3, 'page-b': 2 });
+    // the crashed transaction's re-keyed record and its output are in the log, aborted
+    const repartition = [...r.data('page-counter-count-store-repartition-0'), ...r.data('page-counter-count-store-repartition-1')];
+    expect(repartition.some((x) => x.txnOutcome === 'aborted' && x.headers.event_id === 'view-2')).toBe(true);
+    expect(
+      repartition
+        .filter((x) => x.txnOutcome === 'committed')
+        .map((x) => x.headers.event_id)
+        .sort(),
+    ).toEqual(['view-1', 'view-2', 'view-3', 'view-4', 'view-5']);
+    // re-keyed by page: every committed repartition record's key is its page
+    expect(repartition.every((x) => x.key === 'page-a' || x.key === 'page-b')).toBe(true);
+    expect(r.data('view-counts-0').some((x) => x.txnOutcome === 'aborted')).toBe(true);
+    expect(r.layer('output')?.status).toBe('once');
+    expect(event(r, 'view-2')?.processed).toEqual({ counter: 2, dashboard: 1 });
+    // the dashboard (read_committed) received each view's count once; the latest count per page is right
+    expect(
+      r
+        .received('dashboard')
+        .map((x) => x.headers.event_id)
+        .sort(),
+    ).toEqual(['view-1', 'view-2', 'view-3', 'view-4', 'view-5']);
+    const committed = r.data('view-counts-0').filter((x) => x.txnOutcome === 'committed');
+    expect(Object.fromEntries(committed.map((x) => [x.key, x.value] as const))).toEqual({ 'page-a': '3', 'page-b': '2' });
+  });
+
   it('streams-alos-crash-duplicate: the same crash inflates the count and duplicates output', () => {
     const r = runPreset('streams-alos-crash-duplicate');
     expect(r.summary.streams[0]?.store['page-a']).toBeGreaterThan(3);

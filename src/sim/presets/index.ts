@@ -32,6 +32,7 @@ import samePayloadTwiceInOneTransaction from './same-payload-twice-in-one-transa
 import sequenceGap from './sequence-gap.json';
 import streamsAlosCrashDuplicate from './streams-alos-crash-duplicate.json';
 import streamsEosCrashRestore from './streams-eos-crash-restore.json';
+import streamsEosRepartition from './streams-eos-repartition.json';
 import transactionTimeout from './transaction-timeout.json';
 import upstreamDuplicateEventId from './upstream-duplicate-event-id.json';
 import zombieFencing from './zombie-fencing.json';
@@ -75,6 +76,7 @@ const all: unknown[] = [
   rebalanceZombieFenced,
   streamsEosCrashRestore,
   streamsAlosCrashDuplicate,
+  streamsEosRepartition,
   upstreamDuplicateEventId,
   outboxCdc,
 ];

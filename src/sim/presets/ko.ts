@@ -212,6 +212,13 @@ export const PRESET_TEXT_KO: Readonly<Record<string, PresetText>> = {
     expected:
       'changelog와 출력 레코드는 트랜잭션 없이 기록됐지만, 입력 offset은 커밋되지 않았습니다(commit.interval.ms는 30초). 복원된 상태 저장소에는 이미 증가분이 반영돼 있는데 입력이 다시 처리되므로, 카운트가 부풀려지고(page-a가 3이 아니라 5) 출력에는 중복 갱신이 남습니다.',
   },
+  'streams-eos-repartition': {
+    title: 'Kafka Streams groupBy: 리파티션 토픽도 트랜잭션 안에 들어간다',
+    question:
+      'Streams 앱이 페이지별 조회 수를 세지만, 조회 이벤트는 사용자 키로 들어오므로 groupBy가 리파티션 토픽을 거쳐 키를 바꿉니다(processing.guarantee=exactly_once_v2). view-3의 키를 바꿔 쓴 직후, 트랜잭션이 커밋되기 전에 중단됩니다. 두 번 세어지는 조회가 있을까요?',
+    expected:
+      '중단된 트랜잭션은 취소됩니다. 리파티션 토픽에 쓴 view-2와 view-counts에 이미 쓴 카운트는 read_committed에서 숨겨집니다. 재시작 뒤(이전 멤버의 session.timeout.ms가 지난 다음) 조회들은 다시 키가 바뀌고 다시 세어지며, 각각 한 번씩만 셉니다: page-a 3, page-b 2. view-2와 view-3의 처리는 두 번 실행됐습니다. 정확히 한 번은 커밋된 결과에 대한 것이지, 처리 실행 횟수에 대한 것이 아닙니다.',
+  },
   'upstream-duplicate-event-id': {
     title: '상위 서비스가 같은 이벤트를 두 번 발행하면 Streams EOS도 두 번 센다',
     question:

@@ -145,6 +145,9 @@ function runStep(d: Draft, now: number, out: Out): void {
   switch (s.kind) {
     case 'repartition': {
       const newKey = d.groupBy === 'value' ? (r.value ?? '(null)') : key;
+      // a re-keyed record is work to commit too: until the transaction (or, at_least_once, the
+      // offset commit) covers it, the counting side cannot read it with read_committed
+      d.uncommitted += 1;
       out.fact({
         kind: 'processed',
         app: d.client,

@@ -35,6 +35,7 @@ const NAMED = [
   'outbox-cdc',
   'rebalance-zombie-fenced',
   'streams-eos-crash-restore',
+  'streams-eos-repartition',
   'streams-alos-crash-duplicate',
   'upstream-duplicate-event-id',
   'opening-story',

@@ -87,6 +87,7 @@ export const DEFENSE_ROWS: readonly DefenseRow[] = [
       { id: 'rebalance-zombie-fenced', role: 'defense' },
       { id: 'streams-alos-crash-duplicate', role: 'problem' },
       { id: 'streams-eos-crash-restore', role: 'defense' },
+      { id: 'streams-eos-repartition', role: 'defense' },
     ],
   },
   {
