@@ -49,6 +49,12 @@ export interface StreamThreadContext {
   readonly restoreEnd: Readonly<Record<string, number>> | null;
   readonly restoredRecords: number;
   readonly inTransaction: boolean;
+  /** A commit (sendOffsetsToTransaction + commitTransaction, or flush + commitSync) is under way. */
+  readonly committing: boolean;
+  /** A batch arrived while committing: it starts once the commit is done, never inside it. */
+  readonly batchWaiting: boolean;
+  /** The input positions the commit under way covers (taken when it started). */
+  readonly commitOffsets: Readonly<Record<string, number>>;
   /** Records processed since the last commit. */
   readonly uncommitted: number;
   readonly lastCommitAt: number;
@@ -111,14 +117,16 @@ function poll(d: Draft, now: number, out: Out): void {
 
 /** Starts committing: EOS sends the input offsets into the transaction first; ALOS flushes first. */
 function startCommit(d: Draft, out: Out): void {
-  if (d.uncommitted === 0) return;
+  if (d.uncommitted === 0 || d.committing) return;
+  d.committing = true;
+  d.commitOffsets = d.positions;
   out.point('beforeCommit', detail(d.batch[d.batch.length - 1]));
   if (eos(d))
     out.call(d.producer, 'sendOffsetsToTransaction', {
       groupId: d.groupMetadata?.groupId ?? '',
       generationId: d.groupMetadata?.generationId ?? -1,
       memberId: d.groupMetadata?.memberId ?? '',
-      offsets: nextOffsets(d.positions),
+      offsets: nextOffsets(d.commitOffsets),
     });
   else out.call(d.producer, 'flush');
 }
@@ -212,6 +220,9 @@ const startRestore = act((d, ev, out) => {
   d.restoreEnd = null;
   d.restoredRecords = 0;
   d.inTransaction = false;
+  d.committing = false;
+  d.batchWaiting = false;
+  d.commitOffsets = {};
   d.uncommitted = 0;
   d.lastCommitAt = ev.now;
   d.plan = [];
@@ -274,6 +285,22 @@ const beginProcessing = act((d, ev, out) => {
   else poll(d, ev.now, out);
 });
 
+/** After a commit: the batch that waited for it starts, or the batch whose commit step it was goes on. */
+function afterCommit(d: Draft, out: Out): void {
+  if (d.batchWaiting) {
+    d.batchWaiting = false;
+    startBatch(d, out);
+  } else if (d.plan.length) advance(d, out);
+}
+
+/** Runs a polled batch: under exactly_once_v2 inside a transaction, begun first if none is open. */
+function startBatch(d: Draft, out: Out): void {
+  if (eos(d) && !d.inTransaction) {
+    d.inTransaction = true;
+    out.call(d.producer, 'beginTransaction');
+  } else out.timer('continue', 'continue', 0);
+}
+
 const onReply = act((d, ev, out) => {
   const r = (
     ev as CallEvent<{
@@ -300,10 +327,10 @@ const onReply = act((d, ev, out) => {
       d.plan = planFor(d, d.batch);
       d.step = 0;
       out.point('afterPoll', detail(d.batch[d.batch.length - 1]));
-      if (eos(d) && !d.inTransaction) {
-        d.inTransaction = true;
-        out.call(d.producer, 'beginTransaction');
-      } else out.timer('continue', 'continue', 0);
+      // a commit started by commit.interval.ms while poll() waited: its transaction (or offset
+      // commit) must not take in this batch's writes, so the batch waits for it
+      if (d.committing) d.batchWaiting = true;
+      else startBatch(d, out);
       return;
     case 'beginTransaction':
       out.timer('continue', 'continue', 0);
@@ -324,21 +351,26 @@ const onReply = act((d, ev, out) => {
       out.call(d.producer, 'commitTransaction');
       return;
     case 'flush':
-      out.call(d.consumer, 'commitSync', { offsets: nextOffsets(d.positions) });
+      out.call(d.consumer, 'commitSync', { offsets: nextOffsets(d.commitOffsets) });
       return;
     case 'commitTransaction':
     case 'commitSync':
       if (!r.ok) {
         if (r.call === 'commitTransaction') out.call(d.producer, 'abortTransaction');
-        else advance(d, out);
+        else {
+          // at_least_once: the offsets stay uncommitted and are committed with the next commit
+          d.committing = false;
+          afterCommit(d, out);
+        }
         return;
       }
       d.inTransaction = false;
+      d.committing = false;
       d.uncommitted = 0;
       d.lastCommitAt = ev.now;
       out.cancel('commitDue');
       out.point('afterCommit', detail(last));
-      if (d.plan.length) advance(d, out);
+      afterCommit(d, out);
       return;
     case 'abortTransaction':
       if (!r.ok) return stop(d, out, `abortTransaction failed with ${r.error}: this instance is fenced`);
@@ -377,6 +409,9 @@ export const streamThreadMachine = setup({
     restoreEnd: null,
     restoredRecords: 0,
     inTransaction: false,
+    committing: false,
+    batchWaiting: false,
+    commitOffsets: {},
     uncommitted: 0,
     lastCommitAt: 0,
     batch: [],

@@ -16,8 +16,16 @@ export type CounterId =
 
 const FENCING = new Set(['PRODUCER_FENCED', 'INVALID_PRODUCER_EPOCH', 'INVALID_TXN_STATE']);
 
-/** Steps (trace indexes, one entry per counted fact) for the fact-based counters, up to `upTo` steps taken. */
-export function counterSteps(steps: readonly TraceStep[], upTo: number): Record<CounterId, number[]> {
+/**
+ * Steps (trace indexes, one entry per counted fact) for the fact-based counters, up to `upTo` steps
+ * taken. `ignoredTopics` are the topics the verdict leaves out (Kafka Streams' changelog and
+ * repartition topics carry no business events), so that both count the same.
+ */
+export function counterSteps(
+  steps: readonly TraceStep[],
+  upTo: number,
+  ignoredTopics: ReadonlySet<string> = new Set(),
+): Record<CounterId, number[]> {
   const out: Record<CounterId, number[]> = {
     transactionsCommitted: [],
     transactionsAborted: [],
@@ -55,6 +63,7 @@ export function counterSteps(steps: readonly TraceStep[], upTo: number): Record<
             }
           break;
         case 'processed': {
+          if (ignoredTopics.has(f.topic)) break;
           const key = f.eventId ?? `${f.topic}-${f.partition}@${f.offset}`;
           processed.set(`${f.app}|${key}`, [...(processed.get(`${f.app}|${key}`) ?? []), s.i]);
           break;
