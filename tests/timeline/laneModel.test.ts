@@ -4,6 +4,7 @@ import { partitionRows, type RecordRow } from '../../src/sim/trace/logView';
 import { CellKind, cellKindOf } from '../../src/ui/timeline/cellKind';
 import { cellLabel, duplicateCounts, fitLabel } from '../../src/ui/timeline/cellLabels';
 import { buildLane, buildLanes, collectPointers } from '../../src/ui/timeline/laneModel';
+import { shortLaneName } from '../../src/ui/timeline/laneName';
 import { laneSummary } from '../../src/ui/timeline/laneSummary';
 import { openingStory } from './fixtures';
 
@@ -147,5 +148,27 @@ describe('duplicates and cell labels', () => {
     expect(fitLabel('evt-789', ' ×2', 42, measure)).toBe('evt… ×2');
     expect(fitLabel('evt-789', '', 20, measure)).toBe('ev…');
     expect(fitLabel('evt-789', ' ×2', 10, measure)).toBe('');
+  });
+});
+
+describe('lane names in the gutter', () => {
+  it('cut long names in the middle, keeping the end that tells partitions apart', () => {
+    expect(shortLaneName('orders-0')).toBe('orders-0');
+    const a = shortLaneName('page-counter-count-store-changelog-0');
+    const b = shortLaneName('page-counter-count-store-repartition-1');
+    expect(a.length).toBeLessThanOrEqual(20);
+    expect(a.endsWith('changelog-0')).toBe(true);
+    expect(b.endsWith('repartition-1')).toBe(true);
+    expect(a.startsWith('page-cou')).toBe(true);
+    expect(a).toContain('…');
+  });
+});
+
+describe('lane names measured', () => {
+  it('keep as much of the head as the measure allows', () => {
+    const fits = (t: string) => t.length <= 24;
+    expect(shortLaneName('page-counter-count-store-changelog-0', fits)).toBe('page-counter…changelog-0');
+    expect(shortLaneName('__transaction_state-2', fits)).toBe('__transaction_state-2');
+    expect(shortLaneName('averyveryverylongtopicnamewithoutdashes-3', (t) => t.length <= 12)).toMatch(/^a+.*….*-3$/);
   });
 });

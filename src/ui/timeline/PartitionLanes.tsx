@@ -9,6 +9,7 @@ import { hasCanvas2d } from './canvasLayer';
 import { LanesController } from './LanesController';
 import { type LanesLayout, layoutLanes } from './laneLayout';
 import type { LaneModel } from './laneModel';
+import { shortLaneName } from './laneName';
 import { laneSummary } from './laneSummary';
 import type { LaneExtent } from './offsetScale';
 import { type TimelineStrings, timelineStrings } from './timelineText';
@@ -26,6 +27,16 @@ export interface PartitionLanesProps {
   readonly onController?: (controller: LanesController | null) => void;
   /** The panel's words (default English). */
   readonly text?: TimelineStrings;
+}
+
+/** Whether a lane name fits the gutter in its bold font (by length where no canvas can measure). */
+function gutterFit(): ((text: string) => boolean) | undefined {
+  const ctx = typeof document === 'undefined' ? null : document.createElement('canvas').getContext?.('2d');
+  if (!ctx) return undefined;
+  const rem = Number.parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
+  ctx.font = `600 ${0.85 * rem}px ${getComputedStyle(document.body).fontFamily || 'sans-serif'}`;
+  // the gutter is 12rem wide and its labels keep 0.5rem clear of the plot
+  return (text) => ctx.measureText(text).width <= 11.5 * rem - 2;
 }
 
 function internalTopics(lanes: readonly LaneModel[], text: TimelineStrings): string {
@@ -46,6 +57,7 @@ export function PartitionLanes({
 }: PartitionLanesProps) {
   const [expanded, setExpanded] = useState(initiallyExpanded);
   const layout: LanesLayout = useMemo(() => layoutLanes(lanes, expanded), [lanes, expanded]);
+  const fitsGutter = useMemo(gutterFit, []);
   const ids = useId();
   const rootRef = useRef<HTMLDivElement>(null);
   const staticRef = useRef<HTMLCanvasElement>(null);
@@ -114,8 +126,8 @@ export function PartitionLanes({
           {layout.boxes.map((b) => {
             const lane = lanes[b.lane];
             return (
-              <div key={b.key} className="tl-lane-label" style={{ top: b.y + 14 }} aria-hidden="true">
-                <span className="tl-lane-name">{b.key}</span>
+              <div key={b.key} className="tl-lane-label" style={{ top: b.y + 14 }} aria-hidden="true" title={b.key}>
+                <span className="tl-lane-name">{shortLaneName(b.key, fitsGutter)}</span>
                 <span className="tl-lane-leader">{text.onLeader(lane?.leader ?? '')}</span>
               </div>
             );
