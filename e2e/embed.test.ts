@@ -198,7 +198,7 @@ describe('embedding in a VitePress site', () => {
       await frame.getByTestId('embed').waitFor();
       // the second frame's link asks for Korean
       const title = id === 'second' ? PRESET_TEXT_KO['opening-story']?.title : story.title;
-      expect(await frame.getByRole('heading', { level: 1 }).innerText()).toBe(title);
+      await expect.poll(() => frame.getByRole('heading', { level: 1 }).innerText()).toBe(title);
       // resized to its content by the loader
       const height = await page
         .locator(`eos-lab#${id}`)

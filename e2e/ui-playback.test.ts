@@ -125,7 +125,8 @@ describe('the rest of the page', () => {
     await page.getByRole('button', { name: '한국어' }).click();
     await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe('ko');
     expect(await page.getByTestId('narration').getAttribute('lang')).toBe('ko');
-    expect(await page.getByRole('heading', { level: 2 }).first().innerText()).toBe(PRESET_TEXT_KO['opening-story']?.title);
+    // the Korean preset texts are loaded when the page first speaks Korean
+    await expect.poll(() => page.getByRole('heading', { level: 2 }).first().innerText()).toBe(PRESET_TEXT_KO['opening-story']?.title);
     expect(await narration()).toMatch(/[가-힣]/);
     expect(await page.locator('[data-testid="verdict"] tr[data-layer="processing"] .sentence').innerText()).toBe(
       'billing의 처리: evt-789가 두 번 처리됐습니다.',

@@ -6,11 +6,11 @@ import { useMemo } from 'react';
 import { linkOf, openDefault } from '../share/hashSync';
 import { useShare } from '../share/shareState';
 import { shareText } from '../share/strings';
-import { scenarioTexts } from '../sim/presets/localized';
 import { partitionRows } from '../sim/trace/logView';
 import { summarize } from '../sim/trace/summary';
 import { type Language, simStore } from '../store/simStore';
 import { Timeline } from '../ui/timeline/Timeline';
+import { useScenarioTexts } from '../ui/usePresetTexts';
 import { useSim } from '../ui/useSim';
 
 const WORDS: Record<Language, Record<'play' | 'pause' | 'back' | 'step' | 'open' | 'verdict' | 'scrub' | 'start', string>> = {
@@ -152,7 +152,7 @@ export function EmbedApp() {
   const status = useSim((s) => s.status);
   const progress = useSim((s) => s.progress);
   const w = WORDS[language];
-  const texts = scenario ? scenarioTexts(scenario, language) : null;
+  const texts = useScenarioTexts(scenario, language);
   const fullApp = useMemo(() => {
     const link = linkOf({ scenario, step, selection, language });
     return link ? `./${link}` : './';

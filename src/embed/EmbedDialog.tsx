@@ -3,7 +3,7 @@ import { useId, useMemo, useState } from 'react';
 import { linkOf } from '../share/hashSync';
 import { Modal } from '../share/Modal';
 import { shareText } from '../share/strings';
-import { scenarioTexts } from '../sim/presets/localized';
+import { useScenarioTexts } from '../ui/usePresetTexts';
 import { useSim } from '../ui/useSim';
 import type { EmbedTheme } from './options';
 import { elementSnippet, embedUrl, iframeSnippet } from './snippets';
@@ -40,6 +40,7 @@ export function EmbedDialog({ onClose }: { onClose: () => void }) {
   const step = useSim((s) => s.step);
   const language = useSim((s) => s.language);
   const t = shareText(language);
+  const texts = useScenarioTexts(scenario, language);
   const [startStep, setStartStep] = useState(step);
   const [autoplay, setAutoplay] = useState(false);
   const [theme, setTheme] = useState<EmbedTheme>('system');
@@ -51,7 +52,7 @@ export function EmbedDialog({ onClose }: { onClose: () => void }) {
     pageHref: window.location.href,
     link,
     // the link opens in this language, so the frame's accessible title matches its heading
-    title: scenarioTexts(scenario, language).title ?? scenario.id ?? 'scenario',
+    title: texts?.title ?? scenario.id ?? 'scenario',
     step: startStep,
     autoplay,
     theme,

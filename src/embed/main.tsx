@@ -11,6 +11,7 @@ import { DEFAULT_PRESET_ID } from '../sim/presets';
 import { scenarioTexts } from '../sim/presets/localized';
 import { validateScenario } from '../sim/scenario/validate';
 import { simStore } from '../store/simStore';
+import { loadPresetTextsKo, presetTextsKoIfLoaded } from '../ui/usePresetTexts';
 import { startBridge } from './bridge';
 import { EmbedApp } from './EmbedApp';
 import { parseEmbedOptions } from './options';
@@ -55,10 +56,12 @@ startPlayer(simStore);
 /** The title the embed shows, so the host page can label the frame with the same words. */
 function shownTitle(): string {
   const { scenario, language } = simStore.getState();
-  return scenario ? (scenarioTexts(scenario, language).title ?? scenario.id ?? '') : '';
+  return scenario ? (scenarioTexts(scenario, language, presetTextsKoIfLoaded()).title ?? scenario.id ?? '') : '';
 }
 
-startBridge(simStore, { load, title: shownTitle });
+// a Korean embed announces its Korean title in `ready`: load those words first (a local chunk)
+if (simStore.getState().language === 'ko') void loadPresetTextsKo().finally(() => startBridge(simStore, { load, title: shownTitle }));
+else startBridge(simStore, { load, title: shownTitle });
 
 const reducedMotion = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
 if (options.autoplay && !reducedMotion) {

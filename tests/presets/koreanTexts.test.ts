@@ -53,8 +53,8 @@ describe('scenarioTexts', () => {
   const story = findPreset('opening-story')!;
 
   it("shows a preset's Korean words in Korean and its English words in English", () => {
-    expect(scenarioTexts(story.scenario, 'ko')).toEqual({ ...PRESET_TEXT_KO['opening-story'], language: 'ko' });
-    expect(scenarioTexts(story.scenario, 'en')).toEqual({
+    expect(scenarioTexts(story.scenario, 'ko', PRESET_TEXT_KO)).toEqual({ ...PRESET_TEXT_KO['opening-story'], language: 'ko' });
+    expect(scenarioTexts(story.scenario, 'en', PRESET_TEXT_KO)).toEqual({
       title: story.title,
       question: story.question,
       expected: story.expected,
@@ -62,21 +62,25 @@ describe('scenarioTexts', () => {
     });
   });
 
+  it('shows the English words until the Korean table is there', () => {
+    expect(scenarioTexts(story.scenario, 'ko', null)).toMatchObject({ title: story.title, language: 'en' });
+  });
+
   it("keeps the scenario's own words once any of them was edited", () => {
     const edited = { ...story.scenario, title: 'Our checkout incident' };
-    expect(scenarioTexts(edited, 'ko')).toEqual({
+    expect(scenarioTexts(edited, 'ko', PRESET_TEXT_KO)).toEqual({
       title: 'Our checkout incident',
       question: story.question,
       expected: story.expected,
       language: null,
     });
     const noQuestion = { ...story.scenario, question: undefined };
-    expect(scenarioTexts(noQuestion, 'ko').title).toBe(story.title);
+    expect(scenarioTexts(noQuestion, 'ko', PRESET_TEXT_KO).title).toBe(story.title);
   });
 
   it("keeps the words of a scenario that is not a shipped preset's", () => {
     const own = { id: 'my-scenario', title: 'Mine', question: 'Why?' };
-    expect(scenarioTexts(own, 'ko')).toEqual({ title: 'Mine', question: 'Why?', expected: undefined, language: null });
-    expect(scenarioTexts({ title: story.title }, 'ko')).toMatchObject({ title: story.title, language: null });
+    expect(scenarioTexts(own, 'ko', PRESET_TEXT_KO)).toEqual({ title: 'Mine', question: 'Why?', expected: undefined, language: null });
+    expect(scenarioTexts({ title: story.title }, 'ko', PRESET_TEXT_KO)).toMatchObject({ title: story.title, language: null });
   });
 });

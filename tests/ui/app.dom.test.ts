@@ -13,6 +13,7 @@ import { simStore } from '../../src/store/simStore';
 import { App } from '../../src/ui/App';
 import { Gallery } from '../../src/ui/gallery/Gallery';
 import { loadNarrator } from '../../src/ui/useNarrator';
+import { loadPresetTextsKo } from '../../src/ui/usePresetTexts';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -24,6 +25,7 @@ let host: HTMLElement;
 beforeAll(async () => {
   await Promise.all([
     loadNarrator(),
+    loadPresetTextsKo(),
     import('../../src/ui/checklist/ChecklistPanel'),
     import('../../src/ui/config'),
     import('../../src/ui/inject'),

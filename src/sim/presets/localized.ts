@@ -6,7 +6,7 @@
  */
 import type { Language } from '../narration/language';
 import { findPreset } from './index';
-import { PRESET_TEXT_KO } from './ko';
+import type { PresetText } from './ko';
 
 export interface ScenarioWords {
   readonly id?: string;
@@ -23,7 +23,15 @@ export interface ScenarioTexts {
   readonly language: Language | null;
 }
 
-export function scenarioTexts(scenario: ScenarioWords, language: Language): ScenarioTexts {
+/**
+ * `korean` is the table of Korean preset texts (src/sim/presets/ko.ts), passed in so that the page can
+ * load it only when it speaks Korean; without it a preset shows its English words.
+ */
+export function scenarioTexts(
+  scenario: ScenarioWords,
+  language: Language,
+  korean: Readonly<Record<string, PresetText>> | null,
+): ScenarioTexts {
   const own = { title: scenario.title, question: scenario.question, expected: scenario.expected };
   const preset = scenario.id === undefined ? undefined : findPreset(scenario.id);
   const unedited =
@@ -32,6 +40,6 @@ export function scenarioTexts(scenario: ScenarioWords, language: Language): Scen
     (scenario.question ?? '') === preset.question &&
     (scenario.expected ?? '') === preset.expected;
   if (!unedited) return { ...own, language: null };
-  const korean = language === 'ko' ? PRESET_TEXT_KO[preset.id] : undefined;
-  return korean ? { ...korean, language: 'ko' } : { ...own, language: 'en' };
+  const ko = language === 'ko' ? korean?.[preset.id] : undefined;
+  return ko ? { ...ko, language: 'ko' } : { ...own, language: 'en' };
 }

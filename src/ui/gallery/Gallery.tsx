@@ -8,8 +8,8 @@ import { Modal } from '../../share/Modal';
 import { openScenario } from '../../share/source';
 import { shareText } from '../../share/strings';
 import { PRESETS, type Preset } from '../../sim/presets';
-import { scenarioTexts } from '../../sim/presets/localized';
 import { simStore } from '../../store/simStore';
+import { useScenarioTexts } from '../usePresetTexts';
 import { useSim } from '../useSim';
 import { DEFENSE_ROWS, type DefenseScenario, GALLERY_TEXT } from './defenses';
 
@@ -51,7 +51,7 @@ function PresetCard({
 }) {
   const language = useSim((s) => s.language);
   const t = GALLERY_TEXT[language];
-  const texts = scenarioTexts(preset, language);
+  const texts = useScenarioTexts(preset, language) ?? { title: preset.title, question: preset.question, expected: preset.expected };
   return (
     <li className={`eos-card${current ? ' current' : ''}`} data-preset={preset.id}>
       <div className="eos-card-head">

@@ -1,7 +1,7 @@
 /** The page header: EOS Lab, the scenario's title and question, what to expect, and the settings. */
 import { ShareBar } from '../../share/ShareBar';
-import { scenarioTexts } from '../../sim/presets/localized';
 import { useStrings } from '../i18n';
+import { useScenarioTexts } from '../usePresetTexts';
 import { useSim } from '../useSim';
 import { LanguageToggle, ThemeSelect } from './SettingsControls';
 
@@ -9,7 +9,7 @@ export function Header({ onHelp }: { readonly onHelp: () => void }) {
   const t = useStrings();
   const scenario = useSim((s) => s.scenario);
   const language = useSim((s) => s.language);
-  const texts = scenario ? scenarioTexts(scenario, language) : null;
+  const texts = useScenarioTexts(scenario, language);
   return (
     <header className="app-header">
       <div className="brand">
