@@ -3,7 +3,8 @@
  * (see tests/properties/families.ts) and hostile inputs for the validator and the share-link decoder, for a number of cases or
  * minutes, and checks every invariant on each run.
  *
- *   npm run fuzz -- [--minutes 10] [--runs 100000] [--seed <n>] [--family general|transactions|idempotence|validator|links]
+ *   npm run fuzz -- [--minutes 10] [--runs 100000] [--seed <n>]
+ *                   [--family general|transactions|idempotence|streams-liveness|consumer-liveness|validator|links]
  *                   [--keep-going] [--replay <family>:<seed>:<path>]
  *
  * On a failure it prints the seed and fast-check's path (to replay it), the broken invariants, and
@@ -20,6 +21,7 @@ import { parseScenarioJson, validateScenario } from '../src/sim/scenario/validat
 import { pathsOf, randomBytesText, randomJsonText, setAt, WRONG_VALUES } from '../tests/fuzz/mutations';
 import { scenarioArb } from '../tests/properties/arbitraries';
 import { FAMILIES, type FamilyName } from '../tests/properties/families';
+import { LIVENESS_FAMILIES, type LivenessCase, livenessProperty } from '../tests/properties/liveness';
 import { modelProperty } from '../tests/properties/modelProperty';
 
 interface Options {
@@ -36,7 +38,7 @@ function parseArgs(argv: string[]): Options {
     minutes: 10,
     runs: Number.POSITIVE_INFINITY,
     seed: Date.now() % 2147483647,
-    families: [...Object.keys(FAMILIES), 'validator', 'links'],
+    families: [...Object.keys(FAMILIES), ...Object.keys(LIVENESS_FAMILIES), 'validator', 'links'],
     keepGoing: false,
     replay: null,
   };
@@ -95,6 +97,7 @@ const validatorProperty = fc.property(validatorInput, (input) => {
 function propertyOf(family: string): fc.IProperty<any> {
   if (family === 'validator') return validatorProperty;
   if (family === 'links') return linkProperty;
+  if (family in LIVENESS_FAMILIES) return livenessProperty(LIVENESS_FAMILIES[family as keyof typeof LIVENESS_FAMILIES]);
   const f = FAMILIES[family as FamilyName];
   if (!f) throw new Error(`unknown family ${family}`);
   return modelProperty(f.arb, f.everyStep);
@@ -108,7 +111,9 @@ function shareLink(scenario: Scenario): string {
 const seen = new Set<string>();
 
 async function report(family: string, details: fc.RunDetails<unknown[]>): Promise<boolean> {
-  const example = details.counterexample?.[0] as Scenario | { text?: string; value?: unknown } | undefined;
+  const raw = details.counterexample?.[0] as Scenario | LivenessCase | { text?: string; value?: unknown } | undefined;
+  // a liveness case carries its scenario beside what it expected
+  const example = raw && 'expect' in (raw as object) && 'scenario' in (raw as object) ? (raw as LivenessCase).scenario : raw;
   const scenario = example && 'version' in (example as object) ? (example as Scenario) : null;
   let lines: string[];
   let signature: string;
@@ -116,7 +121,12 @@ async function report(family: string, details: fc.RunDetails<unknown[]>): Promis
     try {
       const violations = checkInvariants(runScenario(scenario), { everyStep: true });
       lines = violations.length ? formatViolations(violations).split('\n') : [String(details.errorInstance)];
-      signature = violations.length ? [...new Set(violations.map((v) => v.invariant))].sort().join('+') : 'exception';
+      const stalled = String(details.errorInstance).includes('no progress');
+      signature = violations.length
+        ? [...new Set(violations.map((v) => v.invariant))].sort().join('+')
+        : stalled
+          ? 'liveness'
+          : 'exception';
     } catch (e) {
       lines = [`the run threw: ${(e as Error).stack ?? e}`];
       signature = 'exception';
