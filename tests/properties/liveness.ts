@@ -5,9 +5,10 @@
  *
  * - streams: a Kafka Streams task (either guarantee, with or without groupBy) counts every input
  *   once, commits every input offset and leaves no transaction open or aborted;
- * - consumers: an application in mode at-most-once, at-least-once or exactly-once processes every
- *   input once and commits to the end of every input partition; in exactly-once its committed
- *   output holds every input once.
+ * - consumers: an application in mode at-most-once, at-least-once, auto-commit or exactly-once
+ *   processes every input once and commits to the end of every input partition (auto-commit too:
+ *   Kafka's poll() auto-commits while it waits); in exactly-once its committed output holds every
+ *   input once.
  */
 import fc from 'fast-check';
 import { runScenario } from '../../src/sim/run';
@@ -79,7 +80,7 @@ export const consumersCaseArb: fc.Arbitrary<LivenessCase> = fc
     partitions: fc.integer({ min: 1, max: 3 }),
     records: fc.integer({ min: 1, max: 15 }),
     gapMs: fc.integer({ min: 0, max: 300 }),
-    mode: fc.constantFrom('at-most-once' as const, 'at-least-once' as const, 'exactly-once' as const),
+    mode: fc.constantFrom('at-most-once' as const, 'at-least-once' as const, 'auto-commit' as const, 'exactly-once' as const),
     maxPollRecords: fc.constantFrom(1, 2, 500),
     processingMs: fc.constantFrom(0, 5, 50),
     transactionVersion: fc.constantFrom(1 as const, 2 as const),
@@ -116,7 +117,7 @@ export const consumersCaseArb: fc.Arbitrary<LivenessCase> = fc
           type: 'consumer',
           config: {
             'group.id': 'app',
-            'enable.auto.commit': false,
+            'enable.auto.commit': w.mode === 'auto-commit',
             'auto.offset.reset': 'earliest',
             'isolation.level': 'read_committed',
             'max.poll.records': w.maxPollRecords,

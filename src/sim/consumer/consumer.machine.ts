@@ -58,6 +58,8 @@ export interface ConsumerContext {
   /** The next commit, waiting for the one in flight; a newer one replaces it. */
   readonly commitQueued: PendingCommit | null;
   readonly lastAutoCommit: number;
+  /** The offsets last sent in an OffsetCommit, by partition: the idle auto-commit skips those. */
+  readonly autoCommitted: Readonly<Record<string, number>>;
   readonly nextCorrelationId: number;
   /**
    * The coordinator asked this member to rejoin. As in Kafka, it does so only inside the next
@@ -117,6 +119,7 @@ function initial(input: ConsumerInput): ConsumerContext {
     commitInFlight: null,
     commitQueued: null,
     lastAutoCommit: 0,
+    autoCommitted: {},
     nextCorrelationId: 0,
     rejoinNeeded: false,
   };
@@ -188,6 +191,7 @@ function sendCommit(d: Draft, out: Out, c: PendingCommit): void {
  */
 function commit(d: Draft, out: Out, offsets: readonly (TopicPartition & { offset: number })[], waiter: ActorId | null): void {
   const c: PendingCommit = { correlationId: corr(d), generationId: d.generationId, memberId: d.memberId, offsets, waiter };
+  d.autoCommitted = { ...d.autoCommitted, ...Object.fromEntries(offsets.map((o) => [tpName(o), o.offset])) };
   if (!d.commitInFlight) {
     sendCommit(d, out, c);
     return;
@@ -320,13 +324,33 @@ function servePoll(d: Draft, out: Out): void {
   fetchMore(d, out);
 }
 
+function autoCommits(d: ConsumerContext): boolean {
+  return Boolean(d.config['enable.auto.commit'] && d.config['group.id'] && d.generationId >= 0);
+}
+
+/** Consumed positions no OffsetCommit has carried yet. */
+function notAutoCommitted(d: ConsumerContext): boolean {
+  return consumedOffsets(d).some((o) => d.autoCommitted[tpName(o)] !== o.offset);
+}
+
 function maybeAutoCommit(d: Draft, now: number, out: Out): void {
-  if (!d.config['enable.auto.commit'] || !d.config['group.id'] || d.generationId < 0) return;
+  if (!autoCommits(d)) return;
   if (now - d.lastAutoCommit < d.config['auto.commit.interval.ms']) return;
   d.lastAutoCommit = now;
   const offsets = consumedOffsets(d);
   if (offsets.length === 0) return;
   commit(d, out, offsets, null);
+}
+
+/**
+ * Kafka's poll() auto-commits every auto.commit.interval.ms even while it waits for records
+ * (ConsumerCoordinator.poll runs on each pass of its loop), so an idle consumer does not leave its
+ * last batch uncommitted. The model's poll() waits without looping: a timer stands in for the loop,
+ * set only while something consumed is not yet committed, so that a quiet run still ends.
+ */
+function scheduleAutoCommit(d: Draft, now: number, out: Out): void {
+  if (!d.pollWaiting || !autoCommits(d) || !notAutoCommitted(d)) return;
+  out.timer('autoCommit', 'autoCommitDue', Math.max(0, d.lastAutoCommit + d.config['auto.commit.interval.ms'] - now));
 }
 
 const action = (fn: (d: Draft, ev: Ev & { now: number }, out: Out) => void) =>
@@ -556,6 +580,7 @@ const onPoll = action((d, ev, out) => {
     return;
   }
   servePoll(d, out);
+  scheduleAutoCommit(d, call.now, out);
 });
 
 const onCommitSync = action((d, ev, out) => {
@@ -669,6 +694,13 @@ const startStandalone = action((d, _ev, out) => {
   requestOffsets(d, out);
 });
 
+const onAutoCommitDue = action((d, ev, out) => {
+  // only inside a poll() that is still waiting: otherwise the next poll() commits
+  if (!d.pollWaiting) return;
+  maybeAutoCommit(d, ev.now, out);
+  scheduleAutoCommit(d, ev.now, out);
+});
+
 const stableEvents = {
   Fetch: {},
   FetchResponse: { actions: onFetchResponse },
@@ -678,6 +710,7 @@ const stableEvents = {
   ListOffsetsResponse: { actions: onListOffsetsResponse },
   endOffsets: { actions: onEndOffsets },
   poll: { actions: onPoll },
+  autoCommitDue: { actions: onAutoCommitDue },
   commitSync: { actions: onCommitSync },
   OffsetCommitResponse: { actions: onOffsetCommitResponse },
   seek: { actions: onSeek },

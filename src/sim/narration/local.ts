@@ -146,6 +146,16 @@ export function timerClause(ctx: NarrationContext): string {
             `${josa(who, '이/가')} poll → 처리 → 커밋 루프의 다음 단계로 넘어갑니다.`,
           );
     }
+    case 'autoCommitDue':
+      return say(
+        lang,
+        step.sent.length
+          ? `auto.commit.interval.ms passed while poll() waited: ${who} auto-commits the positions of the records it already returned${sends}`
+          : `auto.commit.interval.ms check while poll() waits: ${who} has nothing new to commit`,
+        step.sent.length
+          ? `poll()이 기다리는 동안 auto.commit.interval.ms가 지나 ${josa(who, '이/가')} 이미 돌려준 레코드의 위치를 자동 커밋합니다.`
+          : `poll()이 기다리는 동안 auto.commit.interval.ms를 확인합니다. ${josa(who, '은/는')} 새로 커밋할 것이 없습니다.`,
+      );
     case 'commitDue':
       return say(
         lang,
