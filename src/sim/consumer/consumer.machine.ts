@@ -58,8 +58,8 @@ export interface ConsumerContext {
   /** The next commit, waiting for the one in flight; a newer one replaces it. */
   readonly commitQueued: PendingCommit | null;
   readonly lastAutoCommit: number;
-  /** The offsets last sent in an OffsetCommit, by partition: the idle auto-commit skips those. */
-  readonly autoCommitted: Readonly<Record<string, number>>;
+  /** The offset last sent in an OffsetCommit, by partition: the auto-commit while poll() waits skips those. */
+  readonly sentOffsets: Readonly<Record<string, number>>;
   readonly nextCorrelationId: number;
   /**
    * The coordinator asked this member to rejoin. As in Kafka, it does so only inside the next
@@ -119,7 +119,7 @@ function initial(input: ConsumerInput): ConsumerContext {
     commitInFlight: null,
     commitQueued: null,
     lastAutoCommit: 0,
-    autoCommitted: {},
+    sentOffsets: {},
     nextCorrelationId: 0,
     rejoinNeeded: false,
   };
@@ -191,7 +191,7 @@ function sendCommit(d: Draft, out: Out, c: PendingCommit): void {
  */
 function commit(d: Draft, out: Out, offsets: readonly (TopicPartition & { offset: number })[], waiter: ActorId | null): void {
   const c: PendingCommit = { correlationId: corr(d), generationId: d.generationId, memberId: d.memberId, offsets, waiter };
-  d.autoCommitted = { ...d.autoCommitted, ...Object.fromEntries(offsets.map((o) => [tpName(o), o.offset])) };
+  d.sentOffsets = { ...d.sentOffsets, ...Object.fromEntries(offsets.map((o) => [tpName(o), o.offset])) };
   if (!d.commitInFlight) {
     sendCommit(d, out, c);
     return;
@@ -329,8 +329,8 @@ function autoCommits(d: ConsumerContext): boolean {
 }
 
 /** Consumed positions no OffsetCommit has carried yet. */
-function notAutoCommitted(d: ConsumerContext): boolean {
-  return consumedOffsets(d).some((o) => d.autoCommitted[tpName(o)] !== o.offset);
+function hasUnsentPositions(d: ConsumerContext): boolean {
+  return consumedOffsets(d).some((o) => d.sentOffsets[tpName(o)] !== o.offset);
 }
 
 function maybeAutoCommit(d: Draft, now: number, out: Out): void {
@@ -349,7 +349,7 @@ function maybeAutoCommit(d: Draft, now: number, out: Out): void {
  * set only while something consumed is not yet committed, so that a quiet run still ends.
  */
 function scheduleAutoCommit(d: Draft, now: number, out: Out): void {
-  if (!d.pollWaiting || !autoCommits(d) || !notAutoCommitted(d)) return;
+  if (!d.pollWaiting || !autoCommits(d) || !hasUnsentPositions(d)) return;
   out.timer('autoCommit', 'autoCommitDue', Math.max(0, d.lastAutoCommit + d.config['auto.commit.interval.ms'] - now));
 }
 
