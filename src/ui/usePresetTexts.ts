@@ -43,6 +43,8 @@ export function usePresetTextsKo(language: Language): Table | null {
 }
 
 /** A scenario's title, question and expected outcome in the page's language (see scenarioTexts). */
+export function useScenarioTexts(scenario: ScenarioWords, language: Language): ScenarioTexts;
+export function useScenarioTexts(scenario: ScenarioWords | null | undefined, language: Language): ScenarioTexts | null;
 export function useScenarioTexts(scenario: ScenarioWords | null | undefined, language: Language): ScenarioTexts | null {
   const korean = usePresetTextsKo(language);
   return scenario ? scenarioTexts(scenario, language, korean) : null;

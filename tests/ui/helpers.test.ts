@@ -6,9 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { findingSentence } from '../../src/sim/checks/verdictText';
 import { PRESETS } from '../../src/sim/presets';
 import { runScenario, stateAt } from '../../src/sim/run';
-import { streamsInternalTopics } from '../../src/sim/scenario/build';
 import type { Fact } from '../../src/sim/trace/facts';
-import { outputTopicsOf, summarize } from '../../src/sim/trace/summary';
+import { eventlessTopicsOf, outputTopicsOf, summarize } from '../../src/sim/trace/summary';
 import { actorFields } from '../../src/ui/actors/fields';
 import { allTargets, jumpTargets, nextPosition, previousPosition } from '../../src/ui/playback/jumps';
 import { counterSteps } from '../../src/ui/verdict/counterSteps';
@@ -46,7 +45,7 @@ describe('counter steps', () => {
     for (const { id, trace } of runs)
       for (const at of [Math.floor(trace.steps.length / 2), trace.steps.length]) {
         const v = summarize(trace, at).verdict.counters;
-        const c = counterSteps(trace.steps, at, new Set(streamsInternalTopics(trace.resolved).map((t) => t.name)));
+        const c = counterSteps(trace.steps, at, eventlessTopicsOf(trace));
         expect(c.transactionsCommitted.length, id).toBe(v.transactionsCommitted);
         expect(c.transactionsAborted.length, id).toBe(v.transactionsAborted);
         expect(c.producersFenced.length, id).toBe(v.producersFenced);

@@ -47,6 +47,11 @@ export interface TraceSummary {
   readonly verdict: Verdict;
 }
 
+/** Topics that carry no business events (Kafka Streams' changelog and repartition topics): the verdict leaves them out. */
+export function eventlessTopicsOf(trace: Trace): Set<string> {
+  return new Set(streamsInternalTopics(trace.resolved).map((t) => t.name));
+}
+
 export function outputTopicsOf(s: Scenario): string[] {
   const out = new Set<string>();
   for (const c of s.clients) {
@@ -146,7 +151,7 @@ export function summarize(trace: Trace, atStep: number = trace.steps.length, vie
       .filter((c) => c.type === 'streams' || (c.type === 'consumer' && c.processing?.outputTopic !== undefined))
       .map((c) => c.id),
     groups: groups.map((g) => ({ groupId: g.groupId, committed: g.committed })),
-    ignoredTopics: streamsInternalTopics(trace.resolved).map((t) => t.name),
+    ignoredTopics: [...eventlessTopicsOf(trace)],
   });
   return {
     scenario: s,

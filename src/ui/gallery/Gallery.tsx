@@ -51,7 +51,7 @@ function PresetCard({
 }) {
   const language = useSim((s) => s.language);
   const t = GALLERY_TEXT[language];
-  const texts = useScenarioTexts(preset, language) ?? { title: preset.title, question: preset.question, expected: preset.expected };
+  const texts = useScenarioTexts(preset, language);
   return (
     <li className={`eos-card${current ? ' current' : ''}`} data-preset={preset.id}>
       <div className="eos-card-head">

@@ -7,8 +7,7 @@
  */
 import { useId, useMemo } from 'react';
 import { findingSentence, LAYER_NAMES, STATUS_NAMES } from '../../sim/checks/verdictText';
-import { streamsInternalTopics } from '../../sim/scenario/build';
-import { outputTopicsOf, summarize } from '../../sim/trace/summary';
+import { eventlessTopicsOf, outputTopicsOf, summarize } from '../../sim/trace/summary';
 import { useStrings } from '../i18n';
 import { StepLinks } from '../StepLink';
 import { useSim } from '../useSim';
@@ -38,8 +37,7 @@ export function VerdictPanel() {
   // while a long run plays, recompute a few times a second rather than on every frame
   const view = useThrottled(liveView, 200, playing && (trace?.steps.length ?? 0) > 5000);
   const summary = useMemo(() => (trace && view ? summarize(trace, view.step, view) : null), [trace, view]);
-  // Streams' changelog and repartition topics carry no business events: the verdict leaves them out
-  const ignoredTopics = useMemo(() => new Set(trace ? streamsInternalTopics(trace.resolved).map((t) => t.name) : []), [trace]);
+  const ignoredTopics = useMemo(() => (trace ? eventlessTopicsOf(trace) : new Set<string>()), [trace]);
   const causes = useMemo(() => (trace && view ? counterSteps(trace.steps, view.step, ignoredTopics) : null), [trace, view, ignoredTopics]);
   if (!trace || !summary || !causes) return null;
   const { verdict } = summary;
