@@ -1,7 +1,15 @@
 /** The broker's idempotence rules (ProducerStateEntry, ProducerAppendInfo), one test per rule. */
 import { describe, expect, it } from 'vitest';
-import { appendProducerBatch, createPartitionLog, type PartitionLog } from '../src/sim/log/partitionLog';
+import {
+  appendMarker,
+  appendProducerBatch,
+  createPartitionLog,
+  type PartitionLog,
+  startTransactionVerification,
+} from '../src/sim/log/partitionLog';
+import { checkProducerBatch, emptyEntry } from '../src/sim/log/producerStateEntry';
 import type { ProducedBatch } from '../src/sim/log/recordBatch';
+import { maybeUpdateLowestSequenceAndEpoch } from '../src/sim/log/verificationState';
 
 function batch(producerId: number, producerEpoch: number, baseSequence: number, n = 1): ProducedBatch {
   return {
@@ -93,5 +101,76 @@ describe('broker producer state', () => {
     ]);
     expect(log.highWatermark).toBe(105);
     expect(log.logEndOffset).toBe(105);
+  });
+});
+
+function txnBatch(producerId: number, producerEpoch: number, baseSequence: number): ProducedBatch {
+  return { ...batch(producerId, producerEpoch, baseSequence), isTransactional: true };
+}
+
+const verified = { verificationEnabled: true };
+
+describe('broker producer state: sequences after a marker, and transaction verification (KIP-890)', () => {
+  it('checkSequence: with the same epoch and no cached batch the next batch must start at 0; only an unknown producer (epoch −1) may start anywhere', () => {
+    const afterMarker = { ...emptyEntry(1), producerEpoch: 1 };
+    expect(checkProducerBatch(afterMarker, 1, 1)).toMatchObject({ ok: false, error: 'OUT_OF_ORDER_SEQUENCE_NUMBER' });
+    expect(checkProducerBatch(afterMarker, 1, 0)).toEqual({ ok: true });
+    expect(checkProducerBatch(emptyEntry(1), 0, 42)).toEqual({ ok: true });
+    expect(checkProducerBatch(undefined, 0, 42)).toEqual({ ok: true });
+  });
+
+  it('a protocol v2 marker moves the entry to the new epoch with no batch: the next transaction must start at sequence 0', () => {
+    let log = appendAll(createPartitionLog('t', 0), [txnBatch(1, 0, 0)]);
+    log = appendMarker(log, { producerId: 1, producerEpoch: 1, controlType: 'COMMIT', coordinatorEpoch: 0 }, 0).log;
+    expect(appendProducerBatch(log, txnBatch(1, 1, 1), 0).outcome).toMatchObject({
+      kind: 'rejected',
+      error: 'OUT_OF_ORDER_SEQUENCE_NUMBER',
+    });
+    expect(appendProducerBatch(log, txnBatch(1, 1, 0), 0).outcome.kind).toBe('appended');
+  });
+
+  it('checkSequence: while a verification is outstanding, a batch above its lowest sequence is refused', () => {
+    const verification = { guard: 1, lowestSequence: 0, epoch: 1 };
+    expect(checkProducerBatch(undefined, 1, 1, verification)).toMatchObject({ ok: false, error: 'OUT_OF_ORDER_SEQUENCE_NUMBER' });
+    expect(checkProducerBatch(undefined, 1, 0, verification)).toEqual({ ok: true });
+  });
+
+  it('VerificationStateEntry.maybeUpdateLowestSequenceAndEpoch: a lower sequence of the epoch lowers the bound; a higher epoch replaces it', () => {
+    const e = { guard: 3, lowestSequence: 4, epoch: 1 };
+    expect(maybeUpdateLowestSequenceAndEpoch(e, 2, 1)).toEqual({ guard: 3, lowestSequence: 2, epoch: 1 });
+    expect(maybeUpdateLowestSequenceAndEpoch(e, 6, 1)).toBe(e);
+    expect(maybeUpdateLowestSequenceAndEpoch(e, 0, 2)).toEqual({ guard: 3, lowestSequence: 0, epoch: 2 });
+    expect(maybeUpdateLowestSequenceAndEpoch(e, 0, 0)).toBe(e);
+  });
+
+  it('a later batch verified while an earlier one is still being verified cannot overtake it (the issue-11 B/C case)', () => {
+    const start = createPartitionLog('t', 0);
+    const b = startTransactionVerification(start, 1, 0, 1); // B (seq 0): its verification answer is lost
+    const c = startTransactionVerification(b.log, 1, 1, 1); // C (seq 1) verified and answered
+    expect(c.guard).toBe(b.guard);
+    expect(appendProducerBatch(c.log, txnBatch(1, 1, 1), 0, { ...verified, verificationGuard: c.guard }).outcome).toMatchObject({
+      kind: 'rejected',
+      error: 'OUT_OF_ORDER_SEQUENCE_NUMBER',
+    });
+    // B's retry is verified: B is appended and ends the verification; C then follows in order
+    const bRetry = startTransactionVerification(c.log, 1, 0, 1);
+    const withB = appendProducerBatch(bRetry.log, txnBatch(1, 1, 0), 0, { ...verified, verificationGuard: bRetry.guard });
+    expect(withB.outcome.kind).toBe('appended');
+    expect(withB.log.verificationStates.size).toBe(0);
+    expect(appendProducerBatch(withB.log, txnBatch(1, 1, 1), 0, verified).outcome.kind).toBe('appended');
+  });
+
+  it('a transactional batch that starts a transaction must carry the current verification guard (InvalidTxnStateException otherwise)', () => {
+    const first = startTransactionVerification(createPartitionLog('t', 0), 1, 0, 0);
+    // the transaction ended (a marker) before the verified produce arrived: its guard is stale
+    const ended = appendMarker(first.log, { producerId: 1, producerEpoch: 0, controlType: 'ABORT', coordinatorEpoch: 0 }, 0).log;
+    expect(ended.verificationStates.size).toBe(0);
+    expect(appendProducerBatch(ended, txnBatch(1, 0, 0), 0, { ...verified, verificationGuard: first.guard }).outcome).toMatchObject({
+      kind: 'rejected',
+      error: 'INVALID_TXN_STATE',
+      reason: 'Record was not part of an ongoing transaction',
+    });
+    // with verification off (protocol v1 without transaction.partition.verification.enable) there is no guard to check
+    expect(appendProducerBatch(ended, txnBatch(1, 0, 0), 0).outcome.kind).toBe('appended');
   });
 });

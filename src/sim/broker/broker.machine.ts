@@ -19,7 +19,9 @@ import {
   lastStableOffset,
   type PartitionLog,
   partitionName,
+  startTransactionVerification,
 } from '../log/partitionLog';
+import { NO_VERIFICATION_GUARD } from '../log/verificationState';
 import type { KafkaError } from '../protocol/errors';
 import type { AddPartitionsToTxnResponse, ErrorOrNone, FetchRequest, ProduceRequest, WriteTxnMarkersRequest } from '../protocol/messages';
 
@@ -34,6 +36,8 @@ export interface PendingVerification {
   readonly correlationId: number;
   readonly request: PendingRequest;
   readonly produce: ProduceRequest;
+  /** The VerificationGuard the append must still match when the coordinator's answer comes. */
+  readonly guard: number;
 }
 
 export interface BrokerContext {
@@ -140,6 +144,7 @@ const onProduce = (ctx: BrokerContext, ev: RpcEvent<ProduceRequest>, out: Out): 
   const req = ev.payload;
   const log = ctx.partitions[partitionName(req.topic, req.partition)];
   if (log && needsVerification(ctx, log, req)) {
+    const started = startTransactionVerification(log, req.batch.producerId, req.batch.baseSequence, req.batch.producerEpoch);
     const correlationId = ctx.nextCorrelationId;
     out.send(ctx.transactionCoordinator, 'AddPartitionsToTxn', {
       correlationId,
@@ -150,12 +155,12 @@ const onProduce = (ctx: BrokerContext, ev: RpcEvent<ProduceRequest>, out: Out): 
       verifyOnly: ctx.transactionVersion === 1,
     });
     return {
-      ...ctx,
+      ...withLog(ctx, started.log),
       nextCorrelationId: correlationId + 1,
-      verifying: [...ctx.verifying, { correlationId, request: pendingRequest(ev), produce: req }],
+      verifying: [...ctx.verifying, { correlationId, request: pendingRequest(ev), produce: req, guard: started.guard }],
     };
   }
-  return appendProduce(ctx, req, pendingRequest(ev), ev.now, out);
+  return appendProduce(ctx, req, pendingRequest(ev), ev.now, out, NO_VERIFICATION_GUARD);
 };
 
 /** How the leader answers a produce whose verification failed (ReplicaManager's error mapping). */
@@ -185,7 +190,7 @@ const onVerification = (
   const rest = { ...ctx, verifying: ctx.verifying.filter((v) => v !== pending) };
   const r = ev.payload;
   const error = r.error !== 'NONE' ? r.error : (r.partitions[0]?.error ?? 'NONE');
-  if (error === 'NONE') return appendProduce(rest, pending.produce, pending.request, ev.now, out);
+  if (error === 'NONE') return appendProduce(rest, pending.produce, pending.request, ev.now, out, pending.guard);
   const answer = verificationError(error, ctx.transactionVersion);
   const req = pending.produce;
   out.fact({
@@ -226,7 +231,14 @@ const onVerificationLost = (ctx: BrokerContext, ev: { payload: Readonly<Record<s
   return { ...ctx, verifying: ctx.verifying.filter((v) => v !== pending) };
 };
 
-function appendProduce(ctx: BrokerContext, req: ProduceRequest, request: PendingRequest, now: number, out: Out): BrokerContext {
+function appendProduce(
+  ctx: BrokerContext,
+  req: ProduceRequest,
+  request: PendingRequest,
+  now: number,
+  out: Out,
+  verificationGuard: number,
+): BrokerContext {
   const key = partitionName(req.topic, req.partition);
   const log = ctx.partitions[key];
   if (!log) {
@@ -242,7 +254,10 @@ function appendProduce(ctx: BrokerContext, req: ProduceRequest, request: Pending
   }
   const b = req.batch;
   const lastSequence = b.baseSequence < 0 ? -1 : b.baseSequence + b.records.length - 1;
-  const { log: next, outcome } = appendProducerBatch(log, b, now);
+  const { log: next, outcome } = appendProducerBatch(log, b, now, {
+    verificationEnabled: ctx.verification || ctx.transactionVersion === 2,
+    verificationGuard,
+  });
   if (outcome.kind === 'appended')
     out.fact({
       kind: 'append',
@@ -428,8 +443,18 @@ export const brokerMachine = setup({
         runCleaner: { actions: handle(onRunCleaner) },
         crash: {
           target: 'offline',
-          // the logs are on disk; held fetches were only in memory
-          actions: handle((ctx: BrokerContext) => ({ ...ctx, parked: [], verifying: [] })),
+          // the logs are on disk; held fetches and transaction verifications were only in memory
+          actions: handle((ctx: BrokerContext) => ({
+            ...ctx,
+            parked: [],
+            verifying: [],
+            partitions: Object.fromEntries(
+              Object.entries(ctx.partitions).map(([k, log]) => [
+                k,
+                log.verificationStates.size ? { ...log, verificationStates: new Map() } : log,
+              ]),
+            ),
+          })),
         },
       },
     },

@@ -20,6 +20,7 @@ import {
 } from './producerStateEntry';
 import { type ControlType, lastSequenceOf, NO_PRODUCER_ID, NO_SEQUENCE, type ProducedBatch, type RecordBatch } from './recordBatch';
 import { type AbortedTxn, abortedTxnsOverlapping } from './transactionIndex';
+import { guardVerifies, maybeUpdateLowestSequenceAndEpoch, NO_VERIFICATION_GUARD, type VerificationStateEntry } from './verificationState';
 
 export interface SegmentConfig {
   /** Kafka's segment.bytes; records are sized with estimateRecordBytes. */
@@ -55,6 +56,10 @@ export interface PartitionLog {
   readonly logEndOffset: number;
   readonly highWatermark: number;
   readonly producers: ReadonlyMap<number, ProducerStateEntry>;
+  /** Transaction verifications in progress, per producerId (ProducerStateManager.verificationStates). */
+  readonly verificationStates: ReadonlyMap<number, VerificationStateEntry>;
+  /** The next verification guard to hand out (Kafka creates a new VerificationGuard object). */
+  readonly nextVerificationGuard: number;
   readonly abortedTxns: AppendLog<AbortedTxn>;
   readonly segments: readonly Segment[];
   readonly segmentConfig: SegmentConfig;
@@ -80,6 +85,8 @@ export function createPartitionLog(
     logEndOffset: startOffset,
     highWatermark: startOffset,
     producers: new Map(),
+    verificationStates: new Map(),
+    nextVerificationGuard: NO_VERIFICATION_GUARD + 1,
     abortedTxns: AppendLog.empty(),
     segments: [{ baseOffset: startOffset, createdAt: 0, bytes: 0 }],
     segmentConfig,
@@ -126,11 +133,60 @@ function withBatch(log: PartitionLog, batch: RecordBatch, bytes: number, now: nu
   };
 }
 
+/** UnifiedLog.hasOngoingTransaction(producerId, epoch): this epoch of the producer has an open transaction here. */
+export function hasOngoingTransaction(log: PartitionLog, producerId: number, producerEpoch: number): boolean {
+  const entry = log.producers.get(producerId);
+  return entry !== undefined && entry.currentTxnFirstOffset !== null && entry.producerEpoch === producerEpoch;
+}
+
 /**
- * Appends a producer's batch after the broker's idempotence checks: a duplicate appends nothing and
- * answers with the original offsets; a stale epoch or a sequence gap is rejected.
+ * UnifiedLog.maybeStartTransactionVerification, before the leader asks the coordinator: creates the
+ * producer's verification entry (a new guard) or lowers its lowest sequence, and returns the guard
+ * the verified produce must carry.
  */
-export function appendProducerBatch(log: PartitionLog, batch: ProducedBatch, now: number): { log: PartitionLog; outcome: AppendOutcome } {
+export function startTransactionVerification(
+  log: PartitionLog,
+  producerId: number,
+  baseSequence: number,
+  producerEpoch: number,
+): { log: PartitionLog; guard: number } {
+  const existing = log.verificationStates.get(producerId);
+  const entry = existing
+    ? maybeUpdateLowestSequenceAndEpoch(existing, baseSequence, producerEpoch)
+    : { guard: log.nextVerificationGuard, lowestSequence: baseSequence, epoch: producerEpoch };
+  if (entry === existing) return { log, guard: entry.guard };
+  const verificationStates = new Map(log.verificationStates);
+  verificationStates.set(producerId, entry);
+  return { log: { ...log, verificationStates, nextVerificationGuard: log.nextVerificationGuard + (existing ? 0 : 1) }, guard: entry.guard };
+}
+
+/** UnifiedLog.updateProducers: any transactional append (data or marker) ends the producer's verification. */
+function clearVerification(log: PartitionLog, producerId: number): PartitionLog {
+  if (!log.verificationStates.has(producerId)) return log;
+  const verificationStates = new Map(log.verificationStates);
+  verificationStates.delete(producerId);
+  return { ...log, verificationStates };
+}
+
+export interface AppendOptions {
+  /** transaction.partition.verification.enable (always on for protocol v2) — only the leader's client appends check it. */
+  readonly verificationEnabled?: boolean;
+  /** The guard the leader got when it started verifying this produce; NO_VERIFICATION_GUARD if it did not. */
+  readonly verificationGuard?: number;
+}
+
+/**
+ * Appends a producer's batch after the broker's checks (UnifiedLog.analyzeAndValidateProducerState):
+ * a duplicate appends nothing and answers with the original offsets; a transactional batch that
+ * starts a transaction must carry the current verification guard; a stale epoch or a sequence gap
+ * is rejected.
+ */
+export function appendProducerBatch(
+  log: PartitionLog,
+  batch: ProducedBatch,
+  now: number,
+  options: AppendOptions = {},
+): { log: PartitionLog; outcome: AppendOutcome } {
   if (isCompacted(log.topicConfig) && batch.records.some((r) => r.key === null))
     return {
       log,
@@ -142,7 +198,15 @@ export function appendProducerBatch(log: PartitionLog, batch: ProducedBatch, now
   if (idempotent) {
     const dup = findDuplicateBatch(entry, batch.producerEpoch, batch.baseSequence, lastSeq);
     if (dup) return { log, outcome: { kind: 'duplicate', baseOffset: dup.firstOffset, lastOffset: dup.lastOffset } };
-    const check = checkProducerBatch(entry, batch.producerEpoch, batch.baseSequence);
+    const verification = log.verificationStates.get(batch.producerId);
+    if (
+      batch.isTransactional &&
+      options.verificationEnabled &&
+      !hasOngoingTransaction(log, batch.producerId, batch.producerEpoch) &&
+      !guardVerifies(verification, options.verificationGuard ?? NO_VERIFICATION_GUARD)
+    )
+      return { log, outcome: { kind: 'rejected', error: 'INVALID_TXN_STATE', reason: 'Record was not part of an ongoing transaction' } };
+    const check = checkProducerBatch(entry, batch.producerEpoch, batch.baseSequence, verification);
     if (!check.ok) return { log, outcome: { kind: 'rejected', error: check.error, reason: check.reason } };
   } else if (batch.producerId !== NO_PRODUCER_ID) {
     // transactional or idempotent batches always carry sequences; an epoch check still applies
@@ -188,6 +252,7 @@ export function appendProducerBatch(log: PartitionLog, batch: ProducedBatch, now
       recordBatchInEntry(entry ?? log.producers.get(batch.producerId), batch.producerId, batch.producerEpoch, meta, batch.isTransactional),
     );
     next = { ...next, producers };
+    if (batch.isTransactional) next = clearVerification(next, batch.producerId);
   }
   return { log: next, outcome: { kind: 'appended', baseOffset: stored.baseOffset, lastOffset: stored.lastOffset } };
 }
@@ -238,7 +303,7 @@ export function appendMarker(
     currentTxnFirstOffset: null,
     coordinatorEpoch: marker.coordinatorEpoch,
   });
-  next = { ...next, producers };
+  next = clearVerification({ ...next, producers }, marker.producerId);
   if (marker.controlType === 'ABORT' && txnFirstOffset !== null) {
     const lso = lastStableOffset(next);
     next = {

@@ -7,6 +7,7 @@
  */
 import type { KafkaError } from '../protocol/errors';
 import { NO_PRODUCER_EPOCH, NO_SEQUENCE } from './recordBatch';
+import type { VerificationStateEntry } from './verificationState';
 
 /** Kafka keeps metadata of this many recent batches per producer (ProducerStateEntry.NUM_BATCHES_TO_RETAIN). */
 export const NUM_BATCHES_TO_RETAIN = 5;
@@ -57,11 +58,19 @@ export type SequenceCheck =
   | { ok: false; error: Extract<KafkaError, 'INVALID_PRODUCER_EPOCH' | 'OUT_OF_ORDER_SEQUENCE_NUMBER'>; reason: string };
 
 /**
- * The checks of ProducerAppendInfo, in Kafka's order: a lower epoch is fenced; a higher epoch must
- * start at sequence 0 (unless the broker knows nothing of this producer); the same epoch must
- * continue exactly where the last batch ended.
+ * The checks of ProducerAppendInfo (checkProducerEpoch, then checkSequence), in Kafka's order: a lower
+ * epoch is fenced; while a transaction verification is outstanding, no batch may start above the
+ * lowest sequence it has seen; a new epoch must start at sequence 0; the same epoch must continue
+ * exactly where the last batch ended — at 0 when the entry holds no batch of that epoch (after a
+ * marker that bumped the epoch, protocol v2). Only a producer the broker knows nothing of (stored
+ * epoch −1) may start anywhere.
  */
-export function checkProducerBatch(entry: ProducerStateEntry | undefined, producerEpoch: number, baseSequence: number): SequenceCheck {
+export function checkProducerBatch(
+  entry: ProducerStateEntry | undefined,
+  producerEpoch: number,
+  baseSequence: number,
+  verification?: VerificationStateEntry,
+): SequenceCheck {
   const current = entry ?? null;
   const storedEpoch = current ? current.producerEpoch : NO_PRODUCER_EPOCH;
   if (producerEpoch < storedEpoch)
@@ -69,6 +78,12 @@ export function checkProducerBatch(entry: ProducerStateEntry | undefined, produc
       ok: false,
       error: 'INVALID_PRODUCER_EPOCH',
       reason: `epoch ${producerEpoch} is older than the current epoch ${storedEpoch}`,
+    };
+  if (verification && baseSequence > verification.lowestSequence)
+    return {
+      ok: false,
+      error: 'OUT_OF_ORDER_SEQUENCE_NUMBER',
+      reason: `sequence ${baseSequence} is above ${verification.lowestSequence}, the earliest sequence seen while verifying the transaction`,
     };
   if (producerEpoch !== storedEpoch) {
     if (baseSequence !== 0 && storedEpoch !== NO_PRODUCER_EPOCH)
@@ -79,9 +94,9 @@ export function checkProducerBatch(entry: ProducerStateEntry | undefined, produc
       };
     return { ok: true };
   }
-  // same epoch: no stored sequence (state lost to retention) accepts anything
+  // same epoch: continue at last+1 (from NO_SEQUENCE, that is 0); a stored epoch of −1 accepts anything
   const last = current ? lastSeq(current) : NO_SEQUENCE;
-  if (last === NO_SEQUENCE || inSequence(last, baseSequence)) return { ok: true };
+  if (storedEpoch === NO_PRODUCER_EPOCH || inSequence(last, baseSequence)) return { ok: true };
   return {
     ok: false,
     error: 'OUT_OF_ORDER_SEQUENCE_NUMBER',
