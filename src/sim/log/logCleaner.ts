@@ -5,8 +5,10 @@
  *   segment being written are never touched.
  * - The latest value per key survives; older ones are removed. Offsets never change: survivors keep
  *   their offsets and a consumer simply sees gaps.
- * - A tombstone (null value) removes the key's older values; the tombstone itself is removed once it
- *   has been in the cleaned part for delete.retention.ms.
+ * - A tombstone (null value) removes the key's older values. The first cleaning that keeps it stamps
+ *   its batch with a delete horizon, that cleaning's time + delete.retention.ms (KIP-534,
+ *   MemoryRecords.filterTo); a later cleaning removes it once the horizon has passed
+ *   (LogCleaner.shouldRetainRecord).
  * - Records of aborted transactions are removed.
  * Simplifications: markers are kept; cleaning runs when asked (a user action or a scheduled fault),
  * not by min.cleanable.dirty.ratio.
@@ -41,6 +43,7 @@ export function cleanLog(log: PartitionLog, now: number): CleanResult {
     for (const r of b.records) if (r.key !== null && r.offset < upper) latest.set(r.key, r.offset);
   }
   let removed = 0;
+  let stamped = false;
   const batches: RecordBatch[] = [];
   for (const b of log.batches) {
     if (b.baseOffset >= upper || b.isControl) {
@@ -51,15 +54,19 @@ export function cleanLog(log: PartitionLog, now: number): CleanResult {
     const kept: LogRecord[] = [];
     for (const r of b.records) {
       const superseded = r.key !== null && latest.get(r.key) !== r.offset;
-      const expiredTombstone =
-        r.value === null && r.offset < log.cleanerCheckpoint && b.appendTime + log.topicConfig.deleteRetentionMs <= now;
+      // a tombstone is kept until its batch's delete horizon, which the first cleaning that kept it set
+      const expiredTombstone = r.value === null && b.deleteHorizonMs !== undefined && now >= b.deleteHorizonMs;
       if (aborted || superseded || expiredTombstone) removed++;
       else kept.push(r);
     }
-    if (kept.length === b.records.length) batches.push(b);
-    else if (kept.length > 0) batches.push({ ...b, records: kept });
+    if (kept.length === 0) continue;
+    const setHorizon = b.deleteHorizonMs === undefined && kept.some((r) => r.value === null);
+    if (setHorizon) stamped = true;
+    if (kept.length === b.records.length && !setHorizon) batches.push(b);
+    else batches.push({ ...b, records: kept, ...(setHorizon ? { deleteHorizonMs: now + log.topicConfig.deleteRetentionMs } : {}) });
   }
-  if (removed === 0) return { log: { ...log, cleanerCheckpoint: Math.max(log.cleanerCheckpoint, upper) }, removed, cleanableUpTo: upper };
+  if (removed === 0 && !stamped)
+    return { log: { ...log, cleanerCheckpoint: Math.max(log.cleanerCheckpoint, upper) }, removed, cleanableUpTo: upper };
   return {
     log: { ...log, batches: AppendLog.of(batches), cleanerCheckpoint: Math.max(log.cleanerCheckpoint, upper) },
     removed,

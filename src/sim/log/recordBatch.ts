@@ -44,6 +44,11 @@ export interface RecordBatch {
   readonly records: readonly LogRecord[];
   /** Virtual time at which the broker appended the batch. */
   readonly appendTime: number;
+  /**
+   * The batch header's deleteHorizonMs (KIP-534): set by the first cleaning that keeps a tombstone of
+   * this batch, to that cleaning's time + delete.retention.ms; the tombstone goes once it has passed.
+   */
+  readonly deleteHorizonMs?: number;
 }
 
 /** What a producer puts on the wire: records without offsets, plus the idempotence header. */
