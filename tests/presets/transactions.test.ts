@@ -129,7 +129,7 @@ describe('transactions presets', () => {
     expect(r.received('uncommitted-reader').map((x) => x.offset)).toEqual([1, 2]);
   });
 
-  it('hanging-transaction with partition verification on: the leader refuses the late batch (INVALID_TXN_STATE)', () => {
+  it('hanging-transaction with partition verification on: the leader verifies the late batch and refuses it (the v1 abort bumped the epoch)', () => {
     const preset = findPreset('hanging-transaction');
     const trace = runScenario({
       ...preset?.scenario,
@@ -139,7 +139,12 @@ describe('transactions presets', () => {
     const p = s.partitions.find((x) => x.topic === 'orders');
     expect(p?.records.filter((x) => x.control === null).map((x) => x.key)).toEqual(['click']);
     expect(p?.lastStableOffset).toBe(p?.highWatermark);
-    expect(trace.steps.flatMap((x) => x.facts as Fact[]).find((f) => f.kind === 'rejected')).toMatchObject({ error: 'INVALID_TXN_STATE' });
+    // the timed-out batch made the client end its abort with InitProducerId (KIP-360): the coordinator
+    // answers the leader's verification PRODUCER_FENCED, which the leader returns as INVALID_PRODUCER_EPOCH
+    expect(trace.steps.flatMap((x) => x.facts as Fact[]).find((f) => f.kind === 'rejected')).toMatchObject({
+      error: 'INVALID_PRODUCER_EPOCH',
+      reason: 'transaction verification failed: PRODUCER_FENCED',
+    });
     expect(s.consumers.find((c) => c.id === 'committed-reader')?.received.map((x) => x.key)).toEqual(['click']);
   });
 

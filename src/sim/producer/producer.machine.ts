@@ -25,7 +25,14 @@ import {
   type ProducerDraft,
   type SendArgs,
 } from './sender';
-import { maybeSendTxnRequest, onCoordinatorRequestLost, onCoordinatorResponse, replyToApp, type TxnSignal } from './transactionManager';
+import {
+  maybeAddPartition,
+  maybeSendTxnRequest,
+  onCoordinatorRequestLost,
+  onCoordinatorResponse,
+  replyToApp,
+  type TxnSignal,
+} from './transactionManager';
 
 type ProducerEvent =
   | RpcEvent
@@ -36,15 +43,29 @@ type ProducerEvent =
   | { type: 'crash' }
   | { type: 'tm.initialized' | 'tm.completed' | 'tm.abortable' | 'tm.fatal' };
 
-/** Runs a producer handler on a draft copy and turns its TxnSignal into a raised event. */
+/**
+ * Runs a producer handler on a draft copy and turns its TxnSignal into a raised event. After every
+ * event the Sender loop runs, as Kafka's Sender.runOnce does: the next transactional request, then
+ * the data — so whatever made a partition sendable is followed by a drain.
+ */
 function producerAction(fn: (d: ProducerDraft, ev: ProducerEvent & { now: number }, out: Out) => TxnSignal | undefined) {
   return handle((ctx: ProducerContext, ev: ProducerEvent & { now: number }, out: Out): ProducerContext => {
     const d: ProducerDraft = { ...ctx };
     let signal = fn(d, ev, out) ?? 'none';
     // whatever happened, a blocked flush or a pending coordinator request may now go ahead
     completeFlushIfDone(d, out);
-    if (signal === 'none') signal = maybeSendTxnRequest(d, out);
-    if (signal === 'abortable' && d.waiting) replyToApp(d, out, false, d.lastError ?? 'KafkaException');
+    if (signal === 'abortable') {
+      // transitionToAbortableError (skipped while already aborting)
+      if (d.endTxn !== 'ABORT' && d.abortableError === null) d.abortableError = d.lastError ?? 'KafkaException';
+      // a blocked commitTransaction() fails when its EndTxn is terminated, once no batch is incomplete
+      if (d.waiting && d.waiting.call !== 'commitTransaction') replyToApp(d, out, false, d.lastError ?? 'KafkaException');
+    }
+    if (signal !== 'fatal') {
+      const next = maybeSendTxnRequest(d, out);
+      if (next !== 'none') signal = next;
+      drain(d, ev.now, out);
+      completeFlushIfDone(d, out);
+    }
     if (signal === 'fatal') failEverything(d, (d.lastError as KafkaError) ?? 'PRODUCER_FENCED', out);
     if (signal !== 'none') out.raise({ type: `tm.${signal}` });
     return d;
@@ -58,12 +79,10 @@ const replyNow = (out: Out, from: string, call: string, ok: boolean, error: stri
 const onSend = producerAction((d, ev, out) => {
   const call = ev as CallEvent<SendArgs>;
   const rec = accumulate(d, call.args, call.now, out);
-  const tp = tpKey(rec.topic, rec.partition);
-  if (d.transactional && !d.txnPartitions.includes(tp) && !d.pendingPartitions.includes(tp))
-    d.pendingPartitions = [...d.pendingPartitions, tp];
+  maybeAddPartition(d, tpKey(rec.topic, rec.partition));
   replyNow(out, call.from, 'send', true, null, { ref: rec.ref, topic: rec.topic, partition: rec.partition });
-  if (d.config['linger.ms'] === 0) drain(d, call.now, out);
-  return maybeSendTxnRequest(d, out);
+  // the Sender loop that follows sends it at once with linger.ms=0 (v2), or after AddPartitionsToTxn (v1)
+  return 'none';
 });
 
 /** A call the producer refuses in its current state: IllegalStateException, or KafkaException after an error. */
@@ -181,7 +200,9 @@ const onEndTransaction = (result: 'COMMIT' | 'ABORT') =>
     d.endTxn = result;
     d.waiting = { call: result === 'COMMIT' ? 'commitTransaction' : 'abortTransaction', from: call.from };
     if (result === 'ABORT') {
-      abortUndrained(d, out);
+      // beginAbort: the abortable error is cleared; records never sent fail (TransactionAbortedException)
+      d.abortableError = null;
+      abortUndrained(d, out, 'TransactionAbortedException');
       d.pendingPartitions = [];
       d.pendingOffsets = null;
     } else d.flushing = true;

@@ -31,6 +31,8 @@ export interface ProducerBatch {
   readonly createdAt: number;
   /** Assigned when the batch is first drained; kept across retries; rewritten by an epoch bump. */
   readonly baseSequence: number;
+  /** Its sequence was rewritten after it was first sent (Kafka's ProducerBatch.sequenceHasBeenReset). */
+  readonly sequenceReset: boolean;
   readonly producerId: number;
   readonly producerEpoch: number;
   readonly attempts: number;
@@ -72,8 +74,14 @@ export interface ProducerContext {
   readonly producerEpoch: number;
   readonly nextSequence: Readonly<Record<string, number>>;
   readonly lastAckedSequence: Readonly<Record<string, number>>;
-  /** An idempotent producer bumps its own epoch once nothing is in flight (an unresolved sequence). */
+  /** The epoch each partition's sequences belong to (Kafka's TxnPartitionEntry.producerIdAndEpoch). */
+  readonly partitionEpochs: Readonly<Record<string, number>>;
+  /** An idempotent producer bumps its own epoch at the next Sender loop (KIP-360's epochBumpRequired) … */
   readonly epochBumpPending: boolean;
+  /** … and rewrites the sequences of these partitions only (partitionsToRewriteSequences). */
+  readonly partitionsToRewrite: readonly string[];
+  /** Partitions with an expired batch whose fate is unknown: the sequence after it (partitionsWithUnresolvedSequences). */
+  readonly unresolvedSequences: Readonly<Record<string, number>>;
 
   /** Records waiting for linger.ms or a free in-flight slot, per partition. */
   readonly accumulating: Readonly<Record<string, PartitionQueue>>;
@@ -93,9 +101,23 @@ export interface ProducerContext {
   readonly transactionStarted: boolean;
   /** An InitProducerId is owed (at start, after initTransactions(), after a restart). */
   readonly initPending: boolean;
+  /**
+   * Protocol v1 (KIP-360's clientSideEpochBumpRequired): a batch failed while the transaction was open,
+   * or an expired batch left a sequence unresolved; abortTransaction() then ends with an InitProducerId
+   * carrying the current producerId and epoch, which bumps the epoch and restarts every sequence.
+   */
+  readonly clientEpochBumpRequired: boolean;
+  /** That InitProducerId is owed now (after the EndTxn(ABORT) it follows). */
+  readonly epochBumpInit: boolean;
   readonly coordinatorRequest: CoordinatorRequest | null;
   readonly txnRetryArmed: boolean;
   readonly lastError: string | null;
+  /**
+   * The error that put the transaction in ABORTABLE_ERROR (Kafka's lastError there): until
+   * abortTransaction(), queued transactional requests — a pending EndTxn(COMMIT) among them — are
+   * failed with it instead of being sent (TransactionManager.maybeTerminateRequestWithError).
+   */
+  readonly abortableError: string | null;
 
   /** A blocking call of the application waiting for completion (flush, commitTransaction …). */
   readonly waiting: { readonly call: string; readonly from: ActorId } | null;
@@ -124,7 +146,10 @@ export function initialProducerContext(input: ProducerInput): ProducerContext {
     producerEpoch: -1,
     nextSequence: {},
     lastAckedSequence: {},
+    partitionEpochs: {},
     epochBumpPending: false,
+    partitionsToRewrite: [],
+    unresolvedSequences: {},
     accumulating: {},
     batches: [],
     nextBatchId: 0,
@@ -138,9 +163,12 @@ export function initialProducerContext(input: ProducerInput): ProducerContext {
     endTxn: null,
     transactionStarted: false,
     initPending: false,
+    clientEpochBumpRequired: false,
+    epochBumpInit: false,
     coordinatorRequest: null,
     txnRetryArmed: false,
     lastError: null,
+    abortableError: null,
     waiting: null,
   };
 }

@@ -17,6 +17,19 @@ import type { ProduceResponse } from '../protocol/messages';
 import { partitionForKey } from './partitioner';
 import { backoffMs, type PendingRecord, type ProducerBatch, type ProducerContext, tpKey } from './producerContext';
 import { EMPTY_QUEUE, queueAll, queueAppend, queueFirst, queueSize, queueTake } from './recordAccumulator';
+import {
+  adjustSequencesDueToFailedBatch,
+  bumpIdempotentEpoch,
+  hasInflightBatches,
+  hasStaleEpoch,
+  isNextSequence,
+  isNextSequenceForUnresolved,
+  markSequenceUnresolved,
+  maybeResolveSequences,
+  maybeUpdatePartitionEpoch,
+  recordAcked,
+  requestEpochBumpForPartition,
+} from './sequences';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 export type ProducerDraft = Mutable<ProducerContext>;
@@ -97,11 +110,21 @@ export function clientError(d: ProducerDraft, out: Out, error: KafkaError | Clie
   out.fact({ kind: 'clientError', client: d.client, error, during, fatal });
 }
 
-/** May new data be sent to this partition right now (transaction and producer id permitting)? */
+/** May data be sent to this partition right now (transaction and producer id permitting)? */
 function partitionSendable(d: ProducerDraft, tp: string): boolean {
-  if (d.idempotent && (d.producerId === NO_PRODUCER_ID || d.epochBumpPending)) return false;
+  if (d.idempotent && d.producerId === NO_PRODUCER_ID) return false;
   if (d.transactional && !d.txnPartitions.includes(tp)) return false;
   return true;
+}
+
+/**
+ * RecordAccumulator.shouldStopDrainBatchesForPartition, for a new batch (one without a sequence): not
+ * while the partition still has batches in flight from an older epoch (the new epoch must start at
+ * sequence 0 after them), nor while an expired batch's sequence is unresolved.
+ */
+function newBatchesBlocked(d: ProducerDraft, tp: string): boolean {
+  if (!d.idempotent) return false;
+  return (hasInflightBatches(d, tp) && hasStaleEpoch(d, tp)) || d.unresolvedSequences[tp] !== undefined;
 }
 
 function inFlightTo(d: ProducerDraft, broker: string): number {
@@ -145,6 +168,8 @@ function newBatch(d: ProducerDraft, tp: string, now: number): ProducerBatch | nu
   const n = records.length;
   const first = records[0] as PendingRecord;
   const broker = leaderOf(d.meta, first.topic, first.partition) ?? '';
+  // a partition still on an older epoch moves to the current one, from sequence 0, now that nothing of it is in flight
+  if (d.idempotent) maybeUpdatePartitionEpoch(d, tp);
   const baseSequence = d.idempotent ? (d.nextSequence[tp] ?? 0) : NO_SEQUENCE;
   if (d.idempotent) d.nextSequence = { ...d.nextSequence, [tp]: (baseSequence + n) % 2147483648 };
   d.accumulating = { ...d.accumulating, [tp]: rest };
@@ -156,6 +181,7 @@ function newBatch(d: ProducerDraft, tp: string, now: number): ProducerBatch | nu
     records,
     createdAt: first.timestamp,
     baseSequence,
+    sequenceReset: false,
     producerId: d.idempotent ? d.producerId : NO_PRODUCER_ID,
     producerEpoch: d.idempotent ? d.producerEpoch : NO_PRODUCER_EPOCH,
     attempts: 0,
@@ -183,7 +209,11 @@ export function onDeliveryTimeout(d: ProducerDraft, batchId: number, out: Out): 
     'TimeoutException',
     `Expiring ${b.records.length} record(s) for ${tpKey(b.topic, b.partition)}: delivery.timeout.ms has passed since batch creation`,
   );
-  failBatch(d, b, 'TimeoutException', out);
+  // Sender.sendProducerData: an expired batch is failed without adjusting sequences; if it had been
+  // retried, its sequence is unresolved until nothing of its partition is in flight
+  const inRetry = b.attempts > 1 || (b.attempts === 1 && !b.inFlight);
+  failBatch(d, b, 'TimeoutException', out, false);
+  if (d.idempotent && inRetry) markSequenceUnresolved(d, b);
   return d.transactional ? 'abortable' : 'ok';
 }
 
@@ -192,7 +222,11 @@ export function onDeliveryTimeout(d: ProducerDraft, batchId: number, out: Out): 
  * order, one at a time, as Kafka does while recovering), then new batches whose linger.ms passed.
  */
 export function drain(d: ProducerDraft, now: number, out: Out): void {
-  if (d.epochBumpPending && !d.batches.some((b) => b.inFlight)) bumpIdempotentEpoch(d, out);
+  // Sender.runOnce: maybeResolveSequences, then bumpIdempotentEpochAndResetIdIfNeeded, then the data
+  if (d.idempotent) {
+    maybeResolveSequences(d);
+    if (d.epochBumpPending && !d.transactional) bumpIdempotentEpoch(d, out);
+  }
   const maxInFlight = d.config['max.in.flight.requests.per.connection'];
   const tps = new Set<string>([...Object.keys(d.accumulating), ...d.batches.map((b) => tpKey(b.topic, b.partition))]);
   for (const tp of [...tps].sort()) {
@@ -217,7 +251,7 @@ export function drain(d: ProducerDraft, now: number, out: Out): void {
       const bytes = queued.bytes;
       const ready = d.flushing || d.endTxn !== null || now - first.timestamp >= d.config['linger.ms'] || bytes >= d.config['batch.size'];
       const broker = leaderOf(d.meta, first.topic, first.partition) ?? '';
-      if (!ready || inFlightTo(d, broker) >= maxInFlight) break;
+      if (!ready || inFlightTo(d, broker) >= maxInFlight || newBatchesBlocked(d, tp)) break;
       const batch = newBatch(d, tp, now);
       if (!batch) break;
       armDeliveryTimeout(d, batch, now, out);
@@ -247,19 +281,42 @@ function armRetryTimer(d: ProducerDraft, now: number, out: Out): void {
 function completeBatch(d: ProducerDraft, b: ProducerBatch, baseOffset: number, out: Out): void {
   d.batches = d.batches.filter((x) => x.id !== b.id);
   out.cancel(`delivery:${b.id}`);
-  const tp = tpKey(b.topic, b.partition);
-  if (b.baseSequence !== NO_SEQUENCE && b.producerEpoch === d.producerEpoch)
-    d.lastAckedSequence = { ...d.lastAckedSequence, [tp]: b.baseSequence + b.records.length - 1 };
+  recordAcked(d, b);
   recordResult(d, out, b.records, baseOffset, null);
 }
 
-/** The batch will not be retried: its records fail with `error`. */
-export function failBatch(d: ProducerDraft, b: ProducerBatch, error: KafkaError | ClientException, out: Out): void {
+/**
+ * The batch will not be retried: its records fail with `error` (Sender.failBatch, then
+ * TransactionManager.handleFailedBatch). With `adjustSequenceNumbers` (the broker definitely refused
+ * it and retries were not exhausted), an idempotent producer bumps its epoch for this batch's partition
+ * and a transactional one gives the batch's sequences back; an OUT_OF_ORDER_SEQUENCE_NUMBER always
+ * bumps the idempotent producer's epoch for the partition.
+ */
+export function failBatch(
+  d: ProducerDraft,
+  b: ProducerBatch,
+  error: KafkaError | ClientException,
+  out: Out,
+  adjustSequenceNumbers: boolean,
+): void {
   d.batches = d.batches.filter((x) => x.id !== b.id);
   out.cancel(`delivery:${b.id}`);
   recordResult(d, out, b.records, null, error);
-  // an idempotent producer cannot know whether a sent batch landed: its sequence is unresolved
-  if (d.idempotent && !d.transactional && b.attempts > 0) d.epochBumpPending = true;
+  // maybeTransitionToErrorState: protocol v1 bumps the epoch from the client when this transaction is
+  // aborted, unless the failure came while it was already completing
+  if (d.transactional && d.transactionVersion === 1 && d.endTxn === null) d.clientEpochBumpRequired = true;
+  if (!d.idempotent || b.baseSequence === NO_SEQUENCE) return;
+  const tp = tpKey(b.topic, b.partition);
+  if (error === 'OUT_OF_ORDER_SEQUENCE_NUMBER' && !d.transactional) requestEpochBumpForPartition(d, tp);
+  else if (adjustSequenceNumbers) {
+    if (!d.transactional) requestEpochBumpForPartition(d, tp);
+    else adjustSequencesDueToFailedBatch(d, b);
+  }
+}
+
+/** Kafka's batch.attempts() counts retries; ours counts sends: "attempts < retries" is attempts − 1 < retries. */
+function retriesLeft(d: ProducerDraft, b: ProducerBatch): boolean {
+  return b.attempts - 1 < d.config.retries;
 }
 
 function retryOrFail(d: ProducerDraft, b: ProducerBatch, error: KafkaError | ClientException, now: number, out: Out): 'retry' | 'failed' {
@@ -267,42 +324,13 @@ function retryOrFail(d: ProducerDraft, b: ProducerBatch, error: KafkaError | Cli
   if (expired || b.attempts > d.config.retries) {
     const why: ClientException = 'TimeoutException';
     clientError(d, out, why, `delivery.timeout.ms passed for ${b.records.length} record(s) of ${tpKey(b.topic, b.partition)}`);
-    failBatch(d, b, expired ? why : error, out);
+    failBatch(d, b, expired ? why : error, out, retriesLeft(d, b));
     return 'failed';
   }
   d.batches = d.batches.map((x) =>
     x.id === b.id ? { ...x, inFlight: false, correlationId: null, retryAt: now + backoffMs(d.config, x.attempts) } : x,
   );
   return 'retry';
-}
-
-/** KIP-360: an idempotent producer moves to epoch+1 locally and restarts every partition's sequences at 0. */
-function bumpIdempotentEpoch(d: ProducerDraft, out: Out): void {
-  d.epochBumpPending = false;
-  d.producerEpoch += 1;
-  d.nextSequence = {};
-  d.lastAckedSequence = {};
-  const byTp = new Map<string, ProducerBatch[]>();
-  for (const b of d.batches) {
-    const tp = tpKey(b.topic, b.partition);
-    byTp.set(tp, [...(byTp.get(tp) ?? []), b]);
-  }
-  const rewritten = new Map<number, ProducerBatch>();
-  for (const [tp, list] of byTp) {
-    let seq = 0;
-    for (const b of [...list].sort((x, y) => x.baseSequence - y.baseSequence)) {
-      rewritten.set(b.id, { ...b, baseSequence: seq, producerEpoch: d.producerEpoch });
-      seq += b.records.length;
-    }
-    d.nextSequence = { ...d.nextSequence, [tp]: seq };
-  }
-  d.batches = d.batches.map((b) => rewritten.get(b.id) ?? b);
-  out.fact({ kind: 'producerId', client: d.client, producerId: d.producerId, producerEpoch: d.producerEpoch, transactionalId: null });
-  out.fact({
-    kind: 'note',
-    actor: d.self,
-    text: `bumped its own epoch to ${d.producerEpoch} to resolve a sequence it could not confirm; sequences restart at 0`,
-  });
 }
 
 export type BatchErrorOutcome = 'ok' | 'abortable' | 'fatal';
@@ -326,31 +354,31 @@ export function onProduceResponse(
   clientError(d, out, r.error, `Produce to ${tp}`);
   switch (r.error) {
     case 'OUT_OF_ORDER_SEQUENCE_NUMBER': {
-      const lastAcked = d.lastAckedSequence[tp] ?? -1;
-      const isNext = b.baseSequence === lastAcked + 1;
-      if (!isNext) {
+      // TransactionManager.canRetry
+      const unresolved = d.unresolvedSequences[tp] !== undefined;
+      if (!unresolved && (b.sequenceReset || !isNextSequence(d, tp, b.baseSequence))) {
         // an earlier batch is still in flight or being retried: not a real gap yet
         retryOrFail(d, b, r.error, now, out);
         return 'ok';
       }
       if (!d.transactional) {
-        d.epochBumpPending = true;
+        // a real gap: bump the epoch for this partition (KIP-360) and retry from sequence 0
+        if (!unresolved || isNextSequenceForUnresolved(d, tp, b.baseSequence)) requestEpochBumpForPartition(d, tp);
         retryOrFail(d, b, r.error, now, out);
         return 'ok';
       }
-      failBatch(d, b, r.error, out);
+      failBatch(d, b, r.error, out, retriesLeft(d, b));
       return 'abortable';
     }
     case 'PRODUCER_FENCED':
     case 'INVALID_PRODUCER_ID_MAPPING':
-      failBatch(d, b, r.error, out);
+      failBatch(d, b, r.error, out, retriesLeft(d, b));
       return 'fatal';
     case 'INVALID_PRODUCER_EPOCH':
     case 'INVALID_TXN_STATE':
     case 'TRANSACTION_ABORTABLE':
     case 'INVALID_RECORD':
-      failBatch(d, b, r.error, out);
-      if (!d.transactional && r.error === 'INVALID_PRODUCER_EPOCH') d.epochBumpPending = true;
+      failBatch(d, b, r.error, out, retriesLeft(d, b));
       return d.transactional ? 'abortable' : 'ok';
     default: {
       const outcome = retryOrFail(d, b, r.error, now, out);
@@ -376,14 +404,17 @@ export function onConnectionLost(d: ProducerDraft, broker: string, error: KafkaE
   return outcome;
 }
 
-/** abortTransaction(): records not yet sent are dropped (TransactionAbortedException). */
-export function abortUndrained(d: ProducerDraft, out: Out): void {
+/**
+ * RecordAccumulator.abortUndrainedBatches, run by the Sender while a transaction is in an abortable
+ * error or aborting: records never drained (no sequence yet) fail with `error`. Batches already sent
+ * keep being retried, and EndTxn waits for them.
+ */
+export function abortUndrained(d: ProducerDraft, out: Out, error: KafkaError | ClientException): void {
   for (const [tp, q] of Object.entries(d.accumulating)) {
     if (queueSize(q) === 0) continue;
-    recordResult(d, out, queueAll(q), null, 'TransactionAbortedException');
+    recordResult(d, out, queueAll(q), null, error);
     d.accumulating = { ...d.accumulating, [tp]: EMPTY_QUEUE };
   }
-  for (const b of d.batches) if (!b.inFlight) failBatch(d, b, 'TransactionAbortedException', out);
 }
 
 /** FATAL_ERROR: nothing more will be sent; every outstanding record fails. */
@@ -401,8 +432,4 @@ export function failEverything(d: ProducerDraft, error: KafkaError | ClientExcep
   d.batches = [];
 }
 
-export function resetSequences(d: ProducerDraft): void {
-  d.nextSequence = {};
-  d.lastAckedSequence = {};
-  d.epochBumpPending = false;
-}
+export { resetSequences } from './sequences';

@@ -11,10 +11,10 @@
  */
 import type { Out } from '../actors/out';
 import type { RequestRpc } from '../kernel/envelope';
-import type { KafkaError } from '../protocol/errors';
+import type { ClientException, KafkaError } from '../protocol/errors';
 import type { EndTxnResponse, InitProducerIdResponse } from '../protocol/messages';
 import { hasIncompleteRecords, type ProducerContext, parseTp } from './producerContext';
-import { clientError, drain, type ProducerDraft, resetSequences } from './sender';
+import { abortUndrained, clientError, drain, type ProducerDraft, resetSequences } from './sender';
 
 /** The coordinator errors after which the client simply retries. */
 const RETRIABLE: readonly KafkaError[] = [
@@ -54,41 +54,74 @@ function sendCoordinatorRequest(d: ProducerDraft, rpc: RequestRpc, payload: Reco
   d.coordinatorRequest = { rpc, correlationId, attempts: (d.coordinatorRequest?.attempts ?? 0) + 1 };
 }
 
-/** InitProducerId: the first thing an idempotent or transactional producer does. */
-function requestProducerId(d: ProducerDraft, out: Out): void {
+/**
+ * InitProducerId: the first thing an idempotent or transactional producer does — or, with the current
+ * producerId and epoch, the epoch bump that ends a protocol v1 abort after an error (KIP-360).
+ */
+function requestProducerId(d: ProducerDraft, out: Out, bump: boolean): void {
   sendCoordinatorRequest(
     d,
     'InitProducerId',
     {
       transactionalId: d.config['transactional.id'],
       transactionTimeoutMs: d.config['transaction.timeout.ms'],
-      producerId: -1,
-      producerEpoch: -1,
+      producerId: bump ? d.producerId : -1,
+      producerEpoch: bump ? d.producerEpoch : -1,
     },
     out,
   );
 }
 
+/**
+ * TransactionManager.maybeAddPartition, at send(): protocol v2 only notes the partition (the leader
+ * adds it when it verifies the batch), so it is sendable at once; protocol v1 queues it for
+ * AddPartitionsToTxn, and its records wait for the answer.
+ */
+export function maybeAddPartition(d: ProducerDraft, tp: string): void {
+  if (!d.transactional || d.txnPartitions.includes(tp)) return;
+  if (d.transactionVersion === 2) {
+    d.txnPartitions = [...d.txnPartitions, tp];
+    d.transactionStarted = true;
+  } else if (!d.pendingPartitions.includes(tp)) d.pendingPartitions = [...d.pendingPartitions, tp];
+}
+
+/**
+ * TransactionManager.nextRequest + maybeTerminateRequestWithError, in ABORTABLE_ERROR: nothing queued
+ * is sent. Pending AddPartitionsToTxn / offsets fail at once; a pending EndTxn(COMMIT) fails once no
+ * batch is incomplete (EndTxn never goes out before that), and commitTransaction() throws the error.
+ */
+function terminateWithError(d: ProducerDraft, out: Out, error: string): TxnSignal {
+  d.pendingPartitions = [];
+  if (d.pendingOffsets) {
+    d.pendingOffsets = null;
+    if (d.waiting?.call === 'sendOffsetsToTransaction') replyToApp(d, out, false, error);
+  }
+  if (d.endTxn === 'COMMIT' && !hasIncompleteRecords(d)) {
+    d.endTxn = null;
+    d.flushing = false;
+    replyToApp(d, out, false, error);
+  }
+  return 'none';
+}
+
 /** Sends the next coordinator request if none is in flight and something is pending. */
 export function maybeSendTxnRequest(d: ProducerDraft, out: Out): TxnSignal {
   if (d.coordinatorRequest || d.txnRetryArmed) return 'none';
-  if (d.initPending) {
-    requestProducerId(d, out);
+  if (d.initPending || d.epochBumpInit) {
+    requestProducerId(d, out, d.epochBumpInit);
     return 'none';
   }
   if (!d.transactional || d.producerId < 0) return 'none';
+  // Sender.maybeSendAndPollTransactionalRequest: in an abortable error, or aborting, records never drained fail
+  if (d.abortableError !== null || d.endTxn === 'ABORT')
+    abortUndrained(d, out, (d.abortableError ?? 'TransactionAbortedException') as KafkaError | ClientException);
+  if (d.abortableError !== null) return terminateWithError(d, out, d.abortableError);
   const txnId = d.config['transactional.id'] as string;
   const ids = { transactionalId: txnId, producerId: d.producerId, producerEpoch: d.producerEpoch };
   if (d.pendingPartitions.length > 0) {
-    if (d.transactionVersion === 2) {
-      // v2: the client only notes the partitions; the leader adds them when it verifies the batch
-      d.txnPartitions = [...d.txnPartitions, ...d.pendingPartitions];
-      d.pendingPartitions = [];
-      d.transactionStarted = true;
-    } else {
-      sendCoordinatorRequest(d, 'AddPartitionsToTxn', { ...ids, partitions: d.pendingPartitions.map(parseTp), verifyOnly: false }, out);
-      return 'none';
-    }
+    // protocol v1 only (v2 adds partitions at send())
+    sendCoordinatorRequest(d, 'AddPartitionsToTxn', { ...ids, partitions: d.pendingPartitions.map(parseTp), verifyOnly: false }, out);
+    return 'none';
   }
   const po = d.pendingOffsets;
   if (po) {
@@ -108,6 +141,7 @@ export function maybeSendTxnRequest(d: ProducerDraft, out: Out): TxnSignal {
   if (d.endTxn && !hasIncompleteRecords(d)) {
     if (!d.transactionStarted) {
       // nothing was sent in this transaction: Kafka completes it locally, without EndTxn
+      if (d.endTxn === 'ABORT' && d.clientEpochBumpRequired) return startEpochBump(d, out);
       finishTransaction(d);
       replyToApp(d, out, true);
       return 'completed';
@@ -117,8 +151,17 @@ export function maybeSendTxnRequest(d: ProducerDraft, out: Out): TxnSignal {
   return 'none';
 }
 
+/** beginCompletingTransaction with clientSideEpochBumpRequired: abortTransaction() completes with the InitProducerId that follows. */
+function startEpochBump(d: ProducerDraft, out: Out): TxnSignal {
+  d.clientEpochBumpRequired = false;
+  d.epochBumpInit = true;
+  requestProducerId(d, out, true);
+  return 'none';
+}
+
 function finishTransaction(d: ProducerDraft): void {
   d.endTxn = null;
+  d.abortableError = null;
   d.txnPartitions = [];
   d.pendingPartitions = [];
   d.pendingOffsets = null;
@@ -160,9 +203,13 @@ export function onCoordinatorResponse(
     case 'InitProducerIdResponse': {
       if (error !== 'NONE') return fatal(d, out, error, 'InitProducerId');
       const r = payload as unknown as InitProducerIdResponse;
+      const bump = d.epochBumpInit;
       d.producerId = r.producerId;
       d.producerEpoch = r.producerEpoch;
       d.initPending = false;
+      d.epochBumpInit = false;
+      d.clientEpochBumpRequired = false;
+      d.abortableError = null;
       resetSequences(d);
       out.fact({
         kind: 'producerId',
@@ -171,6 +218,12 @@ export function onCoordinatorResponse(
         producerEpoch: r.producerEpoch,
         transactionalId: d.config['transactional.id'],
       });
+      if (bump) {
+        // the abort that needed the bump is complete
+        finishTransaction(d);
+        replyToApp(d, out, true);
+        return 'completed';
+      }
       if (d.transactional) replyToApp(d, out, true);
       drain(d, now, out);
       return 'initialized';
@@ -216,6 +269,7 @@ export function onCoordinatorResponse(
     case 'EndTxnResponse': {
       if (error !== 'NONE') return fatal(d, out, error, `EndTxn(${d.endTxn})`);
       const r = payload as unknown as EndTxnResponse;
+      if (d.endTxn === 'ABORT' && d.clientEpochBumpRequired) return startEpochBump(d, out);
       if (d.transactionVersion === 2 && r.producerEpoch >= 0) {
         d.producerId = r.producerId;
         d.producerEpoch = r.producerEpoch;
