@@ -23,6 +23,7 @@ import { scenarioArb } from '../tests/properties/arbitraries';
 import { FAMILIES, type FamilyName } from '../tests/properties/families';
 import { LIVENESS_FAMILIES, type LivenessCase, livenessProperty } from '../tests/properties/liveness';
 import { modelProperty } from '../tests/properties/modelProperty';
+import { formatRuleViolations, producerRuleViolations } from '../tests/properties/producerRules';
 
 interface Options {
   minutes: number;
@@ -119,14 +120,22 @@ async function report(family: string, details: fc.RunDetails<unknown[]>): Promis
   let signature: string;
   if (scenario) {
     try {
-      const violations = checkInvariants(runScenario(scenario), { everyStep: true });
-      lines = violations.length ? formatViolations(violations).split('\n') : [String(details.errorInstance)];
+      const trace = runScenario(scenario);
+      const violations = checkInvariants(trace, { everyStep: true });
+      const rules = producerRuleViolations(trace);
+      lines = violations.length
+        ? formatViolations(violations).split('\n')
+        : rules.length
+          ? formatRuleViolations(rules).split('\n')
+          : [String(details.errorInstance)];
       const stalled = String(details.errorInstance).includes('no progress');
       signature = violations.length
         ? [...new Set(violations.map((v) => v.invariant))].sort().join('+')
-        : stalled
-          ? 'liveness'
-          : 'exception';
+        : rules.length
+          ? [...new Set(rules.map((v) => v.rule))].sort().join('+')
+          : stalled
+            ? 'liveness'
+            : 'exception';
     } catch (e) {
       lines = [`the run threw: ${(e as Error).stack ?? e}`];
       signature = 'exception';

@@ -1,0 +1,109 @@
+/** The differential producer-rule checks: each flags the pattern of the defect it was written for, and every preset passes them. */
+import { describe, expect, it } from 'vitest';
+import type { TraceStep } from '../../src/sim/kernel/simulation';
+import { PRESETS } from '../../src/sim/presets';
+import { runScenario } from '../../src/sim/run';
+import type { Fact } from '../../src/sim/trace/facts';
+import { producerRuleViolations } from './producerRules';
+
+function step(i: number, facts: Fact[], call?: { from: string; detail: Record<string, unknown> }): TraceStep {
+  return {
+    i,
+    t: i,
+    actor: call ? 'app.app' : 'broker-0',
+    kind: call ? 'call' : 'deliver',
+    label: call ? 'reply' : 'Produce',
+    from: call?.from ?? null,
+    envelope: null,
+    detail: call?.detail ?? null,
+    before: '',
+    after: '',
+    sent: [],
+    facts,
+    faults: [],
+  };
+}
+
+function append(
+  tp: [string, number],
+  offset: number,
+  pid: number,
+  epoch: number,
+  seq: number,
+  opts: { control?: 'COMMIT' | 'ABORT'; transactional?: boolean; ref?: number } = {},
+): Fact {
+  const control = opts.control ?? null;
+  return {
+    kind: 'append',
+    topic: tp[0],
+    partition: tp[1],
+    baseOffset: offset,
+    lastOffset: offset,
+    producerId: pid,
+    producerEpoch: epoch,
+    baseSequence: control ? -1 : seq,
+    lastSequence: control ? -1 : seq,
+    transactional: opts.transactional ?? control !== null,
+    control,
+    eventIds: control ? [] : [null],
+    origins: control ? [] : [{ client: 'app', ref: opts.ref ?? offset }],
+  };
+}
+
+const orders: [string, number] = ['orders', 0];
+const rules = (steps: TraceStep[]) => producerRuleViolations({ steps }).map((v) => v.rule);
+
+describe('producer rules (differential checks)', () => {
+  it('broker-sequence: after a marker that bumped the epoch, a batch of that epoch must start at 0 (issue 11, item 2)', () => {
+    const before = [
+      step(0, [append(orders, 0, 1, 0, 0, { transactional: true })]),
+      step(1, [append(orders, 1, 1, 1, -1, { control: 'COMMIT' })]),
+    ];
+    expect(rules([...before, step(2, [append(orders, 2, 1, 1, 1, { transactional: true, ref: 5 })])])).toEqual(['broker-sequence']);
+    expect(rules([...before, step(2, [append(orders, 2, 1, 1, 0, { transactional: true, ref: 5 })])])).toEqual([]);
+  });
+
+  it('broker-sequence: the same (producerId, epoch, sequence) appended twice, or a stale epoch, is flagged', () => {
+    expect(rules([step(0, [append(orders, 0, 1, 0, 0)]), step(1, [append(orders, 1, 1, 0, 0, { ref: 9 })])])).toContain('broker-sequence');
+    expect(rules([step(0, [append(orders, 0, 1, 2, 0)]), step(1, [append(orders, 1, 1, 1, 0, { ref: 9 })])])).toContain('broker-sequence');
+  });
+
+  it('one-copy-per-send: a send appended again under a new epoch with no failure of its own partition is flagged (item 1)', () => {
+    const failedElsewhere: Fact = {
+      kind: 'sendResult',
+      client: 'app',
+      ref: 0,
+      topic: 'accounts',
+      partition: 0,
+      offset: null,
+      error: 'INVALID_RECORD',
+      eventId: null,
+    };
+    const copies = (failure: Fact) => [
+      step(0, [append(orders, 0, 1, 0, 0, { ref: 1 })]),
+      step(1, [failure]),
+      step(2, [append(orders, 1, 1, 1, 0, { ref: 1 })]),
+    ];
+    expect(rules(copies(failedElsewhere))).toEqual(['one-copy-per-send']);
+    // a failed batch of orders-0 itself is what makes Kafka rewrite orders-0's sequences
+    expect(rules(copies({ ...failedElsewhere, topic: 'orders' }))).toEqual([]);
+  });
+
+  it('abort-means-abort: abortTransaction() returned ok but the transaction’s record was committed (item 8)', () => {
+    const from = 'app.producer';
+    const steps = [
+      step(0, [], { from, detail: { call: 'beginTransaction', ok: true, error: null } }),
+      step(1, [], { from, detail: { call: 'send', ok: true, error: null, ref: 1 } }),
+      step(2, [append(orders, 0, 1, 0, 0, { transactional: true, ref: 1 })]),
+      step(3, [], { from, detail: { call: 'commitTransaction', ok: false, error: 'INVALID_RECORD' } }),
+      step(4, [], { from, detail: { call: 'abortTransaction', ok: true, error: null } }),
+    ];
+    expect(rules([...steps, step(5, [append(orders, 1, 1, 1, -1, { control: 'COMMIT' })])])).toEqual(['abort-means-abort']);
+    expect(rules([...steps, step(5, [append(orders, 1, 1, 1, -1, { control: 'ABORT' })])])).toEqual([]);
+  });
+
+  for (const preset of PRESETS)
+    it(`finds nothing wrong in preset ${preset.scenario.id}`, () => {
+      expect(producerRuleViolations(runScenario(preset.scenario))).toEqual([]);
+    });
+});

@@ -1,0 +1,188 @@
+/**
+ * Differential checks of the producer's per-partition rules, stated from Kafka's source and checked
+ * against what a run recorded (facts and the application's calls), independently of the model's code
+ * that implements them. Run by the property tests and `npm run fuzz` next to the invariants.
+ *
+ * - broker-sequence (ProducerAppendInfo.checkProducerEpoch / checkSequence, ProducerStateEntry):
+ *   replaying every append of a partition, a batch of producerId P is appended only with an epoch at
+ *   least P's stored one; with a new epoch it starts at sequence 0 (unless the partition has never
+ *   seen P); with the stored epoch it continues at last+1 — at 0 if that epoch has no batch yet (a
+ *   marker bumped it). So no two appended batches share (P, epoch, sequence).
+ * - one-copy-per-send (TransactionManager.bumpIdempotentProducerEpoch, partitionsToRewriteSequences):
+ *   with idempotence a send() is appended at most once — unless a batch of that same partition failed
+ *   on the client in between (the only thing that makes Kafka rewrite that partition's sequences).
+ * - abort-means-abort (TransactionManager.nextRequest / maybeTerminateRequestWithError; KIP-98):
+ *   when abortTransaction() returned ok, no record the transaction appended before it is committed;
+ *   when commitTransaction() returned ok, every such record that was settled is committed.
+ */
+import type { RecordOrigin } from '../../src/sim/log/recordBatch';
+import type { Trace } from '../../src/sim/run';
+import type { Fact } from '../../src/sim/trace/facts';
+
+export type ProducerRule = 'broker-sequence' | 'one-copy-per-send' | 'abort-means-abort';
+
+export const PRODUCER_RULES: Readonly<Record<ProducerRule, string>> = {
+  'broker-sequence':
+    'Every appended batch passed the leader’s epoch and sequence checks: epoch ≥ the stored one; a new epoch starts at 0; the same epoch continues at last+1 (0 after a marker that bumped it).',
+  'one-copy-per-send':
+    'With idempotence a send() is appended once, unless a batch of the same partition failed on the client in between (the epoch bump then rewrites only that partition).',
+  'abort-means-abort':
+    'A transaction the client aborted (abortTransaction() ok) has nothing committed; one it committed (commitTransaction() ok) has nothing aborted.',
+};
+
+export interface RuleViolation {
+  readonly rule: ProducerRule;
+  readonly step: number;
+  readonly message: string;
+}
+
+/** The parts of a trace the checks read (a whole Trace fits). */
+export type RuleInput = Pick<Trace, 'steps'>;
+
+type Append = Extract<Fact, { kind: 'append' }>;
+
+const NO_EPOCH = -1;
+const NO_SEQ = -1;
+const tpOf = (f: { topic: string; partition: number }) => `${f.topic}-${f.partition}`;
+const inSequence = (last: number, next: number) => next === last + 1 || (next === 0 && last === 2147483647);
+const isData = (f: Append) => f.control === null;
+const hasSequence = (f: Append) => f.producerId >= 0 && f.baseSequence >= 0;
+
+function appendsOf(input: RuleInput): { step: number; fact: Append }[] {
+  const out: { step: number; fact: Append }[] = [];
+  for (const s of input.steps)
+    for (const f of s.facts as Fact[]) if (f.kind === 'append' && !f.topic.startsWith('__')) out.push({ step: s.i, fact: f });
+  return out;
+}
+
+function checkBrokerSequences(input: RuleInput, v: RuleViolation[]): void {
+  // per partition and producerId: the stored epoch and the last sequence of that epoch (NO_SEQ: no batch yet)
+  const state = new Map<string, { epoch: number; lastSeq: number }>();
+  for (const { step, fact: f } of appendsOf(input)) {
+    if (f.producerId < 0) continue;
+    const key = `${tpOf(f)}|${f.producerId}`;
+    const s = state.get(key);
+    const where = `${tpOf(f)}@${f.baseOffset}: producerId ${f.producerId}`;
+    if (!isData(f)) {
+      if (s && f.producerEpoch < s.epoch)
+        v.push({
+          rule: 'broker-sequence',
+          step,
+          message: `${where} got a ${f.control} marker with epoch ${f.producerEpoch} below the stored ${s.epoch}`,
+        });
+      state.set(key, { epoch: f.producerEpoch, lastSeq: s && s.epoch === f.producerEpoch ? s.lastSeq : NO_SEQ });
+      continue;
+    }
+    if (!hasSequence(f)) continue;
+    const stored = s?.epoch ?? NO_EPOCH;
+    let problem: string | null = null;
+    if (f.producerEpoch < stored) problem = `epoch ${f.producerEpoch} was appended below the stored epoch ${stored}`;
+    else if (f.producerEpoch !== stored) {
+      if (stored !== NO_EPOCH && f.baseSequence !== 0)
+        problem = `a new epoch ${f.producerEpoch} (stored ${stored}) was appended starting at sequence ${f.baseSequence}, not 0`;
+    } else if (!inSequence(s?.lastSeq ?? NO_SEQ, f.baseSequence))
+      problem = `epoch ${f.producerEpoch} was appended at sequence ${f.baseSequence} after ${s?.lastSeq === NO_SEQ ? 'no batch of that epoch' : `sequence ${s?.lastSeq}`}`;
+    if (problem) v.push({ rule: 'broker-sequence', step, message: `${where}: ${problem}` });
+    state.set(key, { epoch: f.producerEpoch, lastSeq: f.lastSequence });
+  }
+}
+
+function checkOneCopyPerSend(input: RuleInput, v: RuleViolation[]): void {
+  // steps at which each client saw a batch of a partition fail (a failed send, or a sequence gap)
+  const failures = new Map<string, number[]>();
+  const noteFailure = (client: string, tp: string, step: number) => {
+    const k = `${client}|${tp}`;
+    failures.set(k, [...(failures.get(k) ?? []), step]);
+  };
+  for (const s of input.steps)
+    for (const f of s.facts as Fact[]) {
+      if (f.kind === 'sendResult' && f.error !== null) noteFailure(f.client, tpOf(f), s.i);
+      if (f.kind === 'clientError' && f.error === 'OUT_OF_ORDER_SEQUENCE_NUMBER' && f.during.startsWith('Produce to '))
+        noteFailure(f.client, f.during.slice('Produce to '.length), s.i);
+    }
+  const firstCopy = new Map<string, { step: number; epoch: number; offset: number }>();
+  for (const { step, fact: f } of appendsOf(input)) {
+    if (!isData(f) || !hasSequence(f)) continue;
+    f.origins.forEach((o: RecordOrigin | null, i) => {
+      if (!o) return;
+      const k = `${o.client}|${o.ref}`;
+      const first = firstCopy.get(k);
+      const offset = f.baseOffset + i;
+      if (!first) {
+        firstCopy.set(k, { step, epoch: f.producerEpoch, offset });
+        return;
+      }
+      const excused =
+        f.producerEpoch > first.epoch && (failures.get(`${o.client}|${tpOf(f)}`) ?? []).some((at) => at >= first.step && at <= step);
+      if (!excused)
+        v.push({
+          rule: 'one-copy-per-send',
+          step,
+          message: `${o.client}'s send #${o.ref} was appended again at ${tpOf(f)}@${offset} (epoch ${f.producerEpoch}, sequence ${f.baseSequence + i}) after ${tpOf(f)}@${first.offset} (epoch ${first.epoch}), with no failed batch of that partition in between`,
+        });
+    });
+  }
+}
+
+interface TxnSegment {
+  readonly client: string;
+  readonly refs: Set<number>;
+}
+
+function checkAbortMeansAbort(input: RuleInput, v: RuleViolation[]): void {
+  // the outcome of each transactional record, by origin, from the markers that settled it
+  const outcome = new Map<string, { step: number; result: 'COMMIT' | 'ABORT' | null; where: string }[]>();
+  const open = new Map<string, string[]>();
+  for (const { step, fact: f } of appendsOf(input)) {
+    const pk = `${tpOf(f)}|${f.producerId}`;
+    if (!isData(f)) {
+      for (const k of open.get(pk) ?? [])
+        for (const r of outcome.get(k) ?? []) if (r.result === null && r.where.startsWith(`${tpOf(f)}@`)) r.result = f.control;
+      open.delete(pk);
+      continue;
+    }
+    if (!f.transactional) continue;
+    f.origins.forEach((o, i) => {
+      if (!o) return;
+      const k = `${o.client}|${o.ref}`;
+      outcome.set(k, [...(outcome.get(k) ?? []), { step, result: null, where: `${tpOf(f)}@${f.baseOffset + i}` }]);
+      open.set(pk, [...(open.get(pk) ?? []), k]);
+    });
+  }
+  const segments = new Map<string, TxnSegment>();
+  for (const s of input.steps) {
+    if (s.kind !== 'call' || s.label !== 'reply' || !s.from?.endsWith('.producer')) continue;
+    const d = s.detail as { call?: string; ok?: boolean; ref?: number } | null;
+    if (!d) continue;
+    const client = s.from.slice(0, s.from.indexOf('.'));
+    if (d.call === 'beginTransaction' && d.ok) segments.set(s.from, { client, refs: new Set() });
+    else if (d.call === 'send' && d.ok && typeof d.ref === 'number') segments.get(s.from)?.refs.add(d.ref);
+    else if ((d.call === 'commitTransaction' || d.call === 'abortTransaction') && d.ok) {
+      const seg = segments.get(s.from);
+      segments.delete(s.from);
+      if (!seg) continue;
+      const wrong = d.call === 'commitTransaction' ? 'ABORT' : 'COMMIT';
+      for (const ref of seg.refs)
+        for (const r of outcome.get(`${client}|${ref}`) ?? [])
+          if (r.step < s.i && r.result === wrong)
+            v.push({
+              rule: 'abort-means-abort',
+              step: s.i,
+              message: `${client}'s ${d.call}() returned ok, but its send #${ref} at ${r.where} was ${wrong === 'COMMIT' ? 'committed' : 'aborted'}`,
+            });
+    }
+  }
+}
+
+/** Every violation of the producer rules in a run (empty when the run follows them). */
+export function producerRuleViolations(input: RuleInput): RuleViolation[] {
+  const v: RuleViolation[] = [];
+  checkBrokerSequences(input, v);
+  checkOneCopyPerSend(input, v);
+  checkAbortMeansAbort(input, v);
+  return v;
+}
+
+export function formatRuleViolations(violations: readonly RuleViolation[]): string {
+  return violations.map((x) => `[${x.rule}] step ${x.step}: ${x.message}`).join('\n');
+}
