@@ -9,9 +9,11 @@ import { Out } from '../src/sim/actors/out';
 import type { ClusterMetadata } from '../src/sim/cluster/metadata';
 import { resolveProducerConfig } from '../src/sim/config/producerConfig';
 import type { Effect } from '../src/sim/kernel/effects';
+import { translateNote } from '../src/sim/narration/notes';
 import { initialProducerContext, tpKey } from '../src/sim/producer/producerContext';
 import { accumulate, drain, onConnectionLost, onDeliveryTimeout, onProduceResponse, type ProducerDraft } from '../src/sim/producer/sender';
 import { bumpIdempotentEpoch, maybeUpdatePartitionEpoch, requestEpochBumpForPartition } from '../src/sim/producer/sequences';
+import type { Fact } from '../src/sim/trace/facts';
 
 const meta: ClusterMetadata = {
   brokers: ['broker-0'],
@@ -205,5 +207,20 @@ describe('idempotent epoch bump (KIP-360): only the partitions that caused it ar
       new Out(),
     );
     expect(d.partitionsToRewrite).toEqual(['orders-0']);
+  });
+});
+
+describe('the bump in the narration', () => {
+  it('names the partitions that restart at sequence 0, in English and Korean', () => {
+    const d = producer();
+    requestEpochBumpForPartition(d, 'accounts-0');
+    const out = new Out();
+    bumpIdempotentEpoch(d, out);
+    const notes = out.effects.flatMap((e) => (e.type === 'fact' && e.fact.kind === 'note' ? [e.fact as Fact] : []));
+    const text = notes.map((f) => (f.kind === 'note' ? f.text : '')).join('');
+    expect(text).toBe('bumped its own epoch to 1 to resolve a sequence it could not confirm; accounts-0 restarts at sequence 0');
+    expect(translateNote(text, 'ko')).toBe(
+      '확인하지 못한 시퀀스를 정리하려고 스스로 epoch을 1로 올렸습니다. accounts-0의 시퀀스는 0부터 다시 시작합니다',
+    );
   });
 });

@@ -54,8 +54,9 @@ const KO_RULES: readonly Rule[] = [
     (m) => `${m[1]}에서 ${m[2]}에 대한 응답이 없습니다. 결과를 알 수 없으니 다시 시도합니다`,
   ],
   [
-    /^bumped its own epoch to (\d+) to resolve a sequence it could not confirm; sequences restart at 0$/,
-    (m) => `확인하지 못한 시퀀스를 정리하려고 스스로 epoch을 ${josa(m[1] as string, '으로/로')} 올렸습니다. 시퀀스는 0부터 다시 시작합니다`,
+    /^bumped its own epoch to (\d+) to resolve a sequence it could not confirm; (.+) restarts? at sequence 0$/,
+    (m) =>
+      `확인하지 못한 시퀀스를 정리하려고 스스로 epoch을 ${josa(m[1] as string, '으로/로')} 올렸습니다. ${m[2]}의 시퀀스는 0부터 다시 시작합니다`,
   ],
   [
     /^transaction of (\S+) has been open (\d+) ms, more than transaction\.timeout\.ms=(\d+): fencing epoch (\d+) and aborting$/,
