@@ -4,7 +4,7 @@
  * minutes, and checks every invariant on each run.
  *
  *   npm run fuzz -- [--minutes 10] [--runs 100000] [--seed <n>]
- *                   [--family general|transactions|idempotence|streams-liveness|consumer-liveness|validator|links]
+ *                   [--family general|transactions|idempotence|streams-faults|streams-liveness|consumer-liveness|validator|links]
  *                   [--keep-going] [--replay <family>:<seed>:<path>]
  *
  * On a failure it prints the seed and fast-check's path (to replay it), the broken invariants, and
@@ -129,13 +129,16 @@ async function report(family: string, details: fc.RunDetails<unknown[]>): Promis
           ? formatRuleViolations(rules).split('\n')
           : [String(details.errorInstance)];
       const stalled = String(details.errorInstance).includes('no progress');
+      const restore = String(details.errorInstance).includes('Kafka Streams restore');
       signature = violations.length
         ? [...new Set(violations.map((v) => v.invariant))].sort().join('+')
         : rules.length
           ? [...new Set(rules.map((v) => v.rule))].sort().join('+')
           : stalled
             ? 'liveness'
-            : 'exception';
+            : restore
+              ? 'streams-restore'
+              : 'exception';
     } catch (e) {
       lines = [`the run threw: ${(e as Error).stack ?? e}`];
       signature = 'exception';

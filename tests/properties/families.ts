@@ -5,6 +5,7 @@
 import type fc from 'fast-check';
 import type { Scenario } from '../../src/sim/scenario/schema';
 import { scenarioArb, scenarioArbWith } from './arbitraries';
+import { streamsFaultsArb } from './streamsFaults';
 
 export interface Family {
   readonly description: string;
@@ -39,6 +40,13 @@ export const FAMILIES = {
     arb: scenarioArbWith({ transactional: false, consumers: { min: 0, max: 1 }, faults: { min: 1, max: 5 } }),
     everyStep: true,
     cases: 400,
+  },
+  'streams-faults': {
+    description:
+      'a Kafka Streams task (both guarantees, with and without groupBy) under pauses past the transaction timeout, crashes at every point, lost and delayed replies',
+    arb: streamsFaultsArb,
+    everyStep: false,
+    cases: 150,
   },
 } as const satisfies Record<string, Family>;
 

@@ -1,13 +1,14 @@
 /**
  * The property every random scenario must satisfy — it validates, runs, and breaks none of Kafka's
- * invariants nor the producer's per-partition rules (producerRules.ts) — shared by the property tests
- * and `npm run fuzz`.
+ * invariants nor the producer's per-partition rules (producerRules.ts), and every Kafka Streams
+ * restore in it matches the committed changelog — shared by the property tests and `npm run fuzz`.
  */
 import fc from 'fast-check';
 import { formatViolations, runChecked } from '../../src/sim/checks/invariants';
 import type { Scenario } from '../../src/sim/scenario/schema';
 import { validateScenario } from '../../src/sim/scenario/validate';
 import { formatRuleViolations, producerRuleViolations } from './producerRules';
+import { streamsRestoreProblems } from './streamsRestore';
 
 /** Fixed by default so that `npm test` is repeatable; PROPERTY_SEED=<n> explores elsewhere. */
 export const PROPERTY_SEED = Number(process.env.PROPERTY_SEED ?? 8_000_001);
@@ -25,6 +26,10 @@ export function assertSound(scenario: Scenario, everyStep = true): void {
   if (violations.length) throw new Error(`invariants broken:\n${formatViolations(violations)}`);
   const broken = producerRuleViolations(trace);
   if (broken.length) throw new Error(`producer rules broken:\n${formatRuleViolations(broken)}`);
+  if (scenario.clients.some((c) => c.type === 'streams')) {
+    const problems = streamsRestoreProblems(trace);
+    if (problems.length) throw new Error(`Kafka Streams restore:\n${problems.join('\n')}`);
+  }
 }
 
 /** With `everyStep` false the logs are checked at the checkpoints only (the shapes draw one every 16–256 steps). */

@@ -492,9 +492,13 @@ const onOffsetFetchResponse = action((d, ev, out) => {
   fetchMore(d, out);
 });
 
-/** endOffsets(): the latest offset of each assigned partition (the LSO under read_committed). */
+/**
+ * endOffsets(): the latest offset of each assigned partition — the LSO under read_committed, unless
+ * the caller names the isolation level (Kafka Streams asks for the log end offset, read_uncommitted).
+ */
 const onEndOffsets = action((d, ev, out) => {
-  const call = ev as CallEvent;
+  const call = ev as CallEvent<{ isolationLevel?: string }>;
+  const isolationLevel = call.args.isolationLevel ?? d.config['isolation.level'];
   const requests: Record<number, string> = {};
   for (const tp of d.assignment) {
     const leader = leaderOf(d.meta, tp.topic, tp.partition);
@@ -506,7 +510,7 @@ const onEndOffsets = action((d, ev, out) => {
       topic: tp.topic,
       partition: tp.partition,
       timestamp: -1,
-      isolationLevel: d.config['isolation.level'],
+      isolationLevel,
     });
   }
   d.endOffsets = { from: call.from, requests, offsets: {} };
@@ -670,6 +674,15 @@ const startRejoin = action((d, _ev, out) => {
   sendJoin(d, out);
 });
 
+/**
+ * Kafka Streams' unsubscribe() + subscribe() after a TaskMigratedException (StreamThread.handleTaskMigrated):
+ * the member gives up its partitions and positions and rejoins the group, so it reads again from the
+ * committed offsets of a new generation. Already joining, it only confirms.
+ */
+const onResubscribe = action((_d, ev, out) => {
+  out.call((ev as CallEvent).from, 'reply', { call: 'resubscribe', ok: true });
+});
+
 const onClose = action((d, ev, out) => {
   const call = ev as CallEvent;
   out.cancel('heartbeat');
@@ -759,6 +772,7 @@ export const consumerMachine = setup({
             out.call((ev as CallEvent).from, 'reply', { call: 'commitSync', ok: false, error: 'RebalanceInProgressException' });
           }),
         },
+        resubscribe: { actions: onResubscribe },
         close: { target: 'closed', actions: onClose },
         OffsetCommitResponse: { actions: onOffsetCommitResponse },
       },
@@ -772,6 +786,7 @@ export const consumerMachine = setup({
           actions: action((d, _e, out) => out.timer('rejoin', 'rejoinBackoff', d.config['retry.backoff.ms'])),
         },
         rejoin: { target: 'joining', actions: startRejoin },
+        resubscribe: { target: 'joining', actions: [startRejoin, onResubscribe] },
         poll: { actions: waitingPoll },
         close: { target: 'closed', actions: onClose },
         OffsetCommitResponse: { actions: onOffsetCommitResponse },
@@ -783,6 +798,7 @@ export const consumerMachine = setup({
         heartbeatDue: { actions: onHeartbeatDue },
         HeartbeatResponse: { actions: onHeartbeatResponse },
         rejoin: { target: 'joining', actions: startRejoin },
+        resubscribe: { target: 'joining', actions: [startRejoin, onResubscribe] },
         close: { target: 'closed', actions: onClose },
       },
     },

@@ -174,6 +174,12 @@ export function timerClause(ctx: NarrationContext): string {
         `${who} records in the database how far it has published${sends} — until then a crash republishes those rows`,
         `${josa(who, '이/가')} 어디까지 발행했는지 데이터베이스에 기록합니다. 그 전에 중단되면 그 행들을 다시 발행합니다.`,
       );
+    case 'abortTimeout':
+      return say(
+        lang,
+        `${who} waited max.block.ms for abortTransaction()${sends}`,
+        `${josa(who, '이/가')} abortTransaction()을 max.block.ms 동안 기다렸습니다.`,
+      );
     case 'httpTimeout':
       return say(lang, `${who} got no HTTP answer in time${sends}`, `${josa(who, '이/가')} 제시간에 HTTP 응답을 받지 못했습니다.`);
     default:
@@ -302,10 +308,22 @@ export function callClause(ctx: NarrationContext): string {
         `${josa(caller, '이/가')} ${josa(target, '을/를')} 그룹의 커밋된 offset으로 되돌립니다. abortTransaction()은 컨슈머를 되돌리지 않기 때문입니다.`,
       );
     case 'endOffsets':
+      return d.isolationLevel === 'read_uncommitted'
+        ? say(
+            lang,
+            `${caller} asks ${target} for the changelog's log end offset (endOffsets, read_uncommitted): the store is restored when the read_committed restore consumer gets there`,
+            `${josa(caller, '이/가')} ${target}에게 changelog의 log end offset(endOffsets, read_uncommitted)을 묻습니다. read_committed 복원 컨슈머가 거기까지 읽으면 복원이 끝납니다.`,
+          )
+        : say(
+            lang,
+            `${caller} asks ${target} where the changelog ends (endOffsets), to know when the store is fully restored`,
+            `${josa(caller, '이/가')} 저장소 복원이 언제 끝나는지 알기 위해 ${target}에게 changelog의 끝(endOffsets)을 묻습니다.`,
+          );
+    case 'resubscribe':
       return say(
         lang,
-        `${caller} asks ${target} where the changelog ends (endOffsets), to know when the store is fully restored`,
-        `${josa(caller, '이/가')} 저장소 복원이 언제 끝나는지 알기 위해 ${target}에게 changelog의 끝(endOffsets)을 묻습니다.`,
+        `${caller} makes ${target} give up its partitions and rejoin the group (unsubscribe and subscribe again); it will read from the committed offsets${step.sent.length ? `; ${target} sends ${sent}` : ''}`,
+        `${josa(caller, '이/가')} ${josa(target, '이/가')} 파티션을 내려놓고 그룹에 다시 참여하게 합니다(unsubscribe 후 다시 subscribe). 이후 커밋된 offset부터 읽습니다.`,
       );
     case 'seekToBeginning':
       return say(

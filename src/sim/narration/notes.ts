@@ -42,8 +42,27 @@ const KO_RULES: readonly Rule[] = [
     (m) => `${m[1]}${m[2] ? '(read_committed)' : ''}에서 상태 저장소를 복원했습니다: changelog 레코드 ${m[3]}개, 키 ${m[4]}개`,
   ],
   [
-    /^transaction aborted: the task closes dirty, wipes its store and restores it from the changelog$/,
-    () => '트랜잭션이 취소됐습니다. 태스크는 dirty 상태로 닫히고 저장소를 지운 뒤 changelog에서 다시 복원합니다',
+    /^skipping record due to null key or value: (topic=\[.+\] partition=\[\d+\] offset=\[\d+\]) — count\(\) drops it \(dropped-records metric \+1\)$/,
+    (m) => `key나 value가 null인 레코드를 건너뜁니다: ${m[1]}. count()는 이 레코드를 버립니다(dropped-records 지표 +1)`,
+  ],
+  [
+    /^groupBy selected a null key for (topic=\[.+\] partition=\[\d+\] offset=\[\d+\]): the repartition topic's filter drops the record, so it is never counted$/,
+    (m) => `groupBy가 ${m[1]}에 null key를 골랐습니다. repartition 토픽 앞의 필터가 이 레코드를 버리므로 개수에 들어가지 않습니다`,
+  ],
+  [
+    /^TaskMigratedException \((\S+) failed with (.+)\): the task is closed dirty — its transaction aborted, its store wiped — the producer is re-created and the thread rejoins the group$/,
+    (m) =>
+      `TaskMigratedException(${josa(m[1] as string, '이/가')} ${josa(translateRefusal(m[2] as string, 'ko'), '으로/로')} 실패): 태스크를 dirty 상태로 닫고(트랜잭션 취소, 저장소 삭제) 프로듀서를 새로 만든 뒤 스레드가 그룹에 다시 참여합니다`,
+  ],
+  [
+    /^(\S+) failed with (.+): StreamsException, the stream thread dies$/,
+    (m) =>
+      `${josa(m[1] as string, '이/가')} ${josa(translateRefusal(m[2] as string, 'ko'), '으로/로')} 실패했습니다. StreamsException으로 스트림 스레드가 종료됩니다`,
+  ],
+  [
+    /^abortTransaction\(\) did not return within max\.block\.ms=(\d+): the TimeoutException is swallowed and the coordinator aborts the transaction after transaction\.timeout\.ms$/,
+    (m) =>
+      `abortTransaction()이 max.block.ms=${m[1]} 안에 끝나지 않았습니다. TimeoutException은 무시되고 코디네이터가 transaction.timeout.ms 뒤에 트랜잭션을 취소합니다`,
   ],
   [
     /^read its offsets from the database: (.+)$/,

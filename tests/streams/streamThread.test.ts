@@ -1,0 +1,318 @@
+/**
+ * The stream thread's rules, handler by handler (no kernel): what count() and groupBy drop, the
+ * order initTransactions → restore, a restore that reads only its own consumer's answers, the
+ * TaskMigratedException path (abort, new producer, rejoin) and a clock that never turns NaN.
+ */
+
+import { describe, expect, it } from 'vitest';
+import { createActor } from 'xstate';
+import { Out } from '../../src/sim/actors/out';
+import type { Effect } from '../../src/sim/kernel/effects';
+import type { RecordForApp } from '../../src/sim/protocol/messages';
+import { applyChangelog, countSkipReason, selectedKey } from '../../src/sim/streams/aggregate';
+import { closeDirty, failTask, isTaskMigrated, onMigrationReply } from '../../src/sim/streams/migration';
+import { planFor, runStep, takeBatch } from '../../src/sim/streams/processing';
+import { onInitReply, onRestoreReply, startProcess, startRestore } from '../../src/sim/streams/restore';
+import { streamThreadMachine } from '../../src/sim/streams/streamThread.machine';
+import { type Draft, type Ev, initialContext, type StreamThreadInput } from '../../src/sim/streams/streamThreadContext';
+
+const INPUT: StreamThreadInput = {
+  self: 'st.app',
+  consumer: 'st.consumer',
+  restoreConsumer: 'st.restore',
+  producer: 'st.producer',
+  client: 'st',
+  guarantee: 'exactly_once_v2',
+  commitIntervalMs: 100,
+  inputTopic: 'in',
+  outputTopic: 'out',
+  changelogTopic: 'app-count-store-changelog',
+  repartitionTopic: null,
+  groupBy: null,
+};
+
+const draft = (over: Partial<Draft> = {}, input: Partial<StreamThreadInput> = {}): Draft => ({
+  ...initialContext({ ...INPUT, ...input }),
+  ...over,
+});
+const reply = (from: string, args: Record<string, unknown>): Ev => ({ type: 'reply', now: 10, from, args }) as Ev;
+const rec = (key: string | null, value: string | null, offset = 0, topic = 'in'): RecordForApp => ({
+  topic,
+  partition: 0,
+  offset,
+  key,
+  value,
+  headers: { event_id: `e${offset}` },
+});
+const calls = (out: Out) => out.effects.filter((e): e is Extract<Effect, { type: 'call' }> => e.type === 'call');
+const notes = (out: Out) =>
+  out.effects.flatMap((e) => (e.type === 'fact' && e.fact.kind === 'note' ? [(e.fact as unknown as { text: string }).text] : []));
+
+describe('what count() and groupBy count (KStreamAggregate, InternalStreamsBuilder.rewriteRepartitionNodes)', () => {
+  it('count() skips a null key or a null value', () => {
+    expect(countSkipReason({ key: null, value: 'v' })).toBe('null key');
+    expect(countSkipReason({ key: 'k', value: null })).toBe('null value');
+    expect(countSkipReason({ key: 'k', value: 'v' })).toBeNull();
+  });
+
+  it('groupBy selects the key or the value; null when that field is null', () => {
+    expect(selectedKey({ key: 'k', value: 'v' }, 'key')).toBe('k');
+    expect(selectedKey({ key: 'k', value: 'v' }, 'value')).toBe('v');
+    expect(selectedKey({ key: 'k', value: null }, 'value')).toBeNull();
+    expect(selectedKey({ key: null, value: 'v' }, 'key')).toBeNull();
+  });
+
+  it('plans a drop for a null key or value, a filter for a null selected key', () => {
+    const plain = planFor(draft(), [rec('a', 'x', 0), rec(null, 'y', 1), rec('b', null, 2)]);
+    expect(plain).toEqual([
+      { kind: 'count', i: 0 },
+      { kind: 'changelog', i: 0 },
+      { kind: 'output', i: 0 },
+      { kind: 'drop', i: 1 },
+      { kind: 'drop', i: 2 },
+      { kind: 'commit' },
+    ]);
+    const byValue = draft({}, { repartitionTopic: 'app-count-store-repartition', groupBy: 'value' });
+    expect(planFor(byValue, [rec('a', null, 0), rec(null, 'v', 1)])).toEqual([
+      { kind: 'filter', i: 0 },
+      { kind: 'repartition', i: 1 },
+      { kind: 'commit' },
+    ]);
+    // re-keyed with a null value: it reaches the repartition topic, and count() drops it there
+    const byKey = draft({}, { repartitionTopic: 'app-count-store-repartition', groupBy: 'key' });
+    expect(planFor(byKey, [rec('a', null, 0), rec('a', null, 0, 'app-count-store-repartition')])).toEqual([
+      { kind: 'repartition', i: 0 },
+      { kind: 'drop', i: 1 },
+      { kind: 'commit' },
+    ]);
+  });
+
+  it('a dropped record is not counted, not written, but its offset is committed and the metric counts it', () => {
+    const d = draft({ batch: [rec(null, 'y', 4)], plan: [{ kind: 'drop', i: 0 }, { kind: 'commit' }] });
+    const out = new Out();
+    runStep(d, 10, out);
+    expect(d.store).toEqual({});
+    expect(d.droppedRecords).toBe(1);
+    expect(d.uncommitted).toBe(1);
+    expect(calls(out)).toEqual([]);
+    expect(notes(out)).toEqual([
+      'skipping record due to null key or value: topic=[in] partition=[0] offset=[4] — count() drops it (dropped-records metric +1)',
+    ]);
+  });
+
+  it('groupBy with a null selected key sends nothing to the repartition topic', () => {
+    const d = draft(
+      { batch: [rec('k', null, 2)], plan: [{ kind: 'filter', i: 0 }, { kind: 'commit' }] },
+      { repartitionTopic: 'app-count-store-repartition', groupBy: 'value' },
+    );
+    const out = new Out();
+    runStep(d, 10, out);
+    expect(calls(out)).toEqual([]);
+    expect(d.uncommitted).toBe(1);
+    expect(notes(out)[0]).toMatch(/^groupBy selected a null key for topic=\[in\] partition=\[0\] offset=\[2\]/);
+  });
+});
+
+describe('restoring the store (StoreChangelogReader)', () => {
+  it('applies only records below the end offset; a null value deletes the key', () => {
+    const cl = (offset: number, key: string | null, value: string | null) => ({
+      topic: 'cl',
+      partition: 0,
+      offset,
+      key,
+      value,
+    });
+    const r = applyChangelog({ z: 9 }, [cl(0, 'a', '1'), cl(1, 'a', '2'), cl(2, null, '5'), cl(3, 'z', null), cl(4, 'a', '3')], {
+      'cl-0': 4,
+    });
+    expect(r.store).toEqual({ a: 2 });
+    expect(r.applied).toBe(3);
+  });
+
+  it('exactly_once_v2: initTransactions() comes first, the restore only after it returns', () => {
+    const d = draft();
+    const out = new Out();
+    startProcess(d, 5, out);
+    expect(calls(out).map((c) => [c.to, c.name])).toEqual([['st.producer', 'initTransactions']]);
+    expect(out.raised).toEqual([]);
+    const after = new Out();
+    onInitReply(d, reply('st.producer', { call: 'initTransactions', ok: true, error: null }), after);
+    expect(after.raised).toEqual([{ type: 'initialized' }]);
+  });
+
+  it('at_least_once restores at once', () => {
+    const out = new Out();
+    startProcess(draft({}, { guarantee: 'at_least_once' }), 5, out);
+    expect(calls(out)).toEqual([]);
+    expect(out.raised).toEqual([{ type: 'initialized' }]);
+  });
+
+  it('reads to the changelog log end offset (read_uncommitted), not the LSO', () => {
+    const d = draft();
+    const out = new Out();
+    startRestore(d, out);
+    expect(calls(out)).toEqual([{ type: 'call', to: 'st.restore', name: 'endOffsets', args: { isolationLevel: 'read_uncommitted' } }]);
+    expect(d.restoreCall).toBe('endOffsets');
+  });
+
+  it("the main consumer's poll() answer is never taken for changelog data: it waits for the task to run", () => {
+    const d = draft({ restoreEnd: { 'app-count-store-changelog-0': 2 }, restoreCall: 'poll', pollOutstanding: true });
+    const out = new Out();
+    const batch = { call: 'poll', ok: true, records: [rec('a', 'view', 7)], positions: { 'in-0': 8 } };
+    onRestoreReply(d, reply('st.consumer', batch), out);
+    expect(d.store).toEqual({});
+    expect(d.restorePositions).toEqual({});
+    expect(d.heldBatch).toEqual(batch);
+    expect(d.pollOutstanding).toBe(false);
+    expect(calls(out)).toEqual([]);
+    // the restore consumer's answer is the changelog
+    const cl = { ...rec('a', '3', 1, 'app-count-store-changelog') };
+    onRestoreReply(d, reply('st.restore', { call: 'poll', ok: true, records: [cl], positions: { 'app-count-store-changelog-0': 2 } }), out);
+    expect(d.store).toEqual({ a: 3 });
+    expect(out.raised).toEqual([{ type: 'restored' }]);
+  });
+
+  it('ignores a restore-consumer answer to a call it is not waiting for', () => {
+    const d = draft({ restoreEnd: { 'app-count-store-changelog-0': 2 }, restoreCall: 'seekToBeginning' });
+    const out = new Out();
+    onRestoreReply(d, reply('st.restore', { call: 'poll', ok: true, records: [rec('a', '3', 1, 'app-count-store-changelog')] }), out);
+    expect(d.store).toEqual({});
+    expect(out.effects).toEqual([]);
+  });
+});
+
+describe('TaskMigratedException (StreamsProducer, RecordCollectorImpl, StreamThread.handleTaskMigrated)', () => {
+  it('fenced producers and CommitFailedException migrate the task; other errors kill the thread', () => {
+    for (const e of [
+      'PRODUCER_FENCED',
+      'INVALID_PRODUCER_EPOCH',
+      'INVALID_PRODUCER_ID_MAPPING',
+      'OUT_OF_ORDER_SEQUENCE_NUMBER',
+      'CommitFailedException',
+    ])
+      expect(isTaskMigrated(e), e).toBe(true);
+    expect(isTaskMigrated('The producer is in a fatal error state (fenced) and must be closed')).toBe(true);
+    for (const e of ['TRANSACTION_ABORTABLE', 'INVALID_RECORD', null]) expect(isTaskMigrated(e), String(e)).toBe(false);
+    const killed = draft();
+    const out = new Out();
+    failTask(killed, out, 'commitTransaction', 'INVALID_RECORD');
+    expect(killed.stopped).toBe('commitTransaction failed with INVALID_RECORD: StreamsException, the stream thread dies');
+    expect(out.raised).toEqual([{ type: 'halt' }]);
+    const migrated = new Out();
+    failTask(draft(), migrated, 'sendOffsetsToTransaction', 'INVALID_PRODUCER_EPOCH');
+    expect(migrated.raised).toEqual([{ type: 'migrate' }]);
+  });
+
+  it('closes dirty: abort (errors swallowed), a new producer, then the rejoin; stale poll() answers are dropped', () => {
+    const d = draft({ inTransaction: true, store: { a: 5 }, uncommitted: 2, pollOutstanding: true });
+    const out = new Out();
+    closeDirty(d, out);
+    expect(d.store).toEqual({});
+    expect(d.discardPolls).toBe(true);
+    expect(calls(out).map((c) => c.name)).toEqual(['abortTransaction']);
+    expect(out.effects).toContainEqual(expect.objectContaining({ type: 'timer', key: 'abortTimeout', delay: 60000 }));
+
+    const stale = new Out();
+    onMigrationReply(d, reply('st.consumer', { call: 'poll', ok: true, records: [rec('a', 'x', 3)] }), stale);
+    expect(d.pollOutstanding).toBe(false);
+    expect(d.heldBatch).toBeNull();
+    expect(stale.effects).toEqual([]);
+
+    const a = new Out();
+    onMigrationReply(
+      d,
+      reply('st.producer', {
+        call: 'abortTransaction',
+        ok: false,
+        error: 'The producer is in a fatal error state (fenced) and must be closed',
+      }),
+      a,
+    );
+    expect(calls(a).map((c) => [c.to, c.name])).toEqual([['st.producer', 'close']]);
+    const b = new Out();
+    onMigrationReply(d, reply('st.producer', { call: 'close', ok: true }), b);
+    expect(calls(b).map((c) => [c.to, c.name])).toEqual([['st.consumer', 'resubscribe']]);
+    const c = new Out();
+    onMigrationReply(d, reply('st.consumer', { call: 'resubscribe', ok: true }), c);
+    expect(c.raised).toEqual([{ type: 'migrated' }]);
+    expect(d.discardPolls).toBe(false);
+  });
+
+  it('without an open transaction there is nothing to abort', () => {
+    const out = new Out();
+    closeDirty(draft({ inTransaction: false }), out);
+    expect(calls(out).map((c) => c.name)).toEqual(['close']);
+  });
+
+  it('a batch taken after the rejoin carries the new generation into sendOffsetsToTransaction', () => {
+    const d = draft();
+    const out = new Out();
+    takeBatch(
+      d,
+      { records: [rec('a', 'x', 1)], positions: { 'in-0': 2 }, groupMetadata: { groupId: 'app', generationId: 2, memberId: 'm' } },
+      out,
+    );
+    expect(d.groupMetadata?.generationId).toBe(2);
+    expect(calls(out).map((c) => c.name)).toEqual(['beginTransaction']);
+  });
+});
+
+describe('the thread as a machine: a migration and back, with a finite clock', () => {
+  it('every deadline it sets is a finite delay, also after events raised inside a step', () => {
+    const actor = createActor(streamThreadMachine, { input: INPUT });
+    const effects: Effect[] = [];
+    actor.on('*', (e) => {
+      effects.push(e as unknown as Effect);
+    });
+    actor.start();
+    const send = (e: Record<string, unknown>) => actor.send(e as never);
+    const answer = (now: number, from: string, args: Record<string, unknown>) => send({ type: 'reply', now, from, args });
+    /** Steps through a batch's plan up to its commit step, answering each send(). */
+    const runBatch = (now: number) => {
+      for (;;) {
+        const { plan, step } = actor.getSnapshot().context;
+        const kind = plan[step]?.kind;
+        send({ type: 'continue', now });
+        if (kind === undefined) return;
+        if (kind === 'commit') {
+          // not due yet: the commit step passes and the next continue polls
+          if (!actor.getSnapshot().context.committing) send({ type: 'continue', now });
+          return;
+        }
+        if (kind !== 'count') answer(now, 'st.producer', { call: 'send', ok: true, error: null });
+      }
+    };
+    send({ type: 'boot', now: 0 });
+    answer(2, 'st.producer', { call: 'initTransactions', ok: true, error: null });
+    answer(3, 'st.restore', { call: 'endOffsets', ok: true, offsets: { 'app-count-store-changelog-0': 0 } });
+    expect(actor.getSnapshot().value).toBe('running');
+    const groupMetadata = { groupId: 'app', generationId: 1, memberId: 'm' };
+    answer(3500, 'st.consumer', { call: 'poll', ok: true, records: [rec('a', 'x', 0)], positions: { 'in-0': 1 }, groupMetadata });
+    answer(3500, 'st.producer', { call: 'beginTransaction', ok: true, error: null });
+    runBatch(3500);
+    answer(33750, 'st.producer', { call: 'sendOffsetsToTransaction', ok: false, error: 'INVALID_PRODUCER_EPOCH' });
+    expect(actor.getSnapshot().value).toBe('migrating');
+    answer(33750, 'st.producer', {
+      call: 'abortTransaction',
+      ok: false,
+      error: 'The producer is in a fatal error state (fenced) and must be closed',
+    });
+    answer(33750, 'st.producer', { call: 'close', ok: true, error: null });
+    // the rejoin is confirmed: 'migrated' is raised inside this step and carries no time of its own
+    answer(33751, 'st.consumer', { call: 'resubscribe', ok: true });
+    expect(actor.getSnapshot().value).toBe('initializing');
+    expect(actor.getSnapshot().context.lastCommitAt).toBe(33751);
+    answer(33760, 'st.producer', { call: 'initTransactions', ok: true, error: null });
+    answer(33762, 'st.restore', { call: 'endOffsets', ok: true, offsets: { 'app-count-store-changelog-0': 0 } });
+    expect(actor.getSnapshot().value).toBe('running');
+    answer(33800, 'st.consumer', { call: 'poll', ok: true, records: [rec('b', 'y', 1)], positions: { 'in-0': 2 }, groupMetadata });
+    answer(33800, 'st.producer', { call: 'beginTransaction', ok: true, error: null });
+    runBatch(33800);
+    const timers = effects.filter((e): e is Extract<Effect, { type: 'timer' }> => e.type === 'timer');
+    expect(timers.length).toBeGreaterThan(0);
+    for (const t of timers) expect(Number.isFinite(t.delay), `${t.key} delay ${t.delay}`).toBe(true);
+    expect(timers.some((t) => t.key === 'commitDue')).toBe(true);
+    expect(Number.isFinite(actor.getSnapshot().context.clock)).toBe(true);
+    actor.stop();
+  });
+});
