@@ -136,10 +136,10 @@ function lossClause(lang: Language, l: Loss): string {
       return l.cause === 'no-call'
         ? say(
             lang,
-            `never took effect: ${a} processed it, but the write or call never happened`,
+            `never took effect: processed by ${a}, but the write or call never happened`,
             `반영되지 않았습니다. ${josa(a, '이/가')} 처리했지만 쓰기나 호출은 일어나지 않았습니다`,
           )
-        : say(lang, `never took effect: ${a} never processed it`, `반영되지 않았습니다. ${josa(a, '이/가')} 처리하지 않았습니다`);
+        : say(lang, `never took effect: not processed by ${a}`, `반영되지 않았습니다. ${josa(a, '이/가')} 처리하지 않았습니다`);
   }
 }
 
