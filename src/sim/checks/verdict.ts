@@ -12,8 +12,8 @@ import type { PartitionRow } from '../trace/logView';
 import { buildIndex, eventKey, type RunIndex } from './verdictIndex';
 import { type AppSpec, deliveryFinding, processingFinding, processingLosses, type ReaderContext, sinkFinding } from './verdictReaders';
 import { findingText } from './verdictText';
-import { classifyCopies, type TopicWriter, topicFindings } from './verdictTopics';
-import type { Counters, EventVerdict, LayerFinding, Loss, LossFinding, Verdict } from './verdictTypes';
+import { classifyAll, type TopicWriter, topicFindings } from './verdictTopics';
+import type { Copy, Counters, EventVerdict, LayerFinding, Loss, LossFinding, Verdict } from './verdictTypes';
 
 export type { TopicWriter } from './verdictTopics';
 export type * from './verdictTypes';
@@ -52,7 +52,11 @@ export interface VerdictInput {
   readonly final?: boolean;
 }
 
-function eventVerdicts(index: RunIndex, outputs: ReadonlySet<string>): EventVerdict[] {
+function eventVerdicts(
+  index: RunIndex,
+  classified: ReadonlyMap<string, ReadonlyMap<string, readonly Copy[]>>,
+  outputs: ReadonlySet<string>,
+): EventVerdict[] {
   interface Acc {
     origins: Set<string>;
     appended: number;
@@ -75,19 +79,20 @@ function eventVerdicts(index: RunIndex, outputs: ReadonlySet<string>): EventVerd
   for (const [topic, byKey] of index.copies)
     for (const [key, raw] of byKey) {
       const a = acc(key);
-      for (const c of classifyCopies(index, raw)) {
+      const output = outputs.has(topic);
+      for (const c of classified.get(topic)?.get(key) ?? raw) {
         if (c.state === 'removed') continue;
-        if (outputs.has(topic)) {
+        if (output) {
           a.outAll++;
           if (c.state === 'committed' || c.state === 'plain') a.outCommitted++;
           continue;
         }
         a.appended++;
-        if (c.cause === 'retry') a.retry++;
+        if ('cause' in c && c.cause === 'retry') a.retry++;
       }
-      if (!outputs.has(topic)) for (const c of raw) if (c.origin) a.origins.add(c.origin);
+      if (!output) for (const c of raw) if (c.origin) a.origins.add(c.origin);
     }
-  for (const r of index.sendResults.values()) if (r.eventId) acc(r.eventId);
+  for (const r of index.sendResults) if (r.eventId) acc(r.eventId);
   for (const [consumer, list] of index.delivered)
     for (const o of list) acc(o.key).deliveries[consumer] = (acc(o.key).deliveries[consumer] ?? 0) + 1;
   for (const [app, list] of index.processed) for (const o of list) acc(o.key).processed[app] = (acc(o.key).processed[app] ?? 0) + 1;
@@ -113,8 +118,7 @@ function eventVerdicts(index: RunIndex, outputs: ReadonlySet<string>): EventVerd
 function retriesWrittenTwice(index: RunIndex): number {
   let n = 0;
   const seen = new Set<string>();
-  const all = [...index.copyAt.values()].sort((a, b) => (a.step ?? Number.MAX_SAFE_INTEGER) - (b.step ?? Number.MAX_SAFE_INTEGER));
-  for (const c of all) {
+  for (const c of index.allCopies) {
     if (!c.origin) continue;
     if (seen.has(c.origin)) n++;
     seen.add(c.origin);
@@ -160,12 +164,24 @@ export function computeVerdict(input: VerdictInput): Verdict {
   }));
   const apps: AppSpec[] = [...(input.apps ?? [])];
   const sinks = input.sinks ?? [...index.sideEffects.keys()].sort();
-  const rctx: ReaderContext = { index, readers, apps, sinks, stopped, final };
-  const seen = new Set<string>();
-  for (const list of [...index.delivered.values(), ...index.processed.values()]) for (const o of list) seen.add(`${o.topic}|${o.key}`);
+  const rctx: ReaderContext = { index, readers, apps, sinks, stopped, final, owners: new Map() };
+  // who received or processed what, per topic (built only if compaction removed something)
+  let seenBy: Map<string, Set<string>> | null = null;
+  const seen = (topic: string, key: string) => {
+    if (!seenBy) {
+      seenBy = new Map();
+      for (const list of [...index.delivered.values(), ...index.processed.values()])
+        for (const o of list) {
+          if (!seenBy.has(o.topic)) seenBy.set(o.topic, new Set());
+          seenBy.get(o.topic)?.add(o.key);
+        }
+    }
+    return seenBy.get(topic)?.has(key) ?? false;
+  };
 
   const findings: Omit<LayerFinding, 'sentence'>[] = [];
-  const topics = topicFindings({ index, writers, intended: input.intendedSends ?? [], stopped, final, seen }, outputs);
+  const classified = classifyAll(index);
+  const topics = topicFindings({ index, writers, intended: input.intendedSends ?? [], stopped, final, seen, classified }, outputs);
   findings.push(...topics.filter((t) => t.layer === 'log'), ...topics.filter((t) => t.layer === 'output'));
   for (const r of readers) findings.push(deliveryFinding(rctx, r));
   const lostInProcessing = processingLosses(rctx);
@@ -173,7 +189,7 @@ export function computeVerdict(input: VerdictInput): Verdict {
     findings.push(processingFinding(rctx, a, lostInProcessing.get(a.id) ?? []));
   for (const sink of sinks) findings.push(sinkFinding(rctx, sink, lostInProcessing));
   const losses: Loss[] = findings.flatMap((f) => ('losses' in f ? (f.losses as readonly Loss[]) : []));
-  const anything = index.copies.size > 0 || index.sendResults.size > 0 || index.delivered.size > 0 || index.processed.size > 0;
+  const anything = index.copies.size > 0 || index.sendResults.length > 0 || index.delivered.size > 0 || index.processed.size > 0;
   const lossFinding: Omit<LossFinding, 'sentence'> = {
     layer: 'loss',
     subject: null,
@@ -184,7 +200,7 @@ export function computeVerdict(input: VerdictInput): Verdict {
   };
   findings.push(lossFinding);
 
-  const events = eventVerdicts(index, outputs);
+  const events = eventVerdicts(index, classified, outputs);
   const layers = findings.map((f) => ({ ...f, sentence: findingText(f as LayerFinding, 'en') }) as LayerFinding);
   return { events, layers, counters: counters(index, events, input), summary: layers.map((l) => l.sentence) };
 }

@@ -58,16 +58,19 @@ export interface RunIndex {
   readonly stepTime: (step: number) => number;
   /** Copies per topic, then per event key, in append order (removed ones included). */
   readonly copies: ReadonlyMap<string, ReadonlyMap<string, RawCopy[]>>;
-  /** Every copy by "topic-partition@offset". */
-  readonly copyAt: ReadonlyMap<string, RawCopy>;
+  /** The copy at an offset, if one was appended there. */
+  readonly copyAt: (topic: string, partition: number, offset: number) => RawCopy | undefined;
+  /** Every copy, in append order (records no append fact announced last). */
+  readonly allCopies: readonly RawCopy[];
   /** Topics that hold data (now or once), with their partitions' current rows. */
   readonly partitions: readonly PartitionRow[];
   /** Broker-recognised retries per "topic|key": how many, and where. */
   readonly deduplicated: ReadonlyMap<string, number[]>;
-  /** The last result of each send(), by "client#ref". */
-  readonly sendResults: ReadonlyMap<string, SendResult>;
-  /** Event ids each client's sends carried, per topic: "client|topic|eventId" → origin keys. */
-  readonly sentEvents: ReadonlySet<string>;
+  /** The last result of each send(). */
+  readonly sendResults: readonly SendResult[];
+  /** The same results by "topic|eventId", and by topic. */
+  readonly resultsByEvent: ReadonlyMap<string, readonly SendResult[]>;
+  readonly resultsByTopic: ReadonlyMap<string, readonly SendResult[]>;
   readonly delivered: ReadonlyMap<string, Occurrence[]>;
   readonly processed: ReadonlyMap<string, Occurrence[]>;
   /** Per sink, per event id: effects that took effect and attempts that changed nothing. */
@@ -90,6 +93,11 @@ export interface RunIndex {
   readonly counts: { committed: number; aborted: number; fenced: number; commitFailures: number };
 }
 
+/** The send() results that carried an event to a topic. */
+export function resultsOf(index: RunIndex, topic: string, eventId: string): readonly SendResult[] {
+  return index.resultsByEvent.get(`${topic}|${eventId}`) ?? [];
+}
+
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   const list = map.get(key);
   if (list) list.push(value);
@@ -103,17 +111,30 @@ function stateOf(outcome: TxnOutcome | null): CopyState {
 const FENCING = new Set(['PRODUCER_FENCED', 'INVALID_PRODUCER_EPOCH', 'INVALID_TXN_STATE']);
 
 export function buildIndex(steps: readonly TraceStep[], partitions: readonly PartitionRow[], ignored: ReadonlySet<string>): RunIndex {
-  const times = new Map<number, number>();
-  for (const s of steps) times.set(s.i, s.t);
-  const stepTime = (step: number) => times.get(step) ?? 0;
+  // a trace's steps are numbered by their place in it; hand-made ones may not be
+  const stepTime = (step: number) => (steps[step]?.i === step ? (steps[step] as TraceStep).t : (steps.find((s) => s.i === step)?.t ?? 0));
   const business = partitions.filter((p) => !p.internal && !ignored.has(p.topic));
-  const present = new Map<string, PartitionRow['records'][number]>();
-  for (const p of business) for (const r of p.records) if (r.control === null) present.set(`${p.topic}-${p.partition}@${r.offset}`, r);
+  // per "topic-partition", by offset: numbers as keys keep a long log cheap to index
+  const present = new Map<string, Map<number, PartitionRow['records'][number]>>();
+  for (const p of business) {
+    const m = new Map<number, PartitionRow['records'][number]>();
+    for (const r of p.records) if (r.control === null) m.set(r.offset, r);
+    present.set(`${p.topic}-${p.partition}`, m);
+  }
 
   const copies = new Map<string, Map<string, RawCopy[]>>();
-  const copyAt = new Map<string, RawCopy>();
+  const copiesAt = new Map<string, Map<number, RawCopy>>();
+  const allCopies: RawCopy[] = [];
+  const copyAt = (topic: string, partition: number, offset: number) => copiesAt.get(`${topic}-${partition}`)?.get(offset);
   const addCopy = (c: RawCopy) => {
-    copyAt.set(`${c.topic}-${c.partition}@${c.offset}`, c);
+    const tp = `${c.topic}-${c.partition}`;
+    let m = copiesAt.get(tp);
+    if (!m) {
+      m = new Map();
+      copiesAt.set(tp, m);
+    }
+    m.set(c.offset, c);
+    allCopies.push(c);
     let byKey = copies.get(c.topic);
     if (!byKey) {
       byKey = new Map();
@@ -121,10 +142,9 @@ export function buildIndex(steps: readonly TraceStep[], partitions: readonly Par
     }
     push(byKey, c.key, c);
   };
-  const appended = new Set<string>();
   const deduplicated = new Map<string, number[]>();
-  const sendResults = new Map<string, SendResult>();
-  const sentEvents = new Set<string>();
+  /** the last result of each send(), per client and ref */
+  const results = new Map<string, Map<number, SendResult>>();
   const delivered = new Map<string, Occurrence[]>();
   const processed = new Map<string, Occurrence[]>();
   const sideEffects = new Map<string, Map<string, { applied: number[]; skipped: number[]; apps: Set<string> }>>();
@@ -137,8 +157,6 @@ export function buildIndex(steps: readonly TraceStep[], partitions: readonly Par
   const committed = new Map<string, Map<string, { offset: number; step: number }>>();
   const counts = { committed: 0, aborted: 0, fenced: 0, commitFailures: 0 };
   let inboxConflicts = 0;
-  /** event keys of records appended so far, per "topic-partition@offset" (for recognised retries) */
-  const keyAt = new Map<string, string>();
   const lastPid = new Map<string, number>();
 
   for (const s of steps)
@@ -147,14 +165,12 @@ export function buildIndex(steps: readonly TraceStep[], partitions: readonly Par
       switch (f.kind) {
         case 'append': {
           if (f.control !== null || f.topic.startsWith('__') || ignored.has(f.topic)) break;
+          const rows = present.get(`${f.topic}-${f.partition}`);
           for (let o = f.baseOffset; o <= f.lastOffset; o++) {
             const i = o - f.baseOffset;
-            const where = `${f.topic}-${f.partition}@${o}`;
-            const row = present.get(where);
+            const row = rows?.get(o);
             const origin = f.origins[i] ?? null;
             const key = eventKey(f.eventIds[i] ?? null, f.topic, f.partition, o);
-            keyAt.set(where, key);
-            appended.add(where);
             addCopy({
               topic: f.topic,
               partition: f.partition,
@@ -174,14 +190,15 @@ export function buildIndex(steps: readonly TraceStep[], partitions: readonly Par
         case 'duplicate': {
           const n = Math.max(1, f.lastSequence - f.baseSequence + 1);
           for (let o = f.baseOffset; o < f.baseOffset + n; o++) {
-            const key = keyAt.get(`${f.topic}-${f.partition}@${o}`);
+            const key = copyAt(f.topic, f.partition, o)?.key;
             if (key) push(deduplicated, `${f.topic}|${key}`, s.i);
           }
           break;
         }
         case 'sendResult':
           if (ignored.has(f.topic)) break;
-          sendResults.set(`${f.client}#${f.ref}`, {
+          if (!results.has(f.client)) results.set(f.client, new Map());
+          results.get(f.client)?.set(f.ref, {
             client: f.client,
             topic: f.topic,
             eventId: f.eventId,
@@ -189,7 +206,6 @@ export function buildIndex(steps: readonly TraceStep[], partitions: readonly Par
             error: f.error,
             step: s.i,
           });
-          if (f.eventId) sentEvents.add(`${f.client}|${f.topic}|${f.eventId}`);
           break;
         case 'delivered':
           if (ignored.has(f.topic)) break;
@@ -277,10 +293,18 @@ export function buildIndex(steps: readonly TraceStep[], partitions: readonly Par
       }
     }
 
+  const resultsByEvent = new Map<string, SendResult[]>();
+  const resultsByTopic = new Map<string, SendResult[]>();
+  const sendResults = [...results.values()].flatMap((m) => [...m.values()]);
+  for (const r of sendResults) {
+    push(resultsByTopic, r.topic, r);
+    if (r.eventId) push(resultsByEvent, `${r.topic}|${r.eventId}`, r);
+  }
+
   // records in the log that no append fact announced (a trace cut short): present, with no step
   for (const p of business)
     for (const r of p.records) {
-      if (r.control !== null || appended.has(`${p.topic}-${p.partition}@${r.offset}`)) continue;
+      if (r.control !== null || copyAt(p.topic, p.partition, r.offset)) continue;
       addCopy({
         topic: p.topic,
         partition: p.partition,
@@ -300,10 +324,12 @@ export function buildIndex(steps: readonly TraceStep[], partitions: readonly Par
     stepTime,
     copies,
     copyAt,
+    allCopies,
     partitions: business,
     deduplicated,
     sendResults,
-    sentEvents,
+    resultsByEvent,
+    resultsByTopic,
     delivered,
     processed,
     sideEffects,

@@ -26,21 +26,32 @@ export interface ReaderContext {
   readonly sinks: readonly string[];
   readonly stopped: Readonly<Record<string, 'down' | 'stopped'>>;
   readonly final: boolean;
+  /** Partition owners per group (member ids joined), filled on first use. */
+  readonly owners: Map<string, Map<string, string>>;
 }
 
 const EFFECTIVE = new Set<CopyState>(['committed', 'plain']);
 
 function stateAt(index: RunIndex, topic: string, partition: number, offset: number): CopyState {
-  return index.copyAt.get(`${topic}-${partition}@${offset}`)?.state ?? 'removed';
+  return index.copyAt(topic, partition, offset)?.state ?? 'removed';
 }
 
 /** Which member of a group owns a partition: the one that last received from it, else the first subscribed. */
 function owner(ctx: ReaderContext, members: readonly ReaderSpec[], topic: string, partition: number): string | null {
-  let best: { id: string; step: number } | null = null;
-  for (const m of members)
-    for (const o of [...(ctx.index.delivered.get(m.id) ?? []), ...(ctx.index.processed.get(m.id) ?? [])])
-      if (o.topic === topic && o.partition === partition && (!best || o.step > best.step)) best = { id: m.id, step: o.step };
-  return best?.id ?? members.find((m) => m.topics.includes(topic))?.id ?? null;
+  const key = members.map((m) => m.id).join('|');
+  let last = ctx.owners.get(key);
+  if (!last) {
+    const best = new Map<string, { id: string; step: number }>();
+    for (const m of members)
+      for (const o of [...(ctx.index.delivered.get(m.id) ?? []), ...(ctx.index.processed.get(m.id) ?? [])]) {
+        const tp = `${o.topic}-${o.partition}`;
+        const b = best.get(tp);
+        if (!b || o.step > b.step) best.set(tp, { id: m.id, step: o.step });
+      }
+    last = new Map([...best].map(([tp, b]) => [tp, b.id]));
+    ctx.owners.set(key, last);
+  }
+  return last.get(`${topic}-${partition}`) ?? members.find((m) => m.topics.includes(topic))?.id ?? null;
 }
 
 function groupOf(r: ReaderSpec, pool: readonly ReaderSpec[]): ReaderSpec[] {
@@ -59,7 +70,7 @@ export function stallsOf(ctx: ReaderContext, r: ReaderSpec, pool: readonly Reade
     if (blockedRows.length === 0) continue;
     const pin = p.records.find((x) => x.offset === p.lastStableOffset) ?? blockedRows[0];
     if (!pin) continue;
-    const pinCopy = ctx.index.copyAt.get(`${p.topic}-${p.partition}@${pin.offset}`);
+    const pinCopy = ctx.index.copyAt(p.topic, p.partition, pin.offset);
     const sinceStep = pinCopy?.step ?? null;
     const view = coordinatorView(ctx.index, pin.producerId, sinceStep);
     const others = blockedRows.some((x) => x.producerId !== pin.producerId || x.txnOutcome !== 'open');

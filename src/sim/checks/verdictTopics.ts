@@ -5,7 +5,7 @@
  * send(), a new producer session, another writer), which retries the broker recognised, and which
  * events that should be there are not, with why.
  */
-import type { RawCopy, RunIndex } from './verdictIndex';
+import { type RawCopy, type RunIndex, resultsOf } from './verdictIndex';
 import type { Copy, CopyCause, CopyState, Loss, TopicEvent, TopicFinding, WriterKind } from './verdictTypes';
 
 export interface TopicWriter {
@@ -26,8 +26,10 @@ export interface TopicContext {
   /** Clients that have stopped for good at the step described, and how. */
   readonly stopped: Readonly<Record<string, 'down' | 'stopped'>>;
   readonly final: boolean;
-  /** Keys each reader or application received or processed, per topic: "topic|key". */
-  readonly seen: ReadonlySet<string>;
+  /** Whether any reader or application received or processed an event of a topic. */
+  readonly seen: (topic: string, key: string) => boolean;
+  /** Every topic's copies, classified (classifyAll). */
+  readonly classified: ReadonlyMap<string, ReadonlyMap<string, readonly Copy[]>>;
 }
 
 const EFFECTIVE = new Set<CopyState>(['committed', 'plain']);
@@ -66,6 +68,17 @@ export function classifyCopies(index: RunIndex, raw: readonly RawCopy[]): Copy[]
       step: c.step,
     });
   });
+  return out;
+}
+
+/** classifyCopies for every event of every topic that has more than one copy (one copy is simply 'first'). */
+export function classifyAll(index: RunIndex): Map<string, Map<string, Copy[]>> {
+  const out = new Map<string, Map<string, Copy[]>>();
+  for (const [topic, byKey] of index.copies) {
+    const m = new Map<string, Copy[]>();
+    for (const [key, raw] of byKey) if (raw.length > 1) m.set(key, classifyCopies(index, raw));
+    out.set(topic, m);
+  }
   return out;
 }
 
@@ -108,15 +121,16 @@ interface Expected {
   readonly via: 'producer' | 'app' | 'relay' | 'log';
 }
 
-function expectedIn(ctx: TopicContext, topic: string, keys: Iterable<string>): Map<string, Expected> {
+const IN_LOG: Omit<Expected, 'eventId'> = { by: null, via: 'log' };
+
+/** Events a writer should have put in the topic that have no copy there at all (sent, scripted, processed, in an outbox). */
+function missingIn(ctx: TopicContext, topic: string, present: ReadonlyMap<string, unknown>): Map<string, Expected> {
   const out = new Map<string, Expected>();
   const add = (e: Expected) => {
-    if (!out.has(e.eventId) || out.get(e.eventId)?.via === 'log') out.set(e.eventId, e);
+    if (!present.has(e.eventId) && !out.has(e.eventId)) out.set(e.eventId, e);
   };
-  for (const key of keys) add({ eventId: key, by: null, via: 'log' });
   // what a send() was answered for (an application's producer, a relay's, a Streams producer's)
-  for (const r of ctx.index.sendResults.values())
-    if (r.topic === topic && r.eventId) add({ eventId: r.eventId, by: r.client, via: 'producer' });
+  for (const r of ctx.index.resultsByTopic.get(topic) ?? []) if (r.eventId) add({ eventId: r.eventId, by: r.client, via: 'producer' });
   for (const w of ctx.writers) {
     if (w.topic !== topic) continue;
     if (w.kind === 'producer') {
@@ -152,10 +166,10 @@ function lossOf(ctx: TopicContext, layer: 'log' | 'output', topic: string, exp: 
   }
   if (removed.length > 0) {
     // compaction after a reader received it is what compaction is for; before any did, the event is gone
-    if (ctx.seen.has(`${topic}|${exp.eventId}`)) return null;
+    if (ctx.seen(topic, exp.eventId)) return null;
     return { ...base, kind: 'compacted', cause: 'compaction', actor: null, offset: (removed[0] as Copy).offset, steps };
   }
-  const results = [...ctx.index.sendResults.values()].filter((r) => r.topic === topic && r.eventId === exp.eventId);
+  const results = resultsOf(ctx.index, topic, exp.eventId);
   const acked = results.find((r) => r.error === null);
   if (acked)
     return ctx.final ? { ...base, kind: 'acked-then-lost', cause: 'acked', actor: acked.client, offset: null, steps: [acked.step] } : null;
@@ -193,11 +207,7 @@ function inputCopies(ctx: TopicContext, topic: string, key: string): number {
 const ZERO: Record<CopyState, number> = { committed: 0, plain: 0, aborted: 0, open: 0, removed: 0 };
 
 export function topicFindings(ctx: TopicContext, outputTopics: ReadonlySet<string>): Omit<TopicFinding, 'sentence'>[] {
-  const topics = new Set<string>([
-    ...ctx.index.copies.keys(),
-    ...ctx.writers.map((w) => w.topic),
-    ...[...ctx.index.sendResults.values()].map((r) => r.topic),
-  ]);
+  const topics = new Set<string>([...ctx.index.copies.keys(), ...ctx.writers.map((w) => w.topic), ...ctx.index.resultsByTopic.keys()]);
   const out: Omit<TopicFinding, 'sentence'>[] = [];
   for (const topic of [...topics].sort()) {
     const layer = outputTopics.has(topic) ? 'output' : 'log';
@@ -206,25 +216,31 @@ export function topicFindings(ctx: TopicContext, outputTopics: ReadonlySet<strin
     const notable: TopicEvent[] = [];
     const twice: string[] = [];
     const steps: number[] = [];
-    const classified = new Map<string, Copy[]>();
+    const classified = ctx.classified.get(topic);
+    const losses: Loss[] = [];
     for (const [key, raw] of byKey) {
-      const copies = classifyCopies(ctx.index, raw);
-      classified.set(key, copies);
-      for (const c of copies) copyCounts[c.state] += 1;
       const deduplicated = ctx.index.deduplicated.get(`${topic}|${key}`) ?? [];
+      const single = raw.length === 1 ? (raw[0] as RawCopy) : null;
+      // the common case, one committed or plain copy: counted, nothing to say
+      if (single && EFFECTIVE.has(single.state) && deduplicated.length === 0) {
+        copyCounts[single.state] += 1;
+        continue;
+      }
+      const copies = classified?.get(key) ?? classifyCopies(ctx.index, raw);
+      for (const c of copies) copyCounts[c.state] += 1;
       const effective = copies.filter((c) => EFFECTIVE.has(c.state));
       if (effective.length > 1) {
         twice.push(key);
         for (const c of effective) if (c.step !== null) steps.push(c.step);
       }
-      if (copies.length > 1 || copies.some((c) => !EFFECTIVE.has(c.state)) || deduplicated.length > 0)
-        notable.push({ eventId: key, copies, deduplicated: deduplicated.length, inputCopies: inputCopies(ctx, topic, key) });
+      notable.push({ eventId: key, copies, deduplicated: deduplicated.length, inputCopies: inputCopies(ctx, topic, key) });
+      if (effective.length === 0) {
+        const loss = lossOf(ctx, layer, topic, { eventId: key, ...IN_LOG }, copies);
+        if (loss) losses.push(loss);
+      }
     }
-    const losses: Loss[] = [];
-    for (const exp of expectedIn(ctx, topic, byKey.keys()).values()) {
-      const copies = classified.get(exp.eventId) ?? [];
-      if (copies.some((c) => EFFECTIVE.has(c.state))) continue;
-      const loss = lossOf(ctx, layer, topic, exp, copies);
+    for (const exp of missingIn(ctx, topic, byKey).values()) {
+      const loss = lossOf(ctx, layer, topic, exp, []);
       if (loss) losses.push(loss);
     }
     const writers = [
