@@ -4,10 +4,13 @@
  * should see" text — English in the file, Korean in ko.ts — must say the same: every event that is
  * duplicated, lost or blocked is named, with a word for what happened to it.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { PRESETS } from '../../src/sim/presets';
 import { PRESET_TEXT_KO } from '../../src/sim/presets/ko';
 import { runScenario } from '../../src/sim/run';
+import { DEFAULT_LINK_VIEW, decodeLink, encodeLink } from '../../src/sim/scenario/link';
+import { parseScenarioJson, validateScenario } from '../../src/sim/scenario/validate';
 import { summarize } from '../../src/sim/trace/summary';
 
 const normal = (f: { layer: string; subject: string | null; status: string; eventIds?: readonly string[] }) => ({
@@ -26,6 +29,19 @@ describe('every preset ends with the verdict its file expects', () => {
 
   it('the expectation stays in the preset file: the scenario a preset runs and links carry leaves it out', () => {
     for (const p of PRESETS) expect(p.scenario).not.toHaveProperty('expectedVerdict');
+  });
+
+  it('a preset file runs as a scenario file: expectedVerdict is accepted and dropped, so a link never carries it', () => {
+    const text = readFileSync(new URL('../../src/sim/presets/zombie-fencing.json', import.meta.url), 'utf8');
+    expect(text).toContain('"expectedVerdict"');
+    const v = parseScenarioJson(text);
+    if (!v.ok) throw new Error(v.errors.map((e) => `${e.path}: ${e.message}`).join('; '));
+    expect(v.resolved.scenario).not.toHaveProperty('expectedVerdict');
+    const back = decodeLink(encodeLink(v.resolved.scenario, DEFAULT_LINK_VIEW));
+    expect(back.ok && back.scenario).not.toHaveProperty('expectedVerdict');
+    const bad = validateScenario({ ...JSON.parse(text), expectedVerdict: [{ layer: 'log', subject: 'orders', status: 'twice' }] });
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) expect(bad.errors.map((e) => e.path)).toContain('expectedVerdict[0].status');
   });
 
   it('zombie-fencing: no business duplicate for the read_committed reader', () => {
