@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { LossFinding } from '../../src/sim/checks/verdict';
+import { findPreset } from '../../src/sim/presets';
 import { runScenario } from '../../src/sim/run';
 import type { Scenario } from '../../src/sim/scenario/schema';
 import { summarize } from '../../src/sim/trace/summary';
@@ -138,5 +139,24 @@ describe('losses outside Kafka and in other topics', () => {
     expect(row('log', 'tier')).toMatchObject({ status: 'lost', eventIds: ['evt-1'] });
     expect(losses).toMatchObject([{ eventId: 'evt-1', layer: 'log', kind: 'compacted' }]);
     expect(row('log', 'tier')?.sentence).not.toContain('never reached the log');
+  });
+
+  it('a fenced instance that stops never sends the rest of its work: refused, and never sent', () => {
+    const zombie = findPreset('zombie-fencing')?.scenario;
+    if (!zombie) throw new Error('zombie-fencing is missing');
+    const a = zombie.clients[0];
+    if (a?.type !== 'producer') throw new Error('instance-a is not a producer');
+    const more: Scenario = {
+      ...zombie,
+      clients: [
+        { ...a, script: [...a.script, { op: 'beginTransaction' }, send('orders', 3), { op: 'commitTransaction' }] },
+        ...zombie.clients.slice(1),
+      ],
+    };
+    const { losses } = verdictOf(more);
+    expect(losses.map((l) => [l.eventId, l.kind, l.cause, l.actor])).toEqual([
+      ['evt-2', 'not-acked', 'INVALID_PRODUCER_EPOCH', 'instance-a'],
+      ['evt-3', 'never-sent', 'fenced', 'instance-a'],
+    ]);
   });
 });
