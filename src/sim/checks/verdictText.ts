@@ -161,6 +161,12 @@ function lossGroups(lang: Language, losses: readonly Loss[], where: boolean): st
   });
 }
 
+/** The losses as one clause: "a; b" in English, sentences in Korean. */
+function lossList(lang: Language, losses: readonly Loss[]): string {
+  const groups = lossGroups(lang, losses, false);
+  return lang === 'ko' ? groups.map((g) => end('ko', g)).join(' ') : groups.join('; ');
+}
+
 function placeOf(lang: Language, l: Loss): string {
   switch (l.layer) {
     case 'log':
@@ -256,7 +262,7 @@ function topicText(lang: Language, f: TopicFinding): string {
   const once = (e: TopicEvent) => e.copies.filter((c) => EFFECTIVE.has(c.state) || c.state === 'removed').length === 1;
   const onceCount = f.events - f.notable.filter((e) => !once(e)).length - f.notable.filter((e) => once(e) && lost.has(e.eventId)).length;
   if (f.losses.length)
-    parts.push(say(lang, `lost: ${lossGroups('en', f.losses, false).join('; ')}`, `유실: ${lossGroups('ko', f.losses, false).join('; ')}`));
+    parts.push(say(lang, `lost: ${lossList('en', f.losses)}`, `유실: ${lossList('ko', f.losses)}`));
   if (twice.length) {
     const groups = new Map<string, TopicEvent[]>();
     for (const e of twice) {
@@ -437,7 +443,7 @@ function processingText(lang: Language, f: ProcessingFinding): string {
     );
   }
   if (f.losses.length)
-    parts.push(say(lang, `lost: ${lossGroups('en', f.losses, false).join('; ')}`, `유실: ${lossGroups('ko', f.losses, false).join('; ')}`));
+    parts.push(say(lang, `lost: ${lossList('en', f.losses)}`, `유실: ${lossList('ko', f.losses)}`));
   if (f.repeated.length) {
     const n = Math.max(...f.repeated.map((r) => r.times));
     const who = ids(
@@ -459,7 +465,7 @@ function processingText(lang: Language, f: ProcessingFinding): string {
 function sinkText(lang: Language, f: SinkFinding): string {
   const parts: string[] = [];
   if (f.losses.length)
-    parts.push(say(lang, `lost: ${lossGroups('en', f.losses, false).join('; ')}`, `유실: ${lossGroups('ko', f.losses, false).join('; ')}`));
+    parts.push(say(lang, `lost: ${lossList('en', f.losses)}`, `유실: ${lossList('ko', f.losses)}`));
   if (f.repeated.length) {
     const n = Math.max(...f.repeated.map((r) => r.times));
     const who = ids(
