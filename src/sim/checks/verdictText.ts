@@ -261,8 +261,7 @@ function topicText(lang: Language, f: TopicFinding): string {
   // events held once: one committed or plain copy, or one copy later removed by compaction
   const once = (e: TopicEvent) => e.copies.filter((c) => EFFECTIVE.has(c.state) || c.state === 'removed').length === 1;
   const onceCount = f.events - f.notable.filter((e) => !once(e)).length - f.notable.filter((e) => once(e) && lost.has(e.eventId)).length;
-  if (f.losses.length)
-    parts.push(say(lang, `lost: ${lossList('en', f.losses)}`, `유실: ${lossList('ko', f.losses)}`));
+  if (f.losses.length) parts.push(say(lang, `lost: ${lossList('en', f.losses)}`, `유실: ${lossList('ko', f.losses)}`));
   if (twice.length) {
     const groups = new Map<string, TopicEvent[]>();
     for (const e of twice) {
@@ -442,8 +441,7 @@ function processingText(lang: Language, f: ProcessingFinding): string {
       ),
     );
   }
-  if (f.losses.length)
-    parts.push(say(lang, `lost: ${lossList('en', f.losses)}`, `유실: ${lossList('ko', f.losses)}`));
+  if (f.losses.length) parts.push(say(lang, `lost: ${lossList('en', f.losses)}`, `유실: ${lossList('ko', f.losses)}`));
   if (f.repeated.length) {
     const n = Math.max(...f.repeated.map((r) => r.times));
     const who = ids(
@@ -464,8 +462,7 @@ function processingText(lang: Language, f: ProcessingFinding): string {
 
 function sinkText(lang: Language, f: SinkFinding): string {
   const parts: string[] = [];
-  if (f.losses.length)
-    parts.push(say(lang, `lost: ${lossList('en', f.losses)}`, `유실: ${lossList('ko', f.losses)}`));
+  if (f.losses.length) parts.push(say(lang, `lost: ${lossList('en', f.losses)}`, `유실: ${lossList('ko', f.losses)}`));
   if (f.repeated.length) {
     const n = Math.max(...f.repeated.map((r) => r.times));
     const who = ids(
