@@ -1,10 +1,12 @@
 /**
  * Every preset, played to the end on the page: the verdict on screen is the engine's verdict,
  * computed here in Node from the same scenario — row by row (layer, subject, status, sentence) and
- * counter by counter.
+ * counter by counter; and the facts under the rows (what pins an LSO, what each copy is, each
+ * loss's kind) in English and Korean.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findingText } from '../src/sim/checks/verdictText';
 import { PRESETS } from '../src/sim/presets';
 import { runScenario } from '../src/sim/run';
 import { summarize } from '../src/sim/trace/summary';
@@ -53,4 +55,56 @@ describe('verdict on screen = engine verdict, for every preset', () => {
       });
       expect(errors).toEqual([]);
     });
+});
+
+describe('the verdict panel shows stalls, copies and loss kinds, in English and Korean', () => {
+  async function playToEnd(id: string) {
+    const preset = PRESETS.find((p) => p.id === id);
+    if (!preset) throw new Error(`no preset ${id}`);
+    await page.evaluate(() => window.__eosLab?.store.getState().setLanguage('en'));
+    await loadScenario(page, preset.scenario);
+    await page.getByRole('heading', { level: 2, name: preset.title }).waitFor();
+    await page.getByLabel('Speed').selectOption('2000');
+    await page.getByRole('button', { name: 'Play' }).click();
+    const { total } = await position(page);
+    await waitForStep(page, total);
+    await expect.poll(() => page.getByRole('button', { name: 'Play' }).count()).toBe(1);
+    return summarize(runScenario(preset.scenario)).verdict;
+  }
+  const row = (layer: string, subject: string) =>
+    page.locator(`[data-testid="verdict"] tr[data-layer="${layer}"][data-subject="${subject}"]`);
+
+  it('hanging-transaction: the reader is stalled, with what pins the LSO', async () => {
+    const engine = await playToEnd('hanging-transaction');
+    const stalled = row('delivery', 'committed-reader');
+    expect(await stalled.getAttribute('data-status')).toBe('stalled');
+    expect(await stalled.locator('.status-cell').innerText()).toContain('stalled');
+    const pinned = await stalled.locator('[data-stall="orders-0"]').innerText();
+    expect(pinned).toContain('producerId 1001');
+    expect(pinned).toContain('StartOffset 1');
+    expect(pinned).toContain('transactional.id orders-service-1');
+    expect(await row('loss', '').locator('[data-loss-kind="open-only"]').count()).toBe(1);
+    // the same rows in Korean: the engine's Korean sentences, and the status names
+    await page.evaluate(() => window.__eosLab?.store.getState().setLanguage('ko'));
+    const f = engine.layers.find((l) => l.layer === 'delivery' && l.subject === 'committed-reader');
+    if (!f) throw new Error('no stalled finding');
+    await expect.poll(() => stalled.locator('.sentence').innerText()).toBe(findingText(f, 'ko'));
+    expect(await stalled.locator('.status-cell').innerText()).toContain('멈춤');
+    expect(await stalled.locator('[data-stall="orders-0"]').innerText()).toContain('LSO를 붙잡은 트랜잭션');
+    await page.evaluate(() => window.__eosLab?.store.getState().setLanguage('en'));
+    expect(errors).toEqual([]);
+  });
+
+  it('zombie-fencing and outbox-cdc: what each copy is, and the kind of each loss', async () => {
+    await playToEnd('zombie-fencing');
+    const orders = row('log', 'orders');
+    expect(await orders.locator('[data-copy-state="aborted"]').count()).toBe(1);
+    expect(await orders.locator('[data-copy-state="committed"][data-copy-cause="other-writer"]').count()).toBe(1);
+    expect(await row('loss', '').locator('[data-loss-kind="not-acked"]').innerText()).toContain('evt-2');
+    await playToEnd('outbox-cdc');
+    const events = row('output', 'order-events');
+    expect(await events.getAttribute('data-status')).toBe('more-than-once');
+    expect(await events.locator('[data-copy-cause="new-session"]').count()).toBe(2);
+    expect(errors).toEqual([]);
+  });
 });

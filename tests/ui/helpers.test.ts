@@ -100,7 +100,9 @@ describe('verdict sentences in Korean', () => {
     if (!run) throw new Error('opening-story preset missing');
     const v = summarize(run.trace).verdict;
     const ko = v.layers.map((f) => findingSentence(f, v, 'ko'));
-    expect(ko).toContain('Kafka 로그: evt-789가 서로 다른 send() 호출 2번으로 기록됐습니다. event_id만 알려 주는 비즈니스 중복입니다.');
+    expect(ko).toContain(
+      'Kafka 로그 orders: evt-789가 두 번 있습니다. orders-service가 send()를 2번 따로 호출했습니다. event_id만 알려 주는 비즈니스 중복입니다.',
+    );
     expect(ko).toContain('billing의 처리: evt-789가 두 번 처리됐습니다.');
   });
 });

@@ -1,148 +1,566 @@
 /**
- * The verdict's sentences in the reader's language. English is the engine's own sentence, as
- * computeVerdict wrote it. Korean is rebuilt from the same structured data (the finding, its event
- * ids and the per-event counts), layer by layer, so the two always state the same numbers; a layer
- * this file does not know yet falls back to the English sentence.
+ * The verdict's sentences, in English and Korean, made from the same structured findings (so both
+ * state the same numbers and event ids): what each copy in a topic is, what a reader received or
+ * where it is stalled and what pins the LSO, what an application processed, what took effect outside
+ * Kafka, and each loss with its kind and cause. Plus the names of layers, statuses, loss kinds and
+ * copy states, for tables.
  */
-import { josa, type Language } from '../narration/language';
-import type { EventVerdict, LayerFinding, Verdict } from './verdict';
+import { josa, type Language, list, say, times } from '../narration/language';
+import type {
+  Copy,
+  CopyState,
+  DeliveryFinding,
+  LayerFinding,
+  Loss,
+  LossFinding,
+  LossKind,
+  ProcessingFinding,
+  SinkFinding,
+  Stall,
+  Status,
+  TopicEvent,
+  TopicFinding,
+  Verdict,
+} from './verdictTypes';
 
-function ids(list: readonly string[]): string {
-  const shown = list.slice(0, 3).join(', ');
-  return list.length > 3 ? `${shown} 외 ${list.length - 3}개` : shown;
+const EFFECTIVE = new Set<CopyState>(['committed', 'plain']);
+
+function ids(lang: Language, items: readonly string[]): string {
+  return list(lang, [...new Set(items)], 3);
 }
 
-function times(n: number): string {
-  return n === 1 ? '한 번' : n === 2 ? '두 번' : n === 3 ? '세 번' : `${n}번`;
+function ms(n: number): string {
+  return `${n.toLocaleString('en')} ms`;
 }
 
-function pick(verdict: Verdict, eventIds: readonly string[]): EventVerdict[] {
-  const set = new Set(eventIds);
-  return verdict.events.filter((e) => set.has(e.eventId));
+/** "a and b" / "a와 b". */
+function both(lang: Language, items: readonly string[]): string {
+  if (lang === 'en') return list('en', items, 4);
+  if (items.length === 2) return `${josa(items[0] as string, '과/와')} ${items[1]}`;
+  return list('ko', items, 4);
 }
 
-function logKo(f: LayerFinding, v: Verdict): string {
-  const appended = v.events.filter((e) => e.appended > 0);
-  if (f.status === 'not-applicable') return 'Kafka 로그: 기록된 것이 없습니다.';
-  if (f.status === 'once') return `Kafka 로그: 이벤트 ${appended.length}개가 각각 한 번씩 기록됐습니다.`;
-  const concerned = pick(v, f.eventIds);
-  const retried = concerned.filter((e) => e.retryDuplicates > 0).map((e) => e.eventId);
-  const resent = concerned.filter((e) => e.sends > 1);
-  const parts: string[] = [];
-  if (retried.length)
-    parts.push(
-      `${josa(ids(retried), '이/가')} 프로듀서 재시도로 다시 기록됐습니다(같은 send()가 두 번 기록됨: 아무것도 중복을 걸러 내지 않았습니다)`,
+function end(lang: Language, s: string): string {
+  const t = s.trim();
+  if (lang === 'ko') return /[.!?]$/.test(t) ? t : `${t}.`;
+  return /[.!?]$/.test(t) ? t : `${t}.`;
+}
+
+// ------------------------------------------------------------------ losses
+
+function lossClause(lang: Language, l: Loss): string {
+  const a = l.actor ?? '';
+  switch (l.kind) {
+    case 'acked-then-lost':
+      return say(lang, `acknowledged to ${a}, yet nowhere in the log`, `${a}에게 확인 응답이 갔지만 로그 어디에도 없습니다`);
+    case 'not-acked':
+      if (l.cause === 'TimeoutException')
+        return say(
+          lang,
+          `sent by ${a}, never acknowledged: delivery.timeout.ms expired`,
+          `${josa(a, '이/가')} 보냈지만 확인 응답을 받지 못했습니다. delivery.timeout.ms가 지났습니다`,
+        );
+      if (/FENCED|EPOCH/.test(l.cause))
+        return say(
+          lang,
+          `refused with ${l.cause}: ${a}'s producer had been fenced`,
+          `${josa(l.cause, '으로/로')} 거부됐습니다. ${a}의 프로듀서는 이미 펜싱됐습니다`,
+        );
+      return say(lang, `sent by ${a}, failed with ${l.cause}`, `${josa(a, '이/가')} 보냈지만 ${josa(l.cause, '으로/로')} 실패했습니다`);
+    case 'never-sent':
+      if (l.cause === 'fenced')
+        return say(
+          lang,
+          `never sent: ${a} was fenced and stopped first`,
+          `보내지 못했습니다. ${josa(a, '이/가')} 먼저 펜싱되어 멈췄습니다`,
+        );
+      if (l.cause === 'fatal')
+        return say(
+          lang,
+          `never sent: ${a} stopped on a fatal error first`,
+          `보내지 못했습니다. ${josa(a, '이/가')} 먼저 치명적 오류로 멈췄습니다`,
+        );
+      if (l.cause === 'down') return say(lang, `never sent: ${a} is down`, `보내지 못했습니다. ${josa(a, '이/가')} 내려가 있습니다`);
+      return say(lang, `never sent by ${a} before the run ended`, `실행이 끝날 때까지 ${josa(a, '이/가')} 보내지 않았습니다`);
+    case 'aborted-only':
+      if (l.cause === 'timeout')
+        return say(
+          lang,
+          'only in an aborted transaction: the coordinator aborted it after transaction.timeout.ms',
+          '취소된 트랜잭션에만 있습니다. transaction.timeout.ms가 지나 코디네이터가 취소했습니다',
+        );
+      if (l.cause === 'fenced')
+        return say(
+          lang,
+          'only in an aborted transaction: a newer instance with the same transactional.id fenced it and aborted it',
+          '취소된 트랜잭션에만 있습니다. 같은 transactional.id의 새 인스턴스가 펜싱하고 취소했습니다',
+        );
+      return say(
+        lang,
+        `only in an aborted transaction (${a} aborted it)`,
+        `취소된 트랜잭션에만 있습니다(${josa(a, '이/가')} 취소했습니다)`,
+      );
+    case 'open-only':
+      if (l.cause === 'hanging')
+        return say(
+          lang,
+          `only in a hanging transaction (offset ${l.offset}): written after its transaction had ended, so nothing will commit or abort it`,
+          `끝나지 않는 트랜잭션(offset ${l.offset})에만 있습니다. 트랜잭션이 끝난 뒤에 기록되어 아무것도 커밋하거나 취소하지 않습니다`,
+        );
+      return say(lang, `only in a transaction still open (offset ${l.offset})`, `아직 열린 트랜잭션(offset ${l.offset})에만 있습니다`);
+    case 'compacted':
+      return say(lang, 'removed by compaction before any reader received it', '어떤 컨슈머도 받기 전에 컴팩션으로 지워졌습니다');
+    case 'not-published':
+      return l.cause === 'down'
+        ? say(
+            lang,
+            `in the outbox table, never published: ${a} is down`,
+            `outbox 테이블에 있지만 발행되지 않았습니다. ${josa(a, '이/가')} 내려가 있습니다`,
+          )
+        : say(lang, `in the outbox table, never published by ${a}`, `outbox 테이블에 있지만 ${josa(a, '이/가')} 발행하지 않았습니다`);
+    case 'not-written':
+      return say(lang, `processed by ${a}, but never written`, `${josa(a, '이/가')} 처리했지만 기록되지 않았습니다`);
+    case 'not-processed':
+      if (l.cause === 'committed-past')
+        return say(
+          lang,
+          `never processed: group ${a} had committed offset ${l.offset} before processing`,
+          `처리되지 않았습니다. 그룹 ${josa(a, '이/가')} 처리하기 전에 offset ${josa(String(l.offset), '을/를')} 커밋했습니다`,
+        );
+      if (l.cause === 'stopped')
+        return say(lang, `never processed: ${l.subject} stopped`, `처리되지 않았습니다. ${josa(l.subject, '이/가')} 멈췄습니다`);
+      if (l.cause === 'down')
+        return say(lang, `never processed: ${l.subject} is down`, `처리되지 않았습니다. ${josa(l.subject, '이/가')} 내려가 있습니다`);
+      return say(lang, 'never processed by the end of the run', '실행이 끝날 때까지 처리되지 않았습니다');
+    case 'not-applied':
+      return l.cause === 'no-call'
+        ? say(
+            lang,
+            `never took effect: processed by ${a}, but the write or call never happened`,
+            `반영되지 않았습니다. ${josa(a, '이/가')} 처리했지만 쓰기나 호출은 일어나지 않았습니다`,
+          )
+        : say(lang, `never took effect: not processed by ${a}`, `반영되지 않았습니다. ${josa(a, '이/가')} 처리하지 않았습니다`);
+  }
+}
+
+/** Losses grouped by what happened to them: "evt-1, evt-2 <why>". */
+function lossGroups(lang: Language, losses: readonly Loss[], where: boolean): string[] {
+  const groups = new Map<string, Loss[]>();
+  for (const l of losses) {
+    const k = `${l.layer}|${l.subject}|${l.kind}|${l.cause}|${l.actor}|${l.offset}`;
+    groups.set(k, [...(groups.get(k) ?? []), l]);
+  }
+  return [...groups.values()].map((g) => {
+    const first = g[0] as Loss;
+    const subject = ids(
+      lang,
+      g.map((l) => l.eventId),
     );
-  if (resent.length) {
-    const calls = resent.length === 1 ? `서로 다른 send() 호출 ${(resent[0] as EventVerdict).sends}번` : '서로 다른 send() 호출';
+    const place = where ? placeOf(lang, first) : '';
+    return lang === 'ko' ? `${place}${josa(subject, '은/는')} ${lossClause(lang, first)}` : `${subject}${place} ${lossClause(lang, first)}`;
+  });
+}
+
+/** The losses as one clause: "a; b" in English, sentences in Korean. */
+function lossList(lang: Language, losses: readonly Loss[]): string {
+  const groups = lossGroups(lang, losses, false);
+  return lang === 'ko' ? groups.map((g) => end('ko', g)).join(' ') : groups.join('; ');
+}
+
+function placeOf(lang: Language, l: Loss): string {
+  switch (l.layer) {
+    case 'log':
+    case 'output':
+      return say(lang, ` (${l.subject})`, `${l.subject}의 `);
+    case 'processing':
+      return say(lang, ` (processing in ${l.subject})`, `${l.subject}의 처리에서 `);
+    case 'sink':
+      return say(lang, ` (at ${l.subject})`, `${l.subject}에서 `);
+  }
+}
+
+// ------------------------------------------------------------------ topics
+
+function effective(e: TopicEvent): Copy[] {
+  return e.copies.filter((c) => EFFECTIVE.has(c.state));
+}
+
+function dupCause(lang: Language, f: TopicFinding, e: TopicEvent): string {
+  const eff = effective(e);
+  const extra = eff.slice(1);
+  const cause = extra.find((c) => c.cause !== 'first')?.cause ?? 'resend';
+  const writers = [...new Set(eff.map((c) => c.writer).filter((w): w is string => w !== null))];
+  const w = writers[0] ?? '?';
+  const kind = f.writerKinds[w] ?? 'producer';
+  // an application that writes one output per input record: as many inputs, as many outputs
+  if (kind === 'app' && cause !== 'retry' && e.inputCopies >= eff.length)
+    return say(
+      lang,
+      `its input holds the same event ${times('en', e.inputCopies)} (separate records), and ${w} processed each record once: exactly-once processing applies records, it does not recognise business events`,
+      `입력에 같은 이벤트가 ${times('ko', e.inputCopies)}(서로 다른 레코드로) 있고 ${josa(w, '은/는')} 레코드마다 한 번씩 처리했습니다. exactly-once 처리는 레코드를 한 번씩 반영할 뿐 같은 비즈니스 이벤트를 알아보지 않습니다`,
+    );
+  switch (cause) {
+    case 'retry':
+      return say(
+        lang,
+        'the same send() written again by a producer retry: without idempotence nothing recognised it',
+        '프로듀서 재시도가 같은 send()를 다시 기록했습니다. 멱등성이 없어 아무것도 알아보지 못했습니다',
+      );
+    case 'new-session':
+      if (kind === 'relay')
+        return say(
+          lang,
+          `${w} published again after it restarted, from a new producer session: the relay is at-least-once and idempotence covers one session only, so only the event_id shows the duplicate`,
+          `${josa(w, '이/가')} 재시작한 뒤 새 프로듀서 세션에서 다시 발행했습니다. 릴레이는 at-least-once이고 멱등성은 한 세션 안에서만 보호합니다. 같은 이벤트임은 event_id만 알려 줍니다`,
+        );
+      if (kind === 'app')
+        return say(
+          lang,
+          `${w} wrote again after processing the same input again, from a new producer session`,
+          `${josa(w, '이/가')} 입력을 다시 처리하면서 새 프로듀서 세션에서 다시 썼습니다`,
+        );
+      return say(
+        lang,
+        `${w} sent again from a new producer session: idempotence covers one session only, so this is a business duplicate that only the event_id shows`,
+        `${josa(w, '이/가')} 새 프로듀서 세션에서 다시 보냈습니다. 멱등성은 한 세션 안에서만 보호하므로 event_id만 알려 주는 비즈니스 중복입니다`,
+      );
+    case 'other-writer': {
+      const tids = [...new Set(eff.map((c) => c.transactionalId))];
+      if (tids.length === 1 && tids[0])
+        return say(
+          lang,
+          `written by ${both('en', writers)}, both with transactional.id ${tids[0]}: a business duplicate that transactional.id does not prevent`,
+          `${both('ko', writers)}가 같은 transactional.id ${tids[0]}로 썼습니다. transactional.id가 막지 못하는 비즈니스 중복입니다`,
+        );
+      return say(
+        lang,
+        `written by ${both('en', writers)}: a business duplicate that only the event_id shows`,
+        `${both('ko', writers)}가 썼습니다. event_id만 알려 주는 비즈니스 중복입니다`,
+      );
+    }
+    default:
+      if (kind === 'app')
+        return say(
+          lang,
+          `${w} wrote ${times('en', eff.length)}: it processed the same input again`,
+          `${josa(w, '이/가')} 같은 입력을 다시 처리해 ${times('ko', eff.length)} 썼습니다`,
+        );
+      return say(
+        lang,
+        `${eff.length} separate send() calls by ${w}: a business duplicate that only the event_id shows`,
+        `${josa(w, '이/가')} send()를 ${eff.length}번 따로 호출했습니다. event_id만 알려 주는 비즈니스 중복입니다`,
+      );
+  }
+}
+
+function topicText(lang: Language, f: TopicFinding): string {
+  const label = say(lang, f.layer === 'log' ? 'Kafka log' : 'Committed output', f.layer === 'log' ? 'Kafka 로그' : '커밋된 출력');
+  const parts: string[] = [];
+  const lost = new Set(f.losses.map((l) => l.eventId));
+  const twice = f.notable.filter((e) => effective(e).length > 1);
+  // events held once: one committed or plain copy, or one copy later removed by compaction
+  const once = (e: TopicEvent) => e.copies.filter((c) => EFFECTIVE.has(c.state) || c.state === 'removed').length === 1;
+  const onceCount = f.events - f.notable.filter((e) => !once(e)).length - f.notable.filter((e) => once(e) && lost.has(e.eventId)).length;
+  if (f.losses.length) parts.push(say(lang, `lost: ${lossList('en', f.losses)}`, `유실: ${lossList('ko', f.losses)}`));
+  if (twice.length) {
+    const groups = new Map<string, TopicEvent[]>();
+    for (const e of twice) {
+      const k = `${effective(e).length}|${dupCause('en', f, e)}`;
+      groups.set(k, [...(groups.get(k) ?? []), e]);
+    }
+    for (const g of groups.values()) {
+      const e = g[0] as TopicEvent;
+      const n = effective(e).length;
+      const who = ids(
+        lang,
+        g.map((x) => x.eventId),
+      );
+      parts.push(
+        say(
+          lang,
+          `${who} ${times('en', n)} — ${dupCause('en', f, e)}`,
+          `${josa(who, '이/가')} ${times('ko', n)} 있습니다. ${dupCause('ko', f, e)}`,
+        ),
+      );
+    }
+  }
+  if (!f.losses.length && !twice.length) {
+    if (f.status === 'not-applicable' && f.events === 0) parts.push(say(lang, 'nothing written', '기록된 것이 없습니다'));
+    else if (onceCount > 0) parts.push(say(lang, `each of ${onceCount} event(s) once`, `이벤트 ${onceCount}개가 각각 한 번씩 있습니다`));
+  } else if (onceCount > 0) parts.push(say(lang, `${onceCount} other event(s) once`, `다른 이벤트 ${onceCount}개는 한 번씩 있습니다`));
+  // what the other copies are
+  const abortedOf = f.notable.filter((e) => !lost.has(e.eventId) && e.copies.some((c) => c.state === 'aborted'));
+  if (abortedOf.length) {
+    const n = abortedOf.reduce((k, e) => k + e.copies.filter((c) => c.state === 'aborted').length, 0);
+    const who = ids(
+      lang,
+      abortedOf.map((e) => e.eventId),
+    );
     parts.push(
-      `${josa(ids(resent.map((e) => e.eventId)), '이/가')} ${josa(calls, '으로/로')} 기록됐습니다. event_id만 알려 주는 비즈니스 중복입니다`,
+      say(
+        lang,
+        `${n} aborted cop${n === 1 ? 'y' : 'ies'} (${who}) that read_committed readers never see, read_uncommitted ones do`,
+        `취소된 사본 ${n}개(${who})는 read_committed 컨슈머에게는 보이지 않고 read_uncommitted 컨슈머에게는 보입니다.`,
+      ),
     );
   }
-  return `Kafka 로그: ${parts.join('; ')}.`;
-}
-
-function deliveryKo(f: LayerFinding, v: Verdict, isolation: string): string {
-  const c = f.subject ?? '';
-  const label = `${c} (${isolation})`;
-  const got = v.events.filter((e) => (e.deliveries[c] ?? 0) > 0);
-  const missing = v.events.filter((e) => e.appended > 0 && (e.deliveries[c] ?? 0) === 0).map((e) => e.eventId);
-  let s: string;
-  if (f.status === 'more-than-once') {
-    const n = Math.max(...pick(v, f.eventIds).map((e) => e.deliveries[c] ?? 0));
-    s = `${label}로의 전달: ${josa(ids(f.eventIds), '이/가')} ${times(n)} 전달됐습니다.`;
-  } else if (got.length) s = `${label}로의 전달: 각 이벤트가 한 번씩 전달됐습니다.`;
-  else s = `${label}로의 전달: 받은 것이 없습니다.`;
-  if (missing.length && got.length) s = `${s.slice(0, -1)} ${josa(ids(missing), '은/는')} 전달되지 않았습니다.`;
-  return s;
-}
-
-function processingKo(f: LayerFinding, v: Verdict): string {
-  const app = f.subject ?? '';
-  if (f.status === 'more-than-once') {
-    const n = Math.max(...pick(v, f.eventIds).map((e) => e.processed[app] ?? 0));
-    return `${app}의 처리: ${josa(ids(f.eventIds), '이/가')} ${times(n)} 처리됐습니다.`;
+  const openOf = f.notable.filter((e) => !lost.has(e.eventId) && e.copies.some((c) => c.state === 'open'));
+  if (openOf.length) {
+    const who = ids(
+      lang,
+      openOf.map((e) => e.eventId),
+    );
+    parts.push(
+      say(
+        lang,
+        `${who} in a transaction still open (read_committed readers wait for its marker)`,
+        `${josa(who, '은/는')} 아직 열린 트랜잭션에 있습니다(read_committed 컨슈머는 마커를 기다립니다).`,
+      ),
+    );
   }
-  const done = v.events.filter((e) => (e.processed[app] ?? 0) > 0 && (e.appended > 0 || e.sends > 0));
-  return `${app}의 처리: 이벤트 ${done.length}개가 각각 한 번씩 처리됐습니다.`;
+  const removedOf = f.notable.filter((e) => !lost.has(e.eventId) && e.copies.some((c) => c.state === 'removed'));
+  if (removedOf.length) {
+    const offsets = removedOf.flatMap((e) =>
+      e.copies.filter((c) => c.state === 'removed').map((c) => `${c.topic}-${c.partition}@${c.offset}`),
+    );
+    parts.push(
+      say(
+        lang,
+        `${ids('en', offsets)} removed by compaction later, after a reader had received ${offsets.length === 1 ? 'it' : 'them'} (offsets never change: the survivors keep theirs)`,
+        `${josa(ids('ko', offsets), '은/는')} 컨슈머가 받은 뒤 컴팩션으로 지워졌습니다(offset은 바뀌지 않아 남은 레코드는 제 offset을 유지합니다).`,
+      ),
+    );
+  }
+  const deduped = f.notable.filter((e) => e.deduplicated > 0);
+  if (deduped.length) {
+    const n = deduped.reduce((k, e) => k + e.deduplicated, 0);
+    const who = ids(
+      lang,
+      deduped.map((e) => e.eventId),
+    );
+    parts.push(
+      say(
+        lang,
+        `the broker recognised ${n === 1 ? 'a retry' : `${n} retries`} of ${who} (same producerId, epoch and sequence) and answered with the original offset: nothing written twice`,
+        `브로커는 ${who}의 재시도 ${n}번을 알아보고(같은 producerId, epoch, 시퀀스) 원래 offset으로 응답했습니다. 두 번 기록되지 않았습니다.`,
+      ),
+    );
+  }
+  const body = lang === 'ko' ? parts.map((p) => end('ko', p)).join(' ') : parts.join('; ');
+  return end(lang, `${label} ${f.subject}: ${body}`);
 }
 
-function outputKo(f: LayerFinding, v: Verdict): string {
-  const concerned = pick(v, f.eventIds);
-  const twice = concerned.filter((e) => (e.committedOutput ?? 0) > 1);
-  const missing = concerned.filter((e) => (e.committedOutput ?? 0) === 0);
-  const aborted = v.events.reduce((n, e) => n + ((e.outputAll ?? 0) - (e.committedOutput ?? 0)), 0);
-  let s = twice.length
-    ? `커밋된 출력: ${josa(ids(twice.map((e) => e.eventId)), '이/가')} ${times(Math.max(...twice.map((e) => e.committedOutput ?? 0)))} 있습니다. 모든 컨슈머가 그 사본을 봅니다.`
-    : missing.length
-      ? `커밋된 출력: ${josa(ids(missing.map((e) => e.eventId)), '이/가')} 없습니다.`
-      : '커밋된 출력: 각 입력이 정확히 한 번 있습니다.';
-  if (aborted > 0) s = `${s.slice(0, -1)} (로그에 취소되거나 열린 사본 ${aborted}개가 있지만 read_committed에는 보이지 않습니다).`;
-  return s;
+// ------------------------------------------------------------------ readers
+
+function stallText(lang: Language, s: Stall): string {
+  const tp = `${s.topic}-${s.partition}`;
+  const who = `producerId ${s.producerId}, epoch ${s.producerEpoch}${s.transactionalId ? ` (transactional.id ${s.transactionalId})` : ''}`;
+  const blocked = ids(lang, s.blockedEventIds);
+  const state = s.coordinatorState ?? say(lang, 'none', '없음');
+  if (lang === 'ko')
+    return `${tp}에서 ${ms(s.sinceTime)}부터 멈춰 있습니다. LSO ${s.lastStableOffset} 뒤의 레코드 ${s.blocked}개(${blocked})를 읽지 못합니다. LSO를 붙잡은 것은 ${who}의 offset ${s.firstOffset}부터 시작한 트랜잭션입니다. ${
+      s.hanging
+        ? `코디네이터가 더는 추적하지 않으므로(상태 ${state}) 끝나지 않는 hanging 트랜잭션입니다. kafka-transactions.sh find-hanging이 찾아내고 kafka-transactions.sh abort로 끝낼 수 있습니다`
+        : `열린 트랜잭션입니다(코디네이터 상태 ${state}). 커밋, 취소 또는 transaction.timeout.ms로 끝납니다`
+    }`;
+  return `stalled on ${tp} since ${ms(s.sinceTime)}: it cannot read ${s.blocked} record(s) (${blocked}) past the LSO ${s.lastStableOffset}, pinned by the transaction of ${who} starting at offset ${s.firstOffset} — ${
+    s.hanging
+      ? `a hanging transaction: the coordinator no longer tracks it (state ${state}), so nothing will end it; kafka-transactions.sh find-hanging lists it and kafka-transactions.sh abort ends it`
+      : `an open transaction (coordinator state ${state}); it ends with its commit, its abort or transaction.timeout.ms`
+  }`;
 }
 
-function sinkKo(f: LayerFinding, v: Verdict): string {
-  const sink = f.subject ?? '';
-  const any = v.events.filter((e) => (e.sideEffects[sink]?.applied ?? 0) > 0);
-  const skipped = v.events.reduce((n, e) => n + (e.sideEffects[sink]?.skipped ?? 0), 0);
-  let s =
-    f.status === 'more-than-once'
-      ? `${sink}: ${ids(f.eventIds)}에 대해 ${times(Math.max(...pick(v, f.eventIds).map((e) => e.sideEffects[sink]?.applied ?? 0)))} 반영됐습니다.`
-      : `${sink}: 이벤트 ${any.length}개가 각각 한 번씩 반영됐습니다.`;
-  if (skipped) s = `${s.slice(0, -1)} 반복된 시도 ${skipped}번은 아무것도 바꾸지 않았습니다.`;
-  return s;
-}
-
-function lossKo(f: LayerFinding, v: Verdict): string {
-  if (f.status !== 'lost' || f.eventIds.length === 0) return '유실: 없습니다.';
-  const concerned = pick(v, f.eventIds);
-  const neverLogged = concerned.filter((e) => e.appended === 0).map((e) => e.eventId);
-  const neverProcessed = concerned.filter((e) => e.appended > 0).map((e) => e.eventId);
+function deliveryText(lang: Language, f: DeliveryFinding): string {
+  const label = say(lang, `Delivery to ${f.subject} (${f.isolationLevel})`, `${f.subject} (${f.isolationLevel})로의 전달`);
   const parts: string[] = [];
-  if (neverLogged.length) parts.push(`${josa(ids(neverLogged), '은/는')} 로그에 도달하지 못했습니다`);
-  if (neverProcessed.length) parts.push(`${josa(ids(neverProcessed), '은/는')} 처리되지 않았습니다`);
-  return `유실: ${parts.join('; ')}.`;
+  for (const s of f.stalls) parts.push(stallText(lang, s));
+  if (f.repeated.length) {
+    const groups = new Map<string, typeof f.repeated>();
+    for (const e of f.repeated) {
+      const same = new Set(e.offsets).size === 1;
+      const hidden = e.states.some((s) => s === 'aborted' || s === 'open');
+      const k = `${e.offsets.length}|${same}|${hidden}`;
+      groups.set(k, [...(groups.get(k) ?? []), e]);
+    }
+    for (const g of groups.values()) {
+      const e = g[0] as (typeof f.repeated)[number];
+      const same = new Set(e.offsets).size === 1;
+      const hidden = e.states.some((s) => s === 'aborted' || s === 'open');
+      const who = ids(
+        lang,
+        g.map((x) => x.eventId),
+      );
+      const why = same
+        ? say(lang, 'redelivered: the same offset again', '다시 전달됨: 같은 offset')
+        : hidden
+          ? say(
+              lang,
+              `${new Set(e.offsets).size} copies in the log, one from an aborted or open transaction`,
+              `로그의 사본 ${new Set(e.offsets).size}개, 그중 하나는 취소되거나 열린 트랜잭션의 것`,
+            )
+          : say(lang, `${new Set(e.offsets).size} copies in the log`, `로그의 사본 ${new Set(e.offsets).size}개`);
+      parts.push(
+        say(
+          lang,
+          `${who} received ${times('en', e.offsets.length)} (${why})`,
+          `${josa(who, '이/가')} ${times('ko', e.offsets.length)} 전달됐습니다(${why}).`,
+        ),
+      );
+    }
+  }
+  if (!f.stalls.length && !f.repeated.length) {
+    if (f.received === 0) parts.push(say(lang, 'nothing received', '받은 것이 없습니다'));
+    else parts.push(say(lang, `each of ${f.events} event(s) received once`, `이벤트 ${f.events}개가 각각 한 번씩 전달됐습니다`));
+  }
+  if (f.uncommittedCopies > 0)
+    parts.push(
+      say(
+        lang,
+        `${f.uncommittedCopies} of the records it received ${f.uncommittedCopies === 1 ? 'is' : 'are'} from aborted or open transactions (read_uncommitted returns them)`,
+        `받은 레코드 중 ${f.uncommittedCopies}개는 취소되거나 열린 트랜잭션의 것입니다(read_uncommitted는 이것도 돌려줍니다).`,
+      ),
+    );
+  const body = lang === 'ko' ? parts.map((p) => end('ko', p)).join(' ') : parts.join('; ');
+  return end(lang, `${label}: ${body}`);
+}
+
+function processingText(lang: Language, f: ProcessingFinding): string {
+  const label = say(lang, `Processing in ${f.subject}`, `${f.subject}의 처리`);
+  const parts: string[] = [];
+  if (f.stalls.length) {
+    const blocked = ids(
+      lang,
+      f.stalls.flatMap((s) => s.blockedEventIds),
+    );
+    const where = f.stalls.map((s) => `${s.topic}-${s.partition}`).join(', ');
+    parts.push(
+      say(
+        lang,
+        `stalled: ${blocked} not processed — its consumer cannot read past the LSO of ${where}`,
+        `멈춰 있습니다. 컨슈머가 ${where}의 LSO를 넘어 읽지 못해 ${josa(blocked, '을/를')} 처리하지 못했습니다`,
+      ),
+    );
+  }
+  if (f.losses.length) parts.push(say(lang, `lost: ${lossList('en', f.losses)}`, `유실: ${lossList('ko', f.losses)}`));
+  if (f.repeated.length) {
+    const n = Math.max(...f.repeated.map((r) => r.times));
+    const who = ids(
+      lang,
+      f.repeated.map((r) => r.eventId),
+    );
+    parts.push(say(lang, `${who} processed ${times('en', n)}`, `${josa(who, '이/가')} ${times('ko', n)} 처리됐습니다`));
+  }
+  if (!parts.length)
+    parts.push(
+      f.events === 0
+        ? say(lang, 'nothing processed', '처리한 것이 없습니다')
+        : say(lang, `each of ${f.events} event(s) processed once`, `이벤트 ${f.events}개가 각각 한 번씩 처리됐습니다`),
+    );
+  const body = lang === 'ko' ? parts.map((p) => end('ko', p)).join(' ') : parts.join('; ');
+  return end(lang, `${label}: ${body}`);
+}
+
+function sinkText(lang: Language, f: SinkFinding): string {
+  const parts: string[] = [];
+  if (f.losses.length) parts.push(say(lang, `lost: ${lossList('en', f.losses)}`, `유실: ${lossList('ko', f.losses)}`));
+  if (f.repeated.length) {
+    const n = Math.max(...f.repeated.map((r) => r.times));
+    const who = ids(
+      lang,
+      f.repeated.map((r) => r.eventId),
+    );
+    parts.push(say(lang, `took effect ${times('en', n)} for ${who}`, `${who}에 대해 ${times('ko', n)} 반영됐습니다`));
+  } else if (f.events > 0)
+    parts.push(
+      f.losses.length
+        ? say(lang, `every other event took effect once`, '나머지 이벤트는 한 번씩 반영됐습니다')
+        : say(lang, `each of ${f.events} event(s) took effect once`, `이벤트 ${f.events}개가 각각 한 번씩 반영됐습니다`),
+    );
+  if (!parts.length) parts.push(say(lang, 'nothing took effect', '반영된 것이 없습니다'));
+  if (f.skipped)
+    parts.push(say(lang, `${f.skipped} repeated attempt(s) changed nothing`, `반복된 시도 ${f.skipped}번은 아무것도 바꾸지 않았습니다`));
+  const body = lang === 'ko' ? parts.map((p) => end('ko', p)).join(' ') : parts.join('; ');
+  return end(lang, `${f.subject}: ${body}`);
+}
+
+function lossText(lang: Language, f: LossFinding): string {
+  if (f.status === 'not-applicable')
+    return say(lang, 'Lost: nothing to judge yet — no event has been sent.', '유실: 아직 판단할 것이 없습니다. 보낸 이벤트가 없습니다.');
+  if (!f.losses.length) return say(lang, 'Lost: nothing.', '유실: 없습니다.');
+  const parts = lossGroups(lang, f.losses, true);
+  return lang === 'ko' ? `유실: ${parts.map((p) => end('ko', p)).join(' ')}` : `Lost: ${parts.join('; ')}.`;
+}
+
+/** A finding's sentence in `language`. */
+export function findingText(f: LayerFinding, language: Language): string {
+  switch (f.layer) {
+    case 'log':
+    case 'output':
+      return topicText(language, f);
+    case 'delivery':
+      return deliveryText(language, f);
+    case 'processing':
+      return processingText(language, f);
+    case 'sink':
+      return sinkText(language, f);
+    case 'loss':
+      return lossText(language, f);
+  }
 }
 
 export interface VerdictTextOptions {
-  /** isolation.level per consumer id (the delivery layer names it). */
+  /** Kept for callers of the first version: the isolation level is now part of the finding. */
   readonly isolation?: Readonly<Record<string, string>>;
 }
 
 /** A layer finding's sentence in `language` (English: the engine's sentence itself). */
-export function findingSentence(f: LayerFinding, verdict: Verdict, language: Language, options: VerdictTextOptions = {}): string {
-  if (language === 'en') return f.sentence;
-  switch (f.layer) {
-    case 'log':
-      return logKo(f, verdict);
-    case 'delivery':
-      return deliveryKo(f, verdict, options.isolation?.[f.subject ?? ''] ?? f.sentence.match(/\(([a-z_]+)\)/)?.[1] ?? '');
-    case 'processing':
-      return processingKo(f, verdict);
-    case 'output':
-      return outputKo(f, verdict);
-    case 'sink':
-      return sinkKo(f, verdict);
-    case 'loss':
-      return lossKo(f, verdict);
-    default:
-      return f.sentence;
-  }
+export function findingSentence(f: LayerFinding, _verdict: Verdict, language: Language, _options: VerdictTextOptions = {}): string {
+  return language === 'en' ? f.sentence : findingText(f, language);
 }
 
 /** Names of the layers and statuses, for tables. */
-export const LAYER_NAMES: Readonly<Record<string, readonly [en: string, ko: string]>> = {
+export const LAYER_NAMES: Readonly<Record<LayerFinding['layer'], readonly [en: string, ko: string]>> = {
   log: ['Kafka log', 'Kafka 로그'],
+  output: ['Committed output', '커밋된 출력'],
   delivery: ['Delivery', '전달'],
   processing: ['Processing', '처리'],
-  output: ['Committed output', '커밋된 출력'],
   sink: ['Outside Kafka', 'Kafka 밖'],
   loss: ['Losses', '유실'],
 };
 
-export const STATUS_NAMES: Readonly<Record<LayerFinding['status'], readonly [en: string, ko: string]>> = {
+export const STATUS_NAMES: Readonly<Record<Status, readonly [en: string, ko: string]>> = {
   once: ['once', '한 번'],
   'more-than-once': ['more than once', '두 번 이상'],
   lost: ['lost', '유실'],
+  stalled: ['stalled', '멈춤'],
   'not-applicable': ['not applicable', '해당 없음'],
+};
+
+export const LOSS_KIND_NAMES: Readonly<Record<LossKind, readonly [en: string, ko: string]>> = {
+  'acked-then-lost': ['acknowledged, then lost', '확인 응답 후 유실'],
+  'not-acked': ['sent, never acknowledged', '보냈지만 확인 응답 없음'],
+  'never-sent': ['never sent', '보내지 못함'],
+  'aborted-only': ['only in aborted transactions', '취소된 트랜잭션에만 있음'],
+  'open-only': ['only in a transaction that never ended', '끝나지 않은 트랜잭션에만 있음'],
+  compacted: ['removed by compaction unread', '읽히기 전에 컴팩션으로 지워짐'],
+  'not-published': ['never published by the relay', '릴레이가 발행하지 않음'],
+  'not-written': ['processed, never written', '처리했지만 기록되지 않음'],
+  'not-processed': ['never processed', '처리되지 않음'],
+  'not-applied': ['never took effect', '반영되지 않음'],
+};
+
+export const COPY_STATE_NAMES: Readonly<Record<CopyState, readonly [en: string, ko: string]>> = {
+  committed: ['committed', '커밋됨'],
+  plain: ['outside a transaction', '트랜잭션 밖'],
+  aborted: ['aborted', '취소됨'],
+  open: ['open', '열림'],
+  removed: ['removed by compaction', '컴팩션으로 지워짐'],
+};
+
+export const COPY_CAUSE_NAMES: Readonly<Record<Copy['cause'], readonly [en: string, ko: string]>> = {
+  first: ['first copy', '첫 사본'],
+  retry: ['producer retry written again', '프로듀서 재시도가 다시 기록됨'],
+  resend: ['a second send()', '두 번째 send()'],
+  'new-session': ['a new producer session', '새 프로듀서 세션'],
+  'other-writer': ['another writer', '다른 작성자'],
 };

@@ -8,7 +8,7 @@ import { type NarrationContext, processingMode, tp } from './context';
 import { explainError } from './errors';
 import { josa, list, ordinal, range, say } from './language';
 import { translateDuring, translateNote, translateReason, translateRefusal } from './notes';
-import { countUpTo, eventKey } from './traceIndex';
+import { countUpTo, eventKey, type Occurrence, outcomeAt } from './traceIndex';
 
 type F<K extends Fact['kind']> = Extract<Fact, { kind: K }>;
 
@@ -94,25 +94,63 @@ function append(ctx: NarrationContext, f: F<'append'>): string {
       const ev = f.eventIds[i];
       if (!o || !ev) return null;
       const earlier = (ctx.index.appendsByEvent.get(ev) ?? []).find(
-        (x) => x.step < ctx.step.i && x.topic === f.topic && x.origin !== `${o.client}#${o.ref}` && !x.transactional && !f.transactional,
+        (x) => x.step < ctx.step.i && x.topic === f.topic && x.origin !== `${o.client}#${o.ref}`,
       );
-      return earlier ? { ev, earlier } : null;
+      return earlier ? { ev, earlier, client: o.client } : null;
     })
     .filter((x) => x !== null);
-  if (resent.length) {
-    const r = resent[0] as { ev: string; earlier: { offset: number } };
+  const r = resent[0];
+  if (r && !r.earlier.transactional && !f.transactional)
     text += say(
       lang,
       `; ${r.ev} is already at offset ${r.earlier.offset} from an earlier send(): to Kafka this is a new record with a new sequence number, and only the event_id shows it is the same event`,
       ` ${josa(r.ev, '은/는')} 이미 이전 send()로 offset ${r.earlier.offset}에 있습니다. Kafka에는 새 시퀀스를 받은 새 레코드이고, 같은 이벤트라는 사실은 event_id만 알려 줍니다.`,
     );
-  } else if (f.transactional)
+  else if (r) text += transactionalResend(ctx, f, r);
+  else if (f.transactional)
     text += say(
       lang,
       '; read_committed consumers cannot see it until the transaction ends with a marker',
       ' 트랜잭션이 마커로 끝날 때까지 read_committed 컨슈머에게는 보이지 않습니다.',
     );
   return text;
+}
+
+/**
+ * The same event_id appended again where one of the copies is transactional: an aborted earlier
+ * copy leaves read_committed readers one; a committed one with the same transactional.id is a
+ * business duplicate that transactional.id does not prevent (a second instance started after the
+ * first committed re-sends the same events as new records).
+ */
+function transactionalResend(ctx: NarrationContext, f: F<'append'>, r: { ev: string; earlier: Occurrence; client: string }): string {
+  const { lang } = ctx;
+  const outcome = outcomeAt(ctx.index, r.earlier, ctx.step.i);
+  if (outcome === 'ABORT')
+    return say(
+      lang,
+      `; ${r.ev} is also at offset ${r.earlier.offset}, in a transaction that was aborted: read_committed readers will see only this copy`,
+      ` ${josa(r.ev, '은/는')} offset ${r.earlier.offset}에도 있지만 그 트랜잭션은 취소됐습니다. read_committed 컨슈머는 이 사본만 보게 됩니다.`,
+    );
+  const earlierClient = r.earlier.origin?.split('#')[0] ?? null;
+  const tid = f.producerId >= 0 ? ctx.index.transactionalIds.get(f.producerId) : undefined;
+  const earlierTid = r.earlier.producerId >= 0 ? ctx.index.transactionalIds.get(r.earlier.producerId) : undefined;
+  const state =
+    outcome === 'COMMIT'
+      ? say(lang, 'committed', '커밋된')
+      : outcome === 'open'
+        ? say(lang, 'in a transaction still open', '아직 열린 트랜잭션의')
+        : say(lang, 'written outside a transaction', '트랜잭션 밖에서 기록된');
+  if (tid !== undefined && tid === earlierTid && earlierClient !== null && earlierClient !== r.client)
+    return say(
+      lang,
+      `; ${r.ev} is already at offset ${r.earlier.offset}, ${state}, written by ${earlierClient} with the same transactional.id ${tid}: to Kafka this is a new record with a new sequence — a business duplicate that transactional.id does not prevent`,
+      ` ${josa(r.ev, '은/는')} 이미 offset ${r.earlier.offset}에 ${state} 사본으로 있습니다. 같은 transactional.id ${tid}를 쓰는 ${josa(earlierClient, '이/가')} 썼습니다. Kafka에는 새 시퀀스를 받은 새 레코드이며, transactional.id가 막지 못하는 비즈니스 중복입니다.`,
+    );
+  return say(
+    lang,
+    `; ${r.ev} is already at offset ${r.earlier.offset}, ${state}: to Kafka this is a new record with a new sequence number, and only the event_id shows it is the same event`,
+    ` ${josa(r.ev, '은/는')} 이미 offset ${r.earlier.offset}에 ${state} 사본으로 있습니다. Kafka에는 새 시퀀스를 받은 새 레코드이고, 같은 이벤트라는 사실은 event_id만 알려 줍니다.`,
+  );
 }
 
 function duplicate(ctx: NarrationContext, f: F<'duplicate'>): string {
@@ -166,8 +204,8 @@ function producerId(ctx: NarrationContext, f: F<'producerId'>): string {
       f.producerEpoch > 0
         ? say(
             lang,
-            `: the epoch bump fences any older instance with this transactional.id`,
-            ` epoch이 올라가 같은 transactional.id를 쓰는 이전 인스턴스는 펜싱됩니다.`,
+            `: an older instance still using a lower epoch of this transactional.id is fenced on its next call`,
+            ` 더 낮은 epoch을 쓰는 이전 인스턴스가 있다면 다음 호출에서 펜싱됩니다.`,
           )
         : '';
     return say(
@@ -393,6 +431,49 @@ const TXN_MEANING: Record<string, readonly [string, string]> = {
   Dead: ['the transactional.id expired', 'transactional.id가 만료됐습니다'],
 };
 
+/**
+ * InitProducerId from Empty or a completed transaction: the epoch goes up, but no transaction was
+ * open, so nothing is aborted — and an older instance is fenced only if it calls again with its old
+ * epoch (read from the rest of the run: whether it does).
+ */
+function epochBumped(ctx: NarrationContext, f: F<'txnState'>): string {
+  const { lang } = ctx;
+  const coord = ctx.names.process('txn-coordinator');
+  const id = f.transactionalId;
+  const old = f.producerEpoch - 1;
+  const caller = ctx.envelope?.from ? ctx.envelope.from.replace(/\.producer$/, '') : null;
+  const others = Object.entries(ctx.trace.resolved.producers)
+    .filter(([client, c]) => client !== caller && c['transactional.id'] === id)
+    .map(([client]) => client);
+  const head = say(
+    lang,
+    `${coord} bumped transactional.id ${id} to epoch ${f.producerEpoch} (producerId ${f.producerId}); no transaction was open, so nothing is aborted`,
+    `${josa(coord, '이/가')} transactional.id ${id}의 epoch을 ${josa(String(f.producerEpoch), '으로/로')} 올렸습니다(producerId ${f.producerId}). 열린 트랜잭션이 없었으므로 취소되는 것은 없습니다.`,
+  );
+  if (others.length === 0)
+    return `${head}${say(lang, `: an instance still using epoch ${old} would be fenced on its next call`, ` epoch ${josa(String(old), '을/를')} 쓰는 인스턴스가 있다면 다음 호출에서 펜싱됩니다.`)}`;
+  const fencedLater = others.filter((o) => (ctx.index.fencedAt.get(o) ?? []).some((st) => st > ctx.step.i));
+  const idle = others.filter((o) => !fencedLater.includes(o));
+  const parts: string[] = [];
+  if (fencedLater.length)
+    parts.push(
+      say(
+        lang,
+        `${list('en', fencedLater)}, still on an older epoch, ${fencedLater.length === 1 ? 'is' : 'are'} fenced on ${fencedLater.length === 1 ? 'its' : 'their'} next call`,
+        ` 더 낮은 epoch을 쓰는 ${josa(list('ko', fencedLater), '은/는')} 다음 호출에서 펜싱됩니다.`,
+      ),
+    );
+  if (idle.length)
+    parts.push(
+      say(
+        lang,
+        `${list('en', idle)} makes no further call with ${idle.length === 1 ? 'its' : 'their'} old epoch, so nothing is fenced — and whatever this instance sends again is a new record: a business duplicate that transactional.id does not prevent`,
+        ` ${josa(list('ko', idle), '은/는')} 이전 epoch으로 더 호출하지 않으므로 펜싱되는 것은 없습니다. 이 인스턴스가 다시 보내는 것은 새 레코드이며, transactional.id가 막지 못하는 비즈니스 중복입니다.`,
+      ),
+    );
+  return lang === 'ko' ? `${head}${parts.join('')}` : `${head}: ${parts.join('; ')}`;
+}
+
 function txnState(ctx: NarrationContext, f: F<'txnState'>): string {
   const { lang } = ctx;
   const coord = ctx.names.process('txn-coordinator');
@@ -403,12 +484,7 @@ function txnState(ctx: NarrationContext, f: F<'txnState'>): string {
       `${coord} registered transactional.id ${id} with producerId ${f.producerId}, epoch ${f.producerEpoch}`,
       `${josa(coord, '이/가')} transactional.id ${josa(id, '을/를')} producerId ${f.producerId}, epoch ${josa(String(f.producerEpoch), '으로/로')} 등록했습니다.`,
     );
-  if (f.to === 'Empty')
-    return say(
-      lang,
-      `${coord} bumped transactional.id ${id} to epoch ${f.producerEpoch} (producerId ${f.producerId}): an instance still using epoch ${f.producerEpoch - 1} is now a zombie and will be fenced`,
-      `${josa(coord, '이/가')} transactional.id ${id}의 epoch을 ${josa(String(f.producerEpoch), '으로/로')} 올렸습니다(producerId ${f.producerId}). 아직 epoch ${josa(String(f.producerEpoch - 1), '을/를')} 쓰는 인스턴스는 좀비가 되어 펜싱됩니다.`,
-    );
+  if (f.to === 'Empty') return epochBumped(ctx, f);
   const meaning = TXN_MEANING[f.to];
   return say(
     lang,

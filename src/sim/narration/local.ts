@@ -262,8 +262,8 @@ export function callClause(ctx: NarrationContext): string {
     case 'initTransactions':
       return say(
         lang,
-        `${caller} calls initTransactions(): ${target} registers its transactional.id with the transaction coordinator, fencing any older instance`,
-        `${josa(caller, '이/가')} initTransactions()를 호출합니다. ${josa(target, '이/가')} 트랜잭션 코디네이터에 transactional.id를 등록하고 이전 인스턴스를 펜싱합니다.`,
+        `${caller} calls initTransactions(): ${target} registers its transactional.id with the transaction coordinator; if an older instance with the same transactional.id has a transaction open, it is aborted and that instance fenced`,
+        `${josa(caller, '이/가')} initTransactions()를 호출합니다. ${josa(target, '이/가')} 트랜잭션 코디네이터에 transactional.id를 등록합니다. 같은 transactional.id를 쓰는 이전 인스턴스에 열린 트랜잭션이 있으면 그 트랜잭션은 취소되고 그 인스턴스는 펜싱됩니다.`,
       );
     case 'beginTransaction':
       return say(

@@ -14,6 +14,12 @@ export interface Occurrence {
   readonly offset: number;
   readonly transactional: boolean;
   readonly origin: string | null;
+  readonly producerId: number;
+}
+
+export interface MarkerAt {
+  readonly step: number;
+  readonly control: 'COMMIT' | 'ABORT';
 }
 
 export interface TraceIndex {
@@ -29,6 +35,12 @@ export interface TraceIndex {
   readonly applied: ReadonlyMap<string, readonly number[]>;
   /** Producer ids each client got, in order. */
   readonly producerIds: ReadonlyMap<string, readonly { step: number; producerId: number; producerEpoch: number }[]>;
+  /** Transaction markers per "topic-partition|producerId", in order. */
+  readonly markers: ReadonlyMap<string, readonly MarkerAt[]>;
+  /** The transactional.id of each producerId that has one. */
+  readonly transactionalIds: ReadonlyMap<number, string>;
+  /** Steps where each client was refused for a fenced epoch (PRODUCER_FENCED, INVALID_PRODUCER_EPOCH, INVALID_TXN_STATE). */
+  readonly fencedAt: ReadonlyMap<string, readonly number[]>;
 }
 
 const cache = new WeakMap<Trace, TraceIndex>();
@@ -50,12 +62,19 @@ function build(steps: readonly TraceStep[]): TraceIndex {
   const delivered = new Map<string, number[]>();
   const applied = new Map<string, number[]>();
   const producerIds = new Map<string, { step: number; producerId: number; producerEpoch: number }[]>();
+  const markers = new Map<string, MarkerAt[]>();
+  const transactionalIds = new Map<number, string>();
+  const fencedAt = new Map<string, number[]>();
   for (const s of steps)
     for (const raw of s.facts) {
       const f = raw as Fact;
       switch (f.kind) {
         case 'append': {
-          if (f.control !== null) break;
+          if (f.control !== null) {
+            if (f.control === 'COMMIT' || f.control === 'ABORT')
+              push(markers, `${f.topic}-${f.partition}|${f.producerId}`, { step: s.i, control: f.control });
+            break;
+          }
           for (let o = f.baseOffset; o <= f.lastOffset; o++) {
             const origin = f.origins[o - f.baseOffset] ?? null;
             const key = origin ? `${origin.client}#${origin.ref}` : null;
@@ -66,6 +85,7 @@ function build(steps: readonly TraceStep[]): TraceIndex {
               offset: o,
               transactional: f.transactional,
               origin: key,
+              producerId: f.producerId,
             };
             if (key) push(appendsByOrigin, key, occ);
             const ev = f.eventIds[o - f.baseOffset];
@@ -84,10 +104,15 @@ function build(steps: readonly TraceStep[]): TraceIndex {
           break;
         case 'producerId':
           push(producerIds, f.client, { step: s.i, producerId: f.producerId, producerEpoch: f.producerEpoch });
+          if (f.transactionalId !== null) transactionalIds.set(f.producerId, f.transactionalId);
+          break;
+        case 'clientError':
+          if (f.error === 'PRODUCER_FENCED' || f.error === 'INVALID_PRODUCER_EPOCH' || f.error === 'INVALID_TXN_STATE')
+            push(fencedAt, f.client, s.i);
           break;
       }
     }
-  return { appendsByOrigin, appendsByEvent, processed, delivered, applied, producerIds };
+  return { appendsByOrigin, appendsByEvent, processed, delivered, applied, producerIds, markers, transactionalIds, fencedAt };
 }
 
 export function traceIndex(trace: Trace): TraceIndex {
@@ -97,6 +122,13 @@ export function traceIndex(trace: Trace): TraceIndex {
     cache.set(trace, idx);
   }
   return idx;
+}
+
+/** How a transactional record written at `at.step` stands at `step`: committed, aborted or still open (null: not transactional). */
+export function outcomeAt(index: TraceIndex, at: Occurrence, step: number): 'COMMIT' | 'ABORT' | 'open' | null {
+  if (!at.transactional) return null;
+  const m = (index.markers.get(`${at.topic}-${at.partition}|${at.producerId}`) ?? []).find((x) => x.step > at.step && x.step < step);
+  return m ? m.control : 'open';
 }
 
 /** How many entries of a step list are at or before `step`. */

@@ -1,8 +1,10 @@
 /**
  * The scenarios shipped with the app. Each is a scenario file (JSON) with a title, the question it
- * answers and the expected outcome; tests assert each outcome against the engine's output.
+ * answers, the expected outcome in words (`expected`) and as data (`expectedVerdict`: the verdict
+ * finding by finding); tests assert both against the engine's output. The expected verdict stays in
+ * the preset: the scenario a preset runs (and a share link carries) leaves it out.
  */
-import type { Scenario } from '../scenario/schema';
+import { type ExpectedFinding, type Scenario, withoutPresetFields } from '../scenario/schema';
 import abortHiddenFromReadCommitted from './abort-hidden-from-read-committed.json';
 import acks0Loss from './acks-0-loss.json';
 import apiIdempotencyKey from './api-idempotency-key.json';
@@ -42,6 +44,8 @@ export interface Preset {
   readonly title: string;
   readonly question: string;
   readonly expected: string;
+  /** The verdict this preset must end with, finding by finding. */
+  readonly expectedVerdict: readonly ExpectedFinding[];
   readonly scenario: Scenario;
 }
 
@@ -82,12 +86,14 @@ const all: unknown[] = [
 ];
 
 export const PRESETS: readonly Preset[] = all.map((raw) => {
-  const scenario = raw as Scenario;
+  const file = raw as Scenario;
+  const scenario = withoutPresetFields(file);
   return {
     id: scenario.id ?? '',
     title: scenario.title ?? '',
     question: scenario.question ?? '',
     expected: scenario.expected ?? '',
+    expectedVerdict: file.expectedVerdict ?? [],
     scenario,
   };
 });

@@ -17,7 +17,7 @@ export const PRESET_TEXT_KO: Readonly<Record<string, PresetText>> = {
     title: '멱등성을 켰는데도 컨슈머는 주문을 두 번 받았다',
     question: 'enable.idempotence=true인데, 왜 컨슈머가 order-123(event_id evt-789)을 orders-0 offset 100과 101에서 두 번 받았을까요?',
     expected:
-      'offset 100과 101에 키와 event_id가 같은 레코드가 두 개 있고, 둘 다 한 producerId에서 시퀀스 0과 1로 왔습니다. 애플리케이션이 send()를 두 번 호출한 것입니다. 브로커가 걸러 내는 것은 한 배치의 재시도이지, 반복해서 발행된 비즈니스 이벤트가 아닙니다.',
+      'offset 100과 101에 키와 event_id(evt-789)가 같은 레코드가 두 개 있고, 둘 다 한 producerId에서 시퀀스 0과 1로 왔습니다. 애플리케이션이 send()를 두 번 호출한 것입니다. 브로커가 걸러 내는 것은 한 배치의 재시도이지, 반복해서 발행된 비즈니스 이벤트가 아닙니다. 판정은 evt-789를 로그, 전달, 처리에서 두 번으로 보여 줍니다.',
   },
   'lost-ack-idempotent': {
     title: '멱등성을 켠 채 확인 응답 유실: 브로커가 재시도를 알아본다',
@@ -37,13 +37,13 @@ export const PRESET_TEXT_KO: Readonly<Record<string, PresetText>> = {
     question:
       '멱등성이 켜져 있고 실패도 없었지만, 애플리케이션이 evt-789에 대해 send()를 두 번 호출했습니다. 브로커가 두 번째 것을 버릴까요?',
     expected:
-      '같은 producerId의 시퀀스 0과 1, 레코드 두 개가 남습니다. send()마다 새 시퀀스를 받으므로 브로커에게는 서로 다른 두 배치입니다. 둘이 같은 비즈니스 이벤트임을 알려 주는 것은 event_id뿐입니다.',
+      '같은 producerId의 시퀀스 0과 1, evt-789 레코드 두 개가 남습니다. send()마다 새 시퀀스를 받으므로 브로커에게는 서로 다른 두 배치입니다. 둘이 같은 비즈니스 이벤트임을 알려 주는 것은 event_id뿐이고, 컨슈머는 evt-789를 두 번 받아 두 번 처리합니다.',
   },
   'producer-restart-new-pid': {
     title: '재시작한 프로듀서는 새 producerId를 받는다',
     question: '프로듀서가 재시작한 뒤 같은 이벤트를 다시 보냈습니다. 멱등성이 켜져 있는데 왜 중복이 생겼을까요?',
     expected:
-      '서로 다른 두 producerId(1000과 1001)에서 온 레코드가 두 개 있고, 둘 다 시퀀스 0입니다. transactional.id가 없으면 새 프로듀서 세션마다 새 producerId를 받고, 멱등성은 한 세션 안의 재시도만 막습니다.',
+      '서로 다른 두 producerId(1000과 1001)에서 온 evt-789 레코드가 두 개 있고, 둘 다 시퀀스 0입니다. transactional.id가 없으면 새 프로듀서 세션마다 새 producerId를 받고, 멱등성은 한 세션 안의 재시도만 막습니다. 컨슈머는 evt-789를 두 번 받아 두 번 처리합니다.',
   },
   'sequence-gap': {
     title: '순서가 뒤바뀐 배치: OUT_OF_ORDER_SEQUENCE_NUMBER 뒤에 순서대로 기록',
@@ -56,7 +56,7 @@ export const PRESET_TEXT_KO: Readonly<Record<string, PresetText>> = {
     title: 'acks=0: 보내고 잊으면, 정말로 잊힌다',
     question: 'acks=0, retries=0인 상태에서 Produce 요청이 네트워크에서 유실됩니다. 프로듀서는 이를 알아챌까요?',
     expected:
-      '아무것도 기록되지 않았는데도 프로듀서는 성공으로 보고합니다. acks=0이면 브로커가 응답하지 않으므로 요청이 나가는 순간 전송이 끝납니다. 멱등성도 꺼집니다(acks가 all이 아니므로).',
+      '아무것도 기록되지 않았는데도 프로듀서는 성공으로 보고합니다. acks=0이면 브로커가 응답하지 않으므로 요청이 나가는 순간 전송이 끝납니다. 멱등성도 꺼집니다(acks가 all이 아니므로). m-1은 유실됩니다. 확인 응답은 받았지만 로그 어디에도 없습니다.',
   },
   'compaction-is-not-dedup': {
     title: 'Log compaction은 최신 값을 남길 뿐, 중복 제거가 아니다',
@@ -75,7 +75,7 @@ export const PRESET_TEXT_KO: Readonly<Record<string, PresetText>> = {
     title: '취소된 트랜잭션: read_committed에는 숨겨지고 read_uncommitted에는 보인다',
     question: '프로듀서가 트랜잭션을 취소합니다. 레코드는 로그에 남아 있는데, 누가 이 레코드를 볼까요?',
     expected:
-      'orders-0에는 offset 0에 레코드, offset 1에 ABORT 마커가 있습니다. read_uncommitted 컨슈머는 레코드를 받고, read_committed 컨슈머는 아무것도 받지 않지만 위치(position)는 2로 넘어갑니다.',
+      'orders-0에는 offset 0에 evt-9, offset 1에 ABORT 마커가 있습니다. read_uncommitted 컨슈머는 레코드를 받아 처리하고, read_committed 컨슈머는 아무것도 받지 않지만 위치(position)는 2로 넘어갑니다. evt-9는 커밋된 로그에 들어가지 못했으므로 판정은 유실(애플리케이션이 취소한 트랜잭션에만 있음)로 셉니다. read_uncommitted 컨슈머가 커밋되지 않은 레코드를 처리했다는 것도 보여 줍니다.',
   },
   'open-transaction-pins-lso': {
     title: '열린 트랜잭션이 Last Stable Offset을 붙잡아 둔다',
@@ -89,20 +89,20 @@ export const PRESET_TEXT_KO: Readonly<Record<string, PresetText>> = {
     question:
       '프로듀서가 트랜잭션을 시작해 레코드를 쓴 뒤, transaction.timeout.ms=5000인 채로 12초 동안 멈춥니다. 그 트랜잭션은 어떻게 되고, 다음 send와 커밋은 어떻게 될까요?',
     expected:
-      '5초가 지난 뒤 돌아오는 다음 점검(10초마다)에서 코디네이터는 epoch을 올려 펜싱하고(0 → 1) 트랜잭션을 취소합니다. 레코드 뒤에 epoch 1인 ABORT 마커가 붙습니다. 멈췄던 프로듀서의 다음 send는 INVALID_PRODUCER_EPOCH를 받고, 이어서 트랜잭션을 끝내려 하면 PRODUCER_FENCED를 받습니다(프로토콜 v1). read_committed 컨슈머는 이 레코드를 끝내 보지 못합니다.',
+      '5초가 지난 뒤 돌아오는 다음 점검(10초마다)에서 코디네이터는 epoch을 올려 펜싱하고(0 → 1) 트랜잭션을 취소합니다. 레코드 뒤에 epoch 1인 ABORT 마커가 붙습니다. 멈췄던 프로듀서의 다음 send(evt-2)는 INVALID_PRODUCER_EPOCH를 받고, 이어서 트랜잭션을 끝내려 하면 PRODUCER_FENCED를 받습니다(프로토콜 v1). read_committed 컨슈머는 이 레코드를 끝내 보지 못합니다. evt-1은 취소된 트랜잭션에만 있어 유실되고, evt-2도 거부되어 로그에 들어가지 못해 유실됩니다.',
   },
   'zombie-fencing': {
     title: '좀비 펜싱: 두 인스턴스, 하나의 transactional.id',
     question:
       '인스턴스 A가 트랜잭션 도중 멈추고, 인스턴스 B가 같은 transactional.id로 시작합니다. A의 트랜잭션은 어떻게 되고, 깨어난 A는 어떻게 될까요?',
     expected:
-      'B의 initTransactions가 A를 펜싱합니다. 코디네이터는 epoch을 올리고 A의 열린 트랜잭션을 취소합니다(취소가 끝날 때까지는 CONCURRENT_TRANSACTIONS, 그 뒤 B가 epoch 2를 받습니다). B의 레코드는 커밋됩니다. 깨어난 A의 send는 INVALID_PRODUCER_EPOCH를 받고, 트랜잭션을 끝내려 하면 PRODUCER_FENCED를 받아 A는 멈춥니다. read_committed 컨슈머는 B의 레코드만 봅니다.',
+      'B의 initTransactions가 A를 펜싱합니다. 코디네이터는 epoch을 올리고 A의 열린 트랜잭션을 취소합니다(취소가 끝날 때까지는 CONCURRENT_TRANSACTIONS, 그 뒤 B가 epoch 2를 받습니다). B의 레코드는 커밋됩니다. 깨어난 A가 보낸 evt-2는 INVALID_PRODUCER_EPOCH를 받고, 트랜잭션을 끝내려 하면 PRODUCER_FENCED를 받아 A는 멈춥니다. read_committed 컨슈머는 B의 evt-1만 봅니다. A의 취소된 사본은 이 컨슈머에게 중복이 아닙니다. evt-2는 로그에 끝내 들어가지 못하고, 판정은 이를 유실로 표시합니다. 펜싱된 인스턴스만 보냈기 때문입니다(좀비가 끝내지 못한 일은 대체 인스턴스가 다시 해야 합니다).',
   },
   'same-payload-twice-in-one-transaction': {
     title: '한 트랜잭션 안에서 같은 페이로드를 두 번: 둘 다 커밋된다',
     question: '애플리케이션이 한 트랜잭션 안에서 같은 이벤트를 두 번 보냅니다. 트랜잭션이 이를 알아챌까요?',
     expected:
-      '두 레코드 모두 커밋되고(offset 0과 1, 그 뒤 offset 2에 COMMIT 마커) read_committed 컨슈머는 둘 다 받습니다. 트랜잭션은 쓰기를 원자적으로 묶을 뿐, 내용은 검사하지 않습니다.',
+      'evt-789의 두 레코드가 모두 커밋되고(offset 0과 1, 그 뒤 offset 2에 COMMIT 마커) read_committed 컨슈머는 evt-789를 두 번 받아 두 번 처리합니다. 트랜잭션은 쓰기를 원자적으로 묶을 뿐, 내용은 검사하지 않습니다.',
   },
   'coordinator-failover-mid-commit': {
     title: 'PrepareCommit과 마커 사이에 코디네이터가 장애를 겪는다',
@@ -116,14 +116,14 @@ export const PRESET_TEXT_KO: Readonly<Record<string, PresetText>> = {
     question:
       '트랜잭션의 Produce 요청이 네트워크에서 지연되어, 그 트랜잭션이 취소된 뒤에야 도착합니다. 이 요청은 read_committed 컨슈머에 어떤 영향을 줄까요?',
     expected:
-      '프로토콜 v1에서 transaction.partition.verification.enable=false이면 늦은 배치가 ABORT 마커 뒤에 기록되어, 코디네이터가 전혀 모르는 트랜잭션을 엽니다. LSO가 그 offset에 영영 머물러 read_committed 컨슈머는 그 뒤의 일반 레코드를 끝내 보지 못하고, read_uncommitted 컨슈머는 봅니다. 검증을 켜면(기본값) 리더가 먼저 코디네이터에 확인합니다. 클라이언트가 타임아웃된 배치 때문에 취소를 마치면서 epoch을 올렸으므로(프로토콜 v1, KIP-360) 늦은 배치는 거부됩니다(INVALID_PRODUCER_EPOCH). 프로토콜 v2에서는 마커가 올린 epoch이 같은 방식으로 그 배치를 펜싱합니다.',
+      '프로토콜 v1에서 transaction.partition.verification.enable=false이면 늦은 배치(evt-1)가 ABORT 마커 뒤에 기록되어, 코디네이터가 전혀 모르는 트랜잭션을 엽니다. LSO가 그 offset에 영영 머물러 read_committed 컨슈머는 멈춰 있습니다. 그 뒤의 일반 레코드 evt-click-1을 끝내 받지 못하고, read_uncommitted 컨슈머는 받습니다. 판정은 kafka-transactions.sh find-hanging처럼 LSO를 붙잡은 것(producerId, epoch, 첫 offset, transactional.id)을 보여 주고, evt-1을 유실로 셉니다. 전송은 실패했고(delivery.timeout.ms) 끝나지 않는 트랜잭션에만 남았기 때문입니다. 검증을 켜면(기본값) 리더가 먼저 코디네이터에 확인합니다. 클라이언트가 타임아웃된 배치 때문에 취소를 마치면서 epoch을 올렸으므로(프로토콜 v1, KIP-360) 늦은 배치는 거부됩니다(INVALID_PRODUCER_EPOCH). 프로토콜 v2에서는 마커가 올린 epoch이 같은 방식으로 그 배치를 펜싱합니다.',
   },
   'at-most-once-consumer-crash': {
     title: '최대 한 번(at-most-once): 커밋 후 처리 — 중단되면 나머지를 잃는다',
     question:
       '컨슈머가 poll한 배치를 처리하기 전에 그 위치(position)를 커밋하고, 첫 레코드를 처리한 뒤 중단됩니다. 나머지 두 레코드는 어떻게 될까요?',
     expected:
-      'evt-2와 evt-3은 끝내 처리되지 않습니다. 커밋된 offset(3)이 이미 두 레코드를 지나 있어, 재시작한 컨슈머는 그 뒤부터 읽습니다. 두 번 처리되는 것은 없지만 이벤트 두 개를 잃습니다.',
+      'evt-2와 evt-3은 끝내 처리되지 않습니다. 커밋된 offset(3)이 이미 두 레코드를 지나 있어, 재시작한 컨슈머는 그 뒤부터 읽습니다. 두 번 처리되는 것은 없지만 이벤트 두 개가 유실됩니다.',
   },
   'at-least-once-consumer-crash': {
     title: '최소 한 번(at-least-once): 처리 후 커밋 — 중단되면 다시 처리한다',
@@ -136,14 +136,14 @@ export const PRESET_TEXT_KO: Readonly<Record<string, PresetText>> = {
     question:
       '애플리케이션이 orders를 읽어 주문마다 결과를 order-results에 쓰고, flush한 뒤 입력 offset을 커밋합니다. 그런데 커밋 직전에 중단됩니다. order-results에는 무엇이 있을까요?',
     expected:
-      '모든 결과가 order-results에 두 번씩 있고, 모두 커밋된 상태라 read_committed 컨슈머를 포함한 모든 컨슈머에게 보입니다. 출력과 입력 offset이 한 트랜잭션에 들어 있지 않았기 때문입니다.',
+      '모든 결과(evt-1, evt-2, evt-3)가 order-results에 두 번씩 있고, 모두 커밋된 상태라 read_committed 컨슈머를 포함한 모든 컨슈머에게 보입니다. 출력과 입력 offset이 한 트랜잭션에 들어 있지 않았기 때문입니다. enricher와 read_committed인 auditor는 각 결과를 두 번씩 처리합니다.',
   },
   'ctp-exactly-once-crash': {
     title: '정확히 한 번 소비-변환-발행: 처리는 두 번, 커밋은 한 번',
     question:
       '트랜잭션 프로듀서와 sendOffsetsToTransaction을 쓰는 같은 파이프라인이 offset을 보낸 뒤, 커밋하기 전에 중단됩니다. read_committed 컨슈머는 결과마다 사본을 몇 개 볼까요?',
     expected:
-      '커밋된 출력에는 결과마다 정확히 한 번씩만 나타납니다. 재시작한 인스턴스(같은 transactional.id)가 열린 트랜잭션을 펜싱하고 취소하며(order-results와 그룹의 __consumer_offsets 파티션에 ABORT 마커가 기록되고, 보류 중이던 offset은 버려집니다), 입력은 다시 처리됩니다. 처리는 두 번 실행됐고, read_uncommitted 컨슈머는 취소된 사본도 봅니다.',
+      '커밋된 출력에는 결과마다 정확히 한 번씩만 나타납니다. 재시작한 인스턴스(같은 transactional.id)가 열린 트랜잭션을 펜싱하고 취소하며(order-results와 그룹의 __consumer_offsets 파티션에 ABORT 마커가 기록되고, 보류 중이던 offset은 버려집니다), 입력은 다시 처리됩니다. enricher는 evt-1, evt-2, evt-3을 두 번씩 처리합니다. read_committed인 auditor는 결과를 한 번씩 받고, read_uncommitted인 raw-reader는 취소된 사본도 받아 각각 두 번씩 받습니다.',
   },
   'commit-last-instead-of-next': {
     title: '함정: 다음 offset 대신 마지막으로 처리한 offset을 커밋하기',
@@ -156,35 +156,35 @@ export const PRESET_TEXT_KO: Readonly<Record<string, PresetText>> = {
     question:
       'enable.auto.commit=true는 auto.commit.interval.ms(5000)마다 poll()에서 얻은 위치(position)를 커밋합니다. 컨슈머가 마지막 자동 커밋 몇 초 뒤에 중단됩니다. 무엇이 두 번 처리될까요?',
     expected:
-      '마지막 자동 커밋 이후 처리한 레코드는 모두 재시작 뒤 다시 처리됩니다. 자동 커밋이 주는 것은 최대 auto.commit.interval.ms 분량의 중복이 따르는 최소 한 번(at-least-once)이지, 결코 정확히 한 번(exactly-once)이 아닙니다.',
+      '마지막 자동 커밋 이후 처리한 레코드(evt-10, evt-11, evt-12, evt-13, evt-14)는 모두 재시작 뒤 다시 처리됩니다. 자동 커밋이 주는 것은 최대 auto.commit.interval.ms 분량의 중복이 따르는 최소 한 번(at-least-once)이지, 결코 정확히 한 번(exactly-once)이 아닙니다.',
   },
   'db-sink-duplicate': {
     title: 'DB 싱크: Kafka에는 레코드 하나, DB에는 행 두 개',
     question:
       '컨슈머가 주문마다 DB에 INSERT한 뒤 커밋합니다. INSERT 후 커밋 전에 중단됩니다. evt-1의 행은 몇 개이고, Kafka에는 레코드가 몇 개 있을까요?',
     expected:
-      'Kafka 로그에는 이벤트마다 한 번씩만 있지만, DB에는 evt-1의 행이 두 개 있습니다. 레코드가 다시 전달되어 평범한 INSERT가 한 번 더 실행됐기 때문입니다. 커밋 순서를 바꾸는 것만으로는 Kafka와 DB를 하나의 원자적 상태로 만들 수 없습니다.',
+      'Kafka 로그에는 이벤트마다 한 번씩만 있지만, DB에는 evt-1의 행이 두 개 있습니다. 크래시 뒤 evt-1과 evt-2가 다시 전달되어 evt-1에 대해 평범한 INSERT가 한 번 더 실행됐기 때문입니다. 커밋 순서를 바꾸는 것만으로는 Kafka와 DB를 하나의 원자적 상태로 만들 수 없습니다.',
   },
   'db-sink-inbox': {
     title: 'Inbox 테이블: 다시 전달된 레코드가 고유 제약 조건에 걸린다',
     question:
       '같은 중단이지만, 이번에는 컨슈머가 행을 쓰는 같은 DB 트랜잭션 안에서 고유 제약 조건(unique constraint)이 있는 inbox 테이블에 (event_id, consumer)를 기록합니다. 레코드가 다시 전달되면 어떻게 될까요?',
     expected:
-      '다시 전달된 evt-1은 inbox의 고유 제약 조건을 위반하고, DB 트랜잭션이 롤백되어 행은 하나만 남습니다. inbox-conflict 카운터에 흡수된 중복이 표시됩니다.',
+      '다시 전달된 evt-1(evt-2도 다시 전달됩니다)은 inbox의 고유 제약 조건을 위반하고, DB 트랜잭션이 롤백되어 행은 하나만 남습니다. evt-1은 두 번 처리되지만 한 번만 반영됩니다. inbox-conflict 카운터에 흡수된 중복이 표시됩니다.',
   },
   'db-sink-offsets-in-db': {
     title: '결과와 offset을 한 DB 트랜잭션에',
     question:
       '컨슈머가 결과와 다음 offset을 한 DB 트랜잭션으로 저장하고, 시작할 때 DB에 저장된 offset으로 seek합니다. 같은 중단이 일어나면 어떻게 될까요?',
     expected:
-      '두 번 처리되는 것은 없습니다. DB의 offset이 행과 함께 움직였고, 재시작한 컨슈머는 Kafka에 커밋된 offset이 아니라 그 offset부터 다시 읽습니다(이 컨슈머는 Kafka에 커밋하지 않습니다).',
+      '두 번 처리되는 것은 없습니다. DB의 offset이 행과 함께 움직였고, 재시작한 컨슈머는 Kafka에 커밋된 offset이 아니라 그 offset부터 다시 읽습니다(이 컨슈머는 Kafka에 커밋하지 않습니다). 크래시 전에 poll했지만 처리하지 못한 evt-2는 다시 전달되어 한 번 처리됩니다.',
   },
   'api-lost-response': {
     title: '결제 API 호출은 성공했는데 응답이 유실된다',
     question:
       '컨슈머가 주문마다 결제 API를 호출합니다. 결제는 이뤄졌지만 HTTP 응답이 오지 않아 컨슈머가 재시도합니다. evt-1은 몇 번 결제될까요?',
     expected:
-      '두 번입니다. API는 첫 호출에서 결제했고, 멱등성 키 없이 보낸 재시도에서 또 결제했습니다. Kafka와 컨슈머의 offset으로는 이를 알 수 없습니다. 결제가 이뤄졌는지는 외부 시스템만 압니다.',
+      '두 번입니다. API는 첫 호출에서 evt-1을 결제했고, 멱등성 키 없이 보낸 재시도에서 또 결제했습니다. Kafka와 컨슈머의 offset으로는 이를 알 수 없습니다. 결제가 이뤄졌는지는 외부 시스템만 압니다.',
   },
   'api-idempotency-key': {
     title: '같은 응답 유실, 이번에는 멱등성 키와 함께',
@@ -204,13 +204,13 @@ export const PRESET_TEXT_KO: Readonly<Record<string, PresetText>> = {
     question:
       'Streams 앱이 processing.guarantee=exactly_once_v2로 페이지별 조회 수를 셉니다(상태 저장소 + changelog). 커밋은 1초마다입니다. 4번째 조회의 카운트를 쓴 뒤, 트랜잭션이 커밋되기 전에 중단됩니다. 재시작 뒤 카운트는 얼마일까요?',
     expected:
-      '열린 트랜잭션은 취소됩니다(그 changelog와 출력 레코드는 read_committed에서 숨겨집니다). 상태 저장소는 지워진 뒤 changelog를 read_committed로 읽어 커밋된 카운트까지 복원되고, 입력은 커밋된 offset부터 다시 처리되므로 4번째 조회는 한 번만 셉니다: page-a 3, page-b 2. 커밋된 출력에는 조회마다 카운트가 한 번씩 들어 있습니다.',
+      '열린 트랜잭션은 취소됩니다(그 changelog와 출력 레코드는 read_committed에서 숨겨집니다). 상태 저장소는 지워진 뒤 changelog를 read_committed로 읽어 커밋된 카운트까지 복원되고, 입력은 커밋된 offset부터 다시 처리되므로 4번째 조회는 한 번만 셉니다: page-a 3, page-b 2. 커밋된 출력에는 조회마다 카운트가 한 번씩 들어 있고, view-2, view-3, view-4의 처리는 두 번 실행됐습니다.',
   },
   'streams-alos-crash-duplicate': {
     title: 'Kafka Streams at_least_once: 같은 중단이 카운트를 부풀린다',
     question: '같은 앱, 같은 중단을 processing.guarantee=at_least_once로 실행합니다. 재시작 뒤 카운트는 얼마일까요?',
     expected:
-      'changelog와 출력 레코드는 트랜잭션 없이 기록됐지만, 입력 offset은 커밋되지 않았습니다(commit.interval.ms는 30초). 복원된 상태 저장소에는 이미 증가분이 반영돼 있는데 입력이 다시 처리되므로, 카운트가 부풀려지고(page-a가 3이 아니라 5) 출력에는 중복 갱신이 남습니다.',
+      'changelog와 출력 레코드는 트랜잭션 없이 기록됐지만, 입력 offset은 커밋되지 않았습니다(commit.interval.ms는 30초). 복원된 상태 저장소에는 이미 증가분이 반영돼 있는데 입력이 다시 처리되므로, 카운트가 부풀려지고(page-a가 3이 아니라 5) 출력에는 중복 갱신이 남습니다. view-1, view-2, view-3은 두 번 세어지고(view-4도 두 번 처리됩니다) dashboard는 이를 두 번 받습니다.',
   },
   'streams-eos-repartition': {
     title: 'Kafka Streams groupBy: 리파티션 토픽도 트랜잭션 안에 들어간다',
@@ -224,7 +224,7 @@ export const PRESET_TEXT_KO: Readonly<Record<string, PresetText>> = {
     question:
       '상위 서비스가 주문 evt-42를 두 번 발행합니다(레코드 두 개, 같은 event_id). Streams는 exactly_once_v2로 실행 중입니다. 몇 번 셀까요?',
     expected:
-      '두 번입니다. Exactly-once 처리는 입력 레코드마다 한 번씩 반영하는데, 이것은 레코드 두 개입니다. 두 레코드가 같은 비즈니스 이벤트인지 알아보는 것은 다른 문제이고, 그 답은 EOS가 아니라 event_id와 멱등한 컨슈머가 줍니다.',
+      '두 번입니다. Exactly-once 처리는 입력 레코드마다 한 번씩 반영하는데, 이것은 evt-42의 레코드 두 개입니다. 두 레코드가 같은 비즈니스 이벤트인지 알아보는 것은 다른 문제이고, 그 답은 EOS가 아니라 event_id와 멱등한 컨슈머가 줍니다.',
   },
   'outbox-cdc': {
     title: 'Transactional Outbox + CDC: DB와는 원자적, Kafka로는 최소 한 번',

@@ -15,6 +15,7 @@
  */
 import type { ProducerAppContext } from '../application/producerApp.machine';
 import type { ConfigValue } from '../config/configSpec';
+import type { TxnCoordinatorContext } from '../coordinator/transactionCoordinator.machine';
 import { envelopeMatches, processOf } from '../kernel/faults';
 import { type SimView, stateAt, type Trace } from '../run';
 import { partitionRows } from '../trace/logView';
@@ -200,8 +201,10 @@ function freeId(s: Scenario, base: string): string {
 
 /**
  * Starts a second instance of a transactional producer application — same config (so the same
- * transactional.id) and script — at the current time: its initTransactions() bumps the epoch and
- * fences the first instance, as a zombie and its replacement do.
+ * transactional.id) and script — at the current time. Its initTransactions() bumps the epoch; what
+ * that does depends on the moment (secondInstanceOutlook): an open transaction is aborted and the
+ * first instance fenced, as a zombie and its replacement; after the first committed, nothing is
+ * fenced and the copy re-sends the same events as new records.
  */
 export function startSecondInstance(s: Scenario, at: At & { client: string }): EditOutcome {
   const index = s.clients.findIndex((c) => c.id === at.client);
@@ -218,6 +221,30 @@ export function startSecondInstance(s: Scenario, at: At & { client: string }): E
     next,
     clip(`start ${id}, a second instance of ${original.id} with transactional.id=${txnId} (injected at step ${at.step})`),
   );
+}
+
+/**
+ * What starting a second instance now would do, read from the state at the step:
+ * - `aborts-open`: the coordinator holds an open transaction for the transactional.id (Ongoing or
+ *   being completed): the copy's InitProducerId fences the epoch and aborts it, and the first
+ *   instance is fenced on its next call (TransactionCoordinator.handleInitProducerId, PrepareEpochFence);
+ * - `fences-next-call`: nothing is open, but the first instance still has work to do: the epoch is
+ *   bumped, nothing is aborted, and the first instance is fenced when it next calls with its old epoch;
+ * - `duplicates`: nothing is open and the first instance has finished (or stopped): nothing is aborted
+ *   or fenced, and the copy sends the same events again as new records — a business duplicate that
+ *   transactional.id does not prevent.
+ */
+export type SecondInstanceOutlook = 'aborts-open' | 'fences-next-call' | 'duplicates';
+
+export function secondInstanceOutlook(at: At & { client: string }): SecondInstanceOutlook | null {
+  const txnId = at.trace.resolved.producers[at.client]?.['transactional.id'] ?? null;
+  if (txnId === null) return null;
+  const view = at.view ?? stateAt(at.trace, at.step);
+  const coordinator = view.actors.get('txn-coordinator')?.context as TxnCoordinatorContext | undefined;
+  const state = coordinator?.txns[txnId]?.state;
+  if (state === 'Ongoing' || state === 'PrepareCommit' || state === 'PrepareAbort' || state === 'PrepareEpochFence') return 'aborts-open';
+  const app = view.actors.get(`${at.client}.app`)?.value;
+  return app === 'done' || app === 'stopped' ? 'duplicates' : 'fences-next-call';
 }
 
 // ---------------------------------------------------------------- the clock

@@ -198,12 +198,29 @@ const topic = v.strictObject({
   config: v.optional(config),
 });
 
+/**
+ * What the verdict of a shipped preset must be, finding by finding (layer, subject, status and the
+ * event ids concerned) — tested for every preset. A preset-only field: validation accepts it in a
+ * scenario file and drops it from the scenario that runs, so runs, exports and share links never
+ * carry it.
+ */
+export const VERDICT_LAYERS = ['log', 'output', 'delivery', 'processing', 'sink', 'loss'] as const;
+export const VERDICT_STATUSES = ['once', 'more-than-once', 'lost', 'stalled', 'not-applicable'] as const;
+export const ExpectedFindingSchema = v.strictObject({
+  layer: v.picklist(VERDICT_LAYERS, `must be one of ${VERDICT_LAYERS.join(', ')}`),
+  subject: v.nullable(text),
+  status: v.picklist(VERDICT_STATUSES, `must be one of ${VERDICT_STATUSES.join(', ')}`),
+  eventIds: v.optional(v.pipe(v.array(text), v.maxLength(1000))),
+});
+export type ExpectedFinding = v.InferOutput<typeof ExpectedFindingSchema>;
+
 export const ScenarioSchema = v.strictObject({
   version: v.literal(SCENARIO_VERSION, `must be ${SCENARIO_VERSION}`),
   id: v.optional(scenarioId),
   title: v.optional(text),
   question: v.optional(longText),
   expected: v.optional(longText),
+  expectedVerdict: v.optional(v.pipe(v.array(ExpectedFindingSchema), v.maxLength(200))),
   description: v.optional(longText),
   seed: v.pipe(v.number(), v.integer('must be a whole number'), v.minValue(0), v.maxValue(4294967295)),
   cluster: v.optional(config),
@@ -229,6 +246,13 @@ export const ScenarioSchema = v.strictObject({
 });
 
 export type Scenario = v.InferOutput<typeof ScenarioSchema>;
+
+/** A scenario without the preset-only fields (what runs, exports and links carry). */
+export function withoutPresetFields(s: Scenario): Scenario {
+  if (s.expectedVerdict === undefined) return s;
+  const { expectedVerdict: _, ...rest } = s;
+  return rest;
+}
 export type ClientSpec = v.InferOutput<typeof ClientSchema>;
 export type ProducerClientSpec = Extract<ClientSpec, { type: 'producer' }>;
 export type ConsumerClientSpec = Extract<ClientSpec, { type: 'consumer' }>;

@@ -13,7 +13,7 @@ import { resolveStreamsConfig, type StreamsConfig } from '../config/streamsConfi
 import { resolveTopicConfig, type TopicConfig } from '../config/topicConfig';
 import { ALL_RPCS } from '../kernel/envelope';
 import { CRASH_POINTS } from './crashPoints';
-import { LIMITS, type Scenario, ScenarioSchema } from './schema';
+import { LIMITS, type Scenario, ScenarioSchema, withoutPresetFields } from './schema';
 
 export interface ScenarioError {
   /** Where, as a JSON path: clients[0].config["max.in.flight.requests.per.connection"]. */
@@ -113,7 +113,7 @@ export function validateScenario(input: unknown): Validation {
     }
     return { ok: false, errors };
   }
-  return checkMeaning(parsed.output);
+  return checkMeaning(withoutPresetFields(parsed.output));
 }
 
 function checkMeaning(s: Scenario): Validation {

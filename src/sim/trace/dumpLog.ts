@@ -3,6 +3,7 @@
  * `kafka-dump-log.sh --print-data-log` prints them, groups as `kafka-consumer-groups.sh --describe`,
  * then what each consumer received and the verdict.
  */
+import { STATUS_NAMES } from '../checks/verdictText';
 import type { PartitionRow, RecordRow } from './logView';
 import type { TraceSummary } from './summary';
 
@@ -112,6 +113,6 @@ export function renderText(s: TraceSummary, options: { internal?: boolean } = {}
   }
   const errs = s.clients.filter((c) => c.errors.length || c.notes.length);
   if (errs.length) parts.push(errs.map((c) => `Client ${c.id}: ${[...c.notes, ...c.errors].join(', ')}`).join('\n'));
-  parts.push(`Verdict:\n  ${s.verdict.summary.join('\n  ')}`);
+  parts.push(`Verdict:\n  ${s.verdict.layers.map((f) => `[${STATUS_NAMES[f.status][0]}] ${f.sentence}`).join('\n  ')}`);
   return parts.join('\n\n');
 }

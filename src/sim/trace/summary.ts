@@ -14,6 +14,7 @@ import type { Scenario } from '../scenario/schema';
 import type { StreamThreadContext } from '../streams/streamThread.machine';
 import type { Fact } from './facts';
 import { type PartitionRow, partitionRows } from './logView';
+import { intendedSendsOf, stoppedAt, verdictAppsOf, verdictConsumersOf, writersOf } from './verdictInput';
 
 export interface TraceSummary {
   readonly scenario: Scenario;
@@ -137,21 +138,16 @@ export function summarize(trace: Trace, atStep: number = trace.steps.length, vie
   const verdict = computeVerdict({
     steps: trace.steps.slice(0, step),
     partitions,
+    consumers: verdictConsumersOf(trace),
+    apps: verdictAppsOf(trace),
+    writers: writersOf(s),
+    sinks: (s.sinks ?? []).map((k) => k.id),
+    intendedSends: intendedSendsOf(s),
+    stopped: stoppedAt(trace, view),
     outputTopics: outputTopicsOf(s),
-    consumers: consumers.map((c) => ({
-      id: c.id,
-      isolationLevel: c.isolationLevel,
-      groupId: c.groupId,
-      topics:
-        s.clients.find((x) => x.id === c.id && x.type === 'consumer')?.type === 'consumer'
-          ? (s.clients.find((x) => x.id === c.id) as { topics: string[] }).topics
-          : [],
-    })),
-    producingApps: s.clients
-      .filter((c) => c.type === 'streams' || (c.type === 'consumer' && c.processing?.outputTopic !== undefined))
-      .map((c) => c.id),
     groups: groups.map((g) => ({ groupId: g.groupId, committed: g.committed })),
     ignoredTopics: [...eventlessTopicsOf(trace)],
+    final: step >= trace.steps.length,
   });
   return {
     scenario: s,

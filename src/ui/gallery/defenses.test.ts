@@ -60,7 +60,14 @@ describe('the problem → defense table', () => {
   });
 
   it('marks scenarios missing from the build as coming and lists unplaced presets apart', () => {
-    const fake = (id: string): Preset => ({ id, title: id, question: 'q', expected: 'e', scenario: PRESETS[0]!.scenario });
+    const fake = (id: string): Preset => ({
+      id,
+      title: id,
+      question: 'q',
+      expected: 'e',
+      expectedVerdict: [],
+      scenario: PRESETS[0]!.scenario,
+    });
     const { rows, others } = galleryRows([fake('db-sink-inbox'), fake('my-own')], 'ko');
     const db = rows.find((r) => r.key === 'db-then-commit')!;
     expect(db.problem).toBe('컨슈머가 DB를 반영한 뒤 offset 커밋에 실패');

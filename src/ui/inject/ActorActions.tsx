@@ -10,7 +10,7 @@
  */
 import { useState } from 'react';
 import { processOf } from '../../sim/kernel/faults';
-import { injectProcessFault, startSecondInstance } from '../../sim/scenario/edits';
+import { injectProcessFault, secondInstanceOutlook, startSecondInstance } from '../../sim/scenario/edits';
 import { useSim } from '../useSim';
 import { ActionRow } from './ActionRow';
 import type { InjectionReport } from './applyEdit';
@@ -78,7 +78,7 @@ export function ActorActions({ actorId, onReport }: ActorActionsProps) {
       {txnId !== null && (
         <ActionRow
           label={t.secondInstance}
-          hint={t.secondInstanceHint(txnId)}
+          hint={t.secondInstanceHint(txnId, secondInstanceOutlook({ trace, step: view.step, view, client: process }))}
           onClick={() => run((s, at) => startSecondInstance(s, { ...at, client: process }))}
         />
       )}

@@ -2,7 +2,7 @@
  * Words of the failure-injection panel in English and Korean. Kafka's own names (RPCs, config keys,
  * states) stay as they are in both languages.
  */
-import type { EditRefusal, EnvelopeStatus } from '../../sim/scenario/edits';
+import type { EditRefusal, EnvelopeStatus, SecondInstanceOutlook } from '../../sim/scenario/edits';
 import type { Language } from '../../store/simStore';
 import { useSim } from '../useSim';
 
@@ -41,7 +41,7 @@ export interface InjectStrings {
   readonly pauseFor: string;
   readonly pauseHint: string;
   readonly secondInstance: string;
-  readonly secondInstanceHint: (txnId: string) => string;
+  readonly secondInstanceHint: (txnId: string, outlook: SecondInstanceOutlook | null) => string;
 
   readonly clockHeading: string;
   readonly clockExplain: string;
@@ -115,8 +115,16 @@ const en: InjectStrings = {
   pauseFor: 'Pause for',
   pauseHint: 'A stop-the-world pause (a long GC): nothing is lost, everything it should have done waits.',
   secondInstance: 'Start a second instance with the same transactional.id',
-  secondInstanceHint: (txnId) =>
-    `A copy of this application (same config and script, transactional.id=${txnId}) starts now. Its initTransactions() bumps the epoch: the first instance is fenced — the zombie case.`,
+  secondInstanceHint: (txnId, outlook) => {
+    const copy = `A copy of this application (same config and script, transactional.id=${txnId}) starts now and its initTransactions() bumps the epoch.`;
+    if (outlook === 'aborts-open')
+      return `${copy} A transaction of ${txnId} is open now: the coordinator aborts it, and the first instance is fenced on its next call (PRODUCER_FENCED, or INVALID_PRODUCER_EPOCH / INVALID_TXN_STATE, depending on the call and the protocol) and stops — the zombie case.`;
+    if (outlook === 'fences-next-call')
+      return `${copy} No transaction is open now, so nothing is aborted; the first instance still has work to do and is fenced when it next calls with its old epoch. The copy sends the script's events again as new records.`;
+    if (outlook === 'duplicates')
+      return `${copy} No transaction is open and the first instance has finished: nothing is aborted and nothing is fenced. The copy sends the same events again as new records — a business duplicate that transactional.id does not prevent.`;
+    return `${copy} If a transaction of ${txnId} is open, it is aborted and the first instance fenced; if not, the copy sends the same events again as new records.`;
+  },
 
   clockHeading: 'The clock',
   clockExplain:
@@ -192,8 +200,16 @@ const ko: InjectStrings = {
   pauseFor: '정지 시간',
   pauseHint: 'stop-the-world 정지(긴 GC)처럼: 잃는 것은 없고, 해야 할 일이 모두 기다립니다.',
   secondInstance: '같은 transactional.id로 두 번째 인스턴스 시작',
-  secondInstanceHint: (txnId) =>
-    `이 애플리케이션의 복사본(같은 설정과 스크립트, transactional.id=${txnId})이 지금 시작합니다. initTransactions()가 epoch를 올려 첫 인스턴스가 펜싱됩니다 — 좀비 상황.`,
+  secondInstanceHint: (txnId, outlook) => {
+    const copy = `이 애플리케이션의 복사본(같은 설정과 스크립트, transactional.id=${txnId})이 지금 시작하고, initTransactions()가 epoch을 올립니다.`;
+    if (outlook === 'aborts-open')
+      return `${copy} 지금 ${txnId}의 트랜잭션이 열려 있으므로 코디네이터가 취소하고, 첫 인스턴스는 다음 호출에서 펜싱되어 멈춥니다(호출과 프로토콜에 따라 PRODUCER_FENCED, INVALID_PRODUCER_EPOCH 또는 INVALID_TXN_STATE) — 좀비 상황.`;
+    if (outlook === 'fences-next-call')
+      return `${copy} 지금 열린 트랜잭션이 없어 취소되는 것은 없습니다. 첫 인스턴스는 아직 할 일이 남아 있어 이전 epoch으로 다음에 호출할 때 펜싱됩니다. 복사본은 스크립트의 이벤트를 새 레코드로 다시 보냅니다.`;
+    if (outlook === 'duplicates')
+      return `${copy} 열린 트랜잭션이 없고 첫 인스턴스는 이미 끝났습니다. 취소되는 것도 펜싱되는 것도 없습니다. 복사본은 같은 이벤트를 새 레코드로 다시 보냅니다 — transactional.id가 막지 못하는 비즈니스 중복입니다.`;
+    return `${copy} ${txnId}의 트랜잭션이 열려 있으면 취소되고 첫 인스턴스가 펜싱됩니다. 열려 있지 않으면 복사본이 같은 이벤트를 새 레코드로 다시 보냅니다.`;
+  },
 
   clockHeading: '시계',
   clockExplain:

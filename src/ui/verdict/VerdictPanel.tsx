@@ -1,7 +1,9 @@
 /**
  * The layered verdict at the current step (the engine's summarize(trace, step).verdict): one row
- * per finding — the Kafka log, delivery per consumer, processing per application, committed output,
- * each system outside Kafka, losses — with its status and sentence, then the operational counters.
+ * per finding — the Kafka log and committed output per topic, delivery per consumer, processing per
+ * application, each system outside Kafka, losses — with its status (once, more than once, lost,
+ * stalled, not applicable), its sentence and the facts under it (what each copy is, what pins the
+ * LSO, each loss's kind), then the operational counters.
  * Every finding and count links to the steps that caused it. Rows carry data-layer, data-subject and
  * data-status so tests can compare the screen with the engine.
  */
@@ -13,6 +15,7 @@ import { StepLinks } from '../StepLink';
 import { useSim } from '../useSim';
 import { useThrottled } from '../useThrottled';
 import { type CounterId, counterSteps } from './counterSteps';
+import { FindingDetails } from './FindingDetails';
 import { findingSteps } from './findingSteps';
 
 const COUNTERS: readonly { id: CounterId; en: string; ko: string }[] = [
@@ -25,7 +28,7 @@ const COUNTERS: readonly { id: CounterId; en: string; ko: string }[] = [
   { id: 'inboxConflicts', en: 'inbox conflicts', ko: 'Inbox 충돌' },
 ];
 
-const GLYPH: Record<string, string> = { once: '✓', 'more-than-once': '×2', lost: '∅', 'not-applicable': '–' };
+const GLYPH: Record<string, string> = { once: '✓', 'more-than-once': '×2', lost: '∅', stalled: '⏸', 'not-applicable': '–' };
 
 export function VerdictPanel() {
   const titleId = useId();
@@ -41,7 +44,6 @@ export function VerdictPanel() {
   const causes = useMemo(() => (trace && view ? counterSteps(trace.steps, view.step, ignoredTopics) : null), [trace, view, ignoredTopics]);
   if (!trace || !summary || !causes) return null;
   const { verdict } = summary;
-  const isolation = Object.fromEntries(summary.consumers.map((c) => [c.id, c.isolationLevel]));
   const outputs = outputTopicsOf(trace.scenario);
   const lag = Object.entries(verdict.counters.consumerLag);
   return (
@@ -80,8 +82,9 @@ export function VerdictPanel() {
                 </th>
                 <td>
                   <span className="sentence" data-sentence-en={f.sentence}>
-                    {findingSentence(f, verdict, language, { isolation })}
+                    {findingSentence(f, verdict, language)}
                   </span>
+                  <FindingDetails finding={f} language={language} />
                   {steps.length > 0 && (
                     <span className="causes">
                       {' '}

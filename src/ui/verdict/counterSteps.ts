@@ -54,7 +54,7 @@ export function counterSteps(
           if (f.effect === 'inbox conflict') out.inboxConflicts.push(s.i);
           break;
         case 'append':
-          if (f.control === null)
+          if (f.control === null && !ignoredTopics.has(f.topic) && !f.topic.startsWith('__'))
             for (const o of f.origins) {
               if (!o) continue;
               const key = `${o.client}#${o.ref}`;

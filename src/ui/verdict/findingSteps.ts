@@ -1,35 +1,36 @@
 /**
- * The steps behind a verdict finding. The engine names them for most layers; for committed output
- * and losses it names the events only, so the steps are found here from the same facts: where the
- * event's copies were appended to an output topic; for a lost event, where its send() completed or
- * failed (what the application was told) and where its record reached the log.
+ * The steps behind a verdict finding. The engine names them where it knows them (the appends of
+ * duplicated copies, the deliveries and processing of repeated events, where a lost send() was
+ * answered, where a group committed past an event, where the LSO was pinned); for the rest — a loss
+ * with no step of its own — they are found here from the same facts: where the events' records
+ * reached the log (in the finding's topic, for a topic row) or where their send() completed.
  */
 import type { LayerFinding } from '../../sim/checks/verdict';
 import type { TraceStep } from '../../sim/kernel/simulation';
 import type { Fact } from '../../sim/trace/facts';
 
-export function findingSteps(finding: LayerFinding, steps: readonly TraceStep[], upTo: number, outputTopics: readonly string[]): number[] {
+export function findingSteps(
+  finding: LayerFinding,
+  steps: readonly TraceStep[],
+  upTo: number,
+  _outputTopics: readonly string[] = [],
+): number[] {
   if (finding.steps.length > 0 || finding.eventIds.length === 0) return [...finding.steps];
   const ids = new Set(finding.eventIds);
-  const outputs = new Set(outputTopics);
+  const topic = finding.layer === 'log' || finding.layer === 'output' ? finding.subject : null;
   const out: number[] = [];
   for (const s of steps) {
     if (s.i >= upTo) break;
     for (const raw of s.facts) {
       const f = raw as Fact;
       if (
-        finding.layer === 'output' &&
         f.kind === 'append' &&
         f.control === null &&
-        outputs.has(f.topic) &&
+        (topic === null || f.topic === topic) &&
         f.eventIds.some((e) => e !== null && ids.has(e))
       )
         out.push(s.i);
-      if (finding.layer === 'loss') {
-        if (f.kind === 'sendResult' && f.eventId !== null && ids.has(f.eventId)) out.push(s.i);
-        if (f.kind === 'append' && f.control === null && !outputs.has(f.topic) && f.eventIds.some((e) => e !== null && ids.has(e)))
-          out.push(s.i);
-      }
+      if (f.kind === 'sendResult' && f.eventId !== null && ids.has(f.eventId) && (topic === null || f.topic === topic)) out.push(s.i);
     }
   }
   return [...new Set(out)];

@@ -1,0 +1,248 @@
+/**
+ * The shapes of the layered verdict (computeVerdict in verdict.ts): per layer and subject, a status
+ * and the structured facts behind its sentence — what each copy of an event in a topic is, what a
+ * reader received, where a reader is stalled and what pins the LSO, and each loss with its kind and
+ * cause. Sentences in English and Korean are made from these (verdictText.ts).
+ */
+
+export type WriterKind = 'producer' | 'app' | 'relay';
+
+export type LayerId = 'log' | 'output' | 'delivery' | 'processing' | 'sink' | 'loss';
+
+export type Status = 'once' | 'more-than-once' | 'lost' | 'stalled' | 'not-applicable';
+
+/** What one record of an event is in its topic's log. */
+export type CopyState =
+  /** in a committed transaction */
+  | 'committed'
+  /** written outside any transaction */
+  | 'plain'
+  /** in an aborted transaction: only read_uncommitted readers see it */
+  | 'aborted'
+  /** in a transaction that has not ended (no marker yet) */
+  | 'open'
+  /** appended, then removed by the log cleaner (compaction) */
+  | 'removed';
+
+/** Why a copy exists next to an earlier copy of the same event in the same topic. */
+export type CopyCause =
+  | 'first'
+  /** the same send() written again by a producer retry (no idempotence, or a rewritten sequence) */
+  | 'retry'
+  /** a separate send() by the same producer session */
+  | 'resend'
+  /** the same client in a new producer session (a restart: a new producerId or a new initTransactions) */
+  | 'new-session'
+  /** another client wrote it */
+  | 'other-writer';
+
+export interface Copy {
+  readonly topic: string;
+  readonly partition: number;
+  readonly offset: number;
+  readonly state: CopyState;
+  readonly cause: CopyCause;
+  /** The client whose send() wrote it (a simulator annotation), if known. */
+  readonly writer: string | null;
+  readonly producerId: number;
+  readonly producerEpoch: number;
+  readonly transactionalId: string | null;
+  /** The step that appended it. */
+  readonly step: number | null;
+}
+
+/** One event of a topic whose copies say more than "written once". */
+export interface TopicEvent {
+  readonly eventId: string;
+  readonly copies: readonly Copy[];
+  /** Retries the broker recognised (same producerId, epoch and sequence) and answered with the original offset. */
+  readonly deduplicated: number;
+  /** For a topic an application writes: committed or plain copies of the event in its input topics. */
+  readonly inputCopies: number;
+}
+
+export type LossKind =
+  /** acknowledged to the application (acks=0: on the wire), then nowhere in the log */
+  | 'acked-then-lost'
+  /** sent, never acknowledged: the send failed (delivery.timeout.ms, a fenced epoch …) and the record is not in the log */
+  | 'not-acked'
+  /** the application never sent it: it stopped first (fenced, a fatal error, a crash) */
+  | 'never-sent'
+  /** every copy is in an aborted transaction */
+  | 'aborted-only'
+  /** every copy is in a transaction that never ended */
+  | 'open-only'
+  /** removed by compaction before any reader received it */
+  | 'compacted'
+  /** in the outbox table, never published by the relay */
+  | 'not-published'
+  /** processed by the application that writes the topic, but no copy was written */
+  | 'not-written'
+  /** no application of the group processed it */
+  | 'not-processed'
+  /** the system outside Kafka never took it in */
+  | 'not-applied';
+
+export interface Loss {
+  readonly eventId: string;
+  /** The layer and subject where it was lost: a topic (log/output), an application (processing) or a sink. */
+  readonly layer: Exclude<LayerId, 'delivery' | 'loss'>;
+  readonly subject: string;
+  readonly kind: LossKind;
+  /**
+   * Why, as a code the sentences explain: an error code (not-acked), 'fenced' | 'fatal' | 'down' |
+   * 'ended' (never-sent, not-published), 'timeout' | 'fenced' | 'application' (aborted-only),
+   * 'hanging' | 'open' (open-only), 'committed-past' | 'stopped' | 'down' | 'ended' (not-processed),
+   * 'not-processed' | 'no-call' (not-applied).
+   */
+  readonly cause: string;
+  /** Who: the client, application or relay concerned. */
+  readonly actor: string | null;
+  /** A number the cause refers to: the committed offset, the surviving offset, the aborting epoch … */
+  readonly offset: number | null;
+  readonly steps: readonly number[];
+}
+
+/** A read_committed reader that cannot read past an open transaction. */
+export interface Stall {
+  readonly topic: string;
+  readonly partition: number;
+  readonly lastStableOffset: number;
+  readonly highWatermark: number;
+  /** Data records at or above the LSO the reader cannot read (the open transaction's own included). */
+  readonly blocked: number;
+  readonly blockedEventIds: readonly string[];
+  /** When the LSO was pinned: the append of the open transaction's first batch (virtual time and step). */
+  readonly sinceTime: number;
+  readonly sinceStep: number | null;
+  /** What pins the LSO, as kafka-transactions.sh find-hanging names it. */
+  readonly producerId: number;
+  readonly producerEpoch: number;
+  readonly firstOffset: number;
+  readonly transactionalId: string | null;
+  /** The coordinator's last state for this producer (null: it never heard of it). */
+  readonly coordinatorState: string | null;
+  /** True when the coordinator tracks no open transaction for it: nothing will ever end it. */
+  readonly hanging: boolean;
+}
+
+interface FindingBase {
+  readonly layer: LayerId;
+  /** The topic (log, output), consumer (delivery), application (processing) or sink; null for losses. */
+  readonly subject: string | null;
+  readonly status: Status;
+  /** The finding in English (verdictText.ts gives it in Korean too). */
+  readonly sentence: string;
+  /** Event ids concerned: duplicated, lost or blocked ones. */
+  readonly eventIds: readonly string[];
+  /** Trace steps that caused what the sentence reports. */
+  readonly steps: readonly number[];
+}
+
+export interface TopicFinding extends FindingBase {
+  readonly layer: 'log' | 'output';
+  readonly subject: string;
+  /** The clients, applications or relays that wrote to the topic. */
+  readonly writers: readonly string[];
+  /** What kind of writer each is: a producer application, a processing application or Streams, an outbox relay. */
+  readonly writerKinds: Readonly<Record<string, WriterKind>>;
+  /** Business events in the topic (copies of any state). */
+  readonly events: number;
+  /** Copies by state, over the whole topic. */
+  readonly copyCounts: Readonly<Record<CopyState, number>>;
+  /** Events with more than one copy, or a copy that is not committed/plain, or a retry the broker recognised. */
+  readonly notable: readonly TopicEvent[];
+  readonly losses: readonly Loss[];
+}
+
+export interface ReaderEvent {
+  readonly eventId: string;
+  readonly topic: string;
+  /** Offsets received, in order (the same offset twice: a redelivery). */
+  readonly offsets: readonly number[];
+  /** States of the copies received, in the same order. */
+  readonly states: readonly CopyState[];
+}
+
+export interface DeliveryFinding extends FindingBase {
+  readonly layer: 'delivery';
+  readonly subject: string;
+  readonly isolationLevel: string;
+  /** Records received (redeliveries included). */
+  readonly received: number;
+  /** Distinct events received. */
+  readonly events: number;
+  /** Events received more than once. */
+  readonly repeated: readonly ReaderEvent[];
+  /** Aborted or open copies a read_uncommitted reader received. */
+  readonly uncommittedCopies: number;
+  readonly stalls: readonly Stall[];
+}
+
+export interface ProcessingFinding extends FindingBase {
+  readonly layer: 'processing';
+  readonly subject: string;
+  readonly groupId: string | null;
+  /** Distinct events processed. */
+  readonly events: number;
+  readonly repeated: readonly { eventId: string; topic: string; times: number }[];
+  readonly losses: readonly Loss[];
+  readonly stalls: readonly Stall[];
+}
+
+export interface SinkFinding extends FindingBase {
+  readonly layer: 'sink';
+  readonly subject: string;
+  /** Events that took effect. */
+  readonly events: number;
+  readonly repeated: readonly { eventId: string; times: number }[];
+  /** Attempts that changed nothing (a replay, an upsert of an existing row, an inbox conflict). */
+  readonly skipped: number;
+  readonly losses: readonly Loss[];
+}
+
+export interface LossFinding extends FindingBase {
+  readonly layer: 'loss';
+  readonly subject: null;
+  readonly losses: readonly Loss[];
+}
+
+export type LayerFinding = TopicFinding | DeliveryFinding | ProcessingFinding | SinkFinding | LossFinding;
+
+export interface EventVerdict {
+  readonly eventId: string;
+  /** Separate send() calls that produced this event to a source topic. */
+  readonly sends: number;
+  /** Data records with this event_id in source topics, as the log holds them now. */
+  readonly appended: number;
+  /** Records that are a second append of the same send (a producer retry without idempotence). */
+  readonly retryDuplicates: number;
+  /** Records received, per consumer (every topic). */
+  readonly deliveries: Readonly<Record<string, number>>;
+  readonly processed: Readonly<Record<string, number>>;
+  /** Copies in output topics a read_committed reader sees (null: no output topic). */
+  readonly committedOutput: number | null;
+  /** All copies in output topics, aborted and open included (what read_uncommitted sees). */
+  readonly outputAll: number | null;
+  /** Per sink: side effects that took effect, and attempts that wrote nothing (replays, conflicts). */
+  readonly sideEffects: Readonly<Record<string, { applied: number; skipped: number }>>;
+}
+
+export interface Counters {
+  readonly transactionsCommitted: number;
+  readonly transactionsAborted: number;
+  readonly producersFenced: number;
+  readonly commitFailures: number;
+  readonly retryDuplicates: number;
+  readonly duplicateEventIdsSeenByApplications: number;
+  readonly inboxConflicts: number;
+  readonly consumerLag: Readonly<Record<string, number>>;
+}
+
+export interface Verdict {
+  readonly events: readonly EventVerdict[];
+  readonly layers: readonly LayerFinding[];
+  readonly counters: Counters;
+  /** One plain sentence per finding, in order. */
+  readonly summary: readonly string[];
+}
