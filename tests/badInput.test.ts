@@ -6,6 +6,8 @@
  */
 import { deflateSync, strToU8 } from 'fflate';
 import { describe, expect, it } from 'vitest';
+import { checkConfigValue } from '../src/sim/config/configSpec';
+import { PRODUCER_CONFIG } from '../src/sim/config/producerConfig';
 import { findPreset } from '../src/sim/presets';
 import { toBase64Url } from '../src/sim/scenario/base64url';
 import { decodeLink } from '../src/sim/scenario/link';
@@ -134,6 +136,18 @@ describe('numbers out of range are sentences', () => {
       },
     ]);
     expect(withConfig({ 'linger.ms': 4294967296 })).toEqual([]);
+    // checkConfigValue itself: ConfigDef's INT and LONG ranges when the key sets none
+    const spec = (name: string) => {
+      const k = PRODUCER_CONFIG.find((x) => x.name === name);
+      if (!k) throw new Error(name);
+      return k;
+    };
+    expect(spec('linger.ms').type).toBe('long');
+    expect(spec('batch.size').type).toBe('int');
+    expect(checkConfigValue(spec('batch.size'), 2147483647)).toBeNull();
+    expect(checkConfigValue(spec('linger.ms'), Number.MAX_SAFE_INTEGER)).toBeNull();
+    expect(checkConfigValue(spec('linger.ms'), -1)).toBe('-1 is too small for linger.ms; the smallest allowed value is 0');
+    expect(checkConfigValue(spec('linger.ms'), 'soon')).toBe('linger.ms must be a whole number, not "soon"');
     expect(withConfig({ 'batch.size': 2147483648 })[0]?.message).toBe(
       "2147483648 is too large for batch.size; the largest allowed value is 2147483647 (Kafka's INT is a 32-bit integer)",
     );
