@@ -18,6 +18,7 @@ export function ScenarioErrors() {
     <section role="alert" className="scenario-errors" aria-labelledby={titleId} data-testid="scenario-errors">
       <h2 id={titleId}>{t.cannotRun}</h2>
       <p>{t.cannotRunHint}</p>
+      {t.kafkaMessagesInEnglish && errors.some((e) => !e.ko) && <p className="muted">{t.kafkaMessagesInEnglish}</p>}
       <ul>
         {errors.map((e) => (
           <li key={`${e.path}:${e.message}`}>
