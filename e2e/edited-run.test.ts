@@ -10,6 +10,7 @@ import { runScenario } from '../src/sim/run';
 import { decodeLink } from '../src/sim/scenario/link';
 import { presetOrigin } from '../src/sim/scenario/origin';
 import { launchBrowser, screenshot, watchErrors } from './browser';
+import { axe } from './ui-helpers';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -52,6 +53,8 @@ describe('an edited run', () => {
     await page.getByTestId('expected').locator('summary').click();
     expect(await page.getByTestId('expected').locator('summary').innerText()).toContain('does not describe this edited run');
     await screenshot(page, 'edited-run');
+    // the badge, the note and the struck-through text pass axe (contrast included)
+    expect(await axe(page)).toEqual([]);
 
     // the address is the share link of what is on screen: it opens as edited
     await expect.poll(() => page.evaluate(() => window.location.hash)).toMatch(/^#s=1\./);
