@@ -2,6 +2,9 @@
  * Headless runner: npm run sim -- <file.json | preset-id> [--json] [--until <step>] [--internal]
  *                  npm run sim -- --list
  * Exit codes: 0 ok, 2 unknown preset / invalid scenario / bad arguments.
+ *
+ * A scenario file may come from anyone: everything printed from it (and from the command line) goes
+ * through escapeForTerminal, so a key or a title cannot send escape sequences to the terminal.
  */
 import { readFileSync } from 'node:fs';
 import { findPreset, PRESETS } from '../src/sim/presets';
@@ -9,6 +12,7 @@ import { runResolved } from '../src/sim/run';
 import { parseScenarioJson, validateScenario } from '../src/sim/scenario/validate';
 import { renderText } from '../src/sim/trace/dumpLog';
 import { summarize } from '../src/sim/trace/summary';
+import { escapeJsonForTerminal, escapeForTerminal as t } from '../src/sim/trace/terminalText';
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n`);
@@ -17,7 +21,7 @@ function fail(message: string): never {
 
 const args = process.argv.slice(2);
 if (args.includes('--list')) {
-  for (const p of PRESETS) process.stdout.write(`${p.id}\n  ${p.title}\n  Q: ${p.question}\n  Expected: ${p.expected}\n\n`);
+  for (const p of PRESETS) process.stdout.write(`${t(p.id)}\n  ${t(p.title)}\n  Q: ${t(p.question)}\n  Expected: ${t(p.expected)}\n\n`);
   process.exit(0);
 }
 const json = args.includes('--json');
@@ -38,16 +42,16 @@ if (target.endsWith('.json')) {
   try {
     text = readFileSync(target, 'utf8');
   } catch (e) {
-    fail(`cannot read ${target}: ${(e as Error).message}`);
+    fail(`cannot read ${t(target)}: ${t((e as Error).message)}`);
   }
   validation = parseScenarioJson(text);
 } else {
   const preset = findPreset(target);
-  if (!preset) fail(`unknown preset "${target}". Known presets:\n  ${PRESETS.map((p) => p.id).join('\n  ')}`);
+  if (!preset) fail(`unknown preset "${t(target)}". Known presets:\n  ${PRESETS.map((p) => p.id).join('\n  ')}`);
   validation = validateScenario(preset.scenario);
 }
-if (!validation.ok) fail(`The scenario is not valid:\n${validation.errors.map((e) => `  ${e.path}: ${e.message}`).join('\n')}`);
+if (!validation.ok) fail(`The scenario is not valid:\n${validation.errors.map((e) => `  ${t(e.path)}: ${t(e.message)}`).join('\n')}`);
 
 const trace = runResolved(validation.resolved);
 const summary = summarize(trace, until ?? trace.steps.length);
-process.stdout.write(json ? `${JSON.stringify(summary, null, 2)}\n` : `${renderText(summary, { internal })}\n`);
+process.stdout.write(json ? `${escapeJsonForTerminal(JSON.stringify(summary, null, 2))}\n` : `${renderText(summary, { internal })}\n`);

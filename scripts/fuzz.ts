@@ -18,7 +18,7 @@ import { runScenario } from '../src/sim/run';
 import { DEFAULT_LINK_VIEW, decodeLink, encodeLink } from '../src/sim/scenario/link';
 import type { Scenario } from '../src/sim/scenario/schema';
 import { parseScenarioJson, validateScenario } from '../src/sim/scenario/validate';
-import { pathsOf, randomBytesText, randomJsonText, setAt, WRONG_VALUES } from '../tests/fuzz/mutations';
+import { CONTROL_CHARACTERS, POLLUTION_KEYS, pathsOf, randomBytesText, randomJsonText, setAt, WRONG_VALUES } from '../tests/fuzz/mutations';
 import { scenarioArb } from '../tests/properties/arbitraries';
 import { FAMILIES, type FamilyName } from '../tests/properties/families';
 import { LIVENESS_FAMILIES, type LivenessCase, livenessProperty } from '../tests/properties/liveness';
@@ -62,10 +62,24 @@ function parseArgs(argv: string[]): Options {
   return o;
 }
 
-/** Hostile inputs for the validator: random bytes, random JSON, a wrong value at a random path of a random scenario. */
+/**
+ * Hostile inputs for the validator: random bytes, random JSON, a wrong value at a random path of a
+ * random scenario, a byte order mark or an array around one, a pollution key or control characters
+ * in one.
+ */
 const validatorInput = fc.oneof(
   randomBytesText.map((text) => ({ text })),
   randomJsonText.map((text) => ({ text })),
+  scenarioArb.map((s) => ({ text: `\uFEFF${JSON.stringify(s)}` })),
+  scenarioArb.map((s) => ({ text: `[${JSON.stringify(s)}]` })),
+  fc.tuple(scenarioArb, fc.constantFrom(...POLLUTION_KEYS)).map(([s, key]) => ({ text: JSON.stringify(s).replace('{', `{"${key}":{},`) })),
+  fc.tuple(scenarioArb, fc.nat(), fc.subarray([...CONTROL_CHARACTERS], { minLength: 1 })).map(([s, n, cs]) => {
+    const strings = pathsOf(s).filter(
+      (p) => typeof p.reduce<unknown>((o, k) => (o as Record<string | number, unknown>)[k], s) === 'string',
+    );
+    const path = strings[n % Math.max(1, strings.length)];
+    return { value: path ? setAt(s, path, cs.join('')) : s };
+  }),
   fc.tuple(scenarioArb, fc.nat(), fc.constantFrom(...WRONG_VALUES)).map(([s, n, w]) => {
     const paths = pathsOf(s);
     return { value: paths.length ? setAt(s, paths[n % paths.length] as (string | number)[], w) : w };

@@ -6,6 +6,7 @@ import { useMemo } from 'react';
 import { linkOf, openDefault } from '../share/hashSync';
 import { useShare } from '../share/shareState';
 import { shareText } from '../share/strings';
+import { errorText } from '../sim/scenario/validate';
 import { partitionRows } from '../sim/trace/logView';
 import { summarize } from '../sim/trace/summary';
 import { type Language, simStore } from '../store/simStore';
@@ -120,17 +121,18 @@ function LogsInWords() {
 
 function EmbedError() {
   const error = useShare((s) => s.linkError);
-  const t = shareText(useSim((s) => s.language));
+  const language = useSim((s) => s.language);
+  const t = shareText(language);
   if (!error) return null;
   return (
     <section role="alert" className="eos-link-error" data-testid="link-error" data-kind={error.kind}>
       <h2>{t.linkErrorTitle}</h2>
-      <p data-testid="link-error-message">{error.message}</p>
+      <p data-testid="link-error-message">{errorText(error, language)}</p>
       {error.details && (
         <ul className="eos-path-errors">
           {error.details.map((d) => (
             <li key={`${d.path}:${d.message}`}>
-              <code>{d.path}</code>: {d.message}
+              <code>{d.path}</code>: {errorText(d, language)}
             </li>
           ))}
         </ul>

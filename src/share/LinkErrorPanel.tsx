@@ -1,4 +1,5 @@
 /** What a person sees instead of a blank page when the link they opened cannot be read. */
+import { errorText } from '../sim/scenario/validate';
 import { simStore } from '../store/simStore';
 import { useSim } from '../ui/useSim';
 import { openDefault } from './hashSync';
@@ -8,7 +9,8 @@ import { shareText } from './strings';
 export function LinkErrorPanel() {
   const error = useShare((s) => s.linkError);
   const migratedFrom = useShare((s) => s.migratedFrom);
-  const t = shareText(useSim((s) => s.language));
+  const language = useSim((s) => s.language);
+  const t = shareText(language);
   if (migratedFrom !== null && !error)
     return (
       <output className="eos-link-note">
@@ -23,12 +25,12 @@ export function LinkErrorPanel() {
     <section role="alert" className="eos-link-error" data-testid="link-error" data-kind={error.kind}>
       <h2>{t.linkErrorTitle}</h2>
       <p className="eos-link-error-kind">{t.kind[error.kind]}</p>
-      <p data-testid="link-error-message">{error.message}</p>
+      <p data-testid="link-error-message">{errorText(error, language)}</p>
       {error.details && error.details.length > 0 && (
         <ul className="eos-path-errors">
           {error.details.map((d) => (
             <li key={`${d.path}:${d.message}`}>
-              <code>{d.path}</code>: {d.message}
+              <code>{d.path}</code>: {errorText(d, language)}
             </li>
           ))}
         </ul>

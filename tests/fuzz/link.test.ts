@@ -2,9 +2,10 @@
  * More than 10,000 hostile inputs to the share-link decoder — random text, random base64url data,
  * compressed random bytes, every truncation of every preset's link, every single-character change
  * of a link, wrong versions, oversized links, deflate bombs, compressed documents with a wrong type
- * at every path, deep nesting and prototype-pollution keys — each ends in a typed error (a kind and
- * a sentence, with path-qualified details for an invalid scenario) or a scenario that validates and
- * a view. Never an exception; a hang would fail the test by its timeout.
+ * at every path, deep nesting, prototype-pollution keys, a byte order mark, arrays, huge numbers and
+ * control characters — each ends in a typed error (a kind and a sentence in English and Korean, with
+ * path-qualified details for an invalid scenario) or a scenario that validates and a view. Never an
+ * exception; a hang would fail the test by its timeout.
  */
 import fc from 'fast-check';
 import { deflateSync, strToU8 } from 'fflate';
@@ -14,7 +15,16 @@ import { toBase64Url } from '../../src/sim/scenario/base64url';
 import { type DecodedLink, decodeLink, encodeLink, LINK_LIMITS, type LinkView } from '../../src/sim/scenario/link';
 import { LINK_DICTIONARY_V1 } from '../../src/sim/scenario/linkDictionary';
 import { validateScenario } from '../../src/sim/scenario/validate';
-import { deepText, pollutionTexts, truncations, wrongTypeMutations } from './mutations';
+import {
+  bomTexts,
+  controlCharacterMutations,
+  deepText,
+  hugeNumberMutations,
+  notAnObjectTexts,
+  pollutionTexts,
+  truncations,
+  wrongTypeMutations,
+} from './mutations';
 import { RICH_SCENARIO } from './samples';
 
 const VIEW: LinkView = { step: 3, selection: { kind: 'record', topic: 'orders', partition: 0, offset: 100 }, language: 'ko' };
@@ -47,6 +57,7 @@ function judge(input: string): string | null {
   outcomes.set(e.kind, (outcomes.get(e.kind) ?? 0) + 1);
   if (!KINDS.has(e.kind)) return `unknown error kind ${e.kind}`;
   if (typeof e.message !== 'string' || e.message.length < 10) return `no sentence: ${JSON.stringify(e)}`;
+  if (typeof e.ko !== 'string' || e.ko.length < 10) return `no Korean sentence: ${JSON.stringify(e)}`;
   for (const x of e.details ?? [])
     if (typeof x.path !== 'string' || typeof x.message !== 'string') return `untyped detail ${JSON.stringify(x)}`;
   return null;
@@ -144,12 +155,37 @@ describe('the share-link decoder under hostile input', () => {
     expect(problems(list)).toEqual([]);
   });
 
-  it('prototype-pollution keys inside the document', () => {
+  it('prototype-pollution keys inside the document: refused, naming where', () => {
     const doc = JSON.stringify({ scenario: RICH_SCENARIO, view: VIEW });
-    const list = pollutionTexts(doc).map((t) => packText(t));
+    const texts = pollutionTexts(doc).filter((t) => t !== doc);
+    const list = texts.map((t) => packText(t));
     expect(problems(list)).toEqual([]);
+    for (const link of list) {
+      const d = decodeLink(link);
+      expect(d.ok).toBe(false);
+      if (!d.ok) expect(d.error.details?.some((x) => /\["(__proto__|constructor|prototype)"\]$/.test(x.path))).toBe(true);
+    }
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(protoKeys()).toBe(cleanProto);
+  });
+
+  it('a byte order mark, arrays, huge numbers and control characters inside the document', () => {
+    const doc = JSON.stringify({ scenario: RICH_SCENARIO, view: VIEW });
+    const bom = bomTexts(doc).map((t) => packText(t));
+    expect(problems(bom)).toEqual([]);
+    for (const l of bom) expect(decodeLink(l).ok).toBe(true);
+    const arrays = notAnObjectTexts(doc).map((t) => packText(t));
+    expect(problems(arrays)).toEqual([]);
+    const inner = [...notAnObjectTexts(JSON.stringify(RICH_SCENARIO))].map((t) =>
+      packText(`{"scenario":${t},"view":${JSON.stringify(VIEW)}}`),
+    );
+    expect(problems(inner)).toEqual([]);
+    const values = [
+      ...hugeNumberMutations({ scenario: RICH_SCENARIO, view: VIEW }),
+      ...controlCharacterMutations({ scenario: RICH_SCENARIO, view: VIEW }),
+    ];
+    expect(values.length).toBeGreaterThan(200);
+    expect(problems(values.map(pack))).toEqual([]);
   });
 
   afterAll(() => {

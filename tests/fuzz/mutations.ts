@@ -178,3 +178,55 @@ export function hugeNumberTexts(validText: string): string[] {
     validText.replace(/"seed":\d+/, `"seed":${n}`),
   );
 }
+
+/** A UTF-8 byte order mark in front of the text (Windows editors write one): it must be accepted like the text without it. */
+export function bomTexts(validText: string): string[] {
+  return [`\uFEFF${validText}`, `\uFEFF \n${validText}`];
+}
+
+/** Arrays and other non-objects where a whole scenario belongs: a list of scenarios, an empty list, a string, a number. */
+export function notAnObjectTexts(validText: string): string[] {
+  return [`[${validText}]`, `[${validText},${validText}]`, '[]', '"a scenario"', '42', 'null', 'true'];
+}
+
+/** Control characters a scenario's text can carry: C0, DEL, C1 (U+009B is a one-character CSI) and bidirectional controls. */
+export const CONTROL_CHARACTERS: readonly string[] = [
+  ...Array.from({ length: 32 }, (_, i) => String.fromCharCode(i)),
+  '\u007f',
+  ...Array.from({ length: 32 }, (_, i) => String.fromCharCode(0x80 + i)),
+  '\u061c',
+  '\u200e',
+  '\u200f',
+  '\u2028',
+  '\u2029',
+  '\u202a',
+  '\u202b',
+  '\u202c',
+  '\u202d',
+  '\u202e',
+  '\u2066',
+  '\u2067',
+  '\u2068',
+  '\u2069',
+];
+
+/** A hostile piece of text: an escape sequence that would clear the screen and retitle a terminal. */
+export const TERMINAL_ATTACK = '\u001b]0;pwned\u0007\u001b[2J\u009b2J\u202eevil';
+
+/** Each string of a valid scenario with control characters inserted (as values, before JSON). */
+export function controlCharacterMutations(valid: unknown): unknown[] {
+  const out: unknown[] = [];
+  for (const path of pathsOf(valid)) {
+    let node: unknown = valid;
+    for (const k of path) node = (node as Record<string | number, unknown>)[k as string];
+    if (typeof node !== 'string') continue;
+    out.push(setAt(valid, path, `${node}${TERMINAL_ATTACK}`));
+    out.push(setAt(valid, path, CONTROL_CHARACTERS.join('')));
+  }
+  return out;
+}
+
+/** Valid JSON texts with raw (unescaped) control characters inside strings, which JSON forbids. */
+export function rawControlTexts(validText: string): string[] {
+  return CONTROL_CHARACTERS.slice(0, 32).map((c) => validText.replace('"version"', `"ver${c}sion"`));
+}

@@ -1,8 +1,10 @@
 /**
  * More than 10,000 hostile inputs to the scenario validator — random bytes, truncated JSON, wrong
  * versions, huge numbers, deep nesting, 10 MB payloads, a wrong type at every path, other enum
- * values at every enum path, prototype-pollution keys — each ends in a typed error (a non-empty list
- * of { path, message }) or a valid scenario that the engine can build. Never an exception; a hang
+ * values at every enum path, prototype-pollution keys, a byte order mark, arrays and other
+ * non-objects for a scenario, control characters in every string — each ends in a typed error (a
+ * non-empty list of { path, message }, in Korean too except Kafka's own config messages, never
+ * valibot's raw wording) or a valid scenario that the engine can build. Never an exception; a hang
  * would fail the test by its timeout.
  */
 import fc from 'fast-check';
@@ -11,14 +13,18 @@ import { runScenario } from '../../src/sim/run';
 import { buildScenario } from '../../src/sim/scenario/build';
 import { parseScenarioJson, type Validation, validateScenario } from '../../src/sim/scenario/validate';
 import {
+  bomTexts,
+  controlCharacterMutations,
   deepText,
   deepValue,
   enumSwapMutations,
   hugeNumberMutations,
   hugeNumberTexts,
+  notAnObjectTexts,
   pollutionTexts,
   randomBytesText,
   randomJsonText,
+  rawControlTexts,
   truncations,
   wrongTypeMutations,
   wrongVersion,
@@ -28,6 +34,9 @@ import { RICH_SCENARIO, validScenarios } from './samples';
 let inputs = 0;
 const accepted: unknown[] = [];
 const messages = new Set<string>();
+const untranslated = new Set<string>();
+/** Kafka's configuration messages stay in Kafka's English; everything else is said in Korean too. */
+const KAFKA_CONFIG_PATH = /^(cluster|topics\[\d+\]\.config|clients\[\d+\]\.(config|processing\.producerConfig))[.[]/;
 
 /** What went wrong with one input, or null when it ended in a typed error or a buildable valid scenario. */
 function judge(run: () => Validation): string | null {
@@ -51,6 +60,7 @@ function judge(run: () => Validation): string | null {
   for (const e of v.errors) {
     if (typeof e.path !== 'string' || typeof e.message !== 'string' || e.message.length === 0) return `untyped error ${JSON.stringify(e)}`;
     messages.add(e.message);
+    if (!e.ko && !KAFKA_CONFIG_PATH.test(e.path)) untranslated.add(`${e.path}: ${e.message}`);
   }
   return null;
 }
@@ -153,9 +163,15 @@ describe('the scenario validator under hostile input', () => {
     expect(problems(list, asValue)).toEqual([]);
   });
 
-  it('prototype-pollution keys everywhere a key can go', () => {
-    const texts = validTexts.flatMap(pollutionTexts);
+  it('prototype-pollution keys everywhere a key can go: refused, naming where', () => {
+    const texts = validTexts.flatMap((t) => pollutionTexts(t).filter((x) => x !== t));
+    expect(texts.length).toBeGreaterThan(100);
     expect(problems(texts, asText)).toEqual([]);
+    for (const t of texts) {
+      const v = parseScenarioJson(t);
+      expect(v.ok, t.slice(0, 120)).toBe(false);
+      if (!v.ok) expect(v.errors.some((e) => /\["(__proto__|constructor|prototype)"\]$/.test(e.path))).toBe(true);
+    }
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
     expect(protoKeys()).toBe(cleanProto);
@@ -163,6 +179,39 @@ describe('the scenario validator under hostile input', () => {
     for (const t of texts) {
       const v = parseScenarioJson(t);
       if (v.ok) expect(Object.getPrototypeOf(v.resolved.scenario)).toBe(Object.prototype);
+    }
+  });
+
+  it('a byte order mark before valid JSON is accepted', () => {
+    const list = validTexts.flatMap(bomTexts);
+    expect(problems(list, asText)).toEqual([]);
+    for (const t of list) expect(parseScenarioJson(t).ok).toBe(true);
+  });
+
+  it('an array or another non-object as the scenario is said to be one, not "unknown field 0"', () => {
+    const list = validTexts.slice(0, 5).flatMap(notAnObjectTexts);
+    expect(problems(list, asText)).toEqual([]);
+    for (const t of list) {
+      const v = parseScenarioJson(t);
+      expect(v.ok).toBe(false);
+      if (!v.ok)
+        expect(v.errors).toEqual([
+          expect.objectContaining({ path: '(scenario)', message: expect.stringContaining('a scenario is a JSON object') }),
+        ]);
+    }
+  });
+
+  it('control characters in every string of a valid scenario, and raw ones in its JSON text', () => {
+    const list = valid.slice(0, 3).flatMap(controlCharacterMutations);
+    expect(list.length).toBeGreaterThan(100);
+    expect(problems(list, asValue)).toEqual([]);
+    const raw = validTexts.slice(0, 3).flatMap(rawControlTexts);
+    expect(problems(raw, asText)).toEqual([]);
+    for (const t of raw) {
+      const v = parseScenarioJson(t);
+      // tab, line feed and carriage return are JSON whitespace only outside strings
+      expect(v.ok).toBe(false);
+      if (!v.ok) expect(v.errors[0]?.message).toMatch(/^not valid JSON at line \d+, column \d+: expected /);
     }
   });
 
@@ -180,9 +229,11 @@ describe('the scenario validator under hostile input', () => {
     expect(failures).toEqual([]);
   });
 
-  it('every error message says what is wrong (none reads "undefined")', () => {
+  it('every error message says what is wrong (none reads "undefined" or valibot\'s raw wording), in Korean too', () => {
     expect(messages.size).toBeGreaterThan(20);
     expect([...messages].filter((m) => /\bundefined\b/.test(m))).toEqual([]);
+    expect([...messages].filter((m) => /Invalid (type|value|key|length)|Expected [<>=(]|but received/.test(m))).toEqual([]);
+    expect([...untranslated]).toEqual([]);
   });
 
   afterAll(() => {

@@ -1,15 +1,20 @@
 /**
  * The seed article's pre-production checklist ("운영 전에 확인할 체크리스트"), evaluated against a
- * scenario and its run: each question answered pass / fail / not applicable with a one-line reason,
- * and each failure linked to the preset that shows what goes wrong. Computed from the resolved
- * configuration, the scenario's processing modes and sinks, the records in the log and the
- * verdict's counters — nothing else.
+ * scenario and its run: each question answered pass / fail / not applicable (or, for a question the
+ * run has not answered yet, pending) with a one-line reason. A failure names the shipped preset that
+ * truly shows what goes wrong — never the scenario's own preset (that one is "shown here"), and, where
+ * no shipped preset shows it, none: `wouldShow` then says what such a preset would show.
+ *
+ * Answers rest on the configuration (final at every step) or on what the run did up to the step
+ * being looked at (`basis: 'run'`): before the run's end such an answer is a fail only when the
+ * failure has already happened, and otherwise pending, said "as of step N".
  */
 import { josa, type Language } from '../narration/language';
-import type { Trace } from '../run';
+import { type SimView, stateAt, type Trace } from '../run';
 import type { Scenario } from '../scenario/schema';
-import type { Fact } from '../trace/facts';
-import { outputTopicsOf, summarize, type TraceSummary } from '../trace/summary';
+import { partitionRows } from '../trace/logView';
+import { outputTopicsOf } from '../trace/summary';
+import { type RunSoFar, runSoFar } from './runSoFar';
 
 export type ChecklistId =
   | 'guarantee'
@@ -23,15 +28,21 @@ export type ChecklistId =
   | 'dedup-memory'
   | 'side-effects';
 
-export type ChecklistStatus = 'pass' | 'fail' | 'not-applicable';
+export type ChecklistStatus = 'pass' | 'fail' | 'not-applicable' | 'pending';
 
 export interface ChecklistItem {
   readonly id: ChecklistId;
   readonly question: string;
   readonly status: ChecklistStatus;
   readonly reason: string;
-  /** The preset that shows what goes wrong, for a failure. */
+  /** What the answer rests on: the configuration (the same at every step) or what the run did so far. */
+  readonly basis: 'configuration' | 'run';
+  /** For a failure: another shipped preset that shows what goes wrong. */
   readonly preset: string | null;
+  /** For a failure: this scenario is itself the preset that shows it. */
+  readonly showsHere: boolean;
+  /** For a failure no shipped preset shows: what a preset that does would show. */
+  readonly wouldShow: string | null;
 }
 
 /** The questions, as the seed article asks them. */
@@ -78,18 +89,24 @@ export const CHECKLIST_QUESTIONS: Readonly<Record<ChecklistId, readonly [en: str
   ],
 };
 
-/** Presets that show each failure (ids of src/sim/presets). */
+/** Shipped presets that show each failure (ids of src/sim/presets). */
 export const CHECKLIST_PRESETS = {
+  acksZero: 'acks-0-loss',
   idempotenceOff: 'lost-ack-no-idempotence',
-  resendNewEventId: 'app-resend',
+  streamsAtLeastOnce: 'streams-alos-crash-duplicate',
+  sharedTransactionalId: 'zombie-fencing',
+  autoCommit: 'auto-commit-pitfall',
+  ctpNoTxn: 'ctp-without-transactions-crash',
+  atMostOnce: 'at-most-once-consumer-crash',
   commitLast: 'commit-last-instead-of-next',
   readUncommitted: 'abort-hidden-from-read-committed',
-  autoCommit: 'auto-commit-pitfall',
+  timeout: 'transaction-timeout',
+  fenced: 'zombie-fencing',
+  commitFailed: 'rebalance-zombie-fenced',
+  aborted: 'abort-hidden-from-read-committed',
   dbInsert: 'db-sink-duplicate',
   apiPlain: 'api-lost-response',
-  zombie: 'zombie-fencing',
-  timeout: 'transaction-timeout',
-  ctpNoTxn: 'ctp-without-transactions-crash',
+  businessDuplicate: 'upstream-duplicate-event-id',
 } as const;
 
 type Say = (en: string, ko: string) => string;
@@ -97,25 +114,38 @@ type Say = (en: string, ko: string) => string;
 interface Item {
   readonly status: ChecklistStatus;
   readonly reason: string;
-  readonly preset?: string | null;
+  readonly preset?: string;
+  readonly wouldShow?: string;
 }
 
 const na = (reason: string): Item => ({ status: 'not-applicable', reason });
 const pass = (reason: string): Item => ({ status: 'pass', reason });
 const fail = (reason: string, preset: string): Item => ({ status: 'fail', reason, preset });
+/** A failure no shipped preset shows yet. */
+const failUnshown = (reason: string, wouldShow: string): Item => ({ status: 'fail', reason, wouldShow });
 
 interface Writer {
   readonly client: string;
+  readonly kind: 'producer' | 'consumer' | 'streams';
   readonly transactionalId: string | null;
   readonly idempotent: boolean;
+  readonly acks: number;
+  readonly retries: number;
+  readonly startAt: number;
   readonly topics: readonly string[];
 }
 
+interface ProducerSettings {
+  readonly 'transactional.id': string | null;
+  readonly 'enable.idempotence': boolean;
+  readonly acks: number;
+  readonly retries: number;
+}
+
 /** The configuration a client's producer actor was built with (producers, consume-produce applications, Streams). */
-function producerConfigOf(trace: Trace, clientId: string): { 'transactional.id': string | null; 'enable.idempotence': boolean } | null {
+function producerConfigOf(trace: Trace, clientId: string): ProducerSettings | null {
   const spec = trace.built.specs.find((sp) => sp.id === `${clientId}.producer`);
-  const config = (spec?.input as { config?: { 'transactional.id': string | null; 'enable.idempotence': boolean } } | undefined)?.config;
-  return config ?? null;
+  return (spec?.input as { config?: ProducerSettings } | undefined)?.config ?? null;
 }
 
 /** Every producer of the scenario: producer clients, consume-produce applications and Streams tasks. */
@@ -132,23 +162,32 @@ function writers(trace: Trace): Writer[] {
             ? [c.processing.outputTopic]
             : []
           : [c.outputTopic];
-    out.push({ client: c.id, transactionalId: cfg['transactional.id'], idempotent: cfg['enable.idempotence'], topics });
+    out.push({
+      client: c.id,
+      kind: c.type,
+      transactionalId: cfg['transactional.id'],
+      idempotent: cfg['enable.idempotence'],
+      acks: cfg.acks,
+      retries: cfg.retries,
+      startAt: c.startAt ?? 0,
+      topics,
+    });
   }
   return out;
 }
 
-function streamsGuarantee(c: Scenario['clients'][number]): string {
-  if (c.type !== 'streams') return '';
-  const g = c.config?.['processing.guarantee'];
-  return typeof g === 'string' ? g : 'at_least_once';
+function streamsGuarantee(trace: Trace, id: string): string {
+  return trace.resolved.streams[id]?.['processing.guarantee'] ?? 'at_least_once';
 }
 
-function modeOf(trace: Trace, c: Extract<Scenario['clients'][number], { type: 'consumer' }>): string {
+type ConsumerSpec = Extract<Scenario['clients'][number], { type: 'consumer' }>;
+
+function modeOf(trace: Trace, c: ConsumerSpec): string {
   return c.processing?.mode ?? (trace.resolved.consumers[c.id]?.['enable.auto.commit'] ? 'auto-commit' : 'at-least-once');
 }
 
-function consumers(trace: Trace) {
-  return trace.scenario.clients.filter((c): c is Extract<Scenario['clients'][number], { type: 'consumer' }> => c.type === 'consumer');
+function consumers(trace: Trace): ConsumerSpec[] {
+  return trace.scenario.clients.filter((c): c is ConsumerSpec => c.type === 'consumer');
 }
 
 function sinkOf(trace: Trace, id: string | undefined) {
@@ -160,24 +199,63 @@ function sinkMode(k: NonNullable<Scenario['sinks']>[number]): string {
 }
 
 const join = (items: readonly string[]) => items.join(', ');
+const ids = (cs: readonly { id: string }[]) => join(cs.map((c) => c.id));
+
+// ---------------------------------------------------------------- configuration
 
 function guarantee(trace: Trace, say: Say): Item {
   const ws = writers(trace);
   if (ws.length === 0) return na(say('No producer writes in this scenario.', '이 시나리오에는 기록하는 프로듀서가 없습니다.'));
-  const off = ws.filter((w) => !w.idempotent);
-  if (off.length)
+  const fireAndForget = ws.filter((w) => w.acks === 0);
+  if (fireAndForget.length) {
+    const who = join(fireAndForget.map((w) => w.client));
     return fail(
       say(
-        `${join(off.map((w) => w.client))} runs with enable.idempotence=false: a batch retried after a lost ack is written twice.`,
-        `${josa(join(off.map((w) => w.client)), '은/는')} enable.idempotence=false로 실행됩니다. ack를 잃고 재시도한 배치가 두 번 기록됩니다.`,
+        `${who} sends with acks=0: the broker never answers, so the producer counts a send as done when the request leaves — a lost request is lost without anyone knowing (retries cannot help, and idempotence is off).`,
+        `${josa(who, '은/는')} acks=0으로 보냅니다. 브로커가 응답하지 않으므로 요청이 나가는 순간 전송이 끝난 것으로 칩니다. 요청을 잃으면 아무도 모르게 유실됩니다(재시도도 소용없고 멱등성도 꺼짐).`,
+      ),
+      CHECKLIST_PRESETS.acksZero,
+    );
+  }
+  const noRetries = ws.filter((w) => !w.idempotent && w.retries === 0);
+  if (noRetries.length) {
+    const who = join(noRetries.map((w) => w.client));
+    return failUnshown(
+      say(
+        `${who} runs with retries=0 (so without idempotence): a batch whose request or ack is lost is not retried — send() fails, and unless the application sends again the record may be lost.`,
+        `${josa(who, '은/는')} retries=0(따라서 멱등성 없음)으로 실행됩니다. 요청이나 ack를 잃은 배치를 재시도하지 않아 send()가 실패하고, 애플리케이션이 다시 보내지 않으면 레코드가 유실될 수 있습니다.`,
+      ),
+      say(
+        'No shipped scenario shows it yet: one with retries=0 and a dropped Produce request would show send() failing and the record never written.',
+        '아직 이를 보여 주는 시나리오가 없습니다. retries=0에서 Produce 요청을 잃는 시나리오라면 send()가 실패하고 레코드가 기록되지 않는 것을 보여 줄 것입니다.',
+      ),
+    );
+  }
+  const off = ws.filter((w) => !w.idempotent);
+  if (off.length) {
+    const who = join(off.map((w) => w.client));
+    return fail(
+      say(
+        `${who} runs with enable.idempotence=false: a batch retried after a lost ack is written twice.`,
+        `${josa(who, '은/는')} enable.idempotence=false로 실행됩니다. ack를 잃고 재시도한 배치가 두 번 기록됩니다.`,
       ),
       CHECKLIST_PRESETS.idempotenceOff,
     );
-  const streams = trace.scenario.clients
-    .filter((c) => c.type === 'streams' && streamsGuarantee(c).startsWith('exactly_once'))
-    .map((c) => c.id);
-  const txn = ws.filter((w) => w.transactionalId !== null && !streams.includes(w.client)).map((w) => w.client);
-  const idem = ws.filter((w) => w.transactionalId === null).map((w) => w.client);
+  }
+  const alos = ws.filter((w) => w.kind === 'streams' && !streamsGuarantee(trace, w.client).startsWith('exactly_once'));
+  if (alos.length) {
+    const who = join(alos.map((w) => w.client));
+    return fail(
+      say(
+        `${who} runs Kafka Streams with processing.guarantee=at_least_once (the default): its producer is idempotent, but after a crash it processes input again and writes its output again — exactly_once_v2 must be set explicitly.`,
+        `${josa(who, '은/는')} Kafka Streams를 processing.guarantee=at_least_once(기본값)로 실행합니다. 프로듀서는 멱등하지만 중단 뒤에는 입력을 다시 처리해 출력을 다시 씁니다. exactly_once_v2는 명시해야 합니다.`,
+      ),
+      CHECKLIST_PRESETS.streamsAtLeastOnce,
+    );
+  }
+  const streams = ws.filter((w) => w.kind === 'streams').map((w) => w.client);
+  const txn = ws.filter((w) => w.transactionalId !== null && w.kind !== 'streams').map((w) => w.client);
+  const idem = ws.filter((w) => w.transactionalId === null && w.kind !== 'streams').map((w) => w.client);
   const parts: string[] = [];
   if (idem.length) parts.push(say(`idempotent producer (${join(idem)})`, `멱등 프로듀서(${join(idem)})`));
   if (txn.length) parts.push(say(`Kafka transactions (${join(txn)})`, `Kafka 트랜잭션(${join(txn)})`));
@@ -188,24 +266,39 @@ function guarantee(trace: Trace, say: Say): Item {
 function transactionalIds(trace: Trace, say: Say): Item {
   const ws = writers(trace).filter((w) => w.transactionalId !== null);
   if (ws.length === 0) return na(say('No producer uses a transactional.id.', 'transactional.id를 쓰는 프로듀서가 없습니다.'));
-  const byId = new Map<string, string[]>();
-  for (const w of ws) byId.set(w.transactionalId as string, [...(byId.get(w.transactionalId as string) ?? []), w.client]);
-  const shared = [...byId].filter(([, clients]) => clients.length > 1);
-  if (shared.length) {
-    const [id, clients] = shared[0] as [string, string[]];
+  const byId = new Map<string, Writer[]>();
+  for (const w of ws) byId.set(w.transactionalId as string, [...(byId.get(w.transactionalId as string) ?? []), w]);
+  const shared = [...byId].filter(([, group]) => group.length > 1);
+  // instances that start together both mean to run: each initTransactions fences the other
+  const concurrent = shared.find(([, group]) => new Set(group.map((w) => w.startAt)).size < group.length);
+  if (concurrent) {
+    const [id, group] = concurrent;
+    const who = join(group.map((w) => w.client));
     return fail(
       say(
-        `${join(clients)} share transactional.id ${id}: only the newest instance may write; the other is fenced as a zombie.`,
-        `${josa(join(clients), '이/가')} transactional.id ${id}를 함께 씁니다. 가장 새로운 인스턴스만 쓸 수 있고 나머지는 좀비로 펜싱됩니다.`,
+        `${who} start together with the same transactional.id ${id}: only the newest instance may write; the other is fenced as a zombie. Give each instance (each task) its own id.`,
+        `${josa(who, '이/가')} 같은 transactional.id ${id}로 함께 시작합니다. 가장 새로운 인스턴스만 쓸 수 있고 나머지는 좀비로 펜싱됩니다. 인스턴스(태스크)마다 고유한 id를 주세요.`,
       ),
-      CHECKLIST_PRESETS.zombie,
+      CHECKLIST_PRESETS.sharedTransactionalId,
     );
   }
+  const takeovers = shared.map(([id, group]) => {
+    const sorted = [...group].sort((a, b) => a.startAt - b.startAt);
+    return say(
+      `${join(sorted.slice(1).map((w) => w.client))} takes over ${id} from ${(sorted[0] as Writer).client}`,
+      `${join(sorted.slice(1).map((w) => w.client))}가 ${(sorted[0] as Writer).client}의 ${id}를 이어받음`,
+    );
+  });
   return pass(
-    say(
-      `Each transactional producer has its own transactional.id (${join([...byId.keys()])}), kept across restarts.`,
-      `트랜잭션 프로듀서마다 고유한 transactional.id(${join([...byId.keys()])})가 있고 재시작해도 유지됩니다.`,
-    ),
+    takeovers.length
+      ? say(
+          `Each transactional.id belongs to one instance at a time: ${takeovers.join('; ')} — a replacement keeps the id, which is what lets the coordinator fence the older instance.`,
+          `transactional.id마다 한 번에 한 인스턴스만 씁니다: ${takeovers.join('; ')}. 대체 인스턴스가 같은 id를 쓰기 때문에 코디네이터가 이전 인스턴스를 펜싱할 수 있습니다.`,
+        )
+      : say(
+          `Each transactional producer has its own transactional.id (${join([...byId.keys()])}), kept across restarts.`,
+          `트랜잭션 프로듀서마다 고유한 transactional.id(${join([...byId.keys()])})가 있고 재시작해도 유지됩니다.`,
+        ),
   );
 }
 
@@ -215,8 +308,8 @@ function offsetsInTransaction(trace: Trace, say: Say): Item {
   if (auto.length)
     return fail(
       say(
-        `${join(auto.map((c) => c.id))} relies on enable.auto.commit: poll() commits positions on a timer, whether or not the records were processed.`,
-        `${josa(join(auto.map((c) => c.id)), '은/는')} enable.auto.commit에 의존합니다. poll()이 처리 여부와 상관없이 주기적으로 위치를 커밋합니다.`,
+        `${ids(auto)} relies on enable.auto.commit: poll() commits positions only every auto.commit.interval.ms, so after a crash everything processed since the last auto-commit is processed again — at-least-once, never exactly-once.`,
+        `${josa(ids(auto), '은/는')} enable.auto.commit에 의존합니다. poll()이 auto.commit.interval.ms마다만 위치를 커밋하므로, 중단되면 마지막 자동 커밋 이후 처리한 것을 모두 다시 처리합니다. 최소 한 번일 뿐 정확히 한 번이 아닙니다.`,
       ),
       CHECKLIST_PRESETS.autoCommit,
     );
@@ -224,33 +317,36 @@ function offsetsInTransaction(trace: Trace, say: Say): Item {
   if (noTxn.length)
     return fail(
       say(
-        `${join(noTxn.map((c) => c.id))} produces its results and commits offsets separately: a crash between the two writes the output again.`,
-        `${josa(join(noTxn.map((c) => c.id)), '은/는')} 결과를 쓰고 offset을 따로 커밋합니다. 그 사이에 중단되면 출력을 다시 씁니다.`,
+        `${ids(noTxn)} produces its results and commits offsets separately: a crash between the two writes the output again.`,
+        `${josa(ids(noTxn), '은/는')} 결과를 쓰고 offset을 따로 커밋합니다. 그 사이에 중단되면 출력을 다시 씁니다.`,
       ),
       CHECKLIST_PRESETS.ctpNoTxn,
     );
   const eos = cs.filter((c) => modeOf(trace, c) === 'exactly-once');
   const autoOn = eos.filter((c) => trace.resolved.consumers[c.id]?.['enable.auto.commit']);
   if (autoOn.length)
-    return fail(
+    return failUnshown(
       say(
-        `${join(autoOn.map((c) => c.id))} sends offsets with sendOffsetsToTransaction but leaves enable.auto.commit=true: positions are also committed outside the transaction.`,
-        `${josa(join(autoOn.map((c) => c.id)), '은/는')} sendOffsetsToTransaction을 쓰지만 enable.auto.commit=true입니다. 위치가 트랜잭션 밖에서도 커밋됩니다.`,
+        `${ids(autoOn)} sends offsets with sendOffsetsToTransaction but leaves enable.auto.commit=true: poll() also commits positions outside the transaction.`,
+        `${josa(ids(autoOn), '은/는')} sendOffsetsToTransaction을 쓰지만 enable.auto.commit=true입니다. poll()이 트랜잭션 밖에서도 위치를 커밋합니다.`,
       ),
-      CHECKLIST_PRESETS.autoCommit,
+      say(
+        'No shipped scenario shows it yet: an exactly-once application with enable.auto.commit=true that crashes before its commit would show the group committed past input whose output was aborted — that input lost.',
+        '아직 이를 보여 주는 시나리오가 없습니다. enable.auto.commit=true인 정확히 한 번 애플리케이션이 커밋 전에 중단되는 시나리오라면, 출력이 취소된 입력 너머까지 그룹이 커밋되어 그 입력이 유실되는 것을 보여 줄 것입니다.',
+      ),
     );
-  const streams = trace.scenario.clients.filter((c) => c.type === 'streams' && streamsGuarantee(c).startsWith('exactly_once'));
+  const streams = trace.scenario.clients.filter((c) => c.type === 'streams' && streamsGuarantee(trace, c.id).startsWith('exactly_once'));
   if (eos.length || streams.length)
     return pass(
       say(
-        `${join([...eos, ...streams].map((c) => c.id))}: enable.auto.commit=false, and the next offsets go into the transaction with sendOffsetsToTransaction.`,
-        `${join([...eos, ...streams].map((c) => c.id))}: enable.auto.commit=false이고 다음 offset을 sendOffsetsToTransaction으로 트랜잭션에 넣습니다.`,
+        `${ids([...eos, ...streams])}: enable.auto.commit=false, and the next offsets go into the transaction with sendOffsetsToTransaction.`,
+        `${ids([...eos, ...streams])}: enable.auto.commit=false이고 다음 offset을 sendOffsetsToTransaction으로 트랜잭션에 넣습니다.`,
       ),
     );
   return na(
     say(
-      'No application writes its results to Kafka (no consume-transform-produce).',
-      'Kafka에 결과를 쓰는 애플리케이션이 없습니다(소비-변환-발행 아님).',
+      'No application writes its results to Kafka in a transaction (no exactly-once consume-transform-produce).',
+      'Kafka에 결과를 트랜잭션으로 쓰는 애플리케이션이 없습니다(정확히 한 번 소비-변환-발행 아님).',
     ),
   );
 }
@@ -261,17 +357,26 @@ function nextOffset(trace: Trace, say: Say): Item {
   if (last.length)
     return fail(
       say(
-        `${join(last.map((c) => c.id))} commits the last processed offset instead of the next one: after a restart that record is processed again.`,
-        `${josa(join(last.map((c) => c.id)), '은/는')} 다음 위치 대신 마지막으로 처리한 offset을 커밋합니다. 재시작하면 그 레코드를 다시 처리합니다.`,
+        `${ids(last)} commits the last processed offset instead of the next one: after a restart that record is processed again.`,
+        `${josa(ids(last), '은/는')} 다음 위치 대신 마지막으로 처리한 offset을 커밋합니다. 재시작하면 그 레코드를 다시 처리합니다.`,
       ),
       CHECKLIST_PRESETS.commitLast,
+    );
+  const early = cs.filter((c) => modeOf(trace, c) === 'at-most-once');
+  if (early.length)
+    return fail(
+      say(
+        `${ids(early)} commits the position after a polled batch before processing it (at-most-once): the committed offset is past records not yet processed, so a crash loses them.`,
+        `${josa(ids(early), '은/는')} 가져온 배치를 처리하기 전에 그 뒤 위치를 커밋합니다(최대 한 번). 커밋된 offset이 아직 처리하지 않은 레코드를 지나 있어 중단되면 그 레코드를 잃습니다.`,
+      ),
+      CHECKLIST_PRESETS.atMostOnce,
     );
   const committing = cs.filter((c) => trace.resolved.consumers[c.id]?.['group.id'] !== null || modeOf(trace, c) === 'offsets-in-sink');
   if (committing.length === 0) return na(say('No consumer commits offsets.', 'offset을 커밋하는 컨슈머가 없습니다.'));
   return pass(
     say(
-      `Offsets committed by ${join(committing.map((c) => c.id))} are last processed + 1: the next record to read.`,
-      `${josa(join(committing.map((c) => c.id)), '은/는')} 마지막으로 처리한 offset + 1, 즉 다음에 읽을 위치를 커밋합니다.`,
+      `Offsets committed by ${ids(committing)} are last processed + 1: the next record to read.`,
+      `${josa(ids(committing), '은/는')} 마지막으로 처리한 offset + 1, 즉 다음에 읽을 위치를 커밋합니다.`,
     ),
   );
 }
@@ -291,41 +396,16 @@ function readCommitted(trace: Trace, say: Say): Item {
   if (uncommitted.length)
     return fail(
       say(
-        `${join(uncommitted.map((c) => c.id))} reads ${join([...txnTopics])} with read_uncommitted: it receives aborted and still-open records.`,
-        `${josa(join(uncommitted.map((c) => c.id)), '은/는')} ${join([...txnTopics])}를 read_uncommitted로 읽어 취소되거나 아직 열린 레코드도 받습니다.`,
+        `${ids(uncommitted)} reads ${join([...txnTopics])} with read_uncommitted: it receives aborted and still-open records.`,
+        `${josa(ids(uncommitted), '은/는')} ${join([...txnTopics])}를 read_uncommitted로 읽어 취소되거나 아직 열린 레코드도 받습니다.`,
       ),
       CHECKLIST_PRESETS.readUncommitted,
     );
   return pass(
     say(
-      `${join(readers.map((c) => c.id))} reads ${join([...txnTopics])} with read_committed.`,
-      `${josa(join(readers.map((c) => c.id)), '은/는')} ${join([...txnTopics])}를 read_committed로 읽습니다.`,
+      `${ids(readers)} reads ${join([...txnTopics])} with read_committed.`,
+      `${josa(ids(readers), '은/는')} ${join([...txnTopics])}를 read_committed로 읽습니다.`,
     ),
-  );
-}
-
-function observed(trace: Trace, summary: TraceSummary, say: Say): Item {
-  const c = summary.verdict.counters;
-  const transactional = writers(trace).some((w) => w.transactionalId !== null);
-  if (!transactional && c.commitFailures === 0)
-    return na(say('No transactions, and no commit failed.', '트랜잭션이 없고 실패한 커밋도 없습니다.'));
-  const timedOut = trace.steps.some((s) =>
-    s.facts.some((f) => (f as Fact).kind === 'note' && /transaction\.timeout\.ms/.test((f as Extract<Fact, { kind: 'note' }>).text)),
-  );
-  if (c.transactionsAborted === 0 && c.producersFenced === 0 && c.commitFailures === 0)
-    return pass(
-      say(
-        'In this run no transaction aborted, no producer was fenced and no commit failed — the counters to alert on stayed at zero.',
-        '이번 실행에서는 취소된 트랜잭션, 펜싱된 프로듀서, 실패한 커밋이 없습니다. 경보 대상 지표가 0입니다.',
-      ),
-    );
-  const preset = timedOut ? CHECKLIST_PRESETS.timeout : c.producersFenced > 0 ? CHECKLIST_PRESETS.zombie : CHECKLIST_PRESETS.timeout;
-  return fail(
-    say(
-      `This run had ${c.transactionsAborted} aborted transaction(s)${timedOut ? ' (a transaction.timeout.ms expiry among them)' : ''}, ${c.producersFenced} fenced producer(s) and ${c.commitFailures} commit failure(s): each needs a metric and an alert.`,
-      `이번 실행에서 취소된 트랜잭션 ${c.transactionsAborted}건${timedOut ? '(transaction.timeout.ms 만료 포함)' : ''}, 펜싱된 프로듀서 ${c.producersFenced}건, 커밋 실패 ${c.commitFailures}건이 있었습니다. 모두 지표와 경보가 필요합니다.`,
-    ),
-    preset,
   );
 }
 
@@ -338,138 +418,10 @@ function replication(say: Say): Item {
   );
 }
 
-function isObjectPayload(value: string | null): boolean {
-  if (value === null || !value.trim().startsWith('{')) return false;
-  try {
-    const v: unknown = JSON.parse(value);
-    return typeof v === 'object' && v !== null && !Array.isArray(v);
-  } catch {
-    return false;
-  }
-}
-
-function eventIds(trace: Trace, summary: TraceSummary, say: Say): Item {
-  const outputs = new Set(outputTopicsOf(trace.scenario));
-  // the scenario's own source topics: not outputs, not Streams' changelog and repartition topics
-  const declared = new Set(trace.scenario.topics.map((t) => t.name));
-  const records = summary.partitions
-    .filter((p) => !p.internal && declared.has(p.topic) && !outputs.has(p.topic))
-    .flatMap((p) => p.records.filter((r) => r.control === null).map((r) => ({ p, r })));
-  if (records.length === 0) return na(say('No record reached a source topic.', '소스 토픽에 도달한 레코드가 없습니다.'));
-  const missing = records.filter(({ r }) => !r.headers.event_id);
-  if (missing.length) {
-    const first = missing[0] as (typeof missing)[number];
-    return fail(
-      say(
-        `${missing.length} record(s) carry no event_id header (first: ${first.p.topic}-${first.p.partition}@${first.r.offset}): a consumer cannot recognise a business duplicate.`,
-        `레코드 ${missing.length}개에 event_id 헤더가 없습니다(첫 번째: ${first.p.topic}-${first.p.partition}@${first.r.offset}). 컨슈머가 비즈니스 중복을 알아볼 수 없습니다.`,
-      ),
-      CHECKLIST_PRESETS.resendNewEventId,
-    );
-  }
-  // the same business payload (a JSON object) from the same producer under two event_ids: a retry
-  // that minted a new id. Plain values ("view", counters) may legitimately repeat, so only payloads count.
-  const byContent = new Map<string, Set<string>>();
-  for (const { p, r } of records) {
-    if (!isObjectPayload(r.value)) continue;
-    const key = `${p.topic}|${r.origin?.client ?? ''}|${r.key}|${r.value}`;
-    byContent.set(key, new Set([...(byContent.get(key) ?? []), r.headers.event_id as string]));
-  }
-  const renamed = [...byContent.values()].find((ids) => ids.size > 1);
-  if (renamed)
-    return fail(
-      say(
-        `The same payload was sent under different event_ids (${join([...renamed])}): if that was a retry, the new id hides the duplicate from every consumer.`,
-        `같은 페이로드가 서로 다른 event_id(${join([...renamed])})로 전송됐습니다. 재시도였다면 새 ID 때문에 어떤 컨슈머도 중복을 알아볼 수 없습니다.`,
-      ),
-      CHECKLIST_PRESETS.resendNewEventId,
-    );
-  const counts = new Map<string, number>();
-  for (const { r } of records) counts.set(r.headers.event_id as string, (counts.get(r.headers.event_id as string) ?? 0) + 1);
-  const kept = [...counts].filter(([, n]) => n > 1).map(([id]) => id);
-  return pass(
-    kept.length
-      ? say(
-          `Every record carries an event_id, and repeated sends kept it (${join(kept.slice(0, 3))}), so the duplicate is recognisable.`,
-          `모든 레코드에 event_id가 있고 반복 전송에서도 유지되어(${join(kept.slice(0, 3))}) 중복을 알아볼 수 있습니다.`,
-        )
-      : say('Every record carries an event_id header.', '모든 레코드에 event_id 헤더가 있습니다.'),
-  );
-}
-
-/** How a consumer remembers what it processed, or null when it does not. */
-function memoryOf(trace: Trace, c: Extract<Scenario['clients'][number], { type: 'consumer' }>, say: Say): string | null {
-  const mode = modeOf(trace, c);
-  const sink = sinkOf(trace, c.processing?.sink);
-  if (sink) {
-    const m = sinkMode(sink);
-    if (m === 'inbox')
-      return say(
-        `${sink.id}'s inbox keeps (event_id, ${c.id}) as long as its rows are kept`,
-        `${sink.id}의 Inbox가 (event_id, ${c.id})를 행이 남아 있는 동안 기억합니다`,
-      );
-    if (m === 'upsert')
-      return say(`${sink.id} keys rows by event_id (upsert)`, `${josa(sink.id, '은/는')} event_id를 기본 키로 upsert합니다`);
-    if (m === 'offsets-in-db')
-      return say(
-        `${sink.id} stores the consumed offset with each result`,
-        `${josa(sink.id, '이/가')} 결과와 함께 소비한 offset을 저장합니다`,
-      );
-    if (m === 'idempotency-key')
-      return say(
-        `${sink.id} remembers each Idempotency-Key (for its retention window)`,
-        `${josa(sink.id, '이/가')} 멱등성 키를 보존 기간 동안 기억합니다`,
-      );
-    if (m === 'outbox')
-      return say(
-        `${sink.id} writes the result and its outbox row in one database transaction`,
-        `${josa(sink.id, '이/가')} 결과와 outbox 행을 한 데이터베이스 트랜잭션으로 씁니다`,
-      );
-    if (m === 'lookup-before-retry') return say(`${sink.id} is asked before each retry`, `재시도 전에 ${sink.id}에 조회합니다`);
-  }
-  if (mode === 'exactly-once')
-    return say(
-      `Kafka's transaction keeps the offsets with the output (committed output once; processing may repeat)`,
-      `Kafka 트랜잭션이 offset과 출력을 함께 보관합니다(커밋된 출력은 한 번, 처리는 반복될 수 있음)`,
-    );
-  return null;
-}
-
-function dedupMemory(trace: Trace, summary: TraceSummary, say: Say): Item {
-  const cs = consumers(trace);
-  if (cs.length === 0) return na(say('No consumer processes records.', '레코드를 처리하는 컨슈머가 없습니다.'));
-  const twice = new Map<string, string[]>();
-  for (const e of summary.verdict.events)
-    for (const [app, n] of Object.entries(e.processed)) if (n > 1) twice.set(app, [...(twice.get(app) ?? []), e.eventId]);
-  const forgetful = cs.filter((c) => memoryOf(trace, c, say) === null);
-  const exposed = forgetful.filter(
-    (c) => twice.has(c.id) || (c.processing?.sink !== undefined && sinkOf(trace, c.processing.sink) !== undefined),
-  );
-  if (exposed.length) {
-    const c = exposed[0] as (typeof exposed)[number];
-    const ids = twice.get(c.id) ?? [];
-    return fail(
-      say(
-        `${c.id} remembers no processed event_id${ids.length ? `: ${join(ids.slice(0, 3))} ${ids.length > 1 ? 'were' : 'was'} processed more than once` : ': a redelivered event is processed again'}.`,
-        `${josa(c.id, '은/는')} 처리한 event_id를 기억하지 않습니다${ids.length ? `. ${join(ids.slice(0, 3))}가 두 번 이상 처리됐습니다` : '. 다시 전달된 이벤트를 또 처리합니다'}.`,
-      ),
-      CHECKLIST_PRESETS.dbInsert,
-    );
-  }
-  const remembered = cs.map((c) => memoryOf(trace, c, say)).filter((m): m is string => m !== null);
-  if (remembered.length) return pass(`${remembered.join('; ')}.`);
-  return na(
-    say(
-      `${join(cs.map((c) => c.id))} has no side effect to protect, and processed no event twice in this run.`,
-      `${join(cs.map((c) => c.id))}에는 보호할 부수 효과가 없고, 이번 실행에서 같은 이벤트를 두 번 처리하지 않았습니다.`,
-    ),
-  );
-}
-
 function sideEffects(trace: Trace, say: Say): Item {
   const used = consumers(trace)
     .map((c) => ({ c, sink: sinkOf(trace, c.processing?.sink) }))
-    .filter((x): x is { c: (typeof x)['c']; sink: NonNullable<(typeof x)['sink']> } => x.sink !== undefined);
+    .filter((x): x is { c: ConsumerSpec; sink: NonNullable<(typeof x)['sink']> } => x.sink !== undefined);
   if (used.length === 0)
     return na(say('No side effect outside Kafka in this scenario.', '이 시나리오에는 Kafka 밖의 부수 효과가 없습니다.'));
   const insert = used.find((x) => x.sink.type === 'database' && sinkMode(x.sink) === 'insert');
@@ -493,29 +445,281 @@ function sideEffects(trace: Trace, say: Say): Item {
   return pass(`${[...new Set(used.map((x) => `${x.sink.id}: ${sinkMode(x.sink)}`))].join('; ')}.`);
 }
 
+// ---------------------------------------------------------------- what the run did
+
+function observed(trace: Trace, run: RunSoFar, say: Say): Item {
+  const transactional = writers(trace).some((w) => w.transactionalId !== null);
+  if (!transactional && run.commitFailures === 0)
+    return na(say('No transactions, and no commit failed.', '트랜잭션이 없고 실패한 커밋도 없습니다.'));
+  if (run.transactionsAborted === 0 && run.producersFenced === 0 && run.commitFailures === 0)
+    return pass(
+      say(
+        'No transaction aborted, no producer was fenced and no commit failed — the counters to alert on stayed at zero.',
+        '취소된 트랜잭션, 펜싱된 프로듀서, 실패한 커밋이 없습니다. 경보 대상 지표가 0입니다.',
+      ),
+    );
+  const preset = run.timedOut
+    ? CHECKLIST_PRESETS.timeout
+    : run.producersFenced > 0
+      ? CHECKLIST_PRESETS.fenced
+      : run.commitFailures > 0
+        ? CHECKLIST_PRESETS.commitFailed
+        : CHECKLIST_PRESETS.aborted;
+  return fail(
+    say(
+      `${run.transactionsAborted} aborted transaction(s)${run.timedOut ? ' (a transaction.timeout.ms expiry among them)' : ''}, ${run.producersFenced} fenced producer(s) and ${run.commitFailures} commit failure(s): each needs a metric and an alert, or the output they hold back goes missing unnoticed.`,
+      `취소된 트랜잭션 ${run.transactionsAborted}건${run.timedOut ? '(transaction.timeout.ms 만료 포함)' : ''}, 펜싱된 프로듀서 ${run.producersFenced}건, 커밋 실패 ${run.commitFailures}건이 있었습니다. 모두 지표와 경보가 필요합니다. 그렇지 않으면 이들이 막은 출력이 빠진 것을 아무도 모릅니다.`,
+    ),
+    preset,
+  );
+}
+
+function isObjectPayload(value: string | null): boolean {
+  if (value === null || !value.trim().startsWith('{')) return false;
+  try {
+    const v: unknown = JSON.parse(value);
+    return typeof v === 'object' && v !== null && !Array.isArray(v);
+  } catch {
+    return false;
+  }
+}
+
+function eventIds(trace: Trace, view: SimView, say: Say): Item {
+  const outputs = new Set(outputTopicsOf(trace.scenario));
+  // compacted topics hold states (the latest value per key), not events: no event_id is asked of them
+  const compacted = Object.entries(trace.resolved.topics)
+    .filter(([, c]) => c['cleanup.policy'] !== 'delete')
+    .map(([name]) => name);
+  // the scenario's own source topics: not outputs, not Streams' changelog and repartition topics
+  const declared = new Set(trace.scenario.topics.map((t) => t.name));
+  const sources = partitionRows(view.actors).filter(
+    (p) => !p.internal && declared.has(p.topic) && !outputs.has(p.topic) && !compacted.includes(p.topic),
+  );
+  const records = sources.flatMap((p) => p.records.filter((r) => r.control === null).map((r) => ({ p, r })));
+  if (records.length === 0)
+    return na(
+      compacted.length && sources.length === 0
+        ? say(
+            `${join(compacted)} is compacted: it holds the latest state per key, not events, so no event_id is asked of it.`,
+            `${josa(join(compacted), '은/는')} 컴팩션 토픽이라 이벤트가 아니라 키별 최신 상태를 담습니다. 그래서 event_id를 요구하지 않습니다.`,
+          )
+        : say('No record reached a source topic.', '소스 토픽에 도달한 레코드가 없습니다.'),
+    );
+  const missing = records.filter(({ r }) => !r.headers.event_id);
+  if (missing.length) {
+    const first = missing[0] as (typeof missing)[number];
+    return failUnshown(
+      say(
+        `${missing.length} record(s) carry no event_id header (first: ${first.p.topic}-${first.p.partition}@${first.r.offset}): a consumer cannot recognise a business duplicate.`,
+        `레코드 ${missing.length}개에 event_id 헤더가 없습니다(첫 번째: ${first.p.topic}-${first.p.partition}@${first.r.offset}). 컨슈머가 비즈니스 중복을 알아볼 수 없습니다.`,
+      ),
+      say(
+        'No shipped scenario shows it yet: events without an event_id, one of them sent twice, would show a consumer unable to tell the resend from a new event.',
+        '아직 이를 보여 주는 시나리오가 없습니다. event_id 없는 이벤트 중 하나를 두 번 보내는 시나리오라면, 컨슈머가 재전송과 새 이벤트를 구별하지 못하는 것을 보여 줄 것입니다.',
+      ),
+    );
+  }
+  // the same business payload (a JSON object) from the same producer under two event_ids: a retry
+  // that minted a new id. Plain values ("view", counters) may legitimately repeat, so only payloads count.
+  const byContent = new Map<string, Set<string>>();
+  for (const { p, r } of records) {
+    if (!isObjectPayload(r.value)) continue;
+    const key = `${p.topic}|${r.origin?.client ?? ''}|${r.key}|${r.value}`;
+    byContent.set(key, new Set([...(byContent.get(key) ?? []), r.headers.event_id as string]));
+  }
+  const renamed = [...byContent.values()].find((set) => set.size > 1);
+  if (renamed)
+    return failUnshown(
+      say(
+        `The same payload was sent under different event_ids (${join([...renamed])}): if that was a retry, the new id hides the duplicate from every consumer.`,
+        `같은 페이로드가 서로 다른 event_id(${join([...renamed])})로 전송됐습니다. 재시도였다면 새 ID 때문에 어떤 컨슈머도 중복을 알아볼 수 없습니다.`,
+      ),
+      say(
+        'No shipped scenario shows it yet: one whose business retry mints a new UUID would show the consumer processing the same order twice without recognising it (app-resend shows the opposite: the id kept, the duplicate recognisable).',
+        '아직 이를 보여 주는 시나리오가 없습니다. 비즈니스 재시도마다 새 UUID를 만드는 시나리오라면 컨슈머가 같은 주문을 알아보지 못하고 두 번 처리하는 것을 보여 줄 것입니다(app-resend는 반대로 id를 유지해 중복을 알아볼 수 있는 경우입니다).',
+      ),
+    );
+  const counts = new Map<string, number>();
+  for (const { r } of records) counts.set(r.headers.event_id as string, (counts.get(r.headers.event_id as string) ?? 0) + 1);
+  const kept = [...counts].filter(([, n]) => n > 1).map(([id]) => id);
+  return pass(
+    kept.length
+      ? say(
+          `Every record carries an event_id, and repeated sends kept it (${join(kept.slice(0, 3))}), so the duplicate is recognisable.`,
+          `모든 레코드에 event_id가 있고 반복 전송에서도 유지되어(${join(kept.slice(0, 3))}) 중복을 알아볼 수 있습니다.`,
+        )
+      : say('Every record carries an event_id header.', '모든 레코드에 event_id 헤더가 있습니다.'),
+  );
+}
+
+/** How an application remembers what it processed: by event_id, only by offset, or not at all. */
+interface Memory {
+  readonly kind: 'event-id' | 'offsets';
+  /** A sentence, without the application's name unless it is part of what is remembered. */
+  readonly text: string;
+}
+
+type App = ConsumerSpec | Extract<Scenario['clients'][number], { type: 'streams' }>;
+
+function memoryOf(trace: Trace, app: App, say: Say): Memory | null {
+  if (app.type === 'streams')
+    return streamsGuarantee(trace, app.id).startsWith('exactly_once')
+      ? {
+          kind: 'offsets',
+          text: say(
+            'exactly_once_v2 commits input offsets, state and output together: a redelivered record counts once, but it keeps no event_id',
+            'exactly_once_v2가 입력 offset, 상태, 출력을 함께 커밋합니다. 다시 전달된 레코드는 한 번만 반영되지만 event_id는 기억하지 않습니다',
+          ),
+        }
+      : null;
+  const sink = sinkOf(trace, app.processing?.sink);
+  if (sink) {
+    const m = sinkMode(sink);
+    if (m === 'inbox')
+      return {
+        kind: 'event-id',
+        text: say(
+          `${sink.id}'s inbox keeps (event_id, ${app.id}) as long as its rows are kept`,
+          `${sink.id}의 Inbox가 (event_id, ${app.id})를 행이 남아 있는 동안 기억합니다`,
+        ),
+      };
+    if (m === 'upsert')
+      return {
+        kind: 'event-id',
+        text: say(`${sink.id} keys rows by event_id (upsert)`, `${josa(sink.id, '은/는')} event_id를 기본 키로 upsert합니다`),
+      };
+    if (m === 'idempotency-key')
+      return {
+        kind: 'event-id',
+        text: say(
+          `${sink.id} remembers each Idempotency-Key (for its retention window)`,
+          `${josa(sink.id, '이/가')} 멱등성 키를 보존 기간 동안 기억합니다`,
+        ),
+      };
+    if (m === 'lookup-before-retry')
+      return { kind: 'event-id', text: say(`${sink.id} is asked before each retry`, `재시도 전에 ${sink.id}에 조회합니다`) };
+    if (m === 'offsets-in-db')
+      return {
+        kind: 'offsets',
+        text: say(
+          `${sink.id} stores the consumed offset with each result: a redelivered record is not applied twice, but no event_id is kept`,
+          `${josa(sink.id, '이/가')} 결과와 함께 소비한 offset을 저장합니다. 다시 전달된 레코드는 두 번 반영되지 않지만 event_id는 기억하지 않습니다`,
+        ),
+      };
+    if (m === 'outbox')
+      return {
+        kind: 'offsets',
+        text: say(
+          `${sink.id} writes the result and its outbox row in one database transaction`,
+          `${josa(sink.id, '이/가')} 결과와 outbox 행을 한 데이터베이스 트랜잭션으로 씁니다`,
+        ),
+      };
+  }
+  if (modeOf(trace, app) === 'exactly-once')
+    return {
+      kind: 'offsets',
+      text: say(
+        "Kafka's transaction keeps the offsets with the output (committed output once; processing may repeat), but no event_id",
+        'Kafka 트랜잭션이 offset과 출력을 함께 보관합니다(커밋된 출력은 한 번, 처리는 반복될 수 있음). 다만 event_id는 기억하지 않습니다',
+      ),
+    };
+  return null;
+}
+
+function dedupMemory(trace: Trace, run: RunSoFar, say: Say): Item {
+  const apps = trace.scenario.clients.filter((c): c is App => c.type === 'consumer' || c.type === 'streams');
+  if (apps.length === 0) return na(say('No application processes records.', '레코드를 처리하는 애플리케이션이 없습니다.'));
+  for (const app of apps) {
+    const memory = memoryOf(trace, app, say);
+    const sink = app.type === 'consumer' ? sinkOf(trace, app.processing?.sink) : undefined;
+    if (memory === null) {
+      const twice = run.processedTwice.get(app.id) ?? [];
+      if (twice.length === 0 && sink === undefined) continue;
+      const preset =
+        app.type === 'streams'
+          ? CHECKLIST_PRESETS.streamsAtLeastOnce
+          : sink?.type === 'http-api'
+            ? CHECKLIST_PRESETS.apiPlain
+            : CHECKLIST_PRESETS.dbInsert;
+      return fail(
+        say(
+          `${app.id} remembers no processed event_id${twice.length ? `: ${join(twice.slice(0, 3))} ${twice.length > 1 ? 'were' : 'was'} processed more than once` : ': a redelivered event is processed again'}.`,
+          `${josa(app.id, '은/는')} 처리한 event_id를 기억하지 않습니다${twice.length ? `. ${join(twice.slice(0, 3))}가 두 번 이상 처리됐습니다` : '. 다시 전달된 이벤트를 또 처리합니다'}.`,
+        ),
+        preset,
+      );
+    }
+    const sent = memory.kind === 'offsets' ? (run.processedFromTwoRecords.get(app.id) ?? []) : [];
+    if (sent.length)
+      return fail(
+        say(
+          `${app.id} remembers offsets, not event_ids: ${join(sent.slice(0, 3))} came in two records and both were processed — a business duplicate that only the event_id shows.`,
+          `${josa(app.id, '은/는')} event_id가 아니라 offset을 기억합니다. ${join(sent.slice(0, 3))}가 레코드 두 개로 와서 둘 다 처리됐습니다. event_id만 알려 주는 비즈니스 중복입니다.`,
+        ),
+        CHECKLIST_PRESETS.businessDuplicate,
+      );
+  }
+  // one sentence per way of remembering, with the applications that use it
+  const byMemory = new Map<string, string[]>();
+  for (const app of apps) {
+    const m = memoryOf(trace, app, say);
+    if (m !== null) byMemory.set(m.text, [...(byMemory.get(m.text) ?? []), app.id]);
+  }
+  if (byMemory.size)
+    return pass(`${[...byMemory].map(([m, who]) => (m.includes(who[0] as string) ? m : `${join(who)}: ${m}`)).join('; ')}.`);
+  return na(
+    say(
+      `${ids(apps)} ${apps.length > 1 ? 'have' : 'has'} no side effect to protect, and processed no event twice.`,
+      `${ids(apps)}에는 보호할 부수 효과가 없고, 같은 이벤트를 두 번 처리하지 않았습니다.`,
+    ),
+  );
+}
+
+// ---------------------------------------------------------------- the checklist
+
 /**
- * Evaluates the checklist for a run (the scenario, its resolved configuration and what happened).
- * `summary` defaults to the end of the run.
+ * Evaluates the checklist for a run as of step `atStep` (default: its end). `view` is the state at
+ * that step, if the caller has it (otherwise it is computed).
  */
-export function evaluateChecklist(trace: Trace, language: Language = 'en', summary: TraceSummary = summarize(trace)): ChecklistItem[] {
+export function evaluateChecklist(
+  trace: Trace,
+  language: Language = 'en',
+  atStep: number = trace.steps.length,
+  view?: SimView,
+): ChecklistItem[] {
   const say: Say = (en, ko) => (language === 'ko' ? ko : en);
-  const items: [ChecklistId, Item][] = [
-    ['guarantee', guarantee(trace, say)],
-    ['transactional-id', transactionalIds(trace, say)],
-    ['offsets-in-transaction', offsetsInTransaction(trace, say)],
-    ['next-offset', nextOffset(trace, say)],
-    ['read-committed', readCommitted(trace, say)],
-    ['observed', observed(trace, summary, say)],
-    ['replication', replication(say)],
-    ['event-id', eventIds(trace, summary, say)],
-    ['dedup-memory', dedupMemory(trace, summary, say)],
-    ['side-effects', sideEffects(trace, say)],
+  const run = runSoFar(trace, atStep);
+  const state = view && view.step === run.step ? view : stateAt(trace, run.step);
+  const items: [ChecklistId, Item, ChecklistItem['basis']][] = [
+    ['guarantee', guarantee(trace, say), 'configuration'],
+    ['transactional-id', transactionalIds(trace, say), 'configuration'],
+    ['offsets-in-transaction', offsetsInTransaction(trace, say), 'configuration'],
+    ['next-offset', nextOffset(trace, say), 'configuration'],
+    ['read-committed', readCommitted(trace, say), 'configuration'],
+    ['observed', observed(trace, run, say), 'run'],
+    ['replication', replication(say), 'configuration'],
+    ['event-id', eventIds(trace, state, say), 'run'],
+    ['dedup-memory', dedupMemory(trace, run, say), 'run'],
+    ['side-effects', sideEffects(trace, say), 'configuration'],
   ];
-  return items.map(([id, item]) => ({
-    id,
-    question: say(...(CHECKLIST_QUESTIONS[id] as [string, string])),
-    status: item.status,
-    reason: item.reason,
-    preset: item.status === 'fail' ? (item.preset ?? null) : null,
-  }));
+  const own = trace.scenario.id;
+  return items.map(([id, item, basis]) => {
+    // before the end, what the run has not done yet may still happen: only a failure already seen is final
+    const early = basis === 'run' && !run.final && item.status !== 'fail';
+    const status: ChecklistStatus = early ? 'pending' : item.status;
+    const reason =
+      basis === 'run' && !run.final ? say(`As of step ${run.step}: ${item.reason}`, `${run.step}단계까지: ${item.reason}`) : item.reason;
+    const failed = status === 'fail';
+    const preset = failed && item.preset !== undefined ? item.preset : null;
+    return {
+      id,
+      question: say(...(CHECKLIST_QUESTIONS[id] as [string, string])),
+      status,
+      reason,
+      basis,
+      preset: preset === own ? null : preset,
+      showsHere: preset !== null && preset === own,
+      wouldShow: failed ? (item.wouldShow ?? null) : null,
+    };
+  });
 }

@@ -25,16 +25,30 @@ export interface ConfigProblem {
   readonly message: string;
 }
 
+/**
+ * The range a number of each type can hold when its key sets none: Kafka's INT is a 32-bit Java int;
+ * its LONG is 64 bits, but a JavaScript number is exact only up to 2^53 − 1, so that is the bound here.
+ */
+export const TYPE_RANGE = {
+  int: { min: -2147483648, max: 2147483647, why: "Kafka's INT is a 32-bit integer" },
+  long: { min: -Number.MAX_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER, why: 'the largest whole number the simulator holds exactly' },
+} as const;
+
 /** Checks one value against its key's type and range; returns a sentence or null. */
 export function checkConfigValue(spec: ConfigKey, value: unknown): string | null {
   switch (spec.type) {
     case 'boolean':
-      return typeof value === 'boolean' ? null : `${spec.name} must be true or false`;
+      return typeof value === 'boolean' ? null : `${spec.name} must be true or false, not ${JSON.stringify(value)}`;
     case 'int':
     case 'long': {
-      if (typeof value !== 'number' || !Number.isInteger(value)) return `${spec.name} must be a whole number`;
-      if (spec.min !== undefined && value < spec.min) return `${spec.name} must be at least ${spec.min}`;
-      if (spec.max !== undefined && value > spec.max) return `${spec.name} must be at most ${spec.max}`;
+      if (typeof value !== 'number' || !Number.isInteger(value)) return `${spec.name} must be a whole number, not ${JSON.stringify(value)}`;
+      const range = TYPE_RANGE[spec.type];
+      const min = spec.min ?? range.min;
+      const max = spec.max ?? range.max;
+      if (value < min)
+        return `${value} is too small for ${spec.name}; the smallest allowed value is ${min}${spec.min === undefined ? ` (${range.why})` : ''}`;
+      if (value > max)
+        return `${value} is too large for ${spec.name}; the largest allowed value is ${max}${spec.max === undefined ? ` (${range.why})` : ''}`;
       return null;
     }
     case 'enum':

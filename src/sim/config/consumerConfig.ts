@@ -40,7 +40,7 @@ export const CONSUMER_CONFIG: readonly ConfigKey[] = [
   { name: 'max.poll.records', type: 'int', default: 500, min: 1, doc: 'Upper bound on the records one poll() returns.' },
   { name: 'fetch.max.wait.ms', type: 'int', default: 500, min: 0, doc: 'How long the broker holds a fetch that has no data.' },
   { name: 'request.timeout.ms', type: 'int', default: 30000, min: 0, doc: 'How long the client waits for a response.' },
-  { name: 'retry.backoff.ms', type: 'int', default: 100, min: 0, doc: 'Wait before retrying a failed request.' },
+  { name: 'retry.backoff.ms', type: 'long', default: 100, min: 0, doc: 'Wait before retrying a failed request.' },
 ];
 
 export interface ConsumerConfig {

@@ -64,7 +64,7 @@ export const PRODUCER_CONFIG: readonly ConfigKey[] = [
     min: 0,
     doc: 'How long the client waits for a response before it gives up on a request and retries.',
   },
-  { name: 'linger.ms', type: 'int', default: 5, min: 0, doc: 'How long records wait to be grouped into a batch per partition.' },
+  { name: 'linger.ms', type: 'long', default: 5, min: 0, doc: 'How long records wait to be grouped into a batch per partition.' },
   {
     name: 'batch.size',
     type: 'int',
@@ -75,13 +75,13 @@ export const PRODUCER_CONFIG: readonly ConfigKey[] = [
   },
   {
     name: 'retry.backoff.ms',
-    type: 'int',
+    type: 'long',
     default: 100,
     min: 0,
     doc: 'Wait before the first retry; doubles per attempt.',
     simulation: 'no jitter',
   },
-  { name: 'retry.backoff.max.ms', type: 'int', default: 1000, min: 0, doc: 'Upper bound on the retry backoff.' },
+  { name: 'retry.backoff.max.ms', type: 'long', default: 1000, min: 0, doc: 'Upper bound on the retry backoff.' },
 ];
 
 export interface ProducerConfig {

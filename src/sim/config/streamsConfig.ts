@@ -17,7 +17,7 @@ export const STREAMS_CONFIG: readonly ConfigKey[] = [
   },
   {
     name: 'commit.interval.ms',
-    type: 'int',
+    type: 'long',
     default: null,
     min: 1,
     doc: 'How often the task commits: 100 under exactly_once_v2, 30000 otherwise.',

@@ -14,8 +14,11 @@
 import { deflateSync, Inflate, strToU8 } from 'fflate';
 import * as v from 'valibot';
 import { fromBase64Url, toBase64Url } from './base64url';
+import { describeIssue } from './issues';
+import { parseJsonText } from './jsonText';
 import { LINK_DICTIONARY_V1 } from './linkDictionary';
 import { LINK_MIGRATIONS, type LinkMigration, migrateLinkData, oldestReadableVersion } from './linkMigrations';
+import { joinPath, reservedKeyErrors } from './reservedKeys';
 import { LIMITS, type Scenario } from './schema';
 import { type ScenarioError, validateScenario } from './validate';
 
@@ -56,6 +59,8 @@ export interface LinkError {
   readonly kind: LinkErrorKind;
   /** One or two sentences: what is wrong, and what to do. */
   readonly message: string;
+  /** The same in Korean. */
+  readonly ko?: string;
   /** For `invalid`: each scenario or view problem with its JSON path. */
   readonly details?: readonly ScenarioError[];
 }
@@ -120,12 +125,27 @@ function thousands(n: number): string {
   return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
-const fail = (kind: LinkErrorKind, message: string, details?: readonly ScenarioError[]): DecodedLink => ({
+interface Words {
+  readonly en: string;
+  readonly ko: string;
+}
+
+const fail = (kind: LinkErrorKind, words: Words, details?: readonly ScenarioError[]): DecodedLink => ({
   ok: false,
-  error: details ? { kind, message, details } : { kind, message },
+  error: details ? { kind, message: words.en, ko: words.ko, details } : { kind, message: words.en, ko: words.ko },
 });
 
-const COPY_AGAIN = 'It was probably cut off or changed when it was copied: copy the whole link again, or open the default scenario.';
+const COPY_AGAIN: Words = {
+  en: 'It was probably cut off or changed when it was copied: copy the whole link again, or open the default scenario.',
+  ko: '복사하다가 잘렸거나 바뀐 것 같습니다. 링크 전체를 다시 복사하거나 기본 시나리오를 여세요.',
+};
+const damaged = (en: string, ko: string): Words => ({ en: `${en} ${COPY_AGAIN.en}`, ko: `${ko} ${COPY_AGAIN.ko}` });
+
+/** A scenario error's path inside the link document ("scenario.clients[0]…"). */
+function inScenario(path: string): string {
+  if (path === '(scenario)') return 'scenario';
+  return path.startsWith('[') ? `scenario${path}` : `scenario.${path}`;
+}
 
 /** Inflates at most `cap` bytes; reports 'too-large' past it and 'corrupt' for bad deflate data. */
 function inflateCapped(
@@ -167,41 +187,63 @@ function inflateCapped(
 export function decodeLink(input: string, options: DecodeOptions = {}): DecodedLink {
   const migrations = options.migrations ?? LINK_MIGRATIONS;
   const current = options.currentVersion ?? LINK_VERSION;
-  if (typeof input !== 'string') return fail('corrupt', 'This is not an EOS Lab link: a link is text.');
+  if (typeof input !== 'string')
+    return fail('corrupt', { en: 'This is not an EOS Lab link: a link is text.', ko: 'EOS Lab 링크가 아닙니다. 링크는 텍스트입니다.' });
   if (input.length > LINK_LIMITS.maxFragmentChars)
-    return fail(
-      'too-large',
-      `This link is ${thousands(input.length)} characters long; EOS Lab opens links of at most ${thousands(LINK_LIMITS.maxFragmentChars)}. Share a scenario this big as a JSON file (Export → Scenario JSON) instead.`,
-    );
+    return fail('too-large', {
+      en: `This link is ${thousands(input.length)} characters long; EOS Lab opens links of at most ${thousands(LINK_LIMITS.maxFragmentChars)}. Share a scenario this big as a JSON file (Export → Scenario JSON) instead.`,
+      ko: `이 링크는 ${thousands(input.length)}자입니다. EOS Lab은 최대 ${thousands(LINK_LIMITS.maxFragmentChars)}자의 링크까지 엽니다. 이렇게 큰 시나리오는 JSON 파일(내보내기 → 시나리오 JSON)로 공유하세요.`,
+    });
   const fragment = fragmentOf(input);
   if (!fragment.startsWith(LINK_KEY))
-    return fail('corrupt', `This is not an EOS Lab scenario link: the part after "#" should start with "${LINK_KEY}". ${COPY_AGAIN}`);
+    return fail(
+      'corrupt',
+      damaged(
+        `This is not an EOS Lab scenario link: the part after "#" should start with "${LINK_KEY}".`,
+        `EOS Lab 시나리오 링크가 아닙니다. "#" 뒤는 "${LINK_KEY}"로 시작해야 합니다.`,
+      ),
+    );
   const body = fragment.slice(LINK_KEY.length);
   const dot = body.indexOf('.');
   const versionText = dot >= 0 ? body.slice(0, dot) : body;
   if (!/^\d{1,6}$/.test(versionText))
     return fail(
       'corrupt',
-      `This link is damaged: it should start with "${LINK_KEY}<version>." (for example "${LINK_KEY}${LINK_VERSION}."). ${COPY_AGAIN}`,
+      damaged(
+        `This link is damaged: it should start with "${LINK_KEY}<version>." (for example "${LINK_KEY}${LINK_VERSION}.").`,
+        `링크가 손상됐습니다. "${LINK_KEY}<버전>."으로 시작해야 합니다(예: "${LINK_KEY}${LINK_VERSION}.").`,
+      ),
     );
   const version = Number(versionText);
   if (version > current)
-    return fail(
-      'unknown-version',
-      `This link was made by a newer version of EOS Lab (link format ${version}; this page reads format ${current} and older). Open it with the EOS Lab that made it, or ask for the scenario as a JSON file.`,
-    );
+    return fail('unknown-version', {
+      en: `This link was made by a newer version of EOS Lab (link format ${version}; this page reads format ${current} and older). Open it with the EOS Lab that made it, or ask for the scenario as a JSON file.`,
+      ko: `더 새로운 버전의 EOS Lab에서 만든 링크입니다(링크 형식 ${version}, 이 페이지는 형식 ${current} 이하만 읽음). 링크를 만든 EOS Lab으로 열거나 시나리오를 JSON 파일로 받으세요.`,
+    });
   const oldest = oldestReadableVersion(current, migrations);
   if (version < oldest)
-    return fail(
-      'unknown-version',
-      `This link uses link format ${version}, which this version of EOS Lab cannot read (it reads formats ${oldest} to ${current}). Ask for the scenario as a JSON file, or open it with an older EOS Lab.`,
-    );
+    return fail('unknown-version', {
+      en: `This link uses link format ${version}, which this version of EOS Lab cannot read (it reads formats ${oldest} to ${current}). Ask for the scenario as a JSON file, or open it with an older EOS Lab.`,
+      ko: `이 링크는 링크 형식 ${version}을 씁니다. 이 버전의 EOS Lab은 형식 ${oldest}부터 ${current}까지만 읽습니다. 시나리오를 JSON 파일로 받거나 이전 버전의 EOS Lab으로 여세요.`,
+    });
   if (dot < 0 || dot === body.length - 1)
-    return fail('corrupt', `This link is damaged: it has no scenario data after "${LINK_KEY}${versionText}.". ${COPY_AGAIN}`);
+    return fail(
+      'corrupt',
+      damaged(
+        `This link is damaged: it has no scenario data after "${LINK_KEY}${versionText}.".`,
+        `링크가 손상됐습니다. "${LINK_KEY}${versionText}." 뒤에 시나리오 데이터가 없습니다.`,
+      ),
+    );
 
   const decoded = fromBase64Url(body.slice(dot + 1));
   if (!decoded.ok)
-    return fail('corrupt', `This link is damaged: ${decoded.reason} (at position ${decoded.position} of its data). ${COPY_AGAIN}`);
+    return fail(
+      'corrupt',
+      damaged(
+        `This link is damaged: ${decoded.reason} (at position ${decoded.position} of its data).`,
+        `링크가 손상됐습니다. 데이터의 ${decoded.position}번째 위치에서 읽을 수 없습니다(${decoded.reason}).`,
+      ),
+    );
   const dictionary = version === current ? DICTIONARY : migrations.find((m) => m.from === version)?.dictionary;
   const inflated = inflateCapped(
     decoded.bytes,
@@ -210,51 +252,75 @@ export function decodeLink(input: string, options: DecodeOptions = {}): DecodedL
   );
   if (!inflated.ok) {
     if (inflated.kind === 'too-large')
-      return fail(
-        'too-large',
-        `This link unpacks to more than ${thousands(LINK_LIMITS.maxInflatedBytes)} bytes; EOS Lab refuses it to protect your browser. Share a scenario this big as a JSON file instead.`,
-      );
-    return fail('corrupt', `This link is damaged: its data does not decompress (${inflated.reason}). ${COPY_AGAIN}`);
+      return fail('too-large', {
+        en: `This link unpacks to more than ${thousands(LINK_LIMITS.maxInflatedBytes)} bytes; EOS Lab refuses it to protect your browser. Share a scenario this big as a JSON file instead.`,
+        ko: `이 링크는 풀면 ${thousands(LINK_LIMITS.maxInflatedBytes)}바이트를 넘습니다. 브라우저를 보호하려고 열지 않습니다. 이렇게 큰 시나리오는 JSON 파일로 공유하세요.`,
+      });
+    return fail(
+      'corrupt',
+      damaged(
+        `This link is damaged: its data does not decompress (${inflated.reason}).`,
+        `링크가 손상됐습니다. 데이터의 압축을 풀 수 없습니다(${inflated.reason}).`,
+      ),
+    );
   }
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(inflated.bytes);
   } catch {
-    return fail('corrupt', `This link is damaged: its data is not UTF-8 text. ${COPY_AGAIN}`);
+    return fail(
+      'corrupt',
+      damaged('This link is damaged: its data is not UTF-8 text.', '링크가 손상됐습니다. 데이터가 UTF-8 텍스트가 아닙니다.'),
+    );
   }
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (e) {
-    return fail('corrupt', `This link is damaged: its data is not valid JSON (${(e as Error).message}). ${COPY_AGAIN}`);
-  }
+  const parsed = parseJsonText(text);
+  if (!parsed.ok)
+    return fail(
+      'corrupt',
+      damaged(`This link is damaged: its data is ${parsed.problem.en}.`, `링크가 손상됐습니다. 데이터가 ${parsed.problem.ko}`),
+    );
+  let data = parsed.value;
 
   let migratedFrom: number | undefined;
   if (version < current) {
     const m = migrateLinkData(data, version, current, migrations);
-    if (!m.ok) return fail('invalid', `This link comes from an older EOS Lab and could not be brought up to date: ${m.message}.`);
+    if (!m.ok)
+      return fail('invalid', {
+        en: `This link comes from an older EOS Lab and could not be brought up to date: ${m.message}.`,
+        ko: `이전 버전의 EOS Lab에서 만든 링크인데 최신 형식으로 바꾸지 못했습니다: ${m.message}.`,
+      });
     data = m.data;
     migratedFrom = version;
   }
 
-  const doc = v.safeParse(DocumentSchema, data);
-  if (!doc.success)
-    return fail(
-      'invalid',
-      'This link opens, but it does not hold a scenario and a view: it was not made by EOS Lab, or was edited by hand.',
-    );
+  const notADocument: Words = {
+    en: 'This link opens, but it does not hold a scenario and a view: it was not made by EOS Lab, or was edited by hand.',
+    ko: '링크는 열리지만 시나리오와 보기 정보가 들어 있지 않습니다. EOS Lab이 만든 링크가 아니거나 손으로 고친 링크입니다.',
+  };
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return fail('invalid', notADocument);
   const details: ScenarioError[] = [];
-  const view = v.safeParse(LinkViewSchema, doc.output.view);
-  if (!view.success)
-    for (const issue of view.issues.slice(0, 10))
-      details.push({ path: `view${(issue.path ?? []).map((p) => `.${String(p.key)}`).join('')}`, message: issue.message });
-  const scenario = validateScenario(doc.output.scenario);
-  if (!scenario.ok)
-    details.push(...scenario.errors.map((e) => ({ path: `scenario.${e.path}`.replace('.(scenario)', ''), message: e.message })));
-  if (details.length || !scenario.ok || !view.success)
+  // __proto__, constructor and prototype in the document or its view would be dropped without a word
+  const reserved = reservedKeyErrors({ ...data, scenario: undefined });
+  for (const r of reserved) details.push({ path: r.path, message: r.en, ko: r.ko });
+  const doc = v.safeParse(DocumentSchema, data);
+  if (!doc.success && !reserved.length) return fail('invalid', notADocument);
+  const view = doc.success ? v.safeParse(LinkViewSchema, doc.output.view) : null;
+  if (view && !view.success)
+    for (const issue of view.issues.slice(0, 10)) {
+      const words = describeIssue(issue, LinkViewSchema, doc.success ? doc.output.view : undefined);
+      let path = 'view';
+      for (const p of issue.path ?? []) path = joinPath(path, p.key as string | number);
+      details.push({ path, message: words.en, ko: words.ko });
+    }
+  const scenario = validateScenario(doc.success ? doc.output.scenario : (data as { scenario?: unknown }).scenario);
+  if (!scenario.ok) details.push(...scenario.errors.map((e) => ({ ...e, path: inScenario(e.path) })));
+  if (details.length || !scenario.ok || !view?.success)
     return fail(
       'invalid',
-      `This link opens, but what it holds cannot run (${details.length === 1 ? 'one problem' : `${details.length} problems`}, listed below). It may come from an EOS Lab with other rules, or have been edited by hand.`,
+      {
+        en: `This link opens, but what it holds cannot run (${details.length === 1 ? 'one problem' : `${details.length} problems`}, listed below). It may come from an EOS Lab with other rules, or have been edited by hand.`,
+        ko: `링크는 열리지만 안에 든 것을 실행할 수 없습니다(아래 문제 ${details.length}개). 규칙이 다른 EOS Lab에서 만들었거나 손으로 고친 링크일 수 있습니다.`,
+      },
       details,
     );
   return migratedFrom === undefined

@@ -22,13 +22,18 @@ export const LIMITS = {
   maxStringLength: 200,
 } as const;
 
+/** The patterns of ids and topic names (issues.ts words their messages in English and Korean). */
+export const ID_PATTERN = /^[a-z][a-z0-9-]{0,31}$/;
+export const SCENARIO_ID_PATTERN = /^[a-z][a-z0-9-]{0,63}$/;
+export const TOPIC_NAME_PATTERN = /^[a-zA-Z0-9._-]{1,100}$/;
+
 const id = v.pipe(
   v.string(),
-  v.regex(/^[a-z][a-z0-9-]{0,31}$/, 'must be 1–32 characters: lower-case letters, digits and dashes, starting with a letter'),
+  v.regex(ID_PATTERN, 'must be 1–32 characters: lower-case letters, digits and dashes, starting with a letter'),
 );
 const scenarioId = v.pipe(
   v.string(),
-  v.regex(/^[a-z][a-z0-9-]{0,63}$/, 'must be 1–64 characters: lower-case letters, digits and dashes, starting with a letter'),
+  v.regex(SCENARIO_ID_PATTERN, 'must be 1–64 characters: lower-case letters, digits and dashes, starting with a letter'),
 );
 const text = v.pipe(v.string(), v.maxLength(LIMITS.maxStringLength, `must be at most ${LIMITS.maxStringLength} characters`));
 const longText = v.pipe(v.string(), v.maxLength(2000, 'must be at most 2000 characters'));
@@ -189,7 +194,7 @@ export const FaultSchema = v.variant('type', [
 ]);
 
 const topic = v.strictObject({
-  name: v.pipe(text, v.regex(/^[a-zA-Z0-9._-]{1,100}$/, 'must use letters, digits, ".", "_" and "-"')),
+  name: v.pipe(text, v.regex(TOPIC_NAME_PATTERN, 'must use letters, digits, ".", "_" and "-"')),
   partitions: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(LIMITS.maxPartitions))),
   /** First offset of each partition (as if older records had been deleted by retention). */
   startOffset: v.optional(v.pipe(nonNegInt, v.maxValue(1000000000))),

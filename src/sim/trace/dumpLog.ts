@@ -1,11 +1,14 @@
 /**
  * Plain-text views of a run in the spirit of Kafka's own tools: partitions as
  * `kafka-dump-log.sh --print-data-log` prints them, groups as `kafka-consumer-groups.sh --describe`,
- * then what each consumer received and the verdict.
+ * then what each consumer received and the verdict. Every piece of text that comes from the scenario
+ * (keys, values, header names and values, group ids, titles, event ids in the verdict) passes through
+ * `t`, which writes control characters as visible escapes: the output goes to a terminal.
  */
 import { STATUS_NAMES } from '../checks/verdictText';
 import type { PartitionRow, RecordRow } from './logView';
 import type { TraceSummary } from './summary';
+import { escapeForTerminal as t } from './terminalText';
 
 function batches(rows: readonly RecordRow[]): RecordRow[][] {
   const out: RecordRow[][] = [];
@@ -18,7 +21,7 @@ function batches(rows: readonly RecordRow[]): RecordRow[][] {
 }
 
 export function dumpPartition(p: PartitionRow): string {
-  const lines = [`Dumping ${p.topic}-${p.partition} (leader ${p.leader})`, `Log starting offset: ${p.logStartOffset}`];
+  const lines = [`Dumping ${t(p.topic)}-${p.partition} (leader ${t(p.leader)})`, `Log starting offset: ${p.logStartOffset}`];
   for (const b of batches(p.records)) {
     const first = b[0] as RecordRow;
     const last = b[b.length - 1] as RecordRow;
@@ -34,9 +37,9 @@ export function dumpPartition(p: PartitionRow): string {
         continue;
       }
       const headerKeys = Object.keys(r.headers);
-      const headers = headerKeys.length ? ` headers: ${headerKeys.map((k) => `${k}:${r.headers[k]}`).join(',')}` : '';
+      const headers = headerKeys.length ? ` headers: ${headerKeys.map((k) => `${t(k)}:${t(r.headers[k] ?? '')}`).join(',')}` : '';
       lines.push(
-        `| offset: ${r.offset} CreateTime: ${r.timestamp} keySize: ${r.key?.length ?? -1} valueSize: ${r.value?.length ?? -1} sequence: ${r.sequence} headerKeys: [${headerKeys.join(',')}] key: ${r.key ?? 'null'} payload: ${r.value ?? 'null'}${headers}`,
+        `| offset: ${r.offset} CreateTime: ${r.timestamp} keySize: ${r.key?.length ?? -1} valueSize: ${r.value?.length ?? -1} sequence: ${r.sequence} headerKeys: [${headerKeys.map(t).join(',')}] key: ${r.key === null ? 'null' : t(r.key)} payload: ${r.value === null ? 'null' : t(r.value)}${headers}`,
       );
     }
   }
@@ -68,8 +71,8 @@ export function describeGroups(s: TraceSummary): string {
       const p = s.partitions.find((x) => `${x.topic}-${x.partition}` === name);
       const committed = g.committed[name];
       rows.push([
-        g.groupId,
-        name.slice(0, dash),
+        t(g.groupId),
+        t(name.slice(0, dash)),
         name.slice(dash + 1),
         committed === undefined ? '-' : String(committed),
         p ? String(p.logEndOffset) : '-',
@@ -78,7 +81,7 @@ export function describeGroups(s: TraceSummary): string {
         String(g.generation),
       ]);
     }
-    out.push(rows.length > 1 ? table(rows) : `GROUP ${g.groupId}: no committed offsets (state ${g.state}, generation ${g.generation})`);
+    out.push(rows.length > 1 ? table(rows) : `GROUP ${t(g.groupId)}: no committed offsets (state ${g.state}, generation ${g.generation})`);
     const pending = g.pendingTransactionalOffsets;
     if (pending.length)
       out.push(
@@ -86,7 +89,7 @@ export function describeGroups(s: TraceSummary): string {
           .map(
             (p) =>
               `producerId ${p.producerId}: ${Object.entries(p.offsets)
-                .map(([k, v]) => `${k}=${v}`)
+                .map(([k, v]) => `${t(k)}=${v}`)
                 .join(', ')}`,
           )
           .join('; ')}`,
@@ -97,7 +100,7 @@ export function describeGroups(s: TraceSummary): string {
 
 export function renderText(s: TraceSummary, options: { internal?: boolean } = {}): string {
   const parts: string[] = [];
-  parts.push(`Scenario ${s.scenario.id ?? '(unnamed)'}${s.scenario.title ? ` — ${s.scenario.title}` : ''}`);
+  parts.push(`Scenario ${t(s.scenario.id ?? '(unnamed)')}${s.scenario.title ? ` — ${t(s.scenario.title)}` : ''}`);
   parts.push(
     `traceHash ${s.traceHash} · ${s.steps} steps · ${s.time} ms virtual · stopped: ${s.stopReason}${s.atStep < s.steps ? ` · shown at step ${s.atStep}` : ''}`,
   );
@@ -105,14 +108,15 @@ export function renderText(s: TraceSummary, options: { internal?: boolean } = {}
   if (s.groups.length) parts.push(describeGroups(s));
   for (const c of s.consumers) {
     const got = c.received.map(
-      (r) => `${r.topic}-${r.partition}@${r.offset} key=${r.key ?? 'null'}${r.headers.event_id ? ` event_id=${r.headers.event_id}` : ''}`,
+      (r) =>
+        `${t(r.topic)}-${r.partition}@${r.offset} key=${r.key === null ? 'null' : t(r.key)}${r.headers.event_id ? ` event_id=${t(r.headers.event_id)}` : ''}`,
     );
     parts.push(
-      `Consumer ${c.id} (${c.isolationLevel}${c.groupId ? `, group ${c.groupId}` : ''}) received ${c.received.length} record(s)${got.length ? `:\n  ${got.join('\n  ')}` : '.'}`,
+      `Consumer ${t(c.id)} (${t(c.isolationLevel)}${c.groupId ? `, group ${t(c.groupId)}` : ''}) received ${c.received.length} record(s)${got.length ? `:\n  ${got.join('\n  ')}` : '.'}`,
     );
   }
   const errs = s.clients.filter((c) => c.errors.length || c.notes.length);
-  if (errs.length) parts.push(errs.map((c) => `Client ${c.id}: ${[...c.notes, ...c.errors].join(', ')}`).join('\n'));
-  parts.push(`Verdict:\n  ${s.verdict.layers.map((f) => `[${STATUS_NAMES[f.status][0]}] ${f.sentence}`).join('\n  ')}`);
+  if (errs.length) parts.push(errs.map((c) => `Client ${t(c.id)}: ${[...c.notes, ...c.errors].map(t).join(', ')}`).join('\n'));
+  parts.push(`Verdict:\n  ${s.verdict.layers.map((f) => `[${STATUS_NAMES[f.status][0]}] ${t(f.sentence)}`).join('\n  ')}`);
   return parts.join('\n\n');
 }

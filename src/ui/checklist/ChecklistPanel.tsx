@@ -1,36 +1,45 @@
 /**
- * The readiness checklist for the scenario on screen (evaluateChecklist, computed once per run and
- * language), each answer pass / fail / not applicable with its reason; a failure links to the
- * preset that shows what goes wrong.
+ * The readiness checklist for the scenario on screen, as of the step on screen (evaluateChecklist):
+ * each answer pass / fail / not applicable / not yet, with its reason. Answers that rest on what the
+ * run did are final only at its end, so the panel says which step it speaks for. A failure links to
+ * another preset that shows what goes wrong, says that this scenario shows it, or — when no shipped
+ * preset does — what one would show.
  */
 import { useId, useMemo } from 'react';
 import { evaluateChecklist } from '../../sim/checks/checklist';
 import { findPreset } from '../../sim/presets';
-import { summarize } from '../../sim/trace/summary';
 import { simStore } from '../../store/simStore';
 import { useStrings } from '../i18n';
 import { useSim } from '../useSim';
+import { useThrottled } from '../useThrottled';
 
-const GLYPH = { pass: '✓', fail: '✗', 'not-applicable': '–' } as const;
+const GLYPH = { pass: '✓', fail: '✗', 'not-applicable': '–', pending: '…' } as const;
 
 export function ChecklistPanel() {
   const titleId = useId();
   const t = useStrings();
   const trace = useSim((s) => s.trace);
   const language = useSim((s) => s.language);
-  const summary = useMemo(() => (trace ? summarize(trace) : null), [trace]);
-  const items = useMemo(() => (trace && summary ? evaluateChecklist(trace, language, summary) : []), [trace, summary, language]);
-  if (!trace) return null;
-  const label = { pass: t.pass, fail: t.fail, 'not-applicable': t.notApplicable };
+  const playing = useSim((s) => s.playing);
+  const liveView = useSim((s) => s.view);
+  // while a run plays, follow it a few times a second, not on every frame
+  const view = useThrottled(liveView, 250, playing);
+  const items = useMemo(() => (trace && view ? evaluateChecklist(trace, language, view.step, view) : []), [trace, view, language]);
+  if (!trace || !view) return null;
+  const total = trace.steps.length;
+  const label = { pass: t.pass, fail: t.fail, 'not-applicable': t.notApplicable, pending: t.pending };
   return (
-    <section className="checklist-panel" aria-labelledby={titleId} data-testid="checklist">
+    <section className="checklist-panel" aria-labelledby={titleId} data-testid="checklist" data-step={view.step}>
       <h2 id={titleId}>{t.checklist}</h2>
       <p className="muted">{t.checklistIntro}</p>
+      <p className="checklist-as-of" data-testid="checklist-as-of">
+        {view.step >= total ? t.checklistAtEnd(total) : t.checklistAsOf(view.step, total)}
+      </p>
       <ol className="checklist">
         {items.map((item) => {
           const preset = item.preset ? findPreset(item.preset) : undefined;
           return (
-            <li key={item.id} data-check={item.id} data-status={item.status} className={`check ${item.status}`}>
+            <li key={item.id} data-check={item.id} data-status={item.status} data-basis={item.basis} className={`check ${item.status}`}>
               <p className="check-question">
                 <span className="glyph" aria-hidden="true">
                   {GLYPH[item.status]}
@@ -38,6 +47,8 @@ export function ChecklistPanel() {
                 <span className="check-status">{label[item.status]}</span> {item.question}
               </p>
               <p className="check-reason">{item.reason}</p>
+              {item.showsHere && <p className="muted shows-here">{t.showsHere}</p>}
+              {item.wouldShow && <p className="muted would-show">{item.wouldShow}</p>}
               {item.preset &&
                 (preset ? (
                   <button type="button" className="preset-link" onClick={() => simStore.getState().load(preset.scenario)}>

@@ -7,8 +7,9 @@ import { useState } from 'react';
 import { Modal } from '../../share/Modal';
 import { openScenario, resolveSource } from '../../share/source';
 import { shareText } from '../../share/strings';
+import { stripByteOrderMark } from '../../sim/scenario/jsonText';
 import type { ScenarioError } from '../../sim/scenario/validate';
-import { parseScenarioJson } from '../../sim/scenario/validate';
+import { errorText, parseScenarioJson } from '../../sim/scenario/validate';
 import { simStore } from '../../store/simStore';
 import { useSim } from '../useSim';
 import { downloadBlob, downloadText, fileStem } from './download';
@@ -21,12 +22,19 @@ function pageTheme(): 'light' | 'dark' {
   return window.matchMedia?.('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
 }
 
-/** Imports text: a share link or preset id, else scenario JSON. Returns the problems, or null when it opened. */
-export function importText(text: string): { message: string; errors: readonly ScenarioError[] } | null {
-  const t = text.trim();
-  if (!t.startsWith('{')) {
+/**
+ * Imports text: a share link or preset id, else scenario JSON (anything that starts like JSON — an
+ * object, an array, a byte order mark — is read as JSON, so its problem is said as a JSON problem).
+ * Returns the problems, or null when it opened.
+ */
+export function importText(text: string): { message: string; ko?: string; errors: readonly ScenarioError[] } | null {
+  const t = stripByteOrderMark(text).trim();
+  if (!t.startsWith('{') && !t.startsWith('[')) {
     const r = resolveSource(t);
-    if (!r.ok) return { message: r.error.message, errors: r.error.details ?? [] };
+    if (!r.ok)
+      return r.error.ko === undefined
+        ? { message: r.error.message, errors: r.error.details ?? [] }
+        : { message: r.error.message, ko: r.error.ko, errors: r.error.details ?? [] };
     openScenario(simStore, r.scenario, r.view);
     return null;
   }
@@ -40,9 +48,10 @@ export function ExportDialog({ onClose }: { onClose: () => void }) {
   const trace = useSim((s) => s.trace);
   const view = useSim((s) => s.view);
   const scenario = useSim((s) => s.scenario);
-  const t = shareText(useSim((s) => s.language));
+  const language = useSim((s) => s.language);
+  const t = shareText(language);
   const [pasted, setPasted] = useState('');
-  const [problem, setProblem] = useState<{ message: string; errors: readonly ScenarioError[] } | null>(null);
+  const [problem, setProblem] = useState<{ message: string; ko?: string; errors: readonly ScenarioError[] } | null>(null);
   const [status, setStatus] = useState('');
   const stem = fileStem(scenario?.id ?? scenario?.title, view?.step);
 
@@ -136,11 +145,11 @@ export function ExportDialog({ onClose }: { onClose: () => void }) {
         {problem && (
           <div role="alert" className="eos-link-error" data-testid="import-errors">
             {problem.errors.length > 0 && <p>{t.importErrors(problem.errors.length)}</p>}
-            {problem.message && <p>{problem.message}</p>}
+            {problem.message && <p>{errorText(problem, language)}</p>}
             <ul className="eos-path-errors">
               {problem.errors.map((e) => (
                 <li key={`${e.path}:${e.message}`}>
-                  <code>{e.path}</code>: {e.message}
+                  <code>{e.path}</code>: {errorText(e, language)}
                 </li>
               ))}
             </ul>

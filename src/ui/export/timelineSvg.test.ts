@@ -1,4 +1,8 @@
-/** The SVG export: well-formed, every lane with HW/LSO, markers as glyphs, scenario text escaped. */
+// @vitest-environment happy-dom
+/**
+ * The SVG export: well-formed, every lane with HW/LSO, markers as glyphs, scenario text escaped,
+ * and no character XML 1.0 forbids (a control character in a key would make every parser reject it).
+ */
 import { describe, expect, it } from 'vitest';
 import { PRESETS } from '../../sim/presets';
 import { runScenario, stateAt } from '../../sim/run';
@@ -103,6 +107,38 @@ describe('timeline SVG export', () => {
     expect(svg).not.toContain('<script>');
     expect(svg).toContain(escapeXml(evil));
     expect(escapeXml(evil)).toBe('&lt;script&gt;alert(1)&lt;/script&gt;&amp;&quot;&apos;');
+  });
+
+  it('replaces the characters XML 1.0 forbids, so an XML parser accepts the file', () => {
+    const controls = Array.from({ length: 32 }, (_, i) => String.fromCharCode(i)).join('');
+    const nasty = `a${controls}\u007f\u0085\ufffe\uffff\ud800z\udc00b<&>`;
+    const svg = timelineSvg({
+      title: nasty,
+      step: 0,
+      steps: 0,
+      timeMs: 0,
+      partitions: [
+        row({
+          topic: 'orders',
+          logEndOffset: 1,
+          highWatermark: 1,
+          lastStableOffset: 1,
+          records: [record(0, { key: nasty, headers: { event_id: nasty } })],
+        }),
+      ],
+      groups: [{ groupId: nasty, committed: { 'orders-0': 1 } }],
+    });
+    // XML 1.0's Char production: tab, LF, CR, U+0020–U+D7FF, U+E000–U+FFFD, U+10000–U+10FFFF
+    const forbidden = [...svg].filter((ch) => {
+      const c = ch.codePointAt(0) as number;
+      const ok = c === 9 || c === 10 || c === 13 || (c >= 0x20 && c <= 0xd7ff) || (c >= 0xe000 && c <= 0xfffd) || c >= 0x10000;
+      return !ok;
+    });
+    expect(forbidden.map((ch) => ch.codePointAt(0)?.toString(16))).toEqual([]);
+    expect(svg).toContain('a\ufffd\ufffd');
+    const doc = new DOMParser().parseFromString(svg, 'image/svg+xml');
+    expect(doc.getElementsByTagName('parsererror').length).toBe(0);
+    expect(doc.querySelector('title')?.textContent).toContain('<&>');
   });
 
   it('cuts very long logs to the latest offsets and says so', () => {

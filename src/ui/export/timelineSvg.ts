@@ -3,7 +3,8 @@
  * coloured by transaction outcome (with a letter, so it reads without colour), COMMIT/ABORT markers,
  * the high watermark, Last Stable Offset and log end offset, and each consumer group's committed
  * offset. Written as text with every label XML-escaped: a key or header from a scenario can never
- * become markup. Self-contained (inline styles, no fonts or images to fetch).
+ * become markup, and a control character XML forbids becomes U+FFFD, so the file always parses.
+ * Self-contained (inline styles, no fonts or images to fetch).
  */
 import { scaleLinear } from 'd3-scale';
 import type { PartitionRow, RecordRow } from '../../sim/trace/logView';
@@ -46,8 +47,20 @@ const PALETTE = {
   },
 };
 
+/**
+ * Characters XML 1.0 does not allow anywhere in a document, not even as &#x1; references (its Char
+ * production): C0 controls other than tab, line feed and carriage return, lone surrogates, U+FFFE and
+ * U+FFFF. One of them in a key or a title makes every XML parser (and every browser) reject the file.
+ */
+const NOT_XML_CHAR =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding the characters XML forbids is this regex's job
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** Text as XML character data or an attribute value: markup escaped, characters XML forbids replaced by U+FFFD. */
 export function escapeXml(text: string): string {
-  return text.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c] as string);
+  return text
+    .replace(NOT_XML_CHAR, '\ufffd')
+    .replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c] as string);
 }
 
 const CELL = 26;

@@ -1,5 +1,12 @@
-/** The page header: EOS Lab, the scenario's title and question, what to expect, and the settings. */
+/**
+ * The page header: EOS Lab, the scenario's title and question, what to expect, and the settings. A run
+ * edited from a preset says so ("edited from <preset>", with a way back to the preset as shipped), and
+ * the preset's expected outcome is marked as not describing it (origin.ts decides what is edited).
+ */
+import { useMemo } from 'react';
 import { ShareBar } from '../../share/ShareBar';
+import { presetOrigin } from '../../sim/scenario/origin';
+import { simStore } from '../../store/simStore';
 import { useStrings } from '../i18n';
 import { useScenarioTexts } from '../usePresetTexts';
 import { useSim } from '../useSim';
@@ -10,6 +17,11 @@ export function Header({ onHelp }: { readonly onHelp: () => void }) {
   const scenario = useSim((s) => s.scenario);
   const language = useSim((s) => s.language);
   const texts = useScenarioTexts(scenario, language);
+  const origin = useMemo(() => (scenario ? presetOrigin(scenario) : null), [scenario]);
+  const edited = origin?.edited ? origin.preset : null;
+  const presetTexts = useScenarioTexts(edited, language);
+  // the expected outcome shown is the preset's own words (a file's own words are its own business)
+  const expectedIsPresets = edited !== null && texts?.language !== null;
   return (
     <header className="app-header">
       <div className="brand">
@@ -20,10 +32,31 @@ export function Header({ onHelp }: { readonly onHelp: () => void }) {
         // a preset's words carry their language; a scenario's own words inherit the page's
         <div className="scenario-heading" lang={texts.language ?? undefined}>
           <h2>{texts.title ?? scenario.id ?? ''}</h2>
+          {edited && (
+            <p className="edited-from" data-testid="edited-from" title={t.editedHint}>
+              <span className="edited-badge">{t.editedFrom}</span>{' '}
+              <span lang={presetTexts?.language ?? undefined}>{presetTexts?.title || edited.title}</span>{' '}
+              <button
+                type="button"
+                className="eos-link-button"
+                data-testid="reset-to-preset"
+                onClick={() => simStore.getState().fork(() => edited.scenario)}
+              >
+                {t.resetToPreset}
+              </button>
+            </p>
+          )}
           {texts.question && <p className="question">{texts.question}</p>}
           {texts.expected && (
-            <details className="expected">
-              <summary>{t.expected}</summary>
+            <details
+              className={expectedIsPresets ? 'expected not-applicable' : 'expected'}
+              data-testid="expected"
+              data-applies={expectedIsPresets ? 'false' : 'true'}
+            >
+              <summary>
+                {t.expected}
+                {expectedIsPresets && <span className="expected-note"> — {t.expectedNotApplicable}</span>}
+              </summary>
               <p>{texts.expected}</p>
             </details>
           )}

@@ -1,5 +1,9 @@
-/** A scenario that failed validation: every error with its JSON path, and a way back to the default scenario. */
+/**
+ * A scenario that failed validation: every error with its JSON path (or its line and column, for
+ * JSON that does not parse) in the page's language, and a way back to the default scenario.
+ */
 import { useId } from 'react';
+import { errorText } from '../../sim/scenario/validate';
 import { loadDefault } from '../../store/simStore';
 import { useStrings } from '../i18n';
 import { useSim } from '../useSim';
@@ -8,15 +12,17 @@ export function ScenarioErrors() {
   const titleId = useId();
   const t = useStrings();
   const errors = useSim((s) => s.errors);
+  const language = useSim((s) => s.language);
   if (!errors) return null;
   return (
     <section role="alert" className="scenario-errors" aria-labelledby={titleId} data-testid="scenario-errors">
       <h2 id={titleId}>{t.cannotRun}</h2>
       <p>{t.cannotRunHint}</p>
+      {t.kafkaMessagesInEnglish && errors.some((e) => !e.ko) && <p className="muted">{t.kafkaMessagesInEnglish}</p>}
       <ul>
         {errors.map((e) => (
           <li key={`${e.path}:${e.message}`}>
-            <code>{e.path}</code>: {e.message}
+            <code>{e.path}</code>: {errorText(e, language)}
           </li>
         ))}
       </ul>

@@ -1,0 +1,83 @@
+/**
+ * What a run has done up to a step, counted straight from its facts, for the readiness checklist:
+ * transactions aborted (and whether transaction.timeout.ms expired one), producers fenced, commits
+ * that failed, and how many times each application processed each event. Counted here rather than
+ * taken from the verdict, so the checklist reads the facts the same way at any step.
+ */
+import type { Trace } from '../run';
+import type { Fact } from '../trace/facts';
+
+export interface RunSoFar {
+  /** Steps taken (0 = nothing has happened yet). */
+  readonly step: number;
+  /** True at the end of the run: what depends on the run is final. */
+  readonly final: boolean;
+  readonly transactionsAborted: number;
+  readonly producersFenced: number;
+  readonly commitFailures: number;
+  /** A coordinator aborted a transaction because transaction.timeout.ms expired. */
+  readonly timedOut: boolean;
+  /** Per application, the events (event_id, or topic-partition@offset) it processed more than once. */
+  readonly processedTwice: ReadonlyMap<string, readonly string[]>;
+  /**
+   * Per application, the event_ids it processed from two or more different records of one topic: a
+   * business duplicate (the same event sent twice), not a redelivery of one record, and not one event
+   * passing two stages (a Streams input and its repartition topic).
+   */
+  readonly processedFromTwoRecords: ReadonlyMap<string, readonly string[]>;
+}
+
+const FENCED = new Set(['PRODUCER_FENCED', 'INVALID_PRODUCER_EPOCH', 'INVALID_TXN_STATE']);
+
+export function runSoFar(trace: Trace, atStep: number = trace.steps.length): RunSoFar {
+  const step = Math.max(0, Math.min(atStep, trace.steps.length));
+  let aborted = 0;
+  let fenced = 0;
+  let commitFailures = 0;
+  let timedOut = false;
+  const counts = new Map<string, Map<string, number>>();
+  const records = new Map<string, Map<string, Map<string, Set<string>>>>();
+  for (let i = 0; i < step; i++) {
+    for (const raw of (trace.steps[i] as (typeof trace.steps)[number]).facts) {
+      const f = raw as Fact;
+      if (f.kind === 'txnState' && f.to === 'CompleteAbort') aborted++;
+      else if (f.kind === 'clientError') {
+        if (f.fatal && FENCED.has(f.error)) fenced++;
+        if (f.error === 'CommitFailedException') commitFailures++;
+      } else if (f.kind === 'note' && /transaction\.timeout\.ms/.test(f.text)) timedOut = true;
+      else if (f.kind === 'processed') {
+        const id = f.eventId ?? `${f.topic}-${f.partition}@${f.offset}`;
+        const app = counts.get(f.app) ?? new Map<string, number>();
+        app.set(id, (app.get(id) ?? 0) + 1);
+        counts.set(f.app, app);
+        if (f.eventId !== null) {
+          const byId = records.get(f.app) ?? new Map<string, Map<string, Set<string>>>();
+          const byTopic = byId.get(f.eventId) ?? new Map<string, Set<string>>();
+          byTopic.set(f.topic, (byTopic.get(f.topic) ?? new Set<string>()).add(`${f.partition}@${f.offset}`));
+          byId.set(f.eventId, byTopic);
+          records.set(f.app, byId);
+        }
+      }
+    }
+  }
+  const processedTwice = new Map<string, string[]>();
+  for (const [app, byId] of counts) {
+    const twice = [...byId].filter(([, n]) => n > 1).map(([id]) => id);
+    if (twice.length) processedTwice.set(app, twice);
+  }
+  const processedFromTwoRecords = new Map<string, string[]>();
+  for (const [app, byId] of records) {
+    const twice = [...byId].filter(([, byTopic]) => [...byTopic.values()].some((at) => at.size > 1)).map(([id]) => id);
+    if (twice.length) processedFromTwoRecords.set(app, twice);
+  }
+  return {
+    step,
+    final: step >= trace.steps.length,
+    transactionsAborted: aborted,
+    producersFenced: fenced,
+    commitFailures,
+    timedOut,
+    processedTwice,
+    processedFromTwoRecords,
+  };
+}

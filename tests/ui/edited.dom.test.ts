@@ -1,0 +1,104 @@
+// @vitest-environment happy-dom
+/**
+ * What a person sees of an edited run (happy-dom): after a change the header says "edited from
+ * <preset>" and marks the preset's expected outcome as not describing this run, in English and
+ * Korean; "Back to the preset" — or undoing the change — clears both.
+ */
+import { act, createElement } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { findPreset } from '../../src/sim/presets';
+import { PRESET_TEXT_KO } from '../../src/sim/presets/ko';
+import { setConfigValues } from '../../src/sim/scenario/edits';
+import { simStore } from '../../src/store/simStore';
+import { App } from '../../src/ui/App';
+import { loadNarrator } from '../../src/ui/useNarrator';
+import { loadPresetTextsKo } from '../../src/ui/usePresetTexts';
+
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+let root: Root;
+let host: HTMLElement;
+
+beforeAll(async () => {
+  await Promise.all([
+    loadNarrator(),
+    loadPresetTextsKo(),
+    import('../../src/ui/checklist/ChecklistPanel'),
+    import('../../src/ui/config'),
+    import('../../src/ui/inject'),
+  ]);
+});
+beforeEach(() => {
+  host = document.createElement('div');
+  document.body.append(host);
+  root = createRoot(host);
+});
+afterEach(async () => {
+  await act(() => new Promise((r) => setTimeout(r, 20)));
+  act(() => root.unmount());
+  host.remove();
+  act(() => simStore.getState().setLanguage('en'));
+});
+
+const settle = () => act(() => new Promise((r) => setTimeout(r, 20)));
+const editedFrom = () => host.querySelector('[data-testid="edited-from"]');
+const expected = () => host.querySelector('[data-testid="expected"]');
+const PRESET = 'lost-ack-idempotent';
+
+describe('an edited run', () => {
+  it('says "edited from <preset>" and marks the expected outcome, until it is the preset again', async () => {
+    const preset = findPreset(PRESET);
+    if (!preset) throw new Error('no preset');
+    act(() => simStore.getState().load(preset.scenario));
+    act(() => root.render(createElement(App)));
+    await settle();
+    expect(editedFrom()).toBeNull();
+    expect(expected()?.getAttribute('data-applies')).toBe('true');
+
+    // a config edit, as the config editor makes it
+    act(() => simStore.getState().fork((s) => setConfigValues(s, { scope: 'client', client: 'orders-service' }, { 'linger.ms': 40 })));
+    await settle();
+    expect(editedFrom()?.textContent).toContain(`edited from ${preset.title}`);
+    expect(expected()?.getAttribute('data-applies')).toBe('false');
+    expect(expected()?.querySelector('summary')?.textContent).toContain('does not describe this edited run');
+    // the title is still the preset's (the scenario keeps its words)
+    expect(host.querySelector('.scenario-heading h2')?.textContent).toBe(preset.title);
+
+    act(() => simStore.getState().setLanguage('ko'));
+    await settle();
+    expect(editedFrom()?.textContent).toContain(`수정한 실행, 원래 프리셋: ${PRESET_TEXT_KO[PRESET]?.title}`);
+    expect(expected()?.querySelector('summary')?.textContent).toContain('수정한 이 실행에는 맞지 않습니다');
+
+    // back to the preset as shipped
+    const back = host.querySelector<HTMLButtonElement>('[data-testid="reset-to-preset"]');
+    expect(back?.textContent).toBe('프리셋으로 되돌리기');
+    act(() => back?.click());
+    await settle();
+    expect(editedFrom()).toBeNull();
+    expect(expected()?.getAttribute('data-applies')).toBe('true');
+  });
+
+  it('undoing the change by hand (resetting the key to its default) clears it too', async () => {
+    const preset = findPreset(PRESET);
+    if (!preset) throw new Error('no preset');
+    act(() => simStore.getState().load(preset.scenario));
+    act(() => root.render(createElement(App)));
+    const target = { scope: 'client', client: 'orders-service' } as const;
+    act(() => simStore.getState().fork((s) => setConfigValues(s, target, { 'linger.ms': 40 })));
+    await settle();
+    expect(editedFrom()).not.toBeNull();
+    act(() => simStore.getState().fork((s) => setConfigValues(s, target, { 'linger.ms': undefined })));
+    await settle();
+    expect(editedFrom()).toBeNull();
+  });
+
+  it('a scenario of its own (no preset id) never says edited', async () => {
+    const { id: _, ...own } = findPreset(PRESET)?.scenario ?? {};
+    act(() => simStore.getState().load({ ...own, title: 'mine' }));
+    act(() => root.render(createElement(App)));
+    await settle();
+    expect(host.querySelector('.scenario-heading h2')?.textContent).toBe('mine');
+    expect(editedFrom()).toBeNull();
+  });
+});
