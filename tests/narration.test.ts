@@ -73,7 +73,7 @@ describe('the sentences that teach', () => {
     const t = lostAck(true);
     const s = stepWith(t, (f) => f.kind === 'append');
     expect(narrate(t, s.i, 'en')).toMatch(
-      /appended a record for evt-789 to orders-0 at offset 100 .* drops ProduceResponse #\d+ on its way/,
+      /appended a record for evt-789 to orders-0 at offset 100 .* loses ProduceResponse #\d+ on its way .* its connection stalls/,
     );
   });
 
@@ -312,11 +312,22 @@ describe('every fact kind, RPC and step kind', () => {
         faults: ['Produce #3 lost: broker-0 is down'],
       },
       { kind: 'disconnected', label: 'disconnected', actor: 'orders-service.producer', from: 'broker-0', envelope: 3, faults: [] },
+      ...(['timeout', 'reset', 'peer-down', 'refused'] as const).map((reason) => ({
+        kind: 'disconnected' as const,
+        label: 'disconnected',
+        actor: 'orders-service.producer',
+        from: 'broker-0',
+        envelope: 3,
+        detail: { reason },
+        faults: [],
+      })),
       ...[
         'runNext',
         'lingerExpired',
         'retryBackoffExpired',
-        'requestTimeout',
+        'dbTimeout',
+        'offsetsQueryRetry',
+        'readPosition',
         'txnRetryBackoffExpired',
         'fetchWaitExpired',
         'heartbeatDue',
@@ -326,7 +337,6 @@ describe('every fact kind, RPC and step kind', () => {
         'sessionExpired',
         'joinPhaseCheck',
         'txnTimeoutCheck',
-        'markerRequestTimeout',
         'markerRetry',
         'loaded',
         'continue',
