@@ -134,6 +134,17 @@ describe('the sentences that teach', () => {
     expect(narrateEnd(t, 'ko')).toContain('실행이 끝났습니다');
   });
 
+  it('a run the kernel stopped as a livelock or on an impossible time says so, with what it saw', () => {
+    const t = trace('opening-story');
+    const livelock = { ...t, stopReason: 'livelock' as const, stopDetail: '20000 steps at 5 ms without virtual time advancing' };
+    expect(narrateEnd(livelock, 'en')).toContain(
+      'the run stopped (livelock: 20000 steps at 5 ms without virtual time advancing) — the model kept taking steps without time advancing',
+    );
+    expect(narrateEnd(livelock, 'ko')).toContain('livelock');
+    const bad = { ...t, stopReason: 'invalid-time' as const, stopDetail: 'timer tick for a scheduled at NaN (now 5)' };
+    expect(narrateEnd(bad, 'en')).toContain('invalid-time: timer tick for a scheduled at NaN');
+  });
+
   it('an unknown step index narrates to an empty string', () => {
     expect(narrate(trace('opening-story'), 10_000, 'en')).toBe('');
   });
