@@ -99,6 +99,26 @@ describe('failure injection', () => {
     await page.close();
   });
 
+  it('resets the connection of an in-flight Produce: the page runs what the engine runs', async () => {
+    const { page, errors } = await open();
+    const before = runScenario(opening());
+    const produce = before.envelopes.find((x) => x.rpc === 'Produce');
+    if (!produce) throw new Error('no Produce');
+    const step = produce.sentStep + 1;
+    await seek(page, step);
+    const panel = page.getByRole('region', { name: 'Inject a failure' });
+    await panel.getByRole('button', { name: new RegExp(`#${produce.id} Produce\\b`) }).click();
+    await panel.getByRole('button', { name: 'Reset the connection', exact: true }).click();
+    await expect.poll(() => panel.getByTestId('inject-status').innerText()).toContain('reset the connection of the 1st Produce');
+    const edited = injectEnvelopeFault(opening(), { trace: before, step, envelopeId: produce.id, action: { type: 'reset' } });
+    if (!edited.ok) throw new Error(edited.reason);
+    await expect.poll(() => traceHash(page)).toBe(runScenario(edited.scenario).traceHash);
+    await seek(page, Number.MAX_SAFE_INTEGER);
+    await lane(page, 2).waitFor();
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('without idempotence the same lost ack leaves a duplicate record in the log', async () => {
     const { page, errors } = await open();
     const config = page.getByRole('region', { name: 'Configuration' });

@@ -203,6 +203,20 @@ describe('envelopes: drop, delay, duplicate', () => {
     expect(records(dup, 'orders')).toEqual([0]);
   });
 
+  it('resets the connection an envelope travels on: both sides see it close, and the request is retried', () => {
+    const t = runScenario(oneSend(true));
+    const produce = t.envelopes.find((e) => e.rpc === 'Produce')?.id as number;
+    const step = inFlightStep(t, produce);
+    const after = fork(t, injectEnvelopeFault(oneSend(true), { trace: t, step, envelopeId: produce, action: { type: 'reset' } }), step, {
+      sentStep: step - 1,
+    });
+    expect(after.scenario.faults?.[0]).toMatchObject({ type: 'reset', rpc: 'Produce', nth: 1 });
+    expect(after.envelopes[produce]?.fate).toBe('lost');
+    const closed = after.steps.find((s) => s.kind === 'disconnected');
+    expect(closed?.detail?.reason).toBe('reset');
+    expect(records(after, 'orders')).toEqual([0]);
+  });
+
   it('refuses envelopes that are not in flight, and bad delays', () => {
     const t = runScenario(oneSend(true));
     const id = produceResponses(t)[0] as number;

@@ -61,6 +61,24 @@ describe('share links: presets', () => {
     });
   }
 
+  it('a link made before connections stalled, and its drop, delay and duplicate, still opens and runs', () => {
+    // encoded by the build before the network became per-connection (opening-story with three envelope faults)
+    const old =
+      '#s=1.zZe_CsJADMZfJThVqFJdBEGc3V0d1Ao6aIUqpUPBh_AJfRK_5Nq7nC3WPwhOhfaau0vy_ZK0nIm1hzj10lOCkuoOONOggKoPIeUsa-jE6TAxL8SZRn3-vephmnCU6Ha5UppQts0p3sW0z51NjCMblGNjk1VAQZX2AJ8kfddsFbKcy6yJLH4GUUTLQ4znYOq7dZ4lbF2GnWx32jqgQrTyj92IDdfthcTYhiuACodJMVVRMqVy9Visa4ivMeyAUQyOoLxBn-ZYVII13vQsUs2khVKNY8h-MmOFhPqAL0fhBq3OyFAeLeTYad9myUhJrjXhvd4Ply3QD_5GmyCBSWqx-2cUVf2OOZOsmulFquwPIbz3a3WwdDGTmtntFAve-TvCogF_1us1A_gV9hecC3XsNbU6tsXh6zQ2T94MLTH3riB_D5WLR0hFZeuxRevoGd_tDnd-gMg7';
+    const d = decodeLink(old);
+    expect(d.ok).toBe(true);
+    if (!d.ok) return;
+    expect(d.scenario.faults?.map((f) => f.type)).toEqual(['drop', 'delay', 'duplicate']);
+    expect(runScenario(d.scenario).stopReason).toBe('quiescent');
+  });
+
+  it('a reset fault survives scenario → link → scenario', () => {
+    const preset = PRESETS[0]!;
+    const scenario = { ...preset.scenario, faults: [{ type: 'reset' as const, rpc: 'Produce', to: 'broker-0', nth: 1 }] };
+    const back = decodeLink(encodeLink(scenario, DEFAULT_LINK_VIEW));
+    expect(back.ok && back.scenario).toEqual(scenario);
+  });
+
   it('is deterministic and reads the link from a whole URL, a fragment or a bare link', () => {
     const preset = PRESETS[0]!;
     const link = encodeLink(preset.scenario, DEFAULT_LINK_VIEW);

@@ -73,7 +73,7 @@ describe('the sentences that teach', () => {
     const t = lostAck(true);
     const s = stepWith(t, (f) => f.kind === 'append');
     expect(narrate(t, s.i, 'en')).toMatch(
-      /appended a record for evt-789 to orders-0 at offset 100 .* drops ProduceResponse #\d+ on its way/,
+      /appended a record for evt-789 to orders-0 at offset 100 .* loses ProduceResponse #\d+ on its way .* its connection stalls/,
     );
   });
 
@@ -132,6 +132,17 @@ describe('the sentences that teach', () => {
       `End of the run after ${t.endTime.toLocaleString('en')} ms of virtual time: nothing is left to happen. The verdict says, layer by layer, what happened once and what happened more than once.`,
     );
     expect(narrateEnd(t, 'ko')).toContain('실행이 끝났습니다');
+  });
+
+  it('a run the kernel stopped as a livelock or on an impossible time says so, with what it saw', () => {
+    const t = trace('opening-story');
+    const livelock = { ...t, stopReason: 'livelock' as const, stopDetail: '20000 steps at 5 ms without virtual time advancing' };
+    expect(narrateEnd(livelock, 'en')).toContain(
+      'the run stopped (livelock: 20000 steps at 5 ms without virtual time advancing) — the model kept taking steps without time advancing',
+    );
+    expect(narrateEnd(livelock, 'ko')).toContain('livelock');
+    const bad = { ...t, stopReason: 'invalid-time' as const, stopDetail: 'timer tick for a scheduled at NaN (now 5)' };
+    expect(narrateEnd(bad, 'en')).toContain('invalid-time: timer tick for a scheduled at NaN');
   });
 
   it('an unknown step index narrates to an empty string', () => {
@@ -312,11 +323,22 @@ describe('every fact kind, RPC and step kind', () => {
         faults: ['Produce #3 lost: broker-0 is down'],
       },
       { kind: 'disconnected', label: 'disconnected', actor: 'orders-service.producer', from: 'broker-0', envelope: 3, faults: [] },
+      ...(['timeout', 'reset', 'peer-down', 'refused'] as const).map((reason) => ({
+        kind: 'disconnected' as const,
+        label: 'disconnected',
+        actor: 'orders-service.producer',
+        from: 'broker-0',
+        envelope: 3,
+        detail: { reason },
+        faults: [],
+      })),
       ...[
         'runNext',
         'lingerExpired',
         'retryBackoffExpired',
-        'requestTimeout',
+        'dbTimeout',
+        'offsetsQueryRetry',
+        'readPosition',
         'txnRetryBackoffExpired',
         'fetchWaitExpired',
         'heartbeatDue',
@@ -326,7 +348,6 @@ describe('every fact kind, RPC and step kind', () => {
         'sessionExpired',
         'joinPhaseCheck',
         'txnTimeoutCheck',
-        'markerRequestTimeout',
         'markerRetry',
         'loaded',
         'continue',

@@ -19,6 +19,8 @@ export interface Trace {
   readonly built: BuiltScenario;
   readonly traceHash: string;
   readonly stopReason: StopReason;
+  /** For 'livelock' and 'invalid-time': what the kernel saw, in words. */
+  readonly stopDetail: string | null;
   readonly steps: readonly TraceStep[];
   readonly envelopes: readonly EnvelopeRecord[];
   readonly checkpoints: readonly Checkpoint[];
@@ -58,6 +60,7 @@ export function finishTrace(resolved: ResolvedScenario, built: BuiltScenario, si
     built,
     traceHash: sim.traceHash,
     stopReason: sim.stopReason ?? 'max-steps',
+    stopDetail: sim.stopDetail,
     steps: sim.steps,
     envelopes: sim.envelopes,
     checkpoints: sim.checkpoints,

@@ -1,5 +1,6 @@
 import { findPreset } from '../../src/sim/presets';
 import { runScenario, type Trace } from '../../src/sim/run';
+import type { Scenario } from '../../src/sim/scenario/schema';
 import type { Fact } from '../../src/sim/trace/facts';
 import type { PartitionRow, RecordRow } from '../../src/sim/trace/logView';
 import { summarize, type TraceSummary } from '../../src/sim/trace/summary';
@@ -19,7 +20,12 @@ export interface PresetRun {
 export function runPreset(id: string): PresetRun {
   const preset = findPreset(id);
   if (!preset) throw new Error(`no preset ${id}`);
-  const trace = runScenario(preset.scenario);
+  return runWith(preset.scenario);
+}
+
+/** The same views of any scenario's run. */
+export function runWith(scenario: Scenario): PresetRun {
+  const trace = runScenario(scenario);
   const summary = summarize(trace);
   const partition = (name: string) => {
     const p = summary.partitions.find((x) => `${x.topic}-${x.partition}` === name);

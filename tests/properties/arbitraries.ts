@@ -2,9 +2,9 @@
  * Random *valid* scenarios for the property tests and the fuzzer: 1–3 topics, 1–3 producers
  * (idempotent or not, transactional or not, with begin/commit/abort around their sends), 0–2
  * consumers in any processing mode (with sinks where a mode needs one), random faults on envelopes
- * (drop / delay / duplicate of any RPC, the n-th match), on processes (crash, restart, pause,
- * resume of clients, brokers and coordinators), crash points in application loops, log cleaning,
- * and a seed.
+ * (drop / delay / duplicate of any RPC, or a reset of the connection it travels on, the n-th
+ * match), on processes (crash, restart, pause, resume of clients, brokers and coordinators), crash
+ * points in application loops, log cleaning, and a seed.
  *
  * The arbitrary draws a shape made of small numbers and maps it to a scenario; references (a
  * fault's target, a send's topic) are indices taken modulo what exists, so every draw is valid and
@@ -119,7 +119,8 @@ const faultArb = fc.oneof(
     weight: 5,
     arbitrary: fc.record({
       kind: fc.constant('envelope' as const),
-      type: fc.constantFrom('drop', 'delay', 'duplicate'),
+      // every fault the network has, on every RPC (the hot ones more often)
+      type: fc.constantFrom('drop', 'delay', 'duplicate', 'reset'),
       rpc: fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...HOT_RPCS) }, { weight: 1, arbitrary: fc.constantFrom(...ALL_RPCS) }),
       nth: fc.integer({ min: 1, max: 6 }),
       count: opt(fc.integer({ min: 1, max: 3 })),

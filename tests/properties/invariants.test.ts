@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkInvariants, formatViolations, type InvariantId, runChecked } from '../../src/sim/checks/invariants';
 import type { Checkpoint } from '../../src/sim/kernel/checkpoint';
+import type { EnvelopeRecord } from '../../src/sim/kernel/envelope';
 import type { TraceStep } from '../../src/sim/kernel/simulation';
 import { appendProducerBatch, createPartitionLog, type PartitionLog } from '../../src/sim/log/partitionLog';
 import { PRESETS } from '../../src/sim/presets';
@@ -291,6 +292,63 @@ describe('the invariant checker', () => {
     });
     expect(ids(doctor({ [last - 1]: [commit(1, 100)], [last]: [commit(1, 50)] }))).toEqual(['committed-offsets-monotonic']);
     expect(ids(doctor({ [last - 1]: [commit(1, 100)], [last]: [commit(2, 50)] }))).toEqual([]);
+  });
+
+  describe('the network and the kernel (differential checks from the trace)', () => {
+    /** Two answers delivered on one connection, from the sound run. */
+    const answers = trace.envelopes.filter((e) => e.rpc === 'FetchResponse' && e.fate === 'delivered' && e.to === 'c2.consumer');
+    const [a, b] = answers;
+    if (!a || !b) throw new Error('base scenario changed: two FetchResponses to c2 expected');
+    const withEnvelopes = (change: (e: EnvelopeRecord) => EnvelopeRecord): Trace => ({ ...trace, envelopes: trace.envelopes.map(change) });
+
+    it('connection-order: an envelope delivered before one sent earlier on the same connection and direction', () => {
+      const swapped = withEnvelopes((e) =>
+        e.id === a.id ? { ...e, deliveredStep: b.deliveredStep } : e.id === b.id ? { ...e, deliveredStep: a.deliveredStep } : e,
+      );
+      expect(ids(swapped)).toEqual(['connection-order']);
+    });
+
+    it('closed-connection-silent: an answer delivered on a generation its client had closed', () => {
+      const closeAt = (b.deliveredStep as number) - 1;
+      const steps = trace.steps.map((st) =>
+        st.i === closeAt
+          ? { ...st, kind: 'disconnected' as const, detail: { connection: b.connection, generation: b.generation, reason: 'timeout' } }
+          : st,
+      );
+      expect(ids({ ...trace, steps })).toContain('closed-connection-silent');
+    });
+
+    it('requests-resolved: a request neither answered nor disconnected long before the end', () => {
+      const request = trace.envelopes.find((e) => e.rpc === 'ListOffsets');
+      if (!request) throw new Error('base scenario changed: a ListOffsets expected');
+      // with a 100 ms timeout it should have been answered or disconnected long before the run ended
+      const unanswered = withEnvelopes((e) =>
+        e.id === request.id ? { ...e, timeoutMs: 100 } : e.inReplyTo === request.id ? { ...e, fate: 'lost' } : e,
+      );
+      expect(ids(unanswered)).toEqual(['requests-resolved']);
+      // with its real timeout (30 s) it is still within it when the run ends: fine
+      expect(ids(withEnvelopes((e) => (e.inReplyTo === request.id ? { ...e, fate: 'lost' } : e)))).toEqual([]);
+    });
+
+    it('virtual-time: a step that goes back in time, a non-finite time, a livelock stop', () => {
+      const back = trace.steps.map((st) => (st.i === last ? { ...st, t: 0 } : st));
+      expect(ids({ ...trace, steps: back })).toEqual(['virtual-time']);
+      const nan = trace.steps.map((st) => (st.i === last ? { ...st, t: Number.NaN } : st));
+      expect(ids({ ...trace, steps: nan })).toEqual(['virtual-time']);
+      expect(ids({ ...trace, stopReason: 'livelock', stopDetail: '9 steps at 5 ms' })).toEqual(['virtual-time']);
+    });
+
+    it('quiescent-settled: a quiescent end with a transaction still Ongoing at the live coordinator', () => {
+      const end = trace.checkpoints[trace.checkpoints.length - 1] as Checkpoint;
+      const actors = end.actors.map(([id, snap]) => {
+        if (id !== 'txn-coordinator') return [id, snap] as [string, unknown];
+        const ctx = (snap as { context: { txns: Record<string, object> } }).context;
+        const txns = Object.fromEntries(Object.entries(ctx.txns).map(([k, m]) => [k, { ...m, state: 'Ongoing' }]));
+        return [id, { ...(snap as object), context: { ...ctx, txns } }] as [string, unknown];
+      });
+      const open = { ...trace, stopReason: 'quiescent' as const, checkpoints: [...trace.checkpoints.slice(0, -1), { ...end, actors }] };
+      expect(ids(open)).toEqual(['quiescent-settled']);
+    });
   });
 
   it('formats violations one per line with the invariant and the step', () => {

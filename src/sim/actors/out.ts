@@ -7,7 +7,7 @@
  */
 import { enqueueActions } from 'xstate';
 import type { Effect } from '../kernel/effects';
-import type { ActorId, RpcName } from '../kernel/envelope';
+import type { ActorId, RequestRpc, RpcName } from '../kernel/envelope';
 import type { Fact } from '../trace/facts';
 
 /** What a server keeps of a request it answers later (a parked fetch, an EndTxn …). */
@@ -25,8 +25,33 @@ export function pendingRequest(event: { from: ActorId; envelopeId: number; paylo
 export class Out {
   readonly effects: Effect[] = [];
 
-  send(to: ActorId, rpc: RpcName, payload: object, options: { background?: boolean } = {}): void {
-    this.effects.push({ type: 'send', to, rpc, payload: payload as Record<string, unknown>, background: options.background ?? false });
+  /**
+   * Sends a request. `timeoutMs` is how long this client waits for the answer before it closes the
+   * connection (NetworkClient's request timeout): the kernel keeps the request in flight and tells
+   * the client with a `disconnected` event (timedOut) if nothing came back in time — so a client
+   * keeps no request timers of its own. `expectResponse: false` for a request never answered
+   * (Produce with acks=0).
+   */
+  send(
+    to: ActorId,
+    rpc: RequestRpc,
+    payload: object,
+    options: { timeoutMs: number; background?: boolean; expectResponse?: boolean },
+  ): void {
+    this.effects.push({
+      type: 'send',
+      to,
+      rpc,
+      payload: payload as Record<string, unknown>,
+      background: options.background ?? false,
+      timeoutMs: options.timeoutMs,
+      ...(options.expectResponse === false ? { expectResponse: false } : {}),
+    });
+  }
+
+  /** Closes every connection this actor opened: what is in flight on them is forgotten (KafkaProducer.close). */
+  disconnect(): void {
+    this.effects.push({ type: 'disconnect' });
   }
 
   /**

@@ -17,7 +17,7 @@
  */
 import { setup } from 'xstate';
 import { handle, type Out } from '../actors/out';
-import type { CallEvent, RpcEvent, TimerEvent } from '../kernel/effects';
+import type { CallEvent, DisconnectedEvent, RpcEvent, TimerEvent } from '../kernel/effects';
 import type { ActorId } from '../kernel/envelope';
 import type { RecordForApp, TopicPartition } from '../protocol/messages';
 import type { ProcessingMode } from '../scenario/schema';
@@ -74,7 +74,7 @@ export interface ConsumerAppInput {
   readonly processingMs: number;
 }
 
-type Ev = CallEvent | TimerEvent | RpcEvent | { type: 'boot'; now: number } | { type: 'crash' };
+type Ev = CallEvent | TimerEvent | RpcEvent | DisconnectedEvent | { type: 'boot'; now: number } | { type: 'crash' };
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 type Draft = Mutable<ConsumerAppContext>;
 
@@ -145,14 +145,19 @@ function sendHttp(d: Draft, r: RecordForApp, method: 'POST' | 'GET', out: Out): 
   const eventId = r.headers.event_id ?? null;
   const correlationId = corr(d);
   d.sinkRequest = correlationId;
-  out.send(sink.id, 'HttpRequest', {
-    correlationId,
-    method,
-    app: d.client,
-    eventId,
-    idempotencyKey: sink.mode === 'idempotency-key' ? (eventId ?? `${tpName(r)}@${r.offset}`) : null,
-  });
-  out.timer('http', 'httpTimeout', d.httpTimeoutMs);
+  // the HTTP client's read timeout: without an answer in time it closes the connection
+  out.send(
+    sink.id,
+    'HttpRequest',
+    {
+      correlationId,
+      method,
+      app: d.client,
+      eventId,
+      idempotencyKey: sink.mode === 'idempotency-key' ? (eventId ?? `${tpName(r)}@${r.offset}`) : null,
+    },
+    { timeoutMs: d.httpTimeoutMs },
+  );
 }
 
 /** The database write for a record; without an answer in time the application writes again. */
@@ -160,17 +165,27 @@ function sendDbWrite(d: Draft, r: RecordForApp, out: Out): void {
   const sink = d.sink as SinkRef;
   const correlationId = corr(d);
   d.sinkRequest = correlationId;
-  out.send(sink.id, 'DbTransaction', {
-    correlationId,
-    app: d.client,
-    eventId: r.headers.event_id ?? null,
-    key: r.key,
-    value: r.value,
-    topic: r.topic,
-    partition: r.partition,
-    offset: r.offset,
-  });
-  out.timer('db', 'dbTimeout', d.httpTimeoutMs);
+  out.send(
+    sink.id,
+    'DbTransaction',
+    {
+      correlationId,
+      app: d.client,
+      eventId: r.headers.event_id ?? null,
+      key: r.key,
+      value: r.value,
+      topic: r.topic,
+      partition: r.partition,
+      offset: r.offset,
+    },
+    { timeoutMs: d.httpTimeoutMs },
+  );
+}
+
+/** offsets-in-sink: read the offsets the database keeps (the query is retried until it is answered). */
+function queryStoredOffsets(d: Draft, out: Out): void {
+  const sink = d.sink as SinkRef;
+  out.send(sink.id, 'DbQuery', { correlationId: corr(d), table: 'consumer_offsets' }, { timeoutMs: d.httpTimeoutMs });
 }
 
 /** Runs the current plan step (or polls when the plan is done). */
@@ -265,7 +280,7 @@ const start = act((d, _ev, out) => {
   d.batch = [];
   // only an exactly-once application has a transactional producer to initialise
   if (d.producer && d.mode === 'exactly-once') out.call(d.producer, 'initTransactions');
-  else if (d.mode === 'offsets-in-sink' && d.sink) out.send(d.sink.id, 'DbQuery', { correlationId: corr(d), table: 'consumer_offsets' });
+  else if (d.mode === 'offsets-in-sink' && d.sink) queryStoredOffsets(d, out);
   else out.call(d.consumer, 'poll');
 });
 
@@ -294,7 +309,7 @@ const onReply = act((d, ev, out) => {
   switch (r.call) {
     case 'initTransactions':
       if (!r.ok) return stop(d, out, `initTransactions failed: ${r.error}`);
-      if (d.mode === 'offsets-in-sink' && d.sink) out.send(d.sink.id, 'DbQuery', { correlationId: corr(d), table: 'consumer_offsets' });
+      if (d.mode === 'offsets-in-sink' && d.sink) queryStoredOffsets(d, out);
       else out.call(d.consumer, 'poll');
       return;
     case 'poll':
@@ -389,9 +404,7 @@ const onSinkResponse = act((d, ev, out) => {
   d.sinkRequest = null;
   const s = d.plan[d.step];
   const r = s && 'i' in s ? d.batch[s.i] : undefined;
-  if (e.type === 'DbTransactionResult') out.cancel('db');
   if (e.type === 'HttpResponse') {
-    out.cancel('http');
     if (s?.kind === 'sideEffect' && d.sink?.mode === 'lookup-before-retry' && d.httpAttempt > 1 && r && e.payload.status === 404) {
       // the look-up says the first call never arrived: now it is safe to call again
       d.httpAttempt = 1;
@@ -404,7 +417,7 @@ const onSinkResponse = act((d, ev, out) => {
 });
 
 /** The database did not answer (the write may or may not have happened): write again. */
-const onDbTimeout = act((d, _ev, out) => {
+function writeAgain(d: Draft, out: Out): void {
   const s = d.plan[d.step];
   const r = s && 'i' in s ? d.batch[s.i] : undefined;
   if (!r || !d.sink || s?.kind !== 'sideEffect') return;
@@ -414,15 +427,10 @@ const onDbTimeout = act((d, _ev, out) => {
     text: `no answer from ${d.sink.id} for offset ${r.offset}: the write may or may not have happened, so it writes again`,
   });
   sendDbWrite(d, r, out);
-});
+}
 
-/** A sink was unreachable: try the same call again shortly. */
-const onSinkDisconnected = act((d, _ev, out) => {
-  if (d.sink?.type === 'http-api') out.timer('http', 'httpTimeout', 100);
-  else out.timer('db', 'dbTimeout', 100);
-});
-
-const onHttpTimeout = act((d, _ev, out) => {
+/** The HTTP call got no answer: its outcome is unknown, so call again (or look up first). */
+function callAgain(d: Draft, out: Out): void {
   const s = d.plan[d.step];
   const r = s && 'i' in s ? d.batch[s.i] : undefined;
   if (!r || !d.sink) return;
@@ -434,7 +442,32 @@ const onHttpTimeout = act((d, _ev, out) => {
   });
   if (d.sink.mode === 'lookup-before-retry') sendHttp(d, r, 'GET', out);
   else sendHttp(d, r, 'POST', out);
+}
+
+/**
+ * A call to the sink completed as a disconnect: it got no answer within its timeout (the client
+ * closed the connection; the call may or may not have taken effect), or the sink was unreachable.
+ * A timed-out call is made again at once; an unreachable sink is tried again shortly.
+ */
+const onSinkDisconnected = act((d, ev, out) => {
+  const e = ev as DisconnectedEvent;
+  if (e.rpc === 'DbQuery') {
+    out.timer('offsetsQuery', 'offsetsQueryRetry', 100);
+    return;
+  }
+  const lost = (e.payload as { correlationId?: number }).correlationId;
+  if (lost !== d.sinkRequest) return;
+  d.sinkRequest = null;
+  const http = d.sink?.type === 'http-api';
+  if (e.timedOut) {
+    if (http) callAgain(d, out);
+    else writeAgain(d, out);
+  } else if (http) out.timer('http', 'httpTimeout', 100);
+  else out.timer('db', 'dbTimeout', 100);
 });
+
+const onDbTimeout = act((d, _ev, out) => writeAgain(d, out));
+const onHttpTimeout = act((d, _ev, out) => callAgain(d, out));
 
 function stop(d: Draft, out: Out, why: string): void {
   d.stopped = why;
@@ -474,6 +507,7 @@ export const consumerAppMachine = setup({
         httpTimeout: { actions: onHttpTimeout },
         dbTimeout: { actions: onDbTimeout },
         disconnected: { actions: onSinkDisconnected },
+        offsetsQueryRetry: { actions: act((d, _ev, out) => queryStoredOffsets(d, out)) },
         halt: 'stopped',
       },
     },

@@ -8,6 +8,7 @@
 import { setup } from 'xstate';
 import { handle, type Out, type PendingRequest, pendingRequest } from '../actors/out';
 import type { ClusterMetadata } from '../cluster/metadata';
+import { BROKER_REQUEST_TIMEOUT_MS } from '../config/clusterConfig';
 import type { CallEvent, RpcEvent, TimerEvent } from '../kernel/effects';
 import type { ActorId } from '../kernel/envelope';
 import { cleanLog } from '../log/logCleaner';
@@ -146,14 +147,19 @@ const onProduce = (ctx: BrokerContext, ev: RpcEvent<ProduceRequest>, out: Out): 
   if (log && needsVerification(ctx, log, req)) {
     const started = startTransactionVerification(log, req.batch.producerId, req.batch.baseSequence, req.batch.producerEpoch);
     const correlationId = ctx.nextCorrelationId;
-    out.send(ctx.transactionCoordinator, 'AddPartitionsToTxn', {
-      correlationId,
-      transactionalId: req.transactionalId,
-      producerId: req.batch.producerId,
-      producerEpoch: req.batch.producerEpoch,
-      partitions: [{ topic: req.topic, partition: req.partition }],
-      verifyOnly: ctx.transactionVersion === 1,
-    });
+    out.send(
+      ctx.transactionCoordinator,
+      'AddPartitionsToTxn',
+      {
+        correlationId,
+        transactionalId: req.transactionalId,
+        producerId: req.batch.producerId,
+        producerEpoch: req.batch.producerEpoch,
+        partitions: [{ topic: req.topic, partition: req.partition }],
+        verifyOnly: ctx.transactionVersion === 1,
+      },
+      { timeoutMs: BROKER_REQUEST_TIMEOUT_MS },
+    );
     return {
       ...withLog(ctx, started.log),
       nextCorrelationId: correlationId + 1,
@@ -214,7 +220,11 @@ const onVerification = (
   return rest;
 };
 
-/** The coordinator could not be reached for a verification: answer NOT_ENOUGH_REPLICAS (retriable). */
+/**
+ * The verification completed as a disconnect (no answer within the broker's request.timeout.ms, or
+ * the coordinator is unreachable): AddPartitionsToTxnManager reports NETWORK_EXCEPTION, which
+ * ReplicaManager answers as NOT_ENOUGH_REPLICAS (retriable).
+ */
 const onVerificationLost = (ctx: BrokerContext, ev: { payload: Readonly<Record<string, unknown>> }, out: Out): BrokerContext => {
   const correlationId = (ev.payload as { correlationId?: number }).correlationId;
   const pending = ctx.verifying.find((v) => v.correlationId === correlationId);

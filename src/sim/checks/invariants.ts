@@ -19,6 +19,7 @@ import { type RunOptions, runScenario, type Trace } from '../run';
 import type { ConsumerClientSpec } from '../scenario/schema';
 import type { Fact } from '../trace/facts';
 import { logSources } from '../trace/logView';
+import { checkNetwork, NETWORK_INVARIANTS, type NetworkInvariantId } from './network';
 
 export type InvariantId =
   | 'offsets-unique'
@@ -32,7 +33,8 @@ export type InvariantId =
   | 'coordinator-transitions'
   | 'fenced-epoch-not-committed'
   | 'exactly-once-output'
-  | 'committed-offsets-monotonic';
+  | 'committed-offsets-monotonic'
+  | NetworkInvariantId;
 
 /** Each invariant in plain words (docs/proof.md and the fuzzer print these). */
 export const INVARIANTS: Readonly<Record<InvariantId, string>> = {
@@ -53,6 +55,7 @@ export const INVARIANTS: Readonly<Record<InvariantId, string>> = {
   'exactly-once-output':
     'With exactly-once consume-transform-produce and read_committed input, every input below the committed offset appears exactly once in committed output.',
   'committed-offsets-monotonic': "A group's committed offset for a partition never goes backwards within a generation.",
+  ...NETWORK_INVARIANTS,
 };
 
 export interface Violation {
@@ -587,6 +590,7 @@ export function checkInvariants(trace: Trace, options: InvariantOptions = {}): V
   checkFencedEpochs(facts, ledger, v);
   checkCommittedOffsets(facts, v);
   checkExactlyOnce(trace, ledger, v);
+  checkNetwork(trace, (invariant, step, message) => v.add(invariant, step, message));
   return v.list;
 }
 

@@ -4,6 +4,13 @@
  */
 import { type ConfigKey, type ConfigProblem, type ConfigValue, checkConfigValue } from './configSpec';
 
+/**
+ * The brokers' own request.timeout.ms (KafkaConfig default 30000): how long a broker waits for the
+ * answer to a request it sends — the leader's verification with the transaction coordinator
+ * (AddPartitionsToTxnManager) and the coordinator's markers (TransactionMarkerChannelManager).
+ */
+export const BROKER_REQUEST_TIMEOUT_MS = 30000;
+
 export const CLUSTER_CONFIG: readonly ConfigKey[] = [
   {
     name: 'brokers',

@@ -12,8 +12,8 @@ import { setup } from 'xstate';
 import { handle, type Out } from '../actors/out';
 import { type ClusterMetadata, leaderOf } from '../cluster/metadata';
 import type { ConsumerConfig } from '../config/consumerConfig';
-import type { CallEvent, DisconnectedEvent, RpcEvent, TimerEvent } from '../kernel/effects';
-import type { ActorId, RpcName } from '../kernel/envelope';
+import { type CallEvent, type DisconnectedEvent, disconnectError, type RpcEvent, type TimerEvent } from '../kernel/effects';
+import type { ActorId, RequestRpc } from '../kernel/envelope';
 import type { KafkaError } from '../protocol/errors';
 import type {
   FetchResponse,
@@ -131,25 +131,32 @@ function corr(d: Draft): number {
   return c;
 }
 
-/** Requests the coordinator holds on purpose (a join phase, a sync) have no client-side timeout here. */
-const HELD: readonly string[] = ['JoinGroup', 'SyncGroup', 'Heartbeat', 'LeaveGroup'];
+/** max.poll.interval.ms (Kafka's default), which is the classic protocol's rebalance.timeout.ms. */
+const REBALANCE_TIMEOUT_MS = 300000;
 
 /**
- * Sends a request and arms its request.timeout.ms: an answer that never comes (a dropped envelope)
- * is treated like a broken connection. Fetch timeouts are background: idle fetching alone does not
- * keep a run going.
+ * JoinGroup waits as long as a rebalance may take (AbstractCoordinator.sendJoinGroupRequest:
+ * max(request.timeout.ms, rebalance.timeout.ms + 5000)); every other request request.timeout.ms.
+ */
+function timeoutFor(d: ConsumerContext, rpc: RequestRpc): number {
+  const request = d.config['request.timeout.ms'];
+  return rpc === 'JoinGroup' ? Math.max(request, REBALANCE_TIMEOUT_MS + 5000) : request;
+}
+
+/**
+ * Sends a request with its timeout: an answer that never comes (a lost envelope stalls the
+ * connection) ends in the network closing the connection, and a `disconnected` event for each
+ * request that was on it. Fetches are background: idle fetching alone does not keep a run going.
  */
 function sendRequest(
   d: Draft,
   out: Out,
   to: ActorId,
-  rpc: RpcName,
+  rpc: RequestRpc,
   payload: { correlationId: number } & Record<string, unknown>,
   background = false,
 ): void {
-  out.send(to, rpc, payload, { background });
-  if (!HELD.includes(rpc))
-    out.timer(`req:${payload.correlationId}`, 'requestTimeout', d.config['request.timeout.ms'], { rpc, to, payload }, rpc === 'Fetch');
+  out.send(to, rpc, payload, { background, timeoutMs: timeoutFor(d, rpc) });
 }
 
 /** The application's view of the group membership, for sendOffsetsToTransaction. */
@@ -164,7 +171,7 @@ function consumedOffsets(d: ConsumerContext): (TopicPartition & { offset: number
 }
 
 function sendJoin(d: Draft, out: Out): void {
-  out.send(d.meta.groupCoordinator, 'JoinGroup', {
+  sendRequest(d, out, d.meta.groupCoordinator, 'JoinGroup', {
     correlationId: corr(d),
     groupId: d.config['group.id'],
     memberId: d.memberId,
@@ -356,9 +363,6 @@ function scheduleAutoCommit(d: Draft, now: number, out: Out): void {
 const action = (fn: (d: Draft, ev: Ev & { now: number }, out: Out) => void) =>
   handle((ctx: ConsumerContext, ev: Ev & { now: number }, out: Out) => {
     const d: Draft = { ...ctx };
-    // an answer arrived: its request timer is no longer needed
-    const answered = (ev as { payload?: { correlationId?: unknown } }).payload?.correlationId;
-    if (typeof answered === 'number' && ev.type.endsWith('Response')) out.cancel(`req:${answered}`);
     fn(d, ev, out);
     return d;
   });
@@ -380,25 +384,17 @@ const onListOffsetsRetry = action((d, ev, out) => {
 });
 
 /**
- * A request got no answer: its connection broke (the leader or coordinator is down) or it timed out
- * (the envelope was lost). The client tries again, as Kafka's does for retriable errors.
+ * A request completed as a disconnect: its connection was closed after a request on it passed
+ * request.timeout.ms (REQUEST_TIMED_OUT), or it broke — the leader or coordinator is down, or the
+ * connection was reset (NETWORK_EXCEPTION). The client tries again, as Kafka's does for retriable
+ * errors. Whatever state the consumer is in, the request is no longer in flight.
  */
 const onRequestLost = action((d, ev, out) => {
-  const lost =
-    ev.type === 'disconnected'
-      ? { rpc: (ev as DisconnectedEvent).rpc, payload: (ev as DisconnectedEvent).payload as Record<string, unknown> }
-      : (ev as TimerEvent<{ rpc: RpcName; payload: Record<string, unknown> }>).data;
+  const e = ev as DisconnectedEvent;
+  const lost = { rpc: e.rpc, payload: e.payload as Record<string, unknown> };
   const correlationId = lost.payload.correlationId as number;
-  out.cancel(`req:${correlationId}`);
   const tp = { topic: lost.payload.topic as string, partition: lost.payload.partition as number };
-  if (lost.rpc !== 'Fetch')
-    out.fact({
-      kind: 'clientError',
-      client: d.client,
-      error: ev.type === 'disconnected' ? 'NETWORK_EXCEPTION' : 'REQUEST_TIMED_OUT',
-      during: lost.rpc,
-      fatal: false,
-    });
+  if (lost.rpc !== 'Fetch') out.fact({ kind: 'clientError', client: d.client, error: disconnectError(e), during: lost.rpc, fatal: false });
   switch (lost.rpc) {
     case 'Fetch':
       if (d.fetching[tpName(tp)] === correlationId) {
@@ -447,7 +443,7 @@ const onJoinResponse = action((d, ev, out) => {
   if (r.error === 'NONE') {
     d.memberId = r.memberId;
     d.generationId = r.generationId;
-    out.send(d.meta.groupCoordinator, 'SyncGroup', {
+    sendRequest(d, out, d.meta.groupCoordinator, 'SyncGroup', {
       correlationId: corr(d),
       groupId: d.config['group.id'],
       generationId: r.generationId,
@@ -647,11 +643,13 @@ const onSeekToCommitted = action((d, ev, out) => {
 });
 
 const onHeartbeatDue = action((d, _ev, out) => {
-  out.send(
+  sendRequest(
+    d,
+    out,
     d.meta.groupCoordinator,
     'Heartbeat',
     { correlationId: corr(d), groupId: d.config['group.id'], generationId: d.generationId, memberId: d.memberId },
-    { background: true },
+    true,
   );
   out.timer('heartbeat', 'heartbeatDue', d.config['heartbeat.interval.ms'], {}, true);
 });
@@ -687,7 +685,11 @@ const onClose = action((d, ev, out) => {
   const call = ev as CallEvent;
   out.cancel('heartbeat');
   if (d.config['group.id'] && d.memberId)
-    out.send(d.meta.groupCoordinator, 'LeaveGroup', { correlationId: corr(d), groupId: d.config['group.id'], memberId: d.memberId });
+    sendRequest(d, out, d.meta.groupCoordinator, 'LeaveGroup', {
+      correlationId: corr(d),
+      groupId: d.config['group.id'],
+      memberId: d.memberId,
+    });
   out.call(call.from, 'reply', { call: 'close', ok: true });
 });
 
@@ -748,7 +750,6 @@ export const consumerMachine = setup({
   on: {
     crash: '.DOWN',
     useExternalOffsets: { actions: onUseExternalOffsets },
-    requestTimeout: { actions: onRequestLost },
     listOffsetsRetry: { actions: onListOffsetsRetry },
     disconnected: { actions: onRequestLost },
   },

@@ -14,7 +14,8 @@
 import { setup } from 'xstate';
 import { handle, type Out, type PendingRequest, pendingRequest } from '../actors/out';
 import { type ClusterMetadata, CONSUMER_OFFSETS_TOPIC } from '../cluster/metadata';
-import type { CallEvent, RpcEvent, TimerEvent } from '../kernel/effects';
+import { BROKER_REQUEST_TIMEOUT_MS } from '../config/clusterConfig';
+import type { CallEvent, DisconnectedEvent, RpcEvent, TimerEvent } from '../kernel/effects';
 import type { ActorId } from '../kernel/envelope';
 import { appendMarker, appendProducerBatch, type PartitionLog, partitionName } from '../log/partitionLog';
 import { coordinatorPartitionFor } from '../producer/partitioner';
@@ -426,14 +427,19 @@ const onTxnOffsetCommit = (ctx: GroupCoordinatorContext, ev: RpcEvent<TxnOffsetC
     // protocol v2: the group coordinator adds its offsets partition to the transaction on the client's behalf
     const correlationId = d.nextCorrelationId;
     d.nextCorrelationId += 1;
-    out.send(d.meta.transactionCoordinator, 'AddPartitionsToTxn', {
-      correlationId,
-      transactionalId: req.transactionalId,
-      producerId: req.producerId,
-      producerEpoch: req.producerEpoch,
-      partitions: [{ topic: CONSUMER_OFFSETS_TOPIC, partition: coordinatorPartitionFor(req.groupId, d.meta.consumerOffsetsPartitions) }],
-      verifyOnly: false,
-    });
+    out.send(
+      d.meta.transactionCoordinator,
+      'AddPartitionsToTxn',
+      {
+        correlationId,
+        transactionalId: req.transactionalId,
+        producerId: req.producerId,
+        producerEpoch: req.producerEpoch,
+        partitions: [{ topic: CONSUMER_OFFSETS_TOPIC, partition: coordinatorPartitionFor(req.groupId, d.meta.consumerOffsetsPartitions) }],
+        verifyOnly: false,
+      },
+      { timeoutMs: BROKER_REQUEST_TIMEOUT_MS },
+    );
     d.verifying = [...d.verifying, { correlationId, request: pendingRequest(ev), commit: req }];
     return d;
   }
@@ -458,6 +464,20 @@ const onAddedToTxn = (
   else error = 'COORDINATOR_NOT_AVAILABLE';
   out.reply(pending.request, 'TxnOffsetCommitResponse', { error: error ?? 'NONE' });
   return d;
+};
+
+/**
+ * The verification of a TxnOffsetCommit completed as a disconnect (no answer within the broker's
+ * request.timeout.ms, or the transaction coordinator is unreachable): the commit is answered
+ * COORDINATOR_NOT_AVAILABLE (GroupCoordinatorService.handleOperationException), and the producer
+ * retries it.
+ */
+const onVerificationLost = (ctx: GroupCoordinatorContext, ev: DisconnectedEvent, out: Out): GroupCoordinatorContext => {
+  const correlationId = (ev.payload as { correlationId?: number }).correlationId;
+  const pending = ctx.verifying.find((v) => v.correlationId === correlationId);
+  if (!pending) return ctx;
+  out.reply(pending.request, 'TxnOffsetCommitResponse', { error: 'COORDINATOR_NOT_AVAILABLE' });
+  return { ...ctx, verifying: ctx.verifying.filter((v) => v !== pending) };
 };
 
 const onOffsetFetch = (ctx: GroupCoordinatorContext, ev: RpcEvent<OffsetFetchRequest>, out: Out): GroupCoordinatorContext => {
@@ -573,6 +593,7 @@ export const groupCoordinatorMachine = setup({
         OffsetCommit: { actions: handle(onOffsetCommit) },
         TxnOffsetCommit: { actions: handle(onTxnOffsetCommit) },
         AddPartitionsToTxnResponse: { actions: handle(onAddedToTxn) },
+        disconnected: { actions: handle(onVerificationLost) },
         OffsetFetch: { actions: handle(onOffsetFetch) },
         WriteTxnMarkers: { actions: handle(onWriteTxnMarkers) },
         crash: 'down',

@@ -189,20 +189,25 @@ function sendMarkers(d: Draft, transactionalId: string, out: Out): void {
   for (const [leader, partitions] of [...byLeader].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const correlationId = d.nextCorrelationId;
     d.nextCorrelationId += 1;
-    out.send(leader, 'WriteTxnMarkers', {
-      correlationId,
-      markers: [
-        {
-          producerId: work.producerId,
-          producerEpoch: work.producerEpoch,
-          coordinatorEpoch: d.coordinatorEpoch,
-          result: work.result,
-          partitions,
-          transactionalId,
-        },
-      ],
-    });
-    out.timer(`markers:${correlationId}`, 'markerRequestTimeout', d.config.requestTimeoutMs, { correlationId, transactionalId });
+    out.send(
+      leader,
+      'WriteTxnMarkers',
+      {
+        correlationId,
+        markers: [
+          {
+            producerId: work.producerId,
+            producerEpoch: work.producerEpoch,
+            coordinatorEpoch: d.coordinatorEpoch,
+            result: work.result,
+            partitions,
+            transactionalId,
+          },
+        ],
+      },
+      // TransactionMarkerChannelManager's NetworkClient: the broker's request.timeout.ms
+      { timeoutMs: d.config.requestTimeoutMs },
+    );
     inFlight = { ...inFlight, [correlationId]: partitions.map((tp) => partitionName(tp.topic, tp.partition)) };
   }
   d.markers = { ...d.markers, [transactionalId]: { ...work, inFlight } };
@@ -497,7 +502,6 @@ const onMarkersResponse = (
   const d: Draft = { ...ctx };
   const done = markerRequestDone(d, ev.payload.correlationId);
   if (!done) return ctx;
-  out.cancel(`markers:${ev.payload.correlationId}`);
   const work = d.markers[done.transactionalId] as MarkerWork;
   let remaining = work.remaining;
   let retry = false;
@@ -515,19 +519,16 @@ const onMarkersResponse = (
   return d;
 };
 
-const onMarkerRequestLost = (
-  ctx: TxnCoordinatorContext,
-  ev: TimerEvent<{ correlationId: number }> | DisconnectedEvent,
-  out: Out,
-): TxnCoordinatorContext => {
+/**
+ * A WriteTxnMarkers request completed as a disconnect (no answer within request.timeout.ms, or the
+ * leader is unreachable): TransactionMarkerRequestCompletionHandler puts its markers back in the
+ * queue for that broker, and they are sent again.
+ */
+const onMarkerRequestLost = (ctx: TxnCoordinatorContext, ev: DisconnectedEvent, out: Out): TxnCoordinatorContext => {
   const d: Draft = { ...ctx };
-  const correlationId =
-    ev.type === 'disconnected'
-      ? (((ev as DisconnectedEvent).payload as { correlationId?: number }).correlationId ?? -1)
-      : (ev as TimerEvent<{ correlationId: number }>).data.correlationId;
+  const correlationId = (ev.payload as { correlationId?: number }).correlationId ?? -1;
   const done = markerRequestDone(d, correlationId);
   if (!done) return ctx;
-  out.cancel(`markers:${correlationId}`);
   out.timer(`markerRetry:${done.transactionalId}`, 'markerRetry', 100, { transactionalId: done.transactionalId });
   return d;
 };
@@ -615,7 +616,6 @@ export const transactionCoordinatorMachine = setup({
         AddOffsetsToTxn: { actions: handle(onAddOffsets) },
         EndTxn: { actions: handle(onEndTxn) },
         WriteTxnMarkersResponse: { actions: handle(onMarkersResponse) },
-        markerRequestTimeout: { actions: handle(onMarkerRequestLost) },
         disconnected: { actions: handle(onMarkerRequestLost) },
         markerRetry: { actions: handle(onMarkerRetry) },
         txnTimeoutCheck: { actions: handle(onTimeoutCheck) },

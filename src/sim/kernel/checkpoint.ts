@@ -9,6 +9,7 @@
 import type { ActorId } from './envelope';
 import type { Queued } from './eventQueue';
 import type { ProcessId } from './faults';
+import type { NetworkSnapshot } from './network';
 import type { PrngState } from './prng';
 
 export interface ProcessSnapshot {
@@ -27,14 +28,20 @@ export interface Checkpoint {
   readonly queue: readonly Queued<unknown>[];
   readonly cancelled: readonly number[];
   readonly timerIndex: readonly [string, { seq: number; fg: boolean }][];
-  readonly foreground: number;
+  /** Queue entries (by seq) that keep the run going, and how many such entries paused processes hold. */
+  readonly foreground: readonly number[];
+  readonly deferredForeground: number;
+  /** The timeout entry of each request in flight, by request envelope id. */
+  readonly requestTimeouts: readonly [number, { seq: number; fg: boolean }][];
+  readonly network: NetworkSnapshot;
+  readonly instantSteps: number;
+  readonly pendingStop: { readonly reason: string; readonly detail: string } | null;
   readonly quietDeadline: number | null;
   readonly prng: PrngState;
   readonly hash: [number, number];
   readonly faultCounters: readonly [number, number][];
   readonly openRequests: readonly [number, unknown][];
   readonly lastFaultAt: number;
-  readonly linkClock: readonly [string, number][];
   readonly processes: readonly [ProcessId, ProcessSnapshot][];
   readonly actors: readonly [ActorId, unknown][];
 }

@@ -7,6 +7,7 @@
  * arm or cancel a timer, call an actor of the same process, record a fact, pass a crash point.
  */
 import type { ActorId, RpcName } from './envelope';
+import type { CloseReason } from './network';
 
 /** A domain observation recorded in the trace (appends, duplicates, deliveries, errors …). */
 export interface FactBase {
@@ -22,7 +23,17 @@ export type Effect =
       /** The request envelope being answered. */
       inReplyTo?: number;
       background?: boolean;
+      /**
+       * For a request: how long the client waits for its response (request.timeout.ms, or the
+       * client's own timeout) before it closes the connection — NetworkClient's per-request
+       * timeout. Required for every request that expects a response.
+       */
+      timeoutMs?: number;
+      /** False for a request that gets no response (Produce with acks=0). */
+      expectResponse?: boolean;
     }
+  /** The actor closes every connection it opened as a client; requests in flight are forgotten, unanswered. */
+  | { type: 'disconnect' }
   | {
       type: 'timer';
       /** Arming a timer with a key that is already armed replaces it. */
@@ -74,7 +85,12 @@ export interface CallEvent<A = Record<string, unknown>> {
   args: A;
 }
 
-/** Sent to the sender of a request whose destination was down (connection refused / reset). */
+/**
+ * A request completed as a disconnect: its connection was closed while it waited — by the client
+ * after a request timed out (`timedOut`: Kafka's REQUEST_TIMED_OUT), or because the connection was
+ * reset, its peer went down or refused it (NETWORK_EXCEPTION). One event per request in flight on
+ * the connection, oldest first.
+ */
 export interface DisconnectedEvent {
   type: 'disconnected';
   now: number;
@@ -83,6 +99,13 @@ export interface DisconnectedEvent {
   rpc: RpcName;
   /** The lost request's payload (its correlationId tells the client which request failed). */
   payload: Readonly<Record<string, unknown>>;
+  timedOut: boolean;
+  reason: CloseReason;
+}
+
+/** The Kafka error a client reports for a request that completed as a disconnect (Sender.handleProduceResponse). */
+export function disconnectError(e: Pick<DisconnectedEvent, 'timedOut'>): 'REQUEST_TIMED_OUT' | 'NETWORK_EXCEPTION' {
+  return e.timedOut ? 'REQUEST_TIMED_OUT' : 'NETWORK_EXCEPTION';
 }
 
 export type KernelEvent = { type: 'boot' } | { type: 'crash' } | { type: 'restart' } | DisconnectedEvent;

@@ -58,7 +58,10 @@ export interface Envelope {
   readonly to: ActorId;
   /** Incarnation of the sending process: a response to a crashed and restarted client is not delivered. */
   readonly fromIncarnation: number;
-  /** Incarnation of the receiving process when sent (responses are only for the incarnation that asked). */
+  /**
+   * Incarnation of the receiving process when sent: a response is only for the incarnation that
+   * asked, a request only for the server it was sent to (one restarted since never reads it).
+   */
   readonly toIncarnation: number | null;
   readonly payload: Readonly<Record<string, unknown>>;
   /** Id of the request envelope this one answers, if it is a response. */
@@ -67,6 +70,9 @@ export interface Envelope {
   readonly sentStep: number;
   /** Periodic traffic (heartbeats, idle fetches) that alone does not keep a run going. */
   readonly background: boolean;
+  /** The connection it travels on ("client>server", src/sim/kernel/network.ts) and its generation then. */
+  readonly connection: string;
+  readonly generation: number;
 }
 
 /** The network's record of one envelope, kept in the trace. */
@@ -78,4 +84,6 @@ export interface EnvelopeRecord extends Envelope {
   fault: string | null;
   /** For a duplicate made by the network: the envelope it copies. */
   duplicateOf: number | null;
+  /** For a request that expects an answer: how long its client waits for one (its request timeout). */
+  timeoutMs: number | null;
 }

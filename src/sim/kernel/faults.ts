@@ -1,7 +1,8 @@
 /**
  * Fault hooks, in the kernel's terms. The scenario layer translates the user's faults into these.
  *
- * - envelope faults act on every envelope when it is sent: drop, delay or duplicate the n-th match;
+ * - envelope faults act on every envelope when it is sent: drop, delay or duplicate the n-th match,
+ *   or reset the connection it travels on (what each means on a connection: network.ts);
  * - timed faults act on a process at a virtual time: crash, restart, pause, resume, or a signal
  *   event to one actor (run the log cleaner, an application action …);
  * - point faults crash a process when its application passes a named point (after poll, after
@@ -27,7 +28,8 @@ export interface EnvelopeFault {
   /** 1-based index of the first matching envelope affected, and how many in a row. */
   nth: number;
   count: number;
-  action: 'drop' | 'delay' | 'duplicate';
+  /** reset: the connection the envelope travels on breaks as it is sent (both sides see it close). */
+  action: 'drop' | 'delay' | 'duplicate' | 'reset';
   delayMs: number;
   label: string;
 }
@@ -85,7 +87,7 @@ function whereMatches(
   return true;
 }
 
-export function envelopeMatches(match: EnvelopeMatch, env: Envelope): boolean {
+export function envelopeMatches(match: EnvelopeMatch, env: Pick<Envelope, 'rpc' | 'from' | 'to' | 'payload'>): boolean {
   if (match.rpc !== undefined && match.rpc !== env.rpc) return false;
   if (match.from !== undefined && !actorInProcess(env.from, match.from)) return false;
   if (match.to !== undefined && !actorInProcess(env.to, match.to)) return false;

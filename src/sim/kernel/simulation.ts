@@ -1,15 +1,20 @@
 /**
- * The kernel: virtual clock, one event queue ordered by (time, seq), a seeded PRNG, a network of
- * envelopes with fault hooks, and the actors (XState machines) it drives.
+ * The kernel: virtual clock, one event queue ordered by (time, seq), a seeded PRNG, the network
+ * (connections, their order, faults and request timeouts: network.ts), and the actors (XState
+ * machines) it drives.
  *
  * One call to `step()` takes the next event from the queue, hands it to one actor, carries out the
  * effects that actor emitted, and records a TraceStep. Nothing here reads the wall clock or
  * an unseeded random source: time is `now`, randomness is `prng`, deadlines are queued timer events.
+ *
+ * Two assertions hold on every run: virtual time is a finite number that never goes backwards, and
+ * a run cannot take unbounded steps at one instant. Either broken ends the run with a named stop
+ * reason ('invalid-time', 'livelock') instead of a hang or an exception.
  */
 import { type Actor, type AnyStateMachine, createActor } from 'xstate';
 import type { Checkpoint, ProcessSnapshot } from './checkpoint';
 import type { Effect, FactBase } from './effects';
-import { type ActorId, type Envelope, type EnvelopeRecord, isRequestRpc } from './envelope';
+import { type ActorId, type Envelope, type EnvelopeRecord, isRequestRpc, type RpcName } from './envelope';
 import { EventQueue, type Queued } from './eventQueue';
 import {
   actorInProcess,
@@ -23,6 +28,7 @@ import {
   type TimedFault,
 } from './faults';
 import { StreamHash } from './hash';
+import { type CloseReason, connectionKey, connectionName, type InFlightRequest, Network, type Route } from './network';
 import { Prng, seedPrng } from './prng';
 import { stateValueToString } from './stateValue';
 
@@ -58,7 +64,12 @@ export interface KernelOptions {
   readonly settleMsAfterFault: number;
   /** When false (replay for seeking), no trace is recorded. */
   readonly record: boolean;
+  /** Steps a run may take without virtual time advancing before it is stopped as a livelock. */
+  readonly maxStepsPerInstant?: number;
 }
+
+/** Enough for a burst of every record a scenario may send at one instant, far short of a hang. */
+export const DEFAULT_MAX_STEPS_PER_INSTANT = 1_000_000;
 
 export type StepKind = 'deliver' | 'timer' | 'call' | 'fault' | 'lost' | 'disconnected' | 'boot';
 
@@ -80,7 +91,20 @@ export interface TraceStep {
   readonly faults: readonly string[];
 }
 
-export type StopReason = 'quiescent' | 'max-steps' | 'max-time' | 'empty';
+/**
+ * Why a run ended. 'livelock': too many steps without virtual time advancing; 'invalid-time': an
+ * event was scheduled at a time that is not a finite number at or after now. Both are the model's
+ * defects, reported by the invariant checker.
+ */
+export type StopReason = 'quiescent' | 'max-steps' | 'max-time' | 'empty' | 'livelock' | 'invalid-time';
+
+/** A request as its client's disconnect notice carries it. */
+interface LostRequest {
+  readonly id: number;
+  readonly rpc: RpcName;
+  readonly to: ActorId;
+  readonly payload: Readonly<Record<string, unknown>>;
+}
 
 type QueueItem =
   | { kind: 'deliver'; envelope: Envelope; fg: boolean; duplicate: boolean }
@@ -106,7 +130,36 @@ type QueueItem =
   | { kind: 'fault'; fault: number; fg: true }
   | { kind: 'restart'; process: ProcessId; label: string; fg: true }
   | { kind: 'resume'; process: ProcessId; label: string; fg: true }
-  | { kind: 'disconnected'; actor: ActorId; envelope: Envelope; incarnation: number; fg: true };
+  | {
+      kind: 'disconnected';
+      actor: ActorId;
+      request: LostRequest;
+      incarnation: number;
+      fg: boolean;
+      reason: CloseReason;
+      connection: string;
+      generation: number;
+    }
+  /** A request's timeout (the client's NetworkClient checks it). */
+  | {
+      kind: 'requestTimeout';
+      actor: ActorId;
+      connection: string;
+      generation: number;
+      envelopeId: number;
+      incarnation: number;
+      fg: boolean;
+    }
+  /** The client notices that its connection broke (its peer went down or refused it). */
+  | {
+      kind: 'connectionClosed';
+      actor: ActorId;
+      connection: string;
+      generation: number;
+      reason: CloseReason;
+      incarnation: number;
+      fg: boolean;
+    };
 
 interface Slot {
   spec: ActorSpec;
@@ -122,6 +175,8 @@ interface ProcessState {
 }
 
 const EMPTY: readonly never[] = Object.freeze([]);
+/** A step's line for an envelope the network lost as a consequence (a stalled or closed connection), not a fault applied. */
+const LOST_ON_THE_WAY = /^\w+ #\d+ lost: /;
 const NO_DETAIL: Readonly<Record<string, unknown>> = Object.freeze({});
 
 function isEmptyObject(o: Readonly<Record<string, unknown>>): boolean {
@@ -146,6 +201,8 @@ export class Simulation {
   now = 0;
   stepIndex = 0;
   stopReason: StopReason | null = null;
+  /** For 'livelock' and 'invalid-time': what happened, in words. */
+  stopDetail: string | null = null;
 
   readonly steps: TraceStep[] = [];
   readonly envelopes: EnvelopeRecord[] = [];
@@ -156,19 +213,27 @@ export class Simulation {
   private queue = new EventQueue<QueueItem>();
   private cancelled = new Set<number>();
   private timerIndex = new Map<string, { seq: number; fg: boolean }>();
-  private foreground = 0;
+  /** Live queue entries that keep the run going (by seq); cancelling one that already left the queue changes nothing. */
+  private foreground = new Set<number>();
+  /** Entries that keep the run going held by paused processes. */
+  private deferredForeground = 0;
   private quietDeadline: number | null = null;
   private prng: Prng;
   private hash = new StreamHash();
   private readonly processes = new Map<ProcessId, ProcessState>();
   private readonly slots = new Map<ActorId, Slot>();
   private faultCounters = new Map<number, number>();
-  /** Requests delivered and not yet answered, by envelope id (a crash of their server resets them). */
+  /** Requests delivered and not yet answered, by envelope id (their answer goes to the incarnation and connection generation that asked). */
   private openRequests = new Map<number, Envelope>();
   /** Virtual time of the last fault applied: a run keeps going a while after one, to show its consequences. */
   private lastFaultAt = Number.NEGATIVE_INFINITY;
-  /** Per-link time of the last delivery: the network keeps each connection FIFO. */
-  private linkClock = new Map<string, number>();
+  private network = new Network();
+  /** The timeout entry of each request in flight, by request envelope id. */
+  private requestTimeouts = new Map<number, { seq: number; fg: boolean }>();
+  /** Steps taken so far at the current instant. */
+  private instantSteps = 0;
+  /** A kernel assertion failed during the last step: the run stops before the next. */
+  private pendingStop: { reason: StopReason; detail: string } | null = null;
 
   // the step being processed
   private effects: Effect[] = [];
@@ -206,14 +271,18 @@ export class Simulation {
     sim.queue = EventQueue.fromHeapArray(checkpoint.queue as Queued<QueueItem>[]);
     sim.cancelled = new Set(checkpoint.cancelled);
     sim.timerIndex = new Map(checkpoint.timerIndex);
-    sim.foreground = checkpoint.foreground;
+    sim.foreground = new Set(checkpoint.foreground);
+    sim.deferredForeground = checkpoint.deferredForeground;
+    sim.requestTimeouts = new Map(checkpoint.requestTimeouts);
+    sim.network = new Network(checkpoint.network);
+    sim.instantSteps = checkpoint.instantSteps;
+    sim.pendingStop = checkpoint.pendingStop as Simulation['pendingStop'];
     sim.quietDeadline = checkpoint.quietDeadline;
     sim.prng = new Prng(checkpoint.prng);
     sim.hash = StreamHash.from(checkpoint.hash);
     sim.faultCounters = new Map(checkpoint.faultCounters);
     sim.openRequests = new Map(checkpoint.openRequests as [number, Envelope][]);
     sim.lastFaultAt = checkpoint.lastFaultAt;
-    sim.linkClock = new Map(checkpoint.linkClock);
     for (const [id, p] of checkpoint.processes)
       sim.processes.set(id, {
         down: p.down,
@@ -241,20 +310,29 @@ export class Simulation {
 
   // ---------------------------------------------------------------- queue
 
+  /** Queues an item; a time that is not finite or lies in the past is refused and stops the run. */
   private push(time: number, item: QueueItem): number {
     const seq = this.seq++;
+    if (!Number.isFinite(time) || time < this.now) {
+      if (!this.pendingStop)
+        this.pendingStop = {
+          reason: 'invalid-time',
+          detail: `${item.kind}${'name' in item ? ` ${item.name}` : ''}${'actor' in item ? ` for ${item.actor}` : ''} scheduled at ${time} (now ${this.now})`,
+        };
+      return seq;
+    }
     this.queue.push({ time, seq, item });
     if (item.fg) {
-      this.foreground++;
+      this.foreground.add(seq);
       this.quietDeadline = null;
     }
     return seq;
   }
 
-  private cancelSeq(seq: number, fg: boolean): void {
+  private cancelSeq(seq: number): void {
     if (this.cancelled.has(seq)) return;
     this.cancelled.add(seq);
-    if (fg) this.foreground--;
+    this.foreground.delete(seq);
     // re-armed timers leave cancelled entries behind; drop them once they outnumber the live ones
     if (this.cancelled.size > 256 && this.cancelled.size * 2 > this.queue.size) this.compactQueue();
   }
@@ -278,6 +356,11 @@ export class Simulation {
     }
   }
 
+  /** Entries that keep the run going: queued or held by a paused process. */
+  get foregroundCount(): number {
+    return this.foreground.size + this.deferredForeground;
+  }
+
   // ---------------------------------------------------------------- running
 
   get done(): boolean {
@@ -295,17 +378,21 @@ export class Simulation {
   step(): TraceStep | null {
     if (this.stopReason) return null;
     for (;;) {
+      if (this.pendingStop) return this.stop(this.pendingStop.reason, this.pendingStop.detail);
       const next = this.peekLive();
       if (!next) return this.stop('empty');
-      if (this.foreground === 0) {
+      if (this.foregroundCount === 0) {
         if (this.quietDeadline === null) this.quietDeadline = this.now + this.settleWindow();
         if (next.time > this.quietDeadline) return this.stop('quiescent');
       }
       if (this.stepIndex >= this.options.maxSteps) return this.stop('max-steps');
       if (next.time > this.options.maxTimeMs) return this.stop('max-time');
+      const perInstant = this.options.maxStepsPerInstant ?? DEFAULT_MAX_STEPS_PER_INSTANT;
+      if (next.time === this.now && this.instantSteps >= perInstant)
+        return this.stop('livelock', `${this.instantSteps} steps at ${this.now} ms without virtual time advancing`);
 
       this.queue.pop();
-      if (next.item.fg) this.foreground--;
+      this.foreground.delete(next.seq);
       this.now = next.time;
       const item = next.item;
 
@@ -314,22 +401,22 @@ export class Simulation {
         const proc = this.processes.get(processOf(target));
         if (proc) {
           // timers, calls and notices of an earlier incarnation died with it
-          if (item.kind === 'timer' || item.kind === 'call' || item.kind === 'disconnected') {
-            if (proc.down || proc.incarnation !== item.incarnation) continue;
-          }
+          if ('incarnation' in item && (proc.down || proc.incarnation !== item.incarnation)) continue;
           // a paused process holds its events until resumed
           if (proc.paused && !proc.down) {
             proc.deferred.push(next);
-            if (item.fg) this.foreground++;
+            if (item.fg) this.deferredForeground++;
             continue;
           }
         }
       }
-      return this.handle(item);
+      const step = this.handle(item);
+      if (step) return step;
     }
   }
 
-  private handle(item: QueueItem): TraceStep {
+  /** Carries out one queue entry; null when it turned out to have nothing to do (no step is recorded). */
+  private handle(item: QueueItem): TraceStep | null {
     switch (item.kind) {
       case 'deliver':
         return this.deliver(item.envelope, item.duplicate);
@@ -348,14 +435,30 @@ export class Simulation {
         });
       case 'boot':
         return this.dispatch(item.actor, 'boot', 'boot', null, null, null, { type: 'boot' });
-      case 'disconnected':
-        return this.dispatch(item.actor, 'disconnected', 'disconnected', item.envelope.to, item.envelope.id, null, {
-          type: 'disconnected',
-          envelopeId: item.envelope.id,
-          to: item.envelope.to,
-          rpc: item.envelope.rpc,
-          payload: item.envelope.payload,
-        });
+      case 'disconnected': {
+        const r = item.request;
+        const timedOut = item.reason === 'timeout';
+        return this.dispatch(
+          item.actor,
+          'disconnected',
+          'disconnected',
+          r.to,
+          r.id,
+          { reason: item.reason, connection: item.connection, generation: item.generation },
+          { type: 'disconnected', envelopeId: r.id, to: r.to, rpc: r.rpc, payload: r.payload, timedOut, reason: item.reason },
+        );
+      }
+      case 'requestTimeout': {
+        this.requestTimeouts.delete(item.envelopeId);
+        const lost = this.network.expire(item.connection, item.generation, item.envelopeId, this.now);
+        if (lost) this.notifyClosed(item.actor, item.connection, item.generation, 'timeout', lost);
+        return null;
+      }
+      case 'connectionClosed': {
+        const lost = this.network.closeIfCurrent(item.connection, item.generation, item.reason);
+        if (lost) this.notifyClosed(item.actor, item.connection, item.generation, item.reason, lost);
+        return null;
+      }
       case 'fault':
         return this.applyTimedFault(this.faultById(item.fault) as TimedFault);
       case 'restart':
@@ -365,8 +468,9 @@ export class Simulation {
     }
   }
 
-  private stop(reason: StopReason): null {
+  private stop(reason: StopReason, detail: string | null = null): null {
     this.stopReason = reason;
+    this.stopDetail = detail;
     this.hash.update(`stop:${reason}@${this.now}#${this.stepIndex}`);
     if (this.options.record) this.takeCheckpoint();
     return null;
@@ -388,46 +492,55 @@ export class Simulation {
 
   // ---------------------------------------------------------------- delivering
 
+  private lostStep(env: Envelope, why: string, before: string): TraceStep {
+    return this.record({
+      actor: env.to,
+      kind: 'lost',
+      label: env.rpc,
+      from: env.from,
+      envelope: env.id,
+      detail: null,
+      before,
+      after: before,
+      sent: EMPTY,
+      facts: EMPTY,
+      faults: [`${env.rpc} #${env.id} lost: ${why}`],
+    });
+  }
+
   private deliver(env: Envelope, duplicate: boolean): TraceStep {
     const targetProcess = this.processes.get(processOf(env.to));
     const record = this.options.record ? this.envelopes[env.id] : undefined;
-    const staleResponse = env.toIncarnation !== null && targetProcess !== undefined && targetProcess.incarnation !== env.toIncarnation;
-    if (!targetProcess || targetProcess.down || staleResponse || !this.slots.has(env.to)) {
+    const markLost = (why?: string): void => {
       if (record && !duplicate) {
         record.fate = 'lost';
         record.deliveredStep = this.stepIndex;
+        if (why && record.fault === null) record.fault = why;
       }
-      // the sender of a request to a dead peer sees its connection fail
-      const sender = this.processes.get(processOf(env.from));
-      if (isRequestRpc(env.rpc) && sender && !sender.down && sender.incarnation === env.fromIncarnation && !staleResponse) {
-        this.push(this.now + this.latency(env.to, env.from), {
-          kind: 'disconnected',
-          actor: env.from,
-          envelope: env,
-          incarnation: env.fromIncarnation,
-          fg: true,
-        });
-      }
-      const why = !targetProcess || targetProcess.down ? `${env.to} is down` : 'the connection it belonged to is gone';
-      return this.record({
-        actor: env.to,
-        kind: 'lost',
-        label: env.rpc,
-        from: env.from,
-        envelope: env.id,
-        detail: null,
-        before: 'down',
-        after: 'down',
-        sent: EMPTY,
-        facts: EMPTY,
-        faults: [`${env.rpc} #${env.id} lost: ${why}`],
-      });
+    };
+    const isRequest = isRequestRpc(env.rpc);
+    if (!targetProcess || targetProcess.down || !this.slots.has(env.to)) {
+      markLost();
+      // a request reaching a dead peer: the connection is refused, and its client notices
+      if (isRequest && this.network.inFlight(env.connection, env.generation, env.id)) this.breakConnection(env.connection, 'refused');
+      return this.lostStep(env, `${env.to} is down`, 'down');
     }
+    if (env.toIncarnation !== null && targetProcess.incarnation !== env.toIncarnation) {
+      markLost();
+      const why = isRequest ? `${env.to} restarted since it was sent` : 'the connection it belonged to is gone';
+      return this.lostStep(env, why, 'down');
+    }
+    const arrival = this.network.arrive(env, !isRequest);
+    if (!arrival.ok) {
+      markLost(arrival.why);
+      return this.lostStep(env, arrival.why, stateValueToString(this.slots.get(env.to)?.ref.getSnapshot().value));
+    }
+    if (arrival.completed) this.cancelRequestTimeout(arrival.completed.envelopeId);
     if (record && !duplicate) {
       record.fate = 'delivered';
       record.deliveredStep = this.stepIndex;
     }
-    if (isRequestRpc(env.rpc)) this.openRequests.set(env.id, env);
+    if (isRequest) this.openRequests.set(env.id, env);
     return this.dispatch(env.to, 'deliver', env.rpc, env.from, env.id, null, {
       type: env.rpc,
       from: env.from,
@@ -488,10 +601,13 @@ export class Simulation {
           sent.push(id);
           break;
         }
+        case 'disconnect':
+          for (const r of this.network.clientGone(actorId)) this.cancelRequestTimeout(r.envelopeId);
+          break;
         case 'timer': {
           const k = `${actorId}|${effect.key}`;
           const old = this.timerIndex.get(k);
-          if (old) this.cancelSeq(old.seq, old.fg);
+          if (old) this.cancelSeq(old.seq);
           const fg = !effect.background;
           const seq = this.push(this.now + Math.max(0, effect.delay), {
             kind: 'timer',
@@ -509,7 +625,7 @@ export class Simulation {
           const k = `${actorId}|${effect.key}`;
           const old = this.timerIndex.get(k);
           if (old) {
-            this.cancelSeq(old.seq, old.fg);
+            this.cancelSeq(old.seq);
             this.timerIndex.delete(k);
           }
           break;
@@ -584,53 +700,84 @@ export class Simulation {
   private send(from: ActorId, effect: Extract<Effect, { type: 'send' }>, faults: string[]): number {
     const id = this.envelopeCounter++;
     const fromProcess = this.processes.get(processOf(from));
+    const isRequest = isRequestRpc(effect.rpc);
     let toIncarnation: number | null = null;
+    let requestGeneration: number | null = null;
     if (effect.inReplyTo !== undefined) {
-      toIncarnation = this.openRequests.get(effect.inReplyTo)?.fromIncarnation ?? null;
+      const request = this.openRequests.get(effect.inReplyTo);
+      toIncarnation = request?.fromIncarnation ?? null;
+      requestGeneration = request?.generation ?? null;
       this.openRequests.delete(effect.inReplyTo);
-    }
-    const env: Envelope = {
+    } else if (isRequest) toIncarnation = this.processes.get(processOf(effect.to))?.incarnation ?? null;
+    const expectResponse = isRequest && effect.expectResponse !== false;
+    if (expectResponse && !(typeof effect.timeoutMs === 'number' && effect.timeoutMs >= 0 && Number.isFinite(effect.timeoutMs)))
+      throw new Error(`${from} sent ${effect.rpc} without a request timeout: every request needs one (NetworkClient)`);
+    const draft = {
       id,
       rpc: effect.rpc,
       from,
       to: effect.to,
-      fromIncarnation: fromProcess?.incarnation ?? 0,
-      toIncarnation,
       payload: effect.payload,
       inReplyTo: effect.inReplyTo ?? null,
-      sentAt: this.now,
-      sentStep: this.stepIndex,
       background: effect.background ?? false,
     };
     // fault hooks: the first envelope fault whose n-th match this is
     let fault: EnvelopeFault | null = null;
     for (const f of this.options.faults) {
-      if (f.kind !== 'envelope' || !envelopeMatches(f.match, env)) continue;
+      if (f.kind !== 'envelope' || !envelopeMatches(f.match, draft)) continue;
       const n = (this.faultCounters.get(f.id) ?? 0) + 1;
       this.faultCounters.set(f.id, n);
       if (!fault && n >= f.nth && n < f.nth + f.count) fault = f;
     }
-    const link = `${from}>${effect.to}`;
-    let at = this.now + this.latency(from, effect.to);
+    const options = {
+      now: this.now,
+      latency: this.latency(from, effect.to),
+      fault: fault?.action ?? null,
+      delayMs: fault?.delayMs ?? 0,
+    };
+    const route: Route = isRequest
+      ? this.network.sendRequest(draft, { ...options, timeoutMs: expectResponse ? (effect.timeoutMs as number) : null })
+      : this.network.sendResponse(draft, requestGeneration, options);
+    const env: Envelope = {
+      ...draft,
+      fromIncarnation: fromProcess?.incarnation ?? 0,
+      toIncarnation,
+      sentAt: this.now,
+      sentStep: this.stepIndex,
+      connection: route.connection,
+      generation: route.generation,
+    };
     const fg = !env.background;
-    let deliverAt: number | null = null;
-    if (fault?.action === 'drop') {
-      faults.push(`${env.rpc} #${id} dropped (${fault.label})`);
-    } else if (fault?.action === 'delay') {
-      // a delayed envelope leaves its connection's order: later ones may overtake it
-      at += fault.delayMs;
-      deliverAt = at;
-      faults.push(`${env.rpc} #${id} delayed by ${fault.delayMs} ms (${fault.label})`);
-      this.push(at, { kind: 'deliver', envelope: env, fg, duplicate: false });
-    } else {
-      at = Math.max(at, this.linkClock.get(link) ?? 0);
-      this.linkClock.set(link, at);
-      deliverAt = at;
-      this.push(at, { kind: 'deliver', envelope: env, fg, duplicate: false });
-      if (fault?.action === 'duplicate') {
-        faults.push(`${env.rpc} #${id} duplicated (${fault.label})`);
-        this.push(at + 1, { kind: 'deliver', envelope: env, fg, duplicate: true });
-      }
+    // a request that will not be answered is work the run must wait for, never background traffic
+    const unanswerable = route.outcome !== 'queued' || route.doomed !== null;
+    if (route.tracked) this.armRequestTimeout(env, route, effect.timeoutMs as number, fg || unanswerable);
+    let fate: EnvelopeRecord['fate'] = 'in-flight';
+    let why: string | null = fault ? fault.label : null;
+    switch (route.outcome) {
+      case 'queued':
+        this.push(route.at as number, { kind: 'deliver', envelope: env, fg, duplicate: false });
+        if (fault?.action === 'delay') faults.push(`${env.rpc} #${id} delayed by ${fault.delayMs} ms (${fault.label})`);
+        if (route.copyAt !== null) {
+          faults.push(`${env.rpc} #${id} duplicated (${fault?.label ?? ''})`);
+          this.push(route.copyAt, { kind: 'deliver', envelope: env, fg, duplicate: true });
+        }
+        break;
+      case 'dropped':
+        fate = 'dropped';
+        faults.push(`${env.rpc} #${id} dropped (${fault?.label ?? ''})`);
+        // the client will have to notice: what is in flight on this connection now matters
+        this.promoteTimeouts(route.connection);
+        break;
+      case 'reset':
+        fate = 'lost';
+        faults.push(`connection ${connectionName(route.connection)} reset (${fault?.label ?? ''}): ${env.rpc} #${id} is lost with it`);
+        this.resetConnection(route.connection);
+        break;
+      default:
+        fate = 'lost';
+        why = route.why;
+        faults.push(`${env.rpc} #${id} lost: ${route.why}`);
+        break;
     }
     if (this.options.record) {
       // spelled out rather than spread: one hidden class for every record a long run keeps
@@ -646,15 +793,105 @@ export class Simulation {
         sentAt: env.sentAt,
         sentStep: env.sentStep,
         background: env.background,
-        deliverAt,
-        deliveredStep: null,
-        fate: fault?.action === 'drop' ? 'dropped' : 'in-flight',
-        fault: fault ? fault.label : null,
+        connection: env.connection,
+        generation: env.generation,
+        deliverAt: route.at,
+        deliveredStep: fate === 'lost' ? this.stepIndex : null,
+        fate,
+        fault: why,
         duplicateOf: null,
+        timeoutMs: expectResponse ? (effect.timeoutMs as number) : null,
       };
     }
-    this.hash.update(`E${id}|${env.rpc}|${from}>${env.to}|${deliverAt}|${JSON.stringify(env.payload)}`);
+    this.hash.update(`E${id}|${env.rpc}|${from}>${env.to}|${route.at}|${JSON.stringify(env.payload)}`);
     return id;
+  }
+
+  /** Arms the client's timeout for a request now in flight (NetworkClient's per-request timeout). */
+  private armRequestTimeout(env: Envelope, route: Route, timeoutMs: number, fg: boolean): void {
+    const client = this.network.get(route.connection)?.client ?? env.from;
+    const seq = this.push(this.now + timeoutMs, {
+      kind: 'requestTimeout',
+      actor: client,
+      connection: route.connection,
+      generation: route.generation,
+      envelopeId: env.id,
+      incarnation: env.fromIncarnation,
+      fg,
+    });
+    this.requestTimeouts.set(env.id, { seq, fg });
+  }
+
+  private cancelRequestTimeout(envelopeId: number): void {
+    const t = this.requestTimeouts.get(envelopeId);
+    if (!t) return;
+    this.cancelSeq(t.seq);
+    this.requestTimeouts.delete(envelopeId);
+  }
+
+  /**
+   * A connection stalled or broke: its requests will not be answered, so their timeouts are work
+   * that keeps the run going, not background traffic.
+   */
+  private promoteTimeouts(key: string): void {
+    const c = this.network.get(key);
+    if (!c) return;
+    for (const r of c.inFlight) {
+      const t = this.requestTimeouts.get(r.envelopeId);
+      if (!t || t.fg || this.cancelled.has(t.seq)) continue;
+      this.foreground.add(t.seq);
+      this.quietDeadline = null;
+      this.requestTimeouts.set(r.envelopeId, { seq: t.seq, fg: true });
+    }
+  }
+
+  /** A reset fault: the connection breaks for both sides at once. */
+  private resetConnection(key: string): void {
+    const c = this.network.get(key);
+    if (!c) return;
+    const generation = c.generation;
+    const lost = this.network.close(key, 'reset');
+    this.notifyClosed(c.client, key, generation, 'reset', lost);
+  }
+
+  /** The peer is gone: the connection is broken, and its client notices one latency later. */
+  private breakConnection(key: string, reason: CloseReason): void {
+    if (!this.network.breakConnection(key, reason)) return;
+    const c = this.network.get(key);
+    if (!c) return;
+    this.promoteTimeouts(key);
+    const client = this.processes.get(processOf(c.client));
+    if (!client || client.down) return;
+    this.push(this.now + this.latency(c.server, c.client), {
+      kind: 'connectionClosed',
+      actor: c.client,
+      connection: key,
+      generation: c.generation,
+      reason,
+      incarnation: client.incarnation,
+      fg: c.inFlight.some((r) => !r.background),
+    });
+  }
+
+  /** Every request that was in flight on a closed connection completes as a disconnect, oldest first. */
+  private notifyClosed(client: ActorId, key: string, generation: number, reason: CloseReason, lost: readonly InFlightRequest[]): void {
+    const proc = this.processes.get(processOf(client));
+    const server = this.network.get(key)?.server ?? '';
+    for (const r of lost) {
+      this.cancelRequestTimeout(r.envelopeId);
+      if (!proc || proc.down) continue;
+      this.push(this.now, {
+        kind: 'disconnected',
+        actor: client,
+        request: { id: r.envelopeId, rpc: r.rpc, to: server, payload: r.payload },
+        incarnation: proc.incarnation,
+        // the client's answer to a lost heartbeat or idle fetch is background traffic too
+        fg: !r.background,
+        reason,
+        connection: key,
+        generation,
+      });
+    }
   }
 
   // ---------------------------------------------------------------- faults on processes
@@ -715,7 +952,7 @@ export class Simulation {
     proc.down = true;
     proc.paused = false;
     for (const d of proc.deferred) {
-      if (d.item.fg) this.foreground--;
+      if (d.item.fg) this.deferredForeground--;
       if (d.item.kind === 'deliver' && this.options.record) {
         const r = this.envelopes[d.item.envelope.id];
         if (r && r.fate === 'in-flight') r.fate = 'lost';
@@ -723,24 +960,18 @@ export class Simulation {
     }
     proc.deferred = [];
     proc.incarnation++;
-    // requests it was holding (a join phase, a parked fetch …): their connections break
-    for (const [id, env] of [...this.openRequests]) {
-      if (processOf(env.to) !== process) continue;
-      this.openRequests.delete(id);
-      const sender = this.processes.get(processOf(env.from));
-      if (sender && !sender.down && sender.incarnation === env.fromIncarnation)
-        this.push(this.now + this.latency(env.to, env.from), {
-          kind: 'disconnected',
-          actor: env.from,
-          envelope: env,
-          incarnation: env.fromIncarnation,
-          fg: true,
-        });
+    for (const [id, env] of [...this.openRequests]) if (processOf(env.to) === process) this.openRequests.delete(id);
+    for (const slot of this.slots.values()) {
+      if (slot.process !== process) continue;
+      // its own connections are gone with it; requests it was holding (a join phase, a parked
+      // fetch …) or that are on their way to it: their clients see the connection break
+      for (const r of this.network.clientGone(slot.spec.id)) this.cancelRequestTimeout(r.envelopeId);
+      for (const c of this.network.servedBy(slot.spec.id)) this.breakConnection(c.key, 'peer-down');
     }
     // its timers and pending calls die with it
     for (const q of this.queue.toArray()) {
       const it = q.item;
-      if ((it.kind === 'timer' || it.kind === 'call') && processOf(it.actor) === process) this.cancelSeq(q.seq, it.fg);
+      if ((it.kind === 'timer' || it.kind === 'call') && processOf(it.actor) === process) this.cancelSeq(q.seq);
     }
     for (const k of [...this.timerIndex.keys()]) if (processOf(k.slice(0, k.indexOf('|'))) === process) this.timerIndex.delete(k);
   }
@@ -771,8 +1002,16 @@ export class Simulation {
     const deferred = proc.deferred;
     proc.deferred = [];
     for (const d of deferred) {
-      if (d.item.fg) this.foreground--;
-      this.push(this.now, d.item);
+      if (d.item.fg) this.deferredForeground--;
+      const seq = this.push(this.now, d.item);
+      // a held timer or request timeout is live again under a new seq: cancelling it must reach it
+      const it = d.item;
+      if (it.kind === 'timer') {
+        const k = `${it.actor}|${it.key}`;
+        if (this.timerIndex.get(k)?.seq === d.seq) this.timerIndex.set(k, { seq, fg: it.fg });
+      } else if (it.kind === 'requestTimeout') {
+        if (this.requestTimeouts.get(it.envelopeId)?.seq === d.seq) this.requestTimeouts.set(it.envelopeId, { seq, fg: it.fg });
+      }
     }
   }
 
@@ -796,10 +1035,13 @@ export class Simulation {
       facts: step.facts.length > 0 ? step.facts : EMPTY,
       faults: step.faults.length > 0 ? step.faults : EMPTY,
     };
-    if (rec.faults.length > 0 && rec.kind !== 'lost') {
+    if (rec.kind !== 'lost' && rec.faults.some((f) => !LOST_ON_THE_WAY.test(f))) {
       this.lastFaultAt = this.now;
       this.quietDeadline = null;
     }
+    const previous = this.stepIndex > 0 ? this.lastStepAt : Number.NaN;
+    this.instantSteps = previous === this.now ? this.instantSteps + 1 : 1;
+    this.lastStepAt = this.now;
     this.stepIndex++;
     this.hash.update(
       `S${rec.i}@${rec.t}|${rec.actor}|${rec.kind}|${rec.label}|${rec.from}|${rec.envelope}|${rec.before}>${rec.after}|${rec.sent.join(',')}|${rec.faults.join(';')}|${rec.facts.length ? JSON.stringify(rec.facts) : ''}`,
@@ -810,6 +1052,8 @@ export class Simulation {
     }
     return rec;
   }
+
+  private lastStepAt = Number.NaN;
 
   get traceHash(): string {
     return this.hash.digest();
@@ -830,14 +1074,18 @@ export class Simulation {
       queue: this.queue.toArray(),
       cancelled: [...this.cancelled],
       timerIndex: [...this.timerIndex],
-      foreground: this.foreground,
+      foreground: [...this.foreground],
+      deferredForeground: this.deferredForeground,
+      requestTimeouts: [...this.requestTimeouts],
+      network: this.network.snapshot(),
+      instantSteps: this.instantSteps,
+      pendingStop: this.pendingStop,
       quietDeadline: this.quietDeadline,
       prng: this.prng.snapshot,
       hash: this.hash.state,
       faultCounters: [...this.faultCounters],
       openRequests: [...this.openRequests],
       lastFaultAt: this.lastFaultAt,
-      linkClock: [...this.linkClock],
       processes,
       // XState snapshots are immutable values (contexts are replaced, never mutated), so keeping
       // references is a checkpoint
@@ -873,6 +1121,11 @@ export class Simulation {
     return out;
   }
 
+  /** The connections between actors: generation, status and the requests in flight on each. */
+  connections(): ReturnType<Network['snapshot']> {
+    return this.network.snapshot();
+  }
+
   get actorIds(): ActorId[] {
     return [...this.slots.keys()];
   }
@@ -881,3 +1134,5 @@ export class Simulation {
     return this.specs;
   }
 }
+
+export { connectionKey };

@@ -7,31 +7,94 @@ import { josa, say } from './language';
 import { poss } from './names';
 
 const ENVELOPE_FAULT = /^(\w+) #(\d+) (dropped|duplicated|delayed by (\d+) ms) \((.*)\)$/;
+/** An envelope the network lost as it was sent: its connection stalled, was closed, or is broken. */
+const LOST_AT_SEND = /^(\w+) #(\d+) lost: (.*)$/;
+const RESET = /^connection (\S+) reset \((.*)\): (\w+) #(\d+) is lost with it$/;
+
+/** Why the network lost an envelope, in the reader's language (the kernel's words, network.ts). */
+function lostWhy(lang: NarrationContext['lang'], why: string): string {
+  let m = why.match(/^stalled behind (\w+ #\d+) on (\S+)$/);
+  if (m)
+    return say(
+      lang,
+      `its connection ${m[2]} stalled when ${m[1]} was lost: on TCP nothing sent after a lost message arrives until the connection is closed`,
+      `${m[1]}이 사라지며 연결 ${m[2]}이 멈췄습니다. TCP에서는 연결이 닫힐 때까지 그 뒤에 보낸 것이 도착하지 않습니다`,
+    );
+  m = why.match(/^its connection (\S+) is broken \((.*)\)$/);
+  if (m)
+    return say(
+      lang,
+      `its connection ${m[1]} is broken (its peer went away) and the client has not noticed yet`,
+      `연결 ${m[1]}이 끊어졌고(상대가 사라짐) 클라이언트는 아직 알아채지 못했습니다`,
+    );
+  m = why.match(/^its connection (\S+) was closed before it was sent$/);
+  if (m)
+    return say(
+      lang,
+      `the client had already closed connection ${m[1]} (it gave up on the request, or went away): the answer goes into the void`,
+      `클라이언트가 이미 연결 ${m[1]}을 닫았습니다(요청을 포기했거나 사라짐). 응답은 허공으로 갑니다`,
+    );
+  m = why.match(/^its connection (\S+) was reset$/);
+  if (m) return say(lang, `its connection ${m[1]} was reset`, `연결 ${m[1]}이 리셋되었습니다`);
+  m = why.match(/^its connection (\S+) was closed \(the client gave up on it\)$/);
+  if (m)
+    return say(
+      lang,
+      `the client closed connection ${m[1]} after a request timed out: no answer travelling on it is delivered`,
+      `요청 타임아웃 뒤 클라이언트가 연결 ${m[1]}을 닫았습니다. 그 연결로 오던 응답은 전달되지 않습니다`,
+    );
+  m = why.match(/^(\S+) restarted since it was sent$/);
+  if (m)
+    return say(
+      lang,
+      `${m[1]} restarted since it was sent: the connection it came on is gone`,
+      `보낸 뒤 ${m[1]}이 재시작되어 그 연결이 사라졌습니다`,
+    );
+  return why;
+}
 
 /** Clauses for faults applied during a step to what it sent, and for a crash point reached. */
 export function appliedFaultClauses(ctx: NarrationContext): string[] {
   const { lang, step } = ctx;
   if (step.kind === 'fault' || step.kind === 'lost') return [];
   return step.faults.map((f) => {
+    const lostAtSend = f.match(LOST_AT_SEND);
+    if (lostAtSend) {
+      const [, rpc, id, why] = lostAtSend as unknown as [string, string, string, string];
+      return say(
+        lang,
+        `— ${rpc} #${id} never arrives: ${lostWhy(lang, why)}`,
+        `${rpc} #${josa(id, '은/는')} 도착하지 않습니다: ${lostWhy(lang, why)}.`,
+      );
+    }
+    const reset = f.match(RESET);
+    if (reset) {
+      const [, conn, label, rpc, id] = reset as unknown as [string, string, string, string, string];
+      return say(
+        lang,
+        `— and connection ${conn} is reset as ${rpc} #${id} goes out (fault: ${label}): both sides see it close, what was on its way is lost, and every request waiting on it fails with NETWORK_EXCEPTION`,
+        `그리고 ${rpc} #${josa(id, '이/가')} 나가는 순간 연결 ${josa(conn, '이/가')} 리셋됩니다(장애: ${label}). 양쪽이 동시에 닫힘을 보고, 오가던 것은 사라지며, 응답을 기다리던 요청은 모두 NETWORK_EXCEPTION으로 실패합니다.`,
+      );
+    }
     const m = f.match(ENVELOPE_FAULT);
     if (m) {
       const [, rpc, id, what, delay, label] = m as unknown as [string, string, string, string, string | undefined, string];
       if (what === 'dropped')
         return say(
           lang,
-          `— but the network drops ${rpc} #${id} on its way (fault: ${label}), so its sender never learns what happened`,
-          `하지만 네트워크가 ${rpc} #${josa(id, '을/를')} 도중에 버립니다(장애: ${label}). 보낸 쪽은 무슨 일이 있었는지 알 수 없습니다.`,
+          `— but the network loses ${rpc} #${id} on its way (fault: ${label}) and its connection stalls: its sender never learns what happened, and finds out only when its request timeout closes the connection`,
+          `하지만 네트워크가 ${rpc} #${josa(id, '을/를')} 도중에 잃고 연결이 멈춥니다(장애: ${label}). 보낸 쪽은 무슨 일이 있었는지 모르다가 요청 타임아웃으로 연결을 닫을 때 알게 됩니다.`,
         );
       if (what === 'duplicated')
         return say(
           lang,
-          `— and the network delivers ${rpc} #${id} twice (fault: ${label})`,
-          `그리고 네트워크가 ${rpc} #${josa(id, '을/를')} 두 번 전달합니다(장애: ${label}).`,
+          `— and ${rpc} #${id} is handled twice, the copy right after it (fault: ${label})`,
+          `그리고 ${rpc} #${josa(id, '이/가')} 두 번 처리됩니다. 복사본이 바로 뒤에 도착합니다(장애: ${label}).`,
         );
       return say(
         lang,
-        `— ${rpc} #${id} is held back ${delay} ms (fault: ${label})`,
-        `${rpc} #${josa(id, '은/는')} ${delay} ms 늦게 도착합니다(장애: ${label}).`,
+        `— ${rpc} #${id} is held back ${delay} ms, and what is sent after it on the same connection waits behind it (fault: ${label})`,
+        `${rpc} #${josa(id, '은/는')} ${delay} ms 늦게 도착하고, 같은 연결에서 뒤에 보낸 것은 그 뒤에서 기다립니다(장애: ${label}).`,
       );
     }
     // a crash or a pause injected at a named point of the application loop
@@ -107,7 +170,15 @@ export function lostClause(ctx: NarrationContext): string {
   const rpc = env?.rpc ?? step.label;
   const from = ctx.names.actor(step.from ?? env?.from ?? '');
   const to = ctx.names.actor(step.actor);
-  const down = /is down$/.test(step.faults[0] ?? '');
+  const line = step.faults[0] ?? '';
+  const down = /is down$/.test(line);
+  const why = line.match(/ lost: (.*)$/)?.[1];
+  if (!down && why && why !== 'the connection it belonged to is gone')
+    return say(
+      lang,
+      `${poss(from, `${rpc}${env ? ` #${env.id}` : ''}`)} reaches ${to} but is not handed over: ${lostWhy(lang, why)}`,
+      `${from}의 ${josa(`${rpc}${env ? ` #${env.id}` : ''}`, '이/가')} ${to}에 도착했지만 전달되지 않습니다: ${lostWhy(lang, why)}.`,
+    );
   return down
     ? say(
         lang,
@@ -126,6 +197,20 @@ export function disconnectedClause(ctx: NarrationContext): string {
   const who = ctx.names.actor(step.actor);
   const peer = ctx.names.actor(step.from ?? '');
   const rpc = ctx.envelope?.rpc ?? 'request';
+  const name = `${rpc}${ctx.envelope ? ` #${ctx.envelope.id}` : ''}`;
+  const reason = (step.detail as { reason?: string } | null)?.reason;
+  if (reason === 'timeout')
+    return say(
+      lang,
+      `a request on ${poss(who, 'connection')} to ${peer} got no answer within its request timeout: NetworkClient closes the connection, and ${name}, in flight on it, fails with REQUEST_TIMED_OUT ("Disconnected from node ${peer} due to timeout") — it cannot tell whether it took effect, and will be retried`,
+      `${josa(who, '과/와')} ${peer} 사이 연결의 요청이 요청 타임아웃 안에 응답을 받지 못해 NetworkClient가 연결을 닫습니다. 그 위에 있던 ${josa(name, '은/는')} REQUEST_TIMED_OUT으로 실패합니다. 반영됐는지 알 수 없으므로 다시 시도합니다.`,
+    );
+  if (reason === 'reset')
+    return say(
+      lang,
+      `${poss(who, 'connection')} to ${peer} was reset: ${name} fails with NETWORK_EXCEPTION — it cannot tell whether it took effect, and will be retried`,
+      `${josa(who, '과/와')} ${peer}의 연결이 리셋되어 ${josa(name, '이/가')} NETWORK_EXCEPTION으로 실패합니다. 반영됐는지 알 수 없으므로 다시 시도합니다.`,
+    );
   return say(
     lang,
     `${poss(who, 'connection')} to ${peer} failed: its ${rpc} will never be answered, so it cannot tell whether it took effect`,

@@ -1,6 +1,6 @@
 /**
- * Steps that are not a network message: timers (linger.ms, retry backoff, request and session
- * timeouts, the transaction timeout check …), local calls between an application and its Kafka
+ * Steps that are not a network message: timers (linger.ms, retry backoff, session timeouts, the
+ * transaction timeout check …), local calls between an application and its Kafka
  * clients (send, poll, commitSync, commitTransaction …), and boots.
  */
 import { actorConfig, type NarrationContext, processingMode, tp } from './context';
@@ -77,12 +77,6 @@ export function timerClause(ctx: NarrationContext): string {
         `retry.backoff.ms가 지나 ${josa(who, '이/가')} 다시 시도합니다.${sent ? ` ${josa(sent, '을/를')} 보냅니다.` : ''} 같은 producerId, epoch, 시퀀스를 가진 같은 배치입니다.`,
       );
     }
-    case 'requestTimeout':
-      return say(
-        lang,
-        `request.timeout.ms passed without an answer: ${who} gives up on request ${num(d.correlationId)} and will retry it`,
-        `request.timeout.ms 동안 응답이 없어 ${josa(who, '이/가')} 요청 ${josa(String(num(d.correlationId)), '을/를')} 포기하고 다시 시도합니다.`,
-      );
     case 'txnRetryBackoffExpired':
       return say(
         lang,
@@ -125,7 +119,6 @@ export function timerClause(ctx: NarrationContext): string {
         `${who} checks transaction ${str(d.transactionalId)} against transaction.timeout.ms: still within it`,
         `${josa(who, '이/가')} 트랜잭션 ${str(d.transactionalId)}의 transaction.timeout.ms를 확인합니다. 아직 시간이 남았습니다.`,
       );
-    case 'markerRequestTimeout':
     case 'markerRetry':
       return say(lang, `${who} sends the transaction markers again${sends}`, `${josa(who, '이/가')} 트랜잭션 마커를 다시 보냅니다.`);
     case 'loaded':
@@ -181,7 +174,29 @@ export function timerClause(ctx: NarrationContext): string {
         `${josa(who, '이/가')} abortTransaction()을 max.block.ms 동안 기다렸습니다.`,
       );
     case 'httpTimeout':
-      return say(lang, `${who} got no HTTP answer in time${sends}`, `${josa(who, '이/가')} 제시간에 HTTP 응답을 받지 못했습니다.`);
+      return say(
+        lang,
+        `${who}'s previous HTTP call got no answer: it calls again${sends}`,
+        `${who}의 이전 HTTP 호출이 응답을 받지 못해 다시 호출합니다.`,
+      );
+    case 'dbTimeout':
+      return say(
+        lang,
+        `${who}'s previous database write got no answer: it writes again${sends}`,
+        `${who}의 이전 데이터베이스 쓰기가 응답을 받지 못해 다시 씁니다.`,
+      );
+    case 'offsetsQueryRetry':
+      return say(
+        lang,
+        `${who} asks the database for its stored offsets again${sends}`,
+        `${josa(who, '이/가')} 데이터베이스에 저장된 offset을 다시 조회합니다.`,
+      );
+    case 'readPosition':
+      return say(
+        lang,
+        `${who} reads its recorded position from the database again${sends}`,
+        `${josa(who, '이/가')} 데이터베이스에 기록된 위치를 다시 읽습니다.`,
+      );
     default:
       return say(lang, `${who}: timer ${step.label} fired${sends}`, `${who}: 타이머 ${josa(step.label, '이/가')} 울렸습니다.`);
   }

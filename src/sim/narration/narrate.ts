@@ -80,10 +80,23 @@ export function narrateStart(trace: Trace, language: Language): string {
 /** The sentence for the end of a run (after its last step). */
 export function narrateEnd(trace: Trace, language: Language): string {
   const ms = trace.endTime.toLocaleString('en');
+  const detail = trace.stopDetail ? `: ${trace.stopDetail}` : '';
   const why =
     trace.stopReason === 'quiescent'
       ? say(language, 'nothing is left to happen', '더 일어날 일이 없습니다')
-      : say(language, `the run stopped (${trace.stopReason})`, `실행이 멈췄습니다(${trace.stopReason})`);
+      : trace.stopReason === 'livelock'
+        ? say(
+            language,
+            `the run stopped (livelock${detail}) — the model kept taking steps without time advancing, a defect of the simulator`,
+            `실행이 멈췄습니다(livelock${detail}). 시간이 흐르지 않은 채 스텝만 계속되었습니다 — 시뮬레이터의 결함입니다`,
+          )
+        : trace.stopReason === 'invalid-time'
+          ? say(
+              language,
+              `the run stopped (invalid-time${detail}) — an event was scheduled at an impossible time, a defect of the simulator`,
+              `실행이 멈췄습니다(invalid-time${detail}). 있을 수 없는 시각에 이벤트가 예약되었습니다 — 시뮬레이터의 결함입니다`,
+            )
+          : say(language, `the run stopped (${trace.stopReason})`, `실행이 멈췄습니다(${trace.stopReason})`);
   return say(
     language,
     `End of the run after ${ms} ms of virtual time: ${why}. The verdict says, layer by layer, what happened once and what happened more than once.`,

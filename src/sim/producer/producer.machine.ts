@@ -9,7 +9,7 @@
  */
 import { setup } from 'xstate';
 import { handle, type Out } from '../actors/out';
-import type { CallEvent, DisconnectedEvent, RpcEvent, TimerEvent } from '../kernel/effects';
+import { type CallEvent, type DisconnectedEvent, disconnectError, type RpcEvent, type TimerEvent } from '../kernel/effects';
 import type { KafkaError } from '../protocol/errors';
 import type { ProduceResponse, TopicPartition } from '../protocol/messages';
 import { hasIncompleteRecords, initialProducerContext, type ProducerContext, type ProducerInput, tpKey } from './producerContext';
@@ -130,28 +130,23 @@ const onTimerDrain = producerAction((d, ev, out) => {
   return maybeSendTxnRequest(d, out);
 });
 
-const onRequestTimeout = producerAction((d, ev, out) => {
-  const { correlationId } = (ev as TimerEvent<{ correlationId: number }>).data;
-  if (onCoordinatorRequestLost(d, correlationId, 'REQUEST_TIMED_OUT', out)) return 'none';
-  const b = d.batches.find((x) => x.inFlight && x.correlationId === correlationId);
-  if (!b) return 'none';
-  // NetworkClient closes the connection whose oldest request timed out: all its requests fail
-  const outcome = onConnectionLost(d, b.broker, 'REQUEST_TIMED_OUT', ev.now, out);
-  drain(d, ev.now, out);
-  return outcome === 'ok' ? 'none' : outcome;
-});
-
 const onDeliveryTimeoutEvent = producerAction((d, ev, out) => {
   const outcome = onDeliveryTimeout(d, (ev as TimerEvent<{ batchId: number }>).data.batchId, out);
   drain(d, ev.now, out);
   return outcome === 'ok' ? 'none' : outcome;
 });
 
+/**
+ * A request completed as a disconnect: its connection was closed — by NetworkClient after a request
+ * on it passed request.timeout.ms (REQUEST_TIMED_OUT), or because it broke (NETWORK_EXCEPTION).
+ * The network reports every request that was in flight on it, oldest first; each is retried.
+ */
 const onDisconnected = producerAction((d, ev, out) => {
   const e = ev as DisconnectedEvent;
+  const error = disconnectError(e);
   const correlationId = (e.payload as { correlationId?: number }).correlationId ?? -1;
-  if (onCoordinatorRequestLost(d, correlationId, 'NETWORK_EXCEPTION', out)) return 'none';
-  const outcome = onConnectionLost(d, e.to, 'NETWORK_EXCEPTION', e.now, out);
+  if (onCoordinatorRequestLost(d, correlationId, error, out)) return 'none';
+  const outcome = onConnectionLost(d, e.to, error, e.now, out, [correlationId]);
   drain(d, e.now, out);
   return outcome === 'ok' ? 'none' : outcome;
 });
@@ -212,8 +207,10 @@ const onEndTransaction = (result: 'COMMIT' | 'ABORT') =>
 
 /** close(): a new KafkaProducer will be built (the application's "restart the producer"). */
 const onClose = handle((ctx: ProducerContext, ev: CallEvent, out: Out): ProducerContext => {
-  for (const b of ctx.batches) if (b.correlationId !== null) out.cancel(`req:${b.correlationId}`);
-  if (ctx.coordinatorRequest) out.cancel(`req:${ctx.coordinatorRequest.correlationId}`);
+  // KafkaProducer.close() closes its NetworkClient: requests in flight are forgotten, unanswered
+  out.disconnect();
+  for (const b of ctx.batches) out.cancel(`delivery:${b.id}`);
+  for (const tp of Object.keys(ctx.accumulating)) out.cancel(`linger:${tp}`);
   out.cancel('retry');
   out.cancel('txnRetry');
   replyNow(out, ev.from, 'close', true);
@@ -241,7 +238,6 @@ const common = {
   EndTxnResponse: { actions: onCoordinatorResponseEvent },
   lingerExpired: { actions: onTimerDrain },
   retryBackoffExpired: { actions: onTimerDrain },
-  requestTimeout: { actions: onRequestTimeout },
   deliveryTimeout: { actions: onDeliveryTimeoutEvent },
   txnRetryBackoffExpired: { actions: onTxnRetry },
   disconnected: { actions: onDisconnected },

@@ -3,7 +3,8 @@
  * into batches (sequence numbers are assigned at the first drain and kept across retries), sent as
  * Produce requests within max.in.flight.requests.per.connection per broker, and retried with
  * backoff until delivery.timeout.ms. A request timeout or a dropped connection fails every request
- * in flight to that broker, and they are retried with the same sequences.
+ * in flight to that broker (the kernel's network closes the connection and reports each request as a
+ * disconnect, oldest first), and they are retried with the same sequences.
  *
  * Simplification: one Produce request carries one batch (Kafka packs one batch per partition for
  * every partition led by the broker into one request).
@@ -136,27 +137,32 @@ function inFlightTo(d: ProducerDraft, broker: string): number {
 function sendBatch(d: ProducerDraft, b: ProducerBatch, out: Out): ProducerBatch {
   const correlationId = d.nextCorrelationId;
   d.nextCorrelationId += 1;
-  out.send(b.broker, 'Produce', {
-    correlationId,
-    topic: b.topic,
-    partition: b.partition,
-    acks: d.config.acks,
-    transactionalId: d.config['transactional.id'],
-    batch: {
-      producerId: b.producerId,
-      producerEpoch: b.producerEpoch,
-      baseSequence: b.baseSequence,
-      isTransactional: d.transactional,
-      records: b.records.map((r) => ({
-        key: r.key,
-        value: r.value,
-        headers: r.headers,
-        timestamp: r.timestamp,
-        origin: { client: d.client, ref: r.ref },
-      })),
+  out.send(
+    b.broker,
+    'Produce',
+    {
+      correlationId,
+      topic: b.topic,
+      partition: b.partition,
+      acks: d.config.acks,
+      transactionalId: d.config['transactional.id'],
+      batch: {
+        producerId: b.producerId,
+        producerEpoch: b.producerEpoch,
+        baseSequence: b.baseSequence,
+        isTransactional: d.transactional,
+        records: b.records.map((r) => ({
+          key: r.key,
+          value: r.value,
+          headers: r.headers,
+          timestamp: r.timestamp,
+          origin: { client: d.client, ref: r.ref },
+        })),
+      },
     },
-  });
-  if (d.config.acks !== 0) out.timer(`req:${correlationId}`, 'requestTimeout', d.config['request.timeout.ms'], { correlationId });
+    // the network closes the connection if no answer comes within request.timeout.ms; acks=0 gets none
+    { timeoutMs: d.config['request.timeout.ms'], expectResponse: d.config.acks !== 0 },
+  );
   return { ...b, inFlight: true, correlationId, attempts: b.attempts + 1 };
 }
 
@@ -202,7 +208,6 @@ function armDeliveryTimeout(d: ProducerDraft, b: ProducerBatch, now: number, out
 export function onDeliveryTimeout(d: ProducerDraft, batchId: number, out: Out): BatchErrorOutcome {
   const b = d.batches.find((x) => x.id === batchId);
   if (!b) return 'ok';
-  if (b.correlationId !== null) out.cancel(`req:${b.correlationId}`);
   clientError(
     d,
     out,
@@ -343,9 +348,8 @@ export function onProduceResponse(
   out: Out,
 ): BatchErrorOutcome {
   const b = d.batches.find((x) => x.inFlight && x.correlationId === r.correlationId);
-  // a response on a connection we already closed (after a request timeout) is ignored
+  // a batch the producer already failed (delivery.timeout.ms) or forgot (close) is not waiting for it
   if (!b) return 'ok';
-  out.cancel(`req:${r.correlationId}`);
   const tp = tpKey(b.topic, b.partition);
   if (r.error === 'NONE' || r.error === 'DUPLICATE_SEQUENCE_NUMBER') {
     completeBatch(d, b, r.baseOffset, out);
@@ -388,16 +392,28 @@ export function onProduceResponse(
 }
 
 /**
- * The connection to a broker is gone (request.timeout.ms passed, or the broker is down): every
- * request in flight on it fails and is retried.
+ * The connection to a broker is gone (request.timeout.ms passed, it was reset, or the broker is
+ * down): the requests in flight on it fail and are retried (Sender.handleProduceResponse →
+ * completeBatch → reenqueueBatch, sequences unchanged). The network reports each request as its own
+ * disconnect, oldest first: `correlationIds` names the ones this call fails (all in flight to the
+ * broker when absent).
  */
-export function onConnectionLost(d: ProducerDraft, broker: string, error: KafkaError, now: number, out: Out): BatchErrorOutcome {
-  const lost = d.batches.filter((b) => b.inFlight && b.broker === broker);
+export function onConnectionLost(
+  d: ProducerDraft,
+  broker: string,
+  error: KafkaError,
+  now: number,
+  out: Out,
+  correlationIds?: readonly number[],
+): BatchErrorOutcome {
+  const lost = d.batches.filter(
+    (b) => b.inFlight && b.broker === broker && (correlationIds === undefined || correlationIds.includes(b.correlationId as number)),
+  );
   if (lost.length === 0) return 'ok';
-  clientError(d, out, error, `connection to ${broker}`);
+  if (correlationIds === undefined) clientError(d, out, error, `connection to ${broker}`);
   let outcome: BatchErrorOutcome = 'ok';
   for (const b of lost) {
-    if (b.correlationId !== null) out.cancel(`req:${b.correlationId}`);
+    if (correlationIds !== undefined) clientError(d, out, error, `Produce to ${tpKey(b.topic, b.partition)}`);
     const current = d.batches.find((x) => x.id === b.id);
     if (current && retryOrFail(d, current, error, now, out) === 'failed' && d.transactional) outcome = 'abortable';
   }
@@ -425,7 +441,6 @@ export function failEverything(d: ProducerDraft, error: KafkaError | ClientExcep
     d.accumulating = { ...d.accumulating, [tp]: EMPTY_QUEUE };
   }
   for (const b of d.batches) {
-    if (b.correlationId !== null) out.cancel(`req:${b.correlationId}`);
     out.cancel(`delivery:${b.id}`);
     recordResult(d, out, b.records, null, error);
   }

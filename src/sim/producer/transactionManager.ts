@@ -49,8 +49,7 @@ function sendCoordinatorRequest(d: ProducerDraft, rpc: RequestRpc, payload: Reco
   const correlationId = d.nextCorrelationId;
   d.nextCorrelationId += 1;
   const to = rpc === 'TxnOffsetCommit' ? d.meta.groupCoordinator : d.meta.transactionCoordinator;
-  out.send(to, rpc, { correlationId, ...payload });
-  out.timer(`req:${correlationId}`, 'requestTimeout', d.config['request.timeout.ms'], { correlationId });
+  out.send(to, rpc, { correlationId, ...payload }, { timeoutMs: d.config['request.timeout.ms'] });
   d.coordinatorRequest = { rpc, correlationId, attempts: (d.coordinatorRequest?.attempts ?? 0) + 1 };
 }
 
@@ -190,7 +189,6 @@ export function onCoordinatorResponse(
 ): TxnSignal {
   const req = d.coordinatorRequest;
   if (!req || req.correlationId !== payload.correlationId) return 'none';
-  out.cancel(`req:${req.correlationId}`);
   d.coordinatorRequest = null;
   const error = payload.error;
   if (error !== 'NONE' && RETRIABLE.includes(error)) {
@@ -283,11 +281,13 @@ export function onCoordinatorResponse(
   return maybeSendTxnRequest(d, out);
 }
 
-/** request.timeout.ms passed (or the coordinator is unreachable): resend the same request later. */
+/**
+ * The coordinator request completed as a disconnect (request.timeout.ms passed, or the coordinator
+ * is unreachable): resend the same request after retry.backoff.ms.
+ */
 export function onCoordinatorRequestLost(d: ProducerDraft, correlationId: number, error: KafkaError, out: Out): boolean {
   const req = d.coordinatorRequest;
   if (!req || req.correlationId !== correlationId) return false;
-  out.cancel(`req:${correlationId}`);
   clientError(d, out, error, req.rpc);
   d.coordinatorRequest = null;
   retryLater(d, out, d.config['retry.backoff.ms']);

@@ -59,7 +59,8 @@ export function describeFault(f: FaultSpec): string {
   switch (f.type) {
     case 'drop':
     case 'delay':
-    case 'duplicate': {
+    case 'duplicate':
+    case 'reset': {
       const which = `${f.count && f.count > 1 ? `${f.count} ${f.rpc}s from the ${ordinal(f.nth ?? 1)}` : `the ${ordinal(f.nth ?? 1)} ${f.rpc}`}`;
       const dir = `${f.from ? ` from ${f.from}` : ''}${f.to ? ` to ${f.to}` : ''}`;
       const where = f.where
@@ -68,6 +69,7 @@ export function describeFault(f: FaultSpec): string {
             .join(', ')}`
         : '';
       const how = f.type === 'delay' ? ` by ${f.delayMs} ms` : '';
+      if (f.type === 'reset') return `reset the connection of ${which}${dir}${where}`;
       return `${f.type} ${which}${dir}${where}${how}`;
     }
     case 'runCleaner':
@@ -96,6 +98,14 @@ export function describeFault(f: FaultSpec): string {
   }
 }
 
+/** Records the producer scripts send, counting each `count`. */
+function scriptedRecords(s: ResolvedScenario['scenario']): number {
+  let n = 0;
+  for (const c of s.clients)
+    if (c.type === 'producer') for (const op of c.script) n += op.op === 'send' ? (op.count ?? 1) : op.op === 'resend' ? 1 : 0;
+  return n;
+}
+
 function kernelFaults(faults: readonly FaultSpec[], brokersFor: (topic?: string) => string[]): KernelFault[] {
   const out: KernelFault[] = [];
   let id = 0;
@@ -105,6 +115,7 @@ function kernelFaults(faults: readonly FaultSpec[], brokersFor: (topic?: string)
       case 'drop':
       case 'delay':
       case 'duplicate':
+      case 'reset':
         out.push({
           kind: 'envelope',
           id: id++,
@@ -420,6 +431,8 @@ export function buildScenario(r: ResolvedScenario): BuiltScenario {
       ...[...Object.values(r.producers), ...Object.values(r.consumers)].map((c) => c['request.timeout.ms'] + 2000),
     ),
     record: true,
+    // a burst of sends at one instant costs about 3 steps a record; far more is a livelock
+    maxStepsPerInstant: 20000 + 4 * scriptedRecords(s),
   };
   return { specs, options, meta, processes };
 }

@@ -127,14 +127,15 @@ const NOT_IN_FLIGHT: Record<Exclude<EnvelopeStatus, 'in-flight'>, string> = {
   'not-sent-yet': 'it has not been sent yet at this step',
   delivered: 'it was already delivered',
   dropped: 'it was already dropped',
-  lost: 'it was already lost (its receiver was down)',
+  lost: 'it was already lost (its receiver was down, or its connection stalled, was closed or reset)',
   unknown: 'there is no such envelope in this run',
 };
 
-export type EnvelopeAction = { type: 'drop' } | { type: 'delay'; delayMs: number } | { type: 'duplicate' };
+export type EnvelopeAction = { type: 'drop' } | { type: 'delay'; delayMs: number } | { type: 'duplicate' } | { type: 'reset' };
 
 /**
- * Drop, delay or duplicate an envelope that is in flight at the current step. The fault goes first
+ * Drop, delay or duplicate an envelope that is in flight at the current step, or reset the
+ * connection it travels on (the reset happens as it is sent). The fault goes first
  * in the list so that it wins over a fault that already touched the same envelope.
  */
 export function injectEnvelopeFault(s: Scenario, at: At & { envelopeId: number; action: EnvelopeAction }): EditOutcome {

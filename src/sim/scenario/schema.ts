@@ -150,7 +150,7 @@ const sink = v.strictObject({
 });
 
 const envelopeFault = v.strictObject({
-  type: v.picklist(['drop', 'delay', 'duplicate']),
+  type: v.picklist(['drop', 'delay', 'duplicate', 'reset']),
   rpc: text,
   from: v.optional(text),
   to: v.optional(text),
@@ -186,6 +186,8 @@ export const FaultSchema = v.variant('type', [
   v.strictObject({ ...envelopeFault.entries, type: v.literal('drop') }),
   v.strictObject({ ...envelopeFault.entries, type: v.literal('delay') }),
   v.strictObject({ ...envelopeFault.entries, type: v.literal('duplicate') }),
+  /** The connection the matching envelope travels on breaks as it is sent (a TCP reset). */
+  v.strictObject({ ...envelopeFault.entries, type: v.literal('reset') }),
   v.strictObject({ ...processFault.entries, type: v.literal('crash') }),
   v.strictObject({ ...processFault.entries, type: v.literal('restart') }),
   v.strictObject({ ...processFault.entries, type: v.literal('pause') }),

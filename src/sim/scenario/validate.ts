@@ -340,7 +340,7 @@ function checkMeaning(s: Scenario): Validation {
     );
   (s.faults ?? []).forEach((f, i) => {
     const path = `faults[${i}]`;
-    if (f.type === 'drop' || f.type === 'delay' || f.type === 'duplicate') {
+    if (f.type === 'drop' || f.type === 'delay' || f.type === 'duplicate' || f.type === 'reset') {
       if (!(ALL_RPCS as readonly string[]).includes(f.rpc))
         add(
           `${path}.rpc`,

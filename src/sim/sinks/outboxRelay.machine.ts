@@ -9,7 +9,7 @@
  */
 import { setup } from 'xstate';
 import { handle, type Out } from '../actors/out';
-import type { CallEvent, RpcEvent, TimerEvent } from '../kernel/effects';
+import type { CallEvent, DisconnectedEvent, RpcEvent, TimerEvent } from '../kernel/effects';
 import type { ActorId } from '../kernel/envelope';
 import type { OutboxRow } from './database.machine';
 
@@ -35,7 +35,10 @@ export interface OutboxRelayInput {
   readonly topic: string;
 }
 
-type Ev = CallEvent | TimerEvent | RpcEvent | { type: 'boot'; now: number } | { type: 'crash' };
+type Ev = CallEvent | TimerEvent | RpcEvent | DisconnectedEvent | { type: 'boot'; now: number } | { type: 'crash' };
+
+/** How long the relay's database client waits for an answer before it gives up on the connection. */
+const DB_TIMEOUT_MS = 5000;
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 type Draft = Mutable<OutboxRelayContext>;
 
@@ -49,7 +52,7 @@ const act = (fn: (d: Draft, ev: Ev & { now: number }, out: Out) => void) =>
 function query(d: Draft, table: string, out: Out, extra: Record<string, unknown> = {}): void {
   const correlationId = d.nextCorrelationId;
   d.nextCorrelationId += 1;
-  out.send(d.database, 'DbQuery', { correlationId, table, ...extra }, { background: true });
+  out.send(d.database, 'DbQuery', { correlationId, table, ...extra }, { background: true, timeoutMs: DB_TIMEOUT_MS });
 }
 
 function publishNext(d: Draft, out: Out): void {
@@ -106,7 +109,12 @@ const recordPosition = act((d, _ev, out) => {
   if (!last) return;
   const correlationId = d.nextCorrelationId;
   d.nextCorrelationId += 1;
-  out.send(d.database, 'DbTransaction', { correlationId, op: 'relayCommit', position: last.id + 1, app: d.client });
+  out.send(
+    d.database,
+    'DbTransaction',
+    { correlationId, op: 'relayCommit', position: last.id + 1, app: d.client },
+    { timeoutMs: DB_TIMEOUT_MS },
+  );
 });
 
 const onCommitted = act((d, _ev, out) => {
@@ -116,6 +124,18 @@ const onCommitted = act((d, _ev, out) => {
   d.index = 0;
   out.point('afterCommit');
   out.timer('poll', 'pollOutbox', d.pollMs, {}, true);
+});
+
+/**
+ * A query or the position update completed as a disconnect (the database did not answer in time, or
+ * is down): the relay reconnects and does it again shortly — the query from its last recorded
+ * position, the update with the same position (it is idempotent).
+ */
+const onDisconnected = act((_d, ev, out) => {
+  const e = ev as DisconnectedEvent;
+  if (e.rpc === 'DbTransaction') out.timer('record', 'recordPosition', 100);
+  else if ((e.payload as { table?: string }).table === 'relay-position') out.timer('position', 'readPosition', 100);
+  else out.timer('poll', 'pollOutbox', 100, {}, true);
 });
 
 export const outboxRelayMachine = setup({
@@ -134,6 +154,8 @@ export const outboxRelayMachine = setup({
         reply: { actions: onReply },
         recordPosition: { actions: recordPosition },
         DbTransactionResult: { actions: onCommitted },
+        disconnected: { actions: onDisconnected },
+        readPosition: { actions: act((d, _ev, out) => query(d, 'relay-position', out)) },
       },
     },
     DOWN: { on: { restart: { target: 'relaying', actions: start } } },

@@ -102,7 +102,7 @@ export function renderText(s: TraceSummary, options: { internal?: boolean } = {}
   const parts: string[] = [];
   parts.push(`Scenario ${t(s.scenario.id ?? '(unnamed)')}${s.scenario.title ? ` — ${t(s.scenario.title)}` : ''}`);
   parts.push(
-    `traceHash ${s.traceHash} · ${s.steps} steps · ${s.time} ms virtual · stopped: ${s.stopReason}${s.atStep < s.steps ? ` · shown at step ${s.atStep}` : ''}`,
+    `traceHash ${s.traceHash} · ${s.steps} steps · ${s.time} ms virtual · stopped: ${s.stopReason}${s.stopDetail ? ` (${s.stopDetail})` : ''}${s.atStep < s.steps ? ` · shown at step ${s.atStep}` : ''}`,
   );
   for (const p of s.partitions) if (!p.internal || options.internal) parts.push(dumpPartition(p));
   if (s.groups.length) parts.push(describeGroups(s));

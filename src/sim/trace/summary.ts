@@ -24,6 +24,8 @@ export interface TraceSummary {
   readonly atStep: number;
   readonly time: number;
   readonly stopReason: string;
+  /** For 'livelock' and 'invalid-time': what the kernel saw. */
+  readonly stopDetail: string | null;
   readonly partitions: readonly PartitionRow[];
   readonly groups: readonly {
     groupId: string;
@@ -156,6 +158,7 @@ export function summarize(trace: Trace, atStep: number = trace.steps.length, vie
     atStep: step,
     time: view.time,
     stopReason: trace.stopReason,
+    stopDetail: trace.stopDetail ?? null,
     partitions,
     groups,
     consumers,

@@ -1,5 +1,5 @@
 /**
- * Drop, delay or duplicate one envelope — only while it is in flight at the current step
+ * Drop, delay or duplicate one envelope, or reset the connection it travels on — only while it is in flight at the current step
  * (`view.inFlight`); otherwise it says why not.
  *
  * Props: `envelopeId` — an id from `trace.envelopes` (a Selection of kind 'envelope');
@@ -58,6 +58,11 @@ export function EnvelopeActions({ envelopeId, onReport }: EnvelopeActionsProps) 
             label={t.duplicate}
             hint={t.duplicateHint}
             onClick={() => run((s, at) => injectEnvelopeFault(s, { ...at, envelopeId, action: { type: 'duplicate' } }))}
+          />
+          <ActionRow
+            label={t.reset}
+            hint={t.resetHint}
+            onClick={() => run((s, at) => injectEnvelopeFault(s, { ...at, envelopeId, action: { type: 'reset' } }))}
           />
         </>
       ) : (

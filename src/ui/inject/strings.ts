@@ -26,6 +26,8 @@ export interface InjectStrings {
   readonly delayHint: string;
   readonly duplicate: string;
   readonly duplicateHint: string;
+  readonly reset: string;
+  readonly resetHint: string;
   readonly notInFlight: Readonly<Record<Exclude<EnvelopeStatus, 'in-flight'>, string>>;
 
   readonly processHeading: string;
@@ -82,23 +84,28 @@ const en: InjectStrings = {
 
   inFlightHeading: 'Envelopes in flight now',
   inFlightNone: 'No envelope is in flight at this step. Step forward until a request or response is on its way.',
-  inFlightHint: 'Pick an envelope to drop, delay or duplicate it.',
+  inFlightHint: 'Pick an envelope to drop, delay or duplicate it, or to reset the connection it travels on.',
   envelopeHeading: (id, rpc) => `Envelope #${id}: ${rpc}`,
   envelopeRoute: (from, to) => `from ${from} to ${to}`,
   envelopeExplain: 'The fault is recorded by what the envelope is: the n-th envelope of this RPC between these two processes.',
   drop: 'Drop',
-  dropHint: 'The network loses it. For a ProduceResponse this is the lost ack: the producer times out and retries.',
+  dropHint:
+    'The network loses it and its connection stalls: nothing sent on it afterwards arrives, until the client gives up after its request timeout, closes the connection and retries every request that was on it. For a ProduceResponse this is the lost ack.',
   delay: 'Delay',
   delayBy: 'Delay by',
-  delayHint: 'It arrives later; envelopes sent after it may overtake it.',
+  delayHint: 'It arrives later, and everything sent after it on the same connection waits behind it: TCP keeps order.',
   duplicate: 'Duplicate',
-  duplicateHint: 'The network delivers it twice, 1 ms apart.',
+  duplicateHint:
+    'It is handled twice, the copy right after the original. TCP never duplicates: this stands for the same bytes replayed (a proxy, or a client resending on the same connection).',
+  reset: 'Reset the connection',
+  resetHint:
+    'The connection it travels on breaks now (a TCP reset), for both sides at once: it and whatever else is on its way are lost, and every request waiting on the connection fails with NETWORK_EXCEPTION and is retried on a new one.',
   notInFlight: {
     'not-sent-yet': 'This envelope has not been sent yet at this step: step forward until it is in flight.',
     delivered:
       'This envelope was already delivered: only an envelope in flight can be dropped, delayed or duplicated. Step back to when it was on its way.',
     dropped: 'This envelope was already dropped.',
-    lost: 'This envelope was lost: its receiver was down.',
+    lost: 'This envelope was lost: its receiver was down, or its connection stalled, was closed or reset.',
     unknown: 'There is no such envelope in this run.',
   },
 
@@ -168,22 +175,27 @@ const ko: InjectStrings = {
 
   inFlightHeading: '지금 전송 중인 메시지',
   inFlightNone: '이 스텝에는 전송 중인 메시지가 없습니다. 요청이나 응답이 오가는 스텝까지 앞으로 이동하세요.',
-  inFlightHint: '메시지를 골라 버리거나(drop), 늦추거나(delay), 복제(duplicate)하세요.',
+  inFlightHint: '메시지를 골라 버리거나(drop), 늦추거나(delay), 복제(duplicate)하거나, 그 메시지가 지나는 연결을 끊으세요(reset).',
   envelopeHeading: (id, rpc) => `메시지 #${id}: ${rpc}`,
   envelopeRoute: (from, to) => `${from} → ${to}`,
   envelopeExplain: '장애는 메시지의 정체로 기록됩니다: 이 두 프로세스 사이에서 이 RPC의 n번째 메시지.',
   drop: '버리기 (drop)',
-  dropHint: '네트워크가 메시지를 잃어버립니다. ProduceResponse라면 ack 유실: 프로듀서는 타임아웃 후 재시도합니다.',
+  dropHint:
+    '네트워크가 메시지를 잃어버리고 그 연결은 멈춥니다. 이후 그 연결로 보낸 것은 도착하지 않다가, 클라이언트가 요청 타임아웃 뒤 연결을 닫고 그 위에 있던 요청을 모두 다시 보냅니다. ProduceResponse라면 ack 유실입니다.',
   delay: '늦추기 (delay)',
   delayBy: '지연 시간',
-  delayHint: '늦게 도착합니다. 뒤에 보낸 메시지가 먼저 도착할 수 있습니다.',
+  delayHint: '늦게 도착하고, 같은 연결에서 뒤에 보낸 것은 모두 그 뒤에서 기다립니다. TCP는 순서를 지킵니다.',
   duplicate: '복제 (duplicate)',
-  duplicateHint: '네트워크가 1 ms 간격으로 두 번 전달합니다.',
+  duplicateHint:
+    '두 번 처리됩니다. 복사본은 원본 바로 뒤에 도착합니다. TCP는 복제하지 않으므로, 이는 같은 바이트를 다시 보내는 경우(프록시, 또는 같은 연결로 다시 보내는 클라이언트)를 나타냅니다.',
+  reset: '연결 끊기 (reset)',
+  resetHint:
+    '이 메시지가 지나는 연결이 지금 끊어집니다(TCP reset). 양쪽이 동시에 알게 되고, 이 메시지와 그 연결로 오가던 것은 모두 사라지며, 연결에서 응답을 기다리던 요청은 모두 NETWORK_EXCEPTION으로 실패해 새 연결로 다시 보내집니다.',
   notInFlight: {
     'not-sent-yet': '이 메시지는 이 스텝에서 아직 보내지지 않았습니다. 전송 중이 될 때까지 앞으로 이동하세요.',
     delivered: '이 메시지는 이미 전달되었습니다. 전송 중인 메시지만 버리거나 늦추거나 복제할 수 있습니다. 전송 중이던 스텝으로 돌아가세요.',
     dropped: '이 메시지는 이미 버려졌습니다.',
-    lost: '이 메시지는 유실되었습니다: 받는 쪽이 다운되어 있었습니다.',
+    lost: '이 메시지는 유실되었습니다: 받는 쪽이 다운되어 있었거나, 연결이 멈췄거나 닫혔거나 끊어졌습니다.',
     unknown: '이 실행에는 그런 메시지가 없습니다.',
   },
 

@@ -1,0 +1,361 @@
+/**
+ * The network as TCP and Kafka's NetworkClient make it look: one connection per (client actor,
+ * server actor); a request and its response travel on the same connection; each direction is FIFO;
+ * a connection has a generation that every close bumps.
+ *
+ * - A lost message does not exist on a live TCP connection: what is lost is the connection. A
+ *   dropped envelope therefore *stalls* its connection: nothing behind it in its direction arrives
+ *   (TCP's head-of-line blocking), nor anything sent the other way once it would have arrived;
+ *   envelopes sent before it still do. The client notices only when a request
+ *   on it exceeds its request timeout (NetworkClient.handleTimedOutRequests), closes the
+ *   connection, and every request in flight on it completes as a disconnect
+ *   (InFlightRequests.clearAll, oldest first): REQUEST_TIMED_OUT when the close was a timeout,
+ *   NETWORK_EXCEPTION otherwise (processDisconnection).
+ * - A delayed envelope holds everything behind it on its connection and direction.
+ * - A duplicated envelope is delivered twice, the copy right after the original (TCP never
+ *   duplicates: the fault stands for the same bytes handled twice, as a proxy replaying them would).
+ * - A reset breaks the connection at once for both sides: what is travelling on it is lost.
+ * - A peer that goes down breaks its connections: the client notices (an RST) one latency later.
+ * - After a client closes a connection (a timeout), requests already on their way still reach the
+ *   server (TCP delivers what was sent before the FIN), but no response travelling on the old
+ *   generation is ever delivered.
+ *
+ * Pure bookkeeping: the kernel asks it where an envelope goes and when, and does the queueing.
+ * Every state is an immutable value, so a checkpoint is a copy of the map.
+ */
+import type { ActorId, Envelope, RpcName } from './envelope';
+
+/** Why a connection was closed; 'timeout' is the client's own close after request.timeout.ms. */
+export type CloseReason = 'timeout' | 'reset' | 'peer-down' | 'refused';
+
+export type NetworkFault = 'drop' | 'delay' | 'duplicate' | 'reset';
+
+export interface InFlightRequest {
+  readonly envelopeId: number;
+  readonly rpc: RpcName;
+  readonly payload: Readonly<Record<string, unknown>>;
+  readonly sentAt: number;
+  /** sentAt + the client's timeout for this request. */
+  readonly deadline: number;
+  readonly background: boolean;
+  /** When its response reaches the client; null while none is on its way. */
+  readonly responseAt: number | null;
+}
+
+export interface Connection {
+  readonly key: string;
+  readonly client: ActorId;
+  readonly server: ActorId;
+  readonly generation: number;
+  /**
+   * open; stalled: an envelope on it was lost, and what it holds back never arrives until the
+   * connection is closed; broken: the peer went away (or refused it) and the client has not noticed yet.
+   */
+  readonly status: 'open' | 'stalled' | 'broken';
+  readonly brokenBy: CloseReason | null;
+  /** Where each generation stalled (a dropped envelope): what it holds back never arrives. */
+  readonly stalls: readonly Stall[];
+  /** Delivery time of the last envelope queued in each direction, this generation (FIFO). */
+  readonly toServerAt: number;
+  readonly toClientAt: number;
+  /** Requests waiting for their response, oldest first. */
+  readonly inFlight: readonly InFlightRequest[];
+  /** Generations that ended in a reset: nothing still travelling on them arrives. */
+  readonly resetGenerations: readonly number[];
+}
+
+/** A dropped envelope and the point from which its connection generation delivers nothing. */
+export interface Stall {
+  readonly generation: number;
+  /** Direction of the lost envelope. */
+  readonly toServer: boolean;
+  readonly envelopeId: number;
+  /** "Produce #3". */
+  readonly name: string;
+  /** When it would have arrived: nothing sent the other way from then on arrives either. */
+  readonly at: number;
+}
+
+export type RouteOutcome =
+  /** On its way: arrives at `at` (and a copy at `copyAt`). */
+  | 'queued'
+  /** Lost by a drop fault; the connection stalls behind it. */
+  | 'dropped'
+  /** Lost: the connection is broken (its peer went down) and the client has not noticed yet. */
+  | 'broken'
+  /** Lost: a response on a connection generation its client has already closed. */
+  | 'closed'
+  /** Lost with its connection, which a reset fault breaks now. */
+  | 'reset';
+
+export interface Route {
+  readonly connection: string;
+  readonly generation: number;
+  readonly outcome: RouteOutcome;
+  readonly at: number | null;
+  readonly copyAt: number | null;
+  /** For a lost envelope: why, in words. */
+  readonly why: string | null;
+  /** A request now waiting in the client's in-flight table (for its response or a disconnect). */
+  readonly tracked: boolean;
+  /** Queued on a stalled connection behind a lost envelope: it will not arrive (why, in words). */
+  readonly doomed: string | null;
+  /** The delivery time was pushed back by the connection's order (something earlier was slower). */
+  readonly heldBack: boolean;
+}
+
+export interface SendOptions {
+  readonly now: number;
+  /** This envelope's own latency (base + jitter). */
+  readonly latency: number;
+  readonly fault: NetworkFault | null;
+  readonly delayMs: number;
+}
+
+export interface RequestOptions extends SendOptions {
+  /** The client's timeout for this request; null when no response is expected (acks=0). */
+  readonly timeoutMs: number | null;
+}
+
+export type Arrival = { readonly ok: true; readonly completed: InFlightRequest | null } | { readonly ok: false; readonly why: string };
+
+export function connectionKey(client: ActorId, server: ActorId): string {
+  return `${client}>${server}`;
+}
+
+/** A connection in words: "orders-service.producer→broker-0". */
+export function connectionName(key: string): string {
+  return key.replace('>', '→');
+}
+
+function fresh(client: ActorId, server: ActorId): Connection {
+  return {
+    key: connectionKey(client, server),
+    client,
+    server,
+    generation: 0,
+    status: 'open',
+    brokenBy: null,
+    stalls: [],
+    toServerAt: 0,
+    toClientAt: 0,
+    inFlight: [],
+    resetGenerations: [],
+  };
+}
+
+/** The stall of `generation` that an envelope (sent at `sentAt`, in this direction) is caught behind, if any. */
+function stallOf(c: Connection, generation: number, toServer: boolean, id: number, sentAt: number): Stall | null {
+  for (const st of c.stalls) {
+    if (st.generation !== generation) continue;
+    if (st.toServer === toServer ? id > st.envelopeId : sentAt >= st.at) return st;
+  }
+  return null;
+}
+
+const stalledWhy = (c: Connection, st: Stall): string => `stalled behind ${st.name} on ${connectionName(c.key)}`;
+
+export type NetworkSnapshot = readonly [string, Connection][];
+
+export class Network {
+  private readonly conns: Map<string, Connection>;
+
+  constructor(snapshot: NetworkSnapshot = []) {
+    this.conns = new Map(snapshot);
+  }
+
+  /** Connections are immutable values: the snapshot shares them. */
+  snapshot(): NetworkSnapshot {
+    return [...this.conns];
+  }
+
+  get(key: string): Connection | undefined {
+    return this.conns.get(key);
+  }
+
+  connections(): IterableIterator<Connection> {
+    return this.conns.values();
+  }
+
+  private conn(client: ActorId, server: ActorId): Connection {
+    const key = connectionKey(client, server);
+    return this.conns.get(key) ?? fresh(client, server);
+  }
+
+  private put(c: Connection): void {
+    this.conns.set(c.key, c);
+  }
+
+  /** A request from `env.from` (the client) to `env.to` (the server). */
+  sendRequest(env: Pick<Envelope, 'id' | 'rpc' | 'from' | 'to' | 'payload' | 'background'>, o: RequestOptions): Route {
+    let c = this.conn(env.from, env.to);
+    const tracked = o.timeoutMs !== null;
+    if (tracked) {
+      const entry: InFlightRequest = {
+        envelopeId: env.id,
+        rpc: env.rpc,
+        payload: env.payload,
+        sentAt: o.now,
+        deadline: o.now + (o.timeoutMs as number),
+        background: env.background,
+        responseAt: null,
+      };
+      c = { ...c, inFlight: [...c.inFlight, entry] };
+    }
+    return this.route(c, 'toServer', env.id, `${env.rpc} #${env.id}`, o, tracked);
+  }
+
+  /**
+   * A response from `env.from` (the server) to `env.to` (the client). `requestGeneration` is the
+   * generation its request travelled on (null when unknown: the current one).
+   */
+  sendResponse(env: Pick<Envelope, 'id' | 'rpc' | 'from' | 'to' | 'inReplyTo'>, requestGeneration: number | null, o: SendOptions): Route {
+    const c = this.conn(env.to, env.from);
+    const generation = requestGeneration ?? c.generation;
+    if (generation !== c.generation || c.status === 'broken') {
+      this.put(c);
+      return lost(c, generation, 'closed', `its connection ${connectionName(c.key)} was closed before it was sent`, false);
+    }
+    const route = this.route(c, 'toClient', env.id, `${env.rpc} #${env.id}`, o, false);
+    if (route.outcome === 'queued' && route.doomed === null && env.inReplyTo !== null) {
+      const now = this.conns.get(c.key) as Connection;
+      const at = route.at as number;
+      this.put({
+        ...now,
+        inFlight: now.inFlight.map((r) => (r.envelopeId === env.inReplyTo && r.responseAt === null ? { ...r, responseAt: at } : r)),
+      });
+    }
+    return route;
+  }
+
+  private route(c: Connection, dir: 'toServer' | 'toClient', id: number, name: string, o: SendOptions, tracked: boolean): Route {
+    if (c.status === 'broken') {
+      this.put(c);
+      return lost(c, c.generation, 'broken', `its connection ${connectionName(c.key)} is broken (${c.brokenBy ?? 'peer-down'})`, tracked);
+    }
+    if (o.fault === 'reset') {
+      this.put(c);
+      return lost(c, c.generation, 'reset', `lost with its connection ${connectionName(c.key)}, reset`, tracked);
+    }
+    const toServer = dir === 'toServer';
+    const clock = toServer ? c.toServerAt : c.toClientAt;
+    const own = o.now + o.latency + (o.fault === 'delay' ? o.delayMs : 0);
+    const at = Math.max(own, clock);
+    const held = toServer ? { toServerAt: at } : { toClientAt: at };
+    const stall = stallOf(c, c.generation, toServer, id, o.now);
+    if (o.fault === 'drop') {
+      // it would have arrived at `at`: everything behind it waits for it, for ever
+      const st: Stall = { generation: c.generation, toServer, envelopeId: id, name, at };
+      this.put({ ...c, ...held, status: 'stalled', stalls: stall ? c.stalls : [...c.stalls, st] });
+      return lost(c, c.generation, 'dropped', null, tracked);
+    }
+    this.put({ ...c, ...held });
+    return {
+      connection: c.key,
+      generation: c.generation,
+      outcome: 'queued',
+      at,
+      copyAt: o.fault === 'duplicate' ? at : null,
+      why: null,
+      tracked,
+      heldBack: at > own,
+      doomed: stall ? stalledWhy(c, stall) : null,
+    };
+  }
+
+  /**
+   * An envelope reaches its destination: may it be handed over? A response that arrives completes
+   * its request (the kernel then cancels that request's timeout).
+   */
+  arrive(env: Pick<Envelope, 'id' | 'from' | 'to' | 'inReplyTo' | 'generation' | 'sentAt'>, isResponse: boolean): Arrival {
+    const key = isResponse ? connectionKey(env.to, env.from) : connectionKey(env.from, env.to);
+    const c = this.conns.get(key);
+    if (!c) return { ok: true, completed: null };
+    if (c.resetGenerations.includes(env.generation)) return { ok: false, why: `its connection ${connectionName(key)} was reset` };
+    const stall = stallOf(c, env.generation, !isResponse, env.id, env.sentAt);
+    if (stall) return { ok: false, why: stalledWhy(c, stall) };
+    if (!isResponse) return { ok: true, completed: null };
+    if (env.generation !== c.generation)
+      return { ok: false, why: `its connection ${connectionName(key)} was closed (the client gave up on it)` };
+    const completed = c.inFlight.find((r) => r.envelopeId === env.inReplyTo) ?? null;
+    if (completed) this.put({ ...c, inFlight: c.inFlight.filter((r) => r !== completed) });
+    return { ok: true, completed };
+  }
+
+  /**
+   * The timeout of one request fired. Null when there is nothing to do: it was answered (or its
+   * answer has already arrived — NetworkClient reads completed receives before it checks timeouts),
+   * or its connection was closed since. Otherwise the client closes the connection, and every
+   * request in flight on it is returned, oldest first.
+   */
+  expire(key: string, generation: number, envelopeId: number, now: number): InFlightRequest[] | null {
+    const c = this.conns.get(key);
+    if (!c || c.generation !== generation) return null;
+    const r = c.inFlight.find((x) => x.envelopeId === envelopeId);
+    if (!r || (r.responseAt !== null && r.responseAt <= now)) return null;
+    return this.close(key, 'timeout');
+  }
+
+  /** Closes a connection (a new generation starts, open and empty); returns its requests in flight, oldest first. */
+  close(key: string, reason: CloseReason): InFlightRequest[] {
+    const c = this.conns.get(key);
+    if (!c) return [];
+    this.put({
+      ...c,
+      generation: c.generation + 1,
+      status: 'open',
+      brokenBy: null,
+      toServerAt: 0,
+      toClientAt: 0,
+      inFlight: [],
+      resetGenerations: reason === 'reset' ? [...c.resetGenerations, c.generation] : c.resetGenerations,
+    });
+    return [...c.inFlight];
+  }
+
+  /** The close notice for `generation` is due: close it, unless it was closed since. */
+  closeIfCurrent(key: string, generation: number, reason: CloseReason): InFlightRequest[] | null {
+    const c = this.conns.get(key);
+    if (!c || c.generation !== generation) return null;
+    return this.close(key, reason);
+  }
+
+  /**
+   * The peer of a connection is gone (or refused it): it is broken until its client notices.
+   * Returns false when it already was (a notice is already on its way).
+   */
+  breakConnection(key: string, reason: CloseReason): boolean {
+    const c = this.conns.get(key);
+    if (!c || c.status === 'broken') return false;
+    this.put({ ...c, status: 'broken', brokenBy: reason });
+    return true;
+  }
+
+  /** Connections whose server is `server`, open or stalled (to break when it goes down). */
+  servedBy(server: ActorId): Connection[] {
+    const out: Connection[] = [];
+    for (const c of this.conns.values()) if (c.server === server && c.status !== 'broken') out.push(c);
+    return out;
+  }
+
+  /**
+   * The client closed all its connections (a crash, or close()): in-flight requests are forgotten
+   * without callbacks (NetworkClient.close). Returns the requests that were in flight.
+   */
+  clientGone(client: ActorId): InFlightRequest[] {
+    const out: InFlightRequest[] = [];
+    for (const c of [...this.conns.values()]) if (c.client === client) out.push(...this.close(c.key, 'peer-down'));
+    return out;
+  }
+
+  /** The request `envelopeId` in flight on `key` at `generation`, if it still is. */
+  inFlight(key: string, generation: number, envelopeId: number): InFlightRequest | null {
+    const c = this.conns.get(key);
+    if (!c || c.generation !== generation) return null;
+    return c.inFlight.find((r) => r.envelopeId === envelopeId) ?? null;
+  }
+}
+
+function lost(c: Connection, generation: number, outcome: RouteOutcome, why: string | null, tracked: boolean): Route {
+  return { connection: c.key, generation, outcome, at: null, copyAt: null, why, tracked, heldBack: false, doomed: null };
+}
