@@ -73,7 +73,7 @@ export const EXPECTED_CHECKLIST: Readonly<Record<string, Readonly<Record<Exclude
     'next-offset': 'not-applicable',
     'read-committed': 'not-applicable',
     observed: 'not-applicable',
-    'event-id': 'pass',
+    'event-id': 'not-applicable',
     'dedup-memory': 'not-applicable',
     'side-effects': 'not-applicable',
   },

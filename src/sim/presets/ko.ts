@@ -50,7 +50,7 @@ export const PRESET_TEXT_KO: Readonly<Record<string, PresetText>> = {
     question:
       '시퀀스 1과 2인 배치가 한 연결에서 함께 전송 중인데, 브로커가 앞의 배치를 거부합니다(compact 토픽에는 키가 필요합니다). 시퀀스 2는 어떻게 처리되고, 프로듀서는 이 공백을 어떻게 넘어갈까요?',
     expected:
-      '시퀀스 1은 영구적으로 실패하므로(INVALID_RECORD: null 키) 아무것도 기록되지 않습니다. 시퀀스 2는 그 바로 뒤에 순서대로 도착합니다 — TCP에서는 배치가 다른 배치를 앞지를 수 없습니다 — 그리고 브로커는 이를 OUT_OF_ORDER_SEQUENCE_NUMBER로 거부합니다. 브로커가 기대하는 값은 1이고, 공백 뒤로는 기록하지 않습니다. 멱등 프로듀서는 시퀀스 1을 다시 쓸 수 없으므로 스스로 epoch를 올리고(KIP-360) 그 배치를 epoch 1, 시퀀스 0으로 다시 보냅니다. offset 0에는 evt-1(epoch 0, 시퀀스 0), offset 1에는 evt-3(epoch 1, 시퀀스 0)이 있고, evt-2는 애플리케이션에 실패로 보고됩니다.',
+      '시퀀스 1은 영구적으로 실패하므로(INVALID_RECORD: null 키) 아무것도 기록되지 않습니다. 시퀀스 2는 그 바로 뒤에 순서대로 도착합니다 — TCP에서는 배치가 다른 배치를 앞지를 수 없습니다 — 그리고 브로커는 이를 OUT_OF_ORDER_SEQUENCE_NUMBER로 거부합니다. 브로커가 기대하는 값은 1이고, 공백 뒤로는 기록하지 않습니다. 멱등 프로듀서는 시퀀스 1을 다시 쓸 수 없으므로 스스로 epoch를 올리고(KIP-360) 그 배치를 epoch 1, 시퀀스 0으로 다시 보냅니다. offset 0에는 evt-1(epoch 0, 시퀀스 0), offset 1에는 evt-3(epoch 1, 시퀀스 0)이 있고, evt-2는 애플리케이션에 실패로 보고됩니다. 애플리케이션이 다시 보내지 않으면 evt-2는 유실됩니다.',
   },
   'acks-0-loss': {
     title: 'acks=0: 보내고 잊으면, 정말로 잊힌다',
