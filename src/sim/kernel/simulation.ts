@@ -317,6 +317,12 @@ export class Simulation {
           if (item.kind === 'timer' || item.kind === 'call' || item.kind === 'disconnected') {
             if (proc.down || proc.incarnation !== item.incarnation) continue;
           }
+          // a process that is down at its start time starts when it is restarted
+          if (item.kind === 'boot' && proc.down) {
+            proc.deferred.push(next);
+            if (item.fg) this.foreground++;
+            continue;
+          }
           // a paused process holds its events until resumed
           if (proc.paused && !proc.down) {
             proc.deferred.push(next);
@@ -750,6 +756,8 @@ export class Simulation {
     if (!proc) return;
     if (!proc.down) this.crashProcess(process);
     proc.down = false;
+    const boots = proc.deferred;
+    proc.deferred = [];
     for (const slot of this.slots.values()) {
       if (slot.process !== process) continue;
       this.push(this.now, {
@@ -761,6 +769,11 @@ export class Simulation {
         incarnation: proc.incarnation,
         fg: true,
       });
+    }
+    // after the restart calls: the boots it missed while down
+    for (const b of boots) {
+      if (b.item.fg) this.foreground--;
+      this.push(this.now, b.item);
     }
   }
 

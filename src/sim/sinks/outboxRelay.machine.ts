@@ -5,11 +5,15 @@
  * rows: the relay is at-least-once, so the topic can hold an event twice with the same event_id, and
  * the consumers downstream de-duplicate by it.
  *
+ * When the database does not answer (it is down, or the answer is lost) the relay connects again
+ * and repeats what it was doing: reading its position, polling, or recording its position — as a
+ * Debezium connector restarts its task after a lost connection.
+ *
  * Simplification: the relay polls the table every 100 ms instead of tailing the database's log.
  */
 import { setup } from 'xstate';
 import { handle, type Out } from '../actors/out';
-import type { CallEvent, RpcEvent, TimerEvent } from '../kernel/effects';
+import type { CallEvent, DisconnectedEvent, RpcEvent, TimerEvent } from '../kernel/effects';
 import type { ActorId } from '../kernel/envelope';
 import type { OutboxRow } from './database.machine';
 
@@ -25,7 +29,12 @@ export interface OutboxRelayContext {
   readonly pending: readonly OutboxRow[];
   readonly index: number;
   readonly nextCorrelationId: number;
+  /** The database request the relay waits for, to repeat it if no answer comes. */
+  readonly waiting: { readonly correlationId: number; readonly what: 'position' | 'poll' | 'record' } | null;
 }
+
+/** How long the relay waits for the database before it reconnects and asks again. */
+export const RELAY_DB_TIMEOUT_MS = 5000;
 
 export interface OutboxRelayInput {
   readonly self: ActorId;
@@ -35,7 +44,7 @@ export interface OutboxRelayInput {
   readonly topic: string;
 }
 
-type Ev = CallEvent | TimerEvent | RpcEvent | { type: 'boot'; now: number } | { type: 'crash' };
+type Ev = CallEvent | TimerEvent | RpcEvent | DisconnectedEvent | { type: 'boot'; now: number } | { type: 'crash' };
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 type Draft = Mutable<OutboxRelayContext>;
 
@@ -49,7 +58,18 @@ const act = (fn: (d: Draft, ev: Ev & { now: number }, out: Out) => void) =>
 function query(d: Draft, table: string, out: Out, extra: Record<string, unknown> = {}): void {
   const correlationId = d.nextCorrelationId;
   d.nextCorrelationId += 1;
+  d.waiting = { correlationId, what: table === 'relay-position' ? 'position' : 'poll' };
   out.send(d.database, 'DbQuery', { correlationId, table, ...extra }, { background: true });
+  out.timer('db', 'dbTimeout', RELAY_DB_TIMEOUT_MS, {}, true);
+}
+
+/** Whether a database answer is the one the relay waits for (a late answer to a repeated request is not). */
+function expected(d: Draft, ev: { payload: unknown }, out: Out): boolean {
+  const answered = (ev.payload as { correlationId?: number }).correlationId;
+  if (!d.waiting || answered !== d.waiting.correlationId) return false;
+  d.waiting = null;
+  out.cancel('db');
+  return true;
 }
 
 function publishNext(d: Draft, out: Out): void {
@@ -64,10 +84,12 @@ function publishNext(d: Draft, out: Out): void {
 const start = act((d, _ev, out) => {
   d.pending = [];
   d.index = 0;
+  d.waiting = null;
   query(d, 'relay-position', out);
 });
 
 const onQueryResult = act((d, ev, out) => {
+  if (!expected(d, ev as RpcEvent, out)) return;
   const r = (ev as RpcEvent<{ position?: number; rows?: OutboxRow[] }>).payload;
   if (r.position !== undefined) {
     d.position = r.position;
@@ -101,15 +123,35 @@ const onReply = act((d, ev, out) => {
   }
 });
 
-const recordPosition = act((d, _ev, out) => {
+function sendPosition(d: Draft, out: Out): void {
   const last = d.pending[d.pending.length - 1];
   if (!last) return;
   const correlationId = d.nextCorrelationId;
   d.nextCorrelationId += 1;
+  d.waiting = { correlationId, what: 'record' };
   out.send(d.database, 'DbTransaction', { correlationId, op: 'relayCommit', position: last.id + 1, app: d.client });
+  out.timer('db', 'dbTimeout', RELAY_DB_TIMEOUT_MS);
+}
+
+const recordPosition = act((d, _ev, out) => sendPosition(d, out));
+
+/**
+ * The database did not answer in time, or refused the connection: ask again after the poll
+ * interval. Recording the position is repeated as it was (the rows are published already).
+ */
+const onDbLost = act((d, ev, out) => {
+  const w = d.waiting;
+  if (!w) return;
+  if (ev.type === 'disconnected' && (ev as DisconnectedEvent).payload.correlationId !== w.correlationId) return;
+  d.waiting = null;
+  out.cancel('db');
+  if (w.what === 'record') out.timer('record', 'recordPosition', d.pollMs);
+  else if (w.what === 'position') out.timer('reconnect', 'reconnect', d.pollMs, {}, true);
+  else out.timer('poll', 'pollOutbox', d.pollMs, {}, true);
 });
 
-const onCommitted = act((d, _ev, out) => {
+const onCommitted = act((d, ev, out) => {
+  if (!expected(d, ev as RpcEvent, out)) return;
   const last = d.pending[d.pending.length - 1];
   if (last) d.position = last.id + 1;
   d.pending = [];
@@ -122,7 +164,7 @@ export const outboxRelayMachine = setup({
   types: {} as { context: OutboxRelayContext; input: OutboxRelayInput; events: Ev },
 }).createMachine({
   id: 'outboxRelay',
-  context: ({ input }) => ({ ...input, pollMs: 100, position: 0, pending: [], index: 0, nextCorrelationId: 0 }),
+  context: ({ input }) => ({ ...input, pollMs: 100, position: 0, pending: [], index: 0, nextCorrelationId: 0, waiting: null }),
   initial: 'idle',
   on: { crash: '.DOWN' },
   states: {
@@ -134,6 +176,9 @@ export const outboxRelayMachine = setup({
         reply: { actions: onReply },
         recordPosition: { actions: recordPosition },
         DbTransactionResult: { actions: onCommitted },
+        dbTimeout: { actions: onDbLost },
+        disconnected: { actions: onDbLost },
+        reconnect: { actions: act((d, _ev, out) => query(d, 'relay-position', out)) },
       },
     },
     DOWN: { on: { restart: { target: 'relaying', actions: start } } },
