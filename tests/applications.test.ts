@@ -169,6 +169,38 @@ describe('the kernel: a process down at its start time', () => {
     record: true,
   };
 
+  it('a timer held while its process is paused can still be cancelled once it resumes', () => {
+    const timers = setup({ types: {} as { context: { fired: string[] }; events: { type: string; now?: number } } }).createMachine({
+      context: { fired: [] },
+      on: {
+        boot: {
+          actions: handle((c: { fired: string[] }, _e: unknown, out) => {
+            out.timer('b', 'cancelA', 90);
+            out.timer('a', 'fireA', 100);
+            return c;
+          }),
+        },
+        cancelA: {
+          actions: handle((c: { fired: string[] }, _e: unknown, out) => {
+            out.cancel('a');
+            return { fired: [...c.fired, 'cancelA'] };
+          }),
+        },
+        fireA: { actions: handle((c: { fired: string[] }) => ({ fired: [...c.fired, 'fireA'] })) },
+      },
+    });
+    const sim = Simulation.create([{ id: 'p.app', kind: 'test', logic: timers, input: {}, boot: true }], {
+      ...options,
+      faults: [
+        { kind: 'timed', id: 0, at: 50, process: 'p', label: 'pause p', action: { type: 'pause' } },
+        { kind: 'timed', id: 1, at: 200, process: 'p', label: 'resume p', action: { type: 'resume' } },
+      ],
+    } as never);
+    sim.run();
+    expect((sim.actorSnapshots().get('p.app')?.context as { fired: string[] }).fired).toEqual(['cancelA']);
+    expect(sim.stopReason).not.toBe('max-time');
+  });
+
   it('starts when it is restarted, not while it is down', () => {
     const sim = Simulation.create([{ id: 'p.app', kind: 'test', logic: starter, input: {}, boot: true, bootAt: 2000 }], {
       ...options,

@@ -317,10 +317,10 @@ export class Simulation {
           if (item.kind === 'timer' || item.kind === 'call' || item.kind === 'disconnected') {
             if (proc.down || proc.incarnation !== item.incarnation) continue;
           }
-          // a process that is down at its start time starts when it is restarted
+          // a process that is down at its start time starts when it is restarted (until then
+          // the held boot is no work the run waits for)
           if (item.kind === 'boot' && proc.down) {
             proc.deferred.push(next);
-            if (item.fg) this.foreground++;
             continue;
           }
           // a paused process holds its events until resumed
@@ -771,10 +771,7 @@ export class Simulation {
       });
     }
     // after the restart calls: the boots it missed while down
-    for (const b of boots) {
-      if (b.item.fg) this.foreground--;
-      this.push(this.now, b.item);
-    }
+    for (const b of boots) this.push(this.now, b.item);
   }
 
   private resumeProcess(process: ProcessId): void {
@@ -785,7 +782,12 @@ export class Simulation {
     proc.deferred = [];
     for (const d of deferred) {
       if (d.item.fg) this.foreground--;
-      this.push(this.now, d.item);
+      const seq = this.push(this.now, d.item);
+      // a held timer is still the one its key names: cancelling or re-arming it must reach the new entry
+      if (d.item.kind === 'timer') {
+        const k = `${d.item.actor}|${d.item.key}`;
+        if (this.timerIndex.get(k)?.seq === d.seq) this.timerIndex.set(k, { seq, fg: d.item.fg });
+      }
     }
   }
 
