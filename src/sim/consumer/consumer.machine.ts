@@ -602,9 +602,9 @@ const onOffsetFetchResponse = action((d, ev, out) => {
   const r = (ev as RpcEvent<OffsetFetchResponse & { correlationId: number }>).payload;
   if (r.correlationId !== d.offsetsRequest) return;
   d.offsetsRequest = null;
-  if (r.error === 'UNSTABLE_OFFSET_COMMIT') {
-    // a transaction holding offsets for these partitions has not finished: ask again shortly
-    out.fact({ kind: 'clientError', client: d.client, error: 'UNSTABLE_OFFSET_COMMIT', during: 'OffsetFetch', fatal: false });
+  if (r.error === 'UNSTABLE_OFFSET_COMMIT' || COORDINATOR_ERRORS.includes(r.error)) {
+    // a transaction holding offsets for these partitions has not finished, or the coordinator is loading: ask again shortly
+    out.fact({ kind: 'clientError', client: d.client, error: r.error, during: 'OffsetFetch', fatal: false });
     out.timer('offsets', 'offsetsRetry', d.config['retry.backoff.ms']);
     return;
   }
@@ -783,9 +783,14 @@ const onHeartbeatDue = action((d, _ev, out) => {
   out.timer('heartbeat', 'heartbeatDue', d.config['heartbeat.interval.ms'], {}, true);
 });
 
+/** Errors that say the coordinator is not ready (moving or loading): the client finds it again and retries. */
+const COORDINATOR_ERRORS: readonly string[] = ['COORDINATOR_LOAD_IN_PROGRESS', 'COORDINATOR_NOT_AVAILABLE', 'NOT_COORDINATOR'];
+
 const onHeartbeatResponse = action((d, ev, out) => {
   const r = (ev as RpcEvent<{ error: KafkaError }>).payload;
   if (r.error === 'NONE') return;
+  // HeartbeatResponseHandler: the coordinator is marked unknown; the member keeps its generation and heartbeats on
+  if (COORDINATOR_ERRORS.includes(r.error)) return;
   if (!d.rejoinNeeded) out.fact({ kind: 'clientError', client: d.client, error: r.error, during: 'Heartbeat', fatal: false });
   // AbstractCoordinator.HeartbeatResponseHandler: the member id is forgotten for UNKNOWN_MEMBER_ID, the generation for both
   if (r.error === 'UNKNOWN_MEMBER_ID') d.memberId = '';

@@ -523,6 +523,8 @@ export function removeMember(env: GroupEnv, g0: ConsumerGroup, memberId: string,
   if (!m) return g0;
   const g = dropMember(g0, m, out);
   if (g.state === 'Stable' || g.state === 'CompletingRebalance') return prepareRebalance(env, g, reason, now, out);
+  // already rebalancing: no new rebalance to announce, so say why the member is gone
+  out.fact({ kind: 'note', actor: env.id, text: `group ${g.groupId}: ${reason}; it is removed` });
   if (g.state === 'PreparingRebalance' && allJoined(g)) return completeJoin(env, g, now, out, reason);
   return g;
 }

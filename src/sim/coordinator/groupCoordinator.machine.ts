@@ -15,7 +15,7 @@ import { setup } from 'xstate';
 import { handle, type Out, type PendingRequest, pendingRequest } from '../actors/out';
 import { type ClusterMetadata, CONSUMER_OFFSETS_TOPIC } from '../cluster/metadata';
 import type { CallEvent, DisconnectedEvent, RpcEvent, TimerEvent } from '../kernel/effects';
-import type { ActorId } from '../kernel/envelope';
+import type { ActorId, RpcName } from '../kernel/envelope';
 import { appendMarker, appendProducerBatch, type PartitionLog, partitionName } from '../log/partitionLog';
 import { coordinatorPartitionFor } from '../producer/partitioner';
 import type { KafkaError } from '../protocol/errors';
@@ -412,6 +412,30 @@ const onWriteTxnMarkers = (ctx: GroupCoordinatorContext, ev: RpcEvent<WriteTxnMa
   return d;
 };
 
+/**
+ * A request that reaches the coordinator's process before the coordinator has loaded its partition
+ * again (its process is back, the restart not yet handled): Kafka's coordinator runtime answers
+ * COORDINATOR_LOAD_IN_PROGRESS while it loads, and the client retries.
+ */
+const onRequestWhileLoading = (ctx: GroupCoordinatorContext, ev: RpcEvent, out: Out): GroupCoordinatorContext => {
+  const error = 'COORDINATOR_LOAD_IN_PROGRESS';
+  const answers: Partial<Record<string, [RpcName, object]>> = {
+    JoinGroup: [
+      'JoinGroupResponse',
+      { error, generationId: -1, memberId: (ev.payload as { memberId?: string }).memberId ?? '', leader: '' },
+    ],
+    SyncGroup: ['SyncGroupResponse', { error, assignment: [] }],
+    Heartbeat: ['HeartbeatResponse', { error }],
+    LeaveGroup: ['LeaveGroupResponse', { error }],
+    OffsetCommit: ['OffsetCommitResponse', { error }],
+    TxnOffsetCommit: ['TxnOffsetCommitResponse', { error }],
+    OffsetFetch: ['OffsetFetchResponse', { error, offsets: [] }],
+  };
+  const answer = answers[ev.type];
+  if (answer) out.reply(pendingRequest(ev), answer[0], answer[1], { background: ev.type === 'Heartbeat' });
+  return ctx;
+};
+
 /** The coordinator is back: GroupMetadataManager.onLoaded schedules every loaded member's heartbeat expiry. */
 const onCoordinatorLoaded = (ctx: GroupCoordinatorContext, ev: { now: number }, out: Out): GroupCoordinatorContext => ({
   ...ctx,
@@ -463,7 +487,18 @@ export const groupCoordinatorMachine = setup({
         verifying: [],
         groups: Object.fromEntries(Object.entries(ctx.groups).map(([id, g]) => [id, loadGroup(g)])),
       })),
-      on: { restart: { target: 'serving', actions: handle(onCoordinatorLoaded) } },
+      on: {
+        restart: { target: 'serving', actions: handle(onCoordinatorLoaded) },
+        // markers are appended by the partition's leader whatever the coordinator is doing
+        WriteTxnMarkers: { actions: handle(onWriteTxnMarkers) },
+        JoinGroup: { actions: handle(onRequestWhileLoading) },
+        SyncGroup: { actions: handle(onRequestWhileLoading) },
+        Heartbeat: { actions: handle(onRequestWhileLoading) },
+        LeaveGroup: { actions: handle(onRequestWhileLoading) },
+        OffsetCommit: { actions: handle(onRequestWhileLoading) },
+        TxnOffsetCommit: { actions: handle(onRequestWhileLoading) },
+        OffsetFetch: { actions: handle(onRequestWhileLoading) },
+      },
     },
   },
 });
