@@ -8,19 +8,24 @@
  * - consumers: an application in mode at-most-once, at-least-once, auto-commit or exactly-once
  *   processes every input once and commits to the end of every input partition (auto-commit too:
  *   Kafka's poll() auto-commits while it waits); in exactly-once its committed output holds every
- *   input once.
+ *   input once; and the group coordinator's rules of groupRules.ts hold;
+ * - group-faults (groupFaults.ts): the same under one fault, in every processing mode and with
+ *   every sink.
  */
 import fc from 'fast-check';
 import { runScenario } from '../../src/sim/run';
 import type { Scenario } from '../../src/sim/scenario/schema';
 import { summarize, type TraceSummary } from '../../src/sim/trace/summary';
+import { type GroupFaultsExpectation, groupFaultProblems, groupFaultsCaseArb } from './groupFaults';
+import { groupRuleProblems } from './groupRules';
 
 export interface LivenessCase {
   readonly scenario: Scenario;
   /** Streams: the expected count per key; consumers: the number of input records. */
   readonly expect:
     | { readonly kind: 'streams'; readonly counts: Readonly<Record<string, number>> }
-    | { readonly kind: 'consumers'; readonly records: number; readonly exactlyOnce: boolean };
+    | { readonly kind: 'consumers'; readonly records: number; readonly exactlyOnce: boolean }
+    | GroupFaultsExpectation;
 }
 
 export const streamsCaseArb: fc.Arbitrary<LivenessCase> = fc
@@ -143,7 +148,9 @@ function uncommittedInputs(summary: TraceSummary, groupId: string): string[] {
 
 /** What did not happen that should have; empty when the run made all the progress it should. */
 export function livenessProblems(c: LivenessCase): string[] {
-  const summary = summarize(runScenario(c.scenario));
+  const trace = runScenario(c.scenario);
+  const summary = summarize(trace);
+  if (c.expect.kind === 'groups') return groupFaultProblems(trace, summary, c.expect);
   const problems: string[] = [];
   const unfinished = summary.partitions.flatMap((p) =>
     p.records
@@ -167,6 +174,7 @@ export function livenessProblems(c: LivenessCase): string[] {
       if (committed !== c.expect.records) problems.push(`${committed} committed outputs, not ${c.expect.records}`);
       problems.push(...unfinished.map((r) => `left in the log: ${r}`));
     }
+    problems.push(...groupRuleProblems(trace));
   }
   return problems;
 }
@@ -182,4 +190,5 @@ export function livenessProperty(arb: fc.Arbitrary<LivenessCase>): fc.IPropertyW
 export const LIVENESS_FAMILIES = {
   'streams-liveness': streamsCaseArb,
   'consumer-liveness': consumersCaseArb,
+  'group-faults': groupFaultsCaseArb,
 } as const;

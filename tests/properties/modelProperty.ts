@@ -1,11 +1,13 @@
 /**
  * The property every random scenario must satisfy — it validates, runs, and breaks none of Kafka's
- * invariants — shared by the property tests and `npm run fuzz`.
+ * invariants nor the group coordinator's rules (groupRules.ts) — shared by the property tests and
+ * `npm run fuzz`.
  */
 import fc from 'fast-check';
 import { formatViolations, runChecked } from '../../src/sim/checks/invariants';
 import type { Scenario } from '../../src/sim/scenario/schema';
 import { validateScenario } from '../../src/sim/scenario/validate';
+import { groupRuleProblems } from './groupRules';
 
 /** Fixed by default so that `npm test` is repeatable; PROPERTY_SEED=<n> explores elsewhere. */
 export const PROPERTY_SEED = Number(process.env.PROPERTY_SEED ?? 8_000_001);
@@ -19,8 +21,10 @@ export function cases(n: number): number {
 export function assertSound(scenario: Scenario, everyStep = true): void {
   const v = validateScenario(scenario);
   if (!v.ok) throw new Error(`the generator produced an invalid scenario: ${v.errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`);
-  const { violations } = runChecked(scenario, { everyStep });
+  const { trace, violations } = runChecked(scenario, { everyStep });
   if (violations.length) throw new Error(`invariants broken:\n${formatViolations(violations)}`);
+  const broken = groupRuleProblems(trace);
+  if (broken.length) throw new Error(`group coordinator rules broken:\n${broken.join('\n')}`);
 }
 
 /** With `everyStep` false the logs are checked at the checkpoints only (the shapes draw one every 16–256 steps). */
