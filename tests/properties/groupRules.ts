@@ -70,18 +70,24 @@ export function waitingMembersExpired(trace: Trace): string[] {
   return problems;
 }
 
-/** "Every parked JoinGroup/SyncGroup is answered": at the end of a settled run, none is held. */
+/**
+ * "Every parked JoinGroup/SyncGroup is answered": at the end of a settled run, none is held — except
+ * one its client gave up on and sent again (ClassicGroup.updateMember replaces the waiting request).
+ */
 export function heldRequestsLeft(trace: Trace): string[] {
   if (trace.stopReason !== 'quiescent') return [];
   const crashes = coordinatorCrashes(trace);
   const answered = answeredAt(trace);
   const end = trace.steps.length;
+  const lastSent = new Map<string, number>();
+  for (const e of trace.envelopes) if (e.to === GC && e.fate === 'delivered') lastSent.set(`${e.from}|${e.rpc}`, e.id);
   return trace.envelopes
     .filter(
       (e) =>
         e.to === GC &&
         (e.rpc === 'JoinGroup' || e.rpc === 'SyncGroup') &&
         e.duplicateOf === null &&
+        lastSent.get(`${e.from}|${e.rpc}`) === e.id &&
         heldAt(trace, e.id, end, crashes, answered),
     )
     .map((e) => `${e.rpc} #${e.id} from ${e.from} (sent at ${e.sentAt} ms) was never answered`);
