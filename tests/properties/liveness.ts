@@ -10,12 +10,16 @@
  * - consumers: an application in mode at-most-once, at-least-once, auto-commit or exactly-once
  *   processes every input once and commits to the end of every input partition (auto-commit too:
  *   Kafka's poll() auto-commits while it waits); in exactly-once its committed output holds every
- *   input once.
+ *   input once; and the group coordinator's rules of groupRules.ts hold;
+ * - group-faults (groupFaults.ts): the same under one fault, in every processing mode and with
+ *   every sink.
  */
 import fc from 'fast-check';
 import { runScenario } from '../../src/sim/run';
 import type { Scenario } from '../../src/sim/scenario/schema';
 import { summarize, type TraceSummary } from '../../src/sim/trace/summary';
+import { type GroupFaultsExpectation, groupFaultProblems, groupFaultsCaseArb } from './groupFaults';
+import { groupRuleProblems } from './groupRules';
 import { streamsRestoreProblems } from './streamsRestore';
 
 export interface LivenessCase {
@@ -23,7 +27,8 @@ export interface LivenessCase {
   /** Streams: the expected count per key; consumers: the number of input records. */
   readonly expect:
     | { readonly kind: 'streams'; readonly counts: Readonly<Record<string, number>> }
-    | { readonly kind: 'consumers'; readonly records: number; readonly exactlyOnce: boolean };
+    | { readonly kind: 'consumers'; readonly records: number; readonly exactlyOnce: boolean }
+    | GroupFaultsExpectation;
 }
 
 export const streamsCaseArb: fc.Arbitrary<LivenessCase> = fc
@@ -150,6 +155,7 @@ function uncommittedInputs(summary: TraceSummary, groupId: string): string[] {
 export function livenessProblems(c: LivenessCase): string[] {
   const trace = runScenario(c.scenario);
   const summary = summarize(trace);
+  if (c.expect.kind === 'groups') return groupFaultProblems(trace, summary, c.expect);
   const problems: string[] = [];
   const unfinished = summary.partitions.flatMap((p) =>
     p.records
@@ -174,6 +180,7 @@ export function livenessProblems(c: LivenessCase): string[] {
       if (committed !== c.expect.records) problems.push(`${committed} committed outputs, not ${c.expect.records}`);
       problems.push(...unfinished.map((r) => `left in the log: ${r}`));
     }
+    problems.push(...groupRuleProblems(trace));
   }
   return problems;
 }
@@ -189,4 +196,5 @@ export function livenessProperty(arb: fc.Arbitrary<LivenessCase>): fc.IPropertyW
 export const LIVENESS_FAMILIES = {
   'streams-liveness': streamsCaseArb,
   'consumer-liveness': consumersCaseArb,
+  'group-faults': groupFaultsCaseArb,
 } as const;

@@ -1,12 +1,14 @@
 /**
  * The property every random scenario must satisfy — it validates, runs, and breaks none of Kafka's
- * invariants nor the producer's per-partition rules (producerRules.ts), and every Kafka Streams
- * restore in it matches the committed changelog — shared by the property tests and `npm run fuzz`.
+ * invariants nor the producer's per-partition rules (producerRules.ts) nor the group coordinator's
+ * rules (groupRules.ts), and every Kafka Streams restore in it matches the committed changelog —
+ * shared by the property tests and `npm run fuzz`.
  */
 import fc from 'fast-check';
 import { formatViolations, runChecked } from '../../src/sim/checks/invariants';
 import type { Scenario } from '../../src/sim/scenario/schema';
 import { validateScenario } from '../../src/sim/scenario/validate';
+import { groupRuleProblems } from './groupRules';
 import { formatRuleViolations, producerRuleViolations } from './producerRules';
 import { streamsRestoreProblems } from './streamsRestore';
 
@@ -30,6 +32,8 @@ export function assertSound(scenario: Scenario, everyStep = true): void {
     const problems = streamsRestoreProblems(trace);
     if (problems.length) throw new Error(`Kafka Streams restore:\n${problems.join('\n')}`);
   }
+  const groupBroken = groupRuleProblems(trace);
+  if (groupBroken.length) throw new Error(`group coordinator rules broken:\n${groupBroken.join('\n')}`);
 }
 
 /** With `everyStep` false the logs are checked at the checkpoints only (the shapes draw one every 16–256 steps). */

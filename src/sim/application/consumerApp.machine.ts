@@ -12,8 +12,9 @@
  * - exactly-once: consume-transform-produce in a transaction with sendOffsetsToTransaction(next
  *   offsets, groupMetadata); after an abort, seek back to the committed offsets;
  * - consume-produce-no-transactions: produce, flush, then commitSync (outputs can be written twice);
- * - offsets-in-sink: the result and the consumed offset in one database transaction; on start the
- *   application seeks to the offsets stored in the database.
+ * - offsets-in-sink: the result and the consumed offset in one database transaction; its rebalance
+ *   listener (onPartitionsAssigned) reads the offsets stored in the database and seeks to them on
+ *   every assignment, as Kafka's documentation of ConsumerRebalanceListener shows.
  */
 import { setup } from 'xstate';
 import { handle, type Out } from '../actors/out';
@@ -59,6 +60,10 @@ export interface ConsumerAppContext {
   readonly httpAttempt: number;
   /** Correlation id of the sink call the current step waits for: answers to earlier attempts are ignored. */
   readonly sinkRequest: number | null;
+  /** onPartitionsAssigned is reading the database's offsets (this query's correlation id). */
+  readonly listenerQuery: number | null;
+  /** The partitions of the last assignment ("topic-partition"). */
+  readonly assigned: readonly string[];
   readonly nextCorrelationId: number;
   readonly stopped: string | null;
 }
@@ -182,12 +187,6 @@ function sendDbWrite(d: Draft, r: RecordForApp, out: Out): void {
   );
 }
 
-/** offsets-in-sink: read the offsets the database keeps (the query is retried until it is answered). */
-function queryStoredOffsets(d: Draft, out: Out): void {
-  const sink = d.sink as SinkRef;
-  out.send(sink.id, 'DbQuery', { correlationId: corr(d), table: 'consumer_offsets' }, { timeoutMs: d.httpTimeoutMs });
-}
-
 /** Runs the current plan step (or polls when the plan is done). */
 function runStep(d: Draft, now: number, out: Out): void {
   const s = d.plan[d.step];
@@ -278,10 +277,28 @@ const start = act((d, _ev, out) => {
   d.plan = [];
   d.step = 0;
   d.batch = [];
+  d.listenerQuery = null;
   // only an exactly-once application has a transactional producer to initialise
   if (d.producer && d.mode === 'exactly-once') out.call(d.producer, 'initTransactions');
-  else if (d.mode === 'offsets-in-sink' && d.sink) queryStoredOffsets(d, out);
   else out.call(d.consumer, 'poll');
+});
+
+/** offsets-in-sink's ConsumerRebalanceListener.onPartitionsAssigned: read the offsets the database holds. */
+function queryStoredOffsets(d: Draft, out: Out): void {
+  const sink = d.sink as SinkRef;
+  const correlationId = corr(d);
+  d.listenerQuery = correlationId;
+  out.send(sink.id, 'DbQuery', { correlationId, table: 'consumer_offsets' }, { timeoutMs: d.httpTimeoutMs });
+}
+
+const onPartitionsAssigned = act((d, ev, out) => {
+  const partitions = (ev as CallEvent<{ partitions: TopicPartition[] }>).args.partitions;
+  d.assigned = partitions.map(tpName);
+  if (d.mode !== 'offsets-in-sink' || !d.sink) {
+    out.call(d.consumer, 'partitionsAssignedDone', { offsets: {} });
+    return;
+  }
+  queryStoredOffsets(d, out);
 });
 
 const onContinue = act((d, ev, out) => runStep(d, ev.now, out));
@@ -309,8 +326,7 @@ const onReply = act((d, ev, out) => {
   switch (r.call) {
     case 'initTransactions':
       if (!r.ok) return stop(d, out, `initTransactions failed: ${r.error}`);
-      if (d.mode === 'offsets-in-sink' && d.sink) queryStoredOffsets(d, out);
-      else out.call(d.consumer, 'poll');
+      out.call(d.consumer, 'poll');
       return;
     case 'poll':
       if ((r.records ?? []).length === 0) {
@@ -381,21 +397,20 @@ const onReply = act((d, ev, out) => {
 const onSinkResponse = act((d, ev, out) => {
   const e = ev as RpcEvent<{ ok?: boolean; conflict?: boolean; offsets?: Record<string, number>; status?: number }>;
   if (e.type === 'DbQueryResult') {
-    const offsets = e.payload.offsets ?? {};
-    for (const [name, offset] of Object.entries(offsets)) {
-      const dash = name.lastIndexOf('-');
-      out.call(d.consumer, 'useExternalOffsets', { topic: name.slice(0, dash), partition: Number(name.slice(dash + 1)), offset });
-    }
+    if ((e.payload as { correlationId?: number }).correlationId !== d.listenerQuery) return;
+    d.listenerQuery = null;
+    // seek each assigned partition to the offset stored with its results
+    const offsets = Object.fromEntries(Object.entries(e.payload.offsets ?? {}).filter(([name]) => d.assigned.includes(name)));
     out.fact({
       kind: 'note',
       actor: d.self,
-      text: `read its offsets from the database: ${
+      text: `onPartitionsAssigned(${d.assigned.join(', ') || 'none'}): read its offsets from the database: ${
         Object.entries(offsets)
           .map(([k, o]) => `${k}=${o}`)
           .join(', ') || 'none yet'
       }`,
     });
-    out.call(d.consumer, 'poll');
+    out.call(d.consumer, 'partitionsAssignedDone', { offsets });
     return;
   }
   // an answer to an attempt the application already gave up on changes nothing
@@ -452,7 +467,10 @@ function callAgain(d: Draft, out: Out): void {
 const onSinkDisconnected = act((d, ev, out) => {
   const e = ev as DisconnectedEvent;
   if (e.rpc === 'DbQuery') {
-    out.timer('offsetsQuery', 'offsetsQueryRetry', 100);
+    // onPartitionsAssigned's query got no answer: ask again (at once after a timeout, shortly when unreachable)
+    if ((e.payload as { correlationId?: number }).correlationId !== d.listenerQuery) return;
+    if (e.timedOut) queryStoredOffsets(d, out);
+    else out.timer('db', 'dbTimeout', 100);
     return;
   }
   const lost = (e.payload as { correlationId?: number }).correlationId;
@@ -466,7 +484,11 @@ const onSinkDisconnected = act((d, ev, out) => {
   else out.timer('db', 'dbTimeout', 100);
 });
 
-const onDbTimeout = act((d, _ev, out) => writeAgain(d, out));
+/** The retry after an unreachable database: onPartitionsAssigned's query, or the write. */
+const onDbTimeout = act((d, _ev, out) => {
+  if (d.listenerQuery !== null) queryStoredOffsets(d, out);
+  else writeAgain(d, out);
+});
 const onHttpTimeout = act((d, _ev, out) => callAgain(d, out));
 
 function stop(d: Draft, out: Out, why: string): void {
@@ -490,16 +512,20 @@ export const consumerAppMachine = setup({
     step: 0,
     httpAttempt: 0,
     sinkRequest: null,
+    listenerQuery: null,
+    assigned: [],
     nextCorrelationId: 0,
     stopped: null,
   }),
   initial: 'idle',
   on: { crash: '.DOWN' },
   states: {
-    idle: { on: { boot: { target: 'running', actions: start } } },
+    // not started yet (before its startAt): a crash or restart of its process changes nothing
+    idle: { on: { boot: { target: 'running', actions: start }, crash: {}, restart: {} } },
     running: {
       on: {
         continue: { actions: onContinue },
+        onPartitionsAssigned: { actions: onPartitionsAssigned },
         reply: { actions: onReply },
         DbTransactionResult: { actions: onSinkResponse },
         DbQueryResult: { actions: onSinkResponse },
@@ -507,7 +533,6 @@ export const consumerAppMachine = setup({
         httpTimeout: { actions: onHttpTimeout },
         dbTimeout: { actions: onDbTimeout },
         disconnected: { actions: onSinkDisconnected },
-        offsetsQueryRetry: { actions: act((d, _ev, out) => queryStoredOffsets(d, out)) },
         halt: 'stopped',
       },
     },
@@ -521,6 +546,7 @@ export const consumerAppMachine = setup({
         groupMetadata: null,
         httpAttempt: 0,
         sinkRequest: null,
+        listenerQuery: null,
       })),
       on: { restart: { target: 'running', actions: start } },
     },

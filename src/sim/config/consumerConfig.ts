@@ -38,9 +38,25 @@ export const CONSUMER_CONFIG: readonly ConfigKey[] = [
   },
   { name: 'heartbeat.interval.ms', type: 'int', default: 3000, min: 1, doc: 'How often the member heartbeats to the group coordinator.' },
   { name: 'max.poll.records', type: 'int', default: 500, min: 1, doc: 'Upper bound on the records one poll() returns.' },
+  {
+    name: 'max.poll.interval.ms',
+    type: 'int',
+    default: 300000,
+    min: 1,
+    doc: 'The rebalance timeout: how long the group waits for this member to rejoin or sync, and how long it may commit before rejoining.',
+    simulation: 'only as the rebalance timeout (poll() is not timed)',
+  },
   { name: 'fetch.max.wait.ms', type: 'int', default: 500, min: 0, doc: 'How long the broker holds a fetch that has no data.' },
   { name: 'request.timeout.ms', type: 'int', default: 30000, min: 0, doc: 'How long the client waits for a response.' },
   { name: 'retry.backoff.ms', type: 'long', default: 100, min: 0, doc: 'Wait before retrying a failed request.' },
+  {
+    name: 'retry.backoff.max.ms',
+    type: 'long',
+    default: 1000,
+    min: 0,
+    doc: 'Upper bound on the wait between retries of a commit; the wait doubles from retry.backoff.ms.',
+    simulation: 'no jitter',
+  },
 ];
 
 export interface ConsumerConfig {
@@ -52,9 +68,11 @@ export interface ConsumerConfig {
   readonly 'session.timeout.ms': number;
   readonly 'heartbeat.interval.ms': number;
   readonly 'max.poll.records': number;
+  readonly 'max.poll.interval.ms': number;
   readonly 'fetch.max.wait.ms': number;
   readonly 'request.timeout.ms': number;
   readonly 'retry.backoff.ms': number;
+  readonly 'retry.backoff.max.ms': number;
 }
 
 export function resolveConsumerConfig(user: Readonly<Record<string, ConfigValue>>): { config: ConsumerConfig; errors: ConfigProblem[] } {

@@ -44,8 +44,13 @@ export interface ConsumerContext {
   /** Correlation id of the fetch in flight per partition. */
   readonly fetching: Readonly<Record<string, number>>;
   readonly offsetsRequest: number | null;
-  /** Offsets the application keeps outside Kafka (offsets-in-sink): used instead of the group's on assignment. */
-  readonly externalOffsets: Readonly<Record<string, number>>;
+  /**
+   * The application has a ConsumerRebalanceListener (offsets-in-sink: it seeks to the offsets its
+   * database holds): on every assignment the consumer calls onPartitionsAssigned and waits for it
+   * before fetching the group's committed offsets for the partitions it did not seek.
+   */
+  readonly rebalanceListener: boolean;
+  readonly awaitingListener: boolean;
   readonly pollWaiting: ActorId | null;
   /** An endOffsets() call in progress: correlation id → partition, and the offsets found so far. */
   readonly endOffsets: {
@@ -57,9 +62,10 @@ export interface ConsumerContext {
   readonly commitInFlight: PendingCommit | null;
   /** The next commit, waiting for the one in flight; a newer one replaces it. */
   readonly commitQueued: PendingCommit | null;
-  readonly lastAutoCommit: number;
-  /** The offset last sent in an OffsetCommit, by partition: the auto-commit while poll() waits skips those. */
-  readonly sentOffsets: Readonly<Record<string, number>>;
+  /** ConsumerCoordinator.nextAutoCommitTimer: when poll() auto-commits next. */
+  readonly nextAutoCommitAt: number;
+  /** The group's committed offset as this consumer last learned it (an acknowledged commit, an OffsetFetch), by partition. */
+  readonly knownCommitted: Readonly<Record<string, number>>;
   readonly nextCorrelationId: number;
   /**
    * The coordinator asked this member to rejoin. As in Kafka, it does so only inside the next
@@ -76,7 +82,16 @@ export interface PendingCommit {
   readonly offsets: readonly (TopicPartition & { offset: number })[];
   /** The application waiting in commitSync(), if any (auto-commits have none). */
   readonly waiter: ActorId | null;
+  /** An auto-commit of poll(), the one before rejoining (ConsumerCoordinator.onJoinPrepare), or commitSync(). */
+  readonly purpose: 'auto' | 'joinPrepare' | 'sync';
+  /** Attempts so far: a retry waits retry.backoff.ms doubling up to retry.backoff.max.ms. */
+  readonly attempts: number;
+  /** commitSync() gives up at default.api.timeout.ms after it was called (TimeoutException). */
+  readonly deadline: number;
 }
+
+/** default.api.timeout.ms: how long commitSync() without a timeout retries. */
+export const DEFAULT_API_TIMEOUT_MS = 60000;
 
 export interface ConsumerInput {
   readonly self: ActorId;
@@ -85,6 +100,8 @@ export interface ConsumerInput {
   readonly meta: ClusterMetadata;
   readonly config: ConsumerConfig;
   readonly topics: readonly string[];
+  /** offsets-in-sink: the application seeks in onPartitionsAssigned. */
+  readonly rebalanceListener?: boolean;
 }
 
 type Ev =
@@ -113,13 +130,14 @@ function initial(input: ConsumerInput): ConsumerContext {
     bufferEnd: {},
     fetching: {},
     offsetsRequest: null,
-    externalOffsets: {},
+    rebalanceListener: input.rebalanceListener ?? false,
+    awaitingListener: false,
     pollWaiting: null,
     endOffsets: null,
     commitInFlight: null,
     commitQueued: null,
-    lastAutoCommit: 0,
-    sentOffsets: {},
+    nextAutoCommitAt: input.config['auto.commit.interval.ms'],
+    knownCommitted: {},
     nextCorrelationId: 0,
     rejoinNeeded: false,
   };
@@ -176,6 +194,7 @@ function sendJoin(d: Draft, out: Out): void {
     groupId: d.config['group.id'],
     memberId: d.memberId,
     sessionTimeoutMs: d.config['session.timeout.ms'],
+    rebalanceTimeoutMs: d.config['max.poll.interval.ms'],
     topics: d.topics,
   });
 }
@@ -196,26 +215,109 @@ function sendCommit(d: Draft, out: Out, c: PendingCommit): void {
  * never overtake an earlier one and move the group's offset back (Kafka keeps them ordered on the
  * coordinator connection, and commitSync waits for earlier async commits).
  */
-function commit(d: Draft, out: Out, offsets: readonly (TopicPartition & { offset: number })[], waiter: ActorId | null): void {
-  const c: PendingCommit = { correlationId: corr(d), generationId: d.generationId, memberId: d.memberId, offsets, waiter };
-  d.sentOffsets = { ...d.sentOffsets, ...Object.fromEntries(offsets.map((o) => [tpName(o), o.offset])) };
+function commit(
+  d: Draft,
+  out: Out,
+  offsets: readonly (TopicPartition & { offset: number })[],
+  waiter: ActorId | null,
+  purpose: PendingCommit['purpose'],
+  now: number,
+): void {
+  if (d.config['group.id'] && (d.generationId < 0 || !d.memberId)) {
+    // ConsumerCoordinator.sendOffsetCommitRequest: not part of an active generation, nothing is sent
+    if (waiter) {
+      out.fact({ kind: 'clientError', client: d.client, error: 'CommitFailedException', during: 'commitSync', fatal: false });
+      out.call(waiter, 'reply', { call: 'commitSync', ok: false, error: 'CommitFailedException' });
+    }
+    if (purpose === 'joinPrepare') out.raise({ type: 'prepared' });
+    return;
+  }
+  const c: PendingCommit = {
+    correlationId: corr(d),
+    generationId: d.generationId,
+    memberId: d.memberId,
+    offsets,
+    waiter,
+    purpose,
+    attempts: 0,
+    // commitSync(): default.api.timeout.ms; onJoinPrepare: the rebalance timeout
+    deadline: now + (purpose === 'joinPrepare' ? d.config['max.poll.interval.ms'] : DEFAULT_API_TIMEOUT_MS),
+  };
   if (!d.commitInFlight) {
     sendCommit(d, out, c);
     return;
   }
-  // a newer commit replaces a queued auto-commit; a waiting commitSync keeps its place
-  const queuedWaiter = d.commitQueued?.waiter ?? null;
-  if (queuedWaiter && !waiter) return;
+  // a newer commit replaces a queued auto-commit; a waiting commitSync or onJoinPrepare keeps its place
+  if (d.commitQueued && d.commitQueued.purpose !== 'auto' && purpose === 'auto') return;
   d.commitQueued = c;
 }
 
-/** Partitions revoked (eager rebalance): positions, buffers and fetches are forgotten. */
-function revokeAll(d: Draft, out: Out): void {
-  if (d.config['enable.auto.commit'] && d.config['group.id'] && d.generationId >= 0) {
-    const offsets = consumedOffsets(d);
-    // onJoinPrepare: auto-commit what was consumed before giving the partitions up
-    if (offsets.length) commit(d, out, offsets, null);
+/** The OffsetCommit errors after which ConsumerCoordinator retries (RetriableCommitFailedException and friends). */
+const RETRIABLE_COMMIT_ERRORS: readonly string[] = [
+  'COORDINATOR_LOAD_IN_PROGRESS',
+  'COORDINATOR_NOT_AVAILABLE',
+  'NOT_COORDINATOR',
+  'REQUEST_TIMED_OUT',
+  'NETWORK_EXCEPTION',
+  'UNKNOWN_TOPIC_OR_PARTITION',
+];
+
+/** ExponentialBackoff without jitter: retry.backoff.ms doubling per attempt up to retry.backoff.max.ms. */
+export function commitBackoff(config: ConsumerConfig, attempts: number): number {
+  const base = config['retry.backoff.ms'];
+  const max = Math.max(base, config['retry.backoff.max.ms']);
+  return Math.min(max, base * 2 ** Math.min(attempts, 30));
+}
+
+/** The next queued commit goes out once the one in flight is done. */
+function nextCommit(d: Draft, out: Out): void {
+  d.commitInFlight = null;
+  const next = d.commitQueued;
+  d.commitQueued = null;
+  if (next) sendCommit(d, out, next);
+}
+
+/**
+ * The commit in flight failed (an error answer, a broken connection, request.timeout.ms).
+ * ConsumerCoordinator: commitSync retries a retriable failure after its backoff until its timeout
+ * (commitOffsetsSync), onJoinPrepare retries one within the rebalance timeout, and an auto-commit
+ * re-arms its timer to retry.backoff.ms (autoCommitOffsetsAsync); any other failure ends the commit.
+ */
+function commitFailed(d: Draft, out: Out, c: PendingCommit, error: string, now: number): void {
+  const retriable = RETRIABLE_COMMIT_ERRORS.includes(error);
+  if (retriable && c.purpose === 'sync' && now < c.deadline) {
+    d.commitInFlight = { ...c, attempts: c.attempts + 1 };
+    out.timer('commitRetry', 'commitRetry', Math.min(commitBackoff(d.config, c.attempts), c.deadline - now));
+    return;
   }
+  if (retriable && c.purpose === 'joinPrepare' && now < c.deadline) {
+    d.commitInFlight = { ...c, attempts: c.attempts + 1 };
+    out.timer('commitRetry', 'commitRetry', d.config['retry.backoff.ms']);
+    return;
+  }
+  if (c.waiter) {
+    const exception = retriable
+      ? 'TimeoutException'
+      : error === 'REBALANCE_IN_PROGRESS'
+        ? 'RebalanceInProgressException'
+        : 'CommitFailedException';
+    out.fact({ kind: 'clientError', client: d.client, error: exception, during: 'commitSync', fatal: false });
+    out.call(c.waiter, 'reply', { call: 'commitSync', ok: false, error: exception });
+  }
+  if (c.purpose === 'auto' && retriable) d.nextAutoCommitAt = now + d.config['retry.backoff.ms'];
+  // the group moved on or forgot this member (OffsetCommitResponseHandler): rejoin at the next poll()
+  if (!retriable && c.generationId === d.generationId && c.memberId === d.memberId) {
+    if (error === 'UNKNOWN_MEMBER_ID') d.memberId = '';
+    if (error === 'UNKNOWN_MEMBER_ID' || error === 'ILLEGAL_GENERATION') d.generationId = -1;
+    if (error === 'UNKNOWN_MEMBER_ID' || error === 'ILLEGAL_GENERATION' || error === 'REBALANCE_IN_PROGRESS') d.rejoinNeeded = true;
+  }
+  nextCommit(d, out);
+  if (c.purpose === 'joinPrepare') out.raise({ type: 'prepared' });
+  scheduleAutoCommit(d, now, out);
+}
+
+/** Partitions revoked (eager rebalance): positions, buffers and fetches are forgotten. */
+function revokeAll(d: Draft): void {
   d.assignment = [];
   d.positions = {};
   d.buffer = {};
@@ -225,12 +327,7 @@ function revokeAll(d: Draft, out: Out): void {
 }
 
 function requestOffsets(d: Draft, out: Out): void {
-  if (d.assignment.length === 0) return;
-  // like a rebalance listener seeking to offsets stored in the database
-  for (const tp of d.assignment) {
-    const external = d.externalOffsets[tpName(tp)];
-    if (external !== undefined) d.positions = { ...d.positions, [tpName(tp)]: external };
-  }
+  if (d.assignment.length === 0 || d.awaitingListener) return;
   const pending = d.assignment.filter((tp) => d.positions[tpName(tp)] === undefined);
   if (pending.length === 0) {
     fetchMore(d, out);
@@ -335,35 +432,42 @@ function autoCommits(d: ConsumerContext): boolean {
   return Boolean(d.config['enable.auto.commit'] && d.config['group.id'] && d.generationId >= 0);
 }
 
-/** Consumed positions no OffsetCommit has carried yet. */
-function hasUnsentPositions(d: ConsumerContext): boolean {
-  return consumedOffsets(d).some((o) => d.sentOffsets[tpName(o)] !== o.offset);
+/** Consumed positions the group has not acknowledged as committed. */
+export function hasUncommittedPositions(d: ConsumerContext): boolean {
+  return consumedOffsets(d).some((o) => d.knownCommitted[tpName(o)] !== o.offset);
 }
 
-function maybeAutoCommit(d: Draft, now: number, out: Out): void {
-  if (!autoCommits(d)) return;
-  if (now - d.lastAutoCommit < d.config['auto.commit.interval.ms']) return;
-  d.lastAutoCommit = now;
+/**
+ * ConsumerCoordinator.maybeAutoCommitOffsetsAsync: once nextAutoCommitTimer has expired it is reset
+ * to auto.commit.interval.ms and the consumed positions are committed (a retriable failure sets it
+ * to retry.backoff.ms instead: commitFailed).
+ */
+export function maybeAutoCommit(d: Draft, now: number, out: Out): void {
+  if (!autoCommits(d) || now < d.nextAutoCommitAt) return;
+  d.nextAutoCommitAt = now + d.config['auto.commit.interval.ms'];
   const offsets = consumedOffsets(d);
   if (offsets.length === 0) return;
-  commit(d, out, offsets, null);
+  commit(d, out, offsets, null, 'auto', now);
 }
 
 /**
  * Kafka's poll() auto-commits every auto.commit.interval.ms even while it waits for records
  * (ConsumerCoordinator.poll runs on each pass of its loop), so an idle consumer does not leave its
  * last batch uncommitted. The model's poll() waits without looping: a timer stands in for the loop,
- * set only while something consumed is not yet committed, so that a quiet run still ends.
+ * set only while a consumed position is not yet acknowledged as committed (a lost commit is sent
+ * again at the next due time) and no commit is in flight, so that a quiet run still ends.
  */
 function scheduleAutoCommit(d: Draft, now: number, out: Out): void {
-  if (!d.pollWaiting || !autoCommits(d) || !hasUnsentPositions(d)) return;
-  out.timer('autoCommit', 'autoCommitDue', Math.max(0, d.lastAutoCommit + d.config['auto.commit.interval.ms'] - now));
+  if (!d.pollWaiting || !autoCommits(d) || d.commitInFlight || !hasUncommittedPositions(d)) return;
+  out.timer('autoCommit', 'autoCommitDue', Math.max(0, d.nextAutoCommitAt - now));
 }
 
 const action = (fn: (d: Draft, ev: Ev & { now: number }, out: Out) => void) =>
   handle((ctx: ConsumerContext, ev: Ev & { now: number }, out: Out) => {
     const d: Draft = { ...ctx };
     fn(d, ev, out);
+    // events raised for a state change carry the virtual time on, as the kernel's do
+    for (const r of out.raised) r.now ??= ev.now;
     return d;
   });
 
@@ -417,16 +521,10 @@ const onRequestLost = action((d, ev, out) => {
       });
       return;
     case 'OffsetCommit': {
-      // commitSync() retries until it gets an answer; an auto-commit is simply lost
+      // retried after a backoff (commitSync, onJoinPrepare) or at the next auto-commit due time
       const c = d.commitInFlight;
       if (!c || c.correlationId !== correlationId) return;
-      if (c.waiter) sendCommit(d, out, { ...c, correlationId: corr(d) });
-      else {
-        d.commitInFlight = null;
-        const next = d.commitQueued;
-        d.commitQueued = null;
-        if (next) sendCommit(d, out, next);
-      }
+      commitFailed(d, out, c, disconnectError(e), ev.now);
       return;
     }
     case 'JoinGroup':
@@ -467,23 +565,50 @@ const onSyncResponse = action((d, ev, out) => {
   }
   d.assignment = r.assignment;
   out.timer('heartbeat', 'heartbeatDue', d.config['heartbeat.interval.ms'], {}, true);
+  // ConsumerCoordinator.onJoinComplete: the auto-commit timer starts again from the assignment
+  d.nextAutoCommitAt = ev.now + d.config['auto.commit.interval.ms'];
+  invokePartitionsAssigned(d, out);
   requestOffsets(d, out);
   out.raise({ type: 'assigned' });
+});
+
+/**
+ * ConsumerCoordinator.onJoinComplete → ConsumerRebalanceListener.onPartitionsAssigned, before any
+ * position is fetched: an application that keeps its offsets outside Kafka seeks to them here.
+ */
+function invokePartitionsAssigned(d: Draft, out: Out): void {
+  if (!d.rebalanceListener) return;
+  d.awaitingListener = true;
+  out.call(d.app, 'onPartitionsAssigned', { partitions: d.assignment });
+}
+
+/** The listener returned, with the offsets it sought to: fetch the group's offsets for the other partitions. */
+const onListenerDone = action((d, ev, out) => {
+  const call = ev as CallEvent<{ offsets: Record<string, number> }>;
+  if (!d.awaitingListener) return;
+  d.awaitingListener = false;
+  for (const tp of d.assignment) {
+    const offset = call.args.offsets[tpName(tp)];
+    if (offset !== undefined) d.positions = { ...d.positions, [tpName(tp)]: offset };
+  }
+  requestOffsets(d, out);
 });
 
 const onOffsetFetchResponse = action((d, ev, out) => {
   const r = (ev as RpcEvent<OffsetFetchResponse & { correlationId: number }>).payload;
   if (r.correlationId !== d.offsetsRequest) return;
   d.offsetsRequest = null;
-  if (r.error === 'UNSTABLE_OFFSET_COMMIT') {
-    // a transaction holding offsets for these partitions has not finished: ask again shortly
-    out.fact({ kind: 'clientError', client: d.client, error: 'UNSTABLE_OFFSET_COMMIT', during: 'OffsetFetch', fatal: false });
+  if (r.error === 'UNSTABLE_OFFSET_COMMIT' || COORDINATOR_ERRORS.includes(r.error)) {
+    // a transaction holding offsets for these partitions has not finished, or the coordinator is loading: ask again shortly
+    out.fact({ kind: 'clientError', client: d.client, error: r.error, during: 'OffsetFetch', fatal: false });
     out.timer('offsets', 'offsetsRetry', d.config['retry.backoff.ms']);
     return;
   }
   for (const o of r.offsets) {
-    if (o.offset >= 0) d.positions = { ...d.positions, [tpName(o)]: o.offset };
-    else resetPosition(d, o, out);
+    if (o.offset >= 0) {
+      d.positions = { ...d.positions, [tpName(o)]: o.offset };
+      d.knownCommitted = { ...d.knownCommitted, [tpName(o)]: o.offset };
+    } else resetPosition(d, o, out);
   }
   fetchMore(d, out);
 });
@@ -590,23 +715,29 @@ const onCommitSync = action((d, ev, out) => {
     out.call(call.from, 'reply', { call: 'commitSync', ok: false, error: 'InvalidGroupIdException' });
     return;
   }
-  commit(d, out, offsets, call.from);
+  commit(d, out, offsets, call.from, 'sync', call.now);
 });
 
 const onOffsetCommitResponse = action((d, ev, out) => {
   const r = (ev as RpcEvent<{ correlationId: number; error: KafkaError }>).payload;
   const c = d.commitInFlight;
   if (!c || c.correlationId !== r.correlationId) return;
-  if (r.error !== 'NONE') out.fact({ kind: 'clientError', client: d.client, error: r.error, during: 'OffsetCommit', fatal: false });
-  if (c.waiter) {
-    const ok = r.error === 'NONE';
-    if (!ok) out.fact({ kind: 'clientError', client: d.client, error: 'CommitFailedException', during: 'commitSync', fatal: false });
-    out.call(c.waiter, 'reply', { call: 'commitSync', ok, error: ok ? null : 'CommitFailedException' });
+  if (r.error !== 'NONE') {
+    out.fact({ kind: 'clientError', client: d.client, error: r.error, during: 'OffsetCommit', fatal: false });
+    commitFailed(d, out, c, r.error, ev.now);
+    return;
   }
-  d.commitInFlight = null;
-  const next = d.commitQueued;
-  d.commitQueued = null;
-  if (next) sendCommit(d, out, next);
+  d.knownCommitted = { ...d.knownCommitted, ...Object.fromEntries(c.offsets.map((o) => [tpName(o), o.offset])) };
+  if (c.waiter) out.call(c.waiter, 'reply', { call: 'commitSync', ok: true, error: null });
+  nextCommit(d, out);
+  if (c.purpose === 'joinPrepare') out.raise({ type: 'prepared' });
+  scheduleAutoCommit(d, ev.now, out);
+});
+
+/** The backoff after a retriable commit failure passed: the same offsets go out again. */
+const onCommitRetry = action((d, _ev, out) => {
+  const c = d.commitInFlight;
+  if (c) sendCommit(d, out, { ...c, correlationId: corr(d) });
 });
 
 const onSeek = action((d, ev, out) => {
@@ -654,11 +785,18 @@ const onHeartbeatDue = action((d, _ev, out) => {
   out.timer('heartbeat', 'heartbeatDue', d.config['heartbeat.interval.ms'], {}, true);
 });
 
+/** Errors that say the coordinator is not ready (moving or loading): the client finds it again and retries. */
+const COORDINATOR_ERRORS: readonly string[] = ['COORDINATOR_LOAD_IN_PROGRESS', 'COORDINATOR_NOT_AVAILABLE', 'NOT_COORDINATOR'];
+
 const onHeartbeatResponse = action((d, ev, out) => {
   const r = (ev as RpcEvent<{ error: KafkaError }>).payload;
   if (r.error === 'NONE') return;
+  // HeartbeatResponseHandler: the coordinator is marked unknown; the member keeps its generation and heartbeats on
+  if (COORDINATOR_ERRORS.includes(r.error)) return;
   if (!d.rejoinNeeded) out.fact({ kind: 'clientError', client: d.client, error: r.error, during: 'Heartbeat', fatal: false });
+  // AbstractCoordinator.HeartbeatResponseHandler: the member id is forgotten for UNKNOWN_MEMBER_ID, the generation for both
   if (r.error === 'UNKNOWN_MEMBER_ID') d.memberId = '';
+  if (r.error === 'UNKNOWN_MEMBER_ID' || r.error === 'ILLEGAL_GENERATION') d.generationId = -1;
   // a member that is no longer in the generation stops heartbeating; one asked to rejoin keeps its session alive
   if (r.error !== 'REBALANCE_IN_PROGRESS') out.cancel('heartbeat');
   d.rejoinNeeded = true;
@@ -668,7 +806,7 @@ const onHeartbeatResponse = action((d, ev, out) => {
 const startRejoin = action((d, _ev, out) => {
   out.cancel('heartbeat');
   d.rejoinNeeded = false;
-  revokeAll(d, out);
+  revokeAll(d);
   sendJoin(d, out);
 });
 
@@ -679,6 +817,21 @@ const startRejoin = action((d, _ev, out) => {
  */
 const onResubscribe = action((_d, ev, out) => {
   out.call((ev as CallEvent).from, 'reply', { call: 'resubscribe', ok: true });
+});
+
+/** ConsumerCoordinator.onJoinPrepare commits the consumed positions first, when auto-commit is on and this member still has a generation. */
+function needsJoinPrepare(d: ConsumerContext): boolean {
+  return autoCommits(d) && d.memberId !== '' && consumedOffsets(d).length > 0;
+}
+
+/**
+ * onJoinPrepare: the auto-commit before the partitions are given up. The member waits for it —
+ * retrying a retriable failure after retry.backoff.ms, for at most the rebalance timeout — and
+ * only then revokes its partitions and sends JoinGroup.
+ */
+const startJoinPrepare = action((d, ev, out) => {
+  d.rejoinNeeded = false;
+  commit(d, out, consumedOffsets(d), null, 'joinPrepare', ev.now);
 });
 
 const onClose = action((d, ev, out) => {
@@ -693,19 +846,12 @@ const onClose = action((d, ev, out) => {
   out.call(call.from, 'reply', { call: 'close', ok: true });
 });
 
-const onUseExternalOffsets = action((d, ev, out) => {
-  const call = ev as CallEvent<{ topic: string; partition: number; offset: number }>;
-  d.externalOffsets = { ...d.externalOffsets, [tpName(call.args)]: call.args.offset };
-  if (d.assignment.some((tp) => tpName(tp) === tpName(call.args))) {
-    d.positions = { ...d.positions, [tpName(call.args)]: call.args.offset };
-    fetchMore(d, out);
-  }
-});
-
 const startStandalone = action((d, _ev, out) => {
   d.assignment = d.topics.flatMap((topic) =>
     Array.from({ length: d.meta.topics[topic]?.partitions ?? 0 }, (_, partition) => ({ topic, partition })),
   );
+  // assign(): the application seeks to its own offsets right after (as its listener would)
+  invokePartitionsAssigned(d, out);
   requestOffsets(d, out);
 });
 
@@ -749,12 +895,14 @@ export const consumerMachine = setup({
   initial: 'created',
   on: {
     crash: '.DOWN',
-    useExternalOffsets: { actions: onUseExternalOffsets },
+    partitionsAssignedDone: { actions: onListenerDone },
     listOffsetsRetry: { actions: onListOffsetsRetry },
+    commitRetry: { actions: onCommitRetry },
     disconnected: { actions: onRequestLost },
   },
   states: {
-    created: { on: { boot: 'starting' } },
+    // not started yet (before its startAt): a crash or restart of its process changes nothing
+    created: { on: { boot: 'starting', crash: {}, restart: {} } },
     starting: {
       always: [
         { guard: 'hasGroup', target: 'joining', actions: action((d, _e, out) => sendJoin(d, out)) },
@@ -798,8 +946,26 @@ export const consumerMachine = setup({
         ...stableEvents,
         heartbeatDue: { actions: onHeartbeatDue },
         HeartbeatResponse: { actions: onHeartbeatResponse },
-        rejoin: { target: 'joining', actions: startRejoin },
+        rejoin: [
+          { guard: ({ context }) => needsJoinPrepare(context), target: 'preparingRejoin', actions: startJoinPrepare },
+          { target: 'joining', actions: startRejoin },
+        ],
         resubscribe: { target: 'joining', actions: [startRejoin, onResubscribe] },
+        close: { target: 'closed', actions: onClose },
+      },
+    },
+    /** onJoinPrepare: waiting for the auto-commit of the consumed positions before rejoining. */
+    preparingRejoin: {
+      on: {
+        OffsetCommitResponse: { actions: onOffsetCommitResponse },
+        prepared: { target: 'joining', actions: startRejoin },
+        heartbeatDue: { actions: onHeartbeatDue },
+        HeartbeatResponse: { actions: onHeartbeatResponse },
+        poll: {
+          actions: action((d, ev) => {
+            d.pollWaiting = (ev as CallEvent).from;
+          }),
+        },
         close: { target: 'closed', actions: onClose },
       },
     },

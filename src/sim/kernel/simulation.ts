@@ -402,6 +402,12 @@ export class Simulation {
         if (proc) {
           // timers, calls and notices of an earlier incarnation died with it
           if ('incarnation' in item && (proc.down || proc.incarnation !== item.incarnation)) continue;
+          // a process that is down at its start time starts when it is restarted (until then
+          // the held boot is no work the run waits for)
+          if (item.kind === 'boot' && proc.down) {
+            proc.deferred.push(next);
+            continue;
+          }
           // a paused process holds its events until resumed
           if (proc.paused && !proc.down) {
             proc.deferred.push(next);
@@ -981,6 +987,8 @@ export class Simulation {
     if (!proc) return;
     if (!proc.down) this.crashProcess(process);
     proc.down = false;
+    const boots = proc.deferred;
+    proc.deferred = [];
     for (const slot of this.slots.values()) {
       if (slot.process !== process) continue;
       this.push(this.now, {
@@ -993,6 +1001,8 @@ export class Simulation {
         fg: true,
       });
     }
+    // after the restart calls: the boots it missed while down
+    for (const b of boots) this.push(this.now, b.item);
   }
 
   private resumeProcess(process: ProcessId): void {

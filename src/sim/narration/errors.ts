@@ -67,12 +67,16 @@ const EXPLAIN: Record<string, readonly [en: string, ko: string]> = {
   ],
   TRANSACTION_ABORTABLE: ['the transaction must be aborted', '트랜잭션을 취소해야 합니다'],
   TimeoutException: [
-    'delivery.timeout.ms passed before the record was acknowledged',
-    'delivery.timeout.ms 안에 확인 응답을 받지 못했습니다',
+    'the client’s timeout passed first (delivery.timeout.ms for a send, default.api.timeout.ms for commitSync)',
+    '클라이언트의 제한 시간이 먼저 지났습니다(send는 delivery.timeout.ms, commitSync는 default.api.timeout.ms)',
   ],
   CommitFailedException: [
     'the commit cannot complete: the group moved on to a new generation',
     '그룹이 새 generation으로 넘어가 커밋할 수 없습니다',
+  ],
+  RebalanceInProgressException: [
+    'the group is rebalancing: the consumer rejoins in its next poll() and the commit can be tried again then',
+    '그룹이 리밸런스 중입니다. 컨슈머는 다음 poll()에서 다시 참여하며, 커밋은 그 뒤에 다시 시도할 수 있습니다',
   ],
   ConfigException: ['the configuration is not valid', '설정이 올바르지 않습니다'],
   KafkaException: ['the client refused the call', '클라이언트가 호출을 거부했습니다'],

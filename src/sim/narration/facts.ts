@@ -388,6 +388,12 @@ function sideEffect(ctx: NarrationContext, f: F<'sideEffect'>): string {
         `${sink}'s inbox already holds (${ev}, ${f.app}): the unique constraint rolls the transaction back and nothing is written`,
         `${sink}의 Inbox에 (${ev}, ${f.app})가 이미 있어 고유 제약 조건 때문에 트랜잭션이 롤백되고 아무것도 기록되지 않습니다.`,
       );
+    case 'offset already stored':
+      return say(
+        lang,
+        `${sink} already stores a later offset than ${ev}'s (for ${f.app}): that transaction was applied before, so nothing is written`,
+        `${josa(sink, '은/는')} ${f.app}에 대해 ${ev}보다 뒤의 offset을 이미 저장하고 있습니다. 이미 적용된 트랜잭션이므로 아무것도 기록하지 않습니다.`,
+      );
     case 'idempotent replay':
       return say(
         lang,

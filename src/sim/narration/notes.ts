@@ -9,6 +9,7 @@ type Rule = readonly [RegExp, (m: RegExpMatchArray) => string];
 
 const KO_RULES: readonly Rule[] = [
   [/^group (\S+) is rebalancing: (.+)$/, (m) => `${josa(`그룹 ${m[1]}`, '이/가')} 리밸런스를 시작합니다: ${reasonKo(m[2] as string)}`],
+  [/^group (\S+): (.+); it is removed$/, (m) => `그룹 ${m[1]}: ${reasonKo(m[2] as string)}. 그룹에서 제거됩니다`],
   [
     /^the application sends event (\S+) again: a new send\(\), so a new sequence number$/,
     (m) => `애플리케이션이 이벤트 ${josa(m[1] as string, '을/를')} 다시 보냅니다. 새 send() 호출이므로 새 시퀀스 번호를 받습니다`,
@@ -69,6 +70,16 @@ const KO_RULES: readonly Rule[] = [
     (m) => `데이터베이스에 저장된 offset을 읽었습니다: ${m[1] === 'none yet' ? '아직 없음' : m[1]}`,
   ],
   [
+    /^onPartitionsAssigned\((.*)\): read its offsets from the database: (.+)$/,
+    (m) =>
+      `onPartitionsAssigned(${m[1]}): 데이터베이스에 저장된 offset을 읽어 그 위치로 이동합니다: ${m[2] === 'none yet' ? '아직 없음' : m[2]}`,
+  ],
+  [
+    /^TxnOffsetCommit of producerId (\d+) \(epoch (\d+)\) for group (\S+) not written: transaction verification answered (\S+)( \(the offsets partition is not in an ongoing transaction\))?$/,
+    (m) =>
+      `그룹 ${m[3]}에 대한 producerId ${m[1]}(epoch ${m[2]})의 TxnOffsetCommit을 쓰지 않았습니다. 트랜잭션 확인 결과가 ${m[4]}입니다${m[5] ? '(offset 파티션이 진행 중인 트랜잭션에 들어 있지 않음)' : ''}`,
+  ],
+  [
     /^no answer from (\S+) for (.+): the outcome is unknown, so it tries again$/,
     (m) => `${m[1]}에서 ${m[2]}에 대한 응답이 없습니다. 결과를 알 수 없으니 다시 시도합니다`,
   ],
@@ -97,6 +108,10 @@ function reasonKo(reason: string): string {
   if (m) return `${josa(m[1] as string, '이/가')} 그룹을 떠났습니다`;
   m = reason.match(/^member (\S+) sent no heartbeat for session\.timeout\.ms=(\d+)$/);
   if (m) return `멤버 ${josa(m[1] as string, '이/가')} session.timeout.ms=${m[2]} 동안 하트비트를 보내지 않았습니다`;
+  m = reason.match(/^new member (\S+) waited in JoinGroup longer than the new-member join timeout \((\d+) ms\)$/);
+  if (m) return `새 멤버 ${josa(m[1] as string, '이/가')} 새 멤버 참여 제한 시간(${m[2]} ms)보다 오래 JoinGroup에서 기다렸습니다`;
+  m = reason.match(/^(.+) sent no SyncGroup within the rebalance timeout$/);
+  if (m) return `${josa(m[1] as string, '이/가')} 리밸런스 제한 시간 안에 SyncGroup을 보내지 않았습니다`;
   if (reason === 'join phase complete') return '참여 단계가 끝났습니다';
   return reason;
 }

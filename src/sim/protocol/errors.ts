@@ -41,6 +41,7 @@ export type KafkaError = keyof typeof KAFKA_ERRORS;
 export type ClientException =
   | 'TimeoutException'
   | 'CommitFailedException'
+  | 'RebalanceInProgressException'
   | 'ConfigException'
   | 'KafkaException'
   | 'TransactionAbortedException'

@@ -150,6 +150,8 @@ export interface JoinGroupRequest {
   readonly groupId: string;
   readonly memberId: string;
   readonly sessionTimeoutMs: number;
+  /** The client's max.poll.interval.ms. */
+  readonly rebalanceTimeoutMs: number;
   readonly topics: readonly string[];
 }
 

@@ -8,7 +8,9 @@
  * - inbox: one database transaction inserts (event_id, consumer) into an inbox table with a unique
  *   constraint, then the row; a second delivery hits the constraint and writes nothing.
  * - offsets-in-db: one database transaction stores the row and the consumed offset; the consumer
- *   resumes from the database's offsets, not Kafka's.
+ *   resumes from the database's offsets, not Kafka's. The transaction first reads the stored offset:
+ *   a record below it was applied already (a retry after a lost answer, a redelivery), so nothing is
+ *   written again.
  * - outbox: the application's business row and an outbox row in one transaction (see outboxRelay).
  */
 import { setup } from 'xstate';
@@ -65,6 +67,20 @@ const onTransaction = (ctx: DatabaseContext, ev: RpcEvent<DbWrite & { op?: strin
   }
   const primaryKey = w.eventId ?? w.key ?? `${w.topic}-${w.partition}@${w.offset}`;
   const req = pendingRequest(ev);
+  const stored = ctx.offsets[`${w.topic}-${w.partition}`];
+  if (ctx.mode === 'offsets-in-db' && stored !== undefined && w.offset < stored) {
+    out.fact({
+      kind: 'sideEffect',
+      sink: ctx.id,
+      effect: 'offset already stored',
+      eventId: w.eventId,
+      app: w.app,
+      applied: false,
+      note: `${w.topic}-${w.partition} offset ${w.offset} is below the stored offset ${stored}: applied before, nothing written`,
+    });
+    out.reply(req, 'DbTransactionResult', { ok: true, conflict: true });
+    return ctx;
+  }
   if (ctx.mode === 'inbox') {
     const inboxKey = `${w.eventId ?? primaryKey}|${w.app}`;
     if (ctx.inbox.includes(inboxKey)) {

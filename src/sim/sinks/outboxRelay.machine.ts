@@ -5,6 +5,10 @@
  * rows: the relay is at-least-once, so the topic can hold an event twice with the same event_id, and
  * the consumers downstream de-duplicate by it.
  *
+ * When the database does not answer (it is down, or the answer is lost) the relay connects again
+ * and repeats what it was doing: reading its position, polling, or recording its position — as a
+ * Debezium connector restarts its task after a lost connection.
+ *
  * Simplification: the relay polls the table every 100 ms instead of tailing the database's log.
  */
 import { setup } from 'xstate';
@@ -25,7 +29,12 @@ export interface OutboxRelayContext {
   readonly pending: readonly OutboxRow[];
   readonly index: number;
   readonly nextCorrelationId: number;
+  /** The database request the relay waits for, to repeat it if no answer comes. */
+  readonly waiting: { readonly correlationId: number; readonly what: 'position' | 'poll' | 'record' } | null;
 }
+
+/** How long the relay waits for the database before it reconnects and asks again. */
+export const RELAY_DB_TIMEOUT_MS = 5000;
 
 export interface OutboxRelayInput {
   readonly self: ActorId;
@@ -36,9 +45,6 @@ export interface OutboxRelayInput {
 }
 
 type Ev = CallEvent | TimerEvent | RpcEvent | DisconnectedEvent | { type: 'boot'; now: number } | { type: 'crash' };
-
-/** How long the relay's database client waits for an answer before it gives up on the connection. */
-const DB_TIMEOUT_MS = 5000;
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 type Draft = Mutable<OutboxRelayContext>;
 
@@ -52,7 +58,16 @@ const act = (fn: (d: Draft, ev: Ev & { now: number }, out: Out) => void) =>
 function query(d: Draft, table: string, out: Out, extra: Record<string, unknown> = {}): void {
   const correlationId = d.nextCorrelationId;
   d.nextCorrelationId += 1;
-  out.send(d.database, 'DbQuery', { correlationId, table, ...extra }, { background: true, timeoutMs: DB_TIMEOUT_MS });
+  d.waiting = { correlationId, what: table === 'relay-position' ? 'position' : 'poll' };
+  out.send(d.database, 'DbQuery', { correlationId, table, ...extra }, { background: true, timeoutMs: RELAY_DB_TIMEOUT_MS });
+}
+
+/** Whether a database answer is the one the relay waits for (a late answer to a repeated request is not). */
+function expected(d: Draft, ev: { payload: unknown }): boolean {
+  const answered = (ev.payload as { correlationId?: number }).correlationId;
+  if (!d.waiting || answered !== d.waiting.correlationId) return false;
+  d.waiting = null;
+  return true;
 }
 
 function publishNext(d: Draft, out: Out): void {
@@ -67,10 +82,12 @@ function publishNext(d: Draft, out: Out): void {
 const start = act((d, _ev, out) => {
   d.pending = [];
   d.index = 0;
+  d.waiting = null;
   query(d, 'relay-position', out);
 });
 
 const onQueryResult = act((d, ev, out) => {
+  if (!expected(d, ev as RpcEvent)) return;
   const r = (ev as RpcEvent<{ position?: number; rows?: OutboxRow[] }>).payload;
   if (r.position !== undefined) {
     d.position = r.position;
@@ -104,20 +121,39 @@ const onReply = act((d, ev, out) => {
   }
 });
 
-const recordPosition = act((d, _ev, out) => {
+function sendPosition(d: Draft, out: Out): void {
   const last = d.pending[d.pending.length - 1];
   if (!last) return;
   const correlationId = d.nextCorrelationId;
   d.nextCorrelationId += 1;
+  d.waiting = { correlationId, what: 'record' };
   out.send(
     d.database,
     'DbTransaction',
     { correlationId, op: 'relayCommit', position: last.id + 1, app: d.client },
-    { timeoutMs: DB_TIMEOUT_MS },
+    { timeoutMs: RELAY_DB_TIMEOUT_MS },
   );
+}
+
+const recordPosition = act((d, _ev, out) => sendPosition(d, out));
+
+/**
+ * A query or the position update completed as a disconnect (the database did not answer within
+ * RELAY_DB_TIMEOUT_MS, or refused the connection): the relay reconnects and asks again after the
+ * poll interval — the query from its last recorded position, the update with the same position (it
+ * is idempotent; the rows are published already).
+ */
+const onDbLost = act((d, ev, out) => {
+  const w = d.waiting;
+  if (!w || (ev as DisconnectedEvent).payload.correlationId !== w.correlationId) return;
+  d.waiting = null;
+  if (w.what === 'record') out.timer('record', 'recordPosition', d.pollMs);
+  else if (w.what === 'position') out.timer('reconnect', 'reconnect', d.pollMs, {}, true);
+  else out.timer('poll', 'pollOutbox', d.pollMs, {}, true);
 });
 
-const onCommitted = act((d, _ev, out) => {
+const onCommitted = act((d, ev, out) => {
+  if (!expected(d, ev as RpcEvent)) return;
   const last = d.pending[d.pending.length - 1];
   if (last) d.position = last.id + 1;
   d.pending = [];
@@ -126,23 +162,11 @@ const onCommitted = act((d, _ev, out) => {
   out.timer('poll', 'pollOutbox', d.pollMs, {}, true);
 });
 
-/**
- * A query or the position update completed as a disconnect (the database did not answer in time, or
- * is down): the relay reconnects and does it again shortly — the query from its last recorded
- * position, the update with the same position (it is idempotent).
- */
-const onDisconnected = act((_d, ev, out) => {
-  const e = ev as DisconnectedEvent;
-  if (e.rpc === 'DbTransaction') out.timer('record', 'recordPosition', 100);
-  else if ((e.payload as { table?: string }).table === 'relay-position') out.timer('position', 'readPosition', 100);
-  else out.timer('poll', 'pollOutbox', 100, {}, true);
-});
-
 export const outboxRelayMachine = setup({
   types: {} as { context: OutboxRelayContext; input: OutboxRelayInput; events: Ev },
 }).createMachine({
   id: 'outboxRelay',
-  context: ({ input }) => ({ ...input, pollMs: 100, position: 0, pending: [], index: 0, nextCorrelationId: 0 }),
+  context: ({ input }) => ({ ...input, pollMs: 100, position: 0, pending: [], index: 0, nextCorrelationId: 0, waiting: null }),
   initial: 'idle',
   on: { crash: '.DOWN' },
   states: {
@@ -154,8 +178,8 @@ export const outboxRelayMachine = setup({
         reply: { actions: onReply },
         recordPosition: { actions: recordPosition },
         DbTransactionResult: { actions: onCommitted },
-        disconnected: { actions: onDisconnected },
-        readPosition: { actions: act((d, _ev, out) => query(d, 'relay-position', out)) },
+        disconnected: { actions: onDbLost },
+        reconnect: { actions: act((d, _ev, out) => query(d, 'relay-position', out)) },
       },
     },
     DOWN: { on: { restart: { target: 'relaying', actions: start } } },

@@ -25,9 +25,11 @@ const CONSUMER_DEFAULTS: ConsumerConfig = {
   'session.timeout.ms': 45000,
   'heartbeat.interval.ms': 3000,
   'max.poll.records': 1000,
+  'max.poll.interval.ms': 300000,
   'fetch.max.wait.ms': 500,
   'request.timeout.ms': 30000,
   'retry.backoff.ms': 100,
+  'retry.backoff.max.ms': 1000,
 };
 
 export function streamsSpecs(c: StreamsClientSpec, config: StreamsConfig, meta: ClusterMetadata, transactionVersion: 1 | 2): ActorSpec[] {

@@ -34,9 +34,12 @@ export const DOCS_KO: Readonly<Record<ConfigTable, Readonly<Record<string, strin
     'session.timeout.ms': '이 시간 동안 하트비트를 보내지 않은 멤버는 그룹에서 빠지고, 그룹은 리밸런스합니다.',
     'heartbeat.interval.ms': '멤버가 그룹 코디네이터에 하트비트를 보내는 주기입니다.',
     'max.poll.records': 'poll() 한 번이 돌려주는 레코드 수의 상한입니다.',
+    'max.poll.interval.ms':
+      '리밸런스 타임아웃입니다. 그룹이 이 멤버의 재참여나 SyncGroup을 기다리는 시간이며, 재참여 전에 커밋하는 데 쓸 수 있는 시간이기도 합니다.',
     'fetch.max.wait.ms': '돌려줄 데이터가 없을 때 브로커가 fetch 요청을 붙잡아 두는 시간입니다.',
     'request.timeout.ms': '클라이언트가 응답을 기다리는 시간입니다.',
     'retry.backoff.ms': '실패한 요청을 재시도하기 전에 기다리는 시간입니다.',
+    'retry.backoff.max.ms': '커밋 재시도 사이 대기 시간의 상한입니다. 대기 시간은 retry.backoff.ms에서 시작해 두 배씩 늘어납니다.',
   },
   cluster: {
     brokers: '브로커 수입니다. 파티션 리더는 브로커에 라운드 로빈으로 배정됩니다.',
@@ -73,5 +76,6 @@ export const SIMULATION_NOTES_KO: Readonly<Record<string, string>> = {
   'one replica per partition: 1 and all behave alike': '파티션마다 복제본 하나라서 1과 all이 같게 동작',
   'records are sized by key, value and header lengths plus 20 bytes': '레코드 크기는 키, 값, 헤더 길이에 20바이트를 더해 계산',
   'no jitter': 'jitter 없음',
+  'only as the rebalance timeout (poll() is not timed)': '리밸런스 타임아웃으로만 쓰임 (poll() 호출 간격은 재지 않음)',
   'retention (delete) is not simulated': '보존 기간에 따른 삭제(delete)는 시뮬레이션하지 않음',
 };

@@ -1,0 +1,566 @@
+/**
+ * Membership of a classic consumer group, as Kafka's group coordinator keeps it
+ * (group-coordinator `GroupMetadataManager`, `classic/ClassicGroup`, `classic/ClassicGroupMember`):
+ * the join phase, the sync phase, heartbeat expiry, the pending-sync expiry, and the group metadata
+ * record that a new coordinator replays after a failover.
+ *
+ * Pure functions of (group, event) that emit their replies and timers through `Out`; the machine in
+ * groupCoordinator.machine.ts routes requests and timers to them.
+ *
+ * Simplifications: the coordinator computes the range assignment when the leader syncs (in Kafka the
+ * leader's client computes it and sends it in its SyncGroup); a new member gets its id in its first
+ * JoinGroup (Kafka answers MEMBER_ID_REQUIRED first and the client joins again); no static members.
+ */
+import type { Out, PendingRequest } from '../actors/out';
+import type { ClusterMetadata } from '../cluster/metadata';
+import type { ActorId } from '../kernel/envelope';
+import type { KafkaError } from '../protocol/errors';
+import type { TopicPartition } from '../protocol/messages';
+
+export type GroupState = 'Empty' | 'PreparingRebalance' | 'CompletingRebalance' | 'Stable' | 'Dead';
+
+export interface GroupMember {
+  readonly memberId: string;
+  readonly clientId: string;
+  readonly sessionTimeoutMs: number;
+  /** The member's max.poll.interval.ms; the group's rebalance timeout is the largest of them. */
+  readonly rebalanceTimeoutMs: number;
+  readonly topics: readonly string[];
+  /** Waiting JoinGroup / SyncGroup requests, answered when the phase completes. */
+  readonly joinRequest: PendingRequest | null;
+  readonly syncRequest: PendingRequest | null;
+  readonly assignment: readonly TopicPartition[];
+  /** When its heartbeat expiry is due (the timer `session:<group>:<member>`). */
+  readonly sessionDeadline: number;
+  /** ClassicGroupMember.isNew: its first join has not completed; only such a member expires while it waits in a join. */
+  readonly isNew: boolean;
+  /** ClassicGroup.pendingSyncMembers: joined this generation and has not sent its SyncGroup yet. */
+  readonly pendingSync: boolean;
+}
+
+/** What the last GroupMetadata record in `__consumer_offsets` says: what a new coordinator loads. */
+export interface StoredGroup {
+  readonly generationId: number;
+  readonly leader: string | null;
+  readonly members: readonly {
+    readonly memberId: string;
+    readonly clientId: string;
+    readonly sessionTimeoutMs: number;
+    readonly rebalanceTimeoutMs: number;
+    readonly topics: readonly string[];
+    readonly assignment: readonly TopicPartition[];
+  }[];
+}
+
+export interface PendingTxnOffsets {
+  readonly producerId: number;
+  readonly offsets: Readonly<Record<string, number>>;
+}
+
+export interface ConsumerGroup {
+  readonly groupId: string;
+  readonly state: GroupState;
+  readonly generationId: number;
+  readonly leader: string | null;
+  readonly members: Readonly<Record<string, GroupMember>>;
+  readonly committed: Readonly<Record<string, number>>;
+  /** TxnOffsetCommit offsets waiting for their transaction's marker, per producer id. */
+  readonly pending: readonly PendingTxnOffsets[];
+  readonly nextMemberSeq: number;
+  /** This join phase started from Empty: it waits group.initial.rebalance.delay.ms (ClassicGroup.previousState == EMPTY). */
+  readonly initialRebalance: boolean;
+  /** A new member joined during the initial delay, which extends it (ClassicGroup.newMemberAdded). */
+  readonly newMemberAdded: boolean;
+  readonly stored: StoredGroup;
+}
+
+export interface GroupCoordinatorConfig {
+  /** group.initial.rebalance.delay.ms: a new group waits this long for more members. */
+  readonly initialRebalanceDelayMs: number;
+  /** The rebalance timeout when no member has said otherwise (max.poll.interval.ms' default). */
+  readonly rebalanceTimeoutMs: number;
+  /** group.classic.new.member.join.timeout.ms (GroupMetadataManager: 5 minutes): a new member waiting in a join expires after this. */
+  readonly newMemberJoinTimeoutMs: number;
+  /** Protocol v2: a TxnOffsetCommit first adds the offsets partition to the transaction itself. */
+  readonly transactionVersion: 1 | 2;
+  /** transaction.partition.verification.enable: protocol v1 verifies a TxnOffsetCommit with the transaction coordinator. */
+  readonly verification: boolean;
+}
+
+export const DEFAULT_GROUP_COORDINATOR_CONFIG: GroupCoordinatorConfig = {
+  initialRebalanceDelayMs: 3000,
+  rebalanceTimeoutMs: 300000,
+  newMemberJoinTimeoutMs: 300000,
+  transactionVersion: 2,
+  verification: true,
+};
+
+/** What the membership functions need of the coordinator. */
+export interface GroupEnv {
+  readonly id: ActorId;
+  readonly meta: ClusterMetadata;
+  readonly config: GroupCoordinatorConfig;
+}
+
+export function emptyGroup(groupId: string): ConsumerGroup {
+  return {
+    groupId,
+    state: 'Empty',
+    generationId: 0,
+    leader: null,
+    members: {},
+    committed: {},
+    pending: [],
+    nextMemberSeq: 0,
+    initialRebalance: false,
+    newMemberAdded: false,
+    stored: { generationId: 0, leader: null, members: [] },
+  };
+}
+
+const byId = (a: { memberId: string }, b: { memberId: string }) => (a.memberId < b.memberId ? -1 : a.memberId > b.memberId ? 1 : 0);
+
+/** Range assignment: per topic, members sorted by id take contiguous ranges; the first n%c take one more. */
+export function rangeAssign(members: readonly GroupMember[], meta: ClusterMetadata): Record<string, TopicPartition[]> {
+  const out: Record<string, TopicPartition[]> = {};
+  for (const m of members) out[m.memberId] = [];
+  const topics = [...new Set(members.flatMap((m) => m.topics))].sort();
+  for (const topic of topics) {
+    const subscribed = members.filter((m) => m.topics.includes(topic)).sort(byId);
+    const n = meta.topics[topic]?.partitions ?? 0;
+    const c = subscribed.length;
+    if (c === 0) continue;
+    let p = 0;
+    subscribed.forEach((m, i) => {
+      const count = Math.floor(n / c) + (i < n % c ? 1 : 0);
+      for (let k = 0; k < count; k++) (out[m.memberId] as TopicPartition[]).push({ topic, partition: p++ });
+    });
+  }
+  return out;
+}
+
+/** ClassicGroup.rebalanceTimeoutMs: the largest rebalance timeout of its members. */
+export function rebalanceTimeout(env: GroupEnv, g: ConsumerGroup): number {
+  const all = Object.values(g.members).map((m) => m.rebalanceTimeoutMs);
+  return all.length ? Math.max(...all) : env.config.rebalanceTimeoutMs;
+}
+
+const sessionKey = (groupId: string, memberId: string) => `session:${groupId}:${memberId}`;
+const joinKey = (groupId: string) => `join:${groupId}`;
+const syncKey = (groupId: string) => `sync:${groupId}`;
+
+/**
+ * GroupMetadataManager.rescheduleClassicGroupMemberHeartbeat: the member expires unless something
+ * reschedules this again. Background: a live member keeps pushing it forward, so it alone does not
+ * keep a run going.
+ */
+export function scheduleHeartbeat(out: Out, groupId: string, m: GroupMember, now: number, timeoutMs = m.sessionTimeoutMs): GroupMember {
+  out.timer(sessionKey(groupId, m.memberId), 'sessionExpired', timeoutMs, { groupId, memberId: m.memberId }, true);
+  return { ...m, sessionDeadline: now + timeoutMs };
+}
+
+/** While the group waits for members to rejoin, their expiry is what the run waits for (foreground). */
+function awaitMissingMembers(g: ConsumerGroup, now: number, out: Out): void {
+  for (const m of Object.values(g.members))
+    if (m.joinRequest === null)
+      out.timer(sessionKey(g.groupId, m.memberId), 'sessionExpired', Math.max(0, m.sessionDeadline - now), {
+        groupId: g.groupId,
+        memberId: m.memberId,
+      });
+}
+
+function withMembers(g: ConsumerGroup, members: readonly GroupMember[]): ConsumerGroup {
+  return { ...g, members: Object.fromEntries(members.map((m) => [m.memberId, m])) };
+}
+
+/** The group's members with pending syncs answered by `error` (ClassicGroup.completeSyncFuture), their heartbeats rescheduled. */
+function answerSyncs(g: ConsumerGroup, error: KafkaError, now: number, out: Out, assignments: Record<string, TopicPartition[]> | null) {
+  return withMembers(
+    g,
+    Object.values(g.members).map((m) => {
+      const assignment = assignments ? (assignments[m.memberId] ?? []) : [];
+      const withAssignment = assignments ? { ...m, assignment } : { ...m, assignment: [] };
+      if (!m.syncRequest) return withAssignment;
+      out.reply(m.syncRequest, 'SyncGroupResponse', { error, assignment: error === 'NONE' ? assignment : [] });
+      // GroupMetadataManager.propagateAssignment: the member's expiry starts again from its answer
+      return scheduleHeartbeat(out, g.groupId, { ...withAssignment, syncRequest: null }, now);
+    }),
+  );
+}
+
+/**
+ * GroupMetadataManager.prepareRebalance: members waiting in SyncGroup are answered
+ * REBALANCE_IN_PROGRESS (resetAndPropagateAssignmentWithError) so that they rejoin, the pending-sync
+ * expiry is cancelled, and the join phase starts: a group that was Empty waits
+ * group.initial.rebalance.delay.ms, any other completes once every member has rejoined or the
+ * rebalance timeout passes.
+ */
+export function prepareRebalance(env: GroupEnv, g0: ConsumerGroup, reason: string, now: number, out: Out): ConsumerGroup {
+  let g = g0;
+  if (g.state === 'CompletingRebalance') g = answerSyncs(g, 'REBALANCE_IN_PROGRESS', now, out, null);
+  out.cancel(syncKey(g.groupId));
+  g = withMembers(
+    g,
+    Object.values(g.members).map((m) => ({ ...m, pendingSync: false })),
+  );
+  const initial = g.state === 'Empty';
+  g = { ...g, state: 'PreparingRebalance', initialRebalance: initial, newMemberAdded: false };
+  out.fact({ kind: 'note', actor: env.id, text: `group ${g.groupId} is rebalancing: ${reason}` });
+  awaitMissingMembers(g, now, out);
+  if (initial) {
+    const delay = env.config.initialRebalanceDelayMs;
+    const remaining = Math.max(rebalanceTimeout(env, g) - delay, 0);
+    out.timer(joinKey(g.groupId), 'joinPhaseCheck', delay, { groupId: g.groupId, initial: true, delay, remaining });
+    return g;
+  }
+  if (allJoined(g)) return completeJoin(env, g, now, out, reason);
+  out.timer(joinKey(g.groupId), 'joinPhaseCheck', rebalanceTimeout(env, g), { groupId: g.groupId, initial: false });
+  return g;
+}
+
+function allJoined(g: ConsumerGroup): boolean {
+  return Object.values(g.members).every((m) => m.joinRequest !== null);
+}
+
+/** GroupMetadataManager.maybePrepareRebalanceOrCompleteJoin. */
+function rebalanceOrCompleteJoin(env: GroupEnv, g: ConsumerGroup, reason: string, now: number, out: Out): ConsumerGroup {
+  if (g.state === 'PreparingRebalance') return maybeCompleteJoinPhase(env, g, now, out);
+  return prepareRebalance(env, g, reason, now, out);
+}
+
+/** GroupMetadataManager.maybeCompleteJoinPhase: not during an initial rebalance, and only once every member has rejoined. */
+function maybeCompleteJoinPhase(env: GroupEnv, g: ConsumerGroup, now: number, out: Out): ConsumerGroup {
+  if (g.state !== 'PreparingRebalance' || g.initialRebalance || !allJoined(g)) return g;
+  return completeJoin(env, g, now, out);
+}
+
+/**
+ * GroupMetadataManager.completeClassicGroupJoin: members that did not rejoin are removed; the
+ * generation goes up; with nobody left the group is Empty (a GroupMetadata record is written),
+ * otherwise every member's JoinGroup is answered, its heartbeat rescheduled, it is no longer new,
+ * and the group waits in CompletingRebalance for SyncGroups — for at most the rebalance timeout.
+ */
+export function completeJoin(env: GroupEnv, g: ConsumerGroup, now: number, out: Out, reason = 'join phase complete'): ConsumerGroup {
+  out.cancel(joinKey(g.groupId));
+  const joined = Object.values(g.members).filter((m) => m.joinRequest !== null);
+  for (const m of Object.values(g.members)) if (m.joinRequest === null) out.cancel(sessionKey(g.groupId, m.memberId));
+  const generationId = g.generationId + 1;
+  if (joined.length === 0) {
+    out.fact({ kind: 'rebalance', groupId: g.groupId, generationId, members: [], reason });
+    return {
+      ...g,
+      state: 'Empty',
+      generationId,
+      leader: null,
+      members: {},
+      initialRebalance: false,
+      newMemberAdded: false,
+      stored: { generationId, leader: null, members: [] },
+    };
+  }
+  const leader = [...joined].sort(byId)[0]?.memberId ?? null;
+  const members = joined.map((m) => {
+    out.reply(m.joinRequest as PendingRequest, 'JoinGroupResponse', {
+      error: 'NONE',
+      generationId,
+      memberId: m.memberId,
+      leader: leader ?? '',
+    });
+    return scheduleHeartbeat(out, g.groupId, { ...m, joinRequest: null, isNew: false, pendingSync: true }, now);
+  });
+  out.fact({ kind: 'rebalance', groupId: g.groupId, generationId, members: members.map((m) => m.memberId).sort(), reason });
+  const next = withMembers(
+    { ...g, state: 'CompletingRebalance', generationId, leader, initialRebalance: false, newMemberAdded: false },
+    members,
+  );
+  // GroupMetadataManager.schedulePendingSync: members that never send SyncGroup are removed
+  out.timer(syncKey(g.groupId), 'syncExpired', rebalanceTimeout(env, next), { groupId: g.groupId, generationId });
+  return next;
+}
+
+/** The join-phase timer: the initial delay (extended while new members keep arriving), or the rebalance timeout. */
+export function onJoinTimer(
+  env: GroupEnv,
+  g: ConsumerGroup,
+  data: { initial: boolean; delay?: number; remaining?: number },
+  now: number,
+  out: Out,
+): ConsumerGroup {
+  if (g.state !== 'PreparingRebalance') return g;
+  const remaining = data.remaining ?? 0;
+  if (data.initial && g.newMemberAdded && remaining > 0) {
+    // GroupMetadataManager.tryCompleteInitialRebalanceElseSchedule
+    const delay = Math.min(env.config.initialRebalanceDelayMs, remaining);
+    out.timer(joinKey(g.groupId), 'joinPhaseCheck', delay, {
+      groupId: g.groupId,
+      initial: true,
+      delay,
+      remaining: Math.max(remaining - (data.delay ?? 0), 0),
+    });
+    return { ...g, newMemberAdded: false };
+  }
+  return completeJoin(env, g, now, out);
+}
+
+/** The error a JoinGroup, SyncGroup or Heartbeat gets from ClassicGroup.validateMember and the generation check. */
+export function memberError(g: ConsumerGroup | undefined, memberId: string, generationId: number): KafkaError | null {
+  if (!g || !g.members[memberId]) return 'UNKNOWN_MEMBER_ID';
+  if (generationId !== g.generationId) return 'ILLEGAL_GENERATION';
+  return null;
+}
+
+export interface JoinRequest {
+  readonly memberId: string;
+  readonly sessionTimeoutMs: number;
+  readonly rebalanceTimeoutMs: number;
+  readonly topics: readonly string[];
+}
+
+const sameTopics = (a: readonly string[], b: readonly string[]) => [...a].sort().join(',') === [...b].sort().join(',');
+
+/**
+ * GroupMetadataManager.classicGroupJoinToClassicGroup for the classic protocol. A new member is
+ * added (and may wait in the join for the new-member join timeout); a known member rejoins; a
+ * member id the group does not know gets UNKNOWN_MEMBER_ID (the client then joins as a new
+ * member). A follower that rejoins a Stable or CompletingRebalance group with unchanged metadata
+ * is told the current generation (it lost the previous answer); the leader, or a member whose
+ * subscription changed, starts a rebalance.
+ */
+export function join(
+  env: GroupEnv,
+  g0: ConsumerGroup,
+  req: JoinRequest,
+  request: PendingRequest,
+  clientId: string,
+  now: number,
+  out: Out,
+): ConsumerGroup {
+  let g = g0;
+  if (!req.memberId) {
+    // Kafka: client.id + a UUID; here the client's process + a counter
+    const memberId = `${clientId.split('.')[0]}-${g.nextMemberSeq}`;
+    const member = scheduleHeartbeat(
+      out,
+      g.groupId,
+      {
+        memberId,
+        clientId,
+        sessionTimeoutMs: req.sessionTimeoutMs,
+        rebalanceTimeoutMs: req.rebalanceTimeoutMs,
+        topics: req.topics,
+        joinRequest: request,
+        syncRequest: null,
+        assignment: [],
+        sessionDeadline: now,
+        isNew: true,
+        pendingSync: false,
+      },
+      now,
+      // addMemberThenRebalanceOrCompleteJoin: "we time out JoinGroup requests for new members"
+      env.config.newMemberJoinTimeoutMs,
+    );
+    const newMemberAdded = g.newMemberAdded || (g.state === 'PreparingRebalance' && g.initialRebalance);
+    g = { ...g, nextMemberSeq: g.nextMemberSeq + 1, newMemberAdded, members: { ...g.members, [memberId]: member } };
+    return rebalanceOrCompleteJoin(env, g, `${memberId} joined`, now, out);
+  }
+  const existing = g.members[req.memberId];
+  if (!existing || g.state === 'Empty') {
+    out.reply(request, 'JoinGroupResponse', { error: 'UNKNOWN_MEMBER_ID', generationId: -1, memberId: req.memberId, leader: '' });
+    return g;
+  }
+  const unchanged = sameTopics(existing.topics, req.topics);
+  const follower = g.leader !== req.memberId;
+  if ((g.state === 'CompletingRebalance' && unchanged) || (g.state === 'Stable' && unchanged && follower)) {
+    out.reply(request, 'JoinGroupResponse', {
+      error: 'NONE',
+      generationId: g.generationId,
+      memberId: req.memberId,
+      leader: g.leader ?? '',
+    });
+    return g;
+  }
+  const updated: GroupMember = {
+    ...existing,
+    sessionTimeoutMs: req.sessionTimeoutMs,
+    rebalanceTimeoutMs: req.rebalanceTimeoutMs,
+    topics: req.topics,
+    joinRequest: request,
+  };
+  g = { ...g, members: { ...g.members, [req.memberId]: updated } };
+  return rebalanceOrCompleteJoin(env, g, `${req.memberId} rejoined`, now, out);
+}
+
+/**
+ * GroupMetadataManager.classicGroupSyncToClassicGroup. While the group completes a rebalance a
+ * member's SyncGroup waits; the leader's computes the assignment, writes the GroupMetadata record,
+ * answers every waiting member and makes the group Stable. In Stable a SyncGroup is answered with
+ * the member's assignment.
+ */
+export function sync(
+  env: GroupEnv,
+  g: ConsumerGroup,
+  memberId: string,
+  generationId: number,
+  request: PendingRequest,
+  now: number,
+  out: Out,
+): ConsumerGroup {
+  const error = memberError(g, memberId, generationId);
+  if (error) {
+    out.reply(request, 'SyncGroupResponse', { error, assignment: [] });
+    return g;
+  }
+  const member = g.members[memberId] as GroupMember;
+  if (g.state === 'PreparingRebalance') {
+    out.reply(request, 'SyncGroupResponse', { error: 'REBALANCE_IN_PROGRESS', assignment: [] });
+    return g;
+  }
+  if (g.state === 'Stable') {
+    out.reply(request, 'SyncGroupResponse', { error: 'NONE', assignment: member.assignment });
+    return settlePendingSync(g, { ...member, pendingSync: false }, out);
+  }
+  let next = settlePendingSync(g, { ...member, pendingSync: false, syncRequest: request }, out);
+  if (g.leader !== memberId) return next;
+  const assignment = rangeAssign(Object.values(next.members), env.meta);
+  next = answerSyncs(next, 'NONE', now, out, assignment);
+  return { ...next, state: 'Stable', stored: storedOf(next) };
+}
+
+/** A member sent its SyncGroup: once nobody is pending, the pending-sync expiry is no longer needed. */
+function settlePendingSync(g: ConsumerGroup, m: GroupMember, out: Out): ConsumerGroup {
+  const next = { ...g, members: { ...g.members, [m.memberId]: m } };
+  if (!Object.values(next.members).some((x) => x.pendingSync)) out.cancel(syncKey(g.groupId));
+  return next;
+}
+
+/** The GroupMetadata record written when the leader's assignment is stored (GroupCoordinatorRecordHelpers.newGroupMetadataRecord). */
+function storedOf(g: ConsumerGroup): StoredGroup {
+  return {
+    generationId: g.generationId,
+    leader: g.leader,
+    members: Object.values(g.members)
+      .sort(byId)
+      .map((m) => ({
+        memberId: m.memberId,
+        clientId: m.clientId,
+        sessionTimeoutMs: m.sessionTimeoutMs,
+        rebalanceTimeoutMs: m.rebalanceTimeoutMs,
+        topics: m.topics,
+        assignment: m.assignment,
+      })),
+  };
+}
+
+/** GroupMetadataManager.expirePendingSync: members that joined but never sent SyncGroup are removed and the group rebalances. */
+export function onSyncTimer(env: GroupEnv, g: ConsumerGroup, generationId: number, now: number, out: Out): ConsumerGroup {
+  if (generationId !== g.generationId || (g.state !== 'CompletingRebalance' && g.state !== 'Stable')) return g;
+  const missing = Object.values(g.members).filter((m) => m.pendingSync);
+  if (missing.length === 0) return g;
+  let next = g;
+  for (const m of missing) next = dropMember(next, m, out);
+  return prepareRebalance(
+    env,
+    next,
+    `${missing.map((m) => m.memberId).join(', ')} sent no SyncGroup within the rebalance timeout`,
+    now,
+    out,
+  );
+}
+
+/**
+ * GroupMetadataManager.classicGroupHeartbeatToClassicGroup: an unknown member or a stale generation
+ * is told so; in PreparingRebalance the member is told to rejoin; a valid heartbeat reschedules the
+ * member's expiry.
+ */
+export function heartbeat(
+  g: ConsumerGroup | undefined,
+  memberId: string,
+  generationId: number,
+  now: number,
+  out: Out,
+): { group: ConsumerGroup | undefined; error: KafkaError } {
+  const error = memberError(g, memberId, generationId);
+  if (error || !g) return { group: g, error: error ?? 'UNKNOWN_MEMBER_ID' };
+  if (g.state === 'Empty') return { group: g, error: 'UNKNOWN_MEMBER_ID' };
+  const member = scheduleHeartbeat(out, g.groupId, g.members[memberId] as GroupMember, now);
+  const next = { ...g, members: { ...g.members, [memberId]: member } };
+  return { group: next, error: g.state === 'PreparingRebalance' ? 'REBALANCE_IN_PROGRESS' : 'NONE' };
+}
+
+/**
+ * GroupMetadataManager.expireClassicGroupMemberHeartbeat: a member that is waiting in a JoinGroup
+ * or SyncGroup has satisfied its heartbeat (ClassicGroupMember.hasSatisfiedHeartbeat) — unless it
+ * is new, whose join may still time out. Otherwise it is removed.
+ */
+export function onSessionTimer(env: GroupEnv, g: ConsumerGroup, memberId: string, now: number, out: Out): ConsumerGroup {
+  const m = g.members[memberId];
+  if (!m) return g;
+  if (!m.isNew && (m.joinRequest !== null || m.syncRequest !== null)) return g;
+  const why = m.isNew
+    ? `new member ${memberId} waited in JoinGroup longer than the new-member join timeout (${env.config.newMemberJoinTimeoutMs} ms)`
+    : `member ${memberId} sent no heartbeat for session.timeout.ms=${m.sessionTimeoutMs}`;
+  return removeMember(env, g, memberId, why, now, out);
+}
+
+/** Takes a member out of the group; a request it has waiting is answered UNKNOWN_MEMBER_ID so that its client joins again. */
+function dropMember(g: ConsumerGroup, m: GroupMember, out: Out): ConsumerGroup {
+  if (m.joinRequest)
+    out.reply(m.joinRequest, 'JoinGroupResponse', { error: 'UNKNOWN_MEMBER_ID', generationId: -1, memberId: '', leader: '' });
+  if (m.syncRequest) out.reply(m.syncRequest, 'SyncGroupResponse', { error: 'UNKNOWN_MEMBER_ID', assignment: [] });
+  out.cancel(sessionKey(g.groupId, m.memberId));
+  const { [m.memberId]: _gone, ...members } = g.members;
+  const leader = g.leader === m.memberId ? (Object.keys(members).sort()[0] ?? null) : g.leader;
+  return { ...g, members, leader };
+}
+
+/**
+ * GroupMetadataManager.removeMemberAndUpdateClassicGroup (session expiry, LeaveGroup): its waiting
+ * JoinGroup is answered UNKNOWN_MEMBER_ID; a Stable or CompletingRebalance group rebalances; a
+ * group preparing a rebalance completes its join once everyone left has rejoined.
+ */
+export function removeMember(env: GroupEnv, g0: ConsumerGroup, memberId: string, reason: string, now: number, out: Out): ConsumerGroup {
+  const m = g0.members[memberId];
+  if (!m) return g0;
+  const g = dropMember(g0, m, out);
+  if (g.state === 'Stable' || g.state === 'CompletingRebalance') return prepareRebalance(env, g, reason, now, out);
+  // already rebalancing: no new rebalance to announce, so say why the member is gone
+  out.fact({ kind: 'note', actor: env.id, text: `group ${g.groupId}: ${reason}; it is removed` });
+  if (g.state === 'PreparingRebalance' && allJoined(g)) return completeJoin(env, g, now, out, reason);
+  return g;
+}
+
+/**
+ * A new coordinator loads the group from its last GroupMetadata record (GroupMetadataManager.replay):
+ * Stable with that generation's members and assignment, or Empty; what was in progress (a join or
+ * sync phase) is gone, and the clients waiting in it see their connection break.
+ */
+export function loadGroup(g: ConsumerGroup): ConsumerGroup {
+  const s = g.stored;
+  const members: GroupMember[] = s.members.map((m) => ({
+    ...m,
+    joinRequest: null,
+    syncRequest: null,
+    sessionDeadline: 0,
+    isNew: false,
+    pendingSync: false,
+  }));
+  return withMembers(
+    {
+      ...g,
+      state: members.length ? 'Stable' : 'Empty',
+      generationId: s.generationId,
+      leader: members.length ? s.leader : null,
+      initialRebalance: false,
+      newMemberAdded: false,
+    },
+    members,
+  );
+}
+
+/** GroupMetadataManager.onLoaded: every loaded member's heartbeat expiry is scheduled. */
+export function onLoaded(g: ConsumerGroup, now: number, out: Out): ConsumerGroup {
+  return withMembers(
+    g,
+    Object.values(g.members).map((m) => scheduleHeartbeat(out, g.groupId, m, now)),
+  );
+}
