@@ -139,7 +139,15 @@ describe('the outbox relay', () => {
     // the request carries its timeout; the network completes it as a timed-out disconnect
     const first = r.effects.find((e): e is Send => e.type === 'send' && e.rpc === 'DbQuery');
     expect(first?.timeoutMs).toBe(RELAY_DB_TIMEOUT_MS);
-    r.send({ type: 'disconnected', now: RELAY_DB_TIMEOUT_MS, envelopeId: 0, to: 'db', rpc: 'DbQuery', payload: first?.payload, timedOut: true });
+    r.send({
+      type: 'disconnected',
+      now: RELAY_DB_TIMEOUT_MS,
+      envelopeId: 0,
+      to: 'db',
+      rpc: 'DbQuery',
+      payload: first?.payload,
+      timedOut: true,
+    });
     expect(r.effects.some((e) => e.type === 'timer' && e.name === 'reconnect')).toBe(true);
   });
 });

@@ -60,7 +60,15 @@ function consumer(config: Record<string, string | number | boolean | null> = {},
     actor.send({ type: name, now, key: name, data } as never);
   /** The network completes a request as a disconnect (timedOut: no answer within its request timeout). */
   const lost = (request: Send | undefined, now: number, timedOut = true) =>
-    actor.send({ type: 'disconnected', now, envelopeId: envelope++, to: request?.to, rpc: request?.rpc, payload: request?.payload, timedOut } as never);
+    actor.send({
+      type: 'disconnected',
+      now,
+      envelopeId: envelope++,
+      to: request?.to,
+      rpc: request?.rpc,
+      payload: request?.payload,
+      timedOut,
+    } as never);
   const ctx = () => actor.getSnapshot().context as ConsumerContext;
   const state = () => String(actor.getSnapshot().value);
   return { actor, effects, sends, last, reply, call, timer, lost, ctx, state };

@@ -156,7 +156,7 @@ export const PRESET_TEXT_KO: Readonly<Record<string, PresetText>> = {
     question:
       'enable.auto.commit=true는 auto.commit.interval.ms(5000)마다 poll()에서 얻은 위치(position)를 커밋합니다. 컨슈머가 마지막 자동 커밋 몇 초 뒤에 중단됩니다. 무엇이 두 번 처리될까요?',
     expected:
-      '마지막 자동 커밋 이후 처리한 레코드(evt-10, evt-11, evt-12, evt-13, evt-14)는 모두 재시작 뒤 다시 처리됩니다. 자동 커밋이 주는 것은 최대 auto.commit.interval.ms 분량의 중복이 따르는 최소 한 번(at-least-once)이지, 결코 정확히 한 번(exactly-once)이 아닙니다.',
+      '마지막 자동 커밋 이후 처리한 레코드(evt-13, evt-14, evt-15, evt-16, evt-17)는 모두 재시작 뒤 다시 처리됩니다. 자동 커밋이 주는 것은 최대 auto.commit.interval.ms 분량의 중복이 따르는 최소 한 번(at-least-once)이지, 결코 정확히 한 번(exactly-once)이 아닙니다.',
   },
   'db-sink-duplicate': {
     title: 'DB 싱크: Kafka에는 레코드 하나, DB에는 행 두 개',
