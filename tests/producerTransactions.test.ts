@@ -227,3 +227,61 @@ describe('protocol v1: an abort after a failed batch ends with an epoch bump (KI
     expect(replies(done)).toEqual([{ call: 'abortTransaction', ok: true, error: null }]);
   });
 });
+
+describe('TxnOffsetCommitHandler: what each TxnOffsetCommit error does to the transaction', () => {
+  function committingOffsets(error: string) {
+    const d = producer(2);
+    d.transactionStarted = true;
+    d.pendingOffsets = {
+      offsets: [{ topic: 'orders', partition: 0, offset: 3 }],
+      groupId: 'g',
+      generationId: 1,
+      memberId: 'm',
+      phase: 'TxnOffsetCommit',
+    } as never;
+    d.waiting = { call: 'sendOffsetsToTransaction', from: 'p.app' };
+    d.coordinatorRequest = { rpc: 'TxnOffsetCommit', correlationId: 5, attempts: 1 };
+    const out = new Out();
+    const signal = onCoordinatorResponse(d, 'TxnOffsetCommitResponse', { correlationId: 5, error: error as never }, 100, out);
+    const errors = out.effects.flatMap((e) =>
+      e.type === 'fact' && e.fact.kind === 'clientError' ? [e.fact as unknown as { error: string; fatal: boolean }] : [],
+    );
+    return { d, out, signal, errors };
+  }
+
+  it('UNKNOWN_MEMBER_ID and ILLEGAL_GENERATION: abortable CommitFailedException (KIP-447)', () => {
+    for (const error of ['UNKNOWN_MEMBER_ID', 'ILLEGAL_GENERATION']) {
+      const r = committingOffsets(error);
+      expect(r.signal).toBe('abortable');
+      expect(replies(r.out)).toEqual([{ call: 'sendOffsetsToTransaction', ok: false, error: 'CommitFailedException' }]);
+    }
+  });
+
+  it('TRANSACTION_ABORTABLE and FENCED_INSTANCE_ID: abortable with their own error, not a CommitFailedException', () => {
+    for (const error of ['TRANSACTION_ABORTABLE', 'FENCED_INSTANCE_ID']) {
+      const r = committingOffsets(error);
+      expect(r.signal).toBe('abortable');
+      expect(replies(r.out)).toEqual([{ call: 'sendOffsetsToTransaction', ok: false, error }]);
+      expect(r.errors.map((e) => e.error)).toEqual([error]);
+    }
+  });
+
+  it('INVALID_PRODUCER_EPOCH is treated as PRODUCER_FENCED: fatal', () => {
+    const r = committingOffsets('INVALID_PRODUCER_EPOCH');
+    expect(r.signal).toBe('fatal');
+    expect(r.errors).toMatchObject([{ error: 'PRODUCER_FENCED', fatal: true }]);
+  });
+
+  it('an unexpected error such as INVALID_PRODUCER_ID_MAPPING is fatal (KafkaException), not abortable', () => {
+    const r = committingOffsets('INVALID_PRODUCER_ID_MAPPING');
+    expect(r.signal).toBe('fatal');
+    expect(r.errors).toMatchObject([{ error: 'INVALID_PRODUCER_ID_MAPPING', fatal: true }]);
+  });
+
+  it('any retriable error (e.g. NOT_ENOUGH_REPLICAS) sends the same offsets again after retry.backoff.ms', () => {
+    const r = committingOffsets('NOT_ENOUGH_REPLICAS');
+    expect(r.signal).toBe('none');
+    expect(r.d.pendingOffsets).not.toBeNull();
+    expect(r.out.effects.some((e) => e.type === 'timer' && e.name === 'txnRetryBackoffExpired')).toBe(true);
+  });
+});

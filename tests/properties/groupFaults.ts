@@ -16,11 +16,8 @@
  * - offsets-in-sink: the database never applies a record twice;
  * - the group coordinator's rules of groupRules.ts, and every invariant of checks/invariants.ts.
  *
- * Left out, as other changes' (issue [model-edges] items 2, 5 and 6): lost JoinGroup / SyncGroup
- * replies (the consumer's request timers), lost WriteTxnMarkers replies (the transaction
- * coordinator's marker requests have no timeout), lost AddPartitionsToTxn replies (a partition
- * leader's verification), and delayed Produce requests and replies, or delays longer than
- * request.timeout.ms (a connection's order).
+ * Every RPC the run uses may lose its reply, be delayed (also past request.timeout.ms, which closes
+ * its connection) or have its connection reset: the network is TCP's (kernel/network.ts).
  */
 import fc from 'fast-check';
 import { checkInvariants, formatViolations } from '../../src/sim/checks/invariants';
@@ -59,8 +56,12 @@ const SINKS = [
   'outbox:',
 ] as const;
 
-/** Replies whose loss the clients recover from by their own timers. */
+/** Replies whose loss the clients recover from (request timeout, connection closed, retried). */
 const LOST_REPLIES = [
+  'JoinGroupResponse',
+  'SyncGroupResponse',
+  'WriteTxnMarkersResponse',
+  'AddPartitionsToTxnResponse',
   'OffsetCommitResponse',
   'OffsetFetchResponse',
   'TxnOffsetCommitResponse',
@@ -88,7 +89,9 @@ const DELAYED = [
   'AddOffsetsToTxn',
   'AddPartitionsToTxn',
   'EndTxn',
-  ...LOST_REPLIES.filter((r) => r !== 'ProduceResponse'),
+  'Produce',
+  'WriteTxnMarkers',
+  ...LOST_REPLIES,
 ] as const;
 
 const faultArb = fc.oneof(
@@ -106,8 +109,16 @@ const faultArb = fc.oneof(
       kind: fc.constant('delay' as const),
       rpc: fc.constantFrom(...DELAYED),
       nth: fc.integer({ min: 1, max: 4 }),
-      // shorter than the clients' request.timeout.ms: a longer delay is a lost connection (issue item 6)
-      delayMs: fc.integer({ min: 1, max: 4500 }),
+      // also past the clients' request.timeout.ms: the connection is then closed and its requests retried
+      delayMs: fc.oneof(fc.integer({ min: 1, max: 4500 }), fc.integer({ min: 4500, max: 40000 })),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('reset' as const),
+      rpc: fc.constantFrom(...DELAYED),
+      nth: fc.integer({ min: 1, max: 4 }),
     }),
   },
   {
@@ -234,6 +245,7 @@ export const groupFaultsCaseArb = fc
     const target = (t: string) => (t === 'c1' && consumers.length === 1 ? 'c0' : t === 'sink' && sinks.length === 0 ? 'c0' : t);
     if (f.kind === 'drop') faults.push({ type: 'drop', rpc: f.rpc, nth: f.nth });
     else if (f.kind === 'delay') faults.push({ type: 'delay', rpc: f.rpc, nth: f.nth, delayMs: f.delayMs });
+    else if (f.kind === 'reset') faults.push({ type: 'reset', rpc: f.rpc, nth: f.nth });
     else if (f.kind === 'restart') faults.push({ type: 'crash', target: target(f.target), at: f.at, durationMs: f.durationMs });
     else if (f.kind === 'pause') faults.push({ type: 'pause', target: target(f.target), at: f.at, durationMs: f.durationMs });
     else if (f.kind === 'point')

@@ -11,7 +11,7 @@
  */
 import type { Out } from '../actors/out';
 import type { RequestRpc } from '../kernel/envelope';
-import type { ClientException, KafkaError } from '../protocol/errors';
+import { type ClientException, KAFKA_ERRORS, type KafkaError } from '../protocol/errors';
 import type { EndTxnResponse, InitProducerIdResponse } from '../protocol/messages';
 import { hasIncompleteRecords, type ProducerContext, parseTp } from './producerContext';
 import { abortUndrained, clientError, drain, type ProducerDraft, resetSequences } from './sender';
@@ -179,6 +179,35 @@ function fatal(d: ProducerDraft, out: Out, error: KafkaError, during: string): T
   return 'fatal';
 }
 
+/**
+ * TxnOffsetCommit answered with an error that is not retriable (TransactionManager.TxnOffsetCommitHandler):
+ * a stale generation or unknown member (KIP-447) is an abortable CommitFailedException; FENCED_INSTANCE_ID
+ * and TRANSACTION_ABORTABLE (e.g. a commit the coordinator no longer verifies) are abortable as they
+ * are; a fenced epoch is fatal (ProducerFencedException); anything else is a fatal KafkaException.
+ */
+function onTxnOffsetCommitError(d: ProducerDraft, out: Out, error: KafkaError): TxnSignal {
+  if (error === 'PRODUCER_FENCED' || error === 'INVALID_PRODUCER_EPOCH') return fatal(d, out, 'PRODUCER_FENCED', 'TxnOffsetCommit');
+  if (KAFKA_ERRORS[error].retriable) {
+    // any other RetriableException: the same offsets are sent again
+    clientError(d, out, error, 'TxnOffsetCommit');
+    retryLater(d, out, d.config['retry.backoff.ms']);
+    return 'none';
+  }
+  d.pendingOffsets = null;
+  if (error === 'UNKNOWN_MEMBER_ID' || error === 'ILLEGAL_GENERATION') {
+    clientError(d, out, error, 'TxnOffsetCommit');
+    clientError(d, out, 'CommitFailedException', 'Transaction offset Commit failed due to consumer group metadata mismatch');
+    replyToApp(d, out, false, 'CommitFailedException');
+    return 'abortable';
+  }
+  if (error === 'FENCED_INSTANCE_ID' || error === 'TRANSACTION_ABORTABLE') {
+    clientError(d, out, error, 'TxnOffsetCommit');
+    replyToApp(d, out, false, error);
+    return 'abortable';
+  }
+  return fatal(d, out, error, 'TxnOffsetCommit');
+}
+
 /** Handles the answer to the coordinator request in flight. */
 export function onCoordinatorResponse(
   d: ProducerDraft,
@@ -256,13 +285,7 @@ export function onCoordinatorResponse(
         replyToApp(d, out, true);
         break;
       }
-      if (error === 'PRODUCER_FENCED' || error === 'INVALID_PRODUCER_EPOCH') return fatal(d, out, error, 'TxnOffsetCommit');
-      // KIP-447: a stale generation or unknown member means this instance lost the partitions
-      clientError(d, out, error, 'TxnOffsetCommit');
-      clientError(d, out, 'CommitFailedException', 'Transaction offset Commit failed due to consumer group metadata mismatch');
-      d.pendingOffsets = null;
-      replyToApp(d, out, false, 'CommitFailedException');
-      return 'abortable';
+      return onTxnOffsetCommitError(d, out, error);
     }
     case 'EndTxnResponse': {
       if (error !== 'NONE') return fatal(d, out, error, `EndTxn(${d.endTxn})`);
