@@ -159,6 +159,19 @@ describe('commit retries (ConsumerCoordinator.commitOffsetsSync)', () => {
   });
 });
 
+describe('request timeouts (AbstractCoordinator.sendJoinGroupRequest)', () => {
+  it('JoinGroup waits max(request.timeout.ms, max.poll.interval.ms + 5000); other requests request.timeout.ms', () => {
+    const c = consumer({ 'max.poll.interval.ms': 10000, 'request.timeout.ms': 5000 });
+    c.actor.send({ type: 'boot', now: 0 } as never);
+    expect(c.last('JoinGroup')?.timeoutMs).toBe(15000);
+    toStable(c);
+    expect(c.last('OffsetFetch')?.timeoutMs).toBe(5000);
+    const long = consumer({ 'max.poll.interval.ms': 1000, 'request.timeout.ms': 30000 });
+    long.actor.send({ type: 'boot', now: 0 } as never);
+    expect(long.last('JoinGroup')?.timeoutMs).toBe(30000);
+  });
+});
+
 describe('auto-commit (ConsumerCoordinator.maybeAutoCommitOffsetsAsync)', () => {
   it('starts the auto-commit interval at the assignment (onJoinComplete)', () => {
     const c = consumer({ 'auto.commit.interval.ms': 1000 });

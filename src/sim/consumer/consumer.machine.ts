@@ -149,16 +149,14 @@ function corr(d: Draft): number {
   return c;
 }
 
-/** max.poll.interval.ms (Kafka's default), which is the classic protocol's rebalance.timeout.ms. */
-const REBALANCE_TIMEOUT_MS = 300000;
-
 /**
  * JoinGroup waits as long as a rebalance may take (AbstractCoordinator.sendJoinGroupRequest:
- * max(request.timeout.ms, rebalance.timeout.ms + 5000)); every other request request.timeout.ms.
+ * max(request.timeout.ms, rebalance.timeout.ms + JOIN_GROUP_TIMEOUT_LAPSE 5000), where the classic
+ * protocol's rebalance timeout is max.poll.interval.ms); every other request request.timeout.ms.
  */
 function timeoutFor(d: ConsumerContext, rpc: RequestRpc): number {
   const request = d.config['request.timeout.ms'];
-  return rpc === 'JoinGroup' ? Math.max(request, REBALANCE_TIMEOUT_MS + 5000) : request;
+  return rpc === 'JoinGroup' ? Math.max(request, d.config['max.poll.interval.ms'] + 5000) : request;
 }
 
 /**
