@@ -64,6 +64,43 @@ describe('opening-story with its first Produce dropped (the Java client: Sender,
   });
 });
 
+describe('a closed connection with batches of two partitions in flight', () => {
+  // found by group-faults: the close's notices came one step at a time, and between them a new batch
+  // of orders-0 went out on the next connection ahead of that partition's own retries
+  it('every batch of the closed connection is retried before any new batch of its partition: no gap, no loss', () => {
+    const scenario: Scenario = {
+      version: 1,
+      seed: 1,
+      topics: [{ name: 'orders', partitions: 2 }],
+      clients: [
+        {
+          id: 'source',
+          type: 'producer',
+          script: [
+            ...[1, 1, 1, 0, 0, 0].map((partition, i) => ({
+              op: 'send' as const,
+              topic: 'orders',
+              key: `k${i}`,
+              value: `v${i}`,
+              partition,
+              headers: { event_id: `e${i}` },
+              delayMs: 5,
+            })),
+          ],
+        },
+      ],
+      faults: [{ type: 'drop', rpc: 'ProduceResponse', nth: 1 }],
+    };
+    const r = runWith(scenario);
+    expect(r.facts('rejected')).toEqual([]);
+    expect(r.errors('source').every((e) => e === 'REQUEST_TIMED_OUT')).toBe(true);
+    for (const tp of ['orders-0', 'orders-1'])
+      expect(r.data(tp).map((x) => x.sequence)).toEqual(r.data(tp).map((_, i) => i));
+    expect(r.data('orders-0').length + r.data('orders-1').length).toBe(6);
+    sound(r.trace);
+  });
+});
+
 describe('a connection reset', () => {
   it('fails every request on the connection at once with NETWORK_EXCEPTION; they are retried on a new one', () => {
     const r = runWith(withFaults(opening, [{ type: 'reset', rpc: 'Produce', nth: 1 }]));

@@ -4,7 +4,8 @@
  *
  * - a member waiting in a JoinGroup or SyncGroup is never removed for a missed heartbeat
  *   (GroupMetadataManager.expireClassicGroupMemberHeartbeat skips a member whose
- *   ClassicGroupMember.hasSatisfiedHeartbeat holds);
+ *   ClassicGroupMember.hasSatisfiedHeartbeat holds) — waiting in its latest one: a member's newer
+ *   request replaces the one it waited in;
  * - every JoinGroup and SyncGroup the coordinator held is answered — at the end of a run that
  *   settled, none is still held (completeClassicGroupJoin answers every waiting member;
  *   prepareRebalance answers waiting SyncGroups REBALANCE_IN_PROGRESS; a removed member's JoinGroup
@@ -56,13 +57,22 @@ export function waitingMembersExpired(trace: Trace): string[] {
       const m = f.text.match(/member (\S+) sent no heartbeat for session\.timeout\.ms/);
       if (!m) continue;
       const member = m[1] as string;
-      const waiting = trace.envelopes.find(
-        (e) =>
+      // the member's latest JoinGroup/SyncGroup before the expiry: a newer one replaces the waiting
+      // request (ClassicGroupMember.setAwaitingJoinFuture / setAwaitingSyncFuture), answered or not
+      let latest: (typeof trace.envelopes)[number] | undefined;
+      for (const e of trace.envelopes)
+        if (
           e.to === GC &&
           (e.rpc === 'JoinGroup' || e.rpc === 'SyncGroup') &&
+          e.duplicateOf === null &&
           (e.payload as { memberId?: string }).memberId === member &&
-          heldAt(trace, e.id, s.i, crashes, answered),
-      );
+          e.fate === 'delivered' &&
+          e.deliveredStep !== null &&
+          e.deliveredStep < s.i &&
+          (latest === undefined || e.deliveredStep > (latest.deliveredStep as number))
+        )
+          latest = e;
+      const waiting = latest && heldAt(trace, latest.id, s.i, crashes, answered) ? latest : undefined;
       if (waiting)
         problems.push(`step ${s.i}: ${member} was removed for a missed heartbeat while its ${waiting.rpc} #${waiting.id} was held`);
     }

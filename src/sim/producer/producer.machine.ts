@@ -139,14 +139,20 @@ const onDeliveryTimeoutEvent = producerAction((d, ev, out) => {
 /**
  * A request completed as a disconnect: its connection was closed — by NetworkClient after a request
  * on it passed request.timeout.ms (REQUEST_TIMED_OUT), or because it broke (NETWORK_EXCEPTION).
- * The network reports every request that was in flight on it, oldest first; each is retried.
+ * NetworkClient completes every request of the closed connection in the same poll, before the
+ * Sender drains again (processDisconnection → cancelInFlightRequests), so the first notice fails
+ * every batch in flight to that broker — all were on that connection — and the notices of the
+ * others then find nothing in flight. Failing them one notice at a time would let a new batch of a
+ * partition go out on the next connection ahead of that partition's retries.
  */
 const onDisconnected = producerAction((d, ev, out) => {
   const e = ev as DisconnectedEvent;
   const error = disconnectError(e);
   const correlationId = (e.payload as { correlationId?: number }).correlationId ?? -1;
   if (onCoordinatorRequestLost(d, correlationId, error, out)) return 'none';
-  const outcome = onConnectionLost(d, e.to, error, e.now, out, [correlationId]);
+  if (!d.batches.some((b) => b.inFlight && b.correlationId === correlationId)) return 'none';
+  const sameConnection = d.batches.filter((b) => b.inFlight && b.broker === e.to).map((b) => b.correlationId as number);
+  const outcome = onConnectionLost(d, e.to, error, e.now, out, sameConnection);
   drain(d, e.now, out);
   return outcome === 'ok' ? 'none' : outcome;
 });
