@@ -342,7 +342,10 @@ export class Simulation {
     if (this.cancelled.size === 0) return;
     const cancelled = this.cancelled;
     this.queue = new EventQueue(this.queue.toArray().filter((e) => !cancelled.has(e.seq)));
-    this.cancelled = new Set();
+    // a cancelled entry a paused process holds is not in the queue: its cancellation must outlive this
+    const held = new Set<number>();
+    for (const p of this.processes.values()) for (const d of p.deferred) if (cancelled.has(d.seq)) held.add(d.seq);
+    this.cancelled = held;
   }
 
   /** Next live entry without removing it. */
@@ -1013,14 +1016,16 @@ export class Simulation {
     proc.deferred = [];
     for (const d of deferred) {
       if (d.item.fg) this.deferredForeground--;
-      const seq = this.push(this.now, d.item);
-      // a held timer or request timeout is live again under a new seq: cancelling it must reach it
-      const it = d.item;
-      if (it.kind === 'timer') {
-        const k = `${it.actor}|${it.key}`;
-        if (this.timerIndex.get(k)?.seq === d.seq) this.timerIndex.set(k, { seq, fg: it.fg });
-      } else if (it.kind === 'requestTimeout') {
-        if (this.requestTimeouts.get(it.envelopeId)?.seq === d.seq) this.requestTimeouts.set(it.envelopeId, { seq, fg: it.fg });
+      // cancelled while it was held (a timer re-armed or cancelled, a request answered)
+      if (this.cancelled.delete(d.seq)) continue;
+      // Held events come back at `now` under the seq they were first queued with: the queue orders
+      // equal times by seq, so they still come before anything scheduled after them — an envelope
+      // sent to this process later on the same connection cannot overtake a held one (TCP keeps
+      // order), and a timer or request timeout keeps the seq its key names (cancelling reaches it).
+      this.queue.push({ time: this.now, seq: d.seq, item: d.item });
+      if (d.item.fg) {
+        this.foreground.add(d.seq);
+        this.quietDeadline = null;
       }
     }
   }
