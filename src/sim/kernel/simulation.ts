@@ -197,6 +197,9 @@ function targetOf(item: QueueItem): ActorId | null {
   }
 }
 
+/** Seqs handed out by pushFirst: unique, and below every ordinary seq (which count up from 0). */
+const FIRST_SEQ_BASE = -(2 ** 52);
+
 export class Simulation {
   now = 0;
   stepIndex = 0;
@@ -217,6 +220,8 @@ export class Simulation {
   private foreground = new Set<number>();
   /** Entries that keep the run going held by paused processes. */
   private deferredForeground = 0;
+  /** Counter of pushFirst's seqs (below every ordinary seq). */
+  private firstSeq = 0;
   private quietDeadline: number | null = null;
   private prng: Prng;
   private hash = new StreamHash();
@@ -273,6 +278,7 @@ export class Simulation {
     sim.timerIndex = new Map(checkpoint.timerIndex);
     sim.foreground = new Set(checkpoint.foreground);
     sim.deferredForeground = checkpoint.deferredForeground;
+    sim.firstSeq = checkpoint.firstSeq;
     sim.requestTimeouts = new Map(checkpoint.requestTimeouts);
     sim.network = new Network(checkpoint.network);
     sim.instantSteps = checkpoint.instantSteps;
@@ -321,6 +327,21 @@ export class Simulation {
         };
       return seq;
     }
+    this.queue.push({ time, seq, item });
+    if (item.fg) {
+      this.foreground.add(seq);
+      this.quietDeadline = null;
+    }
+    return seq;
+  }
+
+  /**
+   * Queues an entry ahead of everything already queued for the same time (in the order of these
+   * calls): its seq comes from a counter far below the ordinary ones, and the queue orders equal
+   * times by seq.
+   */
+  private pushFirst(time: number, item: QueueItem): number {
+    const seq = FIRST_SEQ_BASE + this.firstSeq++;
     this.queue.push({ time, seq, item });
     if (item.fg) {
       this.foreground.add(seq);
@@ -992,9 +1013,12 @@ export class Simulation {
     proc.down = false;
     const boots = proc.deferred;
     proc.deferred = [];
+    // The restart calls (and then the boots it missed while down) come before anything else at this
+    // instant: an envelope that reaches the process now must find its actors restarted, not still
+    // down — where it would vanish without an answer or a disconnect.
     for (const slot of this.slots.values()) {
       if (slot.process !== process) continue;
-      this.push(this.now, {
+      this.pushFirst(this.now, {
         kind: 'call',
         actor: slot.spec.id,
         from: process,
@@ -1004,8 +1028,7 @@ export class Simulation {
         fg: true,
       });
     }
-    // after the restart calls: the boots it missed while down
-    for (const b of boots) this.push(this.now, b.item);
+    for (const b of boots) this.pushFirst(this.now, b.item);
   }
 
   private resumeProcess(process: ProcessId): void {
@@ -1091,6 +1114,7 @@ export class Simulation {
       timerIndex: [...this.timerIndex],
       foreground: [...this.foreground],
       deferredForeground: this.deferredForeground,
+      firstSeq: this.firstSeq,
       requestTimeouts: [...this.requestTimeouts],
       network: this.network.snapshot(),
       instantSteps: this.instantSteps,
