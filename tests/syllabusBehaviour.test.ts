@@ -54,10 +54,10 @@ describe('a key-value counter (mode set / increment)', () => {
     dbWrite(db, 2, 20, { eventId: 'like-2', key: 'post-7', value: '2', offset: 1 });
     dbWrite(db, 3, 30, { eventId: 'like-2', key: 'post-7', value: '2', offset: 1 });
     expect((db.actor.getSnapshot().context as DatabaseContext).counters).toEqual({ 'post-7': '2' });
-    expect(sideEffects(db.effects).map((f) => [f.effect, f.eventId, f.applied])).toEqual([
-      ['SET', 'like-1', true],
-      ['SET', 'like-2', true],
-      ['SET (same value)', 'like-2', false],
+    expect(sideEffects(db.effects).map((f) => [f.effect, f.eventId, f.applied, f.note])).toEqual([
+      ['SET', 'like-1', true, 'SET post-7 1'],
+      ['SET', 'like-2', true, 'SET post-7 2'],
+      ['SET (same value)', 'like-2', false, 'SET post-7 2'],
     ]);
   });
 

@@ -95,7 +95,7 @@ function onCounter(ctx: DatabaseContext, w: DbWrite, out: Out): DatabaseContext 
       eventId: w.eventId,
       app: w.app,
       applied: changed,
-      note: `SET ${key} ${value}${changed ? '' : ': it already held that value, nothing changed'}`,
+      note: `SET ${key} ${value}`,
     });
     return { ...ctx, counters: { ...ctx.counters, [key]: value } };
   }
