@@ -59,8 +59,7 @@ export function runSoFar(trace: Trace, atStep: number = trace.steps.length): Run
         const bySink = applied.get(f.sink) ?? new Map<string, number>();
         bySink.set(f.eventId, (bySink.get(f.eventId) ?? 0) + 1);
         applied.set(f.sink, bySink);
-      }
-      else if (f.kind === 'processed') {
+      } else if (f.kind === 'processed') {
         const id = f.eventId ?? `${f.topic}-${f.partition}@${f.offset}`;
         const app = counts.get(f.app) ?? new Map<string, number>();
         app.set(id, (app.get(id) ?? 0) + 1);

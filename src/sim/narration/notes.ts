@@ -100,8 +100,7 @@ const KO_RULES: readonly Rule[] = [
   ],
   [
     /^the inbox row \((\S+), (\S+)\) written at (\d+) ms was deleted after the inbox retention of (\d+) ms: the duplicate is not recognised$/,
-    (m) =>
-      `${m[3]} ms에 쓴 Inbox 행 (${m[1]}, ${m[2]})는 Inbox 보존 기간 ${m[4]} ms가 지나 삭제됐습니다. 이 중복은 알아볼 수 없습니다`,
+    (m) => `${m[3]} ms에 쓴 Inbox 행 (${m[1]}, ${m[2]})는 Inbox 보존 기간 ${m[4]} ms가 지나 삭제됐습니다. 이 중복은 알아볼 수 없습니다`,
   ],
   [
     /^Idempotency-Key (\S+) was stored at (\d+) ms and expired after (\d+) ms: the API no longer recognises it$/,
