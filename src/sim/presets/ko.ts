@@ -264,7 +264,7 @@ export const PRESET_TEXT_KO: Readonly<Record<string, PresetText>> = {
   'retry-mints-new-event-id': {
     title: '비즈니스 재시도가 새 event_id를 만들면 Inbox가 통과시킨다',
     question:
-      '체크아웃 서비스의 확인 응답이 늦자, 서비스 자체의 재시도가 order-123의 OrderCreated를 다시 만듭니다. event_id는 새로 만든 UUID.randomUUID()입니다. 컨슈머에는 (event_id, 컨슈머)에 Inbox가 있습니다. 이 재시도를 걸러 낼까요?',
+      '체크아웃 API의 클라이언트가 2초 만에 포기하고 체크아웃 요청을 다시 보냅니다. 핸들러는 order-123의 OrderCreated를 다시 만들고, event_id는 새로 만든 UUID.randomUUID()입니다. 컨슈머에는 (event_id, 컨슈머)에 Inbox가 있습니다. 이 재시도를 걸러 낼까요?',
     expected:
       '아닙니다. orders에는 offset 0과 1에 같은 페이로드가 두 ID, evt-789와 036d7bee-289a-47fd-8b97-6fddbda20242로 들어 있습니다. Inbox는 처음 보는 ID 두 개로 보고 둘 다 기록하므로 order-123은 두 번 청구됩니다. 판정의 모든 계층은 Inbox처럼 event_id로 세므로 각각 한 번으로 보입니다. ID가 바뀐 바로 그 지점에서 중복이 보이지 않게 됩니다. event_id는 비즈니스 재시도에서도 유지해야 합니다(운영 체크리스트는 같은 페이로드가 두 ID로 온 것을 짚어 냅니다).',
   },
