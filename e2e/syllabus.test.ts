@@ -6,6 +6,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { findPreset } from '../src/sim/presets';
+import { runScenario } from '../src/sim/run';
+import { setConfigValues } from '../src/sim/scenario/edits';
 import { javaCode } from '../src/ui/code/javaCode';
 import { EOS_NOTES } from '../src/ui/notes/eosNotes';
 import { EOS_LAYERS, EOS_TRIAD } from '../src/ui/verdict/eosLayers';
@@ -84,7 +86,10 @@ describe('the syllabus panels', () => {
   });
 
   it('from the gallery: a syllabus preset opens with its code (INCR beside SET), legend and notes on the page', async () => {
-    await setLanguage('en');
+    // a fresh page opened at #gallery, as a reader arrives from a link
+    await page.close();
+    page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+    errors = watchErrors(page);
     await page.goto(`${inject('baseUrl')}#gallery`);
     const gallery = page.getByTestId('gallery');
     await gallery.waitFor();
@@ -99,6 +104,24 @@ describe('the syllabus panels', () => {
     await unfold('eos-notes');
     const violations = await axe(page);
     expect(violations).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it('the Streams section of the config editor: at_least_once by default, the checklist fails it; exactly_once_v2 re-runs the scenario', async () => {
+    const preset = await open('streams-alos-crash-duplicate');
+    const check = page.locator('[data-testid="checklist"] [data-check="offsets-in-transaction"]');
+    await check.waitFor();
+    expect(await check.getAttribute('data-status')).toBe('fail');
+    const config = page.getByRole('region', { name: 'Configuration' });
+    await config.getByTestId('config-section').selectOption('client:counter');
+    const table = config.getByTestId('config-table');
+    await expect.poll(() => table.innerText()).toContain('at_least_once is the default');
+    await config.getByRole('combobox', { name: 'processing.guarantee', exact: true }).selectOption('exactly_once_v2');
+    const edited = setConfigValues(preset.scenario, { scope: 'client', client: 'counter' }, { 'processing.guarantee': 'exactly_once_v2' });
+    await expect.poll(() => page.getByTestId('trace-hash').getAttribute('data-trace-hash')).toBe(runScenario(edited).traceHash);
+    await expect.poll(() => check.getAttribute('data-status')).not.toBe('fail');
+    await setLanguage('ko');
+    await expect.poll(() => table.innerText()).toContain('기본값은 at_least_once입니다');
     expect(errors).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@
  * snippets beside the preset that runs them. Rendered as text in <pre>, never as HTML.
  */
 import { useMemo } from 'react';
+import './code.css';
 import type { Scenario } from '../../sim/scenario/schema';
 import type { Language } from '../../store/simStore';
 import { javaCode } from './javaCode';
