@@ -406,6 +406,19 @@ function sideEffect(ctx: NarrationContext, f: F<'sideEffect'>): string {
         `${sink} charged a payment for ${ev}${n > 1 ? ` — the ${ordinal('en', n)} charge for the same event` : ''}`,
         `${josa(sink, '이/가')} ${ev}에 대해 결제했습니다.${n > 1 ? ` 같은 이벤트에 대한 ${ordinal('ko', n)} 결제입니다.` : ''}`,
       );
+    case 'SET':
+    case 'SET (same value)':
+      return say(
+        lang,
+        `${sink} ran ${f.note} for ${ev} (for ${f.app})${f.applied ? '' : ': the key already held that value — SET writes an absolute value, so the replay changes nothing'}`,
+        `${josa(sink, '이/가')} ${f.app}의 요청으로 ${ev}에 대해 ${f.note}을 실행했습니다.${f.applied ? '' : ' 키가 이미 그 값이었습니다. SET은 절댓값을 쓰므로 다시 실행해도 바뀌는 것이 없습니다.'}`,
+      );
+    case 'INCR':
+      return say(
+        lang,
+        `${sink} ran ${f.note} for ${ev} (for ${f.app})${n > 1 ? ` — the ${ordinal('en', n)} increment for the same event: INCR cannot tell a replay` : ''}`,
+        `${josa(sink, '이/가')} ${f.app}의 요청으로 ${ev}에 대해 ${f.note}을 실행했습니다.${n > 1 ? ` 같은 이벤트에 대한 ${ordinal('ko', n)} 증가입니다. INCR은 재처리인지 알 수 없습니다.` : ''}`,
+      );
     default:
       return say(
         lang,

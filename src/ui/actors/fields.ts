@@ -199,7 +199,17 @@ function databaseFields(c: DatabaseContext, lang: Language): Field[] {
         : '0',
     },
   ];
-  if (c.mode === 'inbox') out.push({ label: 'inbox', value: orNone(c.inbox.map((k) => k.replace('|', ', ')).join('; '), lang) });
+  if (c.mode === 'inbox') out.push({ label: 'inbox', value: orNone(c.inbox.map((r) => r.key.replace('|', ', ')).join('; '), lang) });
+  if (c.mode === 'set' || c.mode === 'increment')
+    out.push({
+      label: L(lang, 'counters', '카운터'),
+      value: orNone(
+        Object.entries(c.counters)
+          .map(([k, v]) => `${k} = ${v}`)
+          .join('; '),
+        lang,
+      ),
+    });
   if (c.mode === 'offsets-in-db') out.push({ label: L(lang, 'stored offsets', '저장된 offset'), value: orNone(entries(c.offsets), lang) });
   if (c.outbox.length) out.push({ label: 'outbox', value: String(c.outbox.length) });
   return out;

@@ -39,9 +39,11 @@ const en: ConfigStrings = {
         ? `${name} (consumer)`
         : kind === 'app-producer'
           ? `${name}'s producer (inside the consumer application)`
-          : kind === 'cluster'
-            ? 'Cluster (brokers and coordinators)'
-            : `Topic ${name}`,
+          : kind === 'streams'
+            ? `${name} (Kafka Streams)`
+            : kind === 'cluster'
+              ? 'Cluster (brokers and coordinators)'
+              : `Topic ${name}`,
   key: 'Key',
   value: 'Value',
   kafkaDefault: 'Default',
@@ -72,9 +74,11 @@ const ko: ConfigStrings = {
         ? `${name} (컨슈머)`
         : kind === 'app-producer'
           ? `${name}의 프로듀서 (컨슈머 애플리케이션 안)`
-          : kind === 'cluster'
-            ? '클러스터 (브로커와 코디네이터)'
-            : `토픽 ${name}`,
+          : kind === 'streams'
+            ? `${name} (Kafka Streams)`
+            : kind === 'cluster'
+              ? '클러스터 (브로커와 코디네이터)'
+              : `토픽 ${name}`,
   key: '키',
   value: '값',
   kafkaDefault: '기본값',

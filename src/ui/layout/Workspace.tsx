@@ -6,8 +6,10 @@
 import { lazy, Suspense } from 'react';
 import { simStore } from '../../store/simStore';
 import { ActorsPanel } from '../actors/ActorsPanel';
+import { CodePanel } from '../code/CodePanel';
 import { DetailsPanel } from '../details/DetailsPanel';
 import { useStrings } from '../i18n';
+import { EosNotes } from '../notes/EosNotes';
 import type { JumpTargets } from '../playback/jumps';
 import { PlaybackBar } from '../playback/PlaybackBar';
 import { Timeline } from '../timeline/Timeline';
@@ -48,7 +50,9 @@ export function Workspace({ targets }: { readonly targets: JumpTargets }) {
             onSelect={(s) => simStore.getState().select(s)}
             language={language}
           />
+          <CodePanel scenario={trace.scenario} language={language} />
           <ModelNotes trace={trace} />
+          <EosNotes language={language} />
         </main>
         {/* biome-ignore lint/a11y/noNoninteractiveTabindex: as above */}
         <aside className="column side-column" aria-label={`${t.verdict}, ${t.details}, ${t.checklist}`} tabIndex={0}>

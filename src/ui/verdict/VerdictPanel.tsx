@@ -15,6 +15,7 @@ import { StepLinks } from '../StepLink';
 import { useSim } from '../useSim';
 import { useThrottled } from '../useThrottled';
 import { type CounterId, counterSteps } from './counterSteps';
+import { EosLayersLegend } from './EosLayersLegend';
 import { FindingDetails } from './FindingDetails';
 import { findingSteps } from './findingSteps';
 
@@ -117,6 +118,7 @@ export function VerdictPanel() {
           </div>
         ))}
       </dl>
+      <EosLayersLegend language={language} />
     </section>
   );
 }
