@@ -209,10 +209,12 @@ describe('the gallery and the share panels', () => {
     const parsed = JSON.parse(trace.bytes.toString('utf8'));
     expect(parsed.summary.traceHash).toBe(runScenario(story.scenario).traceHash);
     expect(parsed.steps.length).toBe(parsed.summary.steps);
-    const svg = await save('Timeline as SVG');
+    const svg = await save('Figure as SVG');
     expect(svg.name).toBe('eos-lab-opening-story-step-30.svg');
-    expect(svg.bytes.toString('utf8')).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"[\s\S]*orders-0[\s\S]*HW \d+[\s\S]*<\/svg>$/);
-    const png = await save('Timeline as PNG');
+    expect(svg.bytes.toString('utf8')).toMatch(
+      /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"[\s\S]*orders-0[\s\S]*(HW|LEO) \d+[\s\S]*<\/svg>$/,
+    );
+    const png = await save('Figure as PNG (2×)');
     expect([...png.bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
     const paste = dialog.getByTestId('import-text');

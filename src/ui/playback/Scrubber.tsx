@@ -36,7 +36,9 @@ export function Scrubber({ targets }: { readonly targets: JumpTargets }) {
             // a tick per target, thinned to at most 400 per kind so a long run stays cheap to draw
             targets[kind]
               .filter((_, k, all) => all.length <= 400 || k % Math.ceil(all.length / 400) === 0)
-              .map((i) => <span key={`${kind}-${i}`} className={`tick ${kind}`} style={{ left: `${((i + 1) / total) * 100}%` }} />),
+              .map((i) => (
+                <span key={`${kind}-${i}`} className={`scrubber-tick ${kind}`} style={{ left: `${((i + 1) / total) * 100}%` }} />
+              )),
           )}
       </div>
     </div>

@@ -61,6 +61,10 @@ export function MessageSequence({ model, step, now, selection, onSelect, text = 
     controller.current?.setSelection(selection);
   }, [selection]);
 
+  useEffect(() => {
+    controller.current?.setText(text);
+  }, [text]);
+
   const summary = mscSummary(model, shown, step, hidden, text.language);
   return (
     <section className="tl-panel tl-msc-panel" aria-labelledby={`${ids}-title`} data-testid="msc">

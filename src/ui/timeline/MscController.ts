@@ -12,13 +12,14 @@ import { beginFrame, type CanvasLayer, createLayer, sizeLayer } from './canvasLa
 import { envelopeDetails } from './details';
 import { hideTooltip, placeTooltip, renderDetails } from './detailsDom';
 import { LABEL_FONT_PX } from './drawLanes';
-import { arrowPath, drawArrows, strokeArrow } from './drawMsc';
+import { arrowPath, drawArrows, faultText, strokeArrow } from './drawMsc';
 import { createFrameScheduler, type FrameScheduler } from './frameScheduler';
 import { distanceToSegment } from './hitTest';
 import { envelopeWindow, laneY, MSC_GEOMETRY, MSC_MAX_UNIT_PX, mscHeight } from './mscLayout';
 import { type AxisMode, envelopeSpan, envelopeStateAt, type MscModel } from './mscModel';
 import { PLOT_PAD } from './offsetScale';
 import { type Palette, readPalette, watchTheme } from './palette';
+import { type TimelineStrings, timelineStrings } from './timelineText';
 
 export interface MscElements {
   readonly root: HTMLElement;
@@ -63,6 +64,7 @@ export class MscController {
   private readonly scheduler: FrameScheduler;
   private readonly textWidths = new Map<string, number>();
   private readonly cleanup: (() => void)[] = [];
+  private text: TimelineStrings = timelineStrings('en');
 
   constructor(
     private readonly el: MscElements,
@@ -150,6 +152,14 @@ export class MscController {
       if (nowX > this.width - 16)
         this.zoomBehavior.translateBy(select(this.el.overlayCanvas), (this.width * 0.7 - nowX) / this.transform.k, 0);
     }
+    this.invalidate();
+  }
+
+  /** The words the canvas writes (fault labels), in the reader's language. */
+  setText(text: TimelineStrings): void {
+    if (text === this.text) return;
+    this.text = text;
+    this.textWidths.clear();
     this.invalidate();
   }
 
@@ -288,7 +298,20 @@ export class MscController {
     ctx.setLineDash([]);
     const [from, to] = this.window(scale);
     drawArrows(
-      { ctx, width: this.width, palette: p, model: d.model, mode: d.mode, step: d.step, now: d.now, scale, measure: this.measure },
+      {
+        ctx,
+        width: this.width,
+        palette: p,
+        model: d.model,
+        mode: d.mode,
+        step: d.step,
+        now: d.now,
+        scale,
+        measure: this.measure,
+        top: MSC_GEOMETRY.axis,
+        bottom: this.staticLayer.height,
+        faultText: (e, span) => faultText(this.text, e, span),
+      },
       d.shown,
       from,
       to,

@@ -98,6 +98,10 @@ export function PartitionLanes({
     controller.current?.setSelection(selection);
   }, [selection]);
 
+  useEffect(() => {
+    controller.current?.setText(text);
+  }, [text]);
+
   const userCount = lanes.filter((l) => !l.internal).length;
   const internalCount = lanes.length - userCount;
   const canvasLabel = text.canvasLabel(userCount, internalCount, expanded);
