@@ -16,9 +16,14 @@ type SimStore = ReturnType<typeof createSimStore>;
 export const GALLERY_FRAGMENT = '#gallery';
 
 /** The share link for what the store shows, or null when nothing runs. */
-export function linkOf(state: Pick<SimState, 'scenario' | 'step' | 'selection' | 'language'>): string | null {
+export function linkOf(state: Pick<SimState, 'scenario' | 'step' | 'selection' | 'language'> & { skipIdle?: boolean }): string | null {
   if (!state.scenario) return null;
-  return encodeLink(state.scenario, { step: state.step, selection: toLinkSelection(state.selection), language: state.language });
+  return encodeLink(state.scenario, {
+    step: state.step,
+    selection: toLinkSelection(state.selection),
+    language: state.language,
+    skipIdle: state.skipIdle ?? true,
+  });
 }
 
 /** The full URL of a share link, on this page's address (path and query kept, fragment replaced). */
@@ -85,7 +90,14 @@ export function startHashSync(store: SimStore, win: Window = window, options: Ha
 
   openFragment(store, win.location.hash);
   const stopStore = store.subscribe((s, prev) => {
-    if (s.scenario !== prev.scenario || s.step !== prev.step || s.selection !== prev.selection || s.language !== prev.language) schedule();
+    if (
+      s.scenario !== prev.scenario ||
+      s.step !== prev.step ||
+      s.selection !== prev.selection ||
+      s.language !== prev.language ||
+      s.skipIdle !== prev.skipIdle
+    )
+      schedule();
   });
   const stopShare = shareStore.subscribe((s, prev) => {
     if ((prev.linkError && !s.linkError) || (prev.holdHash && !s.holdHash)) schedule();

@@ -327,7 +327,7 @@ export function callClause(ctx: NarrationContext): string {
         ? say(
             lang,
             `${caller} asks ${target} for the changelog's log end offset (endOffsets, read_uncommitted): the store is restored when the read_committed restore consumer gets there`,
-            `${josa(caller, '이/가')} ${target}에게 changelog의 log end offset(endOffsets, read_uncommitted)을 묻습니다. read_committed 복원 컨슈머가 거기까지 읽으면 복원이 끝납니다.`,
+            `${josa(caller, '이/가')} ${target}에게 changelog의 LEO(로그 끝 offset, endOffsets, read_uncommitted)를 묻습니다. read_committed 복원 컨슈머가 거기까지 읽으면 복원이 끝납니다.`,
           )
         : say(
             lang,

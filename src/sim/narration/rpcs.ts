@@ -167,13 +167,13 @@ export function rpcClause(ctx: NarrationContext): string {
           ? say(
               lang,
               ` — the LSO (${lso}) is below the high watermark (${hw}): an open transaction holds read_committed readers back`,
-              ` LSO(${lso})가 high watermark(${hw})보다 낮습니다. 열린 트랜잭션이 read_committed 컨슈머를 붙잡고 있습니다.`,
+              ` LSO(${lso})가 HW(하이 워터마크, ${hw})보다 낮습니다. 열린 트랜잭션이 read_committed 컨슈머를 붙잡고 있습니다.`,
             )
           : '';
       return say(
         lang,
         `${to} got nothing new from its Fetch of ${where} (high watermark ${hw}, LSO ${lso})${heldBack}`,
-        `${to}의 ${where} Fetch에 새 데이터가 없었습니다(high watermark ${hw}, LSO ${lso}).${heldBack}`,
+        `${to}의 ${where} Fetch에 새 데이터가 없었습니다(HW ${hw}, LSO ${lso}).${heldBack}`,
       );
     }
     case 'ListOffsets': {

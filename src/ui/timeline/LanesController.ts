@@ -372,7 +372,7 @@ export class LanesController {
       const shared = recordsInPixel(r.lane.offsets, linearMapOf(scale), Math.floor(x));
       renderDetails(
         tip,
-        recordDetails(r.lane.key, row),
+        recordDetails(r.lane.key, row, this.text.language),
         shared > 1 ? `${shared} records share this pixel: zoom in to see each one.` : undefined,
       );
       tip.dataset.record = key;
@@ -385,7 +385,7 @@ export class LanesController {
   private announce(): void {
     const r = this.resolve(this.focus);
     const row = r?.lane.rows[r.index];
-    this.el.live.textContent = r && row ? recordDetails(r.lane.key, row).sentence : '';
+    this.el.live.textContent = r && row ? recordDetails(r.lane.key, row, this.text.language).sentence : '';
   }
 
   // ------------------------------------------------------------------ input

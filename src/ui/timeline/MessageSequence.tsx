@@ -20,9 +20,19 @@ export interface MessageSequenceProps {
   readonly onSelect: (selection: Selection | null) => void;
   /** The panel's words (default English). */
   readonly text?: TimelineStrings;
+  /** Fault labels in the reader's language (default: the engine's English). */
+  readonly translateFault?: (label: string) => string;
 }
 
-export function MessageSequence({ model, step, now, selection, onSelect, text = timelineStrings('en') }: MessageSequenceProps) {
+export function MessageSequence({
+  model,
+  step,
+  now,
+  selection,
+  onSelect,
+  text = timelineStrings('en'),
+  translateFault,
+}: MessageSequenceProps) {
   const [mode, setMode] = useState<AxisMode>('step');
   const [background, setBackground] = useState(false);
   const ids = useId();
@@ -65,7 +75,11 @@ export function MessageSequence({ model, step, now, selection, onSelect, text = 
     controller.current?.setText(text);
   }, [text]);
 
-  const summary = mscSummary(model, shown, step, hidden, text.language);
+  useEffect(() => {
+    if (translateFault) controller.current?.setFaultText(translateFault);
+  }, [translateFault]);
+
+  const summary = mscSummary(model, shown, step, hidden, text.language, translateFault);
   return (
     <section className="tl-panel tl-msc-panel" aria-labelledby={`${ids}-title`} data-testid="msc">
       <div className="tl-panel-head">

@@ -65,6 +65,7 @@ export class MscController {
   private readonly textWidths = new Map<string, number>();
   private readonly cleanup: (() => void)[] = [];
   private text: TimelineStrings = timelineStrings('en');
+  private translateFault: (label: string) => string = (label) => label;
 
   constructor(
     private readonly el: MscElements,
@@ -152,6 +153,13 @@ export class MscController {
       if (nowX > this.width - 16)
         this.zoomBehavior.translateBy(select(this.el.overlayCanvas), (this.width * 0.7 - nowX) / this.transform.k, 0);
     }
+    this.invalidate();
+  }
+
+  /** Fault labels (the engine's English) in the reader's language, once the narration module can say them. */
+  setFaultText(translate: (label: string) => string): void {
+    if (translate === this.translateFault) return;
+    this.translateFault = translate;
     this.invalidate();
   }
 
@@ -310,7 +318,7 @@ export class MscController {
         measure: this.measure,
         top: MSC_GEOMETRY.axis,
         bottom: this.staticLayer.height,
-        faultText: (e, span) => faultText(this.text, e, span),
+        faultText: (e, span) => faultText(this.text, e, span, this.translateFault),
       },
       d.shown,
       from,
@@ -374,7 +382,7 @@ export class MscController {
     const e = d.model.envelopes[d.shown[j] as number] as EnvelopeRecord;
     const key = `${e.id}@${d.step}`;
     if (tip.dataset.envelope !== key || tip.hidden) {
-      renderDetails(tip, envelopeDetails(e, envelopeStateAt(d.model, e, d.step)));
+      renderDetails(tip, envelopeDetails(e, envelopeStateAt(d.model, e, d.step), this.text.language, this.translateFault));
       tip.dataset.envelope = key;
       tip.dataset.rpc = e.rpc;
     }
@@ -384,7 +392,8 @@ export class MscController {
   private announce(): void {
     const d = this.data;
     const e = this.focusedEnvelope();
-    this.el.live.textContent = d && e ? envelopeDetails(e, envelopeStateAt(d.model, e, d.step)).sentence : '';
+    this.el.live.textContent =
+      d && e ? envelopeDetails(e, envelopeStateAt(d.model, e, d.step), this.text.language, this.translateFault).sentence : '';
   }
 
   // ------------------------------------------------------------------ input

@@ -121,11 +121,13 @@ export function faultText(
   text: Pick<TimelineStrings, 'faultDropped' | 'faultLost' | 'duplicateOf'>,
   e: EnvelopeRecord,
   span: EnvelopeSpan,
+  translate: (label: string) => string = (label) => label,
 ): string | null {
-  if (span.state === 'dropped') return text.faultDropped(e.fault);
-  if (span.state === 'lost') return text.faultLost(e.fault);
+  const why = e.fault === null ? null : translate(e.fault);
+  if (span.state === 'dropped') return text.faultDropped(why);
+  if (span.state === 'lost') return text.faultLost(why);
   if (e.duplicateOf !== null) return text.duplicateOf(e.duplicateOf);
-  return e.fault;
+  return why;
 }
 
 /** Draws the arrows of the shown envelopes in [from, to) of `shown`. Returns how many were drawn. */

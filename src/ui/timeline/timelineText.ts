@@ -97,7 +97,7 @@ const KO: TimelineStrings = {
   internalCollapsed: (list: string) => `내부 토픽 접힘: ${list}.`,
   partitions: (topic: string, n: number) => `${topic} (파티션 ${n}개)`,
   canvasLabel: (user: number, internal: number, expanded: boolean) =>
-    `파티션 로그: 사용자 토픽 파티션 ${user}개${internal ? `, 내부 토픽 파티션 ${internal}개 ${expanded ? '펼침' : '접힘'}` : ''}. 칸은 오프셋 순서의 레코드이고, 선은 log end offset, high watermark, last stable offset을 표시합니다.`,
+    `파티션 로그: 사용자 토픽 파티션 ${user}개${internal ? `, 내부 토픽 파티션 ${internal}개 ${expanded ? '펼침' : '접힘'}` : ''}. 칸은 오프셋 순서의 레코드이고, 선은 LEO(로그 끝 offset), HW(하이 워터마크), LSO(마지막 안정 offset)를 표시합니다.`,
   lanesLegend: '파티션 로그 범례',
   legendPlain: '트랜잭션 없음 (테두리)',
   legendCommitted: '커밋됨 (채움)',
