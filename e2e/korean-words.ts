@@ -121,8 +121,18 @@ const KAFKA_WORDS = [
   's',
   // the name of the other language, on its button and in the help
   'English',
-  // kafka-consumer-groups.sh's LAG column
+  // kafka-consumer-groups.sh's LAG column; kafka-transactions.sh's subcommands and the hanging transaction they find
   'lag',
+  'find-hanging',
+  'abort',
+  'hanging',
+  // KafkaConsumer's and KafkaProducer's methods named in prose
+  'seek',
+  'flush',
+  'commitSync',
+  'commitAsync',
+  // an HTTP header the API sink takes
+  'Idempotency-Key',
   // the scenario format's modes (processing, database, API), shown as the scenario names them
   ...PROCESSING_MODES,
   'insert',
@@ -170,6 +180,21 @@ export function scenarioWords(s: Scenario): string[] {
   };
   visit(s, '');
   return out;
+}
+
+/**
+ * The run's own identifiers: process and actor ids, the client.ids they use (a Streams application's
+ * "<id>-restore" consumer) and every topic the cluster holds (a Streams changelog topic among them).
+ */
+export function runWords(built: {
+  readonly processes: readonly { readonly id: string; readonly actors: readonly string[] }[];
+  readonly specs: readonly { readonly input?: unknown }[];
+  readonly meta: { readonly topics: Readonly<Record<string, unknown>> };
+}): string[] {
+  const clients = built.specs
+    .map((s) => (s.input as { client?: unknown } | undefined)?.client)
+    .filter((c): c is string => typeof c === 'string');
+  return [...built.processes.flatMap((p) => [p.id, ...p.actors]), ...clients, ...Object.keys(built.meta.topics)];
 }
 
 /** The actors' state names as the machines call them (shown in monospace beside each actor). */

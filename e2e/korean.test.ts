@@ -13,7 +13,7 @@ import { PRESETS } from '../src/sim/presets';
 import { runScenario } from '../src/sim/run';
 import { encodeLink } from '../src/sim/scenario/link';
 import { launchBrowser, watchErrors } from './browser';
-import { allowList, englishWords, scenarioWords, stateWords } from './korean-words';
+import { allowList, englishWords, runWords, scenarioWords, stateWords } from './korean-words';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -76,11 +76,7 @@ describe('Korean, every preset', () => {
   it.each(PRESETS.map((p) => [p.id, p] as const))('%s speaks Korean outside Kafka’s own names', async (id, preset) => {
     const trace = runScenario(preset.scenario);
     const total = trace.steps.length;
-    const allowed = allowList([
-      ...scenarioWords(preset.scenario),
-      ...trace.built.processes.flatMap((p) => [p.id, ...p.actors]),
-      ...stateWords(trace.steps),
-    ]);
+    const allowed = allowList([...scenarioWords(preset.scenario), ...runWords(trace.built), ...stateWords(trace.steps)]);
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     const errors = watchErrors(page);
     await page.goto(`${inject('baseUrl')}${encodeLink(preset.scenario, { step: 0, selection: null, language: 'ko' })}`);

@@ -580,7 +580,7 @@ function memoryOf(trace: Trace, app: App, say: Say): Memory | null {
         kind: 'event-id',
         text: say(
           `${sink.id}'s inbox keeps (event_id, ${app.id}) as long as its rows are kept`,
-          `${sink.id}의 Inbox가 (event_id, ${app.id})를 행이 남아 있는 동안 기억합니다`,
+          `${sink.id}의 inbox가 (event_id, ${app.id})를 행이 남아 있는 동안 기억합니다`,
         ),
       };
     if (m === 'upsert')

@@ -386,7 +386,7 @@ function sideEffect(ctx: NarrationContext, f: F<'sideEffect'>): string {
       return say(
         lang,
         `${sink}'s inbox already holds (${ev}, ${f.app}): the unique constraint rolls the transaction back and nothing is written`,
-        `${sink}의 Inbox에 (${ev}, ${f.app})가 이미 있어 고유 제약 조건 때문에 트랜잭션이 롤백되고 아무것도 기록되지 않습니다.`,
+        `${sink}의 inbox에 (${ev}, ${f.app})가 이미 있어 고유 제약 조건 때문에 트랜잭션이 롤백되고 아무것도 기록되지 않습니다.`,
       );
     case 'offset already stored':
       return say(

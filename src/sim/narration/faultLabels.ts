@@ -224,5 +224,11 @@ export function translateFaultLabel(trace: Pick<Trace, 'scenario'>, label: strin
   if (language === 'en') return label;
   const known = koreanLabels(trace.scenario.faults ?? []).get(label);
   if (known) return known;
+  // the restart or resume that follows a crash or pause at a point (the kernel's words, simulation.ts)
+  const after = label.match(/^(restart|resume) (\S+) (\d+) ms after: (.+)$/);
+  if (after) {
+    const [, action, proc, ms, first] = after as unknown as [string, string, string, string, string];
+    return `${ms} ms 뒤 ${proc} ${ACTION_KO[action] ?? action}: ${translateFaultLabel(trace, first, language)}`;
+  }
   return translateAny(label);
 }

@@ -64,6 +64,37 @@ export function envelopeFaultText(trace: NarrationContext['trace'], text: string
   return label !== text ? label : lostWhy(lang, text);
 }
 
+/** A fault step's action (its label), in Korean. */
+const ACTION_KO: Readonly<Record<string, string>> = {
+  crash: '중단',
+  restart: '재시작',
+  pause: '일시 정지',
+  resume: '재개',
+  signal: '신호',
+};
+
+/**
+ * One line of a step's faults (the kernel's words: "ProduceResponse #4 dropped (…)", "Produce #7 lost:
+ * …", "connection … reset (…): …", or a fault's label) in the reader's language, for lists.
+ */
+export function stepFaultText(trace: NarrationContext['trace'], text: string, lang: Language): string {
+  if (lang === 'en') return text;
+  const env = text.match(ENVELOPE_FAULT);
+  if (env) {
+    const [, rpc, id, what, delay, label] = env as unknown as [string, string, string, string, string | undefined, string];
+    const how = what === 'dropped' ? '버려짐' : what === 'duplicated' ? '복제됨' : `${delay} ms 지연됨`;
+    return `${rpc} #${id} ${how} (${translateFaultLabel(trace, label, lang)})`;
+  }
+  const lost = text.match(LOST_AT_SEND);
+  if (lost) return `${lost[1]} #${lost[2]} 유실: ${lostWhy(lang, lost[3] as string)}`;
+  const reset = text.match(RESET);
+  if (reset)
+    return `연결 ${reset[1]} 리셋 (${translateFaultLabel(trace, reset[2] as string, lang)}): ${reset[3]} #${reset[4]}도 함께 사라짐`;
+  const action = ACTION_KO[text];
+  if (action) return action;
+  return translateFaultLabel(trace, text, lang);
+}
+
 /** Clauses for faults applied during a step to what it sent, and for a crash point reached. */
 export function appliedFaultClauses(ctx: NarrationContext): string[] {
   const { lang, step } = ctx;

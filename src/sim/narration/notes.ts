@@ -95,7 +95,7 @@ const KO_RULES: readonly Rule[] = [
   ],
   [
     /^loaded (\d+) transactional id\(s\) from (\S+) \(coordinator epoch (\d+)\)$/,
-    (m) => `${m[2]}에서 transactional.id ${m[1]}개를 다시 읽었습니다(coordinator epoch ${m[3]})`,
+    (m) => `${m[2]}에서 transactional.id ${m[1]}개를 다시 읽었습니다(코디네이터 epoch ${m[3]})`,
   ],
 ];
 

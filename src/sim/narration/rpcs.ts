@@ -296,7 +296,7 @@ export function rpcClause(ctx: NarrationContext): string {
         ? say(
             lang,
             `${to} learns the database wrote nothing: the event was already in its inbox`,
-            `${josa(to, '은/는')} 데이터베이스가 아무것도 쓰지 않았음을 알게 됩니다. 이미 Inbox에 있던 이벤트입니다.`,
+            `${josa(to, '은/는')} 데이터베이스가 아무것도 쓰지 않았음을 알게 됩니다. 이미 inbox에 있던 이벤트입니다.`,
           )
         : say(
             lang,

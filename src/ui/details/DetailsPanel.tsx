@@ -49,10 +49,10 @@ function Pairs({ rows, raw }: { readonly rows: readonly (readonly [string, strin
   );
 }
 
-/** A fault label in the page's language (the narration module translates, once it has loaded). */
+/** A fault label, or a line of a step's faults, in the page's language (the narration module translates, once it has loaded). */
 function useFaultText(trace: Trace, language: Language): (label: string) => string {
   const narrator = useNarrator();
-  return (label) => (narrator ? narrator.translateFaultLabel(trace, label, language) : label);
+  return (label) => (narrator ? narrator.stepFaultText(trace, label, language) : label);
 }
 
 function StepDetails({

@@ -119,7 +119,7 @@ export const DEFENSE_ROWS: readonly DefenseRow[] = [
     },
     defense: {
       en: 'An inbox, or the result and the position stored atomically in the database',
-      ko: 'Inbox 또는 DB 결과와 처리 위치의 원자적 저장',
+      ko: 'inbox 또는 DB 결과와 처리 위치의 원자적 저장',
     },
     boundary: {
       en: "The database's own transaction, not Kafka's",
@@ -156,7 +156,7 @@ export const DEFENSE_ROWS: readonly DefenseRow[] = [
       en: 'Older states of the same key need not be kept for long',
       ko: '같은 키의 이전 상태를 장기 보관할 필요가 없음',
     },
-    defense: { en: 'Log compaction', ko: 'Log compaction' },
+    defense: { en: 'Log compaction', ko: '로그 컴팩션' },
     boundary: {
       en: 'The latest value per key, eventually — not de-duplication on write',
       ko: '결국 남는 키별 최신 값 — 쓰기 시점의 중복 제거가 아님',
