@@ -31,7 +31,8 @@ const en = {
   embedHint:
     'The embed shows the timeline, playback and verdict of this exact run. It runs in a sandboxed frame, needs no cookies or storage, and fetches nothing at run time.',
   embedElement: 'Custom element (resizes itself; load the script once per page)',
-  embedIframe: 'Plain iframe (no script on your page)',
+  embedIframe: 'Plain iframe (no script on your page; the question, narration and verdict fit its height, the timeline scrolls)',
+  embedResize: 'Optional, if your page allows a script: let the iframe above fit its content (it posts its height)',
   startStep: 'Start at step',
   autoplay: 'Play automatically',
   theme: 'Theme',
@@ -94,7 +95,8 @@ const ko: ShareText = {
   embedHint:
     '임베드는 이 실행의 타임라인, 재생, 판정을 보여 줍니다. 샌드박스 프레임에서 실행되며 쿠키나 저장소가 필요 없고, 실행 중에 네트워크에서 아무것도 가져오지 않습니다.',
   embedElement: '커스텀 엘리먼트 (크기를 스스로 맞춤, 스크립트는 페이지당 한 번)',
-  embedIframe: '일반 iframe (페이지에 스크립트 없음)',
+  embedIframe: '일반 iframe (페이지에 스크립트 없음; 질문, 설명, 판정이 높이 안에 들어가고 타임라인은 스크롤됨)',
+  embedResize: '선택 사항, 페이지에 스크립트를 넣을 수 있다면: 위 iframe이 내용 높이에 맞춰지게 합니다 (iframe이 높이를 알려 줌)',
   startStep: '시작 단계',
   autoplay: '자동 재생',
   theme: '테마',
