@@ -4,7 +4,7 @@
  * checklist on the right; the config editor in a drawer. At phone width the panels stack, and failure
  * injection and the config editor open as bottom sheets.
  */
-import { lazy, Suspense, useMemo } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef } from 'react';
 import { simStore } from '../../store/simStore';
 import { ActorsPanel } from '../actors/ActorsPanel';
 import { DetailsPanel } from '../details/DetailsPanel';
@@ -33,6 +33,14 @@ export function Workspace({ targets }: { readonly targets: JumpTargets }) {
   const language = useSim((s) => s.language);
   const narrator = useNarrator();
   const configOpen = usePanels((s) => s.config);
+  // opening another scenario starts its columns at the top (a fork keeps its id, and the scroll)
+  const scenarioId = useSim((s) => s.scenario?.id);
+  const side = useRef<HTMLElement>(null);
+  const actors = useRef<HTMLElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the scenario's id changes
+  useEffect(() => {
+    for (const el of [side.current, actors.current]) el?.scrollTo?.({ top: 0 });
+  }, [scenarioId]);
   // fault labels on the message diagram in the page's language, once the narration module is here
   const translateFault = useMemo(
     () => (label: string) => (narrator && trace ? narrator.envelopeFaultText(trace, label, language) : label),
@@ -45,7 +53,7 @@ export function Workspace({ targets }: { readonly targets: JumpTargets }) {
       <Narration />
       <div className="workspace">
         {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a column that scrolls on its own must take keyboard focus to be scrolled (axe: scrollable-region-focusable) */}
-        <aside className="column actors-column" aria-label={t.actors} tabIndex={0}>
+        <aside ref={actors} className="column actors-column" aria-label={t.actors} tabIndex={0}>
           <ActorsPanel />
         </aside>
         {/* biome-ignore lint/a11y/noNoninteractiveTabindex: as above */}
@@ -62,7 +70,7 @@ export function Workspace({ targets }: { readonly targets: JumpTargets }) {
           <ModelNotes trace={trace} />
         </main>
         {/* biome-ignore lint/a11y/noNoninteractiveTabindex: as above */}
-        <aside className="column side-column" aria-label={`${t.verdict}, ${t.details}, ${t.checklist}`} tabIndex={0}>
+        <aside ref={side} className="column side-column" aria-label={`${t.verdict}, ${t.details}, ${t.checklist}`} tabIndex={0}>
           <VerdictPanel />
           <DetailsPanel />
           <Suspense fallback={<p className="muted">…</p>}>
