@@ -510,7 +510,7 @@ function eventIds(trace: Trace, view: SimView, say: Say): Item {
     const first = missing[0] as (typeof missing)[number];
     return failUnshown(
       say(
-        `${missing.length} record(s) carry no event_id header (first: ${first.p.topic}-${first.p.partition}@${first.r.offset}): a consumer cannot recognise a business duplicate.`,
+        `${missing.length === 1 ? '1 record carries' : `${missing.length} records carry`} no event_id header (first: ${first.p.topic}-${first.p.partition}@${first.r.offset}): a consumer cannot recognise a business duplicate.`,
         `레코드 ${missing.length}개에 event_id 헤더가 없습니다(첫 번째: ${first.p.topic}-${first.p.partition}@${first.r.offset}). 컨슈머가 비즈니스 중복을 알아볼 수 없습니다.`,
       ),
       say(

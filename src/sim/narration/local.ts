@@ -5,7 +5,7 @@
  */
 import { actorConfig, type NarrationContext, processingMode, tp } from './context';
 import { explainError } from './errors';
-import { josa, list, say } from './language';
+import { count, josa, list, say } from './language';
 
 type P = Record<string, unknown>;
 const str = (v: unknown): string => (typeof v === 'string' ? v : String(v ?? ''));
@@ -224,7 +224,11 @@ function replyClause(ctx: NarrationContext, who: string, d: P): string {
     case 'poll': {
       const recs = Array.isArray(d.records) ? (d.records as P[]) : [];
       return recs.length
-        ? say(lang, `poll() returned ${recs.length} record(s) to ${who}`, `poll()이 ${who}에게 레코드 ${recs.length}개를 돌려줬습니다.`)
+        ? say(
+            lang,
+            `poll() returned ${count(recs.length, 'record')} to ${who}`,
+            `poll()이 ${who}에게 레코드 ${recs.length}개를 돌려줬습니다.`,
+          )
         : say(lang, `poll() returned nothing to ${who}`, `poll()이 ${who}에게 아무것도 돌려주지 않았습니다.`);
     }
     default:

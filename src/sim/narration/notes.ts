@@ -3,7 +3,7 @@
  * English. Narration keeps them as they are in English and translates the known ones for Korean;
  * an unknown note is quoted as it is rather than dropped.
  */
-import { josa, type Language } from './language';
+import { count, josa, type Language } from './language';
 
 type Rule = readonly [RegExp, (m: RegExpMatchArray) => string];
 
@@ -117,8 +117,13 @@ function reasonKo(reason: string): string {
 }
 
 /** A note or reason in the requested language (unknown Korean ones are kept in English). */
+/** The actors' "2 key(s)" as English counts ("2 keys", "1 key"). */
+function englishCounts(text: string): string {
+  return text.replace(/\b(\d+) ((?:[a-z]+ )*?[a-z]+)\(s\)/g, (_, n: string, noun: string) => count(Number(n), noun));
+}
+
 export function translateNote(text: string, language: Language): string {
-  if (language === 'en') return text;
+  if (language === 'en') return englishCounts(text);
   for (const [re, f] of KO_RULES) {
     const m = text.match(re);
     if (m) return f(m);
