@@ -14,7 +14,18 @@ function Snippet({ label, code, copyLabel, testId }: { label: string; code: stri
   return (
     <div className="eos-field">
       <label htmlFor={id}>{label}</label>
-      <textarea id={id} readOnly value={code} rows={4} data-testid={testId} spellCheck={false} onFocus={(e) => e.currentTarget.select()} />
+      {/* code to paste, not words to translate */}
+      <textarea
+        id={id}
+        readOnly
+        value={code}
+        rows={4}
+        data-testid={testId}
+        spellCheck={false}
+        translate="no"
+        lang="en"
+        onFocus={(e) => e.currentTarget.select()}
+      />
       <div className="eos-actions">
         <button
           type="button"

@@ -115,7 +115,9 @@ export function MessageSequence({
         <div className="tl-gutter" aria-hidden="true">
           {model.lanes.map((l, i) => (
             <div key={l.id} className="tl-lane-label tl-msc-label" style={{ top: laneY(i) - 15 }}>
-              <span className="tl-lane-name">{l.id}</span>
+              <span className="tl-lane-name" translate="no">
+                {l.id}
+              </span>
               <span className="tl-lane-leader">{text.kinds[l.kind] ?? l.kind}</span>
             </div>
           ))}

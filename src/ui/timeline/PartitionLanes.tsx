@@ -149,7 +149,9 @@ export function PartitionLanes({
             const lane = lanes[b.lane];
             return (
               <div key={b.key} className="tl-lane-label" style={{ top: b.y + 14 }} aria-hidden="true" title={b.key}>
-                <span className="tl-lane-name">{shortLaneName(b.key, fitsGutter)}</span>
+                <span className="tl-lane-name" translate="no">
+                  {shortLaneName(b.key, fitsGutter)}
+                </span>
                 <span className="tl-lane-leader">{text.onLeader(lane?.leader ?? '')}</span>
               </div>
             );

@@ -200,7 +200,7 @@ export function envelopeDetails(
         ? w.dueAt(e.deliverAt)
         : '—';
   const lines: [string, string][] = [
-    ['rpc', e.rpc],
+    ['RPC', e.rpc],
     [w.route, `${e.from} → ${e.to}`],
     [w.sent, w.atStep(e.sentAt, e.sentStep)],
     [state === 'lost' ? w.lost : w.delivered, delivered],
