@@ -555,7 +555,7 @@ function eventIds(trace: Trace, view: SimView, run: RunSoFar, say: Say): Item {
     const first = missing[0] as (typeof missing)[number];
     return failUnshown(
       say(
-        `${missing.length} record(s) carry no event_id header (first: ${first.p.topic}-${first.p.partition}@${first.r.offset}): a consumer cannot recognise a business duplicate.`,
+        `${missing.length === 1 ? '1 record carries' : `${missing.length} records carry`} no event_id header (first: ${first.p.topic}-${first.p.partition}@${first.r.offset}): a consumer cannot recognise a business duplicate.`,
         `레코드 ${missing.length}개에 event_id 헤더가 없습니다(첫 번째: ${first.p.topic}-${first.p.partition}@${first.r.offset}). 컨슈머가 비즈니스 중복을 알아볼 수 없습니다.`,
       ),
       say(
@@ -628,11 +628,11 @@ function memoryOf(trace: Trace, app: App, say: Say): Memory | null {
           sink.retentionMs === undefined
             ? say(
                 `${sink.id}'s inbox keeps (event_id, ${app.id}) as long as its rows are kept`,
-                `${sink.id}의 Inbox가 (event_id, ${app.id})를 행이 남아 있는 동안 기억합니다`,
+                `${sink.id}의 inbox가 (event_id, ${app.id})를 행이 남아 있는 동안 기억합니다`,
               )
             : say(
                 `${sink.id}'s inbox keeps (event_id, ${app.id}) for ${sink.retentionMs} ms (retentionMs)`,
-                `${sink.id}의 Inbox가 (event_id, ${app.id})를 ${sink.retentionMs} ms(retentionMs) 동안 기억합니다`,
+                `${sink.id}의 inbox가 (event_id, ${app.id})를 ${sink.retentionMs} ms(retentionMs) 동안 기억합니다`,
               ),
       };
     if (m === 'set')

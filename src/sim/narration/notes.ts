@@ -3,7 +3,7 @@
  * English. Narration keeps them as they are in English and translates the known ones for Korean;
  * an unknown note is quoted as it is rather than dropped.
  */
-import { josa, type Language } from './language';
+import { count, josa, type Language } from './language';
 
 type Rule = readonly [RegExp, (m: RegExpMatchArray) => string];
 
@@ -100,7 +100,7 @@ const KO_RULES: readonly Rule[] = [
   ],
   [
     /^the inbox row \((\S+), (\S+)\) written at (\d+) ms was deleted after the inbox retention of (\d+) ms: the duplicate is not recognised$/,
-    (m) => `${m[3]} ms에 쓴 Inbox 행 (${m[1]}, ${m[2]})는 Inbox 보존 기간 ${m[4]} ms가 지나 삭제됐습니다. 이 중복은 알아볼 수 없습니다`,
+    (m) => `${m[3]} ms에 쓴 inbox 행 (${m[1]}, ${m[2]})는 inbox 보존 기간 ${m[4]} ms가 지나 삭제됐습니다. 이 중복은 알아볼 수 없습니다`,
   ],
   [
     /^Idempotency-Key (\S+) was stored at (\d+) ms and expired after (\d+) ms: the API no longer recognises it$/,
@@ -122,7 +122,7 @@ const KO_RULES: readonly Rule[] = [
   ],
   [
     /^loaded (\d+) transactional id\(s\) from (\S+) \(coordinator epoch (\d+)\)$/,
-    (m) => `${m[2]}에서 transactional.id ${m[1]}개를 다시 읽었습니다(coordinator epoch ${m[3]})`,
+    (m) => `${m[2]}에서 transactional.id ${m[1]}개를 다시 읽었습니다(코디네이터 epoch ${m[3]})`,
   ],
 ];
 
@@ -144,8 +144,13 @@ function reasonKo(reason: string): string {
 }
 
 /** A note or reason in the requested language (unknown Korean ones are kept in English). */
+/** The actors' "2 key(s)" as English counts ("2 keys", "1 key"). */
+function englishCounts(text: string): string {
+  return text.replace(/\b(\d+) ((?:[a-z]+ )*?[a-z]+)\(s\)/g, (_, n: string, noun: string) => count(Number(n), noun));
+}
+
 export function translateNote(text: string, language: Language): string {
-  if (language === 'en') return text;
+  if (language === 'en') return englishCounts(text);
   for (const [re, f] of KO_RULES) {
     const m = text.match(re);
     if (m) return f(m);

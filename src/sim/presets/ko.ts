@@ -59,10 +59,10 @@ export const PRESET_TEXT_KO: Readonly<Record<string, PresetText>> = {
       '아무것도 기록되지 않았는데도 프로듀서는 성공으로 보고합니다. acks=0이면 브로커가 응답하지 않으므로 요청이 나가는 순간 전송이 끝납니다. 멱등성도 꺼집니다(acks가 all이 아니므로). m-1은 유실됩니다. 확인 응답은 받았지만 로그 어디에도 없습니다.',
   },
   'compaction-is-not-dedup': {
-    title: 'Log compaction은 최신 값을 남길 뿐, 중복 제거가 아니다',
-    question: 'compaction이 설정된 토픽에서 account-42에 값이 세 번 기록됩니다. cleaner가 실행되기 전과 후에 컨슈머는 각각 무엇을 볼까요?',
+    title: '로그 컴팩션은 최신 값을 남길 뿐, 중복 제거가 아니다',
+    question: '컴팩션이 설정된 토픽에서 account-42에 값이 세 번 기록됩니다. 로그 클리너가 실행되기 전과 후에 컨슈머는 각각 무엇을 볼까요?',
     expected:
-      '정리 전에 읽는 컨슈머는 account-42의 값 세 개를 모두 받습니다(offset 0, 1, 2). cleaner가 실행된 뒤에 읽는 새 컨슈머는 offset 2만 받습니다. offset은 바뀌지 않으므로 남은 레코드도 여전히 offset 2에 있습니다.',
+      '정리 전에 읽는 컨슈머는 account-42의 값 세 개를 모두 받습니다(offset 0, 1, 2). 로그 클리너가 실행된 뒤에 읽는 새 컨슈머는 offset 2만 받습니다. offset은 바뀌지 않으므로 남은 레코드도 여전히 offset 2에 있습니다.',
   },
   'commit-two-partitions': {
     title: '한 트랜잭션, 두 파티션, 두 마커',
@@ -78,7 +78,7 @@ export const PRESET_TEXT_KO: Readonly<Record<string, PresetText>> = {
       'orders-0에는 offset 0에 evt-9, offset 1에 ABORT 마커가 있습니다. read_uncommitted 컨슈머는 레코드를 받아 처리하고, read_committed 컨슈머는 아무것도 받지 않지만 위치(position)는 2로 넘어갑니다. evt-9는 커밋된 로그에 들어가지 못했으므로 판정은 유실(애플리케이션이 취소한 트랜잭션에만 있음)로 셉니다. read_uncommitted 컨슈머가 커밋되지 않은 레코드를 처리했다는 것도 보여 줍니다.',
   },
   'open-transaction-pins-lso': {
-    title: '열린 트랜잭션이 Last Stable Offset을 붙잡아 둔다',
+    title: '열린 트랜잭션이 LSO(마지막 안정 offset)를 붙잡아 둔다',
     question:
       '한 트랜잭션이 8초 동안 열려 있는 사이 다른 프로듀서가 그 뒤에 일반 레코드를 씁니다. read_committed 컨슈머는 이 일반 레코드를 언제 볼까요?',
     expected:
@@ -112,7 +112,7 @@ export const PRESET_TEXT_KO: Readonly<Record<string, PresetText>> = {
       '아닙니다. 프로듀서의 커밋은 이미 반환됐습니다. 새 코디네이터가 __transaction_state를 다시 읽어 PrepareCommit을 찾고, 마커를 다시 보낸 뒤 CompleteCommit을 기록합니다. read_committed 컨슈머는 장애 조치(failover) 뒤 두 레코드를 모두 봅니다.',
   },
   'hanging-transaction': {
-    title: '매달린 트랜잭션(hanging transaction)이 LSO를 묶어 둔다',
+    title: '매달린 트랜잭션이 LSO를 묶어 둔다',
     question:
       '트랜잭션의 Produce 요청이 네트워크에서 지연되어, 그 트랜잭션이 취소된 뒤에야 도착합니다. 이 요청은 read_committed 컨슈머에 어떤 영향을 줄까요?',
     expected:
@@ -166,11 +166,11 @@ export const PRESET_TEXT_KO: Readonly<Record<string, PresetText>> = {
       'Kafka 로그에는 이벤트마다 한 번씩만 있지만, DB에는 evt-1의 행이 두 개 있습니다. 크래시 뒤 evt-1과 evt-2가 다시 전달되어 evt-1에 대해 평범한 INSERT가 한 번 더 실행됐기 때문입니다. 커밋 순서를 바꾸는 것만으로는 Kafka와 DB를 하나의 원자적 상태로 만들 수 없습니다.',
   },
   'db-sink-inbox': {
-    title: 'Inbox 테이블: 다시 전달된 레코드가 고유 제약 조건에 걸린다',
+    title: 'inbox 테이블: 다시 전달된 레코드가 고유 제약 조건에 걸린다',
     question:
-      '같은 중단이지만, 이번에는 컨슈머가 행을 쓰는 같은 DB 트랜잭션 안에서 고유 제약 조건(unique constraint)이 있는 inbox 테이블에 (event_id, consumer)를 기록합니다. 레코드가 다시 전달되면 어떻게 될까요?',
+      '같은 중단이지만, 이번에는 컨슈머가 행을 쓰는 같은 DB 트랜잭션 안에서 고유 제약 조건이 있는 inbox 테이블에 (event_id, consumer)를 기록합니다. 레코드가 다시 전달되면 어떻게 될까요?',
     expected:
-      '다시 전달된 evt-1(evt-2도 다시 전달됩니다)은 inbox의 고유 제약 조건을 위반하고, DB 트랜잭션이 롤백되어 행은 하나만 남습니다. evt-1은 두 번 처리되지만 한 번만 반영됩니다. inbox-conflict 카운터에 흡수된 중복이 표시됩니다.',
+      '다시 전달된 evt-1(evt-2도 다시 전달됩니다)은 inbox의 고유 제약 조건을 위반하고, DB 트랜잭션이 롤백되어 행은 하나만 남습니다. evt-1은 두 번 처리되지만 한 번만 반영됩니다. inbox 충돌 카운터에 흡수된 중복이 표시됩니다.',
   },
   'db-sink-offsets-in-db': {
     title: '결과와 offset을 한 DB 트랜잭션에',
@@ -224,10 +224,10 @@ export const PRESET_TEXT_KO: Readonly<Record<string, PresetText>> = {
     question:
       '상위 서비스가 주문 evt-42를 두 번 발행합니다(레코드 두 개, 같은 event_id). Streams는 exactly_once_v2로 실행 중입니다. 몇 번 셀까요?',
     expected:
-      '두 번입니다. Exactly-once 처리는 입력 레코드마다 한 번씩 반영하는데, 이것은 evt-42의 레코드 두 개입니다. 두 레코드가 같은 비즈니스 이벤트인지 알아보는 것은 다른 문제이고, 그 답은 EOS가 아니라 event_id와 멱등한 컨슈머가 줍니다.',
+      '두 번입니다. 정확히 한 번 처리(EOS)는 입력 레코드마다 한 번씩 반영하는데, 이것은 evt-42의 레코드 두 개입니다. 두 레코드가 같은 비즈니스 이벤트인지 알아보는 것은 다른 문제이고, 그 답은 EOS가 아니라 event_id와 멱등한 컨슈머가 줍니다.',
   },
   'outbox-cdc': {
-    title: 'Transactional Outbox + CDC: DB와는 원자적, Kafka로는 최소 한 번',
+    title: '트랜잭션 아웃박스(outbox) + CDC: DB와는 원자적, Kafka로는 최소 한 번',
     question:
       '주문 서비스가 주문과 outbox 행을 한 DB 트랜잭션으로 기록하고, CDC 릴레이가 outbox 행을 order-events로 발행합니다. 릴레이가 발행한 뒤 자기 위치를 기록하기 전에 중단됩니다. Kafka에는 무엇이 도착하고, 배송 서비스는 그것을 어떻게 처리할까요?',
     expected:
@@ -238,7 +238,7 @@ export const PRESET_TEXT_KO: Readonly<Record<string, PresetText>> = {
     question:
       '컨슈머가 주문마다 INSERT … ON CONFLICT (event_id) DO UPDATE로 쓰고 그 뒤에 커밋합니다. 쓰기 뒤, 커밋 전에 중단됩니다. 재전달은 테이블에 무엇을 남길까요?',
     expected:
-      '중단 뒤 evt-1과 evt-2는 두 번 전달되고 evt-1은 두 번 처리되지만, orders-db에는 이벤트마다 행이 하나뿐입니다. evt-1의 두 번째 쓰기는 기본 키를 찾아 그 행을 제자리에서 갱신합니다. 최소 한 번 + 멱등한 쓰기가 흔히 권하는 기본 조합입니다. Inbox 테이블 없이 안정적인 키만 있으면 됩니다.',
+      '중단 뒤 evt-1과 evt-2는 두 번 전달되고 evt-1은 두 번 처리되지만, orders-db에는 이벤트마다 행이 하나뿐입니다. evt-1의 두 번째 쓰기는 기본 키를 찾아 그 행을 제자리에서 갱신합니다. 최소 한 번 + 멱등한 쓰기가 흔히 권하는 기본 조합입니다. inbox 테이블 없이 안정적인 키만 있으면 됩니다.',
   },
   'api-lookup-before-retry': {
     title: '다시 호출하기 전에 결제를 조회한다',
@@ -257,16 +257,16 @@ export const PRESET_TEXT_KO: Readonly<Record<string, PresetText>> = {
   'late-duplicate-after-expiry': {
     title: '처리한 ID를 잊은 뒤에 도착한 늦은 중복',
     question:
-      '컨슈머는 처리한 event_id를 기억합니다. Inbox 테이블과 결제 API의 멱등성 키(Idempotency-Key)입니다. 하지만 5분(retentionMs 300000) 동안만 기억합니다. 주문 서비스가 1분 뒤 evt-2를, 6분 뒤 evt-1을 다시 발행합니다. 어느 중복이 걸러질까요?',
+      '컨슈머는 처리한 event_id를 기억합니다. inbox 테이블과 결제 API의 멱등성 키(Idempotency-Key)입니다. 하지만 5분(retentionMs 300000) 동안만 기억합니다. 주문 서비스가 1분 뒤 evt-2를, 6분 뒤 evt-1을 다시 발행합니다. 어느 중복이 걸러질까요?',
     expected:
-      '두 컨슈머 모두 evt-1과 evt-2를 두 번 받아 두 번 처리합니다. 1분 늦은 evt-2는 걸러집니다. Inbox의 고유 제약 조건과 저장된 멱등성 키(Idempotency-Key)가 흡수합니다. 6분 늦은 evt-1은 걸러지지 않습니다. 그 Inbox 행과 키는 300000 ms가 지나 삭제됐으므로 원장 행이 하나 더 생기고 다시 결제됩니다. evt-1은 ledger-db와 payment-api에서 두 번 반영됩니다. ID는 중복이 도착할 수 있는 기간 이상 기억해야 합니다.',
+      '두 컨슈머 모두 evt-1과 evt-2를 두 번 받아 두 번 처리합니다. 1분 늦은 evt-2는 걸러집니다. inbox의 고유 제약 조건과 저장된 멱등성 키(Idempotency-Key)가 흡수합니다. 6분 늦은 evt-1은 걸러지지 않습니다. 그 inbox 행과 키는 300000 ms가 지나 삭제됐으므로 원장 행이 하나 더 생기고 다시 결제됩니다. evt-1은 ledger-db와 payment-api에서 두 번 반영됩니다. ID는 중복이 도착할 수 있는 기간 이상 기억해야 합니다.',
   },
   'retry-mints-new-event-id': {
-    title: '비즈니스 재시도가 새 event_id를 만들면 Inbox가 통과시킨다',
+    title: '비즈니스 재시도가 새 event_id를 만들면 inbox가 통과시킨다',
     question:
-      '체크아웃 API의 클라이언트가 2초 만에 포기하고 체크아웃 요청을 다시 보냅니다. 핸들러는 order-123의 OrderCreated를 다시 만들고, event_id는 새로 만든 UUID.randomUUID()입니다. 컨슈머에는 (event_id, 컨슈머)에 Inbox가 있습니다. 이 재시도를 걸러 낼까요?',
+      '체크아웃 API의 클라이언트가 2초 만에 포기하고 체크아웃 요청을 다시 보냅니다. 핸들러는 order-123의 OrderCreated를 다시 만들고, event_id는 새로 만든 UUID.randomUUID()입니다. 컨슈머에는 (event_id, 컨슈머)에 inbox가 있습니다. 이 재시도를 걸러 낼까요?',
     expected:
-      '아닙니다. orders에는 offset 0과 1에 같은 페이로드가 두 ID, evt-789와 036d7bee-289a-47fd-8b97-6fddbda20242로 들어 있습니다. Inbox는 처음 보는 ID 두 개로 보고 둘 다 기록하므로 order-123은 두 번 청구됩니다. 판정의 모든 계층은 Inbox처럼 event_id로 세므로 각각 한 번으로 보입니다. ID가 바뀐 바로 그 지점에서 중복이 보이지 않게 됩니다. event_id는 비즈니스 재시도에서도 유지해야 합니다(운영 체크리스트는 같은 페이로드가 두 ID로 온 것을 짚어 냅니다).',
+      '아닙니다. orders에는 offset 0과 1에 같은 페이로드가 두 ID, evt-789와 036d7bee-289a-47fd-8b97-6fddbda20242로 들어 있습니다. inbox는 처음 보는 ID 두 개로 보고 둘 다 기록하므로 order-123은 두 번 청구됩니다. 판정의 모든 계층은 inbox처럼 event_id로 세므로 각각 한 번으로 보입니다. ID가 바뀐 바로 그 지점에서 중복이 보이지 않게 됩니다. event_id는 비즈니스 재시도에서도 유지해야 합니다(운영 체크리스트는 같은 페이로드가 두 ID로 온 것을 짚어 냅니다).',
   },
   'rekey-by-event-id': {
     title: 'event_id를 키로 쓰면 주문의 이벤트가 흩어지고 순서가 바뀐다',
@@ -278,9 +278,9 @@ export const PRESET_TEXT_KO: Readonly<Record<string, PresetText>> = {
   'compaction-erases-events': {
     title: '컴팩션된 이벤트 토픽: 컴팩션이 실제 결제를 지운다',
     question:
-      'payment-approved는 컴팩션 토픽이고 고객을 키로 씁니다. customer-42에는 승인된 결제가 세 건, pay-1, pay-2, pay-3 있습니다. 정산 서비스가 cleaner가 실행된 뒤에 시작해 가장 이른 offset부터 읽습니다. 어떤 결제를 정산할까요?',
+      'payment-approved는 컴팩션 토픽이고 고객을 키로 씁니다. customer-42에는 승인된 결제가 세 건, pay-1, pay-2, pay-3 있습니다. 정산 서비스가 로그 클리너가 실행된 뒤에 시작해 가장 이른 offset부터 읽습니다. 어떤 결제를 정산할까요?',
     expected:
-      'pay-3(그리고 customer-7의 pay-4)뿐입니다. cleaner가 키마다 최신 레코드만 남겼으므로, 한 상태의 옛 버전이 아니라 실제 결제인 pay-1과 pay-2는 어떤 컨슈머도 받기 전에 유실됩니다. 컴팩션은 상태 토픽(계정 등급)에 맞습니다. 레코드 하나하나가 사실인 이벤트 토픽에는 cleanup.policy=delete가 필요합니다.',
+      'pay-3(그리고 customer-7의 pay-4)뿐입니다. 로그 클리너가 키마다 최신 레코드만 남겼으므로, 한 상태의 옛 버전이 아니라 실제 결제인 pay-1과 pay-2는 어떤 컨슈머도 받기 전에 유실됩니다. 컴팩션은 상태 토픽(계정 등급)에 맞습니다. 레코드 하나하나가 사실인 이벤트 토픽에는 cleanup.policy=delete가 필요합니다.',
   },
   'business-id-is-not-transactional-id': {
     title: 'transaction_id=payment-123은 transactional.id가 아니다',

@@ -60,7 +60,7 @@ describe('the problem → defense table', () => {
         expect(text.ko.length).toBeGreaterThan(3);
       }
     expect(DEFENSE_ROWS.map((r) => r.defense.ko)).toContain('멱등 프로듀서');
-    expect(DEFENSE_ROWS.map((r) => r.defense.ko)).toContain('Log compaction');
+    expect(DEFENSE_ROWS.map((r) => r.defense.ko)).toContain('로그 컴팩션');
   });
 
   it('has the defences the syllabus adds: idempotent writes, how long ids are remembered, keys and order', () => {

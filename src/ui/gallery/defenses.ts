@@ -123,7 +123,7 @@ export const DEFENSE_ROWS: readonly DefenseRow[] = [
     },
     defense: {
       en: 'An inbox, or the result and the position stored atomically in the database',
-      ko: 'Inbox 또는 DB 결과와 처리 위치의 원자적 저장',
+      ko: 'inbox 또는 DB 결과와 처리 위치의 원자적 저장',
     },
     boundary: {
       en: "The database's own transaction, not Kafka's",
@@ -161,7 +161,7 @@ export const DEFENSE_ROWS: readonly DefenseRow[] = [
       en: 'Older states of the same key need not be kept for long',
       ko: '같은 키의 이전 상태를 장기 보관할 필요가 없음',
     },
-    defense: { en: 'Log compaction', ko: 'Log compaction' },
+    defense: { en: 'Log compaction', ko: '로그 컴팩션' },
     boundary: {
       en: 'The latest value per key, eventually — not de-duplication on write',
       ko: '결국 남는 키별 최신 값 — 쓰기 시점의 중복 제거가 아님',
@@ -179,11 +179,11 @@ export const DEFENSE_ROWS: readonly DefenseRow[] = [
     },
     defense: {
       en: 'Remember processed ids (inbox rows, idempotency keys) at least as long as a duplicate can arrive',
-      ko: '처리한 ID(Inbox 행, 멱등성 키)를 중복이 도착할 수 있는 기간 이상 기억',
+      ko: '처리한 ID(inbox 행, 멱등성 키)를 중복이 도착할 수 있는 기간 이상 기억',
     },
     boundary: {
       en: "The retention of the inbox table or of the API's keys, per consumer",
-      ko: '컨슈머별 Inbox 테이블이나 API 키의 보존 기간',
+      ko: '컨슈머별 inbox 테이블이나 API 키의 보존 기간',
     },
     scenarios: [{ id: 'late-duplicate-after-expiry', role: 'problem' }],
   },
