@@ -61,8 +61,7 @@ export function pauseMsFor(run: ScheduleRun, process: string): number {
   return longest + 1000;
 }
 
-const primitive = (v: unknown): v is string | number | boolean =>
-  typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
+const primitive = (v: unknown): v is string | number | boolean => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
 
 function whereOf(detail: Readonly<Record<string, unknown>>): Record<string, string | number | boolean> | undefined {
   const out: Record<string, string | number | boolean> = {};

@@ -8,6 +8,8 @@
  * - `nothing-lost` [at]: nothing acknowledged is lost — no loss of an event whose write was
  *   acknowledged (a send that failed or was never made, and a transaction that was aborted or never
  *   ended, are told to their writer, so they are not counted).
+ * - `no-loss` [at]: nothing lost at all, also what its writer was told had failed (a send refused,
+ *   a transaction aborted or left open).
  * - `processed-once` [at]: every input processed once by each application (or the one named).
  * - `no-stall` [at] [stallMs]: no read_committed reader stalled behind an open transaction for longer
  *   than `stallMs` at the end of the run.
@@ -15,8 +17,8 @@
  */
 import type { DeliveryFinding, LayerFinding, LossKind, Verdict } from '../checks/verdict';
 
-export type PropertyId = 'no-duplicates' | 'nothing-lost' | 'processed-once' | 'no-stall' | 'any';
-export const PROPERTY_IDS: readonly PropertyId[] = ['no-duplicates', 'nothing-lost', 'processed-once', 'no-stall', 'any'];
+export type PropertyId = 'no-duplicates' | 'nothing-lost' | 'no-loss' | 'processed-once' | 'no-stall' | 'any';
+export const PROPERTY_IDS: readonly PropertyId[] = ['no-duplicates', 'nothing-lost', 'no-loss', 'processed-once', 'no-stall', 'any'];
 
 export interface Property {
   readonly id: PropertyId;
@@ -64,14 +66,20 @@ function noDuplicates(v: Verdict, at: string | undefined): Violation | null {
   return null;
 }
 
-function nothingLost(v: Verdict, at: string | undefined): Violation | null {
+function lossOf(id: PropertyId, v: Verdict, at: string | undefined, acknowledgedOnly: boolean): Violation | null {
   for (const f of v.layers) {
     if (f.layer !== 'loss') continue;
-    const lost = f.losses.filter((l) => ACKNOWLEDGED.has(l.kind) && (at === undefined || l.subject === at));
-    if (lost.length) return violation('nothing-lost', f, [...new Set(lost.map((l) => l.eventId))].sort());
+    const lost = f.losses.filter((l) => (!acknowledgedOnly || ACKNOWLEDGED.has(l.kind)) && (at === undefined || l.subject === at));
+    if (!lost.length) continue;
+    // name the layer where it was lost, and that layer's own sentence
+    const first = lost[0] as (typeof lost)[number];
+    const at0 = v.layers.find((g) => g.layer === first.layer && g.subject === first.subject);
+    const ids = [...new Set(lost.map((l) => l.eventId))].sort();
+    return at0 ? { ...violation(id, at0, ids), status: 'lost' } : violation(id, f, ids);
   }
   return null;
 }
+const nothingLost = (v: Verdict, at: string | undefined) => lossOf('nothing-lost', v, at, true);
 
 function processedOnce(v: Verdict, at: string | undefined): Violation | null {
   for (const f of v.layers)
@@ -98,14 +106,14 @@ export function checkProperty(p: Property, v: Verdict, endTime: number): Violati
       return noDuplicates(v, p.at);
     case 'nothing-lost':
       return nothingLost(v, p.at);
+    case 'no-loss':
+      return lossOf('no-loss', v, p.at, false);
     case 'processed-once':
       return processedOnce(v, p.at);
     case 'no-stall':
       return noStall(v, p.at, p.stallMs ?? 0, endTime);
     case 'any':
-      return (
-        noDuplicates(v, p.at) ?? nothingLost(v, p.at) ?? processedOnce(v, p.at) ?? noStall(v, p.at, p.stallMs ?? 0, endTime)
-      );
+      return noDuplicates(v, p.at) ?? nothingLost(v, p.at) ?? processedOnce(v, p.at) ?? noStall(v, p.at, p.stallMs ?? 0, endTime);
   }
 }
 
@@ -118,6 +126,8 @@ export function describeProperty(p: Property, lang: 'en' | 'ko' = 'en'): string 
         return at ? `${at}에서 비즈니스 중복 없음` : '어느 토픽·외부 시스템에도 비즈니스 중복 없음';
       case 'nothing-lost':
         return at ? `${at}에서 확인(ack)된 것은 유실되지 않음` : '확인(ack)된 것은 유실되지 않음';
+      case 'no-loss':
+        return at ? `${at}에서 아무것도 유실되지 않음` : '아무것도 유실되지 않음';
       case 'processed-once':
         return at ? `${at}이(가) 모든 입력을 한 번씩 처리` : '모든 애플리케이션이 모든 입력을 한 번씩 처리';
       case 'no-stall':
@@ -130,6 +140,8 @@ export function describeProperty(p: Property, lang: 'en' | 'ko' = 'en'): string 
       return at ? `no business duplicate at ${at}` : 'no business duplicate in any topic or system outside Kafka';
     case 'nothing-lost':
       return at ? `nothing acknowledged is lost at ${at}` : 'nothing acknowledged is lost';
+    case 'no-loss':
+      return at ? `nothing lost at ${at}, acknowledged or not` : 'nothing lost, acknowledged or not';
     case 'processed-once':
       return at ? `every input processed once by ${at}` : 'every input processed once by every application';
     case 'no-stall':

@@ -8,6 +8,8 @@
  * its parent run (`forkAt`), and a run whose trace is not needed (a leaf of the search) can run in
  * fast mode. Nothing else in src/sim/search touches the kernel.
  */
+
+import type { Verdict } from '../checks/verdict';
 import type { ActorId } from '../kernel/envelope';
 import { StreamHash } from '../kernel/hash';
 import type { Simulation, TraceStep } from '../kernel/simulation';
@@ -15,7 +17,6 @@ import { finishTrace, startRun, type Trace } from '../run';
 import type { FaultSpec, Scenario } from '../scenario/schema';
 import { type ResolvedScenario, validateScenario } from '../scenario/validate';
 import { summarize } from '../trace/summary';
-import type { Verdict } from '../checks/verdict';
 
 /** A named point an application passed (afterPoll, afterProcess …) at a step, with its detail. */
 export interface PointOccurrence {
