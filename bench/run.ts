@@ -3,7 +3,7 @@
  * frame time in Chromium, the initial JavaScript's gzipped size and each preset's share-link length.
  * Prints a table with PASS/FAIL per target and writes bench/results.json.
  *
- *   npm run bench -- [--quick] [--skip-browser] [--skip-build]
+ *   npm run bench -- [--quick] [--skip-browser] [--skip-build] [--skip-search]
  *
  * --quick leaves out the 100k-record run (the slowest part).
  */
@@ -16,6 +16,7 @@ import { PRESETS } from '../src/sim/presets';
 import { runScenario, stateAt, type Trace } from '../src/sim/run';
 import { DEFAULT_LINK_VIEW, encodeLink, LINK_LIMITS } from '../src/sim/scenario/link';
 import { exactlyOncePipeline } from './pipeline';
+import { benchSearch } from './search';
 import { measureTimelineFrames } from './timelineFrame';
 
 const args = new Set(process.argv.slice(2));
@@ -214,6 +215,8 @@ async function main(): Promise<void> {
   await timeline();
   bundle();
   links();
+  // Break it (issue 16): schedules/s with one and two workers, k = 1 of every preset
+  if (!args.has('--skip-search')) await benchSearch(figure, target);
   console.log('\nTargets');
   for (const t of targets)
     console.log(`  ${t.pass === null ? 'PENDING' : t.pass ? 'PASS   ' : 'FAIL   '} ${t.label.padEnd(62)} ${t.detail}`);

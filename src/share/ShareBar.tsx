@@ -5,6 +5,8 @@
  * src/ui/export.
  */
 import { lazy, Suspense } from 'react';
+import { BreakItButton } from '../ui/search/BreakItButton';
+import { useBreakIt } from '../ui/search/breakItStore';
 import { useSim } from '../ui/useSim';
 import { shareStore, useShare } from './shareState';
 import { shareText } from './strings';
@@ -15,9 +17,11 @@ const Gallery = lazy(() => import('../ui/gallery/Gallery').then((m) => ({ defaul
 const ShareDialog = lazy(() => import('./ShareDialog').then((m) => ({ default: m.ShareDialog })));
 const EmbedDialog = lazy(() => import('../embed/EmbedDialog').then((m) => ({ default: m.EmbedDialog })));
 const ExportDialog = lazy(() => import('../ui/export/ExportDialog').then((m) => ({ default: m.ExportDialog })));
+const BreakItPanel = lazy(() => import('../ui/search/BreakItPanel').then((m) => ({ default: m.BreakItPanel })));
 
 export function ShareBar() {
   const panel = useShare((s) => s.panel);
+  const breakItOpen = useBreakIt((s) => s.open);
   const hasRun = useSim((s) => s.scenario !== null && s.trace !== null);
   const t = shareText(useSim((s) => s.language));
   const open = shareStore.getState().open;
@@ -37,12 +41,14 @@ export function ShareBar() {
         <button type="button" onClick={() => open('export')} data-testid="open-export">
           {t.exportImport}
         </button>
+        <BreakItButton />
       </nav>
       <Suspense fallback={null}>
         {panel === 'gallery' && <Gallery onClose={close} />}
         {panel === 'share' && <ShareDialog onClose={close} />}
         {panel === 'embed' && <EmbedDialog onClose={close} />}
         {panel === 'export' && <ExportDialog onClose={close} />}
+        {breakItOpen && <BreakItPanel />}
       </Suspense>
     </>
   );

@@ -5,10 +5,12 @@
  */
 import { useMemo } from 'react';
 import { Modal } from '../../share/Modal';
+import { shareStore } from '../../share/shareState';
 import { openScenario } from '../../share/source';
 import { shareText } from '../../share/strings';
 import { PRESETS, type Preset } from '../../sim/presets';
 import { simStore } from '../../store/simStore';
+import { BreakItButton } from '../search/BreakItButton';
 import { useScenarioTexts } from '../usePresetTexts';
 import { useSim } from '../useSim';
 import { DEFENSE_ROWS, type DefenseScenario, GALLERY_TEXT } from './defenses';
@@ -78,6 +80,9 @@ function PresetCard({
           {texts.expected}
         </p>
       )}
+      <p>
+        <BreakItButton preset={preset} onOpen={() => shareStore.getState().open(null)} />
+      </p>
     </li>
   );
 }

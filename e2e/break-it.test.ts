@@ -1,0 +1,59 @@
+/**
+ * Break it in the page: from the gallery, search a preset's configuration in Web Workers, open the
+ * counterexample it finds (the link opens at its fault), and see at the end of the run the verdict
+ * the search promised. The page's own thread keeps answering while the workers search.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, watchErrors } from './browser';
+import { openPage, position, verdictRows, waitForStep } from './ui-helpers';
+
+let browser: Browser;
+let page: Page;
+let errors: string[];
+beforeAll(async () => {
+  browser = await launchBrowser();
+  page = await openPage(browser);
+  errors = watchErrors(page);
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('Break it', () => {
+  it('runs a search from the gallery, opens its counterexample and shows the verdict it promised', async () => {
+    await page.getByTestId('open-gallery').click();
+    await page.getByTestId('break-it-at-least-once-consumer-crash').click();
+    const panel = page.getByTestId('break-it');
+    await panel.waitFor();
+    await panel.getByTestId('break-it-start').click();
+    // the page answers while the workers search: a frame is drawn within a short wait
+    const frameMs = await page.evaluate(
+      () =>
+        new Promise<number>((resolve) => {
+          const t0 = performance.now();
+          requestAnimationFrame(() => resolve(performance.now() - t0));
+        }),
+    );
+    expect(frameMs).toBeLessThan(1000);
+    const open = panel.getByTestId('break-it-open').first();
+    await open.waitFor({ timeout: 110_000 });
+    const found = await panel.getByTestId('break-it-found').innerText();
+    expect(found).toContain('crash billing');
+    expect(found).toContain('processing layer, billing');
+    await open.click();
+    await page.waitForFunction(() => document.querySelector('.app')?.getAttribute('data-status') === 'ready');
+    // the link opens just after the fault fired
+    const at = await position(page);
+    expect(at.step).toBeGreaterThan(0);
+    expect(at.step).toBeLessThan(at.total);
+    await page.evaluate((n) => {
+      const hook = (window as unknown as { __eosLab?: { store: { getState(): { seek(s: number): void } } } }).__eosLab;
+      hook?.store.getState().seek(n);
+    }, at.total);
+    await waitForStep(page, at.total);
+    const rows = await verdictRows(page);
+    expect(rows.find((r) => r.layer === 'processing' && r.subject === 'billing')?.status).toBe('more-than-once');
+    expect(errors).toEqual([]);
+  }, 120_000);
+});

@@ -1,0 +1,101 @@
+/**
+ * What "Break it" asks of each shipped preset by default: the property its story is about, and the
+ * class of faults its story scripts (a lost ack is a network fault, a consumer crash a crash …).
+ * The search starts from the preset's configuration with its scripted failures taken out.
+ *
+ * What the answer must be is not written here: it is read from the preset's `expectedVerdict`
+ * (expectedOutcome): when the preset shows the finding the property is about as a duplicate, a loss
+ * or a stall, the preset is a pitfall and the search must find a counterexample showing it; when the
+ * preset shows it once, the preset is a defence and the search must find none within its bound.
+ */
+import type { Preset } from '../presets';
+import type { FaultKind, FaultSpaceOptions } from './faultSpace';
+import type { Property } from './property';
+
+export interface PresetGoal {
+  readonly property: Property;
+  readonly kinds: readonly FaultKind[];
+  /** Only faults of these processes (the story's own): e.g. the coordinator whose failover it shows. */
+  readonly processes?: readonly string[];
+}
+
+const NETWORK: readonly FaultKind[] = ['drop', 'delay', 'duplicate'];
+const CRASH: readonly FaultKind[] = ['crash'];
+const PAUSE: readonly FaultKind[] = ['pause'];
+const PROCESS: readonly FaultKind[] = ['crash', 'pause'];
+const ALL: readonly FaultKind[] = ['crash', 'pause', 'drop', 'delay', 'duplicate'];
+
+const g = (id: Property['id'], at: string, kinds: readonly FaultKind[], stallMs?: number, processes?: readonly string[]): PresetGoal => ({
+  property: { id, at, ...(stallMs !== undefined ? { stallMs } : {}) },
+  kinds,
+  ...(processes ? { processes } : {}),
+});
+
+export const PRESET_GOALS: Readonly<Record<string, PresetGoal>> = {
+  'opening-story': g('no-duplicates', 'orders', NETWORK),
+  'lost-ack-idempotent': g('no-duplicates', 'orders', NETWORK),
+  'lost-ack-no-idempotence': g('no-duplicates', 'orders', NETWORK),
+  'app-resend': g('no-duplicates', 'orders', NETWORK),
+  'producer-restart-new-pid': g('no-duplicates', 'orders', NETWORK),
+  'sequence-gap': g('no-loss', 'orders', NETWORK),
+  'acks-0-loss': g('nothing-lost', 'metrics', NETWORK),
+  'compaction-is-not-dedup': g('no-duplicates', 'account-tier', NETWORK),
+  'commit-two-partitions': g('no-duplicates', 'payments', NETWORK),
+  'abort-hidden-from-read-committed': g('no-loss', 'orders', NETWORK),
+  'open-transaction-pins-lso': g('no-stall', 'committed-reader', PROCESS, 0),
+  'transaction-timeout': g('no-loss', 'orders', PAUSE),
+  'zombie-fencing': g('no-loss', 'orders', PAUSE),
+  'same-payload-twice-in-one-transaction': g('no-duplicates', 'orders', NETWORK),
+  // a crash of payment-service itself finds the application's own resend after a restart (a new
+  // producer session): a real duplicate, but not this story's, which is the coordinator's failover
+  'coordinator-failover-mid-commit': g('no-duplicates', 'payments', CRASH, undefined, ['txn-coordinator']),
+  'hanging-transaction': g('no-stall', 'committed-reader', NETWORK, 0),
+  'at-most-once-consumer-crash': g('processed-once', 'billing', CRASH),
+  'at-least-once-consumer-crash': g('processed-once', 'billing', CRASH),
+  'ctp-without-transactions-crash': g('no-duplicates', 'order-results', CRASH),
+  'ctp-exactly-once-crash': g('no-duplicates', 'order-results', CRASH),
+  'commit-last-instead-of-next': g('processed-once', 'billing', CRASH),
+  'auto-commit-pitfall': g('processed-once', 'billing', CRASH),
+  'db-sink-duplicate': g('no-duplicates', 'orders-db', CRASH),
+  'db-sink-inbox': g('no-duplicates', 'orders-db', CRASH),
+  'db-sink-offsets-in-db': g('no-duplicates', 'orders-db', CRASH),
+  'api-lost-response': g('no-duplicates', 'payment-api', NETWORK),
+  'api-idempotency-key': g('no-duplicates', 'payment-api', NETWORK),
+  'rebalance-zombie-fenced': g('no-duplicates', 'order-results', PAUSE),
+  'streams-eos-crash-restore': g('no-duplicates', 'view-counts', CRASH),
+  'streams-alos-crash-duplicate': g('no-duplicates', 'view-counts', CRASH),
+  'streams-eos-repartition': g('no-duplicates', 'view-counts', CRASH),
+  'upstream-duplicate-event-id': g('no-duplicates', 'orders', NETWORK),
+  'outbox-cdc': g('no-duplicates', 'order-events', CRASH),
+};
+
+/** The goal of a preset; a scenario that is not a preset gets "every property", every fault. */
+export function goalFor(id: string | undefined): PresetGoal {
+  return (id !== undefined ? PRESET_GOALS[id] : undefined) ?? { property: { id: 'any' }, kinds: ALL };
+}
+
+export function spaceOf(goal: PresetGoal): FaultSpaceOptions {
+  return { kinds: goal.kinds, ...(goal.processes ? { processes: goal.processes } : {}) };
+}
+
+export type ExpectedOutcome =
+  | { readonly kind: 'holds' }
+  | { readonly kind: 'breaks'; readonly layer: string; readonly subject: string | null; readonly status: string };
+
+const LAYERS: Readonly<Record<Property['id'], readonly string[]>> = {
+  'no-duplicates': ['log', 'output', 'delivery', 'processing', 'sink'],
+  'nothing-lost': ['log', 'output', 'processing', 'sink'],
+  'no-loss': ['log', 'output', 'processing', 'sink'],
+  'processed-once': ['processing'],
+  'no-stall': ['delivery'],
+  any: ['log', 'output', 'delivery', 'processing', 'sink'],
+};
+
+/** What the preset's expectedVerdict says the property's finding is: a defence that holds, or the pitfall. */
+export function expectedOutcome(preset: Preset, goal: PresetGoal): ExpectedOutcome {
+  const layers = LAYERS[goal.property.id];
+  const bad = preset.expectedVerdict.find(
+    (f) => f.subject === goal.property.at && layers.includes(f.layer) && f.status !== 'once' && f.status !== 'not-applicable',
+  );
+  return bad ? { kind: 'breaks', layer: bad.layer, subject: bad.subject, status: bad.status } : { kind: 'holds' };
+}

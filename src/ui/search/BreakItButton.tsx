@@ -1,0 +1,34 @@
+/** "Break it" for the scenario on screen (in the header) or for a preset (in the gallery). */
+import type { Preset } from '../../sim/presets';
+import type { Scenario } from '../../sim/scenario/schema';
+import { goalFor } from '../../sim/search/presetGoals';
+import { useSim } from '../useSim';
+import { breakItStore } from './breakItStore';
+import { BREAK_IT_TEXT } from './strings';
+
+export function openBreakIt(scenario: Scenario, presetId?: string): void {
+  const goal = goalFor(presetId ?? scenario.id);
+  breakItStore
+    .getState()
+    .show(scenario, { property: goal.property, kinds: goal.kinds, ...(goal.processes ? { processes: goal.processes } : {}) });
+}
+
+export function BreakItButton({ preset, onOpen }: { preset?: Preset; onOpen?: () => void }) {
+  const language = useSim((s) => s.language);
+  const scenario = useSim((s) => s.scenario);
+  const target = preset?.scenario ?? scenario;
+  return (
+    <button
+      type="button"
+      disabled={!target}
+      data-testid={preset ? `break-it-${preset.id}` : 'open-break-it'}
+      onClick={() => {
+        if (!target) return;
+        openBreakIt(target, preset?.id);
+        onOpen?.();
+      }}
+    >
+      {BREAK_IT_TEXT[language].open}
+    </button>
+  );
+}

@@ -1,0 +1,156 @@
+/**
+ * The Break it panel: property, where, bound and fault kinds; Start / Stop; progress (schedules
+ * tried, schedules per second, the current number of faults per schedule); counterexamples as the
+ * workers find them, each one click to open — the link replays the configuration with its faults,
+ * opening at the first fault. The search runs in workers (breakItStore.ts), never on this thread.
+ */
+import { useMemo } from 'react';
+import { Modal } from '../../share/Modal';
+import { openScenario, resolveSource } from '../../share/source';
+import { shareText } from '../../share/strings';
+import { describeFault } from '../../sim/scenario/build';
+import type { Scenario } from '../../sim/scenario/schema';
+import { FAULT_KINDS, type FaultKind } from '../../sim/search/faultSpace';
+import { describeProperty, PROPERTY_IDS, type PropertyId } from '../../sim/search/property';
+import { brokeText, noCounterexampleText } from '../../sim/search/report';
+import { simStore } from '../../store/simStore';
+import { useSim } from '../useSim';
+import { breakItStore, useBreakIt } from './breakItStore';
+import { BREAK_IT_TEXT } from './strings';
+
+/** Topics, readers, applications and sinks a property can be about. */
+function subjectsOf(s: Scenario | null): string[] {
+  if (!s) return [];
+  const out = new Set<string>();
+  for (const t of s.topics) out.add(t.name);
+  for (const c of s.clients) {
+    if (c.type === 'consumer' || c.type === 'streams') out.add(c.id);
+    if (c.type === 'consumer' && c.processing?.outputTopic) out.add(c.processing.outputTopic);
+    if (c.type === 'streams') out.add(c.outputTopic);
+  }
+  for (const k of s.sinks ?? []) out.add(k.id);
+  return [...out];
+}
+
+export function BreakItPanel() {
+  const language = useSim((s) => s.language);
+  const t = BREAK_IT_TEXT[language];
+  const st = useBreakIt((s) => s);
+  const subjects = useMemo(() => subjectsOf(st.scenario), [st.scenario]);
+  const store = breakItStore.getState();
+  if (!st.open) return null;
+  const openFound = (link: string) => {
+    const r = resolveSource(link);
+    if (!r.ok) return;
+    store.hide();
+    openScenario(simStore, r.scenario, { ...r.view, language });
+  };
+  const toggleKind = (k: FaultKind) =>
+    store.configure({ kinds: st.kinds.includes(k) ? st.kinds.filter((x) => x !== k) : [...st.kinds, k] });
+  const done = !st.running && (st.result !== null || st.stopped);
+  return (
+    <Modal title={t.title} onClose={store.hide} closeLabel={shareText(language).close} testId="break-it">
+      <p className="eos-hint">{t.intro}</p>
+      <p className="eos-card-id">
+        <code>{st.scenario?.id ?? ''}</code> — {describeProperty(st.property, language)}
+      </p>
+      <div className="eos-breakit-form">
+        <label>
+          {t.property}{' '}
+          <select
+            value={st.property.id}
+            disabled={st.running}
+            data-testid="break-it-property"
+            onChange={(e) => store.configure({ property: { ...st.property, id: e.target.value as PropertyId } })}
+          >
+            {PROPERTY_IDS.map((id) => (
+              <option key={id} value={id}>
+                {t.properties[id]}
+              </option>
+            ))}
+          </select>
+        </label>{' '}
+        <label>
+          {t.at}{' '}
+          <select
+            value={st.property.at ?? ''}
+            disabled={st.running}
+            data-testid="break-it-at"
+            onChange={(e) => {
+              const { at: _drop, ...rest } = st.property;
+              store.configure({ property: e.target.value ? { ...rest, at: e.target.value } : rest });
+            }}
+          >
+            <option value="">{t.everywhere}</option>
+            {subjects.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </label>{' '}
+        <label>
+          {t.bound}{' '}
+          <select
+            value={st.maxFaults}
+            disabled={st.running}
+            data-testid="break-it-bound"
+            onChange={(e) => store.configure({ maxFaults: Number(e.target.value) })}
+          >
+            {[0, 1, 2, 3].map((k) => (
+              <option key={k} value={k}>
+                {k}
+              </option>
+            ))}
+          </select>
+        </label>
+        <fieldset disabled={st.running}>
+          <legend>{t.faults}</legend>
+          {FAULT_KINDS.map((k) => (
+            <label key={k}>
+              <input type="checkbox" checked={st.kinds.includes(k)} onChange={() => toggleKind(k)} /> {t.kinds[k]}{' '}
+            </label>
+          ))}
+        </fieldset>
+      </div>
+      <p>
+        {st.running ? (
+          <button type="button" onClick={store.stop} data-testid="break-it-stop">
+            {t.stop}
+          </button>
+        ) : (
+          <button type="button" onClick={store.start} disabled={st.kinds.length === 0} data-testid="break-it-start">
+            {t.start}
+          </button>
+        )}
+      </p>
+      {(st.running || done) && (
+        <div data-testid="break-it-progress" data-running={st.running ? 'true' : 'false'}>
+          <progress aria-label={t.tried} value={st.running ? undefined : 1} max={1} />
+          <p aria-live="polite">
+            {st.tried} {t.tried} · {Math.round(st.perSecond)} {t.perSecond} · {t.level} {st.k} · {st.workers} {t.workers}
+          </p>
+        </div>
+      )}
+      <h3>{t.found}</h3>
+      {st.found.length === 0 ? (
+        <p data-testid="break-it-none">
+          {st.result && !st.result.counterexample ? noCounterexampleText(st.result, language) : st.stopped ? t.stopped : t.none}
+        </p>
+      ) : (
+        <ol data-testid="break-it-found">
+          {st.found.map((f) => (
+            <li key={f.link}>
+              <p>{f.counterexample.faults.length === 0 ? t.noFault : f.counterexample.faults.map((x) => describeFault(x)).join('; ')}</p>
+              <p className="eos-muted">{brokeText(f.counterexample, language)}</p>
+              <button type="button" onClick={() => openFound(f.link)} data-testid="break-it-open">
+                {t.openCounterexample}
+              </button>
+            </li>
+          ))}
+        </ol>
+      )}
+      {st.error && <p role="alert">{st.error}</p>}
+    </Modal>
+  );
+}

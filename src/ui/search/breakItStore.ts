@@ -1,0 +1,156 @@
+/**
+ * The Break it panel's state and its workers: one dedicated Web Worker per core (at most 4), each
+ * running its shard of the search; a counterexample one finds is sent to the others, which then stop
+ * at schedules ordered after it. Stop terminates them. Nothing of the search runs on the page's thread.
+ */
+import { useStore } from 'zustand';
+import { createStore } from 'zustand/vanilla';
+import type { Scenario } from '../../sim/scenario/schema';
+import type { FaultKind } from '../../sim/search/faultSpace';
+import type { Property } from '../../sim/search/property';
+import { type Counterexample, compareOrder, type SearchResult } from '../../sim/search/search';
+import type { FromWorker, ToWorker } from './protocol';
+
+export interface FoundItem {
+  readonly counterexample: Counterexample;
+  readonly link: string;
+}
+
+export interface BreakItState {
+  readonly open: boolean;
+  readonly scenario: Scenario | null;
+  readonly property: Property;
+  readonly maxFaults: number;
+  readonly kinds: readonly FaultKind[];
+  /** Only faults of these processes (a preset's goal may narrow it); all when null. */
+  readonly processes: readonly string[] | null;
+  readonly running: boolean;
+  readonly workers: number;
+  readonly tried: number;
+  readonly perSecond: number;
+  readonly k: number;
+  readonly found: readonly FoundItem[];
+  /** Set when every worker finished (or failed). */
+  readonly result: SearchResult | null;
+  readonly stopped: boolean;
+  readonly error: string | null;
+  show(scenario: Scenario, settings?: { property?: Property; kinds?: readonly FaultKind[]; processes?: readonly string[] }): void;
+  hide(): void;
+  configure(patch: Partial<Pick<BreakItState, 'property' | 'maxFaults' | 'kinds'>>): void;
+  start(): void;
+  stop(): void;
+}
+
+let pool: Worker[] = [];
+
+const idle = { running: false, tried: 0, perSecond: 0, k: 0, found: [], result: null, stopped: false, error: null, workers: 0 };
+
+function workerCount(): number {
+  const cores = typeof navigator !== 'undefined' ? navigator.hardwareConcurrency || 2 : 2;
+  return Math.max(1, Math.min(4, cores));
+}
+
+function terminate(): void {
+  for (const w of pool) w.terminate();
+  pool = [];
+}
+
+/** The shortest, earliest first. */
+const byOrder = (a: FoundItem, b: FoundItem) => compareOrder(a.counterexample.order, b.counterexample.order);
+
+function merge(results: readonly SearchResult[], n: number): SearchResult {
+  const best = results.map((r) => r.counterexample).filter((c): c is Counterexample => c !== null);
+  best.sort((a, b) => compareOrder(a.order, b.order));
+  return {
+    counterexample: best[0] ?? null,
+    // every worker runs the configuration alone once: count it once
+    tried: results.reduce((s, r) => s + r.tried, 0) - (n - 1),
+    collapsed: results.reduce((s, r) => s + r.collapsed, 0),
+    completeUpTo: Math.min(...results.map((r) => r.completeUpTo)),
+    maxFaults: results[0]?.maxFaults ?? 0,
+    budgetExhausted: results.some((r) => r.budgetExhausted),
+  };
+}
+
+export const breakItStore = createStore<BreakItState>()((set, get) => ({
+  open: false,
+  scenario: null,
+  property: { id: 'any' },
+  maxFaults: 1,
+  kinds: ['crash', 'pause', 'drop', 'delay', 'duplicate'],
+  processes: null,
+  ...idle,
+  show: (scenario, settings) => {
+    terminate();
+    set({
+      open: true,
+      scenario,
+      ...(settings?.property ? { property: settings.property } : {}),
+      ...(settings?.kinds ? { kinds: settings.kinds } : {}),
+      processes: settings?.processes ?? null,
+      ...idle,
+    });
+  },
+  hide: () => {
+    terminate();
+    set({ open: false, running: false });
+  },
+  configure: (patch) => set(patch),
+  start: () => {
+    const { scenario, property, maxFaults, kinds, processes } = get();
+    if (!scenario) return;
+    terminate();
+    const n = workerCount();
+    set({ ...idle, running: true, workers: n });
+    const started = performance.now();
+    const progress = new Array<{ tried: number; k: number }>(n).fill({ tried: 0, k: 0 });
+    const results: (SearchResult | null)[] = new Array(n).fill(null);
+    const update = () => {
+      const tried = progress.reduce((s, p) => s + p.tried, 0);
+      const secs = (performance.now() - started) / 1000;
+      set({ tried, k: Math.max(...progress.map((p) => p.k)), perSecond: secs > 0 ? tried / secs : 0 });
+    };
+    pool = Array.from({ length: n }, (_, index) => {
+      const w = new Worker(new URL('./search.worker.ts', import.meta.url), { type: 'module' });
+      w.onmessage = (e: MessageEvent<FromWorker>) => {
+        const m = e.data;
+        if (m.type === 'progress' || m.type === 'found') {
+          progress[index] = { tried: m.progress.tried, k: m.progress.k };
+          update();
+        }
+        if (m.type === 'found') {
+          set((s) => ({ found: [...s.found, { counterexample: m.counterexample, link: m.link }].sort(byOrder) }));
+          const best = get().found[0]?.counterexample.order;
+          if (best)
+            for (const [j, other] of pool.entries()) if (j !== index) other.postMessage({ type: 'best', order: best } satisfies ToWorker);
+        } else if (m.type === 'done') {
+          results[index] = m.result;
+          progress[index] = { tried: m.result.tried, k: progress[index]?.k ?? 0 };
+          update();
+          if (results.every((r) => r !== null)) {
+            terminate();
+            set({ running: false, result: merge(results as SearchResult[], n) });
+          }
+        } else if (m.type === 'error') {
+          terminate();
+          set({ running: false, error: m.message });
+        }
+      };
+      const msg: ToWorker = {
+        type: 'start',
+        scenario,
+        config: { property, maxFaults, space: { kinds, ...(processes ? { processes } : {}) }, shard: { index, count: n } },
+      };
+      w.postMessage(msg);
+      return w;
+    });
+  },
+  stop: () => {
+    terminate();
+    set({ running: false, stopped: true });
+  },
+}));
+
+export function useBreakIt<T>(selector: (s: BreakItState) => T): T {
+  return useStore(breakItStore, selector);
+}

@@ -1,0 +1,13 @@
+/** Messages between the page and a Break it worker (search.worker.ts). */
+import type { Counterexample, OrderKey, SearchConfig, SearchProgress, SearchResult } from '../../sim/search/search';
+
+export type ToWorker =
+  | { readonly type: 'start'; readonly scenario: unknown; readonly config: SearchConfig }
+  /** Another worker found this counterexample: schedules ordered after it need not be tried. */
+  | { readonly type: 'best'; readonly order: OrderKey };
+
+export type FromWorker =
+  | { readonly type: 'progress'; readonly progress: SearchProgress }
+  | { readonly type: 'found'; readonly counterexample: Counterexample; readonly link: string; readonly progress: SearchProgress }
+  | { readonly type: 'done'; readonly result: SearchResult }
+  | { readonly type: 'error'; readonly message: string };

@@ -1,0 +1,91 @@
+/** The Break it panel's words, in English and Korean. */
+import type { Language } from '../../sim/narration/language';
+
+export interface BreakItText {
+  readonly title: string;
+  readonly open: string;
+  readonly intro: string;
+  readonly property: string;
+  readonly at: string;
+  readonly everywhere: string;
+  readonly bound: string;
+  readonly faults: string;
+  readonly start: string;
+  readonly stop: string;
+  readonly tried: string;
+  readonly perSecond: string;
+  readonly level: string;
+  readonly workers: string;
+  readonly found: string;
+  readonly openCounterexample: string;
+  readonly none: string;
+  readonly stopped: string;
+  readonly noFault: string;
+  readonly properties: Readonly<Record<string, string>>;
+  readonly kinds: Readonly<Record<string, string>>;
+}
+
+export const BREAK_IT_TEXT: Readonly<Record<Language, BreakItText>> = {
+  en: {
+    title: 'Break it',
+    open: 'Break it',
+    intro:
+      'Search the faults of this run — crashes, pauses, dropped, delayed and duplicated messages — for the shortest schedule that breaks a property, starting from the configuration without its scripted failures.',
+    property: 'Property',
+    at: 'At',
+    everywhere: 'everywhere',
+    bound: 'At most faults',
+    faults: 'Faults',
+    start: 'Start',
+    stop: 'Stop',
+    tried: 'schedules tried',
+    perSecond: 'schedules/s',
+    level: 'faults per schedule',
+    workers: 'workers',
+    found: 'Counterexamples',
+    openCounterexample: 'Open',
+    none: 'No counterexample yet.',
+    stopped: 'Stopped.',
+    noFault: 'the configuration breaks it with no fault at all',
+    properties: {
+      'no-duplicates': 'no business duplicate',
+      'nothing-lost': 'nothing acknowledged is lost',
+      'no-loss': 'nothing lost at all',
+      'processed-once': 'every input processed once',
+      'no-stall': 'no read_committed reader stalled',
+      any: 'any of them',
+    },
+    kinds: { crash: 'crash', pause: 'pause', drop: 'drop', delay: 'delay', duplicate: 'duplicate' },
+  },
+  ko: {
+    title: '깨뜨려 보기',
+    open: '깨뜨려 보기',
+    intro:
+      '이 실행의 결함(크래시, 일시 정지, 메시지 유실·지연·중복)을 탐색해 속성을 깨뜨리는 가장 짧은 스케줄을 찾습니다. 시나리오에 적힌 결함은 빼고 설정에서 시작합니다.',
+    property: '속성',
+    at: '대상',
+    everywhere: '전체',
+    bound: '최대 결함 수',
+    faults: '결함',
+    start: '시작',
+    stop: '중지',
+    tried: '시도한 스케줄',
+    perSecond: '스케줄/초',
+    level: '스케줄당 결함 수',
+    workers: '워커',
+    found: '반례',
+    openCounterexample: '열기',
+    none: '아직 반례가 없습니다.',
+    stopped: '중지했습니다.',
+    noFault: '결함 없이도 설정만으로 깨집니다',
+    properties: {
+      'no-duplicates': '비즈니스 중복 없음',
+      'nothing-lost': '확인(ack)된 것은 유실되지 않음',
+      'no-loss': '아무것도 유실되지 않음',
+      'processed-once': '모든 입력을 한 번씩 처리',
+      'no-stall': 'read_committed 리더가 멈추지 않음',
+      any: '모든 속성',
+    },
+    kinds: { crash: '크래시', pause: '일시 정지', drop: '유실', delay: '지연', duplicate: '중복' },
+  },
+};
