@@ -94,8 +94,7 @@ describe('a closed connection with batches of two partitions in flight', () => {
     const r = runWith(scenario);
     expect(r.facts('rejected')).toEqual([]);
     expect(r.errors('source').every((e) => e === 'REQUEST_TIMED_OUT')).toBe(true);
-    for (const tp of ['orders-0', 'orders-1'])
-      expect(r.data(tp).map((x) => x.sequence)).toEqual(r.data(tp).map((_, i) => i));
+    for (const tp of ['orders-0', 'orders-1']) expect(r.data(tp).map((x) => x.sequence)).toEqual(r.data(tp).map((_, i) => i));
     expect(r.data('orders-0').length + r.data('orders-1').length).toBe(6);
     sound(r.trace);
   });

@@ -41,4 +41,17 @@ describe('scenarios the fuzzer found', () => {
     expect(commits.slice(0, 3)).toEqual([1, 2, 1]);
     expect(formatViolations(runChecked(scenario, { everyStep: true }).violations)).toBe('');
   });
+
+  it('a Produce that reaches a broker at the instant it restarts is handled by the restarted broker, not lost', () => {
+    const scenario = JSON.parse(readFileSync(join(dir, 'restart-before-same-instant-delivery.json'), 'utf8'));
+    const trace = runScenario(scenario);
+    const rejected = trace.steps.flatMap((s) => (s.facts as { kind: string }[]).filter((f) => f.kind === 'rejected'));
+    expect(rejected).toEqual([]);
+    const delivered = trace.steps.flatMap((s) =>
+      (s.facts as { kind: string; headers?: Record<string, string> }[])
+        .filter((f) => f.kind === 'delivered')
+        .map((f) => f.headers?.event_id),
+    );
+    expect([...delivered].sort()).toEqual(['e0', 'e1']);
+  });
 });

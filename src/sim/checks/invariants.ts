@@ -467,7 +467,7 @@ function checkFencedEpochs(facts: readonly { step: number; fact: Fact }[], ledge
  * committed offset back to what its retry already passed. Those are the only exceptions to
  * committed-offsets-monotonic.
  */
-function lateCommitSteps(trace: Trace): Set<number> {
+export function lateOffsetCommitSteps(trace: Trace): Set<number> {
   const closedAt = new Map<string, number>();
   for (const s of trace.steps) {
     if (s.kind !== 'disconnected' || s.envelope === null) continue;
@@ -614,7 +614,7 @@ export function checkInvariants(trace: Trace, options: InvariantOptions = {}): V
   checkIdempotence(trace, ledger, v);
   checkCoordinator(trace, facts, v);
   checkFencedEpochs(facts, ledger, v);
-  checkCommittedOffsets(facts, lateCommitSteps(trace), v);
+  checkCommittedOffsets(facts, lateOffsetCommitSteps(trace), v);
   checkExactlyOnce(trace, ledger, v);
   checkNetwork(trace, (invariant, step, message) => v.add(invariant, step, message));
   return v.list;

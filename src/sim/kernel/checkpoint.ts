@@ -31,6 +31,8 @@ export interface Checkpoint {
   /** Queue entries (by seq) that keep the run going, and how many such entries paused processes hold. */
   readonly foreground: readonly number[];
   readonly deferredForeground: number;
+  /** The counter of entries queued ahead of their instant (a restart's calls). */
+  readonly firstSeq: number;
   /** The timeout entry of each request in flight, by request envelope id. */
   readonly requestTimeouts: readonly [number, { seq: number; fg: boolean }][];
   readonly network: NetworkSnapshot;

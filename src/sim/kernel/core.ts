@@ -18,6 +18,9 @@ import { Prng, seedPrng } from './prng';
 import type { QueueItem } from './queueItem';
 import type { ActorSpec, KernelOptions, StopReason, TraceStep } from './types';
 
+/** Seqs handed out by pushFirst: unique, and below every ordinary seq (which count up from 0). */
+export const FIRST_SEQ_BASE = -(2 ** 52);
+
 export interface Slot {
   spec: ActorSpec;
   process: ProcessId;
@@ -47,6 +50,8 @@ export abstract class KernelCore {
   foreground = new Set<number>();
   /** Entries that keep the run going held by paused processes. */
   deferredForeground = 0;
+  /** Counter of pushFirst's seqs (below every ordinary seq). */
+  firstSeq = 0;
   quietDeadline: number | null = null;
   prng: Prng;
   hash = new StreamHash();
@@ -105,6 +110,21 @@ export abstract class KernelCore {
     return seq;
   }
 
+  /**
+   * Queues an entry ahead of everything already queued for the same time (in the order of these
+   * calls): its seq comes from a counter far below the ordinary ones, and the queue orders equal
+   * times by seq.
+   */
+  pushFirst(time: number, item: QueueItem): number {
+    const seq = FIRST_SEQ_BASE + this.firstSeq++;
+    this.queue.push({ time, seq, item });
+    if (item.fg) {
+      this.foreground.add(seq);
+      this.quietDeadline = null;
+    }
+    return seq;
+  }
+
   cancelSeq(seq: number): void {
     if (this.cancelled.has(seq)) return;
     this.cancelled.add(seq);
@@ -118,7 +138,10 @@ export abstract class KernelCore {
     if (this.cancelled.size === 0) return;
     const cancelled = this.cancelled;
     this.queue = new EventQueue(this.queue.toArray().filter((e) => !cancelled.has(e.seq)));
-    this.cancelled = new Set();
+    // a cancelled entry a paused process holds is not in the queue: its cancellation must outlive this
+    const held = new Set<number>();
+    for (const p of this.processes.values()) for (const d of p.deferred) if (cancelled.has(d.seq)) held.add(d.seq);
+    this.cancelled = held;
   }
 
   /** Next live entry without removing it. */

@@ -102,9 +102,12 @@ export function restartProcess(k: KernelCore, process: ProcessId): void {
   proc.down = false;
   const boots = proc.deferred;
   proc.deferred = [];
+  // The restart calls (and then the boots it missed while down) come before anything else at this
+  // instant: an envelope that reaches the process now must find its actors restarted, not still
+  // down — where it would vanish without an answer or a disconnect.
   for (const slot of k.slots.values()) {
     if (slot.process !== process) continue;
-    k.push(k.now, {
+    k.pushFirst(k.now, {
       kind: 'call',
       actor: slot.spec.id,
       from: process,
@@ -114,8 +117,7 @@ export function restartProcess(k: KernelCore, process: ProcessId): void {
       fg: true,
     });
   }
-  // after the restart calls: the boots it missed while down
-  for (const b of boots) k.push(k.now, b.item);
+  for (const b of boots) k.pushFirst(k.now, b.item);
 }
 
 export function resumeProcess(k: KernelCore, process: ProcessId): void {
@@ -126,14 +128,16 @@ export function resumeProcess(k: KernelCore, process: ProcessId): void {
   proc.deferred = [];
   for (const d of deferred) {
     if (d.item.fg) k.deferredForeground--;
-    const seq = k.push(k.now, d.item);
-    // a held timer or request timeout is live again under a new seq: cancelling it must reach it
-    const it = d.item;
-    if (it.kind === 'timer') {
-      const key = `${it.actor}|${it.key}`;
-      if (k.timerIndex.get(key)?.seq === d.seq) k.timerIndex.set(key, { seq, fg: it.fg });
-    } else if (it.kind === 'requestTimeout') {
-      if (k.requestTimeouts.get(it.envelopeId)?.seq === d.seq) k.requestTimeouts.set(it.envelopeId, { seq, fg: it.fg });
+    // cancelled while it was held (a timer re-armed or cancelled, a request answered)
+    if (k.cancelled.delete(d.seq)) continue;
+    // Held events come back at `now` under the seq they were first queued with: the queue orders
+    // equal times by seq, so they still come before anything scheduled after them — an envelope
+    // sent to this process later on the same connection cannot overtake a held one (TCP keeps
+    // order), and a timer or request timeout keeps the seq its key names (cancelling reaches it).
+    k.queue.push({ time: k.now, seq: d.seq, item: d.item });
+    if (d.item.fg) {
+      k.foreground.add(d.seq);
+      k.quietDeadline = null;
     }
   }
 }

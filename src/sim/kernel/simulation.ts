@@ -86,6 +86,7 @@ export class Simulation extends KernelCore {
     sim.timerIndex = new Map(checkpoint.timerIndex);
     sim.foreground = new Set(checkpoint.foreground);
     sim.deferredForeground = checkpoint.deferredForeground;
+    sim.firstSeq = checkpoint.firstSeq;
     sim.requestTimeouts = new Map(checkpoint.requestTimeouts);
     sim.network = new Network(checkpoint.network);
     sim.instantSteps = checkpoint.instantSteps;
@@ -331,6 +332,7 @@ export class Simulation extends KernelCore {
       timerIndex: [...this.timerIndex],
       foreground: [...this.foreground],
       deferredForeground: this.deferredForeground,
+      firstSeq: this.firstSeq,
       requestTimeouts: [...this.requestTimeouts],
       network: this.network.snapshot(),
       instantSteps: this.instantSteps,
