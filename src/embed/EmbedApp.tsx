@@ -81,7 +81,7 @@ function LastStep() {
   const trace = useSim((s) => s.trace);
   const step = useSim((s) => s.step);
   const w = WORDS[useSim((s) => s.language)];
-  const last = trace && step > 0 ? trace.steps[step - 1] : undefined;
+  const last = trace && step > 0 ? trace.steps.at(step - 1) : undefined;
   return (
     <p className="eos-embed-last">{last ? `${last.t} ms · ${last.actor}: ${last.label} (${last.before} → ${last.after})` : w.start}</p>
   );

@@ -23,10 +23,10 @@ describe('jump targets', () => {
     expect(t.fault.length).toBeGreaterThan(0);
     expect(t.error.length).toBeGreaterThan(0);
     expect(t.marker.length).toBeGreaterThan(0);
-    for (const i of t.error) expect((run.trace.steps[i]?.facts as Fact[]).some((f) => f.kind === 'clientError')).toBe(true);
+    for (const i of t.error) expect((run.trace.steps.at(i)?.facts as Fact[]).some((f) => f.kind === 'clientError')).toBe(true);
     for (const i of t.marker)
-      expect((run.trace.steps[i]?.facts as Fact[]).some((f) => f.kind === 'append' && f.control !== null)).toBe(true);
-    for (const i of t.fault) expect(run.trace.steps[i]?.faults.length).toBeGreaterThan(0);
+      expect((run.trace.steps.at(i)?.facts as Fact[]).some((f) => f.kind === 'append' && f.control !== null)).toBe(true);
+    for (const i of t.fault) expect(run.trace.steps.at(i)?.faults.length).toBeGreaterThan(0);
     const all = allTargets(t);
     expect(all).toEqual([...all].sort((a, b) => a - b));
     // from the start, the next target is the first one, shown (position = index + 1)
@@ -120,7 +120,7 @@ describe('finding steps', () => {
         if (f.steps.length === 0) {
           checked++;
           for (const i of steps) {
-            const mentions = (trace.steps[i]?.facts as Fact[]).some(
+            const mentions = (trace.steps.at(i)?.facts as Fact[]).some(
               (x) =>
                 (x.kind === 'append' && x.eventIds.some((e) => e !== null && f.eventIds.includes(e))) ||
                 (x.kind === 'sendResult' && x.eventId !== null && f.eventIds.includes(x.eventId)),

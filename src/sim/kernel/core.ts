@@ -7,16 +7,33 @@
  * (dispatch.ts), the network's side of the kernel (transport.ts), faults on processes
  * (processFaults.ts).
  */
-import type { Actor, AnyStateMachine } from 'xstate';
-import type { Effect } from './effects';
+import type { ActorDriver } from './actorDriver';
+import type { Effect, FactBase } from './effects';
 import type { ActorId, Envelope } from './envelope';
 import { EventQueue, type Queued } from './eventQueue';
 import { actorInProcess, type KernelFault, type ProcessId } from './faults';
-import { StreamHash } from './hash';
+import { StreamHash, stringHash } from './hash';
+import { NameTable } from './nameTable';
 import { Network } from './network';
 import { Prng, seedPrng } from './prng';
 import type { QueueItem } from './queueItem';
-import type { ActorSpec, KernelOptions, StopReason, TraceStep } from './types';
+import type { Recorder } from './recorder';
+import type { ActorSpec, KernelOptions, StepKind, StopReason } from './types';
+
+/** What a step did, as dispatch and the fault handlers report it to the kernel. */
+export interface StepRecord {
+  readonly actor: ActorId;
+  readonly kind: StepKind;
+  readonly label: string;
+  readonly from: ActorId | null;
+  readonly envelope: number | null;
+  readonly detail: Readonly<Record<string, unknown>> | null;
+  readonly before: string;
+  readonly after: string;
+  readonly sent: readonly number[];
+  readonly facts: readonly FactBase[];
+  readonly faults: readonly string[];
+}
 
 /** Seqs handed out by pushFirst: unique, and below every ordinary seq (which count up from 0). */
 export const FIRST_SEQ_BASE = -(2 ** 52);
@@ -24,7 +41,7 @@ export const FIRST_SEQ_BASE = -(2 ** 52);
 export interface Slot {
   spec: ActorSpec;
   process: ProcessId;
-  ref: Actor<AnyStateMachine>;
+  ref: ActorDriver;
 }
 
 export interface ProcessState {
@@ -55,6 +72,10 @@ export abstract class KernelCore {
   quietDeadline: number | null = null;
   prng: Prng;
   hash = new StreamHash();
+  /** Actor ids, states, labels, RPCs and connections, interned (with their content hashes for the traceHash). */
+  names = new NameTable(stringHash);
+  /** The trace being recorded; null when only the state (and the hash) matter. */
+  recorder: Recorder | null = null;
   readonly processes = new Map<ProcessId, ProcessState>();
   readonly slots = new Map<ActorId, Slot>();
   faultCounters = new Map<number, number>();
@@ -82,8 +103,8 @@ export abstract class KernelCore {
     this.prng = new Prng(seedPrng(options.seed));
   }
 
-  /** Records the step just carried out (the recorder decides what is kept). */
-  abstract record(step: Omit<TraceStep, 'i' | 't'>): TraceStep;
+  /** Records the step just carried out (the recorder decides what is kept); always true: a step was taken. */
+  abstract record(step: StepRecord): true;
   /** An envelope held by a paused process that crashed: it is lost. */
   abstract envelopeLostWhileHeld(id: number): void;
   /** An envelope reached its destination (`why` null) or was lost there (`why`: the reason, if one is known). */

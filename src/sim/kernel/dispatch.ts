@@ -9,12 +9,12 @@ import { type ActorId, type Envelope, isRequestRpc } from './envelope';
 import { type PointFault, processOf } from './faults';
 import { applyPointFault, matchPoint } from './processFaults';
 import { stateValueToString } from './stateValue';
-import { breakConnection, cancelRequestTimeout, type SentEnvelope, sendEnvelope } from './transport';
-import type { StepKind, TraceStep } from './types';
+import { breakConnection, cancelRequestTimeout, type OnSent, sendEnvelope } from './transport';
+import type { StepKind } from './types';
 
 const EMPTY: readonly never[] = Object.freeze([]);
 
-function lostStep(k: KernelCore, env: Envelope, why: string, before: string): TraceStep {
+function lostStep(k: KernelCore, env: Envelope, why: string, before: string): true {
   return k.record({
     actor: env.to,
     kind: 'lost',
@@ -30,7 +30,7 @@ function lostStep(k: KernelCore, env: Envelope, why: string, before: string): Tr
   });
 }
 
-export function deliver(k: KernelCore, env: Envelope, duplicate: boolean, onSent: (record: SentEnvelope) => void): TraceStep {
+export function deliver(k: KernelCore, env: Envelope, duplicate: boolean, onSent: OnSent): true {
   const targetProcess = k.processes.get(processOf(env.to));
   const isRequest = isRequestRpc(env.rpc);
   if (!targetProcess || targetProcess.down || !k.slots.has(env.to)) {
@@ -66,12 +66,13 @@ export function deliver(k: KernelCore, env: Envelope, duplicate: boolean, onSent
       envelopeId: env.id,
       inReplyTo: env.inReplyTo,
       payload: env.payload,
+      now: k.now,
     },
     onSent,
   );
 }
 
-/** Hands one event to one actor and carries out what it emitted. */
+/** Hands one event to one actor and carries out what it emitted. The event carries the virtual time (`now`). */
 export function dispatch(
   k: KernelCore,
   actorId: ActorId,
@@ -81,16 +82,16 @@ export function dispatch(
   envelope: number | null,
   detail: Readonly<Record<string, unknown>> | null,
   event: { type: string } & Record<string, unknown>,
-  onSent: (record: SentEnvelope) => void,
+  onSent: OnSent,
   appliedFault?: string,
-): TraceStep {
+): true {
   const slot = k.slots.get(actorId);
   if (!slot) throw new Error(`no actor ${actorId}`);
   const before = stateValueToString(slot.ref.getSnapshot().value);
   k.effects = [];
   k.collecting = actorId;
-  // every event carries the virtual time: machines have no other clock
-  slot.ref.send({ ...event, now: k.now });
+  // every event carries the virtual time (`now`): machines have no other clock
+  slot.ref.send(event);
   k.collecting = null;
   const after = stateValueToString(slot.ref.getSnapshot().value);
   const out = applyEffects(k, actorId, k.effects, onSent);
@@ -114,7 +115,7 @@ function applyEffects(
   k: KernelCore,
   actorId: ActorId,
   effects: readonly Effect[],
-  onSent: (record: SentEnvelope) => void,
+  onSent: OnSent,
 ): { sent: number[]; facts: FactBase[]; faults: string[] } {
   const sent: number[] = [];
   const facts: FactBase[] = [];

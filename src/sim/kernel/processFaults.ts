@@ -8,7 +8,6 @@ import type { KernelCore } from './core';
 import type { ActorId } from './envelope';
 import { type PointFault, type ProcessId, pointMatches, processOf, type TimedFault } from './faults';
 import { breakConnection, cancelRequestTimeout } from './transport';
-import type { TraceStep } from './types';
 
 const EMPTY: readonly never[] = Object.freeze([]);
 
@@ -16,8 +15,8 @@ const EMPTY: readonly never[] = Object.freeze([]);
 export function applyTimedFault(
   k: KernelCore,
   fault: TimedFault,
-  dispatchSignal: (actor: ActorId, event: Record<string, unknown> & { type: string }, label: string) => TraceStep,
-): TraceStep {
+  dispatchSignal: (actor: ActorId, event: Record<string, unknown> & { type: string }, label: string) => true,
+): true {
   const action = fault.action;
   switch (action.type) {
     case 'crash':
@@ -41,7 +40,7 @@ export function applyTimedFault(
 }
 
 /** The step of a fault on a process: its state before and after, in words. */
-export function processFault(k: KernelCore, process: ProcessId, faultLabel: string, label: string, apply: () => void): TraceStep {
+export function processFault(k: KernelCore, process: ProcessId, faultLabel: string, label: string, apply: () => void): true {
   const describe = (): string => {
     const p = k.processes.get(process);
     return p ? (p.down ? 'down' : p.paused ? 'paused' : 'up') : 'unknown';

@@ -15,12 +15,12 @@
  * effects), transport.ts (sending envelopes, connections that stall or break), processFaults.ts
  * (crash, restart, pause, resume).
  */
-import { createActor } from 'xstate';
+import { type ActorSnapshot, startActor } from './actorDriver';
 import type { Checkpoint, ProcessSnapshot } from './checkpoint';
-import { KernelCore } from './core';
+import { KernelCore, type StepRecord } from './core';
 import { deliver, dispatch } from './dispatch';
 import type { Effect } from './effects';
-import type { ActorId, Envelope, EnvelopeRecord } from './envelope';
+import type { ActorId, Envelope } from './envelope';
 import { EventQueue, type Queued } from './eventQueue';
 import { type ProcessId, processOf, type TimedFault } from './faults';
 import { StreamHash } from './hash';
@@ -29,34 +29,72 @@ import { Prng } from './prng';
 import { applyTimedFault, processFault, restartProcess, resumeProcess } from './processFaults';
 import type { QueueItem } from './queueItem';
 import { targetOf } from './queueItem';
-import { notifyClosed, type SentEnvelope } from './transport';
-import { type ActorSpec, DEFAULT_MAX_STEPS_PER_INSTANT, type KernelOptions, type StopReason, type TraceStep } from './types';
+import { KIND_CODE, Recorder } from './recorder';
+import { EnvelopeList, type PayloadSource, StepList } from './traceLists';
+import { notifyClosed, type OnSent } from './transport';
+import { type ActorSpec, DEFAULT_MAX_STEPS_PER_INSTANT, type KernelOptions, type StopReason } from './types';
 
 export type { ActorSpec, KernelOptions, NetworkSpec, StepKind, StopReason, TraceStep } from './types';
 export { DEFAULT_MAX_STEPS_PER_INSTANT } from './types';
 
-const EMPTY: readonly never[] = Object.freeze([]);
 /** A step's line for an envelope the network lost as a consequence (a stalled or closed connection), not a fault applied. */
 const LOST_ON_THE_WAY = /^\w+ #\d+ lost: /;
-const NO_DETAIL: Readonly<Record<string, unknown>> = Object.freeze({});
 
-function isEmptyObject(o: Readonly<Record<string, unknown>>): boolean {
-  for (const _ in o) return false;
-  return true;
-}
+/** Words that open each part of the traceHash (docs/trace-format.md). */
+const H_SEED = 0x53454544;
+const H_STEP = 0x53544550;
+const H_ENVELOPE = 0x454e5645;
+const H_STOP = 0x53544f50;
+const H_NONE = 0x4e4f4e45;
 
 export class Simulation extends KernelCore {
-  readonly steps: TraceStep[] = [];
-  readonly envelopes: EnvelopeRecord[] = [];
-  readonly checkpoints: Checkpoint[] = [];
+  /** The actor of the last step taken. */
+  lastActor: ActorId | null = null;
+  /** When set, receives the payload of every envelope sent (a trace rebuilding payloads by replay). */
+  payloadSink: ((id: number, payload: Readonly<Record<string, unknown>>) => void) | null = null;
 
-  private readonly onSent = (record: SentEnvelope): void => {
-    if (this.options.record) this.envelopes[record.id] = { ...record, duplicateOf: null };
-    this.hash.update(`E${record.id}|${record.rpc}|${record.from}>${record.to}|${record.deliverAt}|${JSON.stringify(record.payload)}`);
+  private readonly onSent: OnSent = (env, deliverAt, fate, fault, timeoutMs) => {
+    this.recorder?.envelopeSent(env, deliverAt, fate, fault, timeoutMs);
+    this.payloadSink?.(env.id, env.payload);
+    const names = this.names;
+    const h = this.hash
+      .int(H_ENVELOPE)
+      .int(env.id)
+      .int(names.hashes[names.id(env.rpc)] as number)
+      .int(names.hashes[names.id(env.from)] as number)
+      .int(names.hashes[names.id(env.to)] as number);
+    if (deliverAt === null) h.int(H_NONE);
+    else h.num(deliverAt);
+    h.value(env.payload);
   };
 
   private constructor(specs: readonly ActorSpec[], options: KernelOptions) {
     super(specs, options);
+    if (options.record) this.recorder = new Recorder(this.names);
+  }
+
+  /** The checkpoints this run kept (none when it records nothing). */
+  get checkpoints(): readonly Checkpoint[] {
+    return this.recorder?.checkpoints ?? [];
+  }
+
+  /** The steps recorded so far. */
+  get steps(): StepList {
+    return new StepList(this.requireRecorder());
+  }
+
+  /** The envelopes recorded so far; payloads are read with `payloadOf` (none: an empty payload). */
+  envelopeList(payloadOf: PayloadSource = () => undefined): EnvelopeList {
+    return new EnvelopeList(this.requireRecorder(), payloadOf);
+  }
+
+  get envelopes(): EnvelopeList {
+    return this.envelopeList();
+  }
+
+  private requireRecorder(): Recorder {
+    if (!this.recorder) throw new Error('this run records no trace (record: false)');
+    return this.recorder;
   }
 
   /** A new run: actors started in their initial states, boots and timed faults queued at their times. */
@@ -69,7 +107,7 @@ export class Simulation extends KernelCore {
     }
     for (const spec of specs) if (spec.boot) sim.push(spec.bootAt ?? 0, { kind: 'boot', actor: spec.id, fg: true });
     for (const fault of options.faults) if (fault.kind === 'timed') sim.push(fault.at, { kind: 'fault', fault: fault.id, fg: true });
-    sim.hash.update(`seed:${options.seed}`);
+    sim.hash.int(H_SEED).num(options.seed);
     sim.takeCheckpoint();
     return sim;
   }
@@ -77,6 +115,7 @@ export class Simulation extends KernelCore {
   /** A run continued from a checkpoint; with `record: false` it only advances state (for seeking). */
   static restore(specs: readonly ActorSpec[], options: KernelOptions, checkpoint: Checkpoint): Simulation {
     const sim = new Simulation(specs, options);
+    if (sim.recorder) sim.recorder.firstEnvelope = checkpoint.envelopeCounter;
     sim.now = checkpoint.now;
     sim.stepIndex = checkpoint.step;
     sim.seq = checkpoint.seq;
@@ -97,6 +136,7 @@ export class Simulation extends KernelCore {
     sim.faultCounters = new Map(checkpoint.faultCounters);
     sim.openRequests = new Map(checkpoint.openRequests as [number, Envelope][]);
     sim.lastFaultAt = checkpoint.lastFaultAt;
+    sim.lastStepAt = checkpoint.lastStepAt;
     for (const [id, p] of checkpoint.processes)
       sim.processes.set(id, {
         down: p.down,
@@ -104,21 +144,15 @@ export class Simulation extends KernelCore {
         incarnation: p.incarnation,
         deferred: p.deferred.slice() as Queued<QueueItem>[],
       });
-    const snapshots = new Map(checkpoint.actors);
+    const snapshots = new Map(checkpoint.actors as readonly [ActorId, ActorSnapshot][]);
     for (const spec of specs) sim.attach(spec, snapshots.get(spec.id));
     return sim;
   }
 
-  private attach(spec: ActorSpec, snapshot: unknown): void {
-    const ref =
-      snapshot === undefined
-        ? createActor(spec.logic, { input: spec.input })
-        : // biome-ignore lint/suspicious/noExplicitAny: XState's restore takes its own snapshot type
-          createActor(spec.logic, { input: spec.input, snapshot: snapshot as any });
-    ref.on('*', (effect: Effect) => {
+  private attach(spec: ActorSpec, snapshot: ActorSnapshot | undefined): void {
+    const ref = startActor(spec, snapshot, this.options.runner ?? 'compiled', (effect: Effect) => {
       if (this.collecting === spec.id) this.effects.push(effect);
     });
-    ref.start();
     this.slots.set(spec.id, { spec, process: processOf(spec.id), ref });
   }
 
@@ -130,14 +164,14 @@ export class Simulation extends KernelCore {
 
   /** Runs until the run is over (quiescent, or a limit), or until `untilStep` steps were taken. */
   run(untilStep = Number.POSITIVE_INFINITY): void {
-    while (this.stepIndex < untilStep && this.step() !== null) {
+    while (this.stepIndex < untilStep && this.step()) {
       /* keep stepping */
     }
   }
 
-  /** Takes one step; returns null once the run is over. */
-  step(): TraceStep | null {
-    if (this.stopReason) return null;
+  /** Takes one step; returns false once the run is over. */
+  step(): boolean {
+    if (this.stopReason) return false;
     for (;;) {
       if (this.pendingStop) return this.stop(this.pendingStop.reason, this.pendingStop.detail);
       const next = this.peekLive();
@@ -177,13 +211,12 @@ export class Simulation extends KernelCore {
           }
         }
       }
-      const step = this.handle(item);
-      if (step) return step;
+      if (this.handle(item)) return true;
     }
   }
 
-  /** Carries out one queue entry; null when it turned out to have nothing to do (no step is recorded). */
-  private handle(item: QueueItem): TraceStep | null {
+  /** Carries out one queue entry; false when it turned out to have nothing to do (no step is recorded). */
+  private handle(item: QueueItem): boolean {
     switch (item.kind) {
       case 'deliver':
         return deliver(this, item.envelope, item.duplicate, this.onSent);
@@ -197,7 +230,7 @@ export class Simulation extends KernelCore {
           null,
           null,
           item.data,
-          { type: item.name, key: item.key, data: item.data },
+          { type: item.name, key: item.key, data: item.data, now: this.now },
           this.onSent,
         );
       case 'call':
@@ -209,11 +242,11 @@ export class Simulation extends KernelCore {
           item.from,
           null,
           item.args,
-          { type: item.name, from: item.from, args: item.args },
+          { type: item.name, from: item.from, args: item.args, now: this.now },
           this.onSent,
         );
       case 'boot':
-        return dispatch(this, item.actor, 'boot', 'boot', null, null, null, { type: 'boot' }, this.onSent);
+        return dispatch(this, item.actor, 'boot', 'boot', null, null, null, { type: 'boot', now: this.now }, this.onSent);
       case 'disconnected': {
         const r = item.request;
         const timedOut = item.reason === 'timeout';
@@ -225,7 +258,16 @@ export class Simulation extends KernelCore {
           r.to,
           r.id,
           { reason: item.reason, connection: item.connection, generation: item.generation },
-          { type: 'disconnected', envelopeId: r.id, to: r.to, rpc: r.rpc, payload: r.payload, timedOut, reason: item.reason },
+          {
+            type: 'disconnected',
+            envelopeId: r.id,
+            to: r.to,
+            rpc: r.rpc,
+            payload: r.payload,
+            timedOut,
+            reason: item.reason,
+            now: this.now,
+          },
           this.onSent,
         );
       }
@@ -233,16 +275,16 @@ export class Simulation extends KernelCore {
         this.requestTimeouts.delete(item.envelopeId);
         const lost = this.network.expire(item.connection, item.generation, item.envelopeId, this.now);
         if (lost) notifyClosed(this, item.actor, item.connection, item.generation, 'timeout', lost);
-        return null;
+        return false;
       }
       case 'connectionClosed': {
         const lost = this.network.closeIfCurrent(item.connection, item.generation, item.reason);
         if (lost) notifyClosed(this, item.actor, item.connection, item.generation, item.reason, lost);
-        return null;
+        return false;
       }
       case 'fault':
         return applyTimedFault(this, this.faultById(item.fault) as TimedFault, (actor, event, label) =>
-          dispatch(this, actor, 'fault', event.type, null, null, event, event, this.onSent, label),
+          dispatch(this, actor, 'fault', event.type, null, null, event, { ...event, now: this.now }, this.onSent, label),
         );
       case 'restart':
         return processFault(this, item.process, item.label, 'restart', () => restartProcess(this, item.process));
@@ -251,64 +293,80 @@ export class Simulation extends KernelCore {
     }
   }
 
-  private stop(reason: StopReason, detail: string | null = null): null {
+  private stop(reason: StopReason, detail: string | null = null): false {
     this.stopReason = reason;
     this.stopDetail = detail;
-    this.hash.update(`stop:${reason}@${this.now}#${this.stepIndex}`);
-    if (this.options.record) this.takeCheckpoint();
-    return null;
+    // the last checkpoint holds the hash before the stop is folded in: a fork from it runs on
+    if (this.recorder) this.takeCheckpoint();
+    this.hash.int(H_STOP).str(reason).num(this.now).int(this.stepIndex);
+    return false;
   }
 
   // ---------------------------------------------------------------- trace and checkpoints
 
   envelopeLostWhileHeld(id: number): void {
-    if (!this.options.record) return;
-    const r = this.envelopes[id];
-    if (r && r.fate === 'in-flight') r.fate = 'lost';
+    this.recorder?.lostWhileHeld(id);
   }
 
   envelopeArrived(id: number, lost: boolean, why?: string): void {
-    const record = this.options.record ? this.envelopes[id] : undefined;
-    if (!record) return;
-    record.fate = lost ? 'lost' : 'delivered';
-    record.deliveredStep = this.stepIndex;
-    if (lost && why && record.fault === null) record.fault = why;
+    this.recorder?.arrived(id, lost, this.stepIndex, why);
   }
 
-  record(step: Omit<TraceStep, 'i' | 't'>): TraceStep {
-    // A long run keeps a million of these: build each with one shape, and share the empty arrays and
-    // the empty detail, so a step costs the garbage collector as little as it can.
-    const rec: TraceStep = {
-      i: this.stepIndex,
-      t: this.now,
-      actor: step.actor,
-      kind: step.kind,
-      label: step.label,
-      from: step.from,
-      envelope: step.envelope,
-      detail: step.detail !== null && isEmptyObject(step.detail) ? NO_DETAIL : step.detail,
-      before: step.before,
-      after: step.after,
-      sent: step.sent.length > 0 ? step.sent : EMPTY,
-      facts: step.facts.length > 0 ? step.facts : EMPTY,
-      faults: step.faults.length > 0 ? step.faults : EMPTY,
-    };
-    if (rec.kind !== 'lost' && rec.faults.some((f) => !LOST_ON_THE_WAY.test(f))) {
+  record(step: StepRecord): true {
+    const faults = step.faults;
+    if (step.kind !== 'lost' && faults.length > 0 && faults.some((f) => !LOST_ON_THE_WAY.test(f))) {
       this.lastFaultAt = this.now;
       this.quietDeadline = null;
     }
     const previous = this.stepIndex > 0 ? this.lastStepAt : Number.NaN;
     this.instantSteps = previous === this.now ? this.instantSteps + 1 : 1;
     this.lastStepAt = this.now;
-    this.stepIndex++;
-    this.hash.update(
-      `S${rec.i}@${rec.t}|${rec.actor}|${rec.kind}|${rec.label}|${rec.from}|${rec.envelope}|${rec.before}>${rec.after}|${rec.sent.join(',')}|${rec.faults.join(';')}|${rec.facts.length ? JSON.stringify(rec.facts) : ''}`,
-    );
-    if (this.options.record) {
-      this.steps.push(rec);
+    const i = this.stepIndex++;
+    this.lastActor = step.actor;
+    // interned names, folded into the hash by their content hashes
+    const names = this.names;
+    const nh = names.hashes;
+    const actor = names.id(step.actor);
+    const label = names.id(step.label);
+    const before = names.id(step.before);
+    const after = names.id(step.after);
+    const from = step.from === null ? -1 : names.id(step.from);
+    const h = this.hash
+      .int(H_STEP)
+      .int(i)
+      .num(this.now)
+      .int(nh[actor] as number)
+      .int(KIND_CODE[step.kind])
+      .int(nh[label] as number)
+      .int(from < 0 ? H_NONE : (nh[from] as number))
+      .int(step.envelope ?? -1)
+      .int(nh[before] as number)
+      .int(nh[after] as number)
+      .int(step.sent.length);
+    for (const id of step.sent) h.int(id);
+    h.int(faults.length);
+    for (const f of faults) h.str(f);
+    h.int(step.facts.length);
+    for (const f of step.facts) h.value(f);
+    const rec = this.recorder;
+    if (rec) {
+      rec.step(
+        this.now,
+        step.kind,
+        actor,
+        from,
+        label,
+        before,
+        after,
+        step.envelope,
+        this.envelopeCounter,
+        step.detail,
+        step.facts,
+        faults,
+      );
       if (this.stepIndex % this.options.checkpointEvery === 0) this.takeCheckpoint();
     }
-    return rec;
+    return true;
   }
 
   get traceHash(): string {
@@ -316,7 +374,8 @@ export class Simulation extends KernelCore {
   }
 
   takeCheckpoint(): Checkpoint {
-    const last = this.checkpoints[this.checkpoints.length - 1];
+    const checkpoints = this.recorder?.checkpoints;
+    const last = checkpoints?.[checkpoints.length - 1];
     if (last && last.step === this.stepIndex) return last;
     this.compactQueue();
     const processes: [ProcessId, ProcessSnapshot][] = [];
@@ -343,12 +402,13 @@ export class Simulation extends KernelCore {
       faultCounters: [...this.faultCounters],
       openRequests: [...this.openRequests],
       lastFaultAt: this.lastFaultAt,
+      lastStepAt: this.lastStepAt,
       processes,
-      // XState snapshots are immutable values (contexts are replaced, never mutated), so keeping
-      // references is a checkpoint
-      actors: [...this.slots].map(([id, s]) => [id, s.ref.getSnapshot()] as [ActorId, unknown]),
+      // snapshots are immutable values (handlers replace contexts, never mutate them), so keeping
+      // references to them is a checkpoint
+      actors: [...this.slots].map(([id, s]) => [id, s.ref.getSnapshot()] as [ActorId, ActorSnapshot]),
     };
-    if (this.options.record) this.checkpoints.push(cp);
+    checkpoints?.push(cp);
     return cp;
   }
 

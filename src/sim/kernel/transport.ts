@@ -10,20 +10,26 @@ import { type ActorId, type Envelope, type EnvelopeRecord, isRequestRpc } from '
 import { type EnvelopeFault, envelopeMatches, processOf } from './faults';
 import { type CloseReason, connectionName, type InFlightRequest, type Route } from './network';
 
-/** What the trace keeps of an envelope the kernel just sent. */
-export type SentEnvelope = Omit<EnvelopeRecord, 'duplicateOf'>;
+/** Told of every envelope the kernel sends: where it goes, when it arrives, what became of it. */
+export type OnSent = (
+  env: Envelope,
+  deliverAt: number | null,
+  fate: EnvelopeRecord['fate'],
+  fault: string | null,
+  timeoutMs: number | null,
+) => void;
 
 /**
  * Sends an envelope for `from`: picks the fault it matches, asks the network for its route, queues
  * its delivery (and a duplicate's) and, for a request, arms its timeout. Faults applied are added
- * to `faults` in words; `onSent` receives the envelope as the trace keeps it.
+ * to `faults` in words; `onSent` is told what became of the envelope.
  */
 export function sendEnvelope(
   k: KernelCore,
   from: ActorId,
   effect: Extract<Effect, { type: 'send' }>,
   faults: string[],
-  onSent: (record: SentEnvelope) => void,
+  onSent: OnSent,
 ): number {
   const id = k.envelopeCounter++;
   const fromProcess = k.processes.get(processOf(from));
@@ -65,8 +71,15 @@ export function sendEnvelope(
   const route: Route = isRequest
     ? k.network.sendRequest(draft, { ...options, timeoutMs: expectResponse ? (effect.timeoutMs as number) : null })
     : k.network.sendResponse(draft, requestGeneration, options);
+  // spelled out rather than spread: one shape for every envelope
   const env: Envelope = {
-    ...draft,
+    id,
+    rpc: draft.rpc,
+    from,
+    to: draft.to,
+    payload: draft.payload,
+    inReplyTo: draft.inReplyTo,
+    background: draft.background,
     fromIncarnation: fromProcess?.incarnation ?? 0,
     toIncarnation,
     sentAt: k.now,
@@ -106,14 +119,7 @@ export function sendEnvelope(
       faults.push(`${env.rpc} #${id} lost: ${route.why}`);
       break;
   }
-  onSent({
-    ...env,
-    deliverAt: route.at,
-    deliveredStep: fate === 'lost' ? k.stepIndex : null,
-    fate,
-    fault: why,
-    timeoutMs: expectResponse ? (effect.timeoutMs as number) : null,
-  });
+  onSent(env, route.at, fate, why, expectResponse ? (effect.timeoutMs as number) : null);
   return id;
 }
 

@@ -39,6 +39,11 @@ export interface KernelOptions {
   readonly settleMsAfterFault: number;
   /** When false (replay for seeking), no trace is recorded. */
   readonly record: boolean;
+  /**
+   * How actors run: 'compiled' (the default: each machine's compiled form, kernel/compiledMachine.ts)
+   * or 'xstate' (XState's interpreter, the reference: the same steps, contexts and traceHash, slower).
+   */
+  readonly runner?: 'xstate' | 'compiled';
   /** Steps a run may take without virtual time advancing before it is stopped as a livelock. */
   readonly maxStepsPerInstant?: number;
 }

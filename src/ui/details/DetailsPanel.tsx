@@ -54,7 +54,7 @@ function StepDetails({
   readonly t: Strings;
   readonly language: Language;
 }) {
-  const s = trace.steps[index];
+  const s = trace.steps.at(index);
   if (!s) return null;
   return (
     <div className="details-step" data-step-index={index}>
@@ -70,7 +70,7 @@ function StepDetails({
           ['kind', s.kind],
           ['event', s.label],
           ['state', s.before === s.after ? s.after : `${s.before} → ${s.after}`],
-          ...(s.sent.length ? [['sent', s.sent.map((id) => `${trace.envelopes[id]?.rpc ?? '?'} #${id}`).join(', ')] as const] : []),
+          ...(s.sent.length ? [['sent', s.sent.map((id) => `${trace.envelopes.at(id)?.rpc ?? '?'} #${id}`).join(', ')] as const] : []),
         ]}
       />
       {s.faults.length > 0 && (
@@ -120,7 +120,7 @@ function ActorDetails({
   const kind = trace.built.specs.find((s) => s.id === id)?.kind ?? '';
   const recent = useMemo(() => {
     const out: number[] = [];
-    for (let i = Math.min(step, trace.steps.length) - 1; i >= 0 && out.length < 5; i--) if (trace.steps[i]?.actor === id) out.push(i);
+    for (let i = Math.min(step, trace.steps.length) - 1; i >= 0 && out.length < 5; i--) if (trace.steps.at(i)?.actor === id) out.push(i);
     return out;
   }, [trace, id, step]);
   return (
@@ -161,7 +161,7 @@ function EnvelopeDetails({
   readonly t: Strings;
   readonly language: Language;
 }) {
-  const e = trace.envelopes[id];
+  const e = trace.envelopes.at(id);
   if (!e) return null;
   return (
     <div className="details-envelope">

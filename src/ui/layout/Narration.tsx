@@ -15,7 +15,7 @@ export function Narration() {
     if (!trace || !narrator) return '';
     return step === 0 ? narrator.narrateStart(trace, language) : narrator.narrate(trace, step - 1, language);
   }, [trace, step, language, narrator]);
-  const current = trace && step > 0 ? trace.steps[step - 1] : undefined;
+  const current = trace && step > 0 ? trace.steps.at(step - 1) : undefined;
   const atEnd = trace !== null && step > 0 && step >= trace.steps.length;
   return (
     <section className="narration" aria-label={t.narration}>

@@ -3,6 +3,7 @@
  * where it happened. Counted from the same facts computeVerdict counts (a test keeps them equal).
  */
 import type { TraceStep } from '../../sim/kernel/simulation';
+import type { ListLike } from '../../sim/kernel/traceLists';
 import type { Fact } from '../../sim/trace/facts';
 
 export type CounterId =
@@ -22,7 +23,7 @@ const FENCING = new Set(['PRODUCER_FENCED', 'INVALID_PRODUCER_EPOCH', 'INVALID_T
  * repartition topics carry no business events), so that both count the same.
  */
 export function counterSteps(
-  steps: readonly TraceStep[],
+  steps: ListLike<TraceStep>,
   upTo: number,
   ignoredTopics: ReadonlySet<string> = new Set(),
 ): Record<CounterId, number[]> {
