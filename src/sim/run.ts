@@ -8,6 +8,7 @@
  */
 import { Simulation } from './kernel/simulation';
 import { type BuiltScenario, buildScenario } from './scenario/build';
+import { LIMITS, type Scenario } from './scenario/schema';
 import { type ResolvedScenario, type ScenarioError, validateScenario } from './scenario/validate';
 import { RecordedTrace, replayTo, type SimView, type Trace } from './trace/trace';
 
@@ -59,4 +60,24 @@ export function runResolved(resolved: ResolvedScenario, options: RunOptions = {}
 /** Restores the nearest checkpoint at or before `step` and replays up to it. */
 export function stateAt(trace: Trace, step: number): SimView {
   return replayTo(trace, step);
+}
+
+/** The scenario with its step limit (run.maxSteps) replaced. */
+export function withMaxSteps(scenario: Scenario, maxSteps: number): Scenario {
+  return { ...scenario, run: { ...scenario.run, maxSteps } };
+}
+
+/**
+ * What to tell the user when a run stopped at its step limit rather than settling: how many steps
+ * the scenario allowed, and how to run it with more headless. Null for any other stop.
+ */
+export function maxStepsNotice(trace: Trace): string | null {
+  if (trace.stopReason !== 'max-steps') return null;
+  const limit = trace.built.options.maxSteps;
+  return (
+    `The run stopped at its step limit: run.maxSteps = ${limit.toLocaleString('en')} steps were taken at ${trace.endTime.toLocaleString('en')} ms ` +
+    `of virtual time, and the scenario had more to do (it did not settle). What it shows is the run so far. ` +
+    `To run it further headless: npm run sim -- <scenario.json> --max-steps <n> (at most ${LIMITS.maxSteps.toLocaleString('en')}), ` +
+    `or raise run.maxSteps in the scenario.`
+  );
 }
