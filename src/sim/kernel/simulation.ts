@@ -19,7 +19,7 @@ import { type ActorSnapshot, startActor } from './actorDriver';
 import type { Checkpoint, ProcessSnapshot } from './checkpoint';
 import { KernelCore, type StepRecord } from './core';
 import { deliver, dispatch } from './dispatch';
-import type { Effect } from './effects';
+import type { Effect, FactBase } from './effects';
 import type { ActorId, Envelope } from './envelope';
 import { EventQueue, type Queued } from './eventQueue';
 import { type ProcessId, processOf, type TimedFault } from './faults';
@@ -52,6 +52,8 @@ export class Simulation extends KernelCore {
   lastActor: ActorId | null = null;
   /** When set, receives the payload of every envelope sent (a trace rebuilding payloads by replay). */
   payloadSink: ((id: number, payload: Readonly<Record<string, unknown>>) => void) | null = null;
+  /** When set, receives the facts of every step that has some (fast mode's verdict input). */
+  factSink: ((i: number, t: number, facts: readonly FactBase[]) => void) | null = null;
 
   private readonly onSent: OnSent = (env, deliverAt, fate, fault, timeoutMs) => {
     this.recorder?.envelopeSent(env, deliverAt, fate, fault, timeoutMs);
@@ -348,6 +350,7 @@ export class Simulation extends KernelCore {
     for (const f of faults) h.str(f);
     h.int(step.facts.length);
     for (const f of step.facts) h.value(f);
+    if (this.factSink !== null && step.facts.length > 0) this.factSink(i, this.now, step.facts);
     const rec = this.recorder;
     if (rec) {
       rec.step(

@@ -7,6 +7,7 @@
 import { computeVerdict, type Verdict } from '../checks/verdict';
 import type { ConsumerContext } from '../consumer/consumer.machine';
 import type { GroupCoordinatorContext } from '../coordinator/groupCoordinator.machine';
+import type { TraceStep } from '../kernel/simulation';
 import type { Headers } from '../log/recordBatch';
 import { type SimView, stateAt, type Trace } from '../run';
 import { streamsInternalTopics } from '../scenario/build';
@@ -51,7 +52,7 @@ export interface TraceSummary {
 }
 
 /** Topics that carry no business events (Kafka Streams' changelog and repartition topics): the verdict leaves them out. */
-export function eventlessTopicsOf(trace: Trace): Set<string> {
+export function eventlessTopicsOf(trace: Pick<Trace, 'resolved'>): Set<string> {
   return new Set(streamsInternalTopics(trace.resolved).map((t) => t.name));
 }
 
@@ -72,6 +73,44 @@ function factsUpTo(trace: Trace, step: number): { step: number; fact: Fact }[] {
     for (const f of s.facts) out.push({ step: s.i, fact: f as Fact });
   }
   return out;
+}
+
+/** What the verdict reads of a run besides its steps: the scenario and how it was built. */
+export type VerdictSource = Pick<Trace, 'scenario' | 'resolved' | 'built'>;
+
+/**
+ * The verdict at the step `view` shows, from the steps up to it (only their facts, times and
+ * indexes are read: fast mode hands over just the steps that have facts).
+ */
+export function verdictAt(
+  trace: VerdictSource,
+  steps: readonly TraceStep[],
+  view: SimView,
+  groups: readonly { groupId: string; committed: Readonly<Record<string, number>> }[] = groupsOf(view),
+  final = true,
+): Verdict {
+  const s = trace.scenario;
+  return computeVerdict({
+    steps,
+    partitions: partitionRows(view.actors),
+    consumers: verdictConsumersOf(trace),
+    apps: verdictAppsOf(trace),
+    writers: writersOf(s),
+    sinks: (s.sinks ?? []).map((k) => k.id),
+    intendedSends: intendedSendsOf(s),
+    stopped: stoppedAt(trace, view),
+    outputTopics: outputTopicsOf(s),
+    groups: groups.map((g) => ({ groupId: g.groupId, committed: g.committed })),
+    ignoredTopics: [...eventlessTopicsOf(trace)],
+    final,
+  });
+}
+
+function groupsOf(view: SimView): { groupId: string; committed: Readonly<Record<string, number>> }[] {
+  const gc = view.actors.get('group-coordinator')?.context as GroupCoordinatorContext | undefined;
+  return Object.values(gc?.groups ?? {})
+    .sort((a, b) => (a.groupId < b.groupId ? -1 : 1))
+    .map((g) => ({ groupId: g.groupId, committed: g.committed }));
 }
 
 export function summarize(trace: Trace, atStep: number = trace.steps.length, view: SimView = stateAt(trace, atStep)): TraceSummary {
@@ -137,20 +176,7 @@ export function summarize(trace: Trace, atStep: number = trace.steps.length, vie
         store: ctx?.store ?? {},
       };
     });
-  const verdict = computeVerdict({
-    steps: trace.steps.slice(0, step),
-    partitions,
-    consumers: verdictConsumersOf(trace),
-    apps: verdictAppsOf(trace),
-    writers: writersOf(s),
-    sinks: (s.sinks ?? []).map((k) => k.id),
-    intendedSends: intendedSendsOf(s),
-    stopped: stoppedAt(trace, view),
-    outputTopics: outputTopicsOf(s),
-    groups: groups.map((g) => ({ groupId: g.groupId, committed: g.committed })),
-    ignoredTopics: [...eventlessTopicsOf(trace)],
-    final: step >= trace.steps.length,
-  });
+  const verdict = verdictAt(trace, trace.steps.slice(0, step), view, groups, step >= trace.steps.length);
   return {
     scenario: s,
     traceHash: trace.traceHash,
