@@ -91,6 +91,10 @@ export class Recorder {
   eTimeoutMs = new Float64Array(256);
   /** The fault applied to an envelope, in words (rare). */
   eFault = new Map<number, string>();
+  /** Why an envelope was lost where it arrived (its receiver down …), when no fault was applied as it was sent. */
+  eArrivalFault = new Map<number, string>();
+  /** The step at which an envelope held by a paused process was lost with it (the process crashed). */
+  eHeldLost = new Map<number, number>();
   private wideEnvelopeIds = false;
 
   checkpoints: Checkpoint[] = [];
@@ -153,6 +157,19 @@ export class Recorder {
     r.eTimeoutMs = grown(this.eTimeoutMs.subarray(0, envelopes), ecap);
     r.wideEnvelopeIds = this.wideEnvelopeIds;
     for (const [id, why] of this.eFault) if (id < envelopes) r.eFault.set(id, why);
+    // what became of an envelope at or after the fork's first step is the fork's to say again
+    for (let id = 0; id < envelopes; id++) {
+      const at = r.eDeliveredStep[id] as number;
+      const heldLost = this.eHeldLost.get(id);
+      if (at >= steps || (heldLost !== undefined && heldLost >= steps)) {
+        r.eDeliveredStep[id] = -1;
+        r.setFate(id, 'in-flight');
+      } else {
+        const why = this.eArrivalFault.get(id);
+        if (why !== undefined) r.eArrivalFault.set(id, why);
+        if (heldLost !== undefined) r.eHeldLost.set(id, heldLost);
+      }
+    }
     r.checkpoints = checkpoints.slice();
     r.firstEnvelope = this.firstEnvelope;
     return r;
@@ -290,12 +307,15 @@ export class Recorder {
     if (id >= this.envelopeCount) return;
     this.setFate(id, lost ? 'lost' : 'delivered');
     this.eDeliveredStep[id] = step;
-    if (lost && why && !this.eFault.has(id)) this.eFault.set(id, why);
+    if (lost && why && !this.eFault.has(id)) this.eArrivalFault.set(id, why);
   }
 
-  /** An envelope held by a paused process that crashed. */
-  lostWhileHeld(id: number): void {
-    if (id < this.envelopeCount && this.fateOf(id) === 'in-flight') this.setFate(id, 'lost');
+  /** An envelope held by a paused process that crashed (at `step`). */
+  lostWhileHeld(id: number, step: number): void {
+    if (id < this.envelopeCount && this.fateOf(id) === 'in-flight') {
+      this.setFate(id, 'lost');
+      this.eHeldLost.set(id, step);
+    }
   }
 
   // ---------------------------------------------------------------- reading
@@ -404,7 +424,7 @@ export class Recorder {
       deliverAt: Number.isNaN(deliverAt) ? null : deliverAt,
       deliveredStep: delivered < 0 ? null : delivered,
       fate: FATES[(flags >> 1) & 3] as EnvelopeFate,
-      fault: this.eFault.get(id) ?? null,
+      fault: this.eFault.get(id) ?? this.eArrivalFault.get(id) ?? null,
       duplicateOf: null,
       timeoutMs: Number.isNaN(timeout) ? null : timeout,
     };
@@ -413,7 +433,7 @@ export class Recorder {
   /** Bytes the columns and stores hold (their buffers, with the room they have to grow). */
   get retainedBytes(): number {
     // a fault line is about 64 bytes with its map entry
-    let n = this.extras.retainedBytes + this.eFault.size * 64;
+    let n = this.extras.retainedBytes + (this.eFault.size + this.eArrivalFault.size + this.eHeldLost.size) * 64;
     for (const c of [
       this.t,
       this.kind,

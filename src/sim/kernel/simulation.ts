@@ -115,9 +115,13 @@ export class Simulation extends KernelCore {
   }
 
   /** A run continued from a checkpoint; with `record: false` it only advances state (for seeking). */
-  static restore(specs: readonly ActorSpec[], options: KernelOptions, checkpoint: Checkpoint): Simulation {
+  static restore(specs: readonly ActorSpec[], options: KernelOptions, checkpoint: Checkpoint, recorder?: Recorder): Simulation {
     const sim = new Simulation(specs, options);
-    if (sim.recorder) sim.recorder.firstEnvelope = checkpoint.envelopeCounter;
+    if (recorder) {
+      // a fork: it records on after the steps it shares (trace/fork.ts), with their names
+      sim.names = recorder.names;
+      sim.recorder = recorder;
+    } else if (sim.recorder) sim.recorder.firstEnvelope = checkpoint.envelopeCounter;
     sim.now = checkpoint.now;
     sim.stepIndex = checkpoint.step;
     sim.seq = checkpoint.seq;
@@ -307,7 +311,7 @@ export class Simulation extends KernelCore {
   // ---------------------------------------------------------------- trace and checkpoints
 
   envelopeLostWhileHeld(id: number): void {
-    this.recorder?.lostWhileHeld(id);
+    this.recorder?.lostWhileHeld(id, this.stepIndex);
   }
 
   envelopeArrived(id: number, lost: boolean, why?: string): void {
