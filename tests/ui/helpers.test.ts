@@ -10,7 +10,7 @@ import type { Fact } from '../../src/sim/trace/facts';
 import { eventlessTopicsOf, outputTopicsOf, summarize } from '../../src/sim/trace/summary';
 import { actorFields } from '../../src/ui/actors/fields';
 import { allTargets, jumpTargets, nextPosition, previousPosition } from '../../src/ui/playback/jumps';
-import { counterSteps } from '../../src/ui/verdict/counterSteps';
+import { counterSteps, counterStepsAt } from '../../src/ui/verdict/counterSteps';
 import { findingSteps } from '../../src/ui/verdict/findingSteps';
 
 const runs = PRESETS.map((p) => ({ id: p.id, trace: runScenario(p.scenario) }));
@@ -55,6 +55,15 @@ describe('counter steps', () => {
         expect(c.duplicateEventIdsSeenByApplications.length > 0, id).toBe(v.duplicateEventIdsSeenByApplications > 0);
         for (const list of Object.values(c)) for (const i of list) expect(i).toBeLessThan(at);
       }
+  });
+
+  it('at any step, cut from the whole run, are what a pass up to that step counts', () => {
+    for (const { id, trace } of runs) {
+      const ignored = eventlessTopicsOf(trace);
+      const n = trace.steps.length;
+      for (const at of [0, 1, Math.floor(n / 3), Math.floor(n / 2), n - 1, n])
+        expect(counterStepsAt(trace, at, ignored), `${id} at ${at}`).toEqual(counterSteps(trace.steps, at, ignored));
+    }
   });
 });
 

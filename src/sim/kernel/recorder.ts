@@ -178,7 +178,7 @@ export class Recorder {
   // ---------------------------------------------------------------- writing
 
   private growSteps(): void {
-    const cap = this.t.length * 2;
+    const cap = Math.max(1024, this.t.length * 2);
     this.t = grown(this.t, cap);
     this.kind = grown(this.kind, cap);
     this.actor = grown(this.actor, cap);
@@ -245,7 +245,7 @@ export class Recorder {
   }
 
   private growEnvelopes(): void {
-    const cap = this.eRpc.length * 2;
+    const cap = Math.max(256, this.eRpc.length * 2);
     this.eRpc = grown(this.eRpc, cap);
     this.eFrom = grown(this.eFrom, cap);
     this.eTo = grown(this.eTo, cap);
@@ -316,6 +316,36 @@ export class Recorder {
       this.setFate(id, 'lost');
       this.eHeldLost.set(id, step);
     }
+  }
+
+  /** Gives back the room the columns kept to grow (a finished trace keeps what it holds, no more). */
+  trim(): void {
+    const n = this.stepCount;
+    const e = this.envelopeCount;
+    this.t = this.t.slice(0, n);
+    this.kind = this.kind.slice(0, n);
+    this.actor = this.actor.slice(0, n);
+    this.from = this.from.slice(0, n);
+    this.label = this.label.slice(0, n);
+    this.before = this.before.slice(0, n);
+    this.after = this.after.slice(0, n);
+    this.envelope = this.envelope.slice(0, n);
+    this.sentEnd = this.sentEnd.slice(0, n);
+    this.extraEnd = this.extraEnd.slice(0, n);
+    this.eRpc = this.eRpc.slice(0, e);
+    this.eFrom = this.eFrom.slice(0, e);
+    this.eTo = this.eTo.slice(0, e);
+    this.eConnection = this.eConnection.slice(0, e);
+    this.eFromIncarnation = this.eFromIncarnation.slice(0, e);
+    this.eToIncarnation = this.eToIncarnation.slice(0, e);
+    this.eInReplyTo = this.eInReplyTo.slice(0, e);
+    this.eSentStep = this.eSentStep.slice(0, e);
+    this.eFlags = this.eFlags.slice(0, e);
+    this.eGeneration = this.eGeneration.slice(0, e);
+    this.eDeliverAt = this.eDeliverAt.slice(0, e);
+    this.eDeliveredStep = this.eDeliveredStep.slice(0, e);
+    this.eTimeoutMs = this.eTimeoutMs.slice(0, e);
+    this.extras = this.extras.prefix(this.extras.length, true);
   }
 
   // ---------------------------------------------------------------- reading

@@ -36,7 +36,7 @@ export class ByteStore {
   length = 0;
 
   private grow(extra: number): void {
-    let cap = this.bytes.length * 2;
+    let cap = Math.max(1 << 12, this.bytes.length * 2);
     while (cap < this.length + extra) cap *= 2;
     const next = new Uint8Array(cap);
     next.set(this.bytes.subarray(0, this.length));
@@ -69,9 +69,9 @@ export class ByteStore {
   }
 
   /** A copy holding the first `length` bytes (a fork keeps the part of the run it shares). */
-  prefix(length: number): ByteStore {
+  prefix(length: number, exact = false): ByteStore {
     const s = new ByteStore();
-    s.bytes = new Uint8Array(Math.max(1 << 12, length * 2));
+    s.bytes = new Uint8Array(exact ? length : Math.max(1 << 12, length * 2));
     s.bytes.set(this.bytes.subarray(0, length));
     s.length = length;
     return s;

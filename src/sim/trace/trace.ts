@@ -100,6 +100,8 @@ export class RecordedTrace implements Trace {
     this.stopDetail = sim.stopDetail;
     this.endTime = sim.now;
     this.recorder = sim.recorder;
+    // the columns give back their room to grow (should the run go on, they grow again)
+    this.recorder.trim();
     this.steps = new StepList(this.recorder);
     this.envelopes = new EnvelopeList(this.recorder, (id) => this.payloadOf(id));
   }
