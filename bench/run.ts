@@ -10,7 +10,7 @@
  * --quick leaves out the 100k-record run (the slowest part).
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -315,6 +315,10 @@ function bundle(): void {
   console.log('\nInitial JavaScript of the production build');
   if (!args.has('--skip-build')) execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
   const dist = join(ROOT, 'dist');
+  if (!existsSync(join(dist, 'index.html'))) {
+    target('initial-js', 'initial JavaScript ≤ 200 KB gzipped', null, 'no build (--skip-build without dist/)');
+    return;
+  }
   const html = readFileSync(join(dist, 'index.html'), 'utf8');
   // the entry script and every chunk the page preloads: what loads before the first paint
   const refs = new Set<string>();

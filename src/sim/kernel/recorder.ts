@@ -402,6 +402,12 @@ export class Recorder {
     };
   }
 
+  /** Whether step `i` has facts (a byte read, nothing decoded). */
+  hasFacts(i: number): boolean {
+    const start = i === 0 ? 0 : (this.extraEnd[i - 1] as number);
+    return (this.extraEnd[i] as number) > start && ((this.extras.bytes[start] as number) & HAS_FACTS) !== 0;
+  }
+
   /** Only the facts of step `i` (narration and views read them without the rest of the step). */
   factsAt(i: number): FactBase[] {
     const start = i === 0 ? 0 : (this.extraEnd[i - 1] as number);
