@@ -106,6 +106,29 @@ describe('forks from checkpoints', () => {
     checkFork(first, k2, e2, 5);
   });
 
+  it('an added envelope fault that matches on payload values forks too (its counter read from the payloads)', () => {
+    const preset = PRESETS.find((p) => p.id === 'commit-two-partitions')?.scenario as Scenario;
+    const scenario = { ...preset, run: { ...preset.run, checkpointEvery: 16 } };
+    const base = runScenario(scenario);
+    const responses = base.envelopes.filter((e) => e.rpc === 'ProduceResponse' && (e.payload as { topic?: string }).topic !== undefined);
+    // one sent after the first checkpoint past the start, so that there is a checkpoint to fork from
+    const target = responses.find((e) => e.sentStep > base.built.options.checkpointEvery);
+    if (!target) throw new Error('no ProduceResponse with a topic');
+    const topic = (target.payload as { topic: string }).topic;
+    const nth = responses.filter((e) => e.id <= target.id && (e.payload as { topic: string }).topic === topic).length;
+    const edited = {
+      ...scenario,
+      faults: [...(scenario.faults ?? []), { type: 'drop' as const, rpc: 'ProduceResponse', where: { topic }, nth }],
+    } as Scenario;
+    const v = validateScenario(edited);
+    if (!v.ok) throw new Error(v.errors.map((e) => e.message).join('; '));
+    const fork = forkRun(base, v.resolved, target.sentStep + 1);
+    expect(fork.from).toBeGreaterThan(0);
+    expect(fork.from).toBeLessThanOrEqual(target.sentStep);
+    expect(fork.trace.traceHash).toBe(runScenario(edited).traceHash);
+    expect(fork.trace.envelopes.at(target.id)?.fate).toBe('dropped');
+  });
+
   it('an edit the fork cannot reuse the run for (a configuration change) runs in full', () => {
     const scenario = PRESETS.find((p) => p.id === 'opening-story')?.scenario as Scenario;
     const base = runScenario(scenario);

@@ -118,8 +118,9 @@ function matchCounts(base: RecordedTrace, faults: readonly EnvelopeFault[]): Map
     const counts = new Uint32Array(n + 1);
     for (let id = 0; id < n; id++) {
       const row = base.recorder.envelopeRow(id);
-      const e = row && f.match.where !== undefined ? base.envelopes.at(id) : row;
-      const hit = e ? envelopeMatches(f.match, { ...e, payload: 'payload' in e ? e.payload : {} }) : false;
+      // the payload (a replay) only for a fault that looks into it
+      const payload = row && f.match.where !== undefined ? (base.envelopes.at(id)?.payload ?? {}) : {};
+      const hit = row ? envelopeMatches(f.match, { rpc: row.rpc, from: row.from, to: row.to, payload }) : false;
       counts[id + 1] = (counts[id] as number) + (hit ? 1 : 0);
     }
     out.set(f.id, counts);
