@@ -86,6 +86,8 @@ export class RecordedTrace implements Trace {
   readonly steps: StepList;
   readonly envelopes: EnvelopeList;
   readonly recorder: Recorder;
+  /** An own property (the recorder's list), so that a test's `{ ...trace }` copy keeps it. */
+  readonly checkpoints: readonly Checkpoint[];
   private windows: PayloadWindow[] = [];
 
   constructor(
@@ -100,14 +102,11 @@ export class RecordedTrace implements Trace {
     this.stopDetail = sim.stopDetail;
     this.endTime = sim.now;
     this.recorder = sim.recorder;
+    this.checkpoints = sim.recorder.checkpoints;
     // the columns give back their room to grow (should the run go on, they grow again)
     this.recorder.trim();
     this.steps = new StepList(this.recorder);
     this.envelopes = new EnvelopeList(this.recorder, (id) => this.payloadOf(id));
-  }
-
-  get checkpoints(): readonly Checkpoint[] {
-    return this.recorder.checkpoints;
   }
 
   /** Step `i` (0-based), built from its row. */
