@@ -75,7 +75,7 @@ describe('forks from checkpoints', () => {
         if (from > 0) reused++;
         expect(from).toBeLessThanOrEqual(step);
       }),
-      { numRuns: cases(40), seed: PROPERTY_SEED + 21 },
+      { numRuns: cases(30), seed: PROPERTY_SEED + 21 },
     );
     // most forks really ran on from a checkpoint (the rest had no checkpoint before the edit to use)
     expect(reused).toBeGreaterThan(forks / 3);

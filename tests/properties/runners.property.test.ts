@@ -34,7 +34,7 @@ describe('compiled runner and XState', () => {
   it('random scenarios: one traceHash with either runner', () => {
     fc.assert(
       fc.property(scenarioArb, (scenario) => hashWith(scenario, 'compiled') === hashWith(scenario, 'xstate')),
-      { numRuns: cases(40), seed: PROPERTY_SEED + 13 },
+      { numRuns: cases(30), seed: PROPERTY_SEED + 13 },
     );
   }, 600000);
 
