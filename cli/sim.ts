@@ -1,6 +1,7 @@
 /**
- * Headless runner: npm run sim -- <file.json | preset-id> [--json] [--until <step>] [--internal]
+ * Headless runner: npm run sim -- <file.json | preset-id> [--json] [--until <step>] [--max-steps <n>] [--internal]
  *                  npm run sim -- --list
+ * --max-steps overrides the scenario's run.maxSteps; a run that reaches it says so on stderr.
  * Exit codes: 0 ok, 2 unknown preset / invalid scenario / bad arguments.
  *
  * A scenario file may come from anyone: everything printed from it (and from the command line) goes
@@ -8,7 +9,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { findPreset, PRESETS } from '../src/sim/presets';
-import { runResolved } from '../src/sim/run';
+import { maxStepsNotice, runResolved, withMaxSteps } from '../src/sim/run';
+import { LIMITS } from '../src/sim/scenario/schema';
 import { parseScenarioJson, validateScenario } from '../src/sim/scenario/validate';
 import { renderText } from '../src/sim/trace/dumpLog';
 import { summarize } from '../src/sim/trace/summary';
@@ -33,8 +35,19 @@ if (untilIdx >= 0) {
   if (!Number.isInteger(n) || n < 0) fail('--until needs a step number (a whole number ≥ 0)');
   until = n;
 }
-const target = args.find((a, i) => !a.startsWith('--') && !(untilIdx >= 0 && i === untilIdx + 1));
-if (!target) fail('usage: npm run sim -- <file.json | preset-id> [--json] [--until <step>] [--internal]\n       npm run sim -- --list');
+const maxIdx = args.indexOf('--max-steps');
+let maxSteps: number | undefined;
+if (maxIdx >= 0) {
+  const n = Number(args[maxIdx + 1]);
+  if (!Number.isInteger(n) || n < 1 || n > LIMITS.maxSteps)
+    fail(`--max-steps needs a whole number from 1 to ${LIMITS.maxSteps.toLocaleString('en')}`);
+  maxSteps = n;
+}
+const target = args.find((a, i) => !a.startsWith('--') && !(untilIdx >= 0 && i === untilIdx + 1) && !(maxIdx >= 0 && i === maxIdx + 1));
+if (!target)
+  fail(
+    'usage: npm run sim -- <file.json | preset-id> [--json] [--until <step>] [--max-steps <n>] [--internal]\n       npm run sim -- --list',
+  );
 
 let validation: ReturnType<typeof validateScenario>;
 if (target.endsWith('.json')) {
@@ -45,13 +58,16 @@ if (target.endsWith('.json')) {
     fail(`cannot read ${t(target)}: ${t((e as Error).message)}`);
   }
   validation = parseScenarioJson(text);
+  if (maxSteps !== undefined && validation.ok) validation = validateScenario(withMaxSteps(validation.resolved.scenario, maxSteps));
 } else {
   const preset = findPreset(target);
   if (!preset) fail(`unknown preset "${t(target)}". Known presets:\n  ${PRESETS.map((p) => p.id).join('\n  ')}`);
-  validation = validateScenario(preset.scenario);
+  validation = validateScenario(maxSteps === undefined ? preset.scenario : withMaxSteps(preset.scenario, maxSteps));
 }
 if (!validation.ok) fail(`The scenario is not valid:\n${validation.errors.map((e) => `  ${t(e.path)}: ${t(e.message)}`).join('\n')}`);
 
 const trace = runResolved(validation.resolved);
 const summary = summarize(trace, until ?? trace.steps.length);
+const notice = maxStepsNotice(trace);
+if (notice) process.stderr.write(`${t(notice)}\n`);
 process.stdout.write(json ? `${escapeJsonForTerminal(JSON.stringify(summary, null, 2))}\n` : `${renderText(summary, { internal })}\n`);

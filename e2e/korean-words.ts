@@ -204,7 +204,7 @@ export function runWords(built: {
 }
 
 /** The actors' state names as the machines call them (shown in monospace beside each actor). */
-export function stateWords(steps: readonly { before: string; after: string }[]): string[] {
+export function stateWords(steps: Iterable<{ readonly before: string; readonly after: string }>): string[] {
   const out = new Set<string>();
   for (const s of steps) for (const w of `${s.before} ${s.after}`.split(/[^A-Za-z0-9_-]+/)) if (w) out.add(w);
   return [...out];

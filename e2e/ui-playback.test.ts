@@ -73,7 +73,7 @@ describe('playback', () => {
     await waitForStep(page, 21);
     const t = runScenario(findPreset('opening-story')?.scenario);
     expect(await page.getByTestId('narration').getAttribute('lang')).toBe('en');
-    expect(await page.locator('.narration-meta').innerText()).toContain(`#21 · ${t.steps[20]?.t.toLocaleString('en')} ms`);
+    expect(await page.locator('.narration-meta').innerText()).toContain(`#21 · ${t.steps.at(20)?.t.toLocaleString('en')} ms`);
   });
 
   it('plays and pauses with Space', async () => {

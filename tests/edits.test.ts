@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { TraceStep } from '../src/sim/kernel/simulation';
+import type { ListLike } from '../src/sim/kernel/traceLists';
 import { findPreset, PRESETS } from '../src/sim/presets';
 import { runScenario, stateAt, type Trace } from '../src/sim/run';
 import {
@@ -87,7 +88,7 @@ function applied(outcome: EditOutcome): Scenario {
  */
 function fork(before: Trace, outcome: EditOutcome, step: number, allow: { sentStep?: number; app?: string } = {}): Trace {
   const after = runScenario(applied(outcome));
-  const same = (steps: readonly TraceStep[]) =>
+  const same = (steps: ListLike<TraceStep>) =>
     JSON.stringify(
       steps.slice(0, step).map((s) => {
         const notDone = (v: string) => (s.actor === allow.app && v === 'done' ? 'running' : v);
@@ -95,7 +96,7 @@ function fork(before: Trace, outcome: EditOutcome, step: number, allow: { sentSt
       }),
     );
   expect(same(after.steps)).toBe(same(before.steps));
-  if (allow.sentStep !== undefined) expect(after.steps[allow.sentStep]?.faults.join(' ')).toContain(outcome.ok ? outcome.note : '?');
+  if (allow.sentStep !== undefined) expect(after.steps.at(allow.sentStep)?.faults.join(' ')).toContain(outcome.ok ? outcome.note : '?');
   return after;
 }
 
@@ -109,7 +110,7 @@ function records(trace: Trace, topic: string): number[] {
 }
 
 /** The first step after which envelope `id` is in flight. */
-const inFlightStep = (trace: Trace, id: number) => (trace.envelopes[id]?.sentStep ?? -1) + 1;
+const inFlightStep = (trace: Trace, id: number) => (trace.envelopes.at(id)?.sentStep ?? -1) + 1;
 
 function produceResponses(trace: Trace): number[] {
   return trace.envelopes.filter((e) => e.rpc === 'ProduceResponse').map((e) => e.id);
@@ -132,8 +133,8 @@ describe('envelopes: drop, delay, duplicate', () => {
     expect(stateAt(t, step).inFlight.map((e) => e.id)).toContain(id);
     const outcome = injectEnvelopeFault(opening(), { trace: t, step, envelopeId: id, action: { type: 'drop' } });
     const after = fork(t, outcome, step, { sentStep: step - 1 });
-    const was = t.envelopes[id];
-    const now = after.envelopes[id];
+    const was = t.envelopes.at(id);
+    const now = after.envelopes.at(id);
     expect(now).toMatchObject({ rpc: was?.rpc, from: was?.from, to: was?.to, sentStep: was?.sentStep, fate: 'dropped' });
     expect(now?.fault).toContain('(injected at step');
     // the idempotent producer retries; the broker recognises the batch: still the two business sends
@@ -148,8 +149,8 @@ describe('envelopes: drop, delay, duplicate', () => {
     const after = fork(t, injectEnvelopeFault(opening(), { trace: t, step, envelopeId: id, action: { type: 'drop' } }), step, {
       sentStep: step - 1,
     });
-    expect(after.envelopes[id]?.fate).toBe('dropped');
-    expect(after.envelopes[produceResponses(t)[0] as number]?.fate).toBe('delivered');
+    expect(after.envelopes.at(id)?.fate).toBe('dropped');
+    expect(after.envelopes.at(produceResponses(t)[0] as number)?.fate).toBe('delivered');
     expect(after.scenario.faults?.[0]).toMatchObject({ type: 'drop', rpc: 'ProduceResponse', nth: 2 });
   });
 
@@ -185,7 +186,7 @@ describe('envelopes: drop, delay, duplicate', () => {
         sentStep: step - 1,
       },
     );
-    expect(delayed.envelopes[id]?.deliverAt).toBe((t.envelopes[id]?.deliverAt ?? 0) + 500);
+    expect(delayed.envelopes.at(id)?.deliverAt).toBe((t.envelopes.at(id)?.deliverAt ?? 0) + 500);
     expect(delayed.scenario.faults?.[0]).toMatchObject({ type: 'delay', delayMs: 500, nth: 1 });
 
     const produce = t.envelopes.find((e) => e.rpc === 'Produce')?.id as number;
@@ -211,7 +212,7 @@ describe('envelopes: drop, delay, duplicate', () => {
       sentStep: step - 1,
     });
     expect(after.scenario.faults?.[0]).toMatchObject({ type: 'reset', rpc: 'Produce', nth: 1 });
-    expect(after.envelopes[produce]?.fate).toBe('lost');
+    expect(after.envelopes.at(produce)?.fate).toBe('lost');
     const closed = after.steps.find((s) => s.kind === 'disconnected');
     expect(closed?.detail?.reason).toBe('reset');
     expect(records(after, 'orders')).toEqual([0]);
@@ -517,7 +518,7 @@ describe('every preset', () => {
         for (const env of view.inFlight.slice(0, 2)) {
           const outcome = injectEnvelopeFault(preset.scenario, { trace: t, step, view, envelopeId: env.id, action: { type: 'drop' } });
           const after = fork(t, outcome, step, { sentStep: env.sentStep });
-          expect(after.envelopes[env.id]).toMatchObject({
+          expect(after.envelopes.at(env.id)).toMatchObject({
             rpc: env.rpc,
             from: env.from,
             to: env.to,

@@ -143,7 +143,7 @@ describe('kernel: request timeouts (NetworkClient)', () => {
     };
     const { sim, log } = run(10, [drop]);
     expect(log).toEqual(['disconnected 0 timed out', 'disconnected 1 timed out']);
-    const second = sim.envelopes[1];
+    const second = sim.envelopes.at(1);
     expect(second).toMatchObject({ rpc: 'Produce', fate: 'lost', fault: expect.stringMatching(/stalled behind Produce #0/) });
     expect(sim.steps.find((s) => s.kind === 'lost')?.faults[0]).toMatch(/Produce #1 lost: stalled behind Produce #0/);
   });
@@ -228,7 +228,7 @@ describe('kernel assertions', () => {
     sim.run();
     expect(sim.stopReason).toBe('max-time');
     for (let i = 1; i < sim.steps.length; i++)
-      expect((sim.steps[i] as { t: number }).t).toBeGreaterThanOrEqual((sim.steps[i - 1] as { t: number }).t);
+      expect((sim.steps.at(i) as { t: number }).t).toBeGreaterThanOrEqual((sim.steps.at(i - 1) as { t: number }).t);
   });
 });
 

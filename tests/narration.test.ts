@@ -3,7 +3,7 @@
  * sentences that carry the product's lessons say exactly what happened.
  */
 import { describe, expect, it } from 'vitest';
-import { ALL_RPCS } from '../src/sim/kernel/envelope';
+import { ALL_RPCS, type EnvelopeRecord } from '../src/sim/kernel/envelope';
 import type { TraceStep } from '../src/sim/kernel/simulation';
 import { narrate, narrateEnd, narrateStart } from '../src/sim/narration';
 import { josa } from '../src/sim/narration/language';
@@ -316,7 +316,7 @@ describe('every fact kind, RPC and step kind', () => {
 
   it('every RPC, delivered without facts', () => {
     for (const rpc of ALL_RPCS) {
-      const env = { ...(base.envelopes[0] as Trace['envelopes'][number]), rpc, payload: {} };
+      const env = { ...(base.envelopes.at(0) as EnvelopeRecord), rpc, payload: {} };
       const envelopes = [...base.envelopes];
       envelopes[0] = env;
       const steps = [...base.steps];

@@ -32,8 +32,8 @@ describe('story steps', () => {
         const foreground =
           s.facts.length > 0 ||
           s.faults.length > 0 ||
-          s.sent.some((id) => !trace.envelopes[id]?.background) ||
-          (s.kind === 'deliver' && s.envelope !== null && !trace.envelopes[s.envelope]?.background) ||
+          s.sent.some((id) => !trace.envelopes.at(id)?.background) ||
+          (s.kind === 'deliver' && s.envelope !== null && !trace.envelopes.at(s.envelope)?.background) ||
           !['deliver', 'timer', 'call'].includes(s.kind);
         if (foreground) expect(story[i], `${p.id} step ${i} (${s.kind} ${s.label})`).toBe(1);
         else expect(story[i], `${p.id} step ${i} (${s.kind} ${s.label})`).toBe(0);

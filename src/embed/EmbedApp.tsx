@@ -108,7 +108,7 @@ function StepNarration() {
       ? narrator.narrateStart(trace, language, title ?? trace.scenario.id ?? '')
       : narrator.narrate(trace, step - 1, language);
   }, [trace, step, language, narrator, title, w.start]);
-  const current = trace && step > 0 ? trace.steps[step - 1] : undefined;
+  const current = trace && step > 0 ? trace.steps.at(step - 1) : undefined;
   const atEnd = trace !== null && step > 0 && step >= trace.steps.length;
   return (
     <section className="eos-embed-last" aria-label={w.narration} data-testid="embed-narration">

@@ -1,31 +1,19 @@
 /**
  * The engine's front door: run a scenario to a Trace, and look at the simulation at any step.
  *
- * A Trace holds every step, every envelope, and checkpoints every `checkpointEvery` steps (plus one
- * at the end), so `stateAt(trace, i)` restores the nearest checkpoint and replays at most that many
- * steps. The same scenario gives the same steps and the same traceHash, in Node and in a browser.
+ * A Trace holds every step and envelope in the recorder's columns, and checkpoints every
+ * `checkpointEvery` steps (plus one at the end), so `stateAt(trace, i)` restores the nearest
+ * checkpoint and replays at most that many steps. The same scenario gives the same steps and the
+ * same traceHash, in Node and in a browser.
  */
-import type { Checkpoint } from './kernel/checkpoint';
-import type { ActorId, Envelope, EnvelopeRecord } from './kernel/envelope';
-import type { ProcessId } from './kernel/faults';
-import { Simulation, type StopReason, type TraceStep } from './kernel/simulation';
+import { Simulation } from './kernel/simulation';
 import { type BuiltScenario, buildScenario } from './scenario/build';
-import type { Scenario } from './scenario/schema';
+import { LIMITS, type Scenario } from './scenario/schema';
 import { type ResolvedScenario, type ScenarioError, validateScenario } from './scenario/validate';
+import { RecordedTrace, replayTo, type SimView, type Trace } from './trace/trace';
 
-export interface Trace {
-  readonly scenario: Scenario;
-  readonly resolved: ResolvedScenario;
-  readonly built: BuiltScenario;
-  readonly traceHash: string;
-  readonly stopReason: StopReason;
-  /** For 'livelock' and 'invalid-time': what the kernel saw, in words. */
-  readonly stopDetail: string | null;
-  readonly steps: readonly TraceStep[];
-  readonly envelopes: readonly EnvelopeRecord[];
-  readonly checkpoints: readonly Checkpoint[];
-  readonly endTime: number;
-}
+export type { SimView, Trace } from './trace/trace';
+export { RecordedTrace } from './trace/trace';
 
 export interface RunOptions {
   /** Stop after this many steps (the trace then ends there). */
@@ -41,7 +29,7 @@ export class ScenarioInvalidError extends Error {
 }
 
 /** Validates, builds and runs a scenario. Throws ScenarioInvalidError for an invalid one. */
-export function runScenario(input: unknown, options: RunOptions = {}): Trace {
+export function runScenario(input: unknown, options: RunOptions = {}): RecordedTrace {
   const v = validateScenario(input);
   if (!v.ok) throw new ScenarioInvalidError(v.errors);
   return runResolved(v.resolved, options);
@@ -52,23 +40,12 @@ export function startRun(resolved: ResolvedScenario): { sim: Simulation; built: 
   return { sim: Simulation.create(built.specs, built.options), built };
 }
 
-export function finishTrace(resolved: ResolvedScenario, built: BuiltScenario, sim: Simulation): Trace {
+export function finishTrace(resolved: ResolvedScenario, built: BuiltScenario, sim: Simulation): RecordedTrace {
   if (!sim.done) sim.takeCheckpoint();
-  return {
-    scenario: resolved.scenario,
-    resolved,
-    built,
-    traceHash: sim.traceHash,
-    stopReason: sim.stopReason ?? 'max-steps',
-    stopDetail: sim.stopDetail,
-    steps: sim.steps,
-    envelopes: sim.envelopes,
-    checkpoints: sim.checkpoints,
-    endTime: sim.now,
-  };
+  return new RecordedTrace(resolved, built, sim);
 }
 
-export function runResolved(resolved: ResolvedScenario, options: RunOptions = {}): Trace {
+export function runResolved(resolved: ResolvedScenario, options: RunOptions = {}): RecordedTrace {
   const { sim, built } = startRun(resolved);
   const until = options.untilStep ?? Number.POSITIVE_INFINITY;
   if (options.onProgress) {
@@ -80,38 +57,27 @@ export function runResolved(resolved: ResolvedScenario, options: RunOptions = {}
   return finishTrace(resolved, built, sim);
 }
 
-/** The simulation as it was after `step` steps (0 = the start). */
-export interface SimView {
-  readonly step: number;
-  readonly time: number;
-  readonly actors: ReadonlyMap<ActorId, { value: unknown; context: unknown }>;
-  readonly processes: ReadonlyMap<ProcessId, { down: boolean; paused: boolean; incarnation: number }>;
-  readonly inFlight: readonly Envelope[];
-}
-
-function nearestCheckpoint(trace: Trace, step: number): Checkpoint {
-  const cps = trace.checkpoints;
-  let lo = 0;
-  let hi = cps.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >>> 1;
-    if ((cps[mid] as Checkpoint).step <= step) lo = mid;
-    else hi = mid - 1;
-  }
-  return cps[lo] as Checkpoint;
-}
-
 /** Restores the nearest checkpoint at or before `step` and replays up to it. */
 export function stateAt(trace: Trace, step: number): SimView {
-  const target = Math.max(0, Math.min(step, trace.steps.length));
-  const cp = nearestCheckpoint(trace, target);
-  const sim = Simulation.restore(trace.built.specs, { ...trace.built.options, record: false }, cp);
-  sim.run(target);
-  return {
-    step: sim.stepIndex,
-    time: sim.now,
-    actors: sim.actorSnapshots(),
-    processes: sim.processStates(),
-    inFlight: sim.inFlight(),
-  };
+  return replayTo(trace, step);
+}
+
+/** The scenario with its step limit (run.maxSteps) replaced. */
+export function withMaxSteps(scenario: Scenario, maxSteps: number): Scenario {
+  return { ...scenario, run: { ...scenario.run, maxSteps } };
+}
+
+/**
+ * What to tell the user when a run stopped at its step limit rather than settling: how many steps
+ * the scenario allowed, and how to run it with more headless. Null for any other stop.
+ */
+export function maxStepsNotice(trace: Trace): string | null {
+  if (trace.stopReason !== 'max-steps') return null;
+  const limit = trace.built.options.maxSteps;
+  return (
+    `The run stopped at its step limit: run.maxSteps = ${limit.toLocaleString('en')} steps were taken at ${trace.endTime.toLocaleString('en')} ms ` +
+    `of virtual time, and the scenario had more to do (it did not settle). What it shows is the run so far. ` +
+    `To run it further headless: npm run sim -- <scenario.json> --max-steps <n> (at most ${LIMITS.maxSteps.toLocaleString('en')}), ` +
+    `or raise run.maxSteps in the scenario.`
+  );
 }

@@ -7,9 +7,10 @@
  */
 import { createStore } from 'zustand/vanilla';
 import { DEFAULT_PRESET_ID, findPreset } from '../sim/presets';
-import { finishTrace, type SimView, startRun, stateAt, type Trace } from '../sim/run';
+import { finishTrace, RecordedTrace, type SimView, startRun, stateAt, type Trace } from '../sim/run';
 import type { Scenario } from '../sim/scenario/schema';
 import { type ConfigNote, type ScenarioError, validateScenario } from '../sim/scenario/validate';
+import { startFork } from '../sim/trace/fork';
 import { nextStoryPosition, previousStoryPosition, storySteps } from '../sim/trace/story';
 
 export type Language = 'en' | 'ko';
@@ -44,8 +45,11 @@ export interface SimState {
   /** Playing and stepping pass over background steps (heartbeats, idle fetches): see sim/trace/story.ts. */
   readonly skipIdle: boolean;
 
-  /** Validates and runs a scenario, then lands on `step` (default: the start). */
-  load(input: unknown, options?: { step?: number }): void;
+  /**
+   * Validates and runs a scenario, then lands on `step` (default: the start). With `forkOf`, the
+   * scenario is an edit of that trace's at `step`: the run goes on from the checkpoint before it.
+   */
+  load(input: unknown, options?: { step?: number; forkOf?: RecordedTrace }): void;
   seek(step: number): void;
   stepForward(): void;
   stepBack(): void;
@@ -104,7 +108,7 @@ export function createSimStore() {
         set({ errors: v.errors, status: 'error', playing: false });
         return;
       }
-      const { sim, built } = startRun(v.resolved);
+      const { sim, built } = options.forkOf ? startFork(options.forkOf, v.resolved, options.step ?? 0) : startRun(v.resolved);
       set({ status: 'running', progress: 0, playing: false, errors: null, notes: v.resolved.notes });
       const land = () => {
         const trace = finishTrace(v.resolved, built, sim);
@@ -174,9 +178,9 @@ export function createSimStore() {
       set({ selection });
     },
     fork(edit) {
-      const { scenario, step } = get();
+      const { scenario, step, trace } = get();
       if (!scenario) return;
-      get().load(edit(scenario), { step });
+      get().load(edit(scenario), { step, ...(trace instanceof RecordedTrace ? { forkOf: trace } : {}) });
     },
   }));
 }

@@ -9,9 +9,9 @@
  */
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runScenario } from '../../src/sim/run';
 import { buildScenario } from '../../src/sim/scenario/build';
 import { parseScenarioJson, type Validation, validateScenario } from '../../src/sim/scenario/validate';
+import { runFast } from '../../src/sim/trace/fastRun';
 import {
   bomTexts,
   controlCharacterMutations,
@@ -221,7 +221,7 @@ describe('the scenario validator under hostile input', () => {
     const failures: string[] = [];
     for (const s of sample) {
       try {
-        runScenario(s, { untilStep: 1000 });
+        runFast(s, { untilStep: 1000 });
       } catch (e) {
         failures.push(`${(e as Error).message} — ${JSON.stringify(s).slice(0, 300)}`);
       }

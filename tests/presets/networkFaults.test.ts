@@ -120,7 +120,7 @@ describe('request timers never outlive their replies', () => {
     // and its next poll() rejoins the group — the answer arrives while it is joining
     const r = runPreset('rebalance-zombie-fenced');
     const fetches = r.trace.envelopes.filter((e) => e.rpc === 'OffsetFetchResponse' && e.to === 'worker-a.consumer');
-    const states = fetches.map((e) => r.trace.steps[e.deliveredStep as number]?.before);
+    const states = fetches.map((e) => r.trace.steps.at(e.deliveredStep as number)?.before);
     expect(states).toContain('joining');
     expect(r.errors('worker-a')).toEqual(['UNKNOWN_MEMBER_ID', 'UNKNOWN_MEMBER_ID', 'CommitFailedException']);
     expect(r.errors('worker-a')).not.toContain('REQUEST_TIMED_OUT');
@@ -148,7 +148,7 @@ describe('request timers never outlive their replies', () => {
     };
     const r = runWith(paused);
     const answer = r.trace.envelopes.find((e) => e.rpc === 'ListOffsetsResponse' && e.to === 'a.consumer');
-    expect(r.trace.steps[answer?.deliveredStep as number]?.t).toBe(38007);
+    expect(r.trace.steps.at(answer?.deliveredStep as number)?.t).toBe(38007);
     expect(r.errors('a')).toEqual([]);
     expect(r.received('a').map((x) => x.offset)).toEqual([0]);
     expect(r.trace.stopReason).toBe('quiescent');
@@ -221,7 +221,7 @@ describe('every request the code sends: a lost message ends in a timeout and a r
         const t = runScenario(withFaults(scenario, [{ type: 'drop', rpc: which, nth: 1 }]));
         const dropped = t.envelopes.find((e) => e.fate === 'dropped' && e.rpc === which);
         expect(dropped?.rpc).toBe(which);
-        const request = which === rpc ? dropped : t.envelopes[dropped?.inReplyTo as number];
+        const request = which === rpc ? dropped : t.envelopes.at(dropped?.inReplyTo as number);
         expect(request?.rpc).toBe(rpc);
         // its client learns at its timeout (or when it goes away), and tries again
         const closed = t.steps.find((s) => s.kind === 'disconnected' && s.envelope === request?.id);

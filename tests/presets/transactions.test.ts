@@ -24,8 +24,8 @@ describe('transactions presets', () => {
         s.facts.some((f) => (f as Fact).kind === 'delivered' && (f as Extract<Fact, { kind: 'delivered' }>).partition === partition),
       );
     expect(delivered).toHaveLength(2);
-    const t0 = r.trace.steps[step(0)]?.t ?? 0;
-    const t1 = r.trace.steps[step(1)]?.t ?? 0;
+    const t0 = r.trace.steps.at(step(0))?.t ?? 0;
+    const t1 = r.trace.steps.at(step(1))?.t ?? 0;
     expect(t1 - t0).toBeGreaterThanOrEqual(1900);
   });
 

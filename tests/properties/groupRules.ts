@@ -11,6 +11,7 @@
  *   prepareRebalance answers waiting SyncGroups REBALANCE_IN_PROGRESS; a removed member's JoinGroup
  *   gets UNKNOWN_MEMBER_ID) — unless the coordinator crashed since, which breaks the connection.
  */
+import type { EnvelopeRecord } from '../../src/sim/kernel/envelope';
 import type { Trace } from '../../src/sim/run';
 import type { Fact } from '../../src/sim/trace/facts';
 
@@ -39,7 +40,7 @@ function heldAt(
   crashes: readonly number[],
   answered: ReadonlyMap<number, number>,
 ): boolean {
-  const e = trace.envelopes[envelopeId];
+  const e = trace.envelopes.at(envelopeId);
   if (!e || e.fate !== 'delivered' || e.deliveredStep === null || e.deliveredStep >= step) return false;
   if (crashes.some((c) => c > (e.deliveredStep as number) && c < step)) return false;
   return (answered.get(envelopeId) ?? Number.POSITIVE_INFINITY) >= step;
@@ -59,7 +60,7 @@ export function waitingMembersExpired(trace: Trace): string[] {
       const member = m[1] as string;
       // the member's latest JoinGroup/SyncGroup before the expiry: a newer one replaces the waiting
       // request (ClassicGroupMember.setAwaitingJoinFuture / setAwaitingSyncFuture), answered or not
-      let latest: (typeof trace.envelopes)[number] | undefined;
+      let latest: EnvelopeRecord | undefined;
       for (const e of trace.envelopes)
         if (
           e.to === GC &&

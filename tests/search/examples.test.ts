@@ -75,7 +75,7 @@ describe('Break it on the shipped examples', () => {
     expect(link.view.selection).toEqual({ kind: 'step', index: ce.steps[0] });
     expect(link.scenario.faults?.[0]?.note).toContain('Break it');
     const trace = runScenario(link.scenario);
-    expect(trace.steps[ce.steps[0] as number]?.faults.length).toBe(1);
+    expect(trace.steps.at(ce.steps[0] as number)?.faults.length).toBe(1);
     expect(checkProperty(property, summarize(trace).verdict, trace.endTime)).toEqual(ce.violation);
   });
 

@@ -62,7 +62,7 @@ describe('the fault space of a run', () => {
     );
     if (!c) throw new Error('no afterProcess point');
     const run = runSchedule(base, [c.fault]);
-    expect(run.trace.steps[c.step]?.faults.length).toBe(1);
+    expect(run.trace.steps.at(c.step)?.faults.length).toBe(1);
     expect(run.trace.steps.slice(0, c.step).every((s) => s.faults.length === 0)).toBe(true);
   });
 });

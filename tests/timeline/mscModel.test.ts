@@ -39,7 +39,7 @@ describe('message-sequence model', () => {
     const foreground = visibleEnvelopes(model, end, false);
     expect(all.length).toBe(model.envelopes.length);
     expect(foreground.length).toBeLessThan(all.length);
-    expect(Array.from(foreground).every((i) => !model.envelopes[i]?.background)).toBe(true);
+    expect(Array.from(foreground).every((i) => !model.envelopes.at(i)?.background)).toBe(true);
   });
 
   it('summarises the envelopes for the text alternative', () => {

@@ -10,7 +10,7 @@ import type { Fact } from '../../src/sim/trace/facts';
 import { eventlessTopicsOf, outputTopicsOf, summarize } from '../../src/sim/trace/summary';
 import { actorFields } from '../../src/ui/actors/fields';
 import { allTargets, jumpTargets, nextPosition, previousPosition } from '../../src/ui/playback/jumps';
-import { counterSteps } from '../../src/ui/verdict/counterSteps';
+import { counterSteps, counterStepsAt } from '../../src/ui/verdict/counterSteps';
 import { findingSteps } from '../../src/ui/verdict/findingSteps';
 
 const runs = PRESETS.map((p) => ({ id: p.id, trace: runScenario(p.scenario) }));
@@ -23,10 +23,10 @@ describe('jump targets', () => {
     expect(t.fault.length).toBeGreaterThan(0);
     expect(t.error.length).toBeGreaterThan(0);
     expect(t.marker.length).toBeGreaterThan(0);
-    for (const i of t.error) expect((run.trace.steps[i]?.facts as Fact[]).some((f) => f.kind === 'clientError')).toBe(true);
+    for (const i of t.error) expect((run.trace.steps.at(i)?.facts as Fact[]).some((f) => f.kind === 'clientError')).toBe(true);
     for (const i of t.marker)
-      expect((run.trace.steps[i]?.facts as Fact[]).some((f) => f.kind === 'append' && f.control !== null)).toBe(true);
-    for (const i of t.fault) expect(run.trace.steps[i]?.faults.length).toBeGreaterThan(0);
+      expect((run.trace.steps.at(i)?.facts as Fact[]).some((f) => f.kind === 'append' && f.control !== null)).toBe(true);
+    for (const i of t.fault) expect(run.trace.steps.at(i)?.faults.length).toBeGreaterThan(0);
     const all = allTargets(t);
     expect(all).toEqual([...all].sort((a, b) => a - b));
     // from the start, the next target is the first one, shown (position = index + 1)
@@ -55,6 +55,15 @@ describe('counter steps', () => {
         expect(c.duplicateEventIdsSeenByApplications.length > 0, id).toBe(v.duplicateEventIdsSeenByApplications > 0);
         for (const list of Object.values(c)) for (const i of list) expect(i).toBeLessThan(at);
       }
+  });
+
+  it('at any step, cut from the whole run, are what a pass up to that step counts', () => {
+    for (const { id, trace } of runs) {
+      const ignored = eventlessTopicsOf(trace);
+      const n = trace.steps.length;
+      for (const at of [0, 1, Math.floor(n / 3), Math.floor(n / 2), n - 1, n])
+        expect(counterStepsAt(trace, at, ignored), `${id} at ${at}`).toEqual(counterSteps(trace.steps, at, ignored));
+    }
   });
 });
 
@@ -120,7 +129,7 @@ describe('finding steps', () => {
         if (f.steps.length === 0) {
           checked++;
           for (const i of steps) {
-            const mentions = (trace.steps[i]?.facts as Fact[]).some(
+            const mentions = (trace.steps.at(i)?.facts as Fact[]).some(
               (x) =>
                 (x.kind === 'append' && x.eventIds.some((e) => e !== null && f.eventIds.includes(e))) ||
                 (x.kind === 'sendResult' && x.eventId !== null && f.eventIds.includes(x.eventId)),

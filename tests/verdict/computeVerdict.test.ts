@@ -81,7 +81,7 @@ describe('copies and readers', () => {
     const v = computeVerdict(
       input({
         ...base,
-        steps: [base.steps[0], step(1, 5, append('orders', a)), base.steps[2], step(3, 1100, append('orders', b))].filter(
+        steps: [base.steps.at(0), step(1, 5, append('orders', a)), base.steps.at(2), step(3, 1100, append('orders', b))].filter(
           (s) => s !== undefined,
         ),
         partitions: [partition('orders', [a, { offset: 1, control: 'COMMIT' }, b, { offset: 3, control: 'COMMIT', epoch: 2 }])],

@@ -97,15 +97,21 @@ export class Out {
   }
 }
 
+/** Where a handler action keeps its handler, for the kernel's compiled runner (kernel/compiledMachine.ts). */
+export const HANDLER: unique symbol = Symbol('eos.handler');
+
 /** An XState action running a pure handler: its returned context is assigned, its effects emitted. */
 // biome-ignore lint/suspicious/noExplicitAny: the action is generic over every machine's context and events
 export function handle<C, E>(fn: (context: C, event: E, out: Out) => C): any {
   // biome-ignore lint/suspicious/noExplicitAny: see above
-  return enqueueActions(({ context, event, enqueue }: any) => {
+  const action = enqueueActions(({ context, event, enqueue }: any) => {
     const out = new Out();
     const next = fn(context as C, event as E, out);
     if (next !== context) enqueue.assign(() => next);
     for (const e of out.effects) enqueue.emit(e);
     for (const r of out.raised) enqueue.raise(r);
   });
+  // biome-ignore lint/suspicious/noExplicitAny: an extra property on XState's action object
+  (action as any)[HANDLER] = fn;
+  return action;
 }

@@ -304,16 +304,17 @@ function checkEveryStep(trace: Trace, ledger: Ledger, v: Collector): void {
   const last = new Map<string, PartitionLog>();
   for (const log of logsOf(first.actors)) last.set(tpKey(log.topic, log.partition), log);
   while (sim.stepIndex < trace.steps.length && !v.full) {
-    const st = sim.step();
-    if (!st) break;
-    if (!LOG_HOLDERS.test(st.actor)) continue;
-    const snap = sim.actorSnapshots().get(st.actor);
+    if (!sim.step()) break;
+    const actor = sim.lastActor as string;
+    const i = sim.stepIndex - 1;
+    if (!LOG_HOLDERS.test(actor)) continue;
+    const snap = sim.actorSnapshots().get(actor);
     if (!snap) continue;
-    for (const log of logsOf([[st.actor, snap]])) {
+    for (const log of logsOf([[actor, snap]])) {
       const k = tpKey(log.topic, log.partition);
       if (last.get(k) === log) continue;
       last.set(k, log);
-      checkLog(log, st.i, isDense(ledger, log, st.i + 1), v);
+      checkLog(log, i, isDense(ledger, log, i + 1), v);
     }
   }
 }
@@ -471,7 +472,7 @@ export function lateOffsetCommitSteps(trace: Trace): Set<number> {
   const closedAt = new Map<string, number>();
   for (const s of trace.steps) {
     if (s.kind !== 'disconnected' || s.envelope === null) continue;
-    const e = trace.envelopes[s.envelope];
+    const e = trace.envelopes.at(s.envelope);
     if (!e) continue;
     const k = `${e.connection}#${e.generation}`;
     if (!closedAt.has(k)) closedAt.set(k, s.i);

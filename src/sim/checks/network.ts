@@ -114,7 +114,7 @@ function checkRequests(trace: Trace, add: Report): void {
   for (const e of trace.envelopes) if (e && e.inReplyTo !== null && e.fate === 'delivered') answered.add(e.inReplyTo);
   const disconnected = new Set<number>();
   const crashes = new Map<string, number[]>();
-  const stepAt = (i: number) => trace.steps[i]?.t ?? trace.endTime;
+  const stepAt = (i: number) => trace.steps.at(i)?.t ?? trace.endTime;
   for (const s of trace.steps) {
     if (s.kind === 'disconnected' && s.envelope !== null) disconnected.add(s.envelope);
     if (s.kind === 'fault' && (s.label === 'crash' || s.label === 'restart')) crashes.set(s.actor, [...(crashes.get(s.actor) ?? []), s.i]);

@@ -44,7 +44,7 @@ export function runSoFar(trace: Trace, atStep: number = trace.steps.length): Run
   const applied = new Map<string, Map<string, number>>();
   const appended = new Map<string, Set<string>>();
   for (let i = 0; i < step; i++) {
-    for (const raw of (trace.steps[i] as (typeof trace.steps)[number]).facts) {
+    for (const raw of trace.steps.at(i)?.facts ?? []) {
       const f = raw as Fact;
       if (f.kind === 'txnState' && f.to === 'CompleteAbort') aborted++;
       else if (f.kind === 'clientError') {

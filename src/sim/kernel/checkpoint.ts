@@ -44,6 +44,8 @@ export interface Checkpoint {
   readonly faultCounters: readonly [number, number][];
   readonly openRequests: readonly [number, unknown][];
   readonly lastFaultAt: number;
+  /** Virtual time of the last step taken (steps at one instant are counted against maxStepsPerInstant). */
+  readonly lastStepAt: number;
   readonly processes: readonly [ProcessId, ProcessSnapshot][];
   readonly actors: readonly [ActorId, unknown][];
 }

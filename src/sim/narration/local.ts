@@ -16,7 +16,7 @@ const offsetList = (v: unknown): string =>
 /** "Produce to broker-0" for what the step sent. */
 function sentText(ctx: NarrationContext): string {
   const items = ctx.step.sent
-    .map((id) => ctx.trace.envelopes[id])
+    .map((id) => ctx.trace.envelopes.at(id))
     .filter((e) => e !== undefined)
     .map((e) => say(ctx.lang, `${e.rpc} to ${ctx.names.actor(e.to)}`, `${ctx.names.actor(e.to)}에 ${e.rpc}`));
   return list(ctx.lang, [...new Set(items)], 3);
@@ -31,7 +31,7 @@ function role(id: string): string {
 function nextCall(ctx: NarrationContext): string | null {
   const steps = ctx.trace.steps;
   for (let i = ctx.step.i + 1; i < Math.min(steps.length, ctx.step.i + 8); i++) {
-    const s = steps[i];
+    const s = steps.at(i);
     if (s && s.kind === 'call' && s.from === ctx.step.actor && s.label !== 'reply') return s.label;
   }
   return null;

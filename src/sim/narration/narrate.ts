@@ -52,7 +52,7 @@ function mainClauses(ctx: NarrationContext): string[] {
 
 /** What happened at trace step `stepIndex` (0-based), and why, in one sentence. */
 export function narrate(trace: Trace, stepIndex: number, language: Language): string {
-  const step = trace.steps[stepIndex];
+  const step = trace.steps.at(stepIndex);
   if (!step) return '';
   const ctx: NarrationContext = {
     trace,
@@ -60,7 +60,7 @@ export function narrate(trace: Trace, stepIndex: number, language: Language): st
     lang: language,
     names: namer(trace, language),
     index: traceIndex(trace),
-    envelope: step.envelope !== null ? (trace.envelopes[step.envelope] ?? null) : null,
+    envelope: step.envelope !== null ? (trace.envelopes.at(step.envelope) ?? null) : null,
     explained: new Set(),
   };
   const clauses = [...mainClauses(ctx), ...appliedFaultClauses(ctx)].map((c) => c.trim()).filter((c) => c.length > 0);

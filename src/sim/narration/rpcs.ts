@@ -27,7 +27,7 @@ export function rpcClause(ctx: NarrationContext): string {
   const p: P = (env?.payload as P) ?? {};
   const to = names.actor(step.actor);
   const from = names.actor(step.from ?? env?.from ?? '');
-  const sentRpcs = step.sent.map((id) => ctx.trace.envelopes[id]?.rpc);
+  const sentRpcs = step.sent.map((id) => ctx.trace.envelopes.at(id)?.rpc);
   const answers = sentRpcs.length > 0;
   const err = errorPart(ctx, p.error);
   const where = p.topic !== undefined ? tp(str(p.topic), num(p.partition)) : '';

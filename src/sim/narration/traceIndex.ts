@@ -4,6 +4,7 @@
  * Built once per trace (a WeakMap keeps it while the trace lives).
  */
 import type { TraceStep } from '../kernel/simulation';
+import type { ListLike } from '../kernel/traceLists';
 import type { Trace } from '../run';
 import type { Fact } from '../trace/facts';
 
@@ -55,7 +56,7 @@ export function eventKey(eventId: string | null | undefined, topic: string, part
   return eventId ?? `${topic}-${partition}@${offset}`;
 }
 
-function build(steps: readonly TraceStep[]): TraceIndex {
+function build(steps: ListLike<TraceStep>): TraceIndex {
   const appendsByOrigin = new Map<string, Occurrence[]>();
   const appendsByEvent = new Map<string, Occurrence[]>();
   const processed = new Map<string, number[]>();

@@ -78,7 +78,7 @@ function validMs(ms: number, what: string): string | null {
 /** The virtual time of the current step, and the time an injection "now" takes effect. */
 export function currentTime(trace: Trace, step: number): number {
   const s = Math.max(0, Math.min(step, trace.steps.length));
-  return s === 0 ? 0 : (trace.steps[s - 1]?.t ?? 0);
+  return s === 0 ? 0 : (trace.steps.at(s - 1)?.t ?? 0);
 }
 
 export function injectionTime(trace: Trace, step: number): number {
@@ -102,7 +102,7 @@ export type EnvelopeStatus = 'in-flight' | 'not-sent-yet' | 'delivered' | 'dropp
 
 /** What an envelope is doing after `step` steps, read from the trace. */
 export function envelopeStatus(trace: Trace, id: number, step: number): EnvelopeStatus {
-  const e = trace.envelopes[id];
+  const e = trace.envelopes.at(id);
   if (!e) return 'unknown';
   if (e.sentStep >= step) return 'not-sent-yet';
   if (e.fate === 'dropped') return 'dropped';
@@ -112,12 +112,12 @@ export function envelopeStatus(trace: Trace, id: number, step: number): Envelope
 
 /** The stable, readable name of an envelope for a fault: its RPC, processes and ordinal. */
 export function envelopeFaultTarget(trace: Trace, id: number): { rpc: string; from: string; to: string; nth: number } | null {
-  const env = trace.envelopes[id];
+  const env = trace.envelopes.at(id);
   if (!env) return null;
   const match = { rpc: env.rpc, from: processOf(env.from), to: processOf(env.to) };
   let nth = 0;
   for (let i = 0; i <= id; i++) {
-    const e = trace.envelopes[i];
+    const e = trace.envelopes.at(i);
     if (e && envelopeMatches(match, e)) nth++;
   }
   return { ...match, nth };

@@ -78,7 +78,7 @@ const whereKey = (w: Record<string, unknown> | undefined): string =>
     : '';
 
 /** Which processes are down or paused just before each step, from the steps' fault labels. */
-function unavailableAt(steps: readonly TraceStep[]): (process: string, step: number) => boolean {
+function unavailableAt(steps: Iterable<TraceStep>): (process: string, step: number) => boolean {
   const intervals = new Map<string, [number, number][]>();
   const open = new Map<string, number>();
   for (const s of steps) {
@@ -136,7 +136,7 @@ const HANDLES = new Set(['deliver', 'timer', 'call', 'disconnected']);
 function timedCandidates(run: ScheduleRun, afterStep: number, opts: FaultSpaceOptions, allowed: (p: string) => boolean): Candidate[] {
   const out: Candidate[] = [];
   const steps = run.trace.steps;
-  const afterTime = afterStep >= 0 ? (steps[afterStep]?.t ?? 0) : 0;
+  const afterTime = afterStep >= 0 ? (steps.at(afterStep)?.t ?? 0) : 0;
   const unavailable = unavailableAt(steps);
   const done = new Set<string>();
   const kinds = (['crash', 'pause'] as const).filter((k) => opts.kinds?.includes(k) ?? true);

@@ -64,26 +64,13 @@ export function scheduleScenario(base: SearchBase, faults: readonly FaultSpec[])
   return { ...base.resolved.scenario, faults: [...base.fixedFaults, ...faults] };
 }
 
-interface ActorSlot {
-  ref: { on(type: '*', listener: (e: { type: string; point?: string; detail?: Record<string, unknown> }) => void): unknown };
-}
-
-/**
- * Records the named points each application passes. The kernel matches point faults against them
- * but does not put them in the trace; until the recorder does, the search listens to the actors'
- * emitted effects itself (the kernel's own listener is untouched).
- */
+/** Records the named points each application passes (the kernel's point listener; not in the trace). */
 function listenToPoints(sim: Simulation, out: PointOccurrence[]): void {
-  const slots = (sim as unknown as { slots: Map<ActorId, ActorSlot> }).slots;
-  for (const [actor, slot] of slots)
-    slot.ref.on('*', (e) => {
-      if (e.type === 'point' && typeof e.point === 'string')
-        out.push({ step: sim.stepIndex, time: sim.now, actor, point: e.point, detail: e.detail ?? {} });
-    });
+  sim.pointListener = (actor, point, detail) => out.push({ step: sim.stepIndex, time: sim.now, actor, point, detail });
 }
 
 /** Folds the steps into a hash that leaves out fault labels (two faults with one effect hash alike). */
-export function effectHashOf(steps: readonly TraceStep[]): string {
+export function effectHashOf(steps: Iterable<TraceStep>): string {
   const h = new StreamHash();
   for (const s of steps) {
     const label = s.kind === 'fault' ? s.label.split(' ', 2).join(' ') : s.label;

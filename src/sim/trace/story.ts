@@ -15,12 +15,12 @@ import type { Fact } from './facts';
 export function storySteps(trace: Pick<Trace, 'steps' | 'envelopes'>): Uint8Array {
   const out = new Uint8Array(trace.steps.length);
   trace.steps.forEach((s, i) => {
-    const quiet = s.facts.length === 0 && s.faults.length === 0 && s.sent.every((id) => trace.envelopes[id]?.background === true);
+    const quiet = s.facts.length === 0 && s.faults.length === 0 && s.sent.every((id) => trace.envelopes.at(id)?.background === true);
     const idle =
       quiet &&
       (s.kind === 'timer' ||
         s.kind === 'call' ||
-        (s.kind === 'deliver' && s.envelope !== null && trace.envelopes[s.envelope]?.background === true));
+        (s.kind === 'deliver' && s.envelope !== null && trace.envelopes.at(s.envelope)?.background === true));
     out[i] = idle ? 0 : 1;
   });
   return out;

@@ -7,6 +7,7 @@
 import { computeVerdict, type Verdict } from '../checks/verdict';
 import type { ConsumerContext } from '../consumer/consumer.machine';
 import type { GroupCoordinatorContext } from '../coordinator/groupCoordinator.machine';
+import type { TraceStep } from '../kernel/simulation';
 import type { Headers } from '../log/recordBatch';
 import { type SimView, stateAt, type Trace } from '../run';
 import { streamsInternalTopics } from '../scenario/build';
@@ -14,6 +15,7 @@ import type { Scenario } from '../scenario/schema';
 import type { StreamThreadContext } from '../streams/streamThread.machine';
 import type { Fact } from './facts';
 import { type PartitionRow, partitionRows } from './logView';
+import { RecordedTrace } from './trace';
 import { intendedSendsOf, stoppedAt, verdictAppsOf, verdictConsumersOf, writersOf } from './verdictInput';
 
 export interface TraceSummary {
@@ -51,7 +53,7 @@ export interface TraceSummary {
 }
 
 /** Topics that carry no business events (Kafka Streams' changelog and repartition topics): the verdict leaves them out. */
-export function eventlessTopicsOf(trace: Trace): Set<string> {
+export function eventlessTopicsOf(trace: Pick<Trace, 'resolved'>): Set<string> {
   return new Set(streamsInternalTopics(trace.resolved).map((t) => t.name));
 }
 
@@ -65,13 +67,98 @@ export function outputTopicsOf(s: Scenario): string[] {
   return [...out];
 }
 
+const EMPTY: readonly never[] = Object.freeze([]);
+/** The steps of a trace that have facts, decoded once per trace (the facts of a step never change). */
+const factStepCache = new WeakMap<object, readonly TraceStep[]>();
+
+/**
+ * The steps with facts, as steps the verdict can read (index, time, facts): read from the recorder's
+ * columns without building the other steps, once per trace; views cut the list at their step.
+ */
+export function factSteps(trace: Trace): readonly TraceStep[] {
+  let out = factStepCache.get(trace);
+  if (out) return out;
+  const list: TraceStep[] = [];
+  if (trace instanceof RecordedTrace) {
+    const r = trace.recorder;
+    for (let i = 0; i < r.stepCount; i++)
+      if (r.hasFacts(i))
+        list.push({
+          i,
+          t: r.t[i] as number,
+          actor: r.actorOf(i),
+          kind: r.kindOf(i),
+          label: '',
+          from: null,
+          envelope: null,
+          detail: null,
+          before: '',
+          after: '',
+          sent: EMPTY,
+          facts: r.factsAt(i),
+          faults: EMPTY,
+        });
+  } else for (const s of trace.steps) if (s.facts.length > 0) list.push(s);
+  out = list;
+  factStepCache.set(trace, out);
+  return out;
+}
+
+/** The steps with facts before `step`. */
+function factStepsBefore(trace: Trace, step: number): readonly TraceStep[] {
+  const all = factSteps(trace);
+  let lo = 0;
+  let hi = all.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((all[mid] as TraceStep).i < step) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo === all.length ? all : all.slice(0, lo);
+}
+
 function factsUpTo(trace: Trace, step: number): { step: number; fact: Fact }[] {
   const out: { step: number; fact: Fact }[] = [];
-  for (const s of trace.steps) {
-    if (s.i >= step) break;
-    for (const f of s.facts) out.push({ step: s.i, fact: f as Fact });
-  }
+  for (const s of factStepsBefore(trace, step)) for (const f of s.facts) out.push({ step: s.i, fact: f as Fact });
   return out;
+}
+
+/** What the verdict reads of a run besides its steps: the scenario and how it was built. */
+export type VerdictSource = Pick<Trace, 'scenario' | 'resolved' | 'built'>;
+
+/**
+ * The verdict at the step `view` shows, from the steps up to it (only their facts, times and
+ * indexes are read: fast mode hands over just the steps that have facts).
+ */
+export function verdictAt(
+  trace: VerdictSource,
+  steps: readonly TraceStep[],
+  view: SimView,
+  groups: readonly { groupId: string; committed: Readonly<Record<string, number>> }[] = groupsOf(view),
+  final = true,
+): Verdict {
+  const s = trace.scenario;
+  return computeVerdict({
+    steps,
+    partitions: partitionRows(view.actors),
+    consumers: verdictConsumersOf(trace),
+    apps: verdictAppsOf(trace),
+    writers: writersOf(s),
+    sinks: (s.sinks ?? []).map((k) => k.id),
+    intendedSends: intendedSendsOf(s),
+    stopped: stoppedAt(trace, view),
+    outputTopics: outputTopicsOf(s),
+    groups: groups.map((g) => ({ groupId: g.groupId, committed: g.committed })),
+    ignoredTopics: [...eventlessTopicsOf(trace)],
+    final,
+  });
+}
+
+function groupsOf(view: SimView): { groupId: string; committed: Readonly<Record<string, number>> }[] {
+  const gc = view.actors.get('group-coordinator')?.context as GroupCoordinatorContext | undefined;
+  return Object.values(gc?.groups ?? {})
+    .sort((a, b) => (a.groupId < b.groupId ? -1 : 1))
+    .map((g) => ({ groupId: g.groupId, committed: g.committed }));
 }
 
 export function summarize(trace: Trace, atStep: number = trace.steps.length, view: SimView = stateAt(trace, atStep)): TraceSummary {
@@ -137,20 +224,7 @@ export function summarize(trace: Trace, atStep: number = trace.steps.length, vie
         store: ctx?.store ?? {},
       };
     });
-  const verdict = computeVerdict({
-    steps: trace.steps.slice(0, step),
-    partitions,
-    consumers: verdictConsumersOf(trace),
-    apps: verdictAppsOf(trace),
-    writers: writersOf(s),
-    sinks: (s.sinks ?? []).map((k) => k.id),
-    intendedSends: intendedSendsOf(s),
-    stopped: stoppedAt(trace, view),
-    outputTopics: outputTopicsOf(s),
-    groups: groups.map((g) => ({ groupId: g.groupId, committed: g.committed })),
-    ignoredTopics: [...eventlessTopicsOf(trace)],
-    final: step >= trace.steps.length,
-  });
+  const verdict = verdictAt(trace, factStepsBefore(trace, step), view, groups, step >= trace.steps.length);
   return {
     scenario: s,
     traceHash: trace.traceHash,

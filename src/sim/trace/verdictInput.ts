@@ -40,7 +40,7 @@ export function intendedSendsOf(s: Scenario): { client: string; topic: string; e
   return out;
 }
 
-export function verdictConsumersOf(trace: Trace): VerdictConsumer[] {
+export function verdictConsumersOf(trace: Pick<Trace, 'scenario' | 'resolved'>): VerdictConsumer[] {
   return trace.scenario.clients
     .filter((c) => c.type === 'consumer')
     .map((c) => {
@@ -55,7 +55,7 @@ export function verdictConsumersOf(trace: Trace): VerdictConsumer[] {
     });
 }
 
-export function verdictAppsOf(trace: Trace): VerdictApp[] {
+export function verdictAppsOf(trace: Pick<Trace, 'scenario' | 'resolved'>): VerdictApp[] {
   const out: VerdictApp[] = [];
   for (const c of trace.scenario.clients) {
     if (c.type === 'consumer') {
@@ -84,7 +84,7 @@ export function verdictAppsOf(trace: Trace): VerdictApp[] {
 }
 
 /** Clients and relays that are down, or whose application stopped for good, at the step described. */
-export function stoppedAt(trace: Trace, view: SimView): Record<string, 'down' | 'stopped'> {
+export function stoppedAt(trace: Pick<Trace, 'built'>, view: SimView): Record<string, 'down' | 'stopped'> {
   const out: Record<string, 'down' | 'stopped'> = {};
   for (const p of trace.built.processes) {
     if (p.kind === 'broker' || p.kind === 'txn-coordinator' || p.kind === 'group-coordinator') continue;

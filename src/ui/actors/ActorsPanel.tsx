@@ -64,7 +64,7 @@ function ActorRow({
   const snap = view.actors.get(actorId);
   const kind = trace.built.specs.find((sp) => sp.id === actorId)?.kind ?? processKind;
   const state = snap ? stateValueToString(snap.value) : '—';
-  const last = step > 0 ? trace.steps[step - 1] : undefined;
+  const last = step > 0 ? trace.steps.at(step - 1) : undefined;
   const changed = last && last.actor === actorId && last.before !== last.after ? `${last.before} → ${last.after}` : null;
   const active = last?.actor === actorId;
   const narrator = useNarrator();

@@ -66,7 +66,7 @@ function StepDetails({
   readonly t: Strings;
   readonly language: Language;
 }) {
-  const s = trace.steps[index];
+  const s = trace.steps.at(index);
   const faultText = useFaultText(trace, language);
   if (!s) return null;
   return (
@@ -87,7 +87,7 @@ function StepDetails({
               ? [t.fieldEvent, t.stepKinds.boot ?? s.label]
               : [t.fieldEvent, s.label, true],
           [t.fieldState, s.before === s.after ? s.after : `${s.before} → ${s.after}`],
-          ...(s.sent.length ? [[t.fieldSent, s.sent.map((id) => `${trace.envelopes[id]?.rpc ?? '?'} #${id}`).join(', ')] as const] : []),
+          ...(s.sent.length ? [[t.fieldSent, s.sent.map((id) => `${trace.envelopes.at(id)?.rpc ?? '?'} #${id}`).join(', ')] as const] : []),
         ]}
       />
       {s.faults.length > 0 && (
@@ -139,7 +139,7 @@ function ActorDetails({
   const narrator = useNarrator();
   const recent = useMemo(() => {
     const out: number[] = [];
-    for (let i = Math.min(step, trace.steps.length) - 1; i >= 0 && out.length < 5; i--) if (trace.steps[i]?.actor === id) out.push(i);
+    for (let i = Math.min(step, trace.steps.length) - 1; i >= 0 && out.length < 5; i--) if (trace.steps.at(i)?.actor === id) out.push(i);
     return out;
   }, [trace, id, step]);
   return (
@@ -182,7 +182,7 @@ function EnvelopeDetails({
   readonly t: Strings;
   readonly language: Language;
 }) {
-  const e = trace.envelopes[id];
+  const e = trace.envelopes.at(id);
   const faultText = useFaultText(trace, language);
   if (!e) return null;
   return (

@@ -27,7 +27,7 @@ export function EnvelopeActions({ envelopeId, onReport }: EnvelopeActionsProps) 
   const step = useSim((s) => s.step);
   const [delayMs, setDelayMs] = useState(1000);
   const { run, refusal } = useInjection(onReport);
-  const env = trace?.envelopes[envelopeId];
+  const env = trace?.envelopes.at(envelopeId);
   if (!trace || !view) return null;
   if (!env) return <p className="hint">{t.notInFlight.unknown}</p>;
   const inFlight = view.inFlight.some((e) => e.id === envelopeId);

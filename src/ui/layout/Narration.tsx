@@ -21,7 +21,7 @@ export function Narration() {
       ? narrator.narrateStart(trace, language, title ?? trace.scenario.id ?? '')
       : narrator.narrate(trace, step - 1, language);
   }, [trace, step, language, narrator, title]);
-  const current = trace && step > 0 ? trace.steps[step - 1] : undefined;
+  const current = trace && step > 0 ? trace.steps.at(step - 1) : undefined;
   const atEnd = trace !== null && step > 0 && step >= trace.steps.length;
   return (
     // biome-ignore lint/a11y/noNoninteractiveTabindex: the narration box has a fixed height and scrolls when a sentence is long (axe: scrollable-region-focusable)

@@ -5,6 +5,7 @@
  * one being shown and narrated.
  */
 import type { TraceStep } from '../../sim/kernel/simulation';
+import type { ListLike } from '../../sim/kernel/traceLists';
 import type { Fact } from '../../sim/trace/facts';
 
 export type JumpKind = 'fault' | 'error' | 'marker';
@@ -12,7 +13,7 @@ export const JUMP_KINDS: readonly JumpKind[] = ['fault', 'error', 'marker'];
 
 export type JumpTargets = Readonly<Record<JumpKind, readonly number[]>>;
 
-export function jumpTargets(steps: readonly TraceStep[]): JumpTargets {
+export function jumpTargets(steps: ListLike<TraceStep>): JumpTargets {
   const fault: number[] = [];
   const error: number[] = [];
   const marker: number[] = [];

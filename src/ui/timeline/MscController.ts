@@ -140,7 +140,7 @@ export class MscController {
     this.data = data;
     const starts = new Float64Array(data.shown.length);
     data.shown.forEach((i, j) => {
-      const e = data.model.envelopes[i] as EnvelopeRecord;
+      const e = data.model.envelopes.at(i) as EnvelopeRecord;
       starts[j] = data.mode === 'time' ? e.sentAt : e.sentStep + 1;
     });
     this.starts = starts;
@@ -422,7 +422,7 @@ export class MscController {
     let bestD = HIT_PX;
     for (let j = from; j < to; j++) {
       const i = d.shown[j] as number;
-      const e = d.model.envelopes[i] as EnvelopeRecord;
+      const e = d.model.envelopes.at(i) as EnvelopeRecord;
       const span = envelopeSpan(d.model, e, d.mode, d.step, d.now);
       if (span.end !== null && span.end < lo) continue;
       const a = arrowPath({ model: d.model, mode: d.mode, step: d.step, now: d.now, scale }, i);

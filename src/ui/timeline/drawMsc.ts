@@ -42,7 +42,7 @@ export interface ArrowPath {
 
 /** The arrow of envelope `i` (model index) in pixels. */
 export function arrowPath(dc: Omit<MscDrawContext, 'ctx' | 'measure' | 'palette' | 'width'>, i: number): ArrowPath {
-  const e = dc.model.envelopes[i] as EnvelopeRecord;
+  const e = dc.model.envelopes.at(i) as EnvelopeRecord;
   const span = envelopeSpan(dc.model, e, dc.mode, dc.step, dc.now);
   const y0 = laneY(dc.model.fromLane[i] as number);
   const yTo = laneY(dc.model.toLane[i] as number);
@@ -139,7 +139,7 @@ export function drawArrows(dc: MscDrawContext, shown: Int32Array, from: number, 
   const rpcLabels: typeof labels = [];
   for (let j = from; j < to; j++) {
     const i = shown[j] as number;
-    const e = dc.model.envelopes[i] as EnvelopeRecord;
+    const e = dc.model.envelopes.at(i) as EnvelopeRecord;
     const p = arrowPath(dc, i);
     if (Math.max(p.x0, p.x1) < -10 || Math.min(p.x0, p.x1) > width + 10) continue;
     drawn++;

@@ -122,7 +122,7 @@ export function visibleEnvelopes(model: MscModel, step: number, showBackground: 
   const n = sentBefore(model, step);
   const out = new Int32Array(n);
   let k = 0;
-  for (let i = 0; i < n; i++) if (showBackground || !(model.envelopes[i] as EnvelopeRecord).background) out[k++] = i;
+  for (let i = 0; i < n; i++) if (showBackground || !(model.envelopes.at(i) as EnvelopeRecord).background) out[k++] = i;
   return out.slice(0, k);
 }
 
@@ -185,7 +185,7 @@ export function mscSummary(
   const faults: string[] = [];
   let inFlight = 0;
   for (const i of shown) {
-    const e = model.envelopes[i] as EnvelopeRecord;
+    const e = model.envelopes.at(i) as EnvelopeRecord;
     byRpc.set(e.rpc, (byRpc.get(e.rpc) ?? 0) + 1);
     const state = envelopeStateAt(model, e, step);
     if (state === 'in-flight') inFlight++;

@@ -14,7 +14,7 @@ import { useStrings } from '../i18n';
 import { StepLinks } from '../StepLink';
 import { useSim } from '../useSim';
 import { useThrottled } from '../useThrottled';
-import { type CounterId, counterSteps } from './counterSteps';
+import { type CounterId, counterStepsAt } from './counterSteps';
 import { EosLayersLegend } from './EosLayersLegend';
 import { FindingDetails } from './FindingDetails';
 import { findingSteps } from './findingSteps';
@@ -42,7 +42,7 @@ export function VerdictPanel() {
   const view = useThrottled(liveView, 200, playing && (trace?.steps.length ?? 0) > 5000);
   const summary = useMemo(() => (trace && view ? summarize(trace, view.step, view) : null), [trace, view]);
   const ignoredTopics = useMemo(() => (trace ? eventlessTopicsOf(trace) : new Set<string>()), [trace]);
-  const causes = useMemo(() => (trace && view ? counterSteps(trace.steps, view.step, ignoredTopics) : null), [trace, view, ignoredTopics]);
+  const causes = useMemo(() => (trace && view ? counterStepsAt(trace, view.step, ignoredTopics) : null), [trace, view, ignoredTopics]);
   if (!trace || !summary || !causes) return null;
   const { verdict } = summary;
   const outputs = outputTopicsOf(trace.scenario);

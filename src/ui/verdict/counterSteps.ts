@@ -3,6 +3,7 @@
  * where it happened. Counted from the same facts computeVerdict counts (a test keeps them equal).
  */
 import type { TraceStep } from '../../sim/kernel/simulation';
+import type { ListLike } from '../../sim/kernel/traceLists';
 import type { Fact } from '../../sim/trace/facts';
 
 export type CounterId =
@@ -22,7 +23,7 @@ const FENCING = new Set(['PRODUCER_FENCED', 'INVALID_PRODUCER_EPOCH', 'INVALID_T
  * repartition topics carry no business events), so that both count the same.
  */
 export function counterSteps(
-  steps: readonly TraceStep[],
+  steps: ListLike<TraceStep>,
   upTo: number,
   ignoredTopics: ReadonlySet<string> = new Set(),
 ): Record<CounterId, number[]> {
@@ -74,5 +75,37 @@ export function counterSteps(
   // an event processed more than once: the steps where it was processed again
   for (const list of processed.values()) if (list.length > 1) out.duplicateEventIdsSeenByApplications.push(...list.slice(1));
   out.duplicateEventIdsSeenByApplications.sort((a, b) => a - b);
+  return out;
+}
+
+/** The steps of every counter over a whole trace, computed once per trace. */
+const whole = new WeakMap<object, Record<CounterId, number[]>>();
+
+/**
+ * counterSteps at any step without another pass over the trace: each counter's steps only grow
+ * with the run (a step is counted by what came before it, never by what comes after), so the
+ * lists at `upTo` are the whole run's lists cut at `upTo` — one binary search each.
+ */
+export function counterStepsAt(
+  trace: { readonly steps: ListLike<TraceStep> },
+  upTo: number,
+  ignoredTopics: ReadonlySet<string> = new Set(),
+): Record<CounterId, number[]> {
+  let all = whole.get(trace);
+  if (!all) {
+    all = counterSteps(trace.steps, Number.POSITIVE_INFINITY, ignoredTopics);
+    whole.set(trace, all);
+  }
+  const out = {} as Record<CounterId, number[]>;
+  for (const [id, list] of Object.entries(all) as [CounterId, number[]][]) {
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((list[mid] as number) < upTo) lo = mid + 1;
+      else hi = mid;
+    }
+    out[id] = list.slice(0, lo);
+  }
   return out;
 }

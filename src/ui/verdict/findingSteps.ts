@@ -7,11 +7,12 @@
  */
 import type { LayerFinding } from '../../sim/checks/verdict';
 import type { TraceStep } from '../../sim/kernel/simulation';
+import type { ListLike } from '../../sim/kernel/traceLists';
 import type { Fact } from '../../sim/trace/facts';
 
 export function findingSteps(
   finding: LayerFinding,
-  steps: readonly TraceStep[],
+  steps: ListLike<TraceStep>,
   upTo: number,
   _outputTopics: readonly string[] = [],
 ): number[] {

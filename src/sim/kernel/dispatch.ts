@@ -1,0 +1,185 @@
+/**
+ * One event to one actor: delivering an envelope (or losing it: its receiver is down or restarted,
+ * its connection stalled, was reset or closed), handing an event to an actor (`actor.send`, with the
+ * virtual time in it), and carrying out the effects the actor emitted.
+ */
+import type { KernelCore } from './core';
+import type { Effect, FactBase } from './effects';
+import { type ActorId, type Envelope, isRequestRpc } from './envelope';
+import { type PointFault, processOf } from './faults';
+import { applyPointFault, matchPoint } from './processFaults';
+import { stateValueToString } from './stateValue';
+import { breakConnection, cancelRequestTimeout, type OnSent, sendEnvelope } from './transport';
+import type { StepKind } from './types';
+
+const EMPTY: readonly never[] = Object.freeze([]);
+
+function lostStep(k: KernelCore, env: Envelope, why: string, before: string): true {
+  return k.record({
+    actor: env.to,
+    kind: 'lost',
+    label: env.rpc,
+    from: env.from,
+    envelope: env.id,
+    detail: null,
+    before,
+    after: before,
+    sent: EMPTY,
+    facts: EMPTY,
+    faults: [`${env.rpc} #${env.id} lost: ${why}`],
+  });
+}
+
+export function deliver(k: KernelCore, env: Envelope, duplicate: boolean, onSent: OnSent): true {
+  const targetProcess = k.processes.get(processOf(env.to));
+  const isRequest = isRequestRpc(env.rpc);
+  if (!targetProcess || targetProcess.down || !k.slots.has(env.to)) {
+    if (!duplicate) k.envelopeArrived(env.id, true);
+    // a request reaching a dead peer: the connection is refused, and its client notices
+    if (isRequest && k.network.inFlight(env.connection, env.generation, env.id)) breakConnection(k, env.connection, 'refused');
+    return lostStep(k, env, `${env.to} is down`, 'down');
+  }
+  if (env.toIncarnation !== null && targetProcess.incarnation !== env.toIncarnation) {
+    if (!duplicate) k.envelopeArrived(env.id, true);
+    const why = isRequest ? `${env.to} restarted since it was sent` : 'the connection it belonged to is gone';
+    return lostStep(k, env, why, 'down');
+  }
+  const arrival = k.network.arrive(env, !isRequest);
+  if (!arrival.ok) {
+    if (!duplicate) k.envelopeArrived(env.id, true, arrival.why);
+    return lostStep(k, env, arrival.why, stateValueToString(k.slots.get(env.to)?.ref.getSnapshot().value));
+  }
+  if (arrival.completed) cancelRequestTimeout(k, arrival.completed.envelopeId);
+  if (!duplicate) k.envelopeArrived(env.id, false);
+  if (isRequest) k.openRequests.set(env.id, env);
+  return dispatch(
+    k,
+    env.to,
+    'deliver',
+    env.rpc,
+    env.from,
+    env.id,
+    null,
+    {
+      type: env.rpc,
+      from: env.from,
+      envelopeId: env.id,
+      inReplyTo: env.inReplyTo,
+      payload: env.payload,
+      now: k.now,
+    },
+    onSent,
+  );
+}
+
+/** Hands one event to one actor and carries out what it emitted. The event carries the virtual time (`now`). */
+export function dispatch(
+  k: KernelCore,
+  actorId: ActorId,
+  kind: StepKind,
+  label: string,
+  from: ActorId | null,
+  envelope: number | null,
+  detail: Readonly<Record<string, unknown>> | null,
+  event: { type: string } & Record<string, unknown>,
+  onSent: OnSent,
+  appliedFault?: string,
+): true {
+  const slot = k.slots.get(actorId);
+  if (!slot) throw new Error(`no actor ${actorId}`);
+  const before = stateValueToString(slot.ref.getSnapshot().value);
+  k.effects = [];
+  k.collecting = actorId;
+  // every event carries the virtual time (`now`): machines have no other clock
+  slot.ref.send(event);
+  k.collecting = null;
+  const after = stateValueToString(slot.ref.getSnapshot().value);
+  const out = applyEffects(k, actorId, k.effects, onSent);
+  if (appliedFault) out.faults = [appliedFault, ...out.faults];
+  return k.record({
+    actor: actorId,
+    kind,
+    label,
+    from,
+    envelope,
+    detail,
+    before,
+    after,
+    sent: out.sent,
+    facts: out.facts,
+    faults: out.faults,
+  });
+}
+
+function applyEffects(
+  k: KernelCore,
+  actorId: ActorId,
+  effects: readonly Effect[],
+  onSent: OnSent,
+): { sent: number[]; facts: FactBase[]; faults: string[] } {
+  const sent: number[] = [];
+  const facts: FactBase[] = [];
+  const faults: string[] = [];
+  let crash: PointFault | null = null;
+  const process = processOf(actorId);
+  const incarnation = k.processes.get(process)?.incarnation ?? 0;
+  for (const effect of effects) {
+    switch (effect.type) {
+      case 'send':
+        sent.push(sendEnvelope(k, actorId, effect, faults, onSent));
+        break;
+      case 'disconnect':
+        for (const r of k.network.clientGone(actorId)) cancelRequestTimeout(k, r.envelopeId);
+        break;
+      case 'timer': {
+        const key = `${actorId}|${effect.key}`;
+        const old = k.timerIndex.get(key);
+        if (old) k.cancelSeq(old.seq);
+        const fg = !effect.background;
+        const seq = k.push(k.now + Math.max(0, effect.delay), {
+          kind: 'timer',
+          actor: actorId,
+          key: effect.key,
+          name: effect.name,
+          data: effect.data ?? {},
+          incarnation,
+          fg,
+        });
+        k.timerIndex.set(key, { seq, fg });
+        break;
+      }
+      case 'cancel': {
+        const key = `${actorId}|${effect.key}`;
+        const old = k.timerIndex.get(key);
+        if (old) {
+          k.cancelSeq(old.seq);
+          k.timerIndex.delete(key);
+        }
+        break;
+      }
+      case 'call':
+        k.push(k.now, {
+          kind: 'call',
+          actor: effect.to,
+          from: actorId,
+          name: effect.name,
+          args: effect.args ?? {},
+          incarnation: k.processes.get(processOf(effect.to))?.incarnation ?? 0,
+          fg: true,
+        });
+        break;
+      case 'fact':
+        facts.push(effect.fact);
+        break;
+      case 'point':
+        k.pointListener?.(actorId, effect.point, effect.detail ?? {});
+        if (!crash) crash = matchPoint(k, actorId, effect.point, effect.detail);
+        break;
+    }
+  }
+  if (crash) {
+    faults.push(crash.label);
+    applyPointFault(k, crash);
+  }
+  return { sent, facts: facts.length ? facts : (EMPTY as never), faults: faults.length ? faults : (EMPTY as never) };
+}

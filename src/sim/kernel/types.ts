@@ -1,0 +1,79 @@
+/**
+ * The kernel's public shapes: what an actor is made of, the options a run takes, and one step of a
+ * trace as the engine hands it out.
+ */
+import type { AnyStateMachine } from 'xstate';
+import type { FactBase } from './effects';
+import type { ActorId } from './envelope';
+import type { KernelFault } from './faults';
+
+export interface ActorSpec {
+  readonly id: ActorId;
+  readonly kind: string;
+  readonly logic: AnyStateMachine;
+  readonly input: unknown;
+  /** Receives { type: 'boot' } at `bootAt` (default 0): applications start their work this way. */
+  readonly boot?: boolean;
+  readonly bootAt?: number;
+}
+
+export interface NetworkSpec {
+  readonly latencyMs: number;
+  readonly jitterMs: number;
+  readonly links: readonly { from: string; to: string; latencyMs: number }[];
+}
+
+export interface KernelOptions {
+  readonly seed: number;
+  readonly network: NetworkSpec;
+  readonly faults: readonly KernelFault[];
+  /** Take a checkpoint every this many steps (seeking replays at most this many). */
+  readonly checkpointEvery: number;
+  readonly maxSteps: number;
+  readonly maxTimeMs: number;
+  /** How long to keep running background traffic once no foreground work is left. */
+  readonly settleMs: number;
+  /** The same, while some process is down (lets session timeouts and transaction timeouts show). */
+  readonly settleMsWhileDown: number;
+  /** The same, right after a fault was applied (lets request timeouts and retries show). */
+  readonly settleMsAfterFault: number;
+  /** When false (replay for seeking), no trace is recorded. */
+  readonly record: boolean;
+  /**
+   * How actors run: 'compiled' (the default: each machine's compiled form, kernel/compiledMachine.ts)
+   * or 'xstate' (XState's interpreter, the reference: the same steps, contexts and traceHash, slower).
+   */
+  readonly runner?: 'xstate' | 'compiled';
+  /** Steps a run may take without virtual time advancing before it is stopped as a livelock. */
+  readonly maxStepsPerInstant?: number;
+}
+
+/** Enough for a burst of every record a scenario may send at one instant, far short of a hang. */
+export const DEFAULT_MAX_STEPS_PER_INSTANT = 1_000_000;
+
+export type StepKind = 'deliver' | 'timer' | 'call' | 'fault' | 'lost' | 'disconnected' | 'boot';
+
+export interface TraceStep {
+  readonly i: number;
+  readonly t: number;
+  readonly actor: ActorId;
+  readonly kind: StepKind;
+  /** RPC name, timer name, call name or fault label. */
+  readonly label: string;
+  readonly from: ActorId | null;
+  readonly envelope: number | null;
+  readonly detail: Readonly<Record<string, unknown>> | null;
+  readonly before: string;
+  readonly after: string;
+  readonly sent: readonly number[];
+  readonly facts: readonly FactBase[];
+  /** Faults applied during this step, in words. */
+  readonly faults: readonly string[];
+}
+
+/**
+ * Why a run ended. 'livelock': too many steps without virtual time advancing; 'invalid-time': an
+ * event was scheduled at a time that is not a finite number at or after now. Both are the model's
+ * defects, reported by the invariant checker.
+ */
+export type StopReason = 'quiescent' | 'max-steps' | 'max-time' | 'empty' | 'livelock' | 'invalid-time';

@@ -1,0 +1,289 @@
+/**
+ * A compact encoding of JSON-like values (facts, a step's detail, fault lines) into one growing
+ * byte store, so a long run keeps bytes instead of objects.
+ *
+ * Each value is a token: varint(payload × 8 + tag), then what the tag needs. Objects are written as
+ * a shape (their key list, interned once) followed by their values; strings either as an id in a
+ * string table or inline as UTF-16 code units. Which strings are interned is decided per field:
+ * a field whose values keep repeating (topics, client ids, error codes) interns them, a field whose
+ * values are nearly all new (keys, values, event ids) writes them inline, so the table never fills
+ * with strings seen once. Decoding rebuilds an equal value (a property holding `undefined` stays
+ * present; `toJSON` values are stored as what `toJSON` returns).
+ */
+
+const T_CONST = 0;
+const T_UINT = 1;
+const T_NINT = 2;
+const T_F64 = 3;
+const T_SREF = 4;
+const T_SINL = 5;
+const T_ARR = 6;
+const T_OBJ = 7;
+
+const C_NULL = 0;
+const C_FALSE = 1;
+const C_TRUE = 2;
+const C_UNDEF = 3;
+
+/** Below this, an integer is a varint token; above, eight bytes. */
+const MAX_SMALL = 2 ** 27;
+
+/** A slot interns its strings until it has seen this many misses and four times more misses than hits. */
+const SLOT_TRIAL = 32;
+
+export class ByteStore {
+  bytes = new Uint8Array(1 << 12);
+  length = 0;
+
+  private grow(extra: number): void {
+    let cap = Math.max(1 << 12, this.bytes.length * 2);
+    while (cap < this.length + extra) cap *= 2;
+    const next = new Uint8Array(cap);
+    next.set(this.bytes.subarray(0, this.length));
+    this.bytes = next;
+  }
+
+  byte(b: number): void {
+    if (this.length + 1 > this.bytes.length) this.grow(1);
+    this.bytes[this.length++] = b;
+  }
+
+  /** An unsigned integer below 2^53, seven bits a byte. */
+  varint(u: number): void {
+    if (this.length + 8 > this.bytes.length) this.grow(8);
+    const b = this.bytes;
+    let n = this.length;
+    while (u >= 0x80) {
+      b[n++] = (u % 0x80) | 0x80;
+      u = Math.floor(u / 0x80);
+    }
+    b[n++] = u;
+    this.length = n;
+  }
+
+  f64(x: number): void {
+    if (this.length + 8 > this.bytes.length) this.grow(8);
+    f64scratch[0] = x;
+    this.bytes.set(f64bytes, this.length);
+    this.length += 8;
+  }
+
+  /** A copy holding the first `length` bytes (a fork keeps the part of the run it shares). */
+  prefix(length: number, exact = false): ByteStore {
+    const s = new ByteStore();
+    s.bytes = new Uint8Array(exact ? length : Math.max(1 << 12, length * 2));
+    s.bytes.set(this.bytes.subarray(0, length));
+    s.length = length;
+    return s;
+  }
+
+  /** Bytes held, for the benchmarks. */
+  get retainedBytes(): number {
+    return this.bytes.byteLength;
+  }
+}
+
+const f64scratch = new Float64Array(1);
+const f64bytes = new Uint8Array(f64scratch.buffer);
+
+interface ShapeNode {
+  id: number;
+  readonly next: Map<string, ShapeNode>;
+}
+
+/** The string table, object shapes and per-field interning decisions shared by a writer and its readers. */
+export class ValueTables {
+  readonly strings: string[] = [];
+  private readonly stringIds = new Map<string, number>();
+  /** Key lists by shape id, and for each field its slot. */
+  readonly shapes: string[][] = [];
+  readonly shapeSlots: number[][] = [];
+  private readonly shapeRoot: ShapeNode = { id: -1, next: new Map() };
+  /** Per slot: hits, misses, and whether it still interns. */
+  private slotHits: number[] = [0];
+  private slotMisses: number[] = [0];
+  private slotInterns: boolean[] = [true];
+  /** The slot of an array's items, by the array's slot. */
+  private readonly itemSlots = new Map<number, number>();
+
+  newSlot(): number {
+    this.slotHits.push(0);
+    this.slotMisses.push(0);
+    this.slotInterns.push(true);
+    return this.slotHits.length - 1;
+  }
+
+  itemSlot(slot: number): number {
+    let s = this.itemSlots.get(slot);
+    if (s === undefined) {
+      s = this.newSlot();
+      this.itemSlots.set(slot, s);
+    }
+    return s;
+  }
+
+  /** The shape id of an object's own enumerable keys, made on first sight. */
+  shapeOf(o: Record<string, unknown>): number {
+    let node = this.shapeRoot;
+    for (const key in o) {
+      let next = node.next.get(key);
+      if (!next) {
+        next = { id: -1, next: new Map() };
+        node.next.set(key, next);
+      }
+      node = next;
+    }
+    if (node.id < 0) {
+      const keys: string[] = [];
+      for (const key in o) keys.push(key);
+      node.id = this.shapes.length;
+      this.shapes.push(keys);
+      this.shapeSlots.push(keys.map(() => this.newSlot()));
+    }
+    return node.id;
+  }
+
+  /** The id to write for `s` in this slot, or -1 to write it inline. */
+  internFor(slot: number, s: string): number {
+    const known = this.stringIds.get(s);
+    if (known !== undefined) {
+      this.slotHits[slot] = (this.slotHits[slot] as number) + 1;
+      return known;
+    }
+    if (!this.slotInterns[slot]) return -1;
+    const misses = (this.slotMisses[slot] as number) + 1;
+    this.slotMisses[slot] = misses;
+    if (misses > SLOT_TRIAL && misses > 4 * (this.slotHits[slot] as number)) {
+      this.slotInterns[slot] = false;
+      return -1;
+    }
+    const id = this.strings.length;
+    this.strings.push(s);
+    this.stringIds.set(s, id);
+    return id;
+  }
+}
+
+/** Writes `v` to `out` in `slot` (0 for a value of its own). */
+export function writeValue(out: ByteStore, tables: ValueTables, v: unknown, slot = 0): void {
+  switch (typeof v) {
+    case 'number':
+      if (Number.isInteger(v) && v > -MAX_SMALL && v < MAX_SMALL) {
+        if (v >= 0) out.varint(v * 8 + T_UINT);
+        else out.varint((-v - 1) * 8 + T_NINT);
+      } else {
+        out.varint(T_F64);
+        out.f64(v);
+      }
+      return;
+    case 'string': {
+      const id = tables.internFor(slot, v);
+      if (id >= 0) {
+        out.varint(id * 8 + T_SREF);
+        return;
+      }
+      out.varint(v.length * 8 + T_SINL);
+      for (let i = 0; i < v.length; i++) out.varint(v.charCodeAt(i));
+      return;
+    }
+    case 'boolean':
+      out.varint((v ? C_TRUE : C_FALSE) * 8 + T_CONST);
+      return;
+    case 'undefined':
+      out.varint(C_UNDEF * 8 + T_CONST);
+      return;
+    case 'object': {
+      if (v === null) {
+        out.varint(C_NULL * 8 + T_CONST);
+        return;
+      }
+      if (Array.isArray(v)) {
+        out.varint(v.length * 8 + T_ARR);
+        const item = tables.itemSlot(slot);
+        for (let i = 0; i < v.length; i++) writeValue(out, tables, v[i], item);
+        return;
+      }
+      const o = v as { toJSON?: () => unknown } & Record<string, unknown>;
+      if (typeof o.toJSON === 'function') {
+        writeValue(out, tables, o.toJSON(), slot);
+        return;
+      }
+      const shape = tables.shapeOf(o);
+      out.varint(shape * 8 + T_OBJ);
+      const slots = tables.shapeSlots[shape] as number[];
+      let i = 0;
+      for (const key in o) writeValue(out, tables, o[key], slots[i++] as number);
+      return;
+    }
+    default:
+      out.varint(C_NULL * 8 + T_CONST);
+  }
+}
+
+/** Reads values back from a store, from a position. */
+export class ValueReader {
+  pos = 0;
+
+  constructor(
+    private readonly bytes: Uint8Array,
+    private readonly tables: ValueTables,
+    start = 0,
+  ) {
+    this.pos = start;
+  }
+
+  varint(): number {
+    const b = this.bytes;
+    let x = 0;
+    let mul = 1;
+    for (;;) {
+      const c = b[this.pos++] as number;
+      x += (c & 0x7f) * mul;
+      if (c < 0x80) return x;
+      mul *= 0x80;
+    }
+  }
+
+  value(): unknown {
+    const token = this.varint();
+    const tag = token % 8;
+    const payload = (token - tag) / 8;
+    switch (tag) {
+      case T_CONST:
+        return payload === C_NULL ? null : payload === C_FALSE ? false : payload === C_TRUE ? true : undefined;
+      case T_UINT:
+        return payload;
+      case T_NINT:
+        return -payload - 1;
+      case T_F64: {
+        f64bytes.set(this.bytes.subarray(this.pos, this.pos + 8));
+        this.pos += 8;
+        return f64scratch[0];
+      }
+      case T_SREF:
+        return this.tables.strings[payload];
+      case T_SINL: {
+        let s = '';
+        for (let i = 0; i < payload; i++) s += String.fromCharCode(this.varint());
+        return s;
+      }
+      case T_ARR: {
+        const a: unknown[] = new Array(payload);
+        for (let i = 0; i < payload; i++) a[i] = this.value();
+        return a;
+      }
+      default: {
+        const keys = this.tables.shapes[payload] as string[];
+        const o: Record<string, unknown> = {};
+        for (let i = 0; i < keys.length; i++) {
+          const key = keys[i] as string;
+          // a key named __proto__ stays a property, never a prototype
+          if (key === '__proto__')
+            Object.defineProperty(o, key, { value: this.value(), enumerable: true, writable: true, configurable: true });
+          else o[key] = this.value();
+        }
+        return o;
+      }
+    }
+  }
+}
