@@ -1,5 +1,5 @@
 /**
- * Headless runner: npm run sim -- <file.json | preset-id> [--json] [--until <step>] [--internal]
+ * Headless runner: npm run sim -- <file.json | preset-id> [--json] [--until <step>] [--internal] [--chart <actorId>]
  *                  npm run sim -- --list
  * Exit codes: 0 ok, 2 unknown preset / invalid scenario / bad arguments.
  *
@@ -7,8 +7,9 @@
  * through escapeForTerminal, so a key or a title cannot send escape sequences to the terminal.
  */
 import { readFileSync } from 'node:fs';
+import { actorChart, actorChartText } from '../src/sim/charts/actorChart';
 import { findPreset, PRESETS } from '../src/sim/presets';
-import { runResolved } from '../src/sim/run';
+import { runResolved, stateAt } from '../src/sim/run';
 import { parseScenarioJson, validateScenario } from '../src/sim/scenario/validate';
 import { renderText } from '../src/sim/trace/dumpLog';
 import { summarize } from '../src/sim/trace/summary';
@@ -33,8 +34,15 @@ if (untilIdx >= 0) {
   if (!Number.isInteger(n) || n < 0) fail('--until needs a step number (a whole number ≥ 0)');
   until = n;
 }
-const target = args.find((a, i) => !a.startsWith('--') && !(untilIdx >= 0 && i === untilIdx + 1));
-if (!target) fail('usage: npm run sim -- <file.json | preset-id> [--json] [--until <step>] [--internal]\n       npm run sim -- --list');
+const chartIdx = args.indexOf('--chart');
+const chartActor = chartIdx >= 0 ? args[chartIdx + 1] : undefined;
+if (chartIdx >= 0 && (!chartActor || chartActor.startsWith('--')))
+  fail('--chart needs an actor id (e.g. txn-coordinator, orders-service.producer)');
+const target = args.find((a, i) => !a.startsWith('--') && !(untilIdx >= 0 && i === untilIdx + 1) && !(chartIdx >= 0 && i === chartIdx + 1));
+if (!target)
+  fail(
+    'usage: npm run sim -- <file.json | preset-id> [--json] [--until <step>] [--internal] [--chart <actorId>]\n       npm run sim -- --list',
+  );
 
 let validation: ReturnType<typeof validateScenario>;
 if (target.endsWith('.json')) {
@@ -53,5 +61,12 @@ if (target.endsWith('.json')) {
 if (!validation.ok) fail(`The scenario is not valid:\n${validation.errors.map((e) => `  ${t(e.path)}: ${t(e.message)}`).join('\n')}`);
 
 const trace = runResolved(validation.resolved);
+if (chartActor !== undefined) {
+  // the actor's statechart (and each transactional.id's / group's) as Mermaid, its state as of --until
+  const chart = actorChart(trace, stateAt(trace, until ?? trace.steps.length), chartActor);
+  if (!chart) fail(`no actor "${t(chartActor)}". Actors:\n  ${trace.built.specs.map((s) => t(s.id)).join('\n  ')}`);
+  process.stdout.write(`${actorChartText(chart).split('\n').map(t).join('\n')}\n`);
+  process.exit(0);
+}
 const summary = summarize(trace, until ?? trace.steps.length);
 process.stdout.write(json ? `${escapeJsonForTerminal(JSON.stringify(summary, null, 2))}\n` : `${renderText(summary, { internal })}\n`);
