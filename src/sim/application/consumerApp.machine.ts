@@ -17,6 +17,7 @@
  *   every assignment, as Kafka's documentation of ConsumerRebalanceListener shows.
  */
 import { setup } from 'xstate';
+import type { Mutable } from '../actors/draft';
 import { handle, type Out } from '../actors/out';
 import type { CallEvent, DisconnectedEvent, RpcEvent, TimerEvent } from '../kernel/effects';
 import type { ActorId } from '../kernel/envelope';
@@ -80,7 +81,6 @@ export interface ConsumerAppInput {
 }
 
 type Ev = CallEvent | TimerEvent | RpcEvent | DisconnectedEvent | { type: 'boot'; now: number } | { type: 'crash' };
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 type Draft = Mutable<ConsumerAppContext>;
 
 const tpName = (tp: TopicPartition) => `${tp.topic}-${tp.partition}`;

@@ -12,6 +12,7 @@
  * with the transaction coordinator before it is written (KIP-890), as a transactional Produce is.
  */
 import { setup } from 'xstate';
+import type { Mutable } from '../actors/draft';
 import type { Lifecycle, Rpc, Timer } from '../actors/events';
 import { handle, type Out, type PendingRequest, pendingRequest } from '../actors/out';
 import { type ClusterMetadata, CONSUMER_OFFSETS_TOPIC } from '../cluster/metadata';
@@ -31,7 +32,6 @@ import type {
   TxnOffsetCommitRequest,
   WriteTxnMarkersRequest,
 } from '../protocol/messages';
-
 import {
   type ConsumerGroup,
   emptyGroup,
@@ -73,7 +73,6 @@ export interface GroupCoordinatorInput {
   readonly logs: readonly PartitionLog[];
 }
 
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 type Draft = Mutable<GroupCoordinatorContext>;
 
 function offsetsLogKey(d: Draft, groupId: string): string {

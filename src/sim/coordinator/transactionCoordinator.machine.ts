@@ -13,6 +13,7 @@
  * actor of its own, and producer ids come from it too (in Kafka, from the controller).
  */
 import { setup } from 'xstate';
+import type { Mutable } from '../actors/draft';
 import type { Lifecycle, Rpc, Timer } from '../actors/events';
 import { handle, type Out, pendingRequest } from '../actors/out';
 import { type ClusterMetadata, leaderOf, TRANSACTION_STATE_TOPIC } from '../cluster/metadata';
@@ -94,7 +95,6 @@ export type TxnCoordinatorEvent =
   | Timer<'txnTimeoutCheck' | 'loaded'>
   | Lifecycle;
 
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 type Draft = Mutable<TxnCoordinatorContext>;
 
 /** Epochs are shorts; Kafka moves to a new producer id when an epoch would pass this. */

@@ -12,6 +12,7 @@
  * Simplification: the relay polls the table every 100 ms instead of tailing the database's log.
  */
 import { setup } from 'xstate';
+import type { Mutable } from '../actors/draft';
 import { handle, type Out } from '../actors/out';
 import type { CallEvent, DisconnectedEvent, RpcEvent, TimerEvent } from '../kernel/effects';
 import type { ActorId } from '../kernel/envelope';
@@ -45,7 +46,6 @@ export interface OutboxRelayInput {
 }
 
 type Ev = CallEvent | TimerEvent | RpcEvent | DisconnectedEvent | { type: 'boot'; now: number } | { type: 'crash' };
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 type Draft = Mutable<OutboxRelayContext>;
 
 const act = (fn: (d: Draft, ev: Ev & { now: number }, out: Out) => void) =>
