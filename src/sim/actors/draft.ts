@@ -3,4 +3,3 @@
  * reassigned (never the nested values, which stay shared with the previous snapshot).
  */
 export type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-
