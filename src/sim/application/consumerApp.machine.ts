@@ -518,7 +518,7 @@ export const consumerAppMachine = setup({
     stopped: null,
   }),
   initial: 'idle',
-  on: { crash: '.DOWN' },
+  on: { crash: '.down' },
   states: {
     // not started yet (before its startAt): a crash or restart of its process changes nothing
     idle: { on: { boot: { target: 'running', actions: start }, crash: {}, restart: {} } },
@@ -537,7 +537,7 @@ export const consumerAppMachine = setup({
       },
     },
     stopped: { on: { reply: {} } },
-    DOWN: {
+    down: {
       entry: handle((ctx: ConsumerAppContext) => ({
         ...ctx,
         batch: [],

@@ -227,7 +227,7 @@ export const producerAppMachine = setup({
     stopped: null,
   }),
   initial: 'idle',
-  on: { crash: '.DOWN' },
+  on: { crash: '.down' },
   states: {
     idle: { on: { boot: { target: 'running', actions: start } } },
     running: {
@@ -243,7 +243,7 @@ export const producerAppMachine = setup({
       on: { reply: {} },
     },
     stopped: {},
-    DOWN: {
+    down: {
       on: { restart: { target: 'running', actions: start } },
     },
   },

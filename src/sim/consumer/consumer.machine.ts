@@ -892,7 +892,7 @@ export const consumerMachine = setup({
   context: ({ input }) => initial(input),
   initial: 'created',
   on: {
-    crash: '.DOWN',
+    crash: '.down',
     partitionsAssignedDone: { actions: onListenerDone },
     listOffsetsRetry: { actions: onListOffsetsRetry },
     commitRetry: { actions: onCommitRetry },
@@ -972,7 +972,7 @@ export const consumerMachine = setup({
       on: { ...stableEvents, close: { target: 'closed', actions: onClose } },
     },
     closed: {},
-    DOWN: {
+    down: {
       entry: handle((ctx: ConsumerContext) => initial(ctx)),
       on: { restart: 'starting' },
     },

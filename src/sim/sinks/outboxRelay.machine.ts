@@ -168,7 +168,7 @@ export const outboxRelayMachine = setup({
   id: 'outboxRelay',
   context: ({ input }) => ({ ...input, pollMs: 100, position: 0, pending: [], index: 0, nextCorrelationId: 0, waiting: null }),
   initial: 'idle',
-  on: { crash: '.DOWN' },
+  on: { crash: '.down' },
   states: {
     idle: { on: { boot: { target: 'relaying', actions: start } } },
     relaying: {
@@ -182,6 +182,6 @@ export const outboxRelayMachine = setup({
         reconnect: { actions: act((d, _ev, out) => query(d, 'relay-position', out)) },
       },
     },
-    DOWN: { on: { restart: { target: 'relaying', actions: start } } },
+    down: { on: { restart: { target: 'relaying', actions: start } } },
   },
 });
