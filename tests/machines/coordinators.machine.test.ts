@@ -46,6 +46,14 @@ describe('transaction coordinator', () => {
     );
     return { m, init };
   };
+  const addPartition = () =>
+    request('AddPartitionsToTxn', 'p.producer', {
+      transactionalId: 'tx',
+      producerId: 1000,
+      producerEpoch: 0,
+      partitions: [{ topic: 't', partition: 0 }],
+      verifyOnly: false,
+    });
   const txn = (m: ReturnType<typeof start>['m']) => m.context<TxnCoordinatorContext>().txns.tx;
 
   it('InitProducerId creates the transactional.id Empty, with a producer id and epoch 0', () => {
@@ -60,16 +68,7 @@ describe('transaction coordinator', () => {
 
   it('Empty → Ongoing → PrepareCommit → CompleteCommit: AddPartitionsToTxn, EndTxn, the markers acknowledged', () => {
     const { m } = start();
-    m.send(
-      request('AddPartitionsToTxn', 'p.producer', {
-        transactionalId: 'tx',
-        producerId: 1000,
-        producerEpoch: 0,
-        partitions: [{ topic: 't', partition: 0 }],
-        verifyOnly: false,
-      }),
-      2,
-    );
+    m.send(addPartition(), 2);
     expect(txn(m)?.state).toBe('Ongoing');
     const end = m.send(request('EndTxn', 'p.producer', { transactionalId: 'tx', producerId: 1000, producerEpoch: 0, committed: true }), 3);
     expect(txnFacts(end).map((f) => `${f.from}>${f.to}`)).toEqual(['Ongoing>PrepareCommit']);
@@ -95,16 +94,7 @@ describe('transaction coordinator', () => {
 
   it('a second InitProducerId while Ongoing fences the open transaction: PrepareEpochFence, then PrepareAbort, CONCURRENT_TRANSACTIONS', () => {
     const { m } = start();
-    m.send(
-      request('AddPartitionsToTxn', 'p.producer', {
-        transactionalId: 'tx',
-        producerId: 1000,
-        producerEpoch: 0,
-        partitions: [{ topic: 't', partition: 0 }],
-        verifyOnly: false,
-      }),
-      2,
-    );
+    m.send(addPartition(), 2);
     const fx = m.send(
       request('InitProducerId', 'q.producer', { transactionalId: 'tx', transactionTimeoutMs: 60000, producerId: -1, producerEpoch: -1 }),
       3,
