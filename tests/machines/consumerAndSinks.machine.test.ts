@@ -4,6 +4,7 @@ import { consumerMachine } from '../../src/sim/consumer/consumer.machine';
 import type { Effect } from '../../src/sim/kernel/effects';
 import { databaseMachine } from '../../src/sim/sinks/database.machine';
 import { httpApiMachine } from '../../src/sim/sinks/httpApi.machine';
+import { outboxRelayMachine } from '../../src/sim/sinks/outboxRelay.machine';
 import { drive, inputOf, sends } from './harness';
 
 let envelope = 1;
@@ -98,5 +99,39 @@ describe('HTTP API sink', () => {
     expect(replies(m.send(request('HttpRequest', charge), 1))).toEqual([expect.objectContaining({ status: 201, chargeId: 1 })]);
     expect(replies(m.send(request('HttpRequest', charge), 2))).toEqual([expect.objectContaining({ status: 200, chargeId: 1 })]);
     expect(m.context<{ charges: unknown[] }>().charges).toHaveLength(1);
+  });
+});
+
+describe('CDC relay (outbox)', () => {
+  const input = { self: 'db-relay.app', database: 'db', producer: 'db-relay.producer', client: 'db-relay', topic: 'events' };
+
+  it('polls the outbox after its position, publishes each new row through its producer, then flushes', () => {
+    const m = drive(outboxRelayMachine, input);
+    m.send({ type: 'boot' }, 0);
+    expect(m.state()).toBe('relaying');
+    const poll = sent(m.send({ type: 'pollOutbox', key: 'poll', data: {} }, 100), 'DbQuery');
+    expect(poll?.payload).toMatchObject({ table: 'outbox', after: 0 });
+    const rows = m.send(
+      {
+        type: 'DbQueryResult',
+        from: 'db',
+        envelopeId: envelope++,
+        inReplyTo: 0,
+        payload: { correlationId: poll?.payload.correlationId, rows: [{ id: 0, eventId: 'e1', key: 'k', value: 'v' }] },
+      },
+      101,
+    );
+    expect(rows).toContainEqual(
+      expect.objectContaining({
+        type: 'call',
+        to: 'db-relay.producer',
+        name: 'send',
+        args: expect.objectContaining({ topic: 'events', key: 'k' }),
+      }),
+    );
+    const flushed = m.send({ type: 'reply', from: 'db-relay.producer', args: { call: 'send', ok: true, error: null } }, 102);
+    expect(flushed).toContainEqual(expect.objectContaining({ type: 'call', name: 'flush' }));
+    m.send({ type: 'crash' }, 103);
+    expect(m.state()).toBe('down');
   });
 });
