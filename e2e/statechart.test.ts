@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findPreset } from '../src/sim/presets';
 import { runScenario, stateAt } from '../src/sim/run';
 import { launchBrowser, watchErrors } from './browser';
-import { loadScenario, openPage, waitForStep } from './ui-helpers';
+import { axe, loadScenario, openPage, waitForStep } from './ui-helpers';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -118,6 +118,8 @@ describe('statechart view (zombie-fencing)', () => {
     await expect.poll(() => actorChart(page).getByRole('img').getAttribute('aria-label')).toMatch(/현재 상태: /);
     expect(await actorChart(page).getByRole('button', { name: 'Mermaid로 복사' }).count()).toBe(1);
     expect(await actorChart(page).locator('.statechart-mermaid pre').textContent()).toMatch(/^stateDiagram-v2\n/);
+    // the whole page, the view open with its text alternative expanded: no axe violations
+    expect(await axe(page)).toEqual([]);
     await page.close();
   });
 });

@@ -22,13 +22,13 @@ function ChartText({ chart, t }: { readonly chart: Chart; readonly t: ChartStrin
   return (
     <details className="statechart-text">
       <summary>{t.textAlternative}</summary>
-      <h5>{t.states}</h5>
+      <h4>{t.states}</h4>
       <ul>
         {states.map((s) => (
           <li key={s}>{s}</li>
         ))}
       </ul>
-      <h5>{t.transitions}</h5>
+      <h4>{t.transitions}</h4>
       <ul>
         {chart.edges.map((e) => {
           const s = t.edge(e.source, e.target, e.event, e.guard);
