@@ -1,5 +1,5 @@
 /**
- * Headless runner: npm run sim -- <file.json | preset-id> [--json] [--until <step>] [--max-steps <n>] [--internal]
+ * Headless runner: npm run sim -- <file.json | preset-id> [--json] [--until <step>] [--max-steps <n>] [--internal] [--chart <actorId>]
  *                  npm run sim -- --list
  * --max-steps overrides the scenario's run.maxSteps; a run that reaches it says so on stderr.
  * Exit codes: 0 ok, 2 unknown preset / invalid scenario / bad arguments.
@@ -8,8 +8,9 @@
  * through escapeForTerminal, so a key or a title cannot send escape sequences to the terminal.
  */
 import { readFileSync } from 'node:fs';
+import { actorChart, actorChartText } from '../src/sim/charts/actorChart';
 import { findPreset, PRESETS } from '../src/sim/presets';
-import { maxStepsNotice, runResolved, withMaxSteps } from '../src/sim/run';
+import { maxStepsNotice, runResolved, stateAt, withMaxSteps } from '../src/sim/run';
 import { LIMITS } from '../src/sim/scenario/schema';
 import { parseScenarioJson, validateScenario } from '../src/sim/scenario/validate';
 import { renderText } from '../src/sim/trace/dumpLog';
@@ -43,10 +44,20 @@ if (maxIdx >= 0) {
     fail(`--max-steps needs a whole number from 1 to ${LIMITS.maxSteps.toLocaleString('en')}`);
   maxSteps = n;
 }
-const target = args.find((a, i) => !a.startsWith('--') && !(untilIdx >= 0 && i === untilIdx + 1) && !(maxIdx >= 0 && i === maxIdx + 1));
+const chartIdx = args.indexOf('--chart');
+const chartActor = chartIdx >= 0 ? args[chartIdx + 1] : undefined;
+if (chartIdx >= 0 && (!chartActor || chartActor.startsWith('--')))
+  fail('--chart needs an actor id (e.g. txn-coordinator, orders-service.producer)');
+const target = args.find(
+  (a, i) =>
+    !a.startsWith('--') &&
+    !(untilIdx >= 0 && i === untilIdx + 1) &&
+    !(maxIdx >= 0 && i === maxIdx + 1) &&
+    !(chartIdx >= 0 && i === chartIdx + 1),
+);
 if (!target)
   fail(
-    'usage: npm run sim -- <file.json | preset-id> [--json] [--until <step>] [--max-steps <n>] [--internal]\n       npm run sim -- --list',
+    'usage: npm run sim -- <file.json | preset-id> [--json] [--until <step>] [--max-steps <n>] [--internal] [--chart <actorId>]\n       npm run sim -- --list',
   );
 
 let validation: ReturnType<typeof validateScenario>;
@@ -67,6 +78,13 @@ if (target.endsWith('.json')) {
 if (!validation.ok) fail(`The scenario is not valid:\n${validation.errors.map((e) => `  ${t(e.path)}: ${t(e.message)}`).join('\n')}`);
 
 const trace = runResolved(validation.resolved);
+if (chartActor !== undefined) {
+  // the actor's statechart (and each transactional.id's / group's) as Mermaid, its state as of --until
+  const chart = actorChart(trace, stateAt(trace, until ?? trace.steps.length), chartActor);
+  if (!chart) fail(`no actor "${t(chartActor)}". Actors:\n  ${trace.built.specs.map((s) => t(s.id)).join('\n  ')}`);
+  process.stdout.write(`${actorChartText(chart).split('\n').map(t).join('\n')}\n`);
+  process.exit(0);
+}
 const summary = summarize(trace, until ?? trace.steps.length);
 const notice = maxStepsNotice(trace);
 if (notice) process.stderr.write(`${t(notice)}\n`);

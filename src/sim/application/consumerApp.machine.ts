@@ -24,6 +24,7 @@
  *   every assignment, as Kafka's documentation of ConsumerRebalanceListener shows.
  */
 import { setup } from 'xstate';
+import type { Mutable } from '../actors/draft';
 import { handle, type Out } from '../actors/out';
 import type { CallEvent, DisconnectedEvent, RpcEvent, TimerEvent } from '../kernel/effects';
 import type { ActorId } from '../kernel/envelope';
@@ -110,7 +111,6 @@ export interface ConsumerAppInput {
 }
 
 type Ev = CallEvent | TimerEvent | RpcEvent | DisconnectedEvent | { type: 'boot'; now: number } | { type: 'crash' };
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 type Draft = Mutable<ConsumerAppContext>;
 
 const tpName = (tp: TopicPartition) => `${tp.topic}-${tp.partition}`;
@@ -664,7 +664,7 @@ export const consumerAppMachine = setup({
     lastSeq: {},
   }),
   initial: 'idle',
-  on: { crash: '.DOWN' },
+  on: { crash: '.down' },
   states: {
     // not started yet (before its startAt): a crash or restart of its process changes nothing
     idle: { on: { boot: { target: 'running', actions: start }, crash: {}, restart: {} } },
@@ -684,7 +684,7 @@ export const consumerAppMachine = setup({
       },
     },
     stopped: { on: { reply: {} } },
-    DOWN: {
+    down: {
       entry: handle((ctx: ConsumerAppContext) => ({
         ...ctx,
         batch: [],

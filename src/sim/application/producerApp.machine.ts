@@ -9,6 +9,7 @@
  * which is an application-level retry, and the reason "exactly once" needs more than idempotence.
  */
 import { setup } from 'xstate';
+import type { Mutable } from '../actors/draft';
 import { handle, type Out } from '../actors/out';
 import type { CallEvent, TimerEvent } from '../kernel/effects';
 import type { ActorId } from '../kernel/envelope';
@@ -43,7 +44,6 @@ export interface ProducerAppInput {
 
 type Ev = CallEvent | TimerEvent | { type: 'boot'; now: number } | { type: 'crash' };
 
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 type Draft = Mutable<ProducerAppContext>;
 
 const fill = (text: string | null, i: number): string | null => (text === null ? null : text.replaceAll('{i}', String(i)));
@@ -242,7 +242,7 @@ export const producerAppMachine = setup({
     stopped: null,
   }),
   initial: 'idle',
-  on: { crash: '.DOWN' },
+  on: { crash: '.down' },
   states: {
     idle: { on: { boot: { target: 'running', actions: start } } },
     running: {
@@ -258,7 +258,7 @@ export const producerAppMachine = setup({
       on: { reply: {} },
     },
     stopped: {},
-    DOWN: {
+    down: {
       on: { restart: { target: 'running', actions: start } },
     },
   },

@@ -3,13 +3,15 @@
  * checks, writes transaction markers when the coordinator asks, answers fetches (holding an empty
  * fetch up to fetch.max.wait.ms, as Kafka's purgatory does), and runs the log cleaner on request.
  *
- * A crash keeps the logs (they are on disk) and loses what was in memory: held fetches.
+ * A crash keeps the logs (they are on disk) and loses what was in memory: held fetches. Its states
+ * are its availability (online, down); [replication] adds each partition's leadership.
  */
 import { setup } from 'xstate';
+import type { Lifecycle, Rpc, Timer } from '../actors/events';
 import { handle, type Out, type PendingRequest, pendingRequest } from '../actors/out';
 import type { ClusterMetadata } from '../cluster/metadata';
 import { BROKER_REQUEST_TIMEOUT_MS } from '../config/clusterConfig';
-import type { CallEvent, RpcEvent, TimerEvent } from '../kernel/effects';
+import type { DisconnectedEvent, RpcEvent, TimerEvent } from '../kernel/effects';
 import type { ActorId } from '../kernel/envelope';
 import { cleanLog } from '../log/logCleaner';
 import {
@@ -62,13 +64,17 @@ export interface BrokerInput {
   readonly meta: ClusterMetadata;
 }
 
-type BrokerEvent =
-  | RpcEvent
-  | TimerEvent<{ parkId: number }>
-  | CallEvent
+/** Every event a broker handles. */
+export type BrokerEvent =
+  | Rpc<'Produce', ProduceRequest>
+  | Rpc<'AddPartitionsToTxnResponse', AddPartitionsToTxnResponse>
+  | DisconnectedEvent
+  | Rpc<'Fetch', FetchRequest>
+  | Rpc<'ListOffsets'>
+  | Timer<'fetchWaitExpired', { parkId: number }>
+  | Rpc<'WriteTxnMarkers', WriteTxnMarkersRequest>
   | { type: 'runCleaner'; now: number; topic?: string; partition?: number }
-  | { type: 'crash' }
-  | { type: 'restart'; now: number };
+  | Lifecycle;
 
 function withLog(ctx: BrokerContext, log: PartitionLog): BrokerContext {
   return { ...ctx, partitions: { ...ctx.partitions, [partitionName(log.topic, log.partition)]: log } };
@@ -452,7 +458,7 @@ export const brokerMachine = setup({
         WriteTxnMarkers: { actions: handle(onWriteTxnMarkers) },
         runCleaner: { actions: handle(onRunCleaner) },
         crash: {
-          target: 'offline',
+          target: 'down',
           // the logs are on disk; held fetches and transaction verifications were only in memory
           actions: handle((ctx: BrokerContext) => ({
             ...ctx,
@@ -468,7 +474,8 @@ export const brokerMachine = setup({
         },
       },
     },
-    offline: {
+    /** The broker's process is down (one word for a crashed process, as every machine uses). */
+    down: {
       on: { restart: 'online' },
     },
   },

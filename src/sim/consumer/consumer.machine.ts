@@ -9,6 +9,7 @@
  * blocks until records are available; on a rebalance every partition is revoked (eager protocol).
  */
 import { setup } from 'xstate';
+import type { Mutable } from '../actors/draft';
 import { handle, type Out } from '../actors/out';
 import { type ClusterMetadata, leaderOf } from '../cluster/metadata';
 import type { ConsumerConfig } from '../config/consumerConfig';
@@ -114,7 +115,6 @@ type Ev =
   | { type: 'rejoin' }
   | { type: 'assigned' };
 
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 type Draft = Mutable<ConsumerContext>;
 
 const tpName = (tp: TopicPartition) => `${tp.topic}-${tp.partition}`;
@@ -892,7 +892,7 @@ export const consumerMachine = setup({
   context: ({ input }) => initial(input),
   initial: 'created',
   on: {
-    crash: '.DOWN',
+    crash: '.down',
     partitionsAssignedDone: { actions: onListenerDone },
     listOffsetsRetry: { actions: onListOffsetsRetry },
     commitRetry: { actions: onCommitRetry },
@@ -972,7 +972,7 @@ export const consumerMachine = setup({
       on: { ...stableEvents, close: { target: 'closed', actions: onClose } },
     },
     closed: {},
-    DOWN: {
+    down: {
       entry: handle((ctx: ConsumerContext) => initial(ctx)),
       on: { restart: 'starting' },
     },

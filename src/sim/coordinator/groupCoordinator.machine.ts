@@ -12,10 +12,12 @@
  * with the transaction coordinator before it is written (KIP-890), as a transactional Produce is.
  */
 import { setup } from 'xstate';
+import type { Mutable } from '../actors/draft';
+import type { Lifecycle, Rpc, Timer } from '../actors/events';
 import { handle, type Out, type PendingRequest, pendingRequest } from '../actors/out';
 import { type ClusterMetadata, CONSUMER_OFFSETS_TOPIC } from '../cluster/metadata';
 import { BROKER_REQUEST_TIMEOUT_MS } from '../config/clusterConfig';
-import type { CallEvent, DisconnectedEvent, RpcEvent, TimerEvent } from '../kernel/effects';
+import type { DisconnectedEvent, RpcEvent, TimerEvent } from '../kernel/effects';
 import type { ActorId, RpcName } from '../kernel/envelope';
 import { appendMarker, appendProducerBatch, type PartitionLog, partitionName } from '../log/partitionLog';
 import { coordinatorPartitionFor } from '../producer/partitioner';
@@ -30,7 +32,6 @@ import type {
   TxnOffsetCommitRequest,
   WriteTxnMarkersRequest,
 } from '../protocol/messages';
-
 import {
   type ConsumerGroup,
   emptyGroup,
@@ -72,7 +73,6 @@ export interface GroupCoordinatorInput {
   readonly logs: readonly PartitionLog[];
 }
 
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 type Draft = Mutable<GroupCoordinatorContext>;
 
 function offsetsLogKey(d: Draft, groupId: string): string {
@@ -448,11 +448,26 @@ const onCoordinatorLoaded = (ctx: GroupCoordinatorContext, ev: { now: number }, 
   groups: Object.fromEntries(Object.entries(ctx.groups).map(([id, g]) => [id, onLoaded(g, ev.now, out)])),
 });
 
+/** Every event the group coordinator handles. */
+export type GroupCoordinatorEvent =
+  | Rpc<'JoinGroup', JoinGroupRequest>
+  | Rpc<'SyncGroup', SyncGroupRequest>
+  | Rpc<'Heartbeat', HeartbeatRequest>
+  | Rpc<'LeaveGroup'>
+  | Rpc<'OffsetCommit', OffsetCommitRequest>
+  | Rpc<'TxnOffsetCommit', TxnOffsetCommitRequest>
+  | Rpc<'AddPartitionsToTxnResponse'>
+  | Rpc<'OffsetFetch', OffsetFetchRequest>
+  | Rpc<'WriteTxnMarkers', WriteTxnMarkersRequest>
+  | DisconnectedEvent
+  | Timer<'joinPhaseCheck' | 'syncExpired' | 'sessionExpired'>
+  | Lifecycle;
+
 export const groupCoordinatorMachine = setup({
   types: {} as {
     context: GroupCoordinatorContext;
     input: GroupCoordinatorInput;
-    events: RpcEvent | TimerEvent | CallEvent | DisconnectedEvent | { type: 'crash' };
+    events: GroupCoordinatorEvent;
   },
 }).createMachine({
   id: 'groupCoordinator',

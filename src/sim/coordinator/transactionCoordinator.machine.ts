@@ -13,9 +13,11 @@
  * actor of its own, and producer ids come from it too (in Kafka, from the controller).
  */
 import { setup } from 'xstate';
+import type { Mutable } from '../actors/draft';
+import type { Lifecycle, Rpc, Timer } from '../actors/events';
 import { handle, type Out, pendingRequest } from '../actors/out';
 import { type ClusterMetadata, leaderOf, TRANSACTION_STATE_TOPIC } from '../cluster/metadata';
-import type { CallEvent, DisconnectedEvent, RpcEvent, TimerEvent } from '../kernel/effects';
+import type { DisconnectedEvent, RpcEvent, TimerEvent } from '../kernel/effects';
 import type { ActorId } from '../kernel/envelope';
 import { appendProducerBatch, type PartitionLog, partitionName } from '../log/partitionLog';
 import { coordinatorPartitionFor } from '../producer/partitioner';
@@ -81,9 +83,18 @@ export interface TxnCoordinatorInput {
   readonly logs: readonly PartitionLog[];
 }
 
-type Ev = RpcEvent | TimerEvent | CallEvent | DisconnectedEvent | { type: 'crash' } | { type: 'loaded'; now: number };
+/** Every event the transaction coordinator handles. */
+export type TxnCoordinatorEvent =
+  | Rpc<'InitProducerId', InitProducerIdRequest>
+  | Rpc<'AddPartitionsToTxn', AddPartitionsToTxnRequest>
+  | Rpc<'AddOffsetsToTxn', AddOffsetsToTxnRequest>
+  | Rpc<'EndTxn', EndTxnRequest>
+  | Rpc<'WriteTxnMarkersResponse', WriteTxnMarkersResponse>
+  | DisconnectedEvent
+  | Timer<'markerRetry', { transactionalId: string }>
+  | Timer<'txnTimeoutCheck' | 'loaded'>
+  | Lifecycle;
 
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 type Draft = Mutable<TxnCoordinatorContext>;
 
 /** Epochs are shorts; Kafka moves to a new producer id when an epoch would pass this. */
@@ -593,7 +604,7 @@ const onLoaded = (ctx: TxnCoordinatorContext, ev: { now: number }, out: Out): Tx
 };
 
 export const transactionCoordinatorMachine = setup({
-  types: {} as { context: TxnCoordinatorContext; input: TxnCoordinatorInput; events: Ev },
+  types: {} as { context: TxnCoordinatorContext; input: TxnCoordinatorInput; events: TxnCoordinatorEvent },
 }).createMachine({
   id: 'transactionCoordinator',
   context: ({ input }) => ({

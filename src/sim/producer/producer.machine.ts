@@ -8,8 +8,9 @@
  * blocking calls with a 'reply' call once they complete.
  */
 import { setup } from 'xstate';
+import type { Call, Lifecycle, Rpc, Timer } from '../actors/events';
 import { handle, type Out } from '../actors/out';
-import { type CallEvent, type DisconnectedEvent, disconnectError, type RpcEvent, type TimerEvent } from '../kernel/effects';
+import { type DisconnectedEvent, disconnectError } from '../kernel/effects';
 import type { KafkaError } from '../protocol/errors';
 import type { ProduceResponse, TopicPartition } from '../protocol/messages';
 import { hasIncompleteRecords, initialProducerContext, type ProducerContext, type ProducerInput, tpKey } from './producerContext';
@@ -34,23 +35,45 @@ import {
   type TxnSignal,
 } from './transactionManager';
 
-type ProducerEvent =
-  | RpcEvent
-  | TimerEvent
-  | CallEvent
+/** The coordinator responses the TransactionManager handles. */
+export type CoordinatorResponseRpc =
+  | 'InitProducerIdResponse'
+  | 'AddPartitionsToTxnResponse'
+  | 'AddOffsetsToTxnResponse'
+  | 'TxnOffsetCommitResponse'
+  | 'EndTxnResponse';
+
+export interface SendOffsetsArgs {
+  readonly groupId: string;
+  readonly generationId: number;
+  readonly memberId: string;
+  readonly offsets: readonly (TopicPartition & { offset: number })[];
+}
+
+/** Every event the producer handles: responses, timers, connection loss, the application's calls, the kernel's. */
+export type ProducerEvent =
+  | Rpc<'ProduceResponse', ProduceResponse & { correlationId: number }>
+  | Rpc<CoordinatorResponseRpc, { correlationId: number; error: KafkaError } & Record<string, unknown>>
+  | Timer<'lingerExpired' | 'retryBackoffExpired' | 'txnRetryBackoffExpired'>
+  | Timer<'deliveryTimeout', { batchId: number }>
   | DisconnectedEvent
-  | { type: 'boot'; now: number }
-  | { type: 'crash' }
-  | { type: 'tm.initialized' | 'tm.completed' | 'tm.abortable' | 'tm.fatal' };
+  | Call<'send', SendArgs>
+  | Call<'sendOffsetsToTransaction', SendOffsetsArgs>
+  | Call<'flush' | 'initTransactions' | 'beginTransaction' | 'commitTransaction' | 'abortTransaction' | 'close'>
+  | Lifecycle;
+
+type EventOf<T extends ProducerEvent['type']> = Extract<ProducerEvent, { type: T }>;
+type AppCall = Extract<ProducerEvent, { from: string; args: unknown }>;
 
 /**
- * Runs a producer handler on a draft copy and turns its TxnSignal into a raised event. After every
- * event the Sender loop runs, as Kafka's Sender.runOnce does: the next transactional request, then
- * the data — so whatever made a partition sendable is followed by a drain.
+ * Runs a producer handler on a draft copy and keeps its TxnSignal in the context, where the
+ * machine's guards read it (`initialized`, `completed`, `abortable`, `fatal`). After every event the
+ * Sender loop runs, as Kafka's Sender.runOnce does: the next transactional request, then the data —
+ * so whatever made a partition sendable is followed by a drain.
  */
-function producerAction(fn: (d: ProducerDraft, ev: ProducerEvent & { now: number }, out: Out) => TxnSignal | undefined) {
-  return handle((ctx: ProducerContext, ev: ProducerEvent & { now: number }, out: Out): ProducerContext => {
-    const d: ProducerDraft = { ...ctx };
+function producerAction<E extends ProducerEvent>(fn: (d: ProducerDraft, ev: E, out: Out) => TxnSignal | undefined) {
+  return handle((ctx: ProducerContext, ev: E, out: Out): ProducerContext => {
+    const d: ProducerDraft = { ...ctx, txnSignal: 'none' };
     let signal = fn(d, ev, out) ?? 'none';
     // whatever happened, a blocked flush or a pending coordinator request may now go ahead
     completeFlushIfDone(d, out);
@@ -67,7 +90,7 @@ function producerAction(fn: (d: ProducerDraft, ev: ProducerEvent & { now: number
       completeFlushIfDone(d, out);
     }
     if (signal === 'fatal') failEverything(d, (d.lastError as KafkaError) ?? 'PRODUCER_FENCED', out);
-    if (signal !== 'none') out.raise({ type: `tm.${signal}` });
+    d.txnSignal = signal;
     return d;
   });
 }
@@ -76,8 +99,7 @@ const replyNow = (out: Out, from: string, call: string, ok: boolean, error: stri
   out.call(from, 'reply', { call, ok, error, ...extra });
 
 /** send(): accumulate the record; a transactional producer first adds a new partition to the transaction. */
-const onSend = producerAction((d, ev, out) => {
-  const call = ev as CallEvent<SendArgs>;
+const onSend = producerAction((d, call: EventOf<'send'>, out) => {
   const rec = accumulate(d, call.args, call.now, out);
   maybeAddPartition(d, tpKey(rec.topic, rec.partition));
   replyNow(out, call.from, 'send', true, null, { ref: rec.ref, topic: rec.topic, partition: rec.partition });
@@ -87,15 +109,13 @@ const onSend = producerAction((d, ev, out) => {
 
 /** A call the producer refuses in its current state: IllegalStateException, or KafkaException after an error. */
 const rejectCall = (reason: string, exception: 'IllegalStateException' | 'KafkaException' = 'IllegalStateException') =>
-  producerAction((d, ev, out) => {
-    const call = ev as CallEvent;
+  producerAction((d, call: AppCall, out) => {
     clientError(d, out, exception, `${call.type}: ${reason}`);
     replyNow(out, call.from, call.type, false, reason);
     return 'none';
   });
 
-const onFlush = producerAction((d, ev, out) => {
-  const call = ev as CallEvent;
+const onFlush = producerAction((d, call: EventOf<'flush'>, out) => {
   d.flushing = true;
   d.waiting = { call: 'flush', from: call.from };
   drain(d, call.now, out);
@@ -111,27 +131,25 @@ function completeFlushIfDone(d: ProducerDraft, out: Out): TxnSignal {
   return 'none';
 }
 
-const onProduceResponseEvent = producerAction((d, ev, out) => {
-  const r = (ev as unknown as RpcEvent<ProduceResponse & { correlationId: number }>).payload;
-  const outcome = onProduceResponse(d, r, ev.now, out);
+const onProduceResponseEvent = producerAction((d, ev: EventOf<'ProduceResponse'>, out) => {
+  const outcome = onProduceResponse(d, ev.payload, ev.now, out);
   drain(d, ev.now, out);
   completeFlushIfDone(d, out);
   if (outcome !== 'ok') return outcome;
   return maybeSendTxnRequest(d, out);
 });
 
-const onCoordinatorResponseEvent = producerAction((d, ev, out) => {
-  const e = ev as RpcEvent<{ correlationId: number; error: KafkaError }>;
-  return onCoordinatorResponse(d, e.type, e.payload, e.now, out);
-});
+const onCoordinatorResponseEvent = producerAction((d, e: EventOf<CoordinatorResponseRpc>, out) =>
+  onCoordinatorResponse(d, e.type, e.payload, e.now, out),
+);
 
-const onTimerDrain = producerAction((d, ev, out) => {
+const onTimerDrain = producerAction((d, ev: EventOf<'lingerExpired' | 'retryBackoffExpired'>, out) => {
   drain(d, ev.now, out);
   return maybeSendTxnRequest(d, out);
 });
 
-const onDeliveryTimeoutEvent = producerAction((d, ev, out) => {
-  const outcome = onDeliveryTimeout(d, (ev as TimerEvent<{ batchId: number }>).data.batchId, out);
+const onDeliveryTimeoutEvent = producerAction((d, ev: EventOf<'deliveryTimeout'>, out) => {
+  const outcome = onDeliveryTimeout(d, ev.data.batchId, out);
   drain(d, ev.now, out);
   return outcome === 'ok' ? 'none' : outcome;
 });
@@ -145,8 +163,7 @@ const onDeliveryTimeoutEvent = producerAction((d, ev, out) => {
  * others then find nothing in flight. Failing them one notice at a time would let a new batch of a
  * partition go out on the next connection ahead of that partition's retries.
  */
-const onDisconnected = producerAction((d, ev, out) => {
-  const e = ev as DisconnectedEvent;
+const onDisconnected = producerAction((d, e: DisconnectedEvent, out) => {
   const error = disconnectError(e);
   const correlationId = (e.payload as { correlationId?: number }).correlationId ?? -1;
   if (onCoordinatorRequestLost(d, correlationId, error, out)) return 'none';
@@ -167,15 +184,13 @@ const startIdempotent = producerAction((d, _ev, out) => {
   return maybeSendTxnRequest(d, out);
 });
 
-const onInitTransactions = producerAction((d, ev, out) => {
-  const call = ev as CallEvent;
+const onInitTransactions = producerAction((d, call: EventOf<'initTransactions'>, out) => {
   d.initPending = true;
   d.waiting = { call: 'initTransactions', from: call.from };
   return maybeSendTxnRequest(d, out);
 });
 
-const onBeginTransaction = producerAction((d, ev, out) => {
-  const call = ev as CallEvent;
+const onBeginTransaction = producerAction((d, call: EventOf<'beginTransaction'>, out) => {
   d.txnPartitions = [];
   d.pendingPartitions = [];
   d.transactionStarted = false;
@@ -183,21 +198,14 @@ const onBeginTransaction = producerAction((d, ev, out) => {
   return 'none';
 });
 
-const onSendOffsets = producerAction((d, ev, out) => {
-  const call = ev as CallEvent<{
-    groupId: string;
-    generationId: number;
-    memberId: string;
-    offsets: (TopicPartition & { offset: number })[];
-  }>;
+const onSendOffsets = producerAction((d, call: EventOf<'sendOffsetsToTransaction'>, out) => {
   d.pendingOffsets = { ...call.args, phase: 'AddOffsetsToTxn' };
   d.waiting = { call: 'sendOffsetsToTransaction', from: call.from };
   return maybeSendTxnRequest(d, out);
 });
 
 const onEndTransaction = (result: 'COMMIT' | 'ABORT') =>
-  producerAction((d, ev, out) => {
-    const call = ev as CallEvent;
+  producerAction((d, call: EventOf<'commitTransaction' | 'abortTransaction'>, out) => {
     d.endTxn = result;
     d.waiting = { call: result === 'COMMIT' ? 'commitTransaction' : 'abortTransaction', from: call.from };
     if (result === 'ABORT') {
@@ -212,7 +220,7 @@ const onEndTransaction = (result: 'COMMIT' | 'ABORT') =>
   });
 
 /** close(): a new KafkaProducer will be built (the application's "restart the producer"). */
-const onClose = handle((ctx: ProducerContext, ev: CallEvent, out: Out): ProducerContext => {
+const onClose = handle((ctx: ProducerContext, ev: EventOf<'close'>, out: Out): ProducerContext => {
   // KafkaProducer.close() closes its NetworkClient: requests in flight are forgotten, unanswered
   out.disconnect();
   for (const b of ctx.batches) out.cancel(`delivery:${b.id}`);
@@ -234,30 +242,24 @@ function inputOf(ctx: ProducerContext): ProducerInput {
   };
 }
 
-/** Work every live state does: responses, timers, connection loss. */
-const common = {
-  ProduceResponse: { actions: onProduceResponseEvent },
-  InitProducerIdResponse: { actions: onCoordinatorResponseEvent },
-  AddPartitionsToTxnResponse: { actions: onCoordinatorResponseEvent },
-  AddOffsetsToTxnResponse: { actions: onCoordinatorResponseEvent },
-  TxnOffsetCommitResponse: { actions: onCoordinatorResponseEvent },
-  EndTxnResponse: { actions: onCoordinatorResponseEvent },
-  lingerExpired: { actions: onTimerDrain },
-  retryBackoffExpired: { actions: onTimerDrain },
-  deliveryTimeout: { actions: onDeliveryTimeoutEvent },
-  txnRetryBackoffExpired: { actions: onTxnRetry },
-  disconnected: { actions: onDisconnected },
-  flush: { actions: onFlush },
-  close: { target: '#producer.restarting', actions: onClose },
-  crash: { target: '#producer.DOWN' },
-  'tm.fatal': { target: '#producer.FATAL_ERROR' },
-} as const;
+const FATAL_REASON = 'The producer is in a fatal error state (fenced) and must be closed';
 
+/**
+ * The producer's statechart. `live` holds what every TransactionManager state from UNINITIALIZED
+ * to ABORTABLE_ERROR does alike — responses, timers, connection loss, flush(), close(), a crash —
+ * and the transitions that follow a handler's outcome are guarded by it (`fatal` from any of them,
+ * `initialized`, `completed`, `abortable` where Kafka's TransactionManager.State allows them).
+ * FATAL_ERROR is outside `live`: a fenced producer handles nothing but close().
+ */
 export const producerMachine = setup({
   types: {} as { context: ProducerContext; input: ProducerInput; events: ProducerEvent },
   guards: {
     idempotentOnly: ({ context }) => context.idempotent && !context.transactional,
     notIdempotent: ({ context }) => !context.idempotent,
+    initialized: ({ context }) => context.txnSignal === 'initialized',
+    completed: ({ context }) => context.txnSignal === 'completed',
+    abortable: ({ context }) => context.txnSignal === 'abortable',
+    fatal: ({ context }) => context.txnSignal === 'fatal',
   },
 }).createMachine({
   id: 'producer',
@@ -270,97 +272,110 @@ export const producerMachine = setup({
     /** Transient: where a new KafkaProducer starts (at boot, after close(), after a restart). */
     restarting: {
       always: [
-        { guard: 'notIdempotent', target: 'READY' },
+        { guard: 'notIdempotent', target: 'live.READY' },
         // an idempotent producer asks for a producer id as soon as it starts
-        { guard: 'idempotentOnly', target: 'INITIALIZING', actions: startIdempotent },
-        { target: 'UNINITIALIZED' },
+        { guard: 'idempotentOnly', target: 'live.INITIALIZING', actions: startIdempotent },
+        { target: 'live.UNINITIALIZED' },
       ],
     },
-    UNINITIALIZED: {
+    live: {
+      initial: 'UNINITIALIZED',
+      always: { guard: 'fatal', target: 'FATAL_ERROR' },
       on: {
-        ...common,
-        initTransactions: { target: 'INITIALIZING', actions: onInitTransactions },
-        send: [
-          { guard: 'idempotentOnly', actions: onSend },
-          { actions: rejectCall("Cannot perform a 'send' before completing a call to initTransactions") },
-        ],
-        beginTransaction: { actions: rejectCall('Cannot call beginTransaction before initTransactions') },
+        ProduceResponse: { actions: onProduceResponseEvent },
+        InitProducerIdResponse: { actions: onCoordinatorResponseEvent },
+        AddPartitionsToTxnResponse: { actions: onCoordinatorResponseEvent },
+        AddOffsetsToTxnResponse: { actions: onCoordinatorResponseEvent },
+        TxnOffsetCommitResponse: { actions: onCoordinatorResponseEvent },
+        EndTxnResponse: { actions: onCoordinatorResponseEvent },
+        lingerExpired: { actions: onTimerDrain },
+        retryBackoffExpired: { actions: onTimerDrain },
+        deliveryTimeout: { actions: onDeliveryTimeoutEvent },
+        txnRetryBackoffExpired: { actions: onTxnRetry },
+        disconnected: { actions: onDisconnected },
+        flush: { actions: onFlush },
+        close: { target: 'restarting', actions: onClose },
+        crash: { target: 'down' },
       },
-    },
-    INITIALIZING: {
-      on: {
-        ...common,
-        'tm.initialized': 'READY',
-        send: [{ guard: 'idempotentOnly', actions: onSend }, { actions: rejectCall('Cannot call send while initializing') }],
-      },
-    },
-    READY: {
-      on: {
-        ...common,
-        send: [
-          { guard: 'notIdempotent', actions: onSend },
-          { guard: 'idempotentOnly', actions: onSend },
-          { actions: rejectCall('Cannot call send in state READY: call beginTransaction first') },
-        ],
-        beginTransaction: { target: 'IN_TRANSACTION', actions: onBeginTransaction },
-        initTransactions: { target: 'INITIALIZING', actions: onInitTransactions },
-        // the application's blocking commit after a transaction completed locally
-        'tm.completed': {},
-      },
-    },
-    IN_TRANSACTION: {
-      on: {
-        ...common,
-        send: { actions: onSend },
-        sendOffsetsToTransaction: { actions: onSendOffsets },
-        commitTransaction: { target: 'COMMITTING_TRANSACTION', actions: onEndTransaction('COMMIT') },
-        abortTransaction: { target: 'ABORTING_TRANSACTION', actions: onEndTransaction('ABORT') },
-        'tm.abortable': 'ABORTABLE_ERROR',
-      },
-    },
-    COMMITTING_TRANSACTION: {
-      on: {
-        ...common,
-        'tm.completed': 'READY',
-        'tm.abortable': 'ABORTABLE_ERROR',
-        send: { actions: rejectCall('Cannot call send while a transaction is committing') },
-      },
-    },
-    ABORTING_TRANSACTION: {
-      on: {
-        ...common,
-        'tm.completed': 'READY',
-        'tm.abortable': {},
-        send: { actions: rejectCall('Cannot call send while a transaction is aborting') },
-      },
-    },
-    ABORTABLE_ERROR: {
-      on: {
-        ...common,
-        abortTransaction: { target: 'ABORTING_TRANSACTION', actions: onEndTransaction('ABORT') },
-        commitTransaction: {
-          actions: rejectCall('Cannot commit: the transaction hit an abortable error; call abortTransaction', 'KafkaException'),
+      states: {
+        UNINITIALIZED: {
+          on: {
+            initTransactions: { target: 'INITIALIZING', actions: onInitTransactions },
+            send: [
+              { guard: 'idempotentOnly', actions: onSend },
+              { actions: rejectCall("Cannot perform a 'send' before completing a call to initTransactions") },
+            ],
+            beginTransaction: { actions: rejectCall('Cannot call beginTransaction before initTransactions') },
+          },
         },
-        send: { actions: rejectCall('Cannot send: the transaction hit an abortable error; call abortTransaction', 'KafkaException') },
-        sendOffsetsToTransaction: { actions: rejectCall('Cannot send offsets: the transaction hit an abortable error', 'KafkaException') },
-        'tm.abortable': {},
+        INITIALIZING: {
+          always: { guard: 'initialized', target: 'READY' },
+          on: {
+            send: [{ guard: 'idempotentOnly', actions: onSend }, { actions: rejectCall('Cannot call send while initializing') }],
+          },
+        },
+        READY: {
+          on: {
+            send: [
+              { guard: 'notIdempotent', actions: onSend },
+              { guard: 'idempotentOnly', actions: onSend },
+              { actions: rejectCall('Cannot call send in state READY: call beginTransaction first') },
+            ],
+            beginTransaction: { target: 'IN_TRANSACTION', actions: onBeginTransaction },
+            initTransactions: { target: 'INITIALIZING', actions: onInitTransactions },
+          },
+        },
+        IN_TRANSACTION: {
+          always: { guard: 'abortable', target: 'ABORTABLE_ERROR' },
+          on: {
+            send: { actions: onSend },
+            sendOffsetsToTransaction: { actions: onSendOffsets },
+            commitTransaction: { target: 'COMMITTING_TRANSACTION', actions: onEndTransaction('COMMIT') },
+            abortTransaction: { target: 'ABORTING_TRANSACTION', actions: onEndTransaction('ABORT') },
+          },
+        },
+        COMMITTING_TRANSACTION: {
+          always: [
+            { guard: 'completed', target: 'READY' },
+            { guard: 'abortable', target: 'ABORTABLE_ERROR' },
+          ],
+          on: {
+            send: { actions: rejectCall('Cannot call send while a transaction is committing') },
+          },
+        },
+        ABORTING_TRANSACTION: {
+          always: { guard: 'completed', target: 'READY' },
+          on: {
+            send: { actions: rejectCall('Cannot call send while a transaction is aborting') },
+          },
+        },
+        ABORTABLE_ERROR: {
+          on: {
+            abortTransaction: { target: 'ABORTING_TRANSACTION', actions: onEndTransaction('ABORT') },
+            commitTransaction: {
+              actions: rejectCall('Cannot commit: the transaction hit an abortable error; call abortTransaction', 'KafkaException'),
+            },
+            send: { actions: rejectCall('Cannot send: the transaction hit an abortable error; call abortTransaction', 'KafkaException') },
+            sendOffsetsToTransaction: {
+              actions: rejectCall('Cannot send offsets: the transaction hit an abortable error', 'KafkaException'),
+            },
+          },
+        },
       },
     },
     FATAL_ERROR: {
       on: {
         close: { target: 'restarting', actions: onClose },
-        crash: 'DOWN',
-        send: { actions: rejectCall('The producer is in a fatal error state (fenced) and must be closed', 'KafkaException') },
-        commitTransaction: { actions: rejectCall('The producer is in a fatal error state (fenced) and must be closed', 'KafkaException') },
-        abortTransaction: { actions: rejectCall('The producer is in a fatal error state (fenced) and must be closed', 'KafkaException') },
-        sendOffsetsToTransaction: {
-          actions: rejectCall('The producer is in a fatal error state (fenced) and must be closed', 'KafkaException'),
-        },
-        flush: { actions: rejectCall('The producer is in a fatal error state (fenced) and must be closed', 'KafkaException') },
+        crash: 'down',
+        send: { actions: rejectCall(FATAL_REASON, 'KafkaException') },
+        commitTransaction: { actions: rejectCall(FATAL_REASON, 'KafkaException') },
+        abortTransaction: { actions: rejectCall(FATAL_REASON, 'KafkaException') },
+        sendOffsetsToTransaction: { actions: rejectCall(FATAL_REASON, 'KafkaException') },
+        flush: { actions: rejectCall(FATAL_REASON, 'KafkaException') },
       },
     },
     /** The process is down: everything in memory is gone. */
-    DOWN: {
+    down: {
       // refs and correlation ids keep counting so that records of different sessions never share one
       entry: handle((ctx: ProducerContext) => ({
         ...initialProducerContext(inputOf(ctx)),

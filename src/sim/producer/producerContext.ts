@@ -121,7 +121,15 @@ export interface ProducerContext {
 
   /** A blocking call of the application waiting for completion (flush, commitTransaction …). */
   readonly waiting: { readonly call: string; readonly from: ActorId } | null;
+  /**
+   * What the last event asked of the TransactionManager's state (Kafka's transitionTo calls in its
+   * handlers): the machine's guards read it and take the transition. Reset by every handler.
+   */
+  readonly txnSignal: TxnSignal;
 }
+
+/** initialized → READY, completed → READY, abortable → ABORTABLE_ERROR, fatal → FATAL_ERROR. */
+export type TxnSignal = 'none' | 'initialized' | 'completed' | 'abortable' | 'fatal';
 
 export interface ProducerInput {
   readonly self: ActorId;
@@ -170,6 +178,7 @@ export function initialProducerContext(input: ProducerInput): ProducerContext {
     lastError: null,
     abortableError: null,
     waiting: null,
+    txnSignal: 'none',
   };
 }
 

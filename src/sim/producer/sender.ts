@@ -9,6 +9,8 @@
  * Simplification: one Produce request carries one batch (Kafka packs one batch per partition for
  * every partition led by the broker into one request).
  */
+
+import type { Mutable } from '../actors/draft';
 import type { Out } from '../actors/out';
 import { leaderOf } from '../cluster/metadata';
 import { estimateRecordBytes } from '../log/partitionLog';
@@ -32,7 +34,6 @@ import {
   requestEpochBumpForPartition,
 } from './sequences';
 
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 export type ProducerDraft = Mutable<ProducerContext>;
 
 export interface SendArgs {

@@ -13,7 +13,7 @@ import type { Out } from '../actors/out';
 import type { RequestRpc } from '../kernel/envelope';
 import { type ClientException, KAFKA_ERRORS, type KafkaError } from '../protocol/errors';
 import type { EndTxnResponse, InitProducerIdResponse } from '../protocol/messages';
-import { hasIncompleteRecords, type ProducerContext, parseTp } from './producerContext';
+import { hasIncompleteRecords, type ProducerContext, parseTp, type TxnSignal } from './producerContext';
 import { abortUndrained, clientError, drain, type ProducerDraft, resetSequences } from './sender';
 
 /** The coordinator errors after which the client simply retries. */
@@ -36,7 +36,7 @@ const FATAL: readonly KafkaError[] = [
   'TRANSACTION_COORDINATOR_FENCED',
 ];
 
-export type TxnSignal = 'none' | 'initialized' | 'completed' | 'abortable' | 'fatal';
+export type { TxnSignal } from './producerContext';
 
 /** Answers the application's blocking call, if one is waiting. */
 export function replyToApp(d: ProducerDraft, out: Out, ok: boolean, error: string | null = null): void {

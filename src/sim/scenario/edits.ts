@@ -314,7 +314,7 @@ function insertionPoint(at: At, client: string, view: SimView): { index: number 
   if (!ctx || state === 'idle') return { index: 0 };
   if (state === 'done') return { index: spec.script.length };
   if (state === 'stopped') return refuse('app-stopped', `${client}'s application has stopped: ${ctx.stopped ?? 'it was fenced'}.`);
-  if (state === 'DOWN' || view.processes.get(client)?.down) return refuse('process-down', `${client} is down: restart it first.`);
+  if (state === 'down' || view.processes.get(client)?.down) return refuse('process-down', `${client} is down: restart it first.`);
   const self = `${client}.app`;
   const next = at.trace.steps.slice(at.step).find((st) => st.actor === self);
   const notStarted = next?.kind === 'timer' && next.label === 'runNext' && ctx.iteration === 0;

@@ -12,6 +12,7 @@
  * Simplification: the relay polls the table every 100 ms instead of tailing the database's log.
  */
 import { setup } from 'xstate';
+import type { Mutable } from '../actors/draft';
 import { handle, type Out } from '../actors/out';
 import type { CallEvent, DisconnectedEvent, RpcEvent, TimerEvent } from '../kernel/effects';
 import type { ActorId } from '../kernel/envelope';
@@ -45,7 +46,6 @@ export interface OutboxRelayInput {
 }
 
 type Ev = CallEvent | TimerEvent | RpcEvent | DisconnectedEvent | { type: 'boot'; now: number } | { type: 'crash' };
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 type Draft = Mutable<OutboxRelayContext>;
 
 const act = (fn: (d: Draft, ev: Ev & { now: number }, out: Out) => void) =>
@@ -168,7 +168,7 @@ export const outboxRelayMachine = setup({
   id: 'outboxRelay',
   context: ({ input }) => ({ ...input, pollMs: 100, position: 0, pending: [], index: 0, nextCorrelationId: 0, waiting: null }),
   initial: 'idle',
-  on: { crash: '.DOWN' },
+  on: { crash: '.down' },
   states: {
     idle: { on: { boot: { target: 'relaying', actions: start } } },
     relaying: {
@@ -182,6 +182,6 @@ export const outboxRelayMachine = setup({
         reconnect: { actions: act((d, _ev, out) => query(d, 'relay-position', out)) },
       },
     },
-    DOWN: { on: { restart: { target: 'relaying', actions: start } } },
+    down: { on: { restart: { target: 'relaying', actions: start } } },
   },
 });

@@ -41,7 +41,7 @@ export const streamThreadMachine = setup({
   id: 'streamThread',
   context: ({ input }) => initialContext(input),
   initial: 'idle',
-  on: { crash: '.DOWN' },
+  on: { crash: '.down' },
   states: {
     idle: { on: { boot: { target: 'initializing', actions: act((d, now, _ev, out) => startProcess(d, now, out)) } } },
     initializing: {
@@ -76,7 +76,7 @@ export const streamThreadMachine = setup({
       },
     },
     stopped: {},
-    DOWN: {
+    down: {
       on: { restart: { target: 'initializing', actions: act((d, now, _ev, out) => startProcess(d, now, out)) } },
     },
   },

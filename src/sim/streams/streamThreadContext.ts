@@ -3,6 +3,8 @@
  * (initialising and restoring the task), processing.ts (the poll–process–commit loop) and
  * migration.ts (closing the task dirty after a TaskMigratedException).
  */
+
+import type { Mutable } from '../actors/draft';
 import { handle, type Out } from '../actors/out';
 import type { CallEvent, TimerEvent } from '../kernel/effects';
 import type { ActorId } from '../kernel/envelope';
@@ -104,7 +106,6 @@ export type Ev =
   | CallEvent
   | TimerEvent
   | { type: 'boot' | 'crash' | 'initialized' | 'restored' | 'migrate' | 'migrated' | 'recreate' | 'halt' };
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 export type Draft = Mutable<StreamThreadContext>;
 
 export function initialContext(input: StreamThreadInput): StreamThreadContext {

@@ -19,6 +19,8 @@ import { useSim } from '../useSim';
 
 // failure injection loads after the first paint, to keep the initial JavaScript small
 const InjectPanel = lazy(() => import('../inject').then((m) => ({ default: m.InjectPanel })));
+// the selected actor's statechart, drawn from its machine (src/ui/statechart/**), loads on demand too
+const StatechartView = lazy(() => import('../statechart/StatechartView').then((m) => ({ default: m.StatechartView })));
 
 /** One step's narration (the narration module loads after the first paint). */
 function StepSentence({ trace, index, language }: { readonly trace: Trace; readonly index: number; readonly language: Language }) {
@@ -155,6 +157,9 @@ function ActorDetails({
           ),
         ]}
       />
+      <Suspense fallback={null}>
+        <StatechartView actorId={id} />
+      </Suspense>
       {recent.length > 0 && (
         <>
           <h4>{t.recentSteps}</h4>

@@ -1,0 +1,52 @@
+/**
+ * Runs one machine on its own, without the kernel: its input is built from a small scenario (as
+ * `buildScenario` builds it for a run), events are sent by hand with a virtual time, and every
+ * effect it emits is collected — so a test sees transitions, guards and effects directly.
+ */
+import { type AnyStateMachine, createActor } from 'xstate';
+import type { Effect } from '../../src/sim/kernel/effects';
+import { stateValueToString } from '../../src/sim/kernel/stateValue';
+import { buildScenario } from '../../src/sim/scenario/build';
+import { validateScenario } from '../../src/sim/scenario/validate';
+
+/** The input `buildScenario` gives actor `actorId` of this scenario. */
+export function inputOf(scenario: unknown, actorId: string): unknown {
+  const v = validateScenario(scenario);
+  if (!v.ok) throw new Error(v.errors.map((e) => `${e.path}: ${e.message}`).join('; '));
+  const spec = buildScenario(v.resolved).specs.find((s) => s.id === actorId);
+  if (!spec) throw new Error(`no actor ${actorId}`);
+  return spec.input;
+}
+
+export interface Driven {
+  /** Sends an event at virtual time `now`; returns the effects it emitted. */
+  send(event: { type: string } & Record<string, unknown>, now?: number): Effect[];
+  /** The state value as the trace writes it ("live.READY"). */
+  state(): string;
+  context<C>(): C;
+}
+
+export function drive(machine: AnyStateMachine, input: unknown): Driven {
+  const actor = createActor(machine, { input });
+  let effects: Effect[] = [];
+  actor.on('*', (e: unknown) => {
+    effects.push(e as Effect);
+  });
+  actor.start();
+  return {
+    send(event, now = 0) {
+      effects = [];
+      actor.send({ ...event, now });
+      return effects;
+    },
+    state: () => stateValueToString(actor.getSnapshot().value),
+    context: <C>() => actor.getSnapshot().context as C,
+  };
+}
+
+/** The requests among the effects, as "rpc→to". */
+export const sends = (effects: readonly Effect[]) => effects.flatMap((e) => (e.type === 'send' ? [`${e.rpc}→${e.to}`] : []));
+
+/** The local calls among the effects, as "name→to". */
+export const calls = (effects: readonly Effect[]) =>
+  effects.flatMap((e) => (e.type === 'call' ? [{ to: e.to, name: e.name, ...(e.args ?? {}) }] : []));
