@@ -291,7 +291,7 @@ describe('every fact kind, RPC and step kind', () => {
       ],
       [
         'the inbox row (evt-1, billing) written at 4002 ms was deleted after the inbox retention of 300000 ms: the duplicate is not recognised',
-        'Inbox 보존 기간 300000 ms가 지나 삭제됐습니다',
+        'inbox 보존 기간 300000 ms가 지나 삭제됐습니다',
       ],
       [
         'Idempotency-Key evt-1 was stored at 4002 ms and expired after 300000 ms: the API no longer recognises it',

@@ -67,6 +67,22 @@ export const PRESET_GOALS: Readonly<Record<string, PresetGoal>> = {
   'streams-eos-repartition': g('no-duplicates', 'view-counts', CRASH),
   'upstream-duplicate-event-id': g('no-duplicates', 'orders', NETWORK),
   'outbox-cdc': g('no-duplicates', 'order-events', CRASH),
+  // the syllabus presets
+  'db-sink-upsert': g('no-duplicates', 'orders-db', CRASH),
+  // a lookup before the retry covers a lost response (the story), not a slow request: with 'delay'
+  // the search finds the race — the lookup runs before the delayed first request reaches the API,
+  // finds nothing, retries, and both charge (docs/search.md)
+  'api-lookup-before-retry': g('no-duplicates', 'payment-api', ['drop']),
+  'counter-set-vs-incr': g('no-duplicates', 'incr-store', CRASH),
+  'late-duplicate-after-expiry': g('no-duplicates', 'ledger-db', NETWORK),
+  // the retry's new event_id hides the duplicate from every layer that counts by event_id: the
+  // search, which reads the verdict, cannot see it either (the checklist does)
+  'retry-mints-new-event-id': g('no-duplicates', 'billing-db', NETWORK),
+  'business-id-is-not-transactional-id': g('no-duplicates', 'payments', PAUSE),
+  'rekey-by-event-id': g('processed-once', 'order-reader', NETWORK),
+  'compaction-erases-events': g('no-loss', 'payment-approved', NETWORK),
+  'eos-auto-commit-rebalance': g('no-loss', 'settlements', PAUSE),
+  'streams-task-migration': g('no-duplicates', 'view-counts', PAUSE),
 };
 
 /** The goal of a preset; a scenario that is not a preset gets "every property", every fault. */
