@@ -6,6 +6,8 @@
  * translated. Text inside an element marked lang="en" is English on purpose (Kafka's own messages,
  * the "English" language button) and is not read.
  */
+import { chartOf, nodesOf } from '../src/sim/charts/chart';
+import { DOCUMENTED } from '../src/sim/charts/docs';
 import { CLUSTER_CONFIG } from '../src/sim/config/clusterConfig';
 import { CONSUMER_CONFIG } from '../src/sim/config/consumerConfig';
 import { PRODUCER_CONFIG } from '../src/sim/config/producerConfig';
@@ -101,6 +103,11 @@ const KAFKA_WORDS = [
   'iframe',
   'eos-lab',
   'postMessage',
+  'Java',
+  'Mermaid',
+  'stateDiagram-v2',
+  // the Korean articles write it in Latin script ("Exactly-once 처리")
+  'Exactly-once',
   'ms',
   'px',
   'seed',
@@ -201,6 +208,23 @@ export function runWords(built: {
   // a producer's transactional.id is the run's own identifier too (default `<client>-txn`)
   const transactionalIds = inputs.map((i) => i?.config?.['transactional.id']).filter((c): c is string => typeof c === 'string');
   return [...built.processes.flatMap((p) => [p.id, ...p.actors]), ...clients, ...transactionalIds, ...Object.keys(built.meta.topics)];
+}
+
+/** The statechart view's words: every state, event and guard name of every machine, as the machines name them. */
+export function chartWords(): string[] {
+  const out = new Set<string>();
+  for (const [, , machine] of DOCUMENTED) {
+    const chart = chartOf(machine);
+    for (const n of nodesOf(chart)) {
+      out.add(n.key);
+      for (const h of n.handles) out.add(h);
+    }
+    for (const e of chart.edges) {
+      if (e.event) out.add(e.event);
+      if (e.guard) out.add(e.guard);
+    }
+  }
+  return [...out];
 }
 
 /** The actors' state names as the machines call them (shown in monospace beside each actor). */

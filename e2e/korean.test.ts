@@ -13,7 +13,7 @@ import { PRESETS } from '../src/sim/presets';
 import { runScenario } from '../src/sim/run';
 import { encodeLink } from '../src/sim/scenario/link';
 import { launchBrowser, watchErrors } from './browser';
-import { allowList, englishWords, runWords, scenarioWords, stateWords } from './korean-words';
+import { allowList, chartWords, englishWords, runWords, scenarioWords, stateWords } from './korean-words';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -81,6 +81,7 @@ describe('Korean, every preset', () => {
       ...PRESETS.flatMap((p) => [p.id, ...scenarioWords(p.scenario)]),
       ...runWords(trace.built),
       ...stateWords(trace.steps),
+      ...chartWords(),
     ]);
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     const errors = watchErrors(page);

@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { actorChart, actorChartText, instanceLastTransition } from '../../src/sim/charts/actorChart';
 import { activePaths, chartOf, edgeOf, nodesOf } from '../../src/sim/charts/chart';
-import { withCharts } from '../../src/sim/charts/docs';
-import { toMermaid } from '../../src/sim/charts/mermaid';
+import { DOCUMENTED, withCharts } from '../../src/sim/charts/docs';
+import { mermaidId, toMermaid } from '../../src/sim/charts/mermaid';
 import { canGroupTransition, classicGroupStateMachine } from '../../src/sim/coordinator/classicGroupState';
 import { TXN_STATES, transactionStateMachine, VALID_PREVIOUS_STATES } from '../../src/sim/coordinator/transactionState';
 import { findPreset } from '../../src/sim/presets';
@@ -86,6 +86,17 @@ describe('toMermaid', () => {
     expect(text).toContain('  class live_READY current');
     // every id Mermaid sees is a plain identifier
     for (const line of text.split('\n').filter((l) => l.includes('-->'))) expect(line).toMatch(/^\s+(\[\*\]|\w+) --> \w+( : .+)?$/);
+  });
+
+  it('draws a transition on the root (taken in any state) from every top-level state, never from an empty id', () => {
+    for (const [name, , machine] of DOCUMENTED) {
+      const chart = chartOf(machine);
+      const text = toMermaid(chart);
+      for (const line of text.split('\n').filter((l) => l.includes('-->'))) expect(line, name).toMatch(/^\s+(\[\*\]|\w+) --> \w+( : .+)?$/);
+      for (const e of chart.edges.filter((x) => x.source === ''))
+        for (const top of chart.root.children.filter((c) => c.path !== e.target))
+          expect(text, name).toContain(`  ${mermaidId(top.path)} --> ${mermaidId(e.target)} : ${e.event}`);
+    }
   });
 });
 

@@ -30,7 +30,12 @@ export function toMermaid(chart: Chart, options: { current?: string } = {}): str
   };
   for (const c of chart.root.children) write(c, '  ');
   if (chart.initial) lines.push(`  [*] --> ${mermaidId(chart.initial)}`);
-  for (const e of chart.edges) lines.push(`  ${mermaidId(e.source)} --> ${mermaidId(e.target)} : ${label(e)}`);
+  for (const e of chart.edges) {
+    // a transition on the root (e.g. `crash`) is taken from every state: Mermaid has no "any
+    // state" source, so it is drawn from each top-level state other than its target
+    const sources = e.source === '' ? chart.root.children.map((c) => c.path).filter((p) => p !== e.target) : [e.source];
+    for (const source of sources) lines.push(`  ${mermaidId(source)} --> ${mermaidId(e.target)} : ${label(e)}`);
+  }
   if (options.current) {
     lines.push('  classDef current font-weight:bold,stroke-width:3px');
     for (const leaf of options.current.split('|')) lines.push(`  class ${mermaidId(leaf)} current`);

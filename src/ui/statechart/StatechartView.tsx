@@ -85,7 +85,7 @@ function OneChart({
       </div>
       <details className="statechart-mermaid">
         <summary>{t.mermaid}</summary>
-        <pre>{mermaid}</pre>
+        <pre translate="no">{mermaid}</pre>
       </details>
     </figure>
   );
