@@ -4,6 +4,7 @@
  * Node); Kafka's INFO line appears when idempotence is silently switched off; junk never crashes;
  * in Korean the documentation is Korean while Kafka's messages stay English.
  */
+
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { findPreset } from '../src/sim/presets';
@@ -13,6 +14,7 @@ import type { Scenario } from '../src/sim/scenario/schema';
 import { DOCS_KO } from '../src/ui/config/docsKo';
 import { CONFIG_STRINGS } from '../src/ui/config/strings';
 import { launchBrowser, screenshot, watchErrors } from './browser';
+import { closeConfig, openConfig } from './ui-helpers';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -34,7 +36,7 @@ async function open(): Promise<{ page: Page; errors: string[]; config: Locator }
   const errors = watchErrors(page);
   await page.goto(inject('baseUrl'));
   await page.getByRole('heading', { name: /consumer got the order twice/ }).waitFor();
-  return { page, errors, config: page.getByRole('region', { name: 'Configuration' }) };
+  return { page, errors, config: await openConfig(page) };
 }
 
 const traceHash = (page: Page) => page.getByTestId('trace-hash').getAttribute('data-trace-hash');
@@ -119,9 +121,11 @@ describe('config editor', () => {
 
   it("shows the documentation in Korean once the reader picks Korean, and Kafka's messages in English", async () => {
     const { page, errors, config } = await open();
+    await closeConfig(page);
     await page.getByRole('button', { name: '한국어' }).click();
-    const row = config.locator('tr[data-key="transactional.id"]');
-    await expect.poll(() => row.innerText()).toContain(DOCS_KO.producer['transactional.id']);
+    await openConfig(page);
+    const row = config.locator('[data-key="transactional.id"]');
+    await expect.poll(() => row.textContent()).toContain(DOCS_KO.producer['transactional.id']);
     expect(await config.innerText()).toContain(CONFIG_STRINGS.ko.messagesInEnglish);
     await type(config, 'linger.ms', 'soon');
     await expect.poll(() => config.getByTestId('config-errors').innerText()).toContain('linger.ms must be a whole number');

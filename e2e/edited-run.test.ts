@@ -10,7 +10,7 @@ import { runScenario } from '../src/sim/run';
 import { decodeLink } from '../src/sim/scenario/link';
 import { presetOrigin } from '../src/sim/scenario/origin';
 import { launchBrowser, screenshot, watchErrors } from './browser';
-import { axe } from './ui-helpers';
+import { axe, closeConfig, openConfig } from './ui-helpers';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -89,8 +89,9 @@ describe('an edited run', () => {
 
   it('"Back to the preset" returns to the preset as shipped', async () => {
     const { page, errors } = await open(inject('baseUrl'));
-    const config = page.getByRole('region', { name: 'Configuration' });
+    const config = await openConfig(page);
     await config.getByRole('checkbox', { name: 'enable.idempotence' }).uncheck();
+    await closeConfig(page);
     await expect.poll(() => editedFrom(page).count()).toBe(1);
     await page.getByTestId('reset-to-preset').click();
     await expect.poll(() => editedFrom(page).count()).toBe(0);

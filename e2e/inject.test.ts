@@ -6,6 +6,7 @@
  * The page exposes its store as `window.__eosLab.store` (declared in src/main.tsx); these tests use
  * it only to move the playback position and switch the language, and click everything else.
  */
+
 import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -14,6 +15,7 @@ import { runScenario, type Trace } from '../src/sim/run';
 import { advancePastTimeout, injectEnvelopeFault, resendRecord, setConfigValues, startSecondInstance } from '../src/sim/scenario/edits';
 import type { Scenario } from '../src/sim/scenario/schema';
 import { launchBrowser, screenshot, watchErrors } from './browser';
+import { closeConfig, openConfig } from './ui-helpers';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -121,9 +123,10 @@ describe('failure injection', () => {
 
   it('without idempotence the same lost ack leaves a duplicate record in the log', async () => {
     const { page, errors } = await open();
-    const config = page.getByRole('region', { name: 'Configuration' });
+    const config = await openConfig(page);
     await config.getByRole('checkbox', { name: 'enable.idempotence' }).uncheck();
     await expect.poll(() => config.getByTestId('config-status').innerText()).toContain('Applied');
+    await closeConfig(page);
     const plain = setConfigValues(opening(), { scope: 'client', client: 'orders-service' }, { 'enable.idempotence': false });
     const before = runScenario(plain);
     await expect.poll(() => traceHash(page)).toBe(before.traceHash);
@@ -172,7 +175,7 @@ describe('failure injection', () => {
     const violations = await page.evaluate(async () => {
       const axe = (window as unknown as { axe: { run: (ctx: unknown) => Promise<{ violations: { id: string; nodes: unknown[] }[] }> } })
         .axe;
-      const result = await axe.run({ include: [['section[aria-label="Inject a failure"]'], ['section[aria-label="Configuration"]']] });
+      const result = await axe.run({ include: [['section[aria-label="Inject a failure"]']] });
       return result.violations.map((v) => `${v.id} (${v.nodes.length})`);
     });
     expect(violations).toEqual([]);
@@ -213,9 +216,9 @@ describe('failure injection', () => {
     const second = startSecondInstance(s, { trace, step, client: 'app' });
     if (!second.ok) throw new Error(second.reason);
     await expect.poll(() => traceHash(page)).toBe(runScenario(second.scenario).traceHash);
-    await expect
-      .poll(() => page.getByRole('region', { name: 'Configuration' }).getByLabel('Configure').innerText())
-      .toContain('app-2 (producer)');
+    const config = await openConfig(page);
+    await expect.poll(() => config.getByTestId('config-section').innerText()).toContain('app-2 (producer)');
+    await closeConfig(page);
 
     await page.evaluate((scenario) => window.__eosLab?.store.getState().load(scenario), s);
     await seek(page, step);

@@ -12,7 +12,7 @@ import { javaCode } from '../src/ui/code/javaCode';
 import { EOS_NOTES } from '../src/ui/notes/eosNotes';
 import { EOS_LAYERS, EOS_TRIAD } from '../src/ui/verdict/eosLayers';
 import { launchBrowser, watchErrors } from './browser';
-import { axe, loadScenario, openPage } from './ui-helpers';
+import { axe, loadScenario, openConfig, openPage } from './ui-helpers';
 
 let browser: Browser;
 let page: Page;
@@ -112,7 +112,7 @@ describe('the syllabus panels', () => {
     const check = page.locator('[data-testid="checklist"] [data-check="offsets-in-transaction"]');
     await check.waitFor();
     expect(await check.getAttribute('data-status')).toBe('fail');
-    const config = page.getByRole('region', { name: 'Configuration' });
+    const config = await openConfig(page);
     await config.getByTestId('config-section').selectOption('client:counter');
     const table = config.getByTestId('config-table');
     await expect.poll(() => table.innerText()).toContain('at_least_once is the default');

@@ -3,7 +3,7 @@
  * store hook, wait for a step, read the verdict table off the screen.
  */
 import { createRequire } from 'node:module';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { inject } from 'vitest';
 
 export async function openPage(browser: Browser, size = { width: 1280, height: 720 }): Promise<Page> {
@@ -97,4 +97,18 @@ export async function everyStep(page: Page): Promise<void> {
   const toggle = page.getByTestId('skip-idle');
   if ((await toggle.getAttribute('aria-pressed')) === 'true') await toggle.click();
   await page.waitForFunction(() => document.querySelector('[data-testid="skip-idle"]')?.getAttribute('aria-pressed') === 'false');
+}
+
+/** Opens the configuration editor (a modal sheet since it left the side column) and returns it. */
+export async function openConfig(page: Page): Promise<Locator> {
+  const sheet = page.getByTestId('config-sheet');
+  if (!(await sheet.isVisible())) await page.getByTestId('open-config').click();
+  await page.getByTestId('config-editor').waitFor();
+  return sheet;
+}
+
+/** Closes the configuration editor's sheet (Escape), so the page behind it takes input again. */
+export async function closeConfig(page: Page): Promise<void> {
+  await page.keyboard.press('Escape');
+  await page.getByTestId('config-sheet').waitFor({ state: 'hidden' });
 }
