@@ -5,7 +5,6 @@
 import { useId } from 'react';
 import { loadDefault } from '../../store/simStore';
 import { downloadText } from '../export/download';
-import { scenarioFile } from '../export/exportFiles';
 import { useSim } from '../useSim';
 import { budgetBody, budgetTitle, headlessCommand, headlessHint } from './budgetText';
 
@@ -28,7 +27,10 @@ export function BudgetNotice() {
       <p>
         {headlessHint(language)} <code>{headlessCommand(budget)}</code>
       </p>
-      <button type="button" onClick={() => downloadText(scenarioFile(budget.scenario), 'scenario.json', 'application/json')}>
+      <button
+        type="button"
+        onClick={() => downloadText(`${JSON.stringify(budget.scenario, null, 2)}\n`, 'scenario.json', 'application/json')}
+      >
         {language === 'ko' ? '시나리오 저장 (scenario.json)' : 'Save the scenario (scenario.json)'}
       </button>{' '}
       {refused && (
