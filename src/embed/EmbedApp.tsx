@@ -11,6 +11,7 @@ import { errorText } from '../sim/scenario/validate';
 import { partitionRows } from '../sim/trace/logView';
 import { summarize } from '../sim/trace/summary';
 import { type Language, simStore } from '../store/simStore';
+import { BudgetNotice } from '../ui/layout/BudgetNotice';
 import { Timeline } from '../ui/timeline/Timeline';
 import { useNarrator } from '../ui/useNarrator';
 import { useScenarioTexts } from '../ui/usePresetTexts';
@@ -215,6 +216,7 @@ export function EmbedApp() {
         </a>
       </header>
       <EmbedError />
+      <BudgetNotice />
       {status === 'running' && <progress max={1} value={0} aria-label={w.running} data-progress={progress} />}
       {scenario && trace && view && (
         <>

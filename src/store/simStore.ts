@@ -6,6 +6,7 @@
  * Dependencies point one way: ui → store → sim.
  */
 import { createStore } from 'zustand/vanilla';
+import { type BudgetKind, type BudgetStop, MemoryMeter, PAGE_BUDGETS, type PageBudgets, scenarioAsks, sizeRefusal } from '../sim/budget';
 import { DEFAULT_PRESET_ID, findPreset } from '../sim/presets';
 import { finishTrace, RecordedTrace, type SimView, startRun, stateAt, type Trace } from '../sim/run';
 import type { Scenario } from '../sim/scenario/schema';
@@ -25,6 +26,9 @@ export type Selection =
 
 export type RunStatus = 'idle' | 'running' | 'ready' | 'error';
 
+/** A run the page refused (too large), stopped at a budget, or that was cancelled; with its scenario. */
+export type PageBudgetStop = BudgetStop & { readonly scenario: Scenario };
+
 export interface SimState {
   readonly scenario: Scenario | null;
   readonly errors: readonly ScenarioError[] | null;
@@ -33,6 +37,8 @@ export interface SimState {
   readonly status: RunStatus;
   /** Steps computed so far while a long run is in progress. */
   readonly progress: number;
+  /** Set when the last load was refused for its size, stopped at a budget or cancelled (see sim/budget.ts). */
+  readonly budget: PageBudgetStop | null;
   /** Steps taken: 0 is the start, trace.steps.length the end. */
   readonly step: number;
   readonly view: SimView | null;
@@ -50,6 +56,8 @@ export interface SimState {
    * scenario is an edit of that trace's at `step`: the run goes on from the checkpoint before it.
    */
   load(input: unknown, options?: { step?: number; forkOf?: RecordedTrace }): void;
+  /** Stops the run under way; the steps computed so far become the trace (a bounded run). */
+  cancel(): void;
   seek(step: number): void;
   stepForward(): void;
   stepBack(): void;
@@ -80,11 +88,19 @@ export function storyOf(trace: Trace): Uint8Array {
   return s;
 }
 
-/** Runs above this many steps are computed in slices, with a progress bar. */
-const SLICE_STEPS = 20000;
+/** The first steps of a load run at once (every shipped preset fits); the rest in slices between frames. */
+const SYNC_STEPS = 8000;
+/** Steps between two looks at the clock within a slice. */
+const CHUNK_STEPS = 256;
+/** A slice yields to the page after this long, so input is answered between slices. */
+const SLICE_MS = 12;
 
-export function createSimStore() {
+const clock = () => (typeof performance !== 'undefined' ? performance.now() : 0);
+
+export function createSimStore(budgets: PageBudgets = PAGE_BUDGETS) {
   let generation = 0;
+  /** Lands the run under way now (set by load while it runs in slices). */
+  let stopRun: ((kind: BudgetKind) => void) | null = null;
   return createStore<SimState>()((set, get) => ({
     scenario: null,
     errors: null,
@@ -92,6 +108,7 @@ export function createSimStore() {
     trace: null,
     status: 'idle',
     progress: 0,
+    budget: null,
     step: 0,
     view: null,
     playing: false,
@@ -104,36 +121,77 @@ export function createSimStore() {
     load(input, options = {}) {
       const v = validateScenario(input);
       const run = ++generation;
+      stopRun = null;
       if (!v.ok) {
-        set({ errors: v.errors, status: 'error', playing: false });
+        set({ errors: v.errors, status: 'error', playing: false, budget: null });
+        return;
+      }
+      const scenario = v.resolved.scenario;
+      const refused = sizeRefusal(scenario, budgets);
+      if (refused) {
+        set({ errors: null, status: 'error', playing: false, budget: { ...refused, scenario } });
         return;
       }
       const { sim, built } = options.forkOf ? startFork(options.forkOf, v.resolved, options.step ?? 0) : startRun(v.resolved);
-      set({ status: 'running', progress: 0, playing: false, errors: null, notes: v.resolved.notes });
-      const land = () => {
+      const meter = new MemoryMeter();
+      set({ status: 'running', progress: 0, playing: false, errors: null, notes: v.resolved.notes, budget: null });
+      const land = (stopped: BudgetKind | null) => {
+        stopRun = null;
+        const bytes = stopped ? meter.estimate(sim) : 0; // before finishing: that trims the columns
         const trace = finishTrace(v.resolved, built, sim);
         const step = Math.max(0, Math.min(options.step ?? 0, trace.steps.length));
         set({
-          scenario: v.resolved.scenario,
+          scenario,
           trace,
           status: 'ready',
           progress: trace.steps.length,
           step,
           view: stateAt(trace, step),
           selection: null,
+          budget: stopped
+            ? {
+                kind: stopped,
+                asks: scenarioAsks(scenario),
+                steps: sim.stepIndex,
+                bytes,
+                field: null,
+                budgets,
+                scenario,
+              }
+            : null,
         });
       };
-      // small runs finish synchronously; large ones yield to the page between slices
-      sim.run(SLICE_STEPS);
-      if (sim.done) return land();
-      const slice = () => {
-        if (run !== generation) return; // a newer load replaced this one
-        sim.run(sim.stepIndex + SLICE_STEPS);
-        set({ progress: sim.stepIndex });
-        if (sim.done) land();
-        else setTimeout(slice, 0);
+      const over = (): BudgetKind | null =>
+        sim.stepIndex >= budgets.maxSteps ? 'steps' : meter.estimate(sim) > budgets.maxBytes ? 'memory' : null;
+      /** Runs chunks until `ms` have passed (or `steps` more steps are taken); says why it stopped, if it did. */
+      const slice = (ms: number, steps: number): BudgetKind | 'done' | null => {
+        const t0 = clock();
+        const until = Math.min(budgets.maxSteps, sim.stepIndex + steps);
+        while (sim.stepIndex < until) {
+          sim.run(Math.min(until, sim.stepIndex + CHUNK_STEPS));
+          if (sim.done) return 'done';
+          const o = over();
+          if (o) return o;
+          if (clock() - t0 >= ms) return null;
+        }
+        return over();
       };
-      setTimeout(slice, 0);
+      // small runs finish synchronously; large ones yield to the page between slices
+      const first = slice(Number.POSITIVE_INFINITY, SYNC_STEPS);
+      if (first) return land(first === 'done' ? null : first);
+      stopRun = land;
+      const next = () => {
+        if (run !== generation || stopRun !== land) return; // a newer load replaced this one, or it was cancelled
+        const r = slice(SLICE_MS, Number.POSITIVE_INFINITY);
+        if (r) return land(r === 'done' ? null : r);
+        set({ progress: sim.stepIndex });
+        setTimeout(next, 0);
+      };
+      set({ progress: sim.stepIndex });
+      setTimeout(next, 0);
+    },
+    cancel() {
+      stopRun?.('cancelled');
     },
     seek(step) {
       const { trace } = get();

@@ -1,9 +1,11 @@
 /**
  * EOS Lab's page: the header, then — once a scenario has run — playback, narration, the actors, the
  * timeline, the verdict, the details of the selection and the readiness checklist. A scenario that
- * fails validation shows its errors instead; a long run shows its progress.
+ * fails validation shows its errors instead; a long run shows its progress (with Cancel); a run the
+ * page refused or stopped at a budget says so (layout/BudgetNotice).
  */
 import { useCallback, useMemo, useState } from 'react';
+import { BudgetNotice } from './layout/BudgetNotice';
 import { Header } from './layout/Header';
 import { RunProgress } from './layout/RunProgress';
 import { ScenarioErrors } from './layout/ScenarioErrors';
@@ -27,6 +29,7 @@ export function App() {
   return (
     <div className="app" data-status={status}>
       <Header onHelp={openHelp} />
+      <BudgetNotice />
       {status === 'ready' && targets ? (
         <Workspace targets={targets} />
       ) : (

@@ -1,4 +1,6 @@
-/** While a long run is computed in slices: a progress bar and how far it got. */
+/** While a long run is computed in slices: a progress line, how far it got against the step budget, and Cancel. */
+import { PAGE_BUDGETS } from '../../sim/budget';
+import { simStore } from '../../store/simStore';
 import { useStrings } from '../i18n';
 import { useSim } from '../useSim';
 
@@ -6,13 +8,17 @@ export function RunProgress() {
   const t = useStrings();
   const status = useSim((s) => s.status);
   const progress = useSim((s) => s.progress);
+  const language = useSim((s) => s.language);
   if (status !== 'running') return null;
   return (
     <section className="run-progress" aria-label={t.running} data-testid="run-progress">
       <output>
         {t.running} {t.computed(progress)}
       </output>
-      <progress aria-label={t.running} />
+      <progress aria-label={t.running} max={PAGE_BUDGETS.maxSteps} value={progress} />
+      <button type="button" data-testid="run-cancel" onClick={() => simStore.getState().cancel()}>
+        {language === 'ko' ? '취소' : 'Cancel'}
+      </button>
     </section>
   );
 }
