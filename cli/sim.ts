@@ -1,6 +1,7 @@
 /**
  * Headless runner: npm run sim -- <file.json | preset-id> [--json] [--until <step>] [--internal]
  *                  npm run sim -- --list
+ *                  npm run sim -- --import <dump.txt> [more dumps…] [--json]   (kafka-dump-log.sh output)
  * Exit codes: 0 ok, 2 unknown preset / invalid scenario / bad arguments.
  *
  * A scenario file may come from anyone: everything printed from it (and from the command line) goes
@@ -13,6 +14,7 @@ import { parseScenarioJson, validateScenario } from '../src/sim/scenario/validat
 import { renderText } from '../src/sim/trace/dumpLog';
 import { summarize } from '../src/sim/trace/summary';
 import { escapeJsonForTerminal, escapeForTerminal as t } from '../src/sim/trace/terminalText';
+import { importDumps } from './importDump';
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n`);
@@ -25,6 +27,11 @@ if (args.includes('--list')) {
   process.exit(0);
 }
 const json = args.includes('--json');
+if (args.includes('--import'))
+  importDumps(
+    args.filter((a) => !a.startsWith('--')),
+    json,
+  );
 const internal = args.includes('--internal');
 const untilIdx = args.indexOf('--until');
 let until: number | undefined;
