@@ -3,6 +3,8 @@ import { createRoot } from 'react-dom/client';
 import { startHashSync } from './share/hashSync';
 import { simStore } from './store/simStore';
 import { App } from './ui/App';
+import { decodeDumpLink } from './ui/dump/dumpLink';
+import { dumpStore } from './ui/dump/dumpStore';
 import './ui/styles.css';
 
 declare global {
@@ -15,6 +17,9 @@ declare global {
 window.__eosLab = { store: simStore };
 // [share-embed] opens the URL's share link, #gallery or the default scenario, then keeps the URL in step
 startHashSync(simStore);
+// [your-data] a dump link (#dump=1.…) opens the dump over the default scenario
+const dumpSources = decodeDumpLink(window.location.hash);
+if (dumpSources) void dumpStore.getState().open(dumpSources);
 const root = document.getElementById('root');
 if (root)
   createRoot(root).render(

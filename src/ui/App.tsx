@@ -3,7 +3,8 @@
  * timeline, the verdict, the details of the selection and the readiness checklist. A scenario that
  * fails validation shows its errors instead; a long run shows its progress.
  */
-import { useCallback, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
+import { useDump } from './dump/dumpStore';
 import { Header } from './layout/Header';
 import { RunProgress } from './layout/RunProgress';
 import { ScenarioErrors } from './layout/ScenarioErrors';
@@ -15,19 +16,27 @@ import { usePlayLoop } from './playback/usePlayLoop';
 import { useShortcuts } from './playback/useShortcuts';
 import { useSim } from './useSim';
 
+// [your-data] an imported kafka-dump-log.sh dump replaces the run while it is shown; loaded on demand
+const DumpPage = lazy(() => import('./dump/DumpPage').then((m) => ({ default: m.DumpPage })));
+
 export function App() {
   useDocumentSettings();
   usePlayLoop();
   const trace = useSim((s) => s.trace);
   const status = useSim((s) => s.status);
+  const dumpShown = useDump((s) => s.importing || s.analysis !== null);
   const [helpOpen, setHelpOpen] = useState(false);
   const openHelp = useCallback(() => setHelpOpen(true), []);
   const targets = useMemo(() => (trace ? jumpTargets(trace.steps) : null), [trace]);
-  useShortcuts(targets, openHelp, status === 'ready' && !helpOpen);
+  useShortcuts(targets, openHelp, status === 'ready' && !helpOpen && !dumpShown);
   return (
     <div className="app" data-status={status}>
       <Header onHelp={openHelp} />
-      {status === 'ready' && targets ? (
+      {dumpShown ? (
+        <Suspense fallback={<main className="app-main" />}>
+          <DumpPage />
+        </Suspense>
+      ) : status === 'ready' && targets ? (
         <Workspace targets={targets} />
       ) : (
         // nothing to show yet (or the scenario cannot run): the page still has its main landmark

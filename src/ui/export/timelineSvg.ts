@@ -18,6 +18,8 @@ export interface TimelineSvgInput {
   /** Committed offsets per group, keyed "<topic>-<partition>". */
   readonly groups?: readonly { readonly groupId: string; readonly committed: Readonly<Record<string, number>> }[];
   readonly theme?: 'light' | 'dark';
+  /** Replaces "EOS Lab · step … · … ms" under the title (an imported dump has no steps). */
+  readonly subtitle?: string;
   /** At most this many offsets per lane (the latest ones); the export says when it cut. */
   readonly maxCells?: number;
 }
@@ -99,7 +101,7 @@ export function timelineSvg(input: TimelineSvgInput): string {
   out.push(`<rect width="100%" height="100%" fill="${c.bg}"/>`);
   out.push(`<text x="16" y="24" font-size="15" font-weight="600" fill="${c.fg}">${escapeXml(input.title)}</text>`);
   out.push(
-    `<text x="16" y="42" font-size="11" fill="${c.muted}">${escapeXml(`EOS Lab · step ${input.step} / ${input.steps} · ${input.timeMs} ms · HW = high watermark, LSO = last stable offset, LEO = log end offset · C/A = COMMIT/ABORT marker, c/x/o = committed/aborted/open transactional record`)}</text>`,
+    `<text x="16" y="42" font-size="11" fill="${c.muted}">${escapeXml(`${input.subtitle ?? `EOS Lab · step ${input.step} / ${input.steps} · ${input.timeMs} ms`} · HW = high watermark, LSO = last stable offset, LEO = log end offset · C/A = COMMIT/ABORT marker, c/x/o = committed/aborted/open transactional record`)}</text>`,
   );
   lanes.forEach(({ p, first, last, cut }, i) => {
     const y = TOP + i * LANE;

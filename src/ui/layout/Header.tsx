@@ -7,6 +7,7 @@ import { useMemo } from 'react';
 import { ShareBar } from '../../share/ShareBar';
 import { presetOrigin } from '../../sim/scenario/origin';
 import { simStore } from '../../store/simStore';
+import { ImportDumpButton } from '../dump/ImportDumpButton';
 import { useStrings } from '../i18n';
 import { useScenarioTexts } from '../usePresetTexts';
 import { useSim } from '../useSim';
@@ -65,6 +66,8 @@ export function Header({ onHelp }: { readonly onHelp: () => void }) {
       <div className="settings">
         {/* [share-embed] Scenarios (the gallery), Share, Embed, Export/Import and the bad-link message */}
         <ShareBar />
+        {/* [your-data] open a kafka-dump-log.sh dump */}
+        <ImportDumpButton />
         <LanguageToggle />
         <ThemeSelect />
         <button type="button" className="help-button" onClick={onHelp} aria-label={t.help} aria-keyshortcuts="?">
