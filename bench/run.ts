@@ -12,9 +12,12 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { analyzeDump } from '../src/sim/dump/analyze';
+import { parseDump } from '../src/sim/dump/parse';
 import { PRESETS } from '../src/sim/presets';
 import { runScenario, stateAt, type Trace } from '../src/sim/run';
 import { DEFAULT_LINK_VIEW, encodeLink, LINK_LIMITS } from '../src/sim/scenario/link';
+import { bigDump } from './dumpData';
 import { exactlyOncePipeline } from './pipeline';
 import { measureTimelineFrames } from './timelineFrame';
 
@@ -205,12 +208,32 @@ function links(): void {
   target('link-length', `every preset link ≤ ${LINK_LIMITS.targetChars} characters`, max <= LINK_LIMITS.targetChars, `longest ${max}`);
 }
 
+// ---------------------------------------------------------------- dump import
+
+function dumpImport(): void {
+  console.log('\nDump import: parse and analyse a kafka-dump-log.sh --print-data-log dump (Node, median of 3)');
+  for (const n of [10000, 100000]) {
+    const text = bigDump(n);
+    const runs = [0, 1, 2].map(() =>
+      timed(() => {
+        const r = parseDump(text);
+        if (!r.ok) throw new Error('the benchmark dump does not parse');
+        return analyzeDump(r.dump);
+      }),
+    );
+    const ms = median(runs.map((r) => r.ms));
+    figure(`dump-parse-${n}`, `parse + analyse ${n} records (${Math.round(text.length / 1024)} KB)`, ms, 'ms');
+    if (n === 100000) target('dump-parse', 'a 100,000-record dump parses and is analysed in ≤ 2 s (Node)', ms <= 2000, `${round(ms)} ms`);
+  }
+}
+
 // ---------------------------------------------------------------- main
 
 async function main(): Promise<void> {
   console.log(`EOS Lab benchmarks — Node ${process.version}, ${cpus().length} cores, load ${loadavg().map(round).join(' ')}`);
   const trace = engine();
   seeking(trace);
+  dumpImport();
   await timeline();
   bundle();
   links();

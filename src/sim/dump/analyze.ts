@@ -88,6 +88,9 @@ export interface DumpAnalysis {
   readonly records: number;
 }
 
+/** Rows are made here and their outcome set when the marker is found (no copy per record). */
+type MutableRow = { -readonly [K in keyof RecordRow]: RecordRow[K] };
+
 interface Open {
   producerId: number;
   producerEpoch: number;
@@ -163,11 +166,11 @@ function analyzePartition(segs: DumpSegment[]): DumpLane {
       const o = open.get(pid);
       if (o && marker) {
         const outcome: TxnOutcome = marker === 'COMMIT' ? 'committed' : 'aborted';
-        for (const i of o.rows) rows[i] = { ...(rows[i] as RecordRow), txnOutcome: outcome };
+        for (const i of o.rows) (rows[i] as MutableRow).txnOutcome = outcome;
       }
       if (!o) orphanMarkers.push({ offset: b.baseOffset, producerId: pid, marker });
       // ended, but how is unknown: neither open nor known to be aborted
-      else if (!marker) for (const i of o.rows) rows[i] = { ...(rows[i] as RecordRow), txnOutcome: null };
+      else if (!marker) for (const i of o.rows) (rows[i] as MutableRow).txnOutcome = null;
       open.delete(pid);
       if (!marker) {
         unknownMarkers.push(b.baseOffset);
@@ -228,7 +231,7 @@ function analyzePartition(segs: DumpSegment[]): DumpLane {
   for (const a of aborted) {
     const o = open.get(a.producerId);
     if (o && o.startOffset >= a.firstOffset && o.startOffset <= a.lastOffset) {
-      for (const i of o.rows) rows[i] = { ...(rows[i] as RecordRow), txnOutcome: 'aborted' };
+      for (const i of o.rows) (rows[i] as MutableRow).txnOutcome = 'aborted';
       open.delete(a.producerId);
     }
   }
@@ -311,26 +314,37 @@ function rowOf(
   };
 }
 
+function duplicateKey(topic: string, r: RecordRow): string | null {
+  if (r.control) return null;
+  const eventId = r.headers.event_id;
+  if (eventId !== undefined) return `${topic}\u0000e\u0000${eventId}`;
+  if (r.key !== null && r.value !== null) return `${topic}\u0000k\u0000${r.key}\u0000${r.value}`;
+  return null;
+}
+
+/** Two passes: count every key, then collect only the keys seen more than once (a 100k-record dump allocates little). */
 function duplicatesOf(lanes: readonly DumpLane[]): DuplicateGroup[] {
+  const counts = new Map<string, number>();
+  for (const lane of lanes) {
+    if (lane.row.internal) continue;
+    for (const r of lane.row.records) {
+      const k = duplicateKey(lane.topic, r);
+      if (k !== null) counts.set(k, (counts.get(k) ?? 0) + 1);
+    }
+  }
   const groups = new Map<string, { topic: string; by: DuplicateGroup['by']; id: string; copies: DuplicateGroup['copies'][number][] }>();
   for (const lane of lanes) {
     if (lane.row.internal) continue;
     for (const r of lane.row.records) {
-      if (r.control) continue;
-      const eventId = r.headers.event_id;
-      let by: DuplicateGroup['by'];
-      let id: string;
-      if (eventId !== undefined) {
-        by = 'event_id';
-        id = eventId;
-      } else if (r.key !== null && r.value !== null) {
-        by = 'key+value';
-        id = `${r.key} → ${r.value}`;
-      } else continue;
-      const k = `${lane.topic}\u0000${by}\u0000${id}`;
+      const k = duplicateKey(lane.topic, r);
+      if (k === null || (counts.get(k) ?? 0) < 2) continue;
       let g = groups.get(k);
       if (!g) {
-        g = { topic: lane.topic, by, id, copies: [] };
+        const eventId = r.headers.event_id;
+        g =
+          eventId !== undefined
+            ? { topic: lane.topic, by: 'event_id', id: eventId, copies: [] }
+            : { topic: lane.topic, by: 'key+value', id: `${r.key} → ${r.value}`, copies: [] };
         groups.set(k, g);
       }
       g.copies.push({
@@ -342,9 +356,10 @@ function duplicatesOf(lanes: readonly DumpLane[]): DuplicateGroup[] {
       });
     }
   }
-  return [...groups.values()]
-    .filter((g) => g.copies.length > 1)
-    .map((g) => ({ ...g, visibleCopies: g.copies.filter((c) => c.outcome === null || c.outcome === 'committed').length }));
+  return [...groups.values()].map((g) => ({
+    ...g,
+    visibleCopies: g.copies.filter((c) => c.outcome === null || c.outcome === 'committed').length,
+  }));
 }
 
 export function analyzeDump(dump: ParsedDump): DumpAnalysis {
