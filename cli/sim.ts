@@ -8,6 +8,8 @@
  * through escapeForTerminal, so a key or a title cannot send escape sequences to the terminal.
  */
 import { readFileSync } from 'node:fs';
+import { costOfRun } from '../src/sim/cost/costOfRun';
+import { renderCost } from '../src/sim/cost/costText';
 import { findPreset, PRESETS } from '../src/sim/presets';
 import { runResolved } from '../src/sim/run';
 import { parseScenarioJson, validateScenario } from '../src/sim/scenario/validate';
@@ -61,4 +63,9 @@ if (!validation.ok) fail(`The scenario is not valid:\n${validation.errors.map((e
 
 const trace = runResolved(validation.resolved);
 const summary = summarize(trace, until ?? trace.steps.length);
-process.stdout.write(json ? `${escapeJsonForTerminal(JSON.stringify(summary, null, 2))}\n` : `${renderText(summary, { internal })}\n`);
+const cost = costOfRun(trace, summary);
+process.stdout.write(
+  json
+    ? `${escapeJsonForTerminal(JSON.stringify({ ...summary, cost }, null, 2))}\n`
+    : `${renderText(summary, { internal })}\n\n${renderCost(cost, t)}\n`,
+);
