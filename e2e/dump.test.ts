@@ -37,7 +37,9 @@ describe('dump import', () => {
     await page.getByTestId('import-dump').click();
     await dropFiles(page, [{ name: '00000000000000000000.log.txt', text: fixture('kafka/kafka-4.0-print-data-log.txt') }]);
     await page.getByTestId('dump-view').waitFor();
-    await expect.poll(() => page.getByTestId('lso-payments-0').innerText()).toBe('LSO 5: pinned by producerId 4003, epoch 0, open since offset 5');
+    await expect
+      .poll(() => page.getByTestId('lso-payments-0').innerText())
+      .toBe('LSO 5: pinned by producerId 4003, epoch 0, open since offset 5');
     const lane = page.getByRole('img', { name: /^payments-0: / });
     await expect.poll(() => lane.getAttribute('data-offsets')).toBe('0 1 2 3 4 5 6 7 8');
     expect(await page.getByTestId('findings-payments-0').innerText()).toContain('4001');
@@ -50,7 +52,14 @@ describe('dump import', () => {
     const url = page.url();
     const again = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await again.goto(url);
-    await expect.poll(() => again.getByTestId('lso-payments-0').innerText().catch(() => '')).toContain('producerId 4003');
+    await expect
+      .poll(() =>
+        again
+          .getByTestId('lso-payments-0')
+          .innerText()
+          .catch(() => ''),
+      )
+      .toContain('producerId 4003');
     await again.close();
 
     await page.getByTestId('dump-close').click();
@@ -66,13 +75,17 @@ describe('dump import', () => {
     await page.getByTestId('import-dump').click();
     await page.getByTestId('dump-text').fill(fixture('malformed/bad-number.txt'));
     await page.getByTestId('dump-open').click();
-    await expect.poll(() => page.getByTestId('dump-errors').innerText()).toContain('pasted, line 3: expected a whole number in "producerId: abc"');
+    await expect
+      .poll(() => page.getByTestId('dump-errors').innerText())
+      .toContain('pasted, line 3: expected a whole number in "producerId: abc"');
     await dropFiles(page, [
       { name: 'seg-3.txt', text: fixture('kafka/spanning-segment-3.txt') },
       { name: 'seg-0.txt', text: fixture('kafka/spanning-segment-0.txt') },
     ]);
     await page.getByTestId('dump-view').waitFor();
-    await expect.poll(() => page.getByTestId('lso-ledger-0').innerText()).toContain('pinned by producerId 3200, epoch 0, open since offset 2');
+    await expect
+      .poll(() => page.getByTestId('lso-ledger-0').innerText())
+      .toContain('pinned by producerId 3200, epoch 0, open since offset 2');
     expect(await page.getByRole('img', { name: /^ledger-/ }).count()).toBe(1);
     expect(errors).toEqual([]);
     await page.close();
