@@ -58,7 +58,7 @@ describe('exports of a scenario full of control characters', () => {
     await page.evaluate(() => window.__eosLab?.store.getState().seek(Number.MAX_SAFE_INTEGER));
     await page.getByTestId('open-export').click();
 
-    const svg = (await save(page, 'Timeline as SVG')).toString('utf8');
+    const svg = (await save(page, 'Figure as SVG')).toString('utf8');
     const parsed = await page.evaluate((text) => {
       const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
       const error = doc.getElementsByTagName('parsererror')[0];
@@ -72,7 +72,7 @@ describe('exports of a scenario full of control characters', () => {
     expect(parsed.title).toContain('bad title');
     expect(svg).toContain('orders-0');
 
-    const png = await save(page, 'Timeline as PNG');
+    const png = await save(page, 'Figure as PNG (2×)');
     expect([...png.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
     expect(JSON.parse((await save(page, 'Scenario as JSON')).toString('utf8'))).toEqual(hostile);
     const trace = JSON.parse((await save(page, 'Trace as JSON')).toString('utf8'));

@@ -14,6 +14,7 @@ import { toBase64Url } from '../src/sim/scenario/base64url';
 import { decodeLink, encodeLink } from '../src/sim/scenario/link';
 import { LINK_DICTIONARY_V1 } from '../src/sim/scenario/linkDictionary';
 import { launchBrowser, screenshot, watchErrors } from './browser';
+import { everyStep } from './ui-helpers';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -120,6 +121,7 @@ describe('opening a valid link', () => {
     const link = encodeLink(story.scenario, { step: 3, selection: null, language: 'en' });
     const { page } = await open(link);
     await expect.poll(() => page.getByTestId('step-counter').innerText()).toMatch(/^step 3 \//);
+    await everyStep(page);
     const historyLength = await page.evaluate(() => history.length);
     const stepButton = page.getByRole('button', { name: /Step/ });
     for (let i = 0; i < 4; i++) await stepButton.click();
@@ -195,6 +197,7 @@ describe('the gallery and the share panels', () => {
   it('exports the scenario, the trace and the timeline, and imports with path-qualified errors', async () => {
     const { page, errors } = await open(storyLink);
     await page.getByRole('heading', { name: story.title }).waitFor();
+    await everyStep(page);
     for (let i = 0; i < 30; i++) await page.getByRole('button', { name: /Step/ }).click();
     await page.getByTestId('open-export').click();
     const dialog = page.getByTestId('export-dialog');
@@ -209,10 +212,12 @@ describe('the gallery and the share panels', () => {
     const parsed = JSON.parse(trace.bytes.toString('utf8'));
     expect(parsed.summary.traceHash).toBe(runScenario(story.scenario).traceHash);
     expect(parsed.steps.length).toBe(parsed.summary.steps);
-    const svg = await save('Timeline as SVG');
+    const svg = await save('Figure as SVG');
     expect(svg.name).toBe('eos-lab-opening-story-step-30.svg');
-    expect(svg.bytes.toString('utf8')).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"[\s\S]*orders-0[\s\S]*HW \d+[\s\S]*<\/svg>$/);
-    const png = await save('Timeline as PNG');
+    expect(svg.bytes.toString('utf8')).toMatch(
+      /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"[\s\S]*orders-0[\s\S]*(HW|LEO) \d+[\s\S]*<\/svg>$/,
+    );
+    const png = await save('Figure as PNG (2×)');
     expect([...png.bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
     const paste = dialog.getByTestId('import-text');

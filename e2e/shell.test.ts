@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { findPreset } from '../src/sim/presets';
 import { runScenario } from '../src/sim/run';
 import { launchBrowser, screenshot, watchErrors } from './browser';
+import { everyStep } from './ui-helpers';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -19,6 +20,7 @@ describe('app shell', () => {
     await page.goto(inject('baseUrl'));
     await page.getByRole('heading', { name: /consumer got the order twice/ }).waitFor();
     const before = await page.getByTestId('logs').innerText();
+    await everyStep(page);
     const step = page.getByRole('button', { name: /Step/ });
     for (let i = 0; i < 20; i++) await step.click();
     await expect.poll(() => page.getByTestId('step-counter').innerText()).toContain('step 20');

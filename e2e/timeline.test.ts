@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { findPreset } from '../src/sim/presets';
 import { runScenario } from '../src/sim/run';
 import { launchBrowser, screenshot, watchErrors } from './browser';
+import { everyStep } from './ui-helpers';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -24,6 +25,7 @@ const totalSteps = runScenario(findPreset('opening-story')?.scenario).steps.leng
 async function openAtEnd(page: Page): Promise<void> {
   await page.goto(inject('baseUrl'));
   await page.getByTestId('timeline').waitFor();
+  await everyStep(page);
   const step = page.getByRole('button', { name: /Step/ });
   for (let i = 0; i < totalSteps; i++) await step.click();
   await expect.poll(() => page.getByTestId('step-counter').innerText()).toContain(`step ${totalSteps}`);
@@ -161,6 +163,7 @@ describe('timeline', () => {
     await page.getByTestId('timeline').waitFor();
     const summary = page.getByTestId('msc-summary');
     expect(await summary.innerText()).toMatch(/^0 envelopes sent by step 0/);
+    await everyStep(page);
     const step = page.getByRole('button', { name: /Step/ });
     for (let i = 0; i < 5; i++) await step.click();
     await expect.poll(() => summary.innerText()).toMatch(/sent by step 5/);

@@ -91,3 +91,10 @@ export async function axe(page: Page): Promise<AxeViolation[]> {
     return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target.join(' ')) }));
   });
 }
+
+/** Turns off "Skip background" so each Step is one step of the trace (tests that count steps). */
+export async function everyStep(page: Page): Promise<void> {
+  const toggle = page.getByTestId('skip-idle');
+  if ((await toggle.getAttribute('aria-pressed')) === 'true') await toggle.click();
+  await page.waitForFunction(() => document.querySelector('[data-testid="skip-idle"]')?.getAttribute('aria-pressed') === 'false');
+}

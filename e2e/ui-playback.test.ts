@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findPreset } from '../src/sim/presets';
 import { PRESET_TEXT_KO } from '../src/sim/presets/ko';
 import { runScenario } from '../src/sim/run';
+import { previousStoryPosition, storySteps } from '../src/sim/trace/story';
 import { jumpTargets } from '../src/ui/playback/jumps';
 import { launchBrowser, watchErrors } from './browser';
 import { loadScenario, openPage, position, waitForStep } from './ui-helpers';
@@ -47,8 +48,18 @@ describe('playback', () => {
     await press('End');
     const { total } = await position(page);
     await waitForStep(page, total);
+    // background steps (heartbeats, idle fetches) are skipped: ← lands on the last step of the story
+    const story = storySteps(runScenario(findPreset('opening-story')?.scenario));
+    await press('ArrowLeft');
+    await waitForStep(page, previousStoryPosition(story, total));
+    // B turns skipping off (and the switch says so): ← is one step again
+    await press('b');
+    expect(await page.getByTestId('skip-idle').getAttribute('aria-pressed')).toBe('false');
+    await press('End');
     await press('ArrowLeft');
     await waitForStep(page, total - 1);
+    await press('b');
+    expect(await page.getByTestId('skip-idle').getAttribute('aria-pressed')).toBe('true');
     await press('Home');
     await waitForStep(page, 0);
     expect(await narration()).toMatch(/^Start of the run/);

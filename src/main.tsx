@@ -5,6 +5,7 @@ import { simStore } from './store/simStore';
 import { App } from './ui/App';
 import { decodeDumpLink } from './ui/dump/dumpLink';
 import { dumpStore } from './ui/dump/dumpStore';
+import { browserLanguages, preferredLanguage } from './ui/preferredLanguage';
 import './ui/styles.css';
 
 declare global {
@@ -15,6 +16,8 @@ declare global {
 }
 
 window.__eosLab = { store: simStore };
+// a browser set to Korean opens in Korean; a share link's own language wins (hashSync opens it next)
+simStore.getState().setLanguage(preferredLanguage(browserLanguages()));
 // [share-embed] opens the URL's share link, #gallery or the default scenario, then keeps the URL in step
 startHashSync(simStore);
 // [your-data] a dump link (#dump=1.…) opens the dump over the default scenario

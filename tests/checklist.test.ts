@@ -120,11 +120,20 @@ describe('readiness checklist', () => {
     expect(noRetries.wouldShow).toContain('No shipped scenario shows it yet');
   });
 
-  it('Kafka Streams with at_least_once fails the first question', () => {
+  it('Kafka Streams with at_least_once fails the first question and offsets-in-transaction (no longer "not applicable")', () => {
     const item = check(findPreset('streams-alos-crash-duplicate')?.scenario, 'guarantee');
     expect(item.status).toBe('fail');
     expect(item.reason).toContain('processing.guarantee=at_least_once');
+    expect(item.reason).not.toContain('idempotent producer (');
     expect(item.showsHere).toBe(true);
+    const offsets = check(findPreset('streams-alos-crash-duplicate')?.scenario, 'offsets-in-transaction');
+    expect([offsets.status, offsets.showsHere]).toEqual(['fail', true]);
+    expect(offsets.reason).toContain('commitSync() after the output is written, outside any transaction');
+    // the same application switched to exactly_once_v2 passes both
+    const eos = JSON.parse(JSON.stringify(findPreset('streams-alos-crash-duplicate')?.scenario));
+    eos.clients[1].config['processing.guarantee'] = 'exactly_once_v2';
+    expect(check(eos, 'guarantee').status).toBe('pass');
+    expect(check(eos, 'offsets-in-transaction').status).toBe('pass');
   });
 
   it('a replacement taking over a transactional.id passes (zombie-fencing); two instances started together fail', () => {
@@ -183,15 +192,15 @@ describe('readiness checklist', () => {
     );
     expect(eos.status).toBe('pass');
     expect(eos.reason).toContain('sendOffsetsToTransaction');
-    // enable.auto.commit=true in an exactly-once application: no shipped preset shows it, so none is linked
+    // enable.auto.commit=true in an exactly-once application: eos-auto-commit-rebalance shows the input it loses
     const eosAuto = check(
       scenario([producer(), consumer({ mode: 'exactly-once', outputTopic: 'out' }, { 'enable.auto.commit': true })]),
       'offsets-in-transaction',
     );
     expect(eosAuto.status).toBe('fail');
     expect(eosAuto.reason).toContain('enable.auto.commit=true');
-    expect([eosAuto.preset, eosAuto.showsHere]).toEqual([null, false]);
-    expect(eosAuto.wouldShow).toMatch(/^No shipped scenario shows it yet: an exactly-once application with enable.auto.commit=true/);
+    expect(eosAuto.reason).toContain('onJoinPrepare');
+    expect([eosAuto.preset, eosAuto.showsHere, eosAuto.wouldShow]).toEqual(['eos-auto-commit-rebalance', false, null]);
     expect(check(scenario([producer(), consumer({ mode: 'at-least-once' })]), 'offsets-in-transaction').status).toBe('not-applicable');
   });
 
@@ -224,8 +233,15 @@ describe('readiness checklist', () => {
     );
     expect(renamed.status).toBe('fail');
     expect(renamed.reason).toContain('uuid-1, uuid-2');
-    expect(renamed.preset).toBeNull();
-    expect(renamed.wouldShow).toContain('mints a new UUID');
+    // the preset whose business retry mints a new UUID, not a stable-id case
+    expect([renamed.preset, renamed.wouldShow]).toEqual(['retry-mints-new-event-id', null]);
+    const minted = check(findPreset('retry-mints-new-event-id')?.scenario, 'event-id');
+    expect([minted.status, minted.showsHere]).toEqual(['fail', true]);
+    // a compacted topic holding distinct events under one key: compaction erases them
+    const events = check(findPreset('compaction-erases-events')?.scenario, 'event-id');
+    expect([events.status, events.showsHere]).toEqual(['fail', true]);
+    expect(events.reason).toContain('key customer-42 is sent distinct events (pay-1, pay-2, pay-3)');
+    expect(check(findPreset('compaction-is-not-dedup')?.scenario, 'event-id').status).toBe('not-applicable');
     // a compacted topic holds states, not events
     const state = check(
       scenario([producer({ script: [{ op: 'send', topic: 'in', key: 'k', value: 'v' }] })], {
@@ -268,6 +284,20 @@ describe('readiness checklist', () => {
       expect(check(withSink(type, mode), 'dedup-memory').status, mode).toBe('pass');
     }
     expect(check(withSink('database', 'inbox'), 'dedup-memory').reason).toContain('inbox keeps (event_id, app)');
+    // a counter: INCR counts a redelivery again, SET of the absolute value does not
+    const incr = check(withSink('database', 'increment'), 'side-effects');
+    expect([incr.status, incr.preset]).toEqual(['fail', 'counter-set-vs-incr']);
+    expect(check(withSink('database', 'set'), 'side-effects').status).toBe('pass');
+    expect(check(withSink('database', 'set'), 'dedup-memory').reason).toContain('takes SET of an absolute value');
+    // how long ids are remembered is part of the answer; a duplicate after that is a failure
+    const kept = (retentionMs: number) =>
+      scenario([producer(), consumer({ mode: 'at-least-once', sink: 'sink' })], {
+        sinks: [{ id: 'sink', type: 'database', mode: 'inbox', retentionMs }],
+      });
+    expect(check(kept(300000), 'dedup-memory').reason).toContain('for 300000 ms (retentionMs)');
+    const late = check(findPreset('late-duplicate-after-expiry')?.scenario, 'dedup-memory');
+    expect([late.status, late.showsHere]).toEqual(['fail', true]);
+    expect(late.reason).toContain('remembers processed ids for only 300000 ms: evt-1 took effect twice in ledger-db');
     expect(check(withSink('database', 'insert'), 'dedup-memory').status).toBe('fail');
     expect(check(scenario([producer()]), 'side-effects').status).toBe('not-applicable');
   });

@@ -220,6 +220,8 @@ describe('every fact kind, RPC and step kind', () => {
     },
     { kind: 'sideEffect', sink: 'db', effect: 'inbox conflict', eventId: 'e1', app: 'billing', applied: false, note: '' },
     { kind: 'sideEffect', sink: 'api', effect: 'idempotent replay', eventId: 'e1', app: 'billing', applied: false, note: '' },
+    { kind: 'sideEffect', sink: 'kv', effect: 'SET (same value)', eventId: 'e1', app: 'billing', applied: false, note: 'SET post-7 2' },
+    { kind: 'sideEffect', sink: 'kv', effect: 'INCR', eventId: 'e1', app: 'billing', applied: true, note: 'INCR post-7: 2 → 3' },
     { kind: 'txnState', transactionalId: 'tx', producerId: 9, producerEpoch: 2, from: 'Ongoing', to: 'PrepareAbort' },
     {
       kind: 'offsetsCommitted',
@@ -275,10 +277,41 @@ describe('every fact kind, RPC and step kind', () => {
       }
     });
   it('Korean notes and reasons are translated', () => {
-    const { t, i } = withStep({ facts: [FACTS[FACTS.length - 1] as Fact, FACTS[15] as Fact] });
+    const { t, i } = withStep({ facts: [FACTS[FACTS.length - 1] as Fact, FACTS.find((f) => f.kind === 'rebalance') as Fact] });
     const ko = narrate(t, i, 'ko');
     expect(ko).toContain('transaction.timeout.ms=60000을 넘었습니다');
     expect(ko).toContain('하트비트를 보내지 않았습니다');
+  });
+
+  it("the syllabus presets' notes are translated into Korean", () => {
+    const KO: readonly [string, string][] = [
+      [
+        "the application's business retry builds event evt-789 again with a new event_id 036d7bee-289a-47fd-8b97-6fddbda20242: the same payload, an id nobody has seen",
+        '새 event_id 036d7bee-289a-47fd-8b97-6fddbda20242로 다시 만듭니다',
+      ],
+      [
+        'the inbox row (evt-1, billing) written at 4002 ms was deleted after the inbox retention of 300000 ms: the duplicate is not recognised',
+        'Inbox 보존 기간 300000 ms가 지나 삭제됐습니다',
+      ],
+      [
+        'Idempotency-Key evt-1 was stored at 4002 ms and expired after 300000 ms: the API no longer recognises it',
+        '300000 ms가 지나 만료됐습니다',
+      ],
+      ['out of order: order_id order-2 seq 2 (evt-202, orders-by-event-1) arrived after seq 3', 'seq 3보다 늦게 도착했습니다'],
+      [
+        'onPartitionsRevoked: generation 1 ended while the transaction was open; the application aborts it so that the new owner processes its records from the committed offsets',
+        '트랜잭션을 취소합니다',
+      ],
+      [
+        'task for page-views-0 newly assigned to this instance, at an offset another instance committed: its store is restored from the changelog before it processes',
+        'changelog에서 상태 저장소를 복원합니다',
+      ],
+    ];
+    for (const [en, ko] of KO) {
+      const note: Fact = { kind: 'note', actor: 'x.app', text: en };
+      const { t, i } = withStep({ facts: [note] });
+      expect(narrate(t, i, 'ko')).toContain(ko);
+    }
   });
 
   it('every RPC, delivered without facts', () => {

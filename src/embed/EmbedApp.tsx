@@ -6,15 +6,19 @@ import { useMemo } from 'react';
 import { linkOf, openDefault } from '../share/hashSync';
 import { useShare } from '../share/shareState';
 import { shareText } from '../share/strings';
+import { findingSentence } from '../sim/checks/verdictText';
 import { errorText } from '../sim/scenario/validate';
 import { partitionRows } from '../sim/trace/logView';
 import { summarize } from '../sim/trace/summary';
 import { type Language, simStore } from '../store/simStore';
 import { Timeline } from '../ui/timeline/Timeline';
+import { useNarrator } from '../ui/useNarrator';
 import { useScenarioTexts } from '../ui/usePresetTexts';
 import { useSim } from '../ui/useSim';
 
-const WORDS: Record<Language, Record<'play' | 'pause' | 'back' | 'step' | 'open' | 'verdict' | 'scrub' | 'start', string>> = {
+type Word = 'play' | 'pause' | 'back' | 'step' | 'open' | 'verdict' | 'scrub' | 'start' | 'playback' | 'timeline' | 'narration' | 'running';
+
+const WORDS: Record<Language, Record<Word, string>> = {
   en: {
     play: '▶ Play',
     pause: '⏸ Pause',
@@ -24,6 +28,10 @@ const WORDS: Record<Language, Record<'play' | 'pause' | 'back' | 'step' | 'open'
     verdict: 'Verdict so far',
     scrub: 'Position in the run',
     start: 'Start of the run.',
+    playback: 'Playback',
+    timeline: 'Partition logs and messages',
+    narration: 'What just happened',
+    running: 'Running the scenario',
   },
   ko: {
     play: '▶ 재생',
@@ -34,6 +42,10 @@ const WORDS: Record<Language, Record<'play' | 'pause' | 'back' | 'step' | 'open'
     verdict: '지금까지의 판정',
     scrub: '실행 위치',
     start: '실행 시작.',
+    playback: '재생',
+    timeline: '파티션 로그와 메시지',
+    narration: '방금 일어난 일',
+    running: '시나리오 실행 중',
   },
 };
 
@@ -45,7 +57,7 @@ function Playback() {
   const w = WORDS[useSim((s) => s.language)];
   const store = simStore.getState();
   return (
-    <nav className="eos-embed-playback" aria-label="Playback">
+    <nav className="eos-embed-playback" aria-label={w.playback}>
       <button type="button" onClick={() => store.stepBack()} disabled={step === 0}>
         {w.back}
       </button>
@@ -77,13 +89,35 @@ function Playback() {
   );
 }
 
-function LastStep() {
+/**
+ * What the step on screen did and why: the app's own narration (src/sim/narration, loaded after the
+ * first paint), with the run's end sentence at its end.
+ */
+function StepNarration() {
   const trace = useSim((s) => s.trace);
   const step = useSim((s) => s.step);
-  const w = WORDS[useSim((s) => s.language)];
-  const last = trace && step > 0 ? trace.steps[step - 1] : undefined;
+  const scenario = useSim((s) => s.scenario);
+  const language = useSim((s) => s.language);
+  const playing = useSim((s) => s.playing);
+  const w = WORDS[language];
+  const narrator = useNarrator();
+  const title = useScenarioTexts(scenario, language)?.title;
+  const text = useMemo(() => {
+    if (!trace || !narrator) return step === 0 ? w.start : '';
+    return step === 0
+      ? narrator.narrateStart(trace, language, title ?? trace.scenario.id ?? '')
+      : narrator.narrate(trace, step - 1, language);
+  }, [trace, step, language, narrator, title, w.start]);
+  const current = trace && step > 0 ? trace.steps[step - 1] : undefined;
+  const atEnd = trace !== null && step > 0 && step >= trace.steps.length;
   return (
-    <p className="eos-embed-last">{last ? `${last.t} ms · ${last.actor}: ${last.label} (${last.before} → ${last.after})` : w.start}</p>
+    <section className="eos-embed-last" aria-label={w.narration} data-testid="embed-narration">
+      <p className="eos-embed-meta">{current ? `#${step} · ${current.t.toLocaleString('en')} ms · ${current.actor}` : ''}</p>
+      <p aria-live={playing ? 'off' : 'polite'} data-testid="embed-narration-text">
+        {text}
+      </p>
+      {atEnd && trace && narrator && <p className="eos-embed-end">{narrator.narrateEnd(trace, language)}</p>}
+    </section>
   );
 }
 
@@ -91,7 +125,13 @@ function Verdict() {
   const trace = useSim((s) => s.trace);
   const view = useSim((s) => s.view);
   const w = WORDS[useSim((s) => s.language)];
-  const sentences = useMemo(() => (trace && view ? summarize(trace, view.step, view).verdict.summary : []), [trace, view]);
+  const language = useSim((s) => s.language);
+  // the verdict's sentences in the page's language (findingSentence makes both from the same findings)
+  const sentences = useMemo(() => {
+    if (!trace || !view) return [];
+    const verdict = summarize(trace, view.step, view).verdict;
+    return verdict.layers.map((f) => findingSentence(f, verdict, language));
+  }, [trace, view, language]);
   return (
     <section className="eos-embed-verdict" aria-label={w.verdict} data-testid="embed-verdict">
       <h2>{w.verdict}</h2>
@@ -107,12 +147,14 @@ function Verdict() {
 /** One line per partition, in words: what the timeline shows, for screen readers and tests. */
 function LogsInWords() {
   const view = useSim((s) => s.view);
+  const ko = useSim((s) => s.language) === 'ko';
   const rows = useMemo(() => (view ? partitionRows(view.actors).filter((p) => !p.internal) : []), [view]);
   return (
     <ul className="eos-embed-logs" data-testid="embed-logs">
       {rows.map((p) => (
         <li key={`${p.topic}-${p.partition}`} data-records={p.records.length}>
-          {p.topic}-{p.partition}: {p.records.length} records · HW {p.highWatermark} · LSO {p.lastStableOffset} · LEO {p.logEndOffset}
+          {p.topic}-{p.partition}: {ko ? `레코드 ${p.records.length}개` : `${p.records.length} records`} · HW {p.highWatermark} · LSO{' '}
+          {p.lastStableOffset} · LEO {p.logEndOffset}
         </li>
       ))}
     </ul>
@@ -155,6 +197,11 @@ export function EmbedApp() {
   const progress = useSim((s) => s.progress);
   const w = WORDS[language];
   const texts = useScenarioTexts(scenario, language);
+  const narrator = useNarrator();
+  const translateFault = useMemo(
+    () => (label: string) => (narrator && trace ? narrator.envelopeFaultText(trace, label, language) : label),
+    [narrator, trace, language],
+  );
   const fullApp = useMemo(() => {
     const link = linkOf({ scenario, step, selection, language });
     return link ? `./${link}` : './';
@@ -168,12 +215,16 @@ export function EmbedApp() {
         </a>
       </header>
       <EmbedError />
-      {status === 'running' && <progress max={1} value={0} aria-label="Running the scenario" data-progress={progress} />}
+      {status === 'running' && <progress max={1} value={0} aria-label={w.running} data-progress={progress} />}
       {scenario && trace && view && (
         <>
           {texts?.question && <p className="eos-embed-question">{texts.question}</p>}
           <Playback />
-          <LastStep />
+          <StepNarration />
+          {/* the explanation first: the verdict stays inside the iframe snippet's default height */}
+          <Verdict />
+          {/* the timeline's panels are h3s: this keeps the headings in order (h1, h2, h3) */}
+          <h2 className="visually-hidden">{w.timeline}</h2>
           <div className="eos-embed-timeline">
             <Timeline
               trace={trace}
@@ -182,10 +233,10 @@ export function EmbedApp() {
               selection={selection}
               onSelect={(s) => simStore.getState().select(s)}
               language={language}
+              translateFault={translateFault}
             />
           </div>
           <LogsInWords />
-          <Verdict />
         </>
       )}
     </main>

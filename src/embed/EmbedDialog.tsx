@@ -6,7 +6,7 @@ import { shareText } from '../share/strings';
 import { useScenarioTexts } from '../ui/usePresetTexts';
 import { useSim } from '../ui/useSim';
 import type { EmbedTheme } from './options';
-import { elementSnippet, embedUrl, iframeSnippet } from './snippets';
+import { elementSnippet, embedUrl, iframeSnippet, resizeListenerSnippet } from './snippets';
 
 function Snippet({ label, code, copyLabel, testId }: { label: string; code: string; copyLabel: string; testId: string }) {
   const id = useId();
@@ -14,7 +14,18 @@ function Snippet({ label, code, copyLabel, testId }: { label: string; code: stri
   return (
     <div className="eos-field">
       <label htmlFor={id}>{label}</label>
-      <textarea id={id} readOnly value={code} rows={4} data-testid={testId} spellCheck={false} onFocus={(e) => e.currentTarget.select()} />
+      {/* code to paste, not words to translate */}
+      <textarea
+        id={id}
+        readOnly
+        value={code}
+        rows={4}
+        data-testid={testId}
+        spellCheck={false}
+        translate="no"
+        lang="en"
+        onFocus={(e) => e.currentTarget.select()}
+      />
       <div className="eos-actions">
         <button
           type="button"
@@ -90,6 +101,9 @@ export function EmbedDialog({ onClose }: { onClose: () => void }) {
       </div>
       <Snippet label={t.embedElement} code={elementSnippet(input)} copyLabel={t.copySnippet} testId="embed-element" />
       <Snippet label={t.embedIframe} code={iframeSnippet(input)} copyLabel={t.copySnippet} testId="embed-iframe" />
+      {input.height === null && (
+        <Snippet label={t.embedResize} code={resizeListenerSnippet()} copyLabel={t.copySnippet} testId="embed-iframe-resize" />
+      )}
       <p>
         <a href={embedUrl(input)} target="_blank" rel="noopener noreferrer">
           {t.preview}

@@ -2,7 +2,15 @@
 import { describe, expect, it } from 'vitest';
 import { parseInbound } from './messages';
 import { embedQuery, parseEmbedOptions } from './options';
-import { elementSnippet, embedUrl, escapeAttribute, iframeSnippet } from './snippets';
+import {
+  elementSnippet,
+  embedUrl,
+  escapeAttribute,
+  IFRAME_DEFAULT_HEIGHT,
+  IFRAME_ID,
+  iframeSnippet,
+  resizeListenerSnippet,
+} from './snippets';
 
 describe('embed options', () => {
   it('reads the link, preset, step, autoplay, theme, height and speed', () => {
@@ -94,5 +102,17 @@ describe('embed snippets', () => {
     expect(html).toContain('sandbox="allow-scripts allow-popups"');
     expect(html).toContain('title="EOS Lab: Lost &quot;ack&quot; &lt;b&gt;"');
     expect(escapeAttribute('a&"<>')).toBe('a&amp;&quot;&lt;&gt;');
+  });
+
+  it('gives the iframe its default height when none is chosen, and an id the resize listener looks for', () => {
+    const html = iframeSnippet({ ...input, height: null });
+    expect(html).toContain(`height="${IFRAME_DEFAULT_HEIGHT}"`);
+    expect(html).toContain(`id="${IFRAME_ID}"`);
+    expect(iframeSnippet(input)).toContain('height="480"');
+    const script = resizeListenerSnippet();
+    expect(script).toContain(`getElementById('${IFRAME_ID}')`);
+    // it acts only on the frame's own messages, and only on resize
+    expect(script).toContain('e.source !== frame.contentWindow');
+    expect(script).toContain("e.data.type !== 'resize'");
   });
 });

@@ -11,6 +11,7 @@ import { DEFAULT_PRESET_ID } from '../sim/presets';
 import { scenarioTexts } from '../sim/presets/localized';
 import { validateScenario } from '../sim/scenario/validate';
 import { simStore } from '../store/simStore';
+import { browserLanguages, preferredLanguage } from '../ui/preferredLanguage';
 import { loadPresetTextsKo, presetTextsKoIfLoaded } from '../ui/usePresetTexts';
 import { startBridge } from './bridge';
 import { EmbedApp } from './EmbedApp';
@@ -29,6 +30,8 @@ if (options.height) root.style.setProperty('--embed-height', `${options.height}p
 root.classList.toggle('eos-fixed-height', options.height !== null);
 
 simStore.getState().setSpeed(options.speed);
+// a preset id opens in the reader's language; a share link's own language wins
+simStore.getState().setLanguage(preferredLanguage(browserLanguages()));
 
 /** Loads a source; returns an error sentence or null. */
 function load(source: { scenario: unknown } | { link: string }, step: number | undefined): string | null {

@@ -1,12 +1,11 @@
 /**
- * The share-embed block of the app header: Scenarios (the gallery), Share, Embed, Export / Import,
- * and — when the opened link could not be read — the message and the way out. App.tsx renders this
- * one component; everything else of sharing lives in src/share, src/embed, src/ui/gallery and
+ * The share-embed block of the app header: Scenarios (the gallery), Share, Embed, Export / Import.
+ * The header renders it, and the message for a link that could not be read (LinkErrorPanel) in a
+ * row of its own; everything else of sharing lives in src/share, src/embed, src/ui/gallery and
  * src/ui/export.
  */
 import { lazy, Suspense } from 'react';
 import { useSim } from '../ui/useSim';
-import { LinkErrorPanel } from './LinkErrorPanel';
 import { shareStore, useShare } from './shareState';
 import { shareText } from './strings';
 import './share.css';
@@ -39,7 +38,6 @@ export function ShareBar() {
           {t.exportImport}
         </button>
       </nav>
-      <LinkErrorPanel />
       <Suspense fallback={null}>
         {panel === 'gallery' && <Gallery onClose={close} />}
         {panel === 'share' && <ShareDialog onClose={close} />}

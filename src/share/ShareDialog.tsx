@@ -11,8 +11,9 @@ export function ShareDialog({ onClose }: { onClose: () => void }) {
   const step = useSim((s) => s.step);
   const selection = useSim((s) => s.selection);
   const language = useSim((s) => s.language);
+  const skipIdle = useSim((s) => s.skipIdle);
   const t = shareText(language);
-  const link = useMemo(() => linkOf({ scenario, step, selection, language }), [scenario, step, selection, language]);
+  const link = useMemo(() => linkOf({ scenario, step, selection, language, skipIdle }), [scenario, step, selection, language, skipIdle]);
   const url = link ? urlOf(link, window.location.href) : '';
   const [status, setStatus] = useState<'idle' | 'copied' | 'failed'>('idle');
   const field = useRef<HTMLTextAreaElement>(null);

@@ -1,9 +1,11 @@
 /**
  * URL ↔ store in the full app. On load the fragment decides what opens: a share link (`#s=1.…`),
  * the gallery (`#gallery`), or — with no fragment — the default scenario. Afterwards the fragment
- * follows the person's work (scenario edits and forks, step, selection, language) through
- * `history.replaceState`, debounced, so the address bar is always a link to what is on screen and
- * the Back button is not flooded. The embed never calls this: hosts may forbid the history API.
+ * follows the person's work, debounced, so the address bar is always a link to what is on screen:
+ * opening a scenario or forking the run (a new scenario in the store) pushes a history entry, so
+ * Back and Forward move between them; moving through the run (step, selection, language) replaces
+ * the current entry, so Back is not flooded. Going Back or Forward opens that entry's link without
+ * pushing again. The embed never calls this: hosts may forbid the history API.
  */
 import { DEFAULT_PRESET_ID, findPreset } from '../sim/presets';
 import { encodeLink, looksLikeLink, toLinkSelection } from '../sim/scenario/link';
@@ -16,9 +18,14 @@ type SimStore = ReturnType<typeof createSimStore>;
 export const GALLERY_FRAGMENT = '#gallery';
 
 /** The share link for what the store shows, or null when nothing runs. */
-export function linkOf(state: Pick<SimState, 'scenario' | 'step' | 'selection' | 'language'>): string | null {
+export function linkOf(state: Pick<SimState, 'scenario' | 'step' | 'selection' | 'language'> & { skipIdle?: boolean }): string | null {
   if (!state.scenario) return null;
-  return encodeLink(state.scenario, { step: state.step, selection: toLinkSelection(state.selection), language: state.language });
+  return encodeLink(state.scenario, {
+    step: state.step,
+    selection: toLinkSelection(state.selection),
+    language: state.language,
+    skipIdle: state.skipIdle ?? true,
+  });
 }
 
 /** The full URL of a share link, on this page's address (path and query kept, fragment replaced). */
@@ -64,6 +71,12 @@ export function startHashSync(store: SimStore, win: Window = window, options: Ha
   const delay = options.delayMs ?? 250;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let written = win.location.hash;
+  // a history entry of ours (or the gallery's) is current, so a newly opened scenario gets its own
+  let entryExists = win.location.hash === GALLERY_FRAGMENT;
+  // the next scenario to land came from Back/Forward, a pasted link or the page's own fragment: it
+  // replaces the current entry, never pushes
+  let navigated = true;
+  let pushNext = false;
 
   const write = () => {
     timer = undefined;
@@ -72,8 +85,11 @@ export function startHashSync(store: SimStore, win: Window = window, options: Ha
     const link = linkOf(store.getState());
     if (!link || link === win.location.hash) return;
     try {
-      win.history.replaceState(win.history.state, '', link);
+      if (pushNext) win.history.pushState(null, '', link);
+      else win.history.replaceState(win.history.state, '', link);
       written = link;
+      entryExists = true;
+      pushNext = false;
     } catch {
       // some hosts (sandboxed frames, webviews) forbid it: the Share button still works
     }
@@ -83,26 +99,45 @@ export function startHashSync(store: SimStore, win: Window = window, options: Ha
     timer = setTimeout(write, delay);
   };
 
-  openFragment(store, win.location.hash);
   const stopStore = store.subscribe((s, prev) => {
-    if (s.scenario !== prev.scenario || s.step !== prev.step || s.selection !== prev.selection || s.language !== prev.language) schedule();
+    // a scenario opened or forked by the person is a new entry; one opened by navigation is not
+    if (s.scenario !== prev.scenario && s.scenario) {
+      if (!navigated && entryExists) pushNext = true;
+      navigated = false;
+    }
+    if (
+      s.scenario !== prev.scenario ||
+      s.step !== prev.step ||
+      s.selection !== prev.selection ||
+      s.language !== prev.language ||
+      s.skipIdle !== prev.skipIdle
+    )
+      schedule();
   });
   const stopShare = shareStore.subscribe((s, prev) => {
     if ((prev.linkError && !s.linkError) || (prev.holdHash && !s.holdHash)) schedule();
   });
-  // a link pasted into the address bar of an open tab changes only the fragment
+  // Back, Forward, or a link pasted into the address bar of an open tab: only the fragment changes
   const onHashChange = () => {
     if (win.location.hash === written) return;
     written = win.location.hash;
     shareStore.getState().setHoldHash(false);
+    pushNext = false;
+    // the gallery opens over the scenario on screen: nothing new lands
+    if (win.location.hash === GALLERY_FRAGMENT) entryExists = true;
+    else navigated = true;
     openFragment(store, win.location.hash);
   };
   win.addEventListener('hashchange', onHashChange);
+  win.addEventListener('popstate', onHashChange);
+  // after subscribing, so the scenario the fragment opens is known to come from navigation
+  openFragment(store, win.location.hash);
   if (store.getState().scenario) schedule();
   return () => {
     stopStore();
     stopShare();
     win.removeEventListener('hashchange', onHashChange);
+    win.removeEventListener('popstate', onHashChange);
     if (timer !== undefined) clearTimeout(timer);
   };
 }

@@ -51,6 +51,7 @@ export function openScenario(store: SimStore, scenario: unknown, view: Partial<L
   shareStore.getState().setMigratedFrom(null);
   const s = store.getState();
   if (view.language) s.setLanguage(view.language);
+  if (view.skipIdle !== undefined) s.setSkipIdle(view.skipIdle);
   s.load(scenario, view.step === undefined ? {} : { step: view.step });
   const selection = view.selection;
   if (!selection) return;

@@ -10,6 +10,7 @@ import { DEFAULT_PRESET_ID, findPreset } from '../sim/presets';
 import { finishTrace, type SimView, startRun, stateAt, type Trace } from '../sim/run';
 import type { Scenario } from '../sim/scenario/schema';
 import { type ConfigNote, type ScenarioError, validateScenario } from '../sim/scenario/validate';
+import { nextStoryPosition, previousStoryPosition, storySteps } from '../sim/trace/story';
 
 export type Language = 'en' | 'ko';
 export type Theme = 'system' | 'light' | 'dark';
@@ -40,6 +41,8 @@ export interface SimState {
   readonly language: Language;
   readonly theme: Theme;
   readonly selection: Selection | null;
+  /** Playing and stepping pass over background steps (heartbeats, idle fetches): see sim/trace/story.ts. */
+  readonly skipIdle: boolean;
 
   /** Validates and runs a scenario, then lands on `step` (default: the start). */
   load(input: unknown, options?: { step?: number }): void;
@@ -51,11 +54,26 @@ export interface SimState {
   setLanguage(language: Language): void;
   setTheme(theme: Theme): void;
   select(selection: Selection | null): void;
+  setSkipIdle(skip: boolean): void;
+  /** The position `n` story steps ahead (or all steps, when background steps are not skipped). */
+  advance(n: number): number;
   /**
    * Changes the scenario (an injected fault, a config edit, an application action) and re-runs it:
    * the run forks at the current step, which is kept.
    */
   fork(edit: (scenario: Scenario) => Scenario): void;
+}
+
+const stories = new WeakMap<Trace, Uint8Array>();
+
+/** Which steps of a run tell its story (computed once per run). */
+export function storyOf(trace: Trace): Uint8Array {
+  let s = stories.get(trace);
+  if (!s) {
+    s = storySteps(trace);
+    stories.set(trace, s);
+  }
+  return s;
 }
 
 /** Runs above this many steps are computed in slices, with a progress bar. */
@@ -77,6 +95,7 @@ export function createSimStore() {
     language: 'en',
     theme: 'system',
     selection: null,
+    skipIdle: true,
 
     load(input, options = {}) {
       const v = validateScenario(input);
@@ -120,10 +139,23 @@ export function createSimStore() {
       set({ step: s, view: stateAt(trace, s) });
     },
     stepForward() {
-      get().seek(get().step + 1);
+      get().seek(get().advance(1));
     },
     stepBack() {
-      get().seek(get().step - 1);
+      const { trace, step, skipIdle } = get();
+      get().seek(trace && skipIdle ? previousStoryPosition(storyOf(trace), step) : step - 1);
+    },
+    advance(n) {
+      const { trace, step, skipIdle } = get();
+      if (!trace) return step;
+      if (!skipIdle) return Math.min(trace.steps.length, step + n);
+      const story = storyOf(trace);
+      let p = step;
+      for (let k = 0; k < n && p < trace.steps.length; k++) p = nextStoryPosition(story, p);
+      return p;
+    },
+    setSkipIdle(skipIdle) {
+      set({ skipIdle });
     },
     setPlaying(playing) {
       const { trace, step } = get();

@@ -245,7 +245,8 @@ describe('TaskMigratedException (StreamsProducer, RecordCollectorImpl, StreamThr
   });
 
   it('a batch taken after the rejoin carries the new generation into sendOffsetsToTransaction', () => {
-    const d = draft();
+    // the thread held in-0 before the rebalance, so the batch is no newly assigned task
+    const d = draft({ owned: ['in-0'] });
     const out = new Out();
     takeBatch(
       d,
@@ -305,7 +306,8 @@ describe('the thread as a machine: a migration and back, with a finite clock', (
     answer(33760, 'st.producer', { call: 'initTransactions', ok: true, error: null });
     answer(33762, 'st.restore', { call: 'endOffsets', ok: true, offsets: { 'app-count-store-changelog-0': 0 } });
     expect(actor.getSnapshot().value).toBe('running');
-    answer(33800, 'st.consumer', { call: 'poll', ok: true, records: [rec('b', 'y', 1)], positions: { 'in-0': 2 }, groupMetadata });
+    // the aborted batch again, from the committed offset 0
+    answer(33800, 'st.consumer', { call: 'poll', ok: true, records: [rec('b', 'y', 0)], positions: { 'in-0': 1 }, groupMetadata });
     answer(33800, 'st.producer', { call: 'beginTransaction', ok: true, error: null });
     runBatch(33800);
     const timers = effects.filter((e): e is Extract<Effect, { type: 'timer' }> => e.type === 'timer');

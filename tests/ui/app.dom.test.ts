@@ -89,7 +89,7 @@ describe('a preset in Korean', () => {
     render();
     act(() => simStore.getState().setLanguage('ko'));
     await settle();
-    const heading = host.querySelector('.scenario-heading');
+    const heading = host.querySelector('.scenario-title');
     expect(heading?.querySelector('h2')?.textContent).toBe(PRESET_TEXT_KO[DEFAULT_PRESET_ID]?.title);
     expect(heading?.getAttribute('lang')).toBe('ko');
     act(() => root.render(createElement(Gallery, { onClose: () => {} })));

@@ -63,7 +63,7 @@ describe('an edited run', () => {
     expect(expected()?.getAttribute('data-applies')).toBe('false');
     expect(expected()?.querySelector('summary')?.textContent).toContain('does not describe this edited run');
     // the title is still the preset's (the scenario keeps its words)
-    expect(host.querySelector('.scenario-heading h2')?.textContent).toBe(preset.title);
+    expect(host.querySelector('.scenario-title h2')?.textContent).toBe(preset.title);
 
     act(() => simStore.getState().setLanguage('ko'));
     await settle();
@@ -98,7 +98,7 @@ describe('an edited run', () => {
     act(() => simStore.getState().load({ ...own, title: 'mine' }));
     act(() => root.render(createElement(App)));
     await settle();
-    expect(host.querySelector('.scenario-heading h2')?.textContent).toBe('mine');
+    expect(host.querySelector('.scenario-title h2')?.textContent).toBe('mine');
     expect(editedFrom()).toBeNull();
   });
 });

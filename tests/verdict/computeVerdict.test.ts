@@ -181,7 +181,7 @@ describe('a read_committed reader behind a pinned LSO is stalled', () => {
         hanging: true,
       },
     ]);
-    expect(d.sentence).toContain('stalled on orders-0 since 3,005 ms: it cannot read 2 record(s)');
+    expect(d.sentence).toContain('stalled on orders-0 since 3,005 ms: it cannot read 2 records');
     expect(d.sentence).toContain('kafka-transactions.sh find-hanging');
     expect(find(v, 'processing', 'reader')).toMatchObject({ status: 'stalled' });
     // and the hanging copy is the only one of evt-1: lost, not "appended once"

@@ -10,7 +10,14 @@
  * - auto-commit: process; poll() commits the previous positions every auto.commit.interval.ms;
  * - commit-last-processed: the pitfall — commits the last processed offset instead of the next;
  * - exactly-once: consume-transform-produce in a transaction with sendOffsetsToTransaction(next
- *   offsets, groupMetadata); after an abort, seek back to the committed offsets;
+ *   offsets, groupMetadata); after an abort, seek back to the committed offsets. One transaction per
+ *   poll(), as Kafka's ExactlyOnceMessageProcessor does — or, with `commitIntervalMs`, one kept open
+ *   across polls until that much time has passed (batching). A batched transaction sees poll() run
+ *   inside it: an auto-commit there (enable.auto.commit=true, ConsumerCoordinator.onJoinPrepare on a
+ *   rebalance) commits the positions of records whose transaction is still open. When a poll() answer
+ *   comes with a new generation while the transaction is open, the partitions were revoked in between:
+ *   the application's onPartitionsRevoked aborts the transaction so that the new owner processes
+ *   those records again from the committed offsets;
  * - consume-produce-no-transactions: produce, flush, then commitSync (outputs can be written twice);
  * - offsets-in-sink: the result and the consumed offset in one database transaction; its rebalance
  *   listener (onPartitionsAssigned) reads the offsets stored in the database and seeks to them on
@@ -49,6 +56,10 @@ export interface ConsumerAppContext {
   readonly sink: SinkRef | null;
   readonly outputTopic: string | null;
   readonly processingMs: number;
+  /** exactly-once: a transaction stays open across polls until this much time passed (null: one per poll). */
+  readonly commitIntervalMs: number | null;
+  /** The header naming the business entity whose `seq` order the application checks (null: none). */
+  readonly checkOrder: string | null;
   readonly httpTimeoutMs: number;
   readonly batch: readonly RecordForApp[];
   readonly groupMetadata: { groupId: string | null; generationId: number; memberId: string } | null;
@@ -66,6 +77,23 @@ export interface ConsumerAppContext {
   readonly assigned: readonly string[];
   readonly nextCorrelationId: number;
   readonly stopped: string | null;
+  /** A poll() has been called and not answered yet. */
+  readonly pollOutstanding: boolean;
+  /** A poll() answer that came while a batched transaction was committing: processed after it. */
+  readonly heldPoll: PollAnswer | null;
+  /** A transaction is open (between beginTransaction and its commit or abort). */
+  readonly txnOpen: boolean;
+  readonly txnStartedAt: number;
+  /** The group generation the open transaction's records were polled in. */
+  readonly txnGeneration: number | null;
+  /** checkOrder: the highest seq processed per entity. */
+  readonly lastSeq: Readonly<Record<string, number>>;
+}
+
+export interface PollAnswer {
+  readonly records?: RecordForApp[];
+  readonly groupMetadata?: ConsumerAppContext['groupMetadata'];
+  readonly positions?: Record<string, number>;
 }
 
 export interface ConsumerAppInput {
@@ -77,6 +105,8 @@ export interface ConsumerAppInput {
   readonly sink: SinkRef | null;
   readonly outputTopic: string | null;
   readonly processingMs: number;
+  readonly commitIntervalMs?: number | null;
+  readonly checkOrder?: string | null;
 }
 
 type Ev = CallEvent | TimerEvent | RpcEvent | DisconnectedEvent | { type: 'boot'; now: number } | { type: 'crash' };
@@ -84,6 +114,18 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 type Draft = Mutable<ConsumerAppContext>;
 
 const tpName = (tp: TopicPartition) => `${tp.topic}-${tp.partition}`;
+
+/** The end of a transaction: the next offsets into it, then commit. */
+const COMMIT_STEPS: readonly PlanStep[] = [{ kind: 'sendOffsets' }, { kind: 'point', name: 'beforeCommit' }, { kind: 'commitTransaction' }];
+
+/**
+ * exactly-once with commitIntervalMs: the steps for one polled batch of a transaction kept open
+ * across polls — begin only when none is open, commit only once the interval has passed.
+ */
+export function batchedPlan(n: number, hasSink: boolean, hasOutput: boolean, open: boolean, due: boolean): PlanStep[] {
+  const records = planFor('at-most-once', n, hasSink, hasOutput).slice(2);
+  return [...(open ? [] : [{ kind: 'beginTransaction' } as const]), ...records, ...(due ? COMMIT_STEPS : [])];
+}
 
 /** The steps for one polled batch, by mode. */
 export function planFor(mode: ProcessingMode, n: number, hasSink: boolean, hasOutput: boolean): PlanStep[] {
@@ -193,7 +235,19 @@ function runStep(d: Draft, now: number, out: Out): void {
   if (!s) {
     d.plan = [];
     d.step = 0;
-    out.call(d.consumer, 'poll');
+    if (d.commitIntervalMs !== null && d.txnOpen && now - d.txnStartedAt >= d.commitIntervalMs) {
+      // the batched transaction is due: commit it before the next poll
+      d.plan = [...COMMIT_STEPS];
+      runStep(d, now, out);
+      return;
+    }
+    if (d.heldPoll) {
+      const held = d.heldPoll;
+      d.heldPoll = null;
+      onPollAnswer(d, held, now, out);
+      return;
+    }
+    poll(d, out);
     return;
   }
   const r = 'i' in s ? d.batch[s.i] : undefined;
@@ -216,6 +270,7 @@ function runStep(d: Draft, now: number, out: Out): void {
         eventId: r.headers.event_id ?? null,
         key: r.key,
       });
+      checkOrder(d, r, out);
       out.point('afterProcess', pointDetail(r));
       next(d, out, d.processingMs);
       return;
@@ -266,6 +321,70 @@ function runStep(d: Draft, now: number, out: Out): void {
   void now;
 }
 
+/** Calls poll() unless one is already waiting for records. */
+function poll(d: Draft, out: Out): void {
+  if (d.pollOutstanding) return;
+  d.pollOutstanding = true;
+  out.call(d.consumer, 'poll');
+}
+
+/**
+ * checkOrder: the application knows the business order of an entity's events (their `seq` header)
+ * and says when one arrives after a later one — what re-keying by event_id does to an order's events.
+ */
+function checkOrder(d: Draft, r: RecordForApp, out: Out): void {
+  if (d.checkOrder === null) return;
+  const entity = r.headers[d.checkOrder] ?? r.key;
+  const seq = Number(r.headers.seq);
+  if (entity === null || entity === undefined || !Number.isFinite(seq)) return;
+  const last = d.lastSeq[entity];
+  if (last !== undefined && seq < last)
+    out.fact({
+      kind: 'note',
+      actor: d.self,
+      text: `out of order: ${d.checkOrder} ${entity} seq ${seq} (${r.headers.event_id ?? `offset ${r.offset}`}, ${r.topic}-${r.partition}) arrived after seq ${last}`,
+    });
+  d.lastSeq = { ...d.lastSeq, [entity]: Math.max(seq, last ?? seq) };
+}
+
+/** A batch arrived from poll(): plan its steps, or — a batched transaction whose partitions were revoked — abort. */
+function onPollAnswer(d: Draft, r: PollAnswer, now: number, out: Out): void {
+  const records = r.records ?? [];
+  if (records.length === 0) {
+    // nothing but markers or aborted data: poll again
+    poll(d, out);
+    return;
+  }
+  const generation = r.groupMetadata?.generationId ?? null;
+  if (d.commitIntervalMs !== null && d.txnOpen && generation !== d.txnGeneration) {
+    // onPartitionsRevoked ran inside this poll(): the open transaction's partitions are gone
+    out.fact({
+      kind: 'note',
+      actor: d.self,
+      text: `onPartitionsRevoked: generation ${d.txnGeneration} ended while the transaction was open; the application aborts it so that the new owner processes its records from the committed offsets`,
+    });
+    d.batch = [];
+    d.plan = [];
+    d.step = 0;
+    out.call(d.producer as ActorId, 'abortTransaction');
+    return;
+  }
+  // the point names the previous batch's last record when there was one (as it always has)
+  const previous = d.batch[d.batch.length - 1];
+  d.batch = records;
+  d.groupMetadata = r.groupMetadata ?? null;
+  d.positions = r.positions ?? {};
+  const hasSink = d.sink !== null;
+  const hasOutput = d.outputTopic !== null && d.producer !== null;
+  d.plan =
+    d.commitIntervalMs !== null && d.mode === 'exactly-once'
+      ? batchedPlan(d.batch.length, hasSink, hasOutput, d.txnOpen, d.txnOpen && now - d.txnStartedAt >= d.commitIntervalMs)
+      : planFor(d.mode, d.batch.length, hasSink, hasOutput);
+  d.step = -1;
+  out.point('afterPoll', pointDetail(previous ?? d.batch[d.batch.length - 1]));
+  next(d, out);
+}
+
 const act = (fn: (d: Draft, ev: Ev & { now: number }, out: Out) => void) =>
   handle((ctx: ConsumerAppContext, ev: Ev & { now: number }, out: Out) => {
     const d: Draft = { ...ctx };
@@ -278,9 +397,13 @@ const start = act((d, _ev, out) => {
   d.step = 0;
   d.batch = [];
   d.listenerQuery = null;
+  d.pollOutstanding = false;
+  d.heldPoll = null;
+  d.txnOpen = false;
+  d.txnGeneration = null;
   // only an exactly-once application has a transactional producer to initialise
   if (d.producer && d.mode === 'exactly-once') out.call(d.producer, 'initTransactions');
-  else out.call(d.consumer, 'poll');
+  else poll(d, out);
 });
 
 /** offsets-in-sink's ConsumerRebalanceListener.onPartitionsAssigned: read the offsets the database holds. */
@@ -308,6 +431,10 @@ function afterAbort(d: Draft, out: Out): void {
   d.plan = [];
   d.step = 0;
   d.batch = [];
+  d.txnOpen = false;
+  d.txnGeneration = null;
+  d.heldPoll = null;
+  out.cancel('txnCommitDue');
   out.call(d.consumer, 'seekToCommitted');
 }
 
@@ -326,27 +453,19 @@ const onReply = act((d, ev, out) => {
   switch (r.call) {
     case 'initTransactions':
       if (!r.ok) return stop(d, out, `initTransactions failed: ${r.error}`);
-      out.call(d.consumer, 'poll');
+      poll(d, out);
       return;
-    case 'poll':
-      if ((r.records ?? []).length === 0) {
-        // nothing but markers or aborted data: poll again
-        out.call(d.consumer, 'poll');
+    case 'poll': {
+      d.pollOutstanding = false;
+      const answer: PollAnswer = { records: r.records ?? [], groupMetadata: r.groupMetadata ?? null, positions: r.positions ?? {} };
+      // a batched transaction committing on its interval: the new batch waits for the commit
+      if (d.plan.length > 0 && d.commitIntervalMs !== null) {
+        d.heldPoll = answer;
         return;
       }
-      d.batch = r.records ?? [];
-      d.groupMetadata = r.groupMetadata ?? null;
-      d.positions = r.positions ?? {};
-      d.plan = planFor(
-        d.mode,
-        d.batch.length,
-        d.sink !== null && d.sink.type !== 'outbox' ? true : d.sink !== null,
-        d.outputTopic !== null && d.producer !== null,
-      );
-      d.step = -1;
-      out.point('afterPoll', pointDetail(last ?? d.batch[d.batch.length - 1]));
-      next(d, out);
+      onPollAnswer(d, answer, ev.now, out);
       return;
+    }
     case 'send': {
       const s = d.plan[d.step];
       out.point('afterProduce', pointDetail(s && 'i' in s ? d.batch[s.i] : undefined));
@@ -354,6 +473,14 @@ const onReply = act((d, ev, out) => {
       return;
     }
     case 'beginTransaction':
+      if (r.ok && d.commitIntervalMs !== null) {
+        d.txnOpen = true;
+        d.txnStartedAt = ev.now;
+        d.txnGeneration = d.groupMetadata?.generationId ?? null;
+        out.timer('txnCommitDue', 'txnCommitDue', d.commitIntervalMs);
+      }
+      next(d, out);
+      return;
     case 'flush':
       next(d, out);
       return;
@@ -368,6 +495,9 @@ const onReply = act((d, ev, out) => {
       return;
     case 'commitTransaction':
       if (r.ok) {
+        d.txnOpen = false;
+        d.txnGeneration = null;
+        out.cancel('txnCommitDue');
         out.point('afterCommit', pointDetail(last));
         next(d, out);
         return;
@@ -381,7 +511,7 @@ const onReply = act((d, ev, out) => {
       afterAbort(d, out);
       return;
     case 'seekToCommitted':
-      out.call(d.consumer, 'poll');
+      poll(d, out);
       return;
     case 'commitSync':
       if (!r.ok) out.fact({ kind: 'note', actor: d.self, text: `commitSync failed (${r.error}): the records will be delivered again` });
@@ -491,6 +621,14 @@ const onDbTimeout = act((d, _ev, out) => {
 });
 const onHttpTimeout = act((d, _ev, out) => callAgain(d, out));
 
+/** A batched transaction's interval passed while the application waits in poll(): commit it now. */
+const onTxnCommitDue = act((d, ev, out) => {
+  if (!d.txnOpen || d.plan.length > 0) return;
+  d.plan = [...COMMIT_STEPS];
+  d.step = 0;
+  runStep(d, ev.now, out);
+});
+
 function stop(d: Draft, out: Out, why: string): void {
   d.stopped = why;
   out.fact({ kind: 'note', actor: d.self, text: why });
@@ -516,6 +654,14 @@ export const consumerAppMachine = setup({
     assigned: [],
     nextCorrelationId: 0,
     stopped: null,
+    commitIntervalMs: input.commitIntervalMs ?? null,
+    checkOrder: input.checkOrder ?? null,
+    pollOutstanding: false,
+    heldPoll: null,
+    txnOpen: false,
+    txnStartedAt: 0,
+    txnGeneration: null,
+    lastSeq: {},
   }),
   initial: 'idle',
   on: { crash: '.DOWN' },
@@ -532,6 +678,7 @@ export const consumerAppMachine = setup({
         HttpResponse: { actions: onSinkResponse },
         httpTimeout: { actions: onHttpTimeout },
         dbTimeout: { actions: onDbTimeout },
+        txnCommitDue: { actions: onTxnCommitDue },
         disconnected: { actions: onSinkDisconnected },
         halt: 'stopped',
       },
@@ -547,6 +694,10 @@ export const consumerAppMachine = setup({
         httpAttempt: 0,
         sinkRequest: null,
         listenerQuery: null,
+        pollOutstanding: false,
+        heldPoll: null,
+        txnOpen: false,
+        txnGeneration: null,
       })),
       on: { restart: { target: 'running', actions: start } },
     },

@@ -12,6 +12,7 @@ import { setup } from 'xstate';
 import { handle, type Out } from '../actors/out';
 import type { CallEvent, TimerEvent } from '../kernel/effects';
 import type { ActorId } from '../kernel/envelope';
+import { hashString } from '../kernel/hash';
 import type { SendArgs } from '../producer/sender';
 import type { ProducerOp } from '../scenario/schema';
 
@@ -84,6 +85,16 @@ export function findSendArgs(script: readonly ProducerOp[], before: number, even
   return null;
 }
 
+/**
+ * The event_id a business retry mints when it builds the event again (UUID.randomUUID() in the
+ * application): a version-4-shaped UUID derived from the client, the script position and the
+ * original id, so that the same scenario always mints the same one.
+ */
+export function mintedEventId(client: string, pc: number, eventId: string): string {
+  const hex = hashString(`${client}|${pc}|${eventId}`) + hashString(`${eventId}|${pc}|${client}`);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${'89ab'[Number.parseInt(hex[16] as string, 16) % 4]}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
 /** Arms the timer for the operation at pc (respecting its `at` / `delayMs`). */
 function scheduleNext(d: Draft, now: number, out: Out): void {
   const op = d.script[d.pc];
@@ -135,12 +146,16 @@ const runNext = act((d, ev, out) => {
       out.call(d.producer, 'send', sendArgs(op, d.iteration) as unknown as Record<string, unknown>);
       return;
     case 'resend': {
-      const args = findSendArgs(d.script, d.pc, op.eventId);
+      const found = findSendArgs(d.script, d.pc, op.eventId);
+      const minted = op.newEventId ? mintedEventId(d.client, d.pc, op.eventId) : null;
       out.fact({
         kind: 'note',
         actor: d.self,
-        text: `the application sends event ${op.eventId} again: a new send(), so a new sequence number`,
+        text: minted
+          ? `the application's business retry builds event ${op.eventId} again with a new event_id ${minted}: the same payload, an id nobody has seen`
+          : `the application sends event ${op.eventId} again: a new send(), so a new sequence number`,
       });
+      const args = found && minted ? { ...found, headers: { ...found.headers, event_id: minted } } : found;
       if (args) out.call(d.producer, 'send', args as unknown as Record<string, unknown>);
       else advance(d, ev.now, out);
       return;

@@ -107,6 +107,11 @@ export const CHECKLIST_PRESETS = {
   dbInsert: 'db-sink-duplicate',
   apiPlain: 'api-lost-response',
   businessDuplicate: 'upstream-duplicate-event-id',
+  eosAutoCommit: 'eos-auto-commit-rebalance',
+  newEventId: 'retry-mints-new-event-id',
+  increment: 'counter-set-vs-incr',
+  forgotten: 'late-duplicate-after-expiry',
+  compactedEvents: 'compaction-erases-events',
 } as const;
 
 type Say = (en: string, ko: string) => string;
@@ -325,15 +330,21 @@ function offsetsInTransaction(trace: Trace, say: Say): Item {
   const eos = cs.filter((c) => modeOf(trace, c) === 'exactly-once');
   const autoOn = eos.filter((c) => trace.resolved.consumers[c.id]?.['enable.auto.commit']);
   if (autoOn.length)
-    return failUnshown(
+    return fail(
       say(
-        `${ids(autoOn)} sends offsets with sendOffsetsToTransaction but leaves enable.auto.commit=true: poll() also commits positions outside the transaction.`,
-        `${josa(ids(autoOn), '은/는')} sendOffsetsToTransaction을 쓰지만 enable.auto.commit=true입니다. poll()이 트랜잭션 밖에서도 위치를 커밋합니다.`,
+        `${ids(autoOn)} sends offsets with sendOffsetsToTransaction but leaves enable.auto.commit=true: poll() — and onJoinPrepare before a rebalance — also commits positions outside the transaction, past records whose transaction may still abort.`,
+        `${josa(ids(autoOn), '은/는')} sendOffsetsToTransaction을 쓰지만 enable.auto.commit=true입니다. poll()이, 그리고 리밸런스 전의 onJoinPrepare가 트랜잭션 밖에서도 위치를 커밋하므로, 아직 취소될 수 있는 트랜잭션의 레코드 너머까지 커밋됩니다.`,
       ),
+      CHECKLIST_PRESETS.eosAutoCommit,
+    );
+  const alos = trace.scenario.clients.filter((c) => c.type === 'streams' && !streamsGuarantee(trace, c.id).startsWith('exactly_once'));
+  if (alos.length)
+    return fail(
       say(
-        'No shipped scenario shows it yet: an exactly-once application with enable.auto.commit=true that crashes before its commit would show the group committed past input whose output was aborted — that input lost.',
-        '아직 이를 보여 주는 시나리오가 없습니다. enable.auto.commit=true인 정확히 한 번 애플리케이션이 커밋 전에 중단되는 시나리오라면, 출력이 취소된 입력 너머까지 그룹이 커밋되어 그 입력이 유실되는 것을 보여 줄 것입니다.',
+        `${ids(alos)} runs Kafka Streams with processing.guarantee=at_least_once: its input offsets are committed with commitSync() after the output is written, outside any transaction — a crash between the two writes the output again.`,
+        `${josa(ids(alos), '은/는')} Kafka Streams를 processing.guarantee=at_least_once로 실행합니다. 입력 offset은 출력을 쓴 뒤 트랜잭션 밖에서 commitSync()로 커밋되므로, 그 사이에 중단되면 출력을 다시 씁니다.`,
       ),
+      CHECKLIST_PRESETS.streamsAtLeastOnce,
     );
   const streams = trace.scenario.clients.filter((c) => c.type === 'streams' && streamsGuarantee(trace, c.id).startsWith('exactly_once'));
   if (eos.length || streams.length)
@@ -433,6 +444,15 @@ function sideEffects(trace: Trace, say: Say): Item {
       ),
       CHECKLIST_PRESETS.dbInsert,
     );
+  const incr = used.find((x) => x.sink.type === 'database' && sinkMode(x.sink) === 'increment');
+  if (incr)
+    return fail(
+      say(
+        `${incr.sink.id} takes INCR: a record processed twice is counted twice (SET of the absolute value would not be).`,
+        `${josa(incr.sink.id, '은/는')} INCR을 받습니다. 두 번 처리된 레코드는 두 번 세어집니다(절댓값을 SET하면 그렇지 않습니다).`,
+      ),
+      CHECKLIST_PRESETS.increment,
+    );
   const plain = used.find((x) => x.sink.type === 'http-api' && sinkMode(x.sink) === 'plain');
   if (plain)
     return fail(
@@ -484,7 +504,7 @@ function isObjectPayload(value: string | null): boolean {
   }
 }
 
-function eventIds(trace: Trace, view: SimView, say: Say): Item {
+function eventIds(trace: Trace, view: SimView, run: RunSoFar, say: Say): Item {
   const outputs = new Set(outputTopicsOf(trace.scenario));
   // compacted topics hold states (the latest value per key), not events: no event_id is asked of them
   const compacted = Object.entries(trace.resolved.topics)
@@ -495,6 +515,31 @@ function eventIds(trace: Trace, view: SimView, say: Say): Item {
   const sources = partitionRows(view.actors).filter(
     (p) => !p.internal && declared.has(p.topic) && !outputs.has(p.topic) && !compacted.includes(p.topic),
   );
+  // a compacted topic whose key was sent several distinct event_ids holds events, and compaction erases
+  // them (the keys read from the scripts: the cleaner may already have removed the older records)
+  const byKey = new Map<string, Set<string>>();
+  for (const c of trace.scenario.clients)
+    if (c.type === 'producer')
+      for (const op of c.script) {
+        if (op.op !== 'send' || !compacted.includes(op.topic) || op.key === null || !op.headers?.event_id) continue;
+        for (let i = 0; i < (op.count ?? 1); i++) {
+          const id = op.headers.event_id.replaceAll('{i}', String(i));
+          if (!run.appended.get(op.topic)?.has(id)) continue;
+          const name = `${op.topic} ${op.key.replaceAll('{i}', String(i))}`;
+          byKey.set(name, (byKey.get(name) ?? new Set<string>()).add(id));
+        }
+      }
+  const erased = [...byKey].find(([, set]) => set.size > 1);
+  if (erased) {
+    const [topic, key] = erased[0].split(' ') as [string, string];
+    return fail(
+      say(
+        `${topic} is compacted, yet key ${key} is sent distinct events (${join([...erased[1]].slice(0, 3))}): compaction keeps only the latest record per key, so it erases real events, not older states.`,
+        `${josa(topic, '은/는')} 컴팩션 토픽인데 키 ${key}로 서로 다른 이벤트(${join([...erased[1]].slice(0, 3))})를 보냅니다. 컴팩션은 키마다 최신 레코드만 남기므로 옛 상태가 아니라 실제 이벤트를 지웁니다.`,
+      ),
+      CHECKLIST_PRESETS.compactedEvents,
+    );
+  }
   const records = sources.flatMap((p) => p.records.filter((r) => r.control === null).map((r) => ({ p, r })));
   if (records.length === 0)
     return na(
@@ -510,7 +555,7 @@ function eventIds(trace: Trace, view: SimView, say: Say): Item {
     const first = missing[0] as (typeof missing)[number];
     return failUnshown(
       say(
-        `${missing.length} record(s) carry no event_id header (first: ${first.p.topic}-${first.p.partition}@${first.r.offset}): a consumer cannot recognise a business duplicate.`,
+        `${missing.length === 1 ? '1 record carries' : `${missing.length} records carry`} no event_id header (first: ${first.p.topic}-${first.p.partition}@${first.r.offset}): a consumer cannot recognise a business duplicate.`,
         `레코드 ${missing.length}개에 event_id 헤더가 없습니다(첫 번째: ${first.p.topic}-${first.p.partition}@${first.r.offset}). 컨슈머가 비즈니스 중복을 알아볼 수 없습니다.`,
       ),
       say(
@@ -529,19 +574,20 @@ function eventIds(trace: Trace, view: SimView, say: Say): Item {
   }
   const renamed = [...byContent.values()].find((set) => set.size > 1);
   if (renamed)
-    return failUnshown(
+    return fail(
       say(
         `The same payload was sent under different event_ids (${join([...renamed])}): if that was a retry, the new id hides the duplicate from every consumer.`,
         `같은 페이로드가 서로 다른 event_id(${join([...renamed])})로 전송됐습니다. 재시도였다면 새 ID 때문에 어떤 컨슈머도 중복을 알아볼 수 없습니다.`,
       ),
-      say(
-        'No shipped scenario shows it yet: one whose business retry mints a new UUID would show the consumer processing the same order twice without recognising it (app-resend shows the opposite: the id kept, the duplicate recognisable).',
-        '아직 이를 보여 주는 시나리오가 없습니다. 비즈니스 재시도마다 새 UUID를 만드는 시나리오라면 컨슈머가 같은 주문을 알아보지 못하고 두 번 처리하는 것을 보여 줄 것입니다(app-resend는 반대로 id를 유지해 중복을 알아볼 수 있는 경우입니다).',
-      ),
+      CHECKLIST_PRESETS.newEventId,
     );
+  // the same event_id twice in one topic: a repeated send that kept its id (one event in two topics is no repeat)
   const counts = new Map<string, number>();
-  for (const { r } of records) counts.set(r.headers.event_id as string, (counts.get(r.headers.event_id as string) ?? 0) + 1);
-  const kept = [...counts].filter(([, n]) => n > 1).map(([id]) => id);
+  for (const { p, r } of records) {
+    const key = `${p.topic}|${r.headers.event_id as string}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  const kept = [...new Set([...counts].filter(([, n]) => n > 1).map(([key]) => key.slice(key.indexOf('|') + 1)))];
   return pass(
     kept.length
       ? say(
@@ -554,7 +600,7 @@ function eventIds(trace: Trace, view: SimView, say: Say): Item {
 
 /** How an application remembers what it processed: by event_id, only by offset, or not at all. */
 interface Memory {
-  readonly kind: 'event-id' | 'offsets';
+  readonly kind: 'event-id' | 'offsets' | 'idempotent-write';
   /** A sentence, without the application's name unless it is part of what is remembered. */
   readonly text: string;
 }
@@ -578,9 +624,23 @@ function memoryOf(trace: Trace, app: App, say: Say): Memory | null {
     if (m === 'inbox')
       return {
         kind: 'event-id',
+        text:
+          sink.retentionMs === undefined
+            ? say(
+                `${sink.id}'s inbox keeps (event_id, ${app.id}) as long as its rows are kept`,
+                `${sink.id}의 inbox가 (event_id, ${app.id})를 행이 남아 있는 동안 기억합니다`,
+              )
+            : say(
+                `${sink.id}'s inbox keeps (event_id, ${app.id}) for ${sink.retentionMs} ms (retentionMs)`,
+                `${sink.id}의 inbox가 (event_id, ${app.id})를 ${sink.retentionMs} ms(retentionMs) 동안 기억합니다`,
+              ),
+      };
+    if (m === 'set')
+      return {
+        kind: 'idempotent-write',
         text: say(
-          `${sink.id}'s inbox keeps (event_id, ${app.id}) as long as its rows are kept`,
-          `${sink.id}의 Inbox가 (event_id, ${app.id})를 행이 남아 있는 동안 기억합니다`,
+          `${sink.id} takes SET of an absolute value: a redelivered record writes the same value again, so nothing needs remembering`,
+          `${josa(sink.id, '은/는')} 절댓값 SET을 받습니다. 다시 전달된 레코드는 같은 값을 다시 쓰므로 기억할 것이 없습니다`,
         ),
       };
     if (m === 'upsert')
@@ -591,10 +651,16 @@ function memoryOf(trace: Trace, app: App, say: Say): Memory | null {
     if (m === 'idempotency-key')
       return {
         kind: 'event-id',
-        text: say(
-          `${sink.id} remembers each Idempotency-Key (for its retention window)`,
-          `${josa(sink.id, '이/가')} 멱등성 키를 보존 기간 동안 기억합니다`,
-        ),
+        text:
+          sink.retentionMs === undefined
+            ? say(
+                `${sink.id} remembers each Idempotency-Key (for its retention window)`,
+                `${josa(sink.id, '이/가')} 멱등성 키를 보존 기간 동안 기억합니다`,
+              )
+            : say(
+                `${sink.id} remembers each Idempotency-Key for ${sink.retentionMs} ms (retentionMs)`,
+                `${josa(sink.id, '이/가')} 멱등성 키를 ${sink.retentionMs} ms(retentionMs) 동안 기억합니다`,
+              ),
       };
     if (m === 'lookup-before-retry')
       return { kind: 'event-id', text: say(`${sink.id} is asked before each retry`, `재시도 전에 ${sink.id}에 조회합니다`) };
@@ -640,7 +706,9 @@ function dedupMemory(trace: Trace, run: RunSoFar, say: Say): Item {
           ? CHECKLIST_PRESETS.streamsAtLeastOnce
           : sink?.type === 'http-api'
             ? CHECKLIST_PRESETS.apiPlain
-            : CHECKLIST_PRESETS.dbInsert;
+            : sink && sinkMode(sink) === 'increment'
+              ? CHECKLIST_PRESETS.increment
+              : CHECKLIST_PRESETS.dbInsert;
       return fail(
         say(
           `${app.id} remembers no processed event_id${twice.length ? `: ${join(twice.slice(0, 3))} ${twice.length > 1 ? 'were' : 'was'} processed more than once` : ': a redelivered event is processed again'}.`,
@@ -649,6 +717,15 @@ function dedupMemory(trace: Trace, run: RunSoFar, say: Say): Item {
         preset,
       );
     }
+    const forgotten = memory.kind === 'event-id' && sink ? (run.appliedTwice.get(sink.id) ?? []) : [];
+    if (forgotten.length && sink?.retentionMs !== undefined)
+      return fail(
+        say(
+          `${app.id} remembers processed ids for only ${sink.retentionMs} ms: ${join(forgotten.slice(0, 3))} took effect twice in ${sink.id} — the duplicate came after the id was forgotten.`,
+          `${josa(app.id, '은/는')} 처리한 ID를 ${sink.retentionMs} ms 동안만 기억합니다. ${join(forgotten.slice(0, 3))}가 ${sink.id}에서 두 번 반영됐습니다. ID를 잊은 뒤에 중복이 왔습니다.`,
+        ),
+        CHECKLIST_PRESETS.forgotten,
+      );
     const sent = memory.kind === 'offsets' ? (run.processedFromTwoRecords.get(app.id) ?? []) : [];
     if (sent.length)
       return fail(
@@ -698,7 +775,7 @@ export function evaluateChecklist(
     ['read-committed', readCommitted(trace, say), 'configuration'],
     ['observed', observed(trace, run, say), 'run'],
     ['replication', replication(say), 'configuration'],
-    ['event-id', eventIds(trace, state, say), 'run'],
+    ['event-id', eventIds(trace, state, run, say), 'run'],
     ['dedup-memory', dedupMemory(trace, run, say), 'run'],
     ['side-effects', sideEffects(trace, say), 'configuration'],
   ];

@@ -540,8 +540,13 @@ function checkExactlyOnce(trace: Trace, ledger: Ledger, v: Collector): void {
     if (g) groups.set(g, [...(groups.get(g) ?? []), c]);
   }
   for (const [groupId, members] of groups) {
+    // sendOffsetsToTransaction's contract: read_committed and enable.auto.commit=false (an auto-commit
+    // outside the transaction can commit past records whose transaction then aborts: eos-auto-commit-rebalance)
     const eos = members.every(
-      (m) => m.processing?.mode === 'exactly-once' && trace.resolved.consumers[m.id]?.['isolation.level'] === 'read_committed',
+      (m) =>
+        m.processing?.mode === 'exactly-once' &&
+        trace.resolved.consumers[m.id]?.['isolation.level'] === 'read_committed' &&
+        trace.resolved.consumers[m.id]?.['enable.auto.commit'] === false,
     );
     if (!eos || gcDown) continue;
     const outputs = new Set(members.map((m) => m.processing?.outputTopic as string));

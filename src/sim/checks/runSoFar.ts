@@ -25,6 +25,10 @@ export interface RunSoFar {
    * passing two stages (a Streams input and its repartition topic).
    */
   readonly processedFromTwoRecords: ReadonlyMap<string, readonly string[]>;
+  /** Per topic, the event_ids appended to it so far (whether or not the log still holds them). */
+  readonly appended: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Per sink, the event_ids that took effect there more than once (applied side effects). */
+  readonly appliedTwice: ReadonlyMap<string, readonly string[]>;
 }
 
 const FENCED = new Set(['PRODUCER_FENCED', 'INVALID_PRODUCER_EPOCH', 'INVALID_TXN_STATE']);
@@ -37,6 +41,8 @@ export function runSoFar(trace: Trace, atStep: number = trace.steps.length): Run
   let timedOut = false;
   const counts = new Map<string, Map<string, number>>();
   const records = new Map<string, Map<string, Map<string, Set<string>>>>();
+  const applied = new Map<string, Map<string, number>>();
+  const appended = new Map<string, Set<string>>();
   for (let i = 0; i < step; i++) {
     for (const raw of (trace.steps[i] as (typeof trace.steps)[number]).facts) {
       const f = raw as Fact;
@@ -45,7 +51,15 @@ export function runSoFar(trace: Trace, atStep: number = trace.steps.length): Run
         if (f.fatal && FENCED.has(f.error)) fenced++;
         if (f.error === 'CommitFailedException') commitFailures++;
       } else if (f.kind === 'note' && /transaction\.timeout\.ms/.test(f.text)) timedOut = true;
-      else if (f.kind === 'processed') {
+      else if (f.kind === 'append' && f.control === null) {
+        const ids = appended.get(f.topic) ?? new Set<string>();
+        for (const id of f.eventIds) if (id !== null) ids.add(id);
+        appended.set(f.topic, ids);
+      } else if (f.kind === 'sideEffect' && f.applied && f.eventId !== null) {
+        const bySink = applied.get(f.sink) ?? new Map<string, number>();
+        bySink.set(f.eventId, (bySink.get(f.eventId) ?? 0) + 1);
+        applied.set(f.sink, bySink);
+      } else if (f.kind === 'processed') {
         const id = f.eventId ?? `${f.topic}-${f.partition}@${f.offset}`;
         const app = counts.get(f.app) ?? new Map<string, number>();
         app.set(id, (app.get(id) ?? 0) + 1);
@@ -70,6 +84,11 @@ export function runSoFar(trace: Trace, atStep: number = trace.steps.length): Run
     const twice = [...byId].filter(([, byTopic]) => [...byTopic.values()].some((at) => at.size > 1)).map(([id]) => id);
     if (twice.length) processedFromTwoRecords.set(app, twice);
   }
+  const appliedTwice = new Map<string, string[]>();
+  for (const [sink, byId] of applied) {
+    const twice = [...byId].filter(([, n]) => n > 1).map(([id]) => id);
+    if (twice.length) appliedTwice.set(sink, twice);
+  }
   return {
     step,
     final: step >= trace.steps.length,
@@ -79,5 +98,7 @@ export function runSoFar(trace: Trace, atStep: number = trace.steps.length): Run
     timedOut,
     processedTwice,
     processedFromTwoRecords,
+    appended,
+    appliedTwice,
   };
 }

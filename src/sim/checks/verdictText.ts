@@ -5,7 +5,7 @@
  * Kafka, and each loss with its kind and cause. Plus the names of layers, statuses, loss kinds and
  * copy states, for tables.
  */
-import { josa, type Language, list, say, times } from '../narration/language';
+import { count, eachOnce, josa, type Language, list, say, times } from '../narration/language';
 import type {
   Copy,
   CopyState,
@@ -286,8 +286,9 @@ function topicText(lang: Language, f: TopicFinding): string {
   }
   if (!f.losses.length && !twice.length) {
     if (f.status === 'not-applicable' && f.events === 0) parts.push(say(lang, 'nothing written', '기록된 것이 없습니다'));
-    else if (onceCount > 0) parts.push(say(lang, `each of ${onceCount} event(s) once`, `이벤트 ${onceCount}개가 각각 한 번씩 있습니다`));
-  } else if (onceCount > 0) parts.push(say(lang, `${onceCount} other event(s) once`, `다른 이벤트 ${onceCount}개는 한 번씩 있습니다`));
+    else if (onceCount > 0) parts.push(eachOnce(lang, onceCount, 'once', '있습니다'));
+  } else if (onceCount > 0)
+    parts.push(say(lang, `${count(onceCount, 'other event')} once`, `다른 이벤트 ${onceCount}개는 한 번씩 있습니다`));
   // what the other copies are
   const abortedOf = f.notable.filter((e) => !lost.has(e.eventId) && e.copies.some((c) => c.state === 'aborted'));
   if (abortedOf.length) {
@@ -363,7 +364,7 @@ function stallText(lang: Language, s: Stall): string {
         ? `코디네이터가 더는 추적하지 않으므로(상태 ${state}) 끝나지 않는 hanging 트랜잭션입니다. kafka-transactions.sh find-hanging이 찾아내고 kafka-transactions.sh abort로 끝낼 수 있습니다`
         : `열린 트랜잭션입니다(코디네이터 상태 ${state}). 커밋, 취소 또는 transaction.timeout.ms로 끝납니다`
     }`;
-  return `stalled on ${tp} since ${ms(s.sinceTime)}: it cannot read ${s.blocked} record(s) (${blocked}) past the LSO ${s.lastStableOffset}, pinned by the transaction of ${who} starting at offset ${s.firstOffset} — ${
+  return `stalled on ${tp} since ${ms(s.sinceTime)}: it cannot read ${count(s.blocked, 'record')} (${blocked}) past the LSO ${s.lastStableOffset}, pinned by the transaction of ${who} starting at offset ${s.firstOffset} — ${
     s.hanging
       ? `a hanging transaction: the coordinator no longer tracks it (state ${state}), so nothing will end it; kafka-transactions.sh find-hanging lists it and kafka-transactions.sh abort ends it`
       : `an open transaction (coordinator state ${state}); it ends with its commit, its abort or transaction.timeout.ms`
@@ -410,7 +411,7 @@ function deliveryText(lang: Language, f: DeliveryFinding): string {
   }
   if (!f.stalls.length && !f.repeated.length) {
     if (f.received === 0) parts.push(say(lang, 'nothing received', '받은 것이 없습니다'));
-    else parts.push(say(lang, `each of ${f.events} event(s) received once`, `이벤트 ${f.events}개가 각각 한 번씩 전달됐습니다`));
+    else parts.push(eachOnce(lang, f.events, 'received once', '전달됐습니다'));
   }
   if (f.uncommittedCopies > 0)
     parts.push(
@@ -452,9 +453,7 @@ function processingText(lang: Language, f: ProcessingFinding): string {
   }
   if (!parts.length)
     parts.push(
-      f.events === 0
-        ? say(lang, 'nothing processed', '처리한 것이 없습니다')
-        : say(lang, `each of ${f.events} event(s) processed once`, `이벤트 ${f.events}개가 각각 한 번씩 처리됐습니다`),
+      f.events === 0 ? say(lang, 'nothing processed', '처리한 것이 없습니다') : eachOnce(lang, f.events, 'processed once', '처리됐습니다'),
     );
   const body = lang === 'ko' ? parts.map((p) => end('ko', p)).join(' ') : parts.join('; ');
   return end(lang, `${label}: ${body}`);
@@ -474,11 +473,13 @@ function sinkText(lang: Language, f: SinkFinding): string {
     parts.push(
       f.losses.length
         ? say(lang, `every other event took effect once`, '나머지 이벤트는 한 번씩 반영됐습니다')
-        : say(lang, `each of ${f.events} event(s) took effect once`, `이벤트 ${f.events}개가 각각 한 번씩 반영됐습니다`),
+        : eachOnce(lang, f.events, 'took effect once', '반영됐습니다'),
     );
   if (!parts.length) parts.push(say(lang, 'nothing took effect', '반영된 것이 없습니다'));
   if (f.skipped)
-    parts.push(say(lang, `${f.skipped} repeated attempt(s) changed nothing`, `반복된 시도 ${f.skipped}번은 아무것도 바꾸지 않았습니다`));
+    parts.push(
+      say(lang, `${count(f.skipped, 'repeated attempt')} changed nothing`, `반복된 시도 ${f.skipped}번은 아무것도 바꾸지 않았습니다`),
+    );
   const body = lang === 'ko' ? parts.map((p) => end('ko', p)).join(' ') : parts.join('; ');
   return end(lang, `${f.subject}: ${body}`);
 }

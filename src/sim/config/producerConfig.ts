@@ -40,7 +40,7 @@ export const PRODUCER_CONFIG: readonly ConfigKey[] = [
     name: 'transactional.id',
     type: 'nullable-string',
     default: null,
-    doc: 'Stable identity for transactions: InitProducerId with it bumps the epoch and fences older instances.',
+    doc: 'Stable identity for transactions: InitProducerId with it bumps the epoch and fences older instances. Not a business id: the broker never reads a header such as transaction_id=payment-123.',
   },
   {
     name: 'transaction.timeout.ms',

@@ -13,7 +13,7 @@ export const STREAMS_CONFIG: readonly ConfigKey[] = [
     type: 'enum',
     default: 'at_least_once',
     values: ['at_least_once', 'exactly_once_v2'],
-    doc: 'exactly_once_v2 puts input offsets, state-store changelog and output in one transaction.',
+    doc: 'at_least_once is the default: exactly_once_v2 must be set to put input offsets, state-store changelog and output in one transaction (brokers 2.5 or newer; exactly_once and exactly_once_beta were removed in 4.0).',
   },
   {
     name: 'commit.interval.ms',
@@ -30,6 +30,11 @@ export interface StreamsConfig {
   readonly 'commit.interval.ms': number;
 }
 
+/** StreamsConfig defines processing.guarantee with ValidString.in(at_least_once, exactly_once_v2): ConfigDef's message. */
+function invalidGuarantee(value: ConfigValue): string {
+  return `Invalid value ${value} for configuration processing.guarantee: String must be one of: at_least_once, exactly_once_v2`;
+}
+
 export function resolveStreamsConfig(
   clientId: string,
   user: Readonly<Record<string, ConfigValue>>,
@@ -39,7 +44,7 @@ export function resolveStreamsConfig(
     const spec = STREAMS_CONFIG.find((k) => k.name === name) as ConfigKey;
     if (!Object.hasOwn(user, name)) return spec.default;
     const v = user[name] as ConfigValue;
-    const problem = checkConfigValue(spec, v);
+    const problem = name === 'processing.guarantee' && checkConfigValue(spec, v) !== null ? invalidGuarantee(v) : checkConfigValue(spec, v);
     if (problem) errors.push({ key: name, message: problem });
     return problem ? spec.default : v;
   };

@@ -6,7 +6,7 @@
 import type { Fact } from '../trace/facts';
 import { type NarrationContext, processingMode, tp } from './context';
 import { explainError } from './errors';
-import { josa, list, ordinal, range, say } from './language';
+import { count, josa, list, ordinal, range, say } from './language';
 import { translateDuring, translateNote, translateReason, translateRefusal } from './notes';
 import { countUpTo, eventKey, type Occurrence, outcomeAt } from './traceIndex';
 
@@ -386,7 +386,7 @@ function sideEffect(ctx: NarrationContext, f: F<'sideEffect'>): string {
       return say(
         lang,
         `${sink}'s inbox already holds (${ev}, ${f.app}): the unique constraint rolls the transaction back and nothing is written`,
-        `${sink}의 Inbox에 (${ev}, ${f.app})가 이미 있어 고유 제약 조건 때문에 트랜잭션이 롤백되고 아무것도 기록되지 않습니다.`,
+        `${sink}의 inbox에 (${ev}, ${f.app})가 이미 있어 고유 제약 조건 때문에 트랜잭션이 롤백되고 아무것도 기록되지 않습니다.`,
       );
     case 'offset already stored':
       return say(
@@ -405,6 +405,19 @@ function sideEffect(ctx: NarrationContext, f: F<'sideEffect'>): string {
         lang,
         `${sink} charged a payment for ${ev}${n > 1 ? ` — the ${ordinal('en', n)} charge for the same event` : ''}`,
         `${josa(sink, '이/가')} ${ev}에 대해 결제했습니다.${n > 1 ? ` 같은 이벤트에 대한 ${ordinal('ko', n)} 결제입니다.` : ''}`,
+      );
+    case 'SET':
+    case 'SET (same value)':
+      return say(
+        lang,
+        `${sink} ran ${f.note} for ${ev} (for ${f.app})${f.applied ? '' : ': the key already held that value — SET writes an absolute value, so the replay changes nothing'}`,
+        `${josa(sink, '이/가')} ${f.app}의 요청으로 ${ev}에 대해 ${f.note}을 실행했습니다.${f.applied ? '' : ' 키가 이미 그 값이었습니다. SET은 절댓값을 쓰므로 다시 실행해도 바뀌는 것이 없습니다.'}`,
+      );
+    case 'INCR':
+      return say(
+        lang,
+        `${sink} ran ${f.note} for ${ev} (for ${f.app})${n > 1 ? ` — the ${ordinal('en', n)} increment for the same event: INCR cannot tell a replay` : ''}`,
+        `${josa(sink, '이/가')} ${f.app}의 요청으로 ${ev}에 대해 ${f.note}을 실행했습니다.${n > 1 ? ` 같은 이벤트에 대한 ${ordinal('ko', n)} 증가입니다. INCR은 재처리인지 알 수 없습니다.` : ''}`,
       );
     default:
       return say(
@@ -542,7 +555,7 @@ function rebalance(ctx: NarrationContext, f: F<'rebalance'>): string {
 function cleaned(ctx: NarrationContext, f: F<'cleaned'>): string {
   return say(
     ctx.lang,
-    `the log cleaner compacted ${tp(f.topic, f.partition)} up to offset ${f.cleanedUpTo}: ${f.removed} older record(s) with a newer value for the same key are gone, and no offset changed`,
+    `the log cleaner compacted ${tp(f.topic, f.partition)} up to offset ${f.cleanedUpTo}: ${count(f.removed, 'older record')} with a newer value for the same key are gone, and no offset changed`,
     `로그 클리너가 ${josa(tp(f.topic, f.partition), '을/를')} offset ${f.cleanedUpTo}까지 컴팩션했습니다. 같은 키의 더 새 값이 있는 이전 레코드 ${f.removed}개가 사라졌고 offset은 바뀌지 않았습니다.`,
   );
 }

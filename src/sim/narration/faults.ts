@@ -3,7 +3,8 @@
  * delayed or duplicated on its way; a message that reached a process that was down.
  */
 import { type NarrationContext, processKind } from './context';
-import { josa, say } from './language';
+import { translateFaultLabel } from './faultLabels';
+import { josa, type Language, say } from './language';
 import { poss } from './names';
 
 const ENVELOPE_FAULT = /^(\w+) #(\d+) (dropped|duplicated|delayed by (\d+) ms) \((.*)\)$/;
@@ -12,7 +13,7 @@ const LOST_AT_SEND = /^(\w+) #(\d+) lost: (.*)$/;
 const RESET = /^connection (\S+) reset \((.*)\): (\w+) #(\d+) is lost with it$/;
 
 /** Why the network lost an envelope, in the reader's language (the kernel's words, network.ts). */
-function lostWhy(lang: NarrationContext['lang'], why: string): string {
+export function lostWhy(lang: Language, why: string): string {
   let m = why.match(/^stalled behind (\w+ #\d+) on (\S+)$/);
   if (m)
     return say(
@@ -53,6 +54,47 @@ function lostWhy(lang: NarrationContext['lang'], why: string): string {
   return why;
 }
 
+/**
+ * What an envelope's record says went wrong with it (its `fault`: a fault's label, or why the network
+ * lost it), in the reader's language.
+ */
+export function envelopeFaultText(trace: NarrationContext['trace'], text: string, lang: Language): string {
+  if (lang === 'en') return text;
+  const label = translateFaultLabel(trace, text, lang);
+  return label !== text ? label : lostWhy(lang, text);
+}
+
+/** A fault step's action (its label), in Korean. */
+const ACTION_KO: Readonly<Record<string, string>> = {
+  crash: '중단',
+  restart: '재시작',
+  pause: '일시 정지',
+  resume: '재개',
+  signal: '신호',
+};
+
+/**
+ * One line of a step's faults (the kernel's words: "ProduceResponse #4 dropped (…)", "Produce #7 lost:
+ * …", "connection … reset (…): …", or a fault's label) in the reader's language, for lists.
+ */
+export function stepFaultText(trace: NarrationContext['trace'], text: string, lang: Language): string {
+  if (lang === 'en') return text;
+  const env = text.match(ENVELOPE_FAULT);
+  if (env) {
+    const [, rpc, id, what, delay, label] = env as unknown as [string, string, string, string, string | undefined, string];
+    const how = what === 'dropped' ? '버려짐' : what === 'duplicated' ? '복제됨' : `${delay} ms 지연됨`;
+    return `${rpc} #${id} ${how} (${translateFaultLabel(trace, label, lang)})`;
+  }
+  const lost = text.match(LOST_AT_SEND);
+  if (lost) return `${lost[1]} #${lost[2]} 유실: ${lostWhy(lang, lost[3] as string)}`;
+  const reset = text.match(RESET);
+  if (reset)
+    return `연결 ${reset[1]} 리셋 (${translateFaultLabel(trace, reset[2] as string, lang)}): ${reset[3]} #${reset[4]}도 함께 사라짐`;
+  const action = ACTION_KO[text];
+  if (action) return action;
+  return translateFaultLabel(trace, text, lang);
+}
+
 /** Clauses for faults applied during a step to what it sent, and for a crash point reached. */
 export function appliedFaultClauses(ctx: NarrationContext): string[] {
   const { lang, step } = ctx;
@@ -69,7 +111,8 @@ export function appliedFaultClauses(ctx: NarrationContext): string[] {
     }
     const reset = f.match(RESET);
     if (reset) {
-      const [, conn, label, rpc, id] = reset as unknown as [string, string, string, string, string];
+      const [, conn, en, rpc, id] = reset as unknown as [string, string, string, string, string];
+      const label = translateFaultLabel(ctx.trace, en, lang);
       return say(
         lang,
         `— and connection ${conn} is reset as ${rpc} #${id} goes out (fault: ${label}): both sides see it close, what was on its way is lost, and every request waiting on it fails with NETWORK_EXCEPTION`,
@@ -78,7 +121,8 @@ export function appliedFaultClauses(ctx: NarrationContext): string[] {
     }
     const m = f.match(ENVELOPE_FAULT);
     if (m) {
-      const [, rpc, id, what, delay, label] = m as unknown as [string, string, string, string, string | undefined, string];
+      const [, rpc, id, what, delay, en] = m as unknown as [string, string, string, string, string | undefined, string];
+      const label = translateFaultLabel(ctx.trace, en, lang);
       if (what === 'dropped')
         return say(
           lang,
@@ -100,16 +144,17 @@ export function appliedFaultClauses(ctx: NarrationContext): string[] {
     // a crash or a pause injected at a named point of the application loop
     const proc = ctx.names.client(step.actor);
     const point = ctx.trace.built.options.faults.find((k) => k.kind === 'point' && k.label === f);
+    const label = translateFaultLabel(ctx.trace, f, lang);
     if (point?.kind === 'point' && point.action === 'pause')
       return say(
         lang,
         `— and right here ${proc} freezes (fault: ${f}), like a long GC pause: it handles nothing, not even heartbeats, until it resumes`,
-        `그리고 바로 이 지점에서 ${josa(proc, '이/가')} 멈춥니다(장애: ${f}). 긴 GC 정지처럼 재개될 때까지 하트비트조차 처리하지 않습니다.`,
+        `그리고 바로 이 지점에서 ${josa(proc, '이/가')} 멈춥니다(장애: ${label}). 긴 GC 정지처럼 재개될 때까지 하트비트조차 처리하지 않습니다.`,
       );
     return say(
       lang,
       `— and right here ${proc} crashes (fault: ${f}): everything it held in memory is lost`,
-      `그리고 바로 이 지점에서 ${josa(proc, '이/가')} 중단됩니다(장애: ${f}). 메모리에 있던 것은 모두 사라집니다.`,
+      `그리고 바로 이 지점에서 ${josa(proc, '이/가')} 중단됩니다(장애: ${label}). 메모리에 있던 것은 모두 사라집니다.`,
     );
   });
 }
@@ -117,7 +162,7 @@ export function appliedFaultClauses(ctx: NarrationContext): string[] {
 export function faultStepClause(ctx: NarrationContext): string | null {
   const { lang, step } = ctx;
   const proc = ctx.names.process(step.actor);
-  const label = step.faults[0] ?? step.label;
+  const label = translateFaultLabel(ctx.trace, step.faults[0] ?? step.label, lang);
   const kind = processKind(ctx, step.actor);
   switch (step.label) {
     case 'crash': {

@@ -53,6 +53,20 @@ export function times(language: Language, n: number): string {
   return n === 1 ? 'once' : n === 2 ? 'twice' : `${n} times`;
 }
 
+/** "1 record" / "3 records" (English plural rules; Korean counts have no plural). */
+export function count(n: number, singular: string, plural = `${singular}s`): string {
+  return `${n} ${n === 1 ? singular : plural}`;
+}
+
+/**
+ * "each of 3 events processed once" / "the one event processed once", and in Korean "이벤트 3개가
+ * 각각 한 번씩 처리됐습니다" / "이벤트 1개가 한 번 처리됐습니다". `en` and `ko` follow the count.
+ */
+export function eachOnce(language: Language, n: number, en: string, ko: string): string {
+  if (language === 'ko') return n === 1 ? `이벤트 1개가 한 번 ${ko}` : `이벤트 ${n}개가 각각 한 번씩 ${ko}`;
+  return n === 1 ? `the one event ${en}`.trimEnd() : `each of ${n} events ${en}`.trimEnd();
+}
+
 /** "second", "3rd" / "두 번째". */
 export function ordinal(language: Language, n: number): string {
   if (language === 'ko')

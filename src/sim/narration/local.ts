@@ -5,7 +5,7 @@
  */
 import { actorConfig, type NarrationContext, processingMode, tp } from './context';
 import { explainError } from './errors';
-import { josa, list, say } from './language';
+import { count, josa, list, say } from './language';
 
 type P = Record<string, unknown>;
 const str = (v: unknown): string => (typeof v === 'string' ? v : String(v ?? ''));
@@ -224,7 +224,11 @@ function replyClause(ctx: NarrationContext, who: string, d: P): string {
     case 'poll': {
       const recs = Array.isArray(d.records) ? (d.records as P[]) : [];
       return recs.length
-        ? say(lang, `poll() returned ${recs.length} record(s) to ${who}`, `poll()이 ${who}에게 레코드 ${recs.length}개를 돌려줬습니다.`)
+        ? say(
+            lang,
+            `poll() returned ${count(recs.length, 'record')} to ${who}`,
+            `poll()이 ${who}에게 레코드 ${recs.length}개를 돌려줬습니다.`,
+          )
         : say(lang, `poll() returned nothing to ${who}`, `poll()이 ${who}에게 아무것도 돌려주지 않았습니다.`);
     }
     default:
@@ -327,7 +331,7 @@ export function callClause(ctx: NarrationContext): string {
         ? say(
             lang,
             `${caller} asks ${target} for the changelog's log end offset (endOffsets, read_uncommitted): the store is restored when the read_committed restore consumer gets there`,
-            `${josa(caller, '이/가')} ${target}에게 changelog의 log end offset(endOffsets, read_uncommitted)을 묻습니다. read_committed 복원 컨슈머가 거기까지 읽으면 복원이 끝납니다.`,
+            `${josa(caller, '이/가')} ${target}에게 changelog의 LEO(로그 끝 offset, endOffsets, read_uncommitted)를 묻습니다. read_committed 복원 컨슈머가 거기까지 읽으면 복원이 끝납니다.`,
           )
         : say(
             lang,

@@ -7,6 +7,7 @@ import type { Trace } from '../run';
 import type { Fact } from '../trace/facts';
 import type { NarrationContext } from './context';
 import { factClauses } from './facts';
+import { translateFaultLabel } from './faultLabels';
 import { appliedFaultClauses, disconnectedClause, faultStepClause, lostClause } from './faults';
 import { type Language, say, sentence } from './language';
 import { bootClause, callClause, timerClause } from './local';
@@ -23,7 +24,7 @@ function mainClauses(ctx: NarrationContext): string[] {
       const rest = factClauses(ctx, facts);
       if (f) return [f, ...rest];
       // a fault delivered to an actor as an event (e.g. running the log cleaner)
-      const label = step.faults[0] ?? step.label;
+      const label = translateFaultLabel(ctx.trace, step.faults[0] ?? step.label, ctx.lang);
       return rest.length
         ? [...rest, say(ctx.lang, `(fault: ${label})`, `(장애: ${label})`)]
         : [say(ctx.lang, `fault: ${label}`, `장애: ${label}`)];
@@ -67,9 +68,12 @@ export function narrate(trace: Trace, stepIndex: number, language: Language): st
   return sentence('en', clauses.map((c, i) => (i > 0 && !c.startsWith('—') ? `; ${c}` : i > 0 ? ` ${c}` : c)).join(''));
 }
 
-/** The sentence for the start of a run (before any step). */
-export function narrateStart(trace: Trace, language: Language): string {
-  const title = trace.scenario.title ?? trace.scenario.id ?? '';
+/**
+ * The sentence for the start of a run (before any step). `title` is the scenario's title as the page
+ * shows it — a shipped scenario's Korean title in Korean (presets/localized.ts); by default the
+ * scenario's own.
+ */
+export function narrateStart(trace: Trace, language: Language, title: string = trace.scenario.title ?? trace.scenario.id ?? ''): string {
   return say(
     language,
     `Start of the run${title ? `: ${title}` : ''}. Press play or step forward to watch it happen.`,

@@ -3,7 +3,7 @@
  * English. Narration keeps them as they are in English and translates the known ones for Korean;
  * an unknown note is quoted as it is rather than dropped.
  */
-import { josa, type Language } from './language';
+import { count, josa, type Language } from './language';
 
 type Rule = readonly [RegExp, (m: RegExpMatchArray) => string];
 
@@ -94,8 +94,35 @@ const KO_RULES: readonly Rule[] = [
       `${m[1]}의 트랜잭션이 ${m[2]} ms 동안 열려 있어 transaction.timeout.ms=${josa(m[3] as string, '을/를')} 넘었습니다. epoch ${josa(m[4] as string, '을/를')} 펜싱하고 취소합니다`,
   ],
   [
+    /^the application's business retry builds event (\S+) again with a new event_id (\S+): the same payload, an id nobody has seen$/,
+    (m) =>
+      `애플리케이션의 비즈니스 재시도가 이벤트 ${josa(m[1] as string, '을/를')} 새 event_id ${josa(m[2] as string, '으로/로')} 다시 만듭니다. 페이로드는 같지만 아무도 본 적 없는 ID입니다`,
+  ],
+  [
+    /^the inbox row \((\S+), (\S+)\) written at (\d+) ms was deleted after the inbox retention of (\d+) ms: the duplicate is not recognised$/,
+    (m) => `${m[3]} ms에 쓴 inbox 행 (${m[1]}, ${m[2]})는 inbox 보존 기간 ${m[4]} ms가 지나 삭제됐습니다. 이 중복은 알아볼 수 없습니다`,
+  ],
+  [
+    /^Idempotency-Key (\S+) was stored at (\d+) ms and expired after (\d+) ms: the API no longer recognises it$/,
+    (m) => `멱등성 키 ${m[1]}는 ${m[2]} ms에 저장됐고 ${m[3]} ms가 지나 만료됐습니다. API는 더 이상 이 키를 알아보지 못합니다`,
+  ],
+  [
+    /^out of order: (\S+) (\S+) seq (\d+) \((.+), (\S+)\) arrived after seq (\d+)$/,
+    (m) => `순서 뒤바뀜: ${m[1]} ${m[2]}의 seq ${m[3]}(${m[4]}, ${m[5]})이 seq ${m[6]}보다 늦게 도착했습니다`,
+  ],
+  [
+    /^onPartitionsRevoked: generation (\d+) ended while the transaction was open; the application aborts it so that the new owner processes its records from the committed offsets$/,
+    (m) =>
+      `onPartitionsRevoked: 트랜잭션이 열려 있는 동안 generation ${m[1]}이 끝났습니다. 애플리케이션은 새 소유자가 커밋된 offset부터 그 레코드를 처리하도록 트랜잭션을 취소합니다`,
+  ],
+  [
+    /^task for (.+) newly assigned to this instance, at an offset another instance committed: its store is restored from the changelog before it processes$/,
+    (m) =>
+      `${m[1]}의 태스크가 이 인스턴스에 새로 할당됐고, 다른 인스턴스가 커밋한 offset에서 시작합니다. 처리하기 전에 changelog에서 상태 저장소를 복원합니다`,
+  ],
+  [
     /^loaded (\d+) transactional id\(s\) from (\S+) \(coordinator epoch (\d+)\)$/,
-    (m) => `${m[2]}에서 transactional.id ${m[1]}개를 다시 읽었습니다(coordinator epoch ${m[3]})`,
+    (m) => `${m[2]}에서 transactional.id ${m[1]}개를 다시 읽었습니다(코디네이터 epoch ${m[3]})`,
   ],
 ];
 
@@ -117,8 +144,13 @@ function reasonKo(reason: string): string {
 }
 
 /** A note or reason in the requested language (unknown Korean ones are kept in English). */
+/** The actors' "2 key(s)" as English counts ("2 keys", "1 key"). */
+function englishCounts(text: string): string {
+  return text.replace(/\b(\d+) ((?:[a-z]+ )*?[a-z]+)\(s\)/g, (_, n: string, noun: string) => count(Number(n), noun));
+}
+
 export function translateNote(text: string, language: Language): string {
-  if (language === 'en') return text;
+  if (language === 'en') return englishCounts(text);
   for (const [re, f] of KO_RULES) {
     const m = text.match(re);
     if (m) return f(m);

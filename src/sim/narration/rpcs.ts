@@ -167,13 +167,13 @@ export function rpcClause(ctx: NarrationContext): string {
           ? say(
               lang,
               ` — the LSO (${lso}) is below the high watermark (${hw}): an open transaction holds read_committed readers back`,
-              ` LSO(${lso})가 high watermark(${hw})보다 낮습니다. 열린 트랜잭션이 read_committed 컨슈머를 붙잡고 있습니다.`,
+              ` LSO(${lso})가 HW(하이 워터마크, ${hw})보다 낮습니다. 열린 트랜잭션이 read_committed 컨슈머를 붙잡고 있습니다.`,
             )
           : '';
       return say(
         lang,
         `${to} got nothing new from its Fetch of ${where} (high watermark ${hw}, LSO ${lso})${heldBack}`,
-        `${to}의 ${where} Fetch에 새 데이터가 없었습니다(high watermark ${hw}, LSO ${lso}).${heldBack}`,
+        `${to}의 ${where} Fetch에 새 데이터가 없었습니다(HW ${hw}, LSO ${lso}).${heldBack}`,
       );
     }
     case 'ListOffsets': {
@@ -296,7 +296,7 @@ export function rpcClause(ctx: NarrationContext): string {
         ? say(
             lang,
             `${to} learns the database wrote nothing: the event was already in its inbox`,
-            `${josa(to, '은/는')} 데이터베이스가 아무것도 쓰지 않았음을 알게 됩니다. 이미 Inbox에 있던 이벤트입니다.`,
+            `${josa(to, '은/는')} 데이터베이스가 아무것도 쓰지 않았음을 알게 됩니다. 이미 inbox에 있던 이벤트입니다.`,
           )
         : say(
             lang,

@@ -8,21 +8,28 @@ import { type ExpectedFinding, type Scenario, withoutPresetFields } from '../sce
 import abortHiddenFromReadCommitted from './abort-hidden-from-read-committed.json';
 import acks0Loss from './acks-0-loss.json';
 import apiIdempotencyKey from './api-idempotency-key.json';
+import apiLookupBeforeRetry from './api-lookup-before-retry.json';
 import apiLostResponse from './api-lost-response.json';
 import appResend from './app-resend.json';
 import atLeastOnceConsumerCrash from './at-least-once-consumer-crash.json';
 import atMostOnceConsumerCrash from './at-most-once-consumer-crash.json';
 import autoCommitPitfall from './auto-commit-pitfall.json';
+import businessIdIsNotTransactionalId from './business-id-is-not-transactional-id.json';
 import commitLastInsteadOfNext from './commit-last-instead-of-next.json';
 import commitTwoPartitions from './commit-two-partitions.json';
+import compactionErasesEvents from './compaction-erases-events.json';
 import compactionIsNotDedup from './compaction-is-not-dedup.json';
 import coordinatorFailoverMidCommit from './coordinator-failover-mid-commit.json';
+import counterSetVsIncr from './counter-set-vs-incr.json';
 import ctpExactlyOnceCrash from './ctp-exactly-once-crash.json';
 import ctpWithoutTransactionsCrash from './ctp-without-transactions-crash.json';
 import dbSinkDuplicate from './db-sink-duplicate.json';
 import dbSinkInbox from './db-sink-inbox.json';
 import dbSinkOffsetsInDb from './db-sink-offsets-in-db.json';
+import dbSinkUpsert from './db-sink-upsert.json';
+import eosAutoCommitRebalance from './eos-auto-commit-rebalance.json';
 import hangingTransaction from './hanging-transaction.json';
+import lateDuplicateAfterExpiry from './late-duplicate-after-expiry.json';
 import lostAckIdempotent from './lost-ack-idempotent.json';
 import lostAckNoIdempotence from './lost-ack-no-idempotence.json';
 import openTransactionPinsLso from './open-transaction-pins-lso.json';
@@ -30,11 +37,14 @@ import openingStory from './opening-story.json';
 import outboxCdc from './outbox-cdc.json';
 import producerRestartNewPid from './producer-restart-new-pid.json';
 import rebalanceZombieFenced from './rebalance-zombie-fenced.json';
+import rekeyByEventId from './rekey-by-event-id.json';
+import retryMintsNewEventId from './retry-mints-new-event-id.json';
 import samePayloadTwiceInOneTransaction from './same-payload-twice-in-one-transaction.json';
 import sequenceGap from './sequence-gap.json';
 import streamsAlosCrashDuplicate from './streams-alos-crash-duplicate.json';
 import streamsEosCrashRestore from './streams-eos-crash-restore.json';
 import streamsEosRepartition from './streams-eos-repartition.json';
+import streamsTaskMigration from './streams-task-migration.json';
 import transactionTimeout from './transaction-timeout.json';
 import upstreamDuplicateEventId from './upstream-duplicate-event-id.json';
 import zombieFencing from './zombie-fencing.json';
@@ -83,6 +93,17 @@ const all: unknown[] = [
   streamsEosRepartition,
   upstreamDuplicateEventId,
   outboxCdc,
+  // the syllabus: every item of the seed articles, runnable
+  dbSinkUpsert,
+  apiLookupBeforeRetry,
+  counterSetVsIncr,
+  lateDuplicateAfterExpiry,
+  retryMintsNewEventId,
+  businessIdIsNotTransactionalId,
+  rekeyByEventId,
+  compactionErasesEvents,
+  eosAutoCommitRebalance,
+  streamsTaskMigration,
 ];
 
 export const PRESETS: readonly Preset[] = all.map((raw) => {

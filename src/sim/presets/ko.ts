@@ -59,10 +59,10 @@ export const PRESET_TEXT_KO: Readonly<Record<string, PresetText>> = {
       '아무것도 기록되지 않았는데도 프로듀서는 성공으로 보고합니다. acks=0이면 브로커가 응답하지 않으므로 요청이 나가는 순간 전송이 끝납니다. 멱등성도 꺼집니다(acks가 all이 아니므로). m-1은 유실됩니다. 확인 응답은 받았지만 로그 어디에도 없습니다.',
   },
   'compaction-is-not-dedup': {
-    title: 'Log compaction은 최신 값을 남길 뿐, 중복 제거가 아니다',
-    question: 'compaction이 설정된 토픽에서 account-42에 값이 세 번 기록됩니다. cleaner가 실행되기 전과 후에 컨슈머는 각각 무엇을 볼까요?',
+    title: '로그 컴팩션은 최신 값을 남길 뿐, 중복 제거가 아니다',
+    question: '컴팩션이 설정된 토픽에서 account-42에 값이 세 번 기록됩니다. 로그 클리너가 실행되기 전과 후에 컨슈머는 각각 무엇을 볼까요?',
     expected:
-      '정리 전에 읽는 컨슈머는 account-42의 값 세 개를 모두 받습니다(offset 0, 1, 2). cleaner가 실행된 뒤에 읽는 새 컨슈머는 offset 2만 받습니다. offset은 바뀌지 않으므로 남은 레코드도 여전히 offset 2에 있습니다.',
+      '정리 전에 읽는 컨슈머는 account-42의 값 세 개를 모두 받습니다(offset 0, 1, 2). 로그 클리너가 실행된 뒤에 읽는 새 컨슈머는 offset 2만 받습니다. offset은 바뀌지 않으므로 남은 레코드도 여전히 offset 2에 있습니다.',
   },
   'commit-two-partitions': {
     title: '한 트랜잭션, 두 파티션, 두 마커',
@@ -78,7 +78,7 @@ export const PRESET_TEXT_KO: Readonly<Record<string, PresetText>> = {
       'orders-0에는 offset 0에 evt-9, offset 1에 ABORT 마커가 있습니다. read_uncommitted 컨슈머는 레코드를 받아 처리하고, read_committed 컨슈머는 아무것도 받지 않지만 위치(position)는 2로 넘어갑니다. evt-9는 커밋된 로그에 들어가지 못했으므로 판정은 유실(애플리케이션이 취소한 트랜잭션에만 있음)로 셉니다. read_uncommitted 컨슈머가 커밋되지 않은 레코드를 처리했다는 것도 보여 줍니다.',
   },
   'open-transaction-pins-lso': {
-    title: '열린 트랜잭션이 Last Stable Offset을 붙잡아 둔다',
+    title: '열린 트랜잭션이 LSO(마지막 안정 offset)를 붙잡아 둔다',
     question:
       '한 트랜잭션이 8초 동안 열려 있는 사이 다른 프로듀서가 그 뒤에 일반 레코드를 씁니다. read_committed 컨슈머는 이 일반 레코드를 언제 볼까요?',
     expected:
@@ -112,7 +112,7 @@ export const PRESET_TEXT_KO: Readonly<Record<string, PresetText>> = {
       '아닙니다. 프로듀서의 커밋은 이미 반환됐습니다. 새 코디네이터가 __transaction_state를 다시 읽어 PrepareCommit을 찾고, 마커를 다시 보낸 뒤 CompleteCommit을 기록합니다. read_committed 컨슈머는 장애 조치(failover) 뒤 두 레코드를 모두 봅니다.',
   },
   'hanging-transaction': {
-    title: '매달린 트랜잭션(hanging transaction)이 LSO를 묶어 둔다',
+    title: '매달린 트랜잭션이 LSO를 묶어 둔다',
     question:
       '트랜잭션의 Produce 요청이 네트워크에서 지연되어, 그 트랜잭션이 취소된 뒤에야 도착합니다. 이 요청은 read_committed 컨슈머에 어떤 영향을 줄까요?',
     expected:
@@ -166,11 +166,11 @@ export const PRESET_TEXT_KO: Readonly<Record<string, PresetText>> = {
       'Kafka 로그에는 이벤트마다 한 번씩만 있지만, DB에는 evt-1의 행이 두 개 있습니다. 크래시 뒤 evt-1과 evt-2가 다시 전달되어 evt-1에 대해 평범한 INSERT가 한 번 더 실행됐기 때문입니다. 커밋 순서를 바꾸는 것만으로는 Kafka와 DB를 하나의 원자적 상태로 만들 수 없습니다.',
   },
   'db-sink-inbox': {
-    title: 'Inbox 테이블: 다시 전달된 레코드가 고유 제약 조건에 걸린다',
+    title: 'inbox 테이블: 다시 전달된 레코드가 고유 제약 조건에 걸린다',
     question:
-      '같은 중단이지만, 이번에는 컨슈머가 행을 쓰는 같은 DB 트랜잭션 안에서 고유 제약 조건(unique constraint)이 있는 inbox 테이블에 (event_id, consumer)를 기록합니다. 레코드가 다시 전달되면 어떻게 될까요?',
+      '같은 중단이지만, 이번에는 컨슈머가 행을 쓰는 같은 DB 트랜잭션 안에서 고유 제약 조건이 있는 inbox 테이블에 (event_id, consumer)를 기록합니다. 레코드가 다시 전달되면 어떻게 될까요?',
     expected:
-      '다시 전달된 evt-1(evt-2도 다시 전달됩니다)은 inbox의 고유 제약 조건을 위반하고, DB 트랜잭션이 롤백되어 행은 하나만 남습니다. evt-1은 두 번 처리되지만 한 번만 반영됩니다. inbox-conflict 카운터에 흡수된 중복이 표시됩니다.',
+      '다시 전달된 evt-1(evt-2도 다시 전달됩니다)은 inbox의 고유 제약 조건을 위반하고, DB 트랜잭션이 롤백되어 행은 하나만 남습니다. evt-1은 두 번 처리되지만 한 번만 반영됩니다. inbox 충돌 카운터에 흡수된 중복이 표시됩니다.',
   },
   'db-sink-offsets-in-db': {
     title: '결과와 offset을 한 DB 트랜잭션에',
@@ -224,13 +224,83 @@ export const PRESET_TEXT_KO: Readonly<Record<string, PresetText>> = {
     question:
       '상위 서비스가 주문 evt-42를 두 번 발행합니다(레코드 두 개, 같은 event_id). Streams는 exactly_once_v2로 실행 중입니다. 몇 번 셀까요?',
     expected:
-      '두 번입니다. Exactly-once 처리는 입력 레코드마다 한 번씩 반영하는데, 이것은 evt-42의 레코드 두 개입니다. 두 레코드가 같은 비즈니스 이벤트인지 알아보는 것은 다른 문제이고, 그 답은 EOS가 아니라 event_id와 멱등한 컨슈머가 줍니다.',
+      '두 번입니다. 정확히 한 번 처리(EOS)는 입력 레코드마다 한 번씩 반영하는데, 이것은 evt-42의 레코드 두 개입니다. 두 레코드가 같은 비즈니스 이벤트인지 알아보는 것은 다른 문제이고, 그 답은 EOS가 아니라 event_id와 멱등한 컨슈머가 줍니다.',
   },
   'outbox-cdc': {
-    title: 'Transactional Outbox + CDC: DB와는 원자적, Kafka로는 최소 한 번',
+    title: '트랜잭션 아웃박스(outbox) + CDC: DB와는 원자적, Kafka로는 최소 한 번',
     question:
       '주문 서비스가 주문과 outbox 행을 한 DB 트랜잭션으로 기록하고, CDC 릴레이가 outbox 행을 order-events로 발행합니다. 릴레이가 발행한 뒤 자기 위치를 기록하기 전에 중단됩니다. Kafka에는 무엇이 도착하고, 배송 서비스는 그것을 어떻게 처리할까요?',
     expected:
       'DB와 Kafka 사이에서 잃는 것은 없습니다. 모든 주문 행에 해당 이벤트가 있습니다. 하지만 재시작한 릴레이가 같은 행을 다시 발행하므로(새 프로듀서 세션이라 브로커는 알아볼 수 없습니다) order-events에는 evt-1과 evt-2가 같은 event_id로 두 번씩 들어 있습니다. 배송 서비스의 inbox는 이벤트마다 행을 하나만 남깁니다.',
+  },
+  'db-sink-upsert': {
+    title: '기본 키 upsert: 최소 한 번 전달, 한 번 반영',
+    question:
+      '컨슈머가 주문마다 INSERT … ON CONFLICT (event_id) DO UPDATE로 쓰고 그 뒤에 커밋합니다. 쓰기 뒤, 커밋 전에 중단됩니다. 재전달은 테이블에 무엇을 남길까요?',
+    expected:
+      '중단 뒤 evt-1과 evt-2는 두 번 전달되고 evt-1은 두 번 처리되지만, orders-db에는 이벤트마다 행이 하나뿐입니다. evt-1의 두 번째 쓰기는 기본 키를 찾아 그 행을 제자리에서 갱신합니다. 최소 한 번 + 멱등한 쓰기가 흔히 권하는 기본 조합입니다. inbox 테이블 없이 안정적인 키만 있으면 됩니다.',
+  },
+  'api-lookup-before-retry': {
+    title: '다시 호출하기 전에 결제를 조회한다',
+    question:
+      '결제 API가 evt-1을 결제했지만 응답이 유실되어, 컨슈머는 결제됐는지 알 수 없습니다. 이번에는 재시도 전에 GET /payments?event_id=evt-1로 묻습니다. evt-1은 몇 번 결제될까요?',
+    expected:
+      '한 번입니다. 조회가 응답을 잃은 그 결제를 찾으므로 컨슈머는 POST를 다시 보내지 않습니다. 멱등성 키가 없을 때는, 부수 효과를 유일하게 아는 외부 시스템에 물어보는 것이 재시도를 안전하게 만듭니다.',
+  },
+  'counter-set-vs-incr': {
+    title: 'SET은 재전달을 견디고, INCR은 다시 센다',
+    question:
+      '두 컨슈머가 post-7의 좋아요 수를 키-값 저장소에 기록합니다. incr-counter는 좋아요마다 INCR post-7을, set-counter는 이벤트에 담긴 수로 SET post-7을 실행합니다. 둘 다 like-2를 쓴 뒤 커밋 전에 중단됩니다. 두 저장소에는 무엇이 남을까요?',
+    expected:
+      '두 컨슈머 모두 like-2를 두 번 받아 두 번 처리합니다(최소 한 번). set-store는 실제 수인 3으로 끝납니다. 두 번째 SET post-7 2는 아무것도 바꾸지 않았습니다. incr-store는 4로 끝납니다. like-2가 두 번 세어졌습니다. 절댓값을 쓰는 쓰기만 멱등합니다.',
+  },
+  'late-duplicate-after-expiry': {
+    title: '처리한 ID를 잊은 뒤에 도착한 늦은 중복',
+    question:
+      '컨슈머는 처리한 event_id를 기억합니다. inbox 테이블과 결제 API의 멱등성 키(Idempotency-Key)입니다. 하지만 5분(retentionMs 300000) 동안만 기억합니다. 주문 서비스가 1분 뒤 evt-2를, 6분 뒤 evt-1을 다시 발행합니다. 어느 중복이 걸러질까요?',
+    expected:
+      '두 컨슈머 모두 evt-1과 evt-2를 두 번 받아 두 번 처리합니다. 1분 늦은 evt-2는 걸러집니다. inbox의 고유 제약 조건과 저장된 멱등성 키(Idempotency-Key)가 흡수합니다. 6분 늦은 evt-1은 걸러지지 않습니다. 그 inbox 행과 키는 300000 ms가 지나 삭제됐으므로 원장 행이 하나 더 생기고 다시 결제됩니다. evt-1은 ledger-db와 payment-api에서 두 번 반영됩니다. ID는 중복이 도착할 수 있는 기간 이상 기억해야 합니다.',
+  },
+  'retry-mints-new-event-id': {
+    title: '비즈니스 재시도가 새 event_id를 만들면 inbox가 통과시킨다',
+    question:
+      '체크아웃 API의 클라이언트가 2초 만에 포기하고 체크아웃 요청을 다시 보냅니다. 핸들러는 order-123의 OrderCreated를 다시 만들고, event_id는 새로 만든 UUID.randomUUID()입니다. 컨슈머에는 (event_id, 컨슈머)에 inbox가 있습니다. 이 재시도를 걸러 낼까요?',
+    expected:
+      '아닙니다. orders에는 offset 0과 1에 같은 페이로드가 두 ID, evt-789와 036d7bee-289a-47fd-8b97-6fddbda20242로 들어 있습니다. inbox는 처음 보는 ID 두 개로 보고 둘 다 기록하므로 order-123은 두 번 청구됩니다. 판정의 모든 계층은 inbox처럼 event_id로 세므로 각각 한 번으로 보입니다. ID가 바뀐 바로 그 지점에서 중복이 보이지 않게 됩니다. event_id는 비즈니스 재시도에서도 유지해야 합니다(운영 체크리스트는 같은 페이로드가 두 ID로 온 것을 짚어 냅니다).',
+  },
+  'rekey-by-event-id': {
+    title: 'event_id를 키로 쓰면 주문의 이벤트가 흩어지고 순서가 바뀐다',
+    question:
+      'order-1과 order-2의 같은 이벤트 세 개(seq 0, 1, 2)를 파티션 3개짜리 토픽 두 곳에 보냅니다. orders-by-order는 order_id를, orders-by-event는 (중복을 쉽게 찾으려고) event_id를 키로 씁니다. 각 컨슈머는 한 주문의 이벤트를 어떤 순서로 볼까요?',
+    expected:
+      'order-reader는 주문마다 순서대로 봅니다. 한 주문의 이벤트가 모두 한 파티션에 있기 때문입니다. event-reader는 그렇지 않습니다. event_id를 키로 쓰면 order-1의 이벤트가 파티션 0과 2에 흩어지고, seq 2(evt-102)가 seq 0과 1보다 먼저 도착합니다. 내레이션이 "순서 뒤바뀜"을 네 번 알립니다. 모든 이벤트는 여전히 한 번씩 전달됩니다. 키는 order_id로 두고 event_id는 헤더에 담으세요.',
+  },
+  'compaction-erases-events': {
+    title: '컴팩션된 이벤트 토픽: 컴팩션이 실제 결제를 지운다',
+    question:
+      'payment-approved는 컴팩션 토픽이고 고객을 키로 씁니다. customer-42에는 승인된 결제가 세 건, pay-1, pay-2, pay-3 있습니다. 정산 서비스가 로그 클리너가 실행된 뒤에 시작해 가장 이른 offset부터 읽습니다. 어떤 결제를 정산할까요?',
+    expected:
+      'pay-3(그리고 customer-7의 pay-4)뿐입니다. 로그 클리너가 키마다 최신 레코드만 남겼으므로, 한 상태의 옛 버전이 아니라 실제 결제인 pay-1과 pay-2는 어떤 컨슈머도 받기 전에 유실됩니다. 컴팩션은 상태 토픽(계정 등급)에 맞습니다. 레코드 하나하나가 사실인 이벤트 토픽에는 cleanup.policy=delete가 필요합니다.',
+  },
+  'business-id-is-not-transactional-id': {
+    title: 'transaction_id=payment-123은 transactional.id가 아니다',
+    question:
+      'payment-123의 모든 레코드에 transaction_id=payment-123 헤더가 있습니다. payments-a는 transactional.id payment-tx로 씁니다. 대체 인스턴스 payments-b가 같은 transactional.id로 시작해 payment-123을 다시 실행하고, refunds는 transactional.id refund-tx로 같은 비즈니스 트랜잭션에 씁니다. 브로커는 무엇을 중복 제거하고, 누구를 펜싱할까요?',
+    expected:
+      '아무것도 중복 제거하지 않고, payments-a만 펜싱합니다. 브로커는 transaction_id 헤더를 읽지 않으므로 모든 레코드를 추가합니다. payments-b의 InitProducerId가 transactional.id로 payments-a를 펜싱합니다. 열려 있던 트랜잭션(evt-2)은 취소되고 커밋은 PRODUCER_FENCED로 실패합니다. 하지만 payments-a가 이미 커밋한 evt-1을 payments-b가 다시 커밋하므로 ledger는 evt-1을 두 번 받아 두 번 처리합니다. 비즈니스 ID는 같지만 transactional.id가 다른 refunds는 펜싱되지 않습니다. transactional.id는 복구와 펜싱을 위한 프로듀서의 이름이지 비즈니스 ID가 아닙니다.',
+  },
+  'eos-auto-commit-rebalance': {
+    title: '정확히 한 번 애플리케이션에서 enable.auto.commit=true',
+    question:
+      'settler-b는 5초 동안 열어 두는 트랜잭션(commitIntervalMs 5000)과 sendOffsetsToTransaction으로 결제를 처리하지만, 컨슈머는 enable.auto.commit=true 그대로입니다. 트랜잭션이 열려 있는 동안 settler-a가 그룹에 참여합니다. evt-1 … evt-5는 어떻게 될까요?',
+    expected:
+      '유실됩니다. 리밸런스는 열린 트랜잭션 안의 poll()에서 settler-b에 닿습니다. ConsumerCoordinator.onJoinPrepare가 먼저 소비한 위치를 자동 커밋하고(evt-1 … evt-5를 지난 offset 5) 그다음 파티션을 내놓습니다. settler-a는 offset 5부터 시작합니다. settler-b의 sendOffsetsToTransaction은 이미 끝난 generation 1을 싣고 가서 CommitFailedException으로 실패하므로 트랜잭션을 취소하고, evt-1, evt-2, evt-3, evt-4, evt-5의 출력은 끝내 커밋되지 않습니다. enable.auto.commit=false였다면 그룹 offset은 0에 머물고 settler-a가 이들을 다시 처리했을 것입니다.',
+  },
+  'streams-task-migration': {
+    title: 'Kafka Streams: 태스크가 다른 인스턴스로 옮겨 간다',
+    question:
+      'page-counter의 두 인스턴스(exactly_once_v2)가 page-views-0의 태스크를 나눠 맡습니다. 태스크를 가진 counter-a가 view-2 … view-4를 연 트랜잭션에 둔 채 50초 동안 멈춥니다. 태스크가 넘어오면 counter-b는 무엇을 하고, 깨어난 counter-a에는 무슨 일이 생길까요?',
+    expected:
+      '코디네이터는 transaction.timeout.ms(10000)가 지나 counter-a의 열린 트랜잭션을 취소합니다. session.timeout.ms(45000)가 지나면 그룹은 counter-a를 빼고 page-views-0을 counter-b에 줍니다. counter-b는 changelog에서 상태 저장소를 복원하고(커밋된 레코드 1개, page-a=1) 커밋된 offset 1부터 이어 가므로 카운트가 맞습니다: page-a 3, page-b 2, 조회마다 한 번. 인스턴스마다 transactional.id가 다르므로 counter-b가 counter-a를 펜싱하지는 않습니다. 펜싱은 그룹이 합니다(KIP-447). 깨어난 counter-a의 TxnOffsetCommit은 UNKNOWN_MEMBER_ID로 거부되고(CommitFailedException, 곧 TaskMigratedException) counter-a는 태스크를 dirty 상태로 닫고 그룹에 다시 참여합니다.',
   },
 };

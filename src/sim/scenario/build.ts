@@ -179,12 +179,16 @@ function kernelFaults(faults: readonly FaultSpec[], brokersFor: (topic?: string)
 /** Topics Kafka Streams creates for itself: each Streams client's changelog and repartition topics. */
 export function streamsInternalTopics(r: ResolvedScenario): { name: string; partitions: number }[] {
   const out: { name: string; partitions: number }[] = [];
+  // instances of one application.id share its internal topics
+  const add = (name: string, partitions: number) => {
+    if (!out.some((t) => t.name === name)) out.push({ name, partitions });
+  };
   for (const c of r.scenario.clients) {
     if (c.type !== 'streams') continue;
     const appId = r.streams[c.id]?.['application.id'] ?? c.id;
     const partitions = r.scenario.topics.find((t) => t.name === c.inputTopic)?.partitions ?? 1;
-    out.push({ name: changelogTopic(appId), partitions });
-    if (c.groupBy) out.push({ name: repartitionTopic(appId), partitions });
+    add(changelogTopic(appId), partitions);
+    if (c.groupBy) add(repartitionTopic(appId), partitions);
   }
   return out;
 }
@@ -300,11 +304,21 @@ export function buildScenario(r: ResolvedScenario): BuiltScenario {
     sinkRefs.set(k.id, { id: k.id, type: k.type, mode });
     if (k.type === 'http-api')
       add(k.id, 'sink', [
-        { id: k.id, kind: 'http-api', logic: httpApiMachine as AnyStateMachine, input: { id: k.id, mode: mode as HttpApiMode } },
+        {
+          id: k.id,
+          kind: 'http-api',
+          logic: httpApiMachine as AnyStateMachine,
+          input: { id: k.id, mode: mode as HttpApiMode, retentionMs: k.retentionMs ?? null },
+        },
       ]);
     else if (k.type === 'database')
       add(k.id, 'sink', [
-        { id: k.id, kind: 'database', logic: databaseMachine as AnyStateMachine, input: { id: k.id, mode: mode as DatabaseMode } },
+        {
+          id: k.id,
+          kind: 'database',
+          logic: databaseMachine as AnyStateMachine,
+          input: { id: k.id, mode: mode as DatabaseMode, retentionMs: k.retentionMs ?? null },
+        },
       ]);
     else {
       // an outbox: the database (business rows + outbox rows in one transaction) and its CDC relay
@@ -384,6 +398,8 @@ export function buildScenario(r: ResolvedScenario): BuiltScenario {
             sink: c.processing?.sink ? (sinkRefs.get(c.processing.sink) ?? null) : null,
             outputTopic: c.processing?.outputTopic ?? null,
             processingMs: c.processing?.processingMs ?? 1,
+            commitIntervalMs: c.processing?.commitIntervalMs ?? null,
+            checkOrder: c.processing?.checkOrder ?? null,
           },
           boot: true,
           bootAt: c.startAt ?? 0,

@@ -49,6 +49,11 @@ export interface LinkView {
   readonly step: number;
   readonly selection: LinkSelection | null;
   readonly language: LinkLanguage;
+  /**
+   * Whether playback passes over background steps (heartbeats, idle fetches). Absent means yes;
+   * a link says `false` only when the person turned it off, so older links stay as they were.
+   */
+  readonly skipIdle?: boolean;
 }
 
 export const DEFAULT_LINK_VIEW: LinkView = { step: 0, selection: null, language: 'en' };
@@ -89,6 +94,7 @@ export const LinkViewSchema = v.strictObject({
   step: v.pipe(nonNegInt, v.maxValue(LIMITS.maxSteps)),
   selection: v.nullable(SelectionSchema),
   language: v.picklist(['en', 'ko']),
+  skipIdle: v.optional(v.boolean()),
 });
 const DocumentSchema = v.strictObject({ scenario: v.unknown(), view: v.unknown() });
 
@@ -104,6 +110,7 @@ export function encodeLink(scenario: Scenario, view: LinkView): string {
     step: Math.max(0, Math.min(Math.floor(view.step) || 0, LIMITS.maxSteps)),
     selection: toLinkSelection(view.selection),
     language: view.language === 'ko' ? 'ko' : 'en',
+    ...(view.skipIdle === false ? { skipIdle: false } : {}),
   };
   const json = JSON.stringify({ scenario, view: safeView });
   return `#${LINK_KEY}${LINK_VERSION}.${toBase64Url(deflateSync(strToU8(json), { level: 9, dictionary: DICTIONARY }))}`;

@@ -63,7 +63,14 @@ const sendOp = v.strictObject({
   note: v.optional(text),
 });
 
-const resendOp = v.strictObject({ op: v.literal('resend'), ...when, eventId: text, note: v.optional(text) });
+const resendOp = v.strictObject({
+  op: v.literal('resend'),
+  ...when,
+  eventId: text,
+  /** The business retry builds the event again with a new event_id (UUID.randomUUID()) instead of keeping it. */
+  newEventId: v.optional(v.boolean()),
+  note: v.optional(text),
+});
 const simpleOp = <N extends string>(name: N) => v.strictObject({ op: v.literal(name), ...when, note: v.optional(text) });
 
 export const ProducerOpSchema = v.variant('op', [
@@ -106,6 +113,17 @@ const processing = v.strictObject({
   processingMs: v.optional(v.pipe(nonNegInt, v.maxValue(60000))),
   /** Config of the producer an exactly-once or consume-produce application uses. */
   producerConfig: v.optional(config),
+  /**
+   * exactly-once: keep one transaction open across polls until this much time has passed since it
+   * began (batching transactions, as Kafka Streams' commit.interval.ms does); without it, one
+   * transaction per poll().
+   */
+  commitIntervalMs: v.optional(v.pipe(nonNegInt, v.maxValue(LIMITS.maxTimeMs))),
+  /**
+   * Check the business order: records carry this header (e.g. order_id) and a `seq` header; the
+   * application reports a record whose seq is lower than one it already processed for the same id.
+   */
+  checkOrder: v.optional(text),
 });
 
 const consumerClient = v.strictObject({
@@ -138,7 +156,7 @@ const sink = v.strictObject({
   id,
   type: v.picklist(SINK_KINDS, `must be one of ${SINK_KINDS.join(', ')}`),
   /**
-   * database: 'insert' | 'upsert' | 'inbox' | 'offsets-in-db';
+   * database: 'insert' | 'upsert' | 'inbox' | 'offsets-in-db' | 'set' | 'increment';
    * http-api: 'plain' | 'idempotency-key' | 'lookup-before-retry';
    * outbox: the topic the CDC relay publishes to.
    */
@@ -147,6 +165,8 @@ const sink = v.strictObject({
   topic: v.optional(text),
   /** Virtual time the sink takes to answer. */
   latencyMs: v.optional(v.pipe(nonNegInt, v.maxValue(60000))),
+  /** database inbox: how long inbox rows are kept; http-api idempotency-key: how long a key is remembered. */
+  retentionMs: v.optional(time),
 });
 
 const envelopeFault = v.strictObject({

@@ -197,7 +197,7 @@ function checkMeaning(s: Scenario): Validation {
     claim(k.id, `sinks[${i}].id`);
     sinks.set(k.id, k);
     const modes: Record<string, string[]> = {
-      database: ['insert', 'upsert', 'inbox', 'offsets-in-db', 'outbox'],
+      database: ['insert', 'upsert', 'inbox', 'offsets-in-db', 'outbox', 'set', 'increment'],
       'http-api': ['plain', 'idempotency-key', 'lookup-before-retry'],
       outbox: [],
     };
@@ -207,6 +207,15 @@ function checkMeaning(s: Scenario): Validation {
         `sinks[${i}].mode`,
         `a ${k.type} sink's mode must be one of ${allowed.join(', ')}, not ${JSON.stringify(k.mode)}`,
         `${k.type} 싱크의 mode는 ${allowed.join(', ')} 중 하나여야 합니다(받은 값: ${JSON.stringify(k.mode)})`,
+      );
+    if (
+      k.retentionMs !== undefined &&
+      !((k.type === 'database' && k.mode === 'inbox') || (k.type === 'http-api' && k.mode === 'idempotency-key'))
+    )
+      add(
+        `sinks[${i}].retentionMs`,
+        'retentionMs is how long a database inbox keeps its rows or an API its idempotency keys: only for mode inbox or idempotency-key',
+        'retentionMs는 database Inbox가 행을, API가 멱등성 키를 보관하는 기간입니다. mode가 inbox나 idempotency-key일 때만 씁니다',
       );
     if (k.type === 'outbox') {
       if (!k.topic || !topics[k.topic])
@@ -303,6 +312,12 @@ function checkMeaning(s: Scenario): Validation {
             `모드 ${p.mode}는 결과를 발행합니다. 출력 토픽(outputTopic)을 적으세요`,
           );
         if (p.outputTopic) topicRef(p.outputTopic, `clients[${i}].processing.outputTopic`);
+        if (p.commitIntervalMs !== undefined && p.mode !== 'exactly-once')
+          add(
+            `clients[${i}].processing.commitIntervalMs`,
+            'commitIntervalMs keeps a transaction open across polls: only for mode exactly-once',
+            'commitIntervalMs는 트랜잭션을 여러 poll에 걸쳐 열어 둡니다. 모드가 exactly-once일 때만 씁니다',
+          );
         if (p.mode === 'offsets-in-sink' && (p.sink === undefined || sinks.get(p.sink)?.mode !== 'offsets-in-db'))
           add(
             `clients[${i}].processing.sink`,

@@ -6,19 +6,31 @@
  * - upsert: INSERT … ON CONFLICT (primary key = event_id, else the record key) DO UPDATE — processed
  *   twice, still one row.
  * - inbox: one database transaction inserts (event_id, consumer) into an inbox table with a unique
- *   constraint, then the row; a second delivery hits the constraint and writes nothing.
+ *   constraint, then the row (a plain INSERT: the inbox is what guards it); a second delivery hits
+ *   the constraint and writes nothing. With `retentionMs`, a cleanup job deletes inbox rows older
+ *   than that: a duplicate arriving later finds no row, and the transaction inserts again.
  * - offsets-in-db: one database transaction stores the row and the consumed offset; the consumer
  *   resumes from the database's offsets, not Kafka's. The transaction first reads the stored offset:
  *   a record below it was applied already (a retry after a lost answer, a redelivery), so nothing is
  *   written again.
  * - outbox: the application's business row and an outbox row in one transaction (see outboxRelay).
+ * - set / increment: a key-value store keeping a counter per record key (as Redis does): `SET key
+ *   value` writes the absolute value the record carries — a redelivered record writes the same value
+ *   again and changes nothing — while `INCR key` adds one for every record it is given, so a
+ *   redelivered record counts twice.
  */
 import { setup } from 'xstate';
 import { handle, type Out, pendingRequest } from '../actors/out';
 import type { RpcEvent } from '../kernel/effects';
 import type { ActorId } from '../kernel/envelope';
 
-export type DatabaseMode = 'insert' | 'upsert' | 'inbox' | 'offsets-in-db' | 'outbox';
+export type DatabaseMode = 'insert' | 'upsert' | 'inbox' | 'offsets-in-db' | 'outbox' | 'set' | 'increment';
+
+/** A row of the inbox table: the unique (event_id, consumer) key and when it was written. */
+export interface InboxRow {
+  readonly key: string;
+  readonly at: number;
+}
 
 export interface ResultRow {
   readonly id: number;
@@ -40,7 +52,11 @@ export interface DatabaseContext {
   readonly id: ActorId;
   readonly mode: DatabaseMode;
   readonly rows: readonly ResultRow[];
-  readonly inbox: readonly string[];
+  readonly inbox: readonly InboxRow[];
+  /** How long inbox rows are kept (a cleanup job deletes older ones); null: forever. */
+  readonly retentionMs: number | null;
+  /** set / increment: the value per key. */
+  readonly counters: Readonly<Record<string, string>>;
   /** offsets-in-db: the next offset to consume per "topic-partition". */
   readonly offsets: Readonly<Record<string, number>>;
   readonly outbox: readonly OutboxRow[];
@@ -59,6 +75,43 @@ export interface DbWrite {
   readonly offset: number;
 }
 
+/** Inbox rows the cleanup job has deleted by `now` (older than the retention), if any. */
+export function expiredInbox(ctx: DatabaseContext, now: number): readonly InboxRow[] {
+  const keep = ctx.retentionMs;
+  return keep === null ? [] : ctx.inbox.filter((r) => now - r.at > keep);
+}
+
+/** SET / INCR on the counter of the record's key. */
+function onCounter(ctx: DatabaseContext, w: DbWrite, out: Out): DatabaseContext {
+  const key = w.key ?? `${w.topic}-${w.partition}`;
+  const before = ctx.counters[key];
+  if (ctx.mode === 'set') {
+    const value = w.value ?? '';
+    const changed = before !== value;
+    out.fact({
+      kind: 'sideEffect',
+      sink: ctx.id,
+      effect: changed ? 'SET' : 'SET (same value)',
+      eventId: w.eventId,
+      app: w.app,
+      applied: changed,
+      note: `SET ${key} ${value}`,
+    });
+    return { ...ctx, counters: { ...ctx.counters, [key]: value } };
+  }
+  const value = String((Number.parseInt(before ?? '0', 10) || 0) + 1);
+  out.fact({
+    kind: 'sideEffect',
+    sink: ctx.id,
+    effect: 'INCR',
+    eventId: w.eventId,
+    app: w.app,
+    applied: true,
+    note: `INCR ${key}: ${before ?? '0'} → ${value}`,
+  });
+  return { ...ctx, counters: { ...ctx.counters, [key]: value } };
+}
+
 const onTransaction = (ctx: DatabaseContext, ev: RpcEvent<DbWrite & { op?: string; position?: number }>, out: Out): DatabaseContext => {
   const w = ev.payload;
   if (w.op === 'relayCommit') {
@@ -67,6 +120,11 @@ const onTransaction = (ctx: DatabaseContext, ev: RpcEvent<DbWrite & { op?: strin
   }
   const primaryKey = w.eventId ?? w.key ?? `${w.topic}-${w.partition}@${w.offset}`;
   const req = pendingRequest(ev);
+  if (ctx.mode === 'set' || ctx.mode === 'increment') {
+    const next = onCounter(ctx, w, out);
+    out.reply(req, 'DbTransactionResult', { ok: true, conflict: false });
+    return next;
+  }
   const stored = ctx.offsets[`${w.topic}-${w.partition}`];
   if (ctx.mode === 'offsets-in-db' && stored !== undefined && w.offset < stored) {
     out.fact({
@@ -81,9 +139,22 @@ const onTransaction = (ctx: DatabaseContext, ev: RpcEvent<DbWrite & { op?: strin
     out.reply(req, 'DbTransactionResult', { ok: true, conflict: true });
     return ctx;
   }
+  let inbox = ctx.inbox;
   if (ctx.mode === 'inbox') {
     const inboxKey = `${w.eventId ?? primaryKey}|${w.app}`;
-    if (ctx.inbox.includes(inboxKey)) {
+    const expired = expiredInbox(ctx, ev.now);
+    if (expired.length) {
+      // the cleanup job ran: rows older than the retention are gone
+      inbox = inbox.filter((r) => !expired.includes(r));
+      const gone = expired.find((r) => r.key === inboxKey);
+      if (gone)
+        out.fact({
+          kind: 'note',
+          actor: ctx.id,
+          text: `the inbox row (${w.eventId ?? primaryKey}, ${w.app}) written at ${gone.at} ms was deleted after the inbox retention of ${ctx.retentionMs} ms: the duplicate is not recognised`,
+        });
+    }
+    if (inbox.some((r) => r.key === inboxKey)) {
       out.fact({
         kind: 'sideEffect',
         sink: ctx.id,
@@ -94,12 +165,12 @@ const onTransaction = (ctx: DatabaseContext, ev: RpcEvent<DbWrite & { op?: strin
         note: `unique (event_id, consumer) = (${w.eventId}, ${w.app}) already in the inbox: the transaction rolls back, nothing written`,
       });
       out.reply(req, 'DbTransactionResult', { ok: true, conflict: true });
-      return ctx;
+      return { ...ctx, inbox };
     }
   }
   let rows = ctx.rows;
   let nextRowId = ctx.nextRowId;
-  const existing = ctx.mode === 'upsert' || ctx.mode === 'inbox' ? rows.find((r) => r.primaryKey === primaryKey) : undefined;
+  const existing = ctx.mode === 'upsert' ? rows.find((r) => r.primaryKey === primaryKey) : undefined;
   if (existing) {
     rows = rows.map((r) => (r === existing ? { ...r, value: w.value, writes: r.writes + 1 } : r));
     out.fact({
@@ -117,14 +188,14 @@ const onTransaction = (ctx: DatabaseContext, ev: RpcEvent<DbWrite & { op?: strin
     out.fact({
       kind: 'sideEffect',
       sink: ctx.id,
-      effect: ctx.mode === 'insert' ? 'insert row' : 'insert row',
+      effect: 'insert row',
       eventId: w.eventId,
       app: w.app,
       applied: true,
       note: `row #${nextRowId - 1} for ${primaryKey}`,
     });
   }
-  const inbox = ctx.mode === 'inbox' ? [...ctx.inbox, `${w.eventId ?? primaryKey}|${w.app}`] : ctx.inbox;
+  if (ctx.mode === 'inbox') inbox = [...inbox, { key: `${w.eventId ?? primaryKey}|${w.app}`, at: ev.now }];
   const offsets = ctx.mode === 'offsets-in-db' ? { ...ctx.offsets, [`${w.topic}-${w.partition}`]: w.offset + 1 } : ctx.offsets;
   const outbox =
     ctx.mode === 'outbox' ? [...ctx.outbox, { id: ctx.outbox.length, eventId: w.eventId, key: w.key, value: w.value }] : ctx.outbox;
@@ -151,7 +222,7 @@ const onQuery = (ctx: DatabaseContext, ev: RpcEvent<{ table: string; after?: num
 export const databaseMachine = setup({
   types: {} as {
     context: DatabaseContext;
-    input: { id: ActorId; mode: DatabaseMode };
+    input: { id: ActorId; mode: DatabaseMode; retentionMs?: number | null };
     events: RpcEvent | { type: 'crash' } | { type: 'restart' };
   },
 }).createMachine({
@@ -161,6 +232,8 @@ export const databaseMachine = setup({
     mode: input.mode,
     rows: [],
     inbox: [],
+    retentionMs: input.retentionMs ?? null,
+    counters: {},
     offsets: {},
     outbox: [],
     relayPosition: 0,

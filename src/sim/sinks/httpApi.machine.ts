@@ -4,7 +4,8 @@
  *
  * - plain: every POST charges.
  * - idempotency-key: a POST carrying an Idempotency-Key the API has seen returns the stored result
- *   and charges nothing.
+ *   and charges nothing. With `retentionMs` the API forgets a key that old (payment APIs prune their
+ *   keys, e.g. after 24 hours): a retry after that charges again.
  * - lookup-before-retry: like plain, but the application asks GET /payments?event_id=… before it
  *   retries a call whose answer it never got.
  */
@@ -17,6 +18,8 @@ export type HttpApiMode = 'plain' | 'idempotency-key' | 'lookup-before-retry';
 
 export interface Charge {
   readonly id: number;
+  /** When the API charged (and stored the key). */
+  readonly at: number;
   readonly eventId: string | null;
   readonly idempotencyKey: string | null;
   readonly app: string;
@@ -26,6 +29,8 @@ export interface HttpApiContext {
   readonly id: ActorId;
   readonly mode: HttpApiMode;
   readonly charges: readonly Charge[];
+  /** How long the API remembers an Idempotency-Key; null: forever. */
+  readonly retentionMs: number | null;
 }
 
 export interface HttpRequest {
@@ -44,8 +49,15 @@ const onRequest = (ctx: HttpApiContext, ev: RpcEvent<HttpRequest>, out: Out): Ht
     return ctx;
   }
   if (r.idempotencyKey !== null) {
-    const seen = ctx.charges.find((c) => c.idempotencyKey === r.idempotencyKey);
-    if (seen) {
+    const keep = ctx.retentionMs;
+    const seen = ctx.charges.findLast((c) => c.idempotencyKey === r.idempotencyKey);
+    if (seen && keep !== null && ev.now - seen.at > keep) {
+      out.fact({
+        kind: 'note',
+        actor: ctx.id,
+        text: `Idempotency-Key ${r.idempotencyKey} was stored at ${seen.at} ms and expired after ${keep} ms: the API no longer recognises it`,
+      });
+    } else if (seen) {
       out.fact({
         kind: 'sideEffect',
         sink: ctx.id,
@@ -59,7 +71,7 @@ const onRequest = (ctx: HttpApiContext, ev: RpcEvent<HttpRequest>, out: Out): Ht
       return ctx;
     }
   }
-  const charge: Charge = { id: ctx.charges.length + 1, eventId: r.eventId, idempotencyKey: r.idempotencyKey, app: r.app };
+  const charge: Charge = { id: ctx.charges.length + 1, at: ev.now, eventId: r.eventId, idempotencyKey: r.idempotencyKey, app: r.app };
   out.fact({
     kind: 'sideEffect',
     sink: ctx.id,
@@ -76,12 +88,12 @@ const onRequest = (ctx: HttpApiContext, ev: RpcEvent<HttpRequest>, out: Out): Ht
 export const httpApiMachine = setup({
   types: {} as {
     context: HttpApiContext;
-    input: { id: ActorId; mode: HttpApiMode };
+    input: { id: ActorId; mode: HttpApiMode; retentionMs?: number | null };
     events: RpcEvent | { type: 'crash' } | { type: 'restart' };
   },
 }).createMachine({
   id: 'httpApi',
-  context: ({ input }) => ({ id: input.id, mode: input.mode, charges: [] }),
+  context: ({ input }) => ({ id: input.id, mode: input.mode, charges: [], retentionMs: input.retentionMs ?? null }),
   initial: 'up',
   states: {
     up: { on: { HttpRequest: { actions: handle(onRequest) }, crash: 'down' } },

@@ -8,7 +8,17 @@ import type { Out } from '../actors/out';
 import type { RecordForApp, TopicPartition } from '../protocol/messages';
 import { countSkipReason, selectedKey } from './aggregate';
 import { failTask } from './migration';
-import { type Draft, type Ev, eos, type PollReply, replier, replyOf, type Step, type StreamThreadContext } from './streamThreadContext';
+import {
+  type Draft,
+  type Ev,
+  eos,
+  type PollReply,
+  replier,
+  replyOf,
+  type Step,
+  type StreamThreadContext,
+  tpName,
+} from './streamThreadContext';
 
 const detail = (r: RecordForApp | undefined) => (r ? { topic: r.topic, partition: r.partition, offset: r.offset } : {});
 const where = (r: RecordForApp) => `topic=[${r.topic}] partition=[${r.partition}] offset=[${r.offset}]`;
@@ -159,9 +169,53 @@ function startBatch(d: Draft, out: Out): void {
   } else out.timer('continue', 'continue', 0);
 }
 
+/**
+ * A poll() answer brings a partition this thread did not hold since its store was last restored,
+ * at an offset it did not commit itself: the task was assigned here by a rebalance after another
+ * instance worked on it (StreamThread creates the task on assignment, and StoreChangelogReader
+ * restores it before it processes anything). A partition at the offset this thread left it at —
+ * the first assignment, or the one after its own restart — needs nothing the last restore lacks.
+ */
+export function gainedTask(d: StreamThreadContext, reply: PollReply): string[] {
+  // where each partition's batch starts: its first record, or its position when it brought none
+  const start: Record<string, number> = { ...(reply.positions ?? {}) };
+  for (const r of [...(reply.records ?? [])].reverse()) start[tpName(r)] = r.offset;
+  return Object.entries(start)
+    .filter(([tp, offset]) => !d.owned.includes(tp) && offset !== (d.ownCommitted[tp] ?? 0))
+    .map(([tp]) => tp);
+}
+
+/** Creates a newly assigned task: the open transaction (if any) is aborted first, then the store restored. */
+export function recreateTask(d: Draft, gained: readonly string[], out: Out): void {
+  out.fact({
+    kind: 'note',
+    actor: d.self,
+    text: `task for ${gained.join(', ')} newly assigned to this instance, at an offset another instance committed: its store is restored from the changelog before it processes`,
+  });
+  if (eos(d) && d.inTransaction) {
+    // this instance's own open transaction would pin the changelog's LSO the restore reads to
+    d.recreate = 'abort';
+    out.call(d.producer, 'abortTransaction');
+    return;
+  }
+  d.recreate = null;
+  out.raise({ type: 'recreate' });
+}
+
 /** A poll() answer: the batch to process next. */
 export function takeBatch(d: Draft, reply: PollReply, out: Out): void {
   d.pollOutstanding = false;
+  const gained = gainedTask(d, reply);
+  if (gained.length) {
+    d.heldBatch = reply;
+    if (d.committing) {
+      d.recreate = 'after-commit';
+      return;
+    }
+    recreateTask(d, gained, out);
+    return;
+  }
+  d.owned = Object.keys(reply.positions ?? {});
   d.batch = reply.records ?? [];
   d.positions = reply.positions ?? {};
   d.groupMetadata = reply.groupMetadata ?? null;
@@ -185,6 +239,10 @@ export function beginProcessing(d: Draft, now: number, out: Out): void {
 
 /** After a commit: the batch that waited for it starts, or the batch whose commit step it was goes on. */
 function afterCommit(d: Draft, out: Out): void {
+  if (d.recreate === 'after-commit' && d.heldBatch) {
+    recreateTask(d, gainedTask(d, d.heldBatch), out);
+    return;
+  }
   if (d.batchWaiting) {
     d.batchWaiting = false;
     startBatch(d, out);
@@ -236,6 +294,16 @@ export function onRunningReply(d: Draft, now: number, ev: Ev, out: Out): void {
       d.inTransaction = false;
       onCommitted(d, now, true, out);
       return;
+    case 'abortTransaction':
+      if (d.recreate !== 'abort') return;
+      if (!r.ok) {
+        failTask(d, out, 'abortTransaction', r.error ?? null);
+        return;
+      }
+      d.inTransaction = false;
+      d.recreate = null;
+      out.raise({ type: 'recreate' });
+      return;
     case 'flush':
       out.call(d.consumer, 'commitSync', { offsets: nextOffsets(d.commitOffsets) });
       return;
@@ -251,6 +319,7 @@ function onCommitted(d: Draft, now: number, ok: boolean, out: Out): void {
   }
   d.uncommitted = 0;
   d.lastCommitAt = now;
+  d.ownCommitted = { ...d.ownCommitted, ...d.commitOffsets };
   out.cancel('commitDue');
   out.point('afterCommit', detail(d.batch[d.batch.length - 1]));
   afterCommit(d, out);
@@ -258,5 +327,6 @@ function onCommitted(d: Draft, now: number, ok: boolean, out: Out): void {
 
 /** commit.interval.ms passed while poll() waited: commit what is open. */
 export function onCommitDue(d: Draft, now: number, out: Out): void {
+  if (d.recreate !== null) return;
   if (d.plan.length === 0 && d.uncommitted > 0 && now - d.lastCommitAt >= d.commitIntervalMs) startCommit(d, out);
 }

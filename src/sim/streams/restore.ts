@@ -38,6 +38,8 @@ export function startTask(d: Draft, now: number, out: Out): void {
   d.positions = {};
   d.heldBatch = null;
   d.migration = null;
+  d.owned = [];
+  d.recreate = null;
   if (eos(d)) out.call(d.producer, 'initTransactions');
   else out.raise({ type: 'initialized' });
 }
@@ -69,6 +71,27 @@ export function onInitReply(d: Draft, ev: Ev, out: Out): void {
     return;
   }
   out.raise({ type: 'initialized' });
+}
+
+/**
+ * A newly assigned task is created while the thread runs: its work in flight is gone (under EOS its
+ * transaction was aborted), the store is wiped and restored, and the poll() answer that brought the
+ * task is processed after the restore — it now counts as held since the restore.
+ */
+export function restoreForNewTask(d: Draft, out: Out): void {
+  out.cancel('continue');
+  out.cancel('commitDue');
+  d.store = {};
+  d.plan = [];
+  d.step = 0;
+  d.batch = [];
+  d.counts = {};
+  d.committing = false;
+  d.batchWaiting = false;
+  d.uncommitted = 0;
+  d.restoredRecords = 0;
+  d.owned = Object.keys(d.heldBatch?.positions ?? {});
+  startRestore(d, out);
 }
 
 /** The restore starts: where does the changelog end (its log end offset, read_uncommitted)? */

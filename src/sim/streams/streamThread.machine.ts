@@ -8,7 +8,9 @@
  * previous transaction to complete) → restoring (the store rebuilt from the changelog up to its end)
  * → running (poll, process, commit) → migrating, after a TaskMigratedException (the task closed
  * dirty, a new producer, the group rejoined) → initializing again. A crash and restart starts over
- * at initializing.
+ * at initializing. When a rebalance gives the instance a task another instance worked on (a
+ * partition it did not hold, at an offset it did not commit), running → restoring: the task is
+ * created and its store restored before its first batch, as StreamThread does on assignment.
  *
  * processing.guarantee=exactly_once_v2: one transaction per commit.interval.ms (100 ms) covers the
  * output records, the changelog records, the repartition records and the input offsets
@@ -28,7 +30,7 @@
 import { setup } from 'xstate';
 import { closeDirty, onAbortTimeout, onMigrationReply } from './migration';
 import { beginProcessing, onCommitDue, onRunningReply, runStep } from './processing';
-import { onInitReply, onRestoreReply, startProcess, startRestore, startTask } from './restore';
+import { onInitReply, onRestoreReply, restoreForNewTask, startProcess, startRestore, startTask } from './restore';
 import { act, type Ev, initialContext, type StreamThreadContext, type StreamThreadInput, tpName } from './streamThreadContext';
 
 export type { ProcessingGuarantee, StreamThreadContext, StreamThreadInput } from './streamThreadContext';
@@ -61,6 +63,8 @@ export const streamThreadMachine = setup({
         reply: { actions: act((d, now, ev, out) => onRunningReply(d, now, ev, out)) },
         commitDue: { actions: act((d, now, _ev, out) => onCommitDue(d, now, out)) },
         migrate: { target: 'migrating', actions: act((d, _now, _ev, out) => closeDirty(d, out)) },
+        // a rebalance assigned this instance a task another one worked on: restore it first
+        recreate: { target: 'restoring', actions: act((d, _now, _ev, out) => restoreForNewTask(d, out)) },
         halt: 'stopped',
       },
     },

@@ -84,6 +84,15 @@ export interface StreamThreadContext extends StreamThreadInput {
    */
   readonly discardPolls: boolean;
   readonly migration: MigrationStep | null;
+  /**
+   * The input partitions the store has been kept for since its last restore: those of the last
+   * poll() answer. A partition outside them is a task newly assigned to this instance.
+   */
+  readonly owned: readonly string[];
+  /** The input offsets this thread itself last committed, per partition (kept by the model across a restart; see processing.ts). */
+  readonly ownCommitted: Readonly<Record<string, number>>;
+  /** A newly assigned task is being created: aborting the open transaction first, or waiting for a commit under way. */
+  readonly recreate: 'abort' | 'after-commit' | null;
   /** Kafka Streams' dropped-records metric: records count() skipped. */
   readonly droppedRecords: number;
   /** The time of the last event (events raised inside a step carry none). */
@@ -91,7 +100,10 @@ export interface StreamThreadContext extends StreamThreadInput {
   readonly stopped: string | null;
 }
 
-export type Ev = CallEvent | TimerEvent | { type: 'boot' | 'crash' | 'initialized' | 'restored' | 'migrate' | 'migrated' | 'halt' };
+export type Ev =
+  | CallEvent
+  | TimerEvent
+  | { type: 'boot' | 'crash' | 'initialized' | 'restored' | 'migrate' | 'migrated' | 'recreate' | 'halt' };
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 export type Draft = Mutable<StreamThreadContext>;
 
@@ -119,6 +131,9 @@ export function initialContext(input: StreamThreadInput): StreamThreadContext {
     heldBatch: null,
     discardPolls: false,
     migration: null,
+    owned: [],
+    ownCommitted: {},
+    recreate: null,
     droppedRecords: 0,
     clock: 0,
     stopped: null,

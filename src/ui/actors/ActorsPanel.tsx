@@ -10,6 +10,8 @@ import type { SimView, Trace } from '../../sim/run';
 import type { ProcessKind } from '../../sim/scenario/build';
 import { type Language, simStore } from '../../store/simStore';
 import { type Strings, useStrings } from '../i18n';
+import { panelStore } from '../panels';
+import { useNarrator } from '../useNarrator';
 import { useSim } from '../useSim';
 import { actorFields, roleOf } from './fields';
 
@@ -33,6 +35,11 @@ const ROLE_NAMES: Record<string, readonly [string, string]> = {
   restore: ['restore consumer', '복원 컨슈머'],
   relay: ['CDC relay', 'CDC 릴레이'],
 };
+
+/** The config editor's section for a process: its client's keys, or the cluster's for brokers and coordinators. */
+function configSection(kind: ProcessKind, id: string): string {
+  return kind === 'producer' || kind === 'consumer' || kind === 'streams' ? `client:${id}` : 'cluster';
+}
 
 function roleName(role: string, language: Language): string {
   const r = ROLE_NAMES[role];
@@ -60,7 +67,8 @@ function ActorRow({
   const last = step > 0 ? trace.steps[step - 1] : undefined;
   const changed = last && last.actor === actorId && last.before !== last.after ? `${last.before} → ${last.after}` : null;
   const active = last?.actor === actorId;
-  const fields = actorFields(kind, snap?.context, language);
+  const narrator = useNarrator();
+  const fields = actorFields(kind, snap?.context, language, (text) => (narrator ? narrator.translateNote(text, language) : text));
   const role = roleOf(actorId, processKind);
   return (
     <li className={`actor${active ? ' active' : ''}`} data-actor={actorId} data-state={state}>
@@ -106,11 +114,26 @@ function ProcessCard({
   const status = p?.down ? 'down' : p?.paused ? 'paused' : 'up';
   return (
     <article className={`process ${status}`} data-process={processId} data-status={status} aria-labelledby={`process-${processId}`}>
-      <h4 id={`process-${processId}`}>
-        <span>{processId}</span>
-        {status !== 'up' && <span className={`badge ${status}`}>{status === 'down' ? t.down : t.paused}</span>}
-        {p && p.incarnation > 0 && <span className="badge muted-badge">{t.restarted(p.incarnation + 1)}</span>}
-      </h4>
+      <div className="process-head">
+        <h4 id={`process-${processId}`}>
+          <span>{processId}</span>
+          {status !== 'up' && <span className={`badge ${status}`}>{status === 'down' ? t.down : t.paused}</span>}
+          {p && p.incarnation > 0 && <span className="badge muted-badge">{t.restarted(p.incarnation + 1)}</span>}
+        </h4>
+        {/* the keys of this client (or of the cluster, for a broker or coordinator), in the config drawer */}
+        {info.kind !== 'sink' && (
+          <button
+            type="button"
+            className="configure-button"
+            aria-label={t.configure(processId)}
+            aria-haspopup="dialog"
+            data-testid={`configure-${processId}`}
+            onClick={() => panelStore.getState().openConfig(configSection(info.kind, processId))}
+          >
+            {t.configureShort}
+          </button>
+        )}
+      </div>
       <ul className="actors-list">
         {info.actors.map((a) => (
           <ActorRow key={a} trace={trace} view={view} actorId={a} processKind={info.kind} language={language} />

@@ -31,6 +31,8 @@ export function roleOf(actorId: string, processKind: string): string {
 }
 
 const L = (language: Language, en: string, ko: string) => (language === 'ko' ? ko : en);
+
+type Note = (text: string) => string;
 const entries = (o: Readonly<Record<string, number>>) =>
   Object.entries(o)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
@@ -69,7 +71,7 @@ function producerFields(c: ProducerContext, lang: Language): Field[] {
   return out;
 }
 
-function producerAppFields(c: ProducerAppContext, lang: Language): Field[] {
+function producerAppFields(c: ProducerAppContext, lang: Language, note: Note): Field[] {
   const op = c.script[c.pc];
   const what = op
     ? op.op === 'send'
@@ -82,7 +84,7 @@ function producerAppFields(c: ProducerAppContext, lang: Language): Field[] {
     { label: L(lang, 'script', '스크립트'), value: `${Math.min(c.pc + 1, c.script.length)}/${c.script.length}: ${what}` },
   ];
   if (c.transactional) out.push({ label: L(lang, 'in a transaction', '트랜잭션 중'), value: String(c.inTransaction) });
-  if (c.stopped) out.push({ label: L(lang, 'stopped', '멈춤'), value: c.stopped });
+  if (c.stopped) out.push({ label: L(lang, 'stopped', '멈춤'), value: note(c.stopped) });
   return out;
 }
 
@@ -131,7 +133,7 @@ const PLAN_KO: Record<string, string> = {
   point: '단계 사이',
 };
 
-function consumerAppFields(c: ConsumerAppContext, lang: Language): Field[] {
+function consumerAppFields(c: ConsumerAppContext, lang: Language, note: Note): Field[] {
   const step = c.plan[c.step];
   const doing = step
     ? `${(lang === 'ko' ? PLAN_KO : PLAN_EN)[step.kind] ?? step.kind}${'i' in step && c.batch[step.i] ? ` (offset ${c.batch[step.i]?.offset})` : ''}`
@@ -143,7 +145,7 @@ function consumerAppFields(c: ConsumerAppContext, lang: Language): Field[] {
   ];
   if (c.sink) out.push({ label: L(lang, 'writes to', '쓰는 곳'), value: `${c.sink.id} (${c.sink.mode})` });
   if (c.outputTopic) out.push({ label: L(lang, 'output topic', '출력 토픽'), value: c.outputTopic });
-  if (c.stopped) out.push({ label: L(lang, 'stopped', '멈춤'), value: c.stopped });
+  if (c.stopped) out.push({ label: L(lang, 'stopped', '멈춤'), value: note(c.stopped) });
   return out;
 }
 
@@ -199,7 +201,17 @@ function databaseFields(c: DatabaseContext, lang: Language): Field[] {
         : '0',
     },
   ];
-  if (c.mode === 'inbox') out.push({ label: 'inbox', value: orNone(c.inbox.map((k) => k.replace('|', ', ')).join('; '), lang) });
+  if (c.mode === 'inbox') out.push({ label: 'inbox', value: orNone(c.inbox.map((r) => r.key.replace('|', ', ')).join('; '), lang) });
+  if (c.mode === 'set' || c.mode === 'increment')
+    out.push({
+      label: L(lang, 'counters', '카운터'),
+      value: orNone(
+        Object.entries(c.counters)
+          .map(([k, v]) => `${k} = ${v}`)
+          .join('; '),
+        lang,
+      ),
+    });
   if (c.mode === 'offsets-in-db') out.push({ label: L(lang, 'stored offsets', '저장된 offset'), value: orNone(entries(c.offsets), lang) });
   if (c.outbox.length) out.push({ label: 'outbox', value: String(c.outbox.length) });
   return out;
@@ -217,7 +229,7 @@ function httpApiFields(c: HttpApiContext, lang: Language): Field[] {
   ];
 }
 
-function streamThreadFields(c: StreamThreadContext, lang: Language): Field[] {
+function streamThreadFields(c: StreamThreadContext, lang: Language, note: Note): Field[] {
   const out: Field[] = [
     { label: 'processing.guarantee', value: c.guarantee },
     { label: L(lang, 'state store (count per key)', '상태 저장소 (키별 개수)'), value: orNone(entries(c.store), lang) },
@@ -232,7 +244,7 @@ function streamThreadFields(c: StreamThreadContext, lang: Language): Field[] {
     });
   if (c.repartitionTopic) out.push({ label: 'repartition', value: c.repartitionTopic });
   if (c.guarantee === 'exactly_once_v2') out.push({ label: L(lang, 'in a transaction', '트랜잭션 중'), value: String(c.inTransaction) });
-  if (c.stopped) out.push({ label: L(lang, 'stopped', '멈춤'), value: c.stopped });
+  if (c.stopped) out.push({ label: L(lang, 'stopped', '멈춤'), value: note(c.stopped) });
   return out;
 }
 
@@ -247,18 +259,19 @@ function outboxRelayFields(c: OutboxRelayContext, lang: Language): Field[] {
 /**
  * The fields for one actor. `kind` is the ActorSpec kind (broker, producer, producer-app, consumer,
  * consumer-app, txn-coordinator, group-coordinator, database, http-api …); unknown kinds show none.
+ * `note` translates the engine's notes (the narration module's translateNote, once it has loaded).
  */
-export function actorFields(kind: string, context: unknown, language: Language): Field[] {
+export function actorFields(kind: string, context: unknown, language: Language, note: Note = (t) => t): Field[] {
   if (context === null || typeof context !== 'object') return [];
   switch (kind) {
     case 'producer':
       return producerFields(context as ProducerContext, language);
     case 'producer-app':
-      return producerAppFields(context as ProducerAppContext, language);
+      return producerAppFields(context as ProducerAppContext, language, note);
     case 'consumer':
       return consumerFields(context as ConsumerContext, language);
     case 'consumer-app':
-      return consumerAppFields(context as ConsumerAppContext, language);
+      return consumerAppFields(context as ConsumerAppContext, language, note);
     case 'txn-coordinator':
       return txnCoordinatorFields(context as TxnCoordinatorContext, language);
     case 'group-coordinator':
@@ -270,7 +283,7 @@ export function actorFields(kind: string, context: unknown, language: Language):
     case 'http-api':
       return httpApiFields(context as HttpApiContext, language);
     case 'streams-thread':
-      return streamThreadFields(context as StreamThreadContext, language);
+      return streamThreadFields(context as StreamThreadContext, language, note);
     case 'outbox-relay':
       return outboxRelayFields(context as OutboxRelayContext, language);
     default:

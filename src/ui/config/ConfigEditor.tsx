@@ -6,7 +6,8 @@
  * text for an invalid combination (nothing changes until it is fixed or discarded), Kafka's INFO/WARN
  * lines for a valid one — both in Kafka's English — and a valid change re-runs the scenario.
  *
- * Props: `clientId` (optional) — the client shown first; the person can pick any other section.
+ * Props: `clientId` or `sectionId` (optional) — what is shown first; the person can pick any other
+ * section. Laid out as cards in one column so it fits a drawer on a wide screen and a phone alike.
  */
 import { useId, useState } from 'react';
 import type { ConfigValue } from '../../sim/config/configSpec';
@@ -20,7 +21,9 @@ import { useConfigStrings } from './strings';
 import './config.css';
 
 export interface ConfigEditorProps {
+  /** The client shown first ("client:<id>" section); `sectionId` names any section instead. */
   readonly clientId?: string;
+  readonly sectionId?: string | null;
 }
 
 interface PendingDraft {
@@ -30,12 +33,18 @@ interface PendingDraft {
   readonly values: Draft;
 }
 
-export function ConfigEditor({ clientId }: ConfigEditorProps) {
+/**
+ * One card per key, in one column that fits any width: the key and its field on top, then Kafka's
+ * default, where the value comes from and what is in effect; Kafka's messages about the key always
+ * shown; what the key does and the simulator's note on demand.
+ */
+export function ConfigEditor({ clientId, sectionId }: ConfigEditorProps) {
   const t = useConfigStrings();
   const language = useSim((s) => s.language);
   const scenario = useSim((s) => s.scenario);
   const trace = useSim((s) => s.trace);
   const [picked, setPicked] = useState<string | null>(null);
+  const [filter, setFilter] = useState('');
   const [pending, setPending] = useState<PendingDraft | null>(null);
   // the confirmation belongs to the scenario the change made; any later change replaces it
   const [applied, setApplied] = useState<{ step: number; scenario: Scenario | null } | null>(null);
@@ -43,7 +52,10 @@ export function ConfigEditor({ clientId }: ConfigEditorProps) {
   if (!scenario || !trace) return null;
   const sections = configSections(scenario);
   const section =
-    sections.find((x) => x.id === picked) ?? sections.find((x) => x.id === `client:${clientId}`) ?? (sections[0] as ConfigSection);
+    sections.find((x) => x.id === picked) ??
+    sections.find((x) => x.id === sectionId) ??
+    sections.find((x) => x.id === `client:${clientId}`) ??
+    (sections[0] as ConfigSection);
   const draft = pending && pending.base === scenario && pending.section === section.id ? pending.values : {};
   const check = Object.keys(draft).length ? checkDraft(scenario, section, draft) : null;
 
@@ -63,26 +75,38 @@ export function ConfigEditor({ clientId }: ConfigEditorProps) {
 
   const rows = configRows(scenario, section, trace.resolved, draft);
   const notes = notesByKey(section, trace.resolved);
+  const query = filter.trim().toLowerCase();
+  const shown = query ? rows.filter((r) => r.spec.name.toLowerCase().includes(query)) : rows;
   return (
-    <div className="config-editor">
-      <h2>{t.heading}</h2>
+    <div className="config-editor" data-testid="config-editor">
       <p className="hint">{t.intro}</p>
       {t.messagesInEnglish && <p className="hint">{t.messagesInEnglish}</p>}
-      <label htmlFor={pickId}>{t.pick}</label>{' '}
-      <select id={pickId} value={section.id} onChange={(e) => setPicked(e.currentTarget.value)} data-testid="config-section">
-        {sections.map((x) => (
-          <option key={x.id} value={x.id}>
-            {t.section(x.kind, x.name)}
-          </option>
-        ))}
-      </select>
+      <div className="config-pickers">
+        <label htmlFor={pickId}>{t.pick}</label>
+        <select id={pickId} value={section.id} onChange={(e) => setPicked(e.currentTarget.value)} data-testid="config-section">
+          {sections.map((x) => (
+            <option key={x.id} value={x.id}>
+              {t.section(x.kind, x.name)}
+            </option>
+          ))}
+        </select>
+        <label htmlFor={`${pickId}-filter`}>{t.filter}</label>
+        <input
+          id={`${pickId}-filter`}
+          type="search"
+          value={filter}
+          onChange={(e) => setFilter(e.currentTarget.value)}
+          placeholder="linger.ms"
+          data-testid="config-filter"
+        />
+      </div>
       <p aria-live="polite" className="inject-status" data-testid="config-status">
         {applied && applied.scenario === scenario ? t.applied(applied.step) : ''}
       </p>
       {check && !check.ok && (
         <div role="alert" className="config-invalid" data-testid="config-errors">
           <p>{t.invalid}</p>
-          <ul>
+          <ul lang="en">
             {Object.entries(check.errorsByKey).map(([key, messages]) =>
               messages.map((m) => (
                 <li key={`${key}:${m}`}>
@@ -94,7 +118,7 @@ export function ConfigEditor({ clientId }: ConfigEditorProps) {
           {check.otherErrors.length > 0 && (
             <>
               <p>{t.otherErrors}</p>
-              <ul>
+              <ul lang="en">
                 {check.otherErrors.map((e) => (
                   <li key={`${e.path}:${e.message}`}>
                     <code>{e.path}</code>: {e.message}
@@ -108,74 +132,75 @@ export function ConfigEditor({ clientId }: ConfigEditorProps) {
           </button>
         </div>
       )}
-      <table className="config-table" data-testid="config-table">
-        <caption>{t.section(section.kind, section.name)}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{t.key}</th>
-            <th scope="col">{t.value}</th>
-            <th scope="col">{t.kafkaDefault}</th>
-            <th scope="col">{t.about}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => {
-            const key = row.spec.name;
-            const fieldId = `${pickId}-${key}`;
-            const aboutId = `${fieldId}-about`;
-            const errors = check?.errorsByKey[key] ?? [];
-            const shown = formatValue(key, row.shown);
-            return (
-              <tr key={`${section.id}:${key}`} data-key={key} className={errors.length ? 'invalid' : undefined}>
-                <th scope="row">
-                  <label htmlFor={fieldId}>
-                    <code>{key}</code>
-                  </label>
-                </th>
-                <td>
-                  <ConfigField
-                    key={`${section.id}:${key}:${shown}:${row.source}`}
-                    id={fieldId}
-                    spec={row.spec}
-                    value={row.shown}
-                    invalid={errors.length > 0}
-                    describedBy={aboutId}
-                    onCommit={(v) => commit(key, v)}
-                  />{' '}
-                  <span className="muted">
-                    {row.source === 'default' ? t.isDefault : row.source === 'scenario' ? t.setHere : t.notApplied}
-                  </span>
-                  {row.explicit && (
+      <h3 className="config-section-title">{t.section(section.kind, section.name)}</h3>
+      <ul className="config-cards" data-testid="config-table" aria-label={t.section(section.kind, section.name)}>
+        {shown.map((row) => {
+          const key = row.spec.name;
+          const fieldId = `${pickId}-${key}`;
+          const aboutId = `${fieldId}-about`;
+          const errors = check?.errorsByKey[key] ?? [];
+          const value = formatValue(key, row.shown);
+          const source = row.source === 'default' ? t.isDefault : row.source === 'scenario' ? t.setHere : t.notApplied;
+          return (
+            <li
+              key={`${section.id}:${key}`}
+              data-key={key}
+              data-source={row.source}
+              className={`config-card${errors.length ? ' invalid' : ''}${row.source === 'default' ? '' : ' set'}`}
+            >
+              <div className="config-card-head">
+                <label htmlFor={fieldId}>
+                  <code>{key}</code>
+                </label>
+                <ConfigField
+                  key={`${section.id}:${key}:${value}:${row.source}`}
+                  id={fieldId}
+                  spec={row.spec}
+                  value={row.shown}
+                  invalid={errors.length > 0}
+                  describedBy={aboutId}
+                  onCommit={(v) => commit(key, v)}
+                />
+              </div>
+              <p className="config-meta">
+                <span>
+                  {t.kafkaDefault}: <code>{formatValue(key, row.spec.default)}</code>
+                </span>{' '}
+                · <span className="config-source">{source}</span>
+                {!check && row.effective !== value && <span className="effective"> · {t.inEffect(row.effective)}</span>}
+                {row.explicit && (
+                  <>
+                    {' '}
                     <button type="button" className="link" onClick={() => commit(key, undefined)} aria-label={t.resetLabel(key)}>
                       {t.reset}
                     </button>
-                  )}
-                  {!check && row.effective !== shown && <span className="effective"> {t.inEffect(row.effective)}</span>}
-                </td>
-                <td>
-                  <code>{formatValue(key, row.spec.default)}</code>
-                </td>
-                <td id={aboutId}>
-                  {errors.map((m) => (
-                    <p key={m} className="config-error">
-                      {m}
-                    </p>
-                  ))}
-                  {(notes[key] ?? []).map((n) => (
-                    <p key={n} className="config-note">
-                      {n}
-                    </p>
-                  ))}
+                  </>
+                )}
+              </p>
+              {errors.map((m) => (
+                <p key={m} className="config-error" lang="en">
+                  {m}
+                </p>
+              ))}
+              {(notes[key] ?? []).map((n) => (
+                <p key={n} className="config-note" lang="en">
+                  {n}
+                </p>
+              ))}
+              <details className="config-about">
+                <summary>{t.about}</summary>
+                <div id={aboutId}>
                   <p>{configDoc(section.kind, row.spec, language)}</p>
                   {row.spec.simulation && (
                     <p className="muted">{t.simulation(simulationNote(row.spec, language) ?? row.spec.simulation)}</p>
                   )}
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+                </div>
+              </details>
+            </li>
+          );
+        })}
+        {shown.length === 0 && <li className="hint">{t.noMatch}</li>}
+      </ul>
     </div>
   );
 }

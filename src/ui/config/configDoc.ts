@@ -9,6 +9,7 @@ const TABLE: Readonly<Record<SectionKind, ConfigTable>> = {
   producer: 'producer',
   'app-producer': 'producer',
   consumer: 'consumer',
+  streams: 'streams',
   cluster: 'cluster',
   topic: 'topic',
 };

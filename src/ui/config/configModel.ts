@@ -1,6 +1,7 @@
 /**
  * The config editor's model, without React: which configurations a scenario has (each client, the
- * producer inside a consume-transform-produce application, the cluster, each topic), the value of
+ * producer inside a consume-transform-produce application, each Kafka Streams application, the
+ * cluster, each topic), the value of
  * each key (typed in, set by the scenario, Kafka's default, and what is in effect), and what the
  * engine's validator says about a change.
  */
@@ -8,12 +9,13 @@ import { CLUSTER_CONFIG } from '../../sim/config/clusterConfig';
 import type { ConfigKey, ConfigValue } from '../../sim/config/configSpec';
 import { CONSUMER_CONFIG } from '../../sim/config/consumerConfig';
 import { PRODUCER_CONFIG } from '../../sim/config/producerConfig';
+import { STREAMS_CONFIG } from '../../sim/config/streamsConfig';
 import { TOPIC_CONFIG } from '../../sim/config/topicConfig';
 import { type ConfigTarget, configPath, explicitConfig, setConfigValues } from '../../sim/scenario/edits';
 import type { Scenario } from '../../sim/scenario/schema';
 import { type ResolvedScenario, type ScenarioError, validateScenario } from '../../sim/scenario/validate';
 
-export type SectionKind = 'producer' | 'consumer' | 'app-producer' | 'cluster' | 'topic';
+export type SectionKind = 'producer' | 'consumer' | 'app-producer' | 'streams' | 'cluster' | 'topic';
 
 export interface ConfigSection {
   /** Stable name of the section, e.g. "client:orders-service". */
@@ -43,6 +45,8 @@ export function configSections(s: Scenario): ConfigSection[] {
       if (c.processing && PRODUCING_MODES.includes(c.processing.mode))
         add(`app-producer:${c.id}`, 'app-producer', c.id, { scope: 'app-producer', client: c.id }, PRODUCER_CONFIG);
     }
+    // a Kafka Streams application: StreamsConfig (processing.guarantee, commit.interval.ms, application.id)
+    if (c.type === 'streams') add(`client:${c.id}`, 'streams', c.id, { scope: 'client', client: c.id }, STREAMS_CONFIG);
   }
   add('cluster', 'cluster', '', { scope: 'cluster' }, CLUSTER_CONFIG);
   for (const t of s.topics) add(`topic:${t.name}`, 'topic', t.name, { scope: 'topic', topic: t.name }, TOPIC_CONFIG);
@@ -64,6 +68,8 @@ export function effectiveConfig(section: ConfigSection, r: ResolvedScenario): Re
         return r.producers[`${section.name}.producer`];
       case 'consumer':
         return r.consumers[section.name];
+      case 'streams':
+        return r.streams[section.name];
       case 'cluster':
         return r.cluster;
       case 'topic':

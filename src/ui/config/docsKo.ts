@@ -16,7 +16,7 @@ export const DOCS_KO: Readonly<Record<ConfigTable, Readonly<Record<string, strin
     'max.in.flight.requests.per.connection':
       '브로커 연결 하나에서 확인 응답 없이 보내 둘 수 있는 Produce 요청 수입니다. 멱등성을 켜면 최대 5입니다.',
     'transactional.id':
-      '트랜잭션을 위한 안정적인 식별자입니다. 이 값으로 InitProducerId를 보내면 epoch가 올라가고 이전 인스턴스는 펜싱됩니다.',
+      '트랜잭션을 위한 안정적인 식별자입니다. 이 값으로 InitProducerId를 보내면 epoch가 올라가고 이전 인스턴스는 펜싱됩니다. 비즈니스 ID가 아닙니다: transaction_id=payment-123 같은 헤더를 브로커는 읽지 않습니다.',
     'transaction.timeout.ms': '이 시간보다 오래 열려 있는 트랜잭션은 코디네이터가 취소합니다(transaction.max.timeout.ms = 900000).',
     'delivery.timeout.ms': '전송 한 건의 성공이나 실패를 알리기까지 걸리는 시간의 상한이며, 재시도 시간도 포함합니다.',
     'request.timeout.ms': '클라이언트가 응답을 기다리다가 요청을 포기하고 재시도하기까지의 시간입니다.',
@@ -61,7 +61,8 @@ export const DOCS_KO: Readonly<Record<ConfigTable, Readonly<Record<string, strin
   },
   streams: {
     'application.id': '컨슈머 그룹, 내부 토픽, transactional.id 접두사의 이름이 됩니다(기본값: 클라이언트 id).',
-    'processing.guarantee': 'exactly_once_v2는 입력 오프셋, 상태 저장소 changelog, 출력을 하나의 트랜잭션으로 묶습니다.',
+    'processing.guarantee':
+      '기본값은 at_least_once입니다. 입력 오프셋, 상태 저장소 changelog, 출력을 하나의 트랜잭션으로 묶으려면 exactly_once_v2를 명시해야 합니다(브로커 2.5 이상, exactly_once와 exactly_once_beta는 4.0에서 제거됨).',
     'commit.interval.ms': '태스크가 커밋하는 주기입니다. exactly_once_v2에서는 100, 그 밖에는 30000입니다.',
   },
 };

@@ -25,6 +25,10 @@ export interface ConfigStrings {
   readonly applied: (step: number) => string;
   /** Said only where the page's language is not Kafka's: Kafka's own messages are not translated. */
   readonly messagesInEnglish: string;
+  readonly filter: string;
+  readonly noMatch: string;
+  readonly open: string;
+  readonly configureClient: (name: string) => string;
 }
 
 const en: ConfigStrings = {
@@ -39,9 +43,11 @@ const en: ConfigStrings = {
         ? `${name} (consumer)`
         : kind === 'app-producer'
           ? `${name}'s producer (inside the consumer application)`
-          : kind === 'cluster'
-            ? 'Cluster (brokers and coordinators)'
-            : `Topic ${name}`,
+          : kind === 'streams'
+            ? `${name} (Kafka Streams)`
+            : kind === 'cluster'
+              ? 'Cluster (brokers and coordinators)'
+              : `Topic ${name}`,
   key: 'Key',
   value: 'Value',
   kafkaDefault: 'Default',
@@ -58,6 +64,10 @@ const en: ConfigStrings = {
   discard: 'Discard the change',
   applied: (step) => `Applied. The run was computed again with the new configuration; you are at step ${step}.`,
   messagesInEnglish: '',
+  filter: 'Find a key',
+  noMatch: 'No key of this section matches.',
+  open: 'Configuration',
+  configureClient: (name) => `Configure ${name}`,
 };
 
 const ko: ConfigStrings = {
@@ -72,9 +82,11 @@ const ko: ConfigStrings = {
         ? `${name} (컨슈머)`
         : kind === 'app-producer'
           ? `${name}의 프로듀서 (컨슈머 애플리케이션 안)`
-          : kind === 'cluster'
-            ? '클러스터 (브로커와 코디네이터)'
-            : `토픽 ${name}`,
+          : kind === 'streams'
+            ? `${name} (Kafka Streams)`
+            : kind === 'cluster'
+              ? '클러스터 (브로커와 코디네이터)'
+              : `토픽 ${name}`,
   key: '키',
   value: '값',
   kafkaDefault: '기본값',
@@ -91,6 +103,10 @@ const ko: ConfigStrings = {
   discard: '변경 취소',
   applied: (step) => `적용했습니다. 새 설정으로 실행을 다시 계산했고, 지금 스텝 ${step}에 있습니다.`,
   messagesInEnglish: '오류 메시지와 INFO/WARN 줄은 Kafka가 내는 그대로 영어로 보여 줍니다.',
+  filter: '키 찾기',
+  noMatch: '이 섹션에 맞는 키가 없습니다.',
+  open: '설정',
+  configureClient: (name) => `${name} 설정`,
 };
 
 export const CONFIG_STRINGS: Readonly<Record<Language, ConfigStrings>> = { en, ko };

@@ -11,6 +11,8 @@ import { partitionRows } from '../../sim/trace/logView';
 import { type Language, type Selection, simStore } from '../../store/simStore';
 import { actorFields } from '../actors/fields';
 import { type Strings, useStrings } from '../i18n';
+import { Sheet } from '../layout/Sheet';
+import { panelStore, usePanels } from '../panels';
 import { StepLink } from '../StepLink';
 import { useNarrator } from '../useNarrator';
 import { useSim } from '../useSim';
@@ -30,17 +32,27 @@ function show(v: unknown): string {
   return s === undefined ? String(v) : s.length > 160 ? `${s.slice(0, 160)}…` : s;
 }
 
-function Pairs({ rows }: { readonly rows: readonly (readonly [string, string])[] }) {
+/**
+ * Label and value pairs. `raw` (for all, or a row's third element) marks values that are data as the
+ * engine holds it — identifiers, JSON, the engine's event names — not words to translate.
+ */
+function Pairs({ rows, raw }: { readonly rows: readonly (readonly [string, string, boolean?])[]; readonly raw?: boolean }) {
   return (
-    <dl className="fields">
-      {rows.map(([k, v]) => (
+    <dl className="fields" translate={raw ? 'no' : undefined}>
+      {rows.map(([k, v, data]) => (
         <div key={k}>
           <dt>{k}</dt>
-          <dd>{v}</dd>
+          <dd translate={data ? 'no' : undefined}>{v}</dd>
         </div>
       ))}
     </dl>
   );
+}
+
+/** A fault label, or a line of a step's faults, in the page's language (the narration module translates, once it has loaded). */
+function useFaultText(trace: Trace, language: Language): (label: string) => string {
+  const narrator = useNarrator();
+  return (label) => (narrator ? narrator.stepFaultText(trace, label, language) : label);
 }
 
 function StepDetails({
@@ -55,6 +67,7 @@ function StepDetails({
   readonly language: Language;
 }) {
   const s = trace.steps[index];
+  const faultText = useFaultText(trace, language);
   if (!s) return null;
   return (
     <div className="details-step" data-step-index={index}>
@@ -66,11 +79,15 @@ function StepDetails({
       </p>
       <Pairs
         rows={[
-          ['actor', s.actor],
-          ['kind', s.kind],
-          ['event', s.label],
-          ['state', s.before === s.after ? s.after : `${s.before} → ${s.after}`],
-          ...(s.sent.length ? [['sent', s.sent.map((id) => `${trace.envelopes[id]?.rpc ?? '?'} #${id}`).join(', ')] as const] : []),
+          [t.fieldActor, s.actor],
+          [t.fieldKind, t.stepKinds[s.kind] ?? s.kind],
+          s.kind === 'fault'
+            ? [t.fieldEvent, faultText(s.label)]
+            : s.kind === 'boot'
+              ? [t.fieldEvent, t.stepKinds.boot ?? s.label]
+              : [t.fieldEvent, s.label, true],
+          [t.fieldState, s.before === s.after ? s.after : `${s.before} → ${s.after}`],
+          ...(s.sent.length ? [[t.fieldSent, s.sent.map((id) => `${trace.envelopes[id]?.rpc ?? '?'} #${id}`).join(', ')] as const] : []),
         ]}
       />
       {s.faults.length > 0 && (
@@ -78,7 +95,7 @@ function StepDetails({
           <h4>{t.faults}</h4>
           <ul className="plain-list">
             {s.faults.map((f) => (
-              <li key={f}>{f}</li>
+              <li key={f}>{faultText(f)}</li>
             ))}
           </ul>
         </>
@@ -86,7 +103,8 @@ function StepDetails({
       {s.facts.length > 0 && (
         <>
           <h4>{t.facts}</h4>
-          <ul className="plain-list facts">
+          {/* the facts as the engine records them (kind and fields): data, not sentences */}
+          <ul className="plain-list facts" translate="no">
             {(s.facts as readonly Fact[]).map((f, k) => (
               // facts have no identity of their own; their order within a step is fixed
               // biome-ignore lint/suspicious/noArrayIndexKey: see above
@@ -118,6 +136,7 @@ function ActorDetails({
 }) {
   const snap = view.actors.get(id);
   const kind = trace.built.specs.find((s) => s.id === id)?.kind ?? '';
+  const narrator = useNarrator();
   const recent = useMemo(() => {
     const out: number[] = [];
     for (let i = Math.min(step, trace.steps.length) - 1; i >= 0 && out.length < 5; i--) if (trace.steps[i]?.actor === id) out.push(i);
@@ -130,8 +149,10 @@ function ActorDetails({
       </h3>
       <Pairs
         rows={[
-          ['state', snap ? stateValueToString(snap.value) : '—'],
-          ...actorFields(kind, snap?.context, language).map((f) => [f.label, f.value] as const),
+          [t.fieldState, snap ? stateValueToString(snap.value) : '—'],
+          ...actorFields(kind, snap?.context, language, (text) => (narrator ? narrator.translateNote(text, language) : text)).map(
+            (f) => [f.label, f.value] as const,
+          ),
         ]}
       />
       {recent.length > 0 && (
@@ -162,6 +183,7 @@ function EnvelopeDetails({
   readonly language: Language;
 }) {
   const e = trace.envelopes[id];
+  const faultText = useFaultText(trace, language);
   if (!e) return null;
   return (
     <div className="details-envelope">
@@ -170,16 +192,17 @@ function EnvelopeDetails({
       </h3>
       <Pairs
         rows={[
-          ['from → to', `${e.from} → ${e.to}`],
+          [t.fieldRoute, `${e.from} → ${e.to}`],
           [t.sent, `${e.sentAt.toLocaleString('en')} ms (#${e.sentStep + 1})`],
           [t.delivered, e.deliveredStep !== null ? `#${e.deliveredStep + 1}` : t.notYet],
-          [t.fate, e.fate],
-          ...(e.fault ? [['fault', e.fault] as const] : []),
-          ...(e.inReplyTo !== null ? [['inReplyTo', `#${e.inReplyTo}`] as const] : []),
+          [t.fate, t.fates[e.fate] ?? e.fate],
+          ...(e.fault ? [[t.fieldFault, faultText(e.fault)] as const] : []),
+          ...(e.inReplyTo !== null ? [[t.fieldInReplyTo, `#${e.inReplyTo}`] as const] : []),
         ]}
       />
       <h4>{t.payload}</h4>
-      <Pairs rows={Object.entries(e.payload).map(([k, v]) => [k, show(v)] as const)} />
+      {/* the request's fields as Kafka names them */}
+      <Pairs raw rows={Object.entries(e.payload).map(([k, v]) => [k, show(v)] as const)} />
       {e.deliveredStep !== null && (
         <p lang={language}>
           <StepLink index={e.deliveredStep} /> <StepSentence trace={trace} index={e.deliveredStep} language={language} />
@@ -224,8 +247,8 @@ function RecordDetails({
           ['producerId / epoch', r.producerId < 0 ? '—' : `${r.producerId} / ${r.producerEpoch}`],
           ['sequence', r.sequence < 0 ? '—' : String(r.sequence)],
           ['isTransactional', String(r.transactional)],
-          ['control', r.control ?? '—'],
-          ['transaction', r.txnOutcome ?? '—'],
+          [t.fieldControl, r.control ?? '—'],
+          [t.fieldTransaction, r.txnOutcome ? (t.outcomes[r.txnOutcome] ?? r.txnOutcome) : '—'],
         ]}
       />
     </div>
@@ -240,6 +263,7 @@ export function DetailsPanel() {
   const step = useSim((s) => s.step);
   const selection = useSim((s) => s.selection);
   const language = useSim((s) => s.language);
+  const injectSheet = usePanels((s) => s.injectSheet);
   if (!trace || !view) return null;
   let body: ReactNode;
   if (!selection)
@@ -261,14 +285,27 @@ export function DetailsPanel() {
         )}
       </h2>
       {body}
-      {/* [ui-inject] failure injection for the selection (an envelope, a process, a record); read-only at phone width */}
+      {/* [ui-inject] failure injection for the selection (an envelope, a process, a record); a bottom sheet at phone width */}
       <div className="inject-slot" data-slot="inject-actions" data-target-kind={selection?.kind ?? ''}>
-        <section aria-label="Inject a failure" className="inject">
+        <section aria-label={t.injectTitle} className="inject">
           <Suspense fallback={<p className="muted">…</p>}>
             <InjectPanel />
           </Suspense>
         </section>
       </div>
+      <p className="phone-only inject-open">
+        <button type="button" aria-haspopup="dialog" data-testid="open-inject" onClick={() => panelStore.getState().setInjectSheet(true)}>
+          {t.injectTitle}…
+        </button>{' '}
+        <span className="muted">{t.injectOnPhone}</span>
+      </p>
+      {injectSheet && (
+        <Sheet title={t.injectTitle} closeLabel={t.close} onClose={() => panelStore.getState().setInjectSheet(false)} testId="inject-sheet">
+          <Suspense fallback={<p className="muted">…</p>}>
+            <InjectPanel />
+          </Suspense>
+        </Sheet>
+      )}
     </section>
   );
 }

@@ -7,8 +7,7 @@
 import { useMemo, useState } from 'react';
 import { type Selection, simStore } from '../../store/simStore';
 import { downloadBlob, downloadText } from '../export/download';
-import { canvasesToPng, svgToPng, timelineRoot } from '../export/timelinePng';
-import { timelineSvg } from '../export/timelineSvg';
+import { svgToPng } from '../export/timelinePng';
 import { buildLane } from '../timeline/laneModel';
 import type { LaneExtent } from '../timeline/offsetScale';
 import { PartitionLanes } from '../timeline/PartitionLanes';
@@ -18,6 +17,7 @@ import { DumpFindings } from './DumpFindings';
 import { encodeDumpLink } from './dumpLink';
 import { dumpStore, useDump } from './dumpStore';
 import { dumpStrings } from './dumpStrings';
+import { timelineSvg } from './dumpSvg';
 import '../timeline/timeline.css';
 
 export function DumpView() {
@@ -54,15 +54,7 @@ export function DumpView() {
         <button type="button" onClick={() => downloadText(svg(), 'eos-lab-dump.svg', 'image/svg+xml')} data-testid="dump-export-svg">
           {t.exportSvg}
         </button>
-        <button
-          type="button"
-          onClick={async () => {
-            const root = timelineRoot();
-            const bg = getComputedStyle(document.body).backgroundColor || '#fff';
-            const png = (root && (await canvasesToPng(root, bg))) ?? (await svgToPng(svg()));
-            downloadBlob(png, 'eos-lab-dump.png');
-          }}
-        >
+        <button type="button" onClick={async () => downloadBlob(await svgToPng(svg()), 'eos-lab-dump.png')}>
           {t.exportPng}
         </button>
         <button

@@ -3,7 +3,7 @@
  * or share link). Imported text is validated before anything runs; problems are listed with their
  * JSON paths.
  */
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Modal } from '../../share/Modal';
 import { openScenario, resolveSource } from '../../share/source';
 import { shareText } from '../../share/strings';
@@ -11,12 +11,15 @@ import { stripByteOrderMark } from '../../sim/scenario/jsonText';
 import type { ScenarioError } from '../../sim/scenario/validate';
 import { errorText, parseScenarioJson } from '../../sim/scenario/validate';
 import { simStore } from '../../store/simStore';
+import { usePresetTextsKo } from '../usePresetTexts';
 import { useSim } from '../useSim';
 import { downloadBlob, downloadText, fileStem } from './download';
-import { scenarioFile, timelineSvgFile, traceFile } from './exportFiles';
-import { canvasesToPng, svgToPng, timelineRoot } from './timelinePng';
+import { scenarioFile, timelineFigure, traceFile } from './exportFiles';
+import { DEFAULT_FIGURE_WIDTH, FIGURE_WIDTHS } from './figure/figure';
+import type { FigureTheme } from './figure/figurePalette';
+import { svgToPng } from './timelinePng';
 
-function pageTheme(): 'light' | 'dark' {
+function pageTheme(): FigureTheme {
   const forced = document.documentElement.dataset.theme;
   if (forced === 'light' || forced === 'dark') return forced;
   return window.matchMedia?.('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
@@ -60,26 +63,56 @@ export function ExportDialog({ onClose }: { onClose: () => void }) {
     setProblem(p);
     setStatus(p ? '' : t.imported);
   };
-  const svg = () => (trace && view ? timelineSvgFile(trace, view, { includeInternal: false, theme: pageTheme() }) : '');
+  const korean = usePresetTextsKo(language);
+  const [width, setWidth] = useState<number>(DEFAULT_FIGURE_WIDTH);
+  const [theme, setTheme] = useState<FigureTheme>(pageTheme);
+  const figure = useMemo(
+    () => (trace && view ? timelineFigure(trace, view, { width, theme, language, korean }) : null),
+    [trace, view, width, theme, language, korean],
+  );
+  const preview = useMemo(() => (figure ? `data:image/svg+xml;charset=utf-8,${encodeURIComponent(figure.svg)}` : ''), [figure]);
 
   return (
-    <Modal title={t.exportTitle} onClose={onClose} closeLabel={t.close} testId="export-dialog">
+    <Modal title={t.exportTitle} onClose={onClose} closeLabel={t.close} testId="export-dialog" wide>
       <section>
         <h3>{t.exportSection}</h3>
+        <p className="eos-hint">{t.figureHint}</p>
+        <div className="eos-actions eos-figure-options">
+          <label className="eos-inline">
+            {t.figureWidth}{' '}
+            <select value={width} onChange={(e) => setWidth(Number(e.currentTarget.value))} data-testid="figure-width">
+              {FIGURE_WIDTHS.map((w) => (
+                <option key={w} value={w}>
+                  {w} px
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="eos-inline">
+            {t.figureTheme}{' '}
+            <select value={theme} onChange={(e) => setTheme(e.currentTarget.value as FigureTheme)} data-testid="figure-theme">
+              <option value="light">{t.themeLight}</option>
+              <option value="dark">{t.themeDark}</option>
+            </select>
+          </label>
+        </div>
+        {figure && (
+          <div className="eos-figure-preview">
+            <img src={preview} alt={t.figurePreview} width={figure.width} height={figure.height} data-testid="figure-preview" />
+          </div>
+        )}
         <p className="eos-hint">{t.exportHint}</p>
         <div className="eos-actions">
-          <button type="button" disabled={!trace || !view} onClick={() => downloadText(svg(), `${stem}.svg`, 'image/svg+xml')}>
+          <button type="button" disabled={!figure} onClick={() => figure && downloadText(figure.svg, `${stem}.svg`, 'image/svg+xml')}>
             {t.timelineSvg}
           </button>
           <button
             type="button"
-            disabled={!trace || !view}
+            disabled={!figure}
             onClick={async () => {
-              const root = timelineRoot();
-              const bg = getComputedStyle(document.body).backgroundColor || '#ffffff';
+              if (!figure) return;
               try {
-                const blob = (root && (await canvasesToPng(root, bg))) ?? (await svgToPng(svg()));
-                downloadBlob(blob, `${stem}.png`);
+                downloadBlob(await svgToPng(figure.svg, 2), `${stem}.png`);
               } catch (e) {
                 setStatus((e as Error).message);
               }

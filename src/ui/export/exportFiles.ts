@@ -1,9 +1,12 @@
 /** What each export writes, from the run and the step on screen. Pure apart from the summary's replay. */
+import type { PresetText } from '../../sim/presets/ko';
+import { scenarioTexts } from '../../sim/presets/localized';
 import type { SimView, Trace } from '../../sim/run';
 import type { Scenario } from '../../sim/scenario/schema';
-import { partitionRows } from '../../sim/trace/logView';
 import { summarize } from '../../sim/trace/summary';
-import { timelineSvg } from './timelineSvg';
+import type { TimelineLanguage } from '../timeline/timelineText';
+import { buildFigure, type Figure } from './figure/figure';
+import type { FigureTheme } from './figure/figurePalette';
 
 export const TRACE_EXPORT_FORMAT = 'eos-lab-trace';
 
@@ -22,15 +25,24 @@ export function traceFile(trace: Trace): string {
   })}\n`;
 }
 
-export function timelineSvgFile(trace: Trace, view: SimView, options: { includeInternal: boolean; theme: 'light' | 'dark' }): string {
-  const summary = summarize(trace, view.step, view);
-  return timelineSvg({
-    title: trace.scenario.title ?? trace.scenario.id ?? 'EOS Lab scenario',
-    step: view.step,
-    steps: trace.steps.length,
-    timeMs: view.time,
-    partitions: partitionRows(view.actors).filter((p) => options.includeInternal || !p.internal),
-    groups: summary.groups,
+export interface FigureFileOptions {
+  readonly width: number;
+  readonly theme: FigureTheme;
+  readonly language: TimelineLanguage;
+  /** The Korean preset texts, when loaded (the figure's title is the preset's Korean one then). */
+  readonly korean: Readonly<Record<string, PresetText>> | null;
+  readonly includeInternal?: boolean;
+}
+
+/** The figure of the run at the view's step (src/ui/export/figure): the SVG, and the PNG is made from it. */
+export function timelineFigure(trace: Trace, view: SimView, options: FigureFileOptions): Figure {
+  const texts = scenarioTexts(trace.scenario, options.language, options.korean);
+  return buildFigure(trace, view, {
+    width: options.width,
     theme: options.theme,
+    language: options.language,
+    title: texts.title ?? trace.scenario.id ?? 'EOS Lab',
+    verdict: summarize(trace, view.step, view).verdict,
+    includeInternal: options.includeInternal ?? false,
   });
 }

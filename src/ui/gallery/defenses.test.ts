@@ -39,6 +39,16 @@ const NAMED = [
   'streams-alos-crash-duplicate',
   'upstream-duplicate-event-id',
   'opening-story',
+  'db-sink-upsert',
+  'api-lookup-before-retry',
+  'counter-set-vs-incr',
+  'late-duplicate-after-expiry',
+  'retry-mints-new-event-id',
+  'business-id-is-not-transactional-id',
+  'rekey-by-event-id',
+  'compaction-erases-events',
+  'eos-auto-commit-rebalance',
+  'streams-task-migration',
 ];
 
 describe('the problem → defense table', () => {
@@ -50,7 +60,15 @@ describe('the problem → defense table', () => {
         expect(text.ko.length).toBeGreaterThan(3);
       }
     expect(DEFENSE_ROWS.map((r) => r.defense.ko)).toContain('멱등 프로듀서');
-    expect(DEFENSE_ROWS.map((r) => r.defense.ko)).toContain('Log compaction');
+    expect(DEFENSE_ROWS.map((r) => r.defense.ko)).toContain('로그 컴팩션');
+  });
+
+  it('has the defences the syllabus adds: idempotent writes, how long ids are remembered, keys and order', () => {
+    const keys = DEFENSE_ROWS.map((r) => r.key);
+    expect(keys).toEqual(expect.arrayContaining(['idempotent-write', 'dedup-window', 'ordering']));
+    const row = (key: string) => DEFENSE_ROWS.find((r) => r.key === key);
+    expect(row('idempotent-write')?.defense.en).toContain('SET key value instead of INCR key');
+    expect(row('ordering')?.defense.ko).toBe('메시지 키는 order_id로 유지하고 event_id는 헤더에');
   });
 
   it('places every named scenario in exactly one row', () => {

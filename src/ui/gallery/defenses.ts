@@ -85,9 +85,11 @@ export const DEFENSE_ROWS: readonly DefenseRow[] = [
       { id: 'ctp-exactly-once-crash', role: 'defense' },
       { id: 'commit-last-instead-of-next', role: 'problem' },
       { id: 'rebalance-zombie-fenced', role: 'defense' },
+      { id: 'eos-auto-commit-rebalance', role: 'problem' },
       { id: 'streams-alos-crash-duplicate', role: 'problem' },
       { id: 'streams-eos-crash-restore', role: 'defense' },
       { id: 'streams-eos-repartition', role: 'defense' },
+      { id: 'streams-task-migration', role: 'defense' },
     ],
   },
   {
@@ -107,7 +109,9 @@ export const DEFENSE_ROWS: readonly DefenseRow[] = [
     scenarios: [
       { id: 'opening-story', role: 'problem' },
       { id: 'app-resend', role: 'problem' },
+      { id: 'retry-mints-new-event-id', role: 'problem' },
       { id: 'upstream-duplicate-event-id', role: 'limit' },
+      { id: 'business-id-is-not-transactional-id', role: 'limit' },
       { id: 'outbox-cdc', role: 'defense' },
     ],
   },
@@ -119,7 +123,7 @@ export const DEFENSE_ROWS: readonly DefenseRow[] = [
     },
     defense: {
       en: 'An inbox, or the result and the position stored atomically in the database',
-      ko: 'Inbox 또는 DB 결과와 처리 위치의 원자적 저장',
+      ko: 'inbox 또는 DB 결과와 처리 위치의 원자적 저장',
     },
     boundary: {
       en: "The database's own transaction, not Kafka's",
@@ -148,6 +152,7 @@ export const DEFENSE_ROWS: readonly DefenseRow[] = [
     scenarios: [
       { id: 'api-lost-response', role: 'problem' },
       { id: 'api-idempotency-key', role: 'defense' },
+      { id: 'api-lookup-before-retry', role: 'defense' },
     ],
   },
   {
@@ -156,12 +161,66 @@ export const DEFENSE_ROWS: readonly DefenseRow[] = [
       en: 'Older states of the same key need not be kept for long',
       ko: '같은 키의 이전 상태를 장기 보관할 필요가 없음',
     },
-    defense: { en: 'Log compaction', ko: 'Log compaction' },
+    defense: { en: 'Log compaction', ko: '로그 컴팩션' },
     boundary: {
       en: 'The latest value per key, eventually — not de-duplication on write',
       ko: '결국 남는 키별 최신 값 — 쓰기 시점의 중복 제거가 아님',
     },
-    scenarios: [{ id: 'compaction-is-not-dedup', role: 'limit' }],
+    scenarios: [
+      { id: 'compaction-is-not-dedup', role: 'limit' },
+      { id: 'compaction-erases-events', role: 'problem' },
+    ],
+  },
+  {
+    key: 'dedup-window',
+    problem: {
+      en: 'A duplicate arrives after the processed event_ids were forgotten',
+      ko: '처리한 event_id를 잊은 뒤에 중복이 도착',
+    },
+    defense: {
+      en: 'Remember processed ids (inbox rows, idempotency keys) at least as long as a duplicate can arrive',
+      ko: '처리한 ID(inbox 행, 멱등성 키)를 중복이 도착할 수 있는 기간 이상 기억',
+    },
+    boundary: {
+      en: "The retention of the inbox table or of the API's keys, per consumer",
+      ko: '컨슈머별 inbox 테이블이나 API 키의 보존 기간',
+    },
+    scenarios: [{ id: 'late-duplicate-after-expiry', role: 'problem' }],
+  },
+  {
+    key: 'ordering',
+    problem: {
+      en: "An order's events must be processed in order, and the key was changed to find duplicates",
+      ko: '주문 이벤트는 순서대로 처리해야 하는데, 중복을 찾으려고 키를 바꿈',
+    },
+    defense: {
+      en: 'Keep the key = order_id; carry event_id in a header',
+      ko: '메시지 키는 order_id로 유지하고 event_id는 헤더에',
+    },
+    boundary: {
+      en: 'One partition: order holds per key, never across partitions',
+      ko: '한 파티션: 순서는 키 단위로만 유지되고 파티션을 넘어서는 유지되지 않음',
+    },
+    scenarios: [{ id: 'rekey-by-event-id', role: 'problem' }],
+  },
+  {
+    key: 'idempotent-write',
+    problem: {
+      en: 'At least once redelivers a record, and its write runs again',
+      ko: '최소 한 번 전달로 레코드가 다시 오고, 그 쓰기가 다시 실행됨',
+    },
+    defense: {
+      en: 'An idempotent write: an upsert by primary key, SET key value instead of INCR key',
+      ko: '멱등한 쓰기: 기본 키 기반 upsert, INCR key 대신 SET key value',
+    },
+    boundary: {
+      en: 'The write itself: applied twice, it leaves the same state',
+      ko: '쓰기 자체: 두 번 반영해도 같은 상태',
+    },
+    scenarios: [
+      { id: 'db-sink-upsert', role: 'defense' },
+      { id: 'counter-set-vs-incr', role: 'defense' },
+    ],
   },
   {
     key: 'delivery-semantics',

@@ -11,6 +11,7 @@
 import { useState } from 'react';
 import { processOf } from '../../sim/kernel/faults';
 import { injectProcessFault, secondInstanceOutlook, startSecondInstance } from '../../sim/scenario/edits';
+import { useStrings } from '../i18n';
 import { useSim } from '../useSim';
 import { ActionRow } from './ActionRow';
 import type { InjectionReport } from './applyEdit';
@@ -33,6 +34,7 @@ export function ActorActions({ actorId, onReport }: ActorActionsProps) {
   const [restartMs, setRestartMs] = useState(5000);
   const [pauseMs, setPauseMs] = useState(5000);
   const { run, refusal } = useInjection(onReport);
+  const kinds = useStrings().kinds;
   if (!trace || !view) return null;
   const process = processOf(actorId);
   const info = trace.built.processes.find((p) => p.id === process);
@@ -44,7 +46,7 @@ export function ActorActions({ actorId, onReport }: ActorActionsProps) {
   return (
     <div className="actor-actions" data-testid="actor-actions">
       <h3>
-        {process} <span className="muted">({info.kind})</span>
+        {process} <span className="muted">({kinds[info.kind] ?? info.kind})</span>
       </h3>
       <p>{t.processState(process, status)}</p>
       <ActionRow

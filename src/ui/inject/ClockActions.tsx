@@ -6,6 +6,7 @@
  * `onReport` (optional) — told the outcome of an injection.
  */
 import { advancePastTimeout, type TimeoutKey, timeoutPause } from '../../sim/scenario/edits';
+import { useNarrator } from '../useNarrator';
 import { useSim } from '../useSim';
 import { ActionRow } from './ActionRow';
 import type { InjectionReport } from './applyEdit';
@@ -23,6 +24,8 @@ export function ClockActions({ clientId, onReport }: ClockActionsProps) {
   const t = useInjectStrings();
   const trace = useSim((s) => s.trace);
   const { run, refusal } = useInjection(onReport);
+  const language = useSim((s) => s.language);
+  const narrator = useNarrator();
   if (!trace) return null;
   const options = KEYS.flatMap((key) => {
     const pause = timeoutPause(trace, clientId, key);
@@ -40,7 +43,7 @@ export function ClockActions({ clientId, onReport }: ClockActionsProps) {
             <ActionRow
               key={key}
               label={t.advancePast(key)}
-              hint={t.advanceHint(clientId, pause.ms, pause.explanation)}
+              hint={t.advanceHint(clientId, pause.ms, narrator ? narrator.explainPause(pause.explanation, language) : pause.explanation)}
               onClick={() => run((s, at) => advancePastTimeout(s, { ...at, client: clientId, timeout: key }))}
             />
           ))}

@@ -10,6 +10,8 @@ import { processOf } from '../../sim/kernel/faults';
 import type { EditOutcome } from '../../sim/scenario/edits';
 import type { Scenario } from '../../sim/scenario/schema';
 import { simStore } from '../../store/simStore';
+import { useStrings } from '../i18n';
+import { useNarrator } from '../useNarrator';
 import { useSim } from '../useSim';
 import { ActorActions } from './ActorActions';
 import { CleanerActions } from './CleanerActions';
@@ -22,8 +24,14 @@ import './inject.css';
 
 export function InjectPanel() {
   const t = useInjectStrings();
+  const kinds = useStrings().kinds;
   const selection = useSim((s) => s.selection);
-  const processes = useSim((s) => s.trace)?.built.processes ?? [];
+  const trace = useSim((s) => s.trace);
+  const processes = trace?.built.processes ?? [];
+  const language = useSim((s) => s.language);
+  const narrator = useNarrator();
+  // the confirmation in the page's language (the engine writes it in English)
+  const editNote = (tr: NonNullable<typeof trace>, note: string) => (narrator ? narrator.translateEditNote(tr, note, language) : note);
   const scenario = useSim((s) => s.scenario);
   // the confirmation belongs to the scenario the injection made; any later change replaces it
   const [done, setDone] = useState<{ note: string; step: number; scenario: Scenario | null } | null>(null);
@@ -36,7 +44,7 @@ export function InjectPanel() {
       <h2>{t.title}</h2>
       <p className="hint">{t.forkNote}</p>
       <p aria-live="polite" className="inject-status" data-testid="inject-status">
-        {done && done.scenario === scenario ? t.injected(done.note, done.step) : ''}
+        {done && done.scenario === scenario && trace ? t.injected(editNote(trace, done.note), done.step) : ''}
       </p>
       <InFlightList />
       {selection?.kind === 'envelope' && <EnvelopeActions envelopeId={selection.id} onReport={onReport} />}
@@ -54,7 +62,7 @@ export function InjectPanel() {
           <option value="">—</option>
           {processes.map((p) => (
             <option key={p.id} value={p.id}>
-              {p.id} ({p.kind})
+              {p.id} ({kinds[p.kind] ?? p.kind})
             </option>
           ))}
         </select>

@@ -6,6 +6,8 @@
  */
 import { describeFault } from '../../sim/scenario/build';
 import { removeFault } from '../../sim/scenario/edits';
+import type { FaultSpec } from '../../sim/scenario/schema';
+import { useNarrator } from '../useNarrator';
 import { useSim } from '../useSim';
 import type { InjectionReport } from './applyEdit';
 import { useInjectStrings } from './strings';
@@ -18,6 +20,9 @@ export interface InjectedFaultsProps {
 export function InjectedFaults({ onReport }: InjectedFaultsProps) {
   const t = useInjectStrings();
   const faults = useSim((s) => s.scenario)?.faults ?? [];
+  const language = useSim((s) => s.language);
+  const narrator = useNarrator();
+  const label = (f: FaultSpec) => (narrator ? narrator.faultSpecLabel(f, language) : describeFault(f));
   const { run } = useInjection(onReport);
   return (
     <div className="injected-faults">
@@ -30,8 +35,8 @@ export function InjectedFaults({ onReport }: InjectedFaultsProps) {
             // faults have no id of their own; their place in the list is what an edit names
             // biome-ignore lint/suspicious/noArrayIndexKey: see above
             <li key={i}>
-              {describeFault(f)}{' '}
-              <button type="button" onClick={() => run((s) => removeFault(s, i))} aria-label={`${t.remove}: ${describeFault(f)}`}>
+              {label(f)}{' '}
+              <button type="button" onClick={() => run((s) => removeFault(s, i))} aria-label={`${t.remove}: ${label(f)}`}>
                 {t.remove}
               </button>
             </li>

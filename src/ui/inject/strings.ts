@@ -175,20 +175,20 @@ const ko: InjectStrings = {
 
   inFlightHeading: '지금 전송 중인 메시지',
   inFlightNone: '이 스텝에는 전송 중인 메시지가 없습니다. 요청이나 응답이 오가는 스텝까지 앞으로 이동하세요.',
-  inFlightHint: '메시지를 골라 버리거나(drop), 늦추거나(delay), 복제(duplicate)하거나, 그 메시지가 지나는 연결을 끊으세요(reset).',
+  inFlightHint: '메시지를 골라 버리거나, 늦추거나, 복제하거나, 그 메시지가 지나는 연결을 끊으세요.',
   envelopeHeading: (id, rpc) => `메시지 #${id}: ${rpc}`,
   envelopeRoute: (from, to) => `${from} → ${to}`,
   envelopeExplain: '장애는 메시지의 정체로 기록됩니다: 이 두 프로세스 사이에서 이 RPC의 n번째 메시지.',
-  drop: '버리기 (drop)',
+  drop: '버리기',
   dropHint:
-    '네트워크가 메시지를 잃어버리고 그 연결은 멈춥니다. 이후 그 연결로 보낸 것은 도착하지 않다가, 클라이언트가 요청 타임아웃 뒤 연결을 닫고 그 위에 있던 요청을 모두 다시 보냅니다. ProduceResponse라면 ack 유실입니다.',
-  delay: '늦추기 (delay)',
+    '네트워크가 메시지를 잃어버리고 그 연결은 멈춥니다. 이후 그 연결로 보낸 것은 도착하지 않다가, 클라이언트가 요청 타임아웃 뒤 연결을 닫고 그 위에 있던 요청을 모두 다시 보냅니다. ProduceResponse라면 확인 응답이 사라진 것입니다.',
+  delay: '늦추기',
   delayBy: '지연 시간',
   delayHint: '늦게 도착하고, 같은 연결에서 뒤에 보낸 것은 모두 그 뒤에서 기다립니다. TCP는 순서를 지킵니다.',
-  duplicate: '복제 (duplicate)',
+  duplicate: '복제',
   duplicateHint:
     '두 번 처리됩니다. 복사본은 원본 바로 뒤에 도착합니다. TCP는 복제하지 않으므로, 이는 같은 바이트를 다시 보내는 경우(프록시, 또는 같은 연결로 다시 보내는 클라이언트)를 나타냅니다.',
-  reset: '연결 끊기 (reset)',
+  reset: '연결 끊기',
   resetHint:
     '이 메시지가 지나는 연결이 지금 끊어집니다(TCP reset). 양쪽이 동시에 알게 되고, 이 메시지와 그 연결로 오가던 것은 모두 사라지며, 연결에서 응답을 기다리던 요청은 모두 NETWORK_EXCEPTION으로 실패해 새 연결로 다시 보내집니다.',
   notInFlight: {
@@ -210,7 +210,7 @@ const ko: InjectStrings = {
   restartHint: '실행 중이면 크래시 후 다시 시작합니다. 애플리케이션은 마지막으로 완료한 작업 단위부터 다시 합니다.',
   pause: '일시 정지 후 재개',
   pauseFor: '정지 시간',
-  pauseHint: 'stop-the-world 정지(긴 GC)처럼: 잃는 것은 없고, 해야 할 일이 모두 기다립니다.',
+  pauseHint: '모든 처리가 멈추는 정지(긴 GC)처럼: 잃는 것은 없고, 해야 할 일이 모두 기다립니다.',
   secondInstance: '같은 transactional.id로 두 번째 인스턴스 시작',
   secondInstanceHint: (txnId, outlook) => {
     const copy = `이 애플리케이션의 복사본(같은 설정과 스크립트, transactional.id=${txnId})이 지금 시작하고, initTransactions()가 epoch을 올립니다.`;
@@ -272,8 +272,9 @@ export function useInjectStrings(): InjectStrings {
   return INJECT_STRINGS[useSim((s) => s.language)];
 }
 
-/** The refusal in the reader's language, with the engine's English sentence as the detail. */
+/** The refusal in the reader's language (the engine's English sentence where the page has no words of its own). */
 export function refusalText(t: InjectStrings, code: EditRefusal, reason: string): string {
   const local = t.refusal[code];
-  return t.refused(local && local !== reason ? `${local} (${reason})` : reason);
+  // the page's own words when it has them; the engine's English sentence only when it has none
+  return t.refused(local ?? reason);
 }

@@ -4,11 +4,13 @@
  * the preset's expected outcome is marked as not describing it (origin.ts decides what is edited).
  */
 import { useMemo } from 'react';
+import { LinkErrorPanel } from '../../share/LinkErrorPanel';
 import { ShareBar } from '../../share/ShareBar';
 import { presetOrigin } from '../../sim/scenario/origin';
 import { simStore } from '../../store/simStore';
 import { ImportDumpButton } from '../dump/ImportDumpButton';
 import { useStrings } from '../i18n';
+import { panelStore } from '../panels';
 import { useScenarioTexts } from '../usePresetTexts';
 import { useSim } from '../useSim';
 import { LanguageToggle, ThemeSelect } from './SettingsControls';
@@ -31,8 +33,8 @@ export function Header({ onHelp }: { readonly onHelp: () => void }) {
       </div>
       {scenario && texts && (
         // a preset's words carry their language; a scenario's own words inherit the page's
-        <div className="scenario-heading" lang={texts.language ?? undefined}>
-          <h2>{texts.title ?? scenario.id ?? ''}</h2>
+        <div className="scenario-title" lang={texts.language ?? undefined}>
+          <h2 title={texts.title ?? scenario.id ?? ''}>{texts.title ?? scenario.id ?? ''}</h2>
           {edited && (
             <p className="edited-from" data-testid="edited-from" title={t.editedHint}>
               <span className="edited-badge">{t.editedFrom}</span>{' '}
@@ -47,6 +49,10 @@ export function Header({ onHelp }: { readonly onHelp: () => void }) {
               </button>
             </p>
           )}
+        </div>
+      )}
+      {scenario && texts && (texts.question || texts.expected) && (
+        <div className="scenario-more" lang={texts.language ?? undefined}>
           {texts.question && <p className="question">{texts.question}</p>}
           {texts.expected && (
             <details
@@ -64,15 +70,29 @@ export function Header({ onHelp }: { readonly onHelp: () => void }) {
         </div>
       )}
       <div className="settings">
-        {/* [share-embed] Scenarios (the gallery), Share, Embed, Export/Import and the bad-link message */}
+        {/* [share-embed] Scenarios (the gallery), Share, Embed, Export/Import */}
         <ShareBar />
         {/* [your-data] open a kafka-dump-log.sh dump */}
         <ImportDumpButton />
+        <button
+          type="button"
+          className="config-button"
+          data-testid="open-config"
+          disabled={!scenario}
+          onClick={() => panelStore.getState().openConfig()}
+          aria-haspopup="dialog"
+        >
+          {t.configuration}
+        </button>
         <LanguageToggle />
         <ThemeSelect />
         <button type="button" className="help-button" onClick={onHelp} aria-label={t.help} aria-keyshortcuts="?">
           ?
         </button>
+      </div>
+      {/* a link that could not be opened: a row of its own under the header, never squeezed among the buttons */}
+      <div className="header-alert">
+        <LinkErrorPanel />
       </div>
     </header>
   );

@@ -2,6 +2,7 @@
 import { useMemo } from 'react';
 import { useStrings } from '../i18n';
 import { useNarrator } from '../useNarrator';
+import { useScenarioTexts } from '../usePresetTexts';
 import { useSim } from '../useSim';
 
 export function Narration() {
@@ -11,14 +12,20 @@ export function Narration() {
   const language = useSim((s) => s.language);
   const playing = useSim((s) => s.playing);
   const narrator = useNarrator();
+  const scenario = useSim((s) => s.scenario);
+  // the title as the header shows it: a shipped scenario's Korean title when the page speaks Korean
+  const title = useScenarioTexts(scenario, language)?.title;
   const text = useMemo(() => {
     if (!trace || !narrator) return '';
-    return step === 0 ? narrator.narrateStart(trace, language) : narrator.narrate(trace, step - 1, language);
-  }, [trace, step, language, narrator]);
+    return step === 0
+      ? narrator.narrateStart(trace, language, title ?? trace.scenario.id ?? '')
+      : narrator.narrate(trace, step - 1, language);
+  }, [trace, step, language, narrator, title]);
   const current = trace && step > 0 ? trace.steps[step - 1] : undefined;
   const atEnd = trace !== null && step > 0 && step >= trace.steps.length;
   return (
-    <section className="narration" aria-label={t.narration}>
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: the narration box has a fixed height and scrolls when a sentence is long (axe: scrollable-region-focusable)
+    <section className="narration" aria-label={t.narration} tabIndex={0}>
       <p className="narration-meta">
         {current ? `#${step} · ${current.t.toLocaleString('en')} ms · ${current.actor}` : t.startOfRun}
         {current && current.faults.length > 0 && <span className="badge fault">{t.fault}</span>}

@@ -1,22 +1,27 @@
 /**
  * The page around the timeline: playback and narration on top; the actors on the left; the timeline
- * in the centre; the verdict, the selection's details (with failure injection), the readiness
- * checklist and the config editor on the right. At phone width the panels stack (read-only there).
+ * in the centre; the verdict, the selection's details (with failure injection) and the readiness
+ * checklist on the right; the config editor in a drawer. At phone width the panels stack, and failure
+ * injection and the config editor open as bottom sheets.
  */
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef } from 'react';
 import { simStore } from '../../store/simStore';
 import { ActorsPanel } from '../actors/ActorsPanel';
+import { CodePanel } from '../code/CodePanel';
 import { DetailsPanel } from '../details/DetailsPanel';
 import { useStrings } from '../i18n';
+import { EosNotes } from '../notes/EosNotes';
+import { usePanels } from '../panels';
 import type { JumpTargets } from '../playback/jumps';
 import { PlaybackBar } from '../playback/PlaybackBar';
 import { Timeline } from '../timeline/Timeline';
+import { useNarrator } from '../useNarrator';
 import { useSim } from '../useSim';
 import { VerdictPanel } from '../verdict/VerdictPanel';
 
 // below the fold and only for editing: loaded after the first paint, to keep the initial JavaScript small
 const ChecklistPanel = lazy(() => import('../checklist/ChecklistPanel').then((m) => ({ default: m.ChecklistPanel })));
-const ConfigEditor = lazy(() => import('../config').then((m) => ({ default: m.ConfigEditor })));
+const ConfigSheet = lazy(() => import('../config').then((m) => ({ default: m.ConfigSheet })));
 
 import { ModelNotes } from './ModelNotes';
 import { Narration } from './Narration';
@@ -28,6 +33,21 @@ export function Workspace({ targets }: { readonly targets: JumpTargets }) {
   const step = useSim((s) => s.step);
   const selection = useSim((s) => s.selection);
   const language = useSim((s) => s.language);
+  const narrator = useNarrator();
+  const configOpen = usePanels((s) => s.config);
+  // opening another scenario starts its columns at the top (a fork keeps its id, and the scroll)
+  const scenarioId = useSim((s) => s.scenario?.id);
+  const side = useRef<HTMLElement>(null);
+  const actors = useRef<HTMLElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the scenario's id changes
+  useEffect(() => {
+    for (const el of [side.current, actors.current]) el?.scrollTo?.({ top: 0 });
+  }, [scenarioId]);
+  // fault labels on the message diagram in the page's language, once the narration module is here
+  const translateFault = useMemo(
+    () => (label: string) => (narrator && trace ? narrator.envelopeFaultText(trace, label, language) : label),
+    [narrator, trace, language],
+  );
   if (!trace || !view) return null;
   return (
     <>
@@ -35,7 +55,7 @@ export function Workspace({ targets }: { readonly targets: JumpTargets }) {
       <Narration />
       <div className="workspace">
         {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a column that scrolls on its own must take keyboard focus to be scrolled (axe: scrollable-region-focusable) */}
-        <aside className="column actors-column" aria-label={t.actors} tabIndex={0}>
+        <aside ref={actors} className="column actors-column" aria-label={t.actors} tabIndex={0}>
           <ActorsPanel />
         </aside>
         {/* biome-ignore lint/a11y/noNoninteractiveTabindex: as above */}
@@ -47,24 +67,27 @@ export function Workspace({ targets }: { readonly targets: JumpTargets }) {
             selection={selection}
             onSelect={(s) => simStore.getState().select(s)}
             language={language}
+            translateFault={translateFault}
           />
+          <CodePanel scenario={trace.scenario} language={language} />
           <ModelNotes trace={trace} />
+          <EosNotes language={language} />
         </main>
         {/* biome-ignore lint/a11y/noNoninteractiveTabindex: as above */}
-        <aside className="column side-column" aria-label={`${t.verdict}, ${t.details}, ${t.checklist}`} tabIndex={0}>
+        <aside ref={side} className="column side-column" aria-label={`${t.verdict}, ${t.details}, ${t.checklist}`} tabIndex={0}>
           <VerdictPanel />
           <DetailsPanel />
           <Suspense fallback={<p className="muted">…</p>}>
             <ChecklistPanel />
           </Suspense>
-          {/* [ui-inject] the config editor: Kafka's keys per client; a change re-runs the scenario */}
-          <section aria-label="Configuration" className="config config-slot">
-            <Suspense fallback={<p className="muted">…</p>}>
-              <ConfigEditor />
-            </Suspense>
-          </section>
         </aside>
       </div>
+      {/* the config editor opens in a drawer (header button, or an actor's "Configure"); loaded on first use */}
+      {configOpen !== false && (
+        <Suspense fallback={null}>
+          <ConfigSheet />
+        </Suspense>
+      )}
     </>
   );
 }

@@ -3,7 +3,8 @@
  * the end; the scrubber; where we are; the speed; and jumps to the next/previous fault, error or
  * transaction marker. Every control is a real button or input, and has a keyboard shortcut.
  */
-import { simStore } from '../../store/simStore';
+import { useMemo } from 'react';
+import { simStore, storyOf } from '../../store/simStore';
 import { useStrings } from '../i18n';
 import { useSim } from '../useSim';
 import { Icon } from './icons';
@@ -15,6 +16,27 @@ function seekTo(position: number | null): void {
   if (position === null) return;
   simStore.getState().setPlaying(false);
   simStore.getState().seek(position);
+}
+
+/** The switch for skipping background steps, with how many there are. */
+function SkipIdleToggle() {
+  const t = useStrings();
+  const skip = useSim((s) => s.skipIdle);
+  const trace = useSim((s) => s.trace);
+  const idle = useMemo(() => (trace ? storyOf(trace).reduce((n, x) => n + (x ? 0 : 1), 0) : 0), [trace]);
+  const total = trace?.steps.length ?? 0;
+  return (
+    <button
+      type="button"
+      className="skip-idle"
+      aria-pressed={skip}
+      data-testid="skip-idle"
+      title={t.skipIdleHint(idle, total)}
+      onClick={() => simStore.getState().setSkipIdle(!skip)}
+    >
+      {t.skipIdle} <span className="count">{idle}</span>
+    </button>
+  );
 }
 
 export function PlaybackBar({ targets }: { readonly targets: JumpTargets }) {
@@ -49,7 +71,16 @@ export function PlaybackBar({ targets }: { readonly targets: JumpTargets }) {
         >
           <Icon name="previousNotable" />
         </button>
-        <button type="button" onClick={() => seekTo(step - 1)} disabled={step === 0} aria-label={t.stepBack} aria-keyshortcuts="ArrowLeft">
+        <button
+          type="button"
+          onClick={() => {
+            simStore.getState().setPlaying(false);
+            simStore.getState().stepBack();
+          }}
+          disabled={step === 0}
+          aria-label={t.stepBack}
+          aria-keyshortcuts="ArrowLeft"
+        >
           <Icon name="back" />
         </button>
         <button
@@ -64,7 +95,10 @@ export function PlaybackBar({ targets }: { readonly targets: JumpTargets }) {
         </button>
         <button
           type="button"
-          onClick={() => seekTo(step + 1)}
+          onClick={() => {
+            simStore.getState().setPlaying(false);
+            simStore.getState().stepForward();
+          }}
           disabled={step >= total}
           aria-label={t.stepForward}
           aria-keyshortcuts="ArrowRight"
@@ -84,7 +118,7 @@ export function PlaybackBar({ targets }: { readonly targets: JumpTargets }) {
           <Icon name="end" />
         </button>
       </div>
-      <Scrubber targets={targets} />
+      <Scrubber />
       <p className="position">
         <span className="step-counter" data-testid="step-counter">
           {t.stepOf(step, total)} · {time.toLocaleString('en')} ms
@@ -93,6 +127,7 @@ export function PlaybackBar({ targets }: { readonly targets: JumpTargets }) {
           {hash}
         </span>
       </p>
+      <SkipIdleToggle />
       <label className="inline-control">
         <span>{t.speed}</span>
         <select value={SPEEDS.includes(speed) ? speed : ''} onChange={(e) => simStore.getState().setSpeed(Number(e.target.value))}>

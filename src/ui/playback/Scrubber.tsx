@@ -1,20 +1,35 @@
 /**
- * The scrubber over the whole run: a range input (keyboard and pointer), with ticks under it where
- * faults, errors and transaction markers happen. Seeking is instant: the engine restores the nearest
- * checkpoint and replays at most a few hundred steps.
+ * The scrubber over the whole run: a range input (keyboard and pointer) that reaches every step,
+ * with marks under it where the story happens — faults, errors, transaction markers, appends,
+ * deliveries and side effects (sim/trace/story.ts) — so the idle stretches between them show as
+ * gaps. Seeking is instant: the engine restores the nearest checkpoint and replays a few hundred
+ * steps at most.
  */
+import { useId, useMemo } from 'react';
+import { storyMarks } from '../../sim/trace/story';
 import { simStore } from '../../store/simStore';
 import { useStrings } from '../i18n';
 import { useSim } from '../useSim';
-import type { JumpKind, JumpTargets } from './jumps';
 
-const TICK_KINDS: readonly JumpKind[] = ['marker', 'error', 'fault'];
+/** At most this many marks per kind: a long run stays cheap to draw. */
+const MAX_MARKS = 400;
 
-export function Scrubber({ targets }: { readonly targets: JumpTargets }) {
+export function Scrubber() {
   const t = useStrings();
+  const hintId = useId();
   const step = useSim((s) => s.step);
-  const total = useSim((s) => s.trace?.steps.length ?? 0);
+  const trace = useSim((s) => s.trace);
+  const total = trace?.steps.length ?? 0;
   const time = useSim((s) => s.view?.time ?? 0);
+  const marks = useMemo(() => {
+    if (!trace) return [];
+    const all = storyMarks(trace.steps);
+    const byKind = new Map<string, typeof all>();
+    for (const m of all) byKind.set(m.kind, [...(byKind.get(m.kind) ?? []), m]);
+    return [...byKind.values()].flatMap((list) =>
+      list.filter((_, k) => list.length <= MAX_MARKS || k % Math.ceil(list.length / MAX_MARKS) === 0),
+    );
+  }, [trace]);
   return (
     <div className="scrubber">
       <input
@@ -24,20 +39,26 @@ export function Scrubber({ targets }: { readonly targets: JumpTargets }) {
         step={1}
         value={step}
         aria-label={t.scrubber}
+        aria-describedby={hintId}
         aria-valuetext={`${t.stepOf(step, total)}, ${time.toLocaleString('en')} ms`}
         onChange={(e) => {
           simStore.getState().setPlaying(false);
           simStore.getState().seek(Number(e.target.value));
         }}
       />
-      <div className="scrubber-ticks" aria-hidden="true">
+      <p id={hintId} className="visually-hidden">
+        {t.storyMarks}
+      </p>
+      <div className="scrubber-ticks" aria-hidden="true" data-testid="story-marks">
         {total > 0 &&
-          TICK_KINDS.flatMap((kind) =>
-            // a tick per target, thinned to at most 400 per kind so a long run stays cheap to draw
-            targets[kind]
-              .filter((_, k, all) => all.length <= 400 || k % Math.ceil(all.length / 400) === 0)
-              .map((i) => <span key={`${kind}-${i}`} className={`tick ${kind}`} style={{ left: `${((i + 1) / total) * 100}%` }} />),
-          )}
+          marks.map((m) => (
+            <span
+              key={`${m.kind}-${m.i}`}
+              className={`scrubber-tick ${m.kind}`}
+              data-step={m.i}
+              style={{ left: `${((m.i + 1) / total) * 100}%` }}
+            />
+          ))}
       </div>
     </div>
   );

@@ -128,6 +128,15 @@ export const SHORTCUTS: readonly Shortcut[] = [
     run: () => changeSpeed(-1),
   },
   {
+    keys: ['B'],
+    describe: (_t, l) => (l === 'ko' ? '백그라운드 단계 건너뛰기 켜고 끄기' : 'Skip background steps, on or off'),
+    matches: letter('b', false),
+    run: () => {
+      const s = simStore.getState();
+      s.setSkipIdle(!s.skipIdle);
+    },
+  },
+  {
     keys: ['L'],
     describe: (_t, l) => (l === 'ko' ? '언어 바꾸기 (English / 한국어)' : 'Switch language (English / 한국어)'),
     matches: letter('l', false),

@@ -4,7 +4,8 @@ import { useSim } from '../useSim';
 
 /**
  * The play loop: while playing, advance `speed` steps per second on animation frames (several steps
- * per frame when fast). Seeking is instant (checkpoints), so a frame never waits on the engine for
+ * per frame when fast); background steps (heartbeats, idle fetches) are passed over unless the
+ * person turned that off. Seeking is instant (checkpoints), so a frame never waits on the engine for
  * long. Stops at the end of the run.
  */
 export function usePlayLoop(): void {
@@ -27,7 +28,8 @@ export function usePlayLoop(): void {
       const n = Math.floor(carry);
       if (n > 0) {
         carry -= n;
-        s.seek(Math.min(total, s.step + n));
+        // with background steps skipped (the default), n story steps, however many idle ones lie between
+        s.seek(s.advance(n));
       }
       if (simStore.getState().step >= total) simStore.getState().setPlaying(false);
       else frame = requestAnimationFrame(tick);

@@ -21,6 +21,7 @@ import { Tweens } from './motion';
 import { baseScale, type LaneExtent, laneScale, linearMapOf, maxZoom, mergeExtent, sharedSpan } from './offsetScale';
 import { type Palette, readPalette, reducedMotion, watchTheme } from './palette';
 import { createPatterns, type Patterns } from './patterns';
+import { type TimelineStrings, timelineStrings } from './timelineText';
 
 export interface LanesElements {
   /** The focusable element that receives keyboard input. */
@@ -75,6 +76,7 @@ export class LanesController {
   private readonly textWidths = new Map<string, number>();
   private readonly cleanup: (() => void)[] = [];
   private lastMode: 'cells' | 'bins' = 'cells';
+  private text: TimelineStrings = timelineStrings('en');
   private overlayClear = false;
 
   constructor(
@@ -158,6 +160,14 @@ export class LanesController {
     this.tweens.retain(keep);
     this.resize();
     this.refreshTooltip();
+    this.invalidate();
+  }
+
+  /** The words the canvas writes (pointer labels), in the reader's language. */
+  setText(text: TimelineStrings): void {
+    if (text === this.text) return;
+    this.text = text;
+    this.textWidths.clear();
     this.invalidate();
   }
 
@@ -287,6 +297,8 @@ export class LanesController {
       binColors: this.binColors,
       animated: (key, target) => this.tweens.value(key, now) ?? target,
       measure: this.measure,
+      pointerLabel: (p) =>
+        p.kind === 'position' ? this.text.pointerPosition(p.owner, p.offset) : this.text.pointerGroup(p.owner, p.kind, p.offset),
     };
     for (const box of this.layout.boxes) {
       const lane = this.lanes[box.lane];
@@ -360,7 +372,7 @@ export class LanesController {
       const shared = recordsInPixel(r.lane.offsets, linearMapOf(scale), Math.floor(x));
       renderDetails(
         tip,
-        recordDetails(r.lane.key, row),
+        recordDetails(r.lane.key, row, this.text.language),
         shared > 1 ? `${shared} records share this pixel: zoom in to see each one.` : undefined,
       );
       tip.dataset.record = key;
@@ -373,7 +385,7 @@ export class LanesController {
   private announce(): void {
     const r = this.resolve(this.focus);
     const row = r?.lane.rows[r.index];
-    this.el.live.textContent = r && row ? recordDetails(r.lane.key, row).sentence : '';
+    this.el.live.textContent = r && row ? recordDetails(r.lane.key, row, this.text.language).sentence : '';
   }
 
   // ------------------------------------------------------------------ input

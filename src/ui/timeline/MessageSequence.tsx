@@ -20,9 +20,19 @@ export interface MessageSequenceProps {
   readonly onSelect: (selection: Selection | null) => void;
   /** The panel's words (default English). */
   readonly text?: TimelineStrings;
+  /** Fault labels in the reader's language (default: the engine's English). */
+  readonly translateFault?: (label: string) => string;
 }
 
-export function MessageSequence({ model, step, now, selection, onSelect, text = timelineStrings('en') }: MessageSequenceProps) {
+export function MessageSequence({
+  model,
+  step,
+  now,
+  selection,
+  onSelect,
+  text = timelineStrings('en'),
+  translateFault,
+}: MessageSequenceProps) {
   const [mode, setMode] = useState<AxisMode>('step');
   const [background, setBackground] = useState(false);
   const ids = useId();
@@ -61,7 +71,15 @@ export function MessageSequence({ model, step, now, selection, onSelect, text = 
     controller.current?.setSelection(selection);
   }, [selection]);
 
-  const summary = mscSummary(model, shown, step, hidden, text.language);
+  useEffect(() => {
+    controller.current?.setText(text);
+  }, [text]);
+
+  useEffect(() => {
+    if (translateFault) controller.current?.setFaultText(translateFault);
+  }, [translateFault]);
+
+  const summary = mscSummary(model, shown, step, hidden, text.language, translateFault);
   return (
     <section className="tl-panel tl-msc-panel" aria-labelledby={`${ids}-title`} data-testid="msc">
       <div className="tl-panel-head">
@@ -97,7 +115,9 @@ export function MessageSequence({ model, step, now, selection, onSelect, text = 
         <div className="tl-gutter" aria-hidden="true">
           {model.lanes.map((l, i) => (
             <div key={l.id} className="tl-lane-label tl-msc-label" style={{ top: laneY(i) - 15 }}>
-              <span className="tl-lane-name">{l.id}</span>
+              <span className="tl-lane-name" translate="no">
+                {l.id}
+              </span>
               <span className="tl-lane-leader">{text.kinds[l.kind] ?? l.kind}</span>
             </div>
           ))}

@@ -12,13 +12,14 @@ import { beginFrame, type CanvasLayer, createLayer, sizeLayer } from './canvasLa
 import { envelopeDetails } from './details';
 import { hideTooltip, placeTooltip, renderDetails } from './detailsDom';
 import { LABEL_FONT_PX } from './drawLanes';
-import { arrowPath, drawArrows, strokeArrow } from './drawMsc';
+import { arrowPath, drawArrows, faultText, strokeArrow } from './drawMsc';
 import { createFrameScheduler, type FrameScheduler } from './frameScheduler';
 import { distanceToSegment } from './hitTest';
 import { envelopeWindow, laneY, MSC_GEOMETRY, MSC_MAX_UNIT_PX, mscHeight } from './mscLayout';
 import { type AxisMode, envelopeSpan, envelopeStateAt, type MscModel } from './mscModel';
 import { PLOT_PAD } from './offsetScale';
 import { type Palette, readPalette, watchTheme } from './palette';
+import { type TimelineStrings, timelineStrings } from './timelineText';
 
 export interface MscElements {
   readonly root: HTMLElement;
@@ -63,6 +64,8 @@ export class MscController {
   private readonly scheduler: FrameScheduler;
   private readonly textWidths = new Map<string, number>();
   private readonly cleanup: (() => void)[] = [];
+  private text: TimelineStrings = timelineStrings('en');
+  private translateFault: (label: string) => string = (label) => label;
 
   constructor(
     private readonly el: MscElements,
@@ -150,6 +153,21 @@ export class MscController {
       if (nowX > this.width - 16)
         this.zoomBehavior.translateBy(select(this.el.overlayCanvas), (this.width * 0.7 - nowX) / this.transform.k, 0);
     }
+    this.invalidate();
+  }
+
+  /** Fault labels (the engine's English) in the reader's language, once the narration module can say them. */
+  setFaultText(translate: (label: string) => string): void {
+    if (translate === this.translateFault) return;
+    this.translateFault = translate;
+    this.invalidate();
+  }
+
+  /** The words the canvas writes (fault labels), in the reader's language. */
+  setText(text: TimelineStrings): void {
+    if (text === this.text) return;
+    this.text = text;
+    this.textWidths.clear();
     this.invalidate();
   }
 
@@ -288,7 +306,20 @@ export class MscController {
     ctx.setLineDash([]);
     const [from, to] = this.window(scale);
     drawArrows(
-      { ctx, width: this.width, palette: p, model: d.model, mode: d.mode, step: d.step, now: d.now, scale, measure: this.measure },
+      {
+        ctx,
+        width: this.width,
+        palette: p,
+        model: d.model,
+        mode: d.mode,
+        step: d.step,
+        now: d.now,
+        scale,
+        measure: this.measure,
+        top: MSC_GEOMETRY.axis,
+        bottom: this.staticLayer.height,
+        faultText: (e, span) => faultText(this.text, e, span, this.translateFault),
+      },
       d.shown,
       from,
       to,
@@ -351,7 +382,7 @@ export class MscController {
     const e = d.model.envelopes[d.shown[j] as number] as EnvelopeRecord;
     const key = `${e.id}@${d.step}`;
     if (tip.dataset.envelope !== key || tip.hidden) {
-      renderDetails(tip, envelopeDetails(e, envelopeStateAt(d.model, e, d.step)));
+      renderDetails(tip, envelopeDetails(e, envelopeStateAt(d.model, e, d.step), this.text.language, this.translateFault));
       tip.dataset.envelope = key;
       tip.dataset.rpc = e.rpc;
     }
@@ -361,7 +392,8 @@ export class MscController {
   private announce(): void {
     const d = this.data;
     const e = this.focusedEnvelope();
-    this.el.live.textContent = d && e ? envelopeDetails(e, envelopeStateAt(d.model, e, d.step)).sentence : '';
+    this.el.live.textContent =
+      d && e ? envelopeDetails(e, envelopeStateAt(d.model, e, d.step), this.text.language, this.translateFault).sentence : '';
   }
 
   // ------------------------------------------------------------------ input

@@ -30,13 +30,30 @@ export interface PartitionLanesProps {
 }
 
 /** Whether a lane name fits the gutter in its bold font (by length where no canvas can measure). */
-function gutterFit(): ((text: string) => boolean) | undefined {
+/** The phone layout's breakpoint (timeline.css): a narrower gutter whose names wrap onto two lines. */
+const PHONE_QUERY = '(max-width: 640px)';
+
+function gutterFit(phone: boolean): ((text: string) => boolean) | undefined {
   const ctx = typeof document === 'undefined' ? null : document.createElement('canvas').getContext?.('2d');
   if (!ctx) return undefined;
   const rem = Number.parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
-  ctx.font = `600 ${0.85 * rem}px ${getComputedStyle(document.body).fontFamily || 'sans-serif'}`;
-  // the gutter is 12rem wide and its labels keep 0.5rem clear of the plot
-  return (text) => ctx.measureText(text).width <= 11.5 * rem - 2;
+  ctx.font = `600 ${(phone ? 0.75 : 0.85) * rem}px ${getComputedStyle(document.body).fontFamily || 'sans-serif'}`;
+  // the gutter is 12rem wide (7.5rem on phones) and its labels keep 0.5rem clear of the plot; on
+  // phones a name may take two lines (with some room lost where a line breaks)
+  const width = phone ? 1.8 * (7 * rem - 2) : 11.5 * rem - 2;
+  return (text) => ctx.measureText(text).width <= width;
+}
+
+function usePhone(): boolean {
+  const query = useMemo(() => (typeof window === 'undefined' || !window.matchMedia ? null : window.matchMedia(PHONE_QUERY)), []);
+  const [phone, setPhone] = useState(() => query?.matches ?? false);
+  useEffect(() => {
+    if (!query) return;
+    const on = () => setPhone(query.matches);
+    query.addEventListener?.('change', on);
+    return () => query.removeEventListener?.('change', on);
+  }, [query]);
+  return phone;
 }
 
 function internalTopics(lanes: readonly LaneModel[], text: TimelineStrings): string {
@@ -57,7 +74,8 @@ export function PartitionLanes({
 }: PartitionLanesProps) {
   const [expanded, setExpanded] = useState(initiallyExpanded);
   const layout: LanesLayout = useMemo(() => layoutLanes(lanes, expanded), [lanes, expanded]);
-  const fitsGutter = useMemo(gutterFit, []);
+  const phone = usePhone();
+  const fitsGutter = useMemo(() => gutterFit(phone), [phone]);
   const ids = useId();
   const rootRef = useRef<HTMLDivElement>(null);
   const staticRef = useRef<HTMLCanvasElement>(null);
@@ -98,6 +116,10 @@ export function PartitionLanes({
     controller.current?.setSelection(selection);
   }, [selection]);
 
+  useEffect(() => {
+    controller.current?.setText(text);
+  }, [text]);
+
   const userCount = lanes.filter((l) => !l.internal).length;
   const internalCount = lanes.length - userCount;
   const canvasLabel = text.canvasLabel(userCount, internalCount, expanded);
@@ -127,7 +149,9 @@ export function PartitionLanes({
             const lane = lanes[b.lane];
             return (
               <div key={b.key} className="tl-lane-label" style={{ top: b.y + 14 }} aria-hidden="true" title={b.key}>
-                <span className="tl-lane-name">{shortLaneName(b.key, fitsGutter)}</span>
+                <span className="tl-lane-name" translate="no">
+                  {shortLaneName(b.key, fitsGutter)}
+                </span>
                 <span className="tl-lane-leader">{text.onLeader(lane?.leader ?? '')}</span>
               </div>
             );

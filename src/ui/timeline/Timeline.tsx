@@ -31,9 +31,21 @@ export interface TimelineProps {
   readonly hideMessages?: boolean;
   /** The language of the timeline's own words (default English). */
   readonly language?: TimelineLanguage;
+  /** Fault labels (the engine's English) in that language, when the page can translate them. */
+  readonly translateFault?: (label: string) => string;
 }
 
-export function Timeline({ trace, view, step, selection, onSelect, internalTopicsExpanded, hideMessages, language = 'en' }: TimelineProps) {
+export function Timeline({
+  trace,
+  view,
+  step,
+  selection,
+  onSelect,
+  internalTopicsExpanded,
+  hideMessages,
+  language = 'en',
+  translateFault,
+}: TimelineProps) {
   const text = timelineStrings(language);
   const extents = useMemo(() => runExtents(trace), [trace]);
   const laneCache = useMemo(() => (trace ? new LaneCache() : null), [trace]);
@@ -52,7 +64,15 @@ export function Timeline({ trace, view, step, selection, onSelect, internalTopic
       <LanesLegend text={text} />
       {!hideMessages && (
         <>
-          <MessageSequence model={msc} step={step} now={view.time} selection={selection} onSelect={onSelect} text={text} />
+          <MessageSequence
+            model={msc}
+            step={step}
+            now={view.time}
+            selection={selection}
+            onSelect={onSelect}
+            text={text}
+            translateFault={translateFault}
+          />
           <MscLegend text={text} />
         </>
       )}

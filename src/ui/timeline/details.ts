@@ -1,7 +1,8 @@
 /**
  * The details shown on hover and keyboard focus, as plain strings (rendered as text, never HTML):
  * for a record what kafka-dump-log.sh would print plus where it came from; for an envelope its RPC,
- * route, times, fate and a short payload summary.
+ * route, times, fate and a short payload summary. In English or Korean: kafka-dump-log's field
+ * names (offset, key, producerId, sequence, CreateTime …) stay as Kafka prints them.
  */
 import type { EnvelopeRecord } from '../../sim/kernel/envelope';
 import type { RecordRow } from '../../sim/trace/logView';
@@ -14,47 +15,139 @@ export interface Details {
   readonly sentence: string;
 }
 
+export type DetailsLanguage = 'en' | 'ko';
+
 const MAX_TEXT = 80;
 
 export function clip(s: string, max = MAX_TEXT): string {
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;
 }
 
-export function headersText(headers: Readonly<Record<string, string>>): string {
+const WORDS = {
+  en: {
+    none: 'none',
+    tombstone: 'null (tombstone)',
+    controlRecord: (c: string) => `${c} control record`,
+    controlBatch: '-1 (control batch)',
+    noIdempotence: '-1 (no idempotence)',
+    marker: (c: string) => `${c} marker (control record)`,
+    notTransactional: 'none (not transactional)',
+    outcome: { committed: 'committed', aborted: 'aborted', open: 'open' } as Record<string, string>,
+    transaction: 'transaction',
+    batch: 'batch',
+    origin: 'origin',
+    sendOf: (ref: number, client: string) => `send() #${ref} of ${client}`,
+    notASend: 'not an application send (marker or internal write)',
+    markerTitle: (c: string) => `${c} marker`,
+    markerOf: (c: string, pid: number) => `${c} marker of producerId ${pid}`,
+    fromSend: (ref: number, client: string) => `from send() #${ref} of ${client}`,
+    transactionIs: (t: string) => `transaction: ${t}`,
+    route: 'from → to',
+    sent: 'sent',
+    delivered: 'delivered',
+    lost: 'lost',
+    fate: 'fate',
+    fault: 'fault',
+    payload: 'payload',
+    inReplyTo: 'in reply to',
+    duplicateOf: 'duplicate of',
+    traffic: 'traffic',
+    backgroundTraffic: 'background (heartbeat or idle fetch)',
+    atStep: (ms: number | string, step: number | string) => `${ms} ms (step ${step})`,
+    dueAt: (ms: number) => `due at ${ms} ms`,
+    states: {
+      'in-flight': 'in flight',
+      delivered: 'delivered',
+      dropped: 'dropped by the network',
+      lost: 'lost (its receiver was down or the connection was gone)',
+    } as Record<EnvelopeState, string>,
+    envelopeSentence: (e: EnvelopeRecord, state: string, fault: string | null) =>
+      `${e.rpc} #${e.id} from ${e.from} to ${e.to}, sent at ${e.sentAt} ms, ${state}${fault ? `, fault: ${fault}` : ''}`,
+    records: (n: number) => `${n} record${n === 1 ? '' : 's'}`,
+    transactional: 'transactional',
+  },
+  ko: {
+    none: '없음',
+    tombstone: 'null (툼스톤)',
+    controlRecord: (c: string) => `${c} 컨트롤 레코드`,
+    controlBatch: '-1 (컨트롤 배치)',
+    noIdempotence: '-1 (멱등성 없음)',
+    marker: (c: string) => `${c} 마커 (컨트롤 레코드)`,
+    notTransactional: '없음 (트랜잭션 아님)',
+    outcome: { committed: '커밋됨', aborted: '취소됨', open: '열림' },
+    transaction: '트랜잭션',
+    batch: '배치',
+    origin: '출처',
+    sendOf: (ref: number, client: string) => `${client}의 send() #${ref}`,
+    notASend: '애플리케이션의 send()가 아님 (마커나 내부 쓰기)',
+    markerTitle: (c: string) => `${c} 마커`,
+    markerOf: (c: string, pid: number) => `producerId ${pid}의 ${c} 마커`,
+    fromSend: (ref: number, client: string) => `${client}의 send() #${ref}에서 옴`,
+    transactionIs: (t: string) => `트랜잭션: ${t}`,
+    route: '보낸 곳 → 받는 곳',
+    sent: '보냄',
+    delivered: '도착',
+    lost: '유실',
+    fate: '결과',
+    fault: '장애',
+    payload: '페이로드',
+    inReplyTo: '응답 대상',
+    duplicateOf: '복사 원본',
+    traffic: '트래픽',
+    backgroundTraffic: '백그라운드 (하트비트나 빈 fetch)',
+    atStep: (ms: number | string, step: number | string) => `${ms} ms (단계 ${step})`,
+    dueAt: (ms: number) => `${ms} ms에 도착 예정`,
+    states: {
+      'in-flight': '전송 중',
+      delivered: '도착',
+      dropped: '네트워크가 버림',
+      lost: '유실 (받는 쪽이 중단됐거나 연결이 사라짐)',
+    },
+    envelopeSentence: (e: EnvelopeRecord, state: string, fault: string | null) =>
+      `${e.rpc} #${e.id}: ${e.from} → ${e.to}, ${e.sentAt} ms에 보냄, ${state}${fault ? `, 장애: ${fault}` : ''}`,
+    records: (n: number) => `레코드 ${n}개`,
+    transactional: '트랜잭션',
+  },
+} as const;
+
+export function headersText(headers: Readonly<Record<string, string>>, language: DetailsLanguage = 'en'): string {
   const entries = Object.entries(headers);
-  return entries.length ? entries.map(([k, v]) => `${k}=${v}`).join(', ') : 'none';
+  return entries.length ? entries.map(([k, v]) => `${k}=${v}`).join(', ') : WORDS[language].none;
 }
 
-function outcomeText(r: RecordRow): string {
-  if (r.control) return `${r.control} marker (control record)`;
-  if (!r.transactional) return 'none (not transactional)';
-  return r.txnOutcome ?? 'open';
+function outcomeText(r: RecordRow, language: DetailsLanguage): string {
+  const w = WORDS[language];
+  if (r.control) return w.marker(r.control);
+  if (!r.transactional) return w.notTransactional;
+  const o = r.txnOutcome ?? 'open';
+  return (w.outcome as Record<string, string>)[o] ?? o;
 }
 
-export function recordDetails(laneKey: string, r: RecordRow): Details {
-  const headers = headersText(r.headers);
+export function recordDetails(laneKey: string, r: RecordRow, language: DetailsLanguage = 'en'): Details {
+  const w = WORDS[language];
+  const headers = headersText(r.headers, language);
   const eventId = r.headers.event_id;
   const lines: [string, string][] = [
     ['offset', String(r.offset)],
     ['key', r.key === null ? 'null' : clip(r.key)],
-    ['value', r.control ? `${r.control} control record` : r.value === null ? 'null (tombstone)' : clip(r.value)],
+    ['value', r.control ? w.controlRecord(r.control) : r.value === null ? w.tombstone : clip(r.value)],
     ['headers', clip(headers, 160)],
     ['producerId', String(r.producerId)],
     ['producerEpoch', String(r.producerEpoch)],
-    ['sequence', r.control ? '-1 (control batch)' : r.sequence < 0 ? '-1 (no idempotence)' : String(r.sequence)],
-    ['transaction', outcomeText(r)],
-    ['batch', `baseOffset ${r.baseOffset}`],
+    ['sequence', r.control ? w.controlBatch : r.sequence < 0 ? w.noIdempotence : String(r.sequence)],
+    [w.transaction, outcomeText(r, language)],
+    [w.batch, `baseOffset ${r.baseOffset}`],
     ['CreateTime', `${r.timestamp} ms`],
-    ['origin', r.origin ? `send() #${r.origin.ref} of ${r.origin.client}` : 'not an application send (marker or internal write)'],
+    [w.origin, r.origin ? w.sendOf(r.origin.ref, r.origin.client) : w.notASend],
   ];
-  const title = r.control ? `${laneKey} @ ${r.offset} · ${r.control} marker` : `${laneKey} @ ${r.offset}`;
+  const title = r.control ? `${laneKey} @ ${r.offset} · ${w.markerTitle(r.control)}` : `${laneKey} @ ${r.offset}`;
   const sentence = [
     `${laneKey} offset ${r.offset}`,
-    r.control ? `${r.control} marker of producerId ${r.producerId}` : `key ${r.key ?? 'null'}`,
+    r.control ? w.markerOf(r.control, r.producerId) : `key ${r.key ?? 'null'}`,
     eventId !== undefined ? `event_id=${eventId}` : null,
     `producerId ${r.producerId} epoch ${r.producerEpoch} sequence ${r.sequence}`,
-    `transaction: ${outcomeText(r)}`,
-    r.origin ? `from send() #${r.origin.ref} of ${r.origin.client}` : null,
+    w.transactionIs(outcomeText(r, language)),
+    r.origin ? w.fromSend(r.origin.ref, r.origin.client) : null,
   ]
     .filter((x): x is string => x !== null)
     .join(', ');
@@ -69,7 +162,8 @@ function scalar(v: unknown): string | null {
 }
 
 /** A short text for an RPC payload: its scalar fields, a batch's header, and the size of lists. */
-export function payloadSummary(payload: Readonly<Record<string, unknown>>, max = 200): string {
+export function payloadSummary(payload: Readonly<Record<string, unknown>>, max = 200, language: DetailsLanguage = 'en'): string {
+  const w = WORDS[language];
   const parts: string[] = [];
   for (const [k, v] of Object.entries(payload)) {
     if (k === 'correlationId') continue;
@@ -80,39 +174,42 @@ export function payloadSummary(payload: Readonly<Record<string, unknown>>, max =
       const b = v as Record<string, unknown>;
       const recs = Array.isArray(b.records) ? b.records.length : 0;
       parts.push(
-        `batch(producerId=${scalar(b.producerId)}, epoch=${scalar(b.producerEpoch)}, baseSequence=${scalar(b.baseSequence)}, ${recs} record${recs === 1 ? '' : 's'}${b.isTransactional ? ', transactional' : ''})`,
+        `batch(producerId=${scalar(b.producerId)}, epoch=${scalar(b.producerEpoch)}, baseSequence=${scalar(b.baseSequence)}, ${w.records(recs)}${b.isTransactional ? `, ${w.transactional}` : ''})`,
       );
     } else if (v && typeof v === 'object') parts.push(`${k}={…}`);
   }
   return clip(parts.join(' '), max);
 }
 
-const STATE_WORDS: Record<EnvelopeState, string> = {
-  'in-flight': 'in flight',
-  delivered: 'delivered',
-  dropped: 'dropped by the network',
-  lost: 'lost (its receiver was down or the connection was gone)',
-};
-
-export function envelopeDetails(e: EnvelopeRecord, state: EnvelopeState): Details {
+/**
+ * `faultText` gives an envelope's fault label in the reader's language (the narration module
+ * translates them; without it the engine's English label is shown).
+ */
+export function envelopeDetails(
+  e: EnvelopeRecord,
+  state: EnvelopeState,
+  language: DetailsLanguage = 'en',
+  faultText: (label: string) => string = (label) => label,
+): Details {
+  const w = WORDS[language];
+  const fault = e.fault === null ? null : faultText(e.fault);
   const delivered =
     state === 'delivered' || state === 'lost'
-      ? `${e.deliverAt ?? '?'} ms (step ${e.deliveredStep ?? '?'})`
+      ? w.atStep(e.deliverAt ?? '?', e.deliveredStep ?? '?')
       : state === 'in-flight' && e.deliverAt !== null
-        ? `due at ${e.deliverAt} ms`
+        ? w.dueAt(e.deliverAt)
         : '—';
   const lines: [string, string][] = [
-    ['rpc', e.rpc],
-    ['from → to', `${e.from} → ${e.to}`],
-    ['sent', `${e.sentAt} ms (step ${e.sentStep})`],
-    [state === 'lost' ? 'lost' : 'delivered', delivered],
-    ['fate', STATE_WORDS[state]],
-    ['fault', e.fault ?? 'none'],
-    ['payload', payloadSummary(e.payload)],
+    ['RPC', e.rpc],
+    [w.route, `${e.from} → ${e.to}`],
+    [w.sent, w.atStep(e.sentAt, e.sentStep)],
+    [state === 'lost' ? w.lost : w.delivered, delivered],
+    [w.fate, w.states[state]],
+    [w.fault, fault ?? w.none],
+    [w.payload, payloadSummary(e.payload, 200, language)],
   ];
-  if (e.inReplyTo !== null) lines.push(['in reply to', `#${e.inReplyTo}`]);
-  if (e.duplicateOf !== null) lines.push(['duplicate of', `#${e.duplicateOf}`]);
-  if (e.background) lines.push(['traffic', 'background (heartbeat or idle fetch)']);
-  const sentence = `${e.rpc} #${e.id} from ${e.from} to ${e.to}, sent at ${e.sentAt} ms, ${STATE_WORDS[state]}${e.fault ? `, fault: ${e.fault}` : ''}`;
-  return { title: `${e.rpc} #${e.id}`, lines, sentence };
+  if (e.inReplyTo !== null) lines.push([w.inReplyTo, `#${e.inReplyTo}`]);
+  if (e.duplicateOf !== null) lines.push([w.duplicateOf, `#${e.duplicateOf}`]);
+  if (e.background) lines.push([w.traffic, w.backgroundTraffic]);
+  return { title: `${e.rpc} #${e.id}`, lines, sentence: w.envelopeSentence(e, w.states[state], fault) };
 }

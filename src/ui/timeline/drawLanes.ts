@@ -10,6 +10,7 @@ import type { LaneBox } from './laneLayout';
 import { LANE_GEOMETRY } from './laneLayout';
 import type { LaneModel, LanePointer } from './laneModel';
 import { groupOffsetLines, type OffsetLineKind, placeLabels } from './lineLabels';
+import { MARK_COMMIT } from './lod';
 import { layoutMarks, type MarkBuffer, type MarkLayout } from './markLayout';
 import { linearMapOf } from './offsetScale';
 import type { Palette } from './palette';
@@ -29,6 +30,13 @@ export interface LaneDrawContext {
   /** The value an animated quantity shows now, on its way to `target`. */
   readonly animated: (key: string, target: number) => number;
   readonly measure: (text: string) => number;
+  /** A pointer's label in the reader's language (default: English). */
+  readonly pointerLabel?: (p: LanePointer) => string;
+  /**
+   * Zoomed out, draw the aggregated runs as vector rectangles (the exported figure) instead of
+   * painting them pixel by pixel into `bins`.
+   */
+  readonly vectorBins?: boolean;
 }
 
 export const LABEL_FONT_PX = 11;
@@ -160,6 +168,15 @@ function drawMarkerCells(dc: LaneDrawContext, runs: MarkBuffer, top: number, h: 
   }
 }
 
+/** Zoomed out, vector: a COMMIT or ABORT marker is a flag pole taller than the cells. */
+function drawBinMarkers(dc: LaneDrawContext, markers: MarkBuffer, top: number, h: number): void {
+  const { ctx, palette } = dc;
+  for (let i = 0; i < markers.length; i++) {
+    ctx.fillStyle = markers.kind[i] === MARK_COMMIT ? palette.committed : palette.aborted;
+    ctx.fillRect((markers.x0[i] as number) - 0.5, top - 5, 1.5, h + 5);
+  }
+}
+
 /** Cells wider than this carry their event_id (or key) as text. */
 export const CELL_LABEL_MIN_PX = 30;
 const CELL_LABEL_FONT_PX = 10;
@@ -261,6 +278,18 @@ export function pointerText(p: LanePointer): string {
   return `group ${p.owner} ${p.kind === 'committed' ? 'committed' : 'pending'} ${p.offset}`;
 }
 
+/**
+ * Where a pointer's label starts: right of the pointer, or left of it near the plot's right edge,
+ * and never outside the plot (a narrow plot would cut "billing-reader position 4" at its left).
+ */
+export function pointerLabelX(x: number, w: number, width: number): number {
+  const right = x + 8;
+  if (right + w <= width - 2) return right;
+  const left = x - 8 - w;
+  if (left >= 2) return left;
+  return Math.max(2, Math.min(right, width - 2 - w));
+}
+
 function drawPointers(dc: LaneDrawContext, lane: LaneModel, box: LaneBox, scale: ScaleLinear<number, number>): void {
   const { ctx, palette } = dc;
   const rowH = LANE_GEOMETRY.pointerRow;
@@ -299,9 +328,9 @@ function drawPointers(dc: LaneDrawContext, lane: LaneModel, box: LaneBox, scale:
       }
     }
     // the label goes right of the pointer, or left of it near the plot's right edge
-    const text = pointerText(p);
+    const text = (dc.pointerLabel ?? pointerText)(p);
     const w = dc.measure(text);
-    ctx.fillText(text, x + 8 + w > dc.width - 2 ? x - 8 - w : x + 8, y + 4);
+    ctx.fillText(text, pointerLabelX(x, w, dc.width), y + 4);
   });
 }
 
@@ -359,6 +388,9 @@ export function drawLane(dc: LaneDrawContext, lane: LaneModel, box: LaneBox, sca
     drawData(dc, marks.runs, top, h, map.a);
     drawMarkerCells(dc, marks.runs, top, h);
     drawCellDecorations(dc, lane, marks.runs, top, h, map.a);
+  } else if (dc.vectorBins) {
+    drawData(dc, marks.runs, top, h, 0);
+    drawBinMarkers(dc, marks.markers, top, h);
   } else dc.bins.draw(ctx, dc.dpr, dc.width, top, h, marks.runs, marks.markers, dc.binColors);
   drawAxis(dc, lane, box, scale);
   drawOffsetLines(dc, lane, box, scale);

@@ -5,9 +5,11 @@
  */
 import type { ScaleLinear } from 'd3-scale';
 import type { EnvelopeRecord } from '../../sim/kernel/envelope';
+import { placeLabels } from './mscLabels';
 import { laneY } from './mscLayout';
 import { type AxisMode, type EnvelopeSpan, envelopeSpan, type MscModel } from './mscModel';
 import type { Palette } from './palette';
+import { type TimelineStrings, timelineStrings } from './timelineText';
 
 export interface MscDrawContext {
   readonly ctx: CanvasRenderingContext2D;
@@ -19,6 +21,11 @@ export interface MscDrawContext {
   readonly now: number;
   readonly scale: ScaleLinear<number, number>;
   readonly measure: (text: string) => number;
+  /** Labels stay between these heights (default: anywhere): below the axis, above the plot's bottom. */
+  readonly top?: number;
+  readonly bottom?: number;
+  /** A fault label in the reader's language (default: English). */
+  readonly faultText?: (e: EnvelopeRecord, span: EnvelopeSpan) => string | null;
 }
 
 /** Arrows drawn with heads and labels up to this many in view; beyond it, plain lines. */
@@ -106,10 +113,21 @@ export function strokeArrow(ctx: CanvasRenderingContext2D, p: ArrowPath, color: 
 }
 
 export function faultLabel(e: EnvelopeRecord, span: EnvelopeSpan): string | null {
-  if (span.state === 'dropped') return `dropped: ${e.fault ?? 'by the network'}`;
-  if (span.state === 'lost') return `lost${e.fault ? `: ${e.fault}` : ''}`;
-  if (e.duplicateOf !== null) return `duplicate of #${e.duplicateOf}`;
-  return e.fault;
+  return faultText(timelineStrings('en'), e, span);
+}
+
+/** The label of an envelope that met a fault (dropped, lost, a duplicate), in the given words. */
+export function faultText(
+  text: Pick<TimelineStrings, 'faultDropped' | 'faultLost' | 'duplicateOf'>,
+  e: EnvelopeRecord,
+  span: EnvelopeSpan,
+  translate: (label: string) => string = (label) => label,
+): string | null {
+  const why = e.fault === null ? null : translate(e.fault);
+  if (span.state === 'dropped') return text.faultDropped(why);
+  if (span.state === 'lost') return text.faultLost(why);
+  if (e.duplicateOf !== null) return text.duplicateOf(e.duplicateOf);
+  return why;
 }
 
 /** Draws the arrows of the shown envelopes in [from, to) of `shown`. Returns how many were drawn. */
@@ -129,26 +147,19 @@ export function drawArrows(dc: MscDrawContext, shown: Int32Array, from: number, 
     const color = faulty ? palette.fault : e.background ? palette.background : palette.arrow;
     strokeArrow(ctx, p, color, faulty ? 1.8 : 1.2, detailed);
     if (!detailed) continue;
-    const fault = faultLabel(e, p.span);
+    const fault = (dc.faultText ?? faultLabel)(e, p.span);
     const down = p.y1 >= p.y0;
     if (fault) labels.push({ x: p.x1 + 6, y: p.y1 + (down ? 12 : -6), text: fault, color: palette.fault });
     const len = Math.hypot(p.x1 - p.x0, p.y1 - p.y0);
     if (len > 16)
       rpcLabels.push({ x: p.x0 + 4, y: p.y0 + (down ? -5 : 13), text: e.rpc, color: e.background ? palette.muted : palette.fg });
   }
-  // fault labels first, then RPC names, each only where it overlaps no label already placed
-  const placed: [number, number, number, number][] = [];
-  for (const l of [...labels, ...rpcLabels]) {
-    if (placed.length >= MAX_LABELS) break;
-    const w = dc.measure(l.text);
-    // keep labels inside the plot: one that would run off the right edge ends at it
-    const x = l.x + w > width - 2 ? Math.max(2, width - 2 - w) : l.x;
-    const r: [number, number, number, number] = [x, l.y - 10, x + w, l.y + 2];
-    if (r[2] < 0 || r[0] > width) continue;
-    if (placed.some((q) => r[0] < q[2] && q[0] < r[2] && r[1] < q[3] && q[1] < r[3])) continue;
-    placed.push(r);
+  // fault labels first, then RPC names, each where it overlaps no label already placed (mscLabels.ts)
+  const requests = [...labels, ...rpcLabels].map((l) => ({ ...l, width: dc.measure(l.text) }));
+  const area = { x0: 2, x1: width - 2, y0: dc.top ?? 0, y1: dc.bottom ?? Number.POSITIVE_INFINITY };
+  for (const l of placeLabels(requests, area, MAX_LABELS)) {
     ctx.fillStyle = l.color;
-    ctx.fillText(l.text, x, l.y);
+    ctx.fillText(l.text, l.x, l.y);
   }
   return drawn;
 }

@@ -40,9 +40,9 @@ export interface LaneShape {
   readonly pointers: { readonly length: number };
 }
 
-function box(lane: LaneShape, index: number, y: number): LaneBox {
+function box(lane: LaneShape, index: number, y: number, maxPointerRows: number): LaneBox {
   const g = LANE_GEOMETRY;
-  const pointerRows = Math.min(lane.pointers.length, g.maxPointerRows);
+  const pointerRows = Math.min(lane.pointers.length, maxPointerRows);
   const cellTop = y + g.labelBand;
   const cellBottom = cellTop + g.cell;
   const axisY = cellBottom;
@@ -51,12 +51,17 @@ function box(lane: LaneShape, index: number, y: number): LaneBox {
   return { lane: index, key: lane.key, y, height, cellTop, cellBottom, axisY, pointerTop, pointerRows };
 }
 
-export function layoutLanes(lanes: readonly LaneShape[], internalExpanded: boolean): LanesLayout {
+/** `maxPointerRows`: pointers beyond it share rows (the page); the exported figure gives each its own. */
+export function layoutLanes(
+  lanes: readonly LaneShape[],
+  internalExpanded: boolean,
+  maxPointerRows: number = LANE_GEOMETRY.maxPointerRows,
+): LanesLayout {
   const boxes: LaneBox[] = [];
   let y = 0;
   lanes.forEach((l, i) => {
     if (l.internal) return;
-    const b = box(l, i, y);
+    const b = box(l, i, y, maxPointerRows);
     boxes.push(b);
     y += b.height;
   });
@@ -68,7 +73,7 @@ export function layoutLanes(lanes: readonly LaneShape[], internalExpanded: boole
     if (internalExpanded)
       lanes.forEach((l, i) => {
         if (!l.internal) return;
-        const b = box(l, i, y);
+        const b = box(l, i, y, maxPointerRows);
         boxes.push(b);
         y += b.height;
       });

@@ -52,7 +52,7 @@ const KO: SummaryWords = {
     [CellKind.abortMarker, 'ABORT 마커', 'ABORT 마커'],
   ],
   count: (n, word) => `${word} ${n}개`,
-  bounds: (leo, hw, lso) => `log end offset ${leo}, HW ${hw}, LSO ${lso}`,
+  bounds: (leo, hw, lso) => `LEO(로그 끝 offset) ${leo}, HW ${hw}, LSO ${lso}`,
   duplicate: (id, offsets) => `event_id ${id} ${offsets.length}번 (offset ${offsets.join(', ')})`,
   moreDuplicates: (n) => `그 밖에 두 번 이상 나온 event_id ${n}개`,
   pointer: (kind, owner, offset) =>

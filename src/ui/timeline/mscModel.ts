@@ -178,6 +178,7 @@ export function mscSummary(
   step: number,
   hiddenBackground: number,
   language: 'en' | 'ko' = 'en',
+  translateFault: (label: string) => string = (label) => label,
 ): string {
   const w = SUMMARY_WORDS[language];
   const byRpc = new Map<string, number>();
@@ -189,7 +190,7 @@ export function mscSummary(
     const state = envelopeStateAt(model, e, step);
     if (state === 'in-flight') inFlight++;
     if (state === 'dropped' || state === 'lost' || e.fault)
-      faults.push(`${e.rpc} #${e.id} ${e.from} → ${e.to} ${w.state[state] ?? state}${e.fault ? ` (${e.fault})` : ''}`);
+      faults.push(`${e.rpc} #${e.id} ${e.from} → ${e.to} ${w.state[state] ?? state}${e.fault ? ` (${translateFault(e.fault)})` : ''}`);
   }
   const counts = [...byRpc.entries()].map(([rpc, n]) => `${rpc} ×${n}`).join(', ');
   const parts = [`${w.sent(shown.length, step)}${counts ? `: ${counts}` : ''}`, w.inFlight(inFlight)];

@@ -58,6 +58,16 @@ const EN = {
   legendLost: 'lost (ends in a dot)',
   legendDropped: 'dropped (crossed out)',
   legendNow: 'now',
+  pointerPosition: (owner: string, offset: number) => `${owner} position ${offset}`,
+  pointerGroup: (group: string, kind: 'committed' | 'pending', offset: number) => `group ${group} ${kind} ${offset}`,
+  faultDropped: (why: string | null) => `dropped: ${why ?? 'by the network'}`,
+  faultLost: (why: string | null) => `lost${why ? `: ${why}` : ''}`,
+  duplicateOf: (id: number) => `duplicate of #${id}`,
+  figureMeta: (step: number, total: number, ms: string) => `step ${step} of ${total} · ${ms} ms of virtual time`,
+  figureVerdict: (step: number) => `Verdict at step ${step}:`,
+  figureAxis: (byStep: boolean, hidden: number) =>
+    `${byStep ? 'by step' : 'over virtual time'}${hidden > 0 ? `; ${hidden} background message${hidden === 1 ? '' : 's'} (heartbeats, idle fetches) left out` : ''}`,
+  figureFooter: (seed: number, hash: string) => `EOS Lab · seed ${seed} · traceHash ${hash}`,
   kinds: {
     broker: 'broker',
     'txn-coordinator': 'transaction coordinator',
@@ -87,7 +97,7 @@ const KO: TimelineStrings = {
   internalCollapsed: (list: string) => `내부 토픽 접힘: ${list}.`,
   partitions: (topic: string, n: number) => `${topic} (파티션 ${n}개)`,
   canvasLabel: (user: number, internal: number, expanded: boolean) =>
-    `파티션 로그: 사용자 토픽 파티션 ${user}개${internal ? `, 내부 토픽 파티션 ${internal}개 ${expanded ? '펼침' : '접힘'}` : ''}. 칸은 오프셋 순서의 레코드이고, 선은 log end offset, high watermark, last stable offset을 표시합니다.`,
+    `파티션 로그: 사용자 토픽 파티션 ${user}개${internal ? `, 내부 토픽 파티션 ${internal}개 ${expanded ? '펼침' : '접힘'}` : ''}. 칸은 오프셋 순서의 레코드이고, 선은 LEO(로그 끝 offset), HW(하이 워터마크), LSO(마지막 안정 offset)를 표시합니다.`,
   lanesLegend: '파티션 로그 범례',
   legendPlain: '트랜잭션 없음 (테두리)',
   legendCommitted: '커밋됨 (채움)',
@@ -97,7 +107,7 @@ const KO: TimelineStrings = {
   legendAbortMarker: 'ABORT 마커',
   legendDuplicate: '같은 event_id가 두 번 이상 (위쪽 막대, ×n)',
   legendLeo: 'LEO',
-  legendHw: 'high watermark',
+  legendHw: '하이 워터마크(HW)',
   legendLso: 'LSO (점선)',
   legendPosition: '컨슈머 위치',
   legendGroup: '그룹 커밋 오프셋 (◇ 대기 중)',
@@ -122,6 +132,17 @@ const KO: TimelineStrings = {
   legendLost: '유실 (점으로 끝남)',
   legendDropped: '버려짐 (X 표시)',
   legendNow: '현재',
+  pointerPosition: (owner: string, offset: number) => `${owner} 위치 ${offset}`,
+  pointerGroup: (group: string, kind: 'committed' | 'pending', offset: number) =>
+    `그룹 ${group} ${kind === 'committed' ? '커밋' : '보류'} ${offset}`,
+  faultDropped: (why: string | null) => `버려짐: ${why ?? '네트워크가 버림'}`,
+  faultLost: (why: string | null) => `유실${why ? `: ${why}` : ''}`,
+  duplicateOf: (id: number) => `#${id}의 복사본`,
+  figureMeta: (step: number, total: number, ms: string) => `단계 ${step} / ${total} · 가상 시간 ${ms} ms`,
+  figureVerdict: (step: number) => `단계 ${step} 기준 판정:`,
+  figureAxis: (byStep: boolean, hidden: number) =>
+    `${byStep ? '단계별' : '가상 시간 기준'}${hidden > 0 ? `, 백그라운드 메시지(하트비트, 빈 fetch) ${hidden}개 생략` : ''}`,
+  figureFooter: (seed: number, hash: string) => `EOS Lab · seed ${seed} · traceHash ${hash}`,
   kinds: {
     broker: '브로커',
     'txn-coordinator': '트랜잭션 코디네이터',

@@ -17,7 +17,7 @@ const WORDS = {
     hanging: 'hanging: the coordinator does not track it',
     open: 'open',
     since: 'since',
-    blocked: (n: number) => `${n} record(s) it cannot read`,
+    blocked: (n: number) => `${n} ${n === 1 ? 'record' : 'records'} it cannot read`,
     more: (n: number) => `and ${n} more`,
   },
   ko: {

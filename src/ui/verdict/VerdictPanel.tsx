@@ -15,6 +15,7 @@ import { StepLinks } from '../StepLink';
 import { useSim } from '../useSim';
 import { useThrottled } from '../useThrottled';
 import { type CounterId, counterSteps } from './counterSteps';
+import { EosLayersLegend } from './EosLayersLegend';
 import { FindingDetails } from './FindingDetails';
 import { findingSteps } from './findingSteps';
 
@@ -25,7 +26,7 @@ const COUNTERS: readonly { id: CounterId; en: string; ko: string }[] = [
   { id: 'commitFailures', en: 'commit failures', ko: '커밋 실패' },
   { id: 'retryDuplicates', en: 'duplicates from producer retries', ko: '프로듀서 재시도 중복' },
   { id: 'duplicateEventIdsSeenByApplications', en: 'duplicate event_ids seen by applications', ko: '애플리케이션이 본 중복 event_id' },
-  { id: 'inboxConflicts', en: 'inbox conflicts', ko: 'Inbox 충돌' },
+  { id: 'inboxConflicts', en: 'inbox conflicts', ko: 'inbox 충돌' },
 ];
 
 const GLYPH: Record<string, string> = { once: '✓', 'more-than-once': '×2', lost: '∅', stalled: '⏸', 'not-applicable': '–' };
@@ -117,6 +118,7 @@ export function VerdictPanel() {
           </div>
         ))}
       </dl>
+      <EosLayersLegend language={language} />
     </section>
   );
 }

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { PRESETS } from '../../sim/presets';
 import { runScenario, stateAt } from '../../sim/run';
 import { type PartitionRow, partitionRows } from '../../sim/trace/logView';
-import { escapeXml, timelineSvg } from './timelineSvg';
+import { escapeXml, timelineSvg } from './dumpSvg';
 
 function row(over: Partial<PartitionRow>): PartitionRow {
   return {

@@ -1,0 +1,94 @@
+/**
+ * The embed explains, as the app does: its narration is the app's sentences (not raw event text),
+ * in the link's language; the verdict sits inside the plain iframe's default height for every
+ * preset; a page that allows a script sizes the plain iframe from its resize messages with the
+ * snippet the Embed dialog gives; and axe finds no violations in either theme or language.
+ */
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { IFRAME_DEFAULT_HEIGHT, iframeSnippet, resizeListenerSnippet } from '../src/embed/snippets';
+import { narrate } from '../src/sim/narration';
+import { findPreset, PRESETS } from '../src/sim/presets';
+import { runScenario } from '../src/sim/run';
+import { encodeLink } from '../src/sim/scenario/link';
+import { launchBrowser, watchErrors } from './browser';
+import { axe } from './ui-helpers';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const embedPage = (query: string, hash = '') => `${inject('baseUrl')}embed.html${query}${hash}`;
+
+describe('the embed explains', () => {
+  it('narrates each step with the app’s sentences, in English and in Korean, and ends with the run’s end sentence', async () => {
+    const preset = findPreset('zombie-fencing');
+    if (!preset) throw new Error('zombie-fencing');
+    const trace = runScenario(preset.scenario);
+    const page = await browser.newPage({ viewport: { width: 720, height: IFRAME_DEFAULT_HEIGHT } });
+    const errors = watchErrors(page);
+    await page.goto(embedPage('?preset=zombie-fencing&step=40'));
+    await expect.poll(() => page.getByTestId('embed-narration-text').innerText()).toBe(narrate(trace, 39, 'en'));
+    // not the kernel's event text ("broker-0: Produce (online → online)")
+    expect(await page.getByTestId('embed-narration-text').innerText()).not.toMatch(/\(\S+ → \S+\)/);
+    await page.goto(embedPage('', encodeLink(preset.scenario, { step: 40, selection: null, language: 'ko' })));
+    await expect.poll(() => page.getByTestId('embed-narration-text').innerText()).toBe(narrate(trace, 39, 'ko'));
+    await page.goto(embedPage(`?preset=zombie-fencing&step=${trace.steps.length}`));
+    await page.getByTestId('embed-narration').locator('.eos-embed-end').waitFor();
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('shows the whole verdict inside the plain iframe’s default height, for every preset at its end', async () => {
+    const page = await browser.newPage({ viewport: { width: 640, height: IFRAME_DEFAULT_HEIGHT } });
+    const cut: string[] = [];
+    for (const { id } of PRESETS) {
+      await page.goto(embedPage(`?preset=${id}&step=1000000`));
+      await page.locator('[data-testid="embed-verdict"] li').first().waitFor();
+      const box = await page.getByTestId('embed-verdict').boundingBox();
+      if (!box || box.y + box.height > IFRAME_DEFAULT_HEIGHT) cut.push(`${id}: ends at ${box && Math.round(box.y + box.height)}`);
+    }
+    expect(cut).toEqual([]);
+    await page.close();
+  });
+
+  it('a host page that allows a script sizes the plain iframe to its content with the dialog’s listener', async () => {
+    const page = await browser.newPage({ viewport: { width: 900, height: 700 } });
+    const errors = watchErrors(page);
+    const base = inject('baseUrl');
+    const story = findPreset('opening-story');
+    if (!story) throw new Error('opening-story');
+    const link = encodeLink(story.scenario, { step: 0, selection: null, language: 'en' });
+    const snippet = iframeSnippet({ pageHref: base, link, title: 'opening story', step: 0, autoplay: false, theme: 'light', height: null });
+    expect(snippet).toContain(`height="${IFRAME_DEFAULT_HEIGHT}"`);
+    await page.setContent(`<main><h1>Host</h1>${snippet}</main>${resizeListenerSnippet()}`);
+    const frame = page.locator('iframe');
+    await expect.poll(async () => (await frame.boundingBox())?.height ?? 0, { timeout: 15_000 }).not.toBe(IFRAME_DEFAULT_HEIGHT);
+    const content = await (await frame.elementHandle())
+      ?.contentFrame()
+      .then((f) => f?.evaluate(() => Math.ceil(document.getElementById('root')?.getBoundingClientRect().height ?? 0)));
+    expect(Math.abs(((await frame.boundingBox())?.height ?? 0) - (content ?? 0))).toBeLessThanOrEqual(1);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  for (const theme of ['light', 'dark'] as const)
+    for (const language of ['en', 'ko'] as const)
+      it(`${theme}, ${language}: no axe violations, headings in order`, async () => {
+        const preset = findPreset('zombie-fencing');
+        if (!preset) throw new Error('zombie-fencing');
+        const page = await browser.newPage({ viewport: { width: 800, height: 900 } });
+        const errors = watchErrors(page);
+        await page.goto(embedPage(`?theme=${theme}`, encodeLink(preset.scenario, { step: 60, selection: null, language })));
+        await page.locator('[data-testid="embed-verdict"] li').first().waitFor();
+        await page.waitForFunction(() => (document.querySelector('[data-testid="embed-narration-text"]')?.textContent ?? '').length > 0);
+        expect(await axe(page)).toEqual([]);
+        expect(await page.evaluate(() => [...document.querySelectorAll('h1, h2, h3')].map((h) => h.tagName)[0])).toBe('H1');
+        expect(errors).toEqual([]);
+        await page.close();
+      });
+});

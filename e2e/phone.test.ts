@@ -1,0 +1,106 @@
+/**
+ * Phones at 390×844: nothing wider than the screen; every lane name of both diagrams shown whole
+ * (no ellipsis, no cut line) and no two overlapping; failure injection and the configuration editor
+ * offered as bottom sheets inside the screen, axe-clean, in English and in Korean.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { findPreset } from '../src/sim/presets';
+import { encodeLink } from '../src/sim/scenario/link';
+import { launchBrowser, screenshot, watchErrors } from './browser';
+import { axe } from './ui-helpers';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const PHONE = { width: 390, height: 844 };
+
+async function openPhone(id: string, language: 'en' | 'ko', step: number): Promise<{ page: Page; errors: string[] }> {
+  const preset = findPreset(id);
+  if (!preset) throw new Error(id);
+  const page = await browser.newPage({ viewport: PHONE });
+  const errors = watchErrors(page);
+  await page.goto(`${inject('baseUrl')}${encodeLink(preset.scenario, { step, selection: null, language })}`);
+  await page.getByTestId('verdict').waitFor();
+  await page.locator('.tl-msc-label').first().waitFor();
+  return { page, errors };
+}
+
+/** Lane names that are cut (ellipsis or a hidden line), and pairs of lane labels that overlap. */
+async function laneProblems(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const out: string[] = [];
+    for (const gutter of document.querySelectorAll('.tl-gutter')) {
+      const labels = [...gutter.querySelectorAll<HTMLElement>('.tl-lane-label')];
+      for (const l of labels) {
+        const name = l.querySelector<HTMLElement>('.tl-lane-name');
+        if (name && (name.scrollWidth > name.clientWidth + 1 || name.scrollHeight > name.clientHeight + 1))
+          out.push(`cut: ${name.textContent}`);
+        if (l.scrollHeight > l.clientHeight + 1) out.push(`label cut: ${l.textContent}`);
+      }
+      const boxes = labels.map((l) => ({ text: l.textContent ?? '', r: l.getBoundingClientRect() }));
+      for (let i = 0; i < boxes.length; i++)
+        for (let j = i + 1; j < boxes.length; j++) {
+          const a = boxes[i]?.r;
+          const b = boxes[j]?.r;
+          if (a && b && a.top < b.bottom - 1 && b.top < a.bottom - 1 && a.left < b.right && b.left < a.right)
+            out.push(`overlap: ${boxes[i]?.text} / ${boxes[j]?.text}`);
+        }
+    }
+    return out;
+  });
+}
+
+describe('phones at 390×844', () => {
+  for (const [id, language] of [
+    ['zombie-fencing', 'en'],
+    ['streams-eos-crash-restore', 'ko'],
+    ['coordinator-failover-mid-commit', 'en'],
+  ] as const)
+    it(`${id} (${language}): lane names whole, nothing wider than the screen`, async () => {
+      const { page, errors } = await openPhone(id, language, 60);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+      expect(await laneProblems(page)).toEqual([]);
+      await screenshot(page, `phone-${id}`);
+      expect(errors).toEqual([]);
+      await page.close();
+    });
+
+  for (const language of ['en', 'ko'] as const)
+    it(`${language}: failure injection and the configuration editor open as bottom sheets inside the screen`, async () => {
+      const { page, errors } = await openPhone('zombie-fencing', language, 40);
+      // injection: said where it is, and opened from the details
+      await page.evaluate(() => window.__eosLab?.store.getState().select({ kind: 'actor', id: 'instance-a.producer' }));
+      const openInject = page.getByTestId('open-inject');
+      await openInject.scrollIntoViewIfNeeded();
+      expect(await openInject.isVisible()).toBe(true);
+      await openInject.click();
+      const sheet = page.getByTestId('inject-sheet');
+      await sheet.waitFor();
+      await page.getByTestId('inject-sheet').getByTestId('actor-actions').waitFor();
+      const box = await sheet.boundingBox();
+      expect(box && box.x >= 0 && box.x + box.width <= PHONE.width && box.y + box.height <= PHONE.height + 1).toBe(true);
+      expect(await axe(page)).toEqual([]);
+      await page.keyboard.press('Escape');
+      await sheet.waitFor({ state: 'hidden' });
+      // the configuration editor, from the header
+      await page.getByTestId('open-config').click();
+      const config = page.getByTestId('config-sheet');
+      await config.waitFor();
+      await page.getByTestId('config-editor').waitFor();
+      const c = await config.boundingBox();
+      expect(c && c.x >= 0 && c.x + c.width <= PHONE.width && c.y + c.height <= PHONE.height + 1).toBe(true);
+      expect(await page.evaluate(() => document.querySelector('[data-testid="config-sheet"]')?.scrollWidth ?? 999)).toBeLessThanOrEqual(
+        PHONE.width,
+      );
+      expect(await axe(page)).toEqual([]);
+      await screenshot(page, `phone-config-${language}`);
+      expect(errors).toEqual([]);
+      await page.close();
+    });
+});

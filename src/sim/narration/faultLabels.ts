@@ -1,0 +1,234 @@
+/**
+ * A fault's label in the reader's language. The engine labels each fault in English (describeFault
+ * in scenario/build.ts: the scenario's note, or a description made from the fault), and that label
+ * is what narration, the list of faults and the message diagram show. In Korean: a shipped
+ * scenario's note from its table (presets/koNotes.ts), a fault injected from the page ("… (injected
+ * at step 12)") and any fault without a note described from the fault itself; a note someone wrote
+ * is shown as written.
+ */
+
+import { NOTES_KO } from '../presets/koNotes';
+import type { Trace } from '../run';
+import { describeFault } from '../scenario/build';
+import type { FaultSpec } from '../scenario/schema';
+import { josa, type Language } from './language';
+
+const ORDINAL_KO = ['첫', '두', '세', '네', '다섯', '여섯', '일곱', '여덟', '아홉', '열'];
+const ordinalKo = (n: number) => (ORDINAL_KO[n - 1] !== undefined ? `${ORDINAL_KO[n - 1]} 번째` : `${n}번째`);
+
+const ACTION_KO: Readonly<Record<string, string>> = { crash: '중단', pause: '일시 정지', restart: '재시작', resume: '재개' };
+
+function whereKo(where: Readonly<Record<string, unknown>> | undefined): string {
+  return where
+    ? `(${Object.entries(where)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(', ')})`
+    : '';
+}
+
+/** describeFault in Korean, for a fault without a note of its own. */
+export function describeFaultKo(f: FaultSpec): string {
+  switch (f.type) {
+    case 'drop':
+    case 'delay':
+    case 'duplicate':
+    case 'reset': {
+      const route = `${f.from ? `${f.from}에서 ` : ''}${f.to ? `${josa(f.to, '으로/로')} 가는 ` : ''}`;
+      const nth = f.nth ?? 1;
+      const which = f.count && f.count > 1 ? `${f.rpc} ${ordinalKo(nth)}부터 ${f.count}개` : `${ordinalKo(nth)} ${f.rpc}`;
+      const where = f.where ? ` ${whereKo(f.where)}` : '';
+      const action =
+        f.type === 'drop' ? '버림' : f.type === 'delay' ? `${f.delayMs} ms 지연` : f.type === 'duplicate' ? '복제' : '연결 리셋';
+      return `${route}${which}${where} ${action}`;
+    }
+    case 'runCleaner':
+      return `${f.at} ms에 ${f.topic ? `${f.topic}의 ` : ''}로그 클리너 실행`;
+    default: {
+      const when =
+        f.point !== undefined
+          ? `지점 ${f.point}${f.where ? whereKo(f.where) : ''}${f.nth && f.nth > 1 ? `(${ordinalKo(f.nth)})` : ''}에서`
+          : `${f.at} ms에`;
+      const then =
+        f.durationMs !== undefined
+          ? f.type === 'pause'
+            ? ` ${f.durationMs} ms 동안`
+            : f.type === 'crash'
+              ? `, ${f.durationMs} ms 뒤 재시작`
+              : ''
+          : '';
+      return f.type === 'pause'
+        ? `${when} ${f.target}${then} ${ACTION_KO.pause}`
+        : `${when} ${f.target} ${ACTION_KO[f.type] ?? f.type}${then}`;
+    }
+  }
+}
+
+const INJECTED = /^(.*) \(injected at step (\d+)\)$/;
+const ADVANCE = /^advance past (\S+) for (\S+): pause it for (.+)$/;
+
+/** A timeout pause's explanation (edits.ts, timeoutPause) in the reader's language. */
+export function explainPause(explanation: string, language: Language): string {
+  return language === 'ko' ? explainPauseKo(explanation) : explanation;
+}
+
+/** A timeout pause's explanation (edits.ts, timeoutPause) in Korean. */
+export function explainPauseKo(explanation: string): string {
+  let m = explanation.match(/^session\.timeout\.ms \((\d+) ms\) \+ 1 s$/);
+  if (m) return `session.timeout.ms(${m[1]} ms) + 1초`;
+  m = explanation.match(/^transaction\.timeout\.ms \((\d+) ms\) \+ the coordinator's check interval \((\d+) ms\) \+ 1 s$/);
+  if (m) return `transaction.timeout.ms(${m[1]} ms) + 코디네이터의 점검 간격(${m[2]} ms) + 1초`;
+  return explanation;
+}
+
+/** What an edit from the page did (edits.ts writes it in English), in Korean; null when it is not one. */
+function editKo(what: string, spec: FaultSpec | null): string | null {
+  let m = what.match(ADVANCE);
+  if (m) return `${josa(`${m[2]}의 ${m[1]}`, '을/를')} 넘기도록 시계 앞당기기: ${explainPauseKo(m[3] as string)} 동안 일시 정지`;
+  m = what.match(/^the application sends event (\S+) again$/);
+  if (m) return `애플리케이션이 이벤트 ${josa(m[1] as string, '을/를')} 다시 보냅니다`;
+  m = what.match(/^the application sends a new record to (\S+)$/);
+  if (m) return `애플리케이션이 ${m[1]}에 새 레코드를 보냅니다`;
+  m = what.match(/^start (\S+), a second instance of (\S+) with transactional\.id=(\S+)$/);
+  if (m) return `${m[2]}의 두 번째 인스턴스 ${josa(m[1] as string, '을/를')} transactional.id=${m[3]}로 시작`;
+  if (spec && describeFault({ ...spec, note: undefined }) === what) return describeFaultKo(spec);
+  const parsed = parseFaultDescription(what);
+  if (parsed && describeFault(parsed) === what) return describeFaultKo(parsed);
+  return NOTES_KO[what] ?? null;
+}
+
+/** A note written by EOS Lab (a preset's, an injection's) in Korean, or null when it is someone's own words. */
+function noteKo(note: string, spec: FaultSpec | null): string | null {
+  const table = NOTES_KO[note];
+  if (table) return table;
+  const injected = note.match(INJECTED);
+  if (injected) {
+    const [, what, step] = injected as unknown as [string, string, string];
+    const inner = editKo(what, spec);
+    return inner === null ? null : `${inner} (단계 ${step}에서 주입)`;
+  }
+  const removed = note.match(/^removed: (.+)$/);
+  if (removed) return `제거함: ${translateAny(removed[1] as string)}`;
+  return null;
+}
+
+const ORD = '(\\d+)(?:st|nd|rd|th)';
+const WHICH = `(?:the ${ORD} (\\w+)|(\\d+) (\\w+)s from the ${ORD})`;
+const ROUTE = '(?: from (\\S+))?(?: to (\\S+))?(?: where (.+?))?';
+const ENVELOPE_EN = new RegExp(`^(drop|delay|duplicate) ${WHICH}${ROUTE}(?: by (\\d+) ms)?$`);
+const RESET_EN = new RegExp(`^reset the connection of ${WHICH}${ROUTE}$`);
+const CLEANER_EN = /^run the log cleaner(?: on (\S+))? at (\d+) ms$/;
+const PROCESS_EN =
+  /^(crash|pause|restart|resume) (\S+) at (?:(\d+) ms|(\w+)(?: \((.+)\))?(?:, (\d+)(?:st|nd|rd|th) time)?)(?: for (\d+) ms|, restart (\d+) ms later)?$/;
+
+function whereOf(text: string | undefined): Record<string, string> | undefined {
+  if (!text) return undefined;
+  return Object.fromEntries(text.split(', ').map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+}
+
+/**
+ * describeFault's English for a fault without a note, read back into the fault it describes — for a
+ * label whose fault the scenario no longer holds (the confirmation of a removal). Null when the text
+ * is not such a description.
+ */
+export function parseFaultDescription(text: string): FaultSpec | null {
+  const env = text.match(ENVELOPE_EN) ?? text.match(RESET_EN);
+  if (env) {
+    const reset = text.startsWith('reset');
+    const g = reset ? [undefined, 'reset', ...env.slice(1)] : [...env];
+    const [, type, nth1, rpc1, count, rpcs, nth2, from, to, where, delay] = g as (string | undefined)[];
+    const spec: Record<string, unknown> = {
+      type,
+      rpc: rpc1 ?? rpcs,
+      nth: Number(nth1 ?? nth2),
+      ...(count ? { count: Number(count) } : {}),
+      ...(from ? { from } : {}),
+      ...(to ? { to } : {}),
+      ...(where ? { where: whereOf(where) } : {}),
+      ...(delay ? { delayMs: Number(delay) } : {}),
+    };
+    return spec as unknown as FaultSpec;
+  }
+  const cleaner = text.match(CLEANER_EN);
+  if (cleaner) return { type: 'runCleaner', at: Number(cleaner[2]), ...(cleaner[1] ? { topic: cleaner[1] } : {}) } as FaultSpec;
+  const p = text.match(PROCESS_EN);
+  if (p) {
+    const [, type, target, at, point, where, nth, pauseFor, restartAfter] = p as unknown as (string | undefined)[];
+    const spec: Record<string, unknown> = {
+      type,
+      target,
+      ...(at !== undefined ? { at: Number(at) } : { point }),
+      ...(where ? { where: whereOf(where) } : {}),
+      ...(nth ? { nth: Number(nth) } : {}),
+      ...(pauseFor ? { durationMs: Number(pauseFor) } : restartAfter ? { durationMs: Number(restartAfter) } : {}),
+    };
+    const f = spec as unknown as FaultSpec;
+    // only a faithful reading counts: describing it again gives the same words
+    return describeFault(f) === text ? f : null;
+  }
+  return null;
+}
+
+/** A fault's English label, translated without knowing the scenario: a known note, or a description read back. */
+function translateAny(text: string): string {
+  const note = noteKo(text, null);
+  if (note) return note;
+  const f = parseFaultDescription(text);
+  return f && describeFault(f) === text ? describeFaultKo(f) : text;
+}
+
+/**
+ * The confirmation an edit from the page gives (edits.ts's `note`: a fault injected, an event resent,
+ * a second instance started, a fault removed) in the reader's language.
+ */
+export function translateEditNote(trace: Pick<Trace, 'scenario'>, note: string, language: Language): string {
+  if (language === 'en') return note;
+  const removed = note.match(/^removed: (.+)$/);
+  if (removed) return `제거함: ${translateAny(removed[1] as string)}`;
+  return noteKo(note, null) ?? translateFaultLabel(trace, note, language);
+}
+
+/** One fault's label, as describeFault gives it, in the reader's language. */
+export function faultSpecLabel(f: FaultSpec, language: Language): string {
+  const en = describeFault(f);
+  if (language === 'en') return en;
+  if (!f.note) return describeFaultKo(f);
+  return noteKo(f.note, f) ?? en;
+}
+
+const cache = new WeakMap<readonly FaultSpec[], Map<string, string>>();
+
+/** Korean labels of a scenario's faults, keyed by their English labels (the kernel's). */
+function koreanLabels(faults: readonly FaultSpec[]): Map<string, string> {
+  let map = cache.get(faults);
+  if (map) return map;
+  map = new Map();
+  for (const f of faults) {
+    const en = describeFault(f);
+    const ko = faultSpecLabel(f, 'ko');
+    map.set(en, ko);
+    // a crash or pause for a while is followed by its restart or resume, labelled after it (build.ts)
+    if ((f.type === 'crash' || f.type === 'pause') && f.durationMs !== undefined) {
+      const follow = f.type === 'crash' ? 'restart' : 'resume';
+      map.set(`${follow} ${f.target} (${en})`, `${f.target} ${ACTION_KO[follow]} (${ko})`);
+    }
+  }
+  cache.set(faults, map);
+  return map;
+}
+
+/**
+ * A fault label from the trace (a step's faults, an envelope's fault, a fault step's label) in the
+ * reader's language. Unknown labels are returned as they are.
+ */
+export function translateFaultLabel(trace: Pick<Trace, 'scenario'>, label: string, language: Language): string {
+  if (language === 'en') return label;
+  const known = koreanLabels(trace.scenario.faults ?? []).get(label);
+  if (known) return known;
+  // the restart or resume that follows a crash or pause at a point (the kernel's words, simulation.ts)
+  const after = label.match(/^(restart|resume) (\S+) (\d+) ms after: (.+)$/);
+  if (after) {
+    const [, action, proc, ms, first] = after as unknown as [string, string, string, string, string];
+    return `${ms} ms 뒤 ${proc} ${ACTION_KO[action] ?? action}: ${translateFaultLabel(trace, first, language)}`;
+  }
+  return translateAny(label);
+}
