@@ -9,7 +9,9 @@
  *   → p50 18, p99 28; read_uncommitted latency 3 and 3 → p50 3; 2 committed records in 30−0=30 ms
  *   → 66.67 per virtual second; requests: InitProducerId, 2 Produce, AddPartitionsToTxn, EndTxn,
  *   WriteTxnMarkers (write path 6 → 3 per record; transaction requests 3 → 1.5 per record); Fetch not
- *   on the write path; a network duplicate not counted.
+ *   on the write path; a network duplicate not counted. A second read_committed consumer, late, first
+ *   fetches at t=20 and receives both at t=36: latency counts from max(send(), its first poll), so
+ *   36−20=16 for both, not 36 and 26.
  */
 import { describe, expect, it } from 'vitest';
 import { computeCost, percentile } from '../../src/sim/cost/cost';
@@ -79,7 +81,8 @@ const row = (offset: number, timestamp: number, control: 'COMMIT' | null): Recor
   timestamp,
   origin: null,
 });
-const env = (rpc: string, duplicateOf: number | null = null) => ({ rpc, duplicateOf }) as unknown as EnvelopeRecord;
+const env = (rpc: string, duplicateOf: number | null = null, from = 'client', sentAt = 0) =>
+  ({ rpc, duplicateOf, from, sentAt }) as unknown as EnvelopeRecord;
 
 describe('cost figures, worked out by hand', () => {
   const partitions: PartitionRow[] = [
@@ -102,6 +105,7 @@ describe('cost figures, worked out by hand', () => {
     step(13, [delivered('audit', 'read_uncommitted', 1)]),
     step(30, [append(2, 'COMMIT')]),
     step(35, [delivered('billing', 'read_committed', 0), delivered('billing', 'read_committed', 1)]),
+    step(36, [delivered('late', 'read_committed', 0), delivered('late', 'read_committed', 1)]),
   ];
   const envelopes = [
     'InitProducerId',
@@ -114,15 +118,36 @@ describe('cost figures, worked out by hand', () => {
     'ProduceResponse',
   ].map((r) => env(r));
   envelopes.push(env('Produce', 1));
+  // billing polled from the start; late's KafkaConsumer first fetched at t=20, after both send()s
+  envelopes.push(
+    env('Fetch', null, 'billing.consumer', 0),
+    env('Fetch', null, 'late.consumer', 20),
+    env('Fetch', null, 'late.consumer', 30),
+  );
   const c = computeCost({ steps, envelopes, partitions });
 
   it('send() → visible per consumer, and the wait behind the LSO for read_committed', () => {
     expect(c.consumers).toEqual([
-      { consumer: 'audit', isolationLevel: 'read_uncommitted', latency: { count: 2, p50: 3, p99: 3, max: 3 }, lsoWait: null },
+      {
+        consumer: 'audit',
+        isolationLevel: 'read_uncommitted',
+        firstPollAt: null,
+        latency: { count: 2, p50: 3, p99: 3, max: 3 },
+        lsoWait: null,
+      },
       {
         consumer: 'billing',
         isolationLevel: 'read_committed',
+        firstPollAt: 0,
         latency: { count: 2, p50: 25, p99: 35, max: 35 },
+        lsoWait: { count: 2, p50: 18, p99: 28, max: 28 },
+      },
+      // measured from its first poll: 36−max(0,20)=16 and 36−max(10,20)=16, not 36 and 26
+      {
+        consumer: 'late',
+        isolationLevel: 'read_committed',
+        firstPollAt: 20,
+        latency: { count: 2, p50: 16, p99: 16, max: 16 },
         lsoWait: { count: 2, p50: 18, p99: 28, max: 28 },
       },
     ]);
@@ -132,12 +157,12 @@ describe('cost figures, worked out by hand', () => {
     expect(c.committedRecords).toBe(2);
     expect(c.windowMs).toBe(30);
     expect(c.committedPerSecond).toBeCloseTo(66.667, 2);
-    expect(c.kafkaRequests).toBe(7);
+    expect(c.kafkaRequests).toBe(10);
     expect(c.writePathRequests).toBe(6);
     expect(c.transactionRequests).toBe(3);
     expect(c.writePathRequestsPerCommittedRecord).toBe(3);
     expect(c.transactionRequestsPerCommittedRecord).toBe(1.5);
-    expect(c.requests).toEqual({ InitProducerId: 1, Produce: 2, AddPartitionsToTxn: 1, EndTxn: 1, WriteTxnMarkers: 1, Fetch: 1 });
+    expect(c.requests).toEqual({ InitProducerId: 1, Produce: 2, AddPartitionsToTxn: 1, EndTxn: 1, WriteTxnMarkers: 1, Fetch: 4 });
   });
 
   it('nearest-rank percentiles', () => {

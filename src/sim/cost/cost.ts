@@ -4,7 +4,9 @@
  * be fed from the recorder's accumulators instead:
  *
  * - per consumer, send() → visible latency: the time a record was delivered to the application minus
- *   its CreateTime (the producer's send()), p50 / p99 / max;
+ *   the later of its CreateTime (the producer's send()) and the consumer's first poll (its first Fetch),
+ *   p50 / p99 / max — a consumer that had not started yet is not a cost of the guarantee, while the
+ *   time it lost to a crash or a rebalance after it started is;
  * - for read_committed consumers, the time each record waited behind the LSO: from the append of its
  *   batch to the append of its transaction's marker on that partition (0 outside transactions);
  * - records committed (visible to read_committed at the end) per virtual second, over the window from
@@ -43,7 +45,9 @@ export interface Spread {
 export interface ConsumerCost {
   readonly consumer: string;
   readonly isolationLevel: string;
-  /** send() → delivered to the application, ms of virtual time. */
+  /** When the consumer first polled (its first Fetch); null when the run has no Fetch from it. */
+  readonly firstPollAt: number | null;
+  /** max(send(), first poll) → delivered to the application, ms of virtual time. */
   readonly latency: Spread;
   /** Time spent behind the LSO (read_committed only; null for read_uncommitted). */
   readonly lsoWait: Spread | null;
@@ -110,6 +114,20 @@ function appendTimes(steps: readonly TraceStep[]): { appendedAt: Map<string, num
   return { appendedAt, stableAt };
 }
 
+/**
+ * When each consumer first polled: the first Fetch sent by its actor ("<id>" or "<id>.<part>", as a
+ * consumer application's KafkaConsumer is "<id>.consumer").
+ */
+function firstPolls(envelopes: readonly EnvelopeRecord[]): (consumer: string) => number | null {
+  const first = new Map<string, number>();
+  for (const e of envelopes) if (e.rpc === 'Fetch' && !first.has(e.from)) first.set(e.from, e.sentAt);
+  return (consumer) => {
+    let at: number | null = null;
+    for (const [from, t] of first) if ((from === consumer || from.startsWith(`${consumer}.`)) && (at === null || t < at)) at = t;
+    return at;
+  };
+}
+
 export function computeCost(input: CostInput): RunCost {
   const ignored = new Set(input.ignoredTopics ?? []);
   const createTime = new Map<string, number>();
@@ -132,18 +150,19 @@ export function computeCost(input: CostInput): RunCost {
   for (const k of committedKeys) lastVisible = Math.max(lastVisible, stableAt.get(k) ?? appendedAt.get(k) ?? Number.NEGATIVE_INFINITY);
   const windowMs = committedRecords && Number.isFinite(lastVisible) ? Math.max(0, lastVisible - firstSend) : 0;
 
-  const perConsumer = new Map<string, { isolationLevel: string; latency: number[]; lsoWait: number[] }>();
+  const firstPollOf = firstPolls(input.envelopes);
+  const perConsumer = new Map<string, { isolationLevel: string; firstPollAt: number | null; latency: number[]; lsoWait: number[] }>();
   for (const s of input.steps)
     for (const f of s.facts as readonly Fact[]) {
       if (f.kind !== 'delivered' || ignored.has(f.topic)) continue;
       const k = key(f.topic, f.partition, f.offset);
       let c = perConsumer.get(f.consumer);
       if (!c) {
-        c = { isolationLevel: f.isolationLevel, latency: [], lsoWait: [] };
+        c = { isolationLevel: f.isolationLevel, firstPollAt: firstPollOf(f.consumer), latency: [], lsoWait: [] };
         perConsumer.set(f.consumer, c);
       }
       const sent = createTime.get(k);
-      if (sent !== undefined) c.latency.push(s.t - sent);
+      if (sent !== undefined) c.latency.push(s.t - Math.max(sent, c.firstPollAt ?? sent));
       const a = appendedAt.get(k);
       const st = stableAt.get(k);
       if (f.isolationLevel === 'read_committed' && a !== undefined) c.lsoWait.push(st === undefined ? 0 : st - a);
@@ -153,6 +172,7 @@ export function computeCost(input: CostInput): RunCost {
     .map(([consumer, c]) => ({
       consumer,
       isolationLevel: c.isolationLevel,
+      firstPollAt: c.firstPollAt,
       latency: spread(c.latency),
       lsoWait: c.isolationLevel === 'read_committed' ? spread(c.lsoWait) : null,
     }));

@@ -11,7 +11,7 @@ export const COST_ASSUMPTIONS =
 export function renderCost(c: RunCost, esc: (s: string) => string = (s) => s): string {
   const lines = [`Cost (${COST_ASSUMPTIONS}):`];
   for (const k of c.consumers) {
-    lines.push(`  ${esc(k.consumer)} (${k.isolationLevel}): send() → visible ${spreadText(k.latency)}`);
+    lines.push(`  ${esc(k.consumer)} (${k.isolationLevel}): send() → visible (from its first poll if later) ${spreadText(k.latency)}`);
     if (k.lsoWait) lines.push(`    behind the LSO: ${spreadText(k.lsoWait)}`);
   }
   lines.push(
