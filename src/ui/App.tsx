@@ -4,6 +4,7 @@
  * fails validation shows its errors instead; a long run shows its progress.
  */
 import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
+import { useCompare } from './compare/compareStore';
 import { useDump } from './dump/dumpStore';
 import { Header } from './layout/Header';
 import { RunProgress } from './layout/RunProgress';
@@ -17,6 +18,8 @@ import { useShortcuts } from './playback/useShortcuts';
 import { useSim } from './useSim';
 
 // [your-data] an imported kafka-dump-log.sh dump replaces the run while it is shown; loaded on demand
+// [your-data] an A/B comparison replaces the run while it is shown; loaded on demand
+const ComparePage = lazy(() => import('./compare/ComparePage').then((m) => ({ default: m.ComparePage })));
 const DumpPage = lazy(() => import('./dump/DumpPage').then((m) => ({ default: m.DumpPage })));
 
 export function App() {
@@ -25,14 +28,19 @@ export function App() {
   const trace = useSim((s) => s.trace);
   const status = useSim((s) => s.status);
   const dumpShown = useDump((s) => s.importing || s.analysis !== null);
+  const compareShown = useCompare((s) => s.open);
   const [helpOpen, setHelpOpen] = useState(false);
   const openHelp = useCallback(() => setHelpOpen(true), []);
   const targets = useMemo(() => (trace ? jumpTargets(trace.steps) : null), [trace]);
-  useShortcuts(targets, openHelp, status === 'ready' && !helpOpen && !dumpShown);
+  useShortcuts(targets, openHelp, status === 'ready' && !helpOpen && !dumpShown && !compareShown);
   return (
     <div className="app" data-status={status}>
       <Header onHelp={openHelp} />
-      {dumpShown ? (
+      {compareShown ? (
+        <Suspense fallback={<main className="app-main" />}>
+          <ComparePage />
+        </Suspense>
+      ) : dumpShown ? (
         <Suspense fallback={<main className="app-main" />}>
           <DumpPage />
         </Suspense>

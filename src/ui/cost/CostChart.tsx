@@ -8,8 +8,10 @@ import { scaleLinear } from 'd3-scale';
 import type { RunCost } from '../../sim/cost/cost';
 import type { CostStrings } from './costStrings';
 
-const W = 300;
-const LABEL = 96;
+const W = 360;
+/** Room right of the longest bar for its numbers. */
+const NUMBERS = 100;
+const LABEL = 110;
 const ROW = 16;
 
 export interface CostScales {
@@ -53,14 +55,14 @@ export function CostChart({
   const ms = scaleLinear()
     .domain([0, s.maxMs])
     .nice()
-    .range([0, W - LABEL - 48]);
+    .range([0, W - LABEL - NUMBERS]);
   const per = scaleLinear()
     .domain([0, s.maxPerRecord])
     .nice()
-    .range([0, W - LABEL - 48]);
+    .range([0, W - LABEL - NUMBERS]);
   const latencyBars: Bar[] = cost.consumers.flatMap((k) => [
     { key: `latency:${k.consumer}`, label: k.consumer, value: k.latency.p50, second: k.latency.p99, kind: 'latency' as const },
-    ...(k.lsoWait ? [{ key: `lso:${k.consumer}`, label: `  ${t.lsoWait}`, value: k.lsoWait.p99, kind: 'lso' as const }] : []),
+    ...(k.lsoWait ? [{ key: `lso:${k.consumer}`, label: `${t.lsoWait} ${t.p99}`, value: k.lsoWait.p99, kind: 'lso' as const }] : []),
   ]);
   const requestBars: Bar[] = [
     { key: 'writePath', label: t.writePath, value: cost.writePathRequestsPerCommittedRecord, kind: 'requests' },
@@ -95,7 +97,7 @@ export function CostChart({
   return (
     <svg viewBox={`0 0 ${W} ${height}`} width="100%" role="img" aria-label={t.chartLabel} className="cost-chart" data-testid="cost-chart">
       <text x={0} y={msHeadY} className="cost-head">
-        {`${t.latency} (${t.p50} / ${t.p99}), ${t.lsoWait} (${t.p99}), ${t.ms}`}
+        {`${t.latency} (${t.p50} / ${t.p99}), ${t.ms}`}
       </text>
       {latencyBars.map((b, i) => row(b, latencyTop + i * ROW, ms, t.ms))}
       <text x={0} y={reqHeadY} className="cost-head">

@@ -8,6 +8,7 @@ import { LinkErrorPanel } from '../../share/LinkErrorPanel';
 import { ShareBar } from '../../share/ShareBar';
 import { presetOrigin } from '../../sim/scenario/origin';
 import { simStore } from '../../store/simStore';
+import { CompareButton } from '../compare/CompareButton';
 import { ImportDumpButton } from '../dump/ImportDumpButton';
 import { useStrings } from '../i18n';
 import { panelStore } from '../panels';
@@ -74,6 +75,8 @@ export function Header({ onHelp }: { readonly onHelp: () => void }) {
         <ShareBar />
         {/* [your-data] open a kafka-dump-log.sh dump */}
         <ImportDumpButton />
+        {/* [your-data] A/B: the scenario on screen against a copy with settings changed */}
+        <CompareButton />
         <button
           type="button"
           className="config-button"
