@@ -1,6 +1,7 @@
 /**
  * `npm run bench` (not part of `npm test`): the engine's speed and growth, seeking, the timeline's
- * frame time in Chromium, the initial JavaScript's gzipped size and each preset's share-link length.
+ * frame time in Chromium, the initial JavaScript's gzipped size, a 100,000-record dump import in
+ * Chromium (time and longest task) and each preset's share-link length.
  * Prints a table with PASS/FAIL per target and writes bench/results.json.
  *
  *   npm run bench -- [--quick] [--skip-browser] [--skip-build]
@@ -17,6 +18,7 @@ import { parseDump } from '../src/sim/dump/parse';
 import { PRESETS } from '../src/sim/presets';
 import { runScenario, stateAt, type Trace } from '../src/sim/run';
 import { DEFAULT_LINK_VIEW, encodeLink, LINK_LIMITS } from '../src/sim/scenario/link';
+import { measureDumpImport } from './dumpBrowser';
 import { bigDump } from './dumpData';
 import { exactlyOncePipeline } from './pipeline';
 import { measureTimelineFrames } from './timelineFrame';
@@ -227,6 +229,20 @@ function dumpImport(): void {
   }
 }
 
+async function dumpImportBrowser(): Promise<void> {
+  console.log('\nDump import in Chromium: a 100,000-record dump dropped on the built app, parsed in the worker and drawn (median of 3)');
+  if (args.has('--skip-browser')) {
+    for (const id of ['dump-browser-time', 'dump-browser-longtask']) target(id, id, null, 'skipped (--skip-browser)');
+    return;
+  }
+  const r = await measureDumpImport(100000);
+  figure('dump-browser-ms', `drop → drawn, ${r.records} records (${r.kb} KB)`, r.ms, 'ms');
+  figure('dump-browser-longest-task', 'longest main-thread task in that time', r.longestTaskMs, 'ms');
+  figure('dump-browser-long-tasks', 'long tasks (> 50 ms) in that time', r.longTasks, '');
+  target('dump-browser-time', 'a 100,000-record dump parses and draws in ≤ 2 s (Chromium)', r.ms <= 2000, `${round(r.ms)} ms`);
+  target('dump-browser-longtask', 'no long task over 50 ms while it does', r.longestTaskMs <= 50, `longest ${round(r.longestTaskMs)} ms`);
+}
+
 // ---------------------------------------------------------------- main
 
 async function main(): Promise<void> {
@@ -236,6 +252,8 @@ async function main(): Promise<void> {
   dumpImport();
   await timeline();
   bundle();
+  // after bundle(): it measures the dist/ that bundle() built
+  await dumpImportBrowser();
   links();
   console.log('\nTargets');
   for (const t of targets)

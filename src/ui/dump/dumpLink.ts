@@ -10,7 +10,14 @@ import { fromBase64Url, toBase64Url } from '../../sim/scenario/base64url';
 export const DUMP_PREFIX = '#dump=1.';
 export const MAX_LINK = 16000;
 
+/**
+ * Dump text compresses about 10× (at best some 30×): text beyond this many characters cannot fit in
+ * a link, and deflating megabytes on the page's thread would block it for seconds.
+ */
+export const MAX_LINKABLE_TEXT = MAX_LINK * 40;
+
 export function encodeDumpLink(sources: readonly DumpSource[]): string | null {
+  if (sources.reduce((n, s) => n + s.text.length + s.name.length, 0) > MAX_LINKABLE_TEXT) return null;
   const link = DUMP_PREFIX + toBase64Url(deflateSync(strToU8(JSON.stringify(sources.map((s) => [s.name, s.text]))), { level: 9 }));
   return link.length <= MAX_LINK ? link : null;
 }

@@ -8,6 +8,7 @@ import { createStore } from 'zustand/vanilla';
 import type { DumpAnalysis } from '../../sim/dump/analyze';
 import type { DumpSource } from '../../sim/dump/parse';
 import type { DumpIssue } from '../../sim/dump/types';
+import { joinAnalysis, type RecordChunk } from './dumpChunks';
 
 export interface DumpState {
   /** The import panel is shown. */
@@ -39,11 +40,18 @@ function analyse(sources: readonly DumpSource[]): Promise<Result> {
   worker ??= new Worker(new URL('./dumpWorker.ts', import.meta.url), { type: 'module' });
   const w = worker;
   const id = ++nextId;
+  const chunks: RecordChunk[] = [];
   return new Promise((resolve) => {
-    const onMessage = (e: MessageEvent<Result & { id: number }>) => {
+    const onMessage = (e: MessageEvent<(Result | { chunk: RecordChunk }) & { id: number }>) => {
       if (e.data.id !== id) return;
+      const d = e.data;
+      // the records first, a few thousand per message (dumpChunks.ts), then the analysis they belong to
+      if ('chunk' in d) {
+        chunks.push(d.chunk);
+        return;
+      }
       w.removeEventListener('message', onMessage);
-      resolve(e.data);
+      resolve(d.ok ? { ok: true, analysis: joinAnalysis(d.analysis, chunks) } : d);
     };
     w.addEventListener('message', onMessage);
     w.postMessage({ id, sources });
