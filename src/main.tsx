@@ -1,9 +1,9 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { startHashSync } from './share/hashSync';
+import { decodeAbLink } from './sim/compare/abLink';
 import { simStore } from './store/simStore';
 import { App } from './ui/App';
-import { decodeAbLink } from './sim/compare/abLink';
 import { compareStore } from './ui/compare/compareStore';
 import { decodeDumpLink } from './ui/dump/dumpLink';
 import { dumpStore } from './ui/dump/dumpStore';
