@@ -2,8 +2,9 @@
  * `npm run bench` (not part of `npm test`): the engine's speed and growth, seeking, one step against
  * a bare XState send, fast mode, forks, retained memory, peak RSS and view changes at the first and
  * last step (bench/engineChild.ts, a process of its own), the timeline's frame time in Chromium,
- * the initial JavaScript's gzipped size and each preset's share-link length. Prints a table with
- * PASS/FAIL (or PENDING) per target and writes bench/results.json.
+ * the initial JavaScript's gzipped size, a 100,000-record dump import in Chromium (time and longest
+ * task) and each preset's share-link length. Prints a table with PASS/FAIL (or PENDING) per target
+ * and writes bench/results.json.
  *
  *   npm run bench -- [--quick] [--skip-browser] [--skip-build] [--skip-search] [--page-only]
  *
@@ -16,6 +17,8 @@ import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { assign, createActor, createMachine } from 'xstate';
+import { analyzeDump } from '../src/sim/dump/analyze';
+import { parseDump } from '../src/sim/dump/parse';
 import { PRESETS } from '../src/sim/presets';
 import { runScenario, stateAt, type Trace } from '../src/sim/run';
 import { injectProcessFault } from '../src/sim/scenario/edits';
@@ -23,6 +26,8 @@ import { DEFAULT_LINK_VIEW, encodeLink, LINK_LIMITS } from '../src/sim/scenario/
 import { validateScenario } from '../src/sim/scenario/validate';
 import { runFast } from '../src/sim/trace/fastRun';
 import { forkRun } from '../src/sim/trace/fork';
+import { measureDumpImport } from './dumpBrowser';
+import { bigDump } from './dumpData';
 import { measureLongTasks } from './longTasks';
 import { exactlyOncePipeline } from './pipeline';
 import { benchSearch } from './search';
@@ -376,6 +381,39 @@ function links(): void {
   target('link-length', `every preset link ≤ ${LINK_LIMITS.targetChars} characters`, max <= LINK_LIMITS.targetChars, `longest ${max}`);
 }
 
+// ---------------------------------------------------------------- dump import
+
+function dumpImport(): void {
+  console.log('\nDump import: parse and analyse a kafka-dump-log.sh --print-data-log dump (Node, median of 3)');
+  for (const n of [10000, 100000]) {
+    const text = bigDump(n);
+    const runs = [0, 1, 2].map(() =>
+      timed(() => {
+        const r = parseDump(text);
+        if (!r.ok) throw new Error('the benchmark dump does not parse');
+        return analyzeDump(r.dump);
+      }),
+    );
+    const ms = median(runs.map((r) => r.ms));
+    figure(`dump-parse-${n}`, `parse + analyse ${n} records (${Math.round(text.length / 1024)} KB)`, ms, 'ms');
+    if (n === 100000) target('dump-parse', 'a 100,000-record dump parses and is analysed in ≤ 2 s (Node)', ms <= 2000, `${round(ms)} ms`);
+  }
+}
+
+async function dumpImportBrowser(): Promise<void> {
+  console.log('\nDump import in Chromium: a 100,000-record dump dropped on the built app, parsed in the worker and drawn (median of 3)');
+  if (args.has('--skip-browser')) {
+    for (const id of ['dump-browser-time', 'dump-browser-longtask']) target(id, id, null, 'skipped (--skip-browser)');
+    return;
+  }
+  const r = await measureDumpImport(100000);
+  figure('dump-browser-ms', `drop → drawn, ${r.records} records (${r.kb} KB)`, r.ms, 'ms');
+  figure('dump-browser-longest-task', 'longest main-thread task in that time', r.longestTaskMs, 'ms');
+  figure('dump-browser-long-tasks', 'long tasks (> 50 ms) in that time', r.longTasks, '');
+  target('dump-browser-time', 'a 100,000-record dump parses and draws in ≤ 2 s (Chromium)', r.ms <= 2000, `${round(r.ms)} ms`);
+  target('dump-browser-longtask', 'no long task over 50 ms while it does', r.longestTaskMs <= 50, `longest ${round(r.longestTaskMs)} ms`);
+}
+
 // ---------------------------------------------------------------- main
 
 async function main(): Promise<void> {
@@ -387,10 +425,13 @@ async function main(): Promise<void> {
     stepCost();
     forks();
     memoryAndViews();
+    dumpImport();
     await timeline();
   }
   bundle();
   await longTasks();
+  // after bundle(): it measures the dist/ that bundle() built
+  if (!args.has('--page-only')) await dumpImportBrowser();
   links();
   // Break it (issue 16): schedules/s with one and two workers, k = 1 of every preset
   if (!args.has('--skip-search') && !args.has('--page-only')) await benchSearch(figure, target);

@@ -2,6 +2,7 @@
  * Headless runner: npm run sim -- <file.json | preset-id> [--json] [--until <step>] [--max-steps <n>] [--internal] [--chart <actorId>]
  *                  npm run sim -- --list
  * --max-steps overrides the scenario's run.maxSteps; a run that reaches it says so on stderr.
+ *                  npm run sim -- --import <dump.txt> [more dumps…] [--json]   (kafka-dump-log.sh output)
  * Exit codes: 0 ok, 2 unknown preset / invalid scenario / bad arguments.
  *
  * A scenario file may come from anyone: everything printed from it (and from the command line) goes
@@ -9,6 +10,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { actorChart, actorChartText } from '../src/sim/charts/actorChart';
+import { compareRuns, renderComparison } from '../src/sim/compare/compare';
+import { costOfRun } from '../src/sim/cost/costOfRun';
+import { renderCost } from '../src/sim/cost/costText';
 import { findPreset, PRESETS } from '../src/sim/presets';
 import { maxStepsNotice, runResolved, stateAt, withMaxSteps } from '../src/sim/run';
 import { LIMITS } from '../src/sim/scenario/schema';
@@ -16,6 +20,7 @@ import { parseScenarioJson, validateScenario } from '../src/sim/scenario/validat
 import { renderText } from '../src/sim/trace/dumpLog';
 import { summarize } from '../src/sim/trace/summary';
 import { escapeJsonForTerminal, escapeForTerminal as t } from '../src/sim/trace/terminalText';
+import { importDumps } from './importDump';
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n`);
@@ -28,6 +33,11 @@ if (args.includes('--list')) {
   process.exit(0);
 }
 const json = args.includes('--json');
+if (args.includes('--import'))
+  importDumps(
+    args.filter((a) => !a.startsWith('--')),
+    json,
+  );
 const internal = args.includes('--internal');
 const untilIdx = args.indexOf('--until');
 let until: number | undefined;
@@ -48,9 +58,11 @@ const chartIdx = args.indexOf('--chart');
 const chartActor = chartIdx >= 0 ? args[chartIdx + 1] : undefined;
 if (chartIdx >= 0 && (!chartActor || chartActor.startsWith('--')))
   fail('--chart needs an actor id (e.g. txn-coordinator, orders-service.producer)');
+const compareIdx = args.indexOf('--compare');
 const target = args.find(
   (a, i) =>
     !a.startsWith('--') &&
+    !(compareIdx >= 0 && i === compareIdx + 1) &&
     !(untilIdx >= 0 && i === untilIdx + 1) &&
     !(maxIdx >= 0 && i === maxIdx + 1) &&
     !(chartIdx >= 0 && i === chartIdx + 1),
@@ -59,6 +71,38 @@ if (!target)
   fail(
     'usage: npm run sim -- <file.json | preset-id> [--json] [--until <step>] [--max-steps <n>] [--internal] [--chart <actorId>]\n       npm run sim -- --list',
   );
+
+function load(target: string): ReturnType<typeof validateScenario> {
+  if (!target.endsWith('.json')) {
+    const preset = findPreset(target);
+    if (!preset) fail(`unknown preset "${t(target)}". Known presets:\n  ${PRESETS.map((p) => p.id).join('\n  ')}`);
+    return validateScenario(preset.scenario);
+  }
+  try {
+    return parseScenarioJson(readFileSync(target, 'utf8'));
+  } catch (e) {
+    fail(`cannot read ${t(target)}: ${t((e as Error).message)}`);
+  }
+}
+
+// A/B: npm run sim -- A.json --compare B.json [--json]
+if (compareIdx >= 0) {
+  const other = args[compareIdx + 1];
+  if (!other || other.startsWith('--')) fail('--compare needs a second scenario (file.json or preset id)');
+  const runs = [target, other].map((name) => {
+    const v = load(name);
+    if (!v.ok) fail(`${t(name)} is not valid:\n${v.errors.map((e) => `  ${t(e.path)}: ${t(e.message)}`).join('\n')}`);
+    const trace = runResolved(v.resolved);
+    const summary = summarize(trace);
+    return { summary, cost: costOfRun(trace, summary) };
+  }) as [
+    { summary: ReturnType<typeof summarize>; cost: ReturnType<typeof costOfRun> },
+    { summary: ReturnType<typeof summarize>; cost: ReturnType<typeof costOfRun> },
+  ];
+  const c = compareRuns(runs[0], runs[1]);
+  process.stdout.write(json ? `${escapeJsonForTerminal(JSON.stringify(c, null, 2))}\n` : `${renderComparison(c, [target, other], t)}\n`);
+  process.exit(0);
+}
 
 let validation: ReturnType<typeof validateScenario>;
 if (target.endsWith('.json')) {
@@ -88,4 +132,9 @@ if (chartActor !== undefined) {
 const summary = summarize(trace, until ?? trace.steps.length);
 const notice = maxStepsNotice(trace);
 if (notice) process.stderr.write(`${t(notice)}\n`);
-process.stdout.write(json ? `${escapeJsonForTerminal(JSON.stringify(summary, null, 2))}\n` : `${renderText(summary, { internal })}\n`);
+const cost = costOfRun(trace, summary);
+process.stdout.write(
+  json
+    ? `${escapeJsonForTerminal(JSON.stringify({ ...summary, cost }, null, 2))}\n`
+    : `${renderText(summary, { internal })}\n\n${renderCost(cost, t)}\n`,
+);

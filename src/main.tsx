@@ -1,8 +1,12 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { startHashSync } from './share/hashSync';
+import { decodeAbLink } from './sim/compare/abLink';
 import { simStore } from './store/simStore';
 import { App } from './ui/App';
+import { compareStore } from './ui/compare/compareStore';
+import { decodeDumpLink } from './ui/dump/dumpLink';
+import { dumpStore } from './ui/dump/dumpStore';
 import { browserLanguages, preferredLanguage } from './ui/preferredLanguage';
 import './ui/styles.css';
 
@@ -18,6 +22,13 @@ window.__eosLab = { store: simStore };
 simStore.getState().setLanguage(preferredLanguage(browserLanguages()));
 // [share-embed] opens the URL's share link, #gallery or the default scenario, then keeps the URL in step
 startHashSync(simStore);
+// [your-data] a dump link (#dump=1.…) opens the dump over the default scenario
+const dumpSources = decodeDumpLink(window.location.hash);
+if (dumpSources) void dumpStore.getState().open(dumpSources);
+// [your-data] an A/B link (#ab=1.…) opens the comparison over the default scenario
+const ab = decodeAbLink(window.location.hash);
+if (ab?.ok) compareStore.getState().openPair(ab.a, ab.changes ? { changes: ab.changes } : { scenario: ab.b }, ab.t);
+else if (ab) compareStore.setState({ open: true, error: ab.reason });
 const root = document.getElementById('root');
 if (root)
   createRoot(root).render(

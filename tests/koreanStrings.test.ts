@@ -34,7 +34,9 @@ import {
 } from '../src/sim/scenario/edits';
 import type { FaultSpec } from '../src/sim/scenario/schema';
 import { summarize } from '../src/sim/trace/summary';
+import { COMPARE_STRINGS } from '../src/ui/compare/compareStrings';
 import { CONFIG_STRINGS } from '../src/ui/config/strings';
+import { COST_STRINGS } from '../src/ui/cost/costStrings';
 import { DEFENSE_ROWS } from '../src/ui/gallery/defenses';
 import { strings } from '../src/ui/i18n';
 import { INJECT_STRINGS } from '../src/ui/inject/strings';
@@ -68,6 +70,8 @@ describe('Korean string tables', () => {
       ...texts('config', CONFIG_STRINGS.ko),
       ...texts('share', shareText('ko')),
       ...texts('timeline', { ...timelineStrings('ko'), language: undefined }),
+      ...texts('cost', COST_STRINGS.ko),
+      ...texts('compare', COMPARE_STRINGS.ko),
     ];
     expect(list.length).toBeGreaterThan(400);
     expect(english(list)).toEqual([]);

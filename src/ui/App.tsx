@@ -4,7 +4,9 @@
  * fails validation shows its errors instead; a long run shows its progress (with Cancel); a run the
  * page refused or stopped at a budget says so (layout/BudgetNotice).
  */
-import { useCallback, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
+import { useCompare } from './compare/compareStore';
+import { useDump } from './dump/dumpStore';
 import { BudgetNotice } from './layout/BudgetNotice';
 import { Header } from './layout/Header';
 import { RunProgress } from './layout/RunProgress';
@@ -17,20 +19,35 @@ import { usePlayLoop } from './playback/usePlayLoop';
 import { useShortcuts } from './playback/useShortcuts';
 import { useSim } from './useSim';
 
+// [your-data] an imported kafka-dump-log.sh dump replaces the run while it is shown; loaded on demand
+// [your-data] an A/B comparison replaces the run while it is shown; loaded on demand
+const ComparePage = lazy(() => import('./compare/ComparePage').then((m) => ({ default: m.ComparePage })));
+const DumpPage = lazy(() => import('./dump/DumpPage').then((m) => ({ default: m.DumpPage })));
+
 export function App() {
   useDocumentSettings();
   usePlayLoop();
   const trace = useSim((s) => s.trace);
   const status = useSim((s) => s.status);
+  const dumpShown = useDump((s) => s.importing || s.analysis !== null);
+  const compareShown = useCompare((s) => s.open);
   const [helpOpen, setHelpOpen] = useState(false);
   const openHelp = useCallback(() => setHelpOpen(true), []);
   const targets = useMemo(() => (trace ? jumpTargets(trace.steps) : null), [trace]);
-  useShortcuts(targets, openHelp, status === 'ready' && !helpOpen);
+  useShortcuts(targets, openHelp, status === 'ready' && !helpOpen && !dumpShown && !compareShown);
   return (
     <div className="app" data-status={status}>
       <Header onHelp={openHelp} />
       <BudgetNotice />
-      {status === 'ready' && targets ? (
+      {compareShown ? (
+        <Suspense fallback={<main className="app-main" />}>
+          <ComparePage />
+        </Suspense>
+      ) : dumpShown ? (
+        <Suspense fallback={<main className="app-main" />}>
+          <DumpPage />
+        </Suspense>
+      ) : status === 'ready' && targets ? (
         <Workspace targets={targets} />
       ) : (
         // nothing to show yet (or the scenario cannot run): the page still has its main landmark

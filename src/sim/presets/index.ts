@@ -45,6 +45,8 @@ import streamsAlosCrashDuplicate from './streams-alos-crash-duplicate.json';
 import streamsEosCrashRestore from './streams-eos-crash-restore.json';
 import streamsEosRepartition from './streams-eos-repartition.json';
 import streamsTaskMigration from './streams-task-migration.json';
+import throughputAtLeastOnce from './throughput-at-least-once.json';
+import throughputExactlyOnce from './throughput-exactly-once.json';
 import transactionTimeout from './transaction-timeout.json';
 import upstreamDuplicateEventId from './upstream-duplicate-event-id.json';
 import zombieFencing from './zombie-fencing.json';
@@ -104,6 +106,9 @@ const all: unknown[] = [
   compactionErasesEvents,
   eosAutoCommitRebalance,
   streamsTaskMigration,
+  // [your-data] what a guarantee costs: the same pipeline without and with transactions
+  throughputAtLeastOnce,
+  throughputExactlyOnce,
 ];
 
 export const PRESETS: readonly Preset[] = all.map((raw) => {

@@ -303,4 +303,18 @@ export const PRESET_TEXT_KO: Readonly<Record<string, PresetText>> = {
     expected:
       '코디네이터는 transaction.timeout.ms(10000)가 지나 counter-a의 열린 트랜잭션을 취소합니다. session.timeout.ms(45000)가 지나면 그룹은 counter-a를 빼고 page-views-0을 counter-b에 줍니다. counter-b는 changelog에서 상태 저장소를 복원하고(커밋된 레코드 1개, page-a=1) 커밋된 offset 1부터 이어 가므로 카운트가 맞습니다: page-a 3, page-b 2, 조회마다 한 번. 인스턴스마다 transactional.id가 다르므로 counter-b가 counter-a를 펜싱하지는 않습니다. 펜싱은 그룹이 합니다(KIP-447). 깨어난 counter-a의 TxnOffsetCommit은 UNKNOWN_MEMBER_ID로 거부되고(CommitFailedException, 곧 TaskMigratedException) counter-a는 태스크를 dirty 상태로 닫고 그룹에 다시 참여합니다.',
   },
+  'throughput-at-least-once': {
+    title: '처리량, 최소 한 번(at-least-once): 트랜잭션 없이 결과가 곧바로 보인다',
+    question:
+      'enricher가 orders를 읽어 주문마다 결과 하나를 order-results에 쓰고, flush한 뒤 commitSync를 호출합니다. 트랜잭션은 없습니다. 주문 여덟 건이 50 ms 간격으로 들어오고 장애는 없습니다. 커밋된 레코드 하나에 드는 비용은 얼마이고, read_committed인 auditor가 각 결과를 보기까지 얼마나 걸릴까요?',
+    expected:
+      '결과마다 한 번씩 나타나고 유실은 없습니다. 트랜잭션이 없으므로 결과는 추가되는 즉시 안정적입니다. auditor는 send() 뒤 약 2 ms 만에 결과를 보고, LSO 뒤에서 0 ms 기다립니다. 커밋된 레코드 하나에 쓰기 경로 요청이 약 2.1개 들고 트랜잭션 요청은 없습니다(AddPartitionsToTxn, AddOffsetsToTxn, TxnOffsetCommit, EndTxn, WriteTxnMarkers 없음). 대가는 보장입니다. send와 커밋 사이에 중단되면 결과가 두 번 기록됩니다(ctp-without-transactions-crash와 비교해 보세요).',
+  },
+  'throughput-exactly-once': {
+    title: '처리량, 정확히 한 번(exactly-once): 트랜잭션은 지연을 내주고 오버헤드를 줄인다',
+    question:
+      '같은 파이프라인을 트랜잭션으로 실행합니다. enricher는 트랜잭션 하나를 commitIntervalMs = 100 ms 동안 열어 두고(Kafka Streams의 commit.interval.ms처럼) offset을 트랜잭션에 보낸 뒤 커밋합니다. 커밋된 레코드 하나에 드는 비용은 얼마이고, read_committed인 auditor가 각 결과를 보기까지 얼마나 걸릴까요?',
+    expected:
+      '결과마다 한 번씩 나타나고 유실은 없습니다. order-results는 offset 11에서 끝납니다. 결과 여덟 개와 트랜잭션마다 하나씩인 COMMIT 마커 세 개입니다. read_committed 컨슈머는 트랜잭션의 마커가 기록되어야 결과를 봅니다. auditor는 LSO 뒤에서 최대 약 100 ms를 기다립니다(send() 뒤 p50 약 60 ms, 트랜잭션 없이는 2 ms). 커밋된 레코드 하나에 트랜잭션 요청이 약 1.1개, 쓰기 경로 요청이 약 2.4개 듭니다. 간격을 늘리면 트랜잭션이 더 적고 커져 레코드당 요청은 줄고 지연은 늘어납니다. 줄이면 그 반대입니다.',
+  },
 };

@@ -83,6 +83,11 @@ export const PRESET_GOALS: Readonly<Record<string, PresetGoal>> = {
   'compaction-erases-events': g('no-loss', 'payment-approved', NETWORK),
   'eos-auto-commit-rebalance': g('no-loss', 'settlements', PAUSE),
   'streams-task-migration': g('no-duplicates', 'view-counts', PAUSE),
+  // the cost pair is about what each guarantee costs, not a fault; asked of a crash of the enricher,
+  // each holds what it promises: at-least-once loses nothing (a duplicate it may write, and the
+  // search finds one), exactly-once writes its output once
+  'throughput-at-least-once': g('nothing-lost', 'order-results', CRASH),
+  'throughput-exactly-once': g('no-duplicates', 'order-results', CRASH),
 };
 
 /** The goal of a preset; a scenario that is not a preset gets "every property", every fault. */

@@ -10,10 +10,12 @@ import { openScenario } from '../../share/source';
 import { shareText } from '../../share/strings';
 import { PRESETS, type Preset } from '../../sim/presets';
 import { simStore } from '../../store/simStore';
+import { compareStore } from '../compare/compareStore';
+import { compareStrings } from '../compare/compareStrings';
 import { BreakItButton } from '../search/BreakItButton';
 import { useScenarioTexts } from '../usePresetTexts';
 import { useSim } from '../useSim';
-import { DEFENSE_ROWS, type DefenseScenario, GALLERY_TEXT } from './defenses';
+import { DEFENSE_ROWS, type DefenseScenario, GALLERY_TEXT, OTHER_PAIRS } from './defenses';
 
 export interface GalleryRowView {
   readonly key: string;
@@ -21,7 +23,16 @@ export interface GalleryRowView {
   readonly defense: string;
   readonly boundary: string;
   readonly scenarios: readonly { readonly id: string; readonly role: DefenseScenario['role']; readonly preset: Preset | null }[];
+  /** Pairs whose two presets both ship, opened as an A/B comparison. */
+  readonly pairs: readonly (readonly [Preset, Preset])[];
 }
+
+const shippedPairs = (pairs: readonly (readonly [string, string])[], byId: ReadonlyMap<string, Preset>) =>
+  pairs.flatMap(([a, b]) => {
+    const x = byId.get(a);
+    const y = byId.get(b);
+    return x && y ? [[x, y] as const] : [];
+  });
 
 /** The table joined with what this build ships; presets no row names end up in `others`. */
 export function galleryRows(presets: readonly Preset[], language: 'en' | 'ko'): { rows: GalleryRowView[]; others: Preset[] } {
@@ -36,6 +47,7 @@ export function galleryRows(presets: readonly Preset[], language: 'en' | 'ko'): 
       named.add(s.id);
       return { id: s.id, role: s.role, preset: byId.get(s.id) ?? null };
     }),
+    pairs: shippedPairs(r.pairs ?? [], byId),
   }));
   return { rows, others: presets.filter((p) => !named.has(p.id)) };
 }
@@ -96,6 +108,28 @@ export function Gallery({ onClose }: { onClose: () => void }) {
     openScenario(simStore, preset.scenario, { language });
     onClose();
   };
+  const otherPairs = useMemo(() => shippedPairs(OTHER_PAIRS, new Map(PRESETS.map((p) => [p.id, p]))), []);
+  // [your-data] a problem/defence pair opens as an A/B comparison
+  const ct = compareStrings(language);
+  const comparePairs = (pairs: readonly (readonly [Preset, Preset])[]) =>
+    pairs.length > 0 && (
+      <p className="eos-pairs">
+        {pairs.map(([a, b]) => (
+          <button
+            key={`${a.id}:${b.id}`}
+            type="button"
+            className="eos-link-button"
+            data-testid={`compare-${a.id}-${b.id}`}
+            onClick={() => {
+              compareStore.getState().openPair(a.scenario, { scenario: b.scenario });
+              onClose();
+            }}
+          >
+            {ct.comparePair(a.id, b.id)}
+          </button>
+        ))}
+      </p>
+    );
   return (
     <Modal title={t.title} onClose={onClose} closeLabel={shareText(language).close} testId="gallery" wide>
       <p className="eos-hint">{t.intro}</p>
@@ -134,6 +168,7 @@ export function Gallery({ onClose }: { onClose: () => void }) {
                 ),
               )}
             </ul>
+            {comparePairs(row.pairs)}
           </li>
         ))}
       </ol>
@@ -145,6 +180,7 @@ export function Gallery({ onClose }: { onClose: () => void }) {
               <PresetCard key={p.id} preset={p} kind={null} current={p.id === currentId} onOpen={open} />
             ))}
           </ul>
+          {comparePairs(otherPairs)}
         </section>
       )}
     </Modal>

@@ -1,8 +1,9 @@
 /** The gallery's table covers every scenario the issues name, and reads PRESETS at run time. */
 import { describe, expect, it } from 'vitest';
+import { settingsDiff } from '../../sim/compare/settings';
 import type { Preset } from '../../sim/presets';
 import { PRESETS } from '../../sim/presets';
-import { DEFENSE_ROWS } from './defenses';
+import { DEFENSE_ROWS, OTHER_PAIRS } from './defenses';
 import { galleryRows } from './Gallery';
 
 const NAMED = [
@@ -98,5 +99,30 @@ describe('the problem → defense table', () => {
     const { rows, others } = galleryRows(PRESETS, 'en');
     const shown = rows.flatMap((r) => r.scenarios.filter((s) => s.preset).map((s) => s.id));
     expect([...shown, ...others.map((p) => p.id)].sort()).toEqual(PRESETS.map((p) => p.id).sort());
+  });
+});
+
+describe('[your-data] the pairs the table opens as A/B comparisons', () => {
+  const byId = new Map(PRESETS.map((p) => [p.id, p]));
+  const pairs = [...DEFENSE_ROWS.flatMap((r) => r.pairs ?? []), ...OTHER_PAIRS];
+  it('name a problem and a defence of their row, both shipped, one setting or more apart', () => {
+    expect(pairs).toContainEqual(['db-sink-duplicate', 'db-sink-inbox']);
+    for (const r of DEFENSE_ROWS)
+      for (const [a, b] of r.pairs ?? []) {
+        const ids = r.scenarios.map((s) => s.id);
+        expect(ids, r.key).toContain(a);
+        expect(ids, r.key).toContain(b);
+      }
+    for (const [a, b] of pairs) {
+      const pa = byId.get(a);
+      const pb = byId.get(b);
+      expect(pa && pb, `${a} / ${b}`).toBeTruthy();
+      if (pa && pb) expect(settingsDiff(pa.scenario, pb.scenario).length, `${a} / ${b}`).toBeGreaterThan(0);
+    }
+  });
+  it('appear in the gallery rows that hold them', () => {
+    const { rows } = galleryRows(PRESETS, 'en');
+    const db = rows.find((r) => r.key === 'db-then-commit');
+    expect(db?.pairs.map(([a, b]) => [a.id, b.id])).toContainEqual(['db-sink-duplicate', 'db-sink-inbox']);
   });
 });

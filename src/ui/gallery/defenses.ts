@@ -22,6 +22,8 @@ export interface DefenseRow {
   /** The boundary inside which the defense makes something happen once. */
   readonly boundary: Localized;
   readonly scenarios: readonly DefenseScenario[];
+  /** [your-data] problem → defence pairs the row opens as an A/B comparison (the same scenario, one setting apart). */
+  readonly pairs?: readonly (readonly [problem: string, defense: string])[];
 }
 
 export const DEFENSE_ROWS: readonly DefenseRow[] = [
@@ -36,6 +38,7 @@ export const DEFENSE_ROWS: readonly DefenseRow[] = [
       en: 'One producer session: producerId + epoch + sequence, per partition',
       ko: '한 프로듀서 세션: 파티션별 producerId + epoch + 시퀀스',
     },
+    pairs: [['lost-ack-no-idempotence', 'lost-ack-idempotent']],
     scenarios: [
       { id: 'lost-ack-no-idempotence', role: 'problem' },
       { id: 'lost-ack-idempotent', role: 'defense' },
@@ -80,6 +83,10 @@ export const DEFENSE_ROWS: readonly DefenseRow[] = [
       en: 'Committed Kafka output and the consumer group offsets — not the number of times your code ran',
       ko: '커밋된 Kafka 출력과 컨슈머 그룹 offset — 처리 코드의 실행 횟수가 아님',
     },
+    pairs: [
+      ['ctp-without-transactions-crash', 'ctp-exactly-once-crash'],
+      ['streams-alos-crash-duplicate', 'streams-eos-crash-restore'],
+    ],
     scenarios: [
       { id: 'ctp-without-transactions-crash', role: 'problem' },
       { id: 'ctp-exactly-once-crash', role: 'defense' },
@@ -129,6 +136,10 @@ export const DEFENSE_ROWS: readonly DefenseRow[] = [
       en: "The database's own transaction, not Kafka's",
       ko: 'Kafka가 아닌 DB 자체의 트랜잭션',
     },
+    pairs: [
+      ['db-sink-duplicate', 'db-sink-inbox'],
+      ['db-sink-duplicate', 'db-sink-offsets-in-db'],
+    ],
     scenarios: [
       { id: 'db-sink-duplicate', role: 'problem' },
       { id: 'db-sink-inbox', role: 'defense' },
@@ -149,6 +160,10 @@ export const DEFENSE_ROWS: readonly DefenseRow[] = [
       en: 'The external system: only it knows whether the side effect happened',
       ko: '외부 시스템: 부수 효과가 일어났는지는 그쪽만 안다',
     },
+    pairs: [
+      ['api-lost-response', 'api-idempotency-key'],
+      ['api-lost-response', 'api-lookup-before-retry'],
+    ],
     scenarios: [
       { id: 'api-lost-response', role: 'problem' },
       { id: 'api-idempotency-key', role: 'defense' },
@@ -236,6 +251,7 @@ export const DEFENSE_ROWS: readonly DefenseRow[] = [
       en: 'The consumer group offset, committed before or after the work',
       ko: '작업 전 또는 후에 커밋하는 컨슈머 그룹 offset',
     },
+    pairs: [['at-most-once-consumer-crash', 'at-least-once-consumer-crash']],
     scenarios: [
       { id: 'at-most-once-consumer-crash', role: 'problem' },
       { id: 'at-least-once-consumer-crash', role: 'problem' },
@@ -243,6 +259,9 @@ export const DEFENSE_ROWS: readonly DefenseRow[] = [
     ],
   },
 ];
+
+/** [your-data] pairs outside the table, opened as A/B from the gallery's other scenarios: what a guarantee costs. */
+export const OTHER_PAIRS: readonly (readonly [string, string])[] = [['throughput-at-least-once', 'throughput-exactly-once']];
 
 export const GALLERY_TEXT = {
   en: {

@@ -8,6 +8,8 @@ import { LinkErrorPanel } from '../../share/LinkErrorPanel';
 import { ShareBar } from '../../share/ShareBar';
 import { presetOrigin } from '../../sim/scenario/origin';
 import { simStore } from '../../store/simStore';
+import { CompareButton } from '../compare/CompareButton';
+import { ImportDumpButton } from '../dump/ImportDumpButton';
 import { useStrings } from '../i18n';
 import { panelStore } from '../panels';
 import { useScenarioTexts } from '../usePresetTexts';
@@ -71,6 +73,10 @@ export function Header({ onHelp }: { readonly onHelp: () => void }) {
       <div className="settings">
         {/* [share-embed] Scenarios (the gallery), Share, Embed, Export/Import */}
         <ShareBar />
+        {/* [your-data] open a kafka-dump-log.sh dump */}
+        <ImportDumpButton />
+        {/* [your-data] A/B: the scenario on screen against a copy with settings changed */}
+        <CompareButton />
         <button
           type="button"
           className="config-button"

@@ -21,6 +21,8 @@ import { VerdictPanel } from '../verdict/VerdictPanel';
 
 // below the fold and only for editing: loaded after the first paint, to keep the initial JavaScript small
 const ChecklistPanel = lazy(() => import('../checklist/ChecklistPanel').then((m) => ({ default: m.ChecklistPanel })));
+// [your-data] what the run cost, computed over the whole trace: after the first paint too
+const CostPanel = lazy(() => import('../cost/CostPanel').then((m) => ({ default: m.CostPanel })));
 const ConfigSheet = lazy(() => import('../config').then((m) => ({ default: m.ConfigSheet })));
 
 import { ModelNotes } from './ModelNotes';
@@ -76,6 +78,9 @@ export function Workspace({ targets }: { readonly targets: JumpTargets }) {
         {/* biome-ignore lint/a11y/noNoninteractiveTabindex: as above */}
         <aside ref={side} className="column side-column" aria-label={`${t.verdict}, ${t.details}, ${t.checklist}`} tabIndex={0}>
           <VerdictPanel />
+          <Suspense fallback={null}>
+            <CostPanel />
+          </Suspense>
           <DetailsPanel />
           <Suspense fallback={<p className="muted">…</p>}>
             <ChecklistPanel />

@@ -1,0 +1,92 @@
+/**
+ * A/B in Chromium: the gallery's defence table opens db-sink-duplicate vs db-sink-inbox as a
+ * comparison and the sink layer — the one they differ in — is highlighted while the log layer is
+ * not; one scrubber moves both timelines; the cost figures stand side by side; the comparison's link
+ * reopens it in a fresh page. Then a comparison made from the page: lost-ack-idempotent with
+ * enable.idempotence turned off in B highlights the log layer. And the run's own cost panel states
+ * its assumptions.
+ */
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { launchBrowser, screenshot, watchErrors } from './browser';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('A/B comparison', () => {
+  it('the gallery opens a defence pair as a comparison, the differing layer highlighted', async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    const errors = watchErrors(page);
+    await page.goto(inject('baseUrl'));
+    await page.getByTestId('open-gallery').click();
+    await page.getByTestId('gallery').getByTestId('compare-db-sink-duplicate-db-sink-inbox').click();
+    const view = page.getByTestId('compare-view');
+    await view.waitFor();
+    const sink = view.locator('[data-testid="compare-verdict"] tr[data-layer="sink"]');
+    await expect.poll(() => sink.first().getAttribute('data-differs')).toBe('true');
+    expect(await sink.first().getAttribute('class')).toContain('differs');
+    expect(await view.locator('tr[data-layer="log"]').first().getAttribute('data-differs')).toBe('false');
+    expect(await view.getByTestId('compare-settings').innerText()).toContain('sink.mode');
+    // both cost charts, side by side
+    expect(await view.getByTestId('compare-cost').getByTestId('cost-chart').count()).toBe(2);
+    // one scrubber drives both timelines: at 0 nothing is written yet on either side
+    const scrubber = view.getByTestId('compare-scrubber');
+    const end = Number(await scrubber.getAttribute('max'));
+    expect(end).toBeGreaterThan(0);
+    await scrubber.fill('0');
+    await expect.poll(() => view.getByTestId('compare-time').innerText()).toBe('0 ms');
+    expect(await view.getByTestId('compare-lanes-differ').innerText()).toBe('The partitions are the same at this time.');
+    await scrubber.fill(String(end));
+    await expect.poll(() => view.getByTestId('compare-time').innerText()).toBe(`${end} ms`);
+    expect(await view.locator('.compare-column[data-side="A"] .compare-lane').count()).toBe(
+      await view.locator('.compare-column[data-side="B"] .compare-lane').count(),
+    );
+    await screenshot(page, 'compare-db-sink');
+
+    // one link carries both runs
+    await view.getByTestId('compare-copy-link').click();
+    await expect.poll(() => page.evaluate(() => location.hash)).toMatch(/^#ab=1\./);
+    const again = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await again.goto(page.url());
+    await again.getByTestId('compare-view').waitFor();
+    await expect
+      .poll(() => again.locator('[data-testid="compare-verdict"] tr[data-layer="sink"]').first().getAttribute('data-differs'))
+      .toBe('true');
+    await again.close();
+
+    await view.getByTestId('compare-close').click();
+    await page.getByTestId('timeline').waitFor();
+    await expect.poll(() => page.evaluate(() => location.hash)).toMatch(/^#s=1\./);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('a setting changed in the page: enable.idempotence off makes the log layer differ; the cost panel states its assumptions', async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    const errors = watchErrors(page);
+    await page.goto(inject('baseUrl'));
+    await page.getByTestId('open-gallery').click();
+    await page.getByTestId('gallery').getByTestId('open-lost-ack-idempotent').click();
+    await page.getByTestId('timeline').waitFor();
+    const cost = page.getByTestId('cost-panel');
+    await cost.waitFor();
+    expect(await cost.getByTestId('cost-assumptions').innerText()).toMatch(/1 ms network latency per link[\s\S]*No disk, CPU/);
+    await page.getByTestId('open-compare').click();
+    const view = page.getByTestId('compare-view');
+    await view.waitFor();
+    expect(await view.getByTestId('compare-verdict').innerText()).toContain('No difference.');
+    const select = view.locator('select[data-testid$=":enable.idempotence"]').first();
+    await select.selectOption('false');
+    const log = view.locator('[data-testid="compare-verdict"] tr[data-layer="log"]').first();
+    await expect.poll(() => log.getAttribute('data-differs')).toBe('true');
+    expect(await log.locator('td').nth(1).getAttribute('data-status')).toBe('more-than-once');
+    await expect.poll(() => page.evaluate(() => location.hash)).toMatch(/^#ab=1\./);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});

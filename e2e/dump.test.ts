@@ -1,0 +1,93 @@
+/**
+ * Importing a kafka-dump-log.sh dump in Chromium: a file dropped on the import panel (a real
+ * broker's 4.0 shape) shows one lane and the LSO pinned by producerId 4003 at offset 5; the two
+ * segments of a partition whose transaction spans them show as one lane; a malformed paste names
+ * its line; the dump's link reopens it in a fresh page.
+ */
+import { readFileSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { launchBrowser, screenshot, watchErrors } from './browser';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const fixture = (name: string) => readFileSync(new URL(`../tests/fixtures/dumps/${name}`, import.meta.url), 'utf8');
+
+async function dropFiles(page: Page, files: { name: string; text: string }[]): Promise<void> {
+  const zone = page.getByTestId('dump-import');
+  const dt = await page.evaluateHandle((fs) => {
+    const d = new DataTransfer();
+    for (const f of fs) d.items.add(new File([f.text], f.name, { type: 'text/plain' }));
+    return d;
+  }, files);
+  await zone.dispatchEvent('drop', { dataTransfer: dt });
+}
+
+describe('dump import', () => {
+  it('a dropped dump shows its lane and the LSO pinned by the right producer', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const errors = watchErrors(page);
+    await page.goto(inject('baseUrl'));
+    await page.getByTestId('import-dump').click();
+    await dropFiles(page, [{ name: '00000000000000000000.log.txt', text: fixture('kafka/kafka-4.0-print-data-log.txt') }]);
+    await page.getByTestId('dump-view').waitFor();
+    await expect
+      .poll(() => page.getByTestId('lso-payments-0').innerText())
+      .toBe('LSO 5: pinned by producerId 4003, epoch 0, open since offset 5');
+    const lane = page.getByRole('img', { name: /^payments-0: / });
+    await expect.poll(() => lane.getAttribute('data-offsets')).toBe('0 1 2 3 4 5 6 7 8');
+    expect(await page.getByTestId('findings-payments-0').innerText()).toContain('4001');
+    expect(await page.getByTestId('dump-duplicates').innerText()).toContain('pay-1');
+    await screenshot(page, 'dump-import');
+
+    // the link carries the dump: a fresh page opens it
+    await page.getByTestId('dump-copy-link').click();
+    await expect.poll(() => page.evaluate(() => location.hash)).toMatch(/^#dump=1\./);
+    const url = page.url();
+    const again = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await again.goto(url);
+    await expect
+      .poll(() =>
+        again
+          .getByTestId('lso-payments-0')
+          .innerText()
+          .catch(() => ''),
+      )
+      .toContain('producerId 4003');
+    await again.close();
+
+    await page.getByTestId('dump-close').click();
+    await page.getByTestId('timeline').waitFor();
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('two segments of one partition are one lane; a malformed paste names the line', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const errors = watchErrors(page);
+    await page.goto(inject('baseUrl'));
+    await page.getByTestId('import-dump').click();
+    await page.getByTestId('dump-text').fill(fixture('malformed/bad-number.txt'));
+    await page.getByTestId('dump-open').click();
+    await expect
+      .poll(() => page.getByTestId('dump-errors').innerText())
+      .toContain('pasted, line 3: expected a whole number in "producerId: abc"');
+    await dropFiles(page, [
+      { name: 'seg-3.txt', text: fixture('kafka/spanning-segment-3.txt') },
+      { name: 'seg-0.txt', text: fixture('kafka/spanning-segment-0.txt') },
+    ]);
+    await page.getByTestId('dump-view').waitFor();
+    await expect
+      .poll(() => page.getByTestId('lso-ledger-0').innerText())
+      .toContain('pinned by producerId 3200, epoch 0, open since offset 2');
+    expect(await page.getByRole('img', { name: /^ledger-/ }).count()).toBe(1);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});

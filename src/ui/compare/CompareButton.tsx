@@ -1,0 +1,24 @@
+/** The header's "Compare A/B" button: opens the scenario on screen as A, with B the same until settings are changed. */
+import { simStore } from '../../store/simStore';
+import { useSim } from '../useSim';
+import { compareStore } from './compareStore';
+import { compareStrings } from './compareStrings';
+
+export function CompareButton() {
+  const language = useSim((s) => s.language);
+  const scenario = useSim((s) => s.scenario);
+  return (
+    <button
+      type="button"
+      className="eos-button"
+      data-testid="open-compare"
+      disabled={!scenario}
+      onClick={() => {
+        const s = simStore.getState().scenario;
+        if (s) compareStore.getState().openPair(s, { changes: [] }, 0);
+      }}
+    >
+      {compareStrings(language).compareButton}
+    </button>
+  );
+}

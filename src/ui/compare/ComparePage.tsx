@@ -1,0 +1,139 @@
+/**
+ * The A/B view (loaded on demand): what B changes, the two verdicts layer by layer, the two runs'
+ * partitions side by side under one scrubber, and what each costs — every difference highlighted.
+ * The address bar carries both runs (#ab=1.…) while it is open.
+ */
+import { useEffect, useMemo, useState } from 'react';
+import { shareStore } from '../../share/shareState';
+import { encodeAbLink } from '../../sim/compare/abLink';
+import type { RunCost } from '../../sim/cost/cost';
+import { costScales } from '../cost/CostChart';
+import { CostAssumptions, CostFigures } from '../cost/CostPanel';
+import { costStrings } from '../cost/costStrings';
+import { useSim } from '../useSim';
+import { CompareSettings } from './CompareSettings';
+import { CompareTimelines } from './CompareTimelines';
+import { CompareVerdict } from './CompareVerdict';
+import { compareStore, endTime, useCompare } from './compareStore';
+import { compareStrings } from './compareStrings';
+import '../timeline/timeline.css';
+
+/** Keys of the cost chart's bars (and "committed") whose figure differs between the two runs. */
+export function costDifferences(a: RunCost, b: RunCost): Set<string> {
+  const out = new Set<string>();
+  const ids = new Set([...a.consumers, ...b.consumers].map((c) => c.consumer));
+  for (const id of ids) {
+    const x = a.consumers.find((c) => c.consumer === id);
+    const y = b.consumers.find((c) => c.consumer === id);
+    if (x?.latency.p50 !== y?.latency.p50 || x?.latency.p99 !== y?.latency.p99) out.add(`latency:${id}`);
+    if (x?.lsoWait?.p99 !== y?.lsoWait?.p99) out.add(`lso:${id}`);
+  }
+  if (a.writePathRequestsPerCommittedRecord !== b.writePathRequestsPerCommittedRecord) out.add('writePath');
+  if (a.transactionRequestsPerCommittedRecord !== b.transactionRequestsPerCommittedRecord) out.add('transaction');
+  if (a.committedRecords !== b.committedRecords || a.committedPerSecond !== b.committedPerSecond) out.add('committed');
+  return out;
+}
+
+export function ComparePage() {
+  const language = useSim((s) => s.language);
+  const t = compareStrings(language);
+  const ct = costStrings(language);
+  const a = useCompare((s) => s.a);
+  const b = useCompare((s) => s.b);
+  const changes = useCompare((s) => s.changes);
+  const comparison = useCompare((s) => s.comparison);
+  const time = useCompare((s) => s.time);
+  const error = useCompare((s) => s.error);
+  const [copied, setCopied] = useState(false);
+  const end = endTime({ a, b });
+  const link = useMemo(
+    () => (a && b ? encodeAbLink(changes ? { a: a.scenario, changes, t: time } : { a: a.scenario, b: b.scenario, t: time }) : null),
+    [a, b, changes, time],
+  );
+  // while the comparison is shown the address bar carries it, not the run's own link
+  useEffect(() => {
+    shareStore.getState().setHoldHash(true);
+    return () => shareStore.getState().setHoldHash(false);
+  }, []);
+  useEffect(() => {
+    if (!link) return;
+    const timer = setTimeout(() => {
+      try {
+        history.replaceState(history.state, '', link);
+      } catch {
+        // a sandboxed host may forbid it: Copy link still works
+      }
+    }, 250);
+    return () => clearTimeout(timer);
+  }, [link]);
+  const scales = useMemo(() => (a && b ? costScales([a.cost, b.cost]) : undefined), [a, b]);
+  const differs = useMemo(() => (a && b ? costDifferences(a.cost, b.cost) : new Set<string>()), [a, b]);
+  // closing releases the address bar: hashSync writes the run's own link again
+  const close = () => compareStore.getState().close();
+  const nameOf = (s: { id?: string; title?: string }) => s.id ?? s.title ?? '?';
+  return (
+    <main className="app-main compare-view" data-testid="compare-view">
+      <div className="dump-bar">
+        <h2>
+          {a && b
+            ? t.title(nameOf(a.scenario), changes === null ? nameOf(b.scenario) : `${nameOf(a.scenario)} + ${changes.length}`)
+            : t.compareButton}
+        </h2>
+        <button
+          type="button"
+          disabled={!link}
+          data-testid="compare-copy-link"
+          onClick={async () => {
+            if (!link) return;
+            history.replaceState(history.state, '', link);
+            try {
+              await navigator.clipboard.writeText(location.href);
+            } catch {
+              // the address bar holds the link
+            }
+            setCopied(true);
+          }}
+        >
+          {copied ? t.linkCopied : t.copyLink}
+        </button>
+        <button type="button" onClick={close} data-testid="compare-close">
+          {t.close}
+        </button>
+      </div>
+      {error && (
+        <p className="dump-errors" role="alert" data-testid="compare-error">
+          {t.cannotRun}: {error}
+        </p>
+      )}
+      {a && b && comparison && (
+        <>
+          <CompareSettings a={a.scenario} b={b.scenario} changes={changes} onChange={(c) => compareStore.getState().setChanges(c)} t={t} />
+          <CompareVerdict comparison={comparison} a={a.summary} b={b.summary} language={language} t={t} />
+          <CompareTimelines
+            a={a.trace}
+            b={b.trace}
+            time={time}
+            end={end}
+            onTime={(x) => compareStore.getState().setTime(x)}
+            language={language}
+            t={t}
+          />
+          <section className="compare-cost" data-testid="compare-cost">
+            <h3>{t.costTitle}</h3>
+            <div className="compare-columns">
+              <div className="compare-column" data-side="A">
+                <h4>A</h4>
+                <CostFigures cost={a.cost} t={ct} scales={scales} differs={differs} />
+              </div>
+              <div className="compare-column" data-side="B">
+                <h4>B</h4>
+                <CostFigures cost={b.cost} t={ct} scales={scales} differs={differs} />
+              </div>
+            </div>
+            <CostAssumptions scenario={a.scenario} t={ct} />
+          </section>
+        </>
+      )}
+    </main>
+  );
+}

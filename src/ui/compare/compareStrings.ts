@@ -1,0 +1,69 @@
+/** The A/B view's words, in English and Korean (Kafka's names and settings stay in Latin script). */
+import type { Language } from '../../store/simStore';
+
+const EN = {
+  compareButton: 'Compare A/B',
+  title: (a: string, b: string) => `A/B: ${a} vs ${b}`,
+  close: 'Back to the simulator',
+  copyLink: 'Copy link',
+  linkCopied: 'Link copied',
+  settingsTitle: 'B changes these settings of A',
+  settingsHelp: 'Both runs share the seed, the topics, the scripts and the faults; only the settings you change differ.',
+  pairNote: 'A and B are two scenarios of the defence table; their settings differ in:',
+  sameSettings: 'No setting changed yet: A and B are the same run.',
+  target: 'where',
+  setting: 'setting',
+  valueA: 'A',
+  valueB: 'B',
+  seedsDiffer: (a: number, b: number) => `The two scenarios have different seeds (${a} and ${b}).`,
+  verdictTitle: 'The two verdicts, layer by layer',
+  layer: 'layer',
+  differences: (n: number) => `${n} difference(s), highlighted`,
+  noDifference: 'No difference.',
+  timelineTitle: 'The partitions, side by side at the same virtual time',
+  scrubber: 'Virtual time of both runs',
+  at: (ms: number) => `${ms} ms`,
+  lanesDiffer: (names: string) => `Different at this time: ${names}`,
+  lanesSame: 'The partitions are the same at this time.',
+  costTitle: 'What each costs',
+  missing: 'none',
+  cannotRun: 'B cannot run',
+  comparePair: (problem: string, defense: string) => `Compare ${problem} with ${defense}`,
+  compareShort: 'A/B',
+};
+
+export type CompareStrings = typeof EN;
+
+const KO: CompareStrings = {
+  compareButton: 'A/B 비교',
+  title: (a: string, b: string) => `A/B: ${a} 대 ${b}`,
+  close: '시뮬레이터로 돌아가기',
+  copyLink: '링크 복사',
+  linkCopied: '링크를 복사했습니다',
+  settingsTitle: 'B는 A의 다음 설정을 바꿉니다',
+  settingsHelp: '두 실행은 시드, 토픽, 스크립트, 장애를 공유하고, 바꾼 설정만 다릅니다.',
+  pairNote: 'A와 B는 방어선 표의 두 시나리오이며, 설정은 다음이 다릅니다:',
+  sameSettings: '아직 바꾼 설정이 없습니다. A와 B는 같은 실행입니다.',
+  target: '대상',
+  setting: '설정',
+  valueA: 'A',
+  valueB: 'B',
+  seedsDiffer: (a: number, b: number) => `두 시나리오의 시드가 다릅니다(${a}, ${b}).`,
+  verdictTitle: '두 판정, 계층별로',
+  layer: '계층',
+  differences: (n: number) => `차이 ${n}개, 강조 표시`,
+  noDifference: '차이가 없습니다.',
+  timelineTitle: '같은 가상 시간의 파티션, 나란히',
+  scrubber: '두 실행의 가상 시간',
+  at: (ms: number) => `${ms} ms`,
+  lanesDiffer: (names: string) => `이 시점에 다른 파티션: ${names}`,
+  lanesSame: '이 시점에는 파티션이 같습니다.',
+  costTitle: '각각의 비용',
+  missing: '없음',
+  cannotRun: 'B를 실행할 수 없습니다',
+  comparePair: (problem: string, defense: string) => `${problem}와 ${defense} 비교`,
+  compareShort: 'A/B',
+};
+
+export const COMPARE_STRINGS: Readonly<Record<Language, CompareStrings>> = { en: EN, ko: KO };
+export const compareStrings = (language: Language): CompareStrings => COMPARE_STRINGS[language];

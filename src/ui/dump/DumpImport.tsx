@@ -1,0 +1,89 @@
+/** Paste or drop kafka-dump-log.sh output; errors name the file, the line and what was expected (rendered as text). */
+import { useId, useState } from 'react';
+import { describeIssue } from '../../sim/dump/text';
+import { useSim } from '../useSim';
+import { dumpStore, useDump } from './dumpStore';
+import { dumpStrings } from './dumpStrings';
+
+async function readFiles(list: FileList | null): Promise<{ name: string; text: string }[]> {
+  return Promise.all([...(list ?? [])].map(async (f) => ({ name: f.name, text: await f.text() })));
+}
+
+export function DumpImport() {
+  const language = useSim((s) => s.language);
+  const t = dumpStrings(language);
+  const errors = useDump((s) => s.errors);
+  const busy = useDump((s) => s.busy);
+  const [text, setText] = useState('');
+  const [over, setOver] = useState(false);
+  const titleId = useId();
+  const open = (sources: { name: string; text: string }[]) => {
+    if (sources.length) void dumpStore.getState().open(sources);
+  };
+  return (
+    <section
+      className={over ? 'dump-import dump-drop-over' : 'dump-import'}
+      aria-labelledby={titleId}
+      data-testid="dump-import"
+      onDragOver={(e) => {
+        e.preventDefault();
+        setOver(true);
+      }}
+      onDragLeave={() => setOver(false)}
+      onDrop={(e) => {
+        e.preventDefault();
+        setOver(false);
+        void readFiles(e.dataTransfer.files).then(open);
+      }}
+    >
+      <h2 id={titleId}>{t.importTitle}</h2>
+      <p>{t.importHelp}</p>
+      <label className="dump-field">
+        {t.pasteLabel}
+        <textarea value={text} onChange={(e) => setText(e.target.value)} rows={10} spellCheck={false} data-testid="dump-text" />
+      </label>
+      <label className="dump-field">
+        {t.filesLabel} <span className="muted">({t.dropHere})</span>
+        <input
+          type="file"
+          multiple
+          accept=".txt,.log,.dump,text/plain"
+          data-testid="dump-files"
+          onChange={(e) => void readFiles(e.target.files).then(open)}
+        />
+      </label>
+      <div className="dump-actions">
+        <button
+          type="button"
+          disabled={busy || text.trim() === ''}
+          onClick={() => open([{ name: 'pasted', text }])}
+          data-testid="dump-open"
+        >
+          {busy ? t.reading : t.open}
+        </button>
+        <button type="button" onClick={() => dumpStore.getState().cancel()}>
+          {t.cancel}
+        </button>
+      </div>
+      {errors.length > 0 && (
+        <div role="alert" className="dump-errors" data-testid="dump-errors">
+          <h3>{t.cannotRead}</h3>
+          <ul>
+            {errors.map((e) => (
+              <li key={`${e.source}:${e.line}:${e.code}`}>
+                {describeIssue(e, language)}
+                {e.text && (
+                  <>
+                    <br />
+                    <span className="muted">{t.foundLine}: </span>
+                    <code>{e.text}</code>
+                  </>
+                )}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </section>
+  );
+}

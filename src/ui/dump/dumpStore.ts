@@ -1,0 +1,83 @@
+/**
+ * The imported dump: its files, the analysis (made in a Web Worker, or here when the browser has
+ * none), or the errors. While a dump is open the page shows it instead of the run, and the address
+ * bar holds its link when it fits.
+ */
+import { useStore } from 'zustand';
+import { createStore } from 'zustand/vanilla';
+import type { DumpAnalysis } from '../../sim/dump/analyze';
+import type { DumpSource } from '../../sim/dump/parse';
+import type { DumpIssue } from '../../sim/dump/types';
+import { joinAnalysis, type RecordChunk } from './dumpChunks';
+
+export interface DumpState {
+  /** The import panel is shown. */
+  readonly importing: boolean;
+  readonly busy: boolean;
+  readonly sources: readonly DumpSource[];
+  readonly analysis: DumpAnalysis | null;
+  readonly errors: readonly DumpIssue[];
+  /** How long the last parse and analysis took, in ms (the page's clock, not the simulation's). */
+  readonly parseMs: number | null;
+  startImport(): void;
+  cancel(): void;
+  open(sources: readonly DumpSource[]): Promise<void>;
+  close(): void;
+}
+
+type Result = { ok: true; analysis: DumpAnalysis } | { ok: false; errors: DumpIssue[] };
+
+let worker: Worker | null = null;
+let nextId = 0;
+
+function analyse(sources: readonly DumpSource[]): Promise<Result> {
+  if (typeof Worker === 'undefined')
+    // no worker (a DOM test environment): parse here, loaded on demand like the worker
+    return Promise.all([import('../../sim/dump/parse'), import('../../sim/dump/analyze')]).then(([p, a]) => {
+      const r = p.parseDumps(sources);
+      return r.ok ? { ok: true, analysis: a.analyzeDump(r.dump) } : { ok: false, errors: r.errors };
+    });
+  worker ??= new Worker(new URL('./dumpWorker.ts', import.meta.url), { type: 'module' });
+  const w = worker;
+  const id = ++nextId;
+  const chunks: RecordChunk[] = [];
+  return new Promise((resolve) => {
+    const onMessage = (e: MessageEvent<(Result | { chunk: RecordChunk }) & { id: number }>) => {
+      if (e.data.id !== id) return;
+      const d = e.data;
+      // the records first, a few thousand per message (dumpChunks.ts), then the analysis they belong to
+      if ('chunk' in d) {
+        chunks.push(d.chunk);
+        return;
+      }
+      w.removeEventListener('message', onMessage);
+      resolve(d.ok ? { ok: true, analysis: joinAnalysis(d.analysis, chunks) } : d);
+    };
+    w.addEventListener('message', onMessage);
+    w.postMessage({ id, sources });
+  });
+}
+
+export const dumpStore = createStore<DumpState>()((set, get) => ({
+  importing: false,
+  busy: false,
+  sources: [],
+  analysis: null,
+  errors: [],
+  parseMs: null,
+  startImport: () => set({ importing: true, errors: [] }),
+  cancel: () => set({ importing: false, errors: [], busy: false }),
+  async open(sources) {
+    set({ busy: true, errors: [] });
+    const t0 = performance.now();
+    const r = await analyse(sources);
+    if (get().busy === false) return;
+    if (r.ok) set({ busy: false, importing: false, sources, analysis: r.analysis, errors: [], parseMs: performance.now() - t0 });
+    else set({ busy: false, importing: true, errors: r.errors });
+  },
+  close: () => set({ importing: false, busy: false, sources: [], analysis: null, errors: [], parseMs: null }),
+}));
+
+export function useDump<T>(selector: (s: DumpState) => T): T {
+  return useStore(dumpStore, selector);
+}
