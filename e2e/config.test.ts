@@ -84,7 +84,7 @@ describe('config editor', () => {
     await expect
       .poll(() => config.getByTestId('config-table').innerText())
       .toContain("INFO Idempotence will be disabled because acks is set to 1, not set to 'all'.");
-    const row = config.locator('tr[data-key="enable.idempotence"]');
+    const row = config.locator('[data-key="enable.idempotence"]');
     await expect.poll(() => row.innerText()).toContain('in effect: false');
     const expected = setConfigValues(opening(), ORDERS, { 'enable.idempotence': undefined, acks: '1' });
     await expect.poll(() => traceHash(page)).toBe(runScenario(expected).traceHash);

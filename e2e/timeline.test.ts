@@ -185,7 +185,7 @@ describe('timeline', () => {
     expect(await page.getByRole('list', { name: '파티션 로그 범례' }).innerText()).toContain('같은 event_id가 두 번 이상');
     expect(await page.getByRole('button', { name: '단계별' }).getAttribute('aria-pressed')).toBe('true');
     // the lanes' text alternative too
-    expect(await laneAlt(page, 'orders-0').innerText()).toContain('orders-0: 레코드 없음; log end offset 100');
+    expect(await laneAlt(page, 'orders-0').innerText()).toContain('orders-0: 레코드 없음; LEO(로그 끝 offset) 100');
     expect(errors).toEqual([]);
     await page.close();
   });
