@@ -165,8 +165,10 @@ describe('failure injection', () => {
     const panel = page.getByRole('region', { name: 'Inject a failure' });
     await panel.getByRole('button', { name: new RegExp(`#${ack.id} ProduceResponse`) }).click();
     await page.evaluate(() => window.__eosLab?.store.getState().setLanguage('ko'));
-    await panel.getByRole('heading', { name: '장애 주입' }).waitFor();
-    await panel.getByRole('button', { name: '버리기 (drop)' }).waitFor();
+    // the region is named in the page's language too
+    const panelKo = page.getByRole('region', { name: '장애 주입' });
+    await panelKo.getByRole('heading', { name: '장애 주입' }).waitFor();
+    await panelKo.getByRole('button', { name: '버리기 (drop)' }).waitFor();
     await page.evaluate(() => window.__eosLab?.store.getState().setLanguage('en'));
     await panel.getByLabel('Process').selectOption('orders-service');
     await panel.getByRole('button', { name: 'Crash', exact: true }).waitFor();

@@ -115,7 +115,7 @@ describe('the syllabus panels', () => {
     const config = await openConfig(page);
     await config.getByTestId('config-section').selectOption('client:counter');
     const table = config.getByTestId('config-table');
-    await expect.poll(() => table.innerText()).toContain('at_least_once is the default');
+    await expect.poll(() => table.textContent()).toContain('at_least_once is the default');
     await config.getByRole('combobox', { name: 'processing.guarantee', exact: true }).selectOption('exactly_once_v2');
     const edited = setConfigValues(preset.scenario, { scope: 'client', client: 'counter' }, { 'processing.guarantee': 'exactly_once_v2' });
     await expect.poll(() => page.getByTestId('trace-hash').getAttribute('data-trace-hash')).toBe(runScenario(edited).traceHash);
