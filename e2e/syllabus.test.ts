@@ -121,7 +121,7 @@ describe('the syllabus panels', () => {
     await expect.poll(() => page.getByTestId('trace-hash').getAttribute('data-trace-hash')).toBe(runScenario(edited).traceHash);
     await expect.poll(() => check.getAttribute('data-status')).not.toBe('fail');
     await setLanguage('ko');
-    await expect.poll(() => table.innerText()).toContain('기본값은 at_least_once입니다');
+    await expect.poll(() => table.textContent()).toContain('기본값은 at_least_once입니다');
     expect(errors).toEqual([]);
   });
 });
