@@ -16,6 +16,7 @@
  * committed offsets.
  */
 import type { Out } from '../actors/out';
+import { dropTaskWork } from './restore';
 import { type Draft, type Ev, replier, replyOf, stop } from './streamThreadContext';
 
 /** The errors that Kafka Streams turns into a TaskMigratedException. */
@@ -59,16 +60,7 @@ function closeProducer(d: Draft, out: Out): void {
 
 /** Closes the task dirty: abort the open transaction (if any), then replace the producer, then rejoin. */
 export function closeDirty(d: Draft, out: Out): void {
-  out.cancel('continue');
-  out.cancel('commitDue');
-  d.store = {};
-  d.plan = [];
-  d.step = 0;
-  d.batch = [];
-  d.counts = {};
-  d.committing = false;
-  d.batchWaiting = false;
-  d.uncommitted = 0;
+  dropTaskWork(d, out);
   // answers to poll() calls made before the rejoin are read from positions that are gone
   d.discardPolls = true;
   if (!d.inTransaction) {

@@ -74,11 +74,11 @@ export function onInitReply(d: Draft, ev: Ev, out: Out): void {
 }
 
 /**
- * A newly assigned task is created while the thread runs: its work in flight is gone (under EOS its
- * transaction was aborted), the store is wiped and restored, and the poll() answer that brought the
- * task is processed after the restore — it now counts as held since the restore.
+ * Drops the task's work in flight, as closing a task dirty does (StreamTask.closeDirty): the loop's
+ * pending continue and commit timers, the store, the batch being processed and its counts. Shared by
+ * a newly assigned task (restoreForNewTask) and a task migrated away (migration.ts closeDirty).
  */
-export function restoreForNewTask(d: Draft, out: Out): void {
+export function dropTaskWork(d: Draft, out: Out): void {
   out.cancel('continue');
   out.cancel('commitDue');
   d.store = {};
@@ -89,6 +89,15 @@ export function restoreForNewTask(d: Draft, out: Out): void {
   d.committing = false;
   d.batchWaiting = false;
   d.uncommitted = 0;
+}
+
+/**
+ * A newly assigned task is created while the thread runs: its work in flight is gone (under EOS its
+ * transaction was aborted), the store is wiped and restored, and the poll() answer that brought the
+ * task is processed after the restore — it now counts as held since the restore.
+ */
+export function restoreForNewTask(d: Draft, out: Out): void {
+  dropTaskWork(d, out);
   d.restoredRecords = 0;
   d.owned = Object.keys(d.heldBatch?.positions ?? {});
   startRestore(d, out);
