@@ -168,7 +168,7 @@ describe('failure injection', () => {
     // the region is named in the page's language too
     const panelKo = page.getByRole('region', { name: '장애 주입' });
     await panelKo.getByRole('heading', { name: '장애 주입' }).waitFor();
-    await panelKo.getByRole('button', { name: '버리기 (drop)' }).waitFor();
+    await panelKo.getByRole('button', { name: '버리기', exact: true }).waitFor();
     await page.evaluate(() => window.__eosLab?.store.getState().setLanguage('en'));
     await panel.getByLabel('Process').selectOption('orders-service');
     await panel.getByRole('button', { name: 'Crash', exact: true }).waitFor();

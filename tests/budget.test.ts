@@ -91,4 +91,20 @@ describe('page budgets', () => {
     expect(bytes).toBeGreaterThan(sim.recorder?.retainedBytes ?? 0);
     expect(approxBytes({ a: [1, 2, 3], b: 'xy' })).toBeGreaterThan(0);
   });
+
+  it('counts the structure checkpoints share once, so a long run is not stopped for memory it does not use', () => {
+    const shared = { script: Array.from({ length: 1000 }, (_, i) => ({ key: `k${i}` })) };
+    const seen = new WeakSet<object>();
+    const first = approxBytes({ step: 1, actor: shared }, Number.POSITIVE_INFINITY, seen);
+    const second = approxBytes({ step: 2, actor: shared }, Number.POSITIVE_INFINITY, seen);
+    expect(first).toBeGreaterThan(20000);
+    expect(second).toBeLessThan(200);
+    // a 20,000-record producer keeps its script in every checkpoint: the run is not a memory case
+    const v = validateScenario(longScenario(20000));
+    if (!v.ok) throw new Error('invalid');
+    const { sim } = startRun(v.resolved);
+    sim.run(8000);
+    expect(sim.checkpoints.length).toBeGreaterThan(8);
+    expect(new MemoryMeter().estimate(sim)).toBeLessThan(PAGE_BUDGETS.maxBytes / 4);
+  });
 });

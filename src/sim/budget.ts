@@ -89,32 +89,37 @@ export function sizeRefusal(s: Scenario, budgets: PageBudgets = PAGE_BUDGETS): B
 
 /**
  * A rough size of a value in bytes (8 per number or reference, strings by length), walking at most
- * `limit` values: used on one checkpoint to estimate what all of them retain.
+ * `limit` values. Objects in `seen` are counted as a reference only (they were counted before), and
+ * every object walked is added to it: so a series of values that share structure is counted once.
  */
-export function approxBytes(value: unknown, limit = 200000): number {
+export function approxBytes(value: unknown, limit = 200000, seen?: WeakSet<object>): number {
   let bytes = 0;
-  let seen = 0;
+  let walked = 0;
   const stack: unknown[] = [value];
-  while (stack.length && seen < limit) {
+  while (stack.length && walked < limit) {
     const v = stack.pop();
-    seen++;
+    walked++;
     if (typeof v === 'string') bytes += 16 + v.length * 2;
     else if (v === null || typeof v !== 'object') bytes += 8;
-    else if (ArrayBuffer.isView(v)) bytes += 64 + v.byteLength;
-    else if (v instanceof Map) {
-      bytes += 64;
-      for (const [k, x] of v) stack.push(k, x);
-    } else if (v instanceof Set) {
-      bytes += 64;
-      for (const x of v) stack.push(x);
-    } else if (Array.isArray(v)) {
-      bytes += 32;
-      for (const x of v) stack.push(x);
-    } else {
-      bytes += 32;
-      for (const k in v) {
-        bytes += 8;
-        stack.push((v as Record<string, unknown>)[k]);
+    else if (seen?.has(v)) bytes += 8;
+    else {
+      seen?.add(v);
+      if (ArrayBuffer.isView(v)) bytes += 64 + v.byteLength;
+      else if (v instanceof Map) {
+        bytes += 64;
+        for (const [k, x] of v) stack.push(k, x);
+      } else if (v instanceof Set) {
+        bytes += 64;
+        for (const x of v) stack.push(x);
+      } else if (Array.isArray(v)) {
+        bytes += 32;
+        for (const x of v) stack.push(x);
+      } else {
+        bytes += 32;
+        for (const k in v) {
+          bytes += 8;
+          stack.push((v as Record<string, unknown>)[k]);
+        }
       }
     }
   }
@@ -123,20 +128,25 @@ export function approxBytes(value: unknown, limit = 200000): number {
 
 /**
  * The retained-memory estimate of a run under way: the recorder's columns (exact, with their room
- * to grow) plus the checkpoints, each sized like a sample (the latest one is re-measured whenever
- * their number doubles, as the state grows with the run).
+ * to grow) plus the checkpoints. A checkpoint keeps references to the actors' immutable snapshots,
+ * so consecutive checkpoints share most of their structure (a producer's script, the log so far):
+ * each checkpoint is walked once, when it is new, and counts only the objects no earlier one held.
  */
 export class MemoryMeter {
-  private sampledAt = 0;
-  private perCheckpoint = 0;
+  private seen = new WeakSet<object>();
+  private walked = 0;
+  private checkpointBytes = 0;
 
   estimate(sim: Simulation): number {
     const checkpoints = sim.checkpoints;
-    const n = checkpoints.length;
-    if (n > 0 && n >= this.sampledAt * 2) {
-      this.perCheckpoint = approxBytes(checkpoints[n - 1]);
-      this.sampledAt = n;
+    if (checkpoints.length < this.walked) {
+      // the run's checkpoints were replaced (a fork): start over
+      this.seen = new WeakSet();
+      this.walked = 0;
+      this.checkpointBytes = 0;
     }
-    return (sim.recorder?.retainedBytes ?? 0) + n * this.perCheckpoint;
+    for (; this.walked < checkpoints.length; this.walked++)
+      this.checkpointBytes += approxBytes(checkpoints[this.walked], Number.POSITIVE_INFINITY, this.seen);
+    return (sim.recorder?.retainedBytes ?? 0) + this.checkpointBytes;
   }
 }

@@ -274,6 +274,40 @@ describe('losses name their kind and cause', () => {
     expect(log.sentence).toContain('the coordinator aborted it after transaction.timeout.ms');
   });
 
+  it('losses that read the same share one sentence, whatever their offsets: "evt-1 and evt-2 … aborted them"', () => {
+    const rec = (offset: number, eventId: string) => ({
+      offset,
+      eventId,
+      producerId: 1000,
+      epoch: 0,
+      outcome: 'aborted' as const,
+      origin: { client: 'app', ref: offset },
+    });
+    const a = rec(0, 'evt-1');
+    const b = rec(2, 'evt-2');
+    const v = computeVerdict(
+      input({
+        steps: [
+          step(0, 1, producerId('app', 1000, 0, 'app-1'), txn(1000, 0, 'Empty', 'Ongoing', 'app-1')),
+          step(1, 3, append('orders', a)),
+          step(2, 5, txn(1000, 0, 'Ongoing', 'PrepareAbort', 'app-1'), txn(1000, 0, 'PrepareAbort', 'CompleteAbort', 'app-1')),
+          step(3, 7, txn(1000, 0, 'CompleteAbort', 'Ongoing', 'app-1'), append('orders', b)),
+          step(4, 9, txn(1000, 0, 'Ongoing', 'PrepareAbort', 'app-1'), txn(1000, 0, 'PrepareAbort', 'CompleteAbort', 'app-1')),
+        ],
+        partitions: [partition('orders', [a, { offset: 1, control: 'ABORT', epoch: 0 }, b, { offset: 3, control: 'ABORT', epoch: 0 }])],
+      }),
+    );
+    const log = find<TopicFinding>(v, 'log', 'orders');
+    expect(log.losses.map((l) => [l.eventId, l.kind, l.offset])).toEqual([
+      ['evt-1', 'aborted-only', 0],
+      ['evt-2', 'aborted-only', 2],
+    ]);
+    expect(log.sentence).toMatch(/lost: evt-1 and evt-2 only in aborted transactions \(\S+ aborted them\)/);
+    expect(log.sentence.match(/aborted/g)?.length).toBe(2);
+    const ko = findingText(log, 'ko');
+    expect(ko.match(/취소된 트랜잭션에만 있습니다/g)?.length).toBe(1);
+  });
+
   it('removed by compaction before any reader received it is a loss; after a reader did, it is not', () => {
     const gone = { offset: 0, eventId: 'e-old', key: 'k' };
     const kept = { offset: 1, eventId: 'e-new', key: 'k' };

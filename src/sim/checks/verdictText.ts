@@ -48,8 +48,10 @@ function end(lang: Language, s: string): string {
 
 // ------------------------------------------------------------------ losses
 
-function lossClause(lang: Language, l: Loss): string {
+/** Why `l` was lost; `n` events share the clause (English says "them" for several). */
+function lossClause(lang: Language, l: Loss, n = 1): string {
   const a = l.actor ?? '';
+  const several = n > 1;
   switch (l.kind) {
     case 'acked-then-lost':
       return say(lang, `acknowledged to ${a}, yet nowhere in the log`, `${a}에게 확인 응답이 갔지만 로그 어디에도 없습니다`);
@@ -86,18 +88,22 @@ function lossClause(lang: Language, l: Loss): string {
       if (l.cause === 'timeout')
         return say(
           lang,
-          'only in an aborted transaction: the coordinator aborted it after transaction.timeout.ms',
+          several
+            ? 'only in aborted transactions: the coordinator aborted them after transaction.timeout.ms'
+            : 'only in an aborted transaction: the coordinator aborted it after transaction.timeout.ms',
           '취소된 트랜잭션에만 있습니다. transaction.timeout.ms가 지나 코디네이터가 취소했습니다',
         );
       if (l.cause === 'fenced')
         return say(
           lang,
-          'only in an aborted transaction: a newer instance with the same transactional.id fenced it and aborted it',
+          several
+            ? 'only in aborted transactions: a newer instance with the same transactional.id fenced the producer and aborted them'
+            : 'only in an aborted transaction: a newer instance with the same transactional.id fenced it and aborted it',
           '취소된 트랜잭션에만 있습니다. 같은 transactional.id의 새 인스턴스가 펜싱하고 취소했습니다',
         );
       return say(
         lang,
-        `only in an aborted transaction (${a} aborted it)`,
+        several ? `only in aborted transactions (${a} aborted them)` : `only in an aborted transaction (${a} aborted it)`,
         `취소된 트랜잭션에만 있습니다(${josa(a, '이/가')} 취소했습니다)`,
       );
     case 'open-only':
@@ -109,7 +115,11 @@ function lossClause(lang: Language, l: Loss): string {
         );
       return say(lang, `only in a transaction still open (offset ${l.offset})`, `아직 열린 트랜잭션(offset ${l.offset})에만 있습니다`);
     case 'compacted':
-      return say(lang, 'removed by compaction before any reader received it', '어떤 컨슈머도 받기 전에 컴팩션으로 지워졌습니다');
+      return say(
+        lang,
+        `removed by compaction before any reader received ${several ? 'them' : 'it'}`,
+        '어떤 컨슈머도 받기 전에 컴팩션으로 지워졌습니다',
+      );
     case 'not-published':
       return l.cause === 'down'
         ? say(
@@ -145,19 +155,20 @@ function lossClause(lang: Language, l: Loss): string {
 
 /** Losses grouped by what happened to them: "evt-1, evt-2 <why>". */
 function lossGroups(lang: Language, losses: readonly Loss[], where: boolean): string[] {
+  // events whose losses read the same (same place, same clause) share one sentence: the offset
+  // matters only where the clause names it (an open transaction's first offset, a committed offset)
   const groups = new Map<string, Loss[]>();
   for (const l of losses) {
-    const k = `${l.layer}|${l.subject}|${l.kind}|${l.cause}|${l.actor}|${l.offset}`;
+    const k = `${l.layer}|${l.subject}|${lossClause('en', l)}`;
     groups.set(k, [...(groups.get(k) ?? []), l]);
   }
   return [...groups.values()].map((g) => {
     const first = g[0] as Loss;
-    const subject = ids(
-      lang,
-      g.map((l) => l.eventId),
-    );
+    const eventIds = [...new Set(g.map((l) => l.eventId))];
+    const subject = ids(lang, eventIds);
     const place = where ? placeOf(lang, first) : '';
-    return lang === 'ko' ? `${place}${josa(subject, '은/는')} ${lossClause(lang, first)}` : `${subject}${place} ${lossClause(lang, first)}`;
+    const clause = lossClause(lang, first, eventIds.length);
+    return lang === 'ko' ? `${place}${josa(subject, '은/는')} ${clause}` : `${subject}${place} ${clause}`;
   });
 }
 
