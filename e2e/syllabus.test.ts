@@ -73,6 +73,22 @@ describe('the syllabus panels', () => {
     expect(errors).toEqual([]);
   });
 
+  it("the cost note leads to this run's cost and to the throughput pair side by side", async () => {
+    await open('ctp-exactly-once-crash');
+    const notes = await unfold('eos-notes');
+    await notes.getByRole('button', { name: "This run's cost" }).click();
+    const costHeading = page.getByTestId('cost-panel').getByRole('heading', { level: 2 });
+    await expect.poll(() => costHeading.evaluate((h) => h === document.activeElement)).toBe(true);
+    await notes.getByRole('button', { name: 'Compare at-least-once with exactly-once (A/B)' }).click();
+    const compare = page.getByTestId('compare-view');
+    await compare.getByTestId('compare-cost').waitFor();
+    const title = await compare.getByRole('heading', { level: 2 }).first().innerText();
+    expect(title).toContain('throughput-at-least-once');
+    expect(title).toContain('throughput-exactly-once');
+    await compare.getByTestId('compare-close').click();
+    expect(errors).toEqual([]);
+  });
+
   it('the code panel: the transactional loop of the preset that runs it, as javaCode writes it; Korean comments in Korean', async () => {
     const preset = await open('ctp-exactly-once-crash');
     const panel = await unfold('code-panel');

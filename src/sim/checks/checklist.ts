@@ -242,7 +242,7 @@ function guarantee(trace: Trace, say: Say): Item {
     return fail(
       say(
         `${who} runs with enable.idempotence=false: a batch retried after a lost ack is written twice.`,
-        `${josa(who, '은/는')} enable.idempotence=false로 실행됩니다. ack를 잃고 재시도한 배치가 두 번 기록됩니다.`,
+        `${josa(who, '은/는')} enable.idempotence=false로 실행됩니다. 확인 응답을 잃고 재시도한 배치가 두 번 기록됩니다.`,
       ),
       CHECKLIST_PRESETS.idempotenceOff,
     );

@@ -124,7 +124,7 @@ const PLAN_EN: Record<string, string> = {
 const PLAN_KO: Record<string, string> = {
   process: '레코드 처리 중',
   sideEffect: 'Kafka 밖에 쓰는 중',
-  produce: '결과 produce 중',
+  produce: '결과를 쓰는 중',
   beginTransaction: 'beginTransaction()',
   sendOffsets: 'sendOffsetsToTransaction()',
   commitTransaction: 'commitTransaction()',

@@ -25,7 +25,7 @@ const TEXT = {
     protocol: (v: 1 | 2, verification: boolean) =>
       v === 2
         ? '트랜잭션 프로토콜 v2 (KIP-890, Kafka 4.x 기본값): 리더가 첫 배치를 검증할 때 파티션을 트랜잭션에 추가하고, EndTxn마다 producer epoch가 올라갑니다. 그래서 마커는 새 epoch를 갖고, 늦게 도착한 이전 epoch의 Produce 요청은 펜싱됩니다.'
-        : `트랜잭션 프로토콜 v1: 프로듀서가 AddPartitionsToTxn과 AddOffsetsToTxn을 직접 보내고, 마커는 프로듀서의 epoch를 갖습니다. 파티션 검증은 ${verification ? '켜져 있습니다' : '꺼져 있습니다 (늦은 produce가 걸린 트랜잭션을 열 수 있습니다)'}.`,
+        : `트랜잭션 프로토콜 v1: 프로듀서가 AddPartitionsToTxn과 AddOffsetsToTxn을 직접 보내고, 마커는 프로듀서의 epoch를 갖습니다. 파티션 검증은 ${verification ? '켜져 있습니다' : '꺼져 있습니다 (늦게 도착한 Produce 요청이 끝나지 않는 트랜잭션을 열 수 있습니다)'}.`,
     summary: '이 모델이 Kafka를 단순화한 부분',
     items: [
       '파티션당 복제본 하나: HW(하이 워터마크)는 LEO(로그 끝 offset)와 같고, acks=1과 acks=all이 같게 동작하며, 리더는 바뀌지 않습니다.',

@@ -59,7 +59,18 @@ export const EOS_NOTES: readonly EosNote[] = [
   },
 ];
 
+/** The presets the cost note opens side by side: the same work, at-least-once and exactly-once. */
+export const COST_PAIR = ['throughput-at-least-once', 'throughput-exactly-once'] as const;
+
 export const NOTES_TEXT = {
-  en: { summary: 'Notes: what a run cannot show' },
-  ko: { summary: '노트: 실행으로 보여 줄 수 없는 것' },
+  en: {
+    summary: 'Notes: what a run cannot show',
+    runCost: "This run's cost",
+    comparePair: 'Compare at-least-once with exactly-once (A/B)',
+  },
+  ko: {
+    summary: '노트: 실행으로 보여 줄 수 없는 것',
+    runCost: '이 실행의 비용 보기',
+    comparePair: 'at-least-once와 exactly-once 나란히 비교(A/B)',
+  },
 } as const;
