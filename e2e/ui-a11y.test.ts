@@ -53,6 +53,28 @@ describe('accessibility and screenshots of the main view', () => {
       await page.close();
     });
 
+  it('at 1280×720 the header stays compact with every button: the title in at most two lines, the workspace keeps most of the height', async () => {
+    const page = await openPage(browser, { width: 1280, height: 720 });
+    const errors = watchErrors(page);
+    // the longest preset title beside every header button (Break it, Import dump, Compare A/B, …)
+    await loadScenario(page, findPreset('opening-story')?.scenario);
+    for (const language of ['en', 'ko'] as const) {
+      await page.evaluate((l) => window.__eosLab?.store.getState().setLanguage(l), language);
+      const title = page.locator('.scenario-title h2');
+      await title.waitFor();
+      const lines = await title.evaluate((h) =>
+        Math.round(h.getBoundingClientRect().height / Number.parseFloat(getComputedStyle(h).lineHeight)),
+      );
+      expect(lines, language).toBeLessThanOrEqual(2);
+      const header = await page.locator('.app-header').boundingBox();
+      const workspace = await page.locator('.workspace').boundingBox();
+      expect(header?.height ?? 999, language).toBeLessThanOrEqual(120);
+      expect(workspace?.height ?? 0, language).toBeGreaterThanOrEqual(460);
+    }
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('phone width: panels stacked, nothing wider than the screen, no axe violations', async () => {
     const page = await openPage(browser, { width: 390, height: 844 });
     const errors = watchErrors(page);
