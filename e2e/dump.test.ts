@@ -7,6 +7,8 @@
 import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { bigDump } from '../bench/dumpData';
+import { MAX_LINKABLE_TEXT } from '../src/ui/dump/dumpLink';
 import { launchBrowser, screenshot, watchErrors } from './browser';
 
 let browser: Browser;
@@ -64,6 +66,23 @@ describe('dump import', () => {
 
     await page.getByTestId('dump-close').click();
     await page.getByTestId('timeline').waitFor();
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('a dump too large for a link is read by the worker, drawn, and says it has no link', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const errors = watchErrors(page);
+    await page.goto(inject('baseUrl'));
+    await page.getByTestId('import-dump').click();
+    const text = bigDump(5000);
+    expect(text.length).toBeGreaterThan(MAX_LINKABLE_TEXT);
+    await dropFiles(page, [{ name: 'big.log.txt', text }]);
+    const lane = page.getByRole('img', { name: /^bench-0: / });
+    await lane.waitFor();
+    const link = page.getByTestId('dump-copy-link');
+    expect(await link.isDisabled()).toBe(true);
+    expect(await link.innerText()).toMatch(/too (long|large)/i);
     expect(errors).toEqual([]);
     await page.close();
   });

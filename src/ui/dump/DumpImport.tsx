@@ -2,11 +2,12 @@
 import { useId, useState } from 'react';
 import { describeIssue } from '../../sim/dump/text';
 import { useSim } from '../useSim';
+import { type DumpInput, fileInput } from './dumpInput';
 import { dumpStore, useDump } from './dumpStore';
 import { dumpStrings } from './dumpStrings';
 
-async function readFiles(list: FileList | null): Promise<{ name: string; text: string }[]> {
-  return Promise.all([...(list ?? [])].map(async (f) => ({ name: f.name, text: await f.text() })));
+function readFiles(list: FileList | null): Promise<DumpInput[]> {
+  return Promise.all([...(list ?? [])].map(fileInput));
 }
 
 export function DumpImport() {
@@ -17,7 +18,7 @@ export function DumpImport() {
   const [text, setText] = useState('');
   const [over, setOver] = useState(false);
   const titleId = useId();
-  const open = (sources: { name: string; text: string }[]) => {
+  const open = (sources: DumpInput[]) => {
     if (sources.length) void dumpStore.getState().open(sources);
   };
   return (

@@ -8,12 +8,12 @@ import { useMemo, useState } from 'react';
 import { type Selection, simStore } from '../../store/simStore';
 import { downloadBlob, downloadText } from '../export/download';
 import { svgToPng } from '../export/timelinePng';
-import { buildLane } from '../timeline/laneModel';
 import type { LaneExtent } from '../timeline/offsetScale';
 import { PartitionLanes } from '../timeline/PartitionLanes';
 import { timelineStrings } from '../timeline/timelineText';
 import { useSim } from '../useSim';
 import { DumpFindings } from './DumpFindings';
+import { linkableSources } from './dumpInput';
 import { encodeDumpLink } from './dumpLink';
 import { dumpStore, useDump } from './dumpStore';
 import { dumpStrings } from './dumpStrings';
@@ -28,13 +28,16 @@ export function DumpView() {
   const sources = useDump((s) => s.sources);
   const [selection, setSelection] = useState<Selection | null>(null);
   const [copied, setCopied] = useState<string | null>(null);
-  const lanes = useMemo(() => (analysis ? analysis.lanes.map((l) => buildLane(l.row)) : []), [analysis]);
+  const lanes = useDump((s) => s.lanes);
   const extents = useMemo(() => {
     const m = new Map<string, LaneExtent>();
     for (const l of lanes) m.set(l.key, { start: l.logStartOffset, end: l.logEndOffset + 1 });
     return m;
   }, [lanes]);
-  const link = useMemo(() => encodeDumpLink(sources), [sources]);
+  const link = useMemo(() => {
+    const texts = linkableSources(sources);
+    return texts ? encodeDumpLink(texts) : null;
+  }, [sources]);
   if (!analysis) return null;
   const title = t.title(analysis.lanes.length, analysis.records);
   const svg = () =>

@@ -4,12 +4,14 @@
  * answer goes back in pieces (dumpChunks.ts) so that receiving it does not block the page either.
  */
 import { analyzeDump } from '../../sim/dump/analyze';
-import { type DumpSource, parseDumps } from '../../sim/dump/parse';
+import { parseDumps } from '../../sim/dump/parse';
 import { splitAnalysis } from './dumpChunks';
+import { type DumpInput, readInputs } from './dumpInput';
 
-self.onmessage = (e: MessageEvent<{ id: number; sources: DumpSource[] }>) => {
+self.onmessage = async (e: MessageEvent<{ id: number; sources: DumpInput[] }>) => {
   const id = e.data.id;
-  const r = parseDumps(e.data.sources);
+  // a large file arrives unread: its text is read here, off the page's thread
+  const r = parseDumps(await readInputs(e.data.sources));
   if (!r.ok) {
     self.postMessage({ id, ok: false, errors: r.errors });
     return;
