@@ -9,7 +9,7 @@ import { shareText } from '../share/strings';
 import { findingSentence } from '../sim/checks/verdictText';
 import { errorText } from '../sim/scenario/validate';
 import { partitionRows } from '../sim/trace/logView';
-import { summarize } from '../sim/trace/summary';
+import { verdictAtStep } from '../sim/trace/summary';
 import { type Language, simStore } from '../store/simStore';
 import { BudgetNotice } from '../ui/layout/BudgetNotice';
 import { Timeline } from '../ui/timeline/Timeline';
@@ -130,7 +130,7 @@ function Verdict() {
   // the verdict's sentences in the page's language (findingSentence makes both from the same findings)
   const sentences = useMemo(() => {
     if (!trace || !view) return [];
-    const verdict = summarize(trace, view.step, view).verdict;
+    const verdict = verdictAtStep(trace, view);
     return verdict.layers.map((f) => findingSentence(f, verdict, language));
   }, [trace, view, language]);
   return (

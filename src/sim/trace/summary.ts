@@ -154,6 +154,15 @@ export function verdictAt(
   });
 }
 
+/**
+ * The verdict at the step `view` shows, and nothing else of the summary: what the verdict panel, the
+ * embed and the exported figure need (summarize also gathers every delivery and error, at about the
+ * same cost again).
+ */
+export function verdictAtStep(trace: Trace, view: SimView): Verdict {
+  return verdictAt(trace, factStepsBefore(trace, view.step), view, groupsOf(view), view.step >= trace.steps.length);
+}
+
 function groupsOf(view: SimView): { groupId: string; committed: Readonly<Record<string, number>> }[] {
   const gc = view.actors.get('group-coordinator')?.context as GroupCoordinatorContext | undefined;
   return Object.values(gc?.groups ?? {})

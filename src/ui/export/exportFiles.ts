@@ -3,7 +3,7 @@ import type { PresetText } from '../../sim/presets/ko';
 import { scenarioTexts } from '../../sim/presets/localized';
 import type { SimView, Trace } from '../../sim/run';
 import type { Scenario } from '../../sim/scenario/schema';
-import { summarize } from '../../sim/trace/summary';
+import { summarize, verdictAtStep } from '../../sim/trace/summary';
 import type { TimelineLanguage } from '../timeline/timelineText';
 import { buildFigure, type Figure } from './figure/figure';
 import type { FigureTheme } from './figure/figurePalette';
@@ -42,7 +42,7 @@ export function timelineFigure(trace: Trace, view: SimView, options: FigureFileO
     theme: options.theme,
     language: options.language,
     title: texts.title ?? trace.scenario.id ?? 'EOS Lab',
-    verdict: summarize(trace, view.step, view).verdict,
+    verdict: verdictAtStep(trace, view),
     includeInternal: options.includeInternal ?? false,
   });
 }

@@ -1,5 +1,5 @@
 /**
- * The layered verdict at the current step (the engine's summarize(trace, step).verdict): one row
+ * The layered verdict at the current step (the engine's verdictAtStep(trace, view)): one row
  * per finding — the Kafka log and committed output per topic, delivery per consumer, processing per
  * application, each system outside Kafka, losses — with its status (once, more than once, lost,
  * stalled, not applicable), its sentence and the facts under it (what each copy is, what pins the
@@ -9,7 +9,7 @@
  */
 import { useId, useMemo } from 'react';
 import { findingSentence, LAYER_NAMES, STATUS_NAMES } from '../../sim/checks/verdictText';
-import { eventlessTopicsOf, outputTopicsOf, summarize } from '../../sim/trace/summary';
+import { eventlessTopicsOf, outputTopicsOf, verdictAtStep } from '../../sim/trace/summary';
 import { useStrings } from '../i18n';
 import { StepLinks } from '../StepLink';
 import { useSim } from '../useSim';
@@ -40,7 +40,8 @@ export function VerdictPanel() {
   const language = useSim((s) => s.language);
   // while a long run plays, recompute a few times a second rather than on every frame
   const view = useThrottled(liveView, 200, playing && (trace?.steps.length ?? 0) > 5000);
-  const summary = useMemo(() => (trace && view ? summarize(trace, view.step, view) : null), [trace, view]);
+  // the verdict alone: the rest of summarize (every delivery, every error) would double the cost
+  const summary = useMemo(() => (trace && view ? { atStep: view.step, verdict: verdictAtStep(trace, view) } : null), [trace, view]);
   const ignoredTopics = useMemo(() => (trace ? eventlessTopicsOf(trace) : new Set<string>()), [trace]);
   const causes = useMemo(() => (trace && view ? counterStepsAt(trace, view.step, ignoredTopics) : null), [trace, view, ignoredTopics]);
   if (!trace || !summary || !causes) return null;
