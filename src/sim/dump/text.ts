@@ -4,6 +4,8 @@
  * prints. Every piece of text taken from the input is passed through `esc` by the caller's choice
  * (the terminal escapes control characters; the page renders text as text).
  */
+
+import { textTable } from '../trace/textTable';
 import type { DumpAnalysis, OpenTxn } from './analyze';
 import type { DumpIssue } from './types';
 
@@ -58,18 +60,6 @@ export function describeOpenTxn(o: OpenTxn, language: DumpLanguage = 'en'): stri
   return `producerId ${o.producerId} (epoch ${o.producerEpoch}) has a transaction open since offset ${o.startOffset} (${o.records} record(s), last at ${o.lastOffset})`;
 }
 
-function table(rows: string[][]): string {
-  const widths = (rows[0] ?? []).map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
-  return rows
-    .map((r) =>
-      r
-        .map((c, i) => c.padEnd((widths[i] ?? 0) + 2))
-        .join('')
-        .trimEnd(),
-    )
-    .join('\n');
-}
-
 /** The findings as `npm run sim -- --import` prints them. `esc` escapes input text for the terminal. */
 export function renderDumpReport(a: DumpAnalysis, esc: (s: string) => string = (s) => s): string {
   const out: string[] = [];
@@ -98,7 +88,7 @@ export function renderDumpReport(a: DumpAnalysis, esc: (s: string) => string = (
           String(o.lastTimestamp ?? '-'),
         ]);
       lines.push(
-        table(rows)
+        textTable(rows)
           .split('\n')
           .map((x) => `    ${x}`)
           .join('\n'),

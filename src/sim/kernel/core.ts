@@ -8,7 +8,7 @@
  * (processFaults.ts).
  */
 import type { ActorDriver } from './actorDriver';
-import type { Effect, FactBase } from './effects';
+import type { Effect } from './effects';
 import type { ActorId, Envelope } from './envelope';
 import { EventQueue, type Queued } from './eventQueue';
 import { actorInProcess, type KernelFault, type ProcessId } from './faults';
@@ -18,22 +18,10 @@ import { Network } from './network';
 import { Prng, seedPrng } from './prng';
 import type { QueueItem } from './queueItem';
 import type { Recorder } from './recorder';
-import type { ActorSpec, KernelOptions, StepKind, StopReason } from './types';
+import type { ActorSpec, KernelOptions, StopReason, TraceStep } from './types';
 
-/** What a step did, as dispatch and the fault handlers report it to the kernel. */
-export interface StepRecord {
-  readonly actor: ActorId;
-  readonly kind: StepKind;
-  readonly label: string;
-  readonly from: ActorId | null;
-  readonly envelope: number | null;
-  readonly detail: Readonly<Record<string, unknown>> | null;
-  readonly before: string;
-  readonly after: string;
-  readonly sent: readonly number[];
-  readonly facts: readonly FactBase[];
-  readonly faults: readonly string[];
-}
+/** What a step did, as dispatch and the fault handlers report it to the kernel: a trace step before the kernel numbers and times it. */
+export type StepRecord = Omit<TraceStep, 'i' | 't'>;
 
 /** Seqs handed out by pushFirst: unique, and below every ordinary seq (which count up from 0). */
 export const FIRST_SEQ_BASE = -(2 ** 52);

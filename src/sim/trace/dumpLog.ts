@@ -9,6 +9,7 @@ import { STATUS_NAMES } from '../checks/verdictText';
 import type { PartitionRow, RecordRow } from './logView';
 import type { TraceSummary } from './summary';
 import { escapeForTerminal as t } from './terminalText';
+import { textTable } from './textTable';
 
 function batches(rows: readonly RecordRow[]): RecordRow[][] {
   const out: RecordRow[][] = [];
@@ -49,18 +50,6 @@ export function dumpPartition(p: PartitionRow): string {
   return lines.join('\n');
 }
 
-function table(rows: string[][]): string {
-  const widths = (rows[0] ?? []).map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
-  return rows
-    .map((r) =>
-      r
-        .map((c, i) => c.padEnd((widths[i] ?? 0) + 2))
-        .join('')
-        .trimEnd(),
-    )
-    .join('\n');
-}
-
 export function describeGroups(s: TraceSummary): string {
   const out: string[] = [];
   for (const g of s.groups) {
@@ -81,7 +70,9 @@ export function describeGroups(s: TraceSummary): string {
         String(g.generation),
       ]);
     }
-    out.push(rows.length > 1 ? table(rows) : `GROUP ${t(g.groupId)}: no committed offsets (state ${g.state}, generation ${g.generation})`);
+    out.push(
+      rows.length > 1 ? textTable(rows) : `GROUP ${t(g.groupId)}: no committed offsets (state ${g.state}, generation ${g.generation})`,
+    );
     const pending = g.pendingTransactionalOffsets;
     if (pending.length)
       out.push(
