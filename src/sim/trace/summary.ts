@@ -233,7 +233,7 @@ export function summarize(trace: Trace, atStep: number = trace.steps.length, vie
         store: ctx?.store ?? {},
       };
     });
-  const verdict = verdictAt(trace, factStepsBefore(trace, step), view, groups, step >= trace.steps.length);
+  const verdict = verdictAtStep(trace, view);
   return {
     scenario: s,
     traceHash: trace.traceHash,

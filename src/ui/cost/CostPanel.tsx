@@ -65,7 +65,10 @@ export function CostPanel() {
   if (!trace || !cost) return null;
   return (
     <section className="cost-panel" aria-labelledby={titleId} data-testid="cost-panel">
-      <h2 id={titleId}>{t.title}</h2>
+      {/* focusable by script: the notes panel's cost note moves the focus here */}
+      <h2 id={titleId} tabIndex={-1}>
+        {t.title}
+      </h2>
       <div className="cost-body">
         <CostFigures cost={cost} t={t} />
         <CostAssumptions scenario={trace.scenario} t={t} />

@@ -8,7 +8,6 @@ import { COST_PAIR, EOS_NOTES, NOTES_TEXT } from './eosNotes';
 function showRunCost() {
   const heading = document.querySelector<HTMLElement>('[data-testid="cost-panel"] h2');
   if (!heading) return;
-  heading.tabIndex = -1;
   heading.scrollIntoView({ block: 'start' });
   heading.focus({ preventScroll: true });
 }
