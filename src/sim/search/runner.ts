@@ -1,22 +1,24 @@
 /**
- * The one place the search runs the engine: `runSchedule(base, faults)` → verdict, traceHash, an
- * effect hash and, for enumerating the next fault, the run itself.
+ * The one place the search runs the engine: `runSchedule(base, faults, parent?)` → verdict,
+ * traceHash, an effect hash and, for enumerating the next fault, the run itself.
  *
- * Today every schedule is a full rerun through the public run API (startRun/finishTrace). When the
- * recorder's fast mode (hash + verdict accumulators) and forks from checkpoints land, this file is
- * what changes: a schedule whose faults all fire after step k can restore the checkpoint before k of
- * its parent run (`forkAt`), and a run whose trace is not needed (a leaf of the search) can run in
- * fast mode. Nothing else in src/sim/search touches the kernel.
+ * A schedule extends its parent's by one fault that fires at a step after the parent's own: every
+ * step before it is the parent's. So a schedule given its parent runs on from the parent's latest
+ * checkpoint before that step (`startFork`, trace/fork.ts — the same forks an edit in the page
+ * makes, property-tested against full runs), and keeps the parent's named points before it. Without
+ * a parent (the root, shrinking), it runs in full. Nothing else in src/sim/search touches the kernel.
  */
 
 import type { Verdict } from '../checks/verdict';
 import type { ActorId } from '../kernel/envelope';
 import { StreamHash } from '../kernel/hash';
 import type { Simulation, TraceStep } from '../kernel/simulation';
-import { finishTrace, startRun, type Trace } from '../run';
+import { finishTrace, startRun, stateAt, type Trace } from '../run';
 import type { FaultSpec, Scenario } from '../scenario/schema';
 import { type ResolvedScenario, validateScenario } from '../scenario/validate';
-import { summarize } from '../trace/summary';
+import { startFork } from '../trace/fork';
+import { verdictAtStep } from '../trace/summary';
+import { RecordedTrace } from '../trace/trace';
 
 /** A named point an application passed (afterPoll, afterProcess …) at a step, with its detail. */
 export interface PointOccurrence {
@@ -43,6 +45,8 @@ export interface ScheduleRun {
   readonly endTime: number;
   readonly trace: Trace;
   readonly points: readonly PointOccurrence[];
+  /** The step it ran on from, restored from its parent's checkpoint (0: it ran in full). */
+  readonly forkedFrom: number;
 }
 
 /** Failures the search injects itself; the rest of a scenario's faults (runCleaner) are its workload. */
@@ -80,15 +84,36 @@ export function effectHashOf(steps: Iterable<TraceStep>): string {
   return h.digest();
 }
 
-export function runSchedule(base: SearchBase, faults: readonly FaultSpec[]): ScheduleRun {
-  const scenario = scheduleScenario(base, faults);
+/** The run a schedule extends, and the step its one more fault fires at (every step before it is the parent's). */
+export interface ScheduleParent {
+  readonly run: ScheduleRun;
+  readonly step: number;
+}
+
+/**
+ * A search's runs keep a checkpoint this often (the page's default is every 256 steps): a schedule
+ * forks from its parent's last checkpoint before its new fault, so dense checkpoints leave little
+ * to run again. Checkpoints never change a run (every preset's traceHash is the same with either
+ * interval), and links are made from the configuration, not from these runs.
+ */
+export const SEARCH_CHECKPOINT_EVERY = 16;
+
+export function runSchedule(base: SearchBase, faults: readonly FaultSpec[], parent?: ScheduleParent): ScheduleRun {
+  const scheduled = scheduleScenario(base, faults);
+  const scenario: Scenario = { ...scheduled, run: { ...scheduled.run, checkpointEvery: SEARCH_CHECKPOINT_EVERY } };
   const resolved: ResolvedScenario = { ...base.resolved, scenario };
-  const { sim, built } = startRun(resolved);
-  const points: PointOccurrence[] = [];
+  const started =
+    parent && parent.run.trace instanceof RecordedTrace
+      ? startFork(parent.run.trace, resolved, parent.step)
+      : { ...startRun(resolved), from: 0 };
+  const { sim, built, from } = started;
+  // the points of the steps the fork did not run again are the parent's (a point carries the index
+  // of the step that passed it)
+  const points: PointOccurrence[] = from > 0 && parent ? parent.run.points.filter((p) => p.step < from) : [];
   listenToPoints(sim, points);
   sim.run();
   const trace = finishTrace(resolved, built, sim);
-  const verdict = summarize(trace).verdict;
+  const verdict = verdictAtStep(trace, stateAt(trace, trace.steps.length));
   return {
     verdict,
     traceHash: trace.traceHash,
@@ -97,5 +122,6 @@ export function runSchedule(base: SearchBase, faults: readonly FaultSpec[]): Sch
     endTime: trace.endTime,
     trace,
     points,
+    forkedFrom: from,
   };
 }

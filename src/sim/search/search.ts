@@ -195,7 +195,8 @@ export function* search(base: SearchBase, config: SearchConfig, control: SearchC
           break;
         }
         const cs = [...parent.candidates, c];
-        const run = runSchedule(base, faultsOf(cs));
+        // the child is its parent's run up to the step its new fault fires at: run on from there
+        const run = runSchedule(base, faultsOf(cs), { run: parentRun, step: c.step });
         tried++;
         levelTried++;
         if (seen.has(run.effectHash)) {
