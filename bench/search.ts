@@ -49,7 +49,7 @@ export async function benchSearch(figure: FigureFn, target: TargetFn): Promise<v
     'search-rate',
     '≥ 1,000 schedules/s with two workers',
     two >= 1000,
-    `${Math.round(two)}/s (full reruns until the recorder's fast mode and forks land)`,
+    `${Math.round(two)}/s (schedules fork from their parent; the engine's step rate bounds it)`,
   );
   target('search-scale', 'two workers ≥ 1.7× one', two / one >= 1.7, `${(two / one).toFixed(2)}×`);
   let slowest = 0;
