@@ -2,7 +2,8 @@
  * A modal panel on the native <dialog>: the browser traps focus, Escape closes it, and focus
  * returns to the button that opened it.
  */
-import { type ReactNode, useEffect, useId, useRef } from 'react';
+import type { ReactNode } from 'react';
+import { useModalDialog } from '../ui/useModalDialog';
 
 export interface ModalProps {
   readonly title: string;
@@ -14,31 +15,12 @@ export interface ModalProps {
 }
 
 export function Modal({ title, onClose, children, closeLabel, testId, wide }: ModalProps) {
-  const ref = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
-  const closeRef = useRef(onClose);
-  closeRef.current = onClose;
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    if (!dialog.open) dialog.showModal();
-    const onCancel = (e: Event) => {
-      e.preventDefault();
-      closeRef.current();
-    };
-    dialog.addEventListener('cancel', onCancel);
-    return () => {
-      dialog.removeEventListener('cancel', onCancel);
-      if (dialog.open) dialog.close();
-      opener?.focus();
-    };
-  }, []);
+  const { ref, titleId, close } = useModalDialog(onClose);
   return (
     <dialog ref={ref} className={wide ? 'eos-modal wide' : 'eos-modal'} aria-labelledby={titleId} data-testid={testId}>
       <div className="eos-modal-head">
         <h2 id={titleId}>{title}</h2>
-        <button type="button" className="eos-modal-close" onClick={() => closeRef.current()} aria-label={closeLabel}>
+        <button type="button" className="eos-modal-close" onClick={close} aria-label={closeLabel}>
           ×
         </button>
       </div>

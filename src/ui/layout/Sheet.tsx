@@ -2,7 +2,8 @@
  * A panel over the page on the native modal <dialog> (the browser keeps focus inside, Escape closes,
  * focus goes back to the opener): a drawer on the right on wide screens, a bottom sheet on phones.
  */
-import { type ReactNode, useEffect, useId, useRef } from 'react';
+import type { ReactNode } from 'react';
+import { useModalDialog } from '../useModalDialog';
 
 export interface SheetProps {
   readonly title: string;
@@ -13,31 +14,12 @@ export interface SheetProps {
 }
 
 export function Sheet({ title, closeLabel, onClose, children, testId }: SheetProps) {
-  const ref = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
-  const close = useRef(onClose);
-  close.current = onClose;
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    if (!dialog.open) dialog.showModal();
-    const onCancel = (e: Event) => {
-      e.preventDefault();
-      close.current();
-    };
-    dialog.addEventListener('cancel', onCancel);
-    return () => {
-      dialog.removeEventListener('cancel', onCancel);
-      if (dialog.open) dialog.close();
-      opener?.focus();
-    };
-  }, []);
+  const { ref, titleId, close } = useModalDialog(onClose);
   return (
     <dialog ref={ref} className="sheet" aria-labelledby={titleId} data-testid={testId}>
       <div className="sheet-head">
         <h2 id={titleId}>{title}</h2>
-        <button type="button" className="sheet-close" onClick={() => close.current()} aria-label={closeLabel}>
+        <button type="button" className="sheet-close" onClick={close} aria-label={closeLabel}>
           ×
         </button>
       </div>
