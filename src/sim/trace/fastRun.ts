@@ -8,29 +8,20 @@
 
 import type { Verdict } from '../checks/verdict';
 import type { FactBase } from '../kernel/effects';
-import { Simulation, type StopReason, type TraceStep } from '../kernel/simulation';
-import { type BuiltScenario, buildScenario } from '../scenario/build';
-import type { Scenario } from '../scenario/schema';
+import { Simulation, type TraceStep } from '../kernel/simulation';
+import { buildScenario } from '../scenario/build';
 import { type ResolvedScenario, validateScenario } from '../scenario/validate';
-import { verdictAt } from './summary';
-import type { SimView } from './trace';
+import { factStep, verdictAt } from './summary';
+import type { SimView, Trace } from './trace';
 
-export interface FastRun {
-  readonly scenario: Scenario;
-  readonly resolved: ResolvedScenario;
-  readonly built: BuiltScenario;
-  readonly traceHash: string;
-  readonly stopReason: StopReason;
-  readonly stopDetail: string | null;
+/** A run's identity and end as a recorded trace has them (Trace), without its steps: their count. */
+export interface FastRun extends Pick<Trace, 'scenario' | 'resolved' | 'built' | 'traceHash' | 'stopReason' | 'stopDetail' | 'endTime'> {
   readonly steps: number;
-  readonly endTime: number;
   /** The state after the last step. */
   readonly final: SimView;
   /** The layered verdict at the end (computed on first read). */
   readonly verdict: Verdict;
 }
-
-const EMPTY: readonly never[] = Object.freeze([]);
 
 /** Runs a valid scenario in fast mode (to its end, or `untilStep` steps). Throws on an invalid one. */
 export function runFast(input: unknown, options: { untilStep?: number } = {}): FastRun {
@@ -45,21 +36,7 @@ export function runFastResolved(resolved: ResolvedScenario, options: { untilStep
   // only the steps with facts, as steps the verdict can read (index, time, facts)
   const factSteps: TraceStep[] = [];
   sim.factSink = (i: number, t: number, facts: readonly FactBase[]) => {
-    factSteps.push({
-      i,
-      t,
-      actor: '',
-      kind: 'call',
-      label: '',
-      from: null,
-      envelope: null,
-      detail: null,
-      before: '',
-      after: '',
-      sent: EMPTY,
-      facts,
-      faults: EMPTY,
-    });
+    factSteps.push(factStep(i, t, facts));
   };
   sim.run(options.untilStep ?? Number.POSITIVE_INFINITY);
   const final: SimView = {

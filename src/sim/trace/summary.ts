@@ -68,6 +68,34 @@ export function outputTopicsOf(s: Scenario): string[] {
 }
 
 const EMPTY: readonly never[] = Object.freeze([]);
+/**
+ * A step as the verdict reads it: its index, time and facts (and, when known, its actor and kind);
+ * the rest left empty. Views and fast runs hand the verdict only the steps that have facts.
+ */
+export function factStep(
+  i: number,
+  t: number,
+  facts: TraceStep['facts'],
+  actor: TraceStep['actor'] = '',
+  kind: TraceStep['kind'] = 'call',
+): TraceStep {
+  return {
+    i,
+    t,
+    actor,
+    kind,
+    label: '',
+    from: null,
+    envelope: null,
+    detail: null,
+    before: '',
+    after: '',
+    sent: EMPTY,
+    facts,
+    faults: EMPTY,
+  };
+}
+
 /** The steps of a trace that have facts, decoded once per trace (the facts of a step never change). */
 const factStepCache = new WeakMap<object, readonly TraceStep[]>();
 
@@ -82,22 +110,7 @@ export function factSteps(trace: Trace): readonly TraceStep[] {
   if (trace instanceof RecordedTrace) {
     const r = trace.recorder;
     for (let i = 0; i < r.stepCount; i++)
-      if (r.hasFacts(i))
-        list.push({
-          i,
-          t: r.t[i] as number,
-          actor: r.actorOf(i),
-          kind: r.kindOf(i),
-          label: '',
-          from: null,
-          envelope: null,
-          detail: null,
-          before: '',
-          after: '',
-          sent: EMPTY,
-          facts: r.factsAt(i),
-          faults: EMPTY,
-        });
+      if (r.hasFacts(i)) list.push(factStep(i, r.t[i] as number, r.factsAt(i), r.actorOf(i), r.kindOf(i)));
   } else for (const s of trace.steps) if (s.facts.length > 0) list.push(s);
   out = list;
   factStepCache.set(trace, out);

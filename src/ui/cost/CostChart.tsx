@@ -39,18 +39,15 @@ interface Bar {
   readonly kind: 'latency' | 'lso' | 'requests' | 'txn';
 }
 
-export function CostChart({
-  cost,
-  t,
-  scales,
-  differs,
-}: {
+export interface CostChartProps {
   readonly cost: RunCost;
   readonly t: CostStrings;
   readonly scales?: CostScales;
   /** Keys of bars whose figure differs from the other run's (A/B). */
   readonly differs?: ReadonlySet<string>;
-}) {
+}
+
+export function CostChart({ cost, t, scales, differs }: CostChartProps) {
   const s = scales ?? costScales([cost]);
   const ms = scaleLinear()
     .domain([0, s.maxMs])

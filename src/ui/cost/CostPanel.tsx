@@ -9,7 +9,7 @@ import type { Trace } from '../../sim/run';
 import type { Scenario } from '../../sim/scenario/schema';
 import { summarize } from '../../sim/trace/summary';
 import { useSim } from '../useSim';
-import { CostChart, type CostScales } from './CostChart';
+import { CostChart, type CostChartProps } from './CostChart';
 import { type CostStrings, costStrings } from './costStrings';
 
 const cache = new WeakMap<Trace, RunCost>();
@@ -35,17 +35,8 @@ export function CostAssumptions({ scenario, t }: { readonly scenario: Scenario; 
   );
 }
 
-export function CostFigures({
-  cost,
-  t,
-  scales,
-  differs,
-}: {
-  readonly cost: RunCost;
-  readonly t: CostStrings;
-  readonly scales?: CostScales;
-  readonly differs?: ReadonlySet<string>;
-}) {
+/** The chart and the committed records per virtual second (the same props as the chart). */
+export function CostFigures({ cost, t, scales, differs }: CostChartProps) {
   const perSecond = cost.committedPerSecond === null ? '–' : String(Math.round(cost.committedPerSecond * 100) / 100);
   return (
     <>
