@@ -4,7 +4,7 @@
  * the search promised. The page's own thread keeps answering while the workers search.
  */
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchBrowser, watchErrors } from './browser';
 import { openPage, position, verdictRows, waitForStep } from './ui-helpers';
 
@@ -56,4 +56,53 @@ describe('Break it', () => {
     expect(rows.find((r) => r.layer === 'processing' && r.subject === 'billing')?.status).toBe('more-than-once');
     expect(errors).toEqual([]);
   }, 120_000);
+
+  it('a search travels as a link: its settings and its answer open with the run, and Start reaches the same answer', async () => {
+    await page.getByTestId('open-gallery').click();
+    await page.getByTestId('break-it-lost-ack-idempotent').click();
+    const panel = page.getByTestId('break-it');
+    await panel.waitFor();
+    await panel.getByTestId('break-it-start').click();
+    const answer = panel.getByTestId('break-it-none');
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid="break-it-progress"]')?.getAttribute('data-running') === 'false',
+      null,
+      {
+        timeout: 60_000,
+      },
+    );
+    const said = await answer.innerText();
+    expect(said).toMatch(/^no counterexample among all \d+ schedules with ≤ 1 fault/);
+    const link = await panel.getByTestId('break-it-link').inputValue();
+    expect(link).toContain('#s=1.');
+
+    const other = await browser.newPage();
+    const otherErrors = watchErrors(other);
+    await other.goto(`${inject('baseUrl')}${link.slice(link.indexOf('#'))}`);
+    const reopened = other.getByTestId('break-it');
+    await reopened.waitFor();
+    expect(await reopened.getByTestId('break-it-property').inputValue()).toBe(await panel.getByTestId('break-it-property').inputValue());
+    expect(await reopened.getByTestId('break-it-bound').inputValue()).toBe('1');
+    const recorded = await reopened.getByTestId('break-it-recorded').innerText();
+    expect(recorded).toContain(`The link records: ${said}`);
+    // the run behind the panel is the one searched
+    await other.waitForFunction(() => document.querySelector('.app')?.getAttribute('data-status') === 'ready');
+    const openedId = await other.evaluate(
+      () =>
+        (window as unknown as { __eosLab?: { store: { getState(): { scenario: { id?: string } | null } } } }).__eosLab?.store.getState()
+          .scenario?.id,
+    );
+    expect(openedId).toBe('lost-ack-idempotent');
+    await reopened.getByTestId('break-it-start').click();
+    await other.waitForFunction(
+      () => document.querySelector('[data-testid="break-it-progress"]')?.getAttribute('data-running') === 'false',
+      null,
+      {
+        timeout: 60_000,
+      },
+    );
+    expect(await reopened.getByTestId('break-it-none').innerText()).toBe(said);
+    expect(otherErrors).toEqual([]);
+    await other.close();
+  }, 150_000);
 });

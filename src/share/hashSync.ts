@@ -10,6 +10,7 @@
 import { DEFAULT_PRESET_ID, findPreset } from '../sim/presets';
 import { encodeLink, looksLikeLink, toLinkSelection } from '../sim/scenario/link';
 import type { createSimStore, SimState } from '../store/simStore';
+import { openLinkedSearch } from '../ui/search/breakItStore';
 import { shareStore } from './shareState';
 import { openScenario, resolveSource } from './source';
 
@@ -59,6 +60,8 @@ export function openFragment(store: SimStore, hash: string): boolean {
   }
   openScenario(store, r.scenario, r.view);
   share.setMigratedFrom(r.migratedFrom ?? null);
+  // a Break it search's link opens the panel as it was, with what the search answered
+  if (r.view.search) openLinkedSearch(r.scenario, r.view.search);
   return true;
 }
 

@@ -13,6 +13,7 @@
  */
 import { deflateSync, Inflate, strToU8 } from 'fflate';
 import * as v from 'valibot';
+import { type LinkSearch, LinkSearchSchema } from '../search/searchLink';
 import { fromBase64Url, toBase64Url } from './base64url';
 import { describeIssue } from './issues';
 import { parseJsonText } from './jsonText';
@@ -54,6 +55,8 @@ export interface LinkView {
    * a link says `false` only when the person turned it off, so older links stay as they were.
    */
   readonly skipIdle?: boolean;
+  /** A Break it search to open with the run: its settings and, once it finished, its answer. */
+  readonly search?: LinkSearch;
 }
 
 export const DEFAULT_LINK_VIEW: LinkView = { step: 0, selection: null, language: 'en' };
@@ -95,6 +98,7 @@ export const LinkViewSchema = v.strictObject({
   selection: v.nullable(SelectionSchema),
   language: v.picklist(['en', 'ko']),
   skipIdle: v.optional(v.boolean()),
+  search: v.optional(LinkSearchSchema),
 });
 const DocumentSchema = v.strictObject({ scenario: v.unknown(), view: v.unknown() });
 
@@ -111,6 +115,7 @@ export function encodeLink(scenario: Scenario, view: LinkView): string {
     selection: toLinkSelection(view.selection),
     language: view.language === 'ko' ? 'ko' : 'en',
     ...(view.skipIdle === false ? { skipIdle: false } : {}),
+    ...(view.search && v.is(LinkSearchSchema, view.search) ? { search: view.search } : {}),
   };
   const json = JSON.stringify({ scenario, view: safeView });
   return `#${LINK_KEY}${LINK_VERSION}.${toBase64Url(deflateSync(strToU8(json), { level: 9, dictionary: DICTIONARY }))}`;

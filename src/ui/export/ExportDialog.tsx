@@ -1,7 +1,7 @@
 /**
  * Export (timeline as SVG or PNG, scenario JSON, trace JSON) and import (a JSON file, or pasted JSON
- * or share link). Imported text is validated before anything runs; problems are listed with their
- * JSON paths.
+ * or share link; a Break it search's link also opens the panel as it was). Imported text is
+ * validated before anything runs; problems are listed with their JSON paths.
  */
 import { useMemo, useState } from 'react';
 import { Modal } from '../../share/Modal';
@@ -11,6 +11,7 @@ import { stripByteOrderMark } from '../../sim/scenario/jsonText';
 import type { ScenarioError } from '../../sim/scenario/validate';
 import { errorText, parseScenarioJson } from '../../sim/scenario/validate';
 import { simStore } from '../../store/simStore';
+import { openLinkedSearch } from '../search/breakItStore';
 import { usePresetTextsKo } from '../usePresetTexts';
 import { useSim } from '../useSim';
 import { downloadBlob, downloadText, fileStem } from './download';
@@ -39,6 +40,7 @@ export function importText(text: string): { message: string; ko?: string; errors
         ? { message: r.error.message, errors: r.error.details ?? [] }
         : { message: r.error.message, ko: r.error.ko, errors: r.error.details ?? [] };
     openScenario(simStore, r.scenario, r.view);
+    if (r.view.search) openLinkedSearch(r.scenario, r.view.search);
     return null;
   }
   const v = parseScenarioJson(t);

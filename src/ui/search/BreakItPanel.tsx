@@ -4,7 +4,7 @@
  * workers find them, each one click to open — the link replays the configuration with its faults,
  * opening at the first fault. The search runs in workers (breakItStore.ts), never on this thread.
  */
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { Modal } from '../../share/Modal';
 import { openScenario, resolveSource } from '../../share/source';
 import { shareText } from '../../share/strings';
@@ -13,10 +13,11 @@ import type { Scenario } from '../../sim/scenario/schema';
 import { FAULT_KINDS, type FaultKind } from '../../sim/search/faultSpace';
 import { describeProperty, PROPERTY_IDS, type PropertyId } from '../../sim/search/property';
 import { brokeText, noCounterexampleText } from '../../sim/search/report';
+import { type LinkSearch, recordedResult } from '../../sim/search/searchLink';
 import { simStore } from '../../store/simStore';
 import { useSim } from '../useSim';
-import { breakItStore, useBreakIt } from './breakItStore';
-import { BREAK_IT_TEXT } from './strings';
+import { breakItStore, searchLinkOf, useBreakIt } from './breakItStore';
+import { BREAK_IT_TEXT, type BreakItText } from './strings';
 
 /** Topics, readers, applications and sinks a property can be about. */
 function subjectsOf(s: Scenario | null): string[] {
@@ -30,6 +31,47 @@ function subjectsOf(s: Scenario | null): string[] {
   }
   for (const k of s.sinks ?? []) out.add(k.id);
   return [...out];
+}
+
+/** What a search link recorded, in the words the panel uses for an answer found here. */
+function recordedText(recorded: NonNullable<LinkSearch['result']>, maxFaults: number, t: BreakItText, language: 'en' | 'ko'): string {
+  if (recorded.counterexampleFaults !== undefined) return t.recordedCounterexample(recorded.counterexampleFaults);
+  const result = recordedResult({ property: { id: 'any' }, maxFaults, kinds: [], result: recorded });
+  return result ? noCounterexampleText(result, language) : '';
+}
+
+/** The link to this search, always shown as text; Copy puts it on the clipboard when allowed. */
+function SearchLink({ link, t }: { link: string; t: BreakItText }) {
+  const url = window.location.href.replace(/#.*$/, '') + link;
+  const [status, setStatus] = useState<'idle' | 'copied' | 'failed'>('idle');
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(url);
+      setStatus('copied');
+    } catch {
+      setStatus('failed');
+    }
+  };
+  return (
+    <section aria-label={t.linkHeading}>
+      <h3>{t.linkHeading}</h3>
+      <p className="eos-hint">{t.linkHint}</p>
+      <textarea
+        readOnly
+        value={url}
+        rows={2}
+        aria-label={t.linkHeading}
+        data-testid="break-it-link"
+        onFocus={(e) => e.currentTarget.select()}
+      />
+      <div className="eos-actions">
+        <button type="button" onClick={() => void copy()} data-testid="break-it-copy-link">
+          {t.copy}
+        </button>
+        <output>{status === 'copied' ? t.copied : status === 'failed' ? t.copyFailed : ''}</output>
+      </div>
+    </section>
+  );
 }
 
 export function BreakItPanel() {
@@ -48,6 +90,7 @@ export function BreakItPanel() {
   const toggleKind = (k: FaultKind) =>
     store.configure({ kinds: st.kinds.includes(k) ? st.kinds.filter((x) => x !== k) : [...st.kinds, k] });
   const done = !st.running && (st.result !== null || st.stopped);
+  const link = st.running ? null : searchLinkOf(st, language);
   return (
     <Modal title={t.title} onClose={store.hide} closeLabel={shareText(language).close} testId="break-it">
       <p className="eos-hint">{t.intro}</p>
@@ -124,6 +167,9 @@ export function BreakItPanel() {
           </button>
         )}
       </p>
+      {st.recorded && !st.running && !done && (
+        <p data-testid="break-it-recorded">{t.recorded(recordedText(st.recorded, st.maxFaults, t, language))}</p>
+      )}
       {(st.running || done) && (
         <div data-testid="break-it-progress" data-running={st.running ? 'true' : 'false'}>
           <progress aria-label={t.tried} value={st.running ? undefined : 1} max={1} />
@@ -151,6 +197,7 @@ export function BreakItPanel() {
         </ol>
       )}
       {st.error && <p role="alert">{st.error}</p>}
+      {link && <SearchLink link={link} t={t} />}
     </Modal>
   );
 }

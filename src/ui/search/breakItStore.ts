@@ -5,10 +5,12 @@
  */
 import { useStore } from 'zustand';
 import { createStore } from 'zustand/vanilla';
+import { encodeLink, type LinkLanguage } from '../../sim/scenario/link';
 import type { Scenario } from '../../sim/scenario/schema';
 import type { FaultKind } from '../../sim/search/faultSpace';
 import type { Property } from '../../sim/search/property';
 import { type Counterexample, compareOrder, type SearchResult } from '../../sim/search/search';
+import { type LinkSearch, linkSearchResult } from '../../sim/search/searchLink';
 import type { FromWorker, ToWorker } from './protocol';
 
 export interface FoundItem {
@@ -34,16 +36,37 @@ export interface BreakItState {
   readonly result: SearchResult | null;
   readonly stopped: boolean;
   readonly error: string | null;
-  show(scenario: Scenario, settings?: { property?: Property; kinds?: readonly FaultKind[]; processes?: readonly string[] }): void;
+  /** What the link this search was opened from recorded (shown until the search runs here). */
+  readonly recorded: LinkSearch['result'] | null;
+  show(scenario: Scenario, settings?: BreakItSettings): void;
   hide(): void;
   configure(patch: Partial<Pick<BreakItState, 'property' | 'maxFaults' | 'kinds'>>): void;
   start(): void;
   stop(): void;
 }
 
+export interface BreakItSettings {
+  readonly property?: Property;
+  readonly kinds?: readonly FaultKind[];
+  readonly processes?: readonly string[];
+  readonly maxFaults?: number;
+  readonly recorded?: LinkSearch['result'];
+}
+
 let pool: Worker[] = [];
 
-const idle = { running: false, tried: 0, perSecond: 0, k: 0, found: [], result: null, stopped: false, error: null, workers: 0 };
+const idle = {
+  running: false,
+  tried: 0,
+  perSecond: 0,
+  k: 0,
+  found: [],
+  result: null,
+  stopped: false,
+  error: null,
+  workers: 0,
+  recorded: null,
+};
 
 function workerCount(): number {
   const cores = typeof navigator !== 'undefined' ? navigator.hardwareConcurrency || 2 : 2;
@@ -89,13 +112,16 @@ export const breakItStore = createStore<BreakItState>()((set, get) => ({
       ...(settings?.kinds ? { kinds: settings.kinds } : {}),
       processes: settings?.processes ?? null,
       ...idle,
+      ...(settings?.maxFaults !== undefined ? { maxFaults: settings.maxFaults } : {}),
+      recorded: settings?.recorded ?? null,
     });
   },
   hide: () => {
     terminate();
     set({ open: false, running: false });
   },
-  configure: (patch) => set(patch),
+  // other settings than the recorded search's: its answer no longer speaks for them
+  configure: (patch) => set({ ...patch, recorded: null }),
   start: () => {
     const { scenario, property, maxFaults, kinds, processes } = get();
     if (!scenario) return;
@@ -150,6 +176,32 @@ export const breakItStore = createStore<BreakItState>()((set, get) => ({
     set({ running: false, stopped: true });
   },
 }));
+
+/** The search as a share link: its settings, and its answer once every worker finished. */
+export function searchOf(s: Pick<BreakItState, 'property' | 'maxFaults' | 'kinds' | 'processes' | 'result'>): LinkSearch {
+  return {
+    property: s.property,
+    maxFaults: s.maxFaults,
+    kinds: s.kinds,
+    ...(s.processes ? { processes: s.processes } : {}),
+    ...(s.result ? { result: linkSearchResult(s.result) } : {}),
+  };
+}
+
+export function searchLinkOf(s: BreakItState, language: LinkLanguage): string | null {
+  return s.scenario ? encodeLink(s.scenario, { step: 0, selection: null, language, search: searchOf(s) }) : null;
+}
+
+/** Opens Break it as a link recorded it: same settings, its answer shown until the search runs again. */
+export function openLinkedSearch(scenario: Scenario, search: LinkSearch): void {
+  breakItStore.getState().show(scenario, {
+    property: search.property,
+    kinds: search.kinds,
+    maxFaults: search.maxFaults,
+    ...(search.processes ? { processes: search.processes } : {}),
+    ...(search.result ? { recorded: search.result } : {}),
+  });
+}
 
 export function useBreakIt<T>(selector: (s: BreakItState) => T): T {
   return useStore(breakItStore, selector);

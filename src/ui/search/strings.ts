@@ -21,6 +21,14 @@ export interface BreakItText {
   readonly none: string;
   readonly stopped: string;
   readonly noFault: string;
+  readonly linkHeading: string;
+  readonly linkHint: string;
+  readonly copy: string;
+  readonly copied: string;
+  readonly copyFailed: string;
+  /** What a search link recorded, before the search is run again here. */
+  readonly recorded: (answer: string) => string;
+  readonly recordedCounterexample: (faults: number) => string;
   readonly properties: Readonly<Record<string, string>>;
   readonly kinds: Readonly<Record<string, string>>;
 }
@@ -47,6 +55,14 @@ export const BREAK_IT_TEXT: Readonly<Record<Language, BreakItText>> = {
     none: 'No counterexample yet.',
     stopped: 'Stopped.',
     noFault: 'the configuration breaks it with no fault at all',
+    linkHeading: 'Link to this search',
+    linkHint: 'Opens this run with Break it set up the same way, and what the search answered once it finished.',
+    copy: 'Copy link',
+    copied: 'Copied.',
+    copyFailed: 'Could not copy: select the link and copy it.',
+    recorded: (answer) => `The link records: ${answer}. Start runs the same search again here.`,
+    recordedCounterexample: (faults) =>
+      faults === 0 ? 'the configuration breaks it with no fault at all' : `a counterexample with ${faults} fault${faults === 1 ? '' : 's'}`,
     properties: {
       'no-duplicates': 'no business duplicate',
       'nothing-lost': 'nothing acknowledged is lost',
@@ -78,6 +94,13 @@ export const BREAK_IT_TEXT: Readonly<Record<Language, BreakItText>> = {
     none: '아직 반례가 없습니다.',
     stopped: '중지했습니다.',
     noFault: '결함 없이도 설정만으로 깨집니다',
+    linkHeading: '이 탐색의 링크',
+    linkHint: '이 실행을 같은 설정의 깨뜨려 보기와 함께 열고, 탐색이 끝났다면 그 답도 보여 줍니다.',
+    copy: '링크 복사',
+    copied: '복사했습니다.',
+    copyFailed: '복사하지 못했습니다. 링크를 선택해 복사하세요.',
+    recorded: (answer) => `링크에 기록된 답: ${answer}. 시작을 누르면 여기서 같은 탐색을 다시 실행합니다.`,
+    recordedCounterexample: (faults) => (faults === 0 ? '결함 없이도 설정만으로 깨짐' : `결함 ${faults}개짜리 반례`),
     properties: {
       'no-duplicates': '비즈니스 중복 없음',
       'nothing-lost': '확인(ack)된 것은 유실되지 않음',
