@@ -17,7 +17,7 @@ const PER_WORKER = 30;
 // a worker_threads worker does not inherit tsx's loader: register it, then load the TypeScript worker
 const BOOT = `import('tsx/esm/api').then((m) => { m.register(); return import(${JSON.stringify(new URL('./searchWorker.ts', import.meta.url).href)}); })`;
 
-/** Schedules per second over the slowest worker's search time (the workers' start-up, tsx compiling, left out). */
+/** Schedules per second over the slowest worker's search time (start-up, tsx compiling and a warm-up pass left out). */
 function runWorkers(count: number): Promise<number> {
   const jobs = Array.from(
     { length: count },

@@ -4,46 +4,18 @@
  * <preset>" and marks the preset's expected outcome as not describing this run, in English and
  * Korean; "Back to the preset" — or undoing the change — clears both.
  */
-import { act, createElement } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { act } from 'react';
+import { describe, expect, it } from 'vitest';
 import { findPreset } from '../../src/sim/presets';
 import { PRESET_TEXT_KO } from '../../src/sim/presets/ko';
 import { setConfigValues } from '../../src/sim/scenario/edits';
 import { simStore } from '../../src/store/simStore';
-import { App } from '../../src/ui/App';
-import { loadNarrator } from '../../src/ui/useNarrator';
-import { loadPresetTextsKo } from '../../src/ui/usePresetTexts';
+import { pageInDom } from './pageInDom';
 
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+const page = pageInDom();
 
-let root: Root;
-let host: HTMLElement;
-
-beforeAll(async () => {
-  await Promise.all([
-    loadNarrator(),
-    loadPresetTextsKo(),
-    import('../../src/ui/checklist/ChecklistPanel'),
-    import('../../src/ui/config'),
-    import('../../src/ui/inject'),
-  ]);
-});
-beforeEach(() => {
-  host = document.createElement('div');
-  document.body.append(host);
-  root = createRoot(host);
-});
-afterEach(async () => {
-  await act(() => new Promise((r) => setTimeout(r, 20)));
-  act(() => root.unmount());
-  host.remove();
-  act(() => simStore.getState().setLanguage('en'));
-});
-
-const settle = () => act(() => new Promise((r) => setTimeout(r, 20)));
-const editedFrom = () => host.querySelector('[data-testid="edited-from"]');
-const expected = () => host.querySelector('[data-testid="expected"]');
+const editedFrom = () => page.host.querySelector('[data-testid="edited-from"]');
+const expected = () => page.host.querySelector('[data-testid="expected"]');
 const PRESET = 'lost-ack-idempotent';
 
 describe('an edited run', () => {
@@ -51,30 +23,30 @@ describe('an edited run', () => {
     const preset = findPreset(PRESET);
     if (!preset) throw new Error('no preset');
     act(() => simStore.getState().load(preset.scenario));
-    act(() => root.render(createElement(App)));
-    await settle();
+    page.render();
+    await page.settle();
     expect(editedFrom()).toBeNull();
     expect(expected()?.getAttribute('data-applies')).toBe('true');
 
     // a config edit, as the config editor makes it
     act(() => simStore.getState().fork((s) => setConfigValues(s, { scope: 'client', client: 'orders-service' }, { 'linger.ms': 40 })));
-    await settle();
+    await page.settle();
     expect(editedFrom()?.textContent).toContain(`edited from ${preset.title}`);
     expect(expected()?.getAttribute('data-applies')).toBe('false');
     expect(expected()?.querySelector('summary')?.textContent).toContain('does not describe this edited run');
     // the title is still the preset's (the scenario keeps its words)
-    expect(host.querySelector('.scenario-title h2')?.textContent).toBe(preset.title);
+    expect(page.host.querySelector('.scenario-title h2')?.textContent).toBe(preset.title);
 
     act(() => simStore.getState().setLanguage('ko'));
-    await settle();
+    await page.settle();
     expect(editedFrom()?.textContent).toContain(`수정한 실행, 원래 프리셋: ${PRESET_TEXT_KO[PRESET]?.title}`);
     expect(expected()?.querySelector('summary')?.textContent).toContain('수정한 이 실행에는 맞지 않습니다');
 
     // back to the preset as shipped
-    const back = host.querySelector<HTMLButtonElement>('[data-testid="reset-to-preset"]');
+    const back = page.host.querySelector<HTMLButtonElement>('[data-testid="reset-to-preset"]');
     expect(back?.textContent).toBe('프리셋으로 되돌리기');
     act(() => back?.click());
-    await settle();
+    await page.settle();
     expect(editedFrom()).toBeNull();
     expect(expected()?.getAttribute('data-applies')).toBe('true');
   });
@@ -83,22 +55,22 @@ describe('an edited run', () => {
     const preset = findPreset(PRESET);
     if (!preset) throw new Error('no preset');
     act(() => simStore.getState().load(preset.scenario));
-    act(() => root.render(createElement(App)));
+    page.render();
     const target = { scope: 'client', client: 'orders-service' } as const;
     act(() => simStore.getState().fork((s) => setConfigValues(s, target, { 'linger.ms': 40 })));
-    await settle();
+    await page.settle();
     expect(editedFrom()).not.toBeNull();
     act(() => simStore.getState().fork((s) => setConfigValues(s, target, { 'linger.ms': undefined })));
-    await settle();
+    await page.settle();
     expect(editedFrom()).toBeNull();
   });
 
   it('a scenario of its own (no preset id) never says edited', async () => {
     const { id: _, ...own } = findPreset(PRESET)?.scenario ?? {};
     act(() => simStore.getState().load({ ...own, title: 'mine' }));
-    act(() => root.render(createElement(App)));
-    await settle();
-    expect(host.querySelector('.scenario-title h2')?.textContent).toBe('mine');
+    page.render();
+    await page.settle();
+    expect(page.host.querySelector('.scenario-title h2')?.textContent).toBe('mine');
     expect(editedFrom()).toBeNull();
   });
 });
