@@ -13,13 +13,18 @@ import type { RecordForApp, TopicPartition } from '../protocol/messages';
 import { keyOf } from '../protocol/topicPartition';
 import type { ConsumerEvent, OffsetAndPartition } from './events';
 
-export interface ConsumerContext {
+export interface ConsumerInput {
   readonly self: ActorId;
   readonly app: ActorId;
   readonly client: string;
   readonly meta: ClusterMetadata;
   readonly config: ConsumerConfig;
   readonly topics: readonly string[];
+  /** offsets-in-sink: the application seeks in onPartitionsAssigned. */
+  readonly rebalanceListener?: boolean;
+}
+
+export interface ConsumerContext extends Required<ConsumerInput> {
   readonly memberId: string;
   readonly generationId: number;
   readonly assignment: readonly TopicPartition[];
@@ -76,17 +81,6 @@ export interface PendingCommit {
   readonly attempts: number;
   /** commitSync() gives up at default.api.timeout.ms after it was called (TimeoutException). */
   readonly deadline: number;
-}
-
-export interface ConsumerInput {
-  readonly self: ActorId;
-  readonly app: ActorId;
-  readonly client: string;
-  readonly meta: ClusterMetadata;
-  readonly config: ConsumerConfig;
-  readonly topics: readonly string[];
-  /** offsets-in-sink: the application seeks in onPartitionsAssigned. */
-  readonly rebalanceListener?: boolean;
 }
 
 export type Draft = Mutable<ConsumerContext>;
