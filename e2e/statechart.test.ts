@@ -59,6 +59,28 @@ describe('statechart view (zombie-fencing)', () => {
     await page.close();
   });
 
+  it("highlights the consumer's active state in each parallel region (membership, fetching), and both transitions of a step that changed both", async () => {
+    const page = await openPage(browser);
+    await loadScenario(page, preset.scenario);
+    await selectActor(page, 'committed-reader.consumer');
+    const synced = trace.steps.findIndex((s) => s.actor === 'committed-reader.consumer' && s.label === 'SyncGroupResponse');
+    expect(synced).toBeGreaterThan(0);
+    const step = trace.steps.at(synced);
+    // before the step: COMPLETING_REBALANCE and STOPPED; after it: STABLE and ASSIGNED.…
+    for (const [k, expected] of [
+      [synced, step?.before],
+      [synced + 1, step?.after],
+    ] as const) {
+      if (!expected) throw new Error('no state');
+      await seek(page, k);
+      await expect.poll(() => actorChart(page).getAttribute('data-state')).toBe(expected);
+      // one highlighted leaf per region
+      expect((await highlighted(actorChart(page))).sort()).toEqual(expected.split('|').sort());
+    }
+    expect(await actorChart(page).locator('.statechart-edge[data-last="true"]').count()).toBe(2);
+    await page.close();
+  });
+
   it("shows each group's ClassicGroupState for the group coordinator, as the trace says", async () => {
     const page = await openPage(browser);
     await loadScenario(page, preset.scenario);

@@ -7,8 +7,15 @@ import { describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
 import type { ClusterMetadata } from '../src/sim/cluster/metadata';
 import { resolveConsumerConfig } from '../src/sim/config/consumerConfig';
-import { type ConsumerContext, commitBackoff, consumerMachine, DEFAULT_API_TIMEOUT_MS } from '../src/sim/consumer/consumer.machine';
+import {
+  type ConsumerContext,
+  commitBackoff,
+  consumerMachine,
+  DEFAULT_API_TIMEOUT_MS,
+  membershipState,
+} from '../src/sim/consumer/consumer.machine';
 import type { Effect } from '../src/sim/kernel/effects';
+import { stateValueToString } from '../src/sim/kernel/stateValue';
 import type { RecordBatch } from '../src/sim/log/recordBatch';
 
 const meta: ClusterMetadata = {
@@ -70,7 +77,7 @@ function consumer(config: Record<string, string | number | boolean | null> = {},
       timedOut,
     } as never);
   const ctx = () => actor.getSnapshot().context as ConsumerContext;
-  const state = () => String(actor.getSnapshot().value);
+  const state = () => membershipState(stateValueToString(actor.getSnapshot().value));
   return { actor, effects, sends, last, reply, call, timer, lost, ctx, state };
 }
 
@@ -208,7 +215,7 @@ describe('onJoinPrepare (ConsumerCoordinator.onJoinPrepare)', () => {
     consumeThree(c);
     c.call('poll', 3600);
     c.reply('HeartbeatResponse', { correlationId: 99, error: 'REBALANCE_IN_PROGRESS' }, 6000);
-    expect(c.state()).toBe('preparingRejoin');
+    expect(c.state()).toBe('JOIN_PREPARE');
     return c;
   }
 
@@ -218,7 +225,7 @@ describe('onJoinPrepare (ConsumerCoordinator.onJoinPrepare)', () => {
     expect(commit?.payload).toMatchObject({ generationId: 1, memberId: 'c-0', offsets: [{ topic: 'orders', partition: 0, offset: 3 }] });
     expect(c.sends('JoinGroup')).toHaveLength(1);
     c.reply('OffsetCommitResponse', { correlationId: commit?.payload.correlationId, error: 'NONE' }, 6002);
-    expect(c.state()).toBe('joining');
+    expect(c.state()).toBe('PREPARING_REBALANCE');
     expect(c.sends('JoinGroup')).toHaveLength(2);
     expect(c.ctx().assignment).toEqual([]);
   });
@@ -227,20 +234,20 @@ describe('onJoinPrepare (ConsumerCoordinator.onJoinPrepare)', () => {
     const c = rebalancing();
     const commit = c.last('OffsetCommit');
     c.lost(commit, 36000);
-    expect(c.state()).toBe('preparingRejoin');
+    expect(c.state()).toBe('JOIN_PREPARE');
     expect(c.effects.filter((e): e is Timer => e.type === 'timer' && e.name === 'commitRetry').pop()?.delay).toBe(100);
     c.timer('commitRetry', 36100);
     const again = c.last('OffsetCommit');
     expect(again?.payload.correlationId).not.toBe(commit?.payload.correlationId);
     expect(again?.payload.offsets).toEqual(commit?.payload.offsets);
     c.reply('OffsetCommitResponse', { correlationId: again?.payload.correlationId, error: 'NONE' }, 36102);
-    expect(c.state()).toBe('joining');
+    expect(c.state()).toBe('PREPARING_REBALANCE');
   });
 
   it('gives up on a commit the group refuses and rejoins', () => {
     const c = rebalancing();
     c.reply('OffsetCommitResponse', { correlationId: c.last('OffsetCommit')?.payload.correlationId, error: 'ILLEGAL_GENERATION' }, 6002);
-    expect(c.state()).toBe('joining');
+    expect(c.state()).toBe('PREPARING_REBALANCE');
   });
 });
 
@@ -273,6 +280,6 @@ describe('before its start time', () => {
     expect(c.state()).toBe('created');
     expect(c.sends('JoinGroup')).toEqual([]);
     c.actor.send({ type: 'boot', now: 2000 } as never);
-    expect(c.state()).toBe('joining');
+    expect(c.state()).toBe('PREPARING_REBALANCE');
   });
 });

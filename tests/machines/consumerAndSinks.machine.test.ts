@@ -35,10 +35,10 @@ describe('consumer statechart: group membership', () => {
     clients: [{ id: 'c', type: 'consumer', config: { 'group.id': 'g' }, topics: ['t'] }],
   };
 
-  it('joining → syncing → stable: JoinGroup, its answer, SyncGroup and the assignment; then it fetches its positions', () => {
+  it('PREPARING_REBALANCE → COMPLETING_REBALANCE → STABLE: JoinGroup, its answer, SyncGroup and the assignment; then it fetches its positions', () => {
     const m = drive(consumerMachine, inputOf(scenario, 'c.consumer'));
     const boot = m.send({ type: 'boot' }, 0);
-    expect(m.state()).toBe('joining');
+    expect(m.state()).toBe('running.membership.PREPARING_REBALANCE|running.fetching.STOPPED');
     const join = sent(boot, 'JoinGroup');
     expect(join?.to).toBe('group-coordinator');
     const joined = m.send(
@@ -50,7 +50,7 @@ describe('consumer statechart: group membership', () => {
       }),
       10,
     );
-    expect(m.state()).toBe('syncing');
+    expect(m.state()).toBe('running.membership.COMPLETING_REBALANCE|running.fetching.STOPPED');
     const sync = sent(joined, 'SyncGroup');
     expect(sync?.payload).toMatchObject({ groupId: 'g', generationId: 1, memberId: 'c-0' });
     const synced = m.send(
@@ -60,7 +60,8 @@ describe('consumer statechart: group membership', () => {
       }),
       20,
     );
-    expect(m.state()).toBe('stable');
+    // both regions: the member is STABLE, its fetching region waits for the committed offsets
+    expect(m.state()).toBe('running.membership.STABLE|running.fetching.ASSIGNED.INITIALIZING');
     // the committed offsets of the new assignment are asked for first (OffsetFetch)
     expect(sends(synced)).toContain('OffsetFetch→group-coordinator');
   });
@@ -71,7 +72,7 @@ describe('consumer statechart: group membership', () => {
     m.send({ type: 'crash' }, 1);
     expect(m.state()).toBe('down');
     const fx = m.send({ type: 'restart' }, 2);
-    expect(m.state()).toBe('joining');
+    expect(m.state()).toBe('running.membership.PREPARING_REBALANCE|running.fetching.STOPPED');
     expect(sends(fx)).toEqual(['JoinGroup→group-coordinator']);
   });
 });

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { checkInvariants, formatViolations } from '../../src/sim/checks/invariants';
+import { membershipState } from '../../src/sim/consumer/consumer.machine';
 import { type RequestRpc, RPCS } from '../../src/sim/kernel/envelope';
 import { findPreset, PRESETS } from '../../src/sim/presets';
 import { runScenario, type Trace } from '../../src/sim/run';
@@ -120,8 +121,8 @@ describe('request timers never outlive their replies', () => {
     // and its next poll() rejoins the group — the answer arrives while it is joining
     const r = runPreset('rebalance-zombie-fenced');
     const fetches = r.trace.envelopes.filter((e) => e.rpc === 'OffsetFetchResponse' && e.to === 'worker-a.consumer');
-    const states = fetches.map((e) => r.trace.steps.at(e.deliveredStep as number)?.before);
-    expect(states).toContain('joining');
+    const states = fetches.map((e) => membershipState(r.trace.steps.at(e.deliveredStep as number)?.before ?? ''));
+    expect(states).toContain('PREPARING_REBALANCE');
     expect(r.errors('worker-a')).toEqual(['UNKNOWN_MEMBER_ID', 'UNKNOWN_MEMBER_ID', 'CommitFailedException']);
     expect(r.errors('worker-a')).not.toContain('REQUEST_TIMED_OUT');
     expect(r.trace.steps.filter((s) => s.kind === 'disconnected')).toEqual([]);

@@ -21,6 +21,7 @@
  */
 import fc from 'fast-check';
 import { checkInvariants, formatViolations, lateOffsetCommitSteps } from '../../src/sim/checks/invariants';
+import { membershipState } from '../../src/sim/consumer/consumer.machine';
 import type { Trace } from '../../src/sim/run';
 import { stateAt } from '../../src/sim/run';
 import type { FaultSpec, ProcessingMode, Scenario } from '../../src/sim/scenario/schema';
@@ -301,7 +302,7 @@ export function groupFaultProblems(trace: Trace, summary: TraceSummary, e: Group
     problems.push(`group g ends with members ${JSON.stringify(group?.members ?? [])}, not one for each of ${e.consumers.join(', ')}`);
   for (const id of e.consumers) {
     const state = summary.consumers.find((c) => c.id === id)?.state;
-    if (state !== 'stable') problems.push(`consumer ${id} ends ${state}`);
+    if (membershipState(state ?? '') !== 'STABLE') problems.push(`consumer ${id} ends ${state}`);
   }
   const processed = (eventId: string) =>
     Object.values(summary.verdict.events.find((x) => x.eventId === eventId)?.processed ?? {}).reduce((n, k) => n + k, 0);

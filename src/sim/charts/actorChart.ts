@@ -5,7 +5,7 @@
  */
 import { stateValueToString } from '../kernel/stateValue';
 import type { SimView, Trace } from '../run';
-import { type Chart, type ChartEdge, chartOf, edgeOf } from './chart';
+import { type Chart, type ChartEdge, chartOf, edgeOf, edgesOf } from './chart';
 import { type InstanceChart, instanceCharts } from './instances';
 import { toMermaid } from './mermaid';
 
@@ -14,7 +14,15 @@ export interface LastTransition {
   readonly step: number;
   readonly before: string;
   readonly after: string;
+  /** The transition taken (in a parallel state, the first region's). */
   readonly edge: ChartEdge | null;
+  /** Every transition taken: one per region that changed. */
+  readonly edges: readonly ChartEdge[];
+}
+
+function transition(chart: Chart, step: number, before: string, after: string): LastTransition {
+  const edges = edgesOf(chart, before, after);
+  return { step, before, after, edge: edges[0] ?? edgeOf(chart, before, after), edges };
 }
 
 export interface ActorChart {
@@ -41,7 +49,7 @@ export function lastTransition(trace: Trace, actorId: string, step: number, char
   for (let i = Math.min(step, trace.steps.length) - 1; i >= 0; i--) {
     const s = trace.steps.at(i);
     if (s?.actor !== actorId || s.before === s.after) continue;
-    return { step: i, before: s.before, after: s.after, edge: edgeOf(chart, s.before, s.after) };
+    return transition(chart, i, s.before, s.after);
   }
   return null;
 }
@@ -94,7 +102,7 @@ export function instanceLastTransition(
       if (s?.actor !== a.actorId) continue;
       for (const f of s.facts as readonly { kind: string; transactionalId?: string; from?: string; to?: string }[]) {
         if (f.kind !== 'txnState' || f.transactionalId !== instance.instance || !f.from || !f.to) continue;
-        return { step: i, before: f.from, after: f.to, edge: edgeOf(instance.chart, f.from, f.to) };
+        return transition(instance.chart, i, f.from, f.to);
       }
     }
     return null;
@@ -103,5 +111,5 @@ export function instanceLastTransition(
   if (step < 1 || s?.actor !== a.actorId) return null;
   const before = instanceCharts(a.kind, previous().actors.get(a.actorId)?.context).find((i) => i.instance === instance.instance)?.state;
   if (!before || before === instance.state) return null;
-  return { step: step - 1, before, after: instance.state, edge: edgeOf(instance.chart, before, instance.state) };
+  return transition(instance.chart, step - 1, before, instance.state);
 }

@@ -116,3 +116,19 @@ export function edgeOf(chart: Chart, before: string, after: string, event?: stri
   );
   return pick(via);
 }
+
+/**
+ * The edges a change of state value took, one per region that changed: in a parallel state each
+ * leaf entered (a leaf of `after` not in `before`) was reached by its own transition, unless one
+ * transition entered several (entering the parallel state enters every region).
+ */
+export function edgesOf(chart: Chart, before: string, after: string): ChartEdge[] {
+  const left = new Set(before.split('|'));
+  const out: ChartEdge[] = [];
+  for (const leaf of after.split('|')) {
+    if (left.has(leaf)) continue;
+    const e = edgeOf(chart, before, leaf);
+    if (e && !out.includes(e)) out.push(e);
+  }
+  return out;
+}

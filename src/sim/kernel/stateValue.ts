@@ -1,11 +1,15 @@
-/** Renders an XState state value as a short string: "READY", "up.serving", "a.b|c.d" (parallel). */
+/**
+ * Renders an XState state value as a short string: "READY", "up.serving", and for parallel
+ * regions each active leaf's full path joined by "|": "running.membership.STABLE|running.fetching.IDLE".
+ */
 export function stateValueToString(value: unknown): string {
   if (typeof value === 'string') return value;
   if (value === null || typeof value !== 'object') return String(value);
-  const parts: string[] = [];
+  const leaves: string[] = [];
   for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
     const rest = stateValueToString(child);
-    parts.push(rest ? `${key}.${rest}` : key);
+    if (!rest) leaves.push(key);
+    else for (const leaf of rest.split('|')) leaves.push(`${key}.${leaf}`);
   }
-  return parts.join('|');
+  return leaves.join('|');
 }

@@ -8,6 +8,7 @@ import { computeVerdict, type Verdict } from '../checks/verdict';
 import type { ConsumerContext } from '../consumer/consumer.machine';
 import type { GroupCoordinatorContext } from '../coordinator/groupCoordinator.machine';
 import type { TraceStep } from '../kernel/simulation';
+import { stateValueToString } from '../kernel/stateValue';
 import type { Headers } from '../log/recordBatch';
 import { type SimView, stateAt, type Trace } from '../run';
 import { streamsInternalTopics } from '../scenario/build';
@@ -208,7 +209,7 @@ export function summarize(trace: Trace, atStep: number = trace.steps.length, vie
         id: c.id,
         groupId: ctx?.config['group.id'] ?? null,
         isolationLevel: ctx?.config['isolation.level'] ?? 'read_uncommitted',
-        state: typeof snap?.value === 'string' ? snap.value : JSON.stringify(snap?.value ?? null),
+        state: snap ? stateValueToString(snap.value) : 'null',
         positions: ctx?.positions ?? {},
         received: facts
           .filter((f) => f.fact.kind === 'delivered' && f.fact.consumer === c.id)

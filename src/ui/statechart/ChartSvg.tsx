@@ -18,7 +18,7 @@ export function ChartSvg({
 }: {
   readonly chart: Chart;
   readonly state: string;
-  readonly last: { readonly before: string; readonly edge: ChartEdge | null } | null;
+  readonly last: { readonly before: string; readonly edges: readonly ChartEdge[] } | null;
   readonly label: string;
 }) {
   const markerId = useId().replace(/:/g, '');
@@ -68,7 +68,8 @@ export function ChartSvg({
         );
       })}
       {layout.lines.map((l) => {
-        const isLast = sameEdge(last?.edge, l.edge);
+        // in a parallel state every region that changed took its own transition
+        const isLast = !!last?.edges.some((e) => sameEdge(e, l.edge));
         const title = `${l.edge.source} → ${l.edge.target}: ${l.edge.event ?? 'always'}${l.edge.guard ? ` [${l.edge.guard}]` : ''}`;
         const marker = `url(#${isLast ? 'arrow-last-' : 'arrow-'}${markerId})`;
         return (

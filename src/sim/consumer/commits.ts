@@ -1,0 +1,284 @@
+/**
+ * ConsumerCoordinator's offsets: the committed offsets fetched for a new assignment (OffsetFetch,
+ * requireStable), commitSync(), the auto-commit of poll() (maybeAutoCommitOffsetsAsync) and the
+ * commit before rejoining (onJoinPrepare). Commits go out one at a time, so a later commit can never
+ * overtake an earlier one and move the group's offset back (Kafka keeps them ordered on the
+ * coordinator connection, and commitSync waits for earlier async commits).
+ */
+import type { Out } from '../actors/out';
+import type { ConsumerConfig } from '../config/consumerConfig';
+import type { ActorId } from '../kernel/envelope';
+import { keyOf } from '../protocol/topicPartition';
+import { type ConsumerContext, consumedOffsets, corr, type Draft, type PendingCommit, sendRequest } from './consumerContext';
+import type { EventOf, OffsetAndPartition } from './events';
+import { fetchMore, resetPosition, servePoll } from './fetcher';
+
+/** default.api.timeout.ms: how long commitSync() without a timeout retries. */
+export const DEFAULT_API_TIMEOUT_MS = 60000;
+
+/** The OffsetCommit errors after which ConsumerCoordinator retries (RetriableCommitFailedException and friends). */
+const RETRIABLE_COMMIT_ERRORS: readonly string[] = [
+  'COORDINATOR_LOAD_IN_PROGRESS',
+  'COORDINATOR_NOT_AVAILABLE',
+  'NOT_COORDINATOR',
+  'REQUEST_TIMED_OUT',
+  'NETWORK_EXCEPTION',
+  'UNKNOWN_TOPIC_OR_PARTITION',
+];
+
+/** Errors that say the coordinator is not ready (moving or loading): the client finds it again and retries. */
+export const COORDINATOR_ERRORS: readonly string[] = ['COORDINATOR_LOAD_IN_PROGRESS', 'COORDINATOR_NOT_AVAILABLE', 'NOT_COORDINATOR'];
+
+/** ExponentialBackoff without jitter: retry.backoff.ms doubling per attempt up to retry.backoff.max.ms. */
+export function commitBackoff(config: ConsumerConfig, attempts: number): number {
+  const base = config['retry.backoff.ms'];
+  const max = Math.max(base, config['retry.backoff.max.ms']);
+  return Math.min(max, base * 2 ** Math.min(attempts, 30));
+}
+
+export function autoCommits(d: ConsumerContext): boolean {
+  return Boolean(d.config['enable.auto.commit'] && d.config['group.id'] && d.generationId >= 0);
+}
+
+/** Consumed positions the group has not acknowledged as committed. */
+export function hasUncommittedPositions(d: ConsumerContext): boolean {
+  return consumedOffsets(d).some((o) => d.knownCommitted[keyOf(o)] !== o.offset);
+}
+
+/** ConsumerCoordinator.onJoinPrepare commits the consumed positions first, when auto-commit is on and this member still has a generation. */
+export function needsJoinPrepare(d: ConsumerContext): boolean {
+  return autoCommits(d) && d.memberId !== '' && consumedOffsets(d).length > 0;
+}
+
+function sendCommit(d: Draft, out: Out, c: PendingCommit): void {
+  d.commitInFlight = c;
+  sendRequest(d, out, d.meta.groupCoordinator, 'OffsetCommit', {
+    correlationId: c.correlationId,
+    groupId: d.config['group.id'],
+    generationId: c.generationId,
+    memberId: c.memberId,
+    offsets: c.offsets,
+  });
+}
+
+/** Commits offsets with the current generation: sent now, or queued behind the commit in flight. */
+export function commit(
+  d: Draft,
+  out: Out,
+  offsets: readonly OffsetAndPartition[],
+  waiter: ActorId | null,
+  purpose: PendingCommit['purpose'],
+  now: number,
+): void {
+  if (d.config['group.id'] && (d.generationId < 0 || !d.memberId)) {
+    // ConsumerCoordinator.sendOffsetCommitRequest: not part of an active generation, nothing is sent
+    // (never for onJoinPrepare: needsJoinPrepare asks for a generation)
+    if (waiter) {
+      out.fact({ kind: 'clientError', client: d.client, error: 'CommitFailedException', during: 'commitSync', fatal: false });
+      out.call(waiter, 'reply', { call: 'commitSync', ok: false, error: 'CommitFailedException' });
+    }
+    return;
+  }
+  const c: PendingCommit = {
+    correlationId: corr(d),
+    generationId: d.generationId,
+    memberId: d.memberId,
+    offsets,
+    waiter,
+    purpose,
+    attempts: 0,
+    // commitSync(): default.api.timeout.ms; onJoinPrepare: the rebalance timeout
+    deadline: now + (purpose === 'joinPrepare' ? d.config['max.poll.interval.ms'] : DEFAULT_API_TIMEOUT_MS),
+  };
+  if (!d.commitInFlight) {
+    sendCommit(d, out, c);
+    return;
+  }
+  // a newer commit replaces a queued auto-commit; a waiting commitSync or onJoinPrepare keeps its place
+  if (d.commitQueued && d.commitQueued.purpose !== 'auto' && purpose === 'auto') return;
+  d.commitQueued = c;
+}
+
+/** The next queued commit goes out once the one in flight is done. */
+function nextCommit(d: Draft, out: Out): void {
+  d.commitInFlight = null;
+  const next = d.commitQueued;
+  d.commitQueued = null;
+  if (next) sendCommit(d, out, next);
+}
+
+/** commitSync and onJoinPrepare retry a retriable failure until their deadline; everything else ends the commit. */
+function retries(c: PendingCommit, error: string, now: number): boolean {
+  return RETRIABLE_COMMIT_ERRORS.includes(error) && c.purpose !== 'auto' && now < c.deadline;
+}
+
+/**
+ * Whether an OffsetCommit answer (`error`, or the error of a lost request) at `now` ends the
+ * onJoinPrepare commit: the member then revokes its partitions and sends JoinGroup.
+ */
+export function endsJoinPrepare(d: ConsumerContext, correlationId: number, error: string, now: number): boolean {
+  const c = d.commitInFlight;
+  return c !== null && c.correlationId === correlationId && c.purpose === 'joinPrepare' && (error === 'NONE' || !retries(c, error, now));
+}
+
+/**
+ * The commit in flight failed (an error answer, a broken connection, request.timeout.ms).
+ * ConsumerCoordinator: commitSync retries a retriable failure after its backoff until its timeout
+ * (commitOffsetsSync), onJoinPrepare retries one within the rebalance timeout, and an auto-commit
+ * re-arms its timer to retry.backoff.ms (autoCommitOffsetsAsync); any other failure ends the commit.
+ */
+export function commitFailed(d: Draft, out: Out, c: PendingCommit, error: string, now: number): void {
+  const retriable = RETRIABLE_COMMIT_ERRORS.includes(error);
+  if (retries(c, error, now)) {
+    d.commitInFlight = { ...c, attempts: c.attempts + 1 };
+    const backoff = c.purpose === 'sync' ? Math.min(commitBackoff(d.config, c.attempts), c.deadline - now) : d.config['retry.backoff.ms'];
+    out.timer('commitRetry', 'commitRetry', backoff);
+    return;
+  }
+  if (c.waiter) {
+    const exception = retriable
+      ? 'TimeoutException'
+      : error === 'REBALANCE_IN_PROGRESS'
+        ? 'RebalanceInProgressException'
+        : 'CommitFailedException';
+    out.fact({ kind: 'clientError', client: d.client, error: exception, during: 'commitSync', fatal: false });
+    out.call(c.waiter, 'reply', { call: 'commitSync', ok: false, error: exception });
+  }
+  if (c.purpose === 'auto' && retriable) d.nextAutoCommitAt = now + d.config['retry.backoff.ms'];
+  // the group moved on or forgot this member (OffsetCommitResponseHandler): rejoin at the next poll()
+  if (!retriable && c.generationId === d.generationId && c.memberId === d.memberId) {
+    if (error === 'UNKNOWN_MEMBER_ID') d.memberId = '';
+    if (error === 'UNKNOWN_MEMBER_ID' || error === 'ILLEGAL_GENERATION') d.generationId = -1;
+    if (error === 'UNKNOWN_MEMBER_ID' || error === 'ILLEGAL_GENERATION' || error === 'REBALANCE_IN_PROGRESS') d.rejoinNeeded = true;
+  }
+  nextCommit(d, out);
+  scheduleAutoCommit(d, now, out);
+}
+
+export function onOffsetCommitResponse(d: Draft, ev: EventOf<'OffsetCommitResponse'>, out: Out): void {
+  const r = ev.payload;
+  const c = d.commitInFlight;
+  if (!c || c.correlationId !== r.correlationId) return;
+  if (r.error !== 'NONE') {
+    out.fact({ kind: 'clientError', client: d.client, error: r.error, during: 'OffsetCommit', fatal: false });
+    commitFailed(d, out, c, r.error, ev.now);
+    return;
+  }
+  d.knownCommitted = { ...d.knownCommitted, ...Object.fromEntries(c.offsets.map((o) => [keyOf(o), o.offset])) };
+  if (c.waiter) out.call(c.waiter, 'reply', { call: 'commitSync', ok: true, error: null });
+  nextCommit(d, out);
+  scheduleAutoCommit(d, ev.now, out);
+}
+
+/** The backoff after a retriable commit failure passed: the same offsets go out again. */
+export function onCommitRetry(d: Draft, out: Out): void {
+  const c = d.commitInFlight;
+  if (c) sendCommit(d, out, { ...c, correlationId: corr(d) });
+}
+
+export function onCommitSync(d: Draft, call: EventOf<'commitSync'>, out: Out): void {
+  const offsets = call.args.offsets ?? consumedOffsets(d);
+  if (!d.config['group.id']) {
+    out.call(call.from, 'reply', { call: 'commitSync', ok: false, error: 'InvalidGroupIdException' });
+    return;
+  }
+  commit(d, out, offsets, call.from, 'sync', call.now);
+}
+
+/**
+ * ConsumerCoordinator.maybeAutoCommitOffsetsAsync: once nextAutoCommitTimer has expired it is reset
+ * to auto.commit.interval.ms and the consumed positions are committed (a retriable failure sets it
+ * to retry.backoff.ms instead: commitFailed).
+ */
+export function maybeAutoCommit(d: Draft, now: number, out: Out): void {
+  if (!autoCommits(d) || now < d.nextAutoCommitAt) return;
+  d.nextAutoCommitAt = now + d.config['auto.commit.interval.ms'];
+  const offsets = consumedOffsets(d);
+  if (offsets.length === 0) return;
+  commit(d, out, offsets, null, 'auto', now);
+}
+
+/**
+ * Kafka's poll() auto-commits every auto.commit.interval.ms even while it waits for records
+ * (ConsumerCoordinator.poll runs on each pass of its loop), so an idle consumer does not leave its
+ * last batch uncommitted. The model's poll() waits without looping: a timer stands in for the loop,
+ * set only while a consumed position is not yet acknowledged as committed (a lost commit is sent
+ * again at the next due time) and no commit is in flight, so that a quiet run still ends.
+ */
+export function scheduleAutoCommit(d: Draft, now: number, out: Out): void {
+  if (!d.pollWaiting || !autoCommits(d) || d.commitInFlight || !hasUncommittedPositions(d)) return;
+  out.timer('autoCommit', 'autoCommitDue', Math.max(0, d.nextAutoCommitAt - now));
+}
+
+/** poll() in a member with its partitions: auto-commit when due, then hand over what is buffered. */
+export function onPoll(d: Draft, call: EventOf<'poll'>, out: Out): void {
+  maybeAutoCommit(d, call.now, out);
+  d.pollWaiting = call.from;
+  servePoll(d, out);
+  scheduleAutoCommit(d, call.now, out);
+}
+
+/** poll() while the group is rebalancing (or before rejoining) just waits, after its auto-commit. */
+export function waitingPoll(d: Draft, call: EventOf<'poll'>, out: Out): void {
+  maybeAutoCommit(d, call.now, out);
+  d.pollWaiting = call.from;
+}
+
+export function onAutoCommitDue(d: Draft, ev: EventOf<'autoCommitDue'>, out: Out): void {
+  // only inside a poll() that is still waiting: otherwise the next poll() commits
+  if (!d.pollWaiting) return;
+  maybeAutoCommit(d, ev.now, out);
+  scheduleAutoCommit(d, ev.now, out);
+}
+
+/**
+ * onJoinPrepare: the auto-commit before the partitions are given up. The member waits for it —
+ * retrying a retriable failure after retry.backoff.ms, for at most the rebalance timeout — and
+ * only then revokes its partitions and sends JoinGroup.
+ */
+export function startJoinPrepare(d: Draft, now: number, out: Out): void {
+  d.rejoinNeeded = false;
+  commit(d, out, consumedOffsets(d), null, 'joinPrepare', now);
+}
+
+/** ConsumerCoordinator.refreshCommittedOffsetsIfNeeded: the committed offsets of the partitions without a position. */
+export function requestOffsets(d: Draft, out: Out): void {
+  if (d.assignment.length === 0 || d.awaitingListener) return;
+  const pending = d.assignment.filter((tp) => d.positions[keyOf(tp)] === undefined);
+  if (pending.length === 0) {
+    fetchMore(d, out);
+    return;
+  }
+  if (!d.config['group.id']) {
+    for (const tp of pending) resetPosition(d, tp, out);
+    return;
+  }
+  const correlationId = corr(d);
+  d.offsetsRequest = correlationId;
+  // the Java consumer always asks for stable offsets (requireStable=true)
+  sendRequest(d, out, d.meta.groupCoordinator, 'OffsetFetch', {
+    correlationId,
+    groupId: d.config['group.id'],
+    partitions: pending,
+    requireStable: true,
+  });
+}
+
+export function onOffsetFetchResponse(d: Draft, ev: EventOf<'OffsetFetchResponse'>, out: Out): void {
+  const r = ev.payload;
+  if (r.correlationId !== d.offsetsRequest) return;
+  d.offsetsRequest = null;
+  if (r.error === 'UNSTABLE_OFFSET_COMMIT' || COORDINATOR_ERRORS.includes(r.error)) {
+    // a transaction holding offsets for these partitions has not finished, or the coordinator is loading: ask again shortly
+    out.fact({ kind: 'clientError', client: d.client, error: r.error, during: 'OffsetFetch', fatal: false });
+    out.timer('offsets', 'offsetsRetry', d.config['retry.backoff.ms']);
+    return;
+  }
+  for (const o of r.offsets) {
+    if (o.offset >= 0) {
+      d.positions = { ...d.positions, [keyOf(o)]: o.offset };
+      d.knownCommitted = { ...d.knownCommitted, [keyOf(o)]: o.offset };
+    } else resetPosition(d, o, out);
+  }
+  fetchMore(d, out);
+}

@@ -1,0 +1,163 @@
+/**
+ * What the consumer client keeps (KafkaConsumer and the objects it owns: SubscriptionState's
+ * assignment and positions, the Fetcher's buffers and fetches in flight, ConsumerCoordinator's
+ * generation and commits), and the plumbing every part shares: correlation ids, sending a request
+ * with its timeout, and the handler wrapper.
+ */
+import type { Mutable } from '../actors/draft';
+import { handle, type Out } from '../actors/out';
+import type { ClusterMetadata } from '../cluster/metadata';
+import type { ConsumerConfig } from '../config/consumerConfig';
+import type { ActorId, RequestRpc } from '../kernel/envelope';
+import type { RecordForApp, TopicPartition } from '../protocol/messages';
+import { keyOf } from '../protocol/topicPartition';
+import type { ConsumerEvent, OffsetAndPartition } from './events';
+
+export interface ConsumerInput {
+  readonly self: ActorId;
+  readonly app: ActorId;
+  readonly client: string;
+  readonly meta: ClusterMetadata;
+  readonly config: ConsumerConfig;
+  readonly topics: readonly string[];
+  /** offsets-in-sink: the application seeks in onPartitionsAssigned. */
+  readonly rebalanceListener?: boolean;
+}
+
+export interface ConsumerContext extends Required<ConsumerInput> {
+  readonly memberId: string;
+  readonly generationId: number;
+  readonly assignment: readonly TopicPartition[];
+  /** Next offset poll() will return, per partition ("topic-partition"); absent until known. */
+  readonly positions: Readonly<Record<string, number>>;
+  /** Fetched records not yet returned by poll(). */
+  readonly buffer: Readonly<Record<string, readonly RecordForApp[]>>;
+  /** Position after the buffered records (the fetch's next offset). */
+  readonly bufferEnd: Readonly<Record<string, number>>;
+  /** Correlation id of the fetch in flight per partition. */
+  readonly fetching: Readonly<Record<string, number>>;
+  readonly offsetsRequest: number | null;
+  /**
+   * The application has a ConsumerRebalanceListener (offsets-in-sink: it seeks to the offsets its
+   * database holds): on every assignment the consumer calls onPartitionsAssigned and waits for it
+   * before fetching the group's committed offsets for the partitions it did not seek.
+   */
+  readonly rebalanceListener: boolean;
+  readonly awaitingListener: boolean;
+  readonly pollWaiting: ActorId | null;
+  /** An endOffsets() call in progress: correlation id → partition, and the offsets found so far. */
+  readonly endOffsets: {
+    readonly from: ActorId;
+    readonly requests: Readonly<Record<number, string>>;
+    readonly offsets: Readonly<Record<string, number>>;
+  } | null;
+  /** The OffsetCommit in flight (one at a time, so commits reach the coordinator in order). */
+  readonly commitInFlight: PendingCommit | null;
+  /** The next commit, waiting for the one in flight; a newer one replaces it. */
+  readonly commitQueued: PendingCommit | null;
+  /** ConsumerCoordinator.nextAutoCommitTimer: when poll() auto-commits next. */
+  readonly nextAutoCommitAt: number;
+  /** The group's committed offset as this consumer last learned it (an acknowledged commit, an OffsetFetch), by partition. */
+  readonly knownCommitted: Readonly<Record<string, number>>;
+  readonly nextCorrelationId: number;
+  /**
+   * The coordinator asked this member to rejoin. As in Kafka, it does so only inside the next
+   * poll(): until then it keeps its partitions and generation, so the application can still commit
+   * the batch it is processing.
+   */
+  readonly rejoinNeeded: boolean;
+}
+
+export interface PendingCommit {
+  readonly correlationId: number;
+  readonly generationId: number;
+  readonly memberId: string;
+  readonly offsets: readonly OffsetAndPartition[];
+  /** The application waiting in commitSync(), if any (auto-commits have none). */
+  readonly waiter: ActorId | null;
+  /** An auto-commit of poll(), the one before rejoining (ConsumerCoordinator.onJoinPrepare), or commitSync(). */
+  readonly purpose: 'auto' | 'joinPrepare' | 'sync';
+  /** Attempts so far: a retry waits retry.backoff.ms doubling up to retry.backoff.max.ms. */
+  readonly attempts: number;
+  /** commitSync() gives up at default.api.timeout.ms after it was called (TimeoutException). */
+  readonly deadline: number;
+}
+
+export type Draft = Mutable<ConsumerContext>;
+
+export function initialContext(input: ConsumerInput): ConsumerContext {
+  return {
+    ...input,
+    memberId: '',
+    generationId: -1,
+    assignment: [],
+    positions: {},
+    buffer: {},
+    bufferEnd: {},
+    fetching: {},
+    offsetsRequest: null,
+    rebalanceListener: input.rebalanceListener ?? false,
+    awaitingListener: false,
+    pollWaiting: null,
+    endOffsets: null,
+    commitInFlight: null,
+    commitQueued: null,
+    nextAutoCommitAt: input.config['auto.commit.interval.ms'],
+    knownCommitted: {},
+    nextCorrelationId: 0,
+    rejoinNeeded: false,
+  };
+}
+
+export function corr(d: Draft): number {
+  const c = d.nextCorrelationId;
+  d.nextCorrelationId += 1;
+  return c;
+}
+
+/**
+ * JoinGroup waits as long as a rebalance may take (AbstractCoordinator.sendJoinGroupRequest:
+ * max(request.timeout.ms, rebalance.timeout.ms + JOIN_GROUP_TIMEOUT_LAPSE 5000), where the classic
+ * protocol's rebalance timeout is max.poll.interval.ms); every other request request.timeout.ms.
+ */
+function timeoutFor(d: ConsumerContext, rpc: RequestRpc): number {
+  const request = d.config['request.timeout.ms'];
+  return rpc === 'JoinGroup' ? Math.max(request, d.config['max.poll.interval.ms'] + 5000) : request;
+}
+
+/**
+ * Sends a request with its timeout: an answer that never comes (a lost envelope stalls the
+ * connection) ends in the network closing the connection, and a `disconnected` event for each
+ * request that was on it. Fetches are background: idle fetching alone does not keep a run going.
+ */
+export function sendRequest(
+  d: Draft,
+  out: Out,
+  to: ActorId,
+  rpc: RequestRpc,
+  payload: { correlationId: number } & Record<string, unknown>,
+  background = false,
+): void {
+  out.send(to, rpc, payload, { background, timeoutMs: timeoutFor(d, rpc) });
+}
+
+/** The application's view of the group membership, for sendOffsetsToTransaction. */
+export function groupMetadata(d: ConsumerContext) {
+  return { groupId: d.config['group.id'], generationId: d.generationId, memberId: d.memberId };
+}
+
+/** The position of every assigned partition that has one: what a commit of "the consumed offsets" sends. */
+export function consumedOffsets(d: ConsumerContext): OffsetAndPartition[] {
+  return d.assignment.flatMap((tp) => {
+    const offset = d.positions[keyOf(tp)];
+    return offset === undefined ? [] : [{ ...tp, offset }];
+  });
+}
+
+/** A handler of one event (or a few) on a shallow draft of the context: what the machine runs as an action. */
+export const action = <E extends ConsumerEvent = ConsumerEvent>(fn: (d: Draft, ev: E, out: Out) => void) =>
+  handle((ctx: ConsumerContext, ev: E, out: Out) => {
+    const d: Draft = { ...ctx };
+    fn(d, ev, out);
+    return d;
+  });

@@ -1,0 +1,67 @@
+/**
+ * Every event the consumer client handles, as one discriminated union on `type`: what the kernel
+ * delivers (responses to its requests, its own timers, the application's calls, a lost request, a
+ * crash), so handlers and guards read their fields without casts.
+ */
+import type { Call, Lifecycle, Rpc, Timer } from '../actors/events';
+import type { DisconnectedEvent } from '../kernel/effects';
+import type { ActorId, RpcName } from '../kernel/envelope';
+import type { KafkaError } from '../protocol/errors';
+import type {
+  FetchResponse,
+  JoinGroupResponse,
+  OffsetCommitResponse,
+  OffsetFetchResponse,
+  SyncGroupResponse,
+  TopicPartition,
+} from '../protocol/messages';
+
+/** A response to one of the consumer's requests: it echoes the request's correlationId. */
+type Response<T extends RpcName, P> = Rpc<T, P & { readonly correlationId: number }>;
+
+export type OffsetAndPartition = TopicPartition & { offset: number };
+
+/** A lost ListOffsets, asked again after retry.backoff.ms (its payload says which partition and timestamp). */
+export interface ListOffsetsRetry {
+  readonly lostCorrelationId: number;
+  readonly payload: Record<string, unknown>;
+}
+
+export type ConsumerEvent =
+  // the kernel: the process starts, crashes, restarts
+  | Lifecycle
+  | DisconnectedEvent
+  // responses (AbstractCoordinator, ConsumerCoordinator, Fetcher, OffsetFetcher)
+  | Response<'JoinGroupResponse', JoinGroupResponse>
+  | Response<'SyncGroupResponse', SyncGroupResponse>
+  | Response<'HeartbeatResponse', { readonly error: KafkaError }>
+  | Response<'OffsetCommitResponse', OffsetCommitResponse>
+  | Response<'OffsetFetchResponse', OffsetFetchResponse>
+  | Response<'ListOffsetsResponse', TopicPartition & { readonly error: KafkaError; readonly offset: number }>
+  | Response<'FetchResponse', FetchResponse>
+  // its timers
+  | Timer<'heartbeatDue'>
+  | Timer<'rejoinBackoff'>
+  | Timer<'autoCommitDue'>
+  | Timer<'commitRetry'>
+  | Timer<'fetchRetry'>
+  | Timer<'offsetsRetry'>
+  | Timer<'listOffsetsRetry', ListOffsetsRetry>
+  // the application's calls (KafkaConsumer's API) and its rebalance listener returning
+  | Call<'poll'>
+  | Call<'commitSync', { readonly offsets?: readonly OffsetAndPartition[] }>
+  | Call<'seek', TopicPartition & { readonly offset: number }>
+  | Call<'seekToBeginning'>
+  | Call<'seekToCommitted'>
+  | Call<'endOffsets', { readonly isolationLevel?: string }>
+  | Call<'resubscribe'>
+  | Call<'close'>
+  | Call<'partitionsAssignedDone', { readonly offsets: Readonly<Record<string, number>> }>;
+
+export type ConsumerEventType = ConsumerEvent['type'];
+
+/** The event of one type. */
+export type EventOf<T extends ConsumerEventType> = Extract<ConsumerEvent, { type: T }>;
+
+/** An application call: who to answer. */
+export type AppCall = Extract<ConsumerEvent, { from: ActorId; args: unknown }>;

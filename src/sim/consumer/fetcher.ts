@@ -1,0 +1,186 @@
+/**
+ * The Fetcher (with FetchCollector, fetchCollector.ts) and the OffsetFetcher's ListOffsets: one
+ * Fetch per assigned partition with a known position and nothing buffered, records handed to a
+ * waiting poll() up to max.poll.records, positions reset by auto.offset.reset, endOffsets().
+ *
+ * Simplifications: one Fetch per partition, issued when that partition's buffer is empty; poll()
+ * blocks until records are available.
+ */
+import type { Out } from '../actors/out';
+import { leaderOf } from '../cluster/metadata';
+import type { RecordForApp, TopicPartition } from '../protocol/messages';
+import { keyOf } from '../protocol/topicPartition';
+import { type ConsumerContext, corr, type Draft, groupMetadata, sendRequest } from './consumerContext';
+import type { EventOf } from './events';
+import { collectFetched } from './fetchCollector';
+
+/** Issues a fetch for every assigned partition with a known position, an empty buffer and nothing in flight. */
+export function fetchMore(d: Draft, out: Out): void {
+  for (const tp of d.assignment) {
+    const name = keyOf(tp);
+    const position = d.positions[name];
+    if (position === undefined || d.fetching[name] !== undefined || (d.buffer[name]?.length ?? 0) > 0) continue;
+    const leader = leaderOf(d.meta, tp.topic, tp.partition);
+    if (!leader) continue;
+    const correlationId = corr(d);
+    d.fetching = { ...d.fetching, [name]: correlationId };
+    const fetch = {
+      correlationId,
+      topic: tp.topic,
+      partition: tp.partition,
+      fetchOffset: position,
+      isolationLevel: d.config['isolation.level'],
+      maxRecords: d.config['max.poll.records'],
+      maxWaitMs: d.config['fetch.max.wait.ms'],
+    };
+    sendRequest(d, out, leader, 'Fetch', fetch, true);
+  }
+}
+
+/** OffsetFetcher.resetPositionsIfNeeded: ListOffsets for auto.offset.reset (or seekToBeginning's earliest). */
+export function resetPosition(d: Draft, tp: TopicPartition, out: Out, to: 'earliest' | 'latest' | null = null): void {
+  const leader = leaderOf(d.meta, tp.topic, tp.partition);
+  if (!leader) return;
+  const where = to ?? (d.config['auto.offset.reset'] === 'earliest' ? 'earliest' : 'latest');
+  sendRequest(d, out, leader, 'ListOffsets', {
+    correlationId: corr(d),
+    topic: tp.topic,
+    partition: tp.partition,
+    timestamp: where === 'earliest' ? -2 : -1,
+    isolationLevel: d.config['isolation.level'],
+  });
+}
+
+/** Answers the waiting poll() with what it returns and the positions after it. */
+function replyToPoll(d: Draft, out: Out, records: readonly RecordForApp[], positions: ConsumerContext['positions']): void {
+  if (!d.pollWaiting) return;
+  out.call(d.pollWaiting, 'reply', { call: 'poll', ok: true, records, groupMetadata: groupMetadata(d), positions });
+  d.pollWaiting = null;
+}
+
+/** Hands buffered records to a waiting poll(), up to max.poll.records. */
+export function servePoll(d: Draft, out: Out): void {
+  if (!d.pollWaiting) return;
+  const records: RecordForApp[] = [];
+  const max = d.config['max.poll.records'];
+  const positions = { ...d.positions };
+  const buffer = { ...d.buffer };
+  for (const tp of [...d.assignment].sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : 1))) {
+    const name = keyOf(tp);
+    const buf = buffer[name] ?? [];
+    if (buf.length === 0 || records.length >= max) continue;
+    const take = buf.slice(0, max - records.length);
+    records.push(...take);
+    buffer[name] = buf.slice(take.length);
+    positions[name] =
+      (buffer[name] as RecordForApp[]).length === 0 ? (d.bufferEnd[name] as number) : (take[take.length - 1] as RecordForApp).offset + 1;
+  }
+  if (records.length === 0) return;
+  d.buffer = buffer;
+  d.positions = positions;
+  for (const r of records)
+    out.fact({
+      kind: 'delivered',
+      consumer: d.client,
+      groupId: d.config['group.id'],
+      isolationLevel: d.config['isolation.level'],
+      topic: r.topic,
+      partition: r.partition,
+      offset: r.offset,
+      key: r.key,
+      value: r.value,
+      headers: r.headers,
+    });
+  replyToPoll(d, out, records, positions);
+  fetchMore(d, out);
+}
+
+export function onFetchResponse(d: Draft, ev: EventOf<'FetchResponse'>, out: Out): void {
+  const r = ev.payload;
+  const name = keyOf(r);
+  if (d.fetching[name] !== r.correlationId) return;
+  const { [name]: _done, ...fetching } = d.fetching;
+  d.fetching = fetching;
+  const position = d.positions[name];
+  if (position === undefined) return;
+  if (r.error === 'OFFSET_OUT_OF_RANGE') {
+    const { [name]: _p, ...positions } = d.positions;
+    d.positions = positions;
+    resetPosition(d, r, out);
+    return;
+  }
+  if (r.error !== 'NONE') {
+    out.timer(`fetchRetry:${name}`, 'fetchRetry', d.config['retry.backoff.ms'], {}, true);
+    return;
+  }
+  const c = collectFetched(r.topic, r.partition, r.batches, r.abortedTransactions, d.config['isolation.level'], position);
+  for (const s of c.skipped) out.fact({ kind: 'skipped', consumer: d.client, topic: r.topic, partition: r.partition, ...s });
+  if (c.records.length === 0) {
+    // markers or aborted data only: the position still moves past them, and poll() returns empty
+    if (c.nextOffset > position) {
+      d.positions = { ...d.positions, [name]: c.nextOffset };
+      replyToPoll(d, out, [], d.positions);
+    }
+  } else {
+    d.buffer = { ...d.buffer, [name]: c.records };
+    d.bufferEnd = { ...d.bufferEnd, [name]: c.nextOffset };
+  }
+  servePoll(d, out);
+  fetchMore(d, out);
+}
+
+/**
+ * endOffsets(): the latest offset of each assigned partition — the LSO under read_committed, unless
+ * the caller names the isolation level (Kafka Streams asks for the log end offset, read_uncommitted).
+ */
+export function onEndOffsets(d: Draft, call: EventOf<'endOffsets'>, out: Out): void {
+  const isolationLevel = call.args.isolationLevel ?? d.config['isolation.level'];
+  const requests: Record<number, string> = {};
+  for (const tp of d.assignment) {
+    const leader = leaderOf(d.meta, tp.topic, tp.partition);
+    if (!leader) continue;
+    const correlationId = corr(d);
+    requests[correlationId] = keyOf(tp);
+    sendRequest(d, out, leader, 'ListOffsets', { correlationId, topic: tp.topic, partition: tp.partition, timestamp: -1, isolationLevel });
+  }
+  d.endOffsets = { from: call.from, requests, offsets: {} };
+  if (Object.keys(requests).length === 0) {
+    out.call(call.from, 'reply', { call: 'endOffsets', ok: true, offsets: {} });
+    d.endOffsets = null;
+  }
+}
+
+/** A ListOffsets answer: one of endOffsets()'s, or a reset position (then fetching starts). */
+export function onListOffsetsResponse(d: Draft, ev: EventOf<'ListOffsetsResponse'>, out: Out): void {
+  const r = ev.payload;
+  const pending = d.endOffsets;
+  if (pending && pending.requests[r.correlationId] !== undefined) {
+    const { [r.correlationId]: _done, ...requests } = pending.requests;
+    const offsets = { ...pending.offsets, [keyOf(r)]: r.offset };
+    if (Object.keys(requests).length === 0) {
+      out.call(pending.from, 'reply', { call: 'endOffsets', ok: true, offsets });
+      d.endOffsets = null;
+    } else d.endOffsets = { ...pending, requests, offsets };
+    return;
+  }
+  if (r.error !== 'NONE' || !d.assignment.some((tp) => keyOf(tp) === keyOf(r))) return;
+  if (d.positions[keyOf(r)] === undefined) d.positions = { ...d.positions, [keyOf(r)]: r.offset };
+  fetchMore(d, out);
+}
+
+/** A lost ListOffsets is asked again after its backoff: for endOffsets(), or a position still unknown. */
+export function onListOffsetsRetry(d: Draft, ev: EventOf<'listOffsetsRetry'>, out: Out): void {
+  const { lostCorrelationId, payload } = ev.data;
+  const tp = { topic: payload.topic as string, partition: payload.partition as number };
+  const leader = leaderOf(d.meta, tp.topic, tp.partition);
+  if (!leader) return;
+  const pending = d.endOffsets;
+  if (pending && pending.requests[lostCorrelationId] !== undefined) {
+    const { [lostCorrelationId]: _gone, ...requests } = pending.requests;
+    const c = corr(d);
+    d.endOffsets = { ...pending, requests: { ...requests, [c]: keyOf(tp) } };
+    sendRequest(d, out, leader, 'ListOffsets', { ...payload, correlationId: c });
+  } else if (d.positions[keyOf(tp)] === undefined && d.assignment.some((a) => keyOf(a) === keyOf(tp))) {
+    resetPosition(d, tp, out, payload.timestamp === -2 ? 'earliest' : 'latest');
+  }
+}

@@ -1,0 +1,137 @@
+/**
+ * Group membership, classic protocol (AbstractCoordinator and ConsumerCoordinator): JoinGroup,
+ * SyncGroup with the assignment, heartbeats every heartbeat.interval.ms, rejoining when the
+ * coordinator says the group is rebalancing or that this member's generation is gone, and
+ * LeaveGroup on close(). Which transition an answer takes is decided by the guards below; the
+ * handlers only do what Kafka does on that answer.
+ */
+import type { Out } from '../actors/out';
+import type { KafkaError } from '../protocol/errors';
+import { COORDINATOR_ERRORS, needsJoinPrepare, requestOffsets } from './commits';
+import { type ConsumerContext, corr, type Draft, sendRequest } from './consumerContext';
+import type { ConsumerEvent, EventOf } from './events';
+import { invokePartitionsAssigned, revokeAll } from './positions';
+
+export function sendJoin(d: Draft, out: Out): void {
+  sendRequest(d, out, d.meta.groupCoordinator, 'JoinGroup', {
+    correlationId: corr(d),
+    groupId: d.config['group.id'],
+    memberId: d.memberId,
+    sessionTimeoutMs: d.config['session.timeout.ms'],
+    rebalanceTimeoutMs: d.config['max.poll.interval.ms'],
+    topics: d.topics,
+  });
+}
+
+/** JoinGroup or SyncGroup lost (disconnected): JoinGroup again after retry.backoff.ms. */
+export function rejoinAfterBackoff(d: Draft, out: Out): void {
+  out.timer('rejoin', 'rejoinBackoff', d.config['retry.backoff.ms']);
+}
+
+/** JoinGroupResponseHandler, success: the generation and member id; SyncGroup goes out. */
+export function onJoined(d: Draft, ev: EventOf<'JoinGroupResponse'>, out: Out): void {
+  const r = ev.payload;
+  d.memberId = r.memberId;
+  d.generationId = r.generationId;
+  sendRequest(d, out, d.meta.groupCoordinator, 'SyncGroup', {
+    correlationId: corr(d),
+    groupId: d.config['group.id'],
+    generationId: r.generationId,
+    memberId: r.memberId,
+  });
+}
+
+/** JoinGroupResponseHandler, an error: forget the member id if unknown, JoinGroup again after the backoff. */
+export function onJoinFailed(d: Draft, ev: EventOf<'JoinGroupResponse'>, out: Out): void {
+  const r = ev.payload;
+  out.fact({ kind: 'clientError', client: d.client, error: r.error, during: 'JoinGroup', fatal: false });
+  if (r.error === 'UNKNOWN_MEMBER_ID') d.memberId = '';
+  rejoinAfterBackoff(d, out);
+}
+
+/** SyncGroupResponseHandler, success → ConsumerCoordinator.onJoinComplete: the assignment, heartbeats, positions. */
+export function onSynced(d: Draft, ev: EventOf<'SyncGroupResponse'>, out: Out): void {
+  d.assignment = ev.payload.assignment;
+  out.timer('heartbeat', 'heartbeatDue', d.config['heartbeat.interval.ms'], {}, true);
+  // ConsumerCoordinator.onJoinComplete: the auto-commit timer starts again from the assignment
+  d.nextAutoCommitAt = ev.now + d.config['auto.commit.interval.ms'];
+  invokePartitionsAssigned(d, out);
+  requestOffsets(d, out);
+}
+
+/** SyncGroupResponseHandler, an error: the member rejoins (startRejoin follows). */
+export function onSyncFailed(d: Draft, ev: EventOf<'SyncGroupResponse'>, out: Out): void {
+  const r = ev.payload;
+  out.fact({ kind: 'clientError', client: d.client, error: r.error, during: 'SyncGroup', fatal: false });
+  if (r.error === 'UNKNOWN_MEMBER_ID') d.memberId = '';
+}
+
+/** Partitions given up, heartbeats stopped, JoinGroup sent (AbstractCoordinator.initiateJoinGroup). */
+export function startRejoin(d: Draft, out: Out): void {
+  out.cancel('heartbeat');
+  d.rejoinNeeded = false;
+  revokeAll(d);
+  sendJoin(d, out);
+}
+
+export function onHeartbeatDue(d: Draft, out: Out): void {
+  const heartbeat = { correlationId: corr(d), groupId: d.config['group.id'], generationId: d.generationId, memberId: d.memberId };
+  sendRequest(d, out, d.meta.groupCoordinator, 'Heartbeat', heartbeat, true);
+  out.timer('heartbeat', 'heartbeatDue', d.config['heartbeat.interval.ms'], {}, true);
+}
+
+/** A heartbeat error that makes the member rejoin (every error but the coordinator's own unavailability). */
+function asksRejoin(error: KafkaError): boolean {
+  return error !== 'NONE' && !COORDINATOR_ERRORS.includes(error);
+}
+
+/** AbstractCoordinator.HeartbeatResponseHandler: the member id is forgotten for UNKNOWN_MEMBER_ID, the generation for both. */
+function forget(d: Draft, error: KafkaError): void {
+  if (error === 'UNKNOWN_MEMBER_ID') d.memberId = '';
+  if (error === 'UNKNOWN_MEMBER_ID' || error === 'ILLEGAL_GENERATION') d.generationId = -1;
+}
+
+export function onHeartbeatResponse(d: Draft, ev: EventOf<'HeartbeatResponse'>, out: Out): void {
+  const { error } = ev.payload;
+  // HeartbeatResponseHandler: a coordinator error marks the coordinator unknown; the member keeps its generation and heartbeats on
+  if (!asksRejoin(error)) return;
+  if (!d.rejoinNeeded) out.fact({ kind: 'clientError', client: d.client, error, during: 'Heartbeat', fatal: false });
+  forget(d, error);
+  // a member that is no longer in the generation stops heartbeating; one asked to rejoin keeps its session alive
+  if (error !== 'REBALANCE_IN_PROGRESS') out.cancel('heartbeat');
+  d.rejoinNeeded = true;
+}
+
+/** A heartbeat answer that makes a member blocked in poll() rejoin now (otherwise its next poll() does). */
+export function heartbeatRejoinsNow(ctx: ConsumerContext, ev: ConsumerEvent): boolean {
+  return ev.type === 'HeartbeatResponse' && asksRejoin(ev.payload.error) && ctx.pollWaiting !== null;
+}
+
+/** …and, with the member id and generation that answer leaves, onJoinPrepare commits first. */
+export function heartbeatRejoinsAfterCommit(ctx: ConsumerContext, ev: ConsumerEvent): boolean {
+  if (ev.type !== 'HeartbeatResponse' || !heartbeatRejoinsNow(ctx, ev)) return false;
+  const after: Draft = { ...ctx };
+  forget(after, ev.payload.error);
+  return needsJoinPrepare(after);
+}
+
+/**
+ * Kafka Streams' unsubscribe() + subscribe() after a TaskMigratedException (StreamThread.handleTaskMigrated):
+ * the member gives up its partitions and positions and rejoins the group, so it reads again from the
+ * committed offsets of a new generation. Already joining, it only confirms.
+ */
+export function onResubscribe(_d: Draft, call: EventOf<'resubscribe'>, out: Out): void {
+  out.call(call.from, 'reply', { call: 'resubscribe', ok: true });
+}
+
+/** close(): heartbeats stop, LeaveGroup if this member is in the group (AbstractCoordinator.maybeLeaveGroup). */
+export function onClose(d: Draft, call: EventOf<'close'>, out: Out): void {
+  out.cancel('heartbeat');
+  if (d.config['group.id'] && d.memberId)
+    sendRequest(d, out, d.meta.groupCoordinator, 'LeaveGroup', {
+      correlationId: corr(d),
+      groupId: d.config['group.id'],
+      memberId: d.memberId,
+    });
+  out.call(call.from, 'reply', { call: 'close', ok: true });
+}

@@ -1,0 +1,85 @@
+/**
+ * SubscriptionState: the assigned partitions and the position of each — set by the group's
+ * assignment or by assign() (no group.id), moved by seek(), forgotten when partitions are revoked
+ * (eager protocol: every partition at every rebalance) — and the ConsumerRebalanceListener that
+ * may seek before the committed offsets are fetched.
+ */
+import type { Out } from '../actors/out';
+import { keyOf } from '../protocol/topicPartition';
+import { requestOffsets } from './commits';
+import type { Draft } from './consumerContext';
+import type { EventOf } from './events';
+import { fetchMore, resetPosition } from './fetcher';
+
+/** Partitions revoked (eager rebalance): positions, buffers and fetches are forgotten. */
+export function revokeAll(d: Draft): void {
+  d.assignment = [];
+  d.positions = {};
+  d.buffer = {};
+  d.bufferEnd = {};
+  d.fetching = {};
+  d.offsetsRequest = null;
+}
+
+/** Every position, buffer and fetch forgotten (the assignment stays): seekToBeginning, seekToCommitted. */
+function forgetPositions(d: Draft): void {
+  d.positions = {};
+  d.buffer = {};
+  d.bufferEnd = {};
+  d.fetching = {};
+}
+
+/**
+ * ConsumerCoordinator.onJoinComplete → ConsumerRebalanceListener.onPartitionsAssigned, before any
+ * position is fetched: an application that keeps its offsets outside Kafka seeks to them here.
+ */
+export function invokePartitionsAssigned(d: Draft, out: Out): void {
+  if (!d.rebalanceListener) return;
+  d.awaitingListener = true;
+  out.call(d.app, 'onPartitionsAssigned', { partitions: d.assignment });
+}
+
+/** The listener returned, with the offsets it sought to: fetch the group's offsets for the other partitions. */
+export function onListenerDone(d: Draft, call: EventOf<'partitionsAssignedDone'>, out: Out): void {
+  if (!d.awaitingListener) return;
+  d.awaitingListener = false;
+  for (const tp of d.assignment) {
+    const offset = call.args.offsets[keyOf(tp)];
+    if (offset !== undefined) d.positions = { ...d.positions, [keyOf(tp)]: offset };
+  }
+  requestOffsets(d, out);
+}
+
+/** assign() without a group: every partition of the subscribed topics, no commits. */
+export function assignAll(d: Draft, out: Out): void {
+  d.assignment = d.topics.flatMap((topic) =>
+    Array.from({ length: d.meta.topics[topic]?.partitions ?? 0 }, (_, partition) => ({ topic, partition })),
+  );
+  // assign(): the application seeks to its own offsets right after (as its listener would)
+  invokePartitionsAssigned(d, out);
+  requestOffsets(d, out);
+}
+
+export function onSeek(d: Draft, call: EventOf<'seek'>, out: Out): void {
+  const name = keyOf(call.args);
+  d.positions = { ...d.positions, [name]: call.args.offset };
+  d.buffer = { ...d.buffer, [name]: [] };
+  const { [name]: _f, ...fetching } = d.fetching;
+  d.fetching = fetching;
+  out.call(call.from, 'reply', { call: 'seek', ok: true });
+  fetchMore(d, out);
+}
+
+/** seekToBeginning(): every assigned partition goes back to its log start offset. */
+export function onSeekToBeginning(d: Draft, call: EventOf<'seekToBeginning'>, out: Out): void {
+  forgetPositions(d);
+  for (const tp of d.assignment) resetPosition(d, tp, out, 'earliest');
+  out.call(call.from, 'reply', { call: 'seekToBeginning', ok: true });
+}
+
+/** After an aborted transaction: forget the buffers and go back to the group's committed offsets. */
+export function onSeekToCommitted(d: Draft, call: EventOf<'seekToCommitted'>, out: Out): void {
+  forgetPositions(d);
+  requestOffsets(d, out);
+  out.call(call.from, 'reply', { call: 'seekToCommitted', ok: true });
+}

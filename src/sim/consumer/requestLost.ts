@@ -1,0 +1,63 @@
+/**
+ * A request completed as a disconnect: its connection was closed after a request on it passed
+ * request.timeout.ms (REQUEST_TIMED_OUT), or it broke — the leader or coordinator is down, or the
+ * connection was reset (NETWORK_EXCEPTION). The client tries again, as Kafka's does for retriable
+ * errors. Whatever state the consumer is in, the request is no longer in flight. (A lost JoinGroup
+ * or SyncGroup is the membership's: the machine's guards send the member back to JoinGroup.)
+ */
+import type { Out } from '../actors/out';
+import { type DisconnectedEvent, disconnectError } from '../kernel/effects';
+import { keyOf } from '../protocol/topicPartition';
+import { commitFailed, endsJoinPrepare } from './commits';
+import type { ConsumerContext, Draft } from './consumerContext';
+import type { ConsumerEvent } from './events';
+
+/** The lost request's correlation id (every request of the consumer carries one). */
+const correlationOf = (e: DisconnectedEvent) => e.payload.correlationId as number;
+
+export function onRequestLost(d: Draft, e: DisconnectedEvent, out: Out): void {
+  const correlationId = correlationOf(e);
+  const tp = { topic: e.payload.topic as string, partition: e.payload.partition as number };
+  if (e.rpc !== 'Fetch') out.fact({ kind: 'clientError', client: d.client, error: disconnectError(e), during: e.rpc, fatal: false });
+  switch (e.rpc) {
+    case 'Fetch':
+      if (d.fetching[keyOf(tp)] === correlationId) {
+        const { [keyOf(tp)]: _f, ...fetching } = d.fetching;
+        d.fetching = fetching;
+        out.timer(`fetchRetry:${keyOf(tp)}`, 'fetchRetry', d.config['retry.backoff.ms'], {}, true);
+      }
+      return;
+    case 'OffsetFetch':
+      if (d.offsetsRequest === correlationId) {
+        d.offsetsRequest = null;
+        out.timer('offsets', 'offsetsRetry', d.config['retry.backoff.ms']);
+      }
+      return;
+    case 'ListOffsets':
+      // ask again after retry.backoff.ms (a down leader refuses at once: no tight loop)
+      out.timer(`listOffsets:${keyOf(tp)}`, 'listOffsetsRetry', d.config['retry.backoff.ms'], {
+        lostCorrelationId: correlationId,
+        payload: e.payload,
+      });
+      return;
+    case 'OffsetCommit': {
+      // retried after a backoff (commitSync, onJoinPrepare) or at the next auto-commit due time
+      const c = d.commitInFlight;
+      if (!c || c.correlationId !== correlationId) return;
+      commitFailed(d, out, c, disconnectError(e), e.now);
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+/** A JoinGroup or SyncGroup lost: the member asks again (the membership's transition). */
+export function joinOrSyncLost(ev: ConsumerEvent): boolean {
+  return ev.type === 'disconnected' && (ev.rpc === 'JoinGroup' || ev.rpc === 'SyncGroup');
+}
+
+/** The onJoinPrepare commit lost and not retried: the member rejoins. */
+export function joinPrepareCommitLost(ctx: ConsumerContext, ev: ConsumerEvent): boolean {
+  return ev.type === 'disconnected' && ev.rpc === 'OffsetCommit' && endsJoinPrepare(ctx, correlationOf(ev), disconnectError(ev), ev.now);
+}

@@ -1,0 +1,126 @@
+/** commits.ts (ConsumerCoordinator's offsets): ordering, retries, the auto-commit timer, onJoinPrepare's end, OffsetFetch. */
+import { describe, expect, it } from 'vitest';
+import {
+  commit,
+  commitFailed,
+  endsJoinPrepare,
+  maybeAutoCommit,
+  needsJoinPrepare,
+  onOffsetFetchResponse,
+  onPoll,
+  requestOffsets,
+} from '../../src/sim/consumer/commits';
+import type { PendingCommit } from '../../src/sim/consumer/consumerContext';
+import { appCall, context, replies, response, run, sent, timers, tp0, tp1 } from './fixture';
+
+const member = { memberId: 'c-0', generationId: 2, assignment: [tp0], positions: { 't-0': 5 } };
+const inFlight = (purpose: PendingCommit['purpose'], deadline = 1000): PendingCommit => ({
+  correlationId: 7,
+  generationId: 2,
+  memberId: 'c-0',
+  offsets: [{ ...tp0, offset: 5 }],
+  waiter: purpose === 'sync' ? 'c.app' : null,
+  purpose,
+  attempts: 0,
+  deadline,
+});
+
+describe('commits', () => {
+  it('one OffsetCommit in flight at a time: the next waits; a newer auto-commit does not replace a waiting commitSync', () => {
+    const { d, effects } = run(context({}, 1, member), (d, out) => {
+      commit(d, out, [{ ...tp0, offset: 5 }], null, 'auto', 0);
+      commit(d, out, [{ ...tp0, offset: 6 }], 'c.app', 'sync', 0);
+      commit(d, out, [{ ...tp0, offset: 7 }], null, 'auto', 0);
+    });
+    expect(sent(effects).map((s) => s.rpc)).toEqual(['OffsetCommit']);
+    expect(d.commitInFlight?.offsets).toEqual([{ ...tp0, offset: 5 }]);
+    expect(d.commitQueued).toMatchObject({ purpose: 'sync', offsets: [{ ...tp0, offset: 6 }] });
+  });
+
+  it('a member without a generation sends nothing: commitSync fails with CommitFailedException', () => {
+    const { effects } = run(context(), (d, out) => commit(d, out, [{ ...tp0, offset: 1 }], 'c.app', 'sync', 0));
+    expect(sent(effects)).toEqual([]);
+    expect(replies(effects)).toEqual([{ call: 'commitSync', ok: false, error: 'CommitFailedException' }]);
+  });
+
+  it('endsJoinPrepare: an answer or a non-retriable error ends it; a retriable one only past the rebalance timeout', () => {
+    const ctx = context({}, 1, { ...member, commitInFlight: inFlight('joinPrepare', 1000) });
+    expect(endsJoinPrepare(ctx, 7, 'NONE', 10)).toBe(true);
+    expect(endsJoinPrepare(ctx, 7, 'ILLEGAL_GENERATION', 10)).toBe(true);
+    expect(endsJoinPrepare(ctx, 7, 'COORDINATOR_NOT_AVAILABLE', 10)).toBe(false);
+    expect(endsJoinPrepare(ctx, 7, 'COORDINATOR_NOT_AVAILABLE', 1000)).toBe(true);
+    expect(endsJoinPrepare(ctx, 8, 'NONE', 10)).toBe(false);
+    expect(endsJoinPrepare({ ...ctx, commitInFlight: inFlight('auto') }, 7, 'NONE', 10)).toBe(false);
+  });
+
+  it('commitFailed: commitSync retries with exponential backoff until its deadline, then TimeoutException', () => {
+    const retry = run(context({}, 1, { ...member, commitInFlight: inFlight('sync', 60000) }), (d, out) =>
+      commitFailed(d, out, inFlight('sync', 60000), 'NOT_COORDINATOR', 10),
+    );
+    expect(timers(retry.effects)).toEqual([{ name: 'commitRetry', delay: 100 }]);
+    expect(retry.d.commitInFlight?.attempts).toBe(1);
+    const late = run(context({}, 1, { ...member, commitInFlight: inFlight('sync', 60000) }), (d, out) =>
+      commitFailed(d, out, inFlight('sync', 60000), 'NOT_COORDINATOR', 60000),
+    );
+    expect(replies(late.effects)).toEqual([{ call: 'commitSync', ok: false, error: 'TimeoutException' }]);
+    expect(late.d.commitInFlight).toBeNull();
+  });
+
+  it('commitFailed: ILLEGAL_GENERATION of the current generation makes the member rejoin at its next poll()', () => {
+    const { d } = run(context({}, 1, { ...member, commitInFlight: inFlight('auto') }), (d, out) =>
+      commitFailed(d, out, inFlight('auto'), 'ILLEGAL_GENERATION', 10),
+    );
+    expect(d).toMatchObject({ generationId: -1, rejoinNeeded: true, commitInFlight: null });
+  });
+
+  it('maybeAutoCommit commits the consumed positions only once nextAutoCommitTimer expired, and re-arms it', () => {
+    const ctx = context({ 'enable.auto.commit': true }, 1, { ...member, nextAutoCommitAt: 5000 });
+    expect(sent(run(ctx, (d, out) => maybeAutoCommit(d, 4999, out)).effects)).toEqual([]);
+    const due = run(ctx, (d, out) => maybeAutoCommit(d, 5000, out));
+    expect(sent(due.effects)).toMatchObject([{ rpc: 'OffsetCommit', offsets: [{ ...tp0, offset: 5 }] }]);
+    expect(due.d.nextAutoCommitAt).toBe(10000);
+  });
+
+  it('needsJoinPrepare: auto-commit on, a member id and a consumed position', () => {
+    expect(needsJoinPrepare(context({ 'enable.auto.commit': true }, 1, member))).toBe(true);
+    expect(needsJoinPrepare(context({ 'enable.auto.commit': false }, 1, member))).toBe(false);
+    expect(needsJoinPrepare(context({ 'enable.auto.commit': true }, 1, { ...member, positions: {} }))).toBe(false);
+  });
+
+  it('onPoll auto-commits when due, then waits for records (the auto-commit timer stands in for the poll loop)', () => {
+    const { d, effects } = run(context({ 'enable.auto.commit': true }, 1, { ...member, nextAutoCommitAt: 100 }), (d, out) =>
+      onPoll(d, appCall('poll', {}, 200), out),
+    );
+    expect(d.pollWaiting).toBe('c.app');
+    expect(sent(effects).map((s) => s.rpc)).toEqual(['OffsetCommit']);
+  });
+
+  it('requestOffsets asks the committed offsets of the partitions without a position (requireStable); the answer sets positions or resets', () => {
+    const ctx = context({ 'auto.offset.reset': 'earliest' }, 2, { ...member, assignment: [tp0, tp1], positions: {} });
+    const asked = run(ctx, requestOffsets);
+    expect(sent(asked.effects)).toMatchObject([{ rpc: 'OffsetFetch', partitions: [tp0, tp1], requireStable: true }]);
+    const offsets = [
+      { ...tp0, offset: 3, error: 'NONE' },
+      { ...tp1, offset: -1, error: 'NONE' },
+    ] as const;
+    const answered = run(asked.d, (d, out) =>
+      onOffsetFetchResponse(
+        d,
+        response('OffsetFetchResponse', { correlationId: asked.d.offsetsRequest as number, error: 'NONE', offsets }),
+        out,
+      ),
+    );
+    expect(answered.d.positions).toEqual({ 't-0': 3 });
+    expect(answered.d.knownCommitted).toEqual({ 't-0': 3 });
+    expect(sent(answered.effects).map((s) => s.rpc)).toEqual(['ListOffsets', 'Fetch']);
+  });
+
+  it('UNSTABLE_OFFSET_COMMIT: asked again after retry.backoff.ms', () => {
+    const ctx = context({}, 1, { ...member, positions: {}, offsetsRequest: 4 });
+    const { d, effects } = run(ctx, (d, out) =>
+      onOffsetFetchResponse(d, response('OffsetFetchResponse', { correlationId: 4, error: 'UNSTABLE_OFFSET_COMMIT', offsets: [] }), out),
+    );
+    expect(d.offsetsRequest).toBeNull();
+    expect(timers(effects)).toEqual([{ name: 'offsetsRetry', delay: 100 }]);
+  });
+});

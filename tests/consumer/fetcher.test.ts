@@ -1,0 +1,84 @@
+/** fetcher.ts (Fetcher, OffsetFetcher): which partitions are fetched, what poll() gets, resets and endOffsets(). */
+import { describe, expect, it } from 'vitest';
+import { fetchMore, onEndOffsets, onFetchResponse, onListOffsetsResponse, servePoll } from '../../src/sim/consumer/fetcher';
+import type { RecordForApp } from '../../src/sim/protocol/messages';
+import { appCall, context, replies, response, run, sent, timers, tp0, tp1 } from './fixture';
+
+const rec = (partition: number, offset: number): RecordForApp => ({ topic: 't', partition, offset, key: 'k', value: 'v', headers: {} });
+
+describe('fetcher', () => {
+  it('fetchMore: one Fetch per partition with a position, nothing buffered and nothing in flight', () => {
+    const ctx = context({}, 2, { assignment: [tp0, tp1], positions: { 't-0': 4, 't-1': 0 }, buffer: { 't-1': [rec(1, 0)] } });
+    const { d, effects } = run(ctx, fetchMore);
+    expect(sent(effects)).toMatchObject([{ rpc: 'Fetch', to: 'broker-0', topic: 't', partition: 0, fetchOffset: 4 }]);
+    expect(Object.keys(d.fetching)).toEqual(['t-0']);
+    expect(sent(run(d, fetchMore).effects)).toEqual([]);
+  });
+
+  it('servePoll hands at most max.poll.records, in partition order, and moves the positions', () => {
+    const ctx = context({ 'max.poll.records': 3 }, 2, {
+      assignment: [tp1, tp0],
+      positions: { 't-0': 0, 't-1': 0 },
+      buffer: { 't-0': [rec(0, 0), rec(0, 1)], 't-1': [rec(1, 0), rec(1, 1)] },
+      bufferEnd: { 't-0': 2, 't-1': 2 },
+      fetching: { 't-0': 1, 't-1': 2 },
+      pollWaiting: 'c.app',
+    });
+    const { d, effects } = run(ctx, servePoll);
+    const [reply] = replies(effects);
+    expect((reply?.records as RecordForApp[]).map((r) => `${r.partition}@${r.offset}`)).toEqual(['0@0', '0@1', '1@0']);
+    expect(d.positions).toEqual({ 't-0': 2, 't-1': 1 });
+    expect(d.pollWaiting).toBeNull();
+    expect(effects.filter((e) => e.type === 'fact')).toHaveLength(3);
+  });
+
+  it('onFetchResponse: OFFSET_OUT_OF_RANGE forgets the position and resets it; another error retries after retry.backoff.ms', () => {
+    const ctx = context({ 'auto.offset.reset': 'earliest' }, 1, { assignment: [tp0], positions: { 't-0': 9 }, fetching: { 't-0': 3 } });
+    const base = {
+      correlationId: 3,
+      ...tp0,
+      highWatermark: 0,
+      lastStableOffset: 0,
+      logStartOffset: 0,
+      batches: [],
+      abortedTransactions: [],
+    };
+    const range = run(ctx, (d, out) =>
+      onFetchResponse(d, response('FetchResponse', { ...base, error: 'OFFSET_OUT_OF_RANGE' } as const), out),
+    );
+    expect(range.d.positions).toEqual({});
+    expect(sent(range.effects)).toMatchObject([{ rpc: 'ListOffsets', timestamp: -2 }]);
+    const other = run(ctx, (d, out) =>
+      onFetchResponse(d, response('FetchResponse', { ...base, error: 'NOT_LEADER_OR_FOLLOWER' } as const), out),
+    );
+    expect(timers(other.effects)).toEqual([{ name: 'fetchRetry', delay: 100 }]);
+    // a stale answer (another correlation id) is ignored
+    expect(
+      run(ctx, (d, out) => onFetchResponse(d, response('FetchResponse', { ...base, correlationId: 2, error: 'NONE' } as const), out))
+        .effects,
+    ).toEqual([]);
+  });
+
+  it('endOffsets(): one ListOffsets per assigned partition, answered once all are back', () => {
+    const ctx = context({}, 2, { assignment: [tp0, tp1] });
+    const asked = run(ctx, (d, out) => onEndOffsets(d, appCall('endOffsets', { isolationLevel: 'read_uncommitted' }), out));
+    const requests = sent(asked.effects);
+    expect(requests).toMatchObject([
+      { rpc: 'ListOffsets', partition: 0, timestamp: -1, isolationLevel: 'read_uncommitted' },
+      { rpc: 'ListOffsets', partition: 1, timestamp: -1, isolationLevel: 'read_uncommitted' },
+    ]);
+    const answer = (i: number, offset: number) =>
+      response('ListOffsetsResponse', {
+        correlationId: requests[i]?.correlationId as number,
+        topic: 't',
+        partition: i,
+        error: 'NONE',
+        offset,
+      } as const);
+    const first = run(asked.d, (d, out) => onListOffsetsResponse(d, answer(0, 10), out));
+    expect(replies(first.effects)).toEqual([]);
+    const second = run(first.d, (d, out) => onListOffsetsResponse(d, answer(1, 20), out));
+    expect(replies(second.effects)).toEqual([{ call: 'endOffsets', ok: true, offsets: { 't-0': 10, 't-1': 20 } }]);
+    expect(second.d.endOffsets).toBeNull();
+  });
+});

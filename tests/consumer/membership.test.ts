@@ -1,0 +1,111 @@
+/** membership.ts (AbstractCoordinator/ConsumerCoordinator): join, sync, heartbeat and their guards, directly. */
+import { describe, expect, it } from 'vitest';
+import {
+  heartbeatRejoinsAfterCommit,
+  heartbeatRejoinsNow,
+  onClose,
+  onHeartbeatResponse,
+  onJoined,
+  onJoinFailed,
+  onSynced,
+  startRejoin,
+} from '../../src/sim/consumer/membership';
+import { appCall, context, replies, response, run, sent, timers, tp0, tp1 } from './fixture';
+
+const member = { memberId: 'c-0', generationId: 3 };
+
+describe('membership', () => {
+  it('onJoined keeps the generation and member id and sends SyncGroup with them', () => {
+    const { d, effects } = run(context(), (d, out) =>
+      onJoined(
+        d,
+        response('JoinGroupResponse', { correlationId: 0, error: 'NONE', generationId: 3, memberId: 'c-0', leader: 'c-0' } as const),
+        out,
+      ),
+    );
+    expect(d).toMatchObject(member);
+    expect(sent(effects)).toEqual([
+      { rpc: 'SyncGroup', to: 'group-coordinator', correlationId: 0, groupId: 'g', generationId: 3, memberId: 'c-0' },
+    ]);
+  });
+
+  it('onJoinFailed forgets an unknown member id and arms the rejoin backoff (retry.backoff.ms)', () => {
+    const { d, effects } = run(context({}, 1, { memberId: 'c-0' }), (d, out) =>
+      onJoinFailed(
+        d,
+        response('JoinGroupResponse', {
+          correlationId: 0,
+          error: 'UNKNOWN_MEMBER_ID',
+          generationId: -1,
+          memberId: '',
+          leader: '',
+        } as const),
+        out,
+      ),
+    );
+    expect(d.memberId).toBe('');
+    expect(timers(effects)).toEqual([{ name: 'rejoinBackoff', delay: 100 }]);
+  });
+
+  it('onSynced takes the assignment, starts heartbeats and the auto-commit timer, and asks for the committed offsets', () => {
+    const { d, effects } = run(context({}, 2, member), (d, out) =>
+      onSynced(d, response('SyncGroupResponse', { correlationId: 1, error: 'NONE', assignment: [tp0, tp1] } as const, 7000), out),
+    );
+    expect(d.assignment).toEqual([tp0, tp1]);
+    expect(d.nextAutoCommitAt).toBe(7000 + 5000);
+    expect(timers(effects)).toEqual([{ name: 'heartbeatDue', delay: 3000 }]);
+    expect(sent(effects).map((s) => s.rpc)).toEqual(['OffsetFetch']);
+  });
+
+  it('onHeartbeatResponse: REBALANCE_IN_PROGRESS keeps the session (heartbeats go on), ILLEGAL_GENERATION forgets the generation and stops them', () => {
+    const rebalance = run(context({}, 1, member), (d, out) =>
+      onHeartbeatResponse(d, response('HeartbeatResponse', { correlationId: 9, error: 'REBALANCE_IN_PROGRESS' } as const), out),
+    );
+    expect(rebalance.d).toMatchObject({ ...member, rejoinNeeded: true });
+    expect(rebalance.effects.some((e) => e.type === 'cancel')).toBe(false);
+    const illegal = run(context({}, 1, member), (d, out) =>
+      onHeartbeatResponse(d, response('HeartbeatResponse', { correlationId: 9, error: 'ILLEGAL_GENERATION' } as const), out),
+    );
+    expect(illegal.d).toMatchObject({ memberId: 'c-0', generationId: -1, rejoinNeeded: true });
+    expect(illegal.effects).toContainEqual({ type: 'cancel', key: 'heartbeat' });
+    const coordinator = run(context({}, 1, member), (d, out) =>
+      onHeartbeatResponse(d, response('HeartbeatResponse', { correlationId: 9, error: 'NOT_COORDINATOR' } as const), out),
+    );
+    expect(coordinator.effects).toEqual([]);
+    expect(coordinator.d.rejoinNeeded).toBe(false);
+  });
+
+  it('heartbeat guards: rejoin now only inside poll(); through onJoinPrepare only if the answer leaves a generation to commit with', () => {
+    const polling = context({ 'enable.auto.commit': true }, 1, {
+      ...member,
+      assignment: [tp0],
+      positions: { 't-0': 4 },
+      pollWaiting: 'c.app',
+    });
+    const ev = (error: 'REBALANCE_IN_PROGRESS' | 'UNKNOWN_MEMBER_ID' | 'NONE') =>
+      response('HeartbeatResponse', { correlationId: 9, error });
+    expect(heartbeatRejoinsNow(polling, ev('REBALANCE_IN_PROGRESS'))).toBe(true);
+    expect(heartbeatRejoinsNow({ ...polling, pollWaiting: null }, ev('REBALANCE_IN_PROGRESS'))).toBe(false);
+    expect(heartbeatRejoinsNow(polling, ev('NONE'))).toBe(false);
+    expect(heartbeatRejoinsAfterCommit(polling, ev('REBALANCE_IN_PROGRESS'))).toBe(true);
+    expect(heartbeatRejoinsAfterCommit(polling, ev('UNKNOWN_MEMBER_ID'))).toBe(false);
+    expect(
+      heartbeatRejoinsAfterCommit({ ...polling, config: { ...polling.config, 'enable.auto.commit': false } }, ev('REBALANCE_IN_PROGRESS')),
+    ).toBe(false);
+  });
+
+  it('startRejoin revokes every partition (eager), stops heartbeats and sends JoinGroup with the member id', () => {
+    const { d, effects } = run(context({}, 1, { ...member, assignment: [tp0], positions: { 't-0': 4 }, rejoinNeeded: true }), startRejoin);
+    expect(d).toMatchObject({ assignment: [], positions: {}, rejoinNeeded: false });
+    expect(effects[0]).toEqual({ type: 'cancel', key: 'heartbeat' });
+    expect(sent(effects)).toMatchObject([{ rpc: 'JoinGroup', memberId: 'c-0', rebalanceTimeoutMs: 300000 }]);
+  });
+
+  it('onClose sends LeaveGroup only for a member of the group, and answers close()', () => {
+    const inGroup = run(context({}, 1, member), (d, out) => onClose(d, appCall('close', {}), out));
+    expect(sent(inGroup.effects).map((s) => s.rpc)).toEqual(['LeaveGroup']);
+    expect(replies(inGroup.effects)).toEqual([{ call: 'close', ok: true }]);
+    const notYet = run(context(), (d, out) => onClose(d, appCall('close', {}), out));
+    expect(sent(notYet.effects)).toEqual([]);
+  });
+});

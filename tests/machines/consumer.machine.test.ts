@@ -1,0 +1,335 @@
+/**
+ * The consumer's statechart driven event by event without the kernel: both parallel regions of
+ * `running` (membership and fetching), the guards that pick each transition, and what it emits.
+ */
+import { describe, expect, it } from 'vitest';
+import { type ConsumerContext, consumerMachine, fetchingState, membershipState } from '../../src/sim/consumer/consumer.machine';
+import type { Effect } from '../../src/sim/kernel/effects';
+import { drive, inputOf, sends } from './harness';
+
+let envelope = 1;
+const answer = (type: string, correlationId: number, payload: Record<string, unknown>, from = 'group-coordinator') => ({
+  type,
+  from,
+  envelopeId: envelope++,
+  inReplyTo: 0,
+  payload: { correlationId, ...payload },
+});
+const call = (type: string, args: Record<string, unknown> = {}) => ({ type, from: 'c.app', args });
+const sent = (fx: readonly Effect[], rpc: string) =>
+  fx.filter((e): e is Extract<Effect, { type: 'send' }> => e.type === 'send' && e.rpc === rpc).pop();
+const lost = (request: Extract<Effect, { type: 'send' }> | undefined) => ({
+  type: 'disconnected',
+  envelopeId: envelope++,
+  to: request?.to,
+  rpc: request?.rpc,
+  payload: request?.payload,
+  timedOut: true,
+  reason: 'timeout',
+});
+const timers = (fx: readonly Effect[]) => fx.flatMap((e) => (e.type === 'timer' ? [e.name] : []));
+
+const scenario = (config: Record<string, unknown> = {}) => ({
+  version: 1,
+  seed: 1,
+  topics: [{ name: 't', partitions: 1 }],
+  clients: [{ id: 'c', type: 'consumer', config: { 'group.id': 'g', 'auto.offset.reset': 'earliest', ...config }, topics: ['t'] }],
+});
+
+/** A member driven to STABLE with t-0 at offset 0 (its committed offset), one Fetch in flight. */
+function stable(config: Record<string, unknown> = {}) {
+  const m = drive(consumerMachine, inputOf(scenario(config), 'c.consumer'));
+  const join = sent(m.send({ type: 'boot' }, 0), 'JoinGroup');
+  const sync = sent(
+    m.send(
+      answer('JoinGroupResponse', join?.payload.correlationId as number, {
+        error: 'NONE',
+        generationId: 1,
+        memberId: 'c-0',
+        leader: 'c-0',
+      }),
+      10,
+    ),
+    'SyncGroup',
+  );
+  const offsets = sent(
+    m.send(
+      answer('SyncGroupResponse', sync?.payload.correlationId as number, { error: 'NONE', assignment: [{ topic: 't', partition: 0 }] }),
+      20,
+    ),
+    'OffsetFetch',
+  );
+  const fetch = sent(
+    m.send(
+      answer('OffsetFetchResponse', offsets?.payload.correlationId as number, {
+        error: 'NONE',
+        offsets: [{ topic: 't', partition: 0, offset: 0, error: 'NONE' }],
+      }),
+      30,
+    ),
+    'Fetch',
+  );
+  return { m, fetch };
+}
+
+const membership = (m: ReturnType<typeof drive>) => membershipState(m.state());
+const fetching = (m: ReturnType<typeof drive>) => fetchingState(m.state());
+
+describe('consumer statechart: the two regions of running', () => {
+  it('boot enters both regions: membership sends JoinGroup, fetching is STOPPED until the assignment', () => {
+    const m = drive(consumerMachine, inputOf(scenario(), 'c.consumer'));
+    expect(m.state()).toBe('created');
+    expect(sends(m.send({ type: 'boot' }, 0))).toEqual(['JoinGroup→group-coordinator']);
+    expect(m.state()).toBe('running.membership.PREPARING_REBALANCE|running.fetching.STOPPED');
+  });
+
+  it('guard joinSucceeded: a JoinGroup error stays in PREPARING_REBALANCE and asks again after retry.backoff.ms', () => {
+    const m = drive(consumerMachine, inputOf(scenario(), 'c.consumer'));
+    const join = sent(m.send({ type: 'boot' }, 0), 'JoinGroup');
+    const fx = m.send(
+      answer('JoinGroupResponse', join?.payload.correlationId as number, {
+        error: 'UNKNOWN_MEMBER_ID',
+        generationId: -1,
+        memberId: '',
+        leader: '',
+      }),
+      5,
+    );
+    expect(membership(m)).toBe('PREPARING_REBALANCE');
+    expect(timers(fx)).toEqual(['rejoinBackoff']);
+    expect(sends(m.send({ type: 'rejoinBackoff', key: 'rejoin', data: {} }, 105))).toEqual(['JoinGroup→group-coordinator']);
+  });
+
+  it('the fetching region follows the positions: INITIALIZING → FETCH_IN_FLIGHT → IDLE (records buffered) → FETCH_IN_FLIGHT after poll()', () => {
+    const m = drive(consumerMachine, inputOf(scenario(), 'c.consumer'));
+    const join = sent(m.send({ type: 'boot' }, 0), 'JoinGroup');
+    const sync = sent(
+      m.send(
+        answer('JoinGroupResponse', join?.payload.correlationId as number, {
+          error: 'NONE',
+          generationId: 1,
+          memberId: 'c-0',
+          leader: 'c-0',
+        }),
+        10,
+      ),
+      'SyncGroup',
+    );
+    expect(m.state()).toBe('running.membership.COMPLETING_REBALANCE|running.fetching.STOPPED');
+    const offsets = sent(
+      m.send(
+        answer('SyncGroupResponse', sync?.payload.correlationId as number, { error: 'NONE', assignment: [{ topic: 't', partition: 0 }] }),
+        20,
+      ),
+      'OffsetFetch',
+    );
+    expect(m.state()).toBe('running.membership.STABLE|running.fetching.ASSIGNED.INITIALIZING');
+    const fetch = sent(
+      m.send(
+        answer('OffsetFetchResponse', offsets?.payload.correlationId as number, {
+          error: 'NONE',
+          offsets: [{ topic: 't', partition: 0, offset: 0, error: 'NONE' }],
+        }),
+        30,
+      ),
+      'Fetch',
+    );
+    expect(fetching(m)).toBe('ASSIGNED.FETCH_IN_FLIGHT');
+    const batch = {
+      baseOffset: 0,
+      lastOffset: 0,
+      producerId: -1,
+      producerEpoch: -1,
+      baseSequence: -1,
+      lastSequence: -1,
+      isTransactional: false,
+      isControl: false,
+      controlType: null,
+      records: [{ offset: 0, key: 'k', value: 'v', headers: {}, timestamp: 0 }],
+      appendTime: 0,
+    };
+    const response = {
+      error: 'NONE',
+      topic: 't',
+      partition: 0,
+      highWatermark: 1,
+      lastStableOffset: 1,
+      logStartOffset: 0,
+      batches: [batch],
+      abortedTransactions: [],
+    };
+    m.send(answer('FetchResponse', fetch?.payload.correlationId as number, response, 'broker-0'), 40);
+    expect(fetching(m)).toBe('ASSIGNED.IDLE');
+    const polled = m.send(call('poll'), 50);
+    expect(polled.some((e) => e.type === 'call' && e.name === 'reply' && (e.args?.records as unknown[]).length === 1)).toBe(true);
+    expect(fetching(m)).toBe('ASSIGNED.FETCH_IN_FLIGHT');
+    expect(membership(m)).toBe('STABLE');
+  });
+
+  it('guard rejoinNeeded: a heartbeat error outside poll() keeps STABLE; the next poll() rejoins and the fetching region stops', () => {
+    const { m } = stable({ 'enable.auto.commit': false });
+    m.send(answer('HeartbeatResponse', 99, { error: 'REBALANCE_IN_PROGRESS' }), 3000);
+    expect(membership(m)).toBe('STABLE');
+    expect(m.context<ConsumerContext>().rejoinNeeded).toBe(true);
+    const fx = m.send(call('poll'), 3100);
+    expect(m.state()).toBe('running.membership.PREPARING_REBALANCE|running.fetching.STOPPED');
+    expect(sends(fx)).toEqual(['JoinGroup→group-coordinator']);
+    expect(m.context<ConsumerContext>().assignment).toEqual([]);
+  });
+
+  it('guard heartbeatRejoinsAfterCommit: with auto-commit and a consumed position, a member in poll() goes to JOIN_PREPARE and commits first', () => {
+    const { m } = stable();
+    m.send(call('seek', { topic: 't', partition: 0, offset: 3 }), 100);
+    m.send(call('poll'), 200);
+    const fx = m.send(answer('HeartbeatResponse', 99, { error: 'REBALANCE_IN_PROGRESS' }), 3000);
+    expect(m.state()).toBe('running.membership.JOIN_PREPARE|running.fetching.STOPPED');
+    const commit = sent(fx, 'OffsetCommit');
+    expect(commit?.payload).toMatchObject({ generationId: 1, memberId: 'c-0', offsets: [{ topic: 't', partition: 0, offset: 3 }] });
+    expect(sends(fx)).not.toContain('JoinGroup→group-coordinator');
+    // guard joinPrepareCommitDone: the answer ends onJoinPrepare, the member revokes and joins
+    const done = m.send(answer('OffsetCommitResponse', commit?.payload.correlationId as number, { error: 'NONE' }), 3010);
+    expect(membership(m)).toBe('PREPARING_REBALANCE');
+    expect(sends(done)).toEqual(['JoinGroup→group-coordinator']);
+  });
+
+  it('guard heartbeatRejoinsNow without onJoinPrepare: UNKNOWN_MEMBER_ID forgets the member, so it rejoins at once', () => {
+    const { m } = stable();
+    m.send(call('seek', { topic: 't', partition: 0, offset: 3 }), 100);
+    m.send(call('poll'), 200);
+    const fx = m.send(answer('HeartbeatResponse', 99, { error: 'UNKNOWN_MEMBER_ID' }), 3000);
+    expect(membership(m)).toBe('PREPARING_REBALANCE');
+    expect(sent(fx, 'JoinGroup')?.payload).toMatchObject({ memberId: '' });
+    expect(sends(fx)).not.toContain('OffsetCommit→group-coordinator');
+  });
+
+  it('a coordinator error on a heartbeat changes nothing (the guards do not fire)', () => {
+    const { m } = stable();
+    m.send(call('poll'), 200);
+    const before = m.state();
+    expect(m.send(answer('HeartbeatResponse', 99, { error: 'COORDINATOR_NOT_AVAILABLE' }), 3000)).toEqual([]);
+    expect(m.state()).toBe(before);
+  });
+
+  it('guard joinPrepareCommitLost: a lost onJoinPrepare commit is retried before the deadline, given up after it', () => {
+    const { m } = stable();
+    m.send(call('seek', { topic: 't', partition: 0, offset: 3 }), 100);
+    m.send(call('poll'), 200);
+    const commit = sent(m.send(answer('HeartbeatResponse', 99, { error: 'REBALANCE_IN_PROGRESS' }), 3000), 'OffsetCommit');
+    const retry = m.send(lost(commit), 4000);
+    expect(membership(m)).toBe('JOIN_PREPARE');
+    expect(timers(retry)).toEqual(['commitRetry']);
+    const again = sent(m.send({ type: 'commitRetry', key: 'commitRetry', data: {} }, 4100), 'OffsetCommit');
+    // past the rebalance timeout (max.poll.interval.ms after the commit began): given up, the member rejoins
+    const fx = m.send(lost(again), 3000 + 300000);
+    expect(membership(m)).toBe('PREPARING_REBALANCE');
+    expect(sends(fx)).toEqual(['JoinGroup→group-coordinator']);
+  });
+
+  it('guard joinOrSyncLost: a lost JoinGroup is asked again; a lost SyncGroup goes back to PREPARING_REBALANCE', () => {
+    const m = drive(consumerMachine, inputOf(scenario(), 'c.consumer'));
+    const join = sent(m.send({ type: 'boot' }, 0), 'JoinGroup');
+    const fx = m.send(lost(join), 1000);
+    expect(membership(m)).toBe('PREPARING_REBALANCE');
+    expect(timers(fx)).toEqual(['rejoinBackoff']);
+    expect(fx.some((e) => e.type === 'fact' && (e.fact as { error?: string }).error === 'REQUEST_TIMED_OUT')).toBe(true);
+    const join2 = sent(m.send({ type: 'rejoinBackoff', key: 'rejoin', data: {} }, 1100), 'JoinGroup');
+    const sync = sent(
+      m.send(
+        answer('JoinGroupResponse', join2?.payload.correlationId as number, {
+          error: 'NONE',
+          generationId: 1,
+          memberId: 'c-0',
+          leader: 'c-0',
+        }),
+        1200,
+      ),
+      'SyncGroup',
+    );
+    m.send(lost(sync), 2000);
+    expect(membership(m)).toBe('PREPARING_REBALANCE');
+  });
+
+  it('a SyncGroup answer that arrives after resubscribe() left COMPLETING_REBALANCE is ignored: the fetching region stays STOPPED', () => {
+    const m = drive(consumerMachine, inputOf(scenario(), 'c.consumer'));
+    const join = sent(m.send({ type: 'boot' }, 0), 'JoinGroup');
+    const sync = sent(
+      m.send(
+        answer('JoinGroupResponse', join?.payload.correlationId as number, {
+          error: 'NONE',
+          generationId: 1,
+          memberId: 'c-0',
+          leader: 'c-0',
+        }),
+        10,
+      ),
+      'SyncGroup',
+    );
+    m.send(call('resubscribe'), 15);
+    expect(membership(m)).toBe('PREPARING_REBALANCE');
+    expect(
+      m.send(
+        answer('SyncGroupResponse', sync?.payload.correlationId as number, { error: 'NONE', assignment: [{ topic: 't', partition: 0 }] }),
+        20,
+      ),
+    ).toEqual([]);
+    expect(m.state()).toBe('running.membership.PREPARING_REBALANCE|running.fetching.STOPPED');
+  });
+
+  it('a SyncGroup error rejoins at once', () => {
+    const m = drive(consumerMachine, inputOf(scenario(), 'c.consumer'));
+    const join = sent(m.send({ type: 'boot' }, 0), 'JoinGroup');
+    const sync = sent(
+      m.send(
+        answer('JoinGroupResponse', join?.payload.correlationId as number, {
+          error: 'NONE',
+          generationId: 1,
+          memberId: 'c-0',
+          leader: 'c-0',
+        }),
+        10,
+      ),
+      'SyncGroup',
+    );
+    const fx = m.send(
+      answer('SyncGroupResponse', sync?.payload.correlationId as number, { error: 'REBALANCE_IN_PROGRESS', assignment: [] }),
+      20,
+    );
+    expect(membership(m)).toBe('PREPARING_REBALANCE');
+    expect(sends(fx)).toEqual(['JoinGroup→group-coordinator']);
+  });
+
+  it('without group.id the member is USER_ASSIGNED: every partition, positions reset by ListOffsets, no commits', () => {
+    const m = drive(
+      consumerMachine,
+      inputOf({ ...scenario(), clients: [{ id: 'c', type: 'consumer', config: { 'group.id': null }, topics: ['t'] }] }, 'c.consumer'),
+    );
+    const fx = m.send({ type: 'boot' }, 0);
+    expect(m.state()).toBe('running.membership.USER_ASSIGNED|running.fetching.ASSIGNED.INITIALIZING');
+    expect(sends(fx)).toEqual(['ListOffsets→broker-0']);
+    const refused = m.send(call('commitSync'), 5);
+    expect(refused).toEqual([
+      { type: 'call', to: 'c.app', name: 'reply', args: { call: 'commitSync', ok: false, error: 'InvalidGroupIdException' } },
+    ]);
+  });
+
+  it('close() leaves the group from either region state; crash and restart start running again', () => {
+    const { m } = stable();
+    const fx = m.send(call('close'), 500);
+    expect(m.state()).toBe('closed');
+    expect(sends(fx)).toEqual(['LeaveGroup→group-coordinator']);
+    const n = stable().m;
+    n.send({ type: 'crash' }, 600);
+    expect(n.state()).toBe('down');
+    expect(sends(n.send({ type: 'restart' }, 700))).toEqual(['JoinGroup→group-coordinator']);
+    expect(n.state()).toBe('running.membership.PREPARING_REBALANCE|running.fetching.STOPPED');
+    expect(n.context<ConsumerContext>().generationId).toBe(-1);
+  });
+
+  it('commitSync while rebalancing is refused with RebalanceInProgressException', () => {
+    const m = drive(consumerMachine, inputOf(scenario(), 'c.consumer'));
+    m.send({ type: 'boot' }, 0);
+    expect(m.send(call('commitSync'), 1)).toEqual([
+      { type: 'call', to: 'c.app', name: 'reply', args: { call: 'commitSync', ok: false, error: 'RebalanceInProgressException' } },
+    ]);
+  });
+});
