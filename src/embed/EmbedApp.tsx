@@ -217,7 +217,7 @@ export function EmbedApp() {
           {/* the timeline's panels are h3s: this keeps the headings in order (h1, h2, h3) */}
           <h2 className="visually-hidden">{w.timeline}</h2>
           <div className="eos-embed-timeline">
-            <RunTimeline />
+            <RunTimeline trace={trace} view={view} />
           </div>
           <LogsInWords />
         </>

@@ -52,7 +52,7 @@ export function Workspace({ targets }: { readonly targets: JumpTargets }) {
         </aside>
         {/* biome-ignore lint/a11y/noNoninteractiveTabindex: as above */}
         <main className="column timeline-column" tabIndex={0}>
-          <RunTimeline />
+          <RunTimeline trace={trace} view={view} />
           <CodePanel scenario={trace.scenario} language={language} />
           <ModelNotes trace={trace} />
           <EosNotes language={language} />
