@@ -112,6 +112,21 @@ function drawData(dc: LaneDrawContext, runs: MarkBuffer, top: number, h: number,
   }
 }
 
+/** A transaction marker's diamond centred on (cx, cy), r from the centre to each corner, as the current path (the canvas and the exported figure). */
+export function diamondPath(
+  ctx: Pick<CanvasRenderingContext2D, 'beginPath' | 'moveTo' | 'lineTo' | 'closePath'>,
+  cx: number,
+  cy: number,
+  r: number,
+): void {
+  ctx.beginPath();
+  ctx.moveTo(cx, cy - r);
+  ctx.lineTo(cx + r, cy);
+  ctx.lineTo(cx, cy + r);
+  ctx.lineTo(cx - r, cy);
+  ctx.closePath();
+}
+
 /** COMMIT ✓ and ABORT ✗ markers as diamonds holding their glyph (cells mode). */
 function drawMarkerCells(dc: LaneDrawContext, runs: MarkBuffer, top: number, h: number): void {
   const { ctx, palette } = dc;
@@ -130,12 +145,7 @@ function drawMarkerCells(dc: LaneDrawContext, runs: MarkBuffer, top: number, h: 
       ctx.fillRect(cx - 1, top - 5, 2, h + 5);
       continue;
     }
-    ctx.beginPath();
-    ctx.moveTo(cx, cy - r);
-    ctx.lineTo(cx + r, cy);
-    ctx.lineTo(cx, cy + r);
-    ctx.lineTo(cx - r, cy);
-    ctx.closePath();
+    diamondPath(ctx, cx, cy, r);
     ctx.fillStyle = color;
     ctx.fill();
     ctx.strokeStyle = palette.fg;
