@@ -4,15 +4,17 @@
  */
 import { useMemo } from 'react';
 import { linkOf, openDefault } from '../share/hashSync';
+import { PathErrors } from '../share/PathErrors';
 import { useShare } from '../share/shareState';
 import { shareText } from '../share/strings';
 import { findingSentence } from '../sim/checks/verdictText';
+import { topicPartitionKey } from '../sim/protocol/topicPartition';
 import { errorText } from '../sim/scenario/validate';
 import { partitionRows } from '../sim/trace/logView';
 import { verdictAtStep } from '../sim/trace/summary';
 import { type Language, simStore } from '../store/simStore';
 import { BudgetNotice } from '../ui/layout/BudgetNotice';
-import { Timeline } from '../ui/timeline/Timeline';
+import { RunTimeline } from '../ui/layout/RunTimeline';
 import { useNarrator } from '../ui/useNarrator';
 import { useScenarioTexts } from '../ui/usePresetTexts';
 import { useSim } from '../ui/useSim';
@@ -153,9 +155,9 @@ function LogsInWords() {
   return (
     <ul className="eos-embed-logs" data-testid="embed-logs">
       {rows.map((p) => (
-        <li key={`${p.topic}-${p.partition}`} data-records={p.records.length}>
-          {p.topic}-{p.partition}: {ko ? `레코드 ${p.records.length}개` : `${p.records.length} records`} · HW {p.highWatermark} · LSO{' '}
-          {p.lastStableOffset} · LEO {p.logEndOffset}
+        <li key={topicPartitionKey(p.topic, p.partition)} data-records={p.records.length}>
+          {topicPartitionKey(p.topic, p.partition)}: {ko ? `레코드 ${p.records.length}개` : `${p.records.length} records`} · HW{' '}
+          {p.highWatermark} · LSO {p.lastStableOffset} · LEO {p.logEndOffset}
         </li>
       ))}
     </ul>
@@ -171,15 +173,7 @@ function EmbedError() {
     <section role="alert" className="eos-link-error" data-testid="link-error" data-kind={error.kind}>
       <h2>{t.linkErrorTitle}</h2>
       <p data-testid="link-error-message">{errorText(error, language)}</p>
-      {error.details && (
-        <ul className="eos-path-errors">
-          {error.details.map((d) => (
-            <li key={`${d.path}:${d.message}`}>
-              <code>{d.path}</code>: {errorText(d, language)}
-            </li>
-          ))}
-        </ul>
-      )}
+      {error.details && <PathErrors details={error.details} language={language} />}
       <button type="button" onClick={() => openDefault(simStore)}>
         {t.openDefault}
       </button>
@@ -198,11 +192,6 @@ export function EmbedApp() {
   const progress = useSim((s) => s.progress);
   const w = WORDS[language];
   const texts = useScenarioTexts(scenario, language);
-  const narrator = useNarrator();
-  const translateFault = useMemo(
-    () => (label: string) => (narrator && trace ? narrator.envelopeFaultText(trace, label, language) : label),
-    [narrator, trace, language],
-  );
   const fullApp = useMemo(() => {
     const link = linkOf({ scenario, step, selection, language });
     return link ? `./${link}` : './';
@@ -228,15 +217,7 @@ export function EmbedApp() {
           {/* the timeline's panels are h3s: this keeps the headings in order (h1, h2, h3) */}
           <h2 className="visually-hidden">{w.timeline}</h2>
           <div className="eos-embed-timeline">
-            <Timeline
-              trace={trace}
-              view={view}
-              step={step}
-              selection={selection}
-              onSelect={(s) => simStore.getState().select(s)}
-              language={language}
-              translateFault={translateFault}
-            />
+            <RunTimeline trace={trace} view={view} />
           </div>
           <LogsInWords />
         </>

@@ -3,6 +3,7 @@ import { errorText } from '../sim/scenario/validate';
 import { simStore } from '../store/simStore';
 import { useSim } from '../ui/useSim';
 import { openDefault } from './hashSync';
+import { PathErrors } from './PathErrors';
 import { shareStore, useShare } from './shareState';
 import { shareText } from './strings';
 
@@ -26,15 +27,7 @@ export function LinkErrorPanel() {
       <h2>{t.linkErrorTitle}</h2>
       <p className="eos-link-error-kind">{t.kind[error.kind]}</p>
       <p data-testid="link-error-message">{errorText(error, language)}</p>
-      {error.details && error.details.length > 0 && (
-        <ul className="eos-path-errors">
-          {error.details.map((d) => (
-            <li key={`${d.path}:${d.message}`}>
-              <code>{d.path}</code>: {errorText(d, language)}
-            </li>
-          ))}
-        </ul>
-      )}
+      {error.details && error.details.length > 0 && <PathErrors details={error.details} language={language} />}
       <div className="eos-actions">
         <button type="button" className="eos-primary" onClick={() => openDefault(simStore)}>
           {t.openDefault}

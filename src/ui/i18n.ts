@@ -3,6 +3,7 @@
  * RPC and config names) stay in Latin script in both, as the seed articles write them.
  */
 import type { Language } from '../store/simStore';
+import { processKindNames } from './processKinds';
 import { useSim } from './useSim';
 
 const EN = {
@@ -124,15 +125,7 @@ const EN = {
   } as Record<string, string>,
   fates: { 'in-flight': 'in flight', delivered: 'delivered', dropped: 'dropped', lost: 'lost' } as Record<string, string>,
   outcomes: { committed: 'committed', aborted: 'aborted', open: 'open' } as Record<string, string>,
-  kinds: {
-    broker: 'broker',
-    'txn-coordinator': 'transaction coordinator',
-    'group-coordinator': 'group coordinator',
-    producer: 'producer client',
-    consumer: 'consumer client',
-    streams: 'Streams task',
-    sink: 'outside Kafka',
-  } as Record<string, string>,
+  kinds: processKindNames('en'),
 };
 
 export type Strings = typeof EN;
@@ -253,15 +246,7 @@ const KO: Strings = {
   },
   fates: { 'in-flight': '전송 중', delivered: '도착', dropped: '버려짐', lost: '유실' },
   outcomes: { committed: '커밋됨', aborted: '취소됨', open: '열림' },
-  kinds: {
-    broker: '브로커',
-    'txn-coordinator': '트랜잭션 코디네이터',
-    'group-coordinator': '그룹 코디네이터',
-    producer: '프로듀서 클라이언트',
-    consumer: '컨슈머 클라이언트',
-    streams: 'Streams 태스크',
-    sink: 'Kafka 바깥',
-  },
+  kinds: processKindNames('ko'),
 };
 
 export function strings(language: Language): Strings {

@@ -88,6 +88,11 @@ describe('actor fields', () => {
     expect(fields).toContainEqual({ label: 'producerId / epoch', value: '1000 / 0' });
     expect(fields).toContainEqual({ label: 'next sequence', value: 'orders-0=2' });
   });
+
+  it('shows no fields for a kind it does not know (not even names an object has, such as constructor), nor without a context', () => {
+    for (const kind of ['unknown', 'constructor', 'toString', '__proto__']) expect(actorFields(kind, {}, 'en')).toEqual([]);
+    expect(actorFields('producer', undefined, 'en')).toEqual([]);
+  });
 });
 
 describe('verdict sentences in Korean', () => {

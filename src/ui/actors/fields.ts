@@ -256,6 +256,22 @@ function outboxRelayFields(c: OutboxRelayContext, lang: Language): Field[] {
   ];
 }
 
+/** Each actor kind's fields, from its machine's context (the context's type is the kind's own). */
+type FieldsOf = (context: never, language: Language, note: Note) => Field[];
+const FIELDS_BY_KIND = new Map<string, FieldsOf>([
+  ['producer', producerFields],
+  ['producer-app', producerAppFields],
+  ['consumer', consumerFields],
+  ['consumer-app', consumerAppFields],
+  ['txn-coordinator', txnCoordinatorFields],
+  ['group-coordinator', groupCoordinatorFields],
+  ['broker', brokerFields],
+  ['database', databaseFields],
+  ['http-api', httpApiFields],
+  ['streams-thread', streamThreadFields],
+  ['outbox-relay', outboxRelayFields],
+]);
+
 /**
  * The fields for one actor. `kind` is the ActorSpec kind (broker, producer, producer-app, consumer,
  * consumer-app, txn-coordinator, group-coordinator, database, http-api …); unknown kinds show none.
@@ -263,30 +279,5 @@ function outboxRelayFields(c: OutboxRelayContext, lang: Language): Field[] {
  */
 export function actorFields(kind: string, context: unknown, language: Language, note: Note = (t) => t): Field[] {
   if (context === null || typeof context !== 'object') return [];
-  switch (kind) {
-    case 'producer':
-      return producerFields(context as ProducerContext, language);
-    case 'producer-app':
-      return producerAppFields(context as ProducerAppContext, language, note);
-    case 'consumer':
-      return consumerFields(context as ConsumerContext, language);
-    case 'consumer-app':
-      return consumerAppFields(context as ConsumerAppContext, language, note);
-    case 'txn-coordinator':
-      return txnCoordinatorFields(context as TxnCoordinatorContext, language);
-    case 'group-coordinator':
-      return groupCoordinatorFields(context as GroupCoordinatorContext, language);
-    case 'broker':
-      return brokerFields(context as BrokerContext, language);
-    case 'database':
-      return databaseFields(context as DatabaseContext, language);
-    case 'http-api':
-      return httpApiFields(context as HttpApiContext, language);
-    case 'streams-thread':
-      return streamThreadFields(context as StreamThreadContext, language, note);
-    case 'outbox-relay':
-      return outboxRelayFields(context as OutboxRelayContext, language);
-    default:
-      return [];
-  }
+  return FIELDS_BY_KIND.get(kind)?.(context as never, language, note) ?? [];
 }

@@ -5,6 +5,7 @@
  */
 import { lazy, type ReactNode, Suspense, useId, useMemo } from 'react';
 import { stateValueToString } from '../../sim/kernel/stateValue';
+import { recordAddress } from '../../sim/protocol/topicPartition';
 import type { SimView, Trace } from '../../sim/run';
 import type { Fact } from '../../sim/trace/facts';
 import { partitionRows } from '../../sim/trace/logView';
@@ -57,17 +58,14 @@ function useFaultText(trace: Trace, language: Language): (label: string) => stri
   return (label) => (narrator ? narrator.stepFaultText(trace, label, language) : label);
 }
 
-function StepDetails({
-  trace,
-  index,
-  t,
-  language,
-}: {
+/** What the details of a step, an actor or an envelope are drawn from. */
+interface RunDetailsProps {
   readonly trace: Trace;
-  readonly index: number;
   readonly t: Strings;
   readonly language: Language;
-}) {
+}
+
+function StepDetails({ trace, index, t, language }: RunDetailsProps & { readonly index: number }) {
   const s = trace.steps.at(index);
   const faultText = useFaultText(trace, language);
   if (!s) return null;
@@ -128,14 +126,7 @@ function ActorDetails({
   t,
   language,
   step,
-}: {
-  readonly trace: Trace;
-  readonly view: SimView;
-  readonly id: string;
-  readonly t: Strings;
-  readonly language: Language;
-  readonly step: number;
-}) {
+}: RunDetailsProps & { readonly view: SimView; readonly id: string; readonly step: number }) {
   const snap = view.actors.get(id);
   const kind = trace.built.specs.find((s) => s.id === id)?.kind ?? '';
   const narrator = useNarrator();
@@ -176,17 +167,7 @@ function ActorDetails({
   );
 }
 
-function EnvelopeDetails({
-  trace,
-  id,
-  t,
-  language,
-}: {
-  readonly trace: Trace;
-  readonly id: number;
-  readonly t: Strings;
-  readonly language: Language;
-}) {
+function EnvelopeDetails({ trace, id, t, language }: RunDetailsProps & { readonly id: number }) {
   const e = trace.envelopes.at(id);
   const faultText = useFaultText(trace, language);
   if (!e) return null;
@@ -228,17 +209,15 @@ function RecordDetails({
 }) {
   const row = partitionRows(view.actors).find((p) => p.topic === sel.topic && p.partition === sel.partition);
   const r = row?.records.find((x) => x.offset === sel.offset);
-  if (!r)
-    return (
-      <h3>
-        {t.record}: {sel.topic}-{sel.partition}@{sel.offset}
-      </h3>
-    );
+  const heading = (
+    <h3>
+      {t.record}: {recordAddress(sel.topic, sel.partition, sel.offset)}
+    </h3>
+  );
+  if (!r) return heading;
   return (
     <div className="details-record">
-      <h3>
-        {t.record}: {sel.topic}-{sel.partition}@{sel.offset}
-      </h3>
+      {heading}
       <Pairs
         rows={[
           ['key', r.key ?? 'null'],

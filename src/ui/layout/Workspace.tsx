@@ -4,8 +4,7 @@
  * checklist on the right; the config editor in a drawer. At phone width the panels stack, and failure
  * injection and the config editor open as bottom sheets.
  */
-import { lazy, Suspense, useEffect, useMemo, useRef } from 'react';
-import { simStore } from '../../store/simStore';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import { ActorsPanel } from '../actors/ActorsPanel';
 import { CodePanel } from '../code/CodePanel';
 import { DetailsPanel } from '../details/DetailsPanel';
@@ -14,8 +13,6 @@ import { EosNotes } from '../notes/EosNotes';
 import { usePanels } from '../panels';
 import type { JumpTargets } from '../playback/jumps';
 import { PlaybackBar } from '../playback/PlaybackBar';
-import { Timeline } from '../timeline/Timeline';
-import { useNarrator } from '../useNarrator';
 import { useSim } from '../useSim';
 import { VerdictPanel } from '../verdict/VerdictPanel';
 
@@ -27,15 +24,13 @@ const ConfigSheet = lazy(() => import('../config').then((m) => ({ default: m.Con
 
 import { ModelNotes } from './ModelNotes';
 import { Narration } from './Narration';
+import { RunTimeline } from './RunTimeline';
 
 export function Workspace({ targets }: { readonly targets: JumpTargets }) {
   const t = useStrings();
   const trace = useSim((s) => s.trace);
   const view = useSim((s) => s.view);
-  const step = useSim((s) => s.step);
-  const selection = useSim((s) => s.selection);
   const language = useSim((s) => s.language);
-  const narrator = useNarrator();
   const configOpen = usePanels((s) => s.config);
   // opening another scenario starts its columns at the top (a fork keeps its id, and the scroll)
   const scenarioId = useSim((s) => s.scenario?.id);
@@ -45,11 +40,6 @@ export function Workspace({ targets }: { readonly targets: JumpTargets }) {
   useEffect(() => {
     for (const el of [side.current, actors.current]) el?.scrollTo?.({ top: 0 });
   }, [scenarioId]);
-  // fault labels on the message diagram in the page's language, once the narration module is here
-  const translateFault = useMemo(
-    () => (label: string) => (narrator && trace ? narrator.envelopeFaultText(trace, label, language) : label),
-    [narrator, trace, language],
-  );
   if (!trace || !view) return null;
   return (
     <>
@@ -62,15 +52,7 @@ export function Workspace({ targets }: { readonly targets: JumpTargets }) {
         </aside>
         {/* biome-ignore lint/a11y/noNoninteractiveTabindex: as above */}
         <main className="column timeline-column" tabIndex={0}>
-          <Timeline
-            trace={trace}
-            view={view}
-            step={step}
-            selection={selection}
-            onSelect={(s) => simStore.getState().select(s)}
-            language={language}
-            translateFault={translateFault}
-          />
+          <RunTimeline trace={trace} view={view} />
           <CodePanel scenario={trace.scenario} language={language} />
           <ModelNotes trace={trace} />
           <EosNotes language={language} />

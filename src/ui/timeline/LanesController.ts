@@ -1,45 +1,28 @@
 /**
- * Drives the partition lanes outside React: d3-zoom on the overlay canvas, the static and the
- * interactive canvas layers, the d3 offset axes, hover / keyboard focus / selection and the tooltip.
+ * Drives the partition lanes outside React (on the shared CanvasController plumbing): the lanes on
+ * the static layer, hover / keyboard focus / selection of records on the overlay, the tooltip.
  * React hands it data (setData, setSelection) and never sees a zoom transform or a hover.
  */
 import type { ScaleLinear } from 'd3-scale';
-import { select } from 'd3-selection';
-import { type D3ZoomEvent, type ZoomBehavior, type ZoomTransform, zoom, zoomIdentity } from 'd3-zoom';
+import { recordAddress, topicPartitionKey } from '../../sim/protocol/topicPartition';
 import type { Selection } from '../../store/simStore';
 import { type BinColors, BinSurface, binColors } from './binRaster';
-import { beginFrame, type CanvasLayer, createLayer, sizeLayer } from './canvasLayer';
+import { CanvasController, type CanvasControllerOptions, type CanvasElements } from './CanvasController';
+import { beginFrame } from './canvasLayer';
 import { recordDetails } from './details';
 import { hideTooltip, placeTooltip, renderDetails } from './detailsDom';
 import { drawLane, LABEL_FONT_PX, type LaneDrawContext } from './drawLanes';
-import { createFrameScheduler, type FrameScheduler } from './frameScheduler';
 import { indexOfOffset, recordAt, recordsInPixel } from './hitTest';
 import { boxAtY, type LaneBox, type LanesLayout } from './laneLayout';
 import type { LaneModel } from './laneModel';
 import { createMarkLayout } from './markLayout';
 import { Tweens } from './motion';
 import { baseScale, type LaneExtent, laneScale, linearMapOf, maxZoom, mergeExtent, sharedSpan } from './offsetScale';
-import { type Palette, readPalette, reducedMotion, watchTheme } from './palette';
+import { reducedMotion } from './palette';
 import { createPatterns, type Patterns } from './patterns';
-import { type TimelineStrings, timelineStrings } from './timelineText';
 
-export interface LanesElements {
-  /** The focusable element that receives keyboard input. */
-  readonly root: HTMLElement;
-  /** Positioned container of the layers; its width is the plot width. */
-  readonly plot: HTMLElement;
-  readonly staticCanvas: HTMLCanvasElement;
-  readonly overlayCanvas: HTMLCanvasElement;
-  readonly tooltip: HTMLElement;
-  /** aria-live region announcing the focused record. */
-  readonly live: HTMLElement;
-}
-
-export interface LanesControllerOptions {
-  readonly onSelect: (selection: Selection | null) => void;
-  /** Called after each drawn frame with the time it took (benchmarks). */
-  readonly onFrame?: (ms: number) => void;
-}
+export type LanesElements = CanvasElements;
+export type LanesControllerOptions = CanvasControllerOptions;
 
 interface RecordRef {
   readonly lane: string;
@@ -48,92 +31,24 @@ interface RecordRef {
 
 const HIT_TOLERANCE_PX = 3;
 
-export class LanesController {
+export class LanesController extends CanvasController<RecordRef> {
   private lanes: readonly LaneModel[] = [];
   private laneByKey = new Map<string, LaneModel>();
   private layout: LanesLayout = { boxes: [], group: null, height: 1 };
   private extents = new Map<string, LaneExtent>();
   private span = 1;
-  private width = 0;
-  private transform: ZoomTransform = zoomIdentity;
-  private hover: RecordRef | null = null;
   private focus: RecordRef | null = null;
-  private focused = false;
-  /** Focus came from the keyboard (or a key was pressed since): only then show the focus ring and its details. */
-  private keyboardMode = false;
   private selection: Selection | null = null;
-  private palette: Palette;
   private patterns: Patterns | null = null;
   private binColors: BinColors | null = null;
   private readonly bins = new BinSurface();
-  private needStatic = true;
-  private readonly staticLayer: CanvasLayer;
-  private readonly overlayLayer: CanvasLayer;
-  private readonly zoomBehavior: ZoomBehavior<HTMLCanvasElement, unknown>;
-  private readonly scheduler: FrameScheduler;
   private readonly tweens = new Tweens();
   private readonly marks = createMarkLayout();
-  private readonly textWidths = new Map<string, number>();
-  private readonly cleanup: (() => void)[] = [];
   private lastMode: 'cells' | 'bins' = 'cells';
-  private text: TimelineStrings = timelineStrings('en');
-  private overlayClear = false;
 
-  constructor(
-    private readonly el: LanesElements,
-    private readonly options: LanesControllerOptions,
-  ) {
-    this.staticLayer = createLayer(el.staticCanvas);
-    this.overlayLayer = createLayer(el.overlayCanvas);
-    this.palette = readPalette(el.root);
-    this.scheduler = createFrameScheduler(() => this.draw(), options.onFrame);
-    this.zoomBehavior = zoom<HTMLCanvasElement, unknown>()
-      .scaleExtent([1, 1])
-      // the mouse wheel scrolls the page; ctrl/⌘ + wheel (and trackpad pinch) zooms
-      .filter((e: Event) => (e.type === 'wheel' ? (e as WheelEvent).ctrlKey || (e as WheelEvent).metaKey : !(e as MouseEvent).button))
-      .on('zoom', (e: D3ZoomEvent<HTMLCanvasElement, unknown>) => {
-        this.transform = e.transform;
-        this.invalidate();
-      });
-    const overlay = select(el.overlayCanvas);
-    overlay.call(this.zoomBehavior).on('dblclick.zoom', null);
-    this.listen(el.overlayCanvas, 'wheel', (e) => this.onWheel(e as WheelEvent), { passive: false });
-    this.listen(el.overlayCanvas, 'mousemove', (e) => this.onPointer(e as MouseEvent));
-    this.listen(el.overlayCanvas, 'mouseleave', () => this.setHover(null));
-    this.listen(el.overlayCanvas, 'click', (e) => this.onClick(e as MouseEvent));
-    this.listen(el.overlayCanvas, 'pointerdown', () => {
-      this.keyboardMode = false;
-    });
-    this.listen(el.root, 'keydown', (e) => {
-      this.keyboardMode = true;
-      this.onKey(e as KeyboardEvent);
-    });
-    this.listen(el.root, 'focus', () => this.onFocus());
-    this.listen(el.root, 'blur', () => {
-      this.focused = false;
-      this.refreshTooltip();
-      this.scheduler.request();
-    });
-    const ro = new ResizeObserver(() => this.resize());
-    ro.observe(el.plot);
-    this.cleanup.push(() => ro.disconnect());
-    this.cleanup.push(
-      watchTheme(() => {
-        this.palette = readPalette(el.root);
-        this.patterns = null;
-        this.binColors = null;
-        this.textWidths.clear();
-        this.invalidate();
-      }),
-    );
+  constructor(el: LanesElements, options: LanesControllerOptions) {
+    super(el, options);
     this.resize();
-  }
-
-  destroy(): void {
-    this.scheduler.cancel();
-    select(this.el.overlayCanvas).on('.zoom', null);
-    for (const f of this.cleanup) f();
-    this.cleanup.length = 0;
   }
 
   setData(lanes: readonly LaneModel[], layout: LanesLayout, extents: ReadonlyMap<string, LaneExtent>): void {
@@ -163,42 +78,11 @@ export class LanesController {
     this.invalidate();
   }
 
-  /** The words the canvas writes (pointer labels), in the reader's language. */
-  setText(text: TimelineStrings): void {
-    if (text === this.text) return;
-    this.text = text;
-    this.textWidths.clear();
-    this.invalidate();
-  }
-
   setSelection(selection: Selection | null): void {
     this.selection = selection;
-    this.el.root.dataset.selected = selection?.kind === 'record' ? `${selection.topic}-${selection.partition}@${selection.offset}` : '';
+    this.el.root.dataset.selected =
+      selection?.kind === 'record' ? recordAddress(selection.topic, selection.partition, selection.offset) : '';
     this.scheduler.request();
-  }
-
-  zoomBy(factor: number): void {
-    const anchor = this.focusX();
-    this.zoomBehavior.scaleBy(select(this.el.overlayCanvas), factor, [anchor ?? this.width / 2, 0]);
-  }
-
-  resetZoom(): void {
-    this.zoomBehavior.transform(select(this.el.overlayCanvas), zoomIdentity);
-  }
-
-  /** Pans by dx CSS pixels (positive moves the content right). */
-  panBy(dx: number): void {
-    this.zoomBehavior.translateBy(select(this.el.overlayCanvas), dx / this.transform.k, 0);
-  }
-
-  setTransform(k: number, x: number): void {
-    this.zoomBehavior.transform(select(this.el.overlayCanvas), zoomIdentity.translate(x, 0).scale(k));
-  }
-
-  /** Draws now, synchronously (benchmarks and tests). */
-  renderNow(): void {
-    this.needStatic = true;
-    this.scheduler.flush(true);
   }
 
   get mode(): 'cells' | 'bins' {
@@ -209,7 +93,7 @@ export class LanesController {
 
   private scaleOf(lane: LaneModel): ScaleLinear<number, number> {
     const e = this.extents.get(lane.key) ?? { start: lane.logStartOffset, end: lane.logEndOffset + 1 };
-    return laneScale(e.start, this.span, this.width, this.transform);
+    return laneScale(e.start, this.span, this.width, this.zoom.transform);
   }
 
   private boxOf(key: string): LaneBox | undefined {
@@ -225,62 +109,34 @@ export class LanesController {
     return index < 0 ? null : { lane, box, index };
   }
 
-  private focusX(): number | null {
+  /** The selected record, if a record is selected. */
+  private selectedRef(): RecordRef | null {
+    const sel = this.selection;
+    return sel?.kind === 'record' ? { lane: topicPartitionKey(sel.topic, sel.partition), offset: sel.offset } : null;
+  }
+
+  protected override zoomAnchor(): number {
     const f = this.resolve(this.focus);
-    return f ? this.scaleOf(f.lane)(f.lane.offsets[f.index] as number) : null;
+    return f ? this.scaleOf(f.lane)(f.lane.offsets[f.index] as number) : this.width / 2;
   }
 
-  private resize(): void {
-    const width = Math.max(1, this.el.plot.clientWidth);
-    const height = this.layout.height;
-    const changed = width !== this.width;
-    this.width = width;
-    sizeLayer(this.staticLayer, width, height);
-    sizeLayer(this.overlayLayer, width, height);
-    if (changed) this.span = sharedSpan(this.extents.values(), width);
-    this.zoomBehavior
-      .extent([
-        [0, 0],
-        [width, height],
-      ])
-      .translateExtent([
-        [0, 0],
-        [width, height],
-      ])
-      .scaleExtent([1, maxZoom(this.span, width)]);
-    // re-apply the transform so it is clamped to the new extents
-    const t = this.transform;
-    this.zoomBehavior.transform(select(this.el.overlayCanvas), t);
-    this.invalidate();
-  }
-
-  private invalidate(): void {
-    this.needStatic = true;
-    this.scheduler.request();
+  protected plotSize(width: number, widthChanged: boolean): { height: number; maxZoom: number } {
+    if (widthChanged) this.span = sharedSpan(this.extents.values(), width);
+    return { height: this.layout.height, maxZoom: maxZoom(this.span, width) };
   }
 
   // ------------------------------------------------------------------ drawing
 
-  private measure = (text: string): number => {
-    let w = this.textWidths.get(text);
-    if (w === undefined) {
-      w = this.staticLayer.ctx.measureText(text).width;
-      this.textWidths.set(text, w);
-    }
-    return w;
-  };
+  protected override onTheme(): void {
+    this.patterns = null;
+    this.binColors = null;
+  }
 
-  /** One frame. Returns true while something is still animating. */
-  private draw(): boolean {
-    const now = performance.now();
-    const animating = this.tweens.active(now);
-    if (this.needStatic || animating) this.drawStatic(now);
-    this.needStatic = false;
-    this.drawOverlay();
+  protected override animating(now: number): boolean {
     return this.tweens.active(now);
   }
 
-  private drawStatic(now: number): void {
+  protected drawStatic(now: number): void {
     const layer = this.staticLayer;
     const ctx = beginFrame(layer);
     if (!this.patterns) this.patterns = createPatterns(ctx, layer.dpr, this.palette.open, this.palette.aborted);
@@ -323,16 +179,13 @@ export class LanesController {
     return [x0 - grow, box.cellTop - grow, x1 - x0 + 2 * grow, box.cellBottom - box.cellTop + 2 * grow];
   }
 
-  private drawOverlay(): void {
-    const sel = this.selection;
-    const s = sel?.kind === 'record' ? this.resolve({ lane: `${sel.topic}-${sel.partition}`, offset: sel.offset }) : null;
+  protected drawOverlay(): void {
+    const s = this.resolve(this.selectedRef());
     const h = this.resolve(this.hover);
     const f = this.focused && this.keyboardMode ? this.resolve(this.focus) : null;
     this.refreshTooltip();
-    // an empty overlay that is already clear stays untouched (nothing for the compositor to upload)
-    if (!s && !h && !f && this.overlayClear) return;
-    const ctx = beginFrame(this.overlayLayer);
-    this.overlayClear = !s && !h && !f;
+    const ctx = this.beginOverlay(!s && !h && !f);
+    if (!ctx) return;
     const p = this.palette;
     if (s) {
       ctx.strokeStyle = p.selection;
@@ -344,13 +197,7 @@ export class LanesController {
       ctx.lineWidth = 1.5;
       ctx.strokeRect(...this.cellBox(h.lane, h.box, h.index, 0.5));
     }
-    if (f) {
-      ctx.strokeStyle = p.focus;
-      ctx.lineWidth = 2;
-      ctx.setLineDash([4, 3]);
-      ctx.strokeRect(...this.cellBox(f.lane, f.box, f.index, 5));
-      ctx.setLineDash([]);
-    }
+    if (f) this.strokeFocusRing(ctx, ...this.cellBox(f.lane, f.box, f.index, 5));
   }
 
   // ------------------------------------------------------------------ details
@@ -365,7 +212,7 @@ export class LanesController {
     }
     const row = r.lane.rows[r.index];
     if (!row) return;
-    const key = `${r.lane.key}@${row.offset}`;
+    const key = recordAddress(r.lane.topic, r.lane.partition, row.offset);
     const scale = this.scaleOf(r.lane);
     const x = (scale(row.offset) + scale(row.offset + 1)) / 2;
     if (tip.dataset.record !== key || tip.hidden) {
@@ -390,20 +237,7 @@ export class LanesController {
 
   // ------------------------------------------------------------------ input
 
-  private listen(target: EventTarget, type: string, fn: (e: Event) => void, opts?: AddEventListenerOptions): void {
-    target.addEventListener(type, fn, opts);
-    this.cleanup.push(() => target.removeEventListener(type, fn, opts));
-  }
-
-  private onWheel(e: WheelEvent): void {
-    if (e.ctrlKey || e.metaKey) return; // d3-zoom handles it
-    const dx = e.shiftKey ? e.deltaY || e.deltaX : Math.abs(e.deltaX) > Math.abs(e.deltaY) ? e.deltaX : 0;
-    if (dx === 0) return;
-    e.preventDefault();
-    this.panBy(-dx);
-  }
-
-  private hitAt(x: number, y: number): RecordRef | null {
+  protected hitAt(x: number, y: number): RecordRef | null {
     const box = boxAtY(this.layout, y);
     if (!box || y < box.cellTop - 6 || y > box.cellBottom + 6) return null;
     const lane = this.lanes[box.lane];
@@ -412,23 +246,17 @@ export class LanesController {
     return i < 0 ? null : { lane: lane.key, offset: lane.offsets[i] as number };
   }
 
-  private setHover(ref: RecordRef | null): void {
-    if (ref?.lane === this.hover?.lane && ref?.offset === this.hover?.offset) return;
-    this.hover = ref;
-    this.el.overlayCanvas.style.cursor = ref ? 'pointer' : '';
-    this.scheduler.request();
+  protected override sameMark(a: RecordRef | null, b: RecordRef | null): boolean {
+    return a?.lane === b?.lane && a?.offset === b?.offset;
   }
 
-  private onPointer(e: MouseEvent): void {
-    if (e.buttons) return; // panning
-    this.setHover(this.hitAt(e.offsetX, e.offsetY));
+  protected clickMark(ref: RecordRef): void {
+    this.focus = ref;
+    this.selectRef(ref);
   }
 
-  private onClick(e: MouseEvent): void {
-    const hit = this.hitAt(e.offsetX, e.offsetY);
-    if (!hit) return;
-    this.focus = hit;
-    this.selectRef(hit);
+  protected selectFocused(): void {
+    if (this.focus && this.resolve(this.focus)) this.selectRef(this.focus);
   }
 
   private selectRef(ref: RecordRef): void {
@@ -437,12 +265,14 @@ export class LanesController {
     this.options.onSelect({ kind: 'record', topic: lane.topic, partition: lane.partition, offset: ref.offset });
   }
 
-  private onFocus(): void {
-    this.focused = true;
-    this.keyboardMode ||= this.el.root.matches(':focus-visible');
+  protected override onBlur(): void {
+    this.refreshTooltip();
+    this.scheduler.request();
+  }
+
+  protected onFocus(): void {
     if (!this.resolve(this.focus)) {
-      const sel = this.selection;
-      const fromSel = sel?.kind === 'record' ? { lane: `${sel.topic}-${sel.partition}`, offset: sel.offset } : null;
+      const fromSel = this.selectedRef();
       if (fromSel && this.resolve(fromSel)) this.focus = fromSel;
       else {
         const box = this.layout.boxes.find((b) => (this.lanes[b.lane]?.offsets.length ?? 0) > 0);
@@ -461,36 +291,32 @@ export class LanesController {
     const offset = lane.offsets[i] as number;
     this.focus = { lane: laneKey, offset };
     this.hover = null;
-    // keep the focused record on screen
-    const x = this.scaleOf(lane)(offset + 0.5);
-    if (x < 8 || x > this.width - 8) {
+    this.keepInView(this.scaleOf(lane)(offset + 0.5), () => {
       const e = this.extents.get(lane.key) ?? { start: lane.logStartOffset };
-      const world = baseScale(e.start, this.span, this.width)(offset + 0.5);
-      this.zoomBehavior.translateTo(select(this.el.overlayCanvas), world, 0);
-    }
+      return baseScale(e.start, this.span, this.width)(offset + 0.5);
+    });
     this.announce();
     this.scheduler.request();
   }
 
-  private onKey(e: KeyboardEvent): void {
+  protected navigate(e: KeyboardEvent): boolean {
     const f = this.resolve(this.focus);
-    const boxes = this.layout.boxes.filter((b) => (this.lanes[b.lane]?.offsets.length ?? 0) > 0);
-    let handled = true;
     switch (e.key) {
       case 'ArrowRight':
         if (f) this.moveFocus(f.lane.key, f.index + (e.shiftKey ? 10 : 1));
         else this.onFocus();
-        break;
+        return true;
       case 'ArrowLeft':
         if (f) this.moveFocus(f.lane.key, f.index - (e.shiftKey ? 10 : 1));
         else this.onFocus();
-        break;
+        return true;
       case 'ArrowUp':
       case 'ArrowDown': {
         if (!f) {
           this.onFocus();
-          break;
+          return true;
         }
+        const boxes = this.layout.boxes.filter((b) => (this.lanes[b.lane]?.offsets.length ?? 0) > 0);
         const at = boxes.findIndex((b) => b.key === f.lane.key);
         const next = boxes[at + (e.key === 'ArrowDown' ? 1 : -1)];
         const lane = next ? this.lanes[next.lane] : undefined;
@@ -500,35 +326,16 @@ export class LanesController {
           const i = Math.min(lane.offsets.length - 1, Math.max(0, recordAt(lane.offsets, { a: 1, b: 0 }, o, Number.POSITIVE_INFINITY)));
           this.moveFocus(lane.key, i);
         }
-        break;
+        return true;
       }
       case 'Home':
         if (f) this.moveFocus(f.lane.key, 0);
-        break;
+        return true;
       case 'End':
         if (f) this.moveFocus(f.lane.key, f.lane.offsets.length - 1);
-        break;
-      case 'Enter':
-      case ' ':
-        if (this.focus && f) this.selectRef(this.focus);
-        break;
-      case 'Escape':
-        this.options.onSelect(null);
-        break;
-      case '+':
-      case '=':
-        this.zoomBy(1.6);
-        break;
-      case '-':
-      case '_':
-        this.zoomBy(1 / 1.6);
-        break;
-      case '0':
-        this.resetZoom();
-        break;
+        return true;
       default:
-        handled = false;
+        return false;
     }
-    if (handled) e.preventDefault();
   }
 }

@@ -16,6 +16,34 @@ function Swatch({ children, label }: { children: React.ReactNode; label: string 
   );
 }
 
+/** A record's cell: outlined, solid, hatched or crossed (`fill` names the pattern). */
+function CellSwatch({ label, className, fill }: { label: string; className: string; fill?: string }) {
+  return (
+    <Swatch label={label}>
+      <rect x="2" y="2" width="18" height="12" fill={fill} className={className} />
+    </Swatch>
+  );
+}
+
+/** A transaction marker: a diamond with its glyph (✓ or ×). */
+function MarkerSwatch({ label, className, glyph }: { label: string; className: string; glyph: string }) {
+  return (
+    <Swatch label={label}>
+      <path d="M11 1 L18 8 L11 15 L4 8 Z" className={className} />
+      <path d={glyph} className="tl-sw-glyph" />
+    </Swatch>
+  );
+}
+
+/** A line across the lane at an offset or a time (LEO, HW, LSO, now). */
+function LineSwatch({ label, className }: { label: string; className: string }) {
+  return (
+    <Swatch label={label}>
+      <line x1="11" y1="1" x2="11" y2="15" className={className} />
+    </Swatch>
+  );
+}
+
 export function LanesLegend({ text = timelineStrings('en') }: { readonly text?: TimelineStrings }) {
   const id = useId().replace(/:/g, '');
   return (
@@ -32,39 +60,19 @@ export function LanesLegend({ text = timelineStrings('en') }: { readonly text?: 
         </defs>
       </svg>
       <ul className="tl-legend" aria-label={text.lanesLegend}>
-        <Swatch label={text.legendPlain}>
-          <rect x="2" y="2" width="18" height="12" className="tl-sw-plain" />
-        </Swatch>
-        <Swatch label={text.legendCommitted}>
-          <rect x="2" y="2" width="18" height="12" className="tl-sw-committed" />
-        </Swatch>
-        <Swatch label={text.legendOpen}>
-          <rect x="2" y="2" width="18" height="12" fill={`url(#${id}-hatch)`} className="tl-sw-open" />
-        </Swatch>
-        <Swatch label={text.legendAborted}>
-          <rect x="2" y="2" width="18" height="12" fill={`url(#${id}-cross)`} className="tl-sw-aborted" />
-        </Swatch>
-        <Swatch label={text.legendCommitMarker}>
-          <path d="M11 1 L18 8 L11 15 L4 8 Z" className="tl-sw-commit-marker" />
-          <path d="M8 8 L10.5 10.5 L14 6" className="tl-sw-glyph" />
-        </Swatch>
-        <Swatch label={text.legendAbortMarker}>
-          <path d="M11 1 L18 8 L11 15 L4 8 Z" className="tl-sw-abort-marker" />
-          <path d="M8.5 5.5 L13.5 10.5 M13.5 5.5 L8.5 10.5" className="tl-sw-glyph" />
-        </Swatch>
+        <CellSwatch label={text.legendPlain} className="tl-sw-plain" />
+        <CellSwatch label={text.legendCommitted} className="tl-sw-committed" />
+        <CellSwatch label={text.legendOpen} className="tl-sw-open" fill={`url(#${id}-hatch)`} />
+        <CellSwatch label={text.legendAborted} className="tl-sw-aborted" fill={`url(#${id}-cross)`} />
+        <MarkerSwatch label={text.legendCommitMarker} className="tl-sw-commit-marker" glyph="M8 8 L10.5 10.5 L14 6" />
+        <MarkerSwatch label={text.legendAbortMarker} className="tl-sw-abort-marker" glyph="M8.5 5.5 L13.5 10.5 M13.5 5.5 L8.5 10.5" />
         <Swatch label={text.legendDuplicate}>
           <rect x="2" y="4" width="18" height="10" className="tl-sw-plain" />
           <rect x="2" y="1" width="18" height="3" className="tl-sw-duplicate" />
         </Swatch>
-        <Swatch label={text.legendLeo}>
-          <line x1="11" y1="1" x2="11" y2="15" className="tl-sw-leo" />
-        </Swatch>
-        <Swatch label={text.legendHw}>
-          <line x1="11" y1="1" x2="11" y2="15" className="tl-sw-hw" />
-        </Swatch>
-        <Swatch label={text.legendLso}>
-          <line x1="11" y1="1" x2="11" y2="15" className="tl-sw-lso" />
-        </Swatch>
+        <LineSwatch label={text.legendLeo} className="tl-sw-leo" />
+        <LineSwatch label={text.legendHw} className="tl-sw-hw" />
+        <LineSwatch label={text.legendLso} className="tl-sw-lso" />
         <Swatch label={text.legendPosition}>
           <path d="M11 3 L16 13 L6 13 Z" className="tl-sw-position" />
         </Swatch>
@@ -94,9 +102,7 @@ export function MscLegend({ text = timelineStrings('en') }: { readonly text?: Ti
       <Swatch label={text.legendDropped}>
         <path d="M2 8 H14 M11 4 L19 12 M19 4 L11 12" className="tl-sw-fault" />
       </Swatch>
-      <Swatch label={text.legendNow}>
-        <line x1="11" y1="1" x2="11" y2="15" className="tl-sw-now" />
-      </Swatch>
+      <LineSwatch label={text.legendNow} className="tl-sw-now" />
     </ul>
   );
 }

@@ -5,11 +5,13 @@
 
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { Selection } from '../../store/simStore';
-import { hasCanvas2d } from './canvasLayer';
+import { CanvasPlot } from './CanvasPlot';
 import { MscController } from './MscController';
 import { laneY, mscHeight } from './mscLayout';
 import { type AxisMode, type MscModel, mscSummary, sentBefore, visibleEnvelopes } from './mscModel';
 import { type TimelineStrings, timelineStrings } from './timelineText';
+import { useCanvasController } from './useCanvasController';
+import { ZoomButtons } from './ZoomButtons';
 
 export interface MessageSequenceProps {
   readonly model: MscModel;
@@ -36,44 +38,20 @@ export function MessageSequence({
   const [mode, setMode] = useState<AxisMode>('step');
   const [background, setBackground] = useState(false);
   const ids = useId();
-  const rootRef = useRef<HTMLDivElement>(null);
-  const staticRef = useRef<HTMLCanvasElement>(null);
-  const overlayRef = useRef<HTMLCanvasElement>(null);
   const axisRef = useRef<SVGSVGElement>(null);
-  const tooltipRef = useRef<HTMLDivElement>(null);
-  const liveRef = useRef<HTMLParagraphElement>(null);
   const controller = useRef<MscController | null>(null);
-  const select = useRef(onSelect);
-  select.current = onSelect;
+  const refs = useCanvasController(
+    controller,
+    (el, select) => (axisRef.current ? new MscController({ ...el, axis: axisRef.current }, select) : null),
+    { selection, text, onSelect },
+  );
 
   const shown = useMemo(() => visibleEnvelopes(model, step, background), [model, step, background]);
   const hidden = background ? 0 : sentBefore(model, step) - shown.length;
 
   useEffect(() => {
-    const root = rootRef.current;
-    const [s, o, a, t, l] = [staticRef.current, overlayRef.current, axisRef.current, tooltipRef.current, liveRef.current];
-    if (!root || !s || !o || !a || !t || !l || !hasCanvas2d(s)) return;
-    const c = new MscController({ root, plot: root, staticCanvas: s, overlayCanvas: o, axis: a, tooltip: t, live: l }, (sel) =>
-      select.current(sel),
-    );
-    controller.current = c;
-    return () => {
-      c.destroy();
-      controller.current = null;
-    };
-  }, []);
-
-  useEffect(() => {
     controller.current?.setData({ model, shown, mode, step, now });
   }, [model, shown, mode, step, now]);
-
-  useEffect(() => {
-    controller.current?.setSelection(selection);
-  }, [selection]);
-
-  useEffect(() => {
-    controller.current?.setText(text);
-  }, [text]);
 
   useEffect(() => {
     if (translateFault) controller.current?.setFaultText(translateFault);
@@ -97,15 +75,13 @@ export function MessageSequence({
           <button type="button" aria-pressed={background} onClick={() => setBackground((b) => !b)}>
             {text.background(hidden)}
           </button>
-          <button type="button" onClick={() => controller.current?.zoomBy(1 / 1.6)} aria-label={text.messagesZoomOut}>
-            −
-          </button>
-          <button type="button" onClick={() => controller.current?.zoomBy(1.6)} aria-label={text.messagesZoomIn}>
-            +
-          </button>
-          <button type="button" onClick={() => controller.current?.resetZoom()} aria-label={text.messagesFit}>
-            {text.fit}
-          </button>
+          <ZoomButtons
+            view={controller}
+            zoomOut={text.messagesZoomOut}
+            zoomIn={text.messagesZoomIn}
+            fit={text.messagesFit}
+            fitText={text.fit}
+          />
         </div>
         <p className="tl-hint" id={`${ids}-help`}>
           {mode === 'step' ? text.byStepHint : text.timeHint} {text.messagesKeys}
@@ -122,31 +98,21 @@ export function MessageSequence({
             </div>
           ))}
         </div>
-        <div
-          ref={rootRef}
-          className="tl-plot"
-          role="application"
-          // biome-ignore lint/a11y/noNoninteractiveTabindex: a keyboard widget: arrow keys move between envelopes
-          tabIndex={0}
-          aria-label={text.messageSequence}
-          aria-describedby={`${ids}-summary ${ids}-help`}
-        >
+        <CanvasPlot refs={refs} label={text.messageSequence} describedBy={`${ids}-summary ${ids}-help`} tooltipTestId="msc-tooltip">
           <svg ref={axisRef} className="tl-axes tl-msc-axis" aria-hidden="true" />
           <canvas
-            ref={staticRef}
+            ref={refs.staticCanvas}
             className="tl-canvas"
             role="img"
             aria-label={text.messagesCanvas(model.lanes.length, step, mode === 'step')}
             aria-describedby={`${ids}-summary`}
           />
-          <canvas ref={overlayRef} className="tl-canvas tl-overlay" />
-          <div ref={tooltipRef} className="tl-tooltip" role="tooltip" hidden data-testid="msc-tooltip" />
-        </div>
+        </CanvasPlot>
       </div>
       <p id={`${ids}-summary`} className="tl-sr-only" data-testid="msc-summary">
         {summary}
       </p>
-      <p ref={liveRef} className="tl-sr-only" aria-live="polite" data-testid="msc-focus-detail" />
+      <p ref={refs.live} className="tl-sr-only" aria-live="polite" data-testid="msc-focus-detail" />
     </section>
   );
 }

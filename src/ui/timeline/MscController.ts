@@ -1,34 +1,26 @@
 /**
- * Drives the message-sequence view outside React: d3-zoom along the time (or step) axis, the static
- * and overlay canvases, the d3 axis, hover / keyboard focus / selection of envelopes and the tooltip.
+ * Drives the message-sequence view outside React (on the shared CanvasController plumbing): the
+ * arrows and the d3 axis along the time (or step) axis, hover / keyboard focus / selection of
+ * envelopes on the overlay, the tooltip.
  */
 import { axisTop } from 'd3-axis';
 import { type ScaleLinear, scaleLinear } from 'd3-scale';
 import { select } from 'd3-selection';
-import { type D3ZoomEvent, type ZoomBehavior, type ZoomTransform, zoom, zoomIdentity } from 'd3-zoom';
 import type { EnvelopeRecord } from '../../sim/kernel/envelope';
 import type { Selection } from '../../store/simStore';
-import { beginFrame, type CanvasLayer, createLayer, sizeLayer } from './canvasLayer';
+import { CanvasController, type CanvasElements } from './CanvasController';
+import { beginFrame } from './canvasLayer';
 import { envelopeDetails } from './details';
 import { hideTooltip, placeTooltip, renderDetails } from './detailsDom';
 import { LABEL_FONT_PX } from './drawLanes';
 import { arrowPath, drawArrows, faultText, strokeArrow } from './drawMsc';
-import { createFrameScheduler, type FrameScheduler } from './frameScheduler';
 import { distanceToSegment } from './hitTest';
 import { envelopeWindow, laneY, MSC_GEOMETRY, MSC_MAX_UNIT_PX, mscHeight } from './mscLayout';
 import { type AxisMode, envelopeSpan, envelopeStateAt, type MscModel } from './mscModel';
 import { PLOT_PAD } from './offsetScale';
-import { type Palette, readPalette, watchTheme } from './palette';
-import { type TimelineStrings, timelineStrings } from './timelineText';
 
-export interface MscElements {
-  readonly root: HTMLElement;
-  readonly plot: HTMLElement;
-  readonly staticCanvas: HTMLCanvasElement;
-  readonly overlayCanvas: HTMLCanvasElement;
+export interface MscElements extends CanvasElements {
   readonly axis: SVGSVGElement;
-  readonly tooltip: HTMLElement;
-  readonly live: HTMLElement;
 }
 
 export interface MscData {
@@ -42,93 +34,18 @@ export interface MscData {
 
 const HIT_PX = 6;
 
-export class MscController {
+/** Marks are positions in `shown`. */
+export class MscController extends CanvasController<number, MscElements> {
   private data: MscData | null = null;
   /** Start of each shown envelope in axis units (non-decreasing). */
   private starts = new Float64Array(0);
-  private width = 0;
-  private transform: ZoomTransform = zoomIdentity;
-  private hover = -1;
   /** Position in `shown` of the focused envelope. */
   private focus = -1;
-  private focused = false;
-  /** Focus came from the keyboard (or a key was pressed since): only then show the focus ring and its details. */
-  private keyboardMode = false;
   private selectedId: number | null = null;
-  private palette: Palette;
-  private needStatic = true;
-  private overlayClear = false;
-  private readonly staticLayer: CanvasLayer;
-  private readonly overlayLayer: CanvasLayer;
-  private readonly zoomBehavior: ZoomBehavior<HTMLCanvasElement, unknown>;
-  private readonly scheduler: FrameScheduler;
-  private readonly textWidths = new Map<string, number>();
-  private readonly cleanup: (() => void)[] = [];
-  private text: TimelineStrings = timelineStrings('en');
   private translateFault: (label: string) => string = (label) => label;
 
-  constructor(
-    private readonly el: MscElements,
-    private readonly onSelect: (selection: Selection | null) => void,
-  ) {
-    this.staticLayer = createLayer(el.staticCanvas);
-    this.overlayLayer = createLayer(el.overlayCanvas);
-    this.palette = readPalette(el.root);
-    this.scheduler = createFrameScheduler(() => this.draw());
-    this.zoomBehavior = zoom<HTMLCanvasElement, unknown>()
-      .scaleExtent([1, 1])
-      .filter((e: Event) => (e.type === 'wheel' ? (e as WheelEvent).ctrlKey || (e as WheelEvent).metaKey : !(e as MouseEvent).button))
-      .on('zoom', (e: D3ZoomEvent<HTMLCanvasElement, unknown>) => {
-        this.transform = e.transform;
-        this.invalidate();
-      });
-    select(el.overlayCanvas).call(this.zoomBehavior).on('dblclick.zoom', null);
-    this.listen(el.overlayCanvas, 'wheel', (e) => this.onWheel(e as WheelEvent), { passive: false });
-    this.listen(el.overlayCanvas, 'mousemove', (e) => {
-      if (!(e as MouseEvent).buttons) this.setHover(this.hitAt((e as MouseEvent).offsetX, (e as MouseEvent).offsetY));
-    });
-    this.listen(el.overlayCanvas, 'mouseleave', () => this.setHover(-1));
-    this.listen(el.overlayCanvas, 'click', (e) => {
-      const hit = this.hitAt((e as MouseEvent).offsetX, (e as MouseEvent).offsetY);
-      if (hit < 0) return;
-      this.focus = hit;
-      this.selectAt(hit);
-    });
-    this.listen(el.overlayCanvas, 'pointerdown', () => {
-      this.keyboardMode = false;
-    });
-    this.listen(el.root, 'keydown', (e) => {
-      this.keyboardMode = true;
-      this.onKey(e as KeyboardEvent);
-    });
-    this.listen(el.root, 'focus', () => {
-      this.focused = true;
-      this.keyboardMode ||= el.root.matches(':focus-visible');
-      if (this.focus < 0 || this.focus >= this.shownCount()) this.focus = this.initialFocus();
-      this.announce();
-      this.scheduler.request();
-    });
-    this.listen(el.root, 'blur', () => {
-      this.focused = false;
-      this.scheduler.request();
-    });
-    const ro = new ResizeObserver(() => this.resize());
-    ro.observe(el.plot);
-    this.cleanup.push(() => ro.disconnect());
-    this.cleanup.push(
-      watchTheme(() => {
-        this.palette = readPalette(el.root);
-        this.textWidths.clear();
-        this.invalidate();
-      }),
-    );
-  }
-
-  destroy(): void {
-    this.scheduler.cancel();
-    select(this.el.overlayCanvas).on('.zoom', null);
-    for (const f of this.cleanup) f();
-    this.cleanup.length = 0;
+  constructor(el: MscElements, onSelect: (selection: Selection | null) => void) {
+    super(el, { onSelect });
   }
 
   setData(data: MscData): void {
@@ -145,13 +62,12 @@ export class MscController {
     });
     this.starts = starts;
     this.focus = focusedId === undefined ? -1 : this.positionOf(focusedId);
-    this.hover = -1;
+    this.hover = null;
     this.resize();
     if (modeChanged) this.resetZoom();
     else if (oldNow !== null && oldNow >= 0 && oldNow <= this.width) {
       const nowX = this.scale()(data.mode === 'time' ? data.now : data.step);
-      if (nowX > this.width - 16)
-        this.zoomBehavior.translateBy(select(this.el.overlayCanvas), (this.width * 0.7 - nowX) / this.transform.k, 0);
+      if (nowX > this.width - 16) this.zoom.panBy(this.width * 0.7 - nowX);
     }
     this.invalidate();
   }
@@ -163,26 +79,10 @@ export class MscController {
     this.invalidate();
   }
 
-  /** The words the canvas writes (fault labels), in the reader's language. */
-  setText(text: TimelineStrings): void {
-    if (text === this.text) return;
-    this.text = text;
-    this.textWidths.clear();
-    this.invalidate();
-  }
-
   setSelection(selection: Selection | null): void {
     this.selectedId = selection?.kind === 'envelope' ? selection.id : null;
     this.el.root.dataset.selected = this.selectedId === null ? '' : String(this.selectedId);
     this.scheduler.request();
-  }
-
-  zoomBy(factor: number): void {
-    this.zoomBehavior.scaleBy(select(this.el.overlayCanvas), factor, [this.width / 2, 0]);
-  }
-
-  resetZoom(): void {
-    this.zoomBehavior.transform(select(this.el.overlayCanvas), zoomIdentity);
   }
 
   // ------------------------------------------------------------------ geometry
@@ -225,55 +125,18 @@ export class MscController {
   }
 
   private scale(): ScaleLinear<number, number> {
-    return this.transform.rescaleX(this.baseScale());
+    return this.zoom.transform.rescaleX(this.baseScale());
   }
 
-  private resize(): void {
-    const width = Math.max(1, this.el.plot.clientWidth);
-    const height = mscHeight(this.data?.model.lanes.length ?? 0);
-    this.width = width;
-    sizeLayer(this.staticLayer, width, height);
-    sizeLayer(this.overlayLayer, width, height);
+  protected plotSize(width: number): { height: number; maxZoom: number } {
     this.el.axis.setAttribute('width', String(width));
     this.el.axis.setAttribute('height', String(MSC_GEOMETRY.axis));
     const unitPx = MSC_MAX_UNIT_PX[this.data?.mode ?? 'step'];
-    const maxK = Math.max(1, (unitPx * this.domainEnd()) / Math.max(1, width - 2 * PLOT_PAD));
-    this.zoomBehavior
-      .extent([
-        [0, 0],
-        [width, height],
-      ])
-      .translateExtent([
-        [0, 0],
-        [width, height],
-      ])
-      .scaleExtent([1, maxK]);
-    this.zoomBehavior.transform(select(this.el.overlayCanvas), this.transform);
-    this.invalidate();
+    const maxZoom = Math.max(1, (unitPx * this.domainEnd()) / Math.max(1, width - 2 * PLOT_PAD));
+    return { height: mscHeight(this.data?.model.lanes.length ?? 0), maxZoom };
   }
-
-  private invalidate(): void {
-    this.needStatic = true;
-    this.scheduler.request();
-  }
-
-  private measure = (text: string): number => {
-    let w = this.textWidths.get(text);
-    if (w === undefined) {
-      w = this.staticLayer.ctx.measureText(text).width;
-      this.textWidths.set(text, w);
-    }
-    return w;
-  };
 
   // ------------------------------------------------------------------ drawing
-
-  private draw(): boolean {
-    if (this.needStatic) this.drawStatic();
-    this.needStatic = false;
-    this.drawOverlay();
-    return false;
-  }
 
   private window(scale: ScaleLinear<number, number>): [number, number] {
     const d = this.data;
@@ -282,7 +145,7 @@ export class MscController {
     return envelopeWindow(this.starts, lo, hi, d.model.maxSpan[d.mode] + (hi - lo) * 0.05);
   }
 
-  private drawStatic(): void {
+  protected drawStatic(): void {
     const ctx = beginFrame(this.staticLayer);
     const d = this.data;
     if (!d) return;
@@ -348,32 +211,24 @@ export class MscController {
     return arrowPath({ model: d.model, mode: d.mode, step: d.step, now: d.now, scale: this.scale() }, d.shown[j] as number);
   }
 
-  private drawOverlay(): void {
+  protected drawOverlay(): void {
     const s = this.selectedId === null ? null : this.pathOf(this.positionOf(this.selectedId));
-    const h = this.pathOf(this.hover);
+    const h = this.pathOf(this.hover ?? -1);
     const f = this.focused && this.keyboardMode ? this.pathOf(this.focus) : null;
     this.refreshTooltip();
-    if (!s && !h && !f && this.overlayClear) return;
-    const ctx = beginFrame(this.overlayLayer);
-    this.overlayClear = !s && !h && !f;
+    const ctx = this.beginOverlay(!s && !h && !f);
+    if (!ctx) return;
     const p = this.palette;
     if (s) strokeArrow(ctx, s, p.selection, 3.5, true);
     if (h) strokeArrow(ctx, h, p.hover, 2.5, true);
-    if (f) {
-      ctx.strokeStyle = p.focus;
-      ctx.lineWidth = 2;
-      ctx.setLineDash([4, 3]);
-      const x = Math.min(f.x0, f.x1) - 5;
-      const y = Math.min(f.y0, f.y1) - 5;
-      ctx.strokeRect(x, y, Math.abs(f.x1 - f.x0) + 10, Math.abs(f.y1 - f.y0) + 10);
-      ctx.setLineDash([]);
-    }
+    if (f)
+      this.strokeFocusRing(ctx, Math.min(f.x0, f.x1) - 5, Math.min(f.y0, f.y1) - 5, Math.abs(f.x1 - f.x0) + 10, Math.abs(f.y1 - f.y0) + 10);
   }
 
   private refreshTooltip(): void {
     const tip = this.el.tooltip;
     const d = this.data;
-    const j = this.hover >= 0 ? this.hover : this.focused && this.keyboardMode ? this.focus : -1;
+    const j = this.hover ?? (this.focused && this.keyboardMode ? this.focus : -1);
     const a = this.pathOf(j);
     if (!d || !a) {
       if (!tip.hidden) hideTooltip(tip);
@@ -398,23 +253,10 @@ export class MscController {
 
   // ------------------------------------------------------------------ input
 
-  private listen(target: EventTarget, type: string, fn: (e: Event) => void, opts?: AddEventListenerOptions): void {
-    target.addEventListener(type, fn, opts);
-    this.cleanup.push(() => target.removeEventListener(type, fn, opts));
-  }
-
-  private onWheel(e: WheelEvent): void {
-    if (e.ctrlKey || e.metaKey) return;
-    const dx = e.shiftKey ? e.deltaY || e.deltaX : Math.abs(e.deltaX) > Math.abs(e.deltaY) ? e.deltaX : 0;
-    if (dx === 0) return;
-    e.preventDefault();
-    this.zoomBehavior.translateBy(select(this.el.overlayCanvas), -dx / this.transform.k, 0);
-  }
-
-  /** Position in `shown` of the arrow nearest (x, y) within HIT_PX, or -1. */
-  private hitAt(x: number, y: number): number {
+  /** Position in `shown` of the arrow nearest (x, y) within HIT_PX, or null. */
+  protected hitAt(x: number, y: number): number | null {
     const d = this.data;
-    if (!d) return -1;
+    if (!d) return null;
     const scale = this.scale();
     const [from, to] = this.window(scale);
     const lo = scale.invert(x - HIT_PX - 40);
@@ -432,13 +274,21 @@ export class MscController {
         best = j;
       }
     }
-    return best;
+    return best < 0 ? null : best;
   }
 
-  private setHover(j: number): void {
-    if (j === this.hover) return;
-    this.hover = j;
-    this.el.overlayCanvas.style.cursor = j >= 0 ? 'pointer' : '';
+  protected clickMark(j: number): void {
+    this.focus = j;
+    this.selectAt(j);
+  }
+
+  protected selectFocused(): void {
+    this.selectAt(this.focus);
+  }
+
+  protected onFocus(): void {
+    if (this.focus < 0 || this.focus >= this.shownCount()) this.focus = this.initialFocus();
+    this.announce();
     this.scheduler.request();
   }
 
@@ -446,68 +296,45 @@ export class MscController {
     const d = this.data;
     if (!d || j < 0) return;
     const e = d.model.envelopes[d.shown[j] as number] as EnvelopeRecord;
-    this.onSelect({ kind: 'envelope', id: e.id });
+    this.options.onSelect({ kind: 'envelope', id: e.id });
   }
 
   private moveFocus(j: number): void {
     const n = this.shownCount();
     if (n === 0) return;
     this.focus = Math.max(0, Math.min(j, n - 1));
-    this.hover = -1;
+    this.hover = null;
     const a = this.pathOf(this.focus);
-    if (a && (a.x0 < 8 || a.x0 > this.width - 8)) {
-      const world = this.baseScale()(this.starts[this.focus] as number);
-      this.zoomBehavior.translateTo(select(this.el.overlayCanvas), world, 0);
-    }
+    if (a) this.keepInView(a.x0, () => this.baseScale()(this.starts[this.focus] as number));
     this.announce();
     this.scheduler.request();
   }
 
-  private onKey(e: KeyboardEvent): void {
-    let handled = true;
+  protected navigate(e: KeyboardEvent): boolean {
     const f = this.focus;
     switch (e.key) {
       case 'ArrowRight':
       case 'ArrowDown':
         this.moveFocus(f + 1);
-        break;
+        return true;
       case 'ArrowLeft':
       case 'ArrowUp':
         this.moveFocus(f - 1);
-        break;
+        return true;
       case 'PageDown':
         this.moveFocus(f + 10);
-        break;
+        return true;
       case 'PageUp':
         this.moveFocus(f - 10);
-        break;
+        return true;
       case 'Home':
         this.moveFocus(0);
-        break;
+        return true;
       case 'End':
         this.moveFocus(this.shownCount() - 1);
-        break;
-      case 'Enter':
-      case ' ':
-        this.selectAt(f);
-        break;
-      case 'Escape':
-        this.onSelect(null);
-        break;
-      case '+':
-      case '=':
-        this.zoomBy(1.6);
-        break;
-      case '-':
-      case '_':
-        this.zoomBy(1 / 1.6);
-        break;
-      case '0':
-        this.resetZoom();
-        break;
+        return true;
       default:
-        handled = false;
+        return false;
     }
-    if (handled) e.preventDefault();
   }
 }

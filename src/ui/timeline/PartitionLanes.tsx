@@ -5,7 +5,7 @@
 
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { Selection } from '../../store/simStore';
-import { hasCanvas2d } from './canvasLayer';
+import { CanvasPlot } from './CanvasPlot';
 import { LanesController } from './LanesController';
 import { type LanesLayout, layoutLanes } from './laneLayout';
 import type { LaneModel } from './laneModel';
@@ -13,6 +13,8 @@ import { shortLaneName } from './laneName';
 import { laneSummary } from './laneSummary';
 import type { LaneExtent } from './offsetScale';
 import { type TimelineStrings, timelineStrings } from './timelineText';
+import { useCanvasController } from './useCanvasController';
+import { ZoomButtons } from './ZoomButtons';
 
 export interface PartitionLanesProps {
   readonly lanes: readonly LaneModel[];
@@ -77,48 +79,18 @@ export function PartitionLanes({
   const phone = usePhone();
   const fitsGutter = useMemo(() => gutterFit(phone), [phone]);
   const ids = useId();
-  const rootRef = useRef<HTMLDivElement>(null);
-  const staticRef = useRef<HTMLCanvasElement>(null);
-  const overlayRef = useRef<HTMLCanvasElement>(null);
-  const tooltipRef = useRef<HTMLDivElement>(null);
-  const liveRef = useRef<HTMLParagraphElement>(null);
-  const controller = useRef<LanesController | null>(null);
-  const select = useRef(onSelect);
-  select.current = onSelect;
   const frame = useRef(onFrame);
   frame.current = onFrame;
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the controller lives as long as the panel
-  useEffect(() => {
-    const root = rootRef.current;
-    const plot = rootRef.current;
-    const [s, o, t, l] = [staticRef.current, overlayRef.current, tooltipRef.current, liveRef.current];
-    // without a 2D canvas (some locked-down browsers, DOM test environments) the text alternatives remain
-    if (!root || !plot || !s || !o || !t || !l || !hasCanvas2d(s)) return;
-    const c = new LanesController(
-      { root, plot, staticCanvas: s, overlayCanvas: o, tooltip: t, live: l },
-      { onSelect: (sel) => select.current(sel), onFrame: (ms) => frame.current?.(ms) },
-    );
-    controller.current = c;
-    onController?.(c);
-    return () => {
-      onController?.(null);
-      c.destroy();
-      controller.current = null;
-    };
-  }, []);
+  const controller = useRef<LanesController | null>(null);
+  const refs = useCanvasController(
+    controller,
+    (el, select) => new LanesController(el, { onSelect: select, onFrame: (ms) => frame.current?.(ms) }),
+    { selection, text, onSelect, onController },
+  );
 
   useEffect(() => {
     controller.current?.setData(lanes, layout, extents);
   }, [lanes, layout, extents]);
-
-  useEffect(() => {
-    controller.current?.setSelection(selection);
-  }, [selection]);
-
-  useEffect(() => {
-    controller.current?.setText(text);
-  }, [text]);
 
   const userCount = lanes.filter((l) => !l.internal).length;
   const internalCount = lanes.length - userCount;
@@ -129,15 +101,7 @@ export function PartitionLanes({
       <div className="tl-panel-head">
         <h3 id={`${ids}-title`}>{text.logsTitle}</h3>
         <div className="tl-toolbar" role="toolbar" aria-label={text.logsZoom}>
-          <button type="button" onClick={() => controller.current?.zoomBy(1 / 1.6)} aria-label={text.logsZoomOut}>
-            −
-          </button>
-          <button type="button" onClick={() => controller.current?.zoomBy(1.6)} aria-label={text.logsZoomIn}>
-            +
-          </button>
-          <button type="button" onClick={() => controller.current?.resetZoom()} aria-label={text.logsFit}>
-            {text.fit}
-          </button>
+          <ZoomButtons view={controller} zoomOut={text.logsZoomOut} zoomIn={text.logsZoomIn} fit={text.logsFit} fitText={text.fit} />
         </div>
         <p className="tl-hint" id={`${ids}-help`}>
           {text.logsHint}
@@ -169,16 +133,8 @@ export function PartitionLanes({
             </button>
           )}
         </div>
-        <div
-          ref={rootRef}
-          className="tl-plot"
-          role="application"
-          // biome-ignore lint/a11y/noNoninteractiveTabindex: a keyboard widget: arrow keys move between records
-          tabIndex={0}
-          aria-label={text.lanes}
-          aria-describedby={`${ids}-help`}
-        >
-          <canvas ref={staticRef} className="tl-canvas" role="img" aria-label={canvasLabel} />
+        <CanvasPlot refs={refs} label={text.lanes} describedBy={`${ids}-help`} tooltipTestId="timeline-tooltip">
+          <canvas ref={refs.staticCanvas} className="tl-canvas" role="img" aria-label={canvasLabel} />
           {/* the text alternative: one image per lane, over the lane, named by what it shows */}
           <div className="tl-lane-alts" data-testid="timeline-summary">
             {layout.boxes.map((b) => {
@@ -201,11 +157,9 @@ export function PartitionLanes({
             })}
             {internalCount > 0 && !expanded && <p className="tl-sr-only">{text.internalCollapsed(internalTopics(lanes, text))}</p>}
           </div>
-          <canvas ref={overlayRef} className="tl-canvas tl-overlay" />
-          <div ref={tooltipRef} className="tl-tooltip" role="tooltip" hidden data-testid="timeline-tooltip" />
-        </div>
+        </CanvasPlot>
       </div>
-      <p ref={liveRef} className="tl-sr-only" aria-live="polite" data-testid="timeline-focus-detail" />
+      <p ref={refs.live} className="tl-sr-only" aria-live="polite" data-testid="timeline-focus-detail" />
     </section>
   );
 }

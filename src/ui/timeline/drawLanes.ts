@@ -54,52 +54,45 @@ function cellRects(ctx: CanvasRenderingContext2D, runs: MarkBuffer, kind: number
   return n;
 }
 
+/** Paints the cells in the current path: a tint of `colour`, the pattern over it (hatched, crossed), the outline when there is room. */
+function paintCells(
+  ctx: CanvasRenderingContext2D,
+  colour: string,
+  alpha: number,
+  pattern: CanvasPattern | string | null,
+  outline: boolean,
+): void {
+  ctx.globalAlpha = alpha;
+  ctx.fillStyle = colour;
+  ctx.fill();
+  ctx.globalAlpha = 1;
+  if (pattern !== null) {
+    ctx.fillStyle = pattern;
+    ctx.fill();
+  }
+  if (outline) {
+    ctx.strokeStyle = colour;
+    ctx.stroke();
+  }
+}
+
 function drawData(dc: LaneDrawContext, runs: MarkBuffer, top: number, h: number, cellW: number): void {
   const { ctx, palette, patterns } = dc;
   const inset = cellW >= 8 ? 1 : cellW >= 5 ? 0.5 : 0;
   const stroke = cellW >= 5;
   ctx.lineWidth = 1;
   // no transaction: a light cell with a full outline (reads as "hollow")
-  if (cellRects(ctx, runs, CellKind.plain, top + 0.5, h - 1, inset)) {
-    ctx.globalAlpha = 0.35;
-    ctx.fillStyle = palette.plain;
-    ctx.fill();
-    ctx.globalAlpha = 1;
-    if (stroke) {
-      ctx.strokeStyle = palette.plain;
-      ctx.stroke();
-    }
-  }
+  if (cellRects(ctx, runs, CellKind.plain, top + 0.5, h - 1, inset)) paintCells(ctx, palette.plain, 0.35, null, stroke);
   // committed: solid
   if (cellRects(ctx, runs, CellKind.committed, top, h, inset)) {
     ctx.fillStyle = palette.committed;
     ctx.fill();
   }
   // open: hatched
-  if (cellRects(ctx, runs, CellKind.open, top + 0.5, h - 1, inset)) {
-    ctx.globalAlpha = 0.25;
-    ctx.fillStyle = palette.open;
-    ctx.fill();
-    ctx.globalAlpha = 1;
-    ctx.fillStyle = patterns.hatch;
-    ctx.fill();
-    if (stroke) {
-      ctx.strokeStyle = palette.open;
-      ctx.stroke();
-    }
-  }
+  if (cellRects(ctx, runs, CellKind.open, top + 0.5, h - 1, inset)) paintCells(ctx, palette.open, 0.25, patterns.hatch, stroke);
   // aborted: cross-hatched, and crossed out when there is room
   if (cellRects(ctx, runs, CellKind.aborted, top + 0.5, h - 1, inset)) {
-    ctx.globalAlpha = 0.2;
-    ctx.fillStyle = palette.aborted;
-    ctx.fill();
-    ctx.globalAlpha = 1;
-    ctx.fillStyle = patterns.cross;
-    ctx.fill();
-    if (stroke) {
-      ctx.strokeStyle = palette.aborted;
-      ctx.stroke();
-    }
+    paintCells(ctx, palette.aborted, 0.2, patterns.cross, stroke);
     if (cellW >= 10) {
       ctx.beginPath();
       for (let i = 0; i < runs.length; i++) {
@@ -117,6 +110,21 @@ function drawData(dc: LaneDrawContext, runs: MarkBuffer, top: number, h: number,
       ctx.lineWidth = 1;
     }
   }
+}
+
+/** A transaction marker's diamond centred on (cx, cy), r from the centre to each corner, as the current path (the canvas and the exported figure). */
+export function diamondPath(
+  ctx: Pick<CanvasRenderingContext2D, 'beginPath' | 'moveTo' | 'lineTo' | 'closePath'>,
+  cx: number,
+  cy: number,
+  r: number,
+): void {
+  ctx.beginPath();
+  ctx.moveTo(cx, cy - r);
+  ctx.lineTo(cx + r, cy);
+  ctx.lineTo(cx, cy + r);
+  ctx.lineTo(cx - r, cy);
+  ctx.closePath();
 }
 
 /** COMMIT ✓ and ABORT ✗ markers as diamonds holding their glyph (cells mode). */
@@ -137,12 +145,7 @@ function drawMarkerCells(dc: LaneDrawContext, runs: MarkBuffer, top: number, h: 
       ctx.fillRect(cx - 1, top - 5, 2, h + 5);
       continue;
     }
-    ctx.beginPath();
-    ctx.moveTo(cx, cy - r);
-    ctx.lineTo(cx + r, cy);
-    ctx.lineTo(cx, cy + r);
-    ctx.lineTo(cx - r, cy);
-    ctx.closePath();
+    diamondPath(ctx, cx, cy, r);
     ctx.fillStyle = color;
     ctx.fill();
     ctx.strokeStyle = palette.fg;

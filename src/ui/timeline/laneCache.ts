@@ -7,8 +7,9 @@
  */
 import { CONSUMER_OFFSETS_TOPIC, TRANSACTION_STATE_TOPIC } from '../../sim/cluster/metadata';
 import { lastStableOffset, type PartitionLog } from '../../sim/log/partitionLog';
+import { topicPartitionKey } from '../../sim/protocol/topicPartition';
 import { logSources, recordRows } from '../../sim/trace/logView';
-import { buildLane, collectPointers, type LaneModel, laneKey, sortPointers } from './laneModel';
+import { buildLane, collectPointers, type LaneModel, sortPointers } from './laneModel';
 
 type Actors = ReadonlyMap<string, { value: unknown; context: unknown }>;
 
@@ -28,7 +29,7 @@ export class LaneCache {
     const seen = new Set<string>();
     for (const src of logSources(actors))
       for (const log of src.logs) {
-        const key = laneKey(log.topic, log.partition);
+        const key = topicPartitionKey(log.topic, log.partition);
         seen.add(key);
         const sig = signature(log);
         let entry = this.entries.get(key);

@@ -6,6 +6,7 @@
  * Pure: no DOM, no d3. The view at step k is the only source, so a record appended at a later step
  * is not in the lane at an earlier one.
  */
+import { topicPartitionKey } from '../../sim/protocol/topicPartition';
 import type { PartitionRow, RecordRow } from '../../sim/trace/logView';
 import { cellKindOf } from './cellKind';
 import { duplicateCounts } from './cellLabels';
@@ -45,10 +46,6 @@ export interface LaneModel {
   readonly duplicates: Uint16Array | null;
 }
 
-export function laneKey(topic: string, partition: number): string {
-  return `${topic}-${partition}`;
-}
-
 const POINTER_ORDER: Record<PointerKind, number> = { position: 0, committed: 1, pending: 2 };
 
 /** Consumer positions first, then group offsets, each by owner. */
@@ -76,7 +73,7 @@ export function buildLane(row: PartitionRow, pointers: readonly LanePointer[] = 
     counts[k] = (counts[k] ?? 0) + 1;
   });
   return {
-    key: laneKey(row.topic, row.partition),
+    key: topicPartitionKey(row.topic, row.partition),
     topic: row.topic,
     partition: row.partition,
     leader: row.leader,
@@ -96,7 +93,7 @@ export function buildLane(row: PartitionRow, pointers: readonly LanePointer[] = 
 }
 
 export function buildLanes(rows: readonly PartitionRow[], pointers: ReadonlyMap<string, readonly LanePointer[]>): LaneModel[] {
-  return rows.map((r) => buildLane(r, pointers.get(laneKey(r.topic, r.partition))));
+  return rows.map((r) => buildLane(r, pointers.get(topicPartitionKey(r.topic, r.partition))));
 }
 
 type Actors = ReadonlyMap<string, { value: unknown; context: unknown }>;

@@ -3,6 +3,8 @@
  * and the names of process kinds. Kafka's terms (LSO, LEO, COMMIT, ABORT, event_id) stay in Latin
  * script in both, as the rest of the page writes them.
  */
+import { processKindNames } from '../processKinds';
+
 export type TimelineLanguage = 'en' | 'ko';
 
 const EN = {
@@ -68,15 +70,7 @@ const EN = {
   figureAxis: (byStep: boolean, hidden: number) =>
     `${byStep ? 'by step' : 'over virtual time'}${hidden > 0 ? `; ${hidden} background message${hidden === 1 ? '' : 's'} (heartbeats, idle fetches) left out` : ''}`,
   figureFooter: (seed: number, hash: string) => `EOS Lab · seed ${seed} · traceHash ${hash}`,
-  kinds: {
-    broker: 'broker',
-    'txn-coordinator': 'transaction coordinator',
-    'group-coordinator': 'group coordinator',
-    producer: 'producer client',
-    consumer: 'consumer client',
-    streams: 'Streams task',
-    sink: 'outside Kafka',
-  } as Record<string, string>,
+  kinds: processKindNames('en'),
 };
 
 export type TimelineStrings = typeof EN;
@@ -143,15 +137,7 @@ const KO: TimelineStrings = {
   figureAxis: (byStep: boolean, hidden: number) =>
     `${byStep ? '단계별' : '가상 시간 기준'}${hidden > 0 ? `, 백그라운드 메시지(하트비트, 빈 fetch) ${hidden}개 생략` : ''}`,
   figureFooter: (seed: number, hash: string) => `EOS Lab · seed ${seed} · traceHash ${hash}`,
-  kinds: {
-    broker: '브로커',
-    'txn-coordinator': '트랜잭션 코디네이터',
-    'group-coordinator': '그룹 코디네이터',
-    producer: '프로듀서 클라이언트',
-    consumer: '컨슈머 클라이언트',
-    streams: 'Streams 태스크',
-    sink: 'Kafka 바깥',
-  },
+  kinds: processKindNames('ko'),
 };
 
 export function timelineStrings(language: TimelineLanguage = 'en'): TimelineStrings {

@@ -17,7 +17,7 @@ import { scaleLinear } from 'd3-scale';
 import { LAYER_NAMES, STATUS_NAMES } from '../../../sim/checks/verdictText';
 import type { Verdict } from '../../../sim/checks/verdictTypes';
 import type { SimView, Trace } from '../../../sim/run';
-import { drawLane, LABEL_FONT_PX, type LaneDrawContext } from '../../timeline/drawLanes';
+import { diamondPath, drawLane, LABEL_FONT_PX, type LaneDrawContext } from '../../timeline/drawLanes';
 import { drawArrows, faultText, type MscDrawContext } from '../../timeline/drawMsc';
 import { LaneCache } from '../../timeline/laneCache';
 import { runExtents } from '../../timeline/laneExtents';
@@ -111,15 +111,6 @@ function paragraph(
 
 type Swatch = (ctx: SvgContext, p: Palette) => void;
 
-function diamond(ctx: SvgContext, cx: number, cy: number, r: number): void {
-  ctx.beginPath();
-  ctx.moveTo(cx, cy - r);
-  ctx.lineTo(cx + r, cy);
-  ctx.lineTo(cx, cy + r);
-  ctx.lineTo(cx - r, cy);
-  ctx.closePath();
-}
-
 function vline(ctx: SvgContext, color: string, width: number, dash: number[]): void {
   ctx.beginPath();
   ctx.moveTo(11, 1);
@@ -150,7 +141,7 @@ function cellSwatch(ctx: SvgContext, fill: string, alpha: number, pattern: strin
 }
 
 function markerSwatch(ctx: SvgContext, p: Palette, commit: boolean): void {
-  diamond(ctx, 11, 8, 7);
+  diamondPath(ctx, 11, 8, 7);
   ctx.fillStyle = commit ? p.committed : p.aborted;
   ctx.fill();
   ctx.strokeStyle = p.fg;
@@ -242,7 +233,7 @@ function lanesLegend(text: ReturnType<typeof timelineStrings>): [string, Swatch]
     [
       text.legendGroup,
       (c, p) => {
-        diamond(c, 11, 8, 6);
+        diamondPath(c, 11, 8, 6);
         c.fillStyle = p.groupOffset;
         c.fill();
       },

@@ -1,0 +1,33 @@
+/**
+ * The timeline of the run the store holds (its trace and the view at the current step, which the
+ * caller already has): the step, the selection (a click selects through the store), and fault labels on the message diagram in the page's language once
+ * the narration module has loaded. The page and the embed show the same one.
+ */
+import { useMemo } from 'react';
+import type { SimView, Trace } from '../../sim/run';
+import { simStore } from '../../store/simStore';
+import { Timeline } from '../timeline/Timeline';
+import { useNarrator } from '../useNarrator';
+import { useSim } from '../useSim';
+
+export function RunTimeline({ trace, view }: { readonly trace: Trace; readonly view: SimView }) {
+  const step = useSim((s) => s.step);
+  const selection = useSim((s) => s.selection);
+  const language = useSim((s) => s.language);
+  const narrator = useNarrator();
+  const translateFault = useMemo(
+    () => (label: string) => (narrator ? narrator.envelopeFaultText(trace, label, language) : label),
+    [narrator, trace, language],
+  );
+  return (
+    <Timeline
+      trace={trace}
+      view={view}
+      step={step}
+      selection={selection}
+      onSelect={(s) => simStore.getState().select(s)}
+      language={language}
+      translateFault={translateFault}
+    />
+  );
+}
