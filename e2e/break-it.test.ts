@@ -1,34 +1,18 @@
-/**
- * Break it in the page: from the gallery, search a preset's configuration in Web Workers, open the
- * counterexample it finds (the link opens at its fault), and see at the end of the run the verdict
- * the search promised. The page's own thread keeps answering while the workers search.
- */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser, watchErrors } from './browser';
-import { openPage, position, verdictRows, waitForStep } from './ui-helpers';
+import { describe, expect, inject, it } from 'vitest';
+import { watchErrors } from './browser';
+import { appSession, position, verdictRows, waitForStep } from './ui-helpers';
 
-let browser: Browser;
-let page: Page;
-let errors: string[];
-beforeAll(async () => {
-  browser = await launchBrowser();
-  page = await openPage(browser);
-  errors = watchErrors(page);
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const app = appSession();
 
 describe('Break it', () => {
   it('runs a search from the gallery, opens its counterexample and shows the verdict it promised', async () => {
-    await page.getByTestId('open-gallery').click();
-    await page.getByTestId('break-it-at-least-once-consumer-crash').click();
-    const panel = page.getByTestId('break-it');
+    await app.page.getByTestId('open-gallery').click();
+    await app.page.getByTestId('break-it-at-least-once-consumer-crash').click();
+    const panel = app.page.getByTestId('break-it');
     await panel.waitFor();
     await panel.getByTestId('break-it-start').click();
     // the page answers while the workers search: a frame is drawn within a short wait
-    const frameMs = await page.evaluate(
+    const frameMs = await app.page.evaluate(
       () =>
         new Promise<number>((resolve) => {
           const t0 = performance.now();
@@ -42,29 +26,29 @@ describe('Break it', () => {
     expect(found).toContain('crash billing');
     expect(found).toContain('processing layer, billing');
     await open.click();
-    await page.waitForFunction(() => document.querySelector('.app')?.getAttribute('data-status') === 'ready');
+    await app.page.waitForFunction(() => document.querySelector('.app')?.getAttribute('data-status') === 'ready');
     // the link opens just after the fault fired
-    const at = await position(page);
+    const at = await position(app.page);
     expect(at.step).toBeGreaterThan(0);
     expect(at.step).toBeLessThan(at.total);
-    await page.evaluate((n) => {
+    await app.page.evaluate((n) => {
       const hook = (window as unknown as { __eosLab?: { store: { getState(): { seek(s: number): void } } } }).__eosLab;
       hook?.store.getState().seek(n);
     }, at.total);
-    await waitForStep(page, at.total);
-    const rows = await verdictRows(page);
+    await waitForStep(app.page, at.total);
+    const rows = await verdictRows(app.page);
     expect(rows.find((r) => r.layer === 'processing' && r.subject === 'billing')?.status).toBe('more-than-once');
-    expect(errors).toEqual([]);
+    expect(app.errors).toEqual([]);
   }, 120_000);
 
   it('a search travels as a link: its settings and its answer open with the run, and Start reaches the same answer', async () => {
-    await page.getByTestId('open-gallery').click();
-    await page.getByTestId('break-it-lost-ack-idempotent').click();
-    const panel = page.getByTestId('break-it');
+    await app.page.getByTestId('open-gallery').click();
+    await app.page.getByTestId('break-it-lost-ack-idempotent').click();
+    const panel = app.page.getByTestId('break-it');
     await panel.waitFor();
     await panel.getByTestId('break-it-start').click();
     const answer = panel.getByTestId('break-it-none');
-    await page.waitForFunction(
+    await app.page.waitForFunction(
       () => document.querySelector('[data-testid="break-it-progress"]')?.getAttribute('data-running') === 'false',
       null,
       {
@@ -76,7 +60,7 @@ describe('Break it', () => {
     const link = await panel.getByTestId('break-it-link').inputValue();
     expect(link).toContain('#s=1.');
 
-    const other = await browser.newPage();
+    const other = await app.browser.newPage();
     const otherErrors = watchErrors(other);
     await other.goto(`${inject('baseUrl')}${link.slice(link.indexOf('#'))}`);
     const reopened = other.getByTestId('break-it');

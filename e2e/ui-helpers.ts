@@ -4,7 +4,29 @@
  */
 import { createRequire } from 'node:module';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
+import { launchBrowser, watchErrors } from './browser';
+
+/** The app open in one Chromium page for a whole test file, its console errors collected (a test may open a fresh page). */
+export interface AppSession {
+  readonly browser: Browser;
+  page: Page;
+  errors: string[];
+}
+
+/** Call at the top of a test file: launches Chromium and opens the app before its tests, closes it after. */
+export function appSession(): AppSession {
+  const session = {} as { browser: Browser; page: Page; errors: string[] };
+  beforeAll(async () => {
+    session.browser = await launchBrowser();
+    session.page = await openPage(session.browser);
+    session.errors = watchErrors(session.page);
+  });
+  afterAll(async () => {
+    await session.browser?.close();
+  });
+  return session;
+}
 
 export async function openPage(browser: Browser, size = { width: 1280, height: 720 }): Promise<Page> {
   const page = await browser.newPage({ viewport: size });

@@ -1,188 +1,171 @@
-/**
- * Playback and the page's controls in Chromium: step back and forward (buttons and keys), the
- * scrubber, jumps to faults, errors and markers, the help dialog (a focus-trapped modal that Esc
- * closes), Korean narration and preset title, the theme switch, clicking an actor — and no console errors.
- */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { findPreset } from '../src/sim/presets';
 import { PRESET_TEXT_KO } from '../src/sim/presets/ko';
 import { runScenario } from '../src/sim/run';
 import { previousStoryPosition, storySteps } from '../src/sim/trace/story';
 import { jumpTargets } from '../src/ui/playback/jumps';
-import { launchBrowser, watchErrors } from './browser';
-import { loadScenario, openPage, position, waitForStep } from './ui-helpers';
+import { appSession, loadScenario, position, waitForStep } from './ui-helpers';
 
-let browser: Browser;
-let page: Page;
-let errors: string[];
-beforeAll(async () => {
-  browser = await launchBrowser();
-  page = await openPage(browser);
-  errors = watchErrors(page);
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const app = appSession();
 
-const narration = () => page.getByTestId('narration').innerText();
+const narration = () => app.page.getByTestId('narration').innerText();
 
 /** A page-level shortcut: nothing focused that owns the key (the slider keeps its own arrows). */
 async function press(key: string): Promise<void> {
-  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-  await page.keyboard.press(key);
+  await app.page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await app.page.keyboard.press(key);
 }
 
 describe('playback', () => {
   it('steps forward and back with the buttons and the arrow keys; Home and End', async () => {
-    await page.getByRole('button', { name: 'Step forward' }).click();
-    await page.getByRole('button', { name: 'Step forward' }).click();
-    await waitForStep(page, 2);
+    await app.page.getByRole('button', { name: 'Step forward' }).click();
+    await app.page.getByRole('button', { name: 'Step forward' }).click();
+    await waitForStep(app.page, 2);
     const atTwo = await narration();
-    await page.getByRole('button', { name: 'Back one step' }).click();
-    await waitForStep(page, 1);
+    await app.page.getByRole('button', { name: 'Back one step' }).click();
+    await waitForStep(app.page, 1);
     expect(await narration()).not.toBe(atTwo);
     await press('ArrowRight');
-    await waitForStep(page, 2);
+    await waitForStep(app.page, 2);
     expect(await narration()).toBe(atTwo);
     await press('End');
-    const { total } = await position(page);
-    await waitForStep(page, total);
+    const { total } = await position(app.page);
+    await waitForStep(app.page, total);
     // background steps (heartbeats, idle fetches) are skipped: ← lands on the last step of the story
     const story = storySteps(runScenario(findPreset('opening-story')?.scenario));
     await press('ArrowLeft');
-    await waitForStep(page, previousStoryPosition(story, total));
+    await waitForStep(app.page, previousStoryPosition(story, total));
     // B turns skipping off (and the switch says so): ← is one step again
     await press('b');
-    expect(await page.getByTestId('skip-idle').getAttribute('aria-pressed')).toBe('false');
+    expect(await app.page.getByTestId('skip-idle').getAttribute('aria-pressed')).toBe('false');
     await press('End');
     await press('ArrowLeft');
-    await waitForStep(page, total - 1);
+    await waitForStep(app.page, total - 1);
     await press('b');
-    expect(await page.getByTestId('skip-idle').getAttribute('aria-pressed')).toBe('true');
+    expect(await app.page.getByTestId('skip-idle').getAttribute('aria-pressed')).toBe('true');
     await press('Home');
-    await waitForStep(page, 0);
+    await waitForStep(app.page, 0);
     expect(await narration()).toMatch(/^Start of the run/);
   });
 
   it('the scrubber seeks anywhere at once, and the page matches the engine there', async () => {
-    const slider = page.getByRole('slider', { name: 'Position in the run' });
+    const slider = app.page.getByRole('slider', { name: 'Position in the run' });
     await slider.fill('20');
-    await waitForStep(page, 20);
+    await waitForStep(app.page, 20);
     await slider.press('ArrowRight');
-    await waitForStep(page, 21);
+    await waitForStep(app.page, 21);
     const t = runScenario(findPreset('opening-story')?.scenario);
-    expect(await page.getByTestId('narration').getAttribute('lang')).toBe('en');
-    expect(await page.locator('.narration-meta').innerText()).toContain(`#21 · ${t.steps.at(20)?.t.toLocaleString('en')} ms`);
+    expect(await app.page.getByTestId('narration').getAttribute('lang')).toBe('en');
+    expect(await app.page.locator('.narration-meta').innerText()).toContain(`#21 · ${t.steps.at(20)?.t.toLocaleString('en')} ms`);
   });
 
   it('plays and pauses with Space', async () => {
     await press('Home');
-    await page.getByLabel('Speed').selectOption('16');
+    await app.page.getByLabel('Speed').selectOption('16');
     await press(' ');
-    await expect.poll(async () => (await position(page)).step, { timeout: 5000 }).toBeGreaterThan(3);
+    await expect.poll(async () => (await position(app.page)).step, { timeout: 5000 }).toBeGreaterThan(3);
     await press(' ');
-    const stopped = (await position(page)).step;
-    await page.waitForTimeout(400);
-    expect((await position(page)).step).toBe(stopped);
-    expect(await page.getByRole('button', { name: 'Play' }).count()).toBe(1);
+    const stopped = (await position(app.page)).step;
+    await app.page.waitForTimeout(400);
+    expect((await position(app.page)).step).toBe(stopped);
+    expect(await app.page.getByRole('button', { name: 'Play' }).count()).toBe(1);
   });
 
   it('jumps to the next and previous fault, error and marker', async () => {
     const preset = findPreset('zombie-fencing');
-    await loadScenario(page, preset?.scenario);
+    await loadScenario(app.page, preset?.scenario);
     const t = jumpTargets(runScenario(preset?.scenario).steps);
     const firstError = (t.error[0] as number) + 1;
     await press('e');
-    await waitForStep(page, firstError);
+    await waitForStep(app.page, firstError);
     expect(await narration()).toMatch(/got \w+ during/);
     await press('m');
-    await waitForStep(page, (t.marker.find((i) => i + 1 > firstError) as number) + 1);
+    await waitForStep(app.page, (t.marker.find((i) => i + 1 > firstError) as number) + 1);
     expect(await narration()).toMatch(/wrote an? (COMMIT|ABORT) marker/);
-    await page.getByRole('button', { name: 'Previous marker' }).isVisible();
+    await app.page.getByRole('button', { name: 'Previous marker' }).isVisible();
     await press('Home');
-    await page.getByRole('button', { name: 'Next fault', exact: true }).click();
-    await waitForStep(page, (t.fault[0] as number) + 1);
+    await app.page.getByRole('button', { name: 'Next fault', exact: true }).click();
+    await waitForStep(app.page, (t.fault[0] as number) + 1);
     await press('Shift+ArrowRight');
     const all = [...new Set([...t.fault, ...t.error, ...t.marker])].sort((a, b) => a - b);
-    await waitForStep(page, (all.find((i) => i > (t.fault[0] as number)) as number) + 1);
+    await waitForStep(app.page, (all.find((i) => i > (t.fault[0] as number)) as number) + 1);
   });
 });
 
 describe('the rest of the page', () => {
   it('opens the help dialog with ?, keeps focus inside, closes with Esc and gives focus back', async () => {
-    const help = page.getByRole('button', { name: 'Keyboard shortcuts' });
+    const help = app.page.getByRole('button', { name: 'Keyboard shortcuts' });
     await help.focus();
-    await page.keyboard.press('?');
-    const dialog = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await app.page.keyboard.press('?');
+    const dialog = app.page.getByRole('dialog', { name: 'Keyboard shortcuts' });
     await dialog.waitFor();
     expect(await dialog.innerText()).toContain('Next fault');
     for (let i = 0; i < 6; i++) {
-      await page.keyboard.press('Tab');
-      expect(await page.evaluate(() => document.activeElement?.closest('dialog') !== null)).toBe(true);
+      await app.page.keyboard.press('Tab');
+      expect(await app.page.evaluate(() => document.activeElement?.closest('dialog') !== null)).toBe(true);
     }
     // shortcuts do not run behind the dialog
-    const before = await position(page);
-    await page.keyboard.press('ArrowRight');
-    expect(await position(page)).toEqual(before);
-    await page.keyboard.press('Escape');
+    const before = await position(app.page);
+    await app.page.keyboard.press('ArrowRight');
+    expect(await position(app.page)).toEqual(before);
+    await app.page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Keyboard shortcuts');
+    expect(await app.page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Keyboard shortcuts');
   });
 
   it('switches to Korean: the title, narration, panels and the verdict speak Korean', async () => {
-    await loadScenario(page, findPreset('opening-story')?.scenario);
+    await loadScenario(app.page, findPreset('opening-story')?.scenario);
     await press('End');
-    await page.getByRole('button', { name: '한국어' }).click();
-    await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe('ko');
-    expect(await page.getByTestId('narration').getAttribute('lang')).toBe('ko');
+    await app.page.getByRole('button', { name: '한국어' }).click();
+    await expect.poll(() => app.page.evaluate(() => document.documentElement.lang)).toBe('ko');
+    expect(await app.page.getByTestId('narration').getAttribute('lang')).toBe('ko');
     // the Korean preset texts are loaded when the page first speaks Korean
-    await expect.poll(() => page.getByRole('heading', { level: 2 }).first().innerText()).toBe(PRESET_TEXT_KO['opening-story']?.title);
+    await expect.poll(() => app.page.getByRole('heading', { level: 2 }).first().innerText()).toBe(PRESET_TEXT_KO['opening-story']?.title);
     expect(await narration()).toMatch(/[가-힣]/);
-    expect(await page.locator('[data-testid="verdict"] tr[data-layer="processing"] .sentence').innerText()).toBe(
+    expect(await app.page.locator('[data-testid="verdict"] tr[data-layer="processing"] .sentence').innerText()).toBe(
       'billing의 처리: evt-789가 두 번 처리됐습니다.',
     );
-    expect(await page.getByTestId('checklist').innerText()).toContain('운영 전 체크리스트');
+    expect(await app.page.getByTestId('checklist').innerText()).toContain('운영 전 체크리스트');
     // the opening-story's second append, in Korean
-    await page.getByRole('slider').fill('19');
-    await waitForStep(page, 19);
+    await app.page.getByRole('slider').fill('19');
+    await waitForStep(app.page, 19);
     expect(await narration()).toContain('event_id만 알려 줍니다');
-    await page.getByRole('button', { name: 'English' }).click();
+    await app.page.getByRole('button', { name: 'English' }).click();
     await expect.poll(narration).toContain('only the event_id shows it is the same event');
   });
 
   it('switches theme: light, dark and back to the system', async () => {
-    const bg = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
-    await page.getByLabel('Theme').selectOption('dark');
-    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    const bg = () => app.page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    await app.page.getByLabel('Theme').selectOption('dark');
+    expect(await app.page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
     const dark = await bg();
-    await page.getByLabel('Theme').selectOption('light');
+    await app.page.getByLabel('Theme').selectOption('light');
     const light = await bg();
     expect(light).toBe('rgb(255, 255, 255)');
     expect(dark).not.toBe(light);
-    await page.getByLabel('Theme').selectOption('system');
-    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('system');
+    await app.page.getByLabel('Theme').selectOption('system');
+    expect(await app.page.evaluate(() => document.documentElement.dataset.theme)).toBe('system');
   });
 
   it('selects an actor by clicking it and shows its details', async () => {
-    await page.locator('[data-actor="orders-service.producer"] .actor-head').click();
-    const details = page.getByTestId('details');
+    await app.page.locator('[data-actor="orders-service.producer"] .actor-head').click();
+    const details = app.page.getByTestId('details');
     expect(await details.getAttribute('data-selection')).toBe('actor');
     expect(await details.innerText()).toContain('producerId / epoch');
-    expect(await page.locator('[data-slot="inject-actions"]').count()).toBe(1);
-    await page.locator('[data-actor="orders-service.producer"] .actor-head').click();
+    expect(await app.page.locator('[data-slot="inject-actions"]').count()).toBe(1);
+    await app.page.locator('[data-actor="orders-service.producer"] .actor-head').click();
     expect(await details.getAttribute('data-selection')).toBe('none');
   });
 
   it('a verdict step link seeks to the step that caused the finding', async () => {
     await press('End');
-    await page.locator('[data-testid="verdict"] tr[data-layer="processing"] .step-link').last().click();
-    const { step } = await position(page);
+    await app.page.locator('[data-testid="verdict"] tr[data-layer="processing"] .step-link').last().click();
+    const { step } = await position(app.page);
     expect(await narration()).toMatch(/processed orders-0 offset 101 \(evt-789\) — the second time/);
     expect(step).toBeGreaterThan(0);
   });
 
   it('logged no console errors', () => {
-    expect(errors).toEqual([]);
+    expect(app.errors).toEqual([]);
   });
 });

@@ -1,49 +1,31 @@
-/**
- * Every preset, played to the end on the page: the verdict on screen is the engine's verdict,
- * computed here in Node from the same scenario — row by row (layer, subject, status, sentence) and
- * counter by counter; and the facts under the rows (what pins an LSO, what each copy is, each
- * loss's kind) in English and Korean.
- */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { findingText } from '../src/sim/checks/verdictText';
 import { PRESETS } from '../src/sim/presets';
 import { runScenario } from '../src/sim/run';
 import { summarize } from '../src/sim/trace/summary';
-import { launchBrowser, watchErrors } from './browser';
-import { counters, loadScenario, openPage, position, verdictRows, waitForStep } from './ui-helpers';
+import { appSession, counters, loadScenario, position, verdictRows, waitForStep } from './ui-helpers';
 
-let browser: Browser;
-let page: Page;
-let errors: string[];
-beforeAll(async () => {
-  browser = await launchBrowser();
-  page = await openPage(browser);
-  errors = watchErrors(page);
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const app = appSession();
 
 describe('verdict on screen = engine verdict, for every preset', () => {
   for (const preset of PRESETS)
     it(`${preset.id}: played to the end`, async () => {
-      await loadScenario(page, preset.scenario);
-      await page.getByRole('heading', { level: 2, name: preset.title }).waitFor();
+      await loadScenario(app.page, preset.scenario);
+      await app.page.getByRole('heading', { level: 2, name: preset.title }).waitFor();
       // play at the fastest speed until the run ends
-      await page.getByLabel('Speed').selectOption('2000');
-      await page.getByRole('button', { name: 'Play' }).click();
-      const { total } = await position(page);
-      await waitForStep(page, total);
-      await expect.poll(() => page.getByRole('button', { name: 'Play' }).count()).toBe(1);
+      await app.page.getByLabel('Speed').selectOption('2000');
+      await app.page.getByRole('button', { name: 'Play' }).click();
+      const { total } = await position(app.page);
+      await waitForStep(app.page, total);
+      await expect.poll(() => app.page.getByRole('button', { name: 'Play' }).count()).toBe(1);
 
       const engine = summarize(runScenario(preset.scenario)).verdict;
-      expect(await page.getByTestId('verdict').getAttribute('data-step')).toBe(String(total));
-      expect(await verdictRows(page)).toEqual(
+      expect(await app.page.getByTestId('verdict').getAttribute('data-step')).toBe(String(total));
+      expect(await verdictRows(app.page)).toEqual(
         engine.layers.map((f) => ({ layer: f.layer, subject: f.subject ?? '', status: f.status, sentence: f.sentence })),
       );
       const c = engine.counters;
-      expect(await counters(page)).toEqual({
+      expect(await counters(app.page)).toEqual({
         transactionsCommitted: c.transactionsCommitted,
         transactionsAborted: c.transactionsAborted,
         producersFenced: c.producersFenced,
@@ -53,7 +35,7 @@ describe('verdict on screen = engine verdict, for every preset', () => {
         inboxConflicts: c.inboxConflicts,
         ...Object.fromEntries(Object.entries(c.consumerLag).map(([g, n]) => [`consumerLag:${g}`, n])),
       });
-      expect(errors).toEqual([]);
+      expect(app.errors).toEqual([]);
     });
 });
 
@@ -61,18 +43,18 @@ describe('the verdict panel shows stalls, copies and loss kinds, in English and 
   async function playToEnd(id: string) {
     const preset = PRESETS.find((p) => p.id === id);
     if (!preset) throw new Error(`no preset ${id}`);
-    await page.evaluate(() => window.__eosLab?.store.getState().setLanguage('en'));
-    await loadScenario(page, preset.scenario);
-    await page.getByRole('heading', { level: 2, name: preset.title }).waitFor();
-    await page.getByLabel('Speed').selectOption('2000');
-    await page.getByRole('button', { name: 'Play' }).click();
-    const { total } = await position(page);
-    await waitForStep(page, total);
-    await expect.poll(() => page.getByRole('button', { name: 'Play' }).count()).toBe(1);
+    await app.page.evaluate(() => window.__eosLab?.store.getState().setLanguage('en'));
+    await loadScenario(app.page, preset.scenario);
+    await app.page.getByRole('heading', { level: 2, name: preset.title }).waitFor();
+    await app.page.getByLabel('Speed').selectOption('2000');
+    await app.page.getByRole('button', { name: 'Play' }).click();
+    const { total } = await position(app.page);
+    await waitForStep(app.page, total);
+    await expect.poll(() => app.page.getByRole('button', { name: 'Play' }).count()).toBe(1);
     return summarize(runScenario(preset.scenario)).verdict;
   }
   const row = (layer: string, subject: string) =>
-    page.locator(`[data-testid="verdict"] tr[data-layer="${layer}"][data-subject="${subject}"]`);
+    app.page.locator(`[data-testid="verdict"] tr[data-layer="${layer}"][data-subject="${subject}"]`);
 
   it('hanging-transaction: the reader is stalled, with what pins the LSO', async () => {
     const engine = await playToEnd('hanging-transaction');
@@ -85,14 +67,14 @@ describe('the verdict panel shows stalls, copies and loss kinds, in English and 
     expect(pinned).toContain('transactional.id orders-service-1');
     expect(await row('loss', '').locator('[data-loss-kind="open-only"]').count()).toBe(1);
     // the same rows in Korean: the engine's Korean sentences, and the status names
-    await page.evaluate(() => window.__eosLab?.store.getState().setLanguage('ko'));
+    await app.page.evaluate(() => window.__eosLab?.store.getState().setLanguage('ko'));
     const f = engine.layers.find((l) => l.layer === 'delivery' && l.subject === 'committed-reader');
     if (!f) throw new Error('no stalled finding');
     await expect.poll(() => stalled.locator('.sentence').innerText()).toBe(findingText(f, 'ko'));
     expect(await stalled.locator('.status-cell').innerText()).toContain('멈춤');
     expect(await stalled.locator('[data-stall="orders-0"]').innerText()).toContain('LSO를 붙잡은 트랜잭션');
-    await page.evaluate(() => window.__eosLab?.store.getState().setLanguage('en'));
-    expect(errors).toEqual([]);
+    await app.page.evaluate(() => window.__eosLab?.store.getState().setLanguage('en'));
+    expect(app.errors).toEqual([]);
   });
 
   it('zombie-fencing and outbox-cdc: what each copy is, and the kind of each loss', async () => {
@@ -105,6 +87,6 @@ describe('the verdict panel shows stalls, copies and loss kinds, in English and 
     const events = row('output', 'order-events');
     expect(await events.getAttribute('data-status')).toBe('more-than-once');
     expect(await events.locator('[data-copy-cause="new-session"]').count()).toBe(2);
-    expect(errors).toEqual([]);
+    expect(app.errors).toEqual([]);
   });
 });
