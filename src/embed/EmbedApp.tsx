@@ -11,11 +11,11 @@ import { errorText } from '../sim/scenario/validate';
 import { partitionRows } from '../sim/trace/logView';
 import { verdictAtStep } from '../sim/trace/summary';
 import { type Language, simStore } from '../store/simStore';
+import { useSim } from '../store/useSim';
 import { BudgetNotice } from '../ui/layout/BudgetNotice';
 import { Timeline } from '../ui/timeline/Timeline';
 import { useNarrator } from '../ui/useNarrator';
 import { useScenarioTexts } from '../ui/usePresetTexts';
-import { useSim } from '../ui/useSim';
 
 type Word = 'play' | 'pause' | 'back' | 'step' | 'open' | 'verdict' | 'scrub' | 'start' | 'playback' | 'timeline' | 'narration' | 'running';
 

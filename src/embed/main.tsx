@@ -5,6 +5,7 @@
  */
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { parseEmbedOptions } from '../share/embedOptions';
 import { shareStore } from '../share/shareState';
 import { openScenario, resolveSource } from '../share/source';
 import { DEFAULT_PRESET_ID } from '../sim/presets';
@@ -15,7 +16,6 @@ import { browserLanguages, preferredLanguage } from '../ui/preferredLanguage';
 import { loadPresetTextsKo, presetTextsKoIfLoaded } from '../ui/usePresetTexts';
 import { startBridge } from './bridge';
 import { EmbedApp } from './EmbedApp';
-import { parseEmbedOptions } from './options';
 import { startPlayer } from './player';
 import '../ui/styles.css';
 import './embed.css';

@@ -3,7 +3,7 @@
  * RPC and config names) stay in Latin script in both, as the seed articles write them.
  */
 import type { Language } from '../store/simStore';
-import { useSim } from './useSim';
+import { useSim } from '../store/useSim';
 
 const EN = {
   tagline: 'Exactly once — of what, inside which boundary?',

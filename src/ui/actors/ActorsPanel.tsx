@@ -9,10 +9,10 @@ import { stateValueToString } from '../../sim/kernel/stateValue';
 import type { SimView, Trace } from '../../sim/run';
 import type { ProcessKind } from '../../sim/scenario/build';
 import { type Language, simStore } from '../../store/simStore';
+import { useSim } from '../../store/useSim';
 import { type Strings, useStrings } from '../i18n';
 import { panelStore } from '../panels';
 import { useNarrator } from '../useNarrator';
-import { useSim } from '../useSim';
 import { actorFields, roleOf } from './fields';
 
 type Group = 'brokers' | 'coordinators' | 'producers' | 'consumers' | 'sinks';

@@ -9,8 +9,8 @@ import { useId, useMemo } from 'react';
 import { evaluateChecklist } from '../../sim/checks/checklist';
 import { findPreset } from '../../sim/presets';
 import { simStore } from '../../store/simStore';
+import { useSim } from '../../store/useSim';
 import { useStrings } from '../i18n';
-import { useSim } from '../useSim';
 import { useThrottled } from '../useThrottled';
 
 const GLYPH = { pass: '✓', fail: '✗', 'not-applicable': '–', pending: '…' } as const;

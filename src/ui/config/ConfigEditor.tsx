@@ -13,7 +13,7 @@ import { useId, useState } from 'react';
 import type { ConfigValue } from '../../sim/config/configSpec';
 import type { Scenario } from '../../sim/scenario/schema';
 import { simStore } from '../../store/simStore';
-import { useSim } from '../useSim';
+import { useSim } from '../../store/useSim';
 import { ConfigField } from './ConfigField';
 import { configDoc, simulationNote } from './configDoc';
 import { type ConfigSection, checkDraft, configRows, configSections, type Draft, formatValue, notesByKey } from './configModel';

@@ -12,7 +12,7 @@ import { PRODUCER_CONFIG } from '../../sim/config/producerConfig';
 import { configDoc, simulationNote } from './configDoc';
 import { type ConfigTable, DOCS_KO, SIMULATION_NOTES_KO } from './docsKo';
 
-const CONFIG_DIR = fileURLToPath(new URL('../../sim/config/', import.meta.url));
+const CONFIG_DIR = fileURLToPath(new URL('../../sim/config', import.meta.url));
 
 const isSpecTable = (v: unknown): v is readonly ConfigKey[] =>
   Array.isArray(v) && v.length > 0 && v.every((k) => typeof k?.name === 'string' && typeof k?.doc === 'string');

@@ -8,7 +8,7 @@ import { costOfRun } from '../../sim/cost/costOfRun';
 import type { Trace } from '../../sim/run';
 import type { Scenario } from '../../sim/scenario/schema';
 import { summarize } from '../../sim/trace/summary';
-import { useSim } from '../useSim';
+import { useSim } from '../../store/useSim';
 import { CostChart, type CostChartProps } from './CostChart';
 import { type CostStrings, costStrings } from './costStrings';
 

@@ -9,13 +9,13 @@ import type { SimView, Trace } from '../../sim/run';
 import type { Fact } from '../../sim/trace/facts';
 import { partitionRows } from '../../sim/trace/logView';
 import { type Language, type Selection, simStore } from '../../store/simStore';
+import { useSim } from '../../store/useSim';
 import { actorFields } from '../actors/fields';
 import { type Strings, useStrings } from '../i18n';
 import { Sheet } from '../layout/Sheet';
 import { panelStore, usePanels } from '../panels';
 import { StepLink } from '../StepLink';
 import { useNarrator } from '../useNarrator';
-import { useSim } from '../useSim';
 
 // failure injection loads after the first paint, to keep the initial JavaScript small
 const InjectPanel = lazy(() => import('../inject').then((m) => ({ default: m.InjectPanel })));

@@ -4,15 +4,15 @@
  * JSON paths.
  */
 import { useMemo, useState } from 'react';
-import { Modal } from '../../share/Modal';
 import { openScenario, resolveSource } from '../../share/source';
 import { shareText } from '../../share/strings';
 import { stripByteOrderMark } from '../../sim/scenario/jsonText';
 import type { ScenarioError } from '../../sim/scenario/validate';
 import { errorText, parseScenarioJson } from '../../sim/scenario/validate';
 import { simStore } from '../../store/simStore';
+import { useSim } from '../../store/useSim';
+import { Modal } from '../Modal';
 import { usePresetTextsKo } from '../usePresetTexts';
-import { useSim } from '../useSim';
 import { downloadBlob, downloadText, fileStem } from './download';
 import { scenarioFile, timelineFigure, traceFile } from './exportFiles';
 import { DEFAULT_FIGURE_WIDTH, FIGURE_WIDTHS } from './figure/figure';

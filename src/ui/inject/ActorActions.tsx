@@ -11,8 +11,8 @@
 import { useState } from 'react';
 import { processOf } from '../../sim/kernel/faults';
 import { injectProcessFault, secondInstanceOutlook, startSecondInstance } from '../../sim/scenario/edits';
+import { useSim } from '../../store/useSim';
 import { useStrings } from '../i18n';
-import { useSim } from '../useSim';
 import { ActionRow } from './ActionRow';
 import type { InjectionReport } from './applyEdit';
 import { ClockActions } from './ClockActions';

@@ -6,8 +6,8 @@
  * `onReport` (optional) — told the outcome of an injection.
  */
 import { advancePastTimeout, type TimeoutKey, timeoutPause } from '../../sim/scenario/edits';
+import { useSim } from '../../store/useSim';
 import { useNarrator } from '../useNarrator';
-import { useSim } from '../useSim';
 import { ActionRow } from './ActionRow';
 import type { InjectionReport } from './applyEdit';
 import { useInjectStrings } from './strings';

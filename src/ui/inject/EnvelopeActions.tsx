@@ -8,7 +8,7 @@
  */
 import { useState } from 'react';
 import { envelopeStatus, injectEnvelopeFault } from '../../sim/scenario/edits';
-import { useSim } from '../useSim';
+import { useSim } from '../../store/useSim';
 import { ActionRow } from './ActionRow';
 import type { InjectionReport } from './applyEdit';
 import { MsInput } from './MsInput';

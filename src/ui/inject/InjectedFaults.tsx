@@ -7,8 +7,8 @@
 import { describeFault } from '../../sim/scenario/build';
 import { removeFault } from '../../sim/scenario/edits';
 import type { FaultSpec } from '../../sim/scenario/schema';
+import { useSim } from '../../store/useSim';
 import { useNarrator } from '../useNarrator';
-import { useSim } from '../useSim';
 import type { InjectionReport } from './applyEdit';
 import { useInjectStrings } from './strings';
 import { useInjection } from './useInjection';

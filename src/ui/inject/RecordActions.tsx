@@ -6,7 +6,7 @@
  * Selection of kind 'record'); `onReport` (optional) — told the outcome of an injection.
  */
 import { resendRecord, resendTarget } from '../../sim/scenario/edits';
-import { useSim } from '../useSim';
+import { useSim } from '../../store/useSim';
 import { ActionRow } from './ActionRow';
 import type { InjectionReport } from './applyEdit';
 import { refusalText, useInjectStrings } from './strings';

@@ -5,7 +5,7 @@
  */
 import { type FormEvent, useId, useState } from 'react';
 import { sendNewRecord } from '../../sim/scenario/edits';
-import { useSim } from '../useSim';
+import { useSim } from '../../store/useSim';
 import type { InjectionReport } from './applyEdit';
 import { useInjectStrings } from './strings';
 import { useInjection } from './useInjection';

@@ -4,7 +4,7 @@
  */
 import type { EditRefusal, EnvelopeStatus, SecondInstanceOutlook } from '../../sim/scenario/edits';
 import type { Language } from '../../store/simStore';
-import { useSim } from '../useSim';
+import { useSim } from '../../store/useSim';
 
 export interface InjectStrings {
   readonly title: string;

@@ -3,7 +3,7 @@
  * where the simulator simplifies Kafka — said on the page, not only in the docs.
  */
 import type { Trace } from '../../sim/run';
-import { useSim } from '../useSim';
+import { useSim } from '../../store/useSim';
 
 const TEXT = {
   en: {

@@ -5,8 +5,8 @@
 import { useId } from 'react';
 import { errorText } from '../../sim/scenario/validate';
 import { loadDefault } from '../../store/simStore';
+import { useSim } from '../../store/useSim';
 import { useStrings } from '../i18n';
-import { useSim } from '../useSim';
 
 export function ScenarioErrors() {
   const titleId = useId();

@@ -6,6 +6,7 @@
  */
 import { lazy, Suspense, useEffect, useMemo, useRef } from 'react';
 import { simStore } from '../../store/simStore';
+import { useSim } from '../../store/useSim';
 import { ActorsPanel } from '../actors/ActorsPanel';
 import { CodePanel } from '../code/CodePanel';
 import { DetailsPanel } from '../details/DetailsPanel';
@@ -16,7 +17,6 @@ import type { JumpTargets } from '../playback/jumps';
 import { PlaybackBar } from '../playback/PlaybackBar';
 import { Timeline } from '../timeline/Timeline';
 import { useNarrator } from '../useNarrator';
-import { useSim } from '../useSim';
 import { VerdictPanel } from '../verdict/VerdictPanel';
 
 // below the fold and only for editing: loaded after the first paint, to keep the initial JavaScript small

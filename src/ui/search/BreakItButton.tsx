@@ -2,7 +2,7 @@
 import type { Preset } from '../../sim/presets';
 import type { Scenario } from '../../sim/scenario/schema';
 import { goalFor } from '../../sim/search/presetGoals';
-import { useSim } from '../useSim';
+import { useSim } from '../../store/useSim';
 import { breakItStore } from './breakItStore';
 import { BREAK_IT_TEXT } from './strings';
 

@@ -5,7 +5,6 @@
  * opening at the first fault. The search runs in workers (breakItStore.ts), never on this thread.
  */
 import { useMemo } from 'react';
-import { Modal } from '../../share/Modal';
 import { openScenario, resolveSource } from '../../share/source';
 import { shareText } from '../../share/strings';
 import { describeFault } from '../../sim/scenario/build';
@@ -14,7 +13,8 @@ import { FAULT_KINDS, type FaultKind } from '../../sim/search/faultSpace';
 import { describeProperty, PROPERTY_IDS, type PropertyId } from '../../sim/search/property';
 import { brokeText, noCounterexampleText } from '../../sim/search/report';
 import { simStore } from '../../store/simStore';
-import { useSim } from '../useSim';
+import { useSim } from '../../store/useSim';
+import { Modal } from '../Modal';
 import { breakItStore, useBreakIt } from './breakItStore';
 import { BREAK_IT_TEXT } from './strings';
 

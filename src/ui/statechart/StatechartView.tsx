@@ -9,7 +9,7 @@ import { actorChart, instanceLastTransition, type LastTransition } from '../../s
 import type { Chart } from '../../sim/charts/chart';
 import { toMermaid } from '../../sim/charts/mermaid';
 import { stateAt } from '../../sim/run';
-import { useSim } from '../useSim';
+import { useSim } from '../../store/useSim';
 import { ChartSvg } from './ChartSvg';
 import { type ChartStrings, chartStrings } from './strings';
 import './statechart.css';

@@ -10,9 +10,9 @@
 import { useId, useMemo } from 'react';
 import { findingSentence, LAYER_NAMES, STATUS_NAMES } from '../../sim/checks/verdictText';
 import { eventlessTopicsOf, outputTopicsOf, verdictAtStep } from '../../sim/trace/summary';
+import { useSim } from '../../store/useSim';
 import { useStrings } from '../i18n';
 import { StepLinks } from '../StepLink';
-import { useSim } from '../useSim';
 import { useThrottled } from '../useThrottled';
 import { type CounterId, counterStepsAt } from './counterSteps';
 import { EosLayersLegend } from './EosLayersLegend';
