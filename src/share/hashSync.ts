@@ -1,14 +1,4 @@
-/**
- * URL ↔ store in the full app. On load the fragment decides what opens: a share link (`#s=1.…`),
- * the gallery (`#gallery`), or — with no fragment — the default scenario. Afterwards the fragment
- * follows the person's work, debounced, so the address bar is always a link to what is on screen:
- * opening a scenario or forking the run (a new scenario in the store) pushes a history entry, so
- * Back and Forward move between them; moving through the run (step, selection, language) replaces
- * the current entry, so Back is not flooded. Going Back or Forward opens that entry's link without
- * pushing again. The embed never calls this: hosts may forbid the history API.
- */
-import { DEFAULT_PRESET_ID, findPreset } from '../sim/presets';
-import { encodeLink, looksLikeLink, toLinkSelection } from '../sim/scenario/link';
+import { DEFAULT_PRESET_ID, encodeLink, findPreset, looksLikeLink, toLinkSelection } from '../sim';
 import type { createSimStore, SimState } from '../store/simStore';
 import { shareStore } from './shareState';
 import { openScenario, resolveSource } from './source';

@@ -5,7 +5,7 @@
  */
 import { useStore } from 'zustand';
 import { createStore } from 'zustand/vanilla';
-import type { LinkError } from '../sim/scenario/link';
+import type { LinkError } from '../sim';
 
 export type SharePanel = 'share' | 'embed' | 'export' | 'gallery' | null;
 

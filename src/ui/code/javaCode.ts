@@ -1,13 +1,4 @@
-/**
- * The Java a reader would write to run a scenario's clients: the configuration as `props.put(…)`,
- * then the calls the run makes, named as the narration names them (initTransactions,
- * beginTransaction, send, flush, sendOffsetsToTransaction(…, consumer.groupMetadata()),
- * commitTransaction, poll, commitSync) — the seed articles' snippets, made from the scenario so an
- * edited scenario shows its own code. Plain text: the UI renders it as text. Comments follow the
- * reader's language; Java and Kafka's names stay as they are.
- */
-
-import type { ClientSpec, ConsumerClientSpec, ProducerClientSpec, Scenario, SinkSpec, StreamsClientSpec } from '../../sim/scenario/schema';
+import type { ClientSpec, ConsumerClientSpec, ProducerClientSpec, Scenario, SinkSpec, StreamsClientSpec } from '../../sim';
 import type { Language } from '../../store/simStore';
 
 export interface ClientCode {

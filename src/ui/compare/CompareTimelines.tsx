@@ -4,8 +4,8 @@
  * other run's at that time — its end, its LSO, or a record's outcome — is highlighted.
  */
 import { useMemo } from 'react';
-import { stateAt, type Trace } from '../../sim/run';
-import { type PartitionRow, partitionRows } from '../../sim/trace/logView';
+import { stateAt } from '../../sim';
+import { type PartitionRow, partitionRows, type Trace } from '../../sim/views';
 import type { Language } from '../../store/simStore';
 import { buildLane } from '../timeline/laneModel';
 import type { LaneExtent } from '../timeline/offsetScale';

@@ -6,13 +6,11 @@
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { ConfigKey } from '../../sim/config/configSpec';
-import { CONSUMER_CONFIG } from '../../sim/config/consumerConfig';
-import { PRODUCER_CONFIG } from '../../sim/config/producerConfig';
+import { CONSUMER_CONFIG, type ConfigKey, PRODUCER_CONFIG } from '../../sim';
 import { configDoc, simulationNote } from './configDoc';
 import { type ConfigTable, DOCS_KO, SIMULATION_NOTES_KO } from './docsKo';
 
-const CONFIG_DIR = fileURLToPath(new URL('../../sim/config', import.meta.url));
+const CONFIG_DIR = fileURLToPath(new URL('../../sim/config/', import.meta.url));
 
 const isSpecTable = (v: unknown): v is readonly ConfigKey[] =>
   Array.isArray(v) && v.length > 0 && v.every((k) => typeof k?.name === 'string' && typeof k?.doc === 'string');

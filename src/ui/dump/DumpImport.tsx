@@ -1,6 +1,6 @@
 /** Paste or drop kafka-dump-log.sh output; errors name the file, the line and what was expected (rendered as text). */
 import { useId, useState } from 'react';
-import { describeIssue } from '../../sim/dump/text';
+import { describeIssue } from '../../sim';
 import { useSim } from '../../store/useSim';
 import { type DumpInput, fileInput } from './dumpInput';
 import { dumpStore, useDump } from './dumpStore';

@@ -4,9 +4,8 @@
  * and no character XML 1.0 forbids (a control character in a key would make every parser reject it).
  */
 import { describe, expect, it } from 'vitest';
-import { PRESETS } from '../../sim/presets';
-import { runScenario, stateAt } from '../../sim/run';
-import { type PartitionRow, partitionRows } from '../../sim/trace/logView';
+import { PRESETS, runScenario, stateAt } from '../../sim';
+import { type PartitionRow, partitionRows } from '../../sim/views';
 import { escapeXml, timelineSvg } from './dumpSvg';
 
 function row(over: Partial<PartitionRow>): PartitionRow {

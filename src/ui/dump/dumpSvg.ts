@@ -7,7 +7,7 @@
  * Self-contained (inline styles, no fonts or images to fetch).
  */
 import { scaleLinear } from 'd3-scale';
-import type { PartitionRow, RecordRow } from '../../sim/trace/logView';
+import type { PartitionRow, RecordRow } from '../../sim/views';
 
 export interface TimelineSvgInput {
   readonly title: string;

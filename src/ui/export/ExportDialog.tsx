@@ -6,9 +6,7 @@
 import { useMemo, useState } from 'react';
 import { openScenario, resolveSource } from '../../share/source';
 import { shareText } from '../../share/strings';
-import { stripByteOrderMark } from '../../sim/scenario/jsonText';
-import type { ScenarioError } from '../../sim/scenario/validate';
-import { errorText, parseScenarioJson } from '../../sim/scenario/validate';
+import { errorText, parseScenarioJson, type ScenarioError, stripByteOrderMark } from '../../sim';
 import { simStore } from '../../store/simStore';
 import { useSim } from '../../store/useSim';
 import { Modal } from '../Modal';

@@ -7,7 +7,7 @@ import { useMemo } from 'react';
 import { shareStore } from '../../share/shareState';
 import { openScenario } from '../../share/source';
 import { shareText } from '../../share/strings';
-import { PRESETS, type Preset } from '../../sim/presets';
+import { PRESETS, type Preset } from '../../sim';
 import { simStore } from '../../store/simStore';
 import { useSim } from '../../store/useSim';
 import { compareStore } from '../compare/compareStore';

@@ -1,9 +1,4 @@
-/**
- * Run the log cleaner now on a compacted topic (cleanup.policy=compact).
- *
- * Props: `onReport` (optional) — told the outcome of an injection.
- */
-import { compactedTopics, runCleanerNow } from '../../sim/scenario/edits';
+import { compactedTopics, runCleanerNow } from '../../sim';
 import { useSim } from '../../store/useSim';
 import { ActionRow } from './ActionRow';
 import type { InjectionReport } from './applyEdit';

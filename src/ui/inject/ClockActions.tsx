@@ -1,11 +1,4 @@
-/**
- * "Advance the clock past a timeout" for one client. The simulator does it by pausing the client's
- * process for the timeout (plus what it takes to be noticed), and says so.
- *
- * Props: `clientId` — a client id of the scenario (a producer or consumer application);
- * `onReport` (optional) — told the outcome of an injection.
- */
-import { advancePastTimeout, type TimeoutKey, timeoutPause } from '../../sim/scenario/edits';
+import { advancePastTimeout, type TimeoutKey, timeoutPause } from '../../sim';
 import { useSim } from '../../store/useSim';
 import { useNarrator } from '../useNarrator';
 import { ActionRow } from './ActionRow';

@@ -7,7 +7,7 @@
  * cleared, so the parent shows the confirmation).
  */
 import { useState } from 'react';
-import { envelopeStatus, injectEnvelopeFault } from '../../sim/scenario/edits';
+import { envelopeStatus, injectEnvelopeFault } from '../../sim';
 import { useSim } from '../../store/useSim';
 import { ActionRow } from './ActionRow';
 import type { InjectionReport } from './applyEdit';

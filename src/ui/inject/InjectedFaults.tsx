@@ -1,12 +1,4 @@
-/**
- * The faults the scenario holds (shipped with a preset or injected), each with a button to take it
- * out again — which forks the run like any other edit.
- *
- * Props: `onReport` (optional) — told the outcome of a removal.
- */
-import { describeFault } from '../../sim/scenario/build';
-import { removeFault } from '../../sim/scenario/edits';
-import type { FaultSpec } from '../../sim/scenario/schema';
+import { describeFault, type FaultSpec, removeFault } from '../../sim';
 import { useSim } from '../../store/useSim';
 import { useNarrator } from '../useNarrator';
 import type { InjectionReport } from './applyEdit';

@@ -1,11 +1,4 @@
-/**
- * Application actions on a record: the producing application sends the same event again (a
- * business retry — a new send() with the same event_id, which idempotence does not catch).
- *
- * Props: `topic`, `partition`, `offset` — a record of the partition log at the current step (a
- * Selection of kind 'record'); `onReport` (optional) — told the outcome of an injection.
- */
-import { resendRecord, resendTarget } from '../../sim/scenario/edits';
+import { resendRecord, resendTarget } from '../../sim';
 import { useSim } from '../../store/useSim';
 import { ActionRow } from './ActionRow';
 import type { InjectionReport } from './applyEdit';

@@ -1,8 +1,4 @@
-/**
- * Words of the failure-injection panel in English and Korean. Kafka's own names (RPCs, config keys,
- * states) stay as they are in both languages.
- */
-import type { EditRefusal, EnvelopeStatus, SecondInstanceOutlook } from '../../sim/scenario/edits';
+import type { EditRefusal, EnvelopeStatus, SecondInstanceOutlook } from '../../sim';
 import type { Language } from '../../store/simStore';
 import { useSim } from '../../store/useSim';
 

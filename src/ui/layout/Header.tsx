@@ -5,7 +5,7 @@
  */
 import { useMemo } from 'react';
 import { LinkErrorPanel } from '../../share/LinkErrorPanel';
-import { presetOrigin } from '../../sim/scenario/origin';
+import { presetOrigin } from '../../sim';
 import { simStore } from '../../store/simStore';
 import { useSim } from '../../store/useSim';
 import { CompareButton } from '../compare/CompareButton';

@@ -1,8 +1,4 @@
-/**
- * What model the run uses: the transaction protocol version (and what differs between them), and
- * where the simulator simplifies Kafka — said on the page, not only in the docs.
- */
-import type { Trace } from '../../sim/run';
+import type { Trace } from '../../sim/views';
 import { useSim } from '../../store/useSim';
 
 const TEXT = {

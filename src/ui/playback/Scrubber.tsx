@@ -6,7 +6,7 @@
  * steps at most.
  */
 import { useId, useMemo } from 'react';
-import { storyMarks } from '../../sim/trace/story';
+import { storyMarks } from '../../sim/views';
 import { simStore } from '../../store/simStore';
 import { useSim } from '../../store/useSim';
 import { useStrings } from '../i18n';

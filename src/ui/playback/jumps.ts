@@ -1,12 +1,4 @@
-/**
- * Where "jump to the next fault / error / marker" lands. Targets are trace steps: a fault applied
- * (`faults.length > 0`), a client error (fact kind 'clientError'), a transaction marker written
- * (fact kind 'append' with a control type). Seeking lands just after the step, so the step is the
- * one being shown and narrated.
- */
-import type { TraceStep } from '../../sim/kernel/simulation';
-import type { ListLike } from '../../sim/kernel/traceLists';
-import type { Fact } from '../../sim/trace/facts';
+import type { Fact, ListLike, TraceStep } from '../../sim/views';
 
 export type JumpKind = 'fault' | 'error' | 'marker';
 export const JUMP_KINDS: readonly JumpKind[] = ['fault', 'error', 'marker'];

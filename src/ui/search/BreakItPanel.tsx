@@ -7,11 +7,17 @@
 import { useMemo } from 'react';
 import { openScenario, resolveSource } from '../../share/source';
 import { shareText } from '../../share/strings';
-import { describeFault } from '../../sim/scenario/build';
-import type { Scenario } from '../../sim/scenario/schema';
-import { FAULT_KINDS, type FaultKind } from '../../sim/search/faultSpace';
-import { describeProperty, PROPERTY_IDS, type PropertyId } from '../../sim/search/property';
-import { brokeText, noCounterexampleText } from '../../sim/search/report';
+import {
+  brokeText,
+  describeFault,
+  describeProperty,
+  FAULT_KINDS,
+  type FaultKind,
+  noCounterexampleText,
+  PROPERTY_IDS,
+  type PropertyId,
+  type Scenario,
+} from '../../sim';
 import { simStore } from '../../store/simStore';
 import { useSim } from '../../store/useSim';
 import { Modal } from '../Modal';

@@ -5,10 +5,7 @@
  */
 import { useStore } from 'zustand';
 import { createStore } from 'zustand/vanilla';
-import type { Scenario } from '../../sim/scenario/schema';
-import type { FaultKind } from '../../sim/search/faultSpace';
-import type { Property } from '../../sim/search/property';
-import { type Counterexample, compareOrder, type SearchResult } from '../../sim/search/search';
+import { type Counterexample, compareOrder, type FaultKind, type Property, type Scenario, type SearchResult } from '../../sim';
 import type { FromWorker, ToWorker } from './protocol';
 
 export interface FoundItem {

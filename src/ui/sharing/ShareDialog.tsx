@@ -2,7 +2,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { linkOf, urlOf } from '../../share/hashSync';
 import { shareText } from '../../share/strings';
-import { LINK_LIMITS } from '../../sim/scenario/link';
+import { LINK_LIMITS } from '../../sim';
 import { useSim } from '../../store/useSim';
 import { Modal } from '../Modal';
 

@@ -1,11 +1,4 @@
-/**
- * What a record cell says about itself when it is wide enough to hold words: the record's
- * `event_id` header (the business identity the seeds build on) or, without one, its key; and how
- * many data records of the same partition carry that event_id — the duplicate a person came to see.
- *
- * Pure: no DOM, no canvas.
- */
-import type { RecordRow } from '../../sim/trace/logView';
+import type { RecordRow } from '../../sim/views';
 
 /** The label of a data record: its event_id, else its key, else ∅ (a null key). */
 export function cellLabel(row: Pick<RecordRow, 'headers' | 'key' | 'control'>): string {

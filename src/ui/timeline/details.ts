@@ -1,11 +1,4 @@
-/**
- * The details shown on hover and keyboard focus, as plain strings (rendered as text, never HTML):
- * for a record what kafka-dump-log.sh would print plus where it came from; for an envelope its RPC,
- * route, times, fate and a short payload summary. In English or Korean: kafka-dump-log's field
- * names (offset, key, producerId, sequence, CreateTime …) stay as Kafka prints them.
- */
-import type { EnvelopeRecord } from '../../sim/kernel/envelope';
-import type { RecordRow } from '../../sim/trace/logView';
+import type { EnvelopeRecord, RecordRow } from '../../sim/views';
 import type { EnvelopeState } from './mscModel';
 
 export interface Details {

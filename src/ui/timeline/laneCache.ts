@@ -1,13 +1,11 @@
-/**
- * Lanes from one step to the next without rebuilding unchanged logs: a log's records (and their
- * transaction outcomes) change only when batches are appended or the cleaner rewrites the log, so
- * a lane whose log start, log end, batch count and cleaner checkpoint are unchanged keeps its
- * records, typed arrays and level of detail; only its HW, LSO and pointers are read again.
- * Stepping through a run with 100k records then costs the changed partitions, not all of them.
- */
-import { CONSUMER_OFFSETS_TOPIC, TRANSACTION_STATE_TOPIC } from '../../sim/cluster/metadata';
-import { lastStableOffset, type PartitionLog } from '../../sim/log/partitionLog';
-import { logSources, recordRows } from '../../sim/trace/logView';
+import {
+  CONSUMER_OFFSETS_TOPIC,
+  lastStableOffset,
+  logSources,
+  type PartitionLog,
+  recordRows,
+  TRANSACTION_STATE_TOPIC,
+} from '../../sim/views';
 import { buildLane, collectPointers, type LaneModel, laneKey, sortPointers } from './laneModel';
 
 type Actors = ReadonlyMap<string, { value: unknown; context: unknown }>;

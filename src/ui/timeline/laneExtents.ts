@@ -1,9 +1,5 @@
-/**
- * The offsets each partition covers over the whole run (first and last step), so the lanes can be
- * laid out once per run. Only log bounds are read here; records come from the view at each step.
- */
-import { type SimView, stateAt, type Trace } from '../../sim/run';
-import { logSources } from '../../sim/trace/logView';
+import { stateAt } from '../../sim';
+import { logSources, type SimView, type Trace } from '../../sim/views';
 import { laneKey } from './laneModel';
 import { type LaneExtent, mergeExtent } from './offsetScale';
 

@@ -1,12 +1,4 @@
-/**
- * What the partition lanes draw, read from the view at one step: per partition its records as
- * parallel typed arrays (sorted offsets and a cell kind each), the log end offset, high watermark
- * and LSO, and the pointers of consumers (position) and groups (committed and pending offsets).
- *
- * Pure: no DOM, no d3. The view at step k is the only source, so a record appended at a later step
- * is not in the lane at an earlier one.
- */
-import type { PartitionRow, RecordRow } from '../../sim/trace/logView';
+import type { PartitionRow, RecordRow } from '../../sim/views';
 import { cellKindOf } from './cellKind';
 import { duplicateCounts } from './cellLabels';
 import { buildLod, type Lod } from './lod';

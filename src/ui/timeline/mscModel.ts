@@ -1,15 +1,5 @@
-/**
- * The message-sequence view's data: one lane per process, every envelope with its lanes, and what
- * each envelope looked like at a given step (sent yet? delivered, dropped, lost or still in flight?).
- * Positions are in "axis units": virtual milliseconds, or steps (an envelope sent during step i sits
- * at i + 1, the point after that step, where the step counter stands once it has run).
- *
- * Pure: no DOM, no d3.
- */
-
-import type { EnvelopeRecord } from '../../sim/kernel/envelope';
-import type { Trace } from '../../sim/run';
-import type { ProcessKind } from '../../sim/scenario/build';
+import type { ProcessKind } from '../../sim';
+import type { EnvelopeRecord, Trace } from '../../sim/views';
 
 export type AxisMode = 'time' | 'step';
 export type EnvelopeState = 'in-flight' | 'delivered' | 'dropped' | 'lost';

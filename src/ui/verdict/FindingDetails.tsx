@@ -1,12 +1,13 @@
-/**
- * The facts under a verdict row, in the reader's language: for a topic, what each notable copy is
- * (committed, aborted, open, removed by compaction; a retry, a second send(), a new session, another
- * writer) and which retries the broker recognised; for a stalled reader, what pins the LSO, in the
- * columns kafka-transactions.sh find-hanging prints; for a loss, its kind. Text only.
- */
-import { COPY_CAUSE_NAMES, COPY_STATE_NAMES, LOSS_KIND_NAMES } from '../../sim/checks/verdictText';
-import type { LayerFinding, Loss, Stall, TopicEvent } from '../../sim/checks/verdictTypes';
-import type { Language } from '../../sim/narration/language';
+import {
+  COPY_CAUSE_NAMES,
+  COPY_STATE_NAMES,
+  type Language,
+  type LayerFinding,
+  LOSS_KIND_NAMES,
+  type Loss,
+  type Stall,
+  type TopicEvent,
+} from '../../sim/views';
 
 const MAX_EVENTS = 4;
 

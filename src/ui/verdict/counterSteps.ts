@@ -1,10 +1,4 @@
-/**
- * The steps behind each operational counter of the verdict, so that every count on screen links to
- * where it happened. Counted from the same facts computeVerdict counts (a test keeps them equal).
- */
-import type { TraceStep } from '../../sim/kernel/simulation';
-import type { ListLike } from '../../sim/kernel/traceLists';
-import type { Fact } from '../../sim/trace/facts';
+import type { Fact, ListLike, TraceStep } from '../../sim/views';
 
 export type CounterId =
   | 'transactionsCommitted'
