@@ -6,6 +6,7 @@
  * copy states, for tables.
  */
 import { count, eachOnce, josa, type Language, list, say, times } from '../narration/language';
+import { keyOf, recordAddress } from '../protocol/topicPartition';
 import type {
   Copy,
   CopyState,
@@ -333,7 +334,7 @@ function topicText(lang: Language, f: TopicFinding): string {
   const removedOf = f.notable.filter((e) => !lost.has(e.eventId) && e.copies.some((c) => c.state === 'removed'));
   if (removedOf.length) {
     const offsets = removedOf.flatMap((e) =>
-      e.copies.filter((c) => c.state === 'removed').map((c) => `${c.topic}-${c.partition}@${c.offset}`),
+      e.copies.filter((c) => c.state === 'removed').map((c) => recordAddress(c.topic, c.partition, c.offset)),
     );
     parts.push(
       say(
@@ -365,7 +366,7 @@ function topicText(lang: Language, f: TopicFinding): string {
 // ------------------------------------------------------------------ readers
 
 function stallText(lang: Language, s: Stall): string {
-  const tp = `${s.topic}-${s.partition}`;
+  const tp = keyOf(s);
   const who = `producerId ${s.producerId}, epoch ${s.producerEpoch}${s.transactionalId ? ` (transactional.id ${s.transactionalId})` : ''}`;
   const blocked = ids(lang, s.blockedEventIds);
   const state = s.coordinatorState ?? say(lang, 'none', '없음');
@@ -444,7 +445,7 @@ function processingText(lang: Language, f: ProcessingFinding): string {
       lang,
       f.stalls.flatMap((s) => s.blockedEventIds),
     );
-    const where = f.stalls.map((s) => `${s.topic}-${s.partition}`).join(', ');
+    const where = f.stalls.map(keyOf).join(', ');
     parts.push(
       say(
         lang,

@@ -5,7 +5,7 @@
  */
 import { useMemo } from 'react';
 import { stateAt } from '../../sim';
-import { type PartitionRow, partitionRows, type Trace } from '../../sim/views';
+import { keyOf, type PartitionRow, partitionRows, type Trace } from '../../sim/views';
 import type { Language } from '../../store/simStore';
 import { buildLane } from '../timeline/laneModel';
 import type { LaneExtent } from '../timeline/offsetScale';
@@ -25,7 +25,7 @@ export function stepAtTime(trace: Trace, t: number): number {
   return lo;
 }
 
-const laneName = (r: PartitionRow) => `${r.topic}-${r.partition}`;
+const laneName = (r: PartitionRow) => keyOf(r);
 /** What a lane shows, as a string: equal strings, equal lanes. */
 export function laneSignature(r: PartitionRow | undefined): string {
   if (!r) return '';

@@ -1,4 +1,5 @@
 import type { EditRefusal, EnvelopeStatus, SecondInstanceOutlook } from '../../sim';
+import { recordAddress } from '../../sim/views';
 import type { Language } from '../../store/simStore';
 import { useSim } from '../../store/useSim';
 
@@ -137,7 +138,7 @@ const en: InjectStrings = {
   noClock:
     'This process has no client timeout to advance past (transaction.timeout.ms needs a transactional producer, session.timeout.ms a consumer in a group).',
 
-  recordHeading: (topic, partition, offset) => `Record ${topic}-${partition}@${offset}`,
+  recordHeading: (topic, partition, offset) => `Record ${recordAddress(topic, partition, offset)}`,
   resend: 'Resend the same event',
   resendHint: (client, eventId) =>
     `${client}'s application calls send() again with event_id=${eventId}: a new send, so a new sequence number — idempotence does not catch it.`,
@@ -227,7 +228,7 @@ const ko: InjectStrings = {
   noClock:
     '이 프로세스에는 넘길 클라이언트 타임아웃이 없습니다 (transaction.timeout.ms는 트랜잭션 프로듀서, session.timeout.ms는 그룹에 속한 컨슈머가 필요합니다).',
 
-  recordHeading: (topic, partition, offset) => `레코드 ${topic}-${partition}@${offset}`,
+  recordHeading: (topic, partition, offset) => `레코드 ${recordAddress(topic, partition, offset)}`,
   resend: '같은 이벤트 다시 보내기',
   resendHint: (client, eventId) =>
     `${client} 애플리케이션이 event_id=${eventId}로 send()를 다시 호출합니다. 새 send이므로 새 시퀀스 번호 — 멱등성은 이것을 잡지 못합니다.`,

@@ -1,12 +1,13 @@
 import {
   CONSUMER_OFFSETS_TOPIC,
+  keyOf,
   lastStableOffset,
   logSources,
   type PartitionLog,
   recordRows,
   TRANSACTION_STATE_TOPIC,
 } from '../../sim/views';
-import { buildLane, collectPointers, type LaneModel, laneKey, sortPointers } from './laneModel';
+import { buildLane, collectPointers, type LaneModel, sortPointers } from './laneModel';
 
 type Actors = ReadonlyMap<string, { value: unknown; context: unknown }>;
 
@@ -26,7 +27,7 @@ export class LaneCache {
     const seen = new Set<string>();
     for (const src of logSources(actors))
       for (const log of src.logs) {
-        const key = laneKey(log.topic, log.partition);
+        const key = keyOf(log);
         seen.add(key);
         const sig = signature(log);
         let entry = this.entries.get(key);

@@ -1,12 +1,11 @@
 import { stateAt } from '../../sim';
-import { logSources, type SimView, type Trace } from '../../sim/views';
-import { laneKey } from './laneModel';
+import { keyOf, logSources, type SimView, type Trace } from '../../sim/views';
 import { type LaneExtent, mergeExtent } from './offsetScale';
 
 function addBounds(into: Map<string, LaneExtent>, view: SimView): void {
   for (const src of logSources(view.actors))
     for (const log of src.logs) {
-      const key = laneKey(log.topic, log.partition);
+      const key = keyOf(log);
       into.set(key, mergeExtent(into.get(key), log.logStartOffset, log.logEndOffset));
     }
 }

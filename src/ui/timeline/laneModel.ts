@@ -1,4 +1,4 @@
-import type { PartitionRow, RecordRow } from '../../sim/views';
+import { keyOf, type PartitionRow, type RecordRow } from '../../sim/views';
 import { cellKindOf } from './cellKind';
 import { duplicateCounts } from './cellLabels';
 import { buildLod, type Lod } from './lod';
@@ -37,10 +37,6 @@ export interface LaneModel {
   readonly duplicates: Uint16Array | null;
 }
 
-export function laneKey(topic: string, partition: number): string {
-  return `${topic}-${partition}`;
-}
-
 const POINTER_ORDER: Record<PointerKind, number> = { position: 0, committed: 1, pending: 2 };
 
 /** Consumer positions first, then group offsets, each by owner. */
@@ -68,7 +64,7 @@ export function buildLane(row: PartitionRow, pointers: readonly LanePointer[] = 
     counts[k] = (counts[k] ?? 0) + 1;
   });
   return {
-    key: laneKey(row.topic, row.partition),
+    key: keyOf(row),
     topic: row.topic,
     partition: row.partition,
     leader: row.leader,
@@ -88,7 +84,7 @@ export function buildLane(row: PartitionRow, pointers: readonly LanePointer[] = 
 }
 
 export function buildLanes(rows: readonly PartitionRow[], pointers: ReadonlyMap<string, readonly LanePointer[]>): LaneModel[] {
-  return rows.map((r) => buildLane(r, pointers.get(laneKey(r.topic, r.partition))));
+  return rows.map((r) => buildLane(r, pointers.get(keyOf(r))));
 }
 
 type Actors = ReadonlyMap<string, { value: unknown; context: unknown }>;

@@ -1,4 +1,5 @@
 import type { Fact, ListLike, TraceStep } from '../../sim/views';
+import { recordAddress } from '../../sim/views';
 
 export type CounterId =
   | 'transactionsCommitted'
@@ -59,7 +60,7 @@ export function counterSteps(
           break;
         case 'processed': {
           if (ignoredTopics.has(f.topic)) break;
-          const key = f.eventId ?? `${f.topic}-${f.partition}@${f.offset}`;
+          const key = f.eventId ?? recordAddress(f.topic, f.partition, f.offset);
           processed.set(`${f.app}|${key}`, [...(processed.get(`${f.app}|${key}`) ?? []), s.i]);
           break;
         }
