@@ -83,7 +83,7 @@ function lossClause(lang: Language, l: Loss, n = 1): string {
           `never sent: ${a} stopped on a fatal error first`,
           `보내지 못했습니다. ${josa(a, '이/가')} 먼저 치명적 오류로 멈췄습니다`,
         );
-      if (l.cause === 'down') return say(lang, `never sent: ${a} is down`, `보내지 못했습니다. ${josa(a, '이/가')} 내려가 있습니다`);
+      if (l.cause === 'down') return say(lang, `never sent: ${a} is down`, `보내지 못했습니다. ${josa(a, '이/가')} 중단된 상태입니다`);
       return say(lang, `never sent by ${a} before the run ended`, `실행이 끝날 때까지 ${josa(a, '이/가')} 보내지 않았습니다`);
     case 'aborted-only':
       if (l.cause === 'timeout')
@@ -126,7 +126,7 @@ function lossClause(lang: Language, l: Loss, n = 1): string {
         ? say(
             lang,
             `in the outbox table, never published: ${a} is down`,
-            `outbox 테이블에 있지만 발행되지 않았습니다. ${josa(a, '이/가')} 내려가 있습니다`,
+            `outbox 테이블에 있지만 발행되지 않았습니다. ${josa(a, '이/가')} 중단된 상태입니다`,
           )
         : say(lang, `in the outbox table, never published by ${a}`, `outbox 테이블에 있지만 ${josa(a, '이/가')} 발행하지 않았습니다`);
     case 'not-written':
@@ -141,7 +141,7 @@ function lossClause(lang: Language, l: Loss, n = 1): string {
       if (l.cause === 'stopped')
         return say(lang, `never processed: ${l.subject} stopped`, `처리되지 않았습니다. ${josa(l.subject, '이/가')} 멈췄습니다`);
       if (l.cause === 'down')
-        return say(lang, `never processed: ${l.subject} is down`, `처리되지 않았습니다. ${josa(l.subject, '이/가')} 내려가 있습니다`);
+        return say(lang, `never processed: ${l.subject} is down`, `처리되지 않았습니다. ${josa(l.subject, '이/가')} 중단된 상태입니다`);
       return say(lang, 'never processed by the end of the run', '실행이 끝날 때까지 처리되지 않았습니다');
     case 'not-applied':
       return l.cause === 'no-call'

@@ -12,6 +12,7 @@
  * draw a run.
  */
 
+import type { Mutable } from '../actors/draft';
 import { keyOf, topicPartitionKey } from '../protocol/topicPartition';
 import type { PartitionRow, RecordRow, TxnOutcome } from '../trace/logView';
 import type { DumpBatch, DumpIssue, DumpSegment, ParsedDump } from './types';
@@ -91,7 +92,7 @@ export interface DumpAnalysis {
 }
 
 /** Rows are made here and their outcome set when the marker is found (no copy per record). */
-type MutableRow = { -readonly [K in keyof RecordRow]: RecordRow[K] };
+type MutableRow = Mutable<RecordRow>;
 
 interface Open {
   producerId: number;

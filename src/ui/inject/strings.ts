@@ -192,13 +192,13 @@ const ko: InjectStrings = {
     'not-sent-yet': '이 메시지는 이 스텝에서 아직 보내지지 않았습니다. 전송 중이 될 때까지 앞으로 이동하세요.',
     delivered: '이 메시지는 이미 전달되었습니다. 전송 중인 메시지만 버리거나 늦추거나 복제할 수 있습니다. 전송 중이던 스텝으로 돌아가세요.',
     dropped: '이 메시지는 이미 버려졌습니다.',
-    lost: '이 메시지는 유실되었습니다: 받는 쪽이 다운되어 있었거나, 연결이 멈췄거나 닫혔거나 끊어졌습니다.',
+    lost: '이 메시지는 유실되었습니다: 받는 쪽이 중단되어 있었거나, 연결이 멈췄거나 닫혔거나 끊어졌습니다.',
     unknown: '이 실행에는 그런 메시지가 없습니다.',
   },
 
   processHeading: '프로세스',
   processPick: '프로세스',
-  processState: (id, state) => `${id}: ${state === 'up' ? '실행 중' : state === 'down' ? '다운' : '일시 정지'}.`,
+  processState: (id, state) => `${id}: ${state === 'up' ? '실행 중' : state === 'down' ? '중단됨' : '일시 정지'}.`,
   crash: '크래시',
   crashHint: '프로세스가 죽습니다. 메모리의 모든 것이 사라지고, 보낸 요청은 응답을 받지 못합니다.',
   restartAfter: '이후 재시작',
@@ -250,7 +250,7 @@ const ko: InjectStrings = {
   remove: '제거',
 
   refusal: {
-    'process-down': '프로세스가 다운되어 있습니다.',
+    'process-down': '프로세스가 중단된 상태입니다.',
     'process-paused': '프로세스가 이미 일시 정지되어 있습니다.',
     'not-a-producer': '스크립트가 있는 프로듀서 애플리케이션만 두 번 시작할 수 있습니다.',
     'not-transactional': 'transactional.id가 없습니다: 두 번째 인스턴스는 자기 producerId를 받을 뿐입니다.',
