@@ -6,7 +6,7 @@
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { IFRAME_DEFAULT_HEIGHT, iframeSnippet, resizeListenerSnippet } from '../src/embed/snippets';
+import { IFRAME_DEFAULT_HEIGHT, iframeSnippet, resizeListenerSnippet } from '../src/share/embedSnippets';
 import { narrate } from '../src/sim/narration';
 import { findPreset, PRESETS } from '../src/sim/presets';
 import { runScenario } from '../src/sim/run';

@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { startHashSync } from './share/hashSync';
-import { decodeAbLink } from './sim/compare/abLink';
+import { decodeAbLink } from './sim';
 import { simStore } from './store/simStore';
 import { App } from './ui/App';
 import { compareStore } from './ui/compare/compareStore';

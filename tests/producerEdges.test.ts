@@ -4,6 +4,7 @@
  * errors the Java client reports), not step counts.
  */
 import { describe, expect, it } from 'vitest';
+import { keyOf } from '../src/sim/protocol/topicPartition';
 import { runScenario } from '../src/sim/run';
 import type { Fact } from '../src/sim/trace/facts';
 import { summarize } from '../src/sim/trace/summary';
@@ -13,7 +14,7 @@ function run(scenario: unknown) {
   const summary = summarize(trace);
   const facts = trace.steps.flatMap((s) => s.facts as Fact[]);
   const of = <K extends Fact['kind']>(kind: K) => facts.filter((f): f is Extract<Fact, { kind: K }> => f.kind === kind);
-  const partition = (name: string) => summary.partitions.find((p) => `${p.topic}-${p.partition}` === name);
+  const partition = (name: string) => summary.partitions.find((p) => keyOf(p) === name);
   const data = (name: string) => partition(name)?.records.filter((r) => r.control === null) ?? [];
   const markers = (name: string) => partition(name)?.records.filter((r) => r.control !== null) ?? [];
   const received = (consumer: string) => summary.consumers.find((c) => c.id === consumer)?.received ?? [];

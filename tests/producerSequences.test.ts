@@ -10,9 +10,10 @@ import type { ClusterMetadata } from '../src/sim/cluster/metadata';
 import { resolveProducerConfig } from '../src/sim/config/producerConfig';
 import type { Effect } from '../src/sim/kernel/effects';
 import { translateNote } from '../src/sim/narration/notes';
-import { initialProducerContext, tpKey } from '../src/sim/producer/producerContext';
+import { initialProducerContext } from '../src/sim/producer/producerContext';
 import { accumulate, drain, onConnectionLost, onDeliveryTimeout, onProduceResponse, type ProducerDraft } from '../src/sim/producer/sender';
 import { bumpIdempotentEpoch, maybeUpdatePartitionEpoch, requestEpochBumpForPartition } from '../src/sim/producer/sequences';
+import { topicPartitionKey } from '../src/sim/protocol/topicPartition';
 import type { Fact } from '../src/sim/trace/facts';
 
 const meta: ClusterMetadata = {
@@ -189,7 +190,7 @@ describe('idempotent epoch bump (KIP-360): only the partitions that caused it ar
     expect(d.batches.find((x) => x.baseSequence === 1)?.inFlight).toBe(false);
   });
 
-  it(`OUT_OF_ORDER_SEQUENCE_NUMBER for the next sequence is a real gap: the epoch is bumped for that partition (${tpKey('orders', 0)})`, () => {
+  it(`OUT_OF_ORDER_SEQUENCE_NUMBER for the next sequence is a real gap: the epoch is bumped for that partition (${topicPartitionKey('orders', 0)})`, () => {
     const d = producer();
     send(d, 'orders', 'a');
     const first = batchOf(d, 'orders');

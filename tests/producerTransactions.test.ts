@@ -11,6 +11,7 @@ import type { Effect } from '../src/sim/kernel/effects';
 import { hasIncompleteRecords, initialProducerContext } from '../src/sim/producer/producerContext';
 import { accumulate, drain, failBatch, type ProducerDraft } from '../src/sim/producer/sender';
 import { maybeAddPartition, maybeSendTxnRequest, onCoordinatorResponse } from '../src/sim/producer/transactionManager';
+import { keyOf } from '../src/sim/protocol/topicPartition';
 
 const meta: ClusterMetadata = {
   brokers: ['broker-0'],
@@ -40,7 +41,7 @@ const replies = (out: Out) =>
 function sendRecord(d: ProducerDraft, partition: number, now = 100): Out {
   const out = new Out();
   const rec = accumulate(d, { topic: 'orders', key: 'k', value: 'v', partition }, now, out);
-  maybeAddPartition(d, `${rec.topic}-${rec.partition}`);
+  maybeAddPartition(d, keyOf(rec));
   return out;
 }
 
@@ -203,8 +204,7 @@ describe('protocol v1: an abort after a failed batch ends with an epoch bump (KI
     expect(
       onCoordinatorResponse(
         d,
-        'EndTxnResponse',
-        { correlationId: endTxn.correlationId, error: 'NONE', producerId: -1, producerEpoch: -1 },
+        { type: 'EndTxnResponse', payload: { correlationId: endTxn.correlationId, error: 'NONE', producerId: -1, producerEpoch: -1 } },
         10,
         bumpOut,
       ),
@@ -216,8 +216,7 @@ describe('protocol v1: an abort after a failed batch ends with an epoch bump (KI
     expect(
       onCoordinatorResponse(
         d,
-        'InitProducerIdResponse',
-        { correlationId: init.correlationId, error: 'NONE', producerId: 7, producerEpoch: 1 },
+        { type: 'InitProducerIdResponse', payload: { correlationId: init.correlationId, error: 'NONE', producerId: 7, producerEpoch: 1 } },
         12,
         done,
       ),
@@ -242,7 +241,12 @@ describe('TxnOffsetCommitHandler: what each TxnOffsetCommit error does to the tr
     d.waiting = { call: 'sendOffsetsToTransaction', from: 'p.app' };
     d.coordinatorRequest = { rpc: 'TxnOffsetCommit', correlationId: 5, attempts: 1 };
     const out = new Out();
-    const signal = onCoordinatorResponse(d, 'TxnOffsetCommitResponse', { correlationId: 5, error: error as never }, 100, out);
+    const signal = onCoordinatorResponse(
+      d,
+      { type: 'TxnOffsetCommitResponse', payload: { correlationId: 5, error: error as never } },
+      100,
+      out,
+    );
     const errors = out.effects.flatMap((e) =>
       e.type === 'fact' && e.fact.kind === 'clientError' ? [e.fact as unknown as { error: string; fatal: boolean }] : [],
     );

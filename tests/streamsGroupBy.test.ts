@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { findPreset } from '../src/sim/presets';
+import { keyOf } from '../src/sim/protocol/topicPartition';
 import { runScenario } from '../src/sim/run';
 import type { Scenario } from '../src/sim/scenario/schema';
 import { summarize } from '../src/sim/trace/summary';
@@ -28,7 +29,7 @@ describe('Streams groupBy through a repartition topic', () => {
       expect(summary.streams[0]?.store).toEqual({ 'page-a': 3, 'page-b': 2 });
       const group = summary.groups.find((g) => g.groupId === 'page-counter');
       const leo = (name: string) => {
-        const p = summary.partitions.find((x) => `${x.topic}-${x.partition}` === name);
+        const p = summary.partitions.find((x) => keyOf(x) === name);
         return p?.logEndOffset;
       };
       for (const tp of ['page-views-0', 'page-views-1']) expect(group?.committed[tp]).toBe(leo(tp));

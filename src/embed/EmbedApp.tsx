@@ -2,22 +2,20 @@
  * The embed's page: minimal chrome around one run — its title, the timeline, playback and the
  * verdict so far — plus a link to open the same run in the full app.
  */
+
 import { useMemo } from 'react';
 import { linkOf, openDefault } from '../share/hashSync';
 import { PathErrors } from '../share/PathErrors';
 import { useShare } from '../share/shareState';
 import { shareText } from '../share/strings';
-import { findingSentence } from '../sim/checks/verdictText';
-import { topicPartitionKey } from '../sim/protocol/topicPartition';
-import { errorText } from '../sim/scenario/validate';
-import { partitionRows } from '../sim/trace/logView';
-import { verdictAtStep } from '../sim/trace/summary';
+import { errorText } from '../sim';
+import { findingSentence, partitionRows, topicPartitionKey, verdictAtStep } from '../sim/views';
 import { type Language, simStore } from '../store/simStore';
+import { useSim } from '../store/useSim';
 import { BudgetNotice } from '../ui/layout/BudgetNotice';
 import { RunTimeline } from '../ui/layout/RunTimeline';
 import { useNarrator } from '../ui/useNarrator';
 import { useScenarioTexts } from '../ui/usePresetTexts';
-import { useSim } from '../ui/useSim';
 
 type Word = 'play' | 'pause' | 'back' | 'step' | 'open' | 'verdict' | 'scrub' | 'start' | 'playback' | 'timeline' | 'narration' | 'running';
 

@@ -1,7 +1,6 @@
 /** The embed's pure parts: options from its URL, the inbound message schema, the snippets. */
 import { describe, expect, it } from 'vitest';
-import { parseInbound } from './messages';
-import { embedQuery, parseEmbedOptions } from './options';
+import { embedQuery, parseEmbedOptions } from '../share/embedOptions';
 import {
   elementSnippet,
   embedUrl,
@@ -10,7 +9,8 @@ import {
   IFRAME_ID,
   iframeSnippet,
   resizeListenerSnippet,
-} from './snippets';
+} from '../share/embedSnippets';
+import { parseInbound } from './messages';
 
 describe('embed options', () => {
   it('reads the link, preset, step, autoplay, theme, height and speed', () => {

@@ -5,17 +5,15 @@
  */
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { parseEmbedOptions } from '../share/embedOptions';
 import { shareStore } from '../share/shareState';
 import { openScenario, resolveSource } from '../share/source';
-import { DEFAULT_PRESET_ID } from '../sim/presets';
-import { scenarioTexts } from '../sim/presets/localized';
-import { validateScenario } from '../sim/scenario/validate';
+import { DEFAULT_PRESET_ID, scenarioTexts, validateScenario } from '../sim';
 import { simStore } from '../store/simStore';
 import { browserLanguages, preferredLanguage } from '../ui/preferredLanguage';
 import { loadPresetTextsKo, presetTextsKoIfLoaded } from '../ui/usePresetTexts';
 import { startBridge } from './bridge';
 import { EmbedApp } from './EmbedApp';
-import { parseEmbedOptions } from './options';
 import { startPlayer } from './player';
 import '../ui/styles.css';
 import './embed.css';

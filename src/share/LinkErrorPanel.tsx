@@ -1,7 +1,7 @@
 /** What a person sees instead of a blank page when the link they opened cannot be read. */
-import { errorText } from '../sim/scenario/validate';
+import { errorText } from '../sim';
 import { simStore } from '../store/simStore';
-import { useSim } from '../ui/useSim';
+import { useSim } from '../store/useSim';
 import { openDefault } from './hashSync';
 import { PathErrors } from './PathErrors';
 import { shareStore, useShare } from './shareState';

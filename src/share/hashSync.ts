@@ -7,10 +7,8 @@
  * the current entry, so Back is not flooded. Going Back or Forward opens that entry's link without
  * pushing again. The embed never calls this: hosts may forbid the history API.
  */
-import { DEFAULT_PRESET_ID, findPreset } from '../sim/presets';
-import { encodeLink, looksLikeLink, toLinkSelection } from '../sim/scenario/link';
+import { DEFAULT_PRESET_ID, encodeLink, findPreset, looksLikeLink, toLinkSelection } from '../sim';
 import type { createSimStore, SimState } from '../store/simStore';
-import { openLinkedSearch } from '../ui/search/breakItStore';
 import { shareStore } from './shareState';
 import { openScenario, resolveSource } from './source';
 
@@ -61,7 +59,7 @@ export function openFragment(store: SimStore, hash: string): boolean {
   openScenario(store, r.scenario, r.view);
   share.setMigratedFrom(r.migratedFrom ?? null);
   // a Break it search's link opens the panel as it was, with what the search answered
-  if (r.view.search) openLinkedSearch(r.scenario, r.view.search);
+  share.setLinkedSearch(r.view.search ? { scenario: r.scenario, search: r.view.search } : null);
   return true;
 }
 

@@ -1,11 +1,12 @@
 /**
  * UI state of sharing, kept apart from the simulation store: the error of a link that could not be
  * opened, which share/embed/export/gallery panel is open, and whether the URL is held (while the
- * gallery opened from `#gallery` is on screen, the address keeps saying `#gallery`).
+ * gallery opened from `#gallery` is on screen, the address keeps saying `#gallery`), and a Break it
+ * search a link carried, until the Break it panel (src/ui/search) takes it.
  */
 import { useStore } from 'zustand';
 import { createStore } from 'zustand/vanilla';
-import type { LinkError } from '../sim/scenario/link';
+import type { LinkError, LinkSearch, Scenario } from '../sim';
 
 export type SharePanel = 'share' | 'embed' | 'export' | 'gallery' | null;
 
@@ -15,10 +16,13 @@ export interface ShareState {
   readonly holdHash: boolean;
   /** Shown once after opening a link from an older EOS Lab. */
   readonly migratedFrom: number | null;
+  /** The search a link carried (`view.search`), with the scenario it searched: the Break it panel opens it. */
+  readonly linkedSearch: { readonly scenario: Scenario; readonly search: LinkSearch } | null;
   setLinkError(error: LinkError | null): void;
   open(panel: SharePanel): void;
   setHoldHash(hold: boolean): void;
   setMigratedFrom(version: number | null): void;
+  setLinkedSearch(linked: ShareState['linkedSearch']): void;
 }
 
 export const shareStore = createStore<ShareState>()((set) => ({
@@ -26,11 +30,13 @@ export const shareStore = createStore<ShareState>()((set) => ({
   panel: null,
   holdHash: false,
   migratedFrom: null,
+  linkedSearch: null,
   setLinkError: (linkError) => set({ linkError }),
   // closing the gallery (or opening anything else) lets the address follow the scenario again
   open: (panel) => set((s) => ({ panel, holdHash: panel === 'gallery' ? s.holdHash : false })),
   setHoldHash: (holdHash) => set({ holdHash }),
   setMigratedFrom: (migratedFrom) => set({ migratedFrom }),
+  setLinkedSearch: (linkedSearch) => set({ linkedSearch }),
 }));
 
 export function useShare<T>(selector: (s: ShareState) => T): T {

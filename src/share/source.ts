@@ -2,9 +2,7 @@
  * Opening a scenario from what a person (or a host page) hands us — a share link, a whole URL with
  * one, or a preset id — and landing on the link's view once the run is ready.
  */
-import { findPreset, PRESETS } from '../sim/presets';
-import { decodeLink, type LinkError, type LinkView, looksLikeLink } from '../sim/scenario/link';
-import type { Scenario } from '../sim/scenario/schema';
+import { decodeLink, findPreset, type LinkError, type LinkView, looksLikeLink, PRESETS, type Scenario } from '../sim';
 import type { createSimStore } from '../store/simStore';
 import { shareStore } from './shareState';
 

@@ -6,13 +6,27 @@
  * Dependencies point one way: ui → store → sim.
  */
 import { createStore } from 'zustand/vanilla';
-import { type BudgetKind, type BudgetStop, MemoryMeter, PAGE_BUDGETS, type PageBudgets, scenarioAsks, sizeRefusal } from '../sim/budget';
-import { DEFAULT_PRESET_ID, findPreset } from '../sim/presets';
-import { finishTrace, RecordedTrace, type SimView, startRun, stateAt, type Trace } from '../sim/run';
-import type { Scenario } from '../sim/scenario/schema';
-import { type ConfigNote, type ScenarioError, validateScenario } from '../sim/scenario/validate';
-import { startFork } from '../sim/trace/fork';
-import { nextStoryPosition, previousStoryPosition, storySteps } from '../sim/trace/story';
+import {
+  type BudgetKind,
+  type BudgetStop,
+  type ConfigNote,
+  DEFAULT_PRESET_ID,
+  findPreset,
+  finishTrace,
+  MemoryMeter,
+  PAGE_BUDGETS,
+  type PageBudgets,
+  RecordedTrace,
+  type Scenario,
+  type ScenarioError,
+  scenarioAsks,
+  sizeRefusal,
+  startFork,
+  startRun,
+  stateAt,
+  validateScenario,
+} from '../sim';
+import { nextStoryPosition, previousStoryPosition, type SimView, storySteps, type Trace } from '../sim/views';
 
 export type Language = 'en' | 'ko';
 export type Theme = 'system' | 'light' | 'dark';

@@ -5,6 +5,7 @@
  * page refused or stopped at a budget says so (layout/BudgetNotice).
  */
 import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
+import { useSim } from '../store/useSim';
 import { useCompare } from './compare/compareStore';
 import { useDump } from './dump/dumpStore';
 import { BudgetNotice } from './layout/BudgetNotice';
@@ -17,7 +18,6 @@ import { HelpDialog } from './playback/HelpDialog';
 import { jumpTargets } from './playback/jumps';
 import { usePlayLoop } from './playback/usePlayLoop';
 import { useShortcuts } from './playback/useShortcuts';
-import { useSim } from './useSim';
 
 // [your-data] an imported kafka-dump-log.sh dump replaces the run while it is shown; loaded on demand
 // [your-data] an A/B comparison replaces the run while it is shown; loaded on demand

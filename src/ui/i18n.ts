@@ -3,8 +3,8 @@
  * RPC and config names) stay in Latin script in both, as the seed articles write them.
  */
 import type { Language } from '../store/simStore';
+import { useSim } from '../store/useSim';
 import { processKindNames } from './processKinds';
-import { useSim } from './useSim';
 
 const EN = {
   tagline: 'Exactly once — of what, inside which boundary?',

@@ -4,8 +4,7 @@
  * JavaScript has a budget. Until they arrive a preset shows its English words.
  */
 import { useEffect, useState } from 'react';
-import type { PresetText } from '../sim/presets/ko';
-import { type ScenarioTexts, type ScenarioWords, scenarioTexts } from '../sim/presets/localized';
+import { type PresetText, type ScenarioTexts, type ScenarioWords, scenarioTexts } from '../sim';
 import type { Language } from '../store/simStore';
 
 type Table = Readonly<Record<string, PresetText>>;

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { analyzeDump } from '../../src/sim/dump/analyze';
 import { parseDump } from '../../src/sim/dump/parse';
 import { PRESETS } from '../../src/sim/presets';
+import { keyOf } from '../../src/sim/protocol/topicPartition';
 import { runScenario } from '../../src/sim/run';
 import { renderText } from '../../src/sim/trace/dumpLog';
 import { summarize } from '../../src/sim/trace/summary';
@@ -23,7 +24,7 @@ describe('CLI-written dumps of every preset', () => {
     if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
     const a = analyzeDump(parsed.dump);
     const expected = summary.partitions.filter((p) => !p.internal);
-    expect(a.lanes.map((l) => l.key)).toEqual(expected.map((p) => `${p.topic}-${p.partition}`));
+    expect(a.lanes.map((l) => l.key)).toEqual(expected.map((p) => keyOf(p)));
     for (const [i, lane] of a.lanes.entries()) {
       const p = expected[i]!;
       expect(lane.row.highWatermark).toBe(p.highWatermark);

@@ -1,4 +1,5 @@
 import { findPreset } from '../../src/sim/presets';
+import { keyOf } from '../../src/sim/protocol/topicPartition';
 import { runScenario, type Trace } from '../../src/sim/run';
 import type { Scenario } from '../../src/sim/scenario/schema';
 import type { Fact } from '../../src/sim/trace/facts';
@@ -28,7 +29,7 @@ export function runWith(scenario: Scenario): PresetRun {
   const trace = runScenario(scenario);
   const summary = summarize(trace);
   const partition = (name: string) => {
-    const p = summary.partitions.find((x) => `${x.topic}-${x.partition}` === name);
+    const p = summary.partitions.find((x) => keyOf(x) === name);
     if (!p) throw new Error(`no partition ${name}`);
     return p;
   };

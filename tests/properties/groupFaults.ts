@@ -22,6 +22,7 @@
 import fc from 'fast-check';
 import { checkInvariants, formatViolations, lateOffsetCommitSteps } from '../../src/sim/checks/invariants';
 import { membershipState } from '../../src/sim/consumer/consumer.machine';
+import { keyOf } from '../../src/sim/protocol/topicPartition';
 import type { Trace } from '../../src/sim/run';
 import { stateAt } from '../../src/sim/run';
 import type { FaultSpec, ProcessingMode, Scenario } from '../../src/sim/scenario/schema';
@@ -283,7 +284,7 @@ function partitionsLastCommittedLate(trace: Trace): Set<string> {
   const last = new Map<string, boolean>();
   for (const s of trace.steps)
     for (const f of s.facts as { kind: string; offsets?: { topic: string; partition: number }[] }[])
-      if (f.kind === 'offsetsCommitted') for (const o of f.offsets ?? []) last.set(`${o.topic}-${o.partition}`, late.has(s.i));
+      if (f.kind === 'offsetsCommitted') for (const o of f.offsets ?? []) last.set(keyOf(o), late.has(s.i));
   return new Set([...last].filter(([, wasLate]) => wasLate).map(([tp]) => tp));
 }
 

@@ -15,6 +15,7 @@
  *   every sink.
  */
 import fc from 'fast-check';
+import { recordAddress } from '../../src/sim/protocol/topicPartition';
 import { runScenario } from '../../src/sim/run';
 import type { Scenario } from '../../src/sim/scenario/schema';
 import { summarize, type TraceSummary } from '../../src/sim/trace/summary';
@@ -160,7 +161,7 @@ export function livenessProblems(c: LivenessCase): string[] {
   const unfinished = summary.partitions.flatMap((p) =>
     p.records
       .filter((r) => r.txnOutcome === 'open' || r.txnOutcome === 'aborted')
-      .map((r) => `${p.topic}-${p.partition}@${r.offset} ${r.txnOutcome}`),
+      .map((r) => `${recordAddress(p.topic, p.partition, r.offset)} ${r.txnOutcome}`),
   );
   if (c.expect.kind === 'streams') {
     const store = summary.streams[0]?.store ?? {};

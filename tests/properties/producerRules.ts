@@ -16,6 +16,7 @@
  *   when commitTransaction() returned ok, every such record that was settled is committed.
  */
 import type { RecordOrigin } from '../../src/sim/log/recordBatch';
+import { keyOf, recordAddress } from '../../src/sim/protocol/topicPartition';
 import type { Trace } from '../../src/sim/run';
 import type { Fact } from '../../src/sim/trace/facts';
 
@@ -43,7 +44,6 @@ type Append = Extract<Fact, { kind: 'append' }>;
 
 const NO_EPOCH = -1;
 const NO_SEQ = -1;
-const tpOf = (f: { topic: string; partition: number }) => `${f.topic}-${f.partition}`;
 const inSequence = (last: number, next: number) => next === last + 1 || (next === 0 && last === 2147483647);
 const isData = (f: Append) => f.control === null;
 const hasSequence = (f: Append) => f.producerId >= 0 && f.baseSequence >= 0;
@@ -60,9 +60,9 @@ function checkBrokerSequences(input: RuleInput, v: RuleViolation[]): void {
   const state = new Map<string, { epoch: number; lastSeq: number }>();
   for (const { step, fact: f } of appendsOf(input)) {
     if (f.producerId < 0) continue;
-    const key = `${tpOf(f)}|${f.producerId}`;
+    const key = `${keyOf(f)}|${f.producerId}`;
     const s = state.get(key);
-    const where = `${tpOf(f)}@${f.baseOffset}: producerId ${f.producerId}`;
+    const where = `${recordAddress(f.topic, f.partition, f.baseOffset)}: producerId ${f.producerId}`;
     if (!isData(f)) {
       if (s && f.producerEpoch < s.epoch)
         v.push({
@@ -96,7 +96,7 @@ function checkOneCopyPerSend(input: RuleInput, v: RuleViolation[]): void {
   };
   for (const s of input.steps)
     for (const f of s.facts as Fact[]) {
-      if (f.kind === 'sendResult' && f.error !== null) noteFailure(f.client, tpOf(f), s.i);
+      if (f.kind === 'sendResult' && f.error !== null) noteFailure(f.client, keyOf(f), s.i);
       if (f.kind === 'clientError' && f.error === 'OUT_OF_ORDER_SEQUENCE_NUMBER' && f.during.startsWith('Produce to '))
         noteFailure(f.client, f.during.slice('Produce to '.length), s.i);
     }
@@ -113,12 +113,12 @@ function checkOneCopyPerSend(input: RuleInput, v: RuleViolation[]): void {
         return;
       }
       const excused =
-        f.producerEpoch > first.epoch && (failures.get(`${o.client}|${tpOf(f)}`) ?? []).some((at) => at >= first.step && at <= step);
+        f.producerEpoch > first.epoch && (failures.get(`${o.client}|${keyOf(f)}`) ?? []).some((at) => at >= first.step && at <= step);
       if (!excused)
         v.push({
           rule: 'one-copy-per-send',
           step,
-          message: `${o.client}'s send #${o.ref} was appended again at ${tpOf(f)}@${offset} (epoch ${f.producerEpoch}, sequence ${f.baseSequence + i}) after ${tpOf(f)}@${first.offset} (epoch ${first.epoch}), with no failed batch of that partition in between`,
+          message: `${o.client}'s send #${o.ref} was appended again at ${recordAddress(f.topic, f.partition, offset)} (epoch ${f.producerEpoch}, sequence ${f.baseSequence + i}) after ${recordAddress(f.topic, f.partition, first.offset)} (epoch ${first.epoch}), with no failed batch of that partition in between`,
         });
     });
   }
@@ -134,10 +134,10 @@ function checkAbortMeansAbort(input: RuleInput, v: RuleViolation[]): void {
   const outcome = new Map<string, { step: number; result: 'COMMIT' | 'ABORT' | null; where: string }[]>();
   const open = new Map<string, string[]>();
   for (const { step, fact: f } of appendsOf(input)) {
-    const pk = `${tpOf(f)}|${f.producerId}`;
+    const pk = `${keyOf(f)}|${f.producerId}`;
     if (!isData(f)) {
       for (const k of open.get(pk) ?? [])
-        for (const r of outcome.get(k) ?? []) if (r.result === null && r.where.startsWith(`${tpOf(f)}@`)) r.result = f.control;
+        for (const r of outcome.get(k) ?? []) if (r.result === null && r.where.startsWith(`${keyOf(f)}@`)) r.result = f.control;
       open.delete(pk);
       continue;
     }
@@ -145,7 +145,7 @@ function checkAbortMeansAbort(input: RuleInput, v: RuleViolation[]): void {
     f.origins.forEach((o, i) => {
       if (!o) return;
       const k = `${o.client}|${o.ref}`;
-      outcome.set(k, [...(outcome.get(k) ?? []), { step, result: null, where: `${tpOf(f)}@${f.baseOffset + i}` }]);
+      outcome.set(k, [...(outcome.get(k) ?? []), { step, result: null, where: recordAddress(f.topic, f.partition, f.baseOffset + i) }]);
       open.set(pk, [...(open.get(pk) ?? []), k]);
     });
   }

@@ -13,6 +13,8 @@
  *    transaction (StreamTask.initializeIfNeeded → StreamsProducer.initTransaction).
  * 3. Virtual time is a finite number that never goes backwards.
  */
+
+import { keyOf, recordAddress } from '../../src/sim/protocol/topicPartition';
 import { type SimView, stateAt, type Trace } from '../../src/sim/run';
 import { changelogTopic } from '../../src/sim/streams/streamsTopology';
 import type { StreamThreadContext } from '../../src/sim/streams/streamThread.machine';
@@ -31,7 +33,7 @@ export function committedFold(
   const store: Record<string, number> = {};
   for (const p of partitions)
     for (const r of [...p.records].sort((a, b) => a.offset - b.offset)) {
-      if (r.control !== null || r.key === null || r.offset >= (end[`${p.topic}-${p.partition}`] ?? 0)) continue;
+      if (r.control !== null || r.key === null || r.offset >= (end[keyOf(p)] ?? 0)) continue;
       if (readCommitted && r.transactional && r.txnOutcome !== 'committed') continue;
       if (r.value === null) delete store[r.key];
       else store[r.key] = Number(r.value);
@@ -99,9 +101,9 @@ export function streamsRestoreProblems(trace: Trace): string[] {
           const step = appended.get(`${p.partition}:${r.offset}`);
           if (r.control !== null || step === undefined || step >= started) continue;
           if (readCommitted && r.transactional && r.txnOutcome !== 'committed') continue;
-          if (r.offset >= (end[`${p.topic}-${p.partition}`] ?? 0))
+          if (r.offset >= (end[keyOf(p)] ?? 0))
             problems.push(
-              `${where}: ${p.topic}-${p.partition}@${r.offset} (key ${r.key}, written at step ${step}, before the restore began at step ${started}) is committed but was not restored`,
+              `${where}: ${recordAddress(p.topic, p.partition, r.offset)} (key ${r.key}, written at step ${step}, before the restore began at step ${started}) is committed but was not restored`,
             );
         }
     }

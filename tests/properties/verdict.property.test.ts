@@ -13,6 +13,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { DeliveryFinding, LossFinding, ProcessingFinding, SinkFinding, TopicFinding, Verdict } from '../../src/sim/checks/verdict';
 import { findingText } from '../../src/sim/checks/verdictText';
+import { parseTopicPartition, recordAddress } from '../../src/sim/protocol/topicPartition';
 import { runScenario, type Trace } from '../../src/sim/run';
 import type { Fact } from '../../src/sim/trace/facts';
 import type { PartitionRow } from '../../src/sim/trace/logView';
@@ -21,7 +22,7 @@ import { scenarioArb } from './arbitraries';
 import { cases, PROPERTY_SEED } from './modelProperty';
 
 const id = (eventId: string | null | undefined, topic: string, partition: number, offset: number) =>
-  eventId ?? `${topic}-${partition}@${offset}`;
+  eventId ?? recordAddress(topic, partition, offset);
 
 function factsUpTo(trace: Trace, at: number): Fact[] {
   return trace.steps.slice(0, at).flatMap((s) => s.facts as Fact[]);
@@ -32,7 +33,7 @@ function rowsOf(partitions: readonly PartitionRow[], ignored: ReadonlySet<string
   const rows = new Map<string, PartitionRow['records'][number]>();
   for (const p of partitions)
     if (!p.internal && !ignored.has(p.topic))
-      for (const r of p.records) if (r.control === null) rows.set(`${p.topic}-${p.partition}@${r.offset}`, r);
+      for (const r of p.records) if (r.control === null) rows.set(recordAddress(p.topic, p.partition, r.offset), r);
   return rows;
 }
 
@@ -103,7 +104,7 @@ function check(trace: Trace, at: number): void {
       if (f.kind !== 'delivered' || f.consumer !== c.id || ignored.has(f.topic)) continue;
       n++;
       count(got, `${f.topic}|${id(f.headers.event_id, f.topic, f.partition, f.offset)}`);
-      const outcome = rows.get(`${f.topic}-${f.partition}@${f.offset}`)?.txnOutcome;
+      const outcome = rows.get(recordAddress(f.topic, f.partition, f.offset))?.txnOutcome;
       if (outcome === 'aborted' || outcome === 'open') hidden++;
     }
     const d = layer<DeliveryFinding>('delivery', c.id);
@@ -204,8 +205,7 @@ function check(trace: Trace, at: number): void {
       });
   const byKey = new Map<string, string[]>();
   for (const [at, r] of rows) {
-    const topic = at.slice(0, at.lastIndexOf('-'));
-    const part = Number(at.slice(at.lastIndexOf('-') + 1).split('@')[0]);
+    const { topic, partition: part } = parseTopicPartition(at.slice(0, at.lastIndexOf('@')));
     const k = `${topic}|${id(r.headers.event_id, topic, part, r.offset)}`;
     byKey.set(k, [...(byKey.get(k) ?? []), r.txnOutcome ?? 'plain']);
   }

@@ -21,12 +21,12 @@ import {
   isCompacted,
   lastStableOffset,
   type PartitionLog,
-  partitionName,
   startTransactionVerification,
 } from '../log/partitionLog';
 import { NO_VERIFICATION_GUARD } from '../log/verificationState';
 import type { KafkaError } from '../protocol/errors';
 import type { AddPartitionsToTxnResponse, ErrorOrNone, FetchRequest, ProduceRequest, WriteTxnMarkersRequest } from '../protocol/messages';
+import { keyOf, topicPartitionKey } from '../protocol/topicPartition';
 
 export interface ParkedFetch {
   readonly id: number;
@@ -77,11 +77,11 @@ export type BrokerEvent =
   | Lifecycle;
 
 function withLog(ctx: BrokerContext, log: PartitionLog): BrokerContext {
-  return { ...ctx, partitions: { ...ctx.partitions, [partitionName(log.topic, log.partition)]: log } };
+  return { ...ctx, partitions: { ...ctx.partitions, [keyOf(log)]: log } };
 }
 
 function answerFetch(ctx: BrokerContext, out: Out, request: PendingRequest, fetch: FetchRequest): void {
-  const log = ctx.partitions[partitionName(fetch.topic, fetch.partition)];
+  const log = ctx.partitions[keyOf(fetch)];
   if (!log) {
     out.reply(request, 'FetchResponse', {
       topic: fetch.topic,
@@ -116,7 +116,7 @@ function answerFetch(ctx: BrokerContext, out: Out, request: PendingRequest, fetc
 
 /** After a log changed, answer the held fetches that now have something to return. */
 function wakeParked(ctx: BrokerContext, out: Out, topic: string, partition: number): BrokerContext {
-  const log = ctx.partitions[partitionName(topic, partition)];
+  const log = ctx.partitions[topicPartitionKey(topic, partition)];
   if (!log || ctx.parked.length === 0) return ctx;
   const still: ParkedFetch[] = [];
   for (const p of ctx.parked) {
@@ -149,7 +149,7 @@ function needsVerification(ctx: BrokerContext, log: PartitionLog, req: ProduceRe
 
 const onProduce = (ctx: BrokerContext, ev: RpcEvent<ProduceRequest>, out: Out): BrokerContext => {
   const req = ev.payload;
-  const log = ctx.partitions[partitionName(req.topic, req.partition)];
+  const log = ctx.partitions[keyOf(req)];
   if (log && needsVerification(ctx, log, req)) {
     const started = startTransactionVerification(log, req.batch.producerId, req.batch.baseSequence, req.batch.producerEpoch);
     const correlationId = ctx.nextCorrelationId;
@@ -255,7 +255,7 @@ function appendProduce(
   out: Out,
   verificationGuard: number,
 ): BrokerContext {
-  const key = partitionName(req.topic, req.partition);
+  const key = keyOf(req);
   const log = ctx.partitions[key];
   if (!log) {
     if (req.acks !== 0)
@@ -326,7 +326,7 @@ function appendProduce(
 
 const onFetch = (ctx: BrokerContext, ev: RpcEvent<FetchRequest>, out: Out): BrokerContext => {
   const f = ev.payload;
-  const log = ctx.partitions[partitionName(f.topic, f.partition)];
+  const log = ctx.partitions[keyOf(f)];
   const request = pendingRequest(ev);
   if (log && f.maxWaitMs > 0) {
     const r = fetchFrom(log, f.fetchOffset, f.isolationLevel, f.maxRecords);
@@ -348,7 +348,7 @@ const onListOffsets = (
   out: Out,
 ): BrokerContext => {
   const req = ev.payload;
-  const log = ctx.partitions[partitionName(req.topic, req.partition)];
+  const log = ctx.partitions[keyOf(req)];
   const offset = !log
     ? -1
     : req.timestamp === -2
@@ -379,7 +379,7 @@ const onWriteTxnMarkers = (ctx: BrokerContext, ev: RpcEvent<WriteTxnMarkersReque
   for (const m of ev.payload.markers) {
     const partitions: { topic: string; partition: number; error: ErrorOrNone }[] = [];
     for (const tp of m.partitions) {
-      const log = next.partitions[partitionName(tp.topic, tp.partition)];
+      const log = next.partitions[keyOf(tp)];
       if (!log) {
         partitions.push({ ...tp, error: 'NOT_LEADER_OR_FOLLOWER' });
         continue;
@@ -436,7 +436,7 @@ export const brokerMachine = setup({
   id: 'broker',
   context: ({ input }) => ({
     id: input.id,
-    partitions: Object.fromEntries(input.partitions.map((p) => [partitionName(p.topic, p.partition), p])),
+    partitions: Object.fromEntries(input.partitions.map((p) => [keyOf(p), p])),
     parked: [],
     nextParkId: 0,
     verification: input.verification,
@@ -483,6 +483,6 @@ export const brokerMachine = setup({
 
 /** The LSO of a partition as this broker sees it (for views). */
 export function brokerLso(ctx: BrokerContext, topic: string, partition: number): number | null {
-  const log = ctx.partitions[partitionName(topic, partition)];
+  const log = ctx.partitions[topicPartitionKey(topic, partition)];
   return log ? lastStableOffset(log) : null;
 }

@@ -10,6 +10,7 @@
  * failure has already happened, and otherwise pending, said "as of step N".
  */
 import { josa, type Language } from '../narration/language';
+import { recordAddress } from '../protocol/topicPartition';
 import { type SimView, stateAt, type Trace } from '../run';
 import type { Scenario } from '../scenario/schema';
 import { partitionRows } from '../trace/logView';
@@ -555,8 +556,8 @@ function eventIds(trace: Trace, view: SimView, run: RunSoFar, say: Say): Item {
     const first = missing[0] as (typeof missing)[number];
     return failUnshown(
       say(
-        `${missing.length === 1 ? '1 record carries' : `${missing.length} records carry`} no event_id header (first: ${first.p.topic}-${first.p.partition}@${first.r.offset}): a consumer cannot recognise a business duplicate.`,
-        `레코드 ${missing.length}개에 event_id 헤더가 없습니다(첫 번째: ${first.p.topic}-${first.p.partition}@${first.r.offset}). 컨슈머가 비즈니스 중복을 알아볼 수 없습니다.`,
+        `${missing.length === 1 ? '1 record carries' : `${missing.length} records carry`} no event_id header (first: ${recordAddress(first.p.topic, first.p.partition, first.r.offset)}): a consumer cannot recognise a business duplicate.`,
+        `레코드 ${missing.length}개에 event_id 헤더가 없습니다(첫 번째: ${recordAddress(first.p.topic, first.p.partition, first.r.offset)}). 컨슈머가 비즈니스 중복을 알아볼 수 없습니다.`,
       ),
       say(
         'No shipped scenario shows it yet: events without an event_id, one of them sent twice, would show a consumer unable to tell the resend from a new event.',

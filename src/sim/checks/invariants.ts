@@ -15,6 +15,7 @@ import type { Checkpoint } from '../kernel/checkpoint';
 import { Simulation } from '../kernel/simulation';
 import { lastStableOffset, type PartitionLog } from '../log/partitionLog';
 import type { ControlType } from '../log/recordBatch';
+import { keyOf, parseTopicPartition } from '../protocol/topicPartition';
 import { type RunOptions, runScenario, type Trace } from '../run';
 import type { ConsumerClientSpec } from '../scenario/schema';
 import type { Fact } from '../trace/facts';
@@ -113,8 +114,6 @@ interface Ledger {
   readonly cleanedAt: Map<string, number>;
 }
 
-const tpKey = (topic: string, partition: number) => `${topic}-${partition}`;
-
 /** What a record's transaction outcome was after `step` steps: null for non-transactional data. */
 function outcomeAt(r: LoggedRecord, step: number): Outcome | 'open' | null {
   if (!r.transactional || r.control) return null;
@@ -155,12 +154,12 @@ function buildLedger(trace: Trace, facts: readonly { step: number; fact: Fact }[
   const cleanedAt = new Map<string, number>();
   for (const { step, fact } of facts) {
     if (fact.kind === 'cleaned' && fact.removed > 0) {
-      const k = tpKey(fact.topic, fact.partition);
+      const k = keyOf(fact);
       if (!cleanedAt.has(k)) cleanedAt.set(k, step);
       continue;
     }
     if (fact.kind !== 'append' || fact.topic.startsWith('__')) continue;
-    const tp = tpKey(fact.topic, fact.partition);
+    const tp = keyOf(fact);
     let records = partitions.get(tp);
     if (!records) {
       records = new Map();
@@ -230,7 +229,7 @@ function buildLedger(trace: Trace, facts: readonly { step: number; fact: Fact }[
 const LOG_HOLDERS = /^(broker-\d+|txn-coordinator|group-coordinator)$/;
 
 function checkLog(log: PartitionLog, step: number, dense: boolean, v: Collector): void {
-  const tp = tpKey(log.topic, log.partition);
+  const tp = keyOf(log);
   const lso = lastStableOffset(log);
   if (!(log.logStartOffset <= lso && lso <= log.highWatermark && log.highWatermark <= log.logEndOffset))
     v.add(
@@ -285,7 +284,7 @@ function logsOf(actors: Iterable<readonly [string, unknown]>): PartitionLog[] {
 }
 
 function isDense(ledger: Ledger, log: PartitionLog, stepsTaken: number): boolean {
-  const at = ledger.cleanedAt.get(tpKey(log.topic, log.partition));
+  const at = ledger.cleanedAt.get(keyOf(log));
   return at === undefined || at >= stepsTaken;
 }
 
@@ -302,7 +301,7 @@ function checkEveryStep(trace: Trace, ledger: Ledger, v: Collector): void {
   if (!first) return;
   const sim = Simulation.restore(trace.built.specs, { ...trace.built.options, record: false }, first);
   const last = new Map<string, PartitionLog>();
-  for (const log of logsOf(first.actors)) last.set(tpKey(log.topic, log.partition), log);
+  for (const log of logsOf(first.actors)) last.set(keyOf(log), log);
   while (sim.stepIndex < trace.steps.length && !v.full) {
     if (!sim.step()) break;
     const actor = sim.lastActor as string;
@@ -311,7 +310,7 @@ function checkEveryStep(trace: Trace, ledger: Ledger, v: Collector): void {
     const snap = sim.actorSnapshots().get(actor);
     if (!snap) continue;
     for (const log of logsOf([[actor, snap]])) {
-      const k = tpKey(log.topic, log.partition);
+      const k = keyOf(log);
       if (last.get(k) === log) continue;
       last.set(k, log);
       checkLog(log, i, isDense(ledger, log, i + 1), v);
@@ -324,7 +323,7 @@ function checkEveryStep(trace: Trace, ledger: Ledger, v: Collector): void {
 function checkDeliveries(facts: readonly { step: number; fact: Fact }[], ledger: Ledger, v: Collector): void {
   for (const { step, fact } of facts) {
     if (fact.kind !== 'delivered') continue;
-    const tp = tpKey(fact.topic, fact.partition);
+    const tp = keyOf(fact);
     const r = ledger.partitions.get(tp)?.get(fact.offset);
     const who = `${fact.consumer} (${fact.isolationLevel})`;
     if (!r || r.step >= step) {
@@ -355,7 +354,7 @@ function checkDeliveries(facts: readonly { step: number; fact: Fact }[], ledger:
 function checkSkips(facts: readonly { step: number; fact: Fact }[], ledger: Ledger, v: Collector): void {
   for (const { step, fact } of facts) {
     if (fact.kind !== 'skipped') continue;
-    const tp = tpKey(fact.topic, fact.partition);
+    const tp = keyOf(fact);
     const records = ledger.partitions.get(tp);
     for (let o = fact.baseOffset; o <= fact.lastOffset; o++) {
       const r = records?.get(o);
@@ -491,13 +490,13 @@ function checkCommittedOffsets(facts: readonly { step: number; fact: Fact }[], l
   for (const { step, fact } of facts) {
     if (fact.kind !== 'offsetsCommitted' || late.has(step)) continue;
     for (const o of fact.offsets) {
-      const k = `${fact.groupId}|${fact.generationId}|${tpKey(o.topic, o.partition)}`;
+      const k = `${fact.groupId}|${fact.generationId}|${keyOf(o)}`;
       const prev = last.get(k);
       if (prev !== undefined && o.offset < prev)
         v.add(
           'committed-offsets-monotonic',
           step,
-          `group ${fact.groupId} generation ${fact.generationId}: committed offset of ${tpKey(o.topic, o.partition)} went back from ${prev} to ${o.offset}`,
+          `group ${fact.groupId} generation ${fact.generationId}: committed offset of ${keyOf(o)} went back from ${prev} to ${o.offset}`,
         );
       last.set(k, Math.max(prev ?? o.offset, o.offset));
     }
@@ -561,8 +560,7 @@ function checkExactlyOnce(trace: Trace, ledger: Ledger, v: Collector): void {
     const actual = new Map<string | null, number>();
     let unsettled = false;
     for (const [tp, records] of ledger.partitions) {
-      const topic = tp.slice(0, tp.lastIndexOf('-'));
-      if (!outputs.has(topic)) continue;
+      if (!outputs.has(parseTopicPartition(tp).topic)) continue;
       for (const r of records.values()) {
         if (r.control) continue;
         const o = outcomeAt(r, Number.POSITIVE_INFINITY);
@@ -575,8 +573,7 @@ function checkExactlyOnce(trace: Trace, ledger: Ledger, v: Collector): void {
     let exact = members.every((m) => trace.resolved.consumers[m.id]?.['auto.offset.reset'] === 'earliest');
     const expected = new Map<string | null, number>();
     for (const [tp, records] of ledger.partitions) {
-      const topic = tp.slice(0, tp.lastIndexOf('-'));
-      if (!inputs.has(topic)) continue;
+      if (!inputs.has(parseTopicPartition(tp).topic)) continue;
       if (ledger.cleanedAt.has(tp)) exact = false;
       const committed = committedOffsets[tp];
       if (committed === undefined) continue;

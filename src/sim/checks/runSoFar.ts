@@ -4,6 +4,8 @@
  * that failed, and how many times each application processed each event. Counted here rather than
  * taken from the verdict, so the checklist reads the facts the same way at any step.
  */
+
+import { recordAddress } from '../protocol/topicPartition';
 import type { Trace } from '../run';
 import type { Fact } from '../trace/facts';
 
@@ -60,7 +62,7 @@ export function runSoFar(trace: Trace, atStep: number = trace.steps.length): Run
         bySink.set(f.eventId, (bySink.get(f.eventId) ?? 0) + 1);
         applied.set(f.sink, bySink);
       } else if (f.kind === 'processed') {
-        const id = f.eventId ?? `${f.topic}-${f.partition}@${f.offset}`;
+        const id = f.eventId ?? recordAddress(f.topic, f.partition, f.offset);
         const app = counts.get(f.app) ?? new Map<string, number>();
         app.set(id, (app.get(id) ?? 0) + 1);
         counts.set(f.app, app);

@@ -8,6 +8,7 @@
  * verdictText.ts.
  */
 import type { TraceStep } from '../kernel/simulation';
+import { keyOf } from '../protocol/topicPartition';
 import type { PartitionRow } from '../trace/logView';
 import { buildIndex, eventKey, type RunIndex } from './verdictIndex';
 import { type AppSpec, deliveryFinding, processingFinding, processingLosses, type ReaderContext, sinkFinding } from './verdictReaders';
@@ -131,7 +132,7 @@ function counters(index: RunIndex, events: readonly EventVerdict[], input: Verdi
   for (const g of input.groups) {
     let lag = 0;
     for (const p of index.partitions) {
-      const c = g.committed[`${p.topic}-${p.partition}`];
+      const c = g.committed[keyOf(p)];
       if (c !== undefined) lag += Math.max(0, p.highWatermark - c);
     }
     consumerLag[g.groupId] = lag;

@@ -5,13 +5,14 @@
  * coordinator's states per producer, and the offsets each group committed.
  */
 import type { TraceStep } from '../kernel/simulation';
+import { keyOf, recordAddress, topicPartitionKey } from '../protocol/topicPartition';
 import type { Fact } from '../trace/facts';
 import type { PartitionRow, TxnOutcome } from '../trace/logView';
 import type { CopyState } from './verdictTypes';
 
 /** A business event's identity: its event_id header, else its place in the log. */
 export function eventKey(eventId: string | null | undefined, topic: string, partition: number, offset: number): string {
-  return eventId ?? `${topic}-${partition}@${offset}`;
+  return eventId ?? recordAddress(topic, partition, offset);
 }
 
 export interface RawCopy {
@@ -132,15 +133,15 @@ export function buildIndex(steps: readonly TraceStep[], partitions: readonly Par
   for (const p of business) {
     const m = new Map<number, PartitionRow['records'][number]>();
     for (const r of p.records) if (r.control === null) m.set(r.offset, r);
-    present.set(`${p.topic}-${p.partition}`, m);
+    present.set(keyOf(p), m);
   }
 
   const copies = new Map<string, Map<string, RawCopy[]>>();
   const copiesAt = new Map<string, Map<number, RawCopy>>();
   const allCopies: RawCopy[] = [];
-  const copyAt = (topic: string, partition: number, offset: number) => copiesAt.get(`${topic}-${partition}`)?.get(offset);
+  const copyAt = (topic: string, partition: number, offset: number) => copiesAt.get(topicPartitionKey(topic, partition))?.get(offset);
   const addCopy = (c: RawCopy) => {
-    const tp = `${c.topic}-${c.partition}`;
+    const tp = keyOf(c);
     let m = copiesAt.get(tp);
     if (!m) {
       m = new Map();
@@ -178,7 +179,7 @@ export function buildIndex(steps: readonly TraceStep[], partitions: readonly Par
       switch (f.kind) {
         case 'append': {
           if (f.control !== null || f.topic.startsWith('__') || ignored.has(f.topic)) break;
-          const rows = present.get(`${f.topic}-${f.partition}`);
+          const rows = present.get(keyOf(f));
           for (let o = f.baseOffset; o <= f.lastOffset; o++) {
             const i = o - f.baseOffset;
             const row = rows?.get(o);
@@ -297,7 +298,7 @@ export function buildIndex(steps: readonly TraceStep[], partitions: readonly Par
             committed.set(f.groupId, byTp);
           }
           for (const o of f.offsets) {
-            const name = `${o.topic}-${o.partition}`;
+            const name = keyOf(o);
             const prev = byTp.get(name);
             if (!prev || o.offset > prev.offset) byTp.set(name, { offset: o.offset, step: s.i });
           }

@@ -3,6 +3,8 @@
  * where a read_committed reader is stalled behind the LSO and what pins it, what each application
  * processed and which events its group never processed, and what each system outside Kafka took in.
  */
+
+import { keyOf, recordAddress, topicPartitionKey } from '../protocol/topicPartition';
 import type { Occurrence, RunIndex } from './verdictIndex';
 import { coordinatorView } from './verdictTopics';
 import type { CopyState, DeliveryFinding, Loss, ProcessingFinding, ReaderEvent, SinkFinding, Stall } from './verdictTypes';
@@ -44,14 +46,14 @@ function owner(ctx: ReaderContext, members: readonly ReaderSpec[], topic: string
     const best = new Map<string, { id: string; step: number }>();
     for (const m of members)
       for (const o of [...(ctx.index.delivered.get(m.id) ?? []), ...(ctx.index.processed.get(m.id) ?? [])]) {
-        const tp = `${o.topic}-${o.partition}`;
+        const tp = keyOf(o);
         const b = best.get(tp);
         if (!b || o.step > b.step) best.set(tp, { id: m.id, step: o.step });
       }
     last = new Map([...best].map(([tp, b]) => [tp, b.id]));
     ctx.owners.set(key, last);
   }
-  return last.get(`${topic}-${partition}`) ?? members.find((m) => m.topics.includes(topic))?.id ?? null;
+  return last.get(topicPartitionKey(topic, partition)) ?? members.find((m) => m.topics.includes(topic))?.id ?? null;
 }
 
 function groupOf(r: ReaderSpec, pool: readonly ReaderSpec[]): ReaderSpec[] {
@@ -82,7 +84,7 @@ export function stallsOf(ctx: ReaderContext, r: ReaderSpec, pool: readonly Reade
       lastStableOffset: p.lastStableOffset,
       highWatermark: p.highWatermark,
       blocked: blockedRows.length,
-      blockedEventIds: [...new Set(blockedRows.map((x) => x.headers.event_id ?? `${p.topic}-${p.partition}@${x.offset}`))],
+      blockedEventIds: [...new Set(blockedRows.map((x) => x.headers.event_id ?? recordAddress(p.topic, p.partition, x.offset)))],
       sinceTime: sinceStep === null ? pin.timestamp : ctx.index.stepTime(sinceStep),
       sinceStep,
       producerId: pin.producerId,
@@ -168,7 +170,7 @@ function dueFor(ctx: ReaderContext, members: readonly AppSpec[], stalls: readonl
         topic: p.topic,
         partition: p.partition,
         offset: x.offset,
-        key: x.headers.event_id ?? `${p.topic}-${p.partition}@${x.offset}`,
+        key: x.headers.event_id ?? recordAddress(p.topic, p.partition, x.offset),
         eventId: x.headers.event_id ?? null,
       });
     }
@@ -192,7 +194,7 @@ export function processingLosses(ctx: ReaderContext): Map<string, Loss[]> {
     for (const d of dueFor(ctx, members, stalls)) {
       if (done.has(`${d.topic}|${d.key}`)) continue;
       const app = owner(ctx, members, d.topic, d.partition) ?? (members[0] as AppSpec).id;
-      const c = committed?.get(`${d.topic}-${d.partition}`);
+      const c = committed?.get(keyOf(d));
       let cause: string | null = null;
       if (c && c.offset > d.offset) cause = 'committed-past';
       else if (ctx.final)

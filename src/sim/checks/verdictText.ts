@@ -6,6 +6,7 @@
  * copy states, for tables.
  */
 import { count, eachOnce, josa, type Language, list, say, times } from '../narration/language';
+import { keyOf, recordAddress } from '../protocol/topicPartition';
 import type {
   Copy,
   CopyState,
@@ -82,7 +83,7 @@ function lossClause(lang: Language, l: Loss, n = 1): string {
           `never sent: ${a} stopped on a fatal error first`,
           `보내지 못했습니다. ${josa(a, '이/가')} 먼저 치명적 오류로 멈췄습니다`,
         );
-      if (l.cause === 'down') return say(lang, `never sent: ${a} is down`, `보내지 못했습니다. ${josa(a, '이/가')} 내려가 있습니다`);
+      if (l.cause === 'down') return say(lang, `never sent: ${a} is down`, `보내지 못했습니다. ${josa(a, '이/가')} 중단된 상태입니다`);
       return say(lang, `never sent by ${a} before the run ended`, `실행이 끝날 때까지 ${josa(a, '이/가')} 보내지 않았습니다`);
     case 'aborted-only':
       if (l.cause === 'timeout')
@@ -125,7 +126,7 @@ function lossClause(lang: Language, l: Loss, n = 1): string {
         ? say(
             lang,
             `in the outbox table, never published: ${a} is down`,
-            `outbox 테이블에 있지만 발행되지 않았습니다. ${josa(a, '이/가')} 내려가 있습니다`,
+            `outbox 테이블에 있지만 발행되지 않았습니다. ${josa(a, '이/가')} 중단된 상태입니다`,
           )
         : say(lang, `in the outbox table, never published by ${a}`, `outbox 테이블에 있지만 ${josa(a, '이/가')} 발행하지 않았습니다`);
     case 'not-written':
@@ -140,7 +141,7 @@ function lossClause(lang: Language, l: Loss, n = 1): string {
       if (l.cause === 'stopped')
         return say(lang, `never processed: ${l.subject} stopped`, `처리되지 않았습니다. ${josa(l.subject, '이/가')} 멈췄습니다`);
       if (l.cause === 'down')
-        return say(lang, `never processed: ${l.subject} is down`, `처리되지 않았습니다. ${josa(l.subject, '이/가')} 내려가 있습니다`);
+        return say(lang, `never processed: ${l.subject} is down`, `처리되지 않았습니다. ${josa(l.subject, '이/가')} 중단된 상태입니다`);
       return say(lang, 'never processed by the end of the run', '실행이 끝날 때까지 처리되지 않았습니다');
     case 'not-applied':
       return l.cause === 'no-call'
@@ -333,7 +334,7 @@ function topicText(lang: Language, f: TopicFinding): string {
   const removedOf = f.notable.filter((e) => !lost.has(e.eventId) && e.copies.some((c) => c.state === 'removed'));
   if (removedOf.length) {
     const offsets = removedOf.flatMap((e) =>
-      e.copies.filter((c) => c.state === 'removed').map((c) => `${c.topic}-${c.partition}@${c.offset}`),
+      e.copies.filter((c) => c.state === 'removed').map((c) => recordAddress(c.topic, c.partition, c.offset)),
     );
     parts.push(
       say(
@@ -365,7 +366,7 @@ function topicText(lang: Language, f: TopicFinding): string {
 // ------------------------------------------------------------------ readers
 
 function stallText(lang: Language, s: Stall): string {
-  const tp = `${s.topic}-${s.partition}`;
+  const tp = keyOf(s);
   const who = `producerId ${s.producerId}, epoch ${s.producerEpoch}${s.transactionalId ? ` (transactional.id ${s.transactionalId})` : ''}`;
   const blocked = ids(lang, s.blockedEventIds);
   const state = s.coordinatorState ?? say(lang, 'none', '없음');
@@ -444,7 +445,7 @@ function processingText(lang: Language, f: ProcessingFinding): string {
       lang,
       f.stalls.flatMap((s) => s.blockedEventIds),
     );
-    const where = f.stalls.map((s) => `${s.topic}-${s.partition}`).join(', ');
+    const where = f.stalls.map(keyOf).join(', ');
     parts.push(
       say(
         lang,

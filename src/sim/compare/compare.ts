@@ -6,6 +6,7 @@
  */
 import type { Status } from '../checks/verdictTypes';
 import type { RunCost } from '../cost/cost';
+import { keyOf } from '../protocol/topicPartition';
 import type { TraceSummary } from '../trace/summary';
 
 export interface LayerDiff {
@@ -39,9 +40,9 @@ function figure(name: string, a: number | null | undefined, b: number | null | u
 }
 
 export function compareRuns(a: { summary: TraceSummary; cost: RunCost }, b: { summary: TraceSummary; cost: RunCost }): Comparison {
-  const keyOf = (l: { layer: string; subject: string | null }) => `${l.layer}\u0000${l.subject ?? ''}`;
-  const la = new Map(a.summary.verdict.layers.map((l) => [keyOf(l), l]));
-  const lb = new Map(b.summary.verdict.layers.map((l) => [keyOf(l), l]));
+  const layerKey = (l: { layer: string; subject: string | null }) => `${l.layer}\u0000${l.subject ?? ''}`;
+  const la = new Map(a.summary.verdict.layers.map((l) => [layerKey(l), l]));
+  const lb = new Map(b.summary.verdict.layers.map((l) => [layerKey(l), l]));
   const keys = [...new Set([...la.keys(), ...lb.keys()])];
   const layers = keys.map((k) => {
     const x = la.get(k);
@@ -57,10 +58,8 @@ export function compareRuns(a: { summary: TraceSummary; cost: RunCost }, b: { su
       differs: x?.status !== y?.status || x?.sentence !== y?.sentence,
     };
   });
-  const names = [
-    ...new Set([...a.summary.partitions, ...b.summary.partitions].filter((p) => !p.internal).map((p) => `${p.topic}-${p.partition}`)),
-  ];
-  const part = (s: TraceSummary, n: string) => s.partitions.find((p) => `${p.topic}-${p.partition}` === n);
+  const names = [...new Set([...a.summary.partitions, ...b.summary.partitions].filter((p) => !p.internal).map(keyOf))];
+  const part = (s: TraceSummary, n: string) => s.partitions.find((p) => keyOf(p) === n);
   const partitions = names.flatMap((n) => [
     figure(`${n} log end offset`, part(a.summary, n)?.logEndOffset, part(b.summary, n)?.logEndOffset),
     figure(`${n} LSO`, part(a.summary, n)?.lastStableOffset, part(b.summary, n)?.lastStableOffset),

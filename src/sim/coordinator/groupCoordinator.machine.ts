@@ -19,7 +19,7 @@ import { type ClusterMetadata, CONSUMER_OFFSETS_TOPIC } from '../cluster/metadat
 import { BROKER_REQUEST_TIMEOUT_MS } from '../config/clusterConfig';
 import type { DisconnectedEvent, RpcEvent, TimerEvent } from '../kernel/effects';
 import type { ActorId, RpcName } from '../kernel/envelope';
-import { appendMarker, appendProducerBatch, type PartitionLog, partitionName } from '../log/partitionLog';
+import { appendMarker, appendProducerBatch, type PartitionLog } from '../log/partitionLog';
 import { coordinatorPartitionFor } from '../producer/partitioner';
 import type { KafkaError } from '../protocol/errors';
 import type {
@@ -32,6 +32,7 @@ import type {
   TxnOffsetCommitRequest,
   WriteTxnMarkersRequest,
 } from '../protocol/messages';
+import { keyOf, parseTopicPartition, topicPartitionKey } from '../protocol/topicPartition';
 import {
   type ConsumerGroup,
   emptyGroup,
@@ -76,7 +77,7 @@ export interface GroupCoordinatorInput {
 type Draft = Mutable<GroupCoordinatorContext>;
 
 function offsetsLogKey(d: Draft, groupId: string): string {
-  return partitionName(CONSUMER_OFFSETS_TOPIC, coordinatorPartitionFor(groupId, d.meta.consumerOffsetsPartitions));
+  return topicPartitionKey(CONSUMER_OFFSETS_TOPIC, coordinatorPartitionFor(groupId, d.meta.consumerOffsetsPartitions));
 }
 
 function putGroup(d: Draft, g: ConsumerGroup): void {
@@ -182,7 +183,7 @@ function writeOffsets(
       baseSequence: -1,
       isTransactional: producer !== null,
       records: offsets.map((o) => ({
-        key: `${groupId}/${o.topic}-${o.partition}`,
+        key: `${groupId}/${keyOf(o)}`,
         value: String(o.offset),
         headers: {},
         timestamp: now,
@@ -207,7 +208,7 @@ const onOffsetCommit = (ctx: GroupCoordinatorContext, ev: RpcEvent<OffsetCommitR
   if (!error) error = writeOffsets(d, req.groupId, req.offsets, null, ev.now);
   if (!error) {
     const committed = { ...g.committed };
-    for (const o of req.offsets) committed[partitionName(o.topic, o.partition)] = o.offset;
+    for (const o of req.offsets) committed[keyOf(o)] = o.offset;
     g = { ...g, committed };
     putGroup(d, g);
     out.fact({
@@ -226,7 +227,7 @@ function writeTxnOffsets(d: Draft, req: TxnOffsetCommitRequest, now: number): Ka
   let g = d.groups[req.groupId] ?? emptyGroup(req.groupId);
   const error = writeOffsets(d, req.groupId, req.offsets, { producerId: req.producerId, producerEpoch: req.producerEpoch }, now);
   if (error) return error;
-  const offsets = Object.fromEntries(req.offsets.map((o) => [partitionName(o.topic, o.partition), o.offset]));
+  const offsets = Object.fromEntries(req.offsets.map((o) => [keyOf(o), o.offset]));
   const others = g.pending.filter((p) => p.producerId !== req.producerId);
   const mine = g.pending.find((p) => p.producerId === req.producerId);
   g = { ...g, pending: [...others, { producerId: req.producerId, offsets: { ...(mine?.offsets ?? {}), ...offsets } }] };
@@ -339,7 +340,7 @@ const onOffsetFetch = (ctx: GroupCoordinatorContext, ev: RpcEvent<OffsetFetchReq
   const req = ev.payload;
   const g = ctx.groups[req.groupId];
   const offsets = req.partitions.map((p) => {
-    const name = partitionName(p.topic, p.partition);
+    const name = keyOf(p);
     const unstable = req.requireStable && (g?.pending ?? []).some((x) => x.offsets[name] !== undefined);
     return {
       ...p,
@@ -359,7 +360,7 @@ const onWriteTxnMarkers = (ctx: GroupCoordinatorContext, ev: RpcEvent<WriteTxnMa
   for (const m of ev.payload.markers) {
     const partitions: (TopicPartition & { error: KafkaError })[] = [];
     for (const tp of m.partitions) {
-      const key = partitionName(tp.topic, tp.partition);
+      const key = keyOf(tp);
       const log = d.logs[key];
       if (!log) {
         partitions.push({ ...tp, error: 'NOT_LEADER_OR_FOLLOWER' });
@@ -401,10 +402,7 @@ const onWriteTxnMarkers = (ctx: GroupCoordinatorContext, ev: RpcEvent<WriteTxnMa
             kind: 'offsetsCommitted',
             groupId: g.groupId,
             generationId: g.generationId,
-            offsets: Object.entries(pending.offsets).map(([name, offset]) => {
-              const dash = name.lastIndexOf('-');
-              return { topic: name.slice(0, dash), partition: Number(name.slice(dash + 1)), offset };
-            }),
+            offsets: Object.entries(pending.offsets).map(([name, offset]) => ({ ...parseTopicPartition(name), offset })),
             transactional: true,
           });
         }
@@ -476,7 +474,7 @@ export const groupCoordinatorMachine = setup({
     meta: input.meta,
     config: input.config,
     groups: {},
-    logs: Object.fromEntries(input.logs.map((l) => [partitionName(l.topic, l.partition), l])),
+    logs: Object.fromEntries(input.logs.map((l) => [keyOf(l), l])),
     verifying: [],
     nextCorrelationId: 0,
   }),

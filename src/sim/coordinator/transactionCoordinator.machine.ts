@@ -19,7 +19,7 @@ import { handle, type Out, pendingRequest } from '../actors/out';
 import { type ClusterMetadata, leaderOf, TRANSACTION_STATE_TOPIC } from '../cluster/metadata';
 import type { DisconnectedEvent, RpcEvent, TimerEvent } from '../kernel/effects';
 import type { ActorId } from '../kernel/envelope';
-import { appendProducerBatch, type PartitionLog, partitionName } from '../log/partitionLog';
+import { appendProducerBatch, type PartitionLog } from '../log/partitionLog';
 import { coordinatorPartitionFor } from '../producer/partitioner';
 import type { KafkaError } from '../protocol/errors';
 import type {
@@ -30,6 +30,7 @@ import type {
   TopicPartition,
   WriteTxnMarkersResponse,
 } from '../protocol/messages';
+import { keyOf, parseTopicPartition, topicPartitionKey } from '../protocol/topicPartition';
 import { decodeTxnRecord, encodeTxnRecord, type TxnMetadata } from './transactionMetadata';
 import { canTransition, type TxnState } from './transactionState';
 
@@ -101,7 +102,7 @@ type Draft = Mutable<TxnCoordinatorContext>;
 const MAX_EPOCH = 32766;
 
 function stateLogKey(d: Draft, transactionalId: string): string {
-  return partitionName(TRANSACTION_STATE_TOPIC, coordinatorPartitionFor(transactionalId, d.meta.transactionStatePartitions));
+  return topicPartitionKey(TRANSACTION_STATE_TOPIC, coordinatorPartitionFor(transactionalId, d.meta.transactionStatePartitions));
 }
 
 /** Writes a transactional.id's new metadata to `__transaction_state` and makes it current. */
@@ -190,8 +191,7 @@ function sendMarkers(d: Draft, transactionalId: string, out: Out): void {
   const byLeader = new Map<ActorId, TopicPartition[]>();
   for (const p of work.remaining) {
     if (busy.has(p)) continue;
-    const dash = p.lastIndexOf('-');
-    const tp = { topic: p.slice(0, dash), partition: Number(p.slice(dash + 1)) };
+    const tp = parseTopicPartition(p);
     const leader = leaderOf(d.meta, tp.topic, tp.partition);
     if (!leader) continue;
     byLeader.set(leader, [...(byLeader.get(leader) ?? []), tp]);
@@ -219,7 +219,7 @@ function sendMarkers(d: Draft, transactionalId: string, out: Out): void {
       // TransactionMarkerChannelManager's NetworkClient: the broker's request.timeout.ms
       { timeoutMs: d.config.requestTimeoutMs },
     );
-    inFlight = { ...inFlight, [correlationId]: partitions.map((tp) => partitionName(tp.topic, tp.partition)) };
+    inFlight = { ...inFlight, [correlationId]: partitions.map(keyOf) };
   }
   d.markers = { ...d.markers, [transactionalId]: { ...work, inFlight } };
 }
@@ -358,7 +358,7 @@ function addPartitions(
 const onAddPartitions = (ctx: TxnCoordinatorContext, ev: RpcEvent<AddPartitionsToTxnRequest>, out: Out): TxnCoordinatorContext => {
   const d: Draft = { ...ctx };
   const req = ev.payload;
-  const names = req.partitions.map((p) => partitionName(p.topic, p.partition));
+  const names = req.partitions.map(keyOf);
   if (req.verifyOnly) {
     // a leader checking, before it accepts a transactional batch, that the partition is in the transaction
     const m = d.txns[req.transactionalId];
@@ -392,7 +392,7 @@ const onAddOffsets = (ctx: TxnCoordinatorContext, ev: RpcEvent<AddOffsetsToTxnRe
   const d: Draft = { ...ctx };
   const req = ev.payload;
   // the group's __consumer_offsets partition joins the transaction, so it gets a marker too
-  const offsetsPartition = partitionName('__consumer_offsets', coordinatorPartitionFor(req.groupId, d.meta.consumerOffsetsPartitions));
+  const offsetsPartition = topicPartitionKey('__consumer_offsets', coordinatorPartitionFor(req.groupId, d.meta.consumerOffsetsPartitions));
   addPartitions(d, ev, req.transactionalId, req.producerId, req.producerEpoch, [offsetsPartition], 'AddOffsetsToTxnResponse', {}, out);
   return d;
 };
@@ -518,7 +518,7 @@ const onMarkersResponse = (
   let retry = false;
   for (const r of ev.payload.markers)
     for (const p of r.partitions) {
-      const name = partitionName(p.topic, p.partition);
+      const name = keyOf(p);
       // acknowledged, or refused for good (a newer epoch already wrote there): stop sending
       if (p.error === 'NONE' || p.error === 'INVALID_PRODUCER_EPOCH' || p.error === 'TRANSACTION_COORDINATOR_FENCED')
         remaining = remaining.filter((x) => x !== name);
@@ -614,7 +614,7 @@ export const transactionCoordinatorMachine = setup({
     nextProducerId: 1000,
     coordinatorEpoch: 0,
     txns: {},
-    logs: Object.fromEntries(input.logs.map((l) => [partitionName(l.topic, l.partition), l])),
+    logs: Object.fromEntries(input.logs.map((l) => [keyOf(l), l])),
     markers: {},
     nextCorrelationId: 0,
   }),

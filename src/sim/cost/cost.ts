@@ -22,6 +22,7 @@
 import type { EnvelopeRecord } from '../kernel/envelope';
 import { isRequestRpc, type RequestRpc } from '../kernel/envelope';
 import type { TraceStep } from '../kernel/simulation';
+import { keyOf, recordAddress } from '../protocol/topicPartition';
 import type { Fact } from '../trace/facts';
 import type { PartitionRow } from '../trace/logView';
 
@@ -87,8 +88,6 @@ export function spread(values: readonly number[]): Spread {
   return { count: s.length, p50: percentile(s, 50), p99: percentile(s, 99), max: s.length ? (s[s.length - 1] as number) : null };
 }
 
-const key = (topic: string, partition: number, offset: number) => `${topic}-${partition}@${offset}`;
-
 /** Per record offset: when its batch was appended and when it became stable (its marker's append; the append itself outside transactions). */
 function appendTimes(steps: readonly TraceStep[]): { appendedAt: Map<string, number>; stableAt: Map<string, number> } {
   const appendedAt = new Map<string, number>();
@@ -97,7 +96,7 @@ function appendTimes(steps: readonly TraceStep[]): { appendedAt: Map<string, num
   for (const s of steps)
     for (const f of s.facts as readonly Fact[]) {
       if (f.kind !== 'append') continue;
-      const tp = `${f.topic}-${f.partition}`;
+      const tp = keyOf(f);
       const pk = `${tp}#${f.producerId}`;
       if (f.control) {
         for (const k of pending.get(pk) ?? []) stableAt.set(k, s.t);
@@ -105,7 +104,7 @@ function appendTimes(steps: readonly TraceStep[]): { appendedAt: Map<string, num
         continue;
       }
       for (let o = f.baseOffset; o <= f.lastOffset; o++) {
-        const k = key(f.topic, f.partition, o);
+        const k = recordAddress(f.topic, f.partition, o);
         appendedAt.set(k, s.t);
         if (f.transactional) pending.set(pk, [...(pending.get(pk) ?? []), k]);
         else stableAt.set(k, s.t);
@@ -136,11 +135,11 @@ export function computeCost(input: CostInput): RunCost {
   const committedKeys: string[] = [];
   for (const p of input.partitions) {
     for (const r of p.records) {
-      createTime.set(key(p.topic, p.partition, r.offset), r.timestamp);
+      createTime.set(recordAddress(p.topic, p.partition, r.offset), r.timestamp);
       if (p.internal || ignored.has(p.topic) || r.control) continue;
       if (r.txnOutcome === null || r.txnOutcome === 'committed') {
         committedRecords++;
-        committedKeys.push(key(p.topic, p.partition, r.offset));
+        committedKeys.push(recordAddress(p.topic, p.partition, r.offset));
         firstSend = Math.min(firstSend, r.timestamp);
       }
     }
@@ -155,7 +154,7 @@ export function computeCost(input: CostInput): RunCost {
   for (const s of input.steps)
     for (const f of s.facts as readonly Fact[]) {
       if (f.kind !== 'delivered' || ignored.has(f.topic)) continue;
-      const k = key(f.topic, f.partition, f.offset);
+      const k = recordAddress(f.topic, f.partition, f.offset);
       let c = perConsumer.get(f.consumer);
       if (!c) {
         c = { isolationLevel: f.isolationLevel, firstPollAt: firstPollOf(f.consumer), latency: [], lsoWait: [] };

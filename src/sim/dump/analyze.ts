@@ -11,6 +11,9 @@
  * Pure: no DOM. Each partition becomes a PartitionRow, so lanes and the SVG export draw it as they
  * draw a run.
  */
+
+import type { Mutable } from '../actors/draft';
+import { keyOf, topicPartitionKey } from '../protocol/topicPartition';
 import type { PartitionRow, RecordRow, TxnOutcome } from '../trace/logView';
 import type { DumpBatch, DumpIssue, DumpSegment, ParsedDump } from './types';
 
@@ -89,7 +92,7 @@ export interface DumpAnalysis {
 }
 
 /** Rows are made here and their outcome set when the marker is found (no copy per record). */
-type MutableRow = { -readonly [K in keyof RecordRow]: RecordRow[K] };
+type MutableRow = Mutable<RecordRow>;
 
 interface Open {
   producerId: number;
@@ -103,7 +106,7 @@ interface Open {
 function groupSegments(segments: readonly DumpSegment[]): DumpSegment[][] {
   const by = new Map<string, DumpSegment[]>();
   for (const s of segments) {
-    const k = `${s.topic}-${s.partition}`;
+    const k = keyOf(s);
     const list = by.get(k);
     if (list) list.push(s);
     else by.set(k, [s]);
@@ -256,7 +259,7 @@ function analyzePartition(segs: DumpSegment[]): DumpLane {
   const logStart = first.summary?.logStartOffset ?? first.baseOffset ?? batches[0]?.baseOffset ?? 0;
   const leader = first.leader ?? '(dump)';
   return {
-    key: `${topic}-${partition}`,
+    key: topicPartitionKey(topic, partition),
     topic,
     partition,
     files: segs.map((s) => ({

@@ -95,10 +95,6 @@ export function createPartitionLog(
   };
 }
 
-export function partitionName(topic: string, partition: number): string {
-  return `${topic}-${partition}`;
-}
-
 /** Size of a record for segment.bytes (Kafka's v2 record overhead is about this much). */
 export function estimateRecordBytes(r: { key: string | null; value: string | null; headers: Readonly<Record<string, string>> }): number {
   let n = 20 + (r.key?.length ?? 0) + (r.value?.length ?? 0);

@@ -35,5 +35,3 @@ export function actorConfig(ctx: NarrationContext, actorId: string): Readonly<Re
   const input = ctx.trace.built.specs.find((s) => s.id === actorId)?.input as { config?: Record<string, unknown> } | undefined;
   return input?.config ?? null;
 }
-
-export const tp = (topic: string, partition: number): string => `${topic}-${partition}`;

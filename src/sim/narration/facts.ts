@@ -3,8 +3,10 @@
  * Kafka's words, and — where the rest of the run tells — why it matters ("again", "the second
  * time", "a new producerId").
  */
+
+import { keyOf } from '../protocol/topicPartition';
 import type { Fact } from '../trace/facts';
-import { type NarrationContext, processingMode, tp } from './context';
+import { type NarrationContext, processingMode } from './context';
 import { explainError } from './errors';
 import { count, josa, list, ordinal, range, say } from './language';
 import { translateDuring, translateNote, translateReason, translateRefusal } from './notes';
@@ -20,13 +22,13 @@ function explainOnce(ctx: NarrationContext, error: string): string | null {
 }
 
 function offsetsText(offsets: readonly { topic: string; partition: number; offset: number }[]): string {
-  return offsets.map((o) => `${tp(o.topic, o.partition)}=${o.offset}`).join(', ');
+  return offsets.map((o) => `${keyOf(o)}=${o.offset}`).join(', ');
 }
 
 function append(ctx: NarrationContext, f: F<'append'>): string {
   const { lang, names } = ctx;
   const broker = names.actor(ctx.step.actor);
-  const where = tp(f.topic, f.partition);
+  const where = keyOf(f);
   if (f.control !== null) {
     const offsetsTopic = f.topic === '__consumer_offsets';
     const ids = `producerId ${f.producerId} epoch ${f.producerEpoch}`;
@@ -157,8 +159,8 @@ function duplicate(ctx: NarrationContext, f: F<'duplicate'>): string {
   const broker = ctx.names.actor(ctx.step.actor);
   return say(
     ctx.lang,
-    `${broker} appended nothing to ${tp(f.topic, f.partition)}: seq ${range(f.baseSequence, f.lastSequence)} of producerId ${f.producerId} epoch ${f.producerEpoch} is a duplicate; it answered with the original offset ${f.baseOffset}`,
-    `${josa(broker, '은/는')} ${tp(f.topic, f.partition)}에 아무것도 추가하지 않았습니다. producerId ${f.producerId}, epoch ${f.producerEpoch}의 seq ${josa(range(f.baseSequence, f.lastSequence), '은/는')} 중복이므로 원래 offset ${josa(String(f.baseOffset), '으로/로')} 응답했습니다.`,
+    `${broker} appended nothing to ${keyOf(f)}: seq ${range(f.baseSequence, f.lastSequence)} of producerId ${f.producerId} epoch ${f.producerEpoch} is a duplicate; it answered with the original offset ${f.baseOffset}`,
+    `${josa(broker, '은/는')} ${keyOf(f)}에 아무것도 추가하지 않았습니다. producerId ${f.producerId}, epoch ${f.producerEpoch}의 seq ${josa(range(f.baseSequence, f.lastSequence), '은/는')} 중복이므로 원래 offset ${josa(String(f.baseOffset), '으로/로')} 응답했습니다.`,
   );
 }
 
@@ -167,8 +169,8 @@ function rejected(ctx: NarrationContext, f: F<'rejected'>): string {
   const why = explainError(f.error, ctx.lang);
   return say(
     ctx.lang,
-    `${broker} rejected the batch for ${tp(f.topic, f.partition)} from producerId ${f.producerId} epoch ${f.producerEpoch} (seq ${f.baseSequence}) with ${f.error}${why ? `: ${why}` : ''}`,
-    `${josa(broker, '은/는')} producerId ${f.producerId}, epoch ${f.producerEpoch}의 ${tp(f.topic, f.partition)} 배치(seq ${f.baseSequence})를 ${josa(f.error, '으로/로')} 거부했습니다${why ? `. ${why}.` : '.'}`,
+    `${broker} rejected the batch for ${keyOf(f)} from producerId ${f.producerId} epoch ${f.producerEpoch} (seq ${f.baseSequence}) with ${f.error}${why ? `: ${why}` : ''}`,
+    `${josa(broker, '은/는')} producerId ${f.producerId}, epoch ${f.producerEpoch}의 ${keyOf(f)} 배치(seq ${f.baseSequence})를 ${josa(f.error, '으로/로')} 거부했습니다${why ? `. ${why}.` : '.'}`,
   );
 }
 
@@ -240,7 +242,7 @@ function sendResults(ctx: NarrationContext, fs: readonly F<'sendResult'>[]): str
   const bad = fs.filter((f) => f.error !== null);
   if (ok.length) {
     const who = ctx.names.process((ok[0] as F<'sendResult'>).client);
-    const where = [...new Set(ok.map((f) => tp(f.topic, f.partition)))].join(', ');
+    const where = [...new Set(ok.map((f) => keyOf(f)))].join(', ');
     const offsets = ok.map((f) => f.offset as number);
     const events = [...new Set(ok.map((f) => f.eventId).filter((e): e is string => e !== null))];
     const what = events.length
@@ -294,7 +296,7 @@ function delivered(ctx: NarrationContext, fs: readonly F<'delivered'>[]): string
   for (const [consumer, recs] of byConsumer) {
     const first = recs[0] as F<'delivered'>;
     const who = ctx.names.actor(`${consumer}.consumer`);
-    const parts = [...new Set(recs.map((r) => tp(r.topic, r.partition)))];
+    const parts = [...new Set(recs.map((r) => keyOf(r)))];
     const offsets = recs.map((r) => r.offset);
     const counts = new Map<string, number>();
     for (const r of recs) if (r.headers.event_id) counts.set(r.headers.event_id, (counts.get(r.headers.event_id) ?? 0) + 1);
@@ -337,7 +339,7 @@ function skipped(ctx: NarrationContext, fs: readonly F<'skipped'>[]): string[] {
         f.reason === 'aborted'
           ? say(lang, 'records of an aborted transaction', '취소된 트랜잭션의 레코드')
           : say(lang, 'a transaction marker', '트랜잭션 마커');
-      return `${tp(f.topic, f.partition)} offset ${range(f.baseOffset, f.lastOffset)} (${why})`;
+      return `${keyOf(f)} offset ${range(f.baseOffset, f.lastOffset)} (${why})`;
     });
     return say(
       lang,
@@ -352,7 +354,7 @@ function processed(ctx: NarrationContext, f: F<'processed'>): string {
   const who = ctx.names.actor(`${f.app}.app`);
   const key = eventKey(f.eventId, f.topic, f.partition, f.offset);
   const n = countUpTo(ctx.index.processed.get(`${f.app}|${key}`), ctx.step.i);
-  const what = `${tp(f.topic, f.partition)} offset ${f.offset}${f.eventId ? ` (${f.eventId})` : ''}`;
+  const what = `${keyOf(f)} offset ${f.offset}${f.eventId ? ` (${f.eventId})` : ''}`;
   let text = say(lang, `${who} processed ${what}`, `${josa(who, '이/가')} ${josa(what, '을/를')} 처리했습니다.`);
   if (n > 1 && f.eventId)
     text += say(
@@ -555,8 +557,8 @@ function rebalance(ctx: NarrationContext, f: F<'rebalance'>): string {
 function cleaned(ctx: NarrationContext, f: F<'cleaned'>): string {
   return say(
     ctx.lang,
-    `the log cleaner compacted ${tp(f.topic, f.partition)} up to offset ${f.cleanedUpTo}: ${count(f.removed, 'older record')} with a newer value for the same key are gone, and no offset changed`,
-    `로그 클리너가 ${josa(tp(f.topic, f.partition), '을/를')} offset ${f.cleanedUpTo}까지 컴팩션했습니다. 같은 키의 더 새 값이 있는 이전 레코드 ${f.removed}개가 사라졌고 offset은 바뀌지 않았습니다.`,
+    `the log cleaner compacted ${keyOf(f)} up to offset ${f.cleanedUpTo}: ${count(f.removed, 'older record')} with a newer value for the same key are gone, and no offset changed`,
+    `로그 클리너가 ${josa(keyOf(f), '을/를')} offset ${f.cleanedUpTo}까지 컴팩션했습니다. 같은 키의 더 새 값이 있는 이전 레코드 ${f.removed}개가 사라졌고 offset은 바뀌지 않았습니다.`,
   );
 }
 

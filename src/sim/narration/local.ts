@@ -3,7 +3,9 @@
  * transaction timeout check …), local calls between an application and its Kafka
  * clients (send, poll, commitSync, commitTransaction …), and boots.
  */
-import { actorConfig, type NarrationContext, processingMode, tp } from './context';
+
+import { topicPartitionKey } from '../protocol/topicPartition';
+import { actorConfig, type NarrationContext, processingMode } from './context';
 import { explainError } from './errors';
 import { count, josa, list, say } from './language';
 
@@ -11,7 +13,9 @@ type P = Record<string, unknown>;
 const str = (v: unknown): string => (typeof v === 'string' ? v : String(v ?? ''));
 const num = (v: unknown): number => (typeof v === 'number' ? v : Number(v ?? 0));
 const offsetList = (v: unknown): string =>
-  Array.isArray(v) ? v.map((x) => `${tp(str((x as P).topic), num((x as P).partition))}=${num((x as P).offset)}`).join(', ') : '';
+  Array.isArray(v)
+    ? v.map((x) => `${topicPartitionKey(str((x as P).topic), num((x as P).partition))}=${num((x as P).offset)}`).join(', ')
+    : '';
 
 /** "Produce to broker-0" for what the step sent. */
 function sentText(ctx: NarrationContext): string {
@@ -218,8 +222,8 @@ function replyClause(ctx: NarrationContext, who: string, d: P): string {
     case 'send':
       return say(
         lang,
-        `send() returned to ${who} at once: the record waits in the producer's batch for ${tp(str(d.topic), num(d.partition))} (send is asynchronous)`,
-        `send()는 바로 반환됐습니다. 레코드는 ${tp(str(d.topic), num(d.partition))}용 배치에서 기다립니다(send는 비동기입니다).`,
+        `send() returned to ${who} at once: the record waits in the producer's batch for ${topicPartitionKey(str(d.topic), num(d.partition))} (send is asynchronous)`,
+        `send()는 바로 반환됐습니다. 레코드는 ${topicPartitionKey(str(d.topic), num(d.partition))}용 배치에서 기다립니다(send는 비동기입니다).`,
       );
     case 'poll': {
       const recs = Array.isArray(d.records) ? (d.records as P[]) : [];
@@ -355,8 +359,8 @@ export function callClause(ctx: NarrationContext): string {
     case 'useExternalOffsets':
       return say(
         lang,
-        `${target} will start ${tp(str(d.topic), num(d.partition))} at offset ${num(d.offset)}, the position stored in the database with the results`,
-        `${josa(target, '은/는')} ${josa(tp(str(d.topic), num(d.partition)), '을/를')} 결과와 함께 데이터베이스에 저장된 offset ${num(d.offset)}부터 읽습니다.`,
+        `${target} will start ${topicPartitionKey(str(d.topic), num(d.partition))} at offset ${num(d.offset)}, the position stored in the database with the results`,
+        `${josa(target, '은/는')} ${josa(topicPartitionKey(str(d.topic), num(d.partition)), '을/를')} 결과와 함께 데이터베이스에 저장된 offset ${num(d.offset)}부터 읽습니다.`,
       );
     case 'restart': {
       const r = role(step.actor);

@@ -2,7 +2,9 @@
  * A delivered envelope, said in terms of the Kafka RPC it carries — for steps whose facts do not
  * already tell the story (requests that only queue work, responses that only move a client on).
  */
-import { actorConfig, type NarrationContext, tp } from './context';
+
+import { topicPartitionKey } from '../protocol/topicPartition';
+import { actorConfig, type NarrationContext } from './context';
 import { explainError } from './errors';
 import { josa, list, say } from './language';
 import { poss } from './names';
@@ -10,9 +12,12 @@ import { poss } from './names';
 type P = Record<string, unknown>;
 const str = (v: unknown): string => (typeof v === 'string' ? v : String(v ?? ''));
 const num = (v: unknown): number => (typeof v === 'number' ? v : Number(v ?? 0));
-const tps = (v: unknown): string[] => (Array.isArray(v) ? v.map((x) => tp(str((x as P).topic), num((x as P).partition))) : []);
+const tps = (v: unknown): string[] =>
+  Array.isArray(v) ? v.map((x) => topicPartitionKey(str((x as P).topic), num((x as P).partition))) : [];
 const offsetList = (v: unknown): string =>
-  Array.isArray(v) ? v.map((x) => `${tp(str((x as P).topic), num((x as P).partition))}=${num((x as P).offset)}`).join(', ') : '';
+  Array.isArray(v)
+    ? v.map((x) => `${topicPartitionKey(str((x as P).topic), num((x as P).partition))}=${num((x as P).offset)}`).join(', ')
+    : '';
 
 function errorPart(ctx: NarrationContext, error: unknown): string | null {
   const e = str(error);
@@ -30,7 +35,7 @@ export function rpcClause(ctx: NarrationContext): string {
   const sentRpcs = step.sent.map((id) => ctx.trace.envelopes.at(id)?.rpc);
   const answers = sentRpcs.length > 0;
   const err = errorPart(ctx, p.error);
-  const where = p.topic !== undefined ? tp(str(p.topic), num(p.partition)) : '';
+  const where = p.topic !== undefined ? topicPartitionKey(str(p.topic), num(p.partition)) : '';
   switch (step.label) {
     case 'Produce':
       if (sentRpcs.includes('AddPartitionsToTxn'))
@@ -215,8 +220,10 @@ export function rpcClause(ctx: NarrationContext): string {
     case 'OffsetFetchResponse': {
       if (err) return say(lang, `${poss(to, 'OffsetFetch')} was answered${err}`, `${to}의 OffsetFetch 응답:${err}.`);
       const entries = Array.isArray(p.offsets) ? (p.offsets as P[]) : [];
-      const known = entries.filter((e) => num(e.offset) >= 0).map((e) => `${tp(str(e.topic), num(e.partition))}=${num(e.offset)}`);
-      const unknown = entries.filter((e) => num(e.offset) < 0).map((e) => tp(str(e.topic), num(e.partition)));
+      const known = entries
+        .filter((e) => num(e.offset) >= 0)
+        .map((e) => `${topicPartitionKey(str(e.topic), num(e.partition))}=${num(e.offset)}`);
+      const unknown = entries.filter((e) => num(e.offset) < 0).map((e) => topicPartitionKey(str(e.topic), num(e.partition)));
       const parts: string[] = [];
       if (known.length)
         parts.push(

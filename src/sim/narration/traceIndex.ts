@@ -5,6 +5,7 @@
  */
 import type { TraceStep } from '../kernel/simulation';
 import type { ListLike } from '../kernel/traceLists';
+import { keyOf, recordAddress } from '../protocol/topicPartition';
 import type { Trace } from '../run';
 import type { Fact } from '../trace/facts';
 
@@ -53,7 +54,7 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 }
 
 export function eventKey(eventId: string | null | undefined, topic: string, partition: number, offset: number): string {
-  return eventId ?? `${topic}-${partition}@${offset}`;
+  return eventId ?? recordAddress(topic, partition, offset);
 }
 
 function build(steps: ListLike<TraceStep>): TraceIndex {
@@ -73,7 +74,7 @@ function build(steps: ListLike<TraceStep>): TraceIndex {
         case 'append': {
           if (f.control !== null) {
             if (f.control === 'COMMIT' || f.control === 'ABORT')
-              push(markers, `${f.topic}-${f.partition}|${f.producerId}`, { step: s.i, control: f.control });
+              push(markers, `${keyOf(f)}|${f.producerId}`, { step: s.i, control: f.control });
             break;
           }
           for (let o = f.baseOffset; o <= f.lastOffset; o++) {
@@ -128,7 +129,7 @@ export function traceIndex(trace: Trace): TraceIndex {
 /** How a transactional record written at `at.step` stands at `step`: committed, aborted or still open (null: not transactional). */
 export function outcomeAt(index: TraceIndex, at: Occurrence, step: number): 'COMMIT' | 'ABORT' | 'open' | null {
   if (!at.transactional) return null;
-  const m = (index.markers.get(`${at.topic}-${at.partition}|${at.producerId}`) ?? []).find((x) => x.step > at.step && x.step < step);
+  const m = (index.markers.get(`${keyOf(at)}|${at.producerId}`) ?? []).find((x) => x.step > at.step && x.step < step);
   return m ? m.control : 'open';
 }
 

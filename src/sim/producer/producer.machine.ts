@@ -13,7 +13,8 @@ import { handle, type Out } from '../actors/out';
 import { type DisconnectedEvent, disconnectError } from '../kernel/effects';
 import type { KafkaError } from '../protocol/errors';
 import type { ProduceResponse, TopicPartition } from '../protocol/messages';
-import { hasIncompleteRecords, initialProducerContext, type ProducerContext, type ProducerInput, tpKey } from './producerContext';
+import { keyOf } from '../protocol/topicPartition';
+import { hasIncompleteRecords, initialProducerContext, type ProducerContext, type ProducerInput } from './producerContext';
 import {
   abortUndrained,
   accumulate,
@@ -27,6 +28,7 @@ import {
   type SendArgs,
 } from './sender';
 import {
+  type CoordinatorResponse,
   maybeAddPartition,
   maybeSendTxnRequest,
   onCoordinatorRequestLost,
@@ -36,12 +38,12 @@ import {
 } from './transactionManager';
 
 /** The coordinator responses the TransactionManager handles. */
-export type CoordinatorResponseRpc =
-  | 'InitProducerIdResponse'
-  | 'AddPartitionsToTxnResponse'
-  | 'AddOffsetsToTxnResponse'
-  | 'TxnOffsetCommitResponse'
-  | 'EndTxnResponse';
+export type CoordinatorResponseRpc = CoordinatorResponse['type'];
+
+/** Each coordinator response as a delivered envelope, its payload typed by its RPC. */
+type CoordinatorResponseEvent = {
+  [T in CoordinatorResponseRpc]: Rpc<T, Extract<CoordinatorResponse, { type: T }>['payload']>;
+}[CoordinatorResponseRpc];
 
 export interface SendOffsetsArgs {
   readonly groupId: string;
@@ -53,7 +55,7 @@ export interface SendOffsetsArgs {
 /** Every event the producer handles: responses, timers, connection loss, the application's calls, the kernel's. */
 export type ProducerEvent =
   | Rpc<'ProduceResponse', ProduceResponse & { correlationId: number }>
-  | Rpc<CoordinatorResponseRpc, { correlationId: number; error: KafkaError } & Record<string, unknown>>
+  | CoordinatorResponseEvent
   | Timer<'lingerExpired' | 'retryBackoffExpired' | 'txnRetryBackoffExpired'>
   | Timer<'deliveryTimeout', { batchId: number }>
   | DisconnectedEvent
@@ -101,7 +103,7 @@ const replyNow = (out: Out, from: string, call: string, ok: boolean, error: stri
 /** send(): accumulate the record; a transactional producer first adds a new partition to the transaction. */
 const onSend = producerAction((d, call: EventOf<'send'>, out) => {
   const rec = accumulate(d, call.args, call.now, out);
-  maybeAddPartition(d, tpKey(rec.topic, rec.partition));
+  maybeAddPartition(d, keyOf(rec));
   replyNow(out, call.from, 'send', true, null, { ref: rec.ref, topic: rec.topic, partition: rec.partition });
   // the Sender loop that follows sends it at once with linger.ms=0 (v2), or after AddPartitionsToTxn (v1)
   return 'none';
@@ -139,9 +141,7 @@ const onProduceResponseEvent = producerAction((d, ev: EventOf<'ProduceResponse'>
   return maybeSendTxnRequest(d, out);
 });
 
-const onCoordinatorResponseEvent = producerAction((d, e: EventOf<CoordinatorResponseRpc>, out) =>
-  onCoordinatorResponse(d, e.type, e.payload, e.now, out),
-);
+const onCoordinatorResponseEvent = producerAction((d, e: CoordinatorResponseEvent, out) => onCoordinatorResponse(d, e, e.now, out));
 
 const onTimerDrain = producerAction((d, ev: EventOf<'lingerExpired' | 'retryBackoffExpired'>, out) => {
   drain(d, ev.now, out);

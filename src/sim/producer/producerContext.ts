@@ -182,15 +182,6 @@ export function initialProducerContext(input: ProducerInput): ProducerContext {
   };
 }
 
-export function tpKey(topic: string, partition: number): string {
-  return `${topic}-${partition}`;
-}
-
-export function parseTp(key: string): TopicPartition {
-  const dash = key.lastIndexOf('-');
-  return { topic: key.slice(0, dash), partition: Number(key.slice(dash + 1)) };
-}
-
 /** Every record the producer still owes the application a result for. */
 export function hasIncompleteRecords(ctx: ProducerContext): boolean {
   if (ctx.batches.length > 0) return true;

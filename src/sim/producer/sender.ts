@@ -17,8 +17,9 @@ import { estimateRecordBytes } from '../log/partitionLog';
 import { NO_PRODUCER_EPOCH, NO_PRODUCER_ID, NO_SEQUENCE } from '../log/recordBatch';
 import type { ClientException, KafkaError } from '../protocol/errors';
 import type { ProduceResponse } from '../protocol/messages';
+import { keyOf, topicPartitionKey } from '../protocol/topicPartition';
 import { partitionForKey } from './partitioner';
-import { backoffMs, type PendingRecord, type ProducerBatch, type ProducerContext, tpKey } from './producerContext';
+import { backoffMs, type PendingRecord, type ProducerBatch, type ProducerContext } from './producerContext';
 import { EMPTY_QUEUE, queueAll, queueAppend, queueFirst, queueSize, queueTake } from './recordAccumulator';
 import {
   adjustSequencesDueToFailedBatch,
@@ -77,7 +78,7 @@ export function accumulate(d: ProducerDraft, args: SendArgs, now: number, out: O
     timestamp: now,
     bytes,
   };
-  const tp = tpKey(args.topic, partition);
+  const tp = topicPartitionKey(args.topic, partition);
   d.nextRef += 1;
   d.sticky = sticky;
   const queued = d.accumulating[tp];
@@ -213,7 +214,7 @@ export function onDeliveryTimeout(d: ProducerDraft, batchId: number, out: Out): 
     d,
     out,
     'TimeoutException',
-    `Expiring ${b.records.length} record(s) for ${tpKey(b.topic, b.partition)}: delivery.timeout.ms has passed since batch creation`,
+    `Expiring ${b.records.length} record(s) for ${keyOf(b)}: delivery.timeout.ms has passed since batch creation`,
   );
   // Sender.sendProducerData: an expired batch is failed without adjusting sequences; if it had been
   // retried, its sequence is unresolved until nothing of its partition is in flight
@@ -234,18 +235,17 @@ export function drain(d: ProducerDraft, now: number, out: Out): void {
     if (d.epochBumpPending && !d.transactional) bumpIdempotentEpoch(d, out);
   }
   const maxInFlight = d.config['max.in.flight.requests.per.connection'];
-  const tps = new Set<string>([...Object.keys(d.accumulating), ...d.batches.map((b) => tpKey(b.topic, b.partition))]);
+  const tps = new Set<string>([...Object.keys(d.accumulating), ...d.batches.map(keyOf)]);
   for (const tp of [...tps].sort()) {
     if (!partitionSendable(d, tp)) continue;
     for (;;) {
       // the head of this partition's queue: the oldest batch not in flight
-      const waiting = d.batches.filter((b) => !b.inFlight && tpKey(b.topic, b.partition) === tp);
+      const waiting = d.batches.filter((b) => !b.inFlight && keyOf(b) === tp);
       const retry = waiting.sort((a, b) => a.baseSequence - b.baseSequence || a.id - b.id)[0];
       if (retry) {
         // with idempotence a retry waits for every earlier sequence (Kafka's firstInFlightSequence rule);
         // without it, a retry goes out as soon as it may, and can overtake later batches
-        const earlierInFlight =
-          d.idempotent && d.batches.some((b) => b.inFlight && tpKey(b.topic, b.partition) === tp && b.baseSequence < retry.baseSequence);
+        const earlierInFlight = d.idempotent && d.batches.some((b) => b.inFlight && keyOf(b) === tp && b.baseSequence < retry.baseSequence);
         if (now < retry.retryAt || earlierInFlight || inFlightTo(d, retry.broker) >= maxInFlight) break;
         d.batches = d.batches.map((b) => (b === retry ? sendBatch(d, b, out) : b));
         if (d.config.acks === 0) completeAcksZero(d, retry.id, out);
@@ -312,7 +312,7 @@ export function failBatch(
   // aborted, unless the failure came while it was already completing
   if (d.transactional && d.transactionVersion === 1 && d.endTxn === null) d.clientEpochBumpRequired = true;
   if (!d.idempotent || b.baseSequence === NO_SEQUENCE) return;
-  const tp = tpKey(b.topic, b.partition);
+  const tp = keyOf(b);
   if (error === 'OUT_OF_ORDER_SEQUENCE_NUMBER' && !d.transactional) requestEpochBumpForPartition(d, tp);
   else if (adjustSequenceNumbers) {
     if (!d.transactional) requestEpochBumpForPartition(d, tp);
@@ -329,7 +329,7 @@ function retryOrFail(d: ProducerDraft, b: ProducerBatch, error: KafkaError | Cli
   const expired = now - b.createdAt >= d.config['delivery.timeout.ms'];
   if (expired || b.attempts > d.config.retries) {
     const why: ClientException = 'TimeoutException';
-    clientError(d, out, why, `delivery.timeout.ms passed for ${b.records.length} record(s) of ${tpKey(b.topic, b.partition)}`);
+    clientError(d, out, why, `delivery.timeout.ms passed for ${b.records.length} record(s) of ${keyOf(b)}`);
     failBatch(d, b, expired ? why : error, out, retriesLeft(d, b));
     return 'failed';
   }
@@ -351,7 +351,7 @@ export function onProduceResponse(
   const b = d.batches.find((x) => x.inFlight && x.correlationId === r.correlationId);
   // a batch the producer already failed (delivery.timeout.ms) or forgot (close) is not waiting for it
   if (!b) return 'ok';
-  const tp = tpKey(b.topic, b.partition);
+  const tp = keyOf(b);
   if (r.error === 'NONE' || r.error === 'DUPLICATE_SEQUENCE_NUMBER') {
     completeBatch(d, b, r.baseOffset, out);
     return 'ok';
@@ -414,7 +414,7 @@ export function onConnectionLost(
   if (correlationIds === undefined) clientError(d, out, error, `connection to ${broker}`);
   let outcome: BatchErrorOutcome = 'ok';
   for (const b of lost) {
-    if (correlationIds !== undefined) clientError(d, out, error, `Produce to ${tpKey(b.topic, b.partition)}`);
+    if (correlationIds !== undefined) clientError(d, out, error, `Produce to ${keyOf(b)}`);
     const current = d.batches.find((x) => x.id === b.id);
     if (current && retryOrFail(d, current, error, now, out) === 'failed' && d.transactional) outcome = 'abortable';
   }

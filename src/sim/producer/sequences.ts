@@ -10,13 +10,14 @@
  */
 import type { Out } from '../actors/out';
 import { NO_PRODUCER_EPOCH } from '../log/recordBatch';
-import { type ProducerBatch, tpKey } from './producerContext';
+import { keyOf } from '../protocol/topicPartition';
+import type { ProducerBatch } from './producerContext';
 import type { ProducerDraft } from './sender';
 
 /** Kafka's TxnPartitionEntry.NO_LAST_ACKED_SEQUENCE_NUMBER. */
 const NO_LAST_ACKED = -1;
 
-const partitionOf = (b: ProducerBatch): string => tpKey(b.topic, b.partition);
+const partitionOf = (b: ProducerBatch): string => keyOf(b);
 
 /** Drained and not yet completed (in flight or waiting to be retried): Kafka's inflightBatchesBySequence. */
 export function hasInflightBatches(d: ProducerDraft, tp: string): boolean {

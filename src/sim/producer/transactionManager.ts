@@ -12,8 +12,9 @@
 import type { Out } from '../actors/out';
 import type { RequestRpc } from '../kernel/envelope';
 import { type ClientException, KAFKA_ERRORS, type KafkaError } from '../protocol/errors';
-import type { EndTxnResponse, InitProducerIdResponse } from '../protocol/messages';
-import { hasIncompleteRecords, type ProducerContext, parseTp, type TxnSignal } from './producerContext';
+import type { AddPartitionsToTxnResponse, EndTxnResponse, ErrorOrNone, InitProducerIdResponse } from '../protocol/messages';
+import { keyOf, parseTopicPartition } from '../protocol/topicPartition';
+import { hasIncompleteRecords, type ProducerContext, type TxnSignal } from './producerContext';
 import { abortUndrained, clientError, drain, type ProducerDraft, resetSequences } from './sender';
 
 /** The coordinator errors after which the client simply retries. */
@@ -119,7 +120,12 @@ export function maybeSendTxnRequest(d: ProducerDraft, out: Out): TxnSignal {
   const ids = { transactionalId: txnId, producerId: d.producerId, producerEpoch: d.producerEpoch };
   if (d.pendingPartitions.length > 0) {
     // protocol v1 only (v2 adds partitions at send())
-    sendCoordinatorRequest(d, 'AddPartitionsToTxn', { ...ids, partitions: d.pendingPartitions.map(parseTp), verifyOnly: false }, out);
+    sendCoordinatorRequest(
+      d,
+      'AddPartitionsToTxn',
+      { ...ids, partitions: d.pendingPartitions.map(parseTopicPartition), verifyOnly: false },
+      out,
+    );
     return 'none';
   }
   const po = d.pendingOffsets;
@@ -208,28 +214,33 @@ function onTxnOffsetCommitError(d: ProducerDraft, out: Out, error: KafkaError): 
   return fatal(d, out, error, 'TxnOffsetCommit');
 }
 
+/** A coordinator's answer as the producer receives it: the response RPC and its payload, echoing the request's correlationId. */
+type Answer<T extends string, P> = { readonly type: T; readonly payload: P & { readonly correlationId: number } };
+
+/** The coordinator responses the TransactionManager handles, one member per RPC (the producer's events are these). */
+export type CoordinatorResponse =
+  | Answer<'InitProducerIdResponse', InitProducerIdResponse>
+  | Answer<'AddPartitionsToTxnResponse', AddPartitionsToTxnResponse>
+  | Answer<'AddOffsetsToTxnResponse', { readonly error: ErrorOrNone }>
+  | Answer<'TxnOffsetCommitResponse', { readonly error: ErrorOrNone }>
+  | Answer<'EndTxnResponse', EndTxnResponse>;
+
 /** Handles the answer to the coordinator request in flight. */
-export function onCoordinatorResponse(
-  d: ProducerDraft,
-  rpc: string,
-  payload: { correlationId: number; error: KafkaError } & Record<string, unknown>,
-  now: number,
-  out: Out,
-): TxnSignal {
+export function onCoordinatorResponse(d: ProducerDraft, response: CoordinatorResponse, now: number, out: Out): TxnSignal {
   const req = d.coordinatorRequest;
-  if (!req || req.correlationId !== payload.correlationId) return 'none';
+  if (!req || req.correlationId !== response.payload.correlationId) return 'none';
   d.coordinatorRequest = null;
-  const error = payload.error;
+  const error = response.payload.error;
   if (error !== 'NONE' && RETRIABLE.includes(error)) {
     clientError(d, out, error, req.rpc);
     // Kafka retries AddPartitionsToTxn quickly (20 ms) while the previous transaction completes
     retryLater(d, out, req.rpc === 'AddPartitionsToTxn' ? 20 : d.config['retry.backoff.ms']);
     return 'none';
   }
-  switch (rpc) {
+  switch (response.type) {
     case 'InitProducerIdResponse': {
       if (error !== 'NONE') return fatal(d, out, error, 'InitProducerId');
-      const r = payload as unknown as InitProducerIdResponse;
+      const r = response.payload;
       const bump = d.epochBumpInit;
       d.producerId = r.producerId;
       d.producerEpoch = r.producerEpoch;
@@ -261,7 +272,7 @@ export function onCoordinatorResponse(
         clientError(d, out, error, 'AddPartitionsToTxn');
         return 'abortable';
       }
-      const added = (payload.partitions as { topic: string; partition: number }[]).map((p) => `${p.topic}-${p.partition}`);
+      const added = response.payload.partitions.map(keyOf);
       d.txnPartitions = [...d.txnPartitions, ...added.filter((p) => !d.txnPartitions.includes(p))];
       d.pendingPartitions = d.pendingPartitions.filter((p) => !added.includes(p));
       d.transactionStarted = true;
@@ -289,7 +300,7 @@ export function onCoordinatorResponse(
     }
     case 'EndTxnResponse': {
       if (error !== 'NONE') return fatal(d, out, error, `EndTxn(${d.endTxn})`);
-      const r = payload as unknown as EndTxnResponse;
+      const r = response.payload;
       if (d.endTxn === 'ABORT' && d.clientEpochBumpRequired) return startEpochBump(d, out);
       if (d.transactionVersion === 2 && r.producerEpoch >= 0) {
         d.producerId = r.producerId;

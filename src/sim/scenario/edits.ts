@@ -17,6 +17,7 @@ import type { ProducerAppContext } from '../application/producerApp.machine';
 import type { ConfigValue } from '../config/configSpec';
 import type { TxnCoordinatorContext } from '../coordinator/transactionCoordinator.machine';
 import { envelopeMatches, processOf } from '../kernel/faults';
+import { recordAddress } from '../protocol/topicPartition';
 import { type SimView, stateAt, type Trace } from '../run';
 import { partitionRows } from '../trace/logView';
 import { describeFault } from './build';
@@ -355,7 +356,8 @@ export function resendTarget(
 ): { client: string; eventId: string } | { code: EditRefusal; reason: string } {
   const row = partitionRows(viewOf(at).actors).find((p) => p.topic === at.topic && p.partition === at.partition);
   const rec = row?.records.find((r) => r.offset === at.offset);
-  if (!rec) return { code: 'unknown-record', reason: `There is no record at ${at.topic}-${at.partition}@${at.offset} at this step.` };
+  if (!rec)
+    return { code: 'unknown-record', reason: `There is no record at ${recordAddress(at.topic, at.partition, at.offset)} at this step.` };
   if (rec.control) return { code: 'control-record', reason: `Offset ${at.offset} holds a ${rec.control} marker, not an event.` };
   const eventId = rec.headers.event_id;
   if (!eventId) return { code: 'no-event-id', reason: 'This record has no event_id header, so there is no event to send again.' };

@@ -23,6 +23,7 @@ import { setup } from 'xstate';
 import { handle, type Out, pendingRequest } from '../actors/out';
 import type { RpcEvent } from '../kernel/effects';
 import type { ActorId } from '../kernel/envelope';
+import { keyOf, recordAddress } from '../protocol/topicPartition';
 
 export type DatabaseMode = 'insert' | 'upsert' | 'inbox' | 'offsets-in-db' | 'outbox' | 'set' | 'increment';
 
@@ -83,7 +84,7 @@ export function expiredInbox(ctx: DatabaseContext, now: number): readonly InboxR
 
 /** SET / INCR on the counter of the record's key. */
 function onCounter(ctx: DatabaseContext, w: DbWrite, out: Out): DatabaseContext {
-  const key = w.key ?? `${w.topic}-${w.partition}`;
+  const key = w.key ?? keyOf(w);
   const before = ctx.counters[key];
   if (ctx.mode === 'set') {
     const value = w.value ?? '';
@@ -118,14 +119,14 @@ const onTransaction = (ctx: DatabaseContext, ev: RpcEvent<DbWrite & { op?: strin
     out.reply(pendingRequest(ev), 'DbTransactionResult', { ok: true, conflict: false });
     return { ...ctx, relayPosition: w.position ?? ctx.relayPosition };
   }
-  const primaryKey = w.eventId ?? w.key ?? `${w.topic}-${w.partition}@${w.offset}`;
+  const primaryKey = w.eventId ?? w.key ?? recordAddress(w.topic, w.partition, w.offset);
   const req = pendingRequest(ev);
   if (ctx.mode === 'set' || ctx.mode === 'increment') {
     const next = onCounter(ctx, w, out);
     out.reply(req, 'DbTransactionResult', { ok: true, conflict: false });
     return next;
   }
-  const stored = ctx.offsets[`${w.topic}-${w.partition}`];
+  const stored = ctx.offsets[keyOf(w)];
   if (ctx.mode === 'offsets-in-db' && stored !== undefined && w.offset < stored) {
     out.fact({
       kind: 'sideEffect',
@@ -134,7 +135,7 @@ const onTransaction = (ctx: DatabaseContext, ev: RpcEvent<DbWrite & { op?: strin
       eventId: w.eventId,
       app: w.app,
       applied: false,
-      note: `${w.topic}-${w.partition} offset ${w.offset} is below the stored offset ${stored}: applied before, nothing written`,
+      note: `${keyOf(w)} offset ${w.offset} is below the stored offset ${stored}: applied before, nothing written`,
     });
     out.reply(req, 'DbTransactionResult', { ok: true, conflict: true });
     return ctx;
@@ -196,7 +197,7 @@ const onTransaction = (ctx: DatabaseContext, ev: RpcEvent<DbWrite & { op?: strin
     });
   }
   if (ctx.mode === 'inbox') inbox = [...inbox, { key: `${w.eventId ?? primaryKey}|${w.app}`, at: ev.now }];
-  const offsets = ctx.mode === 'offsets-in-db' ? { ...ctx.offsets, [`${w.topic}-${w.partition}`]: w.offset + 1 } : ctx.offsets;
+  const offsets = ctx.mode === 'offsets-in-db' ? { ...ctx.offsets, [keyOf(w)]: w.offset + 1 } : ctx.offsets;
   const outbox =
     ctx.mode === 'outbox' ? [...ctx.outbox, { id: ctx.outbox.length, eventId: w.eventId, key: w.key, value: w.value }] : ctx.outbox;
   out.reply(req, 'DbTransactionResult', { ok: true, conflict: false });

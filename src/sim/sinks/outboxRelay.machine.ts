@@ -13,8 +13,9 @@
  */
 import { setup } from 'xstate';
 import type { Mutable } from '../actors/draft';
+import type { Call, Lifecycle, Rpc, Timer } from '../actors/events';
 import { handle, type Out } from '../actors/out';
-import type { CallEvent, DisconnectedEvent, RpcEvent, TimerEvent } from '../kernel/effects';
+import type { DisconnectedEvent } from '../kernel/effects';
 import type { ActorId } from '../kernel/envelope';
 import type { OutboxRow } from './database.machine';
 
@@ -45,11 +46,26 @@ export interface OutboxRelayInput {
   readonly topic: string;
 }
 
-type Ev = CallEvent | TimerEvent | RpcEvent | DisconnectedEvent | { type: 'boot'; now: number } | { type: 'crash' };
+/** The database's answer to a DbQuery: the relay's recorded position, or the outbox rows after it. */
+interface QueryResult {
+  readonly correlationId: number;
+  readonly position?: number;
+  readonly rows?: readonly OutboxRow[];
+}
+
+/** Every event the relay handles. */
+export type OutboxRelayEvent =
+  | Rpc<'DbQueryResult', QueryResult>
+  | Rpc<'DbTransactionResult', { readonly correlationId: number }>
+  | Call<'reply', { readonly call: string; readonly ok: boolean }>
+  | Timer<'pollOutbox' | 'recordPosition' | 'reconnect'>
+  | DisconnectedEvent
+  | Lifecycle;
+type EventOf<T extends OutboxRelayEvent['type']> = Extract<OutboxRelayEvent, { type: T }>;
 type Draft = Mutable<OutboxRelayContext>;
 
-const act = (fn: (d: Draft, ev: Ev & { now: number }, out: Out) => void) =>
-  handle((ctx: OutboxRelayContext, ev: Ev & { now: number }, out: Out) => {
+const act = <E extends OutboxRelayEvent>(fn: (d: Draft, ev: E, out: Out) => void) =>
+  handle((ctx: OutboxRelayContext, ev: E, out: Out) => {
     const d: Draft = { ...ctx };
     fn(d, ev, out);
     return d;
@@ -63,9 +79,8 @@ function query(d: Draft, table: string, out: Out, extra: Record<string, unknown>
 }
 
 /** Whether a database answer is the one the relay waits for (a late answer to a repeated request is not). */
-function expected(d: Draft, ev: { payload: unknown }): boolean {
-  const answered = (ev.payload as { correlationId?: number }).correlationId;
-  if (!d.waiting || answered !== d.waiting.correlationId) return false;
+function expected(d: Draft, ev: EventOf<'DbQueryResult' | 'DbTransactionResult'>): boolean {
+  if (!d.waiting || ev.payload.correlationId !== d.waiting.correlationId) return false;
   d.waiting = null;
   return true;
 }
@@ -86,9 +101,9 @@ const start = act((d, _ev, out) => {
   query(d, 'relay-position', out);
 });
 
-const onQueryResult = act((d, ev, out) => {
-  if (!expected(d, ev as RpcEvent)) return;
-  const r = (ev as RpcEvent<{ position?: number; rows?: OutboxRow[] }>).payload;
+const onQueryResult = act((d, ev: EventOf<'DbQueryResult'>, out) => {
+  if (!expected(d, ev)) return;
+  const r = ev.payload;
   if (r.position !== undefined) {
     d.position = r.position;
     out.timer('poll', 'pollOutbox', 0, {}, true);
@@ -105,8 +120,8 @@ const onQueryResult = act((d, ev, out) => {
   publishNext(d, out);
 });
 
-const onReply = act((d, ev, out) => {
-  const r = (ev as CallEvent<{ call: string; ok: boolean }>).args;
+const onReply = act((d, ev: EventOf<'reply'>, out) => {
+  const r = ev.args;
   if (r.call === 'send') {
     const row = d.pending[d.index];
     out.point('afterProduce', { row: row?.id ?? -1 });
@@ -143,17 +158,17 @@ const recordPosition = act((d, _ev, out) => sendPosition(d, out));
  * poll interval — the query from its last recorded position, the update with the same position (it
  * is idempotent; the rows are published already).
  */
-const onDbLost = act((d, ev, out) => {
+const onDbLost = act((d, ev: DisconnectedEvent, out) => {
   const w = d.waiting;
-  if (!w || (ev as DisconnectedEvent).payload.correlationId !== w.correlationId) return;
+  if (!w || ev.payload.correlationId !== w.correlationId) return;
   d.waiting = null;
   if (w.what === 'record') out.timer('record', 'recordPosition', d.pollMs);
   else if (w.what === 'position') out.timer('reconnect', 'reconnect', d.pollMs, {}, true);
   else out.timer('poll', 'pollOutbox', d.pollMs, {}, true);
 });
 
-const onCommitted = act((d, ev, out) => {
-  if (!expected(d, ev as RpcEvent)) return;
+const onCommitted = act((d, ev: EventOf<'DbTransactionResult'>, out) => {
+  if (!expected(d, ev)) return;
   const last = d.pending[d.pending.length - 1];
   if (last) d.position = last.id + 1;
   d.pending = [];
@@ -163,7 +178,7 @@ const onCommitted = act((d, ev, out) => {
 });
 
 export const outboxRelayMachine = setup({
-  types: {} as { context: OutboxRelayContext; input: OutboxRelayInput; events: Ev },
+  types: {} as { context: OutboxRelayContext; input: OutboxRelayInput; events: OutboxRelayEvent },
 }).createMachine({
   id: 'outboxRelay',
   context: ({ input }) => ({ ...input, pollMs: 100, position: 0, pending: [], index: 0, nextCorrelationId: 0, waiting: null }),

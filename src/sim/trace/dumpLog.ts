@@ -6,6 +6,7 @@
  * `t`, which writes control characters as visible escapes: the output goes to a terminal.
  */
 import { STATUS_NAMES } from '../checks/verdictText';
+import { keyOf, parseTopicPartition, recordAddress, topicPartitionKey } from '../protocol/topicPartition';
 import type { PartitionRow, RecordRow } from './logView';
 import type { TraceSummary } from './summary';
 import { escapeForTerminal as t } from './terminalText';
@@ -22,7 +23,10 @@ function batches(rows: readonly RecordRow[]): RecordRow[][] {
 }
 
 export function dumpPartition(p: PartitionRow): string {
-  const lines = [`Dumping ${t(p.topic)}-${p.partition} (leader ${t(p.leader)})`, `Log starting offset: ${p.logStartOffset}`];
+  const lines = [
+    `Dumping ${topicPartitionKey(t(p.topic), p.partition)} (leader ${t(p.leader)})`,
+    `Log starting offset: ${p.logStartOffset}`,
+  ];
   for (const b of batches(p.records)) {
     const first = b[0] as RecordRow;
     const last = b[b.length - 1] as RecordRow;
@@ -56,13 +60,13 @@ export function describeGroups(s: TraceSummary): string {
     const rows: string[][] = [['GROUP', 'TOPIC', 'PARTITION', 'CURRENT-OFFSET', 'LOG-END-OFFSET', 'LAG', 'STATE', 'GENERATION']];
     const names = new Set([...Object.keys(g.committed), ...g.pendingTransactionalOffsets.flatMap((p) => Object.keys(p.offsets))]);
     for (const name of [...names].sort()) {
-      const dash = name.lastIndexOf('-');
-      const p = s.partitions.find((x) => `${x.topic}-${x.partition}` === name);
+      const tp = parseTopicPartition(name);
+      const p = s.partitions.find((x) => keyOf(x) === name);
       const committed = g.committed[name];
       rows.push([
         t(g.groupId),
-        t(name.slice(0, dash)),
-        name.slice(dash + 1),
+        t(tp.topic),
+        String(tp.partition),
         committed === undefined ? '-' : String(committed),
         p ? String(p.logEndOffset) : '-',
         committed === undefined || !p ? '-' : String(Math.max(0, p.highWatermark - committed)),
@@ -100,7 +104,7 @@ export function renderText(s: TraceSummary, options: { internal?: boolean } = {}
   for (const c of s.consumers) {
     const got = c.received.map(
       (r) =>
-        `${t(r.topic)}-${r.partition}@${r.offset} key=${r.key === null ? 'null' : t(r.key)}${r.headers.event_id ? ` event_id=${t(r.headers.event_id)}` : ''}`,
+        `${recordAddress(t(r.topic), r.partition, r.offset)} key=${r.key === null ? 'null' : t(r.key)}${r.headers.event_id ? ` event_id=${t(r.headers.event_id)}` : ''}`,
     );
     parts.push(
       `Consumer ${t(c.id)} (${t(c.isolationLevel)}${c.groupId ? `, group ${t(c.groupId)}` : ''}) received ${c.received.length} record(s)${got.length ? `:\n  ${got.join('\n  ')}` : '.'}`,

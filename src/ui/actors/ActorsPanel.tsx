@@ -5,14 +5,13 @@
  * Pressing an actor selects it.
  */
 import { useId, useMemo } from 'react';
-import { stateValueToString } from '../../sim/kernel/stateValue';
-import type { SimView, Trace } from '../../sim/run';
-import type { ProcessKind } from '../../sim/scenario/build';
+import type { ProcessKind } from '../../sim';
+import { type SimView, stateValueToString, type Trace } from '../../sim/views';
 import { type Language, simStore } from '../../store/simStore';
+import { useSim } from '../../store/useSim';
 import { type Strings, useStrings } from '../i18n';
 import { panelStore } from '../panels';
 import { useNarrator } from '../useNarrator';
-import { useSim } from '../useSim';
 import { actorFields, roleOf } from './fields';
 
 type Group = 'brokers' | 'coordinators' | 'producers' | 'consumers' | 'sinks';

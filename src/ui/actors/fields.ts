@@ -3,19 +3,21 @@
  * what a person needs to follow the run (producerId/epoch, sequences, transaction state, group
  * generation and members, positions, committed offsets, rows and charges), in Kafka's words.
  */
-import type { ConsumerAppContext } from '../../sim/application/consumerApp.machine';
-import type { ProducerAppContext } from '../../sim/application/producerApp.machine';
-import type { BrokerContext } from '../../sim/broker/broker.machine';
-import type { ConsumerContext } from '../../sim/consumer/consumer.machine';
-import type { GroupCoordinatorContext } from '../../sim/coordinator/groupCoordinator.machine';
-import type { TxnCoordinatorContext } from '../../sim/coordinator/transactionCoordinator.machine';
-import { lastStableOffset } from '../../sim/log/partitionLog';
-import type { ProducerContext } from '../../sim/producer/producerContext';
-import { queueSize } from '../../sim/producer/recordAccumulator';
-import type { DatabaseContext } from '../../sim/sinks/database.machine';
-import type { HttpApiContext } from '../../sim/sinks/httpApi.machine';
-import type { OutboxRelayContext } from '../../sim/sinks/outboxRelay.machine';
-import type { StreamThreadContext } from '../../sim/streams/streamThread.machine';
+import {
+  type BrokerContext,
+  type ConsumerAppContext,
+  type ConsumerContext,
+  type DatabaseContext,
+  type GroupCoordinatorContext,
+  type HttpApiContext,
+  lastStableOffset,
+  type OutboxRelayContext,
+  type ProducerAppContext,
+  type ProducerContext,
+  queueSize,
+  type StreamThreadContext,
+  type TxnCoordinatorContext,
+} from '../../sim/views';
 import type { Language } from '../../store/simStore';
 
 export interface Field {

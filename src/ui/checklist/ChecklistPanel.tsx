@@ -6,11 +6,11 @@
  * preset does — what one would show.
  */
 import { useId, useMemo } from 'react';
-import { evaluateChecklist } from '../../sim/checks/checklist';
-import { findPreset } from '../../sim/presets';
+import { findPreset } from '../../sim';
+import { evaluateChecklist } from '../../sim/views';
 import { simStore } from '../../store/simStore';
+import { useSim } from '../../store/useSim';
 import { useStrings } from '../i18n';
-import { useSim } from '../useSim';
 import { useThrottled } from '../useThrottled';
 
 const GLYPH = { pass: '✓', fail: '✗', 'not-applicable': '–', pending: '…' } as const;

@@ -4,7 +4,7 @@
  */
 import { useMemo } from 'react';
 import './code.css';
-import type { Scenario } from '../../sim/scenario/schema';
+import type { Scenario } from '../../sim';
 import type { Language } from '../../store/simStore';
 import { javaCode } from './javaCode';
 

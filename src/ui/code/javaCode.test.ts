@@ -4,9 +4,8 @@
  * business retry, SET against INCR.
  */
 import { describe, expect, it } from 'vitest';
+import { findPreset, PRESETS, runScenario } from '../../sim';
 import { narrate } from '../../sim/narration';
-import { findPreset, PRESETS } from '../../sim/presets';
-import { runScenario } from '../../sim/run';
 import { javaCode } from './javaCode';
 
 const codeOf = (id: string, client: string, language: 'en' | 'ko' = 'en') => {

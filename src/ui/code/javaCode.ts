@@ -6,8 +6,7 @@
  * edited scenario shows its own code. Plain text: the UI renders it as text. Comments follow the
  * reader's language; Java and Kafka's names stay as they are.
  */
-
-import type { ClientSpec, ConsumerClientSpec, ProducerClientSpec, Scenario, SinkSpec, StreamsClientSpec } from '../../sim/scenario/schema';
+import type { ClientSpec, ConsumerClientSpec, ProducerClientSpec, Scenario, SinkSpec, StreamsClientSpec } from '../../sim';
 import type { Language } from '../../store/simStore';
 
 export interface ClientCode {

@@ -1,6 +1,6 @@
 /** The header's "Compare A/B" button: opens the scenario on screen as A, with B the same until settings are changed. */
 import { simStore } from '../../store/simStore';
-import { useSim } from '../useSim';
+import { useSim } from '../../store/useSim';
 import { compareStore } from './compareStore';
 import { compareStrings } from './compareStrings';
 

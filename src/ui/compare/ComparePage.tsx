@@ -5,12 +5,12 @@
  */
 import { useEffect, useMemo, useState } from 'react';
 import { shareStore } from '../../share/shareState';
-import { encodeAbLink } from '../../sim/compare/abLink';
-import type { RunCost } from '../../sim/cost/cost';
+import { encodeAbLink } from '../../sim';
+import type { RunCost } from '../../sim/views';
+import { useSim } from '../../store/useSim';
 import { costScales } from '../cost/CostChart';
 import { CostAssumptions, CostFigures } from '../cost/CostPanel';
 import { costStrings } from '../cost/costStrings';
-import { useSim } from '../useSim';
 import { CompareSettings } from './CompareSettings';
 import { CompareTimelines } from './CompareTimelines';
 import { CompareVerdict } from './CompareVerdict';

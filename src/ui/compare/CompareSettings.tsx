@@ -2,8 +2,7 @@
  * What B changes: every setting of A an A/B comparison may change, with a select for B's value. For a
  * gallery pair (B a scenario of its own) the settings in which the two differ, read-only.
  */
-import { type SettingChange, type SettingValue, settingsDiff, settingsOf } from '../../sim/compare/settings';
-import type { Scenario } from '../../sim/scenario/schema';
+import { type Scenario, type SettingChange, type SettingValue, settingsDiff, settingsOf } from '../../sim';
 import type { CompareStrings } from './compareStrings';
 
 const show = (v: SettingValue) => String(v);

@@ -4,8 +4,8 @@
  * other run's at that time — its end, its LSO, or a record's outcome — is highlighted.
  */
 import { useMemo } from 'react';
-import { stateAt, type Trace } from '../../sim/run';
-import { type PartitionRow, partitionRows } from '../../sim/trace/logView';
+import { stateAt } from '../../sim';
+import { keyOf, type PartitionRow, partitionRows, type Trace } from '../../sim/views';
 import type { Language } from '../../store/simStore';
 import { buildLane } from '../timeline/laneModel';
 import type { LaneExtent } from '../timeline/offsetScale';
@@ -25,7 +25,7 @@ export function stepAtTime(trace: Trace, t: number): number {
   return lo;
 }
 
-const laneName = (r: PartitionRow) => `${r.topic}-${r.partition}`;
+const laneName = (r: PartitionRow) => keyOf(r);
 /** What a lane shows, as a string: equal strings, equal lanes. */
 export function laneSignature(r: PartitionRow | undefined): string {
   if (!r) return '';

@@ -1,8 +1,6 @@
 /** The two verdicts layer by layer: one row per (layer, subject), A and B side by side, every difference highlighted. */
-
-import { findingSentence, LAYER_NAMES, STATUS_NAMES } from '../../sim/checks/verdictText';
-import type { Comparison } from '../../sim/compare/compare';
-import type { TraceSummary } from '../../sim/trace/summary';
+import type { Comparison } from '../../sim';
+import { findingSentence, LAYER_NAMES, STATUS_NAMES, type TraceSummary } from '../../sim/views';
 import type { Language } from '../../store/simStore';
 import type { CompareStrings } from './compareStrings';
 

@@ -5,13 +5,8 @@
  */
 import { useStore } from 'zustand';
 import { createStore } from 'zustand/vanilla';
-import { type Comparison, compareRuns } from '../../sim/compare/compare';
-import { applySettings, type SettingChange } from '../../sim/compare/settings';
-import type { RunCost } from '../../sim/cost/cost';
-import { costOfRun } from '../../sim/cost/costOfRun';
-import { runScenario, type Trace } from '../../sim/run';
-import type { Scenario } from '../../sim/scenario/schema';
-import { summarize, type TraceSummary } from '../../sim/trace/summary';
+import { applySettings, type Comparison, compareRuns, runScenario, type Scenario, type SettingChange } from '../../sim';
+import { costOfRun, type RunCost, summarize, type Trace, type TraceSummary } from '../../sim/views';
 
 export interface CompareSide {
   readonly scenario: Scenario;

@@ -10,10 +10,9 @@
  * section. Laid out as cards in one column so it fits a drawer on a wide screen and a phone alike.
  */
 import { useId, useState } from 'react';
-import type { ConfigValue } from '../../sim/config/configSpec';
-import type { Scenario } from '../../sim/scenario/schema';
+import type { ConfigValue, Scenario } from '../../sim';
 import { simStore } from '../../store/simStore';
-import { useSim } from '../useSim';
+import { useSim } from '../../store/useSim';
 import { ConfigField } from './ConfigField';
 import { configDoc, simulationNote } from './configDoc';
 import { type ConfigSection, checkDraft, configRows, configSections, type Draft, formatValue, notesByKey } from './configModel';

@@ -4,7 +4,7 @@
  * Text is committed on Enter or when the field loses focus.
  */
 import { type KeyboardEvent, useState } from 'react';
-import type { ConfigKey, ConfigValue } from '../../sim/config/configSpec';
+import type { ConfigKey, ConfigValue } from '../../sim';
 import { formatValue, parseConfigInput } from './configModel';
 
 export interface ConfigFieldProps {

@@ -1,5 +1,5 @@
 /** A config key's documentation line in the reader's language (the engine's English `doc` otherwise). */
-import type { ConfigKey } from '../../sim/config/configSpec';
+import type { ConfigKey } from '../../sim';
 import type { Language } from '../../store/simStore';
 import type { SectionKind } from './configModel';
 import { type ConfigTable, DOCS_KO, SIMULATION_NOTES_KO } from './docsKo';

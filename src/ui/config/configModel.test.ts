@@ -4,9 +4,7 @@
  * value), and its documentation in both languages.
  */
 import { describe, expect, it } from 'vitest';
-import { STREAMS_CONFIG } from '../../sim/config/streamsConfig';
-import { findPreset } from '../../sim/presets';
-import { runScenario } from '../../sim/run';
+import { findPreset, runScenario, STREAMS_CONFIG } from '../../sim';
 import { configDoc } from './configDoc';
 import { checkDraft, configRows, configSections, effectiveConfig } from './configModel';
 import { CONFIG_STRINGS } from './strings';

@@ -5,15 +5,23 @@
  * each key (typed in, set by the scenario, Kafka's default, and what is in effect), and what the
  * engine's validator says about a change.
  */
-import { CLUSTER_CONFIG } from '../../sim/config/clusterConfig';
-import type { ConfigKey, ConfigValue } from '../../sim/config/configSpec';
-import { CONSUMER_CONFIG } from '../../sim/config/consumerConfig';
-import { PRODUCER_CONFIG } from '../../sim/config/producerConfig';
-import { STREAMS_CONFIG } from '../../sim/config/streamsConfig';
-import { TOPIC_CONFIG } from '../../sim/config/topicConfig';
-import { type ConfigTarget, configPath, explicitConfig, setConfigValues } from '../../sim/scenario/edits';
-import type { Scenario } from '../../sim/scenario/schema';
-import { type ResolvedScenario, type ScenarioError, validateScenario } from '../../sim/scenario/validate';
+import {
+  CLUSTER_CONFIG,
+  CONSUMER_CONFIG,
+  type ConfigKey,
+  type ConfigTarget,
+  type ConfigValue,
+  configPath,
+  explicitConfig,
+  PRODUCER_CONFIG,
+  type ResolvedScenario,
+  type Scenario,
+  type ScenarioError,
+  STREAMS_CONFIG,
+  setConfigValues,
+  TOPIC_CONFIG,
+  validateScenario,
+} from '../../sim';
 
 export type SectionKind = 'producer' | 'consumer' | 'app-producer' | 'streams' | 'cluster' | 'topic';
 

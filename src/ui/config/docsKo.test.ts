@@ -6,9 +6,7 @@
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { ConfigKey } from '../../sim/config/configSpec';
-import { CONSUMER_CONFIG } from '../../sim/config/consumerConfig';
-import { PRODUCER_CONFIG } from '../../sim/config/producerConfig';
+import { CONSUMER_CONFIG, type ConfigKey, PRODUCER_CONFIG } from '../../sim';
 import { configDoc, simulationNote } from './configDoc';
 import { type ConfigTable, DOCS_KO, SIMULATION_NOTES_KO } from './docsKo';
 

@@ -1,6 +1,6 @@
 /** Words of the config editor in English and Korean; Kafka's keys and messages stay in Kafka's words. */
 import type { Language } from '../../store/simStore';
-import { useSim } from '../useSim';
+import { useSim } from '../../store/useSim';
 import type { SectionKind } from './configModel';
 
 export interface ConfigStrings {

@@ -5,7 +5,7 @@
  * so equal bars mean equal figures; `differs` marks a figure that differs from the other run's.
  */
 import { scaleLinear } from 'd3-scale';
-import type { RunCost } from '../../sim/cost/cost';
+import type { RunCost } from '../../sim/views';
 import type { CostStrings } from './costStrings';
 
 const W = 360;

@@ -3,12 +3,9 @@
  * beside them the assumptions the numbers rest on — so nobody reads them as a benchmark of a cluster.
  */
 import { useId, useMemo } from 'react';
-import type { RunCost } from '../../sim/cost/cost';
-import { costOfRun } from '../../sim/cost/costOfRun';
-import type { Trace } from '../../sim/run';
-import type { Scenario } from '../../sim/scenario/schema';
-import { summarize } from '../../sim/trace/summary';
-import { useSim } from '../useSim';
+import type { Scenario } from '../../sim';
+import { costOfRun, type RunCost, summarize, type Trace } from '../../sim/views';
+import { useSim } from '../../store/useSim';
 import { CostChart, type CostChartProps } from './CostChart';
 import { type CostStrings, costStrings } from './costStrings';
 

@@ -3,20 +3,17 @@
  * selected, of the step on screen. Below them, in the "inject-actions" region, the failure-injection
  * menus for the selection (src/ui/inject/**).
  */
+
 import { lazy, type ReactNode, Suspense, useId, useMemo } from 'react';
-import { stateValueToString } from '../../sim/kernel/stateValue';
-import { recordAddress } from '../../sim/protocol/topicPartition';
-import type { SimView, Trace } from '../../sim/run';
-import type { Fact } from '../../sim/trace/facts';
-import { partitionRows } from '../../sim/trace/logView';
+import { type Fact, partitionRows, recordAddress, type SimView, stateValueToString, type Trace } from '../../sim/views';
 import { type Language, type Selection, simStore } from '../../store/simStore';
+import { useSim } from '../../store/useSim';
 import { actorFields } from '../actors/fields';
 import { type Strings, useStrings } from '../i18n';
 import { Sheet } from '../layout/Sheet';
 import { panelStore, usePanels } from '../panels';
 import { StepLink } from '../StepLink';
 import { useNarrator } from '../useNarrator';
-import { useSim } from '../useSim';
 
 // failure injection loads after the first paint, to keep the initial JavaScript small
 const InjectPanel = lazy(() => import('../inject').then((m) => ({ default: m.InjectPanel })));

@@ -1,6 +1,5 @@
 /** The findings of a dump, per partition: the LSO and what pins it, open transactions, gaps, epochs; then duplicates. */
-import type { DumpAnalysis } from '../../sim/dump/analyze';
-import { describeIssue } from '../../sim/dump/text';
+import { type DumpAnalysis, describeIssue } from '../../sim';
 import type { Language } from '../../store/simStore';
 import type { DumpStrings } from './dumpStrings';
 

@@ -1,7 +1,7 @@
 /** Paste or drop kafka-dump-log.sh output; errors name the file, the line and what was expected (rendered as text). */
 import { useId, useState } from 'react';
-import { describeIssue } from '../../sim/dump/text';
-import { useSim } from '../useSim';
+import { describeIssue } from '../../sim';
+import { useSim } from '../../store/useSim';
 import { type DumpInput, fileInput } from './dumpInput';
 import { dumpStore, useDump } from './dumpStore';
 import { dumpStrings } from './dumpStrings';

@@ -6,12 +6,12 @@
  */
 import { useMemo, useState } from 'react';
 import { type Selection, simStore } from '../../store/simStore';
+import { useSim } from '../../store/useSim';
 import { downloadBlob, downloadText } from '../export/download';
 import { svgToPng } from '../export/timelinePng';
 import type { LaneExtent } from '../timeline/offsetScale';
 import { PartitionLanes } from '../timeline/PartitionLanes';
 import { timelineStrings } from '../timeline/timelineText';
-import { useSim } from '../useSim';
 import { DumpFindings } from './DumpFindings';
 import { linkableSources } from './dumpInput';
 import { encodeDumpLink } from './dumpLink';

@@ -1,5 +1,5 @@
 /** The header's "Import dump" button (its words here, so the dump view's code loads only when used). */
-import { useSim } from '../useSim';
+import { useSim } from '../../store/useSim';
 import { dumpStore } from './dumpStore';
 
 export function ImportDumpButton() {

@@ -4,8 +4,8 @@
  * message would copy every record in one task on the page's thread — seconds for 100,000 records —
  * while each piece is copied in a task of its own, and the page stays responsive in between.
  */
-import type { DumpAnalysis } from '../../sim/dump/analyze';
-import type { RecordRow } from '../../sim/trace/logView';
+import type { DumpAnalysis } from '../../sim';
+import type { RecordRow } from '../../sim/views';
 
 export const RECORDS_PER_CHUNK = 2000;
 

@@ -3,7 +3,7 @@
  * File itself. A File crosses to the worker as a reference; reading and copying 16 MB of text on the
  * page's thread would block it for a tenth of a second (bench: the dump import's longest task).
  */
-import type { DumpSource } from '../../sim/dump/parse';
+import type { DumpSource } from '../../sim';
 import { MAX_LINKABLE_TEXT } from './dumpLink';
 
 export interface DumpFile {

@@ -4,8 +4,7 @@
  * MAX_LINK characters) is not linked.
  */
 import { deflateSync, inflateSync, strFromU8, strToU8 } from 'fflate';
-import type { DumpSource } from '../../sim/dump/parse';
-import { fromBase64Url, toBase64Url } from '../../sim/scenario/base64url';
+import { type DumpSource, fromBase64Url, toBase64Url } from '../../sim';
 
 export const DUMP_PREFIX = '#dump=1.';
 export const MAX_LINK = 16000;

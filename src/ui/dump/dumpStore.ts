@@ -5,8 +5,7 @@
  */
 import { useStore } from 'zustand';
 import { createStore } from 'zustand/vanilla';
-import type { DumpAnalysis } from '../../sim/dump/analyze';
-import type { DumpIssue } from '../../sim/dump/types';
+import type { DumpAnalysis, DumpIssue } from '../../sim';
 import type { LaneModel } from '../timeline/laneModel';
 import { joinAnalysis, type RecordChunk } from './dumpChunks';
 import { type DumpInput, readInputs } from './dumpInput';
@@ -44,7 +43,7 @@ function analyse(sources: readonly DumpInput[]): Promise<Result> {
       const r = p.parseDumps(texts);
       return r.ok ? { ok: true, analysis: a.analyzeDump(r.dump) } : { ok: false, errors: r.errors };
     });
-  worker ??= new Worker(new URL('./dumpWorker.ts', import.meta.url), { type: 'module' });
+  worker ??= new Worker(new URL('./dump.worker.ts', import.meta.url), { type: 'module' });
   const w = worker;
   const id = ++nextId;
   const chunks: RecordChunk[] = [];

@@ -4,9 +4,8 @@
  * and no character XML 1.0 forbids (a control character in a key would make every parser reject it).
  */
 import { describe, expect, it } from 'vitest';
-import { PRESETS } from '../../sim/presets';
-import { runScenario, stateAt } from '../../sim/run';
-import { type PartitionRow, partitionRows } from '../../sim/trace/logView';
+import { PRESETS, runScenario, stateAt } from '../../sim';
+import { keyOf, type PartitionRow, partitionRows } from '../../sim/views';
 import { escapeXml, timelineSvg } from './dumpSvg';
 
 function row(over: Partial<PartitionRow>): PartitionRow {
@@ -51,7 +50,7 @@ describe('timeline SVG export', () => {
     expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
     expect(svg.endsWith('</svg>')).toBe(true);
     for (const p of partitions) {
-      expect(svg).toContain(`data-partition="${p.topic}-${p.partition}"`);
+      expect(svg).toContain(`data-partition="${keyOf(p)}"`);
       expect(svg).toContain(`HW ${p.highWatermark}`);
       for (const r of p.records) expect(svg).toContain(`offset ${r.offset}:`);
     }

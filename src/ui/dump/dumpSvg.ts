@@ -7,7 +7,8 @@
  * Self-contained (inline styles, no fonts or images to fetch).
  */
 import { scaleLinear } from 'd3-scale';
-import type { PartitionRow, RecordRow } from '../../sim/trace/logView';
+import type { PartitionRow, RecordRow } from '../../sim/views';
+import { keyOf } from '../../sim/views';
 
 export interface TimelineSvgInput {
   readonly title: string;
@@ -108,7 +109,7 @@ export function timelineSvg(input: TimelineSvgInput): string {
     const x = scaleLinear()
       .domain([first, first + 1])
       .range([LEFT, LEFT + CELL]);
-    const name = `${p.topic}-${p.partition}`;
+    const name = keyOf(p);
     out.push(`<g data-partition="${escapeXml(name)}">`);
     out.push(`<text x="16" y="${y + 24}" font-size="12" font-weight="600" fill="${c.fg}">${escapeXml(name)}</text>`);
     out.push(

@@ -4,16 +4,14 @@
  * validated before anything runs; problems are listed with their JSON paths.
  */
 import { useMemo, useState } from 'react';
-import { Modal } from '../../share/Modal';
+import { shareStore } from '../../share/shareState';
 import { openScenario, resolveSource } from '../../share/source';
 import { shareText } from '../../share/strings';
-import { stripByteOrderMark } from '../../sim/scenario/jsonText';
-import type { ScenarioError } from '../../sim/scenario/validate';
-import { errorText, parseScenarioJson } from '../../sim/scenario/validate';
+import { errorText, parseScenarioJson, type ScenarioError, stripByteOrderMark } from '../../sim';
 import { simStore } from '../../store/simStore';
-import { openLinkedSearch } from '../search/breakItStore';
+import { useSim } from '../../store/useSim';
+import { Modal } from '../Modal';
 import { usePresetTextsKo } from '../usePresetTexts';
-import { useSim } from '../useSim';
 import { downloadBlob, downloadText, fileStem } from './download';
 import { scenarioFile, timelineFigure, traceFile } from './exportFiles';
 import { DEFAULT_FIGURE_WIDTH, FIGURE_WIDTHS } from './figure/figure';
@@ -40,7 +38,7 @@ export function importText(text: string): { message: string; ko?: string; errors
         ? { message: r.error.message, errors: r.error.details ?? [] }
         : { message: r.error.message, ko: r.error.ko, errors: r.error.details ?? [] };
     openScenario(simStore, r.scenario, r.view);
-    if (r.view.search) openLinkedSearch(r.scenario, r.view.search);
+    shareStore.getState().setLinkedSearch(r.view.search ? { scenario: r.scenario, search: r.view.search } : null);
     return null;
   }
   const v = parseScenarioJson(t);

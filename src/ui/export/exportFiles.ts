@@ -1,9 +1,6 @@
 /** What each export writes, from the run and the step on screen. Pure apart from the summary's replay. */
-import type { PresetText } from '../../sim/presets/ko';
-import { scenarioTexts } from '../../sim/presets/localized';
-import type { SimView, Trace } from '../../sim/run';
-import type { Scenario } from '../../sim/scenario/schema';
-import { summarize, verdictAtStep } from '../../sim/trace/summary';
+import { type PresetText, type Scenario, scenarioTexts } from '../../sim';
+import { type SimView, summarize, type Trace, verdictAtStep } from '../../sim/views';
 import type { TimelineLanguage } from '../timeline/timelineText';
 import { buildFigure, type Figure } from './figure/figure';
 import type { FigureTheme } from './figure/figurePalette';

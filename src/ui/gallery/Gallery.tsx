@@ -4,17 +4,17 @@
  * verdict. Reads PRESETS at run time, so scenarios added later appear without touching this file.
  */
 import { useMemo } from 'react';
-import { Modal } from '../../share/Modal';
 import { shareStore } from '../../share/shareState';
 import { openScenario } from '../../share/source';
 import { shareText } from '../../share/strings';
-import { PRESETS, type Preset } from '../../sim/presets';
+import { PRESETS, type Preset } from '../../sim';
 import { simStore } from '../../store/simStore';
+import { useSim } from '../../store/useSim';
 import { compareStore } from '../compare/compareStore';
 import { compareStrings } from '../compare/compareStrings';
+import { Modal } from '../Modal';
 import { BreakItButton } from '../search/BreakItButton';
 import { useScenarioTexts } from '../usePresetTexts';
-import { useSim } from '../useSim';
 import { DEFENSE_ROWS, type DefenseScenario, GALLERY_TEXT, OTHER_PAIRS } from './defenses';
 
 export interface GalleryRowView {

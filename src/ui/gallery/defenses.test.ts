@@ -1,8 +1,6 @@
 /** The gallery's table covers every scenario the issues name, and reads PRESETS at run time. */
 import { describe, expect, it } from 'vitest';
-import { settingsDiff } from '../../sim/compare/settings';
-import type { Preset } from '../../sim/presets';
-import { PRESETS } from '../../sim/presets';
+import { PRESETS, type Preset, settingsDiff } from '../../sim';
 import { DEFENSE_ROWS, OTHER_PAIRS } from './defenses';
 import { galleryRows } from './Gallery';
 

@@ -9,10 +9,10 @@
  * told the outcome of an injection.
  */
 import { useState } from 'react';
-import { processOf } from '../../sim/kernel/faults';
-import { injectProcessFault, secondInstanceOutlook, startSecondInstance } from '../../sim/scenario/edits';
+import { injectProcessFault, secondInstanceOutlook, startSecondInstance } from '../../sim';
+import { processOf } from '../../sim/views';
+import { useSim } from '../../store/useSim';
 import { useStrings } from '../i18n';
-import { useSim } from '../useSim';
 import { ActionRow } from './ActionRow';
 import type { InjectionReport } from './applyEdit';
 import { ClockActions } from './ClockActions';

@@ -3,8 +3,8 @@
  *
  * Props: `onReport` (optional) — told the outcome of an injection.
  */
-import { compactedTopics, runCleanerNow } from '../../sim/scenario/edits';
-import { useSim } from '../useSim';
+import { compactedTopics, runCleanerNow } from '../../sim';
+import { useSim } from '../../store/useSim';
 import { ActionRow } from './ActionRow';
 import type { InjectionReport } from './applyEdit';
 import { useInjectStrings } from './strings';

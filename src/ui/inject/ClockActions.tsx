@@ -5,9 +5,9 @@
  * Props: `clientId` — a client id of the scenario (a producer or consumer application);
  * `onReport` (optional) — told the outcome of an injection.
  */
-import { advancePastTimeout, type TimeoutKey, timeoutPause } from '../../sim/scenario/edits';
+import { advancePastTimeout, type TimeoutKey, timeoutPause } from '../../sim';
+import { useSim } from '../../store/useSim';
 import { useNarrator } from '../useNarrator';
-import { useSim } from '../useSim';
 import { ActionRow } from './ActionRow';
 import type { InjectionReport } from './applyEdit';
 import { useInjectStrings } from './strings';

@@ -7,8 +7,8 @@
  * cleared, so the parent shows the confirmation).
  */
 import { useState } from 'react';
-import { envelopeStatus, injectEnvelopeFault } from '../../sim/scenario/edits';
-import { useSim } from '../useSim';
+import { envelopeStatus, injectEnvelopeFault } from '../../sim';
+import { useSim } from '../../store/useSim';
 import { ActionRow } from './ActionRow';
 import type { InjectionReport } from './applyEdit';
 import { MsInput } from './MsInput';

@@ -5,7 +5,7 @@
  * Props: none; it reads the view and the selection from the store.
  */
 import { simStore } from '../../store/simStore';
-import { useSim } from '../useSim';
+import { useSim } from '../../store/useSim';
 import { useInjectStrings } from './strings';
 
 const SHOWN = 40;

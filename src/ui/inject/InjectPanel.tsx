@@ -6,13 +6,12 @@
  * Props: none; it reads everything from the store. The page places it in its details panel.
  */
 import { useId, useState } from 'react';
-import { processOf } from '../../sim/kernel/faults';
-import type { EditOutcome } from '../../sim/scenario/edits';
-import type { Scenario } from '../../sim/scenario/schema';
+import type { EditOutcome, Scenario } from '../../sim';
+import { processOf } from '../../sim/views';
 import { simStore } from '../../store/simStore';
+import { useSim } from '../../store/useSim';
 import { useStrings } from '../i18n';
 import { useNarrator } from '../useNarrator';
-import { useSim } from '../useSim';
 import { ActorActions } from './ActorActions';
 import { CleanerActions } from './CleanerActions';
 import { EnvelopeActions } from './EnvelopeActions';

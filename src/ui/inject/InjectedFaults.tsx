@@ -4,11 +4,9 @@
  *
  * Props: `onReport` (optional) — told the outcome of a removal.
  */
-import { describeFault } from '../../sim/scenario/build';
-import { removeFault } from '../../sim/scenario/edits';
-import type { FaultSpec } from '../../sim/scenario/schema';
+import { describeFault, type FaultSpec, removeFault } from '../../sim';
+import { useSim } from '../../store/useSim';
 import { useNarrator } from '../useNarrator';
-import { useSim } from '../useSim';
 import type { InjectionReport } from './applyEdit';
 import { useInjectStrings } from './strings';
 import { useInjection } from './useInjection';

@@ -5,8 +5,8 @@
  * Props: `topic`, `partition`, `offset` — a record of the partition log at the current step (a
  * Selection of kind 'record'); `onReport` (optional) — told the outcome of an injection.
  */
-import { resendRecord, resendTarget } from '../../sim/scenario/edits';
-import { useSim } from '../useSim';
+import { resendRecord, resendTarget } from '../../sim';
+import { useSim } from '../../store/useSim';
 import { ActionRow } from './ActionRow';
 import type { InjectionReport } from './applyEdit';
 import { refusalText, useInjectStrings } from './strings';

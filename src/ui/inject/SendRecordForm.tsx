@@ -4,8 +4,8 @@
  * Props: `clientId` — a producer application of the scenario; `onReport` (optional).
  */
 import { type FormEvent, useId, useState } from 'react';
-import { sendNewRecord } from '../../sim/scenario/edits';
-import { useSim } from '../useSim';
+import { sendNewRecord } from '../../sim';
+import { useSim } from '../../store/useSim';
 import type { InjectionReport } from './applyEdit';
 import { useInjectStrings } from './strings';
 import { useInjection } from './useInjection';

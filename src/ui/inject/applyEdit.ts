@@ -2,8 +2,7 @@
  * Runs a scenario edit against the store's current scenario and step, and forks the run when it
  * applies. The outcome (note or refusal) goes back to the caller so it can say what happened.
  */
-import type { At, EditOutcome } from '../../sim/scenario/edits';
-import type { Scenario } from '../../sim/scenario/schema';
+import type { At, EditOutcome, Scenario } from '../../sim';
 import { simStore } from '../../store/simStore';
 
 export type ScenarioEdit = (scenario: Scenario, at: At) => EditOutcome;

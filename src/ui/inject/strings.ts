@@ -2,9 +2,10 @@
  * Words of the failure-injection panel in English and Korean. Kafka's own names (RPCs, config keys,
  * states) stay as they are in both languages.
  */
-import type { EditRefusal, EnvelopeStatus, SecondInstanceOutlook } from '../../sim/scenario/edits';
+import type { EditRefusal, EnvelopeStatus, SecondInstanceOutlook } from '../../sim';
+import { recordAddress } from '../../sim/views';
 import type { Language } from '../../store/simStore';
-import { useSim } from '../useSim';
+import { useSim } from '../../store/useSim';
 
 export interface InjectStrings {
   readonly title: string;
@@ -141,7 +142,7 @@ const en: InjectStrings = {
   noClock:
     'This process has no client timeout to advance past (transaction.timeout.ms needs a transactional producer, session.timeout.ms a consumer in a group).',
 
-  recordHeading: (topic, partition, offset) => `Record ${topic}-${partition}@${offset}`,
+  recordHeading: (topic, partition, offset) => `Record ${recordAddress(topic, partition, offset)}`,
   resend: 'Resend the same event',
   resendHint: (client, eventId) =>
     `${client}'s application calls send() again with event_id=${eventId}: a new send, so a new sequence number — idempotence does not catch it.`,
@@ -195,13 +196,13 @@ const ko: InjectStrings = {
     'not-sent-yet': '이 메시지는 이 스텝에서 아직 보내지지 않았습니다. 전송 중이 될 때까지 앞으로 이동하세요.',
     delivered: '이 메시지는 이미 전달되었습니다. 전송 중인 메시지만 버리거나 늦추거나 복제할 수 있습니다. 전송 중이던 스텝으로 돌아가세요.',
     dropped: '이 메시지는 이미 버려졌습니다.',
-    lost: '이 메시지는 유실되었습니다: 받는 쪽이 다운되어 있었거나, 연결이 멈췄거나 닫혔거나 끊어졌습니다.',
+    lost: '이 메시지는 유실되었습니다: 받는 쪽이 중단되어 있었거나, 연결이 멈췄거나 닫혔거나 끊어졌습니다.',
     unknown: '이 실행에는 그런 메시지가 없습니다.',
   },
 
   processHeading: '프로세스',
   processPick: '프로세스',
-  processState: (id, state) => `${id}: ${state === 'up' ? '실행 중' : state === 'down' ? '다운' : '일시 정지'}.`,
+  processState: (id, state) => `${id}: ${state === 'up' ? '실행 중' : state === 'down' ? '중단됨' : '일시 정지'}.`,
   crash: '크래시',
   crashHint: '프로세스가 죽습니다. 메모리의 모든 것이 사라지고, 보낸 요청은 응답을 받지 못합니다.',
   restartAfter: '이후 재시작',
@@ -231,7 +232,7 @@ const ko: InjectStrings = {
   noClock:
     '이 프로세스에는 넘길 클라이언트 타임아웃이 없습니다 (transaction.timeout.ms는 트랜잭션 프로듀서, session.timeout.ms는 그룹에 속한 컨슈머가 필요합니다).',
 
-  recordHeading: (topic, partition, offset) => `레코드 ${topic}-${partition}@${offset}`,
+  recordHeading: (topic, partition, offset) => `레코드 ${recordAddress(topic, partition, offset)}`,
   resend: '같은 이벤트 다시 보내기',
   resendHint: (client, eventId) =>
     `${client} 애플리케이션이 event_id=${eventId}로 send()를 다시 호출합니다. 새 send이므로 새 시퀀스 번호 — 멱등성은 이것을 잡지 못합니다.`,
@@ -253,7 +254,7 @@ const ko: InjectStrings = {
   remove: '제거',
 
   refusal: {
-    'process-down': '프로세스가 다운되어 있습니다.',
+    'process-down': '프로세스가 중단된 상태입니다.',
     'process-paused': '프로세스가 이미 일시 정지되어 있습니다.',
     'not-a-producer': '스크립트가 있는 프로듀서 애플리케이션만 두 번 시작할 수 있습니다.',
     'not-transactional': 'transactional.id가 없습니다: 두 번째 인스턴스는 자기 producerId를 받을 뿐입니다.',

@@ -4,8 +4,8 @@
  */
 import { useId } from 'react';
 import { loadDefault } from '../../store/simStore';
+import { useSim } from '../../store/useSim';
 import { downloadText } from '../export/download';
-import { useSim } from '../useSim';
 import { budgetBody, budgetTitle, headlessCommand, headlessHint } from './budgetText';
 
 export function BudgetNotice() {

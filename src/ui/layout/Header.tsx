@@ -5,15 +5,15 @@
  */
 import { useMemo } from 'react';
 import { LinkErrorPanel } from '../../share/LinkErrorPanel';
-import { ShareBar } from '../../share/ShareBar';
-import { presetOrigin } from '../../sim/scenario/origin';
+import { presetOrigin } from '../../sim';
 import { simStore } from '../../store/simStore';
+import { useSim } from '../../store/useSim';
 import { CompareButton } from '../compare/CompareButton';
 import { ImportDumpButton } from '../dump/ImportDumpButton';
 import { useStrings } from '../i18n';
 import { panelStore } from '../panels';
+import { ShareBar } from '../sharing/ShareBar';
 import { useScenarioTexts } from '../usePresetTexts';
-import { useSim } from '../useSim';
 import { LanguageToggle, ThemeSelect } from './SettingsControls';
 
 export function Header({ onHelp }: { readonly onHelp: () => void }) {

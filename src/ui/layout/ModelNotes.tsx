@@ -2,8 +2,8 @@
  * What model the run uses: the transaction protocol version (and what differs between them), and
  * where the simulator simplifies Kafka — said on the page, not only in the docs.
  */
-import type { Trace } from '../../sim/run';
-import { useSim } from '../useSim';
+import type { Trace } from '../../sim/views';
+import { useSim } from '../../store/useSim';
 
 const TEXT = {
   en: {

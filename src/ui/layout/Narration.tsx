@@ -1,9 +1,9 @@
 /** The narration line: what the step on screen did and why, in the chosen language. */
 import { useMemo } from 'react';
+import { useSim } from '../../store/useSim';
 import { useStrings } from '../i18n';
 import { useNarrator } from '../useNarrator';
 import { useScenarioTexts } from '../usePresetTexts';
-import { useSim } from '../useSim';
 
 export function Narration() {
   const t = useStrings();

@@ -1,8 +1,8 @@
 /** While a long run is computed in slices: a progress line, how far it got against the step budget, and Cancel. */
-import { PAGE_BUDGETS } from '../../sim/budget';
+import { PAGE_BUDGETS } from '../../sim';
 import { simStore } from '../../store/simStore';
+import { useSim } from '../../store/useSim';
 import { useStrings } from '../i18n';
-import { useSim } from '../useSim';
 
 export function RunProgress() {
   const t = useStrings();

@@ -4,11 +4,11 @@
  * the narration module has loaded. The page and the embed show the same one.
  */
 import { useMemo } from 'react';
-import type { SimView, Trace } from '../../sim/run';
+import type { SimView, Trace } from '../../sim/views';
 import { simStore } from '../../store/simStore';
+import { useSim } from '../../store/useSim';
 import { Timeline } from '../timeline/Timeline';
 import { useNarrator } from '../useNarrator';
-import { useSim } from '../useSim';
 
 export function RunTimeline({ trace, view }: { readonly trace: Trace; readonly view: SimView }) {
   const step = useSim((s) => s.step);

@@ -3,10 +3,10 @@
  * JSON that does not parse) in the page's language, and a way back to the default scenario.
  */
 import { useId } from 'react';
-import { errorText } from '../../sim/scenario/validate';
+import { errorText } from '../../sim';
 import { loadDefault } from '../../store/simStore';
+import { useSim } from '../../store/useSim';
 import { useStrings } from '../i18n';
-import { useSim } from '../useSim';
 
 export function ScenarioErrors() {
   const titleId = useId();

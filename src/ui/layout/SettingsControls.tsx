@@ -1,7 +1,7 @@
 /** Language (English / 한국어) and theme (system / light / dark), both kept in the store. */
 import { type Language, simStore, type Theme } from '../../store/simStore';
+import { useSim } from '../../store/useSim';
 import { useStrings } from '../i18n';
-import { useSim } from '../useSim';
 
 const LANGUAGES: readonly { id: Language; label: string; lang: string }[] = [
   { id: 'en', label: 'English', lang: 'en' },

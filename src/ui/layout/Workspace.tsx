@@ -5,6 +5,7 @@
  * injection and the config editor open as bottom sheets.
  */
 import { lazy, Suspense, useEffect, useRef } from 'react';
+import { useSim } from '../../store/useSim';
 import { ActorsPanel } from '../actors/ActorsPanel';
 import { CodePanel } from '../code/CodePanel';
 import { DetailsPanel } from '../details/DetailsPanel';
@@ -13,7 +14,6 @@ import { EosNotes } from '../notes/EosNotes';
 import { usePanels } from '../panels';
 import type { JumpTargets } from '../playback/jumps';
 import { PlaybackBar } from '../playback/PlaybackBar';
-import { useSim } from '../useSim';
 import { VerdictPanel } from '../verdict/VerdictPanel';
 
 // below the fold and only for editing: loaded after the first paint, to keep the initial JavaScript small

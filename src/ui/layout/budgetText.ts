@@ -2,7 +2,7 @@
  * The words of a run the page refused, stopped at a budget, or that was cancelled (English and
  * Korean): what the scenario asks for, how far it got, and how to run it headless.
  */
-import type { BudgetStop, ScenarioAsks } from '../../sim/budget';
+import type { BudgetStop, ScenarioAsks } from '../../sim';
 
 type Lang = 'en' | 'ko';
 

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useSim } from '../useSim';
+import { useSim } from '../../store/useSim';
 
 /** Puts the theme and the language on <html>, where CSS and assistive technology read them. */
 export function useDocumentSettings(): void {

@@ -1,5 +1,5 @@
 /** The notes panel: the articles' points a run cannot show (versions, no XA, compensation, cost, one broker). */
-import { findPreset } from '../../sim/presets';
+import { findPreset } from '../../sim';
 import type { Language } from '../../store/simStore';
 import { compareStore } from '../compare/compareStore';
 import { COST_PAIR, EOS_NOTES, NOTES_TEXT } from './eosNotes';

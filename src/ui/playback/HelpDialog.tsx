@@ -4,8 +4,8 @@
  * returns to where it was.
  */
 import { type KeyboardEvent, useEffect, useId, useRef } from 'react';
+import { useSim } from '../../store/useSim';
 import { useStrings } from '../i18n';
-import { useSim } from '../useSim';
 import { SHORTCUTS } from './shortcuts';
 
 /** Keeps Tab inside the dialog: from the last focusable element back to the first, and the reverse. */

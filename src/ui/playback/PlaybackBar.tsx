@@ -5,8 +5,8 @@
  */
 import { useMemo } from 'react';
 import { simStore, storyOf } from '../../store/simStore';
+import { useSim } from '../../store/useSim';
 import { useStrings } from '../i18n';
-import { useSim } from '../useSim';
 import { Icon } from './icons';
 import { allTargets, JUMP_KINDS, type JumpTargets, nextPosition, previousPosition } from './jumps';
 import { Scrubber } from './Scrubber';

@@ -6,10 +6,10 @@
  * steps at most.
  */
 import { useId, useMemo } from 'react';
-import { storyMarks } from '../../sim/trace/story';
+import { storyMarks } from '../../sim/views';
 import { simStore } from '../../store/simStore';
+import { useSim } from '../../store/useSim';
 import { useStrings } from '../i18n';
-import { useSim } from '../useSim';
 
 /** At most this many marks per kind: a long run stays cheap to draw. */
 const MAX_MARKS = 400;

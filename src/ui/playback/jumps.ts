@@ -4,9 +4,7 @@
  * (fact kind 'append' with a control type). Seeking lands just after the step, so the step is the
  * one being shown and narrated.
  */
-import type { TraceStep } from '../../sim/kernel/simulation';
-import type { ListLike } from '../../sim/kernel/traceLists';
-import type { Fact } from '../../sim/trace/facts';
+import type { Fact, ListLike, TraceStep } from '../../sim/views';
 
 export type JumpKind = 'fault' | 'error' | 'marker';
 export const JUMP_KINDS: readonly JumpKind[] = ['fault', 'error', 'marker'];

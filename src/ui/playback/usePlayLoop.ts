@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { simStore } from '../../store/simStore';
-import { useSim } from '../useSim';
+import { useSim } from '../../store/useSim';
 
 /**
  * The play loop: while playing, advance `speed` steps per second on animation frames (several steps

@@ -1,8 +1,6 @@
 /** "Break it" for the scenario on screen (in the header) or for a preset (in the gallery). */
-import type { Preset } from '../../sim/presets';
-import type { Scenario } from '../../sim/scenario/schema';
-import { goalFor } from '../../sim/search/presetGoals';
-import { useSim } from '../useSim';
+import { goalFor, type Preset, type Scenario } from '../../sim';
+import { useSim } from '../../store/useSim';
 import { breakItStore } from './breakItStore';
 import { BREAK_IT_TEXT } from './strings';
 

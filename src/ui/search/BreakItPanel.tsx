@@ -5,17 +5,24 @@
  * opening at the first fault. The search runs in workers (breakItStore.ts), never on this thread.
  */
 import { useMemo, useState } from 'react';
-import { Modal } from '../../share/Modal';
 import { openScenario, resolveSource } from '../../share/source';
 import { shareText } from '../../share/strings';
-import { describeFault } from '../../sim/scenario/build';
-import type { Scenario } from '../../sim/scenario/schema';
-import { FAULT_KINDS, type FaultKind } from '../../sim/search/faultSpace';
-import { describeProperty, PROPERTY_IDS, type PropertyId } from '../../sim/search/property';
-import { brokeText, noCounterexampleText } from '../../sim/search/report';
-import { type LinkSearch, recordedResult } from '../../sim/search/searchLink';
+import {
+  brokeText,
+  describeFault,
+  describeProperty,
+  FAULT_KINDS,
+  type FaultKind,
+  type LinkSearch,
+  noCounterexampleText,
+  PROPERTY_IDS,
+  type PropertyId,
+  recordedResult,
+  type Scenario,
+} from '../../sim';
 import { simStore } from '../../store/simStore';
-import { useSim } from '../useSim';
+import { useSim } from '../../store/useSim';
+import { Modal } from '../Modal';
 import { breakItStore, searchLinkOf, useBreakIt } from './breakItStore';
 import { BREAK_IT_TEXT, type BreakItText } from './strings';
 

@@ -3,14 +3,22 @@
  * running its shard of the search; a counterexample one finds is sent to the others, which then stop
  * at schedules ordered after it. Stop terminates them. Nothing of the search runs on the page's thread.
  */
+import { useEffect } from 'react';
 import { useStore } from 'zustand';
 import { createStore } from 'zustand/vanilla';
-import { encodeLink, type LinkLanguage } from '../../sim/scenario/link';
-import type { Scenario } from '../../sim/scenario/schema';
-import type { FaultKind } from '../../sim/search/faultSpace';
-import type { Property } from '../../sim/search/property';
-import { type Counterexample, compareOrder, type SearchResult } from '../../sim/search/search';
-import { type LinkSearch, linkSearchResult } from '../../sim/search/searchLink';
+import { shareStore, useShare } from '../../share/shareState';
+import {
+  type Counterexample,
+  compareOrder,
+  encodeLink,
+  type FaultKind,
+  type LinkLanguage,
+  type LinkSearch,
+  linkSearchResult,
+  type Property,
+  type Scenario,
+  type SearchResult,
+} from '../../sim';
 import type { FromWorker, ToWorker } from './protocol';
 
 export interface FoundItem {
@@ -201,6 +209,16 @@ export function openLinkedSearch(scenario: Scenario, search: LinkSearch): void {
     ...(search.processes ? { processes: search.processes } : {}),
     ...(search.result ? { recorded: search.result } : {}),
   });
+}
+
+/** Opens the search a link carried (share state `linkedSearch`), once; the header calls it, so it runs on every page. */
+export function useOpenLinkedSearch(): void {
+  const linked = useShare((s) => s.linkedSearch);
+  useEffect(() => {
+    if (!linked) return;
+    openLinkedSearch(linked.scenario, linked.search);
+    shareStore.getState().setLinkedSearch(null);
+  }, [linked]);
 }
 
 export function useBreakIt<T>(selector: (s: BreakItState) => T): T {

@@ -1,5 +1,5 @@
 /** Messages between the page and a Break it worker (search.worker.ts). */
-import type { Counterexample, OrderKey, SearchConfig, SearchProgress, SearchResult } from '../../sim/search/search';
+import type { Counterexample, OrderKey, SearchConfig, SearchProgress, SearchResult } from '../../sim';
 
 export type ToWorker =
   | { readonly type: 'start'; readonly scenario: unknown; readonly config: SearchConfig }

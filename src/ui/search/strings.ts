@@ -1,5 +1,5 @@
 /** The Break it panel's words, in English and Korean. */
-import type { Language } from '../../sim/narration/language';
+import type { Language } from '../../sim/views';
 
 export interface BreakItText {
   readonly title: string;

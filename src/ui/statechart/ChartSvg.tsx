@@ -4,7 +4,7 @@
  * picture (role img, named); the words are in the text alternative beside it.
  */
 import { useId, useMemo } from 'react';
-import { activePaths, type Chart, type ChartEdge } from '../../sim/charts/chart';
+import { activePaths, type Chart, type ChartEdge } from '../../sim/views';
 import { layoutChart } from './layout';
 
 const sameEdge = (a: ChartEdge | null | undefined, b: ChartEdge) =>

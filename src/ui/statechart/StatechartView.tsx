@@ -5,11 +5,9 @@
  * picked from a list. Each chart has a text alternative and can be copied as Mermaid.
  */
 import { useId, useMemo, useState } from 'react';
-import { actorChart, instanceLastTransition, type LastTransition } from '../../sim/charts/actorChart';
-import type { Chart } from '../../sim/charts/chart';
-import { toMermaid } from '../../sim/charts/mermaid';
-import { stateAt } from '../../sim/run';
-import { useSim } from '../useSim';
+import { stateAt } from '../../sim';
+import { actorChart, type Chart, instanceLastTransition, type LastTransition, toMermaid } from '../../sim/views';
+import { useSim } from '../../store/useSim';
 import { ChartSvg } from './ChartSvg';
 import { type ChartStrings, chartStrings } from './strings';
 import './statechart.css';

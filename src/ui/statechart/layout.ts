@@ -3,7 +3,7 @@
  * children in a grid (in the order the flow reaches them from its initial state), a parallel
  * state stacks its regions; edges join box borders. Pure: tested without a DOM.
  */
-import type { Chart, ChartEdge, ChartNode } from '../../sim/charts/chart';
+import type { Chart, ChartEdge, ChartNode } from '../../sim/views';
 
 export interface Box {
   readonly path: string;

@@ -4,7 +4,7 @@
  * React hands it data (setData, setSelection) and never sees a zoom transform or a hover.
  */
 import type { ScaleLinear } from 'd3-scale';
-import { recordAddress, topicPartitionKey } from '../../sim/protocol/topicPartition';
+import { recordAddress, topicPartitionKey } from '../../sim/views';
 import type { Selection } from '../../store/simStore';
 import { type BinColors, BinSurface, binColors } from './binRaster';
 import { CanvasController, type CanvasControllerOptions, type CanvasElements } from './CanvasController';

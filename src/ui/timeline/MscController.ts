@@ -3,10 +3,11 @@
  * arrows and the d3 axis along the time (or step) axis, hover / keyboard focus / selection of
  * envelopes on the overlay, the tooltip.
  */
+
 import { axisTop } from 'd3-axis';
 import { type ScaleLinear, scaleLinear } from 'd3-scale';
 import { select } from 'd3-selection';
-import type { EnvelopeRecord } from '../../sim/kernel/envelope';
+import type { EnvelopeRecord } from '../../sim/views';
 import type { Selection } from '../../store/simStore';
 import { CanvasController, type CanvasElements } from './CanvasController';
 import { beginFrame } from './canvasLayer';

@@ -8,7 +8,7 @@
  * (see LanesController and MscController: canvases driven by d3-zoom, outside React).
  */
 import { useMemo } from 'react';
-import type { SimView, Trace } from '../../sim/run';
+import type { SimView, Trace } from '../../sim/views';
 import type { Selection } from '../../store/simStore';
 import { LanesLegend, MscLegend } from './Legend';
 import { LaneCache } from './laneCache';

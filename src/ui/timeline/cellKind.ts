@@ -1,5 +1,5 @@
 /** The kinds of cell a partition lane draws, and which kind a record is. */
-import type { RecordRow } from '../../sim/trace/logView';
+import type { RecordRow } from '../../sim/views';
 
 /** Cell kinds, ordered by how much they matter when several share a pixel (higher wins). */
 export const CellKind = {

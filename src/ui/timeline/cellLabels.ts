@@ -5,7 +5,7 @@
  *
  * Pure: no DOM, no canvas.
  */
-import type { RecordRow } from '../../sim/trace/logView';
+import type { RecordRow } from '../../sim/views';
 
 /** The label of a data record: its event_id, else its key, else ∅ (a null key). */
 export function cellLabel(row: Pick<RecordRow, 'headers' | 'key' | 'control'>): string {

@@ -4,8 +4,7 @@
  * route, times, fate and a short payload summary. In English or Korean: kafka-dump-log's field
  * names (offset, key, producerId, sequence, CreateTime …) stay as Kafka prints them.
  */
-import type { EnvelopeRecord } from '../../sim/kernel/envelope';
-import type { RecordRow } from '../../sim/trace/logView';
+import type { EnvelopeRecord, RecordRow } from '../../sim/views';
 import type { EnvelopeState } from './mscModel';
 
 export interface Details {

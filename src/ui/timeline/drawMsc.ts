@@ -4,7 +4,7 @@
  * a dot), dropped (crossed out, labelled with its fault) — with RPC names where there is room.
  */
 import type { ScaleLinear } from 'd3-scale';
-import type { EnvelopeRecord } from '../../sim/kernel/envelope';
+import type { EnvelopeRecord } from '../../sim/views';
 import { placeLabels } from './mscLabels';
 import { laneY } from './mscLayout';
 import { type AxisMode, type EnvelopeSpan, envelopeSpan, type MscModel } from './mscModel';

@@ -5,10 +5,15 @@
  * records, typed arrays and level of detail; only its HW, LSO and pointers are read again.
  * Stepping through a run with 100k records then costs the changed partitions, not all of them.
  */
-import { CONSUMER_OFFSETS_TOPIC, TRANSACTION_STATE_TOPIC } from '../../sim/cluster/metadata';
-import { lastStableOffset, type PartitionLog } from '../../sim/log/partitionLog';
-import { topicPartitionKey } from '../../sim/protocol/topicPartition';
-import { logSources, recordRows } from '../../sim/trace/logView';
+import {
+  CONSUMER_OFFSETS_TOPIC,
+  keyOf,
+  lastStableOffset,
+  logSources,
+  type PartitionLog,
+  recordRows,
+  TRANSACTION_STATE_TOPIC,
+} from '../../sim/views';
 import { buildLane, collectPointers, type LaneModel, sortPointers } from './laneModel';
 
 type Actors = ReadonlyMap<string, { value: unknown; context: unknown }>;
@@ -29,7 +34,7 @@ export class LaneCache {
     const seen = new Set<string>();
     for (const src of logSources(actors))
       for (const log of src.logs) {
-        const key = topicPartitionKey(log.topic, log.partition);
+        const key = keyOf(log);
         seen.add(key);
         const sig = signature(log);
         let entry = this.entries.get(key);

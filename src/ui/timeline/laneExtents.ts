@@ -2,16 +2,14 @@
  * The offsets each partition covers over the whole run (first and last step), so the lanes can be
  * laid out once per run. Only log bounds are read here; records come from the view at each step.
  */
-
-import { topicPartitionKey } from '../../sim/protocol/topicPartition';
-import { type SimView, stateAt, type Trace } from '../../sim/run';
-import { logSources } from '../../sim/trace/logView';
+import { stateAt } from '../../sim';
+import { keyOf, logSources, type SimView, type Trace } from '../../sim/views';
 import { type LaneExtent, mergeExtent } from './offsetScale';
 
 function addBounds(into: Map<string, LaneExtent>, view: SimView): void {
   for (const src of logSources(view.actors))
     for (const log of src.logs) {
-      const key = topicPartitionKey(log.topic, log.partition);
+      const key = keyOf(log);
       into.set(key, mergeExtent(into.get(key), log.logStartOffset, log.logEndOffset));
     }
 }

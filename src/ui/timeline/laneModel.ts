@@ -6,8 +6,7 @@
  * Pure: no DOM, no d3. The view at step k is the only source, so a record appended at a later step
  * is not in the lane at an earlier one.
  */
-import { topicPartitionKey } from '../../sim/protocol/topicPartition';
-import type { PartitionRow, RecordRow } from '../../sim/trace/logView';
+import { keyOf, type PartitionRow, type RecordRow } from '../../sim/views';
 import { cellKindOf } from './cellKind';
 import { duplicateCounts } from './cellLabels';
 import { buildLod, type Lod } from './lod';
@@ -73,7 +72,7 @@ export function buildLane(row: PartitionRow, pointers: readonly LanePointer[] = 
     counts[k] = (counts[k] ?? 0) + 1;
   });
   return {
-    key: topicPartitionKey(row.topic, row.partition),
+    key: keyOf(row),
     topic: row.topic,
     partition: row.partition,
     leader: row.leader,
@@ -93,7 +92,7 @@ export function buildLane(row: PartitionRow, pointers: readonly LanePointer[] = 
 }
 
 export function buildLanes(rows: readonly PartitionRow[], pointers: ReadonlyMap<string, readonly LanePointer[]>): LaneModel[] {
-  return rows.map((r) => buildLane(r, pointers.get(topicPartitionKey(r.topic, r.partition))));
+  return rows.map((r) => buildLane(r, pointers.get(keyOf(r))));
 }
 
 type Actors = ReadonlyMap<string, { value: unknown; context: unknown }>;

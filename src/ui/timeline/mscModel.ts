@@ -6,10 +6,8 @@
  *
  * Pure: no DOM, no d3.
  */
-
-import type { EnvelopeRecord } from '../../sim/kernel/envelope';
-import type { Trace } from '../../sim/run';
-import type { ProcessKind } from '../../sim/scenario/build';
+import type { ProcessKind } from '../../sim';
+import type { EnvelopeRecord, Trace } from '../../sim/views';
 
 export type AxisMode = 'time' | 'step';
 export type EnvelopeState = 'in-flight' | 'delivered' | 'dropped' | 'lost';

@@ -2,7 +2,7 @@
  * The verdict panel's legend: the article's four layers of exactly once, which verdict rows each
  * shows in, and who knows what (broker, application, external system). Folded by default.
  */
-import { LAYER_NAMES } from '../../sim/checks/verdictText';
+import { LAYER_NAMES } from '../../sim/views';
 import type { Language } from '../../store/simStore';
 import { EOS_LAYERS, EOS_TRIAD, LEGEND_TEXT } from './eosLayers';
 

@@ -4,9 +4,18 @@
  * writer) and which retries the broker recognised; for a stalled reader, what pins the LSO, in the
  * columns kafka-transactions.sh find-hanging prints; for a loss, its kind. Text only.
  */
-import { COPY_CAUSE_NAMES, COPY_STATE_NAMES, LOSS_KIND_NAMES } from '../../sim/checks/verdictText';
-import type { LayerFinding, Loss, Stall, TopicEvent } from '../../sim/checks/verdictTypes';
-import type { Language } from '../../sim/narration/language';
+import {
+  COPY_CAUSE_NAMES,
+  COPY_STATE_NAMES,
+  keyOf,
+  type Language,
+  type LayerFinding,
+  LOSS_KIND_NAMES,
+  type Loss,
+  recordAddress,
+  type Stall,
+  type TopicEvent,
+} from '../../sim/views';
 
 const MAX_EVENTS = 4;
 
@@ -43,7 +52,7 @@ function Copies({ event, language }: { event: TopicEvent; language: Language }) 
       {event.copies.map((c, i) => (
         <span key={`${c.partition}@${c.offset}`} className="copy" data-copy-state={c.state} data-copy-cause={c.cause}>
           {i > 0 && ' · '}
-          {`${c.topic}-${c.partition}@${c.offset} ${pick(COPY_STATE_NAMES[c.state], language)}`}
+          {`${recordAddress(c.topic, c.partition, c.offset)} ${pick(COPY_STATE_NAMES[c.state], language)}`}
           {c.cause !== 'first' && ` (${pick(COPY_CAUSE_NAMES[c.cause], language)}${c.writer ? `, ${c.writer}` : ''})`}
         </span>
       ))}
@@ -55,8 +64,8 @@ function Copies({ event, language }: { event: TopicEvent; language: Language }) 
 function StallRow({ stall, language }: { stall: Stall; language: Language }) {
   const w = WORDS[language];
   return (
-    <li className="stall" data-stall={`${stall.topic}-${stall.partition}`}>
-      {`${w.pinned}: ${stall.topic}-${stall.partition} · producerId ${stall.producerId} · epoch ${stall.producerEpoch} · StartOffset ${stall.firstOffset}${stall.transactionalId ? ` · transactional.id ${stall.transactionalId}` : ''} · ${w.since} ${stall.sinceTime.toLocaleString('en')} ms · ${w.blocked(stall.blocked)} · ${stall.hanging ? w.hanging : w.open}`}
+    <li className="stall" data-stall={keyOf(stall)}>
+      {`${w.pinned}: ${keyOf(stall)} · producerId ${stall.producerId} · epoch ${stall.producerEpoch} · StartOffset ${stall.firstOffset}${stall.transactionalId ? ` · transactional.id ${stall.transactionalId}` : ''} · ${w.since} ${stall.sinceTime.toLocaleString('en')} ms · ${w.blocked(stall.blocked)} · ${stall.hanging ? w.hanging : w.open}`}
     </li>
   );
 }
@@ -78,7 +87,7 @@ export function FindingDetails({ finding, language }: { finding: LayerFinding; l
     if (finding.notable.length > MAX_EVENTS) items.push(<li key="more">{w.more(finding.notable.length - MAX_EVENTS)}</li>);
   }
   if (finding.layer === 'delivery' || finding.layer === 'processing')
-    for (const s of finding.stalls) items.push(<StallRow key={`s-${s.topic}-${s.partition}`} stall={s} language={language} />);
+    for (const s of finding.stalls) items.push(<StallRow key={`s-${keyOf(s)}`} stall={s} language={language} />);
   if (finding.layer === 'loss') {
     for (const l of finding.losses.slice(0, MAX_EVENTS * 2))
       items.push(<LossRow key={`l-${l.eventId}-${l.layer}-${l.subject}`} loss={l} language={language} />);

@@ -8,11 +8,10 @@
  * data-status so tests can compare the screen with the engine.
  */
 import { useId, useMemo } from 'react';
-import { findingSentence, LAYER_NAMES, STATUS_NAMES } from '../../sim/checks/verdictText';
-import { eventlessTopicsOf, outputTopicsOf, verdictAtStep } from '../../sim/trace/summary';
+import { eventlessTopicsOf, findingSentence, LAYER_NAMES, outputTopicsOf, STATUS_NAMES, verdictAtStep } from '../../sim/views';
+import { useSim } from '../../store/useSim';
 import { useStrings } from '../i18n';
 import { StepLinks } from '../StepLink';
-import { useSim } from '../useSim';
 import { useThrottled } from '../useThrottled';
 import { type CounterId, counterStepsAt } from './counterSteps';
 import { EosLayersLegend } from './EosLayersLegend';

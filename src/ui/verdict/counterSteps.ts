@@ -2,9 +2,8 @@
  * The steps behind each operational counter of the verdict, so that every count on screen links to
  * where it happened. Counted from the same facts computeVerdict counts (a test keeps them equal).
  */
-import type { TraceStep } from '../../sim/kernel/simulation';
-import type { ListLike } from '../../sim/kernel/traceLists';
-import type { Fact } from '../../sim/trace/facts';
+import type { Fact, ListLike, TraceStep } from '../../sim/views';
+import { recordAddress } from '../../sim/views';
 
 export type CounterId =
   | 'transactionsCommitted'
@@ -65,7 +64,7 @@ export function counterSteps(
           break;
         case 'processed': {
           if (ignoredTopics.has(f.topic)) break;
-          const key = f.eventId ?? `${f.topic}-${f.partition}@${f.offset}`;
+          const key = f.eventId ?? recordAddress(f.topic, f.partition, f.offset);
           processed.set(`${f.app}|${key}`, [...(processed.get(`${f.app}|${key}`) ?? []), s.i]);
           break;
         }

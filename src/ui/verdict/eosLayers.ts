@@ -3,7 +3,7 @@
  * what it does not guarantee by itself) and its closing triad of who knows what — the legend of the
  * verdict panel. `rows` names the verdict rows (LayerFinding['layer']) where a layer shows.
  */
-import type { LayerFinding } from '../../sim/checks/verdictTypes';
+import type { LayerFinding } from '../../sim/views';
 import type { Language } from '../../store/simStore';
 
 type Localized = Readonly<Record<Language, string>>;

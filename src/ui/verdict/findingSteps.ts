@@ -5,10 +5,7 @@
  * with no step of its own — they are found here from the same facts: where the events' records
  * reached the log (in the finding's topic, for a topic row) or where their send() completed.
  */
-import type { LayerFinding } from '../../sim/checks/verdict';
-import type { TraceStep } from '../../sim/kernel/simulation';
-import type { ListLike } from '../../sim/kernel/traceLists';
-import type { Fact } from '../../sim/trace/facts';
+import type { Fact, LayerFinding, ListLike, TraceStep } from '../../sim/views';
 
 export function findingSteps(
   finding: LayerFinding,

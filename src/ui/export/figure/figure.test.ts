@@ -5,11 +5,9 @@
  * and scenario text is escaped.
  */
 import { describe, expect, it } from 'vitest';
-import { findPreset, PRESETS } from '../../../sim/presets';
+import { findPreset, PRESETS, runScenario, type Scenario, stateAt } from '../../../sim';
 import { PRESET_TEXT_KO } from '../../../sim/presets/ko';
-import { runScenario, stateAt, type Trace } from '../../../sim/run';
-import type { Scenario } from '../../../sim/scenario/schema';
-import { summarize } from '../../../sim/trace/summary';
+import { summarize, type Trace } from '../../../sim/views';
 import { timelineFigure } from '../exportFiles';
 import { buildFigure, insideOf } from './figure';
 import { FIGURE_PALETTES } from './figurePalette';

@@ -14,9 +14,7 @@
  */
 import type { ScaleLinear } from 'd3-scale';
 import { scaleLinear } from 'd3-scale';
-import { LAYER_NAMES, STATUS_NAMES } from '../../../sim/checks/verdictText';
-import type { Verdict } from '../../../sim/checks/verdictTypes';
-import type { SimView, Trace } from '../../../sim/run';
+import { LAYER_NAMES, type SimView, STATUS_NAMES, type Trace, type Verdict } from '../../../sim/views';
 import { diamondPath, drawLane, LABEL_FONT_PX, type LaneDrawContext } from '../../timeline/drawLanes';
 import { drawArrows, faultText, type MscDrawContext } from '../../timeline/drawMsc';
 import { LaneCache } from '../../timeline/laneCache';

@@ -3,7 +3,7 @@
  * returns to the button that opened it.
  */
 import type { ReactNode } from 'react';
-import { useModalDialog } from '../ui/useModalDialog';
+import { useModalDialog } from './useModalDialog';
 
 export interface ModalProps {
   readonly title: string;

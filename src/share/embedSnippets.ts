@@ -1,5 +1,5 @@
 /** The snippets the Embed dialog gives: the custom element (with its loader script) and a plain iframe. */
-import { type EmbedTheme, embedQuery } from './options';
+import { type EmbedTheme, embedQuery } from './embedOptions';
 
 export interface SnippetInput {
   /** The address of the full app page (its embed.html and eos-lab.js sit beside it). */

@@ -1,12 +1,12 @@
 /** The Embed panel of the full app: options, then the custom-element and iframe snippets to paste. */
 import { useId, useMemo, useState } from 'react';
-import { linkOf } from '../share/hashSync';
-import { Modal } from '../share/Modal';
-import { shareText } from '../share/strings';
-import { useScenarioTexts } from '../ui/usePresetTexts';
-import { useSim } from '../ui/useSim';
-import type { EmbedTheme } from './options';
-import { elementSnippet, embedUrl, iframeSnippet, resizeListenerSnippet } from './snippets';
+import type { EmbedTheme } from '../../share/embedOptions';
+import { elementSnippet, embedUrl, iframeSnippet, resizeListenerSnippet } from '../../share/embedSnippets';
+import { linkOf } from '../../share/hashSync';
+import { shareText } from '../../share/strings';
+import { useSim } from '../../store/useSim';
+import { Modal } from '../Modal';
+import { useScenarioTexts } from '../usePresetTexts';
 
 function Snippet({ label, code, copyLabel, testId }: { label: string; code: string; copyLabel: string; testId: string }) {
   const id = useId();

@@ -1,23 +1,23 @@
 /**
  * The share-embed block of the app header: Scenarios (the gallery), Share, Embed, Export / Import.
  * The header renders it, and the message for a link that could not be read (LinkErrorPanel) in a
- * row of its own; everything else of sharing lives in src/share, src/embed, src/ui/gallery and
- * src/ui/export.
+ * row of its own. The panels are React (src/ui/sharing, gallery, export); the links they write and
+ * read, the share state and the words live in src/share, below the UI (ui → share → store → sim).
  */
 import { lazy, Suspense } from 'react';
-import { BreakItButton } from '../ui/search/BreakItButton';
-import { useBreakIt } from '../ui/search/breakItStore';
-import { useSim } from '../ui/useSim';
-import { shareStore, useShare } from './shareState';
-import { shareText } from './strings';
-import './share.css';
+import { shareStore, useShare } from '../../share/shareState';
+import { shareText } from '../../share/strings';
+import { useSim } from '../../store/useSim';
+import { BreakItButton } from '../search/BreakItButton';
+import { useBreakIt, useOpenLinkedSearch } from '../search/breakItStore';
+import '../../share/share.css';
 
 // the panels load on first use: they are not needed to show a run
-const Gallery = lazy(() => import('../ui/gallery/Gallery').then((m) => ({ default: m.Gallery })));
+const Gallery = lazy(() => import('../gallery/Gallery').then((m) => ({ default: m.Gallery })));
 const ShareDialog = lazy(() => import('./ShareDialog').then((m) => ({ default: m.ShareDialog })));
-const EmbedDialog = lazy(() => import('../embed/EmbedDialog').then((m) => ({ default: m.EmbedDialog })));
-const ExportDialog = lazy(() => import('../ui/export/ExportDialog').then((m) => ({ default: m.ExportDialog })));
-const BreakItPanel = lazy(() => import('../ui/search/BreakItPanel').then((m) => ({ default: m.BreakItPanel })));
+const EmbedDialog = lazy(() => import('./EmbedDialog').then((m) => ({ default: m.EmbedDialog })));
+const ExportDialog = lazy(() => import('../export/ExportDialog').then((m) => ({ default: m.ExportDialog })));
+const BreakItPanel = lazy(() => import('../search/BreakItPanel').then((m) => ({ default: m.BreakItPanel })));
 
 export function ShareBar() {
   const panel = useShare((s) => s.panel);
@@ -26,6 +26,7 @@ export function ShareBar() {
   const t = shareText(useSim((s) => s.language));
   const open = shareStore.getState().open;
   const close = () => open(null);
+  useOpenLinkedSearch();
   return (
     <>
       <nav className="eos-sharebar" aria-label={`${t.scenarios}, ${t.share}, ${t.embed}`}>

@@ -1,10 +1,10 @@
 /** The Share panel: the link to this run, copied to the clipboard when allowed, always shown as text. */
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { LINK_LIMITS } from '../sim/scenario/link';
-import { useSim } from '../ui/useSim';
-import { linkOf, urlOf } from './hashSync';
-import { Modal } from './Modal';
-import { shareText } from './strings';
+import { linkOf, urlOf } from '../../share/hashSync';
+import { shareText } from '../../share/strings';
+import { LINK_LIMITS } from '../../sim';
+import { useSim } from '../../store/useSim';
+import { Modal } from '../Modal';
 
 export function ShareDialog({ onClose }: { onClose: () => void }) {
   const scenario = useSim((s) => s.scenario);
