@@ -55,7 +55,7 @@ describe('consumer application', () => {
   it('starts its loop by polling its KafkaConsumer; a crash forgets the batch in hand', () => {
     const m = drive(consumerAppMachine, inputOf(scenario, 'c.app'));
     const boot = m.send({ type: 'boot' }, 0);
-    expect(m.state()).toBe('running');
+    expect(m.state()).toBe('running.polling');
     const polled = [
       ...callsTo(boot, 'c.consumer'),
       ...(timers(boot).includes('continue') ? callsTo(m.send({ type: 'continue', key: 'loop', data: {} }, 0), 'c.consumer') : []),

@@ -26,10 +26,25 @@
 import { setup } from 'xstate';
 import type { Mutable } from '../actors/draft';
 import { handle, type Out } from '../actors/out';
-import type { CallEvent, DisconnectedEvent, RpcEvent, TimerEvent } from '../kernel/effects';
+import type { DisconnectedEvent, RpcEvent } from '../kernel/effects';
 import type { ActorId } from '../kernel/envelope';
 import type { RecordForApp, TopicPartition } from '../protocol/messages';
+import { keyOf, recordAddress } from '../protocol/topicPartition';
 import type { ProcessingMode } from '../scenario/schema';
+import {
+  advance,
+  type GroupMetadata,
+  type LifecycleEvent,
+  type LoopTimer,
+  nextOffsets,
+  type PollAnswer,
+  pointDetail,
+  pollOnce,
+  processedFact,
+  type ReplyEvent,
+  replyOf,
+  sendOffsetsArgs,
+} from './applicationLoop';
 
 export interface SinkRef {
   readonly id: ActorId;
@@ -63,7 +78,7 @@ export interface ConsumerAppContext {
   readonly checkOrder: string | null;
   readonly httpTimeoutMs: number;
   readonly batch: readonly RecordForApp[];
-  readonly groupMetadata: { groupId: string | null; generationId: number; memberId: string } | null;
+  readonly groupMetadata: GroupMetadata | null;
   /** The consumer's positions when poll() returned: the next offsets to read. */
   readonly positions: Readonly<Record<string, number>>;
   readonly plan: readonly PlanStep[];
@@ -91,11 +106,7 @@ export interface ConsumerAppContext {
   readonly lastSeq: Readonly<Record<string, number>>;
 }
 
-export interface PollAnswer {
-  readonly records?: RecordForApp[];
-  readonly groupMetadata?: ConsumerAppContext['groupMetadata'];
-  readonly positions?: Record<string, number>;
-}
+export type { PollAnswer } from './applicationLoop';
 
 export interface ConsumerAppInput {
   readonly self: ActorId;
@@ -110,10 +121,25 @@ export interface ConsumerAppInput {
   readonly checkOrder?: string | null;
 }
 
-type Ev = CallEvent | TimerEvent | RpcEvent | DisconnectedEvent | { type: 'boot'; now: number } | { type: 'crash' };
+/** The consumer application's events: its clients' replies and calls, its sinks' answers, its timers, the kernel's. */
+export type ConsumerAppEvent =
+  | ReplyEvent
+  | { readonly type: 'onPartitionsAssigned'; readonly now: number; readonly from: ActorId; readonly args: { partitions: TopicPartition[] } }
+  | (RpcEvent<SinkAnswer> & { readonly type: 'DbTransactionResult' | 'DbQueryResult' | 'HttpResponse' })
+  | DisconnectedEvent
+  | LoopTimer<'continue' | 'httpTimeout' | 'dbTimeout' | 'txnCommitDue'>
+  | LifecycleEvent;
+type Ev = ConsumerAppEvent;
 type Draft = Mutable<ConsumerAppContext>;
 
-const tpName = (tp: TopicPartition) => `${tp.topic}-${tp.partition}`;
+/** What a sink answers: the correlation id of the call, and the database's stored offsets or the HTTP status. */
+interface SinkAnswer {
+  readonly correlationId?: number;
+  readonly ok?: boolean;
+  readonly conflict?: boolean;
+  readonly offsets?: Record<string, number>;
+  readonly status?: number;
+}
 
 /** The end of a transaction: the next offsets into it, then commit. */
 const COMMIT_STEPS: readonly PlanStep[] = [{ kind: 'sendOffsets' }, { kind: 'point', name: 'beforeCommit' }, { kind: 'commitTransaction' }];
@@ -161,19 +187,9 @@ export function planFor(mode: ProcessingMode, n: number, hasSink: boolean, hasOu
 /** The pitfall: the offset of the last processed record per partition, instead of the next one. */
 function lastProcessedOffsets(batch: readonly RecordForApp[]): (TopicPartition & { offset: number })[] {
   const last = new Map<string, RecordForApp>();
-  for (const r of batch) last.set(tpName(r), r);
+  for (const r of batch) last.set(keyOf(r), r);
   return [...last.values()].map((r) => ({ topic: r.topic, partition: r.partition, offset: r.offset }));
 }
-
-/** The next offsets to read, as consumer.position() gives them (past markers and skipped batches too). */
-function nextOffsets(positions: Readonly<Record<string, number>>): (TopicPartition & { offset: number })[] {
-  return Object.entries(positions).map(([name, offset]) => {
-    const dash = name.lastIndexOf('-');
-    return { topic: name.slice(0, dash), partition: Number(name.slice(dash + 1)), offset };
-  });
-}
-
-const pointDetail = (r: RecordForApp | undefined) => (r ? { topic: r.topic, partition: r.partition, offset: r.offset } : {});
 
 function corr(d: Draft): number {
   const c = d.nextCorrelationId;
@@ -182,10 +198,7 @@ function corr(d: Draft): number {
 }
 
 /** Moves to the next plan step through the queue, so that every step boundary is a crash point. */
-function next(d: Draft, out: Out, delay = 0): void {
-  d.step += 1;
-  out.timer('continue', 'continue', delay);
-}
+const next = advance;
 
 function sendHttp(d: Draft, r: RecordForApp, method: 'POST' | 'GET', out: Out): void {
   const sink = d.sink as SinkRef;
@@ -201,7 +214,7 @@ function sendHttp(d: Draft, r: RecordForApp, method: 'POST' | 'GET', out: Out): 
       method,
       app: d.client,
       eventId,
-      idempotencyKey: sink.mode === 'idempotency-key' ? (eventId ?? `${tpName(r)}@${r.offset}`) : null,
+      idempotencyKey: sink.mode === 'idempotency-key' ? (eventId ?? recordAddress(r.topic, r.partition, r.offset)) : null,
     },
     { timeoutMs: d.httpTimeoutMs },
   );
@@ -261,15 +274,7 @@ function runStep(d: Draft, now: number, out: Out): void {
         next(d, out);
         return;
       }
-      out.fact({
-        kind: 'processed',
-        app: d.client,
-        topic: r.topic,
-        partition: r.partition,
-        offset: r.offset,
-        eventId: r.headers.event_id ?? null,
-        key: r.key,
-      });
+      out.fact(processedFact(d.client, r));
       checkOrder(d, r, out);
       out.point('afterProcess', pointDetail(r));
       next(d, out, d.processingMs);
@@ -298,12 +303,7 @@ function runStep(d: Draft, now: number, out: Out): void {
       out.call(d.producer as ActorId, 'beginTransaction');
       return;
     case 'sendOffsets':
-      out.call(d.producer as ActorId, 'sendOffsetsToTransaction', {
-        groupId: d.groupMetadata?.groupId ?? '',
-        generationId: d.groupMetadata?.generationId ?? -1,
-        memberId: d.groupMetadata?.memberId ?? '',
-        offsets: nextOffsets(d.positions),
-      });
+      out.call(d.producer as ActorId, 'sendOffsetsToTransaction', sendOffsetsArgs(d.groupMetadata, d.positions));
       return;
     case 'commitTransaction':
     case 'flush':
@@ -322,11 +322,7 @@ function runStep(d: Draft, now: number, out: Out): void {
 }
 
 /** Calls poll() unless one is already waiting for records. */
-function poll(d: Draft, out: Out): void {
-  if (d.pollOutstanding) return;
-  d.pollOutstanding = true;
-  out.call(d.consumer, 'poll');
-}
+const poll = pollOnce;
 
 /**
  * checkOrder: the application knows the business order of an entity's events (their `seq` header)
@@ -342,7 +338,7 @@ function checkOrder(d: Draft, r: RecordForApp, out: Out): void {
     out.fact({
       kind: 'note',
       actor: d.self,
-      text: `out of order: ${d.checkOrder} ${entity} seq ${seq} (${r.headers.event_id ?? `offset ${r.offset}`}, ${r.topic}-${r.partition}) arrived after seq ${last}`,
+      text: `out of order: ${d.checkOrder} ${entity} seq ${seq} (${r.headers.event_id ?? `offset ${r.offset}`}, ${keyOf(r)}) arrived after seq ${last}`,
     });
   d.lastSeq = { ...d.lastSeq, [entity]: Math.max(seq, last ?? seq) };
 }
@@ -415,8 +411,8 @@ function queryStoredOffsets(d: Draft, out: Out): void {
 }
 
 const onPartitionsAssigned = act((d, ev, out) => {
-  const partitions = (ev as CallEvent<{ partitions: TopicPartition[] }>).args.partitions;
-  d.assigned = partitions.map(tpName);
+  if (ev.type !== 'onPartitionsAssigned') return;
+  d.assigned = ev.args.partitions.map(keyOf);
   if (d.mode !== 'offsets-in-sink' || !d.sink) {
     out.call(d.consumer, 'partitionsAssignedDone', { offsets: {} });
     return;
@@ -439,16 +435,8 @@ function afterAbort(d: Draft, out: Out): void {
 }
 
 const onReply = act((d, ev, out) => {
-  const r = (
-    ev as CallEvent<{
-      call: string;
-      ok: boolean;
-      error: string | null;
-      records?: RecordForApp[];
-      groupMetadata?: ConsumerAppContext['groupMetadata'];
-      positions?: Record<string, number>;
-    }>
-  ).args;
+  const r = replyOf(ev);
+  if (!r) return;
   const last = d.batch[d.batch.length - 1];
   switch (r.call) {
     case 'initTransactions':
@@ -525,9 +513,10 @@ const onReply = act((d, ev, out) => {
 
 /** Answers from a sink (database or HTTP API). */
 const onSinkResponse = act((d, ev, out) => {
-  const e = ev as RpcEvent<{ ok?: boolean; conflict?: boolean; offsets?: Record<string, number>; status?: number }>;
+  if (ev.type !== 'DbQueryResult' && ev.type !== 'DbTransactionResult' && ev.type !== 'HttpResponse') return;
+  const e = ev;
   if (e.type === 'DbQueryResult') {
-    if ((e.payload as { correlationId?: number }).correlationId !== d.listenerQuery) return;
+    if (e.payload.correlationId !== d.listenerQuery) return;
     d.listenerQuery = null;
     // seek each assigned partition to the offset stored with its results
     const offsets = Object.fromEntries(Object.entries(e.payload.offsets ?? {}).filter(([name]) => d.assigned.includes(name)));
@@ -544,7 +533,7 @@ const onSinkResponse = act((d, ev, out) => {
     return;
   }
   // an answer to an attempt the application already gave up on changes nothing
-  const answered = (e.payload as { correlationId?: number }).correlationId;
+  const answered = e.payload.correlationId;
   if (answered !== d.sinkRequest) return;
   d.sinkRequest = null;
   const s = d.plan[d.step];
@@ -595,15 +584,16 @@ function callAgain(d: Draft, out: Out): void {
  * A timed-out call is made again at once; an unreachable sink is tried again shortly.
  */
 const onSinkDisconnected = act((d, ev, out) => {
-  const e = ev as DisconnectedEvent;
+  if (ev.type !== 'disconnected') return;
+  const e = ev;
   if (e.rpc === 'DbQuery') {
     // onPartitionsAssigned's query got no answer: ask again (at once after a timeout, shortly when unreachable)
-    if ((e.payload as { correlationId?: number }).correlationId !== d.listenerQuery) return;
+    if (e.payload.correlationId !== d.listenerQuery) return;
     if (e.timedOut) queryStoredOffsets(d, out);
     else out.timer('db', 'dbTimeout', 100);
     return;
   }
-  const lost = (e.payload as { correlationId?: number }).correlationId;
+  const lost = e.payload.correlationId;
   if (lost !== d.sinkRequest) return;
   d.sinkRequest = null;
   const http = d.sink?.type === 'http-api';
@@ -633,11 +623,60 @@ function stop(d: Draft, out: Out, why: string): void {
   d.stopped = why;
   out.fact({ kind: 'note', actor: d.self, text: why });
   out.call(d.consumer, 'close');
-  out.raise({ type: 'halt' });
 }
 
+/** boot and restart: an exactly-once application initialises its transactions first. */
+const starting = [
+  { guard: 'transactional' as const, target: 'running.initializing', actions: start },
+  { target: 'running', actions: start },
+];
+
+/** The errors after which a transactional producer is fenced: the instance closes. */
+const FENCED = new Set(['PRODUCER_FENCED', 'INVALID_PRODUCER_EPOCH', 'INVALID_TXN_STATE']);
+
+const COMMIT_KINDS = new Set<PlanStep['kind']>(['commitSync', 'sendOffsets', 'commitTransaction']);
+
+type Args = { context: ConsumerAppContext; event: Ev };
+
+/** The loop's decisions, as guards of (context, event). */
+export const consumerAppGuards = {
+  transactional: ({ context }: Args) => context.producer !== null && context.mode === 'exactly-once',
+  /** The reply ends the application: initTransactions failed, the producer is fenced, or it cannot abort. */
+  fatalReply: ({ event }: Args) => {
+    const r = replyOf(event);
+    if (!r || r.ok) return false;
+    return (
+      r.call === 'initTransactions' || r.call === 'abortTransaction' || (r.call === 'commitTransaction' && FENCED.has(r.error ?? ''))
+    );
+  },
+  /** The reply makes the application abort its transaction: a failed sendOffsetsToTransaction or commitTransaction, or revoked partitions. */
+  abortsTransaction: ({ context, event }: Args) => {
+    const r = replyOf(event);
+    if (!r) return false;
+    if (!r.ok && (r.call === 'sendOffsetsToTransaction' || r.call === 'commitTransaction')) return true;
+    // onPartitionsRevoked ran inside this poll(): the batched transaction's partitions are gone
+    const batched = context.commitIntervalMs !== null;
+    const held = context.plan.length > 0 && batched;
+    const generation = r.groupMetadata?.generationId ?? null;
+    return r.call === 'poll' && !held && (r.records ?? []).length > 0 && batched && context.txnOpen && generation !== context.txnGeneration;
+  },
+  seekedToCommitted: ({ event }: Args) => replyOf(event)?.call === 'seekToCommitted',
+  initialized: ({ event }: Args) => replyOf(event)?.call === 'initTransactions' && replyOf(event)?.ok === true,
+  planHasSteps: ({ context }: Args) => context.plan.length > 0,
+  planEmpty: ({ context }: Args) => context.plan.length === 0,
+  atCommitStep: ({ context }: Args) => {
+    const s = context.plan[context.step];
+    return s !== undefined && COMMIT_KINDS.has(s.kind);
+  },
+  pastCommitStep: ({ context }: Args) => {
+    const s = context.plan[context.step];
+    return s === undefined || !COMMIT_KINDS.has(s.kind);
+  },
+};
+
 export const consumerAppMachine = setup({
-  types: {} as { context: ConsumerAppContext; input: ConsumerAppInput; events: Ev | { type: 'halt' } },
+  types: {} as { context: ConsumerAppContext; input: ConsumerAppInput; events: Ev },
+  guards: consumerAppGuards,
 }).createMachine({
   id: 'consumerApp',
   context: ({ input }) => ({
@@ -667,12 +706,18 @@ export const consumerAppMachine = setup({
   on: { crash: '.down' },
   states: {
     // not started yet (before its startAt): a crash or restart of its process changes nothing
-    idle: { on: { boot: { target: 'running', actions: start }, crash: {}, restart: {} } },
+    idle: { on: { boot: starting, crash: {}, restart: {} } },
     running: {
+      initial: 'polling',
       on: {
         continue: { actions: onContinue },
         onPartitionsAssigned: { actions: onPartitionsAssigned },
-        reply: { actions: onReply },
+        reply: [
+          { guard: 'fatalReply', target: '#consumerApp.stopped', actions: onReply },
+          { guard: 'abortsTransaction', target: '.aborting', actions: onReply },
+          { guard: 'seekedToCommitted', target: '.polling', actions: onReply },
+          { actions: onReply },
+        ],
         DbTransactionResult: { actions: onSinkResponse },
         DbQueryResult: { actions: onSinkResponse },
         HttpResponse: { actions: onSinkResponse },
@@ -680,7 +725,28 @@ export const consumerAppMachine = setup({
         dbTimeout: { actions: onDbTimeout },
         txnCommitDue: { actions: onTxnCommitDue },
         disconnected: { actions: onSinkDisconnected },
-        halt: 'stopped',
+      },
+      states: {
+        // exactly-once: initTransactions() before the first poll()
+        initializing: { on: { reply: { guard: 'initialized', target: 'polling', actions: onReply } } },
+        // waiting in poll(): no steps planned
+        polling: { always: { guard: 'planHasSteps', target: 'processing' } },
+        // the batch's steps (process, side effect, produce, the transaction's begin)
+        processing: {
+          always: [
+            { guard: 'planEmpty', target: 'polling' },
+            { guard: 'atCommitStep', target: 'committing' },
+          ],
+        },
+        // commitSync, or sendOffsetsToTransaction and commitTransaction
+        committing: {
+          always: [
+            { guard: 'planEmpty', target: 'polling' },
+            { guard: 'pastCommitStep', target: 'processing' },
+          ],
+        },
+        // abortTransaction, then seekToCommitted: back to the committed offsets
+        aborting: {},
       },
     },
     stopped: { on: { reply: {} } },
@@ -699,7 +765,7 @@ export const consumerAppMachine = setup({
         txnOpen: false,
         txnGeneration: null,
       })),
-      on: { restart: { target: 'running', actions: start } },
+      on: { restart: starting },
     },
   },
 });

@@ -8,6 +8,7 @@ import { computeVerdict, type Verdict } from '../checks/verdict';
 import type { ConsumerContext } from '../consumer/consumer.machine';
 import type { GroupCoordinatorContext } from '../coordinator/groupCoordinator.machine';
 import type { TraceStep } from '../kernel/simulation';
+import { stateValueToString } from '../kernel/stateValue';
 import type { Headers } from '../log/recordBatch';
 import { type SimView, stateAt, type Trace } from '../run';
 import { streamsInternalTopics } from '../scenario/build';
@@ -242,7 +243,7 @@ export function summarize(trace: Trace, atStep: number = trace.steps.length, vie
       return {
         id: c.id,
         processingGuarantee: ctx?.guarantee ?? 'at_least_once',
-        state: String(snap?.value ?? ''),
+        state: snap ? stateValueToString(snap.value) : '',
         store: ctx?.store ?? {},
       };
     });
