@@ -7,14 +7,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
-import { Out } from '../src/sim/actors/out';
 import { batchedPlan, consumerAppMachine } from '../src/sim/application/consumerApp.machine';
 import { mintedEventId, producerAppMachine } from '../src/sim/application/producerApp.machine';
 import type { Effect } from '../src/sim/kernel/effects';
+import { stateValueToString } from '../src/sim/kernel/stateValue';
 import type { RecordForApp } from '../src/sim/protocol/messages';
 import { type DatabaseContext, databaseMachine } from '../src/sim/sinks/database.machine';
 import { type HttpApiContext, httpApiMachine } from '../src/sim/sinks/httpApi.machine';
-import { stateValueToString } from '../src/sim/kernel/stateValue';
 import { gainedTask } from '../src/sim/streams/processing';
 import { streamThreadMachine } from '../src/sim/streams/streamThread.machine';
 import { type Draft, initialContext, type StreamThreadInput } from '../src/sim/streams/streamThreadContext';
@@ -324,7 +323,8 @@ describe('Kafka Streams: a task newly assigned to an instance', () => {
     actor.start();
     return {
       effects,
-      poll: (offset: number) => actor.send({ type: 'reply', now: 10, from: 'st.consumer', args: { call: 'poll', ok: true, ...answer(offset) } }),
+      poll: (offset: number) =>
+        actor.send({ type: 'reply', now: 10, from: 'st.consumer', args: { call: 'poll', ok: true, ...answer(offset) } }),
       commitDone: () => actor.send({ type: 'reply', now: 20, from: 'st.producer', args: { call: 'commitTransaction', ok: true } }),
       state: () => stateValueToString(actor.getSnapshot().value),
       context: () => actor.getSnapshot().context,

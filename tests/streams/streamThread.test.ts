@@ -8,9 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
 import { Out } from '../../src/sim/actors/out';
 import type { Effect } from '../../src/sim/kernel/effects';
+import { stateValueToString } from '../../src/sim/kernel/stateValue';
 import type { RecordForApp } from '../../src/sim/protocol/messages';
 import { applyChangelog, countSkipReason, selectedKey } from '../../src/sim/streams/aggregate';
-import { stateValueToString } from '../../src/sim/kernel/stateValue';
 import { closeDirty, isTaskMigrated } from '../../src/sim/streams/migration';
 import { planFor, runStep } from '../../src/sim/streams/processing';
 import { startProcess, startRestore } from '../../src/sim/streams/restore';
@@ -239,7 +239,11 @@ describe('TaskMigratedException (StreamsProducer, RecordCollectorImpl, StreamThr
     migrated.send('st.producer', { call: 'sendOffsetsToTransaction', ok: false, error: 'INVALID_PRODUCER_EPOCH' });
     expect(migrated.state()).toBe('migrating.aborting');
     // under at_least_once a failed send is only logged: the batch goes on
-    const alos = at({ running: 'processing' }, { plan: [{ kind: 'output', i: 0 }, { kind: 'commit' }], batch: [rec('a', 'x', 0)] }, { guarantee: 'at_least_once' });
+    const alos = at(
+      { running: 'processing' },
+      { plan: [{ kind: 'output', i: 0 }, { kind: 'commit' }], batch: [rec('a', 'x', 0)] },
+      { guarantee: 'at_least_once' },
+    );
     alos.send('st.producer', { call: 'send', ok: false, error: 'INVALID_RECORD' });
     expect(alos.state()).toBe('running.processing');
     expect(alos.context().step).toBe(1);

@@ -71,7 +71,15 @@ export const pointDetail = (r: RecordForApp | undefined) => (r ? { topic: r.topi
 
 /** The application processed a record (what the verdict counts). */
 export function processedFact(app: string, r: RecordForApp): Fact {
-  return { kind: 'processed', app, topic: r.topic, partition: r.partition, offset: r.offset, eventId: r.headers.event_id ?? null, key: r.key };
+  return {
+    kind: 'processed',
+    app,
+    topic: r.topic,
+    partition: r.partition,
+    offset: r.offset,
+    eventId: r.headers.event_id ?? null,
+    key: r.key,
+  };
 }
 
 /** The loop's state both applications keep as data: the batch in hand and where its steps are. */

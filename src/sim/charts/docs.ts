@@ -42,11 +42,39 @@ export const DOCUMENTED: readonly (readonly [string, string, AnyStateMachine])[]
   ['CDC relay (outbox)', 'src/sim/sinks/outboxRelay.machine.ts', outboxRelayMachine as AnyStateMachine],
 ];
 
+/** What a chart's states mean, where the chart alone does not say it (by title). */
+const NOTES: Readonly<Record<string, string>> = {
+  'Consumer application loop': [
+    'The application loop (`src/sim/application/applicationLoop.ts`), shared with the Kafka Streams thread: poll() →',
+    'process the batch one kernel step per step (a crash can land between any two) → commit. After each poll() the',
+    'application plans the batch by processing mode (`consumerAppPlan.ts`): at-most-once commits first, at-least-once',
+    'and commit-last-processed after processing, consume-produce-no-transactions after flush(), exactly-once inside',
+    'beginTransaction … sendOffsetsToTransaction(next offsets, groupMetadata) → commitTransaction (with',
+    '`commitIntervalMs`, one transaction kept open across polls), auto-commit leaves it to poll(), offsets-in-sink',
+    'to the database transaction. `polling`, `processing` and `committing` follow the plan (eventless transitions',
+    'on where it stands); the guards `abortsTransaction` (a failed sendOffsetsToTransaction or commitTransaction, or',
+    'a poll() of a new generation while a batched transaction is open) and `fatalReply` (fenced) decide the rest.',
+  ].join(' '),
+  'Kafka Streams thread': [
+    'The same loop (`src/sim/application/applicationLoop.ts`) as the Streams thread runs it: `running.polling` →',
+    '`processing` (the batch through the topology) → `committing` when the commit step finds commit.interval.ms',
+    'passed → `committed` → `polling`. Under exactly_once_v2 the transaction begun for a batch stays open across',
+    'polls (`pollingInTransaction`) until a commit: sendOffsetsToTransaction then commitTransaction (at_least_once:',
+    'flush then commitSync). When commit.interval.ms passes while poll() waits the thread commits',
+    '(`committingWhilePolling`), and a batch answered meanwhile waits for that commit (`committingBeforeBatch`). A',
+    'poll() bringing a task another instance worked on (guard `gainsTask`) restores its store first, after aborting',
+    'the open transaction (`abortingForNewTask`) or finishing the commit (`committingBeforeNewTask`). A failed',
+    'producer call is a TaskMigratedException (guard `taskMigrated` → `migrating`) or a StreamsException (→ `stopped`).',
+  ].join(' '),
+};
+
 /** The generated section, markers included. */
 export function chartsMarkdown(): string {
   const parts = [CHARTS_START];
-  for (const [title, file, machine] of DOCUMENTED)
-    parts.push(`### ${title}\n\n\`${file}\`\n\n\`\`\`mermaid\n${toMermaid(chartOf(machine))}\n\`\`\``);
+  for (const [title, file, machine] of DOCUMENTED) {
+    const note = NOTES[title] ? `\n\n${NOTES[title]}` : '';
+    parts.push(`### ${title}\n\n\`${file}\`${note}\n\n\`\`\`mermaid\n${toMermaid(chartOf(machine))}\n\`\`\``);
+  }
   parts.push(CHARTS_END);
   return parts.join('\n\n');
 }

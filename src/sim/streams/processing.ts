@@ -72,7 +72,12 @@ export function runStep(d: Draft, now: number, out: Out): void {
       // offset commit) covers it, the counting side cannot read it with read_committed
       d.uncommitted += 1;
       out.fact(processedFact(d.client, r));
-      out.call(d.producer, 'send', { topic: d.repartitionTopic, key: selectedKey(r, d.groupBy ?? 'key'), value: r.value, headers: r.headers });
+      out.call(d.producer, 'send', {
+        topic: d.repartitionTopic,
+        key: selectedKey(r, d.groupBy ?? 'key'),
+        value: r.value,
+        headers: r.headers,
+      });
       return;
     case 'filter':
       d.uncommitted += 1;

@@ -86,7 +86,8 @@ export function restoreAfter(
   d: StreamThreadContext,
   r: Reply,
 ): Pick<StreamThreadContext, 'restoreEnd' | 'restorePositions' | 'store' | 'restoredRecords'> {
-  if (r.call === 'endOffsets') return { restoreEnd: r.offsets ?? {}, restorePositions: {}, store: d.store, restoredRecords: d.restoredRecords };
+  if (r.call === 'endOffsets')
+    return { restoreEnd: r.offsets ?? {}, restorePositions: {}, store: d.store, restoredRecords: d.restoredRecords };
   const { store, applied } = applyChangelog(d.store, r.records ?? [], d.restoreEnd ?? {});
   return {
     restoreEnd: d.restoreEnd,

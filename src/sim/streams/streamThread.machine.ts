@@ -60,8 +60,8 @@ import {
   startRestore,
   startTask,
 } from './restore';
-import { streamThreadGuards } from './streamThreadGuards';
 import { act, type Ev, initialContext, replyOf, type StreamThreadContext, type StreamThreadInput, stop } from './streamThreadContext';
+import { streamThreadGuards } from './streamThreadGuards';
 
 export type { ProcessingGuarantee, StreamThreadContext, StreamThreadInput } from './streamThreadContext';
 
@@ -107,6 +107,16 @@ const holdNewTask = act((d, _now, ev) => holdForNewTask(d, replyOf(ev)));
 const newTask = [holdNewTask, act((d, _now, _ev, out) => announceNewTask(d, out))];
 const startCommitting = act((d, _now, _ev, out) => startCommit(d, out));
 
+/**
+ * A commit under way (sendOffsetsToTransaction + commitTransaction, or flush + commitSync): `done`
+ * is where its end leads; `more` are the state's other answers (a poll() answer while it commits).
+ */
+function committingState(done: { target: string; actions: unknown }, more: readonly object[] = []) {
+  return {
+    on: { reply: [...taskFailed('taskMigrated', 'streamsException'), commitGoesOn, { guard: 'commitDone' as const, ...done }, ...more] },
+  };
+}
+
 export const streamThreadMachine = setup({
   types: {} as { context: StreamThreadContext; input: StreamThreadInput; events: Ev },
   guards: streamThreadGuards,
@@ -123,7 +133,11 @@ export const streamThreadMachine = setup({
       on: {
         reply: [
           { guard: 'initialized', target: 'restoring', actions: act((d, _now, _ev, out) => startRestore(d, out)) },
-          { guard: 'initFailed', target: 'stopped', actions: act((d, _now, ev, out) => stop(d, out, `initTransactions failed: ${replyOf(ev).error}`)) },
+          {
+            guard: 'initFailed',
+            target: 'stopped',
+            actions: act((d, _now, ev, out) => stop(d, out, `initTransactions failed: ${replyOf(ev).error}`)),
+          },
           { guard: 'mainPoll', actions: act((d, _now, ev) => holdPoll(d, replyOf(ev))) },
         ],
       },
@@ -139,13 +153,18 @@ export const streamThreadMachine = setup({
               {
                 guard: 'endOffsetsAnswer',
                 target: 'seekingToBeginning',
-                actions: [act((d, _now, ev) => applyRestoreReply(d, replyOf(ev))), act((d, _now, _ev, out) => seekChangelogToBeginning(d, out))],
+                actions: [
+                  act((d, _now, ev) => applyRestoreReply(d, replyOf(ev))),
+                  act((d, _now, _ev, out) => seekChangelogToBeginning(d, out)),
+                ],
               },
             ],
           },
         },
         seekingToBeginning: {
-          on: { reply: { guard: 'seekedToBeginning', target: 'readingChangelog', actions: act((d, _now, _ev, out) => pollChangelog(d, out)) } },
+          on: {
+            reply: { guard: 'seekedToBeginning', target: 'readingChangelog', actions: act((d, _now, _ev, out) => pollChangelog(d, out)) },
+          },
         },
         readingChangelog: {
           on: {
@@ -167,7 +186,11 @@ export const streamThreadMachine = setup({
         polling: {
           on: {
             reply: [
-              { guard: 'gainsTask', target: '#streamThread.restoring', actions: [...newTask, act((d, _now, _ev, out) => restoreForNewTask(d, out))] },
+              {
+                guard: 'gainsTask',
+                target: '#streamThread.restoring',
+                actions: [...newTask, act((d, _now, _ev, out) => restoreForNewTask(d, out))],
+              },
               { guard: 'mainPoll', target: 'processing', actions: [takeWaitingBatch, act((d, _now, _ev, out) => beginBatch(d, out))] },
             ],
             commitDue: { guard: 'commitDueWhilePolling', target: 'committingWhilePolling', actions: startCommitting },
@@ -204,59 +227,38 @@ export const streamThreadMachine = setup({
             ],
           },
         },
-        // the plan's commit step: sendOffsetsToTransaction + commitTransaction, or flush + commitSync
-        committing: {
-          on: {
-            reply: [
-              ...taskFailed('taskMigrated', 'streamsException'),
-              commitGoesOn,
-              { guard: 'commitDone', target: 'committed', actions: [onCommitted, act((d, _now, _ev, out) => advance(d, out))] },
-            ],
-          },
-        },
+        // the plan's commit step
+        committing: committingState({ target: 'committed', actions: [onCommitted, act((d, _now, _ev, out) => advance(d, out))] }),
         // committed at the end of the batch: the next `continue` polls
         committed: { on: { continue: { target: 'polling', actions: act((d, now, _ev, out) => runStep(d, now, out)) } } },
         // commit.interval.ms passed while poll() waited
-        committingWhilePolling: {
-          on: {
-            reply: [
-              ...taskFailed('taskMigrated', 'streamsException'),
-              commitGoesOn,
-              { guard: 'commitDone', target: 'polling', actions: onCommitted },
-              { guard: 'gainsTask', target: 'committingBeforeNewTask', actions: holdNewTask },
-              // the batch must not go into the transaction (or offset commit) under way: it waits for it
-              { guard: 'mainPoll', target: 'committingBeforeBatch', actions: takeWaitingBatch },
-            ],
-          },
-        },
-        committingBeforeBatch: {
-          on: {
-            reply: [
-              ...taskFailed('taskMigrated', 'streamsException'),
-              commitGoesOn,
-              { guard: 'commitDone', target: 'processing', actions: [onCommitted, act((d, _now, _ev, out) => beginBatch(d, out))] },
-            ],
-          },
-        },
-        committingBeforeNewTask: {
-          on: {
-            reply: [
-              ...taskFailed('taskMigrated', 'streamsException'),
-              commitGoesOn,
-              {
-                guard: 'commitDone',
-                target: '#streamThread.restoring',
-                actions: [onCommitted, act((d, _now, _ev, out) => announceNewTask(d, out)), act((d, _now, _ev, out) => restoreForNewTask(d, out))],
-              },
-            ],
-          },
-        },
+        committingWhilePolling: committingState({ target: 'polling', actions: onCommitted }, [
+          { guard: 'gainsTask', target: 'committingBeforeNewTask', actions: holdNewTask },
+          // the batch must not go into the transaction (or offset commit) under way: it waits for it
+          { guard: 'mainPoll', target: 'committingBeforeBatch', actions: takeWaitingBatch },
+        ]),
+        committingBeforeBatch: committingState({
+          target: 'processing',
+          actions: [onCommitted, act((d, _now, _ev, out) => beginBatch(d, out))],
+        }),
+        committingBeforeNewTask: committingState({
+          target: '#streamThread.restoring',
+          actions: [
+            onCommitted,
+            act((d, _now, _ev, out) => announceNewTask(d, out)),
+            act((d, _now, _ev, out) => restoreForNewTask(d, out)),
+          ],
+        }),
         // a newly assigned task: the open transaction is aborted before its store is restored
         abortingForNewTask: {
           on: {
             reply: [
               ...taskFailed('abortMigrated', 'abortFatal'),
-              { guard: 'abortedForNewTask', target: '#streamThread.restoring', actions: act((d, _now, _ev, out) => restoreForNewTask(d, out)) },
+              {
+                guard: 'abortedForNewTask',
+                target: '#streamThread.restoring',
+                actions: act((d, _now, _ev, out) => restoreForNewTask(d, out)),
+              },
             ],
           },
         },
@@ -277,7 +279,11 @@ export const streamThreadMachine = setup({
         },
         resubscribing: {
           on: {
-            reply: { guard: 'resubscribed', target: '#streamThread.initializing', actions: act((d, now, _ev, out) => startTask(d, now, out)) },
+            reply: {
+              guard: 'resubscribed',
+              target: '#streamThread.initializing',
+              actions: act((d, now, _ev, out) => startTask(d, now, out)),
+            },
           },
         },
       },

@@ -8,8 +8,6 @@
 
 import type { Mutable } from '../actors/draft';
 import { handle, type Out } from '../actors/out';
-import type { ActorId } from '../kernel/envelope';
-import type { RecordForApp } from '../protocol/messages';
 import {
   type CallReply,
   type GroupMetadata,
@@ -19,6 +17,8 @@ import {
   type ReplyEvent,
   replyOf as replyArgs,
 } from '../application/applicationLoop';
+import type { ActorId } from '../kernel/envelope';
+import type { RecordForApp } from '../protocol/messages';
 
 export type ProcessingGuarantee = 'at_least_once' | 'exactly_once_v2';
 

@@ -65,7 +65,8 @@ export const streamThreadGuards = {
   changelogReadToEndNewTask: (a: Args) => restoreEnds('poll')(a) && heldGainsTask(a),
   changelogReadToEndHeld: (a: Args) => restoreEnds('poll')(a) && a.context.heldBatch !== null,
   /** The plan's commit step, with commit.interval.ms passed and work to commit. */
-  commitStepDue: ({ context, event }: Args) => context.plan[context.step]?.kind === 'commit' && commitIsDue(context, eventTime(context, event)),
+  commitStepDue: ({ context, event }: Args) =>
+    context.plan[context.step]?.kind === 'commit' && commitIsDue(context, eventTime(context, event)),
   /** commit.interval.ms passed while poll() waited. */
   commitDueWhilePolling: ({ context, event }: Args) => context.plan.length === 0 && commitIsDue(context, eventTime(context, event)),
   planDone: ({ context }: Args) => context.plan[context.step] === undefined,
@@ -79,10 +80,12 @@ export const streamThreadGuards = {
   beganTransaction: ({ context, event }: Args) => answers(event, 'beginTransaction', context.producer),
   sent: ({ context, event }: Args) => answers(event, 'send', context.producer),
   commitGoesOn: ({ context, event }: Args) =>
-    (answers(event, 'sendOffsetsToTransaction', context.producer) && replyOf(event)?.ok === true) || answers(event, 'flush', context.producer),
+    (answers(event, 'sendOffsetsToTransaction', context.producer) && replyOf(event)?.ok === true) ||
+    answers(event, 'flush', context.producer),
   /** The commit is done: commitTransaction returned, or commitSync did (failed or not). */
   commitDone: ({ context, event }: Args) =>
-    (answers(event, 'commitTransaction', context.producer) && replyOf(event)?.ok === true) || answers(event, 'commitSync', context.consumer),
+    (answers(event, 'commitTransaction', context.producer) && replyOf(event)?.ok === true) ||
+    answers(event, 'commitSync', context.consumer),
   abortedForNewTask: ({ context, event }: Args) => answers(event, 'abortTransaction', context.producer) && replyOf(event)?.ok === true,
   abortAnswered: ({ context, event }: Args) => answers(event, 'abortTransaction', context.producer),
   producerClosed: ({ context, event }: Args) => answers(event, 'close', context.producer),
