@@ -44,7 +44,6 @@ function restoreEnds(call: 'endOffsets' | 'poll') {
 const heldGainsTask = ({ context }: Args) => context.heldBatch !== null && gainedTask(context, context.heldBatch).length > 0;
 
 export const streamThreadGuards = {
-  eos: ({ context }: Args) => eos(context),
   atLeastOnce: ({ context }: Args) => !eos(context),
   initialized: ({ context, event }: Args) => answers(event, 'initTransactions', context.producer) && replyOf(event)?.ok === true,
   initFailed: ({ context, event }: Args) => failed(event, 'initTransactions', context.producer),
@@ -54,7 +53,6 @@ export const streamThreadGuards = {
     const r = replyOf(a.event);
     return mainPoll(a) && r !== null && gainedTask(a.context, r).length > 0;
   },
-  restoreAnswer: ({ context, event }: Args) => event.type === 'reply' && event.from === context.restoreConsumer,
   endOffsetsAnswer: ({ context, event }: Args) => answers(event, 'endOffsets', context.restoreConsumer),
   seekedToBeginning: ({ context, event }: Args) => answers(event, 'seekToBeginning', context.restoreConsumer),
   changelogPolled: ({ context, event }: Args) => answers(event, 'poll', context.restoreConsumer),
