@@ -47,7 +47,7 @@ describe('a consumer application', () => {
     expect(a.actor.getSnapshot().value).toBe('idle');
     expect(a.effects).toEqual([]);
     a.send({ type: 'boot', now: 2000 });
-    expect(a.actor.getSnapshot().value).toBe('running');
+    expect(a.actor.getSnapshot().value).toEqual({ running: 'polling' });
     expect(a.effects.find((e): e is Call => e.type === 'call')?.name).toBe('poll');
   });
 

@@ -7,14 +7,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
-import { Out } from '../src/sim/actors/out';
 import { batchedPlan, consumerAppMachine } from '../src/sim/application/consumerApp.machine';
 import { mintedEventId, producerAppMachine } from '../src/sim/application/producerApp.machine';
 import type { Effect } from '../src/sim/kernel/effects';
+import { stateValueToString } from '../src/sim/kernel/stateValue';
 import type { RecordForApp } from '../src/sim/protocol/messages';
 import { type DatabaseContext, databaseMachine } from '../src/sim/sinks/database.machine';
 import { type HttpApiContext, httpApiMachine } from '../src/sim/sinks/httpApi.machine';
-import { gainedTask, recreateTask, takeBatch } from '../src/sim/streams/processing';
+import { gainedTask } from '../src/sim/streams/processing';
+import { streamThreadMachine } from '../src/sim/streams/streamThread.machine';
 import { type Draft, initialContext, type StreamThreadInput } from '../src/sim/streams/streamThreadContext';
 import type { Fact } from '../src/sim/trace/facts';
 
@@ -313,26 +314,44 @@ describe('Kafka Streams: a task newly assigned to an instance', () => {
     expect(gainedTask(draft({ ownCommitted: { 'in-0': 1 } }), answer(3))).toEqual(['in-0']);
   });
 
+  /** The thread in `value` with this context; `poll` sends it the main consumer's poll() answer. */
+  const thread = (value: Record<string, string>, over: Partial<Draft> = {}) => {
+    const context = { ...initialContext(INPUT), pollOutstanding: true, ...over };
+    const effects: Effect[] = [];
+    const actor = createActor(streamThreadMachine, { input: INPUT, snapshot: streamThreadMachine.resolveState({ value, context }) });
+    actor.on('*', (e) => effects.push(e as unknown as Effect));
+    actor.start();
+    return {
+      effects,
+      poll: (offset: number) =>
+        actor.send({ type: 'reply', now: 10, from: 'st.consumer', args: { call: 'poll', ok: true, ...answer(offset) } }),
+      commitDone: () => actor.send({ type: 'reply', now: 20, from: 'st.producer', args: { call: 'commitTransaction', ok: true } }),
+      state: () => stateValueToString(actor.getSnapshot().value),
+      context: () => actor.getSnapshot().context,
+    };
+  };
+  const callNames = (fx: readonly Effect[]) => fx.filter((e): e is Call => e.type === 'call').map((c) => c.name);
+
   it('holds the batch and restores first; under EOS an open transaction is aborted before the restore', () => {
-    const d = draft();
-    const out = new Out();
-    takeBatch(d, answer(3), out);
-    expect(d.heldBatch?.records?.[0]?.offset).toBe(3);
-    expect(out.raised).toEqual([{ type: 'recreate' }]);
-    expect(d.batch).toEqual([]);
-    const open = draft({ inTransaction: true });
-    const out2 = new Out();
-    recreateTask(open, ['in-0'], out2);
-    expect(open.recreate).toBe('abort');
-    expect(out2.effects.filter((e): e is Call => e.type === 'call').map((c) => c.name)).toEqual(['abortTransaction']);
-    expect(out2.raised).toEqual([]);
+    const t = thread({ running: 'polling' });
+    t.poll(3);
+    expect(t.context().heldBatch?.records?.[0]?.offset).toBe(3);
+    expect(t.state()).toBe('restoring.readingEndOffsets');
+    expect(t.context().batch).toEqual([]);
+    expect(callNames(t.effects)).toEqual(['endOffsets']);
+    const open = thread({ running: 'pollingInTransaction' });
+    open.poll(3);
+    expect(open.state()).toBe('running.abortingForNewTask');
+    expect(callNames(open.effects)).toEqual(['abortTransaction']);
   });
 
   it('waits for a commit under way before it creates the task', () => {
-    const d = draft({ committing: true });
-    const out = new Out();
-    takeBatch(d, answer(3), out);
-    expect(d.recreate).toBe('after-commit');
-    expect(out.raised).toEqual([]);
+    const t = thread({ running: 'committingWhilePolling' });
+    t.poll(3);
+    expect(t.state()).toBe('running.committingBeforeNewTask');
+    expect(callNames(t.effects)).toEqual([]);
+    t.commitDone();
+    expect(t.state()).toBe('restoring.readingEndOffsets');
+    expect(callNames(t.effects)).toEqual(['endOffsets']);
   });
 });

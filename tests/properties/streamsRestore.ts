@@ -79,8 +79,10 @@ export function streamsRestoreProblems(trace: Trace): string[] {
     let started = 0;
     for (const st of trace.steps) {
       if (st.actor !== app) continue;
-      if (st.after === 'restoring' && st.before !== 'restoring') started = st.i;
-      if (st.before !== 'restoring' || st.after !== 'running') continue;
+      // the thread's states are nested: restoring.readingChangelog, running.polling …
+      const [before, after] = [st.before.split('.')[0], st.after.split('.')[0]];
+      if (after === 'restoring' && before !== 'restoring') started = st.i;
+      if (before !== 'restoring' || after !== 'running') continue;
       const view = stateAt(trace, st.i + 1);
       const ctx = view.actors.get(app)?.context as StreamThreadContext;
       const end = ctx.restoreEnd ?? {};

@@ -8,13 +8,14 @@ import { describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
 import { Out } from '../../src/sim/actors/out';
 import type { Effect } from '../../src/sim/kernel/effects';
+import { stateValueToString } from '../../src/sim/kernel/stateValue';
 import type { RecordForApp } from '../../src/sim/protocol/messages';
 import { applyChangelog, countSkipReason, selectedKey } from '../../src/sim/streams/aggregate';
-import { closeDirty, failTask, isTaskMigrated, onMigrationReply } from '../../src/sim/streams/migration';
-import { planFor, runStep, takeBatch } from '../../src/sim/streams/processing';
-import { onInitReply, onRestoreReply, startProcess, startRestore } from '../../src/sim/streams/restore';
-import { streamThreadMachine } from '../../src/sim/streams/streamThread.machine';
-import { type Draft, type Ev, initialContext, type StreamThreadInput } from '../../src/sim/streams/streamThreadContext';
+import { closeDirty, isTaskMigrated } from '../../src/sim/streams/migration';
+import { planFor, runStep } from '../../src/sim/streams/processing';
+import { startProcess, startRestore } from '../../src/sim/streams/restore';
+import { type StreamThreadContext, streamThreadMachine } from '../../src/sim/streams/streamThread.machine';
+import { type Draft, initialContext, type StreamThreadInput } from '../../src/sim/streams/streamThreadContext';
 
 const INPUT: StreamThreadInput = {
   self: 'st.app',
@@ -35,7 +36,33 @@ const draft = (over: Partial<Draft> = {}, input: Partial<StreamThreadInput> = {}
   ...initialContext({ ...INPUT, ...input }),
   ...over,
 });
-const reply = (from: string, args: Record<string, unknown>): Ev => ({ type: 'reply', now: 10, from, args }) as Ev;
+/** The machine started in `value` with this context: send() returns what one event emitted. */
+function at(value: string | Record<string, string>, over: Partial<Draft> = {}, input: Partial<StreamThreadInput> = {}) {
+  const context = { ...initialContext({ ...INPUT, ...input }), ...over };
+  const actor = createActor(streamThreadMachine, { input: context, snapshot: streamThreadMachine.resolveState({ value, context }) });
+  let fx: Effect[] = [];
+  actor.on('*', (e) => {
+    fx.push(e as unknown as Effect);
+  });
+  actor.start();
+  return {
+    send(from: string, args: Record<string, unknown>, now = 10): Effect[] {
+      fx = [];
+      actor.send({ type: 'reply', now, from, args: { call: '', ok: true, ...args } });
+      return fx;
+    },
+    timer(type: 'continue' | 'commitDue' | 'abortTimeout', now = 10): Effect[] {
+      fx = [];
+      actor.send({ type, now, key: type, data: {} });
+      return fx;
+    },
+    state: () => stateValueToString(actor.getSnapshot().value),
+    context: (): StreamThreadContext => actor.getSnapshot().context,
+  };
+}
+const callNames = (fx: readonly Effect[]) => fx.flatMap((e) => (e.type === 'call' ? [`${e.name}→${e.to}`] : []));
+const noteTexts = (fx: readonly Effect[]) =>
+  fx.flatMap((e) => (e.type === 'fact' && e.fact.kind === 'note' ? [(e.fact as unknown as { text: string }).text] : []));
 const rec = (key: string | null, value: string | null, offset = 0, topic = 'in'): RecordForApp => ({
   topic,
   partition: 0,
@@ -134,17 +161,23 @@ describe('restoring the store (StoreChangelogReader)', () => {
     const out = new Out();
     startProcess(d, 5, out);
     expect(calls(out).map((c) => [c.to, c.name])).toEqual([['st.producer', 'initTransactions']]);
-    expect(out.raised).toEqual([]);
-    const after = new Out();
-    onInitReply(d, reply('st.producer', { call: 'initTransactions', ok: true, error: null }), after);
-    expect(after.raised).toEqual([{ type: 'initialized' }]);
+    const m = at('initializing');
+    expect(callNames(m.send('st.producer', { call: 'initTransactions', ok: true, error: null }))).toEqual(['endOffsets→st.restore']);
+    expect(m.state()).toBe('restoring.readingEndOffsets');
+    // a failed initTransactions() (guard initFailed) stops the thread
+    const failed = at('initializing');
+    failed.send('st.producer', { call: 'initTransactions', ok: false, error: 'TRANSACTIONAL_ID_AUTHORIZATION_FAILED' });
+    expect(failed.state()).toBe('stopped');
   });
 
-  it('at_least_once restores at once', () => {
+  it('at_least_once restores at once (guard atLeastOnce)', () => {
     const out = new Out();
     startProcess(draft({}, { guarantee: 'at_least_once' }), 5, out);
     expect(calls(out)).toEqual([]);
-    expect(out.raised).toEqual([{ type: 'initialized' }]);
+    const actor = createActor(streamThreadMachine, { input: { ...INPUT, guarantee: 'at_least_once' } });
+    actor.start();
+    actor.send({ type: 'boot', now: 0 });
+    expect(stateValueToString(actor.getSnapshot().value)).toBe('restoring.readingEndOffsets');
   });
 
   it('reads to the changelog log end offset (read_uncommitted), not the LSO', () => {
@@ -152,32 +185,37 @@ describe('restoring the store (StoreChangelogReader)', () => {
     const out = new Out();
     startRestore(d, out);
     expect(calls(out)).toEqual([{ type: 'call', to: 'st.restore', name: 'endOffsets', args: { isolationLevel: 'read_uncommitted' } }]);
-    expect(d.restoreCall).toBe('endOffsets');
+    const m = at({ restoring: 'readingEndOffsets' });
+    expect(callNames(m.send('st.restore', { call: 'endOffsets', offsets: { 'app-count-store-changelog-0': 2 } }))).toEqual([
+      'seekToBeginning→st.restore',
+    ]);
+    expect(m.state()).toBe('restoring.seekingToBeginning');
+    expect(callNames(m.send('st.restore', { call: 'seekToBeginning' }))).toEqual(['poll→st.restore']);
+    expect(m.state()).toBe('restoring.readingChangelog');
   });
 
   it("the main consumer's poll() answer is never taken for changelog data: it waits for the task to run", () => {
-    const d = draft({ restoreEnd: { 'app-count-store-changelog-0': 2 }, restoreCall: 'poll', pollOutstanding: true });
-    const out = new Out();
-    const batch = { call: 'poll', ok: true, records: [rec('a', 'view', 7)], positions: { 'in-0': 8 } };
-    onRestoreReply(d, reply('st.consumer', batch), out);
-    expect(d.store).toEqual({});
-    expect(d.restorePositions).toEqual({});
-    expect(d.heldBatch).toEqual(batch);
-    expect(d.pollOutstanding).toBe(false);
-    expect(calls(out)).toEqual([]);
-    // the restore consumer's answer is the changelog
+    const m = at({ restoring: 'readingChangelog' }, { restoreEnd: { 'app-count-store-changelog-0': 2 }, pollOutstanding: true });
+    // the first batch of the first assignment (offset 0): no task newly assigned, it runs after the restore
+    const batch = { call: 'poll', ok: true, records: [rec('a', 'view', 0)], positions: { 'in-0': 1 } };
+    expect(callNames(m.send('st.consumer', batch))).toEqual([]);
+    expect(m.context().store).toEqual({});
+    expect(m.context().restorePositions).toEqual({});
+    expect(m.context().heldBatch).toEqual(batch);
+    expect(m.context().pollOutstanding).toBe(false);
+    // the restore consumer's answer is the changelog; at its end the held batch runs (in a new transaction)
     const cl = { ...rec('a', '3', 1, 'app-count-store-changelog') };
-    onRestoreReply(d, reply('st.restore', { call: 'poll', ok: true, records: [cl], positions: { 'app-count-store-changelog-0': 2 } }), out);
-    expect(d.store).toEqual({ a: 3 });
-    expect(out.raised).toEqual([{ type: 'restored' }]);
+    const fx = m.send('st.restore', { call: 'poll', ok: true, records: [cl], positions: { 'app-count-store-changelog-0': 2 } });
+    expect(m.context().store).toEqual({ a: 3 });
+    expect(m.state()).toBe('running.processing');
+    expect(callNames(fx)).toEqual(['beginTransaction→st.producer']);
   });
 
   it('ignores a restore-consumer answer to a call it is not waiting for', () => {
-    const d = draft({ restoreEnd: { 'app-count-store-changelog-0': 2 }, restoreCall: 'seekToBeginning' });
-    const out = new Out();
-    onRestoreReply(d, reply('st.restore', { call: 'poll', ok: true, records: [rec('a', '3', 1, 'app-count-store-changelog')] }), out);
-    expect(d.store).toEqual({});
-    expect(out.effects).toEqual([]);
+    const m = at({ restoring: 'seekingToBeginning' }, { restoreEnd: { 'app-count-store-changelog-0': 2 } });
+    expect(m.send('st.restore', { call: 'poll', ok: true, records: [rec('a', '3', 1, 'app-count-store-changelog')] })).toEqual([]);
+    expect(m.context().store).toEqual({});
+    expect(m.state()).toBe('restoring.seekingToBeginning');
   });
 });
 
@@ -193,68 +231,69 @@ describe('TaskMigratedException (StreamsProducer, RecordCollectorImpl, StreamThr
       expect(isTaskMigrated(e), e).toBe(true);
     expect(isTaskMigrated('The producer is in a fatal error state (fenced) and must be closed')).toBe(true);
     for (const e of ['TRANSACTION_ABORTABLE', 'INVALID_RECORD', null]) expect(isTaskMigrated(e), String(e)).toBe(false);
-    const killed = draft();
-    const out = new Out();
-    failTask(killed, out, 'commitTransaction', 'INVALID_RECORD');
-    expect(killed.stopped).toBe('commitTransaction failed with INVALID_RECORD: StreamsException, the stream thread dies');
-    expect(out.raised).toEqual([{ type: 'halt' }]);
-    const migrated = new Out();
-    failTask(draft(), migrated, 'sendOffsetsToTransaction', 'INVALID_PRODUCER_EPOCH');
-    expect(migrated.raised).toEqual([{ type: 'migrate' }]);
+    const killed = at({ running: 'committing' });
+    killed.send('st.producer', { call: 'commitTransaction', ok: false, error: 'INVALID_RECORD' });
+    expect(killed.context().stopped).toBe('commitTransaction failed with INVALID_RECORD: StreamsException, the stream thread dies');
+    expect(killed.state()).toBe('stopped');
+    const migrated = at({ running: 'committing' });
+    migrated.send('st.producer', { call: 'sendOffsetsToTransaction', ok: false, error: 'INVALID_PRODUCER_EPOCH' });
+    expect(migrated.state()).toBe('migrating.aborting');
+    // under at_least_once a failed send is only logged: the batch goes on
+    const alos = at(
+      { running: 'processing' },
+      { plan: [{ kind: 'output', i: 0 }, { kind: 'commit' }], batch: [rec('a', 'x', 0)] },
+      { guarantee: 'at_least_once' },
+    );
+    alos.send('st.producer', { call: 'send', ok: false, error: 'INVALID_RECORD' });
+    expect(alos.state()).toBe('running.processing');
+    expect(alos.context().step).toBe(1);
   });
 
   it('closes dirty: abort (errors swallowed), a new producer, then the rejoin; stale poll() answers are dropped', () => {
-    const d = draft({ inTransaction: true, store: { a: 5 }, uncommitted: 2, pollOutstanding: true });
+    const d = draft({ store: { a: 5 }, uncommitted: 2, pollOutstanding: true });
     const out = new Out();
     closeDirty(d, out);
     expect(d.store).toEqual({});
-    expect(d.discardPolls).toBe(true);
     expect(calls(out).map((c) => c.name)).toEqual(['abortTransaction']);
     expect(out.effects).toContainEqual(expect.objectContaining({ type: 'timer', key: 'abortTimeout', delay: 60000 }));
 
-    const stale = new Out();
-    onMigrationReply(d, reply('st.consumer', { call: 'poll', ok: true, records: [rec('a', 'x', 3)] }), stale);
-    expect(d.pollOutstanding).toBe(false);
-    expect(d.heldBatch).toBeNull();
-    expect(stale.effects).toEqual([]);
-
-    const a = new Out();
-    onMigrationReply(
-      d,
-      reply('st.producer', {
-        call: 'abortTransaction',
-        ok: false,
-        error: 'The producer is in a fatal error state (fenced) and must be closed',
-      }),
-      a,
-    );
-    expect(calls(a).map((c) => [c.to, c.name])).toEqual([['st.producer', 'close']]);
-    const b = new Out();
-    onMigrationReply(d, reply('st.producer', { call: 'close', ok: true }), b);
-    expect(calls(b).map((c) => [c.to, c.name])).toEqual([['st.consumer', 'resubscribe']]);
-    const c = new Out();
-    onMigrationReply(d, reply('st.consumer', { call: 'resubscribe', ok: true }), c);
-    expect(c.raised).toEqual([{ type: 'migrated' }]);
-    expect(d.discardPolls).toBe(false);
+    const m = at({ migrating: 'aborting' }, { pollOutstanding: true });
+    expect(m.send('st.consumer', { call: 'poll', ok: true, records: [rec('a', 'x', 3)] })).toEqual([]);
+    expect(m.context().pollOutstanding).toBe(false);
+    expect(m.context().heldBatch).toBeNull();
+    const a = m.send('st.producer', {
+      call: 'abortTransaction',
+      ok: false,
+      error: 'The producer is in a fatal error state (fenced) and must be closed',
+    });
+    expect(callNames(a)).toEqual(['close→st.producer']);
+    expect(m.state()).toBe('migrating.closingProducer');
+    expect(callNames(m.send('st.producer', { call: 'close', ok: true }))).toEqual(['resubscribe→st.consumer']);
+    expect(m.state()).toBe('migrating.resubscribing');
+    expect(callNames(m.send('st.consumer', { call: 'resubscribe', ok: true }))).toEqual(['initTransactions→st.producer']);
+    expect(m.state()).toBe('initializing');
   });
 
-  it('without an open transaction there is nothing to abort', () => {
-    const out = new Out();
-    closeDirty(draft({ inTransaction: false }), out);
-    expect(calls(out).map((c) => c.name)).toEqual(['close']);
+  it('an abort that does not return within max.block.ms is given up: the producer is closed', () => {
+    const m = at({ migrating: 'aborting' });
+    const fx = m.timer('abortTimeout');
+    expect(callNames(fx)).toEqual(['close→st.producer']);
+    expect(noteTexts(fx)[0]).toMatch(/did not return within max.block.ms=60000/);
+    expect(m.state()).toBe('migrating.closingProducer');
   });
 
   it('a batch taken after the rejoin carries the new generation into sendOffsetsToTransaction', () => {
     // the thread held in-0 before the rebalance, so the batch is no newly assigned task
-    const d = draft({ owned: ['in-0'] });
-    const out = new Out();
-    takeBatch(
-      d,
-      { records: [rec('a', 'x', 1)], positions: { 'in-0': 2 }, groupMetadata: { groupId: 'app', generationId: 2, memberId: 'm' } },
-      out,
-    );
-    expect(d.groupMetadata?.generationId).toBe(2);
-    expect(calls(out).map((c) => c.name)).toEqual(['beginTransaction']);
+    const m = at({ running: 'polling' }, { owned: ['in-0'], pollOutstanding: true });
+    const fx = m.send('st.consumer', {
+      call: 'poll',
+      records: [rec('a', 'x', 1)],
+      positions: { 'in-0': 2 },
+      groupMetadata: { groupId: 'app', generationId: 2, memberId: 'm' },
+    });
+    expect(m.context().groupMetadata?.generationId).toBe(2);
+    expect(callNames(fx)).toEqual(['beginTransaction→st.producer']);
+    expect(m.state()).toBe('running.processing');
   });
 });
 
@@ -277,7 +316,7 @@ describe('the thread as a machine: a migration and back, with a finite clock', (
         if (kind === undefined) return;
         if (kind === 'commit') {
           // not due yet: the commit step passes and the next continue polls
-          if (!actor.getSnapshot().context.committing) send({ type: 'continue', now });
+          if (stateValueToString(actor.getSnapshot().value) === 'running.processing') send({ type: 'continue', now });
           return;
         }
         if (kind !== 'count') answer(now, 'st.producer', { call: 'send', ok: true, error: null });
@@ -286,26 +325,26 @@ describe('the thread as a machine: a migration and back, with a finite clock', (
     send({ type: 'boot', now: 0 });
     answer(2, 'st.producer', { call: 'initTransactions', ok: true, error: null });
     answer(3, 'st.restore', { call: 'endOffsets', ok: true, offsets: { 'app-count-store-changelog-0': 0 } });
-    expect(actor.getSnapshot().value).toBe('running');
+    expect(stateValueToString(actor.getSnapshot().value)).toBe('running.polling');
     const groupMetadata = { groupId: 'app', generationId: 1, memberId: 'm' };
     answer(3500, 'st.consumer', { call: 'poll', ok: true, records: [rec('a', 'x', 0)], positions: { 'in-0': 1 }, groupMetadata });
     answer(3500, 'st.producer', { call: 'beginTransaction', ok: true, error: null });
     runBatch(3500);
     answer(33750, 'st.producer', { call: 'sendOffsetsToTransaction', ok: false, error: 'INVALID_PRODUCER_EPOCH' });
-    expect(actor.getSnapshot().value).toBe('migrating');
+    expect(stateValueToString(actor.getSnapshot().value)).toBe('migrating.aborting');
     answer(33750, 'st.producer', {
       call: 'abortTransaction',
       ok: false,
       error: 'The producer is in a fatal error state (fenced) and must be closed',
     });
     answer(33750, 'st.producer', { call: 'close', ok: true, error: null });
-    // the rejoin is confirmed: 'migrated' is raised inside this step and carries no time of its own
+    // the rejoin is confirmed: the thread starts the task again at this reply's time
     answer(33751, 'st.consumer', { call: 'resubscribe', ok: true });
     expect(actor.getSnapshot().value).toBe('initializing');
     expect(actor.getSnapshot().context.lastCommitAt).toBe(33751);
     answer(33760, 'st.producer', { call: 'initTransactions', ok: true, error: null });
     answer(33762, 'st.restore', { call: 'endOffsets', ok: true, offsets: { 'app-count-store-changelog-0': 0 } });
-    expect(actor.getSnapshot().value).toBe('running');
+    expect(stateValueToString(actor.getSnapshot().value)).toBe('running.polling');
     // the aborted batch again, from the committed offset 0
     answer(33800, 'st.consumer', { call: 'poll', ok: true, records: [rec('b', 'y', 0)], positions: { 'in-0': 1 }, groupMetadata });
     answer(33800, 'st.producer', { call: 'beginTransaction', ok: true, error: null });

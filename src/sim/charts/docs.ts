@@ -16,6 +16,7 @@ import { databaseMachine } from '../sinks/database.machine';
 import { httpApiMachine } from '../sinks/httpApi.machine';
 import { outboxRelayMachine } from '../sinks/outboxRelay.machine';
 import { streamThreadMachine } from '../streams/streamThread.machine';
+import { APPLICATION_LOOP_NOTE, STREAM_THREAD_NOTE } from './applicationLoopNotes';
 import { chartOf } from './chart';
 import { toMermaid } from './mermaid';
 
@@ -47,9 +48,9 @@ export const DOCUMENTED: readonly (readonly [string, string, AnyStateMachine, st
       'commitSync, auto-commit, onJoinPrepare), `fetcher.ts` with `fetchCollector.ts` (Fetch, ListOffsets), ' +
       '`positions.ts` (assignment, seek, the rebalance listener), `requestLost.ts`, and the events in `events.ts`.',
   ],
-  ['Consumer application loop', 'src/sim/application/consumerApp.machine.ts', consumerAppMachine as AnyStateMachine],
+  ['Consumer application loop', 'src/sim/application/consumerApp.machine.ts', consumerAppMachine as AnyStateMachine, APPLICATION_LOOP_NOTE],
   ['Producer application (script)', 'src/sim/application/producerApp.machine.ts', producerAppMachine as AnyStateMachine],
-  ['Kafka Streams thread', 'src/sim/streams/streamThread.machine.ts', streamThreadMachine as AnyStateMachine],
+  ['Kafka Streams thread', 'src/sim/streams/streamThread.machine.ts', streamThreadMachine as AnyStateMachine, STREAM_THREAD_NOTE],
   ['Database', 'src/sim/sinks/database.machine.ts', databaseMachine as AnyStateMachine],
   ['HTTP API', 'src/sim/sinks/httpApi.machine.ts', httpApiMachine as AnyStateMachine],
   ['CDC relay (outbox)', 'src/sim/sinks/outboxRelay.machine.ts', outboxRelayMachine as AnyStateMachine],

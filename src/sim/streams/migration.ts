@@ -17,7 +17,7 @@
  */
 import type { Out } from '../actors/out';
 import { dropTaskWork } from './restore';
-import { type Draft, type Ev, replier, replyOf, stop } from './streamThreadContext';
+import { type Draft, type Reply, stop } from './streamThreadContext';
 
 /** The errors that Kafka Streams turns into a TaskMigratedException. */
 const MIGRATED = new Set([
@@ -39,74 +39,57 @@ export function isTaskMigrated(error: string | null): boolean {
 /** KafkaProducer.abortTransaction() blocks at most max.block.ms (default 60000). */
 export const MAX_BLOCK_MS = 60000;
 
-/** A call to the producer failed: TaskMigratedException (close dirty and rejoin) or StreamsException (the thread dies). */
-export function failTask(d: Draft, out: Out, call: string, error: string | null): void {
-  if (!isTaskMigrated(error)) {
-    stop(d, out, `${call} failed with ${error}: StreamsException, the stream thread dies`);
-    return;
-  }
+/** A call to the producer failed with an error Streams does not turn into a TaskMigratedException: the thread dies. */
+export function streamsException(d: Draft, r: Reply, out: Out): void {
+  stop(d, out, `${r.call} failed with ${r.error ?? null}: StreamsException, the stream thread dies`);
+}
+
+/** A call to the producer failed with TaskMigratedException: the task is closed dirty and the thread rejoins. */
+export function taskMigrated(d: Draft, r: Reply, out: Out): void {
   out.fact({
     kind: 'note',
     actor: d.self,
-    text: `TaskMigratedException (${call} failed with ${error}): the task is closed dirty — its transaction aborted, its store wiped — the producer is re-created and the thread rejoins the group`,
+    text: `TaskMigratedException (${r.call} failed with ${r.error ?? null}): the task is closed dirty — its transaction aborted, its store wiped — the producer is re-created and the thread rejoins the group`,
   });
-  out.raise({ type: 'migrate' });
 }
 
-function closeProducer(d: Draft, out: Out): void {
-  d.migration = 'close';
-  out.call(d.producer, 'close');
-}
-
-/** Closes the task dirty: abort the open transaction (if any), then replace the producer, then rejoin. */
+/**
+ * Closes the task dirty (the machine enters migrating.aborting): drop its work, abort the open
+ * transaction — a task fails only inside one, under exactly_once_v2 — within max.block.ms.
+ */
 export function closeDirty(d: Draft, out: Out): void {
   dropTaskWork(d, out);
-  // answers to poll() calls made before the rejoin are read from positions that are gone
-  d.discardPolls = true;
-  if (!d.inTransaction) {
-    closeProducer(d, out);
-    return;
-  }
-  d.migration = 'abort';
   out.call(d.producer, 'abortTransaction');
   out.timer('abortTimeout', 'abortTimeout', MAX_BLOCK_MS);
 }
 
 /** abortTransaction() did not return within max.block.ms: Streams swallows the TimeoutException. */
 export function onAbortTimeout(d: Draft, out: Out): void {
-  if (d.migration !== 'abort') return;
   out.fact({
     kind: 'note',
     actor: d.self,
     text: `abortTransaction() did not return within max.block.ms=${MAX_BLOCK_MS}: the TimeoutException is swallowed and the coordinator aborts the transaction after transaction.timeout.ms`,
   });
-  d.inTransaction = false;
   closeProducer(d, out);
 }
 
-/** While migrating: the abort, the new producer and the rejoin, one after the other. */
-export function onMigrationReply(d: Draft, ev: Ev, out: Out): void {
-  const r = replyOf(ev);
-  const who = replier(d, ev);
-  if (who === 'consumer' && r.call === 'poll') {
-    d.pollOutstanding = false;
-    return;
-  }
-  if (who === 'producer' && r.call === 'abortTransaction' && d.migration === 'abort') {
-    // a fenced producer cannot abort: the error is expected and swallowed (StreamsProducer.abortTransaction)
-    out.cancel('abortTimeout');
-    d.inTransaction = false;
-    closeProducer(d, out);
-    return;
-  }
-  if (who === 'producer' && r.call === 'close' && d.migration === 'close') {
-    d.migration = 'resubscribe';
-    out.call(d.consumer, 'resubscribe');
-    return;
-  }
-  if (who === 'consumer' && r.call === 'resubscribe' && d.migration === 'resubscribe') {
-    d.migration = null;
-    d.discardPolls = false;
-    out.raise({ type: 'migrated' });
-  }
+/** A fenced producer cannot abort: the error is expected and swallowed (StreamsProducer.abortTransaction). */
+export function aborted(d: Draft, out: Out): void {
+  out.cancel('abortTimeout');
+  closeProducer(d, out);
+}
+
+/** The old producer is closed and a new one created (ActiveTaskCreator.reInitializeProducer). */
+export function closeProducer(d: Draft, out: Out): void {
+  out.call(d.producer, 'close');
+}
+
+/** The main consumer unsubscribes and subscribes again: the thread rejoins the group. */
+export function resubscribe(d: Draft, out: Out): void {
+  out.call(d.consumer, 'resubscribe');
+}
+
+/** A poll() answer while migrating was read from positions that are gone: it is dropped. */
+export function dropPoll(d: Draft): void {
+  d.pollOutstanding = false;
 }

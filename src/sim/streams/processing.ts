@@ -2,76 +2,57 @@
  * The running task's loop: poll the main consumer, run each record through the topology (groupBy
  * through the repartition topic, count, changelog, output), and commit every commit.interval.ms —
  * under exactly_once_v2 inside one transaction with the input offsets (sendOffsetsToTransaction),
- * under at_least_once by flush() and commitSync().
+ * under at_least_once by flush() and commitSync(). Which of these the thread is doing is the state of
+ * streamThread.machine.ts (running.polling, .processing, .committing …); these are its actions.
  */
 import type { Out } from '../actors/out';
-import type { RecordForApp, TopicPartition } from '../protocol/messages';
+import { advance, nextOffsets, pointDetail, pollOnce, processedFact, sendOffsetsArgs } from '../application/applicationLoop';
+import type { RecordForApp } from '../protocol/messages';
+import { keyOf } from '../protocol/topicPartition';
 import { countSkipReason, selectedKey } from './aggregate';
-import { failTask } from './migration';
-import {
-  type Draft,
-  type Ev,
-  eos,
-  type PollReply,
-  replier,
-  replyOf,
-  type Step,
-  type StreamThreadContext,
-  tpName,
-} from './streamThreadContext';
+import { type Draft, eos, type PollReply, type Reply, type Step, type StreamThreadContext } from './streamThreadContext';
 
-const detail = (r: RecordForApp | undefined) => (r ? { topic: r.topic, partition: r.partition, offset: r.offset } : {});
 const where = (r: RecordForApp) => `topic=[${r.topic}] partition=[${r.partition}] offset=[${r.offset}]`;
-
-function nextOffsets(positions: Readonly<Record<string, number>>): (TopicPartition & { offset: number })[] {
-  return Object.entries(positions).map(([name, offset]) => {
-    const dash = name.lastIndexOf('-');
-    return { topic: name.slice(0, dash), partition: Number(name.slice(dash + 1)), offset };
-  });
-}
-
-function advance(d: Draft, out: Out): void {
-  d.step += 1;
-  out.timer('continue', 'continue', 0);
-}
 
 export function poll(d: Draft, now: number, out: Out): void {
   if (d.pollOutstanding) return;
-  d.pollOutstanding = true;
-  out.call(d.consumer, 'poll');
+  pollOnce(d, out);
   // uncommitted work is committed when commit.interval.ms passes, even if no new records arrive
   if (d.uncommitted > 0) out.timer('commitDue', 'commitDue', Math.max(0, d.lastCommitAt + d.commitIntervalMs - now));
 }
 
+/** commit.interval.ms has passed since the last commit and there is work to commit. */
+export function commitIsDue(d: StreamThreadContext, now: number): boolean {
+  return now - d.lastCommitAt >= d.commitIntervalMs && d.uncommitted > 0;
+}
+
 /** Starts committing: EOS sends the input offsets into the transaction first; ALOS flushes first. */
-function startCommit(d: Draft, out: Out): void {
-  if (d.uncommitted === 0 || d.committing) return;
-  d.committing = true;
+export function startCommit(d: Draft, out: Out): void {
   d.commitOffsets = d.positions;
-  out.point('beforeCommit', detail(d.batch[d.batch.length - 1]));
-  if (eos(d))
-    out.call(d.producer, 'sendOffsetsToTransaction', {
-      groupId: d.groupMetadata?.groupId ?? '',
-      generationId: d.groupMetadata?.generationId ?? -1,
-      memberId: d.groupMetadata?.memberId ?? '',
-      offsets: nextOffsets(d.commitOffsets),
-    });
+  out.point('beforeCommit', pointDetail(d.batch[d.batch.length - 1]));
+  if (eos(d)) out.call(d.producer, 'sendOffsetsToTransaction', sendOffsetsArgs(d.groupMetadata, d.commitOffsets));
   else out.call(d.producer, 'flush');
 }
 
-function processed(d: Draft, r: RecordForApp, out: Out): void {
-  out.fact({
-    kind: 'processed',
-    app: d.client,
-    topic: r.topic,
-    partition: r.partition,
-    offset: r.offset,
-    eventId: r.headers.event_id ?? null,
-    key: r.key,
-  });
+/** The commit goes on: after sendOffsetsToTransaction, commitTransaction; after flush, commitSync. */
+export function continueCommit(d: Draft, r: Reply, out: Out): void {
+  if (r.call === 'sendOffsetsToTransaction') {
+    out.point('afterSendOffsets', pointDetail(d.batch[d.batch.length - 1]));
+    out.call(d.producer, 'commitTransaction');
+  } else out.call(d.consumer, 'commitSync', { offsets: nextOffsets(d.commitOffsets) });
 }
 
-/** Runs the next step of the batch's plan. */
+/** The commit is done (commitTransaction, or commitSync — which may have failed: then the offsets stay uncommitted). */
+export function committed(d: Draft, now: number, ok: boolean, out: Out): void {
+  if (!ok) return;
+  d.uncommitted = 0;
+  d.lastCommitAt = now;
+  d.ownCommitted = { ...d.ownCommitted, ...d.commitOffsets };
+  out.cancel('commitDue');
+  out.point('afterCommit', pointDetail(d.batch[d.batch.length - 1]));
+}
+
+/** Runs the next step of the batch's plan; past its end, polls. The commit step that is due is the guard's (→ committing). */
 export function runStep(d: Draft, now: number, out: Out): void {
   const s = d.plan[d.step];
   if (!s) {
@@ -80,13 +61,8 @@ export function runStep(d: Draft, now: number, out: Out): void {
     poll(d, now, out);
     return;
   }
-  if (s.kind === 'commit') {
-    if (now - d.lastCommitAt >= d.commitIntervalMs && d.uncommitted > 0) startCommit(d, out);
-    else advance(d, out);
-    return;
-  }
-  const r = d.batch[s.i];
-  if (!r) {
+  const r = s.kind === 'commit' ? undefined : d.batch[s.i];
+  if (s.kind === 'commit' || !r) {
     advance(d, out);
     return;
   }
@@ -95,7 +71,7 @@ export function runStep(d: Draft, now: number, out: Out): void {
       // a re-keyed record is work to commit too: until the transaction (or, at_least_once, the
       // offset commit) covers it, the counting side cannot read it with read_committed
       d.uncommitted += 1;
-      processed(d, r, out);
+      out.fact(processedFact(d.client, r));
       out.call(d.producer, 'send', {
         topic: d.repartitionTopic,
         key: selectedKey(r, d.groupBy ?? 'key'),
@@ -105,7 +81,7 @@ export function runStep(d: Draft, now: number, out: Out): void {
       return;
     case 'filter':
       d.uncommitted += 1;
-      processed(d, r, out);
+      out.fact(processedFact(d.client, r));
       out.fact({
         kind: 'note',
         actor: d.self,
@@ -116,13 +92,13 @@ export function runStep(d: Draft, now: number, out: Out): void {
     case 'drop':
       d.uncommitted += 1;
       d.droppedRecords += 1;
-      if (!d.repartitionTopic || r.topic === d.repartitionTopic) processed(d, r, out);
+      if (!d.repartitionTopic || r.topic === d.repartitionTopic) out.fact(processedFact(d.client, r));
       out.fact({
         kind: 'note',
         actor: d.self,
         text: `skipping record due to null key or value: ${where(r)} — count() drops it (dropped-records metric +1)`,
       });
-      out.point('afterProcess', detail(r));
+      out.point('afterProcess', pointDetail(r));
       advance(d, out);
       return;
     case 'count': {
@@ -131,8 +107,8 @@ export function runStep(d: Draft, now: number, out: Out): void {
       d.store = { ...d.store, [key]: count };
       d.counts = { ...d.counts, [s.i]: count };
       d.uncommitted += 1;
-      if (!d.repartitionTopic || r.topic === d.repartitionTopic) processed(d, r, out);
-      out.point('afterProcess', detail(r));
+      if (!d.repartitionTopic || r.topic === d.repartitionTopic) out.fact(processedFact(d.client, r));
+      out.point('afterProcess', pointDetail(r));
       advance(d, out);
       return;
     }
@@ -148,6 +124,13 @@ export function runStep(d: Draft, now: number, out: Out): void {
   }
 }
 
+/** A step's send() was answered: the next step. */
+export function sent(d: Draft, out: Out): void {
+  const s = d.plan[d.step];
+  out.point('afterProduce', pointDetail(s && s.kind !== 'commit' ? d.batch[s.i] : undefined));
+  advance(d, out);
+}
+
 /** The steps for a polled batch: input records are re-keyed into the repartition topic (if any); the rest are counted. */
 export function planFor(d: StreamThreadContext, batch: readonly RecordForApp[]): Step[] {
   const steps: Step[] = [];
@@ -161,12 +144,15 @@ export function planFor(d: StreamThreadContext, batch: readonly RecordForApp[]):
   return steps;
 }
 
-/** Runs a polled batch: under exactly_once_v2 inside a transaction, begun first if none is open. */
-function startBatch(d: Draft, out: Out): void {
-  if (eos(d) && !d.inTransaction) {
-    d.inTransaction = true;
-    out.call(d.producer, 'beginTransaction');
-  } else out.timer('continue', 'continue', 0);
+/** Runs a polled batch outside a transaction: under exactly_once_v2 one is begun first. */
+export function beginBatch(d: Draft, out: Out): void {
+  if (eos(d)) out.call(d.producer, 'beginTransaction');
+  else out.timer('continue', 'continue', 0);
+}
+
+/** Runs a polled batch inside the transaction already open, or the first step once beginTransaction returned. */
+export function runBatch(_d: Draft, out: Out): void {
+  out.timer('continue', 'continue', 0);
 }
 
 /**
@@ -179,42 +165,31 @@ function startBatch(d: Draft, out: Out): void {
 export function gainedTask(d: StreamThreadContext, reply: PollReply): string[] {
   // where each partition's batch starts: its first record, or its position when it brought none
   const start: Record<string, number> = { ...(reply.positions ?? {}) };
-  for (const r of [...(reply.records ?? [])].reverse()) start[tpName(r)] = r.offset;
+  for (const r of [...(reply.records ?? [])].reverse()) start[keyOf(r)] = r.offset;
   return Object.entries(start)
     .filter(([tp, offset]) => !d.owned.includes(tp) && offset !== (d.ownCommitted[tp] ?? 0))
     .map(([tp]) => tp);
 }
 
-/** Creates a newly assigned task: the open transaction (if any) is aborted first, then the store restored. */
-export function recreateTask(d: Draft, gained: readonly string[], out: Out): void {
+/** The poll() answer that brought a newly assigned task is kept for after its restore. */
+export function holdForNewTask(d: Draft, reply: PollReply): void {
+  d.pollOutstanding = false;
+  d.heldBatch = reply;
+}
+
+/** Says that a newly assigned task is created (its store restored before it processes). */
+export function announceNewTask(d: Draft, out: Out): void {
+  const gained = d.heldBatch ? gainedTask(d, d.heldBatch) : [];
   out.fact({
     kind: 'note',
     actor: d.self,
     text: `task for ${gained.join(', ')} newly assigned to this instance, at an offset another instance committed: its store is restored from the changelog before it processes`,
   });
-  if (eos(d) && d.inTransaction) {
-    // this instance's own open transaction would pin the changelog's LSO the restore reads to
-    d.recreate = 'abort';
-    out.call(d.producer, 'abortTransaction');
-    return;
-  }
-  d.recreate = null;
-  out.raise({ type: 'recreate' });
 }
 
-/** A poll() answer: the batch to process next. */
+/** A poll() answer: the batch to process next (it starts by the transition's next action). */
 export function takeBatch(d: Draft, reply: PollReply, out: Out): void {
   d.pollOutstanding = false;
-  const gained = gainedTask(d, reply);
-  if (gained.length) {
-    d.heldBatch = reply;
-    if (d.committing) {
-      d.recreate = 'after-commit';
-      return;
-    }
-    recreateTask(d, gained, out);
-    return;
-  }
   d.owned = Object.keys(reply.positions ?? {});
   d.batch = reply.records ?? [];
   d.positions = reply.positions ?? {};
@@ -222,111 +197,12 @@ export function takeBatch(d: Draft, reply: PollReply, out: Out): void {
   d.counts = {};
   d.plan = planFor(d, d.batch);
   d.step = 0;
-  out.point('afterPoll', detail(d.batch[d.batch.length - 1]));
-  // a commit started by commit.interval.ms while poll() waited: its transaction (or offset
-  // commit) must not take in this batch's writes, so the batch waits for it
-  if (d.committing) d.batchWaiting = true;
-  else startBatch(d, out);
+  out.point('afterPoll', pointDetail(d.batch[d.batch.length - 1]));
 }
 
-/** The task runs: a batch that came while it was restoring first, otherwise the next poll(). */
-export function beginProcessing(d: Draft, now: number, out: Out): void {
-  const held = d.heldBatch;
+/** The task runs the batch that came while it was restoring. */
+export function takeHeldBatch(d: Draft, out: Out): void {
+  const held = d.heldBatch ?? {};
   d.heldBatch = null;
-  if (held) takeBatch(d, held, out);
-  else poll(d, now, out);
-}
-
-/** After a commit: the batch that waited for it starts, or the batch whose commit step it was goes on. */
-function afterCommit(d: Draft, out: Out): void {
-  if (d.recreate === 'after-commit' && d.heldBatch) {
-    recreateTask(d, gainedTask(d, d.heldBatch), out);
-    return;
-  }
-  if (d.batchWaiting) {
-    d.batchWaiting = false;
-    startBatch(d, out);
-  } else if (d.plan.length) advance(d, out);
-}
-
-/** While running: the producer's and the main consumer's answers. */
-export function onRunningReply(d: Draft, now: number, ev: Ev, out: Out): void {
-  const r = replyOf(ev);
-  const who = replier(d, ev);
-  const last = d.batch[d.batch.length - 1];
-  if (who === 'consumer') {
-    if (r.call === 'poll') takeBatch(d, r as PollReply, out);
-    else if (r.call === 'commitSync') onCommitted(d, now, r.ok, out);
-    return;
-  }
-  if (who !== 'producer') return;
-  switch (r.call) {
-    case 'beginTransaction':
-      if (!r.ok) {
-        failTask(d, out, 'beginTransaction', r.error ?? null);
-        return;
-      }
-      out.timer('continue', 'continue', 0);
-      return;
-    case 'send': {
-      if (!r.ok && eos(d)) {
-        failTask(d, out, 'send', r.error ?? null);
-        return;
-      }
-      const s = d.plan[d.step];
-      out.point('afterProduce', detail(s && 'i' in s ? d.batch[s.i] : undefined));
-      advance(d, out);
-      return;
-    }
-    case 'sendOffsetsToTransaction':
-      if (!r.ok) {
-        failTask(d, out, 'sendOffsetsToTransaction', r.error ?? null);
-        return;
-      }
-      out.point('afterSendOffsets', detail(last));
-      out.call(d.producer, 'commitTransaction');
-      return;
-    case 'commitTransaction':
-      if (!r.ok) {
-        failTask(d, out, 'commitTransaction', r.error ?? null);
-        return;
-      }
-      d.inTransaction = false;
-      onCommitted(d, now, true, out);
-      return;
-    case 'abortTransaction':
-      if (d.recreate !== 'abort') return;
-      if (!r.ok) {
-        failTask(d, out, 'abortTransaction', r.error ?? null);
-        return;
-      }
-      d.inTransaction = false;
-      d.recreate = null;
-      out.raise({ type: 'recreate' });
-      return;
-    case 'flush':
-      out.call(d.consumer, 'commitSync', { offsets: nextOffsets(d.commitOffsets) });
-      return;
-  }
-}
-
-function onCommitted(d: Draft, now: number, ok: boolean, out: Out): void {
-  d.committing = false;
-  if (!ok) {
-    // at_least_once: the offsets stay uncommitted and are committed with the next commit
-    afterCommit(d, out);
-    return;
-  }
-  d.uncommitted = 0;
-  d.lastCommitAt = now;
-  d.ownCommitted = { ...d.ownCommitted, ...d.commitOffsets };
-  out.cancel('commitDue');
-  out.point('afterCommit', detail(d.batch[d.batch.length - 1]));
-  afterCommit(d, out);
-}
-
-/** commit.interval.ms passed while poll() waited: commit what is open. */
-export function onCommitDue(d: Draft, now: number, out: Out): void {
-  if (d.recreate !== null) return;
-  if (d.plan.length === 0 && d.uncommitted > 0 && now - d.lastCommitAt >= d.commitIntervalMs) startCommit(d, out);
+  takeBatch(d, held, out);
 }

@@ -11,23 +11,18 @@
  * offset is decided. A transaction committed just before a crash is therefore restored.
  */
 import type { Out } from '../actors/out';
-import type { RecordForApp } from '../protocol/messages';
 import { applyChangelog } from './aggregate';
-import { type Draft, type Ev, eos, type PollReply, replier, replyOf, stop } from './streamThreadContext';
+import { type Draft, eos, type PollReply, type Reply, type StreamThreadContext } from './streamThreadContext';
 
 /**
  * (Re)starts the task with an empty store (under EOS the store of a dirty close is wiped): under
- * exactly_once_v2 initTransactions() first, then the restore.
+ * exactly_once_v2 initTransactions() first (the machine waits in `initializing`), then the restore.
  */
 export function startTask(d: Draft, now: number, out: Out): void {
   d.store = {};
   d.restoreEnd = null;
   d.restorePositions = {};
   d.restoredRecords = 0;
-  d.restoreCall = null;
-  d.inTransaction = false;
-  d.committing = false;
-  d.batchWaiting = false;
   d.commitOffsets = {};
   d.uncommitted = 0;
   d.lastCommitAt = now;
@@ -37,40 +32,20 @@ export function startTask(d: Draft, now: number, out: Out): void {
   d.counts = {};
   d.positions = {};
   d.heldBatch = null;
-  d.migration = null;
   d.owned = [];
-  d.recreate = null;
   if (eos(d)) out.call(d.producer, 'initTransactions');
-  else out.raise({ type: 'initialized' });
 }
 
 /** After a process restart every client of the process starts afresh: nothing is outstanding. */
 export function startProcess(d: Draft, now: number, out: Out): void {
   d.pollOutstanding = false;
-  d.discardPolls = false;
   startTask(d, now, out);
 }
 
 /** A poll() answer while the task is not running yet: kept for when it runs. */
 export function holdPoll(d: Draft, reply: PollReply): void {
   d.pollOutstanding = false;
-  if (!d.discardPolls) d.heldBatch = reply;
-}
-
-/** While initialising: initTransactions() has returned (or failed). */
-export function onInitReply(d: Draft, ev: Ev, out: Out): void {
-  const r = replyOf(ev);
-  const who = replier(d, ev);
-  if (who === 'consumer' && r.call === 'poll') {
-    holdPoll(d, r as PollReply);
-    return;
-  }
-  if (who !== 'producer' || r.call !== 'initTransactions') return;
-  if (!r.ok) {
-    stop(d, out, `initTransactions failed: ${r.error}`);
-    return;
-  }
-  out.raise({ type: 'initialized' });
+  d.heldBatch = reply;
 }
 
 /**
@@ -86,8 +61,6 @@ export function dropTaskWork(d: Draft, out: Out): void {
   d.step = 0;
   d.batch = [];
   d.counts = {};
-  d.committing = false;
-  d.batchWaiting = false;
   d.uncommitted = 0;
 }
 
@@ -105,63 +78,51 @@ export function restoreForNewTask(d: Draft, out: Out): void {
 
 /** The restore starts: where does the changelog end (its log end offset, read_uncommitted)? */
 export function startRestore(d: Draft, out: Out): void {
-  d.restoreCall = 'endOffsets';
   out.call(d.restoreConsumer, 'endOffsets', { isolationLevel: 'read_uncommitted' });
 }
 
-function restoredToEnd(d: Draft): boolean {
+/** Where the restore stands once the restore consumer's answer is applied (endOffsets, or a poll() of the changelog). */
+export function restoreAfter(
+  d: StreamThreadContext,
+  r: Reply,
+): Pick<StreamThreadContext, 'restoreEnd' | 'restorePositions' | 'store' | 'restoredRecords'> {
+  if (r.call === 'endOffsets')
+    return { restoreEnd: r.offsets ?? {}, restorePositions: {}, store: d.store, restoredRecords: d.restoredRecords };
+  const { store, applied } = applyChangelog(d.store, r.records ?? [], d.restoreEnd ?? {});
+  return {
+    restoreEnd: d.restoreEnd,
+    restorePositions: { ...d.restorePositions, ...(r.positions ?? {}) },
+    store,
+    restoredRecords: d.restoredRecords + applied,
+  };
+}
+
+/** The restore consumer's position has reached the changelog's end offset on every partition (hasRestoredToEnd). */
+export function restoredToEnd(d: Pick<StreamThreadContext, 'restoreEnd' | 'restorePositions'>): boolean {
   const end = d.restoreEnd ?? {};
   return Object.entries(end).every(([tp, offset]) => offset === 0 || (d.restorePositions[tp] ?? 0) >= offset);
 }
 
-function finishRestore(d: Draft, out: Out): void {
-  d.restoreCall = null;
+/** Applies the restore consumer's answer. */
+export function applyRestoreReply(d: Draft, r: Reply): void {
+  Object.assign(d, restoreAfter(d, r));
+}
+
+/** The changelog is not read to its end yet: no checkpoint under EOS (and none kept by the model), so it is read from the beginning. */
+export function seekChangelogToBeginning(d: Draft, out: Out): void {
+  out.call(d.restoreConsumer, 'seekToBeginning');
+}
+
+/** Reads the changelog on (the first poll after seekToBeginning, or the next one). */
+export function pollChangelog(d: Draft, out: Out): void {
+  out.call(d.restoreConsumer, 'poll');
+}
+
+/** The store is restored. */
+export function finishRestore(d: Draft, out: Out): void {
   out.fact({
     kind: 'note',
     actor: d.self,
     text: `state store restored from ${d.changelogTopic}${eos(d) ? ' (read_committed)' : ''}: ${d.restoredRecords} changelog record(s), ${Object.keys(d.store).length} key(s)`,
   });
-  out.raise({ type: 'restored' });
-}
-
-/** While restoring: the restore consumer's answers drive the restore; a main-consumer poll() answer waits. */
-export function onRestoreReply(d: Draft, ev: Ev, out: Out): void {
-  const r = replyOf(ev);
-  const who = replier(d, ev);
-  if (who === 'consumer' && r.call === 'poll') {
-    holdPoll(d, r as PollReply);
-    return;
-  }
-  // only the restore consumer's answer to the call the restore waits for
-  if (who !== 'restore' || r.call !== d.restoreCall) return;
-  switch (r.call) {
-    case 'endOffsets': {
-      d.restoreEnd = (r.offsets as Record<string, number> | undefined) ?? {};
-      d.restorePositions = {};
-      if (restoredToEnd(d)) {
-        finishRestore(d, out);
-        return;
-      }
-      // no checkpoint under EOS (and none kept by the model): the whole changelog is read again
-      d.restoreCall = 'seekToBeginning';
-      out.call(d.restoreConsumer, 'seekToBeginning');
-      return;
-    }
-    case 'seekToBeginning':
-      d.restoreCall = 'poll';
-      out.call(d.restoreConsumer, 'poll');
-      return;
-    case 'poll': {
-      const { store, applied } = applyChangelog(d.store, (r.records as RecordForApp[] | undefined) ?? [], d.restoreEnd ?? {});
-      d.store = store;
-      d.restoredRecords += applied;
-      d.restorePositions = { ...d.restorePositions, ...((r.positions as Record<string, number> | undefined) ?? {}) };
-      if (restoredToEnd(d)) {
-        finishRestore(d, out);
-        return;
-      }
-      out.call(d.restoreConsumer, 'poll');
-      return;
-    }
-  }
 }

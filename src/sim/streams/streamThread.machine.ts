@@ -5,12 +5,17 @@
  * not counted (dropped-records), as Kafka's aggregations do.
  *
  * States: initializing (exactly_once_v2: initTransactions(), which waits for this transactional.id's
- * previous transaction to complete) → restoring (the store rebuilt from the changelog up to its end)
- * → running (poll, process, commit) → migrating, after a TaskMigratedException (the task closed
- * dirty, a new producer, the group rejoined) → initializing again. A crash and restart starts over
- * at initializing. When a rebalance gives the instance a task another instance worked on (a
- * partition it did not hold, at an offset it did not commit), running → restoring: the task is
- * created and its store restored before its first batch, as StreamThread does on assignment.
+ * previous transaction to complete) → restoring (the store rebuilt from the changelog up to its end:
+ * readingEndOffsets → seekingToBeginning → readingChangelog) → running, the application loop
+ * (application/applicationLoop.ts): polling → processing → committing, with pollingInTransaction
+ * for the exactly_once_v2 transaction kept open across polls until commit.interval.ms, and
+ * committingWhilePolling / committingBeforeBatch when commit.interval.ms passes while poll() waits
+ * → migrating, after a TaskMigratedException (aborting → closingProducer → resubscribing: the task
+ * closed dirty, a new producer, the group rejoined) → initializing again. A crash and restart starts
+ * over at initializing. When a rebalance gives the instance a task another instance worked on (a
+ * partition it did not hold, at an offset it did not commit), running → restoring (through
+ * abortingForNewTask or committingBeforeNewTask when a transaction or a commit is under way): the
+ * task is created and its store restored before its first batch, as StreamThread does on assignment.
  *
  * processing.guarantee=exactly_once_v2: one transaction per commit.interval.ms (100 ms) covers the
  * output records, the changelog records, the repartition records and the input offsets
@@ -28,15 +33,93 @@
  * (no local checkpoint file).
  */
 import { setup } from 'xstate';
-import { closeDirty, onAbortTimeout, onMigrationReply } from './migration';
-import { beginProcessing, onCommitDue, onRunningReply, runStep } from './processing';
-import { onInitReply, onRestoreReply, restoreForNewTask, startProcess, startRestore, startTask } from './restore';
-import { act, type Ev, initialContext, type StreamThreadContext, type StreamThreadInput, tpName } from './streamThreadContext';
+import { advance } from '../application/applicationLoop';
+import { aborted, closeDirty, dropPoll, onAbortTimeout, resubscribe, streamsException, taskMigrated } from './migration';
+import {
+  announceNewTask,
+  beginBatch,
+  committed,
+  continueCommit,
+  holdForNewTask,
+  poll,
+  runBatch,
+  runStep,
+  sent,
+  startCommit,
+  takeBatch,
+  takeHeldBatch,
+} from './processing';
+import {
+  applyRestoreReply,
+  finishRestore,
+  holdPoll,
+  pollChangelog,
+  restoreForNewTask,
+  seekChangelogToBeginning,
+  startProcess,
+  startRestore,
+  startTask,
+} from './restore';
+import { act, type Ev, initialContext, replyOf, type StreamThreadContext, type StreamThreadInput, stop } from './streamThreadContext';
+import { streamThreadGuards } from './streamThreadGuards';
 
 export type { ProcessingGuarantee, StreamThreadContext, StreamThreadInput } from './streamThreadContext';
 
+/** A producer call of the task failed: TaskMigratedException (close dirty, rejoin) or StreamsException (the thread dies). */
+const taskFailed = (migratedGuard: 'taskMigrated' | 'abortMigrated', fatalGuard: 'streamsException' | 'abortFatal') => [
+  {
+    guard: migratedGuard,
+    target: '#streamThread.migrating',
+    actions: [act((d, _now, ev, out) => taskMigrated(d, replyOf(ev), out)), act((d, _now, _ev, out) => closeDirty(d, out))],
+  },
+  { guard: fatalGuard, target: '#streamThread.stopped', actions: act((d, _now, ev, out) => streamsException(d, replyOf(ev), out)) },
+];
+
+/** The restore ended: the task runs the batch held meanwhile (or restores again for a task it brought), or polls. */
+const restored = (guard: 'emptyChangelog' | 'changelogReadToEnd') => {
+  const done = [act((d, _now, ev) => applyRestoreReply(d, replyOf(ev))), act((d, _now, _ev, out) => finishRestore(d, out))];
+  return [
+    {
+      guard: `${guard}NewTask` as const,
+      target: '#streamThread.restoring.readingEndOffsets',
+      actions: [
+        ...done,
+        act((d, _now, _ev, out) => {
+          holdForNewTask(d, d.heldBatch ?? {});
+          announceNewTask(d, out);
+          restoreForNewTask(d, out);
+        }),
+      ],
+    },
+    {
+      guard: `${guard}Held` as const,
+      target: '#streamThread.running.processing',
+      actions: [...done, act((d, _now, _ev, out) => takeHeldBatch(d, out)), act((d, _now, _ev, out) => beginBatch(d, out))],
+    },
+    { guard, target: '#streamThread.running.polling', actions: [...done, act((d, now, _ev, out) => poll(d, now, out))] },
+  ];
+};
+
+const onCommitted = act((d, now, ev, out) => committed(d, now, replyOf(ev).ok, out));
+const commitGoesOn = { guard: 'commitGoesOn' as const, actions: act((d, _now, ev, out) => continueCommit(d, replyOf(ev), out)) };
+const takeWaitingBatch = act((d, _now, ev, out) => takeBatch(d, replyOf(ev), out));
+const holdNewTask = act((d, _now, ev) => holdForNewTask(d, replyOf(ev)));
+const newTask = [holdNewTask, act((d, _now, _ev, out) => announceNewTask(d, out))];
+const startCommitting = act((d, _now, _ev, out) => startCommit(d, out));
+
+/**
+ * A commit under way (sendOffsetsToTransaction + commitTransaction, or flush + commitSync): `done`
+ * is where its end leads; `more` are the state's other answers (a poll() answer while it commits).
+ */
+function committingState(done: { target: string; actions: unknown }, more: readonly object[] = []) {
+  return {
+    on: { reply: [...taskFailed('taskMigrated', 'streamsException'), commitGoesOn, { guard: 'commitDone' as const, ...done }, ...more] },
+  };
+}
+
 export const streamThreadMachine = setup({
   types: {} as { context: StreamThreadContext; input: StreamThreadInput; events: Ev },
+  guards: streamThreadGuards,
 }).createMachine({
   id: 'streamThread',
   context: ({ input }) => initialContext(input),
@@ -45,34 +128,164 @@ export const streamThreadMachine = setup({
   states: {
     idle: { on: { boot: { target: 'initializing', actions: act((d, now, _ev, out) => startProcess(d, now, out)) } } },
     initializing: {
+      // at_least_once has no transactions to initialise: straight to the restore
+      always: { guard: 'atLeastOnce', target: 'restoring', actions: act((d, _now, _ev, out) => startRestore(d, out)) },
       on: {
-        reply: { actions: act((d, _now, ev, out) => onInitReply(d, ev, out)) },
-        initialized: { target: 'restoring', actions: act((d, _now, _ev, out) => startRestore(d, out)) },
-        halt: 'stopped',
+        reply: [
+          { guard: 'initialized', target: 'restoring', actions: act((d, _now, _ev, out) => startRestore(d, out)) },
+          {
+            guard: 'initFailed',
+            target: 'stopped',
+            actions: act((d, _now, ev, out) => stop(d, out, `initTransactions failed: ${replyOf(ev).error}`)),
+          },
+          { guard: 'mainPoll', actions: act((d, _now, ev) => holdPoll(d, replyOf(ev))) },
+        ],
       },
     },
     restoring: {
-      on: {
-        reply: { actions: act((d, _now, ev, out) => onRestoreReply(d, ev, out)) },
-        restored: { target: 'running', actions: act((d, now, _ev, out) => beginProcessing(d, now, out)) },
+      initial: 'readingEndOffsets',
+      on: { reply: { guard: 'mainPoll', actions: act((d, _now, ev) => holdPoll(d, replyOf(ev))) } },
+      states: {
+        readingEndOffsets: {
+          on: {
+            reply: [
+              ...restored('emptyChangelog'),
+              {
+                guard: 'endOffsetsAnswer',
+                target: 'seekingToBeginning',
+                actions: [
+                  act((d, _now, ev) => applyRestoreReply(d, replyOf(ev))),
+                  act((d, _now, _ev, out) => seekChangelogToBeginning(d, out)),
+                ],
+              },
+            ],
+          },
+        },
+        seekingToBeginning: {
+          on: {
+            reply: { guard: 'seekedToBeginning', target: 'readingChangelog', actions: act((d, _now, _ev, out) => pollChangelog(d, out)) },
+          },
+        },
+        readingChangelog: {
+          on: {
+            reply: [
+              ...restored('changelogReadToEnd'),
+              {
+                guard: 'changelogPolled',
+                actions: [act((d, _now, ev) => applyRestoreReply(d, replyOf(ev))), act((d, _now, _ev, out) => pollChangelog(d, out))],
+              },
+            ],
+          },
+        },
       },
     },
     running: {
-      on: {
-        continue: { actions: act((d, now, _ev, out) => runStep(d, now, out)) },
-        reply: { actions: act((d, now, ev, out) => onRunningReply(d, now, ev, out)) },
-        commitDue: { actions: act((d, now, _ev, out) => onCommitDue(d, now, out)) },
-        migrate: { target: 'migrating', actions: act((d, _now, _ev, out) => closeDirty(d, out)) },
-        // a rebalance assigned this instance a task another one worked on: restore it first
-        recreate: { target: 'restoring', actions: act((d, _now, _ev, out) => restoreForNewTask(d, out)) },
-        halt: 'stopped',
+      initial: 'polling',
+      states: {
+        // poll() is out and no transaction is open
+        polling: {
+          on: {
+            reply: [
+              {
+                guard: 'gainsTask',
+                target: '#streamThread.restoring',
+                actions: [...newTask, act((d, _now, _ev, out) => restoreForNewTask(d, out))],
+              },
+              { guard: 'mainPoll', target: 'processing', actions: [takeWaitingBatch, act((d, _now, _ev, out) => beginBatch(d, out))] },
+            ],
+            commitDue: { guard: 'commitDueWhilePolling', target: 'committingWhilePolling', actions: startCommitting },
+          },
+        },
+        // exactly_once_v2: poll() is out while the transaction stays open until commit.interval.ms
+        pollingInTransaction: {
+          on: {
+            reply: [
+              // this instance's own open transaction would pin the changelog's LSO the restore reads to
+              {
+                guard: 'gainsTask',
+                target: 'abortingForNewTask',
+                actions: [...newTask, act((d, _now, _ev, out) => out.call(d.producer, 'abortTransaction'))],
+              },
+              { guard: 'mainPoll', target: 'processing', actions: [takeWaitingBatch, act((d, _now, _ev, out) => runBatch(d, out))] },
+            ],
+            commitDue: { guard: 'commitDueWhilePolling', target: 'committingWhilePolling', actions: startCommitting },
+          },
+        },
+        // the batch's steps, one per `continue`; under exactly_once_v2 inside the transaction
+        processing: {
+          on: {
+            continue: [
+              { guard: 'planDoneInTransaction', target: 'pollingInTransaction', actions: act((d, now, _ev, out) => runStep(d, now, out)) },
+              { guard: 'planDone', target: 'polling', actions: act((d, now, _ev, out) => runStep(d, now, out)) },
+              { guard: 'commitStepDue', target: 'committing', actions: startCommitting },
+              { actions: act((d, now, _ev, out) => runStep(d, now, out)) },
+            ],
+            reply: [
+              ...taskFailed('taskMigrated', 'streamsException'),
+              { guard: 'beganTransaction', actions: act((d, _now, _ev, out) => runBatch(d, out)) },
+              { guard: 'sent', actions: act((d, _now, _ev, out) => sent(d, out)) },
+            ],
+          },
+        },
+        // the plan's commit step
+        committing: committingState({ target: 'committed', actions: [onCommitted, act((d, _now, _ev, out) => advance(d, out))] }),
+        // committed at the end of the batch: the next `continue` polls
+        committed: { on: { continue: { target: 'polling', actions: act((d, now, _ev, out) => runStep(d, now, out)) } } },
+        // commit.interval.ms passed while poll() waited
+        committingWhilePolling: committingState({ target: 'polling', actions: onCommitted }, [
+          { guard: 'gainsTask', target: 'committingBeforeNewTask', actions: holdNewTask },
+          // the batch must not go into the transaction (or offset commit) under way: it waits for it
+          { guard: 'mainPoll', target: 'committingBeforeBatch', actions: takeWaitingBatch },
+        ]),
+        committingBeforeBatch: committingState({
+          target: 'processing',
+          actions: [onCommitted, act((d, _now, _ev, out) => beginBatch(d, out))],
+        }),
+        committingBeforeNewTask: committingState({
+          target: '#streamThread.restoring',
+          actions: [
+            onCommitted,
+            act((d, _now, _ev, out) => announceNewTask(d, out)),
+            act((d, _now, _ev, out) => restoreForNewTask(d, out)),
+          ],
+        }),
+        // a newly assigned task: the open transaction is aborted before its store is restored
+        abortingForNewTask: {
+          on: {
+            reply: [
+              ...taskFailed('abortMigrated', 'abortFatal'),
+              {
+                guard: 'abortedForNewTask',
+                target: '#streamThread.restoring',
+                actions: act((d, _now, _ev, out) => restoreForNewTask(d, out)),
+              },
+            ],
+          },
+        },
       },
     },
     migrating: {
-      on: {
-        reply: { actions: act((d, _now, ev, out) => onMigrationReply(d, ev, out)) },
-        abortTimeout: { actions: act((d, _now, _ev, out) => onAbortTimeout(d, out)) },
-        migrated: { target: 'initializing', actions: act((d, now, _ev, out) => startTask(d, now, out)) },
+      initial: 'aborting',
+      on: { reply: { guard: 'mainPoll', actions: act((d) => dropPoll(d)) } },
+      states: {
+        aborting: {
+          on: {
+            reply: { guard: 'abortAnswered', target: 'closingProducer', actions: act((d, _now, _ev, out) => aborted(d, out)) },
+            abortTimeout: { target: 'closingProducer', actions: act((d, _now, _ev, out) => onAbortTimeout(d, out)) },
+          },
+        },
+        closingProducer: {
+          on: { reply: { guard: 'producerClosed', target: 'resubscribing', actions: act((d, _now, _ev, out) => resubscribe(d, out)) } },
+        },
+        resubscribing: {
+          on: {
+            reply: {
+              guard: 'resubscribed',
+              target: '#streamThread.initializing',
+              actions: act((d, now, _ev, out) => startTask(d, now, out)),
+            },
+          },
+        },
       },
     },
     stopped: {},
@@ -81,5 +294,3 @@ export const streamThreadMachine = setup({
     },
   },
 });
-
-export { tpName };

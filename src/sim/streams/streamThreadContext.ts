@@ -1,14 +1,24 @@
 /**
  * The stream thread's context and the glue its handlers share. The handlers live in restore.ts
  * (initialising and restoring the task), processing.ts (the poll–process–commit loop) and
- * migration.ts (closing the task dirty after a TaskMigratedException).
+ * migration.ts (closing the task dirty after a TaskMigratedException); the decisions between states
+ * are the guards of streamThreadGuards.ts. Where the thread is — polling, processing, committing,
+ * inside a transaction or not, restoring which call — is the machine's state, not a field here.
  */
 
 import type { Mutable } from '../actors/draft';
 import { handle, type Out } from '../actors/out';
-import type { CallEvent, TimerEvent } from '../kernel/effects';
+import {
+  type CallReply,
+  type GroupMetadata,
+  type LifecycleEvent,
+  type LoopTimer,
+  type PollAnswer,
+  type ReplyEvent,
+  replyOf as replyArgs,
+} from '../application/applicationLoop';
 import type { ActorId } from '../kernel/envelope';
-import type { RecordForApp, TopicPartition } from '../protocol/messages';
+import type { RecordForApp } from '../protocol/messages';
 
 export type ProcessingGuarantee = 'at_least_once' | 'exactly_once_v2';
 
@@ -24,14 +34,7 @@ export type Step =
   | { readonly kind: 'commit' };
 
 /** What the main consumer's poll() returns. */
-export interface PollReply {
-  readonly records?: readonly RecordForApp[];
-  readonly positions?: Readonly<Record<string, number>>;
-  readonly groupMetadata?: StreamThreadContext['groupMetadata'];
-}
-
-/** Where closing the task dirty has got to (see migration.ts). */
-export type MigrationStep = 'abort' | 'close' | 'resubscribe';
+export type PollReply = PollAnswer;
 
 export interface StreamThreadInput {
   readonly self: ActorId;
@@ -56,13 +59,6 @@ export interface StreamThreadContext extends StreamThreadInput {
   /** The restore consumer's positions on the changelog. */
   readonly restorePositions: Readonly<Record<string, number>>;
   readonly restoredRecords: number;
-  /** The call the thread waits for from the restore consumer. */
-  readonly restoreCall: string | null;
-  readonly inTransaction: boolean;
-  /** A commit (sendOffsetsToTransaction + commitTransaction, or flush + commitSync) is under way. */
-  readonly committing: boolean;
-  /** A batch arrived while committing: it starts once the commit is done, never inside it. */
-  readonly batchWaiting: boolean;
   /** The input positions the commit under way covers (taken when it started). */
   readonly commitOffsets: Readonly<Record<string, number>>;
   /** Records processed since the last commit. */
@@ -71,7 +67,7 @@ export interface StreamThreadContext extends StreamThreadInput {
   readonly batch: readonly RecordForApp[];
   /** The main consumer's positions after the batch being processed. */
   readonly positions: Readonly<Record<string, number>>;
-  readonly groupMetadata: { groupId: string | null; generationId: number; memberId: string } | null;
+  readonly groupMetadata: GroupMetadata | null;
   readonly plan: readonly Step[];
   readonly step: number;
   /** New counts computed by the count steps of the current batch, by record index. */
@@ -81,20 +77,12 @@ export interface StreamThreadContext extends StreamThreadInput {
   /** A poll() answer that arrived while the task was initialising or restoring: processed once it runs. */
   readonly heldBatch: PollReply | null;
   /**
-   * The thread is rejoining the group: poll() answers until the consumer confirms the rejoin were
-   * read from positions that are gone, and are discarded.
-   */
-  readonly discardPolls: boolean;
-  readonly migration: MigrationStep | null;
-  /**
    * The input partitions the store has been kept for since its last restore: those of the last
    * poll() answer. A partition outside them is a task newly assigned to this instance.
    */
   readonly owned: readonly string[];
   /** The input offsets this thread itself last committed, per partition (kept by the model across a restart; see processing.ts). */
   readonly ownCommitted: Readonly<Record<string, number>>;
-  /** A newly assigned task is being created: aborting the open transaction first, or waiting for a commit under way. */
-  readonly recreate: 'abort' | 'after-commit' | null;
   /** Kafka Streams' dropped-records metric: records count() skipped. */
   readonly droppedRecords: number;
   /** The time of the last event (events raised inside a step carry none). */
@@ -102,10 +90,8 @@ export interface StreamThreadContext extends StreamThreadInput {
   readonly stopped: string | null;
 }
 
-export type Ev =
-  | CallEvent
-  | TimerEvent
-  | { type: 'boot' | 'crash' | 'initialized' | 'restored' | 'migrate' | 'migrated' | 'recreate' | 'halt' };
+/** The stream thread's events: its clients' replies, its timers, and the kernel's lifecycle events. */
+export type Ev = ReplyEvent | LoopTimer<'continue' | 'commitDue' | 'abortTimeout'> | LifecycleEvent;
 export type Draft = Mutable<StreamThreadContext>;
 
 export function initialContext(input: StreamThreadInput): StreamThreadContext {
@@ -115,10 +101,6 @@ export function initialContext(input: StreamThreadInput): StreamThreadContext {
     restoreEnd: null,
     restorePositions: {},
     restoredRecords: 0,
-    restoreCall: null,
-    inTransaction: false,
-    committing: false,
-    batchWaiting: false,
     commitOffsets: {},
     uncommitted: 0,
     lastCommitAt: 0,
@@ -130,11 +112,8 @@ export function initialContext(input: StreamThreadInput): StreamThreadContext {
     counts: {},
     pollOutstanding: false,
     heldBatch: null,
-    discardPolls: false,
-    migration: null,
     owned: [],
     ownCommitted: {},
-    recreate: null,
     droppedRecords: 0,
     clock: 0,
     stopped: null,
@@ -145,26 +124,26 @@ export function eos(d: StreamThreadContext): boolean {
   return d.guarantee === 'exactly_once_v2';
 }
 
-export const tpName = (tp: TopicPartition) => `${tp.topic}-${tp.partition}`;
-
 /** Who answered a call: the thread's producer, its main consumer or its restore consumer. */
 export function replier(d: StreamThreadContext, ev: Ev): 'producer' | 'consumer' | 'restore' | null {
-  const from = (ev as CallEvent).from;
-  if (from === d.producer) return 'producer';
-  if (from === d.consumer) return 'consumer';
-  if (from === d.restoreConsumer) return 'restore';
+  if (ev.type !== 'reply') return null;
+  if (ev.from === d.producer) return 'producer';
+  if (ev.from === d.consumer) return 'consumer';
+  if (ev.from === d.restoreConsumer) return 'restore';
   return null;
 }
 
-export interface Reply {
-  readonly call: string;
-  readonly ok: boolean;
-  readonly error?: string | null;
-  readonly [k: string]: unknown;
+export type Reply = CallReply;
+
+/** The reply an event carries (a timer or lifecycle event carries none: an empty answer). */
+export function replyOf(ev: Ev): Reply {
+  return replyArgs(ev) ?? { call: '', ok: false };
 }
 
-export function replyOf(ev: Ev): Reply {
-  return (ev as CallEvent<Reply>).args;
+/** The time of an event (a lifecycle event may carry none: the last known time). */
+export function eventTime(ctx: StreamThreadContext, ev: Ev): number {
+  const now = ev.now;
+  return typeof now === 'number' && Number.isFinite(now) ? now : ctx.clock;
 }
 
 /**
@@ -174,16 +153,13 @@ export function replyOf(ev: Ev): Reply {
  */
 export const act = (fn: (d: Draft, now: number, ev: Ev, out: Out) => void) =>
   handle((ctx: StreamThreadContext, ev: Ev, out: Out) => {
-    const d: Draft = { ...ctx };
-    const now = (ev as { now?: unknown }).now;
-    if (typeof now === 'number' && Number.isFinite(now)) d.clock = now;
+    const d: Draft = { ...ctx, clock: eventTime(ctx, ev) };
     fn(d, d.clock, ev, out);
     return d;
   });
 
-/** The thread dies (a StreamsException): it says why and stops. */
+/** The thread dies (a StreamsException): it says why (the guard that chose `stopped` decided it). */
 export function stop(d: Draft, out: Out, why: string): void {
   d.stopped = why;
   out.fact({ kind: 'note', actor: d.self, text: why });
-  out.raise({ type: 'halt' });
 }

@@ -243,7 +243,7 @@ export function summarize(trace: Trace, atStep: number = trace.steps.length, vie
       return {
         id: c.id,
         processingGuarantee: ctx?.guarantee ?? 'at_least_once',
-        state: String(snap?.value ?? ''),
+        state: snap ? stateValueToString(snap.value) : '',
         store: ctx?.store ?? {},
       };
     });

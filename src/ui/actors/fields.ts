@@ -245,7 +245,6 @@ function streamThreadFields(c: StreamThreadContext, lang: Language, note: Note):
       value: `${entries(c.restoreEnd)} (${c.restoredRecords} ${L(lang, 'read', '읽음')})`,
     });
   if (c.repartitionTopic) out.push({ label: 'repartition', value: c.repartitionTopic });
-  if (c.guarantee === 'exactly_once_v2') out.push({ label: L(lang, 'in a transaction', '트랜잭션 중'), value: String(c.inTransaction) });
   if (c.stopped) out.push({ label: L(lang, 'stopped', '멈춤'), value: note(c.stopped) });
   return out;
 }

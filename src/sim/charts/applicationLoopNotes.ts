@@ -1,0 +1,27 @@
+/** What the application loop's charts show, in words, for docs/architecture.md (charts/docs.ts). */
+
+/** The consumer application's loop (application/applicationLoop.ts, consumerApp.machine.ts). */
+export const APPLICATION_LOOP_NOTE = [
+  'The application loop (`src/sim/application/applicationLoop.ts`), shared with the Kafka Streams thread: poll() →',
+  'process the batch one kernel step per step (a crash can land between any two) → commit. After each poll() the',
+  'application plans the batch by processing mode (`consumerAppPlan.ts`): at-most-once commits first, at-least-once',
+  'and commit-last-processed after processing, consume-produce-no-transactions after flush(), exactly-once inside',
+  'beginTransaction … sendOffsetsToTransaction(next offsets, groupMetadata) → commitTransaction (with',
+  '`commitIntervalMs`, one transaction kept open across polls), auto-commit leaves it to poll(), offsets-in-sink',
+  'to the database transaction. `polling`, `processing` and `committing` follow the plan (eventless transitions',
+  'on where it stands); the guards `abortsTransaction` (a failed sendOffsetsToTransaction or commitTransaction, or',
+  'a poll() of a new generation while a batched transaction is open) and `fatalReply` (fenced) decide the rest.',
+].join(' ');
+
+/** The Kafka Streams thread's loop (streams/streamThread.machine.ts). */
+export const STREAM_THREAD_NOTE = [
+  'The same loop (`src/sim/application/applicationLoop.ts`) as the Streams thread runs it: `running.polling` →',
+  '`processing` (the batch through the topology) → `committing` when the commit step finds commit.interval.ms',
+  'passed → `committed` → `polling`. Under exactly_once_v2 the transaction begun for a batch stays open across',
+  'polls (`pollingInTransaction`) until a commit: sendOffsetsToTransaction then commitTransaction (at_least_once:',
+  'flush then commitSync). When commit.interval.ms passes while poll() waits the thread commits',
+  '(`committingWhilePolling`), and a batch answered meanwhile waits for that commit (`committingBeforeBatch`). A',
+  'poll() bringing a task another instance worked on (guard `gainsTask`) restores its store first, after aborting',
+  'the open transaction (`abortingForNewTask`) or finishing the commit (`committingBeforeNewTask`). A failed',
+  'producer call is a TaskMigratedException (guard `taskMigrated` → `migrating`) or a StreamsException (→ `stopped`).',
+].join(' ');

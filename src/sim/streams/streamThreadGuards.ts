@@ -1,0 +1,91 @@
+/**
+ * The stream thread's decisions, as XState guards of (context, event): which state an answer or a
+ * timer leads to. Each reads the context before the transition's actions run.
+ */
+import { answers, failed, replyOf } from '../application/applicationLoop';
+import { isTaskMigrated } from './migration';
+import { commitIsDue, gainedTask } from './processing';
+import { restoreAfter, restoredToEnd } from './restore';
+import { type Ev, eos, eventTime, type StreamThreadContext } from './streamThreadContext';
+
+type Args = { context: StreamThreadContext; event: Ev };
+
+/** The producer calls whose failure fails the task (under exactly_once_v2; a send under at_least_once is only logged). */
+const TASK_CALLS = new Set(['beginTransaction', 'send', 'sendOffsetsToTransaction', 'commitTransaction']);
+
+/** The failed producer call that fails the task (`calls`: those whose failure does in this state), with its error. */
+function producerFailure({ context, event }: Args, calls: ReadonlySet<string>): { error: string | null } | null {
+  const r = replyOf(event);
+  if (!r || r.ok || event.type !== 'reply' || event.from !== context.producer || !calls.has(r.call)) return null;
+  if (r.call === 'send' && !eos(context)) return null;
+  return { error: r.error ?? null };
+}
+
+const ABORT = new Set(['abortTransaction']);
+const migrated = (calls: ReadonlySet<string>) => (a: Args) => {
+  const f = producerFailure(a, calls);
+  return f !== null && isTaskMigrated(f.error);
+};
+const fatal = (calls: ReadonlySet<string>) => (a: Args) => {
+  const f = producerFailure(a, calls);
+  return f !== null && !isTaskMigrated(f.error);
+};
+
+const mainPoll = ({ context, event }: Args) => answers(event, 'poll', context.consumer);
+
+/** The restore consumer's answer ends the restore: the changelog is read to its end offsets. */
+function restoreEnds(call: 'endOffsets' | 'poll') {
+  return ({ context, event }: Args) => {
+    const r = replyOf(event);
+    return r !== null && answers(event, call, context.restoreConsumer) && restoredToEnd(restoreAfter(context, r));
+  };
+}
+
+const heldGainsTask = ({ context }: Args) => context.heldBatch !== null && gainedTask(context, context.heldBatch).length > 0;
+
+export const streamThreadGuards = {
+  atLeastOnce: ({ context }: Args) => !eos(context),
+  initialized: ({ context, event }: Args) => answers(event, 'initTransactions', context.producer) && replyOf(event)?.ok === true,
+  initFailed: ({ context, event }: Args) => failed(event, 'initTransactions', context.producer),
+  mainPoll,
+  /** A poll() answer brings a task another instance worked on (processing.ts gainedTask). */
+  gainsTask: (a: Args) => {
+    const r = replyOf(a.event);
+    return mainPoll(a) && r !== null && gainedTask(a.context, r).length > 0;
+  },
+  endOffsetsAnswer: ({ context, event }: Args) => answers(event, 'endOffsets', context.restoreConsumer),
+  seekedToBeginning: ({ context, event }: Args) => answers(event, 'seekToBeginning', context.restoreConsumer),
+  changelogPolled: ({ context, event }: Args) => answers(event, 'poll', context.restoreConsumer),
+  emptyChangelog: restoreEnds('endOffsets'),
+  emptyChangelogNewTask: (a: Args) => restoreEnds('endOffsets')(a) && heldGainsTask(a),
+  emptyChangelogHeld: (a: Args) => restoreEnds('endOffsets')(a) && a.context.heldBatch !== null,
+  changelogReadToEnd: restoreEnds('poll'),
+  changelogReadToEndNewTask: (a: Args) => restoreEnds('poll')(a) && heldGainsTask(a),
+  changelogReadToEndHeld: (a: Args) => restoreEnds('poll')(a) && a.context.heldBatch !== null,
+  /** The plan's commit step, with commit.interval.ms passed and work to commit. */
+  commitStepDue: ({ context, event }: Args) =>
+    context.plan[context.step]?.kind === 'commit' && commitIsDue(context, eventTime(context, event)),
+  /** commit.interval.ms passed while poll() waited. */
+  commitDueWhilePolling: ({ context, event }: Args) => context.plan.length === 0 && commitIsDue(context, eventTime(context, event)),
+  planDone: ({ context }: Args) => context.plan[context.step] === undefined,
+  planDoneInTransaction: ({ context }: Args) => context.plan[context.step] === undefined && eos(context),
+  /** A producer call of the task failed with an error Streams turns into a TaskMigratedException. */
+  taskMigrated: migrated(TASK_CALLS),
+  /** … with any other error: a StreamsException. */
+  streamsException: fatal(TASK_CALLS),
+  abortMigrated: migrated(ABORT),
+  abortFatal: fatal(ABORT),
+  beganTransaction: ({ context, event }: Args) => answers(event, 'beginTransaction', context.producer),
+  sent: ({ context, event }: Args) => answers(event, 'send', context.producer),
+  commitGoesOn: ({ context, event }: Args) =>
+    (answers(event, 'sendOffsetsToTransaction', context.producer) && replyOf(event)?.ok === true) ||
+    answers(event, 'flush', context.producer),
+  /** The commit is done: commitTransaction returned, or commitSync did (failed or not). */
+  commitDone: ({ context, event }: Args) =>
+    (answers(event, 'commitTransaction', context.producer) && replyOf(event)?.ok === true) ||
+    answers(event, 'commitSync', context.consumer),
+  abortedForNewTask: ({ context, event }: Args) => answers(event, 'abortTransaction', context.producer) && replyOf(event)?.ok === true,
+  abortAnswered: ({ context, event }: Args) => answers(event, 'abortTransaction', context.producer),
+  producerClosed: ({ context, event }: Args) => answers(event, 'close', context.producer),
+  resubscribed: ({ context, event }: Args) => answers(event, 'resubscribe', context.consumer),
+};
