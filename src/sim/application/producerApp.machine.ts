@@ -10,12 +10,13 @@
  */
 import { setup } from 'xstate';
 import type { Mutable } from '../actors/draft';
+import type { Lifecycle, Timer } from '../actors/events';
 import { handle, type Out } from '../actors/out';
-import type { CallEvent, TimerEvent } from '../kernel/effects';
 import type { ActorId } from '../kernel/envelope';
 import { hashString } from '../kernel/hash';
 import type { SendArgs } from '../producer/sender';
 import type { ProducerOp } from '../scenario/schema';
+import type { ReplyEvent } from './applicationLoop';
 
 export interface ProducerAppContext {
   readonly self: ActorId;
@@ -42,7 +43,7 @@ export interface ProducerAppInput {
   readonly script: readonly ProducerOp[];
 }
 
-type Ev = CallEvent | TimerEvent | { type: 'boot'; now: number } | { type: 'crash' };
+type Ev = ReplyEvent | Timer<'runNext'> | Lifecycle;
 
 type Draft = Mutable<ProducerAppContext>;
 
@@ -181,7 +182,8 @@ const runNext = act((d, ev, out) => {
 });
 
 const onReply = act((d, ev, out) => {
-  const r = (ev as CallEvent<{ call: string; ok: boolean; error: string | null }>).args;
+  if (ev.type !== 'reply') return;
+  const r = ev.args;
   switch (r.call) {
     case 'initTransactions':
       if (r.ok) scheduleNext(d, ev.now, out);

@@ -10,6 +10,7 @@
  *   so a record whose selected key is null is dropped silently before the repartition topic.
  */
 import type { RecordForApp } from '../protocol/messages';
+import { keyOf } from '../protocol/topicPartition';
 
 /** Why count() skips a record, or null when it counts it. */
 export function countSkipReason(r: Pick<RecordForApp, 'key' | 'value'>): 'null key' | 'null value' | null {
@@ -40,7 +41,7 @@ export function applyChangelog(
   const next: Record<string, number> = { ...store };
   let applied = 0;
   for (const r of records) {
-    if (r.offset >= (end[`${r.topic}-${r.partition}`] ?? 0) || r.key === null) continue;
+    if (r.offset >= (end[keyOf(r)] ?? 0) || r.key === null) continue;
     const count = changelogCount(r.value);
     if (count === null) delete next[r.key];
     else next[r.key] = count;

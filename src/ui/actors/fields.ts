@@ -10,6 +10,7 @@ import {
   type DatabaseContext,
   type GroupCoordinatorContext,
   type HttpApiContext,
+  keyOf,
   lastStableOffset,
   type OutboxRelayContext,
   type ProducerAppContext,
@@ -17,6 +18,7 @@ import {
   queueSize,
   type StreamThreadContext,
   type TxnCoordinatorContext,
+  topicPartitionKey,
 } from '../../sim/views';
 import type { Language } from '../../store/simStore';
 
@@ -55,7 +57,7 @@ function producerFields(c: ProducerContext, lang: Language): Field[] {
   const inFlight = c.batches.filter((b) => b.inFlight);
   const waiting = c.batches.filter((b) => !b.inFlight);
   const batch = (b: (typeof c.batches)[number]) =>
-    `${b.topic}-${b.partition} seq ${b.baseSequence}${b.records.length > 1 ? `–${b.baseSequence + b.records.length - 1}` : ''}${b.attempts > 1 ? ` (${L(lang, 'attempt', '시도')} ${b.attempts})` : ''}`;
+    `${topicPartitionKey(b.topic, b.partition)} seq ${b.baseSequence}${b.records.length > 1 ? `–${b.baseSequence + b.records.length - 1}` : ''}${b.attempts > 1 ? ` (${L(lang, 'attempt', '시도')} ${b.attempts})` : ''}`;
   out.push({ label: L(lang, 'batches in flight', '전송 중 배치'), value: inFlight.length ? inFlight.map(batch).join('; ') : '0' });
   if (waiting.length) out.push({ label: L(lang, 'batches waiting to retry', '재시도 대기 배치'), value: waiting.map(batch).join('; ') });
   const buffered = Object.values(c.accumulating).reduce((n, q) => n + queueSize(q), 0);
@@ -66,7 +68,7 @@ function producerFields(c: ProducerContext, lang: Language): Field[] {
     if (c.pendingOffsets)
       out.push({
         label: L(lang, 'offsets for the transaction', '트랜잭션에 넣을 offset'),
-        value: `${c.pendingOffsets.groupId}: ${c.pendingOffsets.offsets.map((o) => `${o.topic}-${o.partition}=${o.offset}`).join(', ')}`,
+        value: `${c.pendingOffsets.groupId}: ${c.pendingOffsets.offsets.map((o) => `${keyOf(o)}=${o.offset}`).join(', ')}`,
       });
   }
   if (c.lastError) out.push({ label: L(lang, 'last error', '마지막 오류'), value: c.lastError });
@@ -104,7 +106,7 @@ function consumerFields(c: ConsumerContext, lang: Language): Field[] {
   }
   out.push({
     label: L(lang, 'assignment', '할당'),
-    value: orNone(c.assignment.map((tp) => `${tp.topic}-${tp.partition}`).join(', '), lang),
+    value: orNone(c.assignment.map((tp) => keyOf(tp)).join(', '), lang),
   });
   out.push({ label: L(lang, 'positions', '위치(position)'), value: orNone(entries(c.positions), lang) });
   const buffered = Object.values(c.buffer).reduce((n, r) => n + r.length, 0);
@@ -185,7 +187,7 @@ function groupCoordinatorFields(c: GroupCoordinatorContext, lang: Language): Fie
 function brokerFields(c: BrokerContext, lang: Language): Field[] {
   const logs = Object.values(c.partitions).sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition));
   const out: Field[] = logs.map((log) => ({
-    label: `${log.topic}-${log.partition}`,
+    label: keyOf(log),
     value: `LEO ${log.logEndOffset} · HW ${log.highWatermark} · LSO ${lastStableOffset(log)}`,
   }));
   if (c.parked.length) out.push({ label: L(lang, 'fetches held', '대기 중 Fetch'), value: String(c.parked.length) });
