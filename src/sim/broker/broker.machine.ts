@@ -27,6 +27,7 @@ import { NO_VERIFICATION_GUARD } from '../log/verificationState';
 import type { KafkaError } from '../protocol/errors';
 import type { AddPartitionsToTxnResponse, ErrorOrNone, FetchRequest, ProduceRequest, WriteTxnMarkersRequest } from '../protocol/messages';
 import { keyOf, topicPartitionKey } from '../protocol/topicPartition';
+import { markerAppendFact } from '../trace/facts';
 
 export interface ParkedFetch {
   readonly id: number;
@@ -390,21 +391,7 @@ const onWriteTxnMarkers = (ctx: BrokerContext, ev: RpcEvent<WriteTxnMarkersReque
         ev.now,
       );
       if (r.outcome.kind === 'appended') {
-        out.fact({
-          kind: 'append',
-          topic: tp.topic,
-          partition: tp.partition,
-          baseOffset: r.outcome.baseOffset,
-          lastOffset: r.outcome.lastOffset,
-          producerId: m.producerId,
-          producerEpoch: m.producerEpoch,
-          baseSequence: -1,
-          lastSequence: -1,
-          transactional: true,
-          control: m.result,
-          eventIds: [],
-          origins: [],
-        });
+        out.fact(markerAppendFact(tp, r.outcome, m));
         next = withLog(next, r.log);
         touched.push(tp);
       }

@@ -33,6 +33,7 @@ import type {
   WriteTxnMarkersRequest,
 } from '../protocol/messages';
 import { keyOf, parseTopicPartition, topicPartitionKey } from '../protocol/topicPartition';
+import { markerAppendFact } from '../trace/facts';
 import {
   type ConsumerGroup,
   emptyGroup,
@@ -376,21 +377,7 @@ const onWriteTxnMarkers = (ctx: GroupCoordinatorContext, ev: RpcEvent<WriteTxnMa
         continue;
       }
       d.logs = { ...d.logs, [key]: r.log };
-      out.fact({
-        kind: 'append',
-        topic: tp.topic,
-        partition: tp.partition,
-        baseOffset: r.outcome.baseOffset,
-        lastOffset: r.outcome.lastOffset,
-        producerId: m.producerId,
-        producerEpoch: m.producerEpoch,
-        baseSequence: -1,
-        lastSequence: -1,
-        transactional: true,
-        control: m.result,
-        eventIds: [],
-        origins: [],
-      });
+      out.fact(markerAppendFact(tp, r.outcome, m));
       for (const g of Object.values(d.groups)) {
         if (offsetsLogKey(d, g.groupId) !== key) continue;
         const pending = g.pending.find((p) => p.producerId === m.producerId);

@@ -107,3 +107,26 @@ export type Fact =
   | { kind: 'note'; actor: string; text: string };
 
 export type FactKind = Fact['kind'];
+
+/** The append fact of a transaction marker (COMMIT or ABORT) the leader wrote at `baseOffset..lastOffset`. */
+export function markerAppendFact(
+  tp: { readonly topic: string; readonly partition: number },
+  at: { readonly baseOffset: number; readonly lastOffset: number },
+  marker: { readonly producerId: number; readonly producerEpoch: number; readonly result: ControlType },
+): Fact {
+  return {
+    kind: 'append',
+    topic: tp.topic,
+    partition: tp.partition,
+    baseOffset: at.baseOffset,
+    lastOffset: at.lastOffset,
+    producerId: marker.producerId,
+    producerEpoch: marker.producerEpoch,
+    baseSequence: -1,
+    lastSequence: -1,
+    transactional: true,
+    control: marker.result,
+    eventIds: [],
+    origins: [],
+  };
+}
