@@ -15,19 +15,18 @@ import {
   TXN_COORDINATOR_ID,
 } from '../cluster/metadata';
 import { resolveProducerConfig } from '../config/producerConfig';
-import { consumerMachine } from '../consumer/consumer.machine';
 import { DEFAULT_GROUP_COORDINATOR_CONFIG, groupCoordinatorMachine } from '../coordinator/groupCoordinator.machine';
 import { DEFAULT_TXN_COORDINATOR_CONFIG, transactionCoordinatorMachine } from '../coordinator/transactionCoordinator.machine';
 import type { RequestRpc } from '../kernel/envelope';
 import type { KernelFault } from '../kernel/faults';
 import type { ActorSpec, KernelOptions } from '../kernel/simulation';
 import { createPartitionLog, type PartitionLog } from '../log/partitionLog';
-import { producerMachine } from '../producer/producer.machine';
 import { type DatabaseMode, databaseMachine } from '../sinks/database.machine';
 import { type HttpApiMode, httpApiMachine } from '../sinks/httpApi.machine';
 import { outboxRelayMachine } from '../sinks/outboxRelay.machine';
 import { streamsSpecs } from '../streams/streamsBuild';
 import { changelogTopic, repartitionTopic } from '../streams/streamsTopology';
+import { consumerActor, producerActor } from './clientActors';
 import type { FaultSpec, TopicSpec } from './schema';
 import type { ResolvedScenario } from './validate';
 
@@ -332,20 +331,12 @@ export function buildScenario(r: ResolvedScenario): BuiltScenario {
           input: { self: `${relay}.app`, database: k.id, producer: `${relay}.producer`, client: relay, topic: k.topic ?? '' },
           boot: true,
         },
-        {
-          id: `${relay}.producer`,
-          kind: 'producer',
-          logic: producerMachine as AnyStateMachine,
-          input: {
-            self: `${relay}.producer`,
-            app: `${relay}.app`,
-            client: relay,
-            meta,
-            config: resolveProducerConfig({}).config,
-            transactionVersion: cluster['transaction.version'],
-          },
-          boot: true,
-        },
+        producerActor(`${relay}.producer`, `${relay}.app`, {
+          client: relay,
+          meta,
+          config: resolveProducerConfig({}).config,
+          transactionVersion: cluster['transaction.version'],
+        }),
       ]);
     }
   }
@@ -370,14 +361,7 @@ export function buildScenario(r: ResolvedScenario): BuiltScenario {
           boot: true,
           bootAt: c.startAt ?? 0,
         },
-        {
-          id: `${c.id}.producer`,
-          kind: 'producer',
-          logic: producerMachine as AnyStateMachine,
-          input: { self: `${c.id}.producer`, app: `${c.id}.app`, client: c.id, meta, config, transactionVersion },
-          boot: true,
-          bootAt: c.startAt ?? 0,
-        },
+        producerActor(`${c.id}.producer`, `${c.id}.app`, { client: c.id, meta, config, transactionVersion }, c.startAt ?? 0),
       ]);
     } else if (c.type === 'consumer') {
       const config = r.consumers[c.id];
@@ -404,33 +388,23 @@ export function buildScenario(r: ResolvedScenario): BuiltScenario {
           boot: true,
           bootAt: c.startAt ?? 0,
         },
-        {
-          id: `${c.id}.consumer`,
-          kind: 'consumer',
-          logic: consumerMachine as AnyStateMachine,
-          input: {
-            self: `${c.id}.consumer`,
-            app: `${c.id}.app`,
-            client: c.id,
-            meta,
-            config,
-            topics: c.topics,
-            // offsets-in-sink seeks to the database's offsets in its onPartitionsAssigned
-            rebalanceListener: mode === 'offsets-in-sink',
-          },
-          boot: true,
-          bootAt: c.startAt ?? 0,
-        },
+        consumerActor(
+          `${c.id}.consumer`,
+          `${c.id}.app`,
+          // offsets-in-sink seeks to the database's offsets in its onPartitionsAssigned
+          { client: c.id, meta, config, topics: c.topics, rebalanceListener: mode === 'offsets-in-sink' },
+          c.startAt ?? 0,
+        ),
       ];
       if (producerConfig)
-        list.push({
-          id: `${c.id}.producer`,
-          kind: 'producer',
-          logic: producerMachine as AnyStateMachine,
-          input: { self: `${c.id}.producer`, app: `${c.id}.app`, client: c.id, meta, config: producerConfig, transactionVersion },
-          boot: true,
-          bootAt: c.startAt ?? 0,
-        });
+        list.push(
+          producerActor(
+            `${c.id}.producer`,
+            `${c.id}.app`,
+            { client: c.id, meta, config: producerConfig, transactionVersion },
+            c.startAt ?? 0,
+          ),
+        );
       add(c.id, 'consumer', list);
     } else {
       const config = r.streams[c.id];

@@ -9,9 +9,8 @@ import type { ClusterMetadata } from '../cluster/metadata';
 import type { ConsumerConfig } from '../config/consumerConfig';
 import { resolveProducerConfig } from '../config/producerConfig';
 import type { StreamsConfig } from '../config/streamsConfig';
-import { consumerMachine } from '../consumer/consumer.machine';
 import type { ActorSpec } from '../kernel/simulation';
-import { producerMachine } from '../producer/producer.machine';
+import { consumerActor, producerActor } from '../scenario/clientActors';
 import type { StreamsClientSpec } from '../scenario/schema';
 import { changelogTopic, repartitionTopic } from './streamsTopology';
 import { streamThreadMachine } from './streamThread.machine';
@@ -65,43 +64,24 @@ export function streamsSpecs(c: StreamsClientSpec, config: StreamsConfig, meta: 
       boot: true,
       bootAt,
     },
-    {
-      id: `${c.id}.consumer`,
-      kind: 'consumer',
-      logic: consumerMachine as AnyStateMachine,
-      input: {
-        self: `${c.id}.consumer`,
-        app: `${c.id}.app`,
+    consumerActor(
+      `${c.id}.consumer`,
+      `${c.id}.app`,
+      {
         client: c.id,
         meta,
         config: { ...CONSUMER_DEFAULTS, 'group.id': appId, 'isolation.level': isolation },
         topics: repartition ? [c.inputTopic, repartition] : [c.inputTopic],
       },
-      boot: true,
       bootAt,
-    },
-    {
-      id: `${c.id}.restore`,
-      kind: 'consumer',
-      logic: consumerMachine as AnyStateMachine,
-      input: {
-        self: `${c.id}.restore`,
-        app: `${c.id}.app`,
-        client: `${c.id}-restore`,
-        meta,
-        config: { ...CONSUMER_DEFAULTS, 'isolation.level': isolation },
-        topics: [changelogTopic(appId)],
-      },
-      boot: true,
+    ),
+    // the restore consumer (StoreChangelogReader's): no group, it reads the changelog
+    consumerActor(
+      `${c.id}.restore`,
+      `${c.id}.app`,
+      { client: `${c.id}-restore`, meta, config: { ...CONSUMER_DEFAULTS, 'isolation.level': isolation }, topics: [changelogTopic(appId)] },
       bootAt,
-    },
-    {
-      id: `${c.id}.producer`,
-      kind: 'producer',
-      logic: producerMachine as AnyStateMachine,
-      input: { self: `${c.id}.producer`, app: `${c.id}.app`, client: c.id, meta, config: producerConfig, transactionVersion },
-      boot: true,
-      bootAt,
-    },
+    ),
+    producerActor(`${c.id}.producer`, `${c.id}.app`, { client: c.id, meta, config: producerConfig, transactionVersion }, bootAt),
   ];
 }
