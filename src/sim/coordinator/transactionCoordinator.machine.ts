@@ -11,15 +11,15 @@
  * `__transaction_state`, answering COORDINATOR_LOAD_IN_PROGRESS meanwhile) and down. In Kafka the
  * coordinator is a module of the broker leading the `__transaction_state` partition; here it is an
  * actor of its own, and producer ids come from it too (in Kafka, from the controller).
+ *
+ * Its parts: the context and the writes to `__transaction_state` (txnCoordinatorContext.ts), the
+ * markers (markerChannel.ts), each transactional.id's allowed transitions (transactionState.ts).
  */
 import { setup } from 'xstate';
-import type { Mutable } from '../actors/draft';
 import type { Lifecycle, Rpc, Timer } from '../actors/events';
 import { handle, type Out, pendingRequest } from '../actors/out';
-import { type ClusterMetadata, leaderOf, TRANSACTION_STATE_TOPIC } from '../cluster/metadata';
+import { TRANSACTION_STATE_TOPIC } from '../cluster/metadata';
 import type { DisconnectedEvent, RpcEvent, TimerEvent } from '../kernel/effects';
-import type { ActorId } from '../kernel/envelope';
-import { appendProducerBatch, type PartitionLog } from '../log/partitionLog';
 import { coordinatorPartitionFor } from '../producer/partitioner';
 import type { KafkaError } from '../protocol/errors';
 import type {
@@ -27,62 +27,20 @@ import type {
   AddPartitionsToTxnRequest,
   EndTxnRequest,
   InitProducerIdRequest,
-  TopicPartition,
   WriteTxnMarkersResponse,
 } from '../protocol/messages';
-import { keyOf, parseTopicPartition, topicPartitionKey } from '../protocol/topicPartition';
-import { decodeTxnRecord, encodeTxnRecord, type TxnMetadata } from './transactionMetadata';
-import { canTransition, type TxnState } from './transactionState';
+import { keyOf, topicPartitionKey } from '../protocol/topicPartition';
+import { maybeComplete, onMarkerRequestLost, onMarkerRetry, onMarkersResponse, startMarkers } from './markerChannel';
+import { decodeTxnRecord, type TxnMetadata } from './transactionMetadata';
+import type { TxnState } from './transactionState';
+import { type TxnDraft as Draft, persist, setState, type TxnCoordinatorContext, type TxnCoordinatorInput } from './txnCoordinatorContext';
 
-export interface TxnCoordinatorConfig {
-  /** transaction.abort.timed.out.transaction.cleanup.interval.ms */
-  readonly cleanupIntervalMs: number;
-  /** transaction.max.timeout.ms */
-  readonly maxTimeoutMs: number;
-  readonly transactionVersion: 1 | 2;
-  /** How long replaying `__transaction_state` takes after a failover. */
-  readonly loadTimeMs: number;
-  /** Inter-broker request timeout for WriteTxnMarkers. */
-  readonly requestTimeoutMs: number;
-}
-
-export const DEFAULT_TXN_COORDINATOR_CONFIG: TxnCoordinatorConfig = {
-  cleanupIntervalMs: 10000,
-  maxTimeoutMs: 900000,
-  transactionVersion: 1,
-  loadTimeMs: 50,
-  requestTimeoutMs: 30000,
-};
-
-interface MarkerWork {
-  readonly result: 'COMMIT' | 'ABORT';
-  readonly producerId: number;
-  readonly producerEpoch: number;
-  /** Partitions whose marker is not yet acknowledged. */
-  readonly remaining: readonly string[];
-  /** Requests in flight: correlation id → partitions it carries. */
-  readonly inFlight: Readonly<Record<number, readonly string[]>>;
-}
-
-export interface TxnCoordinatorContext {
-  readonly id: ActorId;
-  readonly meta: ClusterMetadata;
-  readonly config: TxnCoordinatorConfig;
-  /** Durable: producer ids are never handed out twice, even across a failover. */
-  readonly nextProducerId: number;
-  readonly coordinatorEpoch: number;
-  readonly txns: Readonly<Record<string, TxnMetadata>>;
-  readonly logs: Readonly<Record<string, PartitionLog>>;
-  readonly markers: Readonly<Record<string, MarkerWork>>;
-  readonly nextCorrelationId: number;
-}
-
-export interface TxnCoordinatorInput {
-  readonly id: ActorId;
-  readonly meta: ClusterMetadata;
-  readonly config: TxnCoordinatorConfig;
-  readonly logs: readonly PartitionLog[];
-}
+export {
+  DEFAULT_TXN_COORDINATOR_CONFIG,
+  type TxnCoordinatorConfig,
+  type TxnCoordinatorContext,
+  type TxnCoordinatorInput,
+} from './txnCoordinatorContext';
 
 /** Every event the transaction coordinator handles. */
 export type TxnCoordinatorEvent =
@@ -96,56 +54,8 @@ export type TxnCoordinatorEvent =
   | Timer<'txnTimeoutCheck' | 'loaded'>
   | Lifecycle;
 
-type Draft = Mutable<TxnCoordinatorContext>;
-
 /** Epochs are shorts; Kafka moves to a new producer id when an epoch would pass this. */
 const MAX_EPOCH = 32766;
-
-function stateLogKey(d: Draft, transactionalId: string): string {
-  return topicPartitionKey(TRANSACTION_STATE_TOPIC, coordinatorPartitionFor(transactionalId, d.meta.transactionStatePartitions));
-}
-
-/** Writes a transactional.id's new metadata to `__transaction_state` and makes it current. */
-function persist(d: Draft, m: TxnMetadata, now: number, out: Out): void {
-  const previous = d.txns[m.transactionalId];
-  if (previous && previous.state !== m.state && !canTransition(previous.state, m.state)) {
-    // never happens if the handlers below are right; the invariant checks watch for it too
-    out.fact({ kind: 'clientError', client: d.id, error: 'IllegalStateException', during: `${previous.state} → ${m.state}`, fatal: false });
-    return;
-  }
-  const key = stateLogKey(d, m.transactionalId);
-  const log = d.logs[key];
-  if (log) {
-    const { log: next } = appendProducerBatch(
-      log,
-      {
-        producerId: -1,
-        producerEpoch: -1,
-        baseSequence: -1,
-        isTransactional: false,
-        records: [{ key: m.transactionalId, value: encodeTxnRecord(m), headers: {}, timestamp: now }],
-      },
-      now,
-    );
-    d.logs = { ...d.logs, [key]: next };
-  }
-  setState(d, m, out);
-}
-
-/** Changes the in-memory state without writing (PrepareEpochFence is not persisted). */
-function setState(d: Draft, m: TxnMetadata, out: Out): void {
-  const previous = d.txns[m.transactionalId];
-  d.txns = { ...d.txns, [m.transactionalId]: m };
-  if (!previous || previous.state !== m.state || previous.producerEpoch !== m.producerEpoch)
-    out.fact({
-      kind: 'txnState',
-      transactionalId: m.transactionalId,
-      producerId: m.producerId,
-      producerEpoch: m.producerEpoch,
-      from: previous?.state ?? '(new)',
-      to: m.state,
-    });
-}
 
 function allocateProducerId(d: Draft): number {
   const pid = d.nextProducerId;
@@ -172,71 +82,6 @@ function prepareEnd(d: Draft, m: TxnMetadata, result: 'COMMIT' | 'ABORT', now: n
   persist(d, prepared, now, out);
   out.cancel(`txnTimeout:${m.transactionalId}`);
   startMarkers(d, prepared, result, now, out);
-}
-
-function startMarkers(d: Draft, m: TxnMetadata, result: 'COMMIT' | 'ABORT', now: number, out: Out): void {
-  d.markers = {
-    ...d.markers,
-    [m.transactionalId]: { result, producerId: m.producerId, producerEpoch: m.producerEpoch, remaining: m.partitions, inFlight: {} },
-  };
-  sendMarkers(d, m.transactionalId, out);
-  maybeComplete(d, m.transactionalId, now, out);
-}
-
-/** Sends WriteTxnMarkers for every remaining partition not already in flight, one request per leader. */
-function sendMarkers(d: Draft, transactionalId: string, out: Out): void {
-  const work = d.markers[transactionalId];
-  if (!work) return;
-  const busy = new Set(Object.values(work.inFlight).flat());
-  const byLeader = new Map<ActorId, TopicPartition[]>();
-  for (const p of work.remaining) {
-    if (busy.has(p)) continue;
-    const tp = parseTopicPartition(p);
-    const leader = leaderOf(d.meta, tp.topic, tp.partition);
-    if (!leader) continue;
-    byLeader.set(leader, [...(byLeader.get(leader) ?? []), tp]);
-  }
-  let inFlight = work.inFlight;
-  for (const [leader, partitions] of [...byLeader].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    const correlationId = d.nextCorrelationId;
-    d.nextCorrelationId += 1;
-    out.send(
-      leader,
-      'WriteTxnMarkers',
-      {
-        correlationId,
-        markers: [
-          {
-            producerId: work.producerId,
-            producerEpoch: work.producerEpoch,
-            coordinatorEpoch: d.coordinatorEpoch,
-            result: work.result,
-            partitions,
-            transactionalId,
-          },
-        ],
-      },
-      // TransactionMarkerChannelManager's NetworkClient: the broker's request.timeout.ms
-      { timeoutMs: d.config.requestTimeoutMs },
-    );
-    inFlight = { ...inFlight, [correlationId]: partitions.map(keyOf) };
-  }
-  d.markers = { ...d.markers, [transactionalId]: { ...work, inFlight } };
-}
-
-/** Once every marker is acknowledged: CompleteCommit/CompleteAbort, partitions cleared. */
-function maybeComplete(d: Draft, transactionalId: string, now: number, out: Out): void {
-  const work = d.markers[transactionalId];
-  const m = d.txns[transactionalId];
-  if (!work || !m || work.remaining.length > 0) return;
-  const { [transactionalId]: _done, ...rest } = d.markers;
-  d.markers = rest;
-  persist(
-    d,
-    { ...m, state: work.result === 'COMMIT' ? 'CompleteCommit' : 'CompleteAbort', partitions: [], txnLastUpdateTimestamp: now },
-    now,
-    out,
-  );
 }
 
 /** Fence the current epoch (PrepareEpochFence, epoch+1) and abort: a newer instance or a timeout. */
@@ -492,62 +337,6 @@ const onEndTxn = (ctx: TxnCoordinatorContext, ev: RpcEvent<EndTxnRequest>, out: 
       answer('INVALID_TXN_STATE');
       return d;
   }
-};
-
-function markerRequestDone(d: Draft, correlationId: number): { transactionalId: string; partitions: readonly string[] } | null {
-  for (const [transactionalId, work] of Object.entries(d.markers)) {
-    const partitions = work.inFlight[correlationId];
-    if (!partitions) continue;
-    const { [correlationId]: _gone, ...inFlight } = work.inFlight;
-    d.markers = { ...d.markers, [transactionalId]: { ...work, inFlight } };
-    return { transactionalId, partitions };
-  }
-  return null;
-}
-
-const onMarkersResponse = (
-  ctx: TxnCoordinatorContext,
-  ev: RpcEvent<WriteTxnMarkersResponse & { correlationId: number }>,
-  out: Out,
-): TxnCoordinatorContext => {
-  const d: Draft = { ...ctx };
-  const done = markerRequestDone(d, ev.payload.correlationId);
-  if (!done) return ctx;
-  const work = d.markers[done.transactionalId] as MarkerWork;
-  let remaining = work.remaining;
-  let retry = false;
-  for (const r of ev.payload.markers)
-    for (const p of r.partitions) {
-      const name = keyOf(p);
-      // acknowledged, or refused for good (a newer epoch already wrote there): stop sending
-      if (p.error === 'NONE' || p.error === 'INVALID_PRODUCER_EPOCH' || p.error === 'TRANSACTION_COORDINATOR_FENCED')
-        remaining = remaining.filter((x) => x !== name);
-      else retry = true;
-    }
-  d.markers = { ...d.markers, [done.transactionalId]: { ...work, remaining } };
-  if (retry) out.timer(`markerRetry:${done.transactionalId}`, 'markerRetry', 100, { transactionalId: done.transactionalId });
-  maybeComplete(d, done.transactionalId, ev.now, out);
-  return d;
-};
-
-/**
- * A WriteTxnMarkers request completed as a disconnect (no answer within request.timeout.ms, or the
- * leader is unreachable): TransactionMarkerRequestCompletionHandler puts its markers back in the
- * queue for that broker, and they are sent again.
- */
-const onMarkerRequestLost = (ctx: TxnCoordinatorContext, ev: DisconnectedEvent, out: Out): TxnCoordinatorContext => {
-  const d: Draft = { ...ctx };
-  const correlationId = (ev.payload as { correlationId?: number }).correlationId ?? -1;
-  const done = markerRequestDone(d, correlationId);
-  if (!done) return ctx;
-  out.timer(`markerRetry:${done.transactionalId}`, 'markerRetry', 100, { transactionalId: done.transactionalId });
-  return d;
-};
-
-const onMarkerRetry = (ctx: TxnCoordinatorContext, ev: TimerEvent<{ transactionalId: string }>, out: Out): TxnCoordinatorContext => {
-  const d: Draft = { ...ctx };
-  sendMarkers(d, ev.data.transactionalId, out);
-  return d;
 };
 
 const onTimeoutCheck = (

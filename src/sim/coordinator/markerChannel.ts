@@ -1,0 +1,136 @@
+/**
+ * The transaction markers of a transaction that is ending (Kafka's TransactionMarkerChannelManager):
+ * once PrepareCommit/PrepareAbort is written, a WriteTxnMarkers request goes to the leader of every
+ * partition of the transaction (one request per leader), a refused or lost request is sent again,
+ * and when every partition has acknowledged its marker the coordinator writes
+ * CompleteCommit/CompleteAbort.
+ */
+import type { Out } from '../actors/out';
+import { leaderOf } from '../cluster/metadata';
+import type { DisconnectedEvent, RpcEvent, TimerEvent } from '../kernel/effects';
+import type { ActorId } from '../kernel/envelope';
+import type { TopicPartition, WriteTxnMarkersResponse } from '../protocol/messages';
+import { keyOf, parseTopicPartition } from '../protocol/topicPartition';
+import type { TxnMetadata } from './transactionMetadata';
+import { type MarkerWork, persist, type TxnCoordinatorContext, type TxnDraft } from './txnCoordinatorContext';
+
+export function startMarkers(d: TxnDraft, m: TxnMetadata, result: 'COMMIT' | 'ABORT', now: number, out: Out): void {
+  d.markers = {
+    ...d.markers,
+    [m.transactionalId]: { result, producerId: m.producerId, producerEpoch: m.producerEpoch, remaining: m.partitions, inFlight: {} },
+  };
+  sendMarkers(d, m.transactionalId, out);
+  maybeComplete(d, m.transactionalId, now, out);
+}
+
+/** Sends WriteTxnMarkers for every remaining partition not already in flight, one request per leader. */
+export function sendMarkers(d: TxnDraft, transactionalId: string, out: Out): void {
+  const work = d.markers[transactionalId];
+  if (!work) return;
+  const busy = new Set(Object.values(work.inFlight).flat());
+  const byLeader = new Map<ActorId, TopicPartition[]>();
+  for (const p of work.remaining) {
+    if (busy.has(p)) continue;
+    const tp = parseTopicPartition(p);
+    const leader = leaderOf(d.meta, tp.topic, tp.partition);
+    if (!leader) continue;
+    byLeader.set(leader, [...(byLeader.get(leader) ?? []), tp]);
+  }
+  let inFlight = work.inFlight;
+  for (const [leader, partitions] of [...byLeader].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const correlationId = d.nextCorrelationId;
+    d.nextCorrelationId += 1;
+    out.send(
+      leader,
+      'WriteTxnMarkers',
+      {
+        correlationId,
+        markers: [
+          {
+            producerId: work.producerId,
+            producerEpoch: work.producerEpoch,
+            coordinatorEpoch: d.coordinatorEpoch,
+            result: work.result,
+            partitions,
+            transactionalId,
+          },
+        ],
+      },
+      // TransactionMarkerChannelManager's NetworkClient: the broker's request.timeout.ms
+      { timeoutMs: d.config.requestTimeoutMs },
+    );
+    inFlight = { ...inFlight, [correlationId]: partitions.map(keyOf) };
+  }
+  d.markers = { ...d.markers, [transactionalId]: { ...work, inFlight } };
+}
+
+/** Once every marker is acknowledged: CompleteCommit/CompleteAbort, partitions cleared. */
+export function maybeComplete(d: TxnDraft, transactionalId: string, now: number, out: Out): void {
+  const work = d.markers[transactionalId];
+  const m = d.txns[transactionalId];
+  if (!work || !m || work.remaining.length > 0) return;
+  const { [transactionalId]: _done, ...rest } = d.markers;
+  d.markers = rest;
+  persist(
+    d,
+    { ...m, state: work.result === 'COMMIT' ? 'CompleteCommit' : 'CompleteAbort', partitions: [], txnLastUpdateTimestamp: now },
+    now,
+    out,
+  );
+}
+
+function markerRequestDone(d: TxnDraft, correlationId: number): { transactionalId: string; partitions: readonly string[] } | null {
+  for (const [transactionalId, work] of Object.entries(d.markers)) {
+    const partitions = work.inFlight[correlationId];
+    if (!partitions) continue;
+    const { [correlationId]: _gone, ...inFlight } = work.inFlight;
+    d.markers = { ...d.markers, [transactionalId]: { ...work, inFlight } };
+    return { transactionalId, partitions };
+  }
+  return null;
+}
+
+export const onMarkersResponse = (
+  ctx: TxnCoordinatorContext,
+  ev: RpcEvent<WriteTxnMarkersResponse & { correlationId: number }>,
+  out: Out,
+): TxnCoordinatorContext => {
+  const d: TxnDraft = { ...ctx };
+  const done = markerRequestDone(d, ev.payload.correlationId);
+  if (!done) return ctx;
+  const work = d.markers[done.transactionalId] as MarkerWork;
+  let remaining = work.remaining;
+  let retry = false;
+  for (const r of ev.payload.markers)
+    for (const p of r.partitions) {
+      const name = keyOf(p);
+      // acknowledged, or refused for good (a newer epoch already wrote there): stop sending
+      if (p.error === 'NONE' || p.error === 'INVALID_PRODUCER_EPOCH' || p.error === 'TRANSACTION_COORDINATOR_FENCED')
+        remaining = remaining.filter((x) => x !== name);
+      else retry = true;
+    }
+  d.markers = { ...d.markers, [done.transactionalId]: { ...work, remaining } };
+  if (retry) out.timer(`markerRetry:${done.transactionalId}`, 'markerRetry', 100, { transactionalId: done.transactionalId });
+  maybeComplete(d, done.transactionalId, ev.now, out);
+  return d;
+};
+
+/**
+ * A WriteTxnMarkers request completed as a disconnect (no answer within request.timeout.ms, or the
+ * leader is unreachable): TransactionMarkerRequestCompletionHandler puts its markers back in the
+ * queue for that broker, and they are sent again.
+ */
+export const onMarkerRequestLost = (ctx: TxnCoordinatorContext, ev: DisconnectedEvent, out: Out): TxnCoordinatorContext => {
+  const d: TxnDraft = { ...ctx };
+  const correlationId = (ev.payload as { correlationId?: number }).correlationId ?? -1;
+  const done = markerRequestDone(d, correlationId);
+  if (!done) return ctx;
+  out.timer(`markerRetry:${done.transactionalId}`, 'markerRetry', 100, { transactionalId: done.transactionalId });
+  return d;
+};
+
+export const onMarkerRetry = (ctx: TxnCoordinatorContext, ev: TimerEvent<{ transactionalId: string }>, out: Out): TxnCoordinatorContext => {
+  const d: TxnDraft = { ...ctx };
+  sendMarkers(d, ev.data.transactionalId, out);
+  return d;
+};

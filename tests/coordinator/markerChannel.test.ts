@@ -1,0 +1,134 @@
+/**
+ * markerChannel.ts (TransactionMarkerChannelManager) on its own: one WriteTxnMarkers per partition
+ * leader, a refused marker retried after a pause, a lost request sent again, and CompleteCommit
+ * written only when every partition has acknowledged.
+ */
+import { describe, expect, it } from 'vitest';
+import { Out } from '../../src/sim/actors/out';
+import { leaderOf } from '../../src/sim/cluster/metadata';
+import { onMarkerRequestLost, onMarkerRetry, onMarkersResponse, startMarkers } from '../../src/sim/coordinator/markerChannel';
+import { transactionCoordinatorMachine } from '../../src/sim/coordinator/transactionCoordinator.machine';
+import type { TxnMetadata } from '../../src/sim/coordinator/transactionMetadata';
+import type { TxnCoordinatorContext, TxnDraft } from '../../src/sim/coordinator/txnCoordinatorContext';
+import type { Effect } from '../../src/sim/kernel/effects';
+import { drive, inputOf } from '../machines/harness';
+
+const scenario = {
+  version: 1,
+  seed: 1,
+  cluster: { brokers: 3 },
+  topics: [{ name: 't', partitions: 3 }],
+  clients: [{ id: 'p', type: 'producer', config: { 'transactional.id': 'tx' }, script: [] }],
+};
+
+function coordinator(): TxnCoordinatorContext {
+  const m = drive(transactionCoordinatorMachine, inputOf(scenario, 'txn-coordinator'));
+  m.send({ type: 'boot' }, 0);
+  return m.context<TxnCoordinatorContext>();
+}
+
+const prepared = (partitions: readonly string[]): TxnMetadata => ({
+  transactionalId: 'tx',
+  producerId: 1000,
+  producerEpoch: 0,
+  lastProducerEpoch: -1,
+  txnTimeoutMs: 60000,
+  state: 'PrepareCommit',
+  partitions,
+  txnStartTimestamp: 0,
+  txnLastUpdateTimestamp: 0,
+});
+
+function run(ctx: TxnCoordinatorContext, fn: (d: TxnDraft, out: Out) => void): { d: TxnDraft; effects: Effect[] } {
+  const d: TxnDraft = { ...ctx };
+  const out = new Out();
+  fn(d, out);
+  return { d, effects: out.effects };
+}
+
+const markerRequests = (fx: readonly Effect[]) =>
+  fx.flatMap((e) =>
+    e.type === 'send' && e.rpc === 'WriteTxnMarkers'
+      ? [{ to: e.to, correlationId: (e.payload as { correlationId: number }).correlationId, payload: e.payload }]
+      : [],
+  );
+const completed = (fx: readonly Effect[]) =>
+  fx.filter((e) => e.type === 'fact' && (e.fact as { kind: string; to?: string }).to === 'CompleteCommit').length;
+
+describe('the marker channel', () => {
+  it('sends one WriteTxnMarkers per leader, each carrying that leader’s partitions', () => {
+    const ctx = coordinator();
+    const { d, effects } = run(ctx, (d, out) => {
+      d.txns = { ...d.txns, tx: prepared(['t-0', 't-1', 't-2']) };
+      startMarkers(d, prepared(['t-0', 't-1', 't-2']), 'COMMIT', 10, out);
+    });
+    const leaders = new Set([0, 1, 2].map((p) => leaderOf(ctx.meta, 't', p)));
+    expect(
+      markerRequests(effects)
+        .map((r) => r.to)
+        .sort(),
+    ).toEqual([...leaders].sort());
+    expect(
+      Object.values(d.markers.tx?.inFlight ?? {})
+        .flat()
+        .sort(),
+    ).toEqual(['t-0', 't-1', 't-2']);
+    expect(completed(effects)).toBe(0);
+  });
+
+  it('writes CompleteCommit only once every partition acknowledged; a refused marker is retried after a pause', () => {
+    let ctx = coordinator();
+    const first = run(ctx, (d, out) => {
+      d.txns = { ...d.txns, tx: prepared(['t-0']) };
+      startMarkers(d, prepared(['t-0']), 'COMMIT', 10, out);
+    });
+    ctx = first.d;
+    const [req] = markerRequests(first.effects);
+    const response = (error: string) => ({
+      type: 'WriteTxnMarkersResponse' as const,
+      now: 20,
+      from: req?.to ?? '',
+      envelopeId: 1,
+      inReplyTo: 0,
+      payload: {
+        correlationId: req?.correlationId ?? -1,
+        markers: [{ producerId: 1000, partitions: [{ topic: 't', partition: 0, error }] }],
+      },
+    });
+    const refusedOut = new Out();
+    const refused = onMarkersResponse(ctx, response('NOT_LEADER_OR_FOLLOWER') as never, refusedOut);
+    expect(refused.markers.tx?.remaining).toEqual(['t-0']);
+    expect(refusedOut.effects.filter((e) => e.type === 'timer').map((e) => (e as { name: string }).name)).toEqual(['markerRetry']);
+    expect(completed(refusedOut.effects)).toBe(0);
+    const retryOut = new Out();
+    const retried = onMarkerRetry(refused, { type: 'markerRetry', now: 120, data: { transactionalId: 'tx' } } as never, retryOut);
+    const [again] = markerRequests(retryOut.effects);
+    expect(again?.to).toBe(req?.to);
+    const okOut = new Out();
+    const done = onMarkersResponse(
+      retried,
+      { ...response('NONE'), payload: { ...response('NONE').payload, correlationId: again?.correlationId } } as never,
+      okOut,
+    );
+    expect(done.markers.tx).toBeUndefined();
+    expect(completed(okOut.effects)).toBe(1);
+    expect(done.txns.tx?.state).toBe('CompleteCommit');
+  });
+
+  it('a lost request (disconnected) puts its markers back: they are sent again after a pause', () => {
+    const ctx = coordinator();
+    const first = run(ctx, (d, out) => {
+      d.txns = { ...d.txns, tx: prepared(['t-0']) };
+      startMarkers(d, prepared(['t-0']), 'COMMIT', 10, out);
+    });
+    const [req] = markerRequests(first.effects);
+    const lostOut = new Out();
+    const lost = onMarkerRequestLost(
+      first.d,
+      { type: 'disconnected', now: 30, payload: { correlationId: req?.correlationId } } as never,
+      lostOut,
+    );
+    expect(Object.keys(lost.markers.tx?.inFlight ?? {})).toEqual([]);
+    expect(lostOut.effects.some((e) => e.type === 'timer' && (e as { name: string }).name === 'markerRetry')).toBe(true);
+  });
+});
