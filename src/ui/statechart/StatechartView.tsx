@@ -4,11 +4,12 @@
  * chart of one of its instances (a transactional.id's TransactionState, a group's ClassicGroupState),
  * picked from a list. Each chart has a text alternative and can be copied as Mermaid.
  */
-import { useId, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { stateAt } from '../../sim';
 import { actorChart, type Chart, instanceLastTransition, type LastTransition, toMermaid } from '../../sim/views';
 import { useSim } from '../../store/useSim';
 import { ChartSvg } from './ChartSvg';
+import { readableState, readableTransition } from './stateText';
 import { type ChartStrings, chartStrings } from './strings';
 import './statechart.css';
 
@@ -53,9 +54,28 @@ function OneChart({
   readonly t: ChartStrings;
 }) {
   const statusId = useId();
+  const frame = useRef<HTMLElement>(null);
   const [copyStatus, setCopyStatus] = useState<string>('');
+  // the drawing may be wider than the panel: keep the current state (each region's) in sight
+  useEffect(() => {
+    const box = frame.current;
+    const current = [...(box?.querySelectorAll('.statechart-state.leaf[data-current="true"]') ?? [])].map((e) => e.getBoundingClientRect());
+    if (!box || current.length === 0) return;
+    const f = box.getBoundingClientRect();
+    // every region's current state when they fit together, else the first region's
+    const all = {
+      left: Math.min(...current.map((c) => c.left)),
+      right: Math.max(...current.map((c) => c.right)),
+      top: Math.min(...current.map((c) => c.top)),
+      bottom: Math.max(...current.map((c) => c.bottom)),
+    };
+    const c = all.right - all.left <= f.width && all.bottom - all.top <= f.height ? all : (current[0] as DOMRect);
+    if (c.left < f.left || c.right > f.right) box.scrollLeft += c.left - f.left - (f.width - (c.right - c.left)) / 2;
+    if (c.top < f.top || c.bottom > f.bottom) box.scrollTop += c.top - f.top - (f.height - (c.bottom - c.top)) / 2;
+  }, [state]);
   const mermaid = useMemo(() => toMermaid(chart, { current: state || undefined }), [chart, state]);
-  const summary = `${state ? t.current(state) : t.noState} ${last ? t.last(last.before, last.after, last.edge?.event ?? null, last.step + 1) : t.noLast}`;
+  const moved = last ? readableTransition(last.before, last.after) : null;
+  const summary = `${state ? t.current(readableState(state)) : t.noState} ${last && moved ? t.last(moved.before, moved.after, last.edge?.event ?? null, last.step + 1) : t.noLast}`;
   const copy = () => {
     const done = (ok: boolean) => setCopyStatus(ok ? t.copied : t.copyFailed);
     if (!navigator.clipboard) return done(false);
@@ -71,7 +91,7 @@ function OneChart({
       </figcaption>
       {/* the drawing can be wider than the panel: the frame scrolls, and is reachable by keyboard to do so */}
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be focusable to scroll by keyboard */}
-      <section className="statechart-frame" tabIndex={0} aria-label={t.chartOf(title)}>
+      <section ref={frame} className="statechart-frame" tabIndex={0} aria-label={t.chartOf(title)}>
         <ChartSvg chart={chart} state={state} last={last} label={`${t.chartOf(title)}. ${summary}`} />
       </section>
       <ChartText chart={chart} t={t} />
