@@ -15,11 +15,14 @@ export function ChartSvg({
   state,
   last,
   label,
+  eventless,
 }: {
   readonly chart: Chart;
   readonly state: string;
   readonly last: { readonly before: string; readonly edges: readonly ChartEdge[] } | null;
   readonly label: string;
+  /** The word for a transition taken without an event (XState's `always`), in the reader's language. */
+  readonly eventless: string;
 }) {
   const markerId = useId().replace(/:/g, '');
   const layout = useMemo(() => layoutChart(chart), [chart]);
@@ -70,7 +73,7 @@ export function ChartSvg({
       {layout.lines.map((l) => {
         // in a parallel state every region that changed took its own transition
         const isLast = !!last?.edges.some((e) => sameEdge(e, l.edge));
-        const title = `${l.edge.source} → ${l.edge.target}: ${l.edge.event ?? 'always'}${l.edge.guard ? ` [${l.edge.guard}]` : ''}`;
+        const title = `${l.edge.source} → ${l.edge.target}: ${l.edge.event ?? eventless}${l.edge.guard ? ` [${l.edge.guard}]` : ''}`;
         const marker = `url(#${isLast ? 'arrow-last-' : 'arrow-'}${markerId})`;
         return (
           <g key={`${title}`} className={`statechart-edge${isLast ? ' last' : ''}`} data-last={isLast ? 'true' : undefined}>
@@ -82,7 +85,7 @@ export function ChartSvg({
             )}
             {isLast && (
               <text className="statechart-edge-label" x={(l.x1 + l.x2) / 2} y={(l.y1 + l.y2) / 2 - 4} textAnchor="middle">
-                {l.edge.event ?? 'always'}
+                {l.edge.event ?? eventless}
                 {l.edge.guard ? ` [${l.edge.guard}]` : ''}
               </text>
             )}

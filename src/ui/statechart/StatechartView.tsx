@@ -92,7 +92,7 @@ function OneChart({
       {/* the drawing can be wider than the panel: the frame scrolls, and is reachable by keyboard to do so */}
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be focusable to scroll by keyboard */}
       <section ref={frame} className="statechart-frame" tabIndex={0} aria-label={t.chartOf(title)}>
-        <ChartSvg chart={chart} state={state} last={last} label={`${t.chartOf(title)}. ${summary}`} />
+        <ChartSvg chart={chart} state={state} last={last} label={`${t.chartOf(title)}. ${summary}`} eventless={t.eventless} />
       </section>
       <ChartText chart={chart} t={t} />
       <div className="statechart-actions">

@@ -8,6 +8,8 @@ export interface ChartStrings {
   readonly noState: string;
   readonly last: (before: string, after: string, event: string | null, step: number) => string;
   readonly noLast: string;
+  /** A transition taken without an event (XState's `always`). */
+  readonly eventless: string;
   readonly instance: (kind: 'transactionalId' | 'group') => string;
   readonly instanceTitle: (kind: 'transactionalId' | 'group', id: string) => string;
   readonly states: string;
@@ -28,6 +30,7 @@ const EN: ChartStrings = {
   noState: 'Not started yet.',
   last: (b, a, e, s) => `Last transition: ${b} → ${a}${e ? ` on ${e}` : ''} (step ${s}).`,
   noLast: 'No transition yet.',
+  eventless: 'always',
   instance: (k) => (k === 'group' ? 'Group' : 'transactional.id'),
   instanceTitle: (k, id) => (k === 'group' ? `Group ${id} (ClassicGroupState)` : `transactional.id ${id} (TransactionState)`),
   states: 'States',
@@ -48,6 +51,7 @@ const KO: ChartStrings = {
   noState: '아직 시작하지 않았습니다.',
   last: (b, a, e, s) => `마지막 전이: ${b} → ${a}${e ? ` (${e})` : ''} (${s}단계).`,
   noLast: '아직 전이가 없습니다.',
+  eventless: '즉시',
   instance: (k) => (k === 'group' ? '그룹' : 'transactional.id'),
   instanceTitle: (k, id) => (k === 'group' ? `그룹 ${id} (ClassicGroupState)` : `transactional.id ${id} (TransactionState)`),
   states: '상태',
