@@ -11,6 +11,7 @@ import { type Language, simStore } from '../../store/simStore';
 import { useSim } from '../../store/useSim';
 import { type Strings, useStrings } from '../i18n';
 import { panelStore } from '../panels';
+import { readableState, readableTransition } from '../stateText';
 import { useNarrator } from '../useNarrator';
 import { actorFields, roleOf } from './fields';
 
@@ -64,7 +65,8 @@ function ActorRow({
   const kind = trace.built.specs.find((sp) => sp.id === actorId)?.kind ?? processKind;
   const state = snap ? stateValueToString(snap.value) : '—';
   const last = step > 0 ? trace.steps.at(step - 1) : undefined;
-  const changed = last && last.actor === actorId && last.before !== last.after ? `${last.before} → ${last.after}` : null;
+  const moved = last && last.actor === actorId && last.before !== last.after ? readableTransition(last.before, last.after) : null;
+  const changed = moved ? `${moved.before} → ${moved.after}` : null;
   const active = last?.actor === actorId;
   const narrator = useNarrator();
   const fields = actorFields(kind, snap?.context, language, (text) => (narrator ? narrator.translateNote(text, language) : text));
@@ -78,7 +80,7 @@ function ActorRow({
         onClick={() => simStore.getState().select(selected ? null : { kind: 'actor', id: actorId })}
       >
         <span className="actor-role">{actorId.includes('.') ? roleName(role, language) : actorId}</span>
-        <span className={`state${changed ? ' changed' : ''}`}>{changed ?? state}</span>
+        <span className={`state${changed ? ' changed' : ''}`}>{changed ?? readableState(state)}</span>
       </button>
       {fields.length > 0 && (
         <dl className="fields">

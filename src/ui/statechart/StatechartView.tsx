@@ -8,8 +8,8 @@ import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { stateAt } from '../../sim';
 import { actorChart, type Chart, instanceLastTransition, type LastTransition, toMermaid } from '../../sim/views';
 import { useSim } from '../../store/useSim';
+import { readableState, readableTransition } from '../stateText';
 import { ChartSvg } from './ChartSvg';
-import { readableState, readableTransition } from './stateText';
 import { type ChartStrings, chartStrings } from './strings';
 import './statechart.css';
 
