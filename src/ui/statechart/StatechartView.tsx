@@ -57,6 +57,7 @@ function OneChart({
   const frame = useRef<HTMLElement>(null);
   const [copyStatus, setCopyStatus] = useState<string>('');
   // the drawing may be wider than the panel: keep the current state (each region's) in sight
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the state changes; the highlighted states are read from the drawing
   useEffect(() => {
     const box = frame.current;
     const current = [...(box?.querySelectorAll('.statechart-state.leaf[data-current="true"]') ?? [])].map((e) => e.getBoundingClientRect());
