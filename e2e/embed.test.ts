@@ -176,12 +176,15 @@ describe('embedding in a VitePress site', () => {
   it('renders both <eos-lab> frames, sandboxed, from a host without CORS headers', async () => {
     const { page, errors } = await openDocsPage();
     await page.getByRole('heading', { name: /Exactly once/ }).waitFor();
+    // each frame loads the embed bundle and runs its scenario: on a loaded machine that takes seconds
     await expect
-      .poll(async () =>
-        (await seen(page))
-          .filter((m) => m.type === 'ready')
-          .map((m) => m.frame)
-          .sort(),
+      .poll(
+        async () =>
+          (await seen(page))
+            .filter((m) => m.type === 'ready')
+            .map((m) => m.frame)
+            .sort(),
+        { timeout: 30_000 },
       )
       .toEqual(['first', 'second']);
     const ready = (await seen(page)).filter((m) => m.type === 'ready');
