@@ -1,9 +1,11 @@
 /**
  * A machine compiled for speed: the same XState definition, run without XState's interpreter.
  *
- * Every actor of the model is a flat machine (states directly under the root, no history, parallel
+ * Most actors of the model are flat machines (states directly under the root, no history, parallel
  * or final states, no delays) whose actions are pure handlers (`handle()` in actors/out.ts) and
- * whose guards are functions of (context, event). For such a machine XState's macrostep reduces to:
+ * whose guards are functions of (context, event); the consumer, the applications and the Streams
+ * thread are hierarchical and parallel statecharts, which XState runs. For a flat machine XState's
+ * macrostep reduces to:
  * pick the first enabled transition of the current state for the event, else of the root; exit and
  * enter states as SCXML's transition domain says (a targetless or internal self-transition exits
  * nothing, a root transition re-enters even the current state); run the exit actions, the
