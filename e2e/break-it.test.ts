@@ -1,3 +1,8 @@
+/**
+ * Break it in the page: from the gallery, search a preset's configuration in Web Workers, open the
+ * counterexample it finds (the link opens at its fault), and see at the end of the run the verdict
+ * the search promised. The page's own thread keeps answering while the workers search.
+ */
 import { describe, expect, inject, it } from 'vitest';
 import { watchErrors } from './browser';
 import { appSession, position, verdictRows, waitForStep } from './ui-helpers';

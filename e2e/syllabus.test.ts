@@ -1,3 +1,8 @@
+/**
+ * The syllabus panels on the page (issue 19, items 10–12): the verdict panel's legend (four layers,
+ * who knows what), the notes panel, and the code panel beside the preset — in English and Korean,
+ * reached from the gallery, without accessibility violations.
+ */
 import { describe, expect, inject, it } from 'vitest';
 import { findPreset } from '../src/sim/presets';
 import { runScenario } from '../src/sim/run';

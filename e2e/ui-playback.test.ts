@@ -1,3 +1,8 @@
+/**
+ * Playback and the page's controls in Chromium: step back and forward (buttons and keys), the
+ * scrubber, jumps to faults, errors and markers, the help dialog (a focus-trapped modal that Esc
+ * closes), Korean narration and preset title, the theme switch, clicking an actor — and no console errors.
+ */
 import { describe, expect, it } from 'vitest';
 import { findPreset } from '../src/sim/presets';
 import { PRESET_TEXT_KO } from '../src/sim/presets/ko';

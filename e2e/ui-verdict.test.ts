@@ -1,25 +1,42 @@
+/**
+ * Every preset, played to the end on the page: the verdict on screen is the engine's verdict,
+ * computed here in Node from the same scenario — row by row (layer, subject, status, sentence) and
+ * counter by counter; and the facts under the rows (what pins an LSO, what each copy is, each
+ * loss's kind) in English and Korean.
+ */
 import { describe, expect, it } from 'vitest';
+import type { Verdict } from '../src/sim/checks/verdict';
 import { findingText } from '../src/sim/checks/verdictText';
-import { PRESETS } from '../src/sim/presets';
+import { PRESETS, type Preset } from '../src/sim/presets';
 import { runScenario } from '../src/sim/run';
 import { summarize } from '../src/sim/trace/summary';
 import { appSession, counters, loadScenario, position, verdictRows, waitForStep } from './ui-helpers';
 
 const app = appSession();
 
+function presetById(id: string): Preset {
+  const preset = PRESETS.find((p) => p.id === id);
+  if (!preset) throw new Error(`no preset ${id}`);
+  return preset;
+}
+
+/** Loads a preset in English and plays it at the fastest speed to its end: the last step, and the engine's verdict there. */
+async function playToEnd(preset: Preset): Promise<{ total: number; engine: Verdict }> {
+  await app.page.evaluate(() => window.__eosLab?.store.getState().setLanguage('en'));
+  await loadScenario(app.page, preset.scenario);
+  await app.page.getByRole('heading', { level: 2, name: preset.title }).waitFor();
+  await app.page.getByLabel('Speed').selectOption('2000');
+  await app.page.getByRole('button', { name: 'Play' }).click();
+  const { total } = await position(app.page);
+  await waitForStep(app.page, total);
+  await expect.poll(() => app.page.getByRole('button', { name: 'Play' }).count()).toBe(1);
+  return { total, engine: summarize(runScenario(preset.scenario)).verdict };
+}
+
 describe('verdict on screen = engine verdict, for every preset', () => {
   for (const preset of PRESETS)
     it(`${preset.id}: played to the end`, async () => {
-      await loadScenario(app.page, preset.scenario);
-      await app.page.getByRole('heading', { level: 2, name: preset.title }).waitFor();
-      // play at the fastest speed until the run ends
-      await app.page.getByLabel('Speed').selectOption('2000');
-      await app.page.getByRole('button', { name: 'Play' }).click();
-      const { total } = await position(app.page);
-      await waitForStep(app.page, total);
-      await expect.poll(() => app.page.getByRole('button', { name: 'Play' }).count()).toBe(1);
-
-      const engine = summarize(runScenario(preset.scenario)).verdict;
+      const { total, engine } = await playToEnd(preset);
       expect(await app.page.getByTestId('verdict').getAttribute('data-step')).toBe(String(total));
       expect(await verdictRows(app.page)).toEqual(
         engine.layers.map((f) => ({ layer: f.layer, subject: f.subject ?? '', status: f.status, sentence: f.sentence })),
@@ -40,24 +57,11 @@ describe('verdict on screen = engine verdict, for every preset', () => {
 });
 
 describe('the verdict panel shows stalls, copies and loss kinds, in English and Korean', () => {
-  async function playToEnd(id: string) {
-    const preset = PRESETS.find((p) => p.id === id);
-    if (!preset) throw new Error(`no preset ${id}`);
-    await app.page.evaluate(() => window.__eosLab?.store.getState().setLanguage('en'));
-    await loadScenario(app.page, preset.scenario);
-    await app.page.getByRole('heading', { level: 2, name: preset.title }).waitFor();
-    await app.page.getByLabel('Speed').selectOption('2000');
-    await app.page.getByRole('button', { name: 'Play' }).click();
-    const { total } = await position(app.page);
-    await waitForStep(app.page, total);
-    await expect.poll(() => app.page.getByRole('button', { name: 'Play' }).count()).toBe(1);
-    return summarize(runScenario(preset.scenario)).verdict;
-  }
   const row = (layer: string, subject: string) =>
     app.page.locator(`[data-testid="verdict"] tr[data-layer="${layer}"][data-subject="${subject}"]`);
 
   it('hanging-transaction: the reader is stalled, with what pins the LSO', async () => {
-    const engine = await playToEnd('hanging-transaction');
+    const engine = (await playToEnd(presetById('hanging-transaction'))).engine;
     const stalled = row('delivery', 'committed-reader');
     expect(await stalled.getAttribute('data-status')).toBe('stalled');
     expect(await stalled.locator('.status-cell').innerText()).toContain('stalled');
@@ -78,12 +82,12 @@ describe('the verdict panel shows stalls, copies and loss kinds, in English and 
   });
 
   it('zombie-fencing and outbox-cdc: what each copy is, and the kind of each loss', async () => {
-    await playToEnd('zombie-fencing');
+    await playToEnd(presetById('zombie-fencing'));
     const orders = row('log', 'orders');
     expect(await orders.locator('[data-copy-state="aborted"]').count()).toBe(1);
     expect(await orders.locator('[data-copy-state="committed"][data-copy-cause="other-writer"]').count()).toBe(1);
     expect(await row('loss', '').locator('[data-loss-kind="not-acked"]').innerText()).toContain('evt-2');
-    await playToEnd('outbox-cdc');
+    await playToEnd(presetById('outbox-cdc'));
     const events = row('output', 'order-events');
     expect(await events.getAttribute('data-status')).toBe('more-than-once');
     expect(await events.locator('[data-copy-cause="new-session"]').count()).toBe(2);

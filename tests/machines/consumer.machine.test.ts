@@ -36,8 +36,8 @@ const scenario = (config: Record<string, unknown> = {}) => ({
   clients: [{ id: 'c', type: 'consumer', config: { 'group.id': 'g', 'auto.offset.reset': 'earliest', ...config }, topics: ['t'] }],
 });
 
-/** A member driven to STABLE with t-0 at offset 0 (its committed offset), one Fetch in flight. */
-function stable(config: Record<string, unknown> = {}) {
+/** A member booted and answered as the leader of generation 1: the machine, and the SyncGroup it sent next. */
+function joinedAsLeader(config: Record<string, unknown> = {}) {
   const m = drive(consumerMachine, inputOf(scenario(config), 'c.consumer'));
   const join = sent(m.send({ type: 'boot' }, 0), 'JoinGroup');
   const sync = sent(
@@ -52,6 +52,12 @@ function stable(config: Record<string, unknown> = {}) {
     ),
     'SyncGroup',
   );
+  return { m, sync };
+}
+
+/** A member driven to STABLE with t-0 at offset 0 (its committed offset), one Fetch in flight. */
+function stable(config: Record<string, unknown> = {}) {
+  const { m, sync } = joinedAsLeader(config);
   const offsets = sent(
     m.send(
       answer('SyncGroupResponse', sync?.payload.correlationId as number, { error: 'NONE', assignment: [{ topic: 't', partition: 0 }] }),
@@ -101,20 +107,7 @@ describe('consumer statechart: the two regions of running', () => {
   });
 
   it('the fetching region follows the positions: INITIALIZING → FETCH_IN_FLIGHT → IDLE (records buffered) → FETCH_IN_FLIGHT after poll()', () => {
-    const m = drive(consumerMachine, inputOf(scenario(), 'c.consumer'));
-    const join = sent(m.send({ type: 'boot' }, 0), 'JoinGroup');
-    const sync = sent(
-      m.send(
-        answer('JoinGroupResponse', join?.payload.correlationId as number, {
-          error: 'NONE',
-          generationId: 1,
-          memberId: 'c-0',
-          leader: 'c-0',
-        }),
-        10,
-      ),
-      'SyncGroup',
-    );
+    const { m, sync } = joinedAsLeader();
     expect(m.state()).toBe('running.membership.COMPLETING_REBALANCE|running.fetching.STOPPED');
     const offsets = sent(
       m.send(
@@ -250,20 +243,7 @@ describe('consumer statechart: the two regions of running', () => {
   });
 
   it('a SyncGroup answer that arrives after resubscribe() left COMPLETING_REBALANCE is ignored: the fetching region stays STOPPED', () => {
-    const m = drive(consumerMachine, inputOf(scenario(), 'c.consumer'));
-    const join = sent(m.send({ type: 'boot' }, 0), 'JoinGroup');
-    const sync = sent(
-      m.send(
-        answer('JoinGroupResponse', join?.payload.correlationId as number, {
-          error: 'NONE',
-          generationId: 1,
-          memberId: 'c-0',
-          leader: 'c-0',
-        }),
-        10,
-      ),
-      'SyncGroup',
-    );
+    const { m, sync } = joinedAsLeader();
     m.send(call('resubscribe'), 15);
     expect(membership(m)).toBe('PREPARING_REBALANCE');
     expect(
@@ -276,20 +256,7 @@ describe('consumer statechart: the two regions of running', () => {
   });
 
   it('a SyncGroup error rejoins at once', () => {
-    const m = drive(consumerMachine, inputOf(scenario(), 'c.consumer'));
-    const join = sent(m.send({ type: 'boot' }, 0), 'JoinGroup');
-    const sync = sent(
-      m.send(
-        answer('JoinGroupResponse', join?.payload.correlationId as number, {
-          error: 'NONE',
-          generationId: 1,
-          memberId: 'c-0',
-          leader: 'c-0',
-        }),
-        10,
-      ),
-      'SyncGroup',
-    );
+    const { m, sync } = joinedAsLeader();
     const fx = m.send(
       answer('SyncGroupResponse', sync?.payload.correlationId as number, { error: 'REBALANCE_IN_PROGRESS', assignment: [] }),
       20,
