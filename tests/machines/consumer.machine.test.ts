@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { type ConsumerContext, consumerMachine, fetchingState, membershipState } from '../../src/sim/consumer/consumer.machine';
 import type { Effect } from '../../src/sim/kernel/effects';
-import { drive, inputOf, sends } from './harness';
+import { type Driven, drive, inputOf, sends } from './harness';
 
 let envelope = 1;
 const answer = (type: string, correlationId: number, payload: Record<string, unknown>, from = 'group-coordinator') => ({
@@ -36,6 +36,29 @@ const scenario = (config: Record<string, unknown> = {}) => ({
   clients: [{ id: 'c', type: 'consumer', config: { 'group.id': 'g', 'auto.offset.reset': 'earliest', ...config }, topics: ['t'] }],
 });
 
+/** SyncGroup answers with partition t-0: the OffsetFetch the member sends for its position. */
+const assigned = (m: Driven, sync: ReturnType<typeof sent>) =>
+  sent(
+    m.send(
+      answer('SyncGroupResponse', sync?.payload.correlationId as number, { error: 'NONE', assignment: [{ topic: 't', partition: 0 }] }),
+      20,
+    ),
+    'OffsetFetch',
+  );
+
+/** OffsetFetch answers offset 0 for t-0: the first Fetch. */
+const positionsFetched = (m: Driven, offsets: ReturnType<typeof sent>) =>
+  sent(
+    m.send(
+      answer('OffsetFetchResponse', offsets?.payload.correlationId as number, {
+        error: 'NONE',
+        offsets: [{ topic: 't', partition: 0, offset: 0, error: 'NONE' }],
+      }),
+      30,
+    ),
+    'Fetch',
+  );
+
 /** A member booted and answered as the leader of generation 1: the machine, and the SyncGroup it sent next. */
 function joinedAsLeader(config: Record<string, unknown> = {}) {
   const m = drive(consumerMachine, inputOf(scenario(config), 'c.consumer'));
@@ -58,23 +81,8 @@ function joinedAsLeader(config: Record<string, unknown> = {}) {
 /** A member driven to STABLE with t-0 at offset 0 (its committed offset), one Fetch in flight. */
 function stable(config: Record<string, unknown> = {}) {
   const { m, sync } = joinedAsLeader(config);
-  const offsets = sent(
-    m.send(
-      answer('SyncGroupResponse', sync?.payload.correlationId as number, { error: 'NONE', assignment: [{ topic: 't', partition: 0 }] }),
-      20,
-    ),
-    'OffsetFetch',
-  );
-  const fetch = sent(
-    m.send(
-      answer('OffsetFetchResponse', offsets?.payload.correlationId as number, {
-        error: 'NONE',
-        offsets: [{ topic: 't', partition: 0, offset: 0, error: 'NONE' }],
-      }),
-      30,
-    ),
-    'Fetch',
-  );
+  const offsets = assigned(m, sync);
+  const fetch = positionsFetched(m, offsets);
   return { m, fetch };
 }
 
@@ -109,24 +117,9 @@ describe('consumer statechart: the two regions of running', () => {
   it('the fetching region follows the positions: INITIALIZING → FETCH_IN_FLIGHT → IDLE (records buffered) → FETCH_IN_FLIGHT after poll()', () => {
     const { m, sync } = joinedAsLeader();
     expect(m.state()).toBe('running.membership.COMPLETING_REBALANCE|running.fetching.STOPPED');
-    const offsets = sent(
-      m.send(
-        answer('SyncGroupResponse', sync?.payload.correlationId as number, { error: 'NONE', assignment: [{ topic: 't', partition: 0 }] }),
-        20,
-      ),
-      'OffsetFetch',
-    );
+    const offsets = assigned(m, sync);
     expect(m.state()).toBe('running.membership.STABLE|running.fetching.ASSIGNED.INITIALIZING');
-    const fetch = sent(
-      m.send(
-        answer('OffsetFetchResponse', offsets?.payload.correlationId as number, {
-          error: 'NONE',
-          offsets: [{ topic: 't', partition: 0, offset: 0, error: 'NONE' }],
-        }),
-        30,
-      ),
-      'Fetch',
-    );
+    const fetch = positionsFetched(m, offsets);
     expect(fetching(m)).toBe('ASSIGNED.FETCH_IN_FLIGHT');
     const batch = {
       baseOffset: 0,
