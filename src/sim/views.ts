@@ -51,6 +51,7 @@ export type { StreamThreadContext } from './streams/streamThread.machine';
 export type { Fact } from './trace/facts';
 export type { PartitionRow, RecordRow } from './trace/logView';
 export { logSources, partitionRows, recordRows } from './trace/logView';
+export type { ReplicaRow, ReplicationRow, TruncationRow } from './trace/replicationView';
 export { nextStoryPosition, previousStoryPosition, storyMarks, storySteps } from './trace/story';
 export type { TraceSummary } from './trace/summary';
 export { eventlessTopicsOf, outputTopicsOf, summarize, verdictAtStep } from './trace/summary';

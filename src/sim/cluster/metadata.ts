@@ -8,8 +8,10 @@ import type { ActorId } from '../kernel/envelope';
 export interface TopicMetadata {
   readonly name: string;
   readonly partitions: number;
-  /** Leader broker actor per partition. */
-  readonly leaders: readonly ActorId[];
+  /** Leader broker actor per partition; null while a partition has no leader (offline). */
+  readonly leaders: readonly (ActorId | null)[];
+  /** Leader epoch per partition as this holder last learned it (absent: 0 for every partition). */
+  readonly leaderEpochs?: readonly number[];
 }
 
 export interface ClusterMetadata {

@@ -10,6 +10,7 @@ import type { TxnCoordinatorContext } from '../coordinator/transactionCoordinato
 import type { ActorId } from '../kernel/envelope';
 import { lastStableOffset, type PartitionLog } from '../log/partitionLog';
 import type { ControlType, Headers, RecordOrigin } from '../log/recordBatch';
+import type { ReplicationRow } from './replicationView';
 
 export type TxnOutcome = 'committed' | 'aborted' | 'open';
 
@@ -39,6 +40,8 @@ export interface PartitionRow {
   readonly lastStableOffset: number;
   readonly logEndOffset: number;
   readonly records: readonly RecordRow[];
+  /** Replicas, ISR and leader epoch when the partition has more than one replica (./replicationView). */
+  readonly replication?: ReplicationRow | null;
 }
 
 /** Every record of a log with its transaction outcome (a transactional record is open until its producer's next marker). */
