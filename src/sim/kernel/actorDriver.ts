@@ -5,9 +5,10 @@
  * receives what it emits; a checkpoint keeps { value, context }, so a run recorded with one can be
  * replayed with the other.
  */
-import { createActor } from 'xstate';
+import { type AnyActorRef, createActor } from 'xstate';
 import { CompiledActor, compile } from './compiledMachine';
 import type { Effect } from './effects';
+import { stateValueToString } from './stateValue';
 import type { ActorSpec } from './types';
 
 export type Runner = 'xstate' | 'compiled';
@@ -21,6 +22,29 @@ export interface ActorSnapshot {
 export interface ActorDriver {
   send(event: { type: string } & Record<string, unknown>): void;
   getSnapshot(): ActorSnapshot;
+  /** The state value as the trace writes it (stateValue.ts), computed once per state. */
+  stateText(): string;
+}
+
+/** An XState actor as a driver: its state text kept while its state value is the same object. */
+class XStateDriver implements ActorDriver {
+  private value: unknown = undefined;
+  private text = '';
+  constructor(private readonly ref: AnyActorRef) {}
+  send(event: { type: string } & Record<string, unknown>): void {
+    this.ref.send(event);
+  }
+  getSnapshot(): ActorSnapshot {
+    return this.ref.getSnapshot();
+  }
+  stateText(): string {
+    const value = this.ref.getSnapshot().value;
+    if (value !== this.value || this.text === '') {
+      this.value = value;
+      this.text = stateValueToString(value);
+    }
+    return this.text;
+  }
 }
 
 /** Starts an actor (in `snapshot`, or fresh from its input); its effects go to `emit`. */
@@ -35,7 +59,7 @@ export function startActor(
     if (compiled) return new CompiledActor(compiled, snapshot, spec.input, emit);
   }
   // a checkpoint taken with XState holds XState's own snapshot (history and children included);
-  // one taken by the compiled runner holds { value, context }, a snapshot of a flat machine
+  // one taken by the compiled runner holds { value, context } (no history states: it compiles none)
   const restored =
     snapshot === undefined || 'status' in snapshot
       ? snapshot
@@ -47,5 +71,5 @@ export function startActor(
         createActor(spec.logic, { input: spec.input, snapshot: restored as any });
   ref.on('*', emit);
   ref.start();
-  return ref;
+  return new XStateDriver(ref);
 }

@@ -1,62 +1,53 @@
 /**
- * A machine compiled for speed: the same XState definition, run without XState's interpreter.
+ * A machine compiled for speed: the same XState definition (compiledChart.ts turns it into plain
+ * data), run without XState's interpreter — its snapshots, action objects and per-step sets.
  *
- * Most actors of the model are flat machines (states directly under the root, no history, parallel
- * or final states, no delays) whose actions are pure handlers (`handle()` in actors/out.ts) and
- * whose guards are functions of (context, event); the consumer, the applications and the Streams
- * thread are hierarchical and parallel statecharts, which XState runs. For a flat machine XState's
- * macrostep reduces to:
- * pick the first enabled transition of the current state for the event, else of the root; exit and
- * enter states as SCXML's transition domain says (a targetless or internal self-transition exits
- * nothing, a root transition re-enters even the current state); run the exit actions, the
- * transition's actions, then the entry actions, each handler seeing the context the one before it
- * returned; then take eventless (`always`) transitions and the raised events, in order, until none
- * is left. `compile` refuses any machine that uses more than that (the kernel then runs it with
- * XState), and a property test holds both to the same traceHash on every preset and random
- * scenarios.
+ * It follows XState v5's macrostep (stateUtils.ts), for atomic, compound and parallel states:
+ * - an event: the deepest active states first, each parallel region in document order, the first
+ *   enabled transition of each state (its guard passes), bubbling up to the parent when a state has
+ *   none; transitions from several regions are all taken unless they exit a common state
+ *   (removeConflictingTransitions);
+ * - a microstep: the exit set (the active states inside each transition's domain) innermost and
+ *   last-in-document-order first, then the transitions' actions in order, then the entry set
+ *   (targets, their initial descendants, ancestors inside the domain and sibling regions) in
+ *   document order; each handler sees the context the one before it returned;
+ * - then eventless (`always`) transitions — from each active leaf in configuration order, the
+ *   first enabled of it and its ancestors — while the last microstep changed the state or the
+ *   context, and the raised events in order, until neither is left.
+ * The configuration is kept in XState's order (`_nodes`: states added as entered), since eventless
+ * selection and the state value follow it. `compile` refuses whatever compiledChart.ts does not
+ * accept (the kernel then runs the machine with XState); unit tests compare both on small charts
+ * (tests/compiledMachine.test.ts) and a property test holds them to one traceHash on every preset
+ * and random scenarios.
  */
 import type { AnyStateMachine } from 'xstate';
-import { HANDLER, Out } from '../actors/out';
+import { Out } from '../actors/out';
+import {
+  type Chart,
+  type CNode,
+  type CTransition,
+  type Ctx,
+  compileChart,
+  type Ev,
+  entrySet,
+  exitSet,
+  type Handler,
+  inOrder,
+  withoutConflicts,
+} from './compiledChart';
 import type { Effect } from './effects';
+import { stateValueToString } from './stateValue';
 
-type Ctx = unknown;
-type Ev = { type: string } & Record<string, unknown>;
-type Handler = (context: Ctx, event: Ev, out: Out) => Ctx;
-type Guard = (context: Ctx, event: Ev) => boolean;
+export type CompiledMachine = Chart;
 
-interface CTransition {
-  readonly guard: Guard | null;
-  /** null: targetless. */
-  readonly target: CState | null;
-  /** Defined on the root (it exits and re-enters even the current state). */
-  readonly fromRoot: boolean;
-  readonly reenter: boolean;
-  readonly actions: readonly Handler[];
-}
-
-interface CState {
-  readonly key: string;
-  readonly on: Map<string, readonly CTransition[]>;
-  always: readonly CTransition[];
-  entry: readonly Handler[];
-  exit: readonly Handler[];
-}
-
-export interface CompiledMachine {
-  readonly states: ReadonlyMap<string, CState>;
-  readonly root: CState;
-  readonly initial: CState;
-  readonly context: (input: unknown) => Ctx;
-}
-
-const cache = new WeakMap<AnyStateMachine, CompiledMachine | null>();
+const cache = new WeakMap<AnyStateMachine, Chart | null>();
 
 /** The compiled form of a machine, or null when it uses what the compiled runner does not do. */
-export function compile(machine: AnyStateMachine): CompiledMachine | null {
+export function compile(machine: AnyStateMachine): Chart | null {
   if (cache.has(machine)) return cache.get(machine) ?? null;
-  let compiled: CompiledMachine | null = null;
+  let compiled: Chart | null = null;
   try {
-    compiled = compileOrThrow(machine);
+    compiled = compileChart(machine);
   } catch {
     compiled = null;
   }
@@ -64,163 +55,251 @@ export function compile(machine: AnyStateMachine): CompiledMachine | null {
   return compiled;
 }
 
-class Unsupported extends Error {}
+const NONE: readonly CTransition[] = [];
 
-function handlerOf(action: unknown): Handler {
-  const h = (action as { [HANDLER]?: Handler } | null)?.[HANDLER];
-  if (typeof h !== 'function') throw new Unsupported('an action that is not a handler');
-  return h;
-}
-
-function guardOf(machine: AnyStateMachine, guard: unknown): Guard | null {
-  if (guard === undefined) return null;
-  const impl = typeof guard === 'string' ? (machine.implementations.guards as Record<string, unknown>)[guard] : guard;
-  if (typeof impl !== 'function' || 'check' in impl) throw new Unsupported('a guard that is not a plain function');
-  const fn = impl as (args: { context: Ctx; event: Ev }, params: undefined) => boolean;
-  return (context, event) => fn({ context, event }, undefined);
-}
-
-// biome-ignore lint/suspicious/noExplicitAny: XState's state nodes are walked structurally
-type Node = any;
-
-function compileOrThrow(machine: AnyStateMachine): CompiledMachine {
-  const root: Node = machine.root;
-  if (root.type !== 'compound' || root.history !== false || root.config.after || root.invoke?.length) throw new Unsupported('root');
-  const states = new Map<string, CState>();
-  const nodes = new Map<Node, CState>();
-  for (const [key, node] of Object.entries<Node>(root.states)) {
-    if (node.type !== 'atomic' || node.config.after || node.invoke.length) throw new Unsupported(`state ${key}`);
-    const s: CState = { key, on: new Map(), always: [], entry: node.entry.map(handlerOf), exit: node.exit.map(handlerOf) };
-    states.set(key, s);
-    nodes.set(node, s);
-  }
-  const rootState: CState = { key: '', on: new Map(), always: [], entry: root.entry.map(handlerOf), exit: root.exit.map(handlerOf) };
-  nodes.set(root, rootState);
-  const transition = (t: Node): CTransition => {
-    const targets: Node[] = t.target ?? [];
-    if (targets.length > 1) throw new Unsupported('several targets');
-    const target = targets.length ? (nodes.get(targets[0]) ?? null) : null;
-    if (targets.length && (!target || target === rootState)) throw new Unsupported('a target outside the flat states');
-    return {
-      guard: guardOf(machine, t.guard),
-      target,
-      fromRoot: t.source === root,
-      reenter: t.reenter === true,
-      actions: t.actions.map(handlerOf),
-    };
-  };
-  for (const [node, s] of nodes) {
-    for (const [event, list] of node.transitions as Map<string, Node[]>) {
-      if (event.includes('*')) throw new Unsupported('a wildcard event');
-      s.on.set(event, list.map(transition));
-    }
-    s.always = (node.always ?? []).map(transition);
-  }
-  const initial = nodes.get(root.initial?.target?.[0]);
-  if (!initial || initial === rootState) throw new Unsupported('no initial state');
-  const config = machine.config.context;
-  return {
-    states,
-    root: rootState,
-    initial,
-    context: (input) => (typeof config === 'function' ? config({ input, self: undefined, spawn: undefined }) : config),
-  };
-}
-
-/** One actor run by its compiled machine: its state and context, and what it emits. */
+/** One actor run by its compiled machine: its configuration and context, and what it emits. */
 export class CompiledActor {
-  private state: CState;
   private ctx: Ctx;
+  /** The active states in XState's `_nodes` order. */
+  private active: CNode[] = [];
+  /** By order: whether a node is active, and a compound node's active child. */
+  private readonly on: Uint8Array;
+  private readonly child: (CNode | null)[];
+  private readonly out = new Out();
+  private value: unknown = null;
+  private text: string | null = null;
+  private snap: { value: unknown; context: unknown } | null = null;
+  private readonly isActive = (n: CNode): boolean => this.on[n.order] === 1;
+  /** Reused by `select`. */
+  private readonly picked: CTransition[] = [];
 
-  /** Starts in `snapshot` (a checkpoint's), or in the initial state with the context made from `input`. */
+  /** Starts in `snapshot` (a checkpoint's), or in the initial configuration with the context made from `input`. */
   constructor(
-    private readonly m: CompiledMachine,
+    private readonly m: Chart,
     snapshot: { value: unknown; context: unknown } | undefined,
     input: unknown,
     private readonly emit: (effect: Effect) => void,
   ) {
+    this.on = new Uint8Array(m.nodes.length);
+    this.child = new Array(m.nodes.length).fill(null);
     if (snapshot) {
-      const s = m.states.get(snapshot.value as string);
-      if (!s) throw new Error(`no state ${String(snapshot.value)}`);
-      this.state = s;
+      for (const n of restoredNodes(m, snapshot.value)) this.add(n);
       this.ctx = snapshot.context;
     } else {
-      // XState's initial microstep: the root and the initial state are entered, then eventless transitions
+      // XState's initial microstep: the root and the initial configuration entered, then a macrostep
       this.ctx = m.context(input);
-      this.state = m.initial;
       const init: Ev = { type: 'xstate.init', input };
       const queue: Ev[] = [];
-      this.run(m.root.entry, init, queue);
-      this.run(m.initial.entry, init, queue);
-      this.settle(init, queue, true);
+      this.add(m.root);
+      for (const n of m.initialSet) {
+        this.add(n);
+        this.run(n.entry, init, queue);
+      }
+      this.settle(init, queue);
     }
   }
 
   getSnapshot(): { value: unknown; context: unknown } {
-    return { value: this.state.key, context: this.ctx };
+    if (this.snap === null || this.snap.context !== this.ctx || this.snap.value !== this.stateValue())
+      this.snap = { value: this.stateValue(), context: this.ctx };
+    return this.snap;
   }
 
-  get value(): string {
-    return this.state.key;
+  /** The state value as the trace writes it ("READY", "running.membership.STABLE|running.fetching.IDLE"). */
+  stateText(): string {
+    this.text ??= stateValueToString(this.stateValue());
+    return this.text;
   }
 
   send(event: Ev): void {
     const queue: Ev[] = [];
     this.microstep(this.select(event), event, queue);
-    this.settle(event, queue, true);
+    this.settle(event, queue);
   }
 
-  /** Eventless transitions, then raised events, until neither is left (XState's macrostep loop). */
-  private settle(first: Ev, queue: Ev[], selectEventless: boolean): void {
+  /** XState's macrostep loop after the first microstep: eventless transitions, then raised events. */
+  private settle(first: Ev, queue: Ev[]): void {
     let event = first;
-    let eventless = selectEventless;
+    let eventless = true;
     for (;;) {
-      let t = eventless ? this.pick(this.state.always, event) : null;
-      const wasEventless = t !== null;
-      if (!t) {
+      let ts: readonly CTransition[] = eventless ? this.eventless(event) : NONE;
+      const wasEventless = ts.length > 0;
+      if (!wasEventless) {
         const next = queue.shift();
         if (!next) return;
         event = next;
-        t = this.select(event);
+        ts = this.select(event);
       }
-      const changed = this.microstep(t, event, queue);
+      const changed = this.microstep(ts, event, queue);
       eventless = wasEventless ? changed : true;
     }
   }
 
-  private pick(list: readonly CTransition[] | undefined, event: Ev): CTransition | null {
-    if (!list) return null;
-    for (const t of list) if (!t.guard || t.guard(this.ctx, event)) return t;
+  /** selectEventlessTransitions: for each active leaf, the first enabled eventless transition of it or an ancestor. */
+  private eventless(event: Ev): readonly CTransition[] {
+    let found: CTransition[] | null = null;
+    for (const leaf of this.active) {
+      if (leaf.type !== 'atomic' || leaf.alwaysChain.length === 0) continue;
+      const t = this.firstEnabledOf(leaf.alwaysChain, event);
+      if (!t) continue;
+      if (!found) found = [t];
+      else if (!found.includes(t)) found.push(t);
+    }
+    if (!found) return NONE;
+    return found.length > 1 ? withoutConflicts(found, this.active) : found;
+  }
+
+  private firstEnabledOf(chain: readonly (readonly CTransition[])[], event: Ev): CTransition | null {
+    for (const list of chain) for (const t of list) if (!t.guard || t.guard(this.ctx, event, this.isActive)) return t;
     return null;
   }
 
-  /** The current state's first enabled transition for the event, else the root's. */
-  private select(event: Ev): CTransition | null {
-    return this.pick(this.state.on.get(event.type), event) ?? this.pick(this.m.root.on.get(event.type), event);
+  /** XState's transitionNode from the root: the transitions an event enables. */
+  private select(event: Ev): readonly CTransition[] {
+    const picked = this.picked;
+    picked.length = 0;
+    this.selectIn(this.m.root, event);
+    if (picked.length === 0) return NONE;
+    // the reused list itself: it is read before the next selection
+    return picked.length > 1 ? withoutConflicts(picked, this.active) : picked;
   }
 
-  /** Takes one transition; true when the state or the context changed. */
-  private microstep(t: CTransition | null, event: Ev, queue: Ev[]): boolean {
-    if (!t) return false;
-    const before = this.state;
-    const ctx = this.ctx;
-    const target = t.target;
-    const moves = target !== null && (t.fromRoot || t.reenter || target !== before);
-    if (moves) this.run(before.exit, event, queue);
-    this.run(t.actions, event, queue);
-    if (moves) {
-      this.state = target;
-      this.run(target.entry, event, queue);
+  private selectIn(n: CNode, event: Ev): boolean {
+    if (n.type === 'compound') {
+      const c = this.child[n.order];
+      if (c && this.selectIn(c, event)) return true;
+    } else if (n.type === 'parallel') {
+      let any = false;
+      for (const region of n.children) if (this.selectIn(region, event)) any = true;
+      if (any) return true;
     }
-    return this.state !== before || this.ctx !== ctx;
+    const list = n.on.get(event.type);
+    if (!list) return false;
+    for (const t of list) {
+      if (!t.guard || t.guard(this.ctx, event, this.isActive)) {
+        this.picked.push(t);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Takes transitions together (one microstep); true when the configuration or the context changed. */
+  private microstep(ts: readonly CTransition[], event: Ev, queue: Ev[]): boolean {
+    if (ts.length === 0) return false;
+    const ctx = this.ctx;
+    const single = ts.length === 1 ? (ts[0] as CTransition) : null;
+    const exits = single && !single.target ? NONE : exitSet(ts, this.active);
+    const before = exits.length ? this.active.slice() : null;
+    const size = this.active.length;
+    for (const s of exits as readonly CNode[]) {
+      this.run(s.exit, event, queue);
+      this.remove(s);
+    }
+    for (const t of ts) this.run(t.actions, event, queue);
+    const entries = single ? single.entrySet : entrySet(ts);
+    for (const s of entries) {
+      this.add(s);
+      this.run(s.entry, event, queue);
+    }
+    let moved: boolean;
+    if (before) {
+      // XState keeps its configuration (and its order) when the set of states is the same
+      moved = !sameSet(before, this.active);
+      if (!moved) this.active = before;
+    } else moved = this.active.length !== size;
+    if (moved) {
+      this.value = null;
+      this.text = null;
+    }
+    return moved || this.ctx !== ctx;
+  }
+
+  private add(n: CNode): void {
+    if (this.on[n.order] === 1) return;
+    this.on[n.order] = 1;
+    this.active.push(n);
+    if (n.parent) this.child[n.parent.order] = n;
+  }
+
+  private remove(n: CNode): void {
+    this.on[n.order] = 0;
+    const i = this.active.indexOf(n);
+    if (i >= 0) this.active.splice(i, 1);
+    if (n.parent && this.child[n.parent.order] === n) this.child[n.parent.order] = null;
   }
 
   private run(handlers: readonly Handler[], event: Ev, queue: Ev[]): void {
+    const out = this.out;
     for (const h of handlers) {
-      const out = new Out();
       this.ctx = h(this.ctx, event, out);
-      for (const e of out.effects) this.emit(e);
-      for (const r of out.raised) queue.push(r);
+      if (out.effects.length) {
+        for (const e of out.effects) this.emit(e);
+        out.effects.length = 0;
+      }
+      if (out.raised.length) {
+        for (const r of out.raised) queue.push(r);
+        out.raised.length = 0;
+      }
     }
   }
+
+  /** getStateValue: built from the configuration in its order (a parallel state's regions as they were entered). */
+  private stateValue(): unknown {
+    if (this.value === null) this.value = stateValueOf(this.m.root, this.active);
+    return this.value;
+  }
+}
+
+function sameSet(a: readonly CNode[], b: readonly CNode[]): boolean {
+  return a.length === b.length && a.every((n) => b.includes(n));
+}
+
+function stateValueOf(n: CNode, active: readonly CNode[]): unknown {
+  const children = active.filter((c) => c.parent === n);
+  const first = children[0];
+  if (n.type === 'compound') {
+    if (!first) return {};
+    if (first.type === 'atomic') return first.key;
+  }
+  const value: Record<string, unknown> = {};
+  for (const c of children) value[c.key] = stateValueOf(c, active);
+  return value;
+}
+
+/** The configuration XState restores from a state value (getAllStateNodes(getStateNodes(root, value))), in its order. */
+function restoredNodes(m: Chart, value: unknown): CNode[] {
+  const list: CNode[] = [];
+  const childOf = (n: CNode, key: string): CNode => {
+    const c = n.children.find((x) => x.key === key);
+    if (!c) throw new Error(`no state ${key} in ${n.key || '(root)'}`);
+    return c;
+  };
+  const walk = (n: CNode, v: unknown): void => {
+    if (typeof v === 'string') {
+      list.push(n, childOf(n, v));
+      return;
+    }
+    const keys = Object.keys(v as object);
+    const kids = keys.map((k) => childOf(n, k));
+    list.push(m.root, n, ...kids);
+    for (const [i, k] of kids.entries()) walk(k, (v as Record<string, unknown>)[keys[i] as string]);
+  };
+  walk(m.root, value);
+  const set = new Set(list);
+  // a compound state without an active child, a region missing: their initial states (as XState fills them in)
+  for (const n of set) {
+    if (n.type === 'compound' && !n.children.some((c) => set.has(c))) {
+      for (const d of initialBelow(n)) set.add(d);
+    } else if (n.type === 'parallel') {
+      for (const c of n.children) if (!set.has(c)) for (const d of [c, ...initialBelow(c)]) set.add(d);
+    }
+  }
+  return [...set];
+}
+
+function initialBelow(n: CNode): CNode[] {
+  if (n.type === 'compound' && n.initial) return [n.initial, ...initialBelow(n.initial)];
+  if (n.type === 'parallel') return inOrder(n.children.flatMap((c) => [c, ...initialBelow(c)]));
+  return [];
 }

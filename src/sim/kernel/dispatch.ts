@@ -8,7 +8,6 @@ import type { Effect, FactBase } from './effects';
 import { type ActorId, type Envelope, isRequestRpc } from './envelope';
 import { type PointFault, processOf } from './faults';
 import { applyPointFault, matchPoint } from './processFaults';
-import { stateValueToString } from './stateValue';
 import { breakConnection, cancelRequestTimeout, type OnSent, sendEnvelope } from './transport';
 import type { StepKind } from './types';
 
@@ -47,7 +46,7 @@ export function deliver(k: KernelCore, env: Envelope, duplicate: boolean, onSent
   const arrival = k.network.arrive(env, !isRequest);
   if (!arrival.ok) {
     if (!duplicate) k.envelopeArrived(env.id, true, arrival.why);
-    return lostStep(k, env, arrival.why, stateValueToString(k.slots.get(env.to)?.ref.getSnapshot().value));
+    return lostStep(k, env, arrival.why, k.slots.get(env.to)?.ref.stateText() ?? 'undefined');
   }
   if (arrival.completed) cancelRequestTimeout(k, arrival.completed.envelopeId);
   if (!duplicate) k.envelopeArrived(env.id, false);
@@ -87,13 +86,13 @@ export function dispatch(
 ): true {
   const slot = k.slots.get(actorId);
   if (!slot) throw new Error(`no actor ${actorId}`);
-  const before = stateValueToString(slot.ref.getSnapshot().value);
+  const before = slot.ref.stateText();
   k.effects = [];
   k.collecting = actorId;
   // every event carries the virtual time (`now`): machines have no other clock
   slot.ref.send(event);
   k.collecting = null;
-  const after = stateValueToString(slot.ref.getSnapshot().value);
+  const after = slot.ref.stateText();
   const out = applyEffects(k, actorId, k.effects, onSent);
   if (appliedFault) out.faults = [appliedFault, ...out.faults];
   return k.record({
