@@ -57,6 +57,15 @@ export function compile(machine: AnyStateMachine): Chart | null {
 
 const NONE: readonly CTransition[] = [];
 
+/** A configuration (in XState's order) and its state value and text. */
+interface Rendered {
+  readonly nodes: readonly CNode[];
+  readonly value: unknown;
+  readonly text: string;
+}
+
+const rendering = new WeakMap<Chart, Map<number, Rendered[]>>();
+
 /** One actor run by its compiled machine: its configuration and context, and what it emits. */
 export class CompiledActor {
   private ctx: Ctx;
@@ -66,8 +75,8 @@ export class CompiledActor {
   private readonly on: Uint8Array;
   private readonly child: (CNode | null)[];
   private readonly out = new Out();
-  private value: unknown = null;
-  private text: string | null = null;
+  /** The configuration's state value and its text (null: to be looked up). */
+  private state: Rendered | null = null;
   private snap: { value: unknown; context: unknown } | null = null;
   private readonly isActive = (n: CNode): boolean => this.on[n.order] === 1;
   /** Reused by `select`. */
@@ -100,15 +109,14 @@ export class CompiledActor {
   }
 
   getSnapshot(): { value: unknown; context: unknown } {
-    if (this.snap === null || this.snap.context !== this.ctx || this.snap.value !== this.stateValue())
-      this.snap = { value: this.stateValue(), context: this.ctx };
+    const value = this.rendered().value;
+    if (this.snap === null || this.snap.context !== this.ctx || this.snap.value !== value) this.snap = { value, context: this.ctx };
     return this.snap;
   }
 
   /** The state value as the trace writes it ("READY", "running.membership.STABLE|running.fetching.IDLE"). */
   stateText(): string {
-    this.text ??= stateValueToString(this.stateValue());
-    return this.text;
+    return this.rendered().text;
   }
 
   send(event: Ev): void {
@@ -209,8 +217,7 @@ export class CompiledActor {
       if (!moved) this.active = before;
     } else moved = this.active.length !== size;
     if (moved) {
-      this.value = null;
-      this.text = null;
+      this.state = null;
     }
     return moved || this.ctx !== ctx;
   }
@@ -244,10 +251,30 @@ export class CompiledActor {
     }
   }
 
-  /** getStateValue: built from the configuration in its order (a parallel state's regions as they were entered). */
-  private stateValue(): unknown {
-    if (this.value === null) this.value = stateValueOf(this.m.root, this.active);
-    return this.value;
+  /**
+   * getStateValue: built from the configuration in its order (a parallel state's regions as they
+   * were entered). Every actor of a machine shares one value and text per configuration (values are
+   * never mutated), so a state change costs a lookup, not a new object and string.
+   */
+  private rendered(): Rendered {
+    if (this.state !== null) return this.state;
+    let key = 0;
+    for (const n of this.active) key = (Math.imul(key, 31) + n.order + 1) | 0;
+    let known = rendering.get(this.m);
+    if (!known) {
+      known = new Map();
+      rendering.set(this.m, known);
+    }
+    const bucket = known.get(key) ?? [];
+    let found = bucket.find((r) => r.nodes.length === this.active.length && r.nodes.every((n, i) => n === this.active[i]));
+    if (!found) {
+      const value = stateValueOf(this.m.root, this.active);
+      found = { nodes: this.active.slice(), value, text: stateValueToString(value) };
+      bucket.push(found);
+      known.set(key, bucket);
+    }
+    this.state = found;
+    return found;
   }
 }
 
