@@ -10,7 +10,8 @@
 import type { TraceStep } from '../kernel/simulation';
 import { keyOf } from '../protocol/topicPartition';
 import type { PartitionRow } from '../trace/logView';
-import { buildIndex, eventKey, type RunIndex } from './verdictIndex';
+import { buildIndex } from './indexJournal';
+import { eventKey, type RunIndex } from './verdictIndex';
 import { type AppSpec, deliveryFinding, processingFinding, processingLosses, type ReaderContext, sinkFinding } from './verdictReaders';
 import { findingText } from './verdictText';
 import { classifyAll, type TopicWriter, topicFindings } from './verdictTopics';
@@ -127,7 +128,7 @@ function retriesWrittenTwice(index: RunIndex): number {
   return n;
 }
 
-function counters(index: RunIndex, events: readonly EventVerdict[], input: VerdictInput): Counters {
+function counters(index: RunIndex, events: readonly EventVerdict[], input: Omit<VerdictInput, 'steps'>): Counters {
   const consumerLag: Record<string, number> = {};
   for (const g of input.groups) {
     let lag = 0;
@@ -150,8 +151,11 @@ function counters(index: RunIndex, events: readonly EventVerdict[], input: Verdi
 }
 
 export function computeVerdict(input: VerdictInput): Verdict {
-  const ignored = new Set(input.ignoredTopics ?? []);
-  const index = buildIndex(input.steps, input.partitions, ignored);
+  return verdictOfIndex(buildIndex(input.steps, input.partitions, new Set(input.ignoredTopics ?? [])), input);
+}
+
+/** The verdict from an index already gathered (a view's accumulator, ./indexJournal); `input.steps` is not read. */
+export function verdictOfIndex(index: RunIndex, input: Omit<VerdictInput, 'steps'>): Verdict {
   const writers = input.writers ?? [];
   const outputs = new Set([...(input.outputTopics ?? []), ...writers.filter((w) => w.kind !== 'producer').map((w) => w.topic)]);
   const stopped = input.stopped ?? {};

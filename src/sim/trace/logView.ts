@@ -46,16 +46,24 @@ export interface PartitionRow {
 
 /** Every record of a log with its transaction outcome (a transactional record is open until its producer's next marker). */
 export function recordRows(log: PartitionLog): RecordRow[] {
-  const rows: RecordRow[] = [];
+  const rows: { -readonly [K in keyof RecordRow]: RecordRow[K] }[] = [];
+  // the rows of each producer's open transaction, closed (in place: the rows are new) by its marker
   const open = new Map<number, number[]>();
   for (const b of log.batches) {
     if (b.isControl) {
       const outcome: TxnOutcome = b.controlType === 'COMMIT' ? 'committed' : 'aborted';
-      for (const idx of open.get(b.producerId) ?? []) rows[idx] = { ...(rows[idx] as RecordRow), txnOutcome: outcome };
+      for (const idx of open.get(b.producerId) ?? []) (rows[idx] as RecordRow & { txnOutcome: TxnOutcome }).txnOutcome = outcome;
       open.delete(b.producerId);
     }
-    b.records.forEach((r) => {
+    const pending = b.isTransactional && !b.isControl;
+    let list = pending ? open.get(b.producerId) : undefined;
+    if (pending && !list) {
+      list = [];
+      open.set(b.producerId, list);
+    }
+    for (const r of b.records) {
       const i = r.offset - b.baseOffset;
+      list?.push(rows.length);
       rows.push({
         offset: r.offset,
         control: b.isControl ? b.controlType : null,
@@ -66,13 +74,12 @@ export function recordRows(log: PartitionLog): RecordRow[] {
         producerEpoch: b.producerEpoch,
         sequence: b.baseSequence < 0 ? -1 : b.baseSequence + i,
         transactional: b.isTransactional,
-        txnOutcome: b.isTransactional && !b.isControl ? 'open' : null,
+        txnOutcome: pending ? 'open' : null,
         baseOffset: b.baseOffset,
         timestamp: r.timestamp,
         origin: r.origin ?? null,
       });
-      if (b.isTransactional && !b.isControl) open.set(b.producerId, [...(open.get(b.producerId) ?? []), rows.length - 1]);
-    });
+    }
   }
   return rows;
 }

@@ -4,7 +4,7 @@
  * consumer received, the errors each client saw, the side effects, and the verdict — as of the end
  * of the run or of any step.
  */
-import { computeVerdict, type Verdict } from '../checks/verdict';
+import { computeVerdict, type Verdict, type VerdictInput, verdictOfIndex } from '../checks/verdict';
 import type { ConsumerContext } from '../consumer/consumer.machine';
 import type { GroupCoordinatorContext } from '../coordinator/groupCoordinator.machine';
 import type { TraceStep } from '../kernel/simulation';
@@ -14,10 +14,9 @@ import { type SimView, stateAt, type Trace } from '../run';
 import { streamsInternalTopics } from '../scenario/build';
 import type { Scenario } from '../scenario/schema';
 import type { StreamThreadContext } from '../streams/streamThread.machine';
-import type { Fact } from './facts';
 import { type PartitionRow, partitionRows } from './logView';
-import { RecordedTrace } from './trace';
 import { intendedSendsOf, stoppedAt, verdictAppsOf, verdictConsumersOf, writersOf } from './verdictInput';
+import { ViewAccumulators } from './viewAccumulators';
 
 export interface TraceSummary {
   readonly scenario: Scenario;
@@ -97,44 +96,16 @@ export function factStep(
   };
 }
 
-/** The steps of a trace that have facts, decoded once per trace (the facts of a step never change). */
-const factStepCache = new WeakMap<object, readonly TraceStep[]>();
+const accumulators = new WeakMap<Trace, ViewAccumulators>();
 
-/**
- * The steps with facts, as steps the verdict can read (index, time, facts): read from the recorder's
- * columns without building the other steps, once per trace; views cut the list at their step.
- */
-export function factSteps(trace: Trace): readonly TraceStep[] {
-  let out = factStepCache.get(trace);
-  if (out) return out;
-  const list: TraceStep[] = [];
-  if (trace instanceof RecordedTrace) {
-    const r = trace.recorder;
-    for (let i = 0; i < r.stepCount; i++)
-      if (r.hasFacts(i)) list.push(factStep(i, r.t[i] as number, r.factsAt(i), r.actorOf(i), r.kindOf(i)));
-  } else for (const s of trace.steps) if (s.facts.length > 0) list.push(s);
-  out = list;
-  factStepCache.set(trace, out);
-  return out;
-}
-
-/** The steps with facts before `step`. */
-function factStepsBefore(trace: Trace, step: number): readonly TraceStep[] {
-  const all = factSteps(trace);
-  let lo = 0;
-  let hi = all.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((all[mid] as TraceStep).i < step) lo = mid + 1;
-    else hi = mid;
+/** The accumulators a trace's views read (./viewAccumulators): made on the first view, kept with the trace. */
+export function accumulatorsOf(trace: Trace): ViewAccumulators {
+  let a = accumulators.get(trace);
+  if (!a) {
+    a = new ViewAccumulators(trace, eventlessTopicsOf(trace));
+    accumulators.set(trace, a);
   }
-  return lo === all.length ? all : all.slice(0, lo);
-}
-
-function factsUpTo(trace: Trace, step: number): { step: number; fact: Fact }[] {
-  const out: { step: number; fact: Fact }[] = [];
-  for (const s of factStepsBefore(trace, step)) for (const f of s.facts) out.push({ step: s.i, fact: f as Fact });
-  return out;
+  return a;
 }
 
 /** What the verdict reads of a run besides its steps: the scenario and how it was built. */
@@ -151,10 +122,20 @@ export function verdictAt(
   groups: readonly { groupId: string; committed: Readonly<Record<string, number>> }[] = groupsOf(view),
   final = true,
 ): Verdict {
+  return computeVerdict({ steps, ...verdictInput(trace, partitionRows(view.actors), view, groups, final) });
+}
+
+/** What the verdict reads besides the facts: the logs, the scenario's readers, writers and sinks, the groups. */
+function verdictInput(
+  trace: VerdictSource,
+  partitions: readonly PartitionRow[],
+  view: SimView,
+  groups: readonly { groupId: string; committed: Readonly<Record<string, number>> }[],
+  final: boolean,
+): Omit<VerdictInput, 'steps'> {
   const s = trace.scenario;
-  return computeVerdict({
-    steps,
-    partitions: partitionRows(view.actors),
+  return {
+    partitions,
     consumers: verdictConsumersOf(trace),
     apps: verdictAppsOf(trace),
     writers: writersOf(s),
@@ -165,7 +146,7 @@ export function verdictAt(
     groups: groups.map((g) => ({ groupId: g.groupId, committed: g.committed })),
     ignoredTopics: [...eventlessTopicsOf(trace)],
     final,
-  });
+  };
 }
 
 /**
@@ -174,7 +155,13 @@ export function verdictAt(
  * same cost again).
  */
 export function verdictAtStep(trace: Trace, view: SimView): Verdict {
-  return verdictAt(trace, factStepsBefore(trace, view.step), view, groupsOf(view), view.step >= trace.steps.length);
+  return verdictWithRows(trace, view, partitionRows(view.actors));
+}
+
+/** The verdict from the accumulators as of the view's step, and the logs at it. */
+function verdictWithRows(trace: Trace, view: SimView, partitions: readonly PartitionRow[]): Verdict {
+  const input = verdictInput(trace, partitions, view, groupsOf(view), view.step >= trace.steps.length);
+  return verdictOfIndex(accumulatorsOf(trace).indexAt(view.step, partitions), input);
 }
 
 function groupsOf(view: SimView): { groupId: string; committed: Readonly<Record<string, number>> }[] {
@@ -199,7 +186,7 @@ export function summarize(trace: Trace, atStep: number = trace.steps.length, vie
       committed: g.committed,
       pendingTransactionalOffsets: g.pending,
     }));
-  const facts = factsUpTo(trace, step);
+  const acc = accumulatorsOf(trace);
   const consumers = s.clients
     .filter((c) => c.type === 'consumer')
     .map((c) => {
@@ -211,30 +198,18 @@ export function summarize(trace: Trace, atStep: number = trace.steps.length, vie
         isolationLevel: ctx?.config['isolation.level'] ?? 'read_uncommitted',
         state: snap ? stateValueToString(snap.value) : 'null',
         positions: ctx?.positions ?? {},
-        received: facts
-          .filter((f) => f.fact.kind === 'delivered' && f.fact.consumer === c.id)
-          .map(({ fact }) => {
-            const d = fact as Extract<Fact, { kind: 'delivered' }>;
-            return { topic: d.topic, partition: d.partition, offset: d.offset, key: d.key, value: d.value, headers: d.headers };
-          }),
+        received: acc.receivedBefore(c.id, step),
       };
     });
   const clientIds = [...s.clients.map((c) => c.id), ...(s.sinks ?? []).map((k) => k.id)];
   const clients = clientIds.map((id) => ({
     id,
-    errors: facts
-      .filter((f) => f.fact.kind === 'clientError' && f.fact.client === id)
-      .map((f) => (f.fact as Extract<Fact, { kind: 'clientError' }>).error),
+    errors: acc.errorsBefore(id, step),
     notes: trace.resolved.notes
       .filter((n) => n.path.startsWith(`clients[${s.clients.findIndex((c) => c.id === id)}]`))
       .map((n) => n.message),
   }));
-  const sideEffects = facts
-    .filter((f) => f.fact.kind === 'sideEffect')
-    .map(({ step: st, fact }) => {
-      const e = fact as Extract<Fact, { kind: 'sideEffect' }>;
-      return { sink: e.sink, effect: e.effect, eventId: e.eventId, app: e.app, applied: e.applied, step: st };
-    });
+  const sideEffects = acc.sideEffectsBefore(step);
   const streams = s.clients
     .filter((c) => c.type === 'streams')
     .map((c) => {
@@ -247,7 +222,7 @@ export function summarize(trace: Trace, atStep: number = trace.steps.length, vie
         store: ctx?.store ?? {},
       };
     });
-  const verdict = verdictAtStep(trace, view);
+  const verdict = verdictWithRows(trace, view, partitions);
   return {
     scenario: s,
     traceHash: trace.traceHash,

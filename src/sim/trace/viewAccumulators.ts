@@ -1,0 +1,123 @@
+/**
+ * The accumulators a trace's views read (docs/architecture.md, "Views as accumulators"): the
+ * verdict's index (../checks/indexJournal) and what the summary lists from the facts (what each
+ * consumer received, the errors each client saw, the side effects). Folded once per trace, step by
+ * step, as far as a view has asked; every list is append-only and in step order, so the
+ * accumulator as of any step is a prefix of each list, found by binary search. A view change
+ * refolds nothing: it reads prefixes and joins them with the state at the step.
+ */
+import { IndexJournal, stepsBefore } from '../checks/indexJournal';
+import type { RunIndex } from '../checks/verdictIndex';
+import type { RecordForApp } from '../protocol/messages';
+import type { Trace } from '../run';
+import type { Fact } from './facts';
+import type { PartitionRow } from './logView';
+import { RecordedTrace } from './trace';
+
+/** A record a consumer received, as the summary lists it. */
+export type ReceivedRow = RecordForApp;
+
+export interface SideEffectRow {
+  readonly sink: string;
+  readonly effect: string;
+  readonly eventId: string | null;
+  readonly app: string;
+  readonly applied: boolean;
+  readonly step: number;
+}
+
+/** A list in step order, with the step of each entry beside it. */
+class StepList<T> {
+  readonly steps: number[] = [];
+  readonly items: T[] = [];
+  add(step: number, item: T): void {
+    this.steps.push(step);
+    this.items.push(item);
+  }
+  /** The entries of the steps before `step` (a new array). */
+  before(step: number): T[] {
+    return this.items.slice(0, stepsBefore(this.steps, step));
+  }
+}
+
+const NONE = new StepList<never>();
+
+function listOf<T>(map: Map<string, StepList<T>>, key: string): StepList<T> {
+  let l = map.get(key);
+  if (!l) {
+    l = new StepList<T>();
+    map.set(key, l);
+  }
+  return l;
+}
+
+export class ViewAccumulators {
+  readonly index: IndexJournal;
+  private readonly received = new Map<string, StepList<ReceivedRow>>();
+  private readonly errors = new Map<string, StepList<string>>();
+  private readonly effects = new StepList<SideEffectRow>();
+  /** Steps folded so far (the next one to fold). */
+  private folded = 0;
+
+  constructor(
+    private readonly trace: Trace,
+    ignored: ReadonlySet<string>,
+  ) {
+    this.index = new IndexJournal(ignored);
+  }
+
+  /** Folds the steps up to `step` (exclusive) not folded yet. */
+  foldTo(step: number): void {
+    const to = Math.min(step, this.trace.steps.length);
+    const t = this.trace;
+    if (t instanceof RecordedTrace) {
+      const r = t.recorder;
+      for (let i = this.folded; i < to; i++) if (r.hasFacts(i)) this.fold(i, r.t[i] as number, r.factsAt(i));
+    } else
+      for (let i = this.folded; i < to; i++) {
+        const s = t.steps.at(i);
+        if (s && s.facts.length > 0) this.fold(i, s.t, s.facts);
+      }
+    this.folded = Math.max(this.folded, to);
+  }
+
+  private fold(i: number, t: number, facts: readonly unknown[]): void {
+    this.index.fold(i, t, facts);
+    for (const raw of facts) {
+      const f = raw as Fact;
+      if (f.kind === 'delivered')
+        listOf(this.received, f.consumer).add(i, {
+          topic: f.topic,
+          partition: f.partition,
+          offset: f.offset,
+          key: f.key,
+          value: f.value,
+          headers: f.headers,
+        });
+      else if (f.kind === 'clientError') listOf(this.errors, f.client).add(i, f.error);
+      else if (f.kind === 'sideEffect')
+        this.effects.add(i, { sink: f.sink, effect: f.effect, eventId: f.eventId, app: f.app, applied: f.applied, step: i });
+    }
+  }
+
+  /** The verdict's index as of `step`, with the logs at that step. */
+  indexAt(step: number, partitions: readonly PartitionRow[]): RunIndex {
+    this.foldTo(step);
+    return this.index.indexAt(step, partitions);
+  }
+
+  receivedBefore(consumer: string, step: number): ReceivedRow[] {
+    this.foldTo(step);
+    return (this.received.get(consumer) ?? NONE).before(step);
+  }
+
+  errorsBefore(client: string, step: number): string[] {
+    this.foldTo(step);
+    return (this.errors.get(client) ?? NONE).before(step);
+  }
+
+  sideEffectsBefore(step: number): SideEffectRow[] {
+    this.foldTo(step);
+    return this.effects.before(step);
+  }
+}
