@@ -6,7 +6,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { startHashSync } from './share/hashSync';
 import { decodeAbLink } from './sim';
-import { simStore } from './store/simStore';
+import { runTiming, simStore } from './store/simStore';
 import { App } from './ui/App';
 import { compareStore } from './ui/compare/compareStore';
 import { decodeDumpLink } from './ui/dump/dumpLink';
@@ -22,6 +22,8 @@ declare global {
 }
 
 window.__eosLab = { store: simStore };
+// every run yields to the page from its first step: no run makes a long task (load() returns while it runs)
+runTiming.syncSteps = 0;
 // a browser set to Korean opens in Korean; a share link's own language wins (hashSync opens it next)
 simStore.getState().setLanguage(preferredLanguage(browserLanguages()));
 // [share-embed] opens the URL's share link, #gallery or the default scenario, then keeps the URL in step

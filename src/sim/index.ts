@@ -92,4 +92,5 @@ export type { Counterexample, OrderKey, SearchConfig, SearchControl, SearchProgr
 export { compareOrder, search } from './search/search';
 export type { LinkSearch } from './search/searchLink';
 export { linkSearchResult, recordedResult } from './search/searchLink';
+export { ViewCursor } from './trace/cursor';
 export { startFork } from './trace/fork';
