@@ -37,6 +37,19 @@ describe('runs in slices from the first step', () => {
     expect(view?.time).toBe(replayTo(expected, 40).time);
   });
 
+  it("an edit's fork lands when fork() returns, so the panel that made it can confirm it", async () => {
+    runTiming.syncSteps = 0;
+    const store = createSimStore();
+    store.getState().load(preset?.scenario);
+    while (store.getState().status === 'running') await new Promise((r) => setTimeout(r, 0));
+    store.getState().seek(100);
+    const edited = { ...(preset?.scenario as object), title: 'edited' };
+    store.getState().fork(() => edited as never);
+    expect(store.getState().status).toBe('ready');
+    expect(store.getState().scenario?.title).toBe('edited');
+    expect(store.getState().step).toBe(100);
+  });
+
   it('by default (tests, scripts) a preset is ready when load() returns', () => {
     const store = createSimStore();
     store.getState().load(preset?.scenario);

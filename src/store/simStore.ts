@@ -67,9 +67,10 @@ export interface SimState {
 
   /**
    * Validates and runs a scenario, then lands on `step` (default: the start). With `forkOf`, the
-   * scenario is an edit of that trace's at `step`: the run goes on from the checkpoint before it.
+   * scenario is an edit of that trace's at `step`: the run goes on from the checkpoint before it. With
+   * `edit` (fork), its first steps run at once whatever runTiming says.
    */
-  load(input: unknown, options?: { step?: number; forkOf?: RecordedTrace }): void;
+  load(input: unknown, options?: { step?: number; forkOf?: RecordedTrace; edit?: boolean }): void;
   /** Stops the run under way; the steps computed so far become the trace (a bounded run). */
   cancel(): void;
   seek(step: number): void;
@@ -124,6 +125,8 @@ export function storyOf(trace: Trace): Uint8Array {
  * run makes a long task, and load() returns with status 'running'.
  */
 export const runTiming = { syncSteps: 8000 };
+/** An edit's fork runs this many steps at once whatever runTiming says (see load). */
+const EDIT_SYNC_STEPS = 8000;
 /** Steps between two looks at the clock within a slice. */
 const CHUNK_STEPS = 16;
 /** A slice yields to the page after this long, so input is answered between slices. */
@@ -215,8 +218,10 @@ export function createSimStore(budgets: PageBudgets = PAGE_BUDGETS) {
         return over();
       };
       // small runs finish synchronously (unless runTiming says otherwise); large ones yield to the page between slices
-      const first =
-        runTiming.syncSteps > 0 ? slice(Number.POSITIVE_INFINITY, runTiming.syncSteps) : slice(SLICE_MS, Number.POSITIVE_INFINITY);
+      // an edit's fork (options.edit) lands at once like a test's load: the panel that made the edit
+      // confirms it from the forked run right after fork() returns (src/ui/inject, the config editor)
+      const syncSteps = options.edit ? EDIT_SYNC_STEPS : runTiming.syncSteps;
+      const first = syncSteps > 0 ? slice(Number.POSITIVE_INFINITY, syncSteps) : slice(SLICE_MS, Number.POSITIVE_INFINITY);
       if (first) return land(first === 'done' ? null : first);
       stopRun = land;
       const next = () => {
@@ -278,7 +283,7 @@ export function createSimStore(budgets: PageBudgets = PAGE_BUDGETS) {
     fork(edit) {
       const { scenario, step, trace } = get();
       if (!scenario) return;
-      get().load(edit(scenario), { step, ...(trace instanceof RecordedTrace ? { forkOf: trace } : {}) });
+      get().load(edit(scenario), { step, edit: true, ...(trace instanceof RecordedTrace ? { forkOf: trace } : {}) });
     },
   }));
 }
