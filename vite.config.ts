@@ -12,7 +12,8 @@ const root = import.meta.dirname;
  * stylesheets are CORS requests with `Origin: null`, which hosts without CORS headers refuse — the
  * embed would stay blank. After the app's build, the embed entry (src/embed/main.tsx) is bundled
  * once more as one IIFE script and one stylesheet (no-cors loads, allowed from any origin), and
- * dist/embed.html is written from embed.html to load them. `npm run dev` serves embed.html as is.
+ * dist/embed.html is written from embed.html to load them: the stylesheet in the head, the script
+ * added by a small inline script, so it downloads while embed.html's skeleton paints (embedLoader). `npm run dev` serves embed.html as is.
  */
 function classicEmbed(): Plugin {
   const outDir = resolve(root, 'dist');
@@ -65,10 +66,20 @@ function classicEmbed(): Plugin {
       const html = template
         .replace(assetsMark, `<link rel="stylesheet" href="./assets/embed.css?v=${version('assets/embed.css')}" />`)
         .replace(/\s*<!-- eos-lab:embed-entry[\s\S]*?-->/, '')
-        .replace(entryTag, `<script defer src="./assets/embed.js?v=${version('assets/embed.js')}"></script>`);
+        .replace(entryTag, `<script>${embedLoader(`./assets/embed.js?v=${version('assets/embed.js')}`)}</script>`);
       writeFileSync(resolve(outDir, 'embed.html'), html);
     },
   };
+}
+
+/**
+ * The embed's only JavaScript before its first paint: embed.html paints a skeleton, and this inline
+ * script adds the embed's classic script: a script-inserted <script> loads without blocking the
+ * parser or the first paint (no requestAnimationFrame: an off-screen frame may never get one); a
+ * script that fails to load says so in the skeleton.
+ */
+function embedLoader(src: string): string {
+  return `(function(){var s=document.createElement('script');s.src=${JSON.stringify(src)};s.onerror=function(){var n=document.getElementById('boot-note');if(n)n.textContent='EOS Lab could not load its script. Reload the page to try again.'};document.body.appendChild(s)})()`;
 }
 
 // base './': the build works from any static host and from a sub-path

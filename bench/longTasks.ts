@@ -1,25 +1,44 @@
 /**
  * Long tasks in the page, in real Chromium (issue 13 item 6): a PerformanceObserver('longtask')
  * installed before the app's scripts records every main-thread task over 50 ms while the built app
- * (dist/, served by `vite preview`) loads each shipped preset, plays streams-eos-crash-restore at
- * 64 steps/s, and opens the heavy share link (16 topics × 64 partitions, 15 consumers). Measured,
- * not asserted: `npm run bench` prints PASS/FAIL.
+ * (dist/, served by `vite preview`) boots (from navigation to its first paint and on to a run the
+ * person can play: what a visitor waits for), loads each shipped preset, plays
+ * streams-eos-crash-restore at 64 steps/s, and opens the heavy share link (16 topics × 64
+ * partitions, 15 consumers) up to its message and an answered click; and the embed's boot likewise.
+ * The JavaScript a boot fetched is counted gzipped from dist/. Measured, not asserted: `npm run
+ * bench` prints PASS/FAIL.
  */
-import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import type { Page } from 'playwright-core';
 import { type PreviewServer, preview } from 'vite';
 import { launchBrowser } from '../e2e/browser';
 import { PRESETS } from '../src/sim/presets';
 import { DEFAULT_LINK_VIEW, encodeLink } from '../src/sim/scenario/link';
 import { heavyScenario } from './budgetScenarios';
 
+/** A boot, from navigation: first contentful paint, interactive, its longest task and the JS it fetched. */
+export interface BootResult {
+  readonly firstPaintMs: number;
+  readonly interactiveMs: number;
+  readonly maxTaskMs: number;
+  /** Gzipped JavaScript fetched until interactive (entry, chunks and worker scripts). */
+  readonly jsKb: number;
+}
+
 export interface LongTaskResult {
+  readonly pageBoot: BootResult;
+  readonly embedBoot: BootResult;
   /** The longest task while loading any preset into the open page, and which preset. */
   readonly presetsMaxMs: number;
   readonly presetsWorst: string;
   /** The longest task while playing streams-eos-crash-restore at 64 steps/s. */
   readonly playMaxMs: number;
-  /** The longest task from opening the heavy link to its message (the app's boot included). */
+  /** The longest task from opening the heavy link to its message and an answered click (the boot included). */
   readonly heavyMaxMs: number;
+  /** Milliseconds from navigating to the heavy link to its message on screen. */
+  readonly heavyReadyMs: number;
   /** Milliseconds from a click on the help button to its dialog, on the heavy link's page. */
   readonly heavyClickMs: number;
 }
@@ -34,6 +53,40 @@ const OBSERVE = () => {
   }).observe({ type: 'longtask', buffered: true });
 };
 
+/** After `ready` resolved on a page opened with OBSERVE: the boot's figures. */
+async function bootFigures(page: Page): Promise<BootResult> {
+  // two frames, so the render after the store change is counted
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const r = await page.evaluate(() => {
+    const w = window as unknown as { __longTasks: number[]; __interactive: number };
+    const paint = performance.getEntriesByName('first-contentful-paint')[0];
+    const scripts = performance
+      .getEntriesByType('resource')
+      .filter((e) => /\.js(\?|$)/.test(e.name) && e.startTime <= w.__interactive)
+      .map((e) => new URL(e.name).pathname);
+    const max = Math.max(0, ...w.__longTasks);
+    w.__longTasks = [];
+    return { firstPaintMs: paint?.startTime ?? -1, interactiveMs: w.__interactive, maxTaskMs: max, scripts };
+  });
+  let gz = 0;
+  for (const path of new Set(r.scripts)) gz += gzipSync(readFileSync(join(ROOT, 'dist', path.replace(/^\//, ''))), { level: 9 }).length;
+  return { firstPaintMs: r.firstPaintMs, interactiveMs: r.interactiveMs, maxTaskMs: r.maxTaskMs, jsKb: gz / 1024 };
+}
+
+/** Resolves when `selector` is in the page, and notes the time (performance.now()) as __interactive. */
+function waitInteractive(page: Page, selector: string): Promise<unknown> {
+  return page.waitForFunction(
+    (sel) => {
+      const w = window as unknown as { __interactive?: number };
+      if (!document.querySelector(sel)) return false;
+      w.__interactive ??= performance.now();
+      return true;
+    },
+    selector,
+    { polling: 'raf', timeout: 120000 },
+  );
+}
+
 export async function measureLongTasks(): Promise<LongTaskResult> {
   const server: PreviewServer = await preview({
     root: ROOT,
@@ -47,7 +100,10 @@ export async function measureLongTasks(): Promise<LongTaskResult> {
     const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
     await page.addInitScript(OBSERVE);
     await page.goto(base);
+    // interactive: the run is on screen with its playback bar (the Play button answers)
+    await waitInteractive(page, '.app[data-status="ready"] [data-testid="step-counter"]');
     await page.waitForFunction(() => window.__eosLab?.store.getState().status === 'ready');
+    const pageBoot = await bootFigures(page);
     const take = () =>
       page.evaluate(async () => {
         // two frames, so the render after the store change is counted
@@ -57,7 +113,7 @@ export async function measureLongTasks(): Promise<LongTaskResult> {
         w.__longTasks = [];
         return max;
       });
-    await take(); // the app's boot is not a preset load
+    await take(); // the boot was measured above
     let presetsMaxMs = 0;
     let presetsWorst = '';
     for (const p of PRESETS) {
@@ -83,14 +139,23 @@ export async function measureLongTasks(): Promise<LongTaskResult> {
     const heavy = await browser.newPage({ viewport: { width: 1280, height: 720 } });
     await heavy.addInitScript(OBSERVE);
     await heavy.goto(`${base}${encodeLink(heavyScenario(), DEFAULT_LINK_VIEW)}`);
-    await heavy.getByTestId('budget-notice').waitFor({ timeout: 120000 });
+    await waitInteractive(heavy, '[data-testid="budget-notice"]');
+    const heavyReadyMs = await heavy.evaluate(() => (window as unknown as { __interactive: number }).__interactive);
     const t0 = Date.now();
     await heavy.getByRole('button', { name: 'Keyboard shortcuts' }).click();
     await heavy.getByRole('dialog').waitFor();
     const heavyClickMs = Date.now() - t0;
+    await heavy.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     const heavyMaxMs = await heavy.evaluate(() => Math.max(0, ...(window as unknown as { __longTasks: number[] }).__longTasks));
     await heavy.close();
-    return { presetsMaxMs, presetsWorst, playMaxMs, heavyMaxMs, heavyClickMs };
+
+    const embed = await browser.newPage({ viewport: { width: 800, height: 600 } });
+    await embed.addInitScript(OBSERVE);
+    await embed.goto(`${base}embed.html?preset=streams-eos-crash-restore`);
+    await waitInteractive(embed, '[data-testid="embed-play"]');
+    const embedBoot = await bootFigures(embed);
+    await embed.close();
+    return { pageBoot, embedBoot, presetsMaxMs, presetsWorst, playMaxMs, heavyMaxMs, heavyReadyMs, heavyClickMs };
   } finally {
     await browser.close();
     await server.close();

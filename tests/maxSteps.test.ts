@@ -20,6 +20,10 @@ describe('run.maxSteps reached', () => {
     const notice = maxStepsNotice(cut) ?? '';
     expect(notice).toContain('run.maxSteps = 30 steps');
     expect(notice).toContain('--max-steps');
+    // what the scenario asks for, as the page's budget notice says it
+    expect(notice).toContain(
+      'The scenario asks for 1 topic (1 partition in all, at most 1 per topic), 2 clients (1 of them consumers or Streams applications), 1 record to send, run.maxSteps = 30.',
+    );
     expect(maxStepsNotice(runScenario(opening()))).toBeNull();
   });
 
@@ -31,6 +35,7 @@ describe('run.maxSteps reached', () => {
     expect(r.stdout).toContain('30 steps');
     expect(r.stdout).toContain('stopped: max-steps');
     expect(r.stderr).toContain('run.maxSteps = 30 steps');
+    expect(r.stderr).toContain('The scenario asks for');
     const bad = spawnSync('npx', ['tsx', 'cli/sim.ts', file, '--max-steps', '0'], { encoding: 'utf8' });
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain('--max-steps needs a whole number');

@@ -9,7 +9,7 @@ import { parseEmbedOptions } from '../share/embedOptions';
 import { shareStore } from '../share/shareState';
 import { openScenario, resolveSource } from '../share/source';
 import { DEFAULT_PRESET_ID, scenarioTexts, validateScenario } from '../sim';
-import { simStore } from '../store/simStore';
+import { runTiming, simStore } from '../store/simStore';
 import { browserLanguages, preferredLanguage } from '../ui/preferredLanguage';
 import { loadPresetTextsKo, presetTextsKoIfLoaded } from '../ui/usePresetTexts';
 import { startBridge } from './bridge';
@@ -27,6 +27,8 @@ if (options.theme !== 'system') {
 if (options.height) root.style.setProperty('--embed-height', `${options.height}px`);
 root.classList.toggle('eos-fixed-height', options.height !== null);
 
+// every run yields to the page from its first step: no run makes a long task
+runTiming.syncSteps = 0;
 simStore.getState().setSpeed(options.speed);
 // a preset id opens in the reader's language; a share link's own language wins
 simStore.getState().setLanguage(preferredLanguage(browserLanguages()));

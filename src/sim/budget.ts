@@ -64,6 +64,16 @@ export function scenarioAsks(s: Scenario): ScenarioAsks {
   };
 }
 
+/** What a scenario asks for, in English: the page's budget notice and the CLI's run.maxSteps notice say it. */
+export function asksText(a: ScenarioAsks): string {
+  return (
+    `${a.topics.toLocaleString('en')} topic${a.topics === 1 ? '' : 's'} (${a.partitions.toLocaleString('en')} partition${a.partitions === 1 ? '' : 's'} in all, at most ${a.maxPartitions.toLocaleString('en')} per topic), ` +
+    `${a.clients.toLocaleString('en')} client${a.clients === 1 ? '' : 's'} (${a.groupMembers.toLocaleString('en')} of them consumers or Streams applications), ` +
+    `${a.records.toLocaleString('en')} record${a.records === 1 ? '' : 's'} to send` +
+    (a.maxSteps !== null ? `, run.maxSteps = ${a.maxSteps.toLocaleString('en')}` : '')
+  );
+}
+
 export type BudgetKind = 'size' | 'steps' | 'memory' | 'cancelled';
 
 /** A run the page refused, stopped at a budget, or that the person cancelled. */

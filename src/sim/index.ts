@@ -13,7 +13,7 @@
  */
 
 export type { BudgetKind, BudgetStop, PageBudgets, ScenarioAsks } from './budget';
-export { MemoryMeter, PAGE_BUDGETS, scenarioAsks, sizeRefusal } from './budget';
+export { asksText, MemoryMeter, PAGE_BUDGETS, scenarioAsks, sizeRefusal } from './budget';
 export { decodeAbLink, encodeAbLink } from './compare/abLink';
 export type { Comparison } from './compare/compare';
 export { compareRuns } from './compare/compare';
@@ -92,4 +92,5 @@ export type { Counterexample, OrderKey, SearchConfig, SearchControl, SearchProgr
 export { compareOrder, search } from './search/search';
 export type { LinkSearch } from './search/searchLink';
 export { linkSearchResult, recordedResult } from './search/searchLink';
+export { ViewCursor } from './trace/cursor';
 export { startFork } from './trace/fork';

@@ -6,6 +6,7 @@
  * checkpoint and replays at most that many steps. The same scenario gives the same steps and the
  * same traceHash, in Node and in a browser.
  */
+import { asksText, scenarioAsks } from './budget';
 import { Simulation } from './kernel/simulation';
 import { type BuiltScenario, buildScenario } from './scenario/build';
 import { LIMITS, type Scenario } from './scenario/schema';
@@ -77,6 +78,7 @@ export function maxStepsNotice(trace: Trace): string | null {
   return (
     `The run stopped at its step limit: run.maxSteps = ${limit.toLocaleString('en')} steps were taken at ${trace.endTime.toLocaleString('en')} ms ` +
     `of virtual time, and the scenario had more to do (it did not settle). What it shows is the run so far. ` +
+    `The scenario asks for ${asksText(scenarioAsks(trace.scenario))}. ` +
     `To run it further headless: npm run sim -- <scenario.json> --max-steps <n> (at most ${LIMITS.maxSteps.toLocaleString('en')}), ` +
     `or raise run.maxSteps in the scenario.`
   );

@@ -23,7 +23,7 @@ import {
   sizeRefusal,
   startFork,
   startRun,
-  stateAt,
+  ViewCursor,
   validateScenario,
 } from '../sim';
 import { nextStoryPosition, previousStoryPosition, type SimView, storySteps, type Trace } from '../sim/views';
@@ -67,9 +67,10 @@ export interface SimState {
 
   /**
    * Validates and runs a scenario, then lands on `step` (default: the start). With `forkOf`, the
-   * scenario is an edit of that trace's at `step`: the run goes on from the checkpoint before it.
+   * scenario is an edit of that trace's at `step`: the run goes on from the checkpoint before it. With
+   * `edit` (fork), its first steps run at once whatever runTiming says.
    */
-  load(input: unknown, options?: { step?: number; forkOf?: RecordedTrace }): void;
+  load(input: unknown, options?: { step?: number; forkOf?: RecordedTrace; edit?: boolean }): void;
   /** Stops the run under way; the steps computed so far become the trace (a bounded run). */
   cancel(): void;
   seek(step: number): void;
@@ -92,6 +93,21 @@ export interface SimState {
 
 const stories = new WeakMap<Trace, Uint8Array>();
 
+const cursors = new WeakMap<Trace, ViewCursor>();
+
+/**
+ * The state after `step` steps of a run: playback moves forwards a step or a few per frame, so one
+ * cursor per run runs on from the last view instead of replaying from a checkpoint every frame.
+ */
+function viewAt(trace: Trace, step: number): SimView {
+  let c = cursors.get(trace);
+  if (!c) {
+    c = new ViewCursor(trace);
+    cursors.set(trace, c);
+  }
+  return c.at(step);
+}
+
 /** Which steps of a run tell its story (computed once per run). */
 export function storyOf(trace: Trace): Uint8Array {
   let s = stories.get(trace);
@@ -102,10 +118,17 @@ export function storyOf(trace: Trace): Uint8Array {
   return s;
 }
 
-/** The first steps of a load run at once (every shipped preset fits); the rest in slices between frames. */
-const SYNC_STEPS = 8000;
+/**
+ * How a load runs: `syncSteps` steps at once inside load() (so that a test, or a script, reads the
+ * trace right after it), the rest in slices of SLICE_MS between tasks. The page and the embed set
+ * it to 0 before their first load: every run then yields within SLICE_MS from its first step, so no
+ * run makes a long task, and load() returns with status 'running'.
+ */
+export const runTiming = { syncSteps: 8000 };
+/** An edit's fork runs this many steps at once whatever runTiming says (see load). */
+const EDIT_SYNC_STEPS = 8000;
 /** Steps between two looks at the clock within a slice. */
-const CHUNK_STEPS = 256;
+const CHUNK_STEPS = 16;
 /** A slice yields to the page after this long, so input is answered between slices. */
 const SLICE_MS = 12;
 
@@ -115,6 +138,8 @@ export function createSimStore(budgets: PageBudgets = PAGE_BUDGETS) {
   let generation = 0;
   /** Lands the run under way now (set by load while it runs in slices). */
   let stopRun: ((kind: BudgetKind) => void) | null = null;
+  /** A seek while a run is under way: where it lands when it is done. */
+  let landOn: number | null = null;
   return createStore<SimState>()((set, get) => ({
     scenario: null,
     errors: null,
@@ -136,6 +161,7 @@ export function createSimStore(budgets: PageBudgets = PAGE_BUDGETS) {
       const v = validateScenario(input);
       const run = ++generation;
       stopRun = null;
+      landOn = null;
       if (!v.ok) {
         set({ errors: v.errors, status: 'error', playing: false, budget: null });
         return;
@@ -153,14 +179,15 @@ export function createSimStore(budgets: PageBudgets = PAGE_BUDGETS) {
         stopRun = null;
         const bytes = stopped ? meter.estimate(sim) : 0; // before finishing: that trims the columns
         const trace = finishTrace(v.resolved, built, sim);
-        const step = Math.max(0, Math.min(options.step ?? 0, trace.steps.length));
+        const step = Math.max(0, Math.min(landOn ?? options.step ?? 0, trace.steps.length));
+        landOn = null;
         set({
           scenario,
           trace,
           status: 'ready',
           progress: trace.steps.length,
           step,
-          view: stateAt(trace, step),
+          view: viewAt(trace, step),
           selection: null,
           budget: stopped
             ? {
@@ -190,8 +217,11 @@ export function createSimStore(budgets: PageBudgets = PAGE_BUDGETS) {
         }
         return over();
       };
-      // small runs finish synchronously; large ones yield to the page between slices
-      const first = slice(Number.POSITIVE_INFINITY, SYNC_STEPS);
+      // small runs finish synchronously (unless runTiming says otherwise); large ones yield to the page between slices
+      // an edit's fork (options.edit) lands at once like a test's load: the panel that made the edit
+      // confirms it from the forked run right after fork() returns (src/ui/inject, the config editor)
+      const syncSteps = options.edit ? EDIT_SYNC_STEPS : runTiming.syncSteps;
+      const first = syncSteps > 0 ? slice(Number.POSITIVE_INFINITY, syncSteps) : slice(SLICE_MS, Number.POSITIVE_INFINITY);
       if (first) return land(first === 'done' ? null : first);
       stopRun = land;
       const next = () => {
@@ -208,11 +238,12 @@ export function createSimStore(budgets: PageBudgets = PAGE_BUDGETS) {
       stopRun?.('cancelled');
     },
     seek(step) {
+      if (stopRun) landOn = Math.max(0, Math.round(step)); // the run under way lands there
       const { trace } = get();
       if (!trace) return;
       const s = Math.max(0, Math.min(Math.round(step), trace.steps.length));
       if (s === get().step && get().view) return;
-      set({ step: s, view: stateAt(trace, s) });
+      set({ step: s, view: viewAt(trace, s) });
     },
     stepForward() {
       get().seek(get().advance(1));
@@ -252,7 +283,7 @@ export function createSimStore(budgets: PageBudgets = PAGE_BUDGETS) {
     fork(edit) {
       const { scenario, step, trace } = get();
       if (!scenario) return;
-      get().load(edit(scenario), { step, ...(trace instanceof RecordedTrace ? { forkOf: trace } : {}) });
+      get().load(edit(scenario), { step, edit: true, ...(trace instanceof RecordedTrace ? { forkOf: trace } : {}) });
     },
   }));
 }

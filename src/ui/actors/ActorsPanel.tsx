@@ -13,6 +13,7 @@ import { type Strings, useStrings } from '../i18n';
 import { panelStore } from '../panels';
 import { readableState, readableTransition } from '../stateText';
 import { useNarrator } from '../useNarrator';
+import { useThrottled } from '../useThrottled';
 import { actorFields, roleOf } from './fields';
 
 type Group = 'brokers' | 'coordinators' | 'producers' | 'consumers' | 'sinks';
@@ -60,7 +61,8 @@ function ActorRow({
   readonly language: Language;
 }) {
   const selected = useSim((s) => s.selection?.kind === 'actor' && s.selection.id === actorId);
-  const step = useSim((s) => s.step);
+  // the step of the view shown (throttled while playing, see ActorsPanel)
+  const step = view.step;
   const snap = view.actors.get(actorId);
   const kind = trace.built.specs.find((sp) => sp.id === actorId)?.kind ?? processKind;
   const state = snap ? stateValueToString(snap.value) : '—';
@@ -148,7 +150,10 @@ export function ActorsPanel() {
   const titleId = useId();
   const t = useStrings();
   const trace = useSim((s) => s.trace);
-  const view = useSim((s) => s.view);
+  const liveView = useSim((s) => s.view);
+  const playing = useSim((s) => s.playing);
+  // while playing, a few updates a second: every actor's fields on every frame made long tasks
+  const view = useThrottled(liveView, 250, playing);
   const language = useSim((s) => s.language);
   const groups = useMemo(() => {
     const by = new Map<Group, string[]>();

@@ -14,6 +14,7 @@ import { Sheet } from '../layout/Sheet';
 import { panelStore, usePanels } from '../panels';
 import { StepLink } from '../StepLink';
 import { useNarrator } from '../useNarrator';
+import { useThrottled } from '../useThrottled';
 
 // failure injection loads after the first paint, to keep the initial JavaScript small
 const InjectPanel = lazy(() => import('../inject').then((m) => ({ default: m.InjectPanel })));
@@ -240,8 +241,11 @@ export function DetailsPanel() {
   const titleId = useId();
   const t = useStrings();
   const trace = useSim((s) => s.trace);
-  const view = useSim((s) => s.view);
-  const step = useSim((s) => s.step);
+  const liveView = useSim((s) => s.view);
+  const playing = useSim((s) => s.playing);
+  // while playing, a few updates a second (the details of every frame made long tasks)
+  const view = useThrottled(liveView, 250, playing);
+  const step = view?.step ?? 0;
   const selection = useSim((s) => s.selection);
   const language = useSim((s) => s.language);
   const injectSheet = usePanels((s) => s.injectSheet);

@@ -4,13 +4,16 @@ import { useSim } from '../../store/useSim';
 import { useStrings } from '../i18n';
 import { useNarrator } from '../useNarrator';
 import { useScenarioTexts } from '../usePresetTexts';
+import { useThrottled } from '../useThrottled';
 
 export function Narration() {
   const t = useStrings();
   const trace = useSim((s) => s.trace);
-  const step = useSim((s) => s.step);
-  const language = useSim((s) => s.language);
   const playing = useSim((s) => s.playing);
+  // while playing, a few sentences a second (nobody reads 64 a second; each one may replay payloads)
+  const liveStep = useSim((s) => s.step);
+  const step = useThrottled(liveStep, 250, playing);
+  const language = useSim((s) => s.language);
   const narrator = useNarrator();
   const scenario = useSim((s) => s.scenario);
   // the title as the header shows it: a shipped scenario's Korean title when the page speaks Korean

@@ -2,7 +2,7 @@
  * The words of a run the page refused, stopped at a budget, or that was cancelled (English and
  * Korean): what the scenario asks for, how far it got, and how to run it headless.
  */
-import type { BudgetStop, ScenarioAsks } from '../../sim';
+import { asksText as asksTextEn, type BudgetStop, type ScenarioAsks } from '../../sim';
 
 type Lang = 'en' | 'ko';
 
@@ -16,12 +16,7 @@ function asksText(a: ScenarioAsks, lang: Lang): string {
       `클라이언트 ${n(a.clients, lang)}개(그중 컨슈머·Streams 애플리케이션 ${n(a.groupMembers, lang)}개), 레코드 ${n(a.records, lang)}개` +
       (a.maxSteps !== null ? `, run.maxSteps = ${n(a.maxSteps, lang)}` : '')
     );
-  return (
-    `${n(a.topics, lang)} topic${a.topics === 1 ? '' : 's'} (${n(a.partitions, lang)} partitions in all, at most ${n(a.maxPartitions, lang)} per topic), ` +
-    `${n(a.clients, lang)} client${a.clients === 1 ? '' : 's'} (${n(a.groupMembers, lang)} of them consumers or Streams applications), ` +
-    `${n(a.records, lang)} record${a.records === 1 ? '' : 's'} to send` +
-    (a.maxSteps !== null ? `, run.maxSteps = ${n(a.maxSteps, lang)}` : '')
-  );
+  return asksTextEn(a);
 }
 
 /** The command that runs it to the end outside the browser. */

@@ -37,8 +37,8 @@ export function VerdictPanel() {
   const liveView = useSim((s) => s.view);
   const playing = useSim((s) => s.playing);
   const language = useSim((s) => s.language);
-  // while a long run plays, recompute a few times a second rather than on every frame
-  const view = useThrottled(liveView, 200, playing && (trace?.steps.length ?? 0) > 5000);
+  // while a run plays, recompute a few times a second rather than on every frame
+  const view = useThrottled(liveView, 200, playing);
   // the verdict alone: the rest of summarize (every delivery, every error) would double the cost
   const summary = useMemo(() => (trace && view ? { atStep: view.step, verdict: verdictAtStep(trace, view) } : null), [trace, view]);
   const ignoredTopics = useMemo(() => (trace ? eventlessTopicsOf(trace) : new Set<string>()), [trace]);

@@ -1,0 +1,44 @@
+/**
+ * The app: the store, the engine and every panel. Loaded by src/main.tsx after index.html has painted
+ * its skeleton; rendering the app replaces the skeleton.
+ */
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { startHashSync } from './share/hashSync';
+import { decodeAbLink } from './sim';
+import { runTiming, simStore } from './store/simStore';
+import { App } from './ui/App';
+import { compareStore } from './ui/compare/compareStore';
+import { decodeDumpLink } from './ui/dump/dumpLink';
+import { dumpStore } from './ui/dump/dumpStore';
+import { browserLanguages, preferredLanguage } from './ui/preferredLanguage';
+import './ui/styles.css';
+
+declare global {
+  interface Window {
+    /** Test and debugging hook: browser tests drive the store directly (e2e/inject.test.ts). */
+    __eosLab?: { store: typeof simStore };
+  }
+}
+
+window.__eosLab = { store: simStore };
+// every run yields to the page from its first step: no run makes a long task (load() returns while it runs)
+runTiming.syncSteps = 0;
+// a browser set to Korean opens in Korean; a share link's own language wins (hashSync opens it next)
+simStore.getState().setLanguage(preferredLanguage(browserLanguages()));
+// [share-embed] opens the URL's share link, #gallery or the default scenario, then keeps the URL in step
+startHashSync(simStore);
+// [your-data] a dump link (#dump=1.…) opens the dump over the default scenario
+const dumpSources = decodeDumpLink(window.location.hash);
+if (dumpSources) void dumpStore.getState().open(dumpSources);
+// [your-data] an A/B link (#ab=1.…) opens the comparison over the default scenario
+const ab = decodeAbLink(window.location.hash);
+if (ab?.ok) compareStore.getState().openPair(ab.a, ab.changes ? { changes: ab.changes } : { scenario: ab.b }, ab.t);
+else if (ab) compareStore.setState({ open: true, error: ab.reason });
+const root = document.getElementById('root');
+if (root)
+  createRoot(root).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
