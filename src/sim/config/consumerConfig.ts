@@ -57,6 +57,14 @@ export const CONSUMER_CONFIG: readonly ConfigKey[] = [
     doc: 'Upper bound on the wait between retries of a commit; the wait doubles from retry.backoff.ms.',
     simulation: 'no jitter',
   },
+  {
+    name: 'metadata.max.age.ms',
+    type: 'long',
+    default: 300000,
+    min: 0,
+    doc: 'How old the cluster metadata may get before it is refreshed even without a leader change.',
+    simulation: 'refreshed only for topics whose metadata carries leader epochs (replicated ones)',
+  },
 ];
 
 export interface ConsumerConfig {
@@ -73,6 +81,7 @@ export interface ConsumerConfig {
   readonly 'request.timeout.ms': number;
   readonly 'retry.backoff.ms': number;
   readonly 'retry.backoff.max.ms': number;
+  readonly 'metadata.max.age.ms': number;
 }
 
 export function resolveConsumerConfig(user: Readonly<Record<string, ConfigValue>>): { config: ConsumerConfig; errors: ConfigProblem[] } {

@@ -82,6 +82,14 @@ export const PRODUCER_CONFIG: readonly ConfigKey[] = [
     simulation: 'no jitter',
   },
   { name: 'retry.backoff.max.ms', type: 'long', default: 1000, min: 0, doc: 'Upper bound on the retry backoff.' },
+  {
+    name: 'metadata.max.age.ms',
+    type: 'long',
+    default: 300000,
+    min: 0,
+    doc: 'How old the cluster metadata may get before it is refreshed even without a leader change.',
+    simulation: 'refreshed only for topics whose metadata carries leader epochs (replicated ones)',
+  },
 ];
 
 export interface ProducerConfig {
@@ -97,6 +105,7 @@ export interface ProducerConfig {
   readonly 'batch.size': number;
   readonly 'retry.backoff.ms': number;
   readonly 'retry.backoff.max.ms': number;
+  readonly 'metadata.max.age.ms': number;
 }
 
 export interface ResolvedProducerConfig {
@@ -193,6 +202,7 @@ export function resolveProducerConfig(user: Readonly<Record<string, ConfigValue>
       'batch.size': value('batch.size') as number,
       'retry.backoff.ms': value('retry.backoff.ms') as number,
       'retry.backoff.max.ms': value('retry.backoff.max.ms') as number,
+      'metadata.max.age.ms': value('metadata.max.age.ms') as number,
     },
     errors,
     notes,
