@@ -11,9 +11,9 @@ import {
   connectionAnswered,
   connectionFailed,
   failedUpdate,
-  hasLeaderEpochs,
   INITIAL_CLIENT_METADATA,
   isInvalidMetadataError,
+  leaderCanMove,
   leaderEpochOf,
   leastLoadedNode,
   metadataSent,
@@ -91,11 +91,11 @@ describe('applyMetadataResponse (Metadata.update → updateLatestMetadata)', () 
 
   it('a topic without epochs takes any epoch; the first answer gives it leader epochs', () => {
     const plain: ClusterMetadata = { ...META, topics: { orders: { name: 'orders', partitions: 2, leaders: ['broker-0', 'broker-1'] } } };
-    expect(hasLeaderEpochs(plain, 'orders')).toBe(false);
+    expect(leaderCanMove(plain, 'orders')).toBe(false);
     expect(leaderEpochOf(plain, 'orders', 0)).toBe(0);
     const r = applyMetadataResponse(plain, INITIAL_CLIENT_METADATA, answer(part(0, 'broker-0', 0)), 10);
     expect(r.meta.topics.orders?.leaderEpochs).toEqual([0, 0]);
-    expect(hasLeaderEpochs(r.meta, 'orders')).toBe(true);
+    expect(leaderCanMove(r.meta, 'orders')).toBe(true);
   });
 
   it('an answer without brokers is a failed update (NetworkClient.handleSuccessfulResponse)', () => {

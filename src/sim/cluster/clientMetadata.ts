@@ -104,17 +104,18 @@ export function timeToNextUpdate(s: ClientMetadataState, config: MetadataConfig,
 }
 
 /**
- * A topic whose metadata carries leader epochs: a replicated topic, whose leader can move. The model's
- * one-replica topics carry none; their leaders never move, so nothing about them is ever refreshed
- * (and runs of one replica send no Metadata request at all).
+ * A topic whose leader can move: its metadata carries leader epochs (a replicated topic, or one this
+ * client has had a Metadata answer for). The model's one-replica topics carry none; their leaders
+ * never move, so a disconnect or metadata.max.age.ms does not refresh them, and runs with one replica
+ * per partition send no Metadata request at all (Kafka's clients would, and learn nothing new).
  */
-export function hasLeaderEpochs(meta: ClusterMetadata, topic: string): boolean {
+export function leaderCanMove(meta: ClusterMetadata, topic: string): boolean {
   return meta.topics[topic]?.leaderEpochs !== undefined;
 }
 
 /** Does any of these topics make the metadata age (metadata.max.age.ms)? */
 export function refreshesPeriodically(meta: ClusterMetadata, topics: readonly string[]): boolean {
-  return topics.some((t) => hasLeaderEpochs(meta, t));
+  return topics.some((t) => leaderCanMove(meta, t));
 }
 
 /** The leader epoch this client knows for a partition (0 when its topic carries none). */
