@@ -10,7 +10,7 @@
 import { setup } from 'xstate';
 import type { Call, Lifecycle, Rpc, Timer } from '../actors/events';
 import { handle, type Out } from '../actors/out';
-import { maybeUpdateMetadata, onMetadataLost, onMetadataResponse } from '../cluster/metadataUpdater';
+import { METADATA_TIMER, maybeUpdateMetadata, onMetadataLost, onMetadataResponse } from '../cluster/metadataUpdater';
 import { type DisconnectedEvent, disconnectError } from '../kernel/effects';
 import type { KafkaError } from '../protocol/errors';
 import type { ProduceResponse, TopicPartition } from '../protocol/messages';
@@ -250,6 +250,7 @@ const onClose = handle((ctx: ProducerContext, ev: EventOf<'close'>, out: Out): P
   for (const tp of Object.keys(ctx.accumulating)) out.cancel(`linger:${tp}`);
   out.cancel('retry');
   out.cancel('txnRetry');
+  out.cancel(METADATA_TIMER);
   replyNow(out, ev.from, 'close', true);
   return { ...initialProducerContext(inputOf(ctx)), nextCorrelationId: ctx.nextCorrelationId, nextRef: ctx.nextRef };
 });
