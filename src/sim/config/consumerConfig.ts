@@ -1,5 +1,5 @@
 /** Consumer configuration: Kafka 4.x defaults (ConsumerConfig) for the keys the simulator models. */
-import { type ConfigKey, type ConfigProblem, type ConfigValue, checkConfigValue } from './configSpec';
+import { type ConfigKey, type ConfigProblem, type ConfigValue, checkConfigValue, METADATA_MAX_AGE_MS } from './configSpec';
 
 export const CONSUMER_CONFIG: readonly ConfigKey[] = [
   {
@@ -57,14 +57,7 @@ export const CONSUMER_CONFIG: readonly ConfigKey[] = [
     doc: 'Upper bound on the wait between retries of a commit; the wait doubles from retry.backoff.ms.',
     simulation: 'no jitter',
   },
-  {
-    name: 'metadata.max.age.ms',
-    type: 'long',
-    default: 300000,
-    min: 0,
-    doc: 'How old the cluster metadata may get before it is refreshed even without a leader change.',
-    simulation: 'refreshed only for topics whose metadata carries leader epochs (replicated ones)',
-  },
+  METADATA_MAX_AGE_MS,
 ];
 
 export interface ConsumerConfig {

@@ -5,7 +5,7 @@
  * max.in.flight.requests.per.connection > 5 is a ConfigException either way (since Kafka 4.0), unless
  * enable.idempotence=false is set explicitly.
  */
-import { type ConfigKey, type ConfigProblem, type ConfigValue, checkConfigValue } from './configSpec';
+import { type ConfigKey, type ConfigProblem, type ConfigValue, checkConfigValue, METADATA_MAX_AGE_MS } from './configSpec';
 
 export const PRODUCER_CONFIG: readonly ConfigKey[] = [
   {
@@ -82,14 +82,7 @@ export const PRODUCER_CONFIG: readonly ConfigKey[] = [
     simulation: 'no jitter',
   },
   { name: 'retry.backoff.max.ms', type: 'long', default: 1000, min: 0, doc: 'Upper bound on the retry backoff.' },
-  {
-    name: 'metadata.max.age.ms',
-    type: 'long',
-    default: 300000,
-    min: 0,
-    doc: 'How old the cluster metadata may get before it is refreshed even without a leader change.',
-    simulation: 'refreshed only for topics whose metadata carries leader epochs (replicated ones)',
-  },
+  METADATA_MAX_AGE_MS,
 ];
 
 export interface ProducerConfig {
