@@ -81,4 +81,6 @@ export const SIMULATION_NOTES_KO: Readonly<Record<string, string>> = {
   'no jitter': 'jitter 없음',
   'only as the rebalance timeout (poll() is not timed)': '리밸런스 타임아웃으로만 쓰임 (poll() 호출 간격은 재지 않음)',
   'retention (delete) is not simulated': '보존 기간에 따른 삭제(delete)는 시뮬레이션하지 않음',
+  'refreshed only for topics whose metadata carries leader epochs (replicated ones)':
+    '메타데이터에 리더 epoch가 있는 토픽(복제되는 토픽)만 새로 받음',
 };
