@@ -48,10 +48,16 @@ describe('fetcher', () => {
     );
     expect(range.d.positions).toEqual({});
     expect(sent(range.effects)).toMatchObject([{ rpc: 'ListOffsets', timestamp: -2 }]);
-    const other = run(ctx, (d, out) =>
+    const other = run(ctx, (d, out) => onFetchResponse(d, response('FetchResponse', { ...base, error: 'CORRUPT_MESSAGE' } as const), out));
+    expect(timers(other.effects)).toEqual([{ name: 'fetchRetry', delay: 100 }]);
+    // FetchCollector.handleInitializeErrors: a metadata error asks for an update, and the partition waits for it
+    const stale = run(ctx, (d, out) =>
       onFetchResponse(d, response('FetchResponse', { ...base, error: 'NOT_LEADER_OR_FOLLOWER' } as const), out),
     );
-    expect(timers(other.effects)).toEqual([{ name: 'fetchRetry', delay: 100 }]);
+    expect(stale.effects).toEqual([]);
+    expect(stale.d.metadata.updateRequested).toBe(true);
+    expect(stale.d.awaitingMetadata).toEqual(['t-0']);
+    expect(stale.d.positions).toEqual({ 't-0': 9 });
     // a stale answer (another correlation id) is ignored
     expect(
       run(ctx, (d, out) => onFetchResponse(d, response('FetchResponse', { ...base, correlationId: 2, error: 'NONE' } as const), out))

@@ -212,8 +212,9 @@ function sendersByRpc(): Map<RequestRpc, Scenario> {
 describe('every request the code sends: a lost message ends in a timeout and a retry, never a hang', () => {
   const senders = sendersByRpc();
 
-  it('the presets send every request the model knows but LeaveGroup', () => {
-    expect(Object.keys(RPCS).filter((rpc) => !senders.has(rpc as RequestRpc))).toEqual(['LeaveGroup']);
+  // Metadata: only clients of replicated topics refresh their metadata, and no preset has one yet
+  it('the presets send every request the model knows but Metadata and LeaveGroup', () => {
+    expect(Object.keys(RPCS).filter((rpc) => !senders.has(rpc as RequestRpc))).toEqual(['Metadata', 'LeaveGroup']);
   });
 
   for (const [rpc, scenario] of senders) {

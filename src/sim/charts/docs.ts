@@ -43,7 +43,8 @@ export const DOCUMENTED: readonly (readonly [string, string, AnyStateMachine, st
       '(UNJOINED → PREPARING_REBALANCE → COMPLETING_REBALANCE → STABLE), with JOIN_PREPARE for the commit of ' +
       'ConsumerCoordinator.onJoinPrepare before rejoining, and USER_ASSIGNED for a consumer without group.id. ' +
       '`fetching` is STOPPED while the member holds no partitions; ASSIGNED, it is INITIALIZING while a position is ' +
-      'unknown (committed offsets or a reset being fetched), FETCH_IN_FLIGHT or IDLE — read from what is in flight. ' +
+      'unknown (committed offsets or a reset being fetched), FETCH_IN_FLIGHT, AWAITING_METADATA (a partition whose ' +
+      'leader is unknown until a Metadata answer names it) or IDLE — read from what is in flight. ' +
       "The parts follow Kafka's classes: `membership.ts` (join, sync, heartbeat, rejoin), `commits.ts` (OffsetFetch, " +
       'commitSync, auto-commit, onJoinPrepare), `fetcher.ts` with `fetchCollector.ts` (Fetch, ListOffsets), ' +
       '`positions.ts` (assignment, seek, the rebalance listener), `requestLost.ts`, and the events in `events.ts`.',

@@ -19,6 +19,16 @@ export interface ConfigKey {
 
 export type ConfigValue = string | number | boolean | null;
 
+/** CommonClientConfigs.METADATA_MAX_AGE_CONFIG: the producer's and the consumer's alike. */
+export const METADATA_MAX_AGE_MS: ConfigKey = {
+  name: 'metadata.max.age.ms',
+  type: 'long',
+  default: 300000,
+  min: 0,
+  doc: 'How old the cluster metadata may get before it is refreshed even without a leader change.',
+  simulation: 'refreshed only for topics whose metadata carries leader epochs (replicated ones)',
+};
+
 export interface ConfigProblem {
   /** The config key the problem is about. */
   readonly key: string;

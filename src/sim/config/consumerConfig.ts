@@ -1,5 +1,5 @@
 /** Consumer configuration: Kafka 4.x defaults (ConsumerConfig) for the keys the simulator models. */
-import { type ConfigKey, type ConfigProblem, type ConfigValue, checkConfigValue } from './configSpec';
+import { type ConfigKey, type ConfigProblem, type ConfigValue, checkConfigValue, METADATA_MAX_AGE_MS } from './configSpec';
 
 export const CONSUMER_CONFIG: readonly ConfigKey[] = [
   {
@@ -57,6 +57,7 @@ export const CONSUMER_CONFIG: readonly ConfigKey[] = [
     doc: 'Upper bound on the wait between retries of a commit; the wait doubles from retry.backoff.ms.',
     simulation: 'no jitter',
   },
+  METADATA_MAX_AGE_MS,
 ];
 
 export interface ConsumerConfig {
@@ -73,6 +74,7 @@ export interface ConsumerConfig {
   readonly 'request.timeout.ms': number;
   readonly 'retry.backoff.ms': number;
   readonly 'retry.backoff.max.ms': number;
+  readonly 'metadata.max.age.ms': number;
 }
 
 export function resolveConsumerConfig(user: Readonly<Record<string, ConfigValue>>): { config: ConsumerConfig; errors: ConfigProblem[] } {

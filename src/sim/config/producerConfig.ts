@@ -5,7 +5,7 @@
  * max.in.flight.requests.per.connection > 5 is a ConfigException either way (since Kafka 4.0), unless
  * enable.idempotence=false is set explicitly.
  */
-import { type ConfigKey, type ConfigProblem, type ConfigValue, checkConfigValue } from './configSpec';
+import { type ConfigKey, type ConfigProblem, type ConfigValue, checkConfigValue, METADATA_MAX_AGE_MS } from './configSpec';
 
 export const PRODUCER_CONFIG: readonly ConfigKey[] = [
   {
@@ -82,6 +82,7 @@ export const PRODUCER_CONFIG: readonly ConfigKey[] = [
     simulation: 'no jitter',
   },
   { name: 'retry.backoff.max.ms', type: 'long', default: 1000, min: 0, doc: 'Upper bound on the retry backoff.' },
+  METADATA_MAX_AGE_MS,
 ];
 
 export interface ProducerConfig {
@@ -97,6 +98,7 @@ export interface ProducerConfig {
   readonly 'batch.size': number;
   readonly 'retry.backoff.ms': number;
   readonly 'retry.backoff.max.ms': number;
+  readonly 'metadata.max.age.ms': number;
 }
 
 export interface ResolvedProducerConfig {
@@ -193,6 +195,7 @@ export function resolveProducerConfig(user: Readonly<Record<string, ConfigValue>
       'batch.size': value('batch.size') as number,
       'retry.backoff.ms': value('retry.backoff.ms') as number,
       'retry.backoff.max.ms': value('retry.backoff.max.ms') as number,
+      'metadata.max.age.ms': value('metadata.max.age.ms') as number,
     },
     errors,
     notes,

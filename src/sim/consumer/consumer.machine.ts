@@ -9,7 +9,8 @@
  *   consumer is USER_ASSIGNED: every partition of its topics, no commits.
  * - fetching (SubscriptionState and the Fetcher): STOPPED while the member has no partitions to
  *   read, else ASSIGNED with INITIALIZING (a position still unknown: committed offsets or a reset
- *   being fetched), FETCH_IN_FLIGHT or IDLE.
+ *   being fetched), FETCH_IN_FLIGHT, AWAITING_METADATA (a partition's leader unknown until a
+ *   Metadata answer names it) or IDLE.
  *
  * The parts are Kafka's classes: membership.ts, commits.ts, fetcher.ts, positions.ts. Each handler
  * works on a draft of the context; guards decide every transition. On a rebalance every partition
@@ -17,6 +18,7 @@
  */
 import { not, or, setup, stateIn } from 'xstate';
 import { handle } from '../actors/out';
+import { leaderOf } from '../cluster/metadata';
 import { keyOf } from '../protocol/topicPartition';
 import {
   endsJoinPrepare,
@@ -33,7 +35,7 @@ import {
 } from './commits';
 import { action, type ConsumerContext, type ConsumerInput, initialContext } from './consumerContext';
 import type { ConsumerEvent, EventOf } from './events';
-import { fetchMore, onEndOffsets, onFetchResponse, onListOffsetsResponse, onListOffsetsRetry } from './fetcher';
+import { fetchMore, onConsumerMetadataResponse, onEndOffsets, onFetchResponse, onListOffsetsResponse, onListOffsetsRetry } from './fetcher';
 import {
   heartbeatRejoinsAfterCommit,
   heartbeatRejoinsNow,
@@ -96,16 +98,26 @@ const a = {
   seekToCommitted: action<EventOf<'seekToCommitted'>>(onSeekToCommitted),
   listenerDone: action<EventOf<'partitionsAssignedDone'>>(onListenerDone),
   requestLost: action<EventOf<'disconnected'>>(onRequestLost),
+  metadataResponse: action<EventOf<'MetadataResponse'>>(onConsumerMetadataResponse),
+  // retry.backoff.ms (or metadata.max.age.ms) passed: the wrapper sends the update that is now due
+  metadataUpdateDue: action(() => {}),
 };
 
 type Args = { context: ConsumerContext; event: ConsumerEvent };
 const fetchInFlight = (c: ConsumerContext) => Object.keys(c.fetching).length > 0;
 const positionsMissing = (c: ConsumerContext) => c.assignment.some((tp) => c.positions[keyOf(tp)] === undefined);
+/** A partition that could be fetched but for its leader: none known, or its last fetch said the metadata is stale. */
+const leaderUnknown = (c: ConsumerContext) =>
+  c.assignment.some((tp) => c.awaitingMetadata.includes(keyOf(tp)) || leaderOf(c.meta, tp.topic, tp.partition) === null);
 
-/** The phase of the fetching region, from what is in flight: each substate leaves for the phase that holds. */
+/**
+ * The phase of the fetching region, from what is in flight: each substate leaves for the phase that
+ * holds. AWAITING_METADATA: nothing to fetch until a Metadata answer names a partition's leader.
+ */
 const PHASES = {
   INITIALIZING: 'positionsMissing',
   FETCH_IN_FLIGHT: 'fetchInFlight',
+  AWAITING_METADATA: 'awaitingMetadata',
   IDLE: 'nothingInFlight',
 } as const;
 const phaseStates = Object.fromEntries(
@@ -146,7 +158,8 @@ export const consumerMachine = setup({
     partitionsGone: not('partitionsAssigned'),
     positionsMissing: ({ context }: Args) => positionsMissing(context),
     fetchInFlight: ({ context }: Args) => !positionsMissing(context) && fetchInFlight(context),
-    nothingInFlight: ({ context }: Args) => !positionsMissing(context) && !fetchInFlight(context),
+    awaitingMetadata: ({ context }: Args) => !positionsMissing(context) && !fetchInFlight(context) && leaderUnknown(context),
+    nothingInFlight: ({ context }: Args) => !positionsMissing(context) && !fetchInFlight(context) && !leaderUnknown(context),
   },
 }).createMachine({
   id: 'consumer',
@@ -158,6 +171,8 @@ export const consumerMachine = setup({
     listOffsetsRetry: { actions: a.listOffsetsRetry },
     commitRetry: { actions: a.commitRetry },
     disconnected: { actions: a.requestLost },
+    MetadataResponse: { actions: a.metadataResponse },
+    metadataUpdateDue: { actions: a.metadataUpdateDue },
   },
   states: {
     // not started yet (before its startAt): a crash or restart of its process changes nothing

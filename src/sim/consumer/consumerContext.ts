@@ -6,7 +6,9 @@
  */
 import type { Mutable } from '../actors/draft';
 import { handle, type Out } from '../actors/out';
+import { type ClientMetadataState, INITIAL_CLIENT_METADATA } from '../cluster/clientMetadata';
 import type { ClusterMetadata } from '../cluster/metadata';
+import { maybeUpdateMetadata } from '../cluster/metadataUpdater';
 import type { ConsumerConfig } from '../config/consumerConfig';
 import type { ActorId, RequestRpc } from '../kernel/envelope';
 import type { RecordForApp, TopicPartition } from '../protocol/messages';
@@ -36,6 +38,13 @@ export interface ConsumerContext extends Required<ConsumerInput> {
   readonly bufferEnd: Readonly<Record<string, number>>;
   /** Correlation id of the fetch in flight per partition. */
   readonly fetching: Readonly<Record<string, number>>;
+  /** When it asks for metadata next (Metadata / DefaultMetadataUpdater); `meta` holds what it knows. */
+  readonly metadata: ClientMetadataState;
+  /**
+   * Partitions whose last fetch failed with a metadata error (NOT_LEADER_OR_FOLLOWER …): not fetched
+   * again until a Metadata answer (or a KIP-951 hint) says where the leader is.
+   */
+  readonly awaitingMetadata: readonly string[];
   readonly offsetsRequest: number | null;
   /**
    * The application has a ConsumerRebalanceListener (offsets-in-sink: it seeks to the offsets its
@@ -95,6 +104,8 @@ export function initialContext(input: ConsumerInput): ConsumerContext {
     buffer: {},
     bufferEnd: {},
     fetching: {},
+    metadata: INITIAL_CLIENT_METADATA,
+    awaitingMetadata: [],
     offsetsRequest: null,
     rebalanceListener: input.rebalanceListener ?? false,
     awaitingListener: false,
@@ -154,10 +165,14 @@ export function consumedOffsets(d: ConsumerContext): OffsetAndPartition[] {
   });
 }
 
-/** A handler of one event (or a few) on a shallow draft of the context: what the machine runs as an action. */
+/**
+ * A handler of one event (or a few) on a shallow draft of the context: what the machine runs as an
+ * action. Then, as NetworkClient.poll does, a metadata update that is due goes out.
+ */
 export const action = <E extends ConsumerEvent = ConsumerEvent>(fn: (d: Draft, ev: E, out: Out) => void) =>
   handle((ctx: ConsumerContext, ev: E, out: Out) => {
     const d: Draft = { ...ctx };
     fn(d, ev, out);
+    maybeUpdateMetadata(d, d.topics, ev.now, out);
     return d;
   });

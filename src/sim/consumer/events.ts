@@ -15,6 +15,7 @@ import type {
   SyncGroupResponse,
   TopicPartition,
 } from '../protocol/messages';
+import type { MetadataResponse } from '../protocol/replicationMessages';
 
 /** A response to one of the consumer's requests: it echoes the request's correlationId. */
 type Response<T extends RpcName, P> = Rpc<T, P & { readonly correlationId: number }>;
@@ -39,12 +40,14 @@ export type ConsumerEvent =
   | Response<'OffsetFetchResponse', OffsetFetchResponse>
   | Response<'ListOffsetsResponse', TopicPartition & { readonly error: KafkaError; readonly offset: number }>
   | Response<'FetchResponse', FetchResponse>
+  | Response<'MetadataResponse', MetadataResponse>
   // its timers
   | Timer<'heartbeatDue'>
   | Timer<'rejoinBackoff'>
   | Timer<'autoCommitDue'>
   | Timer<'commitRetry'>
   | Timer<'fetchRetry'>
+  | Timer<'metadataUpdateDue'>
   | Timer<'offsetsRetry'>
   | Timer<'listOffsetsRetry', ListOffsetsRetry>
   // the application's calls (KafkaConsumer's API) and its rebalance listener returning

@@ -7,21 +7,32 @@
  * blocks until records are available.
  */
 import type { Out } from '../actors/out';
+import { applyCurrentLeader, isInvalidMetadataError, leaderCanMove, leaderEpochOf, requestUpdate } from '../cluster/clientMetadata';
 import { leaderOf } from '../cluster/metadata';
+import { onMetadataResponse } from '../cluster/metadataUpdater';
 import type { RecordForApp, TopicPartition } from '../protocol/messages';
 import { keyOf } from '../protocol/topicPartition';
 import { type ConsumerContext, corr, type Draft, groupMetadata, sendRequest } from './consumerContext';
 import type { EventOf } from './events';
 import { collectFetched } from './fetchCollector';
 
-/** Issues a fetch for every assigned partition with a known position, an empty buffer and nothing in flight. */
+/**
+ * Issues a fetch for every assigned partition with a known position, an empty buffer and nothing in
+ * flight, to its leader (AbstractFetch.prepareFetchRequests). A partition without a known leader is
+ * not fetched and asks for a metadata update; one whose last fetch failed with a metadata error waits
+ * for that update.
+ */
 export function fetchMore(d: Draft, out: Out): void {
   for (const tp of d.assignment) {
     const name = keyOf(tp);
     const position = d.positions[name];
     if (position === undefined || d.fetching[name] !== undefined || (d.buffer[name]?.length ?? 0) > 0) continue;
+    if (d.awaitingMetadata.includes(name)) continue;
     const leader = leaderOf(d.meta, tp.topic, tp.partition);
-    if (!leader) continue;
+    if (!leader) {
+      d.metadata = requestUpdate(d.metadata);
+      continue;
+    }
     const correlationId = corr(d);
     d.fetching = { ...d.fetching, [name]: correlationId };
     const fetch = {
@@ -29,12 +40,50 @@ export function fetchMore(d: Draft, out: Out): void {
       topic: tp.topic,
       partition: tp.partition,
       fetchOffset: position,
+      // the epoch the consumer knows (KIP-320), for a topic whose leader can move
+      ...(leaderCanMove(d.meta, tp.topic) ? { currentLeaderEpoch: leaderEpochOf(d.meta, tp.topic, tp.partition) } : {}),
       isolationLevel: d.config['isolation.level'],
       maxRecords: d.config['max.poll.records'],
       maxWaitMs: d.config['fetch.max.wait.ms'],
     };
     sendRequest(d, out, leader, 'Fetch', fetch, true);
   }
+}
+
+/** FetchCollector.handleInitializeErrors: the fetch errors after which the consumer asks for a metadata update. */
+const FETCH_METADATA_ERRORS: ReadonlySet<string> = new Set([
+  'NOT_LEADER_OR_FOLLOWER',
+  'REPLICA_NOT_AVAILABLE',
+  'KAFKA_STORAGE_ERROR',
+  'FENCED_LEADER_EPOCH',
+  'OFFSET_NOT_AVAILABLE',
+  'UNKNOWN_TOPIC_OR_PARTITION',
+]);
+
+export function isFetchMetadataError(error: string): boolean {
+  return FETCH_METADATA_ERRORS.has(error);
+}
+
+/**
+ * A fetch failed with a metadata error: requestMetadataUpdate. A NOT_LEADER_OR_FOLLOWER /
+ * FENCED_LEADER_EPOCH answer's currentLeader (KIP-951, AbstractFetch.handleFetchSuccess →
+ * updatePartitionLeadership) is taken at once and the partition is fetched from that leader right
+ * away; otherwise it waits for the Metadata answer. The position does not move.
+ */
+function onFetchMetadataError(d: Draft, r: EventOf<'FetchResponse'>['payload']): void {
+  const name = keyOf(r);
+  d.metadata = requestUpdate(d.metadata);
+  const hinted =
+    r.error === 'NOT_LEADER_OR_FOLLOWER' || r.error === 'FENCED_LEADER_EPOCH' ? applyCurrentLeader(d.meta, r, r.currentLeader) : null;
+  if (hinted?.updated) d.meta = hinted.meta;
+  else if (!d.awaitingMetadata.includes(name)) d.awaitingMetadata = [...d.awaitingMetadata, name];
+}
+
+/** The answer to the consumer's Metadata request: leaders as the cluster knows them now; waiting partitions are fetched again. */
+export function onConsumerMetadataResponse(d: Draft, ev: EventOf<'MetadataResponse'>, out: Out): void {
+  if (onMetadataResponse(d, ev.from, ev.payload, ev.now) === null) return;
+  d.awaitingMetadata = [];
+  fetchMore(d, out);
 }
 
 /** OffsetFetcher.resetPositionsIfNeeded: ListOffsets for auto.offset.reset (or seekToBeginning's earliest). */
@@ -109,6 +158,11 @@ export function onFetchResponse(d: Draft, ev: EventOf<'FetchResponse'>, out: Out
     resetPosition(d, r, out);
     return;
   }
+  if (isFetchMetadataError(r.error)) {
+    onFetchMetadataError(d, r);
+    fetchMore(d, out);
+    return;
+  }
   if (r.error !== 'NONE') {
     out.timer(`fetchRetry:${name}`, 'fetchRetry', d.config['retry.backoff.ms'], {}, true);
     return;
@@ -161,6 +215,15 @@ export function onListOffsetsResponse(d: Draft, ev: EventOf<'ListOffsetsResponse
       out.call(pending.from, 'reply', { call: 'endOffsets', ok: true, offsets });
       d.endOffsets = null;
     } else d.endOffsets = { ...pending, requests, offsets };
+    return;
+  }
+  if (isInvalidMetadataError(r.error)) {
+    // OffsetFetcher: a retriable error asks for a metadata update and the reset is tried again after retry.backoff.ms
+    d.metadata = requestUpdate(d.metadata);
+    out.timer(`listOffsets:${keyOf(r)}`, 'listOffsetsRetry', d.config['retry.backoff.ms'], {
+      lostCorrelationId: r.correlationId,
+      payload: { topic: r.topic, partition: r.partition, timestamp: d.config['auto.offset.reset'] === 'earliest' ? -2 : -1 },
+    });
     return;
   }
   if (r.error !== 'NONE' || !d.assignment.some((tp) => keyOf(tp) === keyOf(r))) return;

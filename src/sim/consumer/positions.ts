@@ -18,6 +18,7 @@ export function revokeAll(d: Draft): void {
   d.buffer = {};
   d.bufferEnd = {};
   d.fetching = {};
+  d.awaitingMetadata = [];
   d.offsetsRequest = null;
 }
 

@@ -6,6 +6,8 @@
  * or SyncGroup is the membership's: the machine's guards send the member back to JoinGroup.)
  */
 import type { Out } from '../actors/out';
+import { connectionFailed, leaderCanMove, requestUpdate } from '../cluster/clientMetadata';
+import { onMetadataLost } from '../cluster/metadataUpdater';
 import { type DisconnectedEvent, disconnectError } from '../kernel/effects';
 import { keyOf } from '../protocol/topicPartition';
 import { commitFailed, endsJoinPrepare } from './commits';
@@ -18,6 +20,15 @@ const correlationOf = (e: DisconnectedEvent) => e.payload.correlationId as numbe
 export function onRequestLost(d: Draft, e: DisconnectedEvent, out: Out): void {
   const correlationId = correlationOf(e);
   const tp = { topic: e.payload.topic as string, partition: e.payload.partition as number };
+  // a lost Metadata request is a failed update: it is asked again after the backoff, of another broker
+  if (e.rpc === 'Metadata') {
+    onMetadataLost(d, e.to, correlationId, e.now);
+    return;
+  }
+  // NetworkClient.processDisconnection: reconnect backoff for the broker, and (the leader may have
+  // moved) a metadata update when a partition's leader was lost
+  d.metadata = connectionFailed(d.metadata, e.to, e.now);
+  if ((e.rpc === 'Fetch' || e.rpc === 'ListOffsets') && leaderCanMove(d.meta, tp.topic)) d.metadata = requestUpdate(d.metadata);
   if (e.rpc !== 'Fetch') out.fact({ kind: 'clientError', client: d.client, error: disconnectError(e), during: e.rpc, fatal: false });
   switch (e.rpc) {
     case 'Fetch':

@@ -14,6 +14,8 @@ export const RPCS = {
   TxnOffsetCommit: { response: 'TxnOffsetCommitResponse' },
   EndTxn: { response: 'EndTxnResponse' },
   WriteTxnMarkers: { response: 'WriteTxnMarkersResponse' },
+  // clients' metadata (any broker answers from its metadata cache)
+  Metadata: { response: 'MetadataResponse' },
   // consumer path
   Fetch: { response: 'FetchResponse' },
   ListOffsets: { response: 'ListOffsetsResponse' },

@@ -10,10 +10,12 @@
 import { setup } from 'xstate';
 import type { Call, Lifecycle, Rpc, Timer } from '../actors/events';
 import { handle, type Out } from '../actors/out';
+import { METADATA_TIMER, maybeUpdateMetadata, onMetadataLost, onMetadataResponse } from '../cluster/metadataUpdater';
 import { type DisconnectedEvent, disconnectError } from '../kernel/effects';
 import type { KafkaError } from '../protocol/errors';
 import type { ProduceResponse, TopicPartition } from '../protocol/messages';
-import { keyOf } from '../protocol/topicPartition';
+import type { MetadataResponse } from '../protocol/replicationMessages';
+import { keyOf, parseTopicPartition } from '../protocol/topicPartition';
 import { hasIncompleteRecords, initialProducerContext, type ProducerContext, type ProducerInput } from './producerContext';
 import {
   abortUndrained,
@@ -55,8 +57,9 @@ export interface SendOffsetsArgs {
 /** Every event the producer handles: responses, timers, connection loss, the application's calls, the kernel's. */
 export type ProducerEvent =
   | Rpc<'ProduceResponse', ProduceResponse & { correlationId: number }>
+  | Rpc<'MetadataResponse', MetadataResponse & { correlationId: number }>
   | CoordinatorResponseEvent
-  | Timer<'lingerExpired' | 'retryBackoffExpired' | 'txnRetryBackoffExpired'>
+  | Timer<'lingerExpired' | 'retryBackoffExpired' | 'txnRetryBackoffExpired' | 'metadataUpdateDue'>
   | Timer<'deliveryTimeout', { batchId: number }>
   | DisconnectedEvent
   | Call<'send', SendArgs>
@@ -90,11 +93,18 @@ function producerAction<E extends ProducerEvent>(fn: (d: ProducerDraft, ev: E, o
       if (next !== 'none') signal = next;
       drain(d, ev.now, out);
       completeFlushIfDone(d, out);
+      // NetworkClient.poll: a metadata update asked for by what just happened goes out (or is scheduled)
+      maybeUpdateMetadata(d, producerTopics(d), ev.now, out);
     }
     if (signal === 'fatal') failEverything(d, (d.lastError as KafkaError) ?? 'PRODUCER_FENCED', out);
     d.txnSignal = signal;
     return d;
   });
+}
+
+/** The topics the producer has sent to (ProducerMetadata's topics): what its Metadata requests ask for. */
+function producerTopics(d: ProducerDraft): string[] {
+  return [...new Set(Object.keys(d.accumulating).map((tp) => parseTopicPartition(tp).topic))].sort();
 }
 
 const replyNow = (out: Out, from: string, call: string, ok: boolean, error: string | null = null, extra: Record<string, unknown> = {}) =>
@@ -141,6 +151,15 @@ const onProduceResponseEvent = producerAction((d, ev: EventOf<'ProduceResponse'>
   return maybeSendTxnRequest(d, out);
 });
 
+/** The answer to a Metadata request: leaders and epochs as the cluster knows them now; the drain that follows sends to them. */
+const onMetadataResponseEvent = producerAction((d, ev: EventOf<'MetadataResponse'>) => {
+  onMetadataResponse(d, ev.from, ev.payload, ev.now);
+  return 'none';
+});
+
+/** retry.backoff.ms (or metadata.max.age.ms) passed: the update goes out now. */
+const onMetadataUpdateDue = producerAction(() => 'none');
+
 const onCoordinatorResponseEvent = producerAction((d, e: CoordinatorResponseEvent, out) => onCoordinatorResponse(d, e, e.now, out));
 
 const onTimerDrain = producerAction((d, ev: EventOf<'lingerExpired' | 'retryBackoffExpired'>, out) => {
@@ -166,6 +185,10 @@ const onDeliveryTimeoutEvent = producerAction((d, ev: EventOf<'deliveryTimeout'>
 const onDisconnected = producerAction((d, e: DisconnectedEvent, out) => {
   const error = disconnectError(e);
   const correlationId = (e.payload as { correlationId?: number }).correlationId ?? -1;
+  if (e.rpc === 'Metadata') {
+    onMetadataLost(d, e.to, correlationId, e.now);
+    return 'none';
+  }
   if (onCoordinatorRequestLost(d, correlationId, error, out)) return 'none';
   if (!d.batches.some((b) => b.inFlight && b.correlationId === correlationId)) return 'none';
   const sameConnection = d.batches.filter((b) => b.inFlight && b.broker === e.to).map((b) => b.correlationId as number);
@@ -227,6 +250,7 @@ const onClose = handle((ctx: ProducerContext, ev: EventOf<'close'>, out: Out): P
   for (const tp of Object.keys(ctx.accumulating)) out.cancel(`linger:${tp}`);
   out.cancel('retry');
   out.cancel('txnRetry');
+  out.cancel(METADATA_TIMER);
   replyNow(out, ev.from, 'close', true);
   return { ...initialProducerContext(inputOf(ctx)), nextCorrelationId: ctx.nextCorrelationId, nextRef: ctx.nextRef };
 });
@@ -283,6 +307,8 @@ export const producerMachine = setup({
       always: { guard: 'fatal', target: 'FATAL_ERROR' },
       on: {
         ProduceResponse: { actions: onProduceResponseEvent },
+        MetadataResponse: { actions: onMetadataResponseEvent },
+        metadataUpdateDue: { actions: onMetadataUpdateDue },
         InitProducerIdResponse: { actions: onCoordinatorResponseEvent },
         AddPartitionsToTxnResponse: { actions: onCoordinatorResponseEvent },
         AddOffsetsToTxnResponse: { actions: onCoordinatorResponseEvent },

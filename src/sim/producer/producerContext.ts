@@ -3,6 +3,7 @@
  * records waiting to be batched (RecordAccumulator), the batches in flight or waiting to be retried
  * (Sender), and the transaction bookkeeping (TransactionManager).
  */
+import { type ClientMetadataState, INITIAL_CLIENT_METADATA } from '../cluster/clientMetadata';
 import type { ClusterMetadata } from '../cluster/metadata';
 import type { ProducerConfig } from '../config/producerConfig';
 import type { ActorId, RequestRpc } from '../kernel/envelope';
@@ -26,7 +27,10 @@ export interface ProducerBatch {
   readonly id: number;
   readonly topic: string;
   readonly partition: number;
+  /** The leader it was last sent to (the partition's leader when it is sent again may differ). */
   readonly broker: ActorId;
+  /** That leader's epoch as the producer knew it then: a retry to a newer leader skips the backoff (KIP-951). */
+  readonly leaderEpoch: number;
   readonly records: readonly PendingRecord[];
   readonly createdAt: number;
   /** Assigned when the batch is first drained; kept across retries; rewritten by an epoch bump. */
@@ -64,7 +68,10 @@ export interface ProducerContext {
   readonly app: ActorId;
   /** The scenario client id, used in facts. */
   readonly client: string;
+  /** The leaders and leader epochs it knows (Metadata's snapshot), updated by Metadata answers and KIP-951 hints. */
   readonly meta: ClusterMetadata;
+  /** When it asks for metadata next (Metadata / DefaultMetadataUpdater). */
+  readonly metadata: ClientMetadataState;
   readonly config: ProducerConfig;
   readonly idempotent: boolean;
   readonly transactional: boolean;
@@ -146,6 +153,7 @@ export function initialProducerContext(input: ProducerInput): ProducerContext {
     app: input.app,
     client: input.client,
     meta: input.meta,
+    metadata: INITIAL_CLIENT_METADATA,
     config: input.config,
     idempotent: input.config['enable.idempotence'],
     transactional: input.config['transactional.id'] !== null,

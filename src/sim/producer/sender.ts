@@ -12,6 +12,14 @@
 
 import type { Mutable } from '../actors/draft';
 import type { Out } from '../actors/out';
+import {
+  applyCurrentLeader,
+  connectionFailed,
+  isInvalidMetadataError,
+  leaderCanMove,
+  leaderEpochOf,
+  requestUpdate,
+} from '../cluster/clientMetadata';
 import { leaderOf } from '../cluster/metadata';
 import { estimateRecordBytes } from '../log/partitionLog';
 import { NO_PRODUCER_EPOCH, NO_PRODUCER_ID, NO_SEQUENCE } from '../log/recordBatch';
@@ -168,14 +176,13 @@ function sendBatch(d: ProducerDraft, b: ProducerBatch, out: Out): ProducerBatch 
   return { ...b, inFlight: true, correlationId, attempts: b.attempts + 1 };
 }
 
-/** Takes up to batch.size bytes of the accumulator head into a new batch, assigning sequences. */
-function newBatch(d: ProducerDraft, tp: string, now: number): ProducerBatch | null {
+/** Takes up to batch.size bytes of the accumulator head into a new batch for `broker`, the partition's leader, assigning sequences. */
+function newBatch(d: ProducerDraft, tp: string, broker: string, now: number): ProducerBatch | null {
   const queued = d.accumulating[tp];
   if (!queued || queueSize(queued) === 0) return null;
   const { taken: records, rest } = queueTake(queued, d.config['batch.size']);
   const n = records.length;
   const first = records[0] as PendingRecord;
-  const broker = leaderOf(d.meta, first.topic, first.partition) ?? '';
   // a partition still on an older epoch moves to the current one, from sequence 0, now that nothing of it is in flight
   if (d.idempotent) maybeUpdatePartitionEpoch(d, tp);
   const baseSequence = d.idempotent ? (d.nextSequence[tp] ?? 0) : NO_SEQUENCE;
@@ -186,6 +193,7 @@ function newBatch(d: ProducerDraft, tp: string, now: number): ProducerBatch | nu
     topic: first.topic,
     partition: first.partition,
     broker,
+    leaderEpoch: leaderEpochOf(d.meta, first.topic, first.partition),
     records,
     createdAt: first.timestamp,
     baseSequence,
@@ -225,8 +233,20 @@ export function onDeliveryTimeout(d: ProducerDraft, batchId: number, out: Out): 
 }
 
 /**
+ * The partition's leader as the producer knows it, or null (RecordAccumulator.ready's
+ * unknownLeaderTopics): then nothing of it is drained, its batches wait in the accumulator, and the
+ * Sender asks for a metadata update.
+ */
+function leaderForDrain(d: ProducerDraft, topic: string, partition: number): string | null {
+  const leader = leaderOf(d.meta, topic, partition);
+  if (leader === null) d.metadata = requestUpdate(d.metadata);
+  return leader;
+}
+
+/**
  * Sends everything that may be sent now: per partition, retries first (strictly in sequence
- * order, one at a time, as Kafka does while recovering), then new batches whose linger.ms passed.
+ * order, one at a time, as Kafka does while recovering), then new batches whose linger.ms passed —
+ * each to the partition's leader as the producer knows it now, none while it knows none.
  */
 export function drain(d: ProducerDraft, now: number, out: Out): void {
   // Sender.runOnce: maybeResolveSequences, then bumpIdempotentEpochAndResetIdIfNeeded, then the data
@@ -243,11 +263,16 @@ export function drain(d: ProducerDraft, now: number, out: Out): void {
       const waiting = d.batches.filter((b) => !b.inFlight && keyOf(b) === tp);
       const retry = waiting.sort((a, b) => a.baseSequence - b.baseSequence || a.id - b.id)[0];
       if (retry) {
+        const leader = leaderForDrain(d, retry.topic, retry.partition);
+        if (leader === null) break;
+        // KIP-951 (ProducerBatch.hasLeaderChangedForTheOngoingRetry): a retry to a newer leader skips the backoff
+        const epoch = leaderEpochOf(d.meta, retry.topic, retry.partition);
+        const backingOff = now < retry.retryAt && epoch <= retry.leaderEpoch;
         // with idempotence a retry waits for every earlier sequence (Kafka's firstInFlightSequence rule);
         // without it, a retry goes out as soon as it may, and can overtake later batches
         const earlierInFlight = d.idempotent && d.batches.some((b) => b.inFlight && keyOf(b) === tp && b.baseSequence < retry.baseSequence);
-        if (now < retry.retryAt || earlierInFlight || inFlightTo(d, retry.broker) >= maxInFlight) break;
-        d.batches = d.batches.map((b) => (b === retry ? sendBatch(d, b, out) : b));
+        if (backingOff || earlierInFlight || inFlightTo(d, leader) >= maxInFlight) break;
+        d.batches = d.batches.map((b) => (b === retry ? sendBatch(d, { ...b, broker: leader, leaderEpoch: epoch }, out) : b));
         if (d.config.acks === 0) completeAcksZero(d, retry.id, out);
         continue;
       }
@@ -256,9 +281,10 @@ export function drain(d: ProducerDraft, now: number, out: Out): void {
       if (!queued || !first) break;
       const bytes = queued.bytes;
       const ready = d.flushing || d.endTxn !== null || now - first.timestamp >= d.config['linger.ms'] || bytes >= d.config['batch.size'];
-      const broker = leaderOf(d.meta, first.topic, first.partition) ?? '';
-      if (!ready || inFlightTo(d, broker) >= maxInFlight || newBatchesBlocked(d, tp)) break;
-      const batch = newBatch(d, tp, now);
+      if (!ready) break;
+      const broker = leaderForDrain(d, first.topic, first.partition);
+      if (broker === null || inFlightTo(d, broker) >= maxInFlight || newBatchesBlocked(d, tp)) break;
+      const batch = newBatch(d, tp, broker, now);
       if (!batch) break;
       armDeliveryTimeout(d, batch, now, out);
       const sent = sendBatch(d, batch, out);
@@ -341,6 +367,18 @@ function retryOrFail(d: ProducerDraft, b: ProducerBatch, error: KafkaError | Cli
 
 export type BatchErrorOutcome = 'ok' | 'abortable' | 'fatal';
 
+/**
+ * Sender.completeBatch on an InvalidMetadataException (NOT_LEADER_OR_FOLLOWER, LEADER_NOT_AVAILABLE,
+ * FENCED_LEADER_EPOCH …): the leader a NOT_LEADER_OR_FOLLOWER / FENCED_LEADER_EPOCH answer names
+ * (KIP-951 currentLeader) is taken at once, and a metadata update is asked for either way. The batch
+ * itself is retried like any retriable error, with the same sequence.
+ */
+function learnLeader(d: ProducerDraft, r: ProduceResponse): void {
+  if (r.error === 'NOT_LEADER_OR_FOLLOWER' || r.error === 'FENCED_LEADER_EPOCH')
+    d.meta = applyCurrentLeader(d.meta, r, r.currentLeader).meta;
+  d.metadata = requestUpdate(d.metadata);
+}
+
 /** Handles a ProduceResponse. Returns whether the transaction must move to an error state. */
 export function onProduceResponse(
   d: ProducerDraft,
@@ -357,6 +395,7 @@ export function onProduceResponse(
     return 'ok';
   }
   clientError(d, out, r.error, `Produce to ${tp}`);
+  if (isInvalidMetadataError(r.error)) learnLeader(d, r);
   switch (r.error) {
     case 'OUT_OF_ORDER_SEQUENCE_NUMBER': {
       // TransactionManager.canRetry
@@ -411,6 +450,10 @@ export function onConnectionLost(
     (b) => b.inFlight && b.broker === broker && (correlationIds === undefined || correlationIds.includes(b.correlationId as number)),
   );
   if (lost.length === 0) return 'ok';
+  // NetworkClient.processDisconnection: the node goes into reconnect backoff, and the disconnect may
+  // mean stale metadata, so an update is asked for (for a topic whose leader can move at all)
+  d.metadata = connectionFailed(d.metadata, broker, now);
+  if (lost.some((b) => leaderCanMove(d.meta, b.topic))) d.metadata = requestUpdate(d.metadata);
   if (correlationIds === undefined) clientError(d, out, error, `connection to ${broker}`);
   let outcome: BatchErrorOutcome = 'ok';
   for (const b of lost) {

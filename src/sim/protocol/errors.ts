@@ -17,6 +17,8 @@ export const KAFKA_ERRORS = {
   NOT_ENOUGH_REPLICAS: { code: 19, retriable: true },
   NOT_ENOUGH_REPLICAS_AFTER_APPEND: { code: 20, retriable: true },
   REPLICA_NOT_AVAILABLE: { code: 9, retriable: true },
+  KAFKA_STORAGE_ERROR: { code: 56, retriable: true },
+  OFFSET_NOT_AVAILABLE: { code: 78, retriable: true },
   FENCED_LEADER_EPOCH: { code: 74, retriable: true },
   INVALID_UPDATE_VERSION: { code: 95, retriable: false },
   INELIGIBLE_REPLICA: { code: 107, retriable: false },

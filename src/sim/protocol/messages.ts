@@ -8,6 +8,7 @@ import type { IsolationLevel } from '../log/partitionLog';
 import type { ControlType, Headers, ProducedBatch, RecordBatch } from '../log/recordBatch';
 import type { AbortedTxn } from '../log/transactionIndex';
 import type { KafkaError } from './errors';
+import type { CurrentLeader } from './replicationMessages';
 
 export type ErrorOrNone = KafkaError;
 
@@ -26,6 +27,8 @@ export interface ProduceResponse extends TopicPartition {
   readonly error: ErrorOrNone;
   readonly baseOffset: number;
   readonly errorMessage: string | null;
+  /** KIP-951: with NOT_LEADER_OR_FOLLOWER / FENCED_LEADER_EPOCH, the leader as the broker knows it. */
+  readonly currentLeader?: CurrentLeader;
 }
 
 export interface InitProducerIdRequest {
@@ -132,6 +135,8 @@ export interface OffsetFetchResponse {
 
 export interface FetchRequest extends TopicPartition {
   readonly fetchOffset: number;
+  /** The leader epoch the consumer knows (KIP-320); sent only for a topic whose metadata carries epochs. */
+  readonly currentLeaderEpoch?: number;
   readonly isolationLevel: IsolationLevel;
   readonly maxRecords: number;
   readonly maxWaitMs: number;
@@ -144,6 +149,8 @@ export interface FetchResponse extends TopicPartition {
   readonly logStartOffset: number;
   readonly batches: readonly RecordBatch[];
   readonly abortedTransactions: readonly AbortedTxn[];
+  /** KIP-951: with NOT_LEADER_OR_FOLLOWER / FENCED_LEADER_EPOCH, the leader as the broker knows it. */
+  readonly currentLeader?: CurrentLeader;
 }
 
 export interface JoinGroupRequest {

@@ -29,6 +29,7 @@ const CONSUMER_DEFAULTS: ConsumerConfig = {
   'request.timeout.ms': 30000,
   'retry.backoff.ms': 100,
   'retry.backoff.max.ms': 1000,
+  'metadata.max.age.ms': 300000,
 };
 
 export function streamsSpecs(c: StreamsClientSpec, config: StreamsConfig, meta: ClusterMetadata, transactionVersion: 1 | 2): ActorSpec[] {

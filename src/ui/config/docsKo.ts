@@ -24,6 +24,7 @@ export const DOCS_KO: Readonly<Record<ConfigTable, Readonly<Record<string, strin
     'batch.size': '배치 하나의 최대 크기(바이트)입니다.',
     'retry.backoff.ms': '첫 재시도 전에 기다리는 시간입니다. 시도할 때마다 두 배로 늘어납니다.',
     'retry.backoff.max.ms': '재시도 대기 시간(backoff)의 상한입니다.',
+    'metadata.max.age.ms': '리더가 바뀌지 않아도 클러스터 메타데이터를 새로 받기까지 허용하는 최대 나이입니다.',
   },
   consumer: {
     'group.id': '컨슈머 그룹입니다. 그룹이 없으면 컨슈머는 할당된 파티션을 읽기만 하고 커밋할 수 없습니다.',
@@ -40,6 +41,7 @@ export const DOCS_KO: Readonly<Record<ConfigTable, Readonly<Record<string, strin
     'request.timeout.ms': '클라이언트가 응답을 기다리는 시간입니다.',
     'retry.backoff.ms': '실패한 요청을 재시도하기 전에 기다리는 시간입니다.',
     'retry.backoff.max.ms': '커밋 재시도 사이 대기 시간의 상한입니다. 대기 시간은 retry.backoff.ms에서 시작해 두 배씩 늘어납니다.',
+    'metadata.max.age.ms': '리더가 바뀌지 않아도 클러스터 메타데이터를 새로 받기까지 허용하는 최대 나이입니다.',
   },
   cluster: {
     brokers: '브로커 수입니다. 파티션 리더는 브로커에 라운드 로빈으로 배정됩니다.',
@@ -79,4 +81,6 @@ export const SIMULATION_NOTES_KO: Readonly<Record<string, string>> = {
   'no jitter': 'jitter 없음',
   'only as the rebalance timeout (poll() is not timed)': '리밸런스 타임아웃으로만 쓰임 (poll() 호출 간격은 재지 않음)',
   'retention (delete) is not simulated': '보존 기간에 따른 삭제(delete)는 시뮬레이션하지 않음',
+  'refreshed only for topics whose metadata carries leader epochs (replicated ones)':
+    '메타데이터에 리더 epoch가 있는 토픽(복제되는 토픽)만 새로 받음',
 };

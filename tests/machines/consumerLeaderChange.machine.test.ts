@@ -1,0 +1,237 @@
+/**
+ * The consumer follows a partition's leader (FetchCollector.handleInitializeErrors →
+ * requestMetadataUpdate, KIP-951's currentLeader in AbstractFetch, prepareFetchRequests skipping a
+ * partition without a leader), driven directly: the fetching region waits in AWAITING_METADATA and
+ * the next Fetch goes to the new leader from the same position.
+ */
+import { describe, expect, it } from 'vitest';
+import type { ClusterMetadata } from '../../src/sim/cluster/metadata';
+import { type ConsumerContext, consumerMachine, fetchingState } from '../../src/sim/consumer/consumer.machine';
+import type { ConsumerInput } from '../../src/sim/consumer/consumerContext';
+import type { Effect } from '../../src/sim/kernel/effects';
+import type { PartitionMetadata } from '../../src/sim/protocol/replicationMessages';
+import { type Driven, drive, inputOf } from './harness';
+
+type SendEffect = Extract<Effect, { type: 'send' }>;
+let envelope = 1;
+const answer = (type: string, to: SendEffect | undefined, payload: Record<string, unknown>, from = 'group-coordinator') => ({
+  type,
+  from,
+  envelopeId: envelope++,
+  inReplyTo: 0,
+  payload: { correlationId: to?.payload.correlationId as number, ...payload },
+});
+const all = (fx: readonly Effect[], rpc: string) => fx.filter((e): e is SendEffect => e.type === 'send' && e.rpc === rpc);
+const sent = (fx: readonly Effect[], rpc: string) => all(fx, rpc).pop();
+
+const scenario = {
+  version: 1,
+  seed: 1,
+  cluster: { brokers: 3 },
+  topics: [{ name: 't', partitions: 1 }],
+  clients: [{ id: 'c', type: 'consumer', config: { 'group.id': 'g', 'auto.offset.reset': 'earliest' }, topics: ['t'] }],
+};
+
+function input(replicated: boolean): ConsumerInput {
+  const built = inputOf(scenario, 'c.consumer') as ConsumerInput;
+  if (!replicated) return built;
+  const t = built.meta.topics.t as ClusterMetadata['topics'][string];
+  return { ...built, meta: { ...built.meta, topics: { ...built.meta.topics, t: { ...t, leaderEpochs: [0] } } } };
+}
+
+/** A member of generation 1 with t-0 at its committed offset `offset`, its first Fetch in flight to broker-0. */
+function fetchingFromBroker0(offset = 0, replicated = true) {
+  const m = drive(consumerMachine, input(replicated));
+  const join = sent(m.send({ type: 'boot' }, 0), 'JoinGroup');
+  const sync = sent(
+    m.send(answer('JoinGroupResponse', join, { error: 'NONE', generationId: 1, memberId: 'c-0', leader: 'c-0' }), 10),
+    'SyncGroup',
+  );
+  const offsets = sent(
+    m.send(answer('SyncGroupResponse', sync, { error: 'NONE', assignment: [{ topic: 't', partition: 0 }] }), 20),
+    'OffsetFetch',
+  );
+  const fx = m.send(
+    answer('OffsetFetchResponse', offsets, { error: 'NONE', offsets: [{ topic: 't', partition: 0, offset, error: 'NONE' }] }),
+    30,
+  );
+  const fetch = sent(fx, 'Fetch');
+  expect(fetch).toMatchObject({ to: 'broker-0', payload: { fetchOffset: offset } });
+  return { m, fetch };
+}
+
+const fetchError = (m: Driven, fetch: SendEffect | undefined, error: string, now: number, extra: Record<string, unknown> = {}) =>
+  m.send(
+    answer(
+      'FetchResponse',
+      fetch,
+      {
+        error,
+        topic: 't',
+        partition: 0,
+        highWatermark: -1,
+        lastStableOffset: -1,
+        logStartOffset: -1,
+        batches: [],
+        abortedTransactions: [],
+        ...extra,
+      },
+      fetch?.to,
+    ),
+    now,
+  );
+
+const part = (leader: string | null, leaderEpoch: number): PartitionMetadata => ({
+  partition: 0,
+  error: leader === null ? 'LEADER_NOT_AVAILABLE' : 'NONE',
+  leader,
+  leaderEpoch,
+  replicas: ['broker-0', 'broker-1', 'broker-2'],
+  isr: leader === null ? [] : [leader],
+});
+const metadataAnswer = (m: Driven, request: SendEffect | undefined, p: PartitionMetadata, now: number) =>
+  m.send(
+    answer(
+      'MetadataResponse',
+      request,
+      { brokers: ['broker-0', 'broker-1', 'broker-2'], topics: [{ name: 't', partitions: [p] }] },
+      request?.to,
+    ),
+    now,
+  );
+
+const fetching = (m: Driven) => fetchingState(m.state());
+
+describe('the consumer follows the leader', () => {
+  for (const error of [
+    'NOT_LEADER_OR_FOLLOWER',
+    'REPLICA_NOT_AVAILABLE',
+    'FENCED_LEADER_EPOCH',
+    'OFFSET_NOT_AVAILABLE',
+    'KAFKA_STORAGE_ERROR',
+  ]) {
+    it(`${error}: AWAITING_METADATA until the Metadata answer, then the same position from the new leader`, () => {
+      const { m, fetch } = fetchingFromBroker0(7);
+      const fx = fetchError(m, fetch, error, 40);
+      expect(all(fx, 'Fetch')).toEqual([]);
+      const metadata = sent(fx, 'Metadata');
+      expect(metadata).toMatchObject({ to: 'broker-0', background: true, payload: { topics: ['t'] } });
+      expect(fetching(m)).toBe('ASSIGNED.AWAITING_METADATA');
+      const again = sent(metadataAnswer(m, metadata, part('broker-1', 1), 50), 'Fetch');
+      expect(again).toMatchObject({ to: 'broker-1', payload: { fetchOffset: 7, currentLeaderEpoch: 1 } });
+      expect(fetching(m)).toBe('ASSIGNED.FETCH_IN_FLIGHT');
+      expect(m.context<ConsumerContext>().positions['t-0']).toBe(7);
+    });
+  }
+
+  it('NOT_LEADER_OR_FOLLOWER with a currentLeader hint: fetched from that leader at once, and metadata refreshed', () => {
+    const { m, fetch } = fetchingFromBroker0(3);
+    const fx = fetchError(m, fetch, 'NOT_LEADER_OR_FOLLOWER', 40, { currentLeader: { leaderId: 'broker-2', leaderEpoch: 4 } });
+    expect(sent(fx, 'Fetch')).toMatchObject({ to: 'broker-2', payload: { fetchOffset: 3, currentLeaderEpoch: 4 } });
+    expect(sent(fx, 'Metadata')?.to).toBe('broker-0');
+    expect(fetching(m)).toBe('ASSIGNED.FETCH_IN_FLIGHT');
+  });
+
+  it('an offline partition is not fetched: AWAITING_METADATA, metadata asked again with backoff, fetched once a leader is elected', () => {
+    const { m, fetch } = fetchingFromBroker0(5);
+    const first = sent(fetchError(m, fetch, 'NOT_LEADER_OR_FOLLOWER', 40), 'Metadata');
+    const offline = metadataAnswer(m, first, part(null, 1), 50);
+    expect(all(offline, 'Fetch')).toEqual([]);
+    expect(fetching(m)).toBe('ASSIGNED.AWAITING_METADATA');
+    // LEADER_NOT_AVAILABLE asks for another update: the first at once (a newer epoch), then with backoff
+    const second = sent(offline, 'Metadata');
+    const same = metadataAnswer(m, second, part(null, 1), 60);
+    expect(all(same, 'Metadata')).toEqual([]);
+    expect(same).toContainEqual(expect.objectContaining({ type: 'timer', name: 'metadataUpdateDue', delay: 100 }));
+    expect(all(m.send({ type: 'fetchRetry' }, 100), 'Fetch')).toEqual([]);
+    const third = sent(m.send({ type: 'metadataUpdateDue' }, 160), 'Metadata');
+    const elected = metadataAnswer(m, third, part('broker-2', 2), 170);
+    expect(sent(elected, 'Fetch')).toMatchObject({ to: 'broker-2', payload: { fetchOffset: 5, currentLeaderEpoch: 2 } });
+  });
+
+  it('after records were consumed, the position it resumes from on the new leader is the one after them', () => {
+    const { m, fetch } = fetchingFromBroker0(0);
+    const batch = {
+      baseOffset: 0,
+      lastOffset: 1,
+      producerId: -1,
+      producerEpoch: -1,
+      baseSequence: -1,
+      lastSequence: -1,
+      isTransactional: false,
+      isControl: false,
+      controlType: null,
+      records: [
+        { offset: 0, key: 'k', value: 'a', headers: {}, timestamp: 0 },
+        { offset: 1, key: 'k', value: 'b', headers: {}, timestamp: 0 },
+      ],
+      appendTime: 0,
+    };
+    m.send(
+      answer(
+        'FetchResponse',
+        fetch,
+        {
+          error: 'NONE',
+          topic: 't',
+          partition: 0,
+          highWatermark: 2,
+          lastStableOffset: 2,
+          logStartOffset: 0,
+          batches: [batch],
+          abortedTransactions: [],
+        },
+        'broker-0',
+      ),
+      40,
+    );
+    const next = sent(m.send({ type: 'poll', from: 'c.app', args: {} }, 50), 'Fetch');
+    expect(next?.payload.fetchOffset).toBe(2);
+    const metadata = sent(fetchError(m, next, 'NOT_LEADER_OR_FOLLOWER', 60), 'Metadata');
+    expect(sent(metadataAnswer(m, metadata, part('broker-1', 1), 70), 'Fetch')).toMatchObject({
+      to: 'broker-1',
+      payload: { fetchOffset: 2 },
+    });
+  });
+
+  it('a Fetch lost with its leader (replicated topic) asks another broker for metadata and fetches from the leader it names', () => {
+    const { m, fetch } = fetchingFromBroker0(4);
+    const fx = m.send(
+      {
+        type: 'disconnected',
+        envelopeId: envelope++,
+        to: 'broker-0',
+        rpc: 'Fetch',
+        payload: fetch?.payload,
+        timedOut: false,
+        reason: 'peer-down',
+      },
+      40,
+    );
+    const metadata = sent(fx, 'Metadata');
+    expect(metadata?.to).toBe('broker-1');
+    expect(sent(metadataAnswer(m, metadata, part('broker-1', 1), 50), 'Fetch')).toMatchObject({
+      to: 'broker-1',
+      payload: { fetchOffset: 4 },
+    });
+  });
+
+  it('one replica (no leader epochs): a lost Fetch refreshes nothing and is retried from the same broker, without currentLeaderEpoch', () => {
+    const { m, fetch } = fetchingFromBroker0(4, false);
+    expect(fetch?.payload).not.toHaveProperty('currentLeaderEpoch');
+    const fx = m.send(
+      {
+        type: 'disconnected',
+        envelopeId: envelope++,
+        to: 'broker-0',
+        rpc: 'Fetch',
+        payload: fetch?.payload,
+        timedOut: true,
+        reason: 'timeout',
+      },
+      30030,
+    );
+    expect(all(fx, 'Metadata')).toEqual([]);
+    expect(sent(m.send({ type: 'fetchRetry' }, 30130), 'Fetch')?.to).toBe('broker-0');
+  });
+});
