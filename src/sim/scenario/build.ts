@@ -11,6 +11,7 @@ import {
   type ClusterMetadata,
   CONSUMER_OFFSETS_TOPIC,
   GROUP_COORDINATOR_ID,
+  type TopicMetadata,
   TRANSACTION_STATE_TOPIC,
   TXN_COORDINATOR_ID,
 } from '../cluster/metadata';
@@ -27,6 +28,7 @@ import { outboxRelayMachine } from '../sinks/outboxRelay.machine';
 import { streamsSpecs } from '../streams/streamsBuild';
 import { changelogTopic, repartitionTopic } from '../streams/streamsTopology';
 import { consumerActor, producerActor } from './clientActors';
+import { replicaAssignment, replicationFactorOf } from './replicaAssignment';
 import type { FaultSpec, TopicSpec } from './schema';
 import type { ResolvedScenario } from './validate';
 
@@ -73,6 +75,8 @@ export function describeFault(f: FaultSpec): string {
     }
     case 'runCleaner':
       return `run the log cleaner${f.topic ? ` on ${f.topic}` : ''} at ${f.at} ms`;
+    case 'slowReplication':
+      return `slow the replication link of ${f.target} by ${f.delayMs} ms from ${f.at ?? 0} ms${f.durationMs !== undefined ? ` for ${f.durationMs} ms` : ''}`;
     default: {
       const when =
         f.point !== undefined
@@ -145,6 +149,17 @@ function kernelFaults(faults: readonly FaultSpec[], brokersFor: (topic?: string)
             label,
           });
         break;
+      case 'slowReplication':
+        out.push({
+          kind: 'slowLink',
+          id: id++,
+          process: f.target,
+          from: f.at ?? 0,
+          until: f.durationMs !== undefined ? (f.at ?? 0) + f.durationMs : Number.POSITIVE_INFINITY,
+          delayMs: f.delayMs,
+          label,
+        });
+        break;
       default:
         if (f.point !== undefined) {
           out.push({
@@ -202,14 +217,21 @@ export function buildScenario(r: ResolvedScenario): BuiltScenario {
       'segment.bytes': 1073741824,
       'segment.ms': 604800000,
       'delete.retention.ms': 86400000,
+      'min.insync.replicas': r.cluster['min.insync.replicas'],
+      'unclean.leader.election.enable': false,
     };
   const cluster = r.cluster;
   const brokers = Array.from({ length: cluster.brokers }, (_, i) => `broker-${i}`);
-  const topics: Record<string, { name: string; partitions: number; leaders: string[] }> = {};
+  const topics: Record<string, TopicMetadata> = {};
   s.topics.forEach((t, ti) => {
     const n = t.partitions ?? 1;
-    const leaders = Array.from({ length: n }, (_, p) => brokers[t.leaders?.[p] ?? (ti + p) % brokers.length] as string);
-    topics[t.name] = { name: t.name, partitions: n, leaders };
+    const assignment = replicaAssignment(t, ti, brokers.length).map((list) => list.map((b) => brokers[b] as string));
+    const leaders = assignment.map((list) => list[0] as string);
+    // a topic with one replica per partition carries no replica lists: it runs exactly as before replication
+    topics[t.name] =
+      replicationFactorOf(t) > 1
+        ? { name: t.name, partitions: n, leaders, replicas: assignment }
+        : { name: t.name, partitions: n, leaders };
   });
   const meta: ClusterMetadata = {
     brokers,
@@ -412,7 +434,12 @@ export function buildScenario(r: ResolvedScenario): BuiltScenario {
     }
   }
 
-  const brokersFor = (topic?: string) => (topic ? [...new Set(topics[topic]?.leaders ?? [])] : brokers);
+  // every broker holding a replica cleans its own copy of the log
+  const brokersFor = (topic?: string) => {
+    const t = topic ? topics[topic] : undefined;
+    if (!topic) return brokers;
+    return [...new Set(t?.replicas ? t.replicas.flat() : (t?.leaders ?? []).filter((b): b is string => b !== null))];
+  };
   const sessionTimeouts = Object.values(r.consumers).map((c) => c['session.timeout.ms']);
   const run = s.run ?? {};
   const options: KernelOptions = {
