@@ -18,6 +18,7 @@ export const KAFKA_ERRORS = {
   NOT_ENOUGH_REPLICAS_AFTER_APPEND: { code: 20, retriable: true },
   REPLICA_NOT_AVAILABLE: { code: 9, retriable: true },
   FENCED_LEADER_EPOCH: { code: 74, retriable: true },
+  UNKNOWN_LEADER_EPOCH: { code: 76, retriable: true },
   INVALID_UPDATE_VERSION: { code: 95, retriable: false },
   INELIGIBLE_REPLICA: { code: 107, retriable: false },
   ILLEGAL_GENERATION: { code: 22, retriable: false },
