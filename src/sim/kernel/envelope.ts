@@ -23,6 +23,11 @@ export const RPCS = {
   SyncGroup: { response: 'SyncGroupResponse' },
   Heartbeat: { response: 'HeartbeatResponse' },
   LeaveGroup: { response: 'LeaveGroupResponse' },
+  // replication (KRaft): clients' metadata, brokers and the controller
+  Metadata: { response: 'MetadataResponse' },
+  BrokerHeartbeat: { response: 'BrokerHeartbeatResponse' },
+  AlterPartition: { response: 'AlterPartitionResponse' },
+  PartitionChange: { response: 'PartitionChangeResponse' },
   // outside Kafka: a database and an HTTP API
   DbTransaction: { response: 'DbTransactionResult' },
   DbQuery: { response: 'DbQueryResult' },

@@ -11,17 +11,21 @@ import {
   type ClusterMetadata,
   CONSUMER_OFFSETS_TOPIC,
   GROUP_COORDINATOR_ID,
+  replicationOn,
   type TopicMetadata,
   TRANSACTION_STATE_TOPIC,
   TXN_COORDINATOR_ID,
 } from '../cluster/metadata';
 import { resolveProducerConfig } from '../config/producerConfig';
+import { CONTROLLER_ID, controllerMachine } from '../controller/controller.machine';
 import { DEFAULT_GROUP_COORDINATOR_CONFIG, groupCoordinatorMachine } from '../coordinator/groupCoordinator.machine';
 import { DEFAULT_TXN_COORDINATOR_CONFIG, transactionCoordinatorMachine } from '../coordinator/transactionCoordinator.machine';
 import type { RequestRpc } from '../kernel/envelope';
 import type { KernelFault } from '../kernel/faults';
 import type { ActorSpec, KernelOptions } from '../kernel/simulation';
 import { createPartitionLog, type PartitionLog } from '../log/partitionLog';
+import { asReplicatedLog } from '../log/replicaLog';
+import type { PartitionRegistration } from '../replication/election';
 import { type DatabaseMode, databaseMachine } from '../sinks/database.machine';
 import { type HttpApiMode, httpApiMachine } from '../sinks/httpApi.machine';
 import { outboxRelayMachine } from '../sinks/outboxRelay.machine';
@@ -40,7 +44,7 @@ export interface BuiltScenario {
   readonly processes: readonly ProcessInfo[];
 }
 
-export type ProcessKind = 'broker' | 'txn-coordinator' | 'group-coordinator' | 'producer' | 'consumer' | 'streams' | 'sink';
+export type ProcessKind = 'broker' | 'controller' | 'txn-coordinator' | 'group-coordinator' | 'producer' | 'consumer' | 'streams' | 'sink';
 
 export interface ProcessInfo {
   readonly id: string;
@@ -248,6 +252,28 @@ export function buildScenario(r: ResolvedScenario): BuiltScenario {
     processes.push({ id: process, kind, actors: list.map((a) => a.id) });
   };
 
+  const replicating = replicationOn(meta);
+  // the controller's first record of every replicated partition: the first replica leads, every replica in the ISR
+  const registrations: PartitionRegistration[] = [];
+  for (const t of Object.values(topics))
+    t.replicas?.forEach((replicas, p) =>
+      registrations.push({
+        topic: t.name,
+        partition: p,
+        replicas,
+        isr: replicas,
+        leader: replicas[0] ?? null,
+        leaderEpoch: 0,
+        partitionEpoch: 0,
+      }),
+    );
+  const settings = {
+    controller: CONTROLLER_ID,
+    replicaLagTimeMaxMs: cluster['replica.lag.time.max.ms'],
+    replicaFetchWaitMaxMs: cluster['replica.fetch.wait.max.ms'],
+    heartbeatIntervalMs: cluster['broker.heartbeat.interval.ms'],
+    minInsyncReplicas: Object.fromEntries(Object.entries(topicConfigs).map(([name, c]) => [name, c['min.insync.replicas']])),
+  };
   brokers.forEach((b) => {
     const logs: PartitionLog[] = [];
     for (const t of s.topics) {
@@ -255,16 +281,16 @@ export function buildScenario(r: ResolvedScenario): BuiltScenario {
       const info = topics[t.name];
       if (!tc || !info) continue;
       info.leaders.forEach((leader, p) => {
-        if (leader !== b) return;
-        logs.push(
-          createPartitionLog(
-            t.name,
-            p,
-            t.startOffset ?? 0,
-            { segmentBytes: tc['segment.bytes'], segmentMs: tc['segment.ms'] },
-            { cleanupPolicy: tc['cleanup.policy'], deleteRetentionMs: tc['delete.retention.ms'] },
-          ),
+        const replicas = info.replicas?.[p];
+        if (replicas ? !replicas.includes(b) : leader !== b) return;
+        const log = createPartitionLog(
+          t.name,
+          p,
+          t.startOffset ?? 0,
+          { segmentBytes: tc['segment.bytes'], segmentMs: tc['segment.ms'] },
+          { cleanupPolicy: tc['cleanup.policy'], deleteRetentionMs: tc['delete.retention.ms'] },
         );
+        logs.push(replicas ? asReplicatedLog(log) : log);
       });
     }
     add(b, 'broker', [
@@ -278,10 +304,34 @@ export function buildScenario(r: ResolvedScenario): BuiltScenario {
           verification: cluster['transaction.partition.verification.enable'],
           transactionVersion: cluster['transaction.version'],
           meta,
+          ...(replicating
+            ? {
+                replication: {
+                  settings,
+                  initial: registrations.filter((r) => r.replicas.includes(b)).map((r) => ({ ...r, election: null })),
+                },
+              }
+            : {}),
         },
+        ...(replicating ? { boot: true } : {}),
       },
     ]);
   });
+  if (replicating)
+    add(CONTROLLER_ID, 'controller', [
+      {
+        id: CONTROLLER_ID,
+        kind: 'controller',
+        logic: controllerMachine as AnyStateMachine,
+        input: {
+          brokers,
+          partitions: registrations,
+          unclean: Object.fromEntries(Object.entries(topicConfigs).map(([name, c]) => [name, c['unclean.leader.election.enable']])),
+          sessionTimeoutMs: cluster['broker.session.timeout.ms'],
+        },
+        boot: true,
+      },
+    ]);
   add(TXN_COORDINATOR_ID, 'txn-coordinator', [
     {
       id: TXN_COORDINATOR_ID,

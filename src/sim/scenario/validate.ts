@@ -60,7 +60,7 @@ export interface ResolvedScenario {
 
 export type Validation = { ok: true; resolved: ResolvedScenario } | { ok: false; errors: ScenarioError[] };
 
-export const RESERVED_IDS = ['txn-coordinator', 'group-coordinator'];
+export const RESERVED_IDS = ['txn-coordinator', 'group-coordinator', 'controller'];
 
 function keyPath(base: string, key: string): string {
   return joinPath(base, key);
