@@ -212,7 +212,7 @@ function sendersByRpc(): Map<RequestRpc, Scenario> {
 describe('every request the code sends: a lost message ends in a timeout and a retry, never a hang', () => {
   const senders = sendersByRpc();
 
-  it('the presets send every request the model knows but LeaveGroup (and, until a replicated preset ships, replication\'s)', () => {
+  it("the presets send every request the model knows but LeaveGroup (and, until a replicated preset ships, replication's)", () => {
     // Metadata (clients, [replication] repl-clients), BrokerHeartbeat, AlterPartition, PartitionChange: no shipped
     // preset replicates yet; the replication presets add them here
     expect(Object.keys(RPCS).filter((rpc) => !senders.has(rpc as RequestRpc))).toEqual([

@@ -7,6 +7,7 @@
  * log above the HW; its retries get NOT_ENOUGH_REPLICAS before any append.
  */
 import { describe, expect, it } from 'vitest';
+import { stateAt } from '../../src/sim/run';
 import type { Scenario } from '../../src/sim/scenario/schema';
 import { runWith } from '../presets/helpers';
 
@@ -35,7 +36,7 @@ const scenario: Scenario = {
 
 describe('min.insync.replicas=2 with acks=all on three replicas', () => {
   const r = runWith(scenario);
-  const finalState = r.trace.stateAt(r.trace.steps.length - 1);
+  const finalState = stateAt(r.trace, r.trace.steps.length - 1);
   const logOf = (broker: string) =>
     (
       finalState.actors.get(broker)?.context as {

@@ -256,7 +256,7 @@ export function buildScenario(r: ResolvedScenario): BuiltScenario {
   // the controller's first record of every replicated partition: the first replica leads, every replica in the ISR
   const registrations: PartitionRegistration[] = [];
   for (const t of Object.values(topics))
-    t.replicas?.forEach((replicas, p) =>
+    t.replicas?.forEach((replicas, p) => {
       registrations.push({
         topic: t.name,
         partition: p,
@@ -265,8 +265,8 @@ export function buildScenario(r: ResolvedScenario): BuiltScenario {
         leader: replicas[0] ?? null,
         leaderEpoch: 0,
         partitionEpoch: 0,
-      }),
-    );
+      });
+    });
   const settings = {
     controller: CONTROLLER_ID,
     replicaLagTimeMaxMs: cluster['replica.lag.time.max.ms'],
