@@ -26,8 +26,38 @@ import {
 import { NO_VERIFICATION_GUARD } from '../log/verificationState';
 import type { KafkaError } from '../protocol/errors';
 import type { AddPartitionsToTxnResponse, ErrorOrNone, FetchRequest, ProduceRequest, WriteTxnMarkersRequest } from '../protocol/messages';
+import type { AlterPartitionResponse, MetadataRequest, PartitionChange } from '../protocol/replicationMessages';
 import { keyOf, topicPartitionKey } from '../protocol/topicPartition';
+import type { ReplicaFetchRequest, ReplicaFetchResponse } from '../replication/followerFetch';
+import { notEnoughReplicasBeforeAppend } from '../replication/leaderPartition';
 import { markerAppendFact } from '../trace/facts';
+import { answerFetch, wakeParked } from './consumerFetch';
+import { onMetadata } from './metadataRequest';
+import {
+  afterLeaderUpdate,
+  type BrokerReplication,
+  crashReplication,
+  currentLeader,
+  delayProduce,
+  initialReplication,
+  isReplicated,
+  leadsOrUnreplicated,
+  onAlterPartitionAnswer,
+  onIsrExpiration,
+  onPartitionChange,
+  onProduceTimeout,
+  onReplicaFetch,
+  onReplicaFetchAnswer,
+  onReplicaFetchBackoff,
+  onReplicaFetchExpired,
+  onReplicationRequestLost,
+  PRODUCE_TIMEOUT_MS,
+  type ReplicationSettings,
+  restartReplication,
+  sendHeartbeat,
+  startReplication,
+  wakeReplicaFetches,
+} from './replication';
 
 export interface ParkedFetch {
   readonly id: number;
@@ -55,6 +85,10 @@ export interface BrokerContext {
   readonly transactionCoordinator: ActorId;
   readonly verifying: readonly PendingVerification[];
   readonly nextCorrelationId: number;
+  /** The cluster as the scenario built it (Metadata answers for partitions with one replica). */
+  readonly meta: ClusterMetadata;
+  /** Its replicas, leaderships and the controller's records; absent when no topic is replicated. */
+  readonly replication?: BrokerReplication;
 }
 
 export interface BrokerInput {
@@ -63,6 +97,25 @@ export interface BrokerInput {
   readonly verification: boolean;
   readonly transactionVersion: 1 | 2;
   readonly meta: ClusterMetadata;
+  /** When some topic is replicated: the settings and the controller's first record of each partition it hosts. */
+  readonly replication?: { readonly settings: ReplicationSettings; readonly initial: readonly PartitionChange[] };
+}
+
+type ReplicatedCtx = BrokerContext & { readonly replication: BrokerReplication };
+const hasReplication = (ctx: BrokerContext): ctx is ReplicatedCtx => ctx.replication !== undefined;
+
+/** NOT_LEADER_OR_FOLLOWER for a Produce, with the KIP-951 leader hint. */
+function notLeader(ctx: BrokerContext, out: Out, request: PendingRequest, req: ProduceRequest): BrokerContext {
+  if (req.acks !== 0)
+    out.reply(request, 'ProduceResponse', {
+      topic: req.topic,
+      partition: req.partition,
+      error: 'NOT_LEADER_OR_FOLLOWER',
+      baseOffset: -1,
+      errorMessage: `${ctx.id} is not the leader of ${keyOf(req)}`,
+      currentLeader: currentLeader(ctx, req.topic, req.partition),
+    });
+  return ctx;
 }
 
 /** Every event a broker handles. */
@@ -75,63 +128,20 @@ export type BrokerEvent =
   | Timer<'fetchWaitExpired', { parkId: number }>
   | Rpc<'WriteTxnMarkers', WriteTxnMarkersRequest>
   | { type: 'runCleaner'; now: number; topic?: string; partition?: number }
+  | Rpc<'FetchResponse', ReplicaFetchResponse & { correlationId: number }>
+  | Rpc<'AlterPartitionResponse', AlterPartitionResponse & { correlationId: number }>
+  | Rpc<'PartitionChange', PartitionChange>
+  | Rpc<'BrokerHeartbeatResponse'>
+  | Rpc<'Metadata', MetadataRequest>
+  | Timer<'produceTimeout', { id: number }>
+  | Timer<'replicaFetchExpired', { id: number }>
+  | Timer<'replicaFetchBackoff', { key: string }>
+  | Timer<'isrExpiration'>
+  | Timer<'heartbeatDue'>
   | Lifecycle;
 
 function withLog(ctx: BrokerContext, log: PartitionLog): BrokerContext {
   return { ...ctx, partitions: { ...ctx.partitions, [keyOf(log)]: log } };
-}
-
-function answerFetch(ctx: BrokerContext, out: Out, request: PendingRequest, fetch: FetchRequest): void {
-  const log = ctx.partitions[keyOf(fetch)];
-  if (!log) {
-    out.reply(request, 'FetchResponse', {
-      topic: fetch.topic,
-      partition: fetch.partition,
-      error: 'UNKNOWN_TOPIC_OR_PARTITION' satisfies ErrorOrNone,
-      highWatermark: -1,
-      lastStableOffset: -1,
-      logStartOffset: -1,
-      batches: [],
-      abortedTransactions: [],
-    });
-    return;
-  }
-  const r = fetchFrom(log, fetch.fetchOffset, fetch.isolationLevel, fetch.maxRecords);
-  out.reply(
-    request,
-    'FetchResponse',
-    {
-      topic: fetch.topic,
-      partition: fetch.partition,
-      error: r.error ?? 'NONE',
-      highWatermark: r.highWatermark,
-      lastStableOffset: r.lastStableOffset,
-      logStartOffset: r.logStartOffset,
-      batches: r.batches,
-      abortedTransactions: r.abortedTransactions,
-    },
-    // an answer without data is periodic traffic; one with data is work for the consumer
-    { background: r.batches.length === 0 && r.error === null },
-  );
-}
-
-/** After a log changed, answer the held fetches that now have something to return. */
-function wakeParked(ctx: BrokerContext, out: Out, topic: string, partition: number): BrokerContext {
-  const log = ctx.partitions[topicPartitionKey(topic, partition)];
-  if (!log || ctx.parked.length === 0) return ctx;
-  const still: ParkedFetch[] = [];
-  for (const p of ctx.parked) {
-    if (p.fetch.topic !== topic || p.fetch.partition !== partition) {
-      still.push(p);
-      continue;
-    }
-    const r = fetchFrom(log, p.fetch.fetchOffset, p.fetch.isolationLevel, p.fetch.maxRecords);
-    if (r.batches.length > 0 || r.error) {
-      out.cancel(`fetch:${p.id}`);
-      answerFetch(ctx, out, p.request, p.fetch);
-    } else still.push(p);
-  }
-  return still.length === ctx.parked.length ? ctx : { ...ctx, parked: still };
 }
 
 /**
@@ -151,6 +161,7 @@ function needsVerification(ctx: BrokerContext, log: PartitionLog, req: ProduceRe
 const onProduce = (ctx: BrokerContext, ev: RpcEvent<ProduceRequest>, out: Out): BrokerContext => {
   const req = ev.payload;
   const log = ctx.partitions[keyOf(req)];
+  if (log && !leadsOrUnreplicated(ctx, log)) return notLeader(ctx, out, pendingRequest(ev), req);
   if (log && needsVerification(ctx, log, req)) {
     const started = startTransactionVerification(log, req.batch.producerId, req.batch.baseSequence, req.batch.producerEpoch);
     const correlationId = ctx.nextCorrelationId;
@@ -271,6 +282,33 @@ function appendProduce(
   }
   const b = req.batch;
   const lastSequence = b.baseSequence < 0 ? -1 : b.baseSequence + b.records.length - 1;
+  const replicated = hasReplication(ctx) && isReplicated(log);
+  if (replicated) {
+    const leader = ctx.replication.leading[key];
+    if (!leader) return notLeader(ctx, out, request, req);
+    // Partition.appendRecordsToLeader: after verification, before the duplicate and sequence checks
+    const refused = notEnoughReplicasBeforeAppend(leader, req.acks);
+    if (refused !== null) {
+      out.fact({
+        kind: 'rejected',
+        topic: req.topic,
+        partition: req.partition,
+        producerId: b.producerId,
+        producerEpoch: b.producerEpoch,
+        baseSequence: b.baseSequence,
+        error: 'NOT_ENOUGH_REPLICAS',
+        reason: refused,
+      });
+      out.reply(request, 'ProduceResponse', {
+        topic: req.topic,
+        partition: req.partition,
+        error: 'NOT_ENOUGH_REPLICAS',
+        baseOffset: -1,
+        errorMessage: refused,
+      });
+      return ctx;
+    }
+  }
   const { log: next, outcome } = appendProducerBatch(log, b, now, {
     verificationEnabled: ctx.verification || ctx.transactionVersion === 2,
     verificationGuard,
@@ -313,6 +351,22 @@ function appendProduce(
       error: outcome.error,
       reason: outcome.reason,
     });
+  if (replicated && hasReplication(ctx)) {
+    let c: ReplicatedCtx = next === log ? ctx : (withLog(ctx, next) as ReplicatedCtx);
+    if (outcome.kind !== 'rejected' && req.acks === -1) {
+      const timeoutMs = (req as { timeoutMs?: number }).timeoutMs ?? PRODUCE_TIMEOUT_MS;
+      c = delayProduce(c, request, req.topic, req.partition, outcome.baseOffset, outcome.lastOffset, timeoutMs, out);
+    } else if (req.acks !== 0)
+      out.reply(request, 'ProduceResponse', {
+        topic: req.topic,
+        partition: req.partition,
+        error: outcome.kind === 'rejected' ? outcome.error : 'NONE',
+        baseOffset: outcome.kind === 'rejected' ? -1 : outcome.baseOffset,
+        errorMessage: outcome.kind === 'rejected' ? outcome.reason : null,
+      });
+    if (next === log) return c;
+    return afterLeaderUpdate(wakeReplicaFetches(c, key, out), key, now, out);
+  }
   if (req.acks !== 0)
     out.reply(request, 'ProduceResponse', {
       topic: req.topic,
@@ -329,6 +383,13 @@ const onFetch = (ctx: BrokerContext, ev: RpcEvent<FetchRequest>, out: Out): Brok
   const f = ev.payload;
   const log = ctx.partitions[keyOf(f)];
   const request = pendingRequest(ev);
+  const replica = ev.payload as unknown as Partial<ReplicaFetchRequest>;
+  if (replica.replicaId !== undefined && hasReplication(ctx))
+    return onReplicaFetch(ctx, request, replica as ReplicaFetchRequest, ev.now, out);
+  if (log && !leadsOrUnreplicated(ctx, log)) {
+    answerFetch(ctx, out, request, f);
+    return ctx;
+  }
   if (log && f.maxWaitMs > 0) {
     const r = fetchFrom(log, f.fetchOffset, f.isolationLevel, f.maxRecords);
     if (r.batches.length === 0 && r.error === null) {
@@ -349,7 +410,8 @@ const onListOffsets = (
   out: Out,
 ): BrokerContext => {
   const req = ev.payload;
-  const log = ctx.partitions[keyOf(req)];
+  const held = ctx.partitions[keyOf(req)];
+  const log = leadsOrUnreplicated(ctx, held) ? held : undefined;
   const offset = !log
     ? -1
     : req.timestamp === -2
@@ -381,7 +443,7 @@ const onWriteTxnMarkers = (ctx: BrokerContext, ev: RpcEvent<WriteTxnMarkersReque
     const partitions: { topic: string; partition: number; error: ErrorOrNone }[] = [];
     for (const tp of m.partitions) {
       const log = next.partitions[keyOf(tp)];
-      if (!log) {
+      if (!log || !leadsOrUnreplicated(next, log)) {
         partitions.push({ ...tp, error: 'NOT_LEADER_OR_FOLLOWER' });
         continue;
       }
@@ -400,7 +462,11 @@ const onWriteTxnMarkers = (ctx: BrokerContext, ev: RpcEvent<WriteTxnMarkersReque
     results.push({ producerId: m.producerId, partitions });
   }
   out.reply(pendingRequest(ev), 'WriteTxnMarkersResponse', { markers: results });
-  for (const tp of touched) next = wakeParked(next, out, tp.topic, tp.partition);
+  for (const tp of touched) {
+    next = wakeParked(next, out, tp.topic, tp.partition);
+    if (hasReplication(next) && isReplicated(next.partitions[keyOf(tp)]))
+      next = afterLeaderUpdate(wakeReplicaFetches(next, keyOf(tp), out), keyOf(tp), ev.now, out);
+  }
   return next;
 };
 
@@ -431,6 +497,10 @@ export const brokerMachine = setup({
     transactionCoordinator: input.meta.transactionCoordinator,
     verifying: [],
     nextCorrelationId: 0,
+    meta: input.meta,
+    ...(input.replication
+      ? { replication: initialReplication(input.replication.settings), initialRecords: input.replication.initial }
+      : {}),
   }),
   initial: 'online',
   states: {
@@ -438,7 +508,41 @@ export const brokerMachine = setup({
       on: {
         Produce: { actions: handle(onProduce) },
         AddPartitionsToTxnResponse: { actions: handle(onVerification) },
-        disconnected: { actions: handle(onVerificationLost) },
+        disconnected: { actions: handle(onRequestLost) },
+        boot: { actions: handle(onBoot) },
+        Metadata: {
+          actions: handle((ctx: BrokerContext, ev: RpcEvent<MetadataRequest>, out: Out) =>
+            onMetadata(ctx, pendingRequest(ev), ev.payload, out),
+          ),
+        },
+        FetchResponse: {
+          actions: handle(
+            replicated((ctx, ev: RpcEvent<ReplicaFetchResponse & { correlationId: number }>, out) =>
+              onReplicaFetchAnswer(ctx, ev.payload, ev.now, out),
+            ),
+          ),
+        },
+        AlterPartitionResponse: {
+          actions: handle(
+            replicated((ctx, ev: RpcEvent<AlterPartitionResponse & { correlationId: number }>, out) =>
+              onAlterPartitionAnswer(ctx, ev.payload, ev.now, out),
+            ),
+          ),
+        },
+        PartitionChange: {
+          actions: handle(replicated((ctx, ev: RpcEvent<PartitionChange>, out) => onPartitionChange(ctx, ev.payload, ev.now, out))),
+        },
+        produceTimeout: {
+          actions: handle(replicated((ctx, ev: TimerEvent<{ id: number }>, out) => onProduceTimeout(ctx, ev.data.id, out))),
+        },
+        replicaFetchExpired: {
+          actions: handle(replicated((ctx, ev: TimerEvent<{ id: number }>, out) => onReplicaFetchExpired(ctx, ev.data.id, out))),
+        },
+        replicaFetchBackoff: {
+          actions: handle(replicated((ctx, ev: TimerEvent<{ key: string }>, out) => onReplicaFetchBackoff(ctx, ev.data.key, out))),
+        },
+        isrExpiration: { actions: handle(replicated((ctx, ev: TimerEvent, out) => onIsrExpiration(ctx, ev.now, out))) },
+        heartbeatDue: { actions: handle(replicated((ctx, _ev: TimerEvent, out) => sendHeartbeat(ctx, out))) },
         Fetch: { actions: handle(onFetch) },
         ListOffsets: { actions: handle(onListOffsets) },
         fetchWaitExpired: { actions: handle(onFetchWaitExpired) },
@@ -451,6 +555,7 @@ export const brokerMachine = setup({
             ...ctx,
             parked: [],
             verifying: [],
+            ...(ctx.replication ? { replication: crashReplication(ctx.replication) } : {}),
             partitions: Object.fromEntries(
               Object.entries(ctx.partitions).map(([k, log]) => [
                 k,
@@ -463,10 +568,32 @@ export const brokerMachine = setup({
     },
     /** The broker's process is down (one word for a crashed process, as every machine uses). */
     down: {
-      on: { restart: 'online' },
+      on: { restart: { target: 'online', actions: handle(replicated((ctx, _ev: Lifecycle, out) => restartReplication(ctx, out))) } },
     },
   },
 });
+
+/** A handler that runs only when the cluster replicates (the broker has replica state). */
+function replicated<E>(fn: (ctx: ReplicatedCtx, ev: E, out: Out) => BrokerContext): (ctx: BrokerContext, ev: E, out: Out) => BrokerContext {
+  return (ctx, ev, out) => (hasReplication(ctx) ? fn(ctx, ev, out) : ctx);
+}
+
+/** Boot (replication only): the controller's first records, the heartbeat, the ISR task. */
+function onBoot(ctx: BrokerContext, ev: Lifecycle, out: Out): BrokerContext {
+  if (!hasReplication(ctx)) return ctx;
+  const initial = (ctx as { initialRecords?: readonly PartitionChange[] }).initialRecords ?? [];
+  const { initialRecords: _, ...rest } = ctx as ReplicatedCtx & { initialRecords?: unknown };
+  return startReplication(rest, initial, ev.now, out);
+}
+
+/** A request of the broker's that ended unanswered: a replica Fetch or AlterPartition, else a transaction verification. */
+function onRequestLost(ctx: BrokerContext, ev: DisconnectedEvent, out: Out): BrokerContext {
+  if (hasReplication(ctx)) {
+    const handled = onReplicationRequestLost(ctx, (ev.payload as { correlationId?: number }).correlationId, out);
+    if (handled) return handled;
+  }
+  return onVerificationLost(ctx, ev, out);
+}
 
 /** The LSO of a partition as this broker sees it (for views). */
 export function brokerLso(ctx: BrokerContext, topic: string, partition: number): number | null {

@@ -12,6 +12,16 @@ export interface TopicMetadata {
   readonly leaders: readonly (ActorId | null)[];
   /** Leader epoch per partition as this holder last learned it (absent: 0 for every partition). */
   readonly leaderEpochs?: readonly number[];
+  /**
+   * Replica assignment per partition (brokers, preferred leader first) — only for a topic with more
+   * than one replica; absent, every partition's only replica is its leader.
+   */
+  readonly replicas?: readonly (readonly ActorId[])[];
+}
+
+/** Some partition of some topic has more than one replica: the cluster runs a controller and followers. */
+export function replicationOn(meta: ClusterMetadata): boolean {
+  return Object.values(meta.topics).some((t) => t.replicas !== undefined);
 }
 
 export interface ClusterMetadata {

@@ -19,7 +19,42 @@ export const CLUSTER_CONFIG: readonly ConfigKey[] = [
     min: 1,
     max: 9,
     doc: 'Number of brokers; partitions are led round-robin.',
-    simulation: 'one replica per partition (no followers, no leader election)',
+    simulation: 'a topic has one replica per partition unless it sets replicationFactor',
+  },
+  {
+    name: 'min.insync.replicas',
+    type: 'int',
+    default: 1,
+    min: 1,
+    doc: "The brokers' default for topics that do not set min.insync.replicas: acks=all needs this many in-sync replicas.",
+  },
+  {
+    name: 'replica.lag.time.max.ms',
+    type: 'long',
+    default: 30000,
+    min: 1,
+    doc: 'A follower that has not caught up to the leader within this long leaves the ISR (checked every half of it).',
+  },
+  {
+    name: 'replica.fetch.wait.max.ms',
+    type: 'int',
+    default: 500,
+    min: 0,
+    doc: "How long a leader holds a follower's empty Fetch; must not exceed replica.lag.time.max.ms.",
+  },
+  {
+    name: 'broker.heartbeat.interval.ms',
+    type: 'int',
+    default: 2000,
+    min: 1,
+    doc: 'How often a broker heartbeats to the KRaft controller.',
+  },
+  {
+    name: 'broker.session.timeout.ms',
+    type: 'int',
+    default: 9000,
+    min: 1,
+    doc: 'The controller fences a broker it has not heard from for this long and moves its leaderships.',
   },
   {
     name: 'transaction.version',
@@ -84,6 +119,11 @@ export interface ClusterConfig {
   readonly 'transaction.abort.timed.out.transaction.cleanup.interval.ms': number;
   readonly 'transaction.max.timeout.ms': number;
   readonly 'group.initial.rebalance.delay.ms': number;
+  readonly 'min.insync.replicas': number;
+  readonly 'replica.lag.time.max.ms': number;
+  readonly 'replica.fetch.wait.max.ms': number;
+  readonly 'broker.heartbeat.interval.ms': number;
+  readonly 'broker.session.timeout.ms': number;
 }
 
 export function resolveClusterConfig(user: Readonly<Record<string, ConfigValue>>): { config: ClusterConfig; errors: ConfigProblem[] } {
@@ -98,6 +138,13 @@ export function resolveClusterConfig(user: Readonly<Record<string, ConfigValue>>
     if (problem) errors.push({ key: spec.name, message: problem });
     out[spec.name] = problem ? spec.default : v;
   }
+  // KafkaConfig: "replica.fetch.wait.max.ms should always be less than or equal to replica.lag.time.max.ms"
+  if ((out['replica.fetch.wait.max.ms'] as number) > (out['replica.lag.time.max.ms'] as number))
+    errors.push({
+      key: 'replica.fetch.wait.max.ms',
+      message:
+        'replica.fetch.wait.max.ms should always be less than or equal to replica.lag.time.max.ms to prevent frequent changes in ISR',
+    });
   for (const key of Object.keys(user))
     if (!CLUSTER_CONFIG.some((k) => k.name === key)) errors.push({ key, message: `${key} is not a cluster setting the simulator knows` });
   return { config: out as unknown as ClusterConfig, errors };

@@ -19,6 +19,19 @@ export const TOPIC_CONFIG: readonly ConfigKey[] = [
   },
   { name: 'segment.ms', type: 'long', default: 604800000, min: 1, doc: 'A segment older than this rolls on the next append.' },
   { name: 'delete.retention.ms', type: 'long', default: 86400000, min: 0, doc: 'How long a tombstone survives cleaning.' },
+  {
+    name: 'min.insync.replicas',
+    type: 'int',
+    default: 1,
+    min: 1,
+    doc: "acks=all needs at least min(this, replication factor) in-sync replicas; below it the high watermark stops. Defaults to the brokers' min.insync.replicas.",
+  },
+  {
+    name: 'unclean.leader.election.enable',
+    type: 'boolean',
+    default: false,
+    doc: 'With no live in-sync replica, elect an out-of-sync one: the partition comes back, committed records may be lost.',
+  },
 ];
 
 export interface TopicConfig {
@@ -26,14 +39,20 @@ export interface TopicConfig {
   readonly 'segment.bytes': number;
   readonly 'segment.ms': number;
   readonly 'delete.retention.ms': number;
+  readonly 'min.insync.replicas': number;
+  readonly 'unclean.leader.election.enable': boolean;
 }
 
-export function resolveTopicConfig(user: Readonly<Record<string, ConfigValue>>): { config: TopicConfig; errors: ConfigProblem[] } {
+/** `brokerMinIsr`: the brokers' min.insync.replicas, the default of a topic that sets none (LogConfig). */
+export function resolveTopicConfig(
+  user: Readonly<Record<string, ConfigValue>>,
+  brokerMinIsr = 1,
+): { config: TopicConfig; errors: ConfigProblem[] } {
   const errors: ConfigProblem[] = [];
   const out: Record<string, ConfigValue> = {};
   for (const spec of TOPIC_CONFIG) {
     const given = Object.hasOwn(user, spec.name);
-    const v = given ? (user[spec.name] as ConfigValue) : spec.default;
+    const v = given ? (user[spec.name] as ConfigValue) : spec.name === 'min.insync.replicas' ? brokerMinIsr : spec.default;
     const problem = given ? checkConfigValue(spec, v) : null;
     if (problem) errors.push({ key: spec.name, message: problem });
     out[spec.name] = problem ? spec.default : v;

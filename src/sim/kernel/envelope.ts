@@ -14,8 +14,6 @@ export const RPCS = {
   TxnOffsetCommit: { response: 'TxnOffsetCommitResponse' },
   EndTxn: { response: 'EndTxnResponse' },
   WriteTxnMarkers: { response: 'WriteTxnMarkersResponse' },
-  // clients' metadata (any broker answers from its metadata cache)
-  Metadata: { response: 'MetadataResponse' },
   // consumer path
   Fetch: { response: 'FetchResponse' },
   ListOffsets: { response: 'ListOffsetsResponse' },
@@ -25,6 +23,11 @@ export const RPCS = {
   SyncGroup: { response: 'SyncGroupResponse' },
   Heartbeat: { response: 'HeartbeatResponse' },
   LeaveGroup: { response: 'LeaveGroupResponse' },
+  // replication (KRaft): clients' metadata (any broker answers from its metadata cache), brokers and the controller
+  Metadata: { response: 'MetadataResponse' },
+  BrokerHeartbeat: { response: 'BrokerHeartbeatResponse' },
+  AlterPartition: { response: 'AlterPartitionResponse' },
+  PartitionChange: { response: 'PartitionChangeResponse' },
   // outside Kafka: a database and an HTTP API
   DbTransaction: { response: 'DbTransactionResult' },
   DbQuery: { response: 'DbQueryResult' },

@@ -66,7 +66,40 @@ export interface PointFault {
   label: string;
 }
 
-export type KernelFault = EnvelopeFault | TimedFault | PointFault;
+/**
+ * A slow replication link: from `from` until `until` (virtual ms), the replica Fetch requests the
+ * broker process sends and the FetchResponses it receives take delayMs more on the network. Only a
+ * broker sends Fetch to a broker, so these are exactly its follower fetches and their answers.
+ */
+export interface SlowLinkFault {
+  kind: 'slowLink';
+  id: number;
+  process: ProcessId;
+  from: number;
+  until: number;
+  delayMs: number;
+  label: string;
+}
+
+export type KernelFault = EnvelopeFault | TimedFault | PointFault | SlowLinkFault;
+
+/** Extra latency slow replication links add to an envelope sent at `now`. */
+export function slowLinkDelay(
+  faults: readonly KernelFault[],
+  env: Pick<Envelope, 'rpc' | 'from' | 'to'>,
+  now: number,
+  isBroker: (process: ProcessId) => boolean,
+): number {
+  let extra = 0;
+  for (const f of faults) {
+    if (f.kind !== 'slowLink' || now < f.from || now >= f.until) continue;
+    const from = processOf(env.from);
+    const to = processOf(env.to);
+    if (!isBroker(from) || !isBroker(to)) continue;
+    if ((env.rpc === 'Fetch' && from === f.process) || (env.rpc === 'FetchResponse' && to === f.process)) extra += f.delayMs;
+  }
+  return extra;
+}
 
 export function actorInProcess(actor: ActorId, selector: string): boolean {
   return actor === selector || actor.startsWith(`${selector}.`);

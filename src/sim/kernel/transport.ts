@@ -7,7 +7,11 @@
 import type { KernelCore } from './core';
 import type { Effect } from './effects';
 import { type ActorId, type Envelope, type EnvelopeRecord, isRequestRpc } from './envelope';
-import { type EnvelopeFault, envelopeMatches, processOf } from './faults';
+import { type EnvelopeFault, envelopeMatches, processOf, slowLinkDelay } from './faults';
+
+/** Brokers are the processes broker-0, broker-1 … (scenario/build.ts). */
+const isBrokerProcess = (p: string): boolean => p.startsWith('broker-');
+
 import { type CloseReason, connectionName, type InFlightRequest, type Route } from './network';
 
 /** Told of every envelope the kernel sends: where it goes, when it arrives, what became of it. */
@@ -64,7 +68,7 @@ export function sendEnvelope(
   }
   const options = {
     now: k.now,
-    latency: k.latency(from, effect.to),
+    latency: k.latency(from, effect.to) + slowLinkDelay(k.options.faults, draft, k.now, isBrokerProcess),
     fault: fault?.action ?? null,
     delayMs: fault?.delayMs ?? 0,
   };

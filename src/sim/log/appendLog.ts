@@ -44,6 +44,11 @@ export class AppendLog<T> {
     return new AppendLog(items, this.#length + 1);
   }
 
+  /** The first `length` items (a truncated log; the next append to it copies, so this version never changes). */
+  take(length: number): AppendLog<T> {
+    return length >= this.#length ? this : new AppendLog(this.#items, Math.max(0, length));
+  }
+
   /** A new log with the item at `index` replaced (copies; for rare in-place edits). */
   with(index: number, item: T): AppendLog<T> {
     const items = this.#items.slice(0, this.#length);

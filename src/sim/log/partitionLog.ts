@@ -5,11 +5,14 @@
  *
  * Every function here is pure: it takes a PartitionLog and returns a new one.
  *
- * Simplification: one replica per partition, so the high watermark is the log end offset as soon
- * as a batch is appended (the UI and docs say so).
+ * A partition with one replica (no `epochs`) has its high watermark at the log end offset as soon
+ * as a batch is appended; a replicated partition's log carries a leader epoch cache (`epochs`), stamps
+ * each batch with its leader epoch, and its HW is moved by the replication layer
+ * (src/sim/replication: Partition.maybeIncrementLeaderHW, or a follower's min(leader HW, own LEO)).
  */
 import type { KafkaError } from '../protocol/errors';
 import { AppendLog } from './appendLog';
+import { type EpochEntry, latestEpoch } from './leaderEpochCache';
 import {
   type BatchMetadata,
   checkProducerBatch,
@@ -66,6 +69,11 @@ export interface PartitionLog {
   readonly topicConfig: TopicLogConfig;
   /** The log cleaner has compacted everything below this offset. */
   readonly cleanerCheckpoint: number;
+  /**
+   * LeaderEpochFileCache: (leader epoch, start offset) entries, oldest first. Present only on a
+   * replicated partition's log; absent, the log has one replica and no epochs.
+   */
+  readonly epochs?: readonly EpochEntry[];
 }
 
 export const DEFAULT_SEGMENT_CONFIG: SegmentConfig = { segmentBytes: 1073741824, segmentMs: 604800000 };
@@ -120,6 +128,12 @@ function withBatch(log: PartitionLog, batch: RecordBatch, bytes: number, now: nu
         ...segments.slice(0, -1),
         { baseOffset: active.baseOffset, createdAt: active.bytes === 0 ? now : active.createdAt, bytes: active.bytes + bytes },
       ];
+  if (log.epochs !== undefined) {
+    // a replicated log: the batch carries the leader's epoch; the HW waits for the ISR
+    const epoch = latestEpoch(log.epochs);
+    const stamped = batch.partitionLeaderEpoch === undefined && epoch !== null ? { ...batch, partitionLeaderEpoch: epoch } : batch;
+    return { ...log, batches: log.batches.append(stamped), logEndOffset: next, segments };
+  }
   return {
     ...log,
     batches: log.batches.append(batch),
@@ -127,6 +141,13 @@ function withBatch(log: PartitionLog, batch: RecordBatch, bytes: number, now: nu
     highWatermark: next, // one replica: the HW follows the log end offset
     segments,
   };
+}
+
+/** Appends a batch exactly as given (its offsets and leader epoch), as a follower does (withBatch). */
+export function appendBatchAsIs(log: PartitionLog, batch: RecordBatch, now: number): PartitionLog {
+  let bytes = 0;
+  for (const r of batch.records) bytes += batch.isControl ? 20 : estimateRecordBytes(r);
+  return withBatch(log, batch, bytes, now);
 }
 
 /** UnifiedLog.hasOngoingTransaction(producerId, epoch): this epoch of the producer has an open transaction here. */
@@ -287,32 +308,60 @@ export function appendMarker(
     records: [{ offset, key: null, value: null, headers: {}, timestamp: now }],
     appendTime: now,
   };
-  let next = withBatch(log, batch, 20, now);
-  const base = entry ?? emptyEntry(marker.producerId);
+  const txnFirstOffset = (entry ?? emptyEntry(marker.producerId)).currentTxnFirstOffset;
+  const next = applyControlBatch(withBatch(log, batch, 20, now), batch, marker.coordinatorEpoch);
+  return { log: next, outcome: { kind: 'appended', baseOffset: offset, lastOffset: offset }, txnFirstOffset };
+}
+
+/**
+ * What a transaction marker does to the producer state and the aborted-transaction index once it is
+ * in the log (ProducerAppendInfo.appendEndTxnMarker, then the transaction index). `log` already
+ * holds the marker batch at its offset.
+ */
+export function applyControlBatch(log: PartitionLog, batch: RecordBatch, coordinatorEpoch: number): PartitionLog {
+  const offset = batch.baseOffset;
+  const base = log.producers.get(batch.producerId) ?? emptyEntry(batch.producerId);
   const txnFirstOffset = base.currentTxnFirstOffset;
   const producers = new Map(log.producers);
-  producers.set(marker.producerId, {
+  producers.set(batch.producerId, {
     ...base,
     // a marker with a bumped epoch (fencing, or protocol v2) moves the producer to that epoch
-    producerEpoch: marker.producerEpoch,
-    batches: marker.producerEpoch === base.producerEpoch ? base.batches : [],
+    producerEpoch: batch.producerEpoch,
+    batches: batch.producerEpoch === base.producerEpoch ? base.batches : [],
     currentTxnFirstOffset: null,
-    coordinatorEpoch: marker.coordinatorEpoch,
+    coordinatorEpoch,
   });
-  next = clearVerification({ ...next, producers }, marker.producerId);
-  if (marker.controlType === 'ABORT' && txnFirstOffset !== null) {
+  let next = clearVerification({ ...log, producers }, batch.producerId);
+  if (batch.controlType === 'ABORT' && txnFirstOffset !== null) {
     const lso = lastStableOffset(next);
     next = {
       ...next,
       abortedTxns: next.abortedTxns.append({
-        producerId: marker.producerId,
+        producerId: batch.producerId,
         firstOffset: txnFirstOffset,
         lastOffset: offset,
         lastStableOffset: lso,
       }),
     };
   }
-  return { log: next, outcome: { kind: 'appended', baseOffset: offset, lastOffset: offset }, txnFirstOffset };
+  return next;
+}
+
+/** What a data batch does to its producer's state, without any check (a follower's append, a replay). */
+export function applyDataBatch(log: PartitionLog, batch: RecordBatch): PartitionLog {
+  if (batch.producerId === NO_PRODUCER_ID) return log;
+  const meta: BatchMetadata = {
+    firstSeq: batch.baseSequence,
+    lastSeq: batch.lastSequence,
+    firstOffset: batch.baseOffset,
+    lastOffset: batch.lastOffset,
+  };
+  const producers = new Map(log.producers);
+  producers.set(
+    batch.producerId,
+    recordBatchInEntry(log.producers.get(batch.producerId), batch.producerId, batch.producerEpoch, meta, batch.isTransactional),
+  );
+  return { ...log, producers };
 }
 
 /** First offset of any open transaction on this partition, or null. */

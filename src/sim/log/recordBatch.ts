@@ -49,6 +49,8 @@ export interface RecordBatch {
    * this batch, to that cleaning's time + delete.retention.ms; the tombstone goes once it has passed.
    */
   readonly deleteHorizonMs?: number;
+  /** The leader epoch the batch was written in (a replicated partition only; absent with one replica). */
+  readonly partitionLeaderEpoch?: number;
 }
 
 /** What a producer puts on the wire: records without offsets, plus the idempotence header. */

@@ -43,6 +43,8 @@ export function describeFaultKo(f: FaultSpec): string {
     }
     case 'runCleaner':
       return `${f.at} ms에 ${f.topic ? `${f.topic}의 ` : ''}로그 클리너 실행`;
+    case 'slowReplication':
+      return `${f.at ?? 0} ms부터${f.durationMs !== undefined ? ` ${f.durationMs} ms 동안` : ''} ${f.target}의 복제 링크 ${f.delayMs} ms 지연`;
     default: {
       const when =
         f.point !== undefined

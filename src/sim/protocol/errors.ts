@@ -20,6 +20,7 @@ export const KAFKA_ERRORS = {
   KAFKA_STORAGE_ERROR: { code: 56, retriable: true },
   OFFSET_NOT_AVAILABLE: { code: 78, retriable: true },
   FENCED_LEADER_EPOCH: { code: 74, retriable: true },
+  UNKNOWN_LEADER_EPOCH: { code: 76, retriable: true },
   INVALID_UPDATE_VERSION: { code: 95, retriable: false },
   INELIGIBLE_REPLICA: { code: 107, retriable: false },
   ILLEGAL_GENERATION: { code: 22, retriable: false },

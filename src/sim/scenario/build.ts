@@ -11,22 +11,28 @@ import {
   type ClusterMetadata,
   CONSUMER_OFFSETS_TOPIC,
   GROUP_COORDINATOR_ID,
+  replicationOn,
+  type TopicMetadata,
   TRANSACTION_STATE_TOPIC,
   TXN_COORDINATOR_ID,
 } from '../cluster/metadata';
 import { resolveProducerConfig } from '../config/producerConfig';
+import { CONTROLLER_ID, controllerMachine } from '../controller/controller.machine';
 import { DEFAULT_GROUP_COORDINATOR_CONFIG, groupCoordinatorMachine } from '../coordinator/groupCoordinator.machine';
 import { DEFAULT_TXN_COORDINATOR_CONFIG, transactionCoordinatorMachine } from '../coordinator/transactionCoordinator.machine';
 import type { RequestRpc } from '../kernel/envelope';
 import type { KernelFault } from '../kernel/faults';
 import type { ActorSpec, KernelOptions } from '../kernel/simulation';
 import { createPartitionLog, type PartitionLog } from '../log/partitionLog';
+import { asReplicatedLog } from '../log/replicaLog';
+import type { PartitionRegistration } from '../replication/election';
 import { type DatabaseMode, databaseMachine } from '../sinks/database.machine';
 import { type HttpApiMode, httpApiMachine } from '../sinks/httpApi.machine';
 import { outboxRelayMachine } from '../sinks/outboxRelay.machine';
 import { streamsSpecs } from '../streams/streamsBuild';
 import { changelogTopic, repartitionTopic } from '../streams/streamsTopology';
 import { consumerActor, producerActor } from './clientActors';
+import { replicaAssignment, replicationFactorOf } from './replicaAssignment';
 import type { FaultSpec, TopicSpec } from './schema';
 import type { ResolvedScenario } from './validate';
 
@@ -38,7 +44,7 @@ export interface BuiltScenario {
   readonly processes: readonly ProcessInfo[];
 }
 
-export type ProcessKind = 'broker' | 'txn-coordinator' | 'group-coordinator' | 'producer' | 'consumer' | 'streams' | 'sink';
+export type ProcessKind = 'broker' | 'controller' | 'txn-coordinator' | 'group-coordinator' | 'producer' | 'consumer' | 'streams' | 'sink';
 
 export interface ProcessInfo {
   readonly id: string;
@@ -73,6 +79,8 @@ export function describeFault(f: FaultSpec): string {
     }
     case 'runCleaner':
       return `run the log cleaner${f.topic ? ` on ${f.topic}` : ''} at ${f.at} ms`;
+    case 'slowReplication':
+      return `slow the replication link of ${f.target} by ${f.delayMs} ms from ${f.at ?? 0} ms${f.durationMs !== undefined ? ` for ${f.durationMs} ms` : ''}`;
     default: {
       const when =
         f.point !== undefined
@@ -145,6 +153,17 @@ function kernelFaults(faults: readonly FaultSpec[], brokersFor: (topic?: string)
             label,
           });
         break;
+      case 'slowReplication':
+        out.push({
+          kind: 'slowLink',
+          id: id++,
+          process: f.target,
+          from: f.at ?? 0,
+          until: f.durationMs !== undefined ? (f.at ?? 0) + f.durationMs : Number.POSITIVE_INFINITY,
+          delayMs: f.delayMs,
+          label,
+        });
+        break;
       default:
         if (f.point !== undefined) {
           out.push({
@@ -202,14 +221,21 @@ export function buildScenario(r: ResolvedScenario): BuiltScenario {
       'segment.bytes': 1073741824,
       'segment.ms': 604800000,
       'delete.retention.ms': 86400000,
+      'min.insync.replicas': r.cluster['min.insync.replicas'],
+      'unclean.leader.election.enable': false,
     };
   const cluster = r.cluster;
   const brokers = Array.from({ length: cluster.brokers }, (_, i) => `broker-${i}`);
-  const topics: Record<string, { name: string; partitions: number; leaders: string[] }> = {};
+  const topics: Record<string, TopicMetadata> = {};
   s.topics.forEach((t, ti) => {
     const n = t.partitions ?? 1;
-    const leaders = Array.from({ length: n }, (_, p) => brokers[t.leaders?.[p] ?? (ti + p) % brokers.length] as string);
-    topics[t.name] = { name: t.name, partitions: n, leaders };
+    const assignment = replicaAssignment(t, ti, brokers.length).map((list) => list.map((b) => brokers[b] as string));
+    const leaders = assignment.map((list) => list[0] as string);
+    // a topic with one replica per partition carries no replica lists: it runs exactly as before replication
+    topics[t.name] =
+      replicationFactorOf(t) > 1
+        ? { name: t.name, partitions: n, leaders, replicas: assignment }
+        : { name: t.name, partitions: n, leaders };
   });
   const meta: ClusterMetadata = {
     brokers,
@@ -226,6 +252,28 @@ export function buildScenario(r: ResolvedScenario): BuiltScenario {
     processes.push({ id: process, kind, actors: list.map((a) => a.id) });
   };
 
+  const replicating = replicationOn(meta);
+  // the controller's first record of every replicated partition: the first replica leads, every replica in the ISR
+  const registrations: PartitionRegistration[] = [];
+  for (const t of Object.values(topics))
+    t.replicas?.forEach((replicas, p) => {
+      registrations.push({
+        topic: t.name,
+        partition: p,
+        replicas,
+        isr: replicas,
+        leader: replicas[0] ?? null,
+        leaderEpoch: 0,
+        partitionEpoch: 0,
+      });
+    });
+  const settings = {
+    controller: CONTROLLER_ID,
+    replicaLagTimeMaxMs: cluster['replica.lag.time.max.ms'],
+    replicaFetchWaitMaxMs: cluster['replica.fetch.wait.max.ms'],
+    heartbeatIntervalMs: cluster['broker.heartbeat.interval.ms'],
+    minInsyncReplicas: Object.fromEntries(Object.entries(topicConfigs).map(([name, c]) => [name, c['min.insync.replicas']])),
+  };
   brokers.forEach((b) => {
     const logs: PartitionLog[] = [];
     for (const t of s.topics) {
@@ -233,16 +281,16 @@ export function buildScenario(r: ResolvedScenario): BuiltScenario {
       const info = topics[t.name];
       if (!tc || !info) continue;
       info.leaders.forEach((leader, p) => {
-        if (leader !== b) return;
-        logs.push(
-          createPartitionLog(
-            t.name,
-            p,
-            t.startOffset ?? 0,
-            { segmentBytes: tc['segment.bytes'], segmentMs: tc['segment.ms'] },
-            { cleanupPolicy: tc['cleanup.policy'], deleteRetentionMs: tc['delete.retention.ms'] },
-          ),
+        const replicas = info.replicas?.[p];
+        if (replicas ? !replicas.includes(b) : leader !== b) return;
+        const log = createPartitionLog(
+          t.name,
+          p,
+          t.startOffset ?? 0,
+          { segmentBytes: tc['segment.bytes'], segmentMs: tc['segment.ms'] },
+          { cleanupPolicy: tc['cleanup.policy'], deleteRetentionMs: tc['delete.retention.ms'] },
         );
+        logs.push(replicas ? asReplicatedLog(log) : log);
       });
     }
     add(b, 'broker', [
@@ -256,10 +304,34 @@ export function buildScenario(r: ResolvedScenario): BuiltScenario {
           verification: cluster['transaction.partition.verification.enable'],
           transactionVersion: cluster['transaction.version'],
           meta,
+          ...(replicating
+            ? {
+                replication: {
+                  settings,
+                  initial: registrations.filter((r) => r.replicas.includes(b)).map((r) => ({ ...r, election: null })),
+                },
+              }
+            : {}),
         },
+        ...(replicating ? { boot: true } : {}),
       },
     ]);
   });
+  if (replicating)
+    add(CONTROLLER_ID, 'controller', [
+      {
+        id: CONTROLLER_ID,
+        kind: 'controller',
+        logic: controllerMachine as AnyStateMachine,
+        input: {
+          brokers,
+          partitions: registrations,
+          unclean: Object.fromEntries(Object.entries(topicConfigs).map(([name, c]) => [name, c['unclean.leader.election.enable']])),
+          sessionTimeoutMs: cluster['broker.session.timeout.ms'],
+        },
+        boot: true,
+      },
+    ]);
   add(TXN_COORDINATOR_ID, 'txn-coordinator', [
     {
       id: TXN_COORDINATOR_ID,
@@ -412,7 +484,12 @@ export function buildScenario(r: ResolvedScenario): BuiltScenario {
     }
   }
 
-  const brokersFor = (topic?: string) => (topic ? [...new Set(topics[topic]?.leaders ?? [])] : brokers);
+  // every broker holding a replica cleans its own copy of the log
+  const brokersFor = (topic?: string) => {
+    const t = topic ? topics[topic] : undefined;
+    if (!topic) return brokers;
+    return [...new Set(t?.replicas ? t.replicas.flat() : (t?.leaders ?? []).filter((b): b is string => b !== null))];
+  };
   const sessionTimeouts = Object.values(r.consumers).map((c) => c['session.timeout.ms']);
   const run = s.run ?? {};
   const options: KernelOptions = {

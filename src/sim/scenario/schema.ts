@@ -194,6 +194,21 @@ const processFault = v.strictObject({
   note: v.optional(text),
 });
 
+/**
+ * A slow replication link (issue [replication]): while active, the target broker's replica Fetch
+ * requests and the leaders' answers to them take delayMs longer on the network.
+ */
+const slowReplicationFault = v.strictObject({
+  type: v.literal('slowReplication'),
+  target: text,
+  /** From this virtual time (default 0). */
+  at: v.optional(time),
+  /** For this long (default: to the end of the run). */
+  durationMs: v.optional(time),
+  delayMs: v.pipe(nonNegInt, v.maxValue(600000)),
+  note: v.optional(text),
+});
+
 const cleanerFault = v.strictObject({
   type: v.literal('runCleaner'),
   at: time,
@@ -213,6 +228,7 @@ export const FaultSchema = v.variant('type', [
   v.strictObject({ ...processFault.entries, type: v.literal('pause') }),
   v.strictObject({ ...processFault.entries, type: v.literal('resume') }),
   cleanerFault,
+  slowReplicationFault,
 ]);
 
 const topic = v.strictObject({
@@ -222,6 +238,12 @@ const topic = v.strictObject({
   startOffset: v.optional(v.pipe(nonNegInt, v.maxValue(1000000000))),
   /** Leader broker per partition (index into the brokers); default round-robin. */
   leaders: v.optional(v.array(nonNegInt)),
+  /** Kafka's replication.factor (default 1: one replica, no followers). */
+  replicationFactor: v.optional(v.pipe(v.number(), v.integer('must be a whole number'), v.minValue(1), v.maxValue(LIMITS.maxBrokers))),
+  /** Replica assignment per partition (broker indexes); the first is the preferred leader. */
+  replicas: v.optional(
+    v.pipe(v.array(v.pipe(v.array(nonNegInt), v.minLength(1), v.maxLength(LIMITS.maxBrokers))), v.maxLength(LIMITS.maxPartitions)),
+  ),
   config: v.optional(config),
 });
 

@@ -21,6 +21,7 @@ import { ALL_RPCS } from '../kernel/envelope';
 import { CRASH_POINTS } from './crashPoints';
 import { describeIssue, describeValue } from './issues';
 import { parseJsonText } from './jsonText';
+import { assignmentProblems } from './replicaAssignment';
 import { joinPath, reservedKeyErrors } from './reservedKeys';
 import { LIMITS, type Scenario, ScenarioSchema, withoutPresetFields } from './schema';
 
@@ -59,7 +60,7 @@ export interface ResolvedScenario {
 
 export type Validation = { ok: true; resolved: ResolvedScenario } | { ok: false; errors: ScenarioError[] };
 
-export const RESERVED_IDS = ['txn-coordinator', 'group-coordinator'];
+export const RESERVED_IDS = ['txn-coordinator', 'group-coordinator', 'controller'];
 
 function keyPath(base: string, key: string): string {
   return joinPath(base, key);
@@ -157,7 +158,8 @@ function checkMeaning(s: Scenario): Validation {
     if (topics[t.name]) add(`topics[${i}].name`, `topic ${t.name} is defined twice`, `토픽 ${t.name}이(가) 두 번 정의됐습니다`);
     if (t.name.startsWith('__'))
       add(`topics[${i}].name`, "names starting with __ are Kafka's internal topics", '__로 시작하는 이름은 Kafka 내부 토픽용입니다');
-    const r = resolveTopicConfig(t.config ?? {});
+    const r = resolveTopicConfig(t.config ?? {}, cluster.config['min.insync.replicas']);
+    for (const a of assignmentProblems(t, i, cluster.config.brokers)) add(a.path, a.en, a.ko);
     configErrors(r.errors, `topics[${i}].config`, errors);
     topics[t.name] = r.config;
     partitions[t.name] = t.partitions ?? 1;
@@ -380,6 +382,15 @@ function checkMeaning(s: Scenario): Validation {
             `토픽 ${f.topic}은(는) cleanup.policy=delete입니다. 클리너는 cleanup.policy=compact인 토픽만 컴팩션합니다`,
           );
       }
+      return;
+    }
+    if (f.type === 'slowReplication') {
+      if (!/^broker-\d+$/.test(f.target) || !processIds.has(f.target))
+        add(
+          `${path}.target`,
+          `${f.target} is not a broker of this scenario: a slow replication link slows a follower broker's replica fetches`,
+          `${f.target}는 이 시나리오의 브로커가 아닙니다. 느린 복제 링크는 팔로워 브로커의 복제 Fetch를 늦춥니다`,
+        );
       return;
     }
     if (!processIds.has(f.target)) notAProcess(`${path}.target`, f.target);

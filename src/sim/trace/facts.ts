@@ -103,6 +103,30 @@ export type Fact =
   | { kind: 'rebalance'; groupId: string; generationId: number; members: readonly string[]; reason: string }
   /** The log cleaner compacted a partition. */
   | { kind: 'cleaned'; topic: string; partition: number; removed: number; cleanedUpTo: number }
+  /**
+   * A replica cut records from its log to follow a new leader (UnifiedLog.truncateTo on a
+   * DivergingEpoch): offsets [fromOffset, toOffset) are gone from `broker`'s copy.
+   */
+  | {
+      kind: 'truncated';
+      broker: string;
+      topic: string;
+      partition: number;
+      fromOffset: number;
+      toOffset: number;
+      leaderEpoch: number;
+      eventIds: readonly (string | null)[];
+    }
+  /** The controller changed a partition's leader (an election, or no leader: offline). */
+  | {
+      kind: 'leaderChange';
+      topic: string;
+      partition: number;
+      leader: string | null;
+      leaderEpoch: number;
+      isr: readonly string[];
+      election: 'clean' | 'unclean' | null;
+    }
   /** Anything else worth a sentence in the narration. */
   | { kind: 'note'; actor: string; text: string };
 

@@ -10,7 +10,8 @@ import type { TxnCoordinatorContext } from '../coordinator/transactionCoordinato
 import type { ActorId } from '../kernel/envelope';
 import { lastStableOffset, type PartitionLog } from '../log/partitionLog';
 import type { ControlType, Headers, RecordOrigin } from '../log/recordBatch';
-import type { ReplicationRow } from './replicationView';
+import { keyOf } from '../protocol/topicPartition';
+import { mainReplicas, type ReplicationRow, replicationRow } from './replicationView';
 
 export type TxnOutcome = 'committed' | 'aborted' | 'open';
 
@@ -84,8 +85,15 @@ export function recordRows(log: PartitionLog): RecordRow[] {
   return rows;
 }
 
-function row(log: PartitionLog, leader: ActorId, internal: boolean): PartitionRow {
+function row(
+  log: PartitionLog,
+  leader: ActorId,
+  internal: boolean,
+  actors?: ReadonlyMap<ActorId, { value: unknown; context: unknown }>,
+): PartitionRow {
+  const replication = actors && log.epochs !== undefined ? replicationRow(actors, log.topic, log.partition) : null;
   return {
+    ...(replication ? { replication } : {}),
     topic: log.topic,
     partition: log.partition,
     leader,
@@ -104,13 +112,20 @@ export interface LogSource {
   readonly internal: boolean;
 }
 
-/** All partition logs held by the actors, keyed by where they live. */
+/**
+ * All partition logs held by the actors, keyed by where they live. Of a replicated partition only
+ * the main copy counts: its leader's log, or while it has no leader the last leader's
+ * (replicationView.ts); the other replicas are read through `replicationRow`.
+ */
 export function logSources(actors: ReadonlyMap<ActorId, { value: unknown; context: unknown }>): LogSource[] {
   const out: LogSource[] = [];
+  const main = mainReplicas(actors);
   for (const [id, snap] of actors) {
     const ctx = snap.context as Partial<BrokerContext & TxnCoordinatorContext & GroupCoordinatorContext>;
-    if (id.startsWith('broker-') && ctx.partitions) out.push({ id, logs: Object.values(ctx.partitions), internal: false });
-    else if ((id === 'txn-coordinator' || id === 'group-coordinator') && ctx.logs)
+    if (id.startsWith('broker-') && ctx.partitions) {
+      const logs = Object.values(ctx.partitions).filter((l) => l.epochs === undefined || main.get(keyOf(l)) === id);
+      out.push({ id, logs, internal: false });
+    } else if ((id === 'txn-coordinator' || id === 'group-coordinator') && ctx.logs)
       out.push({ id, logs: Object.values(ctx.logs), internal: true });
   }
   return out;
@@ -118,7 +133,7 @@ export function logSources(actors: ReadonlyMap<ActorId, { value: unknown; contex
 
 export function partitionRows(actors: ReadonlyMap<ActorId, { value: unknown; context: unknown }>): PartitionRow[] {
   const rows: PartitionRow[] = [];
-  for (const src of logSources(actors)) for (const log of src.logs) rows.push(row(log, src.id, src.internal));
+  for (const src of logSources(actors)) for (const log of src.logs) rows.push(row(log, src.id, src.internal, actors));
   const rank = (t: string) => (t === TRANSACTION_STATE_TOPIC ? 2 : t === CONSUMER_OFFSETS_TOPIC ? 1 : 0);
   return rows.sort((a, b) => rank(a.topic) - rank(b.topic) || (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition));
 }

@@ -4,7 +4,11 @@
  * ISR, and the records truncation cut from a replica. A partition with one replica has no
  * replication row: the lanes draw it as before.
  */
+import type { BrokerContext } from '../broker/broker.machine';
+import type { ControllerContext } from '../controller/controller.machine';
 import type { ActorId } from '../kernel/envelope';
+import { topicPartitionKey } from '../protocol/topicPartition';
+import { effectiveMinIsr } from '../replication/leaderPartition';
 import type { RecordRow } from './logView';
 
 export interface ReplicaRow {
@@ -41,4 +45,62 @@ export interface ReplicationRow {
   readonly uncleanLeaderElection: boolean;
   readonly replicas: readonly ReplicaRow[];
   readonly truncations: readonly TruncationRow[];
+}
+
+type Snapshots = ReadonlyMap<ActorId, { value: unknown; context: unknown }>;
+
+function controllerOf(actors: Snapshots): ControllerContext | null {
+  return (actors.get('controller')?.context as ControllerContext | undefined) ?? null;
+}
+
+/**
+ * Which broker's copy is a replicated partition's main log: the broker that leads it; with no leader,
+ * the last leader (without ELR the ISR keeps its last member, the leader that failed), else the first
+ * replica.
+ */
+export function mainReplicas(actors: Snapshots): Map<string, ActorId> {
+  const out = new Map<string, ActorId>();
+  const controller = controllerOf(actors);
+  if (!controller) return out;
+  for (const [key, reg] of Object.entries(controller.partitions)) {
+    let main: ActorId | undefined;
+    for (const b of reg.replicas) {
+      const ctx = actors.get(b)?.context as BrokerContext | undefined;
+      if (ctx?.replication?.leading[key]) main = b;
+    }
+    out.set(key, main ?? reg.leader ?? reg.isr[0] ?? reg.replicas[0] ?? '');
+  }
+  return out;
+}
+
+/** A replicated partition as the page draws it, from the controller's record and each replica's log. */
+export function replicationRow(actors: Snapshots, topic: string, partition: number): ReplicationRow | null {
+  const controller = controllerOf(actors);
+  const key = topicPartitionKey(topic, partition);
+  const reg = controller?.partitions[key];
+  if (!controller || !reg) return null;
+  const replicas: ReplicaRow[] = reg.replicas.map((b) => {
+    const snap = actors.get(b);
+    const log = (snap?.context as BrokerContext | undefined)?.partitions[key];
+    return {
+      broker: b,
+      role: reg.leader === b ? 'leader' : 'follower',
+      online: snap?.value !== 'down',
+      inIsr: reg.isr.includes(b),
+      logEndOffset: log?.logEndOffset ?? 0,
+      highWatermark: log?.highWatermark ?? 0,
+    };
+  });
+  const leaderCtx = reg.leader ? (actors.get(reg.leader)?.context as BrokerContext | undefined) : undefined;
+  const minIsr = leaderCtx?.replication?.settings.minInsyncReplicas[topic] ?? 1;
+  return {
+    leader: reg.leader,
+    leaderEpoch: reg.leaderEpoch,
+    isr: reg.isr,
+    effectiveMinIsr: effectiveMinIsr({ minInsyncReplicas: minIsr, replicas: reg.replicas }),
+    uncleanLeaderElection: controller.unclean[topic] ?? false,
+    replicas,
+    // the records cut are in the trace's truncated facts; a snapshot does not keep them
+    truncations: [],
+  };
 }

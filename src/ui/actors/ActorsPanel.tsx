@@ -20,6 +20,7 @@ type Group = 'brokers' | 'coordinators' | 'producers' | 'consumers' | 'sinks';
 
 const GROUP_OF: Record<ProcessKind, Group> = {
   broker: 'brokers',
+  controller: 'brokers',
   'txn-coordinator': 'coordinators',
   'group-coordinator': 'coordinators',
   producer: 'producers',

@@ -38,6 +38,7 @@ const LANE_ORDER: Record<ProcessKind, number> = {
   streams: 1,
   'txn-coordinator': 2,
   broker: 3,
+  controller: 3,
   'group-coordinator': 4,
   consumer: 5,
   sink: 6,

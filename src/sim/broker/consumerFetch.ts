@@ -1,0 +1,64 @@
+/**
+ * Fetches from consumers on the leader: the answer (up to the HW, or the LSO for read_committed),
+ * and the held fetches (Kafka's fetch purgatory) answered when the log gives them something.
+ */
+import type { Out, PendingRequest } from '../actors/out';
+import { fetchFrom } from '../log/partitionLog';
+import type { ErrorOrNone, FetchRequest } from '../protocol/messages';
+import { keyOf, topicPartitionKey } from '../protocol/topicPartition';
+import type { BrokerContext, ParkedFetch } from './broker.machine';
+
+export function answerFetch(ctx: BrokerContext, out: Out, request: PendingRequest, fetch: FetchRequest): void {
+  const held = ctx.partitions[keyOf(fetch)];
+  // a replicated partition is read from its leader only
+  const log = held && (held.epochs === undefined || ctx.replication?.leading[keyOf(fetch)]) ? held : undefined;
+  if (!log) {
+    out.reply(request, 'FetchResponse', {
+      topic: fetch.topic,
+      partition: fetch.partition,
+      error: (held ? 'NOT_LEADER_OR_FOLLOWER' : 'UNKNOWN_TOPIC_OR_PARTITION') satisfies ErrorOrNone,
+      highWatermark: -1,
+      lastStableOffset: -1,
+      logStartOffset: -1,
+      batches: [],
+      abortedTransactions: [],
+    });
+    return;
+  }
+  const r = fetchFrom(log, fetch.fetchOffset, fetch.isolationLevel, fetch.maxRecords);
+  out.reply(
+    request,
+    'FetchResponse',
+    {
+      topic: fetch.topic,
+      partition: fetch.partition,
+      error: r.error ?? 'NONE',
+      highWatermark: r.highWatermark,
+      lastStableOffset: r.lastStableOffset,
+      logStartOffset: r.logStartOffset,
+      batches: r.batches,
+      abortedTransactions: r.abortedTransactions,
+    },
+    // an answer without data is periodic traffic; one with data is work for the consumer
+    { background: r.batches.length === 0 && r.error === null },
+  );
+}
+
+/** After a log changed, answer the held fetches that now have something to return. */
+export function wakeParked(ctx: BrokerContext, out: Out, topic: string, partition: number): BrokerContext {
+  const log = ctx.partitions[topicPartitionKey(topic, partition)];
+  if (!log || ctx.parked.length === 0) return ctx;
+  const still: ParkedFetch[] = [];
+  for (const p of ctx.parked) {
+    if (p.fetch.topic !== topic || p.fetch.partition !== partition) {
+      still.push(p);
+      continue;
+    }
+    const r = fetchFrom(log, p.fetch.fetchOffset, p.fetch.isolationLevel, p.fetch.maxRecords);
+    if (r.batches.length > 0 || r.error) {
+      out.cancel(`fetch:${p.id}`);
+      answerFetch(ctx, out, p.request, p.fetch);
+    } else still.push(p);
+  }
+  return still.length === ctx.parked.length ? ctx : { ...ctx, parked: still };
+}

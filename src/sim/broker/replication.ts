@@ -1,0 +1,548 @@
+/**
+ * A broker's replicas (issue [replication]): which partitions it leads (per-partition leadership,
+ * `leading`) and follows (`following`), its metadata cache of the controller's partition records,
+ * the replica fetcher, the leader's answers to followers, the delayed produces (acks=all), ISR
+ * changes by AlterPartition, heartbeats, and the controller's PartitionChange applied
+ * (Partition.makeLeader / makeFollower). Only a cluster with a replicated topic has this state;
+ * a partition with one replica keeps the broker's old paths.
+ *
+ * Simplifications (docs/kafka-model.md): one replica Fetch per partition rather than one per leader
+ * with a fetch session; the controller's records reach the broker as PartitionChange messages.
+ */
+import type { Out, PendingRequest } from '../actors/out';
+import type { ActorId } from '../kernel/envelope';
+import type { PartitionLog } from '../log/partitionLog';
+import { assignEpochStartOffset, lastFetchedEpoch } from '../log/replicaLog';
+import type { KafkaError } from '../protocol/errors';
+import type { PartitionChange } from '../protocol/replicationMessages';
+import { keyOf, topicPartitionKey } from '../protocol/topicPartition';
+import {
+  applyReplicaFetchResponse,
+  type ReplicaFetchRequest,
+  type ReplicaFetchResponse,
+  readForFollower,
+} from '../replication/followerFetch';
+import {
+  becomeLeader,
+  checkEnoughReplicasReachOffset,
+  isrToExpand,
+  isrToShrink,
+  type LeaderPartition,
+  maybeIncrementLeaderHW,
+  onAlterPartitionResponse,
+  proposeIsr,
+  updateFollowerFetchState,
+} from '../replication/leaderPartition';
+import type { BrokerContext } from './broker.machine';
+import { wakeParked } from './consumerFetch';
+
+/** The Java producer's request.timeout.ms, which it sends as the Produce's timeoutMs. */
+export const PRODUCE_TIMEOUT_MS = 30000;
+/** replica.fetch.backoff.ms: a follower waits this long after a failed fetch. */
+export const REPLICA_FETCH_BACKOFF_MS = 1000;
+/** replica.socket.timeout.ms: how long a follower waits for the leader's answer. */
+const REPLICA_SOCKET_TIMEOUT_MS = 30000;
+const REPLICA_FETCH_MAX_RECORDS = 500;
+
+export interface ReplicationSettings {
+  readonly controller: ActorId;
+  readonly replicaLagTimeMaxMs: number;
+  readonly replicaFetchWaitMaxMs: number;
+  readonly heartbeatIntervalMs: number;
+  /** Per topic: min.insync.replicas. */
+  readonly minInsyncReplicas: Readonly<Record<string, number>>;
+}
+
+/** An acks=all produce waiting for the HW (DelayedProduce in the purgatory). */
+export interface DelayedProduce {
+  readonly id: number;
+  readonly request: PendingRequest;
+  readonly topic: string;
+  readonly partition: number;
+  readonly baseOffset: number;
+  /** lastOffset + 1: the HW the answer waits for. */
+  readonly requiredOffset: number;
+}
+
+/** A follower's Fetch the leader holds up to replica.fetch.wait.max.ms (DelayedFetch). */
+export interface ParkedReplicaFetch {
+  readonly id: number;
+  readonly request: PendingRequest;
+  readonly fetch: ReplicaFetchRequest;
+}
+
+export interface FollowedPartition {
+  readonly leader: ActorId;
+  readonly leaderEpoch: number;
+  /** The correlation id of the Fetch in flight; null when none (a retry is scheduled). */
+  readonly inFlight: number | null;
+}
+
+export interface BrokerReplication {
+  readonly settings: ReplicationSettings;
+  /** Goes up on every restart (the broker registers anew). */
+  readonly brokerEpoch: number;
+  /** The controller's partition records as this broker last received them (its metadata cache). */
+  readonly registrations: Readonly<Record<string, PartitionChange>>;
+  /** The brokers the controller has fenced, as of the last record. */
+  readonly fencedBrokers: readonly ActorId[];
+  readonly leading: Readonly<Record<string, LeaderPartition>>;
+  readonly following: Readonly<Record<string, FollowedPartition>>;
+  readonly delayed: readonly DelayedProduce[];
+  readonly replicaParked: readonly ParkedReplicaFetch[];
+  /** AlterPartition requests in flight, by correlation id → partition key. */
+  readonly alterInFlight: Readonly<Record<number, string>>;
+  readonly nextId: number;
+}
+
+export function initialReplication(settings: ReplicationSettings): BrokerReplication {
+  return {
+    settings,
+    brokerEpoch: 0,
+    registrations: {},
+    fencedBrokers: [],
+    leading: {},
+    following: {},
+    delayed: [],
+    replicaParked: [],
+    alterInFlight: {},
+    nextId: 0,
+  };
+}
+
+type Ctx = BrokerContext & { readonly replication: BrokerReplication };
+
+function withRep(ctx: Ctx, rep: Partial<BrokerReplication>): Ctx {
+  return { ...ctx, replication: { ...ctx.replication, ...rep } };
+}
+
+function withLog(ctx: Ctx, log: PartitionLog): Ctx {
+  return { ...ctx, partitions: { ...ctx.partitions, [keyOf(log)]: log } };
+}
+
+/** A replicated partition's log (it has an epoch cache); a one-replica log is not. */
+export function isReplicated(log: PartitionLog | undefined): boolean {
+  return log?.epochs !== undefined;
+}
+
+/** KIP-951: the leader this broker knows, for a NOT_LEADER_OR_FOLLOWER answer. */
+export function currentLeader(ctx: BrokerContext, topic: string, partition: number): { leaderId: ActorId | null; leaderEpoch: number } {
+  const reg = ctx.replication?.registrations[topicPartitionKey(topic, partition)];
+  return { leaderId: reg?.leader ?? null, leaderEpoch: reg?.leaderEpoch ?? -1 };
+}
+
+/** This broker leads the partition (a replicated partition), or it is not replicated. */
+export function leadsOrUnreplicated(ctx: BrokerContext, log: PartitionLog | undefined): boolean {
+  if (!log) return false;
+  if (!isReplicated(log)) return true;
+  return ctx.replication?.leading[keyOf(log)] !== undefined;
+}
+
+const eligibleFor = (rep: BrokerReplication) => (b: ActorId) => !rep.fencedBrokers.includes(b);
+
+/**
+ * After something that may move the leader's HW (an append, a follower's fetch, an ISR change):
+ * Partition.maybeIncrementLeaderHW, then the consumers' held fetches and the delayed produces.
+ */
+export function afterLeaderUpdate(ctx: Ctx, key: string, now: number, out: Out): Ctx {
+  const p = ctx.replication.leading[key];
+  const log = ctx.partitions[key];
+  if (!p || !log) return ctx;
+  const next = maybeIncrementLeaderHW(p, log, now, ctx.replication.settings.replicaLagTimeMaxMs, eligibleFor(ctx.replication));
+  let c = next === log ? ctx : withLog(ctx, next);
+  if (next !== log) c = wakeParked(c, out, log.topic, log.partition) as Ctx;
+  return completeDelayed(c, key, out);
+}
+
+/** DelayedProduce.tryComplete for every produce waiting on the partition. */
+function completeDelayed(ctx: Ctx, key: string, out: Out): Ctx {
+  const rep = ctx.replication;
+  if (!rep.delayed.some((d) => topicPartitionKey(d.topic, d.partition) === key)) return ctx;
+  const log = ctx.partitions[key];
+  const still: DelayedProduce[] = [];
+  for (const d of rep.delayed) {
+    if (topicPartitionKey(d.topic, d.partition) !== key || !log) {
+      still.push(d);
+      continue;
+    }
+    const result = checkEnoughReplicasReachOffset(rep.leading[key] ?? null, log, d.requiredOffset);
+    if (result === null) {
+      still.push(d);
+      continue;
+    }
+    out.cancel(`produce:${d.id}`);
+    answerDelayed(ctx, d, result, out);
+  }
+  return still.length === rep.delayed.length ? ctx : withRep(ctx, { delayed: still });
+}
+
+function answerDelayed(ctx: BrokerContext, d: DelayedProduce, error: KafkaError | 'NONE', out: Out): void {
+  out.reply(d.request, 'ProduceResponse', {
+    topic: d.topic,
+    partition: d.partition,
+    error,
+    baseOffset: error === 'NONE' ? d.baseOffset : -1,
+    errorMessage: error === 'NONE' ? null : `${error} (acks=all)`,
+    ...(error === 'NOT_LEADER_OR_FOLLOWER' ? { currentLeader: currentLeader(ctx, d.topic, d.partition) } : {}),
+  });
+}
+
+/** ReplicaManager.maybeAddDelayedProduce: an acks=all append waits for the HW unless it is already there. */
+export function delayProduce(
+  ctx: Ctx,
+  request: PendingRequest,
+  topic: string,
+  partition: number,
+  baseOffset: number,
+  lastOffset: number,
+  timeoutMs: number,
+  out: Out,
+): Ctx {
+  const id = ctx.replication.nextId;
+  const d: DelayedProduce = { id, request, topic, partition, baseOffset, requiredOffset: lastOffset + 1 };
+  out.timer(`produce:${id}`, 'produceTimeout', timeoutMs, { id });
+  return completeDelayed(
+    withRep(ctx, { delayed: [...ctx.replication.delayed, d], nextId: id + 1 }),
+    topicPartitionKey(topic, partition),
+    out,
+  );
+}
+
+/** DelayedProduce.onExpiration: REQUEST_TIMED_OUT; the batch stays in the log. */
+export function onProduceTimeout(ctx: Ctx, id: number, out: Out): Ctx {
+  const d = ctx.replication.delayed.find((x) => x.id === id);
+  if (!d) return ctx;
+  answerDelayed(ctx, d, 'REQUEST_TIMED_OUT', out);
+  return withRep(ctx, { delayed: ctx.replication.delayed.filter((x) => x !== d) });
+}
+
+// ---- the leader's side of replica fetching ----
+
+function replyReplicaFetch(request: PendingRequest, r: ReplicaFetchResponse, out: Out): void {
+  out.reply(request, 'FetchResponse', r, { background: r.batches.length === 0 && r.divergingEpoch === null });
+}
+
+/**
+ * A follower's Fetch on the leader (Partition.fetchRecords): refused when not the leader; read
+ * (DivergingEpoch, or records to the LEO); the follower's fetch state updated from the fetch offset
+ * (not after a DivergingEpoch), then ISR expansion and the HW; an empty read is held up to
+ * replica.fetch.wait.max.ms — a rise of the HW alone does not answer it.
+ */
+export function onReplicaFetch(ctx: Ctx, request: PendingRequest, f: ReplicaFetchRequest, now: number, out: Out): Ctx {
+  const key = topicPartitionKey(f.topic, f.partition);
+  const p = ctx.replication.leading[key];
+  const log = ctx.partitions[key];
+  if (!p || !log) {
+    out.reply(request, 'FetchResponse', {
+      topic: f.topic,
+      partition: f.partition,
+      error: 'NOT_LEADER_OR_FOLLOWER',
+      highWatermark: -1,
+      logStartOffset: -1,
+      batches: [],
+      divergingEpoch: null,
+      leaderEpoch: -1,
+    } satisfies ReplicaFetchResponse);
+    return ctx;
+  }
+  const read = readForFollower(log, p.leaderEpoch, f);
+  if (read.error !== 'NONE' || read.divergingEpoch) {
+    replyReplicaFetch(request, read, out);
+    return ctx;
+  }
+  let c = ctx;
+  const updated = updateFollowerFetchState(p, f.replicaId, f.fetchOffset, log.logEndOffset, now);
+  c = withRep(c, { leading: { ...c.replication.leading, [key]: updated } });
+  c = maybeExpand(c, key, f.replicaId, out);
+  c = afterLeaderUpdate(c, key, now, out);
+  if (read.batches.length === 0 && f.maxWaitMs > 0) {
+    const id = c.replication.nextId;
+    out.timer(`replicaFetch:${id}`, 'replicaFetchExpired', f.maxWaitMs, { id }, true);
+    return withRep(c, { replicaParked: [...c.replication.replicaParked, { id, request, fetch: f }], nextId: id + 1 });
+  }
+  // the answer carries the HW as it is now
+  replyReplicaFetch(request, { ...read, highWatermark: (c.partitions[key] as PartitionLog).highWatermark }, out);
+  return c;
+}
+
+/** Answers held follower fetches of the partition that now have records (new data on the leader). */
+export function wakeReplicaFetches(ctx: Ctx, key: string, out: Out): Ctx {
+  const rep = ctx.replication;
+  if (rep.replicaParked.length === 0) return ctx;
+  const log = ctx.partitions[key];
+  const p = rep.leading[key];
+  const still: ParkedReplicaFetch[] = [];
+  for (const x of rep.replicaParked) {
+    if (topicPartitionKey(x.fetch.topic, x.fetch.partition) !== key || !log || !p) {
+      still.push(x);
+      continue;
+    }
+    const read = readForFollower(log, p.leaderEpoch, x.fetch);
+    if (read.batches.length === 0 && read.error === 'NONE' && !read.divergingEpoch) {
+      still.push(x);
+      continue;
+    }
+    out.cancel(`replicaFetch:${x.id}`);
+    replyReplicaFetch(x.request, read, out);
+  }
+  return still.length === rep.replicaParked.length ? ctx : withRep(ctx, { replicaParked: still });
+}
+
+export function onReplicaFetchExpired(ctx: Ctx, id: number, out: Out): Ctx {
+  const x = ctx.replication.replicaParked.find((p) => p.id === id);
+  if (!x) return ctx;
+  const key = topicPartitionKey(x.fetch.topic, x.fetch.partition);
+  const log = ctx.partitions[key];
+  const p = ctx.replication.leading[key];
+  const rest = withRep(ctx, { replicaParked: ctx.replication.replicaParked.filter((y) => y !== x) });
+  if (!log || !p) return onReplicaFetch(rest, x.request, { ...x.fetch, maxWaitMs: 0 }, 0, out);
+  replyReplicaFetch(x.request, readForFollower(log, p.leaderEpoch, x.fetch), out);
+  return rest;
+}
+
+// ---- ISR changes ----
+
+function sendAlterPartition(ctx: Ctx, key: string, isr: readonly ActorId[], out: Out): Ctx {
+  const p = ctx.replication.leading[key];
+  if (!p) return ctx;
+  const correlationId = ctx.replication.nextId;
+  out.send(
+    ctx.replication.settings.controller,
+    'AlterPartition',
+    {
+      correlationId,
+      topic: p.topic,
+      partition: p.partition,
+      leaderId: ctx.id,
+      leaderEpoch: p.leaderEpoch,
+      partitionEpoch: p.partitionEpoch,
+      newIsr: isr,
+    },
+    { timeoutMs: REPLICA_SOCKET_TIMEOUT_MS },
+  );
+  return withRep(ctx, {
+    leading: { ...ctx.replication.leading, [key]: proposeIsr(p, isr) },
+    alterInFlight: { ...ctx.replication.alterInFlight, [correlationId]: key },
+    nextId: correlationId + 1,
+  });
+}
+
+function maybeExpand(ctx: Ctx, key: string, follower: ActorId, out: Out): Ctx {
+  const p = ctx.replication.leading[key];
+  const log = ctx.partitions[key];
+  if (!p || !log) return ctx;
+  const isr = isrToExpand(p, log, follower, eligibleFor(ctx.replication));
+  return isr ? sendAlterPartition(ctx, key, isr, out) : ctx;
+}
+
+/** The isr-expiration task (every replica.lag.time.max.ms / 2): Partition.maybeShrinkIsr for each led partition. */
+export function onIsrExpiration(ctx: Ctx, now: number, out: Out): Ctx {
+  let c = ctx;
+  for (const key of Object.keys(ctx.replication.leading)) {
+    const p = c.replication.leading[key];
+    const log = c.partitions[key];
+    if (!p || !log) continue;
+    const isr = isrToShrink(p, log, now, c.replication.settings.replicaLagTimeMaxMs);
+    if (isr) c = sendAlterPartition(c, key, isr, out);
+  }
+  out.timer('isrExpiration', 'isrExpiration', c.replication.settings.replicaLagTimeMaxMs / 2, {}, true);
+  return c;
+}
+
+export function onAlterPartitionAnswer(
+  ctx: Ctx,
+  r: { correlationId: number; error: KafkaError; leaderEpoch: number; partitionEpoch: number; isr: readonly ActorId[] },
+  now: number,
+  out: Out,
+): Ctx {
+  const key = ctx.replication.alterInFlight[r.correlationId];
+  if (key === undefined) return ctx;
+  const { [r.correlationId]: _, ...alterInFlight } = ctx.replication.alterInFlight;
+  const p = ctx.replication.leading[key];
+  if (!p) return withRep(ctx, { alterInFlight });
+  const next = onAlterPartitionResponse(p, r);
+  return afterLeaderUpdate(withRep(ctx, { alterInFlight, leading: { ...ctx.replication.leading, [key]: next } }), key, now, out);
+}
+
+// ---- the follower's replica fetcher ----
+
+function sendReplicaFetch(ctx: Ctx, key: string, out: Out): Ctx {
+  const f = ctx.replication.following[key];
+  const log = ctx.partitions[key];
+  if (!f || !log) return ctx;
+  const correlationId = ctx.replication.nextId;
+  const fetch: ReplicaFetchRequest & { correlationId: number } = {
+    correlationId,
+    topic: log.topic,
+    partition: log.partition,
+    replicaId: ctx.id,
+    brokerEpoch: ctx.replication.brokerEpoch,
+    fetchOffset: log.logEndOffset,
+    lastFetchedEpoch: lastFetchedEpoch(log),
+    currentLeaderEpoch: f.leaderEpoch,
+    maxWaitMs: ctx.replication.settings.replicaFetchWaitMaxMs,
+    maxRecords: REPLICA_FETCH_MAX_RECORDS,
+  };
+  out.send(f.leader, 'Fetch', fetch, {
+    timeoutMs: ctx.replication.settings.replicaFetchWaitMaxMs + REPLICA_SOCKET_TIMEOUT_MS,
+    background: true,
+  });
+  return withRep(ctx, { following: { ...ctx.replication.following, [key]: { ...f, inFlight: correlationId } }, nextId: correlationId + 1 });
+}
+
+/** The leader's answer to this follower's Fetch (ReplicaFetcherThread.processPartitionData / truncateOnFetchResponse). */
+export function onReplicaFetchAnswer(ctx: Ctx, r: ReplicaFetchResponse & { correlationId: number }, now: number, out: Out): Ctx {
+  const key = topicPartitionKey(r.topic, r.partition);
+  const f = ctx.replication.following[key];
+  const log = ctx.partitions[key];
+  if (!f || !log || f.inFlight !== r.correlationId) return ctx;
+  if (r.error !== 'NONE') return retryFetchLater(ctx, key, out);
+  const outcome = applyReplicaFetchResponse(log, r, now);
+  if (outcome.truncatedFrom !== null)
+    out.fact({
+      kind: 'truncated',
+      broker: ctx.id,
+      topic: r.topic,
+      partition: r.partition,
+      fromOffset: outcome.truncatedFrom,
+      toOffset: log.logEndOffset,
+      leaderEpoch: f.leaderEpoch,
+      eventIds: outcome.truncated.flatMap((b) => b.records.map((x) => x.headers.event_id ?? null)),
+    });
+  const c = outcome.log === log ? ctx : withLog(ctx, outcome.log);
+  return sendReplicaFetch(c, key, out);
+}
+
+function retryFetchLater(ctx: Ctx, key: string, out: Out): Ctx {
+  const f = ctx.replication.following[key];
+  if (!f) return ctx;
+  out.timer(`refetch:${key}`, 'replicaFetchBackoff', REPLICA_FETCH_BACKOFF_MS, { key }, true);
+  return withRep(ctx, { following: { ...ctx.replication.following, [key]: { ...f, inFlight: null } } });
+}
+
+export function onReplicaFetchBackoff(ctx: Ctx, key: string, out: Out): Ctx {
+  const f = ctx.replication.following[key];
+  return f && f.inFlight === null ? sendReplicaFetch(ctx, key, out) : ctx;
+}
+
+/** A request of this broker's that ended without an answer: a replica Fetch (retry later) or an AlterPartition (revert). */
+export function onReplicationRequestLost(ctx: Ctx, correlationId: number | undefined, out: Out): Ctx | null {
+  if (correlationId === undefined) return null;
+  for (const [key, f] of Object.entries(ctx.replication.following)) if (f.inFlight === correlationId) return retryFetchLater(ctx, key, out);
+  const key = ctx.replication.alterInFlight[correlationId];
+  if (key !== undefined) {
+    const { [correlationId]: _, ...alterInFlight } = ctx.replication.alterInFlight;
+    const p = ctx.replication.leading[key];
+    return withRep(ctx, {
+      alterInFlight,
+      leading: p ? { ...ctx.replication.leading, [key]: { ...p, proposedIsr: null } } : ctx.replication.leading,
+    });
+  }
+  return null;
+}
+
+// ---- the controller's records ----
+
+/**
+ * A PartitionChange from the controller (BrokerMetadataPublisher → ReplicaManager.applyDelta):
+ * becoming leader assigns the epoch start offset (its LEO) and resets the follower states
+ * (Partition.makeLeader); the same leader epoch updates the ISR; otherwise the broker follows the
+ * new leader (makeFollower) and the produces waiting on it end NOT_LEADER_OR_FOLLOWER.
+ */
+export function onPartitionChange(ctx: Ctx, change: PartitionChange & { fencedBrokers?: readonly ActorId[] }, now: number, out: Out): Ctx {
+  const key = topicPartitionKey(change.topic, change.partition);
+  const old = ctx.replication.registrations[key];
+  if (old && (old.partitionEpoch > change.partitionEpoch || old.leaderEpoch > change.leaderEpoch)) return ctx;
+  let c = withRep(ctx, {
+    registrations: { ...ctx.replication.registrations, [key]: change },
+    ...(change.fencedBrokers ? { fencedBrokers: change.fencedBrokers } : {}),
+  });
+  const log = c.partitions[key];
+  if (!log || !change.replicas.includes(ctx.id)) return c;
+  const wasLeading = c.replication.leading[key];
+  if (change.leader === ctx.id) {
+    if (wasLeading && wasLeading.leaderEpoch === change.leaderEpoch) {
+      const p: LeaderPartition = {
+        ...wasLeading,
+        isr: change.isr,
+        partitionEpoch: change.partitionEpoch,
+        replicas: change.replicas,
+        proposedIsr: null,
+      };
+      return afterLeaderUpdate(withRep(c, { leading: { ...c.replication.leading, [key]: p } }), key, now, out);
+    }
+    const epochLog = assignEpochStartOffset(log, change.leaderEpoch);
+    const minIsr = c.replication.settings.minInsyncReplicas[change.topic] ?? 1;
+    const p = becomeLeader({ ...change, leader: ctx.id }, minIsr, epochLog.logEndOffset, now);
+    const { [key]: _, ...following } = c.replication.following;
+    c = withLog(withRep(c, { leading: { ...c.replication.leading, [key]: p }, following }), epochLog);
+    return afterLeaderUpdate(c, key, now, out);
+  }
+  if (wasLeading) c = resign(c, key, out);
+  if (change.leader === null) {
+    const { [key]: _, ...following } = c.replication.following;
+    return withRep(c, { following });
+  }
+  const f = c.replication.following[key];
+  if (f && f.leader === change.leader && f.leaderEpoch === change.leaderEpoch) return c;
+  c = withRep(c, {
+    following: { ...c.replication.following, [key]: { leader: change.leader, leaderEpoch: change.leaderEpoch, inFlight: null } },
+  });
+  return sendReplicaFetch(c, key, out);
+}
+
+/** Leadership lost: waiting produces end NOT_LEADER_OR_FOLLOWER (the batches stay in the log); held follower fetches are answered. */
+function resign(ctx: Ctx, key: string, out: Out): Ctx {
+  const { [key]: _, ...leading } = ctx.replication.leading;
+  const c = withRep(ctx, { leading });
+  const delayed: DelayedProduce[] = [];
+  for (const d of c.replication.delayed) {
+    if (topicPartitionKey(d.topic, d.partition) !== key) delayed.push(d);
+    else {
+      out.cancel(`produce:${d.id}`);
+      answerDelayed(c, d, 'NOT_LEADER_OR_FOLLOWER', out);
+    }
+  }
+  const parked: ParkedReplicaFetch[] = [];
+  for (const x of c.replication.replicaParked) {
+    if (topicPartitionKey(x.fetch.topic, x.fetch.partition) !== key) parked.push(x);
+    else {
+      out.cancel(`replicaFetch:${x.id}`);
+      onReplicaFetch(c, x.request, { ...x.fetch, maxWaitMs: 0 }, 0, out);
+    }
+  }
+  return withRep(c, { delayed, replicaParked: parked });
+}
+
+// ---- heartbeats, crash and restart ----
+
+export function sendHeartbeat(ctx: Ctx, out: Out): Ctx {
+  out.send(
+    ctx.replication.settings.controller,
+    'BrokerHeartbeat',
+    { brokerId: ctx.id, brokerEpoch: ctx.replication.brokerEpoch },
+    { timeoutMs: ctx.replication.settings.heartbeatIntervalMs, background: true },
+  );
+  out.timer('heartbeat', 'heartbeatDue', ctx.replication.settings.heartbeatIntervalMs, {}, true);
+  return ctx;
+}
+
+/** On boot: the initial partition records (every replica in the ISR, the first replica leading), the heartbeat and the ISR task. */
+export function startReplication(ctx: Ctx, initial: readonly PartitionChange[], now: number, out: Out): Ctx {
+  let c = ctx;
+  for (const change of initial) c = onPartitionChange(c, change, now, out);
+  out.timer('isrExpiration', 'isrExpiration', c.replication.settings.replicaLagTimeMaxMs / 2, {}, true);
+  return sendHeartbeat(c, out);
+}
+
+/** A crash keeps the logs and loses every in-memory replica state; the metadata cache comes back from the controller. */
+export function crashReplication(rep: BrokerReplication): BrokerReplication {
+  return { ...initialReplication(rep.settings), brokerEpoch: rep.brokerEpoch, nextId: rep.nextId };
+}
+
+/** On restart the broker registers with a new broker epoch and waits for the controller's records. */
+export function restartReplication(ctx: Ctx, out: Out): Ctx {
+  const c = withRep(ctx, { brokerEpoch: ctx.replication.brokerEpoch + 1 });
+  out.timer('isrExpiration', 'isrExpiration', c.replication.settings.replicaLagTimeMaxMs / 2, {}, true);
+  return sendHeartbeat(c, out);
+}

@@ -1,0 +1,207 @@
+/**
+ * The KRaft controller (issue [replication]): the controller quorum as one process, "controller",
+ * that never fails (simplification: docs/kafka-model.md). It exists only when some partition has
+ * more than one replica. It tracks broker heartbeats (BrokerHeartbeatManager), fences a broker
+ * silent for broker.session.timeout.ms (a deadline the kernel schedules) and moves its leaderships
+ * (ReplicationControlManager.handleBrokerFenced), unfences a broker that heartbeats again with a
+ * new broker epoch and re-elects its offline partitions (handleBrokerUnfenced), validates leaders'
+ * AlterPartition requests, and sends each partition record to every broker (PartitionChange).
+ */
+import { setup } from 'xstate';
+import type { Lifecycle, Rpc, Timer } from '../actors/events';
+import { handle, type Out, pendingRequest } from '../actors/out';
+import type { RpcEvent, TimerEvent } from '../kernel/effects';
+import type { ActorId } from '../kernel/envelope';
+import type { AlterPartitionRequest, BrokerHeartbeatRequest, PartitionChange } from '../protocol/replicationMessages';
+import { topicPartitionKey } from '../protocol/topicPartition';
+import { onBrokerFenced, onBrokerUnfenced, type PartitionChangeResult, type PartitionRegistration } from '../replication/election';
+
+export const CONTROLLER_ID = 'controller';
+
+export interface BrokerRegistration {
+  readonly epoch: number;
+  readonly fenced: boolean;
+}
+
+export interface ControllerContext {
+  readonly id: ActorId;
+  readonly brokers: Readonly<Record<ActorId, BrokerRegistration>>;
+  readonly partitions: Readonly<Record<string, PartitionRegistration>>;
+  /** unclean.leader.election.enable per topic. */
+  readonly unclean: Readonly<Record<string, boolean>>;
+  readonly sessionTimeoutMs: number;
+}
+
+export interface ControllerInput {
+  readonly brokers: readonly ActorId[];
+  readonly partitions: readonly PartitionRegistration[];
+  readonly unclean: Readonly<Record<string, boolean>>;
+  readonly sessionTimeoutMs: number;
+}
+
+export type ControllerEvent =
+  | Rpc<'BrokerHeartbeat', BrokerHeartbeatRequest>
+  | Rpc<'AlterPartition', AlterPartitionRequest>
+  | Timer<'sessionExpired', { broker: ActorId }>
+  | Lifecycle;
+
+const PARTITION_CHANGE_TIMEOUT_MS = 30000;
+
+function fencedList(ctx: ControllerContext): ActorId[] {
+  return Object.entries(ctx.brokers)
+    .filter(([, b]) => b.fenced)
+    .map(([id]) => id);
+}
+
+function record(
+  ctx: ControllerContext,
+  reg: PartitionRegistration,
+  election: PartitionChange['election'],
+): PartitionChange & { fencedBrokers: ActorId[] } {
+  return {
+    topic: reg.topic,
+    partition: reg.partition,
+    leader: reg.leader,
+    leaderEpoch: reg.leaderEpoch,
+    partitionEpoch: reg.partitionEpoch,
+    replicas: reg.replicas,
+    isr: reg.isr,
+    election,
+    fencedBrokers: fencedList(ctx),
+  };
+}
+
+/** Every broker receives every partition record (as the metadata log reaches every broker). */
+function broadcast(ctx: ControllerContext, change: PartitionChange, out: Out, only?: ActorId): void {
+  for (const b of Object.keys(ctx.brokers)) {
+    if (only !== undefined && b !== only) continue;
+    out.send(b, 'PartitionChange', change, { timeoutMs: PARTITION_CHANGE_TIMEOUT_MS, expectResponse: false });
+  }
+}
+
+function applyChanges(ctx: ControllerContext, change: (reg: PartitionRegistration) => PartitionChangeResult, out: Out): ControllerContext {
+  let partitions = ctx.partitions;
+  const written: { reg: PartitionRegistration; election: PartitionChange['election']; leaderMoved: boolean }[] = [];
+  for (const [key, reg] of Object.entries(ctx.partitions)) {
+    const r = change(reg);
+    if (!r.changed) continue;
+    partitions = { ...partitions, [key]: r.registration };
+    written.push({ reg: r.registration, election: r.election, leaderMoved: r.registration.leader !== reg.leader });
+  }
+  const next = { ...ctx, partitions };
+  for (const w of written) {
+    if (w.leaderMoved)
+      out.fact({
+        kind: 'leaderChange',
+        topic: w.reg.topic,
+        partition: w.reg.partition,
+        leader: w.reg.leader,
+        leaderEpoch: w.reg.leaderEpoch,
+        isr: w.reg.isr,
+        election: w.election,
+      });
+    broadcast(next, record(next, w.reg, w.election), out);
+  }
+  return next;
+}
+
+const acceptable = (ctx: ControllerContext) => (b: ActorId) => ctx.brokers[b]?.fenced === false;
+
+/** handleBrokerFenced: the broker leaves every ISR (never emptying one) and its leaderships move. */
+export function fenceBroker(ctx: ControllerContext, broker: ActorId, out: Out): ControllerContext {
+  const b = ctx.brokers[broker];
+  if (!b || b.fenced) return ctx;
+  const fenced = { ...ctx, brokers: { ...ctx.brokers, [broker]: { ...b, fenced: true } } };
+  return applyChanges(fenced, (reg) => onBrokerFenced(reg, broker, acceptable(fenced), fenced.unclean[reg.topic] ?? false), out);
+}
+
+const onBoot = (ctx: ControllerContext, _ev: Lifecycle, out: Out): ControllerContext => {
+  for (const b of Object.keys(ctx.brokers)) out.timer(`session:${b}`, 'sessionExpired', ctx.sessionTimeoutMs, { broker: b }, true);
+  return ctx;
+};
+
+/**
+ * BrokerHeartbeat: the session deadline moves on. A new broker epoch is a restarted broker that
+ * registered again: its old incarnation is fenced (if it was not yet), then it is unfenced, the
+ * partitions without a leader elect again, and it receives every partition record.
+ */
+const onHeartbeat = (ctx: ControllerContext, ev: RpcEvent<BrokerHeartbeatRequest>, out: Out): ControllerContext => {
+  const { brokerId, brokerEpoch } = ev.payload;
+  out.reply(pendingRequest(ev), 'BrokerHeartbeatResponse', { isFenced: false }, { background: true });
+  out.timer(`session:${brokerId}`, 'sessionExpired', ctx.sessionTimeoutMs, { broker: brokerId }, true);
+  const b = ctx.brokers[brokerId];
+  if (!b || (!b.fenced && b.epoch === brokerEpoch)) return ctx;
+  let next = b.fenced ? ctx : fenceBroker(ctx, brokerId, out);
+  next = { ...next, brokers: { ...next.brokers, [brokerId]: { epoch: brokerEpoch, fenced: false } } };
+  next = applyChanges(next, (reg) => onBrokerUnfenced(reg, acceptable(next), next.unclean[reg.topic] ?? false), out);
+  for (const reg of Object.values(next.partitions)) broadcast(next, record(next, reg, null), out, brokerId);
+  return next;
+};
+
+const onSessionExpired = (ctx: ControllerContext, ev: TimerEvent<{ broker: ActorId }>, out: Out): ControllerContext =>
+  fenceBroker(ctx, ev.data.broker, out);
+
+/**
+ * ReplicationControlManager.alterPartition: a stale leader epoch → FENCED_LEADER_EPOCH, a stale
+ * partition epoch → INVALID_UPDATE_VERSION, a fenced or unknown new ISR member → INELIGIBLE_REPLICA;
+ * otherwise the ISR is written with partition epoch + 1 (the leader epoch stays).
+ */
+export function alterPartition(
+  ctx: ControllerContext,
+  req: AlterPartitionRequest,
+): {
+  ctx: ControllerContext;
+  error: 'NONE' | 'FENCED_LEADER_EPOCH' | 'INVALID_UPDATE_VERSION' | 'INELIGIBLE_REPLICA' | 'UNKNOWN_TOPIC_OR_PARTITION';
+  reg: PartitionRegistration | null;
+} {
+  const key = topicPartitionKey(req.topic, req.partition);
+  const reg = ctx.partitions[key];
+  if (!reg) return { ctx, error: 'UNKNOWN_TOPIC_OR_PARTITION', reg: null };
+  if (req.leaderId !== reg.leader || req.leaderEpoch !== reg.leaderEpoch) return { ctx, error: 'FENCED_LEADER_EPOCH', reg };
+  if (req.partitionEpoch !== reg.partitionEpoch) return { ctx, error: 'INVALID_UPDATE_VERSION', reg };
+  const added = req.newIsr.filter((b) => !reg.isr.includes(b));
+  if (added.some((b) => !reg.replicas.includes(b) || ctx.brokers[b]?.fenced !== false)) return { ctx, error: 'INELIGIBLE_REPLICA', reg };
+  if (req.newIsr.length === 0) return { ctx, error: 'INELIGIBLE_REPLICA', reg };
+  const next: PartitionRegistration = { ...reg, isr: [...req.newIsr], partitionEpoch: reg.partitionEpoch + 1 };
+  return { ctx: { ...ctx, partitions: { ...ctx.partitions, [key]: next } }, error: 'NONE', reg: next };
+}
+
+const onAlterPartition = (ctx: ControllerContext, ev: RpcEvent<AlterPartitionRequest>, out: Out): ControllerContext => {
+  const r = alterPartition(ctx, ev.payload);
+  out.reply(pendingRequest(ev), 'AlterPartitionResponse', {
+    topic: ev.payload.topic,
+    partition: ev.payload.partition,
+    error: r.error,
+    leaderId: r.reg?.leader ?? null,
+    leaderEpoch: r.reg?.leaderEpoch ?? -1,
+    partitionEpoch: r.reg?.partitionEpoch ?? -1,
+    isr: r.reg?.isr ?? [],
+  });
+  if (r.error === 'NONE' && r.reg) broadcast(r.ctx, record(r.ctx, r.reg, null), out);
+  return r.ctx;
+};
+
+export const controllerMachine = setup({
+  types: {} as { context: ControllerContext; input: ControllerInput; events: ControllerEvent },
+}).createMachine({
+  id: 'controller',
+  context: ({ input }) => ({
+    id: CONTROLLER_ID,
+    brokers: Object.fromEntries(input.brokers.map((b) => [b, { epoch: 0, fenced: false }])),
+    partitions: Object.fromEntries(input.partitions.map((p) => [topicPartitionKey(p.topic, p.partition), p])),
+    unclean: input.unclean,
+    sessionTimeoutMs: input.sessionTimeoutMs,
+  }),
+  initial: 'active',
+  states: {
+    /** The active controller (the quorum's leader); the model's quorum never fails over. */
+    active: {
+      on: {
+        boot: { actions: handle(onBoot) },
+        BrokerHeartbeat: { actions: handle(onHeartbeat) },
+        AlterPartition: { actions: handle(onAlterPartition) },
+        sessionExpired: { actions: handle(onSessionExpired) },
+      },
+    },
+  },
+});

@@ -1,0 +1,92 @@
+/**
+ * The log operations replication adds (UnifiedLog): a leader's epoch start, a follower's append of
+ * the leader's batches, truncation when a replica follows a new leader, and the high watermark a
+ * replication layer sets. Pure functions over PartitionLog.
+ */
+import { assignEpoch, type EpochEntry, endOffsetFor, latestEpoch, truncateEpochsFromEnd } from './leaderEpochCache';
+import { appendBatchAsIs, applyControlBatch, applyDataBatch, type PartitionLog } from './partitionLog';
+import type { RecordBatch } from './recordBatch';
+
+/** Makes a log replicated (an empty leader epoch cache): its HW no longer follows its LEO by itself. */
+export function asReplicatedLog(log: PartitionLog): PartitionLog {
+  return log.epochs !== undefined ? log : { ...log, epochs: [] };
+}
+
+/** UnifiedLog.maybeAssignEpochStartOffset: a new leader's epoch starts at its log end offset. */
+export function assignEpochStartOffset(log: PartitionLog, leaderEpoch: number): PartitionLog {
+  const epochs = assignEpoch(log.epochs ?? [], leaderEpoch, log.logEndOffset);
+  return epochs === log.epochs ? log : { ...log, epochs };
+}
+
+/** The latest epoch in the log (lastFetchedEpoch of a follower's Fetch), −1 for none. */
+export function lastFetchedEpoch(log: PartitionLog): number {
+  return latestEpoch(log.epochs ?? []) ?? -1;
+}
+
+/** UnifiedLog.endOffsetForEpoch over this log's cache and LEO. */
+export function logEndOffsetForEpoch(log: PartitionLog, epoch: number): { epoch: number; endOffset: number } {
+  return endOffsetFor(log.epochs ?? [], epoch, log.logEndOffset);
+}
+
+/**
+ * UnifiedLog.appendAsFollower (origin REPLICATION): the leader's batches as they are — its offsets
+ * and leader epochs — with the epoch cache updated from them and the producer state updated
+ * without sequence or epoch checks. A batch that does not start at the LEO is skipped (the
+ * fetcher asked from the LEO; an overlapping answer after a retry carries nothing new).
+ */
+export function appendAsFollower(log: PartitionLog, batches: readonly RecordBatch[], now: number): PartitionLog {
+  let next = asReplicatedLog(log);
+  for (const b of batches) {
+    if (b.baseOffset !== next.logEndOffset) continue;
+    if (b.partitionLeaderEpoch !== undefined)
+      next = { ...next, epochs: assignEpoch(next.epochs ?? [], b.partitionLeaderEpoch, b.baseOffset) };
+    next = appendBatchAsIs(next, b, now);
+    next = b.isControl ? applyControlBatch(next, b, -1) : applyDataBatch(next, b);
+  }
+  return next;
+}
+
+/** Sets the high watermark, never above the LEO (UnifiedLog.updateHighWatermark). */
+export function withHighWatermark(log: PartitionLog, highWatermark: number): PartitionLog {
+  const hw = Math.max(log.logStartOffset, Math.min(highWatermark, log.logEndOffset));
+  return hw === log.highWatermark ? log : { ...log, highWatermark: hw };
+}
+
+/** The batches a truncation to `offset` removes, oldest first. */
+export function batchesFrom(log: PartitionLog, offset: number): RecordBatch[] {
+  const out: RecordBatch[] = [];
+  for (let i = log.batches.lowerBound((b) => b.lastOffset >= offset); i < log.batches.length; i++)
+    out.push(log.batches.at(i) as RecordBatch);
+  return out;
+}
+
+/**
+ * UnifiedLog.truncateTo(targetOffset): removes every batch from the one holding `offset` on,
+ * truncates the epoch cache (truncateFromEnd), rebuilds the producer state by replaying what is left
+ * (rebuildProducerState; the model has no snapshots, so it replays from the log start), drops
+ * aborted-transaction entries past the end, and lowers the HW to the new LEO if it was above.
+ */
+export function truncateTo(log: PartitionLog, offset: number): PartitionLog {
+  if (offset >= log.logEndOffset) return log;
+  const keep = log.batches.lowerBound((b) => b.lastOffset >= offset);
+  const batches = log.batches.take(keep);
+  const end = Math.max(log.logStartOffset, batches.last() ? (batches.last() as RecordBatch).lastOffset + 1 : log.logStartOffset);
+  const epochs: readonly EpochEntry[] = truncateEpochsFromEnd(log.epochs ?? [], end);
+  const segments = log.segments.filter((s, i) => i === 0 || s.baseOffset < end);
+  const aborted = log.abortedTxns.take(log.abortedTxns.lowerBound((a) => a.lastOffset >= end));
+  let next: PartitionLog = {
+    ...log,
+    batches,
+    logEndOffset: end,
+    highWatermark: Math.min(log.highWatermark, end),
+    epochs,
+    segments,
+    producers: new Map(),
+    verificationStates: new Map(),
+    abortedTxns: aborted,
+    cleanerCheckpoint: Math.min(log.cleanerCheckpoint, end),
+  };
+  // replay: the aborted-transaction index is kept as truncated, not rebuilt
+  for (const b of batches) next = b.isControl ? { ...applyControlBatch(next, b, -1), abortedTxns: aborted } : applyDataBatch(next, b);
+  return next;
+}

@@ -1,0 +1,93 @@
+/**
+ * Scenario-level: RF=3, min.insync.replicas=2, acks=all (the shape of the `min-insync-blocks-writes`
+ * preset, which ships once the replication RPCs pass the network-fault suite). broker-2 dies: the
+ * controller fences it after broker.session.timeout.ms and the ISR shrinks to [broker-0, broker-1] —
+ * writes go on. broker-1 dies: a Produce already waiting for it ends REQUEST_TIMED_OUT (strict min
+ * ISR freezes the HW, so not NOT_ENOUGH_REPLICAS_AFTER_APPEND) with the batch left in the leader's
+ * log above the HW; its retries get NOT_ENOUGH_REPLICAS before any append.
+ */
+import { describe, expect, it } from 'vitest';
+import { stateAt } from '../../src/sim/run';
+import type { Scenario } from '../../src/sim/scenario/schema';
+import { runWith } from '../presets/helpers';
+
+const scenario: Scenario = {
+  version: 1,
+  seed: 1,
+  cluster: { brokers: 3, 'min.insync.replicas': 2 },
+  topics: [{ name: 'orders', replicationFactor: 3 }],
+  clients: [
+    {
+      id: 'p1',
+      type: 'producer',
+      config: { acks: 'all', 'delivery.timeout.ms': 60000 },
+      script: [
+        { op: 'send', topic: 'orders', key: 'k', value: 'a', headers: { event_id: 'e1' } },
+        { op: 'send', at: 12000, topic: 'orders', key: 'k', value: 'b', headers: { event_id: 'e2' } },
+        { op: 'send', at: 15000, topic: 'orders', key: 'k', value: 'c', headers: { event_id: 'e3' } },
+      ],
+    },
+  ],
+  faults: [
+    { type: 'crash', target: 'broker-2', at: 1000 },
+    { type: 'crash', target: 'broker-1', at: 14000 },
+  ],
+};
+
+describe('min.insync.replicas=2 with acks=all on three replicas', () => {
+  const r = runWith(scenario);
+  const finalState = stateAt(r.trace, r.trace.steps.length - 1);
+  const logOf = (broker: string) =>
+    (
+      finalState.actors.get(broker)?.context as {
+        partitions: Record<string, { batches: { toArray(): { records: { value: string | null }[] }[] }; highWatermark: number }>;
+      }
+    ).partitions['orders-0'];
+  const values = (broker: string) =>
+    logOf(broker)
+      ?.batches.toArray()
+      .flatMap((b) => b.records.map((x) => x.value));
+
+  it('one follower down: the write is acknowledged; two down: the waiting Produce times out, retries get NOT_ENOUGH_REPLICAS', () => {
+    const results = r.facts('sendResult').map((f) => [f.eventId, f.error, f.offset]);
+    expect(results.slice(0, 2)).toEqual([
+      ['e1', null, 0],
+      ['e2', null, 1],
+    ]);
+    const errors = r.errors('p1');
+    expect(errors[0]).toBe('REQUEST_TIMED_OUT');
+    expect(errors.slice(1, -1).every((e) => e === 'NOT_ENOUGH_REPLICAS')).toBe(true);
+    expect(errors).not.toContain('NOT_ENOUGH_REPLICAS_AFTER_APPEND');
+    // the record is given up at delivery.timeout.ms
+    expect(r.facts('sendResult').find((f) => f.eventId === 'e3')?.error).toBe('TimeoutException');
+    const refused = r.facts('rejected').filter((f) => f.error === 'NOT_ENOUGH_REPLICAS');
+    expect(refused.length).toBeGreaterThan(0);
+    expect(refused[0]?.reason).toBe(
+      'The size of the current ISR [broker-0] is insufficient to satisfy the min.isr requirement of 2 for partition orders-0',
+    );
+  });
+
+  it('the log on every replica: the leader keeps c above its HW; broker-1 has a and b; broker-2 only a', () => {
+    expect(values('broker-0')).toEqual(['a', 'b', 'c']);
+    expect(logOf('broker-0')?.highWatermark).toBe(2);
+    expect(values('broker-1')).toEqual(['a', 'b']);
+    expect(values('broker-2')).toEqual(['a']);
+  });
+
+  it('the partition row: leader broker-0, ISR [broker-0] after both fencings, HW frozen at 2, effective min ISR 2', () => {
+    const row = r.partition('orders-0');
+    expect(row.leader).toBe('broker-0');
+    expect(row.highWatermark).toBe(2);
+    expect(row.replication).toMatchObject({ leader: 'broker-0', leaderEpoch: 0, isr: ['broker-0'], effectiveMinIsr: 2 });
+    expect(row.replication?.replicas.map((x) => [x.broker, x.online, x.inIsr, x.logEndOffset])).toEqual([
+      ['broker-0', true, true, 3],
+      ['broker-1', false, false, 2],
+      ['broker-2', false, false, 1],
+    ]);
+  });
+
+  it('the verdict: both acknowledged events once, nothing acknowledged lost', () => {
+    expect(r.layer('log', 'orders')?.status).toBe('once');
+    expect(r.layer('loss')?.status).toBe('once');
+  });
+});
