@@ -14,11 +14,14 @@ import { panelStore } from '../panels';
 import { readableState, readableTransition } from '../stateText';
 import { useNarrator } from '../useNarrator';
 import { actorFields, roleOf } from './fields';
+import { useReplicationByKey } from './useReplicationByKey';
 
 type Group = 'brokers' | 'coordinators' | 'producers' | 'consumers' | 'sinks';
 
-const GROUP_OF: Record<ProcessKind, Group> = {
+// the KRaft controller (issue [replication]) sits with the brokers
+const GROUP_OF: Record<ProcessKind, Group> & { readonly controller: Group } = {
   broker: 'brokers',
+  controller: 'brokers',
   'txn-coordinator': 'coordinators',
   'group-coordinator': 'coordinators',
   producer: 'producers',
@@ -69,7 +72,11 @@ function ActorRow({
   const changed = moved ? `${moved.before} → ${moved.after}` : null;
   const active = last?.actor === actorId;
   const narrator = useNarrator();
-  const fields = actorFields(kind, snap?.context, language, (text) => (narrator ? narrator.translateNote(text, language) : text));
+  const partitions = useReplicationByKey(view);
+  const fields = actorFields(kind, snap?.context, language, (text) => (narrator ? narrator.translateNote(text, language) : text), {
+    actorId,
+    partitions,
+  });
   const role = roleOf(actorId, processKind);
   return (
     <li className={`actor${active ? ' active' : ''}`} data-actor={actorId} data-state={state}>

@@ -22,16 +22,23 @@ export const CONTROLLER_ID = 'controller';
 
 const NONE: ReadonlyMap<string, ReplicatedPartition> = new Map();
 
+// the lanes, the actors panel and the details panel read the same view: read its rows once (the
+// controller's snapshot too, in case a view's map is ever updated in place)
+let last: { actors: Actors; controller: unknown; out: ReadonlyMap<string, ReplicatedPartition> } | null = null;
+
 /** The replicated partitions of a view, from the engine's partition rows (the leader's row first). */
 export const replicationFromRows: ReplicationSource = (actors) => {
   if (!actors.has(CONTROLLER_ID)) return NONE;
+  const controller = actors.get(CONTROLLER_ID);
+  if (last && last.actors === actors && last.controller === controller) return last.out;
   const out = new Map<string, ReplicatedPartition>();
+  last = { actors, controller, out };
   for (const row of partitionRows(actors)) {
     const r = row.replication;
     if (!r) continue;
     const key = keyOf(row);
-    const seen = out.get(key);
-    if (!seen || (seen.logHolder !== r.leader && row.leader === r.leader)) out.set(key, { logHolder: row.leader, replication: r });
+    const had = out.get(key);
+    if (!had || (had.logHolder !== r.leader && row.leader === r.leader)) out.set(key, { logHolder: row.leader, replication: r });
   }
   return out;
 };
