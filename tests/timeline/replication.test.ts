@@ -145,8 +145,8 @@ describe('replica sub-lanes drawn', () => {
 
   it('speaks Korean with Kafka terms in Latin script', () => {
     const { texts } = draw(failedOver, 'ko');
-    expect(texts[1]).toBe('★ broker-1 리더 · leader epoch 4 · ISR 안 · LEO 7 · HW 6');
-    expect(texts[0]).toContain('leader epoch 4에 맞춰 잘림(truncated)');
+    expect(texts[1]).toBe('★ broker-1 리더 · leaderEpoch 4 · ISR 안 · LEO 7 · HW 6');
+    expect(texts[0]).toContain('leaderEpoch 4에 맞춰 잘림(truncated)');
     expect(draw(offline, 'ko').texts[0]).toBe('오프라인: 리더 없음 (LEADER_NOT_AVAILABLE)');
   });
 
@@ -201,6 +201,6 @@ describe('replication in words (details and text alternative)', () => {
     expect(s).toContain('broker-0 truncated offsets 5–6 by leader epoch 4');
     expect(laneSummary(buildLane(partitionRow(offline)))).toContain('offline: no leader (LEADER_NOT_AVAILABLE), leader epoch 5; ISR empty');
     expect(laneSummary(buildLane(partitionRow(null)))).not.toMatch(/leader|ISR/);
-    expect(laneSummary(buildLane(partitionRow(failedOver)), 'ko')).toContain('리더 broker-1, leader epoch 4');
+    expect(laneSummary(buildLane(partitionRow(failedOver)), 'ko')).toContain('리더 broker-1, leaderEpoch 4');
   });
 });

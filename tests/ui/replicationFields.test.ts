@@ -23,7 +23,7 @@ describe('replication fields', () => {
       value: 'follower of broker-1 · leader epoch 4 · out of ISR · LEO 5 · HW 4',
     });
     expect(brokerReplicaFields('broker-9', partitions, 'en')).toEqual([]);
-    expect(brokerReplicaFields('broker-2', partitions, 'ko')[0]?.value).toBe('broker-1의 팔로워 · leader epoch 4 · ISR 안 · LEO 6 · HW 6');
+    expect(brokerReplicaFields('broker-2', partitions, 'ko')[0]?.value).toBe('broker-1의 팔로워 · leaderEpoch 4 · ISR 안 · LEO 6 · HW 6');
   });
 
   it('the controller lists fenced brokers and each partition leader, leader epoch, ISR and replicas', () => {

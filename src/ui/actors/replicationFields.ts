@@ -27,7 +27,7 @@ export function brokerReplicaFields(broker: string, partitions: ReplicationByKey
   for (const [key, repl] of [...partitions].sort(byKey)) {
     const r = repl.replicas.find((x) => x.broker === broker);
     if (!r) continue;
-    const epoch = `leader epoch ${repl.leaderEpoch}`;
+    const epoch = L(lang, `leader epoch ${repl.leaderEpoch}`, `leaderEpoch ${repl.leaderEpoch}`);
     const isr = r.inIsr ? L(lang, 'in ISR', 'ISR 안') : L(lang, 'out of ISR', 'ISR 밖');
     const role =
       repl.leader === broker
@@ -71,7 +71,7 @@ export function controllerFields(context: unknown, partitions: ReplicationByKey,
         : L(lang, `leader ${repl.leader}`, `리더 ${repl.leader}`);
     out.push({
       label: key,
-      value: `${leader} · leader epoch ${repl.leaderEpoch} · ISR ${list(repl.isr, lang)} · ${L(lang, 'replicas', '복제본')} ${repl.replicas.map((r) => r.broker).join(', ')}${repl.uncleanLeaderElection ? ' · unclean.leader.election.enable=true' : ''}`,
+      value: `${leader} · ${L(lang, 'leader epoch', 'leaderEpoch')} ${repl.leaderEpoch} · ISR ${list(repl.isr, lang)} · ${L(lang, 'replicas', '복제본')} ${repl.replicas.map((r) => r.broker).join(', ')}${repl.uncleanLeaderElection ? ' · unclean.leader.election.enable=true' : ''}`,
     });
   }
   if (out.length === 0) out.push({ label: L(lang, 'partitions', '파티션'), value: L(lang, 'none', '없음') });

@@ -36,9 +36,9 @@ const KO: ReplicaWords = {
   inIsr: 'ISR 안',
   outOfIsr: 'ISR 밖',
   down: '브로커 다운',
-  leaderEpoch: (n) => `leader epoch ${n}`,
+  leaderEpoch: (n) => `leaderEpoch ${n}`,
   offline: '오프라인: 리더 없음 (LEADER_NOT_AVAILABLE)',
-  truncatedBy: (e) => `leader epoch ${e}에 맞춰 잘림(truncated)`,
+  truncatedBy: (e) => `leaderEpoch ${e}에 맞춰 잘림(truncated)`,
 };
 
 export function replicaWords(language: DetailsLanguage = 'en'): ReplicaWords {
@@ -99,13 +99,13 @@ const DETAIL_WORDS = {
     minIsr: 'min.insync.replicas (실제 적용값)',
     unclean: 'unclean.leader.election.enable',
     truncated: '잘린 레코드',
-    truncation: (t: TruncationRow) => `offset ${t.fromOffset}–${t.toOffset - 1}, leader epoch ${t.leaderEpoch}, ${t.at} ms`,
+    truncation: (t: TruncationRow) => `offset ${t.fromOffset}–${t.toOffset - 1}, leaderEpoch ${t.leaderEpoch}, ${t.at} ms`,
     none: '없음',
     noLeader: '리더 없음: 파티션이 오프라인 (LEADER_NOT_AVAILABLE)',
     sentence: (lane: string, broker: string, state: string, leo: number, hw: number) =>
       `${lane}의 ${broker} 복제본: ${state}, LEO ${leo}, HW ${hw}`,
     cut: '잘림(truncated)',
-    cutBy: (t: TruncationRow) => `${t.broker}에서 leader epoch ${t.leaderEpoch}에 맞춰 ${t.at} ms에 잘림 (이제 로그에 없음)`,
+    cutBy: (t: TruncationRow) => `${t.broker}에서 leaderEpoch ${t.leaderEpoch}에 맞춰 ${t.at} ms에 잘림 (이제 로그에 없음)`,
     cutTitle: (t: TruncationRow) => `${t.broker}에서 잘림`,
   },
 } as const;
@@ -152,10 +152,10 @@ const SUMMARY_WORDS = {
   ko: {
     head: (repl: ReplicationRow) =>
       repl.leader === null
-        ? `오프라인: 리더 없음 (LEADER_NOT_AVAILABLE), leader epoch ${repl.leaderEpoch}`
-        : `리더 ${repl.leader}, leader epoch ${repl.leaderEpoch}`,
+        ? `오프라인: 리더 없음 (LEADER_NOT_AVAILABLE), leaderEpoch ${repl.leaderEpoch}`
+        : `리더 ${repl.leader}, leaderEpoch ${repl.leaderEpoch}`,
     isr: (isr: readonly string[], min: number) => `ISR ${isr.length ? isr.join(', ') : '비어 있음'} (min.insync.replicas ${min})`,
-    cut: (t: TruncationRow) => `${t.broker}가 offset ${t.fromOffset}–${t.toOffset - 1}을 leader epoch ${t.leaderEpoch}에 맞춰 잘라냄`,
+    cut: (t: TruncationRow) => `${t.broker}가 offset ${t.fromOffset}–${t.toOffset - 1}을 leaderEpoch ${t.leaderEpoch}에 맞춰 잘라냄`,
   },
 } as const;
 

@@ -119,7 +119,7 @@ const KO: TimelineStrings = {
   legendReplicaOut: 'ISR 밖의 복제본 (점선, 빈 막대)',
   legendReplicaDown: '다운된 브로커의 복제본 (회색, ✕)',
   legendReplicaHw: '복제본 자신의 하이 워터마크 (▼)',
-  legendLeader: '★ 리더와 그 leader epoch',
+  legendLeader: '★ 리더와 그 leaderEpoch',
   legendTruncated: '잘린(truncated) 레코드 (점선, 사선)',
   messagesTitle: '프로세스 사이의 메시지',
   messageOptions: '메시지 보기 옵션',
