@@ -9,8 +9,10 @@
 import { act, createElement } from 'react';
 import { describe, expect, it } from 'vitest';
 import { findPreset } from '../../src/sim/presets';
+import type { Trace } from '../../src/sim/views';
 import { simStore } from '../../src/store/simStore';
 import { ActorActions } from '../../src/ui/inject/ActorActions';
+import { ModelNotes } from '../../src/ui/layout/ModelNotes';
 import { LanesLegend } from '../../src/ui/timeline/Legend';
 import { buildLane } from '../../src/ui/timeline/laneModel';
 import { PartitionLanes } from '../../src/ui/timeline/PartitionLanes';
@@ -69,5 +71,24 @@ describe('replicated partitions on the page', () => {
     const client = [...page.host.querySelectorAll('button')].map((b) => b.textContent);
     expect(client).toContain('Crash');
     expect(client).not.toContain('Slow replication link');
+  });
+});
+
+describe('the model notes', () => {
+  const trace = (processes: string[]) =>
+    ({
+      resolved: { cluster: { 'transaction.version': 2, 'transaction.partition.verification.enable': true } },
+      built: { processes: processes.map((id) => ({ id, kind: id.startsWith('broker') ? 'broker' : 'controller' })) },
+    }) as unknown as Trace;
+
+  it('say replication is modelled when the run has a KRaft controller, and one replica per partition otherwise', async () => {
+    page.render(createElement(ModelNotes, { trace: trace(['broker-0', 'broker-1', 'controller']) }));
+    await page.settle();
+    const first = () => page.host.querySelector('[data-testid="model-notes"] li')?.textContent ?? '';
+    expect(first()).toMatch(/^Replication \(KRaft\) is modelled for topics with replicationFactor/);
+    expect(first()).toContain('__transaction_state and __consumer_offsets keep one replica');
+    page.render(createElement(ModelNotes, { trace: trace(['broker-0']) }));
+    await page.settle();
+    expect(first()).toMatch(/^One replica per partition in this run/);
   });
 });
