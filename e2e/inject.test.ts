@@ -68,6 +68,17 @@ async function open(): Promise<{ page: Page; errors: string[] }> {
   return { page, errors };
 }
 
+/** axe-core's violations inside the injection panel. */
+async function panelViolations(page: Page): Promise<string[]> {
+  const require = createRequire(import.meta.url);
+  await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: unknown) => Promise<{ violations: { id: string; nodes: unknown[] }[] }> } }).axe;
+    const result = await axe.run({ include: [['section[aria-label="Inject a failure"]']] });
+    return result.violations.map((v) => `${v.id} (${v.nodes.length})`);
+  });
+}
+
 const seek = (page: Page, step: number) => page.evaluate((s) => window.__eosLab?.store.getState().seek(s), step);
 const traceHash = (page: Page) => page.getByTestId('trace-hash').getAttribute('data-trace-hash');
 const lane = (page: Page, records: number) => page.getByRole('img', { name: new RegExp(`^orders-0: ${records} records`) });
@@ -172,15 +183,23 @@ describe('failure injection', () => {
     await page.evaluate(() => window.__eosLab?.store.getState().setLanguage('en'));
     await panel.getByLabel('Process').selectOption('orders-service');
     await panel.getByRole('button', { name: 'Crash', exact: true }).waitFor();
-    const require = createRequire(import.meta.url);
-    await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
-    const violations = await page.evaluate(async () => {
-      const axe = (window as unknown as { axe: { run: (ctx: unknown) => Promise<{ violations: { id: string; nodes: unknown[] }[] }> } })
-        .axe;
-      const result = await axe.run({ include: [['section[aria-label="Inject a failure"]']] });
-      return result.violations.map((v) => `${v.id} (${v.nodes.length})`);
-    });
-    expect(violations).toEqual([]);
+    expect(await panelViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('offers a broker its own actions (crash / restart broker, slow replication link) with labelled fields and no axe violations', async () => {
+    const { page, errors } = await open();
+    const panel = page.getByRole('region', { name: 'Inject a failure' });
+    await panel.getByLabel('Process').selectOption('broker-0');
+    for (const name of ['Crash broker', 'Restart broker', 'Slow replication link'])
+      await panel.getByRole('button', { name, exact: true }).waitFor();
+    await expect(panel.getByRole('button', { name: 'Crash', exact: true }).count()).resolves.toBe(0);
+    await expect(panel.getByLabel('Delay each fetch by').inputValue()).resolves.toBe('2000');
+    await expect(panel.getByLabel('for', { exact: true }).inputValue()).resolves.toBe('30000');
+    await panel.getByLabel('until the end of the run').check();
+    await expect(panel.getByLabel('for', { exact: true }).isDisabled()).resolves.toBe(true);
+    expect(await panelViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
     await page.close();
   });

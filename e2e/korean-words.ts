@@ -27,6 +27,7 @@ const KAFKA_WORDS = [
   'KafkaProducer',
   'KafkaConsumer',
   'Apache',
+  'KRaft',
   // Kafka's terms the Korean articles keep in Latin script
   'offset',
   'offsets',

@@ -40,6 +40,7 @@ import { COST_STRINGS } from '../src/ui/cost/costStrings';
 import { DEFENSE_ROWS } from '../src/ui/gallery/defenses';
 import { strings } from '../src/ui/i18n';
 import { INJECT_STRINGS } from '../src/ui/inject/strings';
+import { replicaWords } from '../src/ui/timeline/replicaText';
 import { timelineStrings } from '../src/ui/timeline/timelineText';
 
 const allowed = allowList(PRESETS.flatMap((p) => [p.id, ...scenarioWords(p.scenario)]));
@@ -70,6 +71,7 @@ describe('Korean string tables', () => {
       ...texts('config', CONFIG_STRINGS.ko),
       ...texts('share', shareText('ko')),
       ...texts('timeline', { ...timelineStrings('ko'), language: undefined }),
+      ...texts('replicas', replicaWords('ko')),
       ...texts('cost', COST_STRINGS.ko),
       ...texts('compare', COMPARE_STRINGS.ko),
     ];

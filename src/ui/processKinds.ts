@@ -5,6 +5,7 @@
  */
 const EN: Readonly<Record<string, string>> = {
   broker: 'broker',
+  controller: 'KRaft controller',
   'txn-coordinator': 'transaction coordinator',
   'group-coordinator': 'group coordinator',
   producer: 'producer client',
@@ -15,6 +16,7 @@ const EN: Readonly<Record<string, string>> = {
 
 const KO: Readonly<Record<string, string>> = {
   broker: '브로커',
+  controller: 'KRaft 컨트롤러',
   'txn-coordinator': '트랜잭션 코디네이터',
   'group-coordinator': '그룹 코디네이터',
   producer: '프로듀서 클라이언트',

@@ -37,3 +37,37 @@ describe('lane cache', () => {
     expect(b?.lod).toBe(a?.lod);
   });
 });
+
+describe('lane cache with replicated partitions', () => {
+  it('draws the leader log holder of a replicated partition, follows a leader change and reads the row every step', async () => {
+    const { createPartitionLog } = await import('../../src/sim/log/partitionLog');
+    const { failedOver } = await import('./replicationFixtures');
+    const trace = openingStory();
+    const actors = new Map(stateAt(trace, trace.steps.length).actors);
+    const holder = [...actors].find(([id, s]) => id.startsWith('broker-') && (s.context as { partitions?: object }).partitions)?.[0];
+    if (!holder) throw new Error('no broker');
+    // a follower's copy of orders-0 on another broker that has not fetched anything yet
+    actors.set('broker-9', { value: 'running', context: { partitions: { 'orders-0': createPartitionLog('orders', 0) } } });
+    let logHolder = holder;
+    const source = () => new Map([['orders-0', { logHolder, replication: { ...failedOver, leader: logHolder } }]]);
+    const cache = new LaneCache(source);
+    const first = cache.lanes(actors).filter((l) => l.key === 'orders-0');
+    expect(first).toHaveLength(1);
+    expect(first[0]?.leader).toBe(holder);
+    expect(first[0]?.offsets.length).toBe(2);
+    expect(first[0]?.replication?.leader).toBe(holder);
+    logHolder = 'broker-9';
+    const moved = cache.lanes(actors).filter((l) => l.key === 'orders-0');
+    expect(moved).toHaveLength(1);
+    expect(moved[0]?.leader).toBe('broker-9');
+    expect(moved[0]?.offsets.length).toBe(0);
+    expect(moved[0]?.replication?.leader).toBe('broker-9');
+  });
+
+  it('reads no replication without a KRaft controller (one replica per partition)', () => {
+    const trace = openingStory();
+    const lanes = new LaneCache().lanes(stateAt(trace, trace.steps.length).actors);
+    expect(lanes.length).toBeGreaterThan(0);
+    expect(lanes.every((l) => l.replication === null)).toBe(true);
+  });
+});

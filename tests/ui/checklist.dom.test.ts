@@ -33,6 +33,14 @@ describe('the readiness checklist on the page', () => {
     expect(item('observed')?.querySelector('.check-reason')?.textContent).toMatch(/^As of step 0: /);
     // configuration answers are final from the start
     expect(item('read-committed')?.getAttribute('data-status')).toBe('pass');
+    // replication: one replica everywhere, and the internal topics said to be not modelled, each part with its status
+    expect(item('replication')?.getAttribute('data-status')).toBe('not-applicable');
+    const parts = [...(item('replication')?.querySelectorAll('[data-part]') ?? [])];
+    expect(parts.map((p) => [p.getAttribute('data-part'), p.getAttribute('data-status')])).toEqual([
+      ['transaction-state', 'not-applicable'],
+      ['consumer-offsets', 'not-applicable'],
+    ]);
+    expect(parts[0]?.textContent).toContain('Not modelled: __transaction_state keeps one replica in the simulator');
     act(() => simStore.getState().seek(total));
     await page.settle(30);
     expect(asOf()).toBe(`At the end of the run (step ${total}).`);

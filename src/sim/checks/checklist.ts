@@ -10,6 +10,7 @@
  * failure has already happened, and otherwise pending, said "as of step N".
  */
 import { josa, type Language } from '../narration/language';
+import { findPreset } from '../presets';
 import { recordAddress } from '../protocol/topicPartition';
 import { type SimView, stateAt, type Trace } from '../run';
 import type { Scenario } from '../scenario/schema';
@@ -44,6 +45,8 @@ export interface ChecklistItem {
   readonly showsHere: boolean;
   /** For a failure no shipped preset shows: what a preset that does would show. */
   readonly wouldShow: string | null;
+  /** The replication item's parts (user topics, min.insync.replicas and acks, unclean election, the two internal topics). */
+  readonly parts?: readonly ChecklistPart[];
 }
 
 /** The questions, as the seed article asks them. */
@@ -122,6 +125,7 @@ interface Item {
   readonly reason: string;
   readonly preset?: string;
   readonly wouldShow?: string;
+  readonly parts?: readonly ChecklistPart[];
 }
 
 const na = (reason: string): Item => ({ status: 'not-applicable', reason });
@@ -421,13 +425,231 @@ function readCommitted(trace: Trace, say: Say): Item {
   );
 }
 
-function replication(say: Say): Item {
-  return na(
-    say(
-      'Not modelled: the simulator runs one replica per partition. In production give __transaction_state and your topics replication.factor ≥ 3 and min.insync.replicas ≥ 2.',
-      '시뮬레이터는 파티션당 복제본 하나만 모델링합니다. 운영에서는 __transaction_state와 사용자 토픽에 replication.factor ≥ 3, min.insync.replicas ≥ 2를 두세요.',
-    ),
+// ---------------------------------------------------------------- replication
+
+/** A user topic's replication settings as the scenario gives them. */
+export interface TopicReplication {
+  readonly name: string;
+  readonly replicationFactor: number;
+  /** min.insync.replicas (topic, else broker default; Kafka's default 1). */
+  readonly minInsyncReplicas: number;
+  readonly uncleanLeaderElection: boolean;
+}
+
+export type ReplicationPartId = 'user-topics' | 'min-insync' | 'unclean' | 'transaction-state' | 'consumer-offsets';
+
+/** One of the replication item's answers (the seed asks one question; it has five parts). */
+export interface ChecklistPart {
+  readonly id: ReplicationPartId;
+  readonly status: Exclude<ChecklistStatus, 'pending'>;
+  readonly reason: string;
+}
+
+/** Presets of issue [replication] that show each failure, when shipped (until then the item says what one would show). */
+export const REPLICATION_PRESETS = {
+  acksOne: 'acks-1-leader-failover-loss',
+  minInsync: 'min-insync-blocks-writes',
+  unclean: 'unclean-election-loses-committed',
+} as const;
+
+const positiveInt = (v: unknown): number | null => (typeof v === 'number' && Number.isInteger(v) && v >= 1 ? v : null);
+
+/**
+ * Each user topic's replication factor (`replicationFactor`, else the length of its `replicas`
+ * assignment, else 1 = default.replication.factor), min.insync.replicas and
+ * unclean.leader.election.enable (topic config, else the cluster's, else Kafka's defaults 1 and false).
+ */
+export function topicReplication(trace: Trace): TopicReplication[] {
+  const cluster = trace.resolved.cluster as unknown as Readonly<Record<string, unknown>>;
+  return trace.scenario.topics.map((t) => {
+    const spec = t as unknown as { replicationFactor?: unknown; replicas?: unknown };
+    const first = Array.isArray(spec.replicas) && Array.isArray(spec.replicas[0]) ? (spec.replicas[0] as unknown[]).length : null;
+    const config = (trace.resolved.topics[t.name] ?? {}) as unknown as Readonly<Record<string, unknown>>;
+    const minIsr = positiveInt(config['min.insync.replicas']) ?? positiveInt(cluster['min.insync.replicas']) ?? 1;
+    const unclean = config['unclean.leader.election.enable'] ?? cluster['unclean.leader.election.enable'];
+    return {
+      name: t.name,
+      replicationFactor: positiveInt(spec.replicationFactor) ?? positiveInt(first) ?? 1,
+      minInsyncReplicas: minIsr,
+      uncleanLeaderElection: unclean === true,
+    };
+  });
+}
+
+/** The two internal topics stay one replica in the simulator this round: said, not judged. */
+function internalParts(say: Say): ChecklistPart[] {
+  return [
+    {
+      id: 'transaction-state',
+      status: 'not-applicable',
+      reason: say(
+        'Not modelled: __transaction_state keeps one replica in the simulator (its transaction coordinator is a fixed process). In production keep transaction.state.log.replication.factor 3 and transaction.state.log.min.isr 2 (the defaults).',
+        '모델링하지 않음: 시뮬레이터에서 __transaction_state는 복제본 하나입니다(트랜잭션 코디네이터는 고정된 프로세스). 운영에서는 transaction.state.log.replication.factor 3, transaction.state.log.min.isr 2(기본값)를 유지하세요.',
+      ),
+    },
+    {
+      id: 'consumer-offsets',
+      status: 'not-applicable',
+      reason: say(
+        'Not modelled: __consumer_offsets keeps one replica in the simulator (its group coordinator is a fixed process). In production keep offsets.topic.replication.factor 3 (the default); the broker min.insync.replicas applies to it.',
+        '모델링하지 않음: 시뮬레이터에서 __consumer_offsets는 복제본 하나입니다(그룹 코디네이터는 고정된 프로세스). 운영에서는 offsets.topic.replication.factor 3(기본값)을 유지하세요. 이 토픽에는 브로커의 min.insync.replicas가 적용됩니다.',
+      ),
+    },
+  ];
+}
+
+interface PartResult extends ChecklistPart {
+  readonly preset?: string;
+  readonly wouldShow?: string;
+}
+
+/** A failing part points at its preset once it ships, and says what it would show until then. */
+function failPart(id: ReplicationPartId, reason: string, preset: string, wouldShow: string): PartResult {
+  return findPreset(preset) ? { id, status: 'fail', reason, preset } : { id, status: 'fail', reason, wouldShow };
+}
+
+/**
+ * The replication item from the topics' settings and the producers' acks: replication factor ≥ 3,
+ * min.insync.replicas ≥ 2 and below the replication factor, every producer of a replicated topic on
+ * acks=all, unclean.leader.election.enable off. A scenario whose topics all have one replica does
+ * not exercise replication: not applicable, with what production needs.
+ */
+export function replicationItem(
+  topics: readonly TopicReplication[],
+  producers: readonly { readonly client: string; readonly acks: number; readonly topics: readonly string[] }[],
+  say: Say,
+): Item & { readonly parts: readonly ChecklistPart[] } {
+  const replicated = topics.filter((t) => t.replicationFactor > 1);
+  if (replicated.length === 0)
+    return {
+      ...na(
+        say(
+          `Every topic here has one replica (replication.factor 1: ${join(topics.map((t) => t.name))}), so this scenario does not exercise replication. In production give your topics replication.factor ≥ 3 and min.insync.replicas 2, and produce with acks=all.`,
+          `이 시나리오의 토픽은 모두 복제본이 하나(replication.factor 1: ${join(topics.map((t) => t.name))})라 복제를 다루지 않습니다. 운영에서는 토픽에 replication.factor ≥ 3, min.insync.replicas 2를 두고 acks=all로 보내세요.`,
+        ),
+      ),
+      parts: internalParts(say),
+    };
+  const parts: PartResult[] = [];
+  const low = topics.filter((t) => t.replicationFactor < 3);
+  const rf = (ts: readonly TopicReplication[]) => join(ts.map((t) => `${t.name} ${t.replicationFactor}`));
+  parts.push(
+    low.length
+      ? failPart(
+          'user-topics',
+          say(
+            `replication.factor below 3 (${rf(low)}): one broker failure leaves ${low.some((t) => t.replicationFactor === 1) ? 'a partition with no replica, or ' : ''}a single copy, and acks=all with min.insync.replicas 2 then stops.`,
+            `replication.factor가 3보다 작습니다(${rf(low)}). 브로커 하나가 죽으면 ${low.some((t) => t.replicationFactor === 1) ? '복제본이 없는 파티션이나 ' : ''}사본 하나만 남고, min.insync.replicas 2인 acks=all 쓰기는 멈춥니다.`,
+          ),
+          REPLICATION_PRESETS.minInsync,
+          say(
+            'A broker failure that leaves fewer in-sync replicas than min.insync.replicas: acks=all writes fail with NOT_ENOUGH_REPLICAS.',
+            '동기화된 복제본이 min.insync.replicas보다 적게 남는 브로커 장애: acks=all 쓰기가 NOT_ENOUGH_REPLICAS로 실패합니다.',
+          ),
+        )
+      : {
+          id: 'user-topics',
+          status: 'pass',
+          reason: say(`replication.factor ≥ 3 (${rf(topics)}).`, `replication.factor ≥ 3 (${rf(topics)}).`),
+        },
   );
+  const names = new Set(replicated.map((t) => t.name));
+  const weakAcks = producers.filter((p) => p.acks !== -1 && p.topics.some((t) => names.has(t)));
+  const oneIsr = replicated.filter((t) => t.minInsyncReplicas < 2);
+  const allIsr = replicated.filter((t) => t.minInsyncReplicas >= t.replicationFactor);
+  const isr = (ts: readonly TopicReplication[]) =>
+    join(ts.map((t) => `${t.name}: min.insync.replicas ${t.minInsyncReplicas}, replication.factor ${t.replicationFactor}`));
+  if (weakAcks.length)
+    parts.push(
+      failPart(
+        'min-insync',
+        say(
+          `${join(weakAcks.map((p) => `${p.client} (acks=${p.acks})`))} ${weakAcks.length > 1 ? 'do' : 'does'} not use acks=all: the leader acknowledges alone, min.insync.replicas does not apply, and a leader failover loses acknowledged records the new leader had not fetched.`,
+          `${join(weakAcks.map((p) => `${p.client} (acks=${p.acks})`))}는 acks=all을 쓰지 않습니다. 리더 혼자 확인 응답을 보내고 min.insync.replicas가 적용되지 않아, 리더가 바뀌면 새 리더가 아직 가져오지 못한 확인된 레코드를 잃습니다.`,
+        ),
+        REPLICATION_PRESETS.acksOne,
+        say(
+          'acks=1 and a leader failover: a record the producer saw acknowledged is gone from the new leader.',
+          'acks=1과 리더 교체: 프로듀서가 확인 응답을 받은 레코드가 새 리더에는 없습니다.',
+        ),
+      ),
+    );
+  else if (oneIsr.length)
+    parts.push(
+      failPart(
+        'min-insync',
+        say(
+          `min.insync.replicas below 2 (${isr(oneIsr)}): acks=all is acknowledged when the ISR has shrunk to the leader alone, so one more failure can lose acknowledged records.`,
+          `min.insync.replicas가 2보다 작습니다(${isr(oneIsr)}). ISR이 리더 하나로 줄어도 acks=all 확인 응답이 나가므로, 장애가 하나 더 나면 확인된 레코드를 잃을 수 있습니다.`,
+        ),
+        REPLICATION_PRESETS.acksOne,
+        say(
+          'An acks=all write acknowledged by a leader alone in its ISR, then lost in a failover.',
+          'ISR에 리더만 남았을 때 확인된 acks=all 쓰기가 리더 교체로 사라집니다.',
+        ),
+      ),
+    );
+  else if (allIsr.length)
+    parts.push(
+      failPart(
+        'min-insync',
+        say(
+          `min.insync.replicas equals the replication factor (${isr(allIsr)}): any one broker down stops acks=all writes with NOT_ENOUGH_REPLICAS.`,
+          `min.insync.replicas가 replication.factor와 같습니다(${isr(allIsr)}). 브로커 하나만 죽어도 acks=all 쓰기가 NOT_ENOUGH_REPLICAS로 멈춥니다.`,
+        ),
+        REPLICATION_PRESETS.minInsync,
+        say(
+          'A broker down with min.insync.replicas = replication.factor: acks=all writes fail with NOT_ENOUGH_REPLICAS.',
+          'min.insync.replicas = replication.factor에서 브로커 하나가 죽으면 acks=all 쓰기가 NOT_ENOUGH_REPLICAS로 실패합니다.',
+        ),
+      ),
+    );
+  else
+    parts.push({
+      id: 'min-insync',
+      status: 'pass',
+      reason: say(
+        `${isr(replicated)}; ${producers.length ? 'every producer of these topics uses acks=all' : 'no producer writes them'}: an acknowledged write is on at least two replicas.`,
+        `${isr(replicated)}. ${producers.length ? '이 토픽의 프로듀서는 모두 acks=all을 씁니다' : '이 토픽에 쓰는 프로듀서가 없습니다'}. 확인된 쓰기는 복제본 두 개 이상에 있습니다.`,
+      ),
+    });
+  const unclean = replicated.filter((t) => t.uncleanLeaderElection);
+  parts.push(
+    unclean.length
+      ? failPart(
+          'unclean',
+          say(
+            `unclean.leader.election.enable=true on ${join(unclean.map((t) => t.name))}: with no in-sync replica alive, an out-of-sync one becomes leader and the committed records it lacks are lost.`,
+            `${join(unclean.map((t) => t.name))}에 unclean.leader.election.enable=true: 살아 있는 ISR 복제본이 없으면 뒤처진 복제본이 리더가 되어, 그 복제본에 없는 커밋된 레코드를 잃습니다.`,
+          ),
+          REPLICATION_PRESETS.unclean,
+          say(
+            'An unclean leader election: records below the old high watermark are truncated away.',
+            '언클린 리더 선출: 이전 하이 워터마크 아래의 레코드가 잘려 나갑니다.',
+          ),
+        )
+      : {
+          id: 'unclean',
+          status: 'pass',
+          reason: say(
+            'unclean.leader.election.enable=false (the default): only an in-sync replica becomes leader; with none alive the partition waits offline (LEADER_NOT_AVAILABLE) rather than lose committed records.',
+            'unclean.leader.election.enable=false(기본값): ISR 복제본만 리더가 됩니다. 살아 있는 ISR 복제본이 없으면 커밋된 레코드를 잃는 대신 파티션이 오프라인(LEADER_NOT_AVAILABLE)으로 기다립니다.',
+          ),
+        },
+  );
+  const all: PartResult[] = [...parts, ...internalParts(say)];
+  const failed = all.filter((p) => p.status === 'fail');
+  const first = failed[0];
+  const item: Item = first
+    ? first.preset !== undefined
+      ? fail(failed.map((p) => p.reason).join(' '), first.preset)
+      : failUnshown(failed.map((p) => p.reason).join(' '), first.wouldShow ?? '')
+    : pass(parts.map((p) => p.reason).join(' '));
+  return { ...item, parts: all.map(({ id, status, reason }) => ({ id, status, reason })) };
+}
+
+function replication(trace: Trace, say: Say): Item & { readonly parts: readonly ChecklistPart[] } {
+  return replicationItem(topicReplication(trace), writers(trace), say);
 }
 
 function sideEffects(trace: Trace, say: Say): Item {
@@ -775,7 +997,7 @@ export function evaluateChecklist(
     ['next-offset', nextOffset(trace, say), 'configuration'],
     ['read-committed', readCommitted(trace, say), 'configuration'],
     ['observed', observed(trace, run, say), 'run'],
-    ['replication', replication(say), 'configuration'],
+    ['replication', replication(trace, say), 'configuration'],
     ['event-id', eventIds(trace, state, run, say), 'run'],
     ['dedup-memory', dedupMemory(trace, run, say), 'run'],
     ['side-effects', sideEffects(trace, say), 'configuration'],
@@ -798,6 +1020,7 @@ export function evaluateChecklist(
       preset: preset === own ? null : preset,
       showsHere: preset !== null && preset === own,
       wouldShow: failed ? (item.wouldShow ?? null) : null,
+      ...(item.parts ? { parts: item.parts } : {}),
     };
   });
 }

@@ -15,10 +15,12 @@ import { readableState, readableTransition } from '../stateText';
 import { useNarrator } from '../useNarrator';
 import { useThrottled } from '../useThrottled';
 import { actorFields, roleOf } from './fields';
+import { useReplicationByKey } from './useReplicationByKey';
 
 type Group = 'brokers' | 'coordinators' | 'producers' | 'consumers' | 'sinks';
 
-const GROUP_OF: Record<ProcessKind, Group> = {
+// the KRaft controller (issue [replication]) sits with the brokers
+const GROUP_OF: Record<ProcessKind, Group> & { readonly controller: Group } = {
   broker: 'brokers',
   controller: 'brokers',
   'txn-coordinator': 'coordinators',
@@ -72,7 +74,11 @@ function ActorRow({
   const changed = moved ? `${moved.before} → ${moved.after}` : null;
   const active = last?.actor === actorId;
   const narrator = useNarrator();
-  const fields = actorFields(kind, snap?.context, language, (text) => (narrator ? narrator.translateNote(text, language) : text));
+  const partitions = useReplicationByKey(view);
+  const fields = actorFields(kind, snap?.context, language, (text) => (narrator ? narrator.translateNote(text, language) : text), {
+    actorId,
+    partitions,
+  });
   const role = roleOf(actorId, processKind);
   return (
     <li className={`actor${active ? ' active' : ''}`} data-actor={actorId} data-state={state}>

@@ -21,6 +21,7 @@ import {
   topicPartitionKey,
 } from '../../sim/views';
 import type { Language } from '../../store/simStore';
+import { brokerReplicaFields, controllerFields, type ReplicationByKey } from './replicationFields';
 
 export interface Field {
   readonly label: string;
@@ -275,12 +276,32 @@ const FIELDS_BY_KIND = new Map<string, FieldsOf>([
   ['outbox-relay', outboxRelayFields],
 ]);
 
+/** What the replication fields read besides the actor's own context: its id and the view's replicated partitions. */
+export interface ReplicationContext {
+  readonly actorId: string;
+  readonly partitions: ReplicationByKey;
+}
+
+/** The KRaft controller's ActorSpec kind (present only when some partition has more than one replica). */
+export const CONTROLLER_KIND = 'controller';
+
 /**
  * The fields for one actor. `kind` is the ActorSpec kind (broker, producer, producer-app, consumer,
- * consumer-app, txn-coordinator, group-coordinator, database, http-api …); unknown kinds show none.
- * `note` translates the engine's notes (the narration module's translateNote, once it has loaded).
+ * consumer-app, txn-coordinator, group-coordinator, controller, database, http-api …); unknown kinds
+ * show none. `note` translates the engine's notes (the narration module's translateNote, once it has
+ * loaded). `replication`: a broker's replicas and the controller's partitions, when the run has any.
  */
-export function actorFields(kind: string, context: unknown, language: Language, note: Note = (t) => t): Field[] {
+export function actorFields(
+  kind: string,
+  context: unknown,
+  language: Language,
+  note: Note = (t) => t,
+  replication?: ReplicationContext,
+): Field[] {
   if (context === null || typeof context !== 'object') return [];
-  return FIELDS_BY_KIND.get(kind)?.(context as never, language, note) ?? [];
+  if (kind === CONTROLLER_KIND) return controllerFields(context, replication?.partitions ?? new Map(), language);
+  const own = FIELDS_BY_KIND.get(kind)?.(context as never, language, note) ?? [];
+  if (kind === 'broker' && replication && replication.partitions.size > 0)
+    return [...brokerReplicaFields(replication.actorId, replication.partitions, language), ...own];
+  return own;
 }

@@ -3,7 +3,8 @@
  * each answer pass / fail / not applicable / not yet, with its reason. Answers that rest on what the
  * run did are final only at its end, so the panel says which step it speaks for. A failure links to
  * another preset that shows what goes wrong, says that this scenario shows it, or — when no shipped
- * preset does — what one would show.
+ * preset does — what one would show. The replication answer lists its parts (user topics,
+ * min.insync.replicas and acks, unclean election, the internal topics) each with its own status.
  */
 import { useId, useMemo } from 'react';
 import { findPreset } from '../../sim';
@@ -47,6 +48,19 @@ export function ChecklistPanel() {
                 <span className="check-status">{label[item.status]}</span> {item.question}
               </p>
               <p className="check-reason">{item.reason}</p>
+              {item.parts && (
+                // the replication question's parts: user topics, min.insync.replicas and acks, unclean election, internal topics
+                <ul className="check-parts">
+                  {item.parts.map((part) => (
+                    <li key={part.id} data-part={part.id} data-status={part.status} className={`check-part ${part.status}`}>
+                      <span className="glyph" aria-hidden="true">
+                        {GLYPH[part.status]}
+                      </span>{' '}
+                      <span className="check-status">{label[part.status]}</span> {part.reason}
+                    </li>
+                  ))}
+                </ul>
+              )}
               {item.showsHere && <p className="muted shows-here">{t.showsHere}</p>}
               {item.wouldShow && <p className="muted would-show">{item.wouldShow}</p>}
               {item.preset &&

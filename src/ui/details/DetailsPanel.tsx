@@ -9,6 +9,7 @@ import { type Fact, partitionRows, recordAddress, type SimView, stateValueToStri
 import { type Language, type Selection, simStore } from '../../store/simStore';
 import { useSim } from '../../store/useSim';
 import { actorFields } from '../actors/fields';
+import { useReplicationByKey } from '../actors/useReplicationByKey';
 import { type Strings, useStrings } from '../i18n';
 import { Sheet } from '../layout/Sheet';
 import { panelStore, usePanels } from '../panels';
@@ -128,6 +129,7 @@ function ActorDetails({
   const snap = view.actors.get(id);
   const kind = trace.built.specs.find((s) => s.id === id)?.kind ?? '';
   const narrator = useNarrator();
+  const partitions = useReplicationByKey(view);
   const recent = useMemo(() => {
     const out: number[] = [];
     for (let i = Math.min(step, trace.steps.length) - 1; i >= 0 && out.length < 5; i--) if (trace.steps.at(i)?.actor === id) out.push(i);
@@ -141,9 +143,10 @@ function ActorDetails({
       <Pairs
         rows={[
           [t.fieldState, snap ? stateValueToString(snap.value) : '—'],
-          ...actorFields(kind, snap?.context, language, (text) => (narrator ? narrator.translateNote(text, language) : text)).map(
-            (f) => [f.label, f.value] as const,
-          ),
+          ...actorFields(kind, snap?.context, language, (text) => (narrator ? narrator.translateNote(text, language) : text), {
+            actorId: id,
+            partitions,
+          }).map((f) => [f.label, f.value] as const),
         ]}
       />
       <Suspense fallback={null}>

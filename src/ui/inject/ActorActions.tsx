@@ -1,6 +1,7 @@
 /**
  * Faults on a process at the current virtual time: crash (optionally restarting N ms later),
- * restart, pause for N ms then resume; for a transactional producer application, a second instance
+ * restart, pause for N ms then resume; for a broker, a slow replication link (its replica fetches
+ * answer late); for a transactional producer application, a second instance
  * with the same transactional.id; the clock actions for its timeouts; for a producer application,
  * sending a new record.
  *
@@ -17,6 +18,7 @@ import { ActionRow } from './ActionRow';
 import type { InjectionReport } from './applyEdit';
 import { ClockActions } from './ClockActions';
 import { MsInput } from './MsInput';
+import { ReplicationActions } from './ReplicationActions';
 import { SendRecordForm } from './SendRecordForm';
 import { useInjectStrings } from './strings';
 import { useInjection } from './useInjection';
@@ -42,6 +44,7 @@ export function ActorActions({ actorId, onReport }: ActorActionsProps) {
   const state = view.processes.get(process);
   const status = state?.down ? 'down' : state?.paused ? 'paused' : 'up';
   const client = trace.scenario.clients.find((c) => c.id === process);
+  const broker = info.kind === 'broker';
   const txnId = client?.type === 'producer' ? (trace.resolved.producers[client.id]?.['transactional.id'] ?? null) : null;
   return (
     <div className="actor-actions" data-testid="actor-actions">
@@ -50,8 +53,8 @@ export function ActorActions({ actorId, onReport }: ActorActionsProps) {
       </h3>
       <p>{t.processState(process, status)}</p>
       <ActionRow
-        label={t.crash}
-        hint={t.crashHint}
+        label={broker ? t.crashBroker : t.crash}
+        hint={broker ? t.crashBrokerHint : t.crashHint}
         disabled={status === 'down'}
         onClick={() =>
           run((s, at) =>
@@ -65,8 +68,8 @@ export function ActorActions({ actorId, onReport }: ActorActionsProps) {
         <MsInput label={t.restartDelay} value={restartMs} onChange={setRestartMs} unit={t.ms} disabled={!withRestart} />
       </ActionRow>
       <ActionRow
-        label={t.restart}
-        hint={t.restartHint}
+        label={broker ? t.restartBroker : t.restart}
+        hint={broker ? t.restartBrokerHint : t.restartHint}
         onClick={() => run((s, at) => injectProcessFault(s, { ...at, process, action: { type: 'restart' } }))}
       />
       <ActionRow
@@ -89,6 +92,7 @@ export function ActorActions({ actorId, onReport }: ActorActionsProps) {
           {refusal}
         </p>
       )}
+      {broker && <ReplicationActions broker={process} onReport={onReport} />}
       {client && <ClockActions clientId={client.id} onReport={onReport} />}
       {client?.type === 'producer' && <SendRecordForm clientId={client.id} onReport={onReport} />}
     </div>

@@ -8,6 +8,7 @@
  * - `EnvelopeActions` ({ envelopeId: number })         — drop / delay / duplicate an envelope in flight
  * - `ActorActions` ({ actorId: string })               — crash / restart / pause…resume / second instance /
  *                                                         clock / send a new record, for the actor's process
+ * - `ReplicationActions` ({ broker: string })          — slow a broker's replication link (slowReplication)
  * - `ClockActions` ({ clientId: string })              — advance past transaction.timeout.ms / session.timeout.ms
  * - `RecordActions` ({ topic, partition, offset })     — resend the same event
  * - `SendRecordForm` ({ clientId: string })            — the application sends a new record
@@ -24,4 +25,5 @@ export { InFlightList } from './InFlightList';
 export { InjectedFaults, type InjectedFaultsProps } from './InjectedFaults';
 export { InjectPanel } from './InjectPanel';
 export { RecordActions, type RecordActionsProps } from './RecordActions';
+export { ReplicationActions, type ReplicationActionsProps } from './ReplicationActions';
 export { SendRecordForm, type SendRecordFormProps } from './SendRecordForm';

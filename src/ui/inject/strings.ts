@@ -43,6 +43,15 @@ export interface InjectStrings {
   readonly pause: string;
   readonly pauseFor: string;
   readonly pauseHint: string;
+  readonly crashBroker: string;
+  readonly crashBrokerHint: string;
+  readonly restartBroker: string;
+  readonly restartBrokerHint: string;
+  readonly slowReplication: string;
+  readonly slowReplicationHint: (broker: string) => string;
+  readonly slowDelay: string;
+  readonly slowFor: string;
+  readonly slowUntilEnd: string;
   readonly secondInstance: string;
   readonly secondInstanceHint: (txnId: string, outlook: SecondInstanceOutlook | null) => string;
 
@@ -122,6 +131,18 @@ const en: InjectStrings = {
   pause: 'Pause, then resume',
   pauseFor: 'Pause for',
   pauseHint: 'A stop-the-world pause (a long GC): nothing is lost, everything it should have done waits.',
+  crashBroker: 'Crash broker',
+  crashBrokerHint:
+    'The broker dies: the partitions it leads have no leader until the controller fences it (broker.session.timeout.ms) and elects a new leader from the ISR, or until it restarts if it is their only replica; its followers stop fetching.',
+  restartBroker: 'Restart broker',
+  restartBrokerHint:
+    'Crash the broker if it is running, then start it again: it registers with the controller anew, truncates each follower log to the current leader epoch and catches up before it rejoins the ISR.',
+  slowReplication: 'Slow replication link',
+  slowReplicationHint: (broker) =>
+    `Every replica fetch of ${broker} (a follower) answers late by the delay: it falls behind the leader, the high watermark waits for it, and it leaves the ISR once it lags longer than replica.lag.time.max.ms.`,
+  slowDelay: 'Delay each fetch by',
+  slowFor: 'for',
+  slowUntilEnd: 'until the end of the run',
   secondInstance: 'Start a second instance with the same transactional.id',
   secondInstanceHint: (txnId, outlook) => {
     const copy = `A copy of this application (same config and script, transactional.id=${txnId}) starts now and its initTransactions() bumps the epoch.`;
@@ -212,6 +233,18 @@ const ko: InjectStrings = {
   pause: '일시 정지 후 재개',
   pauseFor: '정지 시간',
   pauseHint: '모든 처리가 멈추는 정지(긴 GC)처럼: 잃는 것은 없고, 해야 할 일이 모두 기다립니다.',
+  crashBroker: '브로커 크래시',
+  crashBrokerHint:
+    '브로커가 죽습니다. 이 브로커가 리더인 파티션은 컨트롤러가 펜싱(broker.session.timeout.ms)하고 ISR에서 새 리더를 뽑을 때까지, 복제본이 하나뿐이면 재시작할 때까지 리더가 없습니다. 이 브로커의 팔로워 복제는 멈춥니다.',
+  restartBroker: '브로커 재시작',
+  restartBrokerHint:
+    '실행 중이면 크래시한 뒤 다시 시작합니다. 컨트롤러에 새로 등록하고, 팔로워 로그를 현재 leaderEpoch에 맞춰 자른(truncate) 뒤 따라잡아야 ISR에 다시 들어갑니다.',
+  slowReplication: '복제 링크 느리게',
+  slowReplicationHint: (broker) =>
+    `${broker}(팔로워)의 복제 fetch 응답이 지연 시간만큼 늦어집니다. 리더보다 뒤처지고, 하이 워터마크는 이 복제본을 기다리며, replica.lag.time.max.ms보다 오래 뒤처지면 ISR에서 빠집니다.`,
+  slowDelay: 'fetch마다 지연',
+  slowFor: '기간',
+  slowUntilEnd: '실행이 끝날 때까지',
   secondInstance: '같은 transactional.id로 두 번째 인스턴스 시작',
   secondInstanceHint: (txnId, outlook) => {
     const copy = `이 애플리케이션의 복사본(같은 설정과 스크립트, transactional.id=${txnId})이 지금 시작하고, initTransactions()가 epoch을 올립니다.`;

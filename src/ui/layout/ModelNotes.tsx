@@ -1,6 +1,7 @@
 /**
  * What model the run uses: the transaction protocol version (and what differs between them), and
- * where the simulator simplifies Kafka — said on the page, not only in the docs.
+ * where the simulator simplifies Kafka — said on the page, not only in the docs. Replication is
+ * described as modelled when the run has a KRaft controller (some topic with more than one replica).
  */
 import type { Trace } from '../../sim/views';
 import { useSim } from '../../store/useSim';
@@ -12,8 +13,11 @@ const TEXT = {
         ? 'Transaction protocol v2 (KIP-890, Kafka 4.x default): the leader adds a partition to the transaction when it verifies the first batch, and every EndTxn bumps the producer epoch, so markers carry the new epoch and a late produce of the old one is fenced.'
         : `Transaction protocol v1: the producer sends AddPartitionsToTxn and AddOffsetsToTxn itself; markers carry the producer's epoch; partition verification is ${verification ? 'on' : 'off (a late produce can open a hanging transaction)'}.`,
     summary: 'How this model simplifies Kafka',
+    oneReplica:
+      'One replica per partition in this run (no topic sets replicationFactor): the high watermark is the log end offset; acks=1 and acks=all behave alike; leaders never move.',
+    replicated:
+      'Replication (KRaft) is modelled for topics with replicationFactor: followers fetch from the leader, the high watermark is the lowest log end offset of the ISR, a follower leaves the ISR after replica.lag.time.max.ms, the controller elects a new leader from the ISR (unclean only with unclean.leader.election.enable) and bumps the leader epoch, and a returning replica truncates to the new leader epoch. Brokers learn partition changes by message from the controller, not by fetching its metadata log; __transaction_state and __consumer_offsets keep one replica (their coordinators are fixed processes).',
     items: [
-      'One replica per partition: the high watermark is the log end offset; acks=1 and acks=all behave alike; leaders never move.',
       'A Produce or Fetch request carries one partition; max.in.flight counts batches per broker.',
       'The transaction coordinator and the group coordinator are actors of their own; the internal topics have 3 partitions, not 50.',
       'The group coordinator computes the range assignment; every rebalance revokes all partitions (eager).',
@@ -27,8 +31,11 @@ const TEXT = {
         ? '트랜잭션 프로토콜 v2 (KIP-890, Kafka 4.x 기본값): 리더가 첫 배치를 검증할 때 파티션을 트랜잭션에 추가하고, EndTxn마다 producer epoch가 올라갑니다. 그래서 마커는 새 epoch를 갖고, 늦게 도착한 이전 epoch의 Produce 요청은 펜싱됩니다.'
         : `트랜잭션 프로토콜 v1: 프로듀서가 AddPartitionsToTxn과 AddOffsetsToTxn을 직접 보내고, 마커는 프로듀서의 epoch를 갖습니다. 파티션 검증은 ${verification ? '켜져 있습니다' : '꺼져 있습니다 (늦게 도착한 Produce 요청이 끝나지 않는 트랜잭션을 열 수 있습니다)'}.`,
     summary: '이 모델이 Kafka를 단순화한 부분',
+    oneReplica:
+      '이 실행은 파티션당 복제본 하나(replicationFactor를 둔 토픽 없음): HW(하이 워터마크)는 LEO(로그 끝 offset)와 같고, acks=1과 acks=all이 같게 동작하며, 리더는 바뀌지 않습니다.',
+    replicated:
+      'replicationFactor를 둔 토픽은 복제(KRaft)를 모델링합니다: 팔로워가 리더에게서 fetch하고, HW는 ISR의 가장 작은 LEO이며, replica.lag.time.max.ms보다 뒤처진 팔로워는 ISR에서 빠지고, 컨트롤러가 ISR에서 새 리더를 뽑고(unclean.leader.election.enable일 때만 ISR 밖에서) leaderEpoch를 올리며, 돌아온 복제본은 새 leaderEpoch에 맞춰 로그를 자릅니다. 브로커는 컨트롤러의 메타데이터 로그를 fetch하지 않고 메시지로 파티션 변경을 받습니다. __transaction_state와 __consumer_offsets는 복제본 하나입니다(코디네이터가 고정된 프로세스).',
     items: [
-      '파티션당 복제본 하나: HW(하이 워터마크)는 LEO(로그 끝 offset)와 같고, acks=1과 acks=all이 같게 동작하며, 리더는 바뀌지 않습니다.',
       'Produce와 Fetch 요청은 파티션 하나씩 담습니다. max.in.flight는 브로커별 배치 수를 셉니다.',
       '트랜잭션 코디네이터와 그룹 코디네이터는 별도 액터이고, 내부 토픽은 50개가 아니라 3개 파티션입니다.',
       '그룹 코디네이터가 range 할당을 계산하고, 리밸런스마다 모든 파티션을 회수합니다(eager).',
@@ -42,6 +49,8 @@ export function ModelNotes({ trace }: { readonly trace: Trace }) {
   const language = useSim((s) => s.language);
   const t = TEXT[language];
   const cluster = trace.resolved.cluster;
+  // the KRaft controller runs only when some partition has more than one replica
+  const replicated = trace.built.processes.some((p) => p.id === 'controller');
   return (
     <section className="model-notes muted" aria-label={t.summary} data-testid="model-notes" lang={language}>
       <p data-testid="protocol-version">
@@ -50,7 +59,7 @@ export function ModelNotes({ trace }: { readonly trace: Trace }) {
       <details>
         <summary>{t.summary}</summary>
         <ul>
-          {t.items.map((item) => (
+          {[replicated ? t.replicated : t.oneReplica, ...t.items].map((item) => (
             <li key={item}>{item}</li>
           ))}
         </ul>

@@ -12,6 +12,7 @@ import { beginFrame } from './canvasLayer';
 import { recordDetails } from './details';
 import { hideTooltip, placeTooltip, renderDetails } from './detailsDom';
 import { drawLane, LABEL_FONT_PX, type LaneDrawContext } from './drawLanes';
+import { replicaRowBounds, replicaTweenKey } from './drawReplicas';
 import { indexOfOffset, recordAt, recordsInPixel } from './hitTest';
 import { boxAtY, type LaneBox, type LanesLayout } from './laneLayout';
 import type { LaneModel } from './laneModel';
@@ -20,13 +21,20 @@ import { Tweens } from './motion';
 import { baseScale, type LaneExtent, laneScale, linearMapOf, maxZoom, mergeExtent, sharedSpan } from './offsetScale';
 import { reducedMotion } from './palette';
 import { createPatterns, type Patterns } from './patterns';
+import { replicaRowAt, truncatedAt } from './replicaHit';
+import { replicaDetails, replicaWords, truncatedDetails } from './replicaText';
 
 export type LanesElements = CanvasElements;
 export type LanesControllerOptions = CanvasControllerOptions;
 
+/**
+ * A record of a lane, or (with `replica`) a replica's sub-lane: the replica itself (offset -1) or a
+ * record truncation cut from it (its offset).
+ */
 interface RecordRef {
   readonly lane: string;
   readonly offset: number;
+  readonly replica?: string;
 }
 
 const HIT_TOLERANCE_PX = 3;
@@ -71,6 +79,10 @@ export class LanesController extends CanvasController<RecordRef> {
       tween(`${l.key}:hw`, l.highWatermark);
       tween(`${l.key}:leo`, l.logEndOffset);
       for (const p of l.pointers) tween(`${l.key}:${p.kind}:${p.owner}`, p.offset);
+      for (const r of l.replication?.replicas ?? []) {
+        tween(replicaTweenKey(l.key, r.broker, 'leo'), r.logEndOffset);
+        tween(replicaTweenKey(l.key, r.broker, 'hw'), r.highWatermark);
+      }
     }
     this.tweens.retain(keep);
     this.resize();
@@ -101,7 +113,7 @@ export class LanesController extends CanvasController<RecordRef> {
   }
 
   private resolve(ref: RecordRef | null): { lane: LaneModel; box: LaneBox; index: number } | null {
-    if (!ref) return null;
+    if (!ref || ref.replica !== undefined) return null;
     const lane = this.laneByKey.get(ref.lane);
     const box = this.boxOf(ref.lane);
     if (!lane || !box) return null;
@@ -155,6 +167,7 @@ export class LanesController extends CanvasController<RecordRef> {
       measure: this.measure,
       pointerLabel: (p) =>
         p.kind === 'position' ? this.text.pointerPosition(p.owner, p.offset) : this.text.pointerGroup(p.owner, p.kind, p.offset),
+      replicaWords: replicaWords(this.text.language),
     };
     for (const box of this.layout.boxes) {
       const lane = this.lanes[box.lane];
@@ -179,14 +192,32 @@ export class LanesController extends CanvasController<RecordRef> {
     return [x0 - grow, box.cellTop - grow, x1 - x0 + 2 * grow, box.cellBottom - box.cellTop + 2 * grow];
   }
 
+  /** The hovered replica row (or truncated record on it) as a rectangle. */
+  private replicaBox(ref: RecordRef | null): [number, number, number, number] | null {
+    const hit = this.resolveReplica(ref);
+    if (!hit) return null;
+    const [top, bottom] = replicaRowBounds(hit.box, hit.index);
+    if (ref?.offset === undefined || ref.offset < 0) return [0.5, top + 0.5, this.width - 1, bottom - top - 1];
+    const scale = this.scaleOf(hit.lane);
+    const x0 = scale(ref.offset);
+    const w = Math.max(4, scale(ref.offset + 1) - x0);
+    return [x0, top + 1, w, bottom - top - 2];
+  }
+
   protected drawOverlay(): void {
     const s = this.resolve(this.selectedRef());
     const h = this.resolve(this.hover);
+    const rh = this.replicaBox(this.hover);
     const f = this.focused && this.keyboardMode ? this.resolve(this.focus) : null;
     this.refreshTooltip();
-    const ctx = this.beginOverlay(!s && !h && !f);
+    const ctx = this.beginOverlay(!s && !h && !f && !rh);
     if (!ctx) return;
     const p = this.palette;
+    if (rh) {
+      ctx.strokeStyle = p.hover;
+      ctx.lineWidth = 1.5;
+      ctx.strokeRect(...rh);
+    }
     if (s) {
       ctx.strokeStyle = p.selection;
       ctx.lineWidth = 3;
@@ -205,6 +236,10 @@ export class LanesController extends CanvasController<RecordRef> {
   private refreshTooltip(): void {
     const tip = this.el.tooltip;
     const ref = this.hover ?? (this.focused && this.keyboardMode ? this.focus : null);
+    if (ref?.replica !== undefined) {
+      this.replicaTooltip(ref);
+      return;
+    }
     const r = this.resolve(ref);
     if (!r) {
       if (!tip.hidden) hideTooltip(tip);
@@ -223,10 +258,47 @@ export class LanesController extends CanvasController<RecordRef> {
         shared > 1 ? `${shared} records share this pixel: zoom in to see each one.` : undefined,
       );
       tip.dataset.record = key;
+      tip.dataset.replica = '';
       tip.dataset.lane = r.lane.key;
       tip.dataset.offset = String(row.offset);
     }
     placeTooltip(tip, x, r.box.cellBottom, this.width);
+  }
+
+  private resolveReplica(ref: RecordRef | null): { lane: LaneModel; box: LaneBox; index: number } | null {
+    if (ref?.replica === undefined) return null;
+    const lane = this.laneByKey.get(ref.lane);
+    const box = this.boxOf(ref.lane);
+    const index = lane?.replication?.replicas.findIndex((r) => r.broker === ref.replica) ?? -1;
+    return lane && box && index >= 0 ? { lane, box, index } : null;
+  }
+
+  /** A replica's details, or a truncated record's, under its sub-lane. */
+  private replicaTooltip(ref: RecordRef): void {
+    const tip = this.el.tooltip;
+    const hit = this.resolveReplica(ref);
+    const repl = hit?.lane.replication;
+    const replica = repl?.replicas[hit?.index ?? -1];
+    if (!hit || !repl || !replica) {
+      if (!tip.hidden) hideTooltip(tip);
+      return;
+    }
+    const id = `${hit.lane.key}|${replica.broker}|${ref.offset}`;
+    let x = this.width / 2;
+    const cut = ref.offset >= 0 ? truncatedAt(repl.truncations, replica.broker, ref.offset) : null;
+    if (cut) {
+      const scale = this.scaleOf(hit.lane);
+      x = (scale(ref.offset) + scale(ref.offset + 1)) / 2;
+    }
+    if (tip.dataset.record !== id || tip.hidden) {
+      const lang = this.text.language;
+      renderDetails(tip, cut ? truncatedDetails(hit.lane.key, cut.row, cut.t, lang) : replicaDetails(hit.lane.key, replica, repl, lang));
+      tip.dataset.record = id;
+      tip.dataset.lane = hit.lane.key;
+      tip.dataset.offset = String(ref.offset);
+      tip.dataset.replica = replica.broker;
+    }
+    placeTooltip(tip, x, replicaRowBounds(hit.box, hit.index)[1], this.width);
   }
 
   private announce(): void {
@@ -239,18 +311,29 @@ export class LanesController extends CanvasController<RecordRef> {
 
   protected hitAt(x: number, y: number): RecordRef | null {
     const box = boxAtY(this.layout, y);
-    if (!box || y < box.cellTop - 6 || y > box.cellBottom + 6) return null;
+    if (!box) return null;
     const lane = this.lanes[box.lane];
     if (!lane) return null;
+    const row = replicaRowAt(box, y);
+    const replica = row >= 0 ? lane.replication?.replicas[row] : undefined;
+    if (replica && lane.replication) {
+      const scale = this.scaleOf(lane);
+      const o = Math.floor(scale.invert(x));
+      const cut = truncatedAt(lane.replication.truncations, replica.broker, o);
+      return { lane: lane.key, offset: cut ? o : -1, replica: replica.broker };
+    }
+    if (y < box.cellTop - 6 || y > box.cellBottom + 6) return null;
     const i = recordAt(lane.offsets, linearMapOf(this.scaleOf(lane)), x, HIT_TOLERANCE_PX);
     return i < 0 ? null : { lane: lane.key, offset: lane.offsets[i] as number };
   }
 
   protected override sameMark(a: RecordRef | null, b: RecordRef | null): boolean {
-    return a?.lane === b?.lane && a?.offset === b?.offset;
+    return a?.lane === b?.lane && a?.offset === b?.offset && a?.replica === b?.replica;
   }
 
   protected clickMark(ref: RecordRef): void {
+    // a replica's row shows its details on hover; only the leader's records are selectable
+    if (ref.replica !== undefined) return;
     this.focus = ref;
     this.selectRef(ref);
   }

@@ -44,7 +44,42 @@ function LineSwatch({ label, className }: { label: string; className: string }) 
   );
 }
 
-export function LanesLegend({ text = timelineStrings('en') }: { readonly text?: TimelineStrings }) {
+/** The replica sub-lanes' marks: shown only when some partition has more than one replica. */
+function ReplicaSwatches({ text }: { readonly text: TimelineStrings }) {
+  return (
+    <>
+      <Swatch label={text.legendLeader}>
+        <rect x="2" y="6" width="14" height="5" className="tl-sw-replica" />
+        <line x1="17" y1="3" x2="17" y2="14" className="tl-sw-leo" />
+      </Swatch>
+      <Swatch label={text.legendReplicaIsr}>
+        <rect x="2" y="6" width="16" height="5" className="tl-sw-replica" />
+      </Swatch>
+      <Swatch label={text.legendReplicaOut}>
+        <rect x="2" y="6" width="16" height="5" className="tl-sw-replica-out" />
+      </Swatch>
+      <Swatch label={text.legendReplicaDown}>
+        <rect x="2" y="6" width="16" height="5" className="tl-sw-replica-down" />
+      </Swatch>
+      <Swatch label={text.legendReplicaHw}>
+        <path d="M7 2 L15 2 L11 8 Z" className="tl-sw-hw-mark" />
+      </Swatch>
+      <Swatch label={text.legendTruncated}>
+        <rect x="3" y="2" width="16" height="12" className="tl-sw-truncated" />
+        <path d="M3 14 L19 2" className="tl-sw-truncated-line" />
+      </Swatch>
+    </>
+  );
+}
+
+export function LanesLegend({
+  text = timelineStrings('en'),
+  replicated = false,
+}: {
+  readonly text?: TimelineStrings;
+  /** Some partition has more than one replica: explain the replica sub-lanes too. */
+  readonly replicated?: boolean;
+}) {
   const id = useId().replace(/:/g, '');
   return (
     <div className="tl-legend-wrap">
@@ -79,6 +114,7 @@ export function LanesLegend({ text = timelineStrings('en') }: { readonly text?: 
         <Swatch label={text.legendGroup}>
           <path d="M11 2 L17 8 L11 14 L5 8 Z" className="tl-sw-group" />
         </Swatch>
+        {replicated && <ReplicaSwatches text={text} />}
       </ul>
     </div>
   );

@@ -9,7 +9,7 @@ import { CanvasPlot } from './CanvasPlot';
 import { LanesController } from './LanesController';
 import { type LanesLayout, layoutLanes } from './laneLayout';
 import type { LaneModel } from './laneModel';
-import { shortLaneName } from './laneName';
+import { laneLeaderText, shortLaneName } from './laneName';
 import { laneSummary } from './laneSummary';
 import type { LaneExtent } from './offsetScale';
 import { type TimelineStrings, timelineStrings } from './timelineText';
@@ -116,7 +116,7 @@ export function PartitionLanes({
                 <span className="tl-lane-name" translate="no">
                   {shortLaneName(b.key, fitsGutter)}
                 </span>
-                <span className="tl-lane-leader">{text.onLeader(lane?.leader ?? '')}</span>
+                <span className="tl-lane-leader">{laneLeaderText(lane, text)}</span>
               </div>
             );
           })}

@@ -61,7 +61,7 @@ export function Timeline({
         initiallyExpanded={internalTopicsExpanded ?? false}
         text={text}
       />
-      <LanesLegend text={text} />
+      <LanesLegend text={text} replicated={lanes.some((l) => l.replication !== null)} />
       {!hideMessages && (
         <>
           <MessageSequence

@@ -6,6 +6,7 @@ import type { ScaleLinear } from 'd3-scale';
 import type { BinColors, BinSurface } from './binRaster';
 import { CellKind } from './cellKind';
 import { cellLabel, fitLabel } from './cellLabels';
+import { drawOfflineBanner, drawReplicas } from './drawReplicas';
 import type { LaneBox } from './laneLayout';
 import { LANE_GEOMETRY } from './laneLayout';
 import type { LaneModel, LanePointer } from './laneModel';
@@ -15,6 +16,7 @@ import { layoutMarks, type MarkBuffer, type MarkLayout } from './markLayout';
 import { linearMapOf } from './offsetScale';
 import type { Palette } from './palette';
 import type { Patterns } from './patterns';
+import type { ReplicaWords } from './replicaText';
 
 export interface LaneDrawContext {
   readonly ctx: CanvasRenderingContext2D;
@@ -32,6 +34,8 @@ export interface LaneDrawContext {
   readonly measure: (text: string) => number;
   /** A pointer's label in the reader's language (default: English). */
   readonly pointerLabel?: (p: LanePointer) => string;
+  /** The replica sub-lanes' words in the reader's language (default: English). */
+  readonly replicaWords?: ReplicaWords;
   /**
    * Zoomed out, draw the aggregated runs as vector rectangles (the exported figure) instead of
    * painting them pixel by pixel into `bins`.
@@ -397,6 +401,10 @@ export function drawLane(dc: LaneDrawContext, lane: LaneModel, box: LaneBox, sca
   } else dc.bins.draw(ctx, dc.dpr, dc.width, top, h, marks.runs, marks.markers, dc.binColors);
   drawAxis(dc, lane, box, scale);
   drawOffsetLines(dc, lane, box, scale);
+  if (lane.replication) {
+    drawOfflineBanner(dc, lane, box);
+    drawReplicas(dc, lane, box, scale);
+  }
   drawPointers(dc, lane, box, scale);
   return marks.mode;
 }

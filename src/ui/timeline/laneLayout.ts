@@ -1,14 +1,16 @@
 /**
  * Vertical layout of the partition lanes: user topics first, then a header row for the internal
  * topics (`__consumer_offsets`, `__transaction_state`) whose lanes follow only when expanded.
- * Each lane: a band for the LEO / HW / LSO labels, the cells, the offset axis, then one row per
- * pointer (consumer positions, group offsets).
+ * Each lane: a band for the LEO / HW / LSO labels, the cells, the offset axis, one row per replica
+ * when the partition is replicated (none with one replica), then one row per pointer (consumer
+ * positions, group offsets).
  */
 export const LANE_GEOMETRY = {
   labelBand: 18,
   cell: 26,
   axis: 20,
   pointerRow: 15,
+  replicaRow: 18,
   gap: 10,
   groupHeader: 36,
   maxPointerRows: 4,
@@ -23,6 +25,9 @@ export interface LaneBox {
   readonly cellTop: number;
   readonly cellBottom: number;
   readonly axisY: number;
+  /** The first replica sub-lane's top; replicaRows is 0 for a partition with one replica. */
+  readonly replicaTop: number;
+  readonly replicaRows: number;
   readonly pointerTop: number;
   readonly pointerRows: number;
 }
@@ -38,6 +43,7 @@ export interface LaneShape {
   readonly key: string;
   readonly internal: boolean;
   readonly pointers: { readonly length: number };
+  readonly replication?: { readonly replicas: { readonly length: number } } | null;
 }
 
 function box(lane: LaneShape, index: number, y: number, maxPointerRows: number): LaneBox {
@@ -46,9 +52,11 @@ function box(lane: LaneShape, index: number, y: number, maxPointerRows: number):
   const cellTop = y + g.labelBand;
   const cellBottom = cellTop + g.cell;
   const axisY = cellBottom;
-  const pointerTop = axisY + g.axis;
-  const height = g.labelBand + g.cell + g.axis + pointerRows * g.pointerRow + g.gap;
-  return { lane: index, key: lane.key, y, height, cellTop, cellBottom, axisY, pointerTop, pointerRows };
+  const replicaTop = axisY + g.axis;
+  const replicaRows = lane.replication?.replicas.length ?? 0;
+  const pointerTop = replicaTop + replicaRows * g.replicaRow;
+  const height = g.labelBand + g.cell + g.axis + replicaRows * g.replicaRow + pointerRows * g.pointerRow + g.gap;
+  return { lane: index, key: lane.key, y, height, cellTop, cellBottom, axisY, replicaTop, replicaRows, pointerTop, pointerRows };
 }
 
 /** `maxPointerRows`: pointers beyond it share rows (the page); the exported figure gives each its own. */

@@ -6,7 +6,7 @@
  * Pure: no DOM, no d3. The view at step k is the only source, so a record appended at a later step
  * is not in the lane at an earlier one.
  */
-import { keyOf, type PartitionRow, type RecordRow } from '../../sim/views';
+import { keyOf, type PartitionRow, type RecordRow, type ReplicationRow } from '../../sim/views';
 import { cellKindOf } from './cellKind';
 import { duplicateCounts } from './cellLabels';
 import { buildLod, type Lod } from './lod';
@@ -43,6 +43,11 @@ export interface LaneModel {
   readonly counts: readonly number[];
   /** Per record, how many data records of this lane share its event_id; null when none repeats. */
   readonly duplicates: Uint16Array | null;
+  /**
+   * Replicas, ISR, leader epoch and truncations when the partition has more than one replica
+   * (drawn as one sub-lane per replica under the leader's log); null: one replica, drawn as before.
+   */
+  readonly replication: ReplicationRow | null;
 }
 
 const POINTER_ORDER: Record<PointerKind, number> = { position: 0, committed: 1, pending: 2 };
@@ -88,6 +93,7 @@ export function buildLane(row: PartitionRow, pointers: readonly LanePointer[] = 
     pointers: sortPointers(pointers),
     counts,
     duplicates: row.internal ? null : duplicateCounts(rows),
+    replication: row.replication ?? null,
   };
 }
 

@@ -16,3 +16,19 @@ export function shortLaneName(key: string, fits: (text: string) => boolean = (t)
   }
   return '…';
 }
+
+/** Under a lane's name: its broker, or a replicated partition's leader and leader epoch, or "offline". */
+export function laneLeaderText(
+  lane:
+    | { readonly leader: string; readonly replication: { readonly leader: string | null; readonly leaderEpoch: number } | null }
+    | undefined,
+  text: {
+    readonly onLeader: (leader: string) => string;
+    readonly onLeaderEpoch: (leader: string, epoch: number) => string;
+    readonly offlineLane: string;
+  },
+): string {
+  const repl = lane?.replication;
+  if (!repl) return text.onLeader(lane?.leader ?? '');
+  return repl.leader === null ? text.offlineLane : text.onLeaderEpoch(repl.leader, repl.leaderEpoch);
+}

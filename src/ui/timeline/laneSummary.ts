@@ -1,10 +1,12 @@
 /**
  * One sentence per lane for the text alternative — what a sighted reader sees in the lane: its
- * records by transaction outcome, the log end offset / HW / LSO, the event_ids it holds more than
- * once, and the consumer and group pointers. In English or Korean; Kafka's terms stay in Latin script.
+ * records by transaction outcome, the log end offset / HW / LSO, a replicated partition's leader,
+ * leader epoch, ISR and replicas, the event_ids it holds more than once, and the consumer and group
+ * pointers. In English or Korean; Kafka's terms stay in Latin script.
  */
 import { CellKind } from './cellKind';
 import type { LaneModel, PointerKind } from './laneModel';
+import { replicationSummary } from './replicaText';
 import type { TimelineLanguage } from './timelineText';
 
 interface SummaryWords {
@@ -89,6 +91,7 @@ export function laneSummary(lane: LaneModel, language: TimelineLanguage = 'en'):
   return [
     `${lane.key}: ${records}${kinds.length ? ` (${kinds.join(', ')})` : ''}`,
     w.bounds(lane.logEndOffset, lane.highWatermark, lane.lastStableOffset),
+    ...(lane.replication ? replicationSummary(lane.replication, language) : []),
     ...duplicates,
     ...lane.pointers.map((p) => w.pointer(p.kind, p.owner, p.offset)),
   ].join('; ');

@@ -14,19 +14,21 @@
  */
 import type { ScaleLinear } from 'd3-scale';
 import { scaleLinear } from 'd3-scale';
-import { LAYER_NAMES, type SimView, STATUS_NAMES, type Trace, type Verdict } from '../../../sim/views';
+import { LAYER_NAMES, type ReplicationRow, type SimView, STATUS_NAMES, type Trace, type Verdict } from '../../../sim/views';
 import { diamondPath, drawLane, LABEL_FONT_PX, type LaneDrawContext } from '../../timeline/drawLanes';
 import { drawArrows, faultText, type MscDrawContext } from '../../timeline/drawMsc';
+import { replicaRowText } from '../../timeline/drawReplicas';
 import { LaneCache } from '../../timeline/laneCache';
 import { runExtents } from '../../timeline/laneExtents';
 import { layoutLanes } from '../../timeline/laneLayout';
 import type { LanePointer } from '../../timeline/laneModel';
-import { shortLaneName } from '../../timeline/laneName';
+import { laneLeaderText, shortLaneName } from '../../timeline/laneName';
 import { createMarkLayout } from '../../timeline/markLayout';
 import { laneY, MSC_GEOMETRY, mscHeight } from '../../timeline/mscLayout';
 import { type AxisMode, buildMscModel, sentBefore, visibleEnvelopes } from '../../timeline/mscModel';
 import { baseScale, mergeExtent, PLOT_PAD } from '../../timeline/offsetScale';
 import type { Palette } from '../../timeline/palette';
+import { replicaWords } from '../../timeline/replicaText';
 import { type TimelineLanguage, timelineStrings } from '../../timeline/timelineText';
 import { FIGURE_FONT, FIGURE_PALETTES, type FigureTheme } from './figurePalette';
 import { type Box, type DrawnItem, SvgContext } from './svgContext';
@@ -343,10 +345,11 @@ export function buildFigure(trace: Trace, view: SimView, options: FigureOptions)
   const gutter = Math.round(
     Math.min(
       inner * 0.3,
-      Math.max(96, ...lanes.map((l) => Math.max(textWidth(l.key, NAME_PX, true), textWidth(text.onLeader(l.leader), SUB_PX)) + 14)),
+      Math.max(96, ...lanes.map((l) => Math.max(textWidth(l.key, NAME_PX, true), textWidth(laneLeaderText(l, text), SUB_PX)) + 14)),
     ),
   );
   const plotX = MARGIN + gutter;
+  const words = replicaWords(text.language);
   const pointerLabel = (p: LanePointer) =>
     p.kind === 'position' ? text.pointerPosition(p.owner, p.offset) : text.pointerGroup(p.owner, p.kind, p.offset);
   const extents = runExtents(trace);
@@ -359,6 +362,10 @@ export function buildFigure(trace: Trace, view: SimView, options: FigureOptions)
     0,
     ...lanes.flatMap((l) => l.pointers.map((p) => measure(pointerLabel(p)) + 12)),
     ...lanes.map((l) => measure(`LSO = HW = LEO ${l.logEndOffset}`) + 8),
+    // a replicated lane's replica labels go right of each replica's log end offset
+    ...lanes.flatMap((l) =>
+      l.replication ? l.replication.replicas.map((r) => measure(replicaRowText(r, l.replication as ReplicationRow, words)) + 12) : [],
+    ),
   );
   const plotW = Math.min(room, Math.ceil(span * FIGURE_CELL_PX + 2 * PLOT_PAD + labelRoom));
   const lanesTop = y;
@@ -375,6 +382,7 @@ export function buildFigure(trace: Trace, view: SimView, options: FigureOptions)
     animated: (_key, target) => target,
     measure,
     pointerLabel,
+    replicaWords: words,
     vectorBins: true,
   };
   ctx.beginClip({ x0: plotX, y0: lanesTop - 2, x1: plotX + plotW, y1: lanesTop + layout.height }, 'eos-lanes');
@@ -397,7 +405,7 @@ export function buildFigure(trace: Trace, view: SimView, options: FigureOptions)
     if (!lane) continue;
     const top = lanesTop + b.y + 14;
     line(ctx, shortLaneName(b.key, fitsGutter), MARGIN, top + NAME_PX, NAME_PX, palette.fg, true, 'lane-name');
-    line(ctx, text.onLeader(lane.leader), MARGIN, top + NAME_PX + SUB_PX + 3, SUB_PX, palette.muted, false, 'lane-name');
+    line(ctx, laneLeaderText(lane, text), MARGIN, top + NAME_PX + SUB_PX + 3, SUB_PX, palette.muted, false, 'lane-name');
   }
   ctx.fillStyle = palette.grid;
   ctx.fillRect(plotX - 1, lanesTop, 1, layout.height);

@@ -1,0 +1,206 @@
+/**
+ * Replicated partitions in the lanes, from ReplicationRow fixtures (the engine side lands at merge):
+ * the model carries the row, the layout gives each replica a sub-lane (and one-replica lanes keep
+ * their height), hover finds replicas and truncated records, the drawing says leader / ISR / down /
+ * truncated in words and draws the cut records at their offsets, and the text alternative names it all.
+ */
+import { scaleLinear } from 'd3-scale';
+import { describe, expect, it } from 'vitest';
+import { SvgContext } from '../../src/ui/export/figure/svgContext';
+import { drawOfflineBanner, drawReplicas, replicaRowText } from '../../src/ui/timeline/drawReplicas';
+import { LANE_GEOMETRY, layoutLanes } from '../../src/ui/timeline/laneLayout';
+import { buildLane } from '../../src/ui/timeline/laneModel';
+import { laneSummary } from '../../src/ui/timeline/laneSummary';
+import type { Palette } from '../../src/ui/timeline/palette';
+import { replicaRowAt, truncatedAt } from '../../src/ui/timeline/replicaHit';
+import { replicaDetails, replicaWords, truncatedDetails } from '../../src/ui/timeline/replicaText';
+import { failedOver, offline, partitionRow, record } from './replicationFixtures';
+
+const palette: Palette = {
+  bg: '#fff',
+  fg: '#111',
+  muted: '#555',
+  grid: '#ddd',
+  plain: '#8ab',
+  committed: '#5a6',
+  open: '#ec5',
+  aborted: '#d65',
+  leo: '#566',
+  hw: '#112',
+  lso: '#74d',
+  position: '#16d',
+  groupOffset: '#b52',
+  arrow: '#345',
+  background: '#abb',
+  fault: '#c22',
+  focus: '#16d',
+  selection: '#e28',
+  hover: '#111',
+  now: '#74d',
+  font: 'Arial',
+};
+
+function draw(replication = failedOver, language: 'en' | 'ko' = 'en') {
+  const lane = buildLane(partitionRow(replication));
+  const layout = layoutLanes([lane], false);
+  const box = layout.boxes[0];
+  if (!box) throw new Error('no box');
+  const svg = new SvgContext();
+  const dc = {
+    ctx: svg as unknown as CanvasRenderingContext2D,
+    width: 900,
+    palette,
+    animated: (_k: string, t: number) => t,
+    replicaWords: replicaWords(language),
+  };
+  const scale = scaleLinear().domain([0, 10]).range([0, 900]);
+  drawOfflineBanner(dc, lane, box);
+  drawReplicas(dc, lane, box, scale);
+  const texts = svg.items.filter((i) => i.type === 'text').map((i) => (i.type === 'text' ? i.text : ''));
+  return { lane, box, svg, texts };
+}
+
+describe('replicated lane model and layout', () => {
+  it('carries the replication row, and null for a partition with one replica', () => {
+    expect(buildLane(partitionRow(failedOver)).replication).toBe(failedOver);
+    expect(buildLane(partitionRow(null)).replication).toBeNull();
+    const { replication: _r, ...noField } = partitionRow(null);
+    expect(buildLane(noField).replication).toBeNull();
+  });
+
+  it('gives each replica a sub-lane under the axis; a one-replica lane keeps its height', () => {
+    const one = buildLane(partitionRow(null, 'orders', 1));
+    const three = buildLane(partitionRow(failedOver));
+    const layout = layoutLanes([three, one], false);
+    const [a, b] = layout.boxes;
+    expect(a?.replicaRows).toBe(3);
+    expect(a?.replicaTop).toBe((a?.axisY ?? 0) + LANE_GEOMETRY.axis);
+    expect(a?.pointerTop).toBe((a?.replicaTop ?? 0) + 3 * LANE_GEOMETRY.replicaRow);
+    expect(b?.replicaRows).toBe(0);
+    expect(b?.pointerTop).toBe((b?.axisY ?? 0) + LANE_GEOMETRY.axis);
+    const g = LANE_GEOMETRY;
+    expect(b?.height).toBe(g.labelBand + g.cell + g.axis + g.gap);
+    expect(a?.height).toBe((b?.height ?? 0) + 3 * g.replicaRow);
+    expect(b?.y).toBe(a?.height);
+  });
+
+  it('finds the replica row at a height and the truncated record at an offset', () => {
+    const { box } = draw();
+    expect(replicaRowAt(box, box.replicaTop)).toBe(0);
+    expect(replicaRowAt(box, box.replicaTop + 2.5 * LANE_GEOMETRY.replicaRow)).toBe(2);
+    expect(replicaRowAt(box, box.replicaTop - 1)).toBe(-1);
+    expect(replicaRowAt(box, box.replicaTop + 3 * LANE_GEOMETRY.replicaRow)).toBe(-1);
+    expect(truncatedAt(failedOver.truncations, 'broker-0', 6)?.row.value).toBe('lost-b');
+    expect(truncatedAt(failedOver.truncations, 'broker-0', 4)).toBeNull();
+    expect(truncatedAt(failedOver.truncations, 'broker-2', 5)).toBeNull();
+  });
+});
+
+describe('replica sub-lanes drawn', () => {
+  it('label each replica in words: ★ leader with its epoch, in / out of ISR, broker down, truncated', () => {
+    const { texts } = draw();
+    expect(texts).toEqual([
+      '✕ broker-0 follower · out of ISR · broker down · LEO 5 · HW 4 · truncated by leader epoch 4',
+      '★ broker-1 leader · leader epoch 4 · in ISR · LEO 7 · HW 6',
+      'broker-2 follower · in ISR · LEO 6 · HW 6',
+    ]);
+  });
+
+  it('draws the truncated records struck through at their offsets on the replica that cut them', () => {
+    const { svg, box } = draw();
+    const row0 = [box.replicaTop, box.replicaTop + LANE_GEOMETRY.replicaRow];
+    // dashed outlines in the fault colour at offsets 5 and 6 (x 450–540, 540–630), inside broker-0's row
+    const ghosts = svg.items.filter(
+      (i) => i.type === 'shape' && i.stroke === palette.fault && i.box.y0 >= (row0[0] ?? 0) && i.box.y1 <= (row0[1] ?? 0),
+    );
+    const xs = ghosts.map((g) => Math.round(g.box.x0));
+    expect(xs).toContain(451);
+    expect(xs).toContain(541);
+    const rows = [1, 2].map((i) => box.replicaTop + i * LANE_GEOMETRY.replicaRow);
+    expect(svg.items.some((i) => i.type === 'shape' && i.stroke === palette.fault && i.box.y0 >= (rows[0] ?? 0))).toBe(false);
+  });
+
+  it('marks the leader move when seeking: the ★ is on the row of the new leader', () => {
+    const before = {
+      ...failedOver,
+      leader: 'broker-0',
+      leaderEpoch: 3,
+      replicas: failedOver.replicas.map((r) => ({
+        ...r,
+        role: r.broker === 'broker-0' ? ('leader' as const) : ('follower' as const),
+        online: true,
+      })),
+      truncations: [],
+    };
+    expect(draw(before).texts.filter((t) => t.startsWith('★'))).toEqual(['★ broker-0 leader · leader epoch 3 · out of ISR · LEO 5 · HW 4']);
+    expect(draw().texts.filter((t) => t.startsWith('★'))[0]).toMatch(/^★ broker-1 leader · leader epoch 4/);
+  });
+
+  it('an offline partition says LEADER_NOT_AVAILABLE and marks no leader', () => {
+    const { texts } = draw(offline);
+    expect(texts[0]).toBe('OFFLINE: no leader (LEADER_NOT_AVAILABLE)');
+    expect(texts.some((t) => t.startsWith('★'))).toBe(false);
+    expect(draw(failedOver).texts).not.toContain('OFFLINE: no leader (LEADER_NOT_AVAILABLE)');
+  });
+
+  it('speaks Korean with Kafka terms in Latin script', () => {
+    const { texts } = draw(failedOver, 'ko');
+    expect(texts[1]).toBe('★ broker-1 리더 · leaderEpoch 4 · ISR 안 · LEO 7 · HW 6');
+    expect(texts[0]).toContain('leaderEpoch 4에 맞춰 잘림(truncated)');
+    expect(draw(offline, 'ko').texts[0]).toBe('오프라인: 리더 없음 (LEADER_NOT_AVAILABLE)');
+  });
+
+  it('a row text names the latest truncation of that replica only', () => {
+    const w = replicaWords('en');
+    const b2 = failedOver.replicas[2];
+    if (!b2) throw new Error('fixture');
+    expect(replicaRowText(b2, failedOver, w)).not.toContain('truncated');
+  });
+});
+
+describe('replication in words (details and text alternative)', () => {
+  it('details of a replica name its role, broker, ISR membership, LEO, HW and truncations', () => {
+    const b0 = failedOver.replicas[0];
+    if (!b0) throw new Error('fixture');
+    const d = replicaDetails('orders-0', b0, failedOver);
+    expect(d.title).toBe('orders-0 · replica on broker-0');
+    expect(Object.fromEntries(d.lines)).toEqual({
+      role: 'follower · out of ISR · broker down',
+      broker: 'down (crashed; its log stays on disk)',
+      ISR: 'not in the ISR (out of sync)',
+      'log end offset (LEO)': '5',
+      'high watermark (HW)': '4',
+      'ISR of the partition': 'broker-1, broker-2',
+      'min.insync.replicas (effective)': '2',
+      'unclean.leader.election.enable': 'false',
+      truncated: 'offsets 5–6 by leader epoch 4 at 4200 ms',
+    });
+    const b1 = failedOver.replicas[1];
+    if (!b1) throw new Error('fixture');
+    expect(replicaDetails('orders-0', b1, failedOver).sentence).toBe(
+      'orders-0 replica on broker-1: leader · leader epoch 4 · in ISR, log end offset 7, high watermark 6',
+    );
+    expect(Object.fromEntries(replicaDetails('orders-0', b0, offline).lines).role).toBe(
+      'no leader: the partition is offline (LEADER_NOT_AVAILABLE)',
+    );
+  });
+
+  it('details of a truncated record say who cut it and under which leader epoch', () => {
+    const t = failedOver.truncations[0];
+    if (!t) throw new Error('fixture');
+    const d = truncatedDetails('orders-0', record(5, 'lost-a'), t);
+    expect(d.title).toBe('orders-0 @ 5 · truncated on broker-0');
+    expect(d.lines[0]).toEqual(['truncated', 'from broker-0 by leader epoch 4 at 4200 ms (no longer in its log)']);
+    expect(Object.fromEntries(d.lines).value).toBe('lost-a');
+  });
+
+  it('the lane summary adds leader, epoch, ISR, each replica and each truncation; one replica adds nothing', () => {
+    const s = laneSummary(buildLane(partitionRow(failedOver)));
+    expect(s).toContain('leader broker-1, leader epoch 4; ISR broker-1, broker-2 (min.insync.replicas 2)');
+    expect(s).toContain('broker-0 follower · out of ISR · broker down, LEO 5, HW 4');
+    expect(s).toContain('broker-0 truncated offsets 5–6 by leader epoch 4');
+    expect(laneSummary(buildLane(partitionRow(offline)))).toContain('offline: no leader (LEADER_NOT_AVAILABLE), leader epoch 5; ISR empty');
+    expect(laneSummary(buildLane(partitionRow(null)))).not.toMatch(/leader|ISR/);
+    expect(laneSummary(buildLane(partitionRow(failedOver)), 'ko')).toContain('리더 broker-1, leaderEpoch 4');
+  });
+});
