@@ -20,7 +20,7 @@ export const PRODUCER_CONFIG: readonly ConfigKey[] = [
     default: 'all',
     values: ['all', '-1', '1', '0'],
     doc: 'How many replicas must have the batch before the leader answers; 0 means no answer at all.',
-    simulation: 'one replica per partition: 1 and all behave alike',
+    simulation: 'with one replica per partition, 1 and all behave alike',
   },
   {
     name: 'retries',
