@@ -322,6 +322,15 @@ async function longTasks(): Promise<void> {
     figure(`${id}-first-paint-ms`, `${name}: first contentful paint`, b.firstPaintMs, 'ms');
     figure(`${id}-interactive-ms`, `${name}: interactive (a run on screen, playable)`, b.interactiveMs, 'ms');
     figure(`${id}-boot-js-kb`, `${name}: JavaScript fetched until interactive, gzipped`, b.jsKb, 'KB');
+    // the issue's bundle target, measured as the visitor waits for it: a placeholder painted before the
+    // app's JavaScript must not make the app itself look small
+    const limit = id === 'page' ? 180 : 160;
+    target(
+      `${id}-interactive-js-${limit}`,
+      `${name}: JavaScript until interactive ≤ ${limit} KB gzipped`,
+      b.jsKb <= limit,
+      `${round(b.jsKb)} KB`,
+    );
     figure(`longtask-${id}-boot-ms`, `${name}: longest task from navigation to interactive`, b.maxTaskMs, 'ms');
   }
   figure('longtask-presets-ms', `longest task loading a preset (${r.presetsWorst || 'none'})`, r.presetsMaxMs, 'ms');
@@ -351,12 +360,12 @@ function bundle(): void {
   if (!args.has('--skip-build')) execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
   const dist = join(ROOT, 'dist');
   if (!existsSync(join(dist, 'index.html'))) {
-    target('initial-js-180', 'index.html: JavaScript before first paint ≤ 180 KB gzipped', null, 'no build (--skip-build without dist/)');
+    console.log('  no build (--skip-build without dist/)');
     return;
   }
-  for (const [page, id, limit] of [
-    ['index.html', 'initial-js', 180],
-    ['embed.html', 'embed-js', 160],
+  for (const [page, id] of [
+    ['index.html', 'initial-js'],
+    ['embed.html', 'embed-js'],
   ] as const) {
     const html = readFileSync(join(dist, page), 'utf8');
     // the entry script and every chunk the page preloads: what loads before the first paint
@@ -375,7 +384,8 @@ function bundle(): void {
     figure(`${id}-files`, `${page}: JS files (entry + modulepreload + inline)`, refs.size + inline.length, '');
     figure(`${id}-raw-kb`, `${page}: JS before first paint, raw`, raw / 1024, 'KB');
     figure(`${id}-gzip-kb`, `${page}: JS before first paint, gzipped`, gz / 1024, 'KB');
-    target(`${id}-${limit}`, `${page}: JavaScript before first paint ≤ ${limit} KB gzipped`, gz / 1024 <= limit, `${round(gz / 1024)} KB`);
+    // only figures: the placeholder paints before the app's JavaScript; the bundle target is the
+    // JavaScript until interactive (longTasks)
   }
 }
 
