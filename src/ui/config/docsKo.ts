@@ -55,7 +55,7 @@ export const DOCS_KO: Readonly<Record<ConfigTable, Readonly<Record<string, strin
     'transaction.max.timeout.ms': '프로듀서가 요청할 수 있는 transaction.timeout.ms의 최댓값입니다.',
     'group.initial.rebalance.delay.ms': '새 그룹은 첫 리밸런스 전에 이 시간만큼 멤버가 더 들어오기를 기다립니다.',
     'min.insync.replicas':
-      'min.insync.replicas를 정하지 않은 토픽에 쓰이는 브로커 기본값입니다. acks=all은 in-sync 복제본이 이만큼 있어야 합니다.',
+      'min.insync.replicas를 정하지 않은 토픽에 쓰이는 브로커 기본값입니다. acks=all은 ISR(동기화된 복제본)이 이만큼 있어야 합니다.',
     'replica.lag.time.max.ms': '이 시간 안에 리더를 따라잡지 못한 팔로워는 ISR에서 빠집니다(그 절반마다 검사).',
     'replica.fetch.wait.max.ms': '리더가 팔로워의 빈 Fetch를 붙잡아 두는 시간입니다. replica.lag.time.max.ms보다 길 수 없습니다.',
     'broker.heartbeat.interval.ms': '브로커가 KRaft 컨트롤러에 하트비트를 보내는 주기입니다.',
@@ -67,9 +67,9 @@ export const DOCS_KO: Readonly<Record<ConfigTable, Readonly<Record<string, strin
     'segment.ms': '이 시간보다 오래된 세그먼트는 다음 레코드가 추가될 때 닫히고 새 세그먼트가 시작됩니다.',
     'delete.retention.ms': '로그를 정리할 때 tombstone(값이 null인 레코드)을 지우지 않고 남겨 두는 시간입니다.',
     'min.insync.replicas':
-      'acks=all은 in-sync 복제본이 min(이 값, 복제 계수)만큼 있어야 합니다. 그보다 적으면 high watermark가 멈춥니다. 기본값은 브로커의 min.insync.replicas입니다.',
+      'acks=all은 ISR(동기화된 복제본)이 min(이 값, 복제 계수)만큼 있어야 합니다. 그보다 적으면 HW(하이 워터마크)가 멈춥니다. 기본값은 브로커의 min.insync.replicas입니다.',
     'unclean.leader.election.enable':
-      '살아 있는 in-sync 복제본이 없을 때 뒤처진 복제본을 리더로 뽑습니다. 파티션은 돌아오지만 커밋된 레코드를 잃을 수 있습니다.',
+      '살아 있는 ISR 복제본이 없을 때 뒤처진 복제본을 리더로 뽑습니다. 파티션은 돌아오지만 커밋된 레코드를 잃을 수 있습니다.',
   },
   streams: {
     'application.id': '컨슈머 그룹, 내부 토픽, transactional.id 접두사의 이름이 됩니다(기본값: 클라이언트 id).',
