@@ -530,7 +530,7 @@ export const brokerMachine = setup({
           ),
         },
         PartitionChange: {
-          actions: handle(replicated((ctx, ev: RpcEvent<PartitionChange>, out) => onPartitionChange(ctx, ev.payload, ev.now, out))),
+          actions: handle(replicated((ctx, ev: RpcEvent<PartitionChange>, out) => onPartitionChangeRequest(ctx, ev, out))),
         },
         produceTimeout: {
           actions: handle(replicated((ctx, ev: TimerEvent<{ id: number }>, out) => onProduceTimeout(ctx, ev.data.id, out))),
@@ -572,6 +572,13 @@ export const brokerMachine = setup({
     },
   },
 });
+
+/** A PartitionChange is applied and acknowledged (the controller resends it until it is answered). */
+function onPartitionChangeRequest(ctx: ReplicatedCtx, ev: RpcEvent<PartitionChange>, out: Out): BrokerContext {
+  const { topic, partition, partitionEpoch } = ev.payload;
+  out.reply(pendingRequest(ev), 'PartitionChangeResponse', { topic, partition, partitionEpoch });
+  return onPartitionChange(ctx, ev.payload, ev.now, out);
+}
 
 /** A handler that runs only when the cluster replicates (the broker has replica state). */
 function replicated<E>(fn: (ctx: ReplicatedCtx, ev: E, out: Out) => BrokerContext): (ctx: BrokerContext, ev: E, out: Out) => BrokerContext {

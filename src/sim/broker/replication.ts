@@ -453,6 +453,10 @@ export function onPartitionChange(ctx: Ctx, change: PartitionChange & { fencedBr
   const key = topicPartitionKey(change.topic, change.partition);
   const old = ctx.replication.registrations[key];
   if (old && (old.partitionEpoch > change.partitionEpoch || old.leaderEpoch > change.leaderEpoch)) return ctx;
+  // the same partition epoch: no partition delta, only the brokers' fencing (KRaft's
+  // BrokerRegistrationChangeRecord, which every broker applies to its metadata cache)
+  if (old && old.partitionEpoch === change.partitionEpoch && old.leaderEpoch === change.leaderEpoch)
+    return change.fencedBrokers ? withRep(ctx, { fencedBrokers: change.fencedBrokers }) : ctx;
   let c = withRep(ctx, {
     registrations: { ...ctx.replication.registrations, [key]: change },
     ...(change.fencedBrokers ? { fencedBrokers: change.fencedBrokers } : {}),
