@@ -32,6 +32,7 @@ import hangingTransaction from './hanging-transaction.json';
 import lateDuplicateAfterExpiry from './late-duplicate-after-expiry.json';
 import lostAckIdempotent from './lost-ack-idempotent.json';
 import lostAckNoIdempotence from './lost-ack-no-idempotence.json';
+import minInsyncBlocksWrites from './min-insync-blocks-writes.json';
 import openTransactionPinsLso from './open-transaction-pins-lso.json';
 import openingStory from './opening-story.json';
 import outboxCdc from './outbox-cdc.json';
@@ -109,6 +110,8 @@ const all: unknown[] = [
   // [your-data] what a guarantee costs: the same pipeline without and with transactions
   throughputAtLeastOnce,
   throughputExactlyOnce,
+  // [replication] three brokers, replication factor 3
+  minInsyncBlocksWrites,
 ];
 
 export const PRESETS: readonly Preset[] = all.map((raw) => {
