@@ -29,7 +29,7 @@ describe('min.insync.replicas=2 with acks=all on three replicas', () => {
       ['e1', null, 0],
       ['e2', null, 1],
     ]);
-    const errors = r.errors('p1');
+    const errors = r.errors('orders-service');
     expect(errors[0]).toBe('REQUEST_TIMED_OUT');
     expect(errors.slice(1, -1).every((e) => e === 'NOT_ENOUGH_REPLICAS')).toBe(true);
     expect(errors).not.toContain('NOT_ENOUGH_REPLICAS_AFTER_APPEND');

@@ -1,11 +1,12 @@
 /**
  * PartitionChange delivery tested directly: the controller resends an unanswered record (the
  * partition's current registration) to a live broker, and a broker applies a record of the same
- * partition epoch as a fencing change only (KRaft's BrokerRegistrationChangeRecord).
+ * partition epoch as a fencing change only (KRaft's BrokerRegistrationChangeRecord); a leader sends
+ * a disconnected AlterPartition again as it was (NodeToControllerRequestThread re-queues it).
  */
 import { describe, expect, it } from 'vitest';
 import { Out } from '../../src/sim/actors/out';
-import { initialReplication, onPartitionChange } from '../../src/sim/broker/replication';
+import { initialReplication, onPartitionChange, onReplicationRequestLost } from '../../src/sim/broker/replication';
 import { type ControllerContext, onPartitionChangeLost } from '../../src/sim/controller/controller.machine';
 import type { DisconnectedEvent } from '../../src/sim/kernel/effects';
 import type { PartitionChange } from '../../src/sim/protocol/replicationMessages';
@@ -68,5 +69,44 @@ describe('a broker applies a PartitionChange of the same partition epoch as a fe
     expect(next.replication.fencedBrokers).toEqual([]);
     expect(next.replication.registrations).toBe(broker.replication.registrations);
     expect(out.effects).toEqual([]);
+  });
+});
+
+describe('a disconnected AlterPartition is sent again as it was', () => {
+  const request = {
+    correlationId: 4,
+    topic: 't',
+    partition: 0,
+    leaderId: 'b1',
+    leaderEpoch: 1,
+    partitionEpoch: 1,
+    newIsr: ['b1', 'b2', 'b0'],
+  };
+  const leader = (leaderEpoch: number) => ({
+    id: 'b1',
+    partitions: {},
+    replication: {
+      ...initialReplication({ controller: 'controller' } as never),
+      nextId: 9,
+      alterInFlight: { 4: 't-0' },
+      leading: { 't-0': { topic: 't', partition: 0, leaderEpoch, proposedIsr: ['b1', 'b2', 'b0'] } },
+    },
+  });
+
+  it('with a new correlation id, the proposal kept pending', () => {
+    const out = new Out();
+    const next = onReplicationRequestLost(leader(1) as never, 4, out, request) as unknown as ReturnType<typeof leader>;
+    expect(out.effects).toMatchObject([
+      { type: 'send', to: 'controller', rpc: 'AlterPartition', payload: { ...request, correlationId: 9 } },
+    ]);
+    expect(next.replication.alterInFlight).toEqual({ 9: 't-0' });
+    expect(next.replication.leading['t-0']?.proposedIsr).toEqual(['b1', 'b2', 'b0']);
+  });
+
+  it('not by a leader of a newer epoch: the request is forgotten', () => {
+    const out = new Out();
+    const next = onReplicationRequestLost(leader(2) as never, 4, out, request) as unknown as ReturnType<typeof leader>;
+    expect(out.effects).toEqual([]);
+    expect(next.replication.alterInFlight).toEqual({});
   });
 });

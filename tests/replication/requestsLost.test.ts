@@ -58,18 +58,7 @@ describe('a lost replication request or answer ends in a timeout and a resend', 
           expect(closed?.t).toBeLessThanOrEqual((request?.sentAt as number) + (request?.timeoutMs as number));
           expect(closed?.detail?.reason).toBe('timeout');
           const again = t.envelopes.find((e) => e.rpc === rpc && e.from === request?.from && e.sentStep >= (closed?.i as number));
-          if (which === 'AlterPartitionResponse') {
-            // the controller wrote the ISR: the leader learns it from the PartitionChange, nothing to resend
-            const isr = (request?.payload as { newIsr: string[] }).newIsr;
-            const learnt = t.envelopes.find(
-              (e) =>
-                e.rpc === 'PartitionChange' &&
-                e.to === request?.from &&
-                e.fate === 'delivered' &&
-                e.sentStep > (request?.sentStep as number),
-            );
-            expect((learnt?.payload as { isr: string[] }).isr).toEqual(isr);
-          } else expect(again, `${rpc} is sent again after the disconnect`).toBeDefined();
+          expect(again, `${rpc} is sent again after the disconnect`).toBeDefined();
         }
         expect(['quiescent', 'empty']).toContain(t.stopReason);
         const violations = checkInvariants(t);

@@ -596,7 +596,7 @@ function onBoot(ctx: BrokerContext, ev: Lifecycle, out: Out): BrokerContext {
 /** A request of the broker's that ended unanswered: a replica Fetch or AlterPartition, else a transaction verification. */
 function onRequestLost(ctx: BrokerContext, ev: DisconnectedEvent, out: Out): BrokerContext {
   if (hasReplication(ctx)) {
-    const handled = onReplicationRequestLost(ctx, (ev.payload as { correlationId?: number }).correlationId, out);
+    const handled = onReplicationRequestLost(ctx, (ev.payload as { correlationId?: number }).correlationId, out, ev.payload);
     if (handled) return handled;
   }
   return onVerificationLost(ctx, ev, out);

@@ -7,6 +7,7 @@
 import { type ExpectedFinding, type Scenario, withoutPresetFields } from '../scenario/schema';
 import abortHiddenFromReadCommitted from './abort-hidden-from-read-committed.json';
 import acks0Loss from './acks-0-loss.json';
+import acks1LeaderFailoverLoss from './acks-1-leader-failover-loss.json';
 import apiIdempotencyKey from './api-idempotency-key.json';
 import apiLookupBeforeRetry from './api-lookup-before-retry.json';
 import apiLostResponse from './api-lost-response.json';
@@ -112,6 +113,7 @@ const all: unknown[] = [
   throughputExactlyOnce,
   // [replication] three brokers, replication factor 3
   minInsyncBlocksWrites,
+  acks1LeaderFailoverLoss,
 ];
 
 export const PRESETS: readonly Preset[] = all.map((raw) => {

@@ -272,6 +272,7 @@ export const DEFENSE_ROWS: readonly DefenseRow[] = [
       en: 'Records below the high watermark, while the ISR holds min.insync.replicas members and elections stay clean',
       ko: '하이 워터마크 아래의 레코드, ISR이 min.insync.replicas 이상이고 선출이 깨끗한 동안',
     },
+    pairs: [['acks-1-leader-failover-loss', 'min-insync-blocks-writes']],
     scenarios: [
       { id: 'acks-1-leader-failover-loss', role: 'problem' },
       { id: 'min-insync-blocks-writes', role: 'defense' },
