@@ -85,6 +85,32 @@ export const EXPECTED_CHECKLIST: Readonly<Record<string, Readonly<Record<Checkli
     'dedup-memory': 'not-applicable',
     'side-effects': 'not-applicable',
   },
+  'acks-1-leader-failover-loss': {
+    // acks=1 with idempotence off: the guarantee item points at the lost-ack story, replication fails here
+    guarantee: 'fail: lost-ack-no-idempotence',
+    'transactional-id': 'not-applicable',
+    'offsets-in-transaction': 'not-applicable',
+    'next-offset': 'not-applicable',
+    'read-committed': 'not-applicable',
+    observed: 'not-applicable',
+    replication: 'fail: shown here',
+    'event-id': 'pass',
+    'dedup-memory': 'not-applicable',
+    'side-effects': 'not-applicable',
+  },
+  'min-insync-blocks-writes': {
+    // RF 3, min.insync.replicas 2 and an acks=all idempotent producer: the replication item passes
+    guarantee: 'pass',
+    'transactional-id': 'not-applicable',
+    'offsets-in-transaction': 'not-applicable',
+    'next-offset': 'not-applicable',
+    'read-committed': 'not-applicable',
+    observed: 'not-applicable',
+    replication: 'pass',
+    'event-id': 'pass',
+    'dedup-memory': 'not-applicable',
+    'side-effects': 'not-applicable',
+  },
   'acks-0-loss': {
     guarantee: 'fail: shown here',
     'transactional-id': 'not-applicable',

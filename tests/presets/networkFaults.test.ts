@@ -212,16 +212,11 @@ function sendersByRpc(): Map<RequestRpc, Scenario> {
 describe('every request the code sends: a lost message ends in a timeout and a retry, never a hang', () => {
   const senders = sendersByRpc();
 
-  it("the presets send every request the model knows but LeaveGroup (and, until a replicated preset ships, replication's)", () => {
-    // Metadata (clients, [replication] repl-clients), BrokerHeartbeat, AlterPartition, PartitionChange: no shipped
-    // preset replicates yet; the replication presets add them here
-    expect(Object.keys(RPCS).filter((rpc) => !senders.has(rpc as RequestRpc))).toEqual([
-      'LeaveGroup',
-      'Metadata',
-      'BrokerHeartbeat',
-      'AlterPartition',
-      'PartitionChange',
-    ]);
+  it('the presets send every request the model knows but LeaveGroup (and, until idempotence-survives-failover ships, Metadata)', () => {
+    // the replicated presets send BrokerHeartbeat, PartitionChange and AlterPartition; Metadata (a
+    // client following a moved leader) comes with a failover under load — tests/replication/
+    // requestsLost.test.ts drops it meanwhile
+    expect(Object.keys(RPCS).filter((rpc) => !senders.has(rpc as RequestRpc))).toEqual(['LeaveGroup', 'Metadata']);
   });
 
   for (const [rpc, scenario] of senders) {
@@ -238,7 +233,13 @@ describe('every request the code sends: a lost message ends in a timeout and a r
           (s) => s.kind === 'fault' && request && s.i > request.sentStep && request.from.startsWith(`${s.actor}.`),
         );
         if (!crashed) {
-          expect(closed?.t).toBe((request?.sentAt as number) + (request?.timeoutMs as number));
+          // at its own deadline, or at the deadline of a request stalled behind it on the same
+          // connection (a broker's heartbeats share its connection to the controller with AlterPartition)
+          const deadlines = t.envelopes
+            .filter((e) => e.connection === request?.connection && e.generation === request?.generation && e.timeoutMs !== null)
+            .map((e) => e.sentAt + (e.timeoutMs as number));
+          expect(deadlines).toContain(closed?.t);
+          expect(closed?.t).toBeLessThanOrEqual((request?.sentAt as number) + (request?.timeoutMs as number));
           expect(closed?.detail?.reason).toBe('timeout');
           const again = t.envelopes.find((e) => e.rpc === rpc && e.from === request?.from && e.sentStep >= (closed?.i as number));
           expect(again, `${rpc} is sent again after the disconnect`).toBeDefined();

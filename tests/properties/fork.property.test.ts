@@ -19,15 +19,21 @@ type Edit = { kind: 'crash' | 'pause' | 'crash-restart'; who: number } | { kind:
 
 function edit(scenario: Scenario, trace: RecordedTrace, step: number, e: Edit): EditOutcome | null {
   if (e.kind === 'crash' || e.kind === 'pause' || e.kind === 'crash-restart') {
-    const p = trace.built.processes[e.who % trace.built.processes.length];
-    if (!p) return null;
     const action =
       e.kind === 'pause'
         ? { type: 'pause' as const, ms: 700 }
         : e.kind === 'crash'
           ? { type: 'crash' as const }
           : { type: 'crash' as const, restartAfterMs: 400 };
-    return injectProcessFault(scenario, { trace, step, process: p.id, action });
+    // the process `who` names, or the next one that can take the fault (a broker left down, as in
+    // min-insync-blocks-writes, refuses a crash)
+    const n = trace.built.processes.length;
+    let outcome: EditOutcome | null = null;
+    for (let i = 0; i < n && !outcome?.ok; i++) {
+      const p = trace.built.processes[(e.who + i) % n];
+      if (p) outcome = injectProcessFault(scenario, { trace, step, process: p.id, action });
+    }
+    return outcome;
   }
   const inFlight = stateAt(trace, step).inFlight;
   const env = inFlight[e.who % Math.max(1, inFlight.length)];

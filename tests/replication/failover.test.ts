@@ -1,6 +1,5 @@
 /**
- * Scenario-level failover in the engine (the client side — producers following the new leader — is
- * repl-clients' work): the leader broker-0 writes a record with acks=1 that no follower fetched (its
+ * The `acks-1-leader-failover-loss` preset: the leader broker-0 writes a record with acks=1 that no follower fetched (its
  * followers' replication link is slow), then crashes. The controller fences it after
  * broker.session.timeout.ms and elects broker-1 from the ISR (leader epoch 1). When broker-0 returns
  * it re-registers, follows broker-1, gets a DivergingEpoch and truncates the acknowledged record:
@@ -8,34 +7,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { stateAt } from '../../src/sim/run';
-import type { Scenario } from '../../src/sim/scenario/schema';
-import { runWith } from '../presets/helpers';
-
-const scenario: Scenario = {
-  version: 1,
-  seed: 1,
-  cluster: { brokers: 3 },
-  topics: [{ name: 'orders', replicationFactor: 3 }],
-  clients: [
-    {
-      id: 'p1',
-      type: 'producer',
-      config: { acks: '1', 'enable.idempotence': false },
-      script: [
-        { op: 'send', topic: 'orders', key: 'k', value: 'a', headers: { event_id: 'e1' } },
-        { op: 'send', at: 3000, topic: 'orders', key: 'k', value: 'b', headers: { event_id: 'e2' } },
-      ],
-    },
-  ],
-  faults: [
-    { type: 'slowReplication', target: 'broker-1', at: 2000, durationMs: 1500, delayMs: 1000 },
-    { type: 'slowReplication', target: 'broker-2', at: 2000, durationMs: 1500, delayMs: 1000 },
-    { type: 'crash', target: 'broker-0', at: 3020, durationMs: 20000 },
-  ],
-};
+import { runPreset } from '../presets/helpers';
 
 describe('leader failover with acks=1', () => {
-  const r = runWith(scenario);
+  const r = runPreset('acks-1-leader-failover-loss');
   const end = stateAt(r.trace, r.trace.steps.length - 1);
   const values = (broker: string) =>
     (
@@ -78,5 +53,14 @@ describe('leader failover with acks=1', () => {
     expect(values('broker-1')).toEqual(['a']);
     expect(values('broker-2')).toEqual(['a']);
     expect(r.partition('orders-0').replication).toMatchObject({ leader: 'broker-1', leaderEpoch: 1 });
+  });
+
+  it('the producer saw no error; the verdict names b acknowledged, then truncated at offset 1 when the leader changed', () => {
+    expect(r.errors('orders-service')).toEqual([]);
+    expect(r.layer('log', 'orders')?.status).toBe('lost');
+    expect(r.layer('loss')).toMatchObject({
+      status: 'lost',
+      sentence: 'Lost: e2 (orders) acknowledged to orders-service, then truncated from the log at offset 1 when the leader changed.',
+    });
   });
 });

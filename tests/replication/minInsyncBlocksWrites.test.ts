@@ -1,6 +1,5 @@
 /**
- * Scenario-level: RF=3, min.insync.replicas=2, acks=all (the shape of the `min-insync-blocks-writes`
- * preset, which ships once the replication RPCs pass the network-fault suite). broker-2 dies: the
+ * The `min-insync-blocks-writes` preset: RF=3, min.insync.replicas=2, acks=all. broker-2 dies: the
  * controller fences it after broker.session.timeout.ms and the ISR shrinks to [broker-0, broker-1] —
  * writes go on. broker-1 dies: a Produce already waiting for it ends REQUEST_TIMED_OUT (strict min
  * ISR freezes the HW, so not NOT_ENOUGH_REPLICAS_AFTER_APPEND) with the batch left in the leader's
@@ -8,34 +7,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { stateAt } from '../../src/sim/run';
-import type { Scenario } from '../../src/sim/scenario/schema';
-import { runWith } from '../presets/helpers';
-
-const scenario: Scenario = {
-  version: 1,
-  seed: 1,
-  cluster: { brokers: 3, 'min.insync.replicas': 2 },
-  topics: [{ name: 'orders', replicationFactor: 3 }],
-  clients: [
-    {
-      id: 'p1',
-      type: 'producer',
-      config: { acks: 'all', 'delivery.timeout.ms': 60000 },
-      script: [
-        { op: 'send', topic: 'orders', key: 'k', value: 'a', headers: { event_id: 'e1' } },
-        { op: 'send', at: 12000, topic: 'orders', key: 'k', value: 'b', headers: { event_id: 'e2' } },
-        { op: 'send', at: 15000, topic: 'orders', key: 'k', value: 'c', headers: { event_id: 'e3' } },
-      ],
-    },
-  ],
-  faults: [
-    { type: 'crash', target: 'broker-2', at: 1000 },
-    { type: 'crash', target: 'broker-1', at: 14000 },
-  ],
-};
+import { runPreset } from '../presets/helpers';
 
 describe('min.insync.replicas=2 with acks=all on three replicas', () => {
-  const r = runWith(scenario);
+  const r = runPreset('min-insync-blocks-writes');
   const finalState = stateAt(r.trace, r.trace.steps.length - 1);
   const logOf = (broker: string) =>
     (
@@ -54,7 +29,7 @@ describe('min.insync.replicas=2 with acks=all on three replicas', () => {
       ['e1', null, 0],
       ['e2', null, 1],
     ]);
-    const errors = r.errors('p1');
+    const errors = r.errors('orders-service');
     expect(errors[0]).toBe('REQUEST_TIMED_OUT');
     expect(errors.slice(1, -1).every((e) => e === 'NOT_ENOUGH_REPLICAS')).toBe(true);
     expect(errors).not.toContain('NOT_ENOUGH_REPLICAS_AFTER_APPEND');

@@ -530,7 +530,7 @@ export const brokerMachine = setup({
           ),
         },
         PartitionChange: {
-          actions: handle(replicated((ctx, ev: RpcEvent<PartitionChange>, out) => onPartitionChange(ctx, ev.payload, ev.now, out))),
+          actions: handle(replicated((ctx, ev: RpcEvent<PartitionChange>, out) => onPartitionChangeRequest(ctx, ev, out))),
         },
         produceTimeout: {
           actions: handle(replicated((ctx, ev: TimerEvent<{ id: number }>, out) => onProduceTimeout(ctx, ev.data.id, out))),
@@ -573,6 +573,13 @@ export const brokerMachine = setup({
   },
 });
 
+/** A PartitionChange is applied and acknowledged (the controller resends it until it is answered). */
+function onPartitionChangeRequest(ctx: ReplicatedCtx, ev: RpcEvent<PartitionChange>, out: Out): BrokerContext {
+  const { topic, partition, partitionEpoch } = ev.payload;
+  out.reply(pendingRequest(ev), 'PartitionChangeResponse', { topic, partition, partitionEpoch });
+  return onPartitionChange(ctx, ev.payload, ev.now, out);
+}
+
 /** A handler that runs only when the cluster replicates (the broker has replica state). */
 function replicated<E>(fn: (ctx: ReplicatedCtx, ev: E, out: Out) => BrokerContext): (ctx: BrokerContext, ev: E, out: Out) => BrokerContext {
   return (ctx, ev, out) => (hasReplication(ctx) ? fn(ctx, ev, out) : ctx);
@@ -589,7 +596,7 @@ function onBoot(ctx: BrokerContext, ev: Lifecycle, out: Out): BrokerContext {
 /** A request of the broker's that ended unanswered: a replica Fetch or AlterPartition, else a transaction verification. */
 function onRequestLost(ctx: BrokerContext, ev: DisconnectedEvent, out: Out): BrokerContext {
   if (hasReplication(ctx)) {
-    const handled = onReplicationRequestLost(ctx, (ev.payload as { correlationId?: number }).correlationId, out);
+    const handled = onReplicationRequestLost(ctx, (ev.payload as { correlationId?: number }).correlationId, out, ev.payload);
     if (handled) return handled;
   }
   return onVerificationLost(ctx, ev, out);

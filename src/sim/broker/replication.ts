@@ -425,18 +425,27 @@ export function onReplicaFetchBackoff(ctx: Ctx, key: string, out: Out): Ctx {
   return f && f.inFlight === null ? sendReplicaFetch(ctx, key, out) : ctx;
 }
 
-/** A request of this broker's that ended without an answer: a replica Fetch (retry later) or an AlterPartition (revert). */
-export function onReplicationRequestLost(ctx: Ctx, correlationId: number | undefined, out: Out): Ctx | null {
+/** A request of this broker's that ended without an answer: a replica Fetch (retry later) or an AlterPartition (sent again). */
+export function onReplicationRequestLost(
+  ctx: Ctx,
+  correlationId: number | undefined,
+  out: Out,
+  lost?: Readonly<Record<string, unknown>> & { leaderEpoch?: unknown },
+): Ctx | null {
   if (correlationId === undefined) return null;
   for (const [key, f] of Object.entries(ctx.replication.following)) if (f.inFlight === correlationId) return retryFetchLater(ctx, key, out);
   const key = ctx.replication.alterInFlight[correlationId];
   if (key !== undefined) {
     const { [correlationId]: _, ...alterInFlight } = ctx.replication.alterInFlight;
-    const p = ctx.replication.leading[key];
-    return withRep(ctx, {
-      alterInFlight,
-      leading: p ? { ...ctx.replication.leading, [key]: { ...p, proposedIsr: null } } : ctx.replication.leading,
-    });
+    const c = withRep(ctx, { alterInFlight });
+    const p = c.replication.leading[key];
+    if (!p || !lost || lost.leaderEpoch !== p.leaderEpoch) return c;
+    // NodeToControllerRequestThread puts a disconnected request back at the head of its queue and
+    // sends it again as it was: the controller answers it (a stale partition epoch by then gets
+    // INVALID_UPDATE_VERSION, which leaves the leader as the newer record made it)
+    const id = c.replication.nextId;
+    out.send(c.replication.settings.controller, 'AlterPartition', { ...lost, correlationId: id }, { timeoutMs: REPLICA_SOCKET_TIMEOUT_MS });
+    return withRep(c, { alterInFlight: { ...alterInFlight, [id]: key }, nextId: id + 1 });
   }
   return null;
 }
@@ -453,6 +462,10 @@ export function onPartitionChange(ctx: Ctx, change: PartitionChange & { fencedBr
   const key = topicPartitionKey(change.topic, change.partition);
   const old = ctx.replication.registrations[key];
   if (old && (old.partitionEpoch > change.partitionEpoch || old.leaderEpoch > change.leaderEpoch)) return ctx;
+  // the same partition epoch: no partition delta, only the brokers' fencing (KRaft's
+  // BrokerRegistrationChangeRecord, which every broker applies to its metadata cache)
+  if (old && old.partitionEpoch === change.partitionEpoch && old.leaderEpoch === change.leaderEpoch)
+    return change.fencedBrokers ? withRep(ctx, { fencedBrokers: change.fencedBrokers }) : ctx;
   let c = withRep(ctx, {
     registrations: { ...ctx.replication.registrations, [key]: change },
     ...(change.fencedBrokers ? { fencedBrokers: change.fencedBrokers } : {}),

@@ -55,6 +55,12 @@ function lossClause(lang: Language, l: Loss, n = 1): string {
   const several = n > 1;
   switch (l.kind) {
     case 'acked-then-lost':
+      if (l.cause === 'truncated')
+        return say(
+          lang,
+          `acknowledged to ${a}, then truncated from the log at offset ${l.offset} when the leader changed`,
+          `${a}에게 확인 응답이 갔지만 리더가 바뀌면서 offset ${l.offset}에서 로그가 잘려 사라졌습니다`,
+        );
       return say(lang, `acknowledged to ${a}, yet nowhere in the log`, `${a}에게 확인 응답이 갔지만 로그 어디에도 없습니다`);
     case 'not-acked':
       if (l.cause === 'TimeoutException')

@@ -147,6 +147,10 @@ function missingIn(ctx: TopicContext, topic: string, present: ReadonlyMap<string
   return out;
 }
 
+function logEndOf(index: RunIndex, topic: string, partition: number): number {
+  return index.partitions.find((p) => p.topic === topic && p.partition === partition)?.logEndOffset ?? Number.POSITIVE_INFINITY;
+}
+
 /** Why an expected event has no committed or plain copy in the topic, or null when it is not (yet) a loss. */
 function lossOf(ctx: TopicContext, layer: 'log' | 'output', topic: string, exp: Expected, copies: readonly Copy[]): Loss | null {
   const base = { eventId: exp.eventId, layer, subject: topic };
@@ -164,13 +168,17 @@ function lossOf(ctx: TopicContext, layer: 'log' | 'output', topic: string, exp: 
     const last = aborted[aborted.length - 1] as Copy;
     return { ...base, kind: 'aborted-only', cause: abortCause(ctx.index, last), actor: last.writer, offset: last.offset, steps };
   }
-  if (removed.length > 0) {
+  // a copy gone from the log's end was truncated by a leader change (compaction keeps the tail)
+  const truncated = removed.length > 0 && removed.every((c) => c.offset >= logEndOf(ctx.index, c.topic, c.partition));
+  if (removed.length > 0 && !truncated) {
     // compaction after a reader received it is what compaction is for; before any did, the event is gone
     if (ctx.seen(topic, exp.eventId)) return null;
     return { ...base, kind: 'compacted', cause: 'compaction', actor: null, offset: (removed[0] as Copy).offset, steps };
   }
   const results = resultsOf(ctx.index, topic, exp.eventId);
   const acked = results.find((r) => r.error === null);
+  if (acked && truncated)
+    return { ...base, kind: 'acked-then-lost', cause: 'truncated', actor: acked.client, offset: (removed[0] as Copy).offset, steps };
   if (acked)
     return ctx.final ? { ...base, kind: 'acked-then-lost', cause: 'acked', actor: acked.client, offset: null, steps: [acked.step] } : null;
   const failed = results.at(-1);

@@ -10,9 +10,14 @@
 import { setup } from 'xstate';
 import type { Lifecycle, Rpc, Timer } from '../actors/events';
 import { handle, type Out, pendingRequest } from '../actors/out';
-import type { RpcEvent, TimerEvent } from '../kernel/effects';
+import type { DisconnectedEvent, RpcEvent, TimerEvent } from '../kernel/effects';
 import type { ActorId } from '../kernel/envelope';
-import type { AlterPartitionRequest, BrokerHeartbeatRequest, PartitionChange } from '../protocol/replicationMessages';
+import type {
+  AlterPartitionRequest,
+  BrokerHeartbeatRequest,
+  PartitionChange,
+  PartitionChangeResponse,
+} from '../protocol/replicationMessages';
 import { topicPartitionKey } from '../protocol/topicPartition';
 import { onBrokerFenced, onBrokerUnfenced, type PartitionChangeResult, type PartitionRegistration } from '../replication/election';
 
@@ -42,6 +47,8 @@ export interface ControllerInput {
 export type ControllerEvent =
   | Rpc<'BrokerHeartbeat', BrokerHeartbeatRequest>
   | Rpc<'AlterPartition', AlterPartitionRequest>
+  | Rpc<'PartitionChangeResponse', PartitionChangeResponse>
+  | DisconnectedEvent
   | Timer<'sessionExpired', { broker: ActorId }>
   | Lifecycle;
 
@@ -75,8 +82,33 @@ function record(
 function broadcast(ctx: ControllerContext, change: PartitionChange, out: Out, only?: ActorId): void {
   for (const b of Object.keys(ctx.brokers)) {
     if (only !== undefined && b !== only) continue;
-    out.send(b, 'PartitionChange', change, { timeoutMs: PARTITION_CHANGE_TIMEOUT_MS, expectResponse: false });
+    out.send(b, 'PartitionChange', change, { timeoutMs: PARTITION_CHANGE_TIMEOUT_MS });
   }
+}
+
+/**
+ * A PartitionChange that went unanswered. In KRaft a broker keeps fetching the metadata log from
+ * the controller quorum until it has caught up (BrokerLifecycleManager / the metadata fetcher), so
+ * no record is missed for a lost message; the model pushes records instead, so the controller
+ * resends until the broker answers: the partition's current registration (it supersedes the lost
+ * one). A timed-out request is resent at once; a broker that is down or fenced is not chased — it
+ * receives every partition record when it registers again (onHeartbeat with a new broker epoch).
+ */
+export function onPartitionChangeLost(ctx: ControllerContext, ev: DisconnectedEvent, out: Out): ControllerContext {
+  if (ev.rpc !== 'PartitionChange' || !ev.timedOut) return ctx;
+  const broker = ctx.brokers[ev.to];
+  if (!broker || broker.fenced) return ctx;
+  const { topic, partition } = ev.payload as { topic: string; partition: number };
+  const reg = ctx.partitions[topicPartitionKey(topic, partition)];
+  if (!reg) return ctx;
+  const election = (ev.payload as { election?: PartitionChange['election'] }).election ?? null;
+  broadcast(
+    ctx,
+    record(ctx, reg, reg.partitionEpoch === (ev.payload as { partitionEpoch?: number }).partitionEpoch ? election : null),
+    out,
+    ev.to,
+  );
+  return ctx;
 }
 
 function applyChanges(ctx: ControllerContext, change: (reg: PartitionRegistration) => PartitionChangeResult, out: Out): ControllerContext {
@@ -134,7 +166,9 @@ const onHeartbeat = (ctx: ControllerContext, ev: RpcEvent<BrokerHeartbeatRequest
   let next = b.fenced ? ctx : fenceBroker(ctx, brokerId, out);
   next = { ...next, brokers: { ...next.brokers, [brokerId]: { epoch: brokerEpoch, fenced: false } } };
   next = applyChanges(next, (reg) => onBrokerUnfenced(reg, acceptable(next), next.unclean[reg.topic] ?? false), out);
-  for (const reg of Object.values(next.partitions)) broadcast(next, record(next, reg, null), out, brokerId);
+  // every broker learns the unfencing (a BrokerRegistrationChangeRecord in KRaft: leaders may add
+  // the broker back to their ISRs); the returning broker learns every partition
+  for (const reg of Object.values(next.partitions)) broadcast(next, record(next, reg, null), out);
   return next;
 };
 
@@ -201,6 +235,9 @@ export const controllerMachine = setup({
         BrokerHeartbeat: { actions: handle(onHeartbeat) },
         AlterPartition: { actions: handle(onAlterPartition) },
         sessionExpired: { actions: handle(onSessionExpired) },
+        // the broker has applied the record: nothing more to send for it
+        PartitionChangeResponse: {},
+        disconnected: { actions: handle(onPartitionChangeLost) },
       },
     },
   },

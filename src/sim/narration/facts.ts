@@ -567,7 +567,7 @@ function truncated(ctx: NarrationContext, f: F<'truncated'>): string {
   return say(
     ctx.lang,
     `${f.broker} truncated its copy of ${keyOf(f)} to offset ${f.fromOffset} to follow leader epoch ${f.leaderEpoch}: ${count(n, 'record')} at offsets ${f.fromOffset}–${f.toOffset - 1} are gone from it`,
-    `${josa(f.broker, '이/가')} leader epoch ${f.leaderEpoch}를 따르려고 ${keyOf(f)} 사본을 offset ${f.fromOffset}까지 잘라냈습니다. offset ${f.fromOffset}–${f.toOffset - 1}의 레코드 ${n}개가 사라졌습니다.`,
+    `${josa(f.broker, '이/가')} 리더 epoch ${f.leaderEpoch}를 따르려고 ${keyOf(f)} 사본을 offset ${f.fromOffset}까지 잘라냈습니다. offset ${f.fromOffset}–${f.toOffset - 1}의 레코드 ${n}개가 사라졌습니다.`,
   );
 }
 
@@ -576,14 +576,14 @@ function leaderChange(ctx: NarrationContext, f: F<'leaderChange'>): string {
     return say(
       ctx.lang,
       `the controller finds no in-sync replica to lead ${keyOf(f)}: it is offline (leader epoch ${f.leaderEpoch}, ISR ${f.isr.join(', ')})`,
-      `컨트롤러가 ${keyOf(f)}를 이끌 in-sync 레플리카를 찾지 못했습니다. 파티션은 오프라인입니다(leader epoch ${f.leaderEpoch}, ISR ${f.isr.join(', ')}).`,
+      `컨트롤러가 ${keyOf(f)}를 이끌 in-sync 레플리카를 찾지 못했습니다. 파티션은 오프라인입니다(리더 epoch ${f.leaderEpoch}, ISR ${f.isr.join(', ')}).`,
     );
   const how =
     f.election === 'unclean' ? { en: 'an unclean election', ko: '언클린 선출' } : { en: 'an election from the ISR', ko: 'ISR에서의 선출' };
   return say(
     ctx.lang,
     `the controller makes ${f.leader} leader of ${keyOf(f)} by ${how.en} (leader epoch ${f.leaderEpoch}, ISR ${f.isr.join(', ')})`,
-    `컨트롤러가 ${how.ko}로 ${josa(f.leader, '을/를')} ${keyOf(f)}의 리더로 정했습니다(leader epoch ${f.leaderEpoch}, ISR ${f.isr.join(', ')}).`,
+    `컨트롤러가 ${how.ko}로 ${josa(f.leader, '을/를')} ${keyOf(f)}의 리더로 정했습니다(리더 epoch ${f.leaderEpoch}, ISR ${f.isr.join(', ')}).`,
   );
 }
 

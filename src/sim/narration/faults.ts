@@ -51,6 +51,9 @@ export function lostWhy(lang: Language, why: string): string {
       `${m[1]} restarted since it was sent: the connection it came on is gone`,
       `보낸 뒤 ${m[1]}이 재시작되어 그 연결이 사라졌습니다`,
     );
+  // a message to a process that is down (the kernel's dispatch; a replicated cluster's dead broker)
+  m = why.match(/^(\S+) is down$/);
+  if (m) return say(lang, why, `${josa(m[1] as string, '이/가')} 중단된 상태입니다`);
   return why;
 }
 

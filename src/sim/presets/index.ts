@@ -7,6 +7,7 @@
 import { type ExpectedFinding, type Scenario, withoutPresetFields } from '../scenario/schema';
 import abortHiddenFromReadCommitted from './abort-hidden-from-read-committed.json';
 import acks0Loss from './acks-0-loss.json';
+import acks1LeaderFailoverLoss from './acks-1-leader-failover-loss.json';
 import apiIdempotencyKey from './api-idempotency-key.json';
 import apiLookupBeforeRetry from './api-lookup-before-retry.json';
 import apiLostResponse from './api-lost-response.json';
@@ -32,6 +33,7 @@ import hangingTransaction from './hanging-transaction.json';
 import lateDuplicateAfterExpiry from './late-duplicate-after-expiry.json';
 import lostAckIdempotent from './lost-ack-idempotent.json';
 import lostAckNoIdempotence from './lost-ack-no-idempotence.json';
+import minInsyncBlocksWrites from './min-insync-blocks-writes.json';
 import openTransactionPinsLso from './open-transaction-pins-lso.json';
 import openingStory from './opening-story.json';
 import outboxCdc from './outbox-cdc.json';
@@ -109,6 +111,9 @@ const all: unknown[] = [
   // [your-data] what a guarantee costs: the same pipeline without and with transactions
   throughputAtLeastOnce,
   throughputExactlyOnce,
+  // [replication] three brokers, replication factor 3
+  minInsyncBlocksWrites,
+  acks1LeaderFailoverLoss,
 ];
 
 export const PRESETS: readonly Preset[] = all.map((raw) => {

@@ -52,6 +52,20 @@ export const PRESET_TEXT_KO: Readonly<Record<string, PresetText>> = {
     expected:
       '시퀀스 1은 영구적으로 실패하므로(INVALID_RECORD: null 키) 아무것도 기록되지 않습니다. 시퀀스 2는 그 바로 뒤에 순서대로 도착합니다 — TCP에서는 배치가 다른 배치를 앞지를 수 없습니다 — 그리고 브로커는 이를 OUT_OF_ORDER_SEQUENCE_NUMBER로 거부합니다. 브로커가 기대하는 값은 1이고, 공백 뒤로는 기록하지 않습니다. 멱등 프로듀서는 시퀀스 1을 다시 쓸 수 없으므로 스스로 epoch를 올리고(KIP-360) 그 배치를 epoch 1, 시퀀스 0으로 다시 보냅니다. offset 0에는 evt-1(epoch 0, 시퀀스 0), offset 1에는 evt-3(epoch 1, 시퀀스 0)이 있고, evt-2는 애플리케이션에 실패로 보고됩니다. 애플리케이션이 다시 보내지 않으면 evt-2는 유실됩니다.',
   },
+  'acks-1-leader-failover-loss': {
+    title: 'acks=1: 리더 혼자 확인 응답한 레코드가 페일오버에서 사라진다',
+    question:
+      'orders에는 복제본이 세 개 있고 프로듀서는 acks=1을 씁니다. 리더 broker-0은 어떤 팔로워도 b를 가져가기 전에 확인 응답을 보내고 죽습니다. broker-1이 리더로 선출됩니다. broker-0이 돌아오면 b는 어떻게 될까요?',
+    expected:
+      'a는 모든 복제본에 있습니다. b(이벤트 e2)는 broker-0 혼자 offset 1에서 확인 응답을 보냅니다(팔로워의 가져오기가 느립니다). broker-0이 죽고 broker.session.timeout.ms가 지나면 컨트롤러가 broker-0을 펜싱하고 ISR에서 broker-1을 리더 epoch 1로 선출합니다. broker-1에는 b가 없었습니다. broker-0은 돌아와서 broker-1을 따르고, 새 리더에서 epoch 0이 어디서 끝났는지 알게 되어 자기 로그에서 b를 잘라 냅니다. 모든 복제본에는 a만 남습니다. b는 확인 응답을 받은 뒤 유실되었습니다. acks=all이었다면 프로듀서는 ISR을 기다렸을 것입니다.',
+  },
+  'min-insync-blocks-writes': {
+    title: 'min.insync.replicas=2: 브로커 하나에만 남기느니 쓰기를 거부한다',
+    question:
+      'orders에는 복제본이 세 개 있고 min.insync.replicas=2이며 프로듀서는 acks=all입니다. broker-2가 죽고, 나중에 broker-1도 죽습니다. 어떤 쓰기가 확인 응답을 받고, 리더 broker-0만 남았을 때 프로듀서는 무엇을 볼까요?',
+    expected:
+      'broker-2가 펜싱되면 ISR은 [broker-0, broker-1]로 여전히 둘이므로 b는 확인 응답을 받습니다. broker-1이 죽을 때 c는 이미 broker-0의 로그에서 broker-1을 기다리고 있습니다. ISR이 [broker-0]으로 줄고 하이 워터마크는 2에 머무르며(Kafka 3.7+의 엄격한 최소 ISR 규칙), 그 Produce는 NOT_ENOUGH_REPLICAS_AFTER_APPEND가 아니라 REQUEST_TIMED_OUT으로 끝납니다. 이후 재시도는 모두 기록되기 전에 NOT_ENOUGH_REPLICAS로 거부되고, delivery.timeout.ms가 지나면 c는 포기됩니다. broker-0에는 a, b, c가(c는 HW 위), broker-1에는 a와 b가, broker-2에는 a가 남습니다. 확인 응답을 받은 것은 하나도 유실되지 않습니다.',
+  },
   'acks-0-loss': {
     title: 'acks=0: 보내고 잊으면, 정말로 잊힌다',
     question: 'acks=0, retries=0인 상태에서 Produce 요청이 네트워크에서 유실됩니다. 프로듀서는 이를 알아챌까요?',

@@ -12,6 +12,11 @@ export const NOTES_KO: Readonly<Record<string, string>> = {
   'after the restart it does not know the event was sent, so it sends it again':
     '재시작한 뒤에는 이벤트를 보냈다는 사실을 모르므로 다시 보냅니다',
   'a null key: a compacted topic refuses it (INVALID_RECORD)': 'null 키: 컴팩션 토픽은 이 레코드를 거부합니다(INVALID_RECORD)',
+  "broker-1's fetches from the leader are slow": 'broker-1이 리더에서 가져오는 요청이 느립니다',
+  "broker-2's fetches from the leader are slow": 'broker-2가 리더에서 가져오는 요청이 느립니다',
+  'the leader dies before any follower fetched b': '어떤 팔로워도 b를 가져가기 전에 리더가 죽습니다',
+  'the first follower dies: two replicas are still in sync': '첫 팔로워가 죽습니다: 동기화된 복제본이 아직 둘입니다',
+  'the second follower dies: the leader is alone in the ISR': '두 번째 팔로워가 죽습니다: ISR에는 리더만 남습니다',
   'the request never reaches the broker': '요청이 브로커에 도착하지 않습니다',
   'a later write rolls a new segment, so the first one can be cleaned':
     '나중의 쓰기가 새 세그먼트를 열어 첫 세그먼트를 정리할 수 있게 됩니다',

@@ -73,3 +73,11 @@ export interface PartitionChange extends TopicPartition {
   /** The election that produced this leader, when the leader changed. */
   readonly election: 'clean' | 'unclean' | null;
 }
+
+/**
+ * A broker's acknowledgement of a PartitionChange (the model's stand-in for a broker's metadata-log
+ * fetch reaching the record's offset): the controller resends a record until it is answered.
+ */
+export interface PartitionChangeResponse extends TopicPartition {
+  readonly partitionEpoch: number;
+}

@@ -48,6 +48,12 @@ const NAMED = [
   'compaction-erases-events',
   'eos-auto-commit-rebalance',
   'streams-task-migration',
+  // [replication]
+  'acks-1-leader-failover-loss',
+  'min-insync-blocks-writes',
+  'idempotence-survives-failover',
+  'hw-behind-leo-slow-follower',
+  'unclean-election-loses-committed',
 ];
 
 describe('the problem → defense table', () => {

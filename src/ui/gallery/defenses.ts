@@ -258,6 +258,29 @@ export const DEFENSE_ROWS: readonly DefenseRow[] = [
       { id: 'auto-commit-pitfall', role: 'problem' },
     ],
   },
+  {
+    key: 'replication',
+    problem: {
+      en: 'A broker died and took acknowledged records with it',
+      ko: '브로커가 죽으면서 확인 응답을 받은 레코드를 함께 가져감',
+    },
+    defense: {
+      en: 'Replication: acks=all + min.insync.replicas, clean leader election',
+      ko: '복제: acks=all + min.insync.replicas, 깨끗한 리더 선출',
+    },
+    boundary: {
+      en: 'Records below the high watermark, while the ISR holds min.insync.replicas members and elections stay clean',
+      ko: '하이 워터마크 아래의 레코드, ISR이 min.insync.replicas 이상이고 선출이 깨끗한 동안',
+    },
+    pairs: [['acks-1-leader-failover-loss', 'min-insync-blocks-writes']],
+    scenarios: [
+      { id: 'acks-1-leader-failover-loss', role: 'problem' },
+      { id: 'min-insync-blocks-writes', role: 'defense' },
+      { id: 'idempotence-survives-failover', role: 'defense' },
+      { id: 'hw-behind-leo-slow-follower', role: 'defense' },
+      { id: 'unclean-election-loses-committed', role: 'limit' },
+    ],
+  },
 ];
 
 /** [your-data] pairs outside the table, opened as A/B from the gallery's other scenarios: what a guarantee costs. */
