@@ -234,7 +234,8 @@ export function buildScenario(r: ResolvedScenario): BuiltScenario {
     // a topic with one replica per partition carries no replica lists: it runs exactly as before replication
     topics[t.name] =
       replicationFactorOf(t) > 1
-        ? { name: t.name, partitions: n, leaders, replicas: assignment }
+        ? // the first PartitionRecord starts every leader epoch at 0; clients' refresh rules key on leaderEpochs
+          { name: t.name, partitions: n, leaders, replicas: assignment, leaderEpochs: leaders.map(() => 0) }
         : { name: t.name, partitions: n, leaders };
   });
   const meta: ClusterMetadata = {
