@@ -82,6 +82,11 @@ describe('Korean, every preset', () => {
       ...runWords(trace.built),
       ...stateWords(trace.steps),
       ...chartWords(),
+      // a broker's errorMessage is Kafka's own text, sent in English as Kafka sends it (the tooltip quotes the payload)
+      ...trace.envelopes.flatMap((e) => {
+        const m = (e?.payload as { errorMessage?: unknown } | undefined)?.errorMessage;
+        return typeof m === 'string' ? [m] : [];
+      }),
     ]);
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     const errors = watchErrors(page);

@@ -51,9 +51,6 @@ const NAMED = [
   // [replication]
   'acks-1-leader-failover-loss',
   'min-insync-blocks-writes',
-  'idempotence-survives-failover',
-  'hw-behind-leo-slow-follower',
-  'unclean-election-loses-committed',
 ];
 
 describe('the problem → defense table', () => {
