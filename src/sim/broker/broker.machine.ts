@@ -15,6 +15,7 @@ import type { DisconnectedEvent, RpcEvent, TimerEvent } from '../kernel/effects'
 import type { ActorId } from '../kernel/envelope';
 import { cleanLog } from '../log/logCleaner';
 import {
+  type AppendOutcome,
   appendMarker,
   appendProducerBatch,
   fetchFrom,
@@ -259,6 +260,17 @@ const onVerificationLost = (ctx: BrokerContext, ev: { payload: Readonly<Record<s
   return { ...ctx, verifying: ctx.verifying.filter((v) => v !== pending) };
 };
 
+/** The ProduceResponse for an append's outcome (a rejected batch carries the broker's reason). */
+function replyProduced(out: Out, request: PendingRequest, req: ProduceRequest, outcome: AppendOutcome): void {
+  out.reply(request, 'ProduceResponse', {
+    topic: req.topic,
+    partition: req.partition,
+    error: outcome.kind === 'rejected' ? outcome.error : 'NONE',
+    baseOffset: outcome.kind === 'rejected' ? -1 : outcome.baseOffset,
+    errorMessage: outcome.kind === 'rejected' ? outcome.reason : null,
+  });
+}
+
 function appendProduce(
   ctx: BrokerContext,
   req: ProduceRequest,
@@ -356,25 +368,11 @@ function appendProduce(
     if (outcome.kind !== 'rejected' && req.acks === -1) {
       const timeoutMs = (req as { timeoutMs?: number }).timeoutMs ?? PRODUCE_TIMEOUT_MS;
       c = delayProduce(c, request, req.topic, req.partition, outcome.baseOffset, outcome.lastOffset, timeoutMs, out);
-    } else if (req.acks !== 0)
-      out.reply(request, 'ProduceResponse', {
-        topic: req.topic,
-        partition: req.partition,
-        error: outcome.kind === 'rejected' ? outcome.error : 'NONE',
-        baseOffset: outcome.kind === 'rejected' ? -1 : outcome.baseOffset,
-        errorMessage: outcome.kind === 'rejected' ? outcome.reason : null,
-      });
+    } else if (req.acks !== 0) replyProduced(out, request, req, outcome);
     if (next === log) return c;
     return afterLeaderUpdate(wakeReplicaFetches(c, key, out), key, now, out);
   }
-  if (req.acks !== 0)
-    out.reply(request, 'ProduceResponse', {
-      topic: req.topic,
-      partition: req.partition,
-      error: outcome.kind === 'rejected' ? outcome.error : 'NONE',
-      baseOffset: outcome.kind === 'rejected' ? -1 : outcome.baseOffset,
-      errorMessage: outcome.kind === 'rejected' ? outcome.reason : null,
-    });
+  if (req.acks !== 0) replyProduced(out, request, req, outcome);
   if (next === log) return ctx;
   return wakeParked(withLog(ctx, next), out, req.topic, req.partition);
 }
