@@ -26,44 +26,55 @@ const say = (tag: string, raise?: string) =>
 
 type Seen = { value: unknown; text: string; context: unknown; effects: Effect[] };
 
-function withXState(machine: AnyStateMachine, events: readonly E[], snapshot?: { value: unknown; context: unknown }): Seen[] {
-  let effects: Effect[] = [];
-  const restored = snapshot && { ...snapshot, status: 'active', children: {}, historyValue: {} };
-  // biome-ignore lint/suspicious/noExplicitAny: XState's restore takes its own snapshot type
-  const a = createActor(machine, { input: {}, ...(restored ? { snapshot: restored as any } : {}) });
-  a.on('*', (e) => effects.push(e as unknown as Effect));
-  a.start();
+/** Sends each event to a started actor and records what it holds after the start and after each event. */
+function drive(
+  actor: { getSnapshot(): { value: unknown; context: unknown }; send(e: E): void },
+  text: (value: unknown) => string,
+  drain: () => Effect[],
+  events: readonly E[],
+): Seen[] {
   const seen: Seen[] = [];
   const look = () => {
-    const s = a.getSnapshot();
-    seen.push({ value: s.value, text: stateValueToString(s.value), context: s.context, effects });
-    effects = [];
+    const s = actor.getSnapshot();
+    seen.push({ value: s.value, text: text(s.value), context: s.context, effects: drain() });
   };
   look();
   for (const e of events) {
-    a.send(e);
+    actor.send(e);
     look();
   }
   return seen;
 }
 
+/** Collects effects and hands over those since the last call. */
+function effectSink(): { push: (e: Effect) => void; drain: () => Effect[] } {
+  let effects: Effect[] = [];
+  return {
+    push: (e) => effects.push(e),
+    drain: () => {
+      const out = effects;
+      effects = [];
+      return out;
+    },
+  };
+}
+
+function withXState(machine: AnyStateMachine, events: readonly E[], snapshot?: { value: unknown; context: unknown }): Seen[] {
+  const sink = effectSink();
+  const restored = snapshot && { ...snapshot, status: 'active', children: {}, historyValue: {} };
+  // biome-ignore lint/suspicious/noExplicitAny: XState's restore takes its own snapshot type
+  const a = createActor(machine, { input: {}, ...(restored ? { snapshot: restored as any } : {}) });
+  a.on('*', (e) => sink.push(e as unknown as Effect));
+  a.start();
+  return drive(a, stateValueToString, sink.drain, events);
+}
+
 function compiled(machine: AnyStateMachine, events: readonly E[], snapshot?: { value: unknown; context: unknown }): Seen[] {
   const chart = compile(machine);
   if (!chart) throw new Error('not compiled');
-  let effects: Effect[] = [];
-  const a = new CompiledActor(chart, snapshot, {}, (e) => effects.push(e));
-  const seen: Seen[] = [];
-  const look = () => {
-    const s = a.getSnapshot();
-    seen.push({ value: s.value, text: a.stateText(), context: s.context, effects });
-    effects = [];
-  };
-  look();
-  for (const e of events) {
-    a.send(e);
-    look();
-  }
-  return seen;
+  const sink = effectSink();
+  const a = new CompiledActor(chart, snapshot, {}, sink.push);
+  return drive(a, () => a.stateText(), sink.drain, events);
 }
 
 function same(machine: AnyStateMachine, events: readonly E[]): Seen[] {
