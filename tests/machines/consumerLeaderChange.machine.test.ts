@@ -5,12 +5,12 @@
  * the next Fetch goes to the new leader from the same position.
  */
 import { describe, expect, it } from 'vitest';
-import type { ClusterMetadata } from '../../src/sim/cluster/metadata';
 import { type ConsumerContext, consumerMachine, fetchingState } from '../../src/sim/consumer/consumer.machine';
 import type { ConsumerInput } from '../../src/sim/consumer/consumerContext';
 import type { Effect } from '../../src/sim/kernel/effects';
 import type { PartitionMetadata } from '../../src/sim/protocol/replicationMessages';
 import { type Driven, drive, inputOf } from './harness';
+import { metadataOfT, partitionT0 as part, threeBrokerScenario, withReplicatedT } from './replicatedTopic';
 
 type SendEffect = Extract<Effect, { type: 'send' }>;
 let envelope = 1;
@@ -24,20 +24,11 @@ const answer = (type: string, to: SendEffect | undefined, payload: Record<string
 const all = (fx: readonly Effect[], rpc: string) => fx.filter((e): e is SendEffect => e.type === 'send' && e.rpc === rpc);
 const sent = (fx: readonly Effect[], rpc: string) => all(fx, rpc).pop();
 
-const scenario = {
-  version: 1,
-  seed: 1,
-  cluster: { brokers: 3 },
-  topics: [{ name: 't', partitions: 1 }],
-  clients: [{ id: 'c', type: 'consumer', config: { 'group.id': 'g', 'auto.offset.reset': 'earliest' }, topics: ['t'] }],
-};
+const scenario = threeBrokerScenario([
+  { id: 'c', type: 'consumer', config: { 'group.id': 'g', 'auto.offset.reset': 'earliest' }, topics: ['t'] },
+]);
 
-function input(replicated: boolean): ConsumerInput {
-  const built = inputOf(scenario, 'c.consumer') as ConsumerInput;
-  if (!replicated) return built;
-  const t = built.meta.topics.t as ClusterMetadata['topics'][string];
-  return { ...built, meta: { ...built.meta, topics: { ...built.meta.topics, t: { ...t, leaderEpochs: [0] } } } };
-}
+const input = (replicated: boolean): ConsumerInput => withReplicatedT(inputOf(scenario, 'c.consumer') as ConsumerInput, replicated);
 
 /** A member of generation 1 with t-0 at its committed offset `offset`, its first Fetch in flight to broker-0. */
 function fetchingFromBroker0(offset = 0, replicated = true) {
@@ -81,24 +72,8 @@ const fetchError = (m: Driven, fetch: SendEffect | undefined, error: string, now
     now,
   );
 
-const part = (leader: string | null, leaderEpoch: number): PartitionMetadata => ({
-  partition: 0,
-  error: leader === null ? 'LEADER_NOT_AVAILABLE' : 'NONE',
-  leader,
-  leaderEpoch,
-  replicas: ['broker-0', 'broker-1', 'broker-2'],
-  isr: leader === null ? [] : [leader],
-});
 const metadataAnswer = (m: Driven, request: SendEffect | undefined, p: PartitionMetadata, now: number) =>
-  m.send(
-    answer(
-      'MetadataResponse',
-      request,
-      { brokers: ['broker-0', 'broker-1', 'broker-2'], topics: [{ name: 't', partitions: [p] }] },
-      request?.to,
-    ),
-    now,
-  );
+  m.send(answer('MetadataResponse', request, metadataOfT(p), request?.to), now);
 
 const fetching = (m: Driven) => fetchingState(m.state());
 

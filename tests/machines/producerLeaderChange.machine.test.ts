@@ -5,28 +5,19 @@
  * with a moved leader or an offline partition.
  */
 import { describe, expect, it } from 'vitest';
-import type { ClusterMetadata } from '../../src/sim/cluster/metadata';
 import type { Effect } from '../../src/sim/kernel/effects';
 import { producerMachine } from '../../src/sim/producer/producer.machine';
 import type { ProducerContext, ProducerInput } from '../../src/sim/producer/producerContext';
 import type { PartitionMetadata } from '../../src/sim/protocol/replicationMessages';
 import { type Driven, drive, inputOf, sends } from './harness';
-
-const scenario = (config: Record<string, unknown>) => ({
-  version: 1,
-  seed: 1,
-  cluster: { brokers: 3 },
-  topics: [{ name: 't', partitions: 1 }],
-  clients: [{ id: 'p', type: 'producer', config, script: [] }],
-});
+import { metadataOfT, partitionT0 as part, threeBrokerScenario, withReplicatedT } from './replicatedTopic';
 
 /** The producer's input with topic t replicated (its metadata carries leader epochs), or as built (one replica). */
-function input(config: Record<string, unknown>, replicated: boolean): ProducerInput {
-  const built = inputOf(scenario(config), 'p.producer') as ProducerInput;
-  if (!replicated) return built;
-  const t = built.meta.topics.t as ClusterMetadata['topics'][string];
-  return { ...built, meta: { ...built.meta, topics: { ...built.meta.topics, t: { ...t, leaderEpochs: [0] } } } };
-}
+const input = (config: Record<string, unknown>, replicated: boolean): ProducerInput =>
+  withReplicatedT(
+    inputOf(threeBrokerScenario([{ id: 'p', type: 'producer', config, script: [] }]), 'p.producer') as ProducerInput,
+    replicated,
+  );
 
 type SendEffect = Extract<Effect, { type: 'send' }>;
 const sent = (fx: readonly Effect[], rpc: string) => fx.filter((e): e is SendEffect => e.type === 'send' && e.rpc === rpc);
@@ -71,14 +62,6 @@ const produceAnswer = (m: Driven, to: SendEffect, from: string, payload: Record<
     now,
   );
 
-const part = (leader: string | null, leaderEpoch: number): PartitionMetadata => ({
-  partition: 0,
-  error: leader === null ? 'LEADER_NOT_AVAILABLE' : 'NONE',
-  leader,
-  leaderEpoch,
-  replicas: ['broker-0', 'broker-1', 'broker-2'],
-  isr: leader === null ? [] : [leader],
-});
 const metadataAnswer = (m: Driven, to: SendEffect, p: PartitionMetadata, now: number) =>
   m.send(
     {
@@ -86,7 +69,7 @@ const metadataAnswer = (m: Driven, to: SendEffect, p: PartitionMetadata, now: nu
       from: to.to,
       envelopeId: 9,
       inReplyTo: 8,
-      payload: { correlationId: corrOf(to), brokers: ['broker-0', 'broker-1', 'broker-2'], topics: [{ name: 't', partitions: [p] }] },
+      payload: { correlationId: corrOf(to), ...metadataOfT(p) },
     },
     now,
   );
