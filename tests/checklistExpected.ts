@@ -111,6 +111,32 @@ export const EXPECTED_CHECKLIST: Readonly<Record<string, Readonly<Record<Checkli
     'dedup-memory': 'not-applicable',
     'side-effects': 'not-applicable',
   },
+  'idempotence-survives-failover': {
+    // RF 3, min.insync.replicas 2, acks=all idempotent producer, no consumer: replication passes
+    guarantee: 'pass',
+    'transactional-id': 'not-applicable',
+    'offsets-in-transaction': 'not-applicable',
+    'next-offset': 'not-applicable',
+    'read-committed': 'not-applicable',
+    observed: 'not-applicable',
+    replication: 'pass',
+    'event-id': 'pass',
+    'dedup-memory': 'not-applicable',
+    'side-effects': 'not-applicable',
+  },
+  'hw-behind-leo-slow-follower': {
+    // as min-insync-blocks-writes, plus billing (at least once, commits last processed + 1)
+    guarantee: 'pass',
+    'transactional-id': 'not-applicable',
+    'offsets-in-transaction': 'not-applicable',
+    'next-offset': 'pass',
+    'read-committed': 'not-applicable',
+    observed: 'not-applicable',
+    replication: 'pass',
+    'event-id': 'pass',
+    'dedup-memory': 'not-applicable',
+    'side-effects': 'not-applicable',
+  },
   'acks-0-loss': {
     guarantee: 'fail: shown here',
     'transactional-id': 'not-applicable',

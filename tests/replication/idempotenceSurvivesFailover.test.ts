@@ -1,0 +1,95 @@
+/**
+ * The `idempotence-survives-failover` preset: RF=3, min.insync.replicas=2, an idempotent acks=all
+ * producer. broker-0 appends a and both followers copy it (their appendAsFollower updates the
+ * producer state), but broker-0 dies before their next fetch tells it so: no ProduceResponse. The
+ * producer retries; the controller fences broker-0 after broker.session.timeout.ms and elects
+ * broker-1 from the ISR, whose producer state — rebuilt from the replicated batch — recognises the
+ * retry (same producerId, epoch, sequence) and answers with the original offset 0.
+ */
+import { describe, expect, it } from 'vitest';
+import { stateAt } from '../../src/sim/run';
+import { runPreset } from '../presets/helpers';
+import { replicaCopy } from './replicaView';
+
+const BROKERS = ['broker-0', 'broker-1', 'broker-2'];
+
+describe('idempotence survives a leader failover', () => {
+  const r = runPreset('idempotence-survives-failover');
+  const stepOf = (pred: (s: { actor: string; label: string; facts: readonly { kind: string }[] }) => boolean) => {
+    for (let i = 0; i < r.trace.steps.length; i++) if (pred(r.trace.steps.at(i) as never)) return i;
+    throw new Error('no such step');
+  };
+  const crash = stepOf((s) => s.actor === 'broker-0' && s.label === 'crash');
+  const election = stepOf((s) => s.facts.some((f) => f.kind === 'leaderChange'));
+  const retry = stepOf((s) => s.facts.some((f) => f.kind === 'duplicate'));
+  const copyAfter = (step: number, broker: string) => replicaCopy(stateAt(r.trace, step + 1), broker, 'orders-0');
+
+  it('when broker-0 dies both followers hold a (offset 0, epoch 0) and producer 1000 at sequence 0; no HW has moved, no answer was sent', () => {
+    for (const b of BROKERS) {
+      const c = copyAfter(crash, b);
+      expect(c.records, b).toEqual([[0, 'a', 0]]);
+      expect(c.highWatermark, b).toBe(0);
+      expect(c.producers, b).toEqual([[1000, 0, 0]]);
+    }
+    // the first answer the producer gets is the new leader's, to the retry
+    const answered = stepOf((s) => s.facts.some((f) => f.kind === 'sendResult'));
+    expect(answered).toBeGreaterThan(retry);
+  });
+
+  it('the controller fences broker-0 after broker.session.timeout.ms and elects broker-1 from the ISR, leader epoch 1', () => {
+    expect(r.facts('leaderChange')).toEqual([
+      { kind: 'leaderChange', topic: 'orders', partition: 0, leader: 'broker-1', leaderEpoch: 1, isr: ['broker-1', 'broker-2'], election: 'clean' },
+    ]);
+    expect(r.trace.steps.at(election)?.t).toBe(9001);
+  });
+
+  it("the retry reaches broker-1, whose replicated producer state finds the batch: nothing appended, the original offset 0, no error", () => {
+    expect(r.trace.steps.at(retry)?.actor).toBe('broker-1');
+    expect(r.facts('duplicate')).toEqual([
+      { kind: 'duplicate', topic: 'orders', partition: 0, producerId: 1000, producerEpoch: 0, baseSequence: 0, lastSequence: 0, baseOffset: 0 },
+    ]);
+    // broker-1 at the retry: a once, the HW past it (broker-2 fetched from the new leader), nothing waiting
+    const atRetry = copyAfter(retry, 'broker-1');
+    expect(atRetry.records).toEqual([[0, 'a', 0]]);
+    expect(atRetry.highWatermark).toBe(1);
+    expect(atRetry.delayedProduces).toEqual([]);
+    expect(r.facts('append').map((f) => [f.eventIds, f.baseOffset, f.producerId, f.baseSequence])).toEqual([
+      [['e1'], 0, 1000, 0],
+      [['e2'], 1, 1000, 1],
+    ]);
+    expect(r.facts('sendResult').map((f) => [f.eventId, f.error, f.offset])).toEqual([
+      ['e1', null, 0],
+      ['e2', null, 1],
+    ]);
+  });
+
+  it('the producer saw only NETWORK_EXCEPTION: the broken connection, then each retry to the dead broker-0 until metadata named broker-1', () => {
+    const errors = r.errors('orders-service');
+    expect(errors.length).toBe(13);
+    expect(new Set(errors)).toEqual(new Set(['NETWORK_EXCEPTION']));
+  });
+
+  it('every replica ends with a (epoch 0) and b (epoch 1) once, HW 2; broker-0 came back, followed broker-1 and rejoined the ISR', () => {
+    const end = stateAt(r.trace, r.trace.steps.length);
+    for (const b of BROKERS) {
+      const c = replicaCopy(end, b, 'orders-0');
+      expect(c.records, b).toEqual([
+        [0, 'a', 0],
+        [1, 'b', 1],
+      ]);
+      expect([c.highWatermark, c.logEndOffset], b).toEqual([2, 2]);
+    }
+    expect(r.facts('truncated')).toEqual([]);
+    expect(r.partition('orders-0').replication).toMatchObject({ leader: 'broker-1', leaderEpoch: 1 });
+    expect([...(r.partition('orders-0').replication?.isr ?? [])].sort()).toEqual(BROKERS);
+  });
+
+  it('the verdict: each event once in the log, the retry recognised; nothing lost', () => {
+    expect(r.layer('log', 'orders')).toMatchObject({
+      status: 'once',
+      sentence:
+        'Kafka log orders: each of 2 events once; the broker recognised a retry of e1 (same producerId, epoch and sequence) and answered with the original offset: nothing written twice.',
+    });
+    expect(r.layer('loss')?.status).toBe('once');
+  });
+});

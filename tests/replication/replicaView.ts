@@ -1,0 +1,39 @@
+/**
+ * One replica's copy of a partition at a step of a run, as the replication tests state it: each
+ * record's offset, value and the leader epoch its batch was written in, the replica's own high
+ * watermark and log end offset, and (on the leader) the ISR it holds and its waiting acks=all
+ * produces.
+ */
+import type { BrokerContext } from '../../src/sim/broker/broker.machine';
+import { topicPartitionKey } from '../../src/sim/protocol/topicPartition';
+import type { SimView } from '../../src/sim/run';
+
+export interface ReplicaCopy {
+  /** [offset, value, partitionLeaderEpoch] per record. */
+  readonly records: readonly (readonly [number, string | null, number | undefined])[];
+  readonly highWatermark: number;
+  readonly logEndOffset: number;
+  /** [producerId, lastSequence, lastOffset] of each producer's last batch, from the producer state. */
+  readonly producers: readonly (readonly [number, number, number])[];
+  /** The ISR this broker holds as leader (null: not the leader). */
+  readonly leaderIsr: readonly string[] | null;
+  /** requiredOffset of each acks=all produce waiting in this broker's purgatory. */
+  readonly delayedProduces: readonly number[];
+}
+
+export function replicaCopy(view: SimView, broker: string, key: string): ReplicaCopy {
+  const ctx = view.actors.get(broker)?.context as BrokerContext | undefined;
+  const log = ctx?.partitions[key];
+  if (!ctx || !log) throw new Error(`${broker} holds no ${key}`);
+  return {
+    records: log.batches.toArray().flatMap((b) => b.records.map((r, i) => [b.baseOffset + i, r.value, b.partitionLeaderEpoch] as const)),
+    highWatermark: log.highWatermark,
+    logEndOffset: log.logEndOffset,
+    producers: [...log.producers.values()].map((p) => {
+      const last = p.batches[p.batches.length - 1];
+      return [p.producerId, last?.lastSeq ?? -1, last?.lastOffset ?? -1] as const;
+    }),
+    leaderIsr: ctx.replication?.leading[key]?.isr ?? null,
+    delayedProduces: (ctx.replication?.delayed ?? []).filter((d) => topicPartitionKey(d.topic, d.partition) === key).map((d) => d.requiredOffset),
+  };
+}
