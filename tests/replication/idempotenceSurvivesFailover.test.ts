@@ -38,15 +38,32 @@ describe('idempotence survives a leader failover', () => {
 
   it('the controller fences broker-0 after broker.session.timeout.ms and elects broker-1 from the ISR, leader epoch 1', () => {
     expect(r.facts('leaderChange')).toEqual([
-      { kind: 'leaderChange', topic: 'orders', partition: 0, leader: 'broker-1', leaderEpoch: 1, isr: ['broker-1', 'broker-2'], election: 'clean' },
+      {
+        kind: 'leaderChange',
+        topic: 'orders',
+        partition: 0,
+        leader: 'broker-1',
+        leaderEpoch: 1,
+        isr: ['broker-1', 'broker-2'],
+        election: 'clean',
+      },
     ]);
     expect(r.trace.steps.at(election)?.t).toBe(9001);
   });
 
-  it("the retry reaches broker-1, whose replicated producer state finds the batch: nothing appended, the original offset 0, no error", () => {
+  it('the retry reaches broker-1, whose replicated producer state finds the batch: nothing appended, the original offset 0, no error', () => {
     expect(r.trace.steps.at(retry)?.actor).toBe('broker-1');
     expect(r.facts('duplicate')).toEqual([
-      { kind: 'duplicate', topic: 'orders', partition: 0, producerId: 1000, producerEpoch: 0, baseSequence: 0, lastSequence: 0, baseOffset: 0 },
+      {
+        kind: 'duplicate',
+        topic: 'orders',
+        partition: 0,
+        producerId: 1000,
+        producerEpoch: 0,
+        baseSequence: 0,
+        lastSequence: 0,
+        baseOffset: 0,
+      },
     ]);
     // broker-1 at the retry: a once, the HW past it (broker-2 fetched from the new leader), nothing waiting
     const atRetry = copyAfter(retry, 'broker-1');

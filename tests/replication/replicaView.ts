@@ -34,6 +34,8 @@ export function replicaCopy(view: SimView, broker: string, key: string): Replica
       return [p.producerId, last?.lastSeq ?? -1, last?.lastOffset ?? -1] as const;
     }),
     leaderIsr: ctx.replication?.leading[key]?.isr ?? null,
-    delayedProduces: (ctx.replication?.delayed ?? []).filter((d) => topicPartitionKey(d.topic, d.partition) === key).map((d) => d.requiredOffset),
+    delayedProduces: (ctx.replication?.delayed ?? [])
+      .filter((d) => topicPartitionKey(d.topic, d.partition) === key)
+      .map((d) => d.requiredOffset),
   };
 }
