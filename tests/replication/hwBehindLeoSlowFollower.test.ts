@@ -11,28 +11,26 @@ import { stateAt } from '../../src/sim/run';
 import { replicationRow } from '../../src/sim/trace/replicationView';
 import type { TraceStep } from '../../src/sim/views';
 import { runPreset } from '../presets/helpers';
-import { replicaCopy } from './replicaView';
+import { firstStep, replicaCopy, withFact } from './replicaView';
 
 const BROKERS = ['broker-0', 'broker-1', 'broker-2'];
 
 describe('a slow follower holds the high watermark until the ISR drops it', () => {
   const r = runPreset('hw-behind-leo-slow-follower');
   const step = (i: number) => r.trace.steps.at(i) as TraceStep;
-  const firstStep = (pred: (s: TraceStep) => boolean, from = 0) => {
-    for (let i = from; i < r.trace.steps.length; i++) if (pred(step(i))) return i;
-    throw new Error('no such step');
-  };
   const viewAfter = (i: number) => stateAt(r.trace, i + 1);
   const leaderAfter = (i: number) => replicaCopy(viewAfter(i), 'broker-0', 'orders-0');
-  const hasFact =
-    (kind: string, pred: (f: Record<string, unknown>) => boolean = () => true) =>
-    (s: TraceStep) =>
-      s.facts.some((f) => f.kind === kind && pred(f as unknown as Record<string, unknown>));
-  const appendB = firstStep(hasFact('append', (f) => f.baseOffset === 1));
-  const shrink = firstStep((s) => s.actor === 'controller' && s.label === 'AlterPartition');
-  const shrinkDone = firstStep((s) => s.actor === 'broker-0' && s.label === 'AlterPartitionResponse');
-  const ackB = firstStep(hasFact('sendResult', (f) => f.eventId === 'e2'));
-  const expand = firstStep((s) => s.actor === 'controller' && s.label === 'AlterPartition', shrinkDone + 1);
+  const appendB = firstStep(
+    r.trace,
+    withFact('append', (f) => f.baseOffset === 1),
+  );
+  const shrink = firstStep(r.trace, (s) => s.actor === 'controller' && s.label === 'AlterPartition');
+  const shrinkDone = firstStep(r.trace, (s) => s.actor === 'broker-0' && s.label === 'AlterPartitionResponse');
+  const ackB = firstStep(
+    r.trace,
+    withFact('sendResult', (f) => f.eventId === 'e2'),
+  );
+  const expand = firstStep(r.trace, (s) => s.actor === 'controller' && s.label === 'AlterPartition', shrinkDone + 1);
 
   it('b is appended: leader LEO 2, HW 1 (broker-2 has only a), ISR all three, the acks=all Produce waits for offset 2', () => {
     const leader = leaderAfter(appendB);
@@ -72,10 +70,13 @@ describe('a slow follower holds the high watermark until the ISR drops it', () =
 
   it('broker-2 catches up once the link recovers and rejoins the ISR; c waits for all three', () => {
     expect(step(expand).t).toBe(9513);
-    const rejoined = firstStep((s) => s.actor === 'broker-0' && s.label === 'AlterPartitionResponse', expand);
+    const rejoined = firstStep(r.trace, (s) => s.actor === 'broker-0' && s.label === 'AlterPartitionResponse', expand);
     expect(leaderAfter(rejoined).leaderIsr).toEqual(BROKERS);
     expect(replicaCopy(viewAfter(rejoined), 'broker-2', 'orders-0').logEndOffset).toBe(2);
-    const appendC = firstStep(hasFact('append', (f) => f.baseOffset === 2));
+    const appendC = firstStep(
+      r.trace,
+      withFact('append', (f) => f.baseOffset === 2),
+    );
     expect(leaderAfter(appendC).delayedProduces).toEqual([3]);
   });
 

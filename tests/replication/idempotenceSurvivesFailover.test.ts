@@ -7,21 +7,18 @@
  * retry (same producerId, epoch, sequence) and answers with the original offset 0.
  */
 import { describe, expect, it } from 'vitest';
+import { findPreset } from '../../src/sim/presets';
 import { stateAt } from '../../src/sim/run';
-import { runPreset } from '../presets/helpers';
-import { replicaCopy } from './replicaView';
+import { runPreset, runWith } from '../presets/helpers';
+import { firstStep, replicaCopy, withFact } from './replicaView';
 
 const BROKERS = ['broker-0', 'broker-1', 'broker-2'];
 
 describe('idempotence survives a leader failover', () => {
   const r = runPreset('idempotence-survives-failover');
-  const stepOf = (pred: (s: { actor: string; label: string; facts: readonly { kind: string }[] }) => boolean) => {
-    for (let i = 0; i < r.trace.steps.length; i++) if (pred(r.trace.steps.at(i) as never)) return i;
-    throw new Error('no such step');
-  };
-  const crash = stepOf((s) => s.actor === 'broker-0' && s.label === 'crash');
-  const election = stepOf((s) => s.facts.some((f) => f.kind === 'leaderChange'));
-  const retry = stepOf((s) => s.facts.some((f) => f.kind === 'duplicate'));
+  const crash = firstStep(r.trace, (s) => s.actor === 'broker-0' && s.label === 'crash');
+  const election = firstStep(r.trace, withFact('leaderChange'));
+  const retry = firstStep(r.trace, withFact('duplicate'));
   const copyAfter = (step: number, broker: string) => replicaCopy(stateAt(r.trace, step + 1), broker, 'orders-0');
 
   it('when broker-0 dies both followers hold a (offset 0, epoch 0) and producer 1000 at sequence 0; no HW has moved, no answer was sent', () => {
@@ -32,7 +29,7 @@ describe('idempotence survives a leader failover', () => {
       expect(c.producers, b).toEqual([[1000, 0, 0]]);
     }
     // the first answer the producer gets is the new leader's, to the retry
-    const answered = stepOf((s) => s.facts.some((f) => f.kind === 'sendResult'));
+    const answered = firstStep(r.trace, withFact('sendResult'));
     expect(answered).toBeGreaterThan(retry);
   });
 
@@ -108,5 +105,32 @@ describe('idempotence survives a leader failover', () => {
         'Kafka log orders: each of 2 events once; the broker recognised a retry of e1 (same producerId, epoch and sequence) and answered with the original offset: nothing written twice.',
     });
     expect(r.layer('loss')?.status).toBe('once');
+  });
+});
+
+describe('a retry that reaches the new leader before its HW covers the batch', () => {
+  // the same story with broker-2's fetches from the new leader 2 s slower: broker-1's HW stays 0
+  // (ISR [broker-1, broker-2]) when the retry arrives. ReplicaManager answers a duplicate with the
+  // original LogAppendInfo, so its DelayedProduce waits for offset 0 + 1 like the first append did.
+  const preset = findPreset('idempotence-survives-failover');
+  if (!preset) throw new Error('no preset');
+  const r = runWith({
+    ...preset.scenario,
+    faults: [...(preset.scenario.faults ?? []), { type: 'slowReplication', target: 'broker-2', at: 8000, durationMs: 3000, delayMs: 2000 }],
+  });
+
+  it('waits in the purgatory until broker-2 fetches from broker-1, then answers offset 0 with no error', () => {
+    const retry = firstStep(r.trace, withFact('duplicate'));
+    const atRetry = replicaCopy(stateAt(r.trace, retry + 1), 'broker-1', 'orders-0');
+    expect([atRetry.highWatermark, atRetry.logEndOffset]).toEqual([0, 1]);
+    expect(atRetry.delayedProduces).toEqual([1]);
+    const answered = r.trace.steps.at(firstStep(r.trace, withFact('sendResult'), retry));
+    expect(r.trace.steps.at(retry)?.t).toBe(9536);
+    expect(answered?.t).toBe(11004);
+    expect(r.facts('sendResult').map((f) => [f.eventId, f.error, f.offset])).toEqual([
+      ['e1', null, 0],
+      ['e2', null, 1],
+    ]);
+    expect(r.facts('append').map((f) => f.eventIds)).toEqual([['e1'], ['e2']]);
   });
 });

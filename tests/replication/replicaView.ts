@@ -6,7 +6,8 @@
  */
 import type { BrokerContext } from '../../src/sim/broker/broker.machine';
 import { topicPartitionKey } from '../../src/sim/protocol/topicPartition';
-import type { SimView } from '../../src/sim/run';
+import type { SimView, Trace } from '../../src/sim/run';
+import type { TraceStep } from '../../src/sim/views';
 
 export interface ReplicaCopy {
   /** [offset, value, partitionLeaderEpoch] per record. */
@@ -39,3 +40,15 @@ export function replicaCopy(view: SimView, broker: string, key: string): Replica
       .map((d) => d.requiredOffset),
   };
 }
+
+/** The index of the first step from `from` on that matches; throws when none does. */
+export function firstStep(trace: Trace, pred: (s: TraceStep) => boolean, from = 0): number {
+  for (let i = from; i < trace.steps.length; i++) if (pred(trace.steps.at(i) as TraceStep)) return i;
+  throw new Error('no such step');
+}
+
+/** A step predicate: one of the step's facts is of this kind (and matches `pred`). */
+export const withFact =
+  (kind: string, pred: (f: Readonly<Record<string, unknown>>) => boolean = () => true) =>
+  (s: TraceStep): boolean =>
+    s.facts.some((f) => f.kind === kind && pred(f as unknown as Record<string, unknown>));
