@@ -6,7 +6,7 @@
  */
 import type { BrokerContext } from '../../src/sim/broker/broker.machine';
 import { topicPartitionKey } from '../../src/sim/protocol/topicPartition';
-import type { SimView, Trace } from '../../src/sim/run';
+import { type SimView, stateAt, type Trace } from '../../src/sim/run';
 import type { TraceStep } from '../../src/sim/views';
 
 export interface ReplicaCopy {
@@ -52,3 +52,12 @@ export const withFact =
   (kind: string, pred: (f: Readonly<Record<string, unknown>>) => boolean = () => true) =>
   (s: TraceStep): boolean =>
     s.facts.some((f) => f.kind === kind && pred(f as unknown as Record<string, unknown>));
+
+/** Every replica's copy at the end of the run: [broker, records, HW, LEO] in the given order. */
+export function copiesAtEnd(trace: Trace, brokers: readonly string[], key: string) {
+  const end = stateAt(trace, trace.steps.length);
+  return brokers.map((b) => {
+    const c = replicaCopy(end, b, key);
+    return [b, c.records, c.highWatermark, c.logEndOffset] as const;
+  });
+}
