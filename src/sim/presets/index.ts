@@ -30,6 +30,8 @@ import dbSinkOffsetsInDb from './db-sink-offsets-in-db.json';
 import dbSinkUpsert from './db-sink-upsert.json';
 import eosAutoCommitRebalance from './eos-auto-commit-rebalance.json';
 import hangingTransaction from './hanging-transaction.json';
+import hwBehindLeoSlowFollower from './hw-behind-leo-slow-follower.json';
+import idempotenceSurvivesFailover from './idempotence-survives-failover.json';
 import lateDuplicateAfterExpiry from './late-duplicate-after-expiry.json';
 import lostAckIdempotent from './lost-ack-idempotent.json';
 import lostAckNoIdempotence from './lost-ack-no-idempotence.json';
@@ -114,6 +116,8 @@ const all: unknown[] = [
   // [replication] three brokers, replication factor 3
   minInsyncBlocksWrites,
   acks1LeaderFailoverLoss,
+  idempotenceSurvivesFailover,
+  hwBehindLeoSlowFollower,
 ];
 
 export const PRESETS: readonly Preset[] = all.map((raw) => {

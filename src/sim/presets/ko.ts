@@ -66,6 +66,20 @@ export const PRESET_TEXT_KO: Readonly<Record<string, PresetText>> = {
     expected:
       'broker-2가 펜싱되면 ISR은 [broker-0, broker-1]로 여전히 둘이므로 b는 확인 응답을 받습니다. broker-1이 죽을 때 c는 이미 broker-0의 로그에서 broker-1을 기다리고 있습니다. ISR이 [broker-0]으로 줄고 하이 워터마크는 2에 머무르며(Kafka 3.7+의 엄격한 최소 ISR 규칙), 그 Produce는 NOT_ENOUGH_REPLICAS_AFTER_APPEND가 아니라 REQUEST_TIMED_OUT으로 끝납니다. 이후 재시도는 모두 기록되기 전에 NOT_ENOUGH_REPLICAS로 거부되고, delivery.timeout.ms가 지나면 c는 포기됩니다. broker-0에는 a, b, c가(c는 HW 위), broker-1에는 a와 b가, broker-2에는 a가 남습니다. 확인 응답을 받은 것은 하나도 유실되지 않습니다.',
   },
+  'idempotence-survives-failover': {
+    title: '멱등성은 리더 페일오버에도 살아남는다: 새 리더가 재시도를 알아본다',
+    question:
+      'orders에는 복제본이 세 개 있고 min.insync.replicas=2이며 프로듀서는 멱등 프로듀서입니다(acks=all, enable.idempotence=true: Kafka 4.x 기본값). 리더 broker-0이 a를 추가하고 두 팔로워가 모두 복사했지만, broker-0은 응답하기 전에 죽습니다. 프로듀서는 같은 배치를 새 리더에 재시도합니다. a가 두 번 기록될까요?',
+    expected:
+      '아닙니다. a(이벤트 e1, producerId 1000, epoch 0, 시퀀스 0)는 모든 복제본의 offset 0에 리더 epoch 0으로 한 번 있습니다. broker-0은 팔로워의 다음 가져오기가 a를 받았다고 알려 주기 전에 죽으므로 ProduceResponse를 보내지 못합니다. 프로듀서는 NETWORK_EXCEPTION을 받고, broker.session.timeout.ms가 지나 컨트롤러가 broker-0을 펜싱하고 ISR에서 broker-1을 리더 epoch 1로 선출할 때까지 broker-0에 계속 재시도합니다. broker-1은 복제한 배치로 producer 1000의 상태를 다시 만들어 두었으므로, 재시도(같은 producerId, epoch, 시퀀스)는 중복입니다. 아무것도 추가되지 않고 원래의 offset 0이 오류 없이 응답됩니다. b(이벤트 e2, 시퀀스 1)는 리더 epoch 1에서 offset 1에 추가됩니다. broker-0은 돌아와 broker-1을 따르고 b를 가져옵니다. 모든 복제본에 a와 b가 각각 한 번씩 남습니다.',
+  },
+  'hw-behind-leo-slow-follower': {
+    title: '느린 팔로워가 하이 워터마크를 붙잡고, ISR이 그 팔로워를 뺀다',
+    question:
+      'orders에는 복제본이 세 개 있고 min.insync.replicas=2이며 프로듀서는 acks=all입니다. billing은 read_uncommitted로 읽습니다. b가 기록되기 직전에 broker-2의 복제 링크가 느려집니다. broker-2가 뒤처진 동안 하이 워터마크는 어디에 있고, billing은 무엇을 보며, b는 언제 확인 응답을 받을까요? (실행을 짧게 하려고 replica.lag.time.max.ms를 Kafka의 30000에서 2000으로 줄였습니다.)',
+    expected:
+      'a는 세 복제본 모두에 들어가자 offset 0으로 확인 응답을 받습니다: HW 1. 4.5초부터 broker-2의 가져오기 요청과 그 응답이 2500 ms씩 더 걸립니다. b는 broker-0이 offset 1에 추가하고 broker-1은 가져가지만 broker-2는 가져가지 못합니다. 리더의 로그 끝 offset은 2이지만, ISR [broker-0, broker-1, broker-2]에서 가장 낮은 로그 끝 offset인 HW는 1에 머무릅니다. billing(read_uncommitted)은 offset 0 위로는 아무것도 받지 못하고, acks=all Produce는 리더에서 HW가 올라가기를 기다립니다. broker-2가 마지막으로 따라잡은 때는 약 4초입니다. 7초의 ISR 점검(replica.lag.time.max.ms / 2마다, 여기서는 1000 ms)에서 2000 ms 넘게 뒤처졌으므로 리더는 AlterPartition으로 broker-2를 뺍니다. ISR은 [broker-0, broker-1]이고 여전히 min.insync.replicas=2입니다. HW가 2로 올라가고 b는 offset 1로 확인 응답을 받으며 billing이 b를 받습니다. 링크가 회복되면 broker-2가 b를 가져와 따라잡고 ISR에 다시 들어갑니다(두 번째 AlterPartition). c는 세 복제본 모두에 들어간 뒤 offset 2로 확인 응답을 받습니다. 아무것도 유실되거나 중복되지 않고, billing은 HW 이상을 읽지 않습니다.',
+  },
   'acks-0-loss': {
     title: 'acks=0: 보내고 잊으면, 정말로 잊힌다',
     question: 'acks=0, retries=0인 상태에서 Produce 요청이 네트워크에서 유실됩니다. 프로듀서는 이를 알아챌까요?',

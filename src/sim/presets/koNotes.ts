@@ -17,6 +17,10 @@ export const NOTES_KO: Readonly<Record<string, string>> = {
   'the leader dies before any follower fetched b': '어떤 팔로워도 b를 가져가기 전에 리더가 죽습니다',
   'the first follower dies: two replicas are still in sync': '첫 팔로워가 죽습니다: 동기화된 복제본이 아직 둘입니다',
   'the second follower dies: the leader is alone in the ISR': '두 번째 팔로워가 죽습니다: ISR에는 리더만 남습니다',
+  'the leader dies after both followers copied a, before it learned they had it: no ProduceResponse':
+    '두 팔로워가 a를 복사한 뒤, 리더가 그 사실을 알기 전에 죽습니다: ProduceResponse는 없습니다',
+  "broker-2's replication link slows: each fetch and its answer take 2.5 s longer":
+    'broker-2의 복제 링크가 느려집니다: 가져오기 요청과 그 응답이 각각 2.5초 더 걸립니다',
   'the request never reaches the broker': '요청이 브로커에 도착하지 않습니다',
   'a later write rolls a new segment, so the first one can be cleaned':
     '나중의 쓰기가 새 세그먼트를 열어 첫 세그먼트를 정리할 수 있게 됩니다',

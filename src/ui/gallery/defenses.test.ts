@@ -51,6 +51,8 @@ const NAMED = [
   // [replication]
   'acks-1-leader-failover-loss',
   'min-insync-blocks-writes',
+  'idempotence-survives-failover',
+  'hw-behind-leo-slow-follower',
 ];
 
 describe('the problem → defense table', () => {

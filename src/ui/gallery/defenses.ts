@@ -276,6 +276,8 @@ export const DEFENSE_ROWS: readonly DefenseRow[] = [
     scenarios: [
       { id: 'acks-1-leader-failover-loss', role: 'problem' },
       { id: 'min-insync-blocks-writes', role: 'defense' },
+      { id: 'idempotence-survives-failover', role: 'defense' },
+      { id: 'hw-behind-leo-slow-follower', role: 'defense' },
     ],
   },
 ];
