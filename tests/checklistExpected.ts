@@ -98,6 +98,20 @@ export const EXPECTED_CHECKLIST: Readonly<Record<string, Readonly<Record<Checkli
     'dedup-memory': 'not-applicable',
     'side-effects': 'not-applicable',
   },
+  'unclean-election-loses-committed': {
+    // idempotent acks=all on RF 2, but min.insync.replicas=1 (the first failed part, which links its preset)
+    // and unclean.leader.election.enable=true (the part this preset shows: checklistReplication.test.ts)
+    guarantee: 'pass',
+    'transactional-id': 'not-applicable',
+    'offsets-in-transaction': 'not-applicable',
+    'next-offset': 'not-applicable',
+    'read-committed': 'not-applicable',
+    observed: 'not-applicable',
+    replication: 'fail: min-insync-blocks-writes',
+    'event-id': 'pass',
+    'dedup-memory': 'not-applicable',
+    'side-effects': 'not-applicable',
+  },
   'min-insync-blocks-writes': {
     // RF 3, min.insync.replicas 2 and an acks=all idempotent producer: the replication item passes
     guarantee: 'pass',

@@ -87,7 +87,7 @@ describe('the verdict: acknowledged records truncated after an unclean election'
       'Lost: e-b (orders) acknowledged to p, then truncated from the log at offset 1 by an unclean leader election (an out-of-sync replica without it became leader).',
     );
     expect(findingText(loss, 'ko')).toContain(
-      'p에게 확인 응답이 갔지만 언클린 리더 선출(unclean leader election)로 offset 1에서 로그가 잘려 사라졌습니다(그 레코드가 없는 ISR 밖 복제본이 리더가 됐습니다)',
+      'p에게 확인 응답이 갔지만 언클린 리더 선출로 offset 1에서 로그가 잘려 사라졌습니다(그 레코드가 없는 ISR 밖 복제본이 리더가 됐습니다)',
     );
   });
 

@@ -576,7 +576,7 @@ function leaderChange(ctx: NarrationContext, f: F<'leaderChange'>): string {
     return say(
       ctx.lang,
       `the controller finds no in-sync replica to lead ${keyOf(f)}: it is offline (leader epoch ${f.leaderEpoch}, ISR ${f.isr.join(', ')})`,
-      `컨트롤러가 ${keyOf(f)}를 이끌 in-sync 레플리카를 찾지 못했습니다. 파티션은 오프라인입니다(리더 epoch ${f.leaderEpoch}, ISR ${f.isr.join(', ')}).`,
+      `컨트롤러가 ${keyOf(f)}를 이끌 ISR 복제본을 찾지 못했습니다. 파티션은 오프라인입니다(리더 epoch ${f.leaderEpoch}, ISR ${f.isr.join(', ')}).`,
     );
   if (f.election === 'unclean')
     return say(

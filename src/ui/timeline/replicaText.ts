@@ -16,7 +16,8 @@ export interface ReplicaWords {
   readonly down: string;
   readonly leaderEpoch: (n: number) => string;
   readonly offline: string;
-  readonly truncatedBy: (t: TruncationRow) => string;
+  /** `unclean`: the leader it followed was elected from outside the ISR. */
+  readonly truncatedBy: (epoch: number, unclean?: boolean) => string;
 }
 
 const EN: ReplicaWords = {
@@ -27,7 +28,7 @@ const EN: ReplicaWords = {
   down: 'broker down',
   leaderEpoch: (n) => `leader epoch ${n}`,
   offline: 'OFFLINE: no leader (LEADER_NOT_AVAILABLE)',
-  truncatedBy: (t) => `truncated by leader epoch ${t.leaderEpoch}${t.cause === 'unclean-election' ? ' (unclean election)' : ''}`,
+  truncatedBy: (e, unclean) => `truncated by leader epoch ${e}${unclean ? ' (unclean election)' : ''}`,
 };
 
 const KO: ReplicaWords = {
@@ -38,7 +39,7 @@ const KO: ReplicaWords = {
   down: '브로커 다운',
   leaderEpoch: (n) => `leaderEpoch ${n}`,
   offline: '오프라인: 리더 없음 (LEADER_NOT_AVAILABLE)',
-  truncatedBy: (t) => `leaderEpoch ${t.leaderEpoch}에 맞춰 잘림(truncated)${t.cause === 'unclean-election' ? ' (언클린 선출)' : ''}`,
+  truncatedBy: (e, unclean) => `leaderEpoch ${e}에 맞춰 잘림(truncated)${unclean ? ' (언클린 선출)' : ''}`,
 };
 
 export function replicaWords(language: DetailsLanguage = 'en'): ReplicaWords {
