@@ -34,13 +34,10 @@ function replicaLog(trace: Trace, step: number, broker: string): { records: stri
 }
 
 function stepOf(trace: Trace, kind: string, nth = 0): number {
-  const steps = trace.steps
-    .toArray()
-    .map((s, i) => ({ s, i }))
-    .filter(({ s }) => (s.facts as { kind: string }[]).some((f) => f.kind === kind));
-  const at = steps[nth];
-  if (!at) throw new Error(`no ${kind} fact #${nth}`);
-  return at.i;
+  let seen = 0;
+  for (let i = 0; i < trace.steps.length; i++)
+    if ((trace.steps.at(i)?.facts as { kind: string }[]).some((f) => f.kind === kind) && seen++ === nth) return i;
+  throw new Error(`no ${kind} fact #${nth}`);
 }
 
 describe('unclean-election-loses-committed', () => {
