@@ -202,7 +202,9 @@ describe('replication in words (details and text alternative)', () => {
     const u = truncatedDetails('orders-0', record(5, 'lost-a'), unclean);
     expect(u.lines[0]?.[1]).toContain('an unclean leader election made a replica from outside the ISR leader, and it never had them');
     expect(u.lines[1]).toEqual(['committed?', "committed: below broker-0's high watermark 7 before the cut"]);
-    expect(truncatedDetails('orders-0', record(5, 'lost-a'), unclean, 'ko').lines[0]?.[1]).toContain('언클린 리더 선출로 ISR 밖 복제본이 리더가 됐고');
+    expect(truncatedDetails('orders-0', record(5, 'lost-a'), unclean, 'ko').lines[0]?.[1]).toContain(
+      '언클린 리더 선출로 ISR 밖 복제본이 리더가 됐고',
+    );
   });
 
   it('the lane summary adds leader, epoch, ISR, each replica and each truncation; one replica adds nothing', () => {
@@ -212,7 +214,9 @@ describe('replication in words (details and text alternative)', () => {
     expect(s).toContain('broker-0 truncated offsets 5–6 by leader epoch 4');
     expect(s).not.toContain('unclean');
     const unclean = { ...failedOver, truncations: failedOver.truncations.map((t) => ({ ...t, cause: 'unclean-election' as const })) };
-    expect(laneSummary(buildLane(partitionRow(unclean)))).toContain('broker-0 truncated offsets 5–6 by leader epoch 4 after an unclean leader election');
+    expect(laneSummary(buildLane(partitionRow(unclean)))).toContain(
+      'broker-0 truncated offsets 5–6 by leader epoch 4 after an unclean leader election',
+    );
     expect(laneSummary(buildLane(partitionRow(offline)))).toContain('offline: no leader (LEADER_NOT_AVAILABLE), leader epoch 5; ISR empty');
     expect(laneSummary(buildLane(partitionRow(null)))).not.toMatch(/leader|ISR/);
     expect(laneSummary(buildLane(partitionRow(failedOver)), 'ko')).toContain('리더 broker-1, leaderEpoch 4');
