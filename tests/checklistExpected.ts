@@ -117,6 +117,9 @@ export const EXPECTED_CHECKLIST: Readonly<Record<string, Readonly<Record<Checkli
   'idempotence-survives-failover': REPLICATED_IDEMPOTENT_PRODUCER,
   // the same, plus billing (at least once, commits last processed + 1)
   'hw-behind-leo-slow-follower': { ...REPLICATED_IDEMPOTENT_PRODUCER, 'next-offset': 'pass' },
+  // idempotent acks=all on RF 2, but min.insync.replicas=1 (the first failed part, which links its preset)
+  // and unclean.leader.election.enable=true (the part this preset shows: checklistReplication.test.ts)
+  'unclean-election-loses-committed': { ...REPLICATED_IDEMPOTENT_PRODUCER, replication: 'fail: min-insync-blocks-writes' },
   'acks-0-loss': {
     guarantee: 'fail: shown here',
     'transactional-id': 'not-applicable',

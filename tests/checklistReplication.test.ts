@@ -67,6 +67,9 @@ describe('replication item', () => {
     const unclean = replicationItem([topic('orders', 3, 2, true)], allAcks, en);
     expect(statuses(unclean)).toMatchObject({ 'user-topics': 'pass', 'min-insync': 'pass', unclean: 'fail' });
     expect(unclean.reason).toContain('unclean.leader.election.enable=true on orders');
+    // the preset that shows it is shipped: the failure links it
+    expect(unclean.preset).toBe(REPLICATION_PRESETS.unclean);
+    expect(findPreset(REPLICATION_PRESETS.unclean)?.id).toBe('unclean-election-loses-committed');
     // every failure points exactly one way
     for (const item of [two, unclean]) expect([item.preset !== undefined, item.wouldShow !== undefined].filter(Boolean)).toHaveLength(1);
   });

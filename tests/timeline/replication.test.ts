@@ -173,7 +173,8 @@ describe('replication in words (details and text alternative)', () => {
       'ISR of the partition': 'broker-1, broker-2',
       'min.insync.replicas (effective)': '2',
       'unclean.leader.election.enable': 'false',
-      truncated: 'offsets 5–6 by leader epoch 4 at 4200 ms',
+      truncated:
+        'offsets 5–6 by leader epoch 4 at 4200 ms (step 310): the new leader, elected from the ISR, never had them (they were above the high watermark)',
     });
     const b1 = failedOver.replicas[1];
     if (!b1) throw new Error('fixture');
@@ -185,13 +186,25 @@ describe('replication in words (details and text alternative)', () => {
     );
   });
 
-  it('details of a truncated record say who cut it and under which leader epoch', () => {
+  it('details of a truncated record say who cut it, at which step, under which leader epoch, why, and whether it was committed', () => {
     const t = failedOver.truncations[0];
     if (!t) throw new Error('fixture');
     const d = truncatedDetails('orders-0', record(5, 'lost-a'), t);
     expect(d.title).toBe('orders-0 @ 5 · truncated on broker-0');
-    expect(d.lines[0]).toEqual(['truncated', 'from broker-0 by leader epoch 4 at 4200 ms (no longer in its log)']);
+    expect(d.lines[0]).toEqual([
+      'truncated',
+      'from broker-0 by leader epoch 4 at 4200 ms, step 310 (no longer in its log): the new leader, elected from the ISR, never had them (they were above the high watermark)',
+    ]);
+    expect(d.lines[1]).toEqual(['committed?', "not committed: at or above broker-0's high watermark 5"]);
     expect(Object.fromEntries(d.lines).value).toBe('lost-a');
+    // an unclean election cut a record below the old high watermark: committed, and said so
+    const unclean = { ...t, cause: 'unclean-election' as const, highWatermark: 7 };
+    const u = truncatedDetails('orders-0', record(5, 'lost-a'), unclean);
+    expect(u.lines[0]?.[1]).toContain('an unclean leader election made a replica from outside the ISR leader, and it never had them');
+    expect(u.lines[1]).toEqual(['committed?', "committed: below broker-0's high watermark 7 before the cut"]);
+    expect(truncatedDetails('orders-0', record(5, 'lost-a'), unclean, 'ko').lines[0]?.[1]).toContain(
+      '언클린 리더 선출로 ISR 밖 복제본이 리더가 됐고',
+    );
   });
 
   it('the lane summary adds leader, epoch, ISR, each replica and each truncation; one replica adds nothing', () => {
@@ -199,6 +212,11 @@ describe('replication in words (details and text alternative)', () => {
     expect(s).toContain('leader broker-1, leader epoch 4; ISR broker-1, broker-2 (min.insync.replicas 2)');
     expect(s).toContain('broker-0 follower · out of ISR · broker down, LEO 5, HW 4');
     expect(s).toContain('broker-0 truncated offsets 5–6 by leader epoch 4');
+    expect(s).not.toContain('unclean');
+    const unclean = { ...failedOver, truncations: failedOver.truncations.map((t) => ({ ...t, cause: 'unclean-election' as const })) };
+    expect(laneSummary(buildLane(partitionRow(unclean)))).toContain(
+      'broker-0 truncated offsets 5–6 by leader epoch 4 after an unclean leader election',
+    );
     expect(laneSummary(buildLane(partitionRow(offline)))).toContain('offline: no leader (LEADER_NOT_AVAILABLE), leader epoch 5; ISR empty');
     expect(laneSummary(buildLane(partitionRow(null)))).not.toMatch(/leader|ISR/);
     expect(laneSummary(buildLane(partitionRow(failedOver)), 'ko')).toContain('리더 broker-1, leaderEpoch 4');

@@ -37,7 +37,17 @@ export const failedOver: ReplicationRow = {
     { broker: 'broker-2', role: 'follower', online: true, inIsr: true, logEndOffset: 6, highWatermark: 6 },
   ],
   truncations: [
-    { broker: 'broker-0', fromOffset: 5, toOffset: 7, leaderEpoch: 4, at: 4200, records: [record(5, 'lost-a'), record(6, 'lost-b')] },
+    {
+      broker: 'broker-0',
+      fromOffset: 5,
+      toOffset: 7,
+      leaderEpoch: 4,
+      at: 4200,
+      step: 310,
+      highWatermark: 5,
+      cause: 'leader-change',
+      records: [record(5, 'lost-a'), record(6, 'lost-b')],
+    },
   ],
 };
 

@@ -408,6 +408,8 @@ export function onReplicaFetchAnswer(ctx: Ctx, r: ReplicaFetchResponse & { corre
       toOffset: log.logEndOffset,
       leaderEpoch: f.leaderEpoch,
       eventIds: outcome.truncated.flatMap((b) => b.records.map((x) => x.headers.event_id ?? null)),
+      highWatermark: log.highWatermark,
+      batches: outcome.truncated,
     });
   const c = outcome.log === log ? ctx : withLog(ctx, outcome.log);
   return sendReplicaFetch(c, key, out);

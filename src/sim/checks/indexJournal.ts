@@ -31,6 +31,8 @@ interface FoldedCopy {
   readonly n: number;
   /** The copy appended at the same offset before it (a log truncated and written again), if any. */
   readonly prev: FoldedCopy | undefined;
+  /** The step a later copy took its offset (it was truncated away and the offset written again), else Infinity. */
+  supersededAt: number;
 }
 
 interface SinkEvent {
@@ -147,6 +149,8 @@ export class IndexJournal {
   /** Per group: the step of its first commit, and each "topic-partition"'s rising committed offsets. */
   private readonly committed = new Map<string, { first: number; byTp: Map<string, { offset: number; step: number }[]> }>();
   private readonly counts = { committed: [] as number[], aborted: [] as number[], fenced: [] as number[], commitFailures: [] as number[] };
+  /** Steps of the controller's unclean leader elections, per "topic-partition". */
+  private readonly uncleanElections = new Map<string, number[]>();
 
   constructor(private readonly ignored: ReadonlySet<string>) {}
 
@@ -157,13 +161,16 @@ export class IndexJournal {
     for (const raw of facts) this.foldFact(i, raw as Fact);
   }
 
-  private addCopy(c: Omit<FoldedCopy, 'n' | 'prev'>): void {
+  private addCopy(c: Omit<FoldedCopy, 'n' | 'prev' | 'supersededAt'>): void {
     let at = this.copiesAt.get(c.tp);
     if (!at) {
       at = new Map();
       this.copiesAt.set(c.tp, at);
     }
-    const copy: FoldedCopy = { ...c, n: this.all.length, prev: at.get(c.offset) };
+    const prev = at.get(c.offset);
+    // offsets are never reused but after a truncation: the earlier copy is gone from the log
+    if (prev) prev.supersededAt = c.step;
+    const copy: FoldedCopy = { ...c, n: this.all.length, prev, supersededAt: Number.POSITIVE_INFINITY };
     at.set(c.offset, copy);
     this.all.push(copy);
     let byKey = this.copies.get(c.topic);
@@ -274,6 +281,9 @@ export class IndexJournal {
         if (/ stops$/.test(f.text) && f.actor.endsWith('.app')) push(this.stopNotes, f.actor.slice(0, -4), { text: f.text, step });
         break;
       }
+      case 'leaderChange':
+        if (f.election === 'unclean') push(this.uncleanElections, keyOf(f), step);
+        break;
       case 'offsetsCommitted': {
         let g = this.committed.get(f.groupId);
         if (!g) {
@@ -311,7 +321,7 @@ export class IndexJournal {
     const made: RawCopy[] = new Array(folded);
     for (let i = 0; i < folded; i++) {
       const c = this.all[i] as FoldedCopy;
-      const row = present.get(c.tp)?.get(c.offset);
+      const row = c.supersededAt < step ? undefined : present.get(c.tp)?.get(c.offset);
       made[i] = {
         topic: c.topic,
         partition: c.partition,
@@ -444,6 +454,7 @@ export class IndexJournal {
       stopNotes,
       fatalErrors,
       committed,
+      uncleanElections: cutStepMap(this.uncleanElections, step),
       counts: {
         committed: stepsBefore(this.counts.committed, step),
         aborted: stepsBefore(this.counts.aborted, step),

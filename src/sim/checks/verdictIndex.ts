@@ -89,6 +89,8 @@ export interface RunIndex {
   readonly fatalErrors: ReadonlyMap<string, { error: string; step: number }>;
   /** Highest committed offset per group and "topic-partition", with the step it was committed at. */
   readonly committed: ReadonlyMap<string, Map<string, { offset: number; step: number }>>;
+  /** Steps of unclean leader elections (an out-of-sync replica made leader), per "topic-partition". */
+  readonly uncleanElections: ReadonlyMap<string, readonly number[]>;
   readonly counts: { committed: number; aborted: number; fenced: number; commitFailures: number };
 }
 

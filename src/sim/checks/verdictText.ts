@@ -55,6 +55,12 @@ function lossClause(lang: Language, l: Loss, n = 1): string {
   const several = n > 1;
   switch (l.kind) {
     case 'acked-then-lost':
+      if (l.cause === 'unclean-election')
+        return say(
+          lang,
+          `acknowledged to ${a}, then truncated from the log at offset ${l.offset} by an unclean leader election (an out-of-sync replica without it became leader)`,
+          `${a}에게 확인 응답이 갔지만 언클린 리더 선출로 offset ${l.offset}에서 로그가 잘려 사라졌습니다(그 레코드가 없는 ISR 밖 복제본이 리더가 됐습니다)`,
+        );
       if (l.cause === 'truncated')
         return say(
           lang,

@@ -5,6 +5,7 @@
  * send(), a new producer session, another writer), which retries the broker recognised, and which
  * events that should be there are not, with why.
  */
+import { topicPartitionKey } from '../protocol/topicPartition';
 import { type RawCopy, type RunIndex, resultsOf } from './verdictIndex';
 import type { Copy, CopyCause, CopyState, Loss, TopicEvent, TopicFinding, WriterKind } from './verdictTypes';
 
@@ -151,6 +152,23 @@ function logEndOf(index: RunIndex, topic: string, partition: number): number {
   return index.partitions.find((p) => p.topic === topic && p.partition === partition)?.logEndOffset ?? Number.POSITIVE_INFINITY;
 }
 
+/** A removed copy cut by truncation: past the log's end, or its offset written again by a later copy. */
+function wasTruncated(index: RunIndex, c: Copy): boolean {
+  if (c.offset >= logEndOf(index, c.topic, c.partition)) return true;
+  const now = index.copyAt(c.topic, c.partition, c.offset);
+  return now !== undefined && now.step !== c.step;
+}
+
+/**
+ * Whether the controller elected an out-of-sync replica of the copy's partition after the copy was
+ * appended (PartitionChangeBuilder's unclean election): the new leader lacked it, so even a
+ * committed copy (below the high watermark) was truncated.
+ */
+function uncleanAfter(index: RunIndex, c: Copy): boolean {
+  const steps = index.uncleanElections.get(topicPartitionKey(c.topic, c.partition)) ?? [];
+  return c.step !== null && steps.some((s) => s > (c.step as number));
+}
+
 /** Why an expected event has no committed or plain copy in the topic, or null when it is not (yet) a loss. */
 function lossOf(ctx: TopicContext, layer: 'log' | 'output', topic: string, exp: Expected, copies: readonly Copy[]): Loss | null {
   const base = { eventId: exp.eventId, layer, subject: topic };
@@ -168,8 +186,9 @@ function lossOf(ctx: TopicContext, layer: 'log' | 'output', topic: string, exp: 
     const last = aborted[aborted.length - 1] as Copy;
     return { ...base, kind: 'aborted-only', cause: abortCause(ctx.index, last), actor: last.writer, offset: last.offset, steps };
   }
-  // a copy gone from the log's end was truncated by a leader change (compaction keeps the tail)
-  const truncated = removed.length > 0 && removed.every((c) => c.offset >= logEndOf(ctx.index, c.topic, c.partition));
+  // a copy gone from the log's end, or whose offset holds another record now, was truncated by a
+  // leader change (compaction keeps the tail and never reuses an offset)
+  const truncated = removed.length > 0 && removed.every((c) => wasTruncated(ctx.index, c));
   if (removed.length > 0 && !truncated) {
     // compaction after a reader received it is what compaction is for; before any did, the event is gone
     if (ctx.seen(topic, exp.eventId)) return null;
@@ -177,8 +196,11 @@ function lossOf(ctx: TopicContext, layer: 'log' | 'output', topic: string, exp: 
   }
   const results = resultsOf(ctx.index, topic, exp.eventId);
   const acked = results.find((r) => r.error === null);
-  if (acked && truncated)
-    return { ...base, kind: 'acked-then-lost', cause: 'truncated', actor: acked.client, offset: (removed[0] as Copy).offset, steps };
+  if (acked && truncated) {
+    const first = removed[0] as Copy;
+    const cause = uncleanAfter(ctx.index, first) ? 'unclean-election' : 'truncated';
+    return { ...base, kind: 'acked-then-lost', cause, actor: acked.client, offset: first.offset, steps };
+  }
   if (acked)
     return ctx.final ? { ...base, kind: 'acked-then-lost', cause: 'acked', actor: acked.client, offset: null, steps: [acked.step] } : null;
   const failed = results.at(-1);

@@ -576,10 +576,15 @@ function leaderChange(ctx: NarrationContext, f: F<'leaderChange'>): string {
     return say(
       ctx.lang,
       `the controller finds no in-sync replica to lead ${keyOf(f)}: it is offline (leader epoch ${f.leaderEpoch}, ISR ${f.isr.join(', ')})`,
-      `컨트롤러가 ${keyOf(f)}를 이끌 in-sync 레플리카를 찾지 못했습니다. 파티션은 오프라인입니다(리더 epoch ${f.leaderEpoch}, ISR ${f.isr.join(', ')}).`,
+      `컨트롤러가 ${keyOf(f)}를 이끌 ISR 복제본을 찾지 못했습니다. 파티션은 오프라인입니다(리더 epoch ${f.leaderEpoch}, ISR ${f.isr.join(', ')}).`,
     );
-  const how =
-    f.election === 'unclean' ? { en: 'an unclean election', ko: '언클린 선출' } : { en: 'an election from the ISR', ko: 'ISR에서의 선출' };
+  if (f.election === 'unclean')
+    return say(
+      ctx.lang,
+      `the controller makes ${f.leader} leader of ${keyOf(f)} by an unclean election: no in-sync replica is alive and unclean.leader.election.enable=true, so a replica from outside the ISR leads, and records it lacks are lost, committed ones too (leader epoch ${f.leaderEpoch}, ISR ${f.isr.join(', ')})`,
+      `컨트롤러가 언클린 선출로 ${josa(f.leader, '을/를')} ${keyOf(f)}의 리더로 정했습니다. 살아 있는 ISR 복제본이 없고 unclean.leader.election.enable=true여서 ISR 밖 복제본이 리더가 되며, 이 복제본에 없는 레코드는 커밋된 것까지 사라집니다(리더 epoch ${f.leaderEpoch}, ISR ${f.isr.join(', ')}).`,
+    );
+  const how = { en: 'an election from the ISR', ko: 'ISR에서의 선출' };
   return say(
     ctx.lang,
     `the controller makes ${f.leader} leader of ${keyOf(f)} by ${how.en} (leader epoch ${f.leaderEpoch}, ISR ${f.isr.join(', ')})`,

@@ -52,6 +52,7 @@ import streamsTaskMigration from './streams-task-migration.json';
 import throughputAtLeastOnce from './throughput-at-least-once.json';
 import throughputExactlyOnce from './throughput-exactly-once.json';
 import transactionTimeout from './transaction-timeout.json';
+import uncleanElectionLosesCommitted from './unclean-election-loses-committed.json';
 import upstreamDuplicateEventId from './upstream-duplicate-event-id.json';
 import zombieFencing from './zombie-fencing.json';
 
@@ -118,6 +119,8 @@ const all: unknown[] = [
   acks1LeaderFailoverLoss,
   idempotenceSurvivesFailover,
   hwBehindLeoSlowFollower,
+  // [replication] two brokers, replication factor 2, unclean.leader.election.enable=true
+  uncleanElectionLosesCommitted,
 ];
 
 export const PRESETS: readonly Preset[] = all.map((raw) => {

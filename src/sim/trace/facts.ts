@@ -2,7 +2,7 @@
  * Facts: what actors observed and did, recorded on the trace step where it happened. Narration,
  * the verdict, the invariants and the readiness checklist are all computed from facts.
  */
-import type { ControlType, Headers, RecordOrigin } from '../log/recordBatch';
+import type { ControlType, Headers, RecordBatch, RecordOrigin } from '../log/recordBatch';
 import type { ClientException, KafkaError } from '../protocol/errors';
 
 export type Fact =
@@ -116,6 +116,10 @@ export type Fact =
       toOffset: number;
       leaderEpoch: number;
       eventIds: readonly (string | null)[];
+      /** The replica's high watermark before the cut: records below it had been committed. */
+      highWatermark: number;
+      /** The batches cut (the first may start below fromOffset), for the log view's struck-through cells. */
+      batches: readonly RecordBatch[];
     }
   /** The controller changed a partition's leader (an election, or no leader: offline). */
   | {

@@ -9,9 +9,9 @@ import type { GroupCoordinatorContext } from '../coordinator/groupCoordinator.ma
 import type { TxnCoordinatorContext } from '../coordinator/transactionCoordinator.machine';
 import type { ActorId } from '../kernel/envelope';
 import { lastStableOffset, type PartitionLog } from '../log/partitionLog';
-import type { ControlType, Headers, RecordOrigin } from '../log/recordBatch';
+import type { ControlType, Headers, RecordBatch, RecordOrigin } from '../log/recordBatch';
 import { keyOf } from '../protocol/topicPartition';
-import { mainReplicas, type ReplicationRow, replicationRow } from './replicationView';
+import { mainReplicas, type ReplicationRow, replicationRow, type Truncations } from './replicationView';
 
 export type TxnOutcome = 'committed' | 'aborted' | 'open';
 
@@ -47,10 +47,15 @@ export interface PartitionRow {
 
 /** Every record of a log with its transaction outcome (a transactional record is open until its producer's next marker). */
 export function recordRows(log: PartitionLog): RecordRow[] {
+  return batchRows(log.batches);
+}
+
+/** The rows of batches in log order (recordRows; also the batches a truncation cut). */
+export function batchRows(batches: Iterable<RecordBatch>): RecordRow[] {
   const rows: { -readonly [K in keyof RecordRow]: RecordRow[K] }[] = [];
   // the rows of each producer's open transaction, closed (in place: the rows are new) by its marker
   const open = new Map<number, number[]>();
-  for (const b of log.batches) {
+  for (const b of batches) {
     if (b.isControl) {
       const outcome: TxnOutcome = b.controlType === 'COMMIT' ? 'committed' : 'aborted';
       for (const idx of open.get(b.producerId) ?? []) (rows[idx] as RecordRow & { txnOutcome: TxnOutcome }).txnOutcome = outcome;
@@ -90,8 +95,9 @@ function row(
   leader: ActorId,
   internal: boolean,
   actors?: ReadonlyMap<ActorId, { value: unknown; context: unknown }>,
+  truncations?: Truncations,
 ): PartitionRow {
-  const replication = actors && log.epochs !== undefined ? replicationRow(actors, log.topic, log.partition) : null;
+  const replication = actors && log.epochs !== undefined ? replicationRow(actors, log.topic, log.partition, truncations) : null;
   return {
     ...(replication ? { replication } : {}),
     topic: log.topic,
@@ -131,9 +137,13 @@ export function logSources(actors: ReadonlyMap<ActorId, { value: unknown; contex
   return out;
 }
 
-export function partitionRows(actors: ReadonlyMap<ActorId, { value: unknown; context: unknown }>): PartitionRow[] {
+/** Every partition's row; a replicated one's replication row lists the `truncations` given (truncationsAt). */
+export function partitionRows(
+  actors: ReadonlyMap<ActorId, { value: unknown; context: unknown }>,
+  truncations?: Truncations,
+): PartitionRow[] {
   const rows: PartitionRow[] = [];
-  for (const src of logSources(actors)) for (const log of src.logs) rows.push(row(log, src.id, src.internal, actors));
+  for (const src of logSources(actors)) for (const log of src.logs) rows.push(row(log, src.id, src.internal, actors, truncations));
   const rank = (t: string) => (t === TRANSACTION_STATE_TOPIC ? 2 : t === CONSUMER_OFFSETS_TOPIC ? 1 : 0);
   return rows.sort((a, b) => rank(a.topic) - rank(b.topic) || (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition));
 }

@@ -32,6 +32,16 @@ export interface TruncationRow {
   readonly leaderEpoch: number;
   /** Virtual time of the truncation. */
   readonly at: number;
+  /** The trace step of the truncation. */
+  readonly step: number;
+  /** The replica's high watermark before the cut: the records below it had been committed. */
+  readonly highWatermark: number;
+  /**
+   * Why the leader it followed did not have them: 'unclean-election' (an out-of-sync replica was
+   * elected, unclean.leader.election.enable=true: committed records can go), 'leader-change' (a
+   * leader from the ISR, which lacks only records above the old high watermark).
+   */
+  readonly cause: 'unclean-election' | 'leader-change';
   readonly records: readonly RecordRow[];
 }
 
@@ -73,8 +83,21 @@ export function mainReplicas(actors: Snapshots): Map<string, ActorId> {
   return out;
 }
 
-/** A replicated partition as the page draws it, from the controller's record and each replica's log. */
-export function replicationRow(actors: Snapshots, topic: string, partition: number): ReplicationRow | null {
+/** Truncations per "topic-partition" (the trace's truncated facts: ./truncationJournal). */
+export type Truncations = ReadonlyMap<string, readonly TruncationRow[]>;
+
+const NO_TRUNCATIONS: Truncations = new Map();
+
+/**
+ * A replicated partition as the page draws it, from the controller's record and each replica's log;
+ * the records truncation cut come from `truncations` (a snapshot does not keep them).
+ */
+export function replicationRow(
+  actors: Snapshots,
+  topic: string,
+  partition: number,
+  truncations: Truncations = NO_TRUNCATIONS,
+): ReplicationRow | null {
   const controller = controllerOf(actors);
   const key = topicPartitionKey(topic, partition);
   const reg = controller?.partitions[key];
@@ -100,7 +123,6 @@ export function replicationRow(actors: Snapshots, topic: string, partition: numb
     effectiveMinIsr: effectiveMinIsr({ minInsyncReplicas: minIsr, replicas: reg.replicas }),
     uncleanLeaderElection: controller.unclean[topic] ?? false,
     replicas,
-    // the records cut are in the trace's truncated facts; a snapshot does not keep them
-    truncations: [],
+    truncations: truncations.get(key) ?? [],
   };
 }

@@ -6,6 +6,7 @@
  */
 import { computeVerdict, type Verdict, type VerdictInput, verdictOfIndex } from '../checks/verdict';
 import type { ConsumerContext } from '../consumer/consumer.machine';
+import { CONTROLLER_ID } from '../controller/controller.machine';
 import type { GroupCoordinatorContext } from '../coordinator/groupCoordinator.machine';
 import type { TraceStep } from '../kernel/simulation';
 import { stateValueToString } from '../kernel/stateValue';
@@ -15,6 +16,7 @@ import { streamsInternalTopics } from '../scenario/build';
 import type { Scenario } from '../scenario/schema';
 import type { StreamThreadContext } from '../streams/streamThread.machine';
 import { type PartitionRow, partitionRows } from './logView';
+import type { Truncations } from './replicationView';
 import { intendedSendsOf, stoppedAt, verdictAppsOf, verdictConsumersOf, writersOf } from './verdictInput';
 import { ViewAccumulators } from './viewAccumulators';
 
@@ -108,6 +110,17 @@ export function accumulatorsOf(trace: Trace): ViewAccumulators {
   return a;
 }
 
+/**
+ * The records truncation cut from replicas in the steps before `step`, per "topic-partition", for
+ * partitionRows / the lanes (empty at once for a run whose partitions have one replica each).
+ */
+export function truncationsAt(trace: Trace, step: number): Truncations {
+  if (!trace.built.specs.some((s) => s.id === CONTROLLER_ID)) return NO_TRUNCATIONS;
+  return accumulatorsOf(trace).truncationsBefore(step);
+}
+
+const NO_TRUNCATIONS: Truncations = new Map();
+
 /** What the verdict reads of a run besides its steps: the scenario and how it was built. */
 export type VerdictSource = Pick<Trace, 'scenario' | 'resolved' | 'built'>;
 
@@ -174,7 +187,7 @@ function groupsOf(view: SimView): { groupId: string; committed: Readonly<Record<
 export function summarize(trace: Trace, atStep: number = trace.steps.length, view: SimView = stateAt(trace, atStep)): TraceSummary {
   const step = view.step;
   const s = trace.scenario;
-  const partitions = partitionRows(view.actors);
+  const partitions = partitionRows(view.actors, truncationsAt(trace, step));
   const gc = view.actors.get('group-coordinator')?.context as GroupCoordinatorContext | undefined;
   const groups = Object.values(gc?.groups ?? {})
     .sort((a, b) => (a.groupId < b.groupId ? -1 : 1))

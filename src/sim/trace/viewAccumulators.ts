@@ -12,7 +12,9 @@ import type { RecordForApp } from '../protocol/messages';
 import type { Trace } from '../run';
 import type { Fact } from './facts';
 import type { PartitionRow } from './logView';
+import type { Truncations } from './replicationView';
 import { RecordedTrace } from './trace';
+import { TruncationJournal } from './truncationJournal';
 
 /** A record a consumer received, as the summary lists it. */
 export type ReceivedRow = RecordForApp;
@@ -56,6 +58,7 @@ export class ViewAccumulators {
   private readonly received = new Map<string, StepList<ReceivedRow>>();
   private readonly errors = new Map<string, StepList<string>>();
   private readonly effects = new StepList<SideEffectRow>();
+  private readonly truncations = new TruncationJournal();
   /** Steps folded so far (the next one to fold). */
   private folded = 0;
 
@@ -83,6 +86,7 @@ export class ViewAccumulators {
 
   private fold(i: number, t: number, facts: readonly unknown[]): void {
     this.index.fold(i, t, facts);
+    this.truncations.fold(i, t, facts);
     for (const raw of facts) {
       const f = raw as Fact;
       if (f.kind === 'delivered')
@@ -104,6 +108,12 @@ export class ViewAccumulators {
   indexAt(step: number, partitions: readonly PartitionRow[]): RunIndex {
     this.foldTo(step);
     return this.index.indexAt(step, partitions);
+  }
+
+  /** The records truncation cut from replicas in the steps before `step`, per "topic-partition". */
+  truncationsBefore(step: number): Truncations {
+    this.foldTo(step);
+    return this.truncations.before(step);
   }
 
   receivedBefore(consumer: string, step: number): ReceivedRow[] {

@@ -53,6 +53,7 @@ const NAMED = [
   'min-insync-blocks-writes',
   'idempotence-survives-failover',
   'hw-behind-leo-slow-follower',
+  'unclean-election-loses-committed',
 ];
 
 describe('the problem → defense table', () => {

@@ -278,6 +278,7 @@ export const DEFENSE_ROWS: readonly DefenseRow[] = [
       { id: 'min-insync-blocks-writes', role: 'defense' },
       { id: 'idempotence-survives-failover', role: 'defense' },
       { id: 'hw-behind-leo-slow-follower', role: 'defense' },
+      { id: 'unclean-election-loses-committed', role: 'problem' },
     ],
   },
 ];

@@ -8,7 +8,7 @@
  * (see LanesController and MscController: canvases driven by d3-zoom, outside React).
  */
 import { useMemo } from 'react';
-import type { SimView, Trace } from '../../sim/views';
+import { type SimView, type Trace, truncationsAt } from '../../sim/views';
 import type { Selection } from '../../store/simStore';
 import { LanesLegend, MscLegend } from './Legend';
 import { LaneCache } from './laneCache';
@@ -49,7 +49,11 @@ export function Timeline({
   const text = timelineStrings(language);
   const extents = useMemo(() => runExtents(trace), [trace]);
   const laneCache = useMemo(() => (trace ? new LaneCache() : null), [trace]);
-  const lanes = useMemo(() => laneCache?.lanes(view.actors) ?? [], [laneCache, view]);
+  // the records truncation cut from replicas so far (the trace's facts: a snapshot no longer has them)
+  const lanes = useMemo(
+    () => (trace ? (laneCache?.lanes(view.actors, truncationsAt(trace, view.step)) ?? []) : []),
+    [laneCache, trace, view],
+  );
   const msc = useMemo(() => buildMscModel(trace), [trace]);
   return (
     <div className="timeline" data-testid="timeline">

@@ -38,7 +38,9 @@ export function replicaRowBounds(box: LaneBox, i: number): [number, number] {
 export function replicaRowText(r: ReplicaRow, repl: ReplicationRow, w: ReplicaWords): string {
   const cuts = repl.truncations.filter((t) => t.broker === r.broker);
   const last = cuts.at(-1);
-  return last ? `${replicaLabel(r, repl, w)} · ${w.truncatedBy(last.leaderEpoch)}` : replicaLabel(r, repl, w);
+  return last
+    ? `${replicaLabel(r, repl, w)} · ${w.truncatedBy(last.leaderEpoch, last.cause === 'unclean-election')}`
+    : replicaLabel(r, repl, w);
 }
 
 function drawGhosts(

@@ -16,6 +16,7 @@ import {
   type PartitionLog,
   recordRows,
   TRANSACTION_STATE_TOPIC,
+  type Truncations,
 } from '../../sim/views';
 import { buildLane, collectPointers, type LaneModel, sortPointers } from './laneModel';
 import { type ReplicationSource, replicationFromRows } from './replicationSource';
@@ -35,10 +36,13 @@ export class LaneCache {
 
   constructor(private readonly replicationOf: ReplicationSource = replicationFromRows) {}
 
-  /** The lanes of the view, in partitionRows order (user topics, then the internal ones). */
-  lanes(actors: Actors): LaneModel[] {
+  /**
+   * The lanes of the view, in partitionRows order (user topics, then the internal ones);
+   * `truncations` (truncationsAt) are the records cut from replicas so far.
+   */
+  lanes(actors: Actors, truncations?: Truncations): LaneModel[] {
     const pointers = collectPointers(actors);
-    const replicated = this.replicationOf(actors);
+    const replicated = this.replicationOf(actors, truncations);
     // one log per partition: a replicated partition's holder (the leader), else the first found
     const chosen = new Map<string, { src: LogSource; log: PartitionLog }>();
     for (const src of logSources(actors))

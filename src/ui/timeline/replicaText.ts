@@ -16,7 +16,8 @@ export interface ReplicaWords {
   readonly down: string;
   readonly leaderEpoch: (n: number) => string;
   readonly offline: string;
-  readonly truncatedBy: (epoch: number) => string;
+  /** `unclean`: the leader it followed was elected from outside the ISR. */
+  readonly truncatedBy: (epoch: number, unclean?: boolean) => string;
 }
 
 const EN: ReplicaWords = {
@@ -27,7 +28,7 @@ const EN: ReplicaWords = {
   down: 'broker down',
   leaderEpoch: (n) => `leader epoch ${n}`,
   offline: 'OFFLINE: no leader (LEADER_NOT_AVAILABLE)',
-  truncatedBy: (e) => `truncated by leader epoch ${e}`,
+  truncatedBy: (e, unclean) => `truncated by leader epoch ${e}${unclean ? ' (unclean election)' : ''}`,
 };
 
 const KO: ReplicaWords = {
@@ -38,7 +39,7 @@ const KO: ReplicaWords = {
   down: '브로커 다운',
   leaderEpoch: (n) => `leaderEpoch ${n}`,
   offline: '오프라인: 리더 없음 (LEADER_NOT_AVAILABLE)',
-  truncatedBy: (e) => `leaderEpoch ${e}에 맞춰 잘림(truncated)`,
+  truncatedBy: (e, unclean) => `leaderEpoch ${e}에 맞춰 잘림(truncated)${unclean ? ' (언클린 선출)' : ''}`,
 };
 
 export function replicaWords(language: DetailsLanguage = 'en'): ReplicaWords {
@@ -61,6 +62,18 @@ export function replicaLabel(r: ReplicaRow, repl: ReplicationRow, w: ReplicaWord
   return `${mark}${r.broker} ${replicaState(r, repl, w)} · LEO ${r.logEndOffset} · HW ${r.highWatermark}`;
 }
 
+/** Why the leader a replica followed did not have the records it cut. */
+const CAUSE = {
+  en: (t: TruncationRow) =>
+    t.cause === 'unclean-election'
+      ? 'an unclean leader election made a replica from outside the ISR leader, and it never had them'
+      : 'the new leader, elected from the ISR, never had them (they were above the high watermark)',
+  ko: (t: TruncationRow) =>
+    t.cause === 'unclean-election'
+      ? '언클린 리더 선출로 ISR 밖 복제본이 리더가 됐고, 그 리더에게는 이 레코드가 없었습니다'
+      : 'ISR에서 선출된 새 리더에게 이 레코드가 없었습니다 (HW(하이 워터마크) 위였습니다)',
+} as const;
+
 const DETAIL_WORDS = {
   en: {
     title: (lane: string, broker: string) => `${lane} · replica on ${broker}`,
@@ -76,13 +89,20 @@ const DETAIL_WORDS = {
     minIsr: 'min.insync.replicas (effective)',
     unclean: 'unclean.leader.election.enable',
     truncated: 'truncated',
-    truncation: (t: TruncationRow) => `offsets ${t.fromOffset}–${t.toOffset - 1} by leader epoch ${t.leaderEpoch} at ${t.at} ms`,
+    truncation: (t: TruncationRow) =>
+      `offsets ${t.fromOffset}–${t.toOffset - 1} by leader epoch ${t.leaderEpoch} at ${t.at} ms (step ${t.step}): ${CAUSE.en(t)}`,
     none: 'none',
     noLeader: 'no leader: the partition is offline (LEADER_NOT_AVAILABLE)',
     sentence: (lane: string, broker: string, state: string, leo: number, hw: number) =>
       `${lane} replica on ${broker}: ${state}, log end offset ${leo}, high watermark ${hw}`,
     cut: 'truncated',
-    cutBy: (t: TruncationRow) => `from ${t.broker} by leader epoch ${t.leaderEpoch} at ${t.at} ms (no longer in its log)`,
+    committedLabel: 'committed?',
+    cutBy: (t: TruncationRow) =>
+      `from ${t.broker} by leader epoch ${t.leaderEpoch} at ${t.at} ms, step ${t.step} (no longer in its log): ${CAUSE.en(t)}`,
+    committed: (row: RecordRow, t: TruncationRow) =>
+      row.offset < t.highWatermark
+        ? `committed: below ${t.broker}'s high watermark ${t.highWatermark} before the cut`
+        : `not committed: at or above ${t.broker}'s high watermark ${t.highWatermark}`,
     cutTitle: (t: TruncationRow) => `truncated on ${t.broker}`,
   },
   ko: {
@@ -99,13 +119,20 @@ const DETAIL_WORDS = {
     minIsr: 'min.insync.replicas (실제 적용값)',
     unclean: 'unclean.leader.election.enable',
     truncated: '잘린 레코드',
-    truncation: (t: TruncationRow) => `offset ${t.fromOffset}–${t.toOffset - 1}, leaderEpoch ${t.leaderEpoch}, ${t.at} ms`,
+    truncation: (t: TruncationRow) =>
+      `offset ${t.fromOffset}–${t.toOffset - 1}, leaderEpoch ${t.leaderEpoch}, ${t.at} ms (${t.step}단계): ${CAUSE.ko(t)}`,
     none: '없음',
     noLeader: '리더 없음: 파티션이 오프라인 (LEADER_NOT_AVAILABLE)',
     sentence: (lane: string, broker: string, state: string, leo: number, hw: number) =>
       `${lane}의 ${broker} 복제본: ${state}, LEO ${leo}, HW ${hw}`,
     cut: '잘림(truncated)',
-    cutBy: (t: TruncationRow) => `${t.broker}에서 leaderEpoch ${t.leaderEpoch}에 맞춰 ${t.at} ms에 잘림 (이제 로그에 없음)`,
+    committedLabel: '커밋 여부',
+    cutBy: (t: TruncationRow) =>
+      `${t.broker}에서 leaderEpoch ${t.leaderEpoch}에 맞춰 ${t.at} ms(${t.step}단계)에 잘림 (이제 로그에 없음): ${CAUSE.ko(t)}`,
+    committed: (row: RecordRow, t: TruncationRow) =>
+      row.offset < t.highWatermark
+        ? `커밋됨: 잘리기 전 ${t.broker}의 HW(하이 워터마크) ${t.highWatermark} 아래`
+        : `커밋 안 됨: ${t.broker}의 HW(하이 워터마크) ${t.highWatermark} 이상`,
     cutTitle: (t: TruncationRow) => `${t.broker}에서 잘림`,
   },
 } as const;
@@ -135,7 +162,7 @@ export function truncatedDetails(laneKey: string, row: RecordRow, t: TruncationR
   const base = recordDetails(laneKey, row, language);
   return {
     title: `${base.title} · ${d.cutTitle(t)}`,
-    lines: [[d.cut, d.cutBy(t)], ...base.lines],
+    lines: [[d.cut, d.cutBy(t)], [d.committedLabel, d.committed(row, t)], ...base.lines],
     sentence: `${base.sentence}, ${d.cut} ${d.cutBy(t)}`,
   };
 }
@@ -147,7 +174,8 @@ const SUMMARY_WORDS = {
         ? `offline: no leader (LEADER_NOT_AVAILABLE), leader epoch ${repl.leaderEpoch}`
         : `leader ${repl.leader}, leader epoch ${repl.leaderEpoch}`,
     isr: (isr: readonly string[], min: number) => `ISR ${isr.length ? isr.join(', ') : 'empty'} (min.insync.replicas ${min})`,
-    cut: (t: TruncationRow) => `${t.broker} truncated offsets ${t.fromOffset}–${t.toOffset - 1} by leader epoch ${t.leaderEpoch}`,
+    cut: (t: TruncationRow) =>
+      `${t.broker} truncated offsets ${t.fromOffset}–${t.toOffset - 1} by leader epoch ${t.leaderEpoch}${t.cause === 'unclean-election' ? ' after an unclean leader election' : ''}`,
   },
   ko: {
     head: (repl: ReplicationRow) =>
@@ -155,7 +183,8 @@ const SUMMARY_WORDS = {
         ? `오프라인: 리더 없음 (LEADER_NOT_AVAILABLE), leaderEpoch ${repl.leaderEpoch}`
         : `리더 ${repl.leader}, leaderEpoch ${repl.leaderEpoch}`,
     isr: (isr: readonly string[], min: number) => `ISR ${isr.length ? isr.join(', ') : '비어 있음'} (min.insync.replicas ${min})`,
-    cut: (t: TruncationRow) => `${t.broker}가 offset ${t.fromOffset}–${t.toOffset - 1}을 leaderEpoch ${t.leaderEpoch}에 맞춰 잘라냄`,
+    cut: (t: TruncationRow) =>
+      `${t.broker}가 offset ${t.fromOffset}–${t.toOffset - 1}을 leaderEpoch ${t.leaderEpoch}에 맞춰 잘라냄${t.cause === 'unclean-election' ? ' (언클린 리더 선출 뒤)' : ''}`,
   },
 } as const;
 

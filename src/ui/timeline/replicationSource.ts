@@ -5,7 +5,7 @@
  * replica) pay for reading it: a run with one replica per partition gets an empty map at once, so
  * big RF=1 runs step as fast as before.
  */
-import { keyOf, partitionRows, type ReplicationRow } from '../../sim/views';
+import { keyOf, partitionRows, type ReplicationRow, type Truncations } from '../../sim/views';
 
 type Actors = ReadonlyMap<string, { value: unknown; context: unknown }>;
 
@@ -15,7 +15,8 @@ export interface ReplicatedPartition {
   readonly replication: ReplicationRow;
 }
 
-export type ReplicationSource = (actors: Actors) => ReadonlyMap<string, ReplicatedPartition>;
+/** `truncations`: what truncation cut from replicas so far (truncationsAt), drawn as struck-through cells. */
+export type ReplicationSource = (actors: Actors, truncations?: Truncations) => ReadonlyMap<string, ReplicatedPartition>;
 
 /** The KRaft controller's actor id: present only when some partition has more than one replica. */
 export const CONTROLLER_ID = 'controller';
@@ -24,16 +25,21 @@ const NONE: ReadonlyMap<string, ReplicatedPartition> = new Map();
 
 // the lanes, the actors panel and the details panel read the same view: read its rows once (the
 // controller's snapshot too, in case a view's map is ever updated in place)
-let last: { actors: Actors; controller: unknown; out: ReadonlyMap<string, ReplicatedPartition> } | null = null;
+let last: {
+  actors: Actors;
+  controller: unknown;
+  truncations: Truncations | undefined;
+  out: ReadonlyMap<string, ReplicatedPartition>;
+} | null = null;
 
 /** The replicated partitions of a view, from the engine's partition rows (the leader's row first). */
-export const replicationFromRows: ReplicationSource = (actors) => {
+export const replicationFromRows: ReplicationSource = (actors, truncations) => {
   if (!actors.has(CONTROLLER_ID)) return NONE;
   const controller = actors.get(CONTROLLER_ID);
-  if (last && last.actors === actors && last.controller === controller) return last.out;
+  if (last && last.actors === actors && last.controller === controller && last.truncations === truncations) return last.out;
   const out = new Map<string, ReplicatedPartition>();
-  last = { actors, controller, out };
-  for (const row of partitionRows(actors)) {
+  last = { actors, controller, truncations, out };
+  for (const row of partitionRows(actors, truncations)) {
     const r = row.replication;
     if (!r) continue;
     const key = keyOf(row);

@@ -14,7 +14,7 @@
  */
 import type { ScaleLinear } from 'd3-scale';
 import { scaleLinear } from 'd3-scale';
-import { LAYER_NAMES, type ReplicationRow, type SimView, STATUS_NAMES, type Trace, type Verdict } from '../../../sim/views';
+import { LAYER_NAMES, type ReplicationRow, type SimView, STATUS_NAMES, type Trace, truncationsAt, type Verdict } from '../../../sim/views';
 import { diamondPath, drawLane, LABEL_FONT_PX, type LaneDrawContext } from '../../timeline/drawLanes';
 import { drawArrows, faultText, type MscDrawContext } from '../../timeline/drawMsc';
 import { replicaRowText } from '../../timeline/drawReplicas';
@@ -335,7 +335,7 @@ export function buildFigure(trace: Trace, view: SimView, options: FigureOptions)
   y += GAP + HEAD_PX;
   line(ctx, text.logsTitle, MARGIN, y, HEAD_PX, palette.fg, true, 'heading');
   y += 10;
-  const all = new LaneCache().lanes(view.actors);
+  const all = new LaneCache().lanes(view.actors, truncationsAt(trace, view.step));
   const lanes = all.filter((l) => options.includeInternal || !l.internal);
   const layout = layoutLanes(
     lanes.map((l) => ({ ...l, internal: false })),
