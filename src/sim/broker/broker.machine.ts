@@ -33,18 +33,21 @@ import type { ReplicaFetchRequest, ReplicaFetchResponse } from '../replication/f
 import { notEnoughReplicasBeforeAppend } from '../replication/leaderPartition';
 import { markerAppendFact } from '../trace/facts';
 import { answerFetch, wakeParked } from './consumerFetch';
+import type { MarkerWait } from './delayedMarkers';
 import { onMetadata } from './metadataRequest';
 import {
   afterLeaderUpdate,
   type BrokerReplication,
   crashReplication,
   currentLeader,
+  delayMarkers,
   delayProduce,
   initialReplication,
   isReplicated,
   leadsOrUnreplicated,
   onAlterPartitionAnswer,
   onIsrExpiration,
+  onMarkersTimeout,
   onPartitionChange,
   onProduceTimeout,
   onReplicaFetch,
@@ -135,6 +138,7 @@ export type BrokerEvent =
   | Rpc<'BrokerHeartbeatResponse'>
   | Rpc<'Metadata', MetadataRequest>
   | Timer<'produceTimeout', { id: number }>
+  | Timer<'markersTimeout', { id: number }>
   | Timer<'replicaFetchExpired', { id: number }>
   | Timer<'replicaFetchBackoff', { key: string }>
   | Timer<'isrExpiration'>
@@ -433,16 +437,28 @@ const onFetchWaitExpired = (ctx: BrokerContext, ev: TimerEvent<{ parkId: number 
   return { ...ctx, parked: ctx.parked.filter((x) => x !== p) };
 };
 
+/**
+ * WriteTxnMarkers (KafkaApis.handleWriteTxnMarkersRequest): each marker is appended with
+ * requiredAcks = -1. On a replicated partition that means the min ISR check before the append
+ * (NOT_ENOUGH_REPLICAS, nothing written) and an answer only once the HW passes the marker; the
+ * response goes when every partition has its result.
+ */
 const onWriteTxnMarkers = (ctx: BrokerContext, ev: RpcEvent<WriteTxnMarkersRequest>, out: Out): BrokerContext => {
   let next = ctx;
   const results: { producerId: number; partitions: { topic: string; partition: number; error: ErrorOrNone }[] }[] = [];
   const touched: { topic: string; partition: number }[] = [];
+  const waiting: MarkerWait[] = [];
   for (const m of ev.payload.markers) {
     const partitions: { topic: string; partition: number; error: ErrorOrNone }[] = [];
     for (const tp of m.partitions) {
       const log = next.partitions[keyOf(tp)];
       if (!log || !leadsOrUnreplicated(next, log)) {
         partitions.push({ ...tp, error: 'NOT_LEADER_OR_FOLLOWER' });
+        continue;
+      }
+      const leader = hasReplication(next) && isReplicated(log) ? next.replication.leading[keyOf(tp)] : undefined;
+      if (leader && notEnoughReplicasBeforeAppend(leader, -1) !== null) {
+        partitions.push({ ...tp, error: 'NOT_ENOUGH_REPLICAS' });
         continue;
       }
       const r = appendMarker(
@@ -454,12 +470,16 @@ const onWriteTxnMarkers = (ctx: BrokerContext, ev: RpcEvent<WriteTxnMarkersReque
         out.fact(markerAppendFact(tp, r.outcome, m));
         next = withLog(next, r.log);
         touched.push(tp);
+        if (leader) waiting.push({ producerId: m.producerId, ...tp, requiredOffset: r.outcome.lastOffset + 1 });
       }
-      partitions.push({ ...tp, error: r.outcome.kind === 'rejected' ? r.outcome.error : 'NONE' });
+      const error = r.outcome.kind === 'rejected' ? r.outcome.error : leader ? 'REQUEST_TIMED_OUT' : 'NONE';
+      partitions.push({ ...tp, error });
     }
     results.push({ producerId: m.producerId, partitions });
   }
-  out.reply(pendingRequest(ev), 'WriteTxnMarkersResponse', { markers: results });
+  if (waiting.length > 0 && hasReplication(next))
+    next = delayMarkers(next, pendingRequest(ev), results, waiting, BROKER_REQUEST_TIMEOUT_MS, out);
+  else out.reply(pendingRequest(ev), 'WriteTxnMarkersResponse', { markers: results });
   for (const tp of touched) {
     next = wakeParked(next, out, tp.topic, tp.partition);
     if (hasReplication(next) && isReplicated(next.partitions[keyOf(tp)]))
@@ -532,6 +552,9 @@ export const brokerMachine = setup({
         },
         produceTimeout: {
           actions: handle(replicated((ctx, ev: TimerEvent<{ id: number }>, out) => onProduceTimeout(ctx, ev.data.id, out))),
+        },
+        markersTimeout: {
+          actions: handle(replicated((ctx, ev: TimerEvent<{ id: number }>, out) => onMarkersTimeout(ctx, ev.data.id, out))),
         },
         replicaFetchExpired: {
           actions: handle(replicated((ctx, ev: TimerEvent<{ id: number }>, out) => onReplicaFetchExpired(ctx, ev.data.id, out))),
