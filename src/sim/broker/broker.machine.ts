@@ -370,8 +370,16 @@ function appendProduce(
   if (replicated && hasReplication(ctx)) {
     let c: ReplicatedCtx = next === log ? ctx : (withLog(ctx, next) as ReplicatedCtx);
     if (outcome.kind !== 'rejected' && req.acks === -1) {
-      const timeoutMs = (req as { timeoutMs?: number }).timeoutMs ?? PRODUCE_TIMEOUT_MS;
-      c = delayProduce(c, request, req.topic, req.partition, outcome.baseOffset, outcome.lastOffset, timeoutMs, out);
+      c = delayProduce(
+        c,
+        request,
+        req.topic,
+        req.partition,
+        outcome.baseOffset,
+        outcome.lastOffset,
+        req.timeoutMs ?? PRODUCE_TIMEOUT_MS,
+        out,
+      );
     } else if (req.acks !== 0) replyProduced(out, request, req, outcome);
     if (next === log) return c;
     return afterLeaderUpdate(wakeReplicaFetches(c, key, out), key, now, out);
