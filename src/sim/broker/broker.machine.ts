@@ -42,6 +42,7 @@ import {
   currentLeader,
   delayMarkers,
   delayProduce,
+  fetchEpochError,
   initialReplication,
   isReplicated,
   leadsOrUnreplicated,
@@ -396,7 +397,7 @@ const onFetch = (ctx: BrokerContext, ev: RpcEvent<FetchRequest>, out: Out): Brok
   const replica = ev.payload as unknown as Partial<ReplicaFetchRequest>;
   if (replica.replicaId !== undefined && hasReplication(ctx))
     return onReplicaFetch(ctx, request, replica as ReplicaFetchRequest, ev.now, out);
-  if (log && !leadsOrUnreplicated(ctx, log)) {
+  if (log && (!leadsOrUnreplicated(ctx, log) || fetchEpochError(ctx, log, f.currentLeaderEpoch) !== 'NONE')) {
     answerFetch(ctx, out, request, f);
     return ctx;
   }

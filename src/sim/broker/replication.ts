@@ -19,6 +19,7 @@ import type { PartitionChange } from '../protocol/replicationMessages';
 import { keyOf, topicPartitionKey } from '../protocol/topicPartition';
 import {
   applyReplicaFetchResponse,
+  checkCurrentLeaderEpoch,
   type ReplicaFetchRequest,
   type ReplicaFetchResponse,
   readForFollower,
@@ -134,6 +135,21 @@ export function isReplicated(log: PartitionLog | undefined): boolean {
 export function currentLeader(ctx: BrokerContext, topic: string, partition: number): { leaderId: ActorId | null; leaderEpoch: number } {
   const reg = ctx.replication?.registrations[topicPartitionKey(topic, partition)];
   return { leaderId: reg?.leader ?? null, leaderEpoch: reg?.leaderEpoch ?? -1 };
+}
+
+/**
+ * Partition.getLocalLog's epoch check, which runs before the leader check: the Fetch's
+ * currentLeaderEpoch against the epoch this broker holds for a replicated partition it hosts (its
+ * last PartitionChange, leader or follower). 'NONE' when it passes or the broker knows no epoch.
+ */
+export function fetchEpochError(
+  ctx: BrokerContext,
+  log: PartitionLog | undefined,
+  currentLeaderEpoch: number | undefined,
+): KafkaError | 'NONE' {
+  if (!log || !isReplicated(log)) return 'NONE';
+  const reg = ctx.replication?.registrations[keyOf(log)];
+  return reg ? checkCurrentLeaderEpoch(reg.leaderEpoch, currentLeaderEpoch) : 'NONE';
 }
 
 /** This broker leads the partition (a replicated partition), or it is not replicated. */
@@ -271,10 +287,11 @@ export function onReplicaFetch(ctx: Ctx, request: PendingRequest, f: ReplicaFetc
   const p = ctx.replication.leading[key];
   const log = ctx.partitions[key];
   if (!p || !log) {
+    const epochError = fetchEpochError(ctx, log, f.currentLeaderEpoch);
     out.reply(request, 'FetchResponse', {
       topic: f.topic,
       partition: f.partition,
-      error: 'NOT_LEADER_OR_FOLLOWER',
+      error: epochError === 'NONE' ? 'NOT_LEADER_OR_FOLLOWER' : epochError,
       highWatermark: -1,
       logStartOffset: -1,
       batches: [],
