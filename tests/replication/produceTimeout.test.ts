@@ -83,9 +83,9 @@ describe('the Produce carries request.timeout.ms and the leader waits that long'
     const base = findPreset('min-insync-blocks-writes')?.scenario as Scenario;
     const producer = base.clients[0] as Scenario['clients'][number] & { config: Record<string, unknown> };
     const r = runWith({ ...base, clients: [{ ...producer, config: { ...producer.config, 'request.timeout.ms': 12000 } }] } as Scenario);
-    const envelopes = r.trace.envelopes.toArray();
+    const envelopes = r.trace.envelopes;
     const timedOut = envelopes.find((e) => e.rpc === 'ProduceResponse' && e.from === 'broker-0' && e.payload.error === 'REQUEST_TIMED_OUT');
-    const request = envelopes.find((e) => e.id === timedOut?.inReplyTo);
+    const request = envelopes.at(timedOut?.inReplyTo as number);
     expect(request?.payload).toMatchObject({ acks: -1, timeoutMs: 12000 });
     expect((timedOut?.sentAt as number) - (request?.deliverAt as number)).toBe(12000);
     expect(r.errors('orders-service')[0]).toBe('REQUEST_TIMED_OUT');
