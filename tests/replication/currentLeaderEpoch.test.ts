@@ -8,6 +8,7 @@ import { brokerMachine } from '../../src/sim/broker/broker.machine';
 import type { Effect } from '../../src/sim/kernel/effects';
 import { checkCurrentLeaderEpoch } from '../../src/sim/replication/followerFetch';
 import { drive, inputOf } from '../machines/harness';
+import { rpc } from './brokerRequests';
 
 describe('checkCurrentLeaderEpoch', () => {
   it('older is fenced, newer unknown, equal or absent passes', () => {
@@ -19,14 +20,6 @@ describe('checkCurrentLeaderEpoch', () => {
 });
 
 const scenario = { version: 1, seed: 1, cluster: { brokers: 3 }, topics: [{ name: 't', replicationFactor: 3 }], clients: [] };
-let envelope = 1;
-const rpc = (type: string, from: string, payload: Record<string, unknown>) => ({
-  type,
-  from,
-  envelopeId: envelope++,
-  inReplyTo: null,
-  payload: { correlationId: envelope, ...payload },
-});
 const consumerFetch = (currentLeaderEpoch: number | undefined) =>
   rpc('Fetch', 'c.consumer', {
     topic: 't',

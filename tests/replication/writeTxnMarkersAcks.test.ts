@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { brokerMachine } from '../../src/sim/broker/broker.machine';
 import type { Effect } from '../../src/sim/kernel/effects';
 import { drive, inputOf } from '../machines/harness';
+import { rpc } from './brokerRequests';
 
 const scenario = {
   version: 1,
@@ -16,14 +17,6 @@ const scenario = {
   topics: [{ name: 't', replicationFactor: 3 }],
   clients: [],
 };
-let envelope = 1;
-const rpc = (type: string, from: string, payload: Record<string, unknown>) => ({
-  type,
-  from,
-  envelopeId: envelope++,
-  inReplyTo: null,
-  payload: { correlationId: envelope, ...payload },
-});
 const markers = () =>
   rpc('WriteTxnMarkers', 'txn-coordinator', {
     markers: [
