@@ -156,8 +156,9 @@ function sendBatch(d: ProducerDraft, b: ProducerBatch, out: Out): ProducerBatch 
       partition: b.partition,
       acks: d.config.acks,
       transactionalId: d.config['transactional.id'],
-      // Sender.sendProduceRequest: setTimeoutMs(request.timeout.ms), how long the leader's acks=all
-      // wait may last; written only where a leader waits for replicas (a one-replica trace stays as it was)
+      // Sender.sendProduceRequest puts request.timeout.ms in the request's timeoutMs, how long the
+      // leader's acks=all wait may last; written only where a leader waits for replicas (a
+      // one-replica trace stays as it was)
       ...(leaderCanMove(d.meta, b.topic) ? { timeoutMs: d.config['request.timeout.ms'] } : {}),
       batch: {
         producerId: b.producerId,
