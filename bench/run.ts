@@ -3,8 +3,9 @@
  * a bare XState send, fast mode, forks, retained memory, peak RSS and view changes at the first and
  * last step (bench/engineChild.ts, a process of its own), the timeline's frame time in Chromium,
  * the initial JavaScript's gzipped size, a 100,000-record dump import in Chromium (time and longest
- * task) and each preset's share-link length. Prints a table with PASS/FAIL (or PENDING) per target
- * and writes bench/results.json.
+ * task), each preset's share-link length, and the exactly-once pipeline with RF=3 beside RF=1
+ * (bench/replication.ts). Prints a table with PASS/FAIL (or PENDING) per target and writes
+ * bench/results.json.
  *
  *   npm run bench -- [--quick] [--skip-browser] [--skip-build] [--skip-search] [--page-only]
  *
@@ -30,6 +31,7 @@ import { measureDumpImport } from './dumpBrowser';
 import { bigDump } from './dumpData';
 import { measureLongTasks } from './longTasks';
 import { exactlyOncePipeline } from './pipeline';
+import { benchReplication } from './replication';
 import { benchSearch } from './search';
 import { measureTimelineFrames } from './timelineFrame';
 
@@ -442,6 +444,7 @@ async function main(): Promise<void> {
   // --page-only: the bundle and the long tasks in Chromium (a quick look at issue 13 item 6)
   if (!args.has('--page-only')) {
     const trace = engine();
+    benchReplication(args.has('--quick'), figure, target);
     seeking(trace);
     stepCost();
     forks();

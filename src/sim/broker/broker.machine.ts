@@ -33,18 +33,22 @@ import type { ReplicaFetchRequest, ReplicaFetchResponse } from '../replication/f
 import { notEnoughReplicasBeforeAppend } from '../replication/leaderPartition';
 import { markerAppendFact } from '../trace/facts';
 import { answerFetch, wakeParked } from './consumerFetch';
+import type { MarkerWait } from './delayedMarkers';
 import { onMetadata } from './metadataRequest';
 import {
   afterLeaderUpdate,
   type BrokerReplication,
   crashReplication,
   currentLeader,
+  delayMarkers,
   delayProduce,
+  fetchEpochError,
   initialReplication,
   isReplicated,
   leadsOrUnreplicated,
   onAlterPartitionAnswer,
   onIsrExpiration,
+  onMarkersTimeout,
   onPartitionChange,
   onProduceTimeout,
   onReplicaFetch,
@@ -135,6 +139,7 @@ export type BrokerEvent =
   | Rpc<'BrokerHeartbeatResponse'>
   | Rpc<'Metadata', MetadataRequest>
   | Timer<'produceTimeout', { id: number }>
+  | Timer<'markersTimeout', { id: number }>
   | Timer<'replicaFetchExpired', { id: number }>
   | Timer<'replicaFetchBackoff', { key: string }>
   | Timer<'isrExpiration'>
@@ -366,8 +371,16 @@ function appendProduce(
   if (replicated && hasReplication(ctx)) {
     let c: ReplicatedCtx = next === log ? ctx : (withLog(ctx, next) as ReplicatedCtx);
     if (outcome.kind !== 'rejected' && req.acks === -1) {
-      const timeoutMs = (req as { timeoutMs?: number }).timeoutMs ?? PRODUCE_TIMEOUT_MS;
-      c = delayProduce(c, request, req.topic, req.partition, outcome.baseOffset, outcome.lastOffset, timeoutMs, out);
+      c = delayProduce(
+        c,
+        request,
+        req.topic,
+        req.partition,
+        outcome.baseOffset,
+        outcome.lastOffset,
+        req.timeoutMs ?? PRODUCE_TIMEOUT_MS,
+        out,
+      );
     } else if (req.acks !== 0) replyProduced(out, request, req, outcome);
     if (next === log) return c;
     return afterLeaderUpdate(wakeReplicaFetches(c, key, out), key, now, out);
@@ -384,7 +397,7 @@ const onFetch = (ctx: BrokerContext, ev: RpcEvent<FetchRequest>, out: Out): Brok
   const replica = ev.payload as unknown as Partial<ReplicaFetchRequest>;
   if (replica.replicaId !== undefined && hasReplication(ctx))
     return onReplicaFetch(ctx, request, replica as ReplicaFetchRequest, ev.now, out);
-  if (log && !leadsOrUnreplicated(ctx, log)) {
+  if (log && (!leadsOrUnreplicated(ctx, log) || fetchEpochError(ctx, log, f.currentLeaderEpoch) !== 'NONE')) {
     answerFetch(ctx, out, request, f);
     return ctx;
   }
@@ -433,16 +446,28 @@ const onFetchWaitExpired = (ctx: BrokerContext, ev: TimerEvent<{ parkId: number 
   return { ...ctx, parked: ctx.parked.filter((x) => x !== p) };
 };
 
+/**
+ * WriteTxnMarkers (KafkaApis.handleWriteTxnMarkersRequest): each marker is appended with
+ * requiredAcks = -1. On a replicated partition that means the min ISR check before the append
+ * (NOT_ENOUGH_REPLICAS, nothing written) and an answer only once the HW passes the marker; the
+ * response goes when every partition has its result.
+ */
 const onWriteTxnMarkers = (ctx: BrokerContext, ev: RpcEvent<WriteTxnMarkersRequest>, out: Out): BrokerContext => {
   let next = ctx;
   const results: { producerId: number; partitions: { topic: string; partition: number; error: ErrorOrNone }[] }[] = [];
   const touched: { topic: string; partition: number }[] = [];
+  const waiting: MarkerWait[] = [];
   for (const m of ev.payload.markers) {
     const partitions: { topic: string; partition: number; error: ErrorOrNone }[] = [];
     for (const tp of m.partitions) {
       const log = next.partitions[keyOf(tp)];
       if (!log || !leadsOrUnreplicated(next, log)) {
         partitions.push({ ...tp, error: 'NOT_LEADER_OR_FOLLOWER' });
+        continue;
+      }
+      const leader = hasReplication(next) && isReplicated(log) ? next.replication.leading[keyOf(tp)] : undefined;
+      if (leader && notEnoughReplicasBeforeAppend(leader, -1) !== null) {
+        partitions.push({ ...tp, error: 'NOT_ENOUGH_REPLICAS' });
         continue;
       }
       const r = appendMarker(
@@ -454,12 +479,16 @@ const onWriteTxnMarkers = (ctx: BrokerContext, ev: RpcEvent<WriteTxnMarkersReque
         out.fact(markerAppendFact(tp, r.outcome, m));
         next = withLog(next, r.log);
         touched.push(tp);
+        if (leader) waiting.push({ producerId: m.producerId, ...tp, requiredOffset: r.outcome.lastOffset + 1 });
       }
-      partitions.push({ ...tp, error: r.outcome.kind === 'rejected' ? r.outcome.error : 'NONE' });
+      const error = r.outcome.kind === 'rejected' ? r.outcome.error : leader ? 'REQUEST_TIMED_OUT' : 'NONE';
+      partitions.push({ ...tp, error });
     }
     results.push({ producerId: m.producerId, partitions });
   }
-  out.reply(pendingRequest(ev), 'WriteTxnMarkersResponse', { markers: results });
+  if (waiting.length > 0 && hasReplication(next))
+    next = delayMarkers(next, pendingRequest(ev), results, waiting, BROKER_REQUEST_TIMEOUT_MS, out);
+  else out.reply(pendingRequest(ev), 'WriteTxnMarkersResponse', { markers: results });
   for (const tp of touched) {
     next = wakeParked(next, out, tp.topic, tp.partition);
     if (hasReplication(next) && isReplicated(next.partitions[keyOf(tp)]))
@@ -532,6 +561,9 @@ export const brokerMachine = setup({
         },
         produceTimeout: {
           actions: handle(replicated((ctx, ev: TimerEvent<{ id: number }>, out) => onProduceTimeout(ctx, ev.data.id, out))),
+        },
+        markersTimeout: {
+          actions: handle(replicated((ctx, ev: TimerEvent<{ id: number }>, out) => onMarkersTimeout(ctx, ev.data.id, out))),
         },
         replicaFetchExpired: {
           actions: handle(replicated((ctx, ev: TimerEvent<{ id: number }>, out) => onReplicaFetchExpired(ctx, ev.data.id, out))),

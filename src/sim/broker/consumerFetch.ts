@@ -7,16 +7,19 @@ import { fetchFrom } from '../log/partitionLog';
 import type { ErrorOrNone, FetchRequest } from '../protocol/messages';
 import { keyOf, topicPartitionKey } from '../protocol/topicPartition';
 import type { BrokerContext, ParkedFetch } from './broker.machine';
+import { fetchEpochError } from './replication';
 
 export function answerFetch(ctx: BrokerContext, out: Out, request: PendingRequest, fetch: FetchRequest): void {
   const held = ctx.partitions[keyOf(fetch)];
-  // a replicated partition is read from its leader only
-  const log = held && (held.epochs === undefined || ctx.replication?.leading[keyOf(fetch)]) ? held : undefined;
+  // the fetch's currentLeaderEpoch is checked first (Partition.getLocalLog), then a replicated
+  // partition is read from its leader only
+  const epochError = fetchEpochError(ctx, held, fetch.currentLeaderEpoch);
+  const log = epochError === 'NONE' && held && (held.epochs === undefined || ctx.replication?.leading[keyOf(fetch)]) ? held : undefined;
   if (!log) {
     out.reply(request, 'FetchResponse', {
       topic: fetch.topic,
       partition: fetch.partition,
-      error: (held ? 'NOT_LEADER_OR_FOLLOWER' : 'UNKNOWN_TOPIC_OR_PARTITION') satisfies ErrorOrNone,
+      error: (epochError !== 'NONE' ? epochError : held ? 'NOT_LEADER_OR_FOLLOWER' : 'UNKNOWN_TOPIC_OR_PARTITION') satisfies ErrorOrNone,
       highWatermark: -1,
       lastStableOffset: -1,
       logStartOffset: -1,

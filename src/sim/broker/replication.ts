@@ -14,10 +14,12 @@ import type { ActorId } from '../kernel/envelope';
 import type { PartitionLog } from '../log/partitionLog';
 import { assignEpochStartOffset, lastFetchedEpoch } from '../log/replicaLog';
 import type { KafkaError } from '../protocol/errors';
+import type { WriteTxnMarkersResponse } from '../protocol/messages';
 import type { PartitionChange } from '../protocol/replicationMessages';
 import { keyOf, topicPartitionKey } from '../protocol/topicPartition';
 import {
   applyReplicaFetchResponse,
+  checkCurrentLeaderEpoch,
   type ReplicaFetchRequest,
   type ReplicaFetchResponse,
   readForFollower,
@@ -35,6 +37,7 @@ import {
 } from '../replication/leaderPartition';
 import type { BrokerContext } from './broker.machine';
 import { wakeParked } from './consumerFetch';
+import { type DelayedMarkers, expireMarkers, type MarkerWait, markersTimerKey, settleMarkers } from './delayedMarkers';
 
 /** The Java producer's request.timeout.ms, which it sends as the Produce's timeoutMs. */
 export const PRODUCE_TIMEOUT_MS = 30000;
@@ -89,6 +92,8 @@ export interface BrokerReplication {
   readonly leading: Readonly<Record<string, LeaderPartition>>;
   readonly following: Readonly<Record<string, FollowedPartition>>;
   readonly delayed: readonly DelayedProduce[];
+  /** WriteTxnMarkers answers waiting for their markers' replication (acks=-1). */
+  readonly delayedMarkers: readonly DelayedMarkers[];
   readonly replicaParked: readonly ParkedReplicaFetch[];
   /** AlterPartition requests in flight, by correlation id → partition key. */
   readonly alterInFlight: Readonly<Record<number, string>>;
@@ -104,6 +109,7 @@ export function initialReplication(settings: ReplicationSettings): BrokerReplica
     leading: {},
     following: {},
     delayed: [],
+    delayedMarkers: [],
     replicaParked: [],
     alterInFlight: {},
     nextId: 0,
@@ -131,6 +137,21 @@ export function currentLeader(ctx: BrokerContext, topic: string, partition: numb
   return { leaderId: reg?.leader ?? null, leaderEpoch: reg?.leaderEpoch ?? -1 };
 }
 
+/**
+ * Partition.getLocalLog's epoch check, which runs before the leader check: the Fetch's
+ * currentLeaderEpoch against the epoch this broker holds for a replicated partition it hosts (its
+ * last PartitionChange, leader or follower). 'NONE' when it passes or the broker knows no epoch.
+ */
+export function fetchEpochError(
+  ctx: BrokerContext,
+  log: PartitionLog | undefined,
+  currentLeaderEpoch: number | undefined,
+): KafkaError | 'NONE' {
+  if (!log || !isReplicated(log)) return 'NONE';
+  const reg = ctx.replication?.registrations[keyOf(log)];
+  return reg ? checkCurrentLeaderEpoch(reg.leaderEpoch, currentLeaderEpoch) : 'NONE';
+}
+
 /** This broker leads the partition (a replicated partition), or it is not replicated. */
 export function leadsOrUnreplicated(ctx: BrokerContext, log: PartitionLog | undefined): boolean {
   if (!log) return false;
@@ -154,8 +175,18 @@ export function afterLeaderUpdate(ctx: Ctx, key: string, now: number, out: Out):
   return completeDelayed(c, key, out);
 }
 
-/** DelayedProduce.tryComplete for every produce waiting on the partition. */
+/** DelayedProduce.tryComplete for every produce and marker write waiting on the partition. */
 function completeDelayed(ctx: Ctx, key: string, out: Out): Ctx {
+  const log = ctx.partitions[key];
+  const leader = ctx.replication.leading[key] ?? null;
+  const delayedMarkers = log
+    ? settleMarkers(ctx.replication.delayedMarkers, key, (w) => checkEnoughReplicasReachOffset(leader, log, w.requiredOffset), out)
+    : ctx.replication.delayedMarkers;
+  const c = delayedMarkers === ctx.replication.delayedMarkers ? ctx : withRep(ctx, { delayedMarkers });
+  return completeDelayedProduces(c, key, out);
+}
+
+function completeDelayedProduces(ctx: Ctx, key: string, out: Out): Ctx {
   const rep = ctx.replication;
   if (!rep.delayed.some((d) => topicPartitionKey(d.topic, d.partition) === key)) return ctx;
   const log = ctx.partitions[key];
@@ -216,6 +247,29 @@ export function onProduceTimeout(ctx: Ctx, id: number, out: Out): Ctx {
   return withRep(ctx, { delayed: ctx.replication.delayed.filter((x) => x !== d) });
 }
 
+/**
+ * KafkaApis.handleWriteTxnMarkersRequest → ReplicaManager.appendRecords(requiredAcks = -1, timeout =
+ * the broker's request.timeout.ms): the WriteTxnMarkersResponse waits until each marker appended to
+ * a replicated partition is below that partition's HW. `answer` holds every partition's result;
+ * the waiting ones are answered as they complete (the caller moves the HW afterwards).
+ */
+export function delayMarkers(
+  ctx: Ctx,
+  request: PendingRequest,
+  answer: WriteTxnMarkersResponse['markers'],
+  waiting: readonly MarkerWait[],
+  timeoutMs: number,
+  out: Out,
+): Ctx {
+  const id = ctx.replication.nextId;
+  out.timer(markersTimerKey(id), 'markersTimeout', timeoutMs, { id });
+  return withRep(ctx, { delayedMarkers: [...ctx.replication.delayedMarkers, { id, request, answer, waiting }], nextId: id + 1 });
+}
+
+export function onMarkersTimeout(ctx: Ctx, id: number, out: Out): Ctx {
+  return withRep(ctx, { delayedMarkers: expireMarkers(ctx.replication.delayedMarkers, id, out) });
+}
+
 // ---- the leader's side of replica fetching ----
 
 function replyReplicaFetch(request: PendingRequest, r: ReplicaFetchResponse, out: Out): void {
@@ -233,10 +287,11 @@ export function onReplicaFetch(ctx: Ctx, request: PendingRequest, f: ReplicaFetc
   const p = ctx.replication.leading[key];
   const log = ctx.partitions[key];
   if (!p || !log) {
+    const epochError = fetchEpochError(ctx, log, f.currentLeaderEpoch);
     out.reply(request, 'FetchResponse', {
       topic: f.topic,
       partition: f.partition,
-      error: 'NOT_LEADER_OR_FOLLOWER',
+      error: epochError === 'NONE' ? 'NOT_LEADER_OR_FOLLOWER' : epochError,
       highWatermark: -1,
       logStartOffset: -1,
       batches: [],
@@ -509,7 +564,10 @@ export function onPartitionChange(ctx: Ctx, change: PartitionChange & { fencedBr
 /** Leadership lost: waiting produces end NOT_LEADER_OR_FOLLOWER (the batches stay in the log); held follower fetches are answered. */
 function resign(ctx: Ctx, key: string, out: Out): Ctx {
   const { [key]: _, ...leading } = ctx.replication.leading;
-  const c = withRep(ctx, { leading });
+  const c = withRep(ctx, {
+    leading,
+    delayedMarkers: settleMarkers(ctx.replication.delayedMarkers, key, () => 'NOT_LEADER_OR_FOLLOWER', out),
+  });
   const delayed: DelayedProduce[] = [];
   for (const d of c.replication.delayed) {
     if (topicPartitionKey(d.topic, d.partition) !== key) delayed.push(d);

@@ -156,6 +156,10 @@ function sendBatch(d: ProducerDraft, b: ProducerBatch, out: Out): ProducerBatch 
       partition: b.partition,
       acks: d.config.acks,
       transactionalId: d.config['transactional.id'],
+      // Sender.sendProduceRequest puts request.timeout.ms in the request's timeoutMs, how long the
+      // leader's acks=all wait may last; written only where a leader waits for replicas (a
+      // one-replica trace stays as it was)
+      ...(leaderCanMove(d.meta, b.topic) ? { timeoutMs: d.config['request.timeout.ms'] } : {}),
       batch: {
         producerId: b.producerId,
         producerEpoch: b.producerEpoch,

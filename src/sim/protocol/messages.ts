@@ -20,6 +20,8 @@ export interface TopicPartition {
 export interface ProduceRequest extends TopicPartition {
   readonly acks: 0 | 1 | -1;
   readonly transactionalId: string | null;
+  /** The producer's request.timeout.ms: how long an acks=all produce may wait for the ISR (DelayedProduce). */
+  readonly timeoutMs?: number;
   readonly batch: ProducedBatch;
 }
 

@@ -43,6 +43,20 @@ export interface ReplicaFetchResponse {
 }
 
 /**
+ * Partition.checkCurrentLeaderEpoch (via getLocalLog / localLogWithEpochOrThrow, before the leader
+ * check): a Fetch's currentLeaderEpoch below this broker's epoch of the partition is
+ * FENCED_LEADER_EPOCH, above it UNKNOWN_LEADER_EPOCH; equal or absent passes. `local` is the leader
+ * epoch the broker holds for the partition, as leader or as follower.
+ */
+export function checkCurrentLeaderEpoch(
+  local: number,
+  remote: number | undefined,
+): 'NONE' | 'FENCED_LEADER_EPOCH' | 'UNKNOWN_LEADER_EPOCH' {
+  if (remote === undefined || remote === local) return 'NONE';
+  return local > remote ? 'FENCED_LEADER_EPOCH' : 'UNKNOWN_LEADER_EPOCH';
+}
+
+/**
  * The leader reads for a follower (Partition.readRecords, FetchIsolation.LOG_END): a stale or future
  * currentLeaderEpoch is refused; a lastFetchedEpoch whose end here is older or shorter than the
  * follower's log answers DivergingEpoch with no records; otherwise batches from fetchOffset up to
@@ -57,8 +71,8 @@ export function readForFollower(log: PartitionLog, leaderEpoch: number, f: Repli
     leaderEpoch,
   };
   const fail = (error: KafkaError): ReplicaFetchResponse => ({ ...base, error, batches: [], divergingEpoch: null });
-  if (f.currentLeaderEpoch < leaderEpoch) return fail('FENCED_LEADER_EPOCH');
-  if (f.currentLeaderEpoch > leaderEpoch) return fail('UNKNOWN_LEADER_EPOCH');
+  const epochError = checkCurrentLeaderEpoch(leaderEpoch, f.currentLeaderEpoch);
+  if (epochError !== 'NONE') return fail(epochError);
   if (f.lastFetchedEpoch !== UNDEFINED_EPOCH) {
     const end = logEndOffsetForEpoch(log, f.lastFetchedEpoch);
     if (end.endOffset === UNDEFINED_EPOCH_OFFSET || end.epoch === UNDEFINED_EPOCH) return fail('OFFSET_OUT_OF_RANGE');

@@ -5,7 +5,11 @@
  *   application passes (afterPoll, afterProcess … with the record's offset), and at each instant it
  *   handles something (a timed fault at that virtual time, which fires before anything else due then);
  * - drop, delay and duplicate of each envelope, named as a fault names it: its RPC, sender and
- *   receiver and its occurrence (`nth`) among envelopes of that kind.
+ *   receiver and its occurrence (`nth`) among envelopes of that kind;
+ * - with replicated topics, brokers are processes like any other (crash and restart at each instant
+ *   they handle something), and a `delay` also slows a follower's replication link
+ *   (`slowReplication`) from each instant its leader appends a batch of a partition it follows.
+ *   The KRaft controller is not faulted (the model's controller never fails).
  *
  * Collapsed before anything runs: one timed fault per process and instant (two steps at one instant
  * give one fault); no timed fault of a process that is down or paused then; no fault on an envelope
@@ -26,6 +30,13 @@ export const FAULT_KINDS: readonly FaultKind[] = ['crash', 'pause', 'drop', 'del
 export const CRASH_RESTART_MS = 1000;
 /** A delay holds an envelope past the default request.timeout.ms (30 s), so its client gives up on it. */
 export const DELAY_MS = 31000;
+/**
+ * A slow follower: each of its replica fetches (and their answers) takes this much longer — past
+ * broker.session.timeout.ms (9 s), so a leader that fails while it is slow is replaced before it
+ * catches up — for replica.lag.time.max.ms (30 s), the time it may lag and stay in the ISR.
+ */
+export const SLOW_REPLICATION_DELAY_MS = 10000;
+export const SLOW_REPLICATION_MS = 30000;
 
 export interface FaultSpaceOptions {
   readonly kinds?: readonly FaultKind[];
@@ -133,18 +144,25 @@ function pointCandidates(run: ScheduleRun, afterStep: number, opts: FaultSpaceOp
 
 const HANDLES = new Set(['deliver', 'timer', 'call', 'disconnected']);
 
+/** The processes a fault may hit: every one but the KRaft controller (modelled as never failing). */
+function faultable(run: ScheduleRun): (process: string) => boolean {
+  const controllers = new Set(run.trace.built.processes.filter((p) => p.kind === 'controller').map((p) => p.id));
+  return (process) => !controllers.has(process);
+}
+
 function timedCandidates(run: ScheduleRun, afterStep: number, opts: FaultSpaceOptions, allowed: (p: string) => boolean): Candidate[] {
   const out: Candidate[] = [];
   const steps = run.trace.steps;
   const afterTime = afterStep >= 0 ? (steps.at(afterStep)?.t ?? 0) : 0;
   const unavailable = unavailableAt(steps);
   const done = new Set<string>();
+  const canFault = faultable(run);
   const kinds = (['crash', 'pause'] as const).filter((k) => opts.kinds?.includes(k) ?? true);
   for (const s of steps) {
     if (s.i <= afterStep || s.t <= afterTime || s.t === 0 || !HANDLES.has(s.kind)) continue;
     const process = processOf(s.actor);
     const id = `${process}@${s.t}`;
-    if (done.has(id) || !allowed(process) || unavailable(process, s.i)) continue;
+    if (done.has(id) || !allowed(process) || !canFault(process) || unavailable(process, s.i)) continue;
     done.add(id);
     for (const kind of kinds)
       out.push({
@@ -200,6 +218,47 @@ function envelopeCandidates(run: ScheduleRun, afterStep: number, opts: FaultSpac
   return out;
 }
 
+/**
+ * slowReplication of each follower link (the follower's replica fetches slowed), from each instant
+ * the leader appends a batch to a replicated partition the follower holds: one per follower and
+ * instant, only while the follower is up.
+ */
+function slowReplicationCandidates(run: ScheduleRun, afterStep: number, allowed: (p: string) => boolean): Candidate[] {
+  const topics = run.trace.built.meta.topics;
+  const out: Candidate[] = [];
+  const steps = run.trace.steps;
+  const afterTime = afterStep >= 0 ? (steps.at(afterStep)?.t ?? 0) : 0;
+  const unavailable = unavailableAt(steps);
+  const done = new Set<string>();
+  for (const s of steps) {
+    if (s.i <= afterStep || s.t <= afterTime || s.t === 0 || s.facts.length === 0) continue;
+    const leader = processOf(s.actor);
+    for (const f of s.facts as { kind: string; topic?: string; partition?: number }[]) {
+      if (f.kind !== 'append' || f.topic === undefined || f.partition === undefined) continue;
+      for (const follower of topics[f.topic]?.replicas?.[f.partition] ?? []) {
+        const id = `${follower}@${s.t}`;
+        if (follower === leader || done.has(id) || !allowed(follower) || unavailable(follower, s.i)) continue;
+        done.add(id);
+        out.push({
+          fault: {
+            type: 'slowReplication',
+            target: follower,
+            at: s.t,
+            durationMs: SLOW_REPLICATION_MS,
+            delayMs: SLOW_REPLICATION_DELAY_MS,
+          },
+          kind: 'delay',
+          process: follower,
+          step: s.i,
+          time: s.t,
+          key: `slowReplication@${id}`,
+        });
+      }
+    }
+  }
+  return out;
+}
+
 /** Every fault of the space that fires after `afterStep` of this run, earliest first. */
 export function enumerateFaults(run: ScheduleRun, afterStep = -1, opts: FaultSpaceOptions = {}): Candidate[] {
   const only = opts.processes ? new Set(opts.processes) : null;
@@ -208,8 +267,10 @@ export function enumerateFaults(run: ScheduleRun, afterStep = -1, opts: FaultSpa
     ...pointCandidates(run, afterStep, opts, allowed),
     ...((opts.timing ?? 'all') === 'all' ? timedCandidates(run, afterStep, opts, allowed) : []),
     ...envelopeCandidates(run, afterStep, opts, allowed),
+    ...((opts.kinds?.includes('delay') ?? true) ? slowReplicationCandidates(run, afterStep, allowed) : []),
   ];
   // earliest first; at one step, points before envelopes before timed faults, then by key
-  const rank = (c: Candidate) => ('point' in c.fault && c.fault.point !== undefined ? 0 : 'rpc' in c.fault ? 1 : 2);
+  const rank = (c: Candidate) =>
+    'point' in c.fault && c.fault.point !== undefined ? 0 : 'rpc' in c.fault ? 1 : c.fault.type === 'slowReplication' ? 2 : 3;
   return list.sort((a, b) => a.step - b.step || rank(a) - rank(b) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }

@@ -50,7 +50,7 @@ export interface ScheduleRun {
 }
 
 /** Failures the search injects itself; the rest of a scenario's faults (runCleaner) are its workload. */
-const INJECTED = new Set(['drop', 'delay', 'duplicate', 'reset', 'crash', 'restart', 'pause', 'resume']);
+const INJECTED = new Set(['drop', 'delay', 'duplicate', 'reset', 'crash', 'restart', 'pause', 'resume', 'slowReplication']);
 
 export class SearchBaseError extends Error {}
 
