@@ -27,7 +27,13 @@ describe('the engine behind the worker boundary', () => {
       const trace = runScenario(preset(id));
       expect(r).toEqual({
         kind: 'done',
-        outcome: { steps: trace.steps.length, traceHash: trace.traceHash, stopReason: trace.stopReason, endTime: trace.endTime, budget: null },
+        outcome: {
+          steps: trace.steps.length,
+          traceHash: trace.traceHash,
+          stopReason: trace.stopReason,
+          endTime: trace.endTime,
+          budget: null,
+        },
       });
       for (const step of [0, 1, Math.floor(trace.steps.length / 2), trace.steps.length]) {
         const v = await engine.views(step);
@@ -86,7 +92,10 @@ describe('the engine behind the worker boundary', () => {
     expect(await first).toEqual({ kind: 'replaced' });
     expect(second.kind).toBe('done');
     // a second lost ProduceResponse: an envelope fault, so the run goes on from a checkpoint
-    const edited = { ...base, faults: [...(base.faults ?? []), { type: 'drop' as const, rpc: 'ProduceResponse', to: 'orders-service', nth: 2 }] };
+    const edited = {
+      ...base,
+      faults: [...(base.faults ?? []), { type: 'drop' as const, rpc: 'ProduceResponse', to: 'orders-service', nth: 2 }],
+    };
     const full = runScenario(edited);
     expect(full.traceHash).not.toBe(second.kind === 'done' && second.outcome.traceHash);
     const forked = await engine.start(edited, { forkAt: 10 });
