@@ -8,6 +8,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { longScenario } from '../bench/budgetScenarios';
+import { longestTask, OBSERVE } from '../bench/longTasks';
 import { PRESETS } from '../src/sim/presets';
 import { runScenario } from '../src/sim/run';
 import type { Scenario } from '../src/sim/scenario/schema';
@@ -19,14 +20,6 @@ import { launchBrowser, watchErrors } from './browser';
 let browser: Browser;
 let page: Page;
 let errors: string[];
-
-const OBSERVE = () => {
-  const w = window as unknown as { __longTasks: number[] };
-  w.__longTasks = [];
-  new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) w.__longTasks.push(e.duration);
-  }).observe({ type: 'longtask', buffered: true });
-};
 
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -56,15 +49,7 @@ function runInWorker(scenarios: readonly Scenario[]): Promise<{ traceHash: strin
   }, scenarios as Scenario[]);
 }
 
-/** The longest main-thread task since the last call (two frames first, so the last render counts). */
-const longest = () =>
-  page.evaluate(async () => {
-    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-    const w = window as unknown as { __longTasks: number[] };
-    const max = Math.max(0, ...w.__longTasks);
-    w.__longTasks = [];
-    return max;
-  });
+const longest = () => longestTask(page);
 
 /** Opens and closes the help dialog `n` times; how long each click took to show it (ms). */
 async function helpClicks(n: number): Promise<number[]> {
