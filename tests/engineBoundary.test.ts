@@ -4,6 +4,7 @@
  * traceHash and views of a run in Node; a long run reports progress and stops when cancelled; the
  * step budget, a refusal and an invalid scenario come back as such; an edit forks the last run.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { heavyScenario, longScenario } from '../bench/budgetScenarios';
 import { PAGE_BUDGETS } from '../src/sim/budget';
@@ -101,5 +102,15 @@ describe('the engine behind the worker boundary', () => {
     const forked = await engine.start(edited, { forkAt: 10 });
     expect(forked.kind === 'done' && forked.outcome.traceHash).toBe(full.traceHash);
     engine.terminate();
+  });
+
+  it("the page's side imports no engine code: only the protocol's types", () => {
+    for (const file of ['engineClient.ts', 'protocol.ts']) {
+      const text = readFileSync(new URL(`../src/store/engine/${file}`, import.meta.url), 'utf8');
+      const imports = [...text.matchAll(/^import .* from '([^']+)';$/gm)];
+      expect(imports.length).toBeGreaterThan(0);
+      for (const [line, from] of imports)
+        if (!from?.startsWith('./') || from === './engineCore') expect(line, file).toMatch(/^import type /);
+    }
   });
 });
