@@ -112,7 +112,10 @@ describe('the engine in a Web Worker', () => {
     expect(r.done.kind).toBe('done');
     expect(r.done.outcome?.budget?.kind).toBe('cancelled');
     expect(r.done.outcome?.steps).toBeGreaterThanOrEqual(r.progress.at(-1) as number);
-    for (const c of clicks) expect(c).toBeLessThan(1000);
+    // a click is answered as fast as on the idle page (the machine's load sets both: 2 cores shared),
+    // within 1 s on a quiet machine
+    const bound = Math.max(1000, 2 * Math.max(...idleClicks));
+    for (const c of clicks) expect(c).toBeLessThan(bound);
     expect(errors).toEqual([]);
   });
 
