@@ -45,13 +45,25 @@ export interface LongTaskResult {
 
 const ROOT = resolve(import.meta.dirname, '..');
 
-const OBSERVE = () => {
+/** Installed before the app's scripts (`page.addInitScript`): collects every long task's duration. */
+export const OBSERVE = () => {
   const w = window as unknown as { __longTasks: number[] };
   w.__longTasks = [];
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) w.__longTasks.push(e.duration);
   }).observe({ type: 'longtask', buffered: true });
 };
+
+/** The longest task since the last call on a page opened with OBSERVE (two frames first, so the render after a store change counts). */
+export function longestTask(page: Page): Promise<number> {
+  return page.evaluate(async () => {
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    const w = window as unknown as { __longTasks: number[] };
+    const max = Math.max(0, ...w.__longTasks);
+    w.__longTasks = [];
+    return max;
+  });
+}
 
 /** After `ready` resolved on a page opened with OBSERVE: the boot's figures. */
 async function bootFigures(page: Page): Promise<BootResult> {
@@ -104,15 +116,7 @@ export async function measureLongTasks(): Promise<LongTaskResult> {
     await waitInteractive(page, '.app[data-status="ready"] [data-testid="step-counter"]');
     await page.waitForFunction(() => window.__eosLab?.store.getState().status === 'ready');
     const pageBoot = await bootFigures(page);
-    const take = () =>
-      page.evaluate(async () => {
-        // two frames, so the render after the store change is counted
-        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-        const w = window as unknown as { __longTasks: number[] };
-        const max = Math.max(0, ...w.__longTasks);
-        w.__longTasks = [];
-        return max;
-      });
+    const take = () => longestTask(page);
     await take(); // the boot was measured above
     let presetsMaxMs = 0;
     let presetsWorst = '';

@@ -6,6 +6,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { startHashSync } from './share/hashSync';
 import { decodeAbLink } from './sim';
+import type { EngineClient } from './store/engine/engineClient';
 import { runTiming, simStore } from './store/simStore';
 import { App } from './ui/App';
 import { compareStore } from './ui/compare/compareStore';
@@ -16,12 +17,15 @@ import './ui/styles.css';
 
 declare global {
   interface Window {
-    /** Test and debugging hook: browser tests drive the store directly (e2e/inject.test.ts). */
-    __eosLab?: { store: typeof simStore };
+    /**
+     * Test and debugging hook: browser tests drive the store directly (e2e/inject.test.ts), and the
+     * engine in its Web Worker (e2e/engine-worker.test.ts; its chunks load when this is called).
+     */
+    __eosLab?: { store: typeof simStore; engine?: () => Promise<EngineClient> };
   }
 }
 
-window.__eosLab = { store: simStore };
+window.__eosLab = { store: simStore, engine: () => import('./store/engine/engineClient').then((m) => m.workerEngine()) };
 // every run yields to the page from its first step: no run makes a long task (load() returns while it runs)
 runTiming.syncSteps = 0;
 // a browser set to Korean opens in Korean; a share link's own language wins (hashSync opens it next)

@@ -12,21 +12,17 @@ import {
   type ConfigNote,
   DEFAULT_PRESET_ID,
   findPreset,
-  finishTrace,
-  MemoryMeter,
   PAGE_BUDGETS,
   type PageBudgets,
   RecordedTrace,
   type Scenario,
   type ScenarioError,
-  scenarioAsks,
   sizeRefusal,
-  startFork,
-  startRun,
   ViewCursor,
   validateScenario,
 } from '../sim';
 import { nextStoryPosition, previousStoryPosition, type SimView, storySteps, type Trace } from '../sim/views';
+import { RunJob } from './runJob';
 
 export type Language = 'en' | 'ko';
 export type Theme = 'system' | 'light' | 'dark';
@@ -127,12 +123,8 @@ export function storyOf(trace: Trace): Uint8Array {
 export const runTiming = { syncSteps: 8000 };
 /** An edit's fork runs this many steps at once whatever runTiming says (see load). */
 const EDIT_SYNC_STEPS = 8000;
-/** Steps between two looks at the clock within a slice. */
-const CHUNK_STEPS = 16;
 /** A slice yields to the page after this long, so input is answered between slices. */
 const SLICE_MS = 12;
-
-const clock = () => (typeof performance !== 'undefined' ? performance.now() : 0);
 
 export function createSimStore(budgets: PageBudgets = PAGE_BUDGETS) {
   let generation = 0;
@@ -172,13 +164,11 @@ export function createSimStore(budgets: PageBudgets = PAGE_BUDGETS) {
         set({ errors: null, status: 'error', playing: false, budget: { ...refused, scenario } });
         return;
       }
-      const { sim, built } = options.forkOf ? startFork(options.forkOf, v.resolved, options.step ?? 0) : startRun(v.resolved);
-      const meter = new MemoryMeter();
+      const job = new RunJob(v.resolved, budgets, options.forkOf ? { trace: options.forkOf, step: options.step ?? 0 } : undefined);
       set({ status: 'running', progress: 0, playing: false, errors: null, notes: v.resolved.notes, budget: null });
       const land = (stopped: BudgetKind | null) => {
         stopRun = null;
-        const bytes = stopped ? meter.estimate(sim) : 0; // before finishing: that trims the columns
-        const trace = finishTrace(v.resolved, built, sim);
+        const { trace, budget } = job.land(stopped);
         const step = Math.max(0, Math.min(landOn ?? options.step ?? 0, trace.steps.length));
         landOn = null;
         set({
@@ -189,49 +179,24 @@ export function createSimStore(budgets: PageBudgets = PAGE_BUDGETS) {
           step,
           view: viewAt(trace, step),
           selection: null,
-          budget: stopped
-            ? {
-                kind: stopped,
-                asks: scenarioAsks(scenario),
-                steps: sim.stepIndex,
-                bytes,
-                field: null,
-                budgets,
-                scenario,
-              }
-            : null,
+          budget: budget ? { ...budget, scenario } : null,
         });
-      };
-      const over = (): BudgetKind | null =>
-        sim.stepIndex >= budgets.maxSteps ? 'steps' : meter.estimate(sim) > budgets.maxBytes ? 'memory' : null;
-      /** Runs chunks until `ms` have passed (or `steps` more steps are taken); says why it stopped, if it did. */
-      const slice = (ms: number, steps: number): BudgetKind | 'done' | null => {
-        const t0 = clock();
-        const until = Math.min(budgets.maxSteps, sim.stepIndex + steps);
-        while (sim.stepIndex < until) {
-          sim.run(Math.min(until, sim.stepIndex + CHUNK_STEPS));
-          if (sim.done) return 'done';
-          const o = over();
-          if (o) return o;
-          if (clock() - t0 >= ms) return null;
-        }
-        return over();
       };
       // small runs finish synchronously (unless runTiming says otherwise); large ones yield to the page between slices
       // an edit's fork (options.edit) lands at once like a test's load: the panel that made the edit
       // confirms it from the forked run right after fork() returns (src/ui/inject, the config editor)
       const syncSteps = options.edit ? EDIT_SYNC_STEPS : runTiming.syncSteps;
-      const first = syncSteps > 0 ? slice(Number.POSITIVE_INFINITY, syncSteps) : slice(SLICE_MS, Number.POSITIVE_INFINITY);
+      const first = syncSteps > 0 ? job.slice(Number.POSITIVE_INFINITY, syncSteps) : job.slice(SLICE_MS, Number.POSITIVE_INFINITY);
       if (first) return land(first === 'done' ? null : first);
       stopRun = land;
       const next = () => {
         if (run !== generation || stopRun !== land) return; // a newer load replaced this one, or it was cancelled
-        const r = slice(SLICE_MS, Number.POSITIVE_INFINITY);
+        const r = job.slice(SLICE_MS, Number.POSITIVE_INFINITY);
         if (r) return land(r === 'done' ? null : r);
-        set({ progress: sim.stepIndex });
+        set({ progress: job.steps });
         setTimeout(next, 0);
       };
-      set({ progress: sim.stepIndex });
+      set({ progress: job.steps });
       setTimeout(next, 0);
     },
     cancel() {

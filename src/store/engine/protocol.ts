@@ -1,0 +1,46 @@
+/**
+ * What crosses the boundary between the page and the engine's Web Worker (engine.worker.ts): plain,
+ * structured-clone-able data only — a scenario (or an edit of the current one) in; progress, the
+ * run's outcome and the views asked for at a step out. Every message carries the id of the run it
+ * belongs to, so answers for a run the page has since replaced are dropped.
+ */
+import type { BudgetStop, ScenarioError } from '../../sim';
+import type { PartitionRow, Verdict } from '../../sim/views';
+
+export type ToEngine =
+  /** Runs a scenario; with `forkAt`, as an edit of the last finished run's scenario at that step. */
+  | { readonly type: 'start'; readonly run: number; readonly scenario: unknown; readonly forkAt?: number }
+  /** Stops run `run` between two slices; what it computed so far lands (a bounded run). */
+  | { readonly type: 'cancel'; readonly run: number }
+  /** The views of the last finished run after `step` steps. */
+  | { readonly type: 'views'; readonly run: number; readonly ask: number; readonly step: number };
+
+/** A finished run, as the page sees it without the trace. */
+export interface RunOutcome {
+  readonly steps: number;
+  readonly traceHash: string;
+  readonly stopReason: string;
+  readonly endTime: number;
+  /** The budget that stopped it, or 'cancelled'; null when it ran to its end. */
+  readonly budget: BudgetStop | null;
+}
+
+/** What the panels show at one step. */
+export interface StepViews {
+  readonly step: number;
+  readonly time: number;
+  /** Each actor's state as the trace writes it (`live.READY`, `running.polling` …). */
+  readonly states: readonly (readonly [string, string])[];
+  readonly processes: readonly (readonly [string, { readonly down: boolean; readonly paused: boolean; readonly incarnation: number }])[];
+  readonly partitions: readonly PartitionRow[];
+  readonly verdict: Verdict;
+}
+
+export type FromEngine =
+  | { readonly type: 'invalid'; readonly run: number; readonly errors: readonly ScenarioError[] }
+  /** Refused before running: the scenario is larger than the page's size budget. */
+  | { readonly type: 'refused'; readonly run: number; readonly budget: BudgetStop }
+  | { readonly type: 'progress'; readonly run: number; readonly steps: number }
+  | { readonly type: 'done'; readonly run: number; readonly outcome: RunOutcome }
+  | { readonly type: 'views'; readonly run: number; readonly ask: number; readonly views: StepViews | null }
+  | { readonly type: 'error'; readonly run: number; readonly message: string };

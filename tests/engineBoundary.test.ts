@@ -1,0 +1,116 @@
+/**
+ * The engine behind the worker boundary (src/store/engine): the same engine core the page's worker
+ * runs, driven in-process with every message structured-cloned as a worker's are. A preset gives the
+ * traceHash and views of a run in Node; a long run reports progress and stops when cancelled; the
+ * step budget, a refusal and an invalid scenario come back as such; an edit forks the last run.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { heavyScenario, longScenario } from '../bench/budgetScenarios';
+import { PAGE_BUDGETS } from '../src/sim/budget';
+import { findPreset } from '../src/sim/presets';
+import { runScenario } from '../src/sim/run';
+import { replayTo } from '../src/sim/trace/trace';
+import { partitionRows, stateValueToString, verdictAtStep } from '../src/sim/views';
+import { inProcessEngine } from '../src/store/engine/inProcessEngine';
+
+const preset = (id: string) => {
+  const p = findPreset(id);
+  if (!p) throw new Error(id);
+  return p.scenario;
+};
+
+describe('the engine behind the worker boundary', () => {
+  it('runs a preset to the traceHash Node computes, and answers the views at a step', async () => {
+    const engine = inProcessEngine();
+    for (const id of ['lost-ack-idempotent', 'streams-eos-crash-restore']) {
+      const r = await engine.start(preset(id));
+      const trace = runScenario(preset(id));
+      expect(r).toEqual({
+        kind: 'done',
+        outcome: {
+          steps: trace.steps.length,
+          traceHash: trace.traceHash,
+          stopReason: trace.stopReason,
+          endTime: trace.endTime,
+          budget: null,
+        },
+      });
+      for (const step of [0, 1, Math.floor(trace.steps.length / 2), trace.steps.length]) {
+        const v = await engine.views(step);
+        const local = replayTo(trace, step);
+        expect(v?.step).toBe(step);
+        expect(v?.time).toBe(local.time);
+        expect(v?.states).toEqual([...local.actors].map(([a, s]) => [a, stateValueToString(s.value)]));
+        expect(v?.partitions).toEqual(partitionRows(local.actors));
+        expect(v?.verdict).toEqual(verdictAtStep(trace, local));
+      }
+    }
+    engine.terminate();
+  });
+
+  it('reports progress on a long run and lands the run so far when cancelled', async () => {
+    const engine = inProcessEngine();
+    const seen: number[] = [];
+    let cancelled = false;
+    const r = await engine.start(longScenario(150000), {
+      onProgress: (steps) => {
+        seen.push(steps);
+        if (!cancelled && seen.length >= 2) {
+          cancelled = true;
+          engine.cancel();
+        }
+      },
+    });
+    expect(seen.length).toBeGreaterThanOrEqual(2);
+    expect(seen[1]).toBeGreaterThan(seen[0] as number);
+    if (r.kind !== 'done') throw new Error(r.kind);
+    expect(r.outcome.budget?.kind).toBe('cancelled');
+    expect(r.outcome.steps).toBeGreaterThanOrEqual(seen[1] as number);
+    expect(r.outcome.steps).toBeLessThan(PAGE_BUDGETS.maxSteps);
+    // the run so far is a trace: its views answer
+    expect((await engine.views(r.outcome.steps))?.step).toBe(r.outcome.steps);
+    engine.terminate();
+  });
+
+  it('stops at the step budget, refuses the heavy scenario, and returns validation errors', async () => {
+    const engine = inProcessEngine({ ...PAGE_BUDGETS, maxSteps: 500 });
+    const r = await engine.start(longScenario(1000));
+    expect(r.kind === 'done' && r.outcome.budget?.kind).toBe('steps');
+    expect(r.kind === 'done' && r.outcome.steps).toBe(500);
+    const heavy = await engine.start(heavyScenario());
+    expect(heavy.kind === 'refused' && heavy.budget.field).toBe('topics[0].partitions');
+    const bad = await engine.start({ id: 'x' });
+    expect(bad.kind).toBe('invalid');
+    engine.terminate();
+  });
+
+  it('a newer start replaces the run under way; an edit forks the last finished run', async () => {
+    const engine = inProcessEngine();
+    const first = engine.start(longScenario(150000));
+    const base = preset('lost-ack-idempotent');
+    const second = await engine.start(base);
+    expect(await first).toEqual({ kind: 'replaced' });
+    expect(second.kind).toBe('done');
+    // a second lost ProduceResponse: an envelope fault, so the run goes on from a checkpoint
+    const edited = {
+      ...base,
+      faults: [...(base.faults ?? []), { type: 'drop' as const, rpc: 'ProduceResponse', to: 'orders-service', nth: 2 }],
+    };
+    const full = runScenario(edited);
+    expect(full.traceHash).not.toBe(second.kind === 'done' && second.outcome.traceHash);
+    const forked = await engine.start(edited, { forkAt: 10 });
+    expect(forked.kind === 'done' && forked.outcome.traceHash).toBe(full.traceHash);
+    engine.terminate();
+  });
+
+  it("the page's side imports no engine code: only the protocol's types", () => {
+    for (const file of ['engineClient.ts', 'protocol.ts']) {
+      const text = readFileSync(new URL(`../src/store/engine/${file}`, import.meta.url), 'utf8');
+      const imports = [...text.matchAll(/^import .* from '([^']+)';$/gm)];
+      expect(imports.length).toBeGreaterThan(0);
+      for (const [line, from] of imports)
+        if (!from?.startsWith('./') || from === './engineCore') expect(line, file).toMatch(/^import type /);
+    }
+  });
+});
