@@ -49,6 +49,7 @@ import streamsEosRepartition from './streams-eos-repartition.json';
 import streamsTaskMigration from './streams-task-migration.json';
 import throughputAtLeastOnce from './throughput-at-least-once.json';
 import throughputExactlyOnce from './throughput-exactly-once.json';
+import transactionStateUnderReplicated from './transaction-state-under-replicated.json';
 import transactionTimeout from './transaction-timeout.json';
 import upstreamDuplicateEventId from './upstream-duplicate-event-id.json';
 import zombieFencing from './zombie-fencing.json';
@@ -114,6 +115,7 @@ const all: unknown[] = [
   // [replication] three brokers, replication factor 3
   minInsyncBlocksWrites,
   acks1LeaderFailoverLoss,
+  transactionStateUnderReplicated,
 ];
 
 export const PRESETS: readonly Preset[] = all.map((raw) => {

@@ -59,6 +59,13 @@ export const PRESET_TEXT_KO: Readonly<Record<string, PresetText>> = {
     expected:
       'a는 모든 복제본에 있습니다. b(이벤트 e2)는 broker-0 혼자 offset 1에서 확인 응답을 보냅니다(팔로워의 가져오기가 느립니다). broker-0이 죽고 broker.session.timeout.ms가 지나면 컨트롤러가 broker-0을 펜싱하고 ISR에서 broker-1을 리더 epoch 1로 선출합니다. broker-1에는 b가 없었습니다. broker-0은 돌아와서 broker-1을 따르고, 새 리더에서 epoch 0이 어디서 끝났는지 알게 되어 자기 로그에서 b를 잘라 냅니다. 모든 복제본에는 a만 남습니다. b는 확인 응답을 받은 뒤 유실되었습니다. acks=all이었다면 프로듀서는 ISR을 기다렸을 것입니다.',
   },
+  'transaction-state-under-replicated': {
+    title: '__transaction_state 복제 부족: 커밋은 기다리고 LSO는 묶여 있다',
+    question:
+      '__transaction_state에는 복제본이 세 개 있고 transaction.state.log.min.isr=2이며, 그 리더 broker-0이 트랜잭션 코디네이터를 맡고 있습니다. 트랜잭션이 payments에 레코드 두 개를 쓴 뒤 broker-1과 broker-2가 죽습니다. 프로듀서가 커밋하면 무슨 일이 생기고, read_committed 컨슈머는 언제 레코드를 볼까요?',
+    expected:
+      'broker.session.timeout.ms가 지나면 컨트롤러가 broker-1과 broker-2를 펜싱하고 __transaction_state-0의 ISR은 [broker-0]으로 줄어듭니다. 코디네이터는 PrepareCommit을 쓰지 못합니다. acks=-1 쓰기가 NOT_ENOUGH_REPLICAS로 거부되고(동기화 복제본 하나, 최소 ISR 2), 코디네이터는 이를 COORDINATOR_NOT_AVAILABLE로 답합니다. 프로듀서는 코디네이터를 다시 찾고(FindCoordinator가 broker-0을 알려 줍니다) retry.backoff.ms마다 EndTxn을 다시 보냅니다. 그동안 트랜잭션은 열려 있어 payments의 LSO는 첫 번째 열린 레코드인 0에 머물고, read_committed 컨슈머는 아무것도 읽지 못합니다. broker-1이 22초에 돌아와 따라잡고 ISR에 다시 들어오면, 다음 EndTxn이 PrepareCommit을 복제본 두 개에 쓰고 마커가 뒤따르며, 컨슈머는 두 레코드를 한 번씩 읽습니다. 잃은 것은 없고 커밋이 기다렸을 뿐입니다.',
+  },
   'min-insync-blocks-writes': {
     title: 'min.insync.replicas=2: 브로커 하나에만 남기느니 쓰기를 거부한다',
     question:

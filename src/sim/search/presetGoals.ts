@@ -41,6 +41,7 @@ export const PRESET_GOALS: Readonly<Record<string, PresetGoal>> = {
   'acks-0-loss': g('nothing-lost', 'metrics', NETWORK),
   'min-insync-blocks-writes': g('no-loss', 'orders', CRASH),
   'acks-1-leader-failover-loss': g('no-loss', 'orders', CRASH),
+  'transaction-state-under-replicated': g('no-loss', 'payments', CRASH),
   'compaction-is-not-dedup': g('no-duplicates', 'account-tier', NETWORK),
   'commit-two-partitions': g('no-duplicates', 'payments', NETWORK),
   'abort-hidden-from-read-committed': g('no-loss', 'orders', NETWORK),

@@ -51,6 +51,7 @@ const NAMED = [
   // [replication]
   'acks-1-leader-failover-loss',
   'min-insync-blocks-writes',
+  'transaction-state-under-replicated',
 ];
 
 describe('the problem → defense table', () => {

@@ -276,6 +276,7 @@ export const DEFENSE_ROWS: readonly DefenseRow[] = [
     scenarios: [
       { id: 'acks-1-leader-failover-loss', role: 'problem' },
       { id: 'min-insync-blocks-writes', role: 'defense' },
+      { id: 'transaction-state-under-replicated', role: 'limit' },
     ],
   },
 ];
