@@ -710,7 +710,12 @@ export function replicationItem(
     ? first.preset !== undefined
       ? fail(failed.map((p) => p.reason).join(' '), first.preset)
       : failUnshown(failed.map((p) => p.reason).join(' '), first.wouldShow ?? '')
-    : pass(all.filter((p) => p.status === 'pass').map((p) => p.reason).join(' '));
+    : pass(
+        all
+          .filter((p) => p.status === 'pass')
+          .map((p) => p.reason)
+          .join(' '),
+      );
   return { ...item, parts: all.map(({ id, status, reason }) => ({ id, status, reason })) };
 }
 
