@@ -87,11 +87,12 @@ export function refusal(ctx: TxnCoordinatorContext, transactionalId: string | nu
   return null;
 }
 
-function serve<P extends { transactionalId?: string | null }>(
+/** A client request on the hosted coordinator: refused (refusal), or handled with its answer held until its write (withDeferredWrites). */
+export function serveRequest<P extends { transactionalId?: string | null }>(
   fn: (ctx: TxnCoordinatorContext, ev: RpcEvent<P>, out: Out) => TxnCoordinatorContext,
-) {
+): (ctx: TxnCoordinatorContext, ev: RpcEvent<P>, out: Out) => TxnCoordinatorContext {
   const deferred = withDeferredWrites(fn);
-  return handle((ctx: TxnCoordinatorContext, ev: RpcEvent<P>, out: Out): TxnCoordinatorContext => {
+  return (ctx, ev, out) => {
     const error = refusal(ctx, ev.payload.transactionalId);
     if (error === null) return deferred(ctx, ev, out);
     out.reply(pendingRequest(ev), `${ev.type}Response` as Parameters<Out['reply']>[1], {
@@ -101,8 +102,12 @@ function serve<P extends { transactionalId?: string | null }>(
       partitions: [],
     });
     return ctx;
-  });
+  };
 }
+
+const serve = <P extends { transactionalId?: string | null }>(
+  fn: (ctx: TxnCoordinatorContext, ev: RpcEvent<P>, out: Out) => TxnCoordinatorContext,
+) => handle(serveRequest(fn));
 
 /** A timer or response about a transactional.id is acted on only while its partition is led and loaded here. */
 function whileLoaded<E>(
