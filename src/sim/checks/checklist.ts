@@ -505,8 +505,8 @@ function transactionStatePart(t: TxnStateReplication, say: Say): PartResult {
       id: 'transaction-state',
       status: 'not-applicable',
       reason: say(
-        'Not modelled: __transaction_state keeps one replica in the simulator (its transaction coordinator is a fixed process). In production keep transaction.state.log.replication.factor 3 and transaction.state.log.min.isr 2 (the defaults).',
-        '모델링하지 않음: 시뮬레이터에서 __transaction_state는 복제본 하나입니다(트랜잭션 코디네이터는 고정된 프로세스). 운영에서는 transaction.state.log.replication.factor 3, transaction.state.log.min.isr 2(기본값)를 유지하세요.',
+        'Not modelled: __transaction_state keeps one replica in the simulator (its transaction coordinator is a fixed process) unless the scenario sets transaction.state.log.replication.factor above 1. In production keep transaction.state.log.replication.factor 3 and transaction.state.log.min.isr 2 (the defaults).',
+        '모델링하지 않음: 시나리오가 transaction.state.log.replication.factor를 1보다 크게 두지 않으면 시뮬레이터에서 __transaction_state는 복제본 하나입니다(트랜잭션 코디네이터는 고정된 프로세스). 운영에서는 transaction.state.log.replication.factor 3, transaction.state.log.min.isr 2(기본값)를 유지하세요.',
       ),
     };
   const minIsr = t.minIsr ?? 2;
