@@ -252,7 +252,11 @@ const onVerification = (
   return rest;
 };
 
-/** No coordinator to ask (its partition has no leader): AddPartitionsToTxnManager's COORDINATOR_NOT_AVAILABLE, answered NOT_ENOUGH_REPLICAS. */
+/**
+ * The verification could not be made — no answer (a disconnect: NETWORK_EXCEPTION) or no coordinator
+ * to ask (its partition has no leader: COORDINATOR_NOT_AVAILABLE) — which ReplicaManager answers as
+ * NOT_ENOUGH_REPLICAS (retriable).
+ */
 function verificationUnavailable(ctx: BrokerContext, request: PendingRequest, req: ProduceRequest, out: Out): BrokerContext {
   if (req.acks !== 0)
     out.reply(request, 'ProduceResponse', {
@@ -274,16 +278,7 @@ const onVerificationLost = (ctx: BrokerContext, ev: { payload: Readonly<Record<s
   const correlationId = (ev.payload as { correlationId?: number }).correlationId;
   const pending = ctx.verifying.find((v) => v.correlationId === correlationId);
   if (!pending) return ctx;
-  const req = pending.produce;
-  if (req.acks !== 0)
-    out.reply(pending.request, 'ProduceResponse', {
-      topic: req.topic,
-      partition: req.partition,
-      error: 'NOT_ENOUGH_REPLICAS',
-      baseOffset: -1,
-      errorMessage: 'Unable to verify the partition has been added to the transaction',
-    });
-  return { ...ctx, verifying: ctx.verifying.filter((v) => v !== pending) };
+  return verificationUnavailable({ ...ctx, verifying: ctx.verifying.filter((v) => v !== pending) }, pending.request, pending.produce, out);
 };
 
 /** The ProduceResponse for an append's outcome (a rejected batch carries the broker's reason). */

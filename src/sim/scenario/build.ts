@@ -221,6 +221,16 @@ export function transactionStateTopic(brokers: readonly string[], partitions: nu
   return { name: TRANSACTION_STATE_TOPIC, partitions, leaders, replicas, leaderEpochs: leaders.map(() => 0) };
 }
 
+/** The transaction coordinator's settings from the cluster's. */
+function txnCoordinatorConfig(cluster: ResolvedScenario['cluster']) {
+  return {
+    ...DEFAULT_TXN_COORDINATOR_CONFIG,
+    cleanupIntervalMs: cluster['transaction.abort.timed.out.transaction.cleanup.interval.ms'],
+    maxTimeoutMs: cluster['transaction.max.timeout.ms'],
+    transactionVersion: cluster['transaction.version'],
+  };
+}
+
 /** The transaction coordinator a broker hosts (an actor of the broker's process). */
 function hostedCoordinatorSpec(broker: string, index: number, meta: ClusterMetadata, cluster: ResolvedScenario['cluster']): ActorSpec {
   const id = hostedCoordinatorId(broker);
@@ -232,12 +242,7 @@ function hostedCoordinatorSpec(broker: string, index: number, meta: ClusterMetad
       id,
       host: broker,
       meta,
-      config: {
-        ...DEFAULT_TXN_COORDINATOR_CONFIG,
-        cleanupIntervalMs: cluster['transaction.abort.timed.out.transaction.cleanup.interval.ms'],
-        maxTimeoutMs: cluster['transaction.max.timeout.ms'],
-        transactionVersion: cluster['transaction.version'],
-      },
+      config: txnCoordinatorConfig(cluster),
       firstProducerId: producerIdBlockStart(index),
     },
   };
@@ -394,12 +399,7 @@ export function buildScenario(r: ResolvedScenario): BuiltScenario {
         input: {
           id: TXN_COORDINATOR_ID,
           meta,
-          config: {
-            ...DEFAULT_TXN_COORDINATOR_CONFIG,
-            cleanupIntervalMs: cluster['transaction.abort.timed.out.transaction.cleanup.interval.ms'],
-            maxTimeoutMs: cluster['transaction.max.timeout.ms'],
-            transactionVersion: cluster['transaction.version'],
-          },
+          config: txnCoordinatorConfig(cluster),
           logs: Array.from({ length: meta.transactionStatePartitions }, (_, p) => createPartitionLog(TRANSACTION_STATE_TOPIC, p)),
         },
       },
