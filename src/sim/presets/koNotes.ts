@@ -15,6 +15,8 @@ export const NOTES_KO: Readonly<Record<string, string>> = {
   "broker-1's fetches from the leader are slow": 'broker-1이 리더에서 가져오는 요청이 느립니다',
   "broker-2's fetches from the leader are slow": 'broker-2가 리더에서 가져오는 요청이 느립니다',
   'the leader dies before any follower fetched b': '어떤 팔로워도 b를 가져가기 전에 리더가 죽습니다',
+  'broker-1 fails and returns 20 s later': 'broker-1이 죽고 20초 뒤에 돌아옵니다',
+  'broker-2 fails for good': 'broker-2가 죽고 돌아오지 않습니다',
   'the first follower dies: two replicas are still in sync': '첫 팔로워가 죽습니다: 동기화된 복제본이 아직 둘입니다',
   'the second follower dies: the leader is alone in the ISR': '두 번째 팔로워가 죽습니다: ISR에는 리더만 남습니다',
   'the request never reaches the broker': '요청이 브로커에 도착하지 않습니다',
