@@ -6,7 +6,13 @@
  * engine's replicationFactor / min.insync.replicas keys validate once replication is merged.
  */
 import { describe, expect, it } from 'vitest';
-import { REPLICATION_PRESETS, replicationItem, type TopicReplication, topicReplication } from '../src/sim/checks/checklist';
+import {
+  REPLICATION_PRESETS,
+  replicationItem,
+  type TopicReplication,
+  topicReplication,
+  txnStateReplication,
+} from '../src/sim/checks/checklist';
 import { findPreset } from '../src/sim/presets';
 import { runScenario, type Trace } from '../src/sim/run';
 
@@ -115,5 +121,49 @@ describe('topic replication settings read from the scenario', () => {
       },
     } as unknown as Trace;
     expect(topicReplication(fake)).toEqual([topic('a', 3, 2, true), topic('b', 2, 1, false)]);
+  });
+});
+
+describe('replication item: the transaction state topic (transaction.state.log.replication.factor / min.isr set)', () => {
+  const part = (rf: number, minIsr: number | null) =>
+    replicationItem([topic('orders', 3)], allAcks, en, { replicationFactor: rf, minIsr }).parts.find((p) => p.id === 'transaction-state');
+  it('RF 3, min ISR 2: pass, judged from the scenario', () => {
+    expect(part(3, 2)).toMatchObject({ status: 'pass' });
+    expect(part(3, 2)?.reason).toContain('transaction.state.log.replication.factor 3, transaction.state.log.min.isr 2');
+  });
+  it('min ISR 1 (a write acknowledged by the leader alone), min ISR = RF, or RF 2: fail, pointing at transaction-state-under-replicated', () => {
+    for (const [rf, minIsr] of [
+      [3, 1],
+      [3, 3],
+      [2, 2],
+    ] as const) {
+      const item = replicationItem([topic('orders', 3)], allAcks, en, { replicationFactor: rf, minIsr });
+      expect(statuses(item)['transaction-state']).toBe('fail');
+      expect(item.status).toBe('fail');
+      expect(item.preset).toBe('transaction-state-under-replicated');
+    }
+  });
+  it('judged even when every user topic has one replica; Korean too', () => {
+    const item = replicationItem([topic('orders', 1)], allAcks, ko, { replicationFactor: 3, minIsr: 2 });
+    expect(statuses(item)['transaction-state']).toBe('pass');
+    expect(item.parts.find((p) => p.id === 'transaction-state')?.reason).toContain('코디네이터');
+  });
+  it('the preset transaction-state-under-replicated: its settings read from the scenario, and every part but __consumer_offsets passes', () => {
+    const preset = findPreset('transaction-state-under-replicated');
+    const trace = runScenario(preset?.scenario as never) as Trace;
+    expect(txnStateReplication(trace)).toEqual({ replicationFactor: 3, minIsr: 2 });
+    const item = replicationItem(
+      topicReplication(trace),
+      [{ client: 'payment-service', acks: -1, topics: ['payments'] }],
+      en,
+      txnStateReplication(trace),
+    );
+    expect(statuses(item)).toEqual({
+      'user-topics': 'pass',
+      'min-insync': 'pass',
+      unclean: 'pass',
+      'transaction-state': 'pass',
+      'consumer-offsets': 'not-applicable',
+    });
   });
 });

@@ -7,7 +7,7 @@
  * are its availability (online, down); [replication] adds each partition's leadership.
  */
 import { setup } from 'xstate';
-import type { Lifecycle, Rpc, Timer } from '../actors/events';
+import type { Call, Lifecycle, Rpc, Timer } from '../actors/events';
 import { handle, type Out, type PendingRequest, pendingRequest } from '../actors/out';
 import type { ClusterMetadata } from '../cluster/metadata';
 import { BROKER_REQUEST_TIMEOUT_MS } from '../config/clusterConfig';
@@ -63,6 +63,14 @@ import {
   startReplication,
   wakeReplicaFetches,
 } from './replication';
+import {
+  type AppendTxnStateArgs,
+  coordinatorHandoffs,
+  hostsTxnCoordinator,
+  onAppendTxnState,
+  onFindCoordinator,
+  txnCoordinatorFor,
+} from './txnStateHost';
 
 export interface ParkedFetch {
   readonly id: number;
@@ -138,6 +146,8 @@ export type BrokerEvent =
   | Rpc<'PartitionChange', PartitionChange>
   | Rpc<'BrokerHeartbeatResponse'>
   | Rpc<'Metadata', MetadataRequest>
+  | Rpc<'FindCoordinator', { key: string; keyType: 'transaction' }>
+  | Call<'appendTxnState', AppendTxnStateArgs>
   | Timer<'produceTimeout', { id: number }>
   | Timer<'markersTimeout', { id: number }>
   | Timer<'replicaFetchExpired', { id: number }>
@@ -169,10 +179,13 @@ const onProduce = (ctx: BrokerContext, ev: RpcEvent<ProduceRequest>, out: Out): 
   const log = ctx.partitions[keyOf(req)];
   if (log && !leadsOrUnreplicated(ctx, log)) return notLeader(ctx, out, pendingRequest(ev), req);
   if (log && needsVerification(ctx, log, req)) {
+    // a hosted coordinator: the leader of the transactional.id's __transaction_state partition
+    const coordinator = hostsTxnCoordinator(ctx) ? txnCoordinatorFor(ctx, req.transactionalId as string) : ctx.transactionCoordinator;
+    if (coordinator === null) return verificationUnavailable(ctx, pendingRequest(ev), req, out);
     const started = startTransactionVerification(log, req.batch.producerId, req.batch.baseSequence, req.batch.producerEpoch);
     const correlationId = ctx.nextCorrelationId;
     out.send(
-      ctx.transactionCoordinator,
+      coordinator,
       'AddPartitionsToTxn',
       {
         correlationId,
@@ -245,6 +258,23 @@ const onVerification = (
 };
 
 /**
+ * The verification could not be made — no answer (a disconnect: NETWORK_EXCEPTION) or no coordinator
+ * to ask (its partition has no leader: COORDINATOR_NOT_AVAILABLE) — which ReplicaManager answers as
+ * NOT_ENOUGH_REPLICAS (retriable).
+ */
+function verificationUnavailable(ctx: BrokerContext, request: PendingRequest, req: ProduceRequest, out: Out): BrokerContext {
+  if (req.acks !== 0)
+    out.reply(request, 'ProduceResponse', {
+      topic: req.topic,
+      partition: req.partition,
+      error: 'NOT_ENOUGH_REPLICAS',
+      baseOffset: -1,
+      errorMessage: 'Unable to verify the partition has been added to the transaction',
+    });
+  return ctx;
+}
+
+/**
  * The verification completed as a disconnect (no answer within the broker's request.timeout.ms, or
  * the coordinator is unreachable): AddPartitionsToTxnManager reports NETWORK_EXCEPTION, which
  * ReplicaManager answers as NOT_ENOUGH_REPLICAS (retriable).
@@ -253,16 +283,7 @@ const onVerificationLost = (ctx: BrokerContext, ev: { payload: Readonly<Record<s
   const correlationId = (ev.payload as { correlationId?: number }).correlationId;
   const pending = ctx.verifying.find((v) => v.correlationId === correlationId);
   if (!pending) return ctx;
-  const req = pending.produce;
-  if (req.acks !== 0)
-    out.reply(pending.request, 'ProduceResponse', {
-      topic: req.topic,
-      partition: req.partition,
-      error: 'NOT_ENOUGH_REPLICAS',
-      baseOffset: -1,
-      errorMessage: 'Unable to verify the partition has been added to the transaction',
-    });
-  return { ...ctx, verifying: ctx.verifying.filter((v) => v !== pending) };
+  return verificationUnavailable({ ...ctx, verifying: ctx.verifying.filter((v) => v !== pending) }, pending.request, pending.produce, out);
 };
 
 /** The ProduceResponse for an append's outcome (a rejected batch carries the broker's reason). */
@@ -542,6 +563,16 @@ export const brokerMachine = setup({
             onMetadata(ctx, pendingRequest(ev), ev.payload, out),
           ),
         },
+        FindCoordinator: {
+          actions: handle((ctx: BrokerContext, ev: RpcEvent<{ key: string }>, out: Out) =>
+            onFindCoordinator(ctx, pendingRequest(ev), ev.payload.key, out),
+          ),
+        },
+        appendTxnState: {
+          actions: handle((ctx: BrokerContext, ev: { from: string; args: AppendTxnStateArgs; now: number }, out: Out) =>
+            onAppendTxnState(ctx, ev.from, ev.args, ev.now, out),
+          ),
+        },
         FetchResponse: {
           actions: handle(
             replicated((ctx, ev: RpcEvent<ReplicaFetchResponse & { correlationId: number }>, out) =>
@@ -607,7 +638,9 @@ export const brokerMachine = setup({
 function onPartitionChangeRequest(ctx: ReplicatedCtx, ev: RpcEvent<PartitionChange>, out: Out): BrokerContext {
   const { topic, partition, partitionEpoch } = ev.payload;
   out.reply(pendingRequest(ev), 'PartitionChangeResponse', { topic, partition, partitionEpoch });
-  return onPartitionChange(ctx, ev.payload, ev.now, out);
+  const next = onPartitionChange(ctx, ev.payload, ev.now, out);
+  coordinatorHandoffs(ctx, next, out);
+  return next;
 }
 
 /** A handler that runs only when the cluster replicates (the broker has replica state). */
@@ -620,7 +653,9 @@ function onBoot(ctx: BrokerContext, ev: Lifecycle, out: Out): BrokerContext {
   if (!hasReplication(ctx)) return ctx;
   const initial = (ctx as { initialRecords?: readonly PartitionChange[] }).initialRecords ?? [];
   const { initialRecords: _, ...rest } = ctx as ReplicatedCtx & { initialRecords?: unknown };
-  return startReplication(rest, initial, ev.now, out);
+  const next = startReplication(rest, initial, ev.now, out);
+  coordinatorHandoffs(rest, next, out);
+  return next;
 }
 
 /** A request of the broker's that ended unanswered: a replica Fetch or AlterPartition, else a transaction verification. */

@@ -65,6 +65,8 @@ export interface DelayedProduce {
   readonly baseOffset: number;
   /** lastOffset + 1: the HW the answer waits for. */
   readonly requiredOffset: number;
+  /** A write of the transaction coordinator this broker hosts: answered by an in-process call, not a ProduceResponse. */
+  readonly internal?: { readonly coordinator: ActorId; readonly writeId: number };
 }
 
 /** A follower's Fetch the leader holds up to replica.fetch.wait.max.ms (DelayedFetch). */
@@ -208,6 +210,10 @@ function completeDelayedProduces(ctx: Ctx, key: string, out: Out): Ctx {
 }
 
 function answerDelayed(ctx: BrokerContext, d: DelayedProduce, error: KafkaError | 'NONE', out: Out): void {
+  if (d.internal) {
+    out.call(d.internal.coordinator, 'txnStateAppended', { writeId: d.internal.writeId, error });
+    return;
+  }
   out.reply(d.request, 'ProduceResponse', {
     topic: d.topic,
     partition: d.partition,
@@ -228,9 +234,18 @@ export function delayProduce(
   lastOffset: number,
   timeoutMs: number,
   out: Out,
+  internal?: DelayedProduce['internal'],
 ): Ctx {
   const id = ctx.replication.nextId;
-  const d: DelayedProduce = { id, request, topic, partition, baseOffset, requiredOffset: lastOffset + 1 };
+  const d: DelayedProduce = {
+    id,
+    request,
+    topic,
+    partition,
+    baseOffset,
+    requiredOffset: lastOffset + 1,
+    ...(internal ? { internal } : {}),
+  };
   out.timer(`produce:${id}`, 'produceTimeout', timeoutMs, { id });
   return completeDelayed(
     withRep(ctx, { delayed: [...ctx.replication.delayed, d], nextId: id + 1 }),

@@ -9,6 +9,7 @@ import { brokerMachine } from '../broker/broker.machine';
 import { consumerMachine } from '../consumer/consumer.machine';
 import { classicGroupStateMachine } from '../coordinator/classicGroupState';
 import { groupCoordinatorMachine } from '../coordinator/groupCoordinator.machine';
+import { hostedTxnCoordinatorMachine } from '../coordinator/hostedTxnCoordinator.machine';
 import { transactionCoordinatorMachine } from '../coordinator/transactionCoordinator.machine';
 import { transactionStateMachine } from '../coordinator/transactionState';
 import { producerMachine } from '../producer/producer.machine';
@@ -30,6 +31,14 @@ export const DOCUMENTED: readonly (readonly [string, string, AnyStateMachine, st
     'Transaction coordinator (availability)',
     'src/sim/coordinator/transactionCoordinator.machine.ts',
     transactionCoordinatorMachine as AnyStateMachine,
+  ],
+  [
+    'Transaction coordinator on a broker (replicated __transaction_state)',
+    'src/sim/coordinator/hostedTxnCoordinator.machine.ts',
+    hostedTxnCoordinatorMachine as AnyStateMachine,
+    'With transaction.state.log.replication.factor > 1, every broker hosts one (`broker-N.txn-coordinator`, an actor of ' +
+      "the broker's process). Which transactional ids it serves is data, not states: the `__transaction_state` partitions " +
+      'its broker leads (loading, then loaded), told by the broker in-process (becomeCoordinator / resignCoordinator).',
   ],
   ['Each transactional.id (TransactionState)', 'src/sim/coordinator/transactionState.ts', transactionStateMachine as AnyStateMachine],
   ['Group coordinator (availability)', 'src/sim/coordinator/groupCoordinator.machine.ts', groupCoordinatorMachine as AnyStateMachine],

@@ -476,17 +476,82 @@ export function topicReplication(trace: Trace): TopicReplication[] {
   });
 }
 
-/** The two internal topics stay one replica in the simulator this round: said, not judged. */
-function internalParts(say: Say): ChecklistPart[] {
-  return [
-    {
+/** __transaction_state's settings as the scenario gives them (null: not set, one replica in the simulator). */
+export interface TxnStateReplication {
+  readonly replicationFactor: number | null;
+  readonly minIsr: number | null;
+}
+
+const TXN_STATE_UNSET: TxnStateReplication = { replicationFactor: null, minIsr: null };
+
+/** transaction.state.log.replication.factor / min.isr from the scenario's resolved cluster settings. */
+export function txnStateReplication(trace: Trace): TxnStateReplication {
+  const cluster = trace.resolved.cluster as unknown as Readonly<Record<string, unknown>>;
+  return {
+    replicationFactor: positiveInt(cluster['transaction.state.log.replication.factor']),
+    minIsr: positiveInt(cluster['transaction.state.log.min.isr']),
+  };
+}
+
+/**
+ * The transaction state topic: with transaction.state.log.replication.factor set above 1 it is
+ * replicated and judged like a user topic (replication factor ≥ 3, 2 ≤ min ISR < replication
+ * factor); unset, it keeps one replica in the simulator: said, not judged.
+ */
+function transactionStatePart(t: TxnStateReplication, say: Say): PartResult {
+  const rf = t.replicationFactor ?? 1;
+  if (rf <= 1)
+    return {
       id: 'transaction-state',
       status: 'not-applicable',
       reason: say(
-        'Not modelled: __transaction_state keeps one replica in the simulator (its transaction coordinator is a fixed process). In production keep transaction.state.log.replication.factor 3 and transaction.state.log.min.isr 2 (the defaults).',
-        '모델링하지 않음: 시뮬레이터에서 __transaction_state는 복제본 하나입니다(트랜잭션 코디네이터는 고정된 프로세스). 운영에서는 transaction.state.log.replication.factor 3, transaction.state.log.min.isr 2(기본값)를 유지하세요.',
+        'Not modelled: __transaction_state keeps one replica in the simulator (its transaction coordinator is a fixed process) unless the scenario sets transaction.state.log.replication.factor above 1. In production keep transaction.state.log.replication.factor 3 and transaction.state.log.min.isr 2 (the defaults).',
+        '모델링하지 않음: 시나리오가 transaction.state.log.replication.factor를 1보다 크게 두지 않으면 시뮬레이터에서 __transaction_state는 복제본 하나입니다(트랜잭션 코디네이터는 고정된 프로세스). 운영에서는 transaction.state.log.replication.factor 3, transaction.state.log.min.isr 2(기본값)를 유지하세요.',
       ),
-    },
+    };
+  const minIsr = t.minIsr ?? 2;
+  const settings = `transaction.state.log.replication.factor ${rf}, transaction.state.log.min.isr ${minIsr}`;
+  const shown = say(
+    'Two brokers of the __transaction_state ISR down: the coordinator cannot write PrepareCommit, EndTxn gets COORDINATOR_NOT_AVAILABLE and the LSO stays pinned.',
+    '__transaction_state ISR의 브로커 둘이 죽으면 코디네이터가 PrepareCommit을 쓰지 못해 EndTxn이 COORDINATOR_NOT_AVAILABLE을 받고 LSO가 묶여 있습니다.',
+  );
+  if (minIsr < 2)
+    return failPart(
+      'transaction-state',
+      say(
+        `${settings}: the coordinator's writes are acknowledged by the leader alone, so a failover can lose a PrepareCommit the producer was told about.`,
+        `${settings}: 코디네이터의 쓰기가 리더 혼자 확인되므로, 리더가 바뀌면 프로듀서가 응답받은 PrepareCommit을 잃을 수 있습니다.`,
+      ),
+      TXN_STATE_PRESET,
+      shown,
+    );
+  if (rf < 3 || minIsr >= rf)
+    return failPart(
+      'transaction-state',
+      say(
+        `${settings}: one broker down leaves fewer in-sync replicas than the min ISR, and every transaction of its coordinator stops with COORDINATOR_NOT_AVAILABLE.`,
+        `${settings}: 브로커 하나만 죽어도 동기화 복제본이 최소 ISR보다 적어져, 그 코디네이터의 모든 트랜잭션이 COORDINATOR_NOT_AVAILABLE로 멈춥니다.`,
+      ),
+      TXN_STATE_PRESET,
+      shown,
+    );
+  return {
+    id: 'transaction-state',
+    status: 'pass',
+    reason: say(
+      `${settings}: a coordinator write is on ${minIsr} replicas before it is answered, and one broker down neither stops transactions nor loses their state (the coordinator moves with the leader).`,
+      `${settings}: 코디네이터의 쓰기는 응답 전에 복제본 ${minIsr}개에 있고, 브로커 하나가 죽어도 트랜잭션이 멈추거나 상태를 잃지 않습니다(코디네이터는 리더를 따라 옮겨 갑니다).`,
+    ),
+  };
+}
+
+/** The preset that shows an under-replicated __transaction_state. */
+const TXN_STATE_PRESET = 'transaction-state-under-replicated';
+
+/** The internal topics: __transaction_state from its settings, __consumer_offsets stays one replica (said, not judged). */
+function internalParts(say: Say, txnState: TxnStateReplication = TXN_STATE_UNSET): PartResult[] {
+  return [
+    transactionStatePart(txnState, say),
     {
       id: 'consumer-offsets',
       status: 'not-applicable',
@@ -518,9 +583,10 @@ export function replicationItem(
   topics: readonly TopicReplication[],
   producers: readonly { readonly client: string; readonly acks: number; readonly topics: readonly string[] }[],
   say: Say,
+  txnState: TxnStateReplication = TXN_STATE_UNSET,
 ): Item & { readonly parts: readonly ChecklistPart[] } {
   const replicated = topics.filter((t) => t.replicationFactor > 1);
-  if (replicated.length === 0)
+  if (replicated.length === 0 && (txnState.replicationFactor ?? 1) <= 1)
     return {
       ...na(
         say(
@@ -637,19 +703,24 @@ export function replicationItem(
           ),
         },
   );
-  const all: PartResult[] = [...parts, ...internalParts(say)];
+  const all: PartResult[] = [...parts, ...internalParts(say, txnState)];
   const failed = all.filter((p) => p.status === 'fail');
   const first = failed[0];
   const item: Item = first
     ? first.preset !== undefined
       ? fail(failed.map((p) => p.reason).join(' '), first.preset)
       : failUnshown(failed.map((p) => p.reason).join(' '), first.wouldShow ?? '')
-    : pass(parts.map((p) => p.reason).join(' '));
+    : pass(
+        all
+          .filter((p) => p.status === 'pass')
+          .map((p) => p.reason)
+          .join(' '),
+      );
   return { ...item, parts: all.map(({ id, status, reason }) => ({ id, status, reason })) };
 }
 
 function replication(trace: Trace, say: Say): Item & { readonly parts: readonly ChecklistPart[] } {
-  return replicationItem(topicReplication(trace), writers(trace), say);
+  return replicationItem(topicReplication(trace), writers(trace), say, txnStateReplication(trace));
 }
 
 function sideEffects(trace: Trace, say: Say): Item {

@@ -41,6 +41,7 @@ export const GROUP_COORDINATOR_ID = 'group-coordinator';
 
 export function leaderOf(meta: ClusterMetadata, topic: string, partition: number): ActorId | null {
   if (topic === CONSUMER_OFFSETS_TOPIC) return meta.groupCoordinator;
-  if (topic === TRANSACTION_STATE_TOPIC) return meta.transactionCoordinator;
+  // a replicated __transaction_state has leaders of its own (the coordinators live on them)
+  if (topic === TRANSACTION_STATE_TOPIC && !meta.topics[topic]) return meta.transactionCoordinator;
   return meta.topics[topic]?.leaders[partition] ?? null;
 }

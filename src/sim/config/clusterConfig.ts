@@ -79,6 +79,24 @@ export const CLUSTER_CONFIG: readonly ConfigKey[] = [
     simulation: 'Kafka defaults to 50',
   },
   {
+    name: 'transaction.state.log.replication.factor',
+    type: 'int',
+    default: 3,
+    min: 1,
+    max: 9,
+    doc: 'Replicas of each __transaction_state partition; the transaction coordinator for a transactional.id is the leader of its partition.',
+    simulation: 'unset: one replica and a fixed coordinator process; set: replicated over the brokers, the coordinator on the leader',
+  },
+  {
+    name: 'transaction.state.log.min.isr',
+    type: 'int',
+    default: 2,
+    min: 1,
+    max: 9,
+    doc: "min.insync.replicas of __transaction_state: the coordinator's writes (acks=-1) need this many in-sync replicas.",
+    simulation: 'used only when transaction.state.log.replication.factor is set',
+  },
+  {
     name: 'offsets.topic.num.partitions',
     type: 'int',
     default: 3,
@@ -110,12 +128,41 @@ export const CLUSTER_CONFIG: readonly ConfigKey[] = [
   },
 ];
 
+/** Keys whose absence keeps today's one-replica __transaction_state (the scenario must set them to replicate it). */
+const UNSET_MEANS_ONE_REPLICA = ['transaction.state.log.replication.factor', 'transaction.state.log.min.isr'] as const;
+
+/**
+ * The checks of the __transaction_state settings against the cluster: Kafka creates the topic only
+ * when enough brokers are alive (INVALID_REPLICATION_FACTOR, StripedReplicaPlacer's message), and a
+ * min ISR above the replication factor would refuse every coordinator write (NOT_ENOUGH_REPLICAS).
+ */
+export function transactionStateLogProblems(c: Readonly<Record<string, ConfigValue>>): ConfigProblem[] {
+  const rf = c['transaction.state.log.replication.factor'];
+  const minIsr = c['transaction.state.log.min.isr'];
+  const brokers = c.brokers as number;
+  const out: ConfigProblem[] = [];
+  if (typeof rf === 'number' && rf > brokers)
+    out.push({
+      key: 'transaction.state.log.replication.factor',
+      message: `INVALID_REPLICATION_FACTOR: The target replication factor of ${rf} cannot be reached because only ${brokers} broker(s) are registered.`,
+    });
+  if (typeof minIsr === 'number' && minIsr > (typeof rf === 'number' ? rf : 1))
+    out.push({
+      key: 'transaction.state.log.min.isr',
+      message: `transaction.state.log.min.isr=${minIsr} is more than the ${typeof rf === 'number' ? `transaction.state.log.replication.factor of ${rf}` : 'one replica __transaction_state has when transaction.state.log.replication.factor is not set'}: every write of the transaction coordinator would fail with NOT_ENOUGH_REPLICAS.`,
+    });
+  return out;
+}
+
 export interface ClusterConfig {
   readonly brokers: number;
   readonly 'transaction.version': 1 | 2;
   readonly 'transaction.partition.verification.enable': boolean;
   readonly 'transaction.state.log.num.partitions': number;
   readonly 'offsets.topic.num.partitions': number;
+  /** null when the scenario does not set it: one replica and the fixed coordinator process (docs/kafka-model.md). */
+  readonly 'transaction.state.log.replication.factor': number | null;
+  readonly 'transaction.state.log.min.isr': number | null;
   readonly 'transaction.abort.timed.out.transaction.cleanup.interval.ms': number;
   readonly 'transaction.max.timeout.ms': number;
   readonly 'group.initial.rebalance.delay.ms': number;
@@ -138,6 +185,9 @@ export function resolveClusterConfig(user: Readonly<Record<string, ConfigValue>>
     if (problem) errors.push({ key: spec.name, message: problem });
     out[spec.name] = problem ? spec.default : v;
   }
+  // unset, __transaction_state keeps the simulator's one replica (not Kafka's default of 3)
+  for (const key of UNSET_MEANS_ONE_REPLICA) if (!Object.hasOwn(user, key)) out[key] = null;
+  errors.push(...transactionStateLogProblems(out));
   // KafkaConfig: "replica.fetch.wait.max.ms should always be less than or equal to replica.lag.time.max.ms"
   if ((out['replica.fetch.wait.max.ms'] as number) > (out['replica.lag.time.max.ms'] as number))
     errors.push({

@@ -69,7 +69,7 @@ function timeoutTick(d: Draft, m: TxnMetadata): number {
   return Math.ceil(due / d.config.cleanupIntervalMs) * d.config.cleanupIntervalMs;
 }
 
-function armTimeout(d: Draft, m: TxnMetadata, now: number, out: Out): void {
+export function armTimeout(d: Draft, m: TxnMetadata, now: number, out: Out): void {
   out.timer(`txnTimeout:${m.transactionalId}`, 'txnTimeoutCheck', Math.max(0, timeoutTick(d, m) - now), {
     transactionalId: m.transactionalId,
     txnStartTimestamp: m.txnStartTimestamp,
@@ -95,7 +95,7 @@ function reply(out: Out, ev: RpcEvent<unknown>, rpc: Parameters<Out['reply']>[1]
   out.reply(pendingRequest(ev), rpc, payload);
 }
 
-const onInitProducerId = (ctx: TxnCoordinatorContext, ev: RpcEvent<InitProducerIdRequest>, out: Out): TxnCoordinatorContext => {
+export const onInitProducerId = (ctx: TxnCoordinatorContext, ev: RpcEvent<InitProducerIdRequest>, out: Out): TxnCoordinatorContext => {
   const d: Draft = { ...ctx };
   const req = ev.payload;
   const answer = (error: KafkaError, producerId = -1, producerEpoch = -1) =>
@@ -200,7 +200,7 @@ function addPartitions(
   reply(out, ev, rpc, { error: 'NONE', ...echo });
 }
 
-const onAddPartitions = (ctx: TxnCoordinatorContext, ev: RpcEvent<AddPartitionsToTxnRequest>, out: Out): TxnCoordinatorContext => {
+export const onAddPartitions = (ctx: TxnCoordinatorContext, ev: RpcEvent<AddPartitionsToTxnRequest>, out: Out): TxnCoordinatorContext => {
   const d: Draft = { ...ctx };
   const req = ev.payload;
   const names = req.partitions.map(keyOf);
@@ -233,7 +233,7 @@ const onAddPartitions = (ctx: TxnCoordinatorContext, ev: RpcEvent<AddPartitionsT
   return d;
 };
 
-const onAddOffsets = (ctx: TxnCoordinatorContext, ev: RpcEvent<AddOffsetsToTxnRequest>, out: Out): TxnCoordinatorContext => {
+export const onAddOffsets = (ctx: TxnCoordinatorContext, ev: RpcEvent<AddOffsetsToTxnRequest>, out: Out): TxnCoordinatorContext => {
   const d: Draft = { ...ctx };
   const req = ev.payload;
   // the group's __consumer_offsets partition joins the transaction, so it gets a marker too
@@ -296,7 +296,7 @@ function endTxnV2(d: Draft, ev: RpcEvent<EndTxnRequest>, m: TxnMetadata, result:
   }
 }
 
-const onEndTxn = (ctx: TxnCoordinatorContext, ev: RpcEvent<EndTxnRequest>, out: Out): TxnCoordinatorContext => {
+export const onEndTxn = (ctx: TxnCoordinatorContext, ev: RpcEvent<EndTxnRequest>, out: Out): TxnCoordinatorContext => {
   const d: Draft = { ...ctx };
   const req = ev.payload;
   const m = d.txns[req.transactionalId];
@@ -339,7 +339,7 @@ const onEndTxn = (ctx: TxnCoordinatorContext, ev: RpcEvent<EndTxnRequest>, out: 
   }
 };
 
-const onTimeoutCheck = (
+export const onTimeoutCheck = (
   ctx: TxnCoordinatorContext,
   ev: TimerEvent<{ transactionalId: string; txnStartTimestamp: number }>,
   out: Out,
@@ -384,13 +384,18 @@ const onLoaded = (ctx: TxnCoordinatorContext, ev: { now: number }, out: Out): Tx
     actor: d.id,
     text: `loaded ${Object.keys(loaded).length} transactional id(s) from ${TRANSACTION_STATE_TOPIC} (coordinator epoch ${d.coordinatorEpoch})`,
   });
-  for (const m of Object.values(loaded)) {
-    if (m.state === 'PrepareCommit' || m.state === 'PrepareAbort')
-      startMarkers(d, m, m.state === 'PrepareCommit' ? 'COMMIT' : 'ABORT', ev.now, out);
-    else if (m.state === 'Ongoing') armTimeout(d, m, ev.now, out);
-  }
+  finishLoaded(d, Object.values(loaded), ev.now, out);
   return d;
 };
+
+/** After a load: what was prepared gets its markers again (and then CompleteX); what is open gets its timeout. */
+export function finishLoaded(d: Draft, loaded: readonly TxnMetadata[], now: number, out: Out): void {
+  for (const m of loaded) {
+    if (m.state === 'PrepareCommit' || m.state === 'PrepareAbort')
+      startMarkers(d, m, m.state === 'PrepareCommit' ? 'COMMIT' : 'ABORT', now, out);
+    else if (m.state === 'Ongoing') armTimeout(d, m, now, out);
+  }
+}
 
 export const transactionCoordinatorMachine = setup({
   types: {} as { context: TxnCoordinatorContext; input: TxnCoordinatorInput; events: TxnCoordinatorEvent },

@@ -7,6 +7,7 @@
 import type { Mutable } from '../actors/draft';
 import type { Out } from '../actors/out';
 import { type ClusterMetadata, TRANSACTION_STATE_TOPIC } from '../cluster/metadata';
+import type { Effect } from '../kernel/effects';
 import type { ActorId } from '../kernel/envelope';
 import { appendProducerBatch, type PartitionLog } from '../log/partitionLog';
 import { coordinatorPartitionFor } from '../producer/partitioner';
@@ -55,6 +56,40 @@ export interface TxnCoordinatorContext {
   readonly logs: Readonly<Record<string, PartitionLog>>;
   readonly markers: Readonly<Record<string, MarkerWork>>;
   readonly nextCorrelationId: number;
+  /**
+   * When __transaction_state is replicated: the broker hosting this coordinator, whose leader
+   * replicas take its writes (acks=-1), and what the writes and leaderships are (hostedTxnCoordinator).
+   */
+  readonly hosted?: HostedState;
+}
+
+/** A write to __transaction_state waiting for the host's acks=-1 answer (TransactionStateManager.appendTransactionToLog). */
+export interface PendingWrite {
+  readonly id: number;
+  readonly transactionalId: string;
+  readonly partition: number;
+  readonly coordinatorEpoch: number;
+  /** The transactional.id's metadata and markers before the request that wrote: restored when the write fails. */
+  readonly before: TxnMetadata | null;
+  readonly markersBefore: MarkerWork | null;
+  readonly metadata: TxnMetadata;
+  /** What the request does once the write succeeded (its answer, the markers, the timeout), held until then. */
+  readonly deferred: readonly Effect[];
+  /** A write issued by the success of an earlier one in the same request: dropped if that one fails. */
+  readonly after: number | null;
+}
+
+/** A __transaction_state partition this coordinator leads: loading (its records to replay) or loaded. */
+export interface OwnedPartition {
+  readonly coordinatorEpoch: number;
+  readonly loading: readonly { readonly key: string; readonly value: string }[] | null;
+}
+
+export interface HostedState {
+  readonly host: ActorId;
+  readonly owned: Readonly<Record<number, OwnedPartition>>;
+  readonly writes: Readonly<Record<number, PendingWrite>>;
+  readonly nextWriteId: number;
 }
 
 export interface TxnCoordinatorInput {
@@ -78,6 +113,11 @@ export function persist(d: TxnDraft, m: TxnMetadata, now: number, out: Out): voi
     out.fact({ kind: 'clientError', client: d.id, error: 'IllegalStateException', during: `${previous.state} → ${m.state}`, fatal: false });
     return;
   }
+  if (d.hosted) {
+    appendToHost(d, d.hosted, m, out);
+    setState(d, m, out);
+    return;
+  }
   const key = stateLogKey(d, m.transactionalId);
   const log = d.logs[key];
   if (log) {
@@ -95,6 +135,34 @@ export function persist(d: TxnDraft, m: TxnMetadata, now: number, out: Out): voi
     d.logs = { ...d.logs, [key]: next };
   }
   setState(d, m, out);
+}
+
+/**
+ * The write as an in-process call to the host broker (ReplicaManager.appendRecords with acks=-1 and
+ * the transaction's timeout); the answer comes back as the call `txnStateAppended`.
+ */
+function appendToHost(d: TxnDraft, h: HostedState, m: TxnMetadata, out: Out): void {
+  const id = h.nextWriteId;
+  const partition = coordinatorPartitionFor(m.transactionalId, d.meta.transactionStatePartitions);
+  out.call(h.host, 'appendTxnState', {
+    writeId: id,
+    partition,
+    key: m.transactionalId,
+    value: encodeTxnRecord(m),
+    timeoutMs: m.txnTimeoutMs,
+  });
+  const write: PendingWrite = {
+    id,
+    transactionalId: m.transactionalId,
+    partition,
+    coordinatorEpoch: h.owned[partition]?.coordinatorEpoch ?? -1,
+    before: d.txns[m.transactionalId] ?? null,
+    markersBefore: d.markers[m.transactionalId] ?? null,
+    metadata: m,
+    deferred: [],
+    after: null,
+  };
+  d.hosted = { ...h, writes: { ...h.writes, [id]: write }, nextWriteId: id + 1 };
 }
 
 /** Changes the in-memory state without writing (PrepareEpochFence is not persisted). */

@@ -25,6 +25,7 @@ export const RPCS = {
   LeaveGroup: { response: 'LeaveGroupResponse' },
   // replication (KRaft): clients' metadata (any broker answers from its metadata cache), brokers and the controller
   Metadata: { response: 'MetadataResponse' },
+  FindCoordinator: { response: 'FindCoordinatorResponse' },
   BrokerHeartbeat: { response: 'BrokerHeartbeatResponse' },
   AlterPartition: { response: 'AlterPartitionResponse' },
   PartitionChange: { response: 'PartitionChangeResponse' },

@@ -124,6 +124,15 @@ const KO_RULES: readonly Rule[] = [
     /^loaded (\d+) transactional id\(s\) from (\S+) \(coordinator epoch (\d+)\)$/,
     (m) => `${m[2]}에서 transactional.id ${m[1]}개를 다시 읽었습니다(코디네이터 epoch ${m[3]})`,
   ],
+  [
+    /^loaded (\d+) transactional id\(s\) from its replica of (\S+) \(coordinator epoch (\d+)\)$/,
+    (m) => `자기 ${m[2]} 복제본에서 transactional.id ${m[1]}개를 읽었습니다(코디네이터 epoch ${m[3]})`,
+  ],
+  [
+    /^writing (\S+) of (\S+) to (\S+) failed: (.+) → (\S+)$/,
+    (m) =>
+      `${m[2]}의 ${josa(m[1] as string, '을/를')} ${m[3]}에 쓰지 못했습니다: ${m[4] === 'the coordinator epoch changed' ? '코디네이터 epoch가 바뀌었습니다' : m[4]} → ${m[5]}`,
+  ],
 ];
 
 function reasonKo(reason: string): string {

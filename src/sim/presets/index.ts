@@ -51,6 +51,7 @@ import streamsEosRepartition from './streams-eos-repartition.json';
 import streamsTaskMigration from './streams-task-migration.json';
 import throughputAtLeastOnce from './throughput-at-least-once.json';
 import throughputExactlyOnce from './throughput-exactly-once.json';
+import transactionStateUnderReplicated from './transaction-state-under-replicated.json';
 import transactionTimeout from './transaction-timeout.json';
 import uncleanElectionLosesCommitted from './unclean-election-loses-committed.json';
 import upstreamDuplicateEventId from './upstream-duplicate-event-id.json';
@@ -121,6 +122,7 @@ const all: unknown[] = [
   hwBehindLeoSlowFollower,
   // [replication] two brokers, replication factor 2, unclean.leader.election.enable=true
   uncleanElectionLosesCommitted,
+  transactionStateUnderReplicated,
 ];
 
 export const PRESETS: readonly Preset[] = all.map((raw) => {

@@ -17,6 +17,8 @@ export const NOTES_KO: Readonly<Record<string, string>> = {
   'the leader dies before any follower fetched b': '어떤 팔로워도 b를 가져가기 전에 리더가 죽습니다',
   'the follower dies and leaves the ISR': '팔로워가 죽어 ISR에서 빠집니다',
   'the leader dies with b and c committed on it alone': 'b와 c가 리더에만 커밋된 채로 리더가 죽습니다',
+  'broker-1 fails and returns 20 s later': 'broker-1이 죽고 20초 뒤에 돌아옵니다',
+  'broker-2 fails for good': 'broker-2가 죽고 돌아오지 않습니다',
   'the first follower dies: two replicas are still in sync': '첫 팔로워가 죽습니다: 동기화된 복제본이 아직 둘입니다',
   'the second follower dies: the leader is alone in the ISR': '두 번째 팔로워가 죽습니다: ISR에는 리더만 남습니다',
   'the leader dies after both followers copied a, before it learned they had it: no ProduceResponse':

@@ -314,6 +314,7 @@ export const producerMachine = setup({
         AddOffsetsToTxnResponse: { actions: onCoordinatorResponseEvent },
         TxnOffsetCommitResponse: { actions: onCoordinatorResponseEvent },
         EndTxnResponse: { actions: onCoordinatorResponseEvent },
+        FindCoordinatorResponse: { actions: onCoordinatorResponseEvent },
         lingerExpired: { actions: onTimerDrain },
         retryBackoffExpired: { actions: onTimerDrain },
         deliveryTimeout: { actions: onDeliveryTimeoutEvent },

@@ -117,6 +117,10 @@ export interface ProducerContext {
   /** That InitProducerId is owed now (after the EndTxn(ABORT) it follows). */
   readonly epochBumpInit: boolean;
   readonly coordinatorRequest: CoordinatorRequest | null;
+  /** When the coordinator lives on a __transaction_state leader: the one FindCoordinator named (null: look it up). */
+  readonly txnCoordinator?: ActorId | null;
+  /** The broker index the next FindCoordinator goes to. */
+  readonly txnLookupNode?: number;
   readonly txnRetryArmed: boolean;
   readonly lastError: string | null;
   /**

@@ -10,10 +10,17 @@
  * verifies), and every EndTxn returns a bumped epoch.
  */
 import type { Out } from '../actors/out';
-import type { RequestRpc } from '../kernel/envelope';
+import type { ActorId, RequestRpc } from '../kernel/envelope';
 import { type ClientException, KAFKA_ERRORS, type KafkaError } from '../protocol/errors';
 import type { AddPartitionsToTxnResponse, EndTxnResponse, ErrorOrNone, InitProducerIdResponse } from '../protocol/messages';
 import { keyOf, parseTopicPartition } from '../protocol/topicPartition';
+import {
+  coordinatorOnLeader,
+  coordinatorTarget,
+  forgetCoordinatorOn,
+  onFindCoordinatorAnswer,
+  onLookupRequestLost,
+} from './coordinatorLookup';
 import { hasIncompleteRecords, type ProducerContext, type TxnSignal } from './producerContext';
 import { abortUndrained, clientError, drain, type ProducerDraft, resetSequences } from './sender';
 
@@ -47,9 +54,13 @@ export function replyToApp(d: ProducerDraft, out: Out, ok: boolean, error: strin
 }
 
 function sendCoordinatorRequest(d: ProducerDraft, rpc: RequestRpc, payload: Record<string, unknown>, out: Out): void {
+  let to: ActorId | null = rpc === 'TxnOffsetCommit' ? d.meta.groupCoordinator : d.meta.transactionCoordinator;
+  if (rpc !== 'TxnOffsetCommit' && coordinatorOnLeader(d)) {
+    to = coordinatorTarget(d, out);
+    if (to === null) return;
+  }
   const correlationId = d.nextCorrelationId;
   d.nextCorrelationId += 1;
-  const to = rpc === 'TxnOffsetCommit' ? d.meta.groupCoordinator : d.meta.transactionCoordinator;
   out.send(to, rpc, { correlationId, ...payload }, { timeoutMs: d.config['request.timeout.ms'] });
   d.coordinatorRequest = { rpc, correlationId, attempts: (d.coordinatorRequest?.attempts ?? 0) + 1 };
 }
@@ -223,7 +234,8 @@ export type CoordinatorResponse =
   | Answer<'AddPartitionsToTxnResponse', AddPartitionsToTxnResponse>
   | Answer<'AddOffsetsToTxnResponse', { readonly error: ErrorOrNone }>
   | Answer<'TxnOffsetCommitResponse', { readonly error: ErrorOrNone }>
-  | Answer<'EndTxnResponse', EndTxnResponse>;
+  | Answer<'EndTxnResponse', EndTxnResponse>
+  | Answer<'FindCoordinatorResponse', { readonly error: ErrorOrNone; readonly coordinator: ActorId | null }>;
 
 /** Handles the answer to the coordinator request in flight. */
 export function onCoordinatorResponse(d: ProducerDraft, response: CoordinatorResponse, now: number, out: Out): TxnSignal {
@@ -233,11 +245,16 @@ export function onCoordinatorResponse(d: ProducerDraft, response: CoordinatorRes
   const error = response.payload.error;
   if (error !== 'NONE' && RETRIABLE.includes(error)) {
     clientError(d, out, error, req.rpc);
+    forgetCoordinatorOn(d, error);
     // Kafka retries AddPartitionsToTxn quickly (20 ms) while the previous transaction completes
     retryLater(d, out, req.rpc === 'AddPartitionsToTxn' ? 20 : d.config['retry.backoff.ms']);
     return 'none';
   }
   switch (response.type) {
+    case 'FindCoordinatorResponse':
+      if (error !== 'NONE') return fatal(d, out, error, 'FindCoordinator');
+      onFindCoordinatorAnswer(d, response.payload.coordinator);
+      break;
     case 'InitProducerIdResponse': {
       if (error !== 'NONE') return fatal(d, out, error, 'InitProducerId');
       const r = response.payload;
@@ -324,6 +341,7 @@ export function onCoordinatorRequestLost(d: ProducerDraft, correlationId: number
   if (!req || req.correlationId !== correlationId) return false;
   clientError(d, out, error, req.rpc);
   d.coordinatorRequest = null;
+  onLookupRequestLost(d);
   retryLater(d, out, d.config['retry.backoff.ms']);
   return true;
 }

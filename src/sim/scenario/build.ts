@@ -19,6 +19,7 @@ import {
 import { resolveProducerConfig } from '../config/producerConfig';
 import { CONTROLLER_ID, controllerMachine } from '../controller/controller.machine';
 import { DEFAULT_GROUP_COORDINATOR_CONFIG, groupCoordinatorMachine } from '../coordinator/groupCoordinator.machine';
+import { hostedCoordinatorId, hostedTxnCoordinatorMachine, producerIdBlockStart } from '../coordinator/hostedTxnCoordinator.machine';
 import { DEFAULT_TXN_COORDINATOR_CONFIG, transactionCoordinatorMachine } from '../coordinator/transactionCoordinator.machine';
 import type { RequestRpc } from '../kernel/envelope';
 import type { KernelFault } from '../kernel/faults';
@@ -211,6 +212,42 @@ export function streamsInternalTopics(r: ResolvedScenario): { name: string; part
   return out;
 }
 
+/** __transaction_state's metadata when replicated: partition p on brokers p, p+1, … (mod n), the first leading. */
+export function transactionStateTopic(brokers: readonly string[], partitions: number, rf: number): TopicMetadata {
+  const replicas = Array.from({ length: partitions }, (_, p) =>
+    Array.from({ length: rf }, (_, j) => brokers[(p + j) % brokers.length] as string),
+  );
+  const leaders = replicas.map((list) => list[0] as string);
+  return { name: TRANSACTION_STATE_TOPIC, partitions, leaders, replicas, leaderEpochs: leaders.map(() => 0) };
+}
+
+/** The transaction coordinator's settings from the cluster's. */
+function txnCoordinatorConfig(cluster: ResolvedScenario['cluster']) {
+  return {
+    ...DEFAULT_TXN_COORDINATOR_CONFIG,
+    cleanupIntervalMs: cluster['transaction.abort.timed.out.transaction.cleanup.interval.ms'],
+    maxTimeoutMs: cluster['transaction.max.timeout.ms'],
+    transactionVersion: cluster['transaction.version'],
+  };
+}
+
+/** The transaction coordinator a broker hosts (an actor of the broker's process). */
+function hostedCoordinatorSpec(broker: string, index: number, meta: ClusterMetadata, cluster: ResolvedScenario['cluster']): ActorSpec {
+  const id = hostedCoordinatorId(broker);
+  return {
+    id,
+    kind: 'txn-coordinator',
+    logic: hostedTxnCoordinatorMachine as AnyStateMachine,
+    input: {
+      id,
+      host: broker,
+      meta,
+      config: txnCoordinatorConfig(cluster),
+      firstProducerId: producerIdBlockStart(index),
+    },
+  };
+}
+
 export function buildScenario(r: ResolvedScenario): BuiltScenario {
   const internal: TopicSpec[] = streamsInternalTopics(r).filter((t) => !r.scenario.topics.some((x) => x.name === t.name));
   const s = { ...r.scenario, topics: [...r.scenario.topics, ...internal] };
@@ -238,10 +275,27 @@ export function buildScenario(r: ResolvedScenario): BuiltScenario {
           { name: t.name, partitions: n, leaders, replicas: assignment, leaderEpochs: leaders.map(() => 0) }
         : { name: t.name, partitions: n, leaders };
   });
+  // transaction.state.log.replication.factor > 1: __transaction_state is a replicated topic and each
+  // broker hosts a transaction coordinator, active for the partitions it leads
+  const txnStateRf = cluster['transaction.state.log.replication.factor'] ?? 1;
+  const hostedTxnCoordinator = txnStateRf > 1;
+  if (hostedTxnCoordinator) {
+    topics[TRANSACTION_STATE_TOPIC] = transactionStateTopic(brokers, cluster['transaction.state.log.num.partitions'], txnStateRf);
+    topicConfigs[TRANSACTION_STATE_TOPIC] = {
+      'cleanup.policy': 'compact',
+      'segment.bytes': 104857600,
+      'segment.ms': 604800000,
+      'delete.retention.ms': 86400000,
+      'min.insync.replicas': cluster['transaction.state.log.min.isr'] ?? 2,
+      'unclean.leader.election.enable': false,
+    };
+  }
   const meta: ClusterMetadata = {
     brokers,
     topics,
-    transactionCoordinator: TXN_COORDINATOR_ID,
+    transactionCoordinator: hostedTxnCoordinator
+      ? hostedCoordinatorId(topics[TRANSACTION_STATE_TOPIC]?.leaders[0] ?? (brokers[0] as string))
+      : TXN_COORDINATOR_ID,
     groupCoordinator: GROUP_COORDINATOR_ID,
     transactionStatePartitions: cluster['transaction.state.log.num.partitions'],
     consumerOffsetsPartitions: cluster['offsets.topic.num.partitions'],
@@ -277,7 +331,8 @@ export function buildScenario(r: ResolvedScenario): BuiltScenario {
   };
   brokers.forEach((b) => {
     const logs: PartitionLog[] = [];
-    for (const t of s.topics) {
+    const txnStateTopics: TopicSpec[] = hostedTxnCoordinator ? [{ name: TRANSACTION_STATE_TOPIC }] : [];
+    for (const t of [...s.topics, ...txnStateTopics]) {
       const tc = topicConfigs[t.name];
       const info = topics[t.name];
       if (!tc || !info) continue;
@@ -294,6 +349,7 @@ export function buildScenario(r: ResolvedScenario): BuiltScenario {
         logs.push(replicas ? asReplicatedLog(log) : log);
       });
     }
+    const coordinator: ActorSpec[] = hostedTxnCoordinator ? [hostedCoordinatorSpec(b, brokers.indexOf(b), meta, cluster)] : [];
     add(b, 'broker', [
       {
         id: b,
@@ -316,6 +372,7 @@ export function buildScenario(r: ResolvedScenario): BuiltScenario {
         },
         ...(replicating ? { boot: true } : {}),
       },
+      ...coordinator,
     ]);
   });
   if (replicating)
@@ -333,24 +390,20 @@ export function buildScenario(r: ResolvedScenario): BuiltScenario {
         boot: true,
       },
     ]);
-  add(TXN_COORDINATOR_ID, 'txn-coordinator', [
-    {
-      id: TXN_COORDINATOR_ID,
-      kind: 'txn-coordinator',
-      logic: transactionCoordinatorMachine as AnyStateMachine,
-      input: {
+  if (!hostedTxnCoordinator)
+    add(TXN_COORDINATOR_ID, 'txn-coordinator', [
+      {
         id: TXN_COORDINATOR_ID,
-        meta,
-        config: {
-          ...DEFAULT_TXN_COORDINATOR_CONFIG,
-          cleanupIntervalMs: cluster['transaction.abort.timed.out.transaction.cleanup.interval.ms'],
-          maxTimeoutMs: cluster['transaction.max.timeout.ms'],
-          transactionVersion: cluster['transaction.version'],
+        kind: 'txn-coordinator',
+        logic: transactionCoordinatorMachine as AnyStateMachine,
+        input: {
+          id: TXN_COORDINATOR_ID,
+          meta,
+          config: txnCoordinatorConfig(cluster),
+          logs: Array.from({ length: meta.transactionStatePartitions }, (_, p) => createPartitionLog(TRANSACTION_STATE_TOPIC, p)),
         },
-        logs: Array.from({ length: meta.transactionStatePartitions }, (_, p) => createPartitionLog(TRANSACTION_STATE_TOPIC, p)),
       },
-    },
-  ]);
+    ]);
   add(GROUP_COORDINATOR_ID, 'group-coordinator', [
     {
       id: GROUP_COORDINATOR_ID,

@@ -46,6 +46,7 @@ export const PRESET_GOALS: Readonly<Record<string, PresetGoal>> = {
   // application never handed over, as in min-insync-blocks-writes)
   'hw-behind-leo-slow-follower': g('no-loss', 'orders', CRASH, undefined, ['broker-0', 'broker-1', 'broker-2']),
   'unclean-election-loses-committed': g('no-loss', 'orders', CRASH),
+  'transaction-state-under-replicated': g('no-loss', 'payments', CRASH),
   'compaction-is-not-dedup': g('no-duplicates', 'account-tier', NETWORK),
   'commit-two-partitions': g('no-duplicates', 'payments', NETWORK),
   'abort-hidden-from-read-committed': g('no-loss', 'orders', NETWORK),

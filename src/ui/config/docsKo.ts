@@ -50,6 +50,10 @@ export const DOCS_KO: Readonly<Record<ConfigTable, Readonly<Record<string, strin
     'transaction.partition.verification.enable':
       '파티션에 처음 트랜잭션 쓰기를 하기 전에, 리더가 그 파티션이 트랜잭션에 들어 있는지 코디네이터에게 확인합니다(KIP-890 파트 1).',
     'transaction.state.log.num.partitions': '__transaction_state의 파티션 수입니다.',
+    'transaction.state.log.replication.factor':
+      '__transaction_state 파티션마다 두는 복제본 수입니다. transactional.id의 트랜잭션 코디네이터는 그 파티션의 리더입니다.',
+    'transaction.state.log.min.isr':
+      '__transaction_state의 min.insync.replicas입니다. 코디네이터의 쓰기(acks=-1)에는 ISR(동기화된 복제본)이 이만큼 있어야 합니다.',
     'offsets.topic.num.partitions': '__consumer_offsets의 파티션 수입니다.',
     'transaction.abort.timed.out.transaction.cleanup.interval.ms': '코디네이터가 transaction.timeout.ms를 넘긴 트랜잭션을 찾는 주기입니다.',
     'transaction.max.timeout.ms': '프로듀서가 요청할 수 있는 transaction.timeout.ms의 최댓값입니다.',
@@ -87,6 +91,9 @@ export const SIMULATION_NOTES_KO: Readonly<Record<string, string>> = {
   'a topic has one replica per partition unless it sets replicationFactor':
     '토픽이 replicationFactor를 정하지 않으면 파티션마다 복제본 하나',
   'Kafka defaults to 50': 'Kafka 기본값은 50',
+  'unset: one replica and a fixed coordinator process; set: replicated over the brokers, the coordinator on the leader':
+    '정하지 않으면 복제본 하나와 고정된 코디네이터 프로세스, 정하면 브로커들에 복제되고 코디네이터는 리더에 있음',
+  'used only when transaction.state.log.replication.factor is set': 'transaction.state.log.replication.factor를 정했을 때만 쓰임',
   'with one replica per partition, 1 and all behave alike': '파티션마다 복제본이 하나면 1과 all이 같게 동작',
   'records are sized by key, value and header lengths plus 20 bytes': '레코드 크기는 키, 값, 헤더 길이에 20바이트를 더해 계산',
   'no jitter': 'jitter 없음',

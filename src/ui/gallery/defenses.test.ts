@@ -54,6 +54,7 @@ const NAMED = [
   'idempotence-survives-failover',
   'hw-behind-leo-slow-follower',
   'unclean-election-loses-committed',
+  'transaction-state-under-replicated',
 ];
 
 describe('the problem → defense table', () => {

@@ -1,0 +1,133 @@
+/**
+ * A broker's side of the transaction coordinator it hosts when `__transaction_state` is replicated
+ * (transaction.state.log.replication.factor > 1): the coordinator's writes appended to the leader
+ * replica with acks=-1 (ReplicaManager.appendRecords from TransactionStateManager, an in-process
+ * call, not a Produce), the coordinator told when this broker starts or stops leading a
+ * `__transaction_state` partition (TransactionCoordinator.onElection / onResignation), and
+ * FindCoordinator answered from the metadata cache (KafkaApis.getCoordinator).
+ */
+import type { Out, PendingRequest } from '../actors/out';
+import { TRANSACTION_STATE_TOPIC } from '../cluster/metadata';
+import { hostedCoordinatorId } from '../coordinator/hostedTxnCoordinator.machine';
+import type { ActorId } from '../kernel/envelope';
+import { appendProducerBatch, type PartitionLog } from '../log/partitionLog';
+import { coordinatorPartitionFor } from '../producer/partitioner';
+import type { KafkaError } from '../protocol/errors';
+import { parseTopicPartition, topicPartitionKey } from '../protocol/topicPartition';
+import { notEnoughReplicasBeforeAppend } from '../replication/leaderPartition';
+import type { BrokerContext } from './broker.machine';
+import { afterLeaderUpdate, type BrokerReplication, delayProduce, wakeReplicaFetches } from './replication';
+
+type Ctx = BrokerContext & { readonly replication: BrokerReplication };
+
+/** This broker hosts a transaction coordinator: __transaction_state is a replicated topic of the cluster. */
+export function hostsTxnCoordinator(ctx: BrokerContext): boolean {
+  return ctx.meta.topics[TRANSACTION_STATE_TOPIC]?.replicas !== undefined;
+}
+
+export interface AppendTxnStateArgs {
+  readonly writeId: number;
+  readonly partition: number;
+  readonly key: string;
+  readonly value: string;
+  readonly timeoutMs: number;
+}
+
+/**
+ * The coordinator's write: refused NOT_LEADER_OR_FOLLOWER when this broker does not lead the
+ * partition, NOT_ENOUGH_REPLICAS when the ISR is below the partition's min ISR
+ * (transaction.state.log.min.isr) — nothing appended; otherwise appended and held as a delayed
+ * produce until the HW passes it (or NOT_ENOUGH_REPLICAS_AFTER_APPEND, REQUEST_TIMED_OUT,
+ * NOT_LEADER_OR_FOLLOWER), answered by the in-process call `txnStateAppended`.
+ */
+export function onAppendTxnState(ctx: BrokerContext, from: ActorId, args: AppendTxnStateArgs, now: number, out: Out): BrokerContext {
+  const answer = (error: KafkaError | string) => {
+    out.call(from, 'txnStateAppended', { writeId: args.writeId, error });
+    return ctx;
+  };
+  const key = topicPartitionKey(TRANSACTION_STATE_TOPIC, args.partition);
+  const leader = ctx.replication?.leading[key];
+  const log = ctx.partitions[key];
+  if (!ctx.replication || !leader || !log) return answer('NOT_LEADER_OR_FOLLOWER');
+  if (notEnoughReplicasBeforeAppend(leader, -1) !== null) return answer('NOT_ENOUGH_REPLICAS');
+  const { log: next, outcome } = appendProducerBatch(
+    log,
+    {
+      producerId: -1,
+      producerEpoch: -1,
+      baseSequence: -1,
+      isTransactional: false,
+      records: [{ key: args.key, value: args.value, headers: {}, timestamp: now }],
+    },
+    now,
+  );
+  if (outcome.kind === 'rejected') return answer(outcome.error);
+  let c: Ctx = { ...(ctx as Ctx), partitions: { ...ctx.partitions, [key]: next } };
+  const request: PendingRequest = { from, envelopeId: -1, correlationId: -1 };
+  c = delayProduce(c, request, TRANSACTION_STATE_TOPIC, args.partition, outcome.baseOffset, outcome.lastOffset, args.timeoutMs, out, {
+    coordinator: from,
+    writeId: args.writeId,
+  });
+  return afterLeaderUpdate(wakeReplicaFetches(c, key, out), key, now, out);
+}
+
+/** The records of a replica of a __transaction_state partition, to its log end offset (what a load reads). */
+export function txnStateRecords(log: PartitionLog): { key: string; value: string }[] {
+  const out: { key: string; value: string }[] = [];
+  for (const b of log.batches)
+    if (!b.isControl) for (const r of b.records) if (r.key !== null && r.value !== null) out.push({ key: r.key, value: r.value });
+  return out;
+}
+
+/**
+ * After the controller's records changed this broker's leaderships: the hosted coordinator starts
+ * (onElection, with the new leader epoch as its coordinator epoch and this replica's records) or
+ * stops (onResignation) for each __transaction_state partition whose leadership here changed.
+ */
+export function coordinatorHandoffs(before: BrokerContext, after: BrokerContext, out: Out): void {
+  if (!hostsTxnCoordinator(after)) return;
+  const was = before.replication?.leading ?? {};
+  const is = after.replication?.leading ?? {};
+  const keys = [...new Set([...Object.keys(was), ...Object.keys(is)])].filter(
+    (k) => parseTopicPartition(k).topic === TRANSACTION_STATE_TOPIC,
+  );
+  const coordinator = hostedCoordinatorId(after.id);
+  for (const key of keys.sort()) {
+    const partition = parseTopicPartition(key).partition;
+    const then = was[key];
+    const now = is[key];
+    if (now && (!then || then.leaderEpoch !== now.leaderEpoch)) {
+      const log = after.partitions[key];
+      out.call(coordinator, 'becomeCoordinator', {
+        partition,
+        coordinatorEpoch: now.leaderEpoch,
+        records: log ? txnStateRecords(log) : [],
+      });
+    } else if (then && !now) out.call(coordinator, 'resignCoordinator', { partition });
+  }
+}
+
+/** The coordinator of a transactional.id as this broker's metadata cache knows it (null: the partition has no leader). */
+export function txnCoordinatorFor(ctx: BrokerContext, transactionalId: string): ActorId | null {
+  const p = coordinatorPartitionFor(transactionalId, ctx.meta.transactionStatePartitions);
+  const reg = ctx.replication?.registrations[topicPartitionKey(TRANSACTION_STATE_TOPIC, p)];
+  const leader = reg?.leader ?? null;
+  if (leader === null || ctx.replication?.fencedBrokers.includes(leader)) return null;
+  return hostedCoordinatorId(leader);
+}
+
+/**
+ * FindCoordinator (key type TRANSACTION), KafkaApis.getCoordinator: the leader of the
+ * transactional.id's __transaction_state partition if it has one, else COORDINATOR_NOT_AVAILABLE.
+ * The answer does not say whether that coordinator has finished loading.
+ */
+export function onFindCoordinator(ctx: BrokerContext, request: PendingRequest, key: string, out: Out): BrokerContext {
+  const coordinator = txnCoordinatorFor(ctx, key);
+  out.reply(request, 'FindCoordinatorResponse', {
+    error: coordinator ? 'NONE' : 'COORDINATOR_NOT_AVAILABLE',
+    key,
+    nodeId: coordinator ? coordinator.slice(0, coordinator.indexOf('.')) : null,
+    coordinator,
+  });
+  return ctx;
+}

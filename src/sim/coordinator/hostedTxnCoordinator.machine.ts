@@ -1,0 +1,268 @@
+/**
+ * The transaction coordinator as Kafka runs it when `__transaction_state` is replicated
+ * (transaction.state.log.replication.factor > 1): a module of every broker, here an actor of the
+ * broker's process (`broker-N.txn-coordinator`), active for the `__transaction_state` partitions its
+ * broker leads. The broker tells it in-process when it becomes leader of one (onElection: load the
+ * partition from its own replica, COORDINATOR_LOAD_IN_PROGRESS meanwhile, then finish what was in
+ * PrepareCommit/PrepareAbort) or stops leading it (onResignation: forget its transactional ids).
+ * A transactional.id of a partition it does not lead gets NOT_COORDINATOR.
+ *
+ * Its writes are appends to the host's leader replica with acks=-1 and the partition's min ISR
+ * (transaction.state.log.min.isr), answered in-process; a request's answer waits for its write
+ * (txnStateWrites.ts). The request handlers are the one-replica coordinator's
+ * (transactionCoordinator.machine.ts).
+ */
+import { setup } from 'xstate';
+import type { Call, Rpc, Timer } from '../actors/events';
+import { handle, type Out, pendingRequest } from '../actors/out';
+import { TRANSACTION_STATE_TOPIC } from '../cluster/metadata';
+import type { DisconnectedEvent, RpcEvent, TimerEvent } from '../kernel/effects';
+import type { ActorId } from '../kernel/envelope';
+import { coordinatorPartitionFor } from '../producer/partitioner';
+import type { KafkaError } from '../protocol/errors';
+import { maybeComplete, onMarkerRequestLost, onMarkerRetry, onMarkersResponse } from './markerChannel';
+import {
+  finishLoaded,
+  onAddOffsets,
+  onAddPartitions,
+  onEndTxn,
+  onInitProducerId,
+  onTimeoutCheck,
+  type TxnCoordinatorEvent,
+} from './transactionCoordinator.machine';
+import { decodeTxnRecord, type TxnMetadata } from './transactionMetadata';
+import type { HostedState, TxnCoordinatorConfig, TxnCoordinatorContext, TxnDraft } from './txnCoordinatorContext';
+import { onWriteAnswered, withDeferredWrites } from './txnStateWrites';
+
+/** The actor id of the coordinator a broker hosts. */
+export function hostedCoordinatorId(broker: ActorId): ActorId {
+  return `${broker}.txn-coordinator`;
+}
+
+/**
+ * The first producer id a broker's coordinator hands out. Kafka's brokers take blocks of 1000 ids
+ * from the controller (ProducerIdManager, AllocateProducerIds); the model gives broker i the block
+ * starting at 1000·(i+1), so no two coordinators hand out the same id.
+ */
+export function producerIdBlockStart(brokerIndex: number): number {
+  return 1000 * (brokerIndex + 1);
+}
+
+export interface HostedTxnCoordinatorInput {
+  readonly id: ActorId;
+  readonly host: ActorId;
+  readonly meta: TxnCoordinatorContext['meta'];
+  readonly config: TxnCoordinatorConfig;
+  readonly firstProducerId: number;
+}
+
+type Records = readonly { readonly key: string; readonly value: string }[];
+
+export type HostedTxnCoordinatorEvent =
+  | TxnCoordinatorEvent
+  | Call<'becomeCoordinator', { partition: number; coordinatorEpoch: number; records: Records }>
+  | Call<'resignCoordinator', { partition: number }>
+  | Call<'txnStateAppended', { writeId: number; error: KafkaError | 'NONE' }>
+  | Timer<'partitionLoaded', { partition: number; coordinatorEpoch: number }>
+  | Timer<'completeRetry', { transactionalId: string }>
+  | Rpc<'WriteTxnMarkersResponse'>
+  | DisconnectedEvent;
+
+const hostedOf = (ctx: TxnCoordinatorContext) => ctx.hosted as HostedState;
+const partitionOf = (ctx: TxnCoordinatorContext, transactionalId: string) =>
+  coordinatorPartitionFor(transactionalId, ctx.meta.transactionStatePartitions);
+
+/**
+ * Before a request reaches the handlers (TransactionStateManager.getTransactionState): a
+ * transactional.id of a partition this broker does not lead → NOT_COORDINATOR; one still loading →
+ * COORDINATOR_LOAD_IN_PROGRESS; one with a write in flight → CONCURRENT_TRANSACTIONS (its pending
+ * transition). InitProducerId without a transactional.id is served by any broker.
+ */
+export function refusal(ctx: TxnCoordinatorContext, transactionalId: string | null | undefined): KafkaError | null {
+  if (transactionalId === null || transactionalId === undefined) return null;
+  const owned = hostedOf(ctx).owned[partitionOf(ctx, transactionalId)];
+  if (!owned) return 'NOT_COORDINATOR';
+  if (owned.loading) return 'COORDINATOR_LOAD_IN_PROGRESS';
+  if (Object.values(hostedOf(ctx).writes).some((w) => w.transactionalId === transactionalId)) return 'CONCURRENT_TRANSACTIONS';
+  return null;
+}
+
+/** A client request on the hosted coordinator: refused (refusal), or handled with its answer held until its write (withDeferredWrites). */
+export function serveRequest<P extends { transactionalId?: string | null }>(
+  fn: (ctx: TxnCoordinatorContext, ev: RpcEvent<P>, out: Out) => TxnCoordinatorContext,
+): (ctx: TxnCoordinatorContext, ev: RpcEvent<P>, out: Out) => TxnCoordinatorContext {
+  const deferred = withDeferredWrites(fn);
+  return (ctx, ev, out) => {
+    const error = refusal(ctx, ev.payload.transactionalId);
+    if (error === null) return deferred(ctx, ev, out);
+    out.reply(pendingRequest(ev), `${ev.type}Response` as Parameters<Out['reply']>[1], {
+      error,
+      producerId: -1,
+      producerEpoch: -1,
+      partitions: [],
+    });
+    return ctx;
+  };
+}
+
+const serve = <P extends { transactionalId?: string | null }>(
+  fn: (ctx: TxnCoordinatorContext, ev: RpcEvent<P>, out: Out) => TxnCoordinatorContext,
+) => handle(serveRequest(fn));
+
+/** A timer or response about a transactional.id is acted on only while its partition is led and loaded here. */
+function whileLoaded<E>(
+  idOf: (ctx: TxnCoordinatorContext, ev: E) => string | null,
+  fn: (ctx: TxnCoordinatorContext, ev: E, out: Out) => TxnCoordinatorContext,
+) {
+  const deferred = withDeferredWrites(fn);
+  return handle((ctx: TxnCoordinatorContext, ev: E, out: Out): TxnCoordinatorContext => {
+    const id = idOf(ctx, ev);
+    if (id !== null) {
+      const owned = hostedOf(ctx).owned[partitionOf(ctx, id)];
+      if (!owned || owned.loading) return ctx;
+    }
+    return deferred(ctx, ev, out);
+  });
+}
+
+/** TransactionCoordinator.onElection: load the partition from this broker's replica (to its log end offset). */
+export function onBecomeCoordinator(
+  ctx: TxnCoordinatorContext,
+  args: { partition: number; coordinatorEpoch: number; records: Records },
+  out: Out,
+): TxnCoordinatorContext {
+  const h = hostedOf(ctx);
+  out.timer(`load:${args.partition}`, 'partitionLoaded', ctx.config.loadTimeMs, {
+    partition: args.partition,
+    coordinatorEpoch: args.coordinatorEpoch,
+  });
+  return {
+    ...ctx,
+    coordinatorEpoch: args.coordinatorEpoch,
+    hosted: { ...h, owned: { ...h.owned, [args.partition]: { coordinatorEpoch: args.coordinatorEpoch, loading: args.records } } },
+  };
+}
+
+/** The load finished: each transactional.id's last record is its state; prepared transactions are completed. */
+export function onPartitionLoaded(
+  ctx: TxnCoordinatorContext,
+  ev: { now: number; data: { partition: number; coordinatorEpoch: number } },
+  out: Out,
+): TxnCoordinatorContext {
+  const h = hostedOf(ctx);
+  const owned = h.owned[ev.data.partition];
+  if (!owned?.loading || owned.coordinatorEpoch !== ev.data.coordinatorEpoch) return ctx;
+  const loaded: Record<string, TxnMetadata> = {};
+  for (const r of owned.loading) {
+    const m = decodeTxnRecord(r.key, r.value);
+    if (m) loaded[r.key] = m;
+  }
+  const d: TxnDraft = {
+    ...ctx,
+    txns: { ...ctx.txns, ...loaded },
+    hosted: { ...h, owned: { ...h.owned, [ev.data.partition]: { ...owned, loading: null } } },
+  };
+  out.fact({
+    kind: 'note',
+    actor: ctx.id,
+    text: `loaded ${Object.keys(loaded).length} transactional id(s) from its replica of ${TRANSACTION_STATE_TOPIC}-${ev.data.partition} (coordinator epoch ${owned.coordinatorEpoch})`,
+  });
+  finishLoaded(d, Object.values(loaded), ev.now, out);
+  return d;
+}
+
+/** TransactionCoordinator.onResignation: the partition's transactional ids, markers and writes are forgotten here. */
+export function onResignCoordinator(ctx: TxnCoordinatorContext, partition: number, out: Out): TxnCoordinatorContext {
+  const h = hostedOf(ctx);
+  if (!h.owned[partition]) return ctx;
+  const mine = (id: string) => partitionOf(ctx, id) !== partition;
+  const { [partition]: _gone, ...owned } = h.owned;
+  for (const id of Object.keys(ctx.txns)) if (!mine(id)) out.cancel(`txnTimeout:${id}`);
+  return {
+    ...ctx,
+    txns: Object.fromEntries(Object.entries(ctx.txns).filter(([id]) => mine(id))),
+    markers: Object.fromEntries(Object.entries(ctx.markers).filter(([id]) => mine(id))),
+    hosted: { ...h, owned, writes: Object.fromEntries(Object.entries(h.writes).filter(([, w]) => w.partition !== partition)) },
+  };
+}
+
+const onCompleteRetry = (ctx: TxnCoordinatorContext, ev: TimerEvent<{ transactionalId: string }>, out: Out): TxnCoordinatorContext => {
+  const d: TxnDraft = { ...ctx };
+  maybeComplete(d, ev.data.transactionalId, ev.now, out);
+  return d;
+};
+
+const markerTxnId = (ctx: TxnCoordinatorContext, ev: { payload: unknown }): string | null => {
+  const c = (ev.payload as { correlationId?: number }).correlationId;
+  for (const [id, work] of Object.entries(ctx.markers)) if (c !== undefined && work.inFlight[c]) return id;
+  return null;
+};
+
+export const hostedTxnCoordinatorMachine = setup({
+  types: {} as { context: TxnCoordinatorContext; input: HostedTxnCoordinatorInput; events: HostedTxnCoordinatorEvent },
+}).createMachine({
+  id: 'hostedTransactionCoordinator',
+  context: ({ input }) => ({
+    id: input.id,
+    meta: input.meta,
+    config: input.config,
+    nextProducerId: input.firstProducerId,
+    coordinatorEpoch: 0,
+    txns: {},
+    logs: {},
+    markers: {},
+    nextCorrelationId: 0,
+    hosted: { host: input.host, owned: {}, writes: {}, nextWriteId: 0 },
+  }),
+  initial: 'active',
+  states: {
+    /** The broker is up: the coordinator serves the partitions its broker leads (possibly none). */
+    active: {
+      on: {
+        InitProducerId: { actions: serve(onInitProducerId) },
+        AddPartitionsToTxn: { actions: serve(onAddPartitions) },
+        AddOffsetsToTxn: { actions: serve(onAddOffsets) },
+        EndTxn: { actions: serve(onEndTxn) },
+        WriteTxnMarkersResponse: { actions: whileLoaded(markerTxnId, onMarkersResponse) },
+        disconnected: { actions: whileLoaded(markerTxnId, onMarkerRequestLost) },
+        markerRetry: { actions: whileLoaded((_c, ev: TimerEvent<{ transactionalId: string }>) => ev.data.transactionalId, onMarkerRetry) },
+        completeRetry: {
+          actions: whileLoaded((_c, ev: TimerEvent<{ transactionalId: string }>) => ev.data.transactionalId, onCompleteRetry),
+        },
+        txnTimeoutCheck: {
+          actions: whileLoaded(
+            (_c, ev: TimerEvent<{ transactionalId: string; txnStartTimestamp: number }>) => ev.data.transactionalId,
+            onTimeoutCheck,
+          ),
+        },
+        becomeCoordinator: {
+          actions: handle((ctx: TxnCoordinatorContext, ev: { args: Parameters<typeof onBecomeCoordinator>[1] }, out: Out) =>
+            onBecomeCoordinator(ctx, ev.args, out),
+          ),
+        },
+        resignCoordinator: {
+          actions: handle((ctx: TxnCoordinatorContext, ev: { args: { partition: number } }, out: Out) =>
+            onResignCoordinator(ctx, ev.args.partition, out),
+          ),
+        },
+        partitionLoaded: { actions: whileLoaded(() => null, onPartitionLoaded) },
+        txnStateAppended: {
+          actions: handle((ctx: TxnCoordinatorContext, ev: { args: { writeId: number; error: KafkaError | 'NONE' } }, out: Out) =>
+            onWriteAnswered(ctx, ev.args.writeId, ev.args.error, out),
+          ),
+        },
+        crash: 'down',
+      },
+    },
+    down: {
+      // the broker's process is down: its leaderships, the cache and the writes in flight are gone
+      entry: handle((ctx: TxnCoordinatorContext) => ({
+        ...ctx,
+        txns: {},
+        markers: {},
+        hosted: { ...hostedOf(ctx), owned: {}, writes: {} },
+      })),
+      on: { restart: 'active' },
+    },
+  },
+});

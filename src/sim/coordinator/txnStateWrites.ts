@@ -1,0 +1,154 @@
+/**
+ * The hosted coordinator's writes to a replicated `__transaction_state` (Kafka's
+ * TransactionStateManager.appendTransactionToLog): a request's handler runs as it does on the
+ * one-replica coordinator, but what it does after a write — its answer, the markers, the timeout —
+ * is held until the host broker answers the acks=-1 append. Then it goes out (the write succeeded)
+ * or the transactional.id goes back to what it was and the client gets the append's error mapped to
+ * a coordinator error (COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR).
+ */
+import { Out } from '../actors/out';
+import type { Effect } from '../kernel/effects';
+import type { KafkaError } from '../protocol/errors';
+import type { HostedState, PendingWrite, TxnCoordinatorContext, TxnDraft } from './txnCoordinatorContext';
+
+/** How long the coordinator waits before writing CompleteCommit/CompleteAbort again (TransactionMarkerChannelManager's retry queue). */
+export const COMPLETE_RETRY_MS = 100;
+
+/**
+ * TransactionStateManager.appendTransactionToLog's mapping of the append's error to the error the
+ * coordinator answers with: the log cannot take the write now → COORDINATOR_NOT_AVAILABLE (the
+ * client retries); this broker no longer leads the partition → NOT_COORDINATOR (the client looks
+ * the coordinator up again); too large → UNKNOWN_SERVER_ERROR; anything else as it is.
+ */
+export function coordinatorErrorFor(appendError: KafkaError): KafkaError {
+  switch (appendError) {
+    case 'UNKNOWN_TOPIC_OR_PARTITION':
+    case 'NOT_ENOUGH_REPLICAS':
+    case 'NOT_ENOUGH_REPLICAS_AFTER_APPEND':
+    case 'REQUEST_TIMED_OUT':
+      return 'COORDINATOR_NOT_AVAILABLE';
+    case 'NOT_LEADER_OR_FOLLOWER':
+    case 'KAFKA_STORAGE_ERROR':
+      return 'NOT_COORDINATOR';
+    default:
+      return appendError;
+  }
+}
+
+function isAppendCall(e: Effect, host: string, writeId: number): boolean {
+  return e.type === 'call' && e.to === host && e.name === 'appendTxnState' && e.args?.writeId === writeId;
+}
+
+/**
+ * Runs a request's handler and holds back what follows each write it started: effects before the
+ * first write go out now; those after it (up to and including the next write's append) wait in
+ * that write's `deferred`; the next write's own followers wait in its own, and so on.
+ */
+export function withDeferredWrites<E>(
+  fn: (ctx: TxnCoordinatorContext, ev: E, out: Out) => TxnCoordinatorContext,
+): (ctx: TxnCoordinatorContext, ev: E, out: Out) => TxnCoordinatorContext {
+  return (ctx, ev, out) => {
+    const h = ctx.hosted;
+    if (!h) return fn(ctx, ev, out);
+    const inner = new Out();
+    const next = fn(ctx, ev, inner);
+    const nh = next.hosted as HostedState;
+    const started = Object.values(nh.writes)
+      .filter((w) => w.id >= h.nextWriteId)
+      .sort((a, b) => a.id - b.id);
+    if (started.length === 0) {
+      out.effects.push(...inner.effects);
+      return next;
+    }
+    const buckets: Effect[][] = [out.effects];
+    let writes = { ...nh.writes };
+    let current = -1;
+    for (const e of inner.effects) {
+      (buckets[buckets.length - 1] as Effect[]).push(e);
+      const w = started.find((x) => isAppendCall(e, h.host, x.id));
+      if (!w) continue;
+      // the request's own view before it ran is what a failed write restores
+      writes = {
+        ...writes,
+        [w.id]: {
+          ...w,
+          after: current >= 0 ? current : null,
+          ...(current < 0 ? { before: ctx.txns[w.transactionalId] ?? null, markersBefore: ctx.markers[w.transactionalId] ?? null } : {}),
+        },
+      };
+      current = w.id;
+      buckets.push([]);
+    }
+    started.forEach((w, i) => {
+      const held = buckets[i + 1];
+      if (held && writes[w.id]) writes[w.id] = { ...(writes[w.id] as PendingWrite), deferred: held };
+    });
+    return { ...next, hosted: { ...nh, writes } };
+  };
+}
+
+/**
+ * The host's answer to a write (the acks=-1 append completed): on NONE, the held effects go out; on
+ * an error, the transactional.id's state and markers go back to what they were before the request,
+ * the request's answer carries the mapped error, and the rest (markers, timers, a chained write) is
+ * dropped. A failed CompleteCommit/CompleteAbort is written again later while this broker still
+ * leads the partition (TransactionMarkerChannelManager.tryAppendToLog retries on COORDINATOR_NOT_AVAILABLE).
+ */
+export function onWriteAnswered(
+  ctx: TxnCoordinatorContext,
+  writeId: number,
+  appendError: KafkaError | 'NONE',
+  out: Out,
+): TxnCoordinatorContext {
+  const h = ctx.hosted;
+  const w = h?.writes[writeId];
+  if (!h || !w) return ctx;
+  const { [writeId]: _done, ...writes } = h.writes;
+  const d: TxnDraft = { ...ctx, hosted: { ...h, writes } };
+  const owned = h.owned[w.partition];
+  // the partition moved away and back while the write was in flight: NOT_COORDINATOR (appendTransactionToLog's epoch check)
+  const error: KafkaError | 'NONE' =
+    appendError !== 'NONE' ? coordinatorErrorFor(appendError) : owned?.coordinatorEpoch === w.coordinatorEpoch ? 'NONE' : 'NOT_COORDINATOR';
+  if (error === 'NONE') {
+    out.effects.push(...w.deferred);
+    return d;
+  }
+  out.fact({
+    kind: 'note',
+    actor: ctx.id,
+    text: `writing ${w.metadata.state} of ${w.transactionalId} to __transaction_state-${w.partition} failed: ${appendError === 'NONE' ? 'the coordinator epoch changed' : appendError} → ${error}`,
+  });
+  // chained writes that never went out go with it
+  const dropped = new Set([writeId]);
+  for (const x of Object.values(writes).sort((a, b) => a.id - b.id))
+    if (x.after !== null && dropped.has(x.after)) {
+      dropped.add(x.id);
+      const { [x.id]: _gone, ...rest } = (d.hosted as HostedState).writes;
+      d.hosted = { ...(d.hosted as HostedState), writes: rest };
+    }
+  const completing = w.metadata.state === 'CompleteCommit' || w.metadata.state === 'CompleteAbort';
+  if (owned && owned.coordinatorEpoch === w.coordinatorEpoch) {
+    const { [w.transactionalId]: _t, ...txns } = d.txns;
+    d.txns = w.before ? { ...txns, [w.transactionalId]: w.before } : txns;
+    const { [w.transactionalId]: _m, ...markers } = d.markers;
+    d.markers = w.markersBefore ? { ...markers, [w.transactionalId]: w.markersBefore } : markers;
+    if (completing && error === 'COORDINATOR_NOT_AVAILABLE') {
+      // every marker is written: only CompleteX is missing
+      const work = w.markersBefore ?? {
+        result: w.metadata.state === 'CompleteCommit' ? ('COMMIT' as const) : ('ABORT' as const),
+        producerId: w.metadata.producerId,
+        producerEpoch: w.metadata.producerEpoch,
+        remaining: [],
+        inFlight: {},
+      };
+      d.markers = { ...d.markers, [w.transactionalId]: { ...work, remaining: [], inFlight: {} } };
+      out.timer(`completeRetry:${w.transactionalId}`, 'completeRetry', COMPLETE_RETRY_MS, { transactionalId: w.transactionalId });
+    }
+  }
+  for (const e of w.deferred)
+    if (e.type === 'send' && e.inReplyTo !== undefined) {
+      const failed = e.rpc === 'InitProducerIdResponse' ? { producerId: -1, producerEpoch: -1 } : {};
+      out.effects.push({ ...e, payload: { ...e.payload, ...failed, error } });
+    }
+  return d;
+}

@@ -1,0 +1,67 @@
+/**
+ * Finding the transaction coordinator (TransactionManager.lookupCoordinator, FindCoordinatorHandler)
+ * when `__transaction_state` is replicated and the coordinator lives on its partition's leader.
+ * Without a known coordinator the producer sends FindCoordinator(key = transactional.id) to a broker
+ * and then its pending request to the broker named; COORDINATOR_NOT_AVAILABLE or NOT_COORDINATOR
+ * from the coordinator, or a lost request, make it look the coordinator up again.
+ *
+ * With one replica (the fixed coordinator process) none of this runs: the coordinator is known.
+ */
+import type { Out } from '../actors/out';
+import { TRANSACTION_STATE_TOPIC } from '../cluster/metadata';
+import { hostedCoordinatorId } from '../coordinator/hostedTxnCoordinator.machine';
+import type { ActorId } from '../kernel/envelope';
+import type { KafkaError } from '../protocol/errors';
+import type { ProducerDraft } from './sender';
+
+/** The coordinator lives on the leader of the transactional.id's __transaction_state partition. */
+export function coordinatorOnLeader(d: ProducerDraft): boolean {
+  return d.meta.topics[TRANSACTION_STATE_TOPIC]?.replicas !== undefined;
+}
+
+/**
+ * The broker a FindCoordinator (or an idempotent producer's InitProducerId) goes to: Kafka's
+ * leastLoadedNode; the model takes the brokers in turn, starting from the first and moving on after
+ * a request to one was lost.
+ */
+function lookupNode(d: ProducerDraft): ActorId {
+  const brokers = d.meta.brokers;
+  return brokers[(d.txnLookupNode ?? 0) % brokers.length] as ActorId;
+}
+
+/**
+ * Where a coordinator request goes, or null: the coordinator is not known and a FindCoordinator was
+ * sent instead (the request is sent once it is answered).
+ */
+export function coordinatorTarget(d: ProducerDraft, out: Out): ActorId | null {
+  if (!d.transactional) return hostedCoordinatorId(lookupNode(d));
+  if (d.txnCoordinator) return d.txnCoordinator;
+  const correlationId = d.nextCorrelationId;
+  d.nextCorrelationId += 1;
+  out.send(
+    lookupNode(d),
+    'FindCoordinator',
+    { correlationId, key: d.config['transactional.id'], keyType: 'transaction' },
+    { timeoutMs: d.config['request.timeout.ms'] },
+  );
+  d.coordinatorRequest = { rpc: 'FindCoordinator', correlationId, attempts: (d.coordinatorRequest?.attempts ?? 0) + 1 };
+  return null;
+}
+
+/** FindCoordinator answered: the coordinator is known (an error is retried like the other coordinator errors). */
+export function onFindCoordinatorAnswer(d: ProducerDraft, coordinator: ActorId | null): void {
+  d.txnCoordinator = coordinator;
+  if (coordinator) d.txnLookupNode = d.meta.brokers.indexOf(coordinator.slice(0, coordinator.indexOf('.')));
+}
+
+/** TransactionManager's handlers: COORDINATOR_NOT_AVAILABLE and NOT_COORDINATOR mean lookupCoordinator, then the request again. */
+export function forgetCoordinatorOn(d: ProducerDraft, error: KafkaError): void {
+  if (coordinatorOnLeader(d) && (error === 'COORDINATOR_NOT_AVAILABLE' || error === 'NOT_COORDINATOR')) d.txnCoordinator = null;
+}
+
+/** A coordinator request or FindCoordinator was lost (the broker is unreachable): look up again, through the next broker. */
+export function onLookupRequestLost(d: ProducerDraft): void {
+  if (!coordinatorOnLeader(d)) return;
+  d.txnCoordinator = null;
+  d.txnLookupNode = (d.txnLookupNode ?? 0) + 1;
+}

@@ -1,0 +1,406 @@
+/**
+ * The transaction coordinator on the leader of a replicated __transaction_state, rule by rule
+ * (docs/reference/kafka-behaviour.md, "The transaction coordinator on the __transaction_state
+ * leader"): the append's error mapping (TransactionStateManager.appendTransactionToLog), the host's
+ * acks=-1 append and its min ISR, FindCoordinator (KafkaApis.getCoordinator), onElection /
+ * onResignation, the held answer of a request until its write, the load of a partition, the
+ * producer's lookup (TransactionManager.lookupCoordinator), the configs' validation; then a
+ * failover by scenario: the new leader's coordinator finishes a PrepareCommit.
+ */
+import { describe, expect, it } from 'vitest';
+import { Out } from '../../src/sim/actors/out';
+import type { BrokerContext } from '../../src/sim/broker/broker.machine';
+import { initialReplication, onProduceTimeout } from '../../src/sim/broker/replication';
+import { coordinatorHandoffs, onAppendTxnState, onFindCoordinator } from '../../src/sim/broker/txnStateHost';
+import { type ClusterMetadata, TRANSACTION_STATE_TOPIC } from '../../src/sim/cluster/metadata';
+import { resolveClusterConfig } from '../../src/sim/config/clusterConfig';
+import {
+  onBecomeCoordinator,
+  onPartitionLoaded,
+  onResignCoordinator,
+  refusal,
+  serveRequest,
+} from '../../src/sim/coordinator/hostedTxnCoordinator.machine';
+import { DEFAULT_TXN_COORDINATOR_CONFIG, onEndTxn } from '../../src/sim/coordinator/transactionCoordinator.machine';
+import { encodeTxnRecord, type TxnMetadata } from '../../src/sim/coordinator/transactionMetadata';
+import type { TxnCoordinatorContext } from '../../src/sim/coordinator/txnCoordinatorContext';
+import { coordinatorErrorFor, onWriteAnswered } from '../../src/sim/coordinator/txnStateWrites';
+import type { Effect, RpcEvent } from '../../src/sim/kernel/effects';
+import { createPartitionLog } from '../../src/sim/log/partitionLog';
+import { asReplicatedLog } from '../../src/sim/log/replicaLog';
+import { forgetCoordinatorOn, onLookupRequestLost } from '../../src/sim/producer/coordinatorLookup';
+import type { ProducerDraft } from '../../src/sim/producer/sender';
+import { becomeLeader } from '../../src/sim/replication/leaderPartition';
+import { runScenario } from '../../src/sim/run';
+import { transactionStateTopic } from '../../src/sim/scenario/build';
+import type { Scenario } from '../../src/sim/scenario/schema';
+import { validateScenario } from '../../src/sim/scenario/validate';
+import { runWith } from '../presets/helpers';
+
+const BROKERS = ['broker-0', 'broker-1', 'broker-2'];
+const KEY = `${TRANSACTION_STATE_TOPIC}-0`;
+const meta: ClusterMetadata = {
+  brokers: BROKERS,
+  topics: { [TRANSACTION_STATE_TOPIC]: transactionStateTopic(BROKERS, 1, 3) },
+  transactionCoordinator: 'broker-0.txn-coordinator',
+  groupCoordinator: 'group-coordinator',
+  transactionStatePartitions: 1,
+  consumerOffsetsPartitions: 1,
+};
+
+const calls = (out: Out) => out.effects.filter((e): e is Extract<Effect, { type: 'call' }> => e.type === 'call');
+const replies = (out: Out) =>
+  out.effects.filter((e): e is Extract<Effect, { type: 'send' }> => e.type === 'send' && e.inReplyTo !== undefined);
+
+/** broker-0 leading __transaction_state-0 with the given ISR and min ISR 2. */
+function broker(isr: readonly string[]): BrokerContext {
+  const log = asReplicatedLog(createPartitionLog(TRANSACTION_STATE_TOPIC, 0));
+  const leader = becomeLeader(
+    { topic: TRANSACTION_STATE_TOPIC, partition: 0, leader: 'broker-0', leaderEpoch: 0, partitionEpoch: 0, replicas: BROKERS, isr },
+    2,
+    0,
+    0,
+  );
+  const rep = initialReplication({
+    controller: 'controller',
+    replicaLagTimeMaxMs: 30000,
+    replicaFetchWaitMaxMs: 500,
+    heartbeatIntervalMs: 2000,
+    minInsyncReplicas: { [TRANSACTION_STATE_TOPIC]: 2 },
+  });
+  return {
+    id: 'broker-0',
+    partitions: { [KEY]: log },
+    parked: [],
+    nextParkId: 0,
+    verification: true,
+    transactionVersion: 1,
+    transactionCoordinator: meta.transactionCoordinator,
+    verifying: [],
+    nextCorrelationId: 0,
+    meta,
+    replication: {
+      ...rep,
+      leading: { [KEY]: leader },
+      registrations: {
+        [KEY]: {
+          topic: TRANSACTION_STATE_TOPIC,
+          partition: 0,
+          leader: 'broker-0',
+          leaderEpoch: 0,
+          partitionEpoch: 0,
+          replicas: BROKERS,
+          isr,
+          election: null,
+        },
+      },
+    },
+  };
+}
+
+const APPEND = { writeId: 7, partition: 0, key: 'tx', value: '{}', timeoutMs: 60000 };
+
+describe('TransactionStateManager.appendTransactionToLog: the append error as a coordinator error', () => {
+  it('NOT_ENOUGH_REPLICAS, NOT_ENOUGH_REPLICAS_AFTER_APPEND, REQUEST_TIMED_OUT, UNKNOWN_TOPIC_OR_PARTITION → COORDINATOR_NOT_AVAILABLE', () => {
+    for (const e of ['NOT_ENOUGH_REPLICAS', 'NOT_ENOUGH_REPLICAS_AFTER_APPEND', 'REQUEST_TIMED_OUT', 'UNKNOWN_TOPIC_OR_PARTITION'] as const)
+      expect(coordinatorErrorFor(e)).toBe('COORDINATOR_NOT_AVAILABLE');
+  });
+  it('NOT_LEADER_OR_FOLLOWER and KAFKA_STORAGE_ERROR → NOT_COORDINATOR; others as they are', () => {
+    expect(coordinatorErrorFor('NOT_LEADER_OR_FOLLOWER')).toBe('NOT_COORDINATOR');
+    expect(coordinatorErrorFor('KAFKA_STORAGE_ERROR')).toBe('NOT_COORDINATOR');
+    expect(coordinatorErrorFor('INVALID_RECORD')).toBe('INVALID_RECORD');
+  });
+});
+
+describe("the host broker's acks=-1 append of a coordinator write (an in-process call, not a Produce)", () => {
+  it('refused NOT_ENOUGH_REPLICAS before the append when the ISR is below transaction.state.log.min.isr', () => {
+    const out = new Out();
+    const ctx = broker(['broker-0']);
+    const next = onAppendTxnState(ctx, 'broker-0.txn-coordinator', APPEND, 10, out);
+    expect(next.partitions[KEY]?.logEndOffset).toBe(0);
+    expect(calls(out)).toEqual([
+      { type: 'call', to: 'broker-0.txn-coordinator', name: 'txnStateAppended', args: { writeId: 7, error: 'NOT_ENOUGH_REPLICAS' } },
+    ]);
+    expect(out.effects.some((e) => e.type === 'send')).toBe(false);
+  });
+
+  it('refused NOT_LEADER_OR_FOLLOWER on a broker that does not lead the partition', () => {
+    const out = new Out();
+    const ctx = broker(BROKERS);
+    onAppendTxnState(
+      { ...ctx, replication: { ...(ctx.replication as NonNullable<BrokerContext['replication']>), leading: {} } },
+      'x',
+      APPEND,
+      10,
+      out,
+    );
+    expect(calls(out)[0]?.args).toEqual({ writeId: 7, error: 'NOT_LEADER_OR_FOLLOWER' });
+  });
+
+  it('appended and held until the HW passes it; a timeout answers REQUEST_TIMED_OUT by call, never a ProduceResponse', () => {
+    const out = new Out();
+    const next = onAppendTxnState(broker(BROKERS), 'broker-0.txn-coordinator', APPEND, 10, out);
+    expect(next.partitions[KEY]?.logEndOffset).toBe(1);
+    expect(calls(out)).toEqual([]);
+    const d = next.replication?.delayed[0];
+    expect(d?.internal).toEqual({ coordinator: 'broker-0.txn-coordinator', writeId: 7 });
+    const timeout = new Out();
+    onProduceTimeout(next as never, d?.id as number, timeout);
+    expect(calls(timeout)[0]?.args).toEqual({ writeId: 7, error: 'REQUEST_TIMED_OUT' });
+    expect(timeout.effects.some((e) => e.type === 'send')).toBe(false);
+  });
+});
+
+describe('FindCoordinator and the coordinator hand-offs', () => {
+  it("answers the leader's hosted coordinator, or COORDINATOR_NOT_AVAILABLE when the partition has no live leader", () => {
+    const out = new Out();
+    onFindCoordinator(broker(BROKERS), { from: 'p', envelopeId: 1, correlationId: 3 }, 'tx', out);
+    expect(replies(out)[0]?.payload).toMatchObject({ error: 'NONE', nodeId: 'broker-0', coordinator: 'broker-0.txn-coordinator' });
+    const ctx = broker(BROKERS);
+    const rep = ctx.replication as NonNullable<BrokerContext['replication']>;
+    const fenced = { ...ctx, replication: { ...rep, fencedBrokers: ['broker-0'] } };
+    const out2 = new Out();
+    onFindCoordinator(fenced, { from: 'p', envelopeId: 1, correlationId: 3 }, 'tx', out2);
+    expect(replies(out2)[0]?.payload).toMatchObject({ error: 'COORDINATOR_NOT_AVAILABLE', coordinator: null });
+  });
+
+  it('becoming leader starts the coordinator with the leader epoch and its replica; losing it resigns', () => {
+    const leading = broker(BROKERS);
+    const rep = leading.replication as NonNullable<BrokerContext['replication']>;
+    const idle = { ...leading, replication: { ...rep, leading: {} } };
+    const up = new Out();
+    coordinatorHandoffs(idle, leading, up);
+    expect(calls(up)).toEqual([
+      { type: 'call', to: 'broker-0.txn-coordinator', name: 'becomeCoordinator', args: { partition: 0, coordinatorEpoch: 0, records: [] } },
+    ]);
+    const down = new Out();
+    coordinatorHandoffs(leading, idle, down);
+    expect(calls(down)).toEqual([{ type: 'call', to: 'broker-0.txn-coordinator', name: 'resignCoordinator', args: { partition: 0 } }]);
+  });
+});
+
+const ongoing: TxnMetadata = {
+  transactionalId: 'tx',
+  producerId: 1000,
+  producerEpoch: 0,
+  lastProducerEpoch: -1,
+  txnTimeoutMs: 60000,
+  state: 'Ongoing',
+  partitions: ['payments-0'],
+  txnStartTimestamp: 5,
+  txnLastUpdateTimestamp: 5,
+};
+
+function coordinator(
+  owned: TxnCoordinatorContext['hosted'] extends infer H ? (H extends { owned: infer O } ? O : never) : never,
+): TxnCoordinatorContext {
+  return {
+    id: 'broker-0.txn-coordinator',
+    meta: { ...meta, topics: { ...meta.topics, payments: { name: 'payments', partitions: 1, leaders: ['broker-0'] } } },
+    config: DEFAULT_TXN_COORDINATOR_CONFIG,
+    nextProducerId: 1000,
+    coordinatorEpoch: 0,
+    txns: { tx: ongoing },
+    logs: {},
+    markers: {},
+    nextCorrelationId: 0,
+    hosted: { host: 'broker-0', owned, writes: {}, nextWriteId: 0 },
+  };
+}
+
+const endTxn: RpcEvent<{ transactionalId: string; producerId: number; producerEpoch: number; committed: boolean; correlationId: number }> =
+  {
+    type: 'EndTxn',
+    now: 20,
+    from: 'payment-service.producer',
+    envelopeId: 42,
+    inReplyTo: null,
+    payload: { transactionalId: 'tx', producerId: 1000, producerEpoch: 0, committed: true, correlationId: 9 },
+  };
+const serveEndTxn = serveRequest(onEndTxn as never) as unknown as (
+  c: TxnCoordinatorContext,
+  e: typeof endTxn,
+  o: Out,
+) => TxnCoordinatorContext;
+
+describe('the hosted coordinator: who it serves, and answers held until the write', () => {
+  it('NOT_COORDINATOR for a partition it does not lead, COORDINATOR_LOAD_IN_PROGRESS while loading, CONCURRENT_TRANSACTIONS while a write is in flight', () => {
+    expect(refusal(coordinator({}), 'tx')).toBe('NOT_COORDINATOR');
+    expect(refusal(coordinator({ 0: { coordinatorEpoch: 0, loading: [] } }), 'tx')).toBe('COORDINATOR_LOAD_IN_PROGRESS');
+    expect(refusal(coordinator({ 0: { coordinatorEpoch: 0, loading: null } }), 'tx')).toBeNull();
+    expect(refusal(coordinator({}), null)).toBeNull();
+    const out = new Out();
+    const pending = serveEndTxn(coordinator({ 0: { coordinatorEpoch: 0, loading: null } }), endTxn, out);
+    expect(refusal(pending, 'tx')).toBe('CONCURRENT_TRANSACTIONS');
+  });
+
+  it('EndTxn: PrepareCommit goes to the host as a call; the answer and the markers wait for it', () => {
+    const out = new Out();
+    const next = serveEndTxn(coordinator({ 0: { coordinatorEpoch: 0, loading: null } }), endTxn, out);
+    expect(out.effects.map((e) => e.type)).toEqual(['call']);
+    expect(calls(out)[0]).toMatchObject({ to: 'broker-0', name: 'appendTxnState', args: { writeId: 0, partition: 0, key: 'tx' } });
+    const ok = new Out();
+    onWriteAnswered(next, 0, 'NONE', ok);
+    const sent = ok.effects.filter((e) => e.type === 'send').map((e) => (e as { rpc: string }).rpc);
+    expect(sent).toEqual(expect.arrayContaining(['WriteTxnMarkers', 'EndTxnResponse']));
+    expect(ok.effects.some((e) => e.type === 'fact' && (e.fact as { to?: string }).to === 'PrepareCommit')).toBe(true);
+  });
+
+  it('a refused write: EndTxn answered COORDINATOR_NOT_AVAILABLE (NOT_ENOUGH_REPLICAS) or NOT_COORDINATOR (NOT_LEADER_OR_FOLLOWER); the transaction stays Ongoing, no marker', () => {
+    for (const [appendError, answer] of [
+      ['NOT_ENOUGH_REPLICAS', 'COORDINATOR_NOT_AVAILABLE'],
+      ['NOT_ENOUGH_REPLICAS_AFTER_APPEND', 'COORDINATOR_NOT_AVAILABLE'],
+      ['NOT_LEADER_OR_FOLLOWER', 'NOT_COORDINATOR'],
+    ] as const) {
+      const next = serveEndTxn(coordinator({ 0: { coordinatorEpoch: 0, loading: null } }), endTxn, new Out());
+      const out = new Out();
+      const after = onWriteAnswered(next, 0, appendError, out);
+      expect(replies(out).map((e) => [e.rpc, e.payload.error])).toEqual([['EndTxnResponse', answer]]);
+      expect(out.effects.some((e) => e.type === 'send' && e.rpc === 'WriteTxnMarkers')).toBe(false);
+      expect(after.txns.tx?.state).toBe('Ongoing');
+      expect(after.markers).toEqual({});
+      expect(refusal(after, 'tx')).toBeNull();
+    }
+  });
+
+  it('onElection loads the partition from the replica and finishes a PrepareCommit; onResignation forgets it', () => {
+    const prepared = { ...ongoing, state: 'PrepareCommit' as const, producerEpoch: 0 };
+    const out = new Out();
+    const loading = onBecomeCoordinator(
+      coordinator({}),
+      { partition: 0, coordinatorEpoch: 1, records: [{ key: 'tx', value: encodeTxnRecord(prepared) }] },
+      out,
+    );
+    expect(refusal(loading, 'tx')).toBe('COORDINATOR_LOAD_IN_PROGRESS');
+    expect(out.effects).toMatchObject([{ type: 'timer', name: 'partitionLoaded' }]);
+    const done = new Out();
+    const loaded = onPartitionLoaded(loading, { now: 100, data: { partition: 0, coordinatorEpoch: 1 } }, done);
+    expect(loaded.txns.tx?.state).toBe('PrepareCommit');
+    expect(loaded.coordinatorEpoch).toBe(1);
+    const markers = done.effects.find((e) => e.type === 'send' && e.rpc === 'WriteTxnMarkers') as unknown as {
+      payload: { markers: { coordinatorEpoch: number }[] };
+    };
+    expect(markers.payload.markers[0]?.coordinatorEpoch).toBe(1);
+    const gone = onResignCoordinator(loaded, 0, new Out());
+    expect(gone.txns).toEqual({});
+    expect(refusal(gone, 'tx')).toBe('NOT_COORDINATOR');
+  });
+});
+
+describe("the producer's coordinator lookup (TransactionManager.lookupCoordinator)", () => {
+  const draft = (txnCoordinator: string | null) =>
+    ({ meta, txnCoordinator, txnLookupNode: 0, transactional: true }) as unknown as ProducerDraft;
+  it('COORDINATOR_NOT_AVAILABLE and NOT_COORDINATOR forget the coordinator; COORDINATOR_LOAD_IN_PROGRESS keeps it', () => {
+    for (const e of ['COORDINATOR_NOT_AVAILABLE', 'NOT_COORDINATOR'] as const) {
+      const d = draft('broker-0.txn-coordinator');
+      forgetCoordinatorOn(d, e);
+      expect(d.txnCoordinator).toBeNull();
+    }
+    const d = draft('broker-0.txn-coordinator');
+    forgetCoordinatorOn(d, 'COORDINATOR_LOAD_IN_PROGRESS');
+    expect(d.txnCoordinator).toBe('broker-0.txn-coordinator');
+  });
+  it('a lost request forgets the coordinator and moves the next FindCoordinator to the next broker', () => {
+    const d = draft('broker-0.txn-coordinator');
+    onLookupRequestLost(d);
+    expect(d.txnCoordinator).toBeNull();
+    expect(d.txnLookupNode).toBe(1);
+  });
+});
+
+describe('transaction.state.log.replication.factor / min.isr', () => {
+  it('unset: null (one replica, the fixed coordinator process)', () => {
+    const r = resolveClusterConfig({ brokers: 3 });
+    expect(r.config['transaction.state.log.replication.factor']).toBeNull();
+    expect(r.config['transaction.state.log.min.isr']).toBeNull();
+    expect(r.errors).toEqual([]);
+  });
+  it('more than the brokers: INVALID_REPLICATION_FACTOR; a min ISR above the replication factor refused', () => {
+    const r = resolveClusterConfig({ brokers: 2, 'transaction.state.log.replication.factor': 3 });
+    expect(r.errors).toEqual([
+      {
+        key: 'transaction.state.log.replication.factor',
+        message:
+          'INVALID_REPLICATION_FACTOR: The target replication factor of 3 cannot be reached because only 2 broker(s) are registered.',
+      },
+    ]);
+    const m = resolveClusterConfig({ brokers: 3, 'transaction.state.log.replication.factor': 2, 'transaction.state.log.min.isr': 3 });
+    expect(m.errors[0]?.key).toBe('transaction.state.log.min.isr');
+    expect(m.errors[0]?.message).toContain('NOT_ENOUGH_REPLICAS');
+    const v = validateScenario({
+      version: 1,
+      seed: 1,
+      cluster: { brokers: 1, 'transaction.state.log.replication.factor': 3 },
+      topics: [],
+      clients: [],
+    });
+    expect(v.ok).toBe(false);
+  });
+});
+
+/** broker-0 hosts the coordinator; it writes PrepareCommit, answers, then fails before any marker lands. */
+const failover: Scenario = {
+  version: 1,
+  seed: 1,
+  cluster: {
+    brokers: 3,
+    'transaction.state.log.replication.factor': 3,
+    'transaction.state.log.min.isr': 2,
+    'transaction.state.log.num.partitions': 1,
+  },
+  topics: [{ name: 'payments', leaders: [1] }],
+  clients: [
+    {
+      id: 'payment-service',
+      type: 'producer',
+      startAt: 100,
+      config: { 'transactional.id': 'payment-service-1' },
+      script: [
+        { op: 'beginTransaction' },
+        { op: 'send', topic: 'payments', key: 'pay-1', value: 'debit 100', headers: { event_id: 'evt-debit-1' } },
+        { op: 'commitTransaction' },
+      ],
+    },
+    {
+      id: 'ledger',
+      type: 'consumer',
+      config: { 'group.id': 'ledger', 'isolation.level': 'read_committed', 'auto.offset.reset': 'earliest' },
+      topics: ['payments'],
+      processing: { mode: 'at-least-once' },
+    },
+  ],
+  faults: [
+    { type: 'drop', rpc: 'WriteTxnMarkers', from: 'broker-0.txn-coordinator', nth: 1, count: 5 },
+    { type: 'crash', target: 'broker-0', at: 500, durationMs: 20000 },
+  ],
+};
+
+describe('the coordinator moves with the leader of __transaction_state', () => {
+  it('broker-0 fails after PrepareCommit; broker-1 is elected, loads PrepareCommit from its replica and sends the markers', () => {
+    const r = runWith(failover);
+    const states = r.trace.steps.flatMap((s) =>
+      (s.facts as { kind: string; to?: string }[]).filter((f) => f.kind === 'txnState').map((f) => [s.actor, f.to]),
+    );
+    expect(states).toEqual([
+      ['broker-0.txn-coordinator', 'Empty'],
+      ['broker-0.txn-coordinator', 'Ongoing'],
+      ['broker-0.txn-coordinator', 'PrepareCommit'],
+      ['broker-1.txn-coordinator', 'CompleteCommit'],
+    ]);
+    expect(r.facts('leaderChange')[0]).toMatchObject({ topic: TRANSACTION_STATE_TOPIC, leader: 'broker-1', leaderEpoch: 1 });
+    expect(r.facts('note').some((n) => n.actor === 'broker-1.txn-coordinator' && n.text.startsWith('loaded 1 transactional id'))).toBe(
+      true,
+    );
+    expect(r.data('payments-0').length).toBe(1);
+    expect(r.received('ledger').map((x) => x.headers.event_id)).toEqual(['evt-debit-1']);
+    expect(r.errors('payment-service')).toEqual([]);
+  });
+
+  it("the coordinator's writes are in-process calls: its only requests on the network are WriteTxnMarkers (Kafka sends those even to its own broker)", () => {
+    const t = runScenario(failover);
+    const sent = new Set(t.envelopes.filter((e) => e.from.endsWith('.txn-coordinator')).map((e) => e.rpc));
+    expect([...sent].filter((rpc) => !rpc.endsWith('Response'))).toEqual(['WriteTxnMarkers']);
+    expect(t.envelopes.some((e) => e.rpc === 'Produce' && (e.payload as { topic?: string }).topic === TRANSACTION_STATE_TOPIC)).toBe(false);
+    expect(t.steps.some((s) => s.kind === 'call' && s.label === 'appendTxnState')).toBe(true);
+  });
+});
