@@ -4,7 +4,7 @@
  * minutes, and checks every invariant on each run.
  *
  *   npm run fuzz -- [--minutes 10] [--runs 100000] [--seed <n>]
- *                   [--family general|transactions|idempotence|streams-faults|streams-liveness|consumer-liveness|validator|links]
+ *                   [--family general|transactions|idempotence|streams-faults|replication|replication-transactions|streams-liveness|consumer-liveness|validator|links]
  *                   [--keep-going] [--replay <family>:<seed>:<path>]
  *
  * On a failure it prints the seed and fast-check's path (to replay it), the broken invariants, and
