@@ -199,7 +199,8 @@ async function main(): Promise<void> {
       if (total >= o.runs || Date.now() >= deadline) break;
       const seed = (o.seed + round * 7919 + family.length) % 2147483647;
       const cheap = family === 'validator' || family === 'links';
-      const numRuns = Math.min(cheap ? chunk * 10 : chunk, o.runs - total);
+      const size = (FAMILIES as Record<string, { chunk?: number }>)[family]?.chunk ?? chunk;
+      const numRuns = Math.min(cheap ? chunk * 10 : size, o.runs - total);
       const r = fc.check(propertyOf(family), { numRuns, seed });
       total += r.numRuns;
       if (r.failed) {

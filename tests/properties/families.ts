@@ -15,6 +15,8 @@ export interface Family {
   readonly everyStep: boolean;
   /** Cases per `npm test`. */
   readonly cases: number;
+  /** Cases per turn of `npm run fuzz` before it moves to the next family (default 100): fewer for slow families. */
+  readonly chunk?: number;
 }
 
 export const FAMILIES = {
@@ -52,9 +54,11 @@ export const FAMILIES = {
   replication: {
     description:
       'replicated topics (RF 2–3, min.insync.replicas 1–2, unclean election on/off), producers with acks 0/1/all, consumers, under broker crashes, restarts and pauses, slow replication and 0–3 other faults',
-    arb: replicatedScenarioArb({ consumers: { min: 0, max: 2 }, faults: { min: 0, max: 3 } }),
+    // a minute of virtual time: heartbeats and replica fetches make every second of a run cost steps
+    arb: replicatedScenarioArb({ consumers: { min: 0, max: 2 }, faults: { min: 0, max: 3 }, maxTimeMs: 60000 }),
     everyStep: true,
-    cases: 120,
+    cases: 60,
+    chunk: 20,
   },
   'replication-transactions': {
     description:
@@ -67,7 +71,8 @@ export const FAMILIES = {
       maxTimeMs: 60000,
     }),
     everyStep: false,
-    cases: 80,
+    cases: 40,
+    chunk: 20,
   },
 } as const satisfies Record<string, Family>;
 

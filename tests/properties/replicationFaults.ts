@@ -25,8 +25,8 @@ const brokerFaultArb = fc.record({
 
 const slowArb = fc.record({
   broker: fc.nat(2),
-  at: fc.integer({ min: 0, max: 30000 }),
-  durationMs: opt(fc.integer({ min: 500, max: 40000 })),
+  at: fc.integer({ min: 0, max: 20000 }),
+  durationMs: opt(fc.integer({ min: 500, max: 30000 })),
   delayMs: fc.integer({ min: 100, max: 20000 }),
 });
 
