@@ -4,7 +4,7 @@
  * minutes, and checks every invariant on each run.
  *
  *   npm run fuzz -- [--minutes 10] [--runs 100000] [--seed <n>]
- *                   [--family general|transactions|idempotence|streams-faults|streams-liveness|consumer-liveness|validator|links]
+ *                   [--family general|transactions|idempotence|streams-faults|replication|replication-transactions|streams-liveness|consumer-liveness|validator|links]
  *                   [--keep-going] [--replay <family>:<seed>:<path>]
  *
  * On a failure it prints the seed and fast-check's path (to replay it), the broken invariants, and
@@ -199,7 +199,8 @@ async function main(): Promise<void> {
       if (total >= o.runs || Date.now() >= deadline) break;
       const seed = (o.seed + round * 7919 + family.length) % 2147483647;
       const cheap = family === 'validator' || family === 'links';
-      const numRuns = Math.min(cheap ? chunk * 10 : chunk, o.runs - total);
+      const size = (FAMILIES as Record<string, { chunk?: number }>)[family]?.chunk ?? chunk;
+      const numRuns = Math.min(cheap ? chunk * 10 : size, o.runs - total);
       const r = fc.check(propertyOf(family), { numRuns, seed });
       total += r.numRuns;
       if (r.failed) {

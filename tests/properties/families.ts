@@ -5,6 +5,7 @@
 import type fc from 'fast-check';
 import type { Scenario } from '../../src/sim/scenario/schema';
 import { scenarioArb, scenarioArbWith } from './arbitraries';
+import { replicatedScenarioArb } from './replicationFaults';
 import { streamsFaultsArb } from './streamsFaults';
 
 export interface Family {
@@ -14,6 +15,8 @@ export interface Family {
   readonly everyStep: boolean;
   /** Cases per `npm test`. */
   readonly cases: number;
+  /** Cases per turn of `npm run fuzz` before it moves to the next family (default 100): fewer for slow families. */
+  readonly chunk?: number;
 }
 
 export const FAMILIES = {
@@ -47,6 +50,29 @@ export const FAMILIES = {
     arb: streamsFaultsArb,
     everyStep: false,
     cases: 150,
+  },
+  replication: {
+    description:
+      'replicated topics (RF 2–3, min.insync.replicas 1–2, unclean election on/off), producers with acks 0/1/all, consumers, under broker crashes, restarts and pauses, slow replication and 0–3 other faults',
+    // a minute of virtual time: heartbeats and replica fetches make every second of a run cost steps
+    arb: replicatedScenarioArb({ consumers: { min: 0, max: 2 }, faults: { min: 0, max: 3 }, maxTimeMs: 60000 }),
+    everyStep: true,
+    cases: 60,
+    chunk: 20,
+  },
+  'replication-transactions': {
+    description:
+      'transactional producers and exactly-once applications on replicated topics under broker crashes, restarts, pauses and slow replication, with 1–4 other faults',
+    arb: replicatedScenarioArb({
+      transactional: true,
+      consumers: { min: 1, max: 2 },
+      faults: { min: 1, max: 4 },
+      shortTimeouts: true,
+      maxTimeMs: 60000,
+    }),
+    everyStep: false,
+    cases: 40,
+    chunk: 20,
   },
 } as const satisfies Record<string, Family>;
 

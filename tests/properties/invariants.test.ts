@@ -294,6 +294,34 @@ describe('the invariant checker', () => {
     expect(ids(doctor({ [last - 1]: [commit(1, 100)], [last]: [commit(2, 50)] }))).toEqual([]);
   });
 
+  it('committed-offsets-monotonic: an unclean election of the partition lets the committed offset go back once', () => {
+    const commit = (offset: number, partition = 0): Fact => ({
+      kind: 'offsetsCommitted',
+      groupId: 'g',
+      generationId: 1,
+      offsets: [{ topic: 'in', partition, offset }],
+      transactional: false,
+    });
+    const election = (partition: number): Fact => ({
+      kind: 'leaderChange',
+      topic: 'in',
+      partition,
+      leader: 'broker-0',
+      leaderEpoch: 2,
+      isr: ['broker-0'],
+      election: 'unclean',
+    });
+    // found by the replication fuzz family: in0-0 committed at 18, broker-2 elected unclean with 4 records, the consumer commits 4
+    expect(ids(doctor({ [last - 3]: [commit(100)], [last - 2]: [election(0)], [last - 1]: [commit(50)] }))).toEqual([]);
+    // not another partition's election, and not again without a new one
+    expect(ids(doctor({ [last - 3]: [commit(100)], [last - 2]: [election(1)], [last - 1]: [commit(50)] }))).toEqual([
+      'committed-offsets-monotonic',
+    ]);
+    expect(ids(doctor({ [last - 3]: [commit(100)], [last - 2]: [election(0)], [last - 1]: [commit(50)], [last]: [commit(20)] }))).toEqual([
+      'committed-offsets-monotonic',
+    ]);
+  });
+
   describe('the network and the kernel (differential checks from the trace)', () => {
     /** Two answers delivered on one connection, from the sound run. */
     const answers = trace.envelopes.filter((e) => e.rpc === 'FetchResponse' && e.fate === 'delivered' && e.to === 'c2.consumer');

@@ -89,6 +89,19 @@ describe('producer rules (differential checks)', () => {
     expect(rules(copies({ ...failedElsewhere, topic: 'orders' }))).toEqual([]);
   });
 
+  it('replication: a batch a deposed leader appended, then written again at its offset by the new leader, is one copy in the log', () => {
+    // fuzz (family replication): broker-1, paused past its session, appends the queued Produce at 0;
+    // broker-0, the new leader, appends the producer's retry at 0 too; broker-1 then truncates its copy
+    const zombie = step(0, [append(orders, 0, 1, 0, 0, { ref: 1 })]);
+    expect(rules([zombie, step(1, [append(orders, 0, 1, 0, 0, { ref: 1 })])])).toEqual([]);
+    // the new leader's next batch follows on from the copy it has
+    expect(rules([zombie, step(1, [append(orders, 0, 1, 0, 0, { ref: 1 })]), step(2, [append(orders, 1, 1, 0, 1, { ref: 2 })])])).toEqual(
+      [],
+    );
+    // but the same send twice in the log (at 0 and at 1) is still two copies
+    expect(rules([zombie, step(1, [append(orders, 1, 1, 0, 0, { ref: 1 })])])).toEqual(['broker-sequence', 'one-copy-per-send']);
+  });
+
   it('abort-means-abort: abortTransaction() returned ok but the transaction’s record was committed (item 8)', () => {
     const from = 'app.producer';
     const steps = [

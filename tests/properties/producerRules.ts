@@ -14,6 +14,13 @@
  * - abort-means-abort (TransactionManager.nextRequest / maybeTerminateRequestWithError; KIP-98):
  *   when abortTransaction() returned ok, no record the transaction appended before it is committed;
  *   when commitTransaction() returned ok, every such record that was settled is committed.
+ *
+ * Replication: after a leader change the new leader appends at its own log end offset, below what a
+ * previous (or deposed) leader appended; what lay at and after that offset is not in the appending
+ * leader's log, whose producer state is rebuilt from the log it has (UnifiedLog.truncateTo →
+ * rebuildProducerState on the old leader, and the new leader's state came from replication). So an
+ * append below the partition's end drops the appends from that offset on, and the checks go on from
+ * the appends that are left.
  */
 import type { RecordOrigin } from '../../src/sim/log/recordBatch';
 import { keyOf, recordAddress } from '../../src/sim/protocol/topicPartition';
@@ -55,10 +62,53 @@ function appendsOf(input: RuleInput): { step: number; fact: Append }[] {
   return out;
 }
 
+/**
+ * The appends of each partition that are still in the log as the appending leader has it: an append
+ * below the partition's end (a leader change wrote those offsets again) drops the ones from its
+ * offset on. `onDrop` hears which were dropped, before the append that dropped them is handled.
+ */
+class PartitionAppends {
+  private readonly kept = new Map<string, { step: number; fact: Append }[]>();
+  constructor(private readonly onDrop: (tp: string, dropped: readonly Append[], kept: readonly Append[]) => void) {}
+  add(step: number, f: Append): void {
+    const tp = keyOf(f);
+    const list = this.kept.get(tp) ?? [];
+    const end = list.length ? (list[list.length - 1] as { fact: Append }).fact.lastOffset + 1 : Number.NEGATIVE_INFINITY;
+    if (f.baseOffset < end) {
+      const stay = list.filter((a) => a.fact.baseOffset < f.baseOffset);
+      this.onDrop(
+        tp,
+        list.filter((a) => a.fact.baseOffset >= f.baseOffset).map((a) => a.fact),
+        stay.map((a) => a.fact),
+      );
+      list.length = 0;
+      list.push(...stay);
+    }
+    list.push({ step, fact: f });
+    this.kept.set(tp, list);
+  }
+}
+
+/** The stored epoch and last sequence after `f` (ProducerAppendInfo.append / appendEndTxnMarker). */
+function nextState(s: { epoch: number; lastSeq: number } | undefined, f: Append): { epoch: number; lastSeq: number } {
+  if (!isData(f)) return { epoch: f.producerEpoch, lastSeq: s && s.epoch === f.producerEpoch ? s.lastSeq : NO_SEQ };
+  return { epoch: f.producerEpoch, lastSeq: f.lastSequence };
+}
+
 function checkBrokerSequences(input: RuleInput, v: RuleViolation[]): void {
   // per partition and producerId: the stored epoch and the last sequence of that epoch (NO_SEQ: no batch yet)
   const state = new Map<string, { epoch: number; lastSeq: number }>();
+  // a leader change wrote offsets again: the producer state is rebuilt from the appends left
+  const appends = new PartitionAppends((tp, _dropped, kept) => {
+    for (const k of [...state.keys()]) if (k.startsWith(`${tp}|`)) state.delete(k);
+    for (const f of kept) {
+      if (f.producerId < 0 || (isData(f) && !hasSequence(f))) continue;
+      const k = `${tp}|${f.producerId}`;
+      state.set(k, nextState(state.get(k), f));
+    }
+  });
   for (const { step, fact: f } of appendsOf(input)) {
+    appends.add(step, f);
     if (f.producerId < 0) continue;
     const key = `${keyOf(f)}|${f.producerId}`;
     const s = state.get(key);
@@ -70,7 +120,7 @@ function checkBrokerSequences(input: RuleInput, v: RuleViolation[]): void {
           step,
           message: `${where} got a ${f.control} marker with epoch ${f.producerEpoch} below the stored ${s.epoch}`,
         });
-      state.set(key, { epoch: f.producerEpoch, lastSeq: s && s.epoch === f.producerEpoch ? s.lastSeq : NO_SEQ });
+      state.set(key, nextState(s, f));
       continue;
     }
     if (!hasSequence(f)) continue;
@@ -83,7 +133,7 @@ function checkBrokerSequences(input: RuleInput, v: RuleViolation[]): void {
     } else if (!inSequence(s?.lastSeq ?? NO_SEQ, f.baseSequence))
       problem = `epoch ${f.producerEpoch} was appended at sequence ${f.baseSequence} after ${s?.lastSeq === NO_SEQ ? 'no batch of that epoch' : `sequence ${s?.lastSeq}`}`;
     if (problem) v.push({ rule: 'broker-sequence', step, message: `${where}: ${problem}` });
-    state.set(key, { epoch: f.producerEpoch, lastSeq: f.lastSequence });
+    state.set(key, nextState(s, f));
   }
 }
 
@@ -101,7 +151,15 @@ function checkOneCopyPerSend(input: RuleInput, v: RuleViolation[]): void {
         noteFailure(f.client, f.during.slice('Produce to '.length), s.i);
     }
   const firstCopy = new Map<string, { step: number; epoch: number; offset: number }>();
+  // a copy a leader change took out of the log does not count: the producer's retry writes it again
+  const appends = new PartitionAppends((_tp, dropped) => {
+    for (const d of dropped)
+      d.origins.forEach((o, i) => {
+        if (o && firstCopy.get(`${o.client}|${o.ref}`)?.offset === d.baseOffset + i) firstCopy.delete(`${o.client}|${o.ref}`);
+      });
+  });
   for (const { step, fact: f } of appendsOf(input)) {
+    appends.add(step, f);
     if (!isData(f) || !hasSequence(f)) continue;
     f.origins.forEach((o: RecordOrigin | null, i) => {
       if (!o) return;

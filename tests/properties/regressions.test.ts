@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatViolations, runChecked } from '../../src/sim/checks/invariants';
 import { runScenario } from '../../src/sim/run';
+import { producerRuleViolations } from './producerRules';
 
 const dir = join(import.meta.dirname, 'regressions');
 const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
@@ -39,6 +40,19 @@ describe('scenarios the fuzzer found', () => {
     );
     // the retry commits 1, the next commit 2, then the late original 1 lands (Kafka has no fencing for it)
     expect(commits.slice(0, 3)).toEqual([1, 2, 1]);
+    expect(formatViolations(runChecked(scenario, { everyStep: true }).violations)).toBe('');
+  });
+
+  it('a leader paused past its session appends its queued Produce; the retry to the new leader is written at that offset again, one copy in the end', () => {
+    const scenario = JSON.parse(readFileSync(join(dir, 'deposed-leader-append-written-again.json'), 'utf8'));
+    const trace = runScenario(scenario);
+    const seen = [...trace.steps].flatMap((s) =>
+      (s.facts as { kind: string; baseOffset?: number; fromOffset?: number }[])
+        .filter((f) => f.kind === 'append' || f.kind === 'truncated' || f.kind === 'leaderChange')
+        .map((f) => `${s.actor} ${f.kind} ${f.baseOffset ?? f.fromOffset ?? ''}`.trim()),
+    );
+    expect(seen).toEqual(['controller leaderChange', 'broker-1 append 0', 'broker-0 append 0', 'broker-1 truncated 0']);
+    expect(producerRuleViolations(trace)).toEqual([]);
     expect(formatViolations(runChecked(scenario, { everyStep: true }).violations)).toBe('');
   });
 

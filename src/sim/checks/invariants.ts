@@ -19,8 +19,8 @@ import { keyOf, parseTopicPartition } from '../protocol/topicPartition';
 import { type RunOptions, runScenario, type Trace } from '../run';
 import type { ConsumerClientSpec } from '../scenario/schema';
 import type { Fact } from '../trace/facts';
-import { logSources } from '../trace/logView';
 import { checkNetwork, NETWORK_INVARIANTS, type NetworkInvariantId } from './network';
+import { acksAllAcks, REPLICATION_INVARIANTS, type ReplicationInvariantId, ReplicationWatch } from './replicationInvariants';
 
 export type InvariantId =
   | 'offsets-unique'
@@ -35,13 +35,15 @@ export type InvariantId =
   | 'fenced-epoch-not-committed'
   | 'exactly-once-output'
   | 'committed-offsets-monotonic'
+  | ReplicationInvariantId
   | NetworkInvariantId;
 
 /** Each invariant in plain words (docs/proof.md and the fuzzer print these). */
 export const INVARIANTS: Readonly<Record<InvariantId, string>> = {
-  'offsets-unique': 'Offsets in a partition are unique and increase from batch to batch; compaction never changes them.',
+  'offsets-unique':
+    'Offsets in a partition are unique and increase from batch to batch; compaction never changes them. A leader appends at its own log end offset; after a leader change a new leader (or a deposed one) appends at its own, so offsets a replica truncated or never had may be written again.',
   'offsets-dense':
-    'Until the log cleaner removes something, a partition has no gaps: every offset from the log start to the log end holds a record.',
+    'Until the log cleaner removes something, a partition has no gaps: every offset from the log start to the log end holds a record, on every replica (truncation cuts a suffix, never a gap); no append lies past everything appended before.',
   'lso-hw-leo': 'log start offset ≤ last stable offset ≤ high watermark ≤ log end offset, on every partition.',
   'delivered-from-log': 'A consumer only receives records that were appended to the log before, with the same event_id.',
   'read-committed-isolation':
@@ -56,7 +58,8 @@ export const INVARIANTS: Readonly<Record<InvariantId, string>> = {
   'exactly-once-output':
     'With exactly-once consume-transform-produce and read_committed input, every input below the committed offset appears exactly once in committed output.',
   'committed-offsets-monotonic':
-    "A group's committed offset for a partition never goes backwards within a generation — except by an OffsetCommit that arrives after its client closed the connection it was sent on (its retry already landed; Kafka applies the late one too).",
+    "A group's committed offset for a partition never goes backwards within a generation — except by an OffsetCommit that arrives after its client closed the connection it was sent on (its retry already landed; Kafka applies the late one too), and after an unclean leader election of the partition (its log may end below the committed offset).",
+  ...REPLICATION_INVARIANTS,
   ...NETWORK_INVARIANTS,
 };
 
@@ -93,6 +96,11 @@ interface LoggedRecord {
   /** For transactional data: the step at which its marker landed, and what it said. */
   settledAt: number | null;
   outcome: Outcome | null;
+  /**
+   * Replication: the step at which this record stopped being the partition's record at its offset
+   * (an append after a leader change wrote the offset again, or a replica truncated it). null: never.
+   */
+  supersededAt: number | null;
 }
 
 interface DataBatch {
@@ -107,11 +115,23 @@ interface DataBatch {
 }
 
 interface Ledger {
-  /** Every record appended to a user topic's partition ("topic-partition"), by offset. */
+  /** The latest record appended to a user topic's partition ("topic-partition") at each offset. */
   readonly partitions: Map<string, Map<number, LoggedRecord>>;
+  /** Every record ever appended at each offset, oldest first (more than one after a leader change). */
+  readonly versions: Map<string, Map<number, LoggedRecord[]>>;
   readonly dataBatches: DataBatch[];
   /** First step at which the cleaner removed records from a partition. */
   readonly cleanedAt: Map<string, number>;
+  /** Partitions that had an unclean leader election. */
+  readonly unclean: Set<string>;
+}
+
+/** The record a reader saw at `offset` before `step`: the version with its event_id if one was appended by then, else the latest. */
+function versionBefore(ledger: Ledger, tp: string, offset: number, step: number, eventId?: string | null): LoggedRecord | undefined {
+  const all = ledger.versions.get(tp)?.get(offset) ?? [];
+  const before = all.filter((r) => r.step < step);
+  if (before.length === 0) return all[0];
+  return (eventId !== undefined ? before.find((r) => r.eventId === eventId) : undefined) ?? before[before.length - 1];
 }
 
 /** What a record's transaction outcome was after `step` steps: null for non-transactional data. */
@@ -152,7 +172,29 @@ function buildLedger(trace: Trace, facts: readonly { step: number; fact: Fact }[
   const open = new Map<string, LoggedRecord[]>();
   const dataBatches: DataBatch[] = [];
   const cleanedAt = new Map<string, number>();
+  const versions = new Map<string, Map<number, LoggedRecord[]>>();
+  const unclean = new Set<string>();
+  // replication: the last leader change per partition, and each appending broker's own log end
+  const leaderChangedAt = new Map<string, number>();
+  const appender = new Map<string, { end: number; step: number }>();
+  const supersede = (tp: string, from: number, step: number) => {
+    for (const [o, r] of partitions.get(tp) ?? []) if (o >= from && r.supersededAt === null) r.supersededAt = step;
+  };
   for (const { step, fact } of facts) {
+    if (fact.kind === 'leaderChange') {
+      leaderChangedAt.set(keyOf(fact), step);
+      if (fact.election === 'unclean') unclean.add(keyOf(fact));
+      continue;
+    }
+    if (fact.kind === 'truncated') {
+      // the replica no longer holds these (its leader never had them): the same records, if current, are gone
+      const records = partitions.get(keyOf(fact));
+      for (let o = fact.fromOffset; o < fact.toOffset; o++) {
+        const r = records?.get(o);
+        if (r && r.supersededAt === null && r.eventId === (fact.eventIds[o - fact.fromOffset] ?? null)) r.supersededAt = step;
+      }
+      continue;
+    }
     if (fact.kind === 'cleaned' && fact.removed > 0) {
       const k = keyOf(fact);
       if (!cleanedAt.has(k)) cleanedAt.set(k, step);
@@ -167,14 +209,39 @@ function buildLedger(trace: Trace, facts: readonly { step: number; fact: Fact }[
     }
     const expected = next.get(tp) ?? startOffsets.get(fact.topic) ?? 0;
     const count = fact.lastOffset - fact.baseOffset + 1;
-    if (fact.baseOffset < expected)
-      v.add('offsets-unique', step, `${tp}: a batch was appended at offset ${fact.baseOffset}, below the log end offset ${expected}`);
-    else if (fact.baseOffset > expected)
+    const broker = trace.steps.at(step)?.actor ?? '';
+    const changed = leaderChangedAt.get(tp);
+    const own = appender.get(`${tp}|${broker}`);
+    if (changed === undefined) {
+      // one leader all along: every append at the partition's log end offset
+      if (fact.baseOffset < expected)
+        v.add('offsets-unique', step, `${tp}: a batch was appended at offset ${fact.baseOffset}, below the log end offset ${expected}`);
+      else if (fact.baseOffset > expected)
+        v.add(
+          'offsets-dense',
+          step,
+          `${tp}: a batch was appended at offset ${fact.baseOffset}, leaving a gap after the log end offset ${expected}`,
+        );
+    } else if (own && own.step > changed) {
+      // no leader change since this broker's last append: it appends at its own log end offset
+      if (fact.baseOffset < own.end)
+        v.add('offsets-unique', step, `${tp}: ${broker} appended at offset ${fact.baseOffset}, below its log end offset ${own.end}`);
+      else if (fact.baseOffset > own.end)
+        v.add(
+          'offsets-dense',
+          step,
+          `${tp}: ${broker} appended at offset ${fact.baseOffset}, leaving a gap after its log end offset ${own.end}`,
+        );
+    } else if (fact.baseOffset > expected)
+      // after a leader change the appender's log end offset is its own, but never past everything appended
       v.add(
         'offsets-dense',
         step,
-        `${tp}: a batch was appended at offset ${fact.baseOffset}, leaving a gap after the log end offset ${expected}`,
+        `${tp}: ${broker} appended at offset ${fact.baseOffset}, past every offset appended before (${expected})`,
       );
+    appender.set(`${tp}|${broker}`, { end: fact.lastOffset + 1, step });
+    // what another leader wrote at these offsets and after is not in this broker's log
+    if (changed !== undefined && fact.baseOffset < expected) supersede(tp, fact.baseOffset, step);
     if (count < 1 || (fact.control === null && count !== fact.eventIds.length) || (fact.control !== null && count !== 1))
       v.add(
         'offsets-unique',
@@ -194,9 +261,16 @@ function buildLedger(trace: Trace, facts: readonly { step: number; fact: Fact }[
         step,
         settledAt: null,
         outcome: null,
+        supersededAt: null,
       };
-      if (records.has(o)) v.add('offsets-unique', step, `${tp}: offset ${o} was appended twice`);
+      if (records.has(o) && changed === undefined) v.add('offsets-unique', step, `${tp}: offset ${o} was appended twice`);
       records.set(o, r);
+      let at = versions.get(tp);
+      if (!at) {
+        at = new Map();
+        versions.set(tp, at);
+      }
+      at.set(o, [...(at.get(o) ?? []), r]);
       batch.push(r);
     }
     const pk = `${tp}|${fact.producerId}`;
@@ -221,7 +295,7 @@ function buildLedger(trace: Trace, facts: readonly { step: number; fact: Fact }[
       records: batch,
     });
   }
-  return { partitions, dataBatches, cleanedAt };
+  return { partitions, versions, dataBatches, cleanedAt, unclean };
 }
 
 // ---------------------------------------------------------------- the logs themselves
@@ -273,14 +347,15 @@ function checkLog(log: PartitionLog, step: number, dense: boolean, v: Collector)
     v.add('offsets-dense', step, `${tp}: the last record is at ${prev} but the log end offset is ${log.logEndOffset}`);
 }
 
-function logsOf(actors: Iterable<readonly [string, unknown]>): PartitionLog[] {
-  const map = new Map<string, { value: unknown; context: unknown }>();
+/** Every partition log the actors hold, each replica of a replicated partition on its own, with its holder. */
+function logsOf(actors: Iterable<readonly [string, unknown]>): { holder: string; log: PartitionLog }[] {
+  const out: { holder: string; log: PartitionLog }[] = [];
   for (const [id, snap] of actors) {
     if (!LOG_HOLDERS.test(id)) continue;
-    const s = snap as { value: unknown; context: unknown };
-    map.set(id, { value: s.value, context: s.context });
+    const ctx = (snap as { context: { partitions?: Record<string, PartitionLog>; logs?: Record<string, PartitionLog> } }).context;
+    for (const log of Object.values((id.startsWith('broker-') ? ctx.partitions : ctx.logs) ?? {})) out.push({ holder: id, log });
   }
-  return logSources(map).flatMap((s) => [...s.logs]);
+  return out;
 }
 
 function isDense(ledger: Ledger, log: PartitionLog, stepsTaken: number): boolean {
@@ -288,29 +363,32 @@ function isDense(ledger: Ledger, log: PartitionLog, stepsTaken: number): boolean
   return at === undefined || at >= stepsTaken;
 }
 
-function checkCheckpoints(trace: Trace, ledger: Ledger, v: Collector): void {
+function checkCheckpoints(trace: Trace, ledger: Ledger, v: Collector, watch: ReplicationWatch | null): void {
   for (const cp of trace.checkpoints as readonly Checkpoint[]) {
     const step = Math.max(0, cp.step - 1);
-    for (const log of logsOf(cp.actors)) checkLog(log, step, isDense(ledger, log, cp.step), v);
+    for (const { log } of logsOf(cp.actors)) checkLog(log, step, isDense(ledger, log, cp.step), v);
+    watch?.observe(new Map(cp.actors as readonly (readonly [string, { value: unknown; context: unknown }])[]), cp.step);
   }
 }
 
 /** Replays the run from its first checkpoint and checks each log a step changed, right after that step. */
-function checkEveryStep(trace: Trace, ledger: Ledger, v: Collector): void {
+function checkEveryStep(trace: Trace, ledger: Ledger, v: Collector, watch: ReplicationWatch | null): void {
   const first = trace.checkpoints[0];
   if (!first) return;
   const sim = Simulation.restore(trace.built.specs, { ...trace.built.options, record: false }, first);
   const last = new Map<string, PartitionLog>();
-  for (const log of logsOf(first.actors)) last.set(keyOf(log), log);
+  for (const { holder, log } of logsOf(first.actors)) last.set(`${holder}|${keyOf(log)}`, log);
   while (sim.stepIndex < trace.steps.length && !v.full) {
     if (!sim.step()) break;
     const actor = sim.lastActor as string;
     const i = sim.stepIndex - 1;
+    // replication: leaders, ISRs and replicas move on broker and controller steps
+    if (watch && (actor === 'controller' || actor.startsWith('broker-'))) watch.observe(sim.actorSnapshots(), i + 1);
     if (!LOG_HOLDERS.test(actor)) continue;
     const snap = sim.actorSnapshots().get(actor);
     if (!snap) continue;
-    for (const log of logsOf([[actor, snap]])) {
-      const k = keyOf(log);
+    for (const { log } of logsOf([[actor, snap]])) {
+      const k = `${actor}|${keyOf(log)}`;
       if (last.get(k) === log) continue;
       last.set(k, log);
       checkLog(log, i, isDense(ledger, log, i + 1), v);
@@ -324,13 +402,13 @@ function checkDeliveries(facts: readonly { step: number; fact: Fact }[], ledger:
   for (const { step, fact } of facts) {
     if (fact.kind !== 'delivered') continue;
     const tp = keyOf(fact);
-    const r = ledger.partitions.get(tp)?.get(fact.offset);
+    const eventId = fact.headers.event_id ?? null;
+    const r = versionBefore(ledger, tp, fact.offset, step, eventId);
     const who = `${fact.consumer} (${fact.isolationLevel})`;
     if (!r || r.step >= step) {
       v.add('delivered-from-log', step, `${who} received ${tp}@${fact.offset}, which was never appended before`);
       continue;
     }
-    const eventId = fact.headers.event_id ?? null;
     if (!r.control && eventId !== r.eventId)
       v.add(
         'delivered-from-log',
@@ -355,9 +433,8 @@ function checkSkips(facts: readonly { step: number; fact: Fact }[], ledger: Ledg
   for (const { step, fact } of facts) {
     if (fact.kind !== 'skipped') continue;
     const tp = keyOf(fact);
-    const records = ledger.partitions.get(tp);
     for (let o = fact.baseOffset; o <= fact.lastOffset; o++) {
-      const r = records?.get(o);
+      const r = versionBefore(ledger, tp, o, step);
       if (!r || r.step >= step) {
         v.add(
           'skips-only-aborted-or-markers',
@@ -399,13 +476,17 @@ function checkIdempotence(trace: Trace, ledger: Ledger, v: Collector): void {
     if (b.producerId < 0 || b.baseSequence < 0) continue;
     const k = `${b.tp}|${b.producerId}|${b.producerEpoch}`;
     const list = byKey.get(k) ?? [];
-    for (const o of list)
+    for (const o of list) {
+      // a batch a leader change took from the log may be written again by the producer's retry
+      const gone = o.records[0]?.supersededAt;
+      if (gone !== null && gone !== undefined && gone <= b.step) continue;
       if (b.baseSequence <= o.lastSequence && o.baseSequence <= b.lastSequence)
         v.add(
           'idempotent-no-duplicate',
           b.step,
           `${b.tp}: producerId ${b.producerId} epoch ${b.producerEpoch} sequences ${b.baseSequence}..${b.lastSequence} were appended at offset ${b.records[0]?.offset} although ${o.baseSequence}..${o.lastSequence} were already at offset ${o.records[0]?.offset}`,
         );
+    }
     list.push(b);
     byKey.set(k, list);
   }
@@ -450,7 +531,7 @@ function checkFencedEpochs(facts: readonly { step: number; fact: Fact }[], ledge
     if (!b.transactional) continue;
     const later = (epochSeen.get(b.producerId) ?? []).find((e) => e.epoch > b.producerEpoch && e.step < b.step);
     if (!later) continue;
-    const committed = b.records.filter((r) => outcomeAt(r, end) === 'committed');
+    const committed = b.records.filter((r) => r.supersededAt === null && outcomeAt(r, end) === 'committed');
     if (committed.length)
       v.add(
         'fenced-epoch-not-committed',
@@ -488,6 +569,12 @@ export function lateOffsetCommitSteps(trace: Trace): Set<number> {
 function checkCommittedOffsets(facts: readonly { step: number; fact: Fact }[], late: ReadonlySet<number>, v: Collector): void {
   const last = new Map<string, number>();
   for (const { step, fact } of facts) {
+    if (fact.kind === 'leaderChange' && fact.election === 'unclean') {
+      // the new leader's log may end below what was committed: a consumer that validates its position
+      // (KIP-320) finds the truncation, resets to the leader's end offset and commits that
+      for (const k of [...last.keys()]) if (k.endsWith(`|${keyOf(fact)}`)) last.delete(k);
+      continue;
+    }
     if (fact.kind !== 'offsetsCommitted' || late.has(step)) continue;
     for (const o of fact.offsets) {
       const k = `${fact.groupId}|${fact.generationId}|${keyOf(o)}`;
@@ -562,7 +649,7 @@ function checkExactlyOnce(trace: Trace, ledger: Ledger, v: Collector): void {
     for (const [tp, records] of ledger.partitions) {
       if (!outputs.has(parseTopicPartition(tp).topic)) continue;
       for (const r of records.values()) {
-        if (r.control) continue;
+        if (r.control || r.supersededAt !== null) continue;
         const o = outcomeAt(r, Number.POSITIVE_INFINITY);
         if (o === 'open') unsettled = true;
         if (o === null || o === 'committed') actual.set(r.eventId, (actual.get(r.eventId) ?? 0) + 1);
@@ -570,7 +657,8 @@ function checkExactlyOnce(trace: Trace, ledger: Ledger, v: Collector): void {
     }
     if (unsettled) continue;
 
-    let exact = members.every((m) => trace.resolved.consumers[m.id]?.['auto.offset.reset'] === 'earliest');
+    // an unclean election may take committed input or output: only "at most once" is left to check
+    let exact = ledger.unclean.size === 0 && members.every((m) => trace.resolved.consumers[m.id]?.['auto.offset.reset'] === 'earliest');
     const expected = new Map<string | null, number>();
     for (const [tp, records] of ledger.partitions) {
       if (!inputs.has(parseTopicPartition(tp).topic)) continue;
@@ -578,7 +666,7 @@ function checkExactlyOnce(trace: Trace, ledger: Ledger, v: Collector): void {
       const committed = committedOffsets[tp];
       if (committed === undefined) continue;
       for (const r of records.values()) {
-        if (r.control || r.offset >= committed) continue;
+        if (r.control || r.offset >= committed || r.supersededAt !== null) continue;
         const o = outcomeAt(r, Number.POSITIVE_INFINITY);
         if (o === 'open')
           v.add(
@@ -610,8 +698,10 @@ export function checkInvariants(trace: Trace, options: InvariantOptions = {}): V
   const v = new Collector(options.limit ?? 50);
   const facts = factsOf(trace);
   const ledger = buildLedger(trace, facts, v);
-  if (options.everyStep) checkEveryStep(trace, ledger, v);
-  checkCheckpoints(trace, ledger, v);
+  const add = (invariant: InvariantId, step: number, message: string, key?: string) => v.add(invariant, step, message, key);
+  const watch = () => (ReplicationWatch.relevant(trace) ? new ReplicationWatch(facts, acksAllAcks(trace, facts), add) : null);
+  if (options.everyStep) checkEveryStep(trace, ledger, v, watch());
+  checkCheckpoints(trace, ledger, v, watch());
   checkDeliveries(facts, ledger, v);
   checkSkips(facts, ledger, v);
   checkIdempotence(trace, ledger, v);

@@ -1,0 +1,121 @@
+/**
+ * The log invariants (offsets-unique, offsets-dense, delivered-from-log) with replication: a new
+ * leader appends at its own log end offset, below what the old leader had appended, and the old
+ * leader truncates when it returns. A truncated suffix is not a gap and offsets written again after
+ * a leader change are legitimate — but a gap, or a leader writing over its own records, still is.
+ */
+import { describe, expect, it } from 'vitest';
+import { checkInvariants, formatViolations, type InvariantId, runChecked } from '../../src/sim/checks/invariants';
+import type { Checkpoint } from '../../src/sim/kernel/checkpoint';
+import type { TraceStep } from '../../src/sim/kernel/simulation';
+import type { PartitionLog } from '../../src/sim/log/partitionLog';
+import { PRESETS } from '../../src/sim/presets';
+import type { Trace } from '../../src/sim/run';
+import type { Scenario } from '../../src/sim/scenario/schema';
+import type { Fact } from '../../src/sim/trace/facts';
+
+const preset = PRESETS.find((p) => p.id === 'acks-1-leader-failover-loss');
+if (!preset) throw new Error('preset acks-1-leader-failover-loss is gone');
+
+/** acks-1-leader-failover-loss, then c sent to the new leader (written at offset 1 again), read by a consumer. */
+const scenario: Scenario = {
+  ...preset.scenario,
+  clients: [
+    ...preset.scenario.clients.map((c) =>
+      c.type === 'producer'
+        ? {
+            ...c,
+            script: [
+              ...c.script,
+              { op: 'send' as const, at: 16000, topic: 'orders', key: 'order-3', value: 'c', headers: { event_id: 'e3' } },
+            ],
+          }
+        : c,
+    ),
+    { id: 'reader', type: 'consumer', config: { 'group.id': 'r', 'auto.offset.reset': 'earliest' }, topics: ['orders'] },
+  ],
+};
+
+const { trace, violations } = runChecked(scenario, { everyStep: true });
+const facts = [...trace.steps].flatMap((s) => s.facts.map((f) => ({ step: s.i, actor: s.actor, fact: f as Fact })));
+const appends = facts.filter((f) => f.fact.kind === 'append') as { step: number; actor: string; fact: Extract<Fact, { kind: 'append' }> }[];
+const last = trace.steps.length - 1;
+const ids = (t: Trace): InvariantId[] => [...new Set(checkInvariants(t).map((v) => v.invariant))];
+
+function doctor(extra: Record<number, Fact[]>, checkpoints = trace.checkpoints): Trace {
+  const steps: TraceStep[] = [...trace.steps].map((s) => (extra[s.i] ? { ...s, facts: [...s.facts, ...(extra[s.i] as Fact[])] } : s));
+  return { ...trace, steps, checkpoints };
+}
+
+describe('log invariants with replication', () => {
+  it('the run writes offset 1 twice: e2 on broker-0 (then truncated), e3 on broker-1 after the failover', () => {
+    expect(appends.map((a) => `${a.actor} ${a.fact.baseOffset} ${a.fact.eventIds.join()}`)).toEqual([
+      'broker-0 0 e1',
+      'broker-0 1 e2',
+      'broker-1 1 e3',
+    ]);
+    const truncated = facts.find((f) => f.fact.kind === 'truncated');
+    expect(truncated?.actor).toBe('broker-0');
+    expect(facts.some((f) => f.fact.kind === 'delivered' && f.fact.offset === 1 && f.fact.headers.event_id === 'e3')).toBe(true);
+  });
+
+  it('finds nothing wrong in it, checked after every step and at checkpoints', () => {
+    expect(formatViolations(violations)).toBe('');
+    expect(formatViolations(checkInvariants(trace))).toBe('');
+  });
+
+  const e3 = appends[2] as (typeof appends)[number];
+  /** An extra append of one record at `offset` on `step`. */
+  const at = (step: number, offset: number, eventId: string): Record<number, Fact[]> => ({
+    [step]: [{ ...e3.fact, baseOffset: offset, lastOffset: offset, eventIds: [eventId], origins: [null] }],
+  });
+  /** Steps broker-1 took after appending e3 (no leader change since). */
+  const later = [...trace.steps].filter((s) => s.actor === 'broker-1' && s.i > e3.step).map((s) => s.i);
+
+  it('offsets-dense: after a leader change an append past everything appended before is a gap', () => {
+    expect(later.length).toBeGreaterThan(0);
+    expect(ids(doctor(at(later[0] as number, 5, 'gap')))).toEqual(['offsets-dense']);
+  });
+
+  it('offsets-unique: a leader writing below its own log end offset with no leader change since', () => {
+    expect(ids(doctor(at(later[0] as number, 1, 'again')))).toEqual(['offsets-unique']);
+    // at offset 2 it follows on from broker-1's e3: fine
+    expect(ids(doctor(at(later[0] as number, 2, 'next')))).toEqual([]);
+  });
+
+  it('delivered-from-log: e2 read at offset 1 before the failover is fine; an event never at offset 1 is not', () => {
+    const readerStep = facts.find((f) => f.fact.kind === 'delivered')?.step as number;
+    const delivered = (eventId: string): Fact => ({
+      kind: 'delivered',
+      consumer: 'reader',
+      groupId: 'r',
+      isolationLevel: 'read_uncommitted',
+      topic: 'orders',
+      partition: 0,
+      offset: 1,
+      key: null,
+      value: null,
+      headers: { event_id: eventId },
+    });
+    expect(readerStep).toBeGreaterThan(appends[1]?.step as number);
+    expect(ids(doctor({ [readerStep]: [delivered('e2')] }))).toEqual([]);
+    expect(ids(doctor({ [last]: [delivered('e3')] }))).toEqual([]);
+    expect(ids(doctor({ [last]: [delivered('zz')] }))).toEqual(['delivered-from-log']);
+  });
+
+  it("offsets-dense: every replica's log is checked, a follower's too", () => {
+    const end = trace.checkpoints[trace.checkpoints.length - 1] as Checkpoint;
+    const actors = end.actors.map(([id, snap]) => {
+      if (id !== 'broker-2') return [id, snap] as [string, unknown];
+      const ctx = (snap as { context: { partitions: Record<string, PartitionLog> } }).context;
+      const log = ctx.partitions['orders-0'] as PartitionLog;
+      const first = log.batches.at(0);
+      if (!first) throw new Error('broker-2 has no batch');
+      // the follower's only batch moved one offset up: offset 0 is missing
+      const moved = { ...first, baseOffset: 1, lastOffset: 1, records: first.records.map((r) => ({ ...r, offset: 1 })) };
+      const gap = { ...log, batches: log.batches.with(0, moved), logEndOffset: 2, highWatermark: 2 };
+      return [id, { ...(snap as object), context: { ...ctx, partitions: { ...ctx.partitions, 'orders-0': gap } } }] as [string, unknown];
+    });
+    expect(ids(doctor({}, [...trace.checkpoints.slice(0, -1), { ...end, actors }]))).toContain('offsets-dense');
+  });
+});
