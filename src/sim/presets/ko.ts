@@ -65,6 +65,7 @@ export const PRESET_TEXT_KO: Readonly<Record<string, PresetText>> = {
       'orders에는 복제본이 두 개 있고(broker-0이 리더, broker-1이 팔로워) min.insync.replicas=1, unclean.leader.election.enable=true이며 프로듀서는 멱등성을 켠 acks=all입니다. broker-1이 죽어 ISR에서 빠지고, broker-0 혼자 ISR에 있는 동안 b와 c가 커밋됩니다. 이어서 broker-0도 죽고, broker-1이 먼저 돌아옵니다. b와 c는 어떻게 될까요?',
     expected:
       'a는 두 복제본 모두에 있습니다. broker-1이 죽고 broker.session.timeout.ms가 지나면 컨트롤러가 broker-1을 펜싱하고 ISR은 [broker-0]으로 줄어듭니다. min.insync.replicas=1이므로 리더 혼자로 충분합니다. b와 c(이벤트 e2, e3)는 acks=all로 offset 1–2에서 확인 응답을 받고 broker-0의 하이 워터마크 3 아래에서 커밋되지만, broker-0에만 있습니다. broker-0이 죽어 펜싱되면 살아 있는 ISR 복제본이 없어 orders-0은 오프라인이 됩니다(리더 epoch 1). 그사이 보낸 d는 죽은 broker-0에서 NETWORK_EXCEPTION을 받고, 메타데이터에 리더가 없으니(LEADER_NOT_AVAILABLE) 기다립니다. broker-1이 다시 등록하면 컨트롤러는 ISR 밖의 broker-1을 언클린 선출합니다. 리더 epoch 2, ISR [broker-1]입니다. broker-1에는 b와 c가 없었으므로 프로듀서의 다음 시퀀스는 OUT_OF_ORDER_SEQUENCE_NUMBER로 거부되고, 프로듀서가 epoch를 올린 뒤 d는 b가 있던 offset 1에 기록됩니다. broker-0은 돌아와 broker-1을 따르고, 새 리더에서 epoch 0이 offset 1에서 끝났다는 것을 알게 되어 b와 c를 잘라 냅니다. 커밋되고 확인 응답까지 받은 레코드가 유실되었습니다. 두 복제본에는 a와 d가 남습니다. unclean.leader.election.enable=false(기본값)였다면 orders-0은 broker-0이 돌아와 다시 리더가 될 때까지 오프라인이었고, b와 c는 남았을 것입니다.',
+  },
   'transaction-state-under-replicated': {
     title: '__transaction_state 복제 부족: 커밋은 기다리고 LSO는 묶여 있다',
     question:
