@@ -88,6 +88,20 @@ describe('the leader reads for a follower', () => {
     ]);
   });
 
+  it('a follower that led an epoch without appending drops that epoch on DivergingEpoch, and its next fetch is answered with records', () => {
+    // b1 led epoch 1 and appended nothing (its cache: 0@0, 1@1); b0 leads epoch 2 from offset 1
+    const follower = assignEpochStartOffset(epochLog([[0, 1, 'a']]), 1);
+    const leader = appendProducerBatch(assignEpochStartOffset(epochLog([[0, 1, 'a']]), 2), records(1, 'b'), 0).log;
+    const r = readForFollower(leader, 2, fetch(follower, 2));
+    expect(r.divergingEpoch).toEqual({ epoch: 0, endOffset: 1 });
+    const out = applyReplicaFetchResponse(follower, r, 10);
+    expect(out.truncatedFrom).toBeNull();
+    expect(out.log.epochs).toEqual([{ epoch: 0, startOffset: 0 }]);
+    const next = readForFollower(leader, 2, fetch(out.log, 2));
+    expect(next.divergingEpoch).toBeNull();
+    expect(next.batches.flatMap((b) => b.records.map((x) => x.value))).toEqual(['b0']);
+  });
+
   it("a follower that does not know the leader's epoch truncates to the end of its largest lower epoch and asks again", () => {
     const follower = epochLog([
       [0, 2, 'a'],

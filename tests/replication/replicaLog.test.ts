@@ -132,6 +132,21 @@ describe('a replicated log', () => {
     expect(truncateTo(log, 4)).toBe(log);
   });
 
+  it('truncateTo at the LEO drops an epoch that starts there (a leader that appended nothing in its epoch)', () => {
+    // UnifiedLog.truncateTo: "Always truncate epoch cache since we may have a conflicting epoch entry at the end"
+    const led = assignEpochStartOffset(append(leaderLog(), batch(7, 0, 1)), 1);
+    expect(led.epochs).toEqual([
+      { epoch: 0, startOffset: 0 },
+      { epoch: 1, startOffset: 1 },
+    ]);
+    expect(lastFetchedEpoch(led)).toBe(1);
+    const cut = truncateTo(led, 1);
+    expect(cut.epochs).toEqual([{ epoch: 0, startOffset: 0 }]);
+    expect(cut.logEndOffset).toBe(1);
+    expect(cut.batches).toBe(led.batches);
+    expect(lastFetchedEpoch(cut)).toBe(0);
+  });
+
   it("truncateTo past an open transaction's marker reopens it; before its first batch forgets it", () => {
     let log = append(leaderLog(), batch(9, 0, 1, true));
     log = appendMarker(log, { producerId: 9, producerEpoch: 0, controlType: 'ABORT', coordinatorEpoch: 0 }, 0).log;

@@ -64,10 +64,17 @@ export function batchesFrom(log: PartitionLog, offset: number): RecordBatch[] {
  * UnifiedLog.truncateTo(targetOffset): removes every batch from the one holding `offset` on,
  * truncates the epoch cache (truncateFromEnd), rebuilds the producer state by replaying what is left
  * (rebuildProducerState; the model has no snapshots, so it replays from the log start), drops
- * aborted-transaction entries past the end, and lowers the HW to the new LEO if it was above.
+ * aborted-transaction entries past the end, and lowers the HW to the new LEO if it was above. At
+ * or past the LEO only the epoch cache is truncated (at the LEO).
  */
 export function truncateTo(log: PartitionLog, offset: number): PartitionLog {
-  if (offset >= log.logEndOffset) return log;
+  if (offset >= log.logEndOffset) {
+    // nothing to cut, but UnifiedLog.truncateTo truncates the epoch cache at the log end all the
+    // same: a broker that led an epoch and appended nothing in it keeps that epoch's entry, and
+    // would send it as lastFetchedEpoch to the next leader, which would answer DivergingEpoch forever
+    const epochs = truncateEpochsFromEnd(log.epochs ?? [], log.logEndOffset);
+    return epochs.length === (log.epochs ?? []).length ? log : { ...log, epochs };
+  }
   const keep = log.batches.lowerBound((b) => b.lastOffset >= offset);
   const batches = log.batches.take(keep);
   const end = Math.max(log.logStartOffset, batches.last() ? (batches.last() as RecordBatch).lastOffset + 1 : log.logStartOffset);

@@ -122,7 +122,8 @@ export function applyReplicaFetchResponse(log: PartitionLog, r: ReplicaFetchResp
   if (r.error !== 'NONE') return { log, truncated: [], truncatedFrom: null };
   if (r.divergingEpoch) {
     const { offset } = truncationOffset(log, r.divergingEpoch);
-    if (offset >= log.logEndOffset) return { log, truncated: [], truncatedFrom: null };
+    // at or past the LEO nothing is cut, but the epoch cache may be (truncateTo)
+    if (offset >= log.logEndOffset) return { log: truncateTo(log, offset), truncated: [], truncatedFrom: null };
     const removed: RecordBatch[] = [];
     for (const b of log.batches) if (b.lastOffset >= offset) removed.push(b);
     return { log: truncateTo(log, offset), truncated: removed, truncatedFrom: offset };
