@@ -579,7 +579,8 @@ export const COPY_STATE_NAMES: Readonly<Record<CopyState, readonly [en: string, 
   plain: ['outside a transaction', '트랜잭션 밖'],
   aborted: ['aborted', '취소됨'],
   open: ['open', '열림'],
-  removed: ['removed by compaction', '컴팩션으로 지워짐'],
+  // gone from the log: cleaned by compaction or truncated by a leader change (the finding's cause says which)
+  removed: ['no longer in the log', '로그에서 사라짐'],
 };
 
 export const COPY_CAUSE_NAMES: Readonly<Record<Copy['cause'], readonly [en: string, ko: string]>> = {

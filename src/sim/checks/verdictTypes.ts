@@ -21,7 +21,7 @@ export type CopyState =
   | 'aborted'
   /** in a transaction that has not ended (no marker yet) */
   | 'open'
-  /** appended, then removed by the log cleaner (compaction) */
+  /** appended, then gone from the log: cleaned by compaction, or truncated by a leader change */
   | 'removed';
 
 /** Why a copy exists next to an earlier copy of the same event in the same topic. */

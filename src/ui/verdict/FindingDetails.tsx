@@ -1,6 +1,6 @@
 /**
  * The facts under a verdict row, in the reader's language: for a topic, what each notable copy is
- * (committed, aborted, open, removed by compaction; a retry, a second send(), a new session, another
+ * (committed, aborted, open, gone from the log, by compaction or truncation; a retry, a second send(), a new session, another
  * writer) and which retries the broker recognised; for a stalled reader, what pins the LSO, in the
  * columns kafka-transactions.sh find-hanging prints; for a loss, its kind. Text only.
  */
