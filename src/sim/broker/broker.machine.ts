@@ -66,6 +66,7 @@ import {
 import {
   type AppendTxnStateArgs,
   coordinatorHandoffs,
+  coordinatorLeaderUpdates,
   hostsTxnCoordinator,
   onAppendTxnState,
   onFindCoordinator,
@@ -640,6 +641,7 @@ function onPartitionChangeRequest(ctx: ReplicatedCtx, ev: RpcEvent<PartitionChan
   out.reply(pendingRequest(ev), 'PartitionChangeResponse', { topic, partition, partitionEpoch });
   const next = onPartitionChange(ctx, ev.payload, ev.now, out);
   coordinatorHandoffs(ctx, next, out);
+  coordinatorLeaderUpdates(ctx, next, out);
   return next;
 }
 

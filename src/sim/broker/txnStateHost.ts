@@ -107,6 +107,30 @@ export function coordinatorHandoffs(before: BrokerContext, after: BrokerContext,
   }
 }
 
+/**
+ * After the controller's records moved the leader of a partition: the hosted coordinator's metadata
+ * learns the new leader, as TransactionMarkerChannelManager reads each marker's destination from the
+ * broker's metadata cache (getPartitionLeaderEndpoint) — so markers sent again after a
+ * NOT_LEADER_OR_FOLLOWER or a lost request go to the new leader, not the old one.
+ */
+export function coordinatorLeaderUpdates(before: BrokerContext, after: BrokerContext, out: Out): void {
+  if (!hostsTxnCoordinator(after)) return;
+  const was = before.replication?.registrations ?? {};
+  const is = after.replication?.registrations ?? {};
+  for (const key of Object.keys(is).sort()) {
+    const now = is[key];
+    const then = was[key];
+    if (!now || now.leader === null || now.topic === TRANSACTION_STATE_TOPIC) continue;
+    if (then && then.leaderEpoch === now.leaderEpoch) continue;
+    out.call(hostedCoordinatorId(after.id), 'partitionLeader', {
+      topic: now.topic,
+      partition: now.partition,
+      leaderId: now.leader,
+      leaderEpoch: now.leaderEpoch,
+    });
+  }
+}
+
 /** The coordinator of a transactional.id as this broker's metadata cache knows it (null: the partition has no leader). */
 export function txnCoordinatorFor(ctx: BrokerContext, transactionalId: string): ActorId | null {
   const p = coordinatorPartitionFor(transactionalId, ctx.meta.transactionStatePartitions);

@@ -20,7 +20,7 @@ import type { DisconnectedEvent, RpcEvent, TimerEvent } from '../kernel/effects'
 import type { ActorId } from '../kernel/envelope';
 import { coordinatorPartitionFor } from '../producer/partitioner';
 import type { KafkaError } from '../protocol/errors';
-import { maybeComplete, onMarkerRequestLost, onMarkerRetry, onMarkersResponse } from './markerChannel';
+import { maybeComplete, onMarkerRequestLost, onMarkerRetry, onMarkersResponse, onPartitionLeader } from './markerChannel';
 import {
   finishLoaded,
   onAddOffsets,
@@ -62,6 +62,7 @@ export type HostedTxnCoordinatorEvent =
   | TxnCoordinatorEvent
   | Call<'becomeCoordinator', { partition: number; coordinatorEpoch: number; records: Records }>
   | Call<'resignCoordinator', { partition: number }>
+  | Call<'partitionLeader', { topic: string; partition: number; leaderId: string; leaderEpoch: number }>
   | Call<'txnStateAppended', { writeId: number; error: KafkaError | 'NONE' }>
   | Timer<'partitionLoaded', { partition: number; coordinatorEpoch: number }>
   | Timer<'completeRetry', { transactionalId: string }>
@@ -243,6 +244,11 @@ export const hostedTxnCoordinatorMachine = setup({
         resignCoordinator: {
           actions: handle((ctx: TxnCoordinatorContext, ev: { args: { partition: number } }, out: Out) =>
             onResignCoordinator(ctx, ev.args.partition, out),
+          ),
+        },
+        partitionLeader: {
+          actions: handle((ctx: TxnCoordinatorContext, ev: { args: Parameters<typeof onPartitionLeader>[1] }) =>
+            onPartitionLeader(ctx, ev.args),
           ),
         },
         partitionLoaded: { actions: whileLoaded(() => null, onPartitionLoaded) },

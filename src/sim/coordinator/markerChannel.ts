@@ -6,6 +6,7 @@
  * CompleteCommit/CompleteAbort.
  */
 import type { Out } from '../actors/out';
+import { applyCurrentLeader } from '../cluster/clientMetadata';
 import { leaderOf } from '../cluster/metadata';
 import type { DisconnectedEvent, RpcEvent, TimerEvent } from '../kernel/effects';
 import type { ActorId } from '../kernel/envelope';
@@ -133,4 +134,18 @@ export const onMarkerRetry = (ctx: TxnCoordinatorContext, ev: TimerEvent<{ trans
   const d: TxnDraft = { ...ctx };
   sendMarkers(d, ev.data.transactionalId, out);
   return d;
+};
+
+/**
+ * The hosting broker's metadata cache learned a partition's new leader (a PartitionChange): the
+ * markers sent from now on go there (TransactionMarkerChannelManager looks each destination up in
+ * the cache; those in flight to the old leader come back NOT_LEADER_OR_FOLLOWER or lost, and are
+ * sent again).
+ */
+export const onPartitionLeader = (
+  ctx: TxnCoordinatorContext,
+  args: { topic: string; partition: number; leaderId: ActorId; leaderEpoch: number },
+): TxnCoordinatorContext => {
+  const { meta, updated } = applyCurrentLeader(ctx.meta, args, { leaderId: args.leaderId, leaderEpoch: args.leaderEpoch });
+  return updated ? { ...ctx, meta } : ctx;
 };
