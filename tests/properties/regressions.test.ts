@@ -23,6 +23,19 @@ describe('scenarios the fuzzer found', () => {
     expect(formatViolations(runChecked(scenario, { everyStep: true }).violations)).toBe('');
   });
 
+  it("the one-replica coordinator's markers reach a replicated output partition's new leader, and the transaction completes", () => {
+    const scenario = JSON.parse(readFileSync(join(dir, 'markers-follow-moved-leader.json'), 'utf8'));
+    const trace = runScenario(scenario);
+    const states = trace.steps.flatMap((s) =>
+      (s.facts as { kind: string; transactionalId?: string; to?: string }[]).filter(
+        (f) => f.kind === 'txnState' && f.transactionalId === 'c0-txn',
+      ),
+    );
+    expect(states.at(-1)?.to).toBe('CompleteCommit');
+    // the marker was refused by the old leader a few times at most, not for the rest of the run
+    expect(trace.envelopes.filter((e) => e.rpc === 'WriteTxnMarkers').length).toBeLessThan(10);
+  });
+
   it('a pause at a point of the Streams loop still lets the run settle (the held timers stay cancellable)', () => {
     const scenario = JSON.parse(readFileSync(join(dir, 'pause-at-loop-point-settles.json'), 'utf8'));
     const trace = runScenario(scenario);

@@ -187,11 +187,17 @@ function buildLedger(trace: Trace, facts: readonly { step: number; fact: Fact }[
       continue;
     }
     if (fact.kind === 'truncated') {
-      // the replica no longer holds these (its leader never had them): the same records, if current, are gone
+      // the replica no longer holds these (its leader never had them): the same records, if current, are
+      // gone. The same: appended at the same time as the cut batch (a producer's retry written again at
+      // that offset by the new leader has the same event_id, but is another append, and stays)
       const records = partitions.get(keyOf(fact));
+      const appendTimes = new Map<number, number>();
+      for (const b of fact.batches) for (let o = b.baseOffset; o <= b.lastOffset; o++) appendTimes.set(o, b.appendTime);
       for (let o = fact.fromOffset; o < fact.toOffset; o++) {
         const r = records?.get(o);
-        if (r && r.supersededAt === null && r.eventId === (fact.eventIds[o - fact.fromOffset] ?? null)) r.supersededAt = step;
+        if (!r || r.supersededAt !== null || r.eventId !== (fact.eventIds[o - fact.fromOffset] ?? null)) continue;
+        const cut = appendTimes.get(o);
+        if (cut === undefined || cut === trace.steps.at(r.step)?.t) r.supersededAt = step;
       }
       continue;
     }

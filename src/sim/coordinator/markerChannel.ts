@@ -11,7 +11,9 @@ import { leaderOf } from '../cluster/metadata';
 import type { DisconnectedEvent, RpcEvent, TimerEvent } from '../kernel/effects';
 import type { ActorId } from '../kernel/envelope';
 import type { TopicPartition, WriteTxnMarkersResponse } from '../protocol/messages';
+import type { MetadataResponse } from '../protocol/replicationMessages';
 import { keyOf, parseTopicPartition } from '../protocol/topicPartition';
+import { askLeaders, LEADER_MOVED_ERRORS, takeLookupAnswer } from './markerMetadata';
 import type { TxnMetadata } from './transactionMetadata';
 import { type MarkerWork, persist, type TxnCoordinatorContext, type TxnDraft } from './txnCoordinatorContext';
 
@@ -102,6 +104,7 @@ export const onMarkersResponse = (
   const work = d.markers[done.transactionalId] as MarkerWork;
   let remaining = work.remaining;
   let retry = false;
+  const moved: string[] = [];
   for (const r of ev.payload.markers)
     for (const p of r.partitions) {
       const name = keyOf(p);
@@ -109,8 +112,10 @@ export const onMarkersResponse = (
       if (p.error === 'NONE' || p.error === 'INVALID_PRODUCER_EPOCH' || p.error === 'TRANSACTION_COORDINATOR_FENCED')
         remaining = remaining.filter((x) => x !== name);
       else retry = true;
+      if (LEADER_MOVED_ERRORS.has(p.error)) moved.push(name);
     }
   d.markers = { ...d.markers, [done.transactionalId]: { ...work, remaining } };
+  if (moved.length > 0) askLeaders(d, moved, ev.from, out);
   if (retry) out.timer(`markerRetry:${done.transactionalId}`, 'markerRetry', 100, { transactionalId: done.transactionalId });
   maybeComplete(d, done.transactionalId, ev.now, out);
   return d;
@@ -126,6 +131,7 @@ export const onMarkerRequestLost = (ctx: TxnCoordinatorContext, ev: Disconnected
   const correlationId = (ev.payload as { correlationId?: number }).correlationId ?? -1;
   const done = markerRequestDone(d, correlationId);
   if (!done) return ctx;
+  askLeaders(d, done.partitions, ev.to, out);
   out.timer(`markerRetry:${done.transactionalId}`, 'markerRetry', 100, { transactionalId: done.transactionalId });
   return d;
 };
@@ -148,4 +154,16 @@ export const onPartitionLeader = (
 ): TxnCoordinatorContext => {
   const { meta, updated } = applyCurrentLeader(ctx.meta, args, { leaderId: args.leaderId, leaderEpoch: args.leaderEpoch });
   return updated ? { ...ctx, meta } : ctx;
+};
+
+/** The one-replica coordinator's leader lookup answered (markerMetadata.ts): the waiting markers go to the leaders it names. */
+export const onLeaderLookupAnswered = (
+  ctx: TxnCoordinatorContext,
+  ev: RpcEvent<MetadataResponse & { correlationId: number }>,
+  out: Out,
+): TxnCoordinatorContext => {
+  const d = takeLookupAnswer(ctx, ev);
+  if (!d) return ctx;
+  for (const transactionalId of Object.keys(d.markers).sort()) sendMarkers(d, transactionalId, out);
+  return d;
 };

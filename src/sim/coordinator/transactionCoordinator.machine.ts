@@ -29,8 +29,17 @@ import type {
   InitProducerIdRequest,
   WriteTxnMarkersResponse,
 } from '../protocol/messages';
+import type { MetadataResponse } from '../protocol/replicationMessages';
 import { keyOf, topicPartitionKey } from '../protocol/topicPartition';
-import { maybeComplete, onMarkerRequestLost, onMarkerRetry, onMarkersResponse, startMarkers } from './markerChannel';
+import {
+  maybeComplete,
+  onLeaderLookupAnswered,
+  onMarkerRequestLost,
+  onMarkerRetry,
+  onMarkersResponse,
+  startMarkers,
+} from './markerChannel';
+import { onLeaderLookupLost } from './markerMetadata';
 import { decodeTxnRecord, type TxnMetadata } from './transactionMetadata';
 import type { TxnState } from './transactionState';
 import { type TxnDraft as Draft, persist, setState, type TxnCoordinatorContext, type TxnCoordinatorInput } from './txnCoordinatorContext';
@@ -49,6 +58,7 @@ export type TxnCoordinatorEvent =
   | Rpc<'AddOffsetsToTxn', AddOffsetsToTxnRequest>
   | Rpc<'EndTxn', EndTxnRequest>
   | Rpc<'WriteTxnMarkersResponse', WriteTxnMarkersResponse>
+  | Rpc<'MetadataResponse', MetadataResponse & { correlationId: number }>
   | DisconnectedEvent
   | Timer<'markerRetry', { transactionalId: string }>
   | Timer<'txnTimeoutCheck' | 'loaded'>
@@ -421,7 +431,11 @@ export const transactionCoordinatorMachine = setup({
         AddOffsetsToTxn: { actions: handle(onAddOffsets) },
         EndTxn: { actions: handle(onEndTxn) },
         WriteTxnMarkersResponse: { actions: handle(onMarkersResponse) },
-        disconnected: { actions: handle(onMarkerRequestLost) },
+        disconnected: [
+          { guard: ({ event }) => event.rpc === 'Metadata', actions: handle(onLeaderLookupLost) },
+          { actions: handle(onMarkerRequestLost) },
+        ],
+        MetadataResponse: { actions: handle(onLeaderLookupAnswered) },
         markerRetry: { actions: handle(onMarkerRetry) },
         txnTimeoutCheck: { actions: handle(onTimeoutCheck) },
         crash: 'down',

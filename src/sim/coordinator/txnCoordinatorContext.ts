@@ -61,6 +61,11 @@ export interface TxnCoordinatorContext {
    * replicas take its writes (acks=-1), and what the writes and leaderships are (hostedTxnCoordinator).
    */
   readonly hosted?: HostedState;
+  /**
+   * The one-replica coordinator's lookups of moved data-partition leaders (markerMetadata.ts): whose
+   * turn among the brokers is next, and the Metadata request in flight. Absent until the first one.
+   */
+  readonly leaderLookup?: { readonly turn: number; readonly inFlight?: number };
 }
 
 /** A write to __transaction_state waiting for the host's acks=-1 answer (TransactionStateManager.appendTransactionToLog). */

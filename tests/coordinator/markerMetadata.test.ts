@@ -1,0 +1,138 @@
+/**
+ * markerMetadata.ts on its own: the one-replica txn-coordinator looks a moved data-partition leader
+ * up (a Metadata request to another broker) when a marker of a replicated partition is refused
+ * NOT_LEADER_OR_FOLLOWER or lost, takes the newer leader from the answer, and sends the waiting
+ * markers there. Unreplicated partitions never ask (their leader cannot move).
+ */
+import { describe, expect, it } from 'vitest';
+import { Out } from '../../src/sim/actors/out';
+import { onLeaderLookupAnswered, onMarkerRequestLost, onMarkersResponse, startMarkers } from '../../src/sim/coordinator/markerChannel';
+import { onLeaderLookupLost } from '../../src/sim/coordinator/markerMetadata';
+import { transactionCoordinatorMachine } from '../../src/sim/coordinator/transactionCoordinator.machine';
+import type { TxnMetadata } from '../../src/sim/coordinator/transactionMetadata';
+import type { TxnCoordinatorContext, TxnDraft } from '../../src/sim/coordinator/txnCoordinatorContext';
+import type { Effect } from '../../src/sim/kernel/effects';
+import { drive, inputOf } from '../machines/harness';
+
+const scenario = (replicationFactor: number) => ({
+  version: 1,
+  seed: 1,
+  cluster: { brokers: 3 },
+  topics: [{ name: 't', partitions: 1, replicationFactor }],
+  clients: [{ id: 'p', type: 'producer', config: { 'transactional.id': 'tx' }, script: [] }],
+});
+
+const prepared: TxnMetadata = {
+  transactionalId: 'tx',
+  producerId: 1000,
+  producerEpoch: 0,
+  lastProducerEpoch: -1,
+  txnTimeoutMs: 60000,
+  state: 'PrepareCommit',
+  partitions: ['t-0'],
+  txnStartTimestamp: 0,
+  txnLastUpdateTimestamp: 0,
+};
+
+/** A coordinator that has sent its COMMIT marker for t-0 (to broker-0, the leader it was built with). */
+function markersSent(replicationFactor: number) {
+  const m = drive(transactionCoordinatorMachine, inputOf(scenario(replicationFactor), 'txn-coordinator'));
+  m.send({ type: 'boot' }, 0);
+  const d: TxnDraft = { ...m.context<TxnCoordinatorContext>(), txns: { tx: prepared } };
+  const out = new Out();
+  startMarkers(d, prepared, 'COMMIT', 10, out);
+  const request = sent(out.effects, 'WriteTxnMarkers')[0];
+  return { ctx: d as TxnCoordinatorContext, request };
+}
+
+const sent = (fx: readonly Effect[], rpc: string) =>
+  fx.flatMap((e) => (e.type === 'send' && e.rpc === rpc ? [{ to: e.to, payload: e.payload as Record<string, unknown> }] : []));
+
+const refused = (ctx: TxnCoordinatorContext, request: { to: string; payload: Record<string, unknown> } | undefined) => {
+  const out = new Out();
+  const next = onMarkersResponse(
+    ctx,
+    {
+      type: 'WriteTxnMarkersResponse',
+      now: 20,
+      from: request?.to,
+      envelopeId: 1,
+      inReplyTo: 0,
+      payload: {
+        correlationId: request?.payload.correlationId,
+        markers: [{ producerId: 1000, partitions: [{ topic: 't', partition: 0, error: 'NOT_LEADER_OR_FOLLOWER' }] }],
+      },
+    } as never,
+    out,
+  );
+  return { next, effects: out.effects };
+};
+
+describe('the one-replica coordinator looks a moved leader up', () => {
+  it('a marker refused NOT_LEADER_OR_FOLLOWER on a replicated partition asks another broker, once', () => {
+    const { ctx, request } = markersSent(3);
+    expect(request?.to).toBe('broker-0');
+    const { next, effects } = refused(ctx, request);
+    const lookups = sent(effects, 'Metadata');
+    expect(lookups).toEqual([{ to: 'broker-1', payload: { correlationId: expect.any(Number), topics: ['t'] } }]);
+    expect(next.leaderLookup?.inFlight).toBe(lookups[0]?.payload.correlationId);
+    // a second refusal while the lookup is in flight asks nothing more
+    expect(sent(refused(next, request).effects, 'Metadata')).toEqual([]);
+  });
+
+  it('the answer moves the leader (a newer epoch) and the waiting marker goes to it', () => {
+    const { ctx, request } = markersSent(3);
+    const { next, effects } = refused(ctx, request);
+    const lookup = sent(effects, 'Metadata')[0];
+    const out = new Out();
+    const answered = onLeaderLookupAnswered(
+      next,
+      {
+        type: 'MetadataResponse',
+        now: 30,
+        from: lookup?.to,
+        envelopeId: 2,
+        inReplyTo: 1,
+        payload: {
+          correlationId: lookup?.payload.correlationId,
+          brokers: ['broker-0', 'broker-1', 'broker-2'],
+          topics: [
+            {
+              name: 't',
+              partitions: [{ partition: 0, error: 'NONE', leader: 'broker-2', leaderEpoch: 1, replicas: [], isr: ['broker-2'] }],
+            },
+          ],
+        },
+      } as never,
+      out,
+    );
+    expect(sent(out.effects, 'WriteTxnMarkers').map((r) => r.to)).toEqual(['broker-2']);
+    expect(answered.meta.topics.t?.leaders).toEqual(['broker-2']);
+    expect(answered.leaderLookup?.inFlight).toBeUndefined();
+  });
+
+  it('a lost lookup clears the way for the next one; a lost marker request asks too', () => {
+    const { ctx, request } = markersSent(3);
+    const lostOut = new Out();
+    const afterLost = onMarkerRequestLost(
+      ctx,
+      { type: 'disconnected', now: 30, to: 'broker-0', rpc: 'WriteTxnMarkers', payload: request?.payload } as never,
+      lostOut,
+    );
+    const lookup = sent(lostOut.effects, 'Metadata')[0];
+    expect(lookup?.to).toBe('broker-1');
+    const cleared = onLeaderLookupLost(afterLost, {
+      type: 'disconnected',
+      now: 40,
+      to: 'broker-1',
+      rpc: 'Metadata',
+      payload: lookup?.payload,
+    } as never);
+    expect(cleared.leaderLookup).toEqual({ turn: 1 });
+  });
+
+  it('an unreplicated partition never asks: its leader cannot move', () => {
+    const { ctx, request } = markersSent(1);
+    expect(sent(refused(ctx, request).effects, 'Metadata')).toEqual([]);
+  });
+});
