@@ -8,10 +8,10 @@ import { Out } from '../../src/sim/actors/out';
 import { leaderOf } from '../../src/sim/cluster/metadata';
 import { onMarkerRequestLost, onMarkerRetry, onMarkersResponse, startMarkers } from '../../src/sim/coordinator/markerChannel';
 import { transactionCoordinatorMachine } from '../../src/sim/coordinator/transactionCoordinator.machine';
-import type { TxnMetadata } from '../../src/sim/coordinator/transactionMetadata';
 import type { TxnCoordinatorContext, TxnDraft } from '../../src/sim/coordinator/txnCoordinatorContext';
 import type { Effect } from '../../src/sim/kernel/effects';
 import { drive, inputOf } from '../machines/harness';
+import { preparedTxn } from './fixture';
 
 const scenario = {
   version: 1,
@@ -27,17 +27,7 @@ function coordinator(): TxnCoordinatorContext {
   return m.context<TxnCoordinatorContext>();
 }
 
-const prepared = (partitions: readonly string[]): TxnMetadata => ({
-  transactionalId: 'tx',
-  producerId: 1000,
-  producerEpoch: 0,
-  lastProducerEpoch: -1,
-  txnTimeoutMs: 60000,
-  state: 'PrepareCommit',
-  partitions,
-  txnStartTimestamp: 0,
-  txnLastUpdateTimestamp: 0,
-});
+const prepared = preparedTxn;
 
 function run(ctx: TxnCoordinatorContext, fn: (d: TxnDraft, out: Out) => void): { d: TxnDraft; effects: Effect[] } {
   const d: TxnDraft = { ...ctx };

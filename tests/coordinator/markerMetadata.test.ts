@@ -9,10 +9,10 @@ import { Out } from '../../src/sim/actors/out';
 import { onLeaderLookupAnswered, onMarkerRequestLost, onMarkersResponse, startMarkers } from '../../src/sim/coordinator/markerChannel';
 import { onLeaderLookupLost } from '../../src/sim/coordinator/markerMetadata';
 import { transactionCoordinatorMachine } from '../../src/sim/coordinator/transactionCoordinator.machine';
-import type { TxnMetadata } from '../../src/sim/coordinator/transactionMetadata';
 import type { TxnCoordinatorContext, TxnDraft } from '../../src/sim/coordinator/txnCoordinatorContext';
 import type { Effect } from '../../src/sim/kernel/effects';
 import { drive, inputOf } from '../machines/harness';
+import { preparedTxn } from './fixture';
 
 const scenario = (replicationFactor: number) => ({
   version: 1,
@@ -22,17 +22,7 @@ const scenario = (replicationFactor: number) => ({
   clients: [{ id: 'p', type: 'producer', config: { 'transactional.id': 'tx' }, script: [] }],
 });
 
-const prepared: TxnMetadata = {
-  transactionalId: 'tx',
-  producerId: 1000,
-  producerEpoch: 0,
-  lastProducerEpoch: -1,
-  txnTimeoutMs: 60000,
-  state: 'PrepareCommit',
-  partitions: ['t-0'],
-  txnStartTimestamp: 0,
-  txnLastUpdateTimestamp: 0,
-};
+const prepared = preparedTxn(['t-0']);
 
 /** A coordinator that has sent its COMMIT marker for t-0 (to broker-0, the leader it was built with). */
 function markersSent(replicationFactor: number) {
