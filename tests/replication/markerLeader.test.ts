@@ -41,8 +41,7 @@ describe('the hosted coordinator learns a partition leader from its broker', () 
     expect(markers.map((e) => e.to)).toEqual(['broker-1']);
     const calls = trace.steps.filter((s) => s.label === 'partitionLeader' && s.actor === 'broker-1.txn-coordinator');
     expect(calls.length).toBeGreaterThan(0);
-    const states = trace.steps.flatMap((s) => s.facts.flatMap((f) => (f.kind === 'txnState' ? [f.to] : [])));
-    expect(states.at(-1)).toBe('CompleteCommit');
+    expect(r.facts('txnState').at(-1)?.to).toBe('CompleteCommit');
     expect(r.layer('log', 'payments')?.status).toBe('once');
     expect(r.layer('delivery', 'ledger')?.status).toBe('once');
     expect(r.layer('loss')?.status).toBe('once');
