@@ -294,7 +294,7 @@ describe('the invariant checker', () => {
     expect(ids(doctor({ [last - 1]: [commit(1, 100)], [last]: [commit(2, 50)] }))).toEqual([]);
   });
 
-  it('committed-offsets-monotonic: an unclean election of the partition lets the committed offset go back once', () => {
+  it('committed-offsets-monotonic: from an unclean election of the partition on, its committed offset may go back', () => {
     const commit = (offset: number, partition = 0): Fact => ({
       kind: 'offsetsCommitted',
       groupId: 'g',
@@ -313,11 +313,15 @@ describe('the invariant checker', () => {
     });
     // found by the replication fuzz family: in0-0 committed at 18, broker-2 elected unclean with 4 records, the consumer commits 4
     expect(ids(doctor({ [last - 3]: [commit(100)], [last - 2]: [election(0)], [last - 1]: [commit(50)] }))).toEqual([]);
-    // not another partition's election, and not again without a new one
+    // not another partition's election
     expect(ids(doctor({ [last - 3]: [commit(100)], [last - 2]: [election(1)], [last - 1]: [commit(50)] }))).toEqual([
       'committed-offsets-monotonic',
     ]);
-    expect(ids(doctor({ [last - 3]: [commit(100)], [last - 2]: [election(0)], [last - 1]: [commit(50)], [last]: [commit(20)] }))).toEqual([
+    // found by replication-transactions: offsets read from the old leader before the election are
+    // committed after it (23), then set back once the consumer finds the shorter log (22)
+    expect(ids(doctor({ [last - 3]: [election(0)], [last - 2]: [commit(23)], [last - 1]: [commit(22)] }))).toEqual([]);
+    // and before any election, going back is still a violation
+    expect(ids(doctor({ [last - 3]: [commit(23)], [last - 2]: [commit(22)], [last - 1]: [election(0)] }))).toEqual([
       'committed-offsets-monotonic',
     ]);
   });
