@@ -112,6 +112,8 @@ interface DataBatch {
   readonly transactional: boolean;
   readonly step: number;
   readonly records: readonly LoggedRecord[];
+  /** Appended by a deposed leader (not the partition's last elected leader): its old epoch's log, cut when it follows. */
+  readonly deposed: boolean;
 }
 
 interface Ledger {
@@ -176,6 +178,7 @@ function buildLedger(trace: Trace, facts: readonly { step: number; fact: Fact }[
   const unclean = new Set<string>();
   // replication: the last leader change per partition, and each appending broker's own log end
   const leaderChangedAt = new Map<string, number>();
+  const electedLeader = new Map<string, string | null>();
   const appender = new Map<string, { end: number; step: number }>();
   const supersede = (tp: string, from: number, step: number) => {
     for (const [o, r] of partitions.get(tp) ?? []) if (o >= from && r.supersededAt === null) r.supersededAt = step;
@@ -183,6 +186,7 @@ function buildLedger(trace: Trace, facts: readonly { step: number; fact: Fact }[
   for (const { step, fact } of facts) {
     if (fact.kind === 'leaderChange') {
       leaderChangedAt.set(keyOf(fact), step);
+      electedLeader.set(keyOf(fact), fact.leader);
       if (fact.election === 'unclean') unclean.add(keyOf(fact));
       continue;
     }
@@ -299,6 +303,7 @@ function buildLedger(trace: Trace, facts: readonly { step: number; fact: Fact }[
       transactional: fact.transactional,
       step,
       records: batch,
+      deposed: changed !== undefined && electedLeader.get(tp) !== broker,
     });
   }
   return { partitions, versions, dataBatches, cleanedAt, unclean };
@@ -482,6 +487,9 @@ function checkIdempotence(trace: Trace, ledger: Ledger, v: Collector): void {
     if (b.producerId < 0 || b.baseSequence < 0) continue;
     const k = `${b.tp}|${b.producerId}|${b.producerEpoch}`;
     const list = byKey.get(k) ?? [];
+    // a deposed leader's append is in its old epoch's log, which it truncates once it follows: the
+    // leader's own append of the same sequences (the producer's retry) is not a duplicate of it
+    if (b.deposed) continue;
     for (const o of list) {
       // a batch a leader change took from the log may be written again by the producer's retry
       const gone = o.records[0]?.supersededAt;
