@@ -11,11 +11,13 @@ import type { TraceStep } from '../kernel/simulation';
 import { keyOf } from '../protocol/topicPartition';
 import type { PartitionRow } from '../trace/logView';
 import { buildIndex } from './indexJournal';
+import type { IndexQueries } from './indexQueries';
+import { queriesOfIndex } from './indexQueriesOfIndex';
 import { eventKey, type RunIndex } from './verdictIndex';
 import { type AppSpec, deliveryFinding, processingFinding, processingLosses, type ReaderContext, sinkFinding } from './verdictReaders';
 import { findingText } from './verdictText';
-import { classifyAll, type TopicWriter, topicFindings } from './verdictTopics';
-import type { Copy, Counters, EventVerdict, LayerFinding, Loss, LossFinding, Verdict } from './verdictTypes';
+import { classifyCopies, type TopicWriter, topicFindings } from './verdictTopics';
+import type { Counters, EventVerdict, LayerFinding, Loss, LossFinding, Verdict, VerdictView } from './verdictTypes';
 
 export type { TopicWriter } from './verdictTopics';
 export type * from './verdictTypes';
@@ -54,11 +56,7 @@ export interface VerdictInput {
   readonly final?: boolean;
 }
 
-function eventVerdicts(
-  index: RunIndex,
-  classified: ReadonlyMap<string, ReadonlyMap<string, readonly Copy[]>>,
-  outputs: ReadonlySet<string>,
-): EventVerdict[] {
+function eventVerdicts(index: RunIndex, q: IndexQueries, outputs: ReadonlySet<string>): EventVerdict[] {
   interface Acc {
     origins: Set<string>;
     appended: number;
@@ -82,7 +80,7 @@ function eventVerdicts(
     for (const [key, raw] of byKey) {
       const a = acc(key);
       const output = outputs.has(topic);
-      for (const c of classified.get(topic)?.get(key) ?? raw) {
+      for (const c of raw.length > 1 ? classifyCopies(q, raw) : raw) {
         if (c.state === 'removed') continue;
         if (output) {
           a.outAll++;
@@ -116,19 +114,7 @@ function eventVerdicts(
     }));
 }
 
-/** Records that repeat a send() already in the log (a retry nothing recognised), over every business topic. */
-function retriesWrittenTwice(index: RunIndex): number {
-  let n = 0;
-  const seen = new Set<string>();
-  for (const c of index.allCopies) {
-    if (!c.origin) continue;
-    if (seen.has(c.origin)) n++;
-    seen.add(c.origin);
-  }
-  return n;
-}
-
-function counters(index: RunIndex, events: readonly EventVerdict[], input: Omit<VerdictInput, 'steps'>): Counters {
+function counters(index: IndexQueries, input: Omit<VerdictInput, 'steps'>): Counters {
   const consumerLag: Record<string, number> = {};
   for (const g of input.groups) {
     let lag = 0;
@@ -143,9 +129,9 @@ function counters(index: RunIndex, events: readonly EventVerdict[], input: Omit<
     transactionsAborted: index.counts.aborted,
     producersFenced: index.counts.fenced,
     commitFailures: index.counts.commitFailures,
-    retryDuplicates: retriesWrittenTwice(index),
-    duplicateEventIdsSeenByApplications: events.filter((e) => Object.values(e.processed).some((n) => n > 1)).length,
-    inboxConflicts: index.inboxConflicts,
+    retryDuplicates: index.retriesWrittenTwice(),
+    duplicateEventIdsSeenByApplications: index.eventsProcessedTwice(),
+    inboxConflicts: index.counts.inboxConflicts,
     consumerLag,
   };
 }
@@ -156,8 +142,23 @@ export function computeVerdict(input: VerdictInput): Verdict {
 
 /** The verdict from an index already gathered (a view's accumulator, ./indexJournal); `input.steps` is not read. */
 export function verdictOfIndex(index: RunIndex, input: Omit<VerdictInput, 'steps'>): Verdict {
+  const q = queriesOfIndex(index);
+  const view = verdictView(q, input);
+  return { events: eventVerdicts(index, q, outputsOf(input)), ...view };
+}
+
+function outputsOf(input: Omit<VerdictInput, 'steps'>): Set<string> {
   const writers = input.writers ?? [];
-  const outputs = new Set([...(input.outputTopics ?? []), ...writers.filter((w) => w.kind !== 'producer').map((w) => w.topic)]);
+  return new Set([...(input.outputTopics ?? []), ...writers.filter((w) => w.kind !== 'producer').map((w) => w.topic)]);
+}
+
+/**
+ * The verdict's findings and counters (all of it but the row of every event) from the index's
+ * answers (./indexQueries): what the verdict panel, the embed and the exported figure show.
+ */
+export function verdictView(index: IndexQueries, input: Omit<VerdictInput, 'steps'>): VerdictView {
+  const writers = input.writers ?? [];
+  const outputs = outputsOf(input);
   const stopped = input.stopped ?? {};
   const final = input.final ?? false;
   const readers = input.consumers.map((c) => ({
@@ -168,25 +169,12 @@ export function verdictOfIndex(index: RunIndex, input: Omit<VerdictInput, 'steps
     ...(c.autoOffsetReset ? { autoOffsetReset: c.autoOffsetReset } : {}),
   }));
   const apps: AppSpec[] = [...(input.apps ?? [])];
-  const sinks = input.sinks ?? [...index.sideEffects.keys()].sort();
-  const rctx: ReaderContext = { index, readers, apps, sinks, stopped, final, owners: new Map() };
-  // who received or processed what, per topic (built only if compaction removed something)
-  let seenBy: Map<string, Set<string>> | null = null;
-  const seen = (topic: string, key: string) => {
-    if (!seenBy) {
-      seenBy = new Map();
-      for (const list of [...index.delivered.values(), ...index.processed.values()])
-        for (const o of list) {
-          if (!seenBy.has(o.topic)) seenBy.set(o.topic, new Set());
-          seenBy.get(o.topic)?.add(o.key);
-        }
-    }
-    return seenBy.get(topic)?.has(key) ?? false;
-  };
+  const sinks = input.sinks ?? [...index.sinkNames()].sort();
+  const rctx: ReaderContext = { index, readers, apps, sinks, stopped, final };
+  const seen = (topic: string, key: string) => index.seen(topic, key);
 
   const findings: Omit<LayerFinding, 'sentence'>[] = [];
-  const classified = classifyAll(index);
-  const topics = topicFindings({ index, writers, intended: input.intendedSends ?? [], stopped, final, seen, classified }, outputs);
+  const topics = topicFindings({ index, writers, intended: input.intendedSends ?? [], stopped, final, seen }, outputs);
   findings.push(...topics.filter((t) => t.layer === 'log'), ...topics.filter((t) => t.layer === 'output'));
   for (const r of readers) findings.push(deliveryFinding(rctx, r));
   const lostInProcessing = processingLosses(rctx);
@@ -194,20 +182,17 @@ export function verdictOfIndex(index: RunIndex, input: Omit<VerdictInput, 'steps
     findings.push(processingFinding(rctx, a, lostInProcessing.get(a.id) ?? []));
   for (const sink of sinks) findings.push(sinkFinding(rctx, sink, lostInProcessing));
   const losses: Loss[] = findings.flatMap((f) => ('losses' in f ? (f.losses as readonly Loss[]) : []));
-  const anything = index.copies.size > 0 || index.sendResults.length > 0 || index.delivered.size > 0 || index.processed.size > 0;
   const lossFinding: Omit<LossFinding, 'sentence'> = {
     layer: 'loss',
     subject: null,
-    status: losses.length ? 'lost' : anything ? 'once' : 'not-applicable',
+    status: losses.length ? 'lost' : index.anything() ? 'once' : 'not-applicable',
     losses,
     eventIds: [...new Set(losses.map((l) => l.eventId))],
     steps: [...new Set(losses.flatMap((l) => l.steps))].sort((a, b) => a - b),
   };
   findings.push(lossFinding);
-
-  const events = eventVerdicts(index, classified, outputs);
   const layers = findings.map((f) => ({ ...f, sentence: findingText(f as LayerFinding, 'en') }) as LayerFinding);
-  return { events, layers, counters: counters(index, events, input), summary: layers.map((l) => l.sentence) };
+  return { layers, counters: counters(index, input), summary: layers.map((l) => l.sentence) };
 }
 
 export { eventKey };

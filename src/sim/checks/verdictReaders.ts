@@ -4,8 +4,8 @@
  * processed and which events its group never processed, and what each system outside Kafka took in.
  */
 
-import { keyOf, recordAddress, topicPartitionKey } from '../protocol/topicPartition';
-import type { Occurrence, RunIndex } from './verdictIndex';
+import { recordAddress } from '../protocol/topicPartition';
+import type { DueRecord, IndexQueries } from './indexQueries';
 import { coordinatorView } from './verdictTopics';
 import type { CopyState, DeliveryFinding, Loss, ProcessingFinding, ReaderEvent, SinkFinding, Stall } from './verdictTypes';
 
@@ -22,38 +22,29 @@ export interface AppSpec extends ReaderSpec {
 }
 
 export interface ReaderContext {
-  readonly index: RunIndex;
+  readonly index: IndexQueries;
   readonly readers: readonly ReaderSpec[];
   readonly apps: readonly AppSpec[];
   readonly sinks: readonly string[];
   readonly stopped: Readonly<Record<string, 'down' | 'stopped'>>;
   readonly final: boolean;
-  /** Partition owners per group (member ids joined), filled on first use. */
-  readonly owners: Map<string, Map<string, string>>;
 }
 
-const EFFECTIVE = new Set<CopyState>(['committed', 'plain']);
-
-function stateAt(index: RunIndex, topic: string, partition: number, offset: number): CopyState {
+function stateAt(index: IndexQueries, topic: string, partition: number, offset: number): CopyState {
   return index.copyAt(topic, partition, offset)?.state ?? 'removed';
 }
 
 /** Which member of a group owns a partition: the one that last received from it, else the first subscribed. */
 function owner(ctx: ReaderContext, members: readonly ReaderSpec[], topic: string, partition: number): string | null {
-  const key = members.map((m) => m.id).join('|');
-  let last = ctx.owners.get(key);
-  if (!last) {
-    const best = new Map<string, { id: string; step: number }>();
-    for (const m of members)
-      for (const o of [...(ctx.index.delivered.get(m.id) ?? []), ...(ctx.index.processed.get(m.id) ?? [])]) {
-        const tp = keyOf(o);
-        const b = best.get(tp);
-        if (!b || o.step > b.step) best.set(tp, { id: m.id, step: o.step });
-      }
-    last = new Map([...best].map(([tp, b]) => [tp, b.id]));
-    ctx.owners.set(key, last);
-  }
-  return last.get(topicPartitionKey(topic, partition)) ?? members.find((m) => m.topics.includes(topic))?.id ?? null;
+  return (
+    ctx.index.lastReader(
+      members.map((m) => m.id),
+      topic,
+      partition,
+    ) ??
+    members.find((m) => m.topics.includes(topic))?.id ??
+    null
+  );
 }
 
 function groupOf(r: ReaderSpec, pool: readonly ReaderSpec[]): ReaderSpec[] {
@@ -68,9 +59,10 @@ export function stallsOf(ctx: ReaderContext, r: ReaderSpec, pool: readonly Reade
     if (!r.topics.includes(p.topic) || p.lastStableOffset >= p.highWatermark) continue;
     const members = groupOf(r, pool);
     if (members.length > 1 && owner(ctx, members, p.topic, p.partition) !== r.id) continue;
-    const blockedRows = p.records.filter((x) => x.control === null && x.offset >= p.lastStableOffset && x.offset < p.highWatermark);
+    const rows = ctx.index.recordsIn(p.topic, p.partition, p.lastStableOffset, p.highWatermark);
+    const blockedRows = rows.filter((x) => x.control === null);
     if (blockedRows.length === 0) continue;
-    const pin = p.records.find((x) => x.offset === p.lastStableOffset) ?? blockedRows[0];
+    const pin = rows.find((x) => x.offset === p.lastStableOffset) ?? blockedRows[0];
     if (!pin) continue;
     const pinCopy = ctx.index.copyAt(p.topic, p.partition, pin.offset);
     const sinceStep = pinCopy?.step ?? null;
@@ -90,7 +82,7 @@ export function stallsOf(ctx: ReaderContext, r: ReaderSpec, pool: readonly Reade
       producerId: pin.producerId,
       producerEpoch: pin.producerEpoch,
       firstOffset: pin.offset,
-      transactionalId: ctx.index.transactionalIds.get(pin.producerId) ?? null,
+      transactionalId: ctx.index.transactionalId(pin.producerId),
       coordinatorState: view.state,
       hanging: !view.tracked,
     });
@@ -98,41 +90,25 @@ export function stallsOf(ctx: ReaderContext, r: ReaderSpec, pool: readonly Reade
   return out;
 }
 
-function byEvent(list: readonly Occurrence[]): Map<string, Occurrence[]> {
-  const m = new Map<string, Occurrence[]>();
-  for (const o of list) {
-    const k = `${o.topic}|${o.key}`;
-    const l = m.get(k);
-    if (l) l.push(o);
-    else m.set(k, [o]);
-  }
-  return m;
-}
-
 export function deliveryFinding(ctx: ReaderContext, r: ReaderSpec): Omit<DeliveryFinding, 'sentence'> {
-  const occ = ctx.index.delivered.get(r.id) ?? [];
+  const { received, events } = ctx.index.deliveries(r.id);
   const repeated: ReaderEvent[] = [];
-  let uncommittedCopies = 0;
   const steps: number[] = [];
-  const grouped = byEvent(occ);
-  for (const list of grouped.values()) {
+  for (const { key, topic, list } of ctx.index.repeatedDeliveries(r.id)) {
     const states = list.map((o) => stateAt(ctx.index, o.topic, o.partition, o.offset));
-    uncommittedCopies += states.filter((s) => s === 'aborted' || s === 'open').length;
-    if (list.length > 1) {
-      const first = list[0] as Occurrence;
-      repeated.push({ eventId: first.key, topic: first.topic, offsets: list.map((o) => o.offset), states });
-      steps.push(...list.map((o) => o.step));
-    }
+    repeated.push({ eventId: key, topic, offsets: list.map((o) => o.offset), states });
+    steps.push(...list.map((o) => o.step));
   }
+  const uncommittedCopies = ctx.index.uncommittedDelivered(r.id);
   const stalls = stallsOf(ctx, r, ctx.readers);
-  const status = stalls.length ? 'stalled' : repeated.length ? 'more-than-once' : occ.length ? 'once' : 'not-applicable';
+  const status = stalls.length ? 'stalled' : repeated.length ? 'more-than-once' : received ? 'once' : 'not-applicable';
   return {
     layer: 'delivery',
     subject: r.id,
     status,
     isolationLevel: r.isolationLevel,
-    received: occ.length,
-    events: grouped.size,
+    received,
+    events,
     repeated,
     uncommittedCopies,
     stalls,
@@ -141,39 +117,33 @@ export function deliveryFinding(ctx: ReaderContext, r: ReaderSpec): Omit<Deliver
   };
 }
 
-interface Due {
-  readonly topic: string;
-  readonly partition: number;
-  readonly offset: number;
-  readonly key: string;
-  readonly eventId: string | null;
-}
-
-/** What a group should process: every committed or plain record of its topics it can reach. */
-function dueFor(ctx: ReaderContext, members: readonly AppSpec[], stalls: readonly Stall[]): Due[] {
+/**
+ * What a group should process (of `unapplied`: what should take effect in that sink): every committed
+ * or plain record of its topics it can reach — among the index's candidates, which hold all that
+ * was not processed (not applied) and maybe more.
+ */
+function dueFor(ctx: ReaderContext, members: readonly AppSpec[], stalls: readonly Stall[], unapplied?: string): DueRecord[] {
   const topics = new Set(members.flatMap((m) => m.topics));
   const latest = members.some((m) => m.autoOffsetReset === 'latest');
-  const out: Due[] = [];
-  const seen = latest ? members.flatMap((m) => [...(ctx.index.delivered.get(m.id) ?? []), ...(ctx.index.processed.get(m.id) ?? [])]) : [];
-  for (const p of ctx.index.partitions) {
-    if (!topics.has(p.topic)) continue;
-    const stall = stalls.find((s) => s.topic === p.topic && s.partition === p.partition);
-    // with auto.offset.reset=latest, only what came after the group's first record
-    const start = latest
-      ? seen.reduce((m, o) => (o.topic === p.topic && o.partition === p.partition ? Math.min(m, o.offset) : m), Number.POSITIVE_INFINITY)
-      : Number.NEGATIVE_INFINITY;
-    for (const x of p.records) {
-      if (x.control !== null || x.offset < start) continue;
-      if (!EFFECTIVE.has(x.txnOutcome === null ? 'plain' : x.txnOutcome)) continue;
-      if (stall && x.offset >= stall.lastStableOffset) continue;
-      out.push({
-        topic: p.topic,
-        partition: p.partition,
-        offset: x.offset,
-        key: x.headers.event_id ?? recordAddress(p.topic, p.partition, x.offset),
-        eventId: x.headers.event_id ?? null,
-      });
+  const ids = members.map((m) => m.id);
+  const out: DueRecord[] = [];
+  // with auto.offset.reset=latest, only what came after the group's first record
+  const starts = new Map<string, number>();
+  const startOf = (d: DueRecord) => {
+    if (!latest) return Number.NEGATIVE_INFINITY;
+    const k = `${d.topic}|${d.partition}`;
+    let s = starts.get(k);
+    if (s === undefined) {
+      s = ctx.index.firstReadOffset(ids, d.topic, d.partition);
+      starts.set(k, s);
     }
+    return s;
+  };
+  for (const d of ctx.index.dueCandidates(ids, topics, unapplied)) {
+    if (d.offset < startOf(d)) continue;
+    const stall = stalls.find((s) => s.topic === d.topic && s.partition === d.partition);
+    if (stall && d.offset >= stall.lastStableOffset) continue;
+    out.push(d);
   }
   return out;
 }
@@ -189,16 +159,15 @@ export function processingLosses(ctx: ReaderContext): Map<string, Loss[]> {
   for (const a of ctx.apps) groups.set(groupKey(a), [...(groups.get(groupKey(a)) ?? []), a]);
   for (const [gid, members] of groups) {
     const stalls = members.flatMap((m) => stallsOf(ctx, m, ctx.apps));
-    const done = new Set(members.flatMap((m) => (ctx.index.processed.get(m.id) ?? []).map((o) => `${o.topic}|${o.key}`)));
-    const committed = members[0]?.groupId ? ctx.index.committed.get(members[0].groupId) : undefined;
+    const ids = members.map((m) => m.id);
+    const groupId = members[0]?.groupId;
     for (const d of dueFor(ctx, members, stalls)) {
-      if (done.has(`${d.topic}|${d.key}`)) continue;
+      if (ctx.index.processedBy(ids, d.topic, d.key)) continue;
       const app = owner(ctx, members, d.topic, d.partition) ?? (members[0] as AppSpec).id;
-      const c = committed?.get(keyOf(d));
+      const c = groupId ? ctx.index.committed(groupId, d.topic, d.partition) : undefined;
       let cause: string | null = null;
       if (c && c.offset > d.offset) cause = 'committed-past';
-      else if (ctx.final)
-        cause = ctx.index.stopNotes.has(app) || ctx.index.fatalErrors.has(app) ? 'stopped' : ctx.stopped[app] ? 'down' : 'ended';
+      else if (ctx.final) cause = ctx.index.stopNote(app) || ctx.index.fatalError(app) ? 'stopped' : ctx.stopped[app] ? 'down' : 'ended';
       if (!cause) continue;
       const loss: Loss = {
         eventId: d.key,
@@ -217,16 +186,13 @@ export function processingLosses(ctx: ReaderContext): Map<string, Loss[]> {
 }
 
 export function processingFinding(ctx: ReaderContext, a: AppSpec, losses: readonly Loss[]): Omit<ProcessingFinding, 'sentence'> {
-  const occ = ctx.index.processed.get(a.id) ?? [];
-  const grouped = byEvent(occ);
+  const { processed, events } = ctx.index.processings(a.id);
   const repeated: { eventId: string; topic: string; times: number }[] = [];
   const steps: number[] = [];
-  for (const list of grouped.values())
-    if (list.length > 1) {
-      const first = list[0] as Occurrence;
-      repeated.push({ eventId: first.key, topic: first.topic, times: list.length });
-      steps.push(...list.map((o) => o.step));
-    }
+  for (const { key, topic, list } of ctx.index.repeatedProcessings(a.id)) {
+    repeated.push({ eventId: key, topic, times: list.length });
+    steps.push(...list.map((o) => o.step));
+  }
   const stalls = stallsOf(ctx, a, ctx.apps);
   const status = stalls.length
     ? 'stalled'
@@ -234,7 +200,7 @@ export function processingFinding(ctx: ReaderContext, a: AppSpec, losses: readon
       ? 'lost'
       : repeated.length
         ? 'more-than-once'
-        : occ.length
+        : processed
           ? 'once'
           : 'not-applicable';
   return {
@@ -242,7 +208,7 @@ export function processingFinding(ctx: ReaderContext, a: AppSpec, losses: readon
     subject: a.id,
     status,
     groupId: a.groupId,
-    events: grouped.size,
+    events,
     repeated,
     losses,
     stalls,
@@ -254,19 +220,10 @@ export function processingFinding(ctx: ReaderContext, a: AppSpec, losses: readon
 }
 
 export function sinkFinding(ctx: ReaderContext, sink: string, processingLoss: ReadonlyMap<string, Loss[]>): Omit<SinkFinding, 'sentence'> {
-  const effects = ctx.index.sideEffects.get(sink) ?? new Map();
-  const repeated: { eventId: string; times: number }[] = [];
-  const steps: number[] = [];
-  let events = 0;
-  let skipped = 0;
-  for (const [eventId, e] of effects) {
-    if (e.applied.length > 0) events++;
-    skipped += e.skipped.length;
-    if (e.applied.length > 1) {
-      repeated.push({ eventId, times: e.applied.length });
-      steps.push(...e.applied);
-    }
-  }
+  const tally = ctx.index.sinkTally(sink);
+  const { events, skipped } = tally;
+  const repeated = tally.repeated.map((e) => ({ eventId: e.eventId, times: e.applied.length }));
+  const steps = tally.repeated.flatMap((e) => e.applied);
   const losses: Loss[] = [];
   const writers = ctx.apps.filter((a) => a.sink === sink);
   const groups = new Map<string, AppSpec[]>();
@@ -277,10 +234,10 @@ export function sinkFinding(ctx: ReaderContext, sink: string, processingLoss: Re
     );
   for (const members of groups.values()) {
     const stalls = members.flatMap((m) => stallsOf(ctx, m, ctx.apps));
-    const processed = new Set(members.flatMap((m) => (ctx.index.processed.get(m.id) ?? []).map((o) => o.key)));
+    const ids = members.map((m) => m.id);
     const lostUpstream = new Map(members.flatMap((m) => (processingLoss.get(m.id) ?? []).map((l) => [l.eventId, l] as const)));
-    for (const d of dueFor(ctx, members, stalls)) {
-      if (d.eventId === null || effects.has(d.eventId)) continue;
+    for (const d of dueFor(ctx, members, stalls, sink)) {
+      if (d.eventId === null || ctx.index.hasEffect(sink, d.eventId)) continue;
       const upstream = lostUpstream.get(d.eventId);
       if (!upstream && !ctx.final) continue;
       const app = owner(ctx, members, d.topic, d.partition) ?? (members[0] as AppSpec).id;
@@ -290,7 +247,7 @@ export function sinkFinding(ctx: ReaderContext, sink: string, processingLoss: Re
         layer: 'sink',
         subject: sink,
         kind: 'not-applied',
-        cause: processed.has(d.key) ? 'no-call' : 'not-processed',
+        cause: ctx.index.processedBy(ids, null, d.key) ? 'no-call' : 'not-processed',
         actor: app,
         offset: upstream?.offset ?? null,
         steps: upstream?.steps ?? [],

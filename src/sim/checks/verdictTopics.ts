@@ -5,9 +5,10 @@
  * send(), a new producer session, another writer), which retries the broker recognised, and which
  * events that should be there are not, with why.
  */
-import { topicPartitionKey } from '../protocol/topicPartition';
-import { type RawCopy, type RunIndex, resultsOf } from './verdictIndex';
-import type { Copy, CopyCause, CopyState, Loss, TopicEvent, TopicFinding, WriterKind } from './verdictTypes';
+import type { Expected, IndexQueries } from './indexQueries';
+import { EFFECTIVE, NO_COPIES } from './indexQueriesOfIndex';
+import type { RawCopy } from './verdictIndex';
+import type { Copy, CopyCause, Loss, TopicEvent, TopicFinding, WriterKind } from './verdictTypes';
 
 export interface TopicWriter {
   readonly topic: string;
@@ -20,7 +21,7 @@ export interface TopicWriter {
 }
 
 export interface TopicContext {
-  readonly index: RunIndex;
+  readonly index: IndexQueries;
   readonly writers: readonly TopicWriter[];
   /** Sends the producer scripts ask for: "client|topic|eventId". */
   readonly intended: readonly { client: string; topic: string; eventId: string }[];
@@ -29,20 +30,17 @@ export interface TopicContext {
   readonly final: boolean;
   /** Whether any reader or application received or processed an event of a topic. */
   readonly seen: (topic: string, key: string) => boolean;
-  /** Every topic's copies, classified (classifyAll). */
-  readonly classified: ReadonlyMap<string, ReadonlyMap<string, readonly Copy[]>>;
 }
 
-const EFFECTIVE = new Set<CopyState>(['committed', 'plain']);
 const OPEN_STATES = new Set(['Ongoing', 'PrepareCommit', 'PrepareAbort', 'PrepareEpochFence']);
 
-function sessionOf(index: RunIndex, client: string | null, step: number | null): number {
+function sessionOf(index: IndexQueries, client: string | null, step: number | null): number {
   if (!client || step === null) return 0;
-  return (index.sessions.get(client) ?? []).filter((s) => s <= step).length;
+  return index.sessionsUpTo(client, step);
 }
 
 /** Each copy with why it exists next to the copies before it. */
-export function classifyCopies(index: RunIndex, raw: readonly RawCopy[]): Copy[] {
+export function classifyCopies(index: IndexQueries, raw: readonly RawCopy[]): Copy[] {
   const ordered = [...raw].sort((a, b) => (a.step ?? Number.MAX_SAFE_INTEGER) - (b.step ?? Number.MAX_SAFE_INTEGER) || a.offset - b.offset);
   const out: Copy[] = [];
   ordered.forEach((c, i) => {
@@ -65,50 +63,42 @@ export function classifyCopies(index: RunIndex, raw: readonly RawCopy[]): Copy[]
       writer: c.writer,
       producerId: c.producerId,
       producerEpoch: c.producerEpoch,
-      transactionalId: c.producerId >= 0 ? (index.transactionalIds.get(c.producerId) ?? null) : null,
+      transactionalId: c.producerId >= 0 ? index.transactionalId(c.producerId) : null,
       step: c.step,
     });
   });
   return out;
 }
 
-/** classifyCopies for every event of every topic that has more than one copy (one copy is simply 'first'). */
-export function classifyAll(index: RunIndex): Map<string, Map<string, Copy[]>> {
-  const out = new Map<string, Map<string, Copy[]>>();
-  for (const [topic, byKey] of index.copies) {
-    const m = new Map<string, Copy[]>();
-    for (const [key, raw] of byKey) if (raw.length > 1) m.set(key, classifyCopies(index, raw));
-    out.set(topic, m);
-  }
-  return out;
-}
-
 /** The coordinator's last word on a producer's transaction, and whether it still tracks one open since `sinceStep`. */
-export function coordinatorView(index: RunIndex, producerId: number, sinceStep: number | null): { state: string | null; tracked: boolean } {
-  const states = index.txnStates.get(producerId) ?? [];
-  const last = states.at(-1);
+export function coordinatorView(
+  index: IndexQueries,
+  producerId: number,
+  sinceStep: number | null,
+): { state: string | null; tracked: boolean } {
+  const last = index.lastTxnState(producerId);
   if (!last) return { state: null, tracked: false };
-  const lastOngoing = [...states].reverse().find((s) => s.to === 'Ongoing');
-  const tracked = OPEN_STATES.has(last.to) && lastOngoing !== undefined && (sinceStep === null || lastOngoing.step <= sinceStep);
+  const lastOngoing = index.lastTxnStep(producerId, 'Ongoing');
+  const tracked = OPEN_STATES.has(last.to) && lastOngoing !== undefined && (sinceStep === null || lastOngoing <= sinceStep);
   return { state: last.to, tracked };
 }
 
 /** Why a transaction with a copy appended at `step` was aborted. */
-function abortCause(index: RunIndex, copy: Copy): string {
-  const after = (index.txnStates.get(copy.producerId) ?? []).filter((s) => copy.step === null || s.step >= copy.step);
-  const end = after.find((s) => s.to === 'PrepareAbort') ?? after.find((s) => s.to === 'PrepareEpochFence');
-  const until = end?.step ?? Number.POSITIVE_INFINITY;
+function abortCause(index: IndexQueries, copy: Copy): string {
+  const from = copy.step ?? Number.NEGATIVE_INFINITY;
+  const fence = index.firstTxnStepFrom(copy.producerId, 'PrepareEpochFence', from);
+  const until = index.firstTxnStepFrom(copy.producerId, 'PrepareAbort', from) ?? fence ?? Number.POSITIVE_INFINITY;
   const tid = copy.transactionalId;
   // the coordinator's timeout fences the epoch too (PrepareEpochFence), so it is looked for first
-  if (tid && (index.timedOut.get(tid) ?? []).some((s) => (copy.step === null || s >= copy.step) && s <= until)) return 'timeout';
-  if (after.some((s) => s.to === 'PrepareEpochFence' && s.step <= until)) return 'fenced';
+  if (tid && index.timedOutBetween(tid, from, until)) return 'timeout';
+  if (fence !== undefined && fence <= until) return 'fenced';
   return 'application';
 }
 
 function stopCause(ctx: TopicContext, client: string): string | null {
-  const stop = ctx.index.stopNotes.get(client);
+  const stop = ctx.index.stopNote(client);
   if (stop) return /fenced/.test(stop.text) ? 'fenced' : 'fatal';
-  const fatal = ctx.index.fatalErrors.get(client);
+  const fatal = ctx.index.fatalError(client);
   if (fatal) return /FENCED|EPOCH|INVALID_TXN_STATE/.test(fatal.error) ? 'fenced' : 'fatal';
   const s = ctx.stopped[client];
   if (s === 'down') return 'down';
@@ -116,44 +106,14 @@ function stopCause(ctx: TopicContext, client: string): string | null {
   return null;
 }
 
-interface Expected {
-  readonly eventId: string;
-  readonly by: string | null;
-  readonly via: 'producer' | 'app' | 'relay' | 'log';
-}
-
 const IN_LOG: Omit<Expected, 'eventId'> = { by: null, via: 'log' };
 
-/** Events a writer should have put in the topic that have no copy there at all (sent, scripted, processed, in an outbox). */
-function missingIn(ctx: TopicContext, topic: string, present: ReadonlyMap<string, unknown>): Map<string, Expected> {
-  const out = new Map<string, Expected>();
-  const add = (e: Expected) => {
-    if (!present.has(e.eventId) && !out.has(e.eventId)) out.set(e.eventId, e);
-  };
-  // what a send() was answered for (an application's producer, a relay's, a Streams producer's)
-  for (const r of ctx.index.resultsByTopic.get(topic) ?? []) if (r.eventId) add({ eventId: r.eventId, by: r.client, via: 'producer' });
-  for (const w of ctx.writers) {
-    if (w.topic !== topic) continue;
-    if (w.kind === 'producer') {
-      for (const i of ctx.intended)
-        if (i.client === w.writer && i.topic === topic) add({ eventId: i.eventId, by: w.writer, via: 'producer' });
-    } else if (w.kind === 'app') {
-      for (const o of ctx.index.processed.get(w.writer) ?? [])
-        if (o.eventId && o.topic !== topic) add({ eventId: o.eventId, by: w.writer, via: 'app' });
-    } else if (w.sink) {
-      for (const [eventId, e] of ctx.index.sideEffects.get(w.sink) ?? [])
-        if (e.applied.length > 0) add({ eventId, by: w.writer, via: 'relay' });
-    }
-  }
-  return out;
-}
-
-function logEndOf(index: RunIndex, topic: string, partition: number): number {
+function logEndOf(index: IndexQueries, topic: string, partition: number): number {
   return index.partitions.find((p) => p.topic === topic && p.partition === partition)?.logEndOffset ?? Number.POSITIVE_INFINITY;
 }
 
 /** A removed copy cut by truncation: past the log's end, or its offset written again by a later copy. */
-function wasTruncated(index: RunIndex, c: Copy): boolean {
+function wasTruncated(index: IndexQueries, c: Copy): boolean {
   if (c.offset >= logEndOf(index, c.topic, c.partition)) return true;
   const now = index.copyAt(c.topic, c.partition, c.offset);
   return now !== undefined && now.step !== c.step;
@@ -164,9 +124,8 @@ function wasTruncated(index: RunIndex, c: Copy): boolean {
  * appended (PartitionChangeBuilder's unclean election): the new leader lacked it, so even a
  * committed copy (below the high watermark) was truncated.
  */
-function uncleanAfter(index: RunIndex, c: Copy): boolean {
-  const steps = index.uncleanElections.get(topicPartitionKey(c.topic, c.partition)) ?? [];
-  return c.step !== null && steps.some((s) => s > (c.step as number));
+function uncleanAfter(index: IndexQueries, c: Copy): boolean {
+  return c.step !== null && index.uncleanAfter(c.topic, c.partition, c.step);
 }
 
 /** Why an expected event has no committed or plain copy in the topic, or null when it is not (yet) a loss. */
@@ -194,7 +153,7 @@ function lossOf(ctx: TopicContext, layer: 'log' | 'output', topic: string, exp: 
     if (ctx.seen(topic, exp.eventId)) return null;
     return { ...base, kind: 'compacted', cause: 'compaction', actor: null, offset: (removed[0] as Copy).offset, steps };
   }
-  const results = resultsOf(ctx.index, topic, exp.eventId);
+  const results = ctx.index.resultsOf(topic, exp.eventId);
   const acked = results.find((r) => r.error === null);
   if (acked && truncated) {
     const first = removed[0] as Copy;
@@ -228,57 +187,42 @@ function inputCopies(ctx: TopicContext, topic: string, key: string): number {
   for (const w of ctx.writers) {
     if (w.topic !== topic || w.kind !== 'app') continue;
     let n = 0;
-    for (const input of w.inputs ?? []) n += (ctx.index.copies.get(input)?.get(key) ?? []).filter((c) => EFFECTIVE.has(c.state)).length;
+    for (const input of w.inputs ?? []) n += ctx.index.copiesOf(input, key).filter((c) => EFFECTIVE.has(c.state)).length;
     most = Math.max(most, n);
   }
   return most;
 }
 
-const ZERO: Record<CopyState, number> = { committed: 0, plain: 0, aborted: 0, open: 0, removed: 0 };
-
 export function topicFindings(ctx: TopicContext, outputTopics: ReadonlySet<string>): Omit<TopicFinding, 'sentence'>[] {
-  const topics = new Set<string>([...ctx.index.copies.keys(), ...ctx.writers.map((w) => w.topic), ...ctx.index.resultsByTopic.keys()]);
+  const topics = new Set<string>([...ctx.index.copyTopics(), ...ctx.writers.map((w) => w.topic), ...ctx.index.resultTopics()]);
   const out: Omit<TopicFinding, 'sentence'>[] = [];
   for (const topic of [...topics].sort()) {
     const layer = outputTopics.has(topic) ? 'output' : 'log';
-    const byKey = ctx.index.copies.get(topic) ?? new Map<string, RawCopy[]>();
-    const copyCounts = { ...ZERO };
+    const tally = ctx.index.tally(topic);
+    const copyCounts = { ...NO_COPIES, ...tally.copyCounts };
     const notable: TopicEvent[] = [];
     const twice: string[] = [];
     const steps: number[] = [];
-    const classified = ctx.classified.get(topic);
     const losses: Loss[] = [];
-    for (const [key, raw] of byKey) {
-      const deduplicated = ctx.index.deduplicated.get(`${topic}|${key}`) ?? [];
-      const single = raw.length === 1 ? (raw[0] as RawCopy) : null;
-      // the common case, one committed or plain copy: counted, nothing to say
-      if (single && EFFECTIVE.has(single.state) && deduplicated.length === 0) {
-        copyCounts[single.state] += 1;
-        continue;
-      }
-      const copies = classified?.get(key) ?? classifyCopies(ctx.index, raw);
-      for (const c of copies) copyCounts[c.state] += 1;
+    // an event with one committed or plain copy and no recognised retry is only counted: nothing to say
+    for (const [key, raw] of ctx.index.notable(topic)) {
+      const copies = classifyCopies(ctx.index, raw);
       const effective = copies.filter((c) => EFFECTIVE.has(c.state));
       if (effective.length > 1) {
         twice.push(key);
         for (const c of effective) if (c.step !== null) steps.push(c.step);
       }
-      notable.push({ eventId: key, copies, deduplicated: deduplicated.length, inputCopies: inputCopies(ctx, topic, key) });
+      notable.push({ eventId: key, copies, deduplicated: ctx.index.deduplicated(topic, key), inputCopies: inputCopies(ctx, topic, key) });
       if (effective.length === 0) {
         const loss = lossOf(ctx, layer, topic, { eventId: key, ...IN_LOG }, copies);
         if (loss) losses.push(loss);
       }
     }
-    for (const exp of missingIn(ctx, topic, byKey).values()) {
+    for (const exp of ctx.index.missing(topic, ctx.writers, ctx.intended).values()) {
       const loss = lossOf(ctx, layer, topic, exp, []);
       if (loss) losses.push(loss);
     }
-    const writers = [
-      ...new Set([
-        ...ctx.writers.filter((w) => w.topic === topic).map((w) => w.writer),
-        ...[...byKey.values()].flatMap((cs) => cs.map((c) => c.writer)).filter((w): w is string => w !== null),
-      ]),
-    ].sort();
+    const writers = [...new Set([...ctx.writers.filter((w) => w.topic === topic).map((w) => w.writer), ...tally.writers])].sort();
     const writerKinds: Record<string, WriterKind> = {};
     for (const w of ctx.writers) if (w.topic === topic) writerKinds[w.writer] = w.kind;
     const anyEffective = copyCounts.committed + copyCounts.plain > 0;
@@ -291,7 +235,7 @@ export function topicFindings(ctx: TopicContext, outputTopics: ReadonlySet<strin
       steps: [...new Set([...steps, ...losses.flatMap((l) => l.steps)])].sort((a, b) => a - b),
       writers,
       writerKinds,
-      events: byKey.size,
+      events: tally.events,
       copyCounts,
       notable,
       losses,

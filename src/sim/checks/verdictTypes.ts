@@ -248,3 +248,6 @@ export interface Verdict {
   /** One plain sentence per finding, in order. */
   readonly summary: readonly string[];
 }
+
+/** The verdict as a view shows it: the findings and counters, without the row of every event. */
+export type VerdictView = Omit<Verdict, 'events'>;

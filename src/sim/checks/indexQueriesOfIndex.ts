@@ -1,0 +1,213 @@
+/**
+ * The findings' questions (./indexQueries) answered from a RunIndex gathered in full: each answer
+ * walks what the index holds, so a verdict made this way costs time linear in the run (hand-made
+ * traces, fast mode, the whole summary). The journal's bounded answers are ./journalQueries.
+ */
+import { recordAddress, topicPartitionKey } from '../protocol/topicPartition';
+import type { DueRecord, Expected, IndexQueries, Repeated } from './indexQueries';
+import type { Occurrence, RawCopy, RunIndex } from './verdictIndex';
+import type { CopyState } from './verdictTypes';
+
+export const EFFECTIVE: ReadonlySet<CopyState> = new Set<CopyState>(['committed', 'plain']);
+
+export const NO_COPIES: Record<CopyState, number> = { committed: 0, plain: 0, aborted: 0, open: 0, removed: 0 };
+
+/** A single committed or plain copy and no recognised retry: an event written once, with nothing to say. */
+export function isPlainOnce(copies: readonly RawCopy[], deduplicated: number): boolean {
+  return copies.length === 1 && EFFECTIVE.has((copies[0] as RawCopy).state) && deduplicated === 0;
+}
+
+/** Occurrences grouped by "topic|key", in the order of each group's first. */
+export function byEvent(list: readonly Occurrence[]): Map<string, Occurrence[]> {
+  const m = new Map<string, Occurrence[]>();
+  for (const o of list) {
+    const k = `${o.topic}|${o.key}`;
+    const l = m.get(k);
+    if (l) l.push(o);
+    else m.set(k, [o]);
+  }
+  return m;
+}
+
+function repeatedOf(list: readonly Occurrence[]): Repeated[] {
+  const out: Repeated[] = [];
+  for (const g of byEvent(list).values())
+    if (g.length > 1) out.push({ key: (g[0] as Occurrence).key, topic: (g[0] as Occurrence).topic, list: g });
+  return out;
+}
+
+/**
+ * Events a writer should have put in `topic` that `has` says have no copy there: a send() answered
+ * (`results`, in order), then per writer what its script sends, what it processed from other
+ * topics, or what its outbox applied — the first reason an event is expected is kept.
+ */
+export function missingFrom(
+  has: (eventId: string) => boolean,
+  results: Iterable<{ eventId: string | null; client: string }>,
+  topic: string,
+  writers: readonly { topic: string; writer: string; kind: string; sink?: string }[],
+  intended: readonly { client: string; topic: string; eventId: string }[],
+  processedEvents: (app: string) => Iterable<{ eventId: string | null; topic: string }>,
+  appliedEvents: (sink: string) => Iterable<string>,
+): Map<string, Expected> {
+  const out = new Map<string, Expected>();
+  const add = (e: Expected) => {
+    if (!has(e.eventId) && !out.has(e.eventId)) out.set(e.eventId, e);
+  };
+  for (const r of results) if (r.eventId) add({ eventId: r.eventId, by: r.client, via: 'producer' });
+  for (const w of writers) {
+    if (w.topic !== topic) continue;
+    if (w.kind === 'producer') {
+      for (const i of intended) if (i.client === w.writer && i.topic === topic) add({ eventId: i.eventId, by: w.writer, via: 'producer' });
+    } else if (w.kind === 'app') {
+      for (const o of processedEvents(w.writer)) if (o.eventId && o.topic !== topic) add({ eventId: o.eventId, by: w.writer, via: 'app' });
+    } else if (w.sink) for (const eventId of appliedEvents(w.sink)) add({ eventId, by: w.writer, via: 'relay' });
+  }
+  return out;
+}
+
+export function queriesOfIndex(index: RunIndex): IndexQueries {
+  const occurrencesOf = (members: readonly string[]) =>
+    members.flatMap((m) => [...(index.delivered.get(m) ?? []), ...(index.processed.get(m) ?? [])]);
+  let seenBy: Map<string, Set<string>> | null = null;
+  const rowsOf = (topic: string, partition: number) => index.partitions.find((p) => p.topic === topic && p.partition === partition);
+  const q: IndexQueries = {
+    stepTime: index.stepTime,
+    partitions: index.partitions,
+    recordsIn: (topic, partition, from, to) => (rowsOf(topic, partition)?.records ?? []).filter((r) => r.offset >= from && r.offset < to),
+    copyAt: index.copyAt,
+    anything: () => index.copies.size > 0 || index.sendResults.length > 0 || index.delivered.size > 0 || index.processed.size > 0,
+    copyTopics: () => index.copies.keys(),
+    resultTopics: () => index.resultsByTopic.keys(),
+    tally(topic) {
+      const byKey = index.copies.get(topic) ?? new Map<string, RawCopy[]>();
+      const copyCounts = { ...NO_COPIES };
+      const writers: string[] = [];
+      for (const list of byKey.values())
+        for (const c of list) {
+          copyCounts[c.state] += 1;
+          if (c.writer !== null) writers.push(c.writer);
+        }
+      return { events: byKey.size, copyCounts, writers };
+    },
+    *notable(topic) {
+      for (const [key, raw] of index.copies.get(topic) ?? []) if (!isPlainOnce(raw, q.deduplicated(topic, key))) yield [key, raw] as const;
+    },
+    copiesOf: (topic, key) => index.copies.get(topic)?.get(key) ?? [],
+    deduplicated: (topic, key) => index.deduplicated.get(`${topic}|${key}`)?.length ?? 0,
+    missing: (topic, writers, intended) =>
+      missingFrom(
+        (eventId) => index.copies.get(topic)?.has(eventId) ?? false,
+        index.resultsByTopic.get(topic) ?? [],
+        topic,
+        writers,
+        intended,
+        (app) => index.processed.get(app) ?? [],
+        (sink) => [...(index.sideEffects.get(sink) ?? [])].filter(([, e]) => e.applied.length > 0).map(([id]) => id),
+      ),
+    resultsOf: (topic, eventId) => index.resultsByEvent.get(`${topic}|${eventId}`) ?? [],
+    sessionsUpTo: (client, step) => (index.sessions.get(client) ?? []).filter((s) => s <= step).length,
+    transactionalId: (pid) => index.transactionalIds.get(pid) ?? null,
+    lastTxnState: (pid) => index.txnStates.get(pid)?.at(-1),
+    lastTxnStep: (pid, to) => [...(index.txnStates.get(pid) ?? [])].reverse().find((s) => s.to === to)?.step,
+    firstTxnStepFrom: (pid, to, step) => (index.txnStates.get(pid) ?? []).find((s) => s.step >= step && s.to === to)?.step,
+    timedOutBetween: (tid, from, to) => (index.timedOut.get(tid) ?? []).some((s) => s >= from && s <= to),
+    stopNote: (client) => index.stopNotes.get(client),
+    fatalError: (client) => index.fatalErrors.get(client),
+    uncleanAfter: (topic, partition, step) => (index.uncleanElections.get(topicPartitionKey(topic, partition)) ?? []).some((s) => s > step),
+    committed: (groupId, topic, partition) => index.committed.get(groupId)?.get(topicPartitionKey(topic, partition)),
+    seen(topic, key) {
+      if (!seenBy) {
+        const m = new Map<string, Set<string>>();
+        for (const list of [...index.delivered.values(), ...index.processed.values()])
+          for (const o of list) {
+            if (!m.has(o.topic)) m.set(o.topic, new Set());
+            m.get(o.topic)?.add(o.key);
+          }
+        seenBy = m;
+      }
+      return seenBy.get(topic)?.has(key) ?? false;
+    },
+    deliveries(reader) {
+      const occ = index.delivered.get(reader) ?? [];
+      return { received: occ.length, events: byEvent(occ).size };
+    },
+    repeatedDeliveries: (reader) => repeatedOf(index.delivered.get(reader) ?? []),
+    uncommittedDelivered(reader) {
+      let n = 0;
+      for (const o of index.delivered.get(reader) ?? []) {
+        const s = index.copyAt(o.topic, o.partition, o.offset)?.state ?? 'removed';
+        if (s === 'aborted' || s === 'open') n++;
+      }
+      return n;
+    },
+    processings(app) {
+      const occ = index.processed.get(app) ?? [];
+      return { processed: occ.length, events: byEvent(occ).size };
+    },
+    repeatedProcessings: (app) => repeatedOf(index.processed.get(app) ?? []),
+    lastReader(members, topic, partition) {
+      let best: { id: string; step: number } | undefined;
+      for (const m of members)
+        for (const o of occurrencesOf([m]))
+          if (o.topic === topic && o.partition === partition && (!best || o.step > best.step)) best = { id: m, step: o.step };
+      return best?.id;
+    },
+    firstReadOffset: (members, topic, partition) =>
+      occurrencesOf(members).reduce(
+        (m, o) => (o.topic === topic && o.partition === partition ? Math.min(m, o.offset) : m),
+        Number.POSITIVE_INFINITY,
+      ),
+    processedBy: (members, topic, key) =>
+      members.some((m) => (index.processed.get(m) ?? []).some((o) => o.key === key && (topic === null || o.topic === topic))),
+    dueCandidates(_members, topics) {
+      const out: DueRecord[] = [];
+      for (const p of index.partitions) {
+        if (!topics.has(p.topic)) continue;
+        for (const x of p.records) {
+          if (x.control !== null || !EFFECTIVE.has(x.txnOutcome === null ? 'plain' : x.txnOutcome)) continue;
+          const key = x.headers.event_id ?? recordAddress(p.topic, p.partition, x.offset);
+          out.push({ topic: p.topic, partition: p.partition, offset: x.offset, key, eventId: x.headers.event_id ?? null });
+        }
+      }
+      return out;
+    },
+    sinkNames: () => [...index.sideEffects.keys()],
+    hasEffect: (sink, eventId) => index.sideEffects.get(sink)?.has(eventId) ?? false,
+    sinkTally(sink) {
+      let events = 0;
+      let skipped = 0;
+      const repeated: { eventId: string; applied: readonly number[] }[] = [];
+      for (const [eventId, e] of index.sideEffects.get(sink) ?? []) {
+        if (e.applied.length > 0) events++;
+        skipped += e.skipped.length;
+        if (e.applied.length > 1) repeated.push({ eventId, applied: e.applied });
+      }
+      return { events, skipped, repeated };
+    },
+    counts: { ...index.counts, inboxConflicts: index.inboxConflicts },
+    retriesWrittenTwice() {
+      let n = 0;
+      const seen = new Set<string>();
+      for (const c of index.allCopies) {
+        if (!c.origin) continue;
+        if (seen.has(c.origin)) n++;
+        seen.add(c.origin);
+      }
+      return n;
+    },
+    eventsProcessedTwice() {
+      const twice = new Set<string>();
+      for (const list of index.processed.values()) {
+        const n = new Map<string, number>();
+        for (const o of list) {
+          const k = (n.get(o.key) ?? 0) + 1;
+          n.set(o.key, k);
+          if (k > 1) twice.add(o.key);
+        }
+      }
+      return twice.size;
+    },
+  };
+  return q;
+}
