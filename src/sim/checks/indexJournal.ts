@@ -15,7 +15,7 @@ import { eventKey, type Occurrence, type RawCopy, type RunIndex, type SendResult
 import type { CopyState } from './verdictTypes';
 
 /** A copy as appended: everything but its state, which the log at the step decides. */
-interface FoldedCopy {
+export interface FoldedCopy {
   readonly tp: string;
   readonly topic: string;
   readonly partition: number;
@@ -35,7 +35,7 @@ interface FoldedCopy {
   supersededAt: number;
 }
 
-interface SinkEvent {
+export interface SinkEvent {
   readonly first: number;
   readonly applied: number[];
   readonly skipped: number[];
@@ -56,7 +56,7 @@ function countBefore(length: number, step: number, stepAt: (i: number) => number
   return lo;
 }
 
-function before(list: readonly Stamped[], step: number): number {
+export function before(list: readonly Stamped[], step: number): number {
   return countBefore(list.length, step, (i) => (list[i] as Stamped).step);
 }
 
@@ -126,33 +126,33 @@ const FENCING = new Set(['PRODUCER_FENCED', 'INVALID_PRODUCER_EPOCH', 'INVALID_T
 
 export class IndexJournal {
   /** The folded steps' indexes and times (a step with no facts is folded only when handed over). */
-  private readonly stepIs: number[] = [];
-  private readonly stepTs: number[] = [];
-  private readonly all: FoldedCopy[] = [];
-  private readonly copies = new Map<string, Map<string, FoldedCopy[]>>();
+  readonly stepIs: number[] = [];
+  readonly stepTs: number[] = [];
+  readonly all: FoldedCopy[] = [];
+  readonly copies = new Map<string, Map<string, FoldedCopy[]>>();
   /** The latest copy at each offset, per "topic-partition". */
-  private readonly copiesAt = new Map<string, Map<number, FoldedCopy>>();
-  private readonly deduplicated = new Map<string, number[]>();
+  readonly copiesAt = new Map<string, Map<number, FoldedCopy>>();
+  readonly deduplicated = new Map<string, number[]>();
   /** Every result of each send(), per client and ref. */
-  private readonly results = new Map<string, Map<number, SendResult[]>>();
-  private readonly delivered = new Map<string, Occurrence[]>();
-  private readonly processed = new Map<string, Occurrence[]>();
-  private readonly sideEffects = new Map<string, Map<string, SinkEvent>>();
-  private readonly inboxConflicts: number[] = [];
-  private readonly txnStates = new Map<number, TxnStep[]>();
-  private readonly transactionalIds = new Map<number, { id: string; step: number }[]>();
-  private readonly sessions = new Map<string, number[]>();
+  readonly results = new Map<string, Map<number, SendResult[]>>();
+  readonly delivered = new Map<string, Occurrence[]>();
+  readonly processed = new Map<string, Occurrence[]>();
+  readonly sideEffects = new Map<string, Map<string, SinkEvent>>();
+  readonly inboxConflicts: number[] = [];
+  readonly txnStates = new Map<number, TxnStep[]>();
+  readonly transactionalIds = new Map<number, { id: string; step: number }[]>();
+  readonly sessions = new Map<string, number[]>();
   private readonly lastPid = new Map<string, number>();
-  private readonly timedOut = new Map<string, number[]>();
-  private readonly stopNotes = new Map<string, { text: string; step: number }[]>();
-  private readonly fatalErrors = new Map<string, { error: string; step: number }>();
+  readonly timedOut = new Map<string, number[]>();
+  readonly stopNotes = new Map<string, { text: string; step: number }[]>();
+  readonly fatalErrors = new Map<string, { error: string; step: number }>();
   /** Per group: the step of its first commit, and each "topic-partition"'s rising committed offsets. */
-  private readonly committed = new Map<string, { first: number; byTp: Map<string, { offset: number; step: number }[]> }>();
-  private readonly counts = { committed: [] as number[], aborted: [] as number[], fenced: [] as number[], commitFailures: [] as number[] };
+  readonly committed = new Map<string, { first: number; byTp: Map<string, { offset: number; step: number }[]> }>();
+  readonly counts = { committed: [] as number[], aborted: [] as number[], fenced: [] as number[], commitFailures: [] as number[] };
   /** Steps of the controller's unclean leader elections, per "topic-partition". */
-  private readonly uncleanElections = new Map<string, number[]>();
+  readonly uncleanElections = new Map<string, number[]>();
 
-  constructor(private readonly ignored: ReadonlySet<string>) {}
+  constructor(readonly ignored: ReadonlySet<string>) {}
 
   /** Folds one step's facts (steps in order: a view cuts the lists by step). */
   fold(i: number, t: number, facts: readonly unknown[]): void {
@@ -468,7 +468,7 @@ export class IndexJournal {
    * The time of a folded step before `step` (0 for any other): a trace's steps are numbered by their
    * place in it, hand-made ones may not be; found by binary search, as they are in order.
    */
-  private stepTimeBefore(step: number): (s: number) => number {
+  stepTimeBefore(step: number): (s: number) => number {
     const is = this.stepIs;
     const ts = this.stepTs;
     const n = stepsBefore(is, step);

@@ -70,6 +70,18 @@ export function queriesOfIndex(index: RunIndex): IndexQueries {
   const occurrencesOf = (members: readonly string[]) =>
     members.flatMap((m) => [...(index.delivered.get(m) ?? []), ...(index.processed.get(m) ?? [])]);
   let seenBy: Map<string, Set<string>> | null = null;
+  // per set of members (ids joined): what they processed, and who last read each partition
+  const memo = <T>(cache: Map<string, T>, members: readonly string[], make: () => T): T => {
+    const k = members.join('|');
+    let v = cache.get(k);
+    if (v === undefined) {
+      v = make();
+      cache.set(k, v);
+    }
+    return v;
+  };
+  const done = new Map<string, { byTopic: Set<string>; byKey: Set<string> }>();
+  const owners = new Map<string, Map<string, string>>();
   const rowsOf = (topic: string, partition: number) => index.partitions.find((p) => p.topic === topic && p.partition === partition);
   const q: IndexQueries = {
     stepTime: index.stepTime,
@@ -147,19 +159,30 @@ export function queriesOfIndex(index: RunIndex): IndexQueries {
     },
     repeatedProcessings: (app) => repeatedOf(index.processed.get(app) ?? []),
     lastReader(members, topic, partition) {
-      let best: { id: string; step: number } | undefined;
-      for (const m of members)
-        for (const o of occurrencesOf([m]))
-          if (o.topic === topic && o.partition === partition && (!best || o.step > best.step)) best = { id: m, step: o.step };
-      return best?.id;
+      const last = memo(owners, members, () => {
+        const best = new Map<string, { id: string; step: number }>();
+        for (const m of members)
+          for (const o of occurrencesOf([m])) {
+            const tp = topicPartitionKey(o.topic, o.partition);
+            const b = best.get(tp);
+            if (!b || o.step > b.step) best.set(tp, { id: m, step: o.step });
+          }
+        return new Map([...best].map(([tp, b]) => [tp, b.id]));
+      });
+      return last.get(topicPartitionKey(topic, partition));
     },
     firstReadOffset: (members, topic, partition) =>
       occurrencesOf(members).reduce(
         (m, o) => (o.topic === topic && o.partition === partition ? Math.min(m, o.offset) : m),
         Number.POSITIVE_INFINITY,
       ),
-    processedBy: (members, topic, key) =>
-      members.some((m) => (index.processed.get(m) ?? []).some((o) => o.key === key && (topic === null || o.topic === topic))),
+    processedBy(members, topic, key) {
+      const d = memo(done, members, () => {
+        const list = members.flatMap((m) => index.processed.get(m) ?? []);
+        return { byTopic: new Set(list.map((o) => `${o.topic}|${o.key}`)), byKey: new Set(list.map((o) => o.key)) };
+      });
+      return topic === null ? d.byKey.has(key) : d.byTopic.has(`${topic}|${key}`);
+    },
     dueCandidates(_members, topics) {
       const out: DueRecord[] = [];
       for (const p of index.partitions) {

@@ -96,6 +96,7 @@ function row(
   internal: boolean,
   actors?: ReadonlyMap<ActorId, { value: unknown; context: unknown }>,
   truncations?: Truncations,
+  withRecords = true,
 ): PartitionRow {
   const replication = actors && log.epochs !== undefined ? replicationRow(actors, log.topic, log.partition, truncations) : null;
   return {
@@ -108,7 +109,7 @@ function row(
     highWatermark: log.highWatermark,
     lastStableOffset: lastStableOffset(log),
     logEndOffset: log.logEndOffset,
-    records: recordRows(log),
+    records: withRecords ? recordRows(log) : [],
   };
 }
 
@@ -140,6 +141,28 @@ export function logSources(actors: ReadonlyMap<ActorId, { value: unknown; contex
   return out;
 }
 
+/**
+ * Every partition's offsets and its log, without reading its records (a view reads those by range):
+ * in partitionRows' order.
+ */
+export function partitionHeads(
+  actors: ReadonlyMap<ActorId, { value: unknown; context: unknown }>,
+): { head: Omit<PartitionRow, 'records' | 'replication'>; log: PartitionLog }[] {
+  const out: { head: Omit<PartitionRow, 'records' | 'replication'>; log: PartitionLog }[] = [];
+  for (const src of logSources(actors))
+    for (const log of src.logs) {
+      const { records: _, replication: __, ...head } = row(log, src.id, src.internal, undefined, undefined, false);
+      out.push({ head, log });
+    }
+  return out.sort((a, b) => byTopic(a.head, b.head));
+}
+
+const rank = (t: string) => (t === TRANSACTION_STATE_TOPIC ? 2 : t === CONSUMER_OFFSETS_TOPIC ? 1 : 0);
+
+function byTopic(a: { topic: string; partition: number }, b: { topic: string; partition: number }): number {
+  return rank(a.topic) - rank(b.topic) || (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition);
+}
+
 /** Every partition's row; a replicated one's replication row lists the `truncations` given (truncationsAt). */
 export function partitionRows(
   actors: ReadonlyMap<ActorId, { value: unknown; context: unknown }>,
@@ -147,6 +170,5 @@ export function partitionRows(
 ): PartitionRow[] {
   const rows: PartitionRow[] = [];
   for (const src of logSources(actors)) for (const log of src.logs) rows.push(row(log, src.id, src.internal, actors, truncations));
-  const rank = (t: string) => (t === TRANSACTION_STATE_TOPIC ? 2 : t === CONSUMER_OFFSETS_TOPIC ? 1 : 0);
-  return rows.sort((a, b) => rank(a.topic) - rank(b.topic) || (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition));
+  return rows.sort(byTopic);
 }

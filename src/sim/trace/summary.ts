@@ -4,7 +4,8 @@
  * consumer received, the errors each client saw, the side effects, and the verdict — as of the end
  * of the run or of any step.
  */
-import { computeVerdict, type Verdict, type VerdictInput, verdictOfIndex } from '../checks/verdict';
+import { queriesOfIndex } from '../checks/indexQueriesOfIndex';
+import { computeVerdict, type Verdict, type VerdictInput, type VerdictView, verdictOfIndex, verdictView } from '../checks/verdict';
 import type { ConsumerContext } from '../consumer/consumer.machine';
 import { CONTROLLER_ID } from '../controller/controller.machine';
 import type { GroupCoordinatorContext } from '../coordinator/groupCoordinator.machine';
@@ -15,7 +16,7 @@ import { type SimView, stateAt, type Trace } from '../run';
 import { streamsInternalTopics } from '../scenario/build';
 import type { Scenario } from '../scenario/schema';
 import type { StreamThreadContext } from '../streams/streamThread.machine';
-import { type PartitionRow, partitionRows } from './logView';
+import { type PartitionRow, partitionHeads, partitionRows } from './logView';
 import type { Truncations } from './replicationView';
 import { intendedSendsOf, stoppedAt, verdictAppsOf, verdictConsumersOf, writersOf } from './verdictInput';
 import { ViewAccumulators } from './viewAccumulators';
@@ -104,7 +105,7 @@ const accumulators = new WeakMap<Trace, ViewAccumulators>();
 export function accumulatorsOf(trace: Trace): ViewAccumulators {
   let a = accumulators.get(trace);
   if (!a) {
-    a = new ViewAccumulators(trace, eventlessTopicsOf(trace));
+    a = new ViewAccumulators(trace, eventlessTopicsOf(trace), verdictAppsOf(trace), writersOf(trace.scenario));
     accumulators.set(trace, a);
   }
   return a;
@@ -169,6 +170,20 @@ function verdictInput(
  */
 export function verdictAtStep(trace: Trace, view: SimView): Verdict {
   return verdictWithRows(trace, view, partitionRows(view.actors));
+}
+
+/**
+ * The verdict as the verdict panel, the embed and the exported figure show it at the step `view`
+ * shows (the findings and counters, not the row of every event), in bounded time: the ledger's
+ * answers as of the step (checks/journalQueries), or where it does not apply the index at the step
+ * gathered in full.
+ */
+export function verdictViewAt(trace: Trace, view: SimView): VerdictView {
+  const acc = accumulatorsOf(trace);
+  const input = verdictInput(trace, [], view, groupsOf(view), view.step >= trace.steps.length);
+  const q =
+    acc.verdictQueriesAt(view.step, partitionHeads(view.actors)) ?? queriesOfIndex(acc.indexAt(view.step, partitionRows(view.actors)));
+  return verdictView(q, input);
 }
 
 /** The verdict from the accumulators as of the view's step, and the logs at it. */

@@ -7,7 +7,11 @@
  * refolds nothing: it reads prefixes and joins them with the state at the step.
  */
 import { IndexJournal, stepsBefore } from '../checks/indexJournal';
+import type { IndexQueries, PartitionHead } from '../checks/indexQueries';
+import { journalQueries } from '../checks/journalQueries';
 import type { RunIndex } from '../checks/verdictIndex';
+import { type LedgerApp, type LedgerWriter, VerdictLedger } from '../checks/verdictLedger';
+import type { PartitionLog } from '../log/partitionLog';
 import type { RecordForApp } from '../protocol/messages';
 import type { Trace } from '../run';
 import type { Fact } from './facts';
@@ -55,6 +59,7 @@ function listOf<T>(map: Map<string, StepList<T>>, key: string): StepList<T> {
 
 export class ViewAccumulators {
   readonly index: IndexJournal;
+  private readonly ledger: VerdictLedger;
   private readonly received = new Map<string, StepList<ReceivedRow>>();
   private readonly errors = new Map<string, StepList<string>>();
   private readonly effects = new StepList<SideEffectRow>();
@@ -65,8 +70,11 @@ export class ViewAccumulators {
   constructor(
     private readonly trace: Trace,
     ignored: ReadonlySet<string>,
+    apps: readonly LedgerApp[] = [],
+    writers: readonly LedgerWriter[] = [],
   ) {
     this.index = new IndexJournal(ignored);
+    this.ledger = new VerdictLedger(this.index, apps, writers, trace.built.options.checkpointEvery);
   }
 
   /** Folds the steps up to `step` (exclusive) not folded yet. */
@@ -86,6 +94,7 @@ export class ViewAccumulators {
 
   private fold(i: number, t: number, facts: readonly unknown[]): void {
     this.index.fold(i, t, facts);
+    this.ledger.fold(i, facts);
     this.truncations.fold(i, t, facts);
     for (const raw of facts) {
       const f = raw as Fact;
@@ -108,6 +117,15 @@ export class ViewAccumulators {
   indexAt(step: number, partitions: readonly PartitionRow[]): RunIndex {
     this.foldTo(step);
     return this.index.indexAt(step, partitions);
+  }
+
+  /**
+   * The verdict's questions as of `step`, answered in bounded time from the accumulators and the
+   * logs at that step (`heads`: partitionHeads); null where the ledger does not apply (a record removed).
+   */
+  verdictQueriesAt(step: number, heads: readonly { head: PartitionHead; log: PartitionLog }[]): IndexQueries | null {
+    this.foldTo(step);
+    return journalQueries(this.index, this.ledger, step, heads);
   }
 
   /** The records truncation cut from replicas in the steps before `step`, per "topic-partition". */
