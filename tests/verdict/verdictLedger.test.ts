@@ -54,7 +54,10 @@ describe('the verdict view from the ledger', () => {
     for (const id of ['throughput-exactly-once', 'db-sink-inbox', 'outbox-cdc', 'streams-eos-crash-restore', 'hanging-transaction']) {
       const trace = runScenario((PRESETS.find((p) => p.id === id) as (typeof PRESETS)[number]).scenario);
       for (const step of [0, Math.floor(trace.steps.length / 2), trace.steps.length])
-        expect(accumulatorsOf(trace).verdictQueriesAt(step, partitionHeads(stateAt(trace, step).actors)), `${id} at ${step}`).not.toBeNull();
+        expect(
+          accumulatorsOf(trace).verdictQueriesAt(step, partitionHeads(stateAt(trace, step).actors)),
+          `${id} at ${step}`,
+        ).not.toBeNull();
     }
   });
 
