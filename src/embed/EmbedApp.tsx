@@ -9,7 +9,7 @@ import { PathErrors } from '../share/PathErrors';
 import { useShare } from '../share/shareState';
 import { shareText } from '../share/strings';
 import { errorText } from '../sim';
-import { findingSentence, partitionRows, topicPartitionKey, verdictAtStep } from '../sim/views';
+import { findingSentence, partitionRows, topicPartitionKey, verdictViewAt } from '../sim/views';
 import { type Language, simStore } from '../store/simStore';
 import { useSim } from '../store/useSim';
 import { BudgetNotice } from '../ui/layout/BudgetNotice';
@@ -130,7 +130,7 @@ function Verdict() {
   // the verdict's sentences in the page's language (findingSentence makes both from the same findings)
   const sentences = useMemo(() => {
     if (!trace || !view) return [];
-    const verdict = verdictAtStep(trace, view);
+    const verdict = verdictViewAt(trace, view);
     return verdict.layers.map((f) => findingSentence(f, verdict, language));
   }, [trace, view, language]);
   return (

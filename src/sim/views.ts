@@ -25,7 +25,7 @@ export {
   LOSS_KIND_NAMES,
   STATUS_NAMES,
 } from './checks/verdictText';
-export type { LayerFinding, Loss, Stall, TopicEvent, Verdict } from './checks/verdictTypes';
+export type { LayerFinding, Loss, Stall, TopicEvent, Verdict, VerdictView } from './checks/verdictTypes';
 export { CONSUMER_OFFSETS_TOPIC, TRANSACTION_STATE_TOPIC } from './cluster/metadata';
 export type { ConsumerContext } from './consumer/consumer.machine';
 export type { GroupCoordinatorContext } from './coordinator/groupCoordinator.machine';
@@ -54,4 +54,4 @@ export { logSources, partitionRows, recordRows } from './trace/logView';
 export type { ReplicaRow, ReplicationRow, TruncationRow, Truncations } from './trace/replicationView';
 export { nextStoryPosition, previousStoryPosition, storyMarks, storySteps } from './trace/story';
 export type { TraceSummary } from './trace/summary';
-export { eventlessTopicsOf, outputTopicsOf, summarize, truncationsAt, verdictAtStep } from './trace/summary';
+export { eventlessTopicsOf, outputTopicsOf, summarize, truncationsAt, verdictAtStep, verdictViewAt } from './trace/summary';

@@ -21,7 +21,7 @@ import type {
   Status,
   TopicEvent,
   TopicFinding,
-  Verdict,
+  VerdictView,
 } from './verdictTypes';
 
 const EFFECTIVE = new Set<CopyState>(['committed', 'plain']);
@@ -539,7 +539,7 @@ export interface VerdictTextOptions {
 }
 
 /** A layer finding's sentence in `language` (English: the engine's sentence itself). */
-export function findingSentence(f: LayerFinding, _verdict: Verdict, language: Language, _options: VerdictTextOptions = {}): string {
+export function findingSentence(f: LayerFinding, _verdict: VerdictView, language: Language, _options: VerdictTextOptions = {}): string {
   return language === 'en' ? f.sentence : findingText(f, language);
 }
 

@@ -6,7 +6,7 @@
  * cancel or a newer start is read while a run is under way.
  */
 import { PAGE_BUDGETS, type PageBudgets, type RecordedTrace, sizeRefusal, ViewCursor, validateScenario } from '../../sim';
-import { partitionRows, stateValueToString, verdictAtStep } from '../../sim/views';
+import { partitionRows, stateValueToString, verdictViewAt } from '../../sim/views';
 import { RunJob } from '../runJob';
 import type { FromEngine, StepViews, ToEngine } from './protocol';
 
@@ -72,7 +72,7 @@ export function createEngineCore(post: (m: FromEngine) => void, options: EngineC
       states: [...view.actors].map(([id, s]) => [id, stateValueToString(s.value)] as const),
       processes: [...view.processes].map(([id, p]) => [id, { down: p.down, paused: p.paused, incarnation: p.incarnation }] as const),
       partitions: partitionRows(view.actors),
-      verdict: verdictAtStep(trace, view),
+      verdict: verdictViewAt(trace, view),
     };
   }
 

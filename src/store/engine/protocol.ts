@@ -5,7 +5,7 @@
  * belongs to, so answers for a run the page has since replaced are dropped.
  */
 import type { BudgetStop, ScenarioError } from '../../sim';
-import type { PartitionRow, Verdict } from '../../sim/views';
+import type { PartitionRow, VerdictView } from '../../sim/views';
 
 export type ToEngine =
   /** Runs a scenario; with `forkAt`, as an edit of the last finished run's scenario at that step. */
@@ -33,7 +33,7 @@ export interface StepViews {
   readonly states: readonly (readonly [string, string])[];
   readonly processes: readonly (readonly [string, { readonly down: boolean; readonly paused: boolean; readonly incarnation: number }])[];
   readonly partitions: readonly PartitionRow[];
-  readonly verdict: Verdict;
+  readonly verdict: VerdictView;
 }
 
 export type FromEngine =

@@ -1,6 +1,6 @@
 /** What each export writes, from the run and the step on screen. Pure apart from the summary's replay. */
 import { type PresetText, type Scenario, scenarioTexts } from '../../sim';
-import { type SimView, summarize, type Trace, verdictAtStep } from '../../sim/views';
+import { type SimView, summarize, type Trace, verdictViewAt } from '../../sim/views';
 import type { TimelineLanguage } from '../timeline/timelineText';
 import { buildFigure, type Figure } from './figure/figure';
 import type { FigureTheme } from './figure/figurePalette';
@@ -39,7 +39,7 @@ export function timelineFigure(trace: Trace, view: SimView, options: FigureFileO
     theme: options.theme,
     language: options.language,
     title: texts.title ?? trace.scenario.id ?? 'EOS Lab',
-    verdict: verdictAtStep(trace, view),
+    verdict: verdictViewAt(trace, view),
     includeInternal: options.includeInternal ?? false,
   });
 }

@@ -8,7 +8,7 @@
  * data-status so tests can compare the screen with the engine.
  */
 import { useId, useMemo } from 'react';
-import { eventlessTopicsOf, findingSentence, LAYER_NAMES, outputTopicsOf, STATUS_NAMES, verdictAtStep } from '../../sim/views';
+import { eventlessTopicsOf, findingSentence, LAYER_NAMES, outputTopicsOf, STATUS_NAMES, verdictViewAt } from '../../sim/views';
 import { useSim } from '../../store/useSim';
 import { useStrings } from '../i18n';
 import { StepLinks } from '../StepLink';
@@ -40,7 +40,7 @@ export function VerdictPanel() {
   // while a run plays, recompute a few times a second rather than on every frame
   const view = useThrottled(liveView, 200, playing);
   // the verdict alone: the rest of summarize (every delivery, every error) would double the cost
-  const summary = useMemo(() => (trace && view ? { atStep: view.step, verdict: verdictAtStep(trace, view) } : null), [trace, view]);
+  const summary = useMemo(() => (trace && view ? { atStep: view.step, verdict: verdictViewAt(trace, view) } : null), [trace, view]);
   const ignoredTopics = useMemo(() => (trace ? eventlessTopicsOf(trace) : new Set<string>()), [trace]);
   const causes = useMemo(() => (trace && view ? counterStepsAt(trace, view.step, ignoredTopics) : null), [trace, view, ignoredTopics]);
   if (!trace || !summary || !causes) return null;

@@ -14,7 +14,15 @@
  */
 import type { ScaleLinear } from 'd3-scale';
 import { scaleLinear } from 'd3-scale';
-import { LAYER_NAMES, type ReplicationRow, type SimView, STATUS_NAMES, type Trace, truncationsAt, type Verdict } from '../../../sim/views';
+import {
+  LAYER_NAMES,
+  type ReplicationRow,
+  type SimView,
+  STATUS_NAMES,
+  type Trace,
+  truncationsAt,
+  type VerdictView,
+} from '../../../sim/views';
 import { diamondPath, drawLane, LABEL_FONT_PX, type LaneDrawContext } from '../../timeline/drawLanes';
 import { drawArrows, faultText, type MscDrawContext } from '../../timeline/drawMsc';
 import { replicaRowText } from '../../timeline/drawReplicas';
@@ -42,8 +50,8 @@ export interface FigureOptions {
   readonly language: TimelineLanguage;
   /** The scenario's title as the page shows it (in the reader's language). */
   readonly title: string;
-  /** The verdict at the figure's step (summarize(trace, step, view).verdict). */
-  readonly verdict: Verdict;
+  /** The verdict at the figure's step (verdictViewAt(trace, view), or summarize(trace, step, view).verdict). */
+  readonly verdict: VerdictView;
   /** Draw __consumer_offsets and __transaction_state too (default: user topics only). */
   readonly includeInternal?: boolean;
   /** The message diagram's axis (default: by step). */
@@ -279,7 +287,7 @@ function legend(ctx: SvgContext, entries: readonly [string, Swatch][], palette: 
 const GLYPH: Record<string, string> = { once: '✓', 'more-than-once': '×2', lost: '∅', stalled: '⏸', 'not-applicable': '–' };
 
 /** The verdict in one line: each layer's name, subject, status and the events concerned. */
-export function verdictLine(verdict: Verdict, language: TimelineLanguage): string {
+export function verdictLine(verdict: VerdictView, language: TimelineLanguage): string {
   const k = language === 'ko' ? 1 : 0;
   return verdict.layers
     .map((f) => {
