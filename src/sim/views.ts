@@ -55,3 +55,4 @@ export type { ReplicaRow, ReplicationRow, TruncationRow, Truncations } from './t
 export { nextStoryPosition, previousStoryPosition, storyMarks, storySteps } from './trace/story';
 export type { TraceSummary } from './trace/summary';
 export { eventlessTopicsOf, outputTopicsOf, summarize, truncationsAt, verdictAtStep, verdictViewAt } from './trace/summary';
+export { type PageAsk, type SummaryView, summaryViewAt } from './trace/summaryView';

@@ -199,12 +199,10 @@ function groupsOf(view: SimView): { groupId: string; committed: Readonly<Record<
     .map((g) => ({ groupId: g.groupId, committed: g.committed }));
 }
 
-export function summarize(trace: Trace, atStep: number = trace.steps.length, view: SimView = stateAt(trace, atStep)): TraceSummary {
-  const step = view.step;
-  const s = trace.scenario;
-  const partitions = partitionRows(view.actors, truncationsAt(trace, step));
+/** The groups at the step `view` shows, as the summary lists them. */
+export function groupsAt(view: SimView): TraceSummary['groups'] {
   const gc = view.actors.get('group-coordinator')?.context as GroupCoordinatorContext | undefined;
-  const groups = Object.values(gc?.groups ?? {})
+  return Object.values(gc?.groups ?? {})
     .sort((a, b) => (a.groupId < b.groupId ? -1 : 1))
     .map((g) => ({
       groupId: g.groupId,
@@ -214,8 +212,11 @@ export function summarize(trace: Trace, atStep: number = trace.steps.length, vie
       committed: g.committed,
       pendingTransactionalOffsets: g.pending,
     }));
-  const acc = accumulatorsOf(trace);
-  const consumers = s.clients
+}
+
+/** Each consumer at the step (everything but what it received), in the scenario's order. */
+export function consumersAt(trace: Trace, view: SimView) {
+  return trace.scenario.clients
     .filter((c) => c.type === 'consumer')
     .map((c) => {
       const snap = view.actors.get(`${c.id}.consumer`);
@@ -226,19 +227,24 @@ export function summarize(trace: Trace, atStep: number = trace.steps.length, vie
         isolationLevel: ctx?.config['isolation.level'] ?? 'read_uncommitted',
         state: snap ? stateValueToString(snap.value) : 'null',
         positions: ctx?.positions ?? {},
-        received: acc.receivedBefore(c.id, step),
       };
     });
-  const clientIds = [...s.clients.map((c) => c.id), ...(s.sinks ?? []).map((k) => k.id)];
-  const clients = clientIds.map((id) => ({
+}
+
+/** Every client and sink id, with the notes the scenario's validation made about it. */
+export function clientsOf(trace: Trace): { id: string; notes: string[] }[] {
+  const s = trace.scenario;
+  return [...s.clients.map((c) => c.id), ...(s.sinks ?? []).map((k) => k.id)].map((id) => ({
     id,
-    errors: acc.errorsBefore(id, step),
     notes: trace.resolved.notes
       .filter((n) => n.path.startsWith(`clients[${s.clients.findIndex((c) => c.id === id)}]`))
       .map((n) => n.message),
   }));
-  const sideEffects = acc.sideEffectsBefore(step);
-  const streams = s.clients
+}
+
+/** The Kafka Streams clients at the step: their guarantee and state store. */
+export function streamsAt(trace: Trace, view: SimView): TraceSummary['streams'] {
+  return trace.scenario.clients
     .filter((c) => c.type === 'streams')
     .map((c) => {
       const snap = view.actors.get(`${c.id}.app`);
@@ -250,9 +256,16 @@ export function summarize(trace: Trace, atStep: number = trace.steps.length, vie
         store: ctx?.store ?? {},
       };
     });
-  const verdict = verdictWithRows(trace, view, partitions);
+}
+
+export function summarize(trace: Trace, atStep: number = trace.steps.length, view: SimView = stateAt(trace, atStep)): TraceSummary {
+  const step = view.step;
+  const partitions = partitionRows(view.actors, truncationsAt(trace, step));
+  const acc = accumulatorsOf(trace);
+  const consumers = consumersAt(trace, view).map((c) => ({ ...c, received: acc.receivedBefore(c.id, step) }));
+  const clients = clientsOf(trace).map(({ id, notes }) => ({ id, errors: acc.errorsBefore(id, step), notes }));
   return {
-    scenario: s,
+    scenario: trace.scenario,
     traceHash: trace.traceHash,
     steps: trace.steps.length,
     atStep: step,
@@ -260,11 +273,11 @@ export function summarize(trace: Trace, atStep: number = trace.steps.length, vie
     stopReason: trace.stopReason,
     stopDetail: trace.stopDetail ?? null,
     partitions,
-    groups,
+    groups: groupsAt(view),
     consumers,
     clients,
-    sideEffects,
-    streams,
-    verdict,
+    sideEffects: acc.sideEffectsBefore(step),
+    streams: streamsAt(trace, view),
+    verdict: verdictWithRows(trace, view, partitions),
   };
 }

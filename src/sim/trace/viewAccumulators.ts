@@ -44,6 +44,21 @@ class StepList<T> {
   before(step: number): T[] {
     return this.items.slice(0, stepsBefore(this.steps, step));
   }
+
+  /** How many entries the steps before `step` made, and those from `from` (the latest `size` when null), at most `size`. */
+  page(step: number, from: number | null, size: number): Page<T> {
+    const count = stepsBefore(this.steps, step);
+    const start = Math.max(0, Math.min(from ?? count - size, count));
+    return { count, from: start, rows: this.items.slice(start, Math.min(count, start + size)) };
+  }
+}
+
+/** A list as a view shows it: how long it is at the step, and one page of it. */
+export interface Page<T> {
+  readonly count: number;
+  /** The place of the first row in the list. */
+  readonly from: number;
+  readonly rows: readonly T[];
 }
 
 const NONE = new StepList<never>();
@@ -147,5 +162,21 @@ export class ViewAccumulators {
   sideEffectsBefore(step: number): SideEffectRow[] {
     this.foldTo(step);
     return this.effects.before(step);
+  }
+
+  /** The same lists by page: their length at the step and the rows from `from` (null: the latest). */
+  receivedPage(consumer: string, step: number, from: number | null, size: number): Page<ReceivedRow> {
+    this.foldTo(step);
+    return (this.received.get(consumer) ?? NONE).page(step, from, size);
+  }
+
+  errorsPage(client: string, step: number, from: number | null, size: number): Page<string> {
+    this.foldTo(step);
+    return (this.errors.get(client) ?? NONE).page(step, from, size);
+  }
+
+  sideEffectsPage(step: number, from: number | null, size: number): Page<SideEffectRow> {
+    this.foldTo(step);
+    return this.effects.page(step, from, size);
   }
 }
