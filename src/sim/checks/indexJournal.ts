@@ -118,6 +118,23 @@ function occurrence(at: { topic: string; partition: number; offset: number }, ev
   };
 }
 
+/** A copy as the verdict reads it, in the state the log at the step gives it. */
+export function rawCopy(c: FoldedCopy, state: CopyState): RawCopy {
+  return {
+    topic: c.topic,
+    partition: c.partition,
+    offset: c.offset,
+    key: c.key,
+    state,
+    origin: c.origin,
+    writer: c.writer,
+    producerId: c.producerId,
+    producerEpoch: c.producerEpoch,
+    transactional: c.transactional,
+    step: c.step,
+  };
+}
+
 function stateOf(outcome: TxnOutcome | null): CopyState {
   return outcome === null ? 'plain' : outcome;
 }
@@ -322,19 +339,7 @@ export class IndexJournal {
     for (let i = 0; i < folded; i++) {
       const c = this.all[i] as FoldedCopy;
       const row = c.supersededAt < step ? undefined : present.get(c.tp)?.get(c.offset);
-      made[i] = {
-        topic: c.topic,
-        partition: c.partition,
-        offset: c.offset,
-        key: c.key,
-        state: row ? stateOf(row.txnOutcome) : 'removed',
-        origin: c.origin,
-        writer: c.writer,
-        producerId: c.producerId,
-        producerEpoch: c.producerEpoch,
-        transactional: c.transactional,
-        step: c.step,
-      };
+      made[i] = rawCopy(c, row ? stateOf(row.txnOutcome) : 'removed');
     }
     const allCopies = made;
     const copies = new Map<string, Map<string, RawCopy[]>>();

@@ -10,7 +10,7 @@ import { batchIndexAtOrAfter } from '../log/partitionLog';
 import type { RecordBatch } from '../log/recordBatch';
 import { topicPartitionKey } from '../protocol/topicPartition';
 import { batchRows } from '../trace/logView';
-import { before, type FoldedCopy, type IndexJournal, stepsBefore } from './indexJournal';
+import { before, type FoldedCopy, type IndexJournal, rawCopy, stepsBefore } from './indexJournal';
 import type { DueRecord, IndexQueries, PartitionHead, Repeated } from './indexQueries';
 import { missingFrom, NO_COPIES } from './indexQueriesOfIndex';
 import type { Occurrence, RawCopy } from './verdictIndex';
@@ -51,19 +51,7 @@ export function journalQueries(
 
   const raw = (c: FoldedCopy): RawCopy => {
     const closed = (ledger.closedAt[c.n] as number) < step;
-    return {
-      topic: c.topic,
-      partition: c.partition,
-      offset: c.offset,
-      key: c.key,
-      state: closed ? (ledger.committedCopy[c.n] ? 'committed' : 'aborted') : c.transactional ? 'open' : 'plain',
-      origin: c.origin,
-      writer: c.writer,
-      producerId: c.producerId,
-      producerEpoch: c.producerEpoch,
-      transactional: c.transactional,
-      step: c.step,
-    };
+    return rawCopy(c, closed ? (ledger.committedCopy[c.n] ? 'committed' : 'aborted') : c.transactional ? 'open' : 'plain');
   };
   const copiesOf = (topic: string, key: string): RawCopy[] => {
     const list = journal.copies.get(topic)?.get(key);
