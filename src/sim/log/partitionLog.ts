@@ -414,9 +414,7 @@ export interface FetchResult {
 export function fetchFrom(log: PartitionLog, fetchOffset: number, isolation: IsolationLevel, maxRecords: number): FetchResult {
   const lso = lastStableOffset(log);
   const upper = isolation === 'read_committed' ? lso : log.highWatermark;
-  const base = { highWatermark: log.highWatermark, lastStableOffset: lso, logStartOffset: log.logStartOffset };
-  if (fetchOffset < log.logStartOffset || fetchOffset > log.logEndOffset)
-    return { ...base, batches: [], abortedTransactions: [], error: 'OFFSET_OUT_OF_RANGE' };
+  if (fetchOffset < log.logStartOffset || fetchOffset > log.logEndOffset) return fetchResult(log, lso, [], [], 'OFFSET_OUT_OF_RANGE');
   const out: RecordBatch[] = [];
   let count = 0;
   for (let i = batchIndexAtOrAfter(log, fetchOffset); i < log.batches.length; i++) {
@@ -428,7 +426,25 @@ export function fetchFrom(log: PartitionLog, fetchOffset: number, isolation: Iso
   }
   const last = out[out.length - 1];
   const aborted = isolation === 'read_committed' && last ? abortedTxnsOverlapping(log.abortedTxns, fetchOffset, last.lastOffset + 1) : [];
-  return { ...base, batches: out, abortedTransactions: aborted, error: null };
+  return fetchResult(log, lso, out, aborted, null);
+}
+
+/** Spelled out, not spread from a common part: a spread plus new keys makes a hidden class per result in V8. */
+function fetchResult(
+  log: PartitionLog,
+  lso: number,
+  batches: readonly RecordBatch[],
+  abortedTransactions: readonly AbortedTxn[],
+  error: KafkaError | null,
+): FetchResult {
+  return {
+    highWatermark: log.highWatermark,
+    lastStableOffset: lso,
+    logStartOffset: log.logStartOffset,
+    batches,
+    abortedTransactions,
+    error,
+  };
 }
 
 /**
