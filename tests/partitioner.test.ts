@@ -35,6 +35,9 @@ describe('default partitioner', () => {
     expect(partitionForKey('21', 3)).toBe(0);
     expect(partitionForKey('a-little-bit-longer-string', 6)).toBe(5);
     expect(partitionForKey('order-123', 1)).toBe(0);
+    // one partition: 0 for any key, as toPositive(h) % 1 is (the hash is not computed)
+    for (const key of ['', 'k0', 'é✓', 'a-little-bit-longer-string'])
+      expect(partitionForKey(key, 1)).toBe(toPositive(murmur2(utf8Bytes(key))) % 1);
   });
 
   it("maps ids to coordinator partitions with Java's String.hashCode", () => {

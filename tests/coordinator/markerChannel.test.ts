@@ -58,11 +58,7 @@ describe('the marker channel', () => {
         .map((r) => r.to)
         .sort(),
     ).toEqual([...leaders].sort());
-    expect(
-      Object.values(d.markers.tx?.inFlight ?? {})
-        .flat()
-        .sort(),
-    ).toEqual(['t-0', 't-1', 't-2']);
+    expect((d.markers.tx?.inFlight ?? []).flatMap((r) => r.partitions).sort()).toEqual(['t-0', 't-1', 't-2']);
     expect(completed(effects)).toBe(0);
   });
 
@@ -118,7 +114,7 @@ describe('the marker channel', () => {
       { type: 'disconnected', now: 30, payload: { correlationId: req?.correlationId } } as never,
       lostOut,
     );
-    expect(Object.keys(lost.markers.tx?.inFlight ?? {})).toEqual([]);
+    expect(lost.markers.tx?.inFlight).toEqual([]);
     expect(lostOut.effects.some((e) => e.type === 'timer' && (e as { name: string }).name === 'markerRetry')).toBe(true);
   });
 });

@@ -11,6 +11,7 @@
 import type { Out } from '../actors/out';
 import type { TimerEvent } from '../kernel/effects';
 import type { ActorId } from '../kernel/envelope';
+import { extend } from '../kernel/extend';
 import type { RecordForApp, TopicPartition } from '../protocol/messages';
 import { parseTopicPartition } from '../protocol/topicPartition';
 import type { Fact } from '../trace/facts';
@@ -53,7 +54,7 @@ export type LifecycleEvent = { readonly type: 'boot' | 'crash' | 'restart'; read
 
 /** The offsets to commit: the consumer's positions — past markers and skipped batches too. */
 export function nextOffsets(positions: Readonly<Record<string, number>>): (TopicPartition & { offset: number })[] {
-  return Object.entries(positions).map(([name, offset]) => ({ ...parseTopicPartition(name), offset }));
+  return Object.entries(positions).map(([name, offset]) => extend(parseTopicPartition(name), { offset }));
 }
 
 /** sendOffsetsToTransaction(offsets, consumer.groupMetadata()). */

@@ -13,6 +13,7 @@ import type { ClusterMetadata } from '../cluster/metadata';
 import { BROKER_REQUEST_TIMEOUT_MS } from '../config/clusterConfig';
 import type { DisconnectedEvent, RpcEvent, TimerEvent } from '../kernel/effects';
 import type { ActorId } from '../kernel/envelope';
+import { extend } from '../kernel/extend';
 import { cleanLog } from '../log/logCleaner';
 import {
   type AppendOutcome,
@@ -484,12 +485,12 @@ const onWriteTxnMarkers = (ctx: BrokerContext, ev: RpcEvent<WriteTxnMarkersReque
     for (const tp of m.partitions) {
       const log = next.partitions[keyOf(tp)];
       if (!log || !leadsOrUnreplicated(next, log)) {
-        partitions.push({ ...tp, error: 'NOT_LEADER_OR_FOLLOWER' });
+        partitions.push(extend(tp, { error: 'NOT_LEADER_OR_FOLLOWER' as const }));
         continue;
       }
       const leader = hasReplication(next) && isReplicated(log) ? next.replication.leading[keyOf(tp)] : undefined;
       if (leader && notEnoughReplicasBeforeAppend(leader, -1) !== null) {
-        partitions.push({ ...tp, error: 'NOT_ENOUGH_REPLICAS' });
+        partitions.push(extend(tp, { error: 'NOT_ENOUGH_REPLICAS' as const }));
         continue;
       }
       const r = appendMarker(
@@ -504,7 +505,7 @@ const onWriteTxnMarkers = (ctx: BrokerContext, ev: RpcEvent<WriteTxnMarkersReque
         if (leader) waiting.push({ producerId: m.producerId, ...tp, requiredOffset: r.outcome.lastOffset + 1 });
       }
       const error = r.outcome.kind === 'rejected' ? r.outcome.error : leader ? 'REQUEST_TIMED_OUT' : 'NONE';
-      partitions.push({ ...tp, error });
+      partitions.push(extend(tp, { error }));
     }
     results.push({ producerId: m.producerId, partitions });
   }

@@ -11,6 +11,7 @@ import type { ClusterMetadata } from '../cluster/metadata';
 import { maybeUpdateMetadata } from '../cluster/metadataUpdater';
 import type { ConsumerConfig } from '../config/consumerConfig';
 import type { ActorId, RequestRpc } from '../kernel/envelope';
+import { extend } from '../kernel/extend';
 import type { RecordForApp, TopicPartition } from '../protocol/messages';
 import { keyOf } from '../protocol/topicPartition';
 import type { ConsumerEvent, OffsetAndPartition } from './events';
@@ -161,7 +162,7 @@ export function groupMetadata(d: ConsumerContext) {
 export function consumedOffsets(d: ConsumerContext): OffsetAndPartition[] {
   return d.assignment.flatMap((tp) => {
     const offset = d.positions[keyOf(tp)];
-    return offset === undefined ? [] : [{ ...tp, offset }];
+    return offset === undefined ? [] : [extend(tp, { offset })];
   });
 }
 

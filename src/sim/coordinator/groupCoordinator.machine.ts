@@ -19,6 +19,7 @@ import { type ClusterMetadata, CONSUMER_OFFSETS_TOPIC } from '../cluster/metadat
 import { BROKER_REQUEST_TIMEOUT_MS } from '../config/clusterConfig';
 import type { DisconnectedEvent, RpcEvent, TimerEvent } from '../kernel/effects';
 import type { ActorId, RpcName } from '../kernel/envelope';
+import { extend } from '../kernel/extend';
 import { appendMarker, appendProducerBatch, type PartitionLog } from '../log/partitionLog';
 import { coordinatorPartitionFor } from '../producer/partitioner';
 import type { KafkaError } from '../protocol/errors';
@@ -364,7 +365,7 @@ const onWriteTxnMarkers = (ctx: GroupCoordinatorContext, ev: RpcEvent<WriteTxnMa
       const key = keyOf(tp);
       const log = d.logs[key];
       if (!log) {
-        partitions.push({ ...tp, error: 'NOT_LEADER_OR_FOLLOWER' });
+        partitions.push(extend(tp, { error: 'NOT_LEADER_OR_FOLLOWER' as const }));
         continue;
       }
       const r = appendMarker(
@@ -373,7 +374,7 @@ const onWriteTxnMarkers = (ctx: GroupCoordinatorContext, ev: RpcEvent<WriteTxnMa
         ev.now,
       );
       if (r.outcome.kind === 'rejected') {
-        partitions.push({ ...tp, error: r.outcome.error });
+        partitions.push(extend(tp, { error: r.outcome.error }));
         continue;
       }
       d.logs = { ...d.logs, [key]: r.log };
@@ -389,13 +390,13 @@ const onWriteTxnMarkers = (ctx: GroupCoordinatorContext, ev: RpcEvent<WriteTxnMa
             kind: 'offsetsCommitted',
             groupId: g.groupId,
             generationId: g.generationId,
-            offsets: Object.entries(pending.offsets).map(([name, offset]) => ({ ...parseTopicPartition(name), offset })),
+            offsets: Object.entries(pending.offsets).map(([name, offset]) => extend(parseTopicPartition(name), { offset })),
             transactional: true,
           });
         }
         putGroup(d, { ...g, committed, pending: g.pending.filter((p) => p !== pending) });
       }
-      partitions.push({ ...tp, error: 'NONE' });
+      partitions.push(extend(tp, { error: 'NONE' as const }));
     }
     results.push({ producerId: m.producerId, partitions });
   }

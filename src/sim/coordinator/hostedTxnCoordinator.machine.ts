@@ -195,7 +195,7 @@ const onCompleteRetry = (ctx: TxnCoordinatorContext, ev: TimerEvent<{ transactio
 
 const markerTxnId = (ctx: TxnCoordinatorContext, ev: { payload: unknown }): string | null => {
   const c = (ev.payload as { correlationId?: number }).correlationId;
-  for (const [id, work] of Object.entries(ctx.markers)) if (c !== undefined && work.inFlight[c]) return id;
+  for (const [id, work] of Object.entries(ctx.markers)) if (c !== undefined && work.inFlight.some((r) => r.correlationId === c)) return id;
   return null;
 };
 

@@ -20,7 +20,7 @@ import { type MarkerWork, persist, type TxnCoordinatorContext, type TxnDraft } f
 export function startMarkers(d: TxnDraft, m: TxnMetadata, result: 'COMMIT' | 'ABORT', now: number, out: Out): void {
   d.markers = {
     ...d.markers,
-    [m.transactionalId]: { result, producerId: m.producerId, producerEpoch: m.producerEpoch, remaining: m.partitions, inFlight: {} },
+    [m.transactionalId]: { result, producerId: m.producerId, producerEpoch: m.producerEpoch, remaining: m.partitions, inFlight: [] },
   };
   sendMarkers(d, m.transactionalId, out);
   maybeComplete(d, m.transactionalId, now, out);
@@ -30,7 +30,7 @@ export function startMarkers(d: TxnDraft, m: TxnMetadata, result: 'COMMIT' | 'AB
 export function sendMarkers(d: TxnDraft, transactionalId: string, out: Out): void {
   const work = d.markers[transactionalId];
   if (!work) return;
-  const busy = new Set(Object.values(work.inFlight).flat());
+  const busy = new Set(work.inFlight.flatMap((r) => r.partitions));
   const byLeader = new Map<ActorId, TopicPartition[]>();
   for (const p of work.remaining) {
     if (busy.has(p)) continue;
@@ -62,7 +62,7 @@ export function sendMarkers(d: TxnDraft, transactionalId: string, out: Out): voi
       // TransactionMarkerChannelManager's NetworkClient: the broker's request.timeout.ms
       { timeoutMs: d.config.requestTimeoutMs },
     );
-    inFlight = { ...inFlight, [correlationId]: partitions.map(keyOf) };
+    inFlight = [...inFlight, { correlationId, partitions: partitions.map(keyOf) }];
   }
   d.markers = { ...d.markers, [transactionalId]: { ...work, inFlight } };
 }
@@ -84,9 +84,10 @@ export function maybeComplete(d: TxnDraft, transactionalId: string, now: number,
 
 function markerRequestDone(d: TxnDraft, correlationId: number): { transactionalId: string; partitions: readonly string[] } | null {
   for (const [transactionalId, work] of Object.entries(d.markers)) {
-    const partitions = work.inFlight[correlationId];
-    if (!partitions) continue;
-    const { [correlationId]: _gone, ...inFlight } = work.inFlight;
+    const request = work.inFlight.find((r) => r.correlationId === correlationId);
+    if (!request) continue;
+    const partitions = request.partitions;
+    const inFlight = work.inFlight.filter((r) => r !== request);
     d.markers = { ...d.markers, [transactionalId]: { ...work, inFlight } };
     return { transactionalId, partitions };
   }

@@ -41,8 +41,17 @@ export interface MarkerWork {
   readonly producerEpoch: number;
   /** Partitions whose marker is not yet acknowledged. */
   readonly remaining: readonly string[];
-  /** Requests in flight: correlation id → partitions it carries. */
-  readonly inFlight: Readonly<Record<number, readonly string[]>>;
+  /**
+   * Requests in flight, oldest first: correlation id and the partitions it carries. A list, not an
+   * object keyed by correlation id: integer keys live in V8's elements store, which a spread copies
+   * at the size of the largest id so far — a copy per request that grew with the run.
+   */
+  readonly inFlight: readonly MarkerRequest[];
+}
+
+export interface MarkerRequest {
+  readonly correlationId: number;
+  readonly partitions: readonly string[];
 }
 
 export interface TxnCoordinatorContext {

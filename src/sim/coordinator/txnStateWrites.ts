@@ -139,9 +139,9 @@ export function onWriteAnswered(
         producerId: w.metadata.producerId,
         producerEpoch: w.metadata.producerEpoch,
         remaining: [],
-        inFlight: {},
+        inFlight: [],
       };
-      d.markers = { ...d.markers, [w.transactionalId]: { ...work, remaining: [], inFlight: {} } };
+      d.markers = { ...d.markers, [w.transactionalId]: { ...work, remaining: [], inFlight: [] } };
       out.timer(`completeRetry:${w.transactionalId}`, 'completeRetry', COMPLETE_RETRY_MS, { transactionalId: w.transactionalId });
     }
   }

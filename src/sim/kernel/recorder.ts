@@ -59,7 +59,7 @@ export class Recorder {
   actor: IdArray = new Uint16Array(1024);
   /** Name id + 1; 0 for none. */
   from: IdArray = new Uint16Array(1024);
-  label = new Uint32Array(1024);
+  label: IdArray = new Uint16Array(1024);
   before: IdArray = new Uint16Array(1024);
   after: IdArray = new Uint16Array(1024);
   /** -1 for none. */
@@ -196,6 +196,7 @@ export class Recorder {
     this.wideIds = true;
     this.actor = widened(this.actor);
     this.from = widened(this.from);
+    this.label = widened(this.label);
     this.before = widened(this.before);
     this.after = widened(this.after);
   }

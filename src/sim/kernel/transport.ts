@@ -66,15 +66,15 @@ export function sendEnvelope(
     k.faultCounters.set(f.id, n);
     if (!fault && n >= f.nth && n < f.nth + f.count) fault = f;
   }
+  // one shape for requests and responses (a spread adding timeoutMs would make a hidden class per request)
   const options = {
     now: k.now,
     latency: k.latency(from, effect.to) + slowLinkDelay(k.options.faults, draft, k.now, isBrokerProcess),
     fault: fault?.action ?? null,
     delayMs: fault?.delayMs ?? 0,
+    timeoutMs: isRequest && expectResponse ? (effect.timeoutMs as number) : null,
   };
-  const route: Route = isRequest
-    ? k.network.sendRequest(draft, { ...options, timeoutMs: expectResponse ? (effect.timeoutMs as number) : null })
-    : k.network.sendResponse(draft, requestGeneration, options);
+  const route: Route = isRequest ? k.network.sendRequest(draft, options) : k.network.sendResponse(draft, requestGeneration, options);
   // spelled out rather than spread: one shape for every envelope
   const env: Envelope = {
     id,

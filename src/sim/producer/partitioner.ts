@@ -50,6 +50,8 @@ export function toPositive(n: number): number {
 }
 
 export function partitionForKey(key: string, numPartitions: number): number {
+  // any hash modulo one partition is 0: no need to serialize and hash the key
+  if (numPartitions === 1) return 0;
   return toPositive(murmur2(encoder.encode(key))) % numPartitions;
 }
 

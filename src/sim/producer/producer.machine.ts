@@ -12,6 +12,7 @@ import type { Call, Lifecycle, Rpc, Timer } from '../actors/events';
 import { handle, type Out } from '../actors/out';
 import { METADATA_TIMER, maybeUpdateMetadata, onMetadataLost, onMetadataResponse } from '../cluster/metadataUpdater';
 import { type DisconnectedEvent, disconnectError } from '../kernel/effects';
+import { extend } from '../kernel/extend';
 import type { KafkaError } from '../protocol/errors';
 import type { ProduceResponse, TopicPartition } from '../protocol/messages';
 import type { MetadataResponse } from '../protocol/replicationMessages';
@@ -222,7 +223,7 @@ const onBeginTransaction = producerAction((d, call: EventOf<'beginTransaction'>,
 });
 
 const onSendOffsets = producerAction((d, call: EventOf<'sendOffsetsToTransaction'>, out) => {
-  d.pendingOffsets = { ...call.args, phase: 'AddOffsetsToTxn' };
+  d.pendingOffsets = extend(call.args, { phase: 'AddOffsetsToTxn' as const });
   d.waiting = { call: 'sendOffsetsToTransaction', from: call.from };
   return maybeSendTxnRequest(d, out);
 });

@@ -11,6 +11,7 @@
  */
 import type { Out } from '../actors/out';
 import type { ActorId, RequestRpc } from '../kernel/envelope';
+import { extend } from '../kernel/extend';
 import { type ClientException, KAFKA_ERRORS, type KafkaError } from '../protocol/errors';
 import type { AddPartitionsToTxnResponse, EndTxnResponse, ErrorOrNone, InitProducerIdResponse } from '../protocol/messages';
 import { keyOf, parseTopicPartition } from '../protocol/topicPartition';
@@ -134,7 +135,7 @@ export function maybeSendTxnRequest(d: ProducerDraft, out: Out): TxnSignal {
     sendCoordinatorRequest(
       d,
       'AddPartitionsToTxn',
-      { ...ids, partitions: d.pendingPartitions.map(parseTopicPartition), verifyOnly: false },
+      extend(ids, { partitions: d.pendingPartitions.map(parseTopicPartition), verifyOnly: false }),
       out,
     );
     return 'none';
@@ -142,13 +143,13 @@ export function maybeSendTxnRequest(d: ProducerDraft, out: Out): TxnSignal {
   const po = d.pendingOffsets;
   if (po) {
     if (po.phase === 'AddOffsetsToTxn' && d.transactionVersion === 1) {
-      sendCoordinatorRequest(d, 'AddOffsetsToTxn', { ...ids, groupId: po.groupId }, out);
+      sendCoordinatorRequest(d, 'AddOffsetsToTxn', extend(ids, { groupId: po.groupId }), out);
       return 'none';
     }
     sendCoordinatorRequest(
       d,
       'TxnOffsetCommit',
-      { ...ids, groupId: po.groupId, generationId: po.generationId, memberId: po.memberId, offsets: po.offsets },
+      extend(ids, { groupId: po.groupId, generationId: po.generationId, memberId: po.memberId, offsets: po.offsets }),
       out,
     );
     d.transactionStarted = true;
@@ -162,7 +163,7 @@ export function maybeSendTxnRequest(d: ProducerDraft, out: Out): TxnSignal {
       replyToApp(d, out, true);
       return 'completed';
     }
-    sendCoordinatorRequest(d, 'EndTxn', { ...ids, committed: d.endTxn === 'COMMIT' }, out);
+    sendCoordinatorRequest(d, 'EndTxn', extend(ids, { committed: d.endTxn === 'COMMIT' }), out);
   }
   return 'none';
 }
