@@ -11,7 +11,7 @@ import { PAGE_BUDGETS } from '../src/sim/budget';
 import { findPreset } from '../src/sim/presets';
 import { runScenario } from '../src/sim/run';
 import { replayTo } from '../src/sim/trace/trace';
-import { partitionRows, stateValueToString, verdictAtStep } from '../src/sim/views';
+import { partitionRows, stateValueToString, verdictViewAt } from '../src/sim/views';
 import { inProcessEngine } from '../src/store/engine/inProcessEngine';
 
 const preset = (id: string) => {
@@ -43,7 +43,7 @@ describe('the engine behind the worker boundary', () => {
         expect(v?.time).toBe(local.time);
         expect(v?.states).toEqual([...local.actors].map(([a, s]) => [a, stateValueToString(s.value)]));
         expect(v?.partitions).toEqual(partitionRows(local.actors));
-        expect(v?.verdict).toEqual(verdictAtStep(trace, local));
+        expect(v?.verdict).toEqual(verdictViewAt(trace, local));
       }
     }
     engine.terminate();
