@@ -56,7 +56,7 @@ export const INVARIANTS: Readonly<Record<InvariantId, string>> = {
   'coordinator-transitions': 'The transaction coordinator only makes the state transitions Kafka allows.',
   'fenced-epoch-not-committed': 'No record written with an epoch that had already been fenced or bumped is ever committed.',
   'exactly-once-output':
-    'With exactly-once consume-transform-produce and read_committed input, every input below the committed offset appears exactly once in committed output.',
+    'With exactly-once consume-transform-produce and read_committed input, every input below the committed offset appears exactly once in committed output. After an unclean election of an input partition (which may cut input already processed, and move the log end below the committed offset): every event in committed output was appended to an input.',
   'committed-offsets-monotonic':
     "A group's committed offset for a partition never goes backwards within a generation — except by an OffsetCommit that arrives after its client closed the connection it was sent on (its retry already landed; Kafka applies the late one too), and from an unclean leader election of the partition on (its log may end below the committed offset).",
   ...REPLICATION_INVARIANTS,
@@ -677,8 +677,12 @@ function checkExactlyOnce(trace: Trace, ledger: Ledger, v: Collector): void {
       }
     }
     if (unsettled) continue;
+    if ([...ledger.unclean].some((tp) => inputs.has(parseTopicPartition(tp).topic))) {
+      checkOutputWasInput(ledger, inputs, actual, groupId, outputs, step, v);
+      continue;
+    }
 
-    // an unclean election may take committed input or output: only "at most once" is left to check
+    // an unclean election may take committed output: only "at most once" is left to check
     let exact = ledger.unclean.size === 0 && members.every((m) => trace.resolved.consumers[m.id]?.['auto.offset.reset'] === 'earliest');
     const expected = new Map<string | null, number>();
     for (const [tp, records] of ledger.partitions) {
@@ -710,6 +714,36 @@ function checkExactlyOnce(trace: Trace, ledger: Ledger, v: Collector): void {
         );
     }
   }
+}
+
+/**
+ * An unclean election of an input partition (unclean.leader.election.enable) may cut records the
+ * group had read, processed and committed: their output stays. The log end may fall below the
+ * committed offset, and the consumer goes back to it (Kafka: KIP-320 validation; the model:
+ * OFFSET_OUT_OF_RANGE and auto.offset.reset, which may process survivors again). What is left to
+ * check: every event in committed output was appended to an input at some time.
+ */
+function checkOutputWasInput(
+  ledger: Ledger,
+  inputs: ReadonlySet<string>,
+  actual: ReadonlyMap<string | null, number>,
+  groupId: string,
+  outputs: ReadonlySet<string>,
+  step: number,
+  v: Collector,
+): void {
+  const ever = new Set<string | null>();
+  for (const [tp, at] of ledger.versions) {
+    if (!inputs.has(parseTopicPartition(tp).topic)) continue;
+    for (const records of at.values()) for (const r of records) if (!r.control) ever.add(r.eventId);
+  }
+  for (const e of actual.keys())
+    if (e !== null && !ever.has(e))
+      v.add(
+        'exactly-once-output',
+        step,
+        `group ${groupId}: event ${e} is in committed output (${[...outputs].join(', ')}) but was never appended to its input`,
+      );
 }
 
 // ---------------------------------------------------------------- entry points
