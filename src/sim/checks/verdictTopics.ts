@@ -159,6 +159,12 @@ function wasTruncated(index: RunIndex, c: Copy): boolean {
   return now !== undefined && now.step !== c.step;
 }
 
+/** The copies, a removed one that truncation cut marked so (the others were cleaned by compaction). */
+function withRemovedBy(index: RunIndex, copies: readonly Copy[]): readonly Copy[] {
+  if (!copies.some((c) => c.state === 'removed' && wasTruncated(index, c))) return copies;
+  return copies.map((c) => (c.state === 'removed' && wasTruncated(index, c) ? { ...c, removedBy: 'truncation' as const } : c));
+}
+
 /**
  * Whether the controller elected an out-of-sync replica of the copy's partition after the copy was
  * appended (PartitionChangeBuilder's unclean election): the new leader lacked it, so even a
@@ -256,7 +262,7 @@ export function topicFindings(ctx: TopicContext, outputTopics: ReadonlySet<strin
         copyCounts[single.state] += 1;
         continue;
       }
-      const copies = classified?.get(key) ?? classifyCopies(ctx.index, raw);
+      const copies = withRemovedBy(ctx.index, classified?.get(key) ?? classifyCopies(ctx.index, raw));
       for (const c of copies) copyCounts[c.state] += 1;
       const effective = copies.filter((c) => EFFECTIVE.has(c.state));
       if (effective.length > 1) {
