@@ -4,13 +4,15 @@
  * leader truncates when it returns. A truncated suffix is not a gap and offsets written again after
  * a leader change are legitimate — but a gap, or a leader writing over its own records, still is.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkInvariants, formatViolations, type InvariantId, runChecked } from '../../src/sim/checks/invariants';
+import { appendLedger, checkInvariants, formatViolations, type InvariantId, runChecked } from '../../src/sim/checks/invariants';
 import type { Checkpoint } from '../../src/sim/kernel/checkpoint';
 import type { TraceStep } from '../../src/sim/kernel/simulation';
 import type { PartitionLog } from '../../src/sim/log/partitionLog';
 import { PRESETS } from '../../src/sim/presets';
-import type { Trace } from '../../src/sim/run';
+import { runScenario, type Trace } from '../../src/sim/run';
 import type { Scenario } from '../../src/sim/scenario/schema';
 import type { Fact } from '../../src/sim/trace/facts';
 
@@ -117,5 +119,39 @@ describe('log invariants with replication', () => {
       return [id, { ...(snap as object), context: { ...ctx, partitions: { ...ctx.partitions, 'orders-0': gap } } }] as [string, unknown];
     });
     expect(ids(doctor({}, [...trace.checkpoints.slice(0, -1), { ...end, actors }]))).toContain('offsets-dense');
+  });
+});
+
+describe('the ledger: a truncation cuts the append it names (offset and leader epoch), not another at that offset', () => {
+  const file = join(import.meta.dirname, 'regressions', 'deposed-leader-append-then-retry-same-instant.json');
+  const deposed = runScenario(JSON.parse(readFileSync(file, 'utf8')));
+  const all = [...deposed.steps].flatMap((s) => s.facts.map((f) => ({ step: s.i, t: s.t, actor: s.actor, fact: f as Fact })));
+  type Cut = Extract<Fact, { kind: 'append' | 'truncated' }>;
+  const onIn11 = all.filter(
+    (f): f is typeof f & { fact: Cut } =>
+      (f.fact.kind === 'append' || f.fact.kind === 'truncated') && f.fact.topic === 'in1' && f.fact.partition === 1,
+  );
+
+  it('the run: broker-0 (deposed) and broker-1 (elected) both write p0-0 at offset 0 at the same instant, broker-0 cuts its own', () => {
+    expect(
+      onIn11.map(
+        (f) =>
+          `${f.actor} ${f.fact.kind} t=${f.t} epoch=${f.fact.kind === 'append' ? f.fact.leaderEpoch : f.fact.batches.map((b) => b.partitionLeaderEpoch).join()}`,
+      ),
+    ).toEqual(['broker-0 append t=9000 epoch=0', 'broker-1 append t=9000 epoch=1', 'broker-0 truncated t=9000 epoch=0']);
+  });
+
+  it("the partition's record at offset 0 is broker-1's retry, and the truncation leaves it", () => {
+    const retry = onIn11[1] as (typeof onIn11)[number];
+    const r = appendLedger(deposed).partitions.get('in1-1')?.get(0);
+    expect(r?.step).toBe(retry.step);
+    expect(r?.leaderEpoch).toBe(1);
+    expect(r?.supersededAt).toBeNull();
+  });
+
+  it("the deposed leader's own append at offset 0 is the one superseded", () => {
+    const first = appendLedger(deposed).versions.get('in1-1')?.get(0)?.[0];
+    expect(first?.step).toBe(onIn11[0]?.step);
+    expect(first?.supersededAt).toBe(onIn11[1]?.step);
   });
 });

@@ -17,6 +17,7 @@ import { extend } from '../kernel/extend';
 import { cleanLog } from '../log/logCleaner';
 import {
   type AppendOutcome,
+  appendEpoch,
   appendMarker,
   appendProducerBatch,
   fetchFrom,
@@ -353,6 +354,7 @@ function appendProduce(
     verificationEnabled: ctx.verification || ctx.transactionVersion === 2,
     verificationGuard,
   });
+  const epoch = appendEpoch(next);
   if (outcome.kind === 'appended')
     out.fact({
       kind: 'append',
@@ -368,6 +370,7 @@ function appendProduce(
       control: null,
       eventIds: b.records.map((r) => r.headers.event_id ?? null),
       origins: b.records.map((r) => r.origin ?? null),
+      ...(epoch === null ? {} : { leaderEpoch: epoch }),
     });
   else if (outcome.kind === 'duplicate')
     out.fact({
@@ -499,7 +502,7 @@ const onWriteTxnMarkers = (ctx: BrokerContext, ev: RpcEvent<WriteTxnMarkersReque
         ev.now,
       );
       if (r.outcome.kind === 'appended') {
-        out.fact(markerAppendFact(tp, r.outcome, m));
+        out.fact(markerAppendFact(tp, r.outcome, m, appendEpoch(r.log)));
         next = withLog(next, r.log);
         touched.push(tp);
         if (leader) waiting.push({ producerId: m.producerId, ...tp, requiredOffset: r.outcome.lastOffset + 1 });

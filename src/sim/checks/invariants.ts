@@ -56,7 +56,7 @@ export const INVARIANTS: Readonly<Record<InvariantId, string>> = {
   'coordinator-transitions': 'The transaction coordinator only makes the state transitions Kafka allows.',
   'fenced-epoch-not-committed': 'No record written with an epoch that had already been fenced or bumped is ever committed.',
   'exactly-once-output':
-    'With exactly-once consume-transform-produce and read_committed input, every input below the committed offset appears exactly once in committed output.',
+    'With exactly-once consume-transform-produce and read_committed input, every input below the committed offset appears exactly once in committed output. After an unclean election of an input partition (which may cut input already processed, and move the log end below the committed offset): every event in committed output was appended to an input.',
   'committed-offsets-monotonic':
     "A group's committed offset for a partition never goes backwards within a generation — except by an OffsetCommit that arrives after its client closed the connection it was sent on (its retry already landed; Kafka applies the late one too), and from an unclean leader election of the partition on (its log may end below the committed offset).",
   ...REPLICATION_INVARIANTS,
@@ -84,7 +84,7 @@ export interface InvariantOptions {
 
 type Outcome = 'committed' | 'aborted';
 
-interface LoggedRecord {
+export interface LoggedRecord {
   readonly offset: number;
   readonly control: ControlType | null;
   readonly producerId: number;
@@ -93,6 +93,8 @@ interface LoggedRecord {
   readonly eventId: string | null;
   /** Step of the append. */
   readonly step: number;
+  /** The leader epoch it was written in (replicated partitions), null if the fact does not say. */
+  readonly leaderEpoch: number | null;
   /** For transactional data: the step at which its marker landed, and what it said. */
   settledAt: number | null;
   outcome: Outcome | null;
@@ -116,7 +118,7 @@ interface DataBatch {
   readonly deposed: boolean;
 }
 
-interface Ledger {
+export interface Ledger {
   /** The latest record appended to a user topic's partition ("topic-partition") at each offset. */
   readonly partitions: Map<string, Map<number, LoggedRecord>>;
   /** Every record ever appended at each offset, oldest first (more than one after a leader change). */
@@ -192,16 +194,17 @@ function buildLedger(trace: Trace, facts: readonly { step: number; fact: Fact }[
     }
     if (fact.kind === 'truncated') {
       // the replica no longer holds these (its leader never had them): the same records, if current, are
-      // gone. The same: appended at the same time as the cut batch (a producer's retry written again at
-      // that offset by the new leader has the same event_id, but is another append, and stays)
+      // gone. The same append: an offset and its leader epoch name one record on every replica (Kafka's
+      // log matching, LeaderEpochFileCache); a producer's retry the new leader wrote at that offset has
+      // the same event_id, but a later epoch, and stays
       const records = partitions.get(keyOf(fact));
-      const appendTimes = new Map<number, number>();
-      for (const b of fact.batches) for (let o = b.baseOffset; o <= b.lastOffset; o++) appendTimes.set(o, b.appendTime);
+      const cutEpochs = new Map<number, number | undefined>();
+      for (const b of fact.batches) for (let o = b.baseOffset; o <= b.lastOffset; o++) cutEpochs.set(o, b.partitionLeaderEpoch);
       for (let o = fact.fromOffset; o < fact.toOffset; o++) {
         const r = records?.get(o);
         if (!r || r.supersededAt !== null || r.eventId !== (fact.eventIds[o - fact.fromOffset] ?? null)) continue;
-        const cut = appendTimes.get(o);
-        if (cut === undefined || cut === trace.steps.at(r.step)?.t) r.supersededAt = step;
+        const cut = cutEpochs.get(o);
+        if (cut === undefined || r.leaderEpoch === null || cut === r.leaderEpoch) r.supersededAt = step;
       }
       continue;
     }
@@ -269,6 +272,7 @@ function buildLedger(trace: Trace, facts: readonly { step: number; fact: Fact }[
         transactional: fact.transactional,
         eventId: fact.control ? null : (fact.eventIds[o - fact.baseOffset] ?? null),
         step,
+        leaderEpoch: fact.leaderEpoch ?? null,
         settledAt: null,
         outcome: null,
         supersededAt: null,
@@ -673,8 +677,12 @@ function checkExactlyOnce(trace: Trace, ledger: Ledger, v: Collector): void {
       }
     }
     if (unsettled) continue;
+    if ([...ledger.unclean].some((tp) => inputs.has(parseTopicPartition(tp).topic))) {
+      checkOutputWasInput(ledger, inputs, actual, groupId, outputs, step, v);
+      continue;
+    }
 
-    // an unclean election may take committed input or output: only "at most once" is left to check
+    // an unclean election may take committed output: only "at most once" is left to check
     let exact = ledger.unclean.size === 0 && members.every((m) => trace.resolved.consumers[m.id]?.['auto.offset.reset'] === 'earliest');
     const expected = new Map<string | null, number>();
     for (const [tp, records] of ledger.partitions) {
@@ -708,7 +716,42 @@ function checkExactlyOnce(trace: Trace, ledger: Ledger, v: Collector): void {
   }
 }
 
+/**
+ * An unclean election of an input partition (unclean.leader.election.enable) may cut records the
+ * group had read, processed and committed: their output stays. The log end may fall below the
+ * committed offset, and the consumer goes back to it (Kafka: KIP-320 validation; the model:
+ * OFFSET_OUT_OF_RANGE and auto.offset.reset, which may process survivors again). What is left to
+ * check: every event in committed output was appended to an input at some time.
+ */
+function checkOutputWasInput(
+  ledger: Ledger,
+  inputs: ReadonlySet<string>,
+  actual: ReadonlyMap<string | null, number>,
+  groupId: string,
+  outputs: ReadonlySet<string>,
+  step: number,
+  v: Collector,
+): void {
+  const ever = new Set<string | null>();
+  for (const [tp, at] of ledger.versions) {
+    if (!inputs.has(parseTopicPartition(tp).topic)) continue;
+    for (const records of at.values()) for (const r of records) if (!r.control) ever.add(r.eventId);
+  }
+  for (const e of actual.keys())
+    if (e !== null && !ever.has(e))
+      v.add(
+        'exactly-once-output',
+        step,
+        `group ${groupId}: event ${e} is in committed output (${[...outputs].join(', ')}) but was never appended to its input`,
+      );
+}
+
 // ---------------------------------------------------------------- entry points
+
+/** The ledger of a run's appends to user topics: which record is each partition's at each offset, and since when it is not. */
+export function appendLedger(trace: Trace): Ledger {
+  return buildLedger(trace, factsOf(trace), new Collector(50));
+}
 
 /** Every violation of Kafka's invariants in a run, in the order found (empty when the run is sound). */
 export function checkInvariants(trace: Trace, options: InvariantOptions = {}): Violation[] {

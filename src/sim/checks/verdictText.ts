@@ -343,11 +343,22 @@ function topicText(lang: Language, f: TopicFinding): string {
       ),
     );
   }
-  const removedOf = f.notable.filter((e) => !lost.has(e.eventId) && e.copies.some((c) => c.state === 'removed'));
-  if (removedOf.length) {
-    const offsets = removedOf.flatMap((e) =>
-      e.copies.filter((c) => c.state === 'removed').map((c) => recordAddress(c.topic, c.partition, c.offset)),
+  const removed = (by: 'compaction' | 'truncation') =>
+    f.notable
+      .filter((e) => !lost.has(e.eventId))
+      .flatMap((e) => e.copies.filter((c) => c.state === 'removed' && (c.removedBy === 'truncation') === (by === 'truncation')))
+      .map((c) => recordAddress(c.topic, c.partition, c.offset));
+  const cut = removed('truncation');
+  if (cut.length)
+    parts.push(
+      say(
+        lang,
+        `${ids('en', cut)} cut from the log by truncation after a leader change (a replica's records the new leader did not have)`,
+        `${josa(ids('ko', cut), '은/는')} 리더가 바뀐 뒤 truncation으로 로그에서 잘렸습니다(새 리더에게 없던 복제본의 레코드).`,
+      ),
     );
+  const offsets = removed('compaction');
+  if (offsets.length) {
     parts.push(
       say(
         lang,

@@ -119,6 +119,12 @@ function wasTruncated(index: IndexQueries, c: Copy): boolean {
   return now !== undefined && now.step !== c.step;
 }
 
+/** The copies, a removed one that truncation cut marked so (the others were cleaned by compaction). */
+function withRemovedBy(index: IndexQueries, copies: readonly Copy[]): readonly Copy[] {
+  if (!copies.some((c) => c.state === 'removed' && wasTruncated(index, c))) return copies;
+  return copies.map((c) => (c.state === 'removed' && wasTruncated(index, c) ? { ...c, removedBy: 'truncation' as const } : c));
+}
+
 /**
  * Whether the controller elected an out-of-sync replica of the copy's partition after the copy was
  * appended (PartitionChangeBuilder's unclean election): the new leader lacked it, so even a
@@ -206,7 +212,7 @@ export function topicFindings(ctx: TopicContext, outputTopics: ReadonlySet<strin
     const losses: Loss[] = [];
     // an event with one committed or plain copy and no recognised retry is only counted: nothing to say
     for (const [key, raw] of ctx.index.notable(topic)) {
-      const copies = classifyCopies(ctx.index, raw);
+      const copies = withRemovedBy(ctx.index, classifyCopies(ctx.index, raw));
       const effective = copies.filter((c) => EFFECTIVE.has(c.state));
       if (effective.length > 1) {
         twice.push(key);

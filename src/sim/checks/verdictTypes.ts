@@ -49,6 +49,8 @@ export interface Copy {
   readonly transactionalId: string | null;
   /** The step that appended it. */
   readonly step: number | null;
+  /** A removed copy cut by truncation after a leader change says so; absent: cleaned by compaction. */
+  readonly removedBy?: 'truncation';
 }
 
 /** One event of a topic whose copies say more than "written once". */

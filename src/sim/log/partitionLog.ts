@@ -119,6 +119,11 @@ export function estimateRecordBytes(r: { key: string | null; value: string | nul
   return n;
 }
 
+/** The epoch a leader stamps on what it appends now (partitionLeaderEpoch): null on a one-replica log. */
+export function appendEpoch(log: PartitionLog): number | null {
+  return log.epochs === undefined ? null : latestEpoch(log.epochs);
+}
+
 export type AppendOutcome =
   | { kind: 'appended'; baseOffset: number; lastOffset: number }
   /** A retry of a batch the broker already has: nothing appended, answered with the original offsets. */

@@ -22,6 +22,12 @@ export type Fact =
       eventIds: readonly (string | null)[];
       /** The send() each record came from (client, ref), for telling retries from resends. */
       origins: readonly (RecordOrigin | null)[];
+      /**
+       * Replicated partitions only: the leader epoch the batch was written in (its partitionLeaderEpoch).
+       * An offset and its epoch name one append on every replica (a deposed leader's append at an offset
+       * the new leader writes again carries the older epoch).
+       */
+      leaderEpoch?: number;
     }
   /** The leader recognised a retried batch and appended nothing. */
   | {
@@ -141,6 +147,7 @@ export function markerAppendFact(
   tp: { readonly topic: string; readonly partition: number },
   at: { readonly baseOffset: number; readonly lastOffset: number },
   marker: { readonly producerId: number; readonly producerEpoch: number; readonly result: ControlType },
+  leaderEpoch: number | null = null,
 ): Fact {
   return {
     kind: 'append',
@@ -156,5 +163,6 @@ export function markerAppendFact(
     control: marker.result,
     eventIds: [],
     origins: [],
+    ...(leaderEpoch === null ? {} : { leaderEpoch }),
   };
 }
