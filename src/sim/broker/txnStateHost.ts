@@ -141,12 +141,19 @@ export function txnCoordinatorFor(ctx: BrokerContext, transactionalId: string): 
 }
 
 /**
- * FindCoordinator (key type TRANSACTION), KafkaApis.getCoordinator: the leader of the
- * transactional.id's __transaction_state partition if it has one, else COORDINATOR_NOT_AVAILABLE.
- * The answer does not say whether that coordinator has finished loading.
+ * FindCoordinator, KafkaApis.getCoordinator: the leader of the key's __transaction_state partition
+ * (key type TRANSACTION) or __consumer_offsets partition (GROUP: `group`, looked up by the caller,
+ * offsetsHost.groupCoordinatorFor) if it has one, else COORDINATOR_NOT_AVAILABLE. The answer does
+ * not say whether that coordinator has finished loading.
  */
-export function onFindCoordinator(ctx: BrokerContext, request: PendingRequest, key: string, out: Out): BrokerContext {
-  const coordinator = txnCoordinatorFor(ctx, key);
+export function onFindCoordinator(
+  ctx: BrokerContext,
+  request: PendingRequest,
+  key: string,
+  out: Out,
+  group?: ActorId | null,
+): BrokerContext {
+  const coordinator = group === undefined ? txnCoordinatorFor(ctx, key) : group;
   out.reply(request, 'FindCoordinatorResponse', {
     error: coordinator ? 'NONE' : 'COORDINATOR_NOT_AVAILABLE',
     key,
