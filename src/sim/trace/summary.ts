@@ -7,7 +7,6 @@
 import { computeVerdict, type Verdict, type VerdictInput, verdictOfIndex } from '../checks/verdict';
 import type { ConsumerContext } from '../consumer/consumer.machine';
 import { CONTROLLER_ID } from '../controller/controller.machine';
-import type { GroupCoordinatorContext } from '../coordinator/groupCoordinator.machine';
 import type { TraceStep } from '../kernel/simulation';
 import { stateValueToString } from '../kernel/stateValue';
 import type { Headers } from '../log/recordBatch';
@@ -15,6 +14,7 @@ import { type SimView, stateAt, type Trace } from '../run';
 import { streamsInternalTopics } from '../scenario/build';
 import type { Scenario } from '../scenario/schema';
 import type { StreamThreadContext } from '../streams/streamThread.machine';
+import { coordinatorGroups } from './coordinatorGroups';
 import { type PartitionRow, partitionRows } from './logView';
 import type { Truncations } from './replicationView';
 import { intendedSendsOf, stoppedAt, verdictAppsOf, verdictConsumersOf, writersOf } from './verdictInput';
@@ -178,8 +178,7 @@ function verdictWithRows(trace: Trace, view: SimView, partitions: readonly Parti
 }
 
 function groupsOf(view: SimView): { groupId: string; committed: Readonly<Record<string, number>> }[] {
-  const gc = view.actors.get('group-coordinator')?.context as GroupCoordinatorContext | undefined;
-  return Object.values(gc?.groups ?? {})
+  return Object.values(coordinatorGroups(view.actors))
     .sort((a, b) => (a.groupId < b.groupId ? -1 : 1))
     .map((g) => ({ groupId: g.groupId, committed: g.committed }));
 }
@@ -188,8 +187,7 @@ export function summarize(trace: Trace, atStep: number = trace.steps.length, vie
   const step = view.step;
   const s = trace.scenario;
   const partitions = partitionRows(view.actors, truncationsAt(trace, step));
-  const gc = view.actors.get('group-coordinator')?.context as GroupCoordinatorContext | undefined;
-  const groups = Object.values(gc?.groups ?? {})
+  const groups = Object.values(coordinatorGroups(view.actors))
     .sort((a, b) => (a.groupId < b.groupId ? -1 : 1))
     .map((g) => ({
       groupId: g.groupId,
