@@ -13,6 +13,7 @@ import { Out } from '../../src/sim/actors/out';
 import type { BrokerContext } from '../../src/sim/broker/broker.machine';
 import { groupCoordinatorFor, groupCoordinatorHandoffs, offsetsBatches, onAppendConsumerOffsets } from '../../src/sim/broker/offsetsHost';
 import { highWatermarkReached, initialReplication, onProduceTimeout } from '../../src/sim/broker/replication';
+import { offsetsReplication, replicationItem } from '../../src/sim/checks/checklist';
 import { type ClusterMetadata, CONSUMER_OFFSETS_TOPIC } from '../../src/sim/cluster/metadata';
 import { resolveClusterConfig } from '../../src/sim/config/clusterConfig';
 import { resolveConsumerConfig } from '../../src/sim/config/consumerConfig';
@@ -451,6 +452,41 @@ describe('offsets.topic.replication.factor', () => {
     expect(errors).toContainEqual({
       key: 'offsets.topic.replication.factor',
       message: 'INVALID_REPLICATION_FACTOR: The target replication factor of 3 cannot be reached because only 2 broker(s) are registered.',
+    });
+  });
+});
+
+describe("the readiness checklist's __consumer_offsets part", () => {
+  const en = (e: string, _k: string) => e;
+  const ko = (_e: string, k: string) => k;
+  const orders = [{ name: 'orders', replicationFactor: 3, minInsyncReplicas: 2, uncleanLeaderElection: false }];
+  const acks = [{ client: 'orders-service', acks: -1, topics: ['orders'] }];
+  const part = (replicationFactor: number | null, minIsr: number, say = en) =>
+    replicationItem(orders, acks, say, undefined, { replicationFactor, minIsr }).parts.find((p) => p.id === 'consumer-offsets');
+
+  it('unset: one replica in the simulator, said and not judged', () => {
+    expect(part(null, 2)).toMatchObject({ status: 'not-applicable' });
+    expect(part(null, 2)?.reason).toContain('offsets.topic.replication.factor 3');
+  });
+  it('replication factor 3 with min.insync.replicas 2 passes; min ISR 1, a factor below 3 or a min ISR at the factor fail', () => {
+    expect(part(3, 2)).toMatchObject({ status: 'pass' });
+    expect(part(3, 2)?.reason).toMatch(
+      /^offsets\.topic\.replication\.factor 3, min\.insync\.replicas 2: a commit is answered only once 2 replicas hold it/,
+    );
+    expect(part(3, 1)).toMatchObject({ status: 'fail' });
+    expect(part(2, 2)).toMatchObject({ status: 'fail' });
+    expect(part(3, 3)?.reason).toContain('COORDINATOR_NOT_AVAILABLE');
+    expect(part(3, 2, ko)?.reason).toMatch(/^offsets\.topic\.replication\.factor 3, min\.insync\.replicas 2: 커밋은/);
+  });
+  it("read from a scenario's cluster settings: offsets.topic.replication.factor and the brokers' min.insync.replicas", () => {
+    const cluster = (c: Record<string, unknown>) => ({ resolved: { cluster: c } }) as never;
+    expect(offsetsReplication(cluster({ 'offsets.topic.replication.factor': 3, 'min.insync.replicas': 2 }))).toEqual({
+      replicationFactor: 3,
+      minIsr: 2,
+    });
+    expect(offsetsReplication(cluster({ 'offsets.topic.replication.factor': null, 'min.insync.replicas': 1 }))).toEqual({
+      replicationFactor: null,
+      minIsr: 1,
     });
   });
 });
