@@ -16,9 +16,10 @@ import { appendProducerBatch, type PartitionLog } from '../log/partitionLog';
 import type { ProducedBatch } from '../log/recordBatch';
 import { coordinatorPartitionFor } from '../producer/partitioner';
 import type { KafkaError } from '../protocol/errors';
-import { parseTopicPartition, topicPartitionKey } from '../protocol/topicPartition';
+import { topicPartitionKey } from '../protocol/topicPartition';
 import type { BrokerContext } from './broker.machine';
 import { afterLeaderUpdate, type BrokerReplication, delayProduce, wakeReplicaFetches } from './replication';
+import { leadershipChanges } from './txnStateHost';
 
 type Ctx = BrokerContext & { readonly replication: BrokerReplication };
 
@@ -104,23 +105,15 @@ export function offsetsBatches(log: PartitionLog): OffsetsBatch[] {
 export function groupCoordinatorHandoffs(before: BrokerContext, after: BrokerContext, out: Out): void {
   if (!hostsGroupCoordinator(after)) return;
   const coordinator = hostedGroupCoordinatorId(after.id);
-  const was = before.replication?.leading ?? {};
-  const is = after.replication?.leading ?? {};
-  const keys = [...new Set([...Object.keys(was), ...Object.keys(is)])].filter(
-    (k) => parseTopicPartition(k).topic === CONSUMER_OFFSETS_TOPIC,
-  );
-  for (const key of keys.sort()) {
-    const partition = parseTopicPartition(key).partition;
-    const then = was[key];
-    const now = is[key];
-    if (now && (!then || then.leaderEpoch !== now.leaderEpoch)) {
-      const log = after.partitions[key];
+  for (const c of leadershipChanges(before, after, CONSUMER_OFFSETS_TOPIC)) {
+    if (c.elected !== null) {
+      const log = after.partitions[topicPartitionKey(CONSUMER_OFFSETS_TOPIC, c.partition)];
       out.call(coordinator, 'becomeGroupCoordinator', {
-        partition,
-        coordinatorEpoch: now.leaderEpoch,
+        partition: c.partition,
+        coordinatorEpoch: c.elected,
         batches: log ? offsetsBatches(log) : [],
       });
-    } else if (then && !now) out.call(coordinator, 'resignGroupCoordinator', { partition });
+    } else out.call(coordinator, 'resignGroupCoordinator', { partition: c.partition });
   }
   const regsBefore = before.replication?.registrations ?? {};
   for (const [key, reg] of Object.entries(after.replication?.registrations ?? {}).sort(([a], [b]) => (a < b ? -1 : 1))) {

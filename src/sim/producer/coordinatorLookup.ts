@@ -37,16 +37,21 @@ function lookupNode(d: ProducerDraft): ActorId {
 export function coordinatorTarget(d: ProducerDraft, out: Out): ActorId | null {
   if (!d.transactional) return hostedCoordinatorId(lookupNode(d));
   if (d.txnCoordinator) return d.txnCoordinator;
+  findCoordinator(d, d.config['transactional.id'] as string, 'transaction', out);
+  return null;
+}
+
+/** FindCoordinator to a broker, as the coordinator request in flight (`group`: key type GROUP). */
+function findCoordinator(d: ProducerDraft, key: string, keyType: 'transaction' | 'group', out: Out): void {
   const correlationId = d.nextCorrelationId;
   d.nextCorrelationId += 1;
-  out.send(
-    lookupNode(d),
-    'FindCoordinator',
-    { correlationId, key: d.config['transactional.id'], keyType: 'transaction' },
-    { timeoutMs: d.config['request.timeout.ms'] },
-  );
-  d.coordinatorRequest = { rpc: 'FindCoordinator', correlationId, attempts: (d.coordinatorRequest?.attempts ?? 0) + 1 };
-  return null;
+  out.send(lookupNode(d), 'FindCoordinator', { correlationId, key, keyType }, { timeoutMs: d.config['request.timeout.ms'] });
+  d.coordinatorRequest = {
+    rpc: 'FindCoordinator',
+    correlationId,
+    attempts: (d.coordinatorRequest?.attempts ?? 0) + 1,
+    ...(keyType === 'group' ? { group: true as const } : {}),
+  };
 }
 
 /** The group coordinator lives on the leader of the group's __consumer_offsets partition. */
@@ -62,15 +67,7 @@ export function groupCoordinatorOnLeader(d: ProducerDraft): boolean {
 export function groupCoordinatorTarget(d: ProducerDraft, groupId: string, out: Out): ActorId | null {
   if (!groupCoordinatorOnLeader(d)) return d.meta.groupCoordinator;
   if (d.groupCoordinator) return d.groupCoordinator;
-  const correlationId = d.nextCorrelationId;
-  d.nextCorrelationId += 1;
-  out.send(
-    lookupNode(d),
-    'FindCoordinator',
-    { correlationId, key: groupId, keyType: 'group' },
-    { timeoutMs: d.config['request.timeout.ms'] },
-  );
-  d.coordinatorRequest = { rpc: 'FindCoordinator', correlationId, attempts: (d.coordinatorRequest?.attempts ?? 0) + 1, group: true };
+  findCoordinator(d, groupId, 'group', out);
   return null;
 }
 
