@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { Out } from '../../src/sim/actors/out';
 import type { BrokerContext } from '../../src/sim/broker/broker.machine';
 import { groupCoordinatorFor, groupCoordinatorHandoffs, offsetsBatches, onAppendConsumerOffsets } from '../../src/sim/broker/offsetsHost';
-import { highWatermarkReached, initialReplication, onProduceTimeout } from '../../src/sim/broker/replication';
+import { highWatermarkReached, onProduceTimeout } from '../../src/sim/broker/replication';
 import { offsetsReplication, replicationItem } from '../../src/sim/checks/checklist';
 import { type ClusterMetadata, CONSUMER_OFFSETS_TOPIC } from '../../src/sim/cluster/metadata';
 import { resolveClusterConfig } from '../../src/sim/config/clusterConfig';
@@ -38,11 +38,9 @@ import {
 } from '../../src/sim/coordinator/offsetsHosted';
 import type { Effect } from '../../src/sim/kernel/effects';
 import { createPartitionLog } from '../../src/sim/log/partitionLog';
-import { asReplicatedLog } from '../../src/sim/log/replicaLog';
-import { becomeLeader } from '../../src/sim/replication/leaderPartition';
 import { transactionStateTopic } from '../../src/sim/scenario/build';
+import { BROKERS, hostBroker } from './hostBroker';
 
-const BROKERS = ['broker-0', 'broker-1', 'broker-2'];
 const KEY = `${CONSUMER_OFFSETS_TOPIC}-0`;
 const meta: ClusterMetadata = {
   brokers: BROKERS,
@@ -61,51 +59,9 @@ const replies = (out: Out) =>
   out.effects.filter((e): e is Extract<Effect, { type: 'send' }> => e.type === 'send' && e.inReplyTo !== undefined);
 const sends = (out: Out) => out.effects.filter((e): e is Extract<Effect, { type: 'send' }> => e.type === 'send');
 
-/** broker-0 leading __consumer_offsets-0 with the given ISR and the broker's min.insync.replicas 2. */
-function broker(isr: readonly string[], leading = true): BrokerContext {
-  const log = asReplicatedLog(createPartitionLog(CONSUMER_OFFSETS_TOPIC, 0));
-  const leader = becomeLeader(
-    { topic: CONSUMER_OFFSETS_TOPIC, partition: 0, leader: 'broker-0', leaderEpoch: 0, partitionEpoch: 0, replicas: BROKERS, isr },
-    2,
-    0,
-    0,
-  );
-  const rep = initialReplication({
-    controller: 'controller',
-    replicaLagTimeMaxMs: 30000,
-    replicaFetchWaitMaxMs: 500,
-    heartbeatIntervalMs: 2000,
-    minInsyncReplicas: { [CONSUMER_OFFSETS_TOPIC]: 2 },
-  });
-  return {
-    id: 'broker-0',
-    partitions: { [KEY]: log },
-    parked: [],
-    nextParkId: 0,
-    verification: true,
-    transactionVersion: 2,
-    transactionCoordinator: meta.transactionCoordinator,
-    verifying: [],
-    nextCorrelationId: 0,
-    meta,
-    replication: {
-      ...rep,
-      leading: leading ? { [KEY]: leader } : {},
-      registrations: {
-        [KEY]: {
-          topic: CONSUMER_OFFSETS_TOPIC,
-          partition: 0,
-          leader: leading ? 'broker-0' : 'broker-1',
-          leaderEpoch: leading ? 0 : 1,
-          partitionEpoch: 0,
-          replicas: BROKERS,
-          isr,
-          election: null,
-        },
-      },
-    },
-  };
-}
+/** broker-0 leading __consumer_offsets-0 (or not) with the given ISR and the broker's min.insync.replicas 2. */
+const broker = (isr: readonly string[], leading = true): BrokerContext =>
+  hostBroker(CONSUMER_OFFSETS_TOPIC, meta, isr, { leading, transactionVersion: 2 });
 
 /** broker-0's hosted group coordinator, owning __consumer_offsets-0 (loaded unless `loading`). */
 function coordinator(owned: OffsetsHostedState['owned'] = { 0: { coordinatorEpoch: 0, loading: null } }): GroupCoordinatorContext {
