@@ -10,7 +10,7 @@
 import { describe, expect, it } from 'vitest';
 import { Out } from '../../src/sim/actors/out';
 import type { BrokerContext } from '../../src/sim/broker/broker.machine';
-import { initialReplication, onProduceTimeout } from '../../src/sim/broker/replication';
+import { onProduceTimeout } from '../../src/sim/broker/replication';
 import { coordinatorHandoffs, onAppendTxnState, onFindCoordinator } from '../../src/sim/broker/txnStateHost';
 import { type ClusterMetadata, TRANSACTION_STATE_TOPIC } from '../../src/sim/cluster/metadata';
 import { resolveClusterConfig } from '../../src/sim/config/clusterConfig';
@@ -26,18 +26,15 @@ import { encodeTxnRecord, type TxnMetadata } from '../../src/sim/coordinator/tra
 import type { TxnCoordinatorContext } from '../../src/sim/coordinator/txnCoordinatorContext';
 import { coordinatorErrorFor, onWriteAnswered } from '../../src/sim/coordinator/txnStateWrites';
 import type { Effect, RpcEvent } from '../../src/sim/kernel/effects';
-import { createPartitionLog } from '../../src/sim/log/partitionLog';
-import { asReplicatedLog } from '../../src/sim/log/replicaLog';
 import { forgetCoordinatorOn, onLookupRequestLost } from '../../src/sim/producer/coordinatorLookup';
 import type { ProducerDraft } from '../../src/sim/producer/sender';
-import { becomeLeader } from '../../src/sim/replication/leaderPartition';
 import { runScenario } from '../../src/sim/run';
 import { transactionStateTopic } from '../../src/sim/scenario/build';
 import type { Scenario } from '../../src/sim/scenario/schema';
 import { validateScenario } from '../../src/sim/scenario/validate';
 import { runWith } from '../presets/helpers';
+import { BROKERS, hostBroker } from './hostBroker';
 
-const BROKERS = ['broker-0', 'broker-1', 'broker-2'];
 const KEY = `${TRANSACTION_STATE_TOPIC}-0`;
 const meta: ClusterMetadata = {
   brokers: BROKERS,
@@ -53,50 +50,7 @@ const replies = (out: Out) =>
   out.effects.filter((e): e is Extract<Effect, { type: 'send' }> => e.type === 'send' && e.inReplyTo !== undefined);
 
 /** broker-0 leading __transaction_state-0 with the given ISR and min ISR 2. */
-function broker(isr: readonly string[]): BrokerContext {
-  const log = asReplicatedLog(createPartitionLog(TRANSACTION_STATE_TOPIC, 0));
-  const leader = becomeLeader(
-    { topic: TRANSACTION_STATE_TOPIC, partition: 0, leader: 'broker-0', leaderEpoch: 0, partitionEpoch: 0, replicas: BROKERS, isr },
-    2,
-    0,
-    0,
-  );
-  const rep = initialReplication({
-    controller: 'controller',
-    replicaLagTimeMaxMs: 30000,
-    replicaFetchWaitMaxMs: 500,
-    heartbeatIntervalMs: 2000,
-    minInsyncReplicas: { [TRANSACTION_STATE_TOPIC]: 2 },
-  });
-  return {
-    id: 'broker-0',
-    partitions: { [KEY]: log },
-    parked: [],
-    nextParkId: 0,
-    verification: true,
-    transactionVersion: 1,
-    transactionCoordinator: meta.transactionCoordinator,
-    verifying: [],
-    nextCorrelationId: 0,
-    meta,
-    replication: {
-      ...rep,
-      leading: { [KEY]: leader },
-      registrations: {
-        [KEY]: {
-          topic: TRANSACTION_STATE_TOPIC,
-          partition: 0,
-          leader: 'broker-0',
-          leaderEpoch: 0,
-          partitionEpoch: 0,
-          replicas: BROKERS,
-          isr,
-          election: null,
-        },
-      },
-    },
-  };
-}
+const broker = (isr: readonly string[]): BrokerContext => hostBroker(TRANSACTION_STATE_TOPIC, meta, isr);
 
 const APPEND = { writeId: 7, partition: 0, key: 'tx', value: '{}', timeoutMs: 60000 };
 

@@ -9,7 +9,7 @@
 import { setup } from 'xstate';
 import type { Call, Lifecycle, Rpc, Timer } from '../actors/events';
 import { handle, type Out, type PendingRequest, pendingRequest } from '../actors/out';
-import type { ClusterMetadata } from '../cluster/metadata';
+import { type ClusterMetadata, CONSUMER_OFFSETS_TOPIC } from '../cluster/metadata';
 import { BROKER_REQUEST_TIMEOUT_MS } from '../config/clusterConfig';
 import type { DisconnectedEvent, RpcEvent, TimerEvent } from '../kernel/effects';
 import type { ActorId } from '../kernel/envelope';
@@ -37,6 +37,14 @@ import { markerAppendFact } from '../trace/facts';
 import { answerFetch, wakeParked } from './consumerFetch';
 import type { MarkerWait } from './delayedMarkers';
 import { onMetadata } from './metadataRequest';
+import {
+  type AppendConsumerOffsetsArgs,
+  groupCoordinatorFor,
+  groupCoordinatorHandoffs,
+  hostsGroupCoordinator,
+  onAppendConsumerOffsets,
+  tellMarkerWritten,
+} from './offsetsHost';
 import {
   afterLeaderUpdate,
   type BrokerReplication,
@@ -149,8 +157,9 @@ export type BrokerEvent =
   | Rpc<'PartitionChange', PartitionChange>
   | Rpc<'BrokerHeartbeatResponse'>
   | Rpc<'Metadata', MetadataRequest>
-  | Rpc<'FindCoordinator', { key: string; keyType: 'transaction' }>
+  | Rpc<'FindCoordinator', { key: string; keyType: 'transaction' | 'group' }>
   | Call<'appendTxnState', AppendTxnStateArgs>
+  | Call<'appendConsumerOffsets', AppendConsumerOffsetsArgs>
   | Timer<'produceTimeout', { id: number }>
   | Timer<'markersTimeout', { id: number }>
   | Timer<'replicaFetchExpired', { id: number }>
@@ -492,7 +501,9 @@ const onWriteTxnMarkers = (ctx: BrokerContext, ev: RpcEvent<WriteTxnMarkersReque
         continue;
       }
       const leader = hasReplication(next) && isReplicated(log) ? next.replication.leading[keyOf(tp)] : undefined;
-      if (leader && notEnoughReplicasBeforeAppend(leader, -1) !== null) {
+      // a hosted group coordinator's partition takes its markers with acks=1 (CoordinatorPartitionWriter)
+      const acks = tp.topic === CONSUMER_OFFSETS_TOPIC && hostsGroupCoordinator(next) ? 1 : -1;
+      if (leader && notEnoughReplicasBeforeAppend(leader, acks) !== null) {
         partitions.push(extend(tp, { error: 'NOT_ENOUGH_REPLICAS' as const }));
         continue;
       }
@@ -503,6 +514,7 @@ const onWriteTxnMarkers = (ctx: BrokerContext, ev: RpcEvent<WriteTxnMarkersReque
       );
       if (r.outcome.kind === 'appended') {
         out.fact(markerAppendFact(tp, r.outcome, m, appendEpoch(r.log)));
+        tellMarkerWritten(next, tp, { producerId: m.producerId, result: m.result }, out);
         next = withLog(next, r.log);
         touched.push(tp);
         if (leader) waiting.push({ producerId: m.producerId, ...tp, requiredOffset: r.outcome.lastOffset + 1 });
@@ -569,8 +581,19 @@ export const brokerMachine = setup({
           ),
         },
         FindCoordinator: {
-          actions: handle((ctx: BrokerContext, ev: RpcEvent<{ key: string }>, out: Out) =>
-            onFindCoordinator(ctx, pendingRequest(ev), ev.payload.key, out),
+          actions: handle((ctx: BrokerContext, ev: RpcEvent<{ key: string; keyType: 'transaction' | 'group' }>, out: Out) =>
+            onFindCoordinator(
+              ctx,
+              pendingRequest(ev),
+              ev.payload.key,
+              out,
+              ev.payload.keyType === 'group' ? groupCoordinatorFor(ctx, ev.payload.key) : undefined,
+            ),
+          ),
+        },
+        appendConsumerOffsets: {
+          actions: handle((ctx: BrokerContext, ev: { from: string; args: AppendConsumerOffsetsArgs; now: number }, out: Out) =>
+            onAppendConsumerOffsets(ctx, ev.from, ev.args, ev.now, out),
           ),
         },
         appendTxnState: {
@@ -645,6 +668,7 @@ function onPartitionChangeRequest(ctx: ReplicatedCtx, ev: RpcEvent<PartitionChan
   out.reply(pendingRequest(ev), 'PartitionChangeResponse', { topic, partition, partitionEpoch });
   const next = onPartitionChange(ctx, ev.payload, ev.now, out);
   coordinatorHandoffs(ctx, next, out);
+  groupCoordinatorHandoffs(ctx, next, out);
   coordinatorLeaderUpdates(ctx, next, out);
   return next;
 }
@@ -661,6 +685,7 @@ function onBoot(ctx: BrokerContext, ev: Lifecycle, out: Out): BrokerContext {
   const { initialRecords: _, ...rest } = ctx as ReplicatedCtx & { initialRecords?: unknown };
   const next = startReplication(rest, initial, ev.now, out);
   coordinatorHandoffs(rest, next, out);
+  groupCoordinatorHandoffs(rest, next, out);
   return next;
 }
 

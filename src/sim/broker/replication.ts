@@ -65,8 +65,12 @@ export interface DelayedProduce {
   readonly baseOffset: number;
   /** lastOffset + 1: the HW the answer waits for. */
   readonly requiredOffset: number;
-  /** A write of the transaction coordinator this broker hosts: answered by an in-process call, not a ProduceResponse. */
-  readonly internal?: { readonly coordinator: ActorId; readonly writeId: number };
+  /**
+   * A write of a coordinator this broker hosts: answered by an in-process call, not a ProduceResponse —
+   * `txnStateAppended` (the transaction coordinator's acks=-1 append), or `offsetsAppended` (the group
+   * coordinator's, which waits for the HW only: CoordinatorRuntime's HighWatermarkListener).
+   */
+  readonly internal?: { readonly coordinator: ActorId; readonly writeId: number; readonly answer?: 'offsetsAppended' };
 }
 
 /** A follower's Fetch the leader holds up to replica.fetch.wait.max.ms (DelayedFetch). */
@@ -177,6 +181,16 @@ export function afterLeaderUpdate(ctx: Ctx, key: string, now: number, out: Out):
   return completeDelayed(c, key, out);
 }
 
+/**
+ * CoordinatorRuntime's wait for a group coordinator write (HighWatermarkListener.onHighWatermarkUpdated →
+ * deferredEventQueue.completeUpTo): NONE once the HW has passed it, whatever the ISR; the partition
+ * led elsewhere → NOT_LEADER_OR_FOLLOWER; null: keep waiting.
+ */
+export function highWatermarkReached(p: unknown, log: PartitionLog, requiredOffset: number): 'NONE' | 'NOT_LEADER_OR_FOLLOWER' | null {
+  if (!p) return 'NOT_LEADER_OR_FOLLOWER';
+  return log.highWatermark >= requiredOffset ? 'NONE' : null;
+}
+
 /** DelayedProduce.tryComplete for every produce and marker write waiting on the partition. */
 function completeDelayed(ctx: Ctx, key: string, out: Out): Ctx {
   const log = ctx.partitions[key];
@@ -198,7 +212,10 @@ function completeDelayedProduces(ctx: Ctx, key: string, out: Out): Ctx {
       still.push(d);
       continue;
     }
-    const result = checkEnoughReplicasReachOffset(rep.leading[key] ?? null, log, d.requiredOffset);
+    const result =
+      d.internal?.answer === 'offsetsAppended'
+        ? highWatermarkReached(rep.leading[key] ?? null, log, d.requiredOffset)
+        : checkEnoughReplicasReachOffset(rep.leading[key] ?? null, log, d.requiredOffset);
     if (result === null) {
       still.push(d);
       continue;
@@ -211,7 +228,7 @@ function completeDelayedProduces(ctx: Ctx, key: string, out: Out): Ctx {
 
 function answerDelayed(ctx: BrokerContext, d: DelayedProduce, error: KafkaError | 'NONE', out: Out): void {
   if (d.internal) {
-    out.call(d.internal.coordinator, 'txnStateAppended', { writeId: d.internal.writeId, error });
+    out.call(d.internal.coordinator, d.internal.answer ?? 'txnStateAppended', { writeId: d.internal.writeId, error });
     return;
   }
   out.reply(d.request, 'ProduceResponse', {

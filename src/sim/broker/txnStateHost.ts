@@ -86,25 +86,41 @@ export function txnStateRecords(log: PartitionLog): { key: string; value: string
  */
 export function coordinatorHandoffs(before: BrokerContext, after: BrokerContext, out: Out): void {
   if (!hostsTxnCoordinator(after)) return;
-  const was = before.replication?.leading ?? {};
-  const is = after.replication?.leading ?? {};
-  const keys = [...new Set([...Object.keys(was), ...Object.keys(is)])].filter(
-    (k) => parseTopicPartition(k).topic === TRANSACTION_STATE_TOPIC,
-  );
   const coordinator = hostedCoordinatorId(after.id);
-  for (const key of keys.sort()) {
-    const partition = parseTopicPartition(key).partition;
-    const then = was[key];
-    const now = is[key];
-    if (now && (!then || then.leaderEpoch !== now.leaderEpoch)) {
-      const log = after.partitions[key];
+  for (const c of leadershipChanges(before, after, TRANSACTION_STATE_TOPIC)) {
+    if (c.elected !== null) {
+      const log = after.partitions[topicPartitionKey(TRANSACTION_STATE_TOPIC, c.partition)];
       out.call(coordinator, 'becomeCoordinator', {
-        partition,
-        coordinatorEpoch: now.leaderEpoch,
+        partition: c.partition,
+        coordinatorEpoch: c.elected,
         records: log ? txnStateRecords(log) : [],
       });
-    } else if (then && !now) out.call(coordinator, 'resignCoordinator', { partition });
+    } else out.call(coordinator, 'resignCoordinator', { partition: c.partition });
   }
+}
+
+/**
+ * The partitions of `topic` whose leadership on this broker changed with the controller's records:
+ * led under a new leader epoch (`elected`: the epoch, onElection) or no longer led (`elected` null,
+ * onResignation), in partition order.
+ */
+export function leadershipChanges(
+  before: BrokerContext,
+  after: BrokerContext,
+  topic: string,
+): { partition: number; elected: number | null }[] {
+  const was = before.replication?.leading ?? {};
+  const is = after.replication?.leading ?? {};
+  const keys = [...new Set([...Object.keys(was), ...Object.keys(is)])].filter((k) => parseTopicPartition(k).topic === topic);
+  const changes: { partition: number; elected: number | null }[] = [];
+  for (const key of keys.sort()) {
+    const then = was[key];
+    const now = is[key];
+    const partition = parseTopicPartition(key).partition;
+    if (now && (!then || then.leaderEpoch !== now.leaderEpoch)) changes.push({ partition, elected: now.leaderEpoch });
+    else if (then && !now) changes.push({ partition, elected: null });
+  }
+  return changes;
 }
 
 /**
@@ -141,12 +157,19 @@ export function txnCoordinatorFor(ctx: BrokerContext, transactionalId: string): 
 }
 
 /**
- * FindCoordinator (key type TRANSACTION), KafkaApis.getCoordinator: the leader of the
- * transactional.id's __transaction_state partition if it has one, else COORDINATOR_NOT_AVAILABLE.
- * The answer does not say whether that coordinator has finished loading.
+ * FindCoordinator, KafkaApis.getCoordinator: the leader of the key's __transaction_state partition
+ * (key type TRANSACTION) or __consumer_offsets partition (GROUP: `group`, looked up by the caller,
+ * offsetsHost.groupCoordinatorFor) if it has one, else COORDINATOR_NOT_AVAILABLE. The answer does
+ * not say whether that coordinator has finished loading.
  */
-export function onFindCoordinator(ctx: BrokerContext, request: PendingRequest, key: string, out: Out): BrokerContext {
-  const coordinator = txnCoordinatorFor(ctx, key);
+export function onFindCoordinator(
+  ctx: BrokerContext,
+  request: PendingRequest,
+  key: string,
+  out: Out,
+  group?: ActorId | null,
+): BrokerContext {
+  const coordinator = group === undefined ? txnCoordinatorFor(ctx, key) : group;
   out.reply(request, 'FindCoordinatorResponse', {
     error: coordinator ? 'NONE' : 'COORDINATOR_NOT_AVAILABLE',
     key,

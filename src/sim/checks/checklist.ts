@@ -548,19 +548,86 @@ function transactionStatePart(t: TxnStateReplication, say: Say): PartResult {
 /** The preset that shows an under-replicated __transaction_state. */
 const TXN_STATE_PRESET = 'transaction-state-under-replicated';
 
-/** The internal topics: __transaction_state from its settings, __consumer_offsets stays one replica (said, not judged). */
-function internalParts(say: Say, txnState: TxnStateReplication = TXN_STATE_UNSET): PartResult[] {
-  return [
-    transactionStatePart(txnState, say),
-    {
+/** __consumer_offsets' settings as the scenario gives them: offsets.topic.replication.factor (null: not set, one replica) and the brokers' min.insync.replicas. */
+export interface OffsetsReplication {
+  readonly replicationFactor: number | null;
+  readonly minIsr: number;
+}
+
+const OFFSETS_UNSET: OffsetsReplication = { replicationFactor: null, minIsr: 1 };
+
+/** offsets.topic.replication.factor and min.insync.replicas (the topic has no min ISR of its own) from the resolved cluster settings. */
+export function offsetsReplication(trace: Trace): OffsetsReplication {
+  const cluster = trace.resolved.cluster as unknown as Readonly<Record<string, unknown>>;
+  return {
+    replicationFactor: positiveInt(cluster['offsets.topic.replication.factor']),
+    minIsr: positiveInt(cluster['min.insync.replicas']) ?? 1,
+  };
+}
+
+/**
+ * The offsets topic: with offsets.topic.replication.factor set above 1 it is replicated and its
+ * group coordinator lives on the leader, so it is judged like the transaction state topic
+ * (replication factor ≥ 3, 2 ≤ the brokers' min.insync.replicas < replication factor: the
+ * coordinator answers a commit only when the HW passes it, and the HW stops below min ISR);
+ * unset, it keeps one replica in the simulator: said, not judged.
+ */
+function consumerOffsetsPart(o: OffsetsReplication, say: Say): PartResult {
+  const rf = o.replicationFactor ?? 1;
+  if (rf <= 1)
+    return {
       id: 'consumer-offsets',
       status: 'not-applicable',
       reason: say(
-        'Not modelled: __consumer_offsets keeps one replica in the simulator (its group coordinator is a fixed process). In production keep offsets.topic.replication.factor 3 (the default); the broker min.insync.replicas applies to it.',
-        '모델링하지 않음: 시뮬레이터에서 __consumer_offsets는 복제본 하나입니다(그룹 코디네이터는 고정된 프로세스). 운영에서는 offsets.topic.replication.factor 3(기본값)을 유지하세요. 이 토픽에는 브로커의 min.insync.replicas가 적용됩니다.',
+        'Not modelled: __consumer_offsets keeps one replica in the simulator (its group coordinator is a fixed process) unless the scenario sets offsets.topic.replication.factor above 1. In production keep offsets.topic.replication.factor 3 (the default); the broker min.insync.replicas applies to it.',
+        '모델링하지 않음: 시나리오가 offsets.topic.replication.factor를 1보다 크게 두지 않으면 시뮬레이터에서 __consumer_offsets는 복제본 하나입니다(그룹 코디네이터는 고정된 프로세스). 운영에서는 offsets.topic.replication.factor 3(기본값)을 유지하세요. 이 토픽에는 브로커의 min.insync.replicas가 적용됩니다.',
       ),
-    },
-  ];
+    };
+  const settings = `offsets.topic.replication.factor ${rf}, min.insync.replicas ${o.minIsr}`;
+  const shown = say(
+    'Two brokers of the __consumer_offsets ISR down: the HW stops, every OffsetCommit and TxnOffsetCommit fails with COORDINATOR_NOT_AVAILABLE after offsets.commit.timeout.ms.',
+    '__consumer_offsets ISR의 브로커 둘이 죽으면 HW가 멈추고, 모든 OffsetCommit과 TxnOffsetCommit이 offsets.commit.timeout.ms 뒤 COORDINATOR_NOT_AVAILABLE로 실패합니다.',
+  );
+  if (o.minIsr < 2)
+    return failPart(
+      'consumer-offsets',
+      say(
+        `${settings}: a commit is answered when the leader alone holds it, so the failure of that broker leaves the group's offsets with no in-sync copy.`,
+        `${settings}: 리더 혼자 가진 커밋에도 응답하므로, 그 브로커가 죽으면 그룹의 오프셋에 동기화된 사본이 남지 않습니다.`,
+      ),
+      OFFSETS_PRESET,
+      shown,
+    );
+  if (rf < 3 || o.minIsr >= rf)
+    return failPart(
+      'consumer-offsets',
+      say(
+        `${settings}: one broker down leaves fewer in-sync replicas than min.insync.replicas; the HW stops and the group's commits fail with COORDINATOR_NOT_AVAILABLE.`,
+        `${settings}: 브로커 하나만 죽어도 동기화 복제본이 min.insync.replicas보다 적어져 HW가 멈추고, 그룹의 커밋이 COORDINATOR_NOT_AVAILABLE로 실패합니다.`,
+      ),
+      OFFSETS_PRESET,
+      shown,
+    );
+  return {
+    id: 'consumer-offsets',
+    status: 'pass',
+    reason: say(
+      `${settings}: a commit is answered only once ${o.minIsr} replicas hold it, and one broker down neither stops commits nor loses them (the group coordinator moves with the leader and loads the offsets from its replica).`,
+      `${settings}: 커밋은 복제본 ${o.minIsr}개가 가진 뒤에야 응답되고, 브로커 하나가 죽어도 커밋이 멈추거나 사라지지 않습니다(그룹 코디네이터가 리더를 따라 옮겨 가 자기 복제본에서 오프셋을 읽습니다).`,
+    ),
+  };
+}
+
+/** The preset an under-replicated __consumer_offsets would show (not shipped yet: the part says what it would show). */
+const OFFSETS_PRESET = 'consumer-offsets-under-replicated';
+
+/** The internal topics, each from its settings. */
+function internalParts(
+  say: Say,
+  txnState: TxnStateReplication = TXN_STATE_UNSET,
+  offsets: OffsetsReplication = OFFSETS_UNSET,
+): PartResult[] {
+  return [transactionStatePart(txnState, say), consumerOffsetsPart(offsets, say)];
 }
 
 interface PartResult extends ChecklistPart {
@@ -584,9 +651,10 @@ export function replicationItem(
   producers: readonly { readonly client: string; readonly acks: number; readonly topics: readonly string[] }[],
   say: Say,
   txnState: TxnStateReplication = TXN_STATE_UNSET,
+  offsets: OffsetsReplication = OFFSETS_UNSET,
 ): Item & { readonly parts: readonly ChecklistPart[] } {
   const replicated = topics.filter((t) => t.replicationFactor > 1);
-  if (replicated.length === 0 && (txnState.replicationFactor ?? 1) <= 1)
+  if (replicated.length === 0 && (txnState.replicationFactor ?? 1) <= 1 && (offsets.replicationFactor ?? 1) <= 1)
     return {
       ...na(
         say(
@@ -703,7 +771,7 @@ export function replicationItem(
           ),
         },
   );
-  const all: PartResult[] = [...parts, ...internalParts(say, txnState)];
+  const all: PartResult[] = [...parts, ...internalParts(say, txnState, offsets)];
   const failed = all.filter((p) => p.status === 'fail');
   const first = failed[0];
   const item: Item = first
@@ -720,7 +788,7 @@ export function replicationItem(
 }
 
 function replication(trace: Trace, say: Say): Item & { readonly parts: readonly ChecklistPart[] } {
-  return replicationItem(topicReplication(trace), writers(trace), say, txnStateReplication(trace));
+  return replicationItem(topicReplication(trace), writers(trace), say, txnStateReplication(trace), offsetsReplication(trace));
 }
 
 function sideEffects(trace: Trace, say: Say): Item {

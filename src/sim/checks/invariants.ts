@@ -18,6 +18,7 @@ import type { ControlType } from '../log/recordBatch';
 import { keyOf, parseTopicPartition } from '../protocol/topicPartition';
 import { type RunOptions, runScenario, type Trace } from '../run';
 import type { ConsumerClientSpec } from '../scenario/schema';
+import { coordinatorGroups } from '../trace/coordinatorGroups';
 import type { Fact } from '../trace/facts';
 import { checkNetwork, NETWORK_INVARIANTS, type NetworkInvariantId } from './network';
 import { acksAllAcks, REPLICATION_INVARIANTS, type ReplicationInvariantId, ReplicationWatch } from './replicationInvariants';
@@ -638,9 +639,7 @@ function checkExactlyOnce(trace: Trace, ledger: Ledger, v: Collector): void {
   if (!end || end.step !== trace.steps.length) return;
   const step = Math.max(0, trace.steps.length - 1);
   const gcDown = end.processes.some(([id, p]) => id === 'group-coordinator' && p.down);
-  const gc = end.actors.find(([id]) => id === 'group-coordinator')?.[1] as
-    | { context?: { groups?: Record<string, ConsumerGroup> } }
-    | undefined;
+  const coordinated: Record<string, ConsumerGroup> = coordinatorGroups(end.actors);
   const groups = new Map<string, ConsumerClientSpec[]>();
   for (const c of trace.scenario.clients) {
     if (c.type !== 'consumer') continue;
@@ -661,7 +660,7 @@ function checkExactlyOnce(trace: Trace, ledger: Ledger, v: Collector): void {
     const inputs = new Set(members.flatMap((m) => m.topics));
     const foreign = topicsWrittenOutside(trace, new Set(members.map((m) => m.id)));
     if ([...outputs].some((t) => foreign.has(t) || inputs.has(t))) continue;
-    const group = gc?.context?.groups?.[groupId];
+    const group = coordinated[groupId];
     if (group && group.pending.length > 0) continue;
     const committedOffsets = group?.committed ?? {};
 

@@ -40,8 +40,8 @@ export const TXN_COORDINATOR_ID = 'txn-coordinator';
 export const GROUP_COORDINATOR_ID = 'group-coordinator';
 
 export function leaderOf(meta: ClusterMetadata, topic: string, partition: number): ActorId | null {
-  if (topic === CONSUMER_OFFSETS_TOPIC) return meta.groupCoordinator;
-  // a replicated __transaction_state has leaders of its own (the coordinators live on them)
+  // a replicated internal topic has leaders of its own (the coordinators live on them)
+  if (topic === CONSUMER_OFFSETS_TOPIC && !meta.topics[topic]) return meta.groupCoordinator;
   if (topic === TRANSACTION_STATE_TOPIC && !meta.topics[topic]) return meta.transactionCoordinator;
   return meta.topics[topic]?.leaders[partition] ?? null;
 }

@@ -106,6 +106,15 @@ export const CLUSTER_CONFIG: readonly ConfigKey[] = [
     simulation: 'Kafka defaults to 50',
   },
   {
+    name: 'offsets.topic.replication.factor',
+    type: 'int',
+    default: 3,
+    min: 1,
+    max: 9,
+    doc: "Replicas of each __consumer_offsets partition; a group's coordinator is the leader of its partition. The topic has no min ISR of its own: the brokers' min.insync.replicas applies.",
+    simulation: 'unset: one replica and a fixed coordinator process; set: replicated over the brokers, the coordinator on the leader',
+  },
+  {
     name: 'transaction.abort.timed.out.transaction.cleanup.interval.ms',
     type: 'int',
     default: 10000,
@@ -128,11 +137,15 @@ export const CLUSTER_CONFIG: readonly ConfigKey[] = [
   },
 ];
 
-/** Keys whose absence keeps today's one-replica __transaction_state (the scenario must set them to replicate it). */
-const UNSET_MEANS_ONE_REPLICA = ['transaction.state.log.replication.factor', 'transaction.state.log.min.isr'] as const;
+/** Keys whose absence keeps today's one-replica internal topics (the scenario must set them to replicate them). */
+const UNSET_MEANS_ONE_REPLICA = [
+  'transaction.state.log.replication.factor',
+  'transaction.state.log.min.isr',
+  'offsets.topic.replication.factor',
+] as const;
 
 /**
- * The checks of the __transaction_state settings against the cluster: Kafka creates the topic only
+ * The checks of the internal topics' settings against the cluster: Kafka creates the topic only
  * when enough brokers are alive (INVALID_REPLICATION_FACTOR, StripedReplicaPlacer's message), and a
  * min ISR above the replication factor would refuse every coordinator write (NOT_ENOUGH_REPLICAS).
  */
@@ -151,6 +164,12 @@ export function transactionStateLogProblems(c: Readonly<Record<string, ConfigVal
       key: 'transaction.state.log.min.isr',
       message: `transaction.state.log.min.isr=${minIsr} is more than the ${typeof rf === 'number' ? `transaction.state.log.replication.factor of ${rf}` : 'one replica __transaction_state has when transaction.state.log.replication.factor is not set'}: every write of the transaction coordinator would fail with NOT_ENOUGH_REPLICAS.`,
     });
+  const offsetsRf = c['offsets.topic.replication.factor'];
+  if (typeof offsetsRf === 'number' && offsetsRf > brokers)
+    out.push({
+      key: 'offsets.topic.replication.factor',
+      message: `INVALID_REPLICATION_FACTOR: The target replication factor of ${offsetsRf} cannot be reached because only ${brokers} broker(s) are registered.`,
+    });
   return out;
 }
 
@@ -163,6 +182,8 @@ export interface ClusterConfig {
   /** null when the scenario does not set it: one replica and the fixed coordinator process (docs/kafka-model.md). */
   readonly 'transaction.state.log.replication.factor': number | null;
   readonly 'transaction.state.log.min.isr': number | null;
+  /** null when the scenario does not set it: one replica and the fixed group coordinator process. */
+  readonly 'offsets.topic.replication.factor': number | null;
   readonly 'transaction.abort.timed.out.transaction.cleanup.interval.ms': number;
   readonly 'transaction.max.timeout.ms': number;
   readonly 'group.initial.rebalance.delay.ms': number;

@@ -9,7 +9,7 @@ import type { Out } from '../actors/out';
 import type { ConsumerConfig } from '../config/consumerConfig';
 import type { ActorId } from '../kernel/envelope';
 import { keyOf } from '../protocol/topicPartition';
-import { type ConsumerContext, consumedOffsets, corr, type Draft, type PendingCommit, sendRequest } from './consumerContext';
+import { type ConsumerContext, consumedOffsets, corr, type Draft, type PendingCommit, sendToCoordinator } from './consumerContext';
 import type { EventOf, OffsetAndPartition } from './events';
 import { fetchMore, resetPosition, servePoll } from './fetcher';
 
@@ -52,7 +52,7 @@ export function needsJoinPrepare(d: ConsumerContext): boolean {
 
 function sendCommit(d: Draft, out: Out, c: PendingCommit): void {
   d.commitInFlight = c;
-  sendRequest(d, out, d.meta.groupCoordinator, 'OffsetCommit', {
+  sendToCoordinator(d, out, 'OffsetCommit', {
     correlationId: c.correlationId,
     groupId: d.config['group.id'],
     generationId: c.generationId,
@@ -256,7 +256,7 @@ export function requestOffsets(d: Draft, out: Out): void {
   const correlationId = corr(d);
   d.offsetsRequest = correlationId;
   // the Java consumer always asks for stable offsets (requireStable=true)
-  sendRequest(d, out, d.meta.groupCoordinator, 'OffsetFetch', {
+  sendToCoordinator(d, out, 'OffsetFetch', {
     correlationId,
     groupId: d.config['group.id'],
     partitions: pending,

@@ -36,6 +36,7 @@ import {
 import { action, type ConsumerContext, type ConsumerInput, initialContext } from './consumerContext';
 import type { ConsumerEvent, EventOf } from './events';
 import { fetchMore, onConsumerMetadataResponse, onEndOffsets, onFetchResponse, onListOffsetsResponse, onListOffsetsRetry } from './fetcher';
+import { onCoordinatorLookupRetry, onFindCoordinatorResponse } from './groupLookup';
 import {
   heartbeatRejoinsAfterCommit,
   heartbeatRejoinsNow,
@@ -99,6 +100,8 @@ const a = {
   listenerDone: action<EventOf<'partitionsAssignedDone'>>(onListenerDone),
   requestLost: action<EventOf<'disconnected'>>(onRequestLost),
   metadataResponse: action<EventOf<'MetadataResponse'>>(onConsumerMetadataResponse),
+  findCoordinatorResponse: action<EventOf<'FindCoordinatorResponse'>>(onFindCoordinatorResponse),
+  coordinatorLookupRetry: action((d, _ev, out) => onCoordinatorLookupRetry(d, out)),
   // retry.backoff.ms (or metadata.max.age.ms) passed: the wrapper sends the update that is now due
   metadataUpdateDue: action(() => {}),
 };
@@ -172,6 +175,8 @@ export const consumerMachine = setup({
     commitRetry: { actions: a.commitRetry },
     disconnected: { actions: a.requestLost },
     MetadataResponse: { actions: a.metadataResponse },
+    FindCoordinatorResponse: { actions: a.findCoordinatorResponse },
+    coordinatorLookupRetry: { actions: a.coordinatorLookupRetry },
     metadataUpdateDue: { actions: a.metadataUpdateDue },
   },
   states: {

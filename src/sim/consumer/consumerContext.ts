@@ -7,7 +7,7 @@
 import type { Mutable } from '../actors/draft';
 import { handle, type Out } from '../actors/out';
 import { type ClientMetadataState, INITIAL_CLIENT_METADATA } from '../cluster/clientMetadata';
-import type { ClusterMetadata } from '../cluster/metadata';
+import { type ClusterMetadata, CONSUMER_OFFSETS_TOPIC } from '../cluster/metadata';
 import { maybeUpdateMetadata } from '../cluster/metadataUpdater';
 import type { ConsumerConfig } from '../config/consumerConfig';
 import type { ActorId, RequestRpc } from '../kernel/envelope';
@@ -76,6 +76,28 @@ export interface ConsumerContext extends Required<ConsumerInput> {
    * the batch it is processing.
    */
   readonly rejoinNeeded: boolean;
+  /**
+   * Only when the group coordinator lives on a __consumer_offsets leader (offsets.topic.replication.factor
+   * > 1; absent otherwise): the coordinator FindCoordinator named (null: unknown), the FindCoordinator
+   * in flight, the group requests waiting for it (AbstractCoordinator.ensureCoordinatorReady), and the
+   * broker the next lookup goes to.
+   */
+  readonly groupCoordinator?: ActorId | null;
+  readonly coordinatorLookup?: number | null;
+  readonly coordinatorWaiting?: readonly WaitingGroupRequest[];
+  readonly lookupNode?: number;
+}
+
+/** A group request held until the coordinator is known. */
+export interface WaitingGroupRequest {
+  readonly rpc: RequestRpc;
+  readonly payload: { correlationId: number } & Record<string, unknown>;
+  readonly background: boolean;
+}
+
+/** The group coordinator is the leader of the group's __consumer_offsets partition: found with FindCoordinator. */
+export function groupCoordinatorOnLeader(meta: ClusterMetadata): boolean {
+  return meta.topics[CONSUMER_OFFSETS_TOPIC]?.replicas !== undefined;
 }
 
 export interface PendingCommit {
@@ -118,6 +140,9 @@ export function initialContext(input: ConsumerInput): ConsumerContext {
     knownCommitted: {},
     nextCorrelationId: 0,
     rejoinNeeded: false,
+    ...(groupCoordinatorOnLeader(input.meta)
+      ? { groupCoordinator: null, coordinatorLookup: null, coordinatorWaiting: [], lookupNode: 0 }
+      : {}),
   };
 }
 
@@ -153,6 +178,69 @@ export function sendRequest(
   out.send(to, rpc, payload, { background, timeoutMs: timeoutFor(d, rpc) });
 }
 
+/**
+ * A request to the group coordinator: to the fixed one, to the one FindCoordinator named, or — not
+ * known — held while a FindCoordinator goes out (AbstractCoordinator.ensureCoordinatorReady →
+ * lookupCoordinator, to a broker; Kafka's leastLoadedNode, here the brokers in turn). A heartbeat
+ * replaces one already waiting.
+ */
+export function sendToCoordinator(
+  d: Draft,
+  out: Out,
+  rpc: RequestRpc,
+  payload: { correlationId: number } & Record<string, unknown>,
+  background = false,
+): void {
+  const known = groupCoordinatorOnLeader(d.meta) ? d.groupCoordinator : d.meta.groupCoordinator;
+  if (known) {
+    sendRequest(d, out, known, rpc, payload, background);
+    return;
+  }
+  const waiting = (d.coordinatorWaiting ?? []).filter((w) => rpc !== 'Heartbeat' || w.rpc !== 'Heartbeat');
+  d.coordinatorWaiting = [...waiting, { rpc, payload, background }];
+  lookupCoordinator(d, out);
+}
+
+/** FindCoordinator(GROUP) to a broker, unless one is in flight. */
+export function lookupCoordinator(d: Draft, out: Out): void {
+  if (d.coordinatorLookup !== null && d.coordinatorLookup !== undefined) return;
+  const correlationId = corr(d);
+  const node = d.meta.brokers[(d.lookupNode ?? 0) % d.meta.brokers.length] as ActorId;
+  out.send(
+    node,
+    'FindCoordinator',
+    { correlationId, key: d.config['group.id'], keyType: 'group' },
+    { timeoutMs: d.config['request.timeout.ms'] },
+  );
+  d.coordinatorLookup = correlationId;
+}
+
+const GROUP_RESPONSES: readonly string[] = [
+  'JoinGroupResponse',
+  'SyncGroupResponse',
+  'HeartbeatResponse',
+  'LeaveGroupResponse',
+  'OffsetCommitResponse',
+  'OffsetFetchResponse',
+];
+const GROUP_RPCS: readonly string[] = ['JoinGroup', 'SyncGroup', 'Heartbeat', 'LeaveGroup', 'OffsetCommit', 'OffsetFetch'];
+
+/**
+ * AbstractCoordinator.markCoordinatorUnknown, which each response handler calls on
+ * COORDINATOR_NOT_AVAILABLE or NOT_COORDINATOR, and a lost request to the coordinator does: the
+ * next group request looks the coordinator up again. (COORDINATOR_LOAD_IN_PROGRESS keeps it.)
+ */
+export function markCoordinatorUnknownOn(d: Draft, ev: ConsumerEvent): void {
+  if (!d.groupCoordinator) return;
+  const e = ev as { type: string; from?: ActorId; to?: ActorId; rpc?: string; payload?: { error?: string } };
+  const lost = e.type === 'disconnected' && e.to === d.groupCoordinator && GROUP_RPCS.includes(e.rpc ?? '');
+  const refused =
+    GROUP_RESPONSES.includes(e.type) &&
+    e.from === d.groupCoordinator &&
+    (e.payload?.error === 'NOT_COORDINATOR' || e.payload?.error === 'COORDINATOR_NOT_AVAILABLE');
+  if (lost || refused) d.groupCoordinator = null;
+}
+
 /** The application's view of the group membership, for sendOffsetsToTransaction. */
 export function groupMetadata(d: ConsumerContext) {
   return { groupId: d.config['group.id'], generationId: d.generationId, memberId: d.memberId };
@@ -173,6 +261,7 @@ export function consumedOffsets(d: ConsumerContext): OffsetAndPartition[] {
 export const action = <E extends ConsumerEvent = ConsumerEvent>(fn: (d: Draft, ev: E, out: Out) => void) =>
   handle((ctx: ConsumerContext, ev: E, out: Out) => {
     const d: Draft = { ...ctx };
+    markCoordinatorUnknownOn(d, ev);
     fn(d, ev, out);
     maybeUpdateMetadata(d, d.topics, ev.now, out);
     return d;

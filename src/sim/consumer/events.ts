@@ -41,6 +41,7 @@ export type ConsumerEvent =
   | Response<'ListOffsetsResponse', TopicPartition & { readonly error: KafkaError; readonly offset: number }>
   | Response<'FetchResponse', FetchResponse>
   | Response<'MetadataResponse', MetadataResponse>
+  | Response<'FindCoordinatorResponse', { readonly error: KafkaError; readonly coordinator: ActorId | null }>
   // its timers
   | Timer<'heartbeatDue'>
   | Timer<'rejoinBackoff'>
@@ -50,6 +51,7 @@ export type ConsumerEvent =
   | Timer<'metadataUpdateDue'>
   | Timer<'offsetsRetry'>
   | Timer<'listOffsetsRetry', ListOffsetsRetry>
+  | Timer<'coordinatorLookupRetry'>
   // the application's calls (KafkaConsumer's API) and its rebalance listener returning
   | Call<'poll'>
   | Call<'commitSync', { readonly offsets?: readonly OffsetAndPartition[] }>

@@ -8,12 +8,12 @@
 import type { Out } from '../actors/out';
 import type { KafkaError } from '../protocol/errors';
 import { COORDINATOR_ERRORS, needsJoinPrepare, requestOffsets } from './commits';
-import { type ConsumerContext, corr, type Draft, sendRequest } from './consumerContext';
+import { type ConsumerContext, corr, type Draft, sendToCoordinator } from './consumerContext';
 import type { ConsumerEvent, EventOf } from './events';
 import { invokePartitionsAssigned, revokeAll } from './positions';
 
 export function sendJoin(d: Draft, out: Out): void {
-  sendRequest(d, out, d.meta.groupCoordinator, 'JoinGroup', {
+  sendToCoordinator(d, out, 'JoinGroup', {
     correlationId: corr(d),
     groupId: d.config['group.id'],
     memberId: d.memberId,
@@ -33,7 +33,7 @@ export function onJoined(d: Draft, ev: EventOf<'JoinGroupResponse'>, out: Out): 
   const r = ev.payload;
   d.memberId = r.memberId;
   d.generationId = r.generationId;
-  sendRequest(d, out, d.meta.groupCoordinator, 'SyncGroup', {
+  sendToCoordinator(d, out, 'SyncGroup', {
     correlationId: corr(d),
     groupId: d.config['group.id'],
     generationId: r.generationId,
@@ -76,7 +76,7 @@ export function startRejoin(d: Draft, out: Out): void {
 
 export function onHeartbeatDue(d: Draft, out: Out): void {
   const heartbeat = { correlationId: corr(d), groupId: d.config['group.id'], generationId: d.generationId, memberId: d.memberId };
-  sendRequest(d, out, d.meta.groupCoordinator, 'Heartbeat', heartbeat, true);
+  sendToCoordinator(d, out, 'Heartbeat', heartbeat, true);
   out.timer('heartbeat', 'heartbeatDue', d.config['heartbeat.interval.ms'], {}, true);
 }
 
@@ -128,7 +128,7 @@ export function onResubscribe(_d: Draft, call: EventOf<'resubscribe'>, out: Out)
 export function onClose(d: Draft, call: EventOf<'close'>, out: Out): void {
   out.cancel('heartbeat');
   if (d.config['group.id'] && d.memberId)
-    sendRequest(d, out, d.meta.groupCoordinator, 'LeaveGroup', {
+    sendToCoordinator(d, out, 'LeaveGroup', {
       correlationId: corr(d),
       groupId: d.config['group.id'],
       memberId: d.memberId,

@@ -13,6 +13,7 @@ import { keyOf } from '../protocol/topicPartition';
 import { commitFailed, endsJoinPrepare } from './commits';
 import type { ConsumerContext, Draft } from './consumerContext';
 import type { ConsumerEvent } from './events';
+import { onFindCoordinatorLost } from './groupLookup';
 
 /** The lost request's correlation id (every request of the consumer carries one). */
 const correlationOf = (e: DisconnectedEvent) => e.payload.correlationId as number;
@@ -23,6 +24,10 @@ export function onRequestLost(d: Draft, e: DisconnectedEvent, out: Out): void {
   // a lost Metadata request is a failed update: it is asked again after the backoff, of another broker
   if (e.rpc === 'Metadata') {
     onMetadataLost(d, e.to, correlationId, e.now);
+    return;
+  }
+  if (e.rpc === 'FindCoordinator') {
+    onFindCoordinatorLost(d, correlationId, out);
     return;
   }
   // NetworkClient.processDisconnection: reconnect backoff for the broker, and (the leader may have

@@ -15,7 +15,7 @@ import { setup } from 'xstate';
 import type { Mutable } from '../actors/draft';
 import type { Lifecycle, Rpc, Timer } from '../actors/events';
 import { handle, type Out, type PendingRequest, pendingRequest } from '../actors/out';
-import { type ClusterMetadata, CONSUMER_OFFSETS_TOPIC } from '../cluster/metadata';
+import { type ClusterMetadata, CONSUMER_OFFSETS_TOPIC, TRANSACTION_STATE_TOPIC } from '../cluster/metadata';
 import { BROKER_REQUEST_TIMEOUT_MS } from '../config/clusterConfig';
 import type { DisconnectedEvent, RpcEvent, TimerEvent } from '../kernel/effects';
 import type { ActorId, RpcName } from '../kernel/envelope';
@@ -50,6 +50,8 @@ import {
   removeMember,
   sync,
 } from './classicGroup';
+import { hostedCoordinatorId } from './hostedTxnCoordinator.machine';
+import type { OffsetsHostedState } from './offsetsHosted';
 
 export type { ConsumerGroup, GroupCoordinatorConfig, GroupMember, GroupState, PendingTxnOffsets } from './classicGroup';
 export { DEFAULT_GROUP_COORDINATOR_CONFIG, rangeAssign } from './classicGroup';
@@ -67,6 +69,8 @@ export interface GroupCoordinatorContext {
     readonly commit: TxnOffsetCommitRequest;
   }[];
   readonly nextCorrelationId: number;
+  /** Present only on a coordinator hosted by a broker (offsets.topic.replication.factor > 1): offsetsWrites.ts. */
+  readonly hosted?: OffsetsHostedState;
 }
 
 export interface GroupCoordinatorInput {
@@ -76,17 +80,17 @@ export interface GroupCoordinatorInput {
   readonly logs: readonly PartitionLog[];
 }
 
-type Draft = Mutable<GroupCoordinatorContext>;
+export type Draft = Mutable<GroupCoordinatorContext>;
 
-function offsetsLogKey(d: Draft, groupId: string): string {
+export function offsetsLogKey(d: Pick<GroupCoordinatorContext, 'meta'>, groupId: string): string {
   return topicPartitionKey(CONSUMER_OFFSETS_TOPIC, coordinatorPartitionFor(groupId, d.meta.consumerOffsetsPartitions));
 }
 
-function putGroup(d: Draft, g: ConsumerGroup): void {
+export function putGroup(d: Draft, g: ConsumerGroup): void {
   d.groups = { ...d.groups, [g.groupId]: g };
 }
 
-const onJoinGroup = (ctx: GroupCoordinatorContext, ev: RpcEvent<JoinGroupRequest>, out: Out): GroupCoordinatorContext => {
+export const onJoinGroup = (ctx: GroupCoordinatorContext, ev: RpcEvent<JoinGroupRequest>, out: Out): GroupCoordinatorContext => {
   const d: Draft = { ...ctx };
   const req = ev.payload;
   const g = d.groups[req.groupId] ?? emptyGroup(req.groupId);
@@ -95,7 +99,7 @@ const onJoinGroup = (ctx: GroupCoordinatorContext, ev: RpcEvent<JoinGroupRequest
   return d;
 };
 
-const onJoinPhaseCheck = (
+export const onJoinPhaseCheck = (
   ctx: GroupCoordinatorContext,
   ev: TimerEvent<{ groupId: string; initial: boolean; delay?: number; remaining?: number }>,
   out: Out,
@@ -107,7 +111,7 @@ const onJoinPhaseCheck = (
   return d;
 };
 
-const onSyncExpired = (
+export const onSyncExpired = (
   ctx: GroupCoordinatorContext,
   ev: TimerEvent<{ groupId: string; generationId: number }>,
   out: Out,
@@ -119,7 +123,7 @@ const onSyncExpired = (
   return d;
 };
 
-const onSyncGroup = (ctx: GroupCoordinatorContext, ev: RpcEvent<SyncGroupRequest>, out: Out): GroupCoordinatorContext => {
+export const onSyncGroup = (ctx: GroupCoordinatorContext, ev: RpcEvent<SyncGroupRequest>, out: Out): GroupCoordinatorContext => {
   const req = ev.payload;
   const g = ctx.groups[req.groupId];
   if (!g) {
@@ -131,7 +135,7 @@ const onSyncGroup = (ctx: GroupCoordinatorContext, ev: RpcEvent<SyncGroupRequest
   return d;
 };
 
-const onHeartbeat = (ctx: GroupCoordinatorContext, ev: RpcEvent<HeartbeatRequest>, out: Out): GroupCoordinatorContext => {
+export const onHeartbeat = (ctx: GroupCoordinatorContext, ev: RpcEvent<HeartbeatRequest>, out: Out): GroupCoordinatorContext => {
   const req = ev.payload;
   const { group, error } = heartbeat(ctx.groups[req.groupId], req.memberId, req.generationId, ev.now, out);
   out.reply(pendingRequest(ev), 'HeartbeatResponse', { error }, { background: true });
@@ -141,7 +145,7 @@ const onHeartbeat = (ctx: GroupCoordinatorContext, ev: RpcEvent<HeartbeatRequest
   return d;
 };
 
-const onSessionExpired = (
+export const onSessionExpired = (
   ctx: GroupCoordinatorContext,
   ev: TimerEvent<{ groupId: string; memberId: string }>,
   out: Out,
@@ -153,7 +157,7 @@ const onSessionExpired = (
   return d;
 };
 
-const onLeaveGroup = (
+export const onLeaveGroup = (
   ctx: GroupCoordinatorContext,
   ev: RpcEvent<{ groupId: string; memberId: string }>,
   out: Out,
@@ -175,30 +179,32 @@ function writeOffsets(
   now: number,
 ): KafkaError | null {
   const key = offsetsLogKey(d, groupId);
+  const batch = {
+    producerId: producer?.producerId ?? -1,
+    producerEpoch: producer?.producerEpoch ?? -1,
+    baseSequence: -1,
+    isTransactional: producer !== null,
+    records: offsets.map((o) => ({
+      key: `${groupId}/${keyOf(o)}`,
+      value: String(o.offset),
+      headers: {},
+      timestamp: now,
+    })),
+  };
+  // hosted: the batch goes to the host broker's leader replica once the handler is done (offsetsHosted.ts)
+  if (d.hosted) {
+    d.hosted = { ...d.hosted, appending: [...d.hosted.appending, batch] };
+    return null;
+  }
   const log = d.logs[key];
   if (!log) return null;
-  const { log: next, outcome } = appendProducerBatch(
-    log,
-    {
-      producerId: producer?.producerId ?? -1,
-      producerEpoch: producer?.producerEpoch ?? -1,
-      baseSequence: -1,
-      isTransactional: producer !== null,
-      records: offsets.map((o) => ({
-        key: `${groupId}/${keyOf(o)}`,
-        value: String(o.offset),
-        headers: {},
-        timestamp: now,
-      })),
-    },
-    now,
-  );
+  const { log: next, outcome } = appendProducerBatch(log, batch, now);
   if (outcome.kind === 'rejected') return outcome.error;
   d.logs = { ...d.logs, [key]: next };
   return null;
 }
 
-const onOffsetCommit = (ctx: GroupCoordinatorContext, ev: RpcEvent<OffsetCommitRequest>, out: Out): GroupCoordinatorContext => {
+export const onOffsetCommit = (ctx: GroupCoordinatorContext, ev: RpcEvent<OffsetCommitRequest>, out: Out): GroupCoordinatorContext => {
   const d: Draft = { ...ctx };
   const req = ev.payload;
   let g = d.groups[req.groupId] ?? emptyGroup(req.groupId);
@@ -271,7 +277,11 @@ export function txnOffsetCommitVerificationError(error: KafkaError): KafkaError 
   }
 }
 
-const onTxnOffsetCommit = (ctx: GroupCoordinatorContext, ev: RpcEvent<TxnOffsetCommitRequest>, out: Out): GroupCoordinatorContext => {
+export const onTxnOffsetCommit = (
+  ctx: GroupCoordinatorContext,
+  ev: RpcEvent<TxnOffsetCommitRequest>,
+  out: Out,
+): GroupCoordinatorContext => {
   const d: Draft = { ...ctx };
   const req = ev.payload;
   const g = d.groups[req.groupId] ?? emptyGroup(req.groupId);
@@ -282,7 +292,7 @@ const onTxnOffsetCommit = (ctx: GroupCoordinatorContext, ev: RpcEvent<TxnOffsetC
     const correlationId = d.nextCorrelationId;
     d.nextCorrelationId += 1;
     out.send(
-      d.meta.transactionCoordinator,
+      verificationTarget(d, req.transactionalId),
       'AddPartitionsToTxn',
       {
         correlationId,
@@ -320,7 +330,7 @@ function answerVerified(d: Draft, correlationId: number, verification: KafkaErro
   return true;
 }
 
-const onAddedToTxn = (
+export const onAddedToTxn = (
   ctx: GroupCoordinatorContext,
   ev: RpcEvent<{ correlationId: number; error: KafkaError; partitions: { error: KafkaError }[] }>,
   out: Out,
@@ -331,14 +341,14 @@ const onAddedToTxn = (
 };
 
 /** The transaction coordinator could not be reached for a verification: NETWORK_EXCEPTION. */
-const onVerificationLost = (ctx: GroupCoordinatorContext, ev: DisconnectedEvent, out: Out): GroupCoordinatorContext => {
+export const onVerificationLost = (ctx: GroupCoordinatorContext, ev: DisconnectedEvent, out: Out): GroupCoordinatorContext => {
   const correlationId = (ev.payload as { correlationId?: number }).correlationId;
   if (ev.rpc !== 'AddPartitionsToTxn' || typeof correlationId !== 'number') return ctx;
   const d: Draft = { ...ctx };
   return answerVerified(d, correlationId, 'NETWORK_EXCEPTION', ev.now, out) ? d : ctx;
 };
 
-const onOffsetFetch = (ctx: GroupCoordinatorContext, ev: RpcEvent<OffsetFetchRequest>, out: Out): GroupCoordinatorContext => {
+export const onOffsetFetch = (ctx: GroupCoordinatorContext, ev: RpcEvent<OffsetFetchRequest>, out: Out): GroupCoordinatorContext => {
   const req = ev.payload;
   const g = ctx.groups[req.groupId];
   const offsets = req.partitions.map((p) => {
@@ -356,6 +366,39 @@ const onOffsetFetch = (ctx: GroupCoordinatorContext, ev: RpcEvent<OffsetFetchReq
 };
 
 /** A transaction marker on `__consumer_offsets`: COMMIT materialises the producer's pending offsets, ABORT drops them. */
+/**
+ * Where a TxnOffsetCommit is verified: the transaction coordinator of its transactional.id — with a
+ * replicated __transaction_state the leader of its partition as the coordinator's metadata knows it
+ * (a hosted group coordinator's is kept up to date by its broker), else the fixed coordinator.
+ */
+function verificationTarget(d: Draft, transactionalId: string): ActorId {
+  const t = d.meta.topics[TRANSACTION_STATE_TOPIC];
+  if (!d.hosted || !t?.replicas) return d.meta.transactionCoordinator;
+  const leader = t.leaders[coordinatorPartitionFor(transactionalId, d.meta.transactionStatePartitions)];
+  return leader ? hostedCoordinatorId(leader) : d.meta.transactionCoordinator;
+}
+
+/** A marker written to a __consumer_offsets partition: COMMIT materialises each group's pending offsets of the producer, ABORT drops them. */
+export function applyMarker(d: Draft, key: string, producerId: number, result: 'COMMIT' | 'ABORT', out: Out): void {
+  for (const g of Object.values(d.groups)) {
+    if (offsetsLogKey(d, g.groupId) !== key) continue;
+    const pending = g.pending.find((p) => p.producerId === producerId);
+    if (!pending) continue;
+    let committed = g.committed;
+    if (result === 'COMMIT') {
+      committed = { ...g.committed, ...pending.offsets };
+      out.fact({
+        kind: 'offsetsCommitted',
+        groupId: g.groupId,
+        generationId: g.generationId,
+        offsets: Object.entries(pending.offsets).map(([name, offset]) => ({ ...parseTopicPartition(name), offset })),
+        transactional: true,
+      });
+    }
+    putGroup(d, { ...g, committed, pending: g.pending.filter((p) => p !== pending) });
+  }
+}
+
 const onWriteTxnMarkers = (ctx: GroupCoordinatorContext, ev: RpcEvent<WriteTxnMarkersRequest>, out: Out): GroupCoordinatorContext => {
   const d: Draft = { ...ctx };
   const results: { producerId: number; partitions: (TopicPartition & { error: KafkaError })[] }[] = [];
@@ -379,23 +422,7 @@ const onWriteTxnMarkers = (ctx: GroupCoordinatorContext, ev: RpcEvent<WriteTxnMa
       }
       d.logs = { ...d.logs, [key]: r.log };
       out.fact(markerAppendFact(tp, r.outcome, m));
-      for (const g of Object.values(d.groups)) {
-        if (offsetsLogKey(d, g.groupId) !== key) continue;
-        const pending = g.pending.find((p) => p.producerId === m.producerId);
-        if (!pending) continue;
-        let committed = g.committed;
-        if (m.result === 'COMMIT') {
-          committed = { ...g.committed, ...pending.offsets };
-          out.fact({
-            kind: 'offsetsCommitted',
-            groupId: g.groupId,
-            generationId: g.generationId,
-            offsets: Object.entries(pending.offsets).map(([name, offset]) => extend(parseTopicPartition(name), { offset })),
-            transactional: true,
-          });
-        }
-        putGroup(d, { ...g, committed, pending: g.pending.filter((p) => p !== pending) });
-      }
+      applyMarker(d, key, m.producerId, m.result, out);
       partitions.push(extend(tp, { error: 'NONE' as const }));
     }
     results.push({ producerId: m.producerId, partitions });
@@ -410,7 +437,12 @@ const onWriteTxnMarkers = (ctx: GroupCoordinatorContext, ev: RpcEvent<WriteTxnMa
  * COORDINATOR_LOAD_IN_PROGRESS while it loads, and the client retries.
  */
 const onRequestWhileLoading = (ctx: GroupCoordinatorContext, ev: RpcEvent, out: Out): GroupCoordinatorContext => {
-  const error = 'COORDINATOR_LOAD_IN_PROGRESS';
+  refuseRequest(ev, 'COORDINATOR_LOAD_IN_PROGRESS', out);
+  return ctx;
+};
+
+/** A group request answered with a coordinator error (the response shape of each RPC). */
+export function refuseRequest(ev: RpcEvent, error: KafkaError, out: Out): void {
   const answers: Partial<Record<string, [RpcName, object]>> = {
     JoinGroup: [
       'JoinGroupResponse',
@@ -425,11 +457,10 @@ const onRequestWhileLoading = (ctx: GroupCoordinatorContext, ev: RpcEvent, out: 
   };
   const answer = answers[ev.type];
   if (answer) out.reply(pendingRequest(ev), answer[0], answer[1], { background: ev.type === 'Heartbeat' });
-  return ctx;
-};
+}
 
 /** The coordinator is back: GroupMetadataManager.onLoaded schedules every loaded member's heartbeat expiry. */
-const onCoordinatorLoaded = (ctx: GroupCoordinatorContext, ev: { now: number }, out: Out): GroupCoordinatorContext => ({
+export const onCoordinatorLoaded = (ctx: GroupCoordinatorContext, ev: { now: number }, out: Out): GroupCoordinatorContext => ({
   ...ctx,
   groups: Object.fromEntries(Object.entries(ctx.groups).map(([id, g]) => [id, onLoaded(g, ev.now, out)])),
 });

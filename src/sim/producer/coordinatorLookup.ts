@@ -8,10 +8,11 @@
  * With one replica (the fixed coordinator process) none of this runs: the coordinator is known.
  */
 import type { Out } from '../actors/out';
-import { TRANSACTION_STATE_TOPIC } from '../cluster/metadata';
+import { CONSUMER_OFFSETS_TOPIC, TRANSACTION_STATE_TOPIC } from '../cluster/metadata';
 import { hostedCoordinatorId } from '../coordinator/hostedTxnCoordinator.machine';
 import type { ActorId } from '../kernel/envelope';
 import type { KafkaError } from '../protocol/errors';
+import type { CoordinatorRequest } from './producerContext';
 import type { ProducerDraft } from './sender';
 
 /** The coordinator lives on the leader of the transactional.id's __transaction_state partition. */
@@ -36,31 +37,69 @@ function lookupNode(d: ProducerDraft): ActorId {
 export function coordinatorTarget(d: ProducerDraft, out: Out): ActorId | null {
   if (!d.transactional) return hostedCoordinatorId(lookupNode(d));
   if (d.txnCoordinator) return d.txnCoordinator;
+  findCoordinator(d, d.config['transactional.id'] as string, 'transaction', out);
+  return null;
+}
+
+/** FindCoordinator to a broker, as the coordinator request in flight (`group`: key type GROUP). */
+function findCoordinator(d: ProducerDraft, key: string, keyType: 'transaction' | 'group', out: Out): void {
   const correlationId = d.nextCorrelationId;
   d.nextCorrelationId += 1;
-  out.send(
-    lookupNode(d),
-    'FindCoordinator',
-    { correlationId, key: d.config['transactional.id'], keyType: 'transaction' },
-    { timeoutMs: d.config['request.timeout.ms'] },
-  );
-  d.coordinatorRequest = { rpc: 'FindCoordinator', correlationId, attempts: (d.coordinatorRequest?.attempts ?? 0) + 1 };
+  out.send(lookupNode(d), 'FindCoordinator', { correlationId, key, keyType }, { timeoutMs: d.config['request.timeout.ms'] });
+  d.coordinatorRequest = {
+    rpc: 'FindCoordinator',
+    correlationId,
+    attempts: (d.coordinatorRequest?.attempts ?? 0) + 1,
+    ...(keyType === 'group' ? { group: true as const } : {}),
+  };
+}
+
+/** The group coordinator lives on the leader of the group's __consumer_offsets partition. */
+export function groupCoordinatorOnLeader(d: ProducerDraft): boolean {
+  return d.meta.topics[CONSUMER_OFFSETS_TOPIC]?.replicas !== undefined;
+}
+
+/**
+ * Where a TxnOffsetCommit goes (TransactionManager.TxnOffsetCommitHandler's coordinator, key type
+ * GROUP): the fixed group coordinator, the one FindCoordinator named, or null — a FindCoordinator
+ * (key = the group id) was sent instead.
+ */
+export function groupCoordinatorTarget(d: ProducerDraft, groupId: string, out: Out): ActorId | null {
+  if (!groupCoordinatorOnLeader(d)) return d.meta.groupCoordinator;
+  if (d.groupCoordinator) return d.groupCoordinator;
+  findCoordinator(d, groupId, 'group', out);
   return null;
 }
 
 /** FindCoordinator answered: the coordinator is known (an error is retried like the other coordinator errors). */
-export function onFindCoordinatorAnswer(d: ProducerDraft, coordinator: ActorId | null): void {
+export function onFindCoordinatorAnswer(d: ProducerDraft, coordinator: ActorId | null, req?: CoordinatorRequest): void {
+  if (req?.group) {
+    d.groupCoordinator = coordinator;
+    return;
+  }
   d.txnCoordinator = coordinator;
   if (coordinator) d.txnLookupNode = d.meta.brokers.indexOf(coordinator.slice(0, coordinator.indexOf('.')));
 }
 
 /** TransactionManager's handlers: COORDINATOR_NOT_AVAILABLE and NOT_COORDINATOR mean lookupCoordinator, then the request again. */
-export function forgetCoordinatorOn(d: ProducerDraft, error: KafkaError): void {
-  if (coordinatorOnLeader(d) && (error === 'COORDINATOR_NOT_AVAILABLE' || error === 'NOT_COORDINATOR')) d.txnCoordinator = null;
+export function forgetCoordinatorOn(d: ProducerDraft, error: KafkaError, req?: CoordinatorRequest): void {
+  if (error !== 'COORDINATOR_NOT_AVAILABLE' && error !== 'NOT_COORDINATOR') return;
+  if (isGroupRequest(req)) {
+    if (groupCoordinatorOnLeader(d)) d.groupCoordinator = null;
+  } else if (coordinatorOnLeader(d)) d.txnCoordinator = null;
 }
 
+/** A request for the group coordinator: TxnOffsetCommit, or FindCoordinator(GROUP). */
+const isGroupRequest = (req: CoordinatorRequest | undefined) => req?.rpc === 'TxnOffsetCommit' || req?.group === true;
+
 /** A coordinator request or FindCoordinator was lost (the broker is unreachable): look up again, through the next broker. */
-export function onLookupRequestLost(d: ProducerDraft): void {
+export function onLookupRequestLost(d: ProducerDraft, req?: CoordinatorRequest): void {
+  if (isGroupRequest(req)) {
+    if (!groupCoordinatorOnLeader(d)) return;
+    d.groupCoordinator = null;
+    d.txnLookupNode = (d.txnLookupNode ?? 0) + 1;
+    return;
+  }
   if (!coordinatorOnLeader(d)) return;
   d.txnCoordinator = null;
   d.txnLookupNode = (d.txnLookupNode ?? 0) + 1;

@@ -60,6 +60,8 @@ export interface CoordinatorRequest {
   readonly rpc: RequestRpc;
   readonly correlationId: number;
   readonly attempts: number;
+  /** A FindCoordinator for the group coordinator (key type GROUP) rather than the transaction coordinator. */
+  readonly group?: true;
 }
 
 export interface ProducerContext {
@@ -121,6 +123,8 @@ export interface ProducerContext {
   readonly txnCoordinator?: ActorId | null;
   /** The broker index the next FindCoordinator goes to. */
   readonly txnLookupNode?: number;
+  /** When the group coordinator lives on a __consumer_offsets leader: the one FindCoordinator(GROUP) named for TxnOffsetCommit. */
+  readonly groupCoordinator?: ActorId | null;
   readonly txnRetryArmed: boolean;
   readonly lastError: string | null;
   /**

@@ -19,6 +19,7 @@ import {
   coordinatorOnLeader,
   coordinatorTarget,
   forgetCoordinatorOn,
+  groupCoordinatorTarget,
   onFindCoordinatorAnswer,
   onLookupRequestLost,
 } from './coordinatorLookup';
@@ -55,11 +56,10 @@ export function replyToApp(d: ProducerDraft, out: Out, ok: boolean, error: strin
 }
 
 function sendCoordinatorRequest(d: ProducerDraft, rpc: RequestRpc, payload: Record<string, unknown>, out: Out): void {
-  let to: ActorId | null = rpc === 'TxnOffsetCommit' ? d.meta.groupCoordinator : d.meta.transactionCoordinator;
-  if (rpc !== 'TxnOffsetCommit' && coordinatorOnLeader(d)) {
-    to = coordinatorTarget(d, out);
-    if (to === null) return;
-  }
+  let to: ActorId | null = d.meta.transactionCoordinator;
+  if (rpc === 'TxnOffsetCommit') to = groupCoordinatorTarget(d, payload.groupId as string, out);
+  else if (coordinatorOnLeader(d)) to = coordinatorTarget(d, out);
+  if (to === null) return;
   const correlationId = d.nextCorrelationId;
   d.nextCorrelationId += 1;
   out.send(to, rpc, { correlationId, ...payload }, { timeoutMs: d.config['request.timeout.ms'] });
@@ -246,7 +246,7 @@ export function onCoordinatorResponse(d: ProducerDraft, response: CoordinatorRes
   const error = response.payload.error;
   if (error !== 'NONE' && RETRIABLE.includes(error)) {
     clientError(d, out, error, req.rpc);
-    forgetCoordinatorOn(d, error);
+    forgetCoordinatorOn(d, error, req);
     // Kafka retries AddPartitionsToTxn quickly (20 ms) while the previous transaction completes
     retryLater(d, out, req.rpc === 'AddPartitionsToTxn' ? 20 : d.config['retry.backoff.ms']);
     return 'none';
@@ -254,7 +254,7 @@ export function onCoordinatorResponse(d: ProducerDraft, response: CoordinatorRes
   switch (response.type) {
     case 'FindCoordinatorResponse':
       if (error !== 'NONE') return fatal(d, out, error, 'FindCoordinator');
-      onFindCoordinatorAnswer(d, response.payload.coordinator);
+      onFindCoordinatorAnswer(d, response.payload.coordinator, req);
       break;
     case 'InitProducerIdResponse': {
       if (error !== 'NONE') return fatal(d, out, error, 'InitProducerId');
@@ -342,7 +342,7 @@ export function onCoordinatorRequestLost(d: ProducerDraft, correlationId: number
   if (!req || req.correlationId !== correlationId) return false;
   clientError(d, out, error, req.rpc);
   d.coordinatorRequest = null;
-  onLookupRequestLost(d);
+  onLookupRequestLost(d, req);
   retryLater(d, out, d.config['retry.backoff.ms']);
   return true;
 }

@@ -19,6 +19,7 @@ import {
 import { resolveProducerConfig } from '../config/producerConfig';
 import { CONTROLLER_ID, controllerMachine } from '../controller/controller.machine';
 import { DEFAULT_GROUP_COORDINATOR_CONFIG, groupCoordinatorMachine } from '../coordinator/groupCoordinator.machine';
+import { hostedGroupCoordinatorId, hostedGroupCoordinatorMachine } from '../coordinator/hostedGroupCoordinator.machine';
 import { hostedCoordinatorId, hostedTxnCoordinatorMachine, producerIdBlockStart } from '../coordinator/hostedTxnCoordinator.machine';
 import { DEFAULT_TXN_COORDINATOR_CONFIG, transactionCoordinatorMachine } from '../coordinator/transactionCoordinator.machine';
 import type { RequestRpc } from '../kernel/envelope';
@@ -212,13 +213,39 @@ export function streamsInternalTopics(r: ResolvedScenario): { name: string; part
   return out;
 }
 
-/** __transaction_state's metadata when replicated: partition p on brokers p, p+1, … (mod n), the first leading. */
-export function transactionStateTopic(brokers: readonly string[], partitions: number, rf: number): TopicMetadata {
+/** An internal topic's metadata when replicated: partition p on brokers p, p+1, … (mod n), the first leading. */
+export function transactionStateTopic(
+  brokers: readonly string[],
+  partitions: number,
+  rf: number,
+  name = TRANSACTION_STATE_TOPIC,
+): TopicMetadata {
   const replicas = Array.from({ length: partitions }, (_, p) =>
     Array.from({ length: rf }, (_, j) => brokers[(p + j) % brokers.length] as string),
   );
   const leaders = replicas.map((list) => list[0] as string);
-  return { name: TRANSACTION_STATE_TOPIC, partitions, leaders, replicas, leaderEpochs: leaders.map(() => 0) };
+  return { name, partitions, leaders, replicas, leaderEpochs: leaders.map(() => 0) };
+}
+
+/** The group coordinator's settings from the cluster's. */
+function groupCoordinatorConfig(cluster: ResolvedScenario['cluster']) {
+  return {
+    ...DEFAULT_GROUP_COORDINATOR_CONFIG,
+    initialRebalanceDelayMs: cluster['group.initial.rebalance.delay.ms'],
+    transactionVersion: cluster['transaction.version'],
+    verification: cluster['transaction.partition.verification.enable'],
+  };
+}
+
+/** The group coordinator a broker hosts (an actor of the broker's process). */
+function hostedGroupCoordinatorSpec(broker: string, meta: ClusterMetadata, cluster: ResolvedScenario['cluster']): ActorSpec {
+  const id = hostedGroupCoordinatorId(broker);
+  return {
+    id,
+    kind: 'group-coordinator',
+    logic: hostedGroupCoordinatorMachine as AnyStateMachine,
+    input: { id, host: broker, meta, config: groupCoordinatorConfig(cluster) },
+  };
 }
 
 /** The transaction coordinator's settings from the cluster's. */
@@ -290,13 +317,36 @@ export function buildScenario(r: ResolvedScenario): BuiltScenario {
       'unclean.leader.election.enable': false,
     };
   }
+  // offsets.topic.replication.factor > 1: __consumer_offsets is a replicated topic and each broker
+  // hosts a group coordinator, active for the partitions it leads
+  const offsetsRf = cluster['offsets.topic.replication.factor'] ?? 1;
+  const hostedGroupCoordinator = offsetsRf > 1;
+  if (hostedGroupCoordinator) {
+    topics[CONSUMER_OFFSETS_TOPIC] = transactionStateTopic(
+      brokers,
+      cluster['offsets.topic.num.partitions'],
+      offsetsRf,
+      CONSUMER_OFFSETS_TOPIC,
+    );
+    topicConfigs[CONSUMER_OFFSETS_TOPIC] = {
+      'cleanup.policy': 'compact',
+      'segment.bytes': 104857600,
+      'segment.ms': 604800000,
+      'delete.retention.ms': 86400000,
+      // GroupCoordinatorService.groupMetadataTopicConfigs sets no min ISR: the broker's applies
+      'min.insync.replicas': cluster['min.insync.replicas'],
+      'unclean.leader.election.enable': false,
+    };
+  }
   const meta: ClusterMetadata = {
     brokers,
     topics,
     transactionCoordinator: hostedTxnCoordinator
       ? hostedCoordinatorId(topics[TRANSACTION_STATE_TOPIC]?.leaders[0] ?? (brokers[0] as string))
       : TXN_COORDINATOR_ID,
-    groupCoordinator: GROUP_COORDINATOR_ID,
+    groupCoordinator: hostedGroupCoordinator
+      ? hostedGroupCoordinatorId(topics[CONSUMER_OFFSETS_TOPIC]?.leaders[0] ?? (brokers[0] as string))
+      : GROUP_COORDINATOR_ID,
     transactionStatePartitions: cluster['transaction.state.log.num.partitions'],
     consumerOffsetsPartitions: cluster['offsets.topic.num.partitions'],
   };
@@ -331,7 +381,10 @@ export function buildScenario(r: ResolvedScenario): BuiltScenario {
   };
   brokers.forEach((b) => {
     const logs: PartitionLog[] = [];
-    const txnStateTopics: TopicSpec[] = hostedTxnCoordinator ? [{ name: TRANSACTION_STATE_TOPIC }] : [];
+    const txnStateTopics: TopicSpec[] = [
+      ...(hostedTxnCoordinator ? [{ name: TRANSACTION_STATE_TOPIC }] : []),
+      ...(hostedGroupCoordinator ? [{ name: CONSUMER_OFFSETS_TOPIC }] : []),
+    ];
     for (const t of [...s.topics, ...txnStateTopics]) {
       const tc = topicConfigs[t.name];
       const info = topics[t.name];
@@ -349,7 +402,10 @@ export function buildScenario(r: ResolvedScenario): BuiltScenario {
         logs.push(replicas ? asReplicatedLog(log) : log);
       });
     }
-    const coordinator: ActorSpec[] = hostedTxnCoordinator ? [hostedCoordinatorSpec(b, brokers.indexOf(b), meta, cluster)] : [];
+    const coordinator: ActorSpec[] = [
+      ...(hostedTxnCoordinator ? [hostedCoordinatorSpec(b, brokers.indexOf(b), meta, cluster)] : []),
+      ...(hostedGroupCoordinator ? [hostedGroupCoordinatorSpec(b, meta, cluster)] : []),
+    ];
     add(b, 'broker', [
       {
         id: b,
@@ -404,24 +460,20 @@ export function buildScenario(r: ResolvedScenario): BuiltScenario {
         },
       },
     ]);
-  add(GROUP_COORDINATOR_ID, 'group-coordinator', [
-    {
-      id: GROUP_COORDINATOR_ID,
-      kind: 'group-coordinator',
-      logic: groupCoordinatorMachine as AnyStateMachine,
-      input: {
+  if (!hostedGroupCoordinator)
+    add(GROUP_COORDINATOR_ID, 'group-coordinator', [
+      {
         id: GROUP_COORDINATOR_ID,
-        meta,
-        config: {
-          ...DEFAULT_GROUP_COORDINATOR_CONFIG,
-          initialRebalanceDelayMs: cluster['group.initial.rebalance.delay.ms'],
-          transactionVersion: cluster['transaction.version'],
-          verification: cluster['transaction.partition.verification.enable'],
+        kind: 'group-coordinator',
+        logic: groupCoordinatorMachine as AnyStateMachine,
+        input: {
+          id: GROUP_COORDINATOR_ID,
+          meta,
+          config: groupCoordinatorConfig(cluster),
+          logs: Array.from({ length: meta.consumerOffsetsPartitions }, (_, p) => createPartitionLog(CONSUMER_OFFSETS_TOPIC, p)),
         },
-        logs: Array.from({ length: meta.consumerOffsetsPartitions }, (_, p) => createPartitionLog(CONSUMER_OFFSETS_TOPIC, p)),
       },
-    },
-  ]);
+    ]);
 
   const sinkRefs = new Map<string, SinkRef>();
   for (const k of s.sinks ?? []) {

@@ -131,9 +131,10 @@ export function logSources(actors: ReadonlyMap<ActorId, { value: unknown; contex
     const ctx = snap.context as Partial<BrokerContext & TxnCoordinatorContext & GroupCoordinatorContext>;
     if (id.startsWith('broker-') && ctx.partitions) {
       const logs = Object.values(ctx.partitions).filter((l) => l.epochs === undefined || main.get(keyOf(l)) === id);
-      // a replicated __transaction_state lives on the brokers, still an internal topic
-      out.push({ id, logs: logs.filter((l) => l.topic !== TRANSACTION_STATE_TOPIC), internal: false });
-      const internal = logs.filter((l) => l.topic === TRANSACTION_STATE_TOPIC);
+      // a replicated __transaction_state or __consumer_offsets lives on the brokers, still an internal topic
+      const isInternal = (l: PartitionLog) => l.topic === TRANSACTION_STATE_TOPIC || l.topic === CONSUMER_OFFSETS_TOPIC;
+      out.push({ id, logs: logs.filter((l) => !isInternal(l)), internal: false });
+      const internal = logs.filter(isInternal);
       if (internal.length > 0) out.push({ id, logs: internal, internal: true });
     } else if ((id === 'txn-coordinator' || id === 'group-coordinator') && ctx.logs)
       out.push({ id, logs: Object.values(ctx.logs), internal: true });

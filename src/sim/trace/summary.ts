@@ -8,7 +8,6 @@ import { queriesOfIndex } from '../checks/indexQueriesOfIndex';
 import { computeVerdict, type Verdict, type VerdictInput, type VerdictView, verdictOfIndex, verdictView } from '../checks/verdict';
 import type { ConsumerContext } from '../consumer/consumer.machine';
 import { CONTROLLER_ID } from '../controller/controller.machine';
-import type { GroupCoordinatorContext } from '../coordinator/groupCoordinator.machine';
 import type { TraceStep } from '../kernel/simulation';
 import { stateValueToString } from '../kernel/stateValue';
 import type { Headers } from '../log/recordBatch';
@@ -16,6 +15,7 @@ import { type SimView, stateAt, type Trace } from '../run';
 import { streamsInternalTopics } from '../scenario/build';
 import type { Scenario } from '../scenario/schema';
 import type { StreamThreadContext } from '../streams/streamThread.machine';
+import { coordinatorGroups } from './coordinatorGroups';
 import { type PartitionRow, partitionHeads, partitionRows } from './logView';
 import type { Truncations } from './replicationView';
 import { intendedSendsOf, stoppedAt, verdictAppsOf, verdictConsumersOf, writersOf } from './verdictInput';
@@ -193,16 +193,14 @@ function verdictWithRows(trace: Trace, view: SimView, partitions: readonly Parti
 }
 
 function groupsOf(view: SimView): { groupId: string; committed: Readonly<Record<string, number>> }[] {
-  const gc = view.actors.get('group-coordinator')?.context as GroupCoordinatorContext | undefined;
-  return Object.values(gc?.groups ?? {})
+  return Object.values(coordinatorGroups(view.actors))
     .sort((a, b) => (a.groupId < b.groupId ? -1 : 1))
     .map((g) => ({ groupId: g.groupId, committed: g.committed }));
 }
 
 /** The groups at the step `view` shows, as the summary lists them. */
 export function groupsAt(view: SimView): TraceSummary['groups'] {
-  const gc = view.actors.get('group-coordinator')?.context as GroupCoordinatorContext | undefined;
-  return Object.values(gc?.groups ?? {})
+  return Object.values(coordinatorGroups(view.actors))
     .sort((a, b) => (a.groupId < b.groupId ? -1 : 1))
     .map((g) => ({
       groupId: g.groupId,

@@ -53,8 +53,8 @@ export const EOS_NOTES: readonly EosNote[] = [
     id: 'single-broker',
     title: { en: 'A single-broker cluster', ko: '브로커 하나짜리 클러스터' },
     text: {
-      en: 'Brokers default to transaction.state.log.replication.factor=3 and transaction.state.log.min.isr=2 (offsets.topic.replication.factor=3 too). On one broker __transaction_state cannot be created, FindCoordinator answers COORDINATOR_NOT_AVAILABLE and initTransactions() times out: lower them to 1 for a development cluster. This model has one replica per partition and its one-broker default does this silently; in production use at least 3 brokers.',
-      ko: '브로커 기본값은 transaction.state.log.replication.factor=3, transaction.state.log.min.isr=2입니다(offsets.topic.replication.factor=3도 마찬가지). 브로커가 하나면 __transaction_state를 만들 수 없어 FindCoordinator가 COORDINATOR_NOT_AVAILABLE로 답하고 initTransactions()가 시간 초과됩니다. 개발용 클러스터에서는 1로 낮추세요. 이 모델은 파티션당 복제본 하나이고, 브로커 하나인 기본 설정에서 이를 말없이 처리합니다. 운영에서는 최소 3개 브로커를 쓰세요.',
+      en: 'Brokers default to transaction.state.log.replication.factor=3 and transaction.state.log.min.isr=2 (offsets.topic.replication.factor=3 too). On one broker __transaction_state cannot be created, FindCoordinator answers COORDINATOR_NOT_AVAILABLE and initTransactions() times out: lower them to 1 for a development cluster. This model keeps one replica of each internal topic unless a scenario sets transaction.state.log.replication.factor or offsets.topic.replication.factor (then each coordinator lives on the leader of its partition), so its one-broker default works without the change; in production use at least 3 brokers.',
+      ko: '브로커 기본값은 transaction.state.log.replication.factor=3, transaction.state.log.min.isr=2입니다(offsets.topic.replication.factor=3도 마찬가지). 브로커가 하나면 __transaction_state를 만들 수 없어 FindCoordinator가 COORDINATOR_NOT_AVAILABLE로 답하고 initTransactions()가 시간 초과됩니다. 개발용 클러스터에서는 1로 낮추세요. 이 모델은 시나리오가 transaction.state.log.replication.factor나 offsets.topic.replication.factor를 정하지 않으면 내부 토픽마다 복제본 하나만 두므로(정하면 코디네이터는 그 파티션의 리더에 있습니다), 브로커 하나인 기본 설정이 바꾸지 않아도 동작합니다. 운영에서는 최소 3개 브로커를 쓰세요.',
     },
   },
 ];

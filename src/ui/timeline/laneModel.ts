@@ -6,7 +6,7 @@
  * Pure: no DOM, no d3. The view at step k is the only source, so a record appended at a later step
  * is not in the lane at an earlier one.
  */
-import { keyOf, type PartitionRow, type RecordRow, type ReplicationRow } from '../../sim/views';
+import { coordinatorGroups, keyOf, type PartitionRow, type RecordRow, type ReplicationRow } from '../../sim/views';
 import { cellKindOf } from './cellKind';
 import { duplicateCounts } from './cellLabels';
 import { buildLod, type Lod } from './lod';
@@ -136,8 +136,8 @@ export function collectPointers(actors: Actors): Map<string, LanePointer[]> {
     const owner = typeof ctx.client === 'string' ? ctx.client : id.slice(0, -'.consumer'.length);
     for (const [key, offset] of numberEntries(ctx.positions)) add(key, { kind: 'position', owner, offset });
   }
-  const gc = actors.get('group-coordinator')?.context as { groups?: Record<string, GroupLike> } | undefined;
-  for (const [gid, g] of Object.entries(gc?.groups ?? {})) {
+  // the fixed group-coordinator's groups, or each broker-hosted coordinator's (replicated __consumer_offsets)
+  for (const [gid, g] of Object.entries(coordinatorGroups(actors) as Record<string, GroupLike>)) {
     const owner = typeof g.groupId === 'string' ? g.groupId : gid;
     for (const [key, offset] of numberEntries(g.committed)) add(key, { kind: 'committed', owner, offset });
     if (Array.isArray(g.pending))

@@ -1,0 +1,65 @@
+/**
+ * A fixture for the hosted coordinators' tests: broker-0 with partition 0 of an internal topic on
+ * brokers 0-2, min ISR 2, the given ISR, led by broker-0 (or, `leading` false, by broker-1 under
+ * leader epoch 1).
+ */
+import type { BrokerContext } from '../../src/sim/broker/broker.machine';
+import { initialReplication } from '../../src/sim/broker/replication';
+import type { ClusterMetadata } from '../../src/sim/cluster/metadata';
+import { createPartitionLog } from '../../src/sim/log/partitionLog';
+import { asReplicatedLog } from '../../src/sim/log/replicaLog';
+import { becomeLeader } from '../../src/sim/replication/leaderPartition';
+
+export const BROKERS = ['broker-0', 'broker-1', 'broker-2'];
+
+export function hostBroker(
+  topic: string,
+  meta: ClusterMetadata,
+  isr: readonly string[],
+  options: { leading?: boolean; transactionVersion?: 1 | 2 } = {},
+): BrokerContext {
+  const leading = options.leading ?? true;
+  const key = `${topic}-0`;
+  const log = asReplicatedLog(createPartitionLog(topic, 0));
+  const leader = becomeLeader(
+    { topic, partition: 0, leader: 'broker-0', leaderEpoch: 0, partitionEpoch: 0, replicas: BROKERS, isr },
+    2,
+    0,
+    0,
+  );
+  const rep = initialReplication({
+    controller: 'controller',
+    replicaLagTimeMaxMs: 30000,
+    replicaFetchWaitMaxMs: 500,
+    heartbeatIntervalMs: 2000,
+    minInsyncReplicas: { [topic]: 2 },
+  });
+  return {
+    id: 'broker-0',
+    partitions: { [key]: log },
+    parked: [],
+    nextParkId: 0,
+    verification: true,
+    transactionVersion: options.transactionVersion ?? 1,
+    transactionCoordinator: meta.transactionCoordinator,
+    verifying: [],
+    nextCorrelationId: 0,
+    meta,
+    replication: {
+      ...rep,
+      leading: leading ? { [key]: leader } : {},
+      registrations: {
+        [key]: {
+          topic,
+          partition: 0,
+          leader: leading ? 'broker-0' : 'broker-1',
+          leaderEpoch: leading ? 0 : 1,
+          partitionEpoch: 0,
+          replicas: BROKERS,
+          isr,
+          election: null,
+        },
+      },
+    },
+  };
+}
