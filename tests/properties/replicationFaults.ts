@@ -5,7 +5,8 @@
  * and unclean.leader.election.enable on or off, plus faults aimed at brokers — crash (and restart
  * after a while), restart, pause — and slow replication links (`slowReplication`), with short
  * replica.lag.time.max.ms and broker.session.timeout.ms so that ISR shrinks, fencing and elections
- * happen within a run.
+ * happen within a run; in about half the cases the internal topics are replicated too, so the
+ * transaction and group coordinators live on their partitions' leaders and move with them.
  *
  * The replication part is drawn beside the base shape, so the other families' draws do not change.
  */
@@ -47,6 +48,13 @@ const replicationArb = fc.record({
   /** Aim every broker fault at one broker (the single failure acks-all-survives is about). */
   oneBroker: fc.boolean(),
   slow: fc.array(slowArb, { minLength: 0, maxLength: 3 }),
+  /**
+   * The internal topics: `__transaction_state` and `__consumer_offsets` replicated too (their
+   * coordinators then live on the partitions' leaders and move with them), or one replica each.
+   */
+  internal: fc.option(fc.record({ replicationFactor: fc.integer({ min: 2, max: 3 }), minIsr: fc.integer({ min: 1, max: 2 }) }), {
+    nil: undefined,
+  }),
 });
 
 export type ReplicationShape = typeof replicationArb extends fc.Arbitrary<infer T> ? T : never;
@@ -86,9 +94,21 @@ export function withReplication(scenario: Scenario, r: ReplicationShape): Scenar
       brokers,
       ...(r.replicaLagTimeMaxMs !== undefined ? { 'replica.lag.time.max.ms': r.replicaLagTimeMaxMs } : {}),
       ...(r.sessionTimeoutMs !== undefined ? { 'broker.session.timeout.ms': r.sessionTimeoutMs } : {}),
+      ...internalTopics(r.internal, brokers),
     },
     topics,
     faults,
+  };
+}
+
+/** Cluster settings that replicate both internal topics over at most `brokers` replicas. */
+function internalTopics(internal: ReplicationShape['internal'], brokers: number): Record<string, number> {
+  if (!internal) return {};
+  const replicationFactor = Math.min(internal.replicationFactor, brokers);
+  return {
+    'transaction.state.log.replication.factor': replicationFactor,
+    'transaction.state.log.min.isr': Math.min(internal.minIsr, replicationFactor),
+    'offsets.topic.replication.factor': replicationFactor,
   };
 }
 
