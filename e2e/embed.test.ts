@@ -220,7 +220,8 @@ describe('embedding in a VitePress site', () => {
 
   it('both frames obey seek, play and pause sent by postMessage, and report their step', async () => {
     const { page } = await openDocsPage();
-    await expect.poll(async () => (await seen(page)).filter((m) => m.type === 'ready').length).toBe(2);
+    // each frame starts its engine's worker after its first paint: on a loaded machine that takes seconds
+    await expect.poll(async () => (await seen(page)).filter((m) => m.type === 'ready').length, { timeout: 30_000 }).toBe(2);
 
     for (const [id, target] of [
       ['first', 30],

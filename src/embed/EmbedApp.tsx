@@ -3,7 +3,7 @@
  * verdict so far — plus a link to open the same run in the full app.
  */
 
-import { useMemo } from 'react';
+import { memo, useMemo } from 'react';
 import { linkOf } from '../share/hashSync';
 import { PathErrors } from '../share/PathErrors';
 import { useShare } from '../share/shareState';
@@ -48,7 +48,7 @@ const WORDS: Record<Language, Record<Word, string>> = {
   },
 };
 
-function Playback() {
+const Playback = memo(function Playback() {
   const step = useEmbed((s) => s.step);
   const total = useEmbed((s) => s.steps);
   const playing = useEmbed((s) => s.playing);
@@ -86,13 +86,13 @@ function Playback() {
       </span>
     </nav>
   );
-}
+});
 
 /**
  * What the step on screen did and why: the app's own narration, computed in the engine's worker,
  * with the run's end sentence at its end.
  */
-function StepNarration() {
+const StepNarration = memo(function StepNarration() {
   const panels = useEmbed((s) => s.panels);
   const playing = useEmbed((s) => s.playing);
   const w = WORDS[useEmbed((s) => s.language)];
@@ -105,9 +105,9 @@ function StepNarration() {
       {panels?.end && <p className="eos-embed-end">{panels.end}</p>}
     </section>
   );
-}
+});
 
-function Verdict() {
+const Verdict = memo(function Verdict() {
   const sentences = useEmbed((s) => s.panels?.verdict) ?? [];
   const w = WORDS[useEmbed((s) => s.language)];
   return (
@@ -120,10 +120,10 @@ function Verdict() {
       </ul>
     </section>
   );
-}
+});
 
 /** One line per partition, in words: what the timeline shows, for screen readers and tests. */
-function LogsInWords() {
+const LogsInWords = memo(function LogsInWords() {
   const logs = useEmbed((s) => s.panels?.logs) ?? [];
   const ko = useEmbed((s) => s.language) === 'ko';
   return (
@@ -136,10 +136,10 @@ function LogsInWords() {
       ))}
     </ul>
   );
-}
+});
 
 /** The run's timeline, drawn from the views the worker sent: the lanes at the step, the run's diagram. */
-function EmbedTimeline() {
+const EmbedTimeline = memo(function EmbedTimeline() {
   const run = useEmbed((s) => s.run);
   const panels = useEmbed((s) => s.panels);
   const step = useEmbed((s) => s.step);
@@ -164,9 +164,9 @@ function EmbedTimeline() {
       translateFault={translateFault}
     />
   );
-}
+});
 
-function EmbedError() {
+const EmbedError = memo(function EmbedError() {
   const error = useShare((s) => s.linkError);
   const language = useEmbed((s) => s.language);
   const t = shareText(language);
@@ -181,14 +181,22 @@ function EmbedError() {
       </button>
     </section>
   );
-}
+});
 
-function EmbedBudget() {
+const EmbedBudget = memo(function EmbedBudget() {
   const budget = useEmbed((s) => s.budget);
   const language = useEmbed((s) => s.language);
   return <BudgetNoticeView budget={budget} language={language} openDefault={() => openSource(embedStore, DEFAULT_PRESET_ID)} />;
-}
+});
 
+/** While a run computes in the worker: its progress (its own component, so the panels do not render again). */
+const RunProgress = memo(function RunProgress({ label }: { readonly label: string }) {
+  const status = useEmbed((s) => s.status);
+  const progress = useEmbed((s) => s.progress);
+  return status === 'running' ? <progress max={1} value={0} aria-label={label} data-progress={progress} /> : null;
+});
+
+// the panels are memo'd: each renders on its own subscriptions, not on every step the header's link follows
 export function EmbedApp() {
   const scenario = useEmbed((s) => s.scenario);
   const run = useEmbed((s) => s.run);
@@ -196,8 +204,6 @@ export function EmbedApp() {
   const step = useEmbed((s) => s.step);
   const selection = useEmbed((s) => s.selection);
   const language: Language = useEmbed((s) => s.language);
-  const status = useEmbed((s) => s.status);
-  const progress = useEmbed((s) => s.progress);
   const w = WORDS[language];
   const texts = run?.texts[language];
   const fullApp = useMemo(() => {
@@ -214,7 +220,7 @@ export function EmbedApp() {
       </header>
       <EmbedError />
       <EmbedBudget />
-      {status === 'running' && <progress max={1} value={0} aria-label={w.running} data-progress={progress} />}
+      <RunProgress label={w.running} />
       {scenario && run && hasPanels && (
         <>
           {texts?.question && <p className="eos-embed-question">{texts.question}</p>}
