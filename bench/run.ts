@@ -343,14 +343,14 @@ async function longTasks(): Promise<void> {
   figure('embed-engine-js-kb', "embed.html: the engine's script, gzipped (a worker's, after the first paint)", engineScriptKb(), 'KB');
   figure(
     'longtask-embed-heavy-ms',
-    'embed.html: longest task after its boot, heavy link to its message and a click',
+    "embed.html: longest task from the heavy link's message to an answered click (after its boot)",
     r.embedHeavyMaxMs,
     'ms',
   );
-  figure('embed-heavy-click-ms', 'embed.html, heavy link: a click to the default run on screen', r.embedHeavyClickMs, 'ms');
+  figure('embed-heavy-click-ms', 'embed.html, heavy link: a click on Save to its file', r.embedHeavyClickMs, 'ms');
   target(
     'embed-heavy-link',
-    "embed.html: the heavy link, refused in the engine's worker, makes no long task over 50 ms after the boot, and a click is answered within 1 s",
+    "embed.html: the heavy link, refused in the engine's worker: no long task over 50 ms from its message to an answered click (within 1 s)",
     r.embedHeavyMaxMs <= 50 && r.embedHeavyClickMs < 1000,
     `${round(r.embedHeavyMaxMs)} ms, click ${r.embedHeavyClickMs} ms`,
   );

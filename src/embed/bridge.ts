@@ -56,7 +56,8 @@ export function startBridge(store: EmbedStore, options: BridgeOptions, win: Wind
   const stopStore = store.subscribe((s, prev) => {
     if (s.status === 'ready' && prev.status !== 'ready') {
       announce();
-      if (loadReplyTo) post('loaded', { steps: s.steps, title: options.title() }, loadReplyTo);
+      // a new run landed (an invalid scenario leaves the one on screen, and is answered with `error`)
+      if (loadReplyTo && s.run !== prev.run) post('loaded', { steps: s.steps, title: options.title() }, loadReplyTo);
       loadReplyTo = null;
     }
     if (s.step !== prev.step || s.playing !== prev.playing || s.run !== prev.run) post('step', progress(), parentOrigin);

@@ -132,7 +132,8 @@ export function createEmbedStore(engineOf: () => EngineClient = embedEngine) {
         }
         if (run !== generation || r.kind === 'replaced') return { kind: 'replaced' };
         if (r.kind === 'invalid') {
-          set({ errors: r.errors, status: 'error', playing: false, budget: null });
+          // a host's invalid scenario changes nothing: the run on screen stays as it was (docs/embedding.md)
+          set({ errors: r.errors, status: get().run ? 'ready' : 'error', playing: false });
           return r;
         }
         if (r.kind === 'refused') {
