@@ -12,7 +12,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import type { Page } from 'playwright-core';
+import type { Frame, Page } from 'playwright-core';
 import { type PreviewServer, preview } from 'vite';
 import { launchBrowser } from '../e2e/browser';
 import { PRESETS } from '../src/sim/presets';
@@ -59,8 +59,8 @@ export const OBSERVE = () => {
   }).observe({ type: 'longtask', buffered: true });
 };
 
-/** The longest task since the last call on a page opened with OBSERVE (two frames first, so the render after a store change counts). */
-export function longestTask(page: Page): Promise<number> {
+/** The longest task since the last call on a page (or frame) opened with OBSERVE (two frames first, so the render after a store change counts). */
+export function longestTask(page: Page | Frame): Promise<number> {
   return page.evaluate(async () => {
     await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
     const w = window as unknown as { __longTasks: number[] };

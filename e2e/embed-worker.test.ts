@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { heavyScenario, longScenario } from '../bench/budgetScenarios';
-import { OBSERVE } from '../bench/longTasks';
+import { longestTask, OBSERVE } from '../bench/longTasks';
 import { PAGE_BUDGETS, sizeRefusal } from '../src/sim/budget';
 import { findPreset } from '../src/sim/presets';
 import { runScenario } from '../src/sim/run';
@@ -48,14 +48,7 @@ async function open(url: string, init: (() => void)[] = [OBSERVE, COUNT_WORKERS]
   return { page, errors };
 }
 
-const longest = (page: Page) =>
-  page.evaluate(async () => {
-    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-    const w = window as unknown as { __longTasks: number[] };
-    const max = Math.max(0, ...w.__longTasks);
-    w.__longTasks = [];
-    return max;
-  });
+const longest = longestTask;
 
 const story = findPreset('opening-story')!;
 
@@ -145,16 +138,10 @@ describe("the embed's engine in a Web Worker", () => {
     const frame = page.frameLocator('#embed');
     await frame.getByTestId('embed-play').waitFor({ timeout: 30_000 });
     const inFrame = () => page.frames().find((f) => f.url().includes('embed.html'));
-    const frameLongest = async () => {
+    const frameLongest = () => {
       const f = inFrame();
       if (!f) throw new Error('no embed frame');
-      return f.evaluate(async () => {
-        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-        const w = window as unknown as { __longTasks: number[] };
-        const max = Math.max(0, ...w.__longTasks);
-        w.__longTasks = [];
-        return max;
-      });
+      return longestTask(f);
     };
     await frameLongest();
     // how long a click waits for the main thread: from the input event to its handler
