@@ -202,11 +202,13 @@ describe('embedding in a VitePress site', () => {
       // the second frame's link asks for Korean
       const title = id === 'second' ? PRESET_TEXT_KO['opening-story']?.title : story.title;
       await expect.poll(() => frame.getByRole('heading', { level: 1 }).innerText()).toBe(title);
-      // resized to its content by the loader
-      const height = await page
-        .locator(`eos-lab#${id}`)
-        .evaluate((el) => el.shadowRoot?.querySelector('iframe')?.getBoundingClientRect().height ?? 0);
-      expect(height).toBeGreaterThan(150);
+      // resized to its content by the loader (once the run's panels, which come from its worker, are drawn)
+      await expect
+        .poll(
+          () => page.locator(`eos-lab#${id}`).evaluate((el) => el.shadowRoot?.querySelector('iframe')?.getBoundingClientRect().height ?? 0),
+          { timeout: 15_000 },
+        )
+        .toBeGreaterThan(150);
     }
     const second = await embedFrame(page, 'second');
     expect(await second.getByTestId('embed-play').innerText()).toContain('재생');

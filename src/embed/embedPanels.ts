@@ -25,22 +25,19 @@ import { buildMscModel, type MscModel } from '../ui/timeline/mscModel';
 import type { EmbedLanguage, EmbedPanelsAsk, EmbedRunPanels, EmbedStepPanels, EmbedTexts } from './panelTypes';
 
 /**
- * Envelopes up to this many carry their payloads (the diagram's hover shows a summary): a payload is
- * rebuilt by replaying the steps that sent it, so a huge run sends its envelopes without them.
+ * An envelope as plain data, without its payload: a trace's envelope reads its payload through a
+ * getter that replays the steps which sent it, so reading every payload costs as much as the run
+ * itself. The embed's diagram does without (its hover shows no payload summary).
  */
-export const PAYLOAD_ENVELOPES = 20_000;
-
-/** An envelope as plain data (a trace's envelope reads its payload through a getter). */
-function plainEnvelope(e: EnvelopeRecord, withPayload: boolean): EnvelopeRecord {
+export function plainEnvelope(e: EnvelopeRecord): EnvelopeRecord {
   const out: Record<string, unknown> = {};
   for (const k of Object.keys(e)) if (k !== 'payload') out[k] = e[k as keyof EnvelopeRecord];
-  out.payload = withPayload ? e.payload : {};
+  out.payload = {};
   return out as unknown as EnvelopeRecord;
 }
 
 function plainMsc(model: MscModel): MscModel {
-  const withPayload = model.envelopes.length <= PAYLOAD_ENVELOPES;
-  return { ...model, envelopes: model.envelopes.map((e) => plainEnvelope(e, withPayload)) };
+  return { ...model, envelopes: model.envelopes.map(plainEnvelope) };
 }
 
 function textsOf(trace: RecordedTrace, language: EmbedLanguage): EmbedTexts {
