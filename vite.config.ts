@@ -14,6 +14,8 @@ const root = import.meta.dirname;
  * once more as one IIFE script and one stylesheet (no-cors loads, allowed from any origin), and
  * dist/embed.html is written from embed.html to load them: the stylesheet in the head, the script
  * added by a small inline script, so it downloads while embed.html's skeleton paints (embedLoader). `npm run dev` serves embed.html as is.
+ * The engine is a classic script of its own (assets/embed-engine.js), which the embed runs in a
+ * Web Worker (src/embed/embedEngine.ts): the embed's own script holds no engine code.
  */
 function classicEmbed(): Plugin {
   const outDir = resolve(root, 'dist');
@@ -32,34 +34,36 @@ function classicEmbed(): Plugin {
       // would otherwise emit jsxDEV calls that the production React build lacks
       const nodeEnv = process.env.NODE_ENV;
       process.env.NODE_ENV = 'production';
-      await build({
-        mode: 'production',
-        configFile: false,
-        root,
-        base: './',
-        logLevel: 'warn',
-        publicDir: false,
-        plugins: [react()],
-        define: { 'process.env.NODE_ENV': JSON.stringify('production') },
-        build: {
-          outDir,
-          emptyOutDir: false,
-          target: 'es2022',
-          sourcemap: false,
-          // one classic script by design (see above)
-          chunkSizeWarningLimit: 1024,
-          lib: {
-            entry: resolve(root, 'src/embed/main.tsx'),
-            formats: ['iife'],
-            name: 'EosLabEmbed',
-            fileName: () => 'assets/embed.js',
-            cssFileName: 'assets/embed',
+      const classic = (entry: string, name: string, fileName: string, define: Record<string, string>) =>
+        build({
+          mode: 'production',
+          configFile: false,
+          root,
+          base: './',
+          logLevel: 'warn',
+          publicDir: false,
+          plugins: [react()],
+          define: { 'process.env.NODE_ENV': JSON.stringify('production'), ...define },
+          build: {
+            outDir,
+            emptyOutDir: false,
+            target: 'es2022',
+            sourcemap: false,
+            // one classic script by design (see above)
+            chunkSizeWarningLimit: 1024,
+            lib: { entry: resolve(root, entry), formats: ['iife'], name, fileName: () => fileName, cssFileName: 'assets/embed' },
           },
-        },
-      }).finally(() => {
+        });
+      try {
+        // the engine first (src/embed/engineScript.ts, run in a worker after the first paint): the
+        // embed's script names it with its version (embedEngine.ts reads __EOS_EMBED_ENGINE__)
+        await classic('src/embed/engineScript.ts', 'EosLabEngineScript', 'assets/embed-engine.js', {});
+        const engine = `./assets/embed-engine.js?v=${version('assets/embed-engine.js')}`;
+        await classic('src/embed/main.tsx', 'EosLabEmbed', 'assets/embed.js', { __EOS_EMBED_ENGINE__: JSON.stringify(engine) });
+      } finally {
         if (nodeEnv === undefined) delete process.env.NODE_ENV;
         else process.env.NODE_ENV = nodeEnv;
-      });
+      }
       const template = readFileSync(resolve(root, 'embed.html'), 'utf8');
       if (!template.includes(entryTag) || !template.includes(assetsMark))
         throw new Error('embed.html lost the markers vite.config.ts replaces');

@@ -4,14 +4,15 @@
  * (dist/, served by `vite preview`) boots (from navigation to its first paint and on to a run the
  * person can play: what a visitor waits for), loads each shipped preset, plays
  * streams-eos-crash-restore at 64 steps/s, and opens the heavy share link (16 topics × 64
- * partitions, 15 consumers) up to its message and an answered click; and the embed's boot likewise.
+ * partitions, 15 consumers) up to its message and an answered click; and the embed's boot likewise,
+ * and the heavy link in the embed (its engine in a worker) from its message to an answered click.
  * The JavaScript a boot fetched is counted gzipped from dist/. Measured, not asserted: `npm run
  * bench` prints PASS/FAIL.
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import type { Page } from 'playwright-core';
+import type { Frame, Page } from 'playwright-core';
 import { type PreviewServer, preview } from 'vite';
 import { launchBrowser } from '../e2e/browser';
 import { PRESETS } from '../src/sim/presets';
@@ -41,6 +42,10 @@ export interface LongTaskResult {
   readonly heavyReadyMs: number;
   /** Milliseconds from a click on the help button to its dialog, on the heavy link's page. */
   readonly heavyClickMs: number;
+  /** The embed (its engine in a worker) opening the heavy link: the longest task after its boot, to its message and an answered click. */
+  readonly embedHeavyMaxMs: number;
+  /** Milliseconds from a click on the embed's "Save the scenario" to its download. */
+  readonly embedHeavyClickMs: number;
 }
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -54,8 +59,8 @@ export const OBSERVE = () => {
   }).observe({ type: 'longtask', buffered: true });
 };
 
-/** The longest task since the last call on a page opened with OBSERVE (two frames first, so the render after a store change counts). */
-export function longestTask(page: Page): Promise<number> {
+/** The longest task since the last call on a page (or frame) opened with OBSERVE (two frames first, so the render after a store change counts). */
+export function longestTask(page: Page | Frame): Promise<number> {
   return page.evaluate(async () => {
     await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
     const w = window as unknown as { __longTasks: number[] };
@@ -159,7 +164,33 @@ export async function measureLongTasks(): Promise<LongTaskResult> {
     await waitInteractive(embed, '[data-testid="embed-play"]');
     const embedBoot = await bootFigures(embed);
     await embed.close();
-    return { pageBoot, embedBoot, presetsMaxMs, presetsWorst, playMaxMs, heavyMaxMs, heavyReadyMs, heavyClickMs };
+
+    // the embed's heavy link: refused in the engine's worker; its boot is embedBoot's figure
+    const embedHeavy = await browser.newPage({ viewport: { width: 800, height: 600 } });
+    await embedHeavy.addInitScript(OBSERVE);
+    await embedHeavy.goto(`${base}embed.html${encodeLink(heavyScenario(), DEFAULT_LINK_VIEW)}`);
+    await embedHeavy.getByTestId('budget-notice').waitFor({ timeout: 120000 });
+    await longestTask(embedHeavy);
+    // input while the message is up: the scenario is saved (the file the headless command reads)
+    const t1 = Date.now();
+    const download = embedHeavy.waitForEvent('download');
+    await embedHeavy.getByRole('button', { name: 'Save the scenario (scenario.json)' }).click();
+    await download;
+    const embedHeavyClickMs = Date.now() - t1;
+    const embedHeavyMaxMs = await longestTask(embedHeavy);
+    await embedHeavy.close();
+    return {
+      pageBoot,
+      embedBoot,
+      presetsMaxMs,
+      presetsWorst,
+      playMaxMs,
+      heavyMaxMs,
+      heavyReadyMs,
+      heavyClickMs,
+      embedHeavyMaxMs,
+      embedHeavyClickMs,
+    };
   } finally {
     await browser.close();
     await server.close();

@@ -15,7 +15,7 @@ import type { Selection } from '../src/store/simStore';
 import '../src/ui/styles.css';
 import type { LanesController } from '../src/ui/timeline/LanesController';
 import { PartitionLanes } from '../src/ui/timeline/PartitionLanes';
-import { Timeline } from '../src/ui/timeline/Timeline';
+import { TraceTimeline } from '../src/ui/timeline/TraceTimeline';
 import { syntheticTimeline } from './timelineData';
 import { BENCH_SCENARIOS } from './timelineScenarios';
 
@@ -110,7 +110,7 @@ function scenarioTimeline(id: string, stepParam: string | null): void {
   const view = stateAt(trace, step);
   function Page() {
     const [selection, setSelection] = useState<Selection | null>(null);
-    return createElement(Timeline, {
+    return createElement(TraceTimeline, {
       trace,
       view,
       step,

@@ -54,7 +54,8 @@ describe('the embed explains', () => {
     }
     expect(cut).toEqual([]);
     await page.close();
-  });
+    // every preset opens in a fresh page whose worker loads the engine: minutes on a loaded machine
+  }, 300_000);
 
   it('a host page that allows a script sizes the plain iframe to its content with the dialog’s listener', async () => {
     const page = await browser.newPage({ viewport: { width: 900, height: 700 } });

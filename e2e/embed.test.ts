@@ -202,11 +202,13 @@ describe('embedding in a VitePress site', () => {
       // the second frame's link asks for Korean
       const title = id === 'second' ? PRESET_TEXT_KO['opening-story']?.title : story.title;
       await expect.poll(() => frame.getByRole('heading', { level: 1 }).innerText()).toBe(title);
-      // resized to its content by the loader
-      const height = await page
-        .locator(`eos-lab#${id}`)
-        .evaluate((el) => el.shadowRoot?.querySelector('iframe')?.getBoundingClientRect().height ?? 0);
-      expect(height).toBeGreaterThan(150);
+      // resized to its content by the loader (once the run's panels, which come from its worker, are drawn)
+      await expect
+        .poll(
+          () => page.locator(`eos-lab#${id}`).evaluate((el) => el.shadowRoot?.querySelector('iframe')?.getBoundingClientRect().height ?? 0),
+          { timeout: 15_000 },
+        )
+        .toBeGreaterThan(150);
     }
     const second = await embedFrame(page, 'second');
     expect(await second.getByTestId('embed-play').innerText()).toContain('재생');
@@ -220,7 +222,8 @@ describe('embedding in a VitePress site', () => {
 
   it('both frames obey seek, play and pause sent by postMessage, and report their step', async () => {
     const { page } = await openDocsPage();
-    await expect.poll(async () => (await seen(page)).filter((m) => m.type === 'ready').length).toBe(2);
+    // each frame starts its engine's worker after its first paint: on a loaded machine that takes seconds
+    await expect.poll(async () => (await seen(page)).filter((m) => m.type === 'ready').length, { timeout: 30_000 }).toBe(2);
 
     for (const [id, target] of [
       ['first', 30],

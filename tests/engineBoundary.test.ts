@@ -7,12 +7,22 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { heavyScenario, longScenario } from '../bench/budgetScenarios';
+import { embedPanels } from '../src/embed/embedPanels';
+import type { EmbedRunPanels, EmbedStepPanels } from '../src/embed/panelTypes';
 import { PAGE_BUDGETS } from '../src/sim/budget';
+import { envelopeFaultText, narrate, narrateEnd, narrateStart } from '../src/sim/narration';
 import { findPreset } from '../src/sim/presets';
+import { PRESET_TEXT_KO } from '../src/sim/presets/ko';
 import { runScenario } from '../src/sim/run';
+import { decodeLink, encodeLink } from '../src/sim/scenario/link';
+import { validateScenario } from '../src/sim/scenario/validate';
 import { replayTo } from '../src/sim/trace/trace';
-import { partitionRows, stateValueToString, verdictViewAt } from '../src/sim/views';
+import { findingSentence, partitionRows, stateValueToString, storySteps, truncationsAt, verdictViewAt } from '../src/sim/views';
 import { inProcessEngine } from '../src/store/engine/inProcessEngine';
+import { resolveLink } from '../src/store/engine/resolveLink';
+import { LaneCache } from '../src/ui/timeline/laneCache';
+import { runExtents } from '../src/ui/timeline/laneExtents';
+import { buildMscModel } from '../src/ui/timeline/mscModel';
 
 const preset = (id: string) => {
   const p = findPreset(id);
@@ -104,8 +114,85 @@ describe('the engine behind the worker boundary', () => {
     engine.terminate();
   });
 
+  it('resolves a share link or a preset id in the engine, and says why one cannot open', async () => {
+    const engine = inProcessEngine();
+    const story = preset('opening-story');
+    expect(await engine.resolve(' opening-story ')).toEqual({ ok: true, scenario: story, view: {} });
+    const link = encodeLink(story, { step: 7, selection: null, language: 'ko' });
+    expect(await engine.resolve(link)).toEqual(resolveLink(link));
+    const resolved = await engine.resolve(link);
+    expect(resolved.ok && resolved.view).toMatchObject({ step: 7, language: 'ko' });
+    const broken = await engine.resolve('#s=1.not-a-link');
+    expect(broken.ok).toBe(false);
+    expect(!broken.ok && broken.error.message).toBe(
+      decodeLink('#s=1.not-a-link').ok === false && (decodeLink('#s=1.not-a-link') as { error: { message: string } }).error.message,
+    );
+    const unknown = await engine.resolve('no-such-preset');
+    expect(!unknown.ok && unknown.error.message).toMatch(/^"no-such-preset" is neither an EOS Lab share link/);
+    engine.terminate();
+  });
+
+  it('a refusal carries the scenario as the engine resolved it', async () => {
+    const engine = inProcessEngine();
+    const heavy = await engine.start(heavyScenario());
+    const v = validateScenario(heavyScenario());
+    expect(v.ok && heavy.kind === 'refused' && heavy.scenario).toEqual(v.ok && v.resolved.scenario);
+    engine.terminate();
+  });
+
+  it("the embed's panels: once per run with done, and at a step, as the page computes them from its trace", async () => {
+    const engine = inProcessEngine(undefined, embedPanels());
+    for (const id of ['opening-story', 'streams-eos-crash-restore', 'acks-1-leader-failover-loss']) {
+      const r = await engine.start(preset(id));
+      if (r.kind !== 'done') throw new Error(r.kind);
+      const trace = runScenario(preset(id));
+      const run = r.outcome.panels as EmbedRunPanels;
+      expect(run.scenario).toEqual(trace.scenario);
+      expect(run.story).toEqual(storySteps(trace));
+      expect(run.extents).toEqual(runExtents(trace));
+      const msc = buildMscModel(trace);
+      expect({ ...run.msc, envelopes: [] }).toEqual({ ...msc, envelopes: [] });
+      expect(run.msc.envelopes).toEqual(msc.envelopes.map((e) => ({ ...e, payload: {} })));
+      expect(run.texts.en.title).toBe(trace.scenario.title);
+      expect(run.texts.ko.title).toBe(PRESET_TEXT_KO[id]?.title);
+      for (const [label, ko] of run.faultsKo) expect(ko).toBe(envelopeFaultText(trace, label, 'ko'));
+      const lanes = new LaneCache();
+      for (const step of [0, 1, Math.floor(trace.steps.length / 2), trace.steps.length]) {
+        const local = replayTo(trace, step);
+        for (const language of ['en', 'ko'] as const) {
+          const p = (await engine.panels(step, { language })) as EmbedStepPanels;
+          expect(p.step).toBe(step);
+          expect(p.time).toBe(local.time);
+          expect(p.language).toBe(language);
+          expect(p.lanes).toEqual(lanes.lanes(local.actors, truncationsAt(trace, step)));
+          const verdict = verdictViewAt(trace, local);
+          expect(p.verdict).toEqual(verdict.layers.map((f) => findingSentence(f, verdict, language)));
+          expect(p.narration).toBe(
+            step === 0 ? narrateStart(trace, language, run.texts[language].title ?? '') : narrate(trace, step - 1, language),
+          );
+          expect(p.end).toBe(step === trace.steps.length ? narrateEnd(trace, language) : null);
+          expect(p.logs.map((l) => l.records)).toEqual(
+            partitionRows(local.actors)
+              .filter((row) => !row.internal)
+              .map((row) => row.records.length),
+          );
+          expect(p.meta).toBe(
+            step === 0 ? '' : `#${step} · ${trace.steps.at(step - 1)?.t.toLocaleString('en')} ms · ${trace.steps.at(step - 1)?.actor}`,
+          );
+        }
+      }
+    }
+    // the page's own engine (no provider) sends no panels
+    const plain = inProcessEngine();
+    const r = await plain.start(preset('opening-story'));
+    expect(r.kind === 'done' && 'panels' in r.outcome).toBe(false);
+    expect(await plain.panels(0, { language: 'en' })).toBeNull();
+    engine.terminate();
+    plain.terminate();
+  });
+
   it("the page's side imports no engine code: only the protocol's types", () => {
-    for (const file of ['engineClient.ts', 'protocol.ts']) {
+    for (const file of ['engineClient.ts', 'protocol.ts', 'inProcessPort.ts']) {
       const text = readFileSync(new URL(`../src/store/engine/${file}`, import.meta.url), 'utf8');
       const imports = [...text.matchAll(/^import .* from '([^']+)';$/gm)];
       expect(imports.length).toBeGreaterThan(0);

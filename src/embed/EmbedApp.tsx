@@ -3,19 +3,17 @@
  * verdict so far — plus a link to open the same run in the full app.
  */
 
-import { useMemo } from 'react';
-import { linkOf, openDefault } from '../share/hashSync';
+import { memo, useMemo } from 'react';
+import { linkOf } from '../share/hashSync';
 import { PathErrors } from '../share/PathErrors';
 import { useShare } from '../share/shareState';
 import { shareText } from '../share/strings';
-import { errorText } from '../sim';
-import { findingSentence, partitionRows, topicPartitionKey, verdictViewAt } from '../sim/views';
-import { type Language, simStore } from '../store/simStore';
-import { useSim } from '../store/useSim';
-import { BudgetNotice } from '../ui/layout/BudgetNotice';
-import { RunTimeline } from '../ui/layout/RunTimeline';
-import { useNarrator } from '../ui/useNarrator';
-import { useScenarioTexts } from '../ui/usePresetTexts';
+import { DEFAULT_PRESET_ID, errorText } from '../sim';
+import type { Language } from '../store/simStore';
+import { BudgetNoticeView } from '../ui/layout/BudgetNoticeView';
+import { Timeline } from '../ui/timeline/Timeline';
+import { embedStore, useEmbed } from './embedStore';
+import { openSource } from './open';
 
 type Word = 'play' | 'pause' | 'back' | 'step' | 'open' | 'verdict' | 'scrub' | 'start' | 'playback' | 'timeline' | 'narration' | 'running';
 
@@ -50,13 +48,13 @@ const WORDS: Record<Language, Record<Word, string>> = {
   },
 };
 
-function Playback() {
-  const step = useSim((s) => s.step);
-  const total = useSim((s) => s.trace?.steps.length ?? 0);
-  const playing = useSim((s) => s.playing);
-  const time = useSim((s) => s.view?.time ?? 0);
-  const w = WORDS[useSim((s) => s.language)];
-  const store = simStore.getState();
+const Playback = memo(function Playback() {
+  const step = useEmbed((s) => s.step);
+  const total = useEmbed((s) => s.steps);
+  const playing = useEmbed((s) => s.playing);
+  const time = useEmbed((s) => s.panels?.time ?? 0);
+  const w = WORDS[useEmbed((s) => s.language)];
+  const store = embedStore.getState();
   return (
     <nav className="eos-embed-playback" aria-label={w.playback}>
       <button type="button" onClick={() => store.stepBack()} disabled={step === 0}>
@@ -67,7 +65,7 @@ function Playback() {
         data-testid="embed-play"
         onClick={() => {
           if (!playing && step >= total) store.seek(0);
-          simStore.getState().setPlaying(!playing);
+          embedStore.getState().setPlaying(!playing);
         }}
       >
         {playing ? w.pause : w.play}
@@ -81,58 +79,37 @@ function Playback() {
         max={total}
         value={step}
         aria-label={w.scrub}
-        onChange={(e) => simStore.getState().seek(Number(e.currentTarget.value))}
+        onChange={(e) => embedStore.getState().seek(Number(e.currentTarget.value))}
       />
       <span data-testid="embed-step" data-step={step} data-steps={total} aria-live="off">
         {step} / {total} · {time} ms
       </span>
     </nav>
   );
-}
+});
 
 /**
- * What the step on screen did and why: the app's own narration (src/sim/narration, loaded after the
- * first paint), with the run's end sentence at its end.
+ * What the step on screen did and why: the app's own narration, computed in the engine's worker,
+ * with the run's end sentence at its end.
  */
-function StepNarration() {
-  const trace = useSim((s) => s.trace);
-  const step = useSim((s) => s.step);
-  const scenario = useSim((s) => s.scenario);
-  const language = useSim((s) => s.language);
-  const playing = useSim((s) => s.playing);
-  const w = WORDS[language];
-  const narrator = useNarrator();
-  const title = useScenarioTexts(scenario, language)?.title;
-  const text = useMemo(() => {
-    if (!trace || !narrator) return step === 0 ? w.start : '';
-    return step === 0
-      ? narrator.narrateStart(trace, language, title ?? trace.scenario.id ?? '')
-      : narrator.narrate(trace, step - 1, language);
-  }, [trace, step, language, narrator, title, w.start]);
-  const current = trace && step > 0 ? trace.steps.at(step - 1) : undefined;
-  const atEnd = trace !== null && step > 0 && step >= trace.steps.length;
+const StepNarration = memo(function StepNarration() {
+  const panels = useEmbed((s) => s.panels);
+  const playing = useEmbed((s) => s.playing);
+  const w = WORDS[useEmbed((s) => s.language)];
   return (
     <section className="eos-embed-last" aria-label={w.narration} data-testid="embed-narration">
-      <p className="eos-embed-meta">{current ? `#${step} · ${current.t.toLocaleString('en')} ms · ${current.actor}` : ''}</p>
+      <p className="eos-embed-meta">{panels?.meta ?? ''}</p>
       <p aria-live={playing ? 'off' : 'polite'} data-testid="embed-narration-text">
-        {text}
+        {panels ? panels.narration : w.start}
       </p>
-      {atEnd && trace && narrator && <p className="eos-embed-end">{narrator.narrateEnd(trace, language)}</p>}
+      {panels?.end && <p className="eos-embed-end">{panels.end}</p>}
     </section>
   );
-}
+});
 
-function Verdict() {
-  const trace = useSim((s) => s.trace);
-  const view = useSim((s) => s.view);
-  const w = WORDS[useSim((s) => s.language)];
-  const language = useSim((s) => s.language);
-  // the verdict's sentences in the page's language (findingSentence makes both from the same findings)
-  const sentences = useMemo(() => {
-    if (!trace || !view) return [];
-    const verdict = verdictViewAt(trace, view);
-    return verdict.layers.map((f) => findingSentence(f, verdict, language));
-  }, [trace, view, language]);
+const Verdict = memo(function Verdict() {
+  const sentences = useEmbed((s) => s.panels?.verdict) ?? [];
+  const w = WORDS[useEmbed((s) => s.language)];
   return (
     <section className="eos-embed-verdict" aria-label={w.verdict} data-testid="embed-verdict">
       <h2>{w.verdict}</h2>
@@ -143,28 +120,55 @@ function Verdict() {
       </ul>
     </section>
   );
-}
+});
 
 /** One line per partition, in words: what the timeline shows, for screen readers and tests. */
-function LogsInWords() {
-  const view = useSim((s) => s.view);
-  const ko = useSim((s) => s.language) === 'ko';
-  const rows = useMemo(() => (view ? partitionRows(view.actors).filter((p) => !p.internal) : []), [view]);
+const LogsInWords = memo(function LogsInWords() {
+  const logs = useEmbed((s) => s.panels?.logs) ?? [];
+  const ko = useEmbed((s) => s.language) === 'ko';
   return (
     <ul className="eos-embed-logs" data-testid="embed-logs">
-      {rows.map((p) => (
-        <li key={topicPartitionKey(p.topic, p.partition)} data-records={p.records.length}>
-          {topicPartitionKey(p.topic, p.partition)}: {ko ? `레코드 ${p.records.length}개` : `${p.records.length} records`} · HW{' '}
-          {p.highWatermark} · LSO {p.lastStableOffset} · LEO {p.logEndOffset}
+      {logs.map((p) => (
+        <li key={p.key} data-records={p.records}>
+          {p.key}: {ko ? `레코드 ${p.records}개` : `${p.records} records`} · HW {p.highWatermark} · LSO {p.lastStableOffset} · LEO{' '}
+          {p.logEndOffset}
         </li>
       ))}
     </ul>
   );
-}
+});
 
-function EmbedError() {
+/** The run's timeline, drawn from the views the worker sent: the lanes at the step, the run's diagram. */
+const EmbedTimeline = memo(function EmbedTimeline() {
+  const run = useEmbed((s) => s.run);
+  const panels = useEmbed((s) => s.panels);
+  const step = useEmbed((s) => s.step);
+  const selection = useEmbed((s) => s.selection);
+  const language = useEmbed((s) => s.language);
+  const faultsKo = run?.faultsKo;
+  const translateFault = useMemo(
+    () => (label: string) => (language === 'ko' ? (faultsKo?.get(label) ?? label) : label),
+    [faultsKo, language],
+  );
+  if (!run || !panels) return null;
+  return (
+    <Timeline
+      lanes={panels.lanes}
+      extents={run.extents}
+      msc={run.msc}
+      step={step}
+      now={panels.time}
+      selection={selection}
+      onSelect={(s) => embedStore.getState().select(s)}
+      language={language}
+      translateFault={translateFault}
+    />
+  );
+});
+
+const EmbedError = memo(function EmbedError() {
   const error = useShare((s) => s.linkError);
-  const language = useSim((s) => s.language);
+  const language = useEmbed((s) => s.language);
   const t = shareText(language);
   if (!error) return null;
   return (
@@ -172,24 +176,36 @@ function EmbedError() {
       <h2>{t.linkErrorTitle}</h2>
       <p data-testid="link-error-message">{errorText(error, language)}</p>
       {error.details && <PathErrors details={error.details} language={language} />}
-      <button type="button" onClick={() => openDefault(simStore)}>
+      <button type="button" onClick={() => openSource(embedStore, DEFAULT_PRESET_ID)}>
         {t.openDefault}
       </button>
     </section>
   );
-}
+});
 
+const EmbedBudget = memo(function EmbedBudget() {
+  const budget = useEmbed((s) => s.budget);
+  const language = useEmbed((s) => s.language);
+  return <BudgetNoticeView budget={budget} language={language} openDefault={() => openSource(embedStore, DEFAULT_PRESET_ID)} />;
+});
+
+/** While a run computes in the worker: its progress (its own component, so the panels do not render again). */
+const RunProgress = memo(function RunProgress({ label }: { readonly label: string }) {
+  const status = useEmbed((s) => s.status);
+  const progress = useEmbed((s) => s.progress);
+  return status === 'running' ? <progress max={1} value={0} aria-label={label} data-progress={progress} /> : null;
+});
+
+// the panels are memo'd: each renders on its own subscriptions, not on every step the header's link follows
 export function EmbedApp() {
-  const scenario = useSim((s) => s.scenario);
-  const trace = useSim((s) => s.trace);
-  const view = useSim((s) => s.view);
-  const step = useSim((s) => s.step);
-  const selection = useSim((s) => s.selection);
-  const language = useSim((s) => s.language);
-  const status = useSim((s) => s.status);
-  const progress = useSim((s) => s.progress);
+  const scenario = useEmbed((s) => s.scenario);
+  const run = useEmbed((s) => s.run);
+  const hasPanels = useEmbed((s) => s.panels !== null);
+  const step = useEmbed((s) => s.step);
+  const selection = useEmbed((s) => s.selection);
+  const language: Language = useEmbed((s) => s.language);
   const w = WORDS[language];
-  const texts = useScenarioTexts(scenario, language);
+  const texts = run?.texts[language];
   const fullApp = useMemo(() => {
     const link = linkOf({ scenario, step, selection, language });
     return link ? `./${link}` : './';
@@ -203,9 +219,9 @@ export function EmbedApp() {
         </a>
       </header>
       <EmbedError />
-      <BudgetNotice />
-      {status === 'running' && <progress max={1} value={0} aria-label={w.running} data-progress={progress} />}
-      {scenario && trace && view && (
+      <EmbedBudget />
+      <RunProgress label={w.running} />
+      {scenario && run && hasPanels && (
         <>
           {texts?.question && <p className="eos-embed-question">{texts.question}</p>}
           <Playback />
@@ -215,7 +231,7 @@ export function EmbedApp() {
           {/* the timeline's panels are h3s: this keeps the headings in order (h1, h2, h3) */}
           <h2 className="visually-hidden">{w.timeline}</h2>
           <div className="eos-embed-timeline">
-            <RunTimeline trace={trace} view={view} />
+            <EmbedTimeline />
           </div>
           <LogsInWords />
         </>

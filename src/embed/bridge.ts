@@ -9,20 +9,21 @@
  *   Replies go to the command's `event.origin`.
  * - Nothing here touches history or storage: hosts sandbox and restrict embeds.
  */
-import type { createSimStore } from '../store/simStore';
+import type { EmbedStore } from './embedStore';
 import { MESSAGE_SOURCE, type Outbound, originOf, parseInbound } from './messages';
-
-type SimStore = ReturnType<typeof createSimStore>;
 
 type Payload<T extends Outbound['type']> = Omit<Extract<Outbound, { type: T }>, 'source' | 'type'>;
 
 export interface BridgeOptions {
-  /** Loads a scenario object or a link / preset id; returns an error sentence, or null when it loads. */
-  readonly load: (source: { scenario: unknown } | { link: string }, step: number | undefined) => string | null;
+  /**
+   * Loads a scenario object or a link / preset id; resolves with an error sentence, or null when it
+   * runs (the engine's worker decodes and validates it, so the answer comes a moment later).
+   */
+  readonly load: (source: { scenario: unknown } | { link: string }, step: number | undefined) => Promise<string | null>;
   readonly title: () => string;
 }
 
-export function startBridge(store: SimStore, options: BridgeOptions, win: Window = window): () => void {
+export function startBridge(store: EmbedStore, options: BridgeOptions, win: Window = window): () => void {
   const parent = win.parent;
   if (!parent || parent === win) return () => {};
   let parentOrigin: string | null = originOf(win.document.referrer);
@@ -38,7 +39,7 @@ export function startBridge(store: SimStore, options: BridgeOptions, win: Window
   };
   const progress = () => {
     const s = store.getState();
-    return { step: s.step, steps: s.trace?.steps.length ?? 0, playing: s.playing };
+    return { step: s.step, steps: s.steps, playing: s.playing };
   };
 
   // ready: once per run that lands (a `load` command lands a new run and says `loaded` as well)
@@ -47,7 +48,7 @@ export function startBridge(store: SimStore, options: BridgeOptions, win: Window
     const s = store.getState();
     if (s.status !== 'ready' || announced) return;
     announced = true;
-    post('ready', { step: s.step, steps: s.trace?.steps.length ?? 0, title: options.title() }, '*');
+    post('ready', { step: s.step, steps: s.steps, title: options.title() }, '*');
   };
 
   // a `load` whose run finishes in slices is answered when it lands
@@ -55,10 +56,11 @@ export function startBridge(store: SimStore, options: BridgeOptions, win: Window
   const stopStore = store.subscribe((s, prev) => {
     if (s.status === 'ready' && prev.status !== 'ready') {
       announce();
-      if (loadReplyTo) post('loaded', { steps: s.trace?.steps.length ?? 0, title: options.title() }, loadReplyTo);
+      // a new run landed (an invalid scenario leaves the one on screen, and is answered with `error`)
+      if (loadReplyTo && s.run !== prev.run) post('loaded', { steps: s.steps, title: options.title() }, loadReplyTo);
       loadReplyTo = null;
     }
-    if (s.step !== prev.step || s.playing !== prev.playing || s.trace !== prev.trace) post('step', progress(), parentOrigin);
+    if (s.step !== prev.step || s.playing !== prev.playing || s.run !== prev.run) post('step', progress(), parentOrigin);
   });
 
   let lastHeight = 0;
@@ -90,7 +92,7 @@ export function startBridge(store: SimStore, options: BridgeOptions, win: Window
     const c = parsed.command;
     const s = store.getState();
     if (c.type === 'play') {
-      if (s.trace && s.step >= s.trace.steps.length) s.seek(0);
+      if (s.run && s.step >= s.steps) s.seek(0);
       store.getState().setPlaying(true);
     } else if (c.type === 'pause') s.setPlaying(false);
     else if (c.type === 'seek') {
@@ -101,11 +103,11 @@ export function startBridge(store: SimStore, options: BridgeOptions, win: Window
       if (store.getState().step === before || replyTo !== parentOrigin) post('step', progress(), replyTo);
     } else {
       loadReplyTo = replyTo;
-      const error = options.load(c.scenario !== undefined ? { scenario: c.scenario } : { link: c.link ?? '' }, c.step);
-      if (error) {
-        loadReplyTo = null;
+      void options.load(c.scenario !== undefined ? { scenario: c.scenario } : { link: c.link ?? '' }, c.step).then((error) => {
+        if (!error) return;
+        if (loadReplyTo === replyTo) loadReplyTo = null;
         post('error', { about: 'load', message: error }, replyTo);
-      }
+      });
     }
   };
   win.addEventListener('message', onMessage);

@@ -3,17 +3,15 @@
  * and stop at the end of the run. Plain timers outside React, so a host page's re-renders and a
  * hidden frame cost nothing.
  */
-import type { createSimStore } from '../store/simStore';
+import type { EmbedStore } from './embedStore';
 
-type SimStore = ReturnType<typeof createSimStore>;
-
-export function startPlayer(store: SimStore): () => void {
+export function startPlayer(store: EmbedStore): () => void {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const tick = () => {
     timer = undefined;
     const s = store.getState();
-    if (!s.playing || !s.trace) return;
-    if (s.step >= s.trace.steps.length) {
+    if (!s.playing || !s.run) return;
+    if (s.step >= s.steps) {
       s.setPlaying(false);
       return;
     }

@@ -3,8 +3,8 @@
  * in-process, inProcessEngine.ts) and gives back its outcome, its progress as it goes, and the views
  * at a step. Imports no engine code: only the protocol's types.
  */
-import type { BudgetStop, ScenarioError } from '../../sim';
-import type { FromEngine, RunOutcome, StepViews, ToEngine } from './protocol';
+import type { BudgetStop, Scenario, ScenarioError } from '../../sim';
+import type { FromEngine, ResolvedLink, RunOutcome, StepViews, ToEngine } from './protocol';
 
 /** A worker, or anything that talks like one. */
 export interface EnginePort {
@@ -16,7 +16,8 @@ export interface EnginePort {
 export type RunResult =
   | { readonly kind: 'done'; readonly outcome: RunOutcome }
   | { readonly kind: 'invalid'; readonly errors: readonly ScenarioError[] }
-  | { readonly kind: 'refused'; readonly budget: BudgetStop }
+  /** Refused for its size before running; `scenario` as the engine resolved it. */
+  | { readonly kind: 'refused'; readonly budget: BudgetStop; readonly scenario: Scenario }
   /** A newer run replaced this one before it finished. */
   | { readonly kind: 'replaced' };
 
@@ -30,6 +31,8 @@ export class EngineClient {
     onProgress?: (steps: number) => void;
   } | null = null;
   private readonly viewAsks = new Map<number, (v: StepViews | null) => void>();
+  private readonly panelAsks = new Map<number, (p: unknown) => void>();
+  private readonly resolveAsks = new Map<number, (r: ResolvedLink) => void>();
 
   constructor(private readonly port: EnginePort) {
     port.onmessage = (e) => this.receive(e.data);
@@ -59,6 +62,24 @@ export class EngineClient {
     });
   }
 
+  /** What the worker's panels provider shows after `step` steps of the last finished run (null before one has finished). */
+  panels(step: number, options: unknown): Promise<unknown> {
+    const ask = ++this.asks;
+    return new Promise((resolve) => {
+      this.panelAsks.set(ask, resolve);
+      this.port.postMessage({ type: 'panels', run: this.run, ask, step, options });
+    });
+  }
+
+  /** What a share link or a preset id opens (decoded and validated by the engine), or why it cannot. */
+  resolve(text: string): Promise<ResolvedLink> {
+    const ask = ++this.asks;
+    return new Promise((resolve) => {
+      this.resolveAsks.set(ask, resolve);
+      this.port.postMessage({ type: 'resolve', ask, text });
+    });
+  }
+
   terminate(): void {
     this.port.terminate();
   }
@@ -67,6 +88,16 @@ export class EngineClient {
     if (m.type === 'views') {
       this.viewAsks.get(m.ask)?.(m.views);
       this.viewAsks.delete(m.ask);
+      return;
+    }
+    if (m.type === 'panels') {
+      this.panelAsks.get(m.ask)?.(m.panels);
+      this.panelAsks.delete(m.ask);
+      return;
+    }
+    if (m.type === 'resolved') {
+      this.resolveAsks.get(m.ask)?.(m.result);
+      this.resolveAsks.delete(m.ask);
       return;
     }
     const p = this.pending;
@@ -78,7 +109,7 @@ export class EngineClient {
     this.pending = null;
     if (m.type === 'done') p.resolve({ kind: 'done', outcome: m.outcome });
     else if (m.type === 'invalid') p.resolve({ kind: 'invalid', errors: m.errors });
-    else if (m.type === 'refused') p.resolve({ kind: 'refused', budget: m.budget });
+    else if (m.type === 'refused') p.resolve({ kind: 'refused', budget: m.budget, scenario: m.scenario });
     else p.reject(new Error(m.message));
   }
 }

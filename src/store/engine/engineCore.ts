@@ -6,9 +6,10 @@
  * cancel or a newer start is read while a run is under way.
  */
 import { PAGE_BUDGETS, type PageBudgets, type RecordedTrace, sizeRefusal, ViewCursor, validateScenario } from '../../sim';
-import { partitionRows, stateValueToString, verdictViewAt } from '../../sim/views';
+import { partitionRows, type SimView, stateValueToString, verdictViewAt } from '../../sim/views';
 import { RunJob } from '../runJob';
-import type { FromEngine, StepViews, ToEngine } from './protocol';
+import type { FromEngine, RunOutcome, StepViews, ToEngine } from './protocol';
+import { resolveLink } from './resolveLink';
 
 /** A slice runs this long before the engine looks at its messages (and posts progress). */
 const SLICE_MS = 30;
@@ -17,15 +18,28 @@ const PROGRESS_MS = 100;
 
 const clock = () => (typeof performance !== 'undefined' ? performance.now() : 0);
 
+/**
+ * The views a page's own panels need, computed where the trace is (the embed's: src/embed/embedPanels.ts).
+ * Both answers cross the boundary, so they must be plain, structured-clone-able data.
+ */
+export interface PanelsProvider {
+  /** Once per finished run, sent with `done` as `outcome.panels`. */
+  run(trace: RecordedTrace): unknown;
+  /** After `view.step` steps of that run, for a `panels` ask with the page's `options`. */
+  at(trace: RecordedTrace, view: SimView, options: unknown): unknown;
+}
+
 export interface EngineCoreOptions {
   readonly budgets?: PageBudgets;
   /** Resolves on the next turn of the event loop (a worker: a zero timeout). */
   readonly yieldNow?: () => Promise<void>;
+  readonly panels?: PanelsProvider;
 }
 
 export function createEngineCore(post: (m: FromEngine) => void, options: EngineCoreOptions = {}): (m: ToEngine) => void {
   const budgets = options.budgets ?? PAGE_BUDGETS;
   const yieldNow = options.yieldNow ?? (() => new Promise<void>((r) => setTimeout(r, 0)));
+  const provider = options.panels;
   /** The run under way (the newest start), and whether it was asked to stop. */
   let current = 0;
   let cancelled = false;
@@ -35,7 +49,7 @@ export function createEngineCore(post: (m: FromEngine) => void, options: EngineC
     const v = validateScenario(scenario);
     if (!v.ok) return post({ type: 'invalid', run, errors: v.errors });
     const refused = sizeRefusal(v.resolved.scenario, budgets);
-    if (refused) return post({ type: 'refused', run, budget: refused });
+    if (refused) return post({ type: 'refused', run, budget: refused, scenario: v.resolved.scenario });
     const base = forkAt !== undefined && finished ? { trace: finished.trace, step: forkAt } : undefined;
     const job = new RunJob(v.resolved, budgets, base);
     let lastPost = clock();
@@ -45,12 +59,13 @@ export function createEngineCore(post: (m: FromEngine) => void, options: EngineC
       if (end) {
         const { trace, budget } = job.land(end === 'done' ? null : end);
         finished = { run, trace, cursor: new ViewCursor(trace) };
-        const outcome = {
+        const outcome: RunOutcome = {
           steps: trace.steps.length,
           traceHash: trace.traceHash,
           stopReason: trace.stopReason,
           endTime: trace.endTime,
           budget,
+          ...(provider ? { panels: provider.run(trace) } : {}),
         };
         return post({ type: 'done', run, outcome });
       }
@@ -85,6 +100,11 @@ export function createEngineCore(post: (m: FromEngine) => void, options: EngineC
       );
     } else if (m.type === 'cancel') {
       if (m.run === current) cancelled = true;
+    } else if (m.type === 'resolve') {
+      post({ type: 'resolved', ask: m.ask, result: resolveLink(m.text) });
+    } else if (m.type === 'panels') {
+      const answer = finished?.run === m.run && provider ? provider.at(finished.trace, finished.cursor.at(m.step), m.options) : null;
+      post({ type: 'panels', run: m.run, ask: m.ask, panels: answer });
     } else {
       const answer = finished?.run === m.run ? views(m.step) : null;
       post({ type: 'views', run: m.run, ask: m.ask, views: answer });

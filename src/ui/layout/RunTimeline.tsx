@@ -7,7 +7,7 @@ import { useMemo } from 'react';
 import type { SimView, Trace } from '../../sim/views';
 import { simStore } from '../../store/simStore';
 import { useSim } from '../../store/useSim';
-import { Timeline } from '../timeline/Timeline';
+import { TraceTimeline } from '../timeline/TraceTimeline';
 import { useNarrator } from '../useNarrator';
 
 export function RunTimeline({ trace, view }: { readonly trace: Trace; readonly view: SimView }) {
@@ -20,7 +20,7 @@ export function RunTimeline({ trace, view }: { readonly trace: Trace; readonly v
     [narrator, trace, language],
   );
   return (
-    <Timeline
+    <TraceTimeline
       trace={trace}
       view={view}
       step={step}

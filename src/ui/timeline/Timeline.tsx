@@ -3,26 +3,32 @@
  * offset, markers, the high watermark / LSO / log end offset, consumer positions and committed
  * offsets; and the message-sequence view of envelopes over virtual time (or by step).
  *
- * Contract with the rest of the UI: it reads the trace and the view at the current step from its
- * props, reports selections through `onSelect`, and keeps its own 60 fps state (zoom, hover) to itself
- * (see LanesController and MscController: canvases driven by d3-zoom, outside React).
+ * Contract with the rest of the UI: it draws views, not the trace — the lanes at the current step,
+ * the run's lane extents and its message diagram — so the page can compute them from its trace
+ * (TraceTimeline.tsx) and the embed receive them from the engine's worker. It reports selections
+ * through `onSelect`, and keeps its own 60 fps state (zoom, hover) to itself (see LanesController and
+ * MscController: canvases driven by d3-zoom, outside React).
  */
-import { useMemo } from 'react';
-import { type SimView, type Trace, truncationsAt } from '../../sim/views';
 import type { Selection } from '../../store/simStore';
 import { LanesLegend, MscLegend } from './Legend';
-import { LaneCache } from './laneCache';
-import { runExtents } from './laneExtents';
+import type { LaneModel } from './laneModel';
 import { MessageSequence } from './MessageSequence';
-import { buildMscModel } from './mscModel';
+import type { MscModel } from './mscModel';
+import type { LaneExtent } from './offsetScale';
 import { PartitionLanes } from './PartitionLanes';
 import { type TimelineLanguage, timelineStrings } from './timelineText';
 import './timeline.css';
 
 export interface TimelineProps {
-  readonly trace: Trace;
-  readonly view: SimView;
+  /** The lanes after `step` steps (LaneCache). */
+  readonly lanes: readonly LaneModel[];
+  /** The offsets each partition covers over the whole run (runExtents). */
+  readonly extents: ReadonlyMap<string, LaneExtent>;
+  /** The run's message diagram (buildMscModel). */
+  readonly msc: MscModel;
   readonly step: number;
+  /** Virtual time after `step` steps. */
+  readonly now: number;
   readonly selection: Selection | null;
   readonly onSelect: (selection: Selection | null) => void;
   /** Show `__consumer_offsets` and `__transaction_state` expanded at first (default: collapsed). */
@@ -36,9 +42,11 @@ export interface TimelineProps {
 }
 
 export function Timeline({
-  trace,
-  view,
+  lanes,
+  extents,
+  msc,
   step,
+  now,
   selection,
   onSelect,
   internalTopicsExpanded,
@@ -47,14 +55,6 @@ export function Timeline({
   translateFault,
 }: TimelineProps) {
   const text = timelineStrings(language);
-  const extents = useMemo(() => runExtents(trace), [trace]);
-  const laneCache = useMemo(() => (trace ? new LaneCache() : null), [trace]);
-  // the records truncation cut from replicas so far (the trace's facts: a snapshot no longer has them)
-  const lanes = useMemo(
-    () => (trace ? (laneCache?.lanes(view.actors, truncationsAt(trace, view.step)) ?? []) : []),
-    [laneCache, trace, view],
-  );
-  const msc = useMemo(() => buildMscModel(trace), [trace]);
   return (
     <div className="timeline" data-testid="timeline">
       <PartitionLanes
@@ -71,7 +71,7 @@ export function Timeline({
           <MessageSequence
             model={msc}
             step={step}
-            now={view.time}
+            now={now}
             selection={selection}
             onSelect={onSelect}
             text={text}
