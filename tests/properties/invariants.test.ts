@@ -253,6 +253,26 @@ describe('the invariant checker', () => {
     expect(ids(doctor({ [last]: [attempt] }))).toEqual(['coordinator-transitions']);
   });
 
+  it("coordinator-transitions: a hosted coordinator's load starts the states over (its replica may hold a write never told)", () => {
+    const prepared = (f: Fact) => f.kind === 'txnState' && f.transactionalId === 'tx1' && f.to === 'PrepareCommit';
+    const at = facts.find((x) => prepared(x.fact))?.step as number;
+    // PrepareCommit written to the replica but never acknowledged to the old leader: no fact
+    const untold = (load: boolean): Trace => ({
+      ...trace,
+      steps: trace.steps.map((s) =>
+        s.i !== at
+          ? s
+          : {
+              ...s,
+              facts: s.facts.filter((f) => !prepared(f as Fact)),
+              ...(load ? { kind: 'timer' as const, label: 'partitionLoaded', actor: 'broker-1.txn-coordinator' } : {}),
+            },
+      ),
+    });
+    expect(ids(untold(false))).toEqual(['coordinator-transitions']);
+    expect(ids(untold(true))).toEqual([]);
+  });
+
   it('fenced-epoch-not-committed: data of epoch 0 written after epoch 1 existed, then committed', () => {
     const bump: Fact = { kind: 'txnState', transactionalId: 'tx1', producerId: 1000, producerEpoch: 1, from: 'CompleteAbort', to: 'Empty' };
     const late = dataAppend({ producerId: 1000, producerEpoch: 0, baseSequence: 4, lastSequence: 4, transactional: true });

@@ -21,11 +21,11 @@ import {
   refusal,
   serveRequest,
 } from '../../src/sim/coordinator/hostedTxnCoordinator.machine';
-import { DEFAULT_TXN_COORDINATOR_CONFIG, onEndTxn } from '../../src/sim/coordinator/transactionCoordinator.machine';
+import { DEFAULT_TXN_COORDINATOR_CONFIG, onEndTxn, onTimeoutCheck } from '../../src/sim/coordinator/transactionCoordinator.machine';
 import { encodeTxnRecord, type TxnMetadata } from '../../src/sim/coordinator/transactionMetadata';
 import type { TxnCoordinatorContext } from '../../src/sim/coordinator/txnCoordinatorContext';
-import { coordinatorErrorFor, onWriteAnswered } from '../../src/sim/coordinator/txnStateWrites';
-import type { Effect, RpcEvent } from '../../src/sim/kernel/effects';
+import { coordinatorErrorFor, onWriteAnswered, withDeferredWrites } from '../../src/sim/coordinator/txnStateWrites';
+import type { Effect, RpcEvent, TimerEvent } from '../../src/sim/kernel/effects';
 import { forgetCoordinatorOn, onLookupRequestLost } from '../../src/sim/producer/coordinatorLookup';
 import type { ProducerDraft } from '../../src/sim/producer/sender';
 import { runScenario } from '../../src/sim/run';
@@ -194,7 +194,7 @@ describe('the hosted coordinator: who it serves, and answers held until the writ
     expect(out.effects.map((e) => e.type)).toEqual(['call']);
     expect(calls(out)[0]).toMatchObject({ to: 'broker-0', name: 'appendTxnState', args: { writeId: 0, partition: 0, key: 'tx' } });
     const ok = new Out();
-    onWriteAnswered(next, 0, 'NONE', ok);
+    onWriteAnswered(next, 0, 'NONE', 10, ok);
     const sent = ok.effects.filter((e) => e.type === 'send').map((e) => (e as { rpc: string }).rpc);
     expect(sent).toEqual(expect.arrayContaining(['WriteTxnMarkers', 'EndTxnResponse']));
     expect(ok.effects.some((e) => e.type === 'fact' && (e.fact as { to?: string }).to === 'PrepareCommit')).toBe(true);
@@ -208,7 +208,7 @@ describe('the hosted coordinator: who it serves, and answers held until the writ
     ] as const) {
       const next = serveEndTxn(coordinator({ 0: { coordinatorEpoch: 0, loading: null } }), endTxn, new Out());
       const out = new Out();
-      const after = onWriteAnswered(next, 0, appendError, out);
+      const after = onWriteAnswered(next, 0, appendError, 10, out);
       expect(replies(out).map((e) => [e.rpc, e.payload.error])).toEqual([['EndTxnResponse', answer]]);
       expect(out.effects.some((e) => e.type === 'send' && e.rpc === 'WriteTxnMarkers')).toBe(false);
       expect(after.txns.tx?.state).toBe('Ongoing');
@@ -238,6 +238,73 @@ describe('the hosted coordinator: who it serves, and answers held until the writ
     const gone = onResignCoordinator(loaded, 0, new Out());
     expect(gone.txns).toEqual({});
     expect(refusal(gone, 'tx')).toBe('NOT_COORDINATOR');
+  });
+});
+
+describe('TransactionCoordinator.abortTimedOutTransactions runs every cleanup interval: a failed timeout abort is tried again', () => {
+  // transaction.timeout.ms 1000 from 200, cleanup every 500: due at the run of 1500
+  const timedOut = (): TxnCoordinatorContext => ({
+    ...coordinator({ 0: { coordinatorEpoch: 0, loading: null } }),
+    config: { ...DEFAULT_TXN_COORDINATOR_CONFIG, cleanupIntervalMs: 500 },
+    txns: { tx: { ...ongoing, txnTimeoutMs: 1000, txnStartTimestamp: 200 } },
+  });
+  const check = (ctx: TxnCoordinatorContext, now: number, out: Out) =>
+    withDeferredWrites(onTimeoutCheck)(
+      ctx,
+      { type: 'txnTimeoutCheck', key: 'txnTimeout:tx', now, data: { transactionalId: 'tx', txnStartTimestamp: 200 } } as TimerEvent<{
+        transactionalId: string;
+        txnStartTimestamp: number;
+      }>,
+      out,
+    );
+  const timers = (out: Out) => out.effects.filter((e): e is Extract<Effect, { type: 'timer' }> => e.type === 'timer');
+  const transitions = (out: Out) =>
+    out.effects.flatMap((e) => {
+      if (e.type !== 'fact' || e.fact.kind !== 'txnState') return [];
+      const f = e.fact as unknown as { from: string; to: string; producerEpoch: number };
+      return [[f.from, f.to, f.producerEpoch]];
+    });
+
+  it('the PrepareAbort write times out: back to Ongoing, and the next run (3000) aborts it again', () => {
+    const first = new Out();
+    const aborting = check(timedOut(), 1500, first);
+    expect(calls(first)[0]).toMatchObject({ name: 'appendTxnState', args: { writeId: 0, key: 'tx' } });
+    expect(aborting.txns.tx?.state).toBe('PrepareAbort');
+    // PrepareEpochFence is a pending state until the write: nothing is told before it
+    expect(transitions(first)).toEqual([]);
+    const failed = new Out();
+    const after = onWriteAnswered(aborting, 0, 'REQUEST_TIMED_OUT', 2500, failed);
+    expect(after.txns.tx?.state).toBe('Ongoing');
+    expect(transitions(failed)).toEqual([]);
+    expect(timers(failed)).toEqual([
+      {
+        type: 'timer',
+        key: 'txnTimeout:tx',
+        name: 'txnTimeoutCheck',
+        delay: 500,
+        data: { transactionalId: 'tx', txnStartTimestamp: 200 },
+        background: false,
+      },
+    ]);
+    const again = new Out();
+    const retried = check(after, 3000, again);
+    expect(retried.txns.tx?.state).toBe('PrepareAbort');
+    expect(calls(again)[0]).toMatchObject({ name: 'appendTxnState', args: { writeId: 1, key: 'tx' } });
+    const written = new Out();
+    onWriteAnswered(retried, 1, 'NONE', 3100, written);
+    expect(transitions(written)).toEqual([
+      ['Ongoing', 'PrepareEpochFence', 1],
+      ['PrepareEpochFence', 'PrepareAbort', 1],
+    ]);
+    expect(timers(written)).toEqual([]);
+  });
+
+  it("a write failing before the deadline arms nothing: the transaction's own timer is still pending", () => {
+    const next = serveEndTxn(timedOut(), endTxn, new Out());
+    const out = new Out();
+    const after = onWriteAnswered(next, 0, 'NOT_ENOUGH_REPLICAS', 400, out);
+    expect(after.txns.tx?.state).toBe('Ongoing');
+    expect(timers(out)).toEqual([]);
   });
 });
 

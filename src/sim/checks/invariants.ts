@@ -516,6 +516,10 @@ function checkCoordinator(trace: Trace, facts: readonly { step: number; fact: Fa
   const current = new Map<string, string>();
   const crashes = new Set<number>();
   for (const s of trace.steps) if (s.kind === 'fault' && s.actor === 'txn-coordinator') crashes.add(s.i);
+  // a hosted coordinator's load (onElection) takes each id's state from its replica, which may hold a
+  // write its old leader never saw acknowledged (so never told): its states start over too
+  for (const s of trace.steps)
+    if (s.kind === 'timer' && s.label === 'partitionLoaded' && s.actor.endsWith('.txn-coordinator')) crashes.add(s.i);
   let lastCrashCheck = 0;
   for (const { step, fact } of facts) {
     // a failover reloads the last persisted states: what was only in memory is gone

@@ -253,8 +253,9 @@ export const hostedTxnCoordinatorMachine = setup({
         },
         partitionLoaded: { actions: whileLoaded(() => null, onPartitionLoaded) },
         txnStateAppended: {
-          actions: handle((ctx: TxnCoordinatorContext, ev: { args: { writeId: number; error: KafkaError | 'NONE' } }, out: Out) =>
-            onWriteAnswered(ctx, ev.args.writeId, ev.args.error, out),
+          actions: handle(
+            (ctx: TxnCoordinatorContext, ev: { now: number; args: { writeId: number; error: KafkaError | 'NONE' } }, out: Out) =>
+              onWriteAnswered(ctx, ev.args.writeId, ev.args.error, ev.now, out),
           ),
         },
         crash: 'down',

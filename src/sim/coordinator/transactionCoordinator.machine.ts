@@ -86,6 +86,22 @@ export function armTimeout(d: Draft, m: TxnMetadata, now: number, out: Out): voi
   });
 }
 
+/**
+ * TransactionCoordinator.abortTimedOutTransactions is a scan of the cache every cleanup interval
+ * (TransactionStateManager.timedOutTransactions), not a one-shot deadline: a transaction that is
+ * still Ongoing past its timeout — its abort's write to __transaction_state failed, or a client's
+ * EndTxn write failed after the deadline — is found again at the next run. Armed only once the
+ * deadline has passed (before it, the transaction's own timer is still pending).
+ */
+export function armTimeoutRetry(d: Draft, m: TxnMetadata, now: number, out: Out): void {
+  if (m.state !== 'Ongoing' || now < timeoutTick(d, m)) return;
+  const next = (Math.floor(now / d.config.cleanupIntervalMs) + 1) * d.config.cleanupIntervalMs;
+  out.timer(`txnTimeout:${m.transactionalId}`, 'txnTimeoutCheck', next - now, {
+    transactionalId: m.transactionalId,
+    txnStartTimestamp: m.txnStartTimestamp,
+  });
+}
+
 /** Ongoing → PrepareCommit/PrepareAbort, persisted; then markers to every partition. */
 function prepareEnd(d: Draft, m: TxnMetadata, result: 'COMMIT' | 'ABORT', now: number, out: Out): void {
   const prepared: TxnMetadata = { ...m, state: result === 'COMMIT' ? 'PrepareCommit' : 'PrepareAbort', txnLastUpdateTimestamp: now };

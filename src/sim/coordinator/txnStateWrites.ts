@@ -9,6 +9,7 @@
 import { Out } from '../actors/out';
 import type { Effect } from '../kernel/effects';
 import type { KafkaError } from '../protocol/errors';
+import { armTimeoutRetry } from './transactionCoordinator.machine';
 import type { HostedState, PendingWrite, TxnCoordinatorContext, TxnDraft } from './txnCoordinatorContext';
 
 /** How long the coordinator waits before writing CompleteCommit/CompleteAbort again (TransactionMarkerChannelManager's retry queue). */
@@ -39,6 +40,10 @@ function isAppendCall(e: Effect, host: string, writeId: number): boolean {
   return e.type === 'call' && e.to === host && e.name === 'appendTxnState' && e.args?.writeId === writeId;
 }
 
+function isPendingState(e: Effect, transactionalId: string): boolean {
+  return e.type === 'fact' && e.fact.kind === 'txnState' && (e.fact as { transactionalId?: string }).transactionalId === transactionalId;
+}
+
 /**
  * Runs a request's handler and holds back what follows each write it started: effects before the
  * first write go out now; those after it (up to and including the next write's append) wait in
@@ -60,7 +65,8 @@ export function withDeferredWrites<E>(
       out.effects.push(...inner.effects);
       return next;
     }
-    const buckets: Effect[][] = [out.effects];
+    const first = started[0] as PendingWrite;
+    const buckets: Effect[][] = [[]];
     let writes = { ...nh.writes };
     let current = -1;
     for (const e of inner.effects) {
@@ -79,6 +85,12 @@ export function withDeferredWrites<E>(
       current = w.id;
       buckets.push([]);
     }
+    // a state set in memory only, before the write (PrepareEpochFence: a pending state in Kafka,
+    // TransactionMetadata.pendingState), is told with the write's success: a failed write leaves
+    // the transaction in the state it was in
+    const early = (buckets[0] as Effect[]).filter((e) => isPendingState(e, first.transactionalId));
+    out.effects.push(...(buckets[0] as Effect[]).filter((e) => !isPendingState(e, first.transactionalId)));
+    buckets[1] = [...early, ...(buckets[1] as Effect[])];
     started.forEach((w, i) => {
       const held = buckets[i + 1];
       if (held && writes[w.id]) writes[w.id] = { ...(writes[w.id] as PendingWrite), deferred: held };
@@ -92,12 +104,14 @@ export function withDeferredWrites<E>(
  * an error, the transactional.id's state and markers go back to what they were before the request,
  * the request's answer carries the mapped error, and the rest (markers, timers, a chained write) is
  * dropped. A failed CompleteCommit/CompleteAbort is written again later while this broker still
- * leads the partition (TransactionMarkerChannelManager.tryAppendToLog retries on COORDINATOR_NOT_AVAILABLE).
+ * leads the partition (TransactionMarkerChannelManager.tryAppendToLog retries on COORDINATOR_NOT_AVAILABLE);
+ * a transaction left Ongoing past its timeout is aborted again at the next cleanup run.
  */
 export function onWriteAnswered(
   ctx: TxnCoordinatorContext,
   writeId: number,
   appendError: KafkaError | 'NONE',
+  now: number,
   out: Out,
 ): TxnCoordinatorContext {
   const h = ctx.hosted;
@@ -132,6 +146,8 @@ export function onWriteAnswered(
     d.txns = w.before ? { ...txns, [w.transactionalId]: w.before } : txns;
     const { [w.transactionalId]: _m, ...markers } = d.markers;
     d.markers = w.markersBefore ? { ...markers, [w.transactionalId]: w.markersBefore } : markers;
+    // back to Ongoing past its timeout (e.g. the timeout's own PrepareAbort failed): the next abortTimedOutTransactions run tries again
+    if (w.before) armTimeoutRetry(d, w.before, now, out);
     if (completing && error === 'COORDINATOR_NOT_AVAILABLE') {
       // every marker is written: only CompleteX is missing
       const work = w.markersBefore ?? {
