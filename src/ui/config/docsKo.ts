@@ -56,7 +56,7 @@ export const DOCS_KO: Readonly<Record<ConfigTable, Readonly<Record<string, strin
       '__transaction_state의 min.insync.replicas입니다. 코디네이터의 쓰기(acks=-1)에는 ISR(동기화된 복제본)이 이만큼 있어야 합니다.',
     'offsets.topic.num.partitions': '__consumer_offsets의 파티션 수입니다.',
     'offsets.topic.replication.factor':
-      '__consumer_offsets 파티션마다 두는 복제본 수입니다. 그룹의 코디네이터는 그 파티션의 리더입니다. 이 토픽에는 따로 min ISR 설정이 없어 브로커의 min.insync.replicas가 적용됩니다.',
+      '__consumer_offsets 파티션마다 두는 복제본 수입니다. 그룹의 코디네이터는 그 파티션의 리더입니다. 이 토픽에는 따로 최소 ISR 설정이 없어 브로커의 min.insync.replicas가 적용됩니다.',
     'transaction.abort.timed.out.transaction.cleanup.interval.ms': '코디네이터가 transaction.timeout.ms를 넘긴 트랜잭션을 찾는 주기입니다.',
     'transaction.max.timeout.ms': '프로듀서가 요청할 수 있는 transaction.timeout.ms의 최댓값입니다.',
     'group.initial.rebalance.delay.ms': '새 그룹은 첫 리밸런스 전에 이 시간만큼 멤버가 더 들어오기를 기다립니다.',
