@@ -81,6 +81,8 @@ export class CompiledActor {
   private readonly isActive = (n: CNode): boolean => this.on[n.order] === 1;
   /** Reused by `select`. */
   private readonly picked: CTransition[] = [];
+  /** Reused by `send`: the events raised during one macrostep. */
+  private readonly raised: Ev[] = [];
 
   /** Starts in `snapshot` (a checkpoint's), or in the initial configuration with the context made from `input`. */
   constructor(
@@ -120,7 +122,9 @@ export class CompiledActor {
   }
 
   send(event: Ev): void {
-    const queue: Ev[] = [];
+    // the raised events' queue, reused: a send drains it before it returns (a handler that throws leaves it to be cleared here)
+    const queue = this.raised;
+    queue.length = 0;
     this.microstep(this.select(event), event, queue);
     this.settle(event, queue);
   }

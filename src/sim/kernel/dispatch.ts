@@ -6,7 +6,7 @@
 import type { KernelCore } from './core';
 import type { Effect, FactBase } from './effects';
 import { type ActorId, type Envelope, isRequestRpc } from './envelope';
-import { type PointFault, processOf } from './faults';
+import { type PointFault, type ProcessId, processOf } from './faults';
 import { applyPointFault, matchPoint } from './processFaults';
 import { breakConnection, cancelRequestTimeout, type OnSent, sendEnvelope } from './transport';
 import type { StepKind } from './types';
@@ -87,13 +87,16 @@ export function dispatch(
   const slot = k.slots.get(actorId);
   if (!slot) throw new Error(`no actor ${actorId}`);
   const before = slot.ref.stateText();
-  k.effects = [];
+  // one list for every step: nothing emits while the effects are carried out (collecting is null)
+  const effects = k.effects;
+  effects.length = 0;
   k.collecting = actorId;
   // every event carries the virtual time (`now`): machines have no other clock
   slot.ref.send(event);
   k.collecting = null;
   const after = slot.ref.stateText();
-  const out = applyEffects(k, actorId, k.effects, onSent);
+  const out = applyEffects(k, actorId, slot.process, effects, onSent);
+  effects.length = 0;
   if (appliedFault) out.faults = [appliedFault, ...out.faults];
   return k.record({
     actor: actorId,
@@ -110,23 +113,31 @@ export function dispatch(
   });
 }
 
+/**
+ * Carries out an actor's effects in order. The lists of what the step sent, observed and suffered
+ * are made only when it has some: most steps have no facts and no faults, many send nothing.
+ */
 function applyEffects(
   k: KernelCore,
   actorId: ActorId,
+  process: ProcessId,
   effects: readonly Effect[],
   onSent: OnSent,
-): { sent: number[]; facts: FactBase[]; faults: string[] } {
-  const sent: number[] = [];
-  const facts: FactBase[] = [];
+): { sent: readonly number[]; facts: readonly FactBase[]; faults: string[] } {
+  let sent: number[] | null = null;
+  let facts: FactBase[] | null = null;
+  // sendEnvelope appends the faults it applied, in words
   const faults: string[] = [];
   let crash: PointFault | null = null;
-  const process = processOf(actorId);
   const incarnation = k.processes.get(process)?.incarnation ?? 0;
   for (const effect of effects) {
     switch (effect.type) {
-      case 'send':
-        sent.push(sendEnvelope(k, actorId, effect, faults, onSent));
+      case 'send': {
+        const id = sendEnvelope(k, actorId, effect, faults, onSent);
+        if (sent === null) sent = [id];
+        else sent.push(id);
         break;
+      }
       case 'disconnect':
         for (const r of k.network.clientGone(actorId)) cancelRequestTimeout(k, r.envelopeId);
         break;
@@ -139,6 +150,7 @@ function applyEffects(
           kind: 'timer',
           actor: actorId,
           key: effect.key,
+          index: key,
           name: effect.name,
           data: effect.data ?? {},
           incarnation,
@@ -168,7 +180,8 @@ function applyEffects(
         });
         break;
       case 'fact':
-        facts.push(effect.fact);
+        if (facts === null) facts = [effect.fact];
+        else facts.push(effect.fact);
         break;
       case 'point':
         k.pointListener?.(actorId, effect.point, effect.detail ?? {});
@@ -180,5 +193,5 @@ function applyEffects(
     faults.push(crash.label);
     applyPointFault(k, crash);
   }
-  return { sent, facts: facts.length ? facts : (EMPTY as never), faults: faults.length ? faults : (EMPTY as never) };
+  return { sent: sent ?? EMPTY, facts: facts ?? EMPTY, faults: faults.length ? faults : (EMPTY as never) };
 }

@@ -105,9 +105,19 @@ export function actorInProcess(actor: ActorId, selector: string): boolean {
   return actor === selector || actor.startsWith(`${selector}.`);
 }
 
+/** Actor ids are few and asked for on every step: each one's process is cut once. */
+const processes = new Map<ActorId, ProcessId>();
+
 export function processOf(actor: ActorId): ProcessId {
-  const dot = actor.indexOf('.');
-  return dot < 0 ? actor : actor.slice(0, dot);
+  let p = processes.get(actor);
+  if (p === undefined) {
+    const dot = actor.indexOf('.');
+    p = dot < 0 ? actor : actor.slice(0, dot);
+    // a bound on what a long-lived page could gather (ids come from scenarios)
+    if (processes.size > 4096) processes.clear();
+    processes.set(actor, p);
+  }
+  return p;
 }
 
 function whereMatches(

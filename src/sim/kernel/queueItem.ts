@@ -21,6 +21,8 @@ export type QueueItem =
       kind: 'timer';
       actor: ActorId;
       key: string;
+      /** Its key in the kernel's timer index (`actor|key`), made once when it is armed. */
+      index: string;
       name: string;
       data: Record<string, unknown>;
       incarnation: number;

@@ -227,7 +227,7 @@ export class Simulation extends KernelCore {
       case 'deliver':
         return deliver(this, item.envelope, item.duplicate, this.onSent);
       case 'timer':
-        this.timerIndex.delete(`${item.actor}|${item.key}`);
+        this.timerIndex.delete(item.index);
         return dispatch(
           this,
           item.actor,

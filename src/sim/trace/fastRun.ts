@@ -33,10 +33,15 @@ export function runFast(input: unknown, options: { untilStep?: number } = {}): F
 export function runFastResolved(resolved: ResolvedScenario, options: { untilStep?: number } = {}): FastRun {
   const built = buildScenario(resolved);
   const sim = Simulation.create(built.specs, { ...built.options, record: false });
-  // only the steps with facts, as steps the verdict can read (index, time, facts)
-  const factSteps: TraceStep[] = [];
+  // only the steps with facts: their index, time and facts, made into steps the verdict can read
+  // when it is asked for (a search reads the hash of most runs and the verdict of few)
+  const factIndex: number[] = [];
+  const factTime: number[] = [];
+  const factLists: (readonly FactBase[])[] = [];
   sim.factSink = (i: number, t: number, facts: readonly FactBase[]) => {
-    factSteps.push(factStep(i, t, facts));
+    factIndex.push(i);
+    factTime.push(t);
+    factLists.push(facts);
   };
   sim.run(options.untilStep ?? Number.POSITIVE_INFINITY);
   const final: SimView = {
@@ -58,7 +63,10 @@ export function runFastResolved(resolved: ResolvedScenario, options: { untilStep
     endTime: sim.now,
     final,
     get verdict(): Verdict {
-      verdict ??= verdictAt(run, factSteps, final, undefined, sim.done);
+      if (verdict === null) {
+        const factSteps: TraceStep[] = factIndex.map((i, k) => factStep(i, factTime[k] as number, factLists[k] as readonly FactBase[]));
+        verdict = verdictAt(run, factSteps, final, undefined, sim.done);
+      }
       return verdict;
     },
   };
