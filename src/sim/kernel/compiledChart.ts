@@ -164,7 +164,17 @@ function guardOf(machine: AnyStateMachine, g: unknown, byX: Map<XNode, CNode>): 
   if (typeof impl !== 'function') throw new Unsupported('a guard object (params)');
   if (!('check' in impl)) {
     const fn = impl as (args: { context: Ctx; event: Ev }, params: undefined) => boolean;
-    return (context, event) => fn({ context, event }, undefined);
+    // one arguments object per guard, filled for each call (guards read it and keep nothing; a
+    // guard never runs inside itself): no object per guard evaluation
+    const args: { context: Ctx; event: Ev | undefined } = { context: undefined, event: undefined };
+    return (context, event) => {
+      args.context = context;
+      args.event = event;
+      const pass = fn(args as { context: Ctx; event: Ev }, undefined);
+      args.context = undefined;
+      args.event = undefined;
+      return pass;
+    };
   }
   const b = impl as unknown as { check: unknown; guards?: unknown[]; stateValue?: unknown };
   const inner = () => (b.guards ?? []).map((x) => guardOf(machine, x, byX));

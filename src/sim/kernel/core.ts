@@ -85,6 +85,26 @@ export abstract class KernelCore {
   /** A kernel assertion failed during the last step: the run stops before the next. */
   pendingStop: { reason: StopReason; detail: string } | null = null;
 
+  /** Each (actor, timer key)'s index key, made once: a fresh string per timer would be built and hashed on every arm. */
+  private readonly timerKeys = new Map<ActorId, Map<string, string>>();
+
+  /** The timer index's key of an actor's timer (`actor|key`). */
+  timerKey(actor: ActorId, key: string): string {
+    let keys = this.timerKeys.get(actor);
+    if (!keys) {
+      keys = new Map();
+      this.timerKeys.set(actor, keys);
+    }
+    let k = keys.get(key);
+    if (k === undefined) {
+      k = `${actor}|${key}`;
+      // timer keys that name a partition or a request can keep coming: a bound on what is kept
+      if (keys.size > 1024) keys.clear();
+      keys.set(key, k);
+    }
+    return k;
+  }
+
   // the step being processed
   effects: Effect[] = [];
   collecting: ActorId | null = null;

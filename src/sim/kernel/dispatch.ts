@@ -142,7 +142,7 @@ function applyEffects(
         for (const r of k.network.clientGone(actorId)) cancelRequestTimeout(k, r.envelopeId);
         break;
       case 'timer': {
-        const key = `${actorId}|${effect.key}`;
+        const key = k.timerKey(actorId, effect.key);
         const old = k.timerIndex.get(key);
         if (old) k.cancelSeq(old.seq);
         const fg = !effect.background;
@@ -160,7 +160,7 @@ function applyEffects(
         break;
       }
       case 'cancel': {
-        const key = `${actorId}|${effect.key}`;
+        const key = k.timerKey(actorId, effect.key);
         const old = k.timerIndex.get(key);
         if (old) {
           k.cancelSeq(old.seq);
