@@ -17,7 +17,6 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { assign, createActor, createMachine } from 'xstate';
 import { analyzeDump } from '../src/sim/dump/analyze';
 import { parseDump } from '../src/sim/dump/parse';
 import { PRESETS } from '../src/sim/presets';
@@ -25,7 +24,6 @@ import { runScenario, stateAt, type Trace } from '../src/sim/run';
 import { injectProcessFault } from '../src/sim/scenario/edits';
 import { DEFAULT_LINK_VIEW, encodeLink, LINK_LIMITS } from '../src/sim/scenario/link';
 import { validateScenario } from '../src/sim/scenario/validate';
-import { runFast } from '../src/sim/trace/fastRun';
 import { forkRun } from '../src/sim/trace/fork';
 import { measureDumpImport } from './dumpBrowser';
 import { bigDump } from './dumpData';
@@ -240,34 +238,21 @@ function memoryAndViews(): void {
 
 // ---------------------------------------------------------------- step cost, fast mode, forks
 
-function bareSendUs(): number {
-  const m = createMachine({ context: { n: 0 }, on: { ping: { actions: assign({ n: ({ context }) => context.n + 1 }) } } });
-  const a = createActor(m).start();
-  for (let i = 0; i < 50000; i++) a.send({ type: 'ping' });
-  let best = Number.POSITIVE_INFINITY;
-  for (let r = 0; r < 3; r++) {
-    const t0 = performance.now();
-    for (let i = 0; i < 200000; i++) a.send({ type: 'ping' });
-    best = Math.min(best, ((performance.now() - t0) * 1000) / 200000);
-  }
-  return best;
-}
-
 function stepCost(): void {
   const records = 10000;
-  console.log(`\nOne engine step against one bare XState actor.send, fast mode against trace mode (${records} records, best of 3)`);
-  const scenario = exactlyOncePipeline(records);
-  let traceUs = Number.POSITIVE_INFINITY;
-  let fastUs = Number.POSITIVE_INFINITY;
-  let bare = Number.POSITIVE_INFINITY;
-  // interleaved, so that a busy moment of the shared machine hits all three alike
-  for (let r = 0; r < 3; r++) {
-    bare = Math.min(bare, bareSendUs());
-    const t = timed(() => runScenario(scenario));
-    traceUs = Math.min(traceUs, (t.ms * 1000) / t.value.steps.length);
-    const f = timed(() => runFast(scenario));
-    fastUs = Math.min(fastUs, (f.ms * 1000) / f.value.steps);
-  }
+  console.log(
+    `\nOne engine step against one bare XState actor.send, fast mode against trace mode (${records} records, best of 5, in a process of its own)`,
+  );
+  const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', join(ROOT, 'bench/stepCostChild.ts'), String(records)], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    maxBuffer: 1 << 20,
+  });
+  const { bare, traceUs, fastUs } = JSON.parse(out.trim().split('\n').pop() as string) as {
+    bare: number;
+    traceUs: number;
+    fastUs: number;
+  };
   figure('bare-send-us', 'bare actor.send on a trivial machine', bare, 'µs');
   figure('step-trace-us', 'engine step, trace mode', traceUs, 'µs');
   figure('step-fast-us', 'engine step, fast mode', fastUs, 'µs');
