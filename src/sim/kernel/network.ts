@@ -119,8 +119,23 @@ export interface RequestOptions extends SendOptions {
 
 export type Arrival = { readonly ok: true; readonly completed: InFlightRequest | null } | { readonly ok: false; readonly why: string };
 
+/** Each (client, server)'s key, made once: every envelope sent looks its connection up. */
+const keys = new Map<ActorId, Map<ActorId, string>>();
+
 export function connectionKey(client: ActorId, server: ActorId): string {
-  return `${client}>${server}`;
+  let byServer = keys.get(client);
+  if (!byServer) {
+    // a bound on what a long-lived page could gather (ids come from scenarios)
+    if (keys.size > 4096) keys.clear();
+    byServer = new Map();
+    keys.set(client, byServer);
+  }
+  let key = byServer.get(server);
+  if (key === undefined) {
+    key = `${client}>${server}`;
+    byServer.set(server, key);
+  }
+  return key;
 }
 
 /** A connection in words: "orders-service.producer→broker-0". */
