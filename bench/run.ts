@@ -243,7 +243,7 @@ function stepCost(): void {
   console.log(
     `\nOne engine step against one bare XState actor.send, fast mode against trace mode (${records} records, best of 5, in a process of its own)`,
   );
-  const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', join(ROOT, 'bench/stepCostChild.ts'), String(records)], {
+  const out = execFileSync(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/stepCostChild.ts'), String(records)], {
     cwd: ROOT,
     encoding: 'utf8',
     maxBuffer: 1 << 20,

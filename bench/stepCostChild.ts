@@ -1,11 +1,13 @@
 /**
  * One engine step against one bare XState actor.send, and fast mode against trace mode, in a process
- * of its own (bench/run.ts starts it with --expose-gc): the figures then do not depend on what the
- * bench ran before (a 100k-record run, the replication runs, the heap they left behind), so the
- * quick and the full bench measure the same thing. The three are interleaved and each starts from a
- * collected heap, so a busy moment of the shared machine hits all three alike. Prints one JSON line.
+ * of its own (bench/run.ts starts it): the figures then do not depend on what the bench ran before
+ * (a 100k-record run, the replication runs, the heap they left behind), so the quick and the full
+ * bench measure the same thing. A first round warms the JIT and grows the heap, as the bench's
+ * earlier runs did when it measured this in its own process; then five rounds, the three figures
+ * interleaved so that a busy moment of the shared machine hits all three alike, best of each.
+ * Prints one JSON line.
  *
- *   node --expose-gc --import tsx bench/stepCostChild.ts <records> [rounds]
+ *   node --import tsx bench/stepCostChild.ts <records> [rounds]
  */
 import { assign, createActor, createMachine } from 'xstate';
 import { runScenario } from '../src/sim/run';
@@ -14,7 +16,6 @@ import { exactlyOncePipeline } from './pipeline';
 
 const records = Number(process.argv[2] ?? 10000);
 const rounds = Number(process.argv[3] ?? 5);
-const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
 
 function bareSendUs(): number {
   const m = createMachine({ context: { n: 0 }, on: { ping: { actions: assign({ n: ({ context }) => context.n + 1 }) } } });
@@ -31,18 +32,20 @@ function bareSendUs(): number {
 
 /** µs per step of one run. */
 function perStep(run: () => number): number {
-  gc();
   const t0 = performance.now();
   const steps = run();
   return ((performance.now() - t0) * 1000) / steps;
 }
 
 const scenario = exactlyOncePipeline(records);
+// the warm-up round, not counted
+bareSendUs();
+perStep(() => runScenario(scenario).steps.length);
+perStep(() => runFast(scenario).steps);
 let bare = Number.POSITIVE_INFINITY;
 let traceUs = Number.POSITIVE_INFINITY;
 let fastUs = Number.POSITIVE_INFINITY;
 for (let r = 0; r < rounds; r++) {
-  gc();
   bare = Math.min(bare, bareSendUs());
   traceUs = Math.min(
     traceUs,
