@@ -18,7 +18,7 @@ import type { ControlType } from '../log/recordBatch';
 import { keyOf, parseTopicPartition } from '../protocol/topicPartition';
 import { type RunOptions, runScenario, type Trace } from '../run';
 import type { ConsumerClientSpec } from '../scenario/schema';
-import { coordinatorGroups } from '../trace/coordinatorGroups';
+import { coordinatorGroups, groupOffsetsHeld } from '../trace/coordinatorGroups';
 import type { Fact } from '../trace/facts';
 import { checkNetwork, NETWORK_INVARIANTS, type NetworkInvariantId } from './network';
 import { acksAllAcks, REPLICATION_INVARIANTS, type ReplicationInvariantId, ReplicationWatch } from './replicationInvariants';
@@ -636,7 +636,9 @@ function topicsWrittenOutside(trace: Trace, members: ReadonlySet<string>): Set<s
  * group's committed offset appears exactly once in committed output, counted per event_id (the
  * verdict's rule: a record is committed output when it is non-transactional or its transaction
  * committed). If the input may have been read from a later start (auto.offset.reset other than
- * earliest) or cleaned, only "at most once" is checked.
+ * earliest) or cleaned, only "at most once" is checked. A group no coordinator holds at the end (its
+ * `__consumer_offsets` partition without a leader, or loading) is not checked: its committed offsets
+ * are in that partition's log, unknown to the run's end state.
  */
 function checkExactlyOnce(trace: Trace, ledger: Ledger, v: Collector): void {
   const end = trace.checkpoints[trace.checkpoints.length - 1];
@@ -659,7 +661,9 @@ function checkExactlyOnce(trace: Trace, ledger: Ledger, v: Collector): void {
         trace.resolved.consumers[m.id]?.['isolation.level'] === 'read_committed' &&
         trace.resolved.consumers[m.id]?.['enable.auto.commit'] === false,
     );
-    if (!eos || gcDown) continue;
+    // the committed offsets are unknown while no coordinator holds the group (its __consumer_offsets
+    // partition offline or still loading): they wait in that partition's log, not "none"
+    if (!eos || gcDown || !groupOffsetsHeld(end.actors, groupId)) continue;
     const outputs = new Set(members.map((m) => m.processing?.outputTopic as string));
     const inputs = new Set(members.flatMap((m) => m.topics));
     const foreign = topicsWrittenOutside(trace, new Set(members.map((m) => m.id)));
