@@ -4,7 +4,9 @@
  * its broker leads; a resigned or crashed coordinator keeps none). For views and checks.
  */
 import type { ConsumerGroup } from '../coordinator/classicGroup';
+import type { OffsetsHostedState } from '../coordinator/offsetsHosted';
 import type { ActorId } from '../kernel/envelope';
+import { coordinatorPartitionFor } from '../producer/partitioner';
 
 const isGroupCoordinator = (id: ActorId) => id === 'group-coordinator' || id.endsWith('.group-coordinator');
 
@@ -16,4 +18,28 @@ export function coordinatorGroups(actors: Iterable<readonly [ActorId, unknown]>)
     for (const [gid, g] of Object.entries(groups)) out[gid] = g;
   }
   return out;
+}
+
+type CoordinatorSnapshot = { context?: { hosted?: OffsetsHostedState; meta?: { consumerOffsetsPartitions: number } } } | undefined;
+
+/**
+ * Whether a coordinator holds the group's committed offsets now, so that an OffsetFetch would be
+ * answered from them: the fixed `group-coordinator` (the caller checks its process is up), or a hosted
+ * one that leads the group's `__consumer_offsets` partition and has loaded it. Kafka answers nothing
+ * otherwise (KafkaApis.getCoordinator: COORDINATOR_NOT_AVAILABLE while the partition has no leader;
+ * CoordinatorRuntime.withActiveContextOrThrow: NOT_COORDINATOR / COORDINATOR_LOAD_IN_PROGRESS), and
+ * "no group here" then does not mean "no offsets committed": they wait in the partition's log.
+ */
+export function groupOffsetsHeld(actors: Iterable<readonly [ActorId, unknown]>, groupId: string): boolean {
+  for (const [id, snap] of actors) {
+    if (!isGroupCoordinator(id)) continue;
+    const ctx = (snap as CoordinatorSnapshot)?.context;
+    if (!ctx?.hosted) {
+      if (id === 'group-coordinator') return true;
+      continue;
+    }
+    const owned = ctx.meta && ctx.hosted.owned[coordinatorPartitionFor(groupId, ctx.meta.consumerOffsetsPartitions)];
+    if (owned && owned.loading === null) return true;
+  }
+  return false;
 }
