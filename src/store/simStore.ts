@@ -128,7 +128,7 @@ export const runTiming: { syncSteps: number; landing: readonly LandingWork[] } =
  * the panel that reads it. A run that computed in slices lands in tasks: finishing the trace, each
  * piece of `runTiming.landing`, the first view, then status 'ready' — so the first render of the
  * run's workspace finds them made, and no task of the landing is long. A run landed at once (a
- * test's store, an edit's fork) leaves them to the panels, as before.
+ * test's store, an edit's fork, a run stopped at a budget or cancelled) leaves them to the panels, as before.
  */
 export type LandingWork = (trace: Trace) => unknown;
 /** An edit's fork runs this many steps at once whatever runTiming says (see load). */
@@ -206,13 +206,16 @@ export function createSimStore(budgets: PageBudgets = PAGE_BUDGETS) {
       const first = syncSteps > 0 ? job.slice(Number.POSITIVE_INFINITY, syncSteps) : job.slice(SLICE_MS, Number.POSITIVE_INFINITY);
       if (first && syncSteps > 0) return land(first === 'done' ? null : first);
       /** A run computed in slices lands in tasks of its own (see LandingWork); a newer load drops it. */
+      // a run stopped at a budget or cancelled lands at once, as a test's does: its pieces would each
+      // be long over a long run, and its notice is what the person waits for
       const landInTasks = (stopped: BudgetKind | null) => {
+        if (stopped) return land(stopped);
         stopRun = null;
         landing = true;
         const current = () => run === generation;
         setTimeout(() => {
           if (!current()) return;
-          const landed = job.land(stopped);
+          const landed = job.land(null);
           const work: LandingWork[] = [
             ...runTiming.landing,
             (trace) => viewAt(trace, Math.min(landOn ?? options.step ?? 0, trace.steps.length)),
