@@ -205,9 +205,9 @@ export function createSimStore(budgets: PageBudgets = PAGE_BUDGETS) {
       const syncSteps = options.edit ? EDIT_SYNC_STEPS : runTiming.syncSteps;
       const first = syncSteps > 0 ? job.slice(Number.POSITIVE_INFINITY, syncSteps) : job.slice(SLICE_MS, Number.POSITIVE_INFINITY);
       if (first && syncSteps > 0) return land(first === 'done' ? null : first);
-      /** A run computed in slices lands in tasks of its own (see LandingWork); a newer load drops it. */
-      // a run stopped at a budget or cancelled lands at once, as a test's does: its pieces would each
-      // be long over a long run, and its notice is what the person waits for
+      // a run computed in slices lands in tasks of its own (see LandingWork); a newer load drops it.
+      // One stopped at a budget or cancelled lands at once, as before: over a long run each piece
+      // would be long anyway, and its notice is what the person waits for
       const landInTasks = (stopped: BudgetKind | null) => {
         if (stopped) return land(stopped);
         stopRun = null;
