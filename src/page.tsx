@@ -12,6 +12,7 @@ import { App } from './ui/App';
 import { compareStore } from './ui/compare/compareStore';
 import { decodeDumpLink } from './ui/dump/dumpLink';
 import { dumpStore } from './ui/dump/dumpStore';
+import { PAGE_LANDING } from './ui/landing';
 import { browserLanguages, preferredLanguage } from './ui/preferredLanguage';
 import './ui/styles.css';
 
@@ -28,6 +29,8 @@ declare global {
 window.__eosLab = { store: simStore, engine: () => import('./store/engine/engineClient').then((m) => m.workerEngine()) };
 // every run yields to the page from its first step: no run makes a long task (load() returns while it runs)
 runTiming.syncSteps = 0;
+// and lands in tasks: the trace, then what its panels read over the whole run, then the first render
+runTiming.landing = PAGE_LANDING;
 // a browser set to Korean opens in Korean; a share link's own language wins (hashSync opens it next)
 simStore.getState().setLanguage(preferredLanguage(browserLanguages()));
 // [share-embed] opens the URL's share link, #gallery or the default scenario, then keeps the URL in step

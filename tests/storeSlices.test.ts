@@ -13,6 +13,7 @@ const preset = PRESETS.find((p) => p.id === 'late-duplicate-after-expiry');
 
 afterEach(() => {
   runTiming.syncSteps = 8000;
+  runTiming.landing = [];
 });
 
 describe('runs in slices from the first step', () => {
@@ -48,6 +49,47 @@ describe('runs in slices from the first step', () => {
     expect(store.getState().status).toBe('ready');
     expect(store.getState().scenario?.title).toBe('edited');
     expect(store.getState().step).toBe(100);
+  });
+
+  it("lands in tasks: the page's landing work runs once each, in tasks of its own, before the run is shown", async () => {
+    runTiming.syncSteps = 0;
+    const seen: { piece: string; steps: number; status: string }[] = [];
+    const store = createSimStore();
+    const log = (piece: string) => (trace: { steps: { length: number } }) =>
+      void seen.push({ piece, steps: trace.steps.length, status: store.getState().status });
+    runTiming.landing = [log('a'), (trace) => Promise.resolve().then(() => log('b')(trace))];
+    store.getState().load(preset?.scenario);
+    let tasks = 0;
+    while (store.getState().status === 'running') {
+      tasks++;
+      const before = seen.length;
+      await new Promise((r) => setTimeout(r, 0));
+      expect(seen.length - before).toBeLessThanOrEqual(1); // one piece a task
+    }
+    const expected = runScenario(preset?.scenario);
+    expect(seen).toEqual([
+      { piece: 'a', steps: expected.steps.length, status: 'running' },
+      { piece: 'b', steps: expected.steps.length, status: 'running' },
+    ]);
+    expect(tasks).toBeGreaterThan(3);
+    expect(store.getState().trace?.traceHash).toBe(expected.traceHash);
+  });
+
+  it('a load made while a run lands drops that landing', async () => {
+    runTiming.syncSteps = 0;
+    const store = createSimStore();
+    let first = true;
+    runTiming.landing = [
+      () => {
+        if (!first) return;
+        first = false;
+        store.getState().load(PRESETS[0]?.scenario); // replaces the run landing now
+      },
+    ];
+    store.getState().load(preset?.scenario);
+    while (store.getState().status === 'running') await new Promise((r) => setTimeout(r, 0));
+    expect(store.getState().scenario?.id).toBe(PRESETS[0]?.scenario.id);
+    expect(store.getState().trace?.traceHash).toBe(runScenario(PRESETS[0]?.scenario).traceHash);
   });
 
   it('by default (tests, scripts) a preset is ready when load() returns', () => {

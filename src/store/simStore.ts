@@ -22,7 +22,7 @@ import {
   validateScenario,
 } from '../sim';
 import { nextStoryPosition, previousStoryPosition, type SimView, storySteps, type Trace } from '../sim/views';
-import { RunJob } from './runJob';
+import { type Landed, RunJob } from './runJob';
 
 export type Language = 'en' | 'ko';
 export type Theme = 'system' | 'light' | 'dark';
@@ -120,7 +120,17 @@ export function storyOf(trace: Trace): Uint8Array {
  * it to 0 before their first load: every run then yields within SLICE_MS from its first step, so no
  * run makes a long task, and load() returns with status 'running'.
  */
-export const runTiming = { syncSteps: 8000 };
+export const runTiming: { syncSteps: number; landing: readonly LandingWork[] } = { syncSteps: 8000, landing: [] };
+
+/**
+ * Work a page does once per run before it shows it (src/ui/landing.ts: the story marks, the jump
+ * targets, the timeline's extents and message diagram, the cost…), each piece cached per trace by
+ * the panel that reads it. A run that computed in slices lands in tasks: finishing the trace, each
+ * piece of `runTiming.landing`, the first view, then status 'ready' — so the first render of the
+ * run's workspace finds them made, and no task of the landing is long. A run landed at once (a
+ * test's store, an edit's fork, a run stopped at a budget or cancelled) leaves them to the panels, as before.
+ */
+export type LandingWork = (trace: Trace) => unknown;
 /** An edit's fork runs this many steps at once whatever runTiming says (see load). */
 const EDIT_SYNC_STEPS = 8000;
 /** A slice yields to the page after this long, so input is answered between slices. */
@@ -132,6 +142,8 @@ export function createSimStore(budgets: PageBudgets = PAGE_BUDGETS) {
   let stopRun: ((kind: BudgetKind) => void) | null = null;
   /** A seek while a run is under way: where it lands when it is done. */
   let landOn: number | null = null;
+  /** A run computed in slices is landing (its trace is finished in tasks, see LandingWork). */
+  let landing = false;
   return createStore<SimState>()((set, get) => ({
     scenario: null,
     errors: null,
@@ -154,6 +166,7 @@ export function createSimStore(budgets: PageBudgets = PAGE_BUDGETS) {
       const run = ++generation;
       stopRun = null;
       landOn = null;
+      landing = false;
       if (!v.ok) {
         set({ errors: v.errors, status: 'error', playing: false, budget: null });
         return;
@@ -166,11 +179,11 @@ export function createSimStore(budgets: PageBudgets = PAGE_BUDGETS) {
       }
       const job = new RunJob(v.resolved, budgets, options.forkOf ? { trace: options.forkOf, step: options.step ?? 0 } : undefined);
       set({ status: 'running', progress: 0, playing: false, errors: null, notes: v.resolved.notes, budget: null });
-      const land = (stopped: BudgetKind | null) => {
-        stopRun = null;
-        const { trace, budget } = job.land(stopped);
+      /** Shows a landed run (status 'ready'), on the step a seek meanwhile asked for. */
+      const show = ({ trace, budget }: Landed) => {
         const step = Math.max(0, Math.min(landOn ?? options.step ?? 0, trace.steps.length));
         landOn = null;
+        landing = false;
         set({
           scenario,
           trace,
@@ -182,17 +195,47 @@ export function createSimStore(budgets: PageBudgets = PAGE_BUDGETS) {
           budget: budget ? { ...budget, scenario } : null,
         });
       };
+      const land = (stopped: BudgetKind | null) => {
+        stopRun = null;
+        show(job.land(stopped));
+      };
       // small runs finish synchronously (unless runTiming says otherwise); large ones yield to the page between slices
       // an edit's fork (options.edit) lands at once like a test's load: the panel that made the edit
       // confirms it from the forked run right after fork() returns (src/ui/inject, the config editor)
       const syncSteps = options.edit ? EDIT_SYNC_STEPS : runTiming.syncSteps;
       const first = syncSteps > 0 ? job.slice(Number.POSITIVE_INFINITY, syncSteps) : job.slice(SLICE_MS, Number.POSITIVE_INFINITY);
-      if (first) return land(first === 'done' ? null : first);
-      stopRun = land;
+      if (first && syncSteps > 0) return land(first === 'done' ? null : first);
+      // a run computed in slices lands in tasks of its own (see LandingWork); a newer load drops it.
+      // One stopped at a budget or cancelled lands at once, as before: over a long run each piece
+      // would be long anyway, and its notice is what the person waits for
+      const landInTasks = (stopped: BudgetKind | null) => {
+        if (stopped) return land(stopped);
+        stopRun = null;
+        landing = true;
+        const current = () => run === generation;
+        setTimeout(() => {
+          if (!current()) return;
+          const landed = job.land(null);
+          const work: LandingWork[] = [
+            ...runTiming.landing,
+            (trace) => viewAt(trace, Math.min(landOn ?? options.step ?? 0, trace.steps.length)),
+          ];
+          const next = (k: number) => {
+            if (!current()) return;
+            if (k === work.length) return show(landed);
+            Promise.resolve(work[k]?.(landed.trace))
+              .catch(() => undefined) // a panel that cannot prepare its part computes it when it renders
+              .then(() => setTimeout(() => next(k + 1), 0));
+          };
+          next(0);
+        }, 0);
+      };
+      if (first) return landInTasks(first === 'done' ? null : first);
+      stopRun = landInTasks;
       const next = () => {
-        if (run !== generation || stopRun !== land) return; // a newer load replaced this one, or it was cancelled
+        if (run !== generation || stopRun !== landInTasks) return; // a newer load replaced this one, or it was cancelled
         const r = job.slice(SLICE_MS, Number.POSITIVE_INFINITY);
-        if (r) return land(r === 'done' ? null : r);
+        if (r) return landInTasks(r === 'done' ? null : r);
         set({ progress: job.steps });
         setTimeout(next, 0);
       };
@@ -203,7 +246,7 @@ export function createSimStore(budgets: PageBudgets = PAGE_BUDGETS) {
       stopRun?.('cancelled');
     },
     seek(step) {
-      if (stopRun) landOn = Math.max(0, Math.round(step)); // the run under way lands there
+      if (stopRun || landing) landOn = Math.max(0, Math.round(step)); // the run under way lands there
       const { trace } = get();
       if (!trace) return;
       const s = Math.max(0, Math.min(Math.round(step), trace.steps.length));

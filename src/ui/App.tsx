@@ -15,7 +15,7 @@ import { ScenarioErrors } from './layout/ScenarioErrors';
 import { useDocumentSettings } from './layout/useDocumentSettings';
 import { Workspace } from './layout/Workspace';
 import { HelpDialog } from './playback/HelpDialog';
-import { jumpTargets } from './playback/jumps';
+import { jumpTargetsOf } from './playback/jumps';
 import { usePlayLoop } from './playback/usePlayLoop';
 import { useShortcuts } from './playback/useShortcuts';
 
@@ -33,7 +33,7 @@ export function App() {
   const compareShown = useCompare((s) => s.open);
   const [helpOpen, setHelpOpen] = useState(false);
   const openHelp = useCallback(() => setHelpOpen(true), []);
-  const targets = useMemo(() => (trace ? jumpTargets(trace.steps) : null), [trace]);
+  const targets = useMemo(() => (trace ? jumpTargetsOf(trace) : null), [trace]);
   useShortcuts(targets, openHelp, status === 'ready' && !helpOpen && !dumpShown && !compareShown);
   return (
     <div className="app" data-status={status}>

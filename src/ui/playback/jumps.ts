@@ -5,6 +5,7 @@
  * one being shown and narrated.
  */
 import type { Fact, ListLike, TraceStep } from '../../sim/views';
+import { perTrace } from '../perTrace';
 
 export type JumpKind = 'fault' | 'error' | 'marker';
 export const JUMP_KINDS: readonly JumpKind[] = ['fault', 'error', 'marker'];
@@ -23,6 +24,9 @@ export function jumpTargets(steps: ListLike<TraceStep>): JumpTargets {
   }
   return { fault, error, marker };
 }
+
+/** A run's jump targets, computed once per trace. */
+export const jumpTargetsOf = perTrace((trace) => jumpTargets(trace.steps));
 
 /** Every notable step, sorted (faults, errors and markers together). */
 export function allTargets(t: JumpTargets): number[] {

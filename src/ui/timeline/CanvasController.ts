@@ -40,7 +40,8 @@ export abstract class CanvasController<M, E extends CanvasElements = CanvasEleme
   protected focused = false;
   /** Focus came from the keyboard (or a key was pressed since): only then show the focus ring and its details. */
   protected keyboardMode = false;
-  protected palette: Palette;
+  /** Read at the first draw (in a frame, where the browser computes styles anyway), not when made. */
+  private colours: Palette | null = null;
   /** The words the canvas writes, in the reader's language. */
   protected text: TimelineStrings = timelineStrings('en');
   protected readonly staticLayer: CanvasLayer;
@@ -59,7 +60,6 @@ export abstract class CanvasController<M, E extends CanvasElements = CanvasEleme
   ) {
     this.staticLayer = createLayer(el.staticCanvas);
     this.overlayLayer = createLayer(el.overlayCanvas);
-    this.palette = readPalette(el.root);
     this.scheduler = createFrameScheduler(() => this.draw(), options.onFrame);
     this.zoom = new PanZoom(el.overlayCanvas, () => this.invalidate());
     const canvas = el.overlayCanvas;
@@ -89,12 +89,13 @@ export abstract class CanvasController<M, E extends CanvasElements = CanvasEleme
       this.focused = false;
       this.onBlur();
     });
-    const ro = new ResizeObserver(() => this.resize());
+    // the plot's width is read here, after layout (its first report sizes the layers): see resize
+    const ro = new ResizeObserver(() => this.resize(true));
     ro.observe(el.plot);
     this.cleanup.push(() => ro.disconnect());
     this.cleanup.push(
       watchTheme(() => {
-        this.palette = readPalette(el.root);
+        this.colours = readPalette(el.root);
         this.textWidths.clear();
         this.onTheme();
         this.invalidate();
@@ -118,6 +119,7 @@ export abstract class CanvasController<M, E extends CanvasElements = CanvasEleme
   }
 
   zoomBy(factor: number): void {
+    this.sized();
     this.zoom.zoomBy(factor, this.zoomAnchor());
   }
 
@@ -127,15 +129,18 @@ export abstract class CanvasController<M, E extends CanvasElements = CanvasEleme
 
   /** Pans by dx CSS pixels (positive moves the content right). */
   panBy(dx: number): void {
+    this.sized();
     this.zoom.panBy(dx);
   }
 
   setTransform(k: number, x: number): void {
+    this.sized();
     this.zoom.set(k, x);
   }
 
   /** Draws now, synchronously (benchmarks and tests). */
   renderNow(): void {
+    this.sized();
     this.needStatic = true;
     this.scheduler.flush(true);
   }
@@ -181,8 +186,15 @@ export abstract class CanvasController<M, E extends CanvasElements = CanvasEleme
 
   // ------------------------------------------------------------------ for the view
 
-  protected resize(): void {
-    const width = Math.max(1, this.el.plot.clientWidth);
+  /**
+   * Sizes the layers for the plot's width and the view's height. The width is read (`measure`) only
+   * when the ResizeObserver reports, after the browser's layout: a data change (every frame while
+   * playing) keeps the width it knows, and a new controller waits for the observer's first report,
+   * so neither forces a layout of the page in the middle of a task. Until then nothing is drawn.
+   */
+  protected resize(measure = false): void {
+    if (!measure && this.width === 0) return;
+    const width = measure ? Math.max(1, this.el.plot.clientWidth) : this.width;
     const changed = width !== this.width;
     this.width = width;
     const { height, maxZoom } = this.plotSize(width, changed);
@@ -190,6 +202,17 @@ export abstract class CanvasController<M, E extends CanvasElements = CanvasEleme
     sizeLayer(this.overlayLayer, width, height);
     this.zoom.setExtent(width, height, maxZoom);
     this.invalidate();
+  }
+
+  /** The theme's colours and font for the canvases. */
+  protected get palette(): Palette {
+    this.colours ??= readPalette(this.el.root);
+    return this.colours;
+  }
+
+  /** Asked for before the ResizeObserver's first report (a script, a button): measure now. */
+  private sized(): void {
+    if (this.width === 0) this.resize(true);
   }
 
   /** Redraw both layers on the next frame. */
@@ -239,6 +262,7 @@ export abstract class CanvasController<M, E extends CanvasElements = CanvasEleme
 
   /** One frame. Returns true while something is still animating. */
   private draw(): boolean {
+    if (this.width === 0) return false; // not sized yet: the ResizeObserver's first report draws
     const now = performance.now();
     if (this.needStatic || this.animating(now)) this.drawStatic(now);
     this.needStatic = false;

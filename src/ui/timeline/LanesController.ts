@@ -54,11 +54,6 @@ export class LanesController extends CanvasController<RecordRef> {
   private readonly marks = createMarkLayout();
   private lastMode: 'cells' | 'bins' = 'cells';
 
-  constructor(el: LanesElements, options: LanesControllerOptions) {
-    super(el, options);
-    this.resize();
-  }
-
   setData(lanes: readonly LaneModel[], layout: LanesLayout, extents: ReadonlyMap<string, LaneExtent>): void {
     this.lanes = lanes;
     this.laneByKey = new Map(lanes.map((l) => [l.key, l]));

@@ -35,6 +35,14 @@ export interface PartitionLanesProps {
 /** The phone layout's breakpoint (timeline.css): a narrower gutter whose names wrap onto two lines. */
 const PHONE_QUERY = '(max-width: 640px)';
 
+const fits = new Map<boolean, ((text: string) => boolean) | undefined>();
+
+/** gutterFit, made once per layout: it reads the document's computed font, which would force a style recalculation on every new run's first render. */
+function gutterFitOnce(phone: boolean): ((text: string) => boolean) | undefined {
+  if (!fits.has(phone)) fits.set(phone, gutterFit(phone));
+  return fits.get(phone);
+}
+
 function gutterFit(phone: boolean): ((text: string) => boolean) | undefined {
   const ctx = typeof document === 'undefined' ? null : document.createElement('canvas').getContext?.('2d');
   if (!ctx) return undefined;
@@ -77,7 +85,7 @@ export function PartitionLanes({
   const [expanded, setExpanded] = useState(initiallyExpanded);
   const layout: LanesLayout = useMemo(() => layoutLanes(lanes, expanded), [lanes, expanded]);
   const phone = usePhone();
-  const fitsGutter = useMemo(() => gutterFit(phone), [phone]);
+  const fitsGutter = gutterFitOnce(phone);
   const ids = useId();
   const frame = useRef(onFrame);
   frame.current = onFrame;

@@ -6,8 +6,8 @@
 import { useMemo } from 'react';
 import { type SimView, type Trace, truncationsAt } from '../../sim/views';
 import { LaneCache } from './laneCache';
-import { runExtents } from './laneExtents';
-import { buildMscModel } from './mscModel';
+import { runExtentsOf } from './laneExtents';
+import { mscModelOf } from './mscModel';
 import { Timeline, type TimelineProps } from './Timeline';
 
 export type TraceTimelineProps = Omit<TimelineProps, 'lanes' | 'extents' | 'msc' | 'now'> & {
@@ -16,13 +16,13 @@ export type TraceTimelineProps = Omit<TimelineProps, 'lanes' | 'extents' | 'msc'
 };
 
 export function TraceTimeline({ trace, view, ...rest }: TraceTimelineProps) {
-  const extents = useMemo(() => runExtents(trace), [trace]);
+  const extents = runExtentsOf(trace);
   const laneCache = useMemo(() => (trace ? new LaneCache() : null), [trace]);
   // the records truncation cut from replicas so far (the trace's facts: a snapshot no longer has them)
   const lanes = useMemo(
     () => (trace ? (laneCache?.lanes(view.actors, truncationsAt(trace, view.step)) ?? []) : []),
     [laneCache, trace, view],
   );
-  const msc = useMemo(() => buildMscModel(trace), [trace]);
+  const msc = mscModelOf(trace);
   return <Timeline lanes={lanes} extents={extents} msc={msc} now={view.time} {...rest} />;
 }

@@ -4,6 +4,7 @@
  */
 import { stateAt } from '../../sim';
 import { keyOf, logSources, type SimView, type Trace } from '../../sim/views';
+import { perTrace } from '../perTrace';
 import { type LaneExtent, mergeExtent } from './offsetScale';
 
 function addBounds(into: Map<string, LaneExtent>, view: SimView): void {
@@ -20,3 +21,6 @@ export function runExtents(trace: Trace): Map<string, LaneExtent> {
   addBounds(out, stateAt(trace, trace.steps.length));
   return out;
 }
+
+/** runExtents, once per trace (the page's timeline; its landing prepares it). */
+export const runExtentsOf = perTrace(runExtents);

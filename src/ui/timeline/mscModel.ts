@@ -8,6 +8,7 @@
  */
 import type { ProcessKind } from '../../sim';
 import type { EnvelopeRecord, Trace } from '../../sim/views';
+import { perTrace } from '../perTrace';
 
 export type AxisMode = 'time' | 'step';
 export type EnvelopeState = 'in-flight' | 'delivered' | 'dropped' | 'lost';
@@ -93,6 +94,9 @@ export function buildMscModel(trace: Trace): MscModel {
     maxSpan: { time: maxTime, step: maxStep },
   };
 }
+
+/** buildMscModel, once per trace (the page's timeline; its landing prepares it). */
+export const mscModelOf = perTrace(buildMscModel);
 
 /** What an envelope was after `step` steps. Only meaningful for envelopes sent before then. */
 export function envelopeStateAt(model: MscModel, e: EnvelopeRecord, step: number): EnvelopeState {
