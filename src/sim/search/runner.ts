@@ -10,10 +10,10 @@
  */
 
 import type { Verdict } from '../checks/verdict';
-import type { ActorId } from '../kernel/envelope';
-import { StreamHash } from '../kernel/hash';
 import type { StepRecord } from '../kernel/core';
 import type { FactBase } from '../kernel/effects';
+import type { ActorId } from '../kernel/envelope';
+import { StreamHash } from '../kernel/hash';
 import { Simulation, type TraceStep } from '../kernel/simulation';
 import { finishTrace, startRun, stateAt, type Trace } from '../run';
 import { type BuiltScenario, buildScenario } from '../scenario/build';
