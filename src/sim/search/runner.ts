@@ -172,7 +172,7 @@ function prefixOf(run: ScheduleRun): ParentPrefix {
  * parent), recording nothing — the kernel's hash, the facts the verdict folds and the effect hash,
  * folded as the steps come, on top of the parent's at the checkpoint. For the schedules the search
  * only judges (every child; a parent is run again recorded when its own children are enumerated).
- * tests/search/runnerFast.test.ts: equal to a full recorded run of the same schedule.
+ * tests/search/runnerFork.test.ts: equal to a full recorded run of the same schedule.
  */
 export function runScheduleFast(base: SearchBase, faults: readonly FaultSpec[], parent?: ScheduleParent): ScheduleVerdict {
   const scheduled = scheduleScenario(base, faults);
