@@ -23,7 +23,7 @@ const BOOT = `import('tsx/esm/api').then((m) => { m.register(); return import(${
  * the last worker's end. Every worker runs the configuration alone (the root of its shard); it is
  * counted once, so both figures count the same schedules.
  */
-async function runWorkers(count: number): Promise<{ rate: number; schedules: number; ms: number }> {
+export async function runWorkers(count: number): Promise<{ rate: number; schedules: number; ms: number }> {
   const workers = Array.from({ length: count }, (_, index) => {
     const config: SearchConfig = { property: { id: 'no-duplicates', at: 'order-results' }, maxFaults: 1, shard: { index, count } };
     return new Worker(BOOT, { eval: true, workerData: { preset: 'ctp-exactly-once-crash', config } });

@@ -43,7 +43,7 @@ describe('schedules run on from their parent', () => {
       }
       // timed and envelope faults fork (point faults run in full, trace/fork.ts)
       if (mustFork) expect(forked).toBeGreaterThan(0);
-    });
+    }, 180000);
   }
 
   it('two deep: a child of a one-fault schedule forked from it equals its full run', () => {
@@ -58,7 +58,7 @@ describe('schedules run on from their parent', () => {
       const faults = [first.fault, c.fault];
       same(runSchedule(base, faults, { run: parent, step: c.step }), runSchedule(base, faults), JSON.stringify(c.fault));
     }
-  });
+  }, 180000);
 });
 
 describe('schedules judged in fast mode', () => {
@@ -85,7 +85,7 @@ describe('schedules judged in fast mode', () => {
       }
       expect(forked).toBeGreaterThan(0);
       expect(kinds.size).toBeGreaterThanOrEqual(3);
-    });
+    }, 180000);
   }
 
   it('two deep: children of a one-fault schedule, in fast mode, equal their full runs', () => {
