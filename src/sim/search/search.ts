@@ -15,8 +15,10 @@
  *
  * A generator: the caller drives it one schedule at a time, so a worker can answer messages and the
  * CLI can keep a time budget (nothing here reads a clock). Several workers split the work with
- * `shard`: schedule i of level 1, and everything that extends it, belongs to worker i mod count.
+ * `shard`: a schedule of level 1 (by a hash of its fault's key), and everything that extends it,
+ * belongs to one worker.
  */
+import { stringHash } from '../kernel/hash';
 import { Prng, seedPrng } from '../kernel/prng';
 import type { FaultSpec } from '../scenario/schema';
 import { type Candidate, enumerateFaults, type FaultSpaceOptions } from './faultSpace';
@@ -174,7 +176,6 @@ export function* search(base: SearchBase, config: SearchConfig, control: SearchC
     const next: Node[] = [];
     levelTotal = 0;
     levelTried = 0;
-    let levelIndex = 0;
     for (const parent of frontier) {
       if (control.stop || budgetExhausted) break;
       if (beaten([k, ...parent.order.slice(1)])) break;
@@ -183,9 +184,11 @@ export function* search(base: SearchBase, config: SearchConfig, control: SearchC
       const children = parent.candidates.length === 0 ? baseline : enumerateFaults(parentRun, parent.afterStep, config.space);
       const seen = new Set<string>([parentRun.effectHash]);
       for (let i = 0; i < children.length; i++) {
-        // level 1 is split among workers by index; deeper levels follow their level-1 ancestor
-        if (k === 1 && levelIndex++ % shard.count !== shard.index) continue;
         const c = children[i] as Candidate;
+        // level 1 is split among workers by a hash of each fault's key (faults come in kinds at each
+        // instant — a crash, then a pause — so every n-th would give one worker all the pauses);
+        // deeper levels follow their level-1 ancestor
+        if (k === 1 && (stringHash(c.key) >>> 0) % shard.count !== shard.index) continue;
         levelTotal++;
         const order = orderOf(parent.order, c, i);
         if (beaten(order)) break;
