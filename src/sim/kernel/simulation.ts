@@ -54,6 +54,8 @@ export class Simulation extends KernelCore {
   payloadSink: ((id: number, payload: Readonly<Record<string, unknown>>) => void) | null = null;
   /** When set, receives the facts of every step that has some (fast mode's verdict input). */
   factSink: ((i: number, t: number, facts: readonly FactBase[]) => void) | null = null;
+  /** When set, receives every step as it is taken (the search's effect hash, in fast mode). */
+  stepSink: ((t: number, step: StepRecord) => void) | null = null;
 
   private readonly onSent: OnSent = (env, deliverAt, fate, fault, timeoutMs) => {
     this.recorder?.envelopeSent(env, deliverAt, fate, fault, timeoutMs);
@@ -355,6 +357,7 @@ export class Simulation extends KernelCore {
     h.int(step.facts.length);
     for (const f of step.facts) h.value(f);
     if (this.factSink !== null && step.facts.length > 0) this.factSink(i, this.now, step.facts);
+    if (this.stepSink !== null) this.stepSink(this.now, step);
     const rec = this.recorder;
     if (rec) {
       rec.step(

@@ -10,14 +10,17 @@
  */
 
 import type { Verdict } from '../checks/verdict';
+import type { StepRecord } from '../kernel/core';
+import type { FactBase } from '../kernel/effects';
 import type { ActorId } from '../kernel/envelope';
 import { StreamHash } from '../kernel/hash';
-import type { Simulation, TraceStep } from '../kernel/simulation';
+import { Simulation, type TraceStep } from '../kernel/simulation';
 import { finishTrace, startRun, stateAt, type Trace } from '../run';
+import { type BuiltScenario, buildScenario } from '../scenario/build';
 import type { FaultSpec, Scenario } from '../scenario/schema';
 import { type ResolvedScenario, validateScenario } from '../scenario/validate';
 import { startFork } from '../trace/fork';
-import { verdictAtStep } from '../trace/summary';
+import { factStep, verdictAt, verdictAtStep } from '../trace/summary';
 import { RecordedTrace } from '../trace/trace';
 
 /** A named point an application passed (afterPoll, afterProcess …) at a step, with its detail. */
@@ -73,14 +76,24 @@ function listenToPoints(sim: Simulation, out: PointOccurrence[]): void {
   sim.pointListener = (actor, point, detail) => out.push({ step: sim.stepIndex, time: sim.now, actor, point, detail });
 }
 
+/** Folds one step (at virtual time `t`) into an effect hash: everything but its faults' own labels. */
+function foldEffect(h: StreamHash, t: number, s: StepRecord): void {
+  h.num(t)
+    .update(s.actor)
+    .update(s.kind)
+    .update(s.kind === 'fault' ? s.label.split(' ', 2).join(' ') : s.label)
+    .update(s.before)
+    .update(s.after)
+    .int(s.sent.length)
+    .int(s.faults.length)
+    .int(s.facts.length);
+  for (const f of s.facts) h.value(f);
+}
+
 /** Folds the steps into a hash that leaves out fault labels (two faults with one effect hash alike). */
 export function effectHashOf(steps: Iterable<TraceStep>): string {
   const h = new StreamHash();
-  for (const s of steps) {
-    const label = s.kind === 'fault' ? s.label.split(' ', 2).join(' ') : s.label;
-    h.update(`${s.t}|${s.actor}|${s.kind}|${label}|${s.before}>${s.after}|${s.sent.length}|${s.faults.length}`);
-    if (s.facts.length) h.update(JSON.stringify(s.facts));
-  }
+  for (const s of steps) foldEffect(h, s.t, s);
   return h.digest();
 }
 
@@ -124,4 +137,71 @@ export function runSchedule(base: SearchBase, faults: readonly FaultSpec[], pare
     points,
     forkedFrom: from,
   };
+}
+
+/** What a schedule's run says without its trace: enough to judge it and to collapse it with another. */
+export type ScheduleVerdict = Pick<ScheduleRun, 'verdict' | 'traceHash' | 'effectHash' | 'steps' | 'endTime' | 'forkedFrom'>;
+
+/** What a fast fork of a parent needs from it: its steps with facts, and its effect hash at each checkpoint. */
+interface ParentPrefix {
+  readonly factSteps: readonly TraceStep[];
+  readonly effectAt: ReadonlyMap<number, readonly [number, number]>;
+}
+
+const prefixes = new WeakMap<ScheduleRun, ParentPrefix>();
+
+function prefixOf(run: ScheduleRun): ParentPrefix {
+  let p = prefixes.get(run);
+  if (p) return p;
+  const at = new Set(run.trace.checkpoints.map((c) => c.step));
+  const factSteps: TraceStep[] = [];
+  const effectAt = new Map<number, readonly [number, number]>();
+  const h = new StreamHash();
+  for (const s of run.trace.steps) {
+    if (at.has(s.i)) effectAt.set(s.i, h.state);
+    foldEffect(h, s.t, s);
+    if (s.facts.length > 0) factSteps.push(factStep(s.i, s.t, s.facts));
+  }
+  p = { factSteps, effectAt };
+  prefixes.set(run, p);
+  return p;
+}
+
+/**
+ * A schedule in fast mode: the same run as `runSchedule` (forked from the same checkpoint of its
+ * parent), recording nothing — the kernel's hash, the facts the verdict folds and the effect hash,
+ * folded as the steps come, on top of the parent's at the checkpoint. For the schedules the search
+ * only judges (every child; a parent is run again recorded when its own children are enumerated).
+ * tests/search/runnerFork.test.ts: equal to a full recorded run of the same schedule.
+ */
+export function runScheduleFast(base: SearchBase, faults: readonly FaultSpec[], parent?: ScheduleParent): ScheduleVerdict {
+  const scheduled = scheduleScenario(base, faults);
+  const scenario: Scenario = { ...scheduled, run: { ...scheduled.run, checkpointEvery: SEARCH_CHECKPOINT_EVERY } };
+  const resolved: ResolvedScenario = { ...base.resolved, scenario };
+  const prefix = parent && parent.run.trace instanceof RecordedTrace ? prefixOf(parent.run) : null;
+  const { sim, built, from } =
+    parent && prefix ? startFork(parent.run.trace as RecordedTrace, resolved, parent.step, { record: false }) : startFast(resolved);
+  const effectState = from > 0 ? prefix?.effectAt.get(from) : undefined;
+  const effect = effectState ? StreamHash.from(effectState) : new StreamHash();
+  const factSteps: TraceStep[] = [];
+  if (from > 0 && prefix) for (const s of prefix.factSteps) if (s.i < from) factSteps.push(s);
+  sim.factSink = (i: number, t: number, facts: readonly FactBase[]) => {
+    factSteps.push(factStep(i, t, facts));
+  };
+  sim.stepSink = (t, step) => foldEffect(effect, t, step);
+  sim.run();
+  const final = {
+    step: sim.stepIndex,
+    time: sim.now,
+    actors: sim.actorSnapshots(),
+    processes: sim.processStates(),
+    inFlight: sim.inFlight(),
+  };
+  const verdict = verdictAt({ scenario, resolved, built }, factSteps, final, undefined, sim.done);
+  return { verdict, traceHash: sim.traceHash, effectHash: effect.digest(), steps: sim.stepIndex, endTime: sim.now, forkedFrom: from };
+}
+
+function startFast(resolved: ResolvedScenario): { sim: Simulation; built: BuiltScenario; from: number } {
+  const built = buildScenario(resolved);
+  return { sim: Simulation.create(built.specs, { ...built.options, record: false }), built, from: 0 };
 }

@@ -15,13 +15,15 @@
  *
  * A generator: the caller drives it one schedule at a time, so a worker can answer messages and the
  * CLI can keep a time budget (nothing here reads a clock). Several workers split the work with
- * `shard`: schedule i of level 1, and everything that extends it, belongs to worker i mod count.
+ * `shard`: a schedule of level 1 (by a hash of its fault's key), and everything that extends it,
+ * belongs to one worker.
  */
+import { stringHash } from '../kernel/hash';
 import { Prng, seedPrng } from '../kernel/prng';
 import type { FaultSpec } from '../scenario/schema';
 import { type Candidate, enumerateFaults, type FaultSpaceOptions } from './faultSpace';
 import { checkProperty, type Property, type Violation } from './property';
-import { runSchedule, type ScheduleRun, type SearchBase } from './runner';
+import { runSchedule, runScheduleFast, type ScheduleVerdict, type SearchBase } from './runner';
 
 export interface SearchConfig {
   readonly property: Property;
@@ -133,8 +135,8 @@ export function* search(base: SearchBase, config: SearchConfig, control: SearchC
     const mine = best?.order ?? null;
     return (b !== null && compareOrder(order, b) > 0) || (mine !== null && compareOrder(order, mine) > 0);
   };
-  const violated = (run: ScheduleRun): Violation | null => checkProperty(config.property, run.verdict, run.endTime);
-  const counterexample = (cs: readonly Candidate[], run: ScheduleRun, v: Violation, order: OrderKey, via: Counterexample['via']) =>
+  const violated = (run: ScheduleVerdict): Violation | null => checkProperty(config.property, run.verdict, run.endTime);
+  const counterexample = (cs: readonly Candidate[], run: ScheduleVerdict, v: Violation, order: OrderKey, via: Counterexample['via']) =>
     ({
       faults: faultsOf(cs),
       k: cs.length,
@@ -174,7 +176,6 @@ export function* search(base: SearchBase, config: SearchConfig, control: SearchC
     const next: Node[] = [];
     levelTotal = 0;
     levelTried = 0;
-    let levelIndex = 0;
     for (const parent of frontier) {
       if (control.stop || budgetExhausted) break;
       if (beaten([k, ...parent.order.slice(1)])) break;
@@ -183,9 +184,11 @@ export function* search(base: SearchBase, config: SearchConfig, control: SearchC
       const children = parent.candidates.length === 0 ? baseline : enumerateFaults(parentRun, parent.afterStep, config.space);
       const seen = new Set<string>([parentRun.effectHash]);
       for (let i = 0; i < children.length; i++) {
-        // level 1 is split among workers by index; deeper levels follow their level-1 ancestor
-        if (k === 1 && levelIndex++ % shard.count !== shard.index) continue;
         const c = children[i] as Candidate;
+        // level 1 is split among workers by a hash of each fault's key (faults come in kinds at each
+        // instant — a crash, then a pause — so every n-th would give one worker all the pauses);
+        // deeper levels follow their level-1 ancestor
+        if (k === 1 && (stringHash(c.key) >>> 0) % shard.count !== shard.index) continue;
         levelTotal++;
         const order = orderOf(parent.order, c, i);
         if (beaten(order)) break;
@@ -196,7 +199,7 @@ export function* search(base: SearchBase, config: SearchConfig, control: SearchC
         }
         const cs = [...parent.candidates, c];
         // the child is its parent's run up to the step its new fault fires at: run on from there
-        const run = runSchedule(base, faultsOf(cs), { run: parentRun, step: c.step });
+        const run = runScheduleFast(base, faultsOf(cs), { run: parentRun, step: c.step });
         tried++;
         levelTried++;
         if (seen.has(run.effectHash)) {
@@ -241,7 +244,7 @@ export function* search(base: SearchBase, config: SearchConfig, control: SearchC
       const picked = new Set<number>();
       while (picked.size < size) picked.add(prng.int(0, baseline.length - 1));
       const cs = [...picked].sort((a, b) => a - b).map((i) => baseline[i] as Candidate);
-      const run = runSchedule(base, faultsOf(cs));
+      const run = runScheduleFast(base, faultsOf(cs));
       tried++;
       const v = violated(run);
       if (!v) {
@@ -261,13 +264,13 @@ export function* search(base: SearchBase, config: SearchConfig, control: SearchC
   function* shrink(start: readonly Candidate[], startV: Violation): Generator<SearchEvent, Counterexample> {
     let cs = [...start];
     let v = startV;
-    let run: ScheduleRun | null = null;
+    let run: ScheduleVerdict | null = null;
     let changed = true;
     while (changed && cs.length > 1) {
       changed = false;
       for (let i = 0; i < cs.length; i++) {
         const fewer = cs.filter((_, j) => j !== i);
-        const r = runSchedule(base, faultsOf(fewer));
+        const r = runScheduleFast(base, faultsOf(fewer));
         tried++;
         yield { type: 'progress', progress: progress('random') };
         const rv = violated(r);
@@ -287,7 +290,7 @@ export function* search(base: SearchBase, config: SearchConfig, control: SearchC
         if (e.step >= cur.step) break;
         if (e.step <= lower || e.kind !== cur.kind || e.process !== cur.process) continue;
         const earlier = cs.map((c, j) => (j === i ? e : c));
-        const r = runSchedule(base, faultsOf(earlier));
+        const r = runScheduleFast(base, faultsOf(earlier));
         tried++;
         yield { type: 'progress', progress: progress('random') };
         const rv = violated(r);
@@ -299,7 +302,7 @@ export function* search(base: SearchBase, config: SearchConfig, control: SearchC
         }
       }
     }
-    const final = run ?? runSchedule(base, faultsOf(cs));
+    const final = run ?? runScheduleFast(base, faultsOf(cs));
     const order: OrderKey = [cs.length, ...cs.flatMap((c) => [c.step, 0])];
     return counterexample(cs, final, v, order, 'random');
   }

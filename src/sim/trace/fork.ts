@@ -163,10 +163,14 @@ export interface StartedFork {
   readonly from: number;
 }
 
-/** The edited scenario, restored at the latest checkpoint at or before `atStep` it shares with `base`. */
-export function startFork(base: RecordedTrace, edited: ResolvedScenario, atStep: number): StartedFork {
-  const built = buildScenario(edited);
-  const plan = sameRun(base.built, built) ? planFaults(base.built, base.checkpoints[0] as Checkpoint, built) : null;
+/**
+ * The edited scenario, restored at the latest checkpoint at or before `atStep` it shares with `base`.
+ * With `record: false` it records nothing (fast mode: the search's schedules), from the start or the checkpoint.
+ */
+export function startFork(base: RecordedTrace, edited: ResolvedScenario, atStep: number, options: { record?: boolean } = {}): StartedFork {
+  const recorded = buildScenario(edited);
+  const built = options.record === false ? { ...recorded, options: { ...recorded.options, record: false } } : recorded;
+  const plan = sameRun(base.built, recorded) ? planFaults(base.built, base.checkpoints[0] as Checkpoint, recorded) : null;
   let chosen = -1;
   const counts = plan ? matchCounts(base, plan.newEnvelope) : new Map<number, Uint32Array>();
   if (plan) {
@@ -182,8 +186,11 @@ export function startFork(base: RecordedTrace, edited: ResolvedScenario, atStep:
     }
   }
   if (!plan || chosen <= 0) return { sim: Simulation.create(built.specs, built.options), built, from: 0 };
-  const cps = base.checkpoints.slice(0, chosen + 1).map((cp) => rebase(cp, plan, countersAt(counts, cp.envelopeCounter)));
+  // without a recorder only the checkpoint it starts from is needed
+  const kept = options.record === false ? [base.checkpoints[chosen] as Checkpoint] : base.checkpoints.slice(0, chosen + 1);
+  const cps = kept.map((cp) => rebase(cp, plan, countersAt(counts, cp.envelopeCounter)));
   const at = cps[cps.length - 1] as Checkpoint;
+  if (options.record === false) return { sim: Simulation.restore(built.specs, built.options, at), built, from: at.step };
   const recorder = base.recorder.prefix(at.step, at.envelopeCounter, cps);
   return { sim: Simulation.restore(built.specs, built.options, at, recorder), built, from: at.step };
 }
