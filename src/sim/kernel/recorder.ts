@@ -12,6 +12,7 @@ import type { Checkpoint } from './checkpoint';
 import type { FactBase } from './effects';
 import type { ActorId, Envelope, EnvelopeFate, EnvelopeRecord, RpcName } from './envelope';
 import type { NameTable } from './nameTable';
+import { type PackedCheckpoint, packCheckpoint } from './packedCheckpoint';
 import type { StepKind, TraceStep } from './types';
 import { ByteStore, ValueReader, ValueTables, writeValue } from './valueCodec';
 
@@ -98,6 +99,9 @@ export class Recorder {
   private wideEnvelopeIds = false;
 
   checkpoints: Checkpoint[] = [];
+  /** The checkpoints' packed fields (packedCheckpoint.ts), with tables of their own. */
+  checkpointBytes = new ByteStore();
+  readonly checkpointTables: ValueTables;
 
   constructor(
     readonly names: NameTable,
@@ -109,7 +113,9 @@ export class Recorder {
       this.factSlot = from.factSlot;
       this.detailSlot = from.detailSlot;
       this.faultSlot = from.faultSlot;
+      this.checkpointTables = from.checkpointTables;
     } else {
+      this.checkpointTables = new ValueTables();
       this.tables = new ValueTables();
       this.factSlot = this.tables.newSlot();
       this.detailSlot = this.tables.newSlot();
@@ -176,6 +182,13 @@ export class Recorder {
   }
 
   // ---------------------------------------------------------------- writing
+
+  /** Keeps `cp`, its queue, connections and snapshots packed into bytes. */
+  keepCheckpoint(cp: Checkpoint): PackedCheckpoint {
+    const packed = packCheckpoint(cp, this.checkpointBytes, this.checkpointTables);
+    this.checkpoints.push(packed);
+    return packed;
+  }
 
   private growSteps(): void {
     const cap = Math.max(1024, this.t.length * 2);
@@ -347,6 +360,8 @@ export class Recorder {
     this.eDeliveredStep = this.eDeliveredStep.slice(0, e);
     this.eTimeoutMs = this.eTimeoutMs.slice(0, e);
     this.extras = this.extras.prefix(this.extras.length, true);
+    // trimmed in place: the packed checkpoints read this store
+    this.checkpointBytes.trim();
   }
 
   // ---------------------------------------------------------------- reading
@@ -470,7 +485,10 @@ export class Recorder {
   /** Bytes the columns and stores hold (their buffers, with the room they have to grow). */
   get retainedBytes(): number {
     // a fault line is about 64 bytes with its map entry
-    let n = this.extras.retainedBytes + (this.eFault.size + this.eArrivalFault.size + this.eHeldLost.size) * 64;
+    let n =
+      this.extras.retainedBytes +
+      this.checkpointBytes.retainedBytes +
+      (this.eFault.size + this.eArrivalFault.size + this.eHeldLost.size) * 64;
     for (const c of [
       this.t,
       this.kind,

@@ -77,6 +77,11 @@ export class ByteStore {
     return s;
   }
 
+  /** Gives back the room kept to grow (the same store: whoever reads it reads on). */
+  trim(): void {
+    if (this.bytes.length > this.length) this.bytes = this.bytes.slice(0, this.length);
+  }
+
   /** Bytes held, for the benchmarks. */
   get retainedBytes(): number {
     return this.bytes.byteLength;

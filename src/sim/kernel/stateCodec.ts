@@ -1,0 +1,250 @@
+/**
+ * A compact encoding of simulation state (a checkpoint's queue, network and actor snapshots) into
+ * a byte store, so that a long run keeps a few kilobytes per checkpoint instead of the objects.
+ *
+ * Like valueCodec.ts (whose byte store and tables it shares) but for state, not JSON: decoding must
+ * give back a value every handler treats exactly as the original. So it keeps what JSON loses:
+ * Maps and Sets with their entry order, `undefined`, -0 and NaN, and shared structure — an object
+ * met twice in one encoding is written once and decoded as one object, as the original was. What
+ * it cannot rebuild faithfully (an instance of a class such as AppendLog, a function, an array with
+ * holes, an object with another prototype) is not encoded but kept by reference in `refs`: state is
+ * immutable, so a reference is as good as a copy (and a partition log's records stay shared with
+ * the log instead of being copied into every checkpoint).
+ */
+import type { ByteStore, ValueTables } from './valueCodec';
+
+const T_CONST = 0;
+const T_UINT = 1;
+const T_NINT = 2;
+const T_F64 = 3;
+const T_SREF = 4;
+const T_SINL = 5;
+const T_ARR = 6;
+const T_OBJ = 7;
+const T_MAP = 8;
+const T_SET = 9;
+/** An object met before in this encoding: its index in encounter order. */
+const T_SEEN = 10;
+/** A value kept by reference: its index in `refs`. */
+const T_REF = 11;
+const TAGS = 16;
+
+const C_NULL = 0;
+const C_FALSE = 1;
+const C_TRUE = 2;
+const C_UNDEF = 3;
+
+const MAX_SMALL = 2 ** 27;
+
+const f64scratch = new Float64Array(1);
+const f64bytes = new Uint8Array(f64scratch.buffer);
+
+/** Encodes one value graph; `refs` collects what is kept by reference. */
+export class StateWriter {
+  private readonly seen = new Map<object, number>();
+  readonly refs: unknown[] = [];
+
+  constructor(
+    private readonly out: ByteStore,
+    private readonly tables: ValueTables,
+  ) {}
+
+  private token(payload: number, tag: number): void {
+    this.out.varint(payload * TAGS + tag);
+  }
+
+  private ref(v: unknown): void {
+    this.token(this.refs.length, T_REF);
+    this.refs.push(v);
+  }
+
+  write(v: unknown, slot = 0): void {
+    switch (typeof v) {
+      case 'number':
+        if (Number.isInteger(v) && v > -MAX_SMALL && v < MAX_SMALL && !Object.is(v, -0)) {
+          if (v >= 0) this.token(v, T_UINT);
+          else this.token(-v - 1, T_NINT);
+        } else {
+          this.token(0, T_F64);
+          this.out.f64(v);
+        }
+        return;
+      case 'string': {
+        const id = this.tables.internFor(slot, v);
+        if (id >= 0) {
+          this.token(id, T_SREF);
+          return;
+        }
+        this.token(v.length, T_SINL);
+        for (let i = 0; i < v.length; i++) this.out.varint(v.charCodeAt(i));
+        return;
+      }
+      case 'boolean':
+        this.token(v ? C_TRUE : C_FALSE, T_CONST);
+        return;
+      case 'undefined':
+        this.token(C_UNDEF, T_CONST);
+        return;
+      case 'object':
+        if (v === null) this.token(C_NULL, T_CONST);
+        else this.object(v, slot);
+        return;
+      default:
+        // functions, symbols, bigints
+        this.ref(v);
+    }
+  }
+
+  private object(v: object, slot: number): void {
+    const known = this.seen.get(v);
+    if (known !== undefined) {
+      this.token(known, T_SEEN);
+      return;
+    }
+    const proto = Object.getPrototypeOf(v);
+    const tables = this.tables;
+    if (proto === Array.prototype) {
+      const a = v as unknown[];
+      for (let i = 0; i < a.length; i++)
+        if (!(i in a)) {
+          this.ref(v);
+          return;
+        }
+      this.seen.set(v, this.seen.size);
+      this.token(a.length, T_ARR);
+      const item = tables.itemSlot(slot);
+      for (let i = 0; i < a.length; i++) this.write(a[i], item);
+      return;
+    }
+    if (proto === Object.prototype) {
+      const o = v as Record<string, unknown>;
+      this.seen.set(v, this.seen.size);
+      const shape = tables.shapeOf(o);
+      this.token(shape, T_OBJ);
+      const slots = tables.shapeSlots[shape] as number[];
+      let i = 0;
+      for (const key in o) this.write(o[key], slots[i++] as number);
+      return;
+    }
+    if (proto === Map.prototype) {
+      const m = v as Map<unknown, unknown>;
+      this.seen.set(v, this.seen.size);
+      this.token(m.size, T_MAP);
+      const keySlot = tables.itemSlot(slot);
+      const valueSlot = tables.itemSlot(keySlot);
+      for (const [k, x] of m) {
+        this.write(k, keySlot);
+        this.write(x, valueSlot);
+      }
+      return;
+    }
+    if (proto === Set.prototype) {
+      const s = v as Set<unknown>;
+      this.seen.set(v, this.seen.size);
+      this.token(s.size, T_SET);
+      const item = tables.itemSlot(slot);
+      for (const x of s) this.write(x, item);
+      return;
+    }
+    this.ref(v);
+  }
+}
+
+/** Decodes what a StateWriter wrote, from a position. */
+export class StateReader {
+  pos: number;
+  private readonly seen: object[] = [];
+
+  constructor(
+    private readonly bytes: Uint8Array,
+    private readonly tables: ValueTables,
+    private readonly refs: readonly unknown[],
+    start: number,
+  ) {
+    this.pos = start;
+  }
+
+  private varint(): number {
+    const b = this.bytes;
+    let x = 0;
+    let mul = 1;
+    for (;;) {
+      const c = b[this.pos++] as number;
+      x += (c & 0x7f) * mul;
+      if (c < 0x80) return x;
+      mul *= 0x80;
+    }
+  }
+
+  read(): unknown {
+    const token = this.varint();
+    const tag = token % TAGS;
+    const payload = (token - tag) / TAGS;
+    switch (tag) {
+      case T_CONST:
+        return payload === C_NULL ? null : payload === C_FALSE ? false : payload === C_TRUE ? true : undefined;
+      case T_UINT:
+        return payload;
+      case T_NINT:
+        return -payload - 1;
+      case T_F64:
+        f64bytes.set(this.bytes.subarray(this.pos, this.pos + 8));
+        this.pos += 8;
+        return f64scratch[0];
+      case T_SREF:
+        return this.tables.strings[payload];
+      case T_SINL: {
+        let s = '';
+        // in chunks, so that a long string never spreads too many arguments
+        for (let done = 0; done < payload; ) {
+          const n = Math.min(4096, payload - done);
+          const codes: number[] = new Array(n);
+          for (let i = 0; i < n; i++) codes[i] = this.varint();
+          s += String.fromCharCode(...codes);
+          done += n;
+        }
+        return s;
+      }
+      case T_ARR: {
+        const a: unknown[] = new Array(payload);
+        this.seen.push(a);
+        for (let i = 0; i < payload; i++) a[i] = this.read();
+        return a;
+      }
+      case T_OBJ: {
+        const keys = this.tables.shapes[payload] as string[];
+        const o: Record<string, unknown> = {};
+        this.seen.push(o);
+        for (let i = 0; i < keys.length; i++) {
+          const key = keys[i] as string;
+          // a key named __proto__ stays a property, never a prototype
+          if (key === '__proto__')
+            Object.defineProperty(o, key, { value: this.read(), enumerable: true, writable: true, configurable: true });
+          else o[key] = this.read();
+        }
+        return o;
+      }
+      case T_MAP: {
+        const m = new Map<unknown, unknown>();
+        this.seen.push(m);
+        for (let i = 0; i < payload; i++) {
+          const k = this.read();
+          m.set(k, this.read());
+        }
+        return m;
+      }
+      case T_SET: {
+        const s = new Set<unknown>();
+        this.seen.push(s);
+        for (let i = 0; i < payload; i++) s.add(this.read());
+        return s;
+      }
+      case T_SEEN:
+        return this.seen[payload];
+      case T_REF:
+        return this.refs[payload];
+      default:
+        throw new Error(`stateCodec: unknown tag ${tag}`);
+    }
+  }
+}
