@@ -32,7 +32,7 @@ const HAS_FAULTS = 4;
 export type EnvelopeRow = Omit<EnvelopeRecord, 'payload'>;
 
 /** Typed arrays of one length, grown together (doubling) so that writing a row is a few stores. */
-type IdArray = Uint16Array | Uint32Array;
+type IdArray = Uint8Array | Uint16Array | Uint32Array;
 
 function grown<A extends Float64Array | Uint8Array | Uint16Array | Uint32Array | Int32Array>(a: A, capacity: number): A {
   const next = new (a.constructor as { new (n: number): A })(capacity);
@@ -40,8 +40,12 @@ function grown<A extends Float64Array | Uint8Array | Uint16Array | Uint32Array |
   return next;
 }
 
-function widened(a: IdArray): Uint32Array {
-  return a instanceof Uint32Array ? a : Uint32Array.from(a);
+/** The largest id an id column of each width holds (`from` keeps id + 1). */
+const ID_LIMIT = [0xfe, 0xfffe, Number.POSITIVE_INFINITY] as const;
+
+/** An id column one width wider (8 → 16 → 32 bits), same length and values. */
+function widened(a: IdArray): IdArray {
+  return a instanceof Uint8Array ? Uint16Array.from(a) : Uint32Array.from(a);
 }
 
 export class Recorder {
@@ -54,28 +58,30 @@ export class Recorder {
 
   // steps: `stepCount` rows
   stepCount = 0;
-  t = new Float64Array(1024);
+  /** Virtual time: 32-bit while every time is a whole number of ms below 2^32 (the usual case), else 64-bit floats. */
+  t: Uint32Array | Float64Array = new Uint32Array(1024);
   kind = new Uint8Array(1024);
-  /** Name ids (16 bits until the name table outgrows them). */
-  actor: IdArray = new Uint16Array(1024);
+  /** Name ids (8 bits, then 16 and 32 as the name table outgrows them). */
+  actor: IdArray = new Uint8Array(1024);
   /** Name id + 1; 0 for none. */
-  from: IdArray = new Uint16Array(1024);
-  label: IdArray = new Uint16Array(1024);
-  before: IdArray = new Uint16Array(1024);
-  after: IdArray = new Uint16Array(1024);
+  from: IdArray = new Uint8Array(1024);
+  label: IdArray = new Uint8Array(1024);
+  before: IdArray = new Uint8Array(1024);
+  after: IdArray = new Uint8Array(1024);
   /** -1 for none. */
   envelope = new Int32Array(1024);
   /** The envelope counter after the step: its envelopes are [sentEnd of the step before, this). */
   sentEnd = new Uint32Array(1024);
   extraEnd = new Uint32Array(1024);
-  private wideIds = false;
+  /** Width of the step id columns: 0, 1, 2 for 8, 16, 32 bits. */
+  private idWidth = 0;
 
   // envelopes, by id: `envelopeCount` rows
   envelopeCount = 0;
-  eRpc: IdArray = new Uint16Array(256);
-  eFrom: IdArray = new Uint16Array(256);
-  eTo: IdArray = new Uint16Array(256);
-  eConnection: IdArray = new Uint16Array(256);
+  eRpc: IdArray = new Uint8Array(256);
+  eFrom: IdArray = new Uint8Array(256);
+  eTo: IdArray = new Uint8Array(256);
+  eConnection: IdArray = new Uint8Array(256);
   eFromIncarnation = new Uint32Array(256);
   /** -1 for null. */
   eToIncarnation = new Int32Array(256);
@@ -96,7 +102,7 @@ export class Recorder {
   eArrivalFault = new Map<number, string>();
   /** The step at which an envelope held by a paused process was lost with it (the process crashed). */
   eHeldLost = new Map<number, number>();
-  private wideEnvelopeIds = false;
+  private envelopeIdWidth = 0;
 
   checkpoints: Checkpoint[] = [];
   /** The checkpoints' packed fields (packedCheckpoint.ts), with tables of their own. */
@@ -145,7 +151,7 @@ export class Recorder {
     r.envelope = grown(this.envelope.subarray(0, steps), cap);
     r.sentEnd = grown(this.sentEnd.subarray(0, steps), cap);
     r.extraEnd = grown(this.extraEnd.subarray(0, steps), cap);
-    r.wideIds = this.wideIds;
+    r.idWidth = this.idWidth;
     const ecap = Math.max(256, envelopes * 2);
     r.envelopeCount = envelopes;
     r.eRpc = grown(this.eRpc.subarray(0, envelopes), ecap);
@@ -161,7 +167,7 @@ export class Recorder {
     r.eDeliverAt = grown(this.eDeliverAt.subarray(0, envelopes), ecap);
     r.eDeliveredStep = grown(this.eDeliveredStep.subarray(0, envelopes), ecap);
     r.eTimeoutMs = grown(this.eTimeoutMs.subarray(0, envelopes), ecap);
-    r.wideEnvelopeIds = this.wideEnvelopeIds;
+    r.envelopeIdWidth = this.envelopeIdWidth;
     for (const [id, why] of this.eFault) if (id < envelopes) r.eFault.set(id, why);
     // what became of an envelope at or after the fork's first step is the fork's to say again
     for (let id = 0; id < envelopes; id++) {
@@ -204,9 +210,9 @@ export class Recorder {
     this.extraEnd = grown(this.extraEnd, cap);
   }
 
-  /** Name ids past 16 bits: the id columns become 32-bit. */
+  /** Name ids past what the id columns hold: they become one width wider. */
   private widenIds(): void {
-    this.wideIds = true;
+    this.idWidth++;
     this.actor = widened(this.actor);
     this.from = widened(this.from);
     this.label = widened(this.label);
@@ -230,7 +236,9 @@ export class Recorder {
   ): void {
     const n = this.stepCount;
     if (n === this.t.length) this.growSteps();
-    if (!this.wideIds && this.names.names.length > 0xfffe) this.widenIds();
+    while (this.names.names.length > ID_LIMIT[this.idWidth as 0 | 1 | 2]) this.widenIds();
+    // a time that is not a whole number of ms below 2^32 turns the time column into floats for good
+    if (t >>> 0 !== t && this.t instanceof Uint32Array) this.t = Float64Array.from(this.t);
     this.t[n] = t;
     this.kind[n] = KIND_CODE[kind];
     this.actor[n] = actor;
@@ -283,8 +291,8 @@ export class Recorder {
     const from = names.id(e.from);
     const to = names.id(e.to);
     const connection = names.id(e.connection);
-    if (!this.wideEnvelopeIds && names.names.length > 0xfffe) {
-      this.wideEnvelopeIds = true;
+    while (names.names.length > ID_LIMIT[this.envelopeIdWidth as 0 | 1 | 2]) {
+      this.envelopeIdWidth++;
       this.eRpc = widened(this.eRpc);
       this.eFrom = widened(this.eFrom);
       this.eTo = widened(this.eTo);
