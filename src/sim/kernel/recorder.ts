@@ -10,9 +10,10 @@
  */
 import type { Checkpoint } from './checkpoint';
 import type { FactBase } from './effects';
+import { EndColumn } from './endColumn';
 import type { ActorId, Envelope, EnvelopeFate, EnvelopeRecord, RpcName } from './envelope';
 import type { NameTable } from './nameTable';
-import { type PackedCheckpoint, packCheckpoint } from './packedCheckpoint';
+import { PackedCheckpoint, packCheckpoint } from './packedCheckpoint';
 import type { StepKind, TraceStep } from './types';
 import { ByteStore, ValueReader, ValueTables, writeValue } from './valueCodec';
 
@@ -23,6 +24,9 @@ export const KIND_CODE: Readonly<Record<StepKind, number>> = Object.fromEntries(
 >;
 const FATES: readonly EnvelopeFate[] = ['in-flight', 'delivered', 'dropped', 'lost'];
 const FATE_CODE: Readonly<Record<EnvelopeFate, number>> = { 'in-flight': 0, delivered: 1, dropped: 2, lost: 3 };
+
+/** A run packs its checkpoints from this step on (Recorder.packFromStep). */
+export const PACK_FROM_STEP = 16384;
 
 const HAS_FACTS = 1;
 const HAS_DETAIL = 2;
@@ -71,8 +75,8 @@ export class Recorder {
   /** -1 for none. */
   envelope = new Int32Array(1024);
   /** The envelope counter after the step: its envelopes are [sentEnd of the step before, this). */
-  sentEnd = new Uint32Array(1024);
-  extraEnd = new Uint32Array(1024);
+  sentEnd = new EndColumn();
+  extraEnd = new EndColumn();
   /** Width of the step id columns: 0, 1, 2 for 8, 16, 32 bits. */
   private idWidth = 0;
 
@@ -138,7 +142,7 @@ export class Recorder {
   prefix(steps: number, envelopes: number, checkpoints: readonly Checkpoint[]): Recorder {
     const r = new Recorder(this.names, this);
     const cap = Math.max(1024, steps * 2);
-    const extraLength = steps === 0 ? 0 : (this.extraEnd[steps - 1] as number);
+    const extraLength = steps === 0 ? 0 : this.extraEnd.get(steps - 1);
     r.extras = this.extras.prefix(extraLength);
     r.stepCount = steps;
     r.t = grown(this.t.subarray(0, steps), cap);
@@ -149,8 +153,8 @@ export class Recorder {
     r.before = grown(this.before.subarray(0, steps), cap);
     r.after = grown(this.after.subarray(0, steps), cap);
     r.envelope = grown(this.envelope.subarray(0, steps), cap);
-    r.sentEnd = grown(this.sentEnd.subarray(0, steps), cap);
-    r.extraEnd = grown(this.extraEnd.subarray(0, steps), cap);
+    r.sentEnd = this.sentEnd.resized(steps, cap);
+    r.extraEnd = this.extraEnd.resized(steps, cap);
     r.idWidth = this.idWidth;
     const ecap = Math.max(256, envelopes * 2);
     r.envelopeCount = envelopes;
@@ -189,11 +193,25 @@ export class Recorder {
 
   // ---------------------------------------------------------------- writing
 
-  /** Keeps `cp`, its queue, connections and snapshots packed into bytes. */
-  keepCheckpoint(cp: Checkpoint): PackedCheckpoint {
-    const packed = packCheckpoint(cp, this.checkpointBytes, this.checkpointTables);
-    this.checkpoints.push(packed);
-    return packed;
+  /**
+   * From this step on the run packs its checkpoints (and the ones it kept before): a short run — a
+   * preset, a search's schedule with a checkpoint every few steps — keeps them as objects and pays
+   * no packing, a long one keeps a few bytes per step instead of the objects.
+   */
+  packFromStep = PACK_FROM_STEP;
+  /** The checkpoints before this index are packed. */
+  private packedUpTo = 0;
+
+  /** Keeps `cp`; once the run is long, its queue, connections and snapshots packed into bytes. */
+  keepCheckpoint(cp: Checkpoint): void {
+    const cps = this.checkpoints;
+    cps.push(cp);
+    if (cp.step < this.packFromStep) return;
+    for (let i = this.packedUpTo; i < cps.length; i++) {
+      const c = cps[i] as Checkpoint;
+      if (!(c instanceof PackedCheckpoint)) cps[i] = packCheckpoint(c, this.checkpointBytes, this.checkpointTables);
+    }
+    this.packedUpTo = cps.length;
   }
 
   private growSteps(): void {
@@ -206,8 +224,8 @@ export class Recorder {
     this.before = grown(this.before, cap);
     this.after = grown(this.after, cap);
     this.envelope = grown(this.envelope, cap);
-    this.sentEnd = grown(this.sentEnd, cap);
-    this.extraEnd = grown(this.extraEnd, cap);
+    this.sentEnd = this.sentEnd.resized(this.stepCount, cap);
+    this.extraEnd = this.extraEnd.resized(this.stepCount, cap);
   }
 
   /** Name ids past what the id columns hold: they become one width wider. */
@@ -247,7 +265,7 @@ export class Recorder {
     this.before[n] = before;
     this.after[n] = after;
     this.envelope[n] = envelope ?? -1;
-    this.sentEnd[n] = sentEnd;
+    this.sentEnd.set(n, sentEnd);
     const flags = (facts.length ? HAS_FACTS : 0) | (detail !== null ? HAS_DETAIL : 0) | (faults.length ? HAS_FAULTS : 0);
     if (flags !== 0) {
       const out = this.extras;
@@ -262,7 +280,7 @@ export class Recorder {
         for (const f of faults) writeValue(out, this.tables, f, this.faultSlot);
       }
     }
-    this.extraEnd[n] = this.extras.length;
+    this.extraEnd.set(n, this.extras.length);
     this.stepCount = n + 1;
   }
 
@@ -352,8 +370,8 @@ export class Recorder {
     this.before = this.before.slice(0, n);
     this.after = this.after.slice(0, n);
     this.envelope = this.envelope.slice(0, n);
-    this.sentEnd = this.sentEnd.slice(0, n);
-    this.extraEnd = this.extraEnd.slice(0, n);
+    this.sentEnd = this.sentEnd.resized(n, n);
+    this.extraEnd = this.extraEnd.resized(n, n);
     this.eRpc = this.eRpc.slice(0, e);
     this.eFrom = this.eFrom.slice(0, e);
     this.eTo = this.eTo.slice(0, e);
@@ -376,7 +394,7 @@ export class Recorder {
 
   /** Where the envelopes step `i` sent start and end. */
   sentRange(i: number): [number, number] {
-    return [i === 0 ? this.firstEnvelope : (this.sentEnd[i - 1] as number), this.sentEnd[i] as number];
+    return [i === 0 ? this.firstEnvelope : this.sentEnd.get(i - 1), this.sentEnd.get(i)];
   }
 
   /** The envelope counter before the first step (0 for a run from the start). */
@@ -391,8 +409,8 @@ export class Recorder {
     let facts: FactBase[] = [];
     let detail: Readonly<Record<string, unknown>> | null = null;
     let faults: string[] = [];
-    const start = i === 0 ? 0 : (this.extraEnd[i - 1] as number);
-    if ((this.extraEnd[i] as number) > start) {
+    const start = i === 0 ? 0 : this.extraEnd.get(i - 1);
+    if (this.extraEnd.get(i) > start) {
       const r = new ValueReader(this.extras.bytes, this.tables, start);
       const flags = this.extras.bytes[r.pos++] as number;
       if (flags & HAS_FACTS) {
@@ -428,14 +446,15 @@ export class Recorder {
 
   /** Whether step `i` has facts (a byte read, nothing decoded). */
   hasFacts(i: number): boolean {
-    const start = i === 0 ? 0 : (this.extraEnd[i - 1] as number);
-    return (this.extraEnd[i] as number) > start && ((this.extras.bytes[start] as number) & HAS_FACTS) !== 0;
+    const start = i === 0 ? 0 : this.extraEnd.get(i - 1);
+    return this.extraEnd.get(i) > start && ((this.extras.bytes[start] as number) & HAS_FACTS) !== 0;
   }
 
   /** Only the facts of step `i` (narration and views read them without the rest of the step). */
   factsAt(i: number): FactBase[] {
-    const start = i === 0 ? 0 : (this.extraEnd[i - 1] as number);
-    if (!(i >= 0 && i < this.stepCount) || (this.extraEnd[i] as number) === start) return [];
+    if (!(i >= 0 && i < this.stepCount)) return [];
+    const start = i === 0 ? 0 : this.extraEnd.get(i - 1);
+    if (this.extraEnd.get(i) === start) return [];
     const flags = this.extras.bytes[start] as number;
     if (!(flags & HAS_FACTS)) return [];
     const r = new ValueReader(this.extras.bytes, this.tables, start + 1);
@@ -506,8 +525,6 @@ export class Recorder {
       this.before,
       this.after,
       this.envelope,
-      this.sentEnd,
-      this.extraEnd,
       this.eRpc,
       this.eFrom,
       this.eTo,

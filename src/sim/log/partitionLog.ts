@@ -260,13 +260,13 @@ export function appendProducerBatch(
     lastOffset: baseOffset + records.length - 1,
     producerId: batch.producerId,
     producerEpoch: batch.producerEpoch,
-    baseSequence: batch.baseSequence,
-    lastSequence: lastSeq,
+    baseSequence: small(batch.baseSequence),
+    lastSequence: small(lastSeq),
     isTransactional: batch.isTransactional,
     isControl: false,
     controlType: null,
     records,
-    appendTime: now,
+    appendTime: small(now),
   };
   let bytes = 0;
   for (const r of records) bytes += estimateRecordBytes(r);
@@ -320,8 +320,8 @@ export function appendMarker(
     isTransactional: true,
     isControl: true,
     controlType: marker.controlType,
-    records: [{ offset, key: null, value: null, headers: NO_HEADERS, timestamp: now }],
-    appendTime: now,
+    records: [{ offset, key: null, value: null, headers: NO_HEADERS, timestamp: small(now) }],
+    appendTime: small(now),
   };
   const txnFirstOffset = (entry ?? emptyEntry(marker.producerId)).currentTxnFirstOffset;
   const next = applyControlBatch(withBatch(log, batch, 20, now), batch, marker.coordinatorEpoch);
@@ -453,6 +453,16 @@ function fetchResult(
   };
 }
 
+/**
+ * The same number, as a small integer when it is one. Virtual times and sequences arrive from
+ * float arithmetic as integral heap numbers; a field of a stored batch or record that ever holds
+ * one is boxed (16 bytes a value) for every object of that shape, for the whole run.
+ */
+function small(x: number): number {
+  const i = x | 0;
+  return i === x && i !== 0 ? i : x;
+}
+
 /** The keys a producer's record has, in the order it has them (`origin` only for an application's send()). */
 const RECORD_KEYS = ['key', 'value', 'headers', 'timestamp', 'origin'] as const;
 
@@ -478,8 +488,15 @@ function withOffset(r: ProducedRecord, offset: number): LogRecord {
   let n = 0;
   for (const k in r) if (k !== RECORD_KEYS[n++]) return copiedWithOffset(r, offset);
   if (n === 5)
-    return { key: r.key, value: r.value, headers: storedHeaders(r.headers), timestamp: r.timestamp, origin: r.origin, offset } as LogRecord;
-  if (n === 4) return { key: r.key, value: r.value, headers: storedHeaders(r.headers), timestamp: r.timestamp, offset } as LogRecord;
+    return {
+      key: r.key,
+      value: r.value,
+      headers: storedHeaders(r.headers),
+      timestamp: small(r.timestamp),
+      origin: r.origin,
+      offset,
+    } as LogRecord;
+  if (n === 4) return { key: r.key, value: r.value, headers: storedHeaders(r.headers), timestamp: small(r.timestamp), offset } as LogRecord;
   return copiedWithOffset(r, offset);
 }
 
