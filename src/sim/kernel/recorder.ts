@@ -10,8 +10,10 @@
  */
 import type { Checkpoint } from './checkpoint';
 import type { FactBase } from './effects';
+import { EndColumn } from './endColumn';
 import type { ActorId, Envelope, EnvelopeFate, EnvelopeRecord, RpcName } from './envelope';
 import type { NameTable } from './nameTable';
+import { PackedCheckpoint, packCheckpoint } from './packedCheckpoint';
 import type { StepKind, TraceStep } from './types';
 import { ByteStore, ValueReader, ValueTables, writeValue } from './valueCodec';
 
@@ -23,6 +25,9 @@ export const KIND_CODE: Readonly<Record<StepKind, number>> = Object.fromEntries(
 const FATES: readonly EnvelopeFate[] = ['in-flight', 'delivered', 'dropped', 'lost'];
 const FATE_CODE: Readonly<Record<EnvelopeFate, number>> = { 'in-flight': 0, delivered: 1, dropped: 2, lost: 3 };
 
+/** A run packs its checkpoints from this step on (Recorder.packFromStep). */
+export const PACK_FROM_STEP = 16384;
+
 const HAS_FACTS = 1;
 const HAS_DETAIL = 2;
 const HAS_FAULTS = 4;
@@ -31,7 +36,7 @@ const HAS_FAULTS = 4;
 export type EnvelopeRow = Omit<EnvelopeRecord, 'payload'>;
 
 /** Typed arrays of one length, grown together (doubling) so that writing a row is a few stores. */
-type IdArray = Uint16Array | Uint32Array;
+type IdArray = Uint8Array | Uint16Array | Uint32Array;
 
 function grown<A extends Float64Array | Uint8Array | Uint16Array | Uint32Array | Int32Array>(a: A, capacity: number): A {
   const next = new (a.constructor as { new (n: number): A })(capacity);
@@ -39,8 +44,12 @@ function grown<A extends Float64Array | Uint8Array | Uint16Array | Uint32Array |
   return next;
 }
 
-function widened(a: IdArray): Uint32Array {
-  return a instanceof Uint32Array ? a : Uint32Array.from(a);
+/** The largest id an id column of each width holds (`from` keeps id + 1). */
+const ID_LIMIT = [0xfe, 0xfffe, Number.POSITIVE_INFINITY] as const;
+
+/** An id column one width wider (8 → 16 → 32 bits), same length and values. */
+function widened(a: IdArray): IdArray {
+  return a instanceof Uint8Array ? Uint16Array.from(a) : Uint32Array.from(a);
 }
 
 export class Recorder {
@@ -53,28 +62,30 @@ export class Recorder {
 
   // steps: `stepCount` rows
   stepCount = 0;
-  t = new Float64Array(1024);
+  /** Virtual time: 32-bit while every time is a whole number of ms below 2^32 (the usual case), else 64-bit floats. */
+  t: Uint32Array | Float64Array = new Uint32Array(1024);
   kind = new Uint8Array(1024);
-  /** Name ids (16 bits until the name table outgrows them). */
-  actor: IdArray = new Uint16Array(1024);
+  /** Name ids (8 bits, then 16 and 32 as the name table outgrows them). */
+  actor: IdArray = new Uint8Array(1024);
   /** Name id + 1; 0 for none. */
-  from: IdArray = new Uint16Array(1024);
-  label: IdArray = new Uint16Array(1024);
-  before: IdArray = new Uint16Array(1024);
-  after: IdArray = new Uint16Array(1024);
+  from: IdArray = new Uint8Array(1024);
+  label: IdArray = new Uint8Array(1024);
+  before: IdArray = new Uint8Array(1024);
+  after: IdArray = new Uint8Array(1024);
   /** -1 for none. */
   envelope = new Int32Array(1024);
   /** The envelope counter after the step: its envelopes are [sentEnd of the step before, this). */
-  sentEnd = new Uint32Array(1024);
-  extraEnd = new Uint32Array(1024);
-  private wideIds = false;
+  sentEnd = new EndColumn();
+  extraEnd = new EndColumn();
+  /** Width of the step id columns: 0, 1, 2 for 8, 16, 32 bits. */
+  private idWidth = 0;
 
   // envelopes, by id: `envelopeCount` rows
   envelopeCount = 0;
-  eRpc: IdArray = new Uint16Array(256);
-  eFrom: IdArray = new Uint16Array(256);
-  eTo: IdArray = new Uint16Array(256);
-  eConnection: IdArray = new Uint16Array(256);
+  eRpc: IdArray = new Uint8Array(256);
+  eFrom: IdArray = new Uint8Array(256);
+  eTo: IdArray = new Uint8Array(256);
+  eConnection: IdArray = new Uint8Array(256);
   eFromIncarnation = new Uint32Array(256);
   /** -1 for null. */
   eToIncarnation = new Int32Array(256);
@@ -95,9 +106,12 @@ export class Recorder {
   eArrivalFault = new Map<number, string>();
   /** The step at which an envelope held by a paused process was lost with it (the process crashed). */
   eHeldLost = new Map<number, number>();
-  private wideEnvelopeIds = false;
+  private envelopeIdWidth = 0;
 
   checkpoints: Checkpoint[] = [];
+  /** The checkpoints' packed fields (packedCheckpoint.ts), with tables of their own. */
+  checkpointBytes = new ByteStore();
+  readonly checkpointTables: ValueTables;
 
   constructor(
     readonly names: NameTable,
@@ -109,7 +123,9 @@ export class Recorder {
       this.factSlot = from.factSlot;
       this.detailSlot = from.detailSlot;
       this.faultSlot = from.faultSlot;
+      this.checkpointTables = from.checkpointTables;
     } else {
+      this.checkpointTables = new ValueTables();
       this.tables = new ValueTables();
       this.factSlot = this.tables.newSlot();
       this.detailSlot = this.tables.newSlot();
@@ -126,7 +142,7 @@ export class Recorder {
   prefix(steps: number, envelopes: number, checkpoints: readonly Checkpoint[]): Recorder {
     const r = new Recorder(this.names, this);
     const cap = Math.max(1024, steps * 2);
-    const extraLength = steps === 0 ? 0 : (this.extraEnd[steps - 1] as number);
+    const extraLength = steps === 0 ? 0 : this.extraEnd.get(steps - 1);
     r.extras = this.extras.prefix(extraLength);
     r.stepCount = steps;
     r.t = grown(this.t.subarray(0, steps), cap);
@@ -137,9 +153,9 @@ export class Recorder {
     r.before = grown(this.before.subarray(0, steps), cap);
     r.after = grown(this.after.subarray(0, steps), cap);
     r.envelope = grown(this.envelope.subarray(0, steps), cap);
-    r.sentEnd = grown(this.sentEnd.subarray(0, steps), cap);
-    r.extraEnd = grown(this.extraEnd.subarray(0, steps), cap);
-    r.wideIds = this.wideIds;
+    r.sentEnd = this.sentEnd.resized(steps, cap);
+    r.extraEnd = this.extraEnd.resized(steps, cap);
+    r.idWidth = this.idWidth;
     const ecap = Math.max(256, envelopes * 2);
     r.envelopeCount = envelopes;
     r.eRpc = grown(this.eRpc.subarray(0, envelopes), ecap);
@@ -155,7 +171,7 @@ export class Recorder {
     r.eDeliverAt = grown(this.eDeliverAt.subarray(0, envelopes), ecap);
     r.eDeliveredStep = grown(this.eDeliveredStep.subarray(0, envelopes), ecap);
     r.eTimeoutMs = grown(this.eTimeoutMs.subarray(0, envelopes), ecap);
-    r.wideEnvelopeIds = this.wideEnvelopeIds;
+    r.envelopeIdWidth = this.envelopeIdWidth;
     for (const [id, why] of this.eFault) if (id < envelopes) r.eFault.set(id, why);
     // what became of an envelope at or after the fork's first step is the fork's to say again
     for (let id = 0; id < envelopes; id++) {
@@ -177,6 +193,27 @@ export class Recorder {
 
   // ---------------------------------------------------------------- writing
 
+  /**
+   * From this step on the run packs its checkpoints (and the ones it kept before): a short run — a
+   * preset, a search's schedule with a checkpoint every few steps — keeps them as objects and pays
+   * no packing, a long one keeps a few bytes per step instead of the objects.
+   */
+  packFromStep = PACK_FROM_STEP;
+  /** The checkpoints before this index are packed. */
+  private packedUpTo = 0;
+
+  /** Keeps `cp`; once the run is long, its queue, connections and snapshots packed into bytes. */
+  keepCheckpoint(cp: Checkpoint): void {
+    const cps = this.checkpoints;
+    cps.push(cp);
+    if (cp.step < this.packFromStep) return;
+    for (let i = this.packedUpTo; i < cps.length; i++) {
+      const c = cps[i] as Checkpoint;
+      if (!(c instanceof PackedCheckpoint)) cps[i] = packCheckpoint(c, this.checkpointBytes, this.checkpointTables);
+    }
+    this.packedUpTo = cps.length;
+  }
+
   private growSteps(): void {
     const cap = Math.max(1024, this.t.length * 2);
     this.t = grown(this.t, cap);
@@ -187,13 +224,13 @@ export class Recorder {
     this.before = grown(this.before, cap);
     this.after = grown(this.after, cap);
     this.envelope = grown(this.envelope, cap);
-    this.sentEnd = grown(this.sentEnd, cap);
-    this.extraEnd = grown(this.extraEnd, cap);
+    this.sentEnd = this.sentEnd.resized(this.stepCount, cap);
+    this.extraEnd = this.extraEnd.resized(this.stepCount, cap);
   }
 
-  /** Name ids past 16 bits: the id columns become 32-bit. */
+  /** Name ids past what the id columns hold: they become one width wider. */
   private widenIds(): void {
-    this.wideIds = true;
+    this.idWidth++;
     this.actor = widened(this.actor);
     this.from = widened(this.from);
     this.label = widened(this.label);
@@ -217,7 +254,9 @@ export class Recorder {
   ): void {
     const n = this.stepCount;
     if (n === this.t.length) this.growSteps();
-    if (!this.wideIds && this.names.names.length > 0xfffe) this.widenIds();
+    while (this.names.names.length > ID_LIMIT[this.idWidth as 0 | 1 | 2]) this.widenIds();
+    // a time that is not a whole number of ms below 2^32 turns the time column into floats for good
+    if (t >>> 0 !== t && this.t instanceof Uint32Array) this.t = Float64Array.from(this.t);
     this.t[n] = t;
     this.kind[n] = KIND_CODE[kind];
     this.actor[n] = actor;
@@ -226,7 +265,7 @@ export class Recorder {
     this.before[n] = before;
     this.after[n] = after;
     this.envelope[n] = envelope ?? -1;
-    this.sentEnd[n] = sentEnd;
+    this.sentEnd.set(n, sentEnd);
     const flags = (facts.length ? HAS_FACTS : 0) | (detail !== null ? HAS_DETAIL : 0) | (faults.length ? HAS_FAULTS : 0);
     if (flags !== 0) {
       const out = this.extras;
@@ -241,7 +280,7 @@ export class Recorder {
         for (const f of faults) writeValue(out, this.tables, f, this.faultSlot);
       }
     }
-    this.extraEnd[n] = this.extras.length;
+    this.extraEnd.set(n, this.extras.length);
     this.stepCount = n + 1;
   }
 
@@ -270,8 +309,8 @@ export class Recorder {
     const from = names.id(e.from);
     const to = names.id(e.to);
     const connection = names.id(e.connection);
-    if (!this.wideEnvelopeIds && names.names.length > 0xfffe) {
-      this.wideEnvelopeIds = true;
+    while (names.names.length > ID_LIMIT[this.envelopeIdWidth as 0 | 1 | 2]) {
+      this.envelopeIdWidth++;
       this.eRpc = widened(this.eRpc);
       this.eFrom = widened(this.eFrom);
       this.eTo = widened(this.eTo);
@@ -331,8 +370,8 @@ export class Recorder {
     this.before = this.before.slice(0, n);
     this.after = this.after.slice(0, n);
     this.envelope = this.envelope.slice(0, n);
-    this.sentEnd = this.sentEnd.slice(0, n);
-    this.extraEnd = this.extraEnd.slice(0, n);
+    this.sentEnd = this.sentEnd.resized(n, n);
+    this.extraEnd = this.extraEnd.resized(n, n);
     this.eRpc = this.eRpc.slice(0, e);
     this.eFrom = this.eFrom.slice(0, e);
     this.eTo = this.eTo.slice(0, e);
@@ -347,13 +386,15 @@ export class Recorder {
     this.eDeliveredStep = this.eDeliveredStep.slice(0, e);
     this.eTimeoutMs = this.eTimeoutMs.slice(0, e);
     this.extras = this.extras.prefix(this.extras.length, true);
+    // trimmed in place: the packed checkpoints read this store
+    this.checkpointBytes.trim();
   }
 
   // ---------------------------------------------------------------- reading
 
   /** Where the envelopes step `i` sent start and end. */
   sentRange(i: number): [number, number] {
-    return [i === 0 ? this.firstEnvelope : (this.sentEnd[i - 1] as number), this.sentEnd[i] as number];
+    return [i === 0 ? this.firstEnvelope : this.sentEnd.get(i - 1), this.sentEnd.get(i)];
   }
 
   /** The envelope counter before the first step (0 for a run from the start). */
@@ -368,8 +409,8 @@ export class Recorder {
     let facts: FactBase[] = [];
     let detail: Readonly<Record<string, unknown>> | null = null;
     let faults: string[] = [];
-    const start = i === 0 ? 0 : (this.extraEnd[i - 1] as number);
-    if ((this.extraEnd[i] as number) > start) {
+    const start = i === 0 ? 0 : this.extraEnd.get(i - 1);
+    if (this.extraEnd.get(i) > start) {
       const r = new ValueReader(this.extras.bytes, this.tables, start);
       const flags = this.extras.bytes[r.pos++] as number;
       if (flags & HAS_FACTS) {
@@ -405,14 +446,15 @@ export class Recorder {
 
   /** Whether step `i` has facts (a byte read, nothing decoded). */
   hasFacts(i: number): boolean {
-    const start = i === 0 ? 0 : (this.extraEnd[i - 1] as number);
-    return (this.extraEnd[i] as number) > start && ((this.extras.bytes[start] as number) & HAS_FACTS) !== 0;
+    const start = i === 0 ? 0 : this.extraEnd.get(i - 1);
+    return this.extraEnd.get(i) > start && ((this.extras.bytes[start] as number) & HAS_FACTS) !== 0;
   }
 
   /** Only the facts of step `i` (narration and views read them without the rest of the step). */
   factsAt(i: number): FactBase[] {
-    const start = i === 0 ? 0 : (this.extraEnd[i - 1] as number);
-    if (!(i >= 0 && i < this.stepCount) || (this.extraEnd[i] as number) === start) return [];
+    if (!(i >= 0 && i < this.stepCount)) return [];
+    const start = i === 0 ? 0 : this.extraEnd.get(i - 1);
+    if (this.extraEnd.get(i) === start) return [];
     const flags = this.extras.bytes[start] as number;
     if (!(flags & HAS_FACTS)) return [];
     const r = new ValueReader(this.extras.bytes, this.tables, start + 1);
@@ -470,7 +512,10 @@ export class Recorder {
   /** Bytes the columns and stores hold (their buffers, with the room they have to grow). */
   get retainedBytes(): number {
     // a fault line is about 64 bytes with its map entry
-    let n = this.extras.retainedBytes + (this.eFault.size + this.eArrivalFault.size + this.eHeldLost.size) * 64;
+    let n =
+      this.extras.retainedBytes +
+      this.checkpointBytes.retainedBytes +
+      (this.eFault.size + this.eArrivalFault.size + this.eHeldLost.size) * 64;
     for (const c of [
       this.t,
       this.kind,
@@ -480,8 +525,6 @@ export class Recorder {
       this.before,
       this.after,
       this.envelope,
-      this.sentEnd,
-      this.extraEnd,
       this.eRpc,
       this.eFrom,
       this.eTo,

@@ -418,7 +418,8 @@ export class Simulation extends KernelCore {
       // references to them is a checkpoint
       actors: [...this.slots].map(([id, s]) => [id, s.ref.getSnapshot()] as [ActorId, ActorSnapshot]),
     };
-    checkpoints?.push(cp);
+    // a recording run keeps it packed (packedCheckpoint.ts); the caller gets the objects
+    this.recorder?.keepCheckpoint(cp);
     return cp;
   }
 

@@ -16,6 +16,7 @@ import type { Checkpoint } from '../kernel/checkpoint';
 import type { Queued } from '../kernel/eventQueue';
 import type { EnvelopeFault, KernelFault, TimedFault } from '../kernel/faults';
 import { envelopeMatches } from '../kernel/faults';
+import { PackedCheckpoint, type PackedPart } from '../kernel/packedCheckpoint';
 import type { QueueItem } from '../kernel/queueItem';
 import { Simulation } from '../kernel/simulation';
 import { type BuiltScenario, buildScenario } from '../scenario/build';
@@ -133,6 +134,14 @@ const countersAt = (counts: ReadonlyMap<number, Uint32Array>, envelopeCounter: n
 
 /** A recorded checkpoint in the edited scenario's terms (see the module comment). */
 function rebase(cp: Checkpoint, plan: FaultPlan, counters: ReadonlyMap<number, number>): Checkpoint {
+  // a run with a fault still to come never waits for quiet
+  const quietDeadline = plan.newTimed.length > 0 ? null : cp.quietDeadline;
+  // a packed checkpoint stays packed: the fork unpacks the one it restores, when it reads it
+  if (cp instanceof PackedCheckpoint) return cp.derive({ quietDeadline }, (p) => rebasePart(p, plan, counters));
+  return { ...cp, ...rebasePart(cp, plan, counters), quietDeadline };
+}
+
+function rebasePart(cp: PackedPart, plan: FaultPlan, counters: ReadonlyMap<number, number>): PackedPart {
   const remap = (q: Queued<QueueItem>): Queued<QueueItem> =>
     q.item.kind === 'fault' ? { ...q, item: { ...q.item, fault: plan.idMap.get(q.item.fault) as number } } : q;
   const queue = (cp.queue as Queued<QueueItem>[]).map(remap);
@@ -149,8 +158,6 @@ function rebase(cp: Checkpoint, plan: FaultPlan, counters: ReadonlyMap<number, n
     queue: queue.sort((a, b) => a.time - b.time || a.seq - b.seq),
     foreground,
     faultCounters,
-    // a run with a fault still to come never waits for quiet
-    quietDeadline: plan.newTimed.length > 0 ? null : cp.quietDeadline,
     processes: cp.processes.map(([id, p]) => [id, { ...p, deferred: (p.deferred as Queued<QueueItem>[]).map(remap) }]),
   };
 }

@@ -1,0 +1,207 @@
+/**
+ * A compact encoding of simulation state (a checkpoint's queue, network and actor snapshots) into
+ * a byte store, so that a long run keeps a few kilobytes per checkpoint instead of the objects.
+ *
+ * Like valueCodec.ts (whose byte store and tables it shares) but for state, not JSON: decoding must
+ * give back a value every handler treats exactly as the original. So it keeps what JSON loses:
+ * Maps and Sets with their entry order, `undefined`, -0 and NaN, and shared structure — an object
+ * met twice in one encoding is written once and decoded as one object, as the original was. What
+ * it cannot rebuild faithfully (an instance of a class such as AppendLog, a function, an array with
+ * holes, an object with another prototype) is not encoded but kept by reference in `refs`: state is
+ * immutable, so a reference is as good as a copy (and a partition log's records stay shared with
+ * the log instead of being copied into every checkpoint).
+ */
+import {
+  type ByteStore,
+  C_FALSE,
+  C_NULL,
+  C_TRUE,
+  C_UNDEF,
+  MAX_SMALL,
+  T_ARR,
+  T_CONST,
+  T_F64,
+  T_NINT,
+  T_OBJ,
+  T_SINL,
+  T_SREF,
+  T_UINT,
+  ValueReader,
+  type ValueTables,
+  writeInline,
+} from './valueCodec';
+
+// the tags up to T_OBJ are valueCodec's, with the same meaning
+const T_MAP = 8;
+const T_SET = 9;
+/** An object met before in this encoding: its index in encounter order. */
+const T_SEEN = 10;
+/** A value kept by reference: its index in `refs`. */
+const T_REF = 11;
+const TAGS = 16;
+
+/** Encodes one value graph; `refs` collects what is kept by reference. */
+export class StateWriter {
+  private readonly seen = new Map<object, number>();
+  readonly refs: unknown[] = [];
+
+  constructor(
+    private readonly out: ByteStore,
+    private readonly tables: ValueTables,
+  ) {}
+
+  private token(payload: number, tag: number): void {
+    this.out.varint(payload * TAGS + tag);
+  }
+
+  private ref(v: unknown): void {
+    this.token(this.refs.length, T_REF);
+    this.refs.push(v);
+  }
+
+  write(v: unknown, slot = 0): void {
+    switch (typeof v) {
+      case 'number':
+        if (Number.isInteger(v) && v > -MAX_SMALL && v < MAX_SMALL && !Object.is(v, -0)) {
+          if (v >= 0) this.token(v, T_UINT);
+          else this.token(-v - 1, T_NINT);
+        } else {
+          this.token(0, T_F64);
+          this.out.f64(v);
+        }
+        return;
+      case 'string': {
+        const id = this.tables.internFor(slot, v);
+        if (id >= 0) {
+          this.token(id, T_SREF);
+          return;
+        }
+        this.token(v.length, T_SINL);
+        writeInline(this.out, v);
+        return;
+      }
+      case 'boolean':
+        this.token(v ? C_TRUE : C_FALSE, T_CONST);
+        return;
+      case 'undefined':
+        this.token(C_UNDEF, T_CONST);
+        return;
+      case 'object':
+        if (v === null) this.token(C_NULL, T_CONST);
+        else this.object(v, slot);
+        return;
+      default:
+        // functions, symbols, bigints
+        this.ref(v);
+    }
+  }
+
+  private object(v: object, slot: number): void {
+    const known = this.seen.get(v);
+    if (known !== undefined) {
+      this.token(known, T_SEEN);
+      return;
+    }
+    const proto = Object.getPrototypeOf(v);
+    const tables = this.tables;
+    if (proto === Array.prototype) {
+      const a = v as unknown[];
+      for (let i = 0; i < a.length; i++)
+        if (!(i in a)) {
+          this.ref(v);
+          return;
+        }
+      this.seen.set(v, this.seen.size);
+      this.token(a.length, T_ARR);
+      const item = tables.itemSlot(slot);
+      for (let i = 0; i < a.length; i++) this.write(a[i], item);
+      return;
+    }
+    if (proto === Object.prototype) {
+      const o = v as Record<string, unknown>;
+      this.seen.set(v, this.seen.size);
+      const shape = tables.shapeOf(o);
+      this.token(shape, T_OBJ);
+      const slots = tables.shapeSlots[shape] as number[];
+      let i = 0;
+      for (const key in o) this.write(o[key], slots[i++] as number);
+      return;
+    }
+    if (proto === Map.prototype) {
+      const m = v as Map<unknown, unknown>;
+      this.seen.set(v, this.seen.size);
+      this.token(m.size, T_MAP);
+      const keySlot = tables.itemSlot(slot);
+      const valueSlot = tables.itemSlot(keySlot);
+      for (const [k, x] of m) {
+        this.write(k, keySlot);
+        this.write(x, valueSlot);
+      }
+      return;
+    }
+    if (proto === Set.prototype) {
+      const s = v as Set<unknown>;
+      this.seen.set(v, this.seen.size);
+      this.token(s.size, T_SET);
+      const item = tables.itemSlot(slot);
+      for (const x of s) this.write(x, item);
+      return;
+    }
+    this.ref(v);
+  }
+}
+
+/** Decodes what a StateWriter wrote, from a position. */
+export class StateReader extends ValueReader {
+  private readonly seen: object[] = [];
+
+  constructor(
+    bytes: Uint8Array,
+    tables: ValueTables,
+    private readonly refs: readonly unknown[],
+    start: number,
+  ) {
+    super(bytes, tables, start);
+  }
+
+  read(): unknown {
+    const token = this.varint();
+    const tag = token % TAGS;
+    const payload = (token - tag) / TAGS;
+    switch (tag) {
+      case T_ARR: {
+        const a: unknown[] = new Array(payload);
+        this.seen.push(a);
+        for (let i = 0; i < payload; i++) a[i] = this.read();
+        return a;
+      }
+      case T_OBJ: {
+        const o: Record<string, unknown> = {};
+        this.seen.push(o);
+        return this.fill(o, payload, () => this.read());
+      }
+      case T_MAP: {
+        const m = new Map<unknown, unknown>();
+        this.seen.push(m);
+        for (let i = 0; i < payload; i++) {
+          const k = this.read();
+          m.set(k, this.read());
+        }
+        return m;
+      }
+      case T_SET: {
+        const s = new Set<unknown>();
+        this.seen.push(s);
+        for (let i = 0; i < payload; i++) s.add(this.read());
+        return s;
+      }
+      case T_SEEN:
+        return this.seen[payload];
+      case T_REF:
+        return this.refs[payload];
+      default:
+        if (tag > T_OBJ) throw new Error(`stateCodec: unknown tag ${tag}`);
+        return this.scalar(tag, payload);
+    }
+  }
+}
