@@ -104,8 +104,7 @@ export function slowLinkDelay(
 export function actorInProcess(actor: ActorId, selector: string): boolean {
   // `selector.` is a prefix of actor, read in place (every envelope is matched against every envelope fault)
   return (
-    actor === selector ||
-    (actor.length > selector.length && actor.charCodeAt(selector.length) === 46 /* . */ && actor.startsWith(selector))
+    actor === selector || (actor.length > selector.length && actor.charCodeAt(selector.length) === 46 /* . */ && actor.startsWith(selector))
   );
 }
 
