@@ -15,45 +15,43 @@ import { StateReader, StateWriter } from './stateCodec';
 import type { ByteStore, ValueTables } from './valueCodec';
 
 /** The fields a checkpoint keeps as they are (numbers and small values). */
-const PLAIN = [
-  'step',
-  'now',
-  'seq',
-  'envelopeCounter',
-  'deferredForeground',
-  'firstSeq',
-  'instantSteps',
-  'pendingStop',
-  'quietDeadline',
-  'prng',
-  'hash',
-  'lastFaultAt',
-  'lastStepAt',
-] as const;
-type Plain = Pick<Checkpoint, (typeof PLAIN)[number]>;
+type Plain = Pick<
+  Checkpoint,
+  | 'step'
+  | 'now'
+  | 'seq'
+  | 'envelopeCounter'
+  | 'deferredForeground'
+  | 'firstSeq'
+  | 'instantSteps'
+  | 'pendingStop'
+  | 'quietDeadline'
+  | 'prng'
+  | 'hash'
+  | 'lastFaultAt'
+  | 'lastStepAt'
+>;
 
-/** The fields it packs, in the order they are written. */
-export const PACKED = [
-  'queue',
-  'cancelled',
-  'timerIndex',
-  'foreground',
-  'requestTimeouts',
-  'network',
-  'faultCounters',
-  'openRequests',
-  'processes',
-  'actors',
-] as const;
-export type PackedPart = Pick<Checkpoint, (typeof PACKED)[number]>;
+/** The fields it packs. */
+export type PackedPart = Omit<Checkpoint, keyof Plain>;
 
 let lastUnpacked: { readonly cp: PackedCheckpoint | null; readonly part: PackedPart | null } = { cp: null, part: null };
 
-// the plain fields are own fields (set from a list), the packed ones getters on the prototype (below)
-export interface PackedCheckpoint extends Checkpoint {}
+export class PackedCheckpoint implements Checkpoint {
+  readonly step: number;
+  readonly now: number;
+  readonly seq: number;
+  readonly envelopeCounter: number;
+  readonly deferredForeground: number;
+  readonly firstSeq: number;
+  readonly instantSteps: number;
+  readonly pendingStop: Checkpoint['pendingStop'];
+  readonly quietDeadline: number | null;
+  readonly prng: Checkpoint['prng'];
+  readonly hash: [number, number];
+  readonly lastFaultAt: number;
+  readonly lastStepAt: number;
 
-// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: every Checkpoint field is defined, by the constructor or a getter
-export class PackedCheckpoint {
   /**
    * `unpack` gives the packed fields back; `bytes` is what they take (for memory budgets).
    */
@@ -62,7 +60,19 @@ export class PackedCheckpoint {
     private readonly unpack: () => PackedPart,
     readonly bytes: number,
   ) {
-    Object.assign(this, plainOf(plain));
+    this.step = plain.step;
+    this.now = plain.now;
+    this.seq = plain.seq;
+    this.envelopeCounter = plain.envelopeCounter;
+    this.deferredForeground = plain.deferredForeground;
+    this.firstSeq = plain.firstSeq;
+    this.instantSteps = plain.instantSteps;
+    this.pendingStop = plain.pendingStop;
+    this.quietDeadline = plain.quietDeadline;
+    this.prng = plain.prng;
+    this.hash = plain.hash;
+    this.lastFaultAt = plain.lastFaultAt;
+    this.lastStepAt = plain.lastStepAt;
   }
 
   /** The packed fields, unpacked (once for consecutive reads of one checkpoint). */
@@ -75,34 +85,89 @@ export class PackedCheckpoint {
   derive(plain: Partial<Plain>, part: (p: PackedPart) => PackedPart): PackedCheckpoint {
     return new PackedCheckpoint({ ...plainOf(this), ...plain }, () => part(this.part()), this.bytes);
   }
+
+  get queue(): Checkpoint['queue'] {
+    return this.part().queue;
+  }
+  get cancelled(): Checkpoint['cancelled'] {
+    return this.part().cancelled;
+  }
+  get timerIndex(): Checkpoint['timerIndex'] {
+    return this.part().timerIndex;
+  }
+  get foreground(): Checkpoint['foreground'] {
+    return this.part().foreground;
+  }
+  get requestTimeouts(): Checkpoint['requestTimeouts'] {
+    return this.part().requestTimeouts;
+  }
+  get network(): Checkpoint['network'] {
+    return this.part().network;
+  }
+  get faultCounters(): Checkpoint['faultCounters'] {
+    return this.part().faultCounters;
+  }
+  get openRequests(): Checkpoint['openRequests'] {
+    return this.part().openRequests;
+  }
+  get processes(): Checkpoint['processes'] {
+    return this.part().processes;
+  }
+  get actors(): Checkpoint['actors'] {
+    return this.part().actors;
+  }
 }
 
-for (const field of PACKED)
-  Object.defineProperty(PackedCheckpoint.prototype, field, {
-    get(this: PackedCheckpoint) {
-      return this.part()[field];
-    },
-  });
-
-function plainOf(cp: Plain): Plain {
-  const out: Record<string, unknown> = {};
-  for (const field of PLAIN) out[field] = cp[field];
-  return out as unknown as Plain;
+function plainOf(cp: Checkpoint): Plain {
+  return {
+    step: cp.step,
+    now: cp.now,
+    seq: cp.seq,
+    envelopeCounter: cp.envelopeCounter,
+    deferredForeground: cp.deferredForeground,
+    firstSeq: cp.firstSeq,
+    instantSteps: cp.instantSteps,
+    pendingStop: cp.pendingStop,
+    quietDeadline: cp.quietDeadline,
+    prng: cp.prng,
+    hash: cp.hash,
+    lastFaultAt: cp.lastFaultAt,
+    lastStepAt: cp.lastStepAt,
+  };
 }
 
 /** `cp` packed at the end of `store` (one encoding, so structure shared between its fields stays shared). */
 export function packCheckpoint(cp: Checkpoint, store: ByteStore, tables: ValueTables): PackedCheckpoint {
   const start = store.length;
   const w = new StateWriter(store, tables);
-  w.write(PACKED.map((field) => cp[field]));
+  const fields = [
+    cp.queue,
+    cp.cancelled,
+    cp.timerIndex,
+    cp.foreground,
+    cp.requestTimeouts,
+    cp.network,
+    cp.faultCounters,
+    cp.openRequests,
+    cp.processes,
+    cp.actors,
+  ];
+  w.write(fields);
   const refs = w.refs;
   const unpack = (): PackedPart => {
-    const values = new StateReader(store.bytes, tables, refs, start).read() as unknown[];
-    const part: Record<string, unknown> = {};
-    PACKED.forEach((field, i) => {
-      part[field] = values[i];
-    });
-    return part as unknown as PackedPart;
+    const f = new StateReader(store.bytes, tables, refs, start).read() as unknown[];
+    return {
+      queue: f[0],
+      cancelled: f[1],
+      timerIndex: f[2],
+      foreground: f[3],
+      requestTimeouts: f[4],
+      network: f[5],
+      faultCounters: f[6],
+      openRequests: f[7],
+      processes: f[8],
+      actors: f[9],
+    } as PackedPart;
   };
   return new PackedCheckpoint(plainOf(cp), unpack, store.length - start + refs.length * 8);
 }

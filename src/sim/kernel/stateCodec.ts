@@ -11,27 +11,16 @@
  * immutable, so a reference is as good as a copy (and a partition log's records stay shared with
  * the log instead of being copied into every checkpoint).
  */
-import {
-  type ByteStore,
-  C_FALSE,
-  C_NULL,
-  C_TRUE,
-  C_UNDEF,
-  MAX_SMALL,
-  T_ARR,
-  T_CONST,
-  T_F64,
-  T_NINT,
-  T_OBJ,
-  T_SINL,
-  T_SREF,
-  T_UINT,
-  ValueReader,
-  type ValueTables,
-  writeInline,
-} from './valueCodec';
+import type { ByteStore, ValueTables } from './valueCodec';
 
-// the tags up to T_OBJ are valueCodec's, with the same meaning
+const T_CONST = 0;
+const T_UINT = 1;
+const T_NINT = 2;
+const T_F64 = 3;
+const T_SREF = 4;
+const T_SINL = 5;
+const T_ARR = 6;
+const T_OBJ = 7;
 const T_MAP = 8;
 const T_SET = 9;
 /** An object met before in this encoding: its index in encounter order. */
@@ -39,6 +28,16 @@ const T_SEEN = 10;
 /** A value kept by reference: its index in `refs`. */
 const T_REF = 11;
 const TAGS = 16;
+
+const C_NULL = 0;
+const C_FALSE = 1;
+const C_TRUE = 2;
+const C_UNDEF = 3;
+
+const MAX_SMALL = 2 ** 27;
+
+const f64scratch = new Float64Array(1);
+const f64bytes = new Uint8Array(f64scratch.buffer);
 
 /** Encodes one value graph; `refs` collects what is kept by reference. */
 export class StateWriter {
@@ -77,7 +76,7 @@ export class StateWriter {
           return;
         }
         this.token(v.length, T_SINL);
-        writeInline(this.out, v);
+        for (let i = 0; i < v.length; i++) this.out.varint(v.charCodeAt(i));
         return;
       }
       case 'boolean':
@@ -152,16 +151,29 @@ export class StateWriter {
 }
 
 /** Decodes what a StateWriter wrote, from a position. */
-export class StateReader extends ValueReader {
+export class StateReader {
+  pos: number;
   private readonly seen: object[] = [];
 
   constructor(
-    bytes: Uint8Array,
-    tables: ValueTables,
+    private readonly bytes: Uint8Array,
+    private readonly tables: ValueTables,
     private readonly refs: readonly unknown[],
     start: number,
   ) {
-    super(bytes, tables, start);
+    this.pos = start;
+  }
+
+  private varint(): number {
+    const b = this.bytes;
+    let x = 0;
+    let mul = 1;
+    for (;;) {
+      const c = b[this.pos++] as number;
+      x += (c & 0x7f) * mul;
+      if (c < 0x80) return x;
+      mul *= 0x80;
+    }
   }
 
   read(): unknown {
@@ -169,6 +181,30 @@ export class StateReader extends ValueReader {
     const tag = token % TAGS;
     const payload = (token - tag) / TAGS;
     switch (tag) {
+      case T_CONST:
+        return payload === C_NULL ? null : payload === C_FALSE ? false : payload === C_TRUE ? true : undefined;
+      case T_UINT:
+        return payload;
+      case T_NINT:
+        return -payload - 1;
+      case T_F64:
+        f64bytes.set(this.bytes.subarray(this.pos, this.pos + 8));
+        this.pos += 8;
+        return f64scratch[0];
+      case T_SREF:
+        return this.tables.strings[payload];
+      case T_SINL: {
+        let s = '';
+        // in chunks, so that a long string never spreads too many arguments
+        for (let done = 0; done < payload; ) {
+          const n = Math.min(4096, payload - done);
+          const codes: number[] = new Array(n);
+          for (let i = 0; i < n; i++) codes[i] = this.varint();
+          s += String.fromCharCode(...codes);
+          done += n;
+        }
+        return s;
+      }
       case T_ARR: {
         const a: unknown[] = new Array(payload);
         this.seen.push(a);
@@ -176,9 +212,17 @@ export class StateReader extends ValueReader {
         return a;
       }
       case T_OBJ: {
+        const keys = this.tables.shapes[payload] as string[];
         const o: Record<string, unknown> = {};
         this.seen.push(o);
-        return this.fill(o, payload, () => this.read());
+        for (let i = 0; i < keys.length; i++) {
+          const key = keys[i] as string;
+          // a key named __proto__ stays a property, never a prototype
+          if (key === '__proto__')
+            Object.defineProperty(o, key, { value: this.read(), enumerable: true, writable: true, configurable: true });
+          else o[key] = this.read();
+        }
+        return o;
       }
       case T_MAP: {
         const m = new Map<unknown, unknown>();
@@ -200,8 +244,7 @@ export class StateReader extends ValueReader {
       case T_REF:
         return this.refs[payload];
       default:
-        if (tag > T_OBJ) throw new Error(`stateCodec: unknown tag ${tag}`);
-        return this.scalar(tag, payload);
+        throw new Error(`stateCodec: unknown tag ${tag}`);
     }
   }
 }

@@ -11,12 +11,22 @@
  * present; `toJSON` values are stored as what `toJSON` returns).
  */
 
-export const [T_CONST, T_UINT, T_NINT, T_F64, T_SREF, T_SINL, T_ARR, T_OBJ] = [0, 1, 2, 3, 4, 5, 6, 7] as const;
+const T_CONST = 0;
+const T_UINT = 1;
+const T_NINT = 2;
+const T_F64 = 3;
+const T_SREF = 4;
+const T_SINL = 5;
+const T_ARR = 6;
+const T_OBJ = 7;
 
-export const [C_NULL, C_FALSE, C_TRUE, C_UNDEF] = [0, 1, 2, 3] as const;
+const C_NULL = 0;
+const C_FALSE = 1;
+const C_TRUE = 2;
+const C_UNDEF = 3;
 
 /** Below this, an integer is a varint token; above, eight bytes. */
-export const MAX_SMALL = 2 ** 27;
+const MAX_SMALL = 2 ** 27;
 
 /** A slot interns its strings until it has seen this many misses and four times more misses than hits. */
 const SLOT_TRIAL = 32;
@@ -178,7 +188,7 @@ export function writeValue(out: ByteStore, tables: ValueTables, v: unknown, slot
         return;
       }
       out.varint(v.length * 8 + T_SINL);
-      writeInline(out, v);
+      for (let i = 0; i < v.length; i++) out.varint(v.charCodeAt(i));
       return;
     }
     case 'boolean':
@@ -215,18 +225,13 @@ export function writeValue(out: ByteStore, tables: ValueTables, v: unknown, slot
   }
 }
 
-/** A string written inline: its UTF-16 code units as varints. */
-export function writeInline(out: ByteStore, v: string): void {
-  for (let i = 0; i < v.length; i++) out.varint(v.charCodeAt(i));
-}
-
 /** Reads values back from a store, from a position. */
 export class ValueReader {
   pos = 0;
 
   constructor(
-    protected readonly bytes: Uint8Array,
-    protected readonly tables: ValueTables,
+    private readonly bytes: Uint8Array,
+    private readonly tables: ValueTables,
     start = 0,
   ) {
     this.pos = start;
@@ -244,8 +249,10 @@ export class ValueReader {
     }
   }
 
-  /** A token's value for the tags both codecs share (constants, numbers, strings). */
-  protected scalar(tag: number, payload: number): unknown {
+  value(): unknown {
+    const token = this.varint();
+    const tag = token % 8;
+    const payload = (token - tag) / 8;
     switch (tag) {
       case T_CONST:
         return payload === C_NULL ? null : payload === C_FALSE ? false : payload === C_TRUE ? true : undefined;
@@ -253,49 +260,35 @@ export class ValueReader {
         return payload;
       case T_NINT:
         return -payload - 1;
-      case T_F64:
+      case T_F64: {
         f64bytes.set(this.bytes.subarray(this.pos, this.pos + 8));
         this.pos += 8;
         return f64scratch[0];
+      }
       case T_SREF:
         return this.tables.strings[payload];
-      default: {
+      case T_SINL: {
         let s = '';
-        // in chunks, so that a long string never spreads too many arguments
-        for (let done = 0; done < payload; ) {
-          const n = Math.min(4096, payload - done);
-          const codes: number[] = new Array(n);
-          for (let i = 0; i < n; i++) codes[i] = this.varint();
-          s += String.fromCharCode(...codes);
-          done += n;
-        }
+        for (let i = 0; i < payload; i++) s += String.fromCharCode(this.varint());
         return s;
       }
+      case T_ARR: {
+        const a: unknown[] = new Array(payload);
+        for (let i = 0; i < payload; i++) a[i] = this.value();
+        return a;
+      }
+      default: {
+        const keys = this.tables.shapes[payload] as string[];
+        const o: Record<string, unknown> = {};
+        for (let i = 0; i < keys.length; i++) {
+          const key = keys[i] as string;
+          // a key named __proto__ stays a property, never a prototype
+          if (key === '__proto__')
+            Object.defineProperty(o, key, { value: this.value(), enumerable: true, writable: true, configurable: true });
+          else o[key] = this.value();
+        }
+        return o;
+      }
     }
-  }
-
-  /** Reads the values of an object of shape `shape` into `o`. */
-  protected fill(o: Record<string, unknown>, shape: number, read: () => unknown): Record<string, unknown> {
-    const keys = this.tables.shapes[shape] as string[];
-    for (let i = 0; i < keys.length; i++) {
-      const key = keys[i] as string;
-      // a key named __proto__ stays a property, never a prototype
-      if (key === '__proto__') Object.defineProperty(o, key, { value: read(), enumerable: true, writable: true, configurable: true });
-      else o[key] = read();
-    }
-    return o;
-  }
-
-  value(): unknown {
-    const token = this.varint();
-    const tag = token % 8;
-    const payload = (token - tag) / 8;
-    if (tag === T_ARR) {
-      const a: unknown[] = new Array(payload);
-      for (let i = 0; i < payload; i++) a[i] = this.value();
-      return a;
-    }
-    if (tag === T_OBJ) return this.fill({}, payload, () => this.value());
-    return this.scalar(tag, payload);
   }
 }
