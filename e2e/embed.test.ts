@@ -202,7 +202,10 @@ describe('embedding in a VitePress site', () => {
       // the second frame's link asks for Korean
       const title = id === 'second' ? PRESET_TEXT_KO['opening-story']?.title : story.title;
       await expect.poll(() => frame.getByRole('heading', { level: 1 }).innerText()).toBe(title);
-      // resized to its content by the loader (once the run's panels, which come from its worker, are drawn)
+      // resized to its content by the loader (once the run's panels, which come from its worker, are drawn).
+      // Chromium does not render a cross-origin frame while it is off screen, so its ResizeObserver waits
+      // until the reader scrolls to it: when the first frame has grown first, the second is below the fold.
+      await page.locator(`eos-lab#${id}`).scrollIntoViewIfNeeded();
       await expect
         .poll(
           () => page.locator(`eos-lab#${id}`).evaluate((el) => el.shadowRoot?.querySelector('iframe')?.getBoundingClientRect().height ?? 0),
