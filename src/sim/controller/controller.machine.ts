@@ -3,8 +3,9 @@
  * that never fails (simplification: docs/kafka-model.md). It exists only when some partition has
  * more than one replica. It tracks broker heartbeats (BrokerHeartbeatManager), fences a broker
  * silent for broker.session.timeout.ms (a deadline the kernel schedules) and moves its leaderships
- * (ReplicationControlManager.handleBrokerFenced), unfences a broker that heartbeats again with a
- * new broker epoch and re-elects its offline partitions (handleBrokerUnfenced), validates leaders'
+ * (ReplicationControlManager.handleBrokerFenced), refuses a restarted broker's new incarnation until
+ * the old one is fenced (ClusterControlManager.registerBroker), then unfences it and re-elects the
+ * offline partitions (handleBrokerUnfenced), validates leaders'
  * AlterPartition requests, and sends each partition record to every broker (PartitionChange).
  */
 import { setup } from 'xstate';
@@ -153,18 +154,36 @@ const onBoot = (ctx: ControllerContext, _ev: Lifecycle, out: Out): ControllerCon
 };
 
 /**
- * BrokerHeartbeat: the session deadline moves on. A new broker epoch is a restarted broker that
- * registered again: its old incarnation is fenced (if it was not yet), then it is unfenced, the
- * partitions without a leader elect again, and it receives every partition record.
+ * BrokerHeartbeat (the model's heartbeat is also the registration). The same broker epoch: the
+ * session deadline moves on (a fenced broker that heartbeats again is unfenced). A new broker epoch
+ * is a restarted broker registering a new incarnation (ClusterControlManager.registerBroker):
+ * - while the old incarnation's session is valid — not fenced and heard from within
+ *   broker.session.timeout.ms (BrokerHeartbeatManager.hasValidSession) — it is refused
+ *   DUPLICATE_BROKER_REGISTRATION and the session is not renewed: the old incarnation is fenced when
+ *   its session expires (handleBrokerFenced: it leaves every ISR, its leaderships move), and only
+ *   then may the new one register. The broker tries again at its next heartbeat;
+ * - once the old incarnation is fenced, it registers and is unfenced (handleBrokerUnfenced: the
+ *   partitions without a leader elect again), and it receives every partition record. Without ELR
+ *   (the 4.0 default) registration changes no ISR itself (handleBrokerUncleanShutdown does nothing
+ *   without ELR): the fencing already took the broker out of every ISR but the last member's.
  */
-const onHeartbeat = (ctx: ControllerContext, ev: RpcEvent<BrokerHeartbeatRequest>, out: Out): ControllerContext => {
+export function heartbeatError(ctx: ControllerContext, brokerId: ActorId, brokerEpoch: number): 'NONE' | 'DUPLICATE_BROKER_REGISTRATION' {
+  const b = ctx.brokers[brokerId];
+  return b && !b.fenced && b.epoch !== brokerEpoch ? 'DUPLICATE_BROKER_REGISTRATION' : 'NONE';
+}
+
+export const onHeartbeat = (ctx: ControllerContext, ev: RpcEvent<BrokerHeartbeatRequest>, out: Out): ControllerContext => {
   const { brokerId, brokerEpoch } = ev.payload;
-  out.reply(pendingRequest(ev), 'BrokerHeartbeatResponse', { isFenced: false }, { background: true });
+  const error = heartbeatError(ctx, brokerId, brokerEpoch);
+  // (the refusal is a BrokerRegistrationResponse's errorCode in Kafka; the model's heartbeat carries it)
+  out.reply(pendingRequest(ev), 'BrokerHeartbeatResponse', error === 'NONE' ? { isFenced: false } : { isFenced: true, error }, {
+    background: true,
+  });
+  if (error !== 'NONE') return ctx;
   out.timer(`session:${brokerId}`, 'sessionExpired', ctx.sessionTimeoutMs, { broker: brokerId }, true);
   const b = ctx.brokers[brokerId];
   if (!b || (!b.fenced && b.epoch === brokerEpoch)) return ctx;
-  let next = b.fenced ? ctx : fenceBroker(ctx, brokerId, out);
-  next = { ...next, brokers: { ...next.brokers, [brokerId]: { epoch: brokerEpoch, fenced: false } } };
+  let next: ControllerContext = { ...ctx, brokers: { ...ctx.brokers, [brokerId]: { epoch: brokerEpoch, fenced: false } } };
   next = applyChanges(next, (reg) => onBrokerUnfenced(reg, acceptable(next), next.unclean[reg.topic] ?? false), out);
   // every broker learns the unfencing (a BrokerRegistrationChangeRecord in KRaft: leaders may add
   // the broker back to their ISRs); the returning broker learns every partition
@@ -176,26 +195,38 @@ const onSessionExpired = (ctx: ControllerContext, ev: TimerEvent<{ broker: Actor
   fenceBroker(ctx, ev.data.broker, out);
 
 /**
- * ReplicationControlManager.alterPartition: a stale leader epoch → FENCED_LEADER_EPOCH, a stale
- * partition epoch → INVALID_UPDATE_VERSION, a fenced or unknown new ISR member → INELIGIBLE_REPLICA;
- * otherwise the ISR is written with partition epoch + 1 (the leader epoch stays).
+ * ReplicationControlManager.alterPartition → validateAlterPartitionData, in its order: an unknown
+ * partition → UNKNOWN_TOPIC_OR_PARTITION; a stale leader epoch → FENCED_LEADER_EPOCH; a sender that
+ * is not the leader → INVALID_REQUEST; a stale partition epoch → INVALID_UPDATE_VERSION; an ISR with
+ * a replica outside the assignment or without the leader → INVALID_REQUEST; any member of the new
+ * ISR (kept or added) fenced or unregistered → INELIGIBLE_REPLICA. Otherwise the ISR is written with
+ * partition epoch + 1 (the leader epoch stays). Not modelled: a newer epoch than the controller's
+ * (NOT_CONTROLLER: the model's controller never fails over), the broker epochs of the members
+ * (the model's request names brokers only) and leader recovery (RECOVERING).
  */
 export function alterPartition(
   ctx: ControllerContext,
   req: AlterPartitionRequest,
 ): {
   ctx: ControllerContext;
-  error: 'NONE' | 'FENCED_LEADER_EPOCH' | 'INVALID_UPDATE_VERSION' | 'INELIGIBLE_REPLICA' | 'UNKNOWN_TOPIC_OR_PARTITION';
+  error:
+    | 'NONE'
+    | 'FENCED_LEADER_EPOCH'
+    | 'INVALID_REQUEST'
+    | 'INVALID_UPDATE_VERSION'
+    | 'INELIGIBLE_REPLICA'
+    | 'UNKNOWN_TOPIC_OR_PARTITION';
   reg: PartitionRegistration | null;
 } {
   const key = topicPartitionKey(req.topic, req.partition);
   const reg = ctx.partitions[key];
   if (!reg) return { ctx, error: 'UNKNOWN_TOPIC_OR_PARTITION', reg: null };
-  if (req.leaderId !== reg.leader || req.leaderEpoch !== reg.leaderEpoch) return { ctx, error: 'FENCED_LEADER_EPOCH', reg };
+  if (req.leaderEpoch !== reg.leaderEpoch) return { ctx, error: 'FENCED_LEADER_EPOCH', reg };
+  if (req.leaderId !== reg.leader) return { ctx, error: 'INVALID_REQUEST', reg };
   if (req.partitionEpoch !== reg.partitionEpoch) return { ctx, error: 'INVALID_UPDATE_VERSION', reg };
-  const added = req.newIsr.filter((b) => !reg.isr.includes(b));
-  if (added.some((b) => !reg.replicas.includes(b) || ctx.brokers[b]?.fenced !== false)) return { ctx, error: 'INELIGIBLE_REPLICA', reg };
-  if (req.newIsr.length === 0) return { ctx, error: 'INELIGIBLE_REPLICA', reg };
+  if (req.newIsr.some((b) => !reg.replicas.includes(b)) || !req.newIsr.includes(reg.leader as ActorId))
+    return { ctx, error: 'INVALID_REQUEST', reg };
+  if (req.newIsr.some((b) => ctx.brokers[b]?.fenced !== false)) return { ctx, error: 'INELIGIBLE_REPLICA', reg };
   const next: PartitionRegistration = { ...reg, isr: [...req.newIsr], partitionEpoch: reg.partitionEpoch + 1 };
   return { ctx: { ...ctx, partitions: { ...ctx.partitions, [key]: next } }, error: 'NONE', reg: next };
 }

@@ -53,7 +53,7 @@ export interface AlterPartitionRequest extends TopicPartition {
 }
 
 export interface AlterPartitionResponse extends TopicPartition {
-  /** NONE, FENCED_LEADER_EPOCH, INVALID_UPDATE_VERSION or INELIGIBLE_REPLICA. */
+  /** NONE, FENCED_LEADER_EPOCH, INVALID_REQUEST, INVALID_UPDATE_VERSION, INELIGIBLE_REPLICA or UNKNOWN_TOPIC_OR_PARTITION. */
   readonly error: KafkaError;
   readonly leaderId: ActorId | null;
   readonly leaderEpoch: number;
