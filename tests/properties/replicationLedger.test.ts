@@ -155,3 +155,60 @@ describe('the ledger: a truncation cuts the append it names (offset and leader e
     expect(first?.supersededAt).toBe(onIn11[1]?.step);
   });
 });
+
+describe("the ledger: a deposed leader's append in an older epoch never replaces a newer epoch's record", () => {
+  // Kafka: a leader stamps its own epoch (UnifiedLog.appendAsLeader); a deposed leader that has not
+  // heard of the election appends in its old epoch, in its own log only, and truncates that when it
+  // follows (DivergingEpoch) — the new leader's record at the offset is the partition's
+  const e2 = appends[1] as (typeof appends)[number];
+  const e3 = appends[2] as (typeof appends)[number];
+  const stepAfterE3 = [...trace.steps].find((s) => s.actor === 'broker-0' && s.i > e3.step)?.i as number;
+  const stale: Fact = { ...e2.fact, baseOffset: 1, lastOffset: 1, eventIds: ['stale'], origins: [null] };
+  const doctored = doctor({ [stepAfterE3]: [stale] });
+
+  it('the run: e2 in epoch 0 on broker-0, e3 in epoch 1 on broker-1, both at offset 1', () => {
+    expect([e2.fact.leaderEpoch, e3.fact.leaderEpoch]).toEqual([0, 1]);
+    expect(stepAfterE3).toBeGreaterThan(e3.step);
+  });
+
+  it("an epoch-0 append at offset 1 after e3: e3 stays the partition's record, the stale one is superseded at once", () => {
+    const ledger = appendLedger(doctored);
+    const r = ledger.partitions.get('orders-0')?.get(1);
+    expect(r?.eventId).toBe('e3');
+    expect(r?.supersededAt).toBeNull();
+    const versions = ledger.versions.get('orders-0')?.get(1) ?? [];
+    expect(versions.map((x) => `${x.eventId}@${x.leaderEpoch}:${x.supersededAt === null ? 'current' : x.supersededAt}`)).toEqual([
+      `e2@0:${e3.step}`,
+      'e3@1:current',
+      `stale@0:${stepAfterE3}`,
+    ]);
+    expect(ids(doctored)).toEqual([]);
+  });
+
+  it('an append in a newer epoch still takes the offset (the epoch-1 retry over the epoch-0 e2, as in the run)', () => {
+    const newerStale: Fact = { ...stale, leaderEpoch: 2 };
+    const r = appendLedger(doctor({ [stepAfterE3]: [newerStale] }))
+      .partitions.get('orders-0')
+      ?.get(1);
+    expect(r?.eventId).toBe('stale');
+  });
+});
+
+describe("leader-epochs-monotonic: a replica's log never goes back to an older leader epoch", () => {
+  it('the run keeps it; a follower log with an epoch-0 batch after an epoch-1 batch breaks it', () => {
+    expect(ids(trace)).not.toContain('leader-epochs-monotonic');
+    const end = trace.checkpoints[trace.checkpoints.length - 1] as Checkpoint;
+    const actors = end.actors.map(([id, snap]) => {
+      if (id !== 'broker-2') return [id, snap] as [string, unknown];
+      const ctx = (snap as { context: { partitions: Record<string, PartitionLog> } }).context;
+      const log = ctx.partitions['orders-0'] as PartitionLog;
+      const first = log.batches.at(0);
+      if (!first) throw new Error('broker-2 has no batch');
+      expect(log.batches.at(log.batches.length - 1)?.partitionLeaderEpoch).toBe(1);
+      // its first batch stamped with a later epoch than the batch after it
+      const bad = { ...log, batches: log.batches.with(0, { ...first, partitionLeaderEpoch: 3 }) };
+      return [id, { ...(snap as object), context: { ...ctx, partitions: { ...ctx.partitions, 'orders-0': bad } } }] as [string, unknown];
+    });
+    expect(ids(doctor({}, [...trace.checkpoints.slice(0, -1), { ...end, actors }]))).toEqual(['leader-epochs-monotonic']);
+  });
+});

@@ -36,6 +36,7 @@ export type InvariantId =
   | 'fenced-epoch-not-committed'
   | 'exactly-once-output'
   | 'committed-offsets-monotonic'
+  | 'leader-epochs-monotonic'
   | ReplicationInvariantId
   | NetworkInvariantId;
 
@@ -60,6 +61,8 @@ export const INVARIANTS: Readonly<Record<InvariantId, string>> = {
     'With exactly-once consume-transform-produce and read_committed input, every input below the committed offset appears exactly once in committed output. After an unclean election of an input partition (which may cut input already processed, and move the log end below the committed offset): every event in committed output was appended to an input.',
   'committed-offsets-monotonic':
     "A group's committed offset for a partition never goes backwards within a generation — except by an OffsetCommit that arrives after its client closed the connection it was sent on (its retry already landed; Kafka applies the late one too), and from an unclean leader election of the partition on (its log may end below the committed offset).",
+  'leader-epochs-monotonic':
+    "On every replica's log the batches' leader epochs never go down from offset to offset: a leader stamps its own epoch, which only grows, and a follower truncates where its log diverges from the leader's before it appends the leader's batches — a deposed leader's old-epoch append never lands after a newer epoch's records.",
   ...REPLICATION_INVARIANTS,
   ...NETWORK_INVARIANTS,
 };
@@ -120,7 +123,10 @@ interface DataBatch {
 }
 
 export interface Ledger {
-  /** The latest record appended to a user topic's partition ("topic-partition") at each offset. */
+  /**
+   * The partition's record at each offset of a user topic ("topic-partition"): the latest append there,
+   * except that a deposed leader's append in an older epoch never replaces a newer epoch's record.
+   */
   readonly partitions: Map<string, Map<number, LoggedRecord>>;
   /** Every record ever appended at each offset, oldest first (more than one after a leader change). */
   readonly versions: Map<string, Map<number, LoggedRecord[]>>;
@@ -183,8 +189,13 @@ function buildLedger(trace: Trace, facts: readonly { step: number; fact: Fact }[
   const leaderChangedAt = new Map<string, number>();
   const electedLeader = new Map<string, string | null>();
   const appender = new Map<string, { end: number; step: number }>();
-  const supersede = (tp: string, from: number, step: number) => {
-    for (const [o, r] of partitions.get(tp) ?? []) if (o >= from && r.supersededAt === null) r.supersededAt = step;
+  // An append after a leader change takes the offsets from `from` on from what another leader wrote
+  // there in an older epoch — never from a newer epoch's records: a deposed leader that has not heard
+  // of the election still appends in its old epoch, in its own log, and truncates that when it
+  // follows (AbstractFetcherThread: DivergingEpoch); the new leader's records stay the partition's.
+  const newer = (r: LoggedRecord, epoch: number | null) => r.leaderEpoch !== null && epoch !== null && r.leaderEpoch > epoch;
+  const supersede = (tp: string, from: number, step: number, epoch: number | null) => {
+    for (const [o, r] of partitions.get(tp) ?? []) if (o >= from && r.supersededAt === null && !newer(r, epoch)) r.supersededAt = step;
   };
   for (const { step, fact } of facts) {
     if (fact.kind === 'leaderChange') {
@@ -255,7 +266,7 @@ function buildLedger(trace: Trace, facts: readonly { step: number; fact: Fact }[
       );
     appender.set(`${tp}|${broker}`, { end: fact.lastOffset + 1, step });
     // what another leader wrote at these offsets and after is not in this broker's log
-    if (changed !== undefined && fact.baseOffset < expected) supersede(tp, fact.baseOffset, step);
+    if (changed !== undefined && fact.baseOffset < expected) supersede(tp, fact.baseOffset, step, fact.leaderEpoch ?? null);
     if (count < 1 || (fact.control === null && count !== fact.eventIds.length) || (fact.control !== null && count !== 1))
       v.add(
         'offsets-unique',
@@ -278,8 +289,11 @@ function buildLedger(trace: Trace, facts: readonly { step: number; fact: Fact }[
         outcome: null,
         supersededAt: null,
       };
-      if (records.has(o) && changed === undefined) v.add('offsets-unique', step, `${tp}: offset ${o} was appended twice`);
-      records.set(o, r);
+      const current = records.get(o);
+      if (current && changed === undefined) v.add('offsets-unique', step, `${tp}: offset ${o} was appended twice`);
+      // a deposed leader's append below a newer epoch's record: a version only, gone from the start
+      if (current && current.supersededAt === null && newer(current, r.leaderEpoch)) r.supersededAt = step;
+      else records.set(o, r);
       let at = versions.get(tp);
       if (!at) {
         at = new Map();
@@ -329,7 +343,20 @@ function checkLog(log: PartitionLog, step: number, dense: boolean, v: Collector)
       `${tp}|${log.logStartOffset}|${lso}|${log.highWatermark}|${log.logEndOffset}`,
     );
   let prev = log.logStartOffset - 1;
+  let epoch: number | undefined;
   for (const b of log.batches) {
+    if (b.partitionLeaderEpoch !== undefined) {
+      if (epoch !== undefined && b.partitionLeaderEpoch < epoch) {
+        v.add(
+          'leader-epochs-monotonic',
+          step,
+          `${tp}: the batch at ${b.baseOffset} has leader epoch ${b.partitionLeaderEpoch}, after a batch of epoch ${epoch}`,
+          `${tp}|${b.baseOffset}|${b.partitionLeaderEpoch}`,
+        );
+        return;
+      }
+      epoch = b.partitionLeaderEpoch;
+    }
     if (b.baseOffset > b.lastOffset || b.records.length === 0) {
       v.add('offsets-unique', step, `${tp}: a batch spans ${b.baseOffset}..${b.lastOffset} with ${b.records.length} record(s)`);
       return;
