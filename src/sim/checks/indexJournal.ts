@@ -33,6 +33,8 @@ export interface FoldedCopy {
   readonly prev: FoldedCopy | undefined;
   /** The step a later copy took its offset (it was truncated away and the offset written again), else Infinity. */
   supersededAt: number;
+  /** The leader epoch it was appended in (replicated partitions; undefined when the fact does not say). */
+  readonly leaderEpoch: number | undefined;
 }
 
 export interface SinkEvent {
@@ -185,10 +187,23 @@ export class IndexJournal {
       this.copiesAt.set(c.tp, at);
     }
     const prev = at.get(c.offset);
+    // a deposed leader's append in an older epoch than the copy at its offset: in its own log only,
+    // cut when it follows (DivergingEpoch); the newer epoch's copy stays the partition's
+    const deposed =
+      prev !== undefined &&
+      prev.supersededAt === Number.POSITIVE_INFINITY &&
+      prev.leaderEpoch !== undefined &&
+      c.leaderEpoch !== undefined &&
+      c.leaderEpoch < prev.leaderEpoch;
     // offsets are never reused but after a truncation: the earlier copy is gone from the log
-    if (prev) prev.supersededAt = c.step;
-    const copy: FoldedCopy = { ...c, n: this.all.length, prev, supersededAt: Number.POSITIVE_INFINITY };
-    at.set(c.offset, copy);
+    if (prev && !deposed) prev.supersededAt = c.step;
+    const copy: FoldedCopy = {
+      ...c,
+      n: this.all.length,
+      prev: deposed ? undefined : prev,
+      supersededAt: deposed ? c.step : Number.POSITIVE_INFINITY,
+    };
+    if (!deposed) at.set(c.offset, copy);
     this.all.push(copy);
     let byKey = this.copies.get(c.topic);
     if (!byKey) {
@@ -219,6 +234,7 @@ export class IndexJournal {
             producerEpoch: f.producerEpoch,
             transactional: f.transactional,
             step,
+            leaderEpoch: f.leaderEpoch,
           });
         }
         break;
