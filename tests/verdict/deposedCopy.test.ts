@@ -58,7 +58,7 @@ const rows = (eventId: string): PartitionRow[] => [
 ];
 const states = (facts: Fact[], leaderLog: string) => {
   const j = new IndexJournal(new Set());
-  facts.forEach((f, i) => j.fold(i + 1, 1000, [f]));
+  for (const [i, f] of facts.entries()) j.fold(i + 1, 1000, [f]);
   return j.indexAt(Number.POSITIVE_INFINITY, rows(leaderLog)).allCopies.map((c) => `${c.key}:${c.state}`);
 };
 
