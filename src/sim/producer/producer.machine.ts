@@ -17,7 +17,7 @@ import type { KafkaError } from '../protocol/errors';
 import type { ProduceResponse, TopicPartition } from '../protocol/messages';
 import type { MetadataResponse } from '../protocol/replicationMessages';
 import { keyOf, parseTopicPartition } from '../protocol/topicPartition';
-import { hasIncompleteRecords, initialProducerContext, type ProducerContext, type ProducerInput } from './producerContext';
+import { hasIncompleteRecords, initialProducerContext, type ProducerContext, type ProducerInput, producerDraft } from './producerContext';
 import {
   abortUndrained,
   accumulate,
@@ -79,7 +79,7 @@ type AppCall = Extract<ProducerEvent, { from: string; args: unknown }>;
  */
 function producerAction<E extends ProducerEvent>(fn: (d: ProducerDraft, ev: E, out: Out) => TxnSignal | undefined) {
   return handle((ctx: ProducerContext, ev: E, out: Out): ProducerContext => {
-    const d: ProducerDraft = { ...ctx, txnSignal: 'none' };
+    const d: ProducerDraft = producerDraft(ctx);
     let signal = fn(d, ev, out) ?? 'none';
     // whatever happened, a blocked flush or a pending coordinator request may now go ahead
     completeFlushIfDone(d, out);
