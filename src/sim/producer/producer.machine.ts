@@ -105,7 +105,13 @@ function producerAction<E extends ProducerEvent>(fn: (d: ProducerDraft, ev: E, o
 
 /** The topics the producer has sent to (ProducerMetadata's topics): what its Metadata requests ask for. */
 function producerTopics(d: ProducerDraft): string[] {
-  return [...new Set(Object.keys(d.accumulating).map((tp) => parseTopicPartition(tp).topic))].sort();
+  // the distinct topics of the accumulator's partitions, sorted (after every producer event: no Set, no copies)
+  const topics: string[] = [];
+  for (const tp in d.accumulating) {
+    const topic = parseTopicPartition(tp).topic;
+    if (!topics.includes(topic)) topics.push(topic);
+  }
+  return topics.length > 1 ? topics.sort() : topics;
 }
 
 const replyNow = (out: Out, from: string, call: string, ok: boolean, error: string | null = null, extra: Record<string, unknown> = {}) =>
