@@ -64,14 +64,14 @@ export class StreamHash {
 
   /** Folds a string by content: its length, then its code units. */
   str(s: string): this {
-    return this.int(stringHash(s));
+    return this.int(knownStringHash(s));
   }
 
   /** Folds a JSON-like value field by field (objects in key order; undefined properties are skipped, as JSON does). */
   value(v: unknown): this {
     switch (typeof v) {
       case 'string':
-        return this.int(T_STR).int(stringHash(v));
+        return this.int(T_STR).int(knownStringHash(v));
       case 'number':
         return this.int(T_NUM).num(v);
       case 'boolean':
@@ -91,7 +91,7 @@ export class StreamHash {
         for (const key in o) {
           const x = o[key];
           if (x === undefined || typeof x === 'function') continue;
-          this.int(stringHash(key));
+          this.int(knownStringHash(key));
           this.value(x);
         }
         return this.int(T_OBJ);
@@ -132,6 +132,27 @@ export function stringHash(s: string): number {
   let h = Math.imul(0x811c9dc5 ^ s.length, 0x01000193);
   for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
   return h | 0;
+}
+
+/**
+ * stringHash of the short strings met before: the field names and the few values (topics, clients,
+ * kinds, error codes) that every fact and payload repeats. A Map lookup costs a third of hashing the
+ * code units again (V8 keeps a string's own hash with it); long strings (notes, fault texts) are
+ * rarely met twice and are hashed directly. Bounded: cleared when full (the result is the same).
+ */
+const known = new Map<string, number>();
+const KNOWN_MAX_LENGTH = 32;
+const KNOWN_MAX_SIZE = 16384;
+
+function knownStringHash(s: string): number {
+  if (s.length > KNOWN_MAX_LENGTH) return stringHash(s);
+  let h = known.get(s);
+  if (h === undefined) {
+    h = stringHash(s);
+    if (known.size >= KNOWN_MAX_SIZE) known.clear();
+    known.set(s, h);
+  }
+  return h;
 }
 
 export function hashString(text: string): string {
