@@ -64,14 +64,14 @@ export class StreamHash {
 
   /** Folds a string by content: its length, then its code units. */
   str(s: string): this {
-    return this.int(knownStringHash(s));
+    return this.int(stringHash(s));
   }
 
   /** Folds a JSON-like value field by field (objects in key order; undefined properties are skipped, as JSON does). */
   value(v: unknown): this {
     switch (typeof v) {
       case 'string':
-        return this.int(T_STR).int(knownStringHash(v));
+        return this.int(T_STR).int(stringHash(v));
       case 'number':
         return this.int(T_NUM).num(v);
       case 'boolean':
@@ -91,7 +91,7 @@ export class StreamHash {
         for (const key in o) {
           const x = o[key];
           if (x === undefined || typeof x === 'function') continue;
-          this.int(knownStringHash(key));
+          this.int(keyHash(key));
           this.value(x);
         }
         return this.int(T_OBJ);
@@ -135,22 +135,21 @@ export function stringHash(s: string): number {
 }
 
 /**
- * stringHash of the short strings met before: the field names and the few values (topics, clients,
- * kinds, error codes) that every fact and payload repeats. A Map lookup costs a third of hashing the
- * code units again (V8 keeps a string's own hash with it); long strings (notes, fault texts) are
- * rarely met twice and are hashed directly. Bounded: cleared when full (the result is the same).
+ * stringHash of the field names met before: every fact and payload repeats the same few dozen names
+ * (kind, topic, partition, producerId …), and a Map lookup (V8 keeps a property name's hash with it)
+ * costs a third of hashing its code units again. Values are hashed directly: most are met once (a
+ * record's key, a note), and caching them costs more than it saves. Bounded: cleared when full (the
+ * result is the same).
  */
-const known = new Map<string, number>();
-const KNOWN_MAX_LENGTH = 32;
-const KNOWN_MAX_SIZE = 16384;
+const keyHashes = new Map<string, number>();
+const KEY_HASHES_MAX = 4096;
 
-function knownStringHash(s: string): number {
-  if (s.length > KNOWN_MAX_LENGTH) return stringHash(s);
-  let h = known.get(s);
+function keyHash(s: string): number {
+  let h = keyHashes.get(s);
   if (h === undefined) {
     h = stringHash(s);
-    if (known.size >= KNOWN_MAX_SIZE) known.clear();
-    known.set(s, h);
+    if (keyHashes.size >= KEY_HASHES_MAX) keyHashes.clear();
+    keyHashes.set(s, h);
   }
   return h;
 }
