@@ -1,5 +1,6 @@
 /**
- * The handlers' drafts written out field by field (producerDraft, consumerDraft, appDraft) copy a
+ * The handlers' drafts written out field by field (producerDraft, consumerDraft, appDraft,
+ * producerAppDraft) copy a
  * context exactly as a spread does: the same keys, in the same order, with the same values — on the
  * contexts every preset's producers, consumers and consumer applications go through. A field added
  * to a context and not to its draft fails here.
@@ -9,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { AnyStateMachine } from 'xstate';
 import { consumerAppMachine } from '../src/sim/application/consumerApp.machine';
 import { appDraft } from '../src/sim/application/consumerAppContext';
+import { producerAppDraft, producerAppMachine } from '../src/sim/application/producerApp.machine';
 import { consumerMachine } from '../src/sim/consumer/consumer.machine';
 import { consumerDraft } from '../src/sim/consumer/consumerContext';
 import { Simulation } from '../src/sim/kernel/simulation';
@@ -26,6 +28,7 @@ const drafts = new Map<AnyStateMachine, { name: string; draft: Draft; spread: (c
   ],
   [consumerMachine as AnyStateMachine, { name: 'consumerDraft', draft: consumerDraft as Draft, spread: (c) => ({ ...c }) }],
   [consumerAppMachine as AnyStateMachine, { name: 'appDraft', draft: appDraft as Draft, spread: (c) => ({ ...c }) }],
+  [producerAppMachine as AnyStateMachine, { name: 'producerAppDraft', draft: producerAppDraft as Draft, spread: (c) => ({ ...c }) }],
 ]);
 
 describe('context drafts', () => {
@@ -59,6 +62,6 @@ describe('context drafts', () => {
         check();
       }
     }
-    expect([...checked.keys()].sort()).toEqual(['appDraft', 'consumerDraft', 'producerDraft']);
+    expect([...checked.keys()].sort()).toEqual(['appDraft', 'consumerDraft', 'producerAppDraft', 'producerDraft']);
   });
 });
