@@ -1,6 +1,6 @@
 /**
  * The handlers' drafts written out field by field (producerDraft, consumerDraft, appDraft,
- * producerAppDraft) copy a
+ * producerAppDraft, and the broker's withParked) copy a
  * context exactly as a spread does: the same keys, in the same order, with the same values — on the
  * contexts every preset's producers, consumers and consumer applications go through. A field added
  * to a context and not to its draft fails here.
@@ -11,6 +11,8 @@ import type { AnyStateMachine } from 'xstate';
 import { consumerAppMachine } from '../src/sim/application/consumerApp.machine';
 import { appDraft } from '../src/sim/application/consumerAppContext';
 import { producerAppDraft, producerAppMachine } from '../src/sim/application/producerApp.machine';
+import { type BrokerContext, brokerMachine } from '../src/sim/broker/broker.machine';
+import { withParked } from '../src/sim/broker/consumerFetch';
 import { consumerMachine } from '../src/sim/consumer/consumer.machine';
 import { consumerDraft } from '../src/sim/consumer/consumerContext';
 import { Simulation } from '../src/sim/kernel/simulation';
@@ -28,6 +30,14 @@ const drafts = new Map<AnyStateMachine, { name: string; draft: Draft; spread: (c
   ],
   [consumerMachine as AnyStateMachine, { name: 'consumerDraft', draft: consumerDraft as Draft, spread: (c) => ({ ...c }) }],
   [consumerAppMachine as AnyStateMachine, { name: 'appDraft', draft: appDraft as Draft, spread: (c) => ({ ...c }) }],
+  [
+    brokerMachine as AnyStateMachine,
+    {
+      name: 'withParked',
+      draft: ((c: BrokerContext) => withParked(c, [], c.nextParkId + 1)) as Draft,
+      spread: (c) => ({ ...c, parked: [], nextParkId: (c as BrokerContext).nextParkId + 1 }),
+    },
+  ],
   [producerAppMachine as AnyStateMachine, { name: 'producerAppDraft', draft: producerAppDraft as Draft, spread: (c) => ({ ...c }) }],
 ]);
 
@@ -50,8 +60,11 @@ describe('context drafts', () => {
           const spread = d.spread(context);
           expect(copy, `${preset.id} ${spec.id}`).not.toBe(context);
           expect(Object.keys(copy), `${preset.id} ${spec.id} at step ${sim.stepIndex}`).toEqual(Object.keys(spread));
-          for (const key of Object.keys(spread))
-            expect((copy as Record<string, unknown>)[key]).toBe((spread as Record<string, unknown>)[key]);
+          for (const key of Object.keys(spread)) {
+            // (the broker's new held-fetch list is a fresh [] in both: equal, not the same)
+            if (key === 'parked') expect((copy as BrokerContext).parked).toEqual([]);
+            else expect((copy as Record<string, unknown>)[key]).toBe((spread as Record<string, unknown>)[key]);
+          }
           checked.set(d.name, (checked.get(d.name) ?? 0) + 1);
         }
       };
@@ -62,6 +75,6 @@ describe('context drafts', () => {
         check();
       }
     }
-    expect([...checked.keys()].sort()).toEqual(['appDraft', 'consumerDraft', 'producerAppDraft', 'producerDraft']);
+    expect([...checked.keys()].sort()).toEqual(['appDraft', 'consumerDraft', 'producerAppDraft', 'producerDraft', 'withParked']);
   });
 });
