@@ -38,15 +38,12 @@ export class Out {
     payload: object,
     options: { timeoutMs: number; background?: boolean; expectResponse?: boolean },
   ): void {
-    this.effects.push({
-      type: 'send',
-      to,
-      rpc,
-      payload: payload as Record<string, unknown>,
-      background: options.background ?? false,
-      timeoutMs: options.timeoutMs,
-      ...(options.expectResponse === false ? { expectResponse: false } : {}),
-    });
+    const background = options.background ?? false;
+    const p = payload as Record<string, unknown>;
+    // two literals, not a spread of a maybe-empty object (a runtime call on every request)
+    if (options.expectResponse === false)
+      this.effects.push({ type: 'send', to, rpc, payload: p, background, timeoutMs: options.timeoutMs, expectResponse: false });
+    else this.effects.push({ type: 'send', to, rpc, payload: p, background, timeoutMs: options.timeoutMs });
   }
 
   /** Closes every connection this actor opened: what is in flight on them is forgotten (KafkaProducer.close). */

@@ -34,7 +34,7 @@ import { keyOf, topicPartitionKey } from '../protocol/topicPartition';
 import type { ReplicaFetchRequest, ReplicaFetchResponse } from '../replication/followerFetch';
 import { notEnoughReplicasBeforeAppend } from '../replication/leaderPartition';
 import { markerAppendFact } from '../trace/facts';
-import { answerFetch, wakeParked } from './consumerFetch';
+import { answerFetch, wakeParked, withParked } from './consumerFetch';
 import type { MarkerWait } from './delayedMarkers';
 import { onMetadata } from './metadataRequest';
 import {
@@ -442,7 +442,7 @@ const onFetch = (ctx: BrokerContext, ev: RpcEvent<FetchRequest>, out: Out): Brok
       // nothing to return yet: hold the fetch until data arrives or fetch.max.wait.ms passes
       const id = ctx.nextParkId;
       out.timer(`fetch:${id}`, 'fetchWaitExpired', f.maxWaitMs, { parkId: id }, true);
-      return { ...ctx, parked: [...ctx.parked, { id, request, fetch: f }], nextParkId: id + 1 };
+      return withParked(ctx, [...ctx.parked, { id, request, fetch: f }], id + 1);
     }
   }
   answerFetch(ctx, out, request, f);
@@ -478,7 +478,11 @@ const onFetchWaitExpired = (ctx: BrokerContext, ev: TimerEvent<{ parkId: number 
   const p = ctx.parked.find((x) => x.id === ev.data.parkId);
   if (!p) return ctx;
   answerFetch(ctx, out, p.request, p.fetch);
-  return { ...ctx, parked: ctx.parked.filter((x) => x !== p) };
+  return withParked(
+    ctx,
+    ctx.parked.filter((x) => x !== p),
+    ctx.nextParkId,
+  );
 };
 
 /**

@@ -63,5 +63,27 @@ export function wakeParked(ctx: BrokerContext, out: Out, topic: string, partitio
       answerFetch(ctx, out, p.request, p.fetch);
     } else still.push(p);
   }
-  return still.length === ctx.parked.length ? ctx : { ...ctx, parked: still };
+  return still.length === ctx.parked.length ? ctx : withParked(ctx, still, ctx.nextParkId);
+}
+
+/**
+ * The context with other held fetches: as `{ ...ctx, parked, nextParkId }` (the same keys in the
+ * same order), written out field by field — an idle consumer's fetch is parked and answered every
+ * fetch.max.wait.ms, and a spread of a context whose fields V8 keeps out of line takes its slow path
+ * (tests/contextDrafts.test.ts). A replicated broker's context (more fields) is spread.
+ */
+export function withParked(ctx: BrokerContext, parked: readonly ParkedFetch[], nextParkId: number): BrokerContext {
+  if ('replication' in ctx || 'initialRecords' in ctx) return { ...ctx, parked, nextParkId };
+  return {
+    id: ctx.id,
+    partitions: ctx.partitions,
+    parked,
+    nextParkId,
+    verification: ctx.verification,
+    transactionVersion: ctx.transactionVersion,
+    transactionCoordinator: ctx.transactionCoordinator,
+    verifying: ctx.verifying,
+    nextCorrelationId: ctx.nextCorrelationId,
+    meta: ctx.meta,
+  };
 }

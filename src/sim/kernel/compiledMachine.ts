@@ -124,7 +124,8 @@ export class CompiledActor {
   send(event: Ev): void {
     // the raised events' queue, reused: a send drains it before it returns (a handler that throws leaves it to be cleared here)
     const queue = this.raised;
-    queue.length = 0;
+    // (setting an array's length is a runtime call even when it changes nothing: only when needed)
+    if (queue.length !== 0) queue.length = 0;
     this.microstep(this.select(event), event, queue);
     this.settle(event, queue);
   }
@@ -169,7 +170,7 @@ export class CompiledActor {
   /** XState's transitionNode from the root: the transitions an event enables. */
   private select(event: Ev): readonly CTransition[] {
     const picked = this.picked;
-    picked.length = 0;
+    if (picked.length !== 0) picked.length = 0;
     this.selectIn(this.m.root, event);
     if (picked.length === 0) return NONE;
     // the reused list itself: it is read before the next selection

@@ -89,14 +89,15 @@ export function dispatch(
   const before = slot.ref.stateText();
   // one list for every step: nothing emits while the effects are carried out (collecting is null)
   const effects = k.effects;
-  effects.length = 0;
+  // (setting an array's length is a runtime call even when it changes nothing: only when needed)
+  if (effects.length !== 0) effects.length = 0;
   k.collecting = actorId;
   // every event carries the virtual time (`now`): machines have no other clock
   slot.ref.send(event);
   k.collecting = null;
   const after = slot.ref.stateText();
   const out = applyEffects(k, actorId, slot.process, effects, onSent);
-  effects.length = 0;
+  if (effects.length !== 0) effects.length = 0;
   if (appliedFault) out.faults = [appliedFault, ...out.faults];
   return k.record({
     actor: actorId,

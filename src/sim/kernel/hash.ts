@@ -91,7 +91,7 @@ export class StreamHash {
         for (const key in o) {
           const x = o[key];
           if (x === undefined || typeof x === 'function') continue;
-          this.int(stringHash(key));
+          this.int(keyHash(key));
           this.value(x);
         }
         return this.int(T_OBJ);
@@ -132,6 +132,26 @@ export function stringHash(s: string): number {
   let h = Math.imul(0x811c9dc5 ^ s.length, 0x01000193);
   for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
   return h | 0;
+}
+
+/**
+ * stringHash of the field names met before: every fact and payload repeats the same few dozen names
+ * (kind, topic, partition, producerId …), and a Map lookup (V8 keeps a property name's hash with it)
+ * costs a third of hashing its code units again. Values are hashed directly: most are met once (a
+ * record's key, a note), and caching them costs more than it saves. Bounded: cleared when full (the
+ * result is the same).
+ */
+const keyHashes = new Map<string, number>();
+const KEY_HASHES_MAX = 4096;
+
+function keyHash(s: string): number {
+  let h = keyHashes.get(s);
+  if (h === undefined) {
+    h = stringHash(s);
+    if (keyHashes.size >= KEY_HASHES_MAX) keyHashes.clear();
+    keyHashes.set(s, h);
+  }
+  return h;
 }
 
 export function hashString(text: string): string {

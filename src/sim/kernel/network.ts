@@ -159,6 +159,28 @@ function fresh(client: ActorId, server: ActorId): Connection {
   };
 }
 
+/**
+ * A copy of a connection with new delivery clocks and requests in flight: as
+ * `{ ...c, toServerAt, toClientAt, inFlight }` (the same keys in fresh()'s order), written out —
+ * every envelope sent or answered makes one, and a spread of a spread (`{ ...c, ...held }`) takes
+ * V8's slow path.
+ */
+function moved(c: Connection, toServerAt: number, toClientAt: number, inFlight: readonly InFlightRequest[]): Connection {
+  return {
+    key: c.key,
+    client: c.client,
+    server: c.server,
+    generation: c.generation,
+    status: c.status,
+    brokenBy: c.brokenBy,
+    stalls: c.stalls,
+    toServerAt,
+    toClientAt,
+    inFlight,
+    resetGenerations: c.resetGenerations,
+  };
+}
+
 /** The stall of `generation` that an envelope (sent at `sentAt`, in this direction) is caught behind, if any. */
 function stallOf(c: Connection, generation: number, toServer: boolean, id: number, sentAt: number): Stall | null {
   for (const st of c.stalls) {
@@ -215,9 +237,9 @@ export class Network {
         background: env.background,
         responseAt: null,
       };
-      c = { ...c, inFlight: [...c.inFlight, entry] };
+      c = moved(c, c.toServerAt, c.toClientAt, [...c.inFlight, entry]);
     }
-    return this.route(c, 'toServer', env.id, `${env.rpc} #${env.id}`, o, tracked);
+    return this.route(c, 'toServer', env.id, env.rpc, o, tracked);
   }
 
   /**
@@ -231,19 +253,23 @@ export class Network {
       this.put(c);
       return lost(c, generation, 'closed', `its connection ${connectionName(c.key)} was closed before it was sent`, false);
     }
-    const route = this.route(c, 'toClient', env.id, `${env.rpc} #${env.id}`, o, false);
+    const route = this.route(c, 'toClient', env.id, env.rpc, o, false);
     if (route.outcome === 'queued' && route.doomed === null && env.inReplyTo !== null) {
       const now = this.conns.get(c.key) as Connection;
       const at = route.at as number;
-      this.put({
-        ...now,
-        inFlight: now.inFlight.map((r) => (r.envelopeId === env.inReplyTo && r.responseAt === null ? { ...r, responseAt: at } : r)),
-      });
+      this.put(
+        moved(
+          now,
+          now.toServerAt,
+          now.toClientAt,
+          now.inFlight.map((r) => (r.envelopeId === env.inReplyTo && r.responseAt === null ? { ...r, responseAt: at } : r)),
+        ),
+      );
     }
     return route;
   }
 
-  private route(c: Connection, dir: 'toServer' | 'toClient', id: number, name: string, o: SendOptions, tracked: boolean): Route {
+  private route(c: Connection, dir: 'toServer' | 'toClient', id: number, rpc: RpcName, o: SendOptions, tracked: boolean): Route {
     if (c.status === 'broken') {
       this.put(c);
       return lost(c, c.generation, 'broken', `its connection ${connectionName(c.key)} is broken (${c.brokenBy ?? 'peer-down'})`, tracked);
@@ -256,15 +282,15 @@ export class Network {
     const clock = toServer ? c.toServerAt : c.toClientAt;
     const own = o.now + o.latency + (o.fault === 'delay' ? o.delayMs : 0);
     const at = Math.max(own, clock);
-    const held = toServer ? { toServerAt: at } : { toClientAt: at };
     const stall = stallOf(c, c.generation, toServer, id, o.now);
     if (o.fault === 'drop') {
       // it would have arrived at `at`: everything behind it waits for it, for ever
-      const st: Stall = { generation: c.generation, toServer, envelopeId: id, name, at };
+      const st: Stall = { generation: c.generation, toServer, envelopeId: id, name: `${rpc} #${id}`, at };
+      const held = toServer ? { toServerAt: at } : { toClientAt: at };
       this.put({ ...c, ...held, status: 'stalled', stalls: stall ? c.stalls : [...c.stalls, st] });
       return lost(c, c.generation, 'dropped', null, tracked);
     }
-    this.put({ ...c, ...held });
+    this.put(toServer ? moved(c, at, c.toClientAt, c.inFlight) : moved(c, c.toServerAt, at, c.inFlight));
     return {
       connection: c.key,
       generation: c.generation,
@@ -293,7 +319,15 @@ export class Network {
     if (env.generation !== c.generation)
       return { ok: false, why: `its connection ${connectionName(key)} was closed (the client gave up on it)` };
     const completed = c.inFlight.find((r) => r.envelopeId === env.inReplyTo) ?? null;
-    if (completed) this.put({ ...c, inFlight: c.inFlight.filter((r) => r !== completed) });
+    if (completed)
+      this.put(
+        moved(
+          c,
+          c.toServerAt,
+          c.toClientAt,
+          c.inFlight.filter((r) => r !== completed),
+        ),
+      );
     return { ok: true, completed };
   }
 

@@ -337,7 +337,8 @@ export class Simulation extends KernelCore {
     const actor = names.id(step.actor);
     const label = names.id(step.label);
     const before = names.id(step.before);
-    const after = names.id(step.after);
+    // most steps leave the state as it was: one lookup then
+    const after = step.after === step.before ? before : names.id(step.after);
     const from = step.from === null ? -1 : names.id(step.from);
     const h = this.hash
       .int(H_STEP)

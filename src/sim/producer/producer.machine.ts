@@ -17,7 +17,7 @@ import type { KafkaError } from '../protocol/errors';
 import type { ProduceResponse, TopicPartition } from '../protocol/messages';
 import type { MetadataResponse } from '../protocol/replicationMessages';
 import { keyOf, parseTopicPartition } from '../protocol/topicPartition';
-import { hasIncompleteRecords, initialProducerContext, type ProducerContext, type ProducerInput } from './producerContext';
+import { hasIncompleteRecords, initialProducerContext, type ProducerContext, type ProducerInput, producerDraft } from './producerContext';
 import {
   abortUndrained,
   accumulate,
@@ -79,7 +79,7 @@ type AppCall = Extract<ProducerEvent, { from: string; args: unknown }>;
  */
 function producerAction<E extends ProducerEvent>(fn: (d: ProducerDraft, ev: E, out: Out) => TxnSignal | undefined) {
   return handle((ctx: ProducerContext, ev: E, out: Out): ProducerContext => {
-    const d: ProducerDraft = { ...ctx, txnSignal: 'none' };
+    const d: ProducerDraft = producerDraft(ctx);
     let signal = fn(d, ev, out) ?? 'none';
     // whatever happened, a blocked flush or a pending coordinator request may now go ahead
     completeFlushIfDone(d, out);
@@ -105,7 +105,13 @@ function producerAction<E extends ProducerEvent>(fn: (d: ProducerDraft, ev: E, o
 
 /** The topics the producer has sent to (ProducerMetadata's topics): what its Metadata requests ask for. */
 function producerTopics(d: ProducerDraft): string[] {
-  return [...new Set(Object.keys(d.accumulating).map((tp) => parseTopicPartition(tp).topic))].sort();
+  // the distinct topics of the accumulator's partitions, sorted (after every producer event: no Set, no copies)
+  const topics: string[] = [];
+  for (const tp in d.accumulating) {
+    const topic = parseTopicPartition(tp).topic;
+    if (!topics.includes(topic)) topics.push(topic);
+  }
+  return topics.length > 1 ? topics.sort() : topics;
 }
 
 const replyNow = (out: Out, from: string, call: string, ok: boolean, error: string | null = null, extra: Record<string, unknown> = {}) =>

@@ -3,6 +3,7 @@
  * records waiting to be batched (RecordAccumulator), the batches in flight or waiting to be retried
  * (Sender), and the transaction bookkeeping (TransactionManager).
  */
+import type { Mutable } from '../actors/draft';
 import { type ClientMetadataState, INITIAL_CLIENT_METADATA } from '../cluster/clientMetadata';
 import type { ClusterMetadata } from '../cluster/metadata';
 import type { ProducerConfig } from '../config/producerConfig';
@@ -194,6 +195,58 @@ export function initialProducerContext(input: ProducerInput): ProducerContext {
     lastError: null,
     abortableError: null,
     waiting: null,
+    txnSignal: 'none',
+  };
+}
+
+/**
+ * A handler's draft: a copy of the context with its TxnSignal reset, exactly as
+ * `{ ...c, txnSignal: 'none' }` (same keys, same order), written out field by field. A spread of an
+ * object whose fields V8 keeps out of line (as a clone made by a busy spread site is) takes its slow
+ * path, ten times the cost of this literal, on every producer event; the literal keeps every copy
+ * in one in-line layout. A context with one of the optional fields (set when a coordinator lives on
+ * a partition leader) is spread, so that their order stays the order they were set in.
+ */
+export function producerDraft(c: ProducerContext): Mutable<ProducerContext> {
+  if ('txnCoordinator' in c || 'txnLookupNode' in c || 'groupCoordinator' in c) return { ...c, txnSignal: 'none' };
+  return {
+    self: c.self,
+    app: c.app,
+    client: c.client,
+    meta: c.meta,
+    metadata: c.metadata,
+    config: c.config,
+    idempotent: c.idempotent,
+    transactional: c.transactional,
+    transactionVersion: c.transactionVersion,
+    producerId: c.producerId,
+    producerEpoch: c.producerEpoch,
+    nextSequence: c.nextSequence,
+    lastAckedSequence: c.lastAckedSequence,
+    partitionEpochs: c.partitionEpochs,
+    epochBumpPending: c.epochBumpPending,
+    partitionsToRewrite: c.partitionsToRewrite,
+    unresolvedSequences: c.unresolvedSequences,
+    accumulating: c.accumulating,
+    batches: c.batches,
+    nextBatchId: c.nextBatchId,
+    nextCorrelationId: c.nextCorrelationId,
+    nextRef: c.nextRef,
+    flushing: c.flushing,
+    sticky: c.sticky,
+    txnPartitions: c.txnPartitions,
+    pendingPartitions: c.pendingPartitions,
+    pendingOffsets: c.pendingOffsets,
+    endTxn: c.endTxn,
+    transactionStarted: c.transactionStarted,
+    initPending: c.initPending,
+    clientEpochBumpRequired: c.clientEpochBumpRequired,
+    epochBumpInit: c.epochBumpInit,
+    coordinatorRequest: c.coordinatorRequest,
+    txnRetryArmed: c.txnRetryArmed,
+    lastError: c.lastError,
+    abortableError: c.abortableError,
+    waiting: c.waiting,
     txnSignal: 'none',
   };
 }

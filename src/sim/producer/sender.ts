@@ -259,8 +259,17 @@ export function drain(d: ProducerDraft, now: number, out: Out): void {
     if (d.epochBumpPending && !d.transactional) bumpIdempotentEpoch(d, out);
   }
   const maxInFlight = d.config['max.in.flight.requests.per.connection'];
-  const tps = new Set<string>([...Object.keys(d.accumulating), ...d.batches.map(keyOf)]);
-  for (const tp of [...tps].sort()) {
+  // the partitions with something to send (a batch waiting for a retry, or queued records), in key
+  // order; for any other the loop below would find nothing and stop at once
+  const tps: string[] = [];
+  for (const tp in d.accumulating) if (queueFirst(d.accumulating[tp]) !== undefined) tps.push(tp);
+  for (const b of d.batches) {
+    if (b.inFlight) continue;
+    const tp = keyOf(b);
+    if (!tps.includes(tp)) tps.push(tp);
+  }
+  if (tps.length > 1) tps.sort();
+  for (const tp of tps) {
     if (!partitionSendable(d, tp)) continue;
     for (;;) {
       // the head of this partition's queue: the oldest batch not in flight

@@ -6,9 +6,24 @@
 
 import type { TopicPartition } from './messages';
 
+/** Keys made before, per topic by partition: handlers ask for the same few keys on every event. */
+const keys = new Map<string, string[]>();
+
 /** "orders-0" for topic "orders", partition 0. */
 export function topicPartitionKey(topic: string, partition: number): string {
-  return `${topic}-${partition}`;
+  let row = keys.get(topic);
+  if (row === undefined) {
+    // a bound on what a long-lived page could gather (topic names come from scenarios)
+    if (keys.size > 4096) keys.clear();
+    row = [];
+    keys.set(topic, row);
+  }
+  let key = row[partition];
+  if (key === undefined) {
+    key = `${topic}-${partition}`;
+    if (Number.isInteger(partition) && partition >= 0 && partition < 65536) row[partition] = key;
+  }
+  return key;
 }
 
 /** The key of anything that carries a topic and a partition. */

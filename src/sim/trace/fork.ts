@@ -45,9 +45,36 @@ function sameRun(a: BuiltScenario, b: BuiltScenario): boolean {
     const x = a.specs[i];
     const y = b.specs[i];
     if (!x || !y || x.id !== y.id || x.kind !== y.kind || x.logic !== y.logic || x.boot !== y.boot || x.bootAt !== y.bootAt) return false;
-    if (JSON.stringify(x.input) !== JSON.stringify(y.input)) return false;
+    if (x.input !== y.input && inputText(x.input) !== inputText(y.input)) return false;
   }
-  return JSON.stringify({ ...a.options, faults: null }) === JSON.stringify({ ...b.options, faults: null });
+  return optionsText(a) === optionsText(b);
+}
+
+/**
+ * JSON texts of a built scenario's parts, made once per object: a search forks hundreds of
+ * schedules from one recorded run, whose specs and options (never changed once built) were
+ * stringified again for every fork.
+ */
+const inputTexts = new WeakMap<object, string>();
+const optionTexts = new WeakMap<BuiltScenario, string>();
+
+function inputText(input: unknown): string {
+  if (typeof input !== 'object' || input === null) return JSON.stringify(input);
+  let text = inputTexts.get(input);
+  if (text === undefined) {
+    text = JSON.stringify(input);
+    inputTexts.set(input, text);
+  }
+  return text;
+}
+
+function optionsText(built: BuiltScenario): string {
+  let text = optionTexts.get(built);
+  if (text === undefined) {
+    text = JSON.stringify({ ...built.options, faults: null });
+    optionTexts.set(built, text);
+  }
+  return text;
 }
 
 /**
