@@ -14,7 +14,6 @@ import { RunProgress } from './layout/RunProgress';
 import { ScenarioErrors } from './layout/ScenarioErrors';
 import { useDocumentSettings } from './layout/useDocumentSettings';
 import { Workspace } from './layout/Workspace';
-import { HelpDialog } from './playback/HelpDialog';
 import { jumpTargetsOf } from './playback/jumps';
 import { usePlayLoop } from './playback/usePlayLoop';
 import { useShortcuts } from './playback/useShortcuts';
@@ -23,6 +22,8 @@ import { useShortcuts } from './playback/useShortcuts';
 // [your-data] an A/B comparison replaces the run while it is shown; loaded on demand
 const ComparePage = lazy(() => import('./compare/ComparePage').then((m) => ({ default: m.ComparePage })));
 const DumpPage = lazy(() => import('./dump/DumpPage').then((m) => ({ default: m.DumpPage })));
+// the keyboard shortcuts' dialog loads when it is first opened (it then stays, closed, as before)
+const HelpDialog = lazy(() => import('./playback/HelpDialog').then((m) => ({ default: m.HelpDialog })));
 
 export function App() {
   useDocumentSettings();
@@ -32,7 +33,11 @@ export function App() {
   const dumpShown = useDump((s) => s.importing || s.analysis !== null);
   const compareShown = useCompare((s) => s.open);
   const [helpOpen, setHelpOpen] = useState(false);
-  const openHelp = useCallback(() => setHelpOpen(true), []);
+  const [helpLoaded, setHelpLoaded] = useState(false);
+  const openHelp = useCallback(() => {
+    setHelpLoaded(true);
+    setHelpOpen(true);
+  }, []);
   const targets = useMemo(() => (trace ? jumpTargetsOf(trace) : null), [trace]);
   useShortcuts(targets, openHelp, status === 'ready' && !helpOpen && !dumpShown && !compareShown);
   return (
@@ -56,7 +61,11 @@ export function App() {
           <RunProgress />
         </main>
       )}
-      <HelpDialog open={helpOpen} onClose={() => setHelpOpen(false)} />
+      {helpLoaded && (
+        <Suspense fallback={null}>
+          <HelpDialog open={helpOpen} onClose={() => setHelpOpen(false)} />
+        </Suspense>
+      )}
     </div>
   );
 }
