@@ -4,7 +4,7 @@
  * fails validation shows its errors instead; a long run shows its progress (with Cancel); a run the
  * page refused or stopped at a budget says so (layout/BudgetNotice).
  */
-import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { useSim } from '../store/useSim';
 import { useCompare } from './compare/compareStore';
 import { useDump } from './dump/dumpStore';
@@ -22,8 +22,11 @@ import { useShortcuts } from './playback/useShortcuts';
 // [your-data] an A/B comparison replaces the run while it is shown; loaded on demand
 const ComparePage = lazy(() => import('./compare/ComparePage').then((m) => ({ default: m.ComparePage })));
 const DumpPage = lazy(() => import('./dump/DumpPage').then((m) => ({ default: m.DumpPage })));
-// the keyboard shortcuts' dialog loads when it is first opened (it then stays, closed, as before)
-const HelpDialog = lazy(() => import('./playback/HelpDialog').then((m) => ({ default: m.HelpDialog })));
+// the keyboard shortcuts' dialog is a chunk of its own, fetched once the page is first idle after a
+// run (or its message) is on screen, so the first "?" opens it at once; rendered from its first opening
+const loadHelp = () => import('./playback/HelpDialog');
+const HelpDialog = lazy(() => loadHelp().then((m) => ({ default: m.HelpDialog })));
+let helpFetched = false;
 
 export function App() {
   useDocumentSettings();
@@ -40,6 +43,12 @@ export function App() {
   }, []);
   const targets = useMemo(() => (trace ? jumpTargetsOf(trace) : null), [trace]);
   useShortcuts(targets, openHelp, status === 'ready' && !helpOpen && !dumpShown && !compareShown);
+  useEffect(() => {
+    if (helpFetched || status === 'idle' || status === 'running') return;
+    helpFetched = true;
+    const whenIdle = window.requestIdleCallback ?? ((f: () => void) => setTimeout(f, 200));
+    whenIdle(() => void loadHelp());
+  }, [status]);
   return (
     <div className="app" data-status={status}>
       <Header onHelp={openHelp} />
