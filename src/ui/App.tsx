@@ -23,9 +23,16 @@ import { useShortcuts } from './playback/useShortcuts';
 const ComparePage = lazy(() => import('./compare/ComparePage').then((m) => ({ default: m.ComparePage })));
 const DumpPage = lazy(() => import('./dump/DumpPage').then((m) => ({ default: m.DumpPage })));
 // the keyboard shortcuts' dialog is a chunk of its own, fetched once the page is first idle after a
-// run (or its message) is on screen, so the first "?" opens it at once; rendered from its first opening
-const loadHelp = () => import('./playback/HelpDialog');
-const HelpDialog = lazy(() => loadHelp().then((m) => ({ default: m.HelpDialog })));
+// run (or its message) is on screen, so the first "?" opens it at once. Not React.lazy: a Suspense
+// boundary that showed its fallback reveals its content no sooner than ~300 ms later (React's
+// throttle), so the dialog is rendered only once its module is here
+type HelpModule = typeof import('./playback/HelpDialog');
+let helpModule: HelpModule | null = null;
+const loadHelp = () =>
+  import('./playback/HelpDialog').then((m) => {
+    helpModule = m;
+    return m;
+  });
 let helpFetched = false;
 
 export function App() {
@@ -36,18 +43,23 @@ export function App() {
   const dumpShown = useDump((s) => s.importing || s.analysis !== null);
   const compareShown = useCompare((s) => s.open);
   const [helpOpen, setHelpOpen] = useState(false);
-  const [helpLoaded, setHelpLoaded] = useState(false);
+  const [HelpDialog, setHelpDialog] = useState<HelpModule['HelpDialog'] | null>(null);
   const openHelp = useCallback(() => {
-    setHelpLoaded(true);
-    setHelpOpen(true);
+    const open = (m: HelpModule) => {
+      setHelpDialog(() => m.HelpDialog);
+      setHelpOpen(true);
+    };
+    // at once when fetched already (the usual case), else as soon as it is
+    if (helpModule) open(helpModule);
+    else void loadHelp().then(open);
   }, []);
   const targets = useMemo(() => (trace ? jumpTargetsOf(trace) : null), [trace]);
   useShortcuts(targets, openHelp, status === 'ready' && !helpOpen && !dumpShown && !compareShown);
   useEffect(() => {
     if (helpFetched || status === 'idle' || status === 'running') return;
     helpFetched = true;
-    const whenIdle = window.requestIdleCallback ?? ((f: () => void) => setTimeout(f, 200));
-    whenIdle(() => void loadHelp());
+    if (window.requestIdleCallback) window.requestIdleCallback(() => void loadHelp(), { timeout: 1000 });
+    else setTimeout(() => void loadHelp(), 200);
   }, [status]);
   return (
     <div className="app" data-status={status}>
@@ -70,11 +82,7 @@ export function App() {
           <RunProgress />
         </main>
       )}
-      {helpLoaded && (
-        <Suspense fallback={null}>
-          <HelpDialog open={helpOpen} onClose={() => setHelpOpen(false)} />
-        </Suspense>
-      )}
+      {HelpDialog && <HelpDialog open={helpOpen} onClose={() => setHelpOpen(false)} />}
     </div>
   );
 }

@@ -53,14 +53,16 @@ describe('the workspace', () => {
       checklist: false,
       code: false,
     });
-    // the narration's box keeps its place
+    // the narration's box keeps its place; the workspace says how many stages are still to come
     expect(page.host.querySelectorAll('.narration')).toHaveLength(1);
+    expect(page.host.querySelector('.workspace')?.getAttribute('data-pending-stages')).toBe('3');
     const seen: string[] = [];
     await until(() => {
       for (const [k, v] of Object.entries(shown())) if (v && !seen.includes(k)) seen.push(k);
       return shown().code && shown().checklist;
     });
     expect(Object.values(shown()).every(Boolean)).toBe(true);
+    expect(page.host.querySelector('.workspace')?.getAttribute('data-pending-stages')).toBe('0');
     // the order the panels came in: each stage after the one before
     expect(seen.indexOf('narration')).toBeLessThan(seen.indexOf('verdict'));
     expect(seen.indexOf('actors')).toBeLessThan(seen.indexOf('details'));

@@ -58,7 +58,8 @@ export function Workspace({ targets }: { readonly targets: JumpTargets }) {
       <PlaybackBar targets={targets} />
       {/* the narration box has a fixed height: its place is kept while it loads */}
       {stage >= STAGES.actors ? <Narration /> : <div className="narration" />}
-      <div className="workspace">
+      {/* how many stages are still to render (0: every panel is there; tests wait for it) */}
+      <div className="workspace" data-pending-stages={STAGES.rest - stage}>
         {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a column that scrolls on its own must take keyboard focus to be scrolled (axe: scrollable-region-focusable) */}
         <aside ref={actors} className="column actors-column" aria-label={t.actors} tabIndex={0}>
           {stage >= STAGES.actors && <ActorsPanel />}
