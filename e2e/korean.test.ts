@@ -14,6 +14,7 @@ import { runScenario } from '../src/sim/run';
 import { encodeLink } from '../src/sim/scenario/link';
 import { launchBrowser, watchErrors } from './browser';
 import { allowList, chartWords, englishWords, runWords, scenarioWords, stateWords } from './korean-words';
+import { everyPanel } from './ui-helpers';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -54,8 +55,9 @@ async function seek(page: Page, step: number): Promise<void> {
   await page.waitForFunction((n) => (document.querySelector('[data-testid="step-counter"]')?.textContent ?? '').includes(` ${n} /`), step);
 }
 
-/** The narration module and the Korean preset texts load after the first paint. */
+/** The narration module and the Korean preset texts load after the first paint, the workspace's panels in stages. */
 async function settled(page: Page): Promise<void> {
+  await everyPanel(page);
   await page.waitForFunction(() => /[가-힣]/.test(document.querySelector('[data-testid="narration"]')?.textContent ?? ''));
   await page.waitForFunction(() => /[가-힣]/.test(document.querySelector('.scenario-title h2')?.textContent ?? ''));
   await page.waitForTimeout(50);
@@ -146,8 +148,10 @@ describe('Korean, every preset', () => {
         await page.getByRole('dialog').waitFor({ state: 'hidden' });
       }
       await page.getByRole('button', { name: '키보드 단축키' }).click();
+      await page.getByRole('dialog').waitFor();
       check(found, 'help', await pageTexts(page), allowed);
       await page.keyboard.press('Escape');
+      await page.getByRole('dialog').waitFor({ state: 'hidden' });
       await page.getByTestId('open-config').click();
       await page.getByTestId('config-editor').waitFor();
       await page.waitForTimeout(200);
@@ -171,6 +175,9 @@ describe('the browser’s language', () => {
     await page.goto(inject('baseUrl'));
     await page.getByTestId('verdict').waitFor();
     await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe('ko');
+    // the page writes its own link a moment after a run lands (src/share/hashSync.ts): wait for it, so
+    // that write cannot land over the link opened next, between its navigation and its hashchange
+    await page.waitForFunction(() => window.location.hash.startsWith('#s='));
     const preset = PRESETS[0];
     if (!preset) throw new Error('no preset');
     await page.goto(`${inject('baseUrl')}${encodeLink(preset.scenario, { step: 0, selection: null, language: 'en' })}`);

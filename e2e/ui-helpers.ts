@@ -44,6 +44,14 @@ export async function loadScenario(page: Page, scenario: unknown): Promise<void>
   await page.waitForFunction(() => document.querySelector('.app')?.getAttribute('data-status') === 'ready');
 }
 
+/** Waits until a run's workspace shows every panel (it renders in stages, src/ui/layout/stages.ts); at once without one. */
+export async function everyPanel(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const w = document.querySelector('.workspace');
+    return w === null || w.getAttribute('data-pending-stages') === '0';
+  });
+}
+
 /** The step counter's "step N / M". */
 export async function position(page: Page): Promise<{ step: number; total: number }> {
   const text = await page.getByTestId('step-counter').innerText();
@@ -99,6 +107,7 @@ export interface AxeViolation {
 
 /** Runs axe-core on the page; returns its violations (id, help, and the offending selectors). */
 export async function axe(page: Page): Promise<AxeViolation[]> {
+  await everyPanel(page);
   await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
   return page.evaluate(async () => {
     const w = window as unknown as {

@@ -13,6 +13,7 @@ import { compareStore } from './ui/compare/compareStore';
 import { decodeDumpLink } from './ui/dump/dumpLink';
 import { dumpStore } from './ui/dump/dumpStore';
 import { PAGE_LANDING } from './ui/landing';
+import { workspaceStaging } from './ui/layout/stages';
 import { browserLanguages, preferredLanguage } from './ui/preferredLanguage';
 import './ui/styles.css';
 
@@ -31,6 +32,8 @@ window.__eosLab = { store: simStore, engine: () => import('./store/engine/engine
 runTiming.syncSteps = 0;
 // and lands in tasks: the trace, then what its panels read over the whole run, then the first render
 runTiming.landing = PAGE_LANDING;
+// and its workspace renders in stages: the playback bar and the timeline first, the other panels in later tasks
+workspaceStaging.enabled = true;
 // a browser set to Korean opens in Korean; a share link's own language wins (hashSync opens it next)
 simStore.getState().setLanguage(preferredLanguage(browserLanguages()));
 // [share-embed] opens the URL's share link, #gallery or the default scenario, then keeps the URL in step

@@ -4,7 +4,7 @@
  * fails validation shows its errors instead; a long run shows its progress (with Cancel); a run the
  * page refused or stopped at a budget says so (layout/BudgetNotice).
  */
-import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { useSim } from '../store/useSim';
 import { useCompare } from './compare/compareStore';
 import { useDump } from './dump/dumpStore';
@@ -14,7 +14,6 @@ import { RunProgress } from './layout/RunProgress';
 import { ScenarioErrors } from './layout/ScenarioErrors';
 import { useDocumentSettings } from './layout/useDocumentSettings';
 import { Workspace } from './layout/Workspace';
-import { HelpDialog } from './playback/HelpDialog';
 import { jumpTargetsOf } from './playback/jumps';
 import { usePlayLoop } from './playback/usePlayLoop';
 import { useShortcuts } from './playback/useShortcuts';
@@ -23,6 +22,18 @@ import { useShortcuts } from './playback/useShortcuts';
 // [your-data] an A/B comparison replaces the run while it is shown; loaded on demand
 const ComparePage = lazy(() => import('./compare/ComparePage').then((m) => ({ default: m.ComparePage })));
 const DumpPage = lazy(() => import('./dump/DumpPage').then((m) => ({ default: m.DumpPage })));
+// the keyboard shortcuts' dialog is a chunk of its own, fetched once the page is first idle after a
+// run (or its message) is on screen, so the first "?" opens it at once. Not React.lazy: a Suspense
+// boundary that showed its fallback reveals its content no sooner than ~300 ms later (React's
+// throttle), so the dialog is rendered only once its module is here
+type HelpModule = typeof import('./playback/HelpDialog');
+let helpModule: HelpModule | null = null;
+const loadHelp = () =>
+  import('./playback/HelpDialog').then((m) => {
+    helpModule = m;
+    return m;
+  });
+let helpFetched = false;
 
 export function App() {
   useDocumentSettings();
@@ -32,9 +43,24 @@ export function App() {
   const dumpShown = useDump((s) => s.importing || s.analysis !== null);
   const compareShown = useCompare((s) => s.open);
   const [helpOpen, setHelpOpen] = useState(false);
-  const openHelp = useCallback(() => setHelpOpen(true), []);
+  const [HelpDialog, setHelpDialog] = useState<HelpModule['HelpDialog'] | null>(null);
+  const openHelp = useCallback(() => {
+    const open = (m: HelpModule) => {
+      setHelpDialog(() => m.HelpDialog);
+      setHelpOpen(true);
+    };
+    // at once when fetched already (the usual case), else as soon as it is
+    if (helpModule) open(helpModule);
+    else void loadHelp().then(open);
+  }, []);
   const targets = useMemo(() => (trace ? jumpTargetsOf(trace) : null), [trace]);
   useShortcuts(targets, openHelp, status === 'ready' && !helpOpen && !dumpShown && !compareShown);
+  useEffect(() => {
+    if (helpFetched || status === 'idle' || status === 'running') return;
+    helpFetched = true;
+    if (window.requestIdleCallback) window.requestIdleCallback(() => void loadHelp(), { timeout: 1000 });
+    else setTimeout(() => void loadHelp(), 200);
+  }, [status]);
   return (
     <div className="app" data-status={status}>
       <Header onHelp={openHelp} />
@@ -56,7 +82,7 @@ export function App() {
           <RunProgress />
         </main>
       )}
-      <HelpDialog open={helpOpen} onClose={() => setHelpOpen(false)} />
+      {HelpDialog && <HelpDialog open={helpOpen} onClose={() => setHelpOpen(false)} />}
     </div>
   );
 }

@@ -25,7 +25,7 @@ export interface PageInDom {
 export function pageInDom(): PageInDom {
   let root: Root;
   let host: HTMLElement;
-  // The page loads narration and three panels lazily. Load them before the tests so that no import
+  // The page loads narration and several panels lazily. Load them before the tests so that no import
   // is still pending when the DOM environment is torn down (Vitest reports such a late import as an error).
   beforeAll(async () => {
     await Promise.all([
@@ -34,6 +34,8 @@ export function pageInDom(): PageInDom {
       import('../../src/ui/checklist/ChecklistPanel'),
       import('../../src/ui/config'),
       import('../../src/ui/inject'),
+      import('../../src/ui/layout/BelowTimeline'),
+      import('../../src/ui/playback/HelpDialog'),
     ]);
   });
   beforeEach(() => {

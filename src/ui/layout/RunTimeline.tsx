@@ -1,7 +1,7 @@
 /**
  * The timeline of the run the store holds (its trace and the view at the current step, which the
  * caller already has): the step, the selection (a click selects through the store), and fault labels on the message diagram in the page's language once
- * the narration module has loaded. The page and the embed show the same one.
+ * the narration module has loaded (the narration panel loads it). The page and the embed show the same one.
  */
 import { useMemo } from 'react';
 import type { SimView, Trace } from '../../sim/views';
@@ -14,7 +14,8 @@ export function RunTimeline({ trace, view }: { readonly trace: Trace; readonly v
   const step = useSim((s) => s.step);
   const selection = useSim((s) => s.selection);
   const language = useSim((s) => s.language);
-  const narrator = useNarrator();
+  // the narration panel loads the module (the workspace's next stage): the timeline does not fetch it before the run is on screen
+  const narrator = useNarrator(false);
   const translateFault = useMemo(
     () => (label: string) => (narrator ? narrator.envelopeFaultText(trace, label, language) : label),
     [narrator, trace, language],

@@ -3,14 +3,17 @@
  * in the centre; the verdict, the selection's details (with failure injection) and the readiness
  * checklist on the right; the config editor in a drawer. At phone width the panels stack, and failure
  * injection and the config editor open as bottom sheets.
+ *
+ * A new workspace renders in stages (stages.ts; on in the page): the playback bar and the timeline
+ * first, then the narration and the actors, then the verdict, the cost and the details, then what is
+ * below the fold or only for editing (the checklist, the code and the notes), each stage in a
+ * task of its own after the one before has painted.
  */
 import { lazy, Suspense, useEffect, useRef } from 'react';
 import { useSim } from '../../store/useSim';
 import { ActorsPanel } from '../actors/ActorsPanel';
-import { CodePanel } from '../code/CodePanel';
 import { DetailsPanel } from '../details/DetailsPanel';
 import { useStrings } from '../i18n';
-import { EosNotes } from '../notes/EosNotes';
 import { usePanels } from '../panels';
 import type { JumpTargets } from '../playback/jumps';
 import { PlaybackBar } from '../playback/PlaybackBar';
@@ -21,10 +24,15 @@ const ChecklistPanel = lazy(() => import('../checklist/ChecklistPanel').then((m)
 // [your-data] what the run cost, computed over the whole trace: after the first paint too
 const CostPanel = lazy(() => import('../cost/CostPanel').then((m) => ({ default: m.CostPanel })));
 const ConfigSheet = lazy(() => import('../config').then((m) => ({ default: m.ConfigSheet })));
+// collapsed panels under the timeline, below the fold: after the first paint too
+const BelowTimeline = lazy(() => import('./BelowTimeline').then((m) => ({ default: m.BelowTimeline })));
 
-import { ModelNotes } from './ModelNotes';
 import { Narration } from './Narration';
 import { RunTimeline } from './RunTimeline';
+import { useStages } from './stages';
+
+/** The workspace's stages (see the comment at the top). */
+const STAGES = { actors: 2, details: 3, rest: 4 } as const;
 
 export function Workspace({ targets }: { readonly targets: JumpTargets }) {
   const t = useStrings();
@@ -36,37 +44,51 @@ export function Workspace({ targets }: { readonly targets: JumpTargets }) {
   const scenarioId = useSim((s) => s.scenario?.id);
   const side = useRef<HTMLElement>(null);
   const actors = useRef<HTMLElement>(null);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the scenario's id changes
+  const stage = useStages(STAGES.rest);
+  // a new workspace's columns start at the top already: scrolling them would only force a layout
+  const shownId = useRef(scenarioId);
   useEffect(() => {
+    if (shownId.current === scenarioId) return;
+    shownId.current = scenarioId;
     for (const el of [side.current, actors.current]) el?.scrollTo?.({ top: 0 });
   }, [scenarioId]);
   if (!trace || !view) return null;
   return (
     <>
       <PlaybackBar targets={targets} />
-      <Narration />
-      <div className="workspace">
+      {/* the narration box has a fixed height: its place is kept while it loads */}
+      {stage >= STAGES.actors ? <Narration /> : <div className="narration" />}
+      {/* how many stages are still to render (0: every panel is there; tests wait for it) */}
+      <div className="workspace" data-pending-stages={STAGES.rest - stage}>
         {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a column that scrolls on its own must take keyboard focus to be scrolled (axe: scrollable-region-focusable) */}
         <aside ref={actors} className="column actors-column" aria-label={t.actors} tabIndex={0}>
-          <ActorsPanel />
+          {stage >= STAGES.actors && <ActorsPanel />}
         </aside>
         {/* biome-ignore lint/a11y/noNoninteractiveTabindex: as above */}
         <main className="column timeline-column" tabIndex={0}>
           <RunTimeline trace={trace} view={view} />
-          <CodePanel scenario={trace.scenario} language={language} />
-          <ModelNotes trace={trace} />
-          <EosNotes language={language} />
+          {stage >= STAGES.rest && (
+            <Suspense fallback={null}>
+              <BelowTimeline trace={trace} language={language} />
+            </Suspense>
+          )}
         </main>
         {/* biome-ignore lint/a11y/noNoninteractiveTabindex: as above */}
         <aside ref={side} className="column side-column" aria-label={`${t.verdict}, ${t.details}, ${t.checklist}`} tabIndex={0}>
-          <VerdictPanel />
-          <Suspense fallback={null}>
-            <CostPanel />
-          </Suspense>
-          <DetailsPanel />
-          <Suspense fallback={<p className="muted">…</p>}>
-            <ChecklistPanel />
-          </Suspense>
+          {stage >= STAGES.details && (
+            <>
+              <VerdictPanel />
+              <Suspense fallback={null}>
+                <CostPanel />
+              </Suspense>
+              <DetailsPanel />
+            </>
+          )}
+          {stage >= STAGES.rest && (
+            <Suspense fallback={<p className="muted">…</p>}>
+              <ChecklistPanel />
+            </Suspense>
+          )}
         </aside>
       </div>
       {/* the config editor opens in a drawer (header button, or an actor's "Configure"); loaded on first use */}

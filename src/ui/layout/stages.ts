@@ -1,0 +1,41 @@
+/**
+ * The workspace's first render in stages (issue 13: no long task when a run lands). React renders
+ * and commits a tree in one task, and the browser then styles, lays out and paints all of it: with
+ * every panel at once that was the longest task of a preset load. With staging on, a new workspace
+ * renders its first stage (the playback bar and the timeline) alone; each later stage renders after
+ * the one before has painted (the next frame, then a task of its own). Not in a transition: a
+ * transition's render starts over whenever a more urgent update comes, and playback updates every
+ * frame — pressing Play as a run lands held the later stages back for 1.2–2.9 s (×4 CPU throttling),
+ * against 0.3–1.3 s as plain updates. The chunks of the panels a later stage loads are fetched then,
+ * after the run is on screen.
+ *
+ * Off by default, so a test's page renders every panel at once; src/page.tsx turns it on.
+ */
+import { useEffect, useState } from 'react';
+
+export const workspaceStaging = { enabled: false };
+
+/** How many of `count` stages a newly mounted component shows now (all of them with staging off). */
+export function useStages(count: number): number {
+  const [stage, setStage] = useState(() => (workspaceStaging.enabled ? 1 : count));
+  useEffect(() => {
+    if (stage >= count) return;
+    let done = false;
+    const next = () => {
+      if (done) return;
+      done = true;
+      setStage((s) => Math.min(count, s + 1));
+    };
+    // after this stage has painted: the next frame, then a task of its own (a tab in the
+    // background gets no frames: there, a task of its own)
+    const hidden = document.visibilityState === 'hidden';
+    const frame = hidden ? 0 : requestAnimationFrame(() => setTimeout(next, 0));
+    const timer = hidden ? setTimeout(next, 0) : 0;
+    return () => {
+      done = true;
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, [stage, count]);
+  return stage;
+}
