@@ -79,8 +79,15 @@ export function startHashSync(store: SimStore, win: Window = window, options: Ha
   let navigated = true;
   let pushNext = false;
 
+  // the fragment when the pending write was scheduled: if it has changed by the time the write is
+  // due, the person navigated (a pasted link, Back) and the browser's `hashchange` for it may not
+  // have fired yet — writing now would put the old run's link over theirs, and that navigation
+  // would be lost. The write is dropped; the navigation's own landing schedules the next one.
+  let hashWhenScheduled = written;
+
   const write = () => {
     timer = undefined;
+    if (win.location.hash !== hashWhenScheduled) return;
     const share = shareStore.getState();
     if (share.linkError || share.holdHash) return;
     const link = linkOf(store.getState());
@@ -97,6 +104,9 @@ export function startHashSync(store: SimStore, win: Window = window, options: Ha
   };
   const schedule = () => {
     if (timer !== undefined) clearTimeout(timer);
+    // a later change while one is pending keeps the first one's fragment: a navigation in between
+    // still counts
+    else hashWhenScheduled = win.location.hash;
     timer = setTimeout(write, delay);
   };
 
@@ -116,12 +126,19 @@ export function startHashSync(store: SimStore, win: Window = window, options: Ha
       schedule();
   });
   const stopShare = shareStore.subscribe((s, prev) => {
-    if ((prev.linkError && !s.linkError) || (prev.holdHash && !s.holdHash)) schedule();
+    if ((prev.linkError && !s.linkError) || (prev.holdHash && !s.holdHash)) {
+      // whoever held the address bar (the compare view) wrote it: it is handed back as it is now
+      if (timer !== undefined) clearTimeout(timer);
+      timer = undefined;
+      schedule();
+    }
   });
   // Back, Forward, or a link pasted into the address bar of an open tab: only the fragment changes
   const onHashChange = () => {
     if (win.location.hash === written) return;
     written = win.location.hash;
+    // this navigation is handled here: a write pending from before it may go ahead once it lands
+    hashWhenScheduled = written;
     shareStore.getState().setHoldHash(false);
     pushNext = false;
     // the gallery opens over the scenario on screen: nothing new lands

@@ -1,0 +1,113 @@
+/**
+ * The address bar and the store (src/share/hashSync.ts), on a window whose events this test
+ * delivers itself: a browser changes `location.hash` at once on a navigation but fires `hashchange`
+ * in a later task, so the page's own debounced write can fall between the two.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { linkOf, startHashSync } from '../../src/share/hashSync';
+import { shareStore } from '../../src/share/shareState';
+import { encodeLink, findPreset } from '../../src/sim';
+import { createSimStore } from '../../src/store/simStore';
+
+/** Just what hashSync touches of a window; `navigate` changes the fragment without its event. */
+function fakeWindow(initialHash: string) {
+  const listeners = new Map<string, Array<() => void>>();
+  const location = { hash: initialHash };
+  const writes: string[] = [];
+  const history = {
+    state: null,
+    replaceState: (_s: unknown, _t: string, url: string) => {
+      location.hash = url;
+      writes.push(url);
+    },
+    pushState: (_s: unknown, _t: string, url: string) => {
+      location.hash = url;
+      writes.push(url);
+    },
+  };
+  return {
+    win: {
+      location,
+      history,
+      addEventListener: (name: string, fn: () => void) => listeners.set(name, [...(listeners.get(name) ?? []), fn]),
+      removeEventListener: (name: string, fn: () => void) =>
+        listeners.set(
+          name,
+          (listeners.get(name) ?? []).filter((f) => f !== fn),
+        ),
+    } as unknown as Window,
+    location,
+    writes,
+    navigate: (hash: string) => {
+      location.hash = hash;
+    },
+    fire: (name: string) => {
+      for (const fn of listeners.get(name) ?? []) fn();
+    },
+  };
+}
+
+const presetLink = (id: string) => {
+  const preset = findPreset(id);
+  if (!preset) throw new Error(`no preset ${id}`);
+  return encodeLink(preset.scenario, { step: 0, language: 'en', skipIdle: true });
+};
+
+describe('hashSync', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+    shareStore.getState().setHoldHash(false);
+    shareStore.getState().setLinkError(null);
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("a navigation between the page's scheduled write and its hashchange is not written over", () => {
+    const first = presetLink('lost-ack-idempotent');
+    const second = presetLink('zombie-fencing');
+    const w = fakeWindow(first);
+    const store = createSimStore();
+    const stop = startHashSync(store, w.win, { delayMs: 50 });
+    expect(store.getState().scenario?.id).toBe('lost-ack-idempotent');
+    vi.advanceTimersByTime(100);
+
+    // the person moves through the run (a write is now due in 50 ms), then pastes another link
+    store.getState().seek(3);
+    w.navigate(second);
+    vi.advanceTimersByTime(100);
+    expect(w.location.hash).toBe(second);
+
+    // the browser's hashchange arrives: the pasted link opens, and the bar follows it from then on
+    w.fire('hashchange');
+    expect(store.getState().scenario?.id).toBe('zombie-fencing');
+    vi.advanceTimersByTime(100);
+    expect(w.location.hash).toBe(linkOf(store.getState()));
+    store.getState().seek(2);
+    vi.advanceTimersByTime(100);
+    expect(w.location.hash).toBe(linkOf(store.getState()));
+    expect(store.getState().step).toBe(2);
+    stop();
+  });
+
+  it('after a view that held the address bar lets it go, the run’s own link is written again', () => {
+    const first = presetLink('lost-ack-idempotent');
+    const w = fakeWindow(first);
+    const store = createSimStore();
+    const stop = startHashSync(store, w.win, { delayMs: 50 });
+    vi.advanceTimersByTime(100);
+
+    // a view (the compare page) holds the bar and writes its own link; the run moves meanwhile
+    shareStore.getState().setHoldHash(true);
+    store.getState().seek(4);
+    w.win.history.replaceState(null, '', '#ab=held');
+    vi.advanceTimersByTime(100);
+    expect(w.location.hash).toBe('#ab=held');
+
+    shareStore.getState().setHoldHash(false);
+    vi.advanceTimersByTime(100);
+    expect(w.location.hash).toBe(linkOf(store.getState()));
+    expect(store.getState().step).toBe(4);
+    stop();
+  });
+});
