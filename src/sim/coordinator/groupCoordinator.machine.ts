@@ -273,6 +273,23 @@ export function txnOffsetCommitVerificationError(error: KafkaError): KafkaError 
   }
 }
 
+/**
+ * OffsetMetadataManager.validateTransactionalOffsetCommit → ClassicGroup.validateOffsetCommit
+ * (isTransactional): a group the coordinator does not know is ILLEGAL_GENERATION unless the commit
+ * carries no generation (a "simple" group is created); no generation on an Empty group is accepted;
+ * otherwise (KIP-447) the member must be known and its generation current. No REBALANCE_IN_PROGRESS:
+ * the group's state is not enforced for a transactional commit.
+ */
+export function txnOffsetCommitGroupError(
+  g: ConsumerGroup | undefined,
+  req: Pick<TxnOffsetCommitRequest, 'generationId' | 'memberId'>,
+): KafkaError | null {
+  if (!g) return req.generationId < 0 ? null : 'ILLEGAL_GENERATION';
+  if (req.generationId < 0 && g.state === 'Empty') return null;
+  if (req.generationId >= 0 || req.memberId) return memberError(g, req.memberId, req.generationId);
+  return null;
+}
+
 export const onTxnOffsetCommit = (
   ctx: GroupCoordinatorContext,
   ev: RpcEvent<TxnOffsetCommitRequest>,
@@ -280,9 +297,7 @@ export const onTxnOffsetCommit = (
 ): GroupCoordinatorContext => {
   const d: Draft = { ...ctx };
   const req = ev.payload;
-  const g = d.groups[req.groupId] ?? emptyGroup(req.groupId);
-  // KIP-447: a transactional commit carries the member's generation; a stale one is fenced
-  let error: KafkaError | null = req.generationId >= 0 || req.memberId ? memberError(g, req.memberId, req.generationId) : null;
+  let error = txnOffsetCommitGroupError(d.groups[req.groupId], req);
   if (!error && needsTxnVerification(d.config, d.logs[offsetsLogKey(d, req.groupId)], req)) {
     // v1: is the offsets partition in this transaction (AddOffsetsToTxn)? v2: add it on the client's behalf
     const correlationId = d.nextCorrelationId;
