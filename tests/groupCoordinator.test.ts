@@ -300,7 +300,7 @@ describe('TxnOffsetCommit verification (KIP-890)', () => {
       error: 'NONE',
     });
     expect((actor.getSnapshot().context as GroupCoordinatorContext).groups.g?.pending).toEqual([
-      { producerId: 7, offsets: { 'orders-0': 3 } },
+      { producerId: 7, offsets: { 'orders-0': 3 }, writtenAt: { 'orders-0': 0 } },
     ]);
   });
 

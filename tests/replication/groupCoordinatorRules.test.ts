@@ -266,7 +266,7 @@ describe('loading a partition from the replica (GroupCoordinatorService.onElecti
     expect(Object.keys(groups.billing?.members ?? {})).toEqual(['billing-0']);
     expect(groups.billing?.nextMemberSeq).toBe(1);
     expect(groups.etl?.committed).toEqual({});
-    expect(groups.etl?.pending).toEqual([{ producerId: 9, offsets: { 'orders-0': 2 } }]);
+    expect(groups.etl?.pending).toEqual([{ producerId: 9, offsets: { 'orders-0': 2 }, writtenAt: { 'orders-0': 0 } }]);
   });
 
   it("onElection: COORDINATOR_LOAD_IN_PROGRESS until the load; then the groups, each member's session expiry scheduled", () => {

@@ -55,6 +55,8 @@ export interface StoredGroup {
 export interface PendingTxnOffsets {
   readonly producerId: number;
   readonly offsets: Readonly<Record<string, number>>;
+  /** When each offset was written, in the group's `offsetWrites` order (its record offset, groupOffsets.ts). */
+  readonly writtenAt: Readonly<Record<string, number>>;
 }
 
 export interface ConsumerGroup {
@@ -64,6 +66,10 @@ export interface ConsumerGroup {
   readonly leader: string | null;
   readonly members: Readonly<Record<string, GroupMember>>;
   readonly committed: Readonly<Record<string, number>>;
+  /** When each committed offset was written, in `offsetWrites` order (groupOffsets.ts). */
+  readonly committedAt: Readonly<Record<string, number>>;
+  /** How many offset records the group has written: the order of its record offsets. */
+  readonly offsetWrites: number;
   /** TxnOffsetCommit offsets waiting for their transaction's marker, per producer id. */
   readonly pending: readonly PendingTxnOffsets[];
   readonly nextMemberSeq: number;
@@ -110,6 +116,8 @@ export function emptyGroup(groupId: string): ConsumerGroup {
     leader: null,
     members: {},
     committed: {},
+    committedAt: {},
+    offsetWrites: 0,
     pending: [],
     nextMemberSeq: 0,
     initialRebalance: false,

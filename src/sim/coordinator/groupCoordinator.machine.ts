@@ -50,6 +50,7 @@ import {
   removeMember,
   sync,
 } from './classicGroup';
+import { addPendingTxnOffsets, commitPlainOffsets, completePendingTxnOffsets } from './groupOffsets';
 import { hostedCoordinatorId } from './hostedTxnCoordinator.machine';
 import type { OffsetsHostedState } from './offsetsHosted';
 
@@ -215,9 +216,7 @@ export const onOffsetCommit = (ctx: GroupCoordinatorContext, ev: RpcEvent<Offset
   if (!error && g.state === 'CompletingRebalance' && !standalone) error = 'REBALANCE_IN_PROGRESS';
   if (!error) error = writeOffsets(d, req.groupId, req.offsets, null, ev.now);
   if (!error) {
-    const committed = { ...g.committed };
-    for (const o of req.offsets) committed[keyOf(o)] = o.offset;
-    g = { ...g, committed };
+    g = commitPlainOffsets(g, Object.fromEntries(req.offsets.map((o) => [keyOf(o), o.offset])));
     putGroup(d, g);
     out.fact({
       kind: 'offsetsCommitted',
@@ -232,14 +231,11 @@ export const onOffsetCommit = (ctx: GroupCoordinatorContext, ev: RpcEvent<Offset
 };
 
 function writeTxnOffsets(d: Draft, req: TxnOffsetCommitRequest, now: number): KafkaError | null {
-  let g = d.groups[req.groupId] ?? emptyGroup(req.groupId);
+  const g = d.groups[req.groupId] ?? emptyGroup(req.groupId);
   const error = writeOffsets(d, req.groupId, req.offsets, { producerId: req.producerId, producerEpoch: req.producerEpoch }, now);
   if (error) return error;
   const offsets = Object.fromEntries(req.offsets.map((o) => [keyOf(o), o.offset]));
-  const others = g.pending.filter((p) => p.producerId !== req.producerId);
-  const mine = g.pending.find((p) => p.producerId === req.producerId);
-  g = { ...g, pending: [...others, { producerId: req.producerId, offsets: { ...(mine?.offsets ?? {}), ...offsets } }] };
-  putGroup(d, g);
+  putGroup(d, addPendingTxnOffsets(g, req.producerId, offsets));
   return null;
 }
 
@@ -277,6 +273,23 @@ export function txnOffsetCommitVerificationError(error: KafkaError): KafkaError 
   }
 }
 
+/**
+ * OffsetMetadataManager.validateTransactionalOffsetCommit → ClassicGroup.validateOffsetCommit
+ * (isTransactional): a group the coordinator does not know is ILLEGAL_GENERATION unless the commit
+ * carries no generation (a "simple" group is created); no generation on an Empty group is accepted;
+ * otherwise (KIP-447) the member must be known and its generation current. No REBALANCE_IN_PROGRESS:
+ * the group's state is not enforced for a transactional commit.
+ */
+export function txnOffsetCommitGroupError(
+  g: ConsumerGroup | undefined,
+  req: Pick<TxnOffsetCommitRequest, 'generationId' | 'memberId'>,
+): KafkaError | null {
+  if (!g) return req.generationId < 0 ? null : 'ILLEGAL_GENERATION';
+  if (req.generationId < 0 && g.state === 'Empty') return null;
+  if (req.generationId >= 0 || req.memberId) return memberError(g, req.memberId, req.generationId);
+  return null;
+}
+
 export const onTxnOffsetCommit = (
   ctx: GroupCoordinatorContext,
   ev: RpcEvent<TxnOffsetCommitRequest>,
@@ -284,9 +297,7 @@ export const onTxnOffsetCommit = (
 ): GroupCoordinatorContext => {
   const d: Draft = { ...ctx };
   const req = ev.payload;
-  const g = d.groups[req.groupId] ?? emptyGroup(req.groupId);
-  // KIP-447: a transactional commit carries the member's generation; a stale one is fenced
-  let error: KafkaError | null = req.generationId >= 0 || req.memberId ? memberError(g, req.memberId, req.generationId) : null;
+  let error = txnOffsetCommitGroupError(d.groups[req.groupId], req);
   if (!error && needsTxnVerification(d.config, d.logs[offsetsLogKey(d, req.groupId)], req)) {
     // v1: is the offsets partition in this transaction (AddOffsetsToTxn)? v2: add it on the client's behalf
     const correlationId = d.nextCorrelationId;
@@ -382,20 +393,18 @@ function verificationTarget(d: Draft, transactionalId: string): ActorId {
 export function applyMarker(d: Draft, key: string, producerId: number, result: 'COMMIT' | 'ABORT', out: Out): void {
   for (const g of Object.values(d.groups)) {
     if (offsetsLogKey(d, g.groupId) !== key) continue;
-    const pending = g.pending.find((p) => p.producerId === producerId);
-    if (!pending) continue;
-    let committed = g.committed;
-    if (result === 'COMMIT') {
-      committed = { ...g.committed, ...pending.offsets };
+    const done = completePendingTxnOffsets(g, producerId, result);
+    if (!done) continue;
+    const materialised = Object.entries(done.materialised);
+    if (materialised.length > 0)
       out.fact({
         kind: 'offsetsCommitted',
         groupId: g.groupId,
         generationId: g.generationId,
-        offsets: Object.entries(pending.offsets).map(([name, offset]) => ({ ...parseTopicPartition(name), offset })),
+        offsets: materialised.map(([name, offset]) => ({ ...parseTopicPartition(name), offset })),
         transactional: true,
       });
-    }
-    putGroup(d, { ...g, committed, pending: g.pending.filter((p) => p !== pending) });
+    putGroup(d, done.group);
   }
 }
 

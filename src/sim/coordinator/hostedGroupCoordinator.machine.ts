@@ -9,6 +9,7 @@
  * dropped). Its writes wait for the partition's high watermark (offsetsHosted.ts). The request
  * handlers are the one-replica coordinator's (groupCoordinator.machine.ts).
  */
+
 import { setup } from 'xstate';
 import type { Call, Lifecycle, Timer } from '../actors/events';
 import { handle, type Out } from '../actors/out';
@@ -38,6 +39,7 @@ import {
   onVerificationLost,
   refuseRequest,
 } from './groupCoordinator.machine';
+import { addPendingTxnOffsets, commitPlainOffsets, completePendingTxnOffsets } from './groupOffsets';
 import {
   emptyHostedState,
   type OffsetsBatch,
@@ -161,13 +163,8 @@ export function replayOffsets(batches: readonly OffsetsBatch[]): Record<string, 
   for (const b of batches) {
     if (b.control) {
       for (const g of Object.values(groups)) {
-        const pending = g.pending.find((p) => p.producerId === b.producerId);
-        if (!pending) continue;
-        groups[g.groupId] = {
-          ...g,
-          committed: b.control === 'COMMIT' ? { ...g.committed, ...pending.offsets } : g.committed,
-          pending: g.pending.filter((p) => p !== pending),
-        };
+        const done = completePendingTxnOffsets(g, b.producerId, b.control);
+        if (done) groups[g.groupId] = done.group;
       }
       continue;
     }
@@ -181,13 +178,9 @@ export function replayOffsets(batches: readonly OffsetsBatch[]): Record<string, 
       const g = get(r.key.slice(0, slash));
       const tp = r.key.slice(slash + 1);
       const offset = Number(r.value);
-      if (!b.transactional) {
-        groups[g.groupId] = { ...g, committed: { ...g.committed, [tp]: offset } };
-        continue;
-      }
-      const mine = g.pending.find((p) => p.producerId === b.producerId);
-      const others = g.pending.filter((p) => p !== mine);
-      groups[g.groupId] = { ...g, pending: [...others, { producerId: b.producerId, offsets: { ...(mine?.offsets ?? {}), [tp]: offset } }] };
+      groups[g.groupId] = b.transactional
+        ? addPendingTxnOffsets(g, b.producerId, { [tp]: offset })
+        : commitPlainOffsets(g, { [tp]: offset });
     }
   }
   return Object.fromEntries(Object.entries(groups).map(([id, g]) => [id, loadGroup(g)]));

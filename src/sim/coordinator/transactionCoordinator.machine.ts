@@ -110,9 +110,16 @@ function prepareEnd(d: Draft, m: TxnMetadata, result: 'COMMIT' | 'ABORT', now: n
   startMarkers(d, prepared, result, now, out);
 }
 
-/** Fence the current epoch (PrepareEpochFence, epoch+1) and abort: a newer instance or a timeout. */
+/**
+ * Fence the current epoch (PrepareEpochFence, epoch+1) and abort: a newer instance or a timeout.
+ * Protocol v1: the last epoch becomes −1 (TransactionMetadata.prepareFenceProducerEpoch, and
+ * endTransaction's isEpochFence), so the fenced producer's KIP-360 InitProducerId with its old epoch
+ * is PRODUCER_FENCED. Protocol v2 (4.0.1+, KAFKA-19367): the abort's own bump is the only one,
+ * prepareAbortOrCommit, which records the old epoch as the last.
+ */
 function fenceAndAbort(d: Draft, m: TxnMetadata, now: number, out: Out): void {
-  const fenced: TxnMetadata = { ...m, state: 'PrepareEpochFence', lastProducerEpoch: m.producerEpoch, producerEpoch: m.producerEpoch + 1 };
+  const lastProducerEpoch = d.config.transactionVersion === 2 ? m.producerEpoch : -1;
+  const fenced: TxnMetadata = { ...m, state: 'PrepareEpochFence', lastProducerEpoch, producerEpoch: m.producerEpoch + 1 };
   setState(d, fenced, out);
   prepareEnd(d, fenced, 'ABORT', now, out);
 }
@@ -150,16 +157,30 @@ export const onInitProducerId = (ctx: TxnCoordinatorContext, ev: RpcEvent<InitPr
       txnLastUpdateTimestamp: ev.now,
     };
   }
+  const expected = req.producerId >= 0 ? { producerId: req.producerId, epoch: req.producerEpoch } : null;
+  // prepareInitProducerIdTransit.isValidProducerId: a request naming another producer id is fenced
+  // (Kafka also accepts the previous producer id with an exhausted epoch; the model keeps no previous id)
+  if (expected && m.producerEpoch !== -1 && expected.producerId !== m.producerId) {
+    answer('PRODUCER_FENCED');
+    return d;
+  }
   switch (m.state) {
     case 'Empty':
     case 'CompleteCommit':
     case 'CompleteAbort': {
-      const exhausted = m.producerEpoch >= MAX_EPOCH;
+      const exhausted = m.producerEpoch >= MAX_EPOCH && (!expected || expected.epoch === m.producerEpoch);
+      // prepareProducerIdRotation: a new producer id at epoch 0, recording the old epoch only for a KIP-360 request
+      const epochs = exhausted
+        ? { producerEpoch: 0, lastProducerEpoch: expected ? m.producerEpoch : -1 }
+        : incrementProducerEpoch(m, expected?.epoch ?? null);
+      if (epochs === null) {
+        answer('PRODUCER_FENCED');
+        return d;
+      }
       const next: TxnMetadata = {
         ...m,
         producerId: exhausted ? allocateProducerId(d) : m.producerId,
-        producerEpoch: exhausted ? 0 : m.producerEpoch + 1,
-        lastProducerEpoch: m.producerEpoch,
+        ...epochs,
         txnTimeoutMs: req.transactionTimeoutMs,
         state: 'Empty',
         partitions: [],
@@ -179,6 +200,24 @@ export const onInitProducerId = (ctx: TxnCoordinatorContext, ev: RpcEvent<InitPr
       return d;
   }
 };
+
+/**
+ * TransactionMetadata.prepareIncrementProducerEpoch (KIP-360). Without an expected epoch (a new
+ * instance) the epoch goes up and the last epoch becomes −1. With one (the producer bumping its own
+ * epoch after an error): the current epoch, or no epoch yet, goes up and becomes the last epoch; the
+ * last epoch is a retry whose answer was lost, so the current epoch is returned unchanged; any other
+ * epoch has been fenced (null: PRODUCER_FENCED).
+ */
+export function incrementProducerEpoch(
+  m: Pick<TxnMetadata, 'producerEpoch' | 'lastProducerEpoch'>,
+  expectedEpoch: number | null,
+): { producerEpoch: number; lastProducerEpoch: number } | null {
+  if (expectedEpoch === null) return { producerEpoch: m.producerEpoch + 1, lastProducerEpoch: -1 };
+  if (m.producerEpoch === -1 || expectedEpoch === m.producerEpoch)
+    return { producerEpoch: m.producerEpoch + 1, lastProducerEpoch: m.producerEpoch };
+  if (expectedEpoch === m.lastProducerEpoch) return { producerEpoch: m.producerEpoch, lastProducerEpoch: m.lastProducerEpoch };
+  return null;
+}
 
 /** Common checks of AddPartitionsToTxn / AddOffsetsToTxn / EndTxn (protocol v1). */
 function validateProducer(m: TxnMetadata | undefined, producerId: number, producerEpoch: number): KafkaError | null {

@@ -247,8 +247,10 @@ export function onCoordinatorResponse(d: ProducerDraft, response: CoordinatorRes
   if (error !== 'NONE' && RETRIABLE.includes(error)) {
     clientError(d, out, error, req.rpc);
     forgetCoordinatorOn(d, error, req);
-    // Kafka retries AddPartitionsToTxn quickly (20 ms) while the previous transaction completes
-    retryLater(d, out, req.rpc === 'AddPartitionsToTxn' ? 20 : d.config['retry.backoff.ms']);
+    // AddPartitionsToTxnHandler.maybeOverrideRetryBackoffMs: 20 ms (while the previous transaction
+    // completes) only if no partition is in this transaction yet; then min(retry.backoff.ms, that)
+    const quick = req.rpc === 'AddPartitionsToTxn' && d.txnPartitions.length === 0;
+    retryLater(d, out, quick ? Math.min(20, d.config['retry.backoff.ms']) : d.config['retry.backoff.ms']);
     return 'none';
   }
   switch (response.type) {

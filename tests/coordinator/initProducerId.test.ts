@@ -1,0 +1,141 @@
+/**
+ * InitProducerId on the transaction coordinator (TransactionCoordinator.handleInitProducerId /
+ * prepareInitProducerIdTransit, TransactionMetadata.prepareIncrementProducerEpoch and
+ * prepareFenceProducerEpoch): a new instance bumps the epoch and clears the last epoch; a producer
+ * bumping its own epoch after an error (KIP-360, protocol v1) names its producer id and epoch, and is
+ * fenced if another instance or a timeout got there first.
+ */
+import { describe, expect, it } from 'vitest';
+import type { TxnCoordinatorContext } from '../../src/sim/coordinator/transactionCoordinator.machine';
+import { incrementProducerEpoch, transactionCoordinatorMachine } from '../../src/sim/coordinator/transactionCoordinator.machine';
+import type { Effect } from '../../src/sim/kernel/effects';
+import { drive, inputOf } from '../machines/harness';
+
+const scenario = (protocol: 1 | 2) => ({
+  version: 1,
+  seed: 1,
+  cluster: { 'transaction.version': protocol },
+  topics: [{ name: 't', partitions: 1 }],
+  clients: [{ id: 'p', type: 'producer', config: { 'transactional.id': 'tx' }, script: [] }],
+});
+
+let envelope = 100;
+const request = (type: string, payload: Record<string, unknown>) => ({
+  type,
+  from: 'p.producer',
+  envelopeId: envelope,
+  inReplyTo: null,
+  payload: { correlationId: envelope++, ...payload },
+});
+const init = (producerId = -1, producerEpoch = -1) =>
+  request('InitProducerId', { transactionalId: 'tx', transactionTimeoutMs: 60000, producerId, producerEpoch });
+const answer = (fx: readonly Effect[]) =>
+  fx.flatMap((e) =>
+    e.type === 'send' && e.rpc === 'InitProducerIdResponse'
+      ? [e.payload as unknown as { error: string; producerId: number; producerEpoch: number }]
+      : [],
+  )[0];
+
+/** The broker's answer to the WriteTxnMarkers among `fx`: every marker written. */
+const markersAcked = (fx: readonly Effect[]) => {
+  const sent = fx.find((e) => e.type === 'send' && e.rpc === 'WriteTxnMarkers') as unknown as {
+    from: string;
+    to: string;
+    payload: { correlationId: number };
+  };
+  return {
+    type: 'WriteTxnMarkersResponse',
+    from: sent.to,
+    envelopeId: envelope++,
+    inReplyTo: 0,
+    payload: {
+      correlationId: sent.payload.correlationId,
+      markers: [{ producerId: 1000, partitions: [{ topic: 't', partition: 0, error: 'NONE' }] }],
+    },
+  };
+};
+
+function coordinator(protocol: 1 | 2 = 1) {
+  const m = drive(transactionCoordinatorMachine, inputOf(scenario(protocol), 'txn-coordinator'));
+  m.send(init(), 1); // producer 1000, epoch 0
+  return { m, txn: () => m.context<TxnCoordinatorContext>().txns.tx };
+}
+
+describe('prepareIncrementProducerEpoch (incrementProducerEpoch)', () => {
+  it('without an expected epoch: epoch+1 and the last epoch −1 (a new instance)', () => {
+    expect(incrementProducerEpoch({ producerEpoch: 4, lastProducerEpoch: 3 }, null)).toEqual({ producerEpoch: 5, lastProducerEpoch: -1 });
+    expect(incrementProducerEpoch({ producerEpoch: -1, lastProducerEpoch: -1 }, null)).toEqual({ producerEpoch: 0, lastProducerEpoch: -1 });
+  });
+  it('the current epoch expected: epoch+1, the old one becomes the last epoch', () => {
+    expect(incrementProducerEpoch({ producerEpoch: 4, lastProducerEpoch: -1 }, 4)).toEqual({ producerEpoch: 5, lastProducerEpoch: 4 });
+  });
+  it('the last epoch expected: a retry whose answer was lost gets the current epoch, not a second bump', () => {
+    expect(incrementProducerEpoch({ producerEpoch: 5, lastProducerEpoch: 4 }, 4)).toEqual({ producerEpoch: 5, lastProducerEpoch: 4 });
+  });
+  it('any other epoch: fenced (null → PRODUCER_FENCED)', () => {
+    expect(incrementProducerEpoch({ producerEpoch: 5, lastProducerEpoch: -1 }, 4)).toBeNull();
+    expect(incrementProducerEpoch({ producerEpoch: 5, lastProducerEpoch: 4 }, 3)).toBeNull();
+  });
+});
+
+describe('InitProducerId with an expected producer id and epoch (KIP-360)', () => {
+  it("the producer's own bump: epoch+1, and the same request again returns that epoch without a second bump", () => {
+    const { m, txn } = coordinator();
+    expect(answer(m.send(init(1000, 0), 2))).toMatchObject({ error: 'NONE', producerId: 1000, producerEpoch: 1 });
+    expect(txn()).toMatchObject({ producerEpoch: 1, lastProducerEpoch: 0 });
+    expect(answer(m.send(init(1000, 0), 3))).toMatchObject({ error: 'NONE', producerId: 1000, producerEpoch: 1 });
+    expect(txn()).toMatchObject({ producerEpoch: 1, lastProducerEpoch: 0 });
+  });
+
+  it("after a new instance bumped the epoch, the old instance's bump is PRODUCER_FENCED and changes nothing", () => {
+    const { m, txn } = coordinator();
+    expect(answer(m.send(init(), 2))).toMatchObject({ error: 'NONE', producerEpoch: 1 });
+    expect(txn()).toMatchObject({ producerEpoch: 1, lastProducerEpoch: -1 });
+    expect(answer(m.send(init(1000, 0), 3))).toMatchObject({ error: 'PRODUCER_FENCED' });
+    expect(txn()).toMatchObject({ state: 'Empty', producerEpoch: 1, lastProducerEpoch: -1 });
+  });
+
+  it('a request naming another producer id is PRODUCER_FENCED', () => {
+    const { m } = coordinator();
+    expect(answer(m.send(init(999, 0), 2))).toMatchObject({ error: 'PRODUCER_FENCED' });
+  });
+
+  it("protocol v1: after a timeout fenced and aborted the transaction, the old epoch's bump is PRODUCER_FENCED", () => {
+    const { m, txn } = coordinator(1);
+    m.send(
+      request('AddPartitionsToTxn', {
+        transactionalId: 'tx',
+        producerId: 1000,
+        producerEpoch: 0,
+        partitions: [{ topic: 't', partition: 0 }],
+        verifyOnly: false,
+      }),
+      2,
+    );
+    // a newer instance fences the Ongoing transaction (as the timeout does): PrepareEpochFence → PrepareAbort
+    const fence = m.send(init(), 3);
+    expect(txn()).toMatchObject({ state: 'PrepareAbort', producerEpoch: 1, lastProducerEpoch: -1 });
+    // while the markers are out, any InitProducerId waits: CONCURRENT_TRANSACTIONS
+    expect(answer(m.send(init(1000, 0), 4))).toMatchObject({ error: 'CONCURRENT_TRANSACTIONS' });
+    m.send(markersAcked(fence), 5);
+    expect(txn()).toMatchObject({ state: 'CompleteAbort', producerEpoch: 1 });
+    expect(answer(m.send(init(1000, 0), 6))).toMatchObject({ error: 'PRODUCER_FENCED' });
+    expect(txn()).toMatchObject({ state: 'CompleteAbort', producerEpoch: 1 });
+  });
+
+  it("protocol v2: the fence records the old epoch as the last (the abort's bump, prepareAbortOrCommit)", () => {
+    const { m, txn } = coordinator(2);
+    m.send(
+      request('AddPartitionsToTxn', {
+        transactionalId: 'tx',
+        producerId: 1000,
+        producerEpoch: 0,
+        partitions: [{ topic: 't', partition: 0 }],
+        verifyOnly: false,
+      }),
+      2,
+    );
+    m.send(init(), 3);
+    expect(txn()).toMatchObject({ state: 'PrepareAbort', producerEpoch: 1, lastProducerEpoch: 0 });
+  });
+});
