@@ -50,7 +50,7 @@ function fakeWindow(initialHash: string) {
 const presetLink = (id: string) => {
   const preset = findPreset(id);
   if (!preset) throw new Error(`no preset ${id}`);
-  return encodeLink(preset.scenario, { step: 0, language: 'en', skipIdle: true });
+  return encodeLink(preset.scenario, { step: 0, selection: null, language: 'en', skipIdle: true });
 };
 
 describe('hashSync', () => {

@@ -84,6 +84,36 @@ export interface PartitionLog {
    * replicated partition's log; absent, the log has one replica and no epochs.
    */
   readonly epochs?: readonly EpochEntry[];
+  /**
+   * Finished transactions whose marker is not yet below the high watermark, oldest first
+   * (ProducerStateManager.unreplicatedTxns): they hold the LSO at their first offset until the HW
+   * passes the marker (onHighWatermarkUpdated). Present only while there is one: on a log with one
+   * replica the HW passes every marker as it is appended.
+   */
+  readonly unreplicatedTxns?: readonly UnreplicatedTxn[];
+}
+
+/** A finished transaction on one partition: its first data offset and its marker's offset. */
+export interface UnreplicatedTxn {
+  readonly producerId: number;
+  readonly firstOffset: number;
+  readonly lastOffset: number;
+}
+
+/** The log with these unreplicated transactions; the field is left out when there are none. */
+export function withUnreplicatedTxns(log: PartitionLog, txns: readonly UnreplicatedTxn[]): PartitionLog {
+  if (txns.length > 0) return { ...log, unreplicatedTxns: txns };
+  if (log.unreplicatedTxns === undefined) return log;
+  const { unreplicatedTxns: _dropped, ...rest } = log;
+  return rest;
+}
+
+/** UnifiedLog.updateHighWatermarkMetadata → onHighWatermarkUpdated: a marker below the HW is replicated. */
+export function dropReplicatedTxns(log: PartitionLog): PartitionLog {
+  const txns = log.unreplicatedTxns;
+  if (txns === undefined) return log;
+  const left = txns.filter((t) => t.lastOffset >= log.highWatermark);
+  return left.length === txns.length ? log : withUnreplicatedTxns(log, left);
 }
 
 export const DEFAULT_SEGMENT_CONFIG: SegmentConfig = { segmentBytes: 1073741824, segmentMs: 604800000 };
@@ -359,6 +389,12 @@ export function applyControlBatch(log: PartitionLog, batch: RecordBatch, coordin
       }),
     };
   }
+  // ProducerStateManager.completeTxn: the finished transaction stays unstable until the HW passes
+  // its marker (at once on a log with one replica, whose HW is already past it)
+  if (txnFirstOffset !== null && offset >= next.highWatermark) {
+    const done: UnreplicatedTxn = { producerId: batch.producerId, firstOffset: txnFirstOffset, lastOffset: offset };
+    next = withUnreplicatedTxns(next, [...(next.unreplicatedTxns ?? []), done]);
+  }
   return next;
 }
 
@@ -379,11 +415,15 @@ export function applyDataBatch(log: PartitionLog, batch: RecordBatch): Partition
   return { ...log, producers };
 }
 
-/** First offset of any open transaction on this partition, or null. */
+/**
+ * First offset of any open transaction on this partition, or of a finished one whose marker is not
+ * yet below the high watermark (ProducerStateManager.firstUnstableOffset), or null.
+ */
 export function firstUnstableOffset(log: PartitionLog): number | null {
   let min: number | null = null;
   for (const e of log.producers.values())
     if (e.currentTxnFirstOffset !== null && (min === null || e.currentTxnFirstOffset < min)) min = e.currentTxnFirstOffset;
+  for (const t of log.unreplicatedTxns ?? []) if (min === null || t.firstOffset < min) min = t.firstOffset;
   return min;
 }
 

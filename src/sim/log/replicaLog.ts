@@ -4,7 +4,14 @@
  * replication layer sets. Pure functions over PartitionLog.
  */
 import { assignEpoch, type EpochEntry, endOffsetFor, latestEpoch, truncateEpochsFromEnd } from './leaderEpochCache';
-import { appendBatchAsIs, applyControlBatch, applyDataBatch, type PartitionLog } from './partitionLog';
+import {
+  appendBatchAsIs,
+  applyControlBatch,
+  applyDataBatch,
+  dropReplicatedTxns,
+  type PartitionLog,
+  withUnreplicatedTxns,
+} from './partitionLog';
 import type { RecordBatch } from './recordBatch';
 
 /** Makes a log replicated (an empty leader epoch cache): its HW no longer follows its LEO by itself. */
@@ -49,7 +56,7 @@ export function appendAsFollower(log: PartitionLog, batches: readonly RecordBatc
 /** Sets the high watermark, never above the LEO (UnifiedLog.updateHighWatermark). */
 export function withHighWatermark(log: PartitionLog, highWatermark: number): PartitionLog {
   const hw = Math.max(log.logStartOffset, Math.min(highWatermark, log.logEndOffset));
-  return hw === log.highWatermark ? log : { ...log, highWatermark: hw };
+  return hw === log.highWatermark ? log : dropReplicatedTxns({ ...log, highWatermark: hw });
 }
 
 /** The batches a truncation to `offset` removes, oldest first. */
@@ -81,8 +88,9 @@ export function truncateTo(log: PartitionLog, offset: number): PartitionLog {
   const epochs: readonly EpochEntry[] = truncateEpochsFromEnd(log.epochs ?? [], end);
   const segments = log.segments.filter((s, i) => i === 0 || s.baseOffset < end);
   const aborted = log.abortedTxns.take(log.abortedTxns.lowerBound((a) => a.lastOffset >= end));
+  // the producer state, unreplicated transactions included, is rebuilt by the replay below
   let next: PartitionLog = {
-    ...log,
+    ...withUnreplicatedTxns(log, []),
     batches,
     logEndOffset: end,
     highWatermark: Math.min(log.highWatermark, end),

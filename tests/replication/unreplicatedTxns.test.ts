@@ -1,0 +1,107 @@
+/**
+ * The LSO holds a finished transaction until its marker is replicated (ProducerStateManager:
+ * completeTxn moves it to unreplicatedTxns, onHighWatermarkUpdated removes it once the HW passes
+ * the marker; UnifiedLog.lastStableOffset = min(firstUnstableOffset, HW)), tested on the log.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  appendMarker,
+  appendProducerBatch,
+  createPartitionLog,
+  fetchFrom,
+  lastStableOffset,
+  type PartitionLog,
+} from '../../src/sim/log/partitionLog';
+import type { ControlType, ProducedBatch } from '../../src/sim/log/recordBatch';
+import { appendAsFollower, asReplicatedLog, assignEpochStartOffset, truncateTo, withHighWatermark } from '../../src/sim/log/replicaLog';
+
+function txnBatch(pid: number, seq: number, n: number): ProducedBatch {
+  return {
+    producerId: pid,
+    producerEpoch: 0,
+    baseSequence: seq,
+    isTransactional: true,
+    records: Array.from({ length: n }, (_, i) => ({ key: `k${seq + i}`, value: `v${seq + i}`, headers: {}, timestamp: 0 })),
+  };
+}
+
+const marker = (pid: number, controlType: ControlType) => ({ producerId: pid, producerEpoch: 0, controlType, coordinatorEpoch: 0 });
+
+function leaderLog(): PartitionLog {
+  return assignEpochStartOffset(asReplicatedLog(createPartitionLog('t', 0)), 0);
+}
+
+/** A replicated leader: producer 7's transaction at offsets 0–2, its COMMIT marker at 3, HW at `hw`. */
+function committedAt(hw: number): PartitionLog {
+  let log = appendProducerBatch(leaderLog(), txnBatch(7, 0, 3), 0).log;
+  log = withHighWatermark(log, 3);
+  log = appendMarker(log, marker(7, 'COMMIT'), 0).log;
+  return withHighWatermark(log, hw);
+}
+
+describe('a finished transaction and the LSO on a replicated partition', () => {
+  it('the LSO stays at the transaction’s first offset while its marker is at or above the HW', () => {
+    const log = committedAt(3);
+    expect(log.logEndOffset).toBe(4);
+    expect(log.highWatermark).toBe(3);
+    expect(lastStableOffset(log)).toBe(0);
+    expect(log.unreplicatedTxns).toEqual([{ producerId: 7, firstOffset: 0, lastOffset: 3 }]);
+    // a read_committed fetch returns nothing yet: the data is below the HW, the commit is not
+    expect(fetchFrom(log, 0, 'read_committed', 100).batches).toEqual([]);
+    expect(fetchFrom(log, 0, 'read_uncommitted', 100).batches.length).toBe(1);
+  });
+
+  it('once the HW passes the marker, the transaction is stable and read_committed reads it', () => {
+    const log = withHighWatermark(committedAt(3), 4);
+    expect(lastStableOffset(log)).toBe(4);
+    expect('unreplicatedTxns' in log).toBe(false);
+    expect(fetchFrom(log, 0, 'read_committed', 100).batches.length).toBe(2);
+  });
+
+  it('an aborted transaction holds the LSO the same way', () => {
+    let log = appendProducerBatch(leaderLog(), txnBatch(7, 0, 2), 0).log;
+    log = withHighWatermark(log, 2);
+    log = appendMarker(log, marker(7, 'ABORT'), 0).log;
+    expect(lastStableOffset(log)).toBe(0);
+    expect(lastStableOffset(withHighWatermark(log, 3))).toBe(3);
+  });
+
+  it('the earliest of open and unreplicated transactions pins the LSO', () => {
+    // producer 7 committed 0–2 (marker 3, not replicated); producer 8 opened a transaction at 4
+    let log = committedAt(3);
+    log = appendProducerBatch(log, txnBatch(8, 0, 1), 0).log;
+    log = withHighWatermark(log, 5);
+    expect(lastStableOffset(log)).toBe(4);
+  });
+
+  it('on a partition with one replica the HW is past the marker as it is appended: nothing is held', () => {
+    let log = appendProducerBatch(createPartitionLog('t', 0), txnBatch(7, 0, 3), 0).log;
+    log = appendMarker(log, marker(7, 'COMMIT'), 0).log;
+    expect(log.highWatermark).toBe(4);
+    expect(lastStableOffset(log)).toBe(4);
+    expect('unreplicatedTxns' in log).toBe(false);
+  });
+
+  it('a follower holds it too, until the leader’s HW reaches it past the marker', () => {
+    const leader = committedAt(3);
+    let follower = asReplicatedLog(createPartitionLog('t', 0));
+    // a replica's fetch reads up to the leader's log end, the marker included
+    follower = appendAsFollower(follower, [...leader.batches], 0);
+    follower = withHighWatermark(follower, 3);
+    expect(lastStableOffset(follower)).toBe(0);
+    expect(lastStableOffset(withHighWatermark(follower, 4))).toBe(4);
+  });
+
+  it('a truncation rebuilds them: a cut marker leaves the transaction open, a kept one stays unreplicated', () => {
+    const log = committedAt(3);
+    const cut = truncateTo(log, 3);
+    expect(cut.logEndOffset).toBe(3);
+    expect('unreplicatedTxns' in cut).toBe(false);
+    expect(lastStableOffset(cut)).toBe(0);
+    expect(cut.producers.get(7)?.currentTxnFirstOffset).toBe(0);
+
+    const kept = truncateTo(appendProducerBatch(log, txnBatch(9, 0, 1), 0).log, 4);
+    expect(kept.unreplicatedTxns).toEqual([{ producerId: 7, firstOffset: 0, lastOffset: 3 }]);
+    expect(lastStableOffset(kept)).toBe(0);
+  });
+});
