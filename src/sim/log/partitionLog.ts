@@ -12,6 +12,7 @@
  */
 import type { KafkaError } from '../protocol/errors';
 import { AppendLog } from './appendLog';
+import { BatchLog } from './batchLog';
 import { type EpochEntry, latestEpoch } from './leaderEpochCache';
 import {
   type BatchMetadata,
@@ -64,7 +65,8 @@ export interface Segment {
 export interface PartitionLog {
   readonly topic: string;
   readonly partition: number;
-  readonly batches: AppendLog<RecordBatch>;
+  /** The record batches, kept as bytes (batchLog.ts): each read builds a plain batch. */
+  readonly batches: BatchLog;
   readonly logStartOffset: number;
   readonly logEndOffset: number;
   readonly highWatermark: number;
@@ -98,7 +100,7 @@ export function createPartitionLog(
   return {
     topic,
     partition,
-    batches: AppendLog.empty(),
+    batches: BatchLog.empty(),
     logStartOffset: startOffset,
     logEndOffset: startOffset,
     highWatermark: startOffset,
@@ -398,7 +400,7 @@ export function lastStableOffset(log: PartitionLog): number {
 
 /** Index of the batch that contains `offset`, or of the first batch after it. */
 export function batchIndexAtOrAfter(log: PartitionLog, offset: number): number {
-  return log.batches.lowerBound((b) => b.lastOffset >= offset);
+  return log.batches.indexAtOrAfter(offset);
 }
 
 export type IsolationLevel = 'read_uncommitted' | 'read_committed';
@@ -424,8 +426,8 @@ export function fetchFrom(log: PartitionLog, fetchOffset: number, isolation: Iso
   const out: RecordBatch[] = [];
   let count = 0;
   for (let i = batchIndexAtOrAfter(log, fetchOffset); i < log.batches.length; i++) {
+    if (log.batches.lastOffsetAt(i) >= upper) break;
     const b = log.batches.at(i) as RecordBatch;
-    if (b.lastOffset >= upper) break;
     out.push(b);
     count += b.records.length;
     if (count >= maxRecords) break;
