@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BatchLog } from '../src/sim/log/batchLog';
-import type { RecordBatch } from '../src/sim/log/recordBatch';
+import type { Headers, RecordBatch } from '../src/sim/log/recordBatch';
 
 function batch(base: number, n: number, extra: Partial<RecordBatch> = {}, value = (o: number) => `v${o}`): RecordBatch {
   return {
@@ -16,7 +16,7 @@ function batch(base: number, n: number, extra: Partial<RecordBatch> = {}, value 
     records: Array.from({ length: n }, (_, i) => ({
       key: `k${base + i}`,
       value: value(base + i),
-      headers: i === 0 ? { event_id: `e${base}` } : {},
+      headers: (i === 0 ? { event_id: `e${base}` } : {}) as Headers,
       timestamp: 1000 + base + i + 0.5,
       origin: { client: 'source', ref: base + i },
       offset: base + i,

@@ -11,7 +11,7 @@
  * immutable, so a reference is as good as a copy (and a partition log's records stay shared with
  * the log instead of being copied into every checkpoint).
  */
-import type { ByteStore, ValueTables } from './valueCodec';
+import { ByteReader, type ByteStore, type ValueTables } from './valueCodec';
 
 const T_CONST = 0;
 const T_UINT = 1;
@@ -151,29 +151,16 @@ export class StateWriter {
 }
 
 /** Decodes what a StateWriter wrote, from a position. */
-export class StateReader {
-  pos: number;
+export class StateReader extends ByteReader {
   private readonly seen: object[] = [];
 
   constructor(
-    private readonly bytes: Uint8Array,
+    bytes: Uint8Array,
     private readonly tables: ValueTables,
     private readonly refs: readonly unknown[],
     start: number,
   ) {
-    this.pos = start;
-  }
-
-  private varint(): number {
-    const b = this.bytes;
-    let x = 0;
-    let mul = 1;
-    for (;;) {
-      const c = b[this.pos++] as number;
-      x += (c & 0x7f) * mul;
-      if (c < 0x80) return x;
-      mul *= 0x80;
-    }
+    super(bytes, start);
   }
 
   read(): unknown {
@@ -193,18 +180,8 @@ export class StateReader {
         return f64scratch[0];
       case T_SREF:
         return this.tables.strings[payload];
-      case T_SINL: {
-        let s = '';
-        // in chunks, so that a long string never spreads too many arguments
-        for (let done = 0; done < payload; ) {
-          const n = Math.min(4096, payload - done);
-          const codes: number[] = new Array(n);
-          for (let i = 0; i < n; i++) codes[i] = this.varint();
-          s += String.fromCharCode(...codes);
-          done += n;
-        }
-        return s;
-      }
+      case T_SINL:
+        return this.inlineString(payload);
       case T_ARR: {
         const a: unknown[] = new Array(payload);
         this.seen.push(a);

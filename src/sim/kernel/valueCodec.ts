@@ -225,14 +225,16 @@ export function writeValue(out: ByteStore, tables: ValueTables, v: unknown, slot
   }
 }
 
-/** Reads values back from a store, from a position. */
-export class ValueReader {
-  pos = 0;
+/**
+ * Reads varints and inline strings from bytes, from a position: what valueCodec's and stateCodec's
+ * readers share.
+ */
+export class ByteReader {
+  pos: number;
 
   constructor(
-    private readonly bytes: Uint8Array,
-    private readonly tables: ValueTables,
-    start = 0,
+    protected readonly bytes: Uint8Array,
+    start: number,
   ) {
     this.pos = start;
   }
@@ -247,6 +249,39 @@ export class ValueReader {
       if (c < 0x80) return x;
       mul *= 0x80;
     }
+  }
+
+  /**
+   * `length` UTF-16 code units, each a varint, as one flat string. Not a character at a time: past
+   * 12 characters each `+=` makes a cons string, and a decoded string of n characters would be a
+   * chain of n objects for as long as it is kept (a restored checkpoint keeps its strings).
+   */
+  inlineString(length: number): string {
+    let s = '';
+    if (length <= 12) {
+      for (let i = 0; i < length; i++) s += String.fromCharCode(this.varint());
+      return s;
+    }
+    // in chunks, so that a long string never spreads too many arguments
+    for (let done = 0; done < length; ) {
+      const n = Math.min(4096, length - done);
+      const codes: number[] = new Array(n);
+      for (let i = 0; i < n; i++) codes[i] = this.varint();
+      s += String.fromCharCode(...codes);
+      done += n;
+    }
+    return s;
+  }
+}
+
+/** Reads values back from a store, from a position. */
+export class ValueReader extends ByteReader {
+  constructor(
+    bytes: Uint8Array,
+    private readonly tables: ValueTables,
+    start = 0,
+  ) {
+    super(bytes, start);
   }
 
   value(): unknown {
@@ -267,11 +302,8 @@ export class ValueReader {
       }
       case T_SREF:
         return this.tables.strings[payload];
-      case T_SINL: {
-        let s = '';
-        for (let i = 0; i < payload; i++) s += String.fromCharCode(this.varint());
-        return s;
-      }
+      case T_SINL:
+        return this.inlineString(payload);
       case T_ARR: {
         const a: unknown[] = new Array(payload);
         for (let i = 0; i < payload; i++) a[i] = this.value();
