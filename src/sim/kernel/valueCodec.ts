@@ -251,6 +251,26 @@ export class ByteReader {
     }
   }
 
+  /** The value of a scalar token — constants, integers, floats, strings: tags 0 to 5, the same in both codecs. */
+  scalar(tag: number, payload: number, strings: readonly string[]): unknown {
+    switch (tag) {
+      case T_CONST:
+        return payload === C_NULL ? null : payload === C_FALSE ? false : payload === C_TRUE ? true : undefined;
+      case T_UINT:
+        return payload;
+      case T_NINT:
+        return -payload - 1;
+      case T_F64:
+        f64bytes.set(this.bytes.subarray(this.pos, this.pos + 8));
+        this.pos += 8;
+        return f64scratch[0];
+      case T_SREF:
+        return strings[payload];
+      default:
+        return this.inlineString(payload);
+    }
+  }
+
   /**
    * `length` UTF-16 code units, each a varint, as one flat string. Not a character at a time: past
    * 12 characters each `+=` makes a cons string, and a decoded string of n characters would be a
@@ -274,6 +294,12 @@ export class ByteReader {
   }
 }
 
+/** One property of a decoded object (a key named __proto__ stays a property, never a prototype). */
+export function setDecoded(o: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
+  else o[key] = value;
+}
+
 /** Reads values back from a store, from a position. */
 export class ValueReader extends ByteReader {
   constructor(
@@ -288,22 +314,8 @@ export class ValueReader extends ByteReader {
     const token = this.varint();
     const tag = token % 8;
     const payload = (token - tag) / 8;
+    if (tag <= T_SINL) return this.scalar(tag, payload, this.tables.strings);
     switch (tag) {
-      case T_CONST:
-        return payload === C_NULL ? null : payload === C_FALSE ? false : payload === C_TRUE ? true : undefined;
-      case T_UINT:
-        return payload;
-      case T_NINT:
-        return -payload - 1;
-      case T_F64: {
-        f64bytes.set(this.bytes.subarray(this.pos, this.pos + 8));
-        this.pos += 8;
-        return f64scratch[0];
-      }
-      case T_SREF:
-        return this.tables.strings[payload];
-      case T_SINL:
-        return this.inlineString(payload);
       case T_ARR: {
         const a: unknown[] = new Array(payload);
         for (let i = 0; i < payload; i++) a[i] = this.value();
@@ -312,13 +324,7 @@ export class ValueReader extends ByteReader {
       default: {
         const keys = this.tables.shapes[payload] as string[];
         const o: Record<string, unknown> = {};
-        for (let i = 0; i < keys.length; i++) {
-          const key = keys[i] as string;
-          // a key named __proto__ stays a property, never a prototype
-          if (key === '__proto__')
-            Object.defineProperty(o, key, { value: this.value(), enumerable: true, writable: true, configurable: true });
-          else o[key] = this.value();
-        }
+        for (let i = 0; i < keys.length; i++) setDecoded(o, keys[i] as string, this.value());
         return o;
       }
     }
