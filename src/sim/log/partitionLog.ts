@@ -24,14 +24,15 @@ import {
 } from './producerStateEntry';
 import {
   type ControlType,
-  type Headers,
   type LogRecord,
   lastSequenceOf,
+  NO_HEADERS,
   NO_PRODUCER_ID,
   NO_SEQUENCE,
   type ProducedBatch,
   type ProducedRecord,
   type RecordBatch,
+  sharedHeaders,
 } from './recordBatch';
 import { type AbortedTxn, abortedTxnsOverlapping } from './transactionIndex';
 import { guardVerifies, maybeUpdateLowestSequenceAndEpoch, NO_VERIFICATION_GUARD, type VerificationStateEntry } from './verificationState';
@@ -469,17 +470,6 @@ function small(x: number): number {
 const RECORD_KEYS = ['key', 'value', 'headers', 'timestamp', 'origin'] as const;
 
 /**
- * One empty headers object for every stored record without headers: a log keeps its records for
- * the whole run, and an empty object each is ~56 bytes a record. Frozen, as records are never changed.
- */
-const NO_HEADERS: Headers = Object.freeze({});
-
-function storedHeaders(h: Headers): Headers {
-  for (const _ in h) return h;
-  return NO_HEADERS;
-}
-
-/**
  * `{ ...r, offset }` with the same keys in the same order. Not written as a spread: V8 (Node 20)
  * gives every object made by a spread plus a key the source lacks a hidden class of its own
  * (~700 bytes per record in a 10k-record log, and megamorphic reads of every record). A record
@@ -493,12 +483,12 @@ function withOffset(r: ProducedRecord, offset: number): LogRecord {
     return {
       key: r.key,
       value: r.value,
-      headers: storedHeaders(r.headers),
+      headers: sharedHeaders(r.headers),
       timestamp: small(r.timestamp),
       origin: r.origin,
       offset,
     } as LogRecord;
-  if (n === 4) return { key: r.key, value: r.value, headers: storedHeaders(r.headers), timestamp: small(r.timestamp), offset } as LogRecord;
+  if (n === 4) return { key: r.key, value: r.value, headers: sharedHeaders(r.headers), timestamp: small(r.timestamp), offset } as LogRecord;
   return copiedWithOffset(r, offset);
 }
 
