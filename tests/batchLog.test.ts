@@ -96,6 +96,15 @@ describe('BatchLog', () => {
     expect(text(log.at(0))).toBe(text(batch(0, 2, {}, long)));
   });
 
+  it('a batch read again soon is the object read before; a truncated and regrown log reads its own', () => {
+    let log = BatchLog.empty();
+    for (let i = 0; i < 40; i++) log = log.append(batch(i, 1));
+    expect(log.at(3)).toBe(log.at(3));
+    const regrown = log.take(3).append(batch(3, 1, {}, () => 'new'));
+    expect(regrown.at(3)?.records[0]?.value).toBe('new');
+    expect(log.at(3)?.records[0]?.value).toBe('v3');
+  });
+
   it('with() and of() rebuild a log of the given batches', () => {
     let log = BatchLog.empty();
     for (let i = 0; i < 3; i++) log = log.append(batch(i, 1));

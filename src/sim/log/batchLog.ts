@@ -39,12 +39,22 @@ const origins = new WeakMap<object, { readonly bytes: BatchBytes; readonly start
 /** A row's store is an index into `stores` (16 bits); a log that meets more stores writes its own copy. */
 const MAX_STORES = 65535;
 
+/** How many decoded batches a log keeps at hand (a power of two). */
+const CACHE_SIZE = 16;
+
 /** The rows shared by the versions of one log. */
 class Rows {
   starts = new Uint32Array(16);
   lastOffsets = new Float64Array(16);
   sources = new Uint16Array(16);
   count = 0;
+  /**
+   * The last batches read, by row (direct-mapped): a row never changes once written, and a batch is
+   * never changed, so a reader that comes back to a batch (a consumer fetching from inside a large
+   * batch, a follower, the checker) gets the same object without decoding it again.
+   */
+  readonly cachedRow = new Int32Array(CACHE_SIZE).fill(-1);
+  readonly cached: (RecordBatch | undefined)[] = new Array(CACHE_SIZE);
   /** The stores this log's rows point into; `own` is where it writes. */
   stores: BatchBytes[] = [];
   own: number = -1;
@@ -136,10 +146,14 @@ export class BatchLog {
   at(index: number): RecordBatch | undefined {
     if (!(index >= 0 && index < this.#length)) return undefined;
     const rows = this.#rows as Rows;
+    const slot = index & (CACHE_SIZE - 1);
+    if (rows.cachedRow[slot] === index) return rows.cached[slot];
     const bytes = rows.stores[rows.sources[index] as number] as BatchBytes;
     const start = rows.starts[index] as number;
     const batch = new ValueReader(bytes.store.bytes, bytes.tables, start).value() as RecordBatch;
     origins.set(batch, { bytes, start });
+    rows.cachedRow[slot] = index;
+    rows.cached[slot] = batch;
     return batch;
   }
 
