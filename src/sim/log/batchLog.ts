@@ -8,8 +8,9 @@
  *
  * A version of the log is (shared rows, length); rows are a batch's store, its start in that store
  * and its last offset (so a search by offset reads no bytes). Appending to the newest version
- * writes in place; appending to an older one (a truncated log, a run forked from a checkpoint)
- * copies the rows first. Stores are never overwritten, so every version stays readable.
+ * writes in place; appending to an older one (a truncated log, a run forked or a view replayed from
+ * a checkpoint) copies the rows first and writes into a new store. Stores are never overwritten,
+ * so every version stays readable.
  *
  * Shared structure: a batch read from a log remembers where its bytes are, and appending that
  * unchanged object to a log — a follower's copy of the leader's batches, the batches the cleaner
@@ -83,7 +84,10 @@ class Rows {
   copy(length: number): Rows {
     const r = new Rows();
     r.stores = this.stores.slice();
-    r.own = this.own;
+    // a copy writes into a store of its own: the versions that copy are a replay from a checkpoint
+    // (a view), a fork or a truncated log, and what they append must go with them, not stay in the
+    // run's store for good
+    r.own = -1;
     r.count = length;
     r.resize(Math.max(16, length * 2));
     r.starts.set(this.starts.subarray(0, length));
@@ -159,6 +163,23 @@ export class BatchLog {
 
   last(): RecordBatch | undefined {
     return this.at(this.#length - 1);
+  }
+
+  /**
+   * Whether this log is `older` with batches appended (or is it): its first `older.length` batches
+   * are older's — the same bytes, as a log restored from a checkpoint and replayed has, though its
+   * rows are a copy.
+   */
+  extends(older: BatchLog): boolean {
+    const n = older.#length;
+    if (n === 0) return true;
+    if (n > this.#length) return false;
+    const a = this.#rows as Rows;
+    const b = older.#rows as Rows;
+    if (a === b) return true;
+    for (let i = n - 1; i >= 0; i--)
+      if (a.starts[i] !== b.starts[i] || a.stores[a.sources[i] as number] !== b.stores[b.sources[i] as number]) return false;
+    return true;
   }
 
   /** The last offset of the batch at `index` (no bytes read). */

@@ -8,6 +8,7 @@ import { CONSUMER_OFFSETS_TOPIC, TRANSACTION_STATE_TOPIC } from '../cluster/meta
 import type { GroupCoordinatorContext } from '../coordinator/groupCoordinator.machine';
 import type { TxnCoordinatorContext } from '../coordinator/transactionCoordinator.machine';
 import type { ActorId } from '../kernel/envelope';
+import type { BatchLog } from '../log/batchLog';
 import { lastStableOffset, type PartitionLog } from '../log/partitionLog';
 import type { ControlType, Headers, RecordBatch, RecordOrigin } from '../log/recordBatch';
 import { keyOf } from '../protocol/topicPartition';
@@ -45,49 +46,82 @@ export interface PartitionRow {
   readonly replication?: ReplicationRow | null;
 }
 
-/** Every record of a log with its transaction outcome (a transactional record is open until its producer's next marker). */
-export function recordRows(log: PartitionLog): RecordRow[] {
-  return batchRows(log.batches);
+/** The rows of a log version, and the open transactions' rows at its end, to extend a later version from. */
+interface RowsMemo {
+  readonly batches: BatchLog;
+  readonly rows: readonly RecordRow[];
+  readonly open: ReadonlyMap<number, readonly number[]>;
 }
 
-/** The rows of batches in log order (recordRows; also the batches a truncation cut). */
-export function batchRows(batches: Iterable<RecordBatch>): RecordRow[] {
-  const rows: { -readonly [K in keyof RecordRow]: RecordRow[K] }[] = [];
-  // the rows of each producer's open transaction, closed (in place: the rows are new) by its marker
+/**
+ * The rows of the last few log versions read. A log's batches are bytes (batchLog.ts), so reading
+ * them all costs decoding; the views ask for every partition's rows at each step they show, and
+ * from one step to the next a log is the same or has batches appended. So a version is read from
+ * the longest memo it extends, decoding only what was appended.
+ */
+const memos: RowsMemo[] = [];
+const MEMOS = 8;
+
+/** Every record of a log with its transaction outcome (a transactional record is open until its producer's next marker). */
+export function recordRows(log: PartitionLog): RecordRow[] {
+  const batches = log.batches;
+  let base: RowsMemo | undefined;
+  for (const m of memos) if (batches.extends(m.batches) && (!base || m.batches.length > base.batches.length)) base = m;
+  const rows = base ? base.rows.slice() : [];
   const open = new Map<number, number[]>();
-  for (const b of batches) {
-    if (b.isControl) {
-      const outcome: TxnOutcome = b.controlType === 'COMMIT' ? 'committed' : 'aborted';
-      for (const idx of open.get(b.producerId) ?? []) (rows[idx] as RecordRow & { txnOutcome: TxnOutcome }).txnOutcome = outcome;
-      open.delete(b.producerId);
-    }
-    const pending = b.isTransactional && !b.isControl;
-    let list = pending ? open.get(b.producerId) : undefined;
-    if (pending && !list) {
-      list = [];
-      open.set(b.producerId, list);
-    }
-    for (const r of b.records) {
-      const i = r.offset - b.baseOffset;
-      list?.push(rows.length);
-      rows.push({
-        offset: r.offset,
-        control: b.isControl ? b.controlType : null,
-        key: r.key,
-        value: r.value,
-        headers: r.headers,
-        producerId: b.producerId,
-        producerEpoch: b.producerEpoch,
-        sequence: b.baseSequence < 0 ? -1 : b.baseSequence + i,
-        transactional: b.isTransactional,
-        txnOutcome: pending ? 'open' : null,
-        baseOffset: b.baseOffset,
-        timestamp: r.timestamp,
-        origin: r.origin ?? null,
-      });
-    }
+  if (base) for (const [p, list] of base.open) open.set(p, list.slice());
+  const from = base ? base.batches.length : 0;
+  for (let i = from; i < batches.length; i++) appendBatchRows(rows, open, batches.at(i) as RecordBatch);
+  if (!base || from < batches.length) {
+    memos.unshift({ batches, rows: rows.slice(), open: new Map([...open].map(([p, list]) => [p, list.slice()])) });
+    if (memos.length > MEMOS) memos.pop();
   }
   return rows;
+}
+
+/** The rows of batches in log order (also the batches a truncation cut). */
+export function batchRows(batches: Iterable<RecordBatch>): RecordRow[] {
+  const rows: RecordRow[] = [];
+  const open = new Map<number, number[]>();
+  for (const b of batches) appendBatchRows(rows, open, b);
+  return rows;
+}
+
+/**
+ * Appends a batch's rows. `open` holds the row indexes of each producer's open transaction; its
+ * marker replaces them with rows carrying the outcome (new objects: earlier rows may be shared).
+ */
+function appendBatchRows(rows: RecordRow[], open: Map<number, number[]>, b: RecordBatch): void {
+  if (b.isControl) {
+    const txnOutcome: TxnOutcome = b.controlType === 'COMMIT' ? 'committed' : 'aborted';
+    for (const idx of open.get(b.producerId) ?? []) rows[idx] = { ...(rows[idx] as RecordRow), txnOutcome };
+    open.delete(b.producerId);
+  }
+  const pending = b.isTransactional && !b.isControl;
+  let list = pending ? open.get(b.producerId) : undefined;
+  if (pending && !list) {
+    list = [];
+    open.set(b.producerId, list);
+  }
+  for (const r of b.records) {
+    const i = r.offset - b.baseOffset;
+    list?.push(rows.length);
+    rows.push({
+      offset: r.offset,
+      control: b.isControl ? b.controlType : null,
+      key: r.key,
+      value: r.value,
+      headers: r.headers,
+      producerId: b.producerId,
+      producerEpoch: b.producerEpoch,
+      sequence: b.baseSequence < 0 ? -1 : b.baseSequence + i,
+      transactional: b.isTransactional,
+      txnOutcome: pending ? 'open' : null,
+      baseOffset: b.baseOffset,
+      timestamp: r.timestamp,
+      origin: r.origin ?? null,
+    });
+  }
 }
 
 function row(
