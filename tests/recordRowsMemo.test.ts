@@ -58,6 +58,40 @@ describe('recordRows from a memo of an earlier version', () => {
     ).toEqual(['committed', 'committed', 'open']);
   });
 
+  it('a log that shares only its first batches with one read before (a replay from a checkpoint) reads as itself', () => {
+    // a long log: 3 producers, transactions of 1-3 batches closed by COMMIT or ABORT, in a fixed pattern
+    const grow = (start: PartitionLog, steps: number, salt: number) => {
+      let log = start;
+      const out: PartitionLog[] = [];
+      for (let i = 0; i < steps; i++) {
+        const p = (i * 7 + salt) % 3;
+        if ((i + salt) % 5 === 4)
+          log = appendMarker(
+            log,
+            { producerId: p, producerEpoch: 0, controlType: (i + salt) % 2 ? 'COMMIT' : 'ABORT', coordinatorEpoch: 0 },
+            i,
+          ).log;
+        else {
+          const base = log.producers.get(p)?.batches.at(-1)?.lastSeq ?? -1;
+          const records = [{ key: `k${i}`, value: `v${i}-${salt}`, headers: {}, timestamp: i }];
+          log = appendProducerBatch(
+            log,
+            { producerId: p, producerEpoch: 0, baseSequence: base + 1, isTransactional: p !== 2, records },
+            i,
+          ).log;
+        }
+        out.push(log);
+      }
+      return out;
+    };
+    const a = grow(createPartitionLog('t', 0), 300, 0);
+    const fork = a[200] as PartitionLog;
+    const b = grow(fork, 100, 1);
+    const c = grow(a[130] as PartitionLog, 50, 2);
+    for (const l of [a[299], ...b, a[250], ...c, a[299], b[99], c[10]] as PartitionLog[])
+      expect(recordRows(l)).toEqual(batchRows(l.batches.toArray()));
+  });
+
   it('a truncated log and what is appended to it after read as themselves', () => {
     const all = versions();
     const last = all[all.length - 1] as PartitionLog;

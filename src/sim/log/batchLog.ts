@@ -166,20 +166,18 @@ export class BatchLog {
   }
 
   /**
-   * Whether this log is `older` with batches appended (or is it): its first `older.length` batches
-   * are older's — the same bytes, as a log restored from a checkpoint and replayed has, though its
-   * rows are a copy.
+   * How many first batches this log and `other` have in common: the same bytes, as a log restored
+   * from a checkpoint and replayed has, though its rows are a copy.
    */
-  extends(older: BatchLog): boolean {
-    const n = older.#length;
-    if (n === 0) return true;
-    if (n > this.#length) return false;
+  sharedPrefix(other: BatchLog): number {
+    const n = Math.min(this.#length, other.#length);
+    if (n === 0) return 0;
     const a = this.#rows as Rows;
-    const b = older.#rows as Rows;
-    if (a === b) return true;
-    for (let i = n - 1; i >= 0; i--)
-      if (a.starts[i] !== b.starts[i] || a.stores[a.sources[i] as number] !== b.stores[b.sources[i] as number]) return false;
-    return true;
+    const b = other.#rows as Rows;
+    if (a === b) return n;
+    let i = 0;
+    while (i < n && a.starts[i] === b.starts[i] && a.stores[a.sources[i] as number] === b.stores[b.sources[i] as number]) i++;
+    return i;
   }
 
   /** The last offset of the batch at `index` (no bytes read). */

@@ -46,36 +46,67 @@ export interface PartitionRow {
   readonly replication?: ReplicationRow | null;
 }
 
-/** The rows of a log version, and the open transactions' rows at its end, to extend a later version from. */
-interface RowsMemo {
+/** Where reading a log stood before batch `batch`: how many rows, and the open transactions' rows. */
+interface RowsMark {
+  readonly batch: number;
+  readonly rowCount: number;
+  readonly open: ReadonlyMap<number, readonly number[]>;
+}
+
+/** The rows of a log version, the open transactions' rows at its end, and marks every MARK_EVERY batches. */
+interface RowsMemo extends RowsMark {
   readonly batches: BatchLog;
   readonly rows: readonly RecordRow[];
-  readonly open: ReadonlyMap<number, readonly number[]>;
+  readonly marks: readonly RowsMark[];
 }
 
 /**
  * The rows of the last few log versions read. A log's batches are bytes (batchLog.ts), so reading
- * them all costs decoding; the views ask for every partition's rows at each step they show, and
- * from one step to the next a log is the same or has batches appended. So a version is read from
- * the longest memo it extends, decoding only what was appended.
+ * them all costs decoding; the views ask for every partition's rows at each step they show, and a
+ * log at another step shares its first batches with one read before (appended to, or replayed
+ * from the same checkpoint). So a version starts from the remembered version it shares most with:
+ * at that version's end if it extends it, else at the last mark within what they share (the rows a
+ * later marker closed are opened again), and decodes only from there.
  */
 const memos: RowsMemo[] = [];
-const MEMOS = 8;
+const MEMOS = 16;
+const MARK_EVERY = 64;
+
+const copyOpen = (open: ReadonlyMap<number, readonly number[]>) => new Map([...open].map(([p, list]) => [p, list.slice()]));
 
 /** Every record of a log with its transaction outcome (a transactional record is open until its producer's next marker). */
 export function recordRows(log: PartitionLog): RecordRow[] {
   const batches = log.batches;
-  let base: RowsMemo | undefined;
-  for (const m of memos) if (batches.extends(m.batches) && (!base || m.batches.length > base.batches.length)) base = m;
-  const rows = base ? base.rows.slice() : [];
-  const open = new Map<number, number[]>();
-  if (base) for (const [p, list] of base.open) open.set(p, list.slice());
-  const from = base ? base.batches.length : 0;
-  for (let i = from; i < batches.length; i++) appendBatchRows(rows, open, batches.at(i) as RecordBatch);
-  if (!base || from < batches.length) {
-    memos.unshift({ batches, rows: rows.slice(), open: new Map([...open].map(([p, list]) => [p, list.slice()])) });
-    if (memos.length > MEMOS) memos.pop();
+  let memo: RowsMemo | undefined;
+  let from: RowsMark = { batch: 0, rowCount: 0, open: new Map() };
+  for (const m of memos) {
+    const shared = batches.sharedPrefix(m.batches);
+    let start: RowsMark | undefined = shared === m.batches.length ? m : undefined;
+    if (!start) for (const mark of m.marks) if (mark.batch <= shared && mark.batch > (start?.batch ?? -1)) start = mark;
+    if (start && start.batch > from.batch) {
+      memo = m;
+      from = start;
+    }
   }
+  if (memo && from === memo && from.batch === batches.length) {
+    // the same batches: keep this memo among the recent ones
+    memos.splice(memos.indexOf(memo), 1);
+    memos.unshift(memo);
+    return memo.rows.slice();
+  }
+  const rows = memo ? memo.rows.slice(0, from.rowCount) : [];
+  const open = copyOpen(from.open);
+  // rows a later marker closed in the remembered version are open again here
+  if (memo && from !== memo)
+    for (const list of open.values()) for (const idx of list) rows[idx] = { ...(rows[idx] as RecordRow), txnOutcome: 'open' };
+  const marks = memo ? memo.marks.filter((m) => m.batch <= from.batch) : [];
+  for (let i = from.batch; i < batches.length; i++) {
+    if (i % MARK_EVERY === 0 && (marks.length === 0 || (marks[marks.length - 1] as RowsMark).batch < i))
+      marks.push({ batch: i, rowCount: rows.length, open: copyOpen(open) });
+    appendBatchRows(rows, open, batches.at(i) as RecordBatch);
+  }
+  memos.unshift({ batches, rows: rows.slice(), open: copyOpen(open), batch: batches.length, rowCount: rows.length, marks });
+  if (memos.length > MEMOS) memos.pop();
   return rows;
 }
 
