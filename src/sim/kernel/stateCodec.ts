@@ -11,7 +11,7 @@
  * immutable, so a reference is as good as a copy (and a partition log's records stay shared with
  * the log instead of being copied into every checkpoint).
  */
-import type { ByteStore, ValueTables } from './valueCodec';
+import { ByteReader, type ByteStore, setDecoded, type ValueTables } from './valueCodec';
 
 const T_CONST = 0;
 const T_UINT = 1;
@@ -35,9 +35,6 @@ const C_TRUE = 2;
 const C_UNDEF = 3;
 
 const MAX_SMALL = 2 ** 27;
-
-const f64scratch = new Float64Array(1);
-const f64bytes = new Uint8Array(f64scratch.buffer);
 
 /** Encodes one value graph; `refs` collects what is kept by reference. */
 export class StateWriter {
@@ -151,60 +148,24 @@ export class StateWriter {
 }
 
 /** Decodes what a StateWriter wrote, from a position. */
-export class StateReader {
-  pos: number;
+export class StateReader extends ByteReader {
   private readonly seen: object[] = [];
 
   constructor(
-    private readonly bytes: Uint8Array,
+    bytes: Uint8Array,
     private readonly tables: ValueTables,
     private readonly refs: readonly unknown[],
     start: number,
   ) {
-    this.pos = start;
-  }
-
-  private varint(): number {
-    const b = this.bytes;
-    let x = 0;
-    let mul = 1;
-    for (;;) {
-      const c = b[this.pos++] as number;
-      x += (c & 0x7f) * mul;
-      if (c < 0x80) return x;
-      mul *= 0x80;
-    }
+    super(bytes, start);
   }
 
   read(): unknown {
     const token = this.varint();
     const tag = token % TAGS;
     const payload = (token - tag) / TAGS;
+    if (tag <= T_SINL) return this.scalar(tag, payload, this.tables.strings);
     switch (tag) {
-      case T_CONST:
-        return payload === C_NULL ? null : payload === C_FALSE ? false : payload === C_TRUE ? true : undefined;
-      case T_UINT:
-        return payload;
-      case T_NINT:
-        return -payload - 1;
-      case T_F64:
-        f64bytes.set(this.bytes.subarray(this.pos, this.pos + 8));
-        this.pos += 8;
-        return f64scratch[0];
-      case T_SREF:
-        return this.tables.strings[payload];
-      case T_SINL: {
-        let s = '';
-        // in chunks, so that a long string never spreads too many arguments
-        for (let done = 0; done < payload; ) {
-          const n = Math.min(4096, payload - done);
-          const codes: number[] = new Array(n);
-          for (let i = 0; i < n; i++) codes[i] = this.varint();
-          s += String.fromCharCode(...codes);
-          done += n;
-        }
-        return s;
-      }
       case T_ARR: {
         const a: unknown[] = new Array(payload);
         this.seen.push(a);
@@ -215,13 +176,7 @@ export class StateReader {
         const keys = this.tables.shapes[payload] as string[];
         const o: Record<string, unknown> = {};
         this.seen.push(o);
-        for (let i = 0; i < keys.length; i++) {
-          const key = keys[i] as string;
-          // a key named __proto__ stays a property, never a prototype
-          if (key === '__proto__')
-            Object.defineProperty(o, key, { value: this.read(), enumerable: true, writable: true, configurable: true });
-          else o[key] = this.read();
-        }
+        for (let i = 0; i < keys.length; i++) setDecoded(o, keys[i] as string, this.read());
         return o;
       }
       case T_MAP: {

@@ -225,14 +225,16 @@ export function writeValue(out: ByteStore, tables: ValueTables, v: unknown, slot
   }
 }
 
-/** Reads values back from a store, from a position. */
-export class ValueReader {
-  pos = 0;
+/**
+ * Reads varints and inline strings from bytes, from a position: what valueCodec's and stateCodec's
+ * readers share.
+ */
+export class ByteReader {
+  pos: number;
 
   constructor(
-    private readonly bytes: Uint8Array,
-    private readonly tables: ValueTables,
-    start = 0,
+    protected readonly bytes: Uint8Array,
+    start: number,
   ) {
     this.pos = start;
   }
@@ -249,10 +251,8 @@ export class ValueReader {
     }
   }
 
-  value(): unknown {
-    const token = this.varint();
-    const tag = token % 8;
-    const payload = (token - tag) / 8;
+  /** The value of a scalar token — constants, integers, floats, strings: tags 0 to 5, the same in both codecs. */
+  scalar(tag: number, payload: number, strings: readonly string[]): unknown {
     switch (tag) {
       case T_CONST:
         return payload === C_NULL ? null : payload === C_FALSE ? false : payload === C_TRUE ? true : undefined;
@@ -260,18 +260,62 @@ export class ValueReader {
         return payload;
       case T_NINT:
         return -payload - 1;
-      case T_F64: {
+      case T_F64:
         f64bytes.set(this.bytes.subarray(this.pos, this.pos + 8));
         this.pos += 8;
         return f64scratch[0];
-      }
       case T_SREF:
-        return this.tables.strings[payload];
-      case T_SINL: {
-        let s = '';
-        for (let i = 0; i < payload; i++) s += String.fromCharCode(this.varint());
-        return s;
-      }
+        return strings[payload];
+      default:
+        return this.inlineString(payload);
+    }
+  }
+
+  /**
+   * `length` UTF-16 code units, each a varint, as one flat string. Not a character at a time: past
+   * 12 characters each `+=` makes a cons string, and a decoded string of n characters would be a
+   * chain of n objects for as long as it is kept (a restored checkpoint keeps its strings).
+   */
+  inlineString(length: number): string {
+    let s = '';
+    if (length <= 12) {
+      for (let i = 0; i < length; i++) s += String.fromCharCode(this.varint());
+      return s;
+    }
+    // in chunks, so that a long string never spreads too many arguments
+    for (let done = 0; done < length; ) {
+      const n = Math.min(4096, length - done);
+      const codes: number[] = new Array(n);
+      for (let i = 0; i < n; i++) codes[i] = this.varint();
+      s += String.fromCharCode(...codes);
+      done += n;
+    }
+    return s;
+  }
+}
+
+/** One property of a decoded object (a key named __proto__ stays a property, never a prototype). */
+export function setDecoded(o: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
+  else o[key] = value;
+}
+
+/** Reads values back from a store, from a position. */
+export class ValueReader extends ByteReader {
+  constructor(
+    bytes: Uint8Array,
+    private readonly tables: ValueTables,
+    start = 0,
+  ) {
+    super(bytes, start);
+  }
+
+  value(): unknown {
+    const token = this.varint();
+    const tag = token % 8;
+    const payload = (token - tag) / 8;
+    if (tag <= T_SINL) return this.scalar(tag, payload, this.tables.strings);
+    switch (tag) {
       case T_ARR: {
         const a: unknown[] = new Array(payload);
         for (let i = 0; i < payload; i++) a[i] = this.value();
@@ -280,13 +324,7 @@ export class ValueReader {
       default: {
         const keys = this.tables.shapes[payload] as string[];
         const o: Record<string, unknown> = {};
-        for (let i = 0; i < keys.length; i++) {
-          const key = keys[i] as string;
-          // a key named __proto__ stays a property, never a prototype
-          if (key === '__proto__')
-            Object.defineProperty(o, key, { value: this.value(), enumerable: true, writable: true, configurable: true });
-          else o[key] = this.value();
-        }
+        for (let i = 0; i < keys.length; i++) setDecoded(o, keys[i] as string, this.value());
         return o;
       }
     }

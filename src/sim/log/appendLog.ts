@@ -56,6 +56,12 @@ export class AppendLog<T> {
     return new AppendLog(items, this.#length);
   }
 
+  /** The items from `start` on, in an array of their own (the ones before can then be collected). */
+  dropFirst(start: number): AppendLog<T> {
+    const items = this.#items.slice(start, this.#length);
+    return new AppendLog(items, items.length);
+  }
+
   toArray(): T[] {
     return this.#items.slice(0, this.#length);
   }

@@ -13,7 +13,7 @@
  * Simplifications: markers are kept; cleaning runs when asked (a user action or a scheduled fault),
  * not by min.cleanable.dirty.ratio.
  */
-import { AppendLog } from './appendLog';
+import { BatchLog } from './batchLog';
 import { lastStableOffset, type PartitionLog, type Segment } from './partitionLog';
 import type { LogRecord, RecordBatch } from './recordBatch';
 
@@ -68,7 +68,7 @@ export function cleanLog(log: PartitionLog, now: number): CleanResult {
   if (removed === 0 && !stamped)
     return { log: { ...log, cleanerCheckpoint: Math.max(log.cleanerCheckpoint, upper) }, removed, cleanableUpTo: upper };
   return {
-    log: { ...log, batches: AppendLog.of(batches), cleanerCheckpoint: Math.max(log.cleanerCheckpoint, upper) },
+    log: { ...log, batches: BatchLog.of(batches, log.batches), cleanerCheckpoint: Math.max(log.cleanerCheckpoint, upper) },
     removed,
     cleanableUpTo: upper,
   };

@@ -12,6 +12,7 @@
  */
 import type { KafkaError } from '../protocol/errors';
 import { AppendLog } from './appendLog';
+import { BatchLog } from './batchLog';
 import { type EpochEntry, latestEpoch } from './leaderEpochCache';
 import {
   type BatchMetadata,
@@ -23,14 +24,15 @@ import {
 } from './producerStateEntry';
 import {
   type ControlType,
-  type Headers,
   type LogRecord,
   lastSequenceOf,
+  NO_HEADERS,
   NO_PRODUCER_ID,
   NO_SEQUENCE,
   type ProducedBatch,
   type ProducedRecord,
   type RecordBatch,
+  sharedHeaders,
 } from './recordBatch';
 import { type AbortedTxn, abortedTxnsOverlapping } from './transactionIndex';
 import { guardVerifies, maybeUpdateLowestSequenceAndEpoch, NO_VERIFICATION_GUARD, type VerificationStateEntry } from './verificationState';
@@ -64,7 +66,8 @@ export interface Segment {
 export interface PartitionLog {
   readonly topic: string;
   readonly partition: number;
-  readonly batches: AppendLog<RecordBatch>;
+  /** The record batches, kept as bytes (batchLog.ts): each read builds a plain batch. */
+  readonly batches: BatchLog;
   readonly logStartOffset: number;
   readonly logEndOffset: number;
   readonly highWatermark: number;
@@ -128,7 +131,7 @@ export function createPartitionLog(
   return {
     topic,
     partition,
-    batches: AppendLog.empty(),
+    batches: BatchLog.empty(),
     logStartOffset: startOffset,
     logEndOffset: startOffset,
     highWatermark: startOffset,
@@ -438,7 +441,7 @@ export function lastStableOffset(log: PartitionLog): number {
 
 /** Index of the batch that contains `offset`, or of the first batch after it. */
 export function batchIndexAtOrAfter(log: PartitionLog, offset: number): number {
-  return log.batches.lowerBound((b) => b.lastOffset >= offset);
+  return log.batches.indexAtOrAfter(offset);
 }
 
 export type IsolationLevel = 'read_uncommitted' | 'read_committed';
@@ -464,8 +467,8 @@ export function fetchFrom(log: PartitionLog, fetchOffset: number, isolation: Iso
   const out: RecordBatch[] = [];
   let count = 0;
   for (let i = batchIndexAtOrAfter(log, fetchOffset); i < log.batches.length; i++) {
+    if (log.batches.lastOffsetAt(i) >= upper) break;
     const b = log.batches.at(i) as RecordBatch;
-    if (b.lastOffset >= upper) break;
     out.push(b);
     count += b.records.length;
     if (count >= maxRecords) break;
@@ -507,17 +510,6 @@ function small(x: number): number {
 const RECORD_KEYS = ['key', 'value', 'headers', 'timestamp', 'origin'] as const;
 
 /**
- * One empty headers object for every stored record without headers: a log keeps its records for
- * the whole run, and an empty object each is ~56 bytes a record. Frozen, as records are never changed.
- */
-const NO_HEADERS: Headers = Object.freeze({});
-
-function storedHeaders(h: Headers): Headers {
-  for (const _ in h) return h;
-  return NO_HEADERS;
-}
-
-/**
  * `{ ...r, offset }` with the same keys in the same order. Not written as a spread: V8 (Node 20)
  * gives every object made by a spread plus a key the source lacks a hidden class of its own
  * (~700 bytes per record in a 10k-record log, and megamorphic reads of every record). A record
@@ -531,12 +523,12 @@ function withOffset(r: ProducedRecord, offset: number): LogRecord {
     return {
       key: r.key,
       value: r.value,
-      headers: storedHeaders(r.headers),
+      headers: sharedHeaders(r.headers),
       timestamp: small(r.timestamp),
       origin: r.origin,
       offset,
     } as LogRecord;
-  if (n === 4) return { key: r.key, value: r.value, headers: storedHeaders(r.headers), timestamp: small(r.timestamp), offset } as LogRecord;
+  if (n === 4) return { key: r.key, value: r.value, headers: sharedHeaders(r.headers), timestamp: small(r.timestamp), offset } as LogRecord;
   return copiedWithOffset(r, offset);
 }
 

@@ -6,6 +6,19 @@
 export type Headers = Readonly<Record<string, string>>;
 
 /**
+ * One empty headers object for every record without headers: a producer's pending records and a
+ * checkpoint that keeps them last a whole run, and an empty object each is ~56 bytes a record.
+ * Frozen, as records are never changed.
+ */
+export const NO_HEADERS: Headers = Object.freeze({});
+
+/** `h`, or NO_HEADERS when it is empty. */
+export function sharedHeaders(h: Headers): Headers {
+  for (const _ in h) return h;
+  return NO_HEADERS;
+}
+
+/**
  * Which application send() a record came from. Not part of Kafka's record format: the simulator
  * carries it so that it can tell a retry (same send) from a second send of the same event.
  */

@@ -62,8 +62,7 @@ export function withHighWatermark(log: PartitionLog, highWatermark: number): Par
 /** The batches a truncation to `offset` removes, oldest first. */
 export function batchesFrom(log: PartitionLog, offset: number): RecordBatch[] {
   const out: RecordBatch[] = [];
-  for (let i = log.batches.lowerBound((b) => b.lastOffset >= offset); i < log.batches.length; i++)
-    out.push(log.batches.at(i) as RecordBatch);
+  for (let i = log.batches.indexAtOrAfter(offset); i < log.batches.length; i++) out.push(log.batches.at(i) as RecordBatch);
   return out;
 }
 
@@ -82,9 +81,9 @@ export function truncateTo(log: PartitionLog, offset: number): PartitionLog {
     const epochs = truncateEpochsFromEnd(log.epochs ?? [], log.logEndOffset);
     return epochs.length === (log.epochs ?? []).length ? log : { ...log, epochs };
   }
-  const keep = log.batches.lowerBound((b) => b.lastOffset >= offset);
+  const keep = log.batches.indexAtOrAfter(offset);
   const batches = log.batches.take(keep);
-  const end = Math.max(log.logStartOffset, batches.last() ? (batches.last() as RecordBatch).lastOffset + 1 : log.logStartOffset);
+  const end = Math.max(log.logStartOffset, batches.length > 0 ? batches.lastOffsetAt(batches.length - 1) + 1 : log.logStartOffset);
   const epochs: readonly EpochEntry[] = truncateEpochsFromEnd(log.epochs ?? [], end);
   const segments = log.segments.filter((s, i) => i === 0 || s.baseOffset < end);
   const aborted = log.abortedTxns.take(log.abortedTxns.lowerBound((a) => a.lastOffset >= end));

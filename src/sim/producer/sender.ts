@@ -22,7 +22,7 @@ import {
 } from '../cluster/clientMetadata';
 import { leaderOf } from '../cluster/metadata';
 import { estimateRecordBytes } from '../log/partitionLog';
-import { NO_PRODUCER_EPOCH, NO_PRODUCER_ID, NO_SEQUENCE } from '../log/recordBatch';
+import { NO_HEADERS, NO_PRODUCER_EPOCH, NO_PRODUCER_ID, NO_SEQUENCE, sharedHeaders } from '../log/recordBatch';
 import type { ClientException, KafkaError } from '../protocol/errors';
 import type { ProduceResponse } from '../protocol/messages';
 import { keyOf, topicPartitionKey } from '../protocol/topicPartition';
@@ -73,7 +73,7 @@ export function choosePartition(
 
 /** Appends a record to its partition's accumulator and arms linger.ms. Returns the record's ref. */
 export function accumulate(d: ProducerDraft, args: SendArgs, now: number, out: Out): PendingRecord {
-  const headers = args.headers ?? {};
+  const headers = sharedHeaders(args.headers ?? NO_HEADERS);
   const bytes = estimateRecordBytes({ key: args.key, value: args.value, headers });
   const { partition, sticky } = choosePartition(d, args, bytes);
   const rec: PendingRecord = {

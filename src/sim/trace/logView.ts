@@ -8,6 +8,7 @@ import { CONSUMER_OFFSETS_TOPIC, TRANSACTION_STATE_TOPIC } from '../cluster/meta
 import type { GroupCoordinatorContext } from '../coordinator/groupCoordinator.machine';
 import type { TxnCoordinatorContext } from '../coordinator/transactionCoordinator.machine';
 import type { ActorId } from '../kernel/envelope';
+import type { BatchLog } from '../log/batchLog';
 import { lastStableOffset, type PartitionLog } from '../log/partitionLog';
 import type { ControlType, Headers, RecordBatch, RecordOrigin } from '../log/recordBatch';
 import { keyOf } from '../protocol/topicPartition';
@@ -45,49 +46,113 @@ export interface PartitionRow {
   readonly replication?: ReplicationRow | null;
 }
 
-/** Every record of a log with its transaction outcome (a transactional record is open until its producer's next marker). */
-export function recordRows(log: PartitionLog): RecordRow[] {
-  return batchRows(log.batches);
+/** Where reading a log stood before batch `batch`: how many rows, and the open transactions' rows. */
+interface RowsMark {
+  readonly batch: number;
+  readonly rowCount: number;
+  readonly open: ReadonlyMap<number, readonly number[]>;
 }
 
-/** The rows of batches in log order (recordRows; also the batches a truncation cut). */
-export function batchRows(batches: Iterable<RecordBatch>): RecordRow[] {
-  const rows: { -readonly [K in keyof RecordRow]: RecordRow[K] }[] = [];
-  // the rows of each producer's open transaction, closed (in place: the rows are new) by its marker
-  const open = new Map<number, number[]>();
-  for (const b of batches) {
-    if (b.isControl) {
-      const outcome: TxnOutcome = b.controlType === 'COMMIT' ? 'committed' : 'aborted';
-      for (const idx of open.get(b.producerId) ?? []) (rows[idx] as RecordRow & { txnOutcome: TxnOutcome }).txnOutcome = outcome;
-      open.delete(b.producerId);
-    }
-    const pending = b.isTransactional && !b.isControl;
-    let list = pending ? open.get(b.producerId) : undefined;
-    if (pending && !list) {
-      list = [];
-      open.set(b.producerId, list);
-    }
-    for (const r of b.records) {
-      const i = r.offset - b.baseOffset;
-      list?.push(rows.length);
-      rows.push({
-        offset: r.offset,
-        control: b.isControl ? b.controlType : null,
-        key: r.key,
-        value: r.value,
-        headers: r.headers,
-        producerId: b.producerId,
-        producerEpoch: b.producerEpoch,
-        sequence: b.baseSequence < 0 ? -1 : b.baseSequence + i,
-        transactional: b.isTransactional,
-        txnOutcome: pending ? 'open' : null,
-        baseOffset: b.baseOffset,
-        timestamp: r.timestamp,
-        origin: r.origin ?? null,
-      });
+/** The rows of a log version, the open transactions' rows at its end, and marks every MARK_EVERY batches. */
+interface RowsMemo extends RowsMark {
+  readonly batches: BatchLog;
+  readonly rows: readonly RecordRow[];
+  readonly marks: readonly RowsMark[];
+}
+
+/**
+ * The rows of the last few log versions read. A log's batches are bytes (batchLog.ts), so reading
+ * them all costs decoding; the views ask for every partition's rows at each step they show, and a
+ * log at another step shares its first batches with one read before (appended to, or replayed
+ * from the same checkpoint). So a version starts from the remembered version it shares most with:
+ * at that version's end if it extends it, else at the last mark within what they share (the rows a
+ * later marker closed are opened again), and decodes only from there.
+ */
+const memos: RowsMemo[] = [];
+const MEMOS = 16;
+const MARK_EVERY = 64;
+
+const copyOpen = (open: ReadonlyMap<number, readonly number[]>) => new Map([...open].map(([p, list]) => [p, list.slice()]));
+
+/** Every record of a log with its transaction outcome (a transactional record is open until its producer's next marker). */
+export function recordRows(log: PartitionLog): RecordRow[] {
+  const batches = log.batches;
+  let memo: RowsMemo | undefined;
+  let from: RowsMark = { batch: 0, rowCount: 0, open: new Map() };
+  for (const m of memos) {
+    const shared = batches.sharedPrefix(m.batches);
+    let start: RowsMark | undefined = shared === m.batches.length ? m : undefined;
+    if (!start) for (const mark of m.marks) if (mark.batch <= shared && mark.batch > (start?.batch ?? -1)) start = mark;
+    if (start && start.batch > from.batch) {
+      memo = m;
+      from = start;
     }
   }
+  if (memo && from === memo && from.batch === batches.length) {
+    // the same batches: keep this memo among the recent ones
+    memos.splice(memos.indexOf(memo), 1);
+    memos.unshift(memo);
+    return memo.rows.slice();
+  }
+  const rows = memo ? memo.rows.slice(0, from.rowCount) : [];
+  const open = copyOpen(from.open);
+  // rows a later marker closed in the remembered version are open again here
+  if (memo && from !== memo)
+    for (const list of open.values()) for (const idx of list) rows[idx] = { ...(rows[idx] as RecordRow), txnOutcome: 'open' };
+  const marks = memo ? memo.marks.filter((m) => m.batch <= from.batch) : [];
+  for (let i = from.batch; i < batches.length; i++) {
+    if (i % MARK_EVERY === 0 && (marks.length === 0 || (marks[marks.length - 1] as RowsMark).batch < i))
+      marks.push({ batch: i, rowCount: rows.length, open: copyOpen(open) });
+    appendBatchRows(rows, open, batches.at(i) as RecordBatch);
+  }
+  memos.unshift({ batches, rows: rows.slice(), open: copyOpen(open), batch: batches.length, rowCount: rows.length, marks });
+  if (memos.length > MEMOS) memos.pop();
   return rows;
+}
+
+/** The rows of batches in log order (also the batches a truncation cut). */
+export function batchRows(batches: Iterable<RecordBatch>): RecordRow[] {
+  const rows: RecordRow[] = [];
+  const open = new Map<number, number[]>();
+  for (const b of batches) appendBatchRows(rows, open, b);
+  return rows;
+}
+
+/**
+ * Appends a batch's rows. `open` holds the row indexes of each producer's open transaction; its
+ * marker replaces them with rows carrying the outcome (new objects: earlier rows may be shared).
+ */
+function appendBatchRows(rows: RecordRow[], open: Map<number, number[]>, b: RecordBatch): void {
+  if (b.isControl) {
+    const txnOutcome: TxnOutcome = b.controlType === 'COMMIT' ? 'committed' : 'aborted';
+    for (const idx of open.get(b.producerId) ?? []) rows[idx] = { ...(rows[idx] as RecordRow), txnOutcome };
+    open.delete(b.producerId);
+  }
+  const pending = b.isTransactional && !b.isControl;
+  let list = pending ? open.get(b.producerId) : undefined;
+  if (pending && !list) {
+    list = [];
+    open.set(b.producerId, list);
+  }
+  for (const r of b.records) {
+    const i = r.offset - b.baseOffset;
+    list?.push(rows.length);
+    rows.push({
+      offset: r.offset,
+      control: b.isControl ? b.controlType : null,
+      key: r.key,
+      value: r.value,
+      headers: r.headers,
+      producerId: b.producerId,
+      producerEpoch: b.producerEpoch,
+      sequence: b.baseSequence < 0 ? -1 : b.baseSequence + i,
+      transactional: b.isTransactional,
+      txnOutcome: pending ? 'open' : null,
+      baseOffset: b.baseOffset,
+      timestamp: r.timestamp,
+      origin: r.origin ?? null,
+    });
+  }
 }
 
 function row(
