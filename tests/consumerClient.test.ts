@@ -17,15 +17,9 @@ import {
 import type { Effect } from '../src/sim/kernel/effects';
 import { stateValueToString } from '../src/sim/kernel/stateValue';
 import type { RecordBatch } from '../src/sim/log/recordBatch';
+import { oneBrokerMetadata } from './fixtures/oneBrokerMetadata';
 
-const meta: ClusterMetadata = {
-  brokers: ['broker-0'],
-  topics: { orders: { name: 'orders', partitions: 1, leaders: ['broker-0'] } },
-  transactionCoordinator: 'txn-coordinator',
-  groupCoordinator: 'group-coordinator',
-  transactionStatePartitions: 3,
-  consumerOffsetsPartitions: 3,
-};
+const meta: ClusterMetadata = oneBrokerMetadata;
 
 type Send = Extract<Effect, { type: 'send' }>;
 type Timer = Extract<Effect, { type: 'timer' }>;

@@ -13,15 +13,9 @@ import { initialProducerContext } from '../src/sim/producer/producerContext';
 import type { ProducerDraft } from '../src/sim/producer/sender';
 import { type CoordinatorResponse, onCoordinatorResponse } from '../src/sim/producer/transactionManager';
 import type { KafkaError } from '../src/sim/protocol/errors';
+import { oneBrokerMetadata } from './fixtures/oneBrokerMetadata';
 
-const meta: ClusterMetadata = {
-  brokers: ['broker-0'],
-  topics: { orders: { name: 'orders', partitions: 1, leaders: ['broker-0'] } },
-  transactionCoordinator: 'txn-coordinator',
-  groupCoordinator: 'group-coordinator',
-  transactionStatePartitions: 3,
-  consumerOffsetsPartitions: 3,
-};
+const meta: ClusterMetadata = oneBrokerMetadata;
 
 type Rpc = 'AddPartitionsToTxn' | 'EndTxn' | 'InitProducerId';
 

@@ -14,15 +14,9 @@ import { accumulate, drain, onProduceResponse, type ProducerDraft } from '../src
 import { maybeAddPartition } from '../src/sim/producer/transactionManager';
 import type { KafkaError } from '../src/sim/protocol/errors';
 import { keyOf } from '../src/sim/protocol/topicPartition';
+import { oneBrokerMetadata } from './fixtures/oneBrokerMetadata';
 
-const meta: ClusterMetadata = {
-  brokers: ['broker-0'],
-  topics: { orders: { name: 'orders', partitions: 1, leaders: ['broker-0'] } },
-  transactionCoordinator: 'txn-coordinator',
-  groupCoordinator: 'group-coordinator',
-  transactionStatePartitions: 3,
-  consumerOffsetsPartitions: 3,
-};
+const meta: ClusterMetadata = oneBrokerMetadata;
 
 /** A producer (producerId 7, epoch 0) with one batch of orders-0 in flight at sequence 0. */
 function inFlight(transactional: boolean): ProducerDraft {

@@ -9,23 +9,11 @@ import type { TxnCoordinatorContext } from '../../src/sim/coordinator/transactio
 import { transactionCoordinatorMachine } from '../../src/sim/coordinator/transactionCoordinator.machine';
 import type { Effect } from '../../src/sim/kernel/effects';
 import { drive, inputOf } from '../machines/harness';
+import { replyOf, txnRequest, txnScenario } from './txnRequests';
 
-const scenario = {
-  version: 1,
-  seed: 1,
-  cluster: { 'transaction.version': 1 },
-  topics: [{ name: 't', partitions: 2 }],
-  clients: [{ id: 'p', type: 'producer', config: { 'transactional.id': 'tx' }, script: [] }],
-};
+const request = txnRequest;
+const scenario = txnScenario(1, 2);
 
-let envelope = 100;
-const request = (type: string, payload: Record<string, unknown>) => ({
-  type,
-  from: 'p.producer',
-  envelopeId: envelope,
-  inReplyTo: null,
-  payload: { correlationId: envelope++, transactionalId: 'tx', ...payload },
-});
 const add = (partitions: number[], o: { producerId?: number; producerEpoch?: number; verifyOnly?: boolean } = {}) =>
   request('AddPartitionsToTxn', {
     producerId: o.producerId ?? 1000,
@@ -34,11 +22,7 @@ const add = (partitions: number[], o: { producerId?: number; producerEpoch?: num
     verifyOnly: o.verifyOnly ?? false,
   });
 const reply = (fx: readonly Effect[]) =>
-  fx.flatMap((e) =>
-    e.type === 'send' && e.rpc === 'AddPartitionsToTxnResponse'
-      ? [e.payload as unknown as { error: string; partitions: { partition: number; error: string }[] }]
-      : [],
-  )[0];
+  replyOf<{ error: string; partitions: { partition: number; error: string }[] }>(fx, 'AddPartitionsToTxnResponse');
 const writes = (fx: readonly Effect[]) => fx.filter((e) => e.type === 'fact' && (e.fact as { kind: string }).kind === 'txnState').length;
 
 function coordinator() {

@@ -9,46 +9,16 @@ import type { TxnCoordinatorContext } from '../../src/sim/coordinator/transactio
 import { transactionCoordinatorMachine } from '../../src/sim/coordinator/transactionCoordinator.machine';
 import type { Effect } from '../../src/sim/kernel/effects';
 import { drive, inputOf } from '../machines/harness';
+import { markersAcked, replyOf, txnRequest, txnScenario } from './txnRequests';
 
 type Protocol = 1 | 2;
-const scenario = (protocol: Protocol) => ({
-  version: 1,
-  seed: 1,
-  cluster: { 'transaction.version': protocol },
-  topics: [{ name: 't', partitions: 1 }],
-  clients: [{ id: 'p', type: 'producer', config: { 'transactional.id': 'tx' }, script: [] }],
-});
+const request = txnRequest;
+const scenario = (protocol: Protocol) => txnScenario(protocol);
 
-let envelope = 100;
-const request = (type: string, payload: Record<string, unknown>) => ({
-  type,
-  from: 'p.producer',
-  envelopeId: envelope,
-  inReplyTo: null,
-  payload: { correlationId: envelope++, transactionalId: 'tx', ...payload },
-});
 const endTxn = (producerEpoch: number, committed: boolean, producerId = 1000) =>
   request('EndTxn', { producerId, producerEpoch, committed });
-const reply = (fx: readonly Effect[]) =>
-  fx.flatMap((e) =>
-    e.type === 'send' && e.rpc === 'EndTxnResponse' ? [e.payload as unknown as { error: string; producerEpoch: number }] : [],
-  )[0];
-const acked = (fx: readonly Effect[]) => {
-  const sent = fx.find((e) => e.type === 'send' && e.rpc === 'WriteTxnMarkers') as unknown as {
-    to: string;
-    payload: { correlationId: number };
-  };
-  return {
-    type: 'WriteTxnMarkersResponse',
-    from: sent.to,
-    envelopeId: envelope++,
-    inReplyTo: 0,
-    payload: {
-      correlationId: sent.payload.correlationId,
-      markers: [{ producerId: 1000, partitions: [{ topic: 't', partition: 0, error: 'NONE' }] }],
-    },
-  };
-};
+const reply = (fx: readonly Effect[]) => replyOf<{ error: string; producerEpoch: number }>(fx, 'EndTxnResponse');
+const acked = markersAcked;
 
 type Start = 'Empty' | 'Ongoing' | 'PrepareCommit' | 'PrepareAbort' | 'CompleteCommit' | 'CompleteAbort';
 

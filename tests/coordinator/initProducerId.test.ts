@@ -10,50 +10,14 @@ import type { TxnCoordinatorContext } from '../../src/sim/coordinator/transactio
 import { incrementProducerEpoch, transactionCoordinatorMachine } from '../../src/sim/coordinator/transactionCoordinator.machine';
 import type { Effect } from '../../src/sim/kernel/effects';
 import { drive, inputOf } from '../machines/harness';
+import { markersAcked, replyOf, txnRequest, txnScenario } from './txnRequests';
 
-const scenario = (protocol: 1 | 2) => ({
-  version: 1,
-  seed: 1,
-  cluster: { 'transaction.version': protocol },
-  topics: [{ name: 't', partitions: 1 }],
-  clients: [{ id: 'p', type: 'producer', config: { 'transactional.id': 'tx' }, script: [] }],
-});
-
-let envelope = 100;
-const request = (type: string, payload: Record<string, unknown>) => ({
-  type,
-  from: 'p.producer',
-  envelopeId: envelope,
-  inReplyTo: null,
-  payload: { correlationId: envelope++, ...payload },
-});
+const request = txnRequest;
+const scenario = (protocol: 1 | 2) => txnScenario(protocol);
 const init = (producerId = -1, producerEpoch = -1) =>
   request('InitProducerId', { transactionalId: 'tx', transactionTimeoutMs: 60000, producerId, producerEpoch });
 const answer = (fx: readonly Effect[]) =>
-  fx.flatMap((e) =>
-    e.type === 'send' && e.rpc === 'InitProducerIdResponse'
-      ? [e.payload as unknown as { error: string; producerId: number; producerEpoch: number }]
-      : [],
-  )[0];
-
-/** The broker's answer to the WriteTxnMarkers among `fx`: every marker written. */
-const markersAcked = (fx: readonly Effect[]) => {
-  const sent = fx.find((e) => e.type === 'send' && e.rpc === 'WriteTxnMarkers') as unknown as {
-    from: string;
-    to: string;
-    payload: { correlationId: number };
-  };
-  return {
-    type: 'WriteTxnMarkersResponse',
-    from: sent.to,
-    envelopeId: envelope++,
-    inReplyTo: 0,
-    payload: {
-      correlationId: sent.payload.correlationId,
-      markers: [{ producerId: 1000, partitions: [{ topic: 't', partition: 0, error: 'NONE' }] }],
-    },
-  };
-};
+  replyOf<{ error: string; producerId: number; producerEpoch: number }>(fx, 'InitProducerIdResponse');
 
 function coordinator(protocol: 1 | 2 = 1) {
   const m = drive(transactionCoordinatorMachine, inputOf(scenario(protocol), 'txn-coordinator'));
