@@ -181,7 +181,8 @@ describe('the gallery and the share panels', () => {
     expect(url.startsWith(inject('baseUrl'))).toBe(true);
     const d = decodeLink(url);
     expect(d.ok && d.view.step).toBe(9);
-    expect(await page.getByTestId('share-status').innerText()).not.toBe('');
+    // the status follows the clipboard's answer, which comes after the panel opens
+    await expect.poll(() => page.getByTestId('share-status').innerText()).not.toBe('');
     await page.keyboard.press('Escape');
     await page.getByTestId('open-embed').click();
     const element = await page.getByTestId('embed-element').inputValue();
