@@ -16,6 +16,9 @@ const request = txnRequest;
 const scenario = (protocol: 1 | 2) => txnScenario(protocol);
 const init = (producerId = -1, producerEpoch = -1) =>
   request('InitProducerId', { transactionalId: 'tx', transactionTimeoutMs: 60000, producerId, producerEpoch });
+/** Producer 1000 (epoch 0) adds t-0 to its transaction: it becomes Ongoing. */
+const addT0 = () =>
+  request('AddPartitionsToTxn', { producerId: 1000, producerEpoch: 0, partitions: [{ topic: 't', partition: 0 }], verifyOnly: false });
 const answer = (fx: readonly Effect[]) =>
   replyOf<{ error: string; producerId: number; producerEpoch: number }>(fx, 'InitProducerIdResponse');
 
@@ -66,16 +69,7 @@ describe('InitProducerId with an expected producer id and epoch (KIP-360)', () =
 
   it("protocol v1: after a timeout fenced and aborted the transaction, the old epoch's bump is PRODUCER_FENCED", () => {
     const { m, txn } = coordinator(1);
-    m.send(
-      request('AddPartitionsToTxn', {
-        transactionalId: 'tx',
-        producerId: 1000,
-        producerEpoch: 0,
-        partitions: [{ topic: 't', partition: 0 }],
-        verifyOnly: false,
-      }),
-      2,
-    );
+    m.send(addT0(), 2);
     // a newer instance fences the Ongoing transaction (as the timeout does): PrepareEpochFence → PrepareAbort
     const fence = m.send(init(), 3);
     expect(txn()).toMatchObject({ state: 'PrepareAbort', producerEpoch: 1, lastProducerEpoch: -1 });
@@ -89,16 +83,7 @@ describe('InitProducerId with an expected producer id and epoch (KIP-360)', () =
 
   it("protocol v2: the fence records the old epoch as the last (the abort's bump, prepareAbortOrCommit)", () => {
     const { m, txn } = coordinator(2);
-    m.send(
-      request('AddPartitionsToTxn', {
-        transactionalId: 'tx',
-        producerId: 1000,
-        producerEpoch: 0,
-        partitions: [{ topic: 't', partition: 0 }],
-        verifyOnly: false,
-      }),
-      2,
-    );
+    m.send(addT0(), 2);
     m.send(init(), 3);
     expect(txn()).toMatchObject({ state: 'PrepareAbort', producerEpoch: 1, lastProducerEpoch: 0 });
   });
