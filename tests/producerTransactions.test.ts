@@ -210,7 +210,8 @@ describe('protocol v1: an abort after a failed batch ends with an epoch bump (KI
         10,
         bumpOut,
       ),
-    ).toBe('none');
+      // completeTransaction with the bump required: ABORTING_TRANSACTION → INITIALIZING
+    ).toBe('epochBump');
     expect(sends(bumpOut, 'InitProducerId')).toMatchObject([{ transactionalId: 'tx', producerId: 7, producerEpoch: 0 }]);
     expect(replies(bumpOut)).toEqual([]);
     const init = sends(bumpOut, 'InitProducerId')[0] as { correlationId: number };

@@ -276,6 +276,19 @@ function inputOf(ctx: ProducerContext): ProducerInput {
 const FATAL_REASON = 'The producer is in a fatal error state (fenced) and must be closed';
 
 /**
+ * A call whose transition TransactionManager.State.isTransitionValid refuses: transitionTo throws
+ * IllegalStateException on the application's thread and the state stays as it was.
+ */
+const invalidTransition = (from: string, to: string) => rejectCall(`Invalid transition attempted from state ${from} to state ${to}`);
+
+/** initTransactions() on a producer without transactional.id (KafkaProducer.throwIfNoTransactionManager, ensureTransactional). */
+const notTransactional = rejectCall('Cannot use transactional methods without enabling transactions: set transactional.id');
+
+/** sendOffsetsToTransaction() outside a transaction (TransactionManager.sendOffsetsToTransaction). */
+const noTransactionInProgress = (state: string) =>
+  rejectCall(`Cannot send offsets if a transaction is not in progress (currentState= ${state})`);
+
+/**
  * The producer's statechart. `live` holds what every TransactionManager state from UNINITIALIZED
  * to ABORTABLE_ERROR does alike — responses, timers, connection loss, flush(), close(), a crash —
  * and the transitions that follow a handler's outcome are guarded by it (`fatal` from any of them,
@@ -291,6 +304,8 @@ export const producerMachine = setup({
     completed: ({ context }) => context.txnSignal === 'completed',
     abortable: ({ context }) => context.txnSignal === 'abortable',
     fatal: ({ context }) => context.txnSignal === 'fatal',
+    epochBump: ({ context }) => context.txnSignal === 'epochBump',
+    transactional: ({ context }) => context.transactional,
   },
 }).createMachine({
   id: 'producer',
@@ -340,12 +355,25 @@ export const producerMachine = setup({
               { actions: rejectCall("Cannot perform a 'send' before completing a call to initTransactions") },
             ],
             beginTransaction: { actions: rejectCall('Cannot call beginTransaction before initTransactions') },
+            commitTransaction: { actions: invalidTransition('UNINITIALIZED', 'COMMITTING_TRANSACTION') },
+            abortTransaction: { actions: invalidTransition('UNINITIALIZED', 'ABORTING_TRANSACTION') },
+            sendOffsetsToTransaction: { actions: noTransactionInProgress('UNINITIALIZED') },
           },
         },
+        /** Asking for a producer id: the first one, or protocol v1's epoch bump that ends an abort ('completed'). */
         INITIALIZING: {
-          always: { guard: 'initialized', target: 'READY' },
+          always: [
+            { guard: 'initialized', target: 'READY' },
+            { guard: 'completed', target: 'READY' },
+          ],
           on: {
             send: [{ guard: 'idempotentOnly', actions: onSend }, { actions: rejectCall('Cannot call send while initializing') }],
+            // a transactional producer's second initTransactions() waits for the same result (handleCachedTransactionRequestResult)
+            initTransactions: { guard: 'idempotentOnly', actions: notTransactional },
+            beginTransaction: { actions: invalidTransition('INITIALIZING', 'IN_TRANSACTION') },
+            commitTransaction: { actions: invalidTransition('INITIALIZING', 'COMMITTING_TRANSACTION') },
+            abortTransaction: { actions: invalidTransition('INITIALIZING', 'ABORTING_TRANSACTION') },
+            sendOffsetsToTransaction: { actions: noTransactionInProgress('INITIALIZING') },
           },
         },
         READY: {
@@ -355,8 +383,27 @@ export const producerMachine = setup({
               { guard: 'idempotentOnly', actions: onSend },
               { actions: rejectCall('Cannot call send in state READY: call beginTransaction first') },
             ],
-            beginTransaction: { target: 'IN_TRANSACTION', actions: onBeginTransaction },
-            initTransactions: { target: 'INITIALIZING', actions: onInitTransactions },
+            beginTransaction: [
+              { guard: 'transactional', target: 'IN_TRANSACTION', actions: onBeginTransaction },
+              { actions: notTransactional },
+            ],
+            // READY → INITIALIZING is not a valid transition: a producer initialises its transactions once
+            initTransactions: [
+              { guard: 'transactional', actions: invalidTransition('READY', 'INITIALIZING') },
+              { actions: notTransactional },
+            ],
+            commitTransaction: [
+              { guard: 'transactional', actions: invalidTransition('READY', 'COMMITTING_TRANSACTION') },
+              { actions: notTransactional },
+            ],
+            abortTransaction: [
+              { guard: 'transactional', actions: invalidTransition('READY', 'ABORTING_TRANSACTION') },
+              { actions: notTransactional },
+            ],
+            sendOffsetsToTransaction: [
+              { guard: 'transactional', actions: noTransactionInProgress('READY') },
+              { actions: notTransactional },
+            ],
           },
         },
         IN_TRANSACTION: {
@@ -366,6 +413,8 @@ export const producerMachine = setup({
             sendOffsetsToTransaction: { actions: onSendOffsets },
             commitTransaction: { target: 'COMMITTING_TRANSACTION', actions: onEndTransaction('COMMIT') },
             abortTransaction: { target: 'ABORTING_TRANSACTION', actions: onEndTransaction('ABORT') },
+            beginTransaction: { actions: invalidTransition('IN_TRANSACTION', 'IN_TRANSACTION') },
+            initTransactions: { actions: invalidTransition('IN_TRANSACTION', 'INITIALIZING') },
           },
         },
         COMMITTING_TRANSACTION: {
@@ -375,12 +424,22 @@ export const producerMachine = setup({
           ],
           on: {
             send: { actions: rejectCall('Cannot call send while a transaction is committing') },
+            beginTransaction: { actions: invalidTransition('COMMITTING_TRANSACTION', 'IN_TRANSACTION') },
+            initTransactions: { actions: invalidTransition('COMMITTING_TRANSACTION', 'INITIALIZING') },
+            sendOffsetsToTransaction: { actions: noTransactionInProgress('COMMITTING_TRANSACTION') },
           },
         },
         ABORTING_TRANSACTION: {
-          always: { guard: 'completed', target: 'READY' },
+          // an abortable error is skipped while aborting (transitionToAbortableError)
+          always: [
+            { guard: 'completed', target: 'READY' },
+            { guard: 'epochBump', target: 'INITIALIZING' },
+          ],
           on: {
             send: { actions: rejectCall('Cannot call send while a transaction is aborting') },
+            beginTransaction: { actions: invalidTransition('ABORTING_TRANSACTION', 'IN_TRANSACTION') },
+            initTransactions: { actions: invalidTransition('ABORTING_TRANSACTION', 'INITIALIZING') },
+            sendOffsetsToTransaction: { actions: noTransactionInProgress('ABORTING_TRANSACTION') },
           },
         },
         ABORTABLE_ERROR: {
@@ -392,6 +451,13 @@ export const producerMachine = setup({
             send: { actions: rejectCall('Cannot send: the transaction hit an abortable error; call abortTransaction', 'KafkaException') },
             sendOffsetsToTransaction: {
               actions: rejectCall('Cannot send offsets: the transaction hit an abortable error', 'KafkaException'),
+            },
+            // maybeFailWithError comes first: the abortable error is thrown
+            beginTransaction: {
+              actions: rejectCall('Cannot begin: the transaction hit an abortable error; call abortTransaction', 'KafkaException'),
+            },
+            initTransactions: {
+              actions: rejectCall('Cannot initialize: the transaction hit an abortable error; call abortTransaction', 'KafkaException'),
             },
           },
         },
@@ -406,6 +472,8 @@ export const producerMachine = setup({
         abortTransaction: { actions: rejectCall(FATAL_REASON, 'KafkaException') },
         sendOffsetsToTransaction: { actions: rejectCall(FATAL_REASON, 'KafkaException') },
         flush: { actions: rejectCall(FATAL_REASON, 'KafkaException') },
+        beginTransaction: { actions: rejectCall(FATAL_REASON, 'KafkaException') },
+        initTransactions: { actions: rejectCall(FATAL_REASON, 'KafkaException') },
       },
     },
     /** The process is down: everything in memory is gone. */

@@ -144,8 +144,11 @@ export interface ProducerContext {
   readonly txnSignal: TxnSignal;
 }
 
-/** initialized → READY, completed → READY, abortable → ABORTABLE_ERROR, fatal → FATAL_ERROR. */
-export type TxnSignal = 'none' | 'initialized' | 'completed' | 'abortable' | 'fatal';
+/**
+ * initialized → READY, completed → READY, abortable → ABORTABLE_ERROR, fatal → FATAL_ERROR,
+ * epochBump → INITIALIZING (protocol v1's abort that bumps the epoch: TransactionManager.completeTransaction).
+ */
+export type TxnSignal = 'none' | 'initialized' | 'completed' | 'abortable' | 'fatal' | 'epochBump';
 
 export interface ProducerInput {
   readonly self: ActorId;

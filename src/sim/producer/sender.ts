@@ -248,9 +248,10 @@ function leaderForDrain(d: ProducerDraft, topic: string, partition: number): str
 }
 
 /**
- * Sends everything that may be sent now: per partition, retries first (strictly in sequence
- * order, one at a time, as Kafka does while recovering), then new batches whose linger.ms passed —
- * each to the partition's leader as the producer knows it now, none while it knows none.
+ * Sends everything that may be sent now: per partition, retries first (with idempotence strictly in
+ * sequence order, one at a time, as Kafka does while recovering; without it the last failed first),
+ * then new batches whose linger.ms passed — each to the partition's leader as the producer knows it
+ * now, none while it knows none, at most max.in.flight.requests.per.connection per broker.
  */
 export function drain(d: ProducerDraft, now: number, out: Out): void {
   // Sender.runOnce: maybeResolveSequences, then bumpIdempotentEpochAndResetIdIfNeeded, then the data
@@ -272,9 +273,13 @@ export function drain(d: ProducerDraft, now: number, out: Out): void {
   for (const tp of tps) {
     if (!partitionSendable(d, tp)) continue;
     for (;;) {
-      // the head of this partition's queue: the oldest batch not in flight
+      // max.in.flight.requests.per.connection=1 (guaranteeMessageOrder): a partition with a batch in
+      // flight is muted, whichever broker it went to (RecordAccumulator.isMuted; Sender mutePartition)
+      if (maxInFlight === 1 && d.batches.some((b) => b.inFlight && keyOf(b) === tp)) break;
+      // the head of this partition's deque: a batch waiting to be sent again — with idempotence the
+      // lowest sequence; without it the one that failed last (RecordAccumulator.reenqueue)
       const waiting = d.batches.filter((b) => !b.inFlight && keyOf(b) === tp);
-      const retry = waiting.sort((a, b) => a.baseSequence - b.baseSequence || a.id - b.id)[0];
+      const retry = d.idempotent ? waiting.sort((a, b) => a.baseSequence - b.baseSequence || a.id - b.id)[0] : waiting[0];
       if (retry) {
         const leader = leaderForDrain(d, retry.topic, retry.partition);
         if (leader === null) break;
@@ -372,9 +377,11 @@ function retryOrFail(d: ProducerDraft, b: ProducerBatch, error: KafkaError | Cli
     failBatch(d, b, expired ? why : error, out, retriesLeft(d, b));
     return 'failed';
   }
-  d.batches = d.batches.map((x) =>
-    x.id === b.id ? { ...x, inFlight: false, correlationId: null, retryAt: now + backoffMs(d.config, x.attempts) } : x,
-  );
+  const requeued = { ...b, inFlight: false, correlationId: null, retryAt: now + backoffMs(d.config, b.attempts) };
+  // RecordAccumulator.reenqueue: with idempotence the batch goes back in sequence order (insertInSequenceOrder,
+  // which drain's sort gives); without it, to the front of its partition's deque (addFirst), so the batch
+  // that failed last is sent again first — the model keeps that order as the order of d.batches
+  d.batches = d.idempotent ? d.batches.map((x) => (x.id === b.id ? requeued : x)) : [requeued, ...d.batches.filter((x) => x.id !== b.id)];
   return 'retry';
 }
 
@@ -459,9 +466,12 @@ export function onConnectionLost(
   out: Out,
   correlationIds?: readonly number[],
 ): BatchErrorOutcome {
-  const lost = d.batches.filter(
-    (b) => b.inFlight && b.broker === broker && (correlationIds === undefined || correlationIds.includes(b.correlationId as number)),
-  );
+  // in the order the requests were sent (InFlightRequests.clearAll gives the oldest first)
+  const lost = d.batches
+    .filter(
+      (b) => b.inFlight && b.broker === broker && (correlationIds === undefined || correlationIds.includes(b.correlationId as number)),
+    )
+    .sort((a, b) => (a.correlationId as number) - (b.correlationId as number));
   if (lost.length === 0) return 'ok';
   // NetworkClient.processDisconnection: the node goes into reconnect backoff, and the disconnect may
   // mean stale metadata, so an update is asked for (for a topic whose leader can move at all)

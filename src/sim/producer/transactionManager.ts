@@ -168,12 +168,16 @@ export function maybeSendTxnRequest(d: ProducerDraft, out: Out): TxnSignal {
   return 'none';
 }
 
-/** beginCompletingTransaction with clientSideEpochBumpRequired: abortTransaction() completes with the InitProducerId that follows. */
+/**
+ * beginCompletingTransaction with the client-side epoch bump required: abortTransaction() completes
+ * with the InitProducerId that follows. The abort itself is done (completeTransaction), so the
+ * producer moves ABORTING_TRANSACTION → INITIALIZING, and READY once the bump is answered.
+ */
 function startEpochBump(d: ProducerDraft, out: Out): TxnSignal {
   d.clientEpochBumpRequired = false;
   d.epochBumpInit = true;
   requestProducerId(d, out, true);
-  return 'none';
+  return 'epochBump';
 }
 
 function finishTransaction(d: ProducerDraft): void {

@@ -1,0 +1,166 @@
+/**
+ * The Sender's drain, tested on its functions directly against Kafka 4.0's client
+ * (RecordAccumulator.drainBatchesForOneNode, shouldStopDrainBatchesForPartition, reenqueue /
+ * insertInSequenceOrder, isMuted; InFlightRequests.canSendMore, clearAll): retries in sequence order
+ * one at a time ahead of new batches, a non-idempotent retry to the front of its deque,
+ * max.in.flight.requests.per.connection per broker, and a muted partition when it is 1.
+ */
+import { describe, expect, it } from 'vitest';
+import { Out } from '../src/sim/actors/out';
+import type { ClusterMetadata } from '../src/sim/cluster/metadata';
+import { resolveProducerConfig } from '../src/sim/config/producerConfig';
+import type { Effect } from '../src/sim/kernel/effects';
+import { initialProducerContext } from '../src/sim/producer/producerContext';
+import { accumulate, drain, onConnectionLost, onProduceResponse, type ProducerDraft } from '../src/sim/producer/sender';
+
+const meta: ClusterMetadata = {
+  brokers: ['broker-0', 'broker-1'],
+  topics: { orders: { name: 'orders', partitions: 1, leaders: ['broker-0'] } },
+  transactionCoordinator: 'txn-coordinator',
+  groupCoordinator: 'group-coordinator',
+  transactionStatePartitions: 3,
+  consumerOffsetsPartitions: 3,
+};
+
+/** A producer with linger.ms=0; idempotent ones have producerId 7, epoch 0. */
+function producer(config: Record<string, string | number | boolean> = {}): ProducerDraft {
+  const resolved = resolveProducerConfig({ 'linger.ms': 0, ...config });
+  const d: ProducerDraft = {
+    ...initialProducerContext({ self: 'p.producer', app: 'p.app', client: 'p', meta, config: resolved.config, transactionVersion: 2 }),
+  };
+  if (d.idempotent) {
+    d.producerId = 7;
+    d.producerEpoch = 0;
+  }
+  return d;
+}
+
+/** Appends one record (value `value`) and runs the drain, as send() does. */
+function send(d: ProducerDraft, value: string, now = 0): Out {
+  accumulate(d, { topic: 'orders', key: null, value }, now, new Out());
+  const out = new Out();
+  drain(d, now, out);
+  return out;
+}
+
+/** The Produce requests among the effects: (broker, first record's value, baseSequence). */
+function produced(out: Out): [string, string, number][] {
+  return out.effects
+    .filter((e): e is Extract<Effect, { type: 'send' }> => e.type === 'send' && e.rpc === 'Produce')
+    .map((e) => {
+      const p = e.payload as { batch: { baseSequence: number; records: { value: string }[] } };
+      return [e.to, p.batch.records[0]?.value as string, p.batch.baseSequence];
+    });
+}
+
+const batchWith = (d: ProducerDraft, value: string) => d.batches.find((b) => b.records[0]?.value === value);
+
+function answer(d: ProducerDraft, value: string, error: 'NONE' | 'NOT_ENOUGH_REPLICAS', now: number): Out {
+  const b = batchWith(d, value);
+  const out = new Out();
+  onProduceResponse(
+    d,
+    {
+      correlationId: b?.correlationId as number,
+      topic: 'orders',
+      partition: 0,
+      error,
+      baseOffset: error === 'NONE' ? 0 : -1,
+      errorMessage: null,
+    },
+    now,
+    out,
+  );
+  drain(d, now, out);
+  return out;
+}
+
+/** Far past retry.backoff.max.ms: every retry's backoff is over. */
+const LATER = 10_000;
+
+describe('drain: retries in sequence order, one at a time, ahead of new batches', () => {
+  it('idempotent: the lowest sequence goes first; the next waits until it is answered (firstInFlightSequence); new records wait behind them', () => {
+    const d = producer();
+    for (const v of ['a', 'b', 'c']) send(d, v);
+    expect(d.batches.map((b) => [b.records[0]?.value, b.baseSequence, b.inFlight])).toEqual([
+      ['a', 0, true],
+      ['b', 1, true],
+      ['c', 2, true],
+    ]);
+    // all three fail, not in sequence order (answers from two connections, say)
+    answer(d, 'c', 'NOT_ENOUGH_REPLICAS', 10);
+    answer(d, 'a', 'NOT_ENOUGH_REPLICAS', 10);
+    answer(d, 'b', 'NOT_ENOUGH_REPLICAS', 10);
+    // a new record does not overtake the retries (the deque's head is a batch backing off)
+    expect(produced(send(d, 'd', 11))).toEqual([]);
+    const first = new Out();
+    drain(d, LATER, first);
+    expect(produced(first)).toEqual([['broker-0', 'a', 0]]);
+    expect(produced(answer(d, 'a', 'NONE', LATER + 1))).toEqual([['broker-0', 'b', 1]]);
+    // c is the last retry; behind it the new batch (no sequence yet: the firstInFlightSequence rule is
+    // for batches with one) goes in the next request, with the next sequence — one batch of a
+    // partition per request
+    expect(produced(answer(d, 'b', 'NONE', LATER + 2))).toEqual([
+      ['broker-0', 'c', 2],
+      ['broker-0', 'd', 3],
+    ]);
+  });
+
+  it('idempotent: a retry goes out while later sequences are still in flight, if it is the first in flight', () => {
+    const d = producer();
+    for (const v of ['a', 'b']) send(d, v);
+    answer(d, 'a', 'NOT_ENOUGH_REPLICAS', 10);
+    const retry = new Out();
+    drain(d, LATER, retry);
+    expect(produced(retry)).toEqual([['broker-0', 'a', 0]]);
+    expect(batchWith(d, 'b')?.inFlight).toBe(true);
+  });
+
+  it('without idempotence a failed batch goes back to the front of its deque: the batch that failed last is sent again first', () => {
+    const d = producer({ 'enable.idempotence': false, acks: '1' });
+    for (const v of ['a', 'b']) send(d, v);
+    // the connection breaks: its requests fail oldest first (InFlightRequests.clearAll), a then b,
+    // and each is put first in the deque (RecordAccumulator.reenqueue → addFirst): [b, a]
+    onConnectionLost(d, 'broker-0', 'NETWORK_EXCEPTION', 10, new Out());
+    const retry = new Out();
+    drain(d, LATER, retry);
+    expect(produced(retry)).toEqual([
+      ['broker-0', 'b', -1],
+      ['broker-0', 'a', -1],
+    ]);
+  });
+
+  it('a disconnect fails the requests of the connection in the order they were sent', () => {
+    const d = producer({ 'enable.idempotence': false, acks: '1' });
+    for (const v of ['a', 'b']) send(d, v);
+    // a is answered with a retriable error and sent again: its request is now the newest
+    answer(d, 'a', 'NOT_ENOUGH_REPLICAS', 10);
+    drain(d, LATER, new Out());
+    expect((batchWith(d, 'a')?.correlationId as number) > (batchWith(d, 'b')?.correlationId as number)).toBe(true);
+    onConnectionLost(d, 'broker-0', 'NETWORK_EXCEPTION', LATER + 1, new Out());
+    // b failed first, then a: a is at the front and goes first
+    const retry = new Out();
+    drain(d, 2 * LATER, retry);
+    expect(produced(retry).map(([, v]) => v)).toEqual(['a', 'b']);
+  });
+});
+
+describe('drain: max.in.flight.requests.per.connection', () => {
+  it('counts the requests in flight to a broker: the third batch waits until one is answered', () => {
+    const d = producer({ 'max.in.flight.requests.per.connection': 2 });
+    expect(produced(send(d, 'a'))).toHaveLength(1);
+    expect(produced(send(d, 'b'))).toHaveLength(1);
+    expect(produced(send(d, 'c'))).toEqual([]);
+    expect(produced(answer(d, 'a', 'NONE', 5))).toEqual([['broker-0', 'c', 2]]);
+  });
+
+  it('at 1 a partition with a batch in flight is muted, even when its leader moved to another broker', () => {
+    const d = producer({ 'enable.idempotence': false, acks: '1', 'max.in.flight.requests.per.connection': 1 });
+    expect(produced(send(d, 'a'))).toEqual([['broker-0', 'a', -1]]);
+    // the producer learns broker-1 leads orders-0 now; a is still in flight to broker-0
+    d.meta = { ...d.meta, topics: { orders: { ...meta.topics.orders, leaders: ['broker-1'] } } } as ClusterMetadata;
+    expect(produced(send(d, 'b', 1))).toEqual([]);
+    // a's answer unmutes the partition
+    expect(produced(answer(d, 'a', 'NONE', 2))).toEqual([['broker-1', 'b', -1]]);
+  });
+});
