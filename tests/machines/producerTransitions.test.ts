@@ -45,12 +45,17 @@ function ready(transactionVersion?: 1 | 2): Driven {
   return m;
 }
 
-/** IN_TRANSACTION with one record sent and answered by `error` (v2: sent at once, no AddPartitionsToTxn). */
-function afterProduce(m: Driven, error: string, now = 3): Driven {
+/** IN_TRANSACTION with one record sent (v2: at once, no AddPartitionsToTxn); returns its batch. */
+function sendOneBatch(m: Driven, now = 3) {
   m.send(call('beginTransaction'), now);
   m.send(call('send', { topic: 't', key: 'k', value: 'v' }), now);
   m.send({ type: 'lingerExpired', key: 'linger:t-0', data: {} }, now + 5);
-  const b = m.context<ProducerContext>().batches[0];
+  return m.context<ProducerContext>().batches[0];
+}
+
+/** IN_TRANSACTION with one record sent and answered by `error`. */
+function afterProduce(m: Driven, error: string, now = 3): Driven {
+  const b = sendOneBatch(m, now);
   expect(b?.inFlight).toBe(true);
   m.send(
     answer('ProduceResponse', 'broker-0', {
@@ -131,10 +136,7 @@ describe('producer transitions (TransactionManager.State.isTransitionValid)', ()
 
   it('ABORTING_TRANSACTION skips an abortable error and refuses begin and initTransactions', () => {
     const m = ready();
-    m.send(call('beginTransaction'), 3);
-    m.send(call('send', { topic: 't', key: 'k', value: 'v' }), 3);
-    m.send({ type: 'lingerExpired', key: 'linger:t-0', data: {} }, 8);
-    const b = m.context<ProducerContext>().batches[0];
+    const b = sendOneBatch(m);
     m.send(call('abortTransaction'), 9);
     expect(m.state()).toBe('live.ABORTING_TRANSACTION');
     m.send(
@@ -215,10 +217,7 @@ describe('producer transitions (TransactionManager.State.isTransitionValid)', ()
 
   it('COMMITTING_TRANSACTION → ABORTABLE_ERROR is valid; COMMITTING_TRANSACTION → IN_TRANSACTION is not', () => {
     const m = ready();
-    m.send(call('beginTransaction'), 3);
-    m.send(call('send', { topic: 't', key: 'k', value: 'v' }), 3);
-    m.send({ type: 'lingerExpired', key: 'linger:t-0', data: {} }, 8);
-    const b = m.context<ProducerContext>().batches[0];
+    const b = sendOneBatch(m);
     m.send(call('commitTransaction'), 9);
     expect(m.state()).toBe('live.COMMITTING_TRANSACTION');
     expect(refusal(m, 'beginTransaction').error).toBe(invalid('COMMITTING_TRANSACTION', 'IN_TRANSACTION'));
