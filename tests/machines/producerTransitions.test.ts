@@ -53,20 +53,21 @@ function sendOneBatch(m: Driven, now = 3) {
   return m.context<ProducerContext>().batches[0];
 }
 
+/** broker-0's answer to the Produce of batch `b` on t-0. */
+const produceAnswer = (b: { readonly correlationId: number | null } | undefined, error: string) =>
+  answer('ProduceResponse', 'broker-0', {
+    correlationId: b?.correlationId,
+    topic: 't',
+    partition: 0,
+    error,
+    baseOffset: error === 'NONE' ? 0 : -1,
+  });
+
 /** IN_TRANSACTION with one record sent and answered by `error`. */
 function afterProduce(m: Driven, error: string, now = 3): Driven {
   const b = sendOneBatch(m, now);
   expect(b?.inFlight).toBe(true);
-  m.send(
-    answer('ProduceResponse', 'broker-0', {
-      correlationId: b?.correlationId,
-      topic: 't',
-      partition: 0,
-      error,
-      baseOffset: error === 'NONE' ? 0 : -1,
-    }),
-    now + 6,
-  );
+  m.send(produceAnswer(b, error), now + 6);
   return m;
 }
 
@@ -139,16 +140,7 @@ describe('producer transitions (TransactionManager.State.isTransitionValid)', ()
     const b = sendOneBatch(m);
     m.send(call('abortTransaction'), 9);
     expect(m.state()).toBe('live.ABORTING_TRANSACTION');
-    m.send(
-      answer('ProduceResponse', 'broker-0', {
-        correlationId: b?.correlationId,
-        topic: 't',
-        partition: 0,
-        error: 'INVALID_RECORD',
-        baseOffset: -1,
-      }),
-      10,
-    );
+    m.send(produceAnswer(b, 'INVALID_RECORD'), 10);
     expect(m.state()).toBe('live.ABORTING_TRANSACTION');
     expect(refusal(m, 'beginTransaction').error).toBe(invalid('ABORTING_TRANSACTION', 'IN_TRANSACTION'));
     expect(refusal(m, 'initTransactions').error).toBe(invalid('ABORTING_TRANSACTION', 'INITIALIZING'));
@@ -172,16 +164,7 @@ describe('producer transitions (TransactionManager.State.isTransitionValid)', ()
     m.send({ type: 'lingerExpired', key: 'linger:t-0', data: {} }, 8);
     const b = m.context<ProducerContext>().batches[0];
     expect(b?.inFlight).toBe(true);
-    m.send(
-      answer('ProduceResponse', 'broker-0', {
-        correlationId: b?.correlationId,
-        topic: 't',
-        partition: 0,
-        error: 'INVALID_RECORD',
-        baseOffset: -1,
-      }),
-      9,
-    );
+    m.send(produceAnswer(b, 'INVALID_RECORD'), 9);
     expect(m.state()).toBe('live.ABORTABLE_ERROR');
     expect(m.context<ProducerContext>().clientEpochBumpRequired).toBe(true);
     m.send(call('abortTransaction'), 10);
@@ -221,16 +204,7 @@ describe('producer transitions (TransactionManager.State.isTransitionValid)', ()
     m.send(call('commitTransaction'), 9);
     expect(m.state()).toBe('live.COMMITTING_TRANSACTION');
     expect(refusal(m, 'beginTransaction').error).toBe(invalid('COMMITTING_TRANSACTION', 'IN_TRANSACTION'));
-    m.send(
-      answer('ProduceResponse', 'broker-0', {
-        correlationId: b?.correlationId,
-        topic: 't',
-        partition: 0,
-        error: 'INVALID_RECORD',
-        baseOffset: -1,
-      }),
-      21,
-    );
+    m.send(produceAnswer(b, 'INVALID_RECORD'), 21);
     expect(m.state()).toBe('live.ABORTABLE_ERROR');
   });
 });
