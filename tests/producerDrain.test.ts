@@ -8,10 +8,9 @@
 import { describe, expect, it } from 'vitest';
 import { Out } from '../src/sim/actors/out';
 import type { ClusterMetadata } from '../src/sim/cluster/metadata';
-import { resolveProducerConfig } from '../src/sim/config/producerConfig';
 import type { Effect } from '../src/sim/kernel/effects';
-import { initialProducerContext } from '../src/sim/producer/producerContext';
 import { accumulate, drain, onConnectionLost, onProduceResponse, type ProducerDraft } from '../src/sim/producer/sender';
+import { producerDraft } from './fixtures/producerDraft';
 
 const meta: ClusterMetadata = {
   brokers: ['broker-0', 'broker-1'],
@@ -23,17 +22,7 @@ const meta: ClusterMetadata = {
 };
 
 /** A producer with linger.ms=0; idempotent ones have producerId 7, epoch 0. */
-function producer(config: Record<string, string | number | boolean> = {}): ProducerDraft {
-  const resolved = resolveProducerConfig({ 'linger.ms': 0, ...config });
-  const d: ProducerDraft = {
-    ...initialProducerContext({ self: 'p.producer', app: 'p.app', client: 'p', meta, config: resolved.config, transactionVersion: 2 }),
-  };
-  if (d.idempotent) {
-    d.producerId = 7;
-    d.producerEpoch = 0;
-  }
-  return d;
-}
+const producer = (config: Record<string, string | number | boolean> = {}) => producerDraft(meta, config);
 
 /** Appends one record (value `value`) and runs the drain, as send() does. */
 function send(d: ProducerDraft, value: string, now = 0): Out {

@@ -7,14 +7,13 @@
 import { describe, expect, it } from 'vitest';
 import { Out } from '../src/sim/actors/out';
 import type { ClusterMetadata } from '../src/sim/cluster/metadata';
-import { resolveProducerConfig } from '../src/sim/config/producerConfig';
 import type { Effect } from '../src/sim/kernel/effects';
 import { translateNote } from '../src/sim/narration/notes';
-import { initialProducerContext } from '../src/sim/producer/producerContext';
 import { accumulate, drain, onConnectionLost, onDeliveryTimeout, onProduceResponse, type ProducerDraft } from '../src/sim/producer/sender';
 import { bumpIdempotentEpoch, maybeUpdatePartitionEpoch, requestEpochBumpForPartition } from '../src/sim/producer/sequences';
 import { topicPartitionKey } from '../src/sim/protocol/topicPartition';
 import type { Fact } from '../src/sim/trace/facts';
+import { producerDraft } from './fixtures/producerDraft';
 
 const meta: ClusterMetadata = {
   brokers: ['broker-0'],
@@ -29,15 +28,7 @@ const meta: ClusterMetadata = {
 };
 
 /** An idempotent producer with producerId 7, epoch 0, linger.ms=0. */
-function producer(config: Record<string, string | number | boolean> = {}): ProducerDraft {
-  const resolved = resolveProducerConfig({ 'linger.ms': 0, ...config });
-  const d: ProducerDraft = {
-    ...initialProducerContext({ self: 'p.producer', app: 'p.app', client: 'p', meta, config: resolved.config, transactionVersion: 2 }),
-  };
-  d.producerId = 7;
-  d.producerEpoch = 0;
-  return d;
-}
+const producer = (config: Record<string, string | number | boolean> = {}) => producerDraft(meta, config);
 
 function send(d: ProducerDraft, topic: string, key: string | null, now = 0): void {
   accumulate(d, { topic, key, value: 'v' }, now, new Out());
