@@ -60,10 +60,13 @@ describe('the engine behind the worker boundary', () => {
   });
 
   it('reports progress on a long run and lands the run so far when cancelled', async () => {
-    const engine = inProcessEngine();
+    // no page budget (the scenario's own run.maxSteps, 500,000 steps, takes about a second here), so
+    // that how fast this machine steps cannot end the run before its second progress message
+    const unbounded = 1e9;
+    const engine = inProcessEngine({ ...PAGE_BUDGETS, maxSteps: unbounded, maxBytes: unbounded * 64 });
     const seen: number[] = [];
     let cancelled = false;
-    const r = await engine.start(longScenario(150000), {
+    const r = await engine.start(longScenario(200000), {
       onProgress: (steps) => {
         seen.push(steps);
         if (!cancelled && seen.length >= 2) {
@@ -77,7 +80,6 @@ describe('the engine behind the worker boundary', () => {
     if (r.kind !== 'done') throw new Error(r.kind);
     expect(r.outcome.budget?.kind).toBe('cancelled');
     expect(r.outcome.steps).toBeGreaterThanOrEqual(seen[1] as number);
-    expect(r.outcome.steps).toBeLessThan(PAGE_BUDGETS.maxSteps);
     // the run so far is a trace: its views answer
     expect((await engine.views(r.outcome.steps))?.step).toBe(r.outcome.steps);
     engine.terminate();

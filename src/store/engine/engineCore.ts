@@ -13,7 +13,7 @@ import { resolveLink } from './resolveLink';
 
 /** A slice runs this long before the engine looks at its messages (and posts progress). */
 const SLICE_MS = 30;
-/** Progress is posted at most this often. */
+/** Progress is posted after the first slice, then at most this often. */
 const PROGRESS_MS = 100;
 
 const clock = () => (typeof performance !== 'undefined' ? performance.now() : 0);
@@ -52,7 +52,8 @@ export function createEngineCore(post: (m: FromEngine) => void, options: EngineC
     if (refused) return post({ type: 'refused', run, budget: refused, scenario: v.resolved.scenario });
     const base = forkAt !== undefined && finished ? { trace: finished.trace, step: forkAt } : undefined;
     const job = new RunJob(v.resolved, budgets, base);
-    let lastPost = clock();
+    // the first progress goes out after the first slice, then at most every PROGRESS_MS
+    let lastPost = Number.NEGATIVE_INFINITY;
     for (;;) {
       if (run !== current) return; // a newer start replaced this run
       const end = cancelled ? 'cancelled' : job.slice(SLICE_MS, Number.POSITIVE_INFINITY);
