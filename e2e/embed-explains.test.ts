@@ -68,11 +68,17 @@ describe('the embed explains', () => {
     expect(snippet).toContain(`height="${IFRAME_DEFAULT_HEIGHT}"`);
     await page.setContent(`<main><h1>Host</h1>${snippet}</main>${resizeListenerSnippet()}`);
     const frame = page.locator('iframe');
-    await expect.poll(async () => (await frame.boundingBox())?.height ?? 0, { timeout: 15_000 }).not.toBe(IFRAME_DEFAULT_HEIGHT);
-    const content = await (await frame.elementHandle())
-      ?.contentFrame()
-      .then((f) => f?.evaluate(() => Math.ceil(document.getElementById('root')?.getBoundingClientRect().height ?? 0)));
-    expect(Math.abs(((await frame.boundingBox())?.height ?? 0) - (content ?? 0))).toBeLessThanOrEqual(1);
+    // once the run is on screen in the frame, the listener sizes the frame to the frame's content
+    // (messages sent before, while the frame showed its skeleton, may have sized it to that first)
+    await page.frameLocator('iframe').getByTestId('embed-verdict').waitFor({ timeout: 60_000 });
+    const mismatch = async () => {
+      const content = await (await frame.elementHandle())
+        ?.contentFrame()
+        .then((f) => f?.evaluate(() => Math.ceil(document.getElementById('root')?.getBoundingClientRect().height ?? 0)));
+      return Math.abs(((await frame.boundingBox())?.height ?? 0) - (content ?? 0));
+    };
+    await expect.poll(mismatch, { timeout: 15_000 }).toBeLessThanOrEqual(1);
+    expect((await frame.boundingBox())?.height).not.toBe(IFRAME_DEFAULT_HEIGHT);
     expect(errors).toEqual([]);
     await page.close();
   });
