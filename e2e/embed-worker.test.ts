@@ -160,7 +160,7 @@ describe("the embed's engine in a Web Worker", () => {
     // and clicks at once, so the click is always answered while the worker computes.
     let click: { wait: number; running: boolean } | undefined;
     let clickMs = -1;
-    for (let attempt = 0; attempt < 3 && !click?.running; attempt++) {
+    for (let attempt = 0; attempt < 8 && !click?.running; attempt++) {
       await page.evaluate((scenario) => {
         (document.getElementById('embed') as HTMLIFrameElement).contentWindow?.postMessage({ type: 'load', scenario }, '*');
       }, longScenario(150000));
