@@ -86,10 +86,48 @@ function embedLoader(src: string): string {
   return `(function(){var s=document.createElement('script');s.src=${JSON.stringify(src)};s.onerror=function(){var n=document.getElementById('boot-note');if(n)n.textContent='EOS Lab could not load its script. Reload the page to try again.'};document.body.appendChild(s)})()`;
 }
 
+/**
+ * The page's boot chunks, fetched at once. src/main.tsx imports the engine, React's DOM renderer
+ * and the page one after the other, each in a task of its own (so that their evaluation is not one
+ * long task); a dynamic import fetches its chunks only when it is called, so without this the three
+ * would also be fetched one after the other. Every chunk the entry imports dynamically, with its
+ * static imports, gets a <link rel="modulepreload"> in index.html: fetched (and compiled) in
+ * parallel from the start, evaluated only when imported.
+ */
+function preloadBootChunks(): Plugin {
+  return {
+    name: 'eos-lab-preload-boot-chunks',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, ctx) {
+        const bundle = ctx.bundle;
+        const entry = ctx.chunk;
+        if (!bundle || !entry) return;
+        const seen = new Set<string>([entry.fileName, ...entry.imports]);
+        const files: string[] = [];
+        const visit = (file: string) => {
+          if (seen.has(file)) return;
+          seen.add(file);
+          files.push(file);
+          const chunk = bundle[file];
+          if (chunk?.type === 'chunk') for (const dep of chunk.imports) visit(dep);
+        };
+        for (const file of entry.dynamicImports) visit(file);
+        return files.map((file) => ({
+          tag: 'link',
+          attrs: { rel: 'modulepreload', crossorigin: true, href: `./${file}` },
+          injectTo: 'head' as const,
+        }));
+      },
+    },
+  };
+}
+
 // base './': the build works from any static host and from a sub-path
 export default defineConfig({
   base: './',
-  plugins: [react(), classicEmbed()],
+  plugins: [react(), classicEmbed(), preloadBootChunks()],
   build: {
     target: 'es2022',
     sourcemap: false,

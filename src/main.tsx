@@ -2,8 +2,19 @@
  * The page's entry, all of the JavaScript before the first paint: index.html paints a light
  * skeleton by itself, and this module loads the app (src/page.tsx: the store, the engine and the
  * panels) as chunks of their own, which replace the skeleton when they have run.
+ *
+ * The chunks are evaluated in three tasks — the engine, React's DOM renderer, then the page — each
+ * after a turn of the event loop: a dynamic import evaluates all its modules in one task, and the
+ * three together took ~70–100 ms, a long task that held the first input.
  */
-import('./page').catch(() => {
-  const note = document.getElementById('boot-note');
-  if (note) note.textContent = 'EOS Lab could not load its scripts. Reload the page to try again.';
-});
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+import('./sim')
+  .then(nextTask)
+  .then(() => import('react-dom/client'))
+  .then(nextTask)
+  .then(() => import('./page'))
+  .catch(() => {
+    const note = document.getElementById('boot-note');
+    if (note) note.textContent = 'EOS Lab could not load its scripts. Reload the page to try again.';
+  });
