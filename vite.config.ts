@@ -34,7 +34,13 @@ function classicEmbed(): Plugin {
       // would otherwise emit jsxDEV calls that the production React build lacks
       const nodeEnv = process.env.NODE_ENV;
       process.env.NODE_ENV = 'production';
-      const classic = (entry: string, name: string, fileName: string, define: Record<string, string>) =>
+      const classic = (
+        entry: string,
+        name: string,
+        fileName: string,
+        define: Record<string, string>,
+        globals: Record<string, string> = {},
+      ) =>
         build({
           mode: 'production',
           configFile: false,
@@ -52,6 +58,7 @@ function classicEmbed(): Plugin {
             // one classic script by design (see above)
             chunkSizeWarningLimit: 1024,
             lib: { entry: resolve(root, entry), formats: ['iife'], name, fileName: () => fileName, cssFileName: 'assets/embed' },
+            rollupOptions: { external: Object.keys(globals), output: { globals } },
           },
         });
       try {
@@ -59,7 +66,15 @@ function classicEmbed(): Plugin {
         // embed's script names it with its version (embedEngine.ts reads __EOS_EMBED_ENGINE__)
         await classic('src/embed/engineScript.ts', 'EosLabEngineScript', 'assets/embed-engine.js', {});
         const engine = `./assets/embed-engine.js?v=${version('assets/embed-engine.js')}`;
-        await classic('src/embed/main.tsx', 'EosLabEmbed', 'assets/embed.js', { __EOS_EMBED_ENGINE__: JSON.stringify(engine) });
+        // React in a script of its own (src/embed/vendorScript.ts), which the embed's script reads
+        await classic('src/embed/vendorScript.ts', 'EosLabVendor', 'assets/embed-vendor.js', {});
+        await classic(
+          'src/embed/main.tsx',
+          'EosLabEmbed',
+          'assets/embed.js',
+          { __EOS_EMBED_ENGINE__: JSON.stringify(engine) },
+          EMBED_VENDOR_GLOBALS,
+        );
       } finally {
         if (nodeEnv === undefined) delete process.env.NODE_ENV;
         else process.env.NODE_ENV = nodeEnv;
@@ -70,7 +85,10 @@ function classicEmbed(): Plugin {
       const html = template
         .replace(assetsMark, `<link rel="stylesheet" href="./assets/embed.css?v=${version('assets/embed.css')}" />`)
         .replace(/\s*<!-- eos-lab:embed-entry[\s\S]*?-->/, '')
-        .replace(entryTag, `<script>${embedLoader(`./assets/embed.js?v=${version('assets/embed.js')}`)}</script>`);
+        .replace(
+          entryTag,
+          `<script>${embedLoader([`./assets/embed-vendor.js?v=${version('assets/embed-vendor.js')}`, `./assets/embed.js?v=${version('assets/embed.js')}`])}</script>`,
+        );
       writeFileSync(resolve(outDir, 'embed.html'), html);
     },
   };
@@ -82,9 +100,16 @@ function classicEmbed(): Plugin {
  * parser or the first paint (no requestAnimationFrame: an off-screen frame may never get one); a
  * script that fails to load says so in the skeleton.
  */
-function embedLoader(src: string): string {
-  return `(function(){var s=document.createElement('script');s.src=${JSON.stringify(src)};s.onerror=function(){var n=document.getElementById('boot-note');if(n)n.textContent='EOS Lab could not load its script. Reload the page to try again.'};document.body.appendChild(s)})()`;
+function embedLoader(srcs: readonly string[]): string {
+  return `(function(){${JSON.stringify(srcs)}.forEach(function(src){var s=document.createElement('script');s.src=src;s.async=false;s.onerror=function(){var n=document.getElementById('boot-note');if(n)n.textContent='EOS Lab could not load its script. Reload the page to try again.'};document.body.appendChild(s)})})()`;
 }
+
+/** The modules the embed's script takes from assets/embed-vendor.js (src/embed/vendorScript.ts). */
+const EMBED_VENDOR_GLOBALS: Record<string, string> = {
+  react: 'EosLabVendor.React',
+  'react-dom/client': 'EosLabVendor.ReactDOMClient',
+  'react/jsx-runtime': 'EosLabVendor.JsxRuntime',
+};
 
 /**
  * The page's boot chunks, fetched at once. src/main.tsx imports the engine, React's DOM renderer
