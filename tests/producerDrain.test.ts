@@ -3,13 +3,17 @@
  * (RecordAccumulator.drainBatchesForOneNode, shouldStopDrainBatchesForPartition, reenqueue /
  * insertInSequenceOrder, isMuted; InFlightRequests.canSendMore, clearAll): retries in sequence order
  * one at a time ahead of new batches, a non-idempotent retry to the front of its deque,
- * max.in.flight.requests.per.connection per broker, and a muted partition when it is 1.
+ * max.in.flight.requests.per.connection per broker, and a muted partition when it is 1 — also after
+ * its batch expired in flight, until the request is answered (Sender.getExpiredInflightBatches,
+ * completeBatch → unmutePartition).
  */
 import { describe, expect, it } from 'vitest';
 import { Out } from '../src/sim/actors/out';
 import type { ClusterMetadata } from '../src/sim/cluster/metadata';
 import type { Effect } from '../src/sim/kernel/effects';
-import { accumulate, drain, onConnectionLost, onProduceResponse, type ProducerDraft } from '../src/sim/producer/sender';
+import { accumulate, drain, onConnectionLost, onDeliveryTimeout, onProduceResponse, type ProducerDraft } from '../src/sim/producer/sender';
+import { lastAckedSequence } from '../src/sim/producer/sequences';
+import type { Fact } from '../src/sim/trace/facts';
 import { producerDraft } from './fixtures/producerDraft';
 
 const meta: ClusterMetadata = {
@@ -44,8 +48,12 @@ function produced(out: Out): [string, string, number][] {
 
 const batchWith = (d: ProducerDraft, value: string) => d.batches.find((b) => b.records[0]?.value === value);
 
-function answer(d: ProducerDraft, value: string, error: 'NONE' | 'NOT_ENOUGH_REPLICAS', now: number): Out {
-  const b = batchWith(d, value);
+/** The batch (in flight, waiting, or expired in flight) whose first record is `value`. */
+const anyBatchWith = (d: ProducerDraft, value: string) =>
+  batchWith(d, value) ?? d.expiredInFlight.find((b) => b.records[0]?.value === value);
+
+function answer(d: ProducerDraft, value: string, error: 'NONE' | 'NOT_ENOUGH_REPLICAS' | 'NOT_LEADER_OR_FOLLOWER', now: number): Out {
+  const b = anyBatchWith(d, value);
   const out = new Out();
   onProduceResponse(
     d,
@@ -151,5 +159,88 @@ describe('drain: max.in.flight.requests.per.connection', () => {
     expect(produced(send(d, 'b', 1))).toEqual([]);
     // a's answer unmutes the partition
     expect(produced(answer(d, 'a', 'NONE', 2))).toEqual([['broker-1', 'b', -1]]);
+  });
+});
+
+/** delivery.timeout.ms of the batch whose first record is `value` passes now, and the Sender drains (as the machine does). */
+function expire(d: ProducerDraft, value: string, now: number): Out {
+  const out = new Out();
+  onDeliveryTimeout(d, batchWith(d, value)?.id as number, out);
+  drain(d, now, out);
+  return out;
+}
+
+/** The send results among the effects: (first record's ref, error). */
+function results(out: Out): [number, string | null][] {
+  return out.effects
+    .filter((e): e is { type: 'fact'; fact: Extract<Fact, { kind: 'sendResult' }> } => e.type === 'fact' && e.fact.kind === 'sendResult')
+    .map((e) => [e.fact.ref, e.fact.error]);
+}
+
+/** Past the default delivery.timeout.ms (120 s), with the request still unanswered. */
+const EXPIRY = 120_000;
+
+describe('a batch that expires in flight: failed at once, its request outstanding until answered', () => {
+  it('at max.in.flight.requests.per.connection=1 its partition stays muted until the late answer (completeBatch → unmutePartition)', () => {
+    const d = producer({ 'enable.idempotence': false, acks: '1', 'max.in.flight.requests.per.connection': 1 });
+    expect(produced(send(d, 'a'))).toEqual([['broker-0', 'a', -1]]);
+    expect(produced(send(d, 'b', 1))).toEqual([]);
+    const expiry = expire(d, 'a', EXPIRY);
+    // a's record fails now (TimeoutException) …
+    expect(results(expiry)).toEqual([[0, 'TimeoutException']]);
+    expect(batchWith(d, 'a')).toBeUndefined();
+    // … but its request is still outstanding: b waits behind it
+    expect(produced(expiry)).toEqual([]);
+    expect(d.expiredInFlight.map((b) => b.records[0]?.value)).toEqual(['a']);
+    // the late answer (an error here) unmutes the partition: b goes; a is neither retried nor reported again
+    const late = answer(d, 'a', 'NOT_ENOUGH_REPLICAS', EXPIRY + 1);
+    expect(produced(late)).toEqual([['broker-0', 'b', -1]]);
+    expect(results(late)).toEqual([]);
+    expect(d.expiredInFlight).toEqual([]);
+  });
+
+  it('its request still counts against max.in.flight.requests.per.connection (InFlightRequests.canSendMore) until answered', () => {
+    const d = producer({ 'max.in.flight.requests.per.connection': 2 });
+    send(d, 'a');
+    send(d, 'b');
+    expect(produced(send(d, 'c', 1))).toEqual([]);
+    expect(produced(expire(d, 'a', EXPIRY))).toEqual([]);
+    expect(produced(answer(d, 'a', 'NONE', EXPIRY + 1))).toEqual([['broker-0', 'c', 2]]);
+  });
+
+  it('a late success still moves the last acknowledged sequence (handleCompletedBatch); its record stays failed', () => {
+    const d = producer();
+    send(d, 'a');
+    send(d, 'b');
+    expire(d, 'a', EXPIRY);
+    expect(lastAckedSequence(d, 'orders-0')).toBe(-1);
+    const late = answer(d, 'a', 'NONE', EXPIRY + 1);
+    expect(results(late)).toEqual([]);
+    expect(lastAckedSequence(d, 'orders-0')).toBe(0);
+  });
+
+  it('a late NOT_LEADER_OR_FOLLOWER still asks for a metadata update (completeBatch: InvalidMetadataException)', () => {
+    const d = producer();
+    send(d, 'a');
+    expire(d, 'a', EXPIRY);
+    const asked = d.metadata;
+    answer(d, 'a', 'NOT_LEADER_OR_FOLLOWER', EXPIRY + 1);
+    expect(d.metadata).not.toBe(asked);
+    expect(d.expiredInFlight).toEqual([]);
+  });
+
+  it("its connection's close ends it too: the muted partition drains, nothing of the expired batch is retried", () => {
+    const d = producer({ 'enable.idempotence': false, acks: '1', 'max.in.flight.requests.per.connection': 1 });
+    send(d, 'a');
+    send(d, 'b', 1);
+    expire(d, 'a', EXPIRY);
+    // request.timeout.ms passes for a's request: NetworkClient closes the connection
+    const lost = new Out();
+    onConnectionLost(d, 'broker-0', 'REQUEST_TIMED_OUT', EXPIRY + 10, lost);
+    expect(results(lost)).toEqual([]);
+    expect(d.expiredInFlight).toEqual([]);
+    const next = new Out();
+    drain(d, EXPIRY + 10, next);
+    expect(produced(next)).toEqual([['broker-0', 'b', -1]]);
   });
 });

@@ -150,3 +150,32 @@ describe('producer statechart', () => {
     expect(guards.idempotentOnly?.({ context: { idempotent: true, transactional: true } })).toBe(false);
   });
 });
+
+describe('a batch that expires in flight (Sender.getExpiredInflightBatches; completeBatch → unmutePartition)', () => {
+  it("at max.in.flight.requests.per.connection=1 its partition stays muted until its request's connection closes", () => {
+    const m = producer({ 'enable.idempotence': false, acks: 1, 'linger.ms': 0, 'max.in.flight.requests.per.connection': 1 });
+    const first = m.send(call('send', { topic: 't', key: 'k', value: 'a' }), 1);
+    const produce = first.find((e) => e.type === 'send' && e.rpc === 'Produce');
+    expect(produce).toBeDefined();
+    expect(sends(m.send(call('send', { topic: 't', key: 'k', value: 'b' }), 100_000))).toEqual([]);
+    // delivery.timeout.ms (120 s) passes: the first record fails, but its request is still outstanding
+    const expiry = m.send({ type: 'deliveryTimeout', key: 'delivery:0', data: { batchId: 0 } }, 120_001);
+    expect(sends(expiry)).toEqual([]);
+    expect(m.context<ProducerContext>().expiredInFlight).toHaveLength(1);
+    // request.timeout.ms closes the connection: the request is gone, the partition drains
+    const closed = m.send(
+      {
+        type: 'disconnected',
+        to: 'broker-0',
+        rpc: 'Produce',
+        envelopeId: 4,
+        payload: (produce as { payload: Record<string, unknown> }).payload,
+        timedOut: true,
+        reason: 'timeout',
+      },
+      120_010,
+    );
+    expect(sends(closed)).toEqual(['Produce→broker-0']);
+    expect(m.context<ProducerContext>().expiredInFlight).toEqual([]);
+  });
+});

@@ -17,7 +17,14 @@ import type { KafkaError } from '../protocol/errors';
 import type { ProduceResponse, TopicPartition } from '../protocol/messages';
 import type { MetadataResponse } from '../protocol/replicationMessages';
 import { keyOf, parseTopicPartition } from '../protocol/topicPartition';
-import { hasIncompleteRecords, initialProducerContext, type ProducerContext, type ProducerInput, producerDraft } from './producerContext';
+import {
+  hasIncompleteRecords,
+  initialProducerContext,
+  type ProducerBatch,
+  type ProducerContext,
+  type ProducerInput,
+  producerDraft,
+} from './producerContext';
 import {
   abortUndrained,
   accumulate,
@@ -197,8 +204,13 @@ const onDisconnected = producerAction((d, e: DisconnectedEvent, out) => {
     return 'none';
   }
   if (onCoordinatorRequestLost(d, correlationId, error, out)) return 'none';
-  if (!d.batches.some((b) => b.inFlight && b.correlationId === correlationId)) return 'none';
-  const sameConnection = d.batches.filter((b) => b.inFlight && b.broker === e.to).map((b) => b.correlationId as number);
+  // a request of a batch that expired in flight counts too: it was still on the connection
+  const onConnection = (b: ProducerBatch) => b.broker === e.to;
+  const ours = (b: ProducerBatch) => b.correlationId === correlationId;
+  if (!d.batches.some((b) => b.inFlight && ours(b)) && !d.expiredInFlight.some(ours)) return 'none';
+  const sameConnection = [...d.batches.filter((b) => b.inFlight && onConnection(b)), ...d.expiredInFlight.filter(onConnection)].map(
+    (b) => b.correlationId as number,
+  );
   const outcome = onConnectionLost(d, e.to, error, e.now, out, sameConnection);
   drain(d, e.now, out);
   return outcome === 'ok' ? 'none' : outcome;

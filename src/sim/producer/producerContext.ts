@@ -96,6 +96,14 @@ export interface ProducerContext {
   /** Records waiting for linger.ms or a free in-flight slot, per partition. */
   readonly accumulating: Readonly<Record<string, PartitionQueue>>;
   readonly batches: readonly ProducerBatch[];
+  /**
+   * Batches that expired (delivery.timeout.ms) while their Produce request was outstanding: they have
+   * failed and left `batches` (and the TransactionManager's in-flight set), but the request stays in
+   * NetworkClient's InFlightRequests until it is answered or its connection closes. Until then it
+   * counts against max.in.flight.requests.per.connection, and at 1 its partition stays muted
+   * (Sender.completeBatch unmutes it at the answer).
+   */
+  readonly expiredInFlight: readonly ProducerBatch[];
   readonly nextBatchId: number;
   readonly nextCorrelationId: number;
   readonly nextRef: number;
@@ -180,6 +188,7 @@ export function initialProducerContext(input: ProducerInput): ProducerContext {
     unresolvedSequences: {},
     accumulating: {},
     batches: [],
+    expiredInFlight: [],
     nextBatchId: 0,
     nextCorrelationId: 0,
     nextRef: 0,
@@ -232,6 +241,7 @@ export function producerDraft(c: ProducerContext): Mutable<ProducerContext> {
     unresolvedSequences: c.unresolvedSequences,
     accumulating: c.accumulating,
     batches: c.batches,
+    expiredInFlight: c.expiredInFlight,
     nextBatchId: c.nextBatchId,
     nextCorrelationId: c.nextCorrelationId,
     nextRef: c.nextRef,

@@ -138,10 +138,24 @@ function newBatchesBlocked(d: ProducerDraft, tp: string): boolean {
   return (hasInflightBatches(d, tp) && hasStaleEpoch(d, tp)) || d.unresolvedSequences[tp] !== undefined;
 }
 
+/** The Produce requests outstanding to a broker (InFlightRequests.count), an expired batch's among them until it is answered. */
 function inFlightTo(d: ProducerDraft, broker: string): number {
   let n = 0;
   for (const b of d.batches) if (b.inFlight && b.broker === broker) n++;
+  for (const b of d.expiredInFlight) if (b.broker === broker) n++;
   return n;
+}
+
+/**
+ * max.in.flight.requests.per.connection=1 (guaranteeMessageOrder): Sender.sendProducerData mutes a
+ * partition when it drains a batch of it, and only Sender.completeBatch — the batch's answer, or its
+ * connection's close — unmutes it, whichever broker the batch went to (RecordAccumulator.isMuted). A
+ * batch that expires in flight leaves it muted: expiry fails the batch but not its request.
+ */
+function isMuted(d: ProducerDraft, tp: string): boolean {
+  for (const b of d.batches) if (b.inFlight && keyOf(b) === tp) return true;
+  for (const b of d.expiredInFlight) if (keyOf(b) === tp) return true;
+  return false;
 }
 
 function sendBatch(d: ProducerDraft, b: ProducerBatch, out: Out): ProducerBatch {
@@ -218,7 +232,11 @@ function armDeliveryTimeout(d: ProducerDraft, b: ProducerBatch, now: number, out
   out.timer(`delivery:${b.id}`, 'deliveryTimeout', Math.max(0, b.createdAt + d.config['delivery.timeout.ms'] - now), { batchId: b.id });
 }
 
-/** The batch's delivery.timeout.ms passed: it fails even if its request is still outstanding. */
+/**
+ * The batch's delivery.timeout.ms passed: it fails even if its request is still outstanding
+ * (Sender.getExpiredInflightBatches). That request stays in flight, though — NetworkClient knows
+ * nothing of the expiry — until its answer or its connection's close (`expiredInFlight`).
+ */
 export function onDeliveryTimeout(d: ProducerDraft, batchId: number, out: Out): BatchErrorOutcome {
   const b = d.batches.find((x) => x.id === batchId);
   if (!b) return 'ok';
@@ -231,6 +249,7 @@ export function onDeliveryTimeout(d: ProducerDraft, batchId: number, out: Out): 
   // Sender.sendProducerData: an expired batch is failed without adjusting sequences; if it had been
   // retried, its sequence is unresolved until nothing of its partition is in flight
   const inRetry = b.attempts > 1 || (b.attempts === 1 && !b.inFlight);
+  if (b.inFlight) d.expiredInFlight = [...d.expiredInFlight, b];
   failBatch(d, b, 'TimeoutException', out, false);
   if (d.idempotent && inRetry) markSequenceUnresolved(d, b);
   return d.transactional ? 'abortable' : 'ok';
@@ -273,9 +292,7 @@ export function drain(d: ProducerDraft, now: number, out: Out): void {
   for (const tp of tps) {
     if (!partitionSendable(d, tp)) continue;
     for (;;) {
-      // max.in.flight.requests.per.connection=1 (guaranteeMessageOrder): a partition with a batch in
-      // flight is muted, whichever broker it went to (RecordAccumulator.isMuted; Sender mutePartition)
-      if (maxInFlight === 1 && d.batches.some((b) => b.inFlight && keyOf(b) === tp)) break;
+      if (maxInFlight === 1 && isMuted(d, tp)) break;
       // the head of this partition's deque: a batch waiting to be sent again — with idempotence the
       // lowest sequence; without it the one that failed last (RecordAccumulator.reenqueue)
       const waiting = d.batches.filter((b) => !b.inFlight && keyOf(b) === tp);
@@ -407,8 +424,12 @@ export function onProduceResponse(
   out: Out,
 ): BatchErrorOutcome {
   const b = d.batches.find((x) => x.inFlight && x.correlationId === r.correlationId);
-  // a batch the producer already failed (delivery.timeout.ms) or forgot (close) is not waiting for it
-  if (!b) return 'ok';
+  // a batch the producer forgot (close) is not waiting for it; one that expired in flight is done
+  if (!b) {
+    const expired = d.expiredInFlight.find((x) => x.correlationId === r.correlationId);
+    if (expired) onLateAnswer(d, expired, r);
+    return 'ok';
+  }
   const tp = keyOf(b);
   if (r.error === 'NONE' || r.error === 'DUPLICATE_SEQUENCE_NUMBER') {
     completeBatch(d, b, r.baseOffset, out);
@@ -452,11 +473,26 @@ export function onProduceResponse(
 }
 
 /**
+ * The answer to the request of a batch that expired in flight (Sender.completeBatch on a done batch):
+ * the request leaves InFlightRequests, so its connection's slot is free and its partition unmuted. The
+ * batch's records already failed and stay failed (ProducerBatch.done ignores a second final state), and
+ * nothing is retried (canRetry: the batch is done). A success, or DUPLICATE_SEQUENCE_NUMBER, still
+ * moves the last acknowledged sequence (TransactionManager.handleCompletedBatch); an invalid-metadata
+ * error still teaches the leader and asks for a metadata update.
+ */
+function onLateAnswer(d: ProducerDraft, b: ProducerBatch, r: ProduceResponse): void {
+  d.expiredInFlight = d.expiredInFlight.filter((x) => x !== b);
+  if (r.error === 'NONE' || r.error === 'DUPLICATE_SEQUENCE_NUMBER') recordAcked(d, b);
+  else if (isInvalidMetadataError(r.error)) learnLeader(d, r);
+}
+
+/**
  * The connection to a broker is gone (request.timeout.ms passed, it was reset, or the broker is
  * down): the requests in flight on it fail and are retried (Sender.handleProduceResponse →
  * completeBatch → reenqueueBatch, sequences unchanged). The network reports each request as its own
  * disconnect, oldest first: `correlationIds` names the ones this call fails (all in flight to the
- * broker when absent).
+ * broker when absent). A request whose batch expired in flight is gone with it, nothing retried
+ * (Sender.completeBatch on a done batch).
  */
 export function onConnectionLost(
   d: ProducerDraft,
@@ -472,11 +508,16 @@ export function onConnectionLost(
       (b) => b.inFlight && b.broker === broker && (correlationIds === undefined || correlationIds.includes(b.correlationId as number)),
     )
     .sort((a, b) => (a.correlationId as number) - (b.correlationId as number));
-  if (lost.length === 0) return 'ok';
+  const expired = d.expiredInFlight.filter(
+    (b) => b.broker === broker && (correlationIds === undefined || correlationIds.includes(b.correlationId as number)),
+  );
+  if (expired.length > 0) d.expiredInFlight = d.expiredInFlight.filter((b) => !expired.includes(b));
+  if (lost.length === 0 && expired.length === 0) return 'ok';
   // NetworkClient.processDisconnection: the node goes into reconnect backoff, and the disconnect may
   // mean stale metadata, so an update is asked for (for a topic whose leader can move at all)
   d.metadata = connectionFailed(d.metadata, broker, now);
-  if (lost.some((b) => leaderCanMove(d.meta, b.topic))) d.metadata = requestUpdate(d.metadata);
+  if (lost.some((b) => leaderCanMove(d.meta, b.topic)) || expired.some((b) => leaderCanMove(d.meta, b.topic)))
+    d.metadata = requestUpdate(d.metadata);
   if (correlationIds === undefined) clientError(d, out, error, `connection to ${broker}`);
   let outcome: BatchErrorOutcome = 'ok';
   for (const b of lost) {

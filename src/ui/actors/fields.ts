@@ -61,6 +61,13 @@ function producerFields(c: ProducerContext, lang: Language): Field[] {
     `${topicPartitionKey(b.topic, b.partition)} seq ${b.baseSequence}${b.records.length > 1 ? `–${b.baseSequence + b.records.length - 1}` : ''}${b.attempts > 1 ? ` (${L(lang, 'attempt', '시도')} ${b.attempts})` : ''}`;
   out.push({ label: L(lang, 'batches in flight', '전송 중 배치'), value: inFlight.length ? inFlight.map(batch).join('; ') : '0' });
   if (waiting.length) out.push({ label: L(lang, 'batches waiting to retry', '재시도 대기 배치'), value: waiting.map(batch).join('; ') });
+  // their records already failed, but the requests still hold their connection's slots (and, at
+  // max.in.flight.requests.per.connection=1, their partitions) until they are answered
+  if (c.expiredInFlight.length)
+    out.push({
+      label: L(lang, 'expired batches still in flight', '만료됐지만 전송 중인 배치'),
+      value: c.expiredInFlight.map(batch).join('; '),
+    });
   const buffered = Object.values(c.accumulating).reduce((n, q) => n + queueSize(q), 0);
   if (buffered) out.push({ label: L(lang, 'records in the accumulator', '누적 중 레코드'), value: String(buffered) });
   if (c.transactional) {
