@@ -15,8 +15,8 @@ import type { FactBase } from '../kernel/effects';
 import type { ActorId } from '../kernel/envelope';
 import { StreamHash } from '../kernel/hash';
 import { Simulation, type TraceStep } from '../kernel/simulation';
-import { finishTrace, startRun, stateAt, type Trace } from '../run';
-import { type BuiltScenario, buildScenario } from '../scenario/build';
+import { finishTrace, stateAt, type Trace } from '../run';
+import { type BuiltScenario, buildScenario, withFaults } from '../scenario/build';
 import type { FaultSpec, Scenario } from '../scenario/schema';
 import { type ResolvedScenario, validateScenario } from '../scenario/validate';
 import { startFork } from '../trace/fork';
@@ -111,14 +111,47 @@ export interface ScheduleParent {
  */
 export const SEARCH_CHECKPOINT_EVERY = 16;
 
-export function runSchedule(base: SearchBase, faults: readonly FaultSpec[], parent?: ScheduleParent): ScheduleRun {
+/** The scenario a schedule runs, as the search runs it (a checkpoint every SEARCH_CHECKPOINT_EVERY steps). */
+function searchScenario(base: SearchBase, faults: readonly FaultSpec[]): { scenario: Scenario; resolved: ResolvedScenario } {
   const scheduled = scheduleScenario(base, faults);
   const scenario: Scenario = { ...scheduled, run: { ...scheduled.run, checkpointEvery: SEARCH_CHECKPOINT_EVERY } };
-  const resolved: ResolvedScenario = { ...base.resolved, scenario };
+  return { scenario, resolved: { ...base.resolved, scenario } };
+}
+
+/** What every schedule of one configuration shares: its build. */
+interface Configuration {
+  readonly built: BuiltScenario;
+}
+
+const configurations = new WeakMap<SearchBase, Configuration>();
+
+function configurationOf(base: SearchBase): Configuration {
+  let c = configurations.get(base);
+  if (!c) {
+    const { resolved } = searchScenario(base, []);
+    c = { built: buildScenario(resolved) };
+    configurations.set(base, c);
+  }
+  return c;
+}
+
+/**
+ * A schedule's scenario built: the configuration is built once per search (its actors' specs, the
+ * cluster's metadata, the kernel's options) and each schedule only puts its faults in (withFaults:
+ * the faults are all a schedule changes of a build). tests/search/builtWithFaults.test.ts holds it
+ * equal to building the schedule's scenario.
+ */
+export function scheduleBuild(base: SearchBase, scenario: Scenario): BuiltScenario {
+  return withFaults(configurationOf(base).built, scenario.faults ?? []);
+}
+
+export function runSchedule(base: SearchBase, faults: readonly FaultSpec[], parent?: ScheduleParent): ScheduleRun {
+  const { scenario, resolved } = searchScenario(base, faults);
+  const prebuilt = scheduleBuild(base, scenario);
   const started =
     parent && parent.run.trace instanceof RecordedTrace
-      ? startFork(parent.run.trace, resolved, parent.step)
-      : { ...startRun(resolved), from: 0 };
+      ? startFork(parent.run.trace, resolved, parent.step, { built: prebuilt })
+      : { sim: Simulation.create(prebuilt.specs, prebuilt.options), built: prebuilt, from: 0 };
   const { sim, built, from } = started;
   // the points of the steps the fork did not run again are the parent's (a point carries the index
   // of the step that passed it)
@@ -175,12 +208,13 @@ function prefixOf(run: ScheduleRun): ParentPrefix {
  * tests/search/runnerFork.test.ts: equal to a full recorded run of the same schedule.
  */
 export function runScheduleFast(base: SearchBase, faults: readonly FaultSpec[], parent?: ScheduleParent): ScheduleVerdict {
-  const scheduled = scheduleScenario(base, faults);
-  const scenario: Scenario = { ...scheduled, run: { ...scheduled.run, checkpointEvery: SEARCH_CHECKPOINT_EVERY } };
-  const resolved: ResolvedScenario = { ...base.resolved, scenario };
+  const { scenario, resolved } = searchScenario(base, faults);
+  const prebuilt = scheduleBuild(base, scenario);
   const prefix = parent && parent.run.trace instanceof RecordedTrace ? prefixOf(parent.run) : null;
   const { sim, built, from } =
-    parent && prefix ? startFork(parent.run.trace as RecordedTrace, resolved, parent.step, { record: false }) : startFast(resolved);
+    parent && prefix
+      ? startFork(parent.run.trace as RecordedTrace, resolved, parent.step, { record: false, built: prebuilt })
+      : startFast(prebuilt);
   const effectState = from > 0 ? prefix?.effectAt.get(from) : undefined;
   const effect = effectState ? StreamHash.from(effectState) : new StreamHash();
   const factSteps: TraceStep[] = [];
@@ -201,7 +235,6 @@ export function runScheduleFast(base: SearchBase, faults: readonly FaultSpec[], 
   return { verdict, traceHash: sim.traceHash, effectHash: effect.digest(), steps: sim.stepIndex, endTime: sim.now, forkedFrom: from };
 }
 
-function startFast(resolved: ResolvedScenario): { sim: Simulation; built: BuiltScenario; from: number } {
-  const built = buildScenario(resolved);
+function startFast(built: BuiltScenario): { sim: Simulation; built: BuiltScenario; from: number } {
   return { sim: Simulation.create(built.specs, { ...built.options, record: false }), built, from: 0 };
 }
