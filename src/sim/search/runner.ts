@@ -13,7 +13,9 @@ import type { Verdict } from '../checks/verdict';
 import type { StepRecord } from '../kernel/core';
 import type { FactBase } from '../kernel/effects';
 import type { ActorId } from '../kernel/envelope';
-import { StreamHash } from '../kernel/hash';
+import { StreamHash, stringHash } from '../kernel/hash';
+import { NameTable } from '../kernel/nameTable';
+import { KIND_CODE } from '../kernel/recorder';
 import { Simulation, type TraceStep } from '../kernel/simulation';
 import { finishTrace, stateAt, type Trace } from '../run';
 import { type BuiltScenario, buildScenario, withFaults } from '../scenario/build';
@@ -76,24 +78,45 @@ function listenToPoints(sim: Simulation, out: PointOccurrence[]): void {
   sim.pointListener = (actor, point, detail) => out.push({ step: sim.stepIndex, time: sim.now, actor, point, detail });
 }
 
-/** Folds one step (at virtual time `t`) into an effect hash: everything but its faults' own labels. */
-function foldEffect(h: StreamHash, t: number, s: StepRecord): void {
+/**
+ * Folds one step (at virtual time `t`) into an effect hash: its actor, kind, label, states, how many
+ * envelopes it sent, faults and facts, and the facts — not a fault's own wording (its first two
+ * words: "drop Produce", "crash app-1"), nor envelope ids (one duplicate shifts every later id).
+ * Names are folded by their content hashes (`stringHash`), which the kernel computed once per name
+ * for the traceHash: fast mode hands them over with each step (`stepSink`).
+ */
+function foldEffect(h: StreamHash, t: number, s: StepRecord, actor: number, label: number, before: number, after: number): void {
   h.num(t)
-    .update(s.actor)
-    .update(s.kind)
-    .update(s.kind === 'fault' ? s.label.split(' ', 2).join(' ') : s.label)
-    .update(s.before)
-    .update(s.after)
+    .int(actor)
+    .int(KIND_CODE[s.kind])
+    .int(s.kind === 'fault' ? stringHash(s.label.split(' ', 2).join(' ')) : label)
+    .int(before)
+    .int(after)
     .int(s.sent.length)
     .int(s.faults.length)
     .int(s.facts.length);
   for (const f of s.facts) h.value(f);
 }
 
+/** Folds a recorded step, hashing its names as the kernel does (once per name, in `names`). */
+function foldRecorded(h: StreamHash, names: NameTable, s: TraceStep): void {
+  const hs = names.hashes;
+  foldEffect(
+    h,
+    s.t,
+    s,
+    hs[names.id(s.actor)] as number,
+    hs[names.id(s.label)] as number,
+    hs[names.id(s.before)] as number,
+    hs[names.id(s.after)] as number,
+  );
+}
+
 /** Folds the steps into a hash that leaves out fault labels (two faults with one effect hash alike). */
 export function effectHashOf(steps: Iterable<TraceStep>): string {
   const h = new StreamHash();
-  for (const s of steps) foldEffect(h, s.t, s);
+  const names = new NameTable(stringHash);
+  for (const s of steps) foldRecorded(h, names, s);
   return h.digest();
 }
 
@@ -190,9 +213,10 @@ function prefixOf(run: ScheduleRun): ParentPrefix {
   const factSteps: TraceStep[] = [];
   const effectAt = new Map<number, readonly [number, number]>();
   const h = new StreamHash();
+  const names = new NameTable(stringHash);
   for (const s of run.trace.steps) {
     if (at.has(s.i)) effectAt.set(s.i, h.state);
-    foldEffect(h, s.t, s);
+    foldRecorded(h, names, s);
     if (s.facts.length > 0) factSteps.push(factStep(s.i, s.t, s.facts));
   }
   p = { factSteps, effectAt };
@@ -222,7 +246,7 @@ export function runScheduleFast(base: SearchBase, faults: readonly FaultSpec[], 
   sim.factSink = (i: number, t: number, facts: readonly FactBase[]) => {
     factSteps.push(factStep(i, t, facts));
   };
-  sim.stepSink = (t, step) => foldEffect(effect, t, step);
+  sim.stepSink = (t, step, actor, label, before, after) => foldEffect(effect, t, step, actor, label, before, after);
   sim.run();
   const final = {
     step: sim.stepIndex,
