@@ -3,7 +3,8 @@
  * (scenario/build.ts `withFaults`, search/runner.ts `scheduleBuild`). A cached build must be what
  * building the schedule's scenario gives: the same kernel options (faults included) and actor specs,
  * and the same run — for every kind of fault the search injects, and for a scenario whose own faults
- * (log-cleaner runs, one per broker holding a replica) stay in the configuration.
+ * (log-cleaner runs, one per broker holding a replica) stay in the configuration. What the verdict
+ * reads of the scenario (its readers, applications, writers …) is kept once per search too.
  */
 import { describe, expect, it } from 'vitest';
 import type { ActorSpec } from '../../src/sim/kernel/types';
@@ -13,6 +14,7 @@ import { buildScenario, withFaults } from '../../src/sim/scenario/build';
 import type { FaultSpec, Scenario } from '../../src/sim/scenario/schema';
 import { enumerateFaults } from '../../src/sim/search/faultSpace';
 import {
+  configurationOf,
   prepareBase,
   runSchedule,
   runScheduleFast,
@@ -20,6 +22,7 @@ import {
   scheduleBuild,
   scheduleScenario,
 } from '../../src/sim/search/runner';
+import { verdictScenarioPart } from '../../src/sim/trace/summary';
 
 const specText = (specs: readonly ActorSpec[]) =>
   JSON.stringify(specs.map((s) => ({ id: s.id, kind: s.kind, boot: s.boot, bootAt: s.bootAt, input: s.input })));
@@ -61,6 +64,8 @@ describe("a schedule built from the configuration's build", () => {
         const searched = runSchedule(base, faults);
         expect(searched.traceHash, what).toBe(full.traceHash);
         expect(runScheduleFast(base, faults).traceHash, what).toBe(full.traceHash);
+        // what the verdict reads of the scenario, kept for the search, is the schedule's own
+        expect(configurationOf(base).verdictPart, what).toEqual(verdictScenarioPart({ scenario: resolved.scenario, resolved }));
       }
     }, 120000);
   }

@@ -22,7 +22,7 @@ import { type BuiltScenario, buildScenario, withFaults } from '../scenario/build
 import type { FaultSpec, Scenario } from '../scenario/schema';
 import { type ResolvedScenario, validateScenario } from '../scenario/validate';
 import { startFork } from '../trace/fork';
-import { factStep, verdictAt, verdictAtStep } from '../trace/summary';
+import { factStep, type VerdictScenarioPart, verdictAt, verdictAtStep, verdictScenarioPart } from '../trace/summary';
 import { RecordedTrace } from '../trace/trace';
 
 /** A named point an application passed (afterPoll, afterProcess …) at a step, with its detail. */
@@ -141,18 +141,20 @@ function searchScenario(base: SearchBase, faults: readonly FaultSpec[]): { scena
   return { scenario, resolved: { ...base.resolved, scenario } };
 }
 
-/** What every schedule of one configuration shares: its build. */
-interface Configuration {
+/** What every schedule of one configuration shares: its build, and what the verdict reads of its scenario. */
+export interface Configuration {
   readonly built: BuiltScenario;
+  readonly verdictPart: VerdictScenarioPart;
 }
 
 const configurations = new WeakMap<SearchBase, Configuration>();
 
-function configurationOf(base: SearchBase): Configuration {
+/** The configuration's build and verdict part, made on the first schedule of `base` and kept with it. */
+export function configurationOf(base: SearchBase): Configuration {
   let c = configurations.get(base);
   if (!c) {
     const { resolved } = searchScenario(base, []);
-    c = { built: buildScenario(resolved) };
+    c = { built: buildScenario(resolved), verdictPart: verdictScenarioPart({ scenario: resolved.scenario, resolved }) };
     configurations.set(base, c);
   }
   return c;
@@ -255,7 +257,8 @@ export function runScheduleFast(base: SearchBase, faults: readonly FaultSpec[], 
     processes: sim.processStates(),
     inFlight: sim.inFlight(),
   };
-  const verdict = verdictAt({ scenario, resolved, built }, factSteps, final, undefined, sim.done);
+  // what the verdict reads of the scenario is the configuration's: made once per search
+  const verdict = verdictAt({ scenario, resolved, built }, factSteps, final, undefined, sim.done, configurationOf(base).verdictPart);
   return { verdict, traceHash: sim.traceHash, effectHash: effect.digest(), steps: sim.stepIndex, endTime: sim.now, forkedFrom: from };
 }
 
