@@ -17,7 +17,7 @@ import { StreamHash, stringHash } from '../kernel/hash';
 import { NameTable } from '../kernel/nameTable';
 import { KIND_CODE } from '../kernel/recorder';
 import { Simulation, type TraceStep } from '../kernel/simulation';
-import { finishTrace, stateAt, type Trace } from '../run';
+import { finishTrace, type SimView, stateAt, type Trace } from '../run';
 import { type BuiltScenario, buildScenario, withFaults } from '../scenario/build';
 import type { FaultSpec, Scenario } from '../scenario/schema';
 import { type ResolvedScenario, validateScenario } from '../scenario/validate';
@@ -250,12 +250,15 @@ export function runScheduleFast(base: SearchBase, faults: readonly FaultSpec[], 
   };
   sim.stepSink = (t, step, actor, label, before, after) => foldEffect(effect, t, step, actor, label, before, after);
   sim.run();
-  const final = {
+  const final: SimView = {
     step: sim.stepIndex,
     time: sim.now,
     actors: sim.actorSnapshots(),
     processes: sim.processStates(),
-    inFlight: sim.inFlight(),
+    // the envelopes in flight (the queue sorted) only if read: the verdict reads none
+    get inFlight() {
+      return sim.inFlight();
+    },
   };
   // what the verdict reads of the scenario is the configuration's: made once per search
   const verdict = verdictAt({ scenario, resolved, built }, factSteps, final, undefined, sim.done, configurationOf(base).verdictPart);
