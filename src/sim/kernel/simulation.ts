@@ -54,8 +54,11 @@ export class Simulation extends KernelCore {
   payloadSink: ((id: number, payload: Readonly<Record<string, unknown>>) => void) | null = null;
   /** When set, receives the facts of every step that has some (fast mode's verdict input). */
   factSink: ((i: number, t: number, facts: readonly FactBase[]) => void) | null = null;
-  /** When set, receives every step as it is taken (the search's effect hash, in fast mode). */
-  stepSink: ((t: number, step: StepRecord) => void) | null = null;
+  /**
+   * When set, receives every step as it is taken (the search's effect hash, in fast mode), with the
+   * content hashes of its actor, label and states the traceHash folds (so it need not hash them again).
+   */
+  stepSink: ((t: number, step: StepRecord, actor: number, label: number, before: number, after: number) => void) | null = null;
 
   private readonly onSent: OnSent = (env, deliverAt, fate, fault, timeoutMs) => {
     this.recorder?.envelopeSent(env, deliverAt, fate, fault, timeoutMs);
@@ -358,7 +361,8 @@ export class Simulation extends KernelCore {
     h.int(step.facts.length);
     for (const f of step.facts) h.value(f);
     if (this.factSink !== null && step.facts.length > 0) this.factSink(i, this.now, step.facts);
-    if (this.stepSink !== null) this.stepSink(this.now, step);
+    if (this.stepSink !== null)
+      this.stepSink(this.now, step, nh[actor] as number, nh[label] as number, nh[before] as number, nh[after] as number);
     const rec = this.recorder;
     if (rec) {
       rec.step(

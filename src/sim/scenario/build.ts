@@ -115,7 +115,27 @@ function scriptedRecords(s: ResolvedScenario['scenario']): number {
   return n;
 }
 
-function kernelFaults(faults: readonly FaultSpec[], brokersFor: (topic?: string) => string[]): KernelFault[] {
+/** Every broker holding a replica of `topic` (all brokers without one): each cleans its own copy of the log. */
+function brokersOf(meta: ClusterMetadata): (topic?: string) => readonly string[] {
+  return (topic?: string) => {
+    const t = topic ? meta.topics[topic] : undefined;
+    if (!topic) return meta.brokers;
+    return [...new Set(t?.replicas ? t.replicas.flat() : (t?.leaders ?? []).filter((b): b is string => b !== null))];
+  };
+}
+
+/**
+ * `built` with other faults: what `buildScenario` gives for the same scenario with `faults` in
+ * place of its own (the faults are the only part of a build they change). The search builds its
+ * configuration once and each schedule with this, so every schedule shares the configuration's
+ * actor specs (their inputs are never changed: contexts are immutable) and a fork of one recorded
+ * run sees the same specs without comparing them as text. tests/search/builtWithFaults.test.ts.
+ */
+export function withFaults(built: BuiltScenario, faults: readonly FaultSpec[]): BuiltScenario {
+  return { ...built, options: { ...built.options, faults: kernelFaults(faults, brokersOf(built.meta)) } };
+}
+
+function kernelFaults(faults: readonly FaultSpec[], brokersFor: (topic?: string) => readonly string[]): KernelFault[] {
   const out: KernelFault[] = [];
   let id = 0;
   for (const f of faults) {
@@ -590,12 +610,7 @@ export function buildScenario(r: ResolvedScenario): BuiltScenario {
     }
   }
 
-  // every broker holding a replica cleans its own copy of the log
-  const brokersFor = (topic?: string) => {
-    const t = topic ? topics[topic] : undefined;
-    if (!topic) return brokers;
-    return [...new Set(t?.replicas ? t.replicas.flat() : (t?.leaders ?? []).filter((b): b is string => b !== null))];
-  };
+  const brokersFor = brokersOf(meta);
   const sessionTimeouts = Object.values(r.consumers).map((c) => c['session.timeout.ms']);
   const run = s.run ?? {};
   const options: KernelOptions = {

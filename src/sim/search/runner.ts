@@ -13,14 +13,16 @@ import type { Verdict } from '../checks/verdict';
 import type { StepRecord } from '../kernel/core';
 import type { FactBase } from '../kernel/effects';
 import type { ActorId } from '../kernel/envelope';
-import { StreamHash } from '../kernel/hash';
+import { StreamHash, stringHash } from '../kernel/hash';
+import { NameTable } from '../kernel/nameTable';
+import { KIND_CODE } from '../kernel/recorder';
 import { Simulation, type TraceStep } from '../kernel/simulation';
-import { finishTrace, startRun, stateAt, type Trace } from '../run';
-import { type BuiltScenario, buildScenario } from '../scenario/build';
+import { finishTrace, type SimView, stateAt, type Trace } from '../run';
+import { type BuiltScenario, buildScenario, withFaults } from '../scenario/build';
 import type { FaultSpec, Scenario } from '../scenario/schema';
 import { type ResolvedScenario, validateScenario } from '../scenario/validate';
 import { startFork } from '../trace/fork';
-import { factStep, verdictAt, verdictAtStep } from '../trace/summary';
+import { factStep, type VerdictScenarioPart, verdictAt, verdictAtStep, verdictScenarioPart } from '../trace/summary';
 import { RecordedTrace } from '../trace/trace';
 
 /** A named point an application passed (afterPoll, afterProcess …) at a step, with its detail. */
@@ -76,24 +78,45 @@ function listenToPoints(sim: Simulation, out: PointOccurrence[]): void {
   sim.pointListener = (actor, point, detail) => out.push({ step: sim.stepIndex, time: sim.now, actor, point, detail });
 }
 
-/** Folds one step (at virtual time `t`) into an effect hash: everything but its faults' own labels. */
-function foldEffect(h: StreamHash, t: number, s: StepRecord): void {
+/**
+ * Folds one step (at virtual time `t`) into an effect hash: its actor, kind, label, states, how many
+ * envelopes it sent, faults and facts, and the facts — not a fault's own wording (its first two
+ * words: "drop Produce", "crash app-1"), nor envelope ids (one duplicate shifts every later id).
+ * Names are folded by their content hashes (`stringHash`), which the kernel computed once per name
+ * for the traceHash: fast mode hands them over with each step (`stepSink`).
+ */
+function foldEffect(h: StreamHash, t: number, s: StepRecord, actor: number, label: number, before: number, after: number): void {
   h.num(t)
-    .update(s.actor)
-    .update(s.kind)
-    .update(s.kind === 'fault' ? s.label.split(' ', 2).join(' ') : s.label)
-    .update(s.before)
-    .update(s.after)
+    .int(actor)
+    .int(KIND_CODE[s.kind])
+    .int(s.kind === 'fault' ? stringHash(s.label.split(' ', 2).join(' ')) : label)
+    .int(before)
+    .int(after)
     .int(s.sent.length)
     .int(s.faults.length)
     .int(s.facts.length);
   for (const f of s.facts) h.value(f);
 }
 
+/** Folds a recorded step, hashing its names as the kernel does (once per name, in `names`). */
+function foldRecorded(h: StreamHash, names: NameTable, s: TraceStep): void {
+  const hs = names.hashes;
+  foldEffect(
+    h,
+    s.t,
+    s,
+    hs[names.id(s.actor)] as number,
+    hs[names.id(s.label)] as number,
+    hs[names.id(s.before)] as number,
+    hs[names.id(s.after)] as number,
+  );
+}
+
 /** Folds the steps into a hash that leaves out fault labels (two faults with one effect hash alike). */
 export function effectHashOf(steps: Iterable<TraceStep>): string {
   const h = new StreamHash();
-  for (const s of steps) foldEffect(h, s.t, s);
+  const names = new NameTable(stringHash);
+  for (const s of steps) foldRecorded(h, names, s);
   return h.digest();
 }
 
@@ -111,14 +134,49 @@ export interface ScheduleParent {
  */
 export const SEARCH_CHECKPOINT_EVERY = 16;
 
-export function runSchedule(base: SearchBase, faults: readonly FaultSpec[], parent?: ScheduleParent): ScheduleRun {
+/** The scenario a schedule runs, as the search runs it (a checkpoint every SEARCH_CHECKPOINT_EVERY steps). */
+function searchScenario(base: SearchBase, faults: readonly FaultSpec[]): { scenario: Scenario; resolved: ResolvedScenario } {
   const scheduled = scheduleScenario(base, faults);
   const scenario: Scenario = { ...scheduled, run: { ...scheduled.run, checkpointEvery: SEARCH_CHECKPOINT_EVERY } };
-  const resolved: ResolvedScenario = { ...base.resolved, scenario };
+  return { scenario, resolved: { ...base.resolved, scenario } };
+}
+
+/** What every schedule of one configuration shares: its build, and what the verdict reads of its scenario. */
+export interface Configuration {
+  readonly built: BuiltScenario;
+  readonly verdictPart: VerdictScenarioPart;
+}
+
+const configurations = new WeakMap<SearchBase, Configuration>();
+
+/** The configuration's build and verdict part, made on the first schedule of `base` and kept with it. */
+export function configurationOf(base: SearchBase): Configuration {
+  let c = configurations.get(base);
+  if (!c) {
+    const { resolved } = searchScenario(base, []);
+    c = { built: buildScenario(resolved), verdictPart: verdictScenarioPart({ scenario: resolved.scenario, resolved }) };
+    configurations.set(base, c);
+  }
+  return c;
+}
+
+/**
+ * A schedule's scenario built: the configuration is built once per search (its actors' specs, the
+ * cluster's metadata, the kernel's options) and each schedule only puts its faults in (withFaults:
+ * the faults are all a schedule changes of a build). tests/search/builtWithFaults.test.ts holds it
+ * equal to building the schedule's scenario.
+ */
+export function scheduleBuild(base: SearchBase, scenario: Scenario): BuiltScenario {
+  return withFaults(configurationOf(base).built, scenario.faults ?? []);
+}
+
+export function runSchedule(base: SearchBase, faults: readonly FaultSpec[], parent?: ScheduleParent): ScheduleRun {
+  const { scenario, resolved } = searchScenario(base, faults);
+  const prebuilt = scheduleBuild(base, scenario);
   const started =
     parent && parent.run.trace instanceof RecordedTrace
-      ? startFork(parent.run.trace, resolved, parent.step)
-      : { ...startRun(resolved), from: 0 };
+      ? startFork(parent.run.trace, resolved, parent.step, { built: prebuilt })
+      : { sim: Simulation.create(prebuilt.specs, prebuilt.options), built: prebuilt, from: 0 };
   const { sim, built, from } = started;
   // the points of the steps the fork did not run again are the parent's (a point carries the index
   // of the step that passed it)
@@ -157,9 +215,10 @@ function prefixOf(run: ScheduleRun): ParentPrefix {
   const factSteps: TraceStep[] = [];
   const effectAt = new Map<number, readonly [number, number]>();
   const h = new StreamHash();
+  const names = new NameTable(stringHash);
   for (const s of run.trace.steps) {
     if (at.has(s.i)) effectAt.set(s.i, h.state);
-    foldEffect(h, s.t, s);
+    foldRecorded(h, names, s);
     if (s.facts.length > 0) factSteps.push(factStep(s.i, s.t, s.facts));
   }
   p = { factSteps, effectAt };
@@ -175,12 +234,13 @@ function prefixOf(run: ScheduleRun): ParentPrefix {
  * tests/search/runnerFork.test.ts: equal to a full recorded run of the same schedule.
  */
 export function runScheduleFast(base: SearchBase, faults: readonly FaultSpec[], parent?: ScheduleParent): ScheduleVerdict {
-  const scheduled = scheduleScenario(base, faults);
-  const scenario: Scenario = { ...scheduled, run: { ...scheduled.run, checkpointEvery: SEARCH_CHECKPOINT_EVERY } };
-  const resolved: ResolvedScenario = { ...base.resolved, scenario };
+  const { scenario, resolved } = searchScenario(base, faults);
+  const prebuilt = scheduleBuild(base, scenario);
   const prefix = parent && parent.run.trace instanceof RecordedTrace ? prefixOf(parent.run) : null;
   const { sim, built, from } =
-    parent && prefix ? startFork(parent.run.trace as RecordedTrace, resolved, parent.step, { record: false }) : startFast(resolved);
+    parent && prefix
+      ? startFork(parent.run.trace as RecordedTrace, resolved, parent.step, { record: false, built: prebuilt })
+      : startFast(prebuilt);
   const effectState = from > 0 ? prefix?.effectAt.get(from) : undefined;
   const effect = effectState ? StreamHash.from(effectState) : new StreamHash();
   const factSteps: TraceStep[] = [];
@@ -188,20 +248,23 @@ export function runScheduleFast(base: SearchBase, faults: readonly FaultSpec[], 
   sim.factSink = (i: number, t: number, facts: readonly FactBase[]) => {
     factSteps.push(factStep(i, t, facts));
   };
-  sim.stepSink = (t, step) => foldEffect(effect, t, step);
+  sim.stepSink = (t, step, actor, label, before, after) => foldEffect(effect, t, step, actor, label, before, after);
   sim.run();
-  const final = {
+  const final: SimView = {
     step: sim.stepIndex,
     time: sim.now,
     actors: sim.actorSnapshots(),
     processes: sim.processStates(),
-    inFlight: sim.inFlight(),
+    // the envelopes in flight (the queue sorted) only if read: the verdict reads none
+    get inFlight() {
+      return sim.inFlight();
+    },
   };
-  const verdict = verdictAt({ scenario, resolved, built }, factSteps, final, undefined, sim.done);
+  // what the verdict reads of the scenario is the configuration's: made once per search
+  const verdict = verdictAt({ scenario, resolved, built }, factSteps, final, undefined, sim.done, configurationOf(base).verdictPart);
   return { verdict, traceHash: sim.traceHash, effectHash: effect.digest(), steps: sim.stepIndex, endTime: sim.now, forkedFrom: from };
 }
 
-function startFast(resolved: ResolvedScenario): { sim: Simulation; built: BuiltScenario; from: number } {
-  const built = buildScenario(resolved);
+function startFast(built: BuiltScenario): { sim: Simulation; built: BuiltScenario; from: number } {
   return { sim: Simulation.create(built.specs, { ...built.options, record: false }), built, from: 0 };
 }

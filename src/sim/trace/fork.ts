@@ -19,6 +19,7 @@ import { envelopeMatches } from '../kernel/faults';
 import { PackedCheckpoint, type PackedPart } from '../kernel/packedCheckpoint';
 import type { QueueItem } from '../kernel/queueItem';
 import { Simulation } from '../kernel/simulation';
+import type { KernelOptions } from '../kernel/types';
 import { type BuiltScenario, buildScenario } from '../scenario/build';
 import type { ResolvedScenario } from '../scenario/validate';
 import { RecordedTrace } from './trace';
@@ -47,7 +48,16 @@ function sameRun(a: BuiltScenario, b: BuiltScenario): boolean {
     if (!x || !y || x.id !== y.id || x.kind !== y.kind || x.logic !== y.logic || x.boot !== y.boot || x.bootAt !== y.bootAt) return false;
     if (x.input !== y.input && inputText(x.input) !== inputText(y.input)) return false;
   }
-  return optionsText(a) === optionsText(b);
+  return sameOptions(a.options, b.options) || optionsText(a) === optionsText(b);
+}
+
+/** The same options but for the faults, field by field (a search's schedules share them with its configuration). */
+function sameOptions(a: KernelOptions, b: KernelOptions): boolean {
+  if (a === b) return true;
+  const keys = Object.keys(a) as (keyof KernelOptions)[];
+  if (keys.length !== Object.keys(b).length) return false;
+  for (const k of keys) if (k !== 'faults' && a[k] !== b[k]) return false;
+  return true;
 }
 
 /**
@@ -201,8 +211,14 @@ export interface StartedFork {
  * The edited scenario, restored at the latest checkpoint at or before `atStep` it shares with `base`.
  * With `record: false` it records nothing (fast mode: the search's schedules), from the start or the checkpoint.
  */
-export function startFork(base: RecordedTrace, edited: ResolvedScenario, atStep: number, options: { record?: boolean } = {}): StartedFork {
-  const recorded = buildScenario(edited);
+export function startFork(
+  base: RecordedTrace,
+  edited: ResolvedScenario,
+  atStep: number,
+  options: { record?: boolean; built?: BuiltScenario } = {},
+): StartedFork {
+  // `built`: the edited scenario already built (the search's schedules: scenario/build.ts withFaults)
+  const recorded = options.built ?? buildScenario(edited);
   const built = options.record === false ? { ...recorded, options: { ...recorded.options, record: false } } : recorded;
   const plan = sameRun(base.built, recorded) ? planFaults(base.built, base.checkpoints[0] as Checkpoint, recorded) : null;
   let chosen = -1;

@@ -127,7 +127,9 @@ export type VerdictSource = Pick<Trace, 'scenario' | 'resolved' | 'built'>;
 
 /**
  * The verdict at the step `view` shows, from the steps up to it (only their facts, times and
- * indexes are read: fast mode hands over just the steps that have facts).
+ * indexes are read: fast mode hands over just the steps that have facts). `scenarioPart`: what the
+ * verdict reads of the scenario alone, made once by the caller for many runs of one configuration
+ * (the search's schedules: their faults change none of it).
  */
 export function verdictAt(
   trace: VerdictSource,
@@ -135,8 +137,28 @@ export function verdictAt(
   view: SimView,
   groups: readonly { groupId: string; committed: Readonly<Record<string, number>> }[] = groupsOf(view),
   final = true,
+  scenarioPart: VerdictScenarioPart = verdictScenarioPart(trace),
 ): Verdict {
-  return computeVerdict({ steps, ...verdictInput(trace, partitionRows(view.actors), view, groups, final) });
+  return computeVerdict({ steps, ...verdictInput(trace, partitionRows(view.actors), view, groups, final, scenarioPart) });
+}
+
+/** What the verdict reads of the scenario alone: its readers, applications, writers, sinks, intended sends, output and ignored topics. */
+export type VerdictScenarioPart = Pick<
+  VerdictInput,
+  'consumers' | 'apps' | 'writers' | 'sinks' | 'intendedSends' | 'outputTopics' | 'ignoredTopics'
+>;
+
+export function verdictScenarioPart(trace: Pick<Trace, 'scenario' | 'resolved'>): VerdictScenarioPart {
+  const s = trace.scenario;
+  return {
+    consumers: verdictConsumersOf(trace),
+    apps: verdictAppsOf(trace),
+    writers: writersOf(s),
+    sinks: (s.sinks ?? []).map((k) => k.id),
+    intendedSends: intendedSendsOf(s),
+    outputTopics: outputTopicsOf(s),
+    ignoredTopics: [...eventlessTopicsOf(trace)],
+  };
 }
 
 /** What the verdict reads besides the facts: the logs, the scenario's readers, writers and sinks, the groups. */
@@ -146,19 +168,19 @@ function verdictInput(
   view: SimView,
   groups: readonly { groupId: string; committed: Readonly<Record<string, number>> }[],
   final: boolean,
+  scenarioPart: VerdictScenarioPart = verdictScenarioPart(trace),
 ): Omit<VerdictInput, 'steps'> {
-  const s = trace.scenario;
   return {
     partitions,
-    consumers: verdictConsumersOf(trace),
-    apps: verdictAppsOf(trace),
-    writers: writersOf(s),
-    sinks: (s.sinks ?? []).map((k) => k.id),
-    intendedSends: intendedSendsOf(s),
+    consumers: scenarioPart.consumers,
+    apps: scenarioPart.apps,
+    writers: scenarioPart.writers,
+    sinks: scenarioPart.sinks,
+    intendedSends: scenarioPart.intendedSends,
     stopped: stoppedAt(trace, view),
-    outputTopics: outputTopicsOf(s),
+    outputTopics: scenarioPart.outputTopics,
     groups: groups.map((g) => ({ groupId: g.groupId, committed: g.committed })),
-    ignoredTopics: [...eventlessTopicsOf(trace)],
+    ignoredTopics: scenarioPart.ignoredTopics,
     final,
   };
 }
