@@ -13,6 +13,7 @@ import {
   describeProperty,
   FAULT_KINDS,
   type FaultKind,
+  type FaultSpec,
   type LinkSearch,
   noCounterexampleText,
   PROPERTY_IDS,
@@ -23,6 +24,7 @@ import {
 import { simStore } from '../../store/simStore';
 import { useSim } from '../../store/useSim';
 import { Modal } from '../Modal';
+import { useNarrator } from '../useNarrator';
 import { breakItStore, searchLinkOf, useBreakIt } from './breakItStore';
 import { BREAK_IT_TEXT, type BreakItText } from './strings';
 
@@ -86,6 +88,9 @@ export function BreakItPanel() {
   const t = BREAK_IT_TEXT[language];
   const st = useBreakIt((s) => s);
   const subjects = useMemo(() => subjectsOf(st.scenario), [st.scenario]);
+  // a counterexample's faults in the reader's language, as the page's list of faults shows them
+  const narrator = useNarrator();
+  const faultLabel = (f: FaultSpec) => (narrator ? narrator.faultSpecLabel(f, language) : describeFault(f));
   const store = breakItStore.getState();
   if (!st.open) return null;
   const openFound = (link: string) => {
@@ -194,7 +199,7 @@ export function BreakItPanel() {
         <ol data-testid="break-it-found">
           {st.found.map((f) => (
             <li key={f.link}>
-              <p>{f.counterexample.faults.length === 0 ? t.noFault : f.counterexample.faults.map((x) => describeFault(x)).join('; ')}</p>
+              <p>{f.counterexample.faults.length === 0 ? t.noFault : f.counterexample.faults.map(faultLabel).join('; ')}</p>
               <p className="eos-muted">{brokeText(f.counterexample, language)}</p>
               <button type="button" onClick={() => openFound(f.link)} data-testid="break-it-open">
                 {t.openCounterexample}
