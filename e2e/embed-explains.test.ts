@@ -2,7 +2,8 @@
  * The embed explains, as the app does: its narration is the app's sentences (not raw event text),
  * in the link's language; the verdict sits inside the plain iframe's default height for every
  * preset; a page that allows a script sizes the plain iframe from its resize messages with the
- * snippet the Embed dialog gives; and axe finds no violations in either theme or language.
+ * snippet the Embed dialog gives (no height before the run is on screen, so the frame never shrinks
+ * to its header first); and axe finds no violations in either theme or language.
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -66,13 +67,22 @@ describe('the embed explains', () => {
     const link = encodeLink(story.scenario, { step: 0, selection: null, language: 'en' });
     const snippet = iframeSnippet({ pageHref: base, link, title: 'opening story', step: 0, autoplay: false, theme: 'light', height: null });
     expect(snippet).toContain(`height="${IFRAME_DEFAULT_HEIGHT}"`);
-    await page.setContent(`<main><h1>Host</h1>${snippet}</main>${resizeListenerSnippet()}`);
+    // the host also records every message the frame sends, in order
+    const record = `<script>window.seen=[];addEventListener('message',(e)=>{if(e.data?.source==='eos-lab')seen.push({type:e.data.type,height:e.data.height})});</script>`;
+    await page.setContent(`${record}<main><h1>Host</h1>${snippet}</main>${resizeListenerSnippet()}`);
     const frame = page.locator('iframe');
     await expect.poll(async () => (await frame.boundingBox())?.height ?? 0, { timeout: 15_000 }).not.toBe(IFRAME_DEFAULT_HEIGHT);
     const content = await (await frame.elementHandle())
       ?.contentFrame()
       .then((f) => f?.evaluate(() => Math.ceil(document.getElementById('root')?.getBoundingClientRect().height ?? 0)));
     expect(Math.abs(((await frame.boundingBox())?.height ?? 0) - (content ?? 0))).toBeLessThanOrEqual(1);
+    // no height while the frame showed its skeleton or waited for the run: the host's frame kept its
+    // own height until the run was on screen, then took the content's (it never shrank to a header)
+    const seen = await page.evaluate(() => (window as unknown as { seen: { type: string; height?: number }[] }).seen);
+    const resizes = seen.filter((m) => m.type === 'resize');
+    expect(resizes.length).toBeGreaterThan(0);
+    expect(seen.findIndex((m) => m.type === 'ready')).toBeLessThan(seen.findIndex((m) => m.type === 'resize'));
+    expect(resizes[0]?.height).toBe(content);
     expect(errors).toEqual([]);
     await page.close();
   });
