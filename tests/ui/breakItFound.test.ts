@@ -1,7 +1,8 @@
 /**
  * Break it's list of counterexamples (the store, with its workers replaced by stand-ins that answer
  * as search.worker.ts does): each shard runs the configuration alone, so when the configuration by
- * itself breaks the property every worker reports the same counterexample — the panel lists it once.
+ * itself breaks the property every worker reports the same counterexample — the panel lists it once,
+ * and counts the configuration alone once in the schedules tried.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Counterexample, SearchProgress, SearchResult } from '../../src/sim';
@@ -68,6 +69,9 @@ describe('Break it: counterexamples found', () => {
     for (const w of workers) w.answer({ type: 'done', result });
     expect(breakItStore.getState().running).toBe(false);
     expect(breakItStore.getState().found.length).toBe(2);
+    // four workers each ran the configuration alone: one schedule tried, as the answer says
+    expect(breakItStore.getState().result?.tried).toBe(1);
+    expect(breakItStore.getState().tried).toBe(1);
     breakItStore.getState().hide();
   });
 });

@@ -168,7 +168,9 @@ export const breakItStore = createStore<BreakItState>()((set, get) => ({
           update();
           if (results.every((r) => r !== null)) {
             terminate();
-            set({ running: false, result: merge(results as SearchResult[], n) });
+            const result = merge(results as SearchResult[], n);
+            // the count shown is the merged one: the configuration alone, which every worker ran, once
+            set({ running: false, result, tried: result.tried });
           }
         } else if (m.type === 'error') {
           terminate();
