@@ -65,14 +65,17 @@ function SearchLink({ link, t }: { link: string; t: BreakItText }) {
     <section aria-label={t.linkHeading}>
       <h3>{t.linkHeading}</h3>
       <p className="eos-hint">{t.linkHint}</p>
-      <textarea
-        readOnly
-        value={url}
-        rows={2}
-        aria-label={t.linkHeading}
-        data-testid="break-it-link"
-        onFocus={(e) => e.currentTarget.select()}
-      />
+      {/* the Share panel's field: the panel's width, monospace, in the page's theme */}
+      <div className="eos-field">
+        <textarea
+          readOnly
+          value={url}
+          rows={2}
+          aria-label={t.linkHeading}
+          data-testid="break-it-link"
+          onFocus={(e) => e.currentTarget.select()}
+        />
+      </div>
       <div className="eos-actions">
         <button type="button" onClick={() => void copy()} data-testid="break-it-copy-link">
           {t.copy}
