@@ -36,6 +36,11 @@ describe('the embed explains', () => {
     await expect.poll(() => page.getByTestId('embed-narration-text').innerText()).toBe(narrate(trace, 39, 'en'));
     // not the kernel's event text ("broker-0: Produce (online → online)")
     expect(await page.getByTestId('embed-narration-text').innerText()).not.toMatch(/\(\S+ → \S+\)/);
+    // the playback bar writes the step's virtual time as the narration's line above it does ("1,104 ms")
+    const meta = await page.locator('.eos-embed-meta').innerText();
+    const time = meta.match(/^#40 · ([\d,]+ ms)/)?.[1];
+    expect(time).toMatch(/,/);
+    expect(await page.getByTestId('embed-step').innerText()).toBe(`40 / ${trace.steps.length} · ${time}`);
     await page.goto(embedPage('', encodeLink(preset.scenario, { step: 40, selection: null, language: 'ko' })));
     await expect.poll(() => page.getByTestId('embed-narration-text').innerText()).toBe(narrate(trace, 39, 'ko'));
     await page.goto(embedPage(`?preset=zombie-fencing&step=${trace.steps.length}`));

@@ -82,7 +82,7 @@ const Playback = memo(function Playback() {
         onChange={(e) => embedStore.getState().seek(Number(e.currentTarget.value))}
       />
       <span data-testid="embed-step" data-step={step} data-steps={total} aria-live="off">
-        {step} / {total} · {time} ms
+        {step} / {total} · {time.toLocaleString('en')} ms
       </span>
     </nav>
   );
