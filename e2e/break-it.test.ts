@@ -94,4 +94,22 @@ describe('Break it', () => {
     expect(otherErrors).toEqual([]);
     await other.close();
   }, 150_000);
+
+  it('shows the link to the search in a field as wide as the panel, in the page’s theme, as Share does', async () => {
+    const page = await app.browser.newPage({ viewport: { width: 1280, height: 720 }, colorScheme: 'dark' });
+    await page.goto(inject('baseUrl'));
+    await page.getByTestId('verdict').waitFor();
+    await page.getByTestId('open-share').click();
+    const share = await page.getByTestId('share-link').evaluate((el) => getComputedStyle(el).backgroundColor);
+    await page.keyboard.press('Escape');
+    await page.getByTestId('open-break-it').click();
+    const field = await page.getByTestId('break-it-link').evaluate((el) => ({
+      width: el.getBoundingClientRect().width,
+      panel: el.closest('.eos-modal-body')?.clientWidth ?? 0,
+      background: getComputedStyle(el).backgroundColor,
+    }));
+    expect(field.width).toBeGreaterThan(field.panel * 0.9);
+    expect(field.background).toBe(share);
+    await page.close();
+  });
 });

@@ -2,7 +2,8 @@
  * The embed explains, as the app does: its narration is the app's sentences (not raw event text),
  * in the link's language; the verdict sits inside the plain iframe's default height for every
  * preset; a page that allows a script sizes the plain iframe from its resize messages with the
- * snippet the Embed dialog gives; and axe finds no violations in either theme or language.
+ * snippet the Embed dialog gives (no height before the run is on screen, so the frame never shrinks
+ * to its header first); and axe finds no violations in either theme or language.
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -35,6 +36,11 @@ describe('the embed explains', () => {
     await expect.poll(() => page.getByTestId('embed-narration-text').innerText()).toBe(narrate(trace, 39, 'en'));
     // not the kernel's event text ("broker-0: Produce (online → online)")
     expect(await page.getByTestId('embed-narration-text').innerText()).not.toMatch(/\(\S+ → \S+\)/);
+    // the playback bar writes the step's virtual time as the narration's line above it does ("1,104 ms")
+    const meta = await page.locator('.eos-embed-meta').innerText();
+    const time = meta.match(/^#40 · ([\d,]+ ms)/)?.[1];
+    expect(time).toMatch(/,/);
+    expect(await page.getByTestId('embed-step').innerText()).toBe(`40 / ${trace.steps.length} · ${time}`);
     await page.goto(embedPage('', encodeLink(preset.scenario, { step: 40, selection: null, language: 'ko' })));
     await expect.poll(() => page.getByTestId('embed-narration-text').innerText()).toBe(narrate(trace, 39, 'ko'));
     await page.goto(embedPage(`?preset=zombie-fencing&step=${trace.steps.length}`));
@@ -66,19 +72,30 @@ describe('the embed explains', () => {
     const link = encodeLink(story.scenario, { step: 0, selection: null, language: 'en' });
     const snippet = iframeSnippet({ pageHref: base, link, title: 'opening story', step: 0, autoplay: false, theme: 'light', height: null });
     expect(snippet).toContain(`height="${IFRAME_DEFAULT_HEIGHT}"`);
-    await page.setContent(`<main><h1>Host</h1>${snippet}</main>${resizeListenerSnippet()}`);
+    // the host also records every message the frame sends, in order
+    const record = `<script>window.seen=[];addEventListener('message',(e)=>{if(e.data?.source==='eos-lab')seen.push({type:e.data.type,height:e.data.height})});</script>`;
+    await page.setContent(`${record}<main><h1>Host</h1>${snippet}</main>${resizeListenerSnippet()}`);
     const frame = page.locator('iframe');
     // once the run is on screen in the frame, the listener sizes the frame to the frame's content
-    // (messages sent before, while the frame showed its skeleton, may have sized it to that first)
     await page.frameLocator('iframe').getByTestId('embed-verdict').waitFor({ timeout: 60_000 });
-    const mismatch = async () => {
-      const content = await (await frame.elementHandle())
+    const contentHeight = async () =>
+      (await (
+        await frame.elementHandle()
+      )
         ?.contentFrame()
-        .then((f) => f?.evaluate(() => Math.ceil(document.getElementById('root')?.getBoundingClientRect().height ?? 0)));
-      return Math.abs(((await frame.boundingBox())?.height ?? 0) - (content ?? 0));
-    };
-    await expect.poll(mismatch, { timeout: 15_000 }).toBeLessThanOrEqual(1);
+        .then((f) => f?.evaluate(() => Math.ceil(document.getElementById('root')?.getBoundingClientRect().height ?? 0)))) ?? 0;
+    await expect
+      .poll(async () => Math.abs(((await frame.boundingBox())?.height ?? 0) - (await contentHeight())), { timeout: 15_000 })
+      .toBeLessThanOrEqual(1);
     expect((await frame.boundingBox())?.height).not.toBe(IFRAME_DEFAULT_HEIGHT);
+    const content = await contentHeight();
+    // no height while the frame showed its skeleton or waited for the run: the host's frame kept its
+    // own height until the run was on screen, then took the content's (it never shrank to a header)
+    const seen = await page.evaluate(() => (window as unknown as { seen: { type: string; height?: number }[] }).seen);
+    const resizes = seen.filter((m) => m.type === 'resize');
+    expect(resizes.length).toBeGreaterThan(0);
+    expect(seen.findIndex((m) => m.type === 'ready')).toBeLessThan(seen.findIndex((m) => m.type === 'resize'));
+    expect(resizes[0]?.height).toBe(content);
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -1,5 +1,5 @@
 /**
- * Phones at 390×844: nothing wider than the screen; every lane name of both diagrams shown whole
+ * Phones at 390×844: nothing wider than the screen (the A/B view too); every lane name of both diagrams shown whole
  * (no ellipsis, no cut line) and no two overlapping; failure injection and the configuration editor
  * offered as bottom sheets inside the screen, axe-clean, in English and in Korean.
  */
@@ -67,6 +67,21 @@ describe('phones at 390×844', () => {
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
       expect(await laneProblems(page)).toEqual([]);
       await screenshot(page, `phone-${id}`);
+      expect(errors).toEqual([]);
+      await page.close();
+    });
+
+  for (const language of ['en', 'ko'] as const)
+    it(`${language}: the A/B view is no wider than the screen (its tables scroll inside it)`, async () => {
+      const { page, errors } = await openPhone('opening-story', language, 0);
+      await page.getByTestId('open-compare').click();
+      await page.getByTestId('compare-settings').waitFor();
+      await page.locator('[data-testid="compare-verdict"] tbody tr').first().waitFor();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+      // the B column's settings are still there, a scroll away inside the table's section
+      const select = page.locator('[data-testid="compare-settings"] select').first();
+      await select.scrollIntoViewIfNeeded();
+      expect(await select.isVisible()).toBe(true);
       expect(errors).toEqual([]);
       await page.close();
     });

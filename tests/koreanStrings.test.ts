@@ -40,6 +40,7 @@ import { COST_STRINGS } from '../src/ui/cost/costStrings';
 import { DEFENSE_ROWS } from '../src/ui/gallery/defenses';
 import { strings } from '../src/ui/i18n';
 import { INJECT_STRINGS } from '../src/ui/inject/strings';
+import { BREAK_IT_TEXT } from '../src/ui/search/strings';
 import { replicaWords } from '../src/ui/timeline/replicaText';
 import { timelineStrings } from '../src/ui/timeline/timelineText';
 
@@ -77,6 +78,21 @@ describe('Korean string tables', () => {
     ];
     expect(list.length).toBeGreaterThan(400);
     expect(english(list)).toEqual([]);
+  });
+
+  it('call a step 단계, as the step counter and the narration do (never 스텝)', () => {
+    const list = [
+      ...texts('page', { ...strings('ko'), language: undefined }),
+      ...texts('inject', INJECT_STRINGS.ko),
+      ...texts('config', CONFIG_STRINGS.ko),
+      ...texts('share', shareText('ko')),
+      ...texts('timeline', { ...timelineStrings('ko'), language: undefined }),
+      ...texts('cost', COST_STRINGS.ko),
+      ...texts('compare', COMPARE_STRINGS.ko),
+      ...texts('breakIt', BREAK_IT_TEXT.ko),
+    ];
+    expect(list.filter(([, t]) => t.includes('단계')).length).toBeGreaterThan(10);
+    expect(list.filter(([, t]) => t.includes('스텝')).map(([where, t]) => `${where}: ${t}`)).toEqual([]);
   });
 
   it('hold every note of every shipped scenario', () => {

@@ -82,7 +82,7 @@ const Playback = memo(function Playback() {
         onChange={(e) => embedStore.getState().seek(Number(e.currentTarget.value))}
       />
       <span data-testid="embed-step" data-step={step} data-steps={total} aria-live="off">
-        {step} / {total} · {time} ms
+        {step} / {total} · {time.toLocaleString('en')} ms
       </span>
     </nav>
   );
@@ -204,6 +204,10 @@ export function EmbedApp() {
   const step = useEmbed((s) => s.step);
   const selection = useEmbed((s) => s.selection);
   const language: Language = useEmbed((s) => s.language);
+  const status = useEmbed((s) => s.status);
+  const linkError = useShare((s) => s.linkError !== null);
+  // loading until a run lands or the frame says why none can (the bridge posts no height while busy)
+  const busy = !linkError && (status === 'idle' || status === 'running');
   const w = WORDS[language];
   const texts = run?.texts[language];
   const fullApp = useMemo(() => {
@@ -211,7 +215,7 @@ export function EmbedApp() {
     return link ? `./${link}` : './';
   }, [scenario, step, selection, language]);
   return (
-    <main className="eos-embed" data-testid="embed" lang={language}>
+    <main className="eos-embed" data-testid="embed" lang={language} aria-busy={busy}>
       <header className="eos-embed-head">
         <h1>{texts?.title ?? scenario?.id ?? 'EOS Lab'}</h1>
         <a href={fullApp} target="_blank" rel="noopener noreferrer">

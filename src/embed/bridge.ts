@@ -3,6 +3,7 @@
  *
  * - Commands are taken only from the parent window (`event.source === window.parent`), and each is
  *   validated (messages.ts) before it touches the store. Unknown messages are ignored silently.
+ * - `resize` is posted only once the content is no longer busy (see measure below).
  * - `ready` and `resize` say nothing about the scenario's progress and may go to any origin ('*'):
  *   the loader needs them before it has spoken. Everything else — `step`, `loaded`, `error` — goes
  *   only to the parent's origin, learned from its first valid command or from document.referrer.
@@ -66,7 +67,13 @@ export function startBridge(store: EmbedStore, options: BridgeOptions, win: Wind
   let lastHeight = 0;
   // the content's own height: the document's scrollHeight never drops below the frame's height
   const content = () => win.document.getElementById('root') ?? win.document.body;
+  // While the frame loads — the skeleton, or a run still on its way from the worker — its content is
+  // marked aria-busy (embed.html, EmbedApp) and its height says nothing: posting it would shrink the
+  // host's frame to a header until the run lands, then make it jump back. The host's own height
+  // stands until what the frame shows (a run, or why it cannot run one) is on screen.
+  const busy = () => content().querySelector('[aria-busy="true"]') !== null;
   const measure = () => {
+    if (busy()) return;
     const h = Math.ceil(content().getBoundingClientRect().height);
     if (h !== lastHeight) {
       lastHeight = h;
@@ -75,6 +82,9 @@ export function startBridge(store: EmbedStore, options: BridgeOptions, win: Wind
   };
   const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(measure);
   observer?.observe(content());
+  // the content may settle without changing size since it was last measured busy
+  const settled = typeof MutationObserver === 'undefined' ? null : new MutationObserver(measure);
+  settled?.observe(content(), { subtree: true, attributes: true, attributeFilter: ['aria-busy'] });
 
   const onMessage = (event: MessageEvent) => {
     if (event.source !== parent) return;
@@ -116,6 +126,7 @@ export function startBridge(store: EmbedStore, options: BridgeOptions, win: Wind
   return () => {
     stopStore();
     observer?.disconnect();
+    settled?.disconnect();
     win.removeEventListener('message', onMessage);
   };
 }

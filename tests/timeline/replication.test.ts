@@ -40,7 +40,7 @@ const palette: Palette = {
   font: 'Arial',
 };
 
-function draw(replication = failedOver, language: 'en' | 'ko' = 'en') {
+function draw(replication = failedOver, language: 'en' | 'ko' = 'en', width = 900) {
   const lane = buildLane(partitionRow(replication));
   const layout = layoutLanes([lane], false);
   const box = layout.boxes[0];
@@ -48,12 +48,12 @@ function draw(replication = failedOver, language: 'en' | 'ko' = 'en') {
   const svg = new SvgContext();
   const dc = {
     ctx: svg as unknown as CanvasRenderingContext2D,
-    width: 900,
+    width,
     palette,
     animated: (_k: string, t: number) => t,
     replicaWords: replicaWords(language),
   };
-  const scale = scaleLinear().domain([0, 10]).range([0, 900]);
+  const scale = scaleLinear().domain([0, 10]).range([0, width]);
   drawOfflineBanner(dc, lane, box);
   drawReplicas(dc, lane, box, scale);
   const texts = svg.items.filter((i) => i.type === 'text').map((i) => (i.type === 'text' ? i.text : ''));
@@ -104,6 +104,22 @@ describe('replica sub-lanes drawn', () => {
       '★ broker-1 leader · leader epoch 4 · in ISR · LEO 7 · HW 6',
       'broker-2 follower · in ISR · LEO 6 · HW 6',
     ]);
+  });
+
+  it('cuts a label wider than the lane with an ellipsis, in either language, instead of running off its edge', () => {
+    const svg = new SvgContext();
+    svg.font = `10px ${palette.font}`; // the labels' font (drawReplicas' FONT_PX)
+    const width = (t: string) => svg.measureText(t).width;
+    for (const language of ['en', 'ko'] as const) {
+      const full = draw(failedOver, language).texts;
+      const { texts } = draw(failedOver, language, 320);
+      expect(texts.length).toBe(3);
+      for (const t of texts) expect(width(t)).toBeLessThanOrEqual(316);
+      // broker-0's label (the longest: down, out of ISR, truncated) is cut; its start is kept
+      expect(width(full[0] ?? '')).toBeGreaterThan(316);
+      expect(texts[0]?.endsWith('…')).toBe(true);
+      expect(full[0]?.startsWith((texts[0] ?? '').slice(0, -1))).toBe(true);
+    }
   });
 
   it('draws the truncated records struck through at their offsets on the replica that cut them', () => {

@@ -101,7 +101,7 @@ const ko: ConfigStrings = {
   invalid: '이 조합으로는 실행할 수 없어 아무것도 바꾸지 않았습니다. 고치거나 변경을 취소하세요:',
   otherErrors: '이 변경 때문에 함께 깨지는 곳:',
   discard: '변경 취소',
-  applied: (step) => `적용했습니다. 새 설정으로 실행을 다시 계산했고, 지금 스텝 ${step}에 있습니다.`,
+  applied: (step) => `적용했습니다. 새 설정으로 실행을 다시 계산했고, 지금 단계 ${step}에 있습니다.`,
   messagesInEnglish: '오류 메시지와 INFO/WARN 줄은 Kafka가 내는 그대로 영어로 보여 줍니다.',
   filter: '키 찾기',
   noMatch: '이 섹션에 맞는 키가 없습니다.',

@@ -8,11 +8,11 @@ import { useMemo, useState } from 'react';
 import { openScenario, resolveSource } from '../../share/source';
 import { shareText } from '../../share/strings';
 import {
-  brokeText,
   describeFault,
   describeProperty,
   FAULT_KINDS,
   type FaultKind,
+  type FaultSpec,
   type LinkSearch,
   noCounterexampleText,
   PROPERTY_IDS,
@@ -23,8 +23,10 @@ import {
 import { simStore } from '../../store/simStore';
 import { useSim } from '../../store/useSim';
 import { Modal } from '../Modal';
+import { useNarrator } from '../useNarrator';
 import { breakItStore, searchLinkOf, useBreakIt } from './breakItStore';
 import { BREAK_IT_TEXT, type BreakItText } from './strings';
+import { violationText } from './violationText';
 
 /** Topics, readers, applications and sinks a property can be about. */
 function subjectsOf(s: Scenario | null): string[] {
@@ -63,14 +65,17 @@ function SearchLink({ link, t }: { link: string; t: BreakItText }) {
     <section aria-label={t.linkHeading}>
       <h3>{t.linkHeading}</h3>
       <p className="eos-hint">{t.linkHint}</p>
-      <textarea
-        readOnly
-        value={url}
-        rows={2}
-        aria-label={t.linkHeading}
-        data-testid="break-it-link"
-        onFocus={(e) => e.currentTarget.select()}
-      />
+      {/* the Share panel's field: the panel's width, monospace, in the page's theme */}
+      <div className="eos-field">
+        <textarea
+          readOnly
+          value={url}
+          rows={2}
+          aria-label={t.linkHeading}
+          data-testid="break-it-link"
+          onFocus={(e) => e.currentTarget.select()}
+        />
+      </div>
       <div className="eos-actions">
         <button type="button" onClick={() => void copy()} data-testid="break-it-copy-link">
           {t.copy}
@@ -86,6 +91,9 @@ export function BreakItPanel() {
   const t = BREAK_IT_TEXT[language];
   const st = useBreakIt((s) => s);
   const subjects = useMemo(() => subjectsOf(st.scenario), [st.scenario]);
+  // a counterexample's faults in the reader's language, as the page's list of faults shows them
+  const narrator = useNarrator();
+  const faultLabel = (f: FaultSpec) => (narrator ? narrator.faultSpecLabel(f, language) : describeFault(f));
   const store = breakItStore.getState();
   if (!st.open) return null;
   const openFound = (link: string) => {
@@ -194,8 +202,8 @@ export function BreakItPanel() {
         <ol data-testid="break-it-found">
           {st.found.map((f) => (
             <li key={f.link}>
-              <p>{f.counterexample.faults.length === 0 ? t.noFault : f.counterexample.faults.map((x) => describeFault(x)).join('; ')}</p>
-              <p className="eos-muted">{brokeText(f.counterexample, language)}</p>
+              <p>{f.counterexample.faults.length === 0 ? t.noFault : f.counterexample.faults.map(faultLabel).join('; ')}</p>
+              <p className="eos-muted">{violationText(f.counterexample, language)}</p>
               <button type="button" onClick={() => openFound(f.link)} data-testid="break-it-open">
                 {t.openCounterexample}
               </button>

@@ -153,7 +153,12 @@ export const breakItStore = createStore<BreakItState>()((set, get) => ({
           update();
         }
         if (m.type === 'found') {
-          set((s) => ({ found: [...s.found, { counterexample: m.counterexample, link: m.link }].sort(byOrder) }));
+          // every worker runs the configuration alone: when that breaks the property, each reports it
+          set((s) =>
+            s.found.some((f) => f.link === m.link)
+              ? {}
+              : { found: [...s.found, { counterexample: m.counterexample, link: m.link }].sort(byOrder) },
+          );
           const best = get().found[0]?.counterexample.order;
           if (best)
             for (const [j, other] of pool.entries()) if (j !== index) other.postMessage({ type: 'best', order: best } satisfies ToWorker);
@@ -163,7 +168,9 @@ export const breakItStore = createStore<BreakItState>()((set, get) => ({
           update();
           if (results.every((r) => r !== null)) {
             terminate();
-            set({ running: false, result: merge(results as SearchResult[], n) });
+            const result = merge(results as SearchResult[], n);
+            // the count shown is the merged one: the configuration alone, which every worker ran, once
+            set({ running: false, result, tried: result.tried });
           }
         } else if (m.type === 'error') {
           terminate();

@@ -8,9 +8,18 @@ import { useSim } from '../../store/useSim';
 import { Modal } from '../Modal';
 import { useScenarioTexts } from '../usePresetTexts';
 
-function Snippet({ label, code, copyLabel, testId }: { label: string; code: string; copyLabel: string; testId: string }) {
+interface SnippetProps {
+  readonly label: string;
+  readonly code: string;
+  readonly copyLabel: string;
+  /** Said when the clipboard refused: the code is selected for the reader to copy. */
+  readonly failedLabel: string;
+  readonly testId: string;
+}
+
+function Snippet({ label, code, copyLabel, failedLabel, testId }: SnippetProps) {
   const id = useId();
-  const [copied, setCopied] = useState(false);
+  const [status, setStatus] = useState<'idle' | 'copied' | 'failed'>('idle');
   return (
     <div className="eos-field">
       <label htmlFor={id}>{label}</label>
@@ -32,15 +41,17 @@ function Snippet({ label, code, copyLabel, testId }: { label: string; code: stri
           onClick={async () => {
             try {
               await navigator.clipboard.writeText(code);
-              setCopied(true);
+              setStatus('copied');
             } catch {
+              // focusing the field selects the code (its onFocus)
               document.getElementById(id)?.focus();
+              setStatus('failed');
             }
           }}
         >
           {copyLabel}
         </button>
-        <output>{copied ? '✓' : ''}</output>
+        <output>{status === 'copied' ? '✓' : status === 'failed' ? failedLabel : ''}</output>
       </div>
     </div>
   );
@@ -99,10 +110,28 @@ export function EmbedDialog({ onClose }: { onClose: () => void }) {
           />
         </label>
       </div>
-      <Snippet label={t.embedElement} code={elementSnippet(input)} copyLabel={t.copySnippet} testId="embed-element" />
-      <Snippet label={t.embedIframe} code={iframeSnippet(input)} copyLabel={t.copySnippet} testId="embed-iframe" />
+      <Snippet
+        label={t.embedElement}
+        code={elementSnippet(input)}
+        copyLabel={t.copySnippet}
+        failedLabel={t.copySnippetFailed}
+        testId="embed-element"
+      />
+      <Snippet
+        label={t.embedIframe}
+        code={iframeSnippet(input)}
+        copyLabel={t.copySnippet}
+        failedLabel={t.copySnippetFailed}
+        testId="embed-iframe"
+      />
       {input.height === null && (
-        <Snippet label={t.embedResize} code={resizeListenerSnippet()} copyLabel={t.copySnippet} testId="embed-iframe-resize" />
+        <Snippet
+          label={t.embedResize}
+          code={resizeListenerSnippet()}
+          copyLabel={t.copySnippet}
+          failedLabel={t.copySnippetFailed}
+          testId="embed-iframe-resize"
+        />
       )}
       <p>
         <a href={embedUrl(input)} target="_blank" rel="noopener noreferrer">

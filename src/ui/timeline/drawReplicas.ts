@@ -9,6 +9,7 @@
  */
 import type { ScaleLinear } from 'd3-scale';
 import type { ReplicaRow, ReplicationRow, TruncationRow } from '../../sim/views';
+import { fitLabel } from './cellLabels';
 import type { LaneBox } from './laneLayout';
 import { LANE_GEOMETRY } from './laneLayout';
 import type { LaneModel } from './laneModel';
@@ -141,8 +142,10 @@ export function drawReplicas(dc: ReplicaDrawContext, lane: LaneModel, box: LaneB
       ctx.fillStyle = palette.hw;
       ctx.fill();
     }
-    // the label, on a chip of background so it reads over the bars and ghosts
-    const text = replicaRowText(r, repl, w);
+    // the label, on a chip of background so it reads over the bars and ghosts; cut with an ellipsis
+    // when wider than the lane (the replica's hover details say all of it)
+    const text = fitLabel(replicaRowText(r, repl, w), '', dc.width - 4, (t) => ctx.measureText(t).width);
+    if (!text) return;
     const tw = ctx.measureText(text).width;
     const anchor = Math.max(leoX, ghostRight, start) + 8;
     const x = anchor + tw <= dc.width - 2 ? anchor : Math.max(2, dc.width - 2 - tw);
