@@ -4,6 +4,8 @@
  * fault list and the message diagram show — a shipped fault, one injected from the page, one without
  * a note — carry no English word outside Kafka's names and the runs' identifiers (e2e/korean-words.ts).
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { allowList, englishWords, runWords, scenarioWords, stateWords } from '../e2e/korean-words';
 import { shareText } from '../src/share/strings';
@@ -93,6 +95,20 @@ describe('Korean string tables', () => {
     ];
     expect(list.filter(([, t]) => t.includes('단계')).length).toBeGreaterThan(10);
     expect(list.filter(([, t]) => t.includes('스텝')).map(([where, t]) => `${where}: ${t}`)).toEqual([]);
+  });
+
+  it('nor does any other text in the sources, the narration of the engine included', () => {
+    const found: string[] = [];
+    const walk = (dir: string) => {
+      for (const e of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, e.name);
+        if (e.isDirectory()) walk(path);
+        else if (/\.(ts|tsx)$/.test(e.name) && !/\.test\.tsx?$/.test(e.name) && readFileSync(path, 'utf8').includes('스텝'))
+          found.push(path);
+      }
+    };
+    walk('src');
+    expect(found).toEqual([]);
   });
 
   it('hold every note of every shipped scenario', () => {

@@ -92,7 +92,7 @@ export function narrateEnd(trace: Trace, language: Language): string {
         ? say(
             language,
             `the run stopped (livelock${detail}) — the model kept taking steps without time advancing, a defect of the simulator`,
-            `실행이 멈췄습니다(livelock${detail}). 시간이 흐르지 않은 채 스텝만 계속되었습니다 — 시뮬레이터의 결함입니다`,
+            `실행이 멈췄습니다(livelock${detail}). 시간이 흐르지 않은 채 단계만 계속되었습니다 — 시뮬레이터의 결함입니다`,
           )
         : trace.stopReason === 'invalid-time'
           ? say(

@@ -3,6 +3,7 @@
  * with the schedule's faults, each noted with what it broke) opening at the first fault, or the
  * bounded "no counterexample among all N schedules with ≤ k faults".
  */
+import { LAYER_NAMES, STATUS_NAMES } from '../checks/verdictText';
 import { describeFault } from '../scenario/build';
 import { encodeLink, type LinkLanguage } from '../scenario/link';
 import type { FaultSpec, Scenario } from '../scenario/schema';
@@ -12,21 +13,13 @@ import type { Counterexample, SearchResult } from './search';
 
 const clip = (s: string, n = 200) => (s.length <= n ? s : `${s.slice(0, n - 1)}…`);
 
-const LAYER_KO: Readonly<Record<string, string>> = {
-  log: 'Kafka 로그',
-  output: '출력 토픽',
-  delivery: '전달',
-  processing: '처리',
-  sink: 'Kafka 밖 시스템',
-  loss: '유실',
-};
-
 /** What broke, at which layer: "processing layer, billing: Processing in billing: evt-2 processed twice." */
 export function brokeText(ce: Counterexample, lang: LinkLanguage = 'en'): string {
   const v = ce.violation;
   const where = v.subject ? `${v.layer}${lang === 'ko' ? '' : ' layer'}, ${v.subject}` : v.layer;
   if (lang === 'ko')
-    return `${LAYER_KO[v.layer] ?? v.layer}${v.subject ? ` (${v.subject})` : ''}: ${v.status}${v.eventIds.length ? ` — ${v.eventIds.join(', ')}` : ''}`;
+    // the layer and the status named as the verdict table names them
+    return `${LAYER_NAMES[v.layer]?.[1] ?? v.layer}${v.subject ? ` (${v.subject})` : ''}: ${STATUS_NAMES[v.status]?.[1] ?? v.status}${v.eventIds.length ? ` — ${v.eventIds.join(', ')}` : ''}`;
   return `${where}: ${v.sentence}`;
 }
 

@@ -8,6 +8,7 @@ import { useMemo, useState } from 'react';
 import { openScenario, resolveSource } from '../../share/source';
 import { shareText } from '../../share/strings';
 import {
+  brokeText,
   describeFault,
   describeProperty,
   FAULT_KINDS,
@@ -26,7 +27,6 @@ import { Modal } from '../Modal';
 import { useNarrator } from '../useNarrator';
 import { breakItStore, searchLinkOf, useBreakIt } from './breakItStore';
 import { BREAK_IT_TEXT, type BreakItText } from './strings';
-import { violationText } from './violationText';
 
 /** Topics, readers, applications and sinks a property can be about. */
 function subjectsOf(s: Scenario | null): string[] {
@@ -203,7 +203,7 @@ export function BreakItPanel() {
           {st.found.map((f) => (
             <li key={f.link}>
               <p>{f.counterexample.faults.length === 0 ? t.noFault : f.counterexample.faults.map(faultLabel).join('; ')}</p>
-              <p className="eos-muted">{violationText(f.counterexample, language)}</p>
+              <p className="eos-muted">{brokeText(f.counterexample, language)}</p>
               <button type="button" onClick={() => openFound(f.link)} data-testid="break-it-open">
                 {t.openCounterexample}
               </button>
