@@ -11,6 +11,7 @@ import { NOTES_KO } from '../presets/koNotes';
 import type { Trace } from '../run';
 import { describeFault } from '../scenario/build';
 import type { FaultSpec } from '../scenario/schema';
+import { breakItNoteKo } from './breakItNotes';
 import { josa, type Language } from './language';
 
 const ORDINAL_KO = ['첫', '두', '세', '네', '다섯', '여섯', '일곱', '여덟', '아홉', '열'];
@@ -110,7 +111,7 @@ function noteKo(note: string, spec: FaultSpec | null): string | null {
   }
   const removed = note.match(/^removed: (.+)$/);
   if (removed) return `제거함: ${translateAny(removed[1] as string)}`;
-  return null;
+  return breakItNoteKo(note, (what) => editKo(what, spec));
 }
 
 const ORD = '(\\d+)(?:st|nd|rd|th)';
