@@ -64,7 +64,10 @@ describe('Break it: counterexamples found', () => {
     breakItStore.getState().start();
     expect(workers.length).toBe(4);
     for (const w of workers) w.answer({ type: 'found', counterexample: configurationAlone, link: '#s=1.alone', progress });
-    workers[2]?.answer({ type: 'found', counterexample: oneFault, link: '#s=1.crash', progress });
+    // while they run, the configuration alone counts once too
+    expect(breakItStore.getState().tried).toBe(1);
+    workers[2]?.answer({ type: 'found', counterexample: oneFault, link: '#s=1.crash', progress: { ...progress, tried: 3, k: 1 } });
+    expect(breakItStore.getState().tried).toBe(3);
     expect(breakItStore.getState().found.map((f) => f.link)).toEqual(['#s=1.alone', '#s=1.crash']);
     for (const w of workers) w.answer({ type: 'done', result });
     expect(breakItStore.getState().running).toBe(false);
@@ -73,5 +76,15 @@ describe('Break it: counterexamples found', () => {
     expect(breakItStore.getState().result?.tried).toBe(1);
     expect(breakItStore.getState().tried).toBe(1);
     breakItStore.getState().hide();
+  });
+
+  it('counts the schedules tried with the configuration alone once, whichever workers have run it', async () => {
+    const { mergedTried } = await import('../../src/ui/search/breakItStore');
+    expect(mergedTried([])).toBe(0);
+    expect(mergedTried([0, 0])).toBe(0);
+    expect(mergedTried([1, 0])).toBe(1);
+    expect(mergedTried([1, 1])).toBe(1);
+    expect(mergedTried([270, 269])).toBe(538);
+    expect(mergedTried([5, 0, 4])).toBe(8);
   });
 });

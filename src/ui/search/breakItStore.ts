@@ -89,13 +89,22 @@ function terminate(): void {
 /** The shortest, earliest first. */
 const byOrder = (a: FoundItem, b: FoundItem) => compareOrder(a.counterexample.order, b.counterexample.order);
 
-function merge(results: readonly SearchResult[], n: number): SearchResult {
+/**
+ * Schedules tried by the workers together: each runs the configuration alone first (the root of its
+ * shard), so the root counts once — while they run (a worker that has not reported yet has run no
+ * root) and when they are done.
+ */
+export function mergedTried(counts: readonly number[]): number {
+  const started = counts.filter((c) => c > 0).length;
+  return counts.reduce((s, c) => s + c, 0) - Math.max(0, started - 1);
+}
+
+function merge(results: readonly SearchResult[]): SearchResult {
   const best = results.map((r) => r.counterexample).filter((c): c is Counterexample => c !== null);
   best.sort((a, b) => compareOrder(a.order, b.order));
   return {
     counterexample: best[0] ?? null,
-    // every worker runs the configuration alone once: count it once
-    tried: results.reduce((s, r) => s + r.tried, 0) - (n - 1),
+    tried: mergedTried(results.map((r) => r.tried)),
     collapsed: results.reduce((s, r) => s + r.collapsed, 0),
     completeUpTo: Math.min(...results.map((r) => r.completeUpTo)),
     maxFaults: results[0]?.maxFaults ?? 0,
@@ -140,7 +149,7 @@ export const breakItStore = createStore<BreakItState>()((set, get) => ({
     const progress = new Array<{ tried: number; k: number }>(n).fill({ tried: 0, k: 0 });
     const results: (SearchResult | null)[] = new Array(n).fill(null);
     const update = () => {
-      const tried = progress.reduce((s, p) => s + p.tried, 0);
+      const tried = mergedTried(progress.map((p) => p.tried));
       const secs = (performance.now() - started) / 1000;
       set({ tried, k: Math.max(...progress.map((p) => p.k)), perSecond: secs > 0 ? tried / secs : 0 });
     };
@@ -168,7 +177,7 @@ export const breakItStore = createStore<BreakItState>()((set, get) => ({
           update();
           if (results.every((r) => r !== null)) {
             terminate();
-            const result = merge(results as SearchResult[], n);
+            const result = merge(results as SearchResult[]);
             // the count shown is the merged one: the configuration alone, which every worker ran, once
             set({ running: false, result, tried: result.tried });
           }
