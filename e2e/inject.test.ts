@@ -107,6 +107,10 @@ describe('failure injection', () => {
     await seek(page, Number.MAX_SAFE_INTEGER);
     await lane(page, 2).waitFor();
     await expect.poll(() => page.getByTestId('scenario-faults').innerText()).toContain('drop the 1st ProduceResponse');
+    // away from the step it was made at, the confirmation no longer says "you are still at step N"
+    const status = page.getByRole('region', { name: 'Inject a failure' }).getByTestId('inject-status');
+    await expect.poll(() => status.innerText()).toContain(`Injected at step ${ack.step}: drop the 1st ProduceResponse`);
+    expect(await status.innerText()).not.toContain('still at step');
     await screenshot(page, 'inject-drop-ack-idempotent');
     expect(errors).toEqual([]);
     await page.close();

@@ -32,6 +32,8 @@ export function InjectPanel() {
   // the confirmation in the page's language (the engine writes it in English)
   const editNote = (tr: NonNullable<typeof trace>, note: string) => (narrator ? narrator.translateEditNote(tr, note, language) : note);
   const scenario = useSim((s) => s.scenario);
+  // "you are still at step N" only while the reader is
+  const step = useSim((s) => s.step);
   // the confirmation belongs to the scenario the injection made; any later change replaces it
   const [done, setDone] = useState<{ note: string; step: number; scenario: Scenario | null } | null>(null);
   const pickId = useId();
@@ -43,7 +45,9 @@ export function InjectPanel() {
       <h2>{t.title}</h2>
       <p className="hint">{t.forkNote}</p>
       <p aria-live="polite" className="inject-status" data-testid="inject-status">
-        {done && done.scenario === scenario && trace ? t.injected(editNote(trace, done.note), done.step) : ''}
+        {done && done.scenario === scenario && trace
+          ? (done.step === step ? t.injected : t.injectedAt)(editNote(trace, done.note), done.step)
+          : ''}
       </p>
       <InFlightList />
       {selection?.kind === 'envelope' && <EnvelopeActions envelopeId={selection.id} onReport={onReport} />}

@@ -11,6 +11,8 @@ export interface InjectStrings {
   readonly title: string;
   readonly forkNote: string;
   readonly injected: (note: string, step: number) => string;
+  /** The same confirmation once the reader has moved away from the step it was made at. */
+  readonly injectedAt: (note: string, step: number) => string;
   readonly refused: (reason: string) => string;
   readonly ms: string;
 
@@ -89,6 +91,7 @@ const en: InjectStrings = {
   forkNote:
     'Every injection is written into the scenario at the current step, and the run is computed again from the start: up to this step nothing changes, from here on it forks. A share link reproduces it.',
   injected: (note, step) => `Injected: ${note}. The run forked; you are still at step ${step}.`,
+  injectedAt: (note, step) => `Injected at step ${step}: ${note}. The run forked there.`,
   refused: (reason) => `Not applied: ${reason}`,
   ms: 'ms',
 
@@ -192,6 +195,7 @@ const ko: InjectStrings = {
   forkNote:
     '주입한 장애는 현재 단계 시점에 시나리오에 기록되고, 실행은 처음부터 다시 계산됩니다. 이 단계까지는 그대로이고, 여기서부터 갈라집니다. 공유 링크로 똑같이 재현됩니다.',
   injected: (note, step) => `주입함: ${note}. 실행이 갈라졌고, 지금도 단계 ${step}에 있습니다.`,
+  injectedAt: (note, step) => `단계 ${step}에서 주입함: ${note}. 실행이 그 단계에서 갈라졌습니다.`,
   refused: (reason) => `적용하지 못함: ${reason}`,
   ms: 'ms',
 
