@@ -502,22 +502,18 @@ export function onConnectionLost(
   out: Out,
   correlationIds?: readonly number[],
 ): BatchErrorOutcome {
+  // the requests this disconnect fails: on this connection, and the named ones if any are named
+  const failing = (b: ProducerBatch) =>
+    b.broker === broker && (correlationIds === undefined || correlationIds.includes(b.correlationId as number));
   // in the order the requests were sent (InFlightRequests.clearAll gives the oldest first)
-  const lost = d.batches
-    .filter(
-      (b) => b.inFlight && b.broker === broker && (correlationIds === undefined || correlationIds.includes(b.correlationId as number)),
-    )
-    .sort((a, b) => (a.correlationId as number) - (b.correlationId as number));
-  const expired = d.expiredInFlight.filter(
-    (b) => b.broker === broker && (correlationIds === undefined || correlationIds.includes(b.correlationId as number)),
-  );
+  const lost = d.batches.filter((b) => b.inFlight && failing(b)).sort((a, b) => (a.correlationId as number) - (b.correlationId as number));
+  const expired = d.expiredInFlight.filter(failing);
   if (expired.length > 0) d.expiredInFlight = d.expiredInFlight.filter((b) => !expired.includes(b));
   if (lost.length === 0 && expired.length === 0) return 'ok';
   // NetworkClient.processDisconnection: the node goes into reconnect backoff, and the disconnect may
   // mean stale metadata, so an update is asked for (for a topic whose leader can move at all)
   d.metadata = connectionFailed(d.metadata, broker, now);
-  if (lost.some((b) => leaderCanMove(d.meta, b.topic)) || expired.some((b) => leaderCanMove(d.meta, b.topic)))
-    d.metadata = requestUpdate(d.metadata);
+  if ([...lost, ...expired].some((b) => leaderCanMove(d.meta, b.topic))) d.metadata = requestUpdate(d.metadata);
   if (correlationIds === undefined) clientError(d, out, error, `connection to ${broker}`);
   let outcome: BatchErrorOutcome = 'ok';
   for (const b of lost) {
