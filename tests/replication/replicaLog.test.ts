@@ -14,16 +14,7 @@ import {
   truncateTo,
   withHighWatermark,
 } from '../../src/sim/log/replicaLog';
-
-function batch(pid: number, seq: number, n: number, transactional = false): ProducedBatch {
-  return {
-    producerId: pid,
-    producerEpoch: 0,
-    baseSequence: seq,
-    isTransactional: transactional,
-    records: Array.from({ length: n }, (_, i) => ({ key: `k${seq + i}`, value: `v${seq + i}`, headers: {}, timestamp: 0 })),
-  };
-}
+import { producedBatch as batch } from '../fixtures/producedBatch';
 
 function leaderLog(): PartitionLog {
   return assignEpochStartOffset(asReplicatedLog(createPartitionLog('t', 0)), 0);

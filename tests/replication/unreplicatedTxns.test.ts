@@ -12,18 +12,9 @@ import {
   lastStableOffset,
   type PartitionLog,
 } from '../../src/sim/log/partitionLog';
-import type { ControlType, ProducedBatch } from '../../src/sim/log/recordBatch';
+import type { ControlType } from '../../src/sim/log/recordBatch';
 import { appendAsFollower, asReplicatedLog, assignEpochStartOffset, truncateTo, withHighWatermark } from '../../src/sim/log/replicaLog';
-
-function txnBatch(pid: number, seq: number, n: number): ProducedBatch {
-  return {
-    producerId: pid,
-    producerEpoch: 0,
-    baseSequence: seq,
-    isTransactional: true,
-    records: Array.from({ length: n }, (_, i) => ({ key: `k${seq + i}`, value: `v${seq + i}`, headers: {}, timestamp: 0 })),
-  };
-}
+import { producedBatch } from '../fixtures/producedBatch';
 
 const marker = (pid: number, controlType: ControlType) => ({ producerId: pid, producerEpoch: 0, controlType, coordinatorEpoch: 0 });
 
@@ -33,7 +24,7 @@ function leaderLog(): PartitionLog {
 
 /** A replicated leader: producer 7's transaction at offsets 0–2, its COMMIT marker at 3, HW at `hw`. */
 function committedAt(hw: number): PartitionLog {
-  let log = appendProducerBatch(leaderLog(), txnBatch(7, 0, 3), 0).log;
+  let log = appendProducerBatch(leaderLog(), producedBatch(7, 0, 3, true), 0).log;
   log = withHighWatermark(log, 3);
   log = appendMarker(log, marker(7, 'COMMIT'), 0).log;
   return withHighWatermark(log, hw);
@@ -59,7 +50,7 @@ describe('a finished transaction and the LSO on a replicated partition', () => {
   });
 
   it('an aborted transaction holds the LSO the same way', () => {
-    let log = appendProducerBatch(leaderLog(), txnBatch(7, 0, 2), 0).log;
+    let log = appendProducerBatch(leaderLog(), producedBatch(7, 0, 2, true), 0).log;
     log = withHighWatermark(log, 2);
     log = appendMarker(log, marker(7, 'ABORT'), 0).log;
     expect(lastStableOffset(log)).toBe(0);
@@ -69,13 +60,13 @@ describe('a finished transaction and the LSO on a replicated partition', () => {
   it('the earliest of open and unreplicated transactions pins the LSO', () => {
     // producer 7 committed 0–2 (marker 3, not replicated); producer 8 opened a transaction at 4
     let log = committedAt(3);
-    log = appendProducerBatch(log, txnBatch(8, 0, 1), 0).log;
+    log = appendProducerBatch(log, producedBatch(8, 0, 1, true), 0).log;
     log = withHighWatermark(log, 5);
     expect(lastStableOffset(log)).toBe(4);
   });
 
   it('on a partition with one replica the HW is past the marker as it is appended: nothing is held', () => {
-    let log = appendProducerBatch(createPartitionLog('t', 0), txnBatch(7, 0, 3), 0).log;
+    let log = appendProducerBatch(createPartitionLog('t', 0), producedBatch(7, 0, 3, true), 0).log;
     log = appendMarker(log, marker(7, 'COMMIT'), 0).log;
     expect(log.highWatermark).toBe(4);
     expect(lastStableOffset(log)).toBe(4);
@@ -100,7 +91,7 @@ describe('a finished transaction and the LSO on a replicated partition', () => {
     expect(lastStableOffset(cut)).toBe(0);
     expect(cut.producers.get(7)?.currentTxnFirstOffset).toBe(0);
 
-    const kept = truncateTo(appendProducerBatch(log, txnBatch(9, 0, 1), 0).log, 4);
+    const kept = truncateTo(appendProducerBatch(log, producedBatch(9, 0, 1, true), 0).log, 4);
     expect(kept.unreplicatedTxns).toEqual([{ producerId: 7, firstOffset: 0, lastOffset: 3 }]);
     expect(lastStableOffset(kept)).toBe(0);
   });
