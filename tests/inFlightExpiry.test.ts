@@ -31,7 +31,8 @@ function run() {
   });
   const produce = trace.envelopes.filter((e) => e.rpc === 'Produce');
   const answers = trace.envelopes.filter((e) => e.rpc === 'ProduceResponse');
-  const value = (e: (typeof produce)[number]) => (e.payload as { batch: { records: { value: string }[] } }).batch.records[0]?.value;
+  const value = (e: (typeof produce)[number]) =>
+    (e.payload as { partitions: { batch: { records: { value: string }[] } }[] }).partitions[0]?.batch.records[0]?.value;
   const results = trace.steps
     .flatMap((s) => s.facts as Fact[])
     .filter((f): f is Extract<Fact, { kind: 'sendResult' }> => f.kind === 'sendResult');

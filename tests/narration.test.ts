@@ -450,3 +450,40 @@ describe('Korean particles after English words read as Korean loanwords', () => 
     expect(josa('sink', '은/는')).toBe('sink는');
   });
 });
+
+describe('a Produce request with several partitions (one per broker, as Kafka sends it)', () => {
+  const t = runScenario({
+    version: 1,
+    seed: 1,
+    topics: [{ name: 'orders', partitions: 2 }],
+    clients: [
+      {
+        id: 'svc',
+        type: 'producer',
+        config: { 'linger.ms': 5, 'transactional.id': 'tx' },
+        script: [
+          { op: 'beginTransaction' },
+          { op: 'send', topic: 'orders', key: null, value: 'a', partition: 0 },
+          { op: 'send', topic: 'orders', key: null, value: 'b', partition: 1 },
+          { op: 'commitTransaction' },
+        ],
+      },
+    ],
+  });
+
+  it('the leader holding it for verification names every partition it carries, in English and Korean', () => {
+    const s = t.steps.find((x) => x.label === 'Produce') as TraceStep;
+    expect(narrate(t, s.i, 'en')).toBe(
+      "broker-0 holds the Produce from svc's producer for orders-0 and orders-1 and first asks the transaction coordinator whether its partitions are in the transaction (KIP-890 verification).",
+    );
+    expect(narrate(t, s.i, 'ko')).toBe(
+      'broker-0은 svc 프로듀서의 orders-0, orders-1 Produce를 잠시 두고, 먼저 그 파티션들이 트랜잭션에 속하는지 트랜잭션 코디네이터에 확인합니다(KIP-890 검증).',
+    );
+  });
+
+  it('its one answer acknowledges both sends', () => {
+    const answers = t.steps.filter((x) => x.label === 'ProduceResponse');
+    expect(answers).toHaveLength(1);
+    expect(narrate(t, (answers[0] as TraceStep).i, 'en')).toBe("svc's send() of 2 records is acknowledged: orders-0, orders-1 offset 0.");
+  });
+});

@@ -39,7 +39,7 @@ function answer(d: ProducerDraft, error: KafkaError) {
   const out = new Out();
   const outcome = onProduceResponse(
     d,
-    { correlationId: b.correlationId, topic: 'orders', partition: 0, error, baseOffset: -1, errorMessage: null },
+    { correlationId: b.correlationId, responses: [{ topic: 'orders', partition: 0, error, baseOffset: -1, errorMessage: null }] },
     10,
     out,
   );

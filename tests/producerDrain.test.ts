@@ -41,8 +41,9 @@ function produced(out: Out): [string, string, number][] {
   return out.effects
     .filter((e): e is Extract<Effect, { type: 'send' }> => e.type === 'send' && e.rpc === 'Produce')
     .map((e) => {
-      const p = e.payload as { batch: { baseSequence: number; records: { value: string }[] } };
-      return [e.to, p.batch.records[0]?.value as string, p.batch.baseSequence];
+      const p = e.payload as { partitions: { batch: { baseSequence: number; records: { value: string }[] } }[] };
+      const batch = p.partitions[0]?.batch;
+      return [e.to, batch?.records[0]?.value as string, batch?.baseSequence as number];
     });
 }
 
@@ -59,11 +60,7 @@ function answer(d: ProducerDraft, value: string, error: 'NONE' | 'NOT_ENOUGH_REP
     d,
     {
       correlationId: b?.correlationId as number,
-      topic: 'orders',
-      partition: 0,
-      error,
-      baseOffset: error === 'NONE' ? 0 : -1,
-      errorMessage: null,
+      responses: [{ topic: 'orders', partition: 0, error, baseOffset: error === 'NONE' ? 0 : -1, errorMessage: null }],
     },
     now,
     out,

@@ -39,9 +39,9 @@ function send(d: ProducerDraft, topic: string, key: string | null, now = 0): voi
 function produced(out: Out): [string, number, number][] {
   return out.effects
     .filter((e): e is Extract<Effect, { type: 'send' }> => e.type === 'send' && e.rpc === 'Produce')
-    .map((e) => {
-      const p = e.payload as { topic: string; batch: { producerEpoch: number; baseSequence: number } };
-      return [p.topic, p.batch.producerEpoch, p.batch.baseSequence];
+    .flatMap((e) => {
+      const p = e.payload as { partitions: { topic: string; batch: { producerEpoch: number; baseSequence: number } }[] };
+      return p.partitions.map((x): [string, number, number] => [x.topic, x.batch.producerEpoch, x.batch.baseSequence]);
     });
 }
 
@@ -87,7 +87,10 @@ describe('idempotent epoch bump (KIP-360): only the partitions that caused it ar
     const first = batchOf(d, 'orders');
     onProduceResponse(
       d,
-      { correlationId: first?.correlationId as number, topic: 'orders', partition: 0, error: 'NONE', baseOffset: 0, errorMessage: null },
+      {
+        correlationId: first?.correlationId as number,
+        responses: [{ topic: 'orders', partition: 0, error: 'NONE', baseOffset: 0, errorMessage: null }],
+      },
       2,
       new Out(),
     );
@@ -105,11 +108,7 @@ describe('idempotent epoch bump (KIP-360): only the partitions that caused it ar
       d,
       {
         correlationId: bad?.correlationId as number,
-        topic: 'accounts',
-        partition: 0,
-        error: 'INVALID_RECORD',
-        baseOffset: -1,
-        errorMessage: null,
+        responses: [{ topic: 'accounts', partition: 0, error: 'INVALID_RECORD', baseOffset: -1, errorMessage: null }],
       },
       3,
       new Out(),
@@ -150,7 +149,7 @@ describe('idempotent epoch bump (KIP-360): only the partitions that caused it ar
     onDeliveryTimeout(d, a?.id as number, new Out());
     onProduceResponse(
       d,
-      { correlationId: retried, topic: 'orders', partition: 0, error: 'NONE', baseOffset: 1, errorMessage: null },
+      { correlationId: retried, responses: [{ topic: 'orders', partition: 0, error: 'NONE', baseOffset: 1, errorMessage: null }] },
       30100,
       new Out(),
     );
@@ -168,11 +167,7 @@ describe('idempotent epoch bump (KIP-360): only the partitions that caused it ar
       d,
       {
         correlationId: second?.correlationId as number,
-        topic: 'orders',
-        partition: 0,
-        error: 'OUT_OF_ORDER_SEQUENCE_NUMBER',
-        baseOffset: -1,
-        errorMessage: null,
+        responses: [{ topic: 'orders', partition: 0, error: 'OUT_OF_ORDER_SEQUENCE_NUMBER', baseOffset: -1, errorMessage: null }],
       },
       3,
       new Out(),
@@ -189,11 +184,7 @@ describe('idempotent epoch bump (KIP-360): only the partitions that caused it ar
       d,
       {
         correlationId: first?.correlationId as number,
-        topic: 'orders',
-        partition: 0,
-        error: 'OUT_OF_ORDER_SEQUENCE_NUMBER',
-        baseOffset: -1,
-        errorMessage: null,
+        responses: [{ topic: 'orders', partition: 0, error: 'OUT_OF_ORDER_SEQUENCE_NUMBER', baseOffset: -1, errorMessage: null }],
       },
       3,
       new Out(),

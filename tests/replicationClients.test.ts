@@ -26,12 +26,15 @@ type Ev = { type: string; from: string; envelopeId: number; payload: Record<stri
 function staleLeader(hint: boolean): AnyStateMachine {
   const notLeader = (rpc: 'ProduceResponse' | 'FetchResponse', extra: Record<string, unknown>) =>
     handle((ctx: object, ev: Ev, out: Out) => {
-      out.reply(pendingRequest(ev), rpc, {
-        topic: ev.payload.topic,
-        partition: ev.payload.partition,
+      const answer = (tp: Record<string, unknown>) => ({
+        topic: tp.topic,
+        partition: tp.partition,
         error: 'NOT_LEADER_OR_FOLLOWER',
         ...extra,
       });
+      // a Produce carries several partitions, each answered on its own
+      const parts = ev.payload.partitions as Record<string, unknown>[] | undefined;
+      out.reply(pendingRequest(ev), rpc, rpc === 'ProduceResponse' && parts ? { responses: parts.map(answer) } : answer(ev.payload));
       return ctx;
     });
   return setup({}).createMachine({
@@ -138,7 +141,7 @@ describe('clients follow a moved leader through a whole run', () => {
     it(`${hint ? 'with' : 'without'} a currentLeader hint: every record written once to the new leader with its first sequence, and read once from it`, () => {
       const { envelopes, facts } = run(hint);
       const produces = envelopes.filter((e) => e.rpc === 'Produce');
-      const seq = (e: EnvelopeRecord) => (e.payload.batch as { baseSequence: number }).baseSequence;
+      const seq = (e: EnvelopeRecord) => (e.payload.partitions as { batch: { baseSequence: number } }[])[0]?.batch.baseSequence;
       // the first try went to the old leader; its retry to broker-0 carries the same sequence
       expect(produces[0]?.to).toBe('p.producer' === produces[0]?.from ? 'broker-1' : 'broker-1');
       const toNew = produces.filter((e) => e.to === 'broker-0');

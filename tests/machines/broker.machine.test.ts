@@ -15,20 +15,29 @@ const rpc = (type: string, payload: Record<string, unknown>) => ({
 });
 const produce = (baseSequence: number, value = 'v') =>
   rpc('Produce', {
-    topic: 't',
-    partition: 0,
     acks: -1,
     transactionalId: null,
-    batch: {
-      producerId: 7,
-      producerEpoch: 0,
-      baseSequence,
-      isTransactional: false,
-      records: [{ key: 'k', value, headers: {}, timestamp: 0 }],
-    },
+    partitions: [
+      {
+        topic: 't',
+        partition: 0,
+        batch: {
+          producerId: 7,
+          producerEpoch: 0,
+          baseSequence,
+          isTransactional: false,
+          records: [{ key: 'k', value, headers: {}, timestamp: 0 }],
+        },
+      },
+    ],
   });
+/** The answers sent; a ProduceResponse as one entry per partition result. */
 const replies = (fx: readonly Effect[]) =>
-  fx.flatMap((e) => (e.type === 'send' && e.inReplyTo !== undefined ? [{ rpc: e.rpc, ...e.payload }] : []));
+  fx.flatMap((e) => {
+    if (e.type !== 'send' || e.inReplyTo === undefined) return [];
+    const parts = e.payload.responses as Record<string, unknown>[] | undefined;
+    return parts ? parts.map((p) => ({ rpc: e.rpc, ...p })) : [{ rpc: e.rpc, ...e.payload }];
+  });
 const factKinds = (fx: readonly Effect[]) => fx.flatMap((e) => (e.type === 'fact' ? [(e.fact as { kind: string }).kind] : []));
 
 describe('broker statechart', () => {

@@ -120,7 +120,10 @@ describe('producer statechart', () => {
         from: 'broker-0',
         envelopeId: 2,
         inReplyTo: 1,
-        payload: { correlationId: produce?.correlationId, topic: 't', partition: 0, error: 'INVALID_RECORD', baseOffset: -1 },
+        payload: {
+          correlationId: produce?.correlationId,
+          responses: [{ topic: 't', partition: 0, error: 'INVALID_RECORD', baseOffset: -1 }],
+        },
       },
       5,
     );

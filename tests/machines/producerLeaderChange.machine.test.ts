@@ -26,7 +26,8 @@ const only = (fx: readonly Effect[], rpc: string): SendEffect => {
   expect(list.length, `${rpc} requests`).toBe(1);
   return list[0] as SendEffect;
 };
-const batchOf = (e: SendEffect) => (e.payload as { batch: { producerId: number; producerEpoch: number; baseSequence: number } }).batch;
+const batchOf = (e: SendEffect) =>
+  (e.payload as { partitions: { batch: { producerId: number; producerEpoch: number; baseSequence: number } }[] }).partitions[0]?.batch;
 const corrOf = (e: SendEffect) => e.payload.correlationId as number;
 
 /** An idempotent producer (linger.ms 0) with producer id 7, epoch 0, that has sent one record to broker-0. */
@@ -57,7 +58,7 @@ const produceAnswer = (m: Driven, to: SendEffect, from: string, payload: Record<
       from,
       envelopeId: 5,
       inReplyTo: 4,
-      payload: { correlationId: corrOf(to), topic: 't', partition: 0, baseOffset: -1, errorMessage: null, ...payload },
+      payload: { correlationId: corrOf(to), responses: [{ topic: 't', partition: 0, baseOffset: -1, errorMessage: null, ...payload }] },
     },
     now,
   );

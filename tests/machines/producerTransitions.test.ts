@@ -57,10 +57,7 @@ function sendOneBatch(m: Driven, now = 3) {
 const produceAnswer = (b: { readonly correlationId: number | null } | undefined, error: string) =>
   answer('ProduceResponse', 'broker-0', {
     correlationId: b?.correlationId,
-    topic: 't',
-    partition: 0,
-    error,
-    baseOffset: error === 'NONE' ? 0 : -1,
+    responses: [{ topic: 't', partition: 0, error, baseOffset: error === 'NONE' ? 0 : -1 }],
   });
 
 /** IN_TRANSACTION with one record sent and answered by `error`. */

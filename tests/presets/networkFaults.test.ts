@@ -44,7 +44,10 @@ describe('opening-story with its first Produce dropped (the Java client: Sender,
     const retries = produces.slice(2);
     expect(
       retries.map((e) => {
-        const b = (e.payload as { batch: { producerEpoch: number; baseSequence: number } }).batch;
+        const b = (e.payload as { partitions: { batch: { producerEpoch: number; baseSequence: number } }[] }).partitions[0]?.batch as {
+          producerEpoch: number;
+          baseSequence: number;
+        };
         return [e.sentAt, e.generation, b.producerEpoch, b.baseSequence];
       }),
     ).toEqual([

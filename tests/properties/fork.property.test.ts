@@ -116,12 +116,14 @@ describe('forks from checkpoints', () => {
     const preset = PRESETS.find((p) => p.id === 'commit-two-partitions')?.scenario as Scenario;
     const scenario = { ...preset, run: { ...preset.run, checkpointEvery: 16 } };
     const base = runScenario(scenario);
-    const responses = base.envelopes.filter((e) => e.rpc === 'ProduceResponse' && (e.payload as { topic?: string }).topic !== undefined);
+    // a ProduceResponse answers every partition of its request: `where` matches any of them
+    const topicsOf = (e: { payload: unknown }) => ((e.payload as { responses?: { topic: string }[] }).responses ?? []).map((r) => r.topic);
+    const responses = base.envelopes.filter((e) => e.rpc === 'ProduceResponse' && topicsOf(e).length > 0);
     // one sent after the first checkpoint past the start, so that there is a checkpoint to fork from
     const target = responses.find((e) => e.sentStep > base.built.options.checkpointEvery);
     if (!target) throw new Error('no ProduceResponse with a topic');
-    const topic = (target.payload as { topic: string }).topic;
-    const nth = responses.filter((e) => e.id <= target.id && (e.payload as { topic: string }).topic === topic).length;
+    const topic = topicsOf(target)[0] as string;
+    const nth = responses.filter((e) => e.id <= target.id && topicsOf(e).includes(topic)).length;
     const edited = {
       ...scenario,
       faults: [...(scenario.faults ?? []), { type: 'drop' as const, rpc: 'ProduceResponse', where: { topic }, nth }],

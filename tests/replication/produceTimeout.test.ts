@@ -55,18 +55,22 @@ describe('the Produce carries request.timeout.ms and the leader waits that long'
         inReplyTo: null,
         payload: {
           correlationId: 1,
-          topic: 't',
-          partition: 0,
           acks: -1,
           timeoutMs: 7000,
           transactionalId: null,
-          batch: {
-            producerId: -1,
-            producerEpoch: -1,
-            baseSequence: -1,
-            isTransactional: false,
-            records: [{ key: 'k', value: 'v', headers: {}, timestamp: 0 }],
-          },
+          partitions: [
+            {
+              topic: 't',
+              partition: 0,
+              batch: {
+                producerId: -1,
+                producerEpoch: -1,
+                baseSequence: -1,
+                isTransactional: false,
+                records: [{ key: 'k', value: 'v', headers: {}, timestamp: 0 }],
+              },
+            },
+          ],
         },
       },
       10,
@@ -75,7 +79,11 @@ describe('the Produce carries request.timeout.ms and the leader waits that long'
     expect(timer.delay).toBe(7000);
     const expired = b.send({ type: 'produceTimeout', data: timer.data }, 7010);
     expect(expired).toContainEqual(
-      expect.objectContaining({ type: 'send', rpc: 'ProduceResponse', payload: expect.objectContaining({ error: 'REQUEST_TIMED_OUT' }) }),
+      expect.objectContaining({
+        type: 'send',
+        rpc: 'ProduceResponse',
+        payload: expect.objectContaining({ responses: [expect.objectContaining({ error: 'REQUEST_TIMED_OUT' })] }),
+      }),
     );
   });
 
@@ -84,7 +92,12 @@ describe('the Produce carries request.timeout.ms and the leader waits that long'
     const producer = base.clients[0] as Scenario['clients'][number] & { config: Record<string, unknown> };
     const r = runWith({ ...base, clients: [{ ...producer, config: { ...producer.config, 'request.timeout.ms': 12000 } }] } as Scenario);
     const envelopes = r.trace.envelopes;
-    const timedOut = envelopes.find((e) => e.rpc === 'ProduceResponse' && e.from === 'broker-0' && e.payload.error === 'REQUEST_TIMED_OUT');
+    const timedOut = envelopes.find(
+      (e) =>
+        e.rpc === 'ProduceResponse' &&
+        e.from === 'broker-0' &&
+        (e.payload.responses as { error: string }[])[0]?.error === 'REQUEST_TIMED_OUT',
+    );
     const request = envelopes.at(timedOut?.inReplyTo as number);
     expect(request?.payload).toMatchObject({ acks: -1, timeoutMs: 12000 });
     expect((timedOut?.sentAt as number) - (request?.deliverAt as number)).toBe(12000);

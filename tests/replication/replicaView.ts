@@ -36,8 +36,9 @@ export function replicaCopy(view: SimView, broker: string, key: string): Replica
     }),
     leaderIsr: ctx.replication?.leading[key]?.isr ?? null,
     delayedProduces: (ctx.replication?.delayed ?? [])
-      .filter((d) => topicPartitionKey(d.topic, d.partition) === key)
-      .map((d) => d.requiredOffset),
+      .flatMap((d) => d.waiting)
+      .filter((w) => topicPartitionKey(w.topic, w.partition) === key)
+      .map((w) => w.requiredOffset),
   };
 }
 

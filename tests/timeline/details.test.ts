@@ -33,7 +33,23 @@ describe('details', () => {
   it('summarises RPC payloads in a line', () => {
     const produce = trace.envelopes.find((e) => e.rpc === 'Produce');
     expect(produce && payloadSummary(produce.payload)).toBe(
-      'topic=orders partition=0 acks=-1 transactionalId=null batch(producerId=1000, epoch=0, baseSequence=0, 1 record)',
+      'acks=-1 transactionalId=null partitions=[orders-0 batch(producerId=1000, epoch=0, baseSequence=0, 1 record)]',
+    );
+    // a request with two partitions, and its answer: each partition with its batch, or its result
+    const two = [0, 1].map((partition) => ({
+      topic: 'orders',
+      partition,
+      batch: { producerId: 7, producerEpoch: 0, baseSequence: 3, records: [{}], isTransactional: true },
+    }));
+    expect(payloadSummary({ correlationId: 2, acks: -1, transactionalId: 'tx', partitions: two })).toBe(
+      'acks=-1 transactionalId=tx partitions=[orders-0 batch(producerId=7, epoch=0, baseSequence=3, 1 record, transactional), orders-1 batch(producerId=7, epoch=0, baseSequence=3, 1 record, transactional)]',
+    );
+    const answers = [
+      { topic: 'orders', partition: 0, error: 'NONE', baseOffset: 5, errorMessage: null },
+      { topic: 'orders', partition: 1, error: 'NOT_ENOUGH_REPLICAS', baseOffset: -1, errorMessage: 'x' },
+    ];
+    expect(payloadSummary({ correlationId: 2, responses: answers }, 200, 'ko')).toBe(
+      'responses=[orders-0 baseOffset=5, orders-1 NOT_ENOUGH_REPLICAS]',
     );
     expect(payloadSummary({ correlationId: 1, offsets: [1, 2], nested: { a: 1 } })).toBe('offsets=[2] nested={…}');
     expect(headersText({})).toBe('none');

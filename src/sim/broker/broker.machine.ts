@@ -15,19 +15,7 @@ import type { DisconnectedEvent, RpcEvent, TimerEvent } from '../kernel/effects'
 import type { ActorId } from '../kernel/envelope';
 import { extend } from '../kernel/extend';
 import { cleanLog } from '../log/logCleaner';
-import {
-  type AppendOutcome,
-  appendEpoch,
-  appendMarker,
-  appendProducerBatch,
-  fetchFrom,
-  isCompacted,
-  lastStableOffset,
-  type PartitionLog,
-  startTransactionVerification,
-} from '../log/partitionLog';
-import { NO_VERIFICATION_GUARD } from '../log/verificationState';
-import type { KafkaError } from '../protocol/errors';
+import { appendEpoch, appendMarker, fetchFrom, isCompacted, lastStableOffset, type PartitionLog } from '../log/partitionLog';
 import type { AddPartitionsToTxnResponse, ErrorOrNone, FetchRequest, ProduceRequest, WriteTxnMarkersRequest } from '../protocol/messages';
 import type { AlterPartitionResponse, MetadataRequest, PartitionChange } from '../protocol/replicationMessages';
 import { keyOf, topicPartitionKey } from '../protocol/topicPartition';
@@ -45,13 +33,12 @@ import {
   onAppendConsumerOffsets,
   tellMarkerWritten,
 } from './offsetsHost';
+import { onProduce, onVerification, onVerificationLost, type PendingVerification } from './produceRequest';
 import {
   afterLeaderUpdate,
   type BrokerReplication,
   crashReplication,
-  currentLeader,
   delayMarkers,
-  delayProduce,
   fetchEpochError,
   initialReplication,
   isReplicated,
@@ -66,7 +53,6 @@ import {
   onReplicaFetchBackoff,
   onReplicaFetchExpired,
   onReplicationRequestLost,
-  PRODUCE_TIMEOUT_MS,
   type ReplicationSettings,
   restartReplication,
   sendHeartbeat,
@@ -77,25 +63,14 @@ import {
   type AppendTxnStateArgs,
   coordinatorHandoffs,
   coordinatorLeaderUpdates,
-  hostsTxnCoordinator,
   onAppendTxnState,
   onFindCoordinator,
-  txnCoordinatorFor,
 } from './txnStateHost';
 
 export interface ParkedFetch {
   readonly id: number;
   readonly request: PendingRequest;
   readonly fetch: FetchRequest;
-}
-
-/** A transactional produce held while the leader asks the coordinator about its partition. */
-export interface PendingVerification {
-  readonly correlationId: number;
-  readonly request: PendingRequest;
-  readonly produce: ProduceRequest;
-  /** The VerificationGuard the append must still match when the coordinator's answer comes. */
-  readonly guard: number;
 }
 
 export interface BrokerContext {
@@ -128,20 +103,6 @@ export interface BrokerInput {
 type ReplicatedCtx = BrokerContext & { readonly replication: BrokerReplication };
 const hasReplication = (ctx: BrokerContext): ctx is ReplicatedCtx => ctx.replication !== undefined;
 
-/** NOT_LEADER_OR_FOLLOWER for a Produce, with the KIP-951 leader hint. */
-function notLeader(ctx: BrokerContext, out: Out, request: PendingRequest, req: ProduceRequest): BrokerContext {
-  if (req.acks !== 0)
-    out.reply(request, 'ProduceResponse', {
-      topic: req.topic,
-      partition: req.partition,
-      error: 'NOT_LEADER_OR_FOLLOWER',
-      baseOffset: -1,
-      errorMessage: `${ctx.id} is not the leader of ${keyOf(req)}`,
-      currentLeader: currentLeader(ctx, req.topic, req.partition),
-    });
-  return ctx;
-}
-
 /** Every event a broker handles. */
 export type BrokerEvent =
   | Rpc<'Produce', ProduceRequest>
@@ -170,259 +131,6 @@ export type BrokerEvent =
 
 function withLog(ctx: BrokerContext, log: PartitionLog): BrokerContext {
   return { ...ctx, partitions: { ...ctx.partitions, [keyOf(log)]: log } };
-}
-
-/**
- * Before the first transactional write of a producer epoch to a partition, the leader asks the
- * coordinator whether the partition is in that transaction (protocol v1 with
- * transaction.partition.verification.enable: verify only; protocol v2: add it). This is what keeps
- * a produce delayed past its transaction's end from opening a "hanging" transaction.
- */
-function needsVerification(ctx: BrokerContext, log: PartitionLog, req: ProduceRequest): boolean {
-  if (!req.batch.isTransactional || req.transactionalId === null) return false;
-  if (ctx.transactionVersion === 1 && !ctx.verification) return false;
-  const entry = log.producers.get(req.batch.producerId);
-  const ongoing = entry !== undefined && entry.currentTxnFirstOffset !== null && entry.producerEpoch === req.batch.producerEpoch;
-  return !ongoing;
-}
-
-const onProduce = (ctx: BrokerContext, ev: RpcEvent<ProduceRequest>, out: Out): BrokerContext => {
-  const req = ev.payload;
-  const log = ctx.partitions[keyOf(req)];
-  if (log && !leadsOrUnreplicated(ctx, log)) return notLeader(ctx, out, pendingRequest(ev), req);
-  if (log && needsVerification(ctx, log, req)) {
-    // a hosted coordinator: the leader of the transactional.id's __transaction_state partition
-    const coordinator = hostsTxnCoordinator(ctx) ? txnCoordinatorFor(ctx, req.transactionalId as string) : ctx.transactionCoordinator;
-    if (coordinator === null) return verificationUnavailable(ctx, pendingRequest(ev), req, out);
-    const started = startTransactionVerification(log, req.batch.producerId, req.batch.baseSequence, req.batch.producerEpoch);
-    const correlationId = ctx.nextCorrelationId;
-    out.send(
-      coordinator,
-      'AddPartitionsToTxn',
-      {
-        correlationId,
-        transactionalId: req.transactionalId,
-        producerId: req.batch.producerId,
-        producerEpoch: req.batch.producerEpoch,
-        partitions: [{ topic: req.topic, partition: req.partition }],
-        verifyOnly: ctx.transactionVersion === 1,
-      },
-      { timeoutMs: BROKER_REQUEST_TIMEOUT_MS },
-    );
-    return {
-      ...withLog(ctx, started.log),
-      nextCorrelationId: correlationId + 1,
-      verifying: [...ctx.verifying, { correlationId, request: pendingRequest(ev), produce: req, guard: started.guard }],
-    };
-  }
-  return appendProduce(ctx, req, pendingRequest(ev), ev.now, out, NO_VERIFICATION_GUARD);
-};
-
-/** How the leader answers a produce whose verification failed (ReplicaManager's error mapping). */
-function verificationError(error: KafkaError, transactionVersion: 1 | 2): KafkaError {
-  switch (error) {
-    case 'TRANSACTION_ABORTABLE':
-      // "Partition was not added to the transaction"; older Produce versions see INVALID_TXN_STATE
-      return transactionVersion === 2 ? 'TRANSACTION_ABORTABLE' : 'INVALID_TXN_STATE';
-    case 'PRODUCER_FENCED':
-    case 'INVALID_PRODUCER_EPOCH':
-      return 'INVALID_PRODUCER_EPOCH';
-    case 'INVALID_PRODUCER_ID_MAPPING':
-      return 'INVALID_PRODUCER_ID_MAPPING';
-    default:
-      // coordinator unavailable, loading, or busy: "Unable to verify the partition has been added to the transaction"
-      return 'NOT_ENOUGH_REPLICAS';
-  }
-}
-
-const onVerification = (
-  ctx: BrokerContext,
-  ev: RpcEvent<AddPartitionsToTxnResponse & { correlationId: number }>,
-  out: Out,
-): BrokerContext => {
-  const pending = ctx.verifying.find((v) => v.correlationId === ev.payload.correlationId);
-  if (!pending) return ctx;
-  const rest = { ...ctx, verifying: ctx.verifying.filter((v) => v !== pending) };
-  const r = ev.payload;
-  const error = r.error !== 'NONE' ? r.error : (r.partitions[0]?.error ?? 'NONE');
-  if (error === 'NONE') return appendProduce(rest, pending.produce, pending.request, ev.now, out, pending.guard);
-  const answer = verificationError(error, ctx.transactionVersion);
-  const req = pending.produce;
-  out.fact({
-    kind: 'rejected',
-    topic: req.topic,
-    partition: req.partition,
-    producerId: req.batch.producerId,
-    producerEpoch: req.batch.producerEpoch,
-    baseSequence: req.batch.baseSequence,
-    error: answer,
-    reason: error === 'TRANSACTION_ABORTABLE' ? 'Partition was not added to the transaction' : `transaction verification failed: ${error}`,
-  });
-  if (req.acks !== 0)
-    out.reply(pending.request, 'ProduceResponse', {
-      topic: req.topic,
-      partition: req.partition,
-      error: answer,
-      baseOffset: -1,
-      errorMessage: `transaction verification: ${error}`,
-    });
-  return rest;
-};
-
-/**
- * The verification could not be made — no answer (a disconnect: NETWORK_EXCEPTION) or no coordinator
- * to ask (its partition has no leader: COORDINATOR_NOT_AVAILABLE) — which ReplicaManager answers as
- * NOT_ENOUGH_REPLICAS (retriable).
- */
-function verificationUnavailable(ctx: BrokerContext, request: PendingRequest, req: ProduceRequest, out: Out): BrokerContext {
-  if (req.acks !== 0)
-    out.reply(request, 'ProduceResponse', {
-      topic: req.topic,
-      partition: req.partition,
-      error: 'NOT_ENOUGH_REPLICAS',
-      baseOffset: -1,
-      errorMessage: 'Unable to verify the partition has been added to the transaction',
-    });
-  return ctx;
-}
-
-/**
- * The verification completed as a disconnect (no answer within the broker's request.timeout.ms, or
- * the coordinator is unreachable): AddPartitionsToTxnManager reports NETWORK_EXCEPTION, which
- * ReplicaManager answers as NOT_ENOUGH_REPLICAS (retriable).
- */
-const onVerificationLost = (ctx: BrokerContext, ev: { payload: Readonly<Record<string, unknown>> }, out: Out): BrokerContext => {
-  const correlationId = (ev.payload as { correlationId?: number }).correlationId;
-  const pending = ctx.verifying.find((v) => v.correlationId === correlationId);
-  if (!pending) return ctx;
-  return verificationUnavailable({ ...ctx, verifying: ctx.verifying.filter((v) => v !== pending) }, pending.request, pending.produce, out);
-};
-
-/** The ProduceResponse for an append's outcome (a rejected batch carries the broker's reason). */
-function replyProduced(out: Out, request: PendingRequest, req: ProduceRequest, outcome: AppendOutcome): void {
-  out.reply(request, 'ProduceResponse', {
-    topic: req.topic,
-    partition: req.partition,
-    error: outcome.kind === 'rejected' ? outcome.error : 'NONE',
-    baseOffset: outcome.kind === 'rejected' ? -1 : outcome.baseOffset,
-    errorMessage: outcome.kind === 'rejected' ? outcome.reason : null,
-  });
-}
-
-function appendProduce(
-  ctx: BrokerContext,
-  req: ProduceRequest,
-  request: PendingRequest,
-  now: number,
-  out: Out,
-  verificationGuard: number,
-): BrokerContext {
-  const key = keyOf(req);
-  const log = ctx.partitions[key];
-  if (!log) {
-    if (req.acks !== 0)
-      out.reply(request, 'ProduceResponse', {
-        topic: req.topic,
-        partition: req.partition,
-        error: 'NOT_LEADER_OR_FOLLOWER',
-        baseOffset: -1,
-        errorMessage: `${ctx.id} is not the leader of ${key}`,
-      });
-    return ctx;
-  }
-  const b = req.batch;
-  const lastSequence = b.baseSequence < 0 ? -1 : b.baseSequence + b.records.length - 1;
-  const replicated = hasReplication(ctx) && isReplicated(log);
-  if (replicated) {
-    const leader = ctx.replication.leading[key];
-    if (!leader) return notLeader(ctx, out, request, req);
-    // Partition.appendRecordsToLeader: after verification, before the duplicate and sequence checks
-    const refused = notEnoughReplicasBeforeAppend(leader, req.acks);
-    if (refused !== null) {
-      out.fact({
-        kind: 'rejected',
-        topic: req.topic,
-        partition: req.partition,
-        producerId: b.producerId,
-        producerEpoch: b.producerEpoch,
-        baseSequence: b.baseSequence,
-        error: 'NOT_ENOUGH_REPLICAS',
-        reason: refused,
-      });
-      out.reply(request, 'ProduceResponse', {
-        topic: req.topic,
-        partition: req.partition,
-        error: 'NOT_ENOUGH_REPLICAS',
-        baseOffset: -1,
-        errorMessage: refused,
-      });
-      return ctx;
-    }
-  }
-  const { log: next, outcome } = appendProducerBatch(log, b, now, {
-    verificationEnabled: ctx.verification || ctx.transactionVersion === 2,
-    verificationGuard,
-  });
-  const epoch = appendEpoch(next);
-  if (outcome.kind === 'appended')
-    out.fact({
-      kind: 'append',
-      topic: req.topic,
-      partition: req.partition,
-      baseOffset: outcome.baseOffset,
-      lastOffset: outcome.lastOffset,
-      producerId: b.producerId,
-      producerEpoch: b.producerEpoch,
-      baseSequence: b.baseSequence,
-      lastSequence,
-      transactional: b.isTransactional,
-      control: null,
-      eventIds: b.records.map((r) => r.headers.event_id ?? null),
-      origins: b.records.map((r) => r.origin ?? null),
-      ...(epoch === null ? {} : { leaderEpoch: epoch }),
-    });
-  else if (outcome.kind === 'duplicate')
-    out.fact({
-      kind: 'duplicate',
-      topic: req.topic,
-      partition: req.partition,
-      producerId: b.producerId,
-      producerEpoch: b.producerEpoch,
-      baseSequence: b.baseSequence,
-      lastSequence,
-      baseOffset: outcome.baseOffset,
-    });
-  else
-    out.fact({
-      kind: 'rejected',
-      topic: req.topic,
-      partition: req.partition,
-      producerId: b.producerId,
-      producerEpoch: b.producerEpoch,
-      baseSequence: b.baseSequence,
-      error: outcome.error,
-      reason: outcome.reason,
-    });
-  if (replicated && hasReplication(ctx)) {
-    let c: ReplicatedCtx = next === log ? ctx : (withLog(ctx, next) as ReplicatedCtx);
-    if (outcome.kind !== 'rejected' && req.acks === -1) {
-      c = delayProduce(
-        c,
-        request,
-        req.topic,
-        req.partition,
-        outcome.baseOffset,
-        outcome.lastOffset,
-        req.timeoutMs ?? PRODUCE_TIMEOUT_MS,
-        out,
-      );
-    } else if (req.acks !== 0) replyProduced(out, request, req, outcome);
-    if (next === log) return c;
-    return afterLeaderUpdate(wakeReplicaFetches(c, key, out), key, now, out);
-  }
-  if (req.acks !== 0) replyProduced(out, request, req, outcome);
-  if (next === log) return ctx;
-  return wakeParked(withLog(ctx, next), out, req.topic, req.partition);
 }
 
 const onFetch = (ctx: BrokerContext, ev: RpcEvent<FetchRequest>, out: Out): BrokerContext => {

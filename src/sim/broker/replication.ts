@@ -14,7 +14,7 @@ import type { ActorId } from '../kernel/envelope';
 import type { PartitionLog } from '../log/partitionLog';
 import { assignEpochStartOffset, lastFetchedEpoch } from '../log/replicaLog';
 import type { KafkaError } from '../protocol/errors';
-import type { WriteTxnMarkersResponse } from '../protocol/messages';
+import type { ProducePartitionResponse, WriteTxnMarkersResponse } from '../protocol/messages';
 import type { PartitionChange } from '../protocol/replicationMessages';
 import { keyOf, topicPartitionKey } from '../protocol/topicPartition';
 import {
@@ -56,19 +56,30 @@ export interface ReplicationSettings {
   readonly minInsyncReplicas: Readonly<Record<string, number>>;
 }
 
-/** An acks=all produce waiting for the HW (DelayedProduce in the purgatory). */
-export interface DelayedProduce {
-  readonly id: number;
-  readonly request: PendingRequest;
+/** One partition of a delayed produce whose answer waits for the HW to reach `requiredOffset` (lastOffset + 1). */
+export interface ProduceWait {
   readonly topic: string;
   readonly partition: number;
   readonly baseOffset: number;
-  /** lastOffset + 1: the HW the answer waits for. */
   readonly requiredOffset: number;
+}
+
+/**
+ * An acks=all produce waiting for the HW (DelayedProduce in the purgatory): one per Produce request,
+ * over all its partitions. It is answered once, when every partition has reached its offset or ended
+ * otherwise, or at the request's timeout (the partitions still waiting: REQUEST_TIMED_OUT).
+ */
+export interface DelayedProduce {
+  readonly id: number;
+  readonly request: PendingRequest;
+  /** The answer as it will be sent, one result per partition of the request; a waiting partition reads REQUEST_TIMED_OUT. */
+  readonly answer: readonly ProducePartitionResponse[];
+  readonly waiting: readonly ProduceWait[];
   /**
-   * A write of a coordinator this broker hosts: answered by an in-process call, not a ProduceResponse —
-   * `txnStateAppended` (the transaction coordinator's acks=-1 append), or `offsetsAppended` (the group
-   * coordinator's, which waits for the HW only: CoordinatorRuntime's HighWatermarkListener).
+   * A write of a coordinator this broker hosts (one partition): answered by an in-process call, not a
+   * ProduceResponse — `txnStateAppended` (the transaction coordinator's acks=-1 append), or
+   * `offsetsAppended` (the group coordinator's, which waits for the HW only: CoordinatorRuntime's
+   * HighWatermarkListener).
    */
   readonly internal?: { readonly coordinator: ActorId; readonly writeId: number; readonly answer?: 'offsetsAppended' };
 }
@@ -204,44 +215,101 @@ function completeDelayed(ctx: Ctx, key: string, out: Out): Ctx {
 
 function completeDelayedProduces(ctx: Ctx, key: string, out: Out): Ctx {
   const rep = ctx.replication;
-  if (!rep.delayed.some((d) => topicPartitionKey(d.topic, d.partition) === key)) return ctx;
+  const onKey = (w: ProduceWait) => topicPartitionKey(w.topic, w.partition) === key;
+  if (!rep.delayed.some((d) => d.waiting.some(onKey))) return ctx;
   const log = ctx.partitions[key];
-  const still: DelayedProduce[] = [];
-  for (const d of rep.delayed) {
-    if (topicPartitionKey(d.topic, d.partition) !== key || !log) {
-      still.push(d);
-      continue;
-    }
-    const result =
-      d.internal?.answer === 'offsetsAppended'
-        ? highWatermarkReached(rep.leading[key] ?? null, log, d.requiredOffset)
-        : checkEnoughReplicasReachOffset(rep.leading[key] ?? null, log, d.requiredOffset);
-    if (result === null) {
-      still.push(d);
-      continue;
-    }
-    out.cancel(`produce:${d.id}`);
-    answerDelayed(ctx, d, result, out);
-  }
-  return still.length === rep.delayed.length ? ctx : withRep(ctx, { delayed: still });
+  if (!log) return ctx;
+  const leader = rep.leading[key] ?? null;
+  return settleDelayed(ctx, key, out, (d, w) =>
+    d.internal?.answer === 'offsetsAppended'
+      ? highWatermarkReached(leader, log, w.requiredOffset)
+      : checkEnoughReplicasReachOffset(leader, log, w.requiredOffset),
+  );
 }
 
-function answerDelayed(ctx: BrokerContext, d: DelayedProduce, error: KafkaError | 'NONE', out: Out): void {
+/** A partition's result once its wait has ended with `error`. */
+function waitResult(ctx: BrokerContext, w: ProduceWait, error: KafkaError | 'NONE'): ProducePartitionResponse {
+  return {
+    topic: w.topic,
+    partition: w.partition,
+    error,
+    baseOffset: error === 'NONE' ? w.baseOffset : -1,
+    errorMessage: error === 'NONE' ? null : `${error} (acks=all)`,
+    ...(error === 'NOT_LEADER_OR_FOLLOWER' ? { currentLeader: currentLeader(ctx, w.topic, w.partition) } : {}),
+  };
+}
+
+/**
+ * DelayedProduce.tryComplete for the produces waiting on partition `key`: `check` gives a waiting
+ * partition's result (null: keep waiting). A produce with no partition left waiting is answered.
+ */
+function settleDelayed(ctx: Ctx, key: string, out: Out, check: (d: DelayedProduce, w: ProduceWait) => KafkaError | 'NONE' | null): Ctx {
+  const rep = ctx.replication;
+  const still: DelayedProduce[] = [];
+  let changed = false;
+  for (const d of rep.delayed) {
+    let answer = d.answer;
+    const waiting: ProduceWait[] = [];
+    for (const w of d.waiting) {
+      const result = topicPartitionKey(w.topic, w.partition) === key ? check(d, w) : null;
+      if (result === null) waiting.push(w);
+      else answer = answer.map((a) => (a.topic === w.topic && a.partition === w.partition ? waitResult(ctx, w, result) : a));
+    }
+    if (waiting.length === d.waiting.length) {
+      still.push(d);
+      continue;
+    }
+    changed = true;
+    if (waiting.length > 0) still.push({ ...d, answer, waiting });
+    else {
+      out.cancel(`produce:${d.id}`);
+      answerDelayed(d, answer, out);
+    }
+  }
+  return changed ? withRep(ctx, { delayed: still }) : ctx;
+}
+
+function answerDelayed(d: DelayedProduce, answer: readonly ProducePartitionResponse[], out: Out): void {
   if (d.internal) {
-    out.call(d.internal.coordinator, d.internal.answer ?? 'txnStateAppended', { writeId: d.internal.writeId, error });
+    out.call(d.internal.coordinator, d.internal.answer ?? 'txnStateAppended', {
+      writeId: d.internal.writeId,
+      error: answer[0]?.error ?? 'REQUEST_TIMED_OUT',
+    });
     return;
   }
-  out.reply(d.request, 'ProduceResponse', {
-    topic: d.topic,
-    partition: d.partition,
-    error,
-    baseOffset: error === 'NONE' ? d.baseOffset : -1,
-    errorMessage: error === 'NONE' ? null : `${error} (acks=all)`,
-    ...(error === 'NOT_LEADER_OR_FOLLOWER' ? { currentLeader: currentLeader(ctx, d.topic, d.partition) } : {}),
-  });
+  out.reply(d.request, 'ProduceResponse', { responses: answer });
 }
 
-/** ReplicaManager.maybeAddDelayedProduce: an acks=all append waits for the HW unless it is already there. */
+/**
+ * ReplicaManager.maybeAddDelayedProduce: an acks=all Produce whose appends succeeded on some
+ * replicated partition waits for the HW of each (one DelayedProduce over the request, one timeout),
+ * unless they are all there already. `answer` holds every partition's result; the `waiting` ones
+ * are filled in as they complete.
+ */
+export function delayProduceRequest(
+  ctx: Ctx,
+  request: PendingRequest,
+  answer: readonly ProducePartitionResponse[],
+  waiting: readonly ProduceWait[],
+  timeoutMs: number,
+  out: Out,
+  internal?: DelayedProduce['internal'],
+): Ctx {
+  const id = ctx.replication.nextId;
+  const d: DelayedProduce = { id, request, answer, waiting, ...(internal ? { internal } : {}) };
+  out.timer(`produce:${id}`, 'produceTimeout', timeoutMs, { id });
+  let c = withRep(ctx, { delayed: [...ctx.replication.delayed, d], nextId: id + 1 });
+  const keys = [...new Set(waiting.map((w) => topicPartitionKey(w.topic, w.partition)))];
+  for (const key of keys) c = completeDelayed(c, key, out);
+  return c;
+}
+
+/** A waiting partition before its answer: REQUEST_TIMED_OUT, DelayedProduce's initial status. */
+export function timedOutResult(topic: string, partition: number): ProducePartitionResponse {
+  return { topic, partition, error: 'REQUEST_TIMED_OUT', baseOffset: -1, errorMessage: 'REQUEST_TIMED_OUT (acks=all)' };
+}
+
+/** A coordinator's own acks=-1 write to one partition (see DelayedProduce.internal). */
 export function delayProduce(
   ctx: Ctx,
   request: PendingRequest,
@@ -253,29 +321,15 @@ export function delayProduce(
   out: Out,
   internal?: DelayedProduce['internal'],
 ): Ctx {
-  const id = ctx.replication.nextId;
-  const d: DelayedProduce = {
-    id,
-    request,
-    topic,
-    partition,
-    baseOffset,
-    requiredOffset: lastOffset + 1,
-    ...(internal ? { internal } : {}),
-  };
-  out.timer(`produce:${id}`, 'produceTimeout', timeoutMs, { id });
-  return completeDelayed(
-    withRep(ctx, { delayed: [...ctx.replication.delayed, d], nextId: id + 1 }),
-    topicPartitionKey(topic, partition),
-    out,
-  );
+  const wait: ProduceWait = { topic, partition, baseOffset, requiredOffset: lastOffset + 1 };
+  return delayProduceRequest(ctx, request, [timedOutResult(topic, partition)], [wait], timeoutMs, out, internal);
 }
 
-/** DelayedProduce.onExpiration: REQUEST_TIMED_OUT; the batch stays in the log. */
+/** DelayedProduce.onExpiration: the partitions still waiting answer REQUEST_TIMED_OUT; the batches stay in the log. */
 export function onProduceTimeout(ctx: Ctx, id: number, out: Out): Ctx {
   const d = ctx.replication.delayed.find((x) => x.id === id);
   if (!d) return ctx;
-  answerDelayed(ctx, d, 'REQUEST_TIMED_OUT', out);
+  answerDelayed(d, d.answer, out);
   return withRep(ctx, { delayed: ctx.replication.delayed.filter((x) => x !== d) });
 }
 
@@ -600,23 +654,16 @@ function resign(ctx: Ctx, key: string, out: Out): Ctx {
     leading,
     delayedMarkers: settleMarkers(ctx.replication.delayedMarkers, key, () => 'NOT_LEADER_OR_FOLLOWER', out),
   });
-  const delayed: DelayedProduce[] = [];
-  for (const d of c.replication.delayed) {
-    if (topicPartitionKey(d.topic, d.partition) !== key) delayed.push(d);
-    else {
-      out.cancel(`produce:${d.id}`);
-      answerDelayed(c, d, 'NOT_LEADER_OR_FOLLOWER', out);
-    }
-  }
+  const d = settleDelayed(c, key, out, () => 'NOT_LEADER_OR_FOLLOWER');
   const parked: ParkedReplicaFetch[] = [];
-  for (const x of c.replication.replicaParked) {
+  for (const x of d.replication.replicaParked) {
     if (topicPartitionKey(x.fetch.topic, x.fetch.partition) !== key) parked.push(x);
     else {
       out.cancel(`replicaFetch:${x.id}`);
-      onReplicaFetch(c, x.request, { ...x.fetch, maxWaitMs: 0 }, 0, out);
+      onReplicaFetch(d, x.request, { ...x.fetch, maxWaitMs: 0 }, 0, out);
     }
   }
-  return withRep(c, { delayed, replicaParked: parked });
+  return withRep(d, { replicaParked: parked });
 }
 
 // ---- heartbeats, crash and restart ----

@@ -17,7 +17,7 @@ export interface EnvelopeMatch {
   /** A process id ("p1") or an actor id ("p1.producer"). */
   from?: string | undefined;
   to?: string | undefined;
-  /** Only envelopes whose payload has these values (shallow equality), e.g. { partition: 1 }. */
+  /** Only envelopes whose payload has these values (shallow equality), e.g. { partition: 1 }; a Produce(Response) also by any one of its partitions. */
   where?: Record<string, string | number | boolean> | undefined;
 }
 
@@ -129,7 +129,21 @@ function whereMatches(
 ): boolean {
   if (!where) return true;
   if (!values) return false;
-  for (const [k, v] of Object.entries(where)) if (values[k] !== v) return false;
+  if (fieldsMatch(where, values, undefined)) return true;
+  // a Produce (ProduceResponse) carries several partitions: the fields of any one of them count as its own
+  const parts = values.partitions ?? values.responses;
+  if (!Array.isArray(parts)) return false;
+  for (const part of parts)
+    if (part && typeof part === 'object' && fieldsMatch(where, values, part as Record<string, unknown>)) return true;
+  return false;
+}
+
+function fieldsMatch(
+  where: Record<string, string | number | boolean>,
+  values: Readonly<Record<string, unknown>>,
+  part: Readonly<Record<string, unknown>> | undefined,
+): boolean {
+  for (const [k, v] of Object.entries(where)) if (values[k] !== v && part?.[k] !== v) return false;
   return true;
 }
 

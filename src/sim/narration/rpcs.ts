@@ -37,30 +37,23 @@ export function rpcClause(ctx: NarrationContext): string {
   const err = errorPart(ctx, p.error);
   const where = p.topic !== undefined ? topicPartitionKey(str(p.topic), num(p.partition)) : '';
   switch (step.label) {
-    case 'Produce':
+    case 'Produce': {
+      // one batch per partition the request carries (one request per broker, as Kafka's)
+      const parts = list(lang, tps(p.partitions));
       if (sentRpcs.includes('AddPartitionsToTxn'))
         return say(
           lang,
-          `${to} holds the Produce from ${from} for ${where} and first asks the transaction coordinator whether the partition is in the transaction (KIP-890 verification)`,
-          `${josa(to, '은/는')} ${from}의 ${where} Produce를 잠시 두고, 먼저 이 파티션이 트랜잭션에 속하는지 트랜잭션 코디네이터에 확인합니다(KIP-890 검증).`,
+          `${to} holds the Produce from ${from} for ${parts} and first asks the transaction coordinator whether its partitions are in the transaction (KIP-890 verification)`,
+          `${josa(to, '은/는')} ${from}의 ${parts} Produce를 잠시 두고, 먼저 그 파티션들이 트랜잭션에 속하는지 트랜잭션 코디네이터에 확인합니다(KIP-890 검증).`,
         );
       return say(
         lang,
-        `${to} received a Produce request from ${from} for ${where}`,
-        `${josa(to, '이/가')} ${from}의 ${where} Produce 요청을 받았습니다.`,
+        `${to} received a Produce request from ${from} for ${parts}`,
+        `${josa(to, '이/가')} ${from}의 ${parts} Produce 요청을 받았습니다.`,
       );
+    }
     case 'ProduceResponse':
-      return err
-        ? say(
-            lang,
-            `${to} got a ProduceResponse for ${where}${err}`,
-            `${josa(to, '이/가')} ${where}에 대한 ProduceResponse를 받았습니다:${err}.`,
-          )
-        : say(
-            lang,
-            `${to} got the ProduceResponse for ${where}: offset ${num(p.baseOffset)}`,
-            `${josa(to, '이/가')} ${where}에 대한 ProduceResponse를 받았습니다: offset ${num(p.baseOffset)}.`,
-          );
+      return produceResponseClause(ctx, to, Array.isArray(p.responses) ? (p.responses as P[]) : []);
     case 'InitProducerId':
       return p.transactionalId
         ? say(
@@ -343,4 +336,34 @@ export function rpcClause(ctx: NarrationContext): string {
         `${josa(to, '이/가')} ${from}에게서 ${josa(step.label, '을/를')} 받았습니다.`,
       );
   }
+}
+
+/** A ProduceResponse: one result per partition of its request (an offset, or an error). */
+function produceResponseClause(ctx: NarrationContext, to: string, responses: readonly P[]): string {
+  const { lang } = ctx;
+  const where = (r: P) => topicPartitionKey(str(r.topic), num(r.partition));
+  const [only] = responses;
+  if (responses.length === 1 && only) {
+    const err = errorPart(ctx, only.error);
+    return err
+      ? say(
+          lang,
+          `${to} got a ProduceResponse for ${where(only)}${err}`,
+          `${josa(to, '이/가')} ${where(only)}에 대한 ProduceResponse를 받았습니다:${err}.`,
+        )
+      : say(
+          lang,
+          `${to} got the ProduceResponse for ${where(only)}: offset ${num(only.baseOffset)}`,
+          `${josa(to, '이/가')} ${where(only)}에 대한 ProduceResponse를 받았습니다: offset ${num(only.baseOffset)}.`,
+        );
+  }
+  const results = responses.map((r) => {
+    const e = str(r.error);
+    return e && e !== 'NONE' ? `${where(r)} ${e}` : `${where(r)} offset ${num(r.baseOffset)}`;
+  });
+  return say(
+    lang,
+    `${to} got one ProduceResponse for ${responses.length} partitions: ${results.join('; ')}`,
+    `${josa(to, '이/가')} 파티션 ${responses.length}개에 대한 ProduceResponse 하나를 받았습니다: ${results.join('; ')}.`,
+  );
 }

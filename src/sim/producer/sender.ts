@@ -1,13 +1,12 @@
 /**
  * The producer's RecordAccumulator and Sender: records wait per partition for linger.ms, are drained
  * into batches (sequence numbers are assigned at the first drain and kept across retries), sent as
- * Produce requests within max.in.flight.requests.per.connection per broker, and retried with
- * backoff until delivery.timeout.ms. A request timeout or a dropped connection fails every request
- * in flight to that broker (the kernel's network closes the connection and reports each request as a
- * disconnect, oldest first), and they are retried with the same sequences.
- *
- * Simplification: one Produce request carries one batch (Kafka packs one batch per partition for
- * every partition led by the broker into one request).
+ * Produce requests — one per broker, carrying at most one batch per partition it leads
+ * (Sender.sendProduceRequests) — within max.in.flight.requests.per.connection requests per broker,
+ * and retried with backoff until delivery.timeout.ms. A request timeout or a dropped connection fails
+ * every request in flight to that broker, and with each every batch it carried (the kernel's network
+ * closes the connection and reports each request as a disconnect, oldest first); they are retried
+ * with the same sequences.
  */
 
 import type { Mutable } from '../actors/draft';
@@ -24,7 +23,7 @@ import { leaderOf } from '../cluster/metadata';
 import { estimateRecordBytes } from '../log/partitionLog';
 import { NO_HEADERS, NO_PRODUCER_EPOCH, NO_PRODUCER_ID, NO_SEQUENCE, sharedHeaders } from '../log/recordBatch';
 import type { ClientException, KafkaError } from '../protocol/errors';
-import type { ProduceResponse } from '../protocol/messages';
+import type { ProducePartitionResponse, ProduceResponse } from '../protocol/messages';
 import { keyOf, topicPartitionKey } from '../protocol/topicPartition';
 import { partitionForKey } from './partitioner';
 import { backoffMs, type PendingRecord, type ProducerBatch, type ProducerContext } from './producerContext';
@@ -138,12 +137,15 @@ function newBatchesBlocked(d: ProducerDraft, tp: string): boolean {
   return (hasInflightBatches(d, tp) && hasStaleEpoch(d, tp)) || d.unresolvedSequences[tp] !== undefined;
 }
 
-/** The Produce requests outstanding to a broker (InFlightRequests.count), an expired batch's among them until it is answered. */
-function inFlightTo(d: ProducerDraft, broker: string): number {
-  let n = 0;
-  for (const b of d.batches) if (b.inFlight && b.broker === broker) n++;
-  for (const b of d.expiredInFlight) if (b.broker === broker) n++;
-  return n;
+/**
+ * The Produce requests outstanding to a broker (InFlightRequests.count): the requests, not the
+ * batches they carry — an expired batch's request among them until it is answered.
+ */
+export function inFlightTo(d: ProducerContext, broker: string): number {
+  const ids = new Set<number>();
+  for (const b of d.batches) if (b.inFlight && b.broker === broker) ids.add(b.correlationId as number);
+  for (const b of d.expiredInFlight) if (b.broker === broker) ids.add(b.correlationId as number);
+  return ids.size;
 }
 
 /**
@@ -158,40 +160,49 @@ function isMuted(d: ProducerDraft, tp: string): boolean {
   return false;
 }
 
-function sendBatch(d: ProducerDraft, b: ProducerBatch, out: Out): ProducerBatch {
+/**
+ * Sender.sendProduceRequest: one Produce to `broker` with every batch drained for it (one per
+ * partition), with the producer's acks, transactional.id and request.timeout.ms. The batches are in
+ * flight under the request's correlation id; acks=0 completes them all at once.
+ */
+function sendProduceRequest(d: ProducerDraft, broker: string, batches: readonly ProducerBatch[], out: Out): void {
   const correlationId = d.nextCorrelationId;
   d.nextCorrelationId += 1;
   out.send(
-    b.broker,
+    broker,
     'Produce',
     {
       correlationId,
-      topic: b.topic,
-      partition: b.partition,
       acks: d.config.acks,
       transactionalId: d.config['transactional.id'],
       // Sender.sendProduceRequest puts request.timeout.ms in the request's timeoutMs, how long the
       // leader's acks=all wait may last; written only where a leader waits for replicas (a
       // one-replica trace stays as it was)
-      ...(leaderCanMove(d.meta, b.topic) ? { timeoutMs: d.config['request.timeout.ms'] } : {}),
-      batch: {
-        producerId: b.producerId,
-        producerEpoch: b.producerEpoch,
-        baseSequence: b.baseSequence,
-        isTransactional: d.transactional,
-        records: b.records.map((r) => ({
-          key: r.key,
-          value: r.value,
-          headers: r.headers,
-          timestamp: r.timestamp,
-          origin: { client: d.client, ref: r.ref },
-        })),
-      },
+      ...(batches.some((b) => leaderCanMove(d.meta, b.topic)) ? { timeoutMs: d.config['request.timeout.ms'] } : {}),
+      partitions: batches.map((b) => ({
+        topic: b.topic,
+        partition: b.partition,
+        batch: {
+          producerId: b.producerId,
+          producerEpoch: b.producerEpoch,
+          baseSequence: b.baseSequence,
+          isTransactional: d.transactional,
+          records: b.records.map((r) => ({
+            key: r.key,
+            value: r.value,
+            headers: r.headers,
+            timestamp: r.timestamp,
+            origin: { client: d.client, ref: r.ref },
+          })),
+        },
+      })),
     },
     // the network closes the connection if no answer comes within request.timeout.ms; acks=0 gets none
     { timeoutMs: d.config['request.timeout.ms'], expectResponse: d.config.acks !== 0 },
   );
-  return { ...b, inFlight: true, correlationId, attempts: b.attempts + 1 };
+  const sent = new Map(batches.map((b) => [b.id, { ...b, inFlight: true, correlationId, attempts: b.attempts + 1 }]));
+  d.batches = d.batches.map((b) => sent.get(b.id) ?? b);
+  if (d.config.acks === 0) for (const b of batches) completeAcksZero(d, b.id, out);
 }
 
 /** Takes up to batch.size bytes of the accumulator head into a new batch for `broker`, the partition's leader, assigning sequences. */
@@ -267,10 +278,13 @@ function leaderForDrain(d: ProducerDraft, topic: string, partition: number): str
 }
 
 /**
- * Sends everything that may be sent now: per partition, retries first (with idempotence strictly in
- * sequence order, one at a time, as Kafka does while recovering; without it the last failed first),
- * then new batches whose linger.ms passed — each to the partition's leader as the producer knows it
- * now, none while it knows none, at most max.in.flight.requests.per.connection per broker.
+ * Sends everything that may be sent now (Sender.sendProducerData, repeated while it drains
+ * something, as the Sender's loop does without waiting): each round drains, per partition, one batch
+ * — a retry first (with idempotence strictly in sequence order, one at a time, as Kafka does while
+ * recovering; without it the last failed first), else a new batch whose linger.ms passed — for the
+ * partition's leader as the producer knows it now (none while it knows none), and sends one Produce
+ * per broker with all the batches drained for it (RecordAccumulator.drain → sendProduceRequests),
+ * to a broker with fewer than max.in.flight.requests.per.connection requests in flight.
  */
 export function drain(d: ProducerDraft, now: number, out: Out): void {
   // Sender.runOnce: maybeResolveSequences, then bumpIdempotentEpochAndResetIdIfNeeded, then the data
@@ -278,9 +292,16 @@ export function drain(d: ProducerDraft, now: number, out: Out): void {
     maybeResolveSequences(d);
     if (d.epochBumpPending && !d.transactional) bumpIdempotentEpoch(d, out);
   }
-  const maxInFlight = d.config['max.in.flight.requests.per.connection'];
-  // the partitions with something to send (a batch waiting for a retry, or queued records), in key
-  // order; for any other the loop below would find nothing and stop at once
+  for (;;) {
+    const requests = drainOnce(d, now, out);
+    if (requests.size === 0) break;
+    for (const [broker, batches] of requests) sendProduceRequest(d, broker, batches, out);
+  }
+  armRetryTimer(d, now, out);
+}
+
+/** The partitions with something to send (a batch waiting for a retry, or queued records), in key order. */
+function partitionsWithData(d: ProducerDraft): string[] {
   const tps: string[] = [];
   for (const tp in d.accumulating) if (queueFirst(d.accumulating[tp]) !== undefined) tps.push(tp);
   for (const b of d.batches) {
@@ -289,45 +310,61 @@ export function drain(d: ProducerDraft, now: number, out: Out): void {
     if (!tps.includes(tp)) tps.push(tp);
   }
   if (tps.length > 1) tps.sort();
-  for (const tp of tps) {
+  return tps;
+}
+
+/**
+ * One drain: per broker that may take another request, at most one batch per partition it leads
+ * (RecordAccumulator.drainBatchesForOneNode). A new batch is created here (sequence assigned,
+ * delivery.timeout.ms armed) and waits in `d.batches`, not yet in flight, until its request is sent.
+ */
+function drainOnce(d: ProducerDraft, now: number, out: Out): Map<string, ProducerBatch[]> {
+  const maxInFlight = d.config['max.in.flight.requests.per.connection'];
+  const requests = new Map<string, ProducerBatch[]>();
+  // NetworkClient.ready → InFlightRequests.canSendMore: the requests in flight before this drain
+  const canSendMore = (broker: string) => requests.has(broker) || inFlightTo(d, broker) < maxInFlight;
+  const take = (broker: string, b: ProducerBatch) => {
+    const list = requests.get(broker);
+    if (list) list.push(b);
+    else requests.set(broker, [b]);
+  };
+  for (const tp of partitionsWithData(d)) {
     if (!partitionSendable(d, tp)) continue;
-    for (;;) {
-      if (maxInFlight === 1 && isMuted(d, tp)) break;
-      // the head of this partition's deque: a batch waiting to be sent again — with idempotence the
-      // lowest sequence; without it the one that failed last (RecordAccumulator.reenqueue)
-      const waiting = d.batches.filter((b) => !b.inFlight && keyOf(b) === tp);
-      const retry = d.idempotent ? waiting.sort((a, b) => a.baseSequence - b.baseSequence || a.id - b.id)[0] : waiting[0];
-      if (retry) {
-        const leader = leaderForDrain(d, retry.topic, retry.partition);
-        if (leader === null) break;
-        // KIP-951 (ProducerBatch.hasLeaderChangedForTheOngoingRetry): a retry to a newer leader skips the backoff
-        const epoch = leaderEpochOf(d.meta, retry.topic, retry.partition);
-        const backingOff = now < retry.retryAt && epoch <= retry.leaderEpoch;
-        // with idempotence a retry waits for every earlier sequence (Kafka's firstInFlightSequence rule);
-        // without it, a retry goes out as soon as it may, and can overtake later batches
-        const earlierInFlight = d.idempotent && d.batches.some((b) => b.inFlight && keyOf(b) === tp && b.baseSequence < retry.baseSequence);
-        if (backingOff || earlierInFlight || inFlightTo(d, leader) >= maxInFlight) break;
-        d.batches = d.batches.map((b) => (b === retry ? sendBatch(d, { ...b, broker: leader, leaderEpoch: epoch }, out) : b));
-        if (d.config.acks === 0) completeAcksZero(d, retry.id, out);
-        continue;
-      }
-      const queued = d.accumulating[tp];
-      const first = queueFirst(queued);
-      if (!queued || !first) break;
-      const bytes = queued.bytes;
-      const ready = d.flushing || d.endTxn !== null || now - first.timestamp >= d.config['linger.ms'] || bytes >= d.config['batch.size'];
-      if (!ready) break;
-      const broker = leaderForDrain(d, first.topic, first.partition);
-      if (broker === null || inFlightTo(d, broker) >= maxInFlight || newBatchesBlocked(d, tp)) break;
-      const batch = newBatch(d, tp, broker, now);
-      if (!batch) break;
-      armDeliveryTimeout(d, batch, now, out);
-      const sent = sendBatch(d, batch, out);
-      d.batches = [...d.batches, sent];
-      if (d.config.acks === 0) completeAcksZero(d, sent.id, out);
+    if (d.config['max.in.flight.requests.per.connection'] === 1 && isMuted(d, tp)) continue;
+    // the head of this partition's deque: a batch waiting to be sent again — with idempotence the
+    // lowest sequence; without it the one that failed last (RecordAccumulator.reenqueue)
+    const waiting = d.batches.filter((b) => !b.inFlight && keyOf(b) === tp);
+    const retry = d.idempotent ? waiting.sort((a, b) => a.baseSequence - b.baseSequence || a.id - b.id)[0] : waiting[0];
+    if (retry) {
+      const leader = leaderForDrain(d, retry.topic, retry.partition);
+      if (leader === null) continue;
+      // KIP-951 (ProducerBatch.hasLeaderChangedForTheOngoingRetry): a retry to a newer leader skips the backoff
+      const epoch = leaderEpochOf(d.meta, retry.topic, retry.partition);
+      const backingOff = now < retry.retryAt && epoch <= retry.leaderEpoch;
+      // with idempotence a retry waits for every earlier sequence (Kafka's firstInFlightSequence rule);
+      // without it, a retry goes out as soon as it may, and can overtake later batches
+      const earlierInFlight = d.idempotent && d.batches.some((b) => b.inFlight && keyOf(b) === tp && b.baseSequence < retry.baseSequence);
+      if (backingOff || earlierInFlight || !canSendMore(leader)) continue;
+      const moved = { ...retry, broker: leader, leaderEpoch: epoch };
+      d.batches = d.batches.map((b) => (b === retry ? moved : b));
+      take(leader, moved);
+      continue;
     }
+    const queued = d.accumulating[tp];
+    const first = queueFirst(queued);
+    if (!queued || !first) continue;
+    const ready =
+      d.flushing || d.endTxn !== null || now - first.timestamp >= d.config['linger.ms'] || queued.bytes >= d.config['batch.size'];
+    if (!ready) continue;
+    const broker = leaderForDrain(d, first.topic, first.partition);
+    if (broker === null || !canSendMore(broker) || newBatchesBlocked(d, tp)) continue;
+    const batch = newBatch(d, tp, broker, now);
+    if (!batch) continue;
+    armDeliveryTimeout(d, batch, now, out);
+    d.batches = [...d.batches, batch];
+    take(broker, batch);
   }
-  armRetryTimer(d, now, out);
+  return requests;
 }
 
 /** acks=0: the broker never answers; the send counts as done once it is on the wire. */
@@ -410,23 +447,46 @@ export type BatchErrorOutcome = 'ok' | 'abortable' | 'fatal';
  * (KIP-951 currentLeader) is taken at once, and a metadata update is asked for either way. The batch
  * itself is retried like any retriable error, with the same sequence.
  */
-function learnLeader(d: ProducerDraft, r: ProduceResponse): void {
+function learnLeader(d: ProducerDraft, r: ProducePartitionResponse): void {
   if (r.error === 'NOT_LEADER_OR_FOLLOWER' || r.error === 'FENCED_LEADER_EPOCH')
     d.meta = applyCurrentLeader(d.meta, r, r.currentLeader).meta;
   d.metadata = requestUpdate(d.metadata);
 }
 
-/** Handles a ProduceResponse. Returns whether the transaction must move to an error state. */
+const SEVERITY: Record<BatchErrorOutcome, number> = { ok: 0, abortable: 1, fatal: 2 };
+
+/**
+ * Handles a ProduceResponse (Sender.handleProduceResponse): each partition's result completes the
+ * batch the request carried for it (completeBatch), in the response's order. Returns whether the
+ * transaction must move to an error state (the worst any partition asked for).
+ */
 export function onProduceResponse(
   d: ProducerDraft,
   r: ProduceResponse & { correlationId: number },
   now: number,
   out: Out,
 ): BatchErrorOutcome {
-  const b = d.batches.find((x) => x.inFlight && x.correlationId === r.correlationId);
+  let outcome: BatchErrorOutcome = 'ok';
+  for (const p of r.responses) {
+    const o = onPartitionResponse(d, r.correlationId, p, now, out);
+    if (SEVERITY[o] > SEVERITY[outcome]) outcome = o;
+  }
+  return outcome;
+}
+
+/** One partition's result in a ProduceResponse: Sender.completeBatch for the batch the request carried for it. */
+function onPartitionResponse(
+  d: ProducerDraft,
+  correlationId: number,
+  r: ProducePartitionResponse,
+  now: number,
+  out: Out,
+): BatchErrorOutcome {
+  const carried = (x: ProducerBatch) => x.correlationId === correlationId && x.topic === r.topic && x.partition === r.partition;
+  const b = d.batches.find((x) => x.inFlight && carried(x));
   // a batch the producer forgot (close) is not waiting for it; one that expired in flight is done
   if (!b) {
-    const expired = d.expiredInFlight.find((x) => x.correlationId === r.correlationId);
+    const expired = d.expiredInFlight.find(carried);
     if (expired) onLateAnswer(d, expired, r);
     return 'ok';
   }
@@ -480,7 +540,7 @@ export function onProduceResponse(
  * moves the last acknowledged sequence (TransactionManager.handleCompletedBatch); an invalid-metadata
  * error still teaches the leader and asks for a metadata update.
  */
-function onLateAnswer(d: ProducerDraft, b: ProducerBatch, r: ProduceResponse): void {
+function onLateAnswer(d: ProducerDraft, b: ProducerBatch, r: ProducePartitionResponse): void {
   d.expiredInFlight = d.expiredInFlight.filter((x) => x !== b);
   if (r.error === 'NONE' || r.error === 'DUPLICATE_SEQUENCE_NUMBER') recordAcked(d, b);
   else if (isInvalidMetadataError(r.error)) learnLeader(d, r);

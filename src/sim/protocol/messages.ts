@@ -1,7 +1,8 @@
 /**
  * Payloads of the RPCs the simulator's actors exchange, named after Kafka's request and response
- * schemas (only the fields the model uses). Simplification: a Produce or Fetch request carries one
- * partition (Kafka batches all partitions led by one broker into one request).
+ * schemas (only the fields the model uses). A Produce request carries one batch for each of several
+ * partitions led by its broker, as Kafka's does (flattened: Kafka groups them by topic). Simplification:
+ * a Fetch request carries one partition (Kafka fetches every partition led by one broker at once).
  */
 
 import type { IsolationLevel } from '../log/partitionLog';
@@ -17,20 +18,32 @@ export interface TopicPartition {
   readonly partition: number;
 }
 
-export interface ProduceRequest extends TopicPartition {
+/** One partition's batch in a Produce request (ProduceRequestData's PartitionProduceData). */
+export interface ProducePartitionData extends TopicPartition {
+  readonly batch: ProducedBatch;
+}
+
+export interface ProduceRequest {
   readonly acks: 0 | 1 | -1;
   readonly transactionalId: string | null;
   /** The producer's request.timeout.ms: how long an acks=all produce may wait for the ISR (DelayedProduce). */
   readonly timeoutMs?: number;
-  readonly batch: ProducedBatch;
+  /** At most one batch per partition, every partition led by the broker the request goes to. */
+  readonly partitions: readonly ProducePartitionData[];
 }
 
-export interface ProduceResponse extends TopicPartition {
+/** One partition's result in a ProduceResponse (PartitionProduceResponse): each partition is appended, and fails, on its own. */
+export interface ProducePartitionResponse extends TopicPartition {
   readonly error: ErrorOrNone;
   readonly baseOffset: number;
   readonly errorMessage: string | null;
   /** KIP-951: with NOT_LEADER_OR_FOLLOWER / FENCED_LEADER_EPOCH, the leader as the broker knows it. */
   readonly currentLeader?: CurrentLeader;
+}
+
+/** One answer for the whole request: a result for each of its partitions, in the request's order. */
+export interface ProduceResponse {
+  readonly responses: readonly ProducePartitionResponse[];
 }
 
 export interface InitProducerIdRequest {

@@ -16,7 +16,7 @@ const EN = {
   noConsumer: 'No consumer received a record.',
   assumptionsTitle: 'Assumptions',
   assumptions: (latencyMs: number, links: number, jitterMs: number) =>
-    `Virtual time of the model, not a benchmark of a real cluster: ${latencyMs} ms network latency per link${links ? ` (${links} link(s) set apart)` : ''}${jitterMs ? `, jitter up to ${jitterMs} ms` : ''}, each application's processingMs, and the timers (linger.ms, commit intervals, backoffs). No disk, CPU, wire batching or compression model; one Produce request carries one batch.`,
+    `Virtual time of the model, not a benchmark of a real cluster: ${latencyMs} ms network latency per link${links ? ` (${links} link(s) set apart)` : ''}${jitterMs ? `, jitter up to ${jitterMs} ms` : ''}, each application's processingMs, and the timers (linger.ms, commit intervals, backoffs). No disk, CPU or compression model; one Produce request per broker carries a batch for each of its partitions, as in Kafka.`,
   latencyFrom:
     'Latency counts from send(), or from the consumer’s first poll when it started later: time before a consumer had joined its group is not a cost of the guarantee; time lost to a crash or a rebalance after that is.',
   requestsWhich:
@@ -40,7 +40,7 @@ const KO: CostStrings = {
   noConsumer: '레코드를 받은 컨슈머가 없습니다.',
   assumptionsTitle: '가정',
   assumptions: (latencyMs: number, links: number, jitterMs: number) =>
-    `실제 클러스터의 벤치마크가 아니라 모델의 가상 시간입니다. 링크마다 네트워크 지연 ${latencyMs} ms${links ? `(따로 정한 링크 ${links}개)` : ''}${jitterMs ? `, 최대 ${jitterMs} ms의 지터` : ''}, 애플리케이션마다 processingMs, 그리고 타이머(linger.ms, 커밋 간격, 백오프)만 시간을 씁니다. 디스크, CPU, 전송 배칭, 압축은 모델에 없고, Produce 요청 하나가 배치 하나를 싣습니다.`,
+    `실제 클러스터의 벤치마크가 아니라 모델의 가상 시간입니다. 링크마다 네트워크 지연 ${latencyMs} ms${links ? `(따로 정한 링크 ${links}개)` : ''}${jitterMs ? `, 최대 ${jitterMs} ms의 지터` : ''}, 애플리케이션마다 processingMs, 그리고 타이머(linger.ms, 커밋 간격, 백오프)만 시간을 씁니다. 디스크, CPU, 압축은 모델에 없고, Kafka처럼 브로커마다 Produce 요청 하나가 그 브로커의 파티션마다 배치 하나씩을 싣습니다.`,
   latencyFrom:
     '지연은 send()부터 세고, 컨슈머가 더 늦게 시작했다면 그 컨슈머의 첫 poll부터 셉니다. 컨슈머가 그룹에 참여하기 전의 시간은 보장의 비용이 아니지만, 그 뒤 중단이나 리밸런스로 잃은 시간은 비용입니다.',
   requestsWhich:

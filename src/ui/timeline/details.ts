@@ -160,22 +160,37 @@ function scalar(v: unknown): string | null {
   return null;
 }
 
-/** A short text for an RPC payload: its scalar fields, a batch's header, and the size of lists. */
-export function payloadSummary(payload: Readonly<Record<string, unknown>>, max = 200, language: DetailsLanguage = 'en'): string {
+function batchText(b: Record<string, unknown>, language: DetailsLanguage): string {
   const w = WORDS[language];
+  const recs = Array.isArray(b.records) ? b.records.length : 0;
+  return `batch(producerId=${scalar(b.producerId)}, epoch=${scalar(b.producerEpoch)}, baseSequence=${scalar(b.baseSequence)}, ${w.records(recs)}${b.isTransactional ? `, ${w.transactional}` : ''})`;
+}
+
+/** A partition of a Produce request (its batch) or of a ProduceResponse (its result). */
+function isProducePartition(x: unknown): x is Record<string, unknown> {
+  if (!x || typeof x !== 'object') return false;
+  const o = x as Record<string, unknown>;
+  return typeof o.topic === 'string' && typeof o.partition === 'number' && (o.batch !== undefined || o.baseOffset !== undefined);
+}
+
+function producePartitionText(o: Record<string, unknown>, language: DetailsLanguage): string {
+  const tp = `${o.topic as string}-${o.partition as number}`;
+  if (o.batch && typeof o.batch === 'object') return `${tp} ${batchText(o.batch as Record<string, unknown>, language)}`;
+  return o.error === 'NONE' ? `${tp} baseOffset=${scalar(o.baseOffset)}` : `${tp} ${scalar(o.error)}`;
+}
+
+/** A short text for an RPC payload: its scalar fields, a batch's header, each partition of a Produce, and the size of other lists. */
+export function payloadSummary(payload: Readonly<Record<string, unknown>>, max = 200, language: DetailsLanguage = 'en'): string {
   const parts: string[] = [];
   for (const [k, v] of Object.entries(payload)) {
     if (k === 'correlationId') continue;
     const s = scalar(v);
     if (s !== null) parts.push(`${k}=${s}`);
+    else if (Array.isArray(v) && v.length > 0 && v.every(isProducePartition))
+      parts.push(`${k}=[${v.map((x) => producePartitionText(x, language)).join(', ')}]`);
     else if (Array.isArray(v)) parts.push(`${k}=[${v.length}]`);
-    else if (k === 'batch' && v && typeof v === 'object') {
-      const b = v as Record<string, unknown>;
-      const recs = Array.isArray(b.records) ? b.records.length : 0;
-      parts.push(
-        `batch(producerId=${scalar(b.producerId)}, epoch=${scalar(b.producerEpoch)}, baseSequence=${scalar(b.baseSequence)}, ${w.records(recs)}${b.isTransactional ? `, ${w.transactional}` : ''})`,
-      );
-    } else if (v && typeof v === 'object') parts.push(`${k}={…}`);
+    else if (k === 'batch' && v && typeof v === 'object') parts.push(batchText(v as Record<string, unknown>, language));
+    else if (v && typeof v === 'object') parts.push(`${k}={…}`);
   }
   return clip(parts.join(' '), max);
 }

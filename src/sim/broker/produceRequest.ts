@@ -1,0 +1,364 @@
+/**
+ * A broker's handling of one Produce request (KafkaApis.handleProduceRequest → ReplicaManager
+ * .handleProduceAppend / appendRecords): the request carries one batch for each of several partitions,
+ * and each is checked and appended on its own, with its own error. Transactional partitions that
+ * need it are verified first, all in one AddPartitionsToTxn, and the whole request waits for that
+ * answer. The ProduceResponse is one answer with a result per partition: at once, or — acks=all with
+ * some replicated partition appended — when the one DelayedProduce over the request completes
+ * (every partition reached the HW or failed) or times out. acks=0 gets no answer.
+ */
+import type { Out, PendingRequest } from '../actors/out';
+import { pendingRequest } from '../actors/out';
+import { BROKER_REQUEST_TIMEOUT_MS } from '../config/clusterConfig';
+import type { RpcEvent } from '../kernel/effects';
+import { appendEpoch, appendProducerBatch, type PartitionLog, startTransactionVerification } from '../log/partitionLog';
+import { NO_VERIFICATION_GUARD } from '../log/verificationState';
+import type { KafkaError } from '../protocol/errors';
+import type { AddPartitionsToTxnResponse, ProducePartitionData, ProducePartitionResponse, ProduceRequest } from '../protocol/messages';
+import { keyOf } from '../protocol/topicPartition';
+import { notEnoughReplicasBeforeAppend } from '../replication/leaderPartition';
+import type { BrokerContext } from './broker.machine';
+import { wakeParked } from './consumerFetch';
+import {
+  afterLeaderUpdate,
+  type BrokerReplication,
+  currentLeader,
+  delayProduceRequest,
+  isReplicated,
+  leadsOrUnreplicated,
+  PRODUCE_TIMEOUT_MS,
+  type ProduceWait,
+  timedOutResult,
+  wakeReplicaFetches,
+} from './replication';
+import { hostsTxnCoordinator, txnCoordinatorFor } from './txnStateHost';
+
+/** A transactional produce held while the leader asks the coordinator about its partitions. */
+export interface PendingVerification {
+  readonly correlationId: number;
+  readonly request: PendingRequest;
+  readonly produce: ProduceRequest;
+  /** Per partition of the request, its result if it already has one (not the leader): it is not appended. */
+  readonly answered: readonly (ProducePartitionResponse | null)[];
+  /** Per partition being verified (its key), the VerificationGuard its append must still match when the answer comes. */
+  readonly guards: Readonly<Record<string, number>>;
+}
+
+type ReplicatedCtx = BrokerContext & { readonly replication: BrokerReplication };
+const hasReplication = (ctx: BrokerContext): ctx is ReplicatedCtx => ctx.replication !== undefined;
+
+function withLog<C extends BrokerContext>(ctx: C, log: PartitionLog): C {
+  return { ...ctx, partitions: { ...ctx.partitions, [keyOf(log)]: log } };
+}
+
+function errorResult(p: ProducePartitionData, error: KafkaError, errorMessage: string): ProducePartitionResponse {
+  return { topic: p.topic, partition: p.partition, error, baseOffset: -1, errorMessage };
+}
+
+/** NOT_LEADER_OR_FOLLOWER for one partition, with the KIP-951 leader hint. */
+function notLeader(ctx: BrokerContext, p: ProducePartitionData): ProducePartitionResponse {
+  return {
+    ...errorResult(p, 'NOT_LEADER_OR_FOLLOWER', `${ctx.id} is not the leader of ${keyOf(p)}`),
+    currentLeader: currentLeader(ctx, p.topic, p.partition),
+  };
+}
+
+/**
+ * Before the first transactional write of a producer epoch to a partition, the leader asks the
+ * coordinator whether the partition is in that transaction (protocol v1 with
+ * transaction.partition.verification.enable: verify only; protocol v2: add it). This is what keeps
+ * a produce delayed past its transaction's end from opening a "hanging" transaction.
+ */
+function needsVerification(ctx: BrokerContext, log: PartitionLog, req: ProduceRequest, p: ProducePartitionData): boolean {
+  if (!p.batch.isTransactional || req.transactionalId === null) return false;
+  if (ctx.transactionVersion === 1 && !ctx.verification) return false;
+  const entry = log.producers.get(p.batch.producerId);
+  const ongoing = entry !== undefined && entry.currentTxnFirstOffset !== null && entry.producerEpoch === p.batch.producerEpoch;
+  return !ongoing;
+}
+
+/**
+ * The verification could not be made — no answer (a disconnect: NETWORK_EXCEPTION) or no coordinator
+ * to ask (its partition has no leader: COORDINATOR_NOT_AVAILABLE) — which ReplicaManager answers as
+ * NOT_ENOUGH_REPLICAS (retriable).
+ */
+function unverifiable(p: ProducePartitionData): ProducePartitionResponse {
+  return errorResult(p, 'NOT_ENOUGH_REPLICAS', 'Unable to verify the partition has been added to the transaction');
+}
+
+export const onProduce = (ctx: BrokerContext, ev: RpcEvent<ProduceRequest>, out: Out): BrokerContext => {
+  const req = ev.payload;
+  const request = pendingRequest(ev);
+  const answered: (ProducePartitionResponse | null)[] = req.partitions.map(() => null);
+  const verify: number[] = [];
+  req.partitions.forEach((p, i) => {
+    const log = ctx.partitions[keyOf(p)];
+    if (log && !leadsOrUnreplicated(ctx, log)) answered[i] = notLeader(ctx, p);
+    else if (log && needsVerification(ctx, log, req, p)) verify.push(i);
+  });
+  if (verify.length === 0) return appendProduce(ctx, req, request, ev.now, out, answered, {});
+  // a hosted coordinator: the leader of the transactional.id's __transaction_state partition
+  const coordinator = hostsTxnCoordinator(ctx) ? txnCoordinatorFor(ctx, req.transactionalId as string) : ctx.transactionCoordinator;
+  if (coordinator === null) {
+    for (const i of verify) answered[i] = unverifiable(req.partitions[i] as ProducePartitionData);
+    return appendProduce(ctx, req, request, ev.now, out, answered, {});
+  }
+  let c = ctx;
+  const guards: Record<string, number> = {};
+  for (const i of verify) {
+    const p = req.partitions[i] as ProducePartitionData;
+    const started = startTransactionVerification(
+      c.partitions[keyOf(p)] as PartitionLog,
+      p.batch.producerId,
+      p.batch.baseSequence,
+      p.batch.producerEpoch,
+    );
+    c = withLog(c, started.log);
+    guards[keyOf(p)] = started.guard;
+  }
+  const first = (req.partitions[verify[0] as number] as ProducePartitionData).batch;
+  const correlationId = c.nextCorrelationId;
+  out.send(
+    coordinator,
+    'AddPartitionsToTxn',
+    {
+      correlationId,
+      transactionalId: req.transactionalId,
+      producerId: first.producerId,
+      producerEpoch: first.producerEpoch,
+      partitions: verify.map((i) => {
+        const p = req.partitions[i] as ProducePartitionData;
+        return { topic: p.topic, partition: p.partition };
+      }),
+      verifyOnly: ctx.transactionVersion === 1,
+    },
+    { timeoutMs: BROKER_REQUEST_TIMEOUT_MS },
+  );
+  return {
+    ...c,
+    nextCorrelationId: correlationId + 1,
+    verifying: [...c.verifying, { correlationId, request, produce: req, answered, guards }],
+  };
+};
+
+/** How the leader answers a produce whose verification failed (ReplicaManager's error mapping). */
+function verificationError(error: KafkaError, transactionVersion: 1 | 2): KafkaError {
+  switch (error) {
+    case 'TRANSACTION_ABORTABLE':
+      // "Partition was not added to the transaction"; older Produce versions see INVALID_TXN_STATE
+      return transactionVersion === 2 ? 'TRANSACTION_ABORTABLE' : 'INVALID_TXN_STATE';
+    case 'PRODUCER_FENCED':
+    case 'INVALID_PRODUCER_EPOCH':
+      return 'INVALID_PRODUCER_EPOCH';
+    case 'INVALID_PRODUCER_ID_MAPPING':
+      return 'INVALID_PRODUCER_ID_MAPPING';
+    default:
+      // coordinator unavailable, loading, or busy: "Unable to verify the partition has been added to the transaction"
+      return 'NOT_ENOUGH_REPLICAS';
+  }
+}
+
+/** The coordinator's answer: each verified partition is appended, or fails with the mapped error; then the request goes on. */
+export const onVerification = (
+  ctx: BrokerContext,
+  ev: RpcEvent<AddPartitionsToTxnResponse & { correlationId: number }>,
+  out: Out,
+): BrokerContext => {
+  const pending = ctx.verifying.find((v) => v.correlationId === ev.payload.correlationId);
+  if (!pending) return ctx;
+  const rest = { ...ctx, verifying: ctx.verifying.filter((v) => v !== pending) };
+  const r = ev.payload;
+  const req = pending.produce;
+  const answered = [...pending.answered];
+  const guards: Record<string, number> = {};
+  req.partitions.forEach((p, i) => {
+    const guard = pending.guards[keyOf(p)];
+    if (guard === undefined) return;
+    const mine = r.partitions.find((x) => x.topic === p.topic && x.partition === p.partition);
+    const error = r.error !== 'NONE' ? r.error : (mine?.error ?? 'NONE');
+    if (error === 'NONE') {
+      guards[keyOf(p)] = guard;
+      return;
+    }
+    const answer = verificationError(error, ctx.transactionVersion);
+    out.fact({
+      kind: 'rejected',
+      topic: p.topic,
+      partition: p.partition,
+      producerId: p.batch.producerId,
+      producerEpoch: p.batch.producerEpoch,
+      baseSequence: p.batch.baseSequence,
+      error: answer,
+      reason:
+        error === 'TRANSACTION_ABORTABLE' ? 'Partition was not added to the transaction' : `transaction verification failed: ${error}`,
+    });
+    answered[i] = errorResult(p, answer, `transaction verification: ${error}`);
+  });
+  return appendProduce(rest, req, pending.request, ev.now, out, answered, guards);
+};
+
+/**
+ * The verification completed as a disconnect (no answer within the broker's request.timeout.ms, or
+ * the coordinator is unreachable): AddPartitionsToTxnManager reports NETWORK_EXCEPTION, which
+ * ReplicaManager answers as NOT_ENOUGH_REPLICAS (retriable) for each partition being verified.
+ */
+export const onVerificationLost = (
+  ctx: BrokerContext,
+  ev: { payload: Readonly<Record<string, unknown>>; now: number },
+  out: Out,
+): BrokerContext => {
+  const correlationId = (ev.payload as { correlationId?: number }).correlationId;
+  const pending = ctx.verifying.find((v) => v.correlationId === correlationId);
+  if (!pending) return ctx;
+  const rest = { ...ctx, verifying: ctx.verifying.filter((v) => v !== pending) };
+  const req = pending.produce;
+  const answered = req.partitions.map((p, i) => (pending.guards[keyOf(p)] !== undefined ? unverifiable(p) : (pending.answered[i] ?? null)));
+  return appendProduce(rest, req, pending.request, ev.now, out, answered, {});
+};
+
+/** One partition's append: its result, or the HW it must wait for (acks=all on a replicated partition). */
+interface PartitionAppend {
+  readonly ctx: BrokerContext;
+  readonly result: ProducePartitionResponse;
+  readonly wait: ProduceWait | null;
+  /** Its log changed (the leader's HW and the held fetches must be looked at). */
+  readonly changed: boolean;
+}
+
+/** Partition.appendRecordsToLeader for one partition of the request, with its facts. */
+function appendPartition(
+  ctx: BrokerContext,
+  req: ProduceRequest,
+  p: ProducePartitionData,
+  now: number,
+  out: Out,
+  verificationGuard: number,
+): PartitionAppend {
+  const key = keyOf(p);
+  const log = ctx.partitions[key];
+  const unchanged = (result: ProducePartitionResponse): PartitionAppend => ({ ctx, result, wait: null, changed: false });
+  if (!log) return unchanged(errorResult(p, 'NOT_LEADER_OR_FOLLOWER', `${ctx.id} is not the leader of ${key}`));
+  const b = p.batch;
+  const lastSequence = b.baseSequence < 0 ? -1 : b.baseSequence + b.records.length - 1;
+  const replicated = hasReplication(ctx) && isReplicated(log);
+  if (replicated) {
+    const leader = ctx.replication.leading[key];
+    if (!leader) return unchanged(notLeader(ctx, p));
+    // Partition.appendRecordsToLeader: after verification, before the duplicate and sequence checks
+    const refused = notEnoughReplicasBeforeAppend(leader, req.acks);
+    if (refused !== null) {
+      out.fact({
+        kind: 'rejected',
+        topic: p.topic,
+        partition: p.partition,
+        producerId: b.producerId,
+        producerEpoch: b.producerEpoch,
+        baseSequence: b.baseSequence,
+        error: 'NOT_ENOUGH_REPLICAS',
+        reason: refused,
+      });
+      return unchanged(errorResult(p, 'NOT_ENOUGH_REPLICAS', refused));
+    }
+  }
+  const { log: next, outcome } = appendProducerBatch(log, b, now, {
+    verificationEnabled: ctx.verification || ctx.transactionVersion === 2,
+    verificationGuard,
+  });
+  const epoch = appendEpoch(next);
+  if (outcome.kind === 'appended')
+    out.fact({
+      kind: 'append',
+      topic: p.topic,
+      partition: p.partition,
+      baseOffset: outcome.baseOffset,
+      lastOffset: outcome.lastOffset,
+      producerId: b.producerId,
+      producerEpoch: b.producerEpoch,
+      baseSequence: b.baseSequence,
+      lastSequence,
+      transactional: b.isTransactional,
+      control: null,
+      eventIds: b.records.map((r) => r.headers.event_id ?? null),
+      origins: b.records.map((r) => r.origin ?? null),
+      ...(epoch === null ? {} : { leaderEpoch: epoch }),
+    });
+  else if (outcome.kind === 'duplicate')
+    out.fact({
+      kind: 'duplicate',
+      topic: p.topic,
+      partition: p.partition,
+      producerId: b.producerId,
+      producerEpoch: b.producerEpoch,
+      baseSequence: b.baseSequence,
+      lastSequence,
+      baseOffset: outcome.baseOffset,
+    });
+  else
+    out.fact({
+      kind: 'rejected',
+      topic: p.topic,
+      partition: p.partition,
+      producerId: b.producerId,
+      producerEpoch: b.producerEpoch,
+      baseSequence: b.baseSequence,
+      error: outcome.error,
+      reason: outcome.reason,
+    });
+  const c = next === log ? ctx : withLog(ctx, next);
+  const changed = next !== log;
+  if (outcome.kind === 'rejected') return { ctx: c, result: errorResult(p, outcome.error, outcome.reason), wait: null, changed };
+  if (replicated && req.acks === -1)
+    return {
+      ctx: c,
+      result: timedOutResult(p.topic, p.partition),
+      wait: { topic: p.topic, partition: p.partition, baseOffset: outcome.baseOffset, requiredOffset: outcome.lastOffset + 1 },
+      changed,
+    };
+  return {
+    ctx: c,
+    result: { topic: p.topic, partition: p.partition, error: 'NONE', baseOffset: outcome.baseOffset, errorMessage: null },
+    wait: null,
+    changed,
+  };
+}
+
+/**
+ * ReplicaManager.appendRecords: every partition not answered yet is appended on its own; then the
+ * one answer goes out now, or waits in one DelayedProduce (acks=all, some replicated partition
+ * appended). Afterwards each changed log moves its leader's HW and wakes the fetches held on it.
+ */
+function appendProduce(
+  ctx: BrokerContext,
+  req: ProduceRequest,
+  request: PendingRequest,
+  now: number,
+  out: Out,
+  answered: readonly (ProducePartitionResponse | null)[],
+  guards: Readonly<Record<string, number>>,
+): BrokerContext {
+  let c = ctx;
+  const answer: ProducePartitionResponse[] = [];
+  const waiting: ProduceWait[] = [];
+  const changed: ProducePartitionData[] = [];
+  req.partitions.forEach((p, i) => {
+    const pre = answered[i];
+    if (pre) {
+      answer.push(pre);
+      return;
+    }
+    const r = appendPartition(c, req, p, now, out, guards[keyOf(p)] ?? NO_VERIFICATION_GUARD);
+    c = r.ctx;
+    answer.push(r.result);
+    if (r.wait) waiting.push(r.wait);
+    if (r.changed) changed.push(p);
+  });
+  if (waiting.length > 0 && hasReplication(c))
+    c = delayProduceRequest(c, request, answer, waiting, req.timeoutMs ?? PRODUCE_TIMEOUT_MS, out);
+  else if (req.acks !== 0) out.reply(request, 'ProduceResponse', { responses: answer });
+  for (const p of changed) {
+    const key = keyOf(p);
+    if (hasReplication(c) && isReplicated(c.partitions[key])) c = afterLeaderUpdate(wakeReplicaFetches(c, key, out), key, now, out);
+    else c = wakeParked(c, out, p.topic, p.partition);
+  }
+  return c;
+}

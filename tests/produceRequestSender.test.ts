@@ -1,0 +1,243 @@
+/**
+ * One Produce request per broker, tested on the Sender's functions against Kafka 4.0's client
+ * (Sender.sendProducerData → RecordAccumulator.drain → sendProduceRequests → one sendProduceRequest
+ * per node; handleProduceResponse → completeBatch per partition; InFlightRequests.canSendMore): the
+ * partitions a broker leads go in one request, at most one batch each; the in-flight limit counts
+ * requests; a lost request fails every batch it carried; each partition's result is its own.
+ */
+import { describe, expect, it } from 'vitest';
+import { Out } from '../src/sim/actors/out';
+import type { ClusterMetadata } from '../src/sim/cluster/metadata';
+import type { Effect } from '../src/sim/kernel/effects';
+import { envelopeMatches } from '../src/sim/kernel/faults';
+import { accumulate, drain, inFlightTo, onConnectionLost, onProduceResponse, type ProducerDraft } from '../src/sim/producer/sender';
+import type { ProducePartitionResponse } from '../src/sim/protocol/messages';
+import type { Fact } from '../src/sim/trace/facts';
+import { producerDraft } from './fixtures/producerDraft';
+
+const meta: ClusterMetadata = {
+  brokers: ['broker-0', 'broker-1'],
+  topics: { orders: { name: 'orders', partitions: 3, leaders: ['broker-0', 'broker-0', 'broker-1'] } },
+  transactionCoordinator: 'txn-coordinator',
+  groupCoordinator: 'group-coordinator',
+  transactionStatePartitions: 3,
+  consumerOffsetsPartitions: 3,
+};
+
+type Send = Extract<Effect, { type: 'send' }>;
+type Part = { topic: string; partition: number; batch: { baseSequence: number; records: { value: string }[] } };
+
+/** Queues one record per value to its partition (no drain). */
+function queue(d: ProducerDraft, records: [number, string][], now = 0): void {
+  for (const [partition, value] of records) accumulate(d, { topic: 'orders', key: null, value, partition }, now, new Out());
+}
+
+function drained(d: ProducerDraft, now = 0): Out {
+  const out = new Out();
+  drain(d, now, out);
+  return out;
+}
+
+/** The Produce requests sent: broker → [partition, first value, baseSequence] per batch it carries. */
+function requests(out: Out): [string, [string, string, number][]][] {
+  return out.effects
+    .filter((e): e is Send => e.type === 'send' && e.rpc === 'Produce')
+    .map((e) => [
+      e.to,
+      (e.payload.partitions as Part[]).map((p): [string, string, number] => [
+        `${p.topic}-${p.partition}`,
+        p.batch.records[0]?.value as string,
+        p.batch.baseSequence,
+      ]),
+    ]);
+}
+
+const correlationOf = (out: Out, broker: string) =>
+  (out.effects.find((e): e is Send => e.type === 'send' && e.rpc === 'Produce' && e.to === broker)?.payload.correlationId as number) ?? -1;
+
+const ok = (partition: number, baseOffset: number): ProducePartitionResponse => ({
+  topic: 'orders',
+  partition,
+  error: 'NONE',
+  baseOffset,
+  errorMessage: null,
+});
+
+const results = (out: Out) =>
+  out.effects.flatMap((e) =>
+    e.type === 'fact' && (e.fact as Fact).kind === 'sendResult'
+      ? [e.fact as Extract<Fact, { kind: 'sendResult' }>].map((f) => [`${f.topic}-${f.partition}`, f.offset, f.error])
+      : [],
+  );
+
+describe('one Produce request per broker, one batch per partition', () => {
+  it('two partitions led by one broker go in one request; a partition of another broker gets its own', () => {
+    const d = producerDraft(meta);
+    queue(d, [
+      [0, 'a'],
+      [1, 'b'],
+      [2, 'c'],
+    ]);
+    expect(requests(drained(d))).toEqual([
+      [
+        'broker-0',
+        [
+          ['orders-0', 'a', 0],
+          ['orders-1', 'b', 0],
+        ],
+      ],
+      ['broker-1', [['orders-2', 'c', 0]]],
+    ]);
+    // the two batches to broker-0 share the request: one request in flight there, counted once
+    expect(inFlightTo(d, 'broker-0')).toBe(1);
+    expect(inFlightTo(d, 'broker-1')).toBe(1);
+  });
+
+  it('max.in.flight.requests.per.connection counts requests: at 1, one request with both partitions, then nothing until it is answered', () => {
+    const d = producerDraft(meta, { 'max.in.flight.requests.per.connection': 1 });
+    queue(d, [
+      [0, 'a'],
+      [1, 'b'],
+    ]);
+    const first = drained(d);
+    expect(requests(first)).toEqual([
+      [
+        'broker-0',
+        [
+          ['orders-0', 'a', 0],
+          ['orders-1', 'b', 0],
+        ],
+      ],
+    ]);
+    queue(
+      d,
+      [
+        [0, 'a2'],
+        [1, 'b2'],
+      ],
+      1,
+    );
+    expect(requests(drained(d, 1))).toEqual([]);
+    const answered = new Out();
+    onProduceResponse(d, { correlationId: correlationOf(first, 'broker-0'), responses: [ok(0, 0), ok(1, 0)] }, 2, answered);
+    expect(results(answered)).toEqual([
+      ['orders-0', 0, null],
+      ['orders-1', 0, null],
+    ]);
+    expect(requests(drained(d, 2))).toEqual([
+      [
+        'broker-0',
+        [
+          ['orders-0', 'a2', 1],
+          ['orders-1', 'b2', 1],
+        ],
+      ],
+    ]);
+  });
+
+  it('with several batches queued for one partition, each request carries one of them (the next drain sends the next)', () => {
+    const d = producerDraft(meta, { 'batch.size': 1 });
+    queue(d, [
+      [0, 'a'],
+      [0, 'b'],
+      [1, 'c'],
+    ]);
+    expect(requests(drained(d))).toEqual([
+      [
+        'broker-0',
+        [
+          ['orders-0', 'a', 0],
+          ['orders-1', 'c', 0],
+        ],
+      ],
+      ['broker-0', [['orders-0', 'b', 1]]],
+    ]);
+  });
+
+  it('acks=0 completes every batch of the request when it is sent', () => {
+    const d = producerDraft(meta, { acks: '0', 'enable.idempotence': false });
+    queue(d, [
+      [0, 'a'],
+      [1, 'b'],
+    ]);
+    const out = drained(d);
+    expect(requests(out)).toHaveLength(1);
+    expect(results(out)).toEqual([
+      ['orders-0', null, null],
+      ['orders-1', null, null],
+    ]);
+    expect(d.batches).toEqual([]);
+  });
+});
+
+describe('the answer to a request with several partitions', () => {
+  it('each partition is handled on its own: one completes, the other (NOT_ENOUGH_REPLICAS) is retried with its sequence', () => {
+    const d = producerDraft(meta);
+    queue(d, [
+      [0, 'a'],
+      [1, 'b'],
+    ]);
+    const sent = drained(d);
+    const out = new Out();
+    const outcome = onProduceResponse(
+      d,
+      {
+        correlationId: correlationOf(sent, 'broker-0'),
+        responses: [ok(0, 5), { topic: 'orders', partition: 1, error: 'NOT_ENOUGH_REPLICAS', baseOffset: -1, errorMessage: null }],
+      },
+      10,
+      out,
+    );
+    expect(outcome).toBe('ok');
+    expect(results(out)).toEqual([['orders-0', 5, null]]);
+    expect(d.batches.map((b) => [b.partition, b.inFlight, b.baseSequence])).toEqual([[1, false, 0]]);
+    // after retry.backoff.ms it goes again, alone
+    expect(requests(drained(d, 10 + d.config['retry.backoff.ms']))).toEqual([['broker-0', [['orders-1', 'b', 0]]]]);
+  });
+
+  it('a lost request (its connection closed) fails every batch it carried; they are retried together with the same sequences', () => {
+    const d = producerDraft(meta);
+    queue(d, [
+      [0, 'a'],
+      [1, 'b'],
+    ]);
+    const sent = drained(d);
+    const lost = new Out();
+    onConnectionLost(d, 'broker-0', 'REQUEST_TIMED_OUT', 30000, lost, [correlationOf(sent, 'broker-0')]);
+    expect(d.batches.map((b) => [b.partition, b.inFlight, b.attempts])).toEqual([
+      [0, false, 1],
+      [1, false, 1],
+    ]);
+    expect(
+      lost.effects.flatMap((e) =>
+        e.type === 'fact' && (e.fact as Fact).kind === 'clientError' ? [(e.fact as unknown as { during: string }).during] : [],
+      ),
+    ).toEqual(['Produce to orders-0', 'Produce to orders-1']);
+    expect(requests(drained(d, 30000 + d.config['retry.backoff.ms']))).toEqual([
+      [
+        'broker-0',
+        [
+          ['orders-0', 'a', 0],
+          ['orders-1', 'b', 0],
+        ],
+      ],
+    ]);
+  });
+});
+
+describe('an envelope fault on a Produce or ProduceResponse', () => {
+  it('`where` matches the payload or any one partition it carries', () => {
+    const response = {
+      rpc: 'ProduceResponse' as const,
+      from: 'broker-0',
+      to: 'p.producer',
+      payload: { correlationId: 3, responses: [ok(0, 1), { ...ok(1, 2), topic: 'audit' }] },
+    };
+    expect(envelopeMatches({ rpc: 'ProduceResponse', where: { topic: 'audit' } }, response)).toBe(true);
+    expect(envelopeMatches({ rpc: 'ProduceResponse', where: { topic: 'orders', partition: 0 } }, response)).toBe(true);
+    // the fields of one partition together, not across partitions
+    expect(envelopeMatches({ rpc: 'ProduceResponse', where: { topic: 'orders', partition: 1 } }, response)).toBe(false);
+    expect(envelopeMatches({ rpc: 'ProduceResponse', where: { correlationId: 3 } }, response)).toBe(true);
+    expect(envelopeMatches({ rpc: 'ProduceResponse', where: { topic: 'payments' } }, response)).toBe(false);
+  });
+});
