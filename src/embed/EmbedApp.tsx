@@ -35,7 +35,7 @@ const WORDS: Record<Language, Record<Word, string>> = {
   },
   ko: {
     play: '재생',
-    pause: '일시정지',
+    pause: '일시 정지',
     back: '이전',
     step: '다음',
     open: 'EOS Lab에서 열기 ↗',
