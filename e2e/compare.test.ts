@@ -80,10 +80,13 @@ describe('A/B comparison', () => {
     const view = page.getByTestId('compare-view');
     await view.waitFor();
     expect(await view.getByTestId('compare-verdict').innerText()).toContain('No difference.');
+    // B is named by what it changes, in words (it read "opening-story + 0")
+    expect(await view.locator('h2').first().innerText()).toBe('A/B: lost-ack-idempotent vs lost-ack-idempotent + no change yet');
     const select = view.locator('select[data-testid$=":enable.idempotence"]').first();
     await select.selectOption('false');
     const log = view.locator('[data-testid="compare-verdict"] tr[data-layer="log"]').first();
     await expect.poll(() => log.getAttribute('data-differs')).toBe('true');
+    expect(await view.locator('h2').first().innerText()).toBe('A/B: lost-ack-idempotent vs lost-ack-idempotent + 1 change');
     expect(await log.locator('td').nth(1).getAttribute('data-status')).toBe('more-than-once');
     await expect.poll(() => page.evaluate(() => location.hash)).toMatch(/^#ab=1\./);
     expect(errors).toEqual([]);

@@ -118,4 +118,27 @@ describe('phones at 390×844', () => {
       expect(errors).toEqual([]);
       await page.close();
     });
+
+  it('ko: the Import field speaks Korean (not the browser’s "Choose file"), and Tab + Enter open the file chooser', async () => {
+    const { page, errors } = await openPhone('opening-story', 'ko', 0);
+    await page.getByTestId('open-export').click();
+    const button = page.getByTestId('import-file-button');
+    await button.waitFor();
+    expect(await button.innerText()).toBe('파일 선택…');
+    expect(await page.getByTestId('import-file-field').innerText()).toContain('선택한 파일 없음');
+    // the native input is there for the picker but takes no room and no Tab stop
+    const input = page.getByTestId('import-file');
+    expect(await input.evaluate((el) => [el.getBoundingClientRect().width <= 1, (el as HTMLInputElement).tabIndex])).toEqual([true, -1]);
+    // reach the button from the paste box above it with Shift+Tab, and press it with Enter
+    await page.getByTestId('import-text').focus();
+    await page.keyboard.press('Shift+Tab');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('import-file-button');
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Enter')]);
+    await chooser.setFiles({ name: 'not-a-scenario.json', mimeType: 'application/json', buffer: Buffer.from('{"x":1}') });
+    await expect.poll(() => page.getByTestId('import-file-field').innerText()).toContain('not-a-scenario.json');
+    // a file that is no scenario is refused with its problems listed, as pasted text is
+    await page.getByTestId('import-errors').waitFor();
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 });

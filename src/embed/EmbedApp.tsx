@@ -11,6 +11,7 @@ import { shareText } from '../share/strings';
 import { DEFAULT_PRESET_ID, errorText } from '../sim';
 import type { Language } from '../store/simStore';
 import { BudgetNoticeView } from '../ui/layout/BudgetNoticeView';
+import { Icon } from '../ui/playback/icons';
 import { Timeline } from '../ui/timeline/Timeline';
 import { embedStore, useEmbed } from './embedStore';
 import { openSource } from './open';
@@ -19,10 +20,10 @@ type Word = 'play' | 'pause' | 'back' | 'step' | 'open' | 'verdict' | 'scrub' | 
 
 const WORDS: Record<Language, Record<Word, string>> = {
   en: {
-    play: '▶ Play',
-    pause: '⏸ Pause',
-    back: '◀ Back',
-    step: 'Step ▶',
+    play: 'Play',
+    pause: 'Pause',
+    back: 'Back',
+    step: 'Step',
     open: 'Open in EOS Lab ↗',
     verdict: 'Verdict so far',
     scrub: 'Position in the run',
@@ -33,10 +34,10 @@ const WORDS: Record<Language, Record<Word, string>> = {
     running: 'Running the scenario',
   },
   ko: {
-    play: '▶ 재생',
-    pause: '⏸ 일시정지',
-    back: '◀ 이전',
-    step: '다음 ▶',
+    play: '재생',
+    pause: '일시 정지',
+    back: '이전',
+    step: '다음',
     open: 'EOS Lab에서 열기 ↗',
     verdict: '지금까지의 판정',
     scrub: '실행 위치',
@@ -58,7 +59,7 @@ const Playback = memo(function Playback() {
   return (
     <nav className="eos-embed-playback" aria-label={w.playback}>
       <button type="button" onClick={() => store.stepBack()} disabled={step === 0}>
-        {w.back}
+        <Icon name="back" inline /> {w.back}
       </button>
       <button
         type="button"
@@ -68,10 +69,10 @@ const Playback = memo(function Playback() {
           embedStore.getState().setPlaying(!playing);
         }}
       >
-        {playing ? w.pause : w.play}
+        <Icon name={playing ? 'pause' : 'play'} inline /> {playing ? w.pause : w.play}
       </button>
       <button type="button" onClick={() => store.stepForward()} disabled={step >= total}>
-        {w.step}
+        {w.step} <Icon name="play" inline />
       </button>
       <input
         type="range"

@@ -42,7 +42,7 @@ describe('message labels', () => {
   it('moves a label to the line above or below before leaving it out', () => {
     const same = { x: 100, y: 100, width: 80, text: 'Produce', color: '#000' };
     const placed = placeLabels([same, same, same, same], { x0: 0, x1: 500, y0: 0, y1: 300 });
-    expect(placed.map((p) => p.y)).toEqual([100, 87, 113]);
+    expect(placed.map((p) => p.y)).toEqual([100, 85, 115]);
   });
 
   it('keeps the first labels given (faults go first)', () => {

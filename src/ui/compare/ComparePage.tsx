@@ -76,7 +76,7 @@ export function ComparePage() {
       <div className="dump-bar">
         <h2>
           {a && b
-            ? t.title(nameOf(a.scenario), changes === null ? nameOf(b.scenario) : `${nameOf(a.scenario)} + ${changes.length}`)
+            ? t.title(nameOf(a.scenario), changes === null ? nameOf(b.scenario) : t.withChanges(nameOf(a.scenario), changes.length))
             : t.compareButton}
         </h2>
         <button

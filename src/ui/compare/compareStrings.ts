@@ -4,6 +4,8 @@ import type { Language } from '../../store/simStore';
 const EN = {
   compareButton: 'Compare A/B',
   title: (a: string, b: string) => `A/B: ${a} vs ${b}`,
+  /** B's name when it is A with some settings changed ("… + 0" read as a number, not as "no change yet"). */
+  withChanges: (name: string, n: number) => `${name} + ${n === 0 ? 'no change yet' : n === 1 ? '1 change' : `${n} changes`}`,
   close: 'Back to the simulator',
   copyLink: 'Copy link',
   linkCopied: 'Link copied',
@@ -18,7 +20,7 @@ const EN = {
   seedsDiffer: (a: number, b: number) => `The two scenarios have different seeds (${a} and ${b}).`,
   verdictTitle: 'The two verdicts, layer by layer',
   layer: 'layer',
-  differences: (n: number) => `${n} difference(s), highlighted`,
+  differences: (n: number) => `${n} ${n === 1 ? 'difference' : 'differences'}, highlighted`,
   noDifference: 'No difference.',
   timelineTitle: 'The partitions, side by side at the same virtual time',
   scrubber: 'Virtual time of both runs',
@@ -37,6 +39,7 @@ export type CompareStrings = typeof EN;
 const KO: CompareStrings = {
   compareButton: 'A/B 비교',
   title: (a: string, b: string) => `A/B: ${a} 대 ${b}`,
+  withChanges: (name: string, n: number) => `${name} + ${n === 0 ? '아직 바꾼 설정 없음' : `바꾼 설정 ${n}개`}`,
   close: '시뮬레이터로 돌아가기',
   copyLink: '링크 복사',
   linkCopied: '링크를 복사했습니다',

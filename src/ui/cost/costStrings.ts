@@ -12,11 +12,12 @@ const EN = {
   perRecord: 'Requests per committed record',
   writePath: 'write path',
   transactional: 'transaction requests',
-  committed: (records: number, perSecond: string) => `${records} committed record(s), ${perSecond} per virtual second`,
+  committed: (records: number, perSecond: string) =>
+    `${records} committed ${records === 1 ? 'record' : 'records'}, ${perSecond} per virtual second`,
   noConsumer: 'No consumer received a record.',
   assumptionsTitle: 'Assumptions',
   assumptions: (latencyMs: number, links: number, jitterMs: number) =>
-    `Virtual time of the model, not a benchmark of a real cluster: ${latencyMs} ms network latency per link${links ? ` (${links} link(s) set apart)` : ''}${jitterMs ? `, jitter up to ${jitterMs} ms` : ''}, each application's processingMs, and the timers (linger.ms, commit intervals, backoffs). No disk, CPU or compression model; one Produce request per broker carries a batch for each of its partitions, as in Kafka.`,
+    `Virtual time of the model, not a benchmark of a real cluster: ${latencyMs} ms network latency per link${links ? ` (${links} ${links === 1 ? 'link' : 'links'} set apart)` : ''}${jitterMs ? `, jitter up to ${jitterMs} ms` : ''}, each application's processingMs, and the timers (linger.ms, commit intervals, backoffs). No disk, CPU or compression model; one Produce request per broker carries a batch for each of its partitions, as in Kafka.`,
   latencyFrom:
     'Latency counts from send(), or from the consumer’s first poll when it started later: time before a consumer had joined its group is not a cost of the guarantee; time lost to a crash or a rebalance after that is.',
   requestsWhich:

@@ -2,6 +2,7 @@
 import { useId, useState } from 'react';
 import { describeIssue } from '../../sim';
 import { useSim } from '../../store/useSim';
+import { FilePicker } from '../FilePicker';
 import { type DumpInput, fileInput } from './dumpInput';
 import { dumpStore, useDump } from './dumpStore';
 import { dumpStrings } from './dumpStrings';
@@ -43,16 +44,18 @@ export function DumpImport() {
         {t.pasteLabel}
         <textarea value={text} onChange={(e) => setText(e.target.value)} rows={10} spellCheck={false} data-testid="dump-text" />
       </label>
-      <label className="dump-field">
-        {t.filesLabel} <span className="muted">({t.dropHere})</span>
-        <input
-          type="file"
-          multiple
-          accept=".txt,.log,.dump,text/plain"
-          data-testid="dump-files"
-          onChange={(e) => void readFiles(e.target.files).then(open)}
-        />
-      </label>
+      <FilePicker
+        className="dump-field"
+        label={
+          <>
+            {t.filesLabel} <span className="muted">({t.dropHere})</span>
+          </>
+        }
+        multiple
+        accept=".txt,.log,.dump,text/plain"
+        testId="dump-files"
+        onFiles={(files) => void readFiles(files).then(open)}
+      />
       <div className="dump-actions">
         <button
           type="button"

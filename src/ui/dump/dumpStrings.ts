@@ -14,7 +14,8 @@ const EN = {
   reading: 'Reading…',
   cannotRead: 'The dump cannot be read',
   foundLine: 'found',
-  title: (partitions: number, records: number) => `Imported dump: ${partitions} partition(s), ${records} record(s)`,
+  title: (partitions: number, records: number) =>
+    `Imported dump: ${partitions} ${partitions === 1 ? 'partition' : 'partitions'}, ${records} ${records === 1 ? 'record' : 'records'}`,
   close: 'Back to the simulator',
   exportSvg: 'Export SVG',
   exportPng: 'Export PNG',
@@ -33,10 +34,10 @@ const EN = {
   maybeCompaction: ' (offsets are missing: compaction may explain it)',
   epochChange: (pid: number, from: number, to: number, offset: number, marker: boolean) =>
     `Epoch change: producerId ${pid} ${from} → ${to} at offset ${offset}${marker ? ' (on a marker)' : ''}`,
-  missing: (n: number) => `${n} offset(s) missing: a compacted segment, or segments not given`,
+  missing: (n: number) => `${n} ${n === 1 ? 'offset' : 'offsets'} missing: a compacted segment, or segments not given`,
   orphan: (offset: number, pid: number) =>
     `Marker at offset ${offset} for producerId ${pid} with no data of its transaction before it in the dump`,
-  unknownMarkers: (n: number) => `${n} marker(s) of unknown type: dump with --deep-iteration to see COMMIT/ABORT`,
+  unknownMarkers: (n: number) => `${n} ${n === 1 ? 'marker' : 'markers'} of unknown type: dump with --deep-iteration to see COMMIT/ABORT`,
   duplicates: 'Stored more than once',
   noDuplicates: 'Nothing stored more than once (by event_id header, else key and value).',
   noData: 'No keys or payloads in the dump (no --print-data-log): duplicates cannot be looked for.',

@@ -10,6 +10,7 @@ import { shareText } from '../../share/strings';
 import { errorText, parseScenarioJson, type ScenarioError, stripByteOrderMark } from '../../sim';
 import { simStore } from '../../store/simStore';
 import { useSim } from '../../store/useSim';
+import { FilePicker } from '../FilePicker';
 import { Modal } from '../Modal';
 import { usePresetTextsKo } from '../usePresetTexts';
 import { downloadBlob, downloadText, fileStem } from './download';
@@ -142,23 +143,20 @@ export function ExportDialog({ onClose }: { onClose: () => void }) {
       </section>
       <section>
         <h3>{t.importSection}</h3>
-        <label className="eos-field">
-          <span>{t.importFile}</span>
-          <input
-            type="file"
-            accept="application/json,.json"
-            data-testid="import-file"
-            onChange={async (e) => {
-              const file = e.currentTarget.files?.[0];
-              if (!file) return;
-              if (file.size > 1_000_000) {
-                setProblem({ message: `${file.name} is ${file.size} bytes; at most 1,000,000 are accepted.`, errors: [] });
-                return;
-              }
-              run(await file.text());
-            }}
-          />
-        </label>
+        <FilePicker
+          label={t.importFile}
+          accept="application/json,.json"
+          testId="import-file"
+          onFiles={async (files) => {
+            const file = files[0];
+            if (!file) return;
+            if (file.size > 1_000_000) {
+              setProblem({ message: `${file.name} is ${file.size} bytes; at most 1,000,000 are accepted.`, errors: [] });
+              return;
+            }
+            run(await file.text());
+          }}
+        />
         <label className="eos-field">
           <span>{t.importPaste}</span>
           <textarea

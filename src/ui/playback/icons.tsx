@@ -12,9 +12,17 @@ const PATHS = {
 
 export type IconName = keyof typeof PATHS;
 
-export function Icon({ name }: { readonly name: IconName }) {
+/** `inline`: sized to the text around it (1em) and set on its line, rather than a button's block. */
+export function Icon({ name, inline = false }: { readonly name: IconName; readonly inline?: boolean }) {
   return (
-    <svg className="icon" viewBox="0 0 16 16" width="14" height="14" aria-hidden="true" focusable="false">
+    <svg
+      className={inline ? 'icon icon-inline' : 'icon'}
+      viewBox="0 0 16 16"
+      width={inline ? '1em' : '14'}
+      height={inline ? '1em' : '14'}
+      aria-hidden="true"
+      focusable="false"
+    >
       <path d={PATHS[name]} fill="currentColor" />
     </svg>
   );

@@ -94,7 +94,9 @@ export function MessageSequence({
               <span className="tl-lane-name" translate="no">
                 {l.id}
               </span>
-              <span className="tl-lane-leader">{text.kinds[l.kind] ?? l.kind}</span>
+              <span className="tl-lane-leader" title={text.kinds[l.kind] ?? l.kind}>
+                {text.kinds[l.kind] ?? l.kind}
+              </span>
             </div>
           ))}
         </div>

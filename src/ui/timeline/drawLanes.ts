@@ -13,6 +13,7 @@ import type { LaneModel, LanePointer } from './laneModel';
 import { groupOffsetLines, type OffsetLineKind, placeLabels } from './lineLabels';
 import { MARK_COMMIT } from './lod';
 import { layoutMarks, type MarkBuffer, type MarkLayout } from './markLayout';
+import { fitText } from './mscLabels';
 import { linearMapOf } from './offsetScale';
 import type { Palette } from './palette';
 import type { Patterns } from './patterns';
@@ -297,6 +298,26 @@ export function pointerLabelX(x: number, w: number, width: number): number {
   return Math.max(2, Math.min(right, width - 2 - w));
 }
 
+/** Room a cut pointer label needs at least, right of its pointer, to be worth cutting rather than moved. */
+const MIN_CUT_LABEL_PX = 48;
+
+/**
+ * A pointer's label and where it starts. When it fits on neither side of the pointer (a phone's
+ * plot), it is not laid over its own marker ("◆group billing committed 1" read as one smudge): it
+ * starts right of the pointer, its words cut with an ellipsis and its offset (the last word) kept.
+ */
+export function pointerLabel(x: number, text: string, width: number, measure: (t: string) => number): { x: number; text: string } {
+  const w = measure(text);
+  const right = x + 8;
+  if (right + w <= width - 2 || x - 8 - w >= 2) return { x: pointerLabelX(x, w, width), text };
+  const room = width - 2 - right;
+  const space = text.lastIndexOf(' ');
+  const tail = space > 0 ? text.slice(space) : '';
+  const head = fitText(space > 0 ? text.slice(0, space) : text, room - measure(tail), measure);
+  if (room < MIN_CUT_LABEL_PX || head === '' || head === '…') return { x: pointerLabelX(x, w, width), text };
+  return { x: right, text: `${head}${tail}` };
+}
+
 function drawPointers(dc: LaneDrawContext, lane: LaneModel, box: LaneBox, scale: ScaleLinear<number, number>): void {
   const { ctx, palette } = dc;
   const rowH = LANE_GEOMETRY.pointerRow;
@@ -335,9 +356,8 @@ function drawPointers(dc: LaneDrawContext, lane: LaneModel, box: LaneBox, scale:
       }
     }
     // the label goes right of the pointer, or left of it near the plot's right edge
-    const text = (dc.pointerLabel ?? pointerText)(p);
-    const w = dc.measure(text);
-    ctx.fillText(text, pointerLabelX(x, w, dc.width), y + 4);
+    const label = pointerLabel(x, (dc.pointerLabel ?? pointerText)(p), dc.width, dc.measure);
+    ctx.fillText(label.text, label.x, y + 4);
   });
 }
 

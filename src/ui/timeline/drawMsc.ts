@@ -157,7 +157,15 @@ export function drawArrows(dc: MscDrawContext, shown: Int32Array, from: number, 
   // fault labels first, then RPC names, each where it overlaps no label already placed (mscLabels.ts)
   const requests = [...labels, ...rpcLabels].map((l) => ({ ...l, width: dc.measure(l.text) }));
   const area = { x0: 2, x1: width - 2, y0: dc.top ?? 0, y1: dc.bottom ?? Number.POSITIVE_INFINITY };
-  for (const l of placeLabels(requests, area, MAX_LABELS)) {
+  const placed = placeLabels(requests, area, MAX_LABELS, dc.measure);
+  // a halo of the background under each label, so the arrows it lies across do not cross out its letters
+  ctx.save();
+  ctx.strokeStyle = palette.bg;
+  ctx.lineWidth = LABEL_HALO_PX;
+  ctx.lineJoin = 'round';
+  for (const l of placed) ctx.strokeText(l.text, l.x, l.y);
+  ctx.restore();
+  for (const l of placed) {
     ctx.fillStyle = l.color;
     ctx.fillText(l.text, l.x, l.y);
   }
@@ -165,3 +173,4 @@ export function drawArrows(dc: MscDrawContext, shown: Int32Array, from: number, 
 }
 
 const MAX_LABELS = 300;
+const LABEL_HALO_PX = 3;

@@ -1,8 +1,10 @@
 /**
  * Where the message view's labels go (fault notes and RPC names). Busy traffic asks for far more
  * labels than fit: each is tried at its place, then a line above and a line below, kept inside the
- * plot, and dropped when every place overlaps a label already placed. Labels are placed in the
- * order given, so the caller puts the important ones (faults) first.
+ * plot, and dropped when every place overlaps a label already placed (or comes closer to one than
+ * LABEL_GAP: touching lines of text read as one). Labels are placed in the order given, so the
+ * caller puts the important ones (faults) first. A label wider than the plot (a fault note on a
+ * phone) is cut to fit with an ellipsis rather than left out; the arrow's tooltip says it whole.
  *
  * Pure: no DOM, no canvas.
  */
@@ -34,8 +36,11 @@ export interface PlacedLabel {
 /** A label's box around its baseline (11 px text). */
 export const LABEL_ASCENT = 10;
 export const LABEL_DESCENT = 3;
-/** Vertical places tried, relative to the wanted baseline. */
-const SHIFTS = [0, -13, 13] as const;
+/** Space kept clear around each label, so two labels never touch. */
+export const LABEL_GAP = 2;
+/** Vertical places tried, relative to the wanted baseline: a line (and its gap) above, then below. */
+const LINE = LABEL_ASCENT + LABEL_DESCENT + LABEL_GAP;
+const SHIFTS = [0, -LINE, LINE] as const;
 const BUCKET_PX = 64;
 
 export interface LabelArea {
@@ -49,8 +54,35 @@ function overlaps(a: LabelBox, b: LabelBox): boolean {
   return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
 }
 
-/** Places labels without overlap inside `area`; at most `max` of them. */
-export function placeLabels(requests: Iterable<LabelRequest>, area: LabelArea, max = 300): PlacedLabel[] {
+/**
+ * The text cut with an ellipsis to at most `maxWidth` as `measure` reports it (the whole text when it
+ * fits, '' when not even the ellipsis does).
+ */
+export function fitText(text: string, maxWidth: number, measure: (t: string) => number): string {
+  if (measure(text) <= maxWidth) return text;
+  const chars = [...text];
+  // the longest prefix that fits with the ellipsis (binary search on the character count)
+  let lo = 0;
+  let hi = chars.length;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (measure(`${chars.slice(0, mid).join('').trimEnd()}…`) <= maxWidth) lo = mid;
+    else hi = mid - 1;
+  }
+  if (lo === 0) return measure('…') <= maxWidth ? '…' : '';
+  return `${chars.slice(0, lo).join('').trimEnd()}…`;
+}
+
+/**
+ * Places labels without overlap inside `area`; at most `max` of them. With `measure`, a label wider
+ * than the area is cut to fit (fitText); without it, it is left out.
+ */
+export function placeLabels(
+  requests: Iterable<LabelRequest>,
+  area: LabelArea,
+  max = 300,
+  measure?: (text: string) => number,
+): PlacedLabel[] {
   const placed: PlacedLabel[] = [];
   const buckets = new Map<number, LabelBox[]>();
   const free = (box: LabelBox): boolean => {
@@ -65,16 +97,28 @@ export function placeLabels(requests: Iterable<LabelRequest>, area: LabelArea, m
       else buckets.set(b, [box]);
     }
   };
-  for (const r of requests) {
+  const room = area.x1 - area.x0 - 2 * LABEL_GAP;
+  for (const request of requests) {
     if (placed.length >= max) break;
-    if (r.width > area.x1 - area.x0) continue;
+    let r = request;
+    if (r.width > room) {
+      const text = measure ? fitText(r.text, room, measure) : '';
+      if (text === '' || text === '…') continue;
+      r = { ...r, text, width: (measure as (t: string) => number)(text) };
+    }
     // a label that would run off the right edge ends at it; one off the left starts at it
-    const x = Math.max(area.x0, Math.min(r.x, area.x1 - r.width));
+    const x = Math.max(area.x0 + LABEL_GAP, Math.min(r.x, area.x1 - LABEL_GAP - r.width));
     // a label whose arrow is out of view is not drawn at all
     if (r.x > area.x1 || r.x + r.width < area.x0) continue;
     for (const dy of SHIFTS) {
       const y = r.y + dy;
-      const box = { x0: x - 1, y0: y - LABEL_ASCENT, x1: x + r.width + 1, y1: y + LABEL_DESCENT };
+      // the box holds the gap on every side: boxes that do not overlap leave 2 × LABEL_GAP between texts
+      const box = {
+        x0: x - LABEL_GAP,
+        y0: y - LABEL_ASCENT - LABEL_GAP / 2,
+        x1: x + r.width + LABEL_GAP,
+        y1: y + LABEL_DESCENT + LABEL_GAP / 2,
+      };
       if (box.y0 < area.y0 || box.y1 > area.y1 || !free(box)) continue;
       keep(box);
       placed.push({ x, y, text: r.text, color: r.color, box });

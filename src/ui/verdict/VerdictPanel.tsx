@@ -7,10 +7,11 @@
  * Every finding and count links to the steps that caused it. Rows carry data-layer, data-subject and
  * data-status so tests can compare the screen with the engine.
  */
-import { useId, useMemo } from 'react';
+import { type ReactNode, useId, useMemo } from 'react';
 import { eventlessTopicsOf, findingSentence, LAYER_NAMES, outputTopicsOf, STATUS_NAMES, verdictViewAt } from '../../sim/views';
 import { useSim } from '../../store/useSim';
 import { useStrings } from '../i18n';
+import { Icon } from '../playback/icons';
 import { StepLinks } from '../StepLink';
 import { useThrottled } from '../useThrottled';
 import { type CounterId, counterStepsAt } from './counterSteps';
@@ -28,7 +29,14 @@ const COUNTERS: readonly { id: CounterId; en: string; ko: string }[] = [
   { id: 'inboxConflicts', en: 'inbox conflicts', ko: 'inbox 충돌' },
 ];
 
-const GLYPH: Record<string, string> = { once: '✓', 'more-than-once': '×2', lost: '∅', stalled: '⏸', 'not-applicable': '–' };
+// stalled is drawn: Debian's and many phones' fonts have no pause symbol (U+23F8), which showed as a missing-glyph box
+const GLYPH: Record<string, ReactNode> = {
+  once: '✓',
+  'more-than-once': '×2',
+  lost: '∅',
+  stalled: <Icon name="pause" inline />,
+  'not-applicable': '–',
+};
 
 export function VerdictPanel() {
   const titleId = useId();

@@ -276,7 +276,8 @@ export class SvgContext {
 
   // ---------------------------------------------------------------- text
 
-  fillText(text: string, x: number, y: number): void {
+  /** Where a text drawn at (x, y) with the current font, alignment and baseline goes. */
+  private placeText(text: string, x: number, y: number) {
     const { px, bold } = parseFont(this.font);
     const w = textWidth(text, px, bold);
     const ax = x + this.tx;
@@ -288,11 +289,26 @@ export class SvgContext {
     const align = this.textAlign;
     const anchor = align === 'center' ? 'middle' : align === 'right' || align === 'end' ? 'end' : 'start';
     const left = anchor === 'middle' ? ax - w / 2 : anchor === 'end' ? ax - w : ax;
+    const attrs = `x="${num(ax)}" y="${num(baseline)}" font-size="${num(px)}"${bold ? ' font-weight="600"' : ''}${
+      anchor === 'start' ? '' : ` text-anchor="${anchor}"`
+    }`;
+    return { px, w, baseline, left, attrs };
+  }
+
+  /**
+   * The outline of a text: the message labels' halo, drawn just before their fillText. Not recorded
+   * among the drawn items: it is that text's own background, not another label.
+   */
+  strokeText(text: string, x: number, y: number): void {
+    const { attrs } = this.placeText(text, x, y);
     this.out.push(
-      `<text x="${num(ax)}" y="${num(baseline)}" font-size="${num(px)}"${bold ? ' font-weight="600"' : ''}${
-        anchor === 'start' ? '' : ` text-anchor="${anchor}"`
-      } fill="${escapeXml(this.fillStyle)}"${this.opacity('fill-opacity')}>${escapeXml(text)}</text>`,
+      `<text ${attrs} fill="none" stroke="${escapeXml(this.strokeStyle)}" stroke-width="${num(this.lineWidth)}" stroke-linejoin="round"${this.opacity('stroke-opacity')}>${escapeXml(text)}</text>`,
     );
+  }
+
+  fillText(text: string, x: number, y: number): void {
+    const { px, w, baseline, left, attrs } = this.placeText(text, x, y);
+    this.out.push(`<text ${attrs} fill="${escapeXml(this.fillStyle)}"${this.opacity('fill-opacity')}>${escapeXml(text)}</text>`);
     this.drawn.push({
       type: 'text',
       text,
