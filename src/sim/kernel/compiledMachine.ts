@@ -107,6 +107,7 @@ export class CompiledActor {
         this.run(n.entry, init, queue);
       }
       this.settle(init, queue);
+      this.flush();
     }
   }
 
@@ -126,8 +127,21 @@ export class CompiledActor {
     const queue = this.raised;
     // (setting an array's length is a runtime call even when it changes nothing: only when needed)
     if (queue.length !== 0) queue.length = 0;
+    if (this.out.effects.length !== 0) this.out.effects.length = 0;
     this.microstep(this.select(event), event, queue);
     this.settle(event, queue);
+    this.flush();
+  }
+
+  /**
+   * Hands what the handlers emitted to `emit`, in the order they emitted it: once per send, not
+   * after every handler (emptying an array is a runtime call).
+   */
+  private flush(): void {
+    const effects = this.out.effects;
+    if (effects.length === 0) return;
+    for (const e of effects) this.emit(e);
+    effects.length = 0;
   }
 
   /** XState's macrostep loop after the first microstep: eventless transitions, then raised events. */
@@ -245,10 +259,7 @@ export class CompiledActor {
     const out = this.out;
     for (const h of handlers) {
       this.ctx = h(this.ctx, event, out);
-      if (out.effects.length) {
-        for (const e of out.effects) this.emit(e);
-        out.effects.length = 0;
-      }
+      // (its effects stay in `out` until the send ends: flush)
       if (out.raised.length) {
         for (const r of out.raised) queue.push(r);
         out.raised.length = 0;

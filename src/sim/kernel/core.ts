@@ -105,8 +105,10 @@ export abstract class KernelCore {
     return k;
   }
 
-  // the step being processed
+  // the step being processed: the effects its actor emitted are effects[0 .. effectCount) (a count,
+  // not the array's length: emptying an array is a runtime call, and this one empties every step)
   effects: Effect[] = [];
+  effectCount = 0;
   collecting: ActorId | null = null;
 
   protected constructor(

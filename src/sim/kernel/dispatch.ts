@@ -88,16 +88,13 @@ export function dispatch(
   if (!slot) throw new Error(`no actor ${actorId}`);
   const before = slot.ref.stateText();
   // one list for every step: nothing emits while the effects are carried out (collecting is null)
-  const effects = k.effects;
-  // (setting an array's length is a runtime call even when it changes nothing: only when needed)
-  if (effects.length !== 0) effects.length = 0;
+  k.effectCount = 0;
   k.collecting = actorId;
   // every event carries the virtual time (`now`): machines have no other clock
   slot.ref.send(event);
   k.collecting = null;
   const after = slot.ref.stateText();
-  const out = applyEffects(k, actorId, slot.process, effects, onSent);
-  if (effects.length !== 0) effects.length = 0;
+  const out = applyEffects(k, actorId, slot.process, k.effects, k.effectCount, onSent);
   if (appliedFault) out.faults = [appliedFault, ...out.faults];
   return k.record({
     actor: actorId,
@@ -115,7 +112,7 @@ export function dispatch(
 }
 
 /**
- * Carries out an actor's effects in order. The lists of what the step sent, observed and suffered
+ * Carries out an actor's effects (the first `count` of `effects`) in order. The lists of what the step sent, observed and suffered
  * are made only when it has some: most steps have no facts and no faults, many send nothing.
  */
 function applyEffects(
@@ -123,6 +120,7 @@ function applyEffects(
   actorId: ActorId,
   process: ProcessId,
   effects: readonly Effect[],
+  count: number,
   onSent: OnSent,
 ): { sent: readonly number[]; facts: readonly FactBase[]; faults: string[] } {
   let sent: number[] | null = null;
@@ -131,7 +129,8 @@ function applyEffects(
   const faults: string[] = [];
   let crash: PointFault | null = null;
   const incarnation = k.processes.get(process)?.incarnation ?? 0;
-  for (const effect of effects) {
+  for (let i = 0; i < count; i++) {
+    const effect = effects[i] as Effect;
     switch (effect.type) {
       case 'send': {
         const id = sendEnvelope(k, actorId, effect, faults, onSent);

@@ -162,7 +162,7 @@ export class Simulation extends KernelCore {
 
   private attach(spec: ActorSpec, snapshot: ActorSnapshot | undefined): void {
     const ref = startActor(spec, snapshot, this.options.runner ?? 'compiled', (effect: Effect) => {
-      if (this.collecting === spec.id) this.effects.push(effect);
+      if (this.collecting === spec.id) this.effects[this.effectCount++] = effect;
     });
     this.slots.set(spec.id, { spec, process: processOf(spec.id), ref });
   }

@@ -73,7 +73,7 @@ export class StateWriter {
           return;
         }
         this.token(v.length, T_SINL);
-        for (let i = 0; i < v.length; i++) this.out.varint(v.charCodeAt(i));
+        this.out.chars(v);
         return;
       }
       case 'boolean':
@@ -116,7 +116,7 @@ export class StateWriter {
     if (proto === Object.prototype) {
       const o = v as Record<string, unknown>;
       this.seen.set(v, this.seen.size);
-      const shape = tables.shapeOf(o);
+      const shape = tables.shapeOf(o, slot);
       this.token(shape, T_OBJ);
       const slots = tables.shapeSlots[shape] as number[];
       let i = 0;

@@ -53,11 +53,45 @@ export class ByteStore {
     if (this.length + 8 > this.bytes.length) this.grow(8);
     const b = this.bytes;
     let n = this.length;
-    while (u >= 0x80) {
-      b[n++] = (u % 0x80) | 0x80;
-      u = Math.floor(u / 0x80);
+    if (u < 0x80) {
+      // most tokens are one byte
+      b[n] = u;
+      this.length = n + 1;
+      return;
     }
+    if (u <= 0x7fffffff) {
+      // the same bytes with 32-bit integer operations (the general loop below divides in floats)
+      while (u >= 0x80) {
+        b[n++] = (u & 0x7f) | 0x80;
+        u >>>= 7;
+      }
+    } else
+      while (u >= 0x80) {
+        b[n++] = (u % 0x80) | 0x80;
+        u = Math.floor(u / 0x80);
+      }
     b[n++] = u;
+    this.length = n;
+  }
+
+  /** A string's UTF-16 code units, each a varint (what `varint` would write for each, room made once). */
+  chars(s: string): void {
+    const len = s.length;
+    if (this.length + 3 * len > this.bytes.length) this.grow(3 * len);
+    const b = this.bytes;
+    let n = this.length;
+    for (let i = 0; i < len; i++) {
+      const c = s.charCodeAt(i);
+      if (c < 0x80) b[n++] = c;
+      else if (c < 0x4000) {
+        b[n++] = (c & 0x7f) | 0x80;
+        b[n++] = c >>> 7;
+      } else {
+        b[n++] = (c & 0x7f) | 0x80;
+        b[n++] = ((c >>> 7) & 0x7f) | 0x80;
+        b[n++] = c >>> 14;
+      }
+    }
     this.length = n;
   }
 
@@ -94,6 +128,13 @@ const f64bytes = new Uint8Array(f64scratch.buffer);
 interface ShapeNode {
   id: number;
   readonly next: Map<string, ShapeNode>;
+  /** The child taken last, and its key: most nodes have one child, or one taken far more often. */
+  lastKey: string | null;
+  lastNext: ShapeNode | null;
+}
+
+function shapeNode(): ShapeNode {
+  return { id: -1, next: new Map(), lastKey: null, lastNext: null };
 }
 
 /** The string table, object shapes and per-field interning decisions shared by a writer and its readers. */
@@ -103,39 +144,78 @@ export class ValueTables {
   /** Key lists by shape id, and for each field its slot. */
   readonly shapes: string[][] = [];
   readonly shapeSlots: number[][] = [];
-  private readonly shapeRoot: ShapeNode = { id: -1, next: new Map() };
+  private readonly shapeRoot: ShapeNode = shapeNode();
   /** Per slot: hits, misses, and whether it still interns. */
   private slotHits: number[] = [0];
   private slotMisses: number[] = [0];
   private slotInterns: boolean[] = [true];
-  /** The slot of an array's items, by the array's slot. */
-  private readonly itemSlots = new Map<number, number>();
+  /** The slot of an array's items, by the array's slot (-1: none yet). */
+  private readonly itemSlots: number[] = [-1];
+  /**
+   * Per slot, the last shape and the last interned string written in it: a field's values mostly
+   * repeat the one before (every record of a batch has one shape, a fact's topic is the topic of the
+   * fact before), and a check against it costs a few comparisons where the shape trie costs a map
+   * lookup per key and the string table one lookup (and a hash of the string) per string.
+   */
+  private readonly slotShape: number[] = [-1];
+  private readonly slotString: (string | null)[] = [null];
+  private readonly slotStringId: number[] = [-1];
 
   newSlot(): number {
     this.slotHits.push(0);
     this.slotMisses.push(0);
     this.slotInterns.push(true);
+    this.itemSlots.push(-1);
+    this.slotShape.push(-1);
+    this.slotString.push(null);
+    this.slotStringId.push(-1);
     return this.slotHits.length - 1;
   }
 
   itemSlot(slot: number): number {
-    let s = this.itemSlots.get(slot);
-    if (s === undefined) {
+    let s = this.itemSlots[slot] as number;
+    if (s < 0) {
       s = this.newSlot();
-      this.itemSlots.set(slot, s);
+      this.itemSlots[slot] = s;
     }
     return s;
   }
 
-  /** The shape id of an object's own enumerable keys, made on first sight. */
-  shapeOf(o: Record<string, unknown>): number {
+  /** The shape id of an object's own enumerable keys (written in `slot`), made on first sight. */
+  shapeOf(o: Record<string, unknown>, slot = 0): number {
+    const last = this.slotShape[slot] as number;
+    if (last >= 0) {
+      const keys = this.shapes[last] as string[];
+      let i = 0;
+      let same = true;
+      for (const key in o) {
+        if (keys[i] !== key) {
+          same = false;
+          break;
+        }
+        i++;
+      }
+      if (same && i === keys.length) return last;
+    }
+    const id = this.shapeInTrie(o);
+    this.slotShape[slot] = id;
+    return id;
+  }
+
+  private shapeInTrie(o: Record<string, unknown>): number {
     let node = this.shapeRoot;
     for (const key in o) {
+      if (node.lastKey === key) {
+        node = node.lastNext as ShapeNode;
+        continue;
+      }
       let next = node.next.get(key);
       if (!next) {
-        next = { id: -1, next: new Map() };
+        next = shapeNode();
         node.next.set(key, next);
       }
+      node.lastKey = key;
+      node.lastNext = next;
       node = next;
     }
     if (node.id < 0) {
@@ -150,12 +230,21 @@ export class ValueTables {
 
   /** The id to write for `s` in this slot, or -1 to write it inline. */
   internFor(slot: number, s: string): number {
+    // the string table only grows: the slot's last interned string keeps its id
+    if (this.slotString[slot] === s) {
+      this.slotHits[slot] = (this.slotHits[slot] as number) + 1;
+      return this.slotStringId[slot] as number;
+    }
+    // a slot that no longer interns writes its strings inline, known or not: most are new (a
+    // record's key or value), and looking each up in the table would hash it for nothing
+    if (!this.slotInterns[slot]) return -1;
     const known = this.stringIds.get(s);
     if (known !== undefined) {
       this.slotHits[slot] = (this.slotHits[slot] as number) + 1;
+      this.slotString[slot] = s;
+      this.slotStringId[slot] = known;
       return known;
     }
-    if (!this.slotInterns[slot]) return -1;
     const misses = (this.slotMisses[slot] as number) + 1;
     this.slotMisses[slot] = misses;
     if (misses > SLOT_TRIAL && misses > 4 * (this.slotHits[slot] as number)) {
@@ -165,6 +254,8 @@ export class ValueTables {
     const id = this.strings.length;
     this.strings.push(s);
     this.stringIds.set(s, id);
+    this.slotString[slot] = s;
+    this.slotStringId[slot] = id;
     return id;
   }
 }
@@ -188,7 +279,7 @@ export function writeValue(out: ByteStore, tables: ValueTables, v: unknown, slot
         return;
       }
       out.varint(v.length * 8 + T_SINL);
-      for (let i = 0; i < v.length; i++) out.varint(v.charCodeAt(i));
+      out.chars(v);
       return;
     }
     case 'boolean':
@@ -213,7 +304,7 @@ export function writeValue(out: ByteStore, tables: ValueTables, v: unknown, slot
         writeValue(out, tables, o.toJSON(), slot);
         return;
       }
-      const shape = tables.shapeOf(o);
+      const shape = tables.shapeOf(o, slot);
       out.varint(shape * 8 + T_OBJ);
       const slots = tables.shapeSlots[shape] as number[];
       let i = 0;
