@@ -112,8 +112,9 @@ export function dispatch(
 }
 
 /**
- * Carries out an actor's effects (the first `count` of `effects`) in order. The lists of what the step sent, observed and suffered
- * are made only when it has some: most steps have no facts and no faults, many send nothing.
+ * Carries out an actor's effects (the first `count` of `effects`) in order. The lists of what the
+ * step sent, observed and suffered are made only when it has some: most steps have no facts and no
+ * faults, many send nothing.
  */
 function applyEffects(
   k: KernelCore,
