@@ -124,12 +124,13 @@ describe('one Produce request per broker, one batch per partition', () => {
       ['orders-0', 0, null],
       ['orders-1', 0, null],
     ]);
+    // the drain starts where the last one ended (drainIndex): at orders-1
     expect(requests(drained(d, 2))).toEqual([
       [
         'broker-0',
         [
-          ['orders-0', 'a2', 1],
           ['orders-1', 'b2', 1],
+          ['orders-0', 'a2', 1],
         ],
       ],
     ]);
@@ -217,8 +218,8 @@ describe('the answer to a request with several partitions', () => {
       [
         'broker-0',
         [
-          ['orders-0', 'a', 0],
           ['orders-1', 'b', 0],
+          ['orders-0', 'a', 0],
         ],
       ],
     ]);
@@ -239,5 +240,105 @@ describe('an envelope fault on a Produce or ProduceResponse', () => {
     expect(envelopeMatches({ rpc: 'ProduceResponse', where: { topic: 'orders', partition: 1 } }, response)).toBe(false);
     expect(envelopeMatches({ rpc: 'ProduceResponse', where: { correlationId: 3 } }, response)).toBe(true);
     expect(envelopeMatches({ rpc: 'ProduceResponse', where: { topic: 'payments' } }, response)).toBe(false);
+  });
+});
+
+describe('drainBatchesForOneNode: the rotating drainIndex and the stop', () => {
+  it('each drain of a broker starts at the partition stored last: after a full pass, the one before the pass began', () => {
+    const d = producerDraft(meta, { 'enable.idempotence': false, acks: '1' });
+    const round = (values: [number, string][], now: number) => {
+      queue(d, values, now);
+      const out = drained(d, now);
+      onProduceResponse(d, { correlationId: correlationOf(out, 'broker-0'), responses: [ok(0, 0), ok(1, 0)] }, now, new Out());
+      return requests(out).map(([, parts]) => parts.map(([tp]) => tp));
+    };
+    expect(
+      round(
+        [
+          [0, 'a'],
+          [1, 'b'],
+        ],
+        0,
+      ),
+    ).toEqual([['orders-0', 'orders-1']]);
+    expect(d.drainIndex['broker-0']).toBe(1);
+    expect(
+      round(
+        [
+          [0, 'c'],
+          [1, 'd'],
+        ],
+        1,
+      ),
+    ).toEqual([['orders-1', 'orders-0']]);
+    expect(d.drainIndex['broker-0']).toBe(0);
+    expect(
+      round(
+        [
+          [0, 'e'],
+          [1, 'f'],
+        ],
+        2,
+      ),
+    ).toEqual([['orders-0', 'orders-1']]);
+  });
+
+  it("a ready broker takes the other partitions' records too, lingered or not", () => {
+    const d = producerDraft(meta, { 'linger.ms': 100 });
+    queue(d, [[0, 'a']], 0);
+    queue(d, [[1, 'b']], 90);
+    // at 100 orders-0 has lingered; orders-1 (10 ms) rides along in broker-0's request
+    expect(requests(drained(d, 100))).toEqual([
+      [
+        'broker-0',
+        [
+          ['orders-0', 'a', 0],
+          ['orders-1', 'b', 0],
+        ],
+      ],
+    ]);
+  });
+
+  it("a partition that must stop (not yet in the transaction) ends the broker's drain: the partitions after it wait, the index stays on it", () => {
+    const d = producerDraft(meta, { 'transactional.id': 'tx' });
+    d.txnPartitions = ['orders-1'];
+    queue(d, [
+      [0, 'a'],
+      [1, 'b'],
+    ]);
+    // orders-0 comes first and may not send: Kafka breaks out of the node's loop, so orders-1 waits too
+    expect(requests(drained(d))).toEqual([]);
+    expect(d.drainIndex['broker-0']).toBe(0);
+    d.txnPartitions = ['orders-1', 'orders-0'];
+    expect(requests(drained(d, 1))).toEqual([
+      [
+        'broker-0',
+        [
+          ['orders-0', 'a', 0],
+          ['orders-1', 'b', 0],
+        ],
+      ],
+    ]);
+  });
+
+  it('a partition passed over (backing off) does not stop the drain', () => {
+    const d = producerDraft(meta);
+    queue(d, [
+      [0, 'a'],
+      [1, 'b'],
+    ]);
+    const sent = drained(d);
+    onProduceResponse(
+      d,
+      {
+        correlationId: correlationOf(sent, 'broker-0'),
+        responses: [{ topic: 'orders', partition: 0, error: 'NOT_ENOUGH_REPLICAS', baseOffset: -1, errorMessage: null }, ok(1, 0)],
+      },
+      1,
+      new Out(),
+    );
+    queue(d, [[1, 'c']], 1);
+    // orders-0's retry backs off: orders-1 still goes
+    expect(requests(drained(d, 1))).toEqual([['broker-0', [['orders-1', 'c', 1]]]]);
   });
 });

@@ -104,6 +104,8 @@ export interface ProducerContext {
    * (Sender.completeBatch unmutes it at the answer).
    */
   readonly expiredInFlight: readonly ProducerBatch[];
+  /** Per broker, where the next drain of its partitions starts (RecordAccumulator.nodesDrainIndex). */
+  readonly drainIndex: Readonly<Record<string, number>>;
   readonly nextBatchId: number;
   readonly nextCorrelationId: number;
   readonly nextRef: number;
@@ -189,6 +191,7 @@ export function initialProducerContext(input: ProducerInput): ProducerContext {
     accumulating: {},
     batches: [],
     expiredInFlight: [],
+    drainIndex: {},
     nextBatchId: 0,
     nextCorrelationId: 0,
     nextRef: 0,
@@ -242,6 +245,7 @@ export function producerDraft(c: ProducerContext): Mutable<ProducerContext> {
     accumulating: c.accumulating,
     batches: c.batches,
     expiredInFlight: c.expiredInFlight,
+    drainIndex: c.drainIndex,
     nextBatchId: c.nextBatchId,
     nextCorrelationId: c.nextCorrelationId,
     nextRef: c.nextRef,

@@ -279,12 +279,11 @@ function leaderForDrain(d: ProducerDraft, topic: string, partition: number): str
 
 /**
  * Sends everything that may be sent now (Sender.sendProducerData, repeated while it drains
- * something, as the Sender's loop does without waiting): each round drains, per partition, one batch
- * — a retry first (with idempotence strictly in sequence order, one at a time, as Kafka does while
- * recovering; without it the last failed first), else a new batch whose linger.ms passed — for the
+ * something, as the Sender's loop does without waiting): each round drains the ready brokers, one
+ * batch per partition — a retry first (with idempotence strictly in sequence order, one at a time,
+ * as Kafka does while recovering; without it the last failed first), else a new batch — to the
  * partition's leader as the producer knows it now (none while it knows none), and sends one Produce
- * per broker with all the batches drained for it (RecordAccumulator.drain → sendProduceRequests),
- * to a broker with fewer than max.in.flight.requests.per.connection requests in flight.
+ * per broker with all the batches drained for it (RecordAccumulator.drain → sendProduceRequests).
  */
 export function drain(d: ProducerDraft, now: number, out: Out): void {
   // Sender.runOnce: maybeResolveSequences, then bumpIdempotentEpochAndResetIdIfNeeded, then the data
@@ -300,69 +299,124 @@ export function drain(d: ProducerDraft, now: number, out: Out): void {
   armRetryTimer(d, now, out);
 }
 
-/** The partitions with something to send (a batch waiting for a retry, or queued records), in key order. */
-function partitionsWithData(d: ProducerDraft): string[] {
-  const tps: string[] = [];
-  for (const tp in d.accumulating) if (queueFirst(d.accumulating[tp]) !== undefined) tps.push(tp);
+/** The head of a partition's deque: a batch waiting to be sent again, else the records queued (a batch to close). */
+type DequeHead = { readonly retry: ProducerBatch } | { readonly queued: PendingRecord; readonly bytes: number } | null;
+
+function dequeHead(d: ProducerDraft, tp: string): DequeHead {
+  // with idempotence the lowest sequence; without it the one that failed last (RecordAccumulator.reenqueue)
+  let retry: ProducerBatch | undefined;
   for (const b of d.batches) {
-    if (b.inFlight) continue;
-    const tp = keyOf(b);
-    if (!tps.includes(tp)) tps.push(tp);
+    if (b.inFlight || keyOf(b) !== tp) continue;
+    if (!retry) retry = b;
+    else if (d.idempotent && (b.baseSequence < retry.baseSequence || (b.baseSequence === retry.baseSequence && b.id < retry.id))) retry = b;
+    if (!d.idempotent) break;
   }
-  if (tps.length > 1) tps.sort();
-  return tps;
+  if (retry) return { retry };
+  const q = d.accumulating[tp];
+  const first = queueFirst(q);
+  return q && first ? { queued: first, bytes: q.bytes } : null;
+}
+
+/** KIP-951 (ProducerBatch.hasLeaderChangedForTheOngoingRetry): a retry to a newer leader skips the backoff. */
+function backingOff(d: ProducerDraft, retry: ProducerBatch, now: number): boolean {
+  return now < retry.retryAt && leaderEpochOf(d.meta, retry.topic, retry.partition) <= retry.leaderEpoch;
 }
 
 /**
- * One drain: per broker that may take another request, at most one batch per partition it leads
- * (RecordAccumulator.drainBatchesForOneNode). A new batch is created here (sequence assigned,
- * delivery.timeout.ms armed) and waits in `d.batches`, not yet in flight, until its request is sent.
+ * RecordAccumulator.ready: the brokers leading a partition whose head may go now — a retry whose
+ * backoff is over, or records that waited linger.ms, fill batch.size, or are flushed or in a
+ * completing transaction — not counting muted partitions. A partition whose leader is unknown asks
+ * for metadata (unknownLeaderTopics). Then NetworkClient.ready: only brokers that can take another
+ * request (InFlightRequests.canSendMore).
+ */
+function readyNodes(d: ProducerDraft, now: number): string[] {
+  const maxInFlight = d.config['max.in.flight.requests.per.connection'];
+  const nodes: string[] = [];
+  const tps: string[] = [];
+  for (const tp in d.accumulating) if (queueFirst(d.accumulating[tp]) !== undefined) tps.push(tp);
+  for (const b of d.batches) if (!b.inFlight && !tps.includes(keyOf(b))) tps.push(keyOf(b));
+  if (tps.length > 1) tps.sort();
+  for (const tp of tps) {
+    const head = dequeHead(d, tp);
+    if (!head) continue;
+    const { topic, partition } = 'retry' in head ? head.retry : head.queued;
+    const leader = leaderForDrain(d, topic, partition);
+    if (leader === null || nodes.includes(leader) || (maxInFlight === 1 && isMuted(d, tp))) continue;
+    const sendable =
+      'retry' in head
+        ? !backingOff(d, head.retry, now)
+        : d.flushing || d.endTxn !== null || now - head.queued.timestamp >= d.config['linger.ms'] || head.bytes >= d.config['batch.size'];
+    if (sendable && inFlightTo(d, leader) < maxInFlight) nodes.push(leader);
+  }
+  return nodes.sort();
+}
+
+/** Cluster.partitionsForNode: the partitions the producer knows `node` leads (every user topic of its metadata), in topic, then partition order. */
+function partitionsForNode(d: ProducerDraft, node: string): string[] {
+  const parts: string[] = [];
+  for (const name of Object.keys(d.meta.topics).sort()) {
+    const t = d.meta.topics[name];
+    if (!t) continue;
+    t.leaders.forEach((leader, partition) => {
+      if (leader === node) parts.push(topicPartitionKey(name, partition));
+    });
+  }
+  return parts;
+}
+
+/**
+ * RecordAccumulator.shouldStopDrainBatchesForPartition: the partition may not send its head now —
+ * not sendable in the transaction or no producer id yet; for a new batch, older-epoch batches in
+ * flight or an unresolved sequence; for a retry, an earlier sequence still in flight (retries go
+ * strictly in sequence order, one at a time). Kafka then ends the whole node's drain (`break`).
+ */
+function mustStop(d: ProducerDraft, tp: string, head: NonNullable<DequeHead>): boolean {
+  if (!partitionSendable(d, tp)) return true;
+  if (!('retry' in head)) return newBatchesBlocked(d, tp);
+  const retry = head.retry;
+  return d.idempotent && d.batches.some((b) => b.inFlight && keyOf(b) === tp && b.baseSequence < retry.baseSequence);
+}
+
+/**
+ * One drain (RecordAccumulator.drain → drainBatchesForOneNode for every ready broker): the broker's
+ * partitions are visited from its drainIndex round the list, each visited one stored as the index;
+ * a muted, empty or backing-off partition is passed over; a partition that must stop ends this
+ * broker's drain, the index left on it, so the next drain starts there. Every other head is taken —
+ * a retry, or a new batch closed from the queued records (sequence assigned, delivery.timeout.ms
+ * armed), lingered or not: the broker is ready, so its request carries what each partition has. A
+ * new batch waits in `d.batches`, not yet in flight, until its request is sent.
  */
 function drainOnce(d: ProducerDraft, now: number, out: Out): Map<string, ProducerBatch[]> {
-  const maxInFlight = d.config['max.in.flight.requests.per.connection'];
   const requests = new Map<string, ProducerBatch[]>();
-  // NetworkClient.ready → InFlightRequests.canSendMore: the requests in flight before this drain
-  const canSendMore = (broker: string) => requests.has(broker) || inFlightTo(d, broker) < maxInFlight;
-  const take = (broker: string, b: ProducerBatch) => {
-    const list = requests.get(broker);
-    if (list) list.push(b);
-    else requests.set(broker, [b]);
-  };
-  for (const tp of partitionsWithData(d)) {
-    if (!partitionSendable(d, tp)) continue;
-    if (d.config['max.in.flight.requests.per.connection'] === 1 && isMuted(d, tp)) continue;
-    // the head of this partition's deque: a batch waiting to be sent again — with idempotence the
-    // lowest sequence; without it the one that failed last (RecordAccumulator.reenqueue)
-    const waiting = d.batches.filter((b) => !b.inFlight && keyOf(b) === tp);
-    const retry = d.idempotent ? waiting.sort((a, b) => a.baseSequence - b.baseSequence || a.id - b.id)[0] : waiting[0];
-    if (retry) {
-      const leader = leaderForDrain(d, retry.topic, retry.partition);
-      if (leader === null) continue;
-      // KIP-951 (ProducerBatch.hasLeaderChangedForTheOngoingRetry): a retry to a newer leader skips the backoff
-      const epoch = leaderEpochOf(d.meta, retry.topic, retry.partition);
-      const backingOff = now < retry.retryAt && epoch <= retry.leaderEpoch;
-      // with idempotence a retry waits for every earlier sequence (Kafka's firstInFlightSequence rule);
-      // without it, a retry goes out as soon as it may, and can overtake later batches
-      const earlierInFlight = d.idempotent && d.batches.some((b) => b.inFlight && keyOf(b) === tp && b.baseSequence < retry.baseSequence);
-      if (backingOff || earlierInFlight || !canSendMore(leader)) continue;
-      const moved = { ...retry, broker: leader, leaderEpoch: epoch };
-      d.batches = d.batches.map((b) => (b === retry ? moved : b));
-      take(leader, moved);
-      continue;
-    }
-    const queued = d.accumulating[tp];
-    const first = queueFirst(queued);
-    if (!queued || !first) continue;
-    const ready =
-      d.flushing || d.endTxn !== null || now - first.timestamp >= d.config['linger.ms'] || queued.bytes >= d.config['batch.size'];
-    if (!ready) continue;
-    const broker = leaderForDrain(d, first.topic, first.partition);
-    if (broker === null || !canSendMore(broker) || newBatchesBlocked(d, tp)) continue;
-    const batch = newBatch(d, tp, broker, now);
-    if (!batch) continue;
-    armDeliveryTimeout(d, batch, now, out);
-    d.batches = [...d.batches, batch];
-    take(broker, batch);
+  const muting = d.config['max.in.flight.requests.per.connection'] === 1;
+  for (const node of readyNodes(d, now)) {
+    const parts = partitionsForNode(d, node);
+    if (parts.length === 0) continue;
+    const taken: ProducerBatch[] = [];
+    let index = (d.drainIndex[node] ?? 0) % parts.length;
+    const start = index;
+    do {
+      const tp = parts[index] as string;
+      d.drainIndex = { ...d.drainIndex, [node]: index };
+      index = (index + 1) % parts.length;
+      if (muting && isMuted(d, tp)) continue;
+      const head = dequeHead(d, tp);
+      if (!head) continue;
+      if ('retry' in head && backingOff(d, head.retry, now)) continue;
+      if (mustStop(d, tp, head)) break;
+      if ('retry' in head) {
+        const moved = { ...head.retry, broker: node, leaderEpoch: leaderEpochOf(d.meta, head.retry.topic, head.retry.partition) };
+        d.batches = d.batches.map((b) => (b === head.retry ? moved : b));
+        taken.push(moved);
+        continue;
+      }
+      const batch = newBatch(d, tp, node, now);
+      if (!batch) continue;
+      armDeliveryTimeout(d, batch, now, out);
+      d.batches = [...d.batches, batch];
+      taken.push(batch);
+    } while (index !== start);
+    if (taken.length > 0) requests.set(node, taken);
   }
   return requests;
 }
