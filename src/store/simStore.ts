@@ -21,7 +21,7 @@ import {
   ViewCursor,
   validateScenario,
 } from '../sim';
-import { nextStoryPosition, previousStoryPosition, type SimView, storySteps, type Trace } from '../sim/views';
+import { nextStoryPosition, previousStoryPosition, processOf, type SimView, storySteps, type Trace } from '../sim/views';
 import { type Landed, RunJob } from './runJob';
 
 export type Language = 'en' | 'ko';
@@ -191,7 +191,8 @@ export function createSimStore(budgets: PageBudgets = PAGE_BUDGETS) {
           progress: trace.steps.length,
           step,
           view: viewAt(trace, step),
-          selection: null,
+          // an edit's fork keeps the process the reader picked (to inject again on it); a new run starts with none
+          selection: options.edit ? keptSelection(get().selection, trace) : null,
           budget: budget ? { ...budget, scenario } : null,
         });
       };
@@ -294,6 +295,13 @@ export function createSimStore(budgets: PageBudgets = PAGE_BUDGETS) {
       get().load(edit(scenario), { step, edit: true, ...(trace instanceof RecordedTrace ? { forkOf: trace } : {}) });
     },
   }));
+}
+
+/** The selection still meaningful in an edit's forked run: a process (actor) that the run still has. */
+function keptSelection(selection: Selection | null, trace: Trace): Selection | null {
+  if (selection?.kind !== 'actor') return null;
+  const process = processOf(selection.id);
+  return trace.built.processes.some((p) => p.id === process) ? selection : null;
 }
 
 export const simStore = createSimStore();

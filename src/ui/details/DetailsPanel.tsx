@@ -290,7 +290,8 @@ export function DetailsPanel() {
       {injectSheet && (
         <Sheet title={t.injectTitle} closeLabel={t.close} onClose={() => panelStore.getState().setInjectSheet(false)} testId="inject-sheet">
           <Suspense fallback={<p className="muted">…</p>}>
-            <InjectPanel />
+            {/* the sheet's own heading names it */}
+            <InjectPanel heading={false} />
           </Suspense>
         </Sheet>
       )}

@@ -3,7 +3,9 @@
  * (an envelope, a process, a record), a process picker, the log cleaner and the scenario's faults.
  * Every action writes itself into the scenario and forks the run (the store's `fork`).
  *
- * Props: none; it reads everything from the store. The page places it in its details panel.
+ * Props: `heading` (default true) — false where the container already names it (the phone sheet's
+ * own heading), so the title is not shown twice. Everything else it reads from the store. The page
+ * places it in its details panel.
  */
 import { useId, useState } from 'react';
 import type { EditOutcome, Scenario } from '../../sim';
@@ -21,7 +23,7 @@ import { RecordActions } from './RecordActions';
 import { useInjectStrings } from './strings';
 import './inject.css';
 
-export function InjectPanel() {
+export function InjectPanel({ heading = true }: { readonly heading?: boolean } = {}) {
   const t = useInjectStrings();
   const kinds = useStrings().kinds;
   const selection = useSim((s) => s.selection);
@@ -42,7 +44,7 @@ export function InjectPanel() {
   const pickedProcess = selection?.kind === 'actor' ? processOf(selection.id) : '';
   return (
     <div className="inject-panel">
-      <h2>{t.title}</h2>
+      {heading && <h2>{t.title}</h2>}
       <p className="hint">{t.forkNote}</p>
       <p aria-live="polite" className="inject-status" data-testid="inject-status">
         {done && done.scenario === scenario && trace

@@ -25,6 +25,7 @@ import { simStore } from '../../store/simStore';
 import { useSim } from '../../store/useSim';
 import { Modal } from '../Modal';
 import { useNarrator } from '../useNarrator';
+import { useScenarioTexts } from '../usePresetTexts';
 import { breakItStore, searchLinkOf, useBreakIt } from './breakItStore';
 import { BREAK_IT_TEXT, type BreakItText } from './strings';
 
@@ -91,6 +92,9 @@ export function BreakItPanel() {
   const t = BREAK_IT_TEXT[language];
   const st = useBreakIt((s) => s);
   const subjects = useMemo(() => subjectsOf(st.scenario), [st.scenario]);
+  // the searched scenario by its title (a gallery card's preset is not the run behind the panel)
+  const texts = useScenarioTexts(st.scenario, language);
+  const onScreenId = useSim((s) => s.scenario?.id);
   // a counterexample's faults in the reader's language, as the page's list of faults shows them
   const narrator = useNarrator();
   const faultLabel = (f: FaultSpec) => (narrator ? narrator.faultSpecLabel(f, language) : describeFault(f));
@@ -109,8 +113,24 @@ export function BreakItPanel() {
   return (
     <Modal title={t.title} onClose={store.hide} closeLabel={shareText(language).close} testId="break-it">
       <p className="eos-hint">{t.intro}</p>
-      <p className="eos-card-id">
-        <code>{st.scenario?.id ?? ''}</code> — {describeProperty(st.property, language)}
+      <p className="eos-card-id" data-testid="break-it-target">
+        <span className="eos-label">{t.searches}: </span>
+        <strong lang={texts?.language ?? undefined}>{texts?.title || st.scenario?.id || ''}</strong>
+        {st.scenario?.id && (
+          <>
+            {' '}
+            (<code>{st.scenario.id}</code>)
+          </>
+        )}{' '}
+        — {describeProperty(st.property, language)}
+        {st.scenario?.id !== onScreenId && (
+          <>
+            <br />
+            <span className="eos-hint" data-testid="break-it-not-on-screen">
+              {t.notOnScreen}
+            </span>
+          </>
+        )}
       </p>
       <div className="eos-breakit-form">
         <label>
