@@ -7,39 +7,11 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LanesController } from '../../src/ui/timeline/LanesController';
+import { stubCanvas, stubResizeObserver } from '../fixtures/canvasStubs';
 
-/** A 2D context that accepts any drawing call. */
-function stubContext(): CanvasRenderingContext2D {
-  const fn = () => ({ width: 0 });
-  return new Proxy({} as Record<string, unknown>, {
-    get: (t, k) => (k in t ? t[k as string] : fn),
-    set: (t, k, v) => {
-      t[k as string] = v;
-      return true;
-    },
-  }) as unknown as CanvasRenderingContext2D;
-}
-
-function canvas(): HTMLCanvasElement {
-  const c = document.createElement('canvas');
-  const ctx = stubContext();
-  c.getContext = (() => ctx) as never;
-  return c;
-}
-
-let observed: (() => void)[] = [];
+let reportResize: () => void = () => undefined;
 beforeEach(() => {
-  observed = [];
-  vi.stubGlobal(
-    'ResizeObserver',
-    class {
-      constructor(private readonly cb: () => void) {}
-      observe() {
-        observed.push(this.cb);
-      }
-      disconnect() {}
-    },
-  );
+  reportResize = stubResizeObserver();
 });
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -60,8 +32,8 @@ describe('timeline canvases and layout', () => {
     const el = {
       root,
       plot: root,
-      staticCanvas: canvas(),
-      overlayCanvas: canvas(),
+      staticCanvas: stubCanvas(),
+      overlayCanvas: stubCanvas(),
       tooltip: document.createElement('div'),
       live: document.createElement('p'),
     };
@@ -71,7 +43,7 @@ describe('timeline canvases and layout', () => {
     expect(widthReads).toBe(0); // made and given data: no layout read
     expect(styles).not.toHaveBeenCalled();
 
-    for (const report of observed) report(); // the observer's first report, after layout
+    reportResize(); // the observer's first report, after layout
     expect(widthReads).toBe(1);
     expect(el.staticCanvas.style.width).toBe('640px');
     expect(el.staticCanvas.style.height).toBe('40px');

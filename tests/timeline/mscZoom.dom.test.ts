@@ -11,39 +11,11 @@ import { runScenario } from '../../src/sim/run';
 import { MscController } from '../../src/ui/timeline/MscController';
 import { buildMscModel, visibleEnvelopes } from '../../src/ui/timeline/mscModel';
 import { PLOT_PAD } from '../../src/ui/timeline/offsetScale';
+import { stubCanvas, stubResizeObserver } from '../fixtures/canvasStubs';
 
-/** A 2D context that accepts any drawing call. */
-function stubContext(): CanvasRenderingContext2D {
-  const fn = () => ({ width: 0 });
-  return new Proxy({} as Record<string, unknown>, {
-    get: (t, k) => (k in t ? t[k as string] : fn),
-    set: (t, k, v) => {
-      t[k as string] = v;
-      return true;
-    },
-  }) as unknown as CanvasRenderingContext2D;
-}
-
-function canvas(): HTMLCanvasElement {
-  const c = document.createElement('canvas');
-  const ctx = stubContext();
-  c.getContext = (() => ctx) as never;
-  return c;
-}
-
-let observed: (() => void)[] = [];
+let reportResize: () => void = () => undefined;
 beforeEach(() => {
-  observed = [];
-  vi.stubGlobal(
-    'ResizeObserver',
-    class {
-      constructor(private readonly cb: () => void) {}
-      observe() {
-        observed.push(this.cb);
-      }
-      disconnect() {}
-    },
-  );
+  reportResize = stubResizeObserver();
 });
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -57,8 +29,8 @@ function controller() {
   const el = {
     root,
     plot: root,
-    staticCanvas: canvas(),
-    overlayCanvas: canvas(),
+    staticCanvas: stubCanvas(),
+    overlayCanvas: stubCanvas(),
     tooltip: document.createElement('div'),
     live: document.createElement('p'),
     axis: document.createElementNS('http://www.w3.org/2000/svg', 'svg'),
@@ -80,7 +52,7 @@ describe('message view zoom buttons', () => {
     const step = 60;
     const c = controller();
     c.setData({ model, shown: visibleEnvelopes(model, step, false), mode: 'step', step, now: trace.steps.at(step)?.t ?? 0 });
-    for (const report of observed) report();
+    reportResize();
     const before = screenX(c, step);
     expect(before).toBeLessThan(WIDTH / 2 - 40); // early in the run: left of the middle
     for (let i = 0; i < 3; i++) c.zoomBy(2);
@@ -97,7 +69,7 @@ describe('message view zoom buttons', () => {
     const c = controller();
     const shown = visibleEnvelopes(model, step, false);
     c.setData({ model, shown, mode: 'step', step, now: trace.steps.at(step)?.t ?? 0 });
-    for (const report of observed) report();
+    reportResize();
     const first = model.envelopes[shown[0] as number];
     if (!first) throw new Error('no envelope');
     c.setSelection({ kind: 'envelope', id: first.id });

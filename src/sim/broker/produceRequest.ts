@@ -55,6 +55,21 @@ function errorResult(p: ProducePartitionData, error: KafkaError, errorMessage: s
   return { topic: p.topic, partition: p.partition, error, baseOffset: -1, errorMessage };
 }
 
+/** The `rejected` fact of one partition's batch: the error the broker answers and why. */
+function rejectedFact(out: Out, p: ProducePartitionData, error: KafkaError, reason: string): void {
+  const b = p.batch;
+  out.fact({
+    kind: 'rejected',
+    topic: p.topic,
+    partition: p.partition,
+    producerId: b.producerId,
+    producerEpoch: b.producerEpoch,
+    baseSequence: b.baseSequence,
+    error,
+    reason,
+  });
+}
+
 /** NOT_LEADER_OR_FOLLOWER for one partition, with the KIP-951 leader hint. */
 function notLeader(ctx: BrokerContext, p: ProducePartitionData): ProducePartitionResponse {
   return {
@@ -181,17 +196,12 @@ export const onVerification = (
       return;
     }
     const answer = verificationError(error, ctx.transactionVersion);
-    out.fact({
-      kind: 'rejected',
-      topic: p.topic,
-      partition: p.partition,
-      producerId: p.batch.producerId,
-      producerEpoch: p.batch.producerEpoch,
-      baseSequence: p.batch.baseSequence,
-      error: answer,
-      reason:
-        error === 'TRANSACTION_ABORTABLE' ? 'Partition was not added to the transaction' : `transaction verification failed: ${error}`,
-    });
+    rejectedFact(
+      out,
+      p,
+      answer,
+      error === 'TRANSACTION_ABORTABLE' ? 'Partition was not added to the transaction' : `transaction verification failed: ${error}`,
+    );
     answered[i] = errorResult(p, answer, `transaction verification: ${error}`);
   });
   return appendProduce(rest, req, pending.request, ev.now, out, answered, guards);
@@ -247,16 +257,7 @@ function appendPartition(
     // Partition.appendRecordsToLeader: after verification, before the duplicate and sequence checks
     const refused = notEnoughReplicasBeforeAppend(leader, req.acks);
     if (refused !== null) {
-      out.fact({
-        kind: 'rejected',
-        topic: p.topic,
-        partition: p.partition,
-        producerId: b.producerId,
-        producerEpoch: b.producerEpoch,
-        baseSequence: b.baseSequence,
-        error: 'NOT_ENOUGH_REPLICAS',
-        reason: refused,
-      });
+      rejectedFact(out, p, 'NOT_ENOUGH_REPLICAS', refused);
       return unchanged(errorResult(p, 'NOT_ENOUGH_REPLICAS', refused));
     }
   }
@@ -293,17 +294,7 @@ function appendPartition(
       lastSequence,
       baseOffset: outcome.baseOffset,
     });
-  else
-    out.fact({
-      kind: 'rejected',
-      topic: p.topic,
-      partition: p.partition,
-      producerId: b.producerId,
-      producerEpoch: b.producerEpoch,
-      baseSequence: b.baseSequence,
-      error: outcome.error,
-      reason: outcome.reason,
-    });
+  else rejectedFact(out, p, outcome.error, outcome.reason);
   const c = next === log ? ctx : withLog(ctx, next);
   const changed = next !== log;
   if (outcome.kind === 'rejected') return { ctx: c, result: errorResult(p, outcome.error, outcome.reason), wait: null, changed };
