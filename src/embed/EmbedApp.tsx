@@ -9,6 +9,7 @@ import { PathErrors } from '../share/PathErrors';
 import { useShare } from '../share/shareState';
 import { shareText } from '../share/strings';
 import { DEFAULT_PRESET_ID, errorText } from '../sim';
+import { groupDigits } from '../sim/views';
 import type { Language } from '../store/simStore';
 import { BudgetNoticeView } from '../ui/layout/BudgetNoticeView';
 import { Icon } from '../ui/playback/icons';
@@ -83,7 +84,7 @@ const Playback = memo(function Playback() {
         onChange={(e) => embedStore.getState().seek(Number(e.currentTarget.value))}
       />
       <span data-testid="embed-step" data-step={step} data-steps={total} aria-live="off">
-        {step} / {total} · {time.toLocaleString('en')} ms
+        {step} / {total} · {groupDigits(time)} ms
       </span>
     </nav>
   );

@@ -11,6 +11,7 @@ import { PRESET_TEXT_KO } from '../sim/presets/ko';
 import {
   type EnvelopeRecord,
   findingSentence,
+  groupDigits,
   partitionRows,
   type SimView,
   storySteps,
@@ -83,7 +84,7 @@ export function embedPanels(): PanelsProvider {
             lastStableOffset: p.lastStableOffset,
             logEndOffset: p.logEndOffset,
           })),
-        meta: current ? `#${step} · ${current.t.toLocaleString('en')} ms · ${current.actor}` : '',
+        meta: current ? `#${step} · ${groupDigits(current.t)} ms · ${current.actor}` : '',
         narration: step === 0 ? narrateStart(trace, language, title) : narrate(trace, step - 1, language),
         end: step > 0 && step >= trace.steps.length ? narrateEnd(trace, language) : null,
         verdict: verdict.layers.map((f) => findingSentence(f, verdict, language)),

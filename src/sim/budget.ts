@@ -6,6 +6,7 @@
  */
 import type { Simulation } from './kernel/simulation';
 import type { Scenario } from './scenario/schema';
+import { groupDigits } from './text/groupDigits';
 
 export interface ScenarioAsks {
   readonly topics: number;
@@ -67,10 +68,10 @@ export function scenarioAsks(s: Scenario): ScenarioAsks {
 /** What a scenario asks for, in English: the page's budget notice and the CLI's run.maxSteps notice say it. */
 export function asksText(a: ScenarioAsks): string {
   return (
-    `${a.topics.toLocaleString('en')} topic${a.topics === 1 ? '' : 's'} (${a.partitions.toLocaleString('en')} partition${a.partitions === 1 ? '' : 's'} in all, at most ${a.maxPartitions.toLocaleString('en')} per topic), ` +
-    `${a.clients.toLocaleString('en')} client${a.clients === 1 ? '' : 's'} (${a.groupMembers.toLocaleString('en')} of them consumers or Streams applications), ` +
-    `${a.records.toLocaleString('en')} record${a.records === 1 ? '' : 's'} to send` +
-    (a.maxSteps !== null ? `, run.maxSteps = ${a.maxSteps.toLocaleString('en')}` : '')
+    `${groupDigits(a.topics)} topic${a.topics === 1 ? '' : 's'} (${groupDigits(a.partitions)} partition${a.partitions === 1 ? '' : 's'} in all, at most ${groupDigits(a.maxPartitions)} per topic), ` +
+    `${groupDigits(a.clients)} client${a.clients === 1 ? '' : 's'} (${groupDigits(a.groupMembers)} of them consumers or Streams applications), ` +
+    `${groupDigits(a.records)} record${a.records === 1 ? '' : 's'} to send` +
+    (a.maxSteps !== null ? `, run.maxSteps = ${groupDigits(a.maxSteps)}` : '')
   );
 }
 

@@ -11,6 +11,7 @@ import { Simulation } from './kernel/simulation';
 import { type BuiltScenario, buildScenario } from './scenario/build';
 import { LIMITS, type Scenario } from './scenario/schema';
 import { type ResolvedScenario, type ScenarioError, validateScenario } from './scenario/validate';
+import { groupDigits } from './text/groupDigits';
 import { RecordedTrace, replayTo, type SimView, type Trace } from './trace/trace';
 
 export type { SimView, Trace } from './trace/trace';
@@ -76,10 +77,10 @@ export function maxStepsNotice(trace: Trace): string | null {
   if (trace.stopReason !== 'max-steps') return null;
   const limit = trace.built.options.maxSteps;
   return (
-    `The run stopped at its step limit: run.maxSteps = ${limit.toLocaleString('en')} steps were taken at ${trace.endTime.toLocaleString('en')} ms ` +
+    `The run stopped at its step limit: run.maxSteps = ${groupDigits(limit)} steps were taken at ${groupDigits(trace.endTime)} ms ` +
     `of virtual time, and the scenario had more to do (it did not settle). What it shows is the run so far. ` +
     `The scenario asks for ${asksText(scenarioAsks(trace.scenario))}. ` +
-    `To run it further headless: npm run sim -- <scenario.json> --max-steps <n> (at most ${LIMITS.maxSteps.toLocaleString('en')}), ` +
+    `To run it further headless: npm run sim -- <scenario.json> --max-steps <n> (at most ${groupDigits(LIMITS.maxSteps)}), ` +
     `or raise run.maxSteps in the scenario.`
   );
 }

@@ -2,6 +2,8 @@
  * The page's own words in English and Korean. Kafka's terms (producerId, offset, read_committed,
  * RPC and config names) stay in Latin script in both, as the seed articles write them.
  */
+
+import { groupDigits } from '../sim/views';
 import type { Language } from '../store/simStore';
 import { useSim } from '../store/useSim';
 import { processKindNames } from './processKinds';
@@ -81,7 +83,7 @@ const EN = {
   openPreset: (id: string) => `Open ${id}`,
   presetComing: (id: string) => `${id} (preset not shipped yet)`,
   running: 'Running the scenario…',
-  computed: (n: number) => `${n.toLocaleString('en')} steps computed`,
+  computed: (n: number) => `${groupDigits(n)} steps computed`,
   cannotRun: 'This scenario cannot run',
   cannotRunHint: 'Fix these and load it again, or open the default scenario.',
   kafkaMessagesInEnglish: '',
@@ -202,7 +204,7 @@ const KO: Strings = {
   openPreset: (id) => `${id} 열기`,
   presetComing: (id) => `${id} (아직 없는 프리셋)`,
   running: '시나리오 실행 중…',
-  computed: (n) => `${n.toLocaleString('ko')}단계 계산됨`,
+  computed: (n) => `${groupDigits(n)}단계 계산됨`,
   cannotRun: '이 시나리오는 실행할 수 없습니다',
   cannotRunHint: '아래 문제를 고친 뒤 다시 불러오거나 기본 시나리오를 여세요.',
   kafkaMessagesInEnglish: 'Kafka 설정 오류(ConfigException 등)는 Kafka가 내는 그대로 영어로 보여 줍니다.',

@@ -7,6 +7,7 @@
  */
 import { count, eachOnce, josa, type Language, list, say, times } from '../narration/language';
 import { keyOf, recordAddress } from '../protocol/topicPartition';
+import { groupDigits } from '../text/groupDigits';
 import type {
   Copy,
   CopyState,
@@ -31,7 +32,7 @@ function ids(lang: Language, items: readonly string[]): string {
 }
 
 function ms(n: number): string {
-  return `${n.toLocaleString('en')} ms`;
+  return `${groupDigits(n)} ms`;
 }
 
 /** "a and b" / "a와 b". */

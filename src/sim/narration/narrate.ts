@@ -4,6 +4,7 @@
  * the page say the same thing.
  */
 import type { Trace } from '../run';
+import { groupDigits } from '../text/groupDigits';
 import type { Fact } from '../trace/facts';
 import type { NarrationContext } from './context';
 import { factClauses } from './facts';
@@ -83,7 +84,7 @@ export function narrateStart(trace: Trace, language: Language, title: string = t
 
 /** The sentence for the end of a run (after its last step). */
 export function narrateEnd(trace: Trace, language: Language): string {
-  const ms = trace.endTime.toLocaleString('en');
+  const ms = groupDigits(trace.endTime);
   const detail = trace.stopDetail ? `: ${trace.stopDetail}` : '';
   const why =
     trace.stopReason === 'quiescent'

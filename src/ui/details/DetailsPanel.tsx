@@ -5,7 +5,7 @@
  */
 
 import { lazy, type ReactNode, Suspense, useId, useMemo } from 'react';
-import { type Fact, partitionRows, recordAddress, type SimView, stateValueToString, type Trace } from '../../sim/views';
+import { type Fact, groupDigits, partitionRows, recordAddress, type SimView, stateValueToString, type Trace } from '../../sim/views';
 import { type Language, type Selection, simStore } from '../../store/simStore';
 import { useSim } from '../../store/useSim';
 import { actorFields } from '../actors/fields';
@@ -71,7 +71,7 @@ function StepDetails({ trace, index, t, language }: RunDetailsProps & { readonly
   return (
     <div className="details-step" data-step-index={index}>
       <h3>
-        {t.selectedStep} <StepLink index={index} /> · {s.t.toLocaleString('en')} ms
+        {t.selectedStep} <StepLink index={index} /> · {groupDigits(s.t)} ms
       </h3>
       <p lang={language}>
         <StepSentence trace={trace} index={index} language={language} />
@@ -180,7 +180,7 @@ function EnvelopeDetails({ trace, id, t, language }: RunDetailsProps & { readonl
       <Pairs
         rows={[
           [t.fieldRoute, `${e.from} → ${e.to}`],
-          [t.sent, `${e.sentAt.toLocaleString('en')} ms (#${e.sentStep + 1})`],
+          [t.sent, `${groupDigits(e.sentAt)} ms (#${e.sentStep + 1})`],
           [t.delivered, e.deliveredStep !== null ? `#${e.deliveredStep + 1}` : t.notYet],
           [t.fate, t.fates[e.fate] ?? e.fate],
           ...(e.fault ? [[t.fieldFault, faultText(e.fault)] as const] : []),

@@ -1,5 +1,7 @@
 /** The narration line: what the step on screen did and why, in the chosen language. */
+
 import { useMemo } from 'react';
+import { groupDigits } from '../../sim/views';
 import { useSim } from '../../store/useSim';
 import { useStrings } from '../i18n';
 import { useNarrator } from '../useNarrator';
@@ -30,7 +32,7 @@ export function Narration() {
     // biome-ignore lint/a11y/noNoninteractiveTabindex: the narration box has a fixed height and scrolls when a sentence is long (axe: scrollable-region-focusable)
     <section className="narration" aria-label={t.narration} tabIndex={0}>
       <p className="narration-meta">
-        {current ? `#${step} · ${current.t.toLocaleString('en')} ms · ${current.actor}` : t.startOfRun}
+        {current ? `#${step} · ${groupDigits(current.t)} ms · ${current.actor}` : t.startOfRun}
         {current && current.faults.length > 0 && <span className="badge fault">{t.fault}</span>}
       </p>
       {/* announced when a person steps; silent while playing, so a screen reader is not flooded */}

@@ -2,11 +2,14 @@
  * The words of a run the page refused, stopped at a budget, or that was cancelled (English and
  * Korean): what the scenario asks for, how far it got, and how to run it headless.
  */
+
 import { asksText as asksTextEn, type BudgetStop, type ScenarioAsks } from '../../sim';
+import { groupDigits } from '../../sim/views';
 
 type Lang = 'en' | 'ko';
 
-const n = (x: number, lang: Lang) => x.toLocaleString(lang);
+// English and Korean group digits alike (groupDigits: no Intl on the main thread)
+const n = (x: number, _lang: Lang) => groupDigits(x);
 const mb = (bytes: number) => Math.round(bytes / (1024 * 1024));
 
 function asksText(a: ScenarioAsks, lang: Lang): string {

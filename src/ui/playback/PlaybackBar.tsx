@@ -3,7 +3,9 @@
  * the end; the scrubber; where we are; the speed; and jumps to the next/previous fault, error or
  * transaction marker. Every control is a real button or input, and has a keyboard shortcut.
  */
+
 import { useMemo } from 'react';
+import { groupDigits } from '../../sim/views';
 import { simStore, storyOf } from '../../store/simStore';
 import { useSim } from '../../store/useSim';
 import { useStrings } from '../i18n';
@@ -121,7 +123,7 @@ export function PlaybackBar({ targets }: { readonly targets: JumpTargets }) {
       <Scrubber />
       <p className="position">
         <span className="step-counter" data-testid="step-counter">
-          {t.stepOf(step, total)} · {time.toLocaleString('en')} ms
+          {t.stepOf(step, total)} · {groupDigits(time)} ms
         </span>
         <span className="trace-hash" data-testid="trace-hash" data-trace-hash={hash} title="traceHash">
           {hash}

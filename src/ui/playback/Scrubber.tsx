@@ -6,7 +6,7 @@
  * steps at most.
  */
 import { useId, useMemo } from 'react';
-import { storyMarks } from '../../sim/views';
+import { groupDigits, storyMarks } from '../../sim/views';
 import { simStore } from '../../store/simStore';
 import { useSim } from '../../store/useSim';
 import { useStrings } from '../i18n';
@@ -40,7 +40,7 @@ export function Scrubber() {
         value={step}
         aria-label={t.scrubber}
         aria-describedby={hintId}
-        aria-valuetext={`${t.stepOf(step, total)}, ${time.toLocaleString('en')} ms`}
+        aria-valuetext={`${t.stepOf(step, total)}, ${groupDigits(time)} ms`}
         onChange={(e) => {
           simStore.getState().setPlaying(false);
           simStore.getState().seek(Number(e.target.value));

@@ -4,9 +4,11 @@
  * writer) and which retries the broker recognised; for a stalled reader, what pins the LSO, in the
  * columns kafka-transactions.sh find-hanging prints; for a loss, its kind. Text only.
  */
+
 import {
   COPY_CAUSE_NAMES,
   COPY_STATE_NAMES,
+  groupDigits,
   keyOf,
   type Language,
   type LayerFinding,
@@ -65,7 +67,7 @@ function StallRow({ stall, language }: { stall: Stall; language: Language }) {
   const w = WORDS[language];
   return (
     <li className="stall" data-stall={keyOf(stall)}>
-      {`${w.pinned}: ${keyOf(stall)} · producerId ${stall.producerId} · epoch ${stall.producerEpoch} · StartOffset ${stall.firstOffset}${stall.transactionalId ? ` · transactional.id ${stall.transactionalId}` : ''} · ${w.since} ${stall.sinceTime.toLocaleString('en')} ms · ${w.blocked(stall.blocked)} · ${stall.hanging ? w.hanging : w.open}`}
+      {`${w.pinned}: ${keyOf(stall)} · producerId ${stall.producerId} · epoch ${stall.producerEpoch} · StartOffset ${stall.firstOffset}${stall.transactionalId ? ` · transactional.id ${stall.transactionalId}` : ''} · ${w.since} ${groupDigits(stall.sinceTime)} ms · ${w.blocked(stall.blocked)} · ${stall.hanging ? w.hanging : w.open}`}
     </li>
   );
 }

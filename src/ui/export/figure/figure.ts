@@ -15,6 +15,7 @@
 import type { ScaleLinear } from 'd3-scale';
 import { scaleLinear } from 'd3-scale';
 import {
+  groupDigits,
   LAYER_NAMES,
   type ReplicationRow,
   type SimView,
@@ -315,7 +316,7 @@ export function buildFigure(trace: Trace, view: SimView, options: FigureOptions)
   let y = MARGIN + TITLE_PX;
   y = paragraph(ctx, options.title || trace.scenario.id || 'EOS Lab', MARGIN, y, inner, TITLE_PX, palette.fg, true, 'title');
   y += META_PX + 6;
-  const where = text.figureMeta(view.step, trace.steps.length, view.time.toLocaleString('en'));
+  const where = text.figureMeta(view.step, trace.steps.length, groupDigits(view.time));
   y = paragraph(
     ctx,
     trace.scenario.id ? `${trace.scenario.id} · ${where}` : where,
