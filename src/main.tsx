@@ -3,13 +3,19 @@
  * skeleton by itself, and this module loads the app (src/page.tsx: the store, the engine and the
  * panels) as chunks of their own, which replace the skeleton when they have run.
  *
- * The chunks are evaluated in three tasks — the engine, React's DOM renderer, then the page — each
+ * The chunks are evaluated in five tasks — the shipped presets (object literals: ~230 KB of JSON),
+ * the actors' machines (scenario/build: every createMachine), the rest of the engine, React's DOM
+ * renderer, then the page — each
  * after a turn of the event loop: a dynamic import evaluates all its modules in one task, and the
  * three together took ~70–100 ms, a long task that held the first input.
  */
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
-import('./sim')
+import('./sim/presets')
+  .then(nextTask)
+  .then(() => import('./sim/scenario/build'))
+  .then(nextTask)
+  .then(() => import('./sim'))
   .then(nextTask)
   .then(() => import('react-dom/client'))
   .then(nextTask)

@@ -4,7 +4,7 @@
  * fails validation shows its errors instead; a long run shows its progress (with Cancel); a run the
  * page refused or stopped at a budget says so (layout/BudgetNotice).
  */
-import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { lazy, memo, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { useSim } from '../store/useSim';
 import { useCompare } from './compare/compareStore';
 import { useDump } from './dump/dumpStore';
@@ -27,6 +27,12 @@ const DumpPage = lazy(() => import('./dump/DumpPage').then((m) => ({ default: m.
 // boundary that showed its fallback reveals its content no sooner than ~300 ms later (React's
 // throttle), so the dialog is rendered only once its module is here
 type HelpModule = typeof import('./playback/HelpDialog');
+// opening or closing the dialog changes App's state only: the header, the budget's message and the
+// workspace (their props are stable) are not rendered again for it — a click on "?" rendered the
+// whole page again, a long task on a large run
+const StableHeader = memo(Header);
+const StableBudgetNotice = memo(BudgetNotice);
+const StableWorkspace = memo(Workspace);
 let helpModule: HelpModule | null = null;
 const loadHelp = () =>
   import('./playback/HelpDialog').then((m) => {
@@ -63,8 +69,8 @@ export function App() {
   }, [status]);
   return (
     <div className="app" data-status={status}>
-      <Header onHelp={openHelp} />
-      <BudgetNotice />
+      <StableHeader onHelp={openHelp} />
+      <StableBudgetNotice />
       {compareShown ? (
         <Suspense fallback={<main className="app-main" />}>
           <ComparePage />
@@ -74,7 +80,7 @@ export function App() {
           <DumpPage />
         </Suspense>
       ) : status === 'ready' && targets ? (
-        <Workspace targets={targets} />
+        <StableWorkspace targets={targets} />
       ) : (
         // nothing to show yet (or the scenario cannot run): the page still has its main landmark
         <main className="app-main">
