@@ -342,3 +342,105 @@ describe('drainBatchesForOneNode: the rotating drainIndex and the stop', () => {
     expect(requests(drained(d, 1))).toEqual([['broker-0', [['orders-1', 'c', 1]]]]);
   });
 });
+
+describe('max.request.size: the bytes one Produce request may carry (RecordAccumulator.drainBatchesForOneNode)', () => {
+  /** The bytes the model gives one record of `value` (no key, no headers), as batch.size counts them. */
+  const recordBytes = (value: string) => {
+    const d = producerDraft(meta);
+    return accumulate(d, { topic: 'orders', key: null, value, partition: 0 }, 0, new Out()).bytes;
+  };
+
+  it('defaults to Kafka 4.x: 1048576', () => {
+    expect(producerDraft(meta).config['max.request.size']).toBe(1048576);
+  });
+
+  it("a batch that would take the request past max.request.size waits: the broker's drain ends there, the index left on it, and the next request starts with it", () => {
+    const one = recordBytes('a');
+    const d = producerDraft(meta, { 'max.request.size': one + 1 });
+    queue(d, [
+      [0, 'a'],
+      [1, 'b'],
+    ]);
+    // the Sender loops at once (max.in.flight is 5): orders-1 goes in a second request of its own
+    expect(requests(drained(d))).toEqual([
+      ['broker-0', [['orders-0', 'a', 0]]],
+      ['broker-0', [['orders-1', 'b', 0]]],
+    ]);
+    expect(inFlightTo(d, 'broker-0')).toBe(2);
+  });
+
+  it('at max.in.flight.requests.per.connection=1 the batch left out waits for the answer, and its request starts with it', () => {
+    const one = recordBytes('a');
+    const d = producerDraft(meta, { 'max.request.size': one + 1, 'max.in.flight.requests.per.connection': 1 });
+    queue(d, [
+      [0, 'a'],
+      [1, 'b'],
+    ]);
+    const first = drained(d);
+    expect(requests(first)).toEqual([['broker-0', [['orders-0', 'a', 0]]]]);
+    // the drain broke at orders-1: the index stays on it
+    expect(d.drainIndex['broker-0']).toBe(1);
+    onProduceResponse(d, { correlationId: correlationOf(first, 'broker-0'), responses: [ok(0, 0)] }, 1, new Out());
+    queue(d, [[0, 'c']], 1);
+    expect(requests(drained(d, 1))).toEqual([['broker-0', [['orders-1', 'b', 0]]]]);
+    expect(requests(drained(d, 2))).toEqual([]);
+  });
+
+  it('two batches that fit go together; the limit counts what a new batch would close at batch.size', () => {
+    const one = recordBytes('a');
+    const d = producerDraft(meta, { 'max.request.size': 2 * one });
+    queue(d, [
+      [0, 'a'],
+      [1, 'b'],
+    ]);
+    expect(requests(drained(d))).toEqual([
+      [
+        'broker-0',
+        [
+          ['orders-0', 'a', 0],
+          ['orders-1', 'b', 0],
+        ],
+      ],
+    ]);
+  });
+
+  it("the request's first batch goes even when it alone is larger than max.request.size (Kafka's `!ready.isEmpty()`)", () => {
+    const d = producerDraft(meta, { 'max.request.size': 1 });
+    queue(d, [
+      [0, 'a'],
+      [1, 'b'],
+    ]);
+    expect(requests(drained(d))).toEqual([
+      ['broker-0', [['orders-0', 'a', 0]]],
+      ['broker-0', [['orders-1', 'b', 0]]],
+    ]);
+  });
+
+  it('a retry counts its own records against the limit', () => {
+    const one = recordBytes('a');
+    const d = producerDraft(meta, {
+      'max.request.size': one + 1,
+      'enable.idempotence': false,
+      acks: '1',
+      'retry.backoff.ms': 0,
+      'max.in.flight.requests.per.connection': 1,
+    });
+    queue(d, [[0, 'a']]);
+    const first = drained(d);
+    // without idempotence a batch has no sequence (-1)
+    expect(requests(first)).toEqual([['broker-0', [['orders-0', 'a', -1]]]]);
+    queue(d, [[1, 'b']], 1);
+    onProduceResponse(
+      d,
+      { correlationId: correlationOf(first, 'broker-0'), responses: [{ ...ok(0, -1), error: 'NOT_ENOUGH_REPLICAS' }] },
+      2,
+      new Out(),
+    );
+    // the drain starts at orders-1 (the index after orders-0), so its new batch goes first and the
+    // retry of orders-0 would take the request past the limit: it waits
+    const second = drained(d, 2);
+    expect(requests(second)).toEqual([['broker-0', [['orders-1', 'b', -1]]]]);
+    onProduceResponse(d, { correlationId: correlationOf(second, 'broker-0'), responses: [ok(1, 0)] }, 3, new Out());
+    expect(requests(drained(d, 3))).toEqual([['broker-0', [['orders-0', 'a', -1]]]]);
+  });
+});

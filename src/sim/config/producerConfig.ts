@@ -20,7 +20,7 @@ export const PRODUCER_CONFIG: readonly ConfigKey[] = [
     default: 'all',
     values: ['all', '-1', '1', '0'],
     doc: 'How many replicas must have the batch before the leader answers; 0 means no answer at all.',
-    simulation: 'with one replica per partition, 1 and all behave alike',
+    simulation: 'with replication.factor 1, 1 and all behave alike',
   },
   {
     name: 'retries',
@@ -74,6 +74,14 @@ export const PRODUCER_CONFIG: readonly ConfigKey[] = [
     simulation: 'records are sized by key, value and header lengths plus 20 bytes',
   },
   {
+    name: 'max.request.size',
+    type: 'int',
+    default: 1048576,
+    min: 0,
+    doc: 'Upper bound on a Produce request, in bytes: a request takes no further batch past it (its first batch always goes).',
+    simulation: 'batches are sized as for batch.size, without the request and batch headers; a record larger than this is not refused at send()',
+  },
+  {
     name: 'retry.backoff.ms',
     type: 'long',
     default: 100,
@@ -96,6 +104,7 @@ export interface ProducerConfig {
   readonly 'request.timeout.ms': number;
   readonly 'linger.ms': number;
   readonly 'batch.size': number;
+  readonly 'max.request.size': number;
   readonly 'retry.backoff.ms': number;
   readonly 'retry.backoff.max.ms': number;
   readonly 'metadata.max.age.ms': number;
@@ -193,6 +202,7 @@ export function resolveProducerConfig(user: Readonly<Record<string, ConfigValue>
       'request.timeout.ms': requestTimeout,
       'linger.ms': linger,
       'batch.size': value('batch.size') as number,
+      'max.request.size': value('max.request.size') as number,
       'retry.backoff.ms': value('retry.backoff.ms') as number,
       'retry.backoff.max.ms': value('retry.backoff.max.ms') as number,
       'metadata.max.age.ms': value('metadata.max.age.ms') as number,

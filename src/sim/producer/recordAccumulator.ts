@@ -42,6 +42,20 @@ export function queueAppend(q: PartitionQueue | undefined, rec: PendingRecord): 
   return { records: items.length > SHORT_QUEUE ? AppendLog.of(items) : items, head: 0, bytes };
 }
 
+/** The bytes `queueTake(q, maxBytes)` would take, without taking them (the drain's max.request.size check). */
+export function queueHeadBytes(q: PartitionQueue, maxBytes: number): number {
+  let bytes = 0;
+  let n = 0;
+  const records = q.records;
+  for (let i = q.head; i < records.length; i++) {
+    const b = (records.at(i) as PendingRecord).bytes;
+    if (n > 0 && bytes + b > maxBytes) break;
+    bytes += b;
+    n++;
+  }
+  return bytes;
+}
+
 /** Takes records from the head up to maxBytes (at least one), as Kafka closes a batch at batch.size. */
 export function queueTake(q: PartitionQueue, maxBytes: number): { taken: PendingRecord[]; rest: PartitionQueue } {
   const taken: PendingRecord[] = [];

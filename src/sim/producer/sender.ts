@@ -27,7 +27,7 @@ import type { ProducePartitionResponse, ProduceResponse } from '../protocol/mess
 import { keyOf, topicPartitionKey } from '../protocol/topicPartition';
 import { partitionForKey } from './partitioner';
 import { backoffMs, type PendingRecord, type ProducerBatch, type ProducerContext } from './producerContext';
-import { EMPTY_QUEUE, queueAll, queueAppend, queueFirst, queueSize, queueTake } from './recordAccumulator';
+import { EMPTY_QUEUE, queueAll, queueAppend, queueFirst, queueHeadBytes, queueSize, queueTake } from './recordAccumulator';
 import {
   adjustSequencesDueToFailedBatch,
   bumpIdempotentEpoch,
@@ -317,6 +317,13 @@ function dequeHead(d: ProducerDraft, tp: string): DequeHead {
   return q && first ? { queued: first, bytes: q.bytes } : null;
 }
 
+/** A batch's size as the drain counts it against max.request.size: its records' bytes. */
+function batchBytes(b: ProducerBatch): number {
+  let bytes = 0;
+  for (const r of b.records) bytes += r.bytes;
+  return bytes;
+}
+
 /** KIP-951 (ProducerBatch.hasLeaderChangedForTheOngoingRetry): a retry to a newer leader skips the backoff. */
 function backingOff(d: ProducerDraft, retry: ProducerBatch, now: number): boolean {
   return now < retry.retryAt && leaderEpochOf(d.meta, retry.topic, retry.partition) <= retry.leaderEpoch;
@@ -380,7 +387,8 @@ function mustStop(d: ProducerDraft, tp: string, head: NonNullable<DequeHead>): b
 /**
  * One drain (RecordAccumulator.drain → drainBatchesForOneNode for every ready broker): the broker's
  * partitions are visited from its drainIndex round the list, each visited one stored as the index;
- * a muted, empty or backing-off partition is passed over; a partition that must stop ends this
+ * a muted, empty or backing-off partition is passed over; a batch that would take the request past
+ * max.request.size (unless it is the request's first), or a partition that must stop, ends this
  * broker's drain, the index left on it, so the next drain starts there. Every other head is taken —
  * a retry, or a new batch closed from the queued records (sequence assigned, delivery.timeout.ms
  * armed), lingered or not: the broker is ready, so its request carries what each partition has. A
@@ -393,6 +401,7 @@ function drainOnce(d: ProducerDraft, now: number, out: Out): Map<string, Produce
     const parts = partitionsForNode(d, node);
     if (parts.length === 0) continue;
     const taken: ProducerBatch[] = [];
+    let size = 0;
     let index = (d.drainIndex[node] ?? 0) % parts.length;
     const start = index;
     do {
@@ -403,7 +412,12 @@ function drainOnce(d: ProducerDraft, now: number, out: Out): Map<string, Produce
       const head = dequeHead(d, tp);
       if (!head) continue;
       if ('retry' in head && backingOff(d, head.retry, now)) continue;
+      // max.request.size: a batch that would take the request past it waits for the next request
+      // (the index left on its partition), unless it is the request's first
+      const bytes = 'retry' in head ? batchBytes(head.retry) : queueHeadBytes(d.accumulating[tp] ?? EMPTY_QUEUE, d.config['batch.size']);
+      if (taken.length > 0 && size + bytes > d.config['max.request.size']) break;
       if (mustStop(d, tp, head)) break;
+      size += bytes;
       if ('retry' in head) {
         const moved = { ...head.retry, broker: node, leaderEpoch: leaderEpochOf(d.meta, head.retry.topic, head.retry.partition) };
         d.batches = d.batches.map((b) => (b === head.retry ? moved : b));

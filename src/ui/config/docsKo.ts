@@ -22,6 +22,8 @@ export const DOCS_KO: Readonly<Record<ConfigTable, Readonly<Record<string, strin
     'request.timeout.ms': '클라이언트가 응답을 기다리다가 요청을 포기하고 재시도하기까지의 시간입니다.',
     'linger.ms': '레코드가 파티션별 배치로 묶이기를 기다리는 시간입니다.',
     'batch.size': '배치 하나의 최대 크기(바이트)입니다.',
+    'max.request.size':
+      'Produce 요청 하나의 최대 크기(바이트)입니다. 이 크기를 넘기게 되는 배치는 요청에 더 담지 않습니다(요청의 첫 배치는 항상 갑니다).',
     'retry.backoff.ms': '첫 재시도 전에 기다리는 시간입니다. 시도할 때마다 두 배로 늘어납니다.',
     'retry.backoff.max.ms': '재시도 대기 시간(backoff)의 상한입니다.',
     'metadata.max.age.ms': '리더가 바뀌지 않아도 클러스터 메타데이터를 새로 받기까지 허용하는 최대 나이입니다.',
@@ -96,7 +98,9 @@ export const SIMULATION_NOTES_KO: Readonly<Record<string, string>> = {
   'unset: one replica and a fixed coordinator process; set: replicated over the brokers, the coordinator on the leader':
     '정하지 않으면 복제본 하나와 고정된 코디네이터 프로세스, 정하면 브로커들에 복제되고 코디네이터는 리더에 있음',
   'used only when transaction.state.log.replication.factor is set': 'transaction.state.log.replication.factor를 정했을 때만 쓰임',
-  'with one replica per partition, 1 and all behave alike': '파티션마다 복제본이 하나면 1과 all이 같게 동작',
+  'with replication.factor 1, 1 and all behave alike': 'replication.factor가 1이면 1과 all이 같게 동작',
+  'batches are sized as for batch.size, without the request and batch headers; a record larger than this is not refused at send()':
+    '배치 크기는 batch.size와 같은 방식으로 세고 요청·배치 헤더는 빼며, 이보다 큰 레코드도 send()에서 거절하지 않음',
   'records are sized by key, value and header lengths plus 20 bytes': '레코드 크기는 키, 값, 헤더 길이에 20바이트를 더해 계산',
   'no jitter': 'jitter 없음',
   'only as the rebalance timeout (poll() is not timed)': '리밸런스 타임아웃으로만 쓰임 (poll() 호출 간격은 재지 않음)',
