@@ -193,7 +193,7 @@ export function createSimStore(budgets: PageBudgets = PAGE_BUDGETS) {
           step,
           view: viewAt(trace, step),
           // an edit's fork keeps the process the reader picked (to inject again on it); a new run starts with none
-          selection: options.edit ? keptSelection(get().selection, trace) : null,
+          selection: options.edit ? keptSelection(get().selection, trace, options.step ?? 0) : null,
           budget: budget ? { ...budget, scenario } : null,
         });
       };
@@ -300,11 +300,29 @@ export function createSimStore(budgets: PageBudgets = PAGE_BUDGETS) {
   }));
 }
 
-/** The selection still meaningful in an edit's forked run: a process (actor) that the run still has. */
-function keptSelection(selection: Selection | null, trace: Trace): Selection | null {
-  if (selection?.kind !== 'actor') return null;
-  const process = processOf(selection.id);
-  return trace.built.processes.some((p) => p.id === process) ? selection : null;
+/**
+ * The selection still meaningful in an edit's forked run, forked at step `forkStep` (every step
+ * before it is the old run's, trace/fork.ts): a process (actor) that the run still has; a step
+ * before the fork; a message sent before it (envelope ids are given in send order, so it has the
+ * same id); a record (at the step shown, the fork's state is the old run's: the details panel says
+ * so when that record is not in the log there).
+ */
+function keptSelection(selection: Selection | null, trace: Trace, forkStep: number): Selection | null {
+  if (!selection) return null;
+  switch (selection.kind) {
+    case 'actor': {
+      const process = processOf(selection.id);
+      return trace.built.processes.some((p) => p.id === process) ? selection : null;
+    }
+    case 'step':
+      return selection.index < forkStep && selection.index < trace.steps.length ? selection : null;
+    case 'envelope': {
+      const e = trace.envelopes.at(selection.id);
+      return e && e.sentStep < forkStep ? selection : null;
+    }
+    case 'record':
+      return selection;
+  }
 }
 
 export const simStore = createSimStore();
