@@ -40,6 +40,8 @@ const producerArb = fc.record({
   requestTimeoutMs: opt(fc.integer({ min: 300, max: 5000 })),
   transactionTimeoutMs: opt(fc.integer({ min: 1000, max: 20000 })),
   lingerMs: opt(fc.integer({ min: 0, max: 20 })),
+  // small enough to cut requests: a record is ~25–60 bytes
+  maxRequestSize: opt(fc.integer({ min: 1, max: 200 })),
   units: fc.array(unitArb, { minLength: 1, maxLength: 4 }),
 });
 
@@ -223,6 +225,7 @@ function producerConfig(p: Shape['producers'][number], id: string): Config {
   if (p.inFlight !== undefined) c['max.in.flight.requests.per.connection'] = p.inFlight;
   if (p.requestTimeoutMs !== undefined) c['request.timeout.ms'] = p.requestTimeoutMs;
   if (p.lingerMs !== undefined) c['linger.ms'] = p.lingerMs;
+  if (p.maxRequestSize !== undefined) c['max.request.size'] = p.maxRequestSize;
   if (p.transactional) {
     c['transactional.id'] = `${id}-tx`;
     if (p.transactionTimeoutMs !== undefined) c['transaction.timeout.ms'] = p.transactionTimeoutMs;

@@ -79,7 +79,8 @@ export const PRODUCER_CONFIG: readonly ConfigKey[] = [
     default: 1048576,
     min: 0,
     doc: 'Upper bound on a Produce request, in bytes: a request takes no further batch past it (its first batch always goes).',
-    simulation: 'batches are sized as for batch.size, without the request and batch headers; a record larger than this is not refused at send()',
+    simulation:
+      'batches are sized as for batch.size, without the request and batch headers; a record larger than this is not refused at send()',
   },
   {
     name: 'retry.backoff.ms',
