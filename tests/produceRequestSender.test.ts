@@ -343,13 +343,13 @@ describe('drainBatchesForOneNode: the rotating drainIndex and the stop', () => {
   });
 });
 
-describe('max.request.size: the bytes one Produce request may carry (RecordAccumulator.drainBatchesForOneNode)', () => {
-  /** The bytes the model gives one record of `value` (no key, no headers), as batch.size counts them. */
-  const recordBytes = (value: string) => {
-    const d = producerDraft(meta);
-    return accumulate(d, { topic: 'orders', key: null, value, partition: 0 }, 0, new Out()).bytes;
-  };
+/** The bytes the model gives one record of `value` (no key, no headers), as batch.size counts them. */
+const recordBytes = (value: string) => {
+  const d = producerDraft(meta);
+  return accumulate(d, { topic: 'orders', key: null, value, partition: 0 }, 0, new Out()).bytes;
+};
 
+describe('max.request.size: the bytes one Produce request may carry (RecordAccumulator.drainBatchesForOneNode)', () => {
   it('defaults to Kafka 4.x: 1048576', () => {
     expect(producerDraft(meta).config['max.request.size']).toBe(1048576);
   });
@@ -405,14 +405,17 @@ describe('max.request.size: the bytes one Produce request may carry (RecordAccum
   });
 
   it("the request's first batch goes even when it alone is larger than max.request.size (Kafka's `!ready.isEmpty()`)", () => {
-    const d = producerDraft(meta, { 'max.request.size': 1 });
+    // each record fits (send() refuses only a record larger than the limit); orders-0's batch of two does not
+    const one = recordBytes('a');
+    const d = producerDraft(meta, { 'max.request.size': 2 * one - 1 });
     queue(d, [
       [0, 'a'],
-      [1, 'b'],
+      [0, 'b'],
+      [1, 'c'],
     ]);
     expect(requests(drained(d))).toEqual([
       ['broker-0', [['orders-0', 'a', 0]]],
-      ['broker-0', [['orders-1', 'b', 0]]],
+      ['broker-0', [['orders-1', 'c', 0]]],
     ]);
   });
 
@@ -442,5 +445,31 @@ describe('max.request.size: the bytes one Produce request may carry (RecordAccum
     expect(requests(second)).toEqual([['broker-0', [['orders-1', 'b', -1]]]]);
     onProduceResponse(d, { correlationId: correlationOf(second, 'broker-0'), responses: [ok(1, 0)] }, 3, new Out());
     expect(requests(drained(d, 3))).toEqual([['broker-0', [['orders-0', 'a', -1]]]]);
+  });
+});
+
+describe("partitionsForNode: the producer's own topics (its Cluster holds only the topics it sent to)", () => {
+  // broker-0 leads orders-0..2 and payments-0..1; this producer sends to orders only
+  const twoTopics: ClusterMetadata = {
+    ...meta,
+    topics: {
+      orders: { name: 'orders', partitions: 3, leaders: ['broker-0', 'broker-0', 'broker-0'] },
+      payments: { name: 'payments', partitions: 2, leaders: ['broker-0', 'broker-0'] },
+    },
+  };
+
+  it('the drain index turns over the partitions of the topics sent to: a full pass leaves it on the one before its start', () => {
+    const one = recordBytes('a');
+    const d = producerDraft(twoTopics, { 'max.request.size': one + 1 });
+    queue(d, [[1, 'a']]);
+    expect(requests(drained(d))).toEqual([['broker-0', [['orders-1', 'a', 0]]]]);
+    // a full pass over [orders-0, orders-1, orders-2] from 0: the index is left on orders-2 (with
+    // payments' partitions in the list it would be left on payments-1, and the next pass start at orders-0)
+    expect(d.drainIndex['broker-0']).toBe(2);
+    queue(d, [
+      [0, 'b'],
+      [2, 'c'],
+    ]);
+    expect(requests(drained(d)).map(([, parts]) => parts[0]?.[0])).toEqual(['orders-2', 'orders-0']);
   });
 });

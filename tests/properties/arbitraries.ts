@@ -40,8 +40,8 @@ const producerArb = fc.record({
   requestTimeoutMs: opt(fc.integer({ min: 300, max: 5000 })),
   transactionTimeoutMs: opt(fc.integer({ min: 1000, max: 20000 })),
   lingerMs: opt(fc.integer({ min: 0, max: 20 })),
-  // small enough to cut requests: a record is ~25–60 bytes
-  maxRequestSize: opt(fc.integer({ min: 1, max: 200 })),
+  // small enough to cut requests (a record is ~25–60 bytes), and now and then to refuse a record at send()
+  maxRequestSize: opt(fc.integer({ min: 30, max: 200 })),
   units: fc.array(unitArb, { minLength: 1, maxLength: 4 }),
 });
 

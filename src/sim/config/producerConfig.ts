@@ -78,9 +78,8 @@ export const PRODUCER_CONFIG: readonly ConfigKey[] = [
     type: 'int',
     default: 1048576,
     min: 0,
-    doc: 'Upper bound on a Produce request, in bytes: a request takes no further batch past it (its first batch always goes).',
-    simulation:
-      'batches are sized as for batch.size, without the request and batch headers; a record larger than this is not refused at send()',
+    doc: 'Upper bound on a Produce request, in bytes: a request takes no further batch past it (its first batch always goes), and send() refuses a record larger than it (RecordTooLargeException).',
+    simulation: 'records and batches are sized as for batch.size, without the request and batch headers',
   },
   {
     name: 'retry.backoff.ms',

@@ -81,6 +81,10 @@ const EXPLAIN: Record<string, readonly [en: string, ko: string]> = {
   ConfigException: ['the configuration is not valid', '설정이 올바르지 않습니다'],
   KafkaException: ['the client refused the call', '클라이언트가 호출을 거부했습니다'],
   TransactionAbortedException: ['the transaction was aborted, so this record is discarded', '트랜잭션이 취소되어 이 레코드는 버려집니다'],
+  RecordTooLargeException: [
+    'the record is larger than max.request.size, so the producer refused it before it reached a batch: it was never sent',
+    '레코드가 max.request.size보다 커서 프로듀서가 배치에 넣기 전에 거부했습니다. 전송되지 않았습니다',
+  ],
   IllegalStateException: ['the call is not allowed in the client’s current state', '클라이언트의 현재 상태에서는 허용되지 않는 호출입니다'],
 };
 

@@ -16,7 +16,7 @@ import { extend } from '../kernel/extend';
 import type { KafkaError } from '../protocol/errors';
 import type { ProduceResponse, TopicPartition } from '../protocol/messages';
 import type { MetadataResponse } from '../protocol/replicationMessages';
-import { keyOf, parseTopicPartition } from '../protocol/topicPartition';
+import { keyOf } from '../protocol/topicPartition';
 import {
   hasIncompleteRecords,
   initialProducerContext,
@@ -35,6 +35,8 @@ import {
   onDeliveryTimeout,
   onProduceResponse,
   type ProducerDraft,
+  producerTopics,
+  refuseRecordTooLarge,
   type SendArgs,
 } from './sender';
 import {
@@ -110,22 +112,20 @@ function producerAction<E extends ProducerEvent>(fn: (d: ProducerDraft, ev: E, o
   });
 }
 
-/** The topics the producer has sent to (ProducerMetadata's topics): what its Metadata requests ask for. */
-function producerTopics(d: ProducerDraft): string[] {
-  // the distinct topics of the accumulator's partitions, sorted (after every producer event: no Set, no copies)
-  const topics: string[] = [];
-  for (const tp in d.accumulating) {
-    const topic = parseTopicPartition(tp).topic;
-    if (!topics.includes(topic)) topics.push(topic);
-  }
-  return topics.length > 1 ? topics.sort() : topics;
-}
-
 const replyNow = (out: Out, from: string, call: string, ok: boolean, error: string | null = null, extra: Record<string, unknown> = {}) =>
   out.call(from, 'reply', { call, ok, error, ...extra });
 
-/** send(): accumulate the record; a transactional producer first adds a new partition to the transaction. */
+/**
+ * send(): accumulate the record; a transactional producer first adds a new partition to the
+ * transaction. A record over max.request.size is refused instead: send() returns (its future failed),
+ * and a transaction becomes abortable.
+ */
 const onSend = producerAction((d, call: EventOf<'send'>, out) => {
+  const refused = refuseRecordTooLarge(d, call.args, out);
+  if (refused) {
+    replyNow(out, call.from, 'send', true, null, { ref: refused.ref, topic: call.args.topic, partition: refused.partition });
+    return d.transactional ? 'abortable' : 'none';
+  }
   const rec = accumulate(d, call.args, call.now, out);
   maybeAddPartition(d, keyOf(rec));
   replyNow(out, call.from, 'send', true, null, { ref: rec.ref, topic: rec.topic, partition: rec.partition });

@@ -24,7 +24,7 @@ import { estimateRecordBytes } from '../log/partitionLog';
 import { NO_HEADERS, NO_PRODUCER_EPOCH, NO_PRODUCER_ID, NO_SEQUENCE, sharedHeaders } from '../log/recordBatch';
 import type { ClientException, KafkaError } from '../protocol/errors';
 import type { ProducePartitionResponse, ProduceResponse } from '../protocol/messages';
-import { keyOf, topicPartitionKey } from '../protocol/topicPartition';
+import { keyOf, parseTopicPartition, topicPartitionKey } from '../protocol/topicPartition';
 import { partitionForKey } from './partitioner';
 import { backoffMs, type PendingRecord, type ProducerBatch, type ProducerContext } from './producerContext';
 import { EMPTY_QUEUE, queueAll, queueAppend, queueFirst, queueHeadBytes, queueSize, queueTake } from './recordAccumulator';
@@ -68,6 +68,42 @@ export function choosePartition(
   const partition = switchNow ? (current.partition + 1) % count : current.partition;
   const used = switchNow ? bytes : current.bytes + bytes;
   return { partition, sticky: { ...ctx.sticky, [args.topic]: { partition, bytes: used } } };
+}
+
+/** RecordMetadata.UNKNOWN_PARTITION: a refused record of no key and no partition was never given one. */
+export const UNKNOWN_PARTITION = -1;
+
+/**
+ * KafkaProducer.doSend → ensureValidRecordSize: a record larger than max.request.size never reaches
+ * the accumulator. send() does not throw: its callback completes at once with RecordTooLargeException
+ * (the sendResult fact, offset null), and a transactional producer's transaction becomes abortable
+ * (TransactionManager.maybeTransitionToErrorState; the caller returns 'abortable'). The partition is
+ * what doSend knows before the accumulator: the explicit one, the key's, else UNKNOWN_PARTITION.
+ * The model sizes a record without the batch header Kafka's upper bound adds. Returns the refused
+ * record's ref and partition, or null when it may go on to the accumulator.
+ */
+export function refuseRecordTooLarge(d: ProducerDraft, args: SendArgs, out: Out): { ref: number; partition: number } | null {
+  const headers = sharedHeaders(args.headers ?? NO_HEADERS);
+  const bytes = estimateRecordBytes({ key: args.key, value: args.value, headers });
+  const max = d.config['max.request.size'];
+  if (bytes <= max) return null;
+  const count = d.meta.topics[args.topic]?.partitions ?? 1;
+  const partition = args.partition ?? (args.key !== null ? partitionForKey(args.key, count) : UNKNOWN_PARTITION);
+  const ref = d.nextRef;
+  d.nextRef += 1;
+  // Kafka's message: "The message is <bytes> bytes when serialized which is larger than <max>, which is the value of the max.request.size configuration."
+  clientError(d, out, 'RecordTooLargeException', `send() (${bytes} bytes > max.request.size ${max})`);
+  out.fact({
+    kind: 'sendResult',
+    client: d.client,
+    ref,
+    topic: args.topic,
+    partition,
+    offset: null,
+    error: 'RecordTooLargeException',
+    eventId: headers.event_id ?? null,
+  });
+  return { ref, partition };
 }
 
 /** Appends a record to its partition's accumulator and arms linger.ms. Returns the record's ref. */
@@ -358,10 +394,29 @@ function readyNodes(d: ProducerDraft, now: number): string[] {
   return nodes.sort();
 }
 
-/** Cluster.partitionsForNode: the partitions the producer knows `node` leads (every user topic of its metadata), in topic, then partition order. */
+/**
+ * The topics the producer has sent to (ProducerMetadata's topics, added by send()): what its Metadata
+ * requests ask for, and what its Cluster knows. *Simplification*: Kafka drops a topic not sent to for
+ * metadata.max.idle.ms (300000); the model keeps it.
+ */
+export function producerTopics(d: ProducerDraft): string[] {
+  // the distinct topics of the accumulator's partitions, sorted (after every producer event: no Set, no copies)
+  const topics: string[] = [];
+  for (const tp in d.accumulating) {
+    const topic = parseTopicPartition(tp).topic;
+    if (!topics.includes(topic)) topics.push(topic);
+  }
+  return topics.length > 1 ? topics.sort() : topics;
+}
+
+/**
+ * Cluster.partitionsForNode: the partitions `node` leads among the producer's topics (its Cluster
+ * holds only the topics it asked about, not every topic of the model's metadata), in topic, then
+ * partition order.
+ */
 function partitionsForNode(d: ProducerDraft, node: string): string[] {
   const parts: string[] = [];
-  for (const name of Object.keys(d.meta.topics).sort()) {
+  for (const name of producerTopics(d)) {
     const t = d.meta.topics[name];
     if (!t) continue;
     t.leaders.forEach((leader, partition) => {

@@ -55,6 +55,8 @@ export type ClientException =
   | 'ConfigException'
   | 'KafkaException'
   | 'TransactionAbortedException'
+  /** send(): the record is larger than max.request.size (KafkaProducer.ensureValidRecordSize). */
+  | 'RecordTooLargeException'
   | 'IllegalStateException';
 
 export function errorCode(error: KafkaError): number {

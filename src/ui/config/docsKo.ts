@@ -23,7 +23,7 @@ export const DOCS_KO: Readonly<Record<ConfigTable, Readonly<Record<string, strin
     'linger.ms': '레코드가 파티션별 배치로 묶이기를 기다리는 시간입니다.',
     'batch.size': '배치 하나의 최대 크기(바이트)입니다.',
     'max.request.size':
-      'Produce 요청 하나의 최대 크기(바이트)입니다. 이 크기를 넘기게 되는 배치는 요청에 더 담지 않습니다(요청의 첫 배치는 항상 갑니다).',
+      'Produce 요청 하나의 최대 크기(바이트)입니다. 이 크기를 넘기게 되는 배치는 요청에 더 담지 않고(요청의 첫 배치는 항상 갑니다), 이보다 큰 레코드는 send()가 거부합니다(RecordTooLargeException).',
     'retry.backoff.ms': '첫 재시도 전에 기다리는 시간입니다. 시도할 때마다 두 배로 늘어납니다.',
     'retry.backoff.max.ms': '재시도 대기 시간(backoff)의 상한입니다.',
     'metadata.max.age.ms': '리더가 바뀌지 않아도 클러스터 메타데이터를 새로 받기까지 허용하는 최대 나이입니다.',
@@ -99,8 +99,8 @@ export const SIMULATION_NOTES_KO: Readonly<Record<string, string>> = {
     '정하지 않으면 복제본 하나와 고정된 코디네이터 프로세스, 정하면 브로커들에 복제되고 코디네이터는 리더에 있음',
   'used only when transaction.state.log.replication.factor is set': 'transaction.state.log.replication.factor를 정했을 때만 쓰임',
   'with replication.factor 1, 1 and all behave alike': 'replication.factor가 1이면 1과 all이 같게 동작',
-  'batches are sized as for batch.size, without the request and batch headers; a record larger than this is not refused at send()':
-    '배치 크기는 batch.size와 같은 방식으로 세고 요청·배치 헤더는 빼며, 이보다 큰 레코드도 send()에서 거절하지 않음',
+  'records and batches are sized as for batch.size, without the request and batch headers':
+    '레코드와 배치 크기는 batch.size와 같은 방식으로 세고 요청·배치 헤더는 뺌',
   'records are sized by key, value and header lengths plus 20 bytes': '레코드 크기는 키, 값, 헤더 길이에 20바이트를 더해 계산',
   'no jitter': 'jitter 없음',
   'only as the rebalance timeout (poll() is not timed)': '리밸런스 타임아웃으로만 쓰임 (poll() 호출 간격은 재지 않음)',
