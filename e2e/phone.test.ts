@@ -66,6 +66,14 @@ describe('phones at 390×844', () => {
       const { page, errors } = await openPhone(id, language, 60);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
       expect(await laneProblems(page)).toEqual([]);
+      // the playback and jump buttons are touch targets of at least 44×44 px
+      const small = await page.evaluate(() =>
+        [...document.querySelectorAll<HTMLElement>('.transport button, .jump button')]
+          .map((b) => ({ name: b.getAttribute('aria-label') ?? b.textContent, r: b.getBoundingClientRect() }))
+          .filter(({ r }) => r.width < 44 || r.height < 44)
+          .map(({ name, r }) => `${name}: ${Math.round(r.width)}×${Math.round(r.height)}`),
+      );
+      expect(small).toEqual([]);
       await screenshot(page, `phone-${id}`);
       expect(errors).toEqual([]);
       await page.close();

@@ -152,10 +152,25 @@ describe('the rest of the page', () => {
     expect(await app.page.evaluate(() => document.documentElement.dataset.theme)).toBe('system');
   });
 
-  it('selects an actor by clicking it and shows its details', async () => {
+  it('selects an actor by clicking it and shows its details, brought into view in the side column', async () => {
+    // the side column scrolled to its top: the details sit below the verdict and the cost, out of view at 1280×720
+    await app.page.evaluate(() => document.querySelector('.side-column')?.scrollTo({ top: 0 }));
+    const detailsTop = () =>
+      app.page.evaluate(() => {
+        const column = document.querySelector('.side-column') as HTMLElement;
+        const details = document.querySelector('[data-testid="details"]') as HTMLElement;
+        return { top: details.getBoundingClientRect().top - column.getBoundingClientRect().top, height: column.clientHeight };
+      });
+    const before = await detailsTop();
     await app.page.locator('[data-actor="orders-service.producer"] .actor-head').click();
     const details = app.page.getByTestId('details');
     expect(await details.getAttribute('data-selection')).toBe('actor');
+    const after = await detailsTop();
+    expect(before.top).toBeGreaterThanOrEqual(before.height / 2);
+    expect(after.top).toBeGreaterThanOrEqual(0);
+    expect(after.top).toBeLessThan(after.height / 2);
+    // the page itself did not move
+    expect(await app.page.evaluate(() => window.scrollY)).toBe(0);
     expect(await details.innerText()).toContain('producerId / epoch');
     expect(await app.page.locator('[data-slot="inject-actions"]').count()).toBe(1);
     await app.page.locator('[data-actor="orders-service.producer"] .actor-head').click();

@@ -4,7 +4,7 @@
  * menus for the selection (src/ui/inject/**).
  */
 
-import { lazy, type ReactNode, Suspense, useId, useMemo } from 'react';
+import { lazy, type ReactNode, Suspense, useId, useMemo, useRef } from 'react';
 import { type Fact, groupDigits, partitionRows, recordAddress, type SimView, stateValueToString, type Trace } from '../../sim/views';
 import { type Language, type Selection, simStore } from '../../store/simStore';
 import { useSim } from '../../store/useSim';
@@ -16,6 +16,7 @@ import { panelStore, usePanels } from '../panels';
 import { StepLink } from '../StepLink';
 import { useNarrator } from '../useNarrator';
 import { useThrottled } from '../useThrottled';
+import { useRevealOnSelect } from './useRevealOnSelect';
 
 // failure injection loads after the first paint, to keep the initial JavaScript small
 const InjectPanel = lazy(() => import('../inject').then((m) => ({ default: m.InjectPanel })));
@@ -252,6 +253,8 @@ export function DetailsPanel() {
   const selection = useSim((s) => s.selection);
   const language = useSim((s) => s.language);
   const injectSheet = usePanels((s) => s.injectSheet);
+  const panel = useRef<HTMLElement>(null);
+  useRevealOnSelect(panel, selection);
   if (!trace || !view) return null;
   let body: ReactNode;
   if (!selection)
@@ -263,7 +266,13 @@ export function DetailsPanel() {
   else if (selection.kind === 'envelope') body = <EnvelopeDetails trace={trace} id={selection.id} t={t} language={language} />;
   else body = <RecordDetails view={view} sel={selection} t={t} />;
   return (
-    <section className="details-panel" aria-labelledby={titleId} data-testid="details" data-selection={selection?.kind ?? 'none'}>
+    <section
+      ref={panel}
+      className="details-panel"
+      aria-labelledby={titleId}
+      data-testid="details"
+      data-selection={selection?.kind ?? 'none'}
+    >
       <h2 id={titleId}>
         {t.details}
         {selection && (
