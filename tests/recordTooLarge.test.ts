@@ -33,10 +33,10 @@ describe('RecordTooLargeException at send() (KafkaProducer.ensureValidRecordSize
   it('a record of exactly max.request.size bytes is accepted; one byte more is refused before the accumulator', () => {
     const max = bytesOf(null, 'x'.repeat(30));
     const d = producerDraft(meta, { 'max.request.size': max });
-    expect(refuseRecordTooLarge(d, { topic: 'orders', key: null, value: 'x'.repeat(30), partition: 0 }, new Out())).toBeNull();
+    expect(refuseRecordTooLarge(d, { topic: 'orders', key: null, value: 'x'.repeat(30), partition: 0 }, 0, new Out())).toBeNull();
     const out = new Out();
-    const refused = refuseRecordTooLarge(d, { topic: 'orders', key: null, value: 'x'.repeat(31), partition: 0 }, out);
-    expect(refused).toEqual({ ref: 0, partition: 0 });
+    const refused = refuseRecordTooLarge(d, { topic: 'orders', key: null, value: 'x'.repeat(31), partition: 0 }, 0, out);
+    expect(refused).toMatchObject({ ref: 0, partition: 0 });
     expect(sendResults(out)).toEqual([
       {
         kind: 'sendResult',
@@ -60,17 +60,17 @@ describe('RecordTooLargeException at send() (KafkaProducer.ensureValidRecordSize
   it('the partition is what doSend knows before the accumulator: the explicit one, the key’s, else UNKNOWN_PARTITION (-1)', () => {
     const d = producerDraft(meta, { 'max.request.size': 25 });
     const big = 'x'.repeat(40);
-    const keyed = refuseRecordTooLarge(d, { topic: 'orders', key: 'order-7', value: big }, new Out());
+    const keyed = refuseRecordTooLarge(d, { topic: 'orders', key: 'order-7', value: big }, 0, new Out());
     const twin = accumulate(producerDraft(meta), { topic: 'orders', key: 'order-7', value: 'v' }, 0, new Out());
     expect(keyed?.partition).toBe(twin.partition);
-    expect(refuseRecordTooLarge(d, { topic: 'orders', key: null, value: big }, new Out())?.partition).toBe(UNKNOWN_PARTITION);
-    expect(refuseRecordTooLarge(d, { topic: 'orders', key: null, value: big, partition: 2 }, new Out())?.partition).toBe(2);
+    expect(refuseRecordTooLarge(d, { topic: 'orders', key: null, value: big }, 0, new Out())?.partition).toBe(UNKNOWN_PARTITION);
+    expect(refuseRecordTooLarge(d, { topic: 'orders', key: null, value: big, partition: 2 }, 0, new Out())?.partition).toBe(2);
   });
 
   it('a refused record uses no sequence number and moves no sticky partition: the next record is sequence 0 where it would have been', () => {
     const d = producerDraft(meta, { 'max.request.size': 25 });
     const sticky = d.sticky;
-    refuseRecordTooLarge(d, { topic: 'orders', key: null, value: 'x'.repeat(40) }, new Out());
+    refuseRecordTooLarge(d, { topic: 'orders', key: null, value: 'x'.repeat(40) }, 0, new Out());
     expect(d.sticky).toBe(sticky);
     const rec = accumulate(d, { topic: 'orders', key: null, value: 'ok' }, 0, new Out());
     expect(rec.ref).toBe(1);

@@ -121,7 +121,7 @@ const replyNow = (out: Out, from: string, call: string, ok: boolean, error: stri
  * and a transaction becomes abortable.
  */
 const onSend = producerAction((d, call: EventOf<'send'>, out) => {
-  const refused = refuseRecordTooLarge(d, call.args, out);
+  const refused = refuseRecordTooLarge(d, call.args, call.now, out);
   if (refused) {
     replyNow(out, call.from, 'send', true, null, { ref: refused.ref, topic: call.args.topic, partition: refused.partition });
     return d.transactional ? 'abortable' : 'none';

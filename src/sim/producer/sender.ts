@@ -80,30 +80,30 @@ export const UNKNOWN_PARTITION = -1;
  * (TransactionManager.maybeTransitionToErrorState; the caller returns 'abortable'). The partition is
  * what doSend knows before the accumulator: the explicit one, the key's, else UNKNOWN_PARTITION.
  * The model sizes a record without the batch header Kafka's upper bound adds. Returns the refused
- * record's ref and partition, or null when it may go on to the accumulator.
+ * record, or null when it may go on to the accumulator.
  */
-export function refuseRecordTooLarge(d: ProducerDraft, args: SendArgs, out: Out): { ref: number; partition: number } | null {
+export function refuseRecordTooLarge(d: ProducerDraft, args: SendArgs, now: number, out: Out): PendingRecord | null {
   const headers = sharedHeaders(args.headers ?? NO_HEADERS);
   const bytes = estimateRecordBytes({ key: args.key, value: args.value, headers });
   const max = d.config['max.request.size'];
   if (bytes <= max) return null;
   const count = d.meta.topics[args.topic]?.partitions ?? 1;
   const partition = args.partition ?? (args.key !== null ? partitionForKey(args.key, count) : UNKNOWN_PARTITION);
-  const ref = d.nextRef;
+  const rec: PendingRecord = {
+    ref: d.nextRef,
+    topic: args.topic,
+    partition,
+    key: args.key,
+    value: args.value,
+    headers,
+    timestamp: now,
+    bytes,
+  };
   d.nextRef += 1;
   // Kafka's message: "The message is <bytes> bytes when serialized which is larger than <max>, which is the value of the max.request.size configuration."
   clientError(d, out, 'RecordTooLargeException', `send() (${bytes} bytes > max.request.size ${max})`);
-  out.fact({
-    kind: 'sendResult',
-    client: d.client,
-    ref,
-    topic: args.topic,
-    partition,
-    offset: null,
-    error: 'RecordTooLargeException',
-    eventId: headers.event_id ?? null,
-  });
-  return { ref, partition };
+  recordResult(d, out, [rec], null, 'RecordTooLargeException');
+  return rec;
 }
 
 /** Appends a record to its partition's accumulator and arms linger.ms. Returns the record's ref. */
