@@ -21,7 +21,7 @@ import {
 } from '../cluster/clientMetadata';
 import { leaderOf } from '../cluster/metadata';
 import { estimateRecordBytes } from '../log/partitionLog';
-import { NO_HEADERS, NO_PRODUCER_EPOCH, NO_PRODUCER_ID, NO_SEQUENCE, sharedHeaders } from '../log/recordBatch';
+import { type Headers, NO_HEADERS, NO_PRODUCER_EPOCH, NO_PRODUCER_ID, NO_SEQUENCE, sharedHeaders } from '../log/recordBatch';
 import type { ClientException, KafkaError } from '../protocol/errors';
 import type { ProducePartitionResponse, ProduceResponse } from '../protocol/messages';
 import { keyOf, parseTopicPartition, topicPartitionKey } from '../protocol/topicPartition';
@@ -83,34 +83,26 @@ export const UNKNOWN_PARTITION = -1;
  * record, or null when it may go on to the accumulator.
  */
 export function refuseRecordTooLarge(d: ProducerDraft, args: SendArgs, now: number, out: Out): PendingRecord | null {
-  const headers = sharedHeaders(args.headers ?? NO_HEADERS);
-  const bytes = estimateRecordBytes({ key: args.key, value: args.value, headers });
+  const { headers, bytes } = sizeOf(args);
   const max = d.config['max.request.size'];
   if (bytes <= max) return null;
   const count = d.meta.topics[args.topic]?.partitions ?? 1;
   const partition = args.partition ?? (args.key !== null ? partitionForKey(args.key, count) : UNKNOWN_PARTITION);
-  const rec: PendingRecord = {
-    ref: d.nextRef,
-    topic: args.topic,
-    partition,
-    key: args.key,
-    value: args.value,
-    headers,
-    timestamp: now,
-    bytes,
-  };
-  d.nextRef += 1;
+  const rec = newRecord(d, args, partition, headers, bytes, now);
   // Kafka's message: "The message is <bytes> bytes when serialized which is larger than <max>, which is the value of the max.request.size configuration."
   clientError(d, out, 'RecordTooLargeException', `send() (${bytes} bytes > max.request.size ${max})`);
   recordResult(d, out, [rec], null, 'RecordTooLargeException');
   return rec;
 }
 
-/** Appends a record to its partition's accumulator and arms linger.ms. Returns the record's ref. */
-export function accumulate(d: ProducerDraft, args: SendArgs, now: number, out: Out): PendingRecord {
+/** A record as send() hands it over: its headers (shared) and its size as batch.size counts it. */
+function sizeOf(args: SendArgs): { headers: Headers; bytes: number } {
   const headers = sharedHeaders(args.headers ?? NO_HEADERS);
-  const bytes = estimateRecordBytes({ key: args.key, value: args.value, headers });
-  const { partition, sticky } = choosePartition(d, args, bytes);
+  return { headers, bytes: estimateRecordBytes({ key: args.key, value: args.value, headers }) };
+}
+
+/** The application's record with the next ref (its handle for the send result). */
+function newRecord(d: ProducerDraft, args: SendArgs, partition: number, headers: Headers, bytes: number, now: number): PendingRecord {
   const rec: PendingRecord = {
     ref: d.nextRef,
     topic: args.topic,
@@ -121,8 +113,16 @@ export function accumulate(d: ProducerDraft, args: SendArgs, now: number, out: O
     timestamp: now,
     bytes,
   };
-  const tp = topicPartitionKey(args.topic, partition);
   d.nextRef += 1;
+  return rec;
+}
+
+/** Appends a record to its partition's accumulator and arms linger.ms. Returns the record's ref. */
+export function accumulate(d: ProducerDraft, args: SendArgs, now: number, out: Out): PendingRecord {
+  const { headers, bytes } = sizeOf(args);
+  const { partition, sticky } = choosePartition(d, args, bytes);
+  const rec = newRecord(d, args, partition, headers, bytes, now);
+  const tp = topicPartitionKey(args.topic, partition);
   d.sticky = sticky;
   const queued = d.accumulating[tp];
   d.accumulating = { ...d.accumulating, [tp]: queueAppend(queued, rec) };
