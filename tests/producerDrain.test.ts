@@ -69,6 +69,13 @@ function answer(d: ProducerDraft, value: string, error: 'NONE' | 'NOT_ENOUGH_REP
   return out;
 }
 
+/** Runs the drain alone at `now` (a Sender loop with nothing new sent). */
+function answerless(d: ProducerDraft, now: number): Out {
+  const out = new Out();
+  drain(d, now, out);
+  return out;
+}
+
 /** Far past retry.backoff.max.ms: every retry's backoff is over. */
 const LATER = 10_000;
 
@@ -214,6 +221,28 @@ describe('a batch that expires in flight: failed at once, its request outstandin
     const late = answer(d, 'a', 'NONE', EXPIRY + 1);
     expect(results(late)).toEqual([]);
     expect(lastAckedSequence(d, 'orders-0')).toBe(0);
+  });
+
+  it('a late success after its partition restarted under a bumped epoch still moves the last acknowledged sequence (maybeUpdateLastAckedSequence compares sequences only)', () => {
+    const d = producer();
+    // one batch of three records: sequences 0–2 under epoch 0
+    for (const v of ['a', 'a2', 'a3']) accumulate(d, { topic: 'orders', key: null, value: v }, 0, new Out());
+    drain(d, 0, new Out());
+    // retried once (so an expiry leaves its sequences unresolved: ProducerBatch.inRetry), then expired in flight
+    answer(d, 'a', 'NOT_ENOUGH_REPLICAS', 1);
+    expect(produced(answerless(d, LATER))).toEqual([['broker-0', 'a', 0]]);
+    expire(d, 'a', EXPIRY);
+    // unresolved, nothing acknowledged: the next Sender loop bumps the epoch and the partition restarts at 0
+    const b = send(d, 'b', EXPIRY + 1);
+    expect(d.producerEpoch).toBe(1);
+    expect(produced(b)).toEqual([['broker-0', 'b', 0]]);
+    expect(lastAckedSequence(d, 'orders-0')).toBe(-1);
+    // a's request is answered late (it was written under epoch 0): Kafka checks no epoch here
+    answer(d, 'a', 'NONE', EXPIRY + 2);
+    expect(lastAckedSequence(d, 'orders-0')).toBe(2);
+    // b's own success (sequence 0 of epoch 1) does not move it back
+    answer(d, 'b', 'NONE', EXPIRY + 3);
+    expect(lastAckedSequence(d, 'orders-0')).toBe(2);
   });
 
   it('a late NOT_LEADER_OR_FOLLOWER still asks for a metadata update (completeBatch: InvalidMetadataException)', () => {

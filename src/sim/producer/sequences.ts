@@ -89,10 +89,16 @@ export function isNextSequence(d: ProducerDraft, tp: string, sequence: number): 
   return sequence - lastAckedSequence(d, tp) === 1;
 }
 
-/** handleCompletedBatch: the last acknowledged sequence only moves forward. */
+/**
+ * handleCompletedBatch → TxnPartitionMap.maybeUpdateLastAckedSequence: the last acknowledged sequence
+ * only moves forward, compared by sequence alone — no epoch check. So the late success of a batch that
+ * expired in flight moves it even after its partition restarted at 0 under a bumped epoch (Kafka's
+ * behaviour, kept). Only a partition with no entry (none since the last new producer id or epoch
+ * from the coordinator: `TxnPartitionMap.reset`) is left alone.
+ */
 export function recordAcked(d: ProducerDraft, b: ProducerBatch): void {
   const tp = partitionOf(b);
-  if (b.baseSequence < 0 || b.producerEpoch !== d.partitionEpochs[tp]) return;
+  if (b.baseSequence < 0 || d.partitionEpochs[tp] === undefined) return;
   const last = b.baseSequence + b.records.length - 1;
   if (last > lastAckedSequence(d, tp)) d.lastAckedSequence = { ...d.lastAckedSequence, [tp]: last };
 }
