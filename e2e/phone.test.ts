@@ -129,6 +129,9 @@ describe('phones at 390×844', () => {
 
   it('ko: the Import field speaks Korean (not the browser’s "Choose file"), and Tab + Enter open the file chooser', async () => {
     const { page, errors } = await openPhone('opening-story', 'ko', 0);
+    // a listener turns Playwright's file-chooser interception on; enabling it is asynchronous, so it is
+    // turned on here, well before the key press (waitForEvent alone raced the press, now and then)
+    page.on('filechooser', () => {});
     await page.getByTestId('open-export').click();
     const button = page.getByTestId('import-file-button');
     await button.waitFor();
