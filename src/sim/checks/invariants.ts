@@ -601,13 +601,10 @@ function checkFencedEpochs(facts: readonly { step: number; fact: Fact }[], ledge
 }
 
 /**
- * OffsetCommits that reached the group coordinator after their client had closed the connection they
- * were sent on (its request timeout passed): such a late request is still read and applied — Kafka
- * has no fencing for a plain OffsetCommit of the same member and generation — so it may set the
- * committed offset back to what its retry already passed. Those are the only exceptions to
- * committed-offsets-monotonic.
+ * The steps at which a request of kind `rpc` reached its server after its client had closed the
+ * connection it was sent on (its request timeout passed): a late request is still read and handled.
  */
-export function lateOffsetCommitSteps(trace: Trace): Set<number> {
+export function lateRequestSteps(trace: Trace, rpc: string): Set<number> {
   const closedAt = new Map<string, number>();
   for (const s of trace.steps) {
     if (s.kind !== 'disconnected' || s.envelope === null) continue;
@@ -618,11 +615,21 @@ export function lateOffsetCommitSteps(trace: Trace): Set<number> {
   }
   const late = new Set<number>();
   for (const e of trace.envelopes) {
-    if (!e || e.rpc !== 'OffsetCommit' || e.deliveredStep === null) continue;
+    if (!e || e.rpc !== rpc || e.deliveredStep === null) continue;
     const closed = closedAt.get(`${e.connection}#${e.generation}`);
     if (closed !== undefined && closed < e.deliveredStep) late.add(e.deliveredStep);
   }
   return late;
+}
+
+/**
+ * OffsetCommits that reached the group coordinator after their client had closed the connection:
+ * such a late request is applied — Kafka has no fencing for a plain OffsetCommit of the same member
+ * and generation — so it may set the committed offset back to what its retry already passed. Those
+ * are the only exceptions to committed-offsets-monotonic.
+ */
+export function lateOffsetCommitSteps(trace: Trace): Set<number> {
+  return lateRequestSteps(trace, 'OffsetCommit');
 }
 
 function checkCommittedOffsets(facts: readonly { step: number; fact: Fact }[], late: ReadonlySet<number>, v: Collector): void {
