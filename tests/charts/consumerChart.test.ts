@@ -16,10 +16,11 @@ const chart = chartOf(consumerMachine);
 const STABLE_IDLE = 'running.membership.STABLE|running.fetching.ASSIGNED.IDLE';
 
 describe('the consumer chart', () => {
-  it('is created, running (parallel: membership and fetching), closed, down; membership has MemberState names', () => {
+  it('is created, running (parallel: membership and fetching), closing, closed, down; membership has MemberState names', () => {
     expect(chart.root.children.map((c) => `${c.key}:${c.type}`)).toEqual([
       'created:atomic',
       'running:parallel',
+      'closing:atomic',
       'closed:atomic',
       'down:atomic',
     ]);

@@ -272,8 +272,8 @@ describe('consumer statechart: the two regions of running', () => {
     ]);
   });
 
-  it('close() leaves the group from either region state; crash and restart start running again', () => {
-    const { m } = stable();
+  it('close() without auto-commit leaves the group at once; crash and restart start running again', () => {
+    const { m } = stable({ 'enable.auto.commit': false });
     const fx = m.send(call('close'), 500);
     expect(m.state()).toBe('closed');
     expect(sends(fx)).toEqual(['LeaveGroup→group-coordinator']);
@@ -283,6 +283,44 @@ describe('consumer statechart: the two regions of running', () => {
     expect(sends(n.send({ type: 'restart' }, 700))).toEqual(['JoinGroup→group-coordinator']);
     expect(n.state()).toBe('running.membership.PREPARING_REBALANCE|running.fetching.STOPPED');
     expect(n.context<ConsumerContext>().generationId).toBe(-1);
+  });
+
+  it('close() with auto-commit on commits the consumed positions first and leaves after the answer (ConsumerCoordinator.close → maybeAutoCommitOffsetsSync)', () => {
+    const { m } = stable();
+    m.send(call('seek', { topic: 't', partition: 0, offset: 3 }), 100);
+    const fx = m.send(call('close'), 500);
+    expect(m.state()).toBe('closing');
+    expect(sends(fx)).toEqual(['OffsetCommit→group-coordinator']);
+    const commit = sent(fx, 'OffsetCommit');
+    expect(commit?.payload).toMatchObject({ generationId: 1, offsets: [{ topic: 't', partition: 0, offset: 3 }] });
+    // heartbeats stop, close() is not answered yet
+    expect(fx.some((e) => e.type === 'call' && e.name === 'reply')).toBe(false);
+    const done = m.send(answer('OffsetCommitResponse', commit?.payload.correlationId as number, { error: 'NONE' }), 510);
+    expect(m.state()).toBe('closed');
+    expect(sends(done)).toEqual(['LeaveGroup→group-coordinator']);
+    expect(done).toContainEqual({ type: 'call', to: 'c.app', name: 'reply', args: { call: 'close', ok: true } });
+  });
+
+  it("close()'s auto-commit: a retriable failure is retried within the close timeout (30 s), a lost one after it is given up; a fatal one is only logged", () => {
+    const { m } = stable();
+    const commit = sent(m.send(call('close'), 500), 'OffsetCommit');
+    const retry = m.send(
+      answer('OffsetCommitResponse', commit?.payload.correlationId as number, { error: 'COORDINATOR_NOT_AVAILABLE' }),
+      510,
+    );
+    expect(m.state()).toBe('closing');
+    expect(timers(retry)).toEqual(['commitRetry']);
+    const again = sent(m.send({ type: 'commitRetry', key: 'commitRetry', data: {} }, 700), 'OffsetCommit');
+    expect(again?.payload).toMatchObject({ offsets: [{ topic: 't', partition: 0, offset: 0 }] });
+    const gaveUp = m.send(lost(again), 500 + 30000);
+    expect(m.state()).toBe('closed');
+    expect(sends(gaveUp)).toEqual(['LeaveGroup→group-coordinator']);
+
+    const fenced = stable().m;
+    const c2 = sent(fenced.send(call('close'), 500), 'OffsetCommit');
+    const fx = fenced.send(answer('OffsetCommitResponse', c2?.payload.correlationId as number, { error: 'ILLEGAL_GENERATION' }), 510);
+    expect(fenced.state()).toBe('closed');
+    expect(fx).toContainEqual({ type: 'call', to: 'c.app', name: 'reply', args: { call: 'close', ok: true } });
   });
 
   it('commitSync while rebalancing is refused with RebalanceInProgressException', () => {

@@ -15,6 +15,8 @@ import { fetchMore, resetPosition, servePoll } from './fetcher';
 
 /** default.api.timeout.ms: how long commitSync() without a timeout retries. */
 export const DEFAULT_API_TIMEOUT_MS = 60000;
+/** KafkaConsumer.close()'s default timeout (DEFAULT_CLOSE_TIMEOUT_MS): its auto-commit retries within it. */
+export const DEFAULT_CLOSE_TIMEOUT_MS = 30000;
 
 /** The OffsetCommit errors after which ConsumerCoordinator retries (RetriableCommitFailedException and friends). */
 const RETRIABLE_COMMIT_ERRORS: readonly string[] = [
@@ -48,6 +50,16 @@ export function hasUncommittedPositions(d: ConsumerContext): boolean {
 /** ConsumerCoordinator.onJoinPrepare commits the consumed positions first, when auto-commit is on and this member still has a generation. */
 export function needsJoinPrepare(d: ConsumerContext): boolean {
   return autoCommits(d) && d.memberId !== '' && consumedOffsets(d).length > 0;
+}
+
+/**
+ * ConsumerCoordinator.close → maybeAutoCommitOffsetsSync: with auto-commit on, close() first commits
+ * the consumed positions (commitOffsetsSync, retried within the close timeout; a failure is only
+ * logged), and only then leaves the group — so records polled but not yet processed count as
+ * consumed. As onJoinPrepare, only for a member that has a generation and has consumed something.
+ */
+export function needsCloseCommit(d: ConsumerContext): boolean {
+  return needsJoinPrepare(d);
 }
 
 function sendCommit(d: Draft, out: Out, c: PendingCommit): void {
@@ -87,8 +99,14 @@ export function commit(
     waiter,
     purpose,
     attempts: 0,
-    // commitSync(): default.api.timeout.ms; onJoinPrepare: the rebalance timeout
-    deadline: now + (purpose === 'joinPrepare' ? d.config['max.poll.interval.ms'] : DEFAULT_API_TIMEOUT_MS),
+    // commitSync(): default.api.timeout.ms; onJoinPrepare: the rebalance timeout; close(): its timeout
+    deadline:
+      now +
+      (purpose === 'joinPrepare'
+        ? d.config['max.poll.interval.ms']
+        : purpose === 'close'
+          ? DEFAULT_CLOSE_TIMEOUT_MS
+          : DEFAULT_API_TIMEOUT_MS),
   };
   if (!d.commitInFlight) {
     sendCommit(d, out, c);
@@ -107,7 +125,7 @@ function nextCommit(d: Draft, out: Out): void {
   if (next) sendCommit(d, out, next);
 }
 
-/** commitSync and onJoinPrepare retry a retriable failure until their deadline; everything else ends the commit. */
+/** commitSync, onJoinPrepare and close() retry a retriable failure until their deadline; everything else ends the commit. */
 function retries(c: PendingCommit, error: string, now: number): boolean {
   return RETRIABLE_COMMIT_ERRORS.includes(error) && c.purpose !== 'auto' && now < c.deadline;
 }
@@ -117,8 +135,17 @@ function retries(c: PendingCommit, error: string, now: number): boolean {
  * onJoinPrepare commit: the member then revokes its partitions and sends JoinGroup.
  */
 export function endsJoinPrepare(d: ConsumerContext, correlationId: number, error: string, now: number): boolean {
+  return endsCommitOf(d, 'joinPrepare', correlationId, error, now);
+}
+
+/** Whether an OffsetCommit answer (or a lost request) ends close()'s auto-commit: the member then leaves the group. */
+export function endsCloseCommit(d: ConsumerContext, correlationId: number, error: string, now: number): boolean {
+  return endsCommitOf(d, 'close', correlationId, error, now);
+}
+
+function endsCommitOf(d: ConsumerContext, purpose: PendingCommit['purpose'], correlationId: number, error: string, now: number): boolean {
   const c = d.commitInFlight;
-  return c !== null && c.correlationId === correlationId && c.purpose === 'joinPrepare' && (error === 'NONE' || !retries(c, error, now));
+  return c !== null && c.correlationId === correlationId && c.purpose === purpose && (error === 'NONE' || !retries(c, error, now));
 }
 
 /**
@@ -131,7 +158,11 @@ export function commitFailed(d: Draft, out: Out, c: PendingCommit, error: string
   const retriable = RETRIABLE_COMMIT_ERRORS.includes(error);
   if (retries(c, error, now)) {
     d.commitInFlight = { ...c, attempts: c.attempts + 1 };
-    const backoff = c.purpose === 'sync' ? Math.min(commitBackoff(d.config, c.attempts), c.deadline - now) : d.config['retry.backoff.ms'];
+    // commitSync() and close() go through commitOffsetsSync: its exponential backoff, bounded by the deadline
+    const backoff =
+      c.purpose === 'sync' || c.purpose === 'close'
+        ? Math.min(commitBackoff(d.config, c.attempts), c.deadline - now)
+        : d.config['retry.backoff.ms'];
     out.timer('commitRetry', 'commitRetry', backoff);
     return;
   }
@@ -239,6 +270,12 @@ export function onAutoCommitDue(d: Draft, ev: EventOf<'autoCommitDue'>, out: Out
 export function startJoinPrepare(d: Draft, now: number, out: Out): void {
   d.rejoinNeeded = false;
   commit(d, out, consumedOffsets(d), null, 'joinPrepare', now);
+}
+
+/** close() with auto-commit on: heartbeats stop and the consumed positions are committed before LeaveGroup (needsCloseCommit). */
+export function startCloseCommit(d: Draft, now: number, out: Out): void {
+  out.cancel('heartbeat');
+  commit(d, out, consumedOffsets(d), null, 'close', now);
 }
 
 /** ConsumerCoordinator.refreshCommittedOffsetsIfNeeded: the committed offsets of the partitions without a position. */

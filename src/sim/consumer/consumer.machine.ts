@@ -1,6 +1,6 @@
 /**
  * The consumer client (KafkaConsumer, classic group protocol) as a statechart. Outside: created,
- * closed, down. Inside `running`, two parallel regions, as Kafka's consumer is built:
+ * closing (close()'s auto-commit before LeaveGroup), closed, down. Inside `running`, two parallel regions, as Kafka's consumer is built:
  *
  * - membership (AbstractCoordinator.MemberState): UNJOINED → PREPARING_REBALANCE (JoinGroup) →
  *   COMPLETING_REBALANCE (SyncGroup) → STABLE, back to PREPARING_REBALANCE when the coordinator
@@ -21,7 +21,9 @@ import { handle } from '../actors/out';
 import { leaderOf } from '../cluster/metadata';
 import { keyOf } from '../protocol/topicPartition';
 import {
+  endsCloseCommit,
   endsJoinPrepare,
+  needsCloseCommit,
   needsJoinPrepare,
   onAutoCommitDue,
   onCommitRetry,
@@ -30,6 +32,7 @@ import {
   onOffsetFetchResponse,
   onPoll,
   requestOffsets,
+  startCloseCommit,
   startJoinPrepare,
   waitingPoll,
 } from './commits';
@@ -41,6 +44,7 @@ import {
   heartbeatRejoinsAfterCommit,
   heartbeatRejoinsNow,
   onClose,
+  onCloseCommitEnded,
   onHeartbeatDue,
   onHeartbeatResponse,
   onJoined,
@@ -53,7 +57,7 @@ import {
   startRejoin,
 } from './membership';
 import { assignAll, onListenerDone, onSeek, onSeekToBeginning, onSeekToCommitted } from './positions';
-import { joinOrSyncLost, joinPrepareCommitLost, onRequestLost } from './requestLost';
+import { closeCommitLost, joinOrSyncLost, joinPrepareCommitLost, onRequestLost } from './requestLost';
 
 export { commitBackoff, DEFAULT_API_TIMEOUT_MS, hasUncommittedPositions, maybeAutoCommit } from './commits';
 export type { ConsumerContext, ConsumerInput, PendingCommit } from './consumerContext';
@@ -70,10 +74,12 @@ const a = {
   syncFailed: action<EventOf<'SyncGroupResponse'>>(onSyncFailed),
   startRejoin: action((d, _e, out) => startRejoin(d, out)),
   startJoinPrepare: action((d, e, out) => startJoinPrepare(d, e.now, out)),
+  startCloseCommit: action((d, e, out) => startCloseCommit(d, e.now, out)),
   heartbeatDue: action((d, _e, out) => onHeartbeatDue(d, out)),
   heartbeatResponse: action<EventOf<'HeartbeatResponse'>>(onHeartbeatResponse),
   resubscribe: action<EventOf<'resubscribe'>>(onResubscribe),
   close: action<EventOf<'close'>>(onClose),
+  closeCommitEnded: action((d, _e, out) => onCloseCommitEnded(d, out)),
   assignAll: action((d, _e, out) => assignAll(d, out)),
   poll: action<EventOf<'poll'>>(onPoll),
   waitingPoll: action<EventOf<'poll'>>(waitingPoll),
@@ -156,6 +162,10 @@ export const consumerMachine = setup({
     joinPrepareCommitDone: ({ context, event }: Args) =>
       event.type === 'OffsetCommitResponse' && endsJoinPrepare(context, event.payload.correlationId, event.payload.error, event.now),
     joinPrepareCommitLost: ({ context, event }: Args) => joinPrepareCommitLost(context, event),
+    closeCommits: ({ context }: Args) => needsCloseCommit(context),
+    closeCommitDone: ({ context, event }: Args) =>
+      event.type === 'OffsetCommitResponse' && endsCloseCommit(context, event.payload.correlationId, event.payload.error, event.now),
+    closeCommitLost: ({ context, event }: Args) => closeCommitLost(context, event),
     // the fetching region follows the membership: it reads while the member holds its partitions
     partitionsAssigned: or([stateIn({ running: { membership: 'STABLE' } }), stateIn({ running: { membership: 'USER_ASSIGNED' } })]),
     partitionsGone: not('partitionsAssigned'),
@@ -184,7 +194,13 @@ export const consumerMachine = setup({
     created: { on: { boot: 'running', crash: {}, restart: {} } },
     running: {
       type: 'parallel',
-      on: { close: { target: 'closed', actions: a.close } },
+      // close(): with auto-commit on, the consumed positions are committed first (ConsumerCoordinator.close)
+      on: {
+        close: [
+          { guard: 'closeCommits', target: 'closing', actions: a.startCloseCommit },
+          { target: 'closed', actions: a.close },
+        ],
+      },
       states: {
         membership: {
           initial: 'UNJOINED',
@@ -283,6 +299,19 @@ export const consumerMachine = setup({
             },
           },
         },
+      },
+    },
+    /** close() waiting for its auto-commit (maybeAutoCommitOffsetsSync), then LeaveGroup. */
+    closing: {
+      on: {
+        OffsetCommitResponse: [
+          { guard: 'closeCommitDone', target: 'closed', actions: [a.offsetCommitResponse, a.closeCommitEnded] },
+          { actions: a.offsetCommitResponse },
+        ],
+        disconnected: [
+          { guard: 'closeCommitLost', target: 'closed', actions: [a.requestLost, a.closeCommitEnded] },
+          { actions: a.requestLost },
+        ],
       },
     },
     closed: {},

@@ -107,8 +107,8 @@ export interface PendingCommit {
   readonly offsets: readonly OffsetAndPartition[];
   /** The application waiting in commitSync(), if any (auto-commits have none). */
   readonly waiter: ActorId | null;
-  /** An auto-commit of poll(), the one before rejoining (ConsumerCoordinator.onJoinPrepare), or commitSync(). */
-  readonly purpose: 'auto' | 'joinPrepare' | 'sync';
+  /** An auto-commit of poll(), the one before rejoining (ConsumerCoordinator.onJoinPrepare), commitSync(), or close()'s auto-commit. */
+  readonly purpose: 'auto' | 'joinPrepare' | 'sync' | 'close';
   /** Attempts so far: a retry waits retry.backoff.ms doubling up to retry.backoff.max.ms. */
   readonly attempts: number;
   /** commitSync() gives up at default.api.timeout.ms after it was called (TimeoutException). */

@@ -5,7 +5,9 @@
  * LeaveGroup on close(). Which transition an answer takes is decided by the guards below; the
  * handlers only do what Kafka does on that answer.
  */
+
 import type { Out } from '../actors/out';
+import type { ActorId } from '../kernel/envelope';
 import type { KafkaError } from '../protocol/errors';
 import { COORDINATOR_ERRORS, needsJoinPrepare, requestOffsets } from './commits';
 import { type ConsumerContext, corr, type Draft, sendToCoordinator } from './consumerContext';
@@ -126,6 +128,15 @@ export function onResubscribe(_d: Draft, call: EventOf<'resubscribe'>, out: Out)
 
 /** close(): heartbeats stop, LeaveGroup if this member is in the group (AbstractCoordinator.maybeLeaveGroup). */
 export function onClose(d: Draft, call: EventOf<'close'>, out: Out): void {
+  leaveAndClose(d, call.from, out);
+}
+
+/** close() after its auto-commit ended (ConsumerCoordinator.close → super.close): the application is answered. */
+export function onCloseCommitEnded(d: Draft, out: Out): void {
+  leaveAndClose(d, d.app, out);
+}
+
+function leaveAndClose(d: Draft, caller: ActorId, out: Out): void {
   out.cancel('heartbeat');
   if (d.config['group.id'] && d.memberId)
     sendToCoordinator(d, out, 'LeaveGroup', {
@@ -133,5 +144,5 @@ export function onClose(d: Draft, call: EventOf<'close'>, out: Out): void {
       groupId: d.config['group.id'],
       memberId: d.memberId,
     });
-  out.call(call.from, 'reply', { call: 'close', ok: true });
+  out.call(caller, 'reply', { call: 'close', ok: true });
 }

@@ -10,7 +10,7 @@ import { connectionFailed, leaderCanMove, requestUpdate } from '../cluster/clien
 import { onMetadataLost } from '../cluster/metadataUpdater';
 import { type DisconnectedEvent, disconnectError } from '../kernel/effects';
 import { keyOf } from '../protocol/topicPartition';
-import { commitFailed, endsJoinPrepare } from './commits';
+import { commitFailed, endsCloseCommit, endsJoinPrepare } from './commits';
 import type { ConsumerContext, Draft } from './consumerContext';
 import type { ConsumerEvent } from './events';
 import { onFindCoordinatorLost } from './groupLookup';
@@ -71,6 +71,11 @@ export function onRequestLost(d: Draft, e: DisconnectedEvent, out: Out): void {
 /** A JoinGroup or SyncGroup lost: the member asks again (the membership's transition). */
 export function joinOrSyncLost(ev: ConsumerEvent): boolean {
   return ev.type === 'disconnected' && (ev.rpc === 'JoinGroup' || ev.rpc === 'SyncGroup');
+}
+
+/** close()'s auto-commit lost and not retried: the member leaves the group. */
+export function closeCommitLost(ctx: ConsumerContext, ev: ConsumerEvent): boolean {
+  return ev.type === 'disconnected' && ev.rpc === 'OffsetCommit' && endsCloseCommit(ctx, correlationOf(ev), disconnectError(ev), ev.now);
 }
 
 /** The onJoinPrepare commit lost and not retried: the member rejoins. */
