@@ -3,6 +3,10 @@
  * (4.0 line): protocol v1 (endTransactionWithTV1: strict epoch equality, retries of a completed
  * result answered NONE) and protocol v2 (KIP-890: "current" = the stored epoch, "retry" = one below
  * it; every accepted EndTxn bumps the epoch). docs/reference/kafka-behaviour.md §5 has both tables.
+ * In PrepareCommit/PrepareAbort the coordinator always has its completion pending (prepareComplete,
+ * from the PrepareX write until CompleteX is written), and endTransaction answers a pending
+ * transition CONCURRENT_TRANSACTIONS before the state table: the table's INVALID_TXN_STATE cells for
+ * PrepareX are never reached.
  */
 import { describe, expect, it } from 'vitest';
 import type { TxnCoordinatorContext } from '../../src/sim/coordinator/transactionCoordinator.machine';
@@ -55,8 +59,9 @@ describe('EndTxn, protocol v2 (KIP-890), the coordinator table', () => {
     ['Empty', 'PRODUCER_FENCED', 'EB', 'PRODUCER_FENCED', 'INVALID_TXN_STATE'],
     ['CompleteAbort', 'NONE', 'EB', 'INVALID_TXN_STATE', 'INVALID_TXN_STATE'],
     ['CompleteCommit', 'INVALID_TXN_STATE', 'EB', 'NONE', 'INVALID_TXN_STATE'],
-    ['PrepareCommit', 'INVALID_TXN_STATE', 'PRODUCER_FENCED', 'CONCURRENT_TRANSACTIONS', 'PRODUCER_FENCED'],
-    ['PrepareAbort', 'CONCURRENT_TRANSACTIONS', 'PRODUCER_FENCED', 'INVALID_TXN_STATE', 'PRODUCER_FENCED'],
+    // PrepareX: the completion is a pending transition, answered before the state table is read
+    ['PrepareCommit', 'CONCURRENT_TRANSACTIONS', 'PRODUCER_FENCED', 'CONCURRENT_TRANSACTIONS', 'PRODUCER_FENCED'],
+    ['PrepareAbort', 'CONCURRENT_TRANSACTIONS', 'PRODUCER_FENCED', 'CONCURRENT_TRANSACTIONS', 'PRODUCER_FENCED'],
     ['Ongoing', 'PRODUCER_FENCED', 'EB', 'PRODUCER_FENCED', 'EB'],
   ];
   it.each(table)('%s: ABORT retry %s, ABORT current %s, COMMIT retry %s, COMMIT current %s', (state, ar, ac, cr, cc) => {
@@ -89,8 +94,9 @@ describe('EndTxn, protocol v1 (endTransactionWithTV1)', () => {
     ['Ongoing', 'NONE', 'NONE'],
     ['CompleteCommit', 'NONE', 'INVALID_TXN_STATE'],
     ['CompleteAbort', 'INVALID_TXN_STATE', 'NONE'],
-    ['PrepareCommit', 'CONCURRENT_TRANSACTIONS', 'INVALID_TXN_STATE'],
-    ['PrepareAbort', 'INVALID_TXN_STATE', 'CONCURRENT_TRANSACTIONS'],
+    // PrepareX: the completion is a pending transition (prepareComplete), answered before the state table is read
+    ['PrepareCommit', 'CONCURRENT_TRANSACTIONS', 'CONCURRENT_TRANSACTIONS'],
+    ['PrepareAbort', 'CONCURRENT_TRANSACTIONS', 'CONCURRENT_TRANSACTIONS'],
     ['Empty', 'INVALID_TXN_STATE', 'INVALID_TXN_STATE'],
   ];
   it.each(table)('%s: COMMIT %s, ABORT %s (no epoch bump)', (state, commit, abort) => {

@@ -341,8 +341,8 @@ function endTxnV2(d: Draft, ev: RpcEvent<EndTxnRequest>, m: TxnMetadata, result:
       return;
     case 'PrepareCommit':
     case 'PrepareAbort':
-      if (!retry) answer('PRODUCER_FENCED');
-      else answer((m.state === 'PrepareCommit') === (result === 'COMMIT') ? 'CONCURRENT_TRANSACTIONS' : 'INVALID_TXN_STATE');
+      // the completion is pending all through PrepareX (see onEndTxn): whatever the result asked for
+      answer(retry ? 'CONCURRENT_TRANSACTIONS' : 'PRODUCER_FENCED');
       return;
     case 'Empty':
       if (result === 'ABORT' && current) bumpAndEnd(m, false);
@@ -393,10 +393,13 @@ export const onEndTxn = (ctx: TxnCoordinatorContext, ev: RpcEvent<EndTxnRequest>
       answer(result === 'ABORT' ? 'NONE' : 'INVALID_TXN_STATE');
       return d;
     case 'PrepareCommit':
-      answer(result === 'COMMIT' ? 'CONCURRENT_TRANSACTIONS' : 'INVALID_TXN_STATE');
-      return d;
     case 'PrepareAbort':
-      answer(result === 'ABORT' ? 'CONCURRENT_TRANSACTIONS' : 'INVALID_TXN_STATE');
+      // from the PrepareX write until CompleteX is written the coordinator has a
+      // transition pending (prepareComplete sets it when PrepareX is written, and when a loaded
+      // PrepareX resumes), and endTransaction answers a pending transition CONCURRENT_TRANSACTIONS
+      // before it looks at the state — so the other result is refused as retriable too, not as
+      // INVALID_TXN_STATE (that cell of Kafka's state table is never reached)
+      answer('CONCURRENT_TRANSACTIONS');
       return d;
     default:
       answer('INVALID_TXN_STATE');
