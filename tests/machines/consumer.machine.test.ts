@@ -323,6 +323,55 @@ describe('consumer statechart: the two regions of running', () => {
     expect(fx).toContainEqual({ type: 'call', to: 'c.app', name: 'reply', args: { call: 'close', ok: true } });
   });
 
+  it('auto.offset.reset=none, no committed offset: poll() throws NoOffsetForPartitionException, no ListOffsets; the next poll() asks again', () => {
+    const { m, sync } = joinedAsLeader({ 'auto.offset.reset': 'none' });
+    const offsets = assigned(m, sync);
+    m.send(call('poll'), 25);
+    const fx = m.send(
+      answer('OffsetFetchResponse', offsets?.payload.correlationId as number, {
+        error: 'NONE',
+        offsets: [{ topic: 't', partition: 0, offset: -1, error: 'NONE' }],
+      }),
+      30,
+    );
+    expect(sends(fx)).toEqual([]);
+    expect(fx).toContainEqual({
+      type: 'call',
+      to: 'c.app',
+      name: 'reply',
+      args: { call: 'poll', ok: false, error: 'NoOffsetForPartitionException' },
+    });
+    expect(sends(m.send(call('poll'), 40))).toEqual(['OffsetFetch→group-coordinator']);
+  });
+
+  it('auto.offset.reset=none, a fetch out of range: poll() throws OffsetOutOfRangeException instead of resetting', () => {
+    const { m, fetch } = stable({ 'auto.offset.reset': 'none' });
+    m.send(call('poll'), 35);
+    const fx = m.send(
+      answer(
+        'FetchResponse',
+        fetch?.payload.correlationId as number,
+        { error: 'OFFSET_OUT_OF_RANGE', topic: 't', partition: 0 },
+        'broker-0',
+      ),
+      40,
+    );
+    expect(sends(fx)).toEqual([]);
+    expect(fx).toContainEqual({
+      type: 'call',
+      to: 'c.app',
+      name: 'reply',
+      args: { call: 'poll', ok: false, error: 'OffsetOutOfRangeException' },
+    });
+    // with a reset policy the same answer asks ListOffsets for it
+    const { m: reset, fetch: f2 } = stable();
+    const fx2 = reset.send(
+      answer('FetchResponse', f2?.payload.correlationId as number, { error: 'OFFSET_OUT_OF_RANGE', topic: 't', partition: 0 }, 'broker-0'),
+      40,
+    );
+    expect(sends(fx2)).toEqual(['ListOffsets→broker-0']);
+  });
+
   it('commitSync while rebalancing is refused with RebalanceInProgressException', () => {
     const m = drive(consumerMachine, inputOf(scenario(), 'c.consumer'));
     m.send({ type: 'boot' }, 0);

@@ -18,7 +18,13 @@ export const consumerAppGuards = {
   fatalReply: ({ event }: Args) => {
     const r = replyOf(event);
     if (!r || r.ok) return false;
-    return r.call === 'initTransactions' || r.call === 'abortTransaction' || (r.call === 'commitTransaction' && isFenced(r.error));
+    return (
+      r.call === 'initTransactions' ||
+      r.call === 'abortTransaction' ||
+      // poll() threw (InvalidSessionTimeoutException: the group refused the member): the application dies
+      r.call === 'poll' ||
+      (r.call === 'commitTransaction' && isFenced(r.error))
+    );
   },
   /** The reply makes the application abort its transaction: a failed sendOffsetsToTransaction or commitTransaction, or revoked partitions. */
   abortsTransaction: ({ context, event }: Args) => {

@@ -205,6 +205,7 @@ export const onReply = act((d, ev, out) => {
       return;
     case 'poll': {
       d.pollOutstanding = false;
+      if (!r.ok) return stop(d, out, `poll() threw ${r.error}: the application stops`);
       const answer: PollAnswer = { records: r.records ?? [], groupMetadata: r.groupMetadata ?? null, positions: r.positions ?? {} };
       // a batched transaction committing on its interval: the new batch waits for the commit
       if (d.plan.length > 0 && d.commitIntervalMs !== null) {

@@ -12,6 +12,7 @@ import { keyOf } from '../protocol/topicPartition';
 import { type ConsumerContext, consumedOffsets, corr, type Draft, type PendingCommit, sendToCoordinator } from './consumerContext';
 import type { EventOf, OffsetAndPartition } from './events';
 import { fetchMore, resetPosition, servePoll } from './fetcher';
+import { throwPending } from './pollErrors';
 
 /** default.api.timeout.ms: how long commitSync() without a timeout retries. */
 export const DEFAULT_API_TIMEOUT_MS = 60000;
@@ -247,6 +248,17 @@ export function onPoll(d: Draft, call: EventOf<'poll'>, out: Out): void {
   d.pollWaiting = call.from;
   servePoll(d, out);
   scheduleAutoCommit(d, call.now, out);
+}
+
+/**
+ * poll() with an exception pending (auto.offset.reset=none found no position): throws it, or — thrown
+ * already — polls and asks again for the committed offsets of the partitions without a position
+ * (updateFetchPositions), which may throw again.
+ */
+export function onPollAfterPollError(d: Draft, call: EventOf<'poll'>, out: Out): void {
+  if (throwPending(d, call, out)) return;
+  onPoll(d, call, out);
+  requestOffsets(d, out);
 }
 
 /** poll() while the group is rebalancing (or before rejoining) just waits, after its auto-commit. */

@@ -31,6 +31,7 @@ import {
   onOffsetCommitResponse,
   onOffsetFetchResponse,
   onPoll,
+  onPollAfterPollError,
   requestOffsets,
   startCloseCommit,
   startJoinPrepare,
@@ -49,6 +50,7 @@ import {
   onHeartbeatResponse,
   onJoined,
   onJoinFailed,
+  onPollAfterJoinRefused,
   onResubscribe,
   onSynced,
   onSyncFailed,
@@ -56,6 +58,7 @@ import {
   sendJoin,
   startRejoin,
 } from './membership';
+import { pollErrorPending } from './pollErrors';
 import { assignAll, onListenerDone, onSeek, onSeekToBeginning, onSeekToCommitted } from './positions';
 import { closeCommitLost, joinOrSyncLost, joinPrepareCommitLost, onRequestLost } from './requestLost';
 
@@ -80,6 +83,8 @@ const a = {
   resubscribe: action<EventOf<'resubscribe'>>(onResubscribe),
   close: action<EventOf<'close'>>(onClose),
   closeCommitEnded: action((d, _e, out) => onCloseCommitEnded(d, out)),
+  pollAfterJoinRefused: action<EventOf<'poll'>>(onPollAfterJoinRefused),
+  pollAfterPollError: action<EventOf<'poll'>>(onPollAfterPollError),
   assignAll: action((d, _e, out) => assignAll(d, out)),
   poll: action<EventOf<'poll'>>(onPoll),
   waitingPoll: action<EventOf<'poll'>>(waitingPoll),
@@ -142,7 +147,7 @@ const phaseStates = Object.fromEntries(
 
 /** The events a member with its partitions handles the same way whether it is in a group (STABLE) or not (USER_ASSIGNED). */
 const withPartitions = {
-  poll: { actions: a.poll },
+  poll: [{ guard: 'pollErrorPending', actions: a.pollAfterPollError }, { actions: a.poll }],
   autoCommitDue: { actions: a.autoCommitDue },
   commitSync: { actions: a.commitSync },
   OffsetCommitResponse: { actions: a.offsetCommitResponse },
@@ -163,6 +168,7 @@ export const consumerMachine = setup({
       event.type === 'OffsetCommitResponse' && endsJoinPrepare(context, event.payload.correlationId, event.payload.error, event.now),
     joinPrepareCommitLost: ({ context, event }: Args) => joinPrepareCommitLost(context, event),
     closeCommits: ({ context }: Args) => needsCloseCommit(context),
+    pollErrorPending: ({ context }: Args) => pollErrorPending(context),
     closeCommitDone: ({ context, event }: Args) =>
       event.type === 'OffsetCommitResponse' && endsCloseCommit(context, event.payload.correlationId, event.payload.error, event.now),
     closeCommitLost: ({ context, event }: Args) => closeCommitLost(context, event),
@@ -220,7 +226,8 @@ export const consumerMachine = setup({
                 ],
                 rejoinBackoff: { actions: a.sendJoin },
                 disconnected: { guard: 'joinOrSyncLost', actions: [a.requestLost, a.rejoinAfterBackoff] },
-                poll: { actions: a.waitingPoll },
+                // a JoinGroup refused for good (INVALID_SESSION_TIMEOUT): poll() throws, the next one joins again
+                poll: [{ guard: 'pollErrorPending', actions: a.pollAfterJoinRefused }, { actions: a.waitingPoll }],
                 commitSync: { actions: a.commitRefused },
                 resubscribe: { actions: a.resubscribe },
                 OffsetCommitResponse: { actions: a.offsetCommitResponse },
@@ -245,6 +252,7 @@ export const consumerMachine = setup({
                 // poll() is where a member rejoins the group (ConsumerCoordinator.poll)
                 // (through onJoinPrepare's commit when auto-commit is on, else JoinGroup at once)
                 poll: [
+                  { guard: 'pollErrorPending', actions: a.pollAfterPollError },
                   { guard: 'rejoinNeededAfterCommit', target: 'JOIN_PREPARE', actions: [a.waitingPoll, a.startJoinPrepare] },
                   { guard: 'rejoinNeeded', target: 'PREPARING_REBALANCE', actions: [a.waitingPoll, a.startRejoin] },
                   { actions: a.poll },

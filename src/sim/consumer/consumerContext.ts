@@ -12,6 +12,7 @@ import { maybeUpdateMetadata } from '../cluster/metadataUpdater';
 import type { ConsumerConfig } from '../config/consumerConfig';
 import type { ActorId, RequestRpc } from '../kernel/envelope';
 import { extend } from '../kernel/extend';
+import type { ClientException } from '../protocol/errors';
 import type { RecordForApp, TopicPartition } from '../protocol/messages';
 import { keyOf } from '../protocol/topicPartition';
 import type { ConsumerEvent, OffsetAndPartition } from './events';
@@ -76,6 +77,11 @@ export interface ConsumerContext extends Required<ConsumerInput> {
    * the batch it is processing.
    */
   readonly rejoinNeeded: boolean;
+  /**
+   * An exception for poll() (pollErrors.ts): a JoinGroup refused for good, or no position with
+   * auto.offset.reset=none. Not `thrown` yet: the next poll() throws it; `thrown`: it tries again.
+   */
+  readonly pollError: { readonly exception: ClientException; readonly thrown: boolean } | null;
   /**
    * Only when the group coordinator lives on a __consumer_offsets leader (offsets.topic.replication.factor
    * > 1; absent otherwise): the coordinator FindCoordinator named (null: unknown), the FindCoordinator
@@ -153,6 +159,7 @@ export function consumerDraft(c: ConsumerContext): Draft {
     knownCommitted: c.knownCommitted,
     nextCorrelationId: c.nextCorrelationId,
     rejoinNeeded: c.rejoinNeeded,
+    pollError: c.pollError,
   };
 }
 
@@ -180,6 +187,7 @@ export function initialContext(input: ConsumerInput): ConsumerContext {
     knownCommitted: {},
     nextCorrelationId: 0,
     rejoinNeeded: false,
+    pollError: null,
     ...(groupCoordinatorOnLeader(input.meta)
       ? { groupCoordinator: null, coordinatorLookup: null, coordinatorWaiting: [], lookupNode: 0 }
       : {}),

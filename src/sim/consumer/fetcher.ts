@@ -10,11 +10,13 @@ import type { Out } from '../actors/out';
 import { applyCurrentLeader, isInvalidMetadataError, leaderCanMove, leaderEpochOf, requestUpdate } from '../cluster/clientMetadata';
 import { leaderOf } from '../cluster/metadata';
 import { onMetadataResponse } from '../cluster/metadataUpdater';
+import type { ClientException } from '../protocol/errors';
 import type { RecordForApp, TopicPartition } from '../protocol/messages';
 import { keyOf } from '../protocol/topicPartition';
 import { type ConsumerContext, corr, type Draft, groupMetadata, sendRequest } from './consumerContext';
 import type { EventOf } from './events';
 import { collectFetched } from './fetchCollector';
+import { failPoll } from './pollErrors';
 
 /**
  * Issues a fetch for every assigned partition with a known position, an empty buffer and nothing in
@@ -86,8 +88,24 @@ export function onConsumerMetadataResponse(d: Draft, ev: EventOf<'MetadataRespon
   fetchMore(d, out);
 }
 
-/** OffsetFetcher.resetPositionsIfNeeded: ListOffsets for auto.offset.reset (or seekToBeginning's earliest). */
-export function resetPosition(d: Draft, tp: TopicPartition, out: Out, to: 'earliest' | 'latest' | null = null): void {
+/**
+ * OffsetFetcher.resetPositionsIfNeeded: ListOffsets for auto.offset.reset (or seekToBeginning's
+ * earliest). With auto.offset.reset=none there is no policy: poll() throws `noPolicy` instead
+ * (NoOffsetForPartitionException for a partition without a committed offset,
+ * OffsetOutOfRangeException for a position the log no longer or not yet has) and the position stays unknown.
+ */
+export function resetPosition(
+  d: Draft,
+  tp: TopicPartition,
+  out: Out,
+  to: 'earliest' | 'latest' | null = null,
+  noPolicy: ClientException = 'NoOffsetForPartitionException',
+): void {
+  if (to === null && d.config['auto.offset.reset'] === 'none') {
+    out.fact({ kind: 'clientError', client: d.client, error: noPolicy, during: `poll (${keyOf(tp)})`, fatal: false });
+    failPoll(d, out, noPolicy);
+    return;
+  }
   const leader = leaderOf(d.meta, tp.topic, tp.partition);
   if (!leader) return;
   const where = to ?? (d.config['auto.offset.reset'] === 'earliest' ? 'earliest' : 'latest');
@@ -155,7 +173,7 @@ export function onFetchResponse(d: Draft, ev: EventOf<'FetchResponse'>, out: Out
   if (r.error === 'OFFSET_OUT_OF_RANGE') {
     const { [name]: _p, ...positions } = d.positions;
     d.positions = positions;
-    resetPosition(d, r, out);
+    resetPosition(d, r, out, null, 'OffsetOutOfRangeException');
     return;
   }
   if (isFetchMetadataError(r.error)) {

@@ -12,6 +12,7 @@ import type { KafkaError } from '../protocol/errors';
 import { COORDINATOR_ERRORS, needsJoinPrepare, requestOffsets } from './commits';
 import { type ConsumerContext, corr, type Draft, sendToCoordinator } from './consumerContext';
 import type { ConsumerEvent, EventOf } from './events';
+import { failPoll, throwPending } from './pollErrors';
 import { invokePartitionsAssigned, revokeAll } from './positions';
 
 export function sendJoin(d: Draft, out: Out): void {
@@ -46,9 +47,22 @@ export function onJoined(d: Draft, ev: EventOf<'JoinGroupResponse'>, out: Out): 
 /** JoinGroupResponseHandler, an error: forget the member id if unknown, JoinGroup again after the backoff. */
 export function onJoinFailed(d: Draft, ev: EventOf<'JoinGroupResponse'>, out: Out): void {
   const r = ev.payload;
-  out.fact({ kind: 'clientError', client: d.client, error: r.error, during: 'JoinGroup', fatal: false });
+  const fatal = r.error === 'INVALID_SESSION_TIMEOUT';
+  out.fact({ kind: 'clientError', client: d.client, error: r.error, during: 'JoinGroup', fatal });
+  if (fatal) {
+    // JoinGroupResponseHandler: a fatal error is raised from poll() (joinGroupIfNeeded), not retried
+    failPoll(d, out, 'InvalidSessionTimeoutException');
+    return;
+  }
   if (r.error === 'UNKNOWN_MEMBER_ID') d.memberId = '';
   rejoinAfterBackoff(d, out);
+}
+
+/** poll() after a JoinGroup refused for good: throws that, or (thrown already) joins again and waits (joinGroupIfNeeded). */
+export function onPollAfterJoinRefused(d: Draft, call: EventOf<'poll'>, out: Out): void {
+  if (throwPending(d, call, out)) return;
+  d.pollWaiting = call.from;
+  sendJoin(d, out);
 }
 
 /** SyncGroupResponseHandler, success → ConsumerCoordinator.onJoinComplete: the assignment, heartbeats, positions. */

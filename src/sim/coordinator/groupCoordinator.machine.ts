@@ -91,9 +91,24 @@ export function putGroup(d: Draft, g: ConsumerGroup): void {
   d.groups = { ...d.groups, [g.groupId]: g };
 }
 
+/** The brokers' group.min.session.timeout.ms and group.max.session.timeout.ms (defaults; not configurable in the model). */
+export const GROUP_MIN_SESSION_TIMEOUT_MS = 6000;
+export const GROUP_MAX_SESSION_TIMEOUT_MS = 1800000;
+
 export const onJoinGroup = (ctx: GroupCoordinatorContext, ev: RpcEvent<JoinGroupRequest>, out: Out): GroupCoordinatorContext => {
-  const d: Draft = { ...ctx };
   const req = ev.payload;
+  // GroupCoordinatorService.joinGroup: a session timeout outside the brokers' range is refused
+  // before any group logic runs (the group and its members are untouched)
+  if (req.sessionTimeoutMs < GROUP_MIN_SESSION_TIMEOUT_MS || req.sessionTimeoutMs > GROUP_MAX_SESSION_TIMEOUT_MS) {
+    out.reply(pendingRequest(ev), 'JoinGroupResponse', {
+      error: 'INVALID_SESSION_TIMEOUT',
+      generationId: -1,
+      memberId: req.memberId,
+      leader: '',
+    });
+    return ctx;
+  }
+  const d: Draft = { ...ctx };
   const g = d.groups[req.groupId] ?? emptyGroup(req.groupId);
   const request = { ...req, rebalanceTimeoutMs: req.rebalanceTimeoutMs ?? d.config.rebalanceTimeoutMs };
   putGroup(d, join(d, g, request, pendingRequest(ev), ev.from, ev.now, out));

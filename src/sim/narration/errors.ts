@@ -27,6 +27,10 @@ const EXPLAIN: Record<string, readonly [en: string, ko: string]> = {
   ],
   UNKNOWN_MEMBER_ID: ['the group no longer knows this member', '그룹이 더 이상 이 멤버를 알지 못합니다'],
   MEMBER_ID_REQUIRED: ['the coordinator hands out a member id first', '코디네이터가 먼저 member id를 발급합니다'],
+  INVALID_SESSION_TIMEOUT: [
+    'session.timeout.ms is outside the broker’s group.min.session.timeout.ms (6000) – group.max.session.timeout.ms (1800000): the member is not let into the group',
+    'session.timeout.ms가 브로커의 group.min.session.timeout.ms(6000)–group.max.session.timeout.ms(1800000) 범위 밖이라 멤버가 그룹에 들어가지 못합니다',
+  ],
   REBALANCE_IN_PROGRESS: ['the group is rebalancing: the member must rejoin', '그룹이 리밸런스 중이라 다시 참여해야 합니다'],
   OUT_OF_ORDER_SEQUENCE_NUMBER: [
     'the batch does not continue the sequence the broker expects (a gap)',
@@ -84,6 +88,18 @@ const EXPLAIN: Record<string, readonly [en: string, ko: string]> = {
   RecordTooLargeException: [
     'the record is larger than max.request.size, so the producer refused it before it reached a batch: it was never sent',
     '레코드가 max.request.size보다 커서 프로듀서가 배치에 넣기 전에 거부했습니다. 전송되지 않았습니다',
+  ],
+  InvalidSessionTimeoutException: [
+    'poll() throws: the group coordinator refused the session timeout (INVALID_SESSION_TIMEOUT), so the consumer never joins its group',
+    'poll()이 예외를 던집니다. 그룹 코디네이터가 세션 타임아웃을 거부했으므로(INVALID_SESSION_TIMEOUT) 컨슈머는 그룹에 들어가지 못합니다',
+  ],
+  NoOffsetForPartitionException: [
+    'poll() throws: the group has no committed offset for the partition and auto.offset.reset=none gives no place to start',
+    'poll()이 예외를 던집니다. 그룹에 이 파티션의 커밋된 offset이 없고 auto.offset.reset=none이라 시작할 위치가 없습니다',
+  ],
+  OffsetOutOfRangeException: [
+    'poll() throws: the position is no longer (or not yet) in the log and auto.offset.reset=none forbids a reset',
+    'poll()이 예외를 던집니다. 위치가 로그 범위 밖인데 auto.offset.reset=none이라 위치를 다시 잡지 않습니다',
   ],
   IllegalStateException: ['the call is not allowed in the client’s current state', '클라이언트의 현재 상태에서는 허용되지 않는 호출입니다'],
 };

@@ -29,6 +29,7 @@ export const KAFKA_ERRORS = {
   UNKNOWN_MEMBER_ID: { code: 25, retriable: false },
   MEMBER_ID_REQUIRED: { code: 79, retriable: false },
   REBALANCE_IN_PROGRESS: { code: 27, retriable: false },
+  INVALID_SESSION_TIMEOUT: { code: 26, retriable: false },
   OUT_OF_ORDER_SEQUENCE_NUMBER: { code: 45, retriable: false },
   DUPLICATE_SEQUENCE_NUMBER: { code: 46, retriable: false },
   INVALID_PRODUCER_EPOCH: { code: 47, retriable: false },
@@ -57,6 +58,12 @@ export type ClientException =
   | 'TransactionAbortedException'
   /** send(): the record is larger than max.request.size (KafkaProducer.ensureValidRecordSize). */
   | 'RecordTooLargeException'
+  /** poll(): the group coordinator refused the JoinGroup's session.timeout.ms (AbstractCoordinator.JoinGroupResponseHandler). */
+  | 'InvalidSessionTimeoutException'
+  /** poll(): no committed offset and auto.offset.reset=none (SubscriptionState.resetInitializingPositions). */
+  | 'NoOffsetForPartitionException'
+  /** poll(): the position is outside the log and auto.offset.reset=none (FetchCollector.handleInitializeErrors). */
+  | 'OffsetOutOfRangeException'
   | 'IllegalStateException';
 
 export function errorCode(error: KafkaError): number {

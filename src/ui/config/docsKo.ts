@@ -33,8 +33,10 @@ export const DOCS_KO: Readonly<Record<ConfigTable, Readonly<Record<string, strin
     'isolation.level': 'read_committed는 LSO(Last Stable Offset)까지만 읽고, 취소된 트랜잭션의 레코드는 건너뜁니다.',
     'enable.auto.commit': 'poll()로 가져간 위치를 auto.commit.interval.ms마다 커밋합니다.',
     'auto.commit.interval.ms': 'poll()이 자동 커밋하는 주기입니다.',
-    'auto.offset.reset': '그룹에 커밋된 오프셋이 없을 때 어디서부터 읽을지 정합니다.',
-    'session.timeout.ms': '이 시간 동안 하트비트를 보내지 않은 멤버는 그룹에서 빠지고, 그룹은 리밸런스합니다.',
+    'auto.offset.reset':
+      '그룹에 커밋된 오프셋이 없을 때(또는 위치가 로그 범위 밖일 때) 어디서부터 읽을지 정합니다. none이면 대신 poll()이 NoOffsetForPartitionException(OffsetOutOfRangeException)을 던집니다.',
+    'session.timeout.ms':
+      '이 시간 동안 하트비트를 보내지 않은 멤버는 그룹에서 빠지고, 그룹은 리밸런스합니다. 브로커는 6000–1800000(group.min.session.timeout.ms, group.max.session.timeout.ms)만 받습니다. 범위 밖이면 JoinGroup이 INVALID_SESSION_TIMEOUT으로 실패하고 poll()이 예외를 던집니다.',
     'heartbeat.interval.ms': '멤버가 그룹 코디네이터에 하트비트를 보내는 주기입니다.',
     'max.poll.records': 'poll() 한 번이 돌려주는 레코드 수의 상한입니다.',
     'max.poll.interval.ms':

@@ -1,0 +1,108 @@
+/**
+ * A session timeout outside the brokers' range (GroupCoordinatorService.joinGroup: below
+ * group.min.session.timeout.ms = 6000 or above group.max.session.timeout.ms = 1800000) is refused
+ * with INVALID_SESSION_TIMEOUT before any group logic; the classic consumer treats it as fatal
+ * (AbstractCoordinator.JoinGroupResponseHandler): poll() throws InvalidSessionTimeoutException and
+ * the next poll() sends JoinGroup again. A consumer application whose poll() throws stops.
+ */
+import { describe, expect, it } from 'vitest';
+import { type ConsumerContext, consumerMachine } from '../../src/sim/consumer/consumer.machine';
+import { type GroupCoordinatorContext, groupCoordinatorMachine } from '../../src/sim/coordinator/groupCoordinator.machine';
+import type { Effect } from '../../src/sim/kernel/effects';
+import { runScenario } from '../../src/sim/run';
+import { calls, drive, inputOf, sends } from '../machines/harness';
+
+const scenario = (sessionTimeoutMs: number) => ({
+  version: 1,
+  seed: 1,
+  topics: [{ name: 't', partitions: 1 }],
+  clients: [
+    { id: 'p', type: 'producer', script: [{ op: 'send', topic: 't', key: 'k', value: 'v' }] },
+    {
+      id: 'c',
+      type: 'consumer',
+      config: { 'group.id': 'g', 'auto.offset.reset': 'earliest', 'session.timeout.ms': sessionTimeoutMs, 'heartbeat.interval.ms': 1000 },
+      topics: ['t'],
+    },
+  ],
+});
+
+let envelope = 1;
+const joinGroup = (sessionTimeoutMs: number) => ({
+  type: 'JoinGroup',
+  from: 'c.consumer',
+  envelopeId: envelope++,
+  inReplyTo: null,
+  payload: { correlationId: 0, groupId: 'g', memberId: '', sessionTimeoutMs, rebalanceTimeoutMs: 30000, topics: ['t'] },
+});
+const joinAnswer = (fx: readonly Effect[]) =>
+  fx.flatMap((e) => (e.type === 'send' && e.rpc === 'JoinGroupResponse' ? [e.payload as Record<string, unknown>] : []))[0];
+
+describe('group coordinator: JoinGroup with a session timeout outside [6000, 1800000]', () => {
+  it.each([5999, 1800001])('%i ms: INVALID_SESSION_TIMEOUT, no member added, no session timer', (ms) => {
+    const m = drive(groupCoordinatorMachine, inputOf(scenario(10000), 'group-coordinator'));
+    const fx = m.send(joinGroup(ms), 10);
+    expect(joinAnswer(fx)).toMatchObject({ error: 'INVALID_SESSION_TIMEOUT', generationId: -1 });
+    expect(fx.filter((e) => e.type === 'timer')).toEqual([]);
+    expect(m.context<GroupCoordinatorContext>().groups.g).toBeUndefined();
+  });
+
+  it('6000 and 1800000 ms are accepted (the bounds are inclusive)', () => {
+    for (const ms of [6000, 1800000]) {
+      const m = drive(groupCoordinatorMachine, inputOf(scenario(10000), 'group-coordinator'));
+      m.send(joinGroup(ms), 10);
+      expect(Object.keys(m.context<GroupCoordinatorContext>().groups.g?.members ?? {})).toHaveLength(1);
+    }
+  });
+});
+
+describe('consumer: INVALID_SESSION_TIMEOUT is fatal to poll(), not retried', () => {
+  const refused = (correlationId: number) => ({
+    type: 'JoinGroupResponse',
+    from: 'group-coordinator',
+    envelopeId: envelope++,
+    inReplyTo: 0,
+    payload: { correlationId, error: 'INVALID_SESSION_TIMEOUT', generationId: -1, memberId: '', leader: '' },
+  });
+  const poll = { type: 'poll', from: 'c.app', args: {} };
+  const pollReplies = (fx: readonly Effect[]) => (calls(fx) as { call?: string }[]).filter((c) => c.call === 'poll');
+
+  it('a poll() waiting for the join throws InvalidSessionTimeoutException; the next poll() joins again', () => {
+    const m = drive(consumerMachine, inputOf(scenario(3000), 'c.consumer'));
+    m.send({ type: 'boot' }, 0);
+    m.send(poll, 1);
+    const fx = m.send(refused(0), 2);
+    expect(pollReplies(fx)).toEqual([{ to: 'c.app', name: 'reply', call: 'poll', ok: false, error: 'InvalidSessionTimeoutException' }]);
+    // no rejoin backoff: nothing is retried until the application calls poll() again
+    expect(fx.filter((e) => e.type === 'timer')).toEqual([]);
+    expect(sends(m.send(poll, 3))).toEqual(['JoinGroup→group-coordinator']);
+  });
+
+  it('refused while no poll() waits: the next poll() throws at once, the one after joins again', () => {
+    const m = drive(consumerMachine, inputOf(scenario(3000), 'c.consumer'));
+    m.send({ type: 'boot' }, 0);
+    m.send(refused(0), 2);
+    expect(m.context<ConsumerContext>().pollError).toEqual({ exception: 'InvalidSessionTimeoutException', thrown: false });
+    const first = m.send(poll, 3);
+    expect(pollReplies(first)).toMatchObject([{ ok: false, error: 'InvalidSessionTimeoutException' }]);
+    expect(sends(first)).toEqual([]);
+    expect(sends(m.send(poll, 4))).toEqual(['JoinGroup→group-coordinator']);
+  });
+});
+
+describe('a whole run: session.timeout.ms=3000', () => {
+  it('the consumer never joins, its application stops with the exception, nothing is read', () => {
+    const trace = runScenario(scenario(3000));
+    type Snapshot = { value: unknown; context: unknown };
+    const appAtEnd = (t: typeof trace) => t.checkpoints.at(-1)?.actors.find(([id]) => id === 'c.app')?.[1] as Snapshot | undefined;
+    const app = appAtEnd(trace);
+    expect(app?.value).toBe('stopped');
+    expect((app?.context as { stopped?: string }).stopped).toContain('InvalidSessionTimeoutException');
+    const joins = [...trace.envelopes].filter((e) => e?.rpc === 'JoinGroupResponse');
+    expect(joins.length).toBeGreaterThan(0);
+    expect(joins.every((e) => (e?.payload as { error: string }).error === 'INVALID_SESSION_TIMEOUT')).toBe(true);
+    // the same scenario with 6000 ms reads the record
+    const ok = runScenario(scenario(6000));
+    expect(appAtEnd(ok)?.value).not.toBe('stopped');
+  });
+});
