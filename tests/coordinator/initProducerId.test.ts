@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TxnCoordinatorContext } from '../../src/sim/coordinator/transactionCoordinator.machine';
 import { incrementProducerEpoch, transactionCoordinatorMachine } from '../../src/sim/coordinator/transactionCoordinator.machine';
+import { decodeTxnRecord, encodeTxnRecord } from '../../src/sim/coordinator/transactionMetadata';
 import type { Effect } from '../../src/sim/kernel/effects';
 import { drive, inputOf } from '../machines/harness';
 import { markersAcked, replyOf, txnRequest, txnScenario } from './txnRequests';
@@ -42,6 +43,36 @@ describe('prepareIncrementProducerEpoch (incrementProducerEpoch)', () => {
   it('any other epoch: fenced (null → PRODUCER_FENCED)', () => {
     expect(incrementProducerEpoch({ producerEpoch: 5, lastProducerEpoch: -1 }, 4)).toBeNull();
     expect(incrementProducerEpoch({ producerEpoch: 5, lastProducerEpoch: 4 }, 3)).toBeNull();
+  });
+});
+
+describe('the last producer epoch is not in __transaction_state (TransactionLogValue)', () => {
+  it('a record read back has lastProducerEpoch −1 (TransactionLog.readTxnRecordValue)', () => {
+    const m = {
+      transactionalId: 'tx',
+      producerId: 1000,
+      producerEpoch: 5,
+      lastProducerEpoch: 4,
+      txnTimeoutMs: 60000,
+      state: 'Empty' as const,
+      partitions: [],
+      txnStartTimestamp: -1,
+      txnLastUpdateTimestamp: 9,
+    };
+    expect(encodeTxnRecord(m)).not.toContain('lastProducerEpoch');
+    expect(decodeTxnRecord('tx', encodeTxnRecord(m))).toEqual({ ...m, lastProducerEpoch: -1 });
+  });
+
+  it("a producer's own bump retried after the coordinator restarted and loaded its log is PRODUCER_FENCED", () => {
+    const { m, txn } = coordinator();
+    expect(answer(m.send(init(1000, 0), 2))).toMatchObject({ error: 'NONE', producerEpoch: 1 });
+    // the answer was lost; the coordinator crashes, restarts and loads __transaction_state
+    m.send({ type: 'crash' }, 3);
+    m.send({ type: 'restart' }, 4);
+    m.send({ type: 'loaded', key: 'load', data: {} }, 5);
+    expect(txn()).toMatchObject({ producerEpoch: 1, lastProducerEpoch: -1 });
+    // the same request again: neither the current epoch (1) nor a known last epoch
+    expect(answer(m.send(init(1000, 0), 6))).toMatchObject({ error: 'PRODUCER_FENCED' });
   });
 });
 

@@ -19,12 +19,16 @@ export interface TxnMetadata {
   readonly txnLastUpdateTimestamp: number;
 }
 
-/** The value stored in __transaction_state (Kafka stores a binary schema; this is its readable form). */
+/**
+ * The value stored in __transaction_state (Kafka stores a binary schema, TransactionLogValue; this
+ * is its readable form). The last producer epoch is not in it: a coordinator that loads the log knows
+ * none (TransactionLog.readTxnRecordValue: lastProducerEpoch = NO_PRODUCER_EPOCH), so an epoch-bump
+ * InitProducerId retried across a coordinator change is fenced (prepareIncrementProducerEpoch).
+ */
 export function encodeTxnRecord(m: TxnMetadata): string {
   return JSON.stringify({
     producerId: m.producerId,
     producerEpoch: m.producerEpoch,
-    lastProducerEpoch: m.lastProducerEpoch,
     txnTimeoutMs: m.txnTimeoutMs,
     state: m.state,
     partitions: m.partitions,
@@ -35,8 +39,18 @@ export function encodeTxnRecord(m: TxnMetadata): string {
 
 export function decodeTxnRecord(transactionalId: string, value: string): TxnMetadata | null {
   try {
-    const v = JSON.parse(value) as Omit<TxnMetadata, 'transactionalId'>;
-    return { transactionalId, ...v };
+    const v = JSON.parse(value) as Omit<TxnMetadata, 'transactionalId' | 'lastProducerEpoch'>;
+    return {
+      transactionalId,
+      producerId: v.producerId,
+      producerEpoch: v.producerEpoch,
+      lastProducerEpoch: -1,
+      txnTimeoutMs: v.txnTimeoutMs,
+      state: v.state,
+      partitions: v.partitions,
+      txnStartTimestamp: v.txnStartTimestamp,
+      txnLastUpdateTimestamp: v.txnLastUpdateTimestamp,
+    };
   } catch {
     return null;
   }
