@@ -18,10 +18,16 @@ import {
   onBecomeCoordinator,
   onPartitionLoaded,
   onResignCoordinator,
+  onTimeoutCheckUnlessWriting,
   refusal,
   serveRequest,
 } from '../../src/sim/coordinator/hostedTxnCoordinator.machine';
-import { DEFAULT_TXN_COORDINATOR_CONFIG, onEndTxn, onTimeoutCheck } from '../../src/sim/coordinator/transactionCoordinator.machine';
+import {
+  DEFAULT_TXN_COORDINATOR_CONFIG,
+  onAddPartitions,
+  onEndTxn,
+  onTimeoutCheck,
+} from '../../src/sim/coordinator/transactionCoordinator.machine';
 import { encodeTxnRecord, type TxnMetadata } from '../../src/sim/coordinator/transactionMetadata';
 import type { TxnCoordinatorContext } from '../../src/sim/coordinator/txnCoordinatorContext';
 import { coordinatorErrorFor, onWriteAnswered, withDeferredWrites } from '../../src/sim/coordinator/txnStateWrites';
@@ -297,6 +303,68 @@ describe('TransactionCoordinator.abortTimedOutTransactions runs every cleanup in
       ['PrepareEpochFence', 'PrepareAbort', 1],
     ]);
     expect(timers(written)).toEqual([]);
+  });
+
+  it('a transactional.id with a write in flight is skipped by the scan and looked at again at the next run (timedOutTransactions: pendingTransitionInProgress)', () => {
+    const base = timedOut();
+    const ctx: TxnCoordinatorContext = {
+      ...base,
+      meta: {
+        ...base.meta,
+        topics: { ...base.meta.topics, payments: { name: 'payments', partitions: 2, leaders: ['broker-0', 'broker-0'] } },
+      },
+    };
+    // AddPartitionsToTxn(payments-1) at 1400: its write (Ongoing → Ongoing) is in flight at the run of 1500
+    const add = serveRequest(onAddPartitions as never) as unknown as (
+      c: TxnCoordinatorContext,
+      e: unknown,
+      o: Out,
+    ) => TxnCoordinatorContext;
+    const adding = add(
+      ctx,
+      {
+        type: 'AddPartitionsToTxn',
+        now: 1400,
+        from: 'payment-service.producer',
+        envelopeId: 43,
+        inReplyTo: null,
+        payload: {
+          transactionalId: 'tx',
+          producerId: 1000,
+          producerEpoch: 0,
+          partitions: [{ topic: 'payments', partition: 1 }],
+          verifyOnly: false,
+          correlationId: 10,
+        },
+      },
+      new Out(),
+    );
+    expect(Object.keys(adding.hosted?.writes ?? {})).toHaveLength(1);
+    const skipped = new Out();
+    const scanned = withDeferredWrites(onTimeoutCheckUnlessWriting)(
+      adding,
+      { type: 'txnTimeoutCheck', key: 'txnTimeout:tx', now: 1500, data: { transactionalId: 'tx', txnStartTimestamp: 200 } } as TimerEvent<{
+        transactionalId: string;
+        txnStartTimestamp: number;
+      }>,
+      skipped,
+    );
+    expect(scanned.txns.tx?.state).toBe('Ongoing');
+    expect(calls(skipped)).toEqual([]);
+    expect(timers(skipped)).toMatchObject([{ key: 'txnTimeout:tx', name: 'txnTimeoutCheck', delay: 500 }]);
+    // the write lands; the run of 2000 aborts
+    const landed = onWriteAnswered(scanned, 0, 'NONE', 1600, new Out());
+    const aborts = new Out();
+    const aborted = withDeferredWrites(onTimeoutCheckUnlessWriting)(
+      landed,
+      { type: 'txnTimeoutCheck', key: 'txnTimeout:tx', now: 2000, data: { transactionalId: 'tx', txnStartTimestamp: 200 } } as TimerEvent<{
+        transactionalId: string;
+        txnStartTimestamp: number;
+      }>,
+      aborts,
+    );
+    expect(aborted.txns.tx?.state).toBe('PrepareAbort');
+    expect(calls(aborts)[0]).toMatchObject({ name: 'appendTxnState', args: { key: 'tx' } });
   });
 
   it("a write failing before the deadline arms nothing: the transaction's own timer is still pending", () => {

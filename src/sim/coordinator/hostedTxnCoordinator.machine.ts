@@ -22,6 +22,7 @@ import { coordinatorPartitionFor } from '../producer/partitioner';
 import type { KafkaError } from '../protocol/errors';
 import { maybeComplete, onMarkerRequestLost, onMarkerRetry, onMarkersResponse, onPartitionLeader } from './markerChannel';
 import {
+  armNextScan,
   finishLoaded,
   onAddOffsets,
   onAddPartitions,
@@ -124,6 +125,27 @@ function whileLoaded<E>(
     }
     return deferred(ctx, ev, out);
   });
+}
+
+/**
+ * The timeout scan skips a transactional.id with a write in flight (TransactionStateManager
+ * .timedOutTransactions: `if (txnMetadata.pendingTransitionInProgress) false`) and looks at it again
+ * at the next cleanup run: the abort never races the write (whose failure would put the cache back
+ * to the state before it, under the abort's records).
+ */
+export function onTimeoutCheckUnlessWriting(
+  ctx: TxnCoordinatorContext,
+  ev: TimerEvent<{ transactionalId: string; txnStartTimestamp: number }>,
+  out: Out,
+): TxnCoordinatorContext {
+  const id = ev.data.transactionalId;
+  const m = ctx.txns[id];
+  if (m && Object.values(hostedOf(ctx).writes).some((w) => w.transactionalId === id)) {
+    const d: TxnDraft = { ...ctx };
+    armNextScan(d, m, ev.now, out);
+    return d;
+  }
+  return onTimeoutCheck(ctx, ev, out);
 }
 
 /** TransactionCoordinator.onElection: load the partition from this broker's replica (to its log end offset). */
@@ -233,7 +255,7 @@ export const hostedTxnCoordinatorMachine = setup({
         txnTimeoutCheck: {
           actions: whileLoaded(
             (_c, ev: TimerEvent<{ transactionalId: string; txnStartTimestamp: number }>) => ev.data.transactionalId,
-            onTimeoutCheck,
+            onTimeoutCheckUnlessWriting,
           ),
         },
         becomeCoordinator: {

@@ -95,6 +95,11 @@ export function armTimeout(d: Draft, m: TxnMetadata, now: number, out: Out): voi
  */
 export function armTimeoutRetry(d: Draft, m: TxnMetadata, now: number, out: Out): void {
   if (m.state !== 'Ongoing' || now < timeoutTick(d, m)) return;
+  armNextScan(d, m, now, out);
+}
+
+/** The transaction's timeout check again at the next cleanup run after `now`. */
+export function armNextScan(d: Draft, m: TxnMetadata, now: number, out: Out): void {
   const next = (Math.floor(now / d.config.cleanupIntervalMs) + 1) * d.config.cleanupIntervalMs;
   out.timer(`txnTimeout:${m.transactionalId}`, 'txnTimeoutCheck', next - now, {
     transactionalId: m.transactionalId,
