@@ -54,6 +54,8 @@ export const DOCUMENTED: readonly (readonly [string, string, AnyStateMachine, st
       '`fetching` is STOPPED while the member holds no partitions; ASSIGNED, it is INITIALIZING while a position is ' +
       'unknown (committed offsets or a reset being fetched), FETCH_IN_FLIGHT, AWAITING_METADATA (a partition whose ' +
       'leader is unknown until a Metadata answer names it) or IDLE — read from what is in flight. ' +
+      'Outside `running`: `closing` is close() waiting for its auto-commit of the consumed positions ' +
+      '(ConsumerCoordinator.close → maybeAutoCommitOffsetsSync) before LeaveGroup; exceptions poll() throws are in `pollErrors.ts`. ' +
       "The parts follow Kafka's classes: `membership.ts` (join, sync, heartbeat, rejoin), `commits.ts` (OffsetFetch, " +
       'commitSync, auto-commit, onJoinPrepare), `fetcher.ts` with `fetchCollector.ts` (Fetch, ListOffsets), ' +
       '`positions.ts` (assignment, seek, the rebalance listener), `requestLost.ts`, and the events in `events.ts`.',
