@@ -254,15 +254,13 @@ describe('TransactionCoordinator.abortTimedOutTransactions runs every cleanup in
     config: { ...DEFAULT_TXN_COORDINATOR_CONFIG, cleanupIntervalMs: 500 },
     txns: { tx: { ...ongoing, txnTimeoutMs: 1000, txnStartTimestamp: 200 } },
   });
-  const check = (ctx: TxnCoordinatorContext, now: number, out: Out) =>
-    withDeferredWrites(onTimeoutCheck)(
-      ctx,
-      { type: 'txnTimeoutCheck', key: 'txnTimeout:tx', now, data: { transactionalId: 'tx', txnStartTimestamp: 200 } } as TimerEvent<{
-        transactionalId: string;
-        txnStartTimestamp: number;
-      }>,
-      out,
-    );
+  type Check = TimerEvent<{ transactionalId: string; txnStartTimestamp: number }>;
+  const checkAt = (now: number) =>
+    ({ type: 'txnTimeoutCheck', key: 'txnTimeout:tx', now, data: { transactionalId: 'tx', txnStartTimestamp: 200 } }) as Check;
+  /** The timeout check as the one-replica coordinator runs it, and as the hosted one does (skipping an id with a write in flight). */
+  const check = (ctx: TxnCoordinatorContext, now: number, out: Out) => withDeferredWrites(onTimeoutCheck)(ctx, checkAt(now), out);
+  const hostedCheck = (ctx: TxnCoordinatorContext, now: number, out: Out) =>
+    withDeferredWrites(onTimeoutCheckUnlessWriting)(ctx, checkAt(now), out);
   const timers = (out: Out) => out.effects.filter((e): e is Extract<Effect, { type: 'timer' }> => e.type === 'timer');
   const transitions = (out: Out) =>
     out.effects.flatMap((e) => {
@@ -341,28 +339,14 @@ describe('TransactionCoordinator.abortTimedOutTransactions runs every cleanup in
     );
     expect(Object.keys(adding.hosted?.writes ?? {})).toHaveLength(1);
     const skipped = new Out();
-    const scanned = withDeferredWrites(onTimeoutCheckUnlessWriting)(
-      adding,
-      { type: 'txnTimeoutCheck', key: 'txnTimeout:tx', now: 1500, data: { transactionalId: 'tx', txnStartTimestamp: 200 } } as TimerEvent<{
-        transactionalId: string;
-        txnStartTimestamp: number;
-      }>,
-      skipped,
-    );
+    const scanned = hostedCheck(adding, 1500, skipped);
     expect(scanned.txns.tx?.state).toBe('Ongoing');
     expect(calls(skipped)).toEqual([]);
     expect(timers(skipped)).toMatchObject([{ key: 'txnTimeout:tx', name: 'txnTimeoutCheck', delay: 500 }]);
     // the write lands; the run of 2000 aborts
     const landed = onWriteAnswered(scanned, 0, 'NONE', 1600, new Out());
     const aborts = new Out();
-    const aborted = withDeferredWrites(onTimeoutCheckUnlessWriting)(
-      landed,
-      { type: 'txnTimeoutCheck', key: 'txnTimeout:tx', now: 2000, data: { transactionalId: 'tx', txnStartTimestamp: 200 } } as TimerEvent<{
-        transactionalId: string;
-        txnStartTimestamp: number;
-      }>,
-      aborts,
-    );
+    const aborted = hostedCheck(landed, 2000, aborts);
     expect(aborted.txns.tx?.state).toBe('PrepareAbort');
     expect(calls(aborts)[0]).toMatchObject({ name: 'appendTxnState', args: { key: 'tx' } });
   });
