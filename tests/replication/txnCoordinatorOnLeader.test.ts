@@ -194,6 +194,47 @@ describe('the hosted coordinator: who it serves, and answers held until the writ
     expect(refusal(pending, 'tx')).toBe('CONCURRENT_TRANSACTIONS');
   });
 
+  it("a broker's verification (AddPartitionsToTxn verifyOnly) is not refused for a write in flight: it is answered per partition (handleVerifyPartitionsInTransaction)", () => {
+    const ctx = coordinator({ 0: { coordinatorEpoch: 0, loading: null } });
+    // an AddPartitionsToTxn write of payments-1 waits for its ISR
+    const twoPartitions: TxnCoordinatorContext = {
+      ...ctx,
+      meta: {
+        ...ctx.meta,
+        topics: { ...ctx.meta.topics, payments: { name: 'payments', partitions: 2, leaders: ['broker-0', 'broker-0'] } },
+      },
+    };
+    const add = serveRequest(onAddPartitions as never) as unknown as (
+      c: TxnCoordinatorContext,
+      e: unknown,
+      o: Out,
+    ) => TxnCoordinatorContext;
+    const request = (verifyOnly: boolean, partition: number, envelopeId: number) => ({
+      type: 'AddPartitionsToTxn',
+      now: 30,
+      from: verifyOnly ? 'broker-0' : 'payment-service.producer',
+      envelopeId,
+      inReplyTo: null,
+      payload: {
+        transactionalId: 'tx',
+        producerId: 1000,
+        producerEpoch: 0,
+        partitions: [{ topic: 'payments', partition }],
+        verifyOnly,
+        correlationId: envelopeId,
+      },
+    });
+    const pending = add(twoPartitions, request(false, 1, 50), new Out());
+    expect(refusal(pending, 'tx')).toBe('CONCURRENT_TRANSACTIONS');
+    expect(refusal(pending, 'tx', true)).toBeNull();
+    // payments-0 (already in the transaction) is verified while that write is in flight
+    const out = new Out();
+    add(pending, request(true, 0, 51), out);
+    expect(replies(out).map((r) => r.payload)).toMatchObject([
+      { error: 'NONE', partitions: [{ topic: 'payments', partition: 0, error: 'NONE' }] },
+    ]);
+  });
+
   it('EndTxn: PrepareCommit goes to the host as a call; the answer and the markers wait for it', () => {
     const out = new Out();
     const next = serveEndTxn(coordinator({ 0: { coordinatorEpoch: 0, loading: null } }), endTxn, out);

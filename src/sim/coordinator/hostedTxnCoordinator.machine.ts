@@ -78,24 +78,27 @@ const partitionOf = (ctx: TxnCoordinatorContext, transactionalId: string) =>
  * Before a request reaches the handlers (TransactionStateManager.getTransactionState): a
  * transactional.id of a partition this broker does not lead → NOT_COORDINATOR; one still loading →
  * COORDINATOR_LOAD_IN_PROGRESS; one with a write in flight → CONCURRENT_TRANSACTIONS (its pending
- * transition). InitProducerId without a transactional.id is served by any broker.
+ * transition) — except a broker's verification (AddPartitionsToTxn verifyOnly:
+ * handleVerifyPartitionsInTransaction, "Pending state is not checked since there is a final
+ * validation on the append to the log"). InitProducerId without a transactional.id is served by any broker.
  */
-export function refusal(ctx: TxnCoordinatorContext, transactionalId: string | null | undefined): KafkaError | null {
+export function refusal(ctx: TxnCoordinatorContext, transactionalId: string | null | undefined, verifyOnly = false): KafkaError | null {
   if (transactionalId === null || transactionalId === undefined) return null;
   const owned = hostedOf(ctx).owned[partitionOf(ctx, transactionalId)];
   if (!owned) return 'NOT_COORDINATOR';
   if (owned.loading) return 'COORDINATOR_LOAD_IN_PROGRESS';
-  if (Object.values(hostedOf(ctx).writes).some((w) => w.transactionalId === transactionalId)) return 'CONCURRENT_TRANSACTIONS';
+  if (!verifyOnly && Object.values(hostedOf(ctx).writes).some((w) => w.transactionalId === transactionalId))
+    return 'CONCURRENT_TRANSACTIONS';
   return null;
 }
 
 /** A client request on the hosted coordinator: refused (refusal), or handled with its answer held until its write (withDeferredWrites). */
-export function serveRequest<P extends { transactionalId?: string | null }>(
+export function serveRequest<P extends { transactionalId?: string | null; verifyOnly?: boolean }>(
   fn: (ctx: TxnCoordinatorContext, ev: RpcEvent<P>, out: Out) => TxnCoordinatorContext,
 ): (ctx: TxnCoordinatorContext, ev: RpcEvent<P>, out: Out) => TxnCoordinatorContext {
   const deferred = withDeferredWrites(fn);
   return (ctx, ev, out) => {
-    const error = refusal(ctx, ev.payload.transactionalId);
+    const error = refusal(ctx, ev.payload.transactionalId, ev.payload.verifyOnly === true);
     if (error === null) return deferred(ctx, ev, out);
     out.reply(pendingRequest(ev), `${ev.type}Response` as Parameters<Out['reply']>[1], {
       error,
