@@ -183,6 +183,39 @@ const serveEndTxn = serveRequest(onEndTxn as never) as unknown as (
   o: Out,
 ) => TxnCoordinatorContext;
 
+/** The hosted coordinator's AddPartitionsToTxn, as the machine serves it. */
+const serveAddPartitions = serveRequest(onAddPartitions as never) as unknown as (
+  c: TxnCoordinatorContext,
+  e: unknown,
+  o: Out,
+) => TxnCoordinatorContext;
+
+/** AddPartitionsToTxn of payments-`partition` for producer 1000, epoch 0: the client's, or a broker's verification. */
+const addPartitionsRequest = (now: number, partition: number, verifyOnly: boolean, envelopeId: number) => ({
+  type: 'AddPartitionsToTxn',
+  now,
+  from: verifyOnly ? 'broker-0' : 'payment-service.producer',
+  envelopeId,
+  inReplyTo: null,
+  payload: {
+    transactionalId: 'tx',
+    producerId: 1000,
+    producerEpoch: 0,
+    partitions: [{ topic: 'payments', partition }],
+    verifyOnly,
+    correlationId: envelopeId,
+  },
+});
+
+/** The coordinator with a second payments partition, so that a transaction can add payments-1. */
+const withTwoPaymentsPartitions = (ctx: TxnCoordinatorContext): TxnCoordinatorContext => ({
+  ...ctx,
+  meta: {
+    ...ctx.meta,
+    topics: { ...ctx.meta.topics, payments: { name: 'payments', partitions: 2, leaders: ['broker-0', 'broker-0'] } },
+  },
+});
+
 describe('the hosted coordinator: who it serves, and answers held until the write', () => {
   it('NOT_COORDINATOR for a partition it does not lead, COORDINATOR_LOAD_IN_PROGRESS while loading, CONCURRENT_TRANSACTIONS while a write is in flight', () => {
     expect(refusal(coordinator({}), 'tx')).toBe('NOT_COORDINATOR');
@@ -195,41 +228,14 @@ describe('the hosted coordinator: who it serves, and answers held until the writ
   });
 
   it("a broker's verification (AddPartitionsToTxn verifyOnly) is not refused for a write in flight: it is answered per partition (handleVerifyPartitionsInTransaction)", () => {
-    const ctx = coordinator({ 0: { coordinatorEpoch: 0, loading: null } });
     // an AddPartitionsToTxn write of payments-1 waits for its ISR
-    const twoPartitions: TxnCoordinatorContext = {
-      ...ctx,
-      meta: {
-        ...ctx.meta,
-        topics: { ...ctx.meta.topics, payments: { name: 'payments', partitions: 2, leaders: ['broker-0', 'broker-0'] } },
-      },
-    };
-    const add = serveRequest(onAddPartitions as never) as unknown as (
-      c: TxnCoordinatorContext,
-      e: unknown,
-      o: Out,
-    ) => TxnCoordinatorContext;
-    const request = (verifyOnly: boolean, partition: number, envelopeId: number) => ({
-      type: 'AddPartitionsToTxn',
-      now: 30,
-      from: verifyOnly ? 'broker-0' : 'payment-service.producer',
-      envelopeId,
-      inReplyTo: null,
-      payload: {
-        transactionalId: 'tx',
-        producerId: 1000,
-        producerEpoch: 0,
-        partitions: [{ topic: 'payments', partition }],
-        verifyOnly,
-        correlationId: envelopeId,
-      },
-    });
-    const pending = add(twoPartitions, request(false, 1, 50), new Out());
+    const ctx = withTwoPaymentsPartitions(coordinator({ 0: { coordinatorEpoch: 0, loading: null } }));
+    const pending = serveAddPartitions(ctx, addPartitionsRequest(30, 1, false, 50), new Out());
     expect(refusal(pending, 'tx')).toBe('CONCURRENT_TRANSACTIONS');
     expect(refusal(pending, 'tx', true)).toBeNull();
     // payments-0 (already in the transaction) is verified while that write is in flight
     const out = new Out();
-    add(pending, request(true, 0, 51), out);
+    serveAddPartitions(pending, addPartitionsRequest(30, 0, true, 51), out);
     expect(replies(out).map((r) => r.payload)).toMatchObject([
       { error: 'NONE', partitions: [{ topic: 'payments', partition: 0, error: 'NONE' }] },
     ]);
@@ -345,39 +351,8 @@ describe('TransactionCoordinator.abortTimedOutTransactions runs every cleanup in
   });
 
   it('a transactional.id with a write in flight is skipped by the scan and looked at again at the next run (timedOutTransactions: pendingTransitionInProgress)', () => {
-    const base = timedOut();
-    const ctx: TxnCoordinatorContext = {
-      ...base,
-      meta: {
-        ...base.meta,
-        topics: { ...base.meta.topics, payments: { name: 'payments', partitions: 2, leaders: ['broker-0', 'broker-0'] } },
-      },
-    };
     // AddPartitionsToTxn(payments-1) at 1400: its write (Ongoing → Ongoing) is in flight at the run of 1500
-    const add = serveRequest(onAddPartitions as never) as unknown as (
-      c: TxnCoordinatorContext,
-      e: unknown,
-      o: Out,
-    ) => TxnCoordinatorContext;
-    const adding = add(
-      ctx,
-      {
-        type: 'AddPartitionsToTxn',
-        now: 1400,
-        from: 'payment-service.producer',
-        envelopeId: 43,
-        inReplyTo: null,
-        payload: {
-          transactionalId: 'tx',
-          producerId: 1000,
-          producerEpoch: 0,
-          partitions: [{ topic: 'payments', partition: 1 }],
-          verifyOnly: false,
-          correlationId: 10,
-        },
-      },
-      new Out(),
-    );
+    const adding = serveAddPartitions(withTwoPaymentsPartitions(timedOut()), addPartitionsRequest(1400, 1, false, 43), new Out());
     expect(Object.keys(adding.hosted?.writes ?? {})).toHaveLength(1);
     const skipped = new Out();
     const scanned = hostedCheck(adding, 1500, skipped);
