@@ -22,6 +22,8 @@ import {
   refusal,
   serveRequest,
 } from '../../src/sim/coordinator/hostedTxnCoordinator.machine';
+import { onMarkersResponse } from '../../src/sim/coordinator/markerChannel';
+import { pendingTransitionError } from '../../src/sim/coordinator/pendingTransition';
 import {
   DEFAULT_TXN_COORDINATOR_CONFIG,
   onAddPartitions,
@@ -177,6 +179,8 @@ const endTxn: RpcEvent<{ transactionalId: string; producerId: number; producerEp
     inReplyTo: null,
     payload: { transactionalId: 'tx', producerId: 1000, producerEpoch: 0, committed: true, correlationId: 9 },
   };
+/** An idempotent producer's InitProducerId (no transactional.id): any broker serves it. */
+const idempotentInit: RpcEvent<{ transactionalId: null }> = { ...endTxn, type: 'InitProducerId', payload: { transactionalId: null } };
 const serveEndTxn = serveRequest(onEndTxn as never) as unknown as (
   c: TxnCoordinatorContext,
   e: typeof endTxn,
@@ -192,7 +196,7 @@ const serveAddPartitions = serveRequest(onAddPartitions as never) as unknown as 
 
 /** AddPartitionsToTxn of payments-`partition` for producer 1000, epoch 0: the client's, or a broker's verification. */
 const addPartitionsRequest = (now: number, partition: number, verifyOnly: boolean, envelopeId: number) => ({
-  type: 'AddPartitionsToTxn',
+  type: 'AddPartitionsToTxn' as const,
   now,
   from: verifyOnly ? 'broker-0' : 'payment-service.producer',
   envelopeId,
@@ -207,6 +211,43 @@ const addPartitionsRequest = (now: number, partition: number, verifyOnly: boolea
   },
 });
 
+/** A client's AddPartitionsToTxn of payments-0 at `producerEpoch`, as refusal reads it. */
+const addPartitions = (producerEpoch: number) => {
+  const request = addPartitionsRequest(30, 0, false, 70);
+  return { ...request, payload: { ...request.payload, producerEpoch } };
+};
+
+/** Every WriteTxnMarkers request of the coordinator answered NONE: the transaction completes. */
+function acknowledgeMarkers(ctx: TxnCoordinatorContext, out: Out): TxnCoordinatorContext {
+  let next = ctx;
+  for (const request of Object.values(ctx.markers).flatMap((w) => w.inFlight))
+    next = onMarkersResponse(
+      next,
+      {
+        type: 'WriteTxnMarkersResponse',
+        now: 3200,
+        from: 'broker-0',
+        envelopeId: 100 + request.correlationId,
+        inReplyTo: null,
+        payload: {
+          correlationId: request.correlationId,
+          markers: [
+            {
+              producerId: 1000,
+              partitions: request.partitions.map((p) => ({
+                topic: p.replace(/-\d+$/, ''),
+                partition: Number(p.split('-').pop()),
+                error: 'NONE',
+              })),
+            },
+          ],
+        },
+      } as never,
+      out,
+    );
+  return next;
+}
+
 /** The coordinator with a second payments partition, so that a transaction can add payments-1. */
 const withTwoPaymentsPartitions = (ctx: TxnCoordinatorContext): TxnCoordinatorContext => ({
   ...ctx,
@@ -218,21 +259,21 @@ const withTwoPaymentsPartitions = (ctx: TxnCoordinatorContext): TxnCoordinatorCo
 
 describe('the hosted coordinator: who it serves, and answers held until the write', () => {
   it('NOT_COORDINATOR for a partition it does not lead, COORDINATOR_LOAD_IN_PROGRESS while loading, CONCURRENT_TRANSACTIONS while a write is in flight', () => {
-    expect(refusal(coordinator({}), 'tx')).toBe('NOT_COORDINATOR');
-    expect(refusal(coordinator({ 0: { coordinatorEpoch: 0, loading: [] } }), 'tx')).toBe('COORDINATOR_LOAD_IN_PROGRESS');
-    expect(refusal(coordinator({ 0: { coordinatorEpoch: 0, loading: null } }), 'tx')).toBeNull();
-    expect(refusal(coordinator({}), null)).toBeNull();
+    expect(refusal(coordinator({}), endTxn)).toBe('NOT_COORDINATOR');
+    expect(refusal(coordinator({ 0: { coordinatorEpoch: 0, loading: [] } }), endTxn)).toBe('COORDINATOR_LOAD_IN_PROGRESS');
+    expect(refusal(coordinator({ 0: { coordinatorEpoch: 0, loading: null } }), endTxn)).toBeNull();
+    expect(refusal(coordinator({}), idempotentInit)).toBeNull();
     const out = new Out();
     const pending = serveEndTxn(coordinator({ 0: { coordinatorEpoch: 0, loading: null } }), endTxn, out);
-    expect(refusal(pending, 'tx')).toBe('CONCURRENT_TRANSACTIONS');
+    expect(refusal(pending, endTxn)).toBe('CONCURRENT_TRANSACTIONS');
   });
 
   it("a broker's verification (AddPartitionsToTxn verifyOnly) is not refused for a write in flight: it is answered per partition (handleVerifyPartitionsInTransaction)", () => {
     // an AddPartitionsToTxn write of payments-1 waits for its ISR
     const ctx = withTwoPaymentsPartitions(coordinator({ 0: { coordinatorEpoch: 0, loading: null } }));
     const pending = serveAddPartitions(ctx, addPartitionsRequest(30, 1, false, 50), new Out());
-    expect(refusal(pending, 'tx')).toBe('CONCURRENT_TRANSACTIONS');
-    expect(refusal(pending, 'tx', true)).toBeNull();
+    expect(refusal(pending, addPartitionsRequest(30, 0, false, 51))).toBe('CONCURRENT_TRANSACTIONS');
+    expect(refusal(pending, addPartitionsRequest(30, 0, true, 51))).toBeNull();
     // payments-0 (already in the transaction) is verified while that write is in flight
     const out = new Out();
     serveAddPartitions(pending, addPartitionsRequest(30, 0, true, 51), out);
@@ -266,7 +307,7 @@ describe('the hosted coordinator: who it serves, and answers held until the writ
       expect(out.effects.some((e) => e.type === 'send' && e.rpc === 'WriteTxnMarkers')).toBe(false);
       expect(after.txns.tx?.state).toBe('Ongoing');
       expect(after.markers).toEqual({});
-      expect(refusal(after, 'tx')).toBeNull();
+      expect(refusal(after, endTxn)).toBeNull();
     }
   });
 
@@ -278,7 +319,7 @@ describe('the hosted coordinator: who it serves, and answers held until the writ
       { partition: 0, coordinatorEpoch: 1, records: [{ key: 'tx', value: encodeTxnRecord(prepared) }] },
       out,
     );
-    expect(refusal(loading, 'tx')).toBe('COORDINATOR_LOAD_IN_PROGRESS');
+    expect(refusal(loading, endTxn)).toBe('COORDINATOR_LOAD_IN_PROGRESS');
     expect(out.effects).toMatchObject([{ type: 'timer', name: 'partitionLoaded' }]);
     const done = new Out();
     const loaded = onPartitionLoaded(loading, { now: 100, data: { partition: 0, coordinatorEpoch: 1 } }, done);
@@ -290,7 +331,7 @@ describe('the hosted coordinator: who it serves, and answers held until the writ
     expect(markers.payload.markers[0]?.coordinatorEpoch).toBe(1);
     const gone = onResignCoordinator(loaded, 0, new Out());
     expect(gone.txns).toEqual({});
-    expect(refusal(gone, 'tx')).toBe('NOT_COORDINATOR');
+    expect(refusal(gone, endTxn)).toBe('NOT_COORDINATOR');
   });
 });
 
@@ -367,12 +408,98 @@ describe('TransactionCoordinator.abortTimedOutTransactions runs every cleanup in
     expect(calls(aborts)[0]).toMatchObject({ name: 'appendTxnState', args: { key: 'tx' } });
   });
 
+  it('a failed epoch fence keeps its epoch in memory (hasFailedEpochFence): the timed-out producer is fenced, and the next fence does not bump again', () => {
+    const aborting = check(timedOut(), 1500, new Out());
+    // while the fence's PrepareAbort is in flight, the cache holds the fenced epoch 1
+    expect(refusal(aborting, addPartitions(0))).toBe('PRODUCER_FENCED');
+    expect(refusal(aborting, endTxn)).toBe('PRODUCER_FENCED');
+    const failed = new Out();
+    const after = onWriteAnswered(aborting, 0, 'NOT_ENOUGH_REPLICAS', 2500, failed);
+    expect(after.txns.tx).toMatchObject({ state: 'Ongoing', producerEpoch: 1, lastProducerEpoch: -1, hasFailedEpochFence: true });
+    // the producer of epoch 0 can neither add a partition nor commit, though nothing was written
+    const add = new Out();
+    serveAddPartitions(withTwoPaymentsPartitions(after), addPartitionsRequest(2600, 1, false, 60), add);
+    expect(replies(add).map((r) => r.payload.error)).toEqual(['PRODUCER_FENCED']);
+    const commit = new Out();
+    serveEndTxn(after, { ...endTxn, now: 2600 }, commit);
+    expect(replies(commit).map((r) => r.payload.error)).toEqual(['PRODUCER_FENCED']);
+    // the next run fences at epoch 1 again (prepareFenceProducerEpoch: no second bump), and CompleteAbort clears the flag
+    const again = new Out();
+    const retried = check(after, 3000, again);
+    expect(retried.txns.tx).toMatchObject({ state: 'PrepareAbort', producerEpoch: 1 });
+    const written = onWriteAnswered(retried, 1, 'NONE', 3100, new Out());
+    const markers = new Out();
+    const done = acknowledgeMarkers(written, markers);
+    expect(done.txns.tx?.state).toBe('CompleteAbort');
+    expect(done.txns.tx?.hasFailedEpochFence).toBeUndefined();
+  });
+
   it("a write failing before the deadline arms nothing: the transaction's own timer is still pending", () => {
     const next = serveEndTxn(timedOut(), endTxn, new Out());
     const out = new Out();
     const after = onWriteAnswered(next, 0, 'NOT_ENOUGH_REPLICAS', 400, out);
     expect(after.txns.tx?.state).toBe('Ongoing');
     expect(timers(out)).toEqual([]);
+  });
+});
+
+describe('a request while a write of its transactional.id is in flight: the producer checks come first (handleAddPartitionsToTransaction, endTransaction)', () => {
+  // an AddPartitionsToTxn write of payments-1 (producer 1000, epoch 0) waits for its ISR
+  const pending = () =>
+    serveAddPartitions(
+      withTwoPaymentsPartitions(coordinator({ 0: { coordinatorEpoch: 0, loading: null } })),
+      addPartitionsRequest(30, 1, false, 50),
+      new Out(),
+    );
+
+  it('the current producer is answered CONCURRENT_TRANSACTIONS (retriable); a fenced epoch PRODUCER_FENCED; another producer id INVALID_PRODUCER_ID_MAPPING', () => {
+    const ctx = pending();
+    expect(refusal(ctx, addPartitions(0))).toBe('CONCURRENT_TRANSACTIONS');
+    expect(refusal(ctx, endTxn)).toBe('CONCURRENT_TRANSACTIONS');
+    expect(refusal(ctx, addPartitions(1))).toBe('PRODUCER_FENCED');
+    expect(refusal(ctx, { ...endTxn, payload: { ...endTxn.payload, producerEpoch: 1 } })).toBe('PRODUCER_FENCED');
+    expect(refusal(ctx, { ...endTxn, type: 'AddOffsetsToTxn', payload: { ...endTxn.payload, producerEpoch: 1 } })).toBe('PRODUCER_FENCED');
+    expect(refusal(ctx, { ...endTxn, payload: { ...endTxn.payload, producerId: 999 } })).toBe('INVALID_PRODUCER_ID_MAPPING');
+    // the answer goes out at once, with that error, and no write starts
+    const out = new Out();
+    const next = serveAddPartitions(
+      ctx,
+      { ...addPartitionsRequest(31, 0, false, 52), payload: { ...addPartitionsRequest(31, 0, false, 52).payload, producerEpoch: 1 } },
+      out,
+    );
+    expect(replies(out).map((r) => [r.rpc, r.payload.error])).toEqual([['AddPartitionsToTxnResponse', 'PRODUCER_FENCED']]);
+    expect(Object.keys(next.hosted?.writes ?? {})).toHaveLength(1);
+  });
+
+  it('InitProducerId checks the pending transition first (prepareInitProducerIdTransit): CONCURRENT_TRANSACTIONS whatever its epoch', () => {
+    const ctx = pending();
+    expect(
+      refusal(ctx, { ...endTxn, type: 'InitProducerId', payload: { transactionalId: 'tx', transactionTimeoutMs: 60000 } as never }),
+    ).toBe('CONCURRENT_TRANSACTIONS');
+  });
+
+  it('EndTxn under protocol v2 checks its epoch by state (isValidEpoch): PrepareX a retry, CompleteX a retry or the current epoch, Ongoing the current', () => {
+    const at = (state: TxnMetadata['state'], epoch: number) =>
+      pendingTransitionError({ ...ongoing, state, producerEpoch: 3 }, { type: 'EndTxn', producerId: 1000, producerEpoch: epoch }, 2);
+    expect([at('PrepareCommit', 2), at('PrepareCommit', 3)]).toEqual(['CONCURRENT_TRANSACTIONS', 'PRODUCER_FENCED']);
+    expect([at('CompleteAbort', 2), at('CompleteAbort', 3), at('CompleteAbort', 1)]).toEqual([
+      'CONCURRENT_TRANSACTIONS',
+      'CONCURRENT_TRANSACTIONS',
+      'PRODUCER_FENCED',
+    ]);
+    expect([at('Ongoing', 3), at('Ongoing', 2)]).toEqual(['CONCURRENT_TRANSACTIONS', 'PRODUCER_FENCED']);
+    // v1: strict equality (endTransactionWithTV1)
+    expect(
+      pendingTransitionError(
+        { ...ongoing, state: 'CompleteAbort', producerEpoch: 3 },
+        { type: 'EndTxn', producerId: 1000, producerEpoch: 2 },
+        1,
+      ),
+    ).toBe('PRODUCER_FENCED');
+    // a transactional.id being created (its InitProducerId write in flight) has no producer a client knows
+    expect(pendingTransitionError(null, { type: 'AddPartitionsToTxn', producerId: 1000, producerEpoch: 0 }, 1)).toBe(
+      'INVALID_PRODUCER_ID_MAPPING',
+    );
   });
 });
 

@@ -21,6 +21,7 @@ import type { ActorId } from '../kernel/envelope';
 import { coordinatorPartitionFor } from '../producer/partitioner';
 import type { KafkaError } from '../protocol/errors';
 import { maybeComplete, onMarkerRequestLost, onMarkerRetry, onMarkersResponse, onPartitionLeader } from './markerChannel';
+import { cacheWhileWriting, pendingTransitionError } from './pendingTransition';
 import {
   armNextScan,
   finishLoaded,
@@ -77,28 +78,34 @@ const partitionOf = (ctx: TxnCoordinatorContext, transactionalId: string) =>
 /**
  * Before a request reaches the handlers (TransactionStateManager.getTransactionState): a
  * transactional.id of a partition this broker does not lead → NOT_COORDINATOR; one still loading →
- * COORDINATOR_LOAD_IN_PROGRESS; one with a write in flight → CONCURRENT_TRANSACTIONS (its pending
- * transition) — except a broker's verification (AddPartitionsToTxn verifyOnly:
- * handleVerifyPartitionsInTransaction, "Pending state is not checked since there is a final
- * validation on the append to the log"). InitProducerId without a transactional.id is served by any broker.
+ * COORDINATOR_LOAD_IN_PROGRESS; one with a write in flight → the producer checks against the cache,
+ * then CONCURRENT_TRANSACTIONS (pendingTransition.ts) — except a broker's verification
+ * (AddPartitionsToTxn verifyOnly: handleVerifyPartitionsInTransaction, "Pending state is not checked
+ * since there is a final validation on the append to the log"). InitProducerId without a
+ * transactional.id is served by any broker.
  */
-export function refusal(ctx: TxnCoordinatorContext, transactionalId: string | null | undefined, verifyOnly = false): KafkaError | null {
+export function refusal(ctx: TxnCoordinatorContext, request: RpcEvent<HostedRequestPayload>): KafkaError | null {
+  const transactionalId = request.payload.transactionalId;
   if (transactionalId === null || transactionalId === undefined) return null;
   const owned = hostedOf(ctx).owned[partitionOf(ctx, transactionalId)];
   if (!owned) return 'NOT_COORDINATOR';
   if (owned.loading) return 'COORDINATOR_LOAD_IN_PROGRESS';
-  if (!verifyOnly && Object.values(hostedOf(ctx).writes).some((w) => w.transactionalId === transactionalId))
-    return 'CONCURRENT_TRANSACTIONS';
-  return null;
+  if (request.payload.verifyOnly === true) return null;
+  const cache = cacheWhileWriting(ctx, transactionalId);
+  if (cache === undefined) return null;
+  return pendingTransitionError(cache, { type: request.type, ...request.payload }, ctx.config.transactionVersion);
 }
 
+/** The fields of a client request the refusals read. */
+type HostedRequestPayload = { transactionalId?: string | null; verifyOnly?: boolean; producerId?: number; producerEpoch?: number };
+
 /** A client request on the hosted coordinator: refused (refusal), or handled with its answer held until its write (withDeferredWrites). */
-export function serveRequest<P extends { transactionalId?: string | null; verifyOnly?: boolean }>(
+export function serveRequest<P extends HostedRequestPayload>(
   fn: (ctx: TxnCoordinatorContext, ev: RpcEvent<P>, out: Out) => TxnCoordinatorContext,
 ): (ctx: TxnCoordinatorContext, ev: RpcEvent<P>, out: Out) => TxnCoordinatorContext {
   const deferred = withDeferredWrites(fn);
   return (ctx, ev, out) => {
-    const error = refusal(ctx, ev.payload.transactionalId, ev.payload.verifyOnly === true);
+    const error = refusal(ctx, ev);
     if (error === null) return deferred(ctx, ev, out);
     out.reply(pendingRequest(ev), `${ev.type}Response` as Parameters<Out['reply']>[1], {
       error,
@@ -110,9 +117,8 @@ export function serveRequest<P extends { transactionalId?: string | null; verify
   };
 }
 
-const serve = <P extends { transactionalId?: string | null }>(
-  fn: (ctx: TxnCoordinatorContext, ev: RpcEvent<P>, out: Out) => TxnCoordinatorContext,
-) => handle(serveRequest(fn));
+const serve = <P extends HostedRequestPayload>(fn: (ctx: TxnCoordinatorContext, ev: RpcEvent<P>, out: Out) => TxnCoordinatorContext) =>
+  handle(serveRequest(fn));
 
 /** A timer or response about a transactional.id is acted on only while its partition is led and loaded here. */
 function whileLoaded<E>(

@@ -74,9 +74,11 @@ export function maybeComplete(d: TxnDraft, transactionalId: string, now: number,
   if (!work || !m || work.remaining.length > 0) return;
   const { [transactionalId]: _done, ...rest } = d.markers;
   d.markers = rest;
+  // prepareComplete clears a failed epoch fence's flag
+  const { hasFailedEpochFence: _cleared, ...prepared } = m;
   persist(
     d,
-    { ...m, state: work.result === 'COMMIT' ? 'CompleteCommit' : 'CompleteAbort', partitions: [], txnLastUpdateTimestamp: now },
+    { ...prepared, state: work.result === 'COMMIT' ? 'CompleteCommit' : 'CompleteAbort', partitions: [], txnLastUpdateTimestamp: now },
     now,
     out,
   );

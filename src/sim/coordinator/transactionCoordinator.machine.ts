@@ -123,8 +123,10 @@ function prepareEnd(d: Draft, m: TxnMetadata, result: 'COMMIT' | 'ABORT', now: n
  * prepareAbortOrCommit, which records the old epoch as the last.
  */
 function fenceAndAbort(d: Draft, m: TxnMetadata, now: number, out: Out): void {
-  const lastProducerEpoch = d.config.transactionVersion === 2 ? m.producerEpoch : -1;
-  const fenced: TxnMetadata = { ...m, state: 'PrepareEpochFence', lastProducerEpoch, producerEpoch: m.producerEpoch + 1 };
+  // after a fence whose write failed the epoch is already bumped in memory (prepareFenceProducerEpoch)
+  const producerEpoch = m.hasFailedEpochFence ? m.producerEpoch : m.producerEpoch + 1;
+  const lastProducerEpoch = d.config.transactionVersion === 2 ? producerEpoch - 1 : -1;
+  const fenced: TxnMetadata = { ...m, state: 'PrepareEpochFence', lastProducerEpoch, producerEpoch };
   setState(d, fenced, out);
   prepareEnd(d, fenced, 'ABORT', now, out);
 }

@@ -17,6 +17,12 @@ export interface TxnMetadata {
   readonly partitions: readonly string[];
   readonly txnStartTimestamp: number;
   readonly txnLastUpdateTimestamp: number;
+  /**
+   * An epoch fence's write failed (TransactionMetadata.hasFailedEpochFence): the bumped epoch stays in
+   * memory, and the next fence does not bump it again. Cleared when CompleteCommit/CompleteAbort is
+   * prepared (prepareComplete); never written to the log.
+   */
+  readonly hasFailedEpochFence?: true;
 }
 
 /**

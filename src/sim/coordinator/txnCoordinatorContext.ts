@@ -83,7 +83,11 @@ export interface PendingWrite {
   readonly transactionalId: string;
   readonly partition: number;
   readonly coordinatorEpoch: number;
-  /** The transactional.id's metadata and markers before the request that wrote: restored when the write fails. */
+  /**
+   * The transactional.id's metadata and markers before the request that wrote: what Kafka's cache
+   * holds while the write is in flight, restored when it fails (an epoch fence's bumped epoch kept,
+   * with hasFailedEpochFence).
+   */
   readonly before: TxnMetadata | null;
   readonly markersBefore: MarkerWork | null;
   readonly metadata: TxnMetadata;

@@ -44,6 +44,14 @@ function isPendingState(e: Effect, transactionalId: string): boolean {
   return e.type === 'fact' && e.fact.kind === 'txnState' && (e.fact as { transactionalId?: string }).transactionalId === transactionalId;
 }
 
+/** The epoch a PrepareEpochFence set in memory among a write's early facts, or null. */
+function epochFencedTo(early: readonly Effect[]): number | null {
+  for (const e of early)
+    if (e.type === 'fact' && e.fact.kind === 'txnState' && (e.fact as { to?: string }).to === 'PrepareEpochFence')
+      return (e.fact as unknown as { producerEpoch: number }).producerEpoch;
+  return null;
+}
+
 /**
  * Runs a request's handler and holds back what follows each write it started: effects before the
  * first write go out now; those after it (up to and including the next write's append) wait in
@@ -89,6 +97,15 @@ export function withDeferredWrites<E>(
     // TransactionMetadata.pendingState), is told with the write's success: a failed write leaves
     // the transaction in the state it was in
     const early = (buckets[0] as Effect[]).filter((e) => isPendingState(e, first.transactionalId));
+    // an epoch fence bumps the epoch in memory before its write (endTransaction's isEpochFence): the
+    // cache holds that epoch while the write is in flight, and keeps it if the write fails
+    const fencedEpoch = epochFencedTo(early);
+    const head = writes[first.id];
+    if (fencedEpoch !== null && head?.before)
+      writes[first.id] = {
+        ...head,
+        before: { ...head.before, producerEpoch: fencedEpoch, lastProducerEpoch: -1, hasFailedEpochFence: true },
+      };
     out.effects.push(...(buckets[0] as Effect[]).filter((e) => !isPendingState(e, first.transactionalId)));
     buckets[1] = [...early, ...(buckets[1] as Effect[])];
     started.forEach((w, i) => {
@@ -130,7 +147,7 @@ export function onWriteAnswered(
   out.fact({
     kind: 'note',
     actor: ctx.id,
-    text: `writing ${w.metadata.state} of ${w.transactionalId} to __transaction_state-${w.partition} failed: ${appendError === 'NONE' ? 'the coordinator epoch changed' : appendError} → ${error}`,
+    text: `writing ${w.metadata.state} of ${w.transactionalId} to __transaction_state-${w.partition} failed: ${appendError === 'NONE' ? 'the coordinator epoch changed' : appendError} → ${error}${w.before?.hasFailedEpochFence ? `; the fenced epoch ${w.before.producerEpoch} stays in memory (hasFailedEpochFence)` : ''}`,
   });
   // chained writes that never went out go with it
   const dropped = new Set([writeId]);

@@ -1,0 +1,56 @@
+/**
+ * A transactional.id with a write to `__transaction_state` in flight (Kafka's
+ * `TransactionMetadata.pendingTransitionInProgress`), as the hosted coordinator answers requests for it.
+ *
+ * Kafka's cache keeps the metadata from before the write until the write completes (a transition is a
+ * `TxnTransitMetadata`, applied by `completeTransitionTo`), except that an epoch fence sets the bumped
+ * epoch in memory before its PrepareAbort is appended (`endTransaction`'s `isEpochFence`). Each handler
+ * checks the producer against that cache first and the pending transition after:
+ * `handleAddPartitionsToTransaction` (AddOffsetsToTxn goes through it too) and `endTransaction` answer
+ * INVALID_PRODUCER_ID_MAPPING or PRODUCER_FENCED before CONCURRENT_TRANSACTIONS; only
+ * `prepareInitProducerIdTransit` answers the pending transition first.
+ */
+import type { KafkaError } from '../protocol/errors';
+import type { TxnMetadata } from './transactionMetadata';
+import type { TxnCoordinatorContext } from './txnCoordinatorContext';
+
+/** The request kinds the hosted coordinator serves, with the fields the producer checks read. */
+export interface PendingCheckRequest {
+  readonly type: string;
+  readonly producerId?: number;
+  readonly producerEpoch?: number;
+}
+
+/**
+ * What the cache holds for `transactionalId` while a write of it is in flight: the `before` of its
+ * earliest write (a request's first write records it; later writes of the same request chain on it).
+ * `undefined` when nothing is in flight; `null` for a transactional.id being created.
+ */
+export function cacheWhileWriting(ctx: TxnCoordinatorContext, transactionalId: string): TxnMetadata | null | undefined {
+  let earliest: { id: number; before: TxnMetadata | null } | undefined;
+  for (const w of Object.values(ctx.hosted?.writes ?? {}))
+    if (w.transactionalId === transactionalId && (!earliest || w.id < earliest.id)) earliest = w;
+  return earliest === undefined ? undefined : earliest.before;
+}
+
+/**
+ * The error a request gets while a write of its transactional.id is in flight: the producer checks
+ * against the cache, then CONCURRENT_TRANSACTIONS. EndTxn's epoch check is its protocol's: v1 strict
+ * equality (`endTransactionWithTV1`); v2 by state (`endTransaction`'s `isValidEpoch`: Ongoing and Empty
+ * the current epoch, PrepareX a retry one epoch behind, CompleteX a retry or the current epoch).
+ */
+export function pendingTransitionError(cache: TxnMetadata | null, request: PendingCheckRequest, transactionVersion: 1 | 2): KafkaError {
+  if (request.type === 'InitProducerId') return 'CONCURRENT_TRANSACTIONS';
+  if (!cache || cache.producerId !== request.producerId) return 'INVALID_PRODUCER_ID_MAPPING';
+  const epoch = request.producerEpoch;
+  const current = epoch === cache.producerEpoch;
+  if (request.type !== 'EndTxn' || transactionVersion === 1) return current ? 'CONCURRENT_TRANSACTIONS' : 'PRODUCER_FENCED';
+  const retry = epoch === cache.producerEpoch - 1;
+  const valid =
+    cache.state === 'PrepareCommit' || cache.state === 'PrepareAbort'
+      ? retry
+      : cache.state === 'CompleteCommit' || cache.state === 'CompleteAbort'
+        ? retry || current
+        : current;
+  return valid ? 'CONCURRENT_TRANSACTIONS' : 'PRODUCER_FENCED';
+}
