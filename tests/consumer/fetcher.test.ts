@@ -1,6 +1,7 @@
 /** fetcher.ts (Fetcher, OffsetFetcher): which partitions are fetched, what poll() gets, resets and endOffsets(). */
 import { describe, expect, it } from 'vitest';
 import { fetchMore, onEndOffsets, onFetchResponse, onListOffsetsResponse, servePoll } from '../../src/sim/consumer/fetcher';
+import { onSeek } from '../../src/sim/consumer/positions';
 import type { RecordForApp } from '../../src/sim/protocol/messages';
 import { appCall, context, replies, response, run, sent, timers, tp0, tp1 } from './fixture';
 
@@ -30,6 +31,38 @@ describe('fetcher', () => {
     expect(d.positions).toEqual({ 't-0': 2, 't-1': 1 });
     expect(d.pollWaiting).toBeNull();
     expect(effects.filter((e) => e.type === 'fact')).toHaveLength(3);
+  });
+
+  it("a fetch's control batches after its last record are passed over only when poll() looks for one more record (CompletedFetch.fetchRecords, nextFetchedRecord)", () => {
+    // t-0 fetched offsets 0..2 and the COMMIT marker at 3: its next offset is 4
+    const fetched = (maxPollRecords: number) =>
+      context({ 'max.poll.records': maxPollRecords }, 1, {
+        assignment: [tp0],
+        positions: { 't-0': 0 },
+        buffer: { 't-0': [rec(0, 0), rec(0, 1), rec(0, 2)] },
+        bufferEnd: { 't-0': 4 },
+        pollWaiting: 'c.app',
+      });
+    // budget left after the last record: the marker is passed over in the same poll()
+    const roomy = run(fetched(4), servePoll);
+    expect(roomy.d.positions).toEqual({ 't-0': 4 });
+    expect(roomy.d.bufferEnd).toEqual({});
+    expect(sent(roomy.effects)).toMatchObject([{ rpc: 'Fetch', fetchOffset: 4 }]);
+    // the budget ends on the last record: the position stays on the marker, and the partition is not fetched
+    const exact = run(fetched(3), servePoll);
+    expect((replies(exact.effects)[0]?.records as RecordForApp[]).map((r) => r.offset)).toEqual([0, 1, 2]);
+    expect(exact.d.positions).toEqual({ 't-0': 3 });
+    expect(exact.d.bufferEnd).toEqual({ 't-0': 4 });
+    expect(sent(exact.effects)).toEqual([]);
+    // the next poll() passes over the marker and returns at once, empty (the position moved); then t-0 is fetched from 4
+    const next = run({ ...exact.d, pollWaiting: 'c.app' }, servePoll);
+    expect(replies(next.effects).map((r) => r?.records)).toEqual([[]]);
+    expect(next.d.positions).toEqual({ 't-0': 4 });
+    expect(sent(next.effects)).toMatchObject([{ rpc: 'Fetch', fetchOffset: 4 }]);
+    // a seek drops that rest of the fetch
+    const sought = run(exact.d, (d, out) => onSeek(d, appCall('seek', { topic: 't', partition: 0, offset: 1 }), out));
+    expect(sought.d.bufferEnd).toEqual({});
+    expect(sent(sought.effects)).toMatchObject([{ rpc: 'Fetch', fetchOffset: 1 }]);
   });
 
   it('onFetchResponse: OFFSET_OUT_OF_RANGE forgets the position and resets it; another error retries after retry.backoff.ms', () => {

@@ -36,7 +36,11 @@ export interface ConsumerContext extends Required<ConsumerInput> {
   readonly positions: Readonly<Record<string, number>>;
   /** Fetched records not yet returned by poll(). */
   readonly buffer: Readonly<Record<string, readonly RecordForApp[]>>;
-  /** Position after the buffered records (the fetch's next offset). */
+  /**
+   * Position after a fetch's records and the control batches after them (the fetch's next offset),
+   * while poll() has not finished with that fetch: records still buffered, or a tail still to pass
+   * over (servePoll).
+   */
   readonly bufferEnd: Readonly<Record<string, number>>;
   /** Correlation id of the fetch in flight per partition. */
   readonly fetching: Readonly<Record<string, number>>;

@@ -28,7 +28,9 @@ export function fetchMore(d: Draft, out: Out): void {
   for (const tp of d.assignment) {
     const name = keyOf(tp);
     const position = d.positions[name];
-    if (position === undefined || d.fetching[name] !== undefined || (d.buffer[name]?.length ?? 0) > 0) continue;
+    // a partition whose fetch poll() has not finished with (records, or a tail still to pass over) is not fetched
+    if (position === undefined || d.fetching[name] !== undefined || (d.buffer[name]?.length ?? 0) > 0 || d.bufferEnd[name] !== undefined)
+      continue;
     if (d.awaitingMetadata.includes(name)) continue;
     const leader = leaderOf(d.meta, tp.topic, tp.partition);
     if (!leader) {
@@ -125,25 +127,60 @@ function replyToPoll(d: Draft, out: Out, records: readonly RecordForApp[], posit
   d.pollWaiting = null;
 }
 
-/** Hands buffered records to a waiting poll(), up to max.poll.records. */
+/**
+ * Hands buffered records to a waiting poll(), up to max.poll.records (FetchCollector.collectFetch).
+ * A partition's position moves past its last record returned, and past the fetch's control batches
+ * (and aborted data) after it only when poll() looks for one more record there
+ * (CompletedFetch.fetchRecords stops at max.poll.records; nextFetchedRecord passes over what is
+ * not data): when the budget ends on a fetch's last record, the position stays on the marker that
+ * follows it, and that rest of the fetch (`bufferEnd` without buffered records) is passed over at
+ * the next poll() — which returns, empty if nothing else is there, since the position moved (Fetch
+ * `positionAdvanced`). *Partitions are served in name order* (Kafka: in the order their fetches
+ * completed, the rest of a fetch first).
+ */
 export function servePoll(d: Draft, out: Out): void {
   if (!d.pollWaiting) return;
   const records: RecordForApp[] = [];
   const max = d.config['max.poll.records'];
   const positions = { ...d.positions };
   const buffer = { ...d.buffer };
+  const bufferEnd = { ...d.bufferEnd };
+  let advanced = false;
   for (const tp of [...d.assignment].sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : 1))) {
     const name = keyOf(tp);
     const buf = buffer[name] ?? [];
-    if (buf.length === 0 || records.length >= max) continue;
-    const take = buf.slice(0, max - records.length);
+    const end = bufferEnd[name];
+    if (buf.length === 0) {
+      // the rest of a fetch an earlier poll's budget ended in: passed over now
+      if (end === undefined) continue;
+      if (end > (positions[name] ?? end)) {
+        positions[name] = end;
+        advanced = true;
+      }
+      delete bufferEnd[name];
+      continue;
+    }
+    if (records.length >= max) continue;
+    const room = max - records.length;
+    const take = buf.slice(0, room);
     records.push(...take);
-    buffer[name] = buf.slice(take.length);
-    positions[name] =
-      (buffer[name] as RecordForApp[]).length === 0 ? (d.bufferEnd[name] as number) : (take[take.length - 1] as RecordForApp).offset + 1;
+    const rest = buf.slice(take.length);
+    buffer[name] = rest;
+    const next = (take[take.length - 1] as RecordForApp).offset + 1;
+    if (rest.length > 0) positions[name] = next;
+    else if (take.length < room) {
+      // the loop looked for one more record: the fetch's tail is passed over, the fetch drained
+      positions[name] = end ?? next;
+      delete bufferEnd[name];
+    } else {
+      // the budget ended on the fetch's last record: its tail (if any) waits for the next poll()
+      positions[name] = next;
+      if (end === undefined || end <= next) delete bufferEnd[name];
+    }
   }
-  if (records.length === 0) return;
+  if (records.length === 0 && !advanced) return;
   d.buffer = buffer;
+  d.bufferEnd = bufferEnd;
   d.positions = positions;
   for (const r of records)
     out.fact({

@@ -65,6 +65,8 @@ export function onSeek(d: Draft, call: EventOf<'seek'>, out: Out): void {
   const name = keyOf(call.args);
   d.positions = { ...d.positions, [name]: call.args.offset };
   d.buffer = { ...d.buffer, [name]: [] };
+  const { [name]: _end, ...bufferEnd } = d.bufferEnd;
+  d.bufferEnd = bufferEnd;
   const { [name]: _f, ...fetching } = d.fetching;
   d.fetching = fetching;
   out.call(call.from, 'reply', { call: 'seek', ok: true });
