@@ -127,6 +127,36 @@ describe('the join and sync phases', () => {
     expect(g.members['b-1']?.syncRequest).toBeNull();
   });
 
+  it('the leader is the member that joined first, whatever its id, and stays while it rejoins (ClassicGroup.add, maybeElectNewJoinedLeader)', () => {
+    const o = new Out();
+    // b joins before a: b-0 leads, though a-1 sorts first
+    let g = join(env, emptyGroup('g'), joinReq(''), request('b.consumer'), 'b.consumer', 0, o);
+    g = join(env, g, joinReq(''), request('a.consumer'), 'a.consumer', 0, o);
+    const first = new Out();
+    g = onJoinTimer(env, g, { initial: true, delay: 0, remaining: 0 }, 0, first);
+    expect(g.leader).toBe('b-0');
+    expect(replies(first, 'JoinGroupResponse').map((r) => r.payload.leader)).toEqual(['b-0', 'b-0']);
+    // a member whose id sorts before every other joins: the next generation keeps b-0
+    g = sync(env, g, 'b-0', 1, request('b.consumer'), 1, o);
+    g = join(env, g, joinReq(''), request('0.consumer'), '0.consumer', 10, o);
+    g = join(env, g, joinReq('b-0'), request('b.consumer'), 'b.consumer', 11, o);
+    const second = new Out();
+    g = join(env, g, joinReq('a-1'), request('a.consumer'), 'a.consumer', 12, second);
+    expect(g.generationId).toBe(2);
+    expect(g.leader).toBe('b-0');
+  });
+
+  it('a leader that leaves is replaced by the first member left in join order (ClassicGroup.remove)', () => {
+    const o = new Out();
+    let g = join(env, emptyGroup('g'), joinReq(''), request('c.consumer'), 'c.consumer', 0, o);
+    g = join(env, g, joinReq(''), request('b.consumer'), 'b.consumer', 0, o);
+    g = join(env, g, joinReq(''), request('a.consumer'), 'a.consumer', 0, o);
+    g = onJoinTimer(env, g, { initial: true, delay: 0, remaining: 0 }, 0, o);
+    expect(g.leader).toBe('c-0');
+    g = onSessionTimer(env, g, 'c-0', 60000, new Out());
+    expect(g.leader).toBe('b-1');
+  });
+
   it('answers a JoinGroup with a member id the group does not know UNKNOWN_MEMBER_ID', () => {
     const out = new Out();
     const g = join(env, stableGroup(), joinReq('gone-9'), request('x.consumer', 4), 'x.consumer', 10, out);

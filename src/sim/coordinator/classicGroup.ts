@@ -266,7 +266,9 @@ export function completeJoin(env: GroupEnv, g: ConsumerGroup, now: number, out: 
       stored: { generationId, leader: null, members: [] },
     };
   }
-  const leader = [...joined].sort(byId)[0]?.memberId ?? null;
+  // the leader stays the member that joined first (ClassicGroup.add sets it once); one that did not
+  // rejoin is replaced by a member that did (maybeElectNewJoinedLeader)
+  const leader = g.leader !== null && joined.some((m) => m.memberId === g.leader) ? g.leader : (joined[0]?.memberId ?? null);
   const members = joined.map((m) => {
     out.reply(m.joinRequest as PendingRequest, 'JoinGroupResponse', {
       error: 'NONE',
@@ -517,7 +519,8 @@ function dropMember(g: ConsumerGroup, m: GroupMember, out: Out): ConsumerGroup {
   if (m.syncRequest) out.reply(m.syncRequest, 'SyncGroupResponse', { error: 'UNKNOWN_MEMBER_ID', assignment: [] });
   out.cancel(sessionKey(g.groupId, m.memberId));
   const { [m.memberId]: _gone, ...members } = g.members;
-  const leader = g.leader === m.memberId ? (Object.keys(members).sort()[0] ?? null) : g.leader;
+  // ClassicGroup.remove: the next leader is the first member left (*in join order*; Kafka: its HashMap's order)
+  const leader = g.leader === m.memberId ? (Object.keys(members)[0] ?? null) : g.leader;
   return { ...g, members, leader };
 }
 
