@@ -129,6 +129,24 @@ describe('broker producer state: sequences after a marker, and transaction verif
     expect(appendProducerBatch(log, txnBatch(1, 1, 0), 0).outcome.kind).toBe('appended');
   });
 
+  it("checkCoordinatorEpoch: a marker from an older coordinator than the last one that wrote this producer's marker here is refused TRANSACTION_COORDINATOR_FENCED", () => {
+    // transaction 1 committed by the coordinator of epoch 2 (after a failover); transaction 2 is open
+    let log = appendAll(createPartitionLog('t', 0), [txnBatch(1, 0, 0)]);
+    log = appendMarker(log, { producerId: 1, producerEpoch: 0, controlType: 'COMMIT', coordinatorEpoch: 2 }, 0).log;
+    log = appendAll(log, [txnBatch(1, 0, 1)]);
+    // the old coordinator's late COMMIT of transaction 1 would commit transaction 2 too: refused, nothing written
+    const late = appendMarker(log, { producerId: 1, producerEpoch: 0, controlType: 'COMMIT', coordinatorEpoch: 1 }, 0);
+    expect(late.outcome).toMatchObject({ kind: 'rejected', error: 'TRANSACTION_COORDINATOR_FENCED' });
+    expect(late.log).toBe(log);
+    // the same coordinator epoch, or a newer one, writes its marker
+    expect(appendMarker(log, { producerId: 1, producerEpoch: 0, controlType: 'ABORT', coordinatorEpoch: 2 }, 0).outcome.kind).toBe(
+      'appended',
+    );
+    expect(appendMarker(log, { producerId: 1, producerEpoch: 0, controlType: 'ABORT', coordinatorEpoch: 3 }, 0).outcome.kind).toBe(
+      'appended',
+    );
+  });
+
   it('checkSequence: while a verification is outstanding, a batch above its lowest sequence is refused', () => {
     const verification = { guard: 1, lowestSequence: 0, epoch: 1 };
     expect(checkProducerBatch(undefined, 1, 1, verification)).toMatchObject({ ok: false, error: 'OUT_OF_ORDER_SEQUENCE_NUMBER' });

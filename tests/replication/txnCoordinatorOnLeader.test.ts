@@ -35,6 +35,7 @@ import type { TxnCoordinatorContext } from '../../src/sim/coordinator/txnCoordin
 import { coordinatorErrorFor, onWriteAnswered, withDeferredWrites } from '../../src/sim/coordinator/txnStateWrites';
 import type { Effect, RpcEvent, TimerEvent } from '../../src/sim/kernel/effects';
 import { forgetCoordinatorOn, onLookupRequestLost } from '../../src/sim/producer/coordinatorLookup';
+import { coordinatorPartitionFor } from '../../src/sim/producer/partitioner';
 import type { ProducerDraft } from '../../src/sim/producer/sender';
 import { runScenario } from '../../src/sim/run';
 import { transactionStateTopic } from '../../src/sim/scenario/build';
@@ -292,6 +293,22 @@ describe('the hosted coordinator: who it serves, and answers held until the writ
     const sent = ok.effects.filter((e) => e.type === 'send').map((e) => (e as { rpc: string }).rpc);
     expect(sent).toEqual(expect.arrayContaining(['WriteTxnMarkers', 'EndTxnResponse']));
     expect(ok.effects.some((e) => e.type === 'fact' && (e.fact as { to?: string }).to === 'PrepareCommit')).toBe(true);
+  });
+
+  it("markers carry the coordinator epoch of the transactional.id's own __transaction_state partition, not the last one this broker came to lead", () => {
+    const partition = coordinatorPartitionFor('tx', 2);
+    const ctx: TxnCoordinatorContext = {
+      ...coordinator({ [partition]: { coordinatorEpoch: 5, loading: null }, [1 - partition]: { coordinatorEpoch: 2, loading: null } }),
+      meta: { ...coordinator({}).meta, transactionStatePartitions: 2 },
+      coordinatorEpoch: 2,
+    };
+    const next = serveEndTxn(ctx, endTxn, new Out());
+    const ok = new Out();
+    onWriteAnswered(next, 0, 'NONE', 10, ok);
+    const markers = ok.effects.find((e) => e.type === 'send' && e.rpc === 'WriteTxnMarkers') as unknown as {
+      payload: { markers: { coordinatorEpoch: number }[] };
+    };
+    expect(markers.payload.markers.map((m) => m.coordinatorEpoch)).toEqual([5]);
   });
 
   it('a refused write: EndTxn answered COORDINATOR_NOT_AVAILABLE (NOT_ENOUGH_REPLICAS) or NOT_COORDINATOR (NOT_LEADER_OR_FOLLOWER); the transaction stays Ongoing, no marker', () => {

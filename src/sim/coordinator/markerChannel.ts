@@ -10,12 +10,23 @@ import { applyCurrentLeader } from '../cluster/clientMetadata';
 import { leaderOf } from '../cluster/metadata';
 import type { DisconnectedEvent, RpcEvent, TimerEvent } from '../kernel/effects';
 import type { ActorId } from '../kernel/envelope';
+import { coordinatorPartitionFor } from '../producer/partitioner';
 import type { TopicPartition, WriteTxnMarkersResponse } from '../protocol/messages';
 import type { MetadataResponse } from '../protocol/replicationMessages';
 import { keyOf, parseTopicPartition } from '../protocol/topicPartition';
 import { askLeaders, LEADER_MOVED_ERRORS, takeLookupAnswer } from './markerMetadata';
 import type { TxnMetadata } from './transactionMetadata';
 import { type MarkerWork, persist, type TxnCoordinatorContext, type TxnDraft } from './txnCoordinatorContext';
+
+/**
+ * The coordinator epoch a transaction's markers carry (TransactionStateManager.getTransactionState's
+ * `coordinatorEpoch`): that of the `__transaction_state` partition the transactional.id belongs to —
+ * on a broker leading several, each partition's own leader epoch.
+ */
+function coordinatorEpochOf(d: TxnDraft, transactionalId: string): number {
+  const owned = d.hosted?.owned[coordinatorPartitionFor(transactionalId, d.meta.transactionStatePartitions)];
+  return owned?.coordinatorEpoch ?? d.coordinatorEpoch;
+}
 
 export function startMarkers(d: TxnDraft, m: TxnMetadata, result: 'COMMIT' | 'ABORT', now: number, out: Out): void {
   d.markers = {
@@ -52,7 +63,7 @@ export function sendMarkers(d: TxnDraft, transactionalId: string, out: Out): voi
           {
             producerId: work.producerId,
             producerEpoch: work.producerEpoch,
-            coordinatorEpoch: d.coordinatorEpoch,
+            coordinatorEpoch: coordinatorEpochOf(d, transactionalId),
             result: work.result,
             partitions,
             transactionalId,

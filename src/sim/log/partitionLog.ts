@@ -342,6 +342,18 @@ export function appendMarker(
       },
       txnFirstOffset: null,
     };
+  // ProducerAppendInfo.checkCoordinatorEpoch: a marker from a coordinator older than the last one
+  // that wrote a marker for this producer here (a zombie coordinator's, late) is refused
+  if (entry && marker.coordinatorEpoch < entry.coordinatorEpoch)
+    return {
+      log,
+      outcome: {
+        kind: 'rejected',
+        error: 'TRANSACTION_COORDINATOR_FENCED',
+        reason: `marker coordinator epoch ${marker.coordinatorEpoch} is older than ${entry.coordinatorEpoch}, the last coordinator's to write a marker for producer ${marker.producerId}`,
+      },
+      txnFirstOffset: null,
+    };
   const offset = log.logEndOffset;
   const batch: RecordBatch = {
     baseOffset: offset,
