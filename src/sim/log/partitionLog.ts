@@ -253,10 +253,7 @@ export function appendProducerBatch(
   options: AppendOptions = {},
 ): { log: PartitionLog; outcome: AppendOutcome } {
   if (isCompacted(log.topicConfig) && batch.records.some((r) => r.key === null))
-    return {
-      log,
-      outcome: { kind: 'rejected', error: 'INVALID_RECORD', reason: 'Compacted topic cannot accept message without key' },
-    };
+    return rejected(log, 'INVALID_RECORD', 'Compacted topic cannot accept message without key');
   const idempotent = batch.producerId !== NO_PRODUCER_ID && batch.baseSequence !== NO_SEQUENCE;
   const lastSeq = lastSequenceOf(batch);
   const entry = idempotent ? log.producers.get(batch.producerId) : undefined;
@@ -270,21 +267,14 @@ export function appendProducerBatch(
       !hasOngoingTransaction(log, batch.producerId, batch.producerEpoch) &&
       !guardVerifies(verification, options.verificationGuard ?? NO_VERIFICATION_GUARD)
     )
-      return { log, outcome: { kind: 'rejected', error: 'INVALID_TXN_STATE', reason: 'Record was not part of an ongoing transaction' } };
+      return rejected(log, 'INVALID_TXN_STATE', 'Record was not part of an ongoing transaction');
     const check = checkProducerBatch(entry, batch.producerEpoch, batch.baseSequence, verification);
-    if (!check.ok) return { log, outcome: { kind: 'rejected', error: check.error, reason: check.reason } };
+    if (!check.ok) return rejected(log, check.error, check.reason);
   } else if (batch.producerId !== NO_PRODUCER_ID) {
     // transactional or idempotent batches always carry sequences; an epoch check still applies
     const stored = log.producers.get(batch.producerId);
     if (stored && batch.producerEpoch < stored.producerEpoch)
-      return {
-        log,
-        outcome: {
-          kind: 'rejected',
-          error: 'INVALID_PRODUCER_EPOCH',
-          reason: `epoch ${batch.producerEpoch} is older than ${stored.producerEpoch}`,
-        },
-      };
+      return rejected(log, 'INVALID_PRODUCER_EPOCH', `epoch ${batch.producerEpoch} is older than ${stored.producerEpoch}`);
   }
   const baseOffset = log.logEndOffset;
   const records = batch.records.map((r, i) => withOffset(r, baseOffset + i));
@@ -322,6 +312,11 @@ export function appendProducerBatch(
   return { log: next, outcome: { kind: 'appended', baseOffset: stored.baseOffset, lastOffset: stored.lastOffset } };
 }
 
+/** An append refused: the log as it was, and the error with its reason. */
+function rejected(log: PartitionLog, error: KafkaError, reason: string): { log: PartitionLog; outcome: AppendOutcome } {
+  return { log, outcome: { kind: 'rejected', error, reason } };
+}
+
 /**
  * Writes a transaction marker (a control batch of one record, one offset) for a producer. An ABORT
  * for a transaction that wrote data here adds an entry to the aborted-transaction index.
@@ -332,28 +327,16 @@ export function appendMarker(
   now: number,
 ): { log: PartitionLog; outcome: AppendOutcome; txnFirstOffset: number | null } {
   const entry = log.producers.get(marker.producerId);
+  const refused = (error: KafkaError, reason: string) => ({ ...rejected(log, error, reason), txnFirstOffset: null });
   if (entry && marker.producerEpoch < entry.producerEpoch)
-    return {
-      log,
-      outcome: {
-        kind: 'rejected',
-        error: 'INVALID_PRODUCER_EPOCH',
-        reason: `marker epoch ${marker.producerEpoch} is older than the current epoch ${entry.producerEpoch}`,
-      },
-      txnFirstOffset: null,
-    };
+    return refused('INVALID_PRODUCER_EPOCH', `marker epoch ${marker.producerEpoch} is older than the current epoch ${entry.producerEpoch}`);
   // ProducerAppendInfo.checkCoordinatorEpoch: a marker from a coordinator older than the last one
   // that wrote a marker for this producer here (a zombie coordinator's, late) is refused
   if (entry && marker.coordinatorEpoch < entry.coordinatorEpoch)
-    return {
-      log,
-      outcome: {
-        kind: 'rejected',
-        error: 'TRANSACTION_COORDINATOR_FENCED',
-        reason: `marker coordinator epoch ${marker.coordinatorEpoch} is older than ${entry.coordinatorEpoch}, the last coordinator's to write a marker for producer ${marker.producerId}`,
-      },
-      txnFirstOffset: null,
-    };
+    return refused(
+      'TRANSACTION_COORDINATOR_FENCED',
+      `marker coordinator epoch ${marker.coordinatorEpoch} is older than ${entry.coordinatorEpoch}, the last coordinator's to write a marker for producer ${marker.producerId}`,
+    );
   const offset = log.logEndOffset;
   const batch: RecordBatch = {
     baseOffset: offset,
