@@ -137,6 +137,8 @@ export function onWriteAnswered(
   const { [writeId]: _done, ...writes } = h.writes;
   const d: TxnDraft = { ...ctx, hosted: { ...h, writes } };
   const owned = h.owned[w.partition];
+  // the transactional.id goes back to its state before the request only while this coordinator epoch lasts
+  const restores = owned !== undefined && owned.coordinatorEpoch === w.coordinatorEpoch;
   // the partition moved away and back while the write was in flight: NOT_COORDINATOR (appendTransactionToLog's epoch check)
   const error: KafkaError | 'NONE' =
     appendError !== 'NONE' ? coordinatorErrorFor(appendError) : owned?.coordinatorEpoch === w.coordinatorEpoch ? 'NONE' : 'NOT_COORDINATOR';
@@ -147,7 +149,7 @@ export function onWriteAnswered(
   out.fact({
     kind: 'note',
     actor: ctx.id,
-    text: `writing ${w.metadata.state} of ${w.transactionalId} to __transaction_state-${w.partition} failed: ${appendError === 'NONE' ? 'the coordinator epoch changed' : appendError} → ${error}${w.before?.hasFailedEpochFence ? `; the fenced epoch ${w.before.producerEpoch} stays in memory (hasFailedEpochFence)` : ''}`,
+    text: `writing ${w.metadata.state} of ${w.transactionalId} to __transaction_state-${w.partition} failed: ${appendError === 'NONE' ? 'the coordinator epoch changed' : appendError} → ${error}${restores && w.before?.hasFailedEpochFence ? `; the fenced epoch ${w.before.producerEpoch} stays in memory (hasFailedEpochFence)` : ''}`,
   });
   // chained writes that never went out go with it
   const dropped = new Set([writeId]);
@@ -158,7 +160,7 @@ export function onWriteAnswered(
       d.hosted = { ...(d.hosted as HostedState), writes: rest };
     }
   const completing = w.metadata.state === 'CompleteCommit' || w.metadata.state === 'CompleteAbort';
-  if (owned && owned.coordinatorEpoch === w.coordinatorEpoch) {
+  if (restores) {
     const { [w.transactionalId]: _t, ...txns } = d.txns;
     d.txns = w.before ? { ...txns, [w.transactionalId]: w.before } : txns;
     const { [w.transactionalId]: _m, ...markers } = d.markers;
