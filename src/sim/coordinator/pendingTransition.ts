@@ -11,6 +11,7 @@
  * `prepareInitProducerIdTransit` answers the pending transition first.
  */
 import type { KafkaError } from '../protocol/errors';
+import { isValidEndTxnEpoch } from './transactionCoordinator.machine';
 import type { TxnMetadata } from './transactionMetadata';
 import type { TxnCoordinatorContext } from './txnCoordinatorContext';
 
@@ -35,22 +36,13 @@ export function cacheWhileWriting(ctx: TxnCoordinatorContext, transactionalId: s
 
 /**
  * The error a request gets while a write of its transactional.id is in flight: the producer checks
- * against the cache, then CONCURRENT_TRANSACTIONS. EndTxn's epoch check is its protocol's: v1 strict
- * equality (`endTransactionWithTV1`); v2 by state (`endTransaction`'s `isValidEpoch`: Ongoing and Empty
- * the current epoch, PrepareX a retry one epoch behind, CompleteX a retry or the current epoch).
+ * against the cache, then CONCURRENT_TRANSACTIONS. EndTxn's epoch check is its protocol's
+ * (isValidEndTxnEpoch, shared with the handler); AddPartitionsToTxn and AddOffsetsToTxn need the current epoch.
  */
 export function pendingTransitionError(cache: TxnMetadata | null, request: PendingCheckRequest, transactionVersion: 1 | 2): KafkaError {
   if (request.type === 'InitProducerId') return 'CONCURRENT_TRANSACTIONS';
   if (!cache || cache.producerId !== request.producerId) return 'INVALID_PRODUCER_ID_MAPPING';
-  const epoch = request.producerEpoch;
-  const current = epoch === cache.producerEpoch;
-  if (request.type !== 'EndTxn' || transactionVersion === 1) return current ? 'CONCURRENT_TRANSACTIONS' : 'PRODUCER_FENCED';
-  const retry = epoch === cache.producerEpoch - 1;
-  const valid =
-    cache.state === 'PrepareCommit' || cache.state === 'PrepareAbort'
-      ? retry
-      : cache.state === 'CompleteCommit' || cache.state === 'CompleteAbort'
-        ? retry || current
-        : current;
+  const epoch = request.producerEpoch ?? -1;
+  const valid = request.type === 'EndTxn' ? isValidEndTxnEpoch(cache, epoch, transactionVersion) : epoch === cache.producerEpoch;
   return valid ? 'CONCURRENT_TRANSACTIONS' : 'PRODUCER_FENCED';
 }

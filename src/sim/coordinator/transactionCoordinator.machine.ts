@@ -315,13 +315,33 @@ export const onAddOffsets = (ctx: TxnCoordinatorContext, ev: RpcEvent<AddOffsets
 };
 
 /**
- * EndTxn under protocol v2 (KIP-890): every EndTxn bumps the epoch (the markers carry the new one,
- * so a late produce of the old epoch is fenced), and a request one epoch behind is a retry.
+ * endTransaction's `isValidEpoch`: under protocol v1 the current epoch only (endTransactionWithTV1);
+ * under v2 (every EndTxn bumps the epoch) by state — Ongoing and Empty the current epoch, PrepareX a
+ * retry one epoch behind, CompleteX a retry or the current epoch. Anything else is PRODUCER_FENCED.
+ */
+export function isValidEndTxnEpoch(m: Pick<TxnMetadata, 'state' | 'producerEpoch'>, epoch: number, transactionVersion: 1 | 2): boolean {
+  const current = epoch === m.producerEpoch;
+  if (transactionVersion === 1) return current;
+  const retry = epoch === m.producerEpoch - 1;
+  switch (m.state) {
+    case 'PrepareCommit':
+    case 'PrepareAbort':
+      return retry;
+    case 'CompleteCommit':
+    case 'CompleteAbort':
+      return retry || current;
+    default:
+      return current;
+  }
+}
+
+/**
+ * EndTxn under protocol v2 (KIP-890), once its epoch is valid (isValidEndTxnEpoch): every EndTxn
+ * bumps the epoch (the markers carry the new one, so a late produce of the old epoch is fenced), and a
+ * request one epoch behind is a retry.
  */
 function endTxnV2(d: Draft, ev: RpcEvent<EndTxnRequest>, m: TxnMetadata, result: 'COMMIT' | 'ABORT', out: Out): void {
-  const req = ev.payload;
-  const current = req.producerEpoch === m.producerEpoch;
-  const retry = req.producerEpoch === m.producerEpoch - 1;
+  const retry = ev.payload.producerEpoch === m.producerEpoch - 1;
   const answer = (error: KafkaError) => {
     const now = d.txns[m.transactionalId] ?? m;
     reply(out, ev, 'EndTxnResponse', { error, producerId: now.producerId, producerEpoch: now.producerEpoch });
@@ -341,26 +361,29 @@ function endTxnV2(d: Draft, ev: RpcEvent<EndTxnRequest>, m: TxnMetadata, result:
     maybeComplete(d, m.transactionalId, ev.now, out);
     answer('NONE');
   };
+  if (!isValidEndTxnEpoch(m, ev.payload.producerEpoch, 2)) {
+    answer('PRODUCER_FENCED');
+    return;
+  }
   switch (m.state) {
     case 'Ongoing':
-      if (current) bumpAndEnd(m, true);
-      else answer('PRODUCER_FENCED');
+      bumpAndEnd(m, true);
       return;
     case 'PrepareCommit':
     case 'PrepareAbort':
       // the completion is pending all through PrepareX (see onEndTxn): whatever the result asked for
-      answer(retry ? 'CONCURRENT_TRANSACTIONS' : 'PRODUCER_FENCED');
+      answer('CONCURRENT_TRANSACTIONS');
       return;
     case 'Empty':
-      if (result === 'ABORT' && current) bumpAndEnd(m, false);
-      else answer(result === 'COMMIT' && current ? 'INVALID_TXN_STATE' : 'PRODUCER_FENCED');
+      if (result === 'ABORT') bumpAndEnd(m, false);
+      else answer('INVALID_TXN_STATE');
       return;
     case 'CompleteAbort':
     case 'CompleteCommit': {
       const same = (m.state === 'CompleteCommit') === (result === 'COMMIT');
-      if (result === 'ABORT' && current) bumpAndEnd(m, false);
-      else if (retry) answer(same ? 'NONE' : 'INVALID_TXN_STATE');
-      else answer(current ? 'INVALID_TXN_STATE' : 'PRODUCER_FENCED');
+      if (retry) answer(same ? 'NONE' : 'INVALID_TXN_STATE');
+      else if (result === 'ABORT') bumpAndEnd(m, false);
+      else answer('INVALID_TXN_STATE');
       return;
     }
     default:
@@ -383,7 +406,7 @@ export const onEndTxn = (ctx: TxnCoordinatorContext, ev: RpcEvent<EndTxnRequest>
     endTxnV2(d, ev, m, result, out);
     return d;
   }
-  if (req.producerEpoch !== m.producerEpoch) {
+  if (!isValidEndTxnEpoch(m, req.producerEpoch, 1)) {
     answer('PRODUCER_FENCED');
     return d;
   }
