@@ -149,7 +149,7 @@ export function onTimeoutCheckUnlessWriting(
 ): TxnCoordinatorContext {
   const id = ev.data.transactionalId;
   const m = ctx.txns[id];
-  if (m && Object.values(hostedOf(ctx).writes).some((w) => w.transactionalId === id)) {
+  if (m && cacheWhileWriting(ctx, id) !== undefined) {
     const d: TxnDraft = { ...ctx };
     armNextScan(d, m, ev.now, out);
     return d;
