@@ -58,6 +58,14 @@ const calls = (out: Out) => out.effects.filter((e): e is Extract<Effect, { type:
 const replies = (out: Out) =>
   out.effects.filter((e): e is Extract<Effect, { type: 'send' }> => e.type === 'send' && e.inReplyTo !== undefined);
 
+/** The coordinator epoch of each marker in the first WriteTxnMarkers request sent. */
+const markerCoordinatorEpochs = (out: Out) =>
+  (
+    out.effects.find((e) => e.type === 'send' && e.rpc === 'WriteTxnMarkers') as unknown as {
+      payload: { markers: { coordinatorEpoch: number }[] };
+    }
+  ).payload.markers.map((m) => m.coordinatorEpoch);
+
 /** broker-0 leading __transaction_state-0 with the given ISR and min ISR 2. */
 const broker = (isr: readonly string[]): BrokerContext => hostBroker(TRANSACTION_STATE_TOPIC, meta, isr);
 
@@ -305,10 +313,7 @@ describe('the hosted coordinator: who it serves, and answers held until the writ
     const next = serveEndTxn(ctx, endTxn, new Out());
     const ok = new Out();
     onWriteAnswered(next, 0, 'NONE', 10, ok);
-    const markers = ok.effects.find((e) => e.type === 'send' && e.rpc === 'WriteTxnMarkers') as unknown as {
-      payload: { markers: { coordinatorEpoch: number }[] };
-    };
-    expect(markers.payload.markers.map((m) => m.coordinatorEpoch)).toEqual([5]);
+    expect(markerCoordinatorEpochs(ok)).toEqual([5]);
   });
 
   it('a refused write: EndTxn answered COORDINATOR_NOT_AVAILABLE (NOT_ENOUGH_REPLICAS) or NOT_COORDINATOR (NOT_LEADER_OR_FOLLOWER); the transaction stays Ongoing, no marker', () => {
@@ -342,10 +347,7 @@ describe('the hosted coordinator: who it serves, and answers held until the writ
     const loaded = onPartitionLoaded(loading, { now: 100, data: { partition: 0, coordinatorEpoch: 1 } }, done);
     expect(loaded.txns.tx?.state).toBe('PrepareCommit');
     expect(loaded.coordinatorEpoch).toBe(1);
-    const markers = done.effects.find((e) => e.type === 'send' && e.rpc === 'WriteTxnMarkers') as unknown as {
-      payload: { markers: { coordinatorEpoch: number }[] };
-    };
-    expect(markers.payload.markers[0]?.coordinatorEpoch).toBe(1);
+    expect(markerCoordinatorEpochs(done)).toEqual([1]);
     const gone = onResignCoordinator(loaded, 0, new Out());
     expect(gone.txns).toEqual({});
     expect(refusal(gone, endTxn)).toBe('NOT_COORDINATOR');
@@ -479,11 +481,7 @@ describe('a request while a write of its transactional.id is in flight: the prod
     expect(refusal(ctx, { ...endTxn, payload: { ...endTxn.payload, producerId: 999 } })).toBe('INVALID_PRODUCER_ID_MAPPING');
     // the answer goes out at once, with that error, and no write starts
     const out = new Out();
-    const next = serveAddPartitions(
-      ctx,
-      { ...addPartitionsRequest(31, 0, false, 52), payload: { ...addPartitionsRequest(31, 0, false, 52).payload, producerEpoch: 1 } },
-      out,
-    );
+    const next = serveAddPartitions(ctx, addPartitions(1), out);
     expect(replies(out).map((r) => [r.rpc, r.payload.error])).toEqual([['AddPartitionsToTxnResponse', 'PRODUCER_FENCED']]);
     expect(Object.keys(next.hosted?.writes ?? {})).toHaveLength(1);
   });
