@@ -34,14 +34,15 @@ function classicEmbed(): Plugin {
       // would otherwise emit jsxDEV calls that the production React build lacks
       const nodeEnv = process.env.NODE_ENV;
       process.env.NODE_ENV = 'production';
-      const classic = (
+      const classic = async (
         entry: string,
         name: string,
         fileName: string,
         define: Record<string, string>,
         globals: Record<string, string> = {},
-      ) =>
-        build({
+        hint = '',
+      ) => {
+        await build({
           mode: 'production',
           configFile: false,
           root,
@@ -61,19 +62,22 @@ function classicEmbed(): Plugin {
             rollupOptions: { external: Object.keys(globals), output: { globals } },
           },
         });
+        if (hint) writeFileSync(resolve(outDir, fileName), hint + readFileSync(resolve(outDir, fileName), 'utf8'));
+      };
       try {
         // the engine first (src/embed/engineScript.ts, run in a worker after the first paint): the
         // embed's script names it with its version (embedEngine.ts reads __EOS_EMBED_ENGINE__)
         await classic('src/embed/engineScript.ts', 'EosLabEngineScript', 'assets/embed-engine.js', {});
         const engine = `./assets/embed-engine.js?v=${version('assets/embed-engine.js')}`;
         // React in a script of its own (src/embed/vendorScript.ts), which the embed's script reads
-        await classic('src/embed/vendorScript.ts', 'EosLabVendor', 'assets/embed-vendor.js', {});
+        await classic('src/embed/vendorScript.ts', 'EosLabVendor', 'assets/embed-vendor.js', {}, {}, COMPILE_ON_LOAD);
         await classic(
           'src/embed/main.tsx',
           'EosLabEmbed',
           'assets/embed.js',
           { __EOS_EMBED_ENGINE__: JSON.stringify(engine) },
           EMBED_VENDOR_GLOBALS,
+          COMPILE_ON_LOAD,
         );
       } finally {
         if (nodeEnv === undefined) delete process.env.NODE_ENV;
@@ -103,6 +107,16 @@ function classicEmbed(): Plugin {
 function embedLoader(srcs: readonly string[]): string {
   return `(function(){${JSON.stringify(srcs)}.forEach(function(src){var s=document.createElement('script');s.src=src;s.async=false;s.onerror=function(){var n=document.getElementById('boot-note');if(n)n.textContent='EOS Lab could not load its script. Reload the page to try again.'};document.body.appendChild(s)})})()`;
 }
+
+/**
+ * V8's explicit compile hint (Chromium 136+; other engines read a comment): every function of the
+ * script is compiled while the script streams in, off the main thread. Without it each function is
+ * compiled on the main thread when first called, and the embed's two scripts call most of theirs at
+ * once: React's DOM renderer is one factory function of 170 KB, parsed in full when the script runs,
+ * and the first render compiles the embed's components — together the long tasks of the embed's boot
+ * on a slow machine (measured with Chromium's long-animation-frame entries, docs/architecture.md).
+ */
+const COMPILE_ON_LOAD = '//# allFunctionsCalledOnLoad\n';
 
 /** The modules the embed's script takes from assets/embed-vendor.js (src/embed/vendorScript.ts). */
 const EMBED_VENDOR_GLOBALS: Record<string, string> = {

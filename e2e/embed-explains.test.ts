@@ -3,7 +3,8 @@
  * in the link's language; the verdict sits inside the plain iframe's default height for every
  * preset; a page that allows a script sizes the plain iframe from its resize messages with the
  * snippet the Embed dialog gives (no height before the run is on screen, so the frame never shrinks
- * to its header first); and axe finds no violations in either theme or language.
+ * to its header first); its "Open in EOS Lab" link opens the full app at the step shown, made when the
+ * reader reaches for it; and axe finds no violations in either theme or language.
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -11,7 +12,7 @@ import { IFRAME_DEFAULT_HEIGHT, iframeSnippet, resizeListenerSnippet } from '../
 import { narrate } from '../src/sim/narration';
 import { findPreset, PRESETS } from '../src/sim/presets';
 import { runScenario } from '../src/sim/run';
-import { encodeLink } from '../src/sim/scenario/link';
+import { decodeLink, encodeLink } from '../src/sim/scenario/link';
 import { launchBrowser, watchErrors } from './browser';
 import { axe } from './ui-helpers';
 
@@ -98,6 +99,37 @@ describe('the embed explains', () => {
     expect(resizes[0]?.height).toBe(content);
     expect(errors).toEqual([]);
     await page.close();
+  });
+
+  it('"Open in EOS Lab" opens the full app at the step and language shown, made when the reader reaches for it', async () => {
+    const preset = findPreset('zombie-fencing');
+    if (!preset) throw new Error('zombie-fencing');
+    const context = await browser.newContext({ viewport: { width: 800, height: 700 } });
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    await page.goto(embedPage('', encodeLink(preset.scenario, { step: 40, selection: null, language: 'ko' })));
+    const link = page.getByTestId('embed-open-app');
+    const shown = async () => Number(await page.getByTestId('embed-step').getAttribute('data-step'));
+    const linked = async () => {
+      const d = decodeLink((await link.getAttribute('href')) ?? '');
+      if (!d.ok) throw new Error(d.error.message);
+      expect(d.scenario.id).toBe('zombie-fencing');
+      return d.view;
+    };
+    // the view rests: the link follows it
+    await expect.poll(async () => (await linked()).step).toBe(40);
+    expect((await linked()).language).toBe('ko');
+    // a step forward, and at once the reader points at the link: it names the step shown, not the one before
+    await page.getByRole('button', { name: '다음', exact: true }).click();
+    await expect.poll(shown).toBeGreaterThan(40);
+    await link.hover();
+    expect((await linked()).step).toBe(await shown());
+    // followed, it opens the app at that step
+    const [app] = await Promise.all([context.waitForEvent('page'), link.click()]);
+    await app.waitForFunction(() => window.__eosLab?.store.getState().status === 'ready', undefined, { timeout: 60_000 });
+    expect(await app.evaluate(() => window.__eosLab?.store.getState().step)).toBe(await shown());
+    expect(errors).toEqual([]);
+    await context.close();
   });
 
   for (const theme of ['light', 'dark'] as const)

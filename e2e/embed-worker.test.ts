@@ -1,6 +1,6 @@
 /**
  * The embed's engine in its Web Worker (issue 13 item 6), in real Chromium against the built embed:
- * its main bundle holds no engine code and its page never evaluates the engine (a worker is started,
+ * its main bundle holds no engine code nor the presets and its page never evaluates the engine (a worker is started,
  * the engine script is not loaded on the page); the heavy share link is refused with the page's own
  * message while the page answers input; a long run computes in the worker while the main thread makes
  * no long task and answers a click; and where workers are unavailable the embed still runs (the engine
@@ -66,6 +66,13 @@ describe("the embed's engine in a Web Worker", () => {
       expect(engine, marker).toContain(marker);
       expect(main, marker).not.toContain(marker);
     }
+    // nor the presets (the worker resolves a preset id): a preset's question is only the engine's
+    const question = findPreset('eos-auto-commit-rebalance')!.question.slice(0, 60);
+    expect(engine).toContain(question);
+    expect(main).not.toContain(question);
+    // both scripts the page runs ask V8 to compile them while they stream in (vite.config.ts)
+    for (const script of [main, readFileSync('dist/assets/embed-vendor.js', 'utf8')])
+      expect(script.startsWith('//# allFunctionsCalledOnLoad\n')).toBe(true);
     const { page, errors } = await open(`${inject('baseUrl')}embed.html?preset=opening-story&step=12`);
     await expect.poll(() => page.getByTestId('embed-step').getAttribute('data-step'), { timeout: 30_000 }).toBe('12');
     const steps = runScenario(story.scenario).steps.length;

@@ -4,7 +4,6 @@
  */
 
 import { memo, useMemo } from 'react';
-import { linkOf } from '../share/hashSync';
 import { PathErrors } from '../share/PathErrors';
 import { useShare } from '../share/shareState';
 import { shareText } from '../share/strings';
@@ -15,6 +14,7 @@ import { BudgetNoticeView } from '../ui/layout/BudgetNoticeView';
 import { Icon } from '../ui/playback/icons';
 import { Timeline } from '../ui/timeline/Timeline';
 import { embedStore, useEmbed } from './embedStore';
+import { OpenInApp } from './OpenInApp';
 import { openSource } from './open';
 
 type Word = 'play' | 'pause' | 'back' | 'step' | 'open' | 'verdict' | 'scrub' | 'start' | 'playback' | 'timeline' | 'narration' | 'running';
@@ -198,13 +198,11 @@ const RunProgress = memo(function RunProgress({ label }: { readonly label: strin
   return status === 'running' ? <progress max={1} value={0} aria-label={label} data-progress={progress} /> : null;
 });
 
-// the panels are memo'd: each renders on its own subscriptions, not on every step the header's link follows
+// the panels are memo'd: each renders on its own subscriptions (EmbedApp itself follows no step)
 export function EmbedApp() {
   const scenario = useEmbed((s) => s.scenario);
   const run = useEmbed((s) => s.run);
   const hasPanels = useEmbed((s) => s.panels !== null);
-  const step = useEmbed((s) => s.step);
-  const selection = useEmbed((s) => s.selection);
   const language: Language = useEmbed((s) => s.language);
   const status = useEmbed((s) => s.status);
   const linkError = useShare((s) => s.linkError !== null);
@@ -212,17 +210,11 @@ export function EmbedApp() {
   const busy = !linkError && (status === 'idle' || status === 'running');
   const w = WORDS[language];
   const texts = run?.texts[language];
-  const fullApp = useMemo(() => {
-    const link = linkOf({ scenario, step, selection, language });
-    return link ? `./${link}` : './';
-  }, [scenario, step, selection, language]);
   return (
     <main className="eos-embed" data-testid="embed" lang={language} aria-busy={busy}>
       <header className="eos-embed-head">
         <h1>{texts?.title ?? scenario?.id ?? 'EOS Lab'}</h1>
-        <a href={fullApp} target="_blank" rel="noopener noreferrer">
-          {w.open}
-        </a>
+        <OpenInApp label={w.open} />
       </header>
       <EmbedError />
       <EmbedBudget />

@@ -125,7 +125,7 @@ const all: unknown[] = [
   transactionStateUnderReplicated,
 ];
 
-export const PRESETS: readonly Preset[] = all.map((raw) => {
+export const PRESETS: readonly Preset[] = /* @__PURE__ */ all.map((raw) => {
   const file = raw as Scenario;
   const scenario = withoutPresetFields(file);
   return {

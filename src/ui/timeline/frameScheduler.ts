@@ -10,16 +10,42 @@ export interface FrameScheduler {
   cancel(): void;
 }
 
+/**
+ * What the draws of one frame may take before the others wait for the next frame: a run landing
+ * draws the lanes and the message diagram at once, and together they were one long task on a slow
+ * machine. A draw that waited once goes first in the next frame, so no canvas starves.
+ */
+export const FRAME_BUDGET_MS = 20;
+
+// the frame the draws so far belong to (all of one frame's callbacks get its timestamp) and their time
+let frameStamp = -1;
+let frameSpent = 0;
+
 export function createFrameScheduler(draw: () => boolean | undefined, onFrame?: (ms: number) => void): FrameScheduler {
   let handle = 0;
   let pending = false;
-  const run = () => {
-    handle = 0;
+  let waited = false;
+  const drawNow = () => {
     pending = false;
+    waited = false;
     const t0 = performance.now();
     const again = draw();
-    onFrame?.(performance.now() - t0);
+    const ms = performance.now() - t0;
+    frameSpent += ms;
+    onFrame?.(ms);
     if (again) request();
+  };
+  const run = (stamp: number) => {
+    handle = 0;
+    if (stamp !== frameStamp) {
+      frameStamp = stamp;
+      frameSpent = 0;
+    } else if (frameSpent >= FRAME_BUDGET_MS && !waited) {
+      waited = true;
+      handle = requestAnimationFrame(run);
+      return;
+    }
+    drawNow();
   };
   const request = () => {
     pending = true;
@@ -30,12 +56,14 @@ export function createFrameScheduler(draw: () => boolean | undefined, onFrame?: 
     flush(force = false) {
       if (!pending && !force) return;
       if (handle) cancelAnimationFrame(handle);
-      run();
+      handle = 0;
+      drawNow();
     },
     cancel() {
       if (handle) cancelAnimationFrame(handle);
       handle = 0;
       pending = false;
+      waited = false;
     },
   };
 }
