@@ -13,7 +13,7 @@
  * (transactionCoordinator.machine.ts).
  */
 import { setup } from 'xstate';
-import type { Call, Rpc, Timer } from '../actors/events';
+import type { Call, Lifecycle, Rpc, Timer } from '../actors/events';
 import { handle, type Out, pendingRequest } from '../actors/out';
 import { TRANSACTION_STATE_TOPIC } from '../cluster/metadata';
 import type { DisconnectedEvent, RpcEvent, TimerEvent } from '../kernel/effects';
@@ -300,7 +300,13 @@ export const hostedTxnCoordinatorMachine = setup({
         markers: {},
         hosted: { ...hostedOf(ctx), owned: {}, writes: {} },
       })),
-      on: { restart: 'active' },
+      // the broker's TransactionCoordinator starts again: its cleanup runs count from now
+      on: {
+        restart: {
+          target: 'active',
+          actions: handle((ctx: TxnCoordinatorContext, ev: Lifecycle) => ({ ...ctx, startedAtMs: ev.now })),
+        },
+      },
     },
   },
 });

@@ -73,17 +73,36 @@ function allocateProducerId(d: Draft): number {
   return pid;
 }
 
-/** The first cleanup tick at which `start + timeout < now` holds (the check runs every cleanup interval). */
-function timeoutTick(d: Draft, m: TxnMetadata): number {
-  const due = m.txnStartTimestamp + m.txnTimeoutMs + 1;
-  return Math.ceil(due / d.config.cleanupIntervalMs) * d.config.cleanupIntervalMs;
+/**
+ * The cleanup runs (abortTimedOutTransactions) are at a fixed rate from the broker's start, the first
+ * one interval after it (`scheduler.schedule("transaction-abort", …, interval, interval)`): the first
+ * run at or after `at`.
+ */
+function cleanupRunAtOrAfter(d: Draft, at: number): number {
+  const start = d.startedAtMs ?? 0;
+  const interval = d.config.cleanupIntervalMs;
+  return start + Math.max(1, Math.ceil((at - start) / interval)) * interval;
 }
 
+/** The first cleanup run at which `start + timeout < now` holds (the check runs every cleanup interval). */
+function timeoutTick(d: Draft, m: TxnMetadata): number {
+  return cleanupRunAtOrAfter(d, m.txnStartTimestamp + m.txnTimeoutMs + 1);
+}
+
+/**
+ * The transaction's timeout check at the first cleanup run that finds it timed out: at its start,
+ * the run after its deadline; after a load, an overdue one at the next run (not at once).
+ */
 export function armTimeout(d: Draft, m: TxnMetadata, now: number, out: Out): void {
-  out.timer(`txnTimeout:${m.transactionalId}`, 'txnTimeoutCheck', Math.max(0, timeoutTick(d, m) - now), {
-    transactionalId: m.transactionalId,
-    txnStartTimestamp: m.txnStartTimestamp,
-  });
+  out.timer(
+    `txnTimeout:${m.transactionalId}`,
+    'txnTimeoutCheck',
+    cleanupRunAtOrAfter(d, Math.max(now, m.txnStartTimestamp + m.txnTimeoutMs + 1)) - now,
+    {
+      transactionalId: m.transactionalId,
+      txnStartTimestamp: m.txnStartTimestamp,
+    },
+  );
 }
 
 /**
@@ -100,7 +119,7 @@ export function armTimeoutRetry(d: Draft, m: TxnMetadata, now: number, out: Out)
 
 /** The transaction's timeout check again at the next cleanup run after `now`. */
 export function armNextScan(d: Draft, m: TxnMetadata, now: number, out: Out): void {
-  const next = (Math.floor(now / d.config.cleanupIntervalMs) + 1) * d.config.cleanupIntervalMs;
+  const next = cleanupRunAtOrAfter(d, now + 1);
   out.timer(`txnTimeout:${m.transactionalId}`, 'txnTimeoutCheck', next - now, {
     transactionalId: m.transactionalId,
     txnStartTimestamp: m.txnStartTimestamp,
@@ -549,7 +568,11 @@ export const transactionCoordinatorMachine = setup({
       on: {
         restart: {
           target: 'loading',
-          actions: handle((ctx: TxnCoordinatorContext) => ({ ...ctx, coordinatorEpoch: ctx.coordinatorEpoch + 1 })),
+          actions: handle((ctx: TxnCoordinatorContext, ev: Lifecycle) => ({
+            ...ctx,
+            coordinatorEpoch: ctx.coordinatorEpoch + 1,
+            startedAtMs: ev.now,
+          })),
         },
       },
     },

@@ -66,6 +66,13 @@ export interface TxnCoordinatorContext {
   readonly markers: Readonly<Record<string, MarkerWork>>;
   readonly nextCorrelationId: number;
   /**
+   * When this coordinator's broker started (TransactionCoordinator.startup scheduled the
+   * "transaction-abort" task at a fixed rate, its first run one cleanup interval later): the cleanup
+   * runs are at startedAtMs + k × interval, k ≥ 1. Absent: started with the cluster, at 0; a restart
+   * sets it.
+   */
+  readonly startedAtMs?: number;
+  /**
    * When __transaction_state is replicated: the broker hosting this coordinator, whose leader
    * replicas take its writes (acks=-1), and what the writes and leaderships are (hostedTxnCoordinator).
    */
