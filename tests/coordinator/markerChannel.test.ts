@@ -1,7 +1,8 @@
 /**
  * markerChannel.ts (TransactionMarkerChannelManager) on its own: one WriteTxnMarkers per partition
- * leader, a refused marker retried after a pause, a lost request sent again, and CompleteCommit
- * written only when every partition has acknowledged.
+ * leader, a refused marker retried after a pause, a lost request sent again, CompleteCommit
+ * written only when every partition has acknowledged, and a marker refused for good (the producer's or
+ * the coordinator's epoch moved on) ending the sending without a completion.
  */
 import { describe, expect, it } from 'vitest';
 import { Out } from '../../src/sim/actors/out';
@@ -100,6 +101,54 @@ describe('the marker channel', () => {
     expect(completed(okOut.effects)).toBe(1);
     expect(done.txns.tx?.state).toBe('CompleteCommit');
   });
+
+  it.each(['INVALID_PRODUCER_EPOCH', 'TRANSACTION_COORDINATOR_FENCED'])(
+    'a marker refused %s stops the sending: no retry, no CompleteCommit, the other answers ignored (abortSending)',
+    (error) => {
+      const ctx = coordinator();
+      const first = run(ctx, (d, out) => {
+        d.txns = { ...d.txns, tx: prepared(['t-0', 't-1', 't-2']) };
+        startMarkers(d, prepared(['t-0', 't-1', 't-2']), 'COMMIT', 10, out);
+      });
+      const requests = markerRequests(first.effects);
+      expect(requests.length).toBeGreaterThan(1);
+      const answer = (r: (typeof requests)[number], err: (p: number) => string) => ({
+        type: 'WriteTxnMarkersResponse' as const,
+        now: 20,
+        from: r.to,
+        envelopeId: 1,
+        inReplyTo: 0,
+        payload: {
+          correlationId: r.correlationId,
+          markers: [
+            {
+              producerId: 1000,
+              partitions: (r.payload as { markers: { partitions: { topic: string; partition: number }[] }[] }).markers[0]?.partitions.map(
+                (p) => ({ ...p, error: err(p.partition) }),
+              ),
+            },
+          ],
+        },
+      });
+      const [one, ...others] = requests;
+      if (!one) throw new Error('no request');
+      const refusedOut = new Out();
+      const refused = onMarkersResponse(first.d, answer(one, () => error) as never, refusedOut);
+      expect(refused.markers.tx).toBeUndefined();
+      expect(refused.txns.tx?.state).toBe('PrepareCommit');
+      expect(refusedOut.effects.some((e) => e.type === 'timer')).toBe(false);
+      expect(refusedOut.effects).toContainEqual({ type: 'cancel', key: 'markerRetry:tx' });
+      expect(completed(refusedOut.effects)).toBe(0);
+      // the other leaders acknowledge theirs: still no completion, nothing sent
+      let after = refused;
+      for (const r of others) {
+        const out = new Out();
+        after = onMarkersResponse(after, answer(r, () => 'NONE') as never, out);
+        expect(out.effects).toEqual([]);
+      }
+      expect(after.txns.tx?.state).toBe('PrepareCommit');
+    },
+  );
 
   it('a lost request (disconnected) puts its markers back: they are sent again after a pause', () => {
     const ctx = coordinator();

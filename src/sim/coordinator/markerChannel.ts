@@ -118,22 +118,44 @@ export const onMarkersResponse = (
   const work = d.markers[done.transactionalId] as MarkerWork;
   let remaining = work.remaining;
   let retry = false;
+  const fencedBy: string[] = [];
   const moved: string[] = [];
   for (const r of ev.payload.markers)
     for (const p of r.partitions) {
       const name = keyOf(p);
-      // acknowledged, or refused for good (a newer epoch already wrote there): stop sending
-      if (p.error === 'NONE' || p.error === 'INVALID_PRODUCER_EPOCH' || p.error === 'TRANSACTION_COORDINATOR_FENCED')
-        remaining = remaining.filter((x) => x !== name);
+      if (p.error === 'NONE') remaining = remaining.filter((x) => x !== name);
+      else if (p.error === 'INVALID_PRODUCER_EPOCH' || p.error === 'TRANSACTION_COORDINATOR_FENCED') fencedBy.push(`${name} ${p.error}`);
       else retry = true;
       if (LEADER_MOVED_ERRORS.has(p.error)) moved.push(name);
     }
+  if (fencedBy.length > 0) return abortSending(d, done.transactionalId, fencedBy, out);
   d.markers = { ...d.markers, [done.transactionalId]: { ...work, remaining } };
   if (moved.length > 0) askLeaders(d, moved, ev.from, out);
   if (retry) out.timer(`markerRetry:${done.transactionalId}`, 'markerRetry', 100, { transactionalId: done.transactionalId });
   maybeComplete(d, done.transactionalId, ev.now, out);
   return d;
 };
+
+/**
+ * A marker refused for good — the producer's epoch or the coordinator's moved on
+ * (INVALID_PRODUCER_EPOCH, TRANSACTION_COORDINATOR_FENCED): TransactionMarkerRequestCompletionHandler
+ * sets `abortSending` and removes the transaction's pending markers (`removeMarkersForTxn`); nothing
+ * is retried and no CompleteCommit/CompleteAbort is written — the transaction stays Prepare* in this
+ * coordinator's cache (a newer coordinator, or a newer producer epoch, owns it now). The answers of
+ * its other requests still in flight find no markers and are ignored. (Kafka may still re-send a
+ * partition another answer asks to retry, once, but never writes the completion either.)
+ */
+function abortSending(d: TxnDraft, transactionalId: string, refused: readonly string[], out: Out): TxnDraft {
+  const { [transactionalId]: _gone, ...rest } = d.markers;
+  d.markers = rest;
+  out.cancel(`markerRetry:${transactionalId}`);
+  out.fact({
+    kind: 'note',
+    actor: d.id,
+    text: `${transactionalId}: markers refused for good (${refused.join(', ')}); stops sending its markers and writes no completion`,
+  });
+  return d;
+}
 
 /**
  * A WriteTxnMarkers request completed as a disconnect (no answer within request.timeout.ms, or the
