@@ -52,75 +52,58 @@ describe('the timeout scan runs at a fixed rate from its broker’s start', () =
   });
 
   it('the hosted coordinator (a replicated __transaction_state) counts its runs from its broker’s restart', () => {
-    const scenario = {
-      version: 1,
-      seed: 1,
-      cluster: {
-        brokers: 2,
-        'transaction.state.log.replication.factor': 2,
-        'transaction.abort.timed.out.transaction.cleanup.interval.ms': 500,
-      },
-      topics: [{ name: 'payments', partitions: 1 }],
-      clients: [{ id: 'p', type: 'producer', config: { 'transactional.id': 'tx' }, script: [] }],
-    };
-    const m = drive(hostedTxnCoordinatorMachine, inputOf(scenario, 'broker-0.txn-coordinator'));
+    const m = hostedCoordinator('broker-0');
     expect(m.context<TxnCoordinatorContext>().startedAtMs).toBeUndefined();
     m.send({ type: 'crash' }, 10);
     m.send({ type: 'restart' }, 1234);
     expect(m.context<TxnCoordinatorContext>().startedAtMs).toBe(1234);
-    // it comes to lead __transaction_state-0 and loads an Ongoing transaction started at 200 with a 1000 ms timeout (due 1201)
-    const ongoing: TxnMetadata = {
-      transactionalId: 'tx',
-      producerId: 1000,
-      producerEpoch: 0,
-      lastProducerEpoch: -1,
-      txnTimeoutMs: 1000,
-      state: 'Ongoing',
-      partitions: ['payments-0'],
-      txnStartTimestamp: 200,
-      txnLastUpdateTimestamp: 200,
-    };
-    m.send(
-      { type: 'becomeCoordinator', args: { partition: 0, coordinatorEpoch: 1, records: [{ key: 'tx', value: encodeTxnRecord(ongoing) }] } },
-      1300,
-    );
-    const loaded = m.send({ type: 'partitionLoaded', key: 'load:0', data: { partition: 0, coordinatorEpoch: 1 } }, 1350);
-    const timeout = loaded.find((e): e is Extract<Effect, { type: 'timer' }> => e.type === 'timer' && e.name === 'txnTimeoutCheck');
     // overdue: checked at the restarted broker's first run, 1734 (1234 + 500), not at the cluster's 1500
-    expect(timeout?.delay).toBe(1734 - 1350);
+    expect(loadOngoing(m, 1300, 1350)).toBe(1734 - 1350);
   });
 
   it('an overdue transaction loaded between two runs is checked at the next run, not at once', () => {
-    const scenario = {
-      version: 1,
-      seed: 1,
-      cluster: {
-        brokers: 2,
-        'transaction.state.log.replication.factor': 2,
-        'transaction.abort.timed.out.transaction.cleanup.interval.ms': 500,
-      },
-      topics: [{ name: 'payments', partitions: 1 }],
-      clients: [{ id: 'p', type: 'producer', config: { 'transactional.id': 'tx' }, script: [] }],
-    };
-    const m = drive(hostedTxnCoordinatorMachine, inputOf(scenario, 'broker-1.txn-coordinator'));
-    const ongoing: TxnMetadata = {
-      transactionalId: 'tx',
-      producerId: 1000,
-      producerEpoch: 0,
-      lastProducerEpoch: -1,
-      txnTimeoutMs: 1000,
-      state: 'Ongoing',
-      partitions: ['payments-0'],
-      txnStartTimestamp: 200,
-      txnLastUpdateTimestamp: 200,
-    };
     // started with the cluster (runs at 500, 1000, …); the partition is loaded at 1800, due since 1201
-    m.send(
-      { type: 'becomeCoordinator', args: { partition: 0, coordinatorEpoch: 1, records: [{ key: 'tx', value: encodeTxnRecord(ongoing) }] } },
-      1750,
-    );
-    const loaded = m.send({ type: 'partitionLoaded', key: 'load:0', data: { partition: 0, coordinatorEpoch: 1 } }, 1800);
-    const timeout = loaded.find((e): e is Extract<Effect, { type: 'timer' }> => e.type === 'timer' && e.name === 'txnTimeoutCheck');
-    expect(timeout?.delay).toBe(2000 - 1800);
+    expect(loadOngoing(hostedCoordinator('broker-1'), 1750, 1800)).toBe(2000 - 1800);
   });
 });
+
+/** A broker's coordinator of a two-broker cluster with __transaction_state on two replicas, cleanup every 500 ms. */
+function hostedCoordinator(broker: string) {
+  const scenario = {
+    version: 1,
+    seed: 1,
+    cluster: {
+      brokers: 2,
+      'transaction.state.log.replication.factor': 2,
+      'transaction.abort.timed.out.transaction.cleanup.interval.ms': 500,
+    },
+    topics: [{ name: 'payments', partitions: 1 }],
+    clients: [{ id: 'p', type: 'producer', config: { 'transactional.id': 'tx' }, script: [] }],
+  };
+  return drive(hostedTxnCoordinatorMachine, inputOf(scenario, `${broker}.txn-coordinator`));
+}
+
+/**
+ * The coordinator comes to lead __transaction_state-0 at `electedAt` and finishes loading it at
+ * `loadedAt`, finding an Ongoing transaction started at 200 with a 1000 ms timeout (due 1201): the
+ * delay of the timeout check the load arms.
+ */
+function loadOngoing(m: ReturnType<typeof hostedCoordinator>, electedAt: number, loadedAt: number): number | undefined {
+  const ongoing: TxnMetadata = {
+    transactionalId: 'tx',
+    producerId: 1000,
+    producerEpoch: 0,
+    lastProducerEpoch: -1,
+    txnTimeoutMs: 1000,
+    state: 'Ongoing',
+    partitions: ['payments-0'],
+    txnStartTimestamp: 200,
+    txnLastUpdateTimestamp: 200,
+  };
+  m.send(
+    { type: 'becomeCoordinator', args: { partition: 0, coordinatorEpoch: 1, records: [{ key: 'tx', value: encodeTxnRecord(ongoing) }] } },
+    electedAt,
+  );
+  const loaded = m.send({ type: 'partitionLoaded', key: 'load:0', data: { partition: 0, coordinatorEpoch: 1 } }, loadedAt);
+  return loaded.find((e): e is Extract<Effect, { type: 'timer' }> => e.type === 'timer' && e.name === 'txnTimeoutCheck')?.delay;
+}
