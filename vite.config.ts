@@ -110,11 +110,12 @@ function embedLoader(srcs: readonly string[]): string {
 
 /**
  * V8's explicit compile hint (Chromium 136+; other engines read a comment): every function of the
- * script is compiled while the script streams in, off the main thread. Without it each function is
- * compiled on the main thread when first called, and the embed's two scripts call most of theirs at
- * once: React's DOM renderer is one factory function of 170 KB, parsed in full when the script runs,
- * and the first render compiles the embed's components — together the long tasks of the embed's boot
- * on a slow machine (measured with Chromium's long-animation-frame entries, docs/architecture.md).
+ * script is compiled while the script streams in, off the main thread, instead of on the main thread
+ * when first called (React's DOM renderer is one 170 KB factory function, parsed in full when its
+ * script runs; a trace of the embed's boot showed that parse inside the script's task). Measured
+ * with boots alternating between two builds (2026-12-03): the page's boot had a task over 50 ms in 8
+ * of 36 boots with it, 17 of 36 without; the embed's in 22 of 40 either way (its long tasks are
+ * React's evaluation itself and the first render), where it is kept for the same reason.
  */
 const COMPILE_ON_LOAD = '//# allFunctionsCalledOnLoad\n';
 
@@ -163,10 +164,44 @@ function preloadBootChunks(): Plugin {
   };
 }
 
+/**
+ * The page's boot chunks (the entry, its static imports, and every chunk it imports dynamically with
+ * theirs: what it runs before it is interactive) start with the compile hint COMPILE_ON_LOAD, as the
+ * embed's scripts do: React's DOM renderer and the engine are compiled while they stream in, not
+ * function by function on the main thread when the boot first calls them. Over 36 boots of the built
+ * page, alternating with a build without it (2026-12-03), 8 of 36 had a task over 50 ms with the
+ * hint and 17 of 36 without.
+ */
+function compileBootChunksOnLoad(): Plugin {
+  return {
+    name: 'eos-lab-compile-boot-chunks-on-load',
+    apply: 'build',
+    // on the written files: Vite's own last rewriting of the chunks (their dynamic imports' preload
+    // lists) comes after every plugin's generateBundle
+    writeBundle(options, bundle) {
+      const entry = Object.values(bundle).find((c) => c.type === 'chunk' && c.isEntry);
+      if (!entry || entry.type !== 'chunk' || !options.dir) return;
+      const boot = new Set<string>();
+      const visit = (file: string) => {
+        const chunk = bundle[file];
+        if (boot.has(file) || chunk?.type !== 'chunk') return;
+        boot.add(file);
+        for (const dep of chunk.imports) visit(dep);
+      };
+      visit(entry.fileName);
+      for (const file of entry.dynamicImports) visit(file);
+      for (const file of boot) {
+        const path = resolve(options.dir, file);
+        writeFileSync(path, COMPILE_ON_LOAD + readFileSync(path, 'utf8'));
+      }
+    },
+  };
+}
+
 // base './': the build works from any static host and from a sub-path
 export default defineConfig({
   base: './',
-  plugins: [react(), classicEmbed(), preloadBootChunks()],
+  plugins: [react(), classicEmbed(), preloadBootChunks(), compileBootChunksOnLoad()],
   build: {
     target: 'es2022',
     sourcemap: false,

@@ -3,8 +3,10 @@
  * (issue 13 item 6): every preset run in the worker gives the traceHash and the final verdict Node
  * computes; a long run reports progress and stops when cancelled; and while the worker runs a long
  * scenario, the page's main thread makes no long task (PerformanceObserver `longtask`) and answers a
- * click at once. The same long run through the page's in-process store is measured beside it.
+ * click at once. The same long run through the page's in-process store is measured beside it. And
+ * the page's boot chunks carry V8's compile hint (vite.config.ts).
  */
+import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { longScenario } from '../bench/budgetScenarios';
@@ -68,6 +70,13 @@ async function helpClicks(n: number): Promise<number[]> {
 }
 
 describe('the engine in a Web Worker', () => {
+  it('the page’s boot chunks (its entry and every modulepreload) ask V8 to compile them while they stream in', () => {
+    const html = readFileSync('dist/index.html', 'utf8');
+    const files = [...html.matchAll(/(?:src|href)="\.\/(assets\/[^"]+\.js)"/g)].map((m) => m[1] as string);
+    expect(files.length).toBeGreaterThan(3);
+    for (const file of files) expect(readFileSync(`dist/${file}`, 'utf8').startsWith('//# allFunctionsCalledOnLoad\n'), file).toBe(true);
+  });
+
   it('runs every preset to the traceHash and the final verdict Node computes', async () => {
     const scenarios = PRESETS.map((p) => p.scenario);
     const inWorker = await runInWorker(scenarios);
