@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
-import { build, defineConfig, type Plugin } from 'vite';
+import { build, defineConfig, type Plugin, type Rollup } from 'vite';
 
 const root = import.meta.dirname;
 
@@ -126,6 +126,21 @@ const EMBED_VENDOR_GLOBALS: Record<string, string> = {
   'react/jsx-runtime': 'EosLabVendor.JsxRuntime',
 };
 
+/** The chunks `roots` name and, transitively, their static imports, in visit order; `skip`'s are left out. */
+function withStaticImports(bundle: Rollup.OutputBundle, roots: readonly string[], skip: readonly string[] = []): string[] {
+  const seen = new Set<string>(skip);
+  const files: string[] = [];
+  const visit = (file: string) => {
+    const chunk = bundle[file];
+    if (seen.has(file) || chunk?.type !== 'chunk') return;
+    seen.add(file);
+    files.push(file);
+    for (const dep of chunk.imports) visit(dep);
+  };
+  for (const file of roots) visit(file);
+  return files;
+}
+
 /**
  * The page's boot chunks, fetched at once. src/main.tsx imports the engine, React's DOM renderer
  * and the page one after the other, each in a task of its own (so that their evaluation is not one
@@ -144,16 +159,8 @@ function preloadBootChunks(): Plugin {
         const bundle = ctx.bundle;
         const entry = ctx.chunk;
         if (!bundle || !entry) return;
-        const seen = new Set<string>([entry.fileName, ...entry.imports]);
-        const files: string[] = [];
-        const visit = (file: string) => {
-          if (seen.has(file)) return;
-          seen.add(file);
-          files.push(file);
-          const chunk = bundle[file];
-          if (chunk?.type === 'chunk') for (const dep of chunk.imports) visit(dep);
-        };
-        for (const file of entry.dynamicImports) visit(file);
+        // the entry's own static imports are fetched with it
+        const files = withStaticImports(bundle, entry.dynamicImports, [entry.fileName, ...entry.imports]);
         return files.map((file) => ({
           tag: 'link',
           attrs: { rel: 'modulepreload', crossorigin: true, href: `./${file}` },
@@ -181,16 +188,7 @@ function compileBootChunksOnLoad(): Plugin {
     writeBundle(options, bundle) {
       const entry = Object.values(bundle).find((c) => c.type === 'chunk' && c.isEntry);
       if (!entry || entry.type !== 'chunk' || !options.dir) return;
-      const boot = new Set<string>();
-      const visit = (file: string) => {
-        const chunk = bundle[file];
-        if (boot.has(file) || chunk?.type !== 'chunk') return;
-        boot.add(file);
-        for (const dep of chunk.imports) visit(dep);
-      };
-      visit(entry.fileName);
-      for (const file of entry.dynamicImports) visit(file);
-      for (const file of boot) {
+      for (const file of withStaticImports(bundle, [entry.fileName, ...entry.dynamicImports])) {
         const path = resolve(options.dir, file);
         writeFileSync(path, COMPILE_ON_LOAD + readFileSync(path, 'utf8'));
       }

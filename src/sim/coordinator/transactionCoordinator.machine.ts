@@ -84,9 +84,12 @@ function cleanupRunAtOrAfter(d: Draft, at: number): number {
   return start + Math.max(1, Math.ceil((at - start) / interval)) * interval;
 }
 
-/** The first cleanup run at which `start + timeout < now` holds (the check runs every cleanup interval). */
+/** The first instant at which `txnStartTimestamp + txnTimeoutMs < now` holds (timedOutTransactions). */
+const timedOutFrom = (m: TxnMetadata): number => m.txnStartTimestamp + m.txnTimeoutMs + 1;
+
+/** The first cleanup run that finds the transaction timed out. */
 function timeoutTick(d: Draft, m: TxnMetadata): number {
-  return cleanupRunAtOrAfter(d, m.txnStartTimestamp + m.txnTimeoutMs + 1);
+  return cleanupRunAtOrAfter(d, timedOutFrom(m));
 }
 
 /**
@@ -94,15 +97,10 @@ function timeoutTick(d: Draft, m: TxnMetadata): number {
  * the run after its deadline; after a load, an overdue one at the next run (not at once).
  */
 export function armTimeout(d: Draft, m: TxnMetadata, now: number, out: Out): void {
-  out.timer(
-    `txnTimeout:${m.transactionalId}`,
-    'txnTimeoutCheck',
-    cleanupRunAtOrAfter(d, Math.max(now, m.txnStartTimestamp + m.txnTimeoutMs + 1)) - now,
-    {
-      transactionalId: m.transactionalId,
-      txnStartTimestamp: m.txnStartTimestamp,
-    },
-  );
+  out.timer(`txnTimeout:${m.transactionalId}`, 'txnTimeoutCheck', cleanupRunAtOrAfter(d, Math.max(now, timedOutFrom(m))) - now, {
+    transactionalId: m.transactionalId,
+    txnStartTimestamp: m.txnStartTimestamp,
+  });
 }
 
 /**
