@@ -55,10 +55,29 @@ const inSequence = (last: number, next: number) => next === last + 1 || (next ==
 const isData = (f: Append) => f.control === null;
 const hasSequence = (f: Append) => f.producerId >= 0 && f.baseSequence >= 0;
 
+/**
+ * Every append of a user topic, but a deposed leader's: a broker that was leader and has not yet
+ * learned of a newer election (a paused broker resuming) still appends to its own log
+ * (Partition.appendRecordsToLeader checks only its own metadata), below the elected leader's end and
+ * with its old leader epoch. That log diverged; it is truncated when the broker follows the new
+ * leader, so it is not the history the new leader's producer state comes from (the replication
+ * invariants check the truncation).
+ */
 function appendsOf(input: RuleInput): { step: number; fact: Append }[] {
   const out: { step: number; fact: Append }[] = [];
+  const elected = new Map<string, number>();
+  const raise = (tp: string, epoch: number | undefined) => {
+    if (epoch !== undefined && epoch > (elected.get(tp) ?? Number.NEGATIVE_INFINITY)) elected.set(tp, epoch);
+  };
   for (const s of input.steps)
-    for (const f of s.facts as Fact[]) if (f.kind === 'append' && !f.topic.startsWith('__')) out.push({ step: s.i, fact: f });
+    for (const f of s.facts as Fact[]) {
+      if (f.kind === 'leaderChange') raise(keyOf(f), f.leaderEpoch);
+      if (f.kind !== 'append' || f.topic.startsWith('__')) continue;
+      const tp = keyOf(f);
+      if (f.leaderEpoch !== undefined && f.leaderEpoch < (elected.get(tp) ?? Number.NEGATIVE_INFINITY)) continue;
+      raise(tp, f.leaderEpoch);
+      out.push({ step: s.i, fact: f });
+    }
   return out;
 }
 

@@ -69,6 +69,21 @@ describe('scenarios the fuzzer found', () => {
     expect(formatViolations(runChecked(scenario, { everyStep: true }).violations)).toBe('');
   });
 
+  it("a deposed leader's appends (a paused broker resuming) are not the partition's history: the producer checks follow the elected leader", () => {
+    const scenario = JSON.parse(readFileSync(join(dir, 'deposed-leader-appends-not-the-history.json'), 'utf8'));
+    const trace = runScenario(scenario);
+    const appends = trace.steps.flatMap((s) =>
+      (s.facts as { kind: string; topic?: string; leaderEpoch?: number; baseSequence?: number; broker?: string }[])
+        .filter((f) => (f.kind === 'append' || f.kind === 'truncated') && f.topic === 'in2')
+        .map((f) => `${s.actor} ${f.kind} e${f.leaderEpoch ?? ''} s${f.baseSequence ?? ''}`),
+    );
+    // the deposed broker-0 appended sequences 0-2 at leader epoch 0 after broker-1 (epoch 1) had 0-3, and truncated them
+    expect(appends).toContain('broker-0 append e0 s0');
+    expect(appends).toContain('broker-0 truncated e1 s');
+    expect(appends.at(-2)).toBe('broker-1 append e1 s4');
+    expect(producerRuleViolations(trace)).toEqual([]);
+  });
+
   it('a Produce that reaches a broker at the instant it restarts is handled by the restarted broker, not lost', () => {
     const scenario = JSON.parse(readFileSync(join(dir, 'restart-before-same-instant-delivery.json'), 'utf8'));
     const trace = runScenario(scenario);
