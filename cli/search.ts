@@ -86,15 +86,16 @@ if (target.endsWith('.json')) {
   presetId = preset.id;
 }
 
+const goal = goalFor(presetId);
 let base: SearchBase;
 try {
-  base = prepareBase(input, { keepFaults: flags.has('--keep-faults') });
+  // a preset whose scripted faults are its workload keeps them (presetGoals.ts, keepFaults)
+  base = prepareBase(input, { keepFaults: flags.has('--keep-faults') || goal.keepFaults === true });
 } catch (e) {
   if (e instanceof SearchBaseError) fail(`The scenario is not valid: ${t(e.message)}`);
   throw e;
 }
 
-const goal = goalFor(presetId);
 const propId = opts.get('--property');
 if (propId !== undefined && !PROPERTY_IDS.includes(propId as PropertyId))
   fail(`--property must be one of ${PROPERTY_IDS.join(', ')}, not ${t(propId)}`);

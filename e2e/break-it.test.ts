@@ -5,7 +5,7 @@
  */
 import { describe, expect, inject, it } from 'vitest';
 import { watchErrors } from './browser';
-import { appSession, position, verdictRows, waitForStep } from './ui-helpers';
+import { appSession, openPage, position, verdictRows, waitForStep } from './ui-helpers';
 
 const app = appSession();
 
@@ -112,4 +112,22 @@ describe('Break it', () => {
     expect(field.background).toBe(share);
     await page.close();
   });
+
+  it("keeps a preset's scripted stop and offset reset (its workload): the configuration alone breaks it, and the panel says so", async () => {
+    const page = await openPage(app.browser);
+    const errors = watchErrors(page);
+    await page.getByTestId('open-gallery').click();
+    await page.getByTestId('break-it-offset-reset-replays-output').click();
+    const panel = page.getByTestId('break-it');
+    await panel.waitFor();
+    await panel.getByTestId('break-it-keeps-faults').waitFor();
+    await panel.getByTestId('break-it-start').click();
+    const found = panel.getByTestId('break-it-found');
+    await expect.poll(() => found.innerText(), { timeout: 60_000 }).toContain('the configuration breaks it with no fault at all');
+    expect(await found.innerText()).toContain('settlements');
+    const link = await panel.getByTestId('break-it-link').inputValue();
+    expect(link).toContain('#s=1.');
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 90_000);
 });

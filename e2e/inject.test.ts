@@ -12,10 +12,18 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { findPreset } from '../src/sim/presets';
 import { runScenario, type Trace } from '../src/sim/run';
-import { advancePastTimeout, injectEnvelopeFault, resendRecord, setConfigValues, startSecondInstance } from '../src/sim/scenario/edits';
+import {
+  advancePastTimeout,
+  injectEnvelopeFault,
+  injectProcessFault,
+  resendRecord,
+  resetOffsetsNow,
+  setConfigValues,
+  startSecondInstance,
+} from '../src/sim/scenario/edits';
 import type { Scenario } from '../src/sim/scenario/schema';
 import { launchBrowser, screenshot, watchErrors } from './browser';
-import { closeConfig, openConfig } from './ui-helpers';
+import { closeConfig, openConfig, verdictRows } from './ui-helpers';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -255,6 +263,69 @@ describe('failure injection', () => {
     if (!timedOut.ok) throw new Error(timedOut.reason);
     await expect.poll(() => traceHash(page)).toBe(runScenario(timedOut.scenario).traceHash);
     await screenshot(page, 'inject-advance-past-transaction-timeout');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('an operator resets a stopped group to the earliest offset from the panel: the restarted consumer processes every order again', async () => {
+    const { page, errors } = await open();
+    const send = (n: number) => ({ op: 'send', topic: 'orders', key: `order-${n}`, value: `#${n}`, headers: { event_id: `evt-${n}` } });
+    // billing processes three orders and is then stopped (no restart): its session expires, the group is Empty
+    const s = {
+      version: 1,
+      seed: 5,
+      topics: [{ name: 'orders', partitions: 1 }],
+      clients: [
+        { id: 'orders-service', type: 'producer', script: [send(1), send(2), send(3), { op: 'flush' }] },
+        {
+          id: 'billing',
+          type: 'consumer',
+          config: { 'group.id': 'billing', 'auto.offset.reset': 'earliest', 'enable.auto.commit': false },
+          topics: ['orders'],
+          processing: { mode: 'at-least-once' },
+        },
+      ],
+      faults: [{ type: 'crash', target: 'billing', at: 5000 }],
+    } as Scenario;
+    const trace = runScenario(s);
+    const end = trace.steps.length;
+    await page.evaluate((scenario) => window.__eosLab?.store.getState().load(scenario), s);
+    await seek(page, end);
+    const panel = page.getByRole('region', { name: 'Inject a failure' });
+    const reset = panel.getByTestId('offset-reset-actions');
+    await reset.getByLabel('Group').selectOption('billing');
+    await reset.getByLabel('Reset').selectOption('earliest');
+    await reset.getByRole('button', { name: 'Run kafka-consumer-groups --reset-offsets now' }).click();
+    await expect
+      .poll(() => panel.getByTestId('inject-status').innerText())
+      .toContain('reset the offsets of group billing on orders to earliest');
+    const afterReset = resetOffsetsNow(s, { trace, step: end, group: 'billing', topic: 'orders', to: 'earliest' });
+    if (!afterReset.ok) throw new Error(afterReset.reason);
+    await expect.poll(() => traceHash(page)).toBe(runScenario(afterReset.scenario).traceHash);
+
+    // the reset's own step says what the tool did
+    const resetTrace = runScenario(afterReset.scenario);
+    const resetStep = resetTrace.steps.findIndex((x) => x.label === 'resetOffsets') + 1;
+    await seek(page, resetStep);
+    await expect.poll(() => page.getByTestId('narration').innerText()).toContain('it now starts at orders-0=0');
+
+    // restart billing after the reset: it joins, fetches offset 0 and processes every order again
+    await panel.getByLabel('Process').selectOption('billing');
+    await panel.getByRole('button', { name: 'Restart', exact: true }).click();
+    const restarted = injectProcessFault(afterReset.scenario, {
+      trace: resetTrace,
+      step: resetStep,
+      process: 'billing',
+      action: { type: 'restart' },
+    });
+    if (!restarted.ok) throw new Error(restarted.reason);
+    const final = runScenario(restarted.scenario);
+    await expect.poll(() => traceHash(page)).toBe(final.traceHash);
+    await seek(page, final.steps.length);
+    await expect
+      .poll(async () => (await verdictRows(page)).find((r) => r.layer === 'processing' && r.subject === 'billing')?.status)
+      .toBe('more-than-once');
+    await screenshot(page, 'inject-offset-reset');
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -134,6 +134,11 @@ const KAFKA_WORDS = [
   'find-hanging',
   'abort',
   'hanging',
+  // kafka-consumer-groups.sh --reset-offsets --execute and its options, named as an operator types them
+  'kafka-consumer-groups',
+  'reset-offsets',
+  'execute',
+  'shift-by',
   // KafkaConsumer's and KafkaProducer's methods named in prose
   'seek',
   'flush',

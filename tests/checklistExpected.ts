@@ -554,6 +554,18 @@ export const EXPECTED_CHECKLIST: Readonly<Record<string, Readonly<Record<Checkli
     'dedup-memory': 'not-applicable',
     'side-effects': 'not-applicable',
   },
+  'offset-reset-replays-output': {
+    guarantee: 'pass',
+    'transactional-id': 'pass',
+    'offsets-in-transaction': 'pass',
+    'next-offset': 'pass',
+    'read-committed': 'pass',
+    observed: 'pass',
+    replication: 'not-applicable',
+    'event-id': 'pass',
+    'dedup-memory': 'fail: db-sink-duplicate',
+    'side-effects': 'not-applicable',
+  },
   'eos-auto-commit-rebalance': {
     guarantee: 'pass',
     'transactional-id': 'pass',

@@ -33,6 +33,16 @@ describe('preset goals', () => {
     expect(outcome('hanging-transaction')).toBe('breaks');
   });
 
+  it("offset-reset-replays-output keeps its scripted stop and the operator's reset (keepFaults): the configuration alone breaks it", () => {
+    const p = findPreset('offset-reset-replays-output');
+    if (!p) throw new Error('offset-reset-replays-output');
+    expect(goalFor(p.id).keepFaults).toBe(true);
+    const c = checkPreset(p);
+    expect(c.pass).toBe(true);
+    expect(c.result.counterexample?.k).toBe(0);
+    expect(c.result.counterexample?.violation).toMatchObject({ layer: 'output', subject: 'settlements', status: 'more-than-once' });
+  });
+
   it.each(['acks-0-loss', 'zombie-fencing', 'sequence-gap', 'db-sink-offsets-in-db'])(
     '%s: exhaustive k = 1 gives the outcome its expectedVerdict implies',
     (id) => {

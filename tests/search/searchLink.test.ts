@@ -30,6 +30,17 @@ describe('a Break it search in a share link', () => {
     expect(d.scenario).toEqual(scenario);
   });
 
+  it("keeps the setting that the scenario's scripted faults stay (keepFaults), and refuses a non-boolean one", () => {
+    const kept: LinkSearch = { ...search, keepFaults: true };
+    const d = decodeLink(encodeLink(scenario, { step: 0, selection: null, language: 'en', search: kept }));
+    expect(d.ok && d.view.search?.keepFaults).toBe(true);
+    const bad = decodeLink(
+      rawLink({ scenario, view: { step: 0, selection: null, language: 'en', search: { ...search, keepFaults: 'yes' } } }),
+    );
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) expect((bad.error.details ?? []).map((e) => e.path)).toContain('view.search.keepFaults');
+  });
+
   it('leaves a link without a search exactly as it was (older links keep their bytes)', () => {
     const plain = encodeLink(scenario, { step: 3, selection: null, language: 'en' });
     expect(encodeLink(scenario, { step: 3, selection: null, language: 'en', search: undefined })).toBe(plain);

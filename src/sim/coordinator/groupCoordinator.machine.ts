@@ -52,6 +52,7 @@ import {
 } from './classicGroup';
 import { addPendingTxnOffsets, commitPlainOffsets, completePendingTxnOffsets } from './groupOffsets';
 import { hostedCoordinatorId } from './hostedTxnCoordinator.machine';
+import { notInactive, offsetsToReset, type ResetOffsetsEvent, resetNote, resettable } from './offsetReset';
 import type { OffsetsHostedState } from './offsetsHosted';
 
 export type { ConsumerGroup, GroupCoordinatorConfig, GroupMember, GroupState, PendingTxnOffsets } from './classicGroup';
@@ -224,9 +225,14 @@ export const onOffsetCommit = (ctx: GroupCoordinatorContext, ev: RpcEvent<Offset
   const d: Draft = { ...ctx };
   const req = ev.payload;
   let g = d.groups[req.groupId] ?? emptyGroup(req.groupId);
-  // a consumer without a group membership (assign()) commits with generation -1
+  // a consumer without a group membership (assign()) commits with generation -1: accepted only while
+  // the group has no members (ClassicGroup.validateOffsetCommit; an unknown group is created Empty)
   const standalone = req.generationId < 0 && !req.memberId;
-  let error: KafkaError | null = standalone ? null : memberError(g, req.memberId, req.generationId);
+  let error: KafkaError | null = standalone
+    ? g.state === 'Empty'
+      ? null
+      : 'UNKNOWN_MEMBER_ID'
+    : memberError(g, req.memberId, req.generationId);
   // members may commit while the group prepares a rebalance (before they rejoin), not while it completes one
   if (!error && g.state === 'CompletingRebalance' && !standalone) error = 'REBALANCE_IN_PROGRESS';
   if (!error) error = writeOffsets(d, req.groupId, req.offsets, null, ev.now);
@@ -243,6 +249,55 @@ export const onOffsetCommit = (ctx: GroupCoordinatorContext, ev: RpcEvent<Offset
   }
   out.reply(pendingRequest(ev), 'OffsetCommitResponse', { error: error ?? 'NONE' });
   return d;
+};
+
+/**
+ * An operator's `kafka-consumer-groups.sh --reset-offsets --execute` (coordinator/offsetReset.ts):
+ * refused unless the group is inactive; else the offsets the tool prepares are committed as its
+ * OffsetCommit (generation −1, no member) is: written to `__consumer_offsets`, the group's committed
+ * offsets. What the tool printed is a note either way.
+ */
+export const onResetOffsets = (
+  ctx: GroupCoordinatorContext,
+  ev: ResetOffsetsEvent & { now: number },
+  out: Out,
+): GroupCoordinatorContext => {
+  const printed = (text: string) => out.fact({ kind: 'note', actor: ctx.id, text: resetNote(ev, { printed: text }) });
+  const existing = ctx.groups[ev.groupId];
+  if (!resettable(existing?.state)) {
+    printed(notInactive(ev.groupId, existing?.state ?? 'Dead'));
+    return ctx;
+  }
+  const g = existing ?? emptyGroup(ev.groupId);
+  const prepared = offsetsToReset(ev, ev.bounds ?? {}, g.committed);
+  if (!prepared.ok) {
+    printed(prepared.why);
+    return ctx;
+  }
+  const d: Draft = { ...ctx };
+  const error = writeOffsets(d, ev.groupId, prepared.offsets, null, ev.now);
+  if (error) {
+    printed(`Error: the OffsetCommit failed with ${error}`);
+    return ctx;
+  }
+  putGroup(d, commitPlainOffsets(g, Object.fromEntries(prepared.offsets.map((o) => [keyOf(o), o.offset]))));
+  out.fact({ kind: 'offsetsCommitted', groupId: ev.groupId, generationId: -1, offsets: prepared.offsets, transactional: false });
+  out.fact({
+    kind: 'note',
+    actor: ctx.id,
+    text: resetNote(ev, { reset: prepared.offsets.map((o) => `${keyOf(o)}=${o.offset}`).join(', ') }),
+  });
+  return d;
+};
+
+/** A reset while the coordinator loads its partition: the tool's DescribeGroups gets COORDINATOR_LOAD_IN_PROGRESS (the model does not retry it). */
+const onResetWhileLoading = (ctx: GroupCoordinatorContext, ev: ResetOffsetsEvent, out: Out): GroupCoordinatorContext => {
+  out.fact({
+    kind: 'note',
+    actor: ctx.id,
+    text: resetNote(ev, { printed: 'Error: COORDINATOR_LOAD_IN_PROGRESS' }),
+  });
+  return ctx;
 };
 
 function writeTxnOffsets(d: Draft, req: TxnOffsetCommitRequest, now: number): KafkaError | null {
@@ -502,6 +557,7 @@ export type GroupCoordinatorEvent =
   | Rpc<'WriteTxnMarkers', WriteTxnMarkersRequest>
   | DisconnectedEvent
   | Timer<'joinPhaseCheck' | 'syncExpired' | 'sessionExpired'>
+  | (ResetOffsetsEvent & { now: number })
   | Lifecycle;
 
 export const groupCoordinatorMachine = setup({
@@ -538,6 +594,7 @@ export const groupCoordinatorMachine = setup({
         disconnected: { actions: handle(onVerificationLost) },
         OffsetFetch: { actions: handle(onOffsetFetch) },
         WriteTxnMarkers: { actions: handle(onWriteTxnMarkers) },
+        resetOffsets: { actions: handle(onResetOffsets) },
         crash: 'down',
       },
     },
@@ -560,6 +617,7 @@ export const groupCoordinatorMachine = setup({
         OffsetCommit: { actions: handle(onRequestWhileLoading) },
         TxnOffsetCommit: { actions: handle(onRequestWhileLoading) },
         OffsetFetch: { actions: handle(onRequestWhileLoading) },
+        resetOffsets: { actions: handle(onResetWhileLoading) },
       },
     },
   },

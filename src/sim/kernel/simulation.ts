@@ -294,14 +294,22 @@ export class Simulation extends KernelCore {
         return false;
       }
       case 'fault':
-        return applyTimedFault(this, this.faultById(item.fault) as TimedFault, (actor, event, label) =>
-          dispatch(this, actor, 'fault', event.type, null, null, event, { ...event, now: this.now }, this.onSent, label),
-        );
+        return applyTimedFault(this, this.faultById(item.fault) as TimedFault, (actor, signal, label) => {
+          const event = this.options.prepareSignal ? this.options.prepareSignal(signal, (a) => this.liveContext(a)) : signal;
+          return dispatch(this, actor, 'fault', event.type, null, null, event, { ...event, now: this.now }, this.onSent, label);
+        });
       case 'restart':
         return processFault(this, item.process, item.label, 'restart', () => restartProcess(this, item.process));
       case 'resume':
         return processFault(this, item.process, item.label, 'resume', () => resumeProcess(this, item.process));
     }
+  }
+
+  /** An actor's context, if its process is up and not paused (what another process could ask it). */
+  private liveContext(actor: ActorId): unknown {
+    const proc = this.processes.get(processOf(actor));
+    if (!proc || proc.down || proc.paused) return undefined;
+    return this.slots.get(actor)?.ref.getSnapshot().context;
   }
 
   private stop(reason: StopReason, detail: string | null = null): false {

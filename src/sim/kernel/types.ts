@@ -46,7 +46,17 @@ export interface KernelOptions {
   readonly runner?: 'xstate' | 'compiled';
   /** Steps a run may take without virtual time advancing before it is stopped as a livelock. */
   readonly maxStepsPerInstant?: number;
+  /**
+   * Completes a timed signal's event at its instant from what live actors hold (the scenario
+   * layer's: an offset reset reads its partitions' bounds from their leaders, as the tool's
+   * ListOffsets does — coordinator/offsetReset.ts). `contextOf` is undefined for an actor whose
+   * process is down or paused.
+   */
+  readonly prepareSignal?: (event: SignalEvent, contextOf: (actor: string) => unknown) => SignalEvent;
 }
+
+/** The event a timed signal hands its actor. */
+export type SignalEvent = Record<string, unknown> & { type: string };
 
 /** Enough for a burst of every record a scenario may send at one instant, far short of a hang. */
 export const DEFAULT_MAX_STEPS_PER_INSTANT = 1_000_000;

@@ -44,6 +44,17 @@ export function describeFaultKo(f: FaultSpec): string {
     }
     case 'runCleaner':
       return `${f.at} ms에 ${f.topic ? `${f.topic}의 ` : ''}로그 클리너 실행`;
+    case 'resetOffsets': {
+      const target =
+        f.to === 'earliest'
+          ? '맨 앞(earliest)으로'
+          : f.to === 'latest'
+            ? '맨 끝(latest)으로'
+            : f.to !== undefined
+              ? josa(`오프셋 ${f.to}`, '으로/로')
+              : `${f.shiftBy ?? 0}만큼 이동`;
+      return `${f.at} ms에 그룹 ${f.group}의 ${f.topic}${f.partition !== undefined ? `:${f.partition}` : ''} 오프셋을 ${target} 리셋`;
+    }
     case 'slowReplication':
       return `${f.at ?? 0} ms부터${f.durationMs !== undefined ? ` ${f.durationMs} ms 동안` : ''} ${f.target}의 복제 링크 ${f.delayMs} ms 지연`;
     default: {

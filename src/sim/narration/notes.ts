@@ -8,6 +8,16 @@ import { count, josa, type Language } from './language';
 type Rule = readonly [RegExp, (m: RegExpMatchArray) => string];
 
 const KO_RULES: readonly Rule[] = [
+  [
+    /^an operator ran kafka-consumer-groups --reset-offsets (.+) on group (\S+) \((\S+)\); it printed "(.+)" and reset nothing$/,
+    (m) =>
+      `운영자가 그룹 ${m[2]}(${m[3]})에 kafka-consumer-groups --reset-offsets ${josa(m[1] as string, '을/를')} 실행했지만 "${m[4]}"라고 출력하고 아무것도 리셋하지 않았습니다`,
+  ],
+  [
+    /^an operator ran kafka-consumer-groups --reset-offsets (.+) on group (\S+) \((\S+)\): it now starts at (.+)$/,
+    (m) =>
+      `운영자가 그룹 ${m[2]}(${m[3]})에 kafka-consumer-groups --reset-offsets ${josa(m[1] as string, '을/를')} 실행했습니다. 이제 ${m[4]}부터 읽습니다`,
+  ],
   [/^group (\S+) is rebalancing: (.+)$/, (m) => `${josa(`그룹 ${m[1]}`, '이/가')} 리밸런스를 시작합니다: ${reasonKo(m[2] as string)}`],
   [/^group (\S+): (.+); it is removed$/, (m) => `그룹 ${m[1]}: ${reasonKo(m[2] as string)}. 그룹에서 제거됩니다`],
   [

@@ -36,6 +36,7 @@ import lateDuplicateAfterExpiry from './late-duplicate-after-expiry.json';
 import lostAckIdempotent from './lost-ack-idempotent.json';
 import lostAckNoIdempotence from './lost-ack-no-idempotence.json';
 import minInsyncBlocksWrites from './min-insync-blocks-writes.json';
+import offsetResetReplaysOutput from './offset-reset-replays-output.json';
 import openTransactionPinsLso from './open-transaction-pins-lso.json';
 import openingStory from './opening-story.json';
 import outboxCdc from './outbox-cdc.json';
@@ -112,6 +113,8 @@ const all: unknown[] = [
   compactionErasesEvents,
   eosAutoCommitRebalance,
   streamsTaskMigration,
+  // an operator's kafka-consumer-groups --reset-offsets: outside every guarantee's boundary
+  offsetResetReplaysOutput,
   // [your-data] what a guarantee costs: the same pipeline without and with transactions
   throughputAtLeastOnce,
   throughputExactlyOnce,

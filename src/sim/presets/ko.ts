@@ -338,6 +338,13 @@ export const PRESET_TEXT_KO: Readonly<Record<string, PresetText>> = {
     expected:
       '유실됩니다. 리밸런스는 열린 트랜잭션 안의 poll()에서 settler-b에 닿습니다. ConsumerCoordinator.onJoinPrepare가 먼저 소비한 위치를 자동 커밋하고(evt-1 … evt-5를 지난 offset 5) 그다음 파티션을 내놓습니다. settler-a는 offset 5부터 시작합니다. settler-b의 sendOffsetsToTransaction은 이미 끝난 generation 1을 싣고 가서 CommitFailedException으로 실패하므로 트랜잭션을 취소하고, evt-1, evt-2, evt-3, evt-4, evt-5의 출력은 끝내 커밋되지 않습니다. enable.auto.commit=false였다면 그룹 offset은 0에 머물고 settler-a가 이들을 다시 처리했을 것입니다.',
   },
+  'offset-reset-replays-output': {
+    title: '운영자가 그룹을 되감는다: 정확히 한 번의 출력이 두 번 커밋된다',
+    question:
+      'settler는 트랜잭션 프로듀서와 sendOffsetsToTransaction으로 payments를 settlements로 바꾸는 정확히 한 번 파이프라인이고, evt-1 … evt-3을 이미 커밋했습니다. 배포 때문에 settler가 멈춰 있는 동안 운영자가 토픽을 다시 재생하려고 그룹 settler에 kafka-consumer-groups --reset-offsets --to-earliest를 실행하고, settler가 다시 시작합니다. read_committed인 ledger는 정산을 각각 몇 번 볼까요?',
+    expected:
+      '두 번입니다. 도구는 비활성 그룹만 리셋하므로 settler의 세션이 만료되고(45초) 그룹 settler가 Empty가 된 뒤에 실행되며, payments-0의 offset 0을 커밋합니다(generation −1인 OffsetCommit). 다시 참여한 settler는 커밋된 offset 0을 읽어 evt-1, evt-2, evt-3을 다시 처리하고, 각각 새 트랜잭션으로 커밋합니다. settlements에는 모두 커밋된 사본이 두 개씩 있고 ledger는 각각 두 번 받아 두 번 처리합니다. 레코드는 프로듀서가 한 번씩 썼고 트랜잭션도 한 번씩 커밋됐습니다. 정확히 한 번은 그룹의 커밋된 offset을 기준으로 성립하는데, 리셋이 그 offset을 되돌렸습니다. Kafka는 재처리와 새 작업을 구별하지 못합니다. 중복은 event_id만 알려 주므로, 재처리를 두 번 세면 안 되는 컨슈머에는 자체 멱등성(event_id를 키로 한 inbox)이 필요합니다.',
+  },
   'streams-task-migration': {
     title: 'Kafka Streams: 태스크가 다른 인스턴스로 옮겨 간다',
     question:

@@ -5,6 +5,9 @@
  * A test checks that every note of every preset is here.
  */
 export const NOTES_KO: Readonly<Record<string, string>> = {
+  'settler is stopped for a deploy and starts again 50 s later': 'settler가 배포 때문에 멈추고 50초 뒤에 다시 시작합니다',
+  'its session has expired: an operator rewinds group settler to the earliest offset':
+    '세션이 만료됐습니다: 운영자가 그룹 settler를 가장 이른 offset으로 되감습니다',
   'the application sends the same event again (a business retry)': '애플리케이션이 같은 이벤트를 다시 보냅니다(비즈니스 재시도)',
   'the ack is lost on the way back': '확인 응답이 돌아오는 길에 사라집니다',
   'a business-level retry: the application sends the event again': '비즈니스 수준의 재시도: 애플리케이션이 이벤트를 다시 보냅니다',

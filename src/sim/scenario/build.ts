@@ -21,6 +21,7 @@ import { CONTROLLER_ID, controllerMachine } from '../controller/controller.machi
 import { DEFAULT_GROUP_COORDINATOR_CONFIG, groupCoordinatorMachine } from '../coordinator/groupCoordinator.machine';
 import { hostedGroupCoordinatorId, hostedGroupCoordinatorMachine } from '../coordinator/hostedGroupCoordinator.machine';
 import { hostedCoordinatorId, hostedTxnCoordinatorMachine, producerIdBlockStart } from '../coordinator/hostedTxnCoordinator.machine';
+import { prepareSignal, type ResetOffsetsEvent } from '../coordinator/offsetReset';
 import { DEFAULT_TXN_COORDINATOR_CONFIG, transactionCoordinatorMachine } from '../coordinator/transactionCoordinator.machine';
 import type { RequestRpc } from '../kernel/envelope';
 import type { KernelFault } from '../kernel/faults';
@@ -81,6 +82,11 @@ export function describeFault(f: FaultSpec): string {
     }
     case 'runCleaner':
       return `run the log cleaner${f.topic ? ` on ${f.topic}` : ''} at ${f.at} ms`;
+    case 'resetOffsets': {
+      const target =
+        f.to === 'earliest' || f.to === 'latest' ? `to ${f.to}` : f.to !== undefined ? `to offset ${f.to}` : `by ${f.shiftBy ?? 0}`;
+      return `reset the offsets of group ${f.group} on ${f.topic}${f.partition !== undefined ? `:${f.partition}` : ''} ${target} at ${f.at} ms`;
+    }
     case 'slowReplication':
       return `slow the replication link of ${f.target} by ${f.delayMs} ms from ${f.at ?? 0} ms${f.durationMs !== undefined ? ` for ${f.durationMs} ms` : ''}`;
     default: {
@@ -132,10 +138,12 @@ function brokersOf(meta: ClusterMetadata): (topic?: string) => readonly string[]
  * run sees the same specs without comparing them as text. tests/search/builtWithFaults.test.ts.
  */
 export function withFaults(built: BuiltScenario, faults: readonly FaultSpec[]): BuiltScenario {
-  return { ...built, options: { ...built.options, faults: kernelFaults(faults, brokersOf(built.meta)) } };
+  return { ...built, options: { ...built.options, faults: kernelFaults(faults, built.meta) } };
 }
 
-function kernelFaults(faults: readonly FaultSpec[], brokersFor: (topic?: string) => readonly string[]): KernelFault[] {
+function kernelFaults(faults: readonly FaultSpec[], meta: ClusterMetadata): KernelFault[] {
+  const brokersFor = brokersOf(meta);
+  const partitionsOf = (topic: string) => Array.from({ length: meta.topics[topic]?.partitions ?? 0 }, (_, p) => p);
   const out: KernelFault[] = [];
   let id = 0;
   for (const f of faults) {
@@ -175,6 +183,27 @@ function kernelFaults(faults: readonly FaultSpec[], brokersFor: (topic?: string)
             label,
           });
         break;
+      case 'resetOffsets': {
+        const partitions = f.partition !== undefined ? [f.partition] : partitionsOf(f.topic);
+        const event: ResetOffsetsEvent = {
+          type: 'resetOffsets',
+          groupId: f.group,
+          topic: f.topic,
+          partitions,
+          ...(f.to !== undefined ? { to: f.to } : {}),
+          ...(f.shiftBy !== undefined ? { shiftBy: f.shiftBy } : {}),
+          brokers: brokersFor(f.topic),
+        };
+        out.push({
+          kind: 'timed',
+          id: id++,
+          at: f.at,
+          process: GROUP_COORDINATOR_ID,
+          action: { type: 'signal', actor: GROUP_COORDINATOR_ID, event: { ...event } },
+          label,
+        });
+        break;
+      }
       case 'slowReplication':
         out.push({
           kind: 'slowLink',
@@ -610,13 +639,12 @@ export function buildScenario(r: ResolvedScenario): BuiltScenario {
     }
   }
 
-  const brokersFor = brokersOf(meta);
   const sessionTimeouts = Object.values(r.consumers).map((c) => c['session.timeout.ms']);
   const run = s.run ?? {};
   const options: KernelOptions = {
     seed: s.seed,
     network: { latencyMs: s.network?.latencyMs ?? 1, jitterMs: s.network?.jitterMs ?? 0, links: s.network?.links ?? [] },
-    faults: kernelFaults(s.faults ?? [], brokersFor),
+    faults: kernelFaults(s.faults ?? [], meta),
     checkpointEvery: run.checkpointEvery ?? DEFAULT_RUN.checkpointEvery,
     maxSteps: run.maxSteps ?? DEFAULT_RUN.maxSteps,
     maxTimeMs: run.maxTimeMs ?? DEFAULT_RUN.maxTimeMs,
@@ -631,6 +659,7 @@ export function buildScenario(r: ResolvedScenario): BuiltScenario {
     record: true,
     // a burst of sends at one instant costs about 3 steps a record; far more is a livelock
     maxStepsPerInstant: 20000 + 4 * scriptedRecords(s),
+    prepareSignal,
   };
   return { specs, options, meta, processes };
 }

@@ -421,6 +421,44 @@ export function runCleanerNow(s: Scenario, at: At & { topic: string }): EditOutc
   return checked(withFault(s, { ...fault, note }), note);
 }
 
+// ---------------------------------------------------------------- offset resets (an operator's)
+
+/** Each consumer group of the scenario and the topics its members read: what an offset reset can name. */
+export function offsetResetTargets(trace: Trace): { readonly group: string; readonly topics: readonly string[] }[] {
+  const topicsOf = new Map<string, Set<string>>();
+  const add = (group: string, topics: readonly string[]) => {
+    const set = topicsOf.get(group) ?? new Set<string>();
+    for (const t of topics) set.add(t);
+    topicsOf.set(group, set);
+  };
+  for (const c of trace.scenario.clients) {
+    if (c.type === 'consumer') {
+      const group = trace.resolved.consumers[c.id]?.['group.id'];
+      if (group) add(group, c.topics);
+    } else if (c.type === 'streams') {
+      const group = trace.resolved.streams[c.id]?.['application.id'];
+      if (group) add(group, [c.inputTopic]);
+    }
+  }
+  return [...topicsOf].sort(([a], [b]) => a.localeCompare(b)).map(([group, topics]) => ({ group, topics: [...topics].sort() }));
+}
+
+/** An operator runs kafka-consumer-groups --reset-offsets --execute now (coordinator/offsetReset.ts). */
+export function resetOffsetsNow(
+  s: Scenario,
+  at: At & { group: string; topic: string; to?: 'earliest' | 'latest' | number; shiftBy?: number },
+): EditOutcome {
+  const fault: FaultSpec = {
+    type: 'resetOffsets',
+    at: injectionTime(at.trace, at.step),
+    group: at.group,
+    topic: at.topic,
+    ...(at.to !== undefined ? { to: at.to } : { shiftBy: at.shiftBy ?? 0 }),
+  };
+  const note = clip(`${describeFault(fault)} (injected at step ${at.step})`);
+  return checked(withFault(s, { ...fault, note }), note);
+}
+
 /** Takes a fault out of the scenario again. */
 export function removeFault(s: Scenario, index: number): EditOutcome {
   const f = s.faults?.[index];

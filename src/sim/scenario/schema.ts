@@ -217,6 +217,25 @@ const cleanerFault = v.strictObject({
   note: v.optional(text),
 });
 
+/**
+ * An operator resets a consumer group's committed offsets (`kafka-consumer-groups.sh --group g
+ * --topic t[:p] --reset-offsets --execute` with --to-earliest, --to-latest, --to-offset N or
+ * --shift-by N): coordinator/offsetReset.ts.
+ */
+const resetOffsetsFault = v.strictObject({
+  type: v.literal('resetOffsets'),
+  at: time,
+  group: text,
+  topic: text,
+  /** One partition (--topic t:p); without it, every partition of the topic. */
+  partition: v.optional(nonNegInt),
+  /** --to-earliest, --to-latest or --to-offset N. */
+  to: v.optional(v.union([v.literal('earliest'), v.literal('latest'), nonNegInt])),
+  /** --shift-by N: from the committed offset, N may be negative. */
+  shiftBy: v.optional(v.pipe(v.number(), v.integer('must be a whole number'), v.minValue(-1e9), v.maxValue(1e9))),
+  note: v.optional(text),
+});
+
 export const FaultSchema = v.variant('type', [
   v.strictObject({ ...envelopeFault.entries, type: v.literal('drop') }),
   v.strictObject({ ...envelopeFault.entries, type: v.literal('delay') }),
@@ -229,6 +248,7 @@ export const FaultSchema = v.variant('type', [
   v.strictObject({ ...processFault.entries, type: v.literal('resume') }),
   cleanerFault,
   slowReplicationFault,
+  resetOffsetsFault,
 ]);
 
 const topic = v.strictObject({

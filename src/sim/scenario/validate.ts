@@ -24,6 +24,7 @@ import { parseJsonText } from './jsonText';
 import { assignmentProblems } from './replicaAssignment';
 import { joinPath, reservedKeyErrors } from './reservedKeys';
 import { LIMITS, type Scenario, ScenarioSchema, withoutPresetFields } from './schema';
+import { resetOffsetsErrors } from './validateResetOffsets';
 
 export interface ScenarioError {
   /** Where, as a JSON path: clients[0].config["max.in.flight.requests.per.connection"]; "(scenario)" for the whole. */
@@ -382,6 +383,15 @@ function checkMeaning(s: Scenario): Validation {
             `토픽 ${f.topic}은(는) cleanup.policy=delete입니다. 클리너는 cleanup.policy=compact인 토픽만 컴팩션합니다`,
           );
       }
+      return;
+    }
+    if (f.type === 'resetOffsets') {
+      resetOffsetsErrors(
+        f,
+        path,
+        { topics: s.topics, consumers, streamsGroups: Object.values(streams).map((c) => c['application.id']), cluster: cluster.config },
+        add,
+      );
       return;
     }
     if (f.type === 'slowReplication') {

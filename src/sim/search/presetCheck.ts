@@ -19,7 +19,8 @@ export interface PresetCheck {
 export function checkPreset(preset: Preset, maxFaults = 1): PresetCheck {
   const goal = goalFor(preset.id);
   const expected = expectedOutcome(preset, goal);
-  const result = searchAll(prepareBase(preset.scenario), { property: goal.property, maxFaults, space: spaceOf(goal) });
+  const base = prepareBase(preset.scenario, { keepFaults: goal.keepFaults === true });
+  const result = searchAll(base, { property: goal.property, maxFaults, space: spaceOf(goal) });
   const ce = result.counterexample;
   let why = '';
   if (expected.kind === 'holds') {

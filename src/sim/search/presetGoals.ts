@@ -17,6 +17,11 @@ export interface PresetGoal {
   readonly kinds: readonly FaultKind[];
   /** Only faults of these processes (the story's own): e.g. the coordinator whose failover it shows. */
   readonly processes?: readonly string[];
+  /**
+   * Keep the preset's scripted faults: they are its workload, not failures to search (an operator
+   * stops the application for a deploy and resets its group's offsets).
+   */
+  readonly keepFaults?: boolean;
 }
 
 const NETWORK: readonly FaultKind[] = ['drop', 'delay', 'duplicate'];
@@ -93,6 +98,9 @@ export const PRESET_GOALS: Readonly<Record<string, PresetGoal>> = {
   'rekey-by-event-id': g('processed-once', 'order-reader', NETWORK),
   'compaction-erases-events': g('no-loss', 'payment-approved', NETWORK),
   'eos-auto-commit-rebalance': g('no-loss', 'settlements', PAUSE),
+  // the deploy's stop and the operator's reset are the story's workload, kept: the configuration
+  // with them breaks no-duplicates at settlements before any fault
+  'offset-reset-replays-output': { ...g('no-duplicates', 'settlements', CRASH), keepFaults: true },
   'streams-task-migration': g('no-duplicates', 'view-counts', PAUSE),
   // the cost pair is about what each guarantee costs, not a fault; asked of a crash of the enricher,
   // each holds what it promises: at-least-once loses nothing (a duplicate it may write, and the

@@ -27,6 +27,8 @@ export interface LinkSearch {
   readonly maxFaults: number;
   readonly kinds: readonly FaultKind[];
   readonly processes?: readonly string[];
+  /** The scenario's scripted faults stay in the configuration searched. */
+  readonly keepFaults?: boolean;
   readonly result?: LinkSearchResult;
 }
 
@@ -42,6 +44,7 @@ export const LinkSearchSchema = v.strictObject({
   maxFaults: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(MAX_LINK_FAULTS)),
   kinds: v.pipe(v.array(v.picklist(FAULT_KINDS)), v.maxLength(FAULT_KINDS.length)),
   processes: v.optional(v.pipe(v.array(name), v.maxLength(100))),
+  keepFaults: v.optional(v.boolean()),
   result: v.optional(
     v.strictObject({
       tried: count,

@@ -47,6 +47,7 @@ const NAMED = [
   'rekey-by-event-id',
   'compaction-erases-events',
   'eos-auto-commit-rebalance',
+  'offset-reset-replays-output',
   'streams-task-migration',
   // [replication]
   'acks-1-leader-failover-loss',

@@ -93,6 +93,7 @@ export const DEFENSE_ROWS: readonly DefenseRow[] = [
       { id: 'commit-last-instead-of-next', role: 'problem' },
       { id: 'rebalance-zombie-fenced', role: 'defense' },
       { id: 'eos-auto-commit-rebalance', role: 'problem' },
+      { id: 'offset-reset-replays-output', role: 'problem' },
       { id: 'streams-alos-crash-duplicate', role: 'problem' },
       { id: 'streams-eos-crash-restore', role: 'defense' },
       { id: 'streams-eos-repartition', role: 'defense' },

@@ -19,6 +19,7 @@ import { CleanerActions } from './CleanerActions';
 import { EnvelopeActions } from './EnvelopeActions';
 import { InFlightList } from './InFlightList';
 import { InjectedFaults } from './InjectedFaults';
+import { OffsetResetActions } from './OffsetResetActions';
 import { RecordActions } from './RecordActions';
 import { useInjectStrings } from './strings';
 import './inject.css';
@@ -74,6 +75,7 @@ export function InjectPanel({ heading = true }: { readonly heading?: boolean } =
       </div>
       {selection?.kind === 'actor' && <ActorActions actorId={selection.id} onReport={onReport} />}
       <CleanerActions onReport={onReport} />
+      <OffsetResetActions onReport={onReport} />
       <InjectedFaults onReport={onReport} />
     </div>
   );

@@ -13,6 +13,7 @@
  * - `RecordActions` ({ topic, partition, offset })     — resend the same event
  * - `SendRecordForm` ({ clientId: string })            — the application sends a new record
  * - `CleanerActions` ()                                — run the log cleaner on a compacted topic now
+ * - `OffsetResetActions` ()                            — an operator resets a consumer group's offsets now
  * - `InjectedFaults` ()                                — the scenario's faults, each removable
  * - `InFlightList` ()                                  — the envelopes in flight, as selectable buttons
  */
@@ -24,6 +25,7 @@ export { EnvelopeActions, type EnvelopeActionsProps } from './EnvelopeActions';
 export { InFlightList } from './InFlightList';
 export { InjectedFaults, type InjectedFaultsProps } from './InjectedFaults';
 export { InjectPanel } from './InjectPanel';
+export { OffsetResetActions, type OffsetResetActionsProps } from './OffsetResetActions';
 export { RecordActions, type RecordActionsProps } from './RecordActions';
 export { ReplicationActions, type ReplicationActionsProps } from './ReplicationActions';
 export { SendRecordForm, type SendRecordFormProps } from './SendRecordForm';

@@ -79,6 +79,15 @@ export interface InjectStrings {
   readonly runCleaner: (topic: string) => string;
   readonly noCompacted: string;
 
+  readonly resetHeading: string;
+  readonly offsetResetHint: string;
+  readonly resetGroup: string;
+  readonly resetTopic: string;
+  readonly resetTo: string;
+  readonly resetTargets: { readonly earliest: string; readonly latest: string; readonly offset: string; readonly shift: string };
+  readonly resetAmount: string;
+  readonly resetRun: string;
+
   readonly faultsHeading: string;
   readonly faultsNone: string;
   readonly remove: string;
@@ -183,6 +192,16 @@ const en: InjectStrings = {
   runCleaner: (topic) => `Run the log cleaner on ${topic} now`,
   noCompacted: 'No topic of this scenario has cleanup.policy=compact.',
 
+  resetHeading: 'Reset a group’s offsets (an operator)',
+  offsetResetHint:
+    'kafka-consumer-groups.sh --reset-offsets --execute: the tool resets only an inactive group (Empty) — with a member still in it, it refuses. Crash the group’s consumers and let session.timeout.ms pass first. The consumers start from the new offsets when they join again.',
+  resetGroup: 'Group',
+  resetTopic: 'Topic',
+  resetTo: 'Reset',
+  resetTargets: { earliest: '--to-earliest', latest: '--to-latest', offset: '--to-offset', shift: '--shift-by' },
+  resetAmount: 'Offset or shift',
+  resetRun: 'Run kafka-consumer-groups --reset-offsets now',
+
   faultsHeading: 'Faults in this scenario',
   faultsNone: 'None yet.',
   remove: 'Remove',
@@ -285,6 +304,16 @@ const ko: InjectStrings = {
   cleanerHint: '컴팩션은 활성 세그먼트와 LSO 아래에서 키마다 마지막 값만 남깁니다.',
   runCleaner: (topic) => `지금 ${topic}에 로그 클리너 실행`,
   noCompacted: '이 시나리오에는 cleanup.policy=compact인 토픽이 없습니다.',
+
+  resetHeading: '그룹 오프셋 리셋 (운영자)',
+  offsetResetHint:
+    'kafka-consumer-groups.sh --reset-offsets --execute: 도구는 비활성(Empty) 그룹만 리셋하며, 멤버가 남아 있으면 거부합니다. 먼저 그룹의 컨슈머를 중단시키고 session.timeout.ms가 지나게 하세요. 컨슈머는 다시 참여할 때 새 오프셋부터 읽습니다.',
+  resetGroup: '그룹',
+  resetTopic: '토픽',
+  resetTo: '리셋',
+  resetTargets: { earliest: '--to-earliest', latest: '--to-latest', offset: '--to-offset', shift: '--shift-by' },
+  resetAmount: '오프셋 또는 이동량',
+  resetRun: '지금 kafka-consumer-groups --reset-offsets 실행',
 
   faultsHeading: '이 시나리오의 장애',
   faultsNone: '아직 없습니다.',

@@ -6,9 +6,12 @@ import { BREAK_IT_TEXT } from './strings';
 
 export function openBreakIt(scenario: Scenario, presetId?: string): void {
   const goal = goalFor(presetId ?? scenario.id);
-  breakItStore
-    .getState()
-    .show(scenario, { property: goal.property, kinds: goal.kinds, ...(goal.processes ? { processes: goal.processes } : {}) });
+  breakItStore.getState().show(scenario, {
+    property: goal.property,
+    kinds: goal.kinds,
+    ...(goal.processes ? { processes: goal.processes } : {}),
+    ...(goal.keepFaults ? { keepFaults: true } : {}),
+  });
 }
 
 export function BreakItButton({ preset, onOpen }: { preset?: Preset; onOpen?: () => void }) {

@@ -113,6 +113,11 @@ export function BreakItPanel() {
   return (
     <Modal title={t.title} onClose={store.hide} closeLabel={shareText(language).close} testId="break-it">
       <p className="eos-hint">{t.intro}</p>
+      {st.keepFaults && (
+        <p className="eos-hint" data-testid="break-it-keeps-faults">
+          {t.keepsFaults}
+        </p>
+      )}
       <p className="eos-card-id" data-testid="break-it-target">
         <span className="eos-label">{t.searches}: </span>
         <strong lang={texts?.language ?? undefined}>{texts?.title || st.scenario?.id || ''}</strong>

@@ -34,6 +34,8 @@ export interface BreakItState {
   readonly kinds: readonly FaultKind[];
   /** Only faults of these processes (a preset's goal may narrow it); all when null. */
   readonly processes: readonly string[] | null;
+  /** The scenario's scripted faults stay in the configuration searched (a preset whose faults are its workload). */
+  readonly keepFaults: boolean;
   readonly running: boolean;
   readonly workers: number;
   readonly tried: number;
@@ -57,6 +59,7 @@ export interface BreakItSettings {
   readonly property?: Property;
   readonly kinds?: readonly FaultKind[];
   readonly processes?: readonly string[];
+  readonly keepFaults?: boolean;
   readonly maxFaults?: number;
   readonly recorded?: LinkSearch['result'];
 }
@@ -119,6 +122,7 @@ export const breakItStore = createStore<BreakItState>()((set, get) => ({
   maxFaults: 1,
   kinds: ['crash', 'pause', 'drop', 'delay', 'duplicate'],
   processes: null,
+  keepFaults: false,
   ...idle,
   show: (scenario, settings) => {
     terminate();
@@ -128,6 +132,7 @@ export const breakItStore = createStore<BreakItState>()((set, get) => ({
       ...(settings?.property ? { property: settings.property } : {}),
       ...(settings?.kinds ? { kinds: settings.kinds } : {}),
       processes: settings?.processes ?? null,
+      keepFaults: settings?.keepFaults ?? false,
       ...idle,
       ...(settings?.maxFaults !== undefined ? { maxFaults: settings.maxFaults } : {}),
       recorded: settings?.recorded ?? null,
@@ -140,7 +145,7 @@ export const breakItStore = createStore<BreakItState>()((set, get) => ({
   // other settings than the recorded search's: its answer no longer speaks for them
   configure: (patch) => set({ ...patch, recorded: null }),
   start: () => {
-    const { scenario, property, maxFaults, kinds, processes } = get();
+    const { scenario, property, maxFaults, kinds, processes, keepFaults } = get();
     if (!scenario) return;
     terminate();
     const n = workerCount();
@@ -190,6 +195,7 @@ export const breakItStore = createStore<BreakItState>()((set, get) => ({
         type: 'start',
         scenario,
         config: { property, maxFaults, space: { kinds, ...(processes ? { processes } : {}) }, shard: { index, count: n } },
+        keepFaults,
       };
       w.postMessage(msg);
       return w;
@@ -202,12 +208,13 @@ export const breakItStore = createStore<BreakItState>()((set, get) => ({
 }));
 
 /** The search as a share link: its settings, and its answer once every worker finished. */
-export function searchOf(s: Pick<BreakItState, 'property' | 'maxFaults' | 'kinds' | 'processes' | 'result'>): LinkSearch {
+export function searchOf(s: Pick<BreakItState, 'property' | 'maxFaults' | 'kinds' | 'processes' | 'keepFaults' | 'result'>): LinkSearch {
   return {
     property: s.property,
     maxFaults: s.maxFaults,
     kinds: s.kinds,
     ...(s.processes ? { processes: s.processes } : {}),
+    ...(s.keepFaults ? { keepFaults: true } : {}),
     ...(s.result ? { result: linkSearchResult(s.result) } : {}),
   };
 }
@@ -223,6 +230,7 @@ export function openLinkedSearch(scenario: Scenario, search: LinkSearch): void {
     kinds: search.kinds,
     maxFaults: search.maxFaults,
     ...(search.processes ? { processes: search.processes } : {}),
+    ...(search.keepFaults ? { keepFaults: true } : {}),
     ...(search.result ? { recorded: search.result } : {}),
   });
 }

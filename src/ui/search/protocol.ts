@@ -2,7 +2,8 @@
 import type { Counterexample, OrderKey, SearchConfig, SearchProgress, SearchResult } from '../../sim';
 
 export type ToWorker =
-  | { readonly type: 'start'; readonly scenario: unknown; readonly config: SearchConfig }
+  /** keepFaults: the scenario's scripted faults stay in the configuration searched (prepareBase). */
+  | { readonly type: 'start'; readonly scenario: unknown; readonly config: SearchConfig; readonly keepFaults: boolean }
   /** Another worker found this counterexample: schedules ordered after it need not be tried. */
   | { readonly type: 'best'; readonly order: OrderKey };
 

@@ -14,12 +14,12 @@ const post = (m: FromWorker) => (self as unknown as Worker).postMessage(m);
 self.onmessage = (e: MessageEvent<ToWorker>) => {
   const m = e.data;
   if (m.type === 'best') control.best = m.order;
-  else if (m.type === 'start') void start(m.scenario, m.config);
+  else if (m.type === 'start') void start(m.scenario, m.config, m.keepFaults);
 };
 
-async function start(scenario: unknown, config: Extract<ToWorker, { type: 'start' }>['config']): Promise<void> {
+async function start(scenario: unknown, config: Extract<ToWorker, { type: 'start' }>['config'], keepFaults: boolean): Promise<void> {
   try {
-    const base = prepareBase(scenario);
+    const base = prepareBase(scenario, { keepFaults });
     const it = search(base, config, control);
     let lastPost = 0;
     for (;;) {

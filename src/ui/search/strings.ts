@@ -5,6 +5,8 @@ export interface BreakItText {
   readonly title: string;
   readonly open: string;
   readonly intro: string;
+  /** Said instead when the scenario's scripted faults are its workload and stay (a preset's goal, keepFaults). */
+  readonly keepsFaults: string;
   /** Before the title of the scenario the search is about (a preset's, from the gallery, may not be the one on screen). */
   readonly searches: string;
   /** Said when that scenario is not the run open behind the panel. */
@@ -43,6 +45,8 @@ export const BREAK_IT_TEXT: Readonly<Record<Language, BreakItText>> = {
     open: 'Break it',
     intro:
       'Search the faults of this run — crashes, pauses, dropped, delayed and duplicated messages — for the shortest schedule that breaks a property, starting from the configuration without its scripted failures.',
+    keepsFaults:
+      'This scenario’s scripted faults are its workload (an operator stops the application and resets its group’s offsets): the search keeps them and adds its own.',
     searches: 'Searches',
     notOnScreen: 'Not the run open behind this panel.',
     property: 'Property',
@@ -84,6 +88,8 @@ export const BREAK_IT_TEXT: Readonly<Record<Language, BreakItText>> = {
     open: '깨뜨려 보기',
     intro:
       '이 실행의 결함(크래시, 일시 정지, 메시지 유실·지연·중복)을 탐색해 속성을 깨뜨리는 가장 짧은 스케줄을 찾습니다. 시나리오에 적힌 결함은 빼고 설정에서 시작합니다.',
+    keepsFaults:
+      '이 시나리오에 적힌 결함은 워크로드입니다(운영자가 애플리케이션을 멈추고 그룹의 오프셋을 리셋합니다). 탐색은 이를 그대로 두고 자신의 결함을 더합니다.',
     searches: '탐색 대상',
     notOnScreen: '뒤에 열려 있는 실행과 다른 시나리오입니다.',
     property: '속성',

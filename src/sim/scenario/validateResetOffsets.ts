@@ -1,0 +1,57 @@
+/**
+ * The checks of an operator's offset reset (`resetOffsets`, coordinator/offsetReset.ts) that the
+ * scenario alone can answer: the group is one of its consumers' (or a Streams application's), the
+ * topic and partition exist, exactly one of --to-… or --shift-by is given, and the group coordinator
+ * is the model's own (a replicated `__consumer_offsets` is not modelled for a reset).
+ */
+import type { ClusterConfig } from '../config/clusterConfig';
+import type { ConsumerConfig } from '../config/consumerConfig';
+import type { FaultSpec, Scenario } from './schema';
+
+type ResetOffsetsSpec = Extract<FaultSpec, { type: 'resetOffsets' }>;
+type Add = (path: string, message: string, ko: string) => void;
+
+export interface ResetOffsetsContext {
+  readonly topics: Scenario['topics'];
+  readonly consumers: Readonly<Record<string, ConsumerConfig>>;
+  /** The Streams applications' group ids (application.id). */
+  readonly streamsGroups: readonly string[];
+  readonly cluster: ClusterConfig;
+}
+
+/** The group ids of a scenario's consumers and Streams applications. */
+export function groupIds(ctx: Pick<ResetOffsetsContext, 'consumers' | 'streamsGroups'>): string[] {
+  const ids = new Set<string>(ctx.streamsGroups);
+  for (const c of Object.values(ctx.consumers)) if (c['group.id']) ids.add(c['group.id']);
+  return [...ids].sort();
+}
+
+export function resetOffsetsErrors(f: ResetOffsetsSpec, path: string, ctx: ResetOffsetsContext, add: Add): void {
+  const groups = groupIds(ctx);
+  if (!groups.includes(f.group))
+    add(
+      `${path}.group`,
+      `no consumer of this scenario is in group ${f.group}${groups.length ? ` (its groups: ${groups.join(', ')})` : ''}`,
+      `이 시나리오에는 그룹 ${f.group}에 속한 컨슈머가 없습니다${groups.length ? `(그룹: ${groups.join(', ')})` : ''}`,
+    );
+  const topic = ctx.topics.find((t) => t.name === f.topic);
+  if (!topic) add(`${path}.topic`, `topic ${f.topic} is not defined under topics`, `토픽 ${f.topic}이(가) topics에 정의돼 있지 않습니다`);
+  else if (f.partition !== undefined && f.partition >= (topic.partitions ?? 1))
+    add(
+      `${path}.partition`,
+      `topic ${f.topic} has ${topic.partitions ?? 1} partition(s): there is no partition ${f.partition}`,
+      `토픽 ${f.topic}의 파티션은 ${topic.partitions ?? 1}개입니다. 파티션 ${f.partition}은(는) 없습니다`,
+    );
+  if ((f.to === undefined) === (f.shiftBy === undefined))
+    add(
+      path,
+      'give either to ("earliest", "latest" or an offset) or shiftBy, as the tool takes one of --to-earliest, --to-latest, --to-offset and --shift-by',
+      'to("earliest", "latest" 또는 오프셋)와 shiftBy 중 하나만 적으세요. 도구도 --to-earliest, --to-latest, --to-offset, --shift-by 중 하나를 받습니다',
+    );
+  if ((ctx.cluster['offsets.topic.replication.factor'] ?? 1) > 1)
+    add(
+      `${path}`,
+      'an offset reset is modelled with the single group coordinator only: set offsets.topic.replication.factor to 1 (or leave it out)',
+      '오프셋 리셋은 단일 그룹 코디네이터에서만 모델링됩니다. offsets.topic.replication.factor를 1로 두거나 생략하세요',
+    );
+}
