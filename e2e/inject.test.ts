@@ -22,6 +22,7 @@ import {
   startSecondInstance,
 } from '../src/sim/scenario/edits';
 import type { Scenario } from '../src/sim/scenario/schema';
+import { ordersToBilling } from '../tests/fixtures/ordersToBilling';
 import { launchBrowser, screenshot, watchErrors } from './browser';
 import { closeConfig, openConfig, verdictRows } from './ui-helpers';
 
@@ -269,24 +270,8 @@ describe('failure injection', () => {
 
   it('an operator resets a stopped group to the earliest offset from the panel: the restarted consumer processes every order again', async () => {
     const { page, errors } = await open();
-    const send = (n: number) => ({ op: 'send', topic: 'orders', key: `order-${n}`, value: `#${n}`, headers: { event_id: `evt-${n}` } });
     // billing processes three orders and is then stopped (no restart): its session expires, the group is Empty
-    const s = {
-      version: 1,
-      seed: 5,
-      topics: [{ name: 'orders', partitions: 1 }],
-      clients: [
-        { id: 'orders-service', type: 'producer', script: [send(1), send(2), send(3), { op: 'flush' }] },
-        {
-          id: 'billing',
-          type: 'consumer',
-          config: { 'group.id': 'billing', 'auto.offset.reset': 'earliest', 'enable.auto.commit': false },
-          topics: ['orders'],
-          processing: { mode: 'at-least-once' },
-        },
-      ],
-      faults: [{ type: 'crash', target: 'billing', at: 5000 }],
-    } as Scenario;
+    const s = ordersToBilling([{ type: 'crash', target: 'billing', at: 5000 }]);
     const trace = runScenario(s);
     const end = trace.steps.length;
     await page.evaluate((scenario) => window.__eosLab?.store.getState().load(scenario), s);

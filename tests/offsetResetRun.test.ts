@@ -8,33 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { runScenario } from '../src/sim/run';
 import type { Fact } from '../src/sim/trace/facts';
 import { summarize } from '../src/sim/trace/summary';
-
-const send = (n: number) => ({
-  op: 'send',
-  topic: 'orders',
-  key: `order-${n}`,
-  value: `OrderCreated #${n}`,
-  headers: { event_id: `evt-${n}` },
-});
-
-function scenario(faults: unknown[]) {
-  return {
-    version: 1,
-    seed: 7,
-    topics: [{ name: 'orders', partitions: 1 }],
-    clients: [
-      { id: 'orders-service', type: 'producer', script: [send(1), send(2), send(3), { op: 'flush' }] },
-      {
-        id: 'billing',
-        type: 'consumer',
-        config: { 'group.id': 'billing', 'auto.offset.reset': 'earliest', 'enable.auto.commit': false },
-        topics: ['orders'],
-        processing: { mode: 'at-least-once' },
-      },
-    ],
-    faults,
-  };
-}
+import { ordersToBilling as scenario } from './fixtures/ordersToBilling';
 
 const layer = (verdict: ReturnType<typeof summarize>['verdict'], name: string) => verdict.layers.find((l) => l.layer === name);
 const notes = (trace: ReturnType<typeof runScenario>) =>
@@ -54,13 +28,17 @@ describe('kafka-consumer-groups --reset-offsets in a run', () => {
     expect(layer(summarize(trace).verdict, 'processing')?.status).toBe('once');
   });
 
-  it('after billing crashed and its session expired, --to-earliest makes the restarted billing process every order again', () => {
-    const trace = runScenario(
+  /** billing crashes at `crashAt` and restarts at 60 s; its session has expired when the operator resets at 55 s. */
+  const rewound = (to: 'earliest' | 'latest', crashAt: number) =>
+    runScenario(
       scenario([
-        { type: 'crash', target: 'billing', at: 5000, durationMs: 55000 },
-        { type: 'resetOffsets', at: 55000, group: 'billing', topic: 'orders', to: 'earliest' },
+        { type: 'crash', target: 'billing', at: crashAt, durationMs: 60000 - crashAt },
+        { type: 'resetOffsets', at: 55000, group: 'billing', topic: 'orders', to },
       ]),
     );
+
+  it('after billing crashed and its session expired, --to-earliest makes the restarted billing process every order again', () => {
+    const trace = rewound('earliest', 5000);
     expect(notes(trace)).toEqual([
       'an operator ran kafka-consumer-groups --reset-offsets --to-earliest on group billing (orders): it now starts at orders-0=0',
     ]);
@@ -71,12 +49,7 @@ describe('kafka-consumer-groups --reset-offsets in a run', () => {
   });
 
   it('--to-latest skips what was never processed: a loss the log does not show', () => {
-    const trace = runScenario(
-      scenario([
-        { type: 'crash', target: 'billing', at: 1, durationMs: 55000 },
-        { type: 'resetOffsets', at: 55000, group: 'billing', topic: 'orders', to: 'latest' },
-      ]),
-    );
+    const trace = rewound('latest', 1);
     expect(notes(trace)).toEqual([
       'an operator ran kafka-consumer-groups --reset-offsets --to-latest on group billing (orders): it now starts at orders-0=3',
     ]);

@@ -18,6 +18,7 @@ import { ActionRow } from './ActionRow';
 import type { InjectionReport } from './applyEdit';
 import { ClockActions } from './ClockActions';
 import { MsInput } from './MsInput';
+import { Refusal } from './Refusal';
 import { ReplicationActions } from './ReplicationActions';
 import { SendRecordForm } from './SendRecordForm';
 import { useInjectStrings } from './strings';
@@ -87,11 +88,7 @@ export function ActorActions({ actorId, onReport }: ActorActionsProps) {
           onClick={() => run((s, at) => startSecondInstance(s, { ...at, client: process }))}
         />
       )}
-      {refusal && (
-        <p role="alert" className="refusal">
-          {refusal}
-        </p>
-      )}
+      <Refusal text={refusal} />
       {broker && <ReplicationActions broker={process} onReport={onReport} />}
       {client && <ClockActions clientId={client.id} onReport={onReport} />}
       {client?.type === 'producer' && <SendRecordForm clientId={client.id} onReport={onReport} />}

@@ -7,6 +7,7 @@ import { compactedTopics, runCleanerNow } from '../../sim';
 import { useSim } from '../../store/useSim';
 import { ActionRow } from './ActionRow';
 import type { InjectionReport } from './applyEdit';
+import { Refusal } from './Refusal';
 import { useInjectStrings } from './strings';
 import { useInjection } from './useInjection';
 
@@ -35,11 +36,7 @@ export function CleanerActions({ onReport }: CleanerActionsProps) {
           />
         ))
       )}
-      {refusal && (
-        <p role="alert" className="refusal">
-          {refusal}
-        </p>
-      )}
+      <Refusal text={refusal} />
     </div>
   );
 }

@@ -10,6 +10,7 @@ import { useSim } from '../../store/useSim';
 import { useNarrator } from '../useNarrator';
 import { ActionRow } from './ActionRow';
 import type { InjectionReport } from './applyEdit';
+import { Refusal } from './Refusal';
 import { useInjectStrings } from './strings';
 import { useInjection } from './useInjection';
 
@@ -49,11 +50,7 @@ export function ClockActions({ clientId, onReport }: ClockActionsProps) {
           ))}
         </>
       )}
-      {refusal && (
-        <p role="alert" className="refusal">
-          {refusal}
-        </p>
-      )}
+      <Refusal text={refusal} />
     </div>
   );
 }

@@ -12,6 +12,7 @@ import { useSim } from '../../store/useSim';
 import { ActionRow } from './ActionRow';
 import type { InjectionReport } from './applyEdit';
 import { MsInput } from './MsInput';
+import { Refusal } from './Refusal';
 import { useInjectStrings } from './strings';
 import { useInjection } from './useInjection';
 
@@ -70,11 +71,7 @@ export function EnvelopeActions({ envelopeId, onReport }: EnvelopeActionsProps) 
           {t.notInFlight[status === 'in-flight' ? 'unknown' : status]}
         </p>
       )}
-      {refusal && (
-        <p role="alert" className="refusal">
-          {refusal}
-        </p>
-      )}
+      <Refusal text={refusal} />
     </div>
   );
 }

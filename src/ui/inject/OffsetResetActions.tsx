@@ -10,6 +10,7 @@ import { offsetResetTargets, resetOffsetsNow } from '../../sim';
 import { useSim } from '../../store/useSim';
 import { ActionRow } from './ActionRow';
 import type { InjectionReport } from './applyEdit';
+import { Refusal } from './Refusal';
 import { useInjectStrings } from './strings';
 import { useInjection } from './useInjection';
 
@@ -89,11 +90,7 @@ export function OffsetResetActions({ onReport }: OffsetResetActionsProps) {
           </>
         )}
       </ActionRow>
-      {refusal && (
-        <p role="alert" className="refusal">
-          {refusal}
-        </p>
-      )}
+      <Refusal text={refusal} />
     </div>
   );
 }

@@ -9,6 +9,7 @@ import { resendRecord, resendTarget } from '../../sim';
 import { useSim } from '../../store/useSim';
 import { ActionRow } from './ActionRow';
 import type { InjectionReport } from './applyEdit';
+import { Refusal } from './Refusal';
 import { refusalText, useInjectStrings } from './strings';
 import { useInjection } from './useInjection';
 
@@ -39,11 +40,7 @@ export function RecordActions({ topic, partition, offset, onReport }: RecordActi
           onClick={() => run((s, at) => resendRecord(s, { ...at, topic, partition, offset }))}
         />
       )}
-      {refusal && (
-        <p role="alert" className="refusal">
-          {refusal}
-        </p>
-      )}
+      <Refusal text={refusal} />
     </div>
   );
 }

@@ -8,6 +8,7 @@ import { useState } from 'react';
 import { ActionRow } from './ActionRow';
 import type { InjectionReport } from './applyEdit';
 import { MsInput } from './MsInput';
+import { Refusal } from './Refusal';
 import { injectSlowReplication } from './slowReplication';
 import { useInjectStrings } from './strings';
 import { useInjection } from './useInjection';
@@ -36,11 +37,7 @@ export function ReplicationActions({ broker, onReport }: ReplicationActionsProps
         </label>{' '}
         <MsInput label={t.slowFor} value={durationMs} onChange={setDurationMs} unit={t.ms} disabled={!bounded} />
       </ActionRow>
-      {refusal && (
-        <p role="alert" className="refusal">
-          {refusal}
-        </p>
-      )}
+      <Refusal text={refusal} />
     </div>
   );
 }

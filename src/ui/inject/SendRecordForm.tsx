@@ -7,6 +7,7 @@ import { type FormEvent, useId, useState } from 'react';
 import { sendNewRecord } from '../../sim';
 import { useSim } from '../../store/useSim';
 import type { InjectionReport } from './applyEdit';
+import { Refusal } from './Refusal';
 import { useInjectStrings } from './strings';
 import { useInjection } from './useInjection';
 
@@ -54,11 +55,7 @@ export function SendRecordForm({ clientId, onReport }: SendRecordFormProps) {
       <label htmlFor={`${id}-event`}>{t.eventId}</label>{' '}
       <input id={`${id}-event`} value={eventId} maxLength={200} onChange={(e) => setEventId(e.currentTarget.value)} />{' '}
       <button type="submit">{t.send}</button>
-      {refusal && (
-        <p role="alert" className="refusal">
-          {refusal}
-        </p>
-      )}
+      <Refusal text={refusal} />
     </form>
   );
 }
