@@ -5,6 +5,7 @@
 import type fc from 'fast-check';
 import type { Scenario } from '../../src/sim/scenario/schema';
 import { scenarioArb, scenarioArbWith } from './arbitraries';
+import { operatorResetsArb } from './operatorResets';
 import { replicatedScenarioArb } from './replicationFaults';
 import { streamsFaultsArb } from './streamsFaults';
 
@@ -73,6 +74,14 @@ export const FAMILIES = {
     everyStep: false,
     cases: 40,
     chunk: 20,
+  },
+  'operator-resets': {
+    description:
+      'transactional producers and consumers of every mode under 0–3 faults, with one or two operators’ offset resets (kafka-consumer-groups --reset-offsets), applied after the consumer stopped or refused while it runs',
+    arb: operatorResetsArb,
+    everyStep: false,
+    cases: 60,
+    chunk: 30,
   },
 } as const satisfies Record<string, Family>;
 

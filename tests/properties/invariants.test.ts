@@ -346,6 +346,34 @@ describe('the invariant checker', () => {
     ]);
   });
 
+  it("committed-offsets-monotonic and exactly-once-output: an operator's reset (kafka-consumer-groups --reset-offsets) moves the offsets back on purpose", () => {
+    const commit = (generationId: number, offset: number, operatorReset = false): Fact => ({
+      kind: 'offsetsCommitted',
+      groupId: 'g',
+      generationId,
+      offsets: [{ topic: 'in', partition: 0, offset }],
+      transactional: false,
+      ...(operatorReset ? { operatorReset: true as const } : {}),
+    });
+    // two resets in a row, back and forth (both generation −1), then the group's own commits again
+    expect(ids(doctor({ [last - 3]: [commit(-1, 100, true)], [last - 2]: [commit(-1, 0, true)], [last - 1]: [commit(1, 50)] }))).toEqual(
+      [],
+    );
+    // the same offsets set back by a standalone consumer's commit (generation −1, not a reset) are a violation
+    expect(ids(doctor({ [last - 2]: [commit(-1, 100)], [last - 1]: [commit(-1, 0)] }))).toEqual(['committed-offsets-monotonic']);
+    // a reset lets the pipeline commit its output again: not an exactly-once-output violation
+    const extra: Fact = {
+      ...outCommit.fact,
+      control: null,
+      transactional: false,
+      baseOffset: 4,
+      lastOffset: 4,
+      eventIds: ['e0'],
+      origins: [null],
+    };
+    expect(ids(doctor({ [last - 1]: [commit(-1, 0, true)], [last]: [extra] }))).toEqual([]);
+  });
+
   describe('the network and the kernel (differential checks from the trace)', () => {
     /** Two answers delivered on one connection, from the sound run. */
     const answers = trace.envelopes.filter((e) => e.rpc === 'FetchResponse' && e.fate === 'delivered' && e.to === 'c2.consumer');

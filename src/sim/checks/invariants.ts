@@ -58,9 +58,9 @@ export const INVARIANTS: Readonly<Record<InvariantId, string>> = {
   'coordinator-transitions': 'The transaction coordinator only makes the state transitions Kafka allows.',
   'fenced-epoch-not-committed': 'No record written with an epoch that had already been fenced or bumped is ever committed.',
   'exactly-once-output':
-    'With exactly-once consume-transform-produce and read_committed input, every input below the committed offset appears exactly once in committed output. After an unclean election of an input partition (which may cut input already processed, and move the log end below the committed offset): every event in committed output was appended to an input.',
+    'With exactly-once consume-transform-produce and read_committed input, every input below the committed offset appears exactly once in committed output — unless an operator reset the group\'s offsets (kafka-consumer-groups --reset-offsets: the pipeline then processes again what it had committed). After an unclean election of an input partition (which may cut input already processed, and move the log end below the committed offset): every event in committed output was appended to an input.',
   'committed-offsets-monotonic':
-    "A group's committed offset for a partition never goes backwards within a generation — except by an OffsetCommit that arrives after its client closed the connection it was sent on (its retry already landed; Kafka applies the late one too), and from an unclean leader election of the partition on (its log may end below the committed offset).",
+    "A group's committed offset for a partition never goes backwards within a generation — except by an OffsetCommit that arrives after its client closed the connection it was sent on (its retry already landed; Kafka applies the late one too), by an operator's reset (kafka-consumer-groups --reset-offsets, the count starts again from the offset it set), and from an unclean leader election of the partition on (its log may end below the committed offset).",
   'leader-epochs-monotonic':
     "On every replica's log the batches' leader epochs never go down from offset to offset: a leader stamps its own epoch, which only grows, and a follower truncates where its log diverges from the leader's before it appends the leader's batches — a deposed leader's old-epoch append never lands after a newer epoch's records.",
   ...REPLICATION_INVARIANTS,
@@ -644,6 +644,12 @@ function checkCommittedOffsets(facts: readonly { step: number; fact: Fact }[], l
       continue;
     }
     if (fact.kind !== 'offsetsCommitted' || late.has(step)) continue;
+    if (fact.operatorReset) {
+      // an operator moved them on purpose: every generation's count starts again from here
+      for (const o of fact.offsets)
+        for (const k of [...last.keys()]) if (k.startsWith(`${fact.groupId}|`) && k.endsWith(`|${keyOf(o)}`)) last.delete(k);
+      continue;
+    }
     for (const o of fact.offsets) {
       if (unclean.has(keyOf(o))) continue;
       const k = `${fact.groupId}|${fact.generationId}|${keyOf(o)}`;
@@ -683,7 +689,7 @@ function topicsWrittenOutside(trace: Trace, members: ReadonlySet<string>): Set<s
  * `__consumer_offsets` partition without a leader, or loading) is not checked: its committed offsets
  * are in that partition's log, unknown to the run's end state.
  */
-function checkExactlyOnce(trace: Trace, ledger: Ledger, v: Collector): void {
+function checkExactlyOnce(trace: Trace, facts: readonly { step: number; fact: Fact }[], ledger: Ledger, v: Collector): void {
   const end = trace.checkpoints[trace.checkpoints.length - 1];
   if (!end || end.step !== trace.steps.length) return;
   const step = Math.max(0, trace.steps.length - 1);
@@ -707,6 +713,8 @@ function checkExactlyOnce(trace: Trace, ledger: Ledger, v: Collector): void {
     // the committed offsets are unknown while no coordinator holds the group (its __consumer_offsets
     // partition offline or still loading): they wait in that partition's log, not "none"
     if (!eos || gcDown || !groupOffsetsHeld(end.actors, groupId)) continue;
+    // an operator reset its offsets: what it had committed is processed again, on purpose (offset-reset-replays-output)
+    if (facts.some(({ fact }) => fact.kind === 'offsetsCommitted' && fact.operatorReset && fact.groupId === groupId)) continue;
     const outputs = new Set(members.map((m) => m.processing?.outputTopic as string));
     const inputs = new Set(members.flatMap((m) => m.topics));
     const foreign = topicsWrittenOutside(trace, new Set(members.map((m) => m.id)));
@@ -818,7 +826,7 @@ export function checkInvariants(trace: Trace, options: InvariantOptions = {}): V
   checkCoordinator(trace, facts, v);
   checkFencedEpochs(facts, ledger, v);
   checkCommittedOffsets(facts, lateOffsetCommitSteps(trace), v);
-  checkExactlyOnce(trace, ledger, v);
+  checkExactlyOnce(trace, facts, ledger, v);
   checkNetwork(trace, (invariant, step, message) => v.add(invariant, step, message));
   return v.list;
 }

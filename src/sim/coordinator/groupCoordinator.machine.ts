@@ -281,7 +281,14 @@ export const onResetOffsets = (
     return ctx;
   }
   putGroup(d, commitPlainOffsets(g, Object.fromEntries(prepared.offsets.map((o) => [keyOf(o), o.offset]))));
-  out.fact({ kind: 'offsetsCommitted', groupId: ev.groupId, generationId: -1, offsets: prepared.offsets, transactional: false });
+  out.fact({
+    kind: 'offsetsCommitted',
+    groupId: ev.groupId,
+    generationId: -1,
+    offsets: prepared.offsets,
+    transactional: false,
+    operatorReset: true,
+  });
   out.fact({
     kind: 'note',
     actor: ctx.id,

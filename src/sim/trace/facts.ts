@@ -104,6 +104,8 @@ export type Fact =
       generationId: number;
       offsets: readonly { topic: string; partition: number; offset: number }[];
       transactional: boolean;
+      /** An operator's kafka-consumer-groups --reset-offsets set them (coordinator/offsetReset.ts). */
+      operatorReset?: true;
     }
   /** The group rebalanced. */
   | { kind: 'rebalance'; groupId: string; generationId: number; members: readonly string[]; reason: string }
