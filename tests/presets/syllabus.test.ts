@@ -113,6 +113,9 @@ describe('the syllabus presets', () => {
       'view-4:page-a=3',
       'view-5:page-b=2',
     ]);
-    expect(run.errors('counter-a')).toEqual(expect.arrayContaining(['UNKNOWN_MEMBER_ID', 'CommitFailedException']));
+    // the group dropped counter-a (its heartbeat), and its TxnOffsetCommit is verified first: its epoch was fenced by the timeout
+    expect(run.errors('counter-a')).toEqual(expect.arrayContaining(['UNKNOWN_MEMBER_ID', 'PRODUCER_FENCED']));
+    expect(run.errors('counter-a')).not.toContain('CommitFailedException');
+    expect(notes(run, /^TaskMigratedException/).map((n) => n.actor)).toEqual(['counter-a.app']);
   });
 });

@@ -307,6 +307,14 @@ const onResetWhileLoading = (ctx: GroupCoordinatorContext, ev: ResetOffsetsEvent
   return ctx;
 };
 
+/**
+ * The write operation of a TxnOffsetCommit (GroupCoordinatorShard.commitTransactionalOffset), run
+ * once its verification is done: the group checks as the group is *now*, then the pending offsets.
+ */
+function commitTxnOffsets(d: Draft, req: TxnOffsetCommitRequest, now: number): KafkaError | null {
+  return txnOffsetCommitGroupError(d.groups[req.groupId], req) ?? writeTxnOffsets(d, req, now);
+}
+
 function writeTxnOffsets(d: Draft, req: TxnOffsetCommitRequest, now: number): KafkaError | null {
   const g = d.groups[req.groupId] ?? emptyGroup(req.groupId);
   const error = writeOffsets(d, req.groupId, req.offsets, { producerId: req.producerId, producerEpoch: req.producerEpoch }, now);
@@ -374,8 +382,9 @@ export const onTxnOffsetCommit = (
 ): GroupCoordinatorContext => {
   const d: Draft = { ...ctx };
   const req = ev.payload;
-  let error = txnOffsetCommitGroupError(d.groups[req.groupId], req);
-  if (!error && needsTxnVerification(d.config, d.logs[offsetsLogKey(d, req.groupId)], req)) {
+  // CoordinatorRuntime.scheduleTransactionalWriteOperation: the verification first, and the write
+  // operation — the group checks included — once it is done (the group may have moved on meanwhile)
+  if (needsTxnVerification(d.config, d.logs[offsetsLogKey(d, req.groupId)], req)) {
     // v1: is the offsets partition in this transaction (AddOffsetsToTxn)? v2: add it on the client's behalf
     const correlationId = d.nextCorrelationId;
     d.nextCorrelationId += 1;
@@ -395,7 +404,7 @@ export const onTxnOffsetCommit = (
     d.verifying = [...d.verifying, { correlationId, request: pendingRequest(ev), commit: req }];
     return d;
   }
-  if (!error) error = writeTxnOffsets(d, req, ev.now);
+  const error = commitTxnOffsets(d, req, ev.now);
   out.reply(pendingRequest(ev), 'TxnOffsetCommitResponse', { error: error ?? 'NONE' });
   return d;
 };
@@ -405,7 +414,7 @@ function answerVerified(d: Draft, correlationId: number, verification: KafkaErro
   if (!pending) return false;
   d.verifying = d.verifying.filter((v) => v !== pending);
   let error: KafkaError | null = null;
-  if (verification === 'NONE') error = writeTxnOffsets(d, pending.commit, now);
+  if (verification === 'NONE') error = commitTxnOffsets(d, pending.commit, now);
   else {
     error = txnOffsetCommitVerificationError(verification);
     out.fact({

@@ -350,7 +350,7 @@ export const PRESET_TEXT_KO: Readonly<Record<string, PresetText>> = {
     question:
       'page-counter의 두 인스턴스(exactly_once_v2)가 page-views-0의 태스크를 나눠 맡습니다. 태스크를 가진 counter-a가 view-2 … view-4를 연 트랜잭션에 둔 채 50초 동안 멈춥니다. 태스크가 넘어오면 counter-b는 무엇을 하고, 깨어난 counter-a에는 무슨 일이 생길까요?',
     expected:
-      '코디네이터는 transaction.timeout.ms(10000)가 지나 counter-a의 열린 트랜잭션을 취소합니다. session.timeout.ms(45000)가 지나면 그룹은 counter-a를 빼고 page-views-0을 counter-b에 줍니다. counter-b는 changelog에서 상태 저장소를 복원하고(커밋된 레코드 1개, page-a=1) 커밋된 offset 1부터 이어 가므로 카운트가 맞습니다: page-a 3, page-b 2, 조회마다 한 번. 인스턴스마다 transactional.id가 다르므로 counter-b가 counter-a를 펜싱하지는 않습니다. 펜싱은 그룹이 합니다(KIP-447). 깨어난 counter-a의 TxnOffsetCommit은 UNKNOWN_MEMBER_ID로 거부되고(CommitFailedException, 곧 TaskMigratedException) counter-a는 태스크를 dirty 상태로 닫고 그룹에 다시 참여합니다.',
+      '코디네이터는 transaction.timeout.ms(10000)가 지나 counter-a의 열린 트랜잭션을 취소합니다. session.timeout.ms(45000)가 지나면 그룹은 counter-a를 빼고 page-views-0을 counter-b에 줍니다. counter-b는 changelog에서 상태 저장소를 복원하고(커밋된 레코드 1개, page-a=1) 커밋된 offset 1부터 이어 가므로 카운트가 맞습니다: page-a 3, page-b 2, 조회마다 한 번. 인스턴스마다 transactional.id가 다르므로 counter-b가 counter-a를 펜싱하지는 않습니다. 펜싱은 타임아웃에 따른 취소가 counter-a의 epoch를 올리면서 이뤄졌고, 그룹도 counter-a를 뺐습니다. 깨어난 counter-a의 쓰기는 이전 epoch를 싣고 갑니다. 그룹 코디네이터는 그룹을 보기 전에 TxnOffsetCommit을 트랜잭션 코디네이터에 검증하는데, 답은 PRODUCER_FENCED입니다(클라이언트에는 changelog Produce와 마찬가지로 INVALID_PRODUCER_EPOCH). 곧 TaskMigratedException이므로 counter-a는 태스크를 dirty 상태로 닫고 그룹에 다시 참여합니다.',
   },
   'throughput-at-least-once': {
     title: '처리량, 최소 한 번(at-least-once): 트랜잭션 없이 결과가 곧바로 보인다',
