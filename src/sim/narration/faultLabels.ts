@@ -52,7 +52,7 @@ export function describeFaultKo(f: FaultSpec): string {
             ? '맨 끝(latest)으로'
             : f.to !== undefined
               ? josa(`오프셋 ${f.to}`, '으로/로')
-              : `${f.shiftBy ?? 0}만큼 이동`;
+              : `${f.shiftBy ?? 0}만큼 옮겨`;
       return `${f.at} ms에 그룹 ${f.group}의 ${f.topic}${f.partition !== undefined ? `:${f.partition}` : ''} 오프셋을 ${target} 리셋`;
     }
     case 'slowReplication':
@@ -131,6 +131,8 @@ const ROUTE = '(?: from (\\S+))?(?: to (\\S+))?(?: where (.+?))?';
 const ENVELOPE_EN = new RegExp(`^(drop|delay|duplicate) ${WHICH}${ROUTE}(?: by (\\d+) ms)?$`);
 const RESET_EN = new RegExp(`^reset the connection of ${WHICH}${ROUTE}$`);
 const CLEANER_EN = /^run the log cleaner(?: on (\S+))? at (\d+) ms$/;
+const RESET_OFFSETS_EN =
+  /^reset the offsets of group (\S+) on ([^\s:]+)(?::(\d+))? (?:to (earliest|latest)|to offset (\d+)|by (-?\d+)) at (\d+) ms$/;
 const PROCESS_EN =
   /^(crash|pause|restart|resume) (\S+) at (?:(\d+) ms|(\w+)(?: \((.+)\))?(?:, (\d+)(?:st|nd|rd|th) time)?)(?: for (\d+) ms|, restart (\d+) ms later)?$/;
 
@@ -161,6 +163,19 @@ export function parseFaultDescription(text: string): FaultSpec | null {
       ...(delay ? { delayMs: Number(delay) } : {}),
     };
     return spec as unknown as FaultSpec;
+  }
+  const reset = text.match(RESET_OFFSETS_EN);
+  if (reset) {
+    const [, group, topic, partition, named, offset, shift, at] = reset as unknown as (string | undefined)[];
+    const f = {
+      type: 'resetOffsets',
+      at: Number(at),
+      group,
+      topic,
+      ...(partition !== undefined ? { partition: Number(partition) } : {}),
+      ...(named !== undefined ? { to: named } : offset !== undefined ? { to: Number(offset) } : { shiftBy: Number(shift) }),
+    } as FaultSpec;
+    return describeFault(f) === text ? f : null;
   }
   const cleaner = text.match(CLEANER_EN);
   if (cleaner) return { type: 'runCleaner', at: Number(cleaner[2]), ...(cleaner[1] ? { topic: cleaner[1] } : {}) } as FaultSpec;

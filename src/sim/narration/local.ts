@@ -8,6 +8,7 @@ import { topicPartitionKey } from '../protocol/topicPartition';
 import { actorConfig, type NarrationContext, processingMode } from './context';
 import { explainError } from './errors';
 import { count, josa, list, say } from './language';
+import { translateRefusal } from './notes';
 
 type P = Record<string, unknown>;
 const str = (v: unknown): string => (typeof v === 'string' ? v : String(v ?? ''));
@@ -215,7 +216,7 @@ function replyClause(ctx: NarrationContext, who: string, d: P): string {
     return say(
       lang,
       `${who}'s ${call}() failed: ${error}${why ? ` (${why})` : ''}`,
-      `${who}의 ${josa(`${call}()`, '이/가')} 실패했습니다: ${error}${why ? `(${why})` : ''}.`,
+      `${who}의 ${josa(`${call}()`, '이/가')} 실패했습니다: ${translateRefusal(error, 'ko')}${why ? `(${why})` : ''}.`,
     );
   }
   switch (call) {
