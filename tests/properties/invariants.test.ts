@@ -68,6 +68,16 @@ const inCommit = appendOf((f) => f.topic === 'in' && f.control === 'COMMIT');
 const inAborted = appendOf((f) => f.topic === 'in' && f.control === null && f.baseOffset > 0);
 const inAbort = appendOf((f) => f.topic === 'in' && f.control === 'ABORT');
 const outCommit = appendOf((f) => f.topic === 'out' && f.control === 'COMMIT');
+/** A second, non-transactional copy of e0 in the output: one more than its input. */
+const extraOutput: Fact = {
+  ...outCommit.fact,
+  control: null,
+  transactional: false,
+  baseOffset: 4,
+  lastOffset: 4,
+  eventIds: ['e0'],
+  origins: [null],
+};
 
 /** The trace with extra facts on some steps (and optionally a changed scenario or checkpoints). */
 function doctor(extra: Record<number, Fact[]>, change: Partial<Pick<Trace, 'scenario' | 'checkpoints'>> = {}): Trace {
@@ -283,16 +293,7 @@ describe('the invariant checker', () => {
   });
 
   it('exactly-once-output: an extra committed copy, or a committed input whose output was aborted', () => {
-    const extra: Fact = {
-      ...outCommit.fact,
-      control: null,
-      transactional: false,
-      baseOffset: 4,
-      lastOffset: 4,
-      eventIds: ['e0'],
-      origins: [null],
-    };
-    const v = checkInvariants(doctor({ [last]: [extra] }));
+    const v = checkInvariants(doctor({ [last]: [extraOutput] }));
     expect(v.map((x) => x.invariant)).toEqual(['exactly-once-output']);
     expect(v[0]?.message).toContain('event e0 is 2 time(s) in committed output');
     const aborted = replaceFact(
@@ -362,16 +363,7 @@ describe('the invariant checker', () => {
     // the same offsets set back by a standalone consumer's commit (generation −1, not a reset) are a violation
     expect(ids(doctor({ [last - 2]: [commit(-1, 100)], [last - 1]: [commit(-1, 0)] }))).toEqual(['committed-offsets-monotonic']);
     // a reset lets the pipeline commit its output again: not an exactly-once-output violation
-    const extra: Fact = {
-      ...outCommit.fact,
-      control: null,
-      transactional: false,
-      baseOffset: 4,
-      lastOffset: 4,
-      eventIds: ['e0'],
-      origins: [null],
-    };
-    expect(ids(doctor({ [last - 1]: [commit(-1, 0, true)], [last]: [extra] }))).toEqual([]);
+    expect(ids(doctor({ [last - 1]: [commit(-1, 0, true)], [last]: [extraOutput] }))).toEqual([]);
   });
 
   describe('the network and the kernel (differential checks from the trace)', () => {
