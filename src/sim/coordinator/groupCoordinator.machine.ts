@@ -264,8 +264,9 @@ export const onResetOffsets = (
 ): GroupCoordinatorContext => {
   const printed = (text: string) => out.fact({ kind: 'note', actor: ctx.id, text: resetNote(ev, { printed: text }) });
   const existing = ctx.groups[ev.groupId];
-  if (!resettable(existing?.state)) {
-    printed(notInactive(ev.groupId, existing?.state ?? 'Dead'));
+  // a group the coordinator does not know describes as Dead: the tool resets it (created Empty)
+  if (existing && !resettable(existing.state)) {
+    printed(notInactive(ev.groupId, existing.state));
     return ctx;
   }
   const g = existing ?? emptyGroup(ev.groupId);

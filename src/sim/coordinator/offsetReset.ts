@@ -45,9 +45,9 @@ export type ResetOutcome =
   | { readonly ok: true; readonly offsets: readonly { topic: string; partition: number; offset: number }[] }
   | { readonly ok: false; readonly why: string };
 
-/** The group states the tool resets (ConsumerGroupCommand: "Empty", "Dead"). */
-export function resettable(state: string | undefined): boolean {
-  return state === undefined || state === 'Empty' || state === 'Dead';
+/** The group states the tool resets (ConsumerGroupCommand: "Empty", "Dead" — a group unknown to the coordinator). */
+export function resettable(state: string): boolean {
+  return state === 'Empty' || state === 'Dead';
 }
 
 export function notInactive(groupId: string, state: string): string {

@@ -23,6 +23,7 @@ import { partitionRows } from '../trace/logView';
 import { describeFault } from './build';
 import type { FaultSpec, ProducerOp, Scenario } from './schema';
 import { validateScenario } from './validate';
+import { consumerGroupTopics } from './validateResetOffsets';
 
 /** Why an edit cannot be applied; the UI translates the code, the reason is the English text. */
 export type EditRefusal =
@@ -425,22 +426,7 @@ export function runCleanerNow(s: Scenario, at: At & { topic: string }): EditOutc
 
 /** Each consumer group of the scenario and the topics its members read: what an offset reset can name. */
 export function offsetResetTargets(trace: Trace): { readonly group: string; readonly topics: readonly string[] }[] {
-  const topicsOf = new Map<string, Set<string>>();
-  const add = (group: string, topics: readonly string[]) => {
-    const set = topicsOf.get(group) ?? new Set<string>();
-    for (const t of topics) set.add(t);
-    topicsOf.set(group, set);
-  };
-  for (const c of trace.scenario.clients) {
-    if (c.type === 'consumer') {
-      const group = trace.resolved.consumers[c.id]?.['group.id'];
-      if (group) add(group, c.topics);
-    } else if (c.type === 'streams') {
-      const group = trace.resolved.streams[c.id]?.['application.id'];
-      if (group) add(group, [c.inputTopic]);
-    }
-  }
-  return [...topicsOf].sort(([a], [b]) => a.localeCompare(b)).map(([group, topics]) => ({ group, topics: [...topics].sort() }));
+  return consumerGroupTopics({ clients: trace.scenario.clients, consumers: trace.resolved.consumers, streams: trace.resolved.streams });
 }
 
 /** An operator runs kafka-consumer-groups --reset-offsets --execute now (coordinator/offsetReset.ts). */

@@ -386,12 +386,7 @@ function checkMeaning(s: Scenario): Validation {
       return;
     }
     if (f.type === 'resetOffsets') {
-      resetOffsetsErrors(
-        f,
-        path,
-        { topics: s.topics, consumers, streamsGroups: Object.values(streams).map((c) => c['application.id']), cluster: cluster.config },
-        add,
-      );
+      resetOffsetsErrors(f, path, { clients: s.clients, topics: s.topics, consumers, streams, cluster: cluster.config }, add);
       return;
     }
     if (f.type === 'slowReplication') {

@@ -6,28 +6,45 @@
  */
 import type { ClusterConfig } from '../config/clusterConfig';
 import type { ConsumerConfig } from '../config/consumerConfig';
+import type { StreamsConfig } from '../config/streamsConfig';
 import type { FaultSpec, Scenario } from './schema';
 
 type ResetOffsetsSpec = Extract<FaultSpec, { type: 'resetOffsets' }>;
 type Add = (path: string, message: string, ko: string) => void;
 
-export interface ResetOffsetsContext {
-  readonly topics: Scenario['topics'];
+/** A scenario's clients and their resolved configurations: what its consumer groups are read from. */
+export interface GroupSources {
+  readonly clients: Scenario['clients'];
   readonly consumers: Readonly<Record<string, ConsumerConfig>>;
-  /** The Streams applications' group ids (application.id). */
-  readonly streamsGroups: readonly string[];
+  readonly streams: Readonly<Record<string, StreamsConfig>>;
+}
+
+export interface ResetOffsetsContext extends GroupSources {
+  readonly topics: Scenario['topics'];
   readonly cluster: ClusterConfig;
 }
 
-/** The group ids of a scenario's consumers and Streams applications. */
-export function groupIds(ctx: Pick<ResetOffsetsContext, 'consumers' | 'streamsGroups'>): string[] {
-  const ids = new Set<string>(ctx.streamsGroups);
-  for (const c of Object.values(ctx.consumers)) if (c['group.id']) ids.add(c['group.id']);
-  return [...ids].sort();
+/**
+ * Each consumer group of a scenario (a consumer's group.id, a Streams application's application.id)
+ * and the topics its members read, groups and topics in name order: what an offset reset can name.
+ */
+export function consumerGroupTopics(src: GroupSources): { readonly group: string; readonly topics: readonly string[] }[] {
+  const topicsOf = new Map<string, Set<string>>();
+  const add = (group: string | null | undefined, topics: readonly string[]) => {
+    if (!group) return;
+    const set = topicsOf.get(group) ?? new Set<string>();
+    for (const t of topics) set.add(t);
+    topicsOf.set(group, set);
+  };
+  for (const c of src.clients) {
+    if (c.type === 'consumer') add(src.consumers[c.id]?.['group.id'], c.topics);
+    else if (c.type === 'streams') add(src.streams[c.id]?.['application.id'], [c.inputTopic]);
+  }
+  return [...topicsOf].sort(([a], [b]) => a.localeCompare(b)).map(([group, topics]) => ({ group, topics: [...topics].sort() }));
 }
 
 export function resetOffsetsErrors(f: ResetOffsetsSpec, path: string, ctx: ResetOffsetsContext, add: Add): void {
-  const groups = groupIds(ctx);
+  const groups = consumerGroupTopics(ctx).map((g) => g.group);
   if (!groups.includes(f.group))
     add(
       `${path}.group`,
