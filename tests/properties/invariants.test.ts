@@ -275,12 +275,36 @@ describe('the invariant checker', () => {
           : {
               ...s,
               facts: s.facts.filter((f) => !prepared(f as Fact)),
-              ...(load ? { kind: 'timer' as const, label: 'partitionLoaded', actor: 'broker-1.txn-coordinator' } : {}),
+              // the coordinator loads the partition whose replica holds the untold write
+              ...(load ? { kind: 'timer' as const, label: 'partitionLoaded' } : {}),
             },
       ),
     });
     expect(ids(untold(false))).toEqual(['coordinator-transitions']);
     expect(ids(untold(true))).toEqual([]);
+  });
+
+  it("coordinator-transitions: each coordinator's states are its own (a deposed one may still complete a write from its memory)", () => {
+    const coordinatorStep = (f: Fact) => f.kind === 'txnState' && f.transactionalId === 'tx1' && f.to === 'CompleteAbort';
+    const at = facts.find((x) => coordinatorStep(x.fact))?.step as number;
+    const coordinator = trace.steps.at(at)?.actor as string;
+    // tx1 has ended CompleteAbort at `coordinator`; a late Ongoing → PrepareAbort told at `last`
+    const late: Fact = {
+      kind: 'txnState',
+      transactionalId: 'tx1',
+      producerId: 1000,
+      producerEpoch: 0,
+      from: 'Ongoing',
+      to: 'PrepareAbort',
+    };
+    const toldBy = (actor: string): Trace => ({
+      ...trace,
+      steps: trace.steps.map((s) => (s.i === last ? { ...s, actor, facts: [...s.facts, late] } : s)),
+    });
+    // by the same coordinator: a jump in its own memory
+    expect(ids(toldBy(coordinator))).toEqual(['coordinator-transitions']);
+    // by another broker's coordinator (a paused leader resuming, not yet told it was deposed): its own write
+    expect(ids(toldBy('broker-0.txn-coordinator'))).toEqual([]);
   });
 
   it('fenced-epoch-not-committed: data of epoch 0 written after epoch 1 existed, then committed', () => {

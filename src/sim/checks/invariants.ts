@@ -547,29 +547,46 @@ function checkIdempotence(trace: Trace, ledger: Ledger, v: Collector): void {
   }
 }
 
+/**
+ * Each coordinator's own states per transactional.id (Kafka's TransactionMetadata lives in one
+ * broker's cache): a transition must start from the state that coordinator last told. A coordinator
+ * that crashed, or loaded a partition (onElection takes each id's state from its replica, which may
+ * hold a write its old leader never saw acknowledged), starts over; a deposed coordinator that has
+ * not yet learned it (a paused broker resuming) may still complete a write from its own memory after
+ * the new coordinator moved on, so one coordinator's states are never held against another's.
+ */
 function checkCoordinator(trace: Trace, facts: readonly { step: number; fact: Fact }[], v: Collector): void {
   const isState = (s: string): s is TxnState => (TXN_STATES as readonly string[]).includes(s);
-  const current = new Map<string, string>();
-  const crashes = new Set<number>();
-  for (const s of trace.steps) if (s.kind === 'fault' && s.actor === 'txn-coordinator') crashes.add(s.i);
-  // a hosted coordinator's load (onElection) takes each id's state from its replica, which may hold a
-  // write its old leader never saw acknowledged (so never told): its states start over too
-  for (const s of trace.steps)
-    if (s.kind === 'timer' && s.label === 'partitionLoaded' && s.actor.endsWith('.txn-coordinator')) crashes.add(s.i);
-  let lastCrashCheck = 0;
+  const isCoordinator = (actor: string) => actor === 'txn-coordinator' || actor.endsWith('.txn-coordinator');
+  /** coordinator actor → transactional.id → the state it last told */
+  const memory = new Map<string, Map<string, string>>();
+  /** step → the coordinators whose memory starts over at it (a crash of its process, a partition's load) */
+  const forget = new Map<number, string[]>();
+  const forgetAt = (step: number, actor: string) => forget.set(step, [...(forget.get(step) ?? []), actor]);
+  for (const s of trace.steps) {
+    if (s.kind === 'fault' && s.label === 'crash') forgetAt(s.i, s.actor);
+    if (s.kind === 'timer' && s.label === 'partitionLoaded' && isCoordinator(s.actor)) forgetAt(s.i, s.actor);
+  }
+  const wipe = (forgotten: string) => {
+    // a process's crash (`broker-0`) wipes the coordinator it hosts (`broker-0.txn-coordinator`)
+    for (const actor of memory.keys()) if (actor === forgotten || actor.startsWith(`${forgotten}.`)) memory.delete(actor);
+  };
+  let nextForget = 0;
   for (const { step, fact } of facts) {
-    // a failover reloads the last persisted states: what was only in memory is gone
-    for (; lastCrashCheck <= step; lastCrashCheck++) if (crashes.has(lastCrashCheck)) current.clear();
+    for (; nextForget <= step; nextForget++) for (const actor of forget.get(nextForget) ?? []) wipe(actor);
     if (fact.kind === 'clientError' && fact.client === 'txn-coordinator' && fact.error === 'IllegalStateException')
       v.add('coordinator-transitions', step, `the coordinator attempted ${fact.during}, which Kafka does not allow (it refused it)`);
     if (fact.kind !== 'txnState') continue;
     const id = fact.transactionalId;
     const ok = fact.from === '(new)' ? fact.to === 'Empty' : isState(fact.from) && isState(fact.to) && canTransition(fact.from, fact.to);
     if (!ok) v.add('coordinator-transitions', step, `${id}: ${fact.from} → ${fact.to} is not a transition Kafka allows`);
-    const was = current.get(id);
+    const coordinator = trace.steps.at(step)?.actor ?? 'txn-coordinator';
+    const states = memory.get(coordinator) ?? new Map<string, string>();
+    memory.set(coordinator, states);
+    const was = states.get(id);
     if (was !== undefined && fact.from !== '(new)' && was !== fact.from)
-      v.add('coordinator-transitions', step, `${id}: moved from ${fact.from}, but its state was ${was}`);
-    current.set(id, fact.to);
+      v.add('coordinator-transitions', step, `${id}: ${coordinator} moved it from ${fact.from}, but its state there was ${was}`);
+    states.set(id, fact.to);
   }
 }
 
