@@ -103,6 +103,24 @@ describe('a replicated log', () => {
     expect(both.abortedTxns.toArray().map((a) => [a.firstOffset, a.lastOffset])).toEqual([[0, 1]]);
   });
 
+  it("appendAsFollower and truncateTo take the producer's coordinator epoch from the marker: a new leader fences a zombie coordinator's late marker", () => {
+    // ProducerAppendInfo.appendEndTxnMarker: updatedEntry.update(producerEpoch, endTxnMarker.coordinatorEpoch(), …), on every origin
+    let leader = append(leaderLog(), batch(9, 0, 1, true));
+    leader = appendMarker(leader, { producerId: 9, producerEpoch: 0, controlType: 'COMMIT', coordinatorEpoch: 2 }, 0).log;
+    leader = append(leader, batch(9, 1, 1, true));
+    const follower = appendAsFollower(asReplicatedLog(createPartitionLog('t', 0)), leader.batches.toArray(), 0);
+    expect(follower.producers.get(9)?.coordinatorEpoch).toBe(2);
+    // the follower, now leader: the old coordinator's (epoch 1) late COMMIT would commit the open transaction too
+    const late = { producerId: 9, producerEpoch: 0, controlType: 'COMMIT' as const, coordinatorEpoch: 1 };
+    expect(appendMarker(follower, late, 0).outcome).toMatchObject({ kind: 'rejected', error: 'TRANSACTION_COORDINATOR_FENCED' });
+    // the same after a truncation replays the log (rebuildProducerState)
+    const cut = truncateTo(follower, 2);
+    expect(cut.producers.get(9)?.coordinatorEpoch).toBe(2);
+    expect(appendMarker(cut, late, 0).outcome).toMatchObject({ kind: 'rejected', error: 'TRANSACTION_COORDINATOR_FENCED' });
+    // the marker batch carries it, as the control record's EndTransactionMarker does
+    expect(follower.batches.at(1)?.coordinatorEpoch).toBe(2);
+  });
+
   it('truncateTo removes the records, truncates the epoch cache, rebuilds producer state and lowers the HW', () => {
     let log = append(leaderLog(), batch(7, 0, 2));
     log = assignEpochStartOffset(log, 1);

@@ -350,18 +350,20 @@ export function appendMarker(
     controlType: marker.controlType,
     records: [{ offset, key: null, value: null, headers: NO_HEADERS, timestamp: small(now) }],
     appendTime: small(now),
+    coordinatorEpoch: marker.coordinatorEpoch,
   };
   const txnFirstOffset = (entry ?? emptyEntry(marker.producerId)).currentTxnFirstOffset;
-  const next = applyControlBatch(withBatch(log, batch, 20, now), batch, marker.coordinatorEpoch);
+  const next = applyControlBatch(withBatch(log, batch, 20, now), batch);
   return { log: next, outcome: { kind: 'appended', baseOffset: offset, lastOffset: offset }, txnFirstOffset };
 }
 
 /**
  * What a transaction marker does to the producer state and the aborted-transaction index once it is
- * in the log (ProducerAppendInfo.appendEndTxnMarker, then the transaction index). `log` already
- * holds the marker batch at its offset.
+ * in the log (ProducerAppendInfo.appendEndTxnMarker, then the transaction index): the producer takes
+ * the marker's epoch and its coordinator epoch. `log` already holds the marker batch at its offset.
  */
-export function applyControlBatch(log: PartitionLog, batch: RecordBatch, coordinatorEpoch: number): PartitionLog {
+export function applyControlBatch(log: PartitionLog, batch: RecordBatch): PartitionLog {
+  const coordinatorEpoch = batch.coordinatorEpoch ?? -1;
   const offset = batch.baseOffset;
   const base = log.producers.get(batch.producerId) ?? emptyEntry(batch.producerId);
   const txnFirstOffset = base.currentTxnFirstOffset;

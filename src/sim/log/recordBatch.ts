@@ -64,6 +64,13 @@ export interface RecordBatch {
   readonly deleteHorizonMs?: number;
   /** The leader epoch the batch was written in (a replicated partition only; absent with one replica). */
   readonly partitionLeaderEpoch?: number;
+  /**
+   * A control batch's marker (EndTransactionMarker, the control record's value): the coordinator
+   * epoch of the transaction coordinator that wrote it. A follower, and a replay after truncation,
+   * take the producer's coordinator epoch from it (ProducerAppendInfo.appendEndTxnMarker), so a new
+   * leader still fences a zombie coordinator's late marker.
+   */
+  readonly coordinatorEpoch?: number;
 }
 
 /** What a producer puts on the wire: records without offsets, plus the idempotence header. */

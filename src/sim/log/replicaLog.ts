@@ -48,7 +48,7 @@ export function appendAsFollower(log: PartitionLog, batches: readonly RecordBatc
     if (b.partitionLeaderEpoch !== undefined)
       next = { ...next, epochs: assignEpoch(next.epochs ?? [], b.partitionLeaderEpoch, b.baseOffset) };
     next = appendBatchAsIs(next, b, now);
-    next = b.isControl ? applyControlBatch(next, b, -1) : applyDataBatch(next, b);
+    next = b.isControl ? applyControlBatch(next, b) : applyDataBatch(next, b);
   }
   return next;
 }
@@ -101,6 +101,6 @@ export function truncateTo(log: PartitionLog, offset: number): PartitionLog {
     cleanerCheckpoint: Math.min(log.cleanerCheckpoint, end),
   };
   // replay: the aborted-transaction index is kept as truncated, not rebuilt
-  for (const b of batches) next = b.isControl ? { ...applyControlBatch(next, b, -1), abortedTxns: aborted } : applyDataBatch(next, b);
+  for (const b of batches) next = b.isControl ? { ...applyControlBatch(next, b), abortedTxns: aborted } : applyDataBatch(next, b);
   return next;
 }

@@ -37,7 +37,7 @@ export function dumpPartition(p: PartitionRow): string {
     for (const r of b) {
       if (r.control) {
         lines.push(
-          `| offset: ${r.offset} CreateTime: ${r.timestamp} keySize: 4 valueSize: 6 sequence: -1 headerKeys: [] endTxnMarker: ${r.control} coordinatorEpoch: 0`,
+          `| offset: ${r.offset} CreateTime: ${r.timestamp} keySize: 4 valueSize: 6 sequence: -1 headerKeys: [] endTxnMarker: ${r.control} coordinatorEpoch: ${r.coordinatorEpoch ?? 0}`,
         );
         continue;
       }

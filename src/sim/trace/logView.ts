@@ -30,6 +30,8 @@ export interface RecordRow {
   readonly baseOffset: number;
   readonly timestamp: number;
   readonly origin: RecordOrigin | null;
+  /** A marker's coordinator epoch (the coordinator that wrote it); absent for data records. */
+  readonly coordinatorEpoch?: number;
 }
 
 export interface PartitionRow {
@@ -151,6 +153,7 @@ function appendBatchRows(rows: RecordRow[], open: Map<number, number[]>, b: Reco
       baseOffset: b.baseOffset,
       timestamp: r.timestamp,
       origin: r.origin ?? null,
+      ...(b.isControl ? { coordinatorEpoch: b.coordinatorEpoch ?? -1 } : {}),
     });
   }
 }

@@ -134,6 +134,7 @@ export function recordDetails(laneKey: string, r: RecordRow, language: DetailsLa
     ['producerId', String(r.producerId)],
     ['producerEpoch', String(r.producerEpoch)],
     ['sequence', r.control ? w.controlBatch : r.sequence < 0 ? w.noIdempotence : String(r.sequence)],
+    ...(r.control && r.coordinatorEpoch !== undefined ? [['coordinatorEpoch', String(r.coordinatorEpoch)] as [string, string]] : []),
     [w.transaction, outcomeText(r, language)],
     [w.batch, `baseOffset ${r.baseOffset}`],
     ['CreateTime', `${r.timestamp} ms`],
