@@ -47,6 +47,7 @@ const KAFKA_WORDS = [
   'CreateTime',
   'baseOffset',
   'producerEpoch',
+  'coordinatorEpoch',
   'headers',
   'key',
   'value',

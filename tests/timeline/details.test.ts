@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { stateAt } from '../../src/sim/run';
+import { findPreset } from '../../src/sim/presets';
+import { runScenario, stateAt } from '../../src/sim/run';
 import { partitionRows, type RecordRow } from '../../src/sim/trace/logView';
 import { envelopeDetails, headersText, payloadSummary, recordDetails } from '../../src/ui/timeline/details';
 import { openingStory } from './fixtures';
+
+const failoverMidCommit = () => runScenario(findPreset('coordinator-failover-mid-commit')?.scenario);
 
 describe('details', () => {
   const trace = openingStory();
@@ -28,6 +31,19 @@ describe('details', () => {
     const map = new Map(recordDetails('t-0', marker).lines);
     expect(map.get('transaction')).toBe('ABORT marker (control record)');
     expect(map.get('value')).toBe('ABORT control record');
+    // the coordinator epoch of the coordinator that wrote it, when the row carries it
+    expect(map.has('coordinatorEpoch')).toBe(false);
+    expect(new Map(recordDetails('t-0', { ...marker, coordinatorEpoch: 3 }).lines).get('coordinatorEpoch')).toBe('3');
+  });
+
+  it("a run's marker rows carry the coordinator epoch they were written with", () => {
+    // the restarted coordinator (epoch 1) finishes the commit its crashed predecessor prepared
+    const epochs = partitionRows(stateAt(failoverMidCommit(), Number.POSITIVE_INFINITY).actors)
+      .flatMap((p) => p.records)
+      .filter((r) => r.control !== null)
+      .map((r) => r.coordinatorEpoch);
+    expect(epochs).toEqual([1, 1]);
+    expect(records.every((r) => r.control !== null || r.coordinatorEpoch === undefined)).toBe(true);
   });
 
   it('summarises RPC payloads in a line', () => {
