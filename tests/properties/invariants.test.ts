@@ -307,6 +307,26 @@ describe('the invariant checker', () => {
     expect(ids(toldBy('broker-0.txn-coordinator'))).toEqual([]);
   });
 
+  it("marker-coordinator-epochs-monotonic: a producer's marker from an older coordinator epoch after a newer one on a log", () => {
+    const end = trace.checkpoints[trace.checkpoints.length - 1] as Checkpoint;
+    const withFirstMarkerEpoch = (coordinatorEpoch: number): Trace => {
+      const actors = end.actors.map(([id, snap]) => {
+        const ctx = (snap as { context: { partitions?: Record<string, PartitionLog> } }).context;
+        const log = ctx.partitions?.['in-0'];
+        if (!id.startsWith('broker-') || !log) return [id, snap] as [string, unknown];
+        const i = log.batches.toArray().findIndex((b) => b.isControl);
+        const marker = log.batches.at(i);
+        if (!marker) throw new Error('base scenario changed: no marker in in-0');
+        const bad = { ...log, batches: log.batches.with(i, { ...marker, coordinatorEpoch }) };
+        return [id, { ...(snap as object), context: { ...ctx, partitions: { ...ctx.partitions, 'in-0': bad } } }] as [string, unknown];
+      });
+      return doctor({}, { checkpoints: [...trace.checkpoints.slice(0, -1), { ...end, actors }] });
+    };
+    // in-0 holds tx1's COMMIT, then the ABORT of its next transaction, both from coordinator epoch 0
+    expect(ids(withFirstMarkerEpoch(0))).toEqual([]);
+    expect(ids(withFirstMarkerEpoch(3))).toEqual(['marker-coordinator-epochs-monotonic']);
+  });
+
   it('fenced-epoch-not-committed: data of epoch 0 written after epoch 1 existed, then committed', () => {
     const bump: Fact = { kind: 'txnState', transactionalId: 'tx1', producerId: 1000, producerEpoch: 1, from: 'CompleteAbort', to: 'Empty' };
     const late = dataAppend({ producerId: 1000, producerEpoch: 0, baseSequence: 4, lastSequence: 4, transactional: true });

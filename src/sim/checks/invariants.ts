@@ -37,6 +37,7 @@ export type InvariantId =
   | 'exactly-once-output'
   | 'committed-offsets-monotonic'
   | 'leader-epochs-monotonic'
+  | 'marker-coordinator-epochs-monotonic'
   | ReplicationInvariantId
   | NetworkInvariantId;
 
@@ -63,6 +64,8 @@ export const INVARIANTS: Readonly<Record<InvariantId, string>> = {
     "A group's committed offset for a partition never goes backwards within a generation — except by an OffsetCommit that arrives after its client closed the connection it was sent on (its retry already landed; Kafka applies the late one too), by an operator's reset (kafka-consumer-groups --reset-offsets, the count starts again from the offset it set), and from an unclean leader election of the partition on (its log may end below the committed offset).",
   'leader-epochs-monotonic':
     "On every replica's log the batches' leader epochs never go down from offset to offset: a leader stamps its own epoch, which only grows, and a follower truncates where its log diverges from the leader's before it appends the leader's batches — a deposed leader's old-epoch append never lands after a newer epoch's records.",
+  'marker-coordinator-epochs-monotonic':
+    "On every replica's log a producer's transaction markers never go back to an older coordinator epoch: a leader refuses a marker from a coordinator older than the last one that wrote a marker for that producer there (TRANSACTION_COORDINATOR_FENCED), and knows that epoch from the markers it holds, its followers' copies included.",
   ...REPLICATION_INVARIANTS,
   ...NETWORK_INVARIANTS,
 };
@@ -344,7 +347,20 @@ function checkLog(log: PartitionLog, step: number, dense: boolean, v: Collector)
     );
   let prev = log.logStartOffset - 1;
   let epoch: number | undefined;
+  /** producerId → the coordinator epoch of its last marker so far */
+  const markerEpochs = new Map<number, number>();
   for (const b of log.batches) {
+    if (b.isControl && b.coordinatorEpoch !== undefined) {
+      const last = markerEpochs.get(b.producerId);
+      if (last !== undefined && b.coordinatorEpoch < last)
+        v.add(
+          'marker-coordinator-epochs-monotonic',
+          step,
+          `${tp}: the ${b.controlType} marker at ${b.baseOffset} of producer ${b.producerId} was written by coordinator epoch ${b.coordinatorEpoch}, after a marker of epoch ${last}`,
+          `${tp}|${b.baseOffset}|${b.coordinatorEpoch}`,
+        );
+      markerEpochs.set(b.producerId, Math.max(last ?? -1, b.coordinatorEpoch));
+    }
     if (b.partitionLeaderEpoch !== undefined) {
       if (epoch !== undefined && b.partitionLeaderEpoch < epoch) {
         v.add(
