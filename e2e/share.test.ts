@@ -117,6 +117,30 @@ describe('opening a valid link', () => {
     await page.close();
   });
 
+  it('#preset=<id>&step=<n> opens a shipped scenario by its name; Share offers that short link while it is unchanged', async () => {
+    const zombie = findPreset('zombie-fencing')!;
+    const { page, errors } = await open('#preset=zombie-fencing&step=7');
+    await page.getByRole('heading', { name: zombie.title }).waitFor();
+    await expect.poll(() => page.getByTestId('step-counter').innerText()).toMatch(/^step 7 \//);
+    expect(await page.getByTestId('trace-hash').getAttribute('data-trace-hash')).toBe(runScenario(zombie.scenario).traceHash);
+    await page.getByTestId('open-share').click();
+    expect(await page.getByTestId('share-preset-link').inputValue()).toBe(`${inject('baseUrl')}#preset=zombie-fencing&step=7`);
+    await page.keyboard.press('Escape');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('#preset=<unknown> says no shipped scenario has that name, as text', async () => {
+    const { page, errors } = await open('#preset=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E');
+    await page.getByTestId('link-error').waitFor();
+    expect(await page.getByTestId('link-error-message').innerText()).toContain(
+      'No shipped scenario is called "<img src=x onerror=alert(1)>"',
+    );
+    expect(await page.locator('img[src="x"]').count()).toBe(0);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('keeps the address in step with the work, without adding history entries', async () => {
     const link = encodeLink(story.scenario, { step: 3, selection: null, language: 'en' });
     const { page } = await open(link);

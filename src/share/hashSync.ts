@@ -1,6 +1,7 @@
 /**
  * URL ↔ store in the full app. On load the fragment decides what opens: a share link (`#s=1.…`),
- * the gallery (`#gallery`), or — with no fragment — the default scenario. Afterwards the fragment
+ * the gallery (`#gallery`), a shipped scenario by its id (`#preset=<id>`), or — with no fragment —
+ * the default scenario. Afterwards the fragment
  * follows the person's work, debounced, so the address bar is always a link to what is on screen:
  * opening a scenario or forking the run (a new scenario in the store) pushes a history entry, so
  * Back and Forward move between them; moving through the run (step, selection, language) replaces
@@ -9,6 +10,7 @@
  */
 import { DEFAULT_PRESET_ID, encodeLink, findPreset, looksLikeLink, toLinkSelection } from '../sim';
 import type { createSimStore, SimState } from '../store/simStore';
+import { parsePresetFragment, resolvePresetFragment } from './presetFragment';
 import { shareStore } from './shareState';
 import { openScenario, resolveSource } from './source';
 
@@ -45,6 +47,18 @@ export function openFragment(store: SimStore, hash: string): boolean {
     if (!store.getState().scenario) openDefault(store);
     share.setHoldHash(true);
     share.open('gallery');
+    return true;
+  }
+  // a shipped scenario by its id (`#preset=<id>[&step=<n>]`, presetFragment.ts)
+  const named = parsePresetFragment(hash);
+  if (named) {
+    const r = resolvePresetFragment(named);
+    if (!r.ok) {
+      share.setLinkError(r.error);
+      return false;
+    }
+    openScenario(store, r.scenario, named.step === null ? {} : { step: named.step });
+    share.setLinkedSearch(null);
     return true;
   }
   if (!looksLikeLink(hash)) {

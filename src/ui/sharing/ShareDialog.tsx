@@ -1,6 +1,7 @@
 /** The Share panel: the link to this run, copied to the clipboard when allowed, always shown as text. */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { linkOf, urlOf } from '../../share/hashSync';
+import { presetFragmentOf, presetIdOf } from '../../share/presetFragment';
 import { shareText } from '../../share/strings';
 import { LINK_LIMITS } from '../../sim';
 import { useSim } from '../../store/useSim';
@@ -15,6 +16,9 @@ export function ShareDialog({ onClose }: { onClose: () => void }) {
   const t = shareText(language);
   const link = useMemo(() => linkOf({ scenario, step, selection, language, skipIdle }), [scenario, step, selection, language, skipIdle]);
   const url = link ? urlOf(link, window.location.href) : '';
+  // an unchanged shipped scenario also has a short, readable address (presetFragment.ts)
+  const presetId = useMemo(() => presetIdOf(scenario), [scenario]);
+  const presetUrl = presetId ? urlOf(presetFragmentOf(presetId, step), window.location.href) : '';
   const [status, setStatus] = useState<'idle' | 'copied' | 'failed'>('idle');
   const field = useRef<HTMLTextAreaElement>(null);
 
@@ -52,6 +56,13 @@ export function ShareDialog({ onClose }: { onClose: () => void }) {
             </button>
             <output data-testid="share-status">{status === 'copied' ? t.copied : status === 'failed' ? t.copyFailed : ''}</output>
           </div>
+          {presetUrl && (
+            <label className="eos-field">
+              <span>{t.presetLinkLabel}</span>
+              <input readOnly value={presetUrl} data-testid="share-preset-link" onFocus={(e) => e.currentTarget.select()} />
+              <span className="eos-muted">{t.presetLinkHint}</span>
+            </label>
+          )}
         </>
       ) : (
         <p>{t.noRun}</p>
