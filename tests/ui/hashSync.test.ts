@@ -8,44 +8,7 @@ import { linkOf, startHashSync } from '../../src/share/hashSync';
 import { shareStore } from '../../src/share/shareState';
 import { encodeLink, findPreset } from '../../src/sim';
 import { createSimStore } from '../../src/store/simStore';
-
-/** Just what hashSync touches of a window; `navigate` changes the fragment without its event. */
-function fakeWindow(initialHash: string) {
-  const listeners = new Map<string, Array<() => void>>();
-  const location = { hash: initialHash };
-  const writes: string[] = [];
-  const history = {
-    state: null,
-    replaceState: (_s: unknown, _t: string, url: string) => {
-      location.hash = url;
-      writes.push(url);
-    },
-    pushState: (_s: unknown, _t: string, url: string) => {
-      location.hash = url;
-      writes.push(url);
-    },
-  };
-  return {
-    win: {
-      location,
-      history,
-      addEventListener: (name: string, fn: () => void) => listeners.set(name, [...(listeners.get(name) ?? []), fn]),
-      removeEventListener: (name: string, fn: () => void) =>
-        listeners.set(
-          name,
-          (listeners.get(name) ?? []).filter((f) => f !== fn),
-        ),
-    } as unknown as Window,
-    location,
-    writes,
-    navigate: (hash: string) => {
-      location.hash = hash;
-    },
-    fire: (name: string) => {
-      for (const fn of listeners.get(name) ?? []) fn();
-    },
-  };
-}
+import { fakeWindow } from './fakeWindow';
 
 const presetLink = (id: string) => {
   const preset = findPreset(id);

@@ -9,24 +9,7 @@ import { parsePresetFragment, presetFragmentOf, presetIdOf, resolvePresetFragmen
 import { shareStore } from '../../src/share/shareState';
 import { findPreset } from '../../src/sim';
 import { createSimStore } from '../../src/store/simStore';
-
-function fakeWindow(hash: string) {
-  const location = { hash };
-  return {
-    location,
-    history: {
-      state: null,
-      replaceState: (_s: unknown, _t: string, url: string) => {
-        location.hash = url;
-      },
-      pushState: (_s: unknown, _t: string, url: string) => {
-        location.hash = url;
-      },
-    },
-    addEventListener: () => {},
-    removeEventListener: () => {},
-  } as unknown as Window;
-}
+import { fakeWindow } from './fakeWindow';
 
 describe('#preset=<id>', () => {
   beforeEach(() => {
@@ -60,14 +43,14 @@ describe('#preset=<id>', () => {
 
   it('the page opens the preset at the step, and an unknown id shows the link error', () => {
     const store = createSimStore();
-    const stop = startHashSync(store, fakeWindow('#preset=zombie-fencing&step=5'));
+    const stop = startHashSync(store, fakeWindow('#preset=zombie-fencing&step=5').win);
     expect(store.getState().scenario?.id).toBe('zombie-fencing');
     expect(store.getState().step).toBe(5);
     expect(shareStore.getState().linkError).toBeNull();
     stop();
 
     const other = createSimStore();
-    const stopOther = startHashSync(other, fakeWindow('#preset=no-such-scenario'));
+    const stopOther = startHashSync(other, fakeWindow('#preset=no-such-scenario').win);
     expect(other.getState().scenario).toBeNull();
     expect(shareStore.getState().linkError?.message).toContain('"no-such-scenario"');
     stopOther();
