@@ -1,4 +1,6 @@
 /** A window for src/share/hashSync.ts in unit tests (tests/ui/hashSync.test.ts, presetFragment.test.ts). */
+import { afterEach, beforeEach, vi } from 'vitest';
+import { shareStore } from '../../src/share/shareState';
 
 /** Just what hashSync touches of a window; `navigate` changes the fragment without its event. */
 export function fakeWindow(initialHash: string) {
@@ -36,4 +38,16 @@ export function fakeWindow(initialHash: string) {
       for (const fn of listeners.get(name) ?? []) fn();
     },
   };
+}
+
+/** In the current describe: fake timers (hashSync's debounced writes), and no link error or held address bar left from a test before. */
+export function withFakeTimersAndFreshShare(): void {
+  beforeEach(() => {
+    vi.useFakeTimers();
+    shareStore.getState().setHoldHash(false);
+    shareStore.getState().setLinkError(null);
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
 }

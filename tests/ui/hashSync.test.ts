@@ -3,12 +3,12 @@
  * delivers itself: a browser changes `location.hash` at once on a navigation but fires `hashchange`
  * in a later task, so the page's own debounced write can fall between the two.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { linkOf, startHashSync } from '../../src/share/hashSync';
 import { shareStore } from '../../src/share/shareState';
 import { encodeLink, findPreset } from '../../src/sim';
 import { createSimStore } from '../../src/store/simStore';
-import { fakeWindow } from './fakeWindow';
+import { fakeWindow, withFakeTimersAndFreshShare } from './fakeWindow';
 
 const presetLink = (id: string) => {
   const preset = findPreset(id);
@@ -17,14 +17,7 @@ const presetLink = (id: string) => {
 };
 
 describe('hashSync', () => {
-  beforeEach(() => {
-    vi.useFakeTimers();
-    shareStore.getState().setHoldHash(false);
-    shareStore.getState().setLinkError(null);
-  });
-  afterEach(() => {
-    vi.useRealTimers();
-  });
+  withFakeTimersAndFreshShare();
 
   it("a navigation between the page's scheduled write and its hashchange is not written over", () => {
     const first = presetLink('lost-ack-idempotent');

@@ -3,23 +3,16 @@
  * src/share/presetFragment.ts): parsed, written, resolved with a clear error, opened by the page's
  * hash handling, and recognised in the Share panel only while the scenario is unchanged.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startHashSync } from '../../src/share/hashSync';
 import { parsePresetFragment, presetFragmentOf, presetIdOf, resolvePresetFragment } from '../../src/share/presetFragment';
 import { shareStore } from '../../src/share/shareState';
 import { findPreset } from '../../src/sim';
 import { createSimStore } from '../../src/store/simStore';
-import { fakeWindow } from './fakeWindow';
+import { fakeWindow, withFakeTimersAndFreshShare } from './fakeWindow';
 
 describe('#preset=<id>', () => {
-  beforeEach(() => {
-    vi.useFakeTimers();
-    shareStore.getState().setLinkError(null);
-    shareStore.getState().setHoldHash(false);
-  });
-  afterEach(() => {
-    vi.useRealTimers();
-  });
+  withFakeTimersAndFreshShare();
 
   it('parses an id and an optional step, and writes them back', () => {
     expect(parsePresetFragment('#preset=zombie-fencing')).toEqual({ id: 'zombie-fencing', step: null });
