@@ -34,7 +34,8 @@ describe('the embed explains', () => {
     const page = await browser.newPage({ viewport: { width: 720, height: IFRAME_DEFAULT_HEIGHT } });
     const errors = watchErrors(page);
     await page.goto(embedPage('?preset=zombie-fencing&step=40'));
-    await expect.poll(() => page.getByTestId('embed-narration-text').innerText()).toBe(narrate(trace, 39, 'en'));
+    // the run lands from the engine's worker: on a loaded machine that is more than the poll's default second
+    await expect.poll(() => page.getByTestId('embed-narration-text').innerText(), { timeout: 30_000 }).toBe(narrate(trace, 39, 'en'));
     // not the kernel's event text ("broker-0: Produce (online → online)")
     expect(await page.getByTestId('embed-narration-text').innerText()).not.toMatch(/\(\S+ → \S+\)/);
     // the playback bar writes the step's virtual time as the narration's line above it does ("1,104 ms")
@@ -43,7 +44,7 @@ describe('the embed explains', () => {
     expect(time).toMatch(/,/);
     expect(await page.getByTestId('embed-step').innerText()).toBe(`40 / ${trace.steps.length} · ${time}`);
     await page.goto(embedPage('', encodeLink(preset.scenario, { step: 40, selection: null, language: 'ko' })));
-    await expect.poll(() => page.getByTestId('embed-narration-text').innerText()).toBe(narrate(trace, 39, 'ko'));
+    await expect.poll(() => page.getByTestId('embed-narration-text').innerText(), { timeout: 30_000 }).toBe(narrate(trace, 39, 'ko'));
     await page.goto(embedPage(`?preset=zombie-fencing&step=${trace.steps.length}`));
     await page.getByTestId('embed-narration').locator('.eos-embed-end').waitFor();
     expect(errors).toEqual([]);
@@ -116,8 +117,8 @@ describe('the embed explains', () => {
       expect(d.scenario.id).toBe('zombie-fencing');
       return d.view;
     };
-    // the view rests: the link follows it
-    await expect.poll(async () => (await linked()).step).toBe(40);
+    // the view rests (once the run has landed from the worker): the link follows it
+    await expect.poll(async () => (await linked()).step, { timeout: 30_000 }).toBe(40);
     expect((await linked()).language).toBe('ko');
     // a step forward, and at once the reader points at the link: it names the step shown, not the one before
     await page.getByRole('button', { name: '다음', exact: true }).click();
