@@ -197,6 +197,34 @@ describe('the gallery and the share panels', () => {
     await page.close();
   });
 
+  it("each gallery card's id is its #preset= link: it opens the scenario here, and by its address in a new tab", async () => {
+    const { page, errors } = await open('#gallery');
+    const gallery = page.getByTestId('gallery');
+    await gallery.waitFor();
+    const hrefs = await gallery
+      .locator('[data-testid^="preset-link-"]')
+      .evaluateAll((els) => els.map((e) => [e.getAttribute('data-testid'), e.getAttribute('href'), e.textContent]));
+    expect(hrefs.length).toBeGreaterThanOrEqual(PRESETS.length);
+    for (const [testId, href, text] of hrefs) {
+      const id = testId?.replace('preset-link-', '');
+      expect(href).toBe(`#preset=${id}`);
+      expect(text).toBe(id);
+    }
+    const zombie = findPreset('zombie-fencing')!;
+    await gallery.getByTestId('preset-link-zombie-fencing').first().click();
+    expect(await gallery.count()).toBe(0);
+    await page.getByRole('heading', { name: zombie.title }).waitFor();
+    await expect
+      .poll(() => page.getByTestId('trace-hash').getAttribute('data-trace-hash'), { timeout: 30_000 })
+      .toBe(runScenario(zombie.scenario).traceHash);
+    const copied = await open('#preset=zombie-fencing');
+    await copied.page.getByRole('heading', { name: zombie.title }).waitFor();
+    expect(errors).toEqual([]);
+    expect(copied.errors).toEqual([]);
+    await copied.page.close();
+    await page.close();
+  });
+
   it('Share shows the link to this step; Embed gives both snippets', async () => {
     const { page } = await open(encodeLink(story.scenario, { step: 9, selection: null, language: 'en' }));
     await expect.poll(() => page.getByTestId('step-counter').innerText()).toMatch(/^step 9 \//);

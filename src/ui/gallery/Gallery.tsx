@@ -4,6 +4,7 @@
  * verdict. Reads PRESETS at run time, so scenarios added later appear without touching this file.
  */
 import { useMemo } from 'react';
+import { presetFragmentOf } from '../../share/presetFragment';
 import { shareStore } from '../../share/shareState';
 import { openScenario } from '../../share/source';
 import { shareText } from '../../share/strings';
@@ -77,8 +78,20 @@ function PresetCard({
           {texts.title || preset.id}
         </button>
       </h4>
+      {/* the preset's short address: a link a docs writer can copy (right click), opening it here */}
       <p className="eos-card-id">
-        <code>{preset.id}</code>
+        <a
+          href={presetFragmentOf(preset.id)}
+          title={t.shortLink(presetFragmentOf(preset.id))}
+          data-testid={`preset-link-${preset.id}`}
+          onClick={(e) => {
+            if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return; // a new tab opens it by its address
+            e.preventDefault();
+            onOpen(preset);
+          }}
+        >
+          <code>{preset.id}</code>
+        </a>
       </p>
       {texts.question && (
         <p>

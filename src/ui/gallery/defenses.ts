@@ -304,6 +304,7 @@ export const GALLERY_TEXT = {
     comingHint: 'This scenario is not in this build yet.',
     others: 'More scenarios',
     current: 'open now',
+    shortLink: (fragment: string) => `Link to this scenario by its name (${fragment}): it follows the scenario as EOS Lab changes it`,
   },
   ko: {
     title: '시나리오: 문제 상황 → 적합한 방어선',
@@ -320,5 +321,6 @@ export const GALLERY_TEXT = {
     comingHint: '이 빌드에는 아직 없는 시나리오입니다.',
     others: '그 밖의 시나리오',
     current: '지금 열림',
+    shortLink: (fragment: string) => `이 시나리오를 이름으로 여는 링크(${fragment}): EOS Lab이 시나리오를 바꾸면 그 변경을 따라갑니다`,
   },
 } as const;
