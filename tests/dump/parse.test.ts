@@ -30,6 +30,10 @@ describe('real-broker-shaped dumps', () => {
     const outcome = (o: number) => lane.row.records.find((r) => r.offset === o)!;
     expect([0, 1].map((o) => outcome(o).txnOutcome)).toEqual(['committed', 'committed']);
     expect(outcome(2).control).toBe('COMMIT');
+    // the marker's coordinator epoch (endTxnMarker: COMMIT coordinatorEpoch: 7) reaches its row
+    expect(outcome(2).coordinatorEpoch).toBe(7);
+    expect(outcome(4).coordinatorEpoch).toBe(7);
+    expect(outcome(0).coordinatorEpoch).toBeUndefined();
     expect(outcome(3).txnOutcome).toBe('aborted');
     expect(outcome(4).control).toBe('ABORT');
     expect(outcome(5).txnOutcome).toBe('open');

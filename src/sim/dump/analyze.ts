@@ -314,6 +314,8 @@ function rowOf(
     baseOffset: b.baseOffset,
     timestamp: r?.timestamp ?? b.maxTimestamp ?? 0,
     origin: null,
+    // a marker's coordinator epoch, as its details panel shows it for a run (printed with the marker)
+    ...(control && r?.coordinatorEpoch != null ? { coordinatorEpoch: r.coordinatorEpoch } : {}),
   };
 }
 
