@@ -92,9 +92,10 @@ function replaceFact(pred: (f: Fact) => boolean, by: (f: Fact) => Fact): Trace {
 
 const ids = (t: Trace): InvariantId[] => [...new Set(checkInvariants(t).map((v) => v.invariant))];
 
-const delivered = (offset: number, isolationLevel: string, eventId?: string): Fact => ({
+/** A delivery to c1 (read_committed) or c2; `consumer` names another (one with no earlier polls). */
+const delivered = (offset: number, isolationLevel: string, eventId?: string, consumer?: string): Fact => ({
   kind: 'delivered',
-  consumer: isolationLevel === 'read_committed' ? 'c1' : 'c2',
+  consumer: consumer ?? (isolationLevel === 'read_committed' ? 'c1' : 'c2'),
   groupId: 'g',
   isolationLevel,
   topic: 'in',
@@ -192,7 +193,8 @@ describe('the invariant checker', () => {
 
   it('delivered-from-log: a record that was never appended, or another event at that offset', () => {
     expect(ids(doctor({ [last]: [delivered(42, 'read_uncommitted')] }))).toEqual(['delivered-from-log']);
-    expect(ids(doctor({ [last]: [delivered(0, 'read_uncommitted', 'not-e0')] }))).toEqual(['delivered-from-log']);
+    // (to another consumer: c2 had already polled 0, and a second 0 is a non-monotonic poll too)
+    expect(ids(doctor({ [last]: [delivered(0, 'read_uncommitted', 'not-e0', 'c3')] }))).toEqual(['delivered-from-log']);
     expect(ids(doctor({ [inData.step]: [delivered(0, 'read_uncommitted', 'e0')] }))).toEqual(['delivered-from-log']);
   });
 
@@ -202,8 +204,8 @@ describe('the invariant checker', () => {
     // before its COMMIT marker landed, e0 was open
     expect(ids(doctor({ [inCommit.step - 1]: [delivered(0, 'read_committed', 'e0')] }))).toEqual(['read-committed-isolation']);
     // the same record once committed is fine, and read_uncommitted may see aborted data
-    expect(ids(doctor({ [inCommit.step + 1]: [delivered(0, 'read_committed', 'e0')] }))).toEqual([]);
-    expect(ids(doctor({ [last]: [delivered(inAborted.fact.baseOffset, 'read_uncommitted', 'ab')] }))).toEqual([]);
+    expect(ids(doctor({ [inCommit.step + 1]: [delivered(0, 'read_committed', 'e0', 'c3')] }))).toEqual([]);
+    expect(ids(doctor({ [last]: [delivered(inAborted.fact.baseOffset, 'read_uncommitted', 'ab', 'c3')] }))).toEqual([]);
   });
 
   it('read-uncommitted-no-control: a marker', () => {
@@ -223,6 +225,64 @@ describe('the invariant checker', () => {
     expect(ids(doctor({ [last]: [skip(0, 'aborted')] }))).toEqual(['skips-only-aborted-or-markers']);
     expect(ids(doctor({ [last]: [skip(inAborted.fact.baseOffset, 'control')] }))).toEqual(['skips-only-aborted-or-markers']);
     expect(ids(doctor({ [last]: [skip(inAborted.fact.baseOffset, 'aborted'), skip(inAbort.fact.baseOffset, 'control')] }))).toEqual([]);
+  });
+
+  it('polls-in-order: a non-monotonic poll, and a poll skip over committed data (Jepsen); markers and aborted data may be passed over', () => {
+    const polled = (consumer: string) =>
+      facts.flatMap(({ step, fact }) => (fact.kind === 'delivered' && fact.consumer === consumer ? [{ step, offset: fact.offset }] : []));
+    // the base run: c2 (read_uncommitted) returns e0..e2 and the aborted ab, c1 (read_committed) e0..e2
+    expect(polled('c2').map((d) => d.offset)).toEqual([0, 1, 2, inAborted.fact.baseOffset]);
+    expect(polled('c1').map((d) => d.offset)).toEqual([0, 1, 2]);
+    // c2 returns offset 1 again at the end, with nothing setting its position back
+    expect(ids(doctor({ [last]: [delivered(1, 'read_uncommitted', 'e1')] }))).toEqual(['polls-in-order']);
+    const without = (consumer: string, offset: number): Trace => {
+      const steps = trace.steps.map((s) => ({
+        ...s,
+        facts: s.facts.filter((f) => {
+          const x = f as Fact;
+          return !(x.kind === 'delivered' && x.consumer === consumer && x.offset === offset);
+        }),
+      }));
+      return { ...trace, steps };
+    };
+    // a poll skip: c1 never returns the committed e1, yet returns e2
+    const skip = checkInvariants(without('c1', 1)).filter((v) => v.invariant === 'polls-in-order');
+    expect(skip.map((v) => v.message)).toEqual([expect.stringContaining('c1 received in-0@2 after in-0@0')]);
+    // a record at 6 after the ABORT marker: read_committed passes the marker, the aborted ab and the
+    // marker before it; read_uncommitted returns aborted data, so passing over ab is a skip
+    const ab = inAborted.fact.baseOffset;
+    expect(inAbort.fact.baseOffset).toBe(ab + 1);
+    const withSix = (t: Trace, consumer: string, isolationLevel: string): Trace => ({
+      ...t,
+      steps: t.steps.map((s) =>
+        s.i === last - 1
+          ? { ...s, facts: [...s.facts, dataAppend({ baseOffset: ab + 2, lastOffset: ab + 2 })] }
+          : s.i === last
+            ? { ...s, facts: [...s.facts, delivered(ab + 2, isolationLevel, 'x', consumer)] }
+            : s,
+      ),
+    });
+    expect(ids(withSix(trace, 'c1', 'read_committed'))).toEqual([]);
+    expect(ids(withSix(trace, 'c2', 'read_uncommitted'))).toEqual([]);
+    const passed = checkInvariants(withSix(without('c2', ab), 'c2', 'read_uncommitted')).filter((v) => v.invariant === 'polls-in-order');
+    expect(passed.map((v) => v.message)).toEqual([expect.stringContaining(`never returned in-0@${ab}`)]);
+  });
+
+  it('polls-in-order: a restart, a rebalance or a reset may set the position back (the crashed consumer reads again)', () => {
+    for (const id of ['at-least-once-consumer-crash', 'ctp-exactly-once-crash', 'offset-reset-replays-output']) {
+      const run = runChecked(PRESETS.find((p) => p.id === id)?.scenario);
+      const last = new Map<string, number>();
+      let back = 0;
+      for (const s of run.trace.steps)
+        for (const f of s.facts as Fact[]) {
+          if (f.kind !== 'delivered') continue;
+          const k = `${f.consumer}|${f.topic}-${f.partition}`;
+          if ((last.get(k) ?? -1) >= f.offset) back++;
+          last.set(k, f.offset);
+        }
+      expect(back, id).toBeGreaterThan(0);
+      expect(run.violations, id).toEqual([]);
+    }
   });
 
   it('idempotent-no-duplicate: the same producerId, epoch and sequences appended twice — unless the application resends', () => {

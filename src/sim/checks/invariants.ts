@@ -21,6 +21,7 @@ import type { ConsumerClientSpec } from '../scenario/schema';
 import { coordinatorGroups, groupOffsetsHeld } from '../trace/coordinatorGroups';
 import type { Fact } from '../trace/facts';
 import { checkNetwork, NETWORK_INVARIANTS, type NetworkInvariantId } from './network';
+import { checkPolls, POLL_INVARIANTS, type PollInvariantId } from './polls';
 import { acksAllAcks, REPLICATION_INVARIANTS, type ReplicationInvariantId, ReplicationWatch } from './replicationInvariants';
 
 export type InvariantId =
@@ -38,6 +39,7 @@ export type InvariantId =
   | 'committed-offsets-monotonic'
   | 'leader-epochs-monotonic'
   | 'marker-coordinator-epochs-monotonic'
+  | PollInvariantId
   | ReplicationInvariantId
   | NetworkInvariantId;
 
@@ -67,6 +69,7 @@ export const INVARIANTS: Readonly<Record<InvariantId, string>> = {
   'marker-coordinator-epochs-monotonic':
     "On every replica's log a producer's transaction markers never go back to an older coordinator epoch: a leader refuses a marker from a coordinator older than the last one that wrote a marker for that producer there (TRANSACTION_COORDINATOR_FENCED), and knows that epoch from the markers it holds, its followers' copies included.",
   ...REPLICATION_INVARIANTS,
+  ...POLL_INVARIANTS,
   ...NETWORK_INVARIANTS,
 };
 
@@ -855,6 +858,7 @@ export function checkInvariants(trace: Trace, options: InvariantOptions = {}): V
   checkCheckpoints(trace, ledger, v, watch());
   checkDeliveries(facts, ledger, v);
   checkSkips(facts, ledger, v);
+  checkPolls(trace, facts, ledger, (invariant, step, message) => v.add(invariant, step, message));
   checkIdempotence(trace, ledger, v);
   checkCoordinator(trace, facts, v);
   checkFencedEpochs(facts, ledger, v);
