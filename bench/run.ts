@@ -4,13 +4,15 @@
  * last step (bench/engineChild.ts, a process of its own), the timeline's frame time in Chromium,
  * the initial JavaScript's gzipped size, a 100,000-record dump import in Chromium (time and longest
  * task), each preset's share-link length, and the exactly-once pipeline with RF=3 beside RF=1
- * (bench/replication.ts). Prints a table with PASS/FAIL (or PENDING) per target and writes
+ * (bench/replication.ts), Break it's schedules/s (bench/search.ts) and the page's longest task while
+ * it searches (bench/searchLongTasks.ts). Prints a table with PASS/FAIL (or PENDING) per target and writes
  * bench/results.json.
  *
  *   npm run bench -- [--quick] [--skip-browser] [--skip-build] [--skip-search] [--page-only]
  *
  * --quick leaves out the 100k-record run (the slowest part); --page-only runs only the bundle sizes
- * and the long tasks in Chromium (and leaves bench/results.json as it is).
+ * and the long tasks in Chromium, Break it's among them unless --skip-search (and leaves
+ * bench/results.json as it is).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -31,6 +33,7 @@ import { measureLongTasks } from './longTasks';
 import { exactlyOncePipeline } from './pipeline';
 import { benchReplication } from './replication';
 import { benchSearch } from './search';
+import { measureSearchLongTasks } from './searchLongTasks';
 import { measureTimelineFrames } from './timelineFrame';
 
 const args = new Set(process.argv.slice(2));
@@ -354,6 +357,26 @@ async function longTasks(): Promise<void> {
   );
 }
 
+/** Break it in the page (issue 16): no long task on the main thread while its workers search. */
+async function searchInPage(): Promise<void> {
+  console.log('\nBreak it in the page, Chromium (PerformanceObserver longtask while a search runs)');
+  const label = 'no long task over 50 ms while Break it searches in the page';
+  if (args.has('--skip-browser') || !existsSync(join(ROOT, 'dist/index.html'))) {
+    target('search-page-long-tasks', label, null, args.has('--skip-browser') ? 'skipped (--skip-browser)' : 'no build');
+    return;
+  }
+  const r = await measureSearchLongTasks();
+  figure('search-page-ms', `Break it in the page: ${r.preset}, Start to finished (${r.answer})`, r.searchMs, 'ms');
+  figure('search-page-longtask-ms', 'Break it in the page: longest main-thread task while it searched', r.maxTaskMs, 'ms');
+  figure('search-page-frame-wait-ms', 'Break it in the page: longest wait for a frame (one asked every 100 ms)', r.maxFrameWaitMs, 'ms');
+  target(
+    'search-page-long-tasks',
+    label,
+    r.maxTaskMs <= 50,
+    `longest ${round(r.maxTaskMs)} ms, frame ${round(r.maxFrameWaitMs)} ms (${r.preset}, ${round(r.searchMs / 1000)} s)`,
+  );
+}
+
 // ---------------------------------------------------------------- the bundle
 
 /** The embed's engine script (src/embed/engineScript.ts), gzipped: its worker loads it off the main thread. */
@@ -466,6 +489,7 @@ async function main(): Promise<void> {
   links();
   // Break it (issue 16): schedules/s with one and two workers, k = 1 of every preset
   if (!args.has('--skip-search') && !args.has('--page-only')) await benchSearch(figure, target);
+  if (!args.has('--skip-search')) await searchInPage();
   console.log('\nTargets');
   for (const t of targets)
     console.log(`  ${t.pass === null ? 'PENDING' : t.pass ? 'PASS   ' : 'FAIL   '} ${t.label.padEnd(62)} ${t.detail}`);

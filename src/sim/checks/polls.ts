@@ -93,15 +93,26 @@ export function checkPolls(trace: Trace, facts: readonly { step: number; fact: F
     const list = resets.get(consumer) ?? [];
     return stepsBefore(list, to + 1) > stepsBefore(list, from);
   };
-  /** Each consumer's skipped ranges per partition, with their steps. */
-  const skipped = new Map<string, { step: number; base: number; last: number }[]>();
+  /** Each consumer's skipped ranges per partition, in step order. */
+  const skipped = new Map<string, { steps: number[]; ranges: [base: number, last: number][] }>();
   for (const { step, fact } of facts) {
     if (fact.kind !== 'skipped') continue;
     const k = `${fact.consumer}|${keyOf(fact)}`;
-    const list = skipped.get(k) ?? [];
-    list.push({ step, base: fact.baseOffset, last: fact.lastOffset });
+    const list = skipped.get(k) ?? { steps: [], ranges: [] };
+    list.steps.push(step);
+    list.ranges.push([fact.baseOffset, fact.lastOffset]);
     skipped.set(k, list);
   }
+  /** Whether `consumer` passed over offset `o` (a skipped fact) in steps from..to. */
+  const passedOver = (key: string, o: number, from: number, to: number) => {
+    const list = skipped.get(key);
+    if (!list) return false;
+    for (let i = stepsBefore(list.steps, from), end = stepsBefore(list.steps, to + 1); i < end; i++) {
+      const [base, last] = list.ranges[i] as [number, number];
+      if (base <= o && o <= last) return true;
+    }
+    return false;
+  };
   const windows = new Map<string, Window>();
   for (const { step, fact } of facts) {
     if (fact.kind !== 'delivered') continue;
@@ -119,10 +130,9 @@ export function checkPolls(trace: Trace, facts: readonly { step: number; fact: F
       continue;
     }
     if (fact.offset === w.last + 1 || ledger.cleanedAt.has(tp) || ledger.unclean.has(tp)) continue;
-    const passed = skipped.get(key) ?? [];
     const readCommitted = fact.isolationLevel === 'read_committed';
     for (let o = w.last + 1; o < fact.offset; o++) {
-      if (passed.some((x) => x.step >= w.lastStep && x.step <= step && x.base <= o && o <= x.last)) continue;
+      if (passedOver(key, o, w.lastStep, step)) continue;
       if (notDeliverable(ledger.versions.get(tp)?.get(o) ?? [], step, readCommitted)) continue;
       report(
         'polls-in-order',
