@@ -42,6 +42,8 @@ const SETS_POSITIONS = new Set([
   'partitionsAssignedDone',
   'seek',
   'seekToCommitted',
+  'seekToBeginning',
+  'seekToEnd',
   'subscribe',
   'resubscribe',
   'assign',
@@ -75,24 +77,34 @@ function notDeliverable(versions: readonly LoggedRecord[], step: number, readCom
 }
 
 export function checkPolls(trace: Trace, facts: readonly { step: number; fact: Fact }[], ledger: Ledger, report: Report): void {
-  /** Steps at which each consumer's positions may have been set (its actor is `<client>.consumer`). */
+  // the actors behind each consumer name (`c1` is `c1.consumer`; a Streams instance's restore
+  // consumer `st0-restore` is `st0.restore`): those whose steps report its polls
+  const actorsOf = new Map<string, Set<ActorId>>();
+  for (const s of trace.steps)
+    for (const f of s.facts as readonly Fact[]) {
+      if (f.kind !== 'delivered' && f.kind !== 'skipped') continue;
+      const set = actorsOf.get(f.consumer) ?? new Set<ActorId>();
+      set.add(s.actor);
+      actorsOf.set(f.consumer, set);
+    }
+  /** Steps at which positions may have been set: by actor (its own steps), and by process (a crash or restart). */
   const resets = new Map<string, number[]>();
-  const note = (consumer: string, step: number) => {
-    const list = resets.get(consumer) ?? [];
+  const note = (key: string, step: number) => {
+    const list = resets.get(key) ?? [];
     list.push(step);
-    resets.set(consumer, list);
+    resets.set(key, list);
   };
   for (const s of trace.steps) {
-    if (s.actor.endsWith('.consumer') && (SETS_POSITIONS.has(s.label) || STARTS_OVER.has(s.label)))
-      note(s.actor.slice(0, -'.consumer'.length), s.i);
-    // a crash or restart of the consumer's process: its actors share the process's name
-    else if (STARTS_OVER.has(s.label)) note(processOf(s.actor as ActorId), s.i);
+    if (SETS_POSITIONS.has(s.label)) note(`actor:${s.actor}`, s.i);
+    if (STARTS_OVER.has(s.label)) note(`process:${processOf(s.actor)}`, s.i);
   }
-  // a consumer's process is named as the consumer (`c1` holds `c1.consumer`), so one list serves both
-  const resetBetween = (consumer: string, from: number, to: number) => {
-    const list = resets.get(consumer) ?? [];
-    return stepsBefore(list, to + 1) > stepsBefore(list, from);
-  };
+  const resetBetween = (consumer: string, from: number, to: number) =>
+    [...(actorsOf.get(consumer) ?? [])].some((actor) =>
+      [`actor:${actor}`, `process:${processOf(actor)}`].some((key) => {
+        const list = resets.get(key) ?? [];
+        return stepsBefore(list, to + 1) > stepsBefore(list, from);
+      }),
+    );
   /** Each consumer's skipped ranges per partition, in step order. */
   const skipped = new Map<string, { steps: number[]; ranges: [base: number, last: number][] }>();
   for (const { step, fact } of facts) {
