@@ -30,7 +30,7 @@ export type PollInvariantId = 'polls-in-order';
 
 export const POLL_INVARIANTS: Readonly<Record<PollInvariantId, string>> = {
   'polls-in-order':
-    "A consumer's polls return each partition's records in offset order and pass over only markers and aborted data (no non-monotonic poll, no poll skip), until its position is set again: by an assignment's committed offset, a reset, a seek or a restart.",
+    "A consumer's polls return each partition's records in offset order and pass over only markers and, with read_committed, aborted data (no non-monotonic poll, no poll skip), until its position is set again: by an assignment's committed offset, a reset, a seek or a restart.",
 };
 
 /** Steps of a consumer actor that may set its positions (labels are RPC, call and fault names). */
@@ -56,8 +56,8 @@ type Report = (invariant: PollInvariantId, step: number, message: string) => voi
 
 interface Window {
   /** The last offset delivered, and at which step. */
-  last: number;
-  lastStep: number;
+  readonly last: number;
+  readonly lastStep: number;
 }
 
 /**
