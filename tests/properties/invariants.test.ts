@@ -285,6 +285,26 @@ describe('the invariant checker', () => {
     }
   });
 
+  it("sends-in-order: an idempotent producer's records acknowledged out of send order (Jepsen's non-monotonic send)", () => {
+    const results = facts.flatMap(({ fact }) => (fact.kind === 'sendResult' && fact.client === 'p1' && fact.offset !== null ? [fact] : []));
+    expect(results.slice(0, 3).map((r) => [r.ref, r.offset])).toEqual([
+      [0, 0],
+      [1, 1],
+      [2, 2],
+    ]);
+    // record #0 reported at offset 2 and #2 at offset 0: acknowledged in the reverse of send order
+    const swapped = replaceFact(
+      (f) => f.kind === 'sendResult' && f.client === 'p1' && (f.ref === 0 || f.ref === 2),
+      (f) => (f.kind === 'sendResult' ? { ...f, offset: 2 - (f.offset as number) } : f),
+    );
+    const found = checkInvariants(swapped).filter((x) => x.invariant === 'sends-in-order');
+    expect(found.map((x) => x.message)).toEqual([expect.stringContaining("p1's record #1 to in-0 was acknowledged at offset 1")]);
+    // without idempotence Kafka may reorder on retries (more than one request in flight): not a violation
+    const plain = { ...trace.resolved.producers.p1, 'enable.idempotence': false } as (typeof trace.resolved.producers)[string];
+    const notIdempotent = { ...swapped, resolved: { ...swapped.resolved, producers: { ...swapped.resolved.producers, p1: plain } } };
+    expect(checkInvariants(notIdempotent).filter((x) => x.invariant === 'sends-in-order')).toEqual([]);
+  });
+
   it('idempotent-no-duplicate: the same producerId, epoch and sequences appended twice — unless the application resends', () => {
     const again = dataAppend({
       producerId: inAborted.fact.producerId,

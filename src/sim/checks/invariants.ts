@@ -22,6 +22,7 @@ import { coordinatorGroups, groupOffsetsHeld } from '../trace/coordinatorGroups'
 import type { Fact } from '../trace/facts';
 import { checkNetwork, NETWORK_INVARIANTS, type NetworkInvariantId } from './network';
 import { checkPolls, POLL_INVARIANTS, type PollInvariantId } from './polls';
+import { checkSends, SEND_INVARIANTS, type SendInvariantId } from './sends';
 import { acksAllAcks, REPLICATION_INVARIANTS, type ReplicationInvariantId, ReplicationWatch } from './replicationInvariants';
 
 export type InvariantId =
@@ -40,6 +41,7 @@ export type InvariantId =
   | 'leader-epochs-monotonic'
   | 'marker-coordinator-epochs-monotonic'
   | PollInvariantId
+  | SendInvariantId
   | ReplicationInvariantId
   | NetworkInvariantId;
 
@@ -70,6 +72,7 @@ export const INVARIANTS: Readonly<Record<InvariantId, string>> = {
     "On every replica's log a producer's transaction markers never go back to an older coordinator epoch: a leader refuses a marker from a coordinator older than the last one that wrote a marker for that producer there (TRANSACTION_COORDINATOR_FENCED), and knows that epoch from the markers it holds, its followers' copies included.",
   ...REPLICATION_INVARIANTS,
   ...POLL_INVARIANTS,
+  ...SEND_INVARIANTS,
   ...NETWORK_INVARIANTS,
 };
 
@@ -860,6 +863,7 @@ export function checkInvariants(trace: Trace, options: InvariantOptions = {}): V
   checkSkips(facts, ledger, v);
   checkPolls(trace, facts, ledger, (invariant, step, message) => v.add(invariant, step, message));
   checkIdempotence(trace, ledger, v);
+  checkSends(trace, facts, ledger, (invariant, step, message) => v.add(invariant, step, message));
   checkCoordinator(trace, facts, v);
   checkFencedEpochs(facts, ledger, v);
   checkCommittedOffsets(facts, lateOffsetCommitSteps(trace), v);
