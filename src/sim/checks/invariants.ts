@@ -22,8 +22,8 @@ import { coordinatorGroups, groupOffsetsHeld } from '../trace/coordinatorGroups'
 import type { Fact } from '../trace/facts';
 import { checkNetwork, NETWORK_INVARIANTS, type NetworkInvariantId } from './network';
 import { checkPolls, POLL_INVARIANTS, type PollInvariantId } from './polls';
-import { checkSends, SEND_INVARIANTS, type SendInvariantId } from './sends';
 import { acksAllAcks, REPLICATION_INVARIANTS, type ReplicationInvariantId, ReplicationWatch } from './replicationInvariants';
+import { checkSends, SEND_INVARIANTS, type SendInvariantId } from './sends';
 
 export type InvariantId =
   | 'offsets-unique'
