@@ -25,6 +25,7 @@ import type { Trace } from '../run';
 import type { Fact } from '../trace/facts';
 import { stepsBefore } from './indexJournal';
 import type { Ledger, LoggedRecord } from './invariants';
+import { STARTS_OVER } from './startsOver';
 
 export type PollInvariantId = 'polls-in-order';
 
@@ -49,8 +50,6 @@ const SETS_POSITIONS = new Set([
   'assign',
   'close',
 ]);
-/** Process steps that start a consumer over (a new process holds no positions). */
-const STARTS_OVER = new Set(['crash', 'restart', 'boot']);
 
 type Report = (invariant: PollInvariantId, step: number, message: string) => void;
 

@@ -22,6 +22,7 @@ import { keyOf } from '../protocol/topicPartition';
 import type { Trace } from '../run';
 import type { Fact } from '../trace/facts';
 import type { Ledger } from './invariants';
+import { STARTS_OVER } from './startsOver';
 
 export type SendInvariantId = 'sends-in-order';
 
@@ -29,9 +30,6 @@ export const SEND_INVARIANTS: Readonly<Record<SendInvariantId, string>> = {
   'sends-in-order':
     "An idempotent producer's records to a partition are acknowledged at offsets in the order send() was called (no non-monotonic send), within one producer: a crash, a restart or a new producer starts the count over.",
 };
-
-/** Steps after which an application's producer is a new one (a new producer id, refs kept or not). */
-const NEW_PRODUCER = new Set(['crash', 'restart', 'boot']);
 
 type Report = (invariant: SendInvariantId, step: number, message: string) => void;
 
@@ -57,7 +55,7 @@ export function checkSends(trace: Trace, facts: readonly { step: number; fact: F
   const lives = new Map<string, number>();
   const configs = new Map<string, ReturnType<typeof producerConfig>>();
   for (const s of trace.steps) {
-    if (NEW_PRODUCER.has(s.label)) {
+    if (STARTS_OVER.has(s.label)) {
       const p = processOf(s.actor as ActorId);
       lives.set(p, (lives.get(p) ?? 0) + 1);
     }
