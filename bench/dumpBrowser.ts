@@ -11,9 +11,9 @@
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type PreviewServer, preview } from 'vite';
 import { launchBrowser } from '../e2e/browser';
 import { bigDump } from './dumpData';
+import { type PreviewedApp, previewBuild } from './previewServer';
 
 export interface DumpImportResult {
   readonly records: number;
@@ -35,12 +35,10 @@ declare global {
 
 export async function measureDumpImport(records = 100000, rounds = 3): Promise<DumpImportResult> {
   const text = bigDump(records);
-  let server: PreviewServer | undefined;
+  let server: PreviewedApp | undefined;
   const browser = await launchBrowser();
   try {
-    server = await preview({ root: ROOT, logLevel: 'warn', preview: { port: 0, host: '127.0.0.1', strictPort: false } });
-    const address = server.httpServer.address();
-    const port = typeof address === 'object' && address ? address.port : 4173;
+    server = await previewBuild();
     const results: DumpImportResult[] = [];
     for (let round = 0; round < rounds; round++) {
       const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -54,7 +52,7 @@ export async function measureDumpImport(records = 100000, rounds = 3): Promise<D
           for (const e of list.getEntries()) window.__longTasks?.push({ start: e.startTime, duration: e.duration });
         }).observe({ type: 'longtask', buffered: true });
       });
-      await page.goto(`http://127.0.0.1:${port}/`);
+      await page.goto(server.base);
       await page.getByTestId('timeline').waitFor({ timeout: 60000 });
       await page.getByTestId('import-dump').click();
       await page.getByTestId('dump-import').waitFor();

@@ -13,11 +13,11 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Frame, Page } from 'playwright-core';
-import { type PreviewServer, preview } from 'vite';
 import { launchBrowser } from '../e2e/browser';
 import { PRESETS } from '../src/sim/presets';
 import { DEFAULT_LINK_VIEW, encodeLink } from '../src/sim/scenario/link';
 import { heavyScenario } from './budgetScenarios';
+import { previewBuild } from './previewServer';
 
 /** A boot, from navigation: first contentful paint, interactive, its longest task and the JS it fetched. */
 export interface BootResult {
@@ -105,13 +105,8 @@ function waitInteractive(page: Page, selector: string): Promise<unknown> {
 }
 
 export async function measureLongTasks(): Promise<LongTaskResult> {
-  const server: PreviewServer = await preview({
-    root: ROOT,
-    logLevel: 'warn',
-    preview: { port: 0, host: '127.0.0.1', strictPort: false },
-  });
-  const address = server.httpServer.address();
-  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 4173}/`;
+  const server = await previewBuild();
+  const base = server.base;
   const browser = await launchBrowser();
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });

@@ -5,10 +5,9 @@
  * click on Start until the panel says the search has finished, while a frame is requested every
  * 100 ms to see that the page keeps answering. Measured, not asserted: `npm run bench` prints PASS/FAIL.
  */
-import { resolve } from 'node:path';
-import { type PreviewServer, preview } from 'vite';
 import { launchBrowser } from '../e2e/browser';
 import { longestTask, OBSERVE } from './longTasks';
+import { previewBuild } from './previewServer';
 
 export interface SearchLongTaskResult {
   readonly preset: string;
@@ -22,16 +21,9 @@ export interface SearchLongTaskResult {
   readonly answer: string;
 }
 
-const ROOT = resolve(import.meta.dirname, '..');
-
 export async function measureSearchLongTasks(presetId = 'ctp-exactly-once-crash'): Promise<SearchLongTaskResult> {
-  const server: PreviewServer = await preview({
-    root: ROOT,
-    logLevel: 'warn',
-    preview: { port: 0, host: '127.0.0.1', strictPort: false },
-  });
-  const address = server.httpServer.address();
-  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 4173}/`;
+  const server = await previewBuild();
+  const base = server.base;
   const browser = await launchBrowser();
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });

@@ -12,8 +12,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { build, type PreviewServer, preview } from 'vite';
+import { build } from 'vite';
 import { launchBrowser } from '../e2e/browser';
+import { type PreviewedApp, previewBuild } from './previewServer';
 import type { FrameStats } from './timelinePage';
 
 export interface TimelineFrameResult {
@@ -63,20 +64,11 @@ export async function measureTimelineFrames(options: TimelineFrameOptions = {}):
   const frames = options.frames ?? 200;
   const warmup = options.warmupFrames ?? 40;
   const outDir = mkdtempSync(join(tmpdir(), 'eos-timeline-bench-'));
-  let server: PreviewServer | undefined;
+  let server: PreviewedApp | undefined;
   const browser = await launchBrowser();
   try {
     await buildPage(outDir);
-    server = await preview({
-      configFile: false,
-      root: ROOT,
-      base: './',
-      logLevel: 'warn',
-      build: { outDir },
-      preview: { port: 0, host: '127.0.0.1', strictPort: false },
-    });
-    const address = server.httpServer.address();
-    const port = typeof address === 'object' && address ? address.port : 4173;
+    server = await previewBuild({ configFile: false, base: './', build: { outDir } });
     // several rounds, sizes interleaved, and the median round per size: other work on the machine
     // shows up as noise in single runs
     const rounds = new Map<number, FrameStats[]>(sizes.map((n) => [n, []]));
@@ -85,7 +77,7 @@ export async function measureTimelineFrames(options: TimelineFrameOptions = {}):
         const page = await browser.newPage({ viewport: { width: 1280, height: 720 }, deviceScaleFactor: 1 });
         const errors: string[] = [];
         page.on('pageerror', (e) => errors.push(e.message));
-        await page.goto(`http://127.0.0.1:${port}/bench/timeline.html?records=${records}`);
+        await page.goto(`${server.base}bench/timeline.html?records=${records}`);
         await page.waitForFunction(() => window.__timelineBench !== undefined, undefined, { timeout: 60000 });
         await page.evaluate(() => window.__timelineBench?.ready);
         await page.evaluate((n) => window.__timelineBench?.run(n), warmup);
