@@ -131,6 +131,7 @@ describe('the engine behind the worker boundary', () => {
     );
     const unknown = await engine.resolve('no-such-preset');
     expect(!unknown.ok && unknown.error.message).toMatch(/^"no-such-preset" is neither an EOS Lab share link/);
+    expect(!unknown.ok && unknown.error.ko).toMatch(/^"no-such-preset"은\(는\) EOS Lab 공유 링크/);
     engine.terminate();
   });
 

@@ -3,7 +3,7 @@
  * `?preset=<id>&step=<n>`). Docs and posts can link a preset by a readable name; such a link follows
  * the preset as EOS Lab changes it, where a share link (`#s=1.…`) pins the exact scenario.
  */
-import { findPreset, type LinkError, PRESETS, type Scenario, validateScenario } from '../sim';
+import { findPreset, type LinkError, type Scenario, unknownPresetHint, validateScenario } from '../sim';
 
 export const PRESET_FRAGMENT = '#preset=';
 
@@ -40,10 +40,7 @@ export function presetFragmentOf(id: string, step: number | null = null): string
 export function resolvePresetFragment(f: PresetFragment): { ok: true; scenario: Scenario } | { ok: false; error: LinkError } {
   const preset = findPreset(f.id);
   if (preset) return { ok: true, scenario: preset.scenario };
-  const shown = f.id.length > 40 ? `${f.id.slice(0, 40)}…` : f.id;
-  const examples = PRESETS.slice(0, 3)
-    .map((p) => p.id)
-    .join(', ');
+  const { shown, examples } = unknownPresetHint(f.id);
   return {
     ok: false,
     error: {

@@ -31,7 +31,7 @@ export { describeIssue } from './dump/text';
 export type { DumpIssue } from './dump/types';
 
 export type { Preset } from './presets';
-export { DEFAULT_PRESET_ID, findPreset, PRESETS } from './presets';
+export { DEFAULT_PRESET_ID, findPreset, PRESETS, unknownPresetHint } from './presets';
 export type { PresetText } from './presets/ko';
 export type { ScenarioTexts, ScenarioWords } from './presets/localized';
 export { scenarioTexts } from './presets/localized';

@@ -146,3 +146,16 @@ export const DEFAULT_PRESET_ID = 'opening-story';
 export function findPreset(id: string): Preset | undefined {
   return PRESETS.find((p) => p.id === id);
 }
+
+/**
+ * What an error about an unknown preset id shows: the id as typed (cut at 40 characters, it may come
+ * from a URL) and three ids that do exist, for the page's `#preset=` links and the embed's lookups alike.
+ */
+export function unknownPresetHint(id: string): { readonly shown: string; readonly examples: string } {
+  return {
+    shown: id.length > 40 ? `${id.slice(0, 40)}…` : id,
+    examples: PRESETS.slice(0, 3)
+      .map((p) => p.id)
+      .join(', '),
+  };
+}
