@@ -64,6 +64,23 @@ describe('Break it', () => {
     expect(said).toMatch(/^no counterexample among all \d+ schedules with ≤ 1 fault/);
     const link = await panel.getByTestId('break-it-link').inputValue();
     expect(link).toContain('#s=1.');
+    // again, in the workers the first search left idle (the page keeps them): the same answer
+    await app.page.evaluate(() => {
+      const seen = window as unknown as { __searchRan?: boolean };
+      seen.__searchRan = false;
+      new MutationObserver(() => {
+        if (document.querySelector('[data-testid="break-it-progress"][data-running="true"]')) seen.__searchRan = true;
+      }).observe(document.body, { subtree: true, childList: true, attributes: true });
+    });
+    await panel.getByTestId('break-it-start').click();
+    await app.page.waitForFunction(
+      () =>
+        (window as unknown as { __searchRan?: boolean }).__searchRan === true &&
+        document.querySelector('[data-testid="break-it-progress"]')?.getAttribute('data-running') === 'false',
+      null,
+      { timeout: 60_000 },
+    );
+    expect(await answer.innerText()).toBe(said);
 
     const other = await app.browser.newPage();
     const otherErrors = watchErrors(other);

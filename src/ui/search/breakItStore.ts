@@ -1,7 +1,13 @@
 /**
  * The Break it panel's state and its workers: one dedicated Web Worker per core (at most 4), each
  * running its shard of the search; a counterexample one finds is sent to the others, which then stop
- * at schedules ordered after it. Stop terminates them. Nothing of the search runs on the page's thread.
+ * at schedules ordered after it. Nothing of the search runs on the page's thread.
+ *
+ * The workers are kept from one search to the next: a search whose workers all finished leaves them
+ * idle, and the next one — of this scenario or another — starts in them at once, with the engine's
+ * code already loaded and compiled (a cold worker spends the first second or so of a search on that).
+ * Idle workers are let go after IDLE_MS. Stop, an error, and opening or closing the panel while a
+ * search runs terminate them: Stop must be immediate even inside a long schedule.
  */
 import { useEffect } from 'react';
 import { useStore } from 'zustand';
@@ -65,6 +71,11 @@ export interface BreakItSettings {
 }
 
 let pool: Worker[] = [];
+/** The workers finished their last search (each answered done): the next search may run in them. */
+let poolIdle = false;
+let idleTimer: ReturnType<typeof setTimeout> | null = null;
+/** How long idle workers are kept for another search (each holds a copy of the engine). */
+const IDLE_MS = 5 * 60_000;
 
 const idle = {
   running: false,
@@ -87,6 +98,37 @@ function workerCount(): number {
 function terminate(): void {
   for (const w of pool) w.terminate();
   pool = [];
+  poolIdle = false;
+  clearIdleTimer();
+}
+
+function clearIdleTimer(): void {
+  if (idleTimer !== null) clearTimeout(idleTimer);
+  idleTimer = null;
+}
+
+/** Every worker answered done: keep them for the next search, for a while. */
+function keepIdle(): void {
+  poolIdle = true;
+  clearIdleTimer();
+  idleTimer = setTimeout(terminate, IDLE_MS);
+}
+
+/** Workers still searching are terminated; idle ones are kept. */
+function stopRunning(): void {
+  if (!poolIdle) terminate();
+}
+
+/** `n` workers for a search: the idle ones of the last search when there are as many, else new ones. */
+function workersFor(n: number): Worker[] {
+  if (poolIdle && pool.length === n) {
+    poolIdle = false;
+    clearIdleTimer();
+    return pool;
+  }
+  terminate();
+  pool = Array.from({ length: n }, () => new Worker(new URL('./search.worker.ts', import.meta.url), { type: 'module' }));
+  return pool;
 }
 
 /** The shortest, earliest first. */
@@ -125,7 +167,7 @@ export const breakItStore = createStore<BreakItState>()((set, get) => ({
   keepFaults: false,
   ...idle,
   show: (scenario, settings) => {
-    terminate();
+    stopRunning();
     set({
       open: true,
       scenario,
@@ -139,7 +181,7 @@ export const breakItStore = createStore<BreakItState>()((set, get) => ({
     });
   },
   hide: () => {
-    terminate();
+    stopRunning();
     set({ open: false, running: false });
   },
   // other settings than the recorded search's: its answer no longer speaks for them
@@ -147,8 +189,8 @@ export const breakItStore = createStore<BreakItState>()((set, get) => ({
   start: () => {
     const { scenario, property, maxFaults, kinds, processes, keepFaults } = get();
     if (!scenario) return;
-    terminate();
     const n = workerCount();
+    const workers = workersFor(n);
     set({ ...idle, running: true, workers: n });
     const started = performance.now();
     const progress = new Array<{ tried: number; k: number }>(n).fill({ tried: 0, k: 0 });
@@ -158,8 +200,7 @@ export const breakItStore = createStore<BreakItState>()((set, get) => ({
       const secs = (performance.now() - started) / 1000;
       set({ tried, k: Math.max(...progress.map((p) => p.k)), perSecond: secs > 0 ? tried / secs : 0 });
     };
-    pool = Array.from({ length: n }, (_, index) => {
-      const w = new Worker(new URL('./search.worker.ts', import.meta.url), { type: 'module' });
+    for (const [index, w] of workers.entries()) {
       w.onmessage = (e: MessageEvent<FromWorker>) => {
         const m = e.data;
         if (m.type === 'progress' || m.type === 'found') {
@@ -175,13 +216,14 @@ export const breakItStore = createStore<BreakItState>()((set, get) => ({
           );
           const best = get().found[0]?.counterexample.order;
           if (best)
-            for (const [j, other] of pool.entries()) if (j !== index) other.postMessage({ type: 'best', order: best } satisfies ToWorker);
+            for (const [j, other] of workers.entries())
+              if (j !== index) other.postMessage({ type: 'best', order: best } satisfies ToWorker);
         } else if (m.type === 'done') {
           results[index] = m.result;
           progress[index] = { tried: m.result.tried, k: progress[index]?.k ?? 0 };
           update();
           if (results.every((r) => r !== null)) {
-            terminate();
+            keepIdle();
             const result = merge(results as SearchResult[]);
             // the count shown is the merged one: the configuration alone, which every worker ran, once
             set({ running: false, result, tried: result.tried });
@@ -198,8 +240,7 @@ export const breakItStore = createStore<BreakItState>()((set, get) => ({
         keepFaults,
       };
       w.postMessage(msg);
-      return w;
-    });
+    }
   },
   stop: () => {
     terminate();
