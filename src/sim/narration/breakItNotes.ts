@@ -48,5 +48,6 @@ export function breakItNoteKo(note: string, faultKo: (what: string) => string | 
   const property = parseProperty(propertyText as string);
   const layerKo = LAYER_NAMES[layer as keyof typeof LAYER_NAMES]?.[1];
   if (fault === null || property === null || layerKo === undefined) return null;
-  return `${fault} — Break it${i ? ` (${i}/${n})` : ''}: ${describeProperty(property, 'ko')} — ${layerKo} 계층${subject ? ` (${subject})` : ''}에서 깨짐`;
+  // the panel's Korean name (src/ui/search/strings.ts), as the page around the note calls it
+  return `${fault} — 깨뜨려 보기${i ? ` (${i}/${n})` : ''}: ${describeProperty(property, 'ko')} — ${layerKo} 계층${subject ? ` (${subject})` : ''}에서 깨짐`;
 }
