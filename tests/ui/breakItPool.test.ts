@@ -85,6 +85,25 @@ describe('Break it: the workers kept between searches', () => {
     expect(breakItStore.getState().result?.tried).toBe(5);
   });
 
+  it('opening the panel starts the workers once the page is idle; Start runs in them', async () => {
+    const { breakItStore } = await import('../../src/ui/search/breakItStore');
+    breakItStore.getState().show(scenarioOf('opening-story'));
+    expect(workers.length).toBe(0);
+    await new Promise((r) => setTimeout(r, 10));
+    expect(workers.length).toBe(2);
+    expect(workers.every((w) => w.received.length === 0 && !w.terminated)).toBe(true);
+    breakItStore.getState().start();
+    expect(workers.length).toBe(2);
+    for (const w of workers) expect(w.received.map((m) => m.type)).toEqual(['start']);
+    // closed before they were started: none are
+    breakItStore.getState().stop();
+    workers.length = 0;
+    breakItStore.getState().show(scenarioOf('opening-story'));
+    breakItStore.getState().hide();
+    await new Promise((r) => setTimeout(r, 10));
+    expect(workers.length).toBe(0);
+  });
+
   it('Stop terminates the workers at once; the next search starts in new ones', async () => {
     const { breakItStore } = await import('../../src/ui/search/breakItStore');
     breakItStore.getState().show(scenarioOf('opening-story'));

@@ -6,8 +6,9 @@
  * The workers are kept from one search to the next: a search whose workers all finished leaves them
  * idle, and the next one — of this scenario or another — starts in them at once, with the engine's
  * code already loaded and compiled (a cold worker spends the first second or so of a search on that).
- * Idle workers are let go after IDLE_MS. Stop, an error, and opening or closing the panel while a
- * search runs terminate them: Stop must be immediate even inside a long schedule.
+ * Opening the panel starts them (when the page is idle), so a first Start does not wait for them to
+ * load. Idle workers are let go after IDLE_MS. Stop, an error, and opening or closing the panel while
+ * a search runs terminate them: Stop must be immediate even inside a long schedule.
  */
 import { useEffect } from 'react';
 import { useStore } from 'zustand';
@@ -119,6 +120,10 @@ function stopRunning(): void {
   if (!poolIdle) terminate();
 }
 
+function newWorkers(n: number): Worker[] {
+  return Array.from({ length: n }, () => new Worker(new URL('./search.worker.ts', import.meta.url), { type: 'module' }));
+}
+
 /** `n` workers for a search: the idle ones of the last search when there are as many, else new ones. */
 function workersFor(n: number): Worker[] {
   if (poolIdle && pool.length === n) {
@@ -127,8 +132,32 @@ function workersFor(n: number): Worker[] {
     return pool;
   }
   terminate();
-  pool = Array.from({ length: n }, () => new Worker(new URL('./search.worker.ts', import.meta.url), { type: 'module' }));
+  pool = newWorkers(n);
   return pool;
+}
+
+let spawnHandle: { cancel(): void } | null = null;
+
+/**
+ * Starts the workers when the panel opens, once the page's thread is idle, so that they load the
+ * engine while the reader chooses the property: Start then runs at once. They wait idle (let go
+ * after IDLE_MS like any idle workers).
+ */
+function spawnWhenIdle(): void {
+  spawnHandle?.cancel();
+  const spawn = () => {
+    spawnHandle = null;
+    if (pool.length > 0 || typeof Worker === 'undefined') return;
+    pool = newWorkers(workerCount());
+    keepIdle();
+  };
+  if (typeof requestIdleCallback === 'function') {
+    const id = requestIdleCallback(spawn, { timeout: 1000 });
+    spawnHandle = { cancel: () => cancelIdleCallback(id) };
+  } else {
+    const id = setTimeout(spawn, 0);
+    spawnHandle = { cancel: () => clearTimeout(id) };
+  }
 }
 
 /** The shortest, earliest first. */
@@ -168,6 +197,7 @@ export const breakItStore = createStore<BreakItState>()((set, get) => ({
   ...idle,
   show: (scenario, settings) => {
     stopRunning();
+    spawnWhenIdle();
     set({
       open: true,
       scenario,
@@ -181,6 +211,8 @@ export const breakItStore = createStore<BreakItState>()((set, get) => ({
     });
   },
   hide: () => {
+    spawnHandle?.cancel();
+    spawnHandle = null;
     stopRunning();
     set({ open: false, running: false });
   },
