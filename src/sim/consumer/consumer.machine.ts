@@ -118,7 +118,11 @@ const a = {
 };
 
 type Args = { context: ConsumerContext; event: ConsumerEvent };
-const fetchInFlight = (c: ConsumerContext) => Object.keys(c.fetching).length > 0;
+/** A fetch is in flight (checked at every settle: asks for one key, allocates no key list). */
+const fetchInFlight = (c: ConsumerContext) => {
+  for (const _ in c.fetching) return true;
+  return false;
+};
 const positionsMissing = (c: ConsumerContext) => c.assignment.some((tp) => c.positions[keyOf(tp)] === undefined);
 /** A partition that could be fetched but for its leader: none known, or its last fetch said the metadata is stale. */
 const leaderUnknown = (c: ConsumerContext) =>

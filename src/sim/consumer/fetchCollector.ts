@@ -33,6 +33,8 @@ export function collectFetched(
   isolation: IsolationLevel,
   fetchOffset: number,
 ): Collected {
+  // an empty answer (a long poll that expired): the position stays, nothing to sort or track
+  if (batches.length === 0) return { records: [], nextOffset: fetchOffset, skipped: [] };
   const aborted = [...abortedTransactions].sort((a, b) => a.firstOffset - b.firstOffset);
   const abortedPids = new Set<number>();
   let ai = 0;

@@ -363,11 +363,14 @@ export class Simulation extends KernelCore {
       .int(nh[before] as number)
       .int(nh[after] as number)
       .int(step.sent.length);
-    for (const id of step.sent) h.int(id);
+    // index loops: these run every step, and an iterator here cost an allocation per element
+    const sent = step.sent;
+    for (let j = 0; j < sent.length; j++) h.int(sent[j] as number);
     h.int(faults.length);
-    for (const f of faults) h.str(f);
-    h.int(step.facts.length);
-    for (const f of step.facts) h.value(f);
+    for (let j = 0; j < faults.length; j++) h.str(faults[j] as string);
+    const facts = step.facts;
+    h.int(facts.length);
+    for (let j = 0; j < facts.length; j++) h.value(facts[j]);
     if (this.factSink !== null && step.facts.length > 0) this.factSink(i, this.now, step.facts);
     if (this.stepSink !== null)
       this.stepSink(this.now, step, nh[actor] as number, nh[label] as number, nh[before] as number, nh[after] as number);

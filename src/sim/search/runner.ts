@@ -95,7 +95,8 @@ function foldEffect(h: StreamHash, t: number, s: StepRecord, actor: number, labe
     .int(s.sent.length)
     .int(s.faults.length)
     .int(s.facts.length);
-  for (const f of s.facts) h.value(f);
+  const facts = s.facts;
+  for (let i = 0; i < facts.length; i++) h.value(facts[i]);
 }
 
 /** Folds a recorded step, hashing its names as the kernel does (once per name, in `names`). */
