@@ -1,4 +1,5 @@
 /** A recorded run keeps its checkpoints packed; unpacked, each is the state a run has at that step. */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Checkpoint } from '../src/sim/kernel/checkpoint';
 import { PackedCheckpoint } from '../src/sim/kernel/packedCheckpoint';
@@ -8,6 +9,8 @@ import { finishTrace, runScenario, startRun, stateAt } from '../src/sim/run';
 import { injectProcessFault } from '../src/sim/scenario/edits';
 import { validateScenario } from '../src/sim/scenario/validate';
 import { forkRun } from '../src/sim/trace/fork';
+import { FAMILIES } from './properties/families';
+import { cases, PROPERTY_SEED } from './properties/modelProperty';
 
 const FIELDS = [
   'queue',
@@ -35,32 +38,34 @@ function runPacking(scenario: unknown, packFromStep: number) {
   return finishTrace(v.resolved, built, sim);
 }
 
+/** Every packed checkpoint of `trace` unpacks to the state a run from the start has there, and restores it. */
+function expectCheckpointsFaithful(trace: ReturnType<typeof runPacking>): void {
+  const cps = trace.checkpoints;
+  const forward = Simulation.create(trace.built.specs, { ...trace.built.options, record: false });
+  for (let i = 0; i < cps.length; i++) {
+    const cp = cps[i] as Checkpoint;
+    expect(cp).toBeInstanceOf(PackedCheckpoint);
+    forward.run(cp.step);
+    const plain = forward.takeCheckpoint();
+    expect(cp.step).toBe(plain.step);
+    expect(cp.hash).toEqual(plain.hash);
+    expect(unpacked(cp)).toStrictEqual(unpacked(plain));
+    // restored from the packed checkpoint, the run reaches the next one with the same hash and state
+    const next = cps[i + 1];
+    if (next) {
+      const restored = Simulation.restore(trace.built.specs, { ...trace.built.options, record: false }, cp);
+      restored.run(next.step);
+      const at = restored.takeCheckpoint();
+      expect(at.hash).toEqual(next.hash);
+      expect(unpacked(at)).toStrictEqual(unpacked(next));
+    }
+  }
+}
+
 describe('packed checkpoints', () => {
   it.each(PRESETS.map((p) => [p.id, p] as const))(
     '%s: every checkpoint unpacks to the state a run has there, and restores it',
-    (_id, preset) => {
-      const trace = runPacking(preset.scenario, 0);
-      const cps = trace.checkpoints;
-      const forward = Simulation.create(trace.built.specs, { ...trace.built.options, record: false });
-      for (let i = 0; i < cps.length; i++) {
-        const cp = cps[i] as Checkpoint;
-        expect(cp).toBeInstanceOf(PackedCheckpoint);
-        forward.run(cp.step);
-        const plain = forward.takeCheckpoint();
-        expect(cp.step).toBe(plain.step);
-        expect(cp.hash).toEqual(plain.hash);
-        expect(unpacked(cp)).toStrictEqual(unpacked(plain));
-        // restored from the packed checkpoint, the run reaches the next one with the same hash and state
-        const next = cps[i + 1];
-        if (next) {
-          const restored = Simulation.restore(trace.built.specs, { ...trace.built.options, record: false }, cp);
-          restored.run(next.step);
-          const at = restored.takeCheckpoint();
-          expect(at.hash).toEqual(next.hash);
-          expect(unpacked(at)).toStrictEqual(unpacked(next));
-        }
-      }
-    },
+    (_id, preset) => expectCheckpointsFaithful(runPacking(preset.scenario, 0)),
   );
 
   it('a short run keeps its checkpoints as objects; from packFromStep on, all of them are packed', () => {
@@ -100,4 +105,19 @@ describe('packed checkpoints', () => {
       expect([...stateAt(fork.trace, probe).actors]).toEqual([...stateAt(full, probe).actors]);
     },
   );
+  // consecutive checkpoints refer to what the one before wrote (stateCodec.ts): on random scenarios
+  // of three families, a checkpoint every 16 steps, every one is still the state of a run from the start
+  it.each([
+    ['general', 12],
+    ['replication', 6],
+    ['streams-faults', 8],
+  ] as const)('random %s scenarios: every packed checkpoint, a checkpoint every 16 steps, is the state a run has there', (family, runs) => {
+    fc.assert(
+      fc.property(FAMILIES[family].arb, (scenario) => {
+        const every16 = { ...scenario, run: { ...scenario.run, checkpointEvery: 16 } };
+        expectCheckpointsFaithful(runPacking(every16, 0));
+      }),
+      { numRuns: cases(runs), seed: PROPERTY_SEED },
+    );
+  });
 });

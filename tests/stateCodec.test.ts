@@ -1,6 +1,6 @@
 /** The checkpoint state codec gives back values every handler treats as the originals. */
 import { describe, expect, it } from 'vitest';
-import { StateReader, StateWriter } from '../src/sim/kernel/stateCodec';
+import { StateReader, StateSharing, StateWriter } from '../src/sim/kernel/stateCodec';
 import { ByteStore, ValueTables } from '../src/sim/kernel/valueCodec';
 import { AppendLog } from '../src/sim/log/appendLog';
 
@@ -76,5 +76,49 @@ describe('stateCodec', () => {
     expect(back).toEqual(rows);
     // about a byte for the shape, one for the topic, one for the partition and the key's characters
     expect(bytes).toBeLessThan(200 * 10);
+  });
+  it('writes an object once per store: a later encoding refers back to it and decodes by itself', () => {
+    const store = new ByteStore();
+    const tables = new ValueTables();
+    const sharing = new StateSharing();
+    // two checkpoints of one run: the pending records and an idle actor's context are unchanged
+    const pending = Array.from({ length: 50 }, (_, i) => ({ key: `k${i}`, value: `v${i}`, headers: { event_id: `e${i}` } }));
+    const idle = { state: 'idle', members: new Map([['c1', { generation: 3 }]]) };
+    const first = { step: 256, producer: { pending, epoch: 0 }, group: idle };
+    const second = { step: 512, producer: { pending, epoch: 1 }, group: idle, again: pending[7] };
+    new StateWriter(store, tables, sharing).writeShared(first);
+    const firstBytes = store.length;
+    const start = store.length;
+    new StateWriter(store, tables, sharing).writeShared(second);
+    const secondBytes = store.length - start;
+    // the second encoding writes its new objects and a back-reference to each unchanged one
+    expect(secondBytes).toBeLessThan(firstBytes / 10);
+    // decoded alone, from its own position (as a packed checkpoint is), it is the value it was
+    const back = new StateReader(store.bytes, tables, sharing.refs, start).read() as typeof second;
+    expect(back).toStrictEqual(second);
+    expect(back.again).toBe(back.producer.pending[7]);
+    // the same with a sharing of its own writes everything again
+    const alone = new ByteStore();
+    new StateWriter(alone, tables).write(second);
+    expect(alone.length).toBeGreaterThan(firstBytes / 2);
+  });
+
+  it('keeps a reference met in an earlier encoding valid in a later one', () => {
+    const store = new ByteStore();
+    const tables = new ValueTables();
+    const sharing = new StateSharing();
+    const log = AppendLog.empty<number>().append(1);
+    const holder = { log, n: 1 };
+    new StateWriter(store, tables, sharing).writeShared({ holder });
+    const start = store.length;
+    new StateWriter(store, tables, sharing).writeShared({ holder, log, m: new Map([[1, holder]]) });
+    const back = new StateReader(store.bytes, tables, sharing.refs, start).read() as {
+      holder: typeof holder;
+      log: typeof log;
+      m: Map<number, typeof holder>;
+    };
+    expect(back.holder.log).toBe(log);
+    expect(back.log).toBe(log);
+    expect(back.m.get(1)).toBe(back.holder);
   });
 });

@@ -3,7 +3,8 @@
  * process and actor snapshots — packed into the recorder's checkpoint bytes (stateCodec.ts) and
  * unpacked when read. A checkpoint's objects are mostly new since the checkpoint before (every
  * context an actor's handler replaced), so keeping them as objects costs ~23 KB per checkpoint on
- * the benchmark pipeline, ~90 bytes per step; packed they cost a fraction of that.
+ * the benchmark pipeline, ~90 bytes per step; packed they cost a fraction of that, and what the
+ * checkpoint before already wrote (an object it met, unchanged since) is referred to, not written.
  *
  * Reading any packed field unpacks them all once; the last checkpoint unpacked is kept, so a
  * restore (which reads every field) decodes once. Unpacked values are fresh objects equal to the
@@ -11,7 +12,7 @@
  * restore needs: state is immutable and never compared by identity across a checkpoint.
  */
 import type { Checkpoint } from './checkpoint';
-import { StateReader, StateWriter } from './stateCodec';
+import { StateReader, type StateSharing, StateWriter } from './stateCodec';
 import type { ByteStore, ValueTables } from './valueCodec';
 
 /** The fields a checkpoint keeps as they are (numbers and small values). */
@@ -136,10 +137,15 @@ function plainOf(cp: Checkpoint): Plain {
   };
 }
 
-/** `cp` packed at the end of `store` (one encoding, so structure shared between its fields stays shared). */
-export function packCheckpoint(cp: Checkpoint, store: ByteStore, tables: ValueTables): PackedCheckpoint {
+/**
+ * `cp` packed at the end of `store` (one encoding, so structure shared between its fields stays
+ * shared); what the checkpoints packed before it into this store wrote is referred to, not written
+ * again (`sharing`: one per store).
+ */
+export function packCheckpoint(cp: Checkpoint, store: ByteStore, tables: ValueTables, sharing: StateSharing): PackedCheckpoint {
   const start = store.length;
-  const w = new StateWriter(store, tables);
+  const refsBefore = sharing.refs.length;
+  const w = new StateWriter(store, tables, sharing);
   const fields = [
     cp.queue,
     cp.cancelled,
@@ -152,7 +158,7 @@ export function packCheckpoint(cp: Checkpoint, store: ByteStore, tables: ValueTa
     cp.processes,
     cp.actors,
   ];
-  w.write(fields);
+  w.writeShared(fields);
   const refs = w.refs;
   const unpack = (): PackedPart => {
     const f = new StateReader(store.bytes, tables, refs, start).read() as unknown[];
@@ -169,5 +175,5 @@ export function packCheckpoint(cp: Checkpoint, store: ByteStore, tables: ValueTa
       actors: f[9],
     } as PackedPart;
   };
-  return new PackedCheckpoint(plainOf(cp), unpack, store.length - start + refs.length * 8);
+  return new PackedCheckpoint(plainOf(cp), unpack, store.length - start + (refs.length - refsBefore) * 8);
 }

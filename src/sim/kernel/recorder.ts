@@ -14,6 +14,7 @@ import { EndColumn } from './endColumn';
 import type { ActorId, Envelope, EnvelopeFate, EnvelopeRecord, RpcName } from './envelope';
 import type { NameTable } from './nameTable';
 import { PackedCheckpoint, packCheckpoint } from './packedCheckpoint';
+import { StateSharing } from './stateCodec';
 import type { StepKind, TraceStep } from './types';
 import { ByteStore, ValueReader, ValueTables, writeValue } from './valueCodec';
 
@@ -111,6 +112,8 @@ export class Recorder {
   checkpoints: Checkpoint[] = [];
   /** The checkpoints' packed fields (packedCheckpoint.ts), with tables of their own. */
   checkpointBytes = new ByteStore();
+  /** What the checkpoints packed into `checkpointBytes` have written (each object once per store). */
+  private readonly checkpointSharing = new StateSharing();
   readonly checkpointTables: ValueTables;
 
   constructor(
@@ -209,7 +212,7 @@ export class Recorder {
     if (cp.step < this.packFromStep) return;
     for (let i = this.packedUpTo; i < cps.length; i++) {
       const c = cps[i] as Checkpoint;
-      if (!(c instanceof PackedCheckpoint)) cps[i] = packCheckpoint(c, this.checkpointBytes, this.checkpointTables);
+      if (!(c instanceof PackedCheckpoint)) cps[i] = packCheckpoint(c, this.checkpointBytes, this.checkpointTables, this.checkpointSharing);
     }
     this.packedUpTo = cps.length;
   }
@@ -388,6 +391,8 @@ export class Recorder {
     this.extras = this.extras.prefix(this.extras.length, true);
     // trimmed in place: the packed checkpoints read this store
     this.checkpointBytes.trim();
+    // and the last checkpoint's objects are let go (a run that goes on writes its next one whole)
+    this.checkpointSharing.forget();
   }
 
   // ---------------------------------------------------------------- reading

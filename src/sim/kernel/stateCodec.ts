@@ -5,11 +5,21 @@
  * Like valueCodec.ts (whose byte store and tables it shares) but for state, not JSON: decoding must
  * give back a value every handler treats exactly as the original. So it keeps what JSON loses:
  * Maps and Sets with their entry order, `undefined`, -0 and NaN, and shared structure — an object
- * met twice in one encoding is written once and decoded as one object, as the original was. What
- * it cannot rebuild faithfully (an instance of a class such as AppendLog, a function, an array with
- * holes, an object with another prototype) is not encoded but kept by reference in `refs`: state is
- * immutable, so a reference is as good as a copy (and a partition log's records stay shared with
- * the log instead of being copied into every checkpoint).
+ * met twice is written once and decoded as one object, as the original was. What it cannot rebuild
+ * faithfully (an instance of a class such as AppendLog, a function, an array with holes, an object
+ * with another prototype) is not encoded but kept by reference in `refs`: state is immutable, so a
+ * reference is as good as a copy (and a partition log's records stay shared with the log instead of
+ * being copied into every checkpoint).
+ *
+ * Consecutive encodings into one byte store share what they met (`StateSharing`): an object the
+ * encoding before met is not written again but referred to where it was written (T_AT, a byte
+ * position). State is immutable (handlers replace contexts, never change them; the kernel copies
+ * its own mutable structures into fresh objects for a checkpoint), so an object met again is the
+ * value it was, and a checkpoint writes mostly what changed since the one before: a producer's
+ * records still pending, an idle actor's context, a connection no request used are written once,
+ * not once per checkpoint. Only the last encoding's objects are remembered (a Map held until the
+ * next one), so what is kept for this is one state's worth of objects, not a run's. A reader decodes
+ * from any position, following back-references into earlier encodings.
  */
 import { ByteReader, type ByteStore, setDecoded, type ValueTables } from './valueCodec';
 
@@ -23,8 +33,8 @@ const T_ARR = 6;
 const T_OBJ = 7;
 const T_MAP = 8;
 const T_SET = 9;
-/** An object met before in this encoding: its index in encounter order. */
-const T_SEEN = 10;
+/** An object written before into this store: the byte position of its token. */
+const T_AT = 10;
 /** A value kept by reference: its index in `refs`. */
 const T_REF = 11;
 const TAGS = 16;
@@ -36,15 +46,41 @@ const C_UNDEF = 3;
 
 const MAX_SMALL = 2 ** 27;
 
+/**
+ * What consecutive encodings into one byte store share: where each object the last encoding met
+ * was written, and the values kept by reference (indexes into one list for the whole store).
+ */
+export class StateSharing {
+  known = new Map<object, number>();
+  readonly refs: unknown[] = [];
+
+  /** Forgets the last encoding's objects (the next encoding writes everything it meets). */
+  forget(): void {
+    this.known = new Map();
+  }
+}
+
 /** Encodes one value graph; `refs` collects what is kept by reference. */
 export class StateWriter {
-  private readonly seen = new Map<object, number>();
-  readonly refs: unknown[] = [];
+  /** Where each object this encoding met is written (here or by the encoding before). */
+  private readonly met = new Map<object, number>();
+  private readonly known: Map<object, number>;
+  readonly refs: unknown[];
 
   constructor(
     private readonly out: ByteStore,
     private readonly tables: ValueTables,
-  ) {}
+    private readonly sharing: StateSharing = new StateSharing(),
+  ) {
+    this.known = sharing.known;
+    this.refs = sharing.refs;
+  }
+
+  /** Writes `v` and hands what it met to the next encoding into this store. */
+  writeShared(v: unknown): void {
+    this.write(v);
+    this.sharing.known = this.met;
+  }
 
   private token(payload: number, tag: number): void {
     this.out.varint(payload * TAGS + tag);
@@ -93,11 +129,17 @@ export class StateWriter {
   }
 
   private object(v: object, slot: number): void {
-    const known = this.seen.get(v);
+    let known = this.met.get(v);
+    if (known === undefined) {
+      known = this.known.get(v);
+      if (known !== undefined) this.met.set(v, known);
+    }
     if (known !== undefined) {
-      this.token(known, T_SEEN);
+      this.token(known, T_AT);
       return;
     }
+    // where this object's token goes: what meets it again (a child, a later checkpoint) points here
+    const at = this.out.length;
     const proto = Object.getPrototypeOf(v);
     const tables = this.tables;
     if (proto === Array.prototype) {
@@ -107,7 +149,7 @@ export class StateWriter {
           this.ref(v);
           return;
         }
-      this.seen.set(v, this.seen.size);
+      this.met.set(v, at);
       this.token(a.length, T_ARR);
       const item = tables.itemSlot(slot);
       for (let i = 0; i < a.length; i++) this.write(a[i], item);
@@ -115,7 +157,7 @@ export class StateWriter {
     }
     if (proto === Object.prototype) {
       const o = v as Record<string, unknown>;
-      this.seen.set(v, this.seen.size);
+      this.met.set(v, at);
       const shape = tables.shapeOf(o, slot);
       this.token(shape, T_OBJ);
       const slots = tables.shapeSlots[shape] as number[];
@@ -125,7 +167,7 @@ export class StateWriter {
     }
     if (proto === Map.prototype) {
       const m = v as Map<unknown, unknown>;
-      this.seen.set(v, this.seen.size);
+      this.met.set(v, at);
       this.token(m.size, T_MAP);
       const keySlot = tables.itemSlot(slot);
       const valueSlot = tables.itemSlot(keySlot);
@@ -137,7 +179,7 @@ export class StateWriter {
     }
     if (proto === Set.prototype) {
       const s = v as Set<unknown>;
-      this.seen.set(v, this.seen.size);
+      this.met.set(v, at);
       this.token(s.size, T_SET);
       const item = tables.itemSlot(slot);
       for (const x of s) this.write(x, item);
@@ -149,7 +191,8 @@ export class StateWriter {
 
 /** Decodes what a StateWriter wrote, from a position. */
 export class StateReader extends ByteReader {
-  private readonly seen: object[] = [];
+  /** The objects decoded so far, by the position of their token. */
+  private readonly seen = new Map<number, object>();
 
   constructor(
     bytes: Uint8Array,
@@ -161,6 +204,7 @@ export class StateReader extends ByteReader {
   }
 
   read(): unknown {
+    const at = this.pos;
     const token = this.varint();
     const tag = token % TAGS;
     const payload = (token - tag) / TAGS;
@@ -168,20 +212,20 @@ export class StateReader extends ByteReader {
     switch (tag) {
       case T_ARR: {
         const a: unknown[] = new Array(payload);
-        this.seen.push(a);
+        this.seen.set(at, a);
         for (let i = 0; i < payload; i++) a[i] = this.read();
         return a;
       }
       case T_OBJ: {
         const keys = this.tables.shapes[payload] as string[];
         const o: Record<string, unknown> = {};
-        this.seen.push(o);
+        this.seen.set(at, o);
         for (let i = 0; i < keys.length; i++) setDecoded(o, keys[i] as string, this.read());
         return o;
       }
       case T_MAP: {
         const m = new Map<unknown, unknown>();
-        this.seen.push(m);
+        this.seen.set(at, m);
         for (let i = 0; i < payload; i++) {
           const k = this.read();
           m.set(k, this.read());
@@ -190,12 +234,20 @@ export class StateReader extends ByteReader {
       }
       case T_SET: {
         const s = new Set<unknown>();
-        this.seen.push(s);
+        this.seen.set(at, s);
         for (let i = 0; i < payload; i++) s.add(this.read());
         return s;
       }
-      case T_SEEN:
-        return this.seen[payload];
+      case T_AT: {
+        const known = this.seen.get(payload);
+        if (known !== undefined) return known;
+        // written by an earlier encoding (or earlier in this one, not yet read): read it there
+        const back = this.pos;
+        this.pos = payload;
+        const v = this.read();
+        this.pos = back;
+        return v;
+      }
       case T_REF:
         return this.refs[payload];
       default:
