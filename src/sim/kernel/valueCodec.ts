@@ -30,6 +30,12 @@ const MAX_SMALL = 2 ** 27;
 
 /** A slot interns its strings until it has seen this many misses and four times more misses than hits. */
 const SLOT_TRIAL = 32;
+/**
+ * …or until it has added this many strings to the table: a field whose values keep coming new but
+ * are each met a few times (a record's key: sent, appended, fetched, processed) would otherwise grow
+ * the table by a string per record for the whole run — a table, and a Map, that only grow.
+ */
+const SLOT_STRINGS = 4096;
 
 export class ByteStore {
   bytes = new Uint8Array(1 << 12);
@@ -247,7 +253,7 @@ export class ValueTables {
     }
     const misses = (this.slotMisses[slot] as number) + 1;
     this.slotMisses[slot] = misses;
-    if (misses > SLOT_TRIAL && misses > 4 * (this.slotHits[slot] as number)) {
+    if ((misses > SLOT_TRIAL && misses > 4 * (this.slotHits[slot] as number)) || misses > SLOT_STRINGS) {
       this.slotInterns[slot] = false;
       return -1;
     }
