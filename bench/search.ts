@@ -27,6 +27,13 @@ export interface WorkerRun {
   readonly rate: number;
   readonly schedules: number;
   readonly ms: number;
+  /**
+   * CPU time of the whole process (every thread: the workers and V8's helper threads) over wall
+   * time, during the search: how many cores it kept busy. One worker keeps more than one busy — V8
+   * optimises its hot functions on a compiler thread (most of it) and collects garbage on helper
+   * threads — so on two cores a second worker finds less than a core free (docs/search.md).
+   */
+  readonly coresBusy: number;
 }
 
 /**
@@ -51,6 +58,7 @@ export async function runWorkers(count: number): Promise<{ cold: WorkerRun; warm
     ),
   );
   const search = async (): Promise<WorkerRun> => {
+    const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     const done = workers.map(
       (w) =>
@@ -62,9 +70,10 @@ export async function runWorkers(count: number): Promise<{ cold: WorkerRun; warm
     );
     const rs = await Promise.all(done);
     const ms = performance.now() - t0;
+    const cpu = process.cpuUsage(cpu0);
     if (rs.some((r) => r.complete !== 1)) throw new Error('a worker did not finish its shard');
     const schedules = 1 + rs.reduce((a, r) => a + r.tried - 1, 0);
-    return { rate: schedules / (ms / 1000), schedules, ms };
+    return { rate: schedules / (ms / 1000), schedules, ms, coresBusy: (cpu.user + cpu.system) / 1000 / ms };
   };
   const cold = await search();
   const warm = await search();
@@ -83,6 +92,13 @@ export async function benchSearch(figure: FigureFn, target: TargetFn): Promise<v
   figure('search-1w', `Break it: schedules/s, 1 worker (ctp-exactly-once-crash, all ${w1.cold.schedules} of k ≤ 1)`, one, '/s');
   figure('search-2w', 'Break it: schedules/s, 2 workers (the same search, split)', two, '/s');
   // the targets stay on the first search (cold workers): the figure a user meets first
+  figure(
+    'search-1w-cores',
+    'Break it: cores kept busy by the 1-worker search (CPU time of every thread / wall time)',
+    w1.cold.coresBusy,
+    '',
+  );
+  figure('search-2w-cores', 'Break it: cores kept busy by the 2-worker search', w2.cold.coresBusy, '');
   figure('search-1w-warm', 'Break it: the same search again in the warm worker (1 worker)', w1.warm.rate, '/s');
   figure('search-2w-warm', 'Break it: the same search again in the warm workers (2 workers)', w2.warm.rate, '/s');
   target(
@@ -91,7 +107,12 @@ export async function benchSearch(figure: FigureFn, target: TargetFn): Promise<v
     two >= 1000,
     `${Math.round(two)}/s (fast-mode forks; the engine's step rate bounds it — docs/search.md)`,
   );
-  target('search-scale', 'two workers ≥ 1.7× one', two / one >= 1.7, `${(two / one).toFixed(2)}× (${loadNote})`);
+  target(
+    'search-scale',
+    'two workers ≥ 1.7× one',
+    two / one >= 1.7,
+    `${(two / one).toFixed(2)}× (one worker kept ${w1.cold.coresBusy.toFixed(2)} cores busy, two ${w2.cold.coresBusy.toFixed(2)} of ${availableParallelism()}: V8's compiler and GC threads; ${loadNote})`,
+  );
   let slowest = 0;
   let failed: string[] = [];
   for (const p of PRESETS) {
