@@ -28,7 +28,8 @@ class FakeWorker {
 beforeEach(() => {
   workers.length = 0;
   vi.stubGlobal('Worker', FakeWorker);
-  vi.stubGlobal('navigator', { hardwareConcurrency: 4 });
+  // five cores: four workers (one core is left to the page)
+  vi.stubGlobal('navigator', { hardwareConcurrency: 5 });
 });
 afterEach(() => {
   vi.unstubAllGlobals();

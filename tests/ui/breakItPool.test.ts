@@ -50,7 +50,8 @@ describe('Break it: the workers kept between searches', () => {
   beforeEach(() => {
     workers.length = 0;
     vi.stubGlobal('Worker', FakeWorker);
-    vi.stubGlobal('navigator', { hardwareConcurrency: 2 });
+    // three cores: two workers (one core is left to the page)
+    vi.stubGlobal('navigator', { hardwareConcurrency: 3 });
   });
   afterEach(async () => {
     const { breakItStore } = await import('../../src/ui/search/breakItStore');
@@ -83,6 +84,18 @@ describe('Break it: the workers kept between searches', () => {
     expect(breakItStore.getState().tried).toBe(4);
     for (const w of workers) w.answer({ type: 'done', result: result(3) });
     expect(breakItStore.getState().result?.tried).toBe(5);
+  });
+
+  it('leaves one core to the page: two cores get one worker, never fewer than one nor more than four', async () => {
+    const { breakItStore, workerCount } = await import('../../src/ui/search/breakItStore');
+    expect([1, 2, 3, 4, 5, 8, 16].map((cores) => workerCount(cores))).toEqual([1, 1, 2, 3, 4, 4, 4]);
+    vi.stubGlobal('navigator', { hardwareConcurrency: 2 });
+    breakItStore.getState().show(scenarioOf('opening-story'));
+    breakItStore.getState().start();
+    expect(workers.length).toBe(1);
+    expect(breakItStore.getState().workers).toBe(1);
+    const start = workers[0]?.received[0];
+    expect(start?.type === 'start' && start.config.shard).toEqual({ index: 0, count: 1 });
   });
 
   it('opening the panel starts the workers once the page is idle; Start runs in them', async () => {

@@ -1,7 +1,7 @@
 /**
- * The Break it panel's state and its workers: one dedicated Web Worker per core (at most 4), each
- * running its shard of the search; a counterexample one finds is sent to the others, which then stop
- * at schedules ordered after it. Nothing of the search runs on the page's thread.
+ * The Break it panel's state and its workers: one dedicated Web Worker per core but the page's (at
+ * least one, at most 4), each running its shard of the search; a counterexample one finds is sent to
+ * the others, which then stop at schedules ordered after it. Nothing of the search runs on the page's thread.
  *
  * The workers are kept from one search to the next: a search whose workers all finished leaves them
  * idle, and the next one — of this scenario or another — starts in them at once, with the engine's
@@ -91,9 +91,14 @@ const idle = {
   recorded: null,
 };
 
-function workerCount(): number {
-  const cores = typeof navigator !== 'undefined' ? navigator.hardwareConcurrency || 2 : 2;
-  return Math.max(1, Math.min(4, cores));
+/**
+ * One worker per core but the page's own (at least one, at most four). A worker keeps more than a
+ * core busy — V8 compiles and collects for it on helper threads — so with a worker on every core the
+ * page's thread waits for a core and its renders stretch into long tasks; on two cores a second
+ * worker made the search no faster (docs/search.md, "Workers").
+ */
+export function workerCount(cores = typeof navigator !== 'undefined' ? navigator.hardwareConcurrency || 2 : 2): number {
+  return Math.max(1, Math.min(4, cores - 1));
 }
 
 function terminate(): void {
