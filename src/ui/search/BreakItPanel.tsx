@@ -213,9 +213,7 @@ export function BreakItPanel() {
       {(st.running || done) && (
         <div data-testid="break-it-progress" data-running={st.running ? 'true' : 'false'}>
           <progress aria-label={t.tried} value={st.running ? undefined : 1} max={1} />
-          <p aria-live="polite">
-            {st.tried} {t.tried} · {Math.round(st.perSecond)} {t.perSecond} · {t.level} {st.k} · {st.workers} {t.workers}
-          </p>
+          <p aria-live="polite">{t.progressLine(st.tried, Math.round(st.perSecond), st.k, st.workers)}</p>
         </div>
       )}
       <h3>{t.found}</h3>

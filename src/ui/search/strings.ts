@@ -19,9 +19,8 @@ export interface BreakItText {
   readonly start: string;
   readonly stop: string;
   readonly tried: string;
-  readonly perSecond: string;
-  readonly level: string;
-  readonly workers: string;
+  /** The running count under the progress bar: schedules tried, per second, faults per schedule, workers. */
+  readonly progressLine: (tried: number, perSecond: number, k: number, workers: number) => string;
   readonly found: string;
   readonly openCounterexample: string;
   readonly none: string;
@@ -57,9 +56,8 @@ export const BREAK_IT_TEXT: Readonly<Record<Language, BreakItText>> = {
     start: 'Start',
     stop: 'Stop',
     tried: 'schedules tried',
-    perSecond: 'schedules/s',
-    level: 'faults per schedule',
-    workers: 'workers',
+    progressLine: (tried, perSecond, k, workers) =>
+      `${tried} ${tried === 1 ? 'schedule' : 'schedules'} tried · ${perSecond} schedules/s · faults per schedule ${k} · ${workers} ${workers === 1 ? 'worker' : 'workers'}`,
     found: 'Counterexamples',
     openCounterexample: 'Open',
     none: 'No counterexample yet.',
@@ -100,9 +98,8 @@ export const BREAK_IT_TEXT: Readonly<Record<Language, BreakItText>> = {
     start: '시작',
     stop: '중지',
     tried: '시도한 스케줄',
-    perSecond: '스케줄/초',
-    level: '스케줄당 결함 수',
-    workers: '워커',
+    progressLine: (tried, perSecond, k, workers) =>
+      `시도한 스케줄 ${tried}개 · 초당 ${perSecond}개 · 스케줄당 결함 수 ${k} · 워커 ${workers}개`,
     found: '반례',
     openCounterexample: '열기',
     none: '아직 반례가 없습니다.',
