@@ -46,6 +46,31 @@ describe('Break it', () => {
     expect(app.errors).toEqual([]);
   }, 120_000);
 
+  it('on more cores the search is split among workers, one core left to the page, and finds the same counterexample', async () => {
+    const page = await app.browser.newPage({ viewport: { width: 1280, height: 720 } });
+    // three cores: two workers
+    await page.addInitScript(() => Object.defineProperty(Navigator.prototype, 'hardwareConcurrency', { get: () => 3 }));
+    const errors = watchErrors(page);
+    await page.goto(inject('baseUrl'));
+    await page.getByTestId('verdict').waitFor();
+    await page.getByTestId('open-gallery').click();
+    await page.getByTestId('break-it-at-least-once-consumer-crash').click();
+    const panel = page.getByTestId('break-it');
+    await panel.waitFor();
+    await panel.getByTestId('break-it-start').click();
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid="break-it-progress"]')?.getAttribute('data-running') === 'false',
+      null,
+      { timeout: 110_000 },
+    );
+    expect(await panel.getByTestId('break-it-progress').innerText()).toContain('· 2 workers');
+    const found = await panel.getByTestId('break-it-found').innerText();
+    expect(found).toContain('crash billing');
+    expect(found).toContain('processing layer, billing');
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 120_000);
+
   it('a search travels as a link: its settings and its answer open with the run, and Start reaches the same answer', async () => {
     await app.page.getByTestId('open-gallery').click();
     await app.page.getByTestId('break-it-lost-ack-idempotent').click();
