@@ -1,7 +1,8 @@
 /**
  * The Break it panel's state and its workers: one dedicated Web Worker per core but the page's (at
  * least one, at most 4), each running its shard of the search; a counterexample one finds is sent to
- * the others, which then stop at schedules ordered after it. Nothing of the search runs on the page's thread.
+ * the others, which then stop at schedules ordered after it. Nothing of the search runs on the
+ * page's thread.
  *
  * The workers are kept from one search to the next: a search whose workers all finished leaves them
  * idle, and the next one — of this scenario or another — starts in them at once, with the engine's
