@@ -3,18 +3,34 @@
  * counterexample it finds (the link opens at its fault), and see at the end of the run the verdict
  * the search promised. The page's own thread keeps answering while the workers search.
  */
+import type { Locator, Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import { watchErrors } from './browser';
 import { appSession, openPage, position, verdictRows, waitForStep } from './ui-helpers';
 
 const app = appSession();
 
+/** Opens Break it on a preset from the gallery; the panel, not yet started. */
+async function openFromGallery(page: Page, presetId: string): Promise<Locator> {
+  await page.getByTestId('open-gallery').click();
+  await page.getByTestId(`break-it-${presetId}`).click();
+  const panel = page.getByTestId('break-it');
+  await panel.waitFor();
+  return panel;
+}
+
+/** Waits until the panel says its search is over. */
+async function searchFinished(page: Page, timeout: number): Promise<void> {
+  await page.waitForFunction(
+    () => document.querySelector('[data-testid="break-it-progress"]')?.getAttribute('data-running') === 'false',
+    null,
+    { timeout },
+  );
+}
+
 describe('Break it', () => {
   it('runs a search from the gallery, opens its counterexample and shows the verdict it promised', async () => {
-    await app.page.getByTestId('open-gallery').click();
-    await app.page.getByTestId('break-it-at-least-once-consumer-crash').click();
-    const panel = app.page.getByTestId('break-it');
-    await panel.waitFor();
+    const panel = await openFromGallery(app.page, 'at-least-once-consumer-crash');
     await panel.getByTestId('break-it-start').click();
     // the page answers while the workers search: a frame is drawn within a short wait
     const frameMs = await app.page.evaluate(
@@ -53,16 +69,9 @@ describe('Break it', () => {
     const errors = watchErrors(page);
     await page.goto(inject('baseUrl'));
     await page.getByTestId('verdict').waitFor();
-    await page.getByTestId('open-gallery').click();
-    await page.getByTestId('break-it-at-least-once-consumer-crash').click();
-    const panel = page.getByTestId('break-it');
-    await panel.waitFor();
+    const panel = await openFromGallery(page, 'at-least-once-consumer-crash');
     await panel.getByTestId('break-it-start').click();
-    await page.waitForFunction(
-      () => document.querySelector('[data-testid="break-it-progress"]')?.getAttribute('data-running') === 'false',
-      null,
-      { timeout: 110_000 },
-    );
+    await searchFinished(page, 110_000);
     expect(await panel.getByTestId('break-it-progress').innerText()).toContain('· 2 workers');
     const found = await panel.getByTestId('break-it-found').innerText();
     expect(found).toContain('crash billing');
@@ -72,19 +81,10 @@ describe('Break it', () => {
   }, 120_000);
 
   it('a search travels as a link: its settings and its answer open with the run, and Start reaches the same answer', async () => {
-    await app.page.getByTestId('open-gallery').click();
-    await app.page.getByTestId('break-it-lost-ack-idempotent').click();
-    const panel = app.page.getByTestId('break-it');
-    await panel.waitFor();
+    const panel = await openFromGallery(app.page, 'lost-ack-idempotent');
     await panel.getByTestId('break-it-start').click();
     const answer = panel.getByTestId('break-it-none');
-    await app.page.waitForFunction(
-      () => document.querySelector('[data-testid="break-it-progress"]')?.getAttribute('data-running') === 'false',
-      null,
-      {
-        timeout: 60_000,
-      },
-    );
+    await searchFinished(app.page, 60_000);
     const said = await answer.innerText();
     expect(said).toMatch(/^no counterexample among all \d+ schedules with ≤ 1 fault/);
     const link = await panel.getByTestId('break-it-link').inputValue();
@@ -125,13 +125,7 @@ describe('Break it', () => {
     );
     expect(openedId).toBe('lost-ack-idempotent');
     await reopened.getByTestId('break-it-start').click();
-    await other.waitForFunction(
-      () => document.querySelector('[data-testid="break-it-progress"]')?.getAttribute('data-running') === 'false',
-      null,
-      {
-        timeout: 60_000,
-      },
-    );
+    await searchFinished(other, 60_000);
     expect(await reopened.getByTestId('break-it-none').innerText()).toBe(said);
     expect(otherErrors).toEqual([]);
     await other.close();
@@ -158,10 +152,7 @@ describe('Break it', () => {
   it("keeps a preset's scripted stop and offset reset (its workload): the configuration alone breaks it, and the panel says so", async () => {
     const page = await openPage(app.browser);
     const errors = watchErrors(page);
-    await page.getByTestId('open-gallery').click();
-    await page.getByTestId('break-it-offset-reset-replays-output').click();
-    const panel = page.getByTestId('break-it');
-    await panel.waitFor();
+    const panel = await openFromGallery(page, 'offset-reset-replays-output');
     await panel.getByTestId('break-it-keeps-faults').waitFor();
     await panel.getByTestId('break-it-start').click();
     const found = panel.getByTestId('break-it-found');
