@@ -116,6 +116,29 @@ describe('the engine behind the worker boundary', () => {
     engine.terminate();
   });
 
+  it("answers one envelope's payload of the last finished run, rebuilt in the engine as the trace reads it", async () => {
+    const engine = inProcessEngine();
+    expect(await engine.payload(0)).toBeNull(); // no run has finished
+    const scenario = preset('lost-ack-idempotent');
+    await engine.start(scenario);
+    const trace = runScenario(scenario);
+    const produces = trace.envelopes.toArray().filter((e) => e.rpc === 'Produce');
+    expect(produces.length).toBeGreaterThan(1);
+    for (const e of [trace.envelopes.at(0), ...produces, trace.envelopes.at(trace.envelopes.length - 1)]) {
+      if (!e) throw new Error('no envelope');
+      expect(await engine.payload(e.id), `envelope #${e.id}`).toEqual(e.payload);
+    }
+    // the retried Produce carries the same producer id, epoch and sequence as the one whose ack was lost
+    const batches = produces.map((e) => JSON.stringify((e.payload.partitions as { batch: unknown }[])[0]?.batch));
+    expect(new Set(batches).size).toBeLessThan(batches.length);
+    expect(await engine.payload(trace.envelopes.length)).toBeNull();
+    // after a newer run, an ask answers from that run
+    await engine.start(preset('opening-story'));
+    const story = runScenario(preset('opening-story'));
+    expect(await engine.payload(1)).toEqual(story.envelopes.at(1)?.payload);
+    engine.terminate();
+  });
+
   it('resolves a share link or a preset id in the engine, and says why one cannot open', async () => {
     const engine = inProcessEngine();
     const story = preset('opening-story');

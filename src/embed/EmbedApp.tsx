@@ -147,6 +147,7 @@ const EmbedTimeline = memo(function EmbedTimeline() {
   const step = useEmbed((s) => s.step);
   const selection = useEmbed((s) => s.selection);
   const language = useEmbed((s) => s.language);
+  const payloads = useEmbed((s) => s.payloads);
   const faultsKo = run?.faultsKo;
   const translateFault = useMemo(
     () => (label: string) => (language === 'ko' ? (faultsKo?.get(label) ?? label) : label),
@@ -164,6 +165,7 @@ const EmbedTimeline = memo(function EmbedTimeline() {
       onSelect={(s) => embedStore.getState().select(s)}
       language={language}
       translateFault={translateFault}
+      payloads={payloads}
     />
   );
 });

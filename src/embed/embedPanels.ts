@@ -28,7 +28,7 @@ import type { EmbedLanguage, EmbedPanelsAsk, EmbedRunPanels, EmbedStepPanels, Em
 /**
  * An envelope as plain data, without its payload: a trace's envelope reads its payload through a
  * getter that replays the steps which sent it, so reading every payload costs as much as the run
- * itself. The embed's diagram does without (its hover shows no payload summary).
+ * itself. The embed's tooltip asks the worker for the one it shows (payloadCache.ts).
  */
 export function plainEnvelope(e: EnvelopeRecord): EnvelopeRecord {
   const out: Record<string, unknown> = {};

@@ -12,8 +12,10 @@ import { nextStoryPosition, previousStoryPosition } from '../sim/views';
 import type { EngineClient } from '../store/engine/engineClient';
 import type { ResolvedLink } from '../store/engine/protocol';
 import type { Language, PageBudgetStop, RunStatus, Selection } from '../store/simStore';
+import type { EnvelopePayloads } from '../ui/timeline/envelopePayloads';
 import { embedEngine } from './embedEngine';
 import type { EmbedPanelsAsk, EmbedRunPanels, EmbedStepPanels } from './panelTypes';
+import { payloadCache } from './payloadCache';
 
 /** What a load came to: a run on screen, the scenario's errors, a refusal, or a newer load. */
 export type LoadResult =
@@ -38,6 +40,8 @@ export interface EmbedState {
   readonly step: number;
   /** The panels of the step on screen, or of the last step answered while the worker computes them. */
   readonly panels: EmbedStepPanels | null;
+  /** The run's envelope payloads, asked for one at a time as the message diagram's tooltip shows them. */
+  readonly payloads: EnvelopePayloads | null;
   readonly playing: boolean;
   readonly speed: number;
   readonly language: Language;
@@ -110,6 +114,7 @@ export function createEmbedStore(engineOf: () => EngineClient = embedEngine) {
       steps: 0,
       step: 0,
       panels: null,
+      payloads: null,
       playing: false,
       speed: 8,
       language: 'en',
@@ -156,6 +161,7 @@ export function createEmbedStore(engineOf: () => EngineClient = embedEngine) {
           status: 'ready',
           progress: steps,
           panels: first,
+          payloads: payloadCache((id) => client().payload(id)),
           selection: null,
           budget: r.outcome.budget ? { ...r.outcome.budget, scenario: panels.scenario } : null,
         });

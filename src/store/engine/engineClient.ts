@@ -4,7 +4,7 @@
  * at a step. Imports no engine code: only the protocol's types.
  */
 import type { BudgetStop, Scenario, ScenarioError } from '../../sim';
-import type { FromEngine, ResolvedLink, RunOutcome, StepViews, ToEngine } from './protocol';
+import type { EnvelopePayload, FromEngine, ResolvedLink, RunOutcome, StepViews, ToEngine } from './protocol';
 
 /** A worker, or anything that talks like one. */
 export interface EnginePort {
@@ -33,6 +33,7 @@ export class EngineClient {
   private readonly viewAsks = new Map<number, (v: StepViews | null) => void>();
   private readonly panelAsks = new Map<number, (p: unknown) => void>();
   private readonly resolveAsks = new Map<number, (r: ResolvedLink) => void>();
+  private readonly payloadAsks = new Map<number, (p: EnvelopePayload | null) => void>();
 
   constructor(private readonly port: EnginePort) {
     port.onmessage = (e) => this.receive(e.data);
@@ -71,6 +72,15 @@ export class EngineClient {
     });
   }
 
+  /** The payload of envelope `envelope` of the last finished run (null before one has finished, or with no such envelope). */
+  payload(envelope: number): Promise<EnvelopePayload | null> {
+    const ask = ++this.asks;
+    return new Promise((resolve) => {
+      this.payloadAsks.set(ask, resolve);
+      this.port.postMessage({ type: 'payload', run: this.run, ask, envelope });
+    });
+  }
+
   /** What a share link or a preset id opens (decoded and validated by the engine), or why it cannot. */
   resolve(text: string): Promise<ResolvedLink> {
     const ask = ++this.asks;
@@ -93,6 +103,11 @@ export class EngineClient {
     if (m.type === 'panels') {
       this.panelAsks.get(m.ask)?.(m.panels);
       this.panelAsks.delete(m.ask);
+      return;
+    }
+    if (m.type === 'payload') {
+      this.payloadAsks.get(m.ask)?.(m.payload);
+      this.payloadAsks.delete(m.ask);
       return;
     }
     if (m.type === 'resolved') {

@@ -103,6 +103,10 @@ export function createEngineCore(post: (m: FromEngine) => void, options: EngineC
       if (m.run === current) cancelled = true;
     } else if (m.type === 'resolve') {
       post({ type: 'resolved', ask: m.ask, result: resolveLink(m.text) });
+    } else if (m.type === 'payload') {
+      // a trace's envelope reads its payload by replaying from the checkpoint before the step that sent it
+      const payload = finished?.run === m.run ? (finished.trace.envelopes.at(m.envelope)?.payload ?? null) : null;
+      post({ type: 'payload', run: m.run, ask: m.ask, payload });
     } else if (m.type === 'panels') {
       const answer = finished?.run === m.run && provider ? provider.at(finished.trace, finished.cursor.at(m.step), m.options) : null;
       post({ type: 'panels', run: m.run, ask: m.ask, panels: answer });

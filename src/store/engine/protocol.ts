@@ -19,8 +19,13 @@ export type ToEngine =
    * narration, verdict sentences …), computed by the worker it built; `options` are that page's (its language).
    */
   | { readonly type: 'panels'; readonly run: number; readonly ask: number; readonly step: number; readonly options: unknown }
+  /** The payload of envelope `envelope` of the last finished run (rebuilt in the worker by replaying the step that sent it). */
+  | { readonly type: 'payload'; readonly run: number; readonly ask: number; readonly envelope: number }
   /** A share link or a preset id → its scenario and view (decoded and validated in the worker). */
   | { readonly type: 'resolve'; readonly ask: number; readonly text: string };
+
+/** An RPC's payload as the trace records it: plain data (request and response fields, batches, records). */
+export type EnvelopePayload = Readonly<Record<string, unknown>>;
 
 /** What a share link or a preset id opens, or why it cannot. */
 export type ResolvedLink =
@@ -59,5 +64,7 @@ export type FromEngine =
   | { readonly type: 'views'; readonly run: number; readonly ask: number; readonly views: StepViews | null }
   /** The panels asked for (null: that run is no longer the last finished one, or no provider). */
   | { readonly type: 'panels'; readonly run: number; readonly ask: number; readonly panels: unknown }
+  /** The payload asked for (null: that run is no longer the last finished one, or it has no such envelope). */
+  | { readonly type: 'payload'; readonly run: number; readonly ask: number; readonly payload: EnvelopePayload | null }
   | { readonly type: 'resolved'; readonly ask: number; readonly result: ResolvedLink }
   | { readonly type: 'error'; readonly run: number; readonly message: string };

@@ -6,6 +6,7 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { Selection } from '../../store/simStore';
 import { CanvasPlot } from './CanvasPlot';
+import type { EnvelopePayloads } from './envelopePayloads';
 import { MscController } from './MscController';
 import { laneY, mscHeight } from './mscLayout';
 import { type AxisMode, type MscModel, mscSummary, sentBefore, visibleEnvelopes } from './mscModel';
@@ -24,6 +25,8 @@ export interface MessageSequenceProps {
   readonly text?: TimelineStrings;
   /** Fault labels in the reader's language (default: the engine's English). */
   readonly translateFault?: (label: string) => string;
+  /** Where the tooltip reads payloads when the model's envelopes carry none (the embed's worker). */
+  readonly payloads?: EnvelopePayloads | null;
 }
 
 export function MessageSequence({
@@ -34,6 +37,7 @@ export function MessageSequence({
   onSelect,
   text = timelineStrings('en'),
   translateFault,
+  payloads = null,
 }: MessageSequenceProps) {
   const [mode, setMode] = useState<AxisMode>('step');
   const [background, setBackground] = useState(false);
@@ -56,6 +60,10 @@ export function MessageSequence({
   useEffect(() => {
     if (translateFault) controller.current?.setFaultText(translateFault);
   }, [translateFault]);
+
+  useEffect(() => {
+    controller.current?.setPayloads(payloads);
+  }, [payloads]);
 
   const summary = mscSummary(model, shown, step, hidden, text.language, translateFault);
   return (

@@ -15,6 +15,7 @@ import { envelopeDetails } from './details';
 import { hideTooltip, placeTooltip, renderDetails } from './detailsDom';
 import { LABEL_FONT_PX } from './drawLanes';
 import { arrowPath, drawArrows, faultText, strokeArrow } from './drawMsc';
+import type { EnvelopePayloads } from './envelopePayloads';
 import { distanceToSegment } from './hitTest';
 import { envelopeWindow, laneY, MSC_GEOMETRY, MSC_MAX_UNIT_PX, mscHeight } from './mscLayout';
 import { type AxisMode, envelopeSpan, envelopeStateAt, type MscModel } from './mscModel';
@@ -44,6 +45,9 @@ export class MscController extends CanvasController<number, MscElements> {
   private focus = -1;
   private selectedId: number | null = null;
   private translateFault: (label: string) => string = (label) => label;
+  /** Payloads read from elsewhere (the embed's worker), when the model's envelopes carry none. */
+  private payloads: EnvelopePayloads | null = null;
+  private unsubscribePayloads: (() => void) | null = null;
 
   constructor(el: MscElements, onSelect: (selection: Selection | null) => void) {
     super(el, { onSelect });
@@ -78,6 +82,21 @@ export class MscController extends CanvasController<number, MscElements> {
     if (translate === this.translateFault) return;
     this.translateFault = translate;
     this.invalidate();
+  }
+
+  /** Where the tooltip reads payloads (null: the model's own); a payload that comes redraws the tooltip. */
+  setPayloads(payloads: EnvelopePayloads | null): void {
+    if (payloads === this.payloads) return;
+    this.unsubscribePayloads?.();
+    this.payloads = payloads;
+    this.unsubscribePayloads = payloads ? payloads.subscribe(() => this.scheduler.request()) : null;
+    this.scheduler.request();
+  }
+
+  override destroy(): void {
+    this.unsubscribePayloads?.();
+    this.unsubscribePayloads = null;
+    super.destroy();
   }
 
   setSelection(selection: Selection | null): void {
@@ -251,9 +270,11 @@ export class MscController extends CanvasController<number, MscElements> {
       return;
     }
     const e = d.model.envelopes[d.shown[j] as number] as EnvelopeRecord;
-    const key = `${e.id}@${d.step}`;
+    // null: asked for and on its way (the tooltip says so and is drawn again when it comes)
+    const payload = this.payloads ? (this.payloads.get(e.id) ?? null) : e.payload;
+    const key = `${e.id}@${d.step}${payload === null ? '…' : ''}`;
     if (tip.dataset.envelope !== key || tip.hidden) {
-      renderDetails(tip, envelopeDetails(e, envelopeStateAt(d.model, e, d.step), this.text.language, this.translateFault));
+      renderDetails(tip, envelopeDetails(e, envelopeStateAt(d.model, e, d.step), this.text.language, this.translateFault, payload));
       tip.dataset.envelope = key;
       tip.dataset.rpc = e.rpc;
     }

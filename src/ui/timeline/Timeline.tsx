@@ -10,6 +10,7 @@
  * MscController: canvases driven by d3-zoom, outside React).
  */
 import type { Selection } from '../../store/simStore';
+import type { EnvelopePayloads } from './envelopePayloads';
 import { LanesLegend, MscLegend } from './Legend';
 import type { LaneModel } from './laneModel';
 import { MessageSequence } from './MessageSequence';
@@ -39,6 +40,8 @@ export interface TimelineProps {
   readonly language?: TimelineLanguage;
   /** Fault labels (the engine's English) in that language, when the page can translate them. */
   readonly translateFault?: (label: string) => string;
+  /** Where the message diagram's tooltip reads payloads when `msc`'s envelopes carry none (the embed's worker). */
+  readonly payloads?: EnvelopePayloads | null;
 }
 
 export function Timeline({
@@ -53,6 +56,7 @@ export function Timeline({
   hideMessages,
   language = 'en',
   translateFault,
+  payloads,
 }: TimelineProps) {
   const text = timelineStrings(language);
   return (
@@ -76,6 +80,7 @@ export function Timeline({
             onSelect={onSelect}
             text={text}
             translateFault={translateFault}
+            payloads={payloads}
           />
           <MscLegend text={text} />
         </>

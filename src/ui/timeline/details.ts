@@ -48,6 +48,7 @@ const WORDS = {
     fate: 'fate',
     fault: 'fault',
     payload: 'payload',
+    payloadComing: 'reading…',
     inReplyTo: 'in reply to',
     duplicateOf: 'duplicate of',
     traffic: 'traffic',
@@ -90,6 +91,7 @@ const WORDS = {
     fate: '결과',
     fault: '장애',
     payload: '페이로드',
+    payloadComing: '읽는 중…',
     inReplyTo: '응답 대상',
     duplicateOf: '복사 원본',
     traffic: '트래픽',
@@ -198,13 +200,15 @@ export function payloadSummary(payload: Readonly<Record<string, unknown>>, max =
 
 /**
  * `faultText` gives an envelope's fault label in the reader's language (the narration module
- * translates them; without it the engine's English label is shown).
+ * translates them; without it the engine's English label is shown). `payload` is the envelope's own
+ * unless given; null while it is still on its way (the embed asks the engine's worker for it).
  */
 export function envelopeDetails(
   e: EnvelopeRecord,
   state: EnvelopeState,
   language: DetailsLanguage = 'en',
   faultText: (label: string) => string = (label) => label,
+  payload: Readonly<Record<string, unknown>> | null = e.payload,
 ): Details {
   const w = WORDS[language];
   const fault = e.fault === null ? null : faultText(e.fault);
@@ -221,7 +225,7 @@ export function envelopeDetails(
     [state === 'lost' ? w.lost : w.delivered, delivered],
     [w.fate, w.states[state]],
     [w.fault, fault ?? w.none],
-    [w.payload, payloadSummary(e.payload, 200, language)],
+    [w.payload, payload === null ? w.payloadComing : payloadSummary(payload, 200, language)],
   ];
   if (e.inReplyTo !== null) lines.push([w.inReplyTo, `#${e.inReplyTo}`]);
   if (e.duplicateOf !== null) lines.push([w.duplicateOf, `#${e.duplicateOf}`]);
