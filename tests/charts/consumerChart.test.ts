@@ -32,6 +32,7 @@ describe('the consumer chart', () => {
       'COMPLETING_REBALANCE',
       'STABLE',
       'JOIN_PREPARE',
+      'REVOKING',
       'USER_ASSIGNED',
     ]);
     expect(running?.children[1]?.children.map((c) => c.key)).toEqual(['STOPPED', 'ASSIGNED']);

@@ -50,7 +50,8 @@ export const DOCUMENTED: readonly (readonly [string, string, AnyStateMachine, st
     consumerMachine as AnyStateMachine,
     'Two parallel regions of `running`, as Kafka builds its consumer. `membership` is AbstractCoordinator.MemberState ' +
       '(UNJOINED → PREPARING_REBALANCE → COMPLETING_REBALANCE → STABLE), with JOIN_PREPARE for the commit of ' +
-      'ConsumerCoordinator.onJoinPrepare before rejoining, and USER_ASSIGNED for a consumer without group.id. ' +
+      "ConsumerCoordinator.onJoinPrepare before rejoining, REVOKING for the rebalance listener Kafka Streams' main " +
+      'consumer waits for there (onPartitionsRevoked, onPartitionsLost), and USER_ASSIGNED for a consumer without group.id. ' +
       '`fetching` is STOPPED while the member holds no partitions; ASSIGNED, it is INITIALIZING while a position is ' +
       'unknown (committed offsets or a reset being fetched), FETCH_IN_FLIGHT, AWAITING_METADATA (a partition whose ' +
       'leader is unknown until a Metadata answer names it) or IDLE — read from what is in flight. ' +

@@ -41,6 +41,7 @@ const SETS_POSITIONS = new Set([
   'JoinGroupResponse',
   'SyncGroupResponse',
   'partitionsAssignedDone',
+  'partitionsRevokedDone',
   'seek',
   'seekToCommitted',
   'seekToBeginning',

@@ -5,7 +5,8 @@
  * - membership (AbstractCoordinator.MemberState): UNJOINED → PREPARING_REBALANCE (JoinGroup) →
  *   COMPLETING_REBALANCE (SyncGroup) → STABLE, back to PREPARING_REBALANCE when the coordinator
  *   says the group is rebalancing or this member's generation is gone — through JOIN_PREPARE
- *   (ConsumerCoordinator.onJoinPrepare's commit) when auto-commit is on. Without group.id the
+ *   (ConsumerCoordinator.onJoinPrepare's commit) when auto-commit is on, or REVOKING (its rebalance
+ *   listener's onPartitionsRevoked) for Kafka Streams' main consumer. Without group.id the
  *   consumer is USER_ASSIGNED: every partition of its topics, no commits.
  * - fetching (SubscriptionState and the Fetcher): STOPPED while the member has no partitions to
  *   read, else ASSIGNED with INITIALIZING (a position still unknown: committed offsets or a reset
@@ -55,8 +56,10 @@ import {
   onSynced,
   onSyncFailed,
   rejoinAfterBackoff,
+  revokesFirst,
   sendJoin,
   startRejoin,
+  startRevocation,
 } from './membership';
 import { pollErrorPending } from './pollErrors';
 import { assignAll, onListenerDone, onSeek, onSeekToBeginning, onSeekToCommitted } from './positions';
@@ -76,6 +79,7 @@ const a = {
   synced: action<EventOf<'SyncGroupResponse'>>(onSynced),
   syncFailed: action<EventOf<'SyncGroupResponse'>>(onSyncFailed),
   startRejoin: action((d, _e, out) => startRejoin(d, out)),
+  startRevocation: action((d, _e, out) => startRevocation(d, out)),
   startJoinPrepare: action((d, e, out) => startJoinPrepare(d, e.now, out)),
   startCloseCommit: action((d, e, out) => startCloseCommit(d, e.now, out)),
   heartbeatDue: action((d, _e, out) => onHeartbeatDue(d, out)),
@@ -165,7 +169,9 @@ export const consumerMachine = setup({
     syncSucceeded: ({ event }: Args) => event.type === 'SyncGroupResponse' && event.payload.error === 'NONE',
     rejoinNeeded: ({ context }: Args) => context.rejoinNeeded,
     rejoinNeededAfterCommit: ({ context }: Args) => context.rejoinNeeded && needsJoinPrepare(context),
+    rejoinNeededAfterRevocation: ({ context }: Args) => context.rejoinNeeded && revokesFirst(context),
     heartbeatRejoinsNow: ({ context, event }: Args) => heartbeatRejoinsNow(context, event),
+    heartbeatRejoinsAfterRevocation: ({ context, event }: Args) => heartbeatRejoinsNow(context, event) && revokesFirst(context),
     heartbeatRejoinsAfterCommit: ({ context, event }: Args) => heartbeatRejoinsAfterCommit(context, event),
     joinOrSyncLost: ({ event }: Args) => joinOrSyncLost(event),
     joinPrepareCommitDone: ({ context, event }: Args) =>
@@ -258,6 +264,7 @@ export const consumerMachine = setup({
                 poll: [
                   { guard: 'pollErrorPending', actions: a.pollAfterPollError },
                   { guard: 'rejoinNeededAfterCommit', target: 'JOIN_PREPARE', actions: [a.waitingPoll, a.startJoinPrepare] },
+                  { guard: 'rejoinNeededAfterRevocation', target: 'REVOKING', actions: [a.waitingPoll, a.startRevocation] },
                   { guard: 'rejoinNeeded', target: 'PREPARING_REBALANCE', actions: [a.waitingPoll, a.startRejoin] },
                   { actions: a.poll },
                 ],
@@ -265,6 +272,7 @@ export const consumerMachine = setup({
                 // a member blocked in poll() rejoins at once
                 HeartbeatResponse: [
                   { guard: 'heartbeatRejoinsAfterCommit', target: 'JOIN_PREPARE', actions: [a.heartbeatResponse, a.startJoinPrepare] },
+                  { guard: 'heartbeatRejoinsAfterRevocation', target: 'REVOKING', actions: [a.heartbeatResponse, a.startRevocation] },
                   { guard: 'heartbeatRejoinsNow', target: 'PREPARING_REBALANCE', actions: [a.heartbeatResponse, a.startRejoin] },
                   { actions: a.heartbeatResponse },
                 ],
@@ -282,6 +290,22 @@ export const consumerMachine = setup({
                 heartbeatDue: { actions: a.heartbeatDue },
                 HeartbeatResponse: { actions: a.heartbeatResponse },
                 poll: { actions: a.pollWaits },
+              },
+            },
+            /**
+             * ConsumerCoordinator.onJoinPrepare → the rebalance listener (Kafka Streams' main consumer):
+             * waiting for onPartitionsRevoked — the stream thread commits its tasks there, a commitSync
+             * through this consumer under at_least_once — or onPartitionsLost, before rejoining.
+             */
+            REVOKING: {
+              on: {
+                partitionsRevokedDone: { target: 'PREPARING_REBALANCE', actions: a.startRejoin },
+                commitSync: { actions: a.commitSync },
+                OffsetCommitResponse: { actions: a.offsetCommitResponse },
+                heartbeatDue: { actions: a.heartbeatDue },
+                HeartbeatResponse: { actions: a.heartbeatResponse },
+                poll: { actions: a.pollWaits },
+                resubscribe: { target: 'PREPARING_REBALANCE', actions: [a.startRejoin, a.resubscribe] },
               },
             },
             /** No group.id: assign() of every partition of its topics, no commits. */

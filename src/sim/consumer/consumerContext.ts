@@ -26,6 +26,8 @@ export interface ConsumerInput {
   readonly topics: readonly string[];
   /** offsets-in-sink: the application seeks in onPartitionsAssigned. */
   readonly rebalanceListener?: boolean;
+  /** Kafka Streams' main consumer: its StreamsRebalanceListener commits the tasks in onPartitionsRevoked. */
+  readonly revocationListener?: boolean;
 }
 
 export interface ConsumerContext extends Required<ConsumerInput> {
@@ -58,6 +60,12 @@ export interface ConsumerContext extends Required<ConsumerInput> {
    * before fetching the group's committed offsets for the partitions it did not seek.
    */
   readonly rebalanceListener: boolean;
+  /**
+   * Kafka Streams' main consumer: before it rejoins, the consumer calls onPartitionsRevoked (or, its
+   * generation gone, onPartitionsLost) with its partitions and waits for it (REVOKING), as
+   * ConsumerCoordinator.onJoinPrepare does for StreamsRebalanceListener.
+   */
+  readonly revocationListener: boolean;
   readonly awaitingListener: boolean;
   readonly pollWaiting: ActorId | null;
   /** An endOffsets() call in progress: correlation id → partition, and the offsets found so far. */
@@ -144,6 +152,7 @@ export function consumerDraft(c: ConsumerContext): Draft {
     config: c.config,
     topics: c.topics,
     rebalanceListener: c.rebalanceListener,
+    revocationListener: c.revocationListener,
     memberId: c.memberId,
     generationId: c.generationId,
     assignment: c.assignment,
@@ -168,10 +177,18 @@ export function consumerDraft(c: ConsumerContext): Draft {
 }
 
 export function initialContext(input: ConsumerInput): ConsumerContext {
+  // the input's fields in consumerDraft's order, whichever listener an input names (a restart passes
+  // the whole context of the run before)
+  const { self, app, client, meta, config, topics } = input;
   return {
-    ...input,
-    // here, not among the fields below: the input's order (consumerDraft's) with or without it
+    self,
+    app,
+    client,
+    meta,
+    config,
+    topics,
     rebalanceListener: input.rebalanceListener ?? false,
+    revocationListener: input.revocationListener ?? false,
     memberId: '',
     generationId: -1,
     assignment: [],

@@ -61,7 +61,8 @@ export type ConsumerEvent =
   | Call<'endOffsets', { readonly isolationLevel?: string }>
   | Call<'resubscribe'>
   | Call<'close'>
-  | Call<'partitionsAssignedDone', { readonly offsets: Readonly<Record<string, number>> }>;
+  | Call<'partitionsAssignedDone', { readonly offsets: Readonly<Record<string, number>> }>
+  | Call<'partitionsRevokedDone'>;
 
 export type ConsumerEventType = ConsumerEvent['type'];
 

@@ -82,6 +82,24 @@ export function onSyncFailed(d: Draft, ev: EventOf<'SyncGroupResponse'>, out: Ou
   if (r.error === 'UNKNOWN_MEMBER_ID') d.memberId = '';
 }
 
+/**
+ * ConsumerCoordinator.onJoinPrepare with a listener that must see its partitions go (Kafka Streams'
+ * main consumer): a member that holds partitions calls it before it rejoins.
+ */
+export function revokesFirst(ctx: ConsumerContext): boolean {
+  return ctx.revocationListener && ctx.assignment.length > 0;
+}
+
+/**
+ * onJoinPrepare → invokePartitionsRevoked, or invokePartitionsLost when the member's generation is
+ * gone (an UNKNOWN_MEMBER_ID or ILLEGAL_GENERATION answer reset it): the listener runs inside poll(),
+ * before JoinGroup; the consumer waits for it in REVOKING, its heartbeats going on.
+ */
+export function startRevocation(d: Draft, out: Out): void {
+  const lost = d.generationId < 0 || d.memberId === '';
+  out.call(d.app, 'onPartitionsRevoked', { partitions: d.assignment, lost });
+}
+
 /** Partitions given up, heartbeats stopped, JoinGroup sent (AbstractCoordinator.initiateJoinGroup). */
 export function startRejoin(d: Draft, out: Out): void {
   out.cancel('heartbeat');

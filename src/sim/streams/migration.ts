@@ -17,6 +17,7 @@
  */
 import type { Out } from '../actors/out';
 import { dropTaskWork } from './restore';
+import { answerPendingRevocation } from './revocation';
 import { type Draft, type Reply, stop } from './streamThreadContext';
 
 /** The errors that Kafka Streams turns into a TaskMigratedException. */
@@ -58,6 +59,8 @@ export function taskMigrated(d: Draft, r: Reply, out: Out): void {
  * transaction — a task fails only inside one, under exactly_once_v2 — within max.block.ms.
  */
 export function closeDirty(d: Draft, out: Out): void {
+  // a commit the main consumer's onPartitionsRevoked waited for failed: the listener returns
+  answerPendingRevocation(d, out);
   dropTaskWork(d, out);
   out.call(d.producer, 'abortTransaction');
   out.timer('abortTimeout', 'abortTimeout', MAX_BLOCK_MS);

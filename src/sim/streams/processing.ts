@@ -10,6 +10,7 @@ import { advance, nextOffsets, pointDetail, pollOnce, processedFact, sendOffsets
 import type { RecordForApp } from '../protocol/messages';
 import { keyOf } from '../protocol/topicPartition';
 import { countSkipReason, selectedKey } from './aggregate';
+import { answerPendingRevocation } from './revocation';
 import { type Draft, eos, type PollReply, type Reply, type Step, type StreamThreadContext } from './streamThreadContext';
 
 const where = (r: RecordForApp) => `topic=[${r.topic}] partition=[${r.partition}] offset=[${r.offset}]`;
@@ -44,6 +45,8 @@ export function continueCommit(d: Draft, r: Reply, out: Out): void {
 
 /** The commit is done (commitTransaction, or commitSync — which may have failed: then the offsets stay uncommitted). */
 export function committed(d: Draft, now: number, ok: boolean, out: Out): void {
+  // the main consumer may wait in onPartitionsRevoked for this commit; a failed one ends its wait too
+  answerPendingRevocation(d, out);
   if (!ok) return;
   d.uncommitted = 0;
   d.lastCommitAt = now;

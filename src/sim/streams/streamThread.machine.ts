@@ -60,6 +60,7 @@ import {
   startRestore,
   startTask,
 } from './restore';
+import { answerAfterCommit, answerRevocation, tasksLost } from './revocation';
 import { act, type Ev, initialContext, replyOf, type StreamThreadContext, type StreamThreadInput, stop } from './streamThreadContext';
 import { streamThreadGuards } from './streamThreadGuards';
 
@@ -108,12 +109,33 @@ const newTask = [holdNewTask, act((d, _now, _ev, out) => announceNewTask(d, out)
 const startCommitting = act((d, _now, _ev, out) => startCommit(d, out));
 
 /**
+ * The main consumer's onPartitionsRevoked / onPartitionsLost (revocation.ts), while poll() is out:
+ * uncommitted work is committed first (the answer follows the commit); an exactly_once_v2
+ * transaction whose generation is gone is closed dirty; otherwise the listener returns at once.
+ */
+const answerNow = act((d, _now, _ev, out) => answerRevocation(d, out));
+const waitForCommit = act((d) => answerAfterCommit(d));
+const revokedWhilePolling = [
+  {
+    guard: 'lostInTransaction' as const,
+    target: '#streamThread.migrating',
+    actions: [act((d, _now, _ev, out) => tasksLost(d, out)), act((d, _now, _ev, out) => closeDirty(d, out))],
+  },
+  { guard: 'revokedWithWork' as const, target: '#streamThread.running.committingWhilePolling', actions: [waitForCommit, startCommitting] },
+  { actions: answerNow },
+];
+
+/**
  * A commit under way (sendOffsetsToTransaction + commitTransaction, or flush + commitSync): `done`
  * is where its end leads; `more` are the state's other answers (a poll() answer while it commits).
  */
 function committingState(done: { target: string; actions: unknown }, more: readonly object[] = []) {
   return {
-    on: { reply: [...taskFailed('taskMigrated', 'streamsException'), commitGoesOn, { guard: 'commitDone' as const, ...done }, ...more] },
+    on: {
+      reply: [...taskFailed('taskMigrated', 'streamsException'), commitGoesOn, { guard: 'commitDone' as const, ...done }, ...more],
+      // the main consumer's onPartitionsRevoked returns when this commit ends
+      onPartitionsRevoked: { actions: waitForCommit },
+    },
   };
 }
 
@@ -124,7 +146,8 @@ export const streamThreadMachine = setup({
   id: 'streamThread',
   context: ({ input }) => initialContext(input),
   initial: 'idle',
-  on: { crash: '.down' },
+  // the rebalance listener, where the task has nothing to commit: it returns at once
+  on: { crash: '.down', onPartitionsRevoked: { actions: answerNow } },
   states: {
     idle: { on: { boot: { target: 'initializing', actions: act((d, now, _ev, out) => startProcess(d, now, out)) } } },
     initializing: {
@@ -194,6 +217,7 @@ export const streamThreadMachine = setup({
               { guard: 'mainPoll', target: 'processing', actions: [takeWaitingBatch, act((d, _now, _ev, out) => beginBatch(d, out))] },
             ],
             commitDue: { guard: 'commitDueWhilePolling', target: 'committingWhilePolling', actions: startCommitting },
+            onPartitionsRevoked: revokedWhilePolling,
           },
         },
         // exactly_once_v2: poll() is out while the transaction stays open until commit.interval.ms
@@ -209,6 +233,7 @@ export const streamThreadMachine = setup({
               { guard: 'mainPoll', target: 'processing', actions: [takeWaitingBatch, act((d, _now, _ev, out) => runBatch(d, out))] },
             ],
             commitDue: { guard: 'commitDueWhilePolling', target: 'committingWhilePolling', actions: startCommitting },
+            onPartitionsRevoked: revokedWhilePolling,
           },
         },
         // the batch's steps, one per `continue`; under exactly_once_v2 inside the transaction

@@ -7,6 +7,7 @@
  */
 
 import type { Mutable } from '../actors/draft';
+import type { Call } from '../actors/events';
 import { handle, type Out } from '../actors/out';
 import {
   type CallReply,
@@ -86,12 +87,17 @@ export interface StreamThreadContext extends StreamThreadInput {
   /** Kafka Streams' dropped-records metric: records count() skipped. */
   readonly droppedRecords: number;
   /** The time of the last event (events raised inside a step carry none). */
+  /** The main consumer waits in onPartitionsRevoked for the commit under way (revocation.ts). */
+  readonly revocationPending: boolean;
   readonly clock: number;
   readonly stopped: string | null;
 }
 
 /** The stream thread's events: its clients' replies, its timers, and the kernel's lifecycle events. */
-export type Ev = ReplyEvent | LoopTimer<'continue' | 'commitDue' | 'abortTimeout'> | LifecycleEvent;
+/** The main consumer's rebalance listener (StreamsRebalanceListener), called from its onJoinPrepare. */
+export type RevocationCall = Call<'onPartitionsRevoked', { readonly partitions: readonly unknown[]; readonly lost: boolean }>;
+
+export type Ev = ReplyEvent | LoopTimer<'continue' | 'commitDue' | 'abortTimeout'> | LifecycleEvent | RevocationCall;
 export type Draft = Mutable<StreamThreadContext>;
 
 export function initialContext(input: StreamThreadInput): StreamThreadContext {
@@ -115,6 +121,7 @@ export function initialContext(input: StreamThreadInput): StreamThreadContext {
     owned: [],
     ownCommitted: {},
     droppedRecords: 0,
+    revocationPending: false,
     clock: 0,
     stopped: null,
   };

@@ -6,6 +6,7 @@ import { answers, failed, replyOf } from '../application/applicationLoop';
 import { isTaskMigrated } from './migration';
 import { commitIsDue, gainedTask } from './processing';
 import { restoreAfter, restoredToEnd } from './restore';
+import { lostInTransaction, revokedWithWork } from './revocation';
 import { type Ev, eos, eventTime, type StreamThreadContext } from './streamThreadContext';
 
 type Args = { context: StreamThreadContext; event: Ev };
@@ -88,4 +89,8 @@ export const streamThreadGuards = {
   abortAnswered: ({ context, event }: Args) => answers(event, 'abortTransaction', context.producer),
   producerClosed: ({ context, event }: Args) => answers(event, 'close', context.producer),
   resubscribed: ({ context, event }: Args) => answers(event, 'resubscribe', context.consumer),
+  /** onPartitionsRevoked with uncommitted work: commit it first (revocation.ts). */
+  revokedWithWork: ({ context, event }: Args) => revokedWithWork(context, event),
+  /** onPartitionsLost with an exactly_once_v2 transaction open: close the task dirty. */
+  lostInTransaction: ({ context, event }: Args) => lostInTransaction(context, event),
 };

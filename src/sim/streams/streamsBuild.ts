@@ -73,6 +73,8 @@ export function streamsSpecs(c: StreamsClientSpec, config: StreamsConfig, meta: 
         meta,
         config: { ...CONSUMER_DEFAULTS, 'group.id': appId, 'isolation.level': isolation },
         topics: repartition ? [c.inputTopic, repartition] : [c.inputTopic],
+        // StreamsRebalanceListener: the thread commits its tasks before they are revoked
+        revocationListener: true,
       },
       bootAt,
     ),

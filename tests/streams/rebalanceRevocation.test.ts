@@ -1,0 +1,238 @@
+/**
+ * A Kafka Streams task's uncommitted work at a rebalance (StreamsRebalanceListener, called from the
+ * main consumer's ConsumerCoordinator.onJoinPrepare): onPartitionsRevoked → TaskManager.handleRevocation
+ * commits the task before its partitions go, so the records it processed since its last commit are
+ * not read again from older committed offsets; onPartitionsLost (the generation gone) → handleLostAll
+ * closes the task dirty. Before the fix the main consumer gave its partitions up without telling the
+ * thread: a second instance joining was enough for the first to process its open transaction's
+ * records again inside that same transaction and commit both copies, with no fault at all.
+ *
+ * Each rule is tested where it lives — the consumer's REVOKING state, the thread's answer — and
+ * then in a whole run.
+ */
+import { describe, expect, it } from 'vitest';
+import { createActor } from 'xstate';
+import { type ConsumerContext, consumerMachine, membershipState } from '../../src/sim/consumer/consumer.machine';
+import type { Effect } from '../../src/sim/kernel/effects';
+import { stateValueToString } from '../../src/sim/kernel/stateValue';
+import { findPreset } from '../../src/sim/presets';
+import type { Scenario } from '../../src/sim/scenario/schema';
+import { streamThreadMachine } from '../../src/sim/streams/streamThread.machine';
+import { initialContext, type StreamThreadInput } from '../../src/sim/streams/streamThreadContext';
+import { drive, inputOf, sends } from '../machines/harness';
+import { runWith } from '../presets/helpers';
+
+let envelope = 1;
+const answer = (type: string, correlationId: number, payload: Record<string, unknown>) => ({
+  type,
+  from: 'group-coordinator',
+  envelopeId: envelope++,
+  inReplyTo: 0,
+  payload: { correlationId, ...payload },
+});
+const sent = (fx: readonly Effect[], rpc: string) =>
+  fx.filter((e): e is Extract<Effect, { type: 'send' }> => e.type === 'send' && e.rpc === rpc).pop();
+const callsOf = (fx: readonly Effect[]) => fx.flatMap((e) => (e.type === 'call' ? [{ to: e.to, name: e.name, args: e.args }] : []));
+
+const consumerScenario = {
+  version: 1,
+  seed: 1,
+  topics: [{ name: 't', partitions: 1 }],
+  clients: [{ id: 'c', type: 'consumer', config: { 'group.id': 'g', 'enable.auto.commit': false }, topics: ['t'] }],
+};
+
+/** A main consumer with a revocation listener (as Streams builds it), STABLE with t-0, its app's poll() out. */
+function stableMainConsumer(revocationListener: boolean) {
+  const m = drive(consumerMachine, { ...(inputOf(consumerScenario, 'c.consumer') as object), revocationListener });
+  const join = sent(m.send({ type: 'boot' }, 0), 'JoinGroup');
+  const sync = sent(
+    m.send(
+      answer('JoinGroupResponse', join?.payload.correlationId as number, {
+        error: 'NONE',
+        generationId: 1,
+        memberId: 'c-0',
+        leader: 'c-0',
+      }),
+      10,
+    ),
+    'SyncGroup',
+  );
+  m.send(
+    answer('SyncGroupResponse', sync?.payload.correlationId as number, { error: 'NONE', assignment: [{ topic: 't', partition: 0 }] }),
+    20,
+  );
+  m.send({ type: 'poll', from: 'c.app', args: {} }, 30);
+  return m;
+}
+
+describe("the main consumer's onJoinPrepare calls the rebalance listener first (ConsumerCoordinator.onJoinPrepare)", () => {
+  it('REBALANCE_IN_PROGRESS: onPartitionsRevoked with its partitions; JoinGroup only once the listener returned', () => {
+    const m = stableMainConsumer(true);
+    const fx = m.send(answer('HeartbeatResponse', 99, { error: 'REBALANCE_IN_PROGRESS' }), 3000);
+    expect(membershipState(m.state())).toBe('REVOKING');
+    expect(sends(fx)).not.toContain('JoinGroup→group-coordinator');
+    expect(callsOf(fx)).toEqual([
+      { to: 'c.app', name: 'onPartitionsRevoked', args: { partitions: [{ topic: 't', partition: 0 }], lost: false } },
+    ]);
+    // the generation is still the member's: a commitSync from the listener goes out with it
+    const commit = sent(
+      m.send({ type: 'commitSync', from: 'c.app', args: { offsets: [{ topic: 't', partition: 0, offset: 4 }] } }, 3001),
+      'OffsetCommit',
+    );
+    expect(commit?.payload).toMatchObject({ generationId: 1, memberId: 'c-0' });
+    // heartbeats go on while the listener runs
+    expect(sends(m.send({ type: 'heartbeatDue', key: 'heartbeat', data: {} }, 6000))).toEqual(['Heartbeat→group-coordinator']);
+    const done = m.send({ type: 'partitionsRevokedDone', from: 'c.app', args: {} }, 6100);
+    expect(membershipState(m.state())).toBe('PREPARING_REBALANCE');
+    expect(sends(done)).toContain('JoinGroup→group-coordinator');
+    expect(m.context<ConsumerContext>().assignment).toEqual([]);
+  });
+
+  it('UNKNOWN_MEMBER_ID: the generation is gone, so the listener is told the partitions are lost', () => {
+    const m = stableMainConsumer(true);
+    const fx = m.send(answer('HeartbeatResponse', 99, { error: 'UNKNOWN_MEMBER_ID' }), 3000);
+    expect(membershipState(m.state())).toBe('REVOKING');
+    expect(callsOf(fx)[0]?.args).toMatchObject({ lost: true });
+  });
+
+  it('a plain consumer (no such listener) rejoins at once, as before', () => {
+    const m = stableMainConsumer(false);
+    const fx = m.send(answer('HeartbeatResponse', 99, { error: 'REBALANCE_IN_PROGRESS' }), 3000);
+    expect(membershipState(m.state())).toBe('PREPARING_REBALANCE');
+    expect(sends(fx)).toContain('JoinGroup→group-coordinator');
+  });
+});
+
+const THREAD: StreamThreadInput = {
+  self: 'st.app',
+  consumer: 'st.consumer',
+  restoreConsumer: 'st.restore',
+  producer: 'st.producer',
+  client: 'st',
+  guarantee: 'exactly_once_v2',
+  commitIntervalMs: 10000,
+  inputTopic: 'in',
+  outputTopic: 'out',
+  changelogTopic: 'app-count-store-changelog',
+  repartitionTopic: null,
+  groupBy: null,
+};
+
+/** The thread in `state` with three records processed since its last commit and a poll() out. */
+function thread(state: string, guarantee: StreamThreadInput['guarantee'] = 'exactly_once_v2') {
+  const context = {
+    ...initialContext({ ...THREAD, guarantee }),
+    uncommitted: 3,
+    pollOutstanding: true,
+    positions: { 'in-0': 3 },
+    groupMetadata: { groupId: 'app', generationId: 1, memberId: 'st-0' },
+  };
+  const actor = createActor(streamThreadMachine, {
+    input: context,
+    snapshot: streamThreadMachine.resolveState({ value: { running: state }, context }),
+  });
+  let fx: Effect[] = [];
+  actor.on('*', (e) => {
+    fx.push(e as unknown as Effect);
+  });
+  actor.start();
+  const send = (event: Record<string, unknown> & { type: string }) => {
+    fx = [];
+    actor.send(event as never);
+    return callsOf(fx).map((c) => `${c.name}→${c.to}`);
+  };
+  return {
+    revoked: (lost: boolean) => send({ type: 'onPartitionsRevoked', now: 5000, from: 'st.consumer', args: { partitions: [], lost } }),
+    reply: (from: string, call: string, ok = true) => send({ type: 'reply', now: 5010, from, args: { call, ok, error: null } }),
+    state: () => stateValueToString(actor.getSnapshot().value),
+  };
+}
+
+describe("the stream thread's StreamsRebalanceListener (TaskManager.handleRevocation / handleLostAll)", () => {
+  it('exactly_once_v2, a transaction open: it commits the transaction with the input offsets, and returns after', () => {
+    const t = thread('pollingInTransaction');
+    expect(t.revoked(false)).toEqual(['sendOffsetsToTransaction→st.producer']);
+    expect(t.reply('st.producer', 'sendOffsetsToTransaction')).toEqual(['commitTransaction→st.producer']);
+    expect(t.reply('st.producer', 'commitTransaction')).toEqual(['partitionsRevokedDone→st.consumer']);
+    expect(t.state()).toBe('running.polling');
+  });
+
+  it('at_least_once, offsets not yet committed: flush() and commitSync() first', () => {
+    const t = thread('polling', 'at_least_once');
+    expect(t.revoked(false)).toEqual(['flush→st.producer']);
+    expect(t.reply('st.producer', 'flush')).toEqual(['commitSync→st.consumer']);
+    expect(t.reply('st.consumer', 'commitSync')).toEqual(['partitionsRevokedDone→st.consumer']);
+  });
+
+  it('a commit already under way: the listener returns when it ends', () => {
+    const t = thread('committingWhilePolling');
+    expect(t.revoked(false)).toEqual([]);
+    expect(t.reply('st.producer', 'commitTransaction')).toEqual(['partitionsRevokedDone→st.consumer']);
+  });
+
+  it('onPartitionsLost with a transaction open: returns at once and closes the task dirty (the transaction aborted)', () => {
+    const t = thread('pollingInTransaction');
+    expect(t.revoked(true)).toEqual(['partitionsRevokedDone→st.consumer', 'abortTransaction→st.producer']);
+    expect(t.state()).toBe('migrating.aborting');
+  });
+
+  it('nothing to commit: it returns at once', () => {
+    const idle = createActor(streamThreadMachine, {
+      input: initialContext(THREAD),
+      snapshot: streamThreadMachine.resolveState({ value: { running: 'polling' }, context: initialContext(THREAD) }),
+    });
+    const fx: Effect[] = [];
+    idle.on('*', (e) => {
+      fx.push(e as unknown as Effect);
+    });
+    idle.start();
+    idle.send({ type: 'onPartitionsRevoked', now: 5000, from: 'st.consumer', args: { partitions: [], lost: false } } as never);
+    expect(callsOf(fx).map((c) => c.name)).toEqual(['partitionsRevokedDone']);
+    expect(stateValueToString(idle.getSnapshot().value)).toBe('running.polling');
+  });
+});
+
+/** streams-task-migration without its faults: counter-b joins at 7.7 s while counter-a holds views in an open transaction. */
+function secondInstanceJoins(guarantee: 'exactly_once_v2' | 'at_least_once'): Scenario {
+  const base = findPreset('streams-task-migration')?.scenario as Scenario;
+  return {
+    ...base,
+    id: `rebalance-${guarantee.replaceAll('_', '-')}`,
+    faults: [],
+    clients: base.clients.map((c) =>
+      c.type === 'streams'
+        ? {
+            ...c,
+            config: { ...c.config, 'processing.guarantee': guarantee, 'commit.interval.ms': 10000 },
+            ...(c.id === 'counter-b' ? { startAt: 7700 } : {}),
+          }
+        : c,
+    ),
+  } as Scenario;
+}
+
+describe('a second instance joins while the first has uncommitted work (no fault)', () => {
+  for (const guarantee of ['exactly_once_v2', 'at_least_once'] as const)
+    it(`${guarantee}: every view is counted once and written once`, () => {
+      const run = runWith(secondInstanceJoins(guarantee));
+      // counter-a's thread was told, and answered only after its commit
+      const stepOf = (label: string, actor: string) => {
+        for (let i = 0; i < run.trace.steps.length; i++) {
+          const s = run.trace.steps.at(i);
+          if (s?.label === label && s.actor === actor) return i;
+        }
+        return -1;
+      };
+      const told = stepOf('onPartitionsRevoked', 'counter-a.app');
+      const answered = stepOf('partitionsRevokedDone', 'counter-a.consumer');
+      expect(told).toBeGreaterThan(0);
+      expect(answered).toBeGreaterThan(told);
+      for (const l of run.summary.verdict.layers) expect(l.status, `${l.layer} ${l.subject ?? ''}`).not.toBe('more than once');
+      expect(run.layer('output', 'view-counts')?.status).toBe('once');
+      // the counts are each page's views: page-a 3, page-b 2, in the store and as the last committed output
+      const stores = run.summary.streams.map((s) => s.store);
+      expect(stores).toContainEqual({ 'page-a': 3, 'page-b': 2 });
+      const output = run.data('view-counts-0').filter((r) => r.txnOutcome !== 'aborted');
+      expect(output.map((r) => `${r.key}=${r.value}`)).toEqual(['page-a=1', 'page-b=1', 'page-a=2', 'page-a=3', 'page-b=2']);
+    });
+});
