@@ -31,8 +31,7 @@ export function revokedWithWork(ctx: StreamThreadContext, ev: Ev): boolean {
 
 /** onPartitionsLost with an exactly_once_v2 transaction open: the task is closed dirty. */
 export function lostInTransaction(ctx: StreamThreadContext, ev: Ev): boolean {
-  const r = revocation(ev);
-  return r !== null && r.lost && eos(ctx) && ctx.uncommitted > 0;
+  return revocation(ev)?.lost === true && eos(ctx) && ctx.uncommitted > 0;
 }
 
 /** The listener returns: the main consumer rejoins. */
