@@ -284,6 +284,10 @@ describe('embedding in a VitePress site', () => {
     await page.goto(`${site.url}eos-lab/embed.html?preset=opening-story&step=10&theme=light`);
     await expect.poll(() => page.getByTestId('embed-step').getAttribute('data-step')).toBe('10');
     expect(await page.evaluate(() => location.hash)).toBe('');
+    // a mistyped preset id says so, as the page does, instead of showing the default scenario
+    await page.goto(`${site.url}eos-lab/embed.html?preset=Zombie-Fencing`);
+    await page.getByTestId('link-error').waitFor();
+    expect(await page.getByTestId('link-error').innerText()).toContain('"Zombie-Fencing" is neither');
     await page.goto(`${site.url}eos-lab/embed.html#s=1.not*a*link`);
     await page.getByTestId('link-error').waitFor();
     expect(await page.getByTestId('link-error').getAttribute('data-kind')).toBe('corrupt');

@@ -19,8 +19,12 @@ describe('embed options', () => {
   });
 
   it('falls back to defaults on malformed values and clamps ranges', () => {
-    const o = parseEmbedOptions('?preset=<script>&step=-4&autoplay=false&theme=neon&height=5&speed=99999', '#gallery');
+    const o = parseEmbedOptions('?step=-4&autoplay=false&theme=neon&height=5&speed=99999', '#gallery');
     expect(o).toEqual({ link: null, preset: null, step: null, autoplay: false, theme: 'system', height: 120, speed: 200 });
+    // a preset id that names no scenario is kept: the embed says it cannot open it instead of showing the default
+    for (const id of ['Zombie-Fencing', 'zombie_fencing', '<script>', 'x.y'])
+      expect(parseEmbedOptions(`?preset=${encodeURIComponent(id)}`, '').preset).toBe(id);
+    expect(parseEmbedOptions('?preset=', '').preset).toBeNull();
     expect(parseEmbedOptions('', '').autoplay).toBe(false);
     expect(parseEmbedOptions('?autoplay', '').autoplay).toBe(true);
   });

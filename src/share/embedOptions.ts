@@ -4,8 +4,10 @@
  *   embed.html?preset=<id>&step=<n>&autoplay=1&theme=dark&height=420&speed=8#s=1.<link>
  *
  * The scenario comes from the fragment (a share link) or `preset`; without either, the default
- * preset. `step` overrides the link's own step. Unknown or malformed values fall back to their
- * defaults: an embed shows something useful rather than an error about a typo in a docs page.
+ * preset. `step` overrides the link's own step. A `preset` that names no shipped scenario —
+ * mistyped, in capitals, malformed — is kept, so the embed says so (as the page does) instead of
+ * showing another scenario than the docs page meant; the display options, when unknown or
+ * malformed, fall back to their defaults.
  */
 export type EmbedTheme = 'light' | 'dark' | 'system';
 
@@ -22,8 +24,6 @@ export interface EmbedOptions {
   /** Playback speed in steps per second. */
   readonly speed: number;
 }
-
-const PRESET_ID = /^[a-z][a-z0-9-]{0,31}$/;
 
 function intParam(value: string | null, min: number, max: number): number | null {
   if (value === null || !/^\d{1,9}$/.test(value.trim())) return null;
@@ -42,7 +42,8 @@ export function parseEmbedOptions(search: string, hash: string): EmbedOptions {
   const fragment = hash.startsWith('#') ? hash.slice(1) : hash;
   return {
     link: fragment.startsWith('s=') ? `#${fragment}` : null,
-    preset: preset !== null && PRESET_ID.test(preset) ? preset : null,
+    // (empty: none given; anything else goes to the resolver, whose error quotes it as text)
+    preset: preset !== null && preset.trim() !== '' ? preset : null,
     step: intParam(q.get('step'), 0, 3_000_000),
     autoplay: flag(q.get('autoplay')),
     theme: theme === 'light' || theme === 'dark' ? theme : 'system',
