@@ -95,6 +95,31 @@ describe('playback', () => {
     const all = [...new Set([...t.fault, ...t.error, ...t.marker])].sort((a, b) => a - b);
     await waitForStep(app.page, (all.find((i) => i > (t.fault[0] as number)) as number) + 1);
   });
+
+  it('dragging the scrubber moves steadily forward: the bar does not reflow under the pointer as the numbers grow', async () => {
+    // a run whose time grows from 4 to 5 digits: the position's text gets longer as the pointer moves
+    await loadScenario(app.page, findPreset('ctp-exactly-once-crash')?.scenario);
+    const slider = app.page.getByRole('slider', { name: 'Position in the run' });
+    await slider.fill('0');
+    await waitForStep(app.page, 0);
+    const box = await slider.boundingBox();
+    if (!box) throw new Error('no scrubber');
+    const y = box.y + box.height / 2;
+    await app.page.mouse.move(box.x + 2, y);
+    await app.page.mouse.down();
+    const values: number[] = [];
+    const widths: number[] = [];
+    for (let i = 1; i <= 10; i++) {
+      await app.page.mouse.move(box.x + 2 + ((box.width - 4) * i) / 10, y, { steps: 3 });
+      values.push(Number(await slider.inputValue()));
+      widths.push(Math.round((await slider.boundingBox())?.width ?? 0));
+    }
+    await app.page.mouse.up();
+    expect(new Set(widths), `widths ${widths.join(', ')}`).toEqual(new Set([Math.round(box.width)]));
+    for (let i = 1; i < values.length; i++) expect(values[i], `values ${values.join(', ')}`).toBeGreaterThan(values[i - 1] as number);
+    const { total } = await position(app.page);
+    expect(values.at(-1)).toBeGreaterThan(total * 0.95);
+  });
 });
 
 describe('the rest of the page', () => {

@@ -48,6 +48,7 @@ export function PlaybackBar({ targets }: { readonly targets: JumpTargets }) {
   const playing = useSim((s) => s.playing);
   const speed = useSim((s) => s.speed);
   const time = useSim((s) => s.view?.time ?? 0);
+  const endTime = useSim((s) => s.trace?.endTime ?? 0);
   const hash = useSim((s) => s.trace?.traceHash ?? '');
   const notable = allTargets(targets);
   const prev = previousPosition(notable, step);
@@ -122,8 +123,15 @@ export function PlaybackBar({ targets }: { readonly targets: JumpTargets }) {
       </div>
       <Scrubber />
       <p className="position">
-        <span className="step-counter" data-testid="step-counter">
-          {t.stepOf(step, total)} · {groupDigits(time)} ms
+        {/* as wide as the run's last position says, so the bar's controls do not move (and wrap, and
+            resize the scrubber under a dragging pointer) as the numbers grow */}
+        <span className="step-counter-box">
+          <span className="step-counter" data-testid="step-counter">
+            {t.stepOf(step, total)} · {groupDigits(time)} ms
+          </span>
+          <span className="step-counter-sizer" aria-hidden="true">
+            {t.stepOf(total, total)} · {groupDigits(Math.max(time, endTime))} ms
+          </span>
         </span>
         <span className="trace-hash" data-testid="trace-hash" data-trace-hash={hash} title="traceHash">
           {hash}
