@@ -498,6 +498,17 @@ export function heartbeat(
 }
 
 /**
+ * OffsetMetadataManager.commitOffset, after validateOffsetCommit: "In the old consumer group
+ * protocol, the offset commits maintain the session if the group is in Stable or PreparingRebalance
+ * state" — the member's heartbeat expiry is rescheduled, as a heartbeat does.
+ */
+export function keepSessionOnCommit(g: ConsumerGroup, memberId: string, now: number, out: Out): ConsumerGroup {
+  const m = g.members[memberId];
+  if (!m || (g.state !== 'Stable' && g.state !== 'PreparingRebalance')) return g;
+  return { ...g, members: { ...g.members, [memberId]: scheduleHeartbeat(out, g.groupId, m, now) } };
+}
+
+/**
  * GroupMetadataManager.expireClassicGroupMemberHeartbeat: a member that is waiting in a JoinGroup
  * or SyncGroup has satisfied its heartbeat (ClassicGroupMember.hasSatisfiedHeartbeat) — unless it
  * is new, whose join may still time out. Otherwise it is removed.

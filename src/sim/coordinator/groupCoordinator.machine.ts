@@ -41,6 +41,7 @@ import {
   type GroupCoordinatorConfig,
   heartbeat,
   join,
+  keepSessionOnCommit,
   loadGroup,
   memberError,
   onJoinTimer,
@@ -235,6 +236,11 @@ export const onOffsetCommit = (ctx: GroupCoordinatorContext, ev: RpcEvent<Offset
     : memberError(g, req.memberId, req.generationId);
   // members may commit while the group prepares a rebalance (before they rejoin), not while it completes one
   if (!error && g.state === 'CompletingRebalance' && !standalone) error = 'REBALANCE_IN_PROGRESS';
+  if (!error && !standalone) {
+    // a valid commit keeps the member's session, as a heartbeat does (Stable, PreparingRebalance)
+    g = keepSessionOnCommit(g, req.memberId, ev.now, out);
+    putGroup(d, g);
+  }
   if (!error) error = writeOffsets(d, req.groupId, req.offsets, null, ev.now);
   if (!error) {
     g = commitPlainOffsets(g, Object.fromEntries(req.offsets.map((o) => [keyOf(o), o.offset])));
@@ -545,7 +551,8 @@ export function refuseRequest(ev: RpcEvent, error: KafkaError, out: Out): void {
       { error, generationId: -1, memberId: (ev.payload as { memberId?: string }).memberId ?? '', leader: '' },
     ],
     SyncGroup: ['SyncGroupResponse', { error, assignment: [] }],
-    Heartbeat: ['HeartbeatResponse', { error }],
+    // GroupCoordinatorService.heartbeat: "The group is still loading, so blindly respond" (NONE)
+    Heartbeat: ['HeartbeatResponse', { error: error === 'COORDINATOR_LOAD_IN_PROGRESS' ? 'NONE' : error }],
     LeaveGroup: ['LeaveGroupResponse', { error }],
     OffsetCommit: ['OffsetCommitResponse', { error }],
     TxnOffsetCommit: ['TxnOffsetCommitResponse', { error }],
