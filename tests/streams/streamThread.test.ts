@@ -16,6 +16,7 @@ import { planFor, runStep } from '../../src/sim/streams/processing';
 import { startProcess, startRestore } from '../../src/sim/streams/restore';
 import { type StreamThreadContext, streamThreadMachine } from '../../src/sim/streams/streamThread.machine';
 import { type Draft, initialContext, type StreamThreadInput } from '../../src/sim/streams/streamThreadContext';
+import { inputOf } from '../machines/harness';
 
 const INPUT: StreamThreadInput = {
   self: 'st.app',
@@ -355,5 +356,29 @@ describe('the thread as a machine: a migration and back, with a finite clock', (
     expect(timers.some((t) => t.key === 'commitDue')).toBe(true);
     expect(Number.isFinite(actor.getSnapshot().context.clock)).toBe(true);
     actor.stop();
+  });
+});
+
+describe("the thread's transactional.id (ActiveTaskCreator.producer)", () => {
+  it('is <application.id>-<processId>-<threadIdx>, threads counted from 1 (the model: the client id for the process UUID)', () => {
+    const scenario = {
+      version: 1,
+      seed: 1,
+      topics: [
+        { name: 'in', partitions: 1 },
+        { name: 'out', partitions: 1 },
+      ],
+      clients: [
+        {
+          id: 'counter',
+          type: 'streams',
+          config: { 'processing.guarantee': 'exactly_once_v2', 'application.id': 'app' },
+          inputTopic: 'in',
+          outputTopic: 'out',
+        },
+      ],
+    };
+    const producer = inputOf(scenario, 'counter.producer') as { config: Record<string, unknown> };
+    expect(producer.config['transactional.id']).toBe('app-counter-1');
   });
 });

@@ -40,7 +40,8 @@ export function streamsSpecs(c: StreamsClientSpec, config: StreamsConfig, meta: 
   const bootAt = c.startAt ?? 0;
   const producerConfig = resolveProducerConfig(
     eos
-      ? { 'transactional.id': `${appId}-${c.id}-0`, 'transaction.timeout.ms': 10000, 'delivery.timeout.ms': 2147483647, 'linger.ms': 100 }
+      ? // <application.id>-<processId>-<threadIdx> (ActiveTaskCreator), the client's id for the UUID, threads from 1
+        { 'transactional.id': `${appId}-${c.id}-1`, 'transaction.timeout.ms': 10000, 'delivery.timeout.ms': 2147483647, 'linger.ms': 100 }
       : { 'linger.ms': 100 },
   ).config;
   return [
