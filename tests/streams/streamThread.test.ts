@@ -12,7 +12,7 @@ import { stateValueToString } from '../../src/sim/kernel/stateValue';
 import type { RecordForApp } from '../../src/sim/protocol/messages';
 import { applyChangelog, countSkipReason, selectedKey } from '../../src/sim/streams/aggregate';
 import { closeDirty, isTaskMigrated } from '../../src/sim/streams/migration';
-import { planFor, runStep } from '../../src/sim/streams/processing';
+import { commitIsDue, planFor, runStep } from '../../src/sim/streams/processing';
 import { startProcess, startRestore } from '../../src/sim/streams/restore';
 import { type StreamThreadContext, streamThreadMachine } from '../../src/sim/streams/streamThread.machine';
 import { type Draft, initialContext, type StreamThreadInput } from '../../src/sim/streams/streamThreadContext';
@@ -380,5 +380,14 @@ describe("the thread's transactional.id (ActiveTaskCreator.producer)", () => {
     };
     const producer = inputOf(scenario, 'counter.producer') as { config: Record<string, unknown> };
     expect(producer.config['transactional.id']).toBe('app-counter-1');
+  });
+});
+
+describe('when a commit is due (StreamThread.maybeCommit)', () => {
+  it('once more than commit.interval.ms has passed since the last commit (`now - lastCommitMs > commitTimeMs`), with work to commit', () => {
+    const d = draft({ lastCommitAt: 1000, uncommitted: 2 });
+    expect(commitIsDue(d, 1100)).toBe(false);
+    expect(commitIsDue(d, 1101)).toBe(true);
+    expect(commitIsDue({ ...d, uncommitted: 0 }, 5000)).toBe(false);
   });
 });

@@ -19,12 +19,13 @@ export function poll(d: Draft, now: number, out: Out): void {
   if (d.pollOutstanding) return;
   pollOnce(d, out);
   // uncommitted work is committed when commit.interval.ms passes, even if no new records arrive
-  if (d.uncommitted > 0) out.timer('commitDue', 'commitDue', Math.max(0, d.lastCommitAt + d.commitIntervalMs - now));
+  // (the first millisecond commitIsDue holds)
+  if (d.uncommitted > 0) out.timer('commitDue', 'commitDue', Math.max(0, d.lastCommitAt + d.commitIntervalMs + 1 - now));
 }
 
-/** commit.interval.ms has passed since the last commit and there is work to commit. */
+/** More than commit.interval.ms has passed since the last commit (StreamThread.maybeCommit: `now - lastCommitMs > commitTimeMs`) and there is work to commit. */
 export function commitIsDue(d: StreamThreadContext, now: number): boolean {
-  return now - d.lastCommitAt >= d.commitIntervalMs && d.uncommitted > 0;
+  return now - d.lastCommitAt > d.commitIntervalMs && d.uncommitted > 0;
 }
 
 /** Starts committing: EOS sends the input offsets into the transaction first; ALOS flushes first. */
