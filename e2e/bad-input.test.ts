@@ -137,9 +137,12 @@ describe('HTML and script in a shared scenario render as text', () => {
       await page.close();
     }
     // not a link at all, and a fragment that is pure markup
-    for (const fragment of [`#s=1.${encodeURIComponent(IMG)}`, `#${encodeURIComponent(SCRIPT)}`]) {
+    for (const fragment of [`#s=1.${encodeURIComponent(IMG)}`, `#${encodeURIComponent(SCRIPT)}`, '#garbage']) {
       const page = await openAndPlay(fragment);
       expect(await page.locator('body').innerText()).not.toBe('');
+      // said to be a link that cannot be opened, never replaced by another scenario in silence
+      expect(await page.getByTestId('link-error').isVisible(), fragment).toBe(true);
+      expect(await page.evaluate(() => window.__eosLab?.store.getState().scenario ?? null), fragment).toBeNull();
       await page.close();
     }
   });

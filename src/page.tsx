@@ -5,12 +5,12 @@
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { startHashSync } from './share/hashSync';
-import { decodeAbLink } from './sim';
+import { AB_PREFIX, decodeAbLink } from './sim';
 import type { EngineClient } from './store/engine/engineClient';
 import { runTiming, simStore } from './store/simStore';
 import { App } from './ui/App';
 import { compareStore } from './ui/compare/compareStore';
-import { decodeDumpLink } from './ui/dump/dumpLink';
+import { DUMP_PREFIX, decodeDumpLink } from './ui/dump/dumpLink';
 import { dumpStore } from './ui/dump/dumpStore';
 import { PAGE_LANDING } from './ui/landing';
 import { workspaceStaging } from './ui/layout/stages';
@@ -43,7 +43,7 @@ simStore.getState().setLanguage(preferredLanguage(browserLanguages()));
  */
 function openTheUrl(): void {
   // [share-embed] opens the URL's share link, #gallery or the default scenario, then keeps the URL in step
-  startHashSync(simStore);
+  startHashSync(simStore, window, { opensElsewhere: [DUMP_PREFIX, AB_PREFIX] });
   // [your-data] a dump link (#dump=1.…) opens the dump over the default scenario
   const dumpSources = decodeDumpLink(window.location.hash);
   if (dumpSources) void dumpStore.getState().open(dumpSources);

@@ -1,14 +1,14 @@
 /**
  * URL ↔ store in the full app. On load the fragment decides what opens: a share link (`#s=1.…`),
  * the gallery (`#gallery`), a shipped scenario by its id (`#preset=<id>`), or — with no fragment —
- * the default scenario. Afterwards the fragment
+ * the default scenario; any other fragment is a link that cannot be opened. Afterwards the fragment
  * follows the person's work, debounced, so the address bar is always a link to what is on screen:
  * opening a scenario or forking the run (a new scenario in the store) pushes a history entry, so
  * Back and Forward move between them; moving through the run (step, selection, language) replaces
  * the current entry, so Back is not flooded. Going Back or Forward opens that entry's link without
  * pushing again. The embed never calls this: hosts may forbid the history API.
  */
-import { DEFAULT_PRESET_ID, encodeLink, findPreset, looksLikeLink, toLinkSelection } from '../sim';
+import { DEFAULT_PRESET_ID, encodeLink, findPreset, toLinkSelection } from '../sim';
 import type { createSimStore, SimState } from '../store/simStore';
 import { parsePresetFragment, resolvePresetFragment } from './presetFragment';
 import { shareStore } from './shareState';
@@ -40,8 +40,11 @@ export function openDefault(store: SimStore): void {
   if (preset) openScenario(store, preset.scenario, { language: store.getState().language });
 }
 
-/** Opens what a fragment names. Returns false when it was a link that could not be opened. */
-export function openFragment(store: SimStore, hash: string): boolean {
+/**
+ * Opens what a fragment names. Returns false when it was a link that could not be opened.
+ * `elsewhere`: fragment prefixes another view of the page opens over the default scenario.
+ */
+export function openFragment(store: SimStore, hash: string, elsewhere: readonly string[] = []): boolean {
   const share = shareStore.getState();
   if (hash === GALLERY_FRAGMENT) {
     if (!store.getState().scenario) openDefault(store);
@@ -61,10 +64,12 @@ export function openFragment(store: SimStore, hash: string): boolean {
     share.setLinkedSearch(null);
     return true;
   }
-  if (!looksLikeLink(hash)) {
+  if (hash === '' || hash === '#' || elsewhere.some((prefix) => hash.startsWith(prefix))) {
     if (!store.getState().scenario) openDefault(store);
     return true;
   }
+  // anything else is a link that cannot be opened, said as such (resolveSource: "neither a share
+  // link nor a shipped scenario's id"), the address left as it is — never another scenario in silence
   const r = resolveSource(hash);
   if (!r.ok) {
     share.setLinkError(r.error);
@@ -79,6 +84,8 @@ export function openFragment(store: SimStore, hash: string): boolean {
 
 export interface HashSyncOptions {
   readonly delayMs?: number;
+  /** Fragment prefixes another view opens over the default scenario (a dump link, an A/B link). */
+  readonly opensElsewhere?: readonly string[];
 }
 
 /** Opens the page's fragment, then keeps it in step with the store. Returns a stop function. */
@@ -158,12 +165,12 @@ export function startHashSync(store: SimStore, win: Window = window, options: Ha
     // the gallery opens over the scenario on screen: nothing new lands
     if (win.location.hash === GALLERY_FRAGMENT) entryExists = true;
     else navigated = true;
-    openFragment(store, win.location.hash);
+    openFragment(store, win.location.hash, options.opensElsewhere);
   };
   win.addEventListener('hashchange', onHashChange);
   win.addEventListener('popstate', onHashChange);
   // after subscribing, so the scenario the fragment opens is known to come from navigation
-  openFragment(store, win.location.hash);
+  openFragment(store, win.location.hash, options.opensElsewhere);
   if (store.getState().scenario) schedule();
   return () => {
     stopStore();

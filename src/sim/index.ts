@@ -14,7 +14,7 @@
 
 export type { BudgetKind, BudgetStop, PageBudgets, ScenarioAsks } from './budget';
 export { asksText, MemoryMeter, PAGE_BUDGETS, scenarioAsks, sizeRefusal } from './budget';
-export { decodeAbLink, encodeAbLink } from './compare/abLink';
+export { AB_PREFIX, decodeAbLink, encodeAbLink } from './compare/abLink';
 export type { Comparison } from './compare/compare';
 export { compareRuns } from './compare/compare';
 export type { SettingChange, SettingValue } from './compare/settings';

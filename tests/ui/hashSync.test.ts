@@ -19,6 +19,30 @@ const presetLink = (id: string) => {
 describe('hashSync', () => {
   withFakeTimersAndFreshShare();
 
+  it('a fragment that names nothing the page knows is a link that cannot be opened: said so, the address kept, no scenario in its place', () => {
+    for (const hash of ['#garbage', '#top', '#preset']) {
+      shareStore.getState().setLinkError(null);
+      const w = fakeWindow(hash);
+      const store = createSimStore();
+      const stop = startHashSync(store, w.win, { delayMs: 50 });
+      vi.advanceTimersByTime(100);
+      expect(shareStore.getState().linkError?.message, hash).toContain(`"${hash}" is neither`);
+      expect(store.getState().scenario, hash).toBeNull();
+      expect(w.location.hash).toBe(hash);
+      stop();
+    }
+    // no fragment at all, or one another view opens over the default scenario (a dump, an A/B link)
+    for (const hash of ['', '#dump=1.abc']) {
+      shareStore.getState().setLinkError(null);
+      const w = fakeWindow(hash);
+      const store = createSimStore();
+      const stop = startHashSync(store, w.win, { delayMs: 50, opensElsewhere: ['#dump=1.'] });
+      expect(store.getState().scenario, hash).not.toBeNull();
+      expect(shareStore.getState().linkError, hash).toBeNull();
+      stop();
+    }
+  });
+
   it("a navigation between the page's scheduled write and its hashchange is not written over", () => {
     const first = presetLink('lost-ack-idempotent');
     const second = presetLink('zombie-fencing');
