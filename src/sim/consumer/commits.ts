@@ -32,7 +32,7 @@ const RETRIABLE_COMMIT_ERRORS: readonly string[] = [
 /** Errors that say the coordinator is not ready (moving or loading): the client finds it again and retries. */
 export const COORDINATOR_ERRORS: readonly string[] = ['COORDINATOR_LOAD_IN_PROGRESS', 'COORDINATOR_NOT_AVAILABLE', 'NOT_COORDINATOR'];
 
-/** ExponentialBackoff without jitter: retry.backoff.ms doubling per attempt up to retry.backoff.max.ms. */
+/** ExponentialBackoff without jitter: retry.backoff.ms doubling per attempt up to retry.backoff.max.ms (commits and OffsetFetch). */
 export function commitBackoff(config: ConsumerConfig, attempts: number): number {
   const base = config['retry.backoff.ms'];
   const max = Math.max(base, config['retry.backoff.max.ms']);
@@ -313,6 +313,17 @@ export function requestOffsets(d: Draft, out: Out): void {
   });
 }
 
+/**
+ * A retriable OffsetFetch failure (UNSTABLE_OFFSET_COMMIT, the coordinator moving or loading, the
+ * request lost): asked again after `retryBackoff.backoff(attempts++)`, as
+ * ConsumerCoordinator.fetchCommittedOffsets does — 100, 200, 400, 800, then 1000 ms by default.
+ * *Kafka counts the attempts within one poll(); the model from the last answer with offsets.*
+ */
+export function retryOffsetFetch(d: Draft, out: Out): void {
+  out.timer('offsets', 'offsetsRetry', commitBackoff(d.config, d.offsetsAttempts));
+  d.offsetsAttempts += 1;
+}
+
 export function onOffsetFetchResponse(d: Draft, ev: EventOf<'OffsetFetchResponse'>, out: Out): void {
   const r = ev.payload;
   if (r.correlationId !== d.offsetsRequest) return;
@@ -320,9 +331,10 @@ export function onOffsetFetchResponse(d: Draft, ev: EventOf<'OffsetFetchResponse
   if (r.error === 'UNSTABLE_OFFSET_COMMIT' || COORDINATOR_ERRORS.includes(r.error)) {
     // a transaction holding offsets for these partitions has not finished, or the coordinator is loading: ask again shortly
     out.fact({ kind: 'clientError', client: d.client, error: r.error, during: 'OffsetFetch', fatal: false });
-    out.timer('offsets', 'offsetsRetry', d.config['retry.backoff.ms']);
+    retryOffsetFetch(d, out);
     return;
   }
+  d.offsetsAttempts = 0;
   for (const o of r.offsets) {
     if (o.offset >= 0) {
       d.positions = { ...d.positions, [keyOf(o)]: o.offset };

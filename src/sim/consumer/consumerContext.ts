@@ -54,6 +54,8 @@ export interface ConsumerContext extends Required<ConsumerInput> {
    */
   readonly awaitingMetadata: readonly string[];
   readonly offsetsRequest: number | null;
+  /** Failed OffsetFetch attempts since the last answer with offsets: the next retry waits commitBackoff of it. */
+  readonly offsetsAttempts: number;
   /**
    * The application has a ConsumerRebalanceListener (offsets-in-sink: it seeks to the offsets its
    * database holds): on every assignment the consumer calls onPartitionsAssigned and waits for it
@@ -163,6 +165,7 @@ export function consumerDraft(c: ConsumerContext): Draft {
     metadata: c.metadata,
     awaitingMetadata: c.awaitingMetadata,
     offsetsRequest: c.offsetsRequest,
+    offsetsAttempts: c.offsetsAttempts,
     awaitingListener: c.awaitingListener,
     pollWaiting: c.pollWaiting,
     endOffsets: c.endOffsets,
@@ -199,6 +202,7 @@ export function initialContext(input: ConsumerInput): ConsumerContext {
     metadata: INITIAL_CLIENT_METADATA,
     awaitingMetadata: [],
     offsetsRequest: null,
+    offsetsAttempts: 0,
     awaitingListener: false,
     pollWaiting: null,
     endOffsets: null,

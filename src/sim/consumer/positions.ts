@@ -20,6 +20,7 @@ export function revokeAll(d: Draft): void {
   d.fetching = {};
   d.awaitingMetadata = [];
   d.offsetsRequest = null;
+  d.offsetsAttempts = 0;
 }
 
 /** Every position, buffer and fetch forgotten (the assignment stays): seekToBeginning, seekToCommitted. */

@@ -10,7 +10,7 @@ import { connectionFailed, leaderCanMove, requestUpdate } from '../cluster/clien
 import { onMetadataLost } from '../cluster/metadataUpdater';
 import { type DisconnectedEvent, disconnectError } from '../kernel/effects';
 import { keyOf } from '../protocol/topicPartition';
-import { commitFailed, endsCloseCommit, endsJoinPrepare } from './commits';
+import { commitFailed, endsCloseCommit, endsJoinPrepare, retryOffsetFetch } from './commits';
 import type { ConsumerContext, Draft } from './consumerContext';
 import type { ConsumerEvent } from './events';
 import { onFindCoordinatorLost } from './groupLookup';
@@ -46,7 +46,7 @@ export function onRequestLost(d: Draft, e: DisconnectedEvent, out: Out): void {
     case 'OffsetFetch':
       if (d.offsetsRequest === correlationId) {
         d.offsetsRequest = null;
-        out.timer('offsets', 'offsetsRetry', d.config['retry.backoff.ms']);
+        retryOffsetFetch(d, out);
       }
       return;
     case 'ListOffsets':
