@@ -18,7 +18,8 @@ const root = import.meta.dirname;
  * Web Worker (src/embed/embedEngine.ts): the embed's own script holds no engine code.
  */
 function classicEmbed(): Plugin {
-  const outDir = resolve(root, 'dist');
+  // the app's own output directory (`vite build --outDir <dir>` included), read once the config is resolved
+  let outDir = resolve(root, 'dist');
   const entryTag = '<script type="module" src="/src/embed/main.tsx"></script>';
   const assetsMark = '<!-- eos-lab:embed-assets -->';
   const version = (file: string) =>
@@ -29,6 +30,9 @@ function classicEmbed(): Plugin {
   return {
     name: 'eos-lab-classic-embed',
     apply: 'build',
+    configResolved(config) {
+      outDir = resolve(config.root, config.build.outDir);
+    },
     async closeBundle() {
       // a production bundle even when the outer process runs with NODE_ENV=test (Vitest): plugin-react
       // would otherwise emit jsxDEV calls that the production React build lacks
