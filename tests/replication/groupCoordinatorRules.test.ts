@@ -24,6 +24,7 @@ import { DEFAULT_GROUP_COORDINATOR_CONFIG, type GroupCoordinatorContext } from '
 import {
   onBecomeGroupCoordinator,
   onGroupsLoaded,
+  onOffsetFetchHosted,
   onResignGroupCoordinator,
   replayOffsets,
   runOperation,
@@ -224,6 +225,38 @@ describe('the hosted coordinator: ownership, held answers, the revert of a faile
     expect(replies(answered).map((r) => r.payload.correlationId)).toEqual([1]);
     expect(calls(answered).map((c) => c.args?.writeId)).toEqual([1]);
     expect(next.hosted?.queued[0]).toEqual([]);
+  });
+
+  it('OffsetFetch with requireStable waits for the write in flight and reads what it wrote; without, it reads the committed state at once (GroupCoordinatorService.fetchOffsets)', () => {
+    const fetch = (requireStable: boolean) => ({
+      type: 'OffsetFetch',
+      from: 'billing.consumer',
+      envelopeId: 300,
+      now: 11,
+      payload: { correlationId: 30, groupId: 'billing', partitions: [{ topic: 'orders', partition: 0 }], requireStable },
+    });
+    const first = new Out();
+    const committed = onOffsetsWriteAnswered(runOperation(coordinator(), 'OffsetCommit', commit(5), first), 0, 'NONE', first, rerun);
+    const out = new Out();
+    const writing = runOperation(committed, 'OffsetCommit', commit(9, 2), out);
+    // without requireStable: the last committed offset, at once
+    const plain = new Out();
+    onOffsetFetchHosted(writing, fetch(false) as never, plain);
+    expect(replies(plain).map((r) => [r.rpc, (r.payload.offsets as { offset: number }[])[0]?.offset])).toEqual([
+      ['OffsetFetchResponse', 5],
+    ]);
+    // with it: no answer while the write waits for the HW, then the offset it wrote
+    const stable = new Out();
+    const waiting = onOffsetFetchHosted(writing, fetch(true) as never, stable);
+    expect(replies(stable)).toEqual([]);
+    expect(waiting.hosted?.queued[0]).toHaveLength(1);
+    const answered = new Out();
+    onOffsetsWriteAnswered(waiting, 1, 'NONE', answered, rerun);
+    expect(replies(answered).map((r) => [r.rpc, r.payload.correlationId])).toEqual([
+      ['OffsetCommitResponse', 2],
+      ['OffsetFetchResponse', 30],
+    ]);
+    expect((replies(answered)[1]?.payload.offsets as { offset: number }[])[0]?.offset).toBe(9);
   });
 });
 

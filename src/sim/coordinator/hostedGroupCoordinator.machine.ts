@@ -105,6 +105,8 @@ const OPERATIONS: Readonly<
   LeaveGroup: { fn: onLeaveGroup, partition: byPayload, request: true },
   OffsetCommit: { fn: onOffsetCommit, partition: byPayload, request: true },
   TxnOffsetCommit: { fn: onTxnOffsetCommit, partition: byPayload, request: true },
+  // with requireStable only (onOffsetFetchHosted)
+  OffsetFetch: { fn: onOffsetFetch, partition: byPayload, request: true },
   joinPhaseCheck: { fn: onJoinPhaseCheck, partition: byTimer, request: false },
   syncExpired: { fn: onSyncExpired, partition: byTimer, request: false },
   sessionExpired: { fn: onSessionExpired, partition: byTimer, request: false },
@@ -129,8 +131,15 @@ const rerun = (ctx: GroupCoordinatorContext, q: QueuedGroupEvent, out: Out) => r
 
 const operation = (type: string) => handle((ctx: GroupCoordinatorContext, ev: unknown, out: Out) => runOperation(ctx, type, ev, out));
 
-/** OffsetFetch: a read of the last committed state (it waits for no write). */
-const onOffsetFetchHosted = (ctx: GroupCoordinatorContext, ev: Parameters<typeof onOffsetFetch>[1], out: Out): GroupCoordinatorContext => {
+/**
+ * OffsetFetch (GroupCoordinatorService.fetchOffsets). With requireStable — which the Java consumer
+ * always sends — it is a write operation, "to ensure that the response waits until the pending
+ * offsets are committed": behind a write in flight on its partition it waits, then reads the state
+ * that write left (a TxnOffsetCommit's pending offsets: UNSTABLE_OFFSET_COMMIT). Without, a read of
+ * the last committed state at once.
+ */
+export const onOffsetFetchHosted = (ctx: GroupCoordinatorContext, ev: Parameters<typeof onOffsetFetch>[1], out: Out): GroupCoordinatorContext => {
+  if (ev.payload.requireStable) return runOperation(ctx, 'OffsetFetch', ev, out);
   const owned = hostedOf(ctx).owned[partitionOfGroup(ctx, ev.payload.groupId)];
   if (!owned || owned.loading) {
     refuseRequest(ev, owned ? 'COORDINATOR_LOAD_IN_PROGRESS' : 'NOT_COORDINATOR', out);

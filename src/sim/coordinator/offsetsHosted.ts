@@ -15,8 +15,9 @@
  *   coordinator's; on an error the state stays what it was (CoordinatorRuntime reverts to its
  *   snapshot) and only the answers go out, carrying the error mapped by handleOperationException.
  * - *One write at a time per partition*: operations on a partition with a write in flight wait (Kafka
- *   runs them on the uncommitted state and holds their answers behind the same HW); OffsetFetch reads
- *   the last written state at once (Kafka reads at the last committed offset).
+ *   runs them on the uncommitted state and holds their answers behind the same HW); so does an
+ *   OffsetFetch with requireStable (a write operation in Kafka, read at the uncommitted end), while
+ *   one without reads the last written state at once (Kafka reads at the last committed offset).
  */
 import { Out } from '../actors/out';
 import type { Effect, RpcEvent } from '../kernel/effects';
