@@ -138,7 +138,11 @@ const operation = (type: string) => handle((ctx: GroupCoordinatorContext, ev: un
  * that write left (a TxnOffsetCommit's pending offsets: UNSTABLE_OFFSET_COMMIT). Without, a read of
  * the last committed state at once.
  */
-export const onOffsetFetchHosted = (ctx: GroupCoordinatorContext, ev: Parameters<typeof onOffsetFetch>[1], out: Out): GroupCoordinatorContext => {
+export const onOffsetFetchHosted = (
+  ctx: GroupCoordinatorContext,
+  ev: Parameters<typeof onOffsetFetch>[1],
+  out: Out,
+): GroupCoordinatorContext => {
   if (ev.payload.requireStable) return runOperation(ctx, 'OffsetFetch', ev, out);
   const owned = hostedOf(ctx).owned[partitionOfGroup(ctx, ev.payload.groupId)];
   if (!owned || owned.loading) {
