@@ -21,6 +21,7 @@ import type { Scenario } from '../../src/sim/scenario/schema';
 import { summarize, type TraceSummary } from '../../src/sim/trace/summary';
 import { type GroupFaultsExpectation, groupFaultProblems, groupFaultsCaseArb } from './groupFaults';
 import { groupRuleProblems } from './groupRules';
+import { streamsOutputProblems } from './streamsOutput';
 import { streamsRestoreProblems } from './streamsRestore';
 
 export interface LivenessCase {
@@ -170,6 +171,7 @@ export function livenessProblems(c: LivenessCase): string[] {
     problems.push(...uncommittedInputs(summary, 'app'));
     problems.push(...unfinished.map((r) => `left in the log: ${r}`));
     problems.push(...streamsRestoreProblems(trace));
+    problems.push(...streamsOutputProblems(trace));
   } else {
     problems.push(...uncommittedInputs(summary, 'app'));
     const events = summary.verdict.events;

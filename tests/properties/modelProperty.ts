@@ -10,6 +10,7 @@ import type { Scenario } from '../../src/sim/scenario/schema';
 import { validateScenario } from '../../src/sim/scenario/validate';
 import { groupRuleProblems } from './groupRules';
 import { formatRuleViolations, producerRuleViolations } from './producerRules';
+import { streamsOutputProblems } from './streamsOutput';
 import { streamsRestoreProblems } from './streamsRestore';
 
 /** Fixed by default so that `npm test` is repeatable; PROPERTY_SEED=<n> explores elsewhere. */
@@ -31,6 +32,8 @@ export function assertSound(scenario: Scenario, everyStep = true): void {
   if (scenario.clients.some((c) => c.type === 'streams')) {
     const problems = streamsRestoreProblems(trace);
     if (problems.length) throw new Error(`Kafka Streams restore:\n${problems.join('\n')}`);
+    const twice = streamsOutputProblems(trace);
+    if (twice.length) throw new Error(`Kafka Streams output:\n${twice.join('\n')}`);
   }
   const groupBroken = groupRuleProblems(trace);
   if (groupBroken.length) throw new Error(`group coordinator rules broken:\n${groupBroken.join('\n')}`);
