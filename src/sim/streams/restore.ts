@@ -39,6 +39,8 @@ export function startTask(d: Draft, now: number, out: Out): void {
 /** After a process restart every client of the process starts afresh: nothing is outstanding. */
 export function startProcess(d: Draft, now: number, out: Out): void {
   d.pollOutstanding = false;
+  // a restarted process: its main consumer, restarted too, waits for no rebalance listener
+  d.revocationPending = false;
   startTask(d, now, out);
 }
 
