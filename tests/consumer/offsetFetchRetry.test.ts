@@ -5,20 +5,10 @@
  * retry.backoff.max.ms (1000). The model waited a constant retry.backoff.ms.
  */
 import { describe, expect, it } from 'vitest';
-import { consumerMachine } from '../../src/sim/consumer/consumer.machine';
 import type { Effect } from '../../src/sim/kernel/effects';
-import { drive, inputOf } from '../machines/harness';
+import { answer, joinedAsLeader, lost, sent, synced } from '../machines/consumerDriver';
+import { inputOf } from '../machines/harness';
 
-let envelope = 1;
-const answer = (type: string, correlationId: number, payload: Record<string, unknown>) => ({
-  type,
-  from: 'group-coordinator',
-  envelopeId: envelope++,
-  inReplyTo: 0,
-  payload: { correlationId, ...payload },
-});
-const sent = (fx: readonly Effect[], rpc: string) =>
-  fx.filter((e): e is Extract<Effect, { type: 'send' }> => e.type === 'send' && e.rpc === rpc).pop();
 const retryDelay = (fx: readonly Effect[]) => fx.flatMap((e) => (e.type === 'timer' && e.name === 'offsetsRetry' ? [e.delay] : []))[0];
 
 const scenario = {
@@ -30,44 +20,14 @@ const scenario = {
 
 describe('OffsetFetch retries back off exponentially (ConsumerCoordinator.fetchCommittedOffsets)', () => {
   it('100, 200, 400, 800, then 1000 ms while the offsets stay unstable; a lost request counts too', () => {
-    const m = drive(consumerMachine, inputOf(scenario, 'c.consumer'));
-    const join = sent(m.send({ type: 'boot' }, 0), 'JoinGroup');
-    const sync = sent(
-      m.send(
-        answer('JoinGroupResponse', join?.payload.correlationId as number, {
-          error: 'NONE',
-          generationId: 1,
-          memberId: 'c-0',
-          leader: 'c-0',
-        }),
-        10,
-      ),
-      'SyncGroup',
-    );
-    let fetch = sent(
-      m.send(
-        answer('SyncGroupResponse', sync?.payload.correlationId as number, { error: 'NONE', assignment: [{ topic: 't', partition: 0 }] }),
-        20,
-      ),
-      'OffsetFetch',
-    );
+    const { m, sync } = joinedAsLeader(inputOf(scenario, 'c.consumer'));
+    let fetch = sent(synced(m, sync, [{ topic: 't', partition: 0 }]), 'OffsetFetch');
     const delays: number[] = [];
     let now = 30;
     for (let i = 0; i < 6; i++) {
       const fx =
         i === 3
-          ? m.send(
-              {
-                type: 'disconnected',
-                envelopeId: envelope++,
-                to: fetch?.to,
-                rpc: 'OffsetFetch',
-                payload: fetch?.payload,
-                timedOut: true,
-                reason: 'timeout',
-              },
-              now,
-            )
+          ? m.send(lost(fetch), now)
           : m.send(
               answer('OffsetFetchResponse', fetch?.payload.correlationId as number, { error: 'UNSTABLE_OFFSET_COMMIT', offsets: [] }),
               now,

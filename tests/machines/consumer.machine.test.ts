@@ -5,28 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import { type ConsumerContext, consumerMachine, fetchingState, membershipState } from '../../src/sim/consumer/consumer.machine';
 import type { Effect } from '../../src/sim/kernel/effects';
+import { answer, joinedAsLeader as joinAsLeader, lost, sent, synced } from './consumerDriver';
 import { type Driven, drive, inputOf, sends } from './harness';
 
-let envelope = 1;
-const answer = (type: string, correlationId: number, payload: Record<string, unknown>, from = 'group-coordinator') => ({
-  type,
-  from,
-  envelopeId: envelope++,
-  inReplyTo: 0,
-  payload: { correlationId, ...payload },
-});
 const call = (type: string, args: Record<string, unknown> = {}) => ({ type, from: 'c.app', args });
-const sent = (fx: readonly Effect[], rpc: string) =>
-  fx.filter((e): e is Extract<Effect, { type: 'send' }> => e.type === 'send' && e.rpc === rpc).pop();
-const lost = (request: Extract<Effect, { type: 'send' }> | undefined) => ({
-  type: 'disconnected',
-  envelopeId: envelope++,
-  to: request?.to,
-  rpc: request?.rpc,
-  payload: request?.payload,
-  timedOut: true,
-  reason: 'timeout',
-});
 /** The application's poll() answered with an exception. */
 const pollThrew = (error: string) => ({ type: 'call', to: 'c.app', name: 'reply', args: { call: 'poll', ok: false, error } });
 const timers = (fx: readonly Effect[]) => fx.flatMap((e) => (e.type === 'timer' ? [e.name] : []));
@@ -39,14 +21,7 @@ const scenario = (config: Record<string, unknown> = {}) => ({
 });
 
 /** SyncGroup answers with partition t-0: the OffsetFetch the member sends for its position. */
-const assigned = (m: Driven, sync: ReturnType<typeof sent>) =>
-  sent(
-    m.send(
-      answer('SyncGroupResponse', sync?.payload.correlationId as number, { error: 'NONE', assignment: [{ topic: 't', partition: 0 }] }),
-      20,
-    ),
-    'OffsetFetch',
-  );
+const assigned = (m: Driven, sync: ReturnType<typeof sent>) => sent(synced(m, sync, [{ topic: 't', partition: 0 }]), 'OffsetFetch');
 
 /** OffsetFetch answers offset 0 for t-0: the first Fetch. */
 const positionsFetched = (m: Driven, offsets: ReturnType<typeof sent>) =>
@@ -62,23 +37,7 @@ const positionsFetched = (m: Driven, offsets: ReturnType<typeof sent>) =>
   );
 
 /** A member booted and answered as the leader of generation 1: the machine, and the SyncGroup it sent next. */
-function joinedAsLeader(config: Record<string, unknown> = {}) {
-  const m = drive(consumerMachine, inputOf(scenario(config), 'c.consumer'));
-  const join = sent(m.send({ type: 'boot' }, 0), 'JoinGroup');
-  const sync = sent(
-    m.send(
-      answer('JoinGroupResponse', join?.payload.correlationId as number, {
-        error: 'NONE',
-        generationId: 1,
-        memberId: 'c-0',
-        leader: 'c-0',
-      }),
-      10,
-    ),
-    'SyncGroup',
-  );
-  return { m, sync };
-}
+const joinedAsLeader = (config: Record<string, unknown> = {}) => joinAsLeader(inputOf(scenario(config), 'c.consumer'));
 
 /** A member driven to STABLE with t-0 at offset 0 (its committed offset), one Fetch in flight. */
 function stable(config: Record<string, unknown> = {}) {

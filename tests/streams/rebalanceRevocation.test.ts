@@ -12,26 +12,18 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
-import { type ConsumerContext, consumerMachine, membershipState } from '../../src/sim/consumer/consumer.machine';
+import { type ConsumerContext, membershipState } from '../../src/sim/consumer/consumer.machine';
 import type { Effect } from '../../src/sim/kernel/effects';
 import { stateValueToString } from '../../src/sim/kernel/stateValue';
 import { findPreset } from '../../src/sim/presets';
 import type { Scenario } from '../../src/sim/scenario/schema';
 import { streamThreadMachine } from '../../src/sim/streams/streamThread.machine';
 import { initialContext, type StreamThreadInput } from '../../src/sim/streams/streamThreadContext';
-import { drive, inputOf, sends } from '../machines/harness';
+import { answer, joinedAsLeader, sent, synced } from '../machines/consumerDriver';
+import { inputOf, sends } from '../machines/harness';
 import { runWith } from '../presets/helpers';
+import { THREAD_INPUT } from './threadInput';
 
-let envelope = 1;
-const answer = (type: string, correlationId: number, payload: Record<string, unknown>) => ({
-  type,
-  from: 'group-coordinator',
-  envelopeId: envelope++,
-  inReplyTo: 0,
-  payload: { correlationId, ...payload },
-});
-const sent = (fx: readonly Effect[], rpc: string) =>
-  fx.filter((e): e is Extract<Effect, { type: 'send' }> => e.type === 'send' && e.rpc === rpc).pop();
 const callsOf = (fx: readonly Effect[]) => fx.flatMap((e) => (e.type === 'call' ? [{ to: e.to, name: e.name, args: e.args }] : []));
 
 const consumerScenario = {
@@ -43,24 +35,8 @@ const consumerScenario = {
 
 /** A main consumer with a revocation listener (as Streams builds it), STABLE with t-0, its app's poll() out. */
 function stableMainConsumer(revocationListener: boolean) {
-  const m = drive(consumerMachine, { ...(inputOf(consumerScenario, 'c.consumer') as object), revocationListener });
-  const join = sent(m.send({ type: 'boot' }, 0), 'JoinGroup');
-  const sync = sent(
-    m.send(
-      answer('JoinGroupResponse', join?.payload.correlationId as number, {
-        error: 'NONE',
-        generationId: 1,
-        memberId: 'c-0',
-        leader: 'c-0',
-      }),
-      10,
-    ),
-    'SyncGroup',
-  );
-  m.send(
-    answer('SyncGroupResponse', sync?.payload.correlationId as number, { error: 'NONE', assignment: [{ topic: 't', partition: 0 }] }),
-    20,
-  );
+  const { m, sync } = joinedAsLeader({ ...(inputOf(consumerScenario, 'c.consumer') as object), revocationListener });
+  synced(m, sync, [{ topic: 't', partition: 0 }]);
   m.send({ type: 'poll', from: 'c.app', args: {} }, 30);
   return m;
 }
@@ -103,20 +79,7 @@ describe("the main consumer's onJoinPrepare calls the rebalance listener first (
   });
 });
 
-const THREAD: StreamThreadInput = {
-  self: 'st.app',
-  consumer: 'st.consumer',
-  restoreConsumer: 'st.restore',
-  producer: 'st.producer',
-  client: 'st',
-  guarantee: 'exactly_once_v2',
-  commitIntervalMs: 10000,
-  inputTopic: 'in',
-  outputTopic: 'out',
-  changelogTopic: 'app-count-store-changelog',
-  repartitionTopic: null,
-  groupBy: null,
-};
+const THREAD: StreamThreadInput = { ...THREAD_INPUT, commitIntervalMs: 10000 };
 
 /** The thread in `state` with three records processed since its last commit and a poll() out. */
 function thread(state: string, guarantee: StreamThreadInput['guarantee'] = 'exactly_once_v2') {

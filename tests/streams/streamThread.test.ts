@@ -17,21 +17,9 @@ import { startProcess, startRestore } from '../../src/sim/streams/restore';
 import { type StreamThreadContext, streamThreadMachine } from '../../src/sim/streams/streamThread.machine';
 import { type Draft, initialContext, type StreamThreadInput } from '../../src/sim/streams/streamThreadContext';
 import { inputOf } from '../machines/harness';
+import { THREAD_INPUT } from './threadInput';
 
-const INPUT: StreamThreadInput = {
-  self: 'st.app',
-  consumer: 'st.consumer',
-  restoreConsumer: 'st.restore',
-  producer: 'st.producer',
-  client: 'st',
-  guarantee: 'exactly_once_v2',
-  commitIntervalMs: 100,
-  inputTopic: 'in',
-  outputTopic: 'out',
-  changelogTopic: 'app-count-store-changelog',
-  repartitionTopic: null,
-  groupBy: null,
-};
+const INPUT = THREAD_INPUT;
 
 const draft = (over: Partial<Draft> = {}, input: Partial<StreamThreadInput> = {}): Draft => ({
   ...initialContext({ ...INPUT, ...input }),

@@ -1,0 +1,58 @@
+/**
+ * Driving the consumer's statechart by hand (tests/machines/harness.ts): the group coordinator's
+ * answers, the request a step sent, and a member booted to the leader of generation 1 — shared by
+ * the consumer machine's tests and the rule tests built on it.
+ */
+import { consumerMachine } from '../../src/sim/consumer/consumer.machine';
+import type { Effect } from '../../src/sim/kernel/effects';
+import { type Driven, drive } from './harness';
+
+let envelope = 1;
+
+/** A response to the request with `correlationId`, from the group coordinator unless said. */
+export const answer = (type: string, correlationId: number, payload: Record<string, unknown>, from = 'group-coordinator') => ({
+  type,
+  from,
+  envelopeId: envelope++,
+  inReplyTo: 0,
+  payload: { correlationId, ...payload },
+});
+
+/** The last request of `rpc` among a step's effects. */
+export const sent = (fx: readonly Effect[], rpc: string) =>
+  fx.filter((e): e is Extract<Effect, { type: 'send' }> => e.type === 'send' && e.rpc === rpc).pop();
+
+/** The request lost on its connection (timed out). */
+export const lost = (request: Extract<Effect, { type: 'send' }> | undefined) => ({
+  type: 'disconnected',
+  envelopeId: envelope++,
+  to: request?.to,
+  rpc: request?.rpc,
+  payload: request?.payload,
+  timedOut: true,
+  reason: 'timeout',
+});
+
+/** A consumer (`input`, e.g. inputOf(scenario, 'c.consumer')) booted and answered as the leader of generation 1: the machine, and the SyncGroup it sent next. */
+export function joinedAsLeader(input: unknown): { m: Driven; sync: ReturnType<typeof sent> } {
+  const m = drive(consumerMachine, input);
+  const join = sent(m.send({ type: 'boot' }, 0), 'JoinGroup');
+  const sync = sent(
+    m.send(
+      answer('JoinGroupResponse', join?.payload.correlationId as number, {
+        error: 'NONE',
+        generationId: 1,
+        memberId: 'c-0',
+        leader: 'c-0',
+      }),
+      10,
+    ),
+    'SyncGroup',
+  );
+  return { m, sync };
+}
+
+/** SyncGroup answers with `partitions`: the effects of that step (the OffsetFetch for the positions). */
+export function synced(m: Driven, sync: ReturnType<typeof sent>, partitions: readonly { topic: string; partition: number }[]): Effect[] {
+  return m.send(answer('SyncGroupResponse', sync?.payload.correlationId as number, { error: 'NONE', assignment: partitions }), 20);
+}
