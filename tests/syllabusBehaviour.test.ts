@@ -16,8 +16,9 @@ import { type DatabaseContext, databaseMachine } from '../src/sim/sinks/database
 import { type HttpApiContext, httpApiMachine } from '../src/sim/sinks/httpApi.machine';
 import { gainedTask } from '../src/sim/streams/processing';
 import { streamThreadMachine } from '../src/sim/streams/streamThread.machine';
-import { type Draft, initialContext, type StreamThreadInput } from '../src/sim/streams/streamThreadContext';
+import { type Draft, initialContext } from '../src/sim/streams/streamThreadContext';
 import type { Fact } from '../src/sim/trace/facts';
+import { THREAD_INPUT } from './streams/threadInput';
 
 type Call = Extract<Effect, { type: 'call' }>;
 
@@ -281,20 +282,7 @@ describe('an application that checks its entities order (checkOrder)', () => {
 });
 
 describe('Kafka Streams: a task newly assigned to an instance', () => {
-  const INPUT: StreamThreadInput = {
-    self: 'st.app',
-    consumer: 'st.consumer',
-    restoreConsumer: 'st.restore',
-    producer: 'st.producer',
-    client: 'st',
-    guarantee: 'exactly_once_v2',
-    commitIntervalMs: 100,
-    inputTopic: 'in',
-    outputTopic: 'out',
-    changelogTopic: 'app-count-store-changelog',
-    repartitionTopic: null,
-    groupBy: null,
-  };
+  const INPUT = THREAD_INPUT;
   const draft = (over: Partial<Draft> = {}): Draft => ({ ...initialContext(INPUT), ...over });
   const answer = (offset: number) => ({
     records: [rec(offset)],
