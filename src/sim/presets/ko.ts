@@ -244,9 +244,9 @@ export const PRESET_TEXT_KO: Readonly<Record<string, PresetText>> = {
   'streams-eos-crash-restore': {
     title: 'Kafka Streams exactly_once_v2: 중단 뒤 상태 저장소가 커밋된 카운트로 복원된다',
     question:
-      'Streams 앱이 processing.guarantee=exactly_once_v2로 페이지별 조회 수를 셉니다(상태 저장소 + changelog). 커밋은 1초마다입니다. 4번째 조회의 카운트를 send()한 직후 — 그 레코드는 아직 프로듀서 버퍼에 있습니다(linger.ms=100) — 트랜잭션이 커밋되기 전에 중단됩니다. 재시작 뒤 카운트는 얼마일까요?',
+      'Streams 앱이 processing.guarantee=exactly_once_v2로 페이지별 조회 수를 셉니다(상태 저장소 + changelog). 커밋은 1초마다입니다. 4번째 조회의 카운트를 send()한 직후, 트랜잭션이 커밋되기 전에 중단됩니다. 재시작 뒤 카운트는 얼마일까요?',
     expected:
-      '열린 트랜잭션은 취소됩니다. changelog와 view-counts에 들어간 view-2, view-3의 카운트는 read_committed에서 숨겨지고, view-4의 카운트는 프로듀서 버퍼를 떠나지 못했습니다. 상태 저장소는 지워진 뒤 changelog를 read_committed로 읽어 커밋된 카운트까지 복원되고, 입력은 커밋된 offset부터 다시 처리되므로 4번째 조회는 한 번만 셉니다: page-a 3, page-b 2. 커밋된 출력에는 조회마다 카운트가 한 번씩 들어 있고, view-2, view-3, view-4의 처리는 두 번 실행됐습니다.',
+      '열린 트랜잭션은 취소됩니다. changelog와 view-counts에 들어간 view-2, view-3의 카운트는 read_committed에서 숨겨지고, view-4의 카운트는 아직 프로듀서 버퍼에 있어서(linger.ms=100) 로그에 닿지 못했습니다. 상태 저장소는 지워진 뒤 changelog를 read_committed로 읽어 커밋된 카운트까지 복원되고, 입력은 커밋된 offset부터 다시 처리되므로 4번째 조회는 한 번만 셉니다: page-a 3, page-b 2. 커밋된 출력에는 조회마다 카운트가 한 번씩 들어 있고, view-2, view-3, view-4의 처리는 두 번 실행됐습니다.',
   },
   'streams-alos-crash-duplicate': {
     title: 'Kafka Streams at_least_once: 같은 중단이 카운트를 부풀린다',
@@ -348,9 +348,9 @@ export const PRESET_TEXT_KO: Readonly<Record<string, PresetText>> = {
   'streams-task-migration': {
     title: 'Kafka Streams: 태스크가 다른 인스턴스로 옮겨 간다',
     question:
-      'page-counter의 두 인스턴스(exactly_once_v2)가 page-views-0의 태스크를 나눠 맡습니다. 태스크를 가진 counter-a가 view-4의 카운트를 send()한 직후, 트랜잭션을 연 채 50초 동안 멈춥니다. view-2와 view-3의 카운트는 로그에 있고, view-4의 카운트는 아직 프로듀서 버퍼에 있습니다. 태스크가 넘어오면 counter-b는 무엇을 하고, 깨어난 counter-a에는 무슨 일이 생길까요?',
+      'page-counter의 두 인스턴스(exactly_once_v2)가 page-views-0의 태스크를 나눠 맡습니다. 태스크를 가진 counter-a가 view-4의 카운트를 send()한 직후, 트랜잭션을 연 채 50초 동안 멈춥니다. 태스크가 넘어오면 counter-b는 무엇을 하고, 깨어난 counter-a에는 무슨 일이 생길까요?',
     expected:
-      '코디네이터는 transaction.timeout.ms(10000)가 지나 counter-a의 열린 트랜잭션을 취소합니다. session.timeout.ms(45000)가 지나면 그룹은 counter-a를 빼고 page-views-0을 counter-b에 줍니다. counter-b는 changelog에서 상태 저장소를 복원하고(커밋된 레코드 1개, page-a=1) 커밋된 offset 1부터 이어 가므로 카운트가 맞습니다: page-a 3, page-b 2, 조회마다 한 번. 인스턴스마다 transactional.id가 다르므로 counter-b가 counter-a를 펜싱하지는 않습니다. 펜싱은 타임아웃에 따른 취소가 counter-a의 epoch를 올리면서 이뤄졌고, 그룹도 counter-a를 뺐습니다. 깨어난 counter-a의 쓰기는 이전 epoch를 싣고 갑니다. 그룹 코디네이터는 그룹을 보기 전에 TxnOffsetCommit을 트랜잭션 코디네이터에 검증하는데, 답은 PRODUCER_FENCED입니다(클라이언트에는 changelog Produce와 마찬가지로 INVALID_PRODUCER_EPOCH). 곧 TaskMigratedException이므로 counter-a는 태스크를 dirty 상태로 닫고 그룹에 다시 참여합니다.',
+      '코디네이터는 transaction.timeout.ms(10000)가 지나 counter-a의 열린 트랜잭션(view-2와 view-3의 카운트. view-4의 카운트는 아직 프로듀서 버퍼에 있었습니다)을 취소합니다. session.timeout.ms(45000)가 지나면 그룹은 counter-a를 빼고 page-views-0을 counter-b에 줍니다. counter-b는 changelog에서 상태 저장소를 복원하고(커밋된 레코드 1개, page-a=1) 커밋된 offset 1부터 이어 가므로 카운트가 맞습니다: page-a 3, page-b 2, 조회마다 한 번. 인스턴스마다 transactional.id가 다르므로 counter-b가 counter-a를 펜싱하지는 않습니다. 펜싱은 타임아웃에 따른 취소가 counter-a의 epoch를 올리면서 이뤄졌고, 그룹도 counter-a를 뺐습니다. 깨어난 counter-a의 쓰기는 이전 epoch를 싣고 갑니다. 그룹 코디네이터는 그룹을 보기 전에 TxnOffsetCommit을 트랜잭션 코디네이터에 검증하는데, 답은 PRODUCER_FENCED입니다(클라이언트에는 changelog Produce와 마찬가지로 INVALID_PRODUCER_EPOCH). 곧 TaskMigratedException이므로 counter-a는 태스크를 dirty 상태로 닫고 그룹에 다시 참여합니다.',
   },
   'throughput-at-least-once': {
     title: '처리량, 최소 한 번(at-least-once): 트랜잭션 없이 결과가 곧바로 보인다',
