@@ -9,7 +9,15 @@ import type { Out } from '../actors/out';
 import type { ConsumerConfig } from '../config/consumerConfig';
 import type { ActorId } from '../kernel/envelope';
 import { keyOf } from '../protocol/topicPartition';
-import { type ConsumerContext, consumedOffsets, corr, type Draft, type PendingCommit, sendToCoordinator } from './consumerContext';
+import {
+  type ConsumerContext,
+  consumedOffsets,
+  corr,
+  type Draft,
+  outOfGeneration,
+  type PendingCommit,
+  sendToCoordinator,
+} from './consumerContext';
 import type { EventOf, OffsetAndPartition } from './events';
 import { fetchMore, resetPosition, servePoll } from './fetcher';
 import { throwPending } from './pollErrors';
@@ -83,7 +91,7 @@ export function commit(
   purpose: PendingCommit['purpose'],
   now: number,
 ): void {
-  if (d.config['group.id'] && (d.generationId < 0 || !d.memberId)) {
+  if (d.config['group.id'] && outOfGeneration(d)) {
     // ConsumerCoordinator.sendOffsetCommitRequest: not part of an active generation, nothing is sent
     // (never for onJoinPrepare: needsJoinPrepare asks for a generation)
     if (waiter) {

@@ -315,6 +315,11 @@ export function markCoordinatorUnknownOn(d: Draft, ev: ConsumerEvent): void {
 }
 
 /** The application's view of the group membership, for sendOffsetsToTransaction. */
+/** The member holds no generation (Generation.NO_GENERATION: its generation or member id reset, or never joined). */
+export function outOfGeneration(ctx: Pick<ConsumerContext, 'generationId' | 'memberId'>): boolean {
+  return ctx.generationId < 0 || ctx.memberId === '';
+}
+
 export function groupMetadata(d: ConsumerContext) {
   return { groupId: d.config['group.id'], generationId: d.generationId, memberId: d.memberId };
 }

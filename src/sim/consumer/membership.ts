@@ -10,7 +10,7 @@ import type { Out } from '../actors/out';
 import type { ActorId } from '../kernel/envelope';
 import type { KafkaError } from '../protocol/errors';
 import { COORDINATOR_ERRORS, needsJoinPrepare, requestOffsets } from './commits';
-import { type ConsumerContext, corr, type Draft, sendToCoordinator } from './consumerContext';
+import { type ConsumerContext, corr, type Draft, outOfGeneration, sendToCoordinator } from './consumerContext';
 import type { ConsumerEvent, EventOf } from './events';
 import { failPoll, throwPending } from './pollErrors';
 import { invokePartitionsAssigned, revokeAll } from './positions';
@@ -96,8 +96,7 @@ export function revokesFirst(ctx: ConsumerContext): boolean {
  * before JoinGroup; the consumer waits for it in REVOKING, its heartbeats going on.
  */
 export function startRevocation(d: Draft, out: Out): void {
-  const lost = d.generationId < 0 || d.memberId === '';
-  out.call(d.app, 'onPartitionsRevoked', { partitions: d.assignment, lost });
+  out.call(d.app, 'onPartitionsRevoked', { partitions: d.assignment, lost: outOfGeneration(d) });
 }
 
 /** Partitions given up, heartbeats stopped, JoinGroup sent (AbstractCoordinator.initiateJoinGroup). */
