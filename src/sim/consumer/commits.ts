@@ -8,6 +8,7 @@
 import type { Out } from '../actors/out';
 import type { ConsumerConfig } from '../config/consumerConfig';
 import type { ActorId } from '../kernel/envelope';
+import type { ClientException } from '../protocol/errors';
 import { keyOf } from '../protocol/topicPartition';
 import {
   type ConsumerContext,
@@ -158,6 +159,19 @@ function endsCommitOf(d: ConsumerContext, purpose: PendingCommit['purpose'], cor
 }
 
 /**
+ * What commitSync() throws for a failed commit (ConsumerCoordinator.OffsetCommitResponseHandler):
+ * a retriable error that outlived the deadline times out; the group moving on is a
+ * CommitFailedException (RebalanceInProgressException while it rebalances); an error the handler
+ * does not expect, such as GROUP_ID_NOT_FOUND, is "Unexpected error in commit", a KafkaException.
+ */
+function commitException(error: string, retriable: boolean): ClientException {
+  if (retriable) return 'TimeoutException';
+  if (error === 'REBALANCE_IN_PROGRESS') return 'RebalanceInProgressException';
+  if (error === 'UNKNOWN_MEMBER_ID' || error === 'ILLEGAL_GENERATION' || error === 'FENCED_INSTANCE_ID') return 'CommitFailedException';
+  return 'KafkaException';
+}
+
+/**
  * The commit in flight failed (an error answer, a broken connection, request.timeout.ms).
  * ConsumerCoordinator: commitSync retries a retriable failure after its backoff until its timeout
  * (commitOffsetsSync), onJoinPrepare retries one within the rebalance timeout, and an auto-commit
@@ -176,11 +190,7 @@ export function commitFailed(d: Draft, out: Out, c: PendingCommit, error: string
     return;
   }
   if (c.waiter) {
-    const exception = retriable
-      ? 'TimeoutException'
-      : error === 'REBALANCE_IN_PROGRESS'
-        ? 'RebalanceInProgressException'
-        : 'CommitFailedException';
+    const exception = commitException(error, retriable);
     out.fact({ kind: 'clientError', client: d.client, error: exception, during: 'commitSync', fatal: false });
     out.call(c.waiter, 'reply', { call: 'commitSync', ok: false, error: exception });
   }

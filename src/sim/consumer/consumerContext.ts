@@ -314,12 +314,12 @@ export function markCoordinatorUnknownOn(d: Draft, ev: ConsumerEvent): void {
   if (lost || refused) d.groupCoordinator = null;
 }
 
-/** The application's view of the group membership, for sendOffsetsToTransaction. */
 /** The member holds no generation (Generation.NO_GENERATION: its generation or member id reset, or never joined). */
 export function outOfGeneration(ctx: Pick<ConsumerContext, 'generationId' | 'memberId'>): boolean {
   return ctx.generationId < 0 || ctx.memberId === '';
 }
 
+/** The application's view of the group membership, for sendOffsetsToTransaction. */
 export function groupMetadata(d: ConsumerContext) {
   return { groupId: d.config['group.id'], generationId: d.generationId, memberId: d.memberId };
 }

@@ -43,7 +43,6 @@ import {
   join,
   keepSessionOnCommit,
   loadGroup,
-  memberError,
   onJoinTimer,
   onLoaded,
   onSessionTimer,
@@ -53,11 +52,13 @@ import {
 } from './classicGroup';
 import { addPendingTxnOffsets, commitPlainOffsets, completePendingTxnOffsets } from './groupOffsets';
 import { hostedCoordinatorId } from './hostedTxnCoordinator.machine';
+import { offsetCommitGroupError, txnOffsetCommitGroupError } from './offsetCommitValidation';
 import { notInactive, offsetsToReset, type ResetOffsetsEvent, resetNote, resettable } from './offsetReset';
 import type { OffsetsHostedState } from './offsetsHosted';
 
 export type { ConsumerGroup, GroupCoordinatorConfig, GroupMember, GroupState, PendingTxnOffsets } from './classicGroup';
 export { DEFAULT_GROUP_COORDINATOR_CONFIG, rangeAssign } from './classicGroup';
+export { offsetCommitGroupError, txnOffsetCommitGroupError } from './offsetCommitValidation';
 
 export interface GroupCoordinatorContext {
   readonly id: ActorId;
@@ -225,18 +226,12 @@ function writeOffsets(
 export const onOffsetCommit = (ctx: GroupCoordinatorContext, ev: RpcEvent<OffsetCommitRequest>, out: Out): GroupCoordinatorContext => {
   const d: Draft = { ...ctx };
   const req = ev.payload;
+  // members may commit while the group prepares a rebalance (before they rejoin), not while it
+  // completes one; a consumer that assign()s commits without a generation (offsetCommitValidation.ts)
+  let error: KafkaError | null = offsetCommitGroupError(d.groups[req.groupId], req);
+  // an unknown group asked without a generation is created Empty (a "simple" group)
   let g = d.groups[req.groupId] ?? emptyGroup(req.groupId);
-  // a consumer without a group membership (assign()) commits with generation -1: accepted only while
-  // the group has no members (ClassicGroup.validateOffsetCommit; an unknown group is created Empty)
-  const standalone = req.generationId < 0 && !req.memberId;
-  let error: KafkaError | null = standalone
-    ? g.state === 'Empty'
-      ? null
-      : 'UNKNOWN_MEMBER_ID'
-    : memberError(g, req.memberId, req.generationId);
-  // members may commit while the group prepares a rebalance (before they rejoin), not while it completes one
-  if (!error && g.state === 'CompletingRebalance' && !standalone) error = 'REBALANCE_IN_PROGRESS';
-  if (!error && !standalone) {
+  if (!error && g.state !== 'Empty') {
     // a valid commit keeps the member's session, as a heartbeat does (Stable, PreparingRebalance)
     g = keepSessionOnCommit(g, req.memberId, ev.now, out);
     putGroup(d, g);
@@ -363,23 +358,6 @@ export function txnOffsetCommitVerificationError(error: KafkaError): KafkaError 
     default:
       return error;
   }
-}
-
-/**
- * OffsetMetadataManager.validateTransactionalOffsetCommit → ClassicGroup.validateOffsetCommit
- * (isTransactional): a group the coordinator does not know is ILLEGAL_GENERATION unless the commit
- * carries no generation (a "simple" group is created); no generation on an Empty group is accepted;
- * otherwise (KIP-447) the member must be known and its generation current. No REBALANCE_IN_PROGRESS:
- * the group's state is not enforced for a transactional commit.
- */
-export function txnOffsetCommitGroupError(
-  g: ConsumerGroup | undefined,
-  req: Pick<TxnOffsetCommitRequest, 'generationId' | 'memberId'>,
-): KafkaError | null {
-  if (!g) return req.generationId < 0 ? null : 'ILLEGAL_GENERATION';
-  if (req.generationId < 0 && g.state === 'Empty') return null;
-  if (req.generationId >= 0 || req.memberId) return memberError(g, req.memberId, req.generationId);
-  return null;
 }
 
 export const onTxnOffsetCommit = (

@@ -25,6 +25,10 @@ const EXPLAIN: Record<string, readonly [en: string, ko: string]> = {
     'the member belongs to an older generation of the group: its partitions were reassigned',
     '이 멤버는 그룹의 이전 generation에 속해 있어 파티션이 이미 재할당됐습니다',
   ],
+  GROUP_ID_NOT_FOUND: [
+    'the coordinator does not know this group (it has no record of it), so a commit with a generation has nothing to check it against',
+    '코디네이터가 이 그룹을 알지 못해(기록이 없음) generation이 담긴 커밋을 확인할 대상이 없습니다',
+  ],
   UNKNOWN_MEMBER_ID: ['the group no longer knows this member', '그룹이 더 이상 이 멤버를 알지 못합니다'],
   MEMBER_ID_REQUIRED: ['the coordinator hands out a member id first', '코디네이터가 먼저 member id를 발급합니다'],
   INVALID_SESSION_TIMEOUT: [

@@ -26,6 +26,7 @@ export const KAFKA_ERRORS = {
   INELIGIBLE_REPLICA: { code: 107, retriable: false },
   DUPLICATE_BROKER_REGISTRATION: { code: 101, retriable: false },
   ILLEGAL_GENERATION: { code: 22, retriable: false },
+  GROUP_ID_NOT_FOUND: { code: 69, retriable: false },
   UNKNOWN_MEMBER_ID: { code: 25, retriable: false },
   MEMBER_ID_REQUIRED: { code: 79, retriable: false },
   REBALANCE_IN_PROGRESS: { code: 27, retriable: false },
