@@ -10,6 +10,12 @@
  *   MemoryRecords.filterTo); a later cleaning removes it once the horizon has passed
  *   (LogCleaner.shouldRetainRecord).
  * - Records of aborted transactions are removed.
+ * - A batch whose records all go is dropped, except two that stay as an empty batch, their header
+ *   only (LogCleaner's checkBatchRetention → BatchRetention.RETAIN_EMPTY, MemoryRecords.filterTo
+ *   writing an empty header): an active producer's last data batch, whose producer id, epoch and
+ *   last sequence a broker rebuilding its producer state from the log needs (so a retry of it is
+ *   still a duplicate, and the next sequence still in order); and the last batch of the cleaning
+ *   round, which keeps the cleaned part's last offset.
  * Simplifications: markers are kept; cleaning runs when asked (a user action or a scheduled fault),
  * not by min.cleanable.dirty.ratio.
  */
@@ -31,6 +37,21 @@ function isAborted(log: PartitionLog, batch: RecordBatch): boolean {
   return false;
 }
 
+/**
+ * The batches kept as an empty header when their records all go (LogCleaner.checkBatchRetention):
+ * the one holding an active producer's last data offset (UnifiedLog.lastRecordsOfActiveProducers:
+ * ProducerStateEntry.lastDataOffset, the last cached batch's last offset), and the one ending the
+ * cleaning round (its next offset is the round's upper bound).
+ */
+function emptyBatchesToRetain(log: PartitionLog, upper: number): (b: RecordBatch) => boolean {
+  const lastDataOffset = new Map<number, number>();
+  for (const [producerId, entry] of log.producers) {
+    const last = entry.batches[entry.batches.length - 1];
+    if (last) lastDataOffset.set(producerId, last.lastOffset);
+  }
+  return (b) => (b.producerId >= 0 && lastDataOffset.get(b.producerId) === b.lastOffset) || b.lastOffset + 1 === upper;
+}
+
 export function cleanLog(log: PartitionLog, now: number): CleanResult {
   const active = log.segments[log.segments.length - 1] as Segment;
   const upper = Math.min(lastStableOffset(log), active.baseOffset);
@@ -42,6 +63,7 @@ export function cleanLog(log: PartitionLog, now: number): CleanResult {
     if (b.isControl || isAborted(log, b)) continue;
     for (const r of b.records) if (r.key !== null && r.offset < upper) latest.set(r.key, r.offset);
   }
+  const retainEmpty = emptyBatchesToRetain(log, upper);
   let removed = 0;
   let stamped = false;
   const batches: RecordBatch[] = [];
@@ -59,7 +81,10 @@ export function cleanLog(log: PartitionLog, now: number): CleanResult {
       if (aborted || superseded || expiredTombstone) removed++;
       else kept.push(r);
     }
-    if (kept.length === 0) continue;
+    if (kept.length === 0) {
+      if (retainEmpty(b)) batches.push({ ...b, records: [] });
+      continue;
+    }
     const setHorizon = b.deleteHorizonMs === undefined && kept.some((r) => r.value === null);
     if (setHorizon) stamped = true;
     if (kept.length === b.records.length && !setHorizon) batches.push(b);
