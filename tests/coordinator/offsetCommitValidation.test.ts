@@ -11,8 +11,8 @@ import type { PendingCommit } from '../../src/sim/consumer/consumerContext';
 import { type ConsumerGroup, emptyGroup, type GroupMember } from '../../src/sim/coordinator/classicGroup';
 import { type GroupCoordinatorContext, groupCoordinatorMachine, onOffsetCommit } from '../../src/sim/coordinator/groupCoordinator.machine';
 import { offsetCommitGroupError, txnOffsetCommitGroupError } from '../../src/sim/coordinator/offsetCommitValidation';
-import { drive, inputOf } from '../machines/harness';
 import { context, replies, run, tp0 } from '../consumer/fixture';
+import { drive, inputOf } from '../machines/harness';
 
 /** Group g in `state`, generation 3, with member m1 (Empty: no members). */
 const group = (state: ConsumerGroup['state']): ConsumerGroup => ({
