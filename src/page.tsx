@@ -5,6 +5,7 @@
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { startHashSync } from './share/hashSync';
+import { presetAddressFromQuery } from './share/presetFragment';
 import { AB_PREFIX, decodeAbLink } from './sim';
 import type { EngineClient } from './store/engine/engineClient';
 import { runTiming, simStore } from './store/simStore';
@@ -42,6 +43,10 @@ simStore.getState().setLanguage(preferredLanguage(browserLanguages()));
  * (~25 ms) — together they were the boot's one long task.
  */
 function openTheUrl(): void {
+  // the embed's query form (?preset=<id>&step=<n>) opens here as its fragment would
+  const { pathname, search, hash } = window.location;
+  const address = presetAddressFromQuery(pathname, search, hash);
+  if (address) window.history.replaceState(window.history.state, '', address);
   // [share-embed] opens the URL's share link, #gallery or the default scenario, then keeps the URL in step
   startHashSync(simStore, window, { opensElsewhere: [DUMP_PREFIX, AB_PREFIX] });
   // [your-data] a dump link (#dump=1.…) opens the dump over the default scenario

@@ -31,6 +31,24 @@ export function parsePresetFragment(hash: string): PresetFragment | null {
   return { id, step };
 }
 
+/**
+ * The page opened with the embed's query form, `?preset=<id>[&step=<n>]`, and no fragment: the
+ * address it stands for — the same path, the query without those two, and `#preset=<id>[&step=<n>]`
+ * — or null when the query names no preset (or a fragment is there: the fragment wins).
+ */
+export function presetAddressFromQuery(pathname: string, search: string, hash: string): string | null {
+  if (hash !== '' && hash !== '#') return null;
+  const query = new URLSearchParams(search);
+  const id = query.get('preset');
+  if (id === null || id.trim() === '') return null;
+  const step = query.get('step');
+  query.delete('preset');
+  query.delete('step');
+  const rest = query.toString();
+  const fragment = presetFragmentOf(id.trim(), step !== null && /^\d{1,9}$/.test(step) ? Number(step) : null);
+  return `${pathname}${rest ? `?${rest}` : ''}${fragment}`;
+}
+
 /** The fragment that opens preset `id` (at `step`, when given). */
 export function presetFragmentOf(id: string, step: number | null = null): string {
   return `${PRESET_FRAGMENT}${encodeURIComponent(id)}${step === null ? '' : `&step=${step}`}`;

@@ -65,7 +65,6 @@ const en = {
   importPaste: 'Or paste a scenario (JSON) or a share link',
   importRun: 'Open it',
   importErrors: (n: number) => (n === 1 ? 'It cannot run: one problem.' : `It cannot run: ${n} problems.`),
-  imported: 'Opened.',
   noRun: 'Nothing is running yet.',
 };
 
@@ -133,7 +132,6 @@ const ko: ShareText = {
   importPaste: '또는 시나리오(JSON)나 공유 링크 붙여넣기',
   importRun: '열기',
   importErrors: (n: number) => `실행할 수 없습니다: 문제 ${n}개.`,
-  imported: '열었습니다.',
   noRun: '아직 실행 중인 시나리오가 없습니다.',
 };
 

@@ -5,7 +5,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { startHashSync } from '../../src/share/hashSync';
-import { parsePresetFragment, presetFragmentOf, presetIdOf, resolvePresetFragment } from '../../src/share/presetFragment';
+import {
+  parsePresetFragment,
+  presetAddressFromQuery,
+  presetFragmentOf,
+  presetIdOf,
+  resolvePresetFragment,
+} from '../../src/share/presetFragment';
 import { shareStore } from '../../src/share/shareState';
 import { findPreset } from '../../src/sim';
 import { createSimStore } from '../../src/store/simStore';
@@ -13,6 +19,15 @@ import { fakeWindow, withFakeTimersAndFreshShare } from './fakeWindow';
 
 describe('#preset=<id>', () => {
   withFakeTimersAndFreshShare();
+
+  it("the embed's query form ?preset=<id>[&step=<n>] stands for the fragment, other parameters kept; a fragment wins", () => {
+    expect(presetAddressFromQuery('/app/', '?preset=zombie-fencing&step=7', '')).toBe('/app/#preset=zombie-fencing&step=7');
+    expect(presetAddressFromQuery('/app/', '?utm=x&preset=zombie-fencing&step=-5', '#')).toBe('/app/?utm=x#preset=zombie-fencing');
+    expect(presetAddressFromQuery('/', '?preset=%3Cb%3E', '')).toBe('/#preset=%3Cb%3E');
+    expect(presetAddressFromQuery('/', '?preset=zombie-fencing', '#s=1.abc')).toBeNull();
+    expect(presetAddressFromQuery('/', '?preset=', '')).toBeNull();
+    expect(presetAddressFromQuery('/', '?step=3', '')).toBeNull();
+  });
 
   it('parses an id and an optional step, and writes them back', () => {
     expect(parsePresetFragment('#preset=zombie-fencing')).toEqual({ id: 'zombie-fencing', step: null });

@@ -59,10 +59,12 @@ export function ExportDialog({ onClose }: { onClose: () => void }) {
   const [status, setStatus] = useState('');
   const stem = fileStem(scenario?.id ?? scenario?.title, view?.step);
 
+  // an import that opens closes the dialog: what was imported is on the page behind it
   const run = (text: string) => {
     const p = importText(text);
     setProblem(p);
-    setStatus(p ? '' : t.imported);
+    setStatus('');
+    if (!p) onClose();
   };
   const korean = usePresetTextsKo(language);
   const [width, setWidth] = useState<number>(DEFAULT_FIGURE_WIDTH);
