@@ -30,6 +30,7 @@ import {
   accumulate,
   clientError,
   drain,
+  expireQueued,
   failEverything,
   onConnectionLost,
   onDeliveryTimeout,
@@ -71,6 +72,7 @@ export type ProducerEvent =
   | CoordinatorResponseEvent
   | Timer<'lingerExpired' | 'retryBackoffExpired' | 'txnRetryBackoffExpired' | 'metadataUpdateDue'>
   | Timer<'deliveryTimeout', { batchId: number }>
+  | Timer<'accumulatorExpiry', { tp: string }>
   | DisconnectedEvent
   | Call<'send', SendArgs>
   | Call<'sendOffsetsToTransaction', SendOffsetsArgs>
@@ -181,6 +183,13 @@ const onTimerDrain = producerAction((d, ev: EventOf<'lingerExpired' | 'retryBack
   return maybeSendTxnRequest(d, out);
 });
 
+/** Records waiting in the accumulator reached delivery.timeout.ms: what can go is drained first, as the Sender does, the rest fail. */
+const onAccumulatorExpiry = producerAction((d, ev: EventOf<'accumulatorExpiry'>, out) => {
+  drain(d, ev.now, out);
+  const outcome = expireQueued(d, ev.data.tp, ev.now, out);
+  return outcome === 'ok' ? 'none' : outcome;
+});
+
 const onDeliveryTimeoutEvent = producerAction((d, ev: EventOf<'deliveryTimeout'>, out) => {
   const outcome = onDeliveryTimeout(d, ev.data.batchId, out);
   drain(d, ev.now, out);
@@ -266,7 +275,10 @@ const onClose = handle((ctx: ProducerContext, ev: EventOf<'close'>, out: Out): P
   // KafkaProducer.close() closes its NetworkClient: requests in flight are forgotten, unanswered
   out.disconnect();
   for (const b of ctx.batches) out.cancel(`delivery:${b.id}`);
-  for (const tp of Object.keys(ctx.accumulating)) out.cancel(`linger:${tp}`);
+  for (const tp of Object.keys(ctx.accumulating)) {
+    out.cancel(`linger:${tp}`);
+    out.cancel(`expire:${tp}`);
+  }
   out.cancel('retry');
   out.cancel('txnRetry');
   out.cancel(METADATA_TIMER);
@@ -352,6 +364,7 @@ export const producerMachine = setup({
         lingerExpired: { actions: onTimerDrain },
         retryBackoffExpired: { actions: onTimerDrain },
         deliveryTimeout: { actions: onDeliveryTimeoutEvent },
+        accumulatorExpiry: { actions: onAccumulatorExpiry },
         txnRetryBackoffExpired: { actions: onTxnRetry },
         disconnected: { actions: onDisconnected },
         flush: { actions: onFlush },

@@ -126,8 +126,50 @@ export function accumulate(d: ProducerDraft, args: SendArgs, now: number, out: O
   d.sticky = sticky;
   const queued = d.accumulating[tp];
   d.accumulating = { ...d.accumulating, [tp]: queueAppend(queued, rec) };
-  if (queueSize(queued) === 0 && d.config['linger.ms'] > 0) out.timer(`linger:${tp}`, 'lingerExpired', d.config['linger.ms']);
+  if (queueSize(queued) === 0) {
+    if (d.config['linger.ms'] > 0) out.timer(`linger:${tp}`, 'lingerExpired', d.config['linger.ms']);
+    armQueueExpiry(d, tp, now, out);
+  }
   return rec;
+}
+
+/**
+ * delivery.timeout.ms counts for a record from the creation of its batch — in Kafka, its first
+ * record's append — whether or not the batch was ever drained: RecordAccumulator.expiredBatches
+ * fails a waiting batch once it passes (its leader unknown or offline, its transaction not yet
+ * sendable), and the Sender wakes for the earliest (`nextBatchExpiryTimeMs`). Armed for a
+ * partition's first waiting record whenever it changes; cancelled when nothing waits.
+ */
+function armQueueExpiry(d: ProducerDraft, tp: string, now: number, out: Out): void {
+  const head = queueFirst(d.accumulating[tp]);
+  if (!head) {
+    out.cancel(`expire:${tp}`);
+    return;
+  }
+  out.timer(`expire:${tp}`, 'accumulatorExpiry', Math.max(0, head.timestamp + d.config['delivery.timeout.ms'] - now), { tp });
+}
+
+/**
+ * A partition's waiting records reached delivery.timeout.ms (Sender.sendProducerData, after its
+ * drain: "Expiring N record(s) for tp: X ms has passed since batch creation"): each would-be batch
+ * of them (up to batch.size, as the drain would close it) fails with TimeoutException — never sent,
+ * so no sequence to adjust — and a transaction becomes abortable (maybeTransitionToErrorState).
+ */
+export function expireQueued(d: ProducerDraft, tp: string, now: number, out: Out): BatchErrorOutcome {
+  let outcome: BatchErrorOutcome = 'ok';
+  const timeout = d.config['delivery.timeout.ms'];
+  for (let head = queueFirst(d.accumulating[tp]); head && now - head.timestamp >= timeout; head = queueFirst(d.accumulating[tp])) {
+    const { taken, rest } = queueTake(d.accumulating[tp] ?? EMPTY_QUEUE, d.config['batch.size']);
+    d.accumulating = { ...d.accumulating, [tp]: rest };
+    clientError(d, out, 'TimeoutException', `Expiring ${taken.length} record(s) for ${tp}: ${now - head.timestamp} ms has passed since batch creation`);
+    recordResult(d, out, taken, null, 'TimeoutException');
+    if (d.transactional) {
+      outcome = 'abortable';
+      if (d.transactionVersion === 1 && d.endTxn === null) d.clientEpochBumpRequired = true;
+    }
+  }
+  armQueueExpiry(d, tp, now, out);
+  return outcome;
 }
 
 function recordResult(
@@ -482,12 +524,28 @@ function drainOnce(d: ProducerDraft, now: number, out: Out): Map<string, Produce
       const batch = newBatch(d, tp, node, now);
       if (!batch) continue;
       armDeliveryTimeout(d, batch, now, out);
+      armLingerForRest(d, tp, now, out);
+      armQueueExpiry(d, tp, now, out);
       d.batches = [...d.batches, batch];
       taken.push(batch);
     } while (index !== start);
     if (taken.length > 0) requests.set(node, taken);
   }
   return requests;
+}
+
+/**
+ * The records a closed batch left queued (it reached batch.size) linger from their own first
+ * record's append: RecordAccumulator.ready works out, for every waiting batch, when its linger.ms
+ * runs out (`nextReadyCheckDelayMs`), and the Sender wakes then. The timer accumulate() armed was
+ * for the batch just closed.
+ */
+function armLingerForRest(d: ProducerDraft, tp: string, now: number, out: Out): void {
+  const linger = d.config['linger.ms'];
+  const head = queueFirst(d.accumulating[tp]);
+  if (linger <= 0 || !head) return;
+  const left = linger - (now - head.timestamp);
+  if (left > 0) out.timer(`linger:${tp}`, 'lingerExpired', left);
 }
 
 /** acks=0: the broker never answers; the send counts as done once it is on the wire. */
@@ -717,6 +775,7 @@ export function abortUndrained(d: ProducerDraft, out: Out, error: KafkaError | C
     if (queueSize(q) === 0) continue;
     recordResult(d, out, queueAll(q), null, error);
     d.accumulating = { ...d.accumulating, [tp]: EMPTY_QUEUE };
+    out.cancel(`expire:${tp}`);
   }
 }
 
@@ -726,6 +785,7 @@ export function failEverything(d: ProducerDraft, error: KafkaError | ClientExcep
     if (queueSize(q) === 0) continue;
     recordResult(d, out, queueAll(q), null, error);
     d.accumulating = { ...d.accumulating, [tp]: EMPTY_QUEUE };
+    out.cancel(`expire:${tp}`);
   }
   for (const b of d.batches) {
     out.cancel(`delivery:${b.id}`);
