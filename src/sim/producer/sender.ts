@@ -161,7 +161,12 @@ export function expireQueued(d: ProducerDraft, tp: string, now: number, out: Out
   for (let head = queueFirst(d.accumulating[tp]); head && now - head.timestamp >= timeout; head = queueFirst(d.accumulating[tp])) {
     const { taken, rest } = queueTake(d.accumulating[tp] ?? EMPTY_QUEUE, d.config['batch.size']);
     d.accumulating = { ...d.accumulating, [tp]: rest };
-    clientError(d, out, 'TimeoutException', `Expiring ${taken.length} record(s) for ${tp}: ${now - head.timestamp} ms has passed since batch creation`);
+    clientError(
+      d,
+      out,
+      'TimeoutException',
+      `Expiring ${taken.length} record(s) for ${tp}: ${now - head.timestamp} ms has passed since batch creation`,
+    );
     recordResult(d, out, taken, null, 'TimeoutException');
     if (d.transactional) {
       outcome = 'abortable';
