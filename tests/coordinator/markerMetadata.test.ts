@@ -11,6 +11,8 @@ import { onLeaderLookupLost } from '../../src/sim/coordinator/markerMetadata';
 import { transactionCoordinatorMachine } from '../../src/sim/coordinator/transactionCoordinator.machine';
 import type { TxnCoordinatorContext, TxnDraft } from '../../src/sim/coordinator/txnCoordinatorContext';
 import type { Effect } from '../../src/sim/kernel/effects';
+import { runScenario } from '../../src/sim/run';
+import type { Fact } from '../../src/sim/trace/facts';
 import { drive, inputOf } from '../machines/harness';
 import { preparedTxn } from './fixture';
 
@@ -124,5 +126,43 @@ describe('the one-replica coordinator looks a moved leader up', () => {
   it('an unreplicated partition never asks: its leader cannot move', () => {
     const { ctx, request } = markersSent(1);
     expect(sent(refused(ctx, request).effects, 'Metadata')).toEqual([]);
+  });
+
+  it('a crash forgets a lookup in flight: after its restart the coordinator asks again and the markers reach the new leader', () => {
+    // broker-0 (orders-0's leader) crashes at 20 ms; the coordinator's first lookup is delayed 60 s,
+    // and the coordinator crashes at 200 ms with it in flight, restarting at 1200 ms
+    const trace = runScenario({
+      version: 1,
+      seed: 1,
+      cluster: { brokers: 3, 'min.insync.replicas': 1 },
+      topics: [{ name: 'orders', replicationFactor: 3 }],
+      clients: [
+        {
+          id: 'svc',
+          type: 'producer',
+          config: { 'transactional.id': 'svc-1' },
+          script: [
+            { op: 'beginTransaction' },
+            { op: 'send', topic: 'orders', key: 'k', value: 'a', headers: { event_id: 'e1' } },
+            { op: 'commitTransaction' },
+          ],
+        },
+      ],
+      faults: [
+        { type: 'delay', rpc: 'WriteTxnMarkers', from: 'txn-coordinator', nth: 1, delayMs: 50 },
+        { type: 'crash', target: 'broker-0', at: 20, durationMs: 30000 },
+        { type: 'delay', rpc: 'Metadata', from: 'txn-coordinator', nth: 1, delayMs: 60000 },
+        { type: 'crash', target: 'txn-coordinator', at: 200, durationMs: 1000 },
+      ],
+      run: { maxTimeMs: 120000 },
+    });
+    const lookups = trace.envelopes.filter((e) => e.rpc === 'Metadata' && e.from === 'txn-coordinator');
+    expect(lookups.some((e) => e.sentAt > 1200 && e.sentAt < 30000)).toBe(true);
+    const completed = trace.steps.flatMap((st) =>
+      (st.facts as Fact[]).filter((f) => f.kind === 'txnState' && f.to === 'CompleteCommit').map(() => st.t),
+    );
+    // before broker-0 is back (at 30 s): the markers went to the partition's new leader
+    expect(completed).toHaveLength(1);
+    expect(completed[0]).toBeLessThan(30000);
   });
 });

@@ -561,8 +561,15 @@ export const transactionCoordinatorMachine = setup({
       },
     },
     down: {
-      // the log is durable; the cache and the markers in progress were in memory
-      entry: handle((ctx: TxnCoordinatorContext) => ({ ...ctx, txns: {}, markers: {} })),
+      // the log is durable; the cache, the markers in progress and a leader lookup in flight were in
+      // memory (a crash completes no request: the lookup's answer never comes, and Kafka reads its
+      // metadata cache afresh for every marker it queues)
+      entry: handle((ctx: TxnCoordinatorContext) => ({
+        ...ctx,
+        txns: {},
+        markers: {},
+        ...(ctx.leaderLookup ? { leaderLookup: { turn: ctx.leaderLookup.turn } } : {}),
+      })),
       on: {
         restart: {
           target: 'loading',
