@@ -108,9 +108,12 @@ export function resetPosition(
     failPoll(d, out, noPolicy);
     return;
   }
-  const leader = leaderOf(d.meta, tp.topic, tp.partition);
-  if (!leader) return;
   const where = to ?? (d.config['auto.offset.reset'] === 'earliest' ? 'earliest' : 'latest');
+  const leader = leaderOf(d.meta, tp.topic, tp.partition);
+  if (!leader) {
+    retryResetWithoutLeader(d, tp, where === 'earliest' ? -2 : -1, out);
+    return;
+  }
   sendRequest(d, out, leader, 'ListOffsets', {
     correlationId: corr(d),
     topic: tp.topic,
@@ -118,6 +121,23 @@ export function resetPosition(
     timestamp: where === 'earliest' ? -2 : -1,
     isolationLevel: d.config['isolation.level'],
   });
+}
+
+/**
+ * A reset of a partition whose leader is unknown waits for one (OffsetFetcher.groupListOffsetRequests:
+ * "Leader for partition … is unknown for fetching offset", `metadata.requestUpdate`, the partition
+ * retried after retry.backoff.ms; SubscriptionState keeps it AWAIT_RESET meanwhile). A background
+ * timer, as the fetch's retry: a partition offline for good does not keep the run going.
+ */
+function retryResetWithoutLeader(d: Draft, tp: TopicPartition, timestamp: number, out: Out): void {
+  d.metadata = requestUpdate(d.metadata);
+  out.timer(
+    `listOffsets:${keyOf(tp)}`,
+    'listOffsetsRetry',
+    d.config['retry.backoff.ms'],
+    { lostCorrelationId: -1, payload: { topic: tp.topic, partition: tp.partition, timestamp } },
+    true,
+  );
 }
 
 /** Answers the waiting poll() with what it returns and the positions after it. */
@@ -291,8 +311,18 @@ export function onListOffsetsRetry(d: Draft, ev: EventOf<'listOffsetsRetry'>, ou
   const { lostCorrelationId, payload } = ev.data;
   const tp = { topic: payload.topic as string, partition: payload.partition as number };
   const leader = leaderOf(d.meta, tp.topic, tp.partition);
-  if (!leader) return;
   const pending = d.endOffsets;
+  if (!leader) {
+    // still no leader: asked again later, while the position (or endOffsets()) still waits for it
+    const waiting =
+      (pending && pending.requests[lostCorrelationId] !== undefined) ||
+      (d.positions[keyOf(tp)] === undefined && d.assignment.some((a) => keyOf(a) === keyOf(tp)));
+    if (waiting) {
+      d.metadata = requestUpdate(d.metadata);
+      out.timer(`listOffsets:${keyOf(tp)}`, 'listOffsetsRetry', d.config['retry.backoff.ms'], { lostCorrelationId, payload }, true);
+    }
+    return;
+  }
   if (pending && pending.requests[lostCorrelationId] !== undefined) {
     const { [lostCorrelationId]: _gone, ...requests } = pending.requests;
     const c = corr(d);
