@@ -10,6 +10,7 @@ import type { TxnCoordinatorContext } from '../../src/sim/coordinator/transactio
 import { incrementProducerEpoch, transactionCoordinatorMachine } from '../../src/sim/coordinator/transactionCoordinator.machine';
 import { decodeTxnRecord, encodeTxnRecord } from '../../src/sim/coordinator/transactionMetadata';
 import type { Effect } from '../../src/sim/kernel/effects';
+import { validateScenario } from '../../src/sim/scenario/validate';
 import { drive, inputOf } from '../machines/harness';
 import { markersAcked, replyOf, txnRequest, txnScenario } from './txnRequests';
 
@@ -117,5 +118,29 @@ describe('InitProducerId with an expected producer id and epoch (KIP-360)', () =
     m.send(addT0(), 2);
     m.send(init(), 3);
     expect(txn()).toMatchObject({ state: 'PrepareAbort', producerEpoch: 1, lastProducerEpoch: 0 });
+  });
+});
+
+describe('the transaction timeout (TransactionStateManager.validateTransactionTimeoutMs: 0 < timeout ≤ transaction.max.timeout.ms)', () => {
+  const withTimeout = (transactionTimeoutMs: number) =>
+    request('InitProducerId', { transactionalId: 'tx2', transactionTimeoutMs, producerId: -1, producerEpoch: -1 });
+
+  it('0, a negative value or one above the cluster maximum is INVALID_TRANSACTION_TIMEOUT; the bounds themselves are accepted', () => {
+    const { m } = coordinator();
+    for (const bad of [0, -5, 900001]) expect(answer(m.send(withTimeout(bad), 2)).error).toBe('INVALID_TRANSACTION_TIMEOUT');
+    expect(m.context<TxnCoordinatorContext>().txns.tx2).toBeUndefined();
+    expect(answer(m.send(withTimeout(900000), 3)).error).toBe('NONE');
+  });
+
+  it('the producer puts no bound on it: a timeout above 900000 is a valid scenario, for a cluster that allows it', () => {
+    const scenario = (cluster: Record<string, unknown>) => ({
+      version: 1,
+      seed: 1,
+      cluster,
+      topics: [{ name: 'orders' }],
+      clients: [{ id: 'svc', type: 'producer', config: { 'transactional.id': 'svc-1', 'transaction.timeout.ms': 1800000 }, script: [] }],
+    });
+    expect(validateScenario(scenario({ 'transaction.max.timeout.ms': 3600000 })).ok).toBe(true);
+    expect(validateScenario(scenario({})).ok).toBe(true);
   });
 });

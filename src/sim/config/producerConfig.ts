@@ -46,9 +46,8 @@ export const PRODUCER_CONFIG: readonly ConfigKey[] = [
     name: 'transaction.timeout.ms',
     type: 'int',
     default: 60000,
-    min: 1,
-    max: 900000,
-    doc: 'The coordinator aborts a transaction left open longer than this (transaction.max.timeout.ms = 900000).',
+    // ProducerConfig puts no bound on it: the transaction coordinator checks it at InitProducerId
+    doc: 'The coordinator aborts a transaction left open longer than this. The producer accepts any value; the coordinator refuses one ≤ 0 or above the cluster’s transaction.max.timeout.ms (900000) with INVALID_TRANSACTION_TIMEOUT, and initTransactions() fails for good.',
   },
   {
     name: 'delivery.timeout.ms',

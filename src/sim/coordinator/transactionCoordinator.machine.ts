@@ -162,7 +162,8 @@ export const onInitProducerId = (ctx: TxnCoordinatorContext, ev: RpcEvent<InitPr
     answer('NONE', allocateProducerId(d), 0);
     return d;
   }
-  if (req.transactionTimeoutMs > d.config.maxTimeoutMs) {
+  // TransactionStateManager.validateTransactionTimeoutMs: 0 < timeout ≤ transaction.max.timeout.ms
+  if (req.transactionTimeoutMs <= 0 || req.transactionTimeoutMs > d.config.maxTimeoutMs) {
     answer('INVALID_TRANSACTION_TIMEOUT');
     return d;
   }

@@ -17,7 +17,8 @@ export const DOCS_KO: Readonly<Record<ConfigTable, Readonly<Record<string, strin
       '브로커 연결 하나에서 확인 응답 없이 보내 둘 수 있는 Produce 요청 수입니다. 멱등성을 켜면 최대 5입니다.',
     'transactional.id':
       '트랜잭션을 위한 안정적인 식별자입니다. 이 값으로 InitProducerId를 보내면 epoch가 올라가고 이전 인스턴스는 펜싱됩니다. 비즈니스 ID가 아닙니다: transaction_id=payment-123 같은 헤더를 브로커는 읽지 않습니다.',
-    'transaction.timeout.ms': '이 시간보다 오래 열려 있는 트랜잭션은 코디네이터가 취소합니다(transaction.max.timeout.ms = 900000).',
+    'transaction.timeout.ms':
+      '이 시간보다 오래 열려 있는 트랜잭션은 코디네이터가 취소합니다. 프로듀서는 어떤 값이든 받지만, 코디네이터는 0 이하이거나 클러스터의 transaction.max.timeout.ms(900000)보다 큰 값을 INVALID_TRANSACTION_TIMEOUT으로 거부하고 initTransactions()는 복구할 수 없게 실패합니다.',
     'delivery.timeout.ms': '전송 한 건의 성공이나 실패를 알리기까지 걸리는 시간의 상한이며, 재시도 시간도 포함합니다.',
     'request.timeout.ms': '클라이언트가 응답을 기다리다가 요청을 포기하고 재시도하기까지의 시간입니다.',
     'linger.ms': '레코드가 파티션별 배치로 묶이기를 기다리는 시간입니다.',
