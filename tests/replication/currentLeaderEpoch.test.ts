@@ -68,6 +68,16 @@ describe("the broker checks a Fetch's currentLeaderEpoch before it checks leader
     expect(fetchErrors(m.send(consumerFetch(2), 12))).toEqual(['UNKNOWN_LEADER_EPOCH']);
   });
 
+  it("KIP-951: a consumer's Fetch refused NOT_LEADER_OR_FOLLOWER or FENCED_LEADER_EPOCH names the leader this broker knows", () => {
+    const m = broker('broker-0', 'broker-1', 1);
+    const leaders = (fx: readonly Effect[]) =>
+      fx.flatMap((e) => (e.type === 'send' && e.rpc === 'FetchResponse' ? [(e.payload as { currentLeader?: unknown }).currentLeader] : []));
+    expect(leaders(m.send(consumerFetch(0), 10))).toEqual([{ leaderId: 'broker-1', leaderEpoch: 1 }]);
+    expect(leaders(m.send(consumerFetch(1), 11))).toEqual([{ leaderId: 'broker-1', leaderEpoch: 1 }]);
+    // UNKNOWN_LEADER_EPOCH carries none: the consumer is ahead of this broker
+    expect(leaders(m.send(consumerFetch(2), 12))).toEqual([undefined]);
+  });
+
   it("a follower's Fetch reaching a broker that no longer leads: FENCED_LEADER_EPOCH for an older epoch", () => {
     const m = broker('broker-0', 'broker-1', 1);
     const replicaFetch = (currentLeaderEpoch: number) =>

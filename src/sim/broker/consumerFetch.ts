@@ -7,7 +7,7 @@ import { fetchFrom } from '../log/partitionLog';
 import type { ErrorOrNone, FetchRequest } from '../protocol/messages';
 import { keyOf, topicPartitionKey } from '../protocol/topicPartition';
 import type { BrokerContext, ParkedFetch } from './broker.machine';
-import { fetchEpochError } from './replication';
+import { currentLeader, fetchEpochError } from './replication';
 
 export function answerFetch(ctx: BrokerContext, out: Out, request: PendingRequest, fetch: FetchRequest): void {
   const held = ctx.partitions[keyOf(fetch)];
@@ -16,15 +16,21 @@ export function answerFetch(ctx: BrokerContext, out: Out, request: PendingReques
   const epochError = fetchEpochError(ctx, held, fetch.currentLeaderEpoch);
   const log = epochError === 'NONE' && held && (held.epochs === undefined || ctx.replication?.leading[keyOf(fetch)]) ? held : undefined;
   if (!log) {
+    const error: ErrorOrNone = epochError !== 'NONE' ? epochError : held ? 'NOT_LEADER_OR_FOLLOWER' : 'UNKNOWN_TOPIC_OR_PARTITION';
     out.reply(request, 'FetchResponse', {
       topic: fetch.topic,
       partition: fetch.partition,
-      error: (epochError !== 'NONE' ? epochError : held ? 'NOT_LEADER_OR_FOLLOWER' : 'UNKNOWN_TOPIC_OR_PARTITION') satisfies ErrorOrNone,
+      error,
       highWatermark: -1,
       lastStableOffset: -1,
       logStartOffset: -1,
       batches: [],
       abortedTransactions: [],
+      // KIP-951 (KafkaApis.handleFetchRequest, Fetch v16+): the leader this broker knows, so the
+      // consumer fetches from it at once instead of waiting for a metadata round trip
+      ...(error === 'NOT_LEADER_OR_FOLLOWER' || error === 'FENCED_LEADER_EPOCH'
+        ? { currentLeader: currentLeader(ctx, fetch.topic, fetch.partition) }
+        : {}),
     });
     return;
   }
