@@ -74,6 +74,11 @@ describe('coordinator answers on the transactional client', () => {
     expect(out.effects.flatMap((e) => (e.type === 'timer' && e.key === 'txnRetry' ? [e.delay] : []))).toEqual([100]);
   });
 
+  it('the 20 ms is for CONCURRENT_TRANSACTIONS only: a coordinator loading or moved waits retry.backoff.ms', () => {
+    expect(answer('AddPartitionsToTxn', 'COORDINATOR_LOAD_IN_PROGRESS')).toMatchObject({ signal: 'none', retryIn: [100] });
+    expect(answer('AddPartitionsToTxn', 'NOT_COORDINATOR')).toMatchObject({ signal: 'none', retryIn: [100] });
+  });
+
   it('TRANSACTION_ABORTABLE on AddPartitionsToTxn is abortable, not fatal', () => {
     expect(answer('AddPartitionsToTxn', 'TRANSACTION_ABORTABLE').signal).toBe('abortable');
   });

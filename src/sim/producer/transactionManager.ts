@@ -251,9 +251,10 @@ export function onCoordinatorResponse(d: ProducerDraft, response: CoordinatorRes
   if (error !== 'NONE' && RETRIABLE.includes(error)) {
     clientError(d, out, error, req.rpc);
     forgetCoordinatorOn(d, error, req);
-    // AddPartitionsToTxnHandler.maybeOverrideRetryBackoffMs: 20 ms (while the previous transaction
-    // completes) only if no partition is in this transaction yet; then min(retry.backoff.ms, that)
-    const quick = req.rpc === 'AddPartitionsToTxn' && d.txnPartitions.length === 0;
+    // AddPartitionsToTxnHandler.maybeOverrideRetryBackoffMs, for CONCURRENT_TRANSACTIONS only (the
+    // previous transaction still completing): 20 ms if no partition is in this transaction yet, then
+    // min(retry.backoff.ms, that); a coordinator that moved or is loading waits retry.backoff.ms
+    const quick = req.rpc === 'AddPartitionsToTxn' && error === 'CONCURRENT_TRANSACTIONS' && d.txnPartitions.length === 0;
     retryLater(d, out, quick ? Math.min(20, d.config['retry.backoff.ms']) : d.config['retry.backoff.ms']);
     return 'none';
   }
