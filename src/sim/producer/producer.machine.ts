@@ -12,6 +12,7 @@ import type { Call, Lifecycle, Rpc, Timer } from '../actors/events';
 import { handle, type Out } from '../actors/out';
 import { METADATA_TIMER, maybeUpdateMetadata, onMetadataLost, onMetadataResponse } from '../cluster/metadataUpdater';
 import { type DisconnectedEvent, disconnectError } from '../kernel/effects';
+import type { ActorId } from '../kernel/envelope';
 import { extend } from '../kernel/extend';
 import type { KafkaError } from '../protocol/errors';
 import type { ProduceResponse, TopicPartition } from '../protocol/messages';
@@ -98,7 +99,9 @@ function producerAction<E extends ProducerEvent>(fn: (d: ProducerDraft, ev: E, o
       // transitionToAbortableError (skipped while already aborting)
       if (d.endTxn !== 'ABORT' && d.abortableError === null) d.abortableError = d.lastError ?? 'KafkaException';
       // a blocked commitTransaction() fails when its EndTxn is terminated, once no batch is incomplete
-      if (d.waiting && d.waiting.call !== 'commitTransaction') replyToApp(d, out, false, d.lastError ?? 'KafkaException');
+      // (close() is not failed by it: it waits for every record's result, failed ones included)
+      if (d.waiting && d.waiting.call !== 'commitTransaction' && d.waiting.call !== 'close')
+        replyToApp(d, out, false, d.lastError ?? 'KafkaException');
     }
     if (signal !== 'fatal') {
       const next = maybeSendTxnRequest(d, out);
@@ -270,9 +273,28 @@ const onEndTransaction = (result: 'COMMIT' | 'ABORT') =>
     return maybeSendTxnRequest(d, out);
   });
 
+/**
+ * close() while records are still owed a result: KafkaProducer.close() waits without a timeout
+ * (Long.MAX_VALUE) while the Sender sends what the accumulator holds — at once, as a flush does — and
+ * every request in flight is answered (Sender.run: `accumulator.hasUndrained() ||
+ * client.inFlightRequestCount() > 0`); the producer then closes (`closeDone`).
+ */
+const beginClose = producerAction((d, call: EventOf<'close'>) => {
+  d.waiting = { call: 'close', from: call.from };
+  d.flushing = true;
+  return 'none';
+});
+
 /** close(): a new KafkaProducer will be built (the application's "restart the producer"). */
-const onClose = handle((ctx: ProducerContext, ev: EventOf<'close'>, out: Out): ProducerContext => {
-  // KafkaProducer.close() closes its NetworkClient: requests in flight are forgotten, unanswered
+const onClose = handle((ctx: ProducerContext, ev: EventOf<'close'>, out: Out): ProducerContext => closeNow(ctx, ev.from, out));
+
+/** The close that waited for its records: the application waiting in close() is answered now. */
+const finishClose = handle((ctx: ProducerContext, _ev: unknown, out: Out): ProducerContext =>
+  closeNow(ctx, (ctx.waiting as { from: ActorId }).from, out),
+);
+
+function closeNow(ctx: ProducerContext, from: ActorId, out: Out): ProducerContext {
+  // the NetworkClient closes: what is still in flight (an expired batch's request) is forgotten
   out.disconnect();
   for (const b of ctx.batches) out.cancel(`delivery:${b.id}`);
   for (const tp of Object.keys(ctx.accumulating)) {
@@ -282,9 +304,9 @@ const onClose = handle((ctx: ProducerContext, ev: EventOf<'close'>, out: Out): P
   out.cancel('retry');
   out.cancel('txnRetry');
   out.cancel(METADATA_TIMER);
-  replyNow(out, ev.from, 'close', true);
+  replyNow(out, from, 'close', true);
   return { ...initialProducerContext(inputOf(ctx)), nextCorrelationId: ctx.nextCorrelationId, nextRef: ctx.nextRef };
-});
+}
 
 function inputOf(ctx: ProducerContext): ProducerInput {
   return {
@@ -330,6 +352,8 @@ export const producerMachine = setup({
     fatal: ({ context }) => context.txnSignal === 'fatal',
     epochBump: ({ context }) => context.txnSignal === 'epochBump',
     transactional: ({ context }) => context.transactional,
+    nothingOwed: ({ context }) => !hasIncompleteRecords(context),
+    closeDone: ({ context }) => context.waiting?.call === 'close' && !hasIncompleteRecords(context),
   },
 }).createMachine({
   id: 'producer',
@@ -350,7 +374,10 @@ export const producerMachine = setup({
     },
     live: {
       initial: 'UNINITIALIZED',
-      always: { guard: 'fatal', target: 'FATAL_ERROR' },
+      always: [
+        { guard: 'fatal', target: 'FATAL_ERROR' },
+        { guard: 'closeDone', target: 'restarting', actions: finishClose },
+      ],
       on: {
         ProduceResponse: { actions: onProduceResponseEvent },
         MetadataResponse: { actions: onMetadataResponseEvent },
@@ -368,7 +395,7 @@ export const producerMachine = setup({
         txnRetryBackoffExpired: { actions: onTxnRetry },
         disconnected: { actions: onDisconnected },
         flush: { actions: onFlush },
-        close: { target: 'restarting', actions: onClose },
+        close: [{ guard: 'nothingOwed', target: 'restarting', actions: onClose }, { actions: beginClose }],
         crash: { target: 'down' },
       },
       states: {
@@ -489,6 +516,8 @@ export const producerMachine = setup({
       },
     },
     FATAL_ERROR: {
+      // a close() that was waiting when the producer was fenced: every record has failed by now
+      always: { guard: 'closeDone', target: 'restarting', actions: finishClose },
       on: {
         close: { target: 'restarting', actions: onClose },
         crash: 'down',
