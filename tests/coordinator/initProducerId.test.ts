@@ -127,9 +127,9 @@ describe('the transaction timeout (TransactionStateManager.validateTransactionTi
 
   it('0, a negative value or one above the cluster maximum is INVALID_TRANSACTION_TIMEOUT; the bounds themselves are accepted', () => {
     const { m } = coordinator();
-    for (const bad of [0, -5, 900001]) expect(answer(m.send(withTimeout(bad), 2)).error).toBe('INVALID_TRANSACTION_TIMEOUT');
+    for (const bad of [0, -5, 900001]) expect(answer(m.send(withTimeout(bad), 2))?.error).toBe('INVALID_TRANSACTION_TIMEOUT');
     expect(m.context<TxnCoordinatorContext>().txns.tx2).toBeUndefined();
-    expect(answer(m.send(withTimeout(900000), 3)).error).toBe('NONE');
+    expect(answer(m.send(withTimeout(900000), 3))?.error).toBe('NONE');
   });
 
   it('the producer puts no bound on it: a timeout above 900000 is a valid scenario, for a cluster that allows it', () => {
