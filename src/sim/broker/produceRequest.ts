@@ -156,12 +156,21 @@ export const onProduce = (ctx: BrokerContext, ev: RpcEvent<ProduceRequest>, out:
   };
 };
 
-/** How the leader answers a produce whose verification failed (ReplicaManager's error mapping). */
-function verificationError(error: KafkaError, transactionVersion: 1 | 2): KafkaError {
+/**
+ * How the leader answers a produce whose verification failed (ReplicaManager's error mapping).
+ * *Simplification*: under protocol v2 Kafka's broker retries a CONCURRENT_TRANSACTIONS answer itself
+ * (every 20 ms for up to 100 ms, maybeRetryOnConcurrentTransactions) and then returns it unconverted;
+ * the model converts it to NOT_ENOUGH_REPLICAS at once, as protocol v1 does — holding the request
+ * would let a later Produce of the same connection overtake it, which Kafka's SocketServer (one
+ * request per connection at a time) prevents and the model's broker does not.
+ */
+export function verificationError(error: KafkaError): KafkaError {
   switch (error) {
     case 'TRANSACTION_ABORTABLE':
-      // "Partition was not added to the transaction"; older Produce versions see INVALID_TXN_STATE
-      return transactionVersion === 2 ? 'TRANSACTION_ABORTABLE' : 'INVALID_TXN_STATE';
+      // "Partition was not added to the transaction". Produce ≤ v10 would see INVALID_TXN_STATE
+      // (AddPartitionsToTxnManager, not `genericError`); a 4.x client sends v11 under protocol v1
+      // (LAST_STABLE_VERSION_BEFORE_TRANSACTION_V2) and v12+ under v2, so both keep it
+      return 'TRANSACTION_ABORTABLE';
     case 'PRODUCER_FENCED':
     case 'INVALID_PRODUCER_EPOCH':
       return 'INVALID_PRODUCER_EPOCH';
@@ -195,7 +204,7 @@ export const onVerification = (
       guards[keyOf(p)] = guard;
       return;
     }
-    const answer = verificationError(error, ctx.transactionVersion);
+    const answer = verificationError(error);
     rejectedFact(
       out,
       p,
