@@ -113,6 +113,24 @@ describe('InitProducerId with an expected producer id and epoch (KIP-360)', () =
     expect(txn()).toMatchObject({ state: 'CompleteAbort', producerEpoch: 1 });
   });
 
+  it('while markers are out (PrepareX), a request naming another producer id is CONCURRENT_TRANSACTIONS: the transition in progress is checked first', () => {
+    const { m, txn } = coordinator(1);
+    m.send(addT0(), 2);
+    m.send(init(), 3);
+    expect(txn()?.state).toBe('PrepareAbort');
+    expect(answer(m.send(init(999, 0), 4))).toMatchObject({ error: 'CONCURRENT_TRANSACTIONS' });
+  });
+
+  it('a new epoch starts no transaction: txnStartTimestamp is −1 in the Empty record (prepareIncrementProducerEpoch)', () => {
+    const { m, txn } = coordinator(1);
+    m.send(addT0(), 2);
+    expect(txn()?.txnStartTimestamp).toBe(2);
+    const fence = m.send(init(), 3);
+    m.send(markersAcked(fence), 5);
+    expect(answer(m.send(init(), 6))).toMatchObject({ error: 'NONE' });
+    expect(txn()).toMatchObject({ state: 'Empty', txnStartTimestamp: -1 });
+  });
+
   it("protocol v2: the fence records the old epoch as the last (the abort's bump, prepareAbortOrCommit)", () => {
     const { m, txn } = coordinator(2);
     m.send(addT0(), 2);
@@ -142,5 +160,16 @@ describe('the transaction timeout (TransactionStateManager.validateTransactionTi
     });
     expect(validateScenario(scenario({ 'transaction.max.timeout.ms': 3600000 })).ok).toBe(true);
     expect(validateScenario(scenario({})).ok).toBe(true);
+  });
+});
+
+describe('while the coordinator loads its log', () => {
+  it("an idempotent producer's InitProducerId (no transactional.id) is answered at once: it needs no transaction log", () => {
+    const m = drive(transactionCoordinatorMachine, inputOf(scenario(1), 'txn-coordinator'));
+    m.send({ type: 'crash' }, 1);
+    m.send({ type: 'restart' }, 2);
+    const idempotent = request('InitProducerId', { transactionalId: null, transactionTimeoutMs: 60000, producerId: -1, producerEpoch: -1 });
+    expect(answer(m.send(idempotent, 3))).toMatchObject({ error: 'NONE', producerEpoch: 0 });
+    expect(answer(m.send(init(), 4))).toMatchObject({ error: 'COORDINATOR_LOAD_IN_PROGRESS' });
   });
 });

@@ -183,7 +183,14 @@ export const onInitProducerId = (ctx: TxnCoordinatorContext, ev: RpcEvent<InitPr
     };
   }
   const expected = req.producerId >= 0 ? { producerId: req.producerId, epoch: req.producerEpoch } : null;
-  // prepareInitProducerIdTransit.isValidProducerId: a request naming another producer id is fenced
+  // prepareInitProducerIdTransit: a transition in progress comes first — all through PrepareCommit,
+  // PrepareAbort and PrepareEpochFence the pending state is set (CompleteX): CONCURRENT_TRANSACTIONS,
+  // whichever producer id the request names
+  if (m.state === 'PrepareCommit' || m.state === 'PrepareAbort' || m.state === 'PrepareEpochFence') {
+    answer('CONCURRENT_TRANSACTIONS');
+    return d;
+  }
+  // then isValidProducerId: a request naming another producer id is fenced
   // (Kafka also accepts the previous producer id with an exhausted epoch; the model keeps no previous id)
   if (expected && m.producerEpoch !== -1 && expected.producerId !== m.producerId) {
     answer('PRODUCER_FENCED');
@@ -209,6 +216,8 @@ export const onInitProducerId = (ctx: TxnCoordinatorContext, ev: RpcEvent<InitPr
         txnTimeoutMs: req.transactionTimeoutMs,
         state: 'Empty',
         partitions: [],
+        // prepareIncrementProducerEpoch / prepareProducerIdRotation: no transaction has started
+        txnStartTimestamp: -1,
         txnLastUpdateTimestamp: ev.now,
       };
       persist(d, next, ev.now, out);
@@ -553,7 +562,12 @@ export const transactionCoordinatorMachine = setup({
         return ctx;
       }),
       on: {
-        InitProducerId: { actions: notServing('COORDINATOR_LOAD_IN_PROGRESS') },
+        // an idempotent producer's (no transactional.id) is answered from the producer id manager,
+        // which needs no transaction log (handleInitProducerId never looks the cache up for it)
+        InitProducerId: [
+          { guard: ({ event }) => event.payload.transactionalId === null, actions: handle(onInitProducerId) },
+          { actions: notServing('COORDINATOR_LOAD_IN_PROGRESS') },
+        ],
         AddPartitionsToTxn: { actions: notServing('COORDINATOR_LOAD_IN_PROGRESS') },
         AddOffsetsToTxn: { actions: notServing('COORDINATOR_LOAD_IN_PROGRESS') },
         EndTxn: { actions: notServing('COORDINATOR_LOAD_IN_PROGRESS') },
