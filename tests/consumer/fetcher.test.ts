@@ -98,6 +98,48 @@ describe('fetcher', () => {
     ).toEqual([]);
   });
 
+  it('a fetch of markers only moves the position when poll() collects it: at once if a poll() waits, else at the next one', () => {
+    // a COMMIT marker at offset 9 (FetchCollector.fetchRecords runs inside poll(), after its auto-commit)
+    const marker = {
+      baseOffset: 9,
+      lastOffset: 9,
+      producerId: 7,
+      producerEpoch: 0,
+      baseSequence: -1,
+      lastSequence: -1,
+      isTransactional: true,
+      isControl: true,
+      controlType: 'COMMIT',
+      records: [],
+      appendTime: 5,
+    };
+    const answer = response('FetchResponse', {
+      correlationId: 3,
+      ...tp0,
+      error: 'NONE',
+      highWatermark: 10,
+      lastStableOffset: 10,
+      logStartOffset: 0,
+      batches: [marker],
+      abortedTransactions: [],
+    } as never);
+    const between = context({ 'isolation.level': 'read_committed' }, 1, {
+      assignment: [tp0],
+      positions: { 't-0': 9 },
+      fetching: { 't-0': 3 },
+    });
+    const idle = run(between, (d, out) => onFetchResponse(d, answer, out));
+    expect(idle.d.positions).toEqual({ 't-0': 9 });
+    expect(idle.d.bufferEnd).toEqual({ 't-0': 10 });
+    // and the partition is not fetched again until then
+    expect(sent(idle.effects)).toEqual([]);
+    const polled = run({ ...idle.d, pollWaiting: 'c.app' }, (d, out) => servePoll(d, out));
+    expect(polled.d.positions).toEqual({ 't-0': 10 });
+    expect(polled.d.bufferEnd).toEqual({});
+    const waiting = run({ ...between, pollWaiting: 'c.app' }, (d, out) => onFetchResponse(d, answer, out));
+    expect(waiting.d.positions).toEqual({ 't-0': 10 });
+  });
+
   it('endOffsets(): one ListOffsets per assigned partition, answered once all are back', () => {
     const ctx = context({}, 2, { assignment: [tp0, tp1] });
     const asked = run(ctx, (d, out) => onEndOffsets(d, appCall('endOffsets', { isolationLevel: 'read_uncommitted' }), out));

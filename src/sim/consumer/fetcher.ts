@@ -245,11 +245,10 @@ export function onFetchResponse(d: Draft, ev: EventOf<'FetchResponse'>, out: Out
   const c = collectFetched(r.topic, r.partition, r.batches, r.abortedTransactions, d.config['isolation.level'], position);
   for (const s of c.skipped) out.fact({ kind: 'skipped', consumer: d.client, topic: r.topic, partition: r.partition, ...s });
   if (c.records.length === 0) {
-    // markers or aborted data only: the position still moves past them, and poll() returns empty
-    if (c.nextOffset > position) {
-      d.positions = { ...d.positions, [name]: c.nextOffset };
-      replyToPoll(d, out, [], d.positions);
-    }
+    // markers or aborted data only: the position moves past them when poll() collects this fetch
+    // (FetchCollector.fetchRecords, inside poll(): at once if a poll() waits, else at the next one —
+    // after that poll's auto-commit, which therefore commits the offset before them)
+    if (c.nextOffset > position) d.bufferEnd = { ...d.bufferEnd, [name]: c.nextOffset };
   } else {
     d.buffer = { ...d.buffer, [name]: c.records };
     d.bufferEnd = { ...d.bufferEnd, [name]: c.nextOffset };
