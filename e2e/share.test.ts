@@ -141,6 +141,20 @@ describe('opening a valid link', () => {
     await page.close();
   });
 
+  it('a step past the end of the run opens at the last step, with a note that says so', async () => {
+    const zombie = findPreset('zombie-fencing')!;
+    const steps = runScenario(zombie.scenario).steps.length;
+    const { page, errors } = await open('#preset=zombie-fencing&step=999999');
+    const note = page.getByTestId('step-past-end');
+    await note.waitFor();
+    expect(await note.innerText()).toContain(`asks for step 999,999, but the run has ${steps.toLocaleString('en-US')} steps`);
+    await expect.poll(() => page.getByTestId('step-counter').innerText()).toMatch(new RegExp(`^step ${steps} /`));
+    await note.getByRole('button', { name: 'Dismiss' }).click();
+    await note.waitFor({ state: 'detached' });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('#preset=<unknown> says no shipped scenario has that name, as text', async () => {
     const { page, errors } = await open('#preset=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E');
     await page.getByTestId('link-error').waitFor();

@@ -10,6 +10,7 @@ import { shareText } from './strings';
 export function LinkErrorPanel() {
   const error = useShare((s) => s.linkError);
   const migratedFrom = useShare((s) => s.migratedFrom);
+  const stepPastEnd = useShare((s) => s.stepPastEnd);
   const language = useSim((s) => s.language);
   const t = shareText(language);
   if (migratedFrom !== null && !error)
@@ -17,6 +18,15 @@ export function LinkErrorPanel() {
       <output className="eos-link-note">
         {t.migrated(migratedFrom)}{' '}
         <button type="button" className="eos-link-button" onClick={() => shareStore.getState().setMigratedFrom(null)}>
+          {t.dismiss}
+        </button>
+      </output>
+    );
+  if (stepPastEnd !== null && !error)
+    return (
+      <output className="eos-link-note" data-testid="step-past-end">
+        {t.stepPastEnd(stepPastEnd.asked, stepPastEnd.steps)}{' '}
+        <button type="button" className="eos-link-button" onClick={() => shareStore.getState().setStepPastEnd(null)}>
           {t.dismiss}
         </button>
       </output>

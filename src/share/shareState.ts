@@ -16,12 +16,15 @@ export interface ShareState {
   readonly holdHash: boolean;
   /** Shown once after opening a link from an older EOS Lab. */
   readonly migratedFrom: number | null;
+  /** Shown once after opening a link whose step is past the end of its run (it opened at the last). */
+  readonly stepPastEnd: { readonly asked: number; readonly steps: number } | null;
   /** The search a link carried (`view.search`), with the scenario it searched: the Break it panel opens it. */
   readonly linkedSearch: { readonly scenario: Scenario; readonly search: LinkSearch } | null;
   setLinkError(error: LinkError | null): void;
   open(panel: SharePanel): void;
   setHoldHash(hold: boolean): void;
   setMigratedFrom(version: number | null): void;
+  setStepPastEnd(note: ShareState['stepPastEnd']): void;
   setLinkedSearch(linked: ShareState['linkedSearch']): void;
 }
 
@@ -30,12 +33,14 @@ export const shareStore = createStore<ShareState>()((set) => ({
   panel: null,
   holdHash: false,
   migratedFrom: null,
+  stepPastEnd: null,
   linkedSearch: null,
   setLinkError: (linkError) => set({ linkError }),
   // closing the gallery (or opening anything else) lets the address follow the scenario again
   open: (panel) => set((s) => ({ panel, holdHash: panel === 'gallery' ? s.holdHash : false })),
   setHoldHash: (holdHash) => set({ holdHash }),
   setMigratedFrom: (migratedFrom) => set({ migratedFrom }),
+  setStepPastEnd: (stepPastEnd) => set({ stepPastEnd }),
   setLinkedSearch: (linkedSearch) => set({ linkedSearch }),
 }));
 

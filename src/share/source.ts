@@ -23,19 +23,28 @@ export function openScenario(store: SimStore, scenario: unknown, view: Partial<L
   // whatever was wrong with the last link, the person has moved on
   shareStore.getState().setLinkError(null);
   shareStore.getState().setMigratedFrom(null);
+  shareStore.getState().setStepPastEnd(null);
   const s = store.getState();
   if (view.language) s.setLanguage(view.language);
   if (view.skipIdle !== undefined) s.setSkipIdle(view.skipIdle);
   s.load(scenario, view.step === undefined ? {} : { step: view.step });
   const selection = view.selection;
-  if (!selection) return;
-  if (store.getState().status === 'ready') {
-    store.getState().select(selection);
+  const asked = view.step;
+  if (!selection && asked === undefined) return;
+  // once the run has landed: the selection, and a step past its end said as such (it opens at the last)
+  const landed = (st: ReturnType<SimStore['getState']>) => {
+    if (st.status !== 'ready') return;
+    if (selection) st.select(selection);
+    const steps = st.trace?.steps.length;
+    if (asked !== undefined && steps !== undefined && asked > steps) shareStore.getState().setStepPastEnd({ asked, steps });
+  };
+  if (store.getState().status !== 'running') {
+    landed(store.getState());
     return;
   }
   const stop = store.subscribe((st) => {
     if (st.status === 'running') return;
     stop();
-    if (st.status === 'ready') st.select(selection);
+    landed(st);
   });
 }

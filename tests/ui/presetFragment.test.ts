@@ -64,6 +64,19 @@ describe('#preset=<id>', () => {
     stopOther();
   });
 
+  it('a step past the end of the run opens at the last step and says so; a step within it says nothing', () => {
+    const store = createSimStore();
+    const stop = startHashSync(store, fakeWindow('#preset=zombie-fencing&step=999999').win);
+    const steps = store.getState().trace?.steps.length as number;
+    expect(store.getState().step).toBe(steps);
+    expect(shareStore.getState().stepPastEnd).toEqual({ asked: 999999, steps });
+    stop();
+    const within = createSimStore();
+    const stopWithin = startHashSync(within, fakeWindow('#preset=zombie-fencing&step=5').win);
+    expect(shareStore.getState().stepPastEnd).toBeNull();
+    stopWithin();
+  });
+
   it('the Share panel knows an unchanged preset, not an edited one', () => {
     const preset = findPreset('zombie-fencing');
     if (!preset) throw new Error('no preset');
