@@ -74,6 +74,7 @@ export type ProducerEvent =
   | Timer<'lingerExpired' | 'retryBackoffExpired' | 'txnRetryBackoffExpired' | 'metadataUpdateDue'>
   | Timer<'deliveryTimeout', { batchId: number }>
   | Timer<'accumulatorExpiry', { tp: string }>
+  | Timer<'closeNow'>
   | DisconnectedEvent
   | Call<'send', SendArgs>
   | Call<'sendOffsetsToTransaction', SendOffsetsArgs>
@@ -112,6 +113,9 @@ function producerAction<E extends ProducerEvent>(fn: (d: ProducerDraft, ev: E, o
       maybeUpdateMetadata(d, producerTopics(d), ev.now, out);
     }
     if (signal === 'fatal') failEverything(d, (d.lastError as KafkaError) ?? 'PRODUCER_FENCED', out);
+    // a close() that waited: no record is owed a result any more — the producer closes in a step of
+    // its own (`closeNow`), so that what it abandons then is seen to be abandoned by a close
+    if (d.waiting?.call === 'close' && !hasIncompleteRecords(d)) out.timer('closeNow', 'closeNow', 0);
     d.txnSignal = signal;
     return d;
   });
@@ -374,10 +378,7 @@ export const producerMachine = setup({
     },
     live: {
       initial: 'UNINITIALIZED',
-      always: [
-        { guard: 'fatal', target: 'FATAL_ERROR' },
-        { guard: 'closeDone', target: 'restarting', actions: finishClose },
-      ],
+      always: { guard: 'fatal', target: 'FATAL_ERROR' },
       on: {
         ProduceResponse: { actions: onProduceResponseEvent },
         MetadataResponse: { actions: onMetadataResponseEvent },
@@ -396,6 +397,7 @@ export const producerMachine = setup({
         disconnected: { actions: onDisconnected },
         flush: { actions: onFlush },
         close: [{ guard: 'nothingOwed', target: 'restarting', actions: onClose }, { actions: beginClose }],
+        closeNow: { guard: 'closeDone', target: 'restarting', actions: finishClose },
         crash: { target: 'down' },
       },
       states: {
@@ -516,9 +518,9 @@ export const producerMachine = setup({
       },
     },
     FATAL_ERROR: {
-      // a close() that was waiting when the producer was fenced: every record has failed by now
-      always: { guard: 'closeDone', target: 'restarting', actions: finishClose },
       on: {
+        // a close() that was waiting when the producer was fenced: every record has failed by now
+        closeNow: { guard: 'closeDone', target: 'restarting', actions: finishClose },
         close: { target: 'restarting', actions: onClose },
         crash: 'down',
         send: { actions: rejectCall(FATAL_REASON, 'KafkaException') },
