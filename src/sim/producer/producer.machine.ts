@@ -293,8 +293,8 @@ const beginClose = producerAction((d, call: EventOf<'close'>) => {
 const onClose = handle((ctx: ProducerContext, ev: EventOf<'close'>, out: Out): ProducerContext => closeNow(ctx, ev.from, out));
 
 /** The close that waited for its records: the application waiting in close() is answered now. */
-const finishClose = handle((ctx: ProducerContext, _ev: unknown, out: Out): ProducerContext =>
-  closeNow(ctx, (ctx.waiting as { from: ActorId }).from, out),
+const finishClose = handle(
+  (ctx: ProducerContext, _ev: unknown, out: Out): ProducerContext => closeNow(ctx, (ctx.waiting as { from: ActorId }).from, out),
 );
 
 function closeNow(ctx: ProducerContext, from: ActorId, out: Out): ProducerContext {
