@@ -12,6 +12,7 @@ import { maybeUpdateMetadata } from '../cluster/metadataUpdater';
 import type { ConsumerConfig } from '../config/consumerConfig';
 import type { ActorId, RequestRpc } from '../kernel/envelope';
 import { extend } from '../kernel/extend';
+import type { IsolationLevel } from '../log/partitionLog';
 import type { ClientException } from '../protocol/errors';
 import type { RecordForApp, TopicPartition } from '../protocol/messages';
 import { keyOf } from '../protocol/topicPartition';
@@ -75,6 +76,8 @@ export interface ConsumerContext extends Required<ConsumerInput> {
     readonly from: ActorId;
     readonly requests: Readonly<Record<number, string>>;
     readonly offsets: Readonly<Record<string, number>>;
+    /** The isolation level asked for (a partition asked again asks the same). */
+    readonly isolationLevel: IsolationLevel;
   } | null;
   /** The OffsetCommit in flight (one at a time, so commits reach the coordinator in order). */
   readonly commitInFlight: PendingCommit | null;

@@ -6,6 +6,7 @@
 import type { Call, Lifecycle, Rpc, Timer } from '../actors/events';
 import type { DisconnectedEvent } from '../kernel/effects';
 import type { ActorId, RpcName } from '../kernel/envelope';
+import type { IsolationLevel } from '../log/partitionLog';
 import type { KafkaError } from '../protocol/errors';
 import type {
   FetchResponse,
@@ -58,7 +59,7 @@ export type ConsumerEvent =
   | Call<'seek', TopicPartition & { readonly offset: number }>
   | Call<'seekToBeginning'>
   | Call<'seekToCommitted'>
-  | Call<'endOffsets', { readonly isolationLevel?: string }>
+  | Call<'endOffsets', { readonly isolationLevel?: IsolationLevel }>
   | Call<'resubscribe'>
   | Call<'close'>
   | Call<'partitionsAssignedDone', { readonly offsets: Readonly<Record<string, number>> }>

@@ -266,16 +266,30 @@ export function onEndOffsets(d: Draft, call: EventOf<'endOffsets'>, out: Out): v
   const requests: Record<number, string> = {};
   for (const tp of d.assignment) {
     const leader = leaderOf(d.meta, tp.topic, tp.partition);
-    if (!leader) continue;
     const correlationId = corr(d);
     requests[correlationId] = keyOf(tp);
-    sendRequest(d, out, leader, 'ListOffsets', { correlationId, topic: tp.topic, partition: tp.partition, timestamp: -1, isolationLevel });
+    const payload = { topic: tp.topic, partition: tp.partition, timestamp: -1, isolationLevel };
+    // no leader known: the partition waits for one (OffsetFetcherUtils: "retrying"), never left out
+    if (!leader) endOffsetLater(d, correlationId, payload, out);
+    else sendRequest(d, out, leader, 'ListOffsets', { correlationId, ...payload });
   }
-  d.endOffsets = { from: call.from, requests, offsets: {} };
+  d.endOffsets = { from: call.from, requests, offsets: {}, isolationLevel };
   if (Object.keys(requests).length === 0) {
     out.call(call.from, 'reply', { call: 'endOffsets', ok: true, offsets: {} });
     d.endOffsets = null;
   }
+}
+
+/** One partition of endOffsets() asked again after retry.backoff.ms, with a metadata update first. */
+function endOffsetLater(d: Draft, correlationId: number, payload: Record<string, unknown>, out: Out): void {
+  d.metadata = requestUpdate(d.metadata);
+  out.timer(
+    `listOffsets:${payload.topic}-${payload.partition}`,
+    'listOffsetsRetry',
+    d.config['retry.backoff.ms'],
+    { lostCorrelationId: correlationId, payload },
+    true,
+  );
 }
 
 /** A ListOffsets answer: one of endOffsets()'s, or a reset position (then fetching starts). */
@@ -283,6 +297,14 @@ export function onListOffsetsResponse(d: Draft, ev: EventOf<'ListOffsetsResponse
   const r = ev.payload;
   const pending = d.endOffsets;
   if (pending && pending.requests[r.correlationId] !== undefined) {
+    if (r.error !== 'NONE') {
+      // OffsetFetcherUtils.handleListOffsetResponse: NOT_LEADER_OR_FOLLOWER, LEADER_NOT_AVAILABLE,
+      // OFFSET_NOT_AVAILABLE … are retried (an invalid-metadata error after a metadata update), never
+      // an end offset of −1
+      const payload = { topic: r.topic, partition: r.partition, timestamp: -1, isolationLevel: pending.isolationLevel };
+      endOffsetLater(d, r.correlationId, payload, out);
+      return;
+    }
     const { [r.correlationId]: _done, ...requests } = pending.requests;
     const offsets = { ...pending.offsets, [keyOf(r)]: r.offset };
     if (Object.keys(requests).length === 0) {
