@@ -46,7 +46,7 @@ describe('endOffsets()', () => {
     const retry = refused.effects.find((e) => e.type === 'timer' && e.name === 'listOffsetsRetry');
     expect(retry).toBeDefined();
     const again = run(refused.d, (d, out) =>
-      onListOffsetsRetry(d, { type: 'listOffsetsRetry', now: 100, data: (retry as { data: never }).data } as never, out),
+      onListOffsetsRetry(d, { type: 'listOffsetsRetry', now: 100, data: (retry as unknown as { data: never }).data } as never, out),
     );
     const resent = sent(again.effects)[0];
     expect(resent).toMatchObject({ rpc: 'ListOffsets', partition: 0, timestamp: -1, isolationLevel: 'read_uncommitted' });
