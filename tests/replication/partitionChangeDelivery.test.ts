@@ -7,9 +7,12 @@
 import { describe, expect, it } from 'vitest';
 import { Out } from '../../src/sim/actors/out';
 import { initialReplication, onPartitionChange, onReplicationRequestLost } from '../../src/sim/broker/replication';
-import { type ControllerContext, onPartitionChangeLost } from '../../src/sim/controller/controller.machine';
+import { type ControllerContext, fenceBroker, onHeartbeat, onPartitionChangeLost } from '../../src/sim/controller/controller.machine';
 import type { DisconnectedEvent } from '../../src/sim/kernel/effects';
 import type { PartitionChange } from '../../src/sim/protocol/replicationMessages';
+import { keyOf } from '../../src/sim/protocol/topicPartition';
+import { runScenario } from '../../src/sim/run';
+import { summarize } from '../../src/sim/trace/summary';
 
 const reg = {
   topic: 't',
@@ -48,11 +51,75 @@ describe('the controller resends an unanswered PartitionChange', () => {
     expect(out.effects[0]).not.toHaveProperty('expectResponse');
   });
 
-  it('a fenced broker, or one that went down (not a timeout), is not chased: it gets every record when it registers again', () => {
+  it('a fenced broker is not chased: it gets every record when it registers again', () => {
     const out = new Out();
-    onPartitionChangeLost(ctx, lost('b0', { topic: 't', partition: 0, partitionEpoch: 1 }), out);
-    onPartitionChangeLost(ctx, lost('b2', { topic: 't', partition: 0, partitionEpoch: 1 }, false), out);
+    expect(onPartitionChangeLost(ctx, lost('b0', { topic: 't', partition: 0, partitionEpoch: 1 }), out)).toBe(ctx);
     expect(out.effects).toEqual([]);
+  });
+
+  it('a live broker whose connection broke (not a timeout) gets the record at its next heartbeat, as the registration is then', () => {
+    const out = new Out();
+    const missed = onPartitionChangeLost(ctx, lost('b2', { topic: 't', partition: 0, partitionEpoch: 1 }, false), out);
+    // nothing at once: a broken connection refuses a resend at once too
+    expect(out.effects).toEqual([]);
+    expect(missed.missed).toEqual({ b2: ['t-0'] });
+    const beat = new Out();
+    const after = onHeartbeat(
+      missed,
+      {
+        type: 'BrokerHeartbeat',
+        from: 'b2',
+        envelopeId: 9,
+        inReplyTo: null,
+        now: 32000,
+        payload: { brokerId: 'b2', brokerEpoch: 0 },
+      } as never,
+      beat,
+    );
+    expect(beat.effects.filter((e) => e.type === 'send' && e.rpc === 'PartitionChange')).toMatchObject([
+      { to: 'b2', payload: { leader: 'b1', leaderEpoch: 1, partitionEpoch: 1 } },
+    ]);
+    expect(after.missed).toBeUndefined();
+    // fenced meanwhile: it will get every record when it registers again
+    const fencedOut = new Out();
+    expect(fenceBroker(missed, 'b2', fencedOut).missed).toBeUndefined();
+  });
+});
+
+describe('as a whole run: the record electing a new leader is lost to a reset', () => {
+  it('the new leader learns it at its next heartbeat and takes the writes; nothing is lost', () => {
+    const trace = runScenario({
+      version: 1,
+      seed: 1,
+      cluster: { brokers: 3 },
+      topics: [{ name: 'orders', replicationFactor: 3 }],
+      clients: [
+        {
+          id: 'p',
+          type: 'producer',
+          config: { acks: 'all' },
+          script: [
+            { op: 'send', at: 1000, topic: 'orders', key: 'k', value: 'a', headers: { event_id: 'e1' } },
+            { op: 'send', at: 12000, topic: 'orders', key: 'k', value: 'b', headers: { event_id: 'e2' } },
+          ],
+        },
+      ],
+      faults: [
+        { type: 'crash', target: 'broker-0', at: 2000, durationMs: 600000 },
+        { type: 'reset', rpc: 'PartitionChange', to: 'broker-1', nth: 1 },
+      ],
+    });
+    const log = summarize(trace).partitions.find((p) => keyOf(p) === 'orders-0');
+    expect(log?.records.map((r) => r.value)).toEqual(['a', 'b']);
+    // e2 is acknowledged within seconds of its send (a heartbeat), not after delivery.timeout.ms
+    const e2 = trace.steps.flatMap((st) =>
+      (st.facts as { kind: string; eventId?: string; error?: string | null }[])
+        .filter((f) => f.kind === 'sendResult' && f.eventId === 'e2')
+        .map((f) => ({ t: st.t, error: f.error })),
+    );
+    expect(e2).toHaveLength(1);
+    expect(e2[0]?.error).toBeNull();
+    expect(e2[0]?.t).toBeLessThan(20000);
   });
 });
 

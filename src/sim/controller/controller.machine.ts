@@ -36,6 +36,21 @@ export interface ControllerContext {
   /** unclean.leader.election.enable per topic. */
   readonly unclean: Readonly<Record<string, boolean>>;
   readonly sessionTimeoutMs: number;
+  /**
+   * Partition records a live broker lost to a broken connection, per broker (absent when none): sent
+   * again at its next heartbeat. (A Kafka broker re-fetches the metadata log as soon as it has
+   * reconnected; the model's records are pushed, so it catches up at its next heartbeat instead.)
+   */
+  readonly missed?: Readonly<Record<ActorId, readonly string[]>>;
+}
+
+/** The controller without `broker`'s missed records (it has them now, or will get every record). */
+function withoutMissed(ctx: ControllerContext, broker: ActorId): ControllerContext {
+  if (!ctx.missed?.[broker]) return ctx;
+  const { [broker]: _gone, ...rest } = ctx.missed;
+  if (Object.keys(rest).length > 0) return { ...ctx, missed: rest };
+  const { missed: _none, ...plain } = ctx;
+  return plain;
 }
 
 export interface ControllerInput {
@@ -96,12 +111,19 @@ function broadcast(ctx: ControllerContext, change: PartitionChange, out: Out, on
  * receives every partition record when it registers again (onHeartbeat with a new broker epoch).
  */
 export function onPartitionChangeLost(ctx: ControllerContext, ev: DisconnectedEvent, out: Out): ControllerContext {
-  if (ev.rpc !== 'PartitionChange' || !ev.timedOut) return ctx;
+  if (ev.rpc !== 'PartitionChange') return ctx;
   const broker = ctx.brokers[ev.to];
   if (!broker || broker.fenced) return ctx;
   const { topic, partition } = ev.payload as { topic: string; partition: number };
-  const reg = ctx.partitions[topicPartitionKey(topic, partition)];
+  const key = topicPartitionKey(topic, partition);
+  const reg = ctx.partitions[key];
   if (!reg) return ctx;
+  if (!ev.timedOut) {
+    // a broken connection (a reset, or a broker that just died): resending at once would be refused
+    // at once again; a live broker gets the record at its next heartbeat
+    const missed = ctx.missed?.[ev.to] ?? [];
+    return missed.includes(key) ? ctx : { ...ctx, missed: { ...ctx.missed, [ev.to]: [...missed, key] } };
+  }
   const election = (ev.payload as { election?: PartitionChange['election'] }).election ?? null;
   broadcast(
     ctx,
@@ -144,7 +166,8 @@ const acceptable = (ctx: ControllerContext) => (b: ActorId) => ctx.brokers[b]?.f
 export function fenceBroker(ctx: ControllerContext, broker: ActorId, out: Out): ControllerContext {
   const b = ctx.brokers[broker];
   if (!b || b.fenced) return ctx;
-  const fenced = { ...ctx, brokers: { ...ctx.brokers, [broker]: { ...b, fenced: true } } };
+  // a fenced broker is sent every record when it registers again
+  const fenced = { ...withoutMissed(ctx, broker), brokers: { ...ctx.brokers, [broker]: { ...b, fenced: true } } };
   return applyChanges(fenced, (reg) => onBrokerFenced(reg, broker, acceptable(fenced), fenced.unclean[reg.topic] ?? false), out);
 }
 
@@ -182,7 +205,17 @@ export const onHeartbeat = (ctx: ControllerContext, ev: RpcEvent<BrokerHeartbeat
   if (error !== 'NONE') return ctx;
   out.timer(`session:${brokerId}`, 'sessionExpired', ctx.sessionTimeoutMs, { broker: brokerId }, true);
   const b = ctx.brokers[brokerId];
-  if (!b || (!b.fenced && b.epoch === brokerEpoch)) return ctx;
+  if (!b || (!b.fenced && b.epoch === brokerEpoch)) {
+    // the same incarnation, alive: the records it lost to a broken connection, as they are now
+    const missed = ctx.missed?.[brokerId];
+    if (!missed) return ctx;
+    for (const key of missed) {
+      const reg = ctx.partitions[key];
+      if (reg) broadcast(ctx, record(ctx, reg, null), out, brokerId);
+    }
+    return withoutMissed(ctx, brokerId);
+  }
+  ctx = withoutMissed(ctx, brokerId);
   let next: ControllerContext = { ...ctx, brokers: { ...ctx.brokers, [brokerId]: { epoch: brokerEpoch, fenced: false } } };
   next = applyChanges(next, (reg) => onBrokerUnfenced(reg, acceptable(next), next.unclean[reg.topic] ?? false), out);
   // every broker learns the unfencing (a BrokerRegistrationChangeRecord in KRaft: leaders may add
