@@ -19,6 +19,30 @@ afterAll(async () => {
 });
 
 describe('A/B comparison', () => {
+  it('at 1280×800 the comparison scrolls: the wheel reaches its lanes and costs below the fold', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const errors = watchErrors(page);
+    await page.goto(inject('baseUrl'));
+    await page.getByTestId('open-gallery').click();
+    await page.getByTestId('gallery').getByTestId('compare-db-sink-duplicate-db-sink-inbox').click();
+    const view = page.getByTestId('compare-view');
+    await view.waitFor();
+    const cost = view.getByTestId('compare-cost');
+    await cost.waitFor();
+    const box = await view.boundingBox();
+    if (!box) throw new Error('no compare view');
+    await page.mouse.move(box.x + box.width / 2, box.y + Math.min(box.height / 2, 300));
+    for (let i = 0; i < 10; i++) await page.mouse.wheel(0, 1200);
+    await expect
+      .poll(async () => {
+        const b = await cost.boundingBox();
+        return b !== null && b.y + Math.min(b.height, 100) <= 800;
+      })
+      .toBe(true);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('the gallery opens a defence pair as a comparison, the differing layer highlighted', async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     const errors = watchErrors(page);
