@@ -15,15 +15,35 @@ export function resolveLink(text: string): ResolvedLink {
       ? { ok: true, scenario: d.scenario, view: d.view }
       : { ok: true, scenario: d.scenario, view: d.view, migratedFrom: d.migratedFrom };
   }
-  const preset = findPreset(t);
-  if (preset) return { ok: true, scenario: preset.scenario, view: {} };
-  const { shown, examples } = unknownPresetHint(t);
+  const named = presetNamed(t);
+  const preset = findPreset(named?.id ?? t);
+  if (preset) return { ok: true, scenario: preset.scenario, view: named?.step === undefined ? {} : { step: named.step } };
+  const { shown, examples } = unknownPresetHint(named?.id ?? t);
   return {
     ok: false,
     error: {
       kind: 'invalid',
-      message: `"${shown}" is neither an EOS Lab share link (it would contain "#s=") nor the id of a shipped scenario (such as ${examples}).`,
-      ko: `"${shown}"은(는) EOS Lab 공유 링크("#s="가 들어 있어야 합니다)도 기본 제공 시나리오의 id(예: ${examples})도 아닙니다.`,
+      message: `"${shown}" is neither an EOS Lab share link (it would contain "#s=") nor a shipped scenario's id or address (such as ${examples}, or #preset=<id>).`,
+      ko: `"${shown}"은(는) EOS Lab 공유 링크("#s="가 들어 있어야 합니다)도 기본 제공 시나리오의 id나 주소(예: ${examples}, 또는 #preset=<id>)도 아닙니다.`,
     },
   };
+}
+
+/**
+ * A shipped scenario named by an address: the page's `#preset=<id>[&step=<n>]`, or the embed's
+ * `?preset=<id>[&step=<n>]`, alone or in a whole URL (what a gallery card or a docs page links).
+ * Null for anything else (a bare id is looked up as it is).
+ */
+function presetNamed(text: string): { id: string; step?: number } | null {
+  const hash = text.indexOf('#preset=');
+  const params =
+    hash >= 0
+      ? new URLSearchParams(text.slice(hash + 1))
+      : /^[^#]*\?/.test(text)
+        ? new URLSearchParams(text.slice(text.indexOf('?') + 1).split('#')[0])
+        : null;
+  const id = params?.get('preset')?.trim();
+  if (!params || !id) return null;
+  const step = params.get('step');
+  return step !== null && /^\d{1,9}$/.test(step) ? { id, step: Number(step) } : { id };
 }

@@ -1,0 +1,28 @@
+/**
+ * What the Import box (and the embed's `load` message) opens from a pasted text: a share link, a
+ * shipped scenario's id — and the page's and the embed's short addresses of a shipped scenario,
+ * alone or as a whole URL, as the gallery and the docs link them.
+ */
+import { describe, expect, it } from 'vitest';
+import { resolveLink } from '../src/store/engine/resolveLink';
+
+const idOf = (r: ReturnType<typeof resolveLink>) => (r.ok ? (r.scenario as { id?: string }).id : null);
+
+describe('resolveLink', () => {
+  it("opens a shipped scenario from #preset=, a page URL with it, and the embed's ?preset=, with the step", () => {
+    const fragment = resolveLink('#preset=zombie-fencing&step=7');
+    expect(idOf(fragment)).toBe('zombie-fencing');
+    expect(fragment.ok && fragment.view).toEqual({ step: 7 });
+    expect(idOf(resolveLink('http://localhost:4799/#preset=zombie-fencing'))).toBe('zombie-fencing');
+    const embed = resolveLink('https://docs.example/eos-lab/embed.html?preset=zombie-fencing&step=3&theme=dark');
+    expect(idOf(embed)).toBe('zombie-fencing');
+    expect(embed.ok && embed.view).toEqual({ step: 3 });
+  });
+
+  it('a bare id still opens; an unknown id in an address is named in the error, as text', () => {
+    expect(idOf(resolveLink('zombie-fencing'))).toBe('zombie-fencing');
+    const r = resolveLink('http://localhost:4799/#preset=%3Cb%3Enope');
+    expect(r.ok).toBe(false);
+    expect(!r.ok && r.error.message).toContain('"<b>nope"');
+  });
+});
