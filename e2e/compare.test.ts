@@ -8,6 +8,7 @@
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { findPreset } from '../src/sim';
 import { launchBrowser, screenshot, watchErrors } from './browser';
 
 let browser: Browser;
@@ -81,8 +82,16 @@ describe('A/B comparison', () => {
     await expect
       .poll(() => again.locator('[data-testid="compare-verdict"] tr[data-layer="sink"]').first().getAttribute('data-differs'))
       .toBe('true');
+    // the page behind it is scenario A: its title in the header, and where Back returns
+    const titleA = findPreset('db-sink-duplicate')!.title;
+    await expect.poll(() => again.locator('.scenario-title h2').innerText()).toBe(titleA);
+    await again.getByTestId('compare-close').click();
+    await again.getByTestId('timeline').waitFor();
+    await expect.poll(() => again.locator('.scenario-title h2').innerText()).toBe(titleA);
     await again.close();
 
+    // from the gallery too: the header names A
+    await expect.poll(() => page.locator('.scenario-title h2').innerText()).toBe(titleA);
     await view.getByTestId('compare-close').click();
     await page.getByTestId('timeline').waitFor();
     await expect.poll(() => page.evaluate(() => location.hash)).toMatch(/^#s=1\./);

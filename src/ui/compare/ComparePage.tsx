@@ -5,8 +5,10 @@
  */
 import { useEffect, useMemo, useState } from 'react';
 import { shareStore } from '../../share/shareState';
+import { openScenario } from '../../share/source';
 import { encodeAbLink } from '../../sim';
 import type { RunCost } from '../../sim/views';
+import { simStore } from '../../store/simStore';
 import { useSim } from '../../store/useSim';
 import { costScales } from '../cost/CostChart';
 import { CostAssumptions, CostFigures } from '../cost/CostPanel';
@@ -50,6 +52,15 @@ export function ComparePage() {
     () => (a && b ? encodeAbLink(changes ? { a: a.scenario, changes, t: time } : { a: a.scenario, b: b.scenario, t: time }) : null),
     [a, b, changes, time],
   );
+  // the page behind the comparison is scenario A — its title in the header, and where "Back to the
+  // simulator" returns — also when the comparison came from a link or the gallery (A is then not
+  // the scenario the simulator had; the button's own comparison starts from it, and keeps its step)
+  useEffect(() => {
+    if (!a) return;
+    const current = simStore.getState().scenario;
+    if (current === a.scenario || (current !== null && JSON.stringify(current) === JSON.stringify(a.scenario))) return;
+    openScenario(simStore, a.scenario);
+  }, [a]);
   // while the comparison is shown the address bar carries it, not the run's own link
   useEffect(() => {
     shareStore.getState().setHoldHash(true);
