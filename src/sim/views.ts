@@ -24,6 +24,7 @@ export {
   LAYER_NAMES,
   LOSS_KIND_NAMES,
   STATUS_NAMES,
+  statusNameOf,
 } from './checks/verdictText';
 export type { LayerFinding, Loss, Stall, TopicEvent, Verdict, VerdictView } from './checks/verdictTypes';
 export { CONSUMER_OFFSETS_TOPIC, TRANSACTION_STATE_TOPIC } from './cluster/metadata';

@@ -573,6 +573,14 @@ export const STATUS_NAMES: Readonly<Record<Status, readonly [en: string, ko: str
   'not-applicable': ['not applicable', '해당 없음'],
 };
 
+/**
+ * The status word a person reads for a finding: the loss layer's "once" — nothing lost — reads
+ * "none" ("once" there read as "lost once"). The verdict's data and the CLI keep the status id.
+ */
+export function statusNameOf(layer: string, status: Status): readonly [en: string, ko: string] {
+  return layer === 'loss' && status === 'once' ? ['none', '없음'] : STATUS_NAMES[status];
+}
+
 export const LOSS_KIND_NAMES: Readonly<Record<LossKind, readonly [en: string, ko: string]>> = {
   'acked-then-lost': ['acknowledged, then lost', '확인 응답 후 유실'],
   'not-acked': ['sent, never acknowledged', '보냈지만 확인 응답 없음'],

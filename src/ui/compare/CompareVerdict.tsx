@@ -1,6 +1,6 @@
 /** The two verdicts layer by layer: one row per (layer, subject), A and B side by side, every difference highlighted. */
 import type { Comparison } from '../../sim';
-import { findingSentence, LAYER_NAMES, STATUS_NAMES, type TraceSummary } from '../../sim/views';
+import { findingSentence, LAYER_NAMES, statusNameOf, type TraceSummary } from '../../sim/views';
 import type { Language } from '../../store/simStore';
 import type { CompareStrings } from './compareStrings';
 
@@ -24,7 +24,7 @@ export function CompareVerdict({
     if (!f) return <td className="missing">{t.missing}</td>;
     return (
       <td data-status={f.status} className={`status-${f.status}`}>
-        <strong className="status-cell">{pick(STATUS_NAMES[f.status], f.status)}</strong>{' '}
+        <strong className="status-cell">{pick(statusNameOf(f.layer, f.status), f.status)}</strong>{' '}
         <span className="sentence">{findingSentence(f, s.verdict, language)}</span>
       </td>
     );

@@ -8,7 +8,7 @@
  * data-status so tests can compare the screen with the engine.
  */
 import { type ReactNode, useId, useMemo } from 'react';
-import { eventlessTopicsOf, findingSentence, LAYER_NAMES, outputTopicsOf, STATUS_NAMES, verdictViewAt } from '../../sim/views';
+import { eventlessTopicsOf, findingSentence, LAYER_NAMES, outputTopicsOf, statusNameOf, verdictViewAt } from '../../sim/views';
 import { useSim } from '../../store/useSim';
 import { useStrings } from '../i18n';
 import { Icon } from '../playback/icons';
@@ -69,7 +69,7 @@ export function VerdictPanel() {
         <tbody>
           {verdict.layers.map((f) => {
             const layerName = LAYER_NAMES[f.layer];
-            const statusName = STATUS_NAMES[f.status];
+            const statusName = statusNameOf(f.layer, f.status);
             const steps = findingSteps(f, trace.steps, summary.atStep, outputs);
             return (
               <tr

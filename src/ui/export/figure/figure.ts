@@ -19,7 +19,7 @@ import {
   LAYER_NAMES,
   type ReplicationRow,
   type SimView,
-  STATUS_NAMES,
+  statusNameOf,
   type Trace,
   truncationsAt,
   type VerdictView,
@@ -294,7 +294,7 @@ export function verdictLine(verdict: VerdictView, language: TimelineLanguage): s
   return verdict.layers
     .map((f) => {
       const name = LAYER_NAMES[f.layer]?.[k] ?? f.layer;
-      const status = `${GLYPH[f.status] ?? ''} ${STATUS_NAMES[f.status]?.[k] ?? f.status}`;
+      const status = `${GLYPH[f.status] ?? ''} ${statusNameOf(f.layer, f.status)?.[k] ?? f.status}`;
       const events =
         f.status !== 'once' && f.eventIds.length ? ` (${f.eventIds.slice(0, 3).join(', ')}${f.eventIds.length > 3 ? ' …' : ''})` : '';
       return `${name}${f.subject ? ` ${f.subject}` : ''}: ${status}${events}`;
