@@ -19,15 +19,21 @@ afterAll(async () => {
   await browser?.close();
 });
 
+/** A page at this viewport with the gallery's db-sink-duplicate vs db-sink-inbox comparison open. */
+async function galleryPair(viewport: { width: number; height: number }) {
+  const page = await browser.newPage({ viewport });
+  const errors = watchErrors(page);
+  await page.goto(inject('baseUrl'));
+  await page.getByTestId('open-gallery').click();
+  await page.getByTestId('gallery').getByTestId('compare-db-sink-duplicate-db-sink-inbox').click();
+  const view = page.getByTestId('compare-view');
+  await view.waitFor();
+  return { page, errors, view };
+}
+
 describe('A/B comparison', () => {
   it('at 1280×800 the comparison scrolls: the wheel reaches its lanes and costs below the fold', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    const errors = watchErrors(page);
-    await page.goto(inject('baseUrl'));
-    await page.getByTestId('open-gallery').click();
-    await page.getByTestId('gallery').getByTestId('compare-db-sink-duplicate-db-sink-inbox').click();
-    const view = page.getByTestId('compare-view');
-    await view.waitFor();
+    const { page, errors, view } = await galleryPair({ width: 1280, height: 800 });
     const cost = view.getByTestId('compare-cost');
     await cost.waitFor();
     const box = await view.boundingBox();
@@ -45,13 +51,7 @@ describe('A/B comparison', () => {
   });
 
   it('the gallery opens a defence pair as a comparison, the differing layer highlighted', async () => {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    const errors = watchErrors(page);
-    await page.goto(inject('baseUrl'));
-    await page.getByTestId('open-gallery').click();
-    await page.getByTestId('gallery').getByTestId('compare-db-sink-duplicate-db-sink-inbox').click();
-    const view = page.getByTestId('compare-view');
-    await view.waitFor();
+    const { page, errors, view } = await galleryPair({ width: 1400, height: 1000 });
     const sink = view.locator('[data-testid="compare-verdict"] tr[data-layer="sink"]');
     await expect.poll(() => sink.first().getAttribute('data-differs')).toBe('true');
     expect(await sink.first().getAttribute('class')).toContain('differs');
