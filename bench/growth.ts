@@ -35,11 +35,13 @@ const timeRun = (scenario: Scenario): { ms: number; steps: number } => {
 /**
  * Runs `scenarioOf(n)` at each size (each size ten times the one before), `rounds` times
  * alternating the sides of each ratio, and returns each size's best single run and each ×10 growth.
+ * Three rounds: with two, one slow moment of the VM on either side moved a line by ±1.5 (×8.9 and
+ * ×11.3 in one run, for an engine that measures ×10–10.6 alone).
  */
 export function measureGrowth(
   scenarioOf: (records: number) => Scenario,
   sizes: readonly number[],
-  rounds = 2,
+  rounds = 3,
 ): { sizes: SizeFigure[]; growth: GrowthFigure[] } {
   const warm = sizes[Math.min(1, sizes.length - 1)] as number;
   for (let i = 0; i < 3; i++) runScenario(scenarioOf(Math.min(warm, 10000)));
