@@ -166,17 +166,23 @@ const onListOffsets = (
   const req = ev.payload;
   const held = ctx.partitions[keyOf(req)];
   const log = leadsOrUnreplicated(ctx, held) ? held : undefined;
-  const offset = !log
-    ? -1
-    : req.timestamp === -2
-      ? log.logStartOffset
-      : req.isolationLevel === 'read_committed'
-        ? lastStableOffset(log)
-        : log.highWatermark;
+  // Partition.fetchOffsetForTimestamp: a new leader whose HW has not yet reached the start of its
+  // epoch does not know the latest offset yet (its HW may be below what the old leader had
+  // exposed): OFFSET_NOT_AVAILABLE, retriable, for a consumer's latest
+  const epochStart = ctx.replication?.leading[keyOf(req)]?.leaderEpochStartOffset;
+  const notYet = log !== undefined && req.timestamp === -1 && epochStart !== undefined && epochStart > log.highWatermark;
+  const offset =
+    !log || notYet
+      ? -1
+      : req.timestamp === -2
+        ? log.logStartOffset
+        : req.isolationLevel === 'read_committed'
+          ? lastStableOffset(log)
+          : log.highWatermark;
   out.reply(pendingRequest(ev), 'ListOffsetsResponse', {
     topic: req.topic,
     partition: req.partition,
-    error: log ? 'NONE' : 'NOT_LEADER_OR_FOLLOWER',
+    error: !log ? 'NOT_LEADER_OR_FOLLOWER' : notYet ? 'OFFSET_NOT_AVAILABLE' : 'NONE',
     offset,
   });
   return ctx;

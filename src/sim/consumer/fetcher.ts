@@ -313,8 +313,10 @@ export function onListOffsetsResponse(d: Draft, ev: EventOf<'ListOffsetsResponse
     } else d.endOffsets = { ...pending, requests, offsets };
     return;
   }
-  if (isInvalidMetadataError(r.error)) {
-    // OffsetFetcher: a retriable error asks for a metadata update and the reset is tried again after retry.backoff.ms
+  if (isInvalidMetadataError(r.error) || r.error === 'OFFSET_NOT_AVAILABLE') {
+    // OffsetFetcherUtils.handleListOffsetResponse: NOT_LEADER_OR_FOLLOWER, OFFSET_NOT_AVAILABLE (a new
+    // leader whose HW is behind its epoch's start) … "retrying": a metadata update, and the reset is
+    // tried again after retry.backoff.ms
     d.metadata = requestUpdate(d.metadata);
     out.timer(`listOffsets:${keyOf(r)}`, 'listOffsetsRetry', d.config['retry.backoff.ms'], {
       lostCorrelationId: r.correlationId,
