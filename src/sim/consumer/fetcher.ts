@@ -130,12 +130,20 @@ export function resetPosition(
  * timer, as the fetch's retry: a partition offline for good does not keep the run going.
  */
 function retryResetWithoutLeader(d: Draft, tp: TopicPartition, timestamp: number, out: Out): void {
+  askListOffsetsLater(d, -1, { topic: tp.topic, partition: tp.partition, timestamp }, out);
+}
+
+/**
+ * A ListOffsets asked again after retry.backoff.ms (`listOffsetsRetry`), with a metadata update
+ * first: a background timer, so a partition offline for good does not keep the run going.
+ */
+function askListOffsetsLater(d: Draft, lostCorrelationId: number, payload: Record<string, unknown>, out: Out): void {
   d.metadata = requestUpdate(d.metadata);
   out.timer(
-    `listOffsets:${keyOf(tp)}`,
+    `listOffsets:${payload.topic}-${payload.partition}`,
     'listOffsetsRetry',
     d.config['retry.backoff.ms'],
-    { lostCorrelationId: -1, payload: { topic: tp.topic, partition: tp.partition, timestamp } },
+    { lostCorrelationId, payload },
     true,
   );
 }
@@ -270,7 +278,7 @@ export function onEndOffsets(d: Draft, call: EventOf<'endOffsets'>, out: Out): v
     requests[correlationId] = keyOf(tp);
     const payload = { topic: tp.topic, partition: tp.partition, timestamp: -1, isolationLevel };
     // no leader known: the partition waits for one (OffsetFetcherUtils: "retrying"), never left out
-    if (!leader) endOffsetLater(d, correlationId, payload, out);
+    if (!leader) askListOffsetsLater(d, correlationId, payload, out);
     else sendRequest(d, out, leader, 'ListOffsets', { correlationId, ...payload });
   }
   d.endOffsets = { from: call.from, requests, offsets: {}, isolationLevel };
@@ -278,18 +286,6 @@ export function onEndOffsets(d: Draft, call: EventOf<'endOffsets'>, out: Out): v
     out.call(call.from, 'reply', { call: 'endOffsets', ok: true, offsets: {} });
     d.endOffsets = null;
   }
-}
-
-/** One partition of endOffsets() asked again after retry.backoff.ms, with a metadata update first. */
-function endOffsetLater(d: Draft, correlationId: number, payload: Record<string, unknown>, out: Out): void {
-  d.metadata = requestUpdate(d.metadata);
-  out.timer(
-    `listOffsets:${payload.topic}-${payload.partition}`,
-    'listOffsetsRetry',
-    d.config['retry.backoff.ms'],
-    { lostCorrelationId: correlationId, payload },
-    true,
-  );
 }
 
 /** A ListOffsets answer: one of endOffsets()'s, or a reset position (then fetching starts). */
@@ -302,7 +298,7 @@ export function onListOffsetsResponse(d: Draft, ev: EventOf<'ListOffsetsResponse
       // OFFSET_NOT_AVAILABLE … are retried (an invalid-metadata error after a metadata update), never
       // an end offset of −1
       const payload = { topic: r.topic, partition: r.partition, timestamp: -1, isolationLevel: pending.isolationLevel };
-      endOffsetLater(d, r.correlationId, payload, out);
+      askListOffsetsLater(d, r.correlationId, payload, out);
       return;
     }
     const { [r.correlationId]: _done, ...requests } = pending.requests;
@@ -340,10 +336,7 @@ export function onListOffsetsRetry(d: Draft, ev: EventOf<'listOffsetsRetry'>, ou
     const waiting =
       (pending && pending.requests[lostCorrelationId] !== undefined) ||
       (d.positions[keyOf(tp)] === undefined && d.assignment.some((a) => keyOf(a) === keyOf(tp)));
-    if (waiting) {
-      d.metadata = requestUpdate(d.metadata);
-      out.timer(`listOffsets:${keyOf(tp)}`, 'listOffsetsRetry', d.config['retry.backoff.ms'], { lostCorrelationId, payload }, true);
-    }
+    if (waiting) askListOffsetsLater(d, lostCorrelationId, payload, out);
     return;
   }
   if (pending && pending.requests[lostCorrelationId] !== undefined) {

@@ -168,10 +168,8 @@ export function expireQueued(d: ProducerDraft, tp: string, now: number, out: Out
       `Expiring ${taken.length} record(s) for ${tp}: ${now - head.timestamp} ms has passed since batch creation`,
     );
     recordResult(d, out, taken, null, 'TimeoutException');
-    if (d.transactional) {
-      outcome = 'abortable';
-      if (d.transactionVersion === 1 && d.endTxn === null) d.clientEpochBumpRequired = true;
-    }
+    if (d.transactional) outcome = 'abortable';
+    requireClientEpochBump(d);
   }
   armQueueExpiry(d, tp, now, out);
   return outcome;
@@ -582,6 +580,14 @@ function completeBatch(d: ProducerDraft, b: ProducerBatch, baseOffset: number, o
  * and a transactional one gives the batch's sequences back; an OUT_OF_ORDER_SEQUENCE_NUMBER always
  * bumps the idempotent producer's epoch for the partition.
  */
+/**
+ * A failed batch of a transaction (maybeTransitionToErrorState): protocol v1 bumps the epoch from the
+ * client when this transaction is aborted, unless the failure came while it was already completing.
+ */
+function requireClientEpochBump(d: ProducerDraft): void {
+  if (d.transactional && d.transactionVersion === 1 && d.endTxn === null) d.clientEpochBumpRequired = true;
+}
+
 export function failBatch(
   d: ProducerDraft,
   b: ProducerBatch,
@@ -592,9 +598,7 @@ export function failBatch(
   d.batches = d.batches.filter((x) => x.id !== b.id);
   out.cancel(`delivery:${b.id}`);
   recordResult(d, out, b.records, null, error);
-  // maybeTransitionToErrorState: protocol v1 bumps the epoch from the client when this transaction is
-  // aborted, unless the failure came while it was already completing
-  if (d.transactional && d.transactionVersion === 1 && d.endTxn === null) d.clientEpochBumpRequired = true;
+  requireClientEpochBump(d);
   if (!d.idempotent || b.baseSequence === NO_SEQUENCE) return;
   const tp = keyOf(b);
   if (error === 'OUT_OF_ORDER_SEQUENCE_NUMBER' && !d.transactional) requestEpochBumpForPartition(d, tp);
