@@ -96,4 +96,18 @@ describe('scenarios the fuzzer found', () => {
     );
     expect([...delivered].sort()).toEqual(['e0', 'e1']);
   });
+
+  it("after an unclean election a committed transaction's records without their marker are aborted by the producer's next ABORT there, and read_committed skips them", () => {
+    const scenario = JSON.parse(readFileSync(join(dir, 'unclean-election-aborts-committed-transaction.json'), 'utf8'));
+    const trace = runScenario(scenario);
+    const facts = trace.steps.flatMap((s, step) => (s.facts as { kind: string }[]).map((f) => ({ step, f })));
+    const committedAt = facts.find(({ f }) => f.kind === 'txnState' && (f as { to?: string }).to === 'CompleteCommit')?.step ?? -1;
+    const skips = facts
+      .filter(({ f }) => f.kind === 'skipped')
+      .map(({ step, f }) => ({ step, ...(f as { baseOffset: number; lastOffset: number; reason: string }) }));
+    // delivered first (committed on broker-1), then skipped as aborted once broker-0's log ABORTs them
+    expect(committedAt).toBeGreaterThan(0);
+    expect(skips.some((s) => s.step > committedAt && s.reason === 'aborted' && s.baseOffset <= 2 && s.lastOffset >= 3)).toBe(true);
+    expect(formatViolations(runChecked(scenario, { everyStep: true }).violations)).toBe('');
+  });
 });

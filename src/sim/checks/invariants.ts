@@ -24,6 +24,7 @@ import { checkNetwork, NETWORK_INVARIANTS, type NetworkInvariantId } from './net
 import { checkPolls, POLL_INVARIANTS, type PollInvariantId } from './polls';
 import { acksAllAcks, REPLICATION_INVARIANTS, type ReplicationInvariantId, ReplicationWatch } from './replicationInvariants';
 import { checkSends, SEND_INVARIANTS, type SendInvariantId } from './sends';
+import { settledAs } from './settlement';
 
 export type InvariantId =
   | 'offsets-unique'
@@ -95,7 +96,7 @@ export interface InvariantOptions {
 
 // ---------------------------------------------------------------- the ledger of appends
 
-type Outcome = 'committed' | 'aborted';
+export type Outcome = 'committed' | 'aborted';
 
 export interface LoggedRecord {
   readonly offset: number;
@@ -111,6 +112,15 @@ export interface LoggedRecord {
   /** For transactional data: the step at which its marker landed, and what it said. */
   settledAt: number | null;
   outcome: Outcome | null;
+  /** The marker that settled it last (its own leader's, or a later leader's, see `resettled`). */
+  settledBy: LoggedRecord | null;
+  /**
+   * After an unclean election the marker that settled it may be gone from the new leader's log while
+   * the record stays: the producer's next marker there ends it again (Kafka's producer state, rebuilt
+   * from that log, still has the transaction open), possibly with the other outcome — a committed
+   * transaction's records aborted in that log. Each such later settlement, oldest first.
+   */
+  resettled: { step: number; outcome: Outcome }[];
   /**
    * Replication: the step at which this record stopped being the partition's record at its offset
    * (an append after a leader change wrote the offset again, or a replica truncated it). null: never.
@@ -296,6 +306,8 @@ function buildLedger(trace: Trace, facts: readonly { step: number; fact: Fact }[
         leaderEpoch: fact.leaderEpoch ?? null,
         settledAt: null,
         outcome: null,
+        settledBy: null,
+        resettled: [],
         supersededAt: null,
       };
       const current = records.get(o);
@@ -314,11 +326,20 @@ function buildLedger(trace: Trace, facts: readonly { step: number; fact: Fact }[
     const pk = `${tp}|${fact.producerId}`;
     if (fact.control) {
       // a marker ends whatever this producer had open on this partition
+      const outcome: Outcome = fact.control === 'COMMIT' ? 'committed' : 'aborted';
+      const marker = batch[0] as LoggedRecord;
       for (const r of open.get(pk) ?? []) {
         r.settledAt = step;
-        r.outcome = fact.control === 'COMMIT' ? 'committed' : 'aborted';
+        r.outcome = outcome;
+        r.settledBy = marker;
       }
       open.delete(pk);
+      // and, in this leader's log, this producer's data whose marker a leader change took away
+      for (const [o, r] of records)
+        if (o < fact.baseOffset && r.producerId === fact.producerId && r.settledBy?.supersededAt != null && r.supersededAt === null) {
+          r.resettled.push({ step, outcome });
+          r.settledBy = marker;
+        }
       continue;
     }
     if (fact.transactional) open.set(pk, [...(open.get(pk) ?? []), ...batch]);
@@ -483,7 +504,7 @@ function checkDeliveries(facts: readonly { step: number; fact: Fact }[], ledger:
     if (fact.isolationLevel === 'read_committed') {
       const outcome = outcomeAt(r, step);
       if (r.control) v.add('read-committed-isolation', step, `${who} received the ${r.control} marker at ${tp}@${fact.offset}`);
-      else if (outcome === 'open' || outcome === 'aborted')
+      else if ((outcome === 'open' || outcome === 'aborted') && !settledAs(r, 'committed', step))
         v.add(
           'read-committed-isolation',
           step,
@@ -495,7 +516,7 @@ function checkDeliveries(facts: readonly { step: number; fact: Fact }[], ledger:
 
 /** Whether a consumer may pass over `r` for `reason` after `step` steps: a marker, or data of a transaction aborted by then. */
 const skippable = (r: LoggedRecord, reason: string, step: number) =>
-  reason === 'control' ? r.control !== null : r.control === null && outcomeAt(r, step) === 'aborted';
+  reason === 'control' ? r.control !== null : r.control === null && settledAs(r, 'aborted', step);
 
 /**
  * A skipped range must hold only markers, or (reason 'aborted') only data of transactions aborted by

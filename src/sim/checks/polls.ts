@@ -25,6 +25,7 @@ import type { Trace } from '../run';
 import type { Fact } from '../trace/facts';
 import { stepsBefore } from './indexJournal';
 import type { Ledger, LoggedRecord } from './invariants';
+import { settledAs } from './settlement';
 import { STARTS_OVER } from './startsOver';
 
 export type PollInvariantId = 'polls-in-order';
@@ -69,10 +70,7 @@ function notDeliverable(versions: readonly LoggedRecord[], step: number, readCom
   const before = versions.filter((r) => r.step < step);
   if (before.length === 0) return true;
   return before.some(
-    (r) =>
-      r.control !== null ||
-      (r.supersededAt !== null && r.supersededAt <= step) ||
-      (readCommitted && r.transactional && r.settledAt !== null && r.settledAt <= step && r.outcome === 'aborted'),
+    (r) => r.control !== null || (r.supersededAt !== null && r.supersededAt <= step) || (readCommitted && settledAs(r, 'aborted', step)),
   );
 }
 
