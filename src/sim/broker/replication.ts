@@ -401,8 +401,9 @@ export function onReplicaFetch(ctx: Ctx, request: PendingRequest, f: ReplicaFetc
     out.timer(`replicaFetch:${id}`, 'replicaFetchExpired', f.maxWaitMs, { id }, true);
     return withRep(c, { replicaParked: [...c.replication.replicaParked, { id, request, fetch: f }], nextId: id + 1 });
   }
-  // the answer carries the HW as it is now
-  replyReplicaFetch(request, { ...read, highWatermark: (c.partitions[key] as PartitionLog).highWatermark }, out);
+  // the answer carries the HW as the read saw it, before this fetch moved it (Partition.fetchRecords:
+  // readRecords, then updateFollowerFetchState): the follower learns that move with its next answer
+  replyReplicaFetch(request, read, out);
   return c;
 }
 
