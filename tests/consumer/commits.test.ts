@@ -73,6 +73,40 @@ describe('commits', () => {
     expect(d).toMatchObject({ generationId: -1, rejoinNeeded: true, commitInFlight: null });
   });
 
+  describe('OffsetCommitResponseHandler: UNKNOWN_MEMBER_ID / ILLEGAL_GENERATION of a generation the member has left', () => {
+    // the commit went out in generation 2; the member is now in generation 3
+    const moved = { ...member, generationId: 3 };
+
+    it('while it rejoins (PREPARING_REBALANCE): commitSync throws RebalanceInProgressException and the member keeps its state', () => {
+      const { d, effects } = run(context({}, 1, { ...moved, commitInFlight: inFlight('sync') }), (d, out) =>
+        commitFailed(d, out, inFlight('sync'), 'UNKNOWN_MEMBER_ID', 10, true),
+      );
+      expect(replies(effects)).toEqual([{ call: 'commitSync', ok: false, error: 'RebalanceInProgressException' }]);
+      expect(d).toMatchObject({ memberId: 'c-0', generationId: 3, rejoinNeeded: false, commitInFlight: null });
+    });
+
+    it('otherwise (a stable member of the new generation): the state is reset and the member rejoins; CommitFailedException', () => {
+      const { d, effects } = run(context({}, 1, { ...moved, commitInFlight: inFlight('sync') }), (d, out) =>
+        commitFailed(d, out, inFlight('sync'), 'UNKNOWN_MEMBER_ID', 10, false),
+      );
+      expect(replies(effects)).toEqual([{ call: 'commitSync', ok: false, error: 'CommitFailedException' }]);
+      expect(d).toMatchObject({ memberId: '', generationId: -1, rejoinNeeded: true });
+      // ILLEGAL_GENERATION keeps the member id (resetStateOnResponseError(…, shouldResetMemberId = false))
+      const illegal = run(context({}, 1, { ...moved, commitInFlight: inFlight('auto') }), (d, out) =>
+        commitFailed(d, out, inFlight('auto'), 'ILLEGAL_GENERATION', 10, false),
+      );
+      expect(illegal.d).toMatchObject({ memberId: 'c-0', generationId: -1, rejoinNeeded: true });
+    });
+
+    it('REBALANCE_IN_PROGRESS asks to rejoin whatever the generation, and keeps it', () => {
+      const { d, effects } = run(context({}, 1, { ...moved, commitInFlight: inFlight('sync') }), (d, out) =>
+        commitFailed(d, out, inFlight('sync'), 'REBALANCE_IN_PROGRESS', 10, false),
+      );
+      expect(replies(effects)).toEqual([{ call: 'commitSync', ok: false, error: 'RebalanceInProgressException' }]);
+      expect(d).toMatchObject({ memberId: 'c-0', generationId: 3, rejoinNeeded: true });
+    });
+  });
+
   it('maybeAutoCommit commits the consumed positions only once nextAutoCommitTimer expired, and re-arms it', () => {
     const ctx = context({ 'enable.auto.commit': true }, 1, { ...member, nextAutoCommitAt: 5000 });
     expect(sent(run(ctx, (d, out) => maybeAutoCommit(d, 4999, out)).effects)).toEqual([]);

@@ -8,6 +8,7 @@ import {
   onJoined,
   onJoinFailed,
   onSynced,
+  onSyncFailed,
   startRejoin,
 } from '../../src/sim/consumer/membership';
 import { appCall, context, replies, response, run, sent, timers, tp0, tp1 } from './fixture';
@@ -55,6 +56,23 @@ describe('membership', () => {
     expect(d.nextAutoCommitAt).toBe(7000 + 5000);
     expect(timers(effects)).toEqual([{ name: 'heartbeatDue', delay: 3000 }]);
     expect(sent(effects).map((s) => s.rpc)).toEqual(['OffsetFetch']);
+  });
+
+  it('onSynced: a rejoin asked for during the rebalance (an OffsetCommit answered REBALANCE_IN_PROGRESS) is done with (rejoinNeeded = false)', () => {
+    const { d } = run(context({}, 2, { ...member, rejoinNeeded: true }), (d, out) =>
+      onSynced(d, response('SyncGroupResponse', { correlationId: 1, error: 'NONE', assignment: [tp0] } as const, 7000), out),
+    );
+    expect(d.rejoinNeeded).toBe(false);
+  });
+
+  it('onSyncFailed: a success that finds the generation reset meanwhile fails as ILLEGAL_GENERATION (SyncGroupResponseHandler)', () => {
+    const { effects } = run(context({}, 2, { memberId: 'c-0', generationId: -1 }), (d, out) =>
+      onSyncFailed(d, response('SyncGroupResponse', { correlationId: 1, error: 'NONE', assignment: [tp0] } as const, 7000), out),
+    );
+    expect(effects).toContainEqual({
+      type: 'fact',
+      fact: { kind: 'clientError', client: expect.any(String), error: 'ILLEGAL_GENERATION', during: 'SyncGroup', fatal: false },
+    });
   });
 
   it('onHeartbeatResponse: REBALANCE_IN_PROGRESS keeps the session (heartbeats go on), ILLEGAL_GENERATION forgets the generation and stops them', () => {

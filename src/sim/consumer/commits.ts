@@ -161,14 +161,31 @@ function endsCommitOf(d: ConsumerContext, purpose: PendingCommit['purpose'], cor
 /**
  * What commitSync() throws for a failed commit (ConsumerCoordinator.OffsetCommitResponseHandler):
  * a retriable error that outlived the deadline times out; the group moving on is a
- * CommitFailedException (RebalanceInProgressException while it rebalances); an error the handler
- * does not expect, such as GROUP_ID_NOT_FOUND, is "Unexpected error in commit", a KafkaException.
+ * CommitFailedException — or a RebalanceInProgressException while it rebalances, or when this
+ * member's generation went stale and it is already rejoining (`staleWhileRejoining`); an error the
+ * handler does not expect, such as GROUP_ID_NOT_FOUND, is "Unexpected error in commit", a KafkaException.
  */
-function commitException(error: string, retriable: boolean): ClientException {
+function commitException(error: string, retriable: boolean, staleWhileRejoining: boolean): ClientException {
   if (retriable) return 'TimeoutException';
   if (error === 'REBALANCE_IN_PROGRESS') return 'RebalanceInProgressException';
+  if ((error === 'UNKNOWN_MEMBER_ID' || error === 'ILLEGAL_GENERATION') && staleWhileRejoining) return 'RebalanceInProgressException';
   if (error === 'UNKNOWN_MEMBER_ID' || error === 'ILLEGAL_GENERATION' || error === 'FENCED_INSTANCE_ID') return 'CommitFailedException';
   return 'KafkaException';
+}
+
+/**
+ * OffsetCommitResponseHandler: REBALANCE_IN_PROGRESS asks to rejoin (requestRejoin), keeping the
+ * generation. UNKNOWN_MEMBER_ID / ILLEGAL_GENERATION reset the member (resetStateOnResponseError:
+ * the generation, the member id too for UNKNOWN_MEMBER_ID, and a rejoin) — unless the commit was
+ * sent in a generation this member has since left and it is rejoining (PREPARING_REBALANCE): that
+ * answer is about the old generation and changes nothing.
+ */
+function afterCommitRefused(d: Draft, error: string, staleWhileRejoining: boolean): void {
+  if (error === 'REBALANCE_IN_PROGRESS') d.rejoinNeeded = true;
+  if ((error !== 'UNKNOWN_MEMBER_ID' && error !== 'ILLEGAL_GENERATION') || staleWhileRejoining) return;
+  if (error === 'UNKNOWN_MEMBER_ID') d.memberId = '';
+  d.generationId = -1;
+  d.rejoinNeeded = true;
 }
 
 /**
@@ -176,8 +193,9 @@ function commitException(error: string, retriable: boolean): ClientException {
  * ConsumerCoordinator: commitSync retries a retriable failure after its backoff until its timeout
  * (commitOffsetsSync), onJoinPrepare retries one within the rebalance timeout, and an auto-commit
  * re-arms its timer to retry.backoff.ms (autoCommitOffsetsAsync); any other failure ends the commit.
+ * `rejoining`: the member is in PREPARING_REBALANCE (its JoinGroup in flight).
  */
-export function commitFailed(d: Draft, out: Out, c: PendingCommit, error: string, now: number): void {
+export function commitFailed(d: Draft, out: Out, c: PendingCommit, error: string, now: number, rejoining = false): void {
   const retriable = RETRIABLE_COMMIT_ERRORS.includes(error);
   if (retries(c, error, now)) {
     d.commitInFlight = { ...c, attempts: c.attempts + 1 };
@@ -189,29 +207,26 @@ export function commitFailed(d: Draft, out: Out, c: PendingCommit, error: string
     out.timer('commitRetry', 'commitRetry', backoff);
     return;
   }
+  // generationUnchanged(): the generation and member id the commit was sent with are still this member's
+  const staleWhileRejoining = rejoining && (c.generationId !== d.generationId || c.memberId !== d.memberId);
   if (c.waiter) {
-    const exception = commitException(error, retriable);
+    const exception = commitException(error, retriable, staleWhileRejoining);
     out.fact({ kind: 'clientError', client: d.client, error: exception, during: 'commitSync', fatal: false });
     out.call(c.waiter, 'reply', { call: 'commitSync', ok: false, error: exception });
   }
   if (c.purpose === 'auto' && retriable) d.nextAutoCommitAt = now + d.config['retry.backoff.ms'];
-  // the group moved on or forgot this member (OffsetCommitResponseHandler): rejoin at the next poll()
-  if (!retriable && c.generationId === d.generationId && c.memberId === d.memberId) {
-    if (error === 'UNKNOWN_MEMBER_ID') d.memberId = '';
-    if (error === 'UNKNOWN_MEMBER_ID' || error === 'ILLEGAL_GENERATION') d.generationId = -1;
-    if (error === 'UNKNOWN_MEMBER_ID' || error === 'ILLEGAL_GENERATION' || error === 'REBALANCE_IN_PROGRESS') d.rejoinNeeded = true;
-  }
+  if (!retriable) afterCommitRefused(d, error, staleWhileRejoining);
   nextCommit(d, out);
   scheduleAutoCommit(d, now, out);
 }
 
-export function onOffsetCommitResponse(d: Draft, ev: EventOf<'OffsetCommitResponse'>, out: Out): void {
+export function onOffsetCommitResponse(d: Draft, ev: EventOf<'OffsetCommitResponse'>, out: Out, rejoining = false): void {
   const r = ev.payload;
   const c = d.commitInFlight;
   if (!c || c.correlationId !== r.correlationId) return;
   if (r.error !== 'NONE') {
     out.fact({ kind: 'clientError', client: d.client, error: r.error, during: 'OffsetCommit', fatal: false });
-    commitFailed(d, out, c, r.error, ev.now);
+    commitFailed(d, out, c, r.error, ev.now, rejoining);
     return;
   }
   d.knownCommitted = { ...d.knownCommitted, ...Object.fromEntries(c.offsets.map((o) => [keyOf(o), o.offset])) };

@@ -101,6 +101,8 @@ const a = {
     out.call(call.from, 'reply', { call: 'commitSync', ok: false, error: 'RebalanceInProgressException' });
   }),
   offsetCommitResponse: action<EventOf<'OffsetCommitResponse'>>(onOffsetCommitResponse),
+  /** The same, while the member's JoinGroup is in flight: a stale generation's refusal changes nothing. */
+  offsetCommitResponseRejoining: action<EventOf<'OffsetCommitResponse'>>((d, ev, out) => onOffsetCommitResponse(d, ev, out, true)),
   commitRetry: action((d, _e, out) => onCommitRetry(d, out)),
   offsetFetchResponse: action<EventOf<'OffsetFetchResponse'>>(onOffsetFetchResponse),
   requestOffsets: action((d, _e, out) => requestOffsets(d, out)),
@@ -166,7 +168,8 @@ export const consumerMachine = setup({
   guards: {
     hasGroup: ({ context }: Args) => context.config['group.id'] !== null,
     joinSucceeded: ({ event }: Args) => event.type === 'JoinGroupResponse' && event.payload.error === 'NONE',
-    syncSucceeded: ({ event }: Args) => event.type === 'SyncGroupResponse' && event.payload.error === 'NONE',
+    // SyncGroupResponseHandler: a success counts only if the generation was not reset meanwhile (hasGenerationReset)
+    syncSucceeded: ({ context, event }: Args) => event.type === 'SyncGroupResponse' && event.payload.error === 'NONE' && context.generationId >= 0,
     rejoinNeeded: ({ context }: Args) => context.rejoinNeeded,
     rejoinNeededAfterCommit: ({ context }: Args) => context.rejoinNeeded && needsJoinPrepare(context),
     rejoinNeededAfterRevocation: ({ context }: Args) => context.rejoinNeeded && revokesFirst(context),
@@ -240,7 +243,7 @@ export const consumerMachine = setup({
                 poll: [{ guard: 'pollErrorPending', actions: a.pollAfterJoinRefused }, { actions: a.waitingPoll }],
                 commitSync: { actions: a.commitRefused },
                 resubscribe: { actions: a.resubscribe },
-                OffsetCommitResponse: { actions: a.offsetCommitResponse },
+                OffsetCommitResponse: { actions: a.offsetCommitResponseRejoining },
               },
             },
             /** SyncGroup in flight. */

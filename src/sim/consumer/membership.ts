@@ -67,6 +67,8 @@ export function onPollAfterJoinRefused(d: Draft, call: EventOf<'poll'>, out: Out
 
 /** SyncGroupResponseHandler, success → ConsumerCoordinator.onJoinComplete: the assignment, heartbeats, positions. */
 export function onSynced(d: Draft, ev: EventOf<'SyncGroupResponse'>, out: Out): void {
+  // SyncGroupResponseHandler: STABLE, and a rejoin asked for during the rebalance is done with (rejoinNeeded = false)
+  d.rejoinNeeded = false;
   d.assignment = ev.payload.assignment;
   out.timer('heartbeat', 'heartbeatDue', d.config['heartbeat.interval.ms'], {}, true);
   // ConsumerCoordinator.onJoinComplete: the auto-commit timer starts again from the assignment
@@ -75,10 +77,14 @@ export function onSynced(d: Draft, ev: EventOf<'SyncGroupResponse'>, out: Out): 
   requestOffsets(d, out);
 }
 
-/** SyncGroupResponseHandler, an error: the member rejoins (startRejoin follows). */
+/**
+ * SyncGroupResponseHandler, an error: the member rejoins (startRejoin follows). A success that finds
+ * the generation reset meanwhile (an OffsetCommit refusal reset it) fails as ILLEGAL_GENERATION.
+ */
 export function onSyncFailed(d: Draft, ev: EventOf<'SyncGroupResponse'>, out: Out): void {
   const r = ev.payload;
-  out.fact({ kind: 'clientError', client: d.client, error: r.error, during: 'SyncGroup', fatal: false });
+  const error = r.error === 'NONE' ? 'ILLEGAL_GENERATION' : r.error;
+  out.fact({ kind: 'clientError', client: d.client, error, during: 'SyncGroup', fatal: false });
   if (r.error === 'UNKNOWN_MEMBER_ID') d.memberId = '';
 }
 
