@@ -104,7 +104,7 @@ describe('scenarios the fuzzer found', () => {
     const committedAt = facts.find(({ f }) => f.kind === 'txnState' && (f as { to?: string }).to === 'CompleteCommit')?.step ?? -1;
     const skips = facts
       .filter(({ f }) => f.kind === 'skipped')
-      .map(({ step, f }) => ({ step, ...(f as { baseOffset: number; lastOffset: number; reason: string }) }));
+      .map(({ step, f }) => ({ step, ...(f as unknown as { baseOffset: number; lastOffset: number; reason: string }) }));
     // delivered first (committed on broker-1), then skipped as aborted once broker-0's log ABORTs them
     expect(committedAt).toBeGreaterThan(0);
     expect(skips.some((s) => s.step > committedAt && s.reason === 'aborted' && s.baseOffset <= 2 && s.lastOffset >= 3)).toBe(true);

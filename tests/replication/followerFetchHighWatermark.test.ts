@@ -25,8 +25,10 @@ const meta: ClusterMetadata = {
   consumerOffsetsPartitions: 3,
 };
 
+type Leader = BrokerContext & { readonly replication: NonNullable<BrokerContext['replication']> };
+
 /** broker-0 leading t-0 with broker-1 in the ISR. */
-function leader(): BrokerContext {
+function leader(): Leader {
   const rep = initialReplication({
     controller: 'controller',
     replicaLagTimeMaxMs: 30000,
@@ -51,7 +53,7 @@ function leader(): BrokerContext {
       leading: { 't-0': becomeLeader(partition, 1, 0, 0) },
       registrations: { 't-0': { ...partition, election: null } },
     },
-  } as BrokerContext;
+  } as Leader;
 }
 
 const produce = (baseSequence: number): RpcEvent<ProduceRequest> =>
@@ -99,17 +101,18 @@ const request = { from: 'broker-1', envelopeId: 9, rpc: 'Fetch', correlationId: 
 /** The FetchResponse sent: its HW and the offsets of its records. */
 function answer(out: Out): { highWatermark: number; offsets: number[] } {
   const sent = out.effects.find((e: Effect) => e.type === 'send' && e.rpc === 'FetchResponse');
-  const payload = (sent as { payload: { highWatermark: number; batches: { baseOffset: number; lastOffset: number }[] } }).payload;
+  const payload = (sent as unknown as { payload: { highWatermark: number; batches: { baseOffset: number; lastOffset: number }[] } })
+    .payload;
   return { highWatermark: payload.highWatermark, offsets: payload.batches.flatMap((b) => [b.baseOffset, b.lastOffset]) };
 }
 
 describe("a follower's Fetch answer carries the HW from before its own fetch moved it", () => {
   it('the fetch at offset 1 moves the HW to 1, and its answer (record 1) still says 0; the next, answered at the end of its wait, says 2', () => {
-    let b = onProduce(leader(), produce(0), new Out());
+    let b = onProduce(leader(), produce(0), new Out()) as Leader;
     const first = new Out();
     b = onReplicaFetch(b, request, fetchAt(0), 20, first);
     expect(answer(first)).toEqual({ highWatermark: 0, offsets: [0, 0] });
-    b = onProduce(b, produce(1), new Out());
+    b = onProduce(b, produce(1), new Out()) as Leader;
     const second = new Out();
     b = onReplicaFetch(b, request, fetchAt(1), 30, second);
     // the leader's HW moved to 1 with this fetch (broker-1 has record 0) …

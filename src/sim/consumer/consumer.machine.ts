@@ -169,7 +169,8 @@ export const consumerMachine = setup({
     hasGroup: ({ context }: Args) => context.config['group.id'] !== null,
     joinSucceeded: ({ event }: Args) => event.type === 'JoinGroupResponse' && event.payload.error === 'NONE',
     // SyncGroupResponseHandler: a success counts only if the generation was not reset meanwhile (hasGenerationReset)
-    syncSucceeded: ({ context, event }: Args) => event.type === 'SyncGroupResponse' && event.payload.error === 'NONE' && context.generationId >= 0,
+    syncSucceeded: ({ context, event }: Args) =>
+      event.type === 'SyncGroupResponse' && event.payload.error === 'NONE' && context.generationId >= 0,
     rejoinNeeded: ({ context }: Args) => context.rejoinNeeded,
     rejoinNeededAfterCommit: ({ context }: Args) => context.rejoinNeeded && needsJoinPrepare(context),
     rejoinNeededAfterRevocation: ({ context }: Args) => context.rejoinNeeded && revokesFirst(context),
