@@ -10,6 +10,7 @@ import {
   onSynced,
   onSyncFailed,
   startRejoin,
+  syncFailure,
 } from '../../src/sim/consumer/membership';
 import { appCall, context, replies, response, run, sent, timers, tp0, tp1 } from './fixture';
 
@@ -30,22 +31,40 @@ describe('membership', () => {
     ]);
   });
 
-  it('onJoinFailed forgets an unknown member id and arms the rejoin backoff (retry.backoff.ms)', () => {
-    const { d, effects } = run(context({}, 1, { memberId: 'c-0' }), (d, out) =>
-      onJoinFailed(
+  it('onJoinFailed forgets an unknown member id and joins again at once; a coordinator error waits for retry.backoff.ms (joinGroupIfNeeded)', () => {
+    const refused = (error: 'UNKNOWN_MEMBER_ID' | 'NOT_COORDINATOR') =>
+      run(context({}, 1, { memberId: 'c-0' }), (d, out) =>
+        onJoinFailed(
+          d,
+          response('JoinGroupResponse', { correlationId: 0, error, generationId: -1, memberId: '', leader: '' } as const),
+          out,
+        ),
+      );
+    const unknown = refused('UNKNOWN_MEMBER_ID');
+    expect(unknown.d.memberId).toBe('');
+    expect(timers(unknown.effects)).toEqual([]);
+    expect(sent(unknown.effects).map((s) => s.rpc)).toEqual(['JoinGroup']);
+    const moved = refused('NOT_COORDINATOR');
+    expect(timers(moved.effects)).toEqual([{ name: 'rejoinBackoff', delay: 100 }]);
+    expect(sent(moved.effects)).toEqual([]);
+  });
+
+  it('syncFailure: a coordinator moved rejoins after the backoff; REBALANCE_IN_PROGRESS, UNKNOWN_MEMBER_ID, ILLEGAL_GENERATION at once; anything else (COORDINATOR_LOAD_IN_PROGRESS) is thrown from poll()', () => {
+    expect(syncFailure('NOT_COORDINATOR')).toBe('rejoin-after-backoff');
+    expect(syncFailure('COORDINATOR_NOT_AVAILABLE')).toBe('rejoin-after-backoff');
+    expect(syncFailure('REBALANCE_IN_PROGRESS')).toBe('rejoin');
+    expect(syncFailure('UNKNOWN_MEMBER_ID')).toBe('rejoin');
+    expect(syncFailure('ILLEGAL_GENERATION')).toBe('rejoin');
+    expect(syncFailure('COORDINATOR_LOAD_IN_PROGRESS')).toBe('throw');
+    const { d, effects } = run(context({}, 1, { memberId: 'c-0', generationId: 2, pollWaiting: 'c.app' }), (d, out) =>
+      onSyncFailed(
         d,
-        response('JoinGroupResponse', {
-          correlationId: 0,
-          error: 'UNKNOWN_MEMBER_ID',
-          generationId: -1,
-          memberId: '',
-          leader: '',
-        } as const),
+        response('SyncGroupResponse', { correlationId: 1, error: 'COORDINATOR_LOAD_IN_PROGRESS', assignment: [] } as const),
         out,
       ),
     );
-    expect(d.memberId).toBe('');
-    expect(timers(effects)).toEqual([{ name: 'rejoinBackoff', delay: 100 }]);
+    expect(replies(effects)).toEqual([{ call: 'poll', ok: false, error: 'KafkaException' }]);
+    expect(d.pollError).toEqual({ exception: 'KafkaException', thrown: true });
   });
 
   it('onSynced takes the assignment, starts heartbeats and the auto-commit timer, and asks for the committed offsets', () => {

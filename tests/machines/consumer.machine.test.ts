@@ -58,21 +58,21 @@ describe('consumer statechart: the two regions of running', () => {
     expect(m.state()).toBe('running.membership.PREPARING_REBALANCE|running.fetching.STOPPED');
   });
 
-  it('guard joinSucceeded: a JoinGroup error stays in PREPARING_REBALANCE and asks again after retry.backoff.ms', () => {
+  it("guard joinSucceeded: a JoinGroup error stays in PREPARING_REBALANCE; a coordinator's asks again after retry.backoff.ms, UNKNOWN_MEMBER_ID at once", () => {
     const m = drive(consumerMachine, inputOf(scenario(), 'c.consumer'));
     const join = sent(m.send({ type: 'boot' }, 0), 'JoinGroup');
-    const fx = m.send(
-      answer('JoinGroupResponse', join?.payload.correlationId as number, {
-        error: 'UNKNOWN_MEMBER_ID',
-        generationId: -1,
-        memberId: '',
-        leader: '',
-      }),
-      5,
-    );
+    const refused = (correlationId: number, error: string, at: number) =>
+      m.send(answer('JoinGroupResponse', correlationId, { error, generationId: -1, memberId: '', leader: '' }), at);
+    const fx = refused(join?.payload.correlationId as number, 'COORDINATOR_LOAD_IN_PROGRESS', 5);
     expect(membership(m)).toBe('PREPARING_REBALANCE');
     expect(timers(fx)).toEqual(['rejoinBackoff']);
-    expect(sends(m.send({ type: 'rejoinBackoff', key: 'rejoin', data: {} }, 105))).toEqual(['JoinGroup→group-coordinator']);
+    const again = sent(m.send({ type: 'rejoinBackoff', key: 'rejoin', data: {} }, 105), 'JoinGroup');
+    expect(again).toBeDefined();
+    // joinGroupIfNeeded: UNKNOWN_MEMBER_ID `continue`s — JoinGroup again in the same step, no backoff
+    const unknown = refused(again?.payload.correlationId as number, 'UNKNOWN_MEMBER_ID', 110);
+    expect(timers(unknown)).toEqual([]);
+    expect(sends(unknown)).toEqual(['JoinGroup→group-coordinator']);
+    expect(membership(m)).toBe('PREPARING_REBALANCE');
   });
 
   it('the fetching region follows the positions: INITIALIZING → FETCH_IN_FLIGHT → IDLE (records buffered) → FETCH_IN_FLIGHT after poll()', () => {
@@ -217,6 +217,30 @@ describe('consumer statechart: the two regions of running', () => {
     );
     expect(membership(m)).toBe('PREPARING_REBALANCE');
     expect(sends(fx)).toEqual(['JoinGroup→group-coordinator']);
+  });
+
+  it('a SyncGroup answered COORDINATOR_LOAD_IN_PROGRESS is not retried: poll() throws KafkaException, the next poll() joins again', () => {
+    const { m, sync } = joinedAsLeader();
+    const fx = m.send(
+      answer('SyncGroupResponse', sync?.payload.correlationId as number, { error: 'COORDINATOR_LOAD_IN_PROGRESS', assignment: [] }),
+      20,
+    );
+    expect(membership(m)).toBe('PREPARING_REBALANCE');
+    expect(sends(fx)).toEqual([]);
+    expect(m.send(call('poll'), 30)).toContainEqual({
+      type: 'call',
+      to: 'c.app',
+      name: 'reply',
+      args: { call: 'poll', ok: false, error: 'KafkaException' },
+    });
+    expect(sends(m.send(call('poll'), 40))).toEqual(['JoinGroup→group-coordinator']);
+  });
+
+  it('a SyncGroup answered NOT_COORDINATOR joins again after retry.backoff.ms', () => {
+    const { m, sync } = joinedAsLeader();
+    const fx = m.send(answer('SyncGroupResponse', sync?.payload.correlationId as number, { error: 'NOT_COORDINATOR', assignment: [] }), 20);
+    expect(membership(m)).toBe('PREPARING_REBALANCE');
+    expect(timers(fx)).toEqual(['rejoinBackoff']);
   });
 
   it('without group.id the member is USER_ASSIGNED: every partition, positions reset by ListOffsets, no commits', () => {

@@ -60,6 +60,7 @@ import {
   sendJoin,
   startRejoin,
   startRevocation,
+  syncFailure,
 } from './membership';
 import { pollErrorPending } from './pollErrors';
 import { assignAll, onListenerDone, onSeek, onSeekToBeginning, onSeekToCommitted } from './positions';
@@ -171,6 +172,9 @@ export const consumerMachine = setup({
     // SyncGroupResponseHandler: a success counts only if the generation was not reset meanwhile (hasGenerationReset)
     syncSucceeded: ({ context, event }: Args) =>
       event.type === 'SyncGroupResponse' && event.payload.error === 'NONE' && context.generationId >= 0,
+    syncRejoinsAfterBackoff: ({ event }: Args) =>
+      event.type === 'SyncGroupResponse' && syncFailure(event.payload.error) === 'rejoin-after-backoff',
+    syncThrows: ({ event }: Args) => event.type === 'SyncGroupResponse' && syncFailure(event.payload.error) === 'throw',
     rejoinNeeded: ({ context }: Args) => context.rejoinNeeded,
     rejoinNeededAfterCommit: ({ context }: Args) => context.rejoinNeeded && needsJoinPrepare(context),
     rejoinNeededAfterRevocation: ({ context }: Args) => context.rejoinNeeded && revokesFirst(context),
@@ -252,6 +256,9 @@ export const consumerMachine = setup({
               on: {
                 SyncGroupResponse: [
                   { guard: 'syncSucceeded', target: 'STABLE', actions: a.synced },
+                  { guard: 'syncRejoinsAfterBackoff', target: 'PREPARING_REBALANCE', actions: [a.syncFailed, a.rejoinAfterBackoff] },
+                  // an error SyncGroupResponseHandler does not expect: poll() throws it, the next poll() joins again
+                  { guard: 'syncThrows', target: 'PREPARING_REBALANCE', actions: a.syncFailed },
                   { target: 'PREPARING_REBALANCE', actions: [a.syncFailed, a.startRejoin] },
                 ],
                 disconnected: { guard: 'joinOrSyncLost', target: 'PREPARING_REBALANCE', actions: [a.requestLost, a.rejoinAfterBackoff] },

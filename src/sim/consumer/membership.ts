@@ -55,7 +55,24 @@ export function onJoinFailed(d: Draft, ev: EventOf<'JoinGroupResponse'>, out: Ou
     return;
   }
   if (r.error === 'UNKNOWN_MEMBER_ID') d.memberId = '';
-  rejoinAfterBackoff(d, out);
+  // joinGroupIfNeeded: these errors JoinGroup again at once; a coordinator's (retriable) after retry.backoff.ms
+  if (REJOIN_AT_ONCE.includes(r.error)) sendJoin(d, out);
+  else rejoinAfterBackoff(d, out);
+}
+
+/** joinGroupIfNeeded: the rebalance failures after which the member asks again at once (`continue`), not after the backoff. */
+const REJOIN_AT_ONCE: readonly KafkaError[] = ['UNKNOWN_MEMBER_ID', 'ILLEGAL_GENERATION', 'REBALANCE_IN_PROGRESS', 'MEMBER_ID_REQUIRED'];
+
+/** SyncGroupResponseHandler: the coordinator is marked unknown, and the member joins again after the backoff. */
+const COORDINATOR_UNKNOWN_ERRORS: readonly KafkaError[] = ['COORDINATOR_NOT_AVAILABLE', 'NOT_COORDINATOR'];
+
+/** SyncGroupResponseHandler's errors that it handles (a rejoin); any other is "Unexpected error from SyncGroup", a KafkaException poll() throws. */
+const SYNC_ERRORS: readonly KafkaError[] = [...REJOIN_AT_ONCE, ...COORDINATOR_UNKNOWN_ERRORS];
+
+/** How a SyncGroup error goes on (SyncGroupResponseHandler, then joinGroupIfNeeded). */
+export function syncFailure(error: KafkaError): 'rejoin' | 'rejoin-after-backoff' | 'throw' {
+  if (COORDINATOR_UNKNOWN_ERRORS.includes(error)) return 'rejoin-after-backoff';
+  return error === 'NONE' || SYNC_ERRORS.includes(error) ? 'rejoin' : 'throw';
 }
 
 /** poll() after a JoinGroup refused for good: throws that, or (thrown already) joins again and waits (joinGroupIfNeeded). */
@@ -85,6 +102,9 @@ export function onSyncFailed(d: Draft, ev: EventOf<'SyncGroupResponse'>, out: Ou
   const r = ev.payload;
   const error = r.error === 'NONE' ? 'ILLEGAL_GENERATION' : r.error;
   out.fact({ kind: 'clientError', client: d.client, error, during: 'SyncGroup', fatal: false });
+  // e.g. COORDINATOR_LOAD_IN_PROGRESS (a coordinator loading its partition): not retried, poll() throws
+  // it (the next poll() joins again); an application without a handler for it dies
+  if (syncFailure(r.error) === 'throw') failPoll(d, out, 'KafkaException');
   if (r.error === 'UNKNOWN_MEMBER_ID') d.memberId = '';
 }
 
