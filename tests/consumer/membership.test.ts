@@ -145,4 +145,32 @@ describe('membership', () => {
     const notYet = run(context(), (d, out) => onClose(d, appCall('close', {}), out));
     expect(sent(notYet.effects)).toEqual([]);
   });
+
+  it('maybeLeaveGroup: no LeaveGroup from a member whose generation an error reset (UNJOINED), unless its JoinGroup is in flight', () => {
+    const reset = { memberId: 'c-0', generationId: -1 };
+    const unjoined = run(context({}, 1, reset), (d, out) => onClose(d, appCall('close', {}), out));
+    expect(sent(unjoined.effects)).toEqual([]);
+    expect(replies(unjoined.effects)).toEqual([{ call: 'close', ok: true }]);
+    const joining = run(context({}, 1, reset), (d, out) => onClose(d, appCall('close', {}), out, true));
+    expect(sent(joining.effects).map((s) => s.rpc)).toEqual(['LeaveGroup']);
+  });
+
+  it('maybeLeaveGroup: no LeaveGroup, and no FindCoordinator, while the coordinator is unknown', () => {
+    const ctx = context({}, 1, member);
+    const replicated = {
+      ...ctx.meta,
+      topics: {
+        ...ctx.meta.topics,
+        __consumer_offsets: { name: '__consumer_offsets', partitions: 1, leaders: ['broker-0'], replicas: [['broker-0']] },
+      },
+    };
+    const unknown = run({ ...ctx, meta: replicated, groupCoordinator: null } as typeof ctx, (d, out) =>
+      onClose(d, appCall('close', {}), out),
+    );
+    expect(sent(unknown.effects)).toEqual([]);
+    const known = run({ ...ctx, meta: replicated, groupCoordinator: 'broker-0' } as typeof ctx, (d, out) =>
+      onClose(d, appCall('close', {}), out),
+    );
+    expect(sent(known.effects).map((s) => [s.rpc, s.to])).toEqual([['LeaveGroup', 'broker-0']]);
+  });
 });

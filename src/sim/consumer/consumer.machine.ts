@@ -87,6 +87,8 @@ const a = {
   heartbeatResponse: action<EventOf<'HeartbeatResponse'>>(onHeartbeatResponse),
   resubscribe: action<EventOf<'resubscribe'>>(onResubscribe),
   close: action<EventOf<'close'>>(onClose),
+  /** close() while the member's JoinGroup or SyncGroup is in flight (not UNJOINED, whatever its generation). */
+  closeJoining: action<EventOf<'close'>>((d, call, out) => onClose(d, call, out, true)),
   closeCommitEnded: action((d, _e, out) => onCloseCommitEnded(d, out)),
   pollAfterJoinRefused: action<EventOf<'poll'>>(onPollAfterJoinRefused),
   pollAfterPollError: action<EventOf<'poll'>>(onPollAfterPollError),
@@ -191,6 +193,11 @@ export const consumerMachine = setup({
       event.type === 'OffsetCommitResponse' && endsCloseCommit(context, event.payload.correlationId, event.payload.error, event.now),
     closeCommitLost: ({ context, event }: Args) => closeCommitLost(context, event),
     // the fetching region follows the membership: it reads while the member holds its partitions
+    /** JoinGroup or SyncGroup in flight (MemberState PREPARING_REBALANCE / COMPLETING_REBALANCE). */
+    joining: or([
+      stateIn({ running: { membership: 'PREPARING_REBALANCE' } }),
+      stateIn({ running: { membership: 'COMPLETING_REBALANCE' } }),
+    ]),
     partitionsAssigned: or([stateIn({ running: { membership: 'STABLE' } }), stateIn({ running: { membership: 'USER_ASSIGNED' } })]),
     partitionsGone: not('partitionsAssigned'),
     positionsMissing: ({ context }: Args) => positionsMissing(context),
@@ -222,6 +229,11 @@ export const consumerMachine = setup({
       on: {
         close: [
           { guard: 'closeCommits', target: 'closing', actions: a.startCloseCommit },
+          {
+            guard: 'joining',
+            target: 'closed',
+            actions: a.closeJoining,
+          },
           { target: 'closed', actions: a.close },
         ],
       },

@@ -267,7 +267,7 @@ export function sendToCoordinator(
   payload: { correlationId: number } & Record<string, unknown>,
   background = false,
 ): void {
-  const known = groupCoordinatorOnLeader(d.meta) ? d.groupCoordinator : d.meta.groupCoordinator;
+  const known = knownCoordinator(d);
   if (known) {
     sendRequest(d, out, known, rpc, payload, background);
     return;
@@ -275,6 +275,11 @@ export function sendToCoordinator(
   const waiting = (d.coordinatorWaiting ?? []).filter((w) => rpc !== 'Heartbeat' || w.rpc !== 'Heartbeat');
   d.coordinatorWaiting = [...waiting, { rpc, payload, background }];
   lookupCoordinator(d, out);
+}
+
+/** The group coordinator this client knows (null: unknown, a FindCoordinator is needed): AbstractCoordinator.coordinator. */
+export function knownCoordinator(d: Pick<ConsumerContext, 'meta' | 'groupCoordinator'>): ActorId | null {
+  return (groupCoordinatorOnLeader(d.meta) ? d.groupCoordinator : d.meta.groupCoordinator) ?? null;
 }
 
 /** FindCoordinator(GROUP) to a broker, unless one is in flight. */

@@ -10,7 +10,7 @@ import type { Out } from '../actors/out';
 import type { ActorId } from '../kernel/envelope';
 import type { KafkaError } from '../protocol/errors';
 import { COORDINATOR_ERRORS, needsJoinPrepare, requestOffsets } from './commits';
-import { type ConsumerContext, corr, type Draft, outOfGeneration, sendToCoordinator } from './consumerContext';
+import { type ConsumerContext, corr, type Draft, knownCoordinator, outOfGeneration, sendToCoordinator } from './consumerContext';
 import type { ConsumerEvent, EventOf } from './events';
 import { failPoll, throwPending } from './pollErrors';
 import { invokePartitionsAssigned, revokeAll } from './positions';
@@ -184,18 +184,25 @@ export function onResubscribe(_d: Draft, call: EventOf<'resubscribe'>, out: Out)
 }
 
 /** close(): heartbeats stop, LeaveGroup if this member is in the group (AbstractCoordinator.maybeLeaveGroup). */
-export function onClose(d: Draft, call: EventOf<'close'>, out: Out): void {
-  leaveAndClose(d, call.from, out);
+export function onClose(d: Draft, call: EventOf<'close'>, out: Out, joining = false): void {
+  leaveAndClose(d, call.from, out, joining);
 }
 
 /** close() after its auto-commit ended (ConsumerCoordinator.close → super.close): the application is answered. */
 export function onCloseCommitEnded(d: Draft, out: Out): void {
-  leaveAndClose(d, d.app, out);
+  leaveAndClose(d, d.app, out, false);
 }
 
-function leaveAndClose(d: Draft, caller: ActorId, out: Out): void {
+/**
+ * AbstractCoordinator.maybeLeaveGroup: LeaveGroup only from a member with a member id that is not
+ * UNJOINED — it has a generation, or its JoinGroup/SyncGroup is in flight (`joining`); a generation
+ * reset by an UNKNOWN_MEMBER_ID / ILLEGAL_GENERATION answer makes it UNJOINED — and only to a known
+ * coordinator (`!coordinatorUnknown()`): close() does not look one up for it.
+ */
+function leaveAndClose(d: Draft, caller: ActorId, out: Out, joining: boolean): void {
   out.cancel('heartbeat');
-  if (d.config['group.id'] && d.memberId)
+  const unjoined = d.generationId < 0 && !joining;
+  if (d.config['group.id'] && d.memberId && !unjoined && knownCoordinator(d))
     sendToCoordinator(d, out, 'LeaveGroup', {
       correlationId: corr(d),
       groupId: d.config['group.id'],
