@@ -109,6 +109,12 @@ export interface ConsumerContext extends Required<ConsumerInput> {
   readonly coordinatorLookup?: number | null;
   readonly coordinatorWaiting?: readonly WaitingGroupRequest[];
   readonly lookupNode?: number;
+  /**
+   * The reset asked for each partition whose position is being reset (SubscriptionState's
+   * resetStrategy of a partition in AWAIT_RESET): a failed ListOffsets asks the same again —
+   * seekToBeginning's earliest whatever auto.offset.reset says.
+   */
+  readonly resetTo: Readonly<Record<string, 'earliest' | 'latest'>>;
 }
 
 /** A group request held until the coordinator is known. */
@@ -179,6 +185,7 @@ export function consumerDraft(c: ConsumerContext): Draft {
     nextCorrelationId: c.nextCorrelationId,
     rejoinNeeded: c.rejoinNeeded,
     pollError: c.pollError,
+    resetTo: c.resetTo,
   };
 }
 
@@ -216,6 +223,7 @@ export function initialContext(input: ConsumerInput): ConsumerContext {
     nextCorrelationId: 0,
     rejoinNeeded: false,
     pollError: null,
+    resetTo: {},
     ...(groupCoordinatorOnLeader(input.meta)
       ? { groupCoordinator: null, coordinatorLookup: null, coordinatorWaiting: [], lookupNode: 0 }
       : {}),

@@ -109,6 +109,7 @@ export function resetPosition(
     return;
   }
   const where = to ?? (d.config['auto.offset.reset'] === 'earliest' ? 'earliest' : 'latest');
+  d.resetTo = { ...d.resetTo, [keyOf(tp)]: where };
   const leader = leaderOf(d.meta, tp.topic, tp.partition);
   if (!leader) {
     retryResetWithoutLeader(d, tp, where === 'earliest' ? -2 : -1, out);
@@ -316,13 +317,18 @@ export function onListOffsetsResponse(d: Draft, ev: EventOf<'ListOffsetsResponse
     d.metadata = requestUpdate(d.metadata);
     out.timer(`listOffsets:${keyOf(r)}`, 'listOffsetsRetry', d.config['retry.backoff.ms'], {
       lostCorrelationId: r.correlationId,
-      payload: { topic: r.topic, partition: r.partition, timestamp: d.config['auto.offset.reset'] === 'earliest' ? -2 : -1 },
+      payload: { topic: r.topic, partition: r.partition, timestamp: resetAskedFor(d, r) === 'earliest' ? -2 : -1 },
     });
     return;
   }
   if (r.error !== 'NONE' || !d.assignment.some((tp) => keyOf(tp) === keyOf(r))) return;
   if (d.positions[keyOf(r)] === undefined) d.positions = { ...d.positions, [keyOf(r)]: r.offset };
   fetchMore(d, out);
+}
+
+/** The reset a partition's ListOffsets asked for (its resetStrategy), else auto.offset.reset's. */
+function resetAskedFor(d: Draft, tp: TopicPartition): 'earliest' | 'latest' {
+  return d.resetTo?.[keyOf(tp)] ?? (d.config['auto.offset.reset'] === 'earliest' ? 'earliest' : 'latest');
 }
 
 /** A lost ListOffsets is asked again after its backoff: for endOffsets(), or a position still unknown. */
