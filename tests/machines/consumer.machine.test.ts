@@ -139,6 +139,20 @@ describe('consumer statechart: the two regions of running', () => {
     expect(sends(done)).toEqual(['JoinGroup→group-coordinator']);
   });
 
+  it('a poll() that must rejoin does not auto-commit first (ConsumerCoordinator.poll returns before maybeAutoCommitOffsetsAsync): only onJoinPrepare commits', () => {
+    const { m } = stable();
+    m.send(call('seek', { topic: 't', partition: 0, offset: 3 }), 100);
+    // asked to rejoin outside poll(), with the auto-commit timer (5000 ms) long expired
+    m.send(answer('HeartbeatResponse', 99, { error: 'REBALANCE_IN_PROGRESS' }), 3000);
+    const fx = m.send(call('poll'), 9000);
+    expect(membership(m)).toBe('JOIN_PREPARE');
+    const commit = sent(fx, 'OffsetCommit');
+    expect(commit).toBeDefined();
+    // that one commit is onJoinPrepare's: its answer ends it and the member joins, no second commit
+    const done = m.send(answer('OffsetCommitResponse', commit?.payload.correlationId as number, { error: 'NONE' }), 9010);
+    expect(sends(done)).toEqual(['JoinGroup→group-coordinator']);
+  });
+
   it('guard heartbeatRejoinsNow without onJoinPrepare: UNKNOWN_MEMBER_ID forgets the member, so it rejoins at once', () => {
     const { m } = stable();
     m.send(call('seek', { topic: 't', partition: 0, offset: 3 }), 100);

@@ -294,9 +294,12 @@ export function onPollAfterPollError(d: Draft, call: EventOf<'poll'>, out: Out):
   requestOffsets(d, out);
 }
 
-/** poll() while the group is rebalancing (or before rejoining) just waits, after its auto-commit. */
-export function waitingPoll(d: Draft, call: EventOf<'poll'>, out: Out): void {
-  maybeAutoCommit(d, call.now, out);
+/**
+ * poll() while the group is rebalancing (or before rejoining) just waits. No auto-commit:
+ * ConsumerCoordinator.poll returns while a rejoin is needed or pending (ensureActiveGroup not done)
+ * before maybeAutoCommitOffsetsAsync — onJoinPrepare's commit is the one that goes out.
+ */
+export function waitingPoll(d: Draft, call: EventOf<'poll'>): void {
   d.pollWaiting = call.from;
 }
 
