@@ -155,6 +155,22 @@ describe('opening a valid link', () => {
     await page.close();
   });
 
+  for (const address of ['?preset=zombie-fencing&step=-3', '#preset=zombie-fencing&step=-3']) {
+    it(`${address}: a negative step opens at step 0, with a note that says so (it opened there without a word)`, async () => {
+      const { page, errors } = await open(address);
+      const note = page.getByTestId('step-not-a-step');
+      await note.waitFor();
+      expect(await note.innerText()).toContain(
+        'asks for step “-3”, which is not a step (steps are whole numbers from 0): it opens at step 0.',
+      );
+      await expect.poll(() => page.getByTestId('step-counter').innerText()).toMatch(/^step 0 \//);
+      await note.getByRole('button', { name: 'Dismiss' }).click();
+      await note.waitFor({ state: 'detached' });
+      expect(errors).toEqual([]);
+      await page.close();
+    });
+  }
+
   it('#preset=<unknown> says no shipped scenario has that name, as text', async () => {
     const { page, errors } = await open('#preset=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E');
     await page.getByTestId('link-error').waitFor();

@@ -11,6 +11,7 @@ export function LinkErrorPanel() {
   const error = useShare((s) => s.linkError);
   const migratedFrom = useShare((s) => s.migratedFrom);
   const stepPastEnd = useShare((s) => s.stepPastEnd);
+  const stepNotAStep = useShare((s) => s.stepNotAStep);
   const language = useSim((s) => s.language);
   const t = shareText(language);
   if (migratedFrom !== null && !error)
@@ -27,6 +28,15 @@ export function LinkErrorPanel() {
       <output className="eos-link-note" data-testid="step-past-end">
         {t.stepPastEnd(stepPastEnd.asked, stepPastEnd.steps)}{' '}
         <button type="button" className="eos-link-button" onClick={() => shareStore.getState().setStepPastEnd(null)}>
+          {t.dismiss}
+        </button>
+      </output>
+    );
+  if (stepNotAStep !== null && !error)
+    return (
+      <output className="eos-link-note" data-testid="step-not-a-step">
+        {t.stepNotAStep(stepNotAStep.asked, stepNotAStep.opened)}{' '}
+        <button type="button" className="eos-link-button" onClick={() => shareStore.getState().setStepNotAStep(null)}>
           {t.dismiss}
         </button>
       </output>

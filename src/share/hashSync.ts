@@ -61,6 +61,8 @@ export function openFragment(store: SimStore, hash: string, elsewhere: readonly 
       return false;
     }
     openScenario(store, r.scenario, named.step === null ? {} : { step: named.step });
+    // a step that is no step of a run (`-3`, `2.5`) opened clamped: said, as a step past the end is
+    if (named.badStep !== undefined) share.setStepNotAStep({ asked: named.badStep, opened: named.step ?? 0 });
     share.setLinkedSearch(null);
     return true;
   }

@@ -9,8 +9,26 @@ export const PRESET_FRAGMENT = '#preset=';
 
 export interface PresetFragment {
   readonly id: string;
-  /** The step to land on, or null (a step that is not a whole number ≥ 0 is ignored). */
+  /** The step to land on, or null (none given). A step that is not a whole number ≥ 0 is clamped (stepOf). */
   readonly step: number | null;
+  /** The step as written when it was not a whole number ≥ 0 (`-3`, `2.5`, `abc`): the page says what it did with it. */
+  readonly badStep?: string;
+}
+
+/** Longest step text a note repeats (the rest is cut with an ellipsis): the address is anyone's to write. */
+const SHOWN_STEP_CHARS = 16;
+
+/**
+ * A step parameter's value → the step it opens: a whole number ≥ 0 as itself; any other number clamped
+ * to one (below 0 → 0, a fraction → the whole step before it); text that is no number → 0. `badStep`
+ * holds what was written when it was not already a step.
+ */
+export function stepOf(value: string): { step: number; badStep?: string } {
+  if (/^\d{1,9}$/.test(value)) return { step: Number(value) };
+  const n = Number(value);
+  const step = value.trim() !== '' && Number.isFinite(n) ? Math.min(999_999_999, Math.max(0, Math.floor(n))) : 0;
+  const shown = [...value];
+  return { step, badStep: shown.length > SHOWN_STEP_CHARS ? `${shown.slice(0, SHOWN_STEP_CHARS).join('')}…` : value };
 }
 
 /** `#preset=<id>[&step=<n>]` → its id and step; null for any other fragment. */
@@ -24,11 +42,19 @@ export function parsePresetFragment(hash: string): PresetFragment | null {
     id = rawId;
   }
   let step: number | null = null;
+  let badStep: string | undefined;
   for (const p of params) {
-    const [name, value = ''] = p.split('=');
-    if (name === 'step' && /^\d{1,9}$/.test(value)) step = Number(value);
+    const [name, raw = ''] = p.split('=');
+    if (name !== 'step') continue;
+    let value: string;
+    try {
+      value = decodeURIComponent(raw);
+    } catch {
+      value = raw;
+    }
+    ({ step, badStep } = stepOf(value));
   }
-  return { id, step };
+  return badStep === undefined ? { id, step } : { id, step, badStep };
 }
 
 /**
@@ -45,7 +71,10 @@ export function presetAddressFromQuery(pathname: string, search: string, hash: s
   query.delete('preset');
   query.delete('step');
   const rest = query.toString();
-  const fragment = presetFragmentOf(id.trim(), step !== null && /^\d{1,9}$/.test(step) ? Number(step) : null);
+  // a step that is no step of a run goes along as written: the fragment's reader clamps it and says so
+  const fragment =
+    presetFragmentOf(id.trim(), step !== null && /^\d{1,9}$/.test(step) ? Number(step) : null) +
+    (step !== null && !/^\d{1,9}$/.test(step) ? `&step=${encodeURIComponent(step)}` : '');
   return `${pathname}${rest ? `?${rest}` : ''}${fragment}`;
 }
 

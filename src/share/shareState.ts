@@ -18,6 +18,8 @@ export interface ShareState {
   readonly migratedFrom: number | null;
   /** Shown once after opening a link whose step is past the end of its run (it opened at the last). */
   readonly stepPastEnd: { readonly asked: number; readonly steps: number } | null;
+  /** Shown once after opening a link whose step is no step of a run (`-3`, `2.5`, `abc`): what it asked, as written, and the step it opened. */
+  readonly stepNotAStep: { readonly asked: string; readonly opened: number } | null;
   /** The search a link carried (`view.search`), with the scenario it searched: the Break it panel opens it. */
   readonly linkedSearch: { readonly scenario: Scenario; readonly search: LinkSearch } | null;
   setLinkError(error: LinkError | null): void;
@@ -25,6 +27,7 @@ export interface ShareState {
   setHoldHash(hold: boolean): void;
   setMigratedFrom(version: number | null): void;
   setStepPastEnd(note: ShareState['stepPastEnd']): void;
+  setStepNotAStep(note: ShareState['stepNotAStep']): void;
   setLinkedSearch(linked: ShareState['linkedSearch']): void;
 }
 
@@ -34,6 +37,7 @@ export const shareStore = createStore<ShareState>()((set) => ({
   holdHash: false,
   migratedFrom: null,
   stepPastEnd: null,
+  stepNotAStep: null,
   linkedSearch: null,
   setLinkError: (linkError) => set({ linkError }),
   // closing the gallery (or opening anything else) lets the address follow the scenario again
@@ -41,6 +45,7 @@ export const shareStore = createStore<ShareState>()((set) => ({
   setHoldHash: (holdHash) => set({ holdHash }),
   setMigratedFrom: (migratedFrom) => set({ migratedFrom }),
   setStepPastEnd: (stepPastEnd) => set({ stepPastEnd }),
+  setStepNotAStep: (stepNotAStep) => set({ stepNotAStep }),
   setLinkedSearch: (linkedSearch) => set({ linkedSearch }),
 }));
 

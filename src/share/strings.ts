@@ -33,6 +33,8 @@ const en = {
   migrated: (v: number) => `This link was made by an older EOS Lab (link format ${v}) and has been brought up to date.`,
   stepPastEnd: (asked: number, steps: number) =>
     `This link asks for step ${groupDigits(asked)}, but the run has ${groupDigits(steps)} steps: it opens at the last one.`,
+  stepNotAStep: (asked: string, opened: number) =>
+    `This link asks for step “${asked}”, which is not a step (steps are whole numbers from 0): it opens at step ${groupDigits(opened)}.`,
   dismiss: 'Dismiss',
   embedTitle: 'Embed this run in a docs page or blog post',
   embedHint:
@@ -102,6 +104,8 @@ const ko: ShareText = {
   migrated: (v: number) => `이전 버전의 EOS Lab(링크 형식 ${v})에서 만든 링크를 최신 형식으로 바꿔 열었습니다.`,
   stepPastEnd: (asked: number, steps: number) =>
     `이 링크는 ${groupDigits(asked)}단계를 가리키지만 실행은 ${groupDigits(steps)}단계까지라 마지막 단계에서 엽니다.`,
+  stepNotAStep: (asked: string, opened: number) =>
+    `이 링크의 단계 값 “${asked}”: 단계는 0부터의 정수여야 하므로 ${groupDigits(opened)}단계에서 엽니다.`,
   dismiss: '닫기',
   embedTitle: '문서나 블로그 글에 이 실행 임베드하기',
   embedHint:

@@ -13,6 +13,7 @@ import {
   resolvePresetFragment,
 } from '../../src/share/presetFragment';
 import { shareStore } from '../../src/share/shareState';
+import { shareText } from '../../src/share/strings';
 import { findPreset } from '../../src/sim';
 import { createSimStore } from '../../src/store/simStore';
 import { fakeWindow, withFakeTimersAndFreshShare } from './fakeWindow';
@@ -22,7 +23,8 @@ describe('#preset=<id>', () => {
 
   it("the embed's query form ?preset=<id>[&step=<n>] stands for the fragment, other parameters kept; a fragment wins", () => {
     expect(presetAddressFromQuery('/app/', '?preset=zombie-fencing&step=7', '')).toBe('/app/#preset=zombie-fencing&step=7');
-    expect(presetAddressFromQuery('/app/', '?utm=x&preset=zombie-fencing&step=-5', '#')).toBe('/app/?utm=x#preset=zombie-fencing');
+    // a step that is no step of a run goes along as written, for the fragment's reader to clamp and say so
+    expect(presetAddressFromQuery('/app/', '?utm=x&preset=zombie-fencing&step=-5', '#')).toBe('/app/?utm=x#preset=zombie-fencing&step=-5');
     expect(presetAddressFromQuery('/', '?preset=%3Cb%3E', '')).toBe('/#preset=%3Cb%3E');
     expect(presetAddressFromQuery('/', '?preset=zombie-fencing', '#s=1.abc')).toBeNull();
     expect(presetAddressFromQuery('/', '?preset=', '')).toBeNull();
@@ -32,8 +34,11 @@ describe('#preset=<id>', () => {
   it('parses an id and an optional step, and writes them back', () => {
     expect(parsePresetFragment('#preset=zombie-fencing')).toEqual({ id: 'zombie-fencing', step: null });
     expect(parsePresetFragment('#preset=zombie-fencing&step=12')).toEqual({ id: 'zombie-fencing', step: 12 });
-    // a step that is not a whole number is ignored, an unknown parameter too
-    expect(parsePresetFragment('#preset=zombie-fencing&step=-1&x=2')).toEqual({ id: 'zombie-fencing', step: null });
+    // a step that is not a whole number ≥ 0 is clamped and kept as written; an unknown parameter is ignored
+    expect(parsePresetFragment('#preset=zombie-fencing&step=-1&x=2')).toEqual({ id: 'zombie-fencing', step: 0, badStep: '-1' });
+    expect(parsePresetFragment('#preset=zombie-fencing&step=2.5')).toEqual({ id: 'zombie-fencing', step: 2, badStep: '2.5' });
+    expect(parsePresetFragment('#preset=zombie-fencing&step=%3Cb%3E')).toEqual({ id: 'zombie-fencing', step: 0, badStep: '<b>' });
+    expect(parsePresetFragment(`#preset=zombie-fencing&step=${'9'.repeat(30)}`)?.badStep).toBe(`${'9'.repeat(16)}…`);
     expect(parsePresetFragment('#preset=%E2%9C%93%')).toEqual({ id: '%E2%9C%93%', step: null });
     expect(parsePresetFragment('#s=1.abc')).toBeNull();
     expect(parsePresetFragment('#gallery')).toBeNull();
@@ -74,6 +79,30 @@ describe('#preset=<id>', () => {
     const within = createSimStore();
     const stopWithin = startHashSync(within, fakeWindow('#preset=zombie-fencing&step=5').win);
     expect(shareStore.getState().stepPastEnd).toBeNull();
+    stopWithin();
+  });
+
+  it('a negative or fractional step opens clamped and says so, in English and Korean; a whole step says nothing', () => {
+    for (const [hash, asked, opened] of [
+      ['#preset=zombie-fencing&step=-3', '-3', 0],
+      ['#preset=zombie-fencing&step=2.5', '2.5', 2],
+      ['#preset=zombie-fencing&step=abc', 'abc', 0],
+    ] as const) {
+      const store = createSimStore();
+      const stop = startHashSync(store, fakeWindow(hash).win);
+      expect(store.getState().scenario?.id).toBe('zombie-fencing');
+      expect(store.getState().step).toBe(opened);
+      expect(shareStore.getState().stepNotAStep).toEqual({ asked, opened });
+      stop();
+    }
+    expect(shareText('en').stepNotAStep('-3', 0)).toBe(
+      'This link asks for step “-3”, which is not a step (steps are whole numbers from 0): it opens at step 0.',
+    );
+    expect(shareText('ko').stepNotAStep('-3', 0)).toContain('0단계에서 엽니다');
+    // the next scenario opened clears the note, and a whole step never sets it
+    const within = createSimStore();
+    const stopWithin = startHashSync(within, fakeWindow('#preset=zombie-fencing&step=5').win);
+    expect(shareStore.getState().stepNotAStep).toBeNull();
     stopWithin();
   });
 
