@@ -19,7 +19,7 @@ const en = {
   copy: 'Copy link',
   copied: 'Copied to the clipboard.',
   copyFailed: 'This page may not use the clipboard here: select the link above and copy it.',
-  chars: (n: number) => `${groupDigits(n)} characters`,
+  chars: (n: number) => `The link is ${groupDigits(n)} characters long, the whole address you copy.`,
   tooLong: 'Over 2,000 characters: some chat and mail tools cut such links. Export the scenario as JSON to share it instead.',
   linkErrorTitle: 'This link cannot be opened',
   kind: {
@@ -90,7 +90,7 @@ const ko: ShareText = {
   copy: '링크 복사',
   copied: '클립보드에 복사했습니다.',
   copyFailed: '여기서는 클립보드를 쓸 수 없습니다. 위의 링크를 선택해 복사하세요.',
-  chars: (n: number) => `${groupDigits(n)}자`,
+  chars: (n: number) => `링크 길이: ${groupDigits(n)}자(복사하는 주소 전체).`,
   tooLong: '2,000자를 넘습니다. 일부 메신저와 메일은 이런 링크를 자릅니다. 시나리오를 JSON으로 내보내 공유하세요.',
   linkErrorTitle: '이 링크를 열 수 없습니다',
   kind: {

@@ -46,9 +46,10 @@ export function ShareDialog({ onClose }: { onClose: () => void }) {
             <span>{t.linkLabel}</span>
             <textarea ref={field} readOnly value={url} rows={4} data-testid="share-link" onFocus={(e) => e.currentTarget.select()} />
           </label>
-          <p className="eos-muted">
-            {t.chars(link.length)}
-            {link.length > LINK_LIMITS.targetChars ? ` — ${t.tooLong}` : ''}
+          {/* the whole link the person copies (address, path and fragment), not the fragment alone */}
+          <p className="eos-muted" data-testid="share-link-length">
+            {t.chars(url.length)}
+            {url.length > LINK_LIMITS.targetChars ? ` ${t.tooLong}` : ''}
           </p>
           <div className="eos-actions">
             <button type="button" className="eos-primary" onClick={() => void copy()}>
