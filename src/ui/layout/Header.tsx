@@ -9,6 +9,8 @@ import { presetOrigin } from '../../sim';
 import { simStore } from '../../store/simStore';
 import { useSim } from '../../store/useSim';
 import { CompareButton } from '../compare/CompareButton';
+import { dumpHeading } from '../dump/dumpHeading';
+import { useDump } from '../dump/dumpStore';
 import { ImportDumpButton } from '../dump/ImportDumpButton';
 import { useStrings } from '../i18n';
 import { panelStore } from '../panels';
@@ -26,13 +28,23 @@ export function Header({ onHelp }: { readonly onHelp: () => void }) {
   const presetTexts = useScenarioTexts(edited, language);
   // the expected outcome shown is the preset's own words (a file's own words are its own business)
   const expectedIsPresets = edited !== null && texts?.language !== null;
+  // a dump shown instead of the run is what the header names, not the scenario behind it
+  const dumpImporting = useDump((s) => s.importing);
+  const dumpOpen = useDump((s) => s.analysis !== null);
+  const dumpSources = useDump((s) => s.sources);
+  const dumpTitle = dumpImporting || dumpOpen ? dumpHeading(language, dumpImporting, dumpSources) : null;
   return (
     <header className="app-header">
       <div className="brand">
         <h1>EOS Lab</h1>
         <p className="tagline">{t.tagline}</p>
       </div>
-      {scenario && texts && (
+      {dumpTitle !== null && (
+        <div className="scenario-title" data-testid="dump-heading">
+          <h2 title={dumpTitle}>{dumpTitle}</h2>
+        </div>
+      )}
+      {dumpTitle === null && scenario && texts && (
         // a preset's words carry their language; a scenario's own words inherit the page's
         <div className="scenario-title" lang={texts.language ?? undefined}>
           <h2 title={texts.title ?? scenario.id ?? ''}>{texts.title ?? scenario.id ?? ''}</h2>
@@ -52,7 +64,7 @@ export function Header({ onHelp }: { readonly onHelp: () => void }) {
           )}
         </div>
       )}
-      {scenario && texts && (texts.question || texts.expected) && (
+      {dumpTitle === null && scenario && texts && (texts.question || texts.expected) && (
         <div className="scenario-more" lang={texts.language ?? undefined}>
           {texts.question && <p className="question">{texts.question}</p>}
           {texts.expected && (
