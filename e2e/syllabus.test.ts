@@ -65,7 +65,7 @@ describe('the syllabus panels', () => {
   it("the cost note leads to this run's cost and to the throughput pair side by side", async () => {
     await open('ctp-exactly-once-crash');
     const notes = await unfold('eos-notes');
-    await notes.getByRole('button', { name: "This run's cost" }).click();
+    await notes.getByRole('button', { name: "The whole run's cost" }).click();
     const costHeading = app.page.getByTestId('cost-panel').getByRole('heading', { level: 2 });
     await expect.poll(() => costHeading.evaluate((h) => h === document.activeElement)).toBe(true);
     await notes.getByRole('button', { name: 'Compare at-least-once with exactly-once (A/B)' }).click();

@@ -1,6 +1,8 @@
 /**
  * What the whole run cost (src/sim/cost): the chart, the committed records per virtual second, and
  * beside them the assumptions the numbers rest on — so nobody reads them as a benchmark of a cluster.
+ * Percentiles and requests per committed record are the run's, not a step's: the panel says so under
+ * its title, since the panels beside it follow the step on screen.
  */
 import { useId, useMemo } from 'react';
 import type { Scenario } from '../../sim';
@@ -57,6 +59,9 @@ export function CostPanel() {
       <h2 id={titleId} tabIndex={-1}>
         {t.title}
       </h2>
+      <p className="eos-muted" data-testid="cost-scope">
+        {t.wholeRun(trace.steps.length, trace.endTime)}
+      </p>
       <div className="cost-body">
         <CostFigures cost={cost} t={t} />
         <CostAssumptions scenario={trace.scenario} t={t} />

@@ -1,8 +1,12 @@
 /** The cost panel's and the A/B view's words, in English and Korean (Kafka's names stay in Latin script). */
+import { groupDigits } from '../../sim/views';
 import type { Language } from '../../store/simStore';
 
 const EN = {
-  title: 'What this run costs',
+  title: 'What the whole run costs',
+  /** Under the title: the figures are the whole run's, whatever step is on screen (unlike the panels beside it). */
+  wholeRun: (steps: number, endMs: number) =>
+    `Totals for the whole run — all ${groupDigits(steps)} ${steps === 1 ? 'step' : 'steps'}, ${groupDigits(endMs)} ms of virtual time — whatever step is on screen.`,
   chartLabel: 'Cost figures of the run, in virtual time',
   latency: 'send() → visible',
   lsoWait: 'behind the LSO',
@@ -27,7 +31,9 @@ const EN = {
 export type CostStrings = typeof EN;
 
 const KO: CostStrings = {
-  title: '이 실행의 비용',
+  title: '실행 전체의 비용',
+  wholeRun: (steps: number, endMs: number) =>
+    `실행 전체(${groupDigits(steps)}단계, 가상 시간 ${groupDigits(endMs)} ms)의 합계입니다. 화면의 단계와 상관없이 같습니다.`,
   chartLabel: '실행의 비용 수치(가상 시간)',
   latency: 'send() → 보임',
   lsoWait: 'LSO 뒤 대기',

@@ -65,12 +65,12 @@ export const COST_PAIR = ['throughput-at-least-once', 'throughput-exactly-once']
 export const NOTES_TEXT = {
   en: {
     summary: 'Notes: what a run cannot show',
-    runCost: "This run's cost",
+    runCost: "The whole run's cost",
     comparePair: 'Compare at-least-once with exactly-once (A/B)',
   },
   ko: {
     summary: '노트: 실행으로 보여 줄 수 없는 것',
-    runCost: '이 실행의 비용 보기',
+    runCost: '실행 전체의 비용 보기',
     comparePair: 'at-least-once와 exactly-once 나란히 비교(A/B)',
   },
 } as const;
