@@ -35,12 +35,12 @@ describe("Break it's notes in Korean", () => {
     if (!fault) throw new Error('no Break it fault');
     const en = faultSpecLabel(fault, 'en');
     const ko = faultSpecLabel(fault, 'ko');
-    expect(en).toContain('breaks at the sink layer (orders-db)');
+    expect(en).toContain('breaks at the sink layer of orders-db');
     // the panel as the Korean page names it, not its English name
     expect(ko).toContain('깨뜨려 보기');
     expect(ko).not.toContain('Break it');
     expect(ko).toContain(describeProperty(property, 'ko'));
-    expect(ko).toContain('Kafka 밖 계층 (orders-db)에서 깨짐');
+    expect(ko).toContain('orders-db의 Kafka 밖 계층에서 깨짐');
     const allowed = allowList(scenarioWords(scenario));
     expect(englishWords(ko, allowed)).toEqual([]);
   });

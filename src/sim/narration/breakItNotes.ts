@@ -1,12 +1,13 @@
 /**
  * The note Break it writes on each fault of a counterexample it opens (search/report.ts,
- * counterexampleScenario: "<fault> — Break it (1/2): <property> breaks at the <layer> layer
- * (<subject>)"), read back and said in Korean. Null when the text is not such a note (or was clipped).
+ * counterexampleScenario: "<fault> — Break it (1/2): <property> breaks at the <layer> layer of
+ * <subject>"; links made before 2026-12 wrote "… layer (<subject>)"), read back and said in Korean.
+ * Null when the text is not such a note (or was clipped).
  */
 import { LAYER_NAMES } from '../checks/verdictText';
 import { describeProperty, PROPERTY_IDS, type Property } from '../search/property';
 
-const NOTE = /^(.+) — Break it(?: \((\d+)\/(\d+)\))?: (.+) breaks at the (\w+) layer(?: \((.+)\))?$/;
+const NOTE = /^(.+) — Break it(?: \((\d+)\/(\d+)\))?: (.+) breaks at the (\w+) layer(?: of (.+)| \((.+)\))?$/;
 
 const AT = '\u0000at\u0000';
 const MS = 987654321;
@@ -43,11 +44,13 @@ export function parseProperty(text: string): Property | null {
 export function breakItNoteKo(note: string, faultKo: (what: string) => string | null): string | null {
   const m = note.match(NOTE);
   if (!m) return null;
-  const [, what, i, n, propertyText, layer, subject] = m as unknown as (string | undefined)[];
+  const [, what, i, n, propertyText, layer, subjectOf, subjectInParentheses] = m as unknown as (string | undefined)[];
+  const subject = subjectOf ?? subjectInParentheses;
   const fault = faultKo(what as string);
   const property = parseProperty(propertyText as string);
   const layerKo = LAYER_NAMES[layer as keyof typeof LAYER_NAMES]?.[1];
   if (fault === null || property === null || layerKo === undefined) return null;
   // the panel's Korean name (src/ui/search/strings.ts), as the page around the note calls it
-  return `${fault} — 깨뜨려 보기${i ? ` (${i}/${n})` : ''}: ${describeProperty(property, 'ko')} — ${layerKo} 계층${subject ? ` (${subject})` : ''}에서 깨짐`;
+  // no parentheses at its end (the note goes into narration's own): "orders의 … 계층에서 깨짐"
+  return `${fault} — 깨뜨려 보기${i ? ` (${i}/${n})` : ''}: ${describeProperty(property, 'ko')} — ${subject ? `${subject}의 ` : ''}${layerKo} 계층에서 깨짐`;
 }

@@ -162,6 +162,13 @@ export function appliedFaultClauses(ctx: NarrationContext): string[] {
   });
 }
 
+/** A restart's or resume's label (the kernel's: "restart X (<fault>)", "restart X 1000 ms after: <fault>") → the fault it ends. */
+const FOLLOW_UP = /^(?:restart|resume) \S+ (?:\((.*)\)|\d+ ms after: (.*))$/s;
+export function endedFault(label: string): string {
+  const m = label.match(FOLLOW_UP);
+  return m ? ((m[1] ?? m[2]) as string) : label;
+}
+
 export function faultStepClause(ctx: NarrationContext): string | null {
   const { lang, step } = ctx;
   const proc = ctx.names.process(step.actor);
@@ -187,12 +194,16 @@ export function faultStepClause(ctx: NarrationContext): string | null {
         `장애: ${josa(proc, '이/가')} 중단됩니다(${label}). ${survives}.`,
       );
     }
-    case 'restart':
+    case 'restart': {
+      // the fault this restart ends, said once: its own label wraps that fault's in parentheses
+      // ("restart billing (<the crash>)"), which in this clause's parentheses closed twice or more
+      const ended = translateFaultLabel(ctx.trace, endedFault(step.faults[0] ?? step.label), lang);
       return say(
         lang,
-        `${proc} restarts as a new incarnation (${label}); answers meant for the old one will not reach it`,
-        `${josa(proc, '이/가')} 새 인스턴스로 재시작합니다(${label}). 이전 인스턴스에게 가던 응답은 도착하지 않습니다.`,
+        `${proc} restarts as a new incarnation (the end of: ${ended}); answers meant for the old one will not reach it`,
+        `${josa(proc, '이/가')} 새 인스턴스로 재시작합니다(끝난 장애: ${ended}). 이전 인스턴스에게 가던 응답은 도착하지 않습니다.`,
       );
+    }
     case 'pause':
       return say(
         lang,

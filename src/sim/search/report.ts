@@ -28,7 +28,8 @@ export function counterexampleScenario(base: SearchBase, ce: Counterexample, pro
   const faults: FaultSpec[] = ce.faults.map((f, i) => ({
     ...f,
     note: clip(
-      `${describeFault(f)} — Break it${ce.faults.length > 1 ? ` (${i + 1}/${ce.faults.length})` : ''}: ${describeProperty(property)} breaks at the ${ce.violation.layer} layer${ce.violation.subject ? ` (${ce.violation.subject})` : ''}`,
+      // no parentheses at its end: narration and the fault list put the note in parentheses of their own
+      `${describeFault(f)} — Break it${ce.faults.length > 1 ? ` (${i + 1}/${ce.faults.length})` : ''}: ${describeProperty(property)} breaks at the ${ce.violation.layer} layer${ce.violation.subject ? ` of ${ce.violation.subject}` : ''}`,
     ),
   }));
   return scheduleScenario(base, faults);
