@@ -52,6 +52,7 @@ export type { StreamThreadContext } from './streams/streamThread.machine';
 export { groupDigits } from './text/groupDigits';
 export { coordinatorGroups } from './trace/coordinatorGroups';
 export type { Fact } from './trace/facts';
+export { injectsFault } from './trace/injectedFaults';
 export type { PartitionRow, RecordRow } from './trace/logView';
 export { logSources, partitionRows, recordRows } from './trace/logView';
 export type { ReplicaRow, ReplicationRow, TruncationRow, Truncations } from './trace/replicationView';

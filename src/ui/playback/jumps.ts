@@ -1,10 +1,12 @@
 /**
- * Where "jump to the next fault / error / marker" lands. Targets are trace steps: a fault applied
- * (`faults.length > 0`), a client error (fact kind 'clientError'), a transaction marker written
+ * Where "jump to the next fault / error / marker" lands, and how many there are. Targets are trace
+ * steps: where a fault the scenario (or the person) injected takes effect (`injectsFault`: not what
+ * follows from one — a message lost on a connection it closed, the restart that ends a crash —
+ * which counted one dropped request as two faults), a client error (fact kind 'clientError'), a transaction marker written
  * (fact kind 'append' with a control type). Seeking lands just after the step, so the step is the
  * one being shown and narrated.
  */
-import type { Fact, ListLike, TraceStep } from '../../sim/views';
+import { type Fact, injectsFault, type ListLike, type TraceStep } from '../../sim/views';
 import { perTrace } from '../perTrace';
 
 export type JumpKind = 'fault' | 'error' | 'marker';
@@ -17,7 +19,7 @@ export function jumpTargets(steps: ListLike<TraceStep>): JumpTargets {
   const error: number[] = [];
   const marker: number[] = [];
   for (const s of steps) {
-    if (s.faults.length > 0) fault.push(s.i);
+    if (injectsFault(s)) fault.push(s.i);
     const facts = s.facts as readonly Fact[];
     if (facts.some((f) => f.kind === 'clientError')) error.push(s.i);
     if (facts.some((f) => f.kind === 'append' && f.control !== null)) marker.push(s.i);
