@@ -6,7 +6,7 @@
 import type { ScaleLinear } from 'd3-scale';
 import type { EnvelopeRecord } from '../../sim/views';
 import { placeLabels } from './mscLabels';
-import { laneY } from './mscLayout';
+import { laneY, rowBandAt } from './mscLayout';
 import { type AxisMode, type EnvelopeSpan, envelopeSpan, type MscModel } from './mscModel';
 import type { Palette } from './palette';
 import { type TimelineStrings, timelineStrings } from './timelineText';
@@ -135,7 +135,7 @@ export function drawArrows(dc: MscDrawContext, shown: Int32Array, from: number, 
   const { ctx, palette, width } = dc;
   const detailed = to - from <= DENSE_ARROWS;
   let drawn = 0;
-  const labels: { x: number; y: number; text: string; color: string }[] = [];
+  const labels: { x: number; y: number; text: string; color: string; band: { y0: number; y1: number } }[] = [];
   const rpcLabels: typeof labels = [];
   for (let j = from; j < to; j++) {
     const i = shown[j] as number;
@@ -149,10 +149,25 @@ export function drawArrows(dc: MscDrawContext, shown: Int32Array, from: number, 
     if (!detailed) continue;
     const fault = (dc.faultText ?? faultLabel)(e, p.span);
     const down = p.y1 >= p.y0;
-    if (fault) labels.push({ x: p.x1 + 6, y: p.y1 + (down ? 12 : -6), text: fault, color: palette.fault });
+    // each label in the row of the end it names, so it never sits in another process's row than its
+    // arrow: a dropped arrow stops short of its receiver, and its note goes beside the cross it ends in
+    if (fault)
+      labels.push({
+        x: p.x1 + (p.span.state === 'dropped' ? 8 : 6),
+        y: p.span.state === 'dropped' ? p.y1 + 4 : p.y1 + (down ? 12 : -6),
+        text: fault,
+        color: palette.fault,
+        band: rowBandAt(p.y1),
+      });
     const len = Math.hypot(p.x1 - p.x0, p.y1 - p.y0);
     if (len > 16)
-      rpcLabels.push({ x: p.x0 + 4, y: p.y0 + (down ? -5 : 13), text: e.rpc, color: e.background ? palette.muted : palette.fg });
+      rpcLabels.push({
+        x: p.x0 + 4,
+        y: p.y0 + (down ? -5 : 13),
+        text: e.rpc,
+        color: e.background ? palette.muted : palette.fg,
+        band: rowBandAt(p.y0),
+      });
   }
   // fault labels first, then RPC names, each where it overlaps no label already placed (mscLabels.ts)
   const requests = [...labels, ...rpcLabels].map((l) => ({ ...l, width: dc.measure(l.text) }));

@@ -16,6 +16,11 @@ export interface LabelRequest {
   readonly width: number;
   readonly text: string;
   readonly color: string;
+  /**
+   * Heights the label's box must stay between (its arrow's row in the message view): every place
+   * tried is moved inside them, so a label never lands in another process's row than its arrow.
+   */
+  readonly band?: { readonly y0: number; readonly y1: number };
 }
 
 export interface LabelBox {
@@ -110,8 +115,13 @@ export function placeLabels(
     const x = Math.max(area.x0 + LABEL_GAP, Math.min(r.x, area.x1 - LABEL_GAP - r.width));
     // a label whose arrow is out of view is not drawn at all
     if (r.x > area.x1 || r.x + r.width < area.x0) continue;
+    // inside its band (when it has one): from the wanted baseline moved in until the box fits, a line
+    // above and below are tried only where they fit too
+    const band = r.band;
+    const base = band ? Math.max(band.y0 + LABEL_ASCENT + LABEL_GAP / 2, Math.min(r.y, band.y1 - LABEL_DESCENT - LABEL_GAP / 2)) : r.y;
     for (const dy of SHIFTS) {
-      const y = r.y + dy;
+      const y = base + dy;
+      if (band && (y - LABEL_ASCENT - LABEL_GAP / 2 < band.y0 || y + LABEL_DESCENT + LABEL_GAP / 2 > band.y1)) continue;
       // the box holds the gap on every side: boxes that do not overlap leave 2 × LABEL_GAP between texts
       const box = {
         x0: x - LABEL_GAP,

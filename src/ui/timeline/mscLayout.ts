@@ -15,6 +15,13 @@ export function laneY(lane: number): number {
   return MSC_GEOMETRY.axis + lane * MSC_GEOMETRY.row + MSC_GEOMETRY.row / 2;
 }
 
+/** The heights of the process row that height `y` falls in (a label's band: it stays by its arrow). */
+export function rowBandAt(y: number): { y0: number; y1: number } {
+  const i = Math.floor((y - MSC_GEOMETRY.axis) / MSC_GEOMETRY.row);
+  const y0 = MSC_GEOMETRY.axis + i * MSC_GEOMETRY.row;
+  return { y0, y1: y0 + MSC_GEOMETRY.row };
+}
+
 export function laneAtY(y: number, laneCount: number): number {
   const i = Math.floor((y - MSC_GEOMETRY.axis) / MSC_GEOMETRY.row);
   return i >= 0 && i < laneCount ? i : -1;
