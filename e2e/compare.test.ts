@@ -99,6 +99,44 @@ describe('A/B comparison', () => {
     await page.close();
   });
 
+  it('Back out of a comparison shows what the entry before it describes; Forward opens the comparison again', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const errors = watchErrors(page);
+    await page.goto(inject('baseUrl'));
+    await page.getByTestId('open-gallery').click();
+    await page.getByTestId('gallery').getByTestId('open-lost-ack-idempotent').click();
+    await page.getByTestId('timeline').waitFor();
+    await expect.poll(() => page.evaluate(() => location.hash)).toMatch(/^#s=1\./);
+    await page.waitForTimeout(400);
+    const before = await page.evaluate(() => location.hash);
+    const title = findPreset('lost-ack-idempotent')!.title;
+
+    // from the gallery: a pair whose scenario A is another one than the run on screen
+    await page.getByTestId('open-gallery').click();
+    await page.getByTestId('gallery').getByTestId('compare-db-sink-duplicate-db-sink-inbox').click();
+    await page.getByTestId('compare-view').waitFor();
+    await expect.poll(() => page.evaluate(() => location.hash)).toMatch(/^#ab=1\./);
+    await expect.poll(() => page.locator('.scenario-title h2').innerText()).toBe(findPreset('db-sink-duplicate')!.title);
+
+    await page.goBack();
+    await page.getByTestId('compare-view').waitFor({ state: 'detached' });
+    await page.getByTestId('timeline').waitFor();
+    await expect.poll(() => page.evaluate(() => location.hash)).toBe(before);
+    await expect.poll(() => page.locator('.scenario-title h2').innerText()).toBe(title);
+    expect(await page.evaluate(() => window.__eosLab?.store.getState().scenario?.id)).toBe('lost-ack-idempotent');
+    // the address stays the entry's own: nothing writes the comparison's scenario over it
+    await page.waitForTimeout(400);
+    expect(await page.evaluate(() => location.hash)).toBe(before);
+
+    await page.goForward();
+    await page.getByTestId('compare-view').waitFor();
+    await expect
+      .poll(() => page.locator('[data-testid="compare-verdict"] tr[data-layer="sink"]').first().getAttribute('data-differs'))
+      .toBe('true');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('a setting changed in the page: enable.idempotence off makes the log layer differ; the cost panel states its assumptions', async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     const errors = watchErrors(page);

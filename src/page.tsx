@@ -6,16 +6,13 @@ import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { startHashSync } from './share/hashSync';
 import { presetAddressFromQuery } from './share/presetFragment';
-import { AB_PREFIX, decodeAbLink } from './sim';
 import type { EngineClient } from './store/engine/engineClient';
 import { runTiming, simStore } from './store/simStore';
 import { App } from './ui/App';
-import { compareStore } from './ui/compare/compareStore';
-import { DUMP_PREFIX, decodeDumpLink } from './ui/dump/dumpLink';
-import { dumpStore } from './ui/dump/dumpStore';
 import { PAGE_LANDING } from './ui/landing';
 import { workspaceStaging } from './ui/layout/stages';
 import { browserLanguages, preferredLanguage } from './ui/preferredLanguage';
+import { followViewsInHistory, showViewsOf, VIEW_PREFIXES } from './ui/urlViews';
 import './ui/styles.css';
 
 declare global {
@@ -48,14 +45,11 @@ function openTheUrl(): void {
   const address = presetAddressFromQuery(pathname, search, hash);
   if (address) window.history.replaceState(window.history.state, '', address);
   // [share-embed] opens the URL's share link, #gallery or the default scenario, then keeps the URL in step
-  startHashSync(simStore, window, { opensElsewhere: [DUMP_PREFIX, AB_PREFIX] });
-  // [your-data] a dump link (#dump=1.…) opens the dump over the default scenario
-  const dumpSources = decodeDumpLink(window.location.hash);
-  if (dumpSources) void dumpStore.getState().open(dumpSources);
-  // [your-data] an A/B link (#ab=1.…) opens the comparison over the default scenario
-  const ab = decodeAbLink(window.location.hash);
-  if (ab?.ok) compareStore.getState().openPair(ab.a, ab.changes ? { changes: ab.changes } : { scenario: ab.b }, ab.t);
-  else if (ab) compareStore.setState({ open: true, error: ab.reason });
+  startHashSync(simStore, window, { opensElsewhere: VIEW_PREFIXES });
+  // [your-data] a dump link (#dump=1.…) or an A/B link (#ab=1.…) opens its view over the default scenario,
+  // and Back, Forward or a pasted link opens or closes them as that entry's address says (urlViews.ts)
+  showViewsOf(window.location.hash);
+  followViewsInHistory(window);
 }
 setTimeout(openTheUrl, 0);
 const root = document.getElementById('root');

@@ -158,7 +158,9 @@ export function startHashSync(store: SimStore, win: Window = window, options: Ha
   });
   // Back, Forward, or a link pasted into the address bar of an open tab: only the fragment changes
   const onHashChange = () => {
-    if (win.location.hash === written) return;
+    // nothing to do when the entry is the link last written and the store still shows it; but a view
+    // that held the address (a comparison opening its scenario A) may have moved the store since
+    if (win.location.hash === written && linkOf(store.getState()) === written) return;
     written = win.location.hash;
     // this navigation is handled here: a write pending from before it may go ahead once it lands
     hashWhenScheduled = written;

@@ -6,7 +6,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { shareStore } from '../../share/shareState';
 import { openScenario } from '../../share/source';
-import { encodeAbLink } from '../../sim';
+import { AB_PREFIX, encodeAbLink } from '../../sim';
 import type { RunCost } from '../../sim/views';
 import { simStore } from '../../store/simStore';
 import { useSim } from '../../store/useSim';
@@ -34,6 +34,20 @@ export function costDifferences(a: RunCost, b: RunCost): Set<string> {
   if (a.transactionRequestsPerCommittedRecord !== b.transactionRequestsPerCommittedRecord) out.add('transaction');
   if (a.committedRecords !== b.committedRecords || a.committedPerSecond !== b.committedPerSecond) out.add('committed');
   return out;
+}
+
+/**
+ * Puts the comparison's link in the address bar: a history entry of its own when the comparison was
+ * opened from the page (so Back returns to the scenario it came from — urlViews.ts closes it), the
+ * same entry once it is there (a setting changed, the scrubber moved).
+ */
+function writeAddress(link: string): void {
+  try {
+    if (location.hash.startsWith(AB_PREFIX)) history.replaceState(history.state, '', link);
+    else history.pushState(null, '', link);
+  } catch {
+    // a sandboxed host may forbid it: Copy link still works
+  }
 }
 
 export function ComparePage() {
@@ -68,13 +82,7 @@ export function ComparePage() {
   }, []);
   useEffect(() => {
     if (!link) return;
-    const timer = setTimeout(() => {
-      try {
-        history.replaceState(history.state, '', link);
-      } catch {
-        // a sandboxed host may forbid it: Copy link still works
-      }
-    }, 250);
+    const timer = setTimeout(() => writeAddress(link), 250);
     return () => clearTimeout(timer);
   }, [link]);
   const scales = useMemo(() => (a && b ? costScales([a.cost, b.cost]) : undefined), [a, b]);
@@ -96,7 +104,7 @@ export function ComparePage() {
           data-testid="compare-copy-link"
           onClick={async () => {
             if (!link) return;
-            history.replaceState(history.state, '', link);
+            writeAddress(link);
             try {
               await navigator.clipboard.writeText(location.href);
             } catch {
