@@ -194,23 +194,28 @@ describe('the hosted coordinator: ownership, held answers, the revert of a faile
     );
   });
 
-  it('a failed write (REQUEST_TIMED_OUT, NOT_LEADER_OR_FOLLOWER): the answer carries the mapped error, the committed offset stays, nothing is reported committed', () => {
-    for (const [appendError, error] of [
-      ['REQUEST_TIMED_OUT', 'COORDINATOR_NOT_AVAILABLE'],
-      ['NOT_LEADER_OR_FOLLOWER', 'NOT_COORDINATOR'],
-    ] as const) {
-      const first = new Out();
-      const committed = onOffsetsWriteAnswered(runOperation(coordinator(), 'OffsetCommit', commit(5), first), 0, 'NONE', first, rerun);
-      const out = new Out();
-      const pending = runOperation(committed, 'OffsetCommit', commit(9, 2), out);
-      const failed = new Out();
-      const after = onOffsetsWriteAnswered(pending, 1, appendError, failed, rerun);
-      expect(after.groups.billing?.committed).toEqual({ 'orders-0': 5 });
-      expect(replies(failed).map((r) => [r.rpc, r.payload.error])).toEqual([['OffsetCommitResponse', error]]);
-      expect(failed.effects.some((e) => e.type === 'fact' && (e as { fact: { kind: string } }).fact.kind === 'offsetsCommitted')).toBe(
-        false,
-      );
-    }
+  it('a write whose append failed (NOT_LEADER_OR_FOLLOWER): the answer carries NOT_COORDINATOR, the state is reverted, nothing is reported committed', () => {
+    const first = new Out();
+    const committed = onOffsetsWriteAnswered(runOperation(coordinator(), 'OffsetCommit', commit(5), first), 0, 'NONE', first, rerun);
+    const pending = runOperation(committed, 'OffsetCommit', commit(9, 2), new Out());
+    const failed = new Out();
+    const after = onOffsetsWriteAnswered(pending, 1, 'NOT_LEADER_OR_FOLLOWER', failed, rerun);
+    expect(after.groups.billing?.committed).toEqual({ 'orders-0': 5 });
+    expect(replies(failed).map((r) => [r.rpc, r.payload.error])).toEqual([['OffsetCommitResponse', 'NOT_COORDINATOR']]);
+    expect(failed.effects.some((e) => e.type === 'fact' && (e as { fact: { kind: string } }).fact.kind === 'offsetsCommitted')).toBe(false);
+  });
+
+  it('a write appended whose wait for the HW timed out (REQUEST_TIMED_OUT): answered COORDINATOR_NOT_AVAILABLE, but the state it wrote holds (OperationTimeout reverts nothing)', () => {
+    const first = new Out();
+    const committed = onOffsetsWriteAnswered(runOperation(coordinator(), 'OffsetCommit', commit(5), first), 0, 'NONE', first, rerun);
+    const pending = runOperation(committed, 'OffsetCommit', commit(9, 2), new Out());
+    const timedOut = new Out();
+    const after = onOffsetsWriteAnswered(pending, 1, 'REQUEST_TIMED_OUT', timedOut, rerun);
+    expect(after.groups.billing?.committed).toEqual({ 'orders-0': 9 });
+    expect(replies(timedOut).map((r) => [r.rpc, r.payload.error])).toEqual([['OffsetCommitResponse', 'COORDINATOR_NOT_AVAILABLE']]);
+    expect(timedOut.effects.some((e) => e.type === 'fact' && (e as { fact: { kind: string } }).fact.kind === 'offsetsCommitted')).toBe(
+      true,
+    );
   });
 
   it('an operation on a partition with a write in flight waits, and runs when the write is answered', () => {

@@ -12,8 +12,10 @@
  *   coordinator runs unchanged; the records it wrote (offset commits, a GroupMetadata record when the
  *   group's stored generation changed) go to the host in one in-process call, and everything the
  *   handler emitted is held until the host answers. On NONE the group state it produced becomes the
- *   coordinator's; on an error the state stays what it was (CoordinatorRuntime reverts to its
- *   snapshot) and only the answers go out, carrying the error mapped by handleOperationException.
+ *   coordinator's; so on REQUEST_TIMED_OUT (appended, the HW did not pass it in time: OperationTimeout
+ *   fails only the answer), its answers carrying the error; when the append failed the state stays
+ *   what it was (CoordinatorRuntime reverts to its snapshot) and only the answers go out, carrying the
+ *   error mapped by handleOperationException.
  * - *One write at a time per partition*: operations on a partition with a write in flight wait (Kafka
  *   runs them on the uncommitted state and holds their answers behind the same HW); so does an
  *   OffsetFetch with requireStable (a write operation in Kafka, read at the uncommitted end), while
@@ -176,15 +178,20 @@ export function runGroupOperation<E>(
   };
 }
 
+const isAnswer = (e: Effect): e is Extract<Effect, { type: 'send' }> => e.type === 'send' && e.inReplyTo !== undefined;
+
 /** The answers among held effects, carrying `error` instead of what the operation would have answered. */
 function failedAnswers(deferred: readonly Effect[], error: KafkaError): Effect[] {
-  return deferred.flatMap((e) => (e.type === 'send' && e.inReplyTo !== undefined ? [{ ...e, payload: { ...e.payload, error } }] : []));
+  return deferred.flatMap((e) => (isAnswer(e) ? [{ ...e, payload: { ...e.payload, error } }] : []));
 }
 
 /**
  * The host answered a write (CoordinatorRuntime: the HW passed its records, or the append or the
- * wait failed). NONE: the operation's state and effects take hold. An error: the state stays as it
- * was, the operation's answers carry the mapped error. Then the partition's queued operations run.
+ * wait failed). NONE: the operation's state and effects take hold. REQUEST_TIMED_OUT (appended, the
+ * HW did not pass it within offsets.commit.timeout.ms): the state and effects take hold too, and its
+ * answers carry the mapped error (COORDINATOR_NOT_AVAILABLE). Another error (not appended, or the
+ * partition unloaded): the state stays as it was, the answers carry the mapped error. Then the
+ * partition's queued operations run.
  */
 export function onOffsetsWriteAnswered(
   ctx: GroupCoordinatorContext,
@@ -206,9 +213,20 @@ export function onOffsetsWriteAnswered(
         ? 'NONE'
         : 'NOT_COORDINATOR';
   let next: GroupCoordinatorContext = { ...ctx, hosted: { ...h, writes } };
+  // the wait for the HW timed out, the records still in this coordinator's log (CoordinatorRuntime's
+  // OperationTimeout only fails the answer; state is reverted only when the append itself fails)
+  const appendedAndKept = appendError === 'REQUEST_TIMED_OUT' && owned?.coordinatorEpoch === w.coordinatorEpoch;
   if (error === 'NONE') {
     next = { ...next, groups: { ...next.groups, ...w.groups } };
     out.effects.push(...w.deferred);
+  } else if (appendedAndKept) {
+    out.fact({
+      kind: 'note',
+      actor: ctx.id,
+      text: `write to __consumer_offsets-${w.partition} timed out waiting for the high watermark → ${error}; its records stay in the log and the groups keep what it wrote`,
+    });
+    next = { ...next, groups: { ...next.groups, ...w.groups } };
+    out.effects.push(...w.deferred.map((e) => (isAnswer(e) ? { ...e, payload: { ...e.payload, error } } : e)));
   } else {
     out.fact({
       kind: 'note',
