@@ -276,18 +276,21 @@ describe('Kafka Streams thread: the loop as states', () => {
     return m;
   }
 
-  it('at_least_once: polling → processing → committing (flush, commitSync) → committed → polling', () => {
+  it('at_least_once: polling → processing → polling, then committing on the thread clock (flush, commitSync) → polling', () => {
     const m = started('at_least_once');
     expect(callsTo(reply(m, 'st.consumer', answer(0), 40000), 'st.producer')).toEqual([]);
     expect(m.state()).toBe('running.processing');
     step(m, 40000); // the dropped record (null key)
-    // the commit step, 30 s after the last commit with work to commit: guard commitStepDue
-    expect(callsTo(step(m, 40000), 'st.producer')).toEqual(['flush']);
-    expect(m.state()).toBe('running.committing');
-    expect(callsTo(reply(m, 'st.producer', { call: 'flush' }, 40001), 'st.consumer')).toEqual(['commitSync']);
-    reply(m, 'st.consumer', { call: 'commitSync' }, 40002);
-    expect(m.state()).toBe('running.committed');
-    expect(callsTo(step(m, 40002), 'st.consumer')).toEqual(['poll']);
+    // the commit step: the thread's clock ticked at 30001 (commit.interval.ms 30000 + 1 after the start), so not due yet
+    expect(callsTo(step(m, 40000), 'st.producer')).toEqual([]);
+    expect(m.state()).toBe('running.processing');
+    expect(callsTo(step(m, 40000), 'st.consumer')).toEqual(['poll']);
+    expect(m.state()).toBe('running.polling');
+    // the next tick (60002): guard commitDueWhilePolling
+    expect(callsTo(m.send({ type: 'commitDue', key: 'commitDue', data: {} }, 60002), 'st.producer')).toEqual(['flush']);
+    expect(m.state()).toBe('running.committingWhilePolling');
+    expect(callsTo(reply(m, 'st.producer', { call: 'flush' }, 60003), 'st.consumer')).toEqual(['commitSync']);
+    reply(m, 'st.consumer', { call: 'commitSync' }, 60004);
     expect(m.state()).toBe('running.polling');
   });
 

@@ -319,6 +319,8 @@ describe('the thread as a machine: a migration and back, with a finite clock', (
     answer(3500, 'st.consumer', { call: 'poll', ok: true, records: [rec('a', 'x', 0)], positions: { 'in-0': 1 }, groupMetadata });
     answer(3500, 'st.producer', { call: 'beginTransaction', ok: true, error: null });
     runBatch(3500);
+    // the commit falls on StreamThread's commit clock (from the restore at 3: ticks every 101 ms), at 3538
+    send({ type: 'commitDue', key: 'commitDue', now: 3538, data: {} });
     answer(33750, 'st.producer', { call: 'sendOffsetsToTransaction', ok: false, error: 'INVALID_PRODUCER_EPOCH' });
     expect(stateValueToString(actor.getSnapshot().value)).toBe('migrating.aborting');
     answer(33750, 'st.producer', {

@@ -126,7 +126,7 @@ describe('item 9a: after a transaction aborted by transaction.timeout.ms the tas
     expect(notes(trace).some((n) => n.text.startsWith('TaskMigratedException (sendOffsetsToTransaction failed with'))).toBe(true);
   });
 
-  it('a pause past session.timeout.ms: CommitFailedException, the abort, and virtual time stays finite', () => {
+  it('a pause past session.timeout.ms and transaction.timeout.ms: the fenced commit, TaskMigratedException, and virtual time stays finite', () => {
     const { trace, summary } = run(load('pause-past-session-timeout.json'));
     expect(timeProblems(trace)).toEqual([]);
     expect(Number.isFinite(trace.endTime)).toBe(true);
@@ -134,7 +134,7 @@ describe('item 9a: after a transaction aborted by transaction.timeout.ms the tas
     expect(trace.stopReason).toBe('quiescent');
     expectHealthy(trace, summary);
     expect(
-      notes(trace).some((n) => n.text.startsWith('TaskMigratedException (sendOffsetsToTransaction failed with CommitFailedException)')),
+      notes(trace).some((n) => n.text.startsWith('TaskMigratedException (sendOffsetsToTransaction failed with INVALID_PRODUCER_EPOCH)')),
     ).toBe(true);
   });
 });

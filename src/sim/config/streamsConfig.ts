@@ -19,15 +19,27 @@ export const STREAMS_CONFIG: readonly ConfigKey[] = [
     name: 'commit.interval.ms',
     type: 'long',
     default: null,
-    min: 1,
-    doc: 'How often the task commits: 100 under exactly_once_v2, 30000 otherwise.',
+    min: 0,
+    doc: 'How often the task commits: 100 under exactly_once_v2, 30000 otherwise; 0 commits on every loop of the thread.',
+  },
+  {
+    name: 'statestore.cache.max.bytes',
+    type: 'long',
+    default: 0,
+    min: 0,
+    doc: "The record cache: EOS Lab runs Streams without it (0), so every count() update is written to the changelog and the output at once. Kafka's default is 10485760 (10 MB): updates then wait in the cache and are written once per key at each commit. Only 0 is accepted.",
   },
 ];
+
+/** The record cache is not modelled (docs/reference/kafka-behaviour.md §8): only 0 is accepted, with the reason. */
+const CACHE_NOT_MODELLED =
+  "EOS Lab does not model the record cache: statestore.cache.max.bytes must be 0 (every update written at once). Kafka's default, 10485760, holds count() updates until each commit and writes one per key.";
 
 export interface StreamsConfig {
   readonly 'application.id': string;
   readonly 'processing.guarantee': 'at_least_once' | 'exactly_once_v2';
   readonly 'commit.interval.ms': number;
+  readonly 'statestore.cache.max.bytes': number;
 }
 
 /** StreamsConfig defines processing.guarantee with ValidString.in(at_least_once, exactly_once_v2): ConfigDef's message. */
@@ -44,7 +56,12 @@ export function resolveStreamsConfig(
     const spec = STREAMS_CONFIG.find((k) => k.name === name) as ConfigKey;
     if (!Object.hasOwn(user, name)) return spec.default;
     const v = user[name] as ConfigValue;
-    const problem = name === 'processing.guarantee' && checkConfigValue(spec, v) !== null ? invalidGuarantee(v) : checkConfigValue(spec, v);
+    const problem =
+      name === 'processing.guarantee' && checkConfigValue(spec, v) !== null
+        ? invalidGuarantee(v)
+        : name === 'statestore.cache.max.bytes' && checkConfigValue(spec, v) === null && v !== 0
+          ? CACHE_NOT_MODELLED
+          : checkConfigValue(spec, v);
     if (problem) errors.push({ key: name, message: problem });
     return problem ? spec.default : v;
   };
@@ -52,11 +69,14 @@ export function resolveStreamsConfig(
     if (!STREAMS_CONFIG.some((k) => k.name === key)) errors.push({ key, message: `${key} is not a Streams config the simulator knows` });
   const guarantee = get('processing.guarantee') as StreamsConfig['processing.guarantee'];
   const interval = get('commit.interval.ms') as number | null;
+  // any value but 0 is refused (CACHE_NOT_MODELLED) and falls back to the default, 0
+  const cache = get('statestore.cache.max.bytes') as number;
   return {
     config: {
       'application.id': (get('application.id') as string | null) ?? clientId,
       'processing.guarantee': guarantee,
       'commit.interval.ms': interval ?? (guarantee === 'exactly_once_v2' ? 100 : 30000),
+      'statestore.cache.max.bytes': cache,
     },
     errors,
   };

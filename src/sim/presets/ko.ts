@@ -252,7 +252,7 @@ export const PRESET_TEXT_KO: Readonly<Record<string, PresetText>> = {
     title: 'Kafka Streams at_least_once: 같은 중단이 카운트를 부풀린다',
     question: '같은 앱, 같은 중단을 processing.guarantee=at_least_once로 실행합니다. 재시작 뒤 카운트는 얼마일까요?',
     expected:
-      'changelog와 출력 레코드는 트랜잭션 없이 기록됐지만, 입력 offset은 커밋되지 않았습니다(commit.interval.ms는 30초). 복원된 상태 저장소에는 이미 증가분이 반영돼 있는데 입력이 다시 처리되므로, 카운트가 부풀려지고(page-a가 3이 아니라 5) 출력에는 중복 갱신이 남습니다. view-1, view-2, view-3은 두 번 세어지고(view-4도 두 번 처리됩니다) dashboard는 이를 두 번 받습니다.',
+      '레코드 캐시를 끈 상태(statestore.cache.max.bytes=0, 갱신이 곧바로 쓰입니다. Kafka 기본 캐시라면 첫 커밋까지 붙잡아 둡니다)에서 changelog와 출력 레코드는 트랜잭션 없이 기록됐지만, 입력 offset은 커밋되지 않았습니다(commit.interval.ms는 30초). 복원된 상태 저장소에는 이미 증가분이 반영돼 있는데 입력이 다시 처리되므로, 카운트가 부풀려지고(page-a가 3이 아니라 5) 출력에는 중복 갱신이 남습니다. view-1, view-2, view-3은 두 번 세어지고(view-4도 두 번 처리됩니다) dashboard는 이를 두 번 받습니다.',
   },
   'streams-eos-repartition': {
     title: 'Kafka Streams groupBy: 리파티션 토픽도 트랜잭션 안에 들어간다',

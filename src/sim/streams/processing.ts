@@ -28,6 +28,24 @@ export function commitIsDue(d: StreamThreadContext, now: number): boolean {
   return now - d.lastCommitAt > d.commitIntervalMs && d.uncommitted > 0;
 }
 
+/**
+ * StreamThread.maybeCommit runs on every loop of the thread (every poll.ms, 100 ms, while idle) and,
+ * once more than commit.interval.ms has passed, commits and sets `lastCommitMs = now` — even when
+ * there is nothing to commit: commits fall on that clock's grid, not one interval after the first
+ * record. The model does not step through idle loops; the tick is worked out when work begins: the
+ * last commit plus whole periods of commit.interval.ms + 1 (the first loop past the interval).
+ */
+export function lastCommitTick(d: Pick<StreamThreadContext, 'lastCommitAt' | 'commitIntervalMs'>, now: number): number {
+  const period = d.commitIntervalMs + 1;
+  return d.lastCommitAt + Math.max(0, Math.floor((now - d.lastCommitAt) / period)) * period;
+}
+
+/** A record's work is now uncommitted; the first of a commit's brings the commit clock up to its last idle tick. */
+function addWork(d: Draft, now: number): void {
+  if (d.uncommitted === 0) d.lastCommitAt = lastCommitTick(d, now);
+  d.uncommitted += 1;
+}
+
 /** Starts committing: EOS sends the input offsets into the transaction first; ALOS flushes first. */
 export function startCommit(d: Draft, out: Out): void {
   d.commitOffsets = d.positions;
@@ -74,7 +92,7 @@ export function runStep(d: Draft, now: number, out: Out): void {
     case 'repartition':
       // a re-keyed record is work to commit too: until the transaction (or, at_least_once, the
       // offset commit) covers it, the counting side cannot read it with read_committed
-      d.uncommitted += 1;
+      addWork(d, now);
       out.fact(processedFact(d.client, r));
       out.call(d.producer, 'send', {
         topic: d.repartitionTopic,
@@ -84,7 +102,7 @@ export function runStep(d: Draft, now: number, out: Out): void {
       });
       return;
     case 'filter':
-      d.uncommitted += 1;
+      addWork(d, now);
       out.fact(processedFact(d.client, r));
       out.fact({
         kind: 'note',
@@ -94,7 +112,7 @@ export function runStep(d: Draft, now: number, out: Out): void {
       advance(d, out);
       return;
     case 'drop':
-      d.uncommitted += 1;
+      addWork(d, now);
       d.droppedRecords += 1;
       if (!d.repartitionTopic || r.topic === d.repartitionTopic) out.fact(processedFact(d.client, r));
       out.fact({
@@ -110,7 +128,7 @@ export function runStep(d: Draft, now: number, out: Out): void {
       const count = (d.store[key] ?? 0) + 1;
       d.store = { ...d.store, [key]: count };
       d.counts = { ...d.counts, [s.i]: count };
-      d.uncommitted += 1;
+      addWork(d, now);
       if (!d.repartitionTopic || r.topic === d.repartitionTopic) out.fact(processedFact(d.client, r));
       out.point('afterProcess', pointDetail(r));
       advance(d, out);

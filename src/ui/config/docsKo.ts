@@ -86,7 +86,10 @@ export const DOCS_KO: Readonly<Record<ConfigTable, Readonly<Record<string, strin
     'application.id': '컨슈머 그룹, 내부 토픽, transactional.id 접두사의 이름이 됩니다(기본값: 클라이언트 id).',
     'processing.guarantee':
       '기본값은 at_least_once입니다. 입력 오프셋, 상태 저장소 changelog, 출력을 하나의 트랜잭션으로 묶으려면 exactly_once_v2를 명시해야 합니다(브로커 2.5 이상, exactly_once와 exactly_once_beta는 4.0에서 제거됨).',
-    'commit.interval.ms': '태스크가 커밋하는 주기입니다. exactly_once_v2에서는 100, 그 밖에는 30000입니다.',
+    'commit.interval.ms':
+      '태스크가 커밋하는 주기입니다. exactly_once_v2에서는 100, 그 밖에는 30000입니다. 0이면 스레드 루프마다 커밋합니다.',
+    'statestore.cache.max.bytes':
+      '레코드 캐시입니다. EOS Lab은 캐시 없이(0) Streams를 실행하므로 count()의 갱신이 모두 곧바로 changelog와 출력에 쓰입니다. Kafka의 기본값은 10485760(10 MB)이며, 이때 갱신은 캐시에 머물렀다가 커밋마다 키당 하나씩 쓰입니다. 0만 받습니다.',
   },
 };
 
