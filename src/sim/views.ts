@@ -23,6 +23,7 @@ export {
   findingSentence,
   LAYER_NAMES,
   LOSS_KIND_NAMES,
+  mostTimes,
   STATUS_NAMES,
   statusNameOf,
 } from './checks/verdictText';

@@ -378,8 +378,8 @@ function topicText(lang: Language, f: TopicFinding): string {
     parts.push(
       say(
         lang,
-        `the broker recognised ${n === 1 ? 'a retry' : `${n} retries`} of ${who} (same producerId, epoch and sequence) and answered with the original offset: nothing written twice`,
-        `브로커는 ${who}의 재시도 ${n}번을 알아보고(같은 producerId, epoch, 시퀀스) 원래 offset으로 응답했습니다. 두 번 기록되지 않았습니다.`,
+        `the broker recognised ${n === 1 ? 'a retry' : `${n} retries`} of ${who} (same producerId, epoch and sequence) and answered with the original offset: ${n === 1 ? 'that retry wrote' : 'those retries wrote'} nothing`,
+        `브로커는 ${who}의 재시도 ${n}번을 알아보고(같은 producerId, epoch, 시퀀스) 원래 offset으로 응답했습니다. 그 재시도로는 아무것도 기록되지 않았습니다.`,
       ),
     );
   }
@@ -579,6 +579,25 @@ export const STATUS_NAMES: Readonly<Record<Status, readonly [en: string, ko: str
  */
 export function statusNameOf(layer: string, status: Status): readonly [en: string, ko: string] {
   return layer === 'loss' && status === 'once' ? ['none', '없음'] : STATUS_NAMES[status];
+}
+
+/**
+ * For a "more than once" finding, the most times its sentence names for one event (copies in the
+ * topic, records received, times processed or applied): what the badge shows as "×N", so the two
+ * never disagree. Null for any other status.
+ */
+export function mostTimes(f: LayerFinding): number | null {
+  if (f.status !== 'more-than-once') return null;
+  const counts: number[] =
+    f.layer === 'log' || f.layer === 'output'
+      ? f.notable.map((e) => effective(e).length)
+      : f.layer === 'delivery'
+        ? f.repeated.map((e) => e.offsets.length)
+        : f.layer === 'processing' || f.layer === 'sink'
+          ? f.repeated.map((e) => e.times)
+          : [];
+  const most = Math.max(0, ...counts);
+  return most > 1 ? most : null;
 }
 
 export const LOSS_KIND_NAMES: Readonly<Record<LossKind, readonly [en: string, ko: string]>> = {

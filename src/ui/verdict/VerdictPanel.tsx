@@ -8,7 +8,7 @@
  * data-status so tests can compare the screen with the engine.
  */
 import { type ReactNode, useId, useMemo } from 'react';
-import { eventlessTopicsOf, findingSentence, LAYER_NAMES, outputTopicsOf, statusNameOf, verdictViewAt } from '../../sim/views';
+import { eventlessTopicsOf, findingSentence, LAYER_NAMES, mostTimes, outputTopicsOf, statusNameOf, verdictViewAt } from '../../sim/views';
 import { useSim } from '../../store/useSim';
 import { useStrings } from '../i18n';
 import { Icon } from '../playback/icons';
@@ -32,6 +32,7 @@ const COUNTERS: readonly { id: CounterId; en: string; ko: string }[] = [
 // stalled is drawn: Debian's and many phones' fonts have no pause symbol (U+23F8), which showed as a missing-glyph box
 const GLYPH: Record<string, ReactNode> = {
   once: '✓',
+  // the panel writes the finding's own count (mostTimes): ×2, ×4 …
   'more-than-once': '×2',
   lost: '∅',
   stalled: <Icon name="pause" inline />,
@@ -84,7 +85,7 @@ export function VerdictPanel() {
                   {f.subject && <span className="subject">{f.subject}</span>}
                   <span className="status-cell">
                     <span className="glyph" aria-hidden="true">
-                      {GLYPH[f.status]}
+                      {f.status === 'more-than-once' ? `×${mostTimes(f) ?? 2}` : GLYPH[f.status]}
                     </span>{' '}
                     {language === 'ko' ? statusName[1] : statusName[0]}
                   </span>

@@ -17,6 +17,7 @@ import { scaleLinear } from 'd3-scale';
 import {
   groupDigits,
   LAYER_NAMES,
+  mostTimes,
   type ReplicationRow,
   type SimView,
   statusNameOf,
@@ -294,7 +295,8 @@ export function verdictLine(verdict: VerdictView, language: TimelineLanguage): s
   return verdict.layers
     .map((f) => {
       const name = LAYER_NAMES[f.layer]?.[k] ?? f.layer;
-      const status = `${GLYPH[f.status] ?? ''} ${statusNameOf(f.layer, f.status)?.[k] ?? f.status}`;
+      const glyph = f.status === 'more-than-once' ? `×${mostTimes(f) ?? 2}` : (GLYPH[f.status] ?? '');
+      const status = `${glyph} ${statusNameOf(f.layer, f.status)?.[k] ?? f.status}`;
       const events =
         f.status !== 'once' && f.eventIds.length ? ` (${f.eventIds.slice(0, 3).join(', ')}${f.eventIds.length > 3 ? ' …' : ''})` : '';
       return `${name}${f.subject ? ` ${f.subject}` : ''}: ${status}${events}`;
