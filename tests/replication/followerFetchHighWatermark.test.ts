@@ -7,15 +7,12 @@ import { describe, expect, it } from 'vitest';
 import { Out } from '../../src/sim/actors/out';
 import type { BrokerContext } from '../../src/sim/broker/broker.machine';
 import { onProduce } from '../../src/sim/broker/produceRequest';
-import { initialReplication, onReplicaFetch, onReplicaFetchExpired } from '../../src/sim/broker/replication';
+import { onReplicaFetch, onReplicaFetchExpired } from '../../src/sim/broker/replication';
 import type { ClusterMetadata } from '../../src/sim/cluster/metadata';
 import type { Effect, RpcEvent } from '../../src/sim/kernel/effects';
-import { createPartitionLog } from '../../src/sim/log/partitionLog';
-import { asReplicatedLog } from '../../src/sim/log/replicaLog';
 import type { ProduceRequest } from '../../src/sim/protocol/messages';
-import { becomeLeader } from '../../src/sim/replication/leaderPartition';
+import { BROKERS, hostBroker } from './hostBroker';
 
-const BROKERS = ['broker-0', 'broker-1'];
 const meta: ClusterMetadata = {
   brokers: BROKERS,
   topics: { t: { name: 't', partitions: 1, leaders: ['broker-0'], replicas: [BROKERS] } },
@@ -27,34 +24,8 @@ const meta: ClusterMetadata = {
 
 type Leader = BrokerContext & { readonly replication: NonNullable<BrokerContext['replication']> };
 
-/** broker-0 leading t-0 with broker-1 in the ISR. */
-function leader(): Leader {
-  const rep = initialReplication({
-    controller: 'controller',
-    replicaLagTimeMaxMs: 30000,
-    replicaFetchWaitMaxMs: 500,
-    heartbeatIntervalMs: 2000,
-    minInsyncReplicas: { t: 1 },
-  });
-  const partition = { topic: 't', partition: 0, leader: 'broker-0', leaderEpoch: 0, partitionEpoch: 0, replicas: BROKERS, isr: BROKERS };
-  return {
-    id: 'broker-0',
-    partitions: { 't-0': asReplicatedLog(createPartitionLog('t', 0)) },
-    parked: [],
-    nextParkId: 0,
-    verification: false,
-    transactionVersion: 1,
-    transactionCoordinator: meta.transactionCoordinator,
-    verifying: [],
-    nextCorrelationId: 0,
-    meta,
-    replication: {
-      ...rep,
-      leading: { 't-0': becomeLeader(partition, 1, 0, 0) },
-      registrations: { 't-0': { ...partition, election: null } },
-    },
-  } as Leader;
-}
+/** broker-0 leading t-0 with broker-1 in the ISR (broker-2 out of it). */
+const leader = (): Leader => ({ ...hostBroker('t', meta, ['broker-0', 'broker-1']), verification: false }) as Leader;
 
 const produce = (baseSequence: number): RpcEvent<ProduceRequest> =>
   ({
