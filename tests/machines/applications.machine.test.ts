@@ -294,6 +294,25 @@ describe('Kafka Streams thread: the loop as states', () => {
     expect(m.state()).toBe('running.polling');
   });
 
+  it('at_least_once: a commitSync that fails with CommitFailedException is a TaskMigratedException (close dirty, rejoin); another KafkaException stops the thread; a TimeoutException leaves the offsets', () => {
+    const failing = (error: string) => {
+      const m = started('at_least_once');
+      reply(m, 'st.consumer', answer(0), 40000);
+      step(m, 40000);
+      step(m, 40000);
+      step(m, 40000);
+      m.send({ type: 'commitDue', key: 'commitDue', data: {} }, 60002);
+      reply(m, 'st.producer', { call: 'flush' }, 60003);
+      const fx = reply(m, 'st.consumer', { call: 'commitSync', ok: false, error }, 60004);
+      return { m, fx };
+    };
+    const migrated = failing('CommitFailedException');
+    expect(migrated.m.state()).toBe('migrating.resubscribing');
+    expect(callsTo(migrated.fx, 'st.consumer')).toEqual(['resubscribe']);
+    expect(failing('RebalanceInProgressException').m.state()).toBe('stopped');
+    expect(failing('TimeoutException').m.state()).toBe('running.polling');
+  });
+
   it('exactly_once_v2: the transaction stays open across polls (pollingInTransaction) until commit.interval.ms', () => {
     const m = started('exactly_once_v2');
     expect(callsTo(reply(m, 'st.consumer', answer(0), 10), 'st.producer')).toEqual(['beginTransaction']);

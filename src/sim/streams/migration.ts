@@ -66,6 +66,23 @@ export function closeDirty(d: Draft, out: Out): void {
   out.timer('abortTimeout', 'abortTimeout', MAX_BLOCK_MS);
 }
 
+/**
+ * at_least_once: commitSync failed with CommitFailedException (TaskExecutor.commitOffsetsOrTransaction
+ * → TaskMigratedException): handleLostAll closes the task dirty — its uncommitted work dropped, the
+ * store kept (wiped only under EOS; the model restores it from the changelog, which holds every
+ * update already written) — no producer to re-create, and the main consumer rejoins.
+ */
+export function commitSyncMigrated(d: Draft, r: Reply, out: Out): void {
+  out.fact({
+    kind: 'note',
+    actor: d.self,
+    text: `TaskMigratedException (${r.call} failed with ${r.error ?? null}): the task is closed dirty — its uncommitted work dropped, to be processed again from the committed offsets — and the thread rejoins the group`,
+  });
+  answerPendingRevocation(d, out);
+  dropTaskWork(d, out);
+  resubscribe(d, out);
+}
+
 /** abortTransaction() did not return within max.block.ms: Streams swallows the TimeoutException. */
 export function onAbortTimeout(d: Draft, out: Out): void {
   out.fact({

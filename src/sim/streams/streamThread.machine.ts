@@ -34,7 +34,16 @@
  */
 import { setup } from 'xstate';
 import { advance } from '../application/applicationLoop';
-import { aborted, closeDirty, dropPoll, onAbortTimeout, resubscribe, streamsException, taskMigrated } from './migration';
+import {
+  aborted,
+  closeDirty,
+  commitSyncMigrated,
+  dropPoll,
+  onAbortTimeout,
+  resubscribe,
+  streamsException,
+  taskMigrated,
+} from './migration';
 import {
   announceNewTask,
   beginBatch,
@@ -74,6 +83,22 @@ const taskFailed = (migratedGuard: 'taskMigrated' | 'abortMigrated', fatalGuard:
     actions: [act((d, _now, ev, out) => taskMigrated(d, replyOf(ev), out)), act((d, _now, _ev, out) => closeDirty(d, out))],
   },
   { guard: fatalGuard, target: '#streamThread.stopped', actions: act((d, _now, ev, out) => streamsException(d, replyOf(ev), out)) },
+];
+
+/** at_least_once: a failed commitSync is a TaskMigratedException (CommitFailedException) or a StreamsException (TaskExecutor). */
+const commitSyncFailed = [
+  {
+    guard: 'commitSyncMigrated' as const,
+    target: '#streamThread.migrating.resubscribing',
+    actions: act((d, _now, ev, out) => commitSyncMigrated(d, replyOf(ev), out)),
+  },
+  {
+    guard: 'commitSyncFatal' as const,
+    target: '#streamThread.stopped',
+    actions: act((d, _now, ev, out) =>
+      stop(d, out, `commitSync failed with ${replyOf(ev)?.error ?? null}: StreamsException, the stream thread dies`),
+    ),
+  },
 ];
 
 /** The restore ended: the task runs the batch held meanwhile (or restores again for a task it brought), or polls. */
@@ -132,7 +157,13 @@ const revokedWhilePolling = [
 function committingState(done: { target: string; actions: unknown }, more: readonly object[] = []) {
   return {
     on: {
-      reply: [...taskFailed('taskMigrated', 'streamsException'), commitGoesOn, { guard: 'commitDone' as const, ...done }, ...more],
+      reply: [
+        ...taskFailed('taskMigrated', 'streamsException'),
+        ...commitSyncFailed,
+        commitGoesOn,
+        { guard: 'commitDone' as const, ...done },
+        ...more,
+      ],
       // the main consumer's onPartitionsRevoked returns when this commit ends
       onPartitionsRevoked: { actions: waitForCommit },
     },

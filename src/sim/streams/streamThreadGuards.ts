@@ -81,6 +81,14 @@ export const streamThreadGuards = {
   commitGoesOn: ({ context, event }: Args) =>
     (answers(event, 'sendOffsetsToTransaction', context.producer) && replyOf(event)?.ok === true) ||
     answers(event, 'flush', context.producer),
+  /** at_least_once: commitSync failed with CommitFailedException — TaskExecutor makes it a TaskMigratedException. */
+  commitSyncMigrated: ({ context, event }: Args) =>
+    !eos(context) && failed(event, 'commitSync', context.consumer) && replyOf(event)?.error === 'CommitFailedException',
+  /** at_least_once: commitSync failed with another KafkaException (not a TimeoutException) — a StreamsException: the thread dies. */
+  commitSyncFatal: ({ context, event }: Args) =>
+    !eos(context) &&
+    failed(event, 'commitSync', context.consumer) &&
+    !['CommitFailedException', 'TimeoutException'].includes(replyOf(event)?.error ?? ''),
   /** The commit is done: commitTransaction returned, or commitSync did (failed or not). */
   commitDone: ({ context, event }: Args) =>
     (answers(event, 'commitTransaction', context.producer) && replyOf(event)?.ok === true) ||
