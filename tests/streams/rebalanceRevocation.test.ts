@@ -139,6 +139,25 @@ describe("the stream thread's StreamsRebalanceListener (TaskManager.handleRevoca
     expect(t.state()).toBe('migrating.aborting');
   });
 
+  it('onPartitionsLost under exactly_once_v2 with nothing uncommitted: handleLostAll still closes the task dirty and re-creates the producer', () => {
+    const idle = createActor(streamThreadMachine, {
+      input: initialContext(THREAD),
+      snapshot: streamThreadMachine.resolveState({
+        value: { running: 'polling' },
+        context: { ...initialContext(THREAD), store: { a: 2 } },
+      }),
+    });
+    const fx: Effect[] = [];
+    idle.on('*', (e) => {
+      fx.push(e as unknown as Effect);
+    });
+    idle.start();
+    idle.send({ type: 'onPartitionsRevoked', now: 5000, from: 'st.consumer', args: { partitions: [], lost: true } } as never);
+    expect(callsOf(fx).map((c) => `${c.name}→${c.to}`)).toEqual(['partitionsRevokedDone→st.consumer', 'close→st.producer']);
+    expect(stateValueToString(idle.getSnapshot().value)).toBe('migrating.closingProducer');
+    expect(idle.getSnapshot().context.store).toEqual({});
+  });
+
   it('nothing to commit: it returns at once', () => {
     const idle = createActor(streamThreadMachine, {
       input: initialContext(THREAD),

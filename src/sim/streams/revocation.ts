@@ -34,6 +34,25 @@ export function lostInTransaction(ctx: StreamThreadContext, ev: Ev): boolean {
   return revocation(ev)?.lost === true && eos(ctx) && ctx.uncommitted > 0;
 }
 
+/**
+ * onPartitionsLost under exactly_once_v2 with nothing uncommitted: handleLostAll still closes the
+ * task dirty (its store wiped) and re-creates the producer (ActiveTaskCreator.reInitializeProducer),
+ * though no transaction is open.
+ */
+export function lostWithoutWork(ctx: StreamThreadContext, ev: Ev): boolean {
+  return revocation(ev)?.lost === true && eos(ctx) && ctx.uncommitted === 0;
+}
+
+/** handleLostAll with no transaction open: the listener returns, the task is closed dirty and the producer replaced. */
+export function tasksLostWithoutWork(d: Draft, out: Out): void {
+  out.fact({
+    kind: 'note',
+    actor: d.self,
+    text: "onPartitionsLost (this member's generation is gone): its task is closed dirty — nothing uncommitted, no transaction open, but its store is wiped — the producer is re-created and the task created again at the next assignment",
+  });
+  answerRevocation(d, out);
+}
+
 /** The listener returns: the main consumer rejoins. */
 export function answerRevocation(d: Draft, out: Out): void {
   d.revocationPending = false;

@@ -37,6 +37,7 @@ import { advance } from '../application/applicationLoop';
 import {
   aborted,
   closeDirty,
+  closeProducer,
   commitSyncMigrated,
   dropPoll,
   onAbortTimeout,
@@ -60,6 +61,7 @@ import {
 } from './processing';
 import {
   applyRestoreReply,
+  dropTaskWork,
   finishRestore,
   holdPoll,
   pollChangelog,
@@ -69,7 +71,7 @@ import {
   startRestore,
   startTask,
 } from './restore';
-import { answerAfterCommit, answerRevocation, tasksLost } from './revocation';
+import { answerAfterCommit, answerRevocation, tasksLost, tasksLostWithoutWork } from './revocation';
 import { act, type Ev, initialContext, replyOf, type StreamThreadContext, type StreamThreadInput, stop } from './streamThreadContext';
 import { streamThreadGuards } from './streamThreadGuards';
 
@@ -145,6 +147,15 @@ const revokedWhilePolling = [
     guard: 'lostInTransaction' as const,
     target: '#streamThread.migrating',
     actions: [act((d, _now, _ev, out) => tasksLost(d, out)), act((d, _now, _ev, out) => closeDirty(d, out))],
+  },
+  {
+    guard: 'lostWithoutWork' as const,
+    target: '#streamThread.migrating.closingProducer',
+    actions: act((d, _now, _ev, out) => {
+      tasksLostWithoutWork(d, out);
+      dropTaskWork(d, out);
+      closeProducer(d, out);
+    }),
   },
   { guard: 'revokedWithWork' as const, target: '#streamThread.running.committingWhilePolling', actions: [waitForCommit, startCommitting] },
   { actions: answerNow },

@@ -6,7 +6,7 @@ import { answers, failed, replyOf } from '../application/applicationLoop';
 import { isTaskMigrated } from './migration';
 import { commitIsDue, gainedTask } from './processing';
 import { restoreAfter, restoredToEnd } from './restore';
-import { lostInTransaction, revokedWithWork } from './revocation';
+import { lostInTransaction, lostWithoutWork, revokedWithWork } from './revocation';
 import { type Ev, eos, eventTime, type StreamThreadContext } from './streamThreadContext';
 
 type Args = { context: StreamThreadContext; event: Ev };
@@ -101,4 +101,5 @@ export const streamThreadGuards = {
   revokedWithWork: ({ context, event }: Args) => revokedWithWork(context, event),
   /** onPartitionsLost with an exactly_once_v2 transaction open: close the task dirty. */
   lostInTransaction: ({ context, event }: Args) => lostInTransaction(context, event),
+  lostWithoutWork: ({ context, event }: Args) => lostWithoutWork(context, event),
 };
