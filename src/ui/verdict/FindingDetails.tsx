@@ -54,7 +54,10 @@ function Copies({ event, language }: { event: TopicEvent; language: Language }) 
       {event.copies.map((c, i) => (
         <span key={`${c.partition}@${c.offset}`} className="copy" data-copy-state={c.state} data-copy-cause={c.cause}>
           {i > 0 && ' · '}
-          {`${recordAddress(c.topic, c.partition, c.offset)} ${pick(COPY_STATE_NAMES[c.state], language)}`}
+          {/* a record without an event_id is named by its address: said once, not twice */}
+          {recordAddress(c.topic, c.partition, c.offset) === event.eventId
+            ? pick(COPY_STATE_NAMES[c.state], language)
+            : `${recordAddress(c.topic, c.partition, c.offset)} ${pick(COPY_STATE_NAMES[c.state], language)}`}
           {c.cause !== 'first' && ` (${pick(COPY_CAUSE_NAMES[c.cause], language)}${c.writer ? `, ${c.writer}` : ''})`}
         </span>
       ))}
