@@ -8,7 +8,7 @@
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { findPreset } from '../src/sim';
+import { decodeLink, findPreset } from '../src/sim';
 import { launchBrowser, screenshot, watchErrors } from './browser';
 
 let browser: Browser;
@@ -133,6 +133,70 @@ describe('A/B comparison', () => {
     await expect
       .poll(() => page.locator('[data-testid="compare-verdict"] tr[data-layer="sink"]').first().getAttribute('data-differs'))
       .toBe('true');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('picking a scenario in the gallery while a comparison is open closes it; Back and Forward walk through consistent entries', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const errors = watchErrors(page);
+    const hash = () => page.evaluate(() => location.hash);
+    const storeId = () => page.evaluate(() => window.__eosLab?.store.getState().scenario?.id ?? null);
+    const storeStep = () => page.evaluate(() => window.__eosLab?.store.getState().step ?? -1);
+    const heading = () => page.locator('.scenario-title h2').innerText();
+    const linkedId = (h: string) => {
+      const d = decodeLink(h);
+      return d.ok ? `${d.scenario.id}@${d.view.step}` : `not a share link: ${h.slice(0, 12)}`;
+    };
+    const lostAck = findPreset('lost-ack-idempotent')!;
+    const acks0 = findPreset('acks-0-loss')!;
+    await page.goto(inject('baseUrl'));
+    await page.getByTestId('open-gallery').click();
+    await page.getByTestId('gallery').getByTestId('open-lost-ack-idempotent').click();
+    await page.getByTestId('timeline').waitFor();
+    await page.getByRole('button', { name: 'Step forward' }).click();
+    await page.getByRole('button', { name: 'Step forward' }).click();
+    await expect.poll(async () => linkedId(await hash())).toBe('lost-ack-idempotent@2');
+    const scenarioEntry = await hash();
+
+    await page.getByTestId('open-compare').click();
+    await page.getByTestId('compare-view').waitFor();
+    await expect.poll(hash).toMatch(/^#ab=1\./);
+    const abEntry = await hash();
+
+    // the gallery's scenario replaces the comparison: header, body and address all say acks-0
+    await page.getByTestId('open-gallery').click();
+    await page.getByTestId('gallery').getByTestId('open-acks-0-loss').click();
+    await page.getByTestId('compare-view').waitFor({ state: 'detached' });
+    await page.getByTestId('timeline').waitFor();
+    expect(await heading()).toBe(acks0.title);
+    expect(await storeId()).toBe('acks-0-loss');
+    await expect.poll(async () => linkedId(await hash())).toBe('acks-0-loss@0');
+    const acksEntry = await hash();
+
+    // Back: the comparison's own entry, scenario A behind it
+    await page.goBack();
+    await page.getByTestId('compare-view').waitFor();
+    await expect.poll(hash).toBe(abEntry);
+    await expect.poll(heading).toBe(lostAck.title);
+    // Back: the scenario at step 2, no comparison
+    await page.goBack();
+    await page.getByTestId('compare-view').waitFor({ state: 'detached' });
+    await page.getByTestId('timeline').waitFor();
+    await expect.poll(hash).toBe(scenarioEntry);
+    await expect.poll(storeId).toBe('lost-ack-idempotent');
+    expect(await storeStep()).toBe(2);
+    expect(await heading()).toBe(lostAck.title);
+    // Forward: the comparison again; Forward: acks-0, no comparison
+    await page.goForward();
+    await page.getByTestId('compare-view').waitFor();
+    await expect.poll(hash).toBe(abEntry);
+    await page.goForward();
+    await page.getByTestId('compare-view').waitFor({ state: 'detached' });
+    await expect.poll(storeId).toBe('acks-0-loss');
+    await expect.poll(heading).toBe(acks0.title);
+    await page.waitForTimeout(400);
+    expect(await hash()).toBe(acksEntry);
     expect(errors).toEqual([]);
     await page.close();
   });

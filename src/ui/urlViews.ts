@@ -17,6 +17,23 @@ export const VIEW_PREFIXES: readonly string[] = [DUMP_PREFIX, AB_PREFIX];
 let comparedFrom: string | null = null;
 let dumpFrom: string | null = null;
 
+/**
+ * One view at a time: what the page opens itself (a scenario picked in the gallery, the comparison,
+ * the dump's form) closes the other views first, so the header, the body and the address describe
+ * the same thing. `keep`: the view about to open, left as it is.
+ */
+export function closeViewsExcept(keep: 'compare' | 'dump' | null): void {
+  if (keep !== 'compare' && compareStore.getState().open) {
+    comparedFrom = null;
+    compareStore.getState().close();
+  }
+  const dump = dumpStore.getState();
+  if (keep !== 'dump' && (dump.importing || dump.busy || dump.analysis !== null)) {
+    dumpFrom = null;
+    dump.close();
+  }
+}
+
 /** Opens or closes the comparison and the dump so the page shows what `hash` describes. */
 export function showViewsOf(hash: string): void {
   const ab = decodeAbLink(hash);

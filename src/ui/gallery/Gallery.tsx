@@ -15,6 +15,7 @@ import { compareStore } from '../compare/compareStore';
 import { compareStrings } from '../compare/compareStrings';
 import { Modal } from '../Modal';
 import { BreakItButton } from '../search/BreakItButton';
+import { closeViewsExcept } from '../urlViews';
 import { useScenarioTexts } from '../usePresetTexts';
 import { DEFENSE_ROWS, type DefenseScenario, GALLERY_TEXT, OTHER_PAIRS } from './defenses';
 
@@ -118,6 +119,8 @@ export function Gallery({ onClose }: { onClose: () => void }) {
   const t = GALLERY_TEXT[language];
   const { rows, others } = useMemo(() => galleryRows(PRESETS, language), [language]);
   const open = (preset: Preset) => {
+    // the scenario picked is what the page shows: a comparison or a dump open over the run closes
+    closeViewsExcept(null);
     openScenario(simStore, preset.scenario, { language });
     onClose();
   };
