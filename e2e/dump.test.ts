@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { bigDump } from '../bench/dumpData';
+import { findPreset } from '../src/sim';
 import { MAX_LINKABLE_TEXT } from '../src/ui/dump/dumpLink';
 import { launchBrowser, screenshot, watchErrors } from './browser';
 
@@ -32,6 +33,54 @@ async function dropFiles(page: Page, files: { name: string; text: string }[]): P
 }
 
 describe('dump import', () => {
+  it('one view at a time: over the dump form Configuration, Share and Embed say why they wait; Compare A/B replaces the dump and closes to the simulator', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const errors = watchErrors(page);
+    await page.goto(`${inject('baseUrl')}#preset=zombie-fencing`);
+    await page.getByTestId('timeline').waitFor();
+    const title = findPreset('zombie-fencing')!.title;
+    await page.getByTestId('import-dump').click();
+    await page.getByTestId('dump-import').waitFor();
+
+    // (a) the configuration belongs to the hidden run: the button waits, and says why
+    const config = page.getByTestId('open-config');
+    expect(await config.isDisabled()).toBe(true);
+    expect(await config.getAttribute('title')).toContain('close the dump view');
+    await config.click({ force: true });
+    // (d) Share and Embed would link the hidden run
+    for (const id of ['open-share', 'open-embed']) {
+      const button = page.getByTestId(id);
+      expect(await button.isDisabled()).toBe(true);
+      expect(await button.getAttribute('title')).toContain('dump view hides');
+    }
+    await page.getByTestId('open-share').click({ force: true });
+    expect(await page.getByTestId('share-link').count()).toBe(0);
+    // Cancel: the simulator, and no sheet pops up unasked
+    await page.getByTestId('dump-import').getByRole('button', { name: 'Cancel' }).click();
+    await page.getByTestId('timeline').waitFor();
+    await page.waitForTimeout(300);
+    expect(await page.getByTestId('config-editor').count()).toBe(0);
+    expect(await page.getByTestId('open-config').isDisabled()).toBe(false);
+
+    // (b) Compare A/B over the dump form: the comparison replaces it, and the header names the run
+    await page.getByTestId('import-dump').click();
+    await page.getByTestId('dump-import').waitFor();
+    await page.getByTestId('open-compare').click();
+    await page.getByTestId('compare-view').waitFor();
+    expect(await page.getByTestId('dump-heading').count()).toBe(0);
+    expect(await page.getByTestId('dump-import').count()).toBe(0);
+    await expect.poll(() => page.locator('.scenario-title h2').innerText()).toBe(title);
+    await expect.poll(() => page.evaluate(() => location.hash)).toMatch(/^#ab=1\./);
+    // (c) Back to the simulator: the simulator, its own address
+    await page.getByTestId('compare-close').click();
+    await page.getByTestId('timeline').waitFor();
+    expect(await page.getByTestId('dump-import').count()).toBe(0);
+    await expect.poll(() => page.evaluate(() => location.hash)).toMatch(/^#s=1\./);
+    expect(await page.evaluate(() => window.__eosLab?.store.getState().scenario?.id)).toBe('zombie-fencing');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('a dropped dump shows its lane and the LSO pinned by the right producer', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     const errors = watchErrors(page);

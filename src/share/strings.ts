@@ -8,6 +8,7 @@ const en = {
   share: 'Share',
   embed: 'Embed',
   exportImport: 'Export / Import',
+  overDump: "Share and Embed link the simulator's run, which the dump view hides: use the dump's own Copy link, or close the dump view.",
   close: 'Close',
   shareTitle: 'Share this run',
   shareHint:
@@ -79,6 +80,7 @@ const ko: ShareText = {
   share: '공유',
   embed: '임베드',
   exportImport: '내보내기 / 가져오기',
+  overDump: '공유와 임베드는 덤프 화면이 가리고 있는 시뮬레이터 실행을 링크합니다. 덤프의 링크 복사를 쓰거나 덤프 화면을 닫으세요.',
   close: '닫기',
   shareTitle: '이 실행 공유하기',
   shareHint:

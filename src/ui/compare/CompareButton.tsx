@@ -1,6 +1,7 @@
 /** The header's "Compare A/B" button: opens the scenario on screen as A, with B the same until settings are changed. */
 import { simStore } from '../../store/simStore';
 import { useSim } from '../../store/useSim';
+import { closeViewsExcept } from '../urlViews';
 import { compareStore } from './compareStore';
 import { compareStrings } from './compareStrings';
 
@@ -15,7 +16,10 @@ export function CompareButton() {
       disabled={!scenario}
       onClick={() => {
         const s = simStore.getState().scenario;
-        if (s) compareStore.getState().openPair(s, { changes: [] }, 0);
+        if (!s) return;
+        // the comparison is the view on screen: a dump view open over the run closes
+        closeViewsExcept('compare');
+        compareStore.getState().openPair(s, { changes: [] }, 0);
       }}
     >
       {compareStrings(language).compareButton}

@@ -137,6 +137,7 @@ export function Gallery({ onClose }: { onClose: () => void }) {
             className="eos-link-button"
             data-testid={`compare-${a.id}-${b.id}`}
             onClick={() => {
+              closeViewsExcept('compare');
               compareStore.getState().openPair(a.scenario, { scenario: b.scenario });
               onClose();
             }}

@@ -32,6 +32,7 @@ export function Header({ onHelp }: { readonly onHelp: () => void }) {
   const dumpImporting = useDump((s) => s.importing);
   const dumpOpen = useDump((s) => s.analysis !== null);
   const dumpSources = useDump((s) => s.sources);
+  const dumpShown = useDump((s) => s.importing || s.busy || s.analysis !== null);
   const dumpTitle = dumpImporting || dumpOpen ? dumpHeading(language, dumpImporting, dumpSources) : null;
   return (
     <header className="app-header">
@@ -93,7 +94,10 @@ export function Header({ onHelp }: { readonly onHelp: () => void }) {
           type="button"
           className="config-button"
           data-testid="open-config"
-          disabled={!scenario}
+          // the configuration is the run's, and the dump view hides the run: it would open unseen
+          // behind the dump, and pop up unasked once the dump closed
+          disabled={!scenario || dumpShown}
+          title={dumpShown ? t.configurationOverDump : undefined}
           onClick={() => panelStore.getState().openConfig()}
           aria-haspopup="dialog"
         >

@@ -8,6 +8,7 @@ import { lazy, Suspense } from 'react';
 import { shareStore, useShare } from '../../share/shareState';
 import { shareText } from '../../share/strings';
 import { useSim } from '../../store/useSim';
+import { useDump } from '../dump/dumpStore';
 import { BreakItButton } from '../search/BreakItButton';
 import { useBreakIt, useOpenLinkedSearch } from '../search/breakItStore';
 import '../../share/share.css';
@@ -23,6 +24,8 @@ export function ShareBar() {
   const panel = useShare((s) => s.panel);
   const breakItOpen = useBreakIt((s) => s.open);
   const hasRun = useSim((s) => s.scenario !== null && s.trace !== null);
+  // Share and Embed link the run; the dump view hides it (the dump has its own Copy link)
+  const overDump = useDump((s) => s.importing || s.busy || s.analysis !== null);
   const t = shareText(useSim((s) => s.language));
   const open = shareStore.getState().open;
   const close = () => open(null);
@@ -33,10 +36,22 @@ export function ShareBar() {
         <button type="button" onClick={() => open('gallery')} data-testid="open-gallery">
           {t.scenarios}
         </button>
-        <button type="button" onClick={() => open('share')} disabled={!hasRun} data-testid="open-share">
+        <button
+          type="button"
+          onClick={() => open('share')}
+          disabled={!hasRun || overDump}
+          title={overDump ? t.overDump : undefined}
+          data-testid="open-share"
+        >
           {t.share}
         </button>
-        <button type="button" onClick={() => open('embed')} disabled={!hasRun} data-testid="open-embed">
+        <button
+          type="button"
+          onClick={() => open('embed')}
+          disabled={!hasRun || overDump}
+          title={overDump ? t.overDump : undefined}
+          data-testid="open-embed"
+        >
           {t.embed}
         </button>
         <button type="button" onClick={() => open('export')} data-testid="open-export">
