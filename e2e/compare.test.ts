@@ -227,4 +227,39 @@ describe('A/B comparison', () => {
     expect(errors).toEqual([]);
     await page.close();
   });
+
+  it('the committed rate is over the window the cost panel states, on the run and on both sides of A/B', async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    const errors = watchErrors(page);
+    await page.goto(inject('baseUrl'));
+    const cost = page.getByTestId('cost-panel');
+    await cost.waitFor();
+    // the opening story: 2 records over its 4,517 ms is 0.44/s (it read 76.92/s, 2 records in 26 ms)
+    expect(await cost.getByTestId('cost-scope').innerText()).toContain('4,517 ms of virtual time');
+    expect(await cost.locator('.cost-committed').innerText()).toBe(
+      "2 committed records in the whole run's 4,517 ms of virtual time: 0.44 per virtual second",
+    );
+    await page.getByTestId('open-gallery').click();
+    await page.getByTestId('gallery').getByTestId('open-lost-ack-idempotent').click();
+    await page.getByTestId('timeline').waitFor();
+    await page.getByTestId('open-compare').click();
+    const view = page.getByTestId('compare-view');
+    await view.waitFor();
+    await view.locator('select[data-testid$=":enable.idempotence"]').first().selectOption('false');
+    await expect.poll(() => view.locator('.cost-committed').count()).toBe(2);
+    // A 1 record, B 2 records, over runs of the same length: B's rate is twice A's (it read 166.67 vs 0.07)
+    const lines = await view.locator('.cost-committed').allInnerTexts();
+    const parsed = lines.map((l) =>
+      /^(\d+) committed records? in the whole run's ([\d,]+) ms of virtual time: ([\d.]+) per virtual second$/.exec(l),
+    );
+    expect(
+      parsed.every((m) => m !== null),
+      lines.join(' | '),
+    ).toBe(true);
+    const [a, b] = parsed.map((m) => ({ records: Number(m?.[1]), ms: Number((m?.[2] ?? '').replaceAll(',', '')), rate: Number(m?.[3]) }));
+    expect([a?.records, b?.records]).toEqual([1, 2]);
+    for (const x of [a, b]) expect(x?.rate).toBeCloseTo((x?.records ?? 0) / ((x?.ms ?? 1) / 1000), 2);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 });

@@ -19,8 +19,13 @@ function sources(dir: string): string[] {
 describe('counts in the page’s words', () => {
   it('follow the number in English', () => {
     const cost = costStrings('en');
-    expect(cost.committed(1, '5')).toBe('1 committed record, 5 per virtual second');
-    expect(cost.committed(2, '5')).toBe('2 committed records, 5 per virtual second');
+    expect(cost.committed(1, '5', 200)).toBe("1 committed record in the whole run's 200 ms of virtual time: 5 per virtual second");
+    expect(cost.committed(2, '0.44', 4517)).toBe(
+      "2 committed records in the whole run's 4,517 ms of virtual time: 0.44 per virtual second",
+    );
+    expect(costStrings('ko').committed(2, '0.44', 4517)).toBe(
+      '실행 전체의 가상 시간 4,517 ms 동안 커밋된 레코드 2개: 가상 시간 1초당 0.44개',
+    );
     expect(cost.assumptions(1, 1, 0)).toContain('(1 link set apart)');
     expect(cost.assumptions(1, 2, 0)).toContain('(2 links set apart)');
     const dump = dumpStrings('en');

@@ -73,7 +73,7 @@ export function compareRuns(a: { summary: TraceSummary; cost: RunCost }, b: { su
       figure(`${id} behind the LSO p99 ms`, cc(a.cost, id)?.lsoWait?.p99, cc(b.cost, id)?.lsoWait?.p99),
     ]),
     figure('committed records', a.cost.committedRecords, b.cost.committedRecords),
-    figure('committed records per virtual second', a.cost.committedPerSecond, b.cost.committedPerSecond),
+    figure('committed records per virtual second (whole run)', a.cost.committedPerSecond, b.cost.committedPerSecond),
     figure(
       'write-path requests per committed record',
       a.cost.writePathRequestsPerCommittedRecord,

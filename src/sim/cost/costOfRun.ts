@@ -10,5 +10,7 @@ export function costOfRun(trace: Trace, summary: TraceSummary): RunCost {
     envelopes: trace.envelopes.filter((e) => e.sentAt <= summary.time),
     partitions: summary.partitions,
     ignoredTopics: [...eventlessTopicsOf(trace)],
+    // the window the rate is over: the run's virtual time, as the page's "whole run" line states it
+    runMs: summary.time,
   });
 }

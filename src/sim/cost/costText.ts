@@ -15,7 +15,7 @@ export function renderCost(c: RunCost, esc: (s: string) => string = (s) => s): s
     if (k.lsoWait) lines.push(`    behind the LSO: ${spreadText(k.lsoWait)}`);
   }
   lines.push(
-    `  committed records: ${c.committedRecords} in ${c.windowMs} ms virtual = ${num(c.committedPerSecond)} per virtual second`,
+    `  committed records: ${c.committedRecords} in ${c.windowMs} ms virtual (the whole run) = ${num(c.committedPerSecond)} per virtual second`,
     `  write-path requests: ${c.writePathRequests} (${num(c.writePathRequestsPerCommittedRecord)} per committed record), of which transaction requests ${c.transactionRequests} (${num(c.transactionRequestsPerCommittedRecord)} per committed record)`,
     `  requests by RPC: ${Object.entries(c.requests)
       .map(([k, v]) => `${k} ${v}`)

@@ -34,14 +34,16 @@ export function CostAssumptions({ scenario, t }: { readonly scenario: Scenario; 
   );
 }
 
-/** The chart and the committed records per virtual second (the same props as the chart). */
+/** The chart and the committed records per virtual second over the whole run, its window said (the same props as the chart). */
 export function CostFigures({ cost, t, scales, differs }: CostChartProps) {
   const perSecond = cost.committedPerSecond === null ? '–' : String(Math.round(cost.committedPerSecond * 100) / 100);
   return (
     <>
       {cost.consumers.length === 0 && <p className="muted">{t.noConsumer}</p>}
       <CostChart cost={cost} t={t} scales={scales} differs={differs} />
-      <p className={`cost-committed${differs?.has('committed') ? ' differs' : ''}`}>{t.committed(cost.committedRecords, perSecond)}</p>
+      <p className={`cost-committed${differs?.has('committed') ? ' differs' : ''}`}>
+        {t.committed(cost.committedRecords, perSecond, cost.windowMs)}
+      </p>
     </>
   );
 }

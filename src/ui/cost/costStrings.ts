@@ -16,8 +16,9 @@ const EN = {
   perRecord: 'Requests per committed record',
   writePath: 'write path',
   transactional: 'transaction requests',
-  committed: (records: number, perSecond: string) =>
-    `${records} committed ${records === 1 ? 'record' : 'records'}, ${perSecond} per virtual second`,
+  /** The rate with its window in the same line: the whole run's virtual time, as the line under the title says. */
+  committed: (records: number, perSecond: string, windowMs: number) =>
+    `${records} committed ${records === 1 ? 'record' : 'records'} in the whole run's ${groupDigits(windowMs)} ms of virtual time: ${perSecond} per virtual second`,
   noConsumer: 'No consumer received a record.',
   assumptionsTitle: 'Assumptions',
   assumptions: (latencyMs: number, links: number, jitterMs: number) =>
@@ -43,7 +44,8 @@ const KO: CostStrings = {
   perRecord: '커밋된 레코드당 요청 수',
   writePath: '쓰기 경로',
   transactional: '트랜잭션 요청',
-  committed: (records: number, perSecond: string) => `커밋된 레코드 ${records}개, 가상 시간 1초당 ${perSecond}개`,
+  committed: (records: number, perSecond: string, windowMs: number) =>
+    `실행 전체의 가상 시간 ${groupDigits(windowMs)} ms 동안 커밋된 레코드 ${records}개: 가상 시간 1초당 ${perSecond}개`,
   noConsumer: '레코드를 받은 컨슈머가 없습니다.',
   assumptionsTitle: '가정',
   assumptions: (latencyMs: number, links: number, jitterMs: number) =>
