@@ -90,7 +90,7 @@ describe('idempotence survives a leader failover', () => {
     expect(r.layer('log', 'orders')).toMatchObject({
       status: 'once',
       sentence:
-        'Kafka log orders: each of 2 events once; the broker recognised a retry of e1 (same producerId, epoch and sequence) and answered with the original offset: nothing written twice.',
+        'Kafka log orders: each of 2 events once; the broker recognised a retry of e1 (same producerId, epoch and sequence) and answered with the original offset: that retry wrote nothing.',
     });
     expect(r.layer('loss')?.status).toBe('once');
   });
