@@ -116,10 +116,13 @@ describe("the embed's engine in a Web Worker", () => {
     for (let i = 0; i < 20 && rpc !== 'Produce'; i++) rpc = await press('ArrowRight');
     expect(rpc).toBe('Produce');
     // the producer id, epoch and sequence the broker deduplicates by, as the page's own tooltip shows them
-    await expect.poll(() => tooltip.innerText()).toContain('batch(producerId=1000, epoch=0, baseSequence=0, 1 record)');
+    // the payload comes from the worker (a replay of the step that sent it): give it time on a loaded machine
+    await expect
+      .poll(() => tooltip.innerText(), { timeout: 10_000 })
+      .toContain('batch(producerId=1000, epoch=0, baseSequence=0, 1 record)');
     expect(await tooltip.innerText()).not.toContain('reading…');
     expect(await press('ArrowRight')).toBe('ProduceResponse');
-    await expect.poll(() => tooltip.innerText()).toMatch(/baseOffset=\d+/);
+    await expect.poll(() => tooltip.innerText(), { timeout: 10_000 }).toMatch(/baseOffset=\d+/);
     expect(errors).toEqual([]);
     await page.close();
   });
