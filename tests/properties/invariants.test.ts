@@ -514,6 +514,30 @@ describe('the invariant checker', () => {
       expect(ids({ ...trace, steps })).toContain('closed-connection-silent');
     });
 
+    it('one-request-at-a-time: a server reads a request before it has answered the one before it on the connection', () => {
+      // two requests in a row on one connection (not Fetch): the second read before the first's answer was sent
+      const reads = trace.envelopes
+        .filter(
+          (e) =>
+            e.rpc !== 'Fetch' && e.timeoutMs !== null && e.fate === 'delivered' && e.deliveredStep !== null && !e.rpc.endsWith('Response'),
+        )
+        .sort((x, y) => (x.deliveredStep as number) - (y.deliveredStep as number));
+      const pair = reads
+        .map(
+          (first, i) =>
+            [first, reads.slice(i + 1).find((e) => e.connection === first.connection && e.generation === first.generation)] as const,
+        )
+        .find(([, second]) => second !== undefined);
+      if (!pair?.[1]) throw new Error('base scenario changed: two requests on one connection expected');
+      const [first, second] = pair;
+      const answer = trace.envelopes.find((e) => e.inReplyTo === first.id);
+      if (!answer) throw new Error('base scenario changed: the first request is answered');
+      expect(ids(trace)).not.toContain('one-request-at-a-time');
+      // its answer sent only after the second request was read
+      const late = withEnvelopes((e) => (e.id === answer.id ? { ...e, sentStep: (second.deliveredStep as number) + 1 } : e));
+      expect(ids(late)).toEqual(['one-request-at-a-time']);
+    });
+
     it('requests-resolved: a request neither answered nor disconnected long before the end', () => {
       const request = trace.envelopes.find((e) => e.rpc === 'ListOffsets');
       if (!request) throw new Error('base scenario changed: a ListOffsets expected');

@@ -160,9 +160,8 @@ export const onProduce = (ctx: BrokerContext, ev: RpcEvent<ProduceRequest>, out:
  * How the leader answers a produce whose verification failed (ReplicaManager's error mapping).
  * *Simplification*: under protocol v2 Kafka's broker retries a CONCURRENT_TRANSACTIONS answer itself
  * (every 20 ms for up to 100 ms, maybeRetryOnConcurrentTransactions) and then returns it unconverted;
- * the model converts it to NOT_ENOUGH_REPLICAS at once, as protocol v1 does — holding the request
- * would let a later Produce of the same connection overtake it, which Kafka's SocketServer (one
- * request per connection at a time) prevents and the model's broker does not.
+ * the model converts it to NOT_ENOUGH_REPLICAS at once, as protocol v1 does (and as the Kafka
+ * source this model was read from, trunk of Oct 2024, still does for every version).
  */
 export function verificationError(error: KafkaError): KafkaError {
   switch (error) {

@@ -7,6 +7,10 @@
  * - no response travelling on a connection generation that its client already closed is delivered
  *   (NetworkClient.processDisconnection: the closed connection's requests were completed as
  *   disconnects, and nothing else arrives on it);
+ * - a server reads one request of a connection at a time: a request that expects an answer is read
+ *   only once the answer to the one read before it on its connection generation has been sent, or
+ *   that generation has been closed (SocketServer's mute; kernel/serverReads.ts) — Fetch requests
+ *   aside (the model's are per partition, standing for Kafka's one per broker);
  * - every request that expects an answer is answered, completed as a disconnect, or lost with its
  *   sender (a crash or close), before its timeout has passed by the end of the run — never left
  *   hanging (NetworkClient.handleTimedOutRequests);
@@ -24,6 +28,7 @@ import type { Trace } from '../run';
 export type NetworkInvariantId =
   | 'connection-order'
   | 'closed-connection-silent'
+  | 'one-request-at-a-time'
   | 'requests-resolved'
   | 'virtual-time'
   | 'quiescent-settled';
@@ -33,6 +38,8 @@ export const NETWORK_INVARIANTS: Readonly<Record<NetworkInvariantId, string>> = 
     'On every connection, in each direction and generation, envelopes are delivered in the order they were sent (TCP keeps order; a delayed envelope holds back what follows it).',
   'closed-connection-silent':
     'No response is delivered on a connection generation its client has already closed (after a request timeout, a reset or a broken peer, the requests on it complete as disconnects).',
+  'one-request-at-a-time':
+    "A server reads one request of a connection at a time: a request is handled only once the answer to the one before it on that connection has been sent, or the client has closed the connection (Kafka's SocketServer mutes a channel until its response is sent). The model's per-partition Fetch requests stand for one request and are not held to it.",
   'requests-resolved':
     'Every request that expects an answer is answered, completed as a disconnect, or lost with its sender before its request timeout has passed — none is left hanging.',
   'virtual-time':
@@ -109,6 +116,52 @@ function checkConnections(trace: Trace, add: Report): void {
   }
 }
 
+/**
+ * SocketServer's mute, checked from the trace: on each connection generation, a request read (one
+ * that expects an answer, not a Fetch) is read after the answer to the previous such request was
+ * sent — or after the generation was closed, or when that request was never answered because its
+ * server went down (then nothing after it is read on that generation anyway).
+ */
+function checkServerReads(trace: Trace, add: Report): void {
+  const closed = closeSteps(trace);
+  // a client that crashed closed its connections without a disconnect notice (NetworkClient.close)
+  const crashedAt = new Map<string, number[]>();
+  for (const s of trace.steps)
+    if (s.kind === 'fault' && (s.label === 'crash' || s.label === 'restart'))
+      crashedAt.set(s.actor, [...(crashedAt.get(s.actor) ?? []), s.i]);
+  const answerSent = new Map<number, number>();
+  for (const e of trace.envelopes) if (e && e.inReplyTo !== null && !answerSent.has(e.inReplyTo)) answerSent.set(e.inReplyTo, e.sentStep);
+  const reads = trace.envelopes
+    .filter(
+      (e) =>
+        e !== undefined &&
+        isRequestRpc(e.rpc) &&
+        e.rpc !== 'Fetch' &&
+        e.timeoutMs !== null &&
+        e.deliveredStep !== null &&
+        e.fate === 'delivered',
+    )
+    .sort((a, b) => (a.deliveredStep as number) - (b.deliveredStep as number) || a.id - b.id);
+  const previous = new Map<string, (typeof reads)[number]>();
+  for (const e of reads) {
+    const lane = `${e.connection}#${e.generation}`;
+    const before = previous.get(lane);
+    previous.set(lane, e);
+    if (!before) continue;
+    const step = e.deliveredStep as number;
+    const answered = answerSent.get(before.id);
+    const closedAt = closed.get(lane);
+    if (closedAt !== undefined && closedAt <= step) continue;
+    if ((crashedAt.get(processOf(e.from)) ?? []).some((i) => i > (before.deliveredStep as number) && i <= step)) continue;
+    if (answered !== undefined && answered < step) continue;
+    add(
+      'one-request-at-a-time',
+      step,
+      `${e.rpc} #${e.id} was read by ${e.to} on ${e.connection} (generation ${e.generation}) before ${before.rpc} #${before.id}, read before it, was answered`,
+    );
+  }
+}
+
 function checkRequests(trace: Trace, add: Report): void {
   const answered = new Set<number>();
   for (const e of trace.envelopes) if (e && e.inReplyTo !== null && e.fate === 'delivered') answered.add(e.inReplyTo);
@@ -170,6 +223,7 @@ function checkQuiescence(trace: Trace, add: Report): void {
 export function checkNetwork(trace: Trace, add: Report): void {
   checkTime(trace, add);
   checkConnections(trace, add);
+  checkServerReads(trace, add);
   checkRequests(trace, add);
   checkQuiescence(trace, add);
 }

@@ -8,6 +8,7 @@ import type { Effect, FactBase } from './effects';
 import { type ActorId, type Envelope, isRequestRpc } from './envelope';
 import { type PointFault, type ProcessId, processOf } from './faults';
 import { applyPointFault, matchPoint } from './processFaults';
+import { notRead, readOrHold } from './serverReads';
 import { breakConnection, cancelRequestTimeout, type OnSent, sendEnvelope } from './transport';
 import type { StepKind } from './types';
 
@@ -29,25 +30,31 @@ function lostStep(k: KernelCore, env: Envelope, why: string, before: string): tr
   });
 }
 
-export function deliver(k: KernelCore, env: Envelope, duplicate: boolean, onSent: OnSent): true {
+/** False when the envelope, a request, waits unread behind the one its server is serving (serverReads.ts): no step yet. */
+export function deliver(k: KernelCore, env: Envelope, fg: boolean, duplicate: boolean, onSent: OnSent): boolean {
   const targetProcess = k.processes.get(processOf(env.to));
   const isRequest = isRequestRpc(env.rpc);
   if (!targetProcess || targetProcess.down || !k.slots.has(env.to)) {
+    if (isRequest) notRead(k, env, duplicate);
     if (!duplicate) k.envelopeArrived(env.id, true);
     // a request reaching a dead peer: the connection is refused, and its client notices
     if (isRequest && k.network.inFlight(env.connection, env.generation, env.id)) breakConnection(k, env.connection, 'refused');
     return lostStep(k, env, `${env.to} is down`, 'down');
   }
   if (env.toIncarnation !== null && targetProcess.incarnation !== env.toIncarnation) {
+    if (isRequest) notRead(k, env, duplicate);
     if (!duplicate) k.envelopeArrived(env.id, true);
     const why = isRequest ? `${env.to} restarted since it was sent` : 'the connection it belonged to is gone';
     return lostStep(k, env, why, 'down');
   }
   const arrival = k.network.arrive(env, !isRequest);
   if (!arrival.ok) {
+    if (isRequest) notRead(k, env, duplicate);
     if (!duplicate) k.envelopeArrived(env.id, true, arrival.why);
     return lostStep(k, env, arrival.why, k.slots.get(env.to)?.ref.stateText() ?? 'undefined');
   }
+  // one request of a connection at a time: this one may wait unread (SocketServer's mute)
+  if (isRequest && !readOrHold(k, env, fg, duplicate)) return false;
   if (arrival.completed) cancelRequestTimeout(k, arrival.completed.envelopeId);
   if (!duplicate) k.envelopeArrived(env.id, false);
   if (isRequest) k.openRequests.set(env.id, env);

@@ -62,6 +62,30 @@ export interface Connection {
   readonly inFlight: readonly InFlightRequest[];
   /** Generations that ended in a reset: nothing still travelling on them arrives. */
   readonly resetGenerations: readonly number[];
+  /** The server's side of the current generation: what it reads one request at a time (serverReads.ts). */
+  readonly reading: ServerReading | null;
+}
+
+/**
+ * Kafka's SocketServer reads one request of a connection at a time: it mutes the channel when a
+ * request is read and unmutes it when that request's response has been sent (a request that gets
+ * no response, acks=0, unmutes it at once). Requests that arrive meanwhile wait unread, in order.
+ */
+export interface ServerReading {
+  readonly generation: number;
+  /** The request being served (read, its response not sent yet), or released to be read next. */
+  readonly current: { readonly id: number; readonly copy: boolean } | null;
+  /** True once `current` has been read (false: it was released and its delivery is queued). */
+  readonly answering: boolean;
+  /** Requests that arrived while the channel was muted, oldest first. */
+  readonly unread: readonly UnreadRequest[];
+}
+
+export interface UnreadRequest {
+  readonly envelope: Envelope;
+  readonly fg: boolean;
+  /** A duplicate fault's copy of the envelope (it has the original's id). */
+  readonly duplicate: boolean;
 }
 
 /** A dropped envelope and the point from which its connection generation delivers nothing. */
@@ -156,6 +180,7 @@ function fresh(client: ActorId, server: ActorId): Connection {
     toClientAt: 0,
     inFlight: [],
     resetGenerations: [],
+    reading: null,
   };
 }
 
@@ -178,6 +203,7 @@ function moved(c: Connection, toServerAt: number, toClientAt: number, inFlight: 
     toClientAt,
     inFlight,
     resetGenerations: c.resetGenerations,
+    reading: c.reading,
   };
 }
 
@@ -221,6 +247,12 @@ export class Network {
 
   private put(c: Connection): void {
     this.conns.set(c.key, c);
+  }
+
+  /** Sets the server's reading state of a connection (serverReads.ts). */
+  setReading(key: string, reading: ServerReading | null): void {
+    const c = this.conns.get(key);
+    if (c) this.put({ ...c, reading });
   }
 
   /** A request from `env.from` (the client) to `env.to` (the server). */
@@ -358,6 +390,8 @@ export class Network {
       toClientAt: 0,
       inFlight: [],
       resetGenerations: reason === 'reset' ? [...c.resetGenerations, c.generation] : c.resetGenerations,
+      // the reading state is the old generation's: serverReads.ts releases or drops what it held
+      reading: c.reading,
     });
     return [...c.inFlight];
   }

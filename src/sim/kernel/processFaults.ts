@@ -7,6 +7,7 @@
 import type { KernelCore } from './core';
 import type { ActorId } from './envelope';
 import { type PointFault, type ProcessId, pointMatches, processOf, type TimedFault } from './faults';
+import { dropUnread, releaseAfterClose } from './serverReads';
 import { breakConnection, cancelRequestTimeout } from './transport';
 
 const EMPTY: readonly never[] = Object.freeze([]);
@@ -83,8 +84,14 @@ export function crashProcess(k: KernelCore, process: ProcessId): void {
     if (slot.process !== process) continue;
     // its own connections are gone with it; requests it was holding (a join phase, a parked
     // fetch …) or that are on their way to it: their clients see the connection break
+    const own = [...k.network.connections()].filter((c) => c.client === slot.spec.id).map((c) => c.key);
     for (const r of k.network.clientGone(slot.spec.id)) cancelRequestTimeout(k, r.envelopeId);
-    for (const c of k.network.servedBy(slot.spec.id)) breakConnection(k, c.key, 'peer-down');
+    // what it sent before it went is still read by its servers (TCP delivers it before the FIN)
+    for (const key of own) releaseAfterClose(k, key);
+    for (const c of k.network.servedBy(slot.spec.id)) {
+      dropUnread(k, c.key);
+      breakConnection(k, c.key, 'peer-down');
+    }
   }
   // its timers and pending calls die with it
   for (const q of k.queue.toArray()) {

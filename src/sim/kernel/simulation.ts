@@ -230,7 +230,7 @@ export class Simulation extends KernelCore {
   private handle(item: QueueItem): boolean {
     switch (item.kind) {
       case 'deliver':
-        return deliver(this, item.envelope, item.duplicate, this.onSent);
+        return deliver(this, item.envelope, item.fg, item.duplicate, this.onSent);
       case 'timer':
         this.timerIndex.delete(item.index);
         return dispatch(
@@ -462,6 +462,8 @@ export class Simulation extends KernelCore {
     const out: Envelope[] = [];
     for (const q of this.queue.sorted()) if (!this.cancelled.has(q.seq) && q.item.kind === 'deliver') out.push(q.item.envelope);
     for (const p of this.processes.values()) for (const d of p.deferred) if (d.item.kind === 'deliver') out.push(d.item.envelope);
+    // arrived at their server, waiting unread behind the request it serves (serverReads.ts)
+    for (const c of this.network.connections()) for (const u of c.reading?.unread ?? []) out.push(u.envelope);
     return out;
   }
 

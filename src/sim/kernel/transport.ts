@@ -13,6 +13,7 @@ import { type EnvelopeFault, envelopeMatches, processOf, slowLinkDelay } from '.
 const isBrokerProcess = (p: string): boolean => p.startsWith('broker-');
 
 import { type CloseReason, connectionName, type InFlightRequest, type Route } from './network';
+import { answered, dropUnread, releaseAfterClose } from './serverReads';
 
 /** Told of every envelope the kernel sends: where it goes, when it arrives, what became of it. */
 export type OnSent = (
@@ -40,8 +41,10 @@ export function sendEnvelope(
   const isRequest = isRequestRpc(effect.rpc);
   let toIncarnation: number | null = null;
   let requestGeneration: number | null = null;
+  let answering: Envelope | undefined;
   if (effect.inReplyTo !== undefined) {
     const request = k.openRequests.get(effect.inReplyTo);
+    answering = request;
     toIncarnation = request?.fromIncarnation ?? null;
     requestGeneration = request?.generation ?? null;
     k.openRequests.delete(effect.inReplyTo);
@@ -124,6 +127,8 @@ export function sendEnvelope(
       break;
   }
   onSent(env, route.at, fate, why, expectResponse ? (effect.timeoutMs as number) : null);
+  // the response is sent: its connection's next request is read
+  if (answering) answered(k, answering);
   return id;
 }
 
@@ -204,6 +209,7 @@ export function notifyClosed(
 ): void {
   const proc = k.processes.get(processOf(client));
   const server = k.network.get(key)?.server ?? '';
+  if (reason === 'reset') dropUnread(k, key);
   for (const r of lost) {
     cancelRequestTimeout(k, r.envelopeId);
     if (!proc || proc.down) continue;
@@ -219,4 +225,7 @@ export function notifyClosed(
       generation,
     });
   }
+  // what the server had not read yet is lost with a reset; after the client's own close it is still
+  // read, once the client has seen its requests fail
+  if (reason !== 'reset') releaseAfterClose(k, key);
 }
