@@ -82,6 +82,7 @@ const WORDS: Record<string, readonly [RegExp, RegExp]> = {
   lost: [/\blost\b/i, /유실/],
   'more-than-once': [/twice|\btwo\b|again|more than once|\d+ times/i, /두 번|다시|두 개/],
   stalled: [/stall|stuck/i, /멈춰|멈춥/],
+  'above-hw': [/above the (high watermark|HW)/i, /(하이 워터마크|HW) 위/],
 };
 
 describe('"What you should see" says what the verdict says', () => {

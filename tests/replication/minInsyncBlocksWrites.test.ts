@@ -61,8 +61,10 @@ describe('min.insync.replicas=2 with acks=all on three replicas', () => {
     ]);
   });
 
-  it('the verdict: both acknowledged events once, nothing acknowledged lost', () => {
-    expect(r.layer('log', 'orders')?.status).toBe('once');
+  it('the verdict: both acknowledged events once, e3 above the high watermark (neither once nor lost), nothing acknowledged lost', () => {
+    expect(r.layer('log', 'orders')?.status).toBe('above-hw');
+    expect(r.layer('log', 'orders')?.sentence).toContain("e3 in the leader's log above the high watermark");
+    expect(r.layer('log', 'orders')?.sentence).toContain('2 other events once');
     expect(r.layer('loss')?.status).toBe('once');
   });
 });

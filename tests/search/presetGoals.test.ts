@@ -31,6 +31,8 @@ describe('preset goals', () => {
     expect(outcome('db-sink-inbox')).toBe('holds');
     expect(outcome('ctp-exactly-once-crash')).toBe('holds');
     expect(outcome('hanging-transaction')).toBe('breaks');
+    // a record left above the high watermark is neither lost nor a duplicate: the defence holds
+    expect(outcome('min-insync-blocks-writes')).toBe('holds');
   });
 
   it("offset-reset-replays-output keeps its scripted stop and the operator's reset (keepFaults): the configuration alone breaks it", () => {

@@ -6,7 +6,7 @@
 
 import { recordAddress } from '../protocol/topicPartition';
 import type { DueRecord, IndexQueries } from './indexQueries';
-import { coordinatorView } from './verdictTopics';
+import { coordinatorView, highWatermarkOf } from './verdictTopics';
 import type { CopyState, DeliveryFinding, Loss, ProcessingFinding, ReaderEvent, SinkFinding, Stall } from './verdictTypes';
 
 export interface ReaderSpec {
@@ -141,6 +141,8 @@ function dueFor(ctx: ReaderContext, members: readonly AppSpec[], stalls: readonl
   };
   for (const d of ctx.index.dueCandidates(ids, topics, unapplied)) {
     if (d.offset < startOf(d)) continue;
+    // no consumer reads at or above the high watermark: a record there is not committed yet
+    if (d.offset >= highWatermarkOf(ctx.index, d.topic, d.partition)) continue;
     const stall = stalls.find((s) => s.topic === d.topic && s.partition === d.partition);
     if (stall && d.offset >= stall.lastStableOffset) continue;
     out.push(d);

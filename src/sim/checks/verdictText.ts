@@ -9,6 +9,7 @@ import { count, eachOnce, josa, type Language, list, say, times } from '../narra
 import { keyOf, recordAddress } from '../protocol/topicPartition';
 import { groupDigits } from '../text/groupDigits';
 import type {
+  AboveHighWatermark,
   Copy,
   CopyState,
   DeliveryFinding,
@@ -278,14 +279,68 @@ function dupCause(lang: Language, f: TopicFinding, e: TopicEvent): string {
   }
 }
 
+/** What a send() of records above the HW was told: "its send() by p failed (X)" / "p의 send()는 실패했습니다(X)". */
+function toldClause(lang: Language, a: AboveHighWatermark, several: boolean): string | null {
+  if (a.writer === null) return null;
+  const its = several ? 'their send() calls' : 'its send()';
+  const w = a.writer;
+  if (a.told === null)
+    return say(lang, `${its} by ${w} ${several ? 'have' : 'has'} no answer yet`, `${w}의 send()는 아직 응답을 받지 못했습니다`);
+  if (a.told === 'acknowledged')
+    return say(lang, `${its} by ${w} ${several ? 'were' : 'was'} acknowledged`, `${w}의 send()는 확인 응답을 받았습니다`);
+  return say(lang, `${its} by ${w} failed (${a.told})`, `${w}의 send()는 실패했습니다(${a.told})`);
+}
+
+/**
+ * Events whose copies are all above the HW: "e3 in the leader's log above the high watermark
+ * (orders-0@2, HW 2) — not committed, no reader sees it; its send() by p failed (TimeoutException)",
+ * one clause per answer their send()s got.
+ */
+function aboveText(lang: Language, above: readonly AboveHighWatermark[]): string[] {
+  const groups = new Map<string, AboveHighWatermark[]>();
+  for (const a of above) {
+    const k = `${a.writer}|${a.told}`;
+    groups.set(k, [...(groups.get(k) ?? []), a]);
+  }
+  return [...groups.values()].map((g) => {
+    const who = ids(
+      lang,
+      g.map((a) => a.eventId),
+    );
+    const byPartition = new Map<string, AboveHighWatermark[]>();
+    for (const a of g) byPartition.set(keyOf(a), [...(byPartition.get(keyOf(a)) ?? []), a]);
+    const where = [...byPartition.values()]
+      .map(
+        (p) =>
+          `${ids(
+            lang,
+            p.map((a) => recordAddress(a.topic, a.partition, a.offset)),
+          )}, HW ${(p[0] as AboveHighWatermark).highWatermark}`,
+      )
+      .join('; ');
+    const several = g.length > 1;
+    const told = toldClause(lang, g[0] as AboveHighWatermark, several);
+    if (lang === 'ko')
+      return `${josa(who, '은/는')} 리더의 로그에서 하이 워터마크 위에 있습니다(${where}). 커밋되지 않아 어떤 컨슈머도 읽지 못합니다.${told ? ` ${end('ko', told)}` : ''}`;
+    return `${who} in the leader's log above the high watermark (${where}) — not committed, no reader sees ${several ? 'them' : 'it'}${told ? `; ${told}` : ''}`;
+  });
+}
+
 function topicText(lang: Language, f: TopicFinding): string {
   const label = say(lang, f.layer === 'log' ? 'Kafka log' : 'Committed output', f.layer === 'log' ? 'Kafka 로그' : '커밋된 출력');
   const parts: string[] = [];
   const lost = new Set(f.losses.map((l) => l.eventId));
-  const twice = f.notable.filter((e) => effective(e).length > 1);
+  const aboveHw = f.aboveHighWatermark ?? [];
+  const above = new Set(aboveHw.map((a) => a.eventId));
+  const twice = f.notable.filter((e) => effective(e).length > 1 && !above.has(e.eventId));
   // events held once: one committed or plain copy, or one copy later removed by compaction
   const once = (e: TopicEvent) => e.copies.filter((c) => EFFECTIVE.has(c.state) || c.state === 'removed').length === 1;
-  const onceCount = f.events - f.notable.filter((e) => !once(e)).length - f.notable.filter((e) => once(e) && lost.has(e.eventId)).length;
+  const notOnce = new Set(f.notable.filter((e) => !once(e)).map((e) => e.eventId));
+  const onceCount =
+    f.events -
+    notOnce.size -
+    f.notable.filter((e) => once(e) && lost.has(e.eventId)).length -
+    [...above].filter((id) => !notOnce.has(id)).length;
   if (f.losses.length) parts.push(say(lang, `lost: ${lossList('en', f.losses)}`, `유실: ${lossList('ko', f.losses)}`));
   if (twice.length) {
     const groups = new Map<string, TopicEvent[]>();
@@ -309,7 +364,8 @@ function topicText(lang: Language, f: TopicFinding): string {
       );
     }
   }
-  if (!f.losses.length && !twice.length) {
+  if (above.size) parts.push(...aboveText(lang, aboveHw));
+  if (!f.losses.length && !twice.length && !above.size) {
     if (f.status === 'not-applicable' && f.events === 0) parts.push(say(lang, 'nothing written', '기록된 것이 없습니다'));
     else if (onceCount > 0) parts.push(eachOnce(lang, onceCount, 'once', '있습니다'));
   } else if (onceCount > 0)
@@ -570,6 +626,7 @@ export const STATUS_NAMES: Readonly<Record<Status, readonly [en: string, ko: str
   'more-than-once': ['more than once', '두 번 이상'],
   lost: ['lost', '유실'],
   stalled: ['stalled', '멈춤'],
+  'above-hw': ['above the HW', 'HW 위'],
   'not-applicable': ['not applicable', '해당 없음'],
 };
 
@@ -590,7 +647,7 @@ export function mostTimes(f: LayerFinding): number | null {
   if (f.status !== 'more-than-once') return null;
   const counts: number[] =
     f.layer === 'log' || f.layer === 'output'
-      ? f.notable.map((e) => effective(e).length)
+      ? f.notable.filter((e) => !f.aboveHighWatermark?.some((a) => a.eventId === e.eventId)).map((e) => effective(e).length)
       : f.layer === 'delivery'
         ? f.repeated.map((e) => e.offsets.length)
         : f.layer === 'processing' || f.layer === 'sink'

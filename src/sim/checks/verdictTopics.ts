@@ -7,8 +7,8 @@
  */
 import type { Expected, IndexQueries } from './indexQueries';
 import { EFFECTIVE, NO_COPIES } from './indexQueriesOfIndex';
-import type { RawCopy } from './verdictIndex';
-import type { Copy, CopyCause, Loss, TopicEvent, TopicFinding, WriterKind } from './verdictTypes';
+import { eventKey, type RawCopy } from './verdictIndex';
+import type { AboveHighWatermark, Copy, CopyCause, Loss, TopicEvent, TopicFinding, WriterKind } from './verdictTypes';
 
 export interface TopicWriter {
   readonly topic: string;
@@ -187,6 +187,49 @@ function lossOf(ctx: TopicContext, layer: 'log' | 'output', topic: string, exp: 
   return null;
 }
 
+/** The partition's high watermark at the step described (Infinity for a partition the index does not hold). */
+export function highWatermarkOf(index: IndexQueries, topic: string, partition: number): number {
+  return index.partitions.find((p) => p.topic === topic && p.partition === partition)?.highWatermark ?? Number.POSITIVE_INFINITY;
+}
+
+/**
+ * The topic's events whose committed or plain copies are all at or above their partition's high
+ * watermark (Kafka's `Partition`/`UnifiedLog`: readers of both isolation levels fetch only below the
+ * HW; such a record is not committed — a later leader may truncate it, or it becomes committed when
+ * the ISR catches up), in offset order, each with what its send() was told so far.
+ */
+function aboveHighWatermark(index: IndexQueries, topic: string): { items: AboveHighWatermark[]; steps: number[] } {
+  const out: AboveHighWatermark[] = [];
+  const steps: number[] = [];
+  const done = new Set<string>();
+  for (const p of index.partitions) {
+    if (p.topic !== topic || p.highWatermark >= p.logEndOffset) continue;
+    for (const r of index.recordsIn(topic, p.partition, p.highWatermark, p.logEndOffset)) {
+      if (r.control !== null || !EFFECTIVE.has(r.txnOutcome ?? 'plain')) continue;
+      const key = eventKey(r.headers.event_id, topic, p.partition, r.offset);
+      if (done.has(key)) continue;
+      const effective = index.copiesOf(topic, key).filter((c) => EFFECTIVE.has(c.state));
+      // an event with a copy below its HW is committed: what else it has is the duplicates' story
+      if (effective.some((c) => c.offset < highWatermarkOf(index, c.topic, c.partition))) continue;
+      done.add(key);
+      const last = effective.at(-1) ?? { partition: p.partition, offset: r.offset, writer: null, step: null };
+      const result = last.writer === null ? undefined : index.resultsOf(topic, key).at(-1);
+      if (last.step !== null) steps.push(last.step);
+      if (result) steps.push(result.step);
+      out.push({
+        eventId: key,
+        topic,
+        partition: last.partition,
+        offset: last.offset,
+        highWatermark: highWatermarkOf(index, topic, last.partition),
+        writer: last.writer,
+        told: result === undefined ? null : (result.error ?? 'acknowledged'),
+      });
+    }
+  }
+  return { items: out, steps };
+}
+
 /** Committed or plain copies of an event in the input topics of the applications that write `topic`. */
 function inputCopies(ctx: TopicContext, topic: string, key: string): number {
   let most = 0;
@@ -210,11 +253,14 @@ export function topicFindings(ctx: TopicContext, outputTopics: ReadonlySet<strin
     const twice: string[] = [];
     const steps: number[] = [];
     const losses: Loss[] = [];
+    const { items: above, steps: aboveSteps } = aboveHighWatermark(ctx.index, topic);
+    const aboveIds = new Set(above.map((a) => a.eventId));
     // an event with one committed or plain copy and no recognised retry is only counted: nothing to say
     for (const [key, raw] of ctx.index.notable(topic)) {
       const copies = withRemovedBy(ctx.index, classifyCopies(ctx.index, raw));
       const effective = copies.filter((c) => EFFECTIVE.has(c.state));
-      if (effective.length > 1) {
+      // copies no reader can see yet are not a duplicate a reader sees: they are above the HW
+      if (effective.length > 1 && !aboveIds.has(key)) {
         twice.push(key);
         for (const c of effective) if (c.step !== null) steps.push(c.step);
       }
@@ -232,19 +278,28 @@ export function topicFindings(ctx: TopicContext, outputTopics: ReadonlySet<strin
     const writerKinds: Record<string, WriterKind> = {};
     for (const w of ctx.writers) if (w.topic === topic) writerKinds[w.writer] = w.kind;
     const anyEffective = copyCounts.committed + copyCounts.plain > 0;
-    const status = losses.length ? 'lost' : twice.length ? 'more-than-once' : anyEffective ? 'once' : 'not-applicable';
+    const status = losses.length
+      ? 'lost'
+      : twice.length
+        ? 'more-than-once'
+        : above.length
+          ? 'above-hw'
+          : anyEffective
+            ? 'once'
+            : 'not-applicable';
     out.push({
       layer,
       subject: topic,
       status,
-      eventIds: [...new Set([...losses.map((l) => l.eventId), ...twice])],
-      steps: [...new Set([...steps, ...losses.flatMap((l) => l.steps)])].sort((a, b) => a - b),
+      eventIds: [...new Set([...losses.map((l) => l.eventId), ...twice, ...aboveIds])],
+      steps: [...new Set([...steps, ...losses.flatMap((l) => l.steps), ...aboveSteps])].sort((a, b) => a - b),
       writers,
       writerKinds,
       events: tally.events,
       copyCounts,
       notable,
       losses,
+      ...(above.length ? { aboveHighWatermark: above } : {}),
     });
   }
   return out;

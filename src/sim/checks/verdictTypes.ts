@@ -9,7 +9,13 @@ export type WriterKind = 'producer' | 'app' | 'relay';
 
 export type LayerId = 'log' | 'output' | 'delivery' | 'processing' | 'sink' | 'loss';
 
-export type Status = 'once' | 'more-than-once' | 'lost' | 'stalled' | 'not-applicable';
+/**
+ * 'above-hw': a topic's event whose committed or plain copies are all in the leader's log at or
+ * above the high watermark — not committed in Kafka's sense: no reader of either isolation level
+ * sees it, a later leader may truncate it, or it becomes committed when the ISR catches up. Neither
+ * "once" nor "lost".
+ */
+export type Status = 'once' | 'more-than-once' | 'lost' | 'stalled' | 'above-hw' | 'not-applicable';
 
 /** What one record of an event is in its topic's log. */
 export type CopyState =
@@ -85,6 +91,22 @@ export type LossKind =
   /** the system outside Kafka never took it in */
   | 'not-applied';
 
+/**
+ * An event of a topic whose committed or plain copies are all in the leader's log at or above the
+ * partition's high watermark (the last of them named): appended, not committed.
+ */
+export interface AboveHighWatermark {
+  readonly eventId: string;
+  readonly topic: string;
+  readonly partition: number;
+  readonly offset: number;
+  readonly highWatermark: number;
+  /** The client whose send() wrote it (a simulator annotation), if known. */
+  readonly writer: string | null;
+  /** What that send() was told at the step described: 'acknowledged', its error code, or null (no answer yet). */
+  readonly told: string | null;
+}
+
 export interface Loss {
   readonly eventId: string;
   /** The layer and subject where it was lost: a topic (log/output), an application (processing) or a sink. */
@@ -157,6 +179,11 @@ export interface TopicFinding extends FindingBase {
   /** Events with more than one copy, or a copy that is not committed/plain, or a retry the broker recognised. */
   readonly notable: readonly TopicEvent[];
   readonly losses: readonly Loss[];
+  /**
+   * Events in the leader's log only at or above the high watermark: not committed, neither once nor
+   * lost. Absent when there are none (so a verdict without any reads as it did before the field).
+   */
+  readonly aboveHighWatermark?: readonly AboveHighWatermark[];
 }
 
 export interface ReaderEvent {

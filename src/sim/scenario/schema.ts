@@ -274,7 +274,7 @@ const topic = v.strictObject({
  * carry it.
  */
 export const VERDICT_LAYERS = ['log', 'output', 'delivery', 'processing', 'sink', 'loss'] as const;
-export const VERDICT_STATUSES = ['once', 'more-than-once', 'lost', 'stalled', 'not-applicable'] as const;
+export const VERDICT_STATUSES = ['once', 'more-than-once', 'lost', 'stalled', 'above-hw', 'not-applicable'] as const;
 export const ExpectedFindingSchema = v.strictObject({
   layer: v.picklist(VERDICT_LAYERS, `must be one of ${VERDICT_LAYERS.join(', ')}`),
   subject: v.nullable(text),

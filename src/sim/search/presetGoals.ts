@@ -135,7 +135,13 @@ const LAYERS: Readonly<Record<Property['id'], readonly string[]>> = {
 export function expectedOutcome(preset: Preset, goal: PresetGoal): ExpectedOutcome {
   const layers = LAYERS[goal.property.id];
   const bad = preset.expectedVerdict.find(
-    (f) => f.subject === goal.property.at && layers.includes(f.layer) && f.status !== 'once' && f.status !== 'not-applicable',
+    // above the HW is neither a duplicate, a loss nor a stall: no property is broken by it
+    (f) =>
+      f.subject === goal.property.at &&
+      layers.includes(f.layer) &&
+      f.status !== 'once' &&
+      f.status !== 'above-hw' &&
+      f.status !== 'not-applicable',
   );
   return bad ? { kind: 'breaks', layer: bad.layer, subject: bad.subject, status: bad.status } : { kind: 'holds' };
 }

@@ -2,7 +2,7 @@
  * The layered verdict at the current step (the engine's verdictAtStep(trace, view)): one row
  * per finding — the Kafka log and committed output per topic, delivery per consumer, processing per
  * application, each system outside Kafka, losses — with its status (once, more than once, lost,
- * stalled, not applicable), its sentence and the facts under it (what each copy is, what pins the
+ * stalled, above the HW, not applicable), its sentence and the facts under it (what each copy is, what pins the
  * LSO, each loss's kind), then the operational counters.
  * Every finding and count links to the steps that caused it. Rows carry data-layer, data-subject and
  * data-status so tests can compare the screen with the engine.
@@ -36,6 +36,8 @@ const GLYPH: Record<string, ReactNode> = {
   'more-than-once': '×2',
   lost: '∅',
   stalled: <Icon name="pause" inline />,
+  // appended, above the high watermark: not committed yet
+  'above-hw': '↑',
   'not-applicable': '–',
 };
 

@@ -287,7 +287,14 @@ function legend(ctx: SvgContext, entries: readonly [string, Swatch][], palette: 
 // ---------------------------------------------------------------- verdict
 
 // stalled is ‖, not the pause symbol U+23F8: a figure is opened with whatever fonts the reader has, and many (Debian's, phones') lack it
-const GLYPH: Record<string, string> = { once: '✓', 'more-than-once': '×2', lost: '∅', stalled: '‖', 'not-applicable': '–' };
+const GLYPH: Record<string, string> = {
+  once: '✓',
+  'more-than-once': '×2',
+  lost: '∅',
+  stalled: '‖',
+  'above-hw': '↑',
+  'not-applicable': '–',
+};
 
 /** The verdict in one line: each layer's name, subject, status and the events concerned. */
 export function verdictLine(verdict: VerdictView, language: TimelineLanguage): string {
