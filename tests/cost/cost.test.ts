@@ -206,6 +206,10 @@ describe('cost of shipped runs', () => {
     expect(lost.committedPerSecond).toBeCloseTo(lost.committedRecords / (lost.windowMs / 1000), 6);
     expect(lost.committedPerSecond ?? 1).toBeLessThan(0.1);
   });
+  it('a record left above the high watermark is not a committed record (min-insync-blocks-writes: a and b, not c)', () => {
+    // it read 3: c is in broker-0's log at offset 2 with the HW at 2, read by no consumer
+    expect(cost('min-insync-blocks-writes').committedRecords).toBe(2);
+  });
   it('latency is never negative and p50 ≤ p99 ≤ max', () => {
     for (const id of ['opening-story', 'ctp-exactly-once-crash', 'abort-hidden-from-read-committed'])
       for (const k of cost(id).consumers) {
