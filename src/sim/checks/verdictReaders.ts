@@ -139,10 +139,21 @@ function dueFor(ctx: ReaderContext, members: readonly AppSpec[], stalls: readonl
     }
     return s;
   };
+  // each partition's high watermark, looked up once (a run may have many partitions and records)
+  const highWatermarks = new Map<string, number>();
+  const highWatermark = (d: DueRecord) => {
+    const k = `${d.topic}|${d.partition}`;
+    let hw = highWatermarks.get(k);
+    if (hw === undefined) {
+      hw = highWatermarkOf(ctx.index, d.topic, d.partition);
+      highWatermarks.set(k, hw);
+    }
+    return hw;
+  };
   for (const d of ctx.index.dueCandidates(ids, topics, unapplied)) {
     if (d.offset < startOf(d)) continue;
     // no consumer reads at or above the high watermark: a record there is not committed yet
-    if (d.offset >= highWatermarkOf(ctx.index, d.topic, d.partition)) continue;
+    if (d.offset >= highWatermark(d)) continue;
     const stall = stalls.find((s) => s.topic === d.topic && s.partition === d.partition);
     if (stall && d.offset >= stall.lastStableOffset) continue;
     out.push(d);
