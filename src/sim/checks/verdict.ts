@@ -170,7 +170,7 @@ export function verdictView(index: IndexQueries, input: Omit<VerdictInput, 'step
   }));
   const apps: AppSpec[] = [...(input.apps ?? [])];
   const sinks = input.sinks ?? [...index.sinkNames()].sort();
-  const rctx: ReaderContext = { index, readers, apps, sinks, stopped, final };
+  const rctx: ReaderContext = { index, readers, apps, sinks, stopped, final, rows: input.partitions };
   const seen = (topic: string, key: string) => index.seen(topic, key);
 
   const findings: Omit<LayerFinding, 'sentence'>[] = [];

@@ -5,7 +5,9 @@
  */
 
 import { recordAddress } from '../protocol/topicPartition';
+import type { PartitionRow } from '../trace/logView';
 import type { DueRecord, IndexQueries } from './indexQueries';
+import { type StoreSpec, storeCheck } from './verdictStore';
 import { coordinatorView, highWatermarkOf } from './verdictTopics';
 import type { CopyState, DeliveryFinding, Loss, ProcessingFinding, ReaderEvent, SinkFinding, Stall } from './verdictTypes';
 
@@ -19,6 +21,8 @@ export interface ReaderSpec {
 
 export interface AppSpec extends ReaderSpec {
   readonly sink: string | null;
+  /** A Kafka Streams count: its store's changelog and the topic it counts (checks/verdictStore.ts). */
+  readonly store?: StoreSpec;
 }
 
 export interface ReaderContext {
@@ -28,6 +32,8 @@ export interface ReaderContext {
   readonly sinks: readonly string[];
   readonly stopped: Readonly<Record<string, 'down' | 'stopped'>>;
   readonly final: boolean;
+  /** Every partition at the step described, the internal ones too (a Streams store's changelog; checks/verdictStore.ts). */
+  readonly rows?: readonly PartitionRow[];
 }
 
 function stateAt(index: IndexQueries, topic: string, partition: number, offset: number): CopyState {
@@ -207,11 +213,15 @@ export function processingFinding(ctx: ReaderContext, a: AppSpec, losses: readon
     steps.push(...list.map((o) => o.step));
   }
   const stalls = stallsOf(ctx, a, ctx.apps);
+  // the store of a Streams application, once: on its first instance
+  const firstOfApplication = ctx.apps.find((x) => x.store !== undefined && x.groupId === a.groupId) === a;
+  const store =
+    a.store && firstOfApplication ? storeCheck(ctx.rows ?? [], a.store, a.isolationLevel === 'read_committed', ctx.final) : null;
   const status = stalls.length
     ? 'stalled'
     : losses.length
       ? 'lost'
-      : repeated.length
+      : repeated.length || (store?.inflated.length ?? 0) > 0
         ? 'more-than-once'
         : processed
           ? 'once'
@@ -221,6 +231,7 @@ export function processingFinding(ctx: ReaderContext, a: AppSpec, losses: readon
     subject: a.id,
     status,
     groupId: a.groupId,
+    ...(store ? { store } : {}),
     events,
     repeated,
     losses,

@@ -210,10 +210,34 @@ export interface DeliveryFinding extends FindingBase {
   readonly stalls: readonly Stall[];
 }
 
+/** One key of a Kafka Streams count's store. */
+export interface StoreKey {
+  readonly key: string;
+  /** Its count in the store, as a restore reads the changelog. */
+  readonly count: number;
+  /** Distinct events (event_id, else the record's address) with this key in the counted topic. */
+  readonly events: number;
+  /** Records with this key in the counted topic (more than `events` when the input repeats an event). */
+  readonly records: number;
+}
+
+/** A Kafka Streams count's store against the events it counted (checks/verdictStore.ts). */
+export interface StoreCheck {
+  readonly changelogTopic: string;
+  readonly countedTopic: string;
+  readonly keys: readonly StoreKey[];
+  /** Keys whose count is above their events: an event counted more than once. */
+  readonly inflated: readonly StoreKey[];
+  /** At the end of the run, keys whose count is below their events: counts lost. */
+  readonly short: readonly StoreKey[];
+}
+
 export interface ProcessingFinding extends FindingBase {
   readonly layer: 'processing';
   readonly subject: string;
   readonly groupId: string | null;
+  /** A Kafka Streams count's store, for the first instance of its application (absent otherwise). */
+  readonly store?: StoreCheck;
   /** Distinct events processed. */
   readonly events: number;
   readonly repeated: readonly { eventId: string; topic: string; times: number }[];

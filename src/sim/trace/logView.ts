@@ -233,6 +233,16 @@ function byTopic(a: { topic: string; partition: number }, b: { topic: string; pa
 }
 
 /** Every partition's row; a replicated one's replication row lists the `truncations` given (truncationsAt). */
+/** The rows of the partitions of some topics only, with their records (a Streams store's changelog and counted topic). */
+export function partitionRowsOf(
+  actors: ReadonlyMap<ActorId, { value: unknown; context: unknown }>,
+  topics: ReadonlySet<string>,
+): PartitionRow[] {
+  const rows: PartitionRow[] = [];
+  for (const src of logSources(actors)) for (const log of src.logs) if (topics.has(log.topic)) rows.push(row(log, src.id, src.internal));
+  return rows.sort(byTopic);
+}
+
 export function partitionRows(
   actors: ReadonlyMap<ActorId, { value: unknown; context: unknown }>,
   truncations?: Truncations,

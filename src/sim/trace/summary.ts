@@ -16,7 +16,7 @@ import { streamsInternalTopics } from '../scenario/build';
 import type { Scenario } from '../scenario/schema';
 import type { StreamThreadContext } from '../streams/streamThread.machine';
 import { coordinatorGroups } from './coordinatorGroups';
-import { type PartitionRow, partitionHeads, partitionRows } from './logView';
+import { type PartitionRow, partitionHeads, partitionRows, partitionRowsOf } from './logView';
 import type { Truncations } from './replicationView';
 import { intendedSendsOf, stoppedAt, verdictAppsOf, verdictConsumersOf, writersOf } from './verdictInput';
 import { ViewAccumulators } from './viewAccumulators';
@@ -202,10 +202,18 @@ export function verdictAtStep(trace: Trace, view: SimView): Verdict {
  */
 export function verdictViewAt(trace: Trace, view: SimView): VerdictView {
   const acc = accumulatorsOf(trace);
-  const input = verdictInput(trace, [], view, groupsOf(view), view.step >= trace.steps.length);
+  // only the Streams stores' topics need their records here (checks/verdictStore.ts)
+  const input = verdictInput(trace, storeRows(trace, view), view, groupsOf(view), view.step >= trace.steps.length);
   const q =
     acc.verdictQueriesAt(view.step, partitionHeads(view.actors)) ?? queriesOfIndex(acc.indexAt(view.step, partitionRows(view.actors)));
   return verdictView(q, input);
+}
+
+/** The partitions (with their records) of the topics the Streams counts' store checks read; none without Streams. */
+function storeRows(trace: Trace, view: SimView): PartitionRow[] {
+  const topics = new Set<string>();
+  for (const a of verdictAppsOf(trace)) if (a.store) topics.add(a.store.changelogTopic).add(a.store.countedTopic);
+  return topics.size ? partitionRowsOf(view.actors, topics) : [];
 }
 
 /** The verdict from the accumulators as of the view's step, and the logs at it. */

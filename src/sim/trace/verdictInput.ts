@@ -7,6 +7,7 @@
 import type { TopicWriter, VerdictApp, VerdictConsumer } from '../checks/verdict';
 import type { SimView, Trace } from '../run';
 import type { Scenario } from '../scenario/schema';
+import { changelogTopic, repartitionTopic } from '../streams/streamsTopology';
 
 export function writersOf(s: Scenario): TopicWriter[] {
   const out: TopicWriter[] = [];
@@ -70,13 +71,18 @@ export function verdictAppsOf(trace: Pick<Trace, 'scenario' | 'resolved'>): Verd
       });
     } else if (c.type === 'streams') {
       const config = trace.resolved.streams[c.id];
+      const applicationId = config?.['application.id'] ?? c.id;
       out.push({
         id: c.id,
-        groupId: config?.['application.id'] ?? c.id,
+        groupId: applicationId,
         isolationLevel: config?.['processing.guarantee'] === 'exactly_once_v2' ? 'read_committed' : 'read_uncommitted',
         topics: [c.inputTopic],
         autoOffsetReset: 'earliest',
         sink: null,
+        store: {
+          changelogTopic: changelogTopic(applicationId),
+          countedTopic: c.groupBy ? repartitionTopic(applicationId) : c.inputTopic,
+        },
       });
     }
   }

@@ -1,0 +1,84 @@
+/**
+ * The state a Kafka Streams count keeps, checked against the events it counted: the verdict's view of
+ * "exactly once of the state update". Under exactly_once_v2 the input offsets, the store's changelog
+ * and the output are written in one transaction, so after a crash the store is restored to the last
+ * committed point and each event is counted once. Under at_least_once the changelog is written before
+ * the offsets are committed: a crash restores increments whose input is then processed again, and
+ * the count is inflated.
+ *
+ * The store is read as a restore would read it: the last value per key of the store's changelog
+ * topic, records the application's isolation level reads (below the high watermark; committed or
+ * plain under exactly_once_v2). The events per key are the distinct events (event_id, else the
+ * record's address) in the counted topic — the input, or the repartition topic after a groupBy —
+ * that the application may read, without the records count() drops (a null key or value). A counted
+ * topic the cleaner or retention has removed records from is not judged.
+ */
+import { recordAddress } from '../protocol/topicPartition';
+import type { PartitionRow, RecordRow } from '../trace/logView';
+import type { StoreCheck, StoreKey } from './verdictTypes';
+
+export interface StoreSpec {
+  /** The count store's changelog topic. */
+  readonly changelogTopic: string;
+  /** The topic count() reads: the input, or the repartition topic after a groupBy. */
+  readonly countedTopic: string;
+}
+
+const readable = (r: RecordRow, readCommitted: boolean): boolean =>
+  r.control === null && (!readCommitted || r.txnOutcome === null || r.txnOutcome === 'committed');
+
+/** The partition still holds every offset it ever had below its high watermark (nothing cleaned or deleted). */
+function whole(p: PartitionRow): boolean {
+  if (p.logStartOffset > 0) return false;
+  let n = 0;
+  for (const r of p.records) if (r.offset < p.highWatermark) n++;
+  return n === p.highWatermark;
+}
+
+/** Every readable record of a topic below its partitions' high watermarks, with its partition. */
+function* readableRecords(rows: readonly PartitionRow[], topic: string, readCommitted: boolean): Generator<[number, RecordRow]> {
+  for (const p of rows) {
+    if (p.topic !== topic) continue;
+    for (const r of p.records) if (r.offset < p.highWatermark && readable(r, readCommitted)) yield [p.partition, r];
+  }
+}
+
+/**
+ * The store's count of each key against the events it counted. `final`: the end of the run, where
+ * a count below its events is a loss; before it a count may still be behind (a transaction not
+ * committed yet), so only a count above its events — an event counted twice — is reported.
+ */
+export function storeCheck(rows: readonly PartitionRow[], spec: StoreSpec, readCommitted: boolean, final: boolean): StoreCheck | null {
+  // records the cleaner or retention removed from the counted topic were counted once too: no judging
+  if (!rows.every((p) => p.topic !== spec.countedTopic || whole(p))) return null;
+  const counts = new Map<string, number>();
+  for (const [, r] of readableRecords(rows, spec.changelogTopic, readCommitted)) {
+    if (r.key === null) continue;
+    // a tombstone deletes the key
+    if (r.value === null) counts.delete(r.key);
+    else counts.set(r.key, Number(r.value));
+  }
+  const events = new Map<string, Set<string>>();
+  const records = new Map<string, number>();
+  for (const [partition, r] of readableRecords(rows, spec.countedTopic, readCommitted)) {
+    if (r.key === null || r.value === null) continue;
+    records.set(r.key, (records.get(r.key) ?? 0) + 1);
+    let set = events.get(r.key);
+    if (!set) {
+      set = new Set();
+      events.set(r.key, set);
+    }
+    set.add(r.headers.event_id ?? recordAddress(spec.countedTopic, partition, r.offset));
+  }
+  if (counts.size === 0) return null;
+  const keys = [...new Set([...counts.keys(), ...events.keys()])].sort();
+  const inflated: StoreKey[] = [];
+  const short: StoreKey[] = [];
+  const row = (key: string) => ({ key, count: counts.get(key) ?? 0, events: events.get(key)?.size ?? 0, records: records.get(key) ?? 0 });
+  for (const key of keys) {
+    const k = row(key);
+    if (k.count > k.events) inflated.push(k);
+    else if (final && k.count < k.events) short.push(k);
+  }
+  return { changelogTopic: spec.changelogTopic, countedTopic: spec.countedTopic, keys: keys.map(row), inflated, short };
+}
