@@ -155,6 +155,9 @@ describe('the engine behind the worker boundary', () => {
     const unknown = await engine.resolve('no-such-preset');
     expect(!unknown.ok && unknown.error.message).toMatch(/^"no-such-preset" is neither an EOS Lab share link/);
     expect(!unknown.ok && unknown.error.ko).toMatch(/^"no-such-preset"은\(는\) EOS Lab 공유 링크/);
+    // only the embed resolves in the engine: the address it suggests is the embed's, ?preset=, not the page's #preset=
+    expect(!unknown.ok && unknown.error.message).toContain('embed.html?preset=<id>');
+    expect(!unknown.ok && unknown.error.message).not.toContain('#preset=');
     engine.terminate();
   });
 

@@ -25,4 +25,14 @@ describe('resolveLink', () => {
     expect(r.ok).toBe(false);
     expect(!r.ok && r.error.message).toContain('"<b>nope"');
   });
+
+  it("an unknown id's error names the address form of where it was opened: #preset= in the page, ?preset= in the embed", () => {
+    const page = resolveLink('nope');
+    expect(!page.ok && page.error.message).toContain('or #preset=<id>)');
+    expect(!page.ok && page.error.ko).toContain('또는 #preset=<id>)');
+    const embed = resolveLink('nope', 'embed');
+    expect(!embed.ok && embed.error.message).toContain('or embed.html?preset=<id>)');
+    expect(!embed.ok && embed.error.ko).toContain('또는 embed.html?preset=<id>)');
+    for (const r of [embed.ok ? '' : embed.error.message, embed.ok ? '' : embed.error.ko]) expect(r).not.toContain('#preset=');
+  });
 });

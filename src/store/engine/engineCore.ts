@@ -102,7 +102,8 @@ export function createEngineCore(post: (m: FromEngine) => void, options: EngineC
     } else if (m.type === 'cancel') {
       if (m.run === current) cancelled = true;
     } else if (m.type === 'resolve') {
-      post({ type: 'resolved', ask: m.ask, result: resolveLink(m.text) });
+      // only the embed asks the worker to resolve (the page resolves on its thread): its errors name its own address form
+      post({ type: 'resolved', ask: m.ask, result: resolveLink(m.text, 'embed') });
     } else if (m.type === 'payload') {
       // a trace's envelope reads its payload by replaying from the checkpoint before the step that sent it
       const payload = finished?.run === m.run ? (finished.trace.envelopes.at(m.envelope)?.payload ?? null) : null;

@@ -21,7 +21,10 @@ export type ToEngine =
   | { readonly type: 'panels'; readonly run: number; readonly ask: number; readonly step: number; readonly options: unknown }
   /** The payload of envelope `envelope` of the last finished run (rebuilt in the worker by replaying the step that sent it). */
   | { readonly type: 'payload'; readonly run: number; readonly ask: number; readonly envelope: number }
-  /** A share link or a preset id → its scenario and view (decoded and validated in the worker). */
+  /**
+   * A share link or a preset id → its scenario and view (decoded and validated in the worker). Only the
+   * embed asks this, so an unknown id's error names the embed's address, `embed.html?preset=<id>`.
+   */
   | { readonly type: 'resolve'; readonly ask: number; readonly text: string };
 
 /** An RPC's payload as the trace records it: plain data (request and response fields, batches, records). */

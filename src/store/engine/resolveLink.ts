@@ -6,7 +6,15 @@
 import { decodeLink, findPreset, looksLikeLink, unknownPresetHint } from '../../sim';
 import type { ResolvedLink } from './protocol';
 
-export function resolveLink(text: string): ResolvedLink {
+/**
+ * Which address of a shipped scenario an error suggests: the page's `#preset=<id>`, or the embed's
+ * `embed.html?preset=<id>` (the embed reads its preset from the query, not the fragment).
+ */
+export type PresetAddressForm = 'page' | 'embed';
+
+const PRESET_ADDRESS: Record<PresetAddressForm, string> = { page: '#preset=<id>', embed: 'embed.html?preset=<id>' };
+
+export function resolveLink(text: string, form: PresetAddressForm = 'page'): ResolvedLink {
   const t = text.trim();
   if (looksLikeLink(t)) {
     const d = decodeLink(t);
@@ -19,12 +27,13 @@ export function resolveLink(text: string): ResolvedLink {
   const preset = findPreset(named?.id ?? t);
   if (preset) return { ok: true, scenario: preset.scenario, view: named?.step === undefined ? {} : { step: named.step } };
   const { shown, examples } = unknownPresetHint(named?.id ?? t);
+  const address = PRESET_ADDRESS[form];
   return {
     ok: false,
     error: {
       kind: 'invalid',
-      message: `"${shown}" is neither an EOS Lab share link (it would contain "#s=") nor a shipped scenario's id or address (such as ${examples}, or #preset=<id>).`,
-      ko: `"${shown}"은(는) EOS Lab 공유 링크("#s="가 들어 있어야 합니다)도 기본 제공 시나리오의 id나 주소(예: ${examples}, 또는 #preset=<id>)도 아닙니다.`,
+      message: `"${shown}" is neither an EOS Lab share link (it would contain "#s=") nor a shipped scenario's id or address (such as ${examples}, or ${address}).`,
+      ko: `"${shown}"은(는) EOS Lab 공유 링크("#s="가 들어 있어야 합니다)도 기본 제공 시나리오의 id나 주소(예: ${examples}, 또는 ${address})도 아닙니다.`,
     },
   };
 }
