@@ -4,6 +4,7 @@
  */
 
 import { memo, useMemo } from 'react';
+import { LanguageNotSupportedNote } from '../share/LanguageNote';
 import { PathErrors } from '../share/PathErrors';
 import { useShare } from '../share/shareState';
 import { shareText } from '../share/strings';
@@ -219,6 +220,7 @@ export function EmbedApp() {
         <OpenInApp label={w.open} />
       </header>
       <EmbedError />
+      <LanguageNotSupportedNote language={language} />
       <EmbedBudget />
       <RunProgress label={w.running} />
       {scenario && run && hasPanels && (

@@ -15,18 +15,35 @@ import { parseInbound } from './messages';
 describe('embed options', () => {
   it('reads the link, preset, step, autoplay, theme, height and speed', () => {
     const o = parseEmbedOptions('?preset=db-sink-inbox&step=12&autoplay=1&theme=dark&height=420&speed=20', '#s=1.abc');
-    expect(o).toEqual({ link: '#s=1.abc', preset: 'db-sink-inbox', step: 12, autoplay: true, theme: 'dark', height: 420, speed: 20 });
+    expect(o).toEqual({
+      link: '#s=1.abc',
+      preset: 'db-sink-inbox',
+      step: 12,
+      autoplay: true,
+      theme: 'dark',
+      height: 420,
+      speed: 20,
+      language: null,
+    });
   });
 
   it('falls back to defaults on malformed values and clamps ranges', () => {
     const o = parseEmbedOptions('?step=-4&autoplay=false&theme=neon&height=5&speed=99999', '#gallery');
-    expect(o).toEqual({ link: null, preset: null, step: null, autoplay: false, theme: 'system', height: 120, speed: 200 });
+    expect(o).toEqual({ link: null, preset: null, step: null, autoplay: false, theme: 'system', height: 120, speed: 200, language: null });
     // a preset id that names no scenario is kept: the embed says it cannot open it instead of showing the default
     for (const id of ['Zombie-Fencing', 'zombie_fencing', '<script>', 'x.y'])
       expect(parseEmbedOptions(`?preset=${encodeURIComponent(id)}`, '').preset).toBe(id);
     expect(parseEmbedOptions('?preset=', '').preset).toBeNull();
     expect(parseEmbedOptions('', '').autoplay).toBe(false);
     expect(parseEmbedOptions('?autoplay', '').autoplay).toBe(true);
+  });
+
+  it('reads lang: en or ko (a tag such as ko-KR counts), any other value kept as written so the embed can say so', () => {
+    expect(parseEmbedOptions('?preset=x&lang=ko', '').language).toEqual({ language: 'ko' });
+    expect(parseEmbedOptions('?lang=EN-us', '').language).toEqual({ language: 'en' });
+    expect(parseEmbedOptions('?lang=fr', '').language).toEqual({ unsupported: 'fr' });
+    expect(parseEmbedOptions('?lang=%3Cb%3E', '').language).toEqual({ unsupported: '<b>' });
+    expect(parseEmbedOptions('?lang=', '').language).toBeNull();
   });
 
   it('writes only the options that differ from the defaults', () => {

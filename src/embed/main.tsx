@@ -6,6 +6,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { parseEmbedOptions } from '../share/embedOptions';
+import { shareStore } from '../share/shareState';
 import { DEFAULT_PRESET_ID } from '../sim';
 import { browserLanguages, preferredLanguage } from '../ui/preferredLanguage';
 import { startBridge } from './bridge';
@@ -27,8 +28,11 @@ root.classList.toggle('eos-fixed-height', options.height !== null);
 
 // the engine runs in its own worker (embedEngine.ts): the page's thread only draws what it answers
 embedStore.getState().setSpeed(options.speed);
-// a preset id opens in the reader's language; a share link's own language wins
-embedStore.getState().setLanguage(preferredLanguage(browserLanguages()));
+// a preset id opens in the language `lang` asks for, else the reader's; a share link's own language wins
+const asked = options.language;
+embedStore.getState().setLanguage(asked && 'language' in asked ? asked.language : preferredLanguage(browserLanguages()));
+// a language the embed does not speak (`lang=fr`) is said, in the language it opened in
+if (asked && 'unsupported' in asked) shareStore.getState().setLanguageNotSupported(asked.unsupported);
 
 /** Loads a source for a host's `load`; resolves with an error sentence or null. */
 async function load(source: { scenario: unknown } | { link: string }, step: number | undefined): Promise<string | null> {

@@ -3,11 +3,22 @@ import { errorText } from '../sim';
 import { simStore } from '../store/simStore';
 import { useSim } from '../store/useSim';
 import { openDefault } from './hashSync';
+import { LanguageNotSupportedNote } from './LanguageNote';
 import { PathErrors } from './PathErrors';
 import { shareStore, useShare } from './shareState';
 import { shareText } from './strings';
 
 export function LinkErrorPanel() {
+  const language = useSim((s) => s.language);
+  return (
+    <>
+      <LanguageNotSupportedNote language={language} />
+      <LinkNotes />
+    </>
+  );
+}
+
+function LinkNotes() {
   const error = useShare((s) => s.linkError);
   const migratedFrom = useShare((s) => s.migratedFrom);
   const stepPastEnd = useShare((s) => s.stepPastEnd);

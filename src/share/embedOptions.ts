@@ -1,14 +1,17 @@
 /**
  * The embed page's options, read once from its own URL:
  *
- *   embed.html?preset=<id>&step=<n>&autoplay=1&theme=dark&height=420&speed=8#s=1.<link>
+ *   embed.html?preset=<id>&step=<n>&autoplay=1&theme=dark&height=420&speed=8&lang=ko#s=1.<link>
  *
  * The scenario comes from the fragment (a share link) or `preset`; without either, the default
  * preset. `step` overrides the link's own step. A `preset` that names no shipped scenario —
  * mistyped, in capitals, malformed — is kept, so the embed says so (as the page does) instead of
  * showing another scenario than the docs page meant; the display options, when unknown or
- * malformed, fall back to their defaults.
+ * malformed, fall back to their defaults. `lang` (en or ko) opens a preset in that language (a
+ * share link's own language wins); any other value is kept, so the embed says it has only those two.
  */
+import { type AskedLanguage, askedLanguage, LANGUAGE_PARAM } from './linkLanguage';
+
 export type EmbedTheme = 'light' | 'dark' | 'system';
 
 export interface EmbedOptions {
@@ -23,6 +26,8 @@ export interface EmbedOptions {
   readonly height: number | null;
   /** Playback speed in steps per second. */
   readonly speed: number;
+  /** The language `lang` asked for, or null (none given: the reader's browser decides). */
+  readonly language: AskedLanguage | null;
 }
 
 function intParam(value: string | null, min: number, max: number): number | null {
@@ -49,6 +54,7 @@ export function parseEmbedOptions(search: string, hash: string): EmbedOptions {
     theme: theme === 'light' || theme === 'dark' ? theme : 'system',
     height: intParam(q.get('height'), 120, 4000),
     speed: intParam(q.get('speed'), 1, 200) ?? 8,
+    language: askedLanguage(q.get(LANGUAGE_PARAM)),
   };
 }
 

@@ -10,6 +10,7 @@
  */
 import { DEFAULT_PRESET_ID, encodeLink, findPreset, toLinkSelection } from '../sim';
 import type { createSimStore, SimState } from '../store/simStore';
+import { askedLanguage, LANGUAGE_PARAM } from './linkLanguage';
 import { parsePresetFragment, resolvePresetFragment } from './presetFragment';
 import { shareStore } from './shareState';
 import { openScenario, resolveSource } from './source';
@@ -60,9 +61,12 @@ export function openFragment(store: SimStore, hash: string, elsewhere: readonly 
       share.setLinkError(r.error);
       return false;
     }
-    openScenario(store, r.scenario, named.step === null ? {} : { step: named.step });
+    const language = named.lang && 'language' in named.lang ? named.lang.language : undefined;
+    openScenario(store, r.scenario, { ...(named.step === null ? {} : { step: named.step }), ...(language ? { language } : {}) });
     // a step that is no step of a run (`-3`, `2.5`) opened clamped: said, as a step past the end is
     if (named.badStep !== undefined) share.setStepNotAStep({ asked: named.badStep, opened: named.step ?? 0 });
+    // a language EOS Lab does not speak (`lang=fr`): said, in the language the page opened in
+    if (named.lang && 'unsupported' in named.lang) share.setLanguageNotSupported(named.lang.unsupported);
     share.setLinkedSearch(null);
     return true;
   }
@@ -93,6 +97,10 @@ export interface HashSyncOptions {
 /** Opens the page's fragment, then keeps it in step with the store. Returns a stop function. */
 export function startHashSync(store: SimStore, win: Window = window, options: HashSyncOptions = {}): () => void {
   const delay = options.delayMs ?? 250;
+  // the query's language (`?lang=ko`), where the fragment says none: a share link's own language, or a
+  // `#preset=…&lang=…`, wins; one EOS Lab does not speak is said once the fragment has opened (below)
+  const queryLanguage = askedLanguage(new URLSearchParams(win.location.search ?? '').get(LANGUAGE_PARAM));
+  if (queryLanguage && 'language' in queryLanguage) store.getState().setLanguage(queryLanguage.language);
   let timer: ReturnType<typeof setTimeout> | undefined;
   let written = win.location.hash;
   // a history entry of ours (or the gallery's) is current, so a newly opened scenario gets its own
@@ -175,6 +183,7 @@ export function startHashSync(store: SimStore, win: Window = window, options: Ha
   win.addEventListener('popstate', onHashChange);
   // after subscribing, so the scenario the fragment opens is known to come from navigation
   openFragment(store, win.location.hash, options.opensElsewhere);
+  if (queryLanguage && 'unsupported' in queryLanguage) shareStore.getState().setLanguageNotSupported(queryLanguage.unsupported);
   if (store.getState().scenario) schedule();
   return () => {
     stopStore();

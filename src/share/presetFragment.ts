@@ -4,6 +4,7 @@
  * the preset as EOS Lab changes it, where a share link (`#s=1.…`) pins the exact scenario.
  */
 import { findPreset, type LinkError, type Scenario, unknownPresetHint, validateScenario } from '../sim';
+import { type AskedLanguage, askedLanguage, LANGUAGE_PARAM } from './linkLanguage';
 
 export const PRESET_FRAGMENT = '#preset=';
 
@@ -13,6 +14,8 @@ export interface PresetFragment {
   readonly step: number | null;
   /** The step as written when it was not a whole number ≥ 0 (`-3`, `2.5`, `abc`): the page says what it did with it. */
   readonly badStep?: string;
+  /** The language a `lang` parameter asked for (linkLanguage.ts), when one was given. */
+  readonly lang?: AskedLanguage;
 }
 
 /** Longest step text a note repeats (the rest is cut with an ellipsis): the address is anyone's to write. */
@@ -43,18 +46,20 @@ export function parsePresetFragment(hash: string): PresetFragment | null {
   }
   let step: number | null = null;
   let badStep: string | undefined;
+  let lang: AskedLanguage | null = null;
   for (const p of params) {
     const [name, raw = ''] = p.split('=');
-    if (name !== 'step') continue;
+    if (name !== 'step' && name !== LANGUAGE_PARAM) continue;
     let value: string;
     try {
       value = decodeURIComponent(raw);
     } catch {
       value = raw;
     }
-    ({ step, badStep } = stepOf(value));
+    if (name === LANGUAGE_PARAM) lang = askedLanguage(value);
+    else ({ step, badStep } = stepOf(value));
   }
-  return badStep === undefined ? { id, step } : { id, step, badStep };
+  return { id, step, ...(badStep === undefined ? {} : { badStep }), ...(lang === null ? {} : { lang }) };
 }
 
 /**

@@ -20,6 +20,8 @@ export interface ShareState {
   readonly stepPastEnd: { readonly asked: number; readonly steps: number } | null;
   /** Shown once after opening a link whose step is no step of a run (`-3`, `2.5`, `abc`): what it asked, as written, and the step it opened. */
   readonly stepNotAStep: { readonly asked: string; readonly opened: number } | null;
+  /** Shown once after opening an address whose `lang` names a language EOS Lab does not speak: the value as written. */
+  readonly languageNotSupported: string | null;
   /** The search a link carried (`view.search`), with the scenario it searched: the Break it panel opens it. */
   readonly linkedSearch: { readonly scenario: Scenario; readonly search: LinkSearch } | null;
   setLinkError(error: LinkError | null): void;
@@ -28,6 +30,7 @@ export interface ShareState {
   setMigratedFrom(version: number | null): void;
   setStepPastEnd(note: ShareState['stepPastEnd']): void;
   setStepNotAStep(note: ShareState['stepNotAStep']): void;
+  setLanguageNotSupported(asked: string | null): void;
   setLinkedSearch(linked: ShareState['linkedSearch']): void;
 }
 
@@ -38,6 +41,7 @@ export const shareStore = createStore<ShareState>()((set) => ({
   migratedFrom: null,
   stepPastEnd: null,
   stepNotAStep: null,
+  languageNotSupported: null,
   linkedSearch: null,
   setLinkError: (linkError) => set({ linkError }),
   // closing the gallery (or opening anything else) lets the address follow the scenario again
@@ -46,6 +50,7 @@ export const shareStore = createStore<ShareState>()((set) => ({
   setMigratedFrom: (migratedFrom) => set({ migratedFrom }),
   setStepPastEnd: (stepPastEnd) => set({ stepPastEnd }),
   setStepNotAStep: (stepNotAStep) => set({ stepNotAStep }),
+  setLanguageNotSupported: (languageNotSupported) => set({ languageNotSupported }),
   setLinkedSearch: (linkedSearch) => set({ linkedSearch }),
 }));
 

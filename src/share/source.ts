@@ -25,6 +25,7 @@ export function openScenario(store: SimStore, scenario: unknown, view: Partial<L
   shareStore.getState().setMigratedFrom(null);
   shareStore.getState().setStepPastEnd(null);
   shareStore.getState().setStepNotAStep(null);
+  shareStore.getState().setLanguageNotSupported(null);
   const s = store.getState();
   if (view.language) s.setLanguage(view.language);
   if (view.skipIdle !== undefined) s.setSkipIdle(view.skipIdle);

@@ -36,6 +36,8 @@ const en = {
     `This link asks for step ${groupDigits(asked)}, but the run has ${groupDigits(steps)} steps: it opens at the last one.`,
   stepNotAStep: (asked: string, opened: number) =>
     `This link asks for step “${asked}”, which is not a step (steps are whole numbers from 0): it opens at step ${groupDigits(opened)}.`,
+  languageNotSupported: (asked: string) =>
+    `This link asks for language “${asked}”, which EOS Lab does not have: it speaks only English (lang=en) and Korean (lang=ko).`,
   dismiss: 'Dismiss',
   embedTitle: 'Embed this run in a docs page or blog post',
   embedHint:
@@ -108,6 +110,8 @@ const ko: ShareText = {
     `이 링크는 ${groupDigits(asked)}단계를 가리키지만 실행은 ${groupDigits(steps)}단계까지라 마지막 단계에서 엽니다.`,
   stepNotAStep: (asked: string, opened: number) =>
     `이 링크의 단계 값 “${asked}”: 단계는 0부터의 정수여야 하므로 ${groupDigits(opened)}단계에서 엽니다.`,
+  languageNotSupported: (asked: string) =>
+    `이 링크가 요청한 언어 “${asked}”은(는) EOS Lab에 없습니다. 영어(lang=en)와 한국어(lang=ko)만 있습니다.`,
   dismiss: '닫기',
   embedTitle: '문서나 블로그 글에 이 실행 임베드하기',
   embedHint:

@@ -14,7 +14,7 @@ import {
 } from '../../src/share/presetFragment';
 import { shareStore } from '../../src/share/shareState';
 import { shareText } from '../../src/share/strings';
-import { findPreset } from '../../src/sim';
+import { encodeLink, findPreset } from '../../src/sim';
 import { createSimStore } from '../../src/store/simStore';
 import { fakeWindow, withFakeTimersAndFreshShare } from './fakeWindow';
 
@@ -117,5 +117,60 @@ describe('#preset=<id>', () => {
     expect(presetIdOf(store.getState().scenario)).toBe('zombie-fencing');
     expect(presetIdOf({ ...preset.scenario, seed: (preset.scenario.seed ?? 0) + 1 })).toBeNull();
     expect(presetIdOf(null)).toBeNull();
+  });
+
+  it('lang=en or ko opens in that language; any other value opens as before and says EOS Lab has only en and ko, in that language', () => {
+    expect(parsePresetFragment('#preset=zombie-fencing&lang=ko')).toEqual({ id: 'zombie-fencing', step: null, lang: { language: 'ko' } });
+    expect(parsePresetFragment('#preset=zombie-fencing&step=3&lang=fr')).toEqual({
+      id: 'zombie-fencing',
+      step: 3,
+      lang: { unsupported: 'fr' },
+    });
+    expect(parsePresetFragment(`#preset=zombie-fencing&lang=${'x'.repeat(30)}`)?.lang).toEqual({ unsupported: `${'x'.repeat(16)}…` });
+
+    const ko = createSimStore();
+    const stopKo = startHashSync(ko, fakeWindow('#preset=zombie-fencing&lang=ko').win);
+    expect(ko.getState().language).toBe('ko');
+    expect(shareStore.getState().languageNotSupported).toBeNull();
+    stopKo();
+
+    const fr = createSimStore();
+    const stopFr = startHashSync(fr, fakeWindow('#preset=zombie-fencing&step=3&lang=fr').win);
+    expect(fr.getState().scenario?.id).toBe('zombie-fencing');
+    expect(fr.getState().step).toBe(3);
+    expect(fr.getState().language).toBe('en');
+    expect(shareStore.getState().languageNotSupported).toBe('fr');
+    stopFr();
+
+    // the page's query (?lang=…, what ?preset=…&lang=… leaves once the preset moves into the fragment)
+    for (const [search, language, note] of [
+      ['?lang=ko', 'ko', null],
+      ['?lang=fr', 'en', 'fr'],
+      ['', 'en', null],
+    ] as const) {
+      const w = fakeWindow('#preset=zombie-fencing');
+      (w.location as { search?: string }).search = search;
+      const store = createSimStore();
+      const stop = startHashSync(store, w.win);
+      expect(store.getState().language, search).toBe(language);
+      expect(shareStore.getState().languageNotSupported, search).toBe(note);
+      stop();
+    }
+    // a share link's own language wins over the query's
+    const preset = findPreset('zombie-fencing');
+    if (!preset) throw new Error('no preset');
+    const w = fakeWindow(encodeLink(preset.scenario, { step: 0, selection: null, language: 'en' }));
+    (w.location as { search?: string }).search = '?lang=ko';
+    const linked = createSimStore();
+    const stopLinked = startHashSync(linked, w.win);
+    expect(linked.getState().language).toBe('en');
+    stopLinked();
+
+    expect(shareText('en').languageNotSupported('fr')).toBe(
+      'This link asks for language “fr”, which EOS Lab does not have: it speaks only English (lang=en) and Korean (lang=ko).',
+    );
+    expect(shareText('ko').languageNotSupported('fr')).toBe(
+      '이 링크가 요청한 언어 “fr”은(는) EOS Lab에 없습니다. 영어(lang=en)와 한국어(lang=ko)만 있습니다.',
+    );
   });
 });
