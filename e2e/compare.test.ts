@@ -1,5 +1,5 @@
 /**
- * A/B in Chromium: the gallery's defence table opens db-sink-duplicate vs db-sink-inbox as a
+ * A/B in Chromium: the gallery's defense table opens db-sink-duplicate vs db-sink-inbox as a
  * comparison and the sink layer — the one they differ in — is highlighted while the log layer is
  * not; one scrubber moves both timelines; the cost figures stand side by side; the comparison's link
  * reopens it in a fresh page. Then a comparison made from the page: lost-ack-idempotent with
@@ -50,7 +50,7 @@ describe('A/B comparison', () => {
     await page.close();
   });
 
-  it('the gallery opens a defence pair as a comparison, the differing layer highlighted', async () => {
+  it('the gallery opens a defense pair as a comparison, the differing layer highlighted', async () => {
     const { page, errors, view } = await galleryPair({ width: 1400, height: 1000 });
     const sink = view.locator('[data-testid="compare-verdict"] tr[data-layer="sink"]');
     await expect.poll(() => sink.first().getAttribute('data-differs')).toBe('true');

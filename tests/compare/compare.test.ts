@@ -1,4 +1,4 @@
-/** A/B comparison of the gallery's defence pair db-sink-duplicate vs db-sink-inbox: only the sink layer differs. */
+/** A/B comparison of the gallery's defense pair db-sink-duplicate vs db-sink-inbox: only the sink layer differs. */
 import { describe, expect, it } from 'vitest';
 import { compareRuns, renderComparison } from '../../src/sim/compare/compare';
 import { costOfRun } from '../../src/sim/cost/costOfRun';

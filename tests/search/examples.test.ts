@@ -1,6 +1,6 @@
 /**
  * The shipped examples (issue 16): each pitfall's search finds the failure its story scripts, each
- * defence's finds none within its bound, and a counterexample's link replays to the verdict it
+ * defense's finds none within its bound, and a counterexample's link replays to the verdict it
  * promised. Fault spaces are narrowed to named points where that suffices, to keep CI fast; the full
  * per-preset k = 1 check runs in `npm run bench`.
  */

@@ -1,7 +1,7 @@
 /**
  * Every preset has a Break it goal whose outcome is read from its expectedVerdict. The full k = 1
  * check of every preset (minutes on a loaded machine) runs in `npm run bench`; here a pitfall and a
- * defence whose goals are cheap run in full.
+ * defense whose goals are cheap run in full.
  */
 import { describe, expect, it } from 'vitest';
 import { findPreset, PRESETS } from '../../src/sim/presets';
@@ -21,7 +21,7 @@ describe('preset goals', () => {
     expect(goalFor('my-own-scenario').property.id).toBe('any');
   });
 
-  it('pitfalls are those whose expectedVerdict shows the finding broken; defences show it once', () => {
+  it('pitfalls are those whose expectedVerdict shows the finding broken; defenses show it once', () => {
     const outcome = (id: string) => {
       const p = findPreset(id);
       if (!p) throw new Error(id);

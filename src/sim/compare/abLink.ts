@@ -1,7 +1,7 @@
 /**
  * An A/B comparison as one link: `#ab=1.<base64url(deflate(JSON))>` of scenario A and either a
  * patch of settings (B = A with them changed) or, for a pair of different scenarios (the gallery's
- * problem/defence pairs), scenario B itself, plus the virtual time the scrubber is at. A new fragment
+ * problem/defense pairs), scenario B itself, plus the virtual time the scrubber is at. A new fragment
  * key: share links (`#s=1.…`) keep opening as before.
  */
 import { deflateSync, inflateSync, strFromU8, strToU8 } from 'fflate';

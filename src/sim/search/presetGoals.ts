@@ -6,7 +6,7 @@
  * What the answer must be is not written here: it is read from the preset's `expectedVerdict`
  * (expectedOutcome): when the preset shows the finding the property is about as a duplicate, a loss
  * or a stall, the preset is a pitfall and the search must find a counterexample showing it; when the
- * preset shows it once, the preset is a defence and the search must find none within its bound.
+ * preset shows it once, the preset is a defense and the search must find none within its bound.
  */
 import type { Preset } from '../presets';
 import type { FaultKind, FaultSpaceOptions } from './faultSpace';
@@ -131,7 +131,7 @@ const LAYERS: Readonly<Record<Property['id'], readonly string[]>> = {
   any: ['log', 'output', 'delivery', 'processing', 'sink'],
 };
 
-/** What the preset's expectedVerdict says the property's finding is: a defence that holds, or the pitfall. */
+/** What the preset's expectedVerdict says the property's finding is: a defense that holds, or the pitfall. */
 export function expectedOutcome(preset: Preset, goal: PresetGoal): ExpectedOutcome {
   const layers = LAYERS[goal.property.id];
   const bad = preset.expectedVerdict.find(

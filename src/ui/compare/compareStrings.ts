@@ -11,7 +11,7 @@ const EN = {
   linkCopied: 'Link copied',
   settingsTitle: 'B changes these settings of A',
   settingsHelp: 'Both runs share the seed, the topics, the scripts and the faults; only the settings you change differ.',
-  pairNote: 'A and B are two scenarios of the defence table; their settings differ in:',
+  pairNote: 'A and B are two scenarios of the defense table; their settings differ in:',
   sameSettings: 'No setting changed yet: A and B are the same run.',
   target: 'where',
   setting: 'setting',

@@ -125,7 +125,7 @@ export function Gallery({ onClose }: { onClose: () => void }) {
     onClose();
   };
   const otherPairs = useMemo(() => shippedPairs(OTHER_PAIRS, new Map(PRESETS.map((p) => [p.id, p]))), []);
-  // [your-data] a problem/defence pair opens as an A/B comparison
+  // [your-data] a problem/defense pair opens as an A/B comparison
   const ct = compareStrings(language);
   const comparePairs = (pairs: readonly (readonly [Preset, Preset])[]) =>
     pairs.length > 0 && (

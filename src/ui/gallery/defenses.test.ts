@@ -70,7 +70,7 @@ describe('the problem → defense table', () => {
     expect(DEFENSE_ROWS.map((r) => r.defense.ko)).toContain('로그 컴팩션');
   });
 
-  it('has the defences the syllabus adds: idempotent writes, how long ids are remembered, keys and order', () => {
+  it('has the defenses the syllabus adds: idempotent writes, how long ids are remembered, keys and order', () => {
     const keys = DEFENSE_ROWS.map((r) => r.key);
     expect(keys).toEqual(expect.arrayContaining(['idempotent-write', 'dedup-window', 'ordering']));
     const row = (key: string) => DEFENSE_ROWS.find((r) => r.key === key);
@@ -111,7 +111,7 @@ describe('the problem → defense table', () => {
 describe('[your-data] the pairs the table opens as A/B comparisons', () => {
   const byId = new Map(PRESETS.map((p) => [p.id, p]));
   const pairs = [...DEFENSE_ROWS.flatMap((r) => r.pairs ?? []), ...OTHER_PAIRS];
-  it('name a problem and a defence of their row, both shipped, one setting or more apart', () => {
+  it('name a problem and a defense of their row, both shipped, one setting or more apart', () => {
     expect(pairs).toContainEqual(['db-sink-duplicate', 'db-sink-inbox']);
     for (const r of DEFENSE_ROWS)
       for (const [a, b] of r.pairs ?? []) {

@@ -22,7 +22,7 @@ export interface DefenseRow {
   /** The boundary inside which the defense makes something happen once. */
   readonly boundary: Localized;
   readonly scenarios: readonly DefenseScenario[];
-  /** [your-data] problem → defence pairs the row opens as an A/B comparison (the same scenario, one setting apart). */
+  /** [your-data] problem → defense pairs the row opens as an A/B comparison (the same scenario, one setting apart). */
   readonly pairs?: readonly (readonly [problem: string, defense: string])[];
 }
 
