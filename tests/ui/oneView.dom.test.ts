@@ -53,3 +53,25 @@ describe('the toolbar over the dump view', () => {
     act(() => dumpStore.getState().close());
   });
 });
+
+describe('the Compare A/B button', () => {
+  it('shows as pressed while the comparison is on screen (aria-pressed, the accent fill), and pressing it again closes it', async () => {
+    const zombie = findPreset('zombie-fencing');
+    if (!zombie) throw new Error('no preset');
+    act(() => simStore.getState().load(zombie.scenario));
+    page.render();
+    await page.settle();
+    const compare = () => button('open-compare') as HTMLButtonElement;
+    expect(compare().getAttribute('aria-pressed')).toBe('false');
+    act(() => compare().click());
+    await page.settle();
+    expect(compareStore.getState().open).toBe(true);
+    expect(compare().getAttribute('aria-pressed')).toBe('true');
+    // the same rule that fills the language toggle's pressed button
+    expect(compare().matches('button[aria-pressed="true"]')).toBe(true);
+    act(() => compare().click());
+    await page.settle();
+    expect(compareStore.getState().open).toBe(false);
+    expect(compare().getAttribute('aria-pressed')).toBe('false');
+  });
+});

@@ -1,20 +1,31 @@
-/** The header's "Compare A/B" button: opens the scenario on screen as A, with B the same until settings are changed. */
+/**
+ * The header's "Compare A/B" button: opens the scenario on screen as A, with B the same until settings
+ * are changed. A toggle, as the header's other two-state buttons: pressed (aria-pressed, the accent
+ * fill of `button[aria-pressed="true"]`) while the comparison is on screen, and pressing it again
+ * closes the comparison, as its own Close does.
+ */
 import { simStore } from '../../store/simStore';
 import { useSim } from '../../store/useSim';
 import { closeViewsExcept } from '../urlViews';
-import { compareStore } from './compareStore';
+import { compareStore, useCompare } from './compareStore';
 import { compareStrings } from './compareStrings';
 
 export function CompareButton() {
   const language = useSim((s) => s.language);
   const scenario = useSim((s) => s.scenario);
+  const open = useCompare((s) => s.open);
   return (
     <button
       type="button"
       className="eos-button"
       data-testid="open-compare"
-      disabled={!scenario}
+      aria-pressed={open}
+      disabled={!scenario && !open}
       onClick={() => {
+        if (compareStore.getState().open) {
+          compareStore.getState().close();
+          return;
+        }
         const s = simStore.getState().scenario;
         if (!s) return;
         // the comparison is the view on screen: a dump view open over the run closes
