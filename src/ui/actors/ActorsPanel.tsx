@@ -14,7 +14,7 @@ import { panelStore } from '../panels';
 import { readableState, readableTransition } from '../stateText';
 import { useNarrator } from '../useNarrator';
 import { useThrottled } from '../useThrottled';
-import { actorFields, roleOf } from './fields';
+import { actorFields, roleName, roleOf } from './fields';
 import { useReplicationByKey } from './useReplicationByKey';
 
 type Group = 'brokers' | 'coordinators' | 'producers' | 'consumers' | 'sinks';
@@ -32,22 +32,9 @@ const GROUP_OF: Record<ProcessKind, Group> & { readonly controller: Group } = {
 };
 const GROUPS: readonly Group[] = ['producers', 'brokers', 'coordinators', 'consumers', 'sinks'];
 
-const ROLE_NAMES: Record<string, readonly [string, string]> = {
-  app: ['application', '애플리케이션'],
-  producer: ['KafkaProducer', 'KafkaProducer'],
-  consumer: ['KafkaConsumer', 'KafkaConsumer'],
-  restore: ['restore consumer', '복원 컨슈머'],
-  relay: ['CDC relay', 'CDC 릴레이'],
-};
-
 /** The config editor's section for a process: its client's keys, or the cluster's for brokers and coordinators. */
 function configSection(kind: ProcessKind, id: string): string {
   return kind === 'producer' || kind === 'consumer' || kind === 'streams' ? `client:${id}` : 'cluster';
-}
-
-function roleName(role: string, language: Language): string {
-  const r = ROLE_NAMES[role];
-  return r ? (language === 'ko' ? r[1] : r[0]) : role;
 }
 
 function ActorRow({

@@ -35,6 +35,20 @@ export function roleOf(actorId: string, processKind: string): string {
   return processKind;
 }
 
+const ROLE_NAMES: Record<string, readonly [string, string]> = {
+  app: ['application', '애플리케이션'],
+  producer: ['KafkaProducer', 'KafkaProducer'],
+  consumer: ['KafkaConsumer', 'KafkaConsumer'],
+  restore: ['restore consumer', '복원 컨슈머'],
+  relay: ['CDC relay', 'CDC 릴레이'],
+};
+
+/** What a process's actor is, by its role (`billing.app` → "application"), as the actors panel and the details name it. */
+export function roleName(role: string, language: Language): string {
+  const r = ROLE_NAMES[role];
+  return r ? (language === 'ko' ? r[1] : r[0]) : role;
+}
+
 const L = (language: Language, en: string, ko: string) => (language === 'ko' ? ko : en);
 
 type Note = (text: string) => string;

@@ -8,7 +8,7 @@ import { lazy, type ReactNode, Suspense, useId, useMemo, useRef } from 'react';
 import { type Fact, groupDigits, partitionRows, recordAddress, type SimView, stateValueToString, type Trace } from '../../sim/views';
 import { type Language, type Selection, simStore } from '../../store/simStore';
 import { useSim } from '../../store/useSim';
-import { actorFields } from '../actors/fields';
+import { actorFields, roleName, roleOf } from '../actors/fields';
 import { useReplicationByKey } from '../actors/useReplicationByKey';
 import { type Strings, useStrings } from '../i18n';
 import { Sheet } from '../layout/Sheet';
@@ -129,6 +129,15 @@ function ActorDetails({
 }: RunDetailsProps & { readonly view: SimView; readonly id: string; readonly step: number }) {
   const snap = view.actors.get(id);
   const kind = trace.built.specs.find((s) => s.id === id)?.kind ?? '';
+  // a process picked as a whole (the injector's process list selects `billing`, whose actors are
+  // `billing.app` and `billing.consumer`): each of its actors' states, named by role — never a dash
+  const process = snap ? undefined : trace.built.processes.find((p) => p.id === id);
+  const states: (readonly [string, string])[] = snap
+    ? [[t.fieldState, stateValueToString(snap.value)]]
+    : (process?.actors ?? []).flatMap((a) => {
+        const s = view.actors.get(a);
+        return s ? [[t.fieldStateOf(roleName(roleOf(a, process?.kind ?? ''), language)), stateValueToString(s.value)] as const] : [];
+      });
   const narrator = useNarrator();
   const partitions = useReplicationByKey(view);
   const recent = useMemo(() => {
@@ -143,7 +152,7 @@ function ActorDetails({
       </h3>
       <Pairs
         rows={[
-          [t.fieldState, snap ? stateValueToString(snap.value) : '—'],
+          ...states,
           ...actorFields(kind, snap?.context, language, (text) => (narrator ? narrator.translateNote(text, language) : text), {
             actorId: id,
             partitions,
