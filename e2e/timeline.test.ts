@@ -118,7 +118,7 @@ describe('timeline', () => {
     await openAtEnd(page);
     const summary = page.getByTestId('msc-summary');
     expect(await summary.innerText()).toMatch(/Produce ×2, ProduceResponse ×2/);
-    expect(await summary.innerText()).toMatch(/\d+ background \(heartbeats, idle fetches\) hidden/);
+    expect(await summary.innerText()).toMatch(/\d+ background messages \(heartbeats, idle fetches\) hidden/);
 
     // keyboard: walk the envelopes until the first Produce
     const tooltip = page.getByTestId('msc-tooltip');

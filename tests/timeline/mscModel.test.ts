@@ -48,11 +48,11 @@ describe('message-sequence model', () => {
     const text = mscSummary(model, shown, end, sentBefore(model, end) - shown.length);
     expect(text).toContain('Produce ×2');
     expect(text).toContain('ProduceResponse ×2');
-    expect(text).toMatch(/background \(heartbeats, idle fetches\) hidden/);
+    expect(text).toMatch(/\d+ background messages \(heartbeats, idle fetches\) hidden/);
     const ko = mscSummary(model, shown, end, sentBefore(model, end) - shown.length, 'ko');
     expect(ko).toContain(`단계 ${end}까지 보낸 메시지 ${shown.length}개: `);
     expect(ko).toContain('Produce ×2');
-    expect(ko).toMatch(/백그라운드\(하트비트, 빈 fetch\) \d+개 숨김/);
+    expect(ko).toMatch(/백그라운드 메시지\(하트비트, 빈 fetch\) \d+개 숨김/);
   });
 
   it('marks a dropped envelope dropped from the step that sent it, with its fault', () => {

@@ -36,7 +36,8 @@ function SkipIdleToggle() {
       title={t.skipIdleHint(idle, total)}
       onClick={() => simStore.getState().setSkipIdle(!skip)}
     >
-      {t.skipIdle} <span className="count">{idle}</span>
+      {t.skipIdle.before} <span className="count">{groupDigits(idle)}</span>
+      {t.skipIdle.after(idle)}
     </button>
   );
 }

@@ -159,7 +159,7 @@ const SUMMARY_WORDS = {
   en: {
     sent: (n: number, step: number) => `${n} envelope${n === 1 ? '' : 's'} sent by step ${step}`,
     inFlight: (n: number) => `${n} in flight`,
-    hidden: (n: number) => `${n} background (heartbeats, idle fetches) hidden`,
+    hidden: (n: number) => `${n} background message${n === 1 ? '' : 's'} (heartbeats, idle fetches) hidden`,
     faults: 'faults',
     more: (n: number) => `and ${n} more`,
     state: { 'in-flight': 'in flight', delivered: 'delivered', dropped: 'dropped', lost: 'lost' } as Record<string, string>,
@@ -167,7 +167,7 @@ const SUMMARY_WORDS = {
   ko: {
     sent: (n: number, step: number) => `단계 ${step}까지 보낸 메시지 ${n}개`,
     inFlight: (n: number) => `전송 중 ${n}개`,
-    hidden: (n: number) => `백그라운드(하트비트, 빈 fetch) ${n}개 숨김`,
+    hidden: (n: number) => `백그라운드 메시지(하트비트, 빈 fetch) ${n}개 숨김`,
     faults: '장애',
     more: (n: number) => `외 ${n}개`,
     state: { 'in-flight': '전송 중', delivered: '도착', dropped: '버려짐', lost: '유실' } as Record<string, string>,

@@ -3,6 +3,7 @@
  * and the names of process kinds. Kafka's terms (LSO, LEO, COMMIT, ABORT, event_id) stay in Latin
  * script in both, as the rest of the page writes them.
  */
+import { groupDigits } from '../../sim/views';
 import { processKindNames } from '../processKinds';
 
 export type TimelineLanguage = 'en' | 'ko';
@@ -52,7 +53,8 @@ const EN = {
   axis: 'Horizontal axis',
   byStep: 'By step',
   virtualTime: 'Virtual time',
-  background: (hidden: number) => `Background traffic${hidden > 0 ? ` (${hidden} hidden)` : ''}`,
+  background: (hidden: number) =>
+    `Background traffic${hidden > 0 ? ` (${groupDigits(hidden)} message${hidden === 1 ? '' : 's'} hidden)` : ''}`,
   messagesZoomOut: 'Zoom out of the messages',
   messagesZoomIn: 'Zoom into the messages',
   messagesFit: 'Fit the messages to the width',
@@ -126,7 +128,7 @@ const KO: TimelineStrings = {
   axis: '가로축',
   byStep: '단계별',
   virtualTime: '가상 시간',
-  background: (hidden: number) => `백그라운드 트래픽${hidden > 0 ? ` (${hidden}개 숨김)` : ''}`,
+  background: (hidden: number) => `백그라운드 트래픽${hidden > 0 ? ` (메시지 ${groupDigits(hidden)}개 숨김)` : ''}`,
   messagesZoomOut: '메시지 축소',
   messagesZoomIn: '메시지 확대',
   messagesFit: '메시지를 폭에 맞추기',
