@@ -11,7 +11,7 @@ import { type Language, simStore } from '../../store/simStore';
 import { useSim } from '../../store/useSim';
 import { type Strings, useStrings } from '../i18n';
 import { panelStore } from '../panels';
-import { readableState, readableTransition } from '../stateText';
+import { shownState, shownTransition } from '../stateNames';
 import { useNarrator } from '../useNarrator';
 import { useThrottled } from '../useThrottled';
 import { actorFields, roleName, roleOf } from './fields';
@@ -57,8 +57,11 @@ function ActorRow({
   const kind = trace.built.specs.find((sp) => sp.id === actorId)?.kind ?? processKind;
   const state = snap ? stateValueToString(snap.value) : '—';
   const last = step > 0 ? trace.steps.at(step - 1) : undefined;
-  const moved = last && last.actor === actorId && last.before !== last.after ? readableTransition(last.before, last.after) : null;
+  const transition = last && last.actor === actorId && last.before !== last.after ? last : null;
+  // Kafka's state names, or the model's in plain words (stateNames.ts); the exact paths in the tooltip
+  const moved = transition ? shownTransition(kind, transition.before, transition.after, language) : null;
   const changed = moved ? `${moved.before} → ${moved.after}` : null;
+  const exact = transition ? `${transition.before} → ${transition.after}` : state;
   const active = last?.actor === actorId;
   const narrator = useNarrator();
   const partitions = useReplicationByKey(view);
@@ -76,7 +79,9 @@ function ActorRow({
         onClick={() => simStore.getState().select(selected ? null : { kind: 'actor', id: actorId })}
       >
         <span className="actor-role">{actorId.includes('.') ? roleName(role, language) : actorId}</span>
-        <span className={`state${changed ? ' changed' : ''}`}>{changed ?? readableState(state)}</span>
+        <span className={`state${changed ? ' changed' : ''}`} title={exact}>
+          {changed ?? (snap ? shownState(kind, state, language) : state)}
+        </span>
       </button>
       {fields.length > 0 && (
         <dl className="fields">

@@ -14,6 +14,7 @@ import { type Strings, useStrings } from '../i18n';
 import { Sheet } from '../layout/Sheet';
 import { panelStore, usePanels } from '../panels';
 import { StepLink } from '../StepLink';
+import { eventWords, shownState, shownTransition } from '../stateNames';
 import { useNarrator } from '../useNarrator';
 import { useThrottled } from '../useThrottled';
 import { useRevealOnSelect } from './useRevealOnSelect';
@@ -39,17 +40,36 @@ function show(v: unknown): string {
  * Label and value pairs. `raw` (for all, or a row's third element) marks values that are data as the
  * engine holds it — identifiers, JSON, the engine's event names — not words to translate.
  */
-function Pairs({ rows, raw }: { readonly rows: readonly (readonly [string, string, boolean?])[]; readonly raw?: boolean }) {
+function Pairs({ rows, raw }: { readonly rows: readonly (readonly [string, string, boolean?, string?])[]; readonly raw?: boolean }) {
   return (
     <dl className="fields" translate={raw ? 'no' : undefined}>
-      {rows.map(([k, v, data]) => (
+      {rows.map(([k, v, data, exact]) => (
         <div key={k}>
           <dt>{k}</dt>
-          <dd translate={data ? 'no' : undefined}>{v}</dd>
+          <dd translate={data ? 'no' : undefined}>
+            {v}
+            {/* the model's exact name (a statechart path, an event), under the words that stand for it */}
+            {exact !== undefined && exact !== v && (
+              <code className="exact-name" translate="no" data-testid="exact-name">
+                {exact}
+              </code>
+            )}
+          </dd>
         </div>
       ))}
     </dl>
   );
+}
+
+/** An event row: the model's own event in words with its name under them; an RPC or a Kafka API call as it is. */
+function eventRow(label: string, stepKind: string, event: string, language: Language): readonly [string, string, boolean?, string?] {
+  const words = eventWords(stepKind, event, language);
+  return words === null ? [label, event, true] : [label, words, false, event];
+}
+
+/** A state row: Kafka's name or the model's state in words (stateNames.ts), with the exact path under it. */
+function stateRow(label: string, kind: string, state: string, language: Language): readonly [string, string, boolean, string] {
+  return [label, shownState(kind, state, language), false, state];
 }
 
 /** A fault label, or a line of a step's faults, in the page's language (the narration module translates, once it has loaded). */
@@ -69,6 +89,8 @@ function StepDetails({ trace, index, t, language }: RunDetailsProps & { readonly
   const s = trace.steps.at(index);
   const faultText = useFaultText(trace, language);
   if (!s) return null;
+  const actorKind = trace.built.specs.find((sp) => sp.id === s.actor)?.kind ?? '';
+  const moved = shownTransition(actorKind, s.before, s.after, language);
   return (
     <div className="details-step" data-step-index={index}>
       <h3>
@@ -85,8 +107,10 @@ function StepDetails({ trace, index, t, language }: RunDetailsProps & { readonly
             ? [t.fieldEvent, faultText(s.label)]
             : s.kind === 'boot'
               ? [t.fieldEvent, t.stepKinds.boot ?? s.label]
-              : [t.fieldEvent, s.label, true],
-          [t.fieldState, s.before === s.after ? s.after : `${s.before} → ${s.after}`],
+              : eventRow(t.fieldEvent, s.kind, s.label, language),
+          s.before === s.after
+            ? stateRow(t.fieldState, actorKind, s.after, language)
+            : [t.fieldState, `${moved.before} → ${moved.after}`, false, `${s.before} → ${s.after}`],
           ...(s.sent.length ? [[t.fieldSent, s.sent.map((id) => `${trace.envelopes.at(id)?.rpc ?? '?'} #${id}`).join(', ')] as const] : []),
         ]}
       />
@@ -132,11 +156,13 @@ function ActorDetails({
   // a process picked as a whole (the injector's process list selects `billing`, whose actors are
   // `billing.app` and `billing.consumer`): each of its actors' states, named by role — never a dash
   const process = snap ? undefined : trace.built.processes.find((p) => p.id === id);
-  const states: (readonly [string, string])[] = snap
-    ? [[t.fieldState, stateValueToString(snap.value)]]
+  const kindOf = (actor: string) => trace.built.specs.find((s) => s.id === actor)?.kind ?? '';
+  const states: (readonly [string, string, boolean?, string?])[] = snap
+    ? [stateRow(t.fieldState, kind, stateValueToString(snap.value), language)]
     : (process?.actors ?? []).flatMap((a) => {
         const s = view.actors.get(a);
-        return s ? [[t.fieldStateOf(roleName(roleOf(a, process?.kind ?? ''), language)), stateValueToString(s.value)] as const] : [];
+        const label = t.fieldStateOf(roleName(roleOf(a, process?.kind ?? ''), language));
+        return s ? [stateRow(label, kindOf(a), stateValueToString(s.value), language)] : [];
       });
   const narrator = useNarrator();
   const partitions = useReplicationByKey(view);
