@@ -288,6 +288,17 @@ describe('embedding in a VitePress site', () => {
     await page.goto(`${site.url}eos-lab/embed.html?preset=Zombie-Fencing`);
     await page.getByTestId('link-error').waitFor();
     expect(await page.getByTestId('link-error').innerText()).toContain('"Zombie-Fencing" is neither');
+    // and names the embed's own address form, not the page's #preset=
+    expect(await page.getByTestId('link-error').innerText()).toContain('embed.html?preset=<id>');
+    expect(await page.getByTestId('link-error').innerText()).not.toContain('#preset=');
+    // lang=ko opens in Korean; a language the embed does not have opens as before and says so, in that language
+    await page.goto(`${site.url}eos-lab/embed.html?preset=opening-story&lang=ko`);
+    await expect.poll(() => page.getByTestId('embed').getAttribute('lang')).toBe('ko');
+    expect(await page.getByTestId('language-not-supported').count()).toBe(0);
+    await page.goto(`${site.url}eos-lab/embed.html?preset=opening-story&lang=fr`);
+    await page.getByTestId('language-not-supported').waitFor();
+    expect(await page.getByTestId('language-not-supported').innerText()).toContain('“fr”, which EOS Lab does not have');
+    await page.getByTestId('embed-step').waitFor();
     await page.goto(`${site.url}eos-lab/embed.html#s=1.not*a*link`);
     await page.getByTestId('link-error').waitFor();
     expect(await page.getByTestId('link-error').getAttribute('data-kind')).toBe('corrupt');
