@@ -80,6 +80,7 @@ const MODEL_STATES: Readonly<Record<string, Readonly<Record<string, Words>>>> = 
     'running.committingBeforeBatch': ['committing before the next batch', '다음 배치 전에 커밋하는 중'],
     'running.committingBeforeNewTask': ['committing before a new task', '새 태스크 전에 커밋하는 중'],
     'running.abortingForNewTask': ['aborting for a new task', '새 태스크 때문에 중단하는 중'],
+    recovering: ['task corrupted: back to the committed offsets', '태스크 손상: 커밋된 offset으로 되돌리는 중'],
     'migrating.aborting': ['task moving: aborting', '태스크 이동: 중단하는 중'],
     'migrating.closingProducer': ['task moving: closing the producer', '태스크 이동: 프로듀서 닫는 중'],
     'migrating.resubscribing': ['task moving: subscribing again', '태스크 이동: 다시 구독하는 중'],
@@ -142,6 +143,7 @@ const CALL_EVENTS: Readonly<Record<string, Words>> = {
   becomeCoordinator: ['become coordinator', '코디네이터가 됨'],
   partitionLeader: ['partition leader changed', '파티션 리더 바뀜'],
   resubscribe: ['subscribe again', '다시 구독'],
+  sendFailed: ["a send failed (the record's Callback)", '전송 실패(레코드의 Callback)'],
 };
 
 const say = (w: Words, language: Language) => (language === 'ko' ? w[1] : w[0]);

@@ -130,12 +130,13 @@ const replyNow = (out: Out, from: string, call: string, ok: boolean, error: stri
  * and a transaction becomes abortable.
  */
 const onSend = producerAction((d, call: EventOf<'send'>, out) => {
-  const refused = refuseRecordTooLarge(d, call.args, call.now, out);
+  const args = call.args.callback ? { ...call.args, callbackTo: call.from } : call.args;
+  const refused = refuseRecordTooLarge(d, args, call.now, out);
   if (refused) {
     replyNow(out, call.from, 'send', true, null, { ref: refused.ref, topic: call.args.topic, partition: refused.partition });
     return d.transactional ? 'abortable' : 'none';
   }
-  const rec = accumulate(d, call.args, call.now, out);
+  const rec = accumulate(d, args, call.now, out);
   maybeAddPartition(d, keyOf(rec));
   replyNow(out, call.from, 'send', true, null, { ref: rec.ref, topic: rec.topic, partition: rec.partition });
   // the Sender loop that follows sends it at once with linger.ms=0 (v2), or after AddPartitionsToTxn (v1)

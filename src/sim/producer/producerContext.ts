@@ -22,6 +22,8 @@ export interface PendingRecord {
   readonly headers: Headers;
   readonly timestamp: number;
   readonly bytes: number;
+  /** The actor told of this record's failure (a `sendFailed` call), when its send() asked for it. */
+  readonly callback?: ActorId;
 }
 
 export interface ProducerBatch {

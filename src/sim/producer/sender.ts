@@ -20,6 +20,7 @@ import {
   requestUpdate,
 } from '../cluster/clientMetadata';
 import { leaderOf } from '../cluster/metadata';
+import type { ActorId } from '../kernel/envelope';
 import { estimateRecordBytes } from '../log/partitionLog';
 import { type Headers, NO_HEADERS, NO_PRODUCER_EPOCH, NO_PRODUCER_ID, NO_SEQUENCE, sharedHeaders } from '../log/recordBatch';
 import type { ClientException, KafkaError } from '../protocol/errors';
@@ -50,6 +51,10 @@ export interface SendArgs {
   readonly value: string | null;
   readonly headers?: Readonly<Record<string, string>>;
   readonly partition?: number;
+  /** The caller asks to be told of a failed send (its Callback): Kafka Streams' RecordCollector. */
+  readonly callback?: boolean;
+  /** Set by send() from the call: the actor the failure is reported to (a `sendFailed` call). */
+  readonly callbackTo?: ActorId;
 }
 
 /** Kafka's partition choice: explicit partition, else murmur2 of the key, else the sticky partition. */
@@ -112,6 +117,7 @@ function newRecord(d: ProducerDraft, args: SendArgs, partition: number, headers:
     headers,
     timestamp: now,
     bytes,
+    ...(args.callbackTo !== undefined ? { callback: args.callbackTo } : {}),
   };
   d.nextRef += 1;
   return rec;
@@ -193,6 +199,8 @@ function recordResult(
       error,
       eventId: r.headers.event_id ?? null,
     });
+    // the record's Callback, where its caller asked for one: only failures are reported
+    if (error !== null && r.callback !== undefined) out.call(r.callback, 'sendFailed', { error, topic: r.topic, partition: r.partition });
   });
 }
 

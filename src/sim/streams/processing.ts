@@ -99,6 +99,7 @@ export function runStep(d: Draft, now: number, out: Out): void {
         key: selectedKey(r, d.groupBy ?? 'key'),
         value: r.value,
         headers: r.headers,
+        ...callbackFor(d),
       });
       return;
     case 'filter':
@@ -141,9 +142,15 @@ export function runStep(d: Draft, now: number, out: Out): void {
         key: r.key,
         value: String(d.counts[s.i] ?? d.store[r.key as string] ?? 0),
         headers: s.kind === 'changelog' ? {} : r.headers,
+        ...callbackFor(d),
       });
       return;
   }
+}
+
+/** at_least_once: RecordCollectorImpl's send() passes a Callback that keeps a failure (sendErrors.ts). */
+function callbackFor(d: Draft): { callback?: true } {
+  return eos(d) ? {} : { callback: true };
 }
 
 /** A step's send() was answered: the next step. */

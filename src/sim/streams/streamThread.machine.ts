@@ -72,7 +72,17 @@ import {
   startTask,
 } from './restore';
 import { answerAfterCommit, answerRevocation, tasksLost, tasksLostWithoutWork } from './revocation';
-import { act, type Ev, initialContext, replyOf, type StreamThreadContext, type StreamThreadInput, stop } from './streamThreadContext';
+import { onSendFailed, restoreAfterCorruption, sendFatal, sendMigrated, taskCorrupted } from './sendErrors';
+import {
+  act,
+  type Ev,
+  initialContext,
+  replyOf,
+  type SendFailedCall,
+  type StreamThreadContext,
+  type StreamThreadInput,
+  stop,
+} from './streamThreadContext';
 import { streamThreadGuards } from './streamThreadGuards';
 
 export type { ProcessingGuarantee, StreamThreadContext, StreamThreadInput } from './streamThreadContext';
@@ -128,6 +138,24 @@ const restored = (guard: 'emptyChangelog' | 'changelogReadToEnd') => {
   ];
 };
 
+/**
+ * at_least_once: the collector throws the failed send it holds (sendErrors.ts) — at the next send()
+ * (`point` 'BeforeSend', on the `continue` that would run it) or at flush() ('AtFlush').
+ */
+const sendFailedAt = (point: 'BeforeSend' | 'AtFlush') => [
+  {
+    guard: `corrupted${point}` as const,
+    target: '#streamThread.recovering',
+    actions: act((d, _now, _ev, out) => taskCorrupted(d, out)),
+  },
+  {
+    guard: `migrated${point}` as const,
+    target: '#streamThread.migrating.resubscribing',
+    actions: act((d, _now, _ev, out) => sendMigrated(d, out)),
+  },
+  { guard: `fatal${point}` as const, target: '#streamThread.stopped', actions: act((d, _now, _ev, out) => sendFatal(d, out)) },
+];
+
 const onCommitted = act((d, now, ev, out) => committed(d, now, replyOf(ev).ok, out));
 const commitGoesOn = { guard: 'commitGoesOn' as const, actions: act((d, _now, ev, out) => continueCommit(d, replyOf(ev), out)) };
 const takeWaitingBatch = act((d, _now, ev, out) => takeBatch(d, replyOf(ev), out));
@@ -171,6 +199,7 @@ function committingState(done: { target: string; actions: unknown }, more: reado
       reply: [
         ...taskFailed('taskMigrated', 'streamsException'),
         ...commitSyncFailed,
+        ...sendFailedAt('AtFlush'),
         commitGoesOn,
         { guard: 'commitDone' as const, ...done },
         ...more,
@@ -189,7 +218,12 @@ export const streamThreadMachine = setup({
   context: ({ input }) => initialContext(input),
   initial: 'idle',
   // the rebalance listener, where the task has nothing to commit: it returns at once
-  on: { crash: '.down', onPartitionsRevoked: { actions: answerNow } },
+  on: {
+    crash: '.down',
+    onPartitionsRevoked: { actions: answerNow },
+    // the producer's Callback: the collector keeps the exception for its next send() or flush()
+    sendFailed: { actions: act((d, _now, ev) => onSendFailed(d, (ev as SendFailedCall).args.error)) },
+  },
   states: {
     idle: { on: { boot: { target: 'initializing', actions: act((d, now, _ev, out) => startProcess(d, now, out)) } } },
     initializing: {
@@ -282,6 +316,7 @@ export const streamThreadMachine = setup({
         processing: {
           on: {
             continue: [
+              ...sendFailedAt('BeforeSend'),
               { guard: 'planDoneInTransaction', target: 'pollingInTransaction', actions: act((d, now, _ev, out) => runStep(d, now, out)) },
               { guard: 'planDone', target: 'polling', actions: act((d, now, _ev, out) => runStep(d, now, out)) },
               { guard: 'commitStepDue', target: 'committing', actions: startCommitting },
@@ -329,6 +364,16 @@ export const streamThreadMachine = setup({
             ],
           },
         },
+      },
+    },
+    // at_least_once, TaskCorruptedException: the main consumer goes back to the committed offsets,
+    // then the store is restored (sendErrors.ts); a poll() answer from before the seek is dropped
+    recovering: {
+      on: {
+        reply: [
+          { guard: 'seekedToCommitted', target: 'restoring', actions: act((d, _now, _ev, out) => restoreAfterCorruption(d, out)) },
+          { guard: 'mainPoll', actions: act((d) => dropPoll(d)) },
+        ],
       },
     },
     migrating: {

@@ -89,6 +89,8 @@ export interface StreamThreadContext extends StreamThreadInput {
   /** The time of the last event (events raised inside a step carry none). */
   /** The main consumer waits in onPartitionsRevoked for the commit under way (revocation.ts). */
   readonly revocationPending: boolean;
+  /** at_least_once: the exception of a failed send, kept until the next send() or flush() throws it (sendErrors.ts). */
+  readonly sendException?: string | null;
   readonly clock: number;
   readonly stopped: string | null;
 }
@@ -97,7 +99,10 @@ export interface StreamThreadContext extends StreamThreadInput {
 /** The main consumer's rebalance listener (StreamsRebalanceListener), called from its onJoinPrepare. */
 export type RevocationCall = Call<'onPartitionsRevoked', { readonly partitions: readonly unknown[]; readonly lost: boolean }>;
 
-export type Ev = ReplyEvent | LoopTimer<'continue' | 'commitDue' | 'abortTimeout'> | LifecycleEvent | RevocationCall;
+/** The producer's Callback for a send that failed (asked for under at_least_once; sendErrors.ts). */
+export type SendFailedCall = Call<'sendFailed', { readonly error: string; readonly topic: string; readonly partition: number }>;
+
+export type Ev = ReplyEvent | LoopTimer<'continue' | 'commitDue' | 'abortTimeout'> | LifecycleEvent | RevocationCall | SendFailedCall;
 export type Draft = Mutable<StreamThreadContext>;
 
 export function initialContext(input: StreamThreadInput): StreamThreadContext {

@@ -7,6 +7,7 @@ import { isTaskMigrated } from './migration';
 import { commitIsDue, gainedTask } from './processing';
 import { restoreAfter, restoredToEnd } from './restore';
 import { lostInTransaction, lostWithoutWork, revokedWithWork } from './revocation';
+import { pendingSendError, type SendErrorKind } from './sendErrors';
 import { type Ev, eos, eventTime, type StreamThreadContext } from './streamThreadContext';
 
 type Args = { context: StreamThreadContext; event: Ev };
@@ -42,9 +43,28 @@ function restoreEnds(call: 'endOffsets' | 'poll') {
   };
 }
 
+/** at_least_once: the next step sends, and the collector holds a failed send of this kind (sendErrors.ts). */
+const beforeSend =
+  (kind: SendErrorKind) =>
+  ({ context }: Args) =>
+    SEND_STEPS.has(context.plan[context.step]?.kind ?? '') && pendingSendError(context) === kind;
+/** at_least_once: flush() returned, and the collector holds a failed send of this kind. */
+const atFlush =
+  (kind: SendErrorKind) =>
+  ({ context, event }: Args) =>
+    answers(event, 'flush', context.producer) && pendingSendError(context) === kind;
+const SEND_STEPS = new Set(['repartition', 'changelog', 'output']);
+
 const heldGainsTask = ({ context }: Args) => context.heldBatch !== null && gainedTask(context, context.heldBatch).length > 0;
 
 export const streamThreadGuards = {
+  corruptedBeforeSend: beforeSend('corrupted'),
+  migratedBeforeSend: beforeSend('migrated'),
+  fatalBeforeSend: beforeSend('fatal'),
+  corruptedAtFlush: atFlush('corrupted'),
+  migratedAtFlush: atFlush('migrated'),
+  fatalAtFlush: atFlush('fatal'),
+  seekedToCommitted: ({ context, event }: Args) => answers(event, 'seekToCommitted', context.consumer),
   atLeastOnce: ({ context }: Args) => !eos(context),
   initialized: ({ context, event }: Args) => answers(event, 'initTransactions', context.producer) && replyOf(event)?.ok === true,
   initFailed: ({ context, event }: Args) => failed(event, 'initTransactions', context.producer),
