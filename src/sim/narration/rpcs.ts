@@ -8,6 +8,7 @@ import { actorConfig, type NarrationContext } from './context';
 import { explainError } from './errors';
 import { josa, list, say } from './language';
 import { poss } from './names';
+import { isReplicaFetchResponse, replicaFetchResponseClause } from './replication';
 
 type P = Record<string, unknown>;
 const str = (v: unknown): string => (typeof v === 'string' ? v : String(v ?? ''));
@@ -157,6 +158,7 @@ export function rpcClause(ctx: NarrationContext): string {
             `${to}에는 ${from}에게 줄 ${where}의 offset ${num(p.fetchOffset)} 이후 데이터가 없어(${str(p.isolationLevel)}) Fetch를 최대 ${num(p.maxWaitMs)} ms(fetch.max.wait.ms) 동안 붙잡아 둡니다.`,
           );
     case 'FetchResponse': {
+      if (isReplicaFetchResponse(ctx)) return replicaFetchResponseClause(ctx);
       if (err) return say(lang, `the Fetch of ${where} by ${to} was answered${err}`, `${to}의 ${where} Fetch 응답:${err}.`);
       const hw = num(p.highWatermark);
       const lso = num(p.lastStableOffset);
