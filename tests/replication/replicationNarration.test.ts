@@ -75,6 +75,57 @@ describe("a follower's FetchResponse is narrated as replication", () => {
     });
 });
 
+describe("a follower's Fetch is narrated as a replica Fetch, without an isolation level", () => {
+  it('hw-behind-leo-slow-follower: the leader answers broker-2 from offset 1 (step 250)', () => {
+    const t = trace('hw-behind-leo-slow-follower');
+    // the Fetch answered with offset 1 (an earlier one from offset 1 was held)
+    const s = only(
+      deliveries(t, 'Fetch', 'broker-0', 'broker-2', (p) => p.fetchOffset === 1).filter((x) =>
+        x.sent.some((id) => t.envelopes.at(id)?.inReplyTo === x.envelope),
+      ),
+    );
+    expect(s.i).toBe(249);
+    expect(narrate(t, s.i, 'en')).toBe(
+      "broker-0 answers the replica Fetch from broker-2 for orders-0 from offset 1 with 1 record at offset 1, read up to its log end offset; the fetch offset tells the leader that broker-2's log ends at offset 1.",
+    );
+    expect(narrate(t, s.i, 'ko')).toBe(
+      'broker-0이 broker-2의 orders-0 복제 Fetch(offset 1부터)에 자기 LEO까지 읽어 응답합니다: 레코드 1개(offset 1). fetch offset으로 리더는 broker-2의 로그가 offset 1에서 끝남을 알게 됩니다.',
+    );
+  });
+
+  it('min-insync-blocks-writes: a held replica Fetch waits replica.fetch.wait.max.ms, and its offset releases the acks=all write (steps 25, 150)', () => {
+    const t = trace('min-insync-blocks-writes');
+    const [s] = deliveries(t, 'Fetch', 'broker-0', 'broker-2', (p) => p.fetchOffset === 1);
+    if (!s) throw new Error('no such step');
+    expect(s.i).toBe(24);
+    expect(narrate(t, s.i, 'en')).toBe(
+      "broker-0 has nothing past offset 1 of orders-0 for the replica Fetch from broker-2, so it holds the Fetch up to 500 ms (replica.fetch.wait.max.ms); the fetch offset tells the leader that broker-2's log ends at offset 1; with that the high watermark moves up: the acks=all write of orders-service's producer waiting for it is answered.",
+    );
+    expect(narrate(t, s.i, 'ko')).toBe(
+      'broker-0에는 broker-2의 복제 Fetch에 줄 orders-0의 offset 1 이후 데이터가 없어 Fetch를 최대 500 ms(replica.fetch.wait.max.ms) 동안 붙잡아 둡니다. fetch offset으로 리더는 broker-2의 로그가 offset 1에서 끝남을 알게 됩니다. 이로써 HW가 올라가 이를 기다리던 orders-service 프로듀서의 acks=all 쓰기가 응답을 받습니다.',
+    );
+    const [later] = deliveries(t, 'Fetch', 'broker-0', 'broker-1', (p) => p.fetchOffset === 2).filter((x) => x.sent.length > 0);
+    if (!later) throw new Error('no such step');
+    expect(later.i).toBe(149);
+    expect(narrate(t, later.i, 'en')).toMatch(
+      /^broker-0 has nothing past offset 2 of orders-0 for the replica Fetch from broker-1, so it holds the Fetch up to 500 ms \(replica\.fetch\.wait\.max\.ms\)/,
+    );
+  });
+
+  for (const id of PRESETS)
+    it(`${id}: no replica Fetch has empty parentheses, an isolation level or fetch.max.wait.ms`, () => {
+      const t = trace(id);
+      const steps = t.steps.filter((s) => s.kind === 'deliver' && s.label === 'Fetch' && s.from?.startsWith('broker-'));
+      expect(steps.length).toBeGreaterThan(3);
+      for (const s of steps)
+        for (const lang of ['en', 'ko'] as const) {
+          const text = narrate(t, s.i, lang);
+          expect(text, `step ${s.i} ${lang}`).toMatch(/replica Fetch|복제 Fetch/);
+          expect(text, `step ${s.i} ${lang}`).not.toMatch(/\(\)|, \)|read_(un)?committed|fetch\.max\.wait\.ms/);
+        }
+    });
+});
+
 function num(batches: unknown, field: string): number {
   const first = (batches as Payload[])[0];
   return first ? Number(first[field]) : -1;

@@ -8,7 +8,8 @@ import type { EnvelopeRecord } from '../kernel/envelope';
 import { topicPartitionKey } from '../protocol/topicPartition';
 import type { NarrationContext } from './context';
 import { explainError } from './errors';
-import { count, josa, range, say } from './language';
+import { count, josa, list, range, say } from './language';
+import { poss } from './names';
 
 type P = Record<string, unknown>;
 const str = (v: unknown): string => (typeof v === 'string' ? v : String(v ?? ''));
@@ -26,7 +27,11 @@ function requestOf(ctx: NarrationContext, env: EnvelopeRecord | null): EnvelopeR
 
 /** A FetchResponse answering a follower's Fetch. */
 export function isReplicaFetchResponse(ctx: NarrationContext): boolean {
-  return isReplicaFetch(requestOf(ctx, ctx.envelope)?.payload as P | undefined);
+  return isReplicaFetchAnswer(ctx, ctx.envelope);
+}
+
+function isReplicaFetchAnswer(ctx: NarrationContext, env: EnvelopeRecord | null): boolean {
+  return isReplicaFetch(requestOf(ctx, env)?.payload as P | undefined);
 }
 
 function errorText(ctx: NarrationContext, error: string): { en: string; ko: string } {
@@ -102,4 +107,110 @@ export function replicaFetchResponseClause(ctx: NarrationContext): string {
     `${follower} got nothing new of ${where} from the leader ${leader}: its log end offset stays ${leo}; ${hwEn}; it fetches again`,
     `${josa(follower, '은/는')} 리더 ${leader}에게서 ${where}의 새 레코드를 받지 못했습니다. LEO(로그 끝 offset)는 ${leo} 그대로입니다. ${hwKo}. 다시 Fetch합니다.`,
   );
+}
+
+/** What else the leader's handling of a replica Fetch sent: an ISR expansion, answers a higher HW released. */
+function fetchSideEffects(ctx: NarrationContext, follower: string): string[] {
+  const { lang } = ctx;
+  const sent = ctx.step.sent.map((id) => ctx.trace.envelopes.at(id)).filter((e) => e !== undefined);
+  const out: string[] = [];
+  const alter = sent.find((e) => e.rpc === 'AlterPartition');
+  if (alter)
+    out.push(
+      say(
+        lang,
+        `${follower} has caught up, so the leader asks the controller to add it to the ISR (AlterPartition, ISR ${list(lang, (alter.payload.newIsr as string[]) ?? [])})`,
+        `${josa(follower, '이/가')} 따라잡았으므로 리더가 컨트롤러에 ISR에 다시 넣어 달라고 요청합니다(AlterPartition, ISR ${list(lang, (alter.payload.newIsr as string[]) ?? [])}).`,
+      ),
+    );
+  // answers a rise of the high watermark released: acks=all writes, consumers' held fetches
+  const own = ctx.envelope?.id;
+  const writes = [
+    ...new Set(sent.filter((e) => e.rpc === 'ProduceResponse' || e.rpc === 'WriteTxnMarkersResponse').map((e) => ctx.names.actor(e.to))),
+  ];
+  const readers = [
+    ...new Set(
+      sent
+        .filter((e) => e.rpc === 'FetchResponse' && e.inReplyTo !== own && !isReplicaFetchAnswer(ctx, e))
+        .map((e) => ctx.names.actor(e.to)),
+    ),
+  ];
+  if (writes.length || readers.length) {
+    const en: string[] = [];
+    const ko: string[] = [];
+    if (writes.length) {
+      en.push(`the acks=all write of ${list('en', writes)} waiting for it is answered`);
+      ko.push(`이를 기다리던 ${list('ko', writes)}의 acks=all 쓰기가 응답을 받습니다`);
+    }
+    if (readers.length) {
+      en.push(`the held Fetch of ${list('en', readers)} gets the records now below it`);
+      ko.push(`${list('ko', readers)}의 붙잡혀 있던 Fetch가 이제 HW 아래에 든 레코드를 받습니다`);
+    }
+    out.push(say(lang, `with that the high watermark moves up: ${en.join(', and ')}`, `이로써 HW가 올라가 ${ko.join('. ')}.`));
+  }
+  return out;
+}
+
+/**
+ * The leader receives a follower's Fetch (Partition.fetchRecords): it reads for it up to its log end
+ * offset (no isolation level), learns from the fetch offset how far the follower's log reaches, and
+ * answers at once, or holds an empty read up to replica.fetch.wait.max.ms.
+ */
+export function replicaFetchClause(ctx: NarrationContext): string {
+  const { lang, names, step } = ctx;
+  const env = ctx.envelope;
+  const p: P = (env?.payload as P) ?? {};
+  const leader = names.actor(step.actor);
+  const follower = names.actor(step.from ?? env?.from ?? '');
+  const where = topicPartitionKey(str(p.topic), num(p.partition));
+  const offset = num(p.fetchOffset);
+  // its own answer (the same step may answer other held fetches)
+  const answer = step.sent
+    .map((id) => ctx.trace.envelopes.at(id))
+    .find((e) => e?.rpc === 'FetchResponse' && env !== null && e.inReplyTo === env.id);
+  const r: P = (answer?.payload as P) ?? {};
+  const error = str(r.error);
+  if (answer && error && error !== 'NONE') {
+    const e = errorText(ctx, error);
+    return say(
+      lang,
+      `${leader} answers the replica Fetch from ${follower} for ${where} from offset ${offset}${e.en}`,
+      `${josa(leader, '이/가')} ${follower}의 ${where} 복제 Fetch(offset ${offset}부터)에${e.ko} 응답합니다.`,
+    );
+  }
+  const diverging = r.divergingEpoch as P | null | undefined;
+  if (answer && diverging)
+    return say(
+      lang,
+      `${leader} answers the replica Fetch from ${follower} for ${where} from offset ${offset} with a diverging epoch: ${poss(follower, 'log')} does not match the leader's past offset ${num(diverging.endOffset)} (leader epoch ${num(diverging.epoch)}), so it must truncate`,
+      `${josa(leader, '이/가')} ${follower}의 ${where} 복제 Fetch(offset ${offset}부터)에 diverging epoch로 응답합니다. ${follower}의 로그가 offset ${num(diverging.endOffset)}(리더 epoch ${num(diverging.epoch)}) 이후로 리더와 맞지 않아 잘라내야 합니다.`,
+    );
+  const learns = say(
+    lang,
+    `the fetch offset tells the leader that ${poss(follower, 'log')} ends at offset ${offset}`,
+    `fetch offset으로 리더는 ${follower}의 로그가 offset ${offset}에서 끝남을 알게 됩니다.`,
+  );
+  const extra = fetchSideEffects(ctx, follower);
+  const got = answer ? copied(Array.isArray(r.batches) ? (r.batches as P[]) : []) : null;
+  if (answer) {
+    const what = got
+      ? say(
+          lang,
+          `${count(got.records, 'record')} at offset ${range(got.first, got.last)}`,
+          `레코드 ${got.records}개(offset ${range(got.first, got.last)})`,
+        )
+      : say(lang, 'nothing new', '새 레코드 없음');
+    const main = say(
+      lang,
+      `${leader} answers the replica Fetch from ${follower} for ${where} from offset ${offset} with ${what}, read up to its log end offset`,
+      `${josa(leader, '이/가')} ${follower}의 ${where} 복제 Fetch(offset ${offset}부터)에 자기 LEO까지 읽어 응답합니다: ${what}.`,
+    );
+    return lang === 'ko' ? [main, learns, ...extra].join(' ') : [main, learns, ...extra].join('; ');
+  }
+  const main = say(
+    lang,
+    `${leader} has nothing past offset ${offset} of ${where} for the replica Fetch from ${follower}, so it holds the Fetch up to ${num(p.maxWaitMs)} ms (replica.fetch.wait.max.ms)`,
+    `${leader}에는 ${follower}의 복제 Fetch에 줄 ${where}의 offset ${offset} 이후 데이터가 없어 Fetch를 최대 ${num(p.maxWaitMs)} ms(replica.fetch.wait.max.ms) 동안 붙잡아 둡니다.`,
+  );
+  return lang === 'ko' ? [main, learns, ...extra].join(' ') : [main, learns, ...extra].join('; ');
 }

@@ -8,7 +8,7 @@ import { actorConfig, type NarrationContext } from './context';
 import { explainError } from './errors';
 import { josa, list, say } from './language';
 import { poss } from './names';
-import { isReplicaFetchResponse, replicaFetchResponseClause } from './replication';
+import { isReplicaFetch, isReplicaFetchResponse, replicaFetchClause, replicaFetchResponseClause } from './replication';
 
 type P = Record<string, unknown>;
 const str = (v: unknown): string => (typeof v === 'string' ? v : String(v ?? ''));
@@ -146,6 +146,7 @@ export function rpcClause(ctx: NarrationContext): string {
         `${josa(from, '이/가')} 트랜잭션 마커 기록을 ${to}에게 확인했습니다.`,
       );
     case 'Fetch':
+      if (isReplicaFetch(p)) return replicaFetchClause(ctx);
       return answers
         ? say(
             lang,
