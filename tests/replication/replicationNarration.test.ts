@@ -126,6 +126,51 @@ describe("a follower's Fetch is narrated as a replica Fetch, without an isolatio
     });
 });
 
+describe("the controller's expiry of a broker session is KRaft broker fencing, not a group's session timeout", () => {
+  const fencings = (t: Trace) => t.steps.filter((s) => s.kind === 'timer' && s.label === 'sessionExpired' && s.actor === 'controller');
+
+  it('min-insync-blocks-writes: broker-2, then broker-1, leave the ISR of orders-0 (steps 107, 181)', () => {
+    const t = trace('min-insync-blocks-writes');
+    const [a, b] = fencings(t);
+    if (!a || !b) throw new Error('no fencing');
+    expect([a.i, b.i]).toEqual([106, 180]);
+    expect(narrate(t, a.i, 'en')).toBe(
+      'broker.session.timeout.ms (9000 ms) passed without a BrokerHeartbeat from broker-2: the controller fences it and removes it from the ISR of orders-0 (ISR now broker-0, broker-1).',
+    );
+    expect(narrate(t, a.i, 'ko')).toBe(
+      'broker.session.timeout.ms(9000 ms) 동안 broker-2의 BrokerHeartbeat가 없어 컨트롤러가 이 브로커를 펜싱합니다. broker-2는 orders-0의 ISR에서 빠집니다. 이제 ISR은 broker-0, broker-1입니다.',
+    );
+    expect(narrate(t, b.i, 'en')).toBe(
+      'broker.session.timeout.ms (9000 ms) passed without a BrokerHeartbeat from broker-1: the controller fences it and removes it from the ISR of orders-0 (ISR now broker-0).',
+    );
+    expect(narrate(t, b.i, 'ko')).toBe(
+      'broker.session.timeout.ms(9000 ms) 동안 broker-1의 BrokerHeartbeat가 없어 컨트롤러가 이 브로커를 펜싱합니다. broker-1은 orders-0의 ISR에서 빠집니다. 이제 ISR은 broker-0입니다.',
+    );
+  });
+
+  it('acks-1-leader-failover-loss: the fenced leader needs a successor, which the election fact then names', () => {
+    const t = trace('acks-1-leader-failover-loss');
+    const [s] = fencings(t);
+    if (!s) throw new Error('no fencing');
+    expect(narrate(t, s.i, 'en')).toBe(
+      'broker.session.timeout.ms (9000 ms) passed without a BrokerHeartbeat from broker-0: the controller fences it; orders-0, which it led, needs a new leader; the controller makes broker-1 leader of orders-0 by an election from the ISR (leader epoch 1, ISR broker-1, broker-2).',
+    );
+    expect(narrate(t, s.i, 'ko')).toBe(
+      'broker.session.timeout.ms(9000 ms) 동안 broker-0의 BrokerHeartbeat가 없어 컨트롤러가 이 브로커를 펜싱합니다. broker-0이 이끌던 orders-0에는 새 리더가 필요합니다. 컨트롤러가 ISR에서의 선출로 broker-1을 orders-0의 리더로 정했습니다(리더 epoch 1, ISR broker-1, broker-2).',
+    );
+  });
+
+  for (const id of ['min-insync-blocks-writes', 'acks-1-leader-failover-loss', 'transaction-state-under-replicated'])
+    it(`${id}: no broker fencing speaks of a group, a member or session.timeout.ms`, () => {
+      const t = trace(id);
+      expect(fencings(t).length).toBeGreaterThan(0);
+      for (const s of fencings(t)) {
+        expect(narrate(t, s.i, 'en'), `step ${s.i}`).not.toMatch(/group|member|(^|[^.])session\.timeout\.ms/);
+        expect(narrate(t, s.i, 'ko'), `step ${s.i}`).not.toMatch(/그룹|멤버|(^|[^.])session\.timeout\.ms/);
+      }
+    });
+});
+
 function num(batches: unknown, field: string): number {
   const first = (batches as Payload[])[0];
   return first ? Number(first[field]) : -1;

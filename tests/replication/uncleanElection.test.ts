@@ -74,10 +74,10 @@ describe('unclean-election-loses-committed', () => {
     expect(narrate(r.trace, unclean, 'ko')).toContain(
       '컨트롤러가 언클린 선출로 broker-1을 orders-0의 리더로 정했습니다. 살아 있는 ISR 복제본이 없고 unclean.leader.election.enable=true여서 ISR 밖 복제본이 리더가 되며, 이 복제본에 없는 레코드는 커밋된 것까지 사라집니다(리더 epoch 2, ISR broker-1).',
     );
-    // a clean election says so (acks-1-leader-failover-loss)
+    // a clean election says so (acks-1-leader-failover-loss), after the fencing that caused it
     const clean = runPreset('acks-1-leader-failover-loss');
     expect(narrate(clean.trace, stepOf(clean.trace, 'leaderChange'), 'en')).toContain(
-      'The controller makes broker-1 leader of orders-0 by an election from the ISR (leader epoch 1, ISR broker-1, broker-2).',
+      'the controller fences it; orders-0, which it led, needs a new leader; the controller makes broker-1 leader of orders-0 by an election from the ISR (leader epoch 1, ISR broker-1, broker-2).',
     );
   });
 

@@ -13,6 +13,7 @@ import { appliedFaultClauses, disconnectedClause, faultStepClause, lostClause } 
 import { type Language, say, sentence } from './language';
 import { bootClause, callClause, timerClause } from './local';
 import { namer } from './names';
+import { brokerFencedClause, isBrokerFencing } from './replication';
 import { rpcClause } from './rpcs';
 import { traceIndex } from './traceIndex';
 
@@ -37,6 +38,8 @@ function mainClauses(ctx: NarrationContext): string[] {
     default:
       break;
   }
+  // the controller fencing a broker: the cause first, then its leader elections (facts)
+  if (isBrokerFencing(ctx)) return [brokerFencedClause(ctx), ...factClauses(ctx, facts)];
   if (facts.length) return factClauses(ctx, facts);
   switch (step.kind) {
     case 'deliver':

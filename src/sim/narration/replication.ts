@@ -214,3 +214,72 @@ export function replicaFetchClause(ctx: NarrationContext): string {
   );
   return lang === 'ko' ? [main, learns, ...extra].join(' ') : [main, learns, ...extra].join('; ');
 }
+
+/** The controller's broker session timer: KRaft broker liveness, not a consumer group's session. */
+export function isBrokerFencing(ctx: NarrationContext): boolean {
+  const d = (ctx.step.detail ?? {}) as P;
+  return ctx.step.kind === 'timer' && ctx.step.label === 'sessionExpired' && typeof d.broker === 'string';
+}
+
+/** The partition records a step sent (one per partition: the controller sends each to every broker). */
+function partitionRecords(ctx: NarrationContext): P[] {
+  const byKey = new Map<string, P>();
+  for (const id of ctx.step.sent) {
+    const e = ctx.trace.envelopes.at(id);
+    if (e?.rpc !== 'PartitionChange') continue;
+    const key = topicPartitionKey(str(e.payload.topic), num(e.payload.partition));
+    if (!byKey.has(key)) byKey.set(key, e.payload as P);
+  }
+  return [...byKey.values()];
+}
+
+/**
+ * The controller expires a broker's session (BrokerHeartbeatManager: no BrokerHeartbeat for
+ * broker.session.timeout.ms) and fences it (ReplicationControlManager.handleBrokerFenced): it leaves
+ * the ISR of every partition it replicates (never emptying one), and the partitions it led elect
+ * a new leader (said by the step's leaderChange facts, which follow this clause).
+ */
+export function brokerFencedClause(ctx: NarrationContext): string {
+  const { lang } = ctx;
+  const broker = str(((ctx.step.detail ?? {}) as P).broker);
+  const ms = ctx.trace.resolved.cluster['broker.session.timeout.ms'];
+  const led = new Set(
+    (ctx.step.facts as unknown as readonly P[])
+      .filter((f) => f.kind === 'leaderChange')
+      .map((f) => topicPartitionKey(str(f.topic), num(f.partition))),
+  );
+  const records = partitionRecords(ctx);
+  const shrunk = records
+    .filter((r) => !led.has(topicPartitionKey(str(r.topic), num(r.partition))))
+    .map((r) => ({ where: topicPartitionKey(str(r.topic), num(r.partition)), isr: Array.isArray(r.isr) ? (r.isr as string[]) : [] }));
+  const head = say(
+    lang,
+    `broker.session.timeout.ms (${ms} ms) passed without a BrokerHeartbeat from ${broker}: the controller fences it`,
+    `broker.session.timeout.ms(${ms} ms) 동안 ${broker}의 BrokerHeartbeat가 없어 컨트롤러가 이 브로커를 펜싱합니다`,
+  );
+  const removed = shrunk.filter((s) => !s.isr.includes(broker));
+  if (lang === 'ko') {
+    const out = [`${head}.`];
+    if (removed.length === 1 && removed[0])
+      out.push(`${josa(broker, '은/는')} ${removed[0].where}의 ISR에서 빠집니다. 이제 ISR은 ${removed[0].isr.join(', ')}입니다.`);
+    else if (removed.length)
+      out.push(
+        `${josa(broker, '은/는')} ${list(
+          'ko',
+          removed.map((r) => r.where),
+        )}의 ISR에서 빠집니다. 이제 ISR: ${removed.map((r) => `${r.where} = ${r.isr.join(', ')}`).join('; ')}.`,
+      );
+    if (led.size) out.push(`${josa(broker, '이/가')} 이끌던 ${list('ko', [...led])}에는 새 리더가 필요합니다.`);
+    if (!removed.length && !led.size) out.push(`${josa(broker, '이/가')} 든 ISR이 없어 바뀌는 파티션은 없습니다.`);
+    return out.join(' ');
+  }
+  if (!removed.length && !led.size) return `${head}; it was in no ISR, so no partition changes`;
+  const removes = removed.length
+    ? ` and removes it from the ISR of ${list(
+        'en',
+        removed.map((r) => `${r.where} (ISR now ${r.isr.join(', ')})`),
+      )}`
+    : '';
+  const leads = led.size ? `; ${list('en', [...led])}, which it led, ${led.size === 1 ? 'needs' : 'need'} a new leader` : '';
+  return `${head}${removes}${leads}`;
+}
