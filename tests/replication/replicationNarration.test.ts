@@ -171,6 +171,42 @@ describe("the controller's expiry of a broker session is KRaft broker fencing, n
     });
 });
 
+describe("a broker's heartbeat goes to the controller, every broker.heartbeat.interval.ms", () => {
+  it('min-insync-blocks-writes: broker-1 sends a BrokerHeartbeat (step 60)', () => {
+    const t = trace('min-insync-blocks-writes');
+    const s = t.steps.at(59);
+    if (!s) throw new Error('no step 60');
+    expect([s.kind, s.label, s.actor]).toEqual(['timer', 'heartbeatDue', 'broker-1']);
+    expect(narrate(t, s.i, 'en')).toBe(
+      'broker.heartbeat.interval.ms (2000 ms) passed: broker-1 sends a BrokerHeartbeat to the controller, which fences a broker it has not heard from for broker.session.timeout.ms (9000 ms).',
+    );
+    expect(narrate(t, s.i, 'ko')).toBe(
+      'broker.heartbeat.interval.ms(2000 ms)가 지나 broker-1이 컨트롤러에 BrokerHeartbeat를 보냅니다. 컨트롤러는 broker.session.timeout.ms(9000 ms) 동안 BrokerHeartbeat가 없는 브로커를 펜싱합니다.',
+    );
+  });
+
+  it("a consumer's heartbeat still goes to its group coordinator, in a sentence that parses", () => {
+    const t = trace('hw-behind-leo-slow-follower');
+    const s = t.steps.find((x) => x.kind === 'timer' && x.label === 'heartbeatDue' && x.actor === 'billing.consumer');
+    if (!s) throw new Error('no consumer heartbeat');
+    expect(narrate(t, s.i, 'en')).toBe("heartbeat.interval.ms passed: billing's consumer sends a Heartbeat to the group coordinator.");
+    expect(narrate(t, s.i, 'ko')).toBe('heartbeat.interval.ms가 지나 billing 컨슈머가 그룹 코디네이터에 하트비트를 보냅니다.');
+  });
+
+  for (const id of PRESETS)
+    it(`${id}: no broker's heartbeat goes to a group coordinator or reads "and sends"`, () => {
+      const t = trace(id);
+      const steps = t.steps.filter((x) => x.kind === 'timer' && x.label === 'heartbeatDue' && x.actor.startsWith('broker-'));
+      expect(steps.length).toBeGreaterThan(0);
+      for (const s of steps) {
+        expect(narrate(t, s.i, 'en'), `step ${s.i}`).toMatch(
+          /^broker\.heartbeat\.interval\.ms \(\d+ ms\) passed: broker-\d sends a BrokerHeartbeat to the controller/,
+        );
+        expect(narrate(t, s.i, 'ko'), `step ${s.i}`).not.toMatch(/그룹 코디네이터/);
+      }
+    });
+});
+
 function num(batches: unknown, field: string): number {
   const first = (batches as Payload[])[0];
   return first ? Number(first[field]) : -1;

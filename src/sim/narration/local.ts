@@ -9,6 +9,7 @@ import { actorConfig, type NarrationContext, processingMode } from './context';
 import { explainError } from './errors';
 import { count, josa, list, say } from './language';
 import { translateRefusal } from './notes';
+import { replicationTimerClause } from './replication';
 
 type P = Record<string, unknown>;
 const str = (v: unknown): string => (typeof v === 'string' ? v : String(v ?? ''));
@@ -94,12 +95,17 @@ export function timerClause(ctx: NarrationContext): string {
         `fetch.max.wait.ms passed with nothing new: ${who} answers the held Fetch empty`,
         `fetch.max.wait.ms 동안 새 데이터가 없어 ${josa(who, '이/가')} 붙잡아 둔 Fetch에 빈 응답을 보냅니다.`,
       );
-    case 'heartbeatDue':
+    case 'heartbeatDue': {
+      const brokerHeartbeat = replicationTimerClause(ctx);
+      if (brokerHeartbeat) return brokerHeartbeat;
+      const to = ctx.step.sent.map((id) => ctx.trace.envelopes.at(id)).find((e) => e?.rpc === 'Heartbeat');
+      const coordinator = to ? names.actor(to.to) : say(lang, 'the group coordinator', '그룹 코디네이터');
       return say(
         lang,
-        `heartbeat.interval.ms passed: ${who}${sends || ' checks in with the group coordinator'}`,
-        `heartbeat.interval.ms가 지나 ${josa(who, '이/가')} 그룹 코디네이터에 하트비트를 보냅니다.`,
+        `heartbeat.interval.ms passed: ${who} sends a Heartbeat to ${coordinator}`,
+        `heartbeat.interval.ms가 지나 ${josa(who, '이/가')} ${coordinator}에 하트비트를 보냅니다.`,
       );
+    }
     case 'rejoinBackoff':
       return say(lang, `${who} tries to join its group again${sends}`, `${josa(who, '이/가')} 그룹에 다시 참여를 시도합니다.`);
     case 'fetchRetry':

@@ -6,7 +6,7 @@
  */
 import type { EnvelopeRecord } from '../kernel/envelope';
 import { topicPartitionKey } from '../protocol/topicPartition';
-import type { NarrationContext } from './context';
+import { type NarrationContext, processKind } from './context';
 import { explainError } from './errors';
 import { count, josa, list, range, say } from './language';
 import { poss } from './names';
@@ -282,4 +282,30 @@ export function brokerFencedClause(ctx: NarrationContext): string {
     : '';
   const leads = led.size ? `; ${list('en', [...led])}, which it led, ${led.size === 1 ? 'needs' : 'need'} a new leader` : '';
   return `${head}${removes}${leads}`;
+}
+
+/**
+ * The timers of brokers and of the controller, in plain words (null for a timer that is not theirs).
+ * A broker: its BrokerHeartbeat (broker.heartbeat.interval.ms).
+ */
+export function replicationTimerClause(ctx: NarrationContext): string | null {
+  const { lang, names, step } = ctx;
+  const who = names.actor(step.actor);
+  const cluster = ctx.trace.resolved.cluster;
+  const isBroker = processKind(ctx, step.actor) === 'broker';
+  switch (step.label) {
+    case 'heartbeatDue': {
+      const sent = step.sent.some((id) => ctx.trace.envelopes.at(id)?.rpc === 'BrokerHeartbeat');
+      if (!sent && !isBroker) return null;
+      const every = cluster['broker.heartbeat.interval.ms'];
+      const session = cluster['broker.session.timeout.ms'];
+      return say(
+        lang,
+        `broker.heartbeat.interval.ms (${every} ms) passed: ${who} sends a BrokerHeartbeat to the controller, which fences a broker it has not heard from for broker.session.timeout.ms (${session} ms)`,
+        `broker.heartbeat.interval.ms(${every} ms)가 지나 ${josa(who, '이/가')} 컨트롤러에 BrokerHeartbeat를 보냅니다. 컨트롤러는 broker.session.timeout.ms(${session} ms) 동안 BrokerHeartbeat가 없는 브로커를 펜싱합니다.`,
+      );
+    }
+    default:
+      return null;
+  }
 }
