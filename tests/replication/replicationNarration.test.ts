@@ -207,6 +207,127 @@ describe("a broker's heartbeat goes to the controller, every broker.heartbeat.in
     });
 });
 
+describe('brokers\' timers in plain words, never "timer X fired"', () => {
+  const timer = (t: Trace, label: string, actor: string, pred: (s: TraceStep) => boolean = () => true): TraceStep => {
+    const s = t.steps.find((x) => x.kind === 'timer' && x.label === label && x.actor === actor && pred(x));
+    if (!s) throw new Error(`no ${label} timer of ${actor}`);
+    return s;
+  };
+  const sends = (t: Trace, s: TraceStep, rpc: string) => s.sent.some((id) => t.envelopes.at(id)?.rpc === rpc);
+
+  it("hw-behind-leo-slow-follower: the leader's ISR check finds broker-2 out of sync and asks to shrink the ISR (step 180)", () => {
+    const t = trace('hw-behind-leo-slow-follower');
+    const s = timer(t, 'isrExpiration', 'broker-0', (x) => sends(t, x, 'AlterPartition'));
+    expect(s.i).toBe(179);
+    expect(narrate(t, s.i, 'en')).toBe(
+      "broker-0's ISR check (every replica.lag.time.max.ms / 2 = 1000 ms) finds broker-2, a follower of orders-0, out of sync — not caught up to the leader's log end offset for longer than replica.lag.time.max.ms (2000 ms) — so it asks the controller to shrink the ISR to broker-0, broker-1 (AlterPartition).",
+    );
+    expect(narrate(t, s.i, 'ko')).toBe(
+      'broker-0의 ISR 점검(replica.lag.time.max.ms / 2 = 1000 ms마다): orders-0의 broker-2가 replica.lag.time.max.ms(2000 ms)보다 오래 리더의 LEO(로그 끝 offset)를 따라잡지 못했습니다. 그래서 컨트롤러에 ISR을 broker-0, broker-1로 줄여 달라고 요청합니다(AlterPartition).',
+    );
+    const quiet = timer(t, 'isrExpiration', 'broker-1');
+    expect(narrate(t, quiet.i, 'en')).toBe(
+      'broker-1 runs its ISR check (every replica.lag.time.max.ms / 2 = 1000 ms): no follower of a partition it leads has been out of sync for longer than replica.lag.time.max.ms (2000 ms), so it asks for no ISR change.',
+    );
+    expect(narrate(t, quiet.i, 'ko')).toBe(
+      'broker-1이 ISR 점검(replica.lag.time.max.ms / 2 = 1000 ms마다)을 합니다. 이 브로커가 리더인 파티션에 replica.lag.time.max.ms(2000 ms)보다 오래 뒤처진 팔로워가 없어 ISR 변경을 요청하지 않습니다.',
+    );
+  });
+
+  it('hw-behind-leo-slow-follower: a held replica Fetch is answered empty after replica.fetch.wait.max.ms', () => {
+    const t = trace('hw-behind-leo-slow-follower');
+    const s = timer(t, 'replicaFetchExpired', 'broker-0');
+    expect(narrate(t, s.i, 'en')).toBe(
+      'replica.fetch.wait.max.ms (500 ms) passed with nothing new for broker-1: broker-0 answers its held replica Fetch of orders-0 empty, with the high watermark 0.',
+    );
+    expect(narrate(t, s.i, 'ko')).toBe(
+      'replica.fetch.wait.max.ms(500 ms) 동안 broker-1에게 줄 새 데이터가 없어 broker-0이 붙잡아 둔 orders-0 복제 Fetch에 빈 응답을 보냅니다(HW 0).',
+    );
+  });
+
+  it('min-insync-blocks-writes: the acks=all Produce times out in the purgatory, REQUEST_TIMED_OUT, the batch kept', () => {
+    const t = trace('min-insync-blocks-writes');
+    const s = timer(t, 'produceTimeout', 'broker-0');
+    expect(narrate(t, s.i, 'en')).toMatch(
+      /^The acks=all Produce from orders-service's producer waited 30000 ms in broker-0's purgatory \(the request's timeout: the producer's request\.timeout\.ms\) without the high watermark reaching its records: broker-0 answers REQUEST_TIMED_OUT for orders-0; the batch stays in the log/,
+    );
+    expect(narrate(t, s.i, 'ko')).toMatch(
+      /^orders-service 프로듀서의 acks=all Produce가 broker-0의 대기열에서 30000 ms\(요청의 타임아웃, 프로듀서의 request\.timeout\.ms\) 동안 HW가 레코드에 닿기를 기다렸지만 닿지 않았습니다\. broker-0이 orders-0에 대해 응답합니다: REQUEST_TIMED_OUT\. 배치는 로그에 남습니다\./,
+    );
+  });
+
+  it('acks-1-leader-failover-loss: a follower retries its failed replica Fetch after replica.fetch.backoff.ms', () => {
+    const t = trace('acks-1-leader-failover-loss');
+    const s = timer(t, 'replicaFetchBackoff', 'broker-1', (x) => sends(t, x, 'Fetch'));
+    expect(narrate(t, s.i, 'en')).toBe(
+      "replica.fetch.backoff.ms passed after broker-1's failed replica Fetch: it fetches orders-0 from broker-0 again, from offset 1.",
+    );
+    expect(narrate(t, s.i, 'ko')).toBe(
+      '복제 Fetch가 실패한 뒤 replica.fetch.backoff.ms가 지나 broker-1이 broker-0에게 orders-0를 offset 1부터 다시 Fetch합니다.',
+    );
+  });
+
+  it('every timer a broker or the controller sets has a sentence of its own, also where a preset never fires it', () => {
+    // the labels of every out.timer( in src/sim/broker, src/sim/controller and src/sim/replication
+    const labels = [
+      'fetchWaitExpired',
+      'produceTimeout',
+      'markersTimeout',
+      'replicaFetchExpired',
+      'isrExpiration',
+      'replicaFetchBackoff',
+      'heartbeatDue',
+    ];
+    const base = trace('min-insync-blocks-writes');
+    for (const label of labels) {
+      const steps = [...base.steps];
+      steps[5] = {
+        ...(steps[5] as TraceStep),
+        kind: 'timer',
+        label,
+        actor: 'broker-0',
+        from: null,
+        envelope: null,
+        facts: [],
+        sent: [],
+        detail: { id: 0, key: 'orders-0' },
+      };
+      const t = { ...base, steps } as Trace;
+      for (const lang of ['en', 'ko'] as const) {
+        const text = narrate(t, 5, lang);
+        expect(text, `${label} ${lang}`).not.toMatch(/timer \w+ fired|타이머|undefined|NaN/);
+        expect(text, `${label} ${lang}`).not.toContain(label);
+      }
+    }
+    const steps = [...base.steps];
+    steps[5] = {
+      ...(steps[5] as TraceStep),
+      kind: 'timer',
+      label: 'sessionExpired',
+      actor: 'controller',
+      from: null,
+      envelope: null,
+      facts: [],
+      sent: [],
+      detail: { broker: 'broker-2' },
+    };
+    expect(narrate({ ...base, steps } as Trace, 5, 'en')).toBe(
+      'broker.session.timeout.ms (9000 ms) passed without a BrokerHeartbeat from broker-2: the controller fences it; it was in no ISR, so no partition changes.',
+    );
+  });
+
+  for (const id of [...PRESETS, 'acks-1-leader-failover-loss', 'transaction-state-under-replicated', 'unclean-election-loses-committed'])
+    it(`${id}: no broker or controller timer is narrated by its internal name`, () => {
+      const t = trace(id);
+      const steps = t.steps.filter((x) => x.kind === 'timer' && (x.actor.startsWith('broker-') || x.actor === 'controller'));
+      expect(steps.length).toBeGreaterThan(0);
+      for (const s of steps) {
+        expect(narrate(t, s.i, 'en'), `step ${s.i} ${s.label}`).not.toMatch(/timer \w+ fired/);
+        expect(narrate(t, s.i, 'ko'), `step ${s.i} ${s.label}`).not.toMatch(/타이머/);
+      }
+    });
+});
+
 function num(batches: unknown, field: string): number {
   const first = (batches as Payload[])[0];
   return first ? Number(first[field]) : -1;

@@ -49,6 +49,9 @@ export function timerClause(ctx: NarrationContext): string {
   const d = (step.detail ?? {}) as P;
   const sent = sentText(ctx);
   const sends = sent ? say(lang, ` and sends ${sent}`, ` ${josa(sent, '을/를')} 보냅니다.`) : '';
+  // a broker's replication and purgatory timers, its BrokerHeartbeat
+  const replication = replicationTimerClause(ctx);
+  if (replication) return replication;
   switch (step.label) {
     case 'runNext': {
       const call = nextCall(ctx);
@@ -96,8 +99,6 @@ export function timerClause(ctx: NarrationContext): string {
         `fetch.max.wait.ms 동안 새 데이터가 없어 ${josa(who, '이/가')} 붙잡아 둔 Fetch에 빈 응답을 보냅니다.`,
       );
     case 'heartbeatDue': {
-      const brokerHeartbeat = replicationTimerClause(ctx);
-      if (brokerHeartbeat) return brokerHeartbeat;
       const to = ctx.step.sent.map((id) => ctx.trace.envelopes.at(id)).find((e) => e?.rpc === 'Heartbeat');
       const coordinator = to ? names.actor(to.to) : say(lang, 'the group coordinator', '그룹 코디네이터');
       return say(

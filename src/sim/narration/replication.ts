@@ -284,9 +284,154 @@ export function brokerFencedClause(ctx: NarrationContext): string {
   return `${head}${removes}${leads}`;
 }
 
+/** The ISR of a partition as the controller last recorded it before this step (the initial one when none). */
+function isrBefore(ctx: NarrationContext, topic: string, partition: number): readonly string[] | null {
+  const envelopes = ctx.trace.envelopes;
+  for (let i = envelopes.length - 1; i >= 0; i--) {
+    const e = envelopes.at(i);
+    if (!e || e.sentStep >= ctx.step.i || e.rpc !== 'PartitionChange') continue;
+    if (e.payload.topic === topic && e.payload.partition === partition && Array.isArray(e.payload.isr)) return e.payload.isr as string[];
+  }
+  const input = ctx.trace.built.specs.find((x) => x.id === 'controller')?.input as { partitions?: readonly P[] } | undefined;
+  const initial = input?.partitions?.find((x) => x.topic === topic && x.partition === partition);
+  return Array.isArray(initial?.isr) ? (initial.isr as string[]) : null;
+}
+
+/** The leader's isr-expiration task (Partition.maybeShrinkIsr), every replica.lag.time.max.ms / 2. */
+function isrExpirationClause(ctx: NarrationContext, who: string): string {
+  const { lang } = ctx;
+  const lag = ctx.trace.resolved.cluster['replica.lag.time.max.ms'];
+  const every = lag / 2;
+  const alters = ctx.step.sent.map((id) => ctx.trace.envelopes.at(id)).filter((e) => e?.rpc === 'AlterPartition');
+  if (!alters.length)
+    return say(
+      lang,
+      `${who} runs its ISR check (every replica.lag.time.max.ms / 2 = ${every} ms): no follower of a partition it leads has been out of sync for longer than replica.lag.time.max.ms (${lag} ms), so it asks for no ISR change`,
+      `${josa(who, '이/가')} ISR 점검(replica.lag.time.max.ms / 2 = ${every} ms마다)을 합니다. 이 브로커가 리더인 파티션에 replica.lag.time.max.ms(${lag} ms)보다 오래 뒤처진 팔로워가 없어 ISR 변경을 요청하지 않습니다.`,
+    );
+  const shrinks = alters.map((e) => {
+    const p = (e?.payload ?? {}) as P;
+    const topic = str(p.topic);
+    const partition = num(p.partition);
+    const newIsr = Array.isArray(p.newIsr) ? (p.newIsr as string[]) : [];
+    const before = isrBefore(ctx, topic, partition) ?? [];
+    return { where: topicPartitionKey(topic, partition), newIsr, out: before.filter((b) => !newIsr.includes(b)) };
+  });
+  const en = shrinks.map(
+    (x) =>
+      `${x.out.length ? `${list('en', x.out)}, ${x.out.length === 1 ? 'a follower' : 'followers'} of ${x.where},` : `a follower of ${x.where}`} out of sync — not caught up to the leader's log end offset for longer than replica.lag.time.max.ms (${lag} ms) — so it asks the controller to shrink the ISR to ${x.newIsr.join(', ')} (AlterPartition)`,
+  );
+  const ko = shrinks.map(
+    (x) =>
+      `${x.where}의 ${josa(x.out.length ? list('ko', x.out) : '팔로워', '이/가')} replica.lag.time.max.ms(${lag} ms)보다 오래 리더의 LEO(로그 끝 offset)를 따라잡지 못했습니다. 그래서 컨트롤러에 ISR을 ${josa(x.newIsr.join(', '), '으로/로')} 줄여 달라고 요청합니다(AlterPartition).`,
+  );
+  return say(
+    lang,
+    `${poss(who, 'ISR check')} (every replica.lag.time.max.ms / 2 = ${every} ms) finds ${en.join('; it finds ')}`,
+    `${who}의 ISR 점검(replica.lag.time.max.ms / 2 = ${every} ms마다): ${ko.join(' ')}`,
+  );
+}
+
+/** A leader's held replica Fetch answered when replica.fetch.wait.max.ms passes (DelayedFetch.onExpiration). */
+function replicaFetchExpiredClause(ctx: NarrationContext, who: string): string {
+  const { lang } = ctx;
+  const answer = ctx.step.sent.map((id) => ctx.trace.envelopes.at(id)).find((e) => e?.rpc === 'FetchResponse');
+  if (!answer)
+    return say(
+      lang,
+      `${who}: the wait of a held replica Fetch ended (replica.fetch.wait.max.ms), but it had been answered already`,
+      `${who}: 붙잡아 둔 복제 Fetch의 대기(replica.fetch.wait.max.ms)가 끝났지만 이미 응답한 Fetch입니다.`,
+    );
+  const r = answer.payload as P;
+  const req = (requestOf(ctx, answer)?.payload as P) ?? {};
+  const ms = req.maxWaitMs !== undefined ? num(req.maxWaitMs) : ctx.trace.resolved.cluster['replica.fetch.wait.max.ms'];
+  const follower = ctx.names.actor(answer.to);
+  const where = topicPartitionKey(str(r.topic), num(r.partition));
+  const error = str(r.error);
+  if (error && error !== 'NONE') {
+    const e = errorText(ctx, error);
+    return say(
+      lang,
+      `replica.fetch.wait.max.ms (${ms} ms) passed: ${who} answers the held replica Fetch of ${where} from ${follower}${e.en}`,
+      `replica.fetch.wait.max.ms(${ms} ms)가 지나 ${josa(who, '이/가')} 붙잡아 둔 ${follower}의 ${where} 복제 Fetch에${e.ko} 응답합니다.`,
+    );
+  }
+  const got = copied(Array.isArray(r.batches) ? (r.batches as P[]) : []);
+  if (got)
+    return say(
+      lang,
+      `replica.fetch.wait.max.ms (${ms} ms) passed: ${who} answers the held replica Fetch of ${where} from ${follower} with ${count(got.records, 'record')} at offset ${range(got.first, got.last)} and the high watermark ${num(r.highWatermark)}`,
+      `replica.fetch.wait.max.ms(${ms} ms)가 지나 ${josa(who, '이/가')} 붙잡아 둔 ${follower}의 ${where} 복제 Fetch에 레코드 ${got.records}개(offset ${range(got.first, got.last)})와 HW ${num(r.highWatermark)}로 응답합니다.`,
+    );
+  return say(
+    lang,
+    `replica.fetch.wait.max.ms (${ms} ms) passed with nothing new for ${follower}: ${who} answers its held replica Fetch of ${where} empty, with the high watermark ${num(r.highWatermark)}`,
+    `replica.fetch.wait.max.ms(${ms} ms) 동안 ${follower}에게 줄 새 데이터가 없어 ${josa(who, '이/가')} 붙잡아 둔 ${where} 복제 Fetch에 빈 응답을 보냅니다(HW ${num(r.highWatermark)}).`,
+  );
+}
+
+/** An acks=all write's DelayedProduce expires in the purgatory (DelayedProduce.onExpiration). */
+function produceTimeoutClause(ctx: NarrationContext, who: string): string {
+  const { lang } = ctx;
+  const answer = ctx.step.sent.map((id) => ctx.trace.envelopes.at(id)).find((e) => e?.rpc === 'ProduceResponse');
+  if (!answer)
+    return say(
+      lang,
+      `${who}: an acks=all write of a coordinator it hosts waited in the purgatory for the ISR until its timeout: it ends REQUEST_TIMED_OUT, and its records stay in the log`,
+      `${who}: 이 브로커의 코디네이터가 한 acks=all 쓰기가 대기열에서 ISR을 기다리다 타임아웃됐습니다. REQUEST_TIMED_OUT으로 끝나고 레코드는 로그에 남습니다.`,
+    );
+  const producer = ctx.names.actor(answer.to);
+  const req = (requestOf(ctx, answer)?.payload as P) ?? {};
+  const timeout = num(req.timeoutMs);
+  const responses = Array.isArray(answer.payload.responses) ? (answer.payload.responses as P[]) : [];
+  const failed = responses.filter((x) => str(x.error) !== 'NONE');
+  const errors = [...new Set(failed.map((x) => str(x.error)))];
+  const parts = list(
+    lang,
+    failed.map((x) => topicPartitionKey(str(x.topic), num(x.partition))),
+  );
+  return say(
+    lang,
+    `the acks=all Produce from ${producer} waited ${timeout} ms in ${poss(who, 'purgatory')} (the request's timeout: the producer's request.timeout.ms) without the high watermark reaching its records: ${who} answers ${errors.join(', ') || 'it'} for ${parts}; the batch stays in the log`,
+    `${producer}의 acks=all Produce가 ${who}의 대기열에서 ${timeout} ms(요청의 타임아웃, 프로듀서의 request.timeout.ms) 동안 HW가 레코드에 닿기를 기다렸지만 닿지 않았습니다. ${josa(who, '이/가')} ${parts}에 대해 응답합니다: ${errors.join(', ')}. 배치는 로그에 남습니다.`,
+  );
+}
+
+/** WriteTxnMarkers waiting for the ISR (acks=-1, the broker's request.timeout.ms) expire. */
+function markersTimeoutClause(ctx: NarrationContext, who: string): string {
+  const { lang } = ctx;
+  const answer = ctx.step.sent.map((id) => ctx.trace.envelopes.at(id)).find((e) => e?.rpc === 'WriteTxnMarkersResponse');
+  const to = answer ? ctx.names.actor(answer.to) : say(lang, 'the transaction coordinator', '트랜잭션 코디네이터');
+  return say(
+    lang,
+    `the transaction markers ${who} wrote for ${to} waited request.timeout.ms in its purgatory without the high watermark reaching them: it answers the WriteTxnMarkers with REQUEST_TIMED_OUT for those partitions; the markers stay in the log and the coordinator sends them again`,
+    `${josa(who, '이/가')} ${to}의 요청으로 쓴 트랜잭션 마커가 대기열에서 request.timeout.ms 동안 HW가 닿기를 기다렸지만 닿지 않았습니다. 해당 파티션에 대해 WriteTxnMarkers에 REQUEST_TIMED_OUT으로 응답합니다. 마커는 로그에 남고 코디네이터가 다시 보냅니다.`,
+  );
+}
+
+/** A follower retries its replica Fetch after a failed one (replica.fetch.backoff.ms). */
+function replicaFetchBackoffClause(ctx: NarrationContext, who: string): string {
+  const { lang } = ctx;
+  const where = str(((ctx.step.detail ?? {}) as P).key);
+  const fetch = ctx.step.sent.map((id) => ctx.trace.envelopes.at(id)).find((e) => e?.rpc === 'Fetch');
+  if (!fetch)
+    return say(
+      lang,
+      `replica.fetch.backoff.ms passed after ${poss(who, 'failed replica Fetch')} of ${where}, but it no longer needs to fetch it again (it leads it now, follows another leader, or a fetch is already on its way)`,
+      `${who}의 ${where} 복제 Fetch가 실패한 뒤 replica.fetch.backoff.ms가 지났지만 다시 Fetch할 필요가 없습니다(이제 리더이거나, 다른 리더를 따르거나, 이미 Fetch를 보냈습니다).`,
+    );
+  const leader = ctx.names.actor(fetch.to);
+  const offset = num(fetch.payload.fetchOffset);
+  return say(
+    lang,
+    `replica.fetch.backoff.ms passed after ${poss(who, 'failed replica Fetch')}: it fetches ${where} from ${leader} again, from offset ${offset}`,
+    `복제 Fetch가 실패한 뒤 replica.fetch.backoff.ms가 지나 ${josa(who, '이/가')} ${leader}에게 ${where}를 offset ${offset}부터 다시 Fetch합니다.`,
+  );
+}
+
 /**
- * The timers of brokers and of the controller, in plain words (null for a timer that is not theirs).
- * A broker: its BrokerHeartbeat (broker.heartbeat.interval.ms).
+ * The timers of brokers (their replication and purgatory) in plain words, null for a timer that is
+ * not theirs. (The controller's one, a broker's session, is brokerFencedClause.)
  */
 export function replicationTimerClause(ctx: NarrationContext): string | null {
   const { lang, names, step } = ctx;
@@ -305,6 +450,16 @@ export function replicationTimerClause(ctx: NarrationContext): string | null {
         `broker.heartbeat.interval.ms(${every} ms)가 지나 ${josa(who, '이/가')} 컨트롤러에 BrokerHeartbeat를 보냅니다. 컨트롤러는 broker.session.timeout.ms(${session} ms) 동안 BrokerHeartbeat가 없는 브로커를 펜싱합니다.`,
       );
     }
+    case 'isrExpiration':
+      return isrExpirationClause(ctx, who);
+    case 'replicaFetchExpired':
+      return replicaFetchExpiredClause(ctx, who);
+    case 'produceTimeout':
+      return produceTimeoutClause(ctx, who);
+    case 'markersTimeout':
+      return markersTimeoutClause(ctx, who);
+    case 'replicaFetchBackoff':
+      return replicaFetchBackoffClause(ctx, who);
     default:
       return null;
   }
