@@ -126,6 +126,28 @@ describe("a follower's Fetch is narrated as a replica Fetch, without an isolatio
     });
 });
 
+describe('a replica Fetch answered with a diverging epoch', () => {
+  it('acks-1-leader-failover-loss: the new leader tells the returning broker-0 where its log diverges, in Korean words', () => {
+    const t = trace('acks-1-leader-failover-loss');
+    const s = t.steps.find(
+      (x) =>
+        x.kind === 'deliver' &&
+        x.label === 'Fetch' &&
+        x.sent.some((id) => {
+          const e = t.envelopes.at(id);
+          return e?.rpc === 'FetchResponse' && e.inReplyTo === x.envelope && !!e.payload.divergingEpoch;
+        }),
+    );
+    if (!s) throw new Error('no diverging answer');
+    expect(narrate(t, s.i, 'en')).toBe(
+      "broker-1 answers the replica Fetch from broker-0 for orders-0 from offset 2 with a diverging epoch: broker-0's log does not match the leader's past offset 1 (leader epoch 0), so it must truncate.",
+    );
+    expect(narrate(t, s.i, 'ko')).toBe(
+      'broker-1이 broker-0의 orders-0 복제 Fetch(offset 2부터)에 로그가 갈라지는 지점으로 응답합니다. broker-0의 로그는 offset 1(리더 epoch 0) 이후로 리더와 맞지 않아 잘라내야 합니다.',
+    );
+  });
+});
+
 describe("the controller's expiry of a broker session is KRaft broker fencing, not a group's session timeout", () => {
   const fencings = (t: Trace) => t.steps.filter((s) => s.kind === 'timer' && s.label === 'sessionExpired' && s.actor === 'controller');
 

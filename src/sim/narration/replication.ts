@@ -183,7 +183,7 @@ export function replicaFetchClause(ctx: NarrationContext): string {
     return say(
       lang,
       `${leader} answers the replica Fetch from ${follower} for ${where} from offset ${offset} with a diverging epoch: ${poss(follower, 'log')} does not match the leader's past offset ${num(diverging.endOffset)} (leader epoch ${num(diverging.epoch)}), so it must truncate`,
-      `${josa(leader, '이/가')} ${follower}의 ${where} 복제 Fetch(offset ${offset}부터)에 diverging epoch로 응답합니다. ${follower}의 로그가 offset ${num(diverging.endOffset)}(리더 epoch ${num(diverging.epoch)}) 이후로 리더와 맞지 않아 잘라내야 합니다.`,
+      `${josa(leader, '이/가')} ${follower}의 ${where} 복제 Fetch(offset ${offset}부터)에 로그가 갈라지는 지점으로 응답합니다. ${follower}의 로그는 offset ${num(diverging.endOffset)}(리더 epoch ${num(diverging.epoch)}) 이후로 리더와 맞지 않아 잘라내야 합니다.`,
     );
   const learns = say(
     lang,
