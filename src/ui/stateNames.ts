@@ -126,7 +126,10 @@ const TIMER_EVENTS: Readonly<Record<string, Words>> = {
   replicaFetchExpired: ['replica fetch wait elapsed', '복제 fetch 대기 경과'],
   retryBackoffExpired: ['retry.backoff.ms elapsed', 'retry.backoff.ms 경과'],
   runNext: ['next line of the script', '스크립트의 다음 줄'],
-  sessionExpired: ['session.timeout.ms expired', 'session.timeout.ms 만료'],
+  sessionExpired: [
+    'session expired (a member: session.timeout.ms; a broker: broker.session.timeout.ms)',
+    '세션 만료(멤버: session.timeout.ms, 브로커: broker.session.timeout.ms)',
+  ],
   syncExpired: ['SyncGroup wait expired', 'SyncGroup 대기 만료'],
   txnCommitDue: ['transaction commit due', '트랜잭션 커밋 시각'],
   txnRetryBackoffExpired: ['transaction retry backoff elapsed', '트랜잭션 재시도 backoff 경과'],

@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ProcessingFinding } from '../../src/sim/checks/verdictTypes';
+import { narrate } from '../../src/sim/narration/narrate';
 import { runScenario } from '../../src/sim/run';
 import { sendErrorKind } from '../../src/sim/streams/sendErrors';
 import type { Fact } from '../../src/sim/trace/facts';
@@ -68,6 +69,17 @@ describe('at_least_once: the output partition down longer than delivery.timeout.
     expect(steps.slice(firstFailure, note).filter((s) => s.kind === 'call' && s.label === 'commitSync')).toEqual([]);
     // and the stream thread restored its store from the changelog after the seek
     expect(after.some((s) => s.kind === 'call' && s.label === 'endOffsets' && s.actor === 'counter.restore')).toBe(true);
+  });
+
+  it('the narration says what the Callback and the rewind are, in English and Korean', () => {
+    const failed = steps.findIndex((s) => s.kind === 'call' && s.label === 'sendFailed');
+    expect(narrate(trace, failed, 'en')).toBe(
+      "counter's producer reports a failed send to view-counts-0 (TimeoutException) through the record's Callback: the counter application keeps the exception, and its next send() or flush() throws it.",
+    );
+    expect(narrate(trace, failed, 'ko')).toContain('view-counts-0으로의 전송 실패(TimeoutException)를 레코드의 Callback으로 알립니다');
+    const rewind = steps.findIndex((s) => s.kind === 'call' && s.label === 'seekToCommitted');
+    expect(narrate(trace, rewind, 'en')).toContain('the task is corrupted, and the records since the last commit are processed again');
+    expect(narrate(trace, rewind, 'ko')).toContain('태스크가 손상되어');
   });
 
   it('nothing is lost: every event reaches the output, some twice, and the counts are inflated', () => {

@@ -4,8 +4,9 @@
  * clients (send, poll, commitSync, commitTransaction …), and boots.
  */
 
+import { processOf } from '../kernel/faults';
 import { topicPartitionKey } from '../protocol/topicPartition';
-import { actorConfig, type NarrationContext, processingMode } from './context';
+import { actorConfig, type NarrationContext, processingMode, processKind } from './context';
 import { explainError } from './errors';
 import { count, josa, list, say } from './language';
 import { translateRefusal } from './notes';
@@ -333,11 +334,26 @@ export function callClause(ctx: NarrationContext): string {
         `${josa(caller, '이/가')} ${josa(target, '을/를')} 닫습니다. 새 인스턴스는 처음부터 시작합니다.`,
       );
     case 'seekToCommitted':
+      // a Kafka Streams thread does it for a corrupted task (streams/sendErrors.ts)
+      if (processKind(ctx, processOf(step.from ?? '')) === 'streams')
+        return say(
+          lang,
+          `${caller} rewinds ${target} to the group's committed offsets: the task is corrupted, and the records since the last commit are processed again`,
+          `${josa(caller, '이/가')} ${josa(target, '을/를')} 그룹의 커밋된 offset으로 되돌립니다. 태스크가 손상되어 마지막 커밋 이후의 레코드를 다시 처리합니다.`,
+        );
       return say(
         lang,
         `${caller} rewinds ${target} to the group's committed offsets: abortTransaction() does not rewind the consumer by itself`,
         `${josa(caller, '이/가')} ${josa(target, '을/를')} 그룹의 커밋된 offset으로 되돌립니다. abortTransaction()은 컨슈머를 되돌리지 않기 때문입니다.`,
       );
+    case 'sendFailed': {
+      const where = topicPartitionKey(str(d.topic), num(d.partition));
+      return say(
+        lang,
+        `${caller} reports a failed send to ${where} (${str(d.error)}) through the record's Callback: ${target} keeps the exception, and its next send() or flush() throws it`,
+        `${josa(caller, '이/가')} ${josa(where, '으로/로')}의 전송 실패(${str(d.error)})를 레코드의 Callback으로 알립니다. ${josa(target, '이/가')} 이 예외를 보관하고, 다음 send()나 flush()에서 던집니다.`,
+      );
+    }
     case 'endOffsets':
       return d.isolationLevel === 'read_uncommitted'
         ? say(
