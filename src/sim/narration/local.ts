@@ -210,6 +210,18 @@ export function timerClause(ctx: NarrationContext): string {
         `${who} reads its recorded position from the database again${sends}`,
         `${josa(who, '이/가')} 데이터베이스에 기록된 위치를 다시 읽습니다.`,
       );
+    case 'txnCommitDue':
+      return say(
+        lang,
+        `${who}'s transaction has been open for its commit interval: it is committed after the record in hand${sends}`,
+        `${who}의 트랜잭션이 커밋 간격만큼 열려 있었습니다. 처리 중인 레코드 다음에 커밋합니다.`,
+      );
+    case 'metadataUpdateDue':
+      return say(
+        lang,
+        `${who} is due to refresh its metadata (metadata.max.age.ms, or the backoff after a failed update)${sends}`,
+        `${josa(who, '이/가')} 메타데이터를 새로 받을 때가 됐습니다(metadata.max.age.ms, 또는 실패한 갱신 뒤의 backoff).`,
+      );
     default:
       return say(lang, `${who}: timer ${step.label} fired${sends}`, `${who}: 타이머 ${josa(step.label, '이/가')} 울렸습니다.`);
   }
