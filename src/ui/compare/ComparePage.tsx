@@ -126,7 +126,14 @@ export function ComparePage() {
       )}
       {a && b && comparison && (
         <>
-          <CompareSettings a={a.scenario} b={b.scenario} changes={changes} onChange={(c) => compareStore.getState().setChanges(c)} t={t} />
+          <CompareSettings
+            a={a.scenario}
+            b={b.scenario}
+            changes={changes}
+            onChange={(c) => compareStore.getState().setChanges(c)}
+            language={language}
+            t={t}
+          />
           <CompareVerdict comparison={comparison} a={a.summary} b={b.summary} language={language} t={t} />
           <CompareTimelines
             a={a.trace}

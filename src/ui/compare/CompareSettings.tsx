@@ -1,38 +1,112 @@
 /**
  * What B changes: every setting of A an A/B comparison may change, with a select for B's value. For a
- * gallery pair (B a scenario of its own) the settings in which the two differ, read-only.
+ * gallery pair (B a scenario of its own) everything in which the two differ, read-only: the
+ * cluster's, the topics' and the clients' settings, the records each producer sends, and the faults.
  */
-import { type Scenario, type SettingChange, type SettingValue, settingsDiff, settingsOf } from '../../sim';
+import {
+  describeFault,
+  type FaultSpec,
+  type Scenario,
+  type ScenarioDifference,
+  type SettingChange,
+  type SettingValue,
+  scenarioDifferences,
+  settingsOf,
+  type ValueInForce,
+} from '../../sim';
+import type { Language } from '../../store/simStore';
+import { useNarrator } from '../useNarrator';
 import type { CompareStrings } from './compareStrings';
 
-const show = (v: SettingValue) => String(v);
+const show = (v: SettingValue | null) => String(v);
+
+/** A gallery pair's differences, one item each (faults: the ones only one side has, described). */
+export function PairDifferences({
+  a,
+  b,
+  language,
+  t,
+}: {
+  readonly a: Scenario;
+  readonly b: Scenario;
+  readonly language: Language;
+  readonly t: CompareStrings;
+}) {
+  const narrator = useNarrator();
+  // the fault itself, not its note: the note is the tooltip
+  const label = (f: FaultSpec) => {
+    const bare = { ...f, note: undefined };
+    return narrator ? narrator.faultSpecLabel(bare, language) : describeFault(bare);
+  };
+  const note = (f: FaultSpec) => (f.note === undefined ? undefined : narrator ? narrator.faultSpecLabel(f, language) : f.note);
+  const value = (v: ValueInForce) => (v.isDefault ? t.byDefault(show(v.value)) : show(v.value));
+  const faults = (side: 'A' | 'B', list: readonly FaultSpec[]) => (
+    <>
+      {t.faultsOnlyIn(side)}{' '}
+      {list.length === 0
+        ? t.noFaults
+        : list.map((f, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: faults have no id; their place is theirs
+            <span key={i} title={note(f)}>
+              {i > 0 && '; '}
+              {label(f)}
+            </span>
+          ))}
+    </>
+  );
+  const item = (d: ScenarioDifference, i: number) => {
+    switch (d.kind) {
+      case 'setting':
+        return (
+          <li key={i} className="differs">
+            <code>{d.targetKind === 'topic' ? t.topicTarget(d.target) : d.target}</code> <code>{d.setting}</code>: {value(d.a)} →{' '}
+            {value(d.b)}
+          </li>
+        );
+      case 'sends':
+        return (
+          <li key={i} className="differs">
+            <code>{d.target}</code> {t.recordsSent}: {d.a} → {d.b}
+          </li>
+        );
+      case 'only':
+        return (
+          <li key={i} className="differs">
+            {t.onlyIn(d.what, d.id, d.side === 'a' ? 'A' : 'B')}
+          </li>
+        );
+      case 'faults':
+        return (
+          <li key={i} className="differs" data-testid="compare-faults">
+            <div>{faults('A', d.a)}</div>
+            <div>{faults('B', d.b)}</div>
+          </li>
+        );
+    }
+  };
+  return <ul>{scenarioDifferences(a, b).map(item)}</ul>;
+}
 
 export function CompareSettings({
   a,
   b,
   changes,
   onChange,
+  language,
   t,
 }: {
   readonly a: Scenario;
   readonly b: Scenario;
   readonly changes: readonly SettingChange[] | null;
   readonly onChange: (changes: SettingChange[]) => void;
+  readonly language: Language;
   readonly t: CompareStrings;
 }) {
   if (changes === null) {
-    const diff = settingsDiff(a, b);
-    const all = new Map(settingsOf(a).map((s) => [`${s.target}\u0000${s.setting}`, s.current]));
     return (
       <section className="compare-settings" data-testid="compare-settings">
         <p>{t.pairNote}</p>
-        <ul>
-          {diff.map((d) => (
-            <li key={`${d.target}:${d.setting}`} className="differs">
-              <code>{d.target}</code> <code>{d.setting}</code>: {show(all.get(`${d.target}\u0000${d.setting}`) ?? '')} → {show(d.value)}
-            </li>
-          ))}
-        </ul>
+        <PairDifferences a={a} b={b} language={language} t={t} />
         {a.seed !== b.seed && <p className="muted">{t.seedsDiffer(a.seed, b.seed)}</p>}
       </section>
     );
