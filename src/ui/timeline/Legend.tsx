@@ -99,6 +99,12 @@ export function LanesLegend({
         <CellSwatch label={text.legendCommitted} className="tl-sw-committed" />
         <CellSwatch label={text.legendOpen} className="tl-sw-open" fill={`url(#${id}-hatch)`} />
         <CellSwatch label={text.legendAborted} className="tl-sw-aborted" fill={`url(#${id}-cross)`} />
+        {replicated && (
+          <Swatch label={text.legendAboveHw}>
+            <rect x="2" y="2" width="18" height="12" className="tl-sw-plain" />
+            <rect x="2.5" y="2.5" width="17" height="11" className="tl-sw-above-hw" />
+          </Swatch>
+        )}
         <MarkerSwatch label={text.legendCommitMarker} className="tl-sw-commit-marker" glyph="M8 8 L10.5 10.5 L14 6" />
         <MarkerSwatch label={text.legendAbortMarker} className="tl-sw-abort-marker" glyph="M8.5 5.5 L13.5 10.5 M13.5 5.5 L8.5 10.5" />
         <Swatch label={text.legendDuplicate}>

@@ -396,6 +396,38 @@ function drawAxis(dc: LaneDrawContext, lane: LaneModel, box: LaneBox, scale: Sca
 
 const AXIS_FONT_PX = 10;
 
+/**
+ * Records at or above the high watermark are in the leader's log but not committed: no consumer reads
+ * them, and an unclean election could still truncate them. They are faded under a veil of the
+ * background and edged with a dashed line, whatever their transaction (the legend says so).
+ */
+export function drawAboveHw(
+  dc: LaneDrawContext,
+  lane: LaneModel,
+  top: number,
+  h: number,
+  scale: ScaleLinear<number, number>,
+  leoX: number,
+): void {
+  const { ctx, palette } = dc;
+  const hwX = Math.max(0, scale(dc.animated(`${lane.key}:hw`, lane.highWatermark)));
+  if (leoX <= hwX + 0.5) return;
+  ctx.globalAlpha = ABOVE_HW_VEIL;
+  ctx.fillStyle = palette.bg;
+  ctx.fillRect(hwX, top, leoX - hwX, h);
+  ctx.globalAlpha = 1;
+  ctx.beginPath();
+  ctx.rect(hwX + 0.5, top + 0.5, leoX - hwX - 1, h - 1);
+  ctx.setLineDash([3, 2]);
+  ctx.lineWidth = 1;
+  ctx.strokeStyle = palette.muted;
+  ctx.stroke();
+  ctx.setLineDash([]);
+}
+
+/** How much of the background the veil over records above the high watermark lets through. */
+export const ABOVE_HW_VEIL = 0.5;
+
 /** Draws one lane. Returns the mark layout mode used ('cells' or 'bins'). */
 export function drawLane(dc: LaneDrawContext, lane: LaneModel, box: LaneBox, scale: ScaleLinear<number, number>): 'cells' | 'bins' {
   const { ctx, palette } = dc;
@@ -419,6 +451,7 @@ export function drawLane(dc: LaneDrawContext, lane: LaneModel, box: LaneBox, sca
     drawData(dc, marks.runs, top, h, 0);
     drawBinMarkers(dc, marks.markers, top, h);
   } else dc.bins.draw(ctx, dc.dpr, dc.width, top, h, marks.runs, marks.markers, dc.binColors);
+  drawAboveHw(dc, lane, top, h, scale, x1);
   drawAxis(dc, lane, box, scale);
   drawOffsetLines(dc, lane, box, scale);
   if (lane.replication) {

@@ -159,3 +159,35 @@ describe('exported figure: characters XML forbids', () => {
     expect(escapeXml('<script>alert(1)</script>&"\'')).toBe('&lt;script&gt;alert(1)&lt;/script&gt;&amp;&quot;&apos;');
   });
 });
+
+describe('exported figure: records above the high watermark', () => {
+  const figureAt = (id: string, language: 'en' | 'ko') => {
+    const trace = traceOf(id);
+    return buildFigure(trace, stateAt(trace, trace.steps.length), {
+      width: 1280,
+      theme: 'light',
+      language,
+      title: id,
+      verdict: summarize(trace).verdict,
+    });
+  };
+  it('min-insync-blocks-writes ends with e3 above the HW: a dashed veil over it, and a legend that names transactions and the HW apart', () => {
+    const figure = figureAt('min-insync-blocks-writes', 'en');
+    const legend = texts(figure.items).map((x) => x.text);
+    expect(legend).toContain('in a committed transaction (solid)');
+    expect(legend).toContain('in an aborted transaction (crossed)');
+    expect(legend).toContain('above the high watermark: not committed (faded, dashed)');
+    expect(legend).not.toContain('committed (solid)');
+    // the veil: the background at half opacity, then a dashed outline, in the lanes
+    expect(figure.svg).toMatch(/fill="#ffffff" fill-opacity="0.5"/);
+    expect(figure.svg).toContain('stroke-dasharray="3 2"');
+    expect(texts(figureAt('min-insync-blocks-writes', 'ko').items).map((x) => x.text)).toContain(
+      '하이 워터마크 위: 커밋되지 않음 (흐리게, 점선)',
+    );
+  });
+  it('a run whose logs end committed up to their end has neither the veil nor its legend entry', () => {
+    const figure = figureAt('zombie-fencing', 'en');
+    expect(texts(figure.items).map((x) => x.text)).not.toContain('above the high watermark: not committed (faded, dashed)');
+    expect(figure.svg).not.toContain('stroke-dasharray="3 2"');
+  });
+});

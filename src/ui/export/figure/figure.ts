@@ -25,7 +25,7 @@ import {
   truncationsAt,
   type VerdictView,
 } from '../../../sim/views';
-import { diamondPath, drawLane, LABEL_FONT_PX, type LaneDrawContext } from '../../timeline/drawLanes';
+import { ABOVE_HW_VEIL, diamondPath, drawLane, LABEL_FONT_PX, type LaneDrawContext } from '../../timeline/drawLanes';
 import { drawArrows, faultText, type MscDrawContext } from '../../timeline/drawMsc';
 import { replicaRowText } from '../../timeline/drawReplicas';
 import { LaneCache } from '../../timeline/laneCache';
@@ -209,12 +209,33 @@ function arrowSwatch(ctx: SvgContext, color: string, dashed: boolean, end: 'head
   }
 }
 
-function lanesLegend(text: ReturnType<typeof timelineStrings>): [string, Swatch][] {
+function lanesLegend(text: ReturnType<typeof timelineStrings>, aboveHw: boolean): [string, Swatch][] {
   return [
     [text.legendPlain, (c, p) => cellSwatch(c, p.plain, 0.35, null, p.plain)],
     [text.legendCommitted, (c, p) => cellSwatch(c, p.committed, 1, null, null)],
     [text.legendOpen, (c, p) => cellSwatch(c, p.open, 0.25, 'url(#eos-hatch)', p.open)],
     [text.legendAborted, (c, p) => cellSwatch(c, p.aborted, 0.2, 'url(#eos-cross)', p.aborted)],
+    ...(aboveHw
+      ? [
+          [
+            text.legendAboveHw,
+            (c: SvgContext, p: Palette) => {
+              cellSwatch(c, p.plain, 0.35, null, p.plain);
+              c.globalAlpha = ABOVE_HW_VEIL;
+              c.fillStyle = p.bg;
+              c.fillRect(2, 2, 18, 12);
+              c.globalAlpha = 1;
+              c.beginPath();
+              c.rect(2.5, 2.5, 17, 11);
+              c.setLineDash([3, 2]);
+              c.strokeStyle = p.muted;
+              c.lineWidth = 1;
+              c.stroke();
+              c.setLineDash([]);
+            },
+          ] as [string, Swatch],
+        ]
+      : []),
     [text.legendCommitMarker, (c, p) => markerSwatch(c, p, true)],
     [text.legendAbortMarker, (c, p) => markerSwatch(c, p, false)],
     [
@@ -429,7 +450,17 @@ export function buildFigure(trace: Trace, view: SimView, options: FigureOptions)
   ctx.fillStyle = palette.grid;
   ctx.fillRect(plotX - 1, lanesTop, 1, layout.height);
   y = lanesTop + layout.height + 8;
-  y = legend(ctx, lanesLegend(text), palette, MARGIN, y, inner);
+  y = legend(
+    ctx,
+    lanesLegend(
+      text,
+      lanes.some((l) => l.highWatermark < l.logEndOffset),
+    ),
+    palette,
+    MARGIN,
+    y,
+    inner,
+  );
 
   // -------- the message diagram
   const model = buildMscModel(trace);
