@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { computeVerdict, type TopicFinding } from '../../src/sim/checks/verdict';
-import { findingText } from '../../src/sim/checks/verdictText';
+import { findingSentence, findingText } from '../../src/sim/checks/verdictText';
 import { PRESETS } from '../../src/sim/presets';
 import { runScenario } from '../../src/sim/run';
 import { summarize } from '../../src/sim/trace/summary';
@@ -92,8 +92,12 @@ describe('a record above the high watermark', () => {
     expect(log.sentence).toBe(
       "Kafka log orders: e3 in the leader's log above the high watermark (orders-0@2, HW 2) — not committed, no reader sees it; its send() by orders-service failed (TimeoutException); 2 other events once.",
     );
+    // the loss layer keeps its status, and says e3 is not lost but not committed either
     const loss = v.layers.find((l) => l.layer === 'loss');
     expect(loss?.status).toBe('once');
-    expect(loss?.sentence).toBe('Lost: nothing.');
+    expect(loss?.sentence).toBe("Lost: nothing — e3 is in the leader's log above the high watermark, not committed.");
+    expect(loss && findingSentence(loss, v, 'ko')).toBe(
+      '유실: 없습니다. 다만 e3은 리더의 로그에서 하이 워터마크 위에 있어 커밋되지 않았습니다.',
+    );
   });
 });

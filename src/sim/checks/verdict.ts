@@ -15,7 +15,7 @@ import type { IndexQueries } from './indexQueries';
 import { queriesOfIndex } from './indexQueriesOfIndex';
 import { eventKey, type RunIndex } from './verdictIndex';
 import { type AppSpec, deliveryFinding, processingFinding, processingLosses, type ReaderContext, sinkFinding } from './verdictReaders';
-import { findingText } from './verdictText';
+import { aboveHighWatermarkOf, findingText } from './verdictText';
 import { classifyCopies, type TopicWriter, topicFindings } from './verdictTopics';
 import type { Counters, EventVerdict, LayerFinding, Loss, LossFinding, Verdict, VerdictView } from './verdictTypes';
 
@@ -191,7 +191,8 @@ export function verdictView(index: IndexQueries, input: Omit<VerdictInput, 'step
     steps: [...new Set(losses.flatMap((l) => l.steps))].sort((a, b) => a - b),
   };
   findings.push(lossFinding);
-  const layers = findings.map((f) => ({ ...f, sentence: findingText(f as LayerFinding, 'en') }) as LayerFinding);
+  const aboveHw = aboveHighWatermarkOf(findings);
+  const layers = findings.map((f) => ({ ...f, sentence: findingText(f as LayerFinding, 'en', aboveHw) }) as LayerFinding);
   return { layers, counters: counters(index, input), summary: layers.map((l) => l.sentence) };
 }
 

@@ -637,16 +637,37 @@ function sinkText(lang: Language, f: SinkFinding): string {
   return end(lang, `${f.subject}: ${body}`);
 }
 
-function lossText(lang: Language, f: LossFinding): string {
+/**
+ * The loss layer's sentence. `aboveHw`: the topics' events above the high watermark — not lost, but
+ * not committed either (no reader sees them), which "Lost: nothing" alone would hide.
+ */
+function lossText(lang: Language, f: LossFinding, aboveHw: readonly AboveHighWatermark[]): string {
   if (f.status === 'not-applicable')
     return say(lang, 'Lost: nothing to judge yet — no event has been sent.', '유실: 아직 판단할 것이 없습니다. 보낸 이벤트가 없습니다.');
-  if (!f.losses.length) return say(lang, 'Lost: nothing.', '유실: 없습니다.');
+  if (!f.losses.length) {
+    const above = [...new Set(aboveHw.map((a) => a.eventId))];
+    if (!above.length) return say(lang, 'Lost: nothing.', '유실: 없습니다.');
+    const who = ids(lang, above);
+    return say(
+      lang,
+      `Lost: nothing — ${who} ${above.length > 1 ? 'are' : 'is'} in the leader's log above the high watermark, not committed.`,
+      `유실: 없습니다. 다만 ${josa(who, '은/는')} 리더의 로그에서 하이 워터마크 위에 있어 커밋되지 않았습니다.`,
+    );
+  }
   const parts = lossGroups(lang, f.losses, true);
   return lang === 'ko' ? `유실: ${parts.map((p) => end('ko', p)).join(' ')}` : `Lost: ${parts.join('; ')}.`;
 }
 
-/** A finding's sentence in `language`. */
-export function findingText(f: LayerFinding, language: Language): string {
+/** The events the verdict's topic findings name above the high watermark (what the loss layer adds). */
+export function aboveHighWatermarkOf(layers: readonly Omit<LayerFinding, 'sentence'>[]): AboveHighWatermark[] {
+  return layers.flatMap((l) => (l.layer === 'log' || l.layer === 'output' ? ((l as TopicFinding).aboveHighWatermark ?? []) : []));
+}
+
+/**
+ * A finding's sentence in `language`. `aboveHw` (the loss layer only): the events above the high
+ * watermark in the verdict's topic findings (aboveHighWatermarkOf).
+ */
+export function findingText(f: LayerFinding, language: Language, aboveHw: readonly AboveHighWatermark[] = []): string {
   switch (f.layer) {
     case 'log':
     case 'output':
@@ -658,7 +679,7 @@ export function findingText(f: LayerFinding, language: Language): string {
     case 'sink':
       return sinkText(language, f);
     case 'loss':
-      return lossText(language, f);
+      return lossText(language, f, aboveHw);
   }
 }
 
@@ -668,8 +689,8 @@ export interface VerdictTextOptions {
 }
 
 /** A layer finding's sentence in `language` (English: the engine's sentence itself). */
-export function findingSentence(f: LayerFinding, _verdict: VerdictView, language: Language, _options: VerdictTextOptions = {}): string {
-  return language === 'en' ? f.sentence : findingText(f, language);
+export function findingSentence(f: LayerFinding, verdict: VerdictView, language: Language, _options: VerdictTextOptions = {}): string {
+  return language === 'en' ? f.sentence : findingText(f, language, f.layer === 'loss' ? aboveHighWatermarkOf(verdict.layers) : []);
 }
 
 /** Names of the layers and statuses, for tables. */
