@@ -11,9 +11,17 @@ export function StepLink({ index, label }: { readonly index: number; readonly la
   );
 }
 
-/** Up to `max` step links, then "+N". */
-export function StepLinks({ steps, max = 4 }: { readonly steps: readonly number[]; readonly max?: number }) {
-  const unique = [...new Set(steps)].sort((a, b) => a - b);
+/** Up to `max` step links, then "+N": in step order, or in the order given when `ordered` (the cause first). */
+export function StepLinks({
+  steps,
+  max = 4,
+  ordered = false,
+}: {
+  readonly steps: readonly number[];
+  readonly max?: number;
+  readonly ordered?: boolean;
+}) {
+  const unique = ordered ? [...new Set(steps)] : [...new Set(steps)].sort((a, b) => a - b);
   const shown = unique.slice(0, max);
   return (
     <span className="step-links">

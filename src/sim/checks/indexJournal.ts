@@ -46,6 +46,13 @@ export interface SinkEvent {
 
 type Stamped = { readonly step: number };
 
+/** A replica cut offsets [fromOffset, toOffset) from its log at `step` (a `truncated` fact). */
+export interface Truncation {
+  readonly step: number;
+  readonly fromOffset: number;
+  readonly toOffset: number;
+}
+
 /** How many of `length` entries in step order come before `step` (`stepAt(i)`: the step of entry i). */
 function countBefore(length: number, step: number, stepAt: (i: number) => number): number {
   let lo = 0;
@@ -170,6 +177,10 @@ export class IndexJournal {
   readonly counts = { committed: [] as number[], aborted: [] as number[], fenced: [] as number[], commitFailures: [] as number[] };
   /** Steps of the controller's unclean leader elections, per "topic-partition". */
   readonly uncleanElections = new Map<string, number[]>();
+  /** Steps of every leader election (a leader chosen, clean or not), per "topic-partition". */
+  readonly elections = new Map<string, number[]>();
+  /** Replicas' truncations (offsets [fromOffset, toOffset) cut), per "topic-partition". */
+  readonly truncations = new Map<string, Truncation[]>();
 
   constructor(readonly ignored: ReadonlySet<string>) {}
 
@@ -316,6 +327,10 @@ export class IndexJournal {
       }
       case 'leaderChange':
         if (f.election === 'unclean') push(this.uncleanElections, keyOf(f), step);
+        if (f.leader !== null) push(this.elections, keyOf(f), step);
+        break;
+      case 'truncated':
+        push(this.truncations, keyOf(f), { step, fromOffset: f.fromOffset, toOffset: f.toOffset });
         break;
       case 'offsetsCommitted': {
         let g = this.committed.get(f.groupId);
@@ -476,6 +491,8 @@ export class IndexJournal {
       fatalErrors,
       committed,
       uncleanElections: cutStepMap(this.uncleanElections, step),
+      elections: cutStepMap(this.elections, step),
+      truncations: cutMap(this.truncations, step),
       counts: {
         committed: stepsBefore(this.counts.committed, step),
         aborted: stepsBefore(this.counts.aborted, step),

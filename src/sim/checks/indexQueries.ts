@@ -88,6 +88,12 @@ export interface IndexQueries {
   fatalError(client: string): { error: string; step: number } | undefined;
   /** Whether the partition had an unclean leader election after `step`. */
   uncleanAfter(topic: string, partition: number, step: number): boolean;
+  /**
+   * The steps that cut the record at `offset` of a partition, appended at `step`: the first leader
+   * election after it (the first unclean one when `unclean`) — the leader chosen lacked it — then the
+   * first truncation of a replica's log after it that cut that offset. Either may be missing.
+   */
+  cutBy(topic: string, partition: number, offset: number, step: number, unclean: boolean): number[];
   committed(groupId: string, topic: string, partition: number): { offset: number; step: number } | undefined;
 
   /** Whether a reader received or an application processed the event of a topic. */

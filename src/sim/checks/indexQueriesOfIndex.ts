@@ -4,6 +4,7 @@
  * traces, fast mode, the whole summary). The journal's bounded answers are ./journalQueries.
  */
 import { recordAddress, topicPartitionKey } from '../protocol/topicPartition';
+import type { Truncation } from './indexJournal';
 import type { DueRecord, Expected, IndexQueries, Repeated } from './indexQueries';
 import type { Occurrence, RawCopy, RunIndex } from './verdictIndex';
 import type { CopyState } from './verdictTypes';
@@ -13,6 +14,22 @@ export const EFFECTIVE: ReadonlySet<CopyState> = new Set<CopyState>(['committed'
 export const NO_COPIES: Record<CopyState, number> = { committed: 0, plain: 0, aborted: 0, open: 0, removed: 0 };
 
 /** A single committed or plain copy and no recognised retry: an event written once, with nothing to say. */
+/**
+ * IndexQueries.cutBy over a partition's elections (all, or the unclean ones) and truncations as of
+ * the step described: the first election after `step`, then the first truncation after it that cut
+ * `offset`.
+ */
+export function cutByOf(
+  elections: readonly number[] | undefined,
+  truncations: readonly Truncation[] | undefined,
+  offset: number,
+  step: number,
+): number[] {
+  const election = elections?.find((s) => s > step);
+  const cut = truncations?.find((x) => x.step > step && x.fromOffset <= offset && offset < x.toOffset)?.step;
+  return [...(election !== undefined ? [election] : []), ...(cut !== undefined ? [cut] : [])];
+}
+
 export function isPlainOnce(copies: readonly RawCopy[], deduplicated: number): boolean {
   return copies.length === 1 && EFFECTIVE.has((copies[0] as RawCopy).state) && deduplicated === 0;
 }
@@ -127,6 +144,10 @@ export function queriesOfIndex(index: RunIndex): IndexQueries {
     stopNote: (client) => index.stopNotes.get(client),
     fatalError: (client) => index.fatalErrors.get(client),
     uncleanAfter: (topic, partition, step) => (index.uncleanElections.get(topicPartitionKey(topic, partition)) ?? []).some((s) => s > step),
+    cutBy(topic, partition, offset, step, unclean) {
+      const key = topicPartitionKey(topic, partition);
+      return cutByOf((unclean ? index.uncleanElections : index.elections).get(key), index.truncations.get(key), offset, step);
+    },
     committed: (groupId, topic, partition) => index.committed.get(groupId)?.get(topicPartitionKey(topic, partition)),
     seen(topic, key) {
       if (!seenBy) {

@@ -12,7 +12,7 @@ import { topicPartitionKey } from '../protocol/topicPartition';
 import { batchRows } from '../trace/logView';
 import { before, type FoldedCopy, type IndexJournal, rawCopy, stepsBefore } from './indexJournal';
 import type { DueRecord, IndexQueries, PartitionHead, Repeated } from './indexQueries';
-import { missingFrom, NO_COPIES } from './indexQueriesOfIndex';
+import { cutByOf, missingFrom, NO_COPIES } from './indexQueriesOfIndex';
 import type { Occurrence, RawCopy } from './verdictIndex';
 import type { MissingItem, ReaderLedger, VerdictLedger } from './verdictLedger';
 
@@ -184,6 +184,12 @@ export function journalQueries(
       const list = journal.uncleanElections.get(topicPartitionKey(topic, partition)) ?? [];
       const n = stepsBefore(list, step);
       return n > 0 && (list[n - 1] as number) > s;
+    },
+    cutBy(topic, partition, offset, s, unclean) {
+      const key = topicPartitionKey(topic, partition);
+      const elections = (unclean ? journal.uncleanElections : journal.elections).get(key) ?? [];
+      const truncations = journal.truncations.get(key) ?? [];
+      return cutByOf(elections.slice(0, stepsBefore(elections, step)), truncations.slice(0, before(truncations, step)), offset, s);
     },
     committed(groupId, topic, partition) {
       const g = journal.committed.get(groupId);

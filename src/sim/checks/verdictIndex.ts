@@ -6,6 +6,7 @@
  */
 import { recordAddress } from '../protocol/topicPartition';
 import type { PartitionRow } from '../trace/logView';
+import type { Truncation } from './indexJournal';
 import type { CopyState } from './verdictTypes';
 
 /** A business event's identity: its event_id header, else its place in the log. */
@@ -91,6 +92,10 @@ export interface RunIndex {
   readonly committed: ReadonlyMap<string, Map<string, { offset: number; step: number }>>;
   /** Steps of unclean leader elections (an out-of-sync replica made leader), per "topic-partition". */
   readonly uncleanElections: ReadonlyMap<string, readonly number[]>;
+  /** Steps of every leader election, per "topic-partition". */
+  readonly elections: ReadonlyMap<string, readonly number[]>;
+  /** Replicas' truncations, per "topic-partition". */
+  readonly truncations: ReadonlyMap<string, readonly Truncation[]>;
   readonly counts: { committed: number; aborted: number; fenced: number; commitFailures: number };
 }
 

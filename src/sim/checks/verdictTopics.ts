@@ -163,8 +163,18 @@ function lossOf(ctx: TopicContext, layer: 'log' | 'output', topic: string, exp: 
   const acked = results.find((r) => r.error === null);
   if (acked && truncated) {
     const first = removed[0] as Copy;
-    const cause = uncleanAfter(ctx.index, first) ? 'unclean-election' : 'truncated';
-    return { ...base, kind: 'acked-then-lost', cause, actor: acked.client, offset: first.offset, steps };
+    const unclean = uncleanAfter(ctx.index, first);
+    const cause = unclean ? 'unclean-election' : 'truncated';
+    // the election whose leader lacked it and the truncation that cut it lead; the append follows
+    const cutBy = first.step === null ? [] : ctx.index.cutBy(topic, first.partition, first.offset, first.step, unclean);
+    return {
+      ...base,
+      kind: 'acked-then-lost',
+      cause,
+      actor: acked.client,
+      offset: first.offset,
+      steps: [...new Set([...cutBy, ...steps])],
+    };
   }
   if (acked)
     return ctx.final ? { ...base, kind: 'acked-then-lost', cause: 'acked', actor: acked.client, offset: null, steps: [acked.step] } : null;

@@ -100,7 +100,7 @@ export function VerdictPanel() {
                   {steps.length > 0 && (
                     <span className="causes">
                       {' '}
-                      {t.causes}: <StepLinks steps={steps} />
+                      {t.causes}: <StepLinks steps={steps} ordered />
                     </span>
                   )}
                 </td>

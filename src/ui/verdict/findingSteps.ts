@@ -4,6 +4,8 @@
  * answered, where a group committed past an event, where the LSO was pinned); for the rest — a loss
  * with no step of its own — they are found here from the same facts: where the events' records
  * reached the log (in the finding's topic, for a topic row) or where their send() completed.
+ * A finding with losses leads with its losses' steps in their order — each loss's cause first (the
+ * election and the truncation that cut an acknowledged record, then its append) — then the rest.
  */
 import type { Fact, LayerFinding, ListLike, TraceStep } from '../../sim/views';
 
@@ -13,7 +15,10 @@ export function findingSteps(
   upTo: number,
   _outputTopics: readonly string[] = [],
 ): number[] {
-  if (finding.steps.length > 0 || finding.eventIds.length === 0) return [...finding.steps];
+  if (finding.steps.length > 0 || finding.eventIds.length === 0) {
+    const losses = 'losses' in finding ? finding.losses : [];
+    return [...new Set([...losses.flatMap((l) => l.steps), ...finding.steps])];
+  }
   const ids = new Set(finding.eventIds);
   const topic = finding.layer === 'log' || finding.layer === 'output' ? finding.subject : null;
   const out: number[] = [];
