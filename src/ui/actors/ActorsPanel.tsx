@@ -14,6 +14,7 @@ import { panelStore } from '../panels';
 import { shownState, shownTransition } from '../stateNames';
 import { useNarrator } from '../useNarrator';
 import { useThrottled } from '../useThrottled';
+import { wrapAtUnderscores } from '../WrapAtUnderscores';
 import { actorFields, roleName, roleOf } from './fields';
 import { useReplicationByKey } from './useReplicationByKey';
 
@@ -80,7 +81,7 @@ function ActorRow({
       >
         <span className="actor-role">{actorId.includes('.') ? roleName(role, language) : actorId}</span>
         <span className={`state${changed ? ' changed' : ''}`} title={exact}>
-          {changed ?? (snap ? shownState(kind, state, language) : state)}
+          {wrapAtUnderscores(changed ?? (snap ? shownState(kind, state, language) : state))}
         </span>
       </button>
       {fields.length > 0 && (
@@ -88,7 +89,7 @@ function ActorRow({
           {fields.map((f) => (
             <div key={f.label}>
               <dt>{f.label}</dt>
-              <dd>{f.value}</dd>
+              <dd>{wrapAtUnderscores(f.value)}</dd>
             </div>
           ))}
         </dl>
