@@ -17,6 +17,7 @@ import { LABEL_FONT_PX } from './drawLanes';
 import { arrowPath, drawArrows, faultText, strokeArrow } from './drawMsc';
 import type { EnvelopePayloads } from './envelopePayloads';
 import { distanceToSegment } from './hitTest';
+import type { LabelBox } from './mscLabels';
 import { envelopeWindow, laneY, MSC_GEOMETRY, MSC_MAX_UNIT_PX, mscHeight } from './mscLayout';
 import { type AxisMode, envelopeSpan, envelopeStateAt, type MscModel } from './mscModel';
 import { PLOT_PAD } from './offsetScale';
@@ -39,6 +40,8 @@ const HIT_PX = 6;
 /** Marks are positions in `shown`. */
 export class MscController extends CanvasController<number, MscElements> {
   private data: MscData | null = null;
+  /** The fault labels of the last drawing, with the arrow each names (hitAt: hovering one shows its tooltip). */
+  private faultLabels: { box: LabelBox; position: number; cut: boolean }[] = [];
   /** Start of each shown envelope in axis units (non-decreasing). */
   private starts = new Float64Array(0);
   /** Position in `shown` of the focused envelope. */
@@ -203,6 +206,7 @@ export class MscController extends CanvasController<number, MscElements> {
     ctx.stroke();
     ctx.setLineDash([]);
     const [from, to] = this.window(scale);
+    this.faultLabels = [];
     drawArrows(
       {
         ctx,
@@ -217,6 +221,7 @@ export class MscController extends CanvasController<number, MscElements> {
         top: MSC_GEOMETRY.axis,
         bottom: this.staticLayer.height,
         faultText: (e, span) => faultText(this.text, e, span, this.translateFault),
+        faultLabels: this.faultLabels,
       },
       d.shown,
       from,
@@ -294,6 +299,9 @@ export class MscController extends CanvasController<number, MscElements> {
   protected hitAt(x: number, y: number): number | null {
     const d = this.data;
     if (!d) return null;
+    // on a fault label: its arrow (the tooltip then says the whole fault, a cut label's too)
+    const label = this.faultLabels.find((l) => x >= l.box.x0 && x <= l.box.x1 && y >= l.box.y0 && y <= l.box.y1);
+    if (label && label.position < d.shown.length) return label.position;
     const scale = this.scale();
     const [from, to] = this.window(scale);
     const lo = scale.invert(x - HIT_PX - 40);

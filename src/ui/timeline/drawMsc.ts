@@ -5,7 +5,7 @@
  */
 import type { ScaleLinear } from 'd3-scale';
 import type { EnvelopeRecord } from '../../sim/views';
-import { placeLabels } from './mscLabels';
+import { type LabelBox, placeLabels } from './mscLabels';
 import { laneY, rowBandAt } from './mscLayout';
 import { type AxisMode, type EnvelopeSpan, envelopeSpan, type MscModel } from './mscModel';
 import type { Palette } from './palette';
@@ -26,6 +26,11 @@ export interface MscDrawContext {
   readonly bottom?: number;
   /** A fault label in the reader's language (default: English). */
   readonly faultText?: (e: EnvelopeRecord, span: EnvelopeSpan) => string | null;
+  /**
+   * Filled with the fault labels drawn: each one's box and its arrow's position in `shown`, so that
+   * hovering a label (one cut with an ellipsis, say) shows its envelope's tooltip with the whole text.
+   */
+  readonly faultLabels?: { box: LabelBox; position: number; cut: boolean }[];
 }
 
 /** Arrows drawn with heads and labels up to this many in view; beyond it, plain lines. */
@@ -135,7 +140,7 @@ export function drawArrows(dc: MscDrawContext, shown: Int32Array, from: number, 
   const { ctx, palette, width } = dc;
   const detailed = to - from <= DENSE_ARROWS;
   let drawn = 0;
-  const labels: { x: number; y: number; text: string; color: string; band: { y0: number; y1: number } }[] = [];
+  const labels: { x: number; y: number; text: string; color: string; band: { y0: number; y1: number }; ref?: number }[] = [];
   const rpcLabels: typeof labels = [];
   for (let j = from; j < to; j++) {
     const i = shown[j] as number;
@@ -158,6 +163,7 @@ export function drawArrows(dc: MscDrawContext, shown: Int32Array, from: number, 
         text: fault,
         color: palette.fault,
         band: rowBandAt(p.y1),
+        ref: j,
       });
     const len = Math.hypot(p.x1 - p.x0, p.y1 - p.y0);
     if (len > 16)
@@ -173,6 +179,8 @@ export function drawArrows(dc: MscDrawContext, shown: Int32Array, from: number, 
   const requests = [...labels, ...rpcLabels].map((l) => ({ ...l, width: dc.measure(l.text) }));
   const area = { x0: 2, x1: width - 2, y0: dc.top ?? 0, y1: dc.bottom ?? Number.POSITIVE_INFINITY };
   const placed = placeLabels(requests, area, MAX_LABELS, dc.measure);
+  if (dc.faultLabels)
+    for (const l of placed) if (l.ref !== undefined) dc.faultLabels.push({ box: l.box, position: l.ref, cut: l.cut === true });
   // a halo of the background under each label, so the arrows it lies across do not cross out its letters
   ctx.save();
   ctx.strokeStyle = palette.bg;

@@ -21,6 +21,8 @@ export interface LabelRequest {
    * tried is moved inside them, so a label never lands in another process's row than its arrow.
    */
   readonly band?: { readonly y0: number; readonly y1: number };
+  /** The caller's handle on what the label names (an arrow's position), carried to the placed label. */
+  readonly ref?: number;
 }
 
 export interface LabelBox {
@@ -36,6 +38,9 @@ export interface PlacedLabel {
   readonly text: string;
   readonly color: string;
   readonly box: LabelBox;
+  readonly ref?: number;
+  /** The text was cut with an ellipsis to fit the area. */
+  readonly cut?: boolean;
 }
 
 /** A label's box around its baseline (11 px text). */
@@ -131,7 +136,15 @@ export function placeLabels(
       };
       if (box.y0 < area.y0 || box.y1 > area.y1 || !free(box)) continue;
       keep(box);
-      placed.push({ x, y, text: r.text, color: r.color, box });
+      placed.push({
+        x,
+        y,
+        text: r.text,
+        color: r.color,
+        box,
+        ...(r.ref !== undefined ? { ref: r.ref } : {}),
+        ...(r !== request ? { cut: true } : {}),
+      });
       break;
     }
   }
