@@ -8,6 +8,13 @@
 import type { RecordRow, ReplicaRow, ReplicationRow, TruncationRow } from '../../sim/views';
 import { type Details, type DetailsLanguage, recordDetails } from './details';
 
+/** The offsets a truncation cut: "offset 1" for one, "offsets 1–2" for several (Korean: "offset 1", "offset 1–2"). */
+export function offsetsCut(language: 'en' | 'ko', t: Pick<TruncationRow, 'fromOffset' | 'toOffset'>): string {
+  const last = t.toOffset - 1;
+  if (last <= t.fromOffset) return `offset ${t.fromOffset}`;
+  return `${language === 'en' ? 'offsets' : 'offset'} ${t.fromOffset}–${last}`;
+}
+
 export interface ReplicaWords {
   readonly leader: string;
   readonly follower: string;
@@ -90,7 +97,7 @@ const DETAIL_WORDS = {
     unclean: 'unclean.leader.election.enable',
     truncated: 'truncated',
     truncation: (t: TruncationRow) =>
-      `offsets ${t.fromOffset}–${t.toOffset - 1} by leader epoch ${t.leaderEpoch} at ${t.at} ms (step ${t.step}): ${CAUSE.en(t)}`,
+      `${offsetsCut('en', t)} by leader epoch ${t.leaderEpoch} at ${t.at} ms (step ${t.step}): ${CAUSE.en(t)}`,
     none: 'none',
     noLeader: 'no leader: the partition is offline (LEADER_NOT_AVAILABLE)',
     sentence: (lane: string, broker: string, state: string, leo: number, hw: number) =>
@@ -119,8 +126,7 @@ const DETAIL_WORDS = {
     minIsr: 'min.insync.replicas (실제 적용값)',
     unclean: 'unclean.leader.election.enable',
     truncated: '잘린 레코드',
-    truncation: (t: TruncationRow) =>
-      `offset ${t.fromOffset}–${t.toOffset - 1}, leaderEpoch ${t.leaderEpoch}, ${t.at} ms (${t.step}단계): ${CAUSE.ko(t)}`,
+    truncation: (t: TruncationRow) => `${offsetsCut('ko', t)}, leaderEpoch ${t.leaderEpoch}, ${t.at} ms (${t.step}단계): ${CAUSE.ko(t)}`,
     none: '없음',
     noLeader: '리더 없음: 파티션이 오프라인 (LEADER_NOT_AVAILABLE)',
     sentence: (lane: string, broker: string, state: string, leo: number, hw: number) =>
@@ -175,7 +181,7 @@ const SUMMARY_WORDS = {
         : `leader ${repl.leader}, leader epoch ${repl.leaderEpoch}`,
     isr: (isr: readonly string[], min: number) => `ISR ${isr.length ? isr.join(', ') : 'empty'} (min.insync.replicas ${min})`,
     cut: (t: TruncationRow) =>
-      `${t.broker} truncated offsets ${t.fromOffset}–${t.toOffset - 1} by leader epoch ${t.leaderEpoch}${t.cause === 'unclean-election' ? ' after an unclean leader election' : ''}`,
+      `${t.broker} truncated ${offsetsCut('en', t)} by leader epoch ${t.leaderEpoch}${t.cause === 'unclean-election' ? ' after an unclean leader election' : ''}`,
   },
   ko: {
     head: (repl: ReplicationRow) =>
@@ -184,7 +190,7 @@ const SUMMARY_WORDS = {
         : `리더 ${repl.leader}, leaderEpoch ${repl.leaderEpoch}`,
     isr: (isr: readonly string[], min: number) => `ISR ${isr.length ? isr.join(', ') : '비어 있음'} (min.insync.replicas ${min})`,
     cut: (t: TruncationRow) =>
-      `${t.broker}가 offset ${t.fromOffset}–${t.toOffset - 1}을 leaderEpoch ${t.leaderEpoch}에 맞춰 잘라냄${t.cause === 'unclean-election' ? ' (언클린 리더 선출 뒤)' : ''}`,
+      `${t.broker}가 ${offsetsCut('ko', t)}을 leaderEpoch ${t.leaderEpoch}에 맞춰 잘라냄${t.cause === 'unclean-election' ? ' (언클린 리더 선출 뒤)' : ''}`,
   },
 } as const;
 
