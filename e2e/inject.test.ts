@@ -120,6 +120,8 @@ describe('failure injection', () => {
     const status = page.getByRole('region', { name: 'Inject a failure' }).getByTestId('inject-status');
     await expect.poll(() => status.innerText()).toContain(`Injected at step ${ack.step}: drop the 1st ProduceResponse`);
     expect(await status.innerText()).not.toContain('still at step');
+    // the step is named once, not again at the end of the note
+    expect(await status.innerText()).not.toContain('(injected at step');
     await screenshot(page, 'inject-drop-ack-idempotent');
     expect(errors).toEqual([]);
     await page.close();

@@ -21,7 +21,7 @@ import { InFlightList } from './InFlightList';
 import { InjectedFaults } from './InjectedFaults';
 import { OffsetResetActions } from './OffsetResetActions';
 import { RecordActions } from './RecordActions';
-import { useInjectStrings } from './strings';
+import { useInjectStrings, withoutInjectedStep } from './strings';
 import './inject.css';
 
 export function InjectPanel({ heading = true }: { readonly heading?: boolean } = {}) {
@@ -49,7 +49,7 @@ export function InjectPanel({ heading = true }: { readonly heading?: boolean } =
       <p className="hint">{t.forkNote}</p>
       <p aria-live="polite" className="inject-status" data-testid="inject-status">
         {done && done.scenario === scenario && trace
-          ? (done.step === step ? t.injected : t.injectedAt)(editNote(trace, done.note), done.step)
+          ? (done.step === step ? t.injected : t.injectedAt)(withoutInjectedStep(editNote(trace, done.note)), done.step)
           : ''}
       </p>
       <InFlightList />

@@ -345,3 +345,12 @@ export function refusalText(t: InjectStrings, code: EditRefusal, reason: string)
   // the page's own words when it has them; the engine's English sentence only when it has none
   return t.refused(local ?? reason);
 }
+
+/**
+ * An edit's note without the "(injected at step N)" it ends with in the scenario (Korean "(단계 N에서
+ * 주입)"): the confirmation names the step itself, and said twice it read "Injected at step 13: drop …
+ * (injected at step 13)".
+ */
+export function withoutInjectedStep(note: string): string {
+  return note.replace(/ \((?:injected at step \d+|단계 \d+에서 주입)\)$/, '');
+}
