@@ -287,7 +287,7 @@ describe('embedding in a VitePress site', () => {
     // a mistyped preset id says so, as the page does, instead of showing the default scenario
     await page.goto(`${site.url}eos-lab/embed.html?preset=Zombie-Fencing`);
     await page.getByTestId('link-error').waitFor();
-    expect(await page.getByTestId('link-error').innerText()).toContain('"Zombie-Fencing" is neither');
+    expect(await page.getByTestId('link-error').innerText()).toContain('No shipped scenario is called "Zombie-Fencing"');
     // and names the embed's own address form, not the page's #preset=
     expect(await page.getByTestId('link-error').innerText()).toContain('embed.html?preset=<id>');
     expect(await page.getByTestId('link-error').innerText()).not.toContain('#preset=');

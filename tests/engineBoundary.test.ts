@@ -153,8 +153,8 @@ describe('the engine behind the worker boundary', () => {
       decodeLink('#s=1.not-a-link').ok === false && (decodeLink('#s=1.not-a-link') as { error: { message: string } }).error.message,
     );
     const unknown = await engine.resolve('no-such-preset');
-    expect(!unknown.ok && unknown.error.message).toMatch(/^"no-such-preset" is neither an EOS Lab share link/);
-    expect(!unknown.ok && unknown.error.ko).toMatch(/^"no-such-preset"은\(는\) EOS Lab 공유 링크/);
+    expect(!unknown.ok && unknown.error.message).toMatch(/^No shipped scenario is called "no-such-preset"/);
+    expect(!unknown.ok && unknown.error.ko).toMatch(/^"no-such-preset"\(이\)라는 기본 제공 시나리오는 없습니다/);
     // only the embed resolves in the engine: the address it suggests is the embed's, ?preset=, not the page's #preset=
     expect(!unknown.ok && unknown.error.message).toContain('embed.html?preset=<id>');
     expect(!unknown.ok && unknown.error.message).not.toContain('#preset=');

@@ -28,11 +28,26 @@ describe('resolveLink', () => {
 
   it("an unknown id's error names the address form of where it was opened: #preset= in the page, ?preset= in the embed", () => {
     const page = resolveLink('nope');
-    expect(!page.ok && page.error.message).toContain('or #preset=<id>)');
-    expect(!page.ok && page.error.ko).toContain('또는 #preset=<id>)');
+    expect(!page.ok && page.error.message).toContain('#preset=<id> opens one');
+    expect(!page.ok && page.error.ko).toContain('#preset=<id> 형식으로');
     const embed = resolveLink('nope', 'embed');
-    expect(!embed.ok && embed.error.message).toContain('or embed.html?preset=<id>)');
-    expect(!embed.ok && embed.error.ko).toContain('또는 embed.html?preset=<id>)');
+    expect(!embed.ok && embed.error.message).toContain('embed.html?preset=<id> opens one');
+    expect(!embed.ok && embed.error.ko).toContain('embed.html?preset=<id> 형식으로');
     for (const r of [embed.ok ? '' : embed.error.message, embed.ok ? '' : embed.error.ko]) expect(r).not.toContain('#preset=');
+    // text that is neither a link nor shaped like an id still says both
+    const other = resolveLink('https://example.com/some/page', 'embed');
+    expect(!other.ok && other.error.message).toContain('is neither an EOS Lab share link');
+    expect(!other.ok && other.error.message).toContain('or embed.html?preset=<id>)');
+  });
+
+  it('a value that can only be meant as a preset id says plainly that no shipped scenario has that name, as the page does', () => {
+    const embed = resolveLink('nope', 'embed');
+    expect(!embed.ok && embed.error.message).toBe(
+      'No shipped scenario is called "nope". The ids are listed under Scenarios (for example opening-story, lost-ack-idempotent, lost-ack-no-idempotence); embed.html?preset=<id> opens one.',
+    );
+    expect(!embed.ok && embed.error.ko).toMatch(/^"nope"\(이\)라는 기본 제공 시나리오는 없습니다\./);
+    expect(!embed.ok && embed.error.message).not.toContain('neither');
+    const named = resolveLink('http://localhost:4799/#preset=no-such-preset');
+    expect(!named.ok && named.error.message).toMatch(/^No shipped scenario is called "no-such-preset"/);
   });
 });

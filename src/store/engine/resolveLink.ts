@@ -14,6 +14,9 @@ export type PresetAddressForm = 'page' | 'embed';
 
 const PRESET_ADDRESS: Record<PresetAddressForm, string> = { page: '#preset=<id>', embed: 'embed.html?preset=<id>' };
 
+/** Text shaped like a preset's id (letters, digits, "-" and "_", no "/", ":", "#" or "="): nothing else it can be. */
+const PRESET_ID_LIKE = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
+
 export function resolveLink(text: string, form: PresetAddressForm = 'page'): ResolvedLink {
   const t = text.trim();
   if (looksLikeLink(t)) {
@@ -28,6 +31,17 @@ export function resolveLink(text: string, form: PresetAddressForm = 'page'): Res
   if (preset) return { ok: true, scenario: preset.scenario, view: named?.step === undefined ? {} : { step: named.step } };
   const { shown, examples } = unknownPresetHint(named?.id ?? t);
   const address = PRESET_ADDRESS[form];
+  // a preset's address, or a word that can only be meant as a preset's id (the embed's ?preset=nope):
+  // say plainly that no shipped scenario has that name, as the page's #preset= does
+  if (named !== null || PRESET_ID_LIKE.test(t))
+    return {
+      ok: false,
+      error: {
+        kind: 'invalid',
+        message: `No shipped scenario is called "${shown}". The ids are listed under Scenarios (for example ${examples}); ${address} opens one.`,
+        ko: `"${shown}"(이)라는 기본 제공 시나리오는 없습니다. 시나리오 목록에서 id를 확인하세요(예: ${examples}). ${address} 형식으로 열 수 있습니다.`,
+      },
+    };
   return {
     ok: false,
     error: {
