@@ -50,6 +50,29 @@ describe('A/B comparison', () => {
     await page.close();
   });
 
+  it('a gallery pair lists every difference that decides it: cluster settings, client config, sends and faults', async () => {
+    const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+    const errors = watchErrors(page);
+    await page.goto(inject('baseUrl'));
+    await page.getByTestId('open-gallery').click();
+    await page.getByTestId('gallery').getByTestId('compare-acks-1-leader-failover-loss-min-insync-blocks-writes').click();
+    const settings = page.getByTestId('compare-view').getByTestId('compare-settings');
+    await settings.waitFor();
+    const text = await settings.innerText();
+    for (const said of [
+      'min.insync.replicas: 1 (default) → 2',
+      'acks: 1 → all',
+      'delivery.timeout.ms: 120000 (default) → 60000',
+      'records sent: 2 → 3',
+    ])
+      expect(text).toContain(said);
+    await expect.poll(() => settings.getByTestId('compare-faults').innerText()).toContain('crash broker-0 at 3020 ms');
+    expect(await settings.getByTestId('compare-faults').innerText()).toContain('crash broker-1 at 14000 ms');
+    await screenshot(page, 'compare-acks-min-insync');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('the gallery opens a defense pair as a comparison, the differing layer highlighted', async () => {
     const { page, errors, view } = await galleryPair({ width: 1400, height: 1000 });
     const sink = view.locator('[data-testid="compare-verdict"] tr[data-layer="sink"]');
