@@ -31,12 +31,18 @@ async function pageTexts(page: Page): Promise<string[]> {
     // English on purpose (lang="en": Kafka's own messages), or data rather than words (translate="no")
     const skip = (el: Element | null) => el?.closest('[lang="en"], [lang^="en-"], [translate="no"], noscript') !== null;
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    // a word with line-break opportunities (<wbr> after each underscore: WrapAtUnderscores) is one word
+    const joined = new Set<Element>();
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {
       const el = n.parentElement;
       if (!el || skip(el) || el.closest('script, style, [hidden]')) continue;
       const style = getComputedStyle(el);
       if (style.display === 'none' || style.visibility === 'hidden') continue;
-      const t = n.textContent?.trim();
+      if (el.querySelector(':scope > wbr')) {
+        if (joined.has(el)) continue;
+        joined.add(el);
+      }
+      const t = (joined.has(el) ? el.textContent : n.textContent)?.trim();
       if (t) out.push(t);
     }
     for (const el of document.querySelectorAll('[aria-label], [title], [alt], [placeholder], [aria-valuetext]')) {

@@ -62,8 +62,8 @@ export interface Connection {
   readonly inFlight: readonly InFlightRequest[];
   /** Generations that ended in a reset: nothing still travelling on them arrives. */
   readonly resetGenerations: readonly number[];
-  /** The server's side of the current generation: what it reads one request at a time (serverReads.ts). */
-  readonly reading: ServerReading | null;
+  /** The server's side, per generation still holding something: what it reads one request at a time (serverReads.ts). */
+  readonly readings: readonly ServerReading[];
 }
 
 /**
@@ -180,7 +180,7 @@ function fresh(client: ActorId, server: ActorId): Connection {
     toClientAt: 0,
     inFlight: [],
     resetGenerations: [],
-    reading: null,
+    readings: [],
   };
 }
 
@@ -203,7 +203,7 @@ function moved(c: Connection, toServerAt: number, toClientAt: number, inFlight: 
     toClientAt,
     inFlight,
     resetGenerations: c.resetGenerations,
-    reading: c.reading,
+    readings: c.readings,
   };
 }
 
@@ -249,10 +249,12 @@ export class Network {
     this.conns.set(c.key, c);
   }
 
-  /** Sets the server's reading state of a connection (serverReads.ts). */
-  setReading(key: string, reading: ServerReading | null): void {
+  /** Sets the server's reading state of one generation of a connection; null: nothing held (serverReads.ts). */
+  setReading(key: string, generation: number, reading: ServerReading | null): void {
     const c = this.conns.get(key);
-    if (c) this.put({ ...c, reading });
+    if (!c) return;
+    const others = c.readings.filter((r) => r.generation !== generation);
+    this.put({ ...c, readings: reading ? [...others, reading].sort((a, b) => a.generation - b.generation) : others });
   }
 
   /** A request from `env.from` (the client) to `env.to` (the server). */
@@ -390,8 +392,8 @@ export class Network {
       toClientAt: 0,
       inFlight: [],
       resetGenerations: reason === 'reset' ? [...c.resetGenerations, c.generation] : c.resetGenerations,
-      // the reading state is the old generation's: serverReads.ts releases or drops what it held
-      reading: c.reading,
+      // what the server holds of the old generation stays: it goes on reading it one request at a time
+      readings: c.readings,
     });
     return [...c.inFlight];
   }

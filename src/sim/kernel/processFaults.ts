@@ -7,7 +7,7 @@
 import type { KernelCore } from './core';
 import type { ActorId } from './envelope';
 import { type PointFault, type ProcessId, pointMatches, processOf, type TimedFault } from './faults';
-import { dropUnread, releaseAfterClose } from './serverReads';
+import { dropUnread } from './serverReads';
 import { breakConnection, cancelRequestTimeout } from './transport';
 
 const EMPTY: readonly never[] = Object.freeze([]);
@@ -84,10 +84,8 @@ export function crashProcess(k: KernelCore, process: ProcessId): void {
     if (slot.process !== process) continue;
     // its own connections are gone with it; requests it was holding (a join phase, a parked
     // fetch …) or that are on their way to it: their clients see the connection break
-    const own = [...k.network.connections()].filter((c) => c.client === slot.spec.id).map((c) => c.key);
+    // what it sent before it went is still read by its servers, one request at a time (serverReads.ts)
     for (const r of k.network.clientGone(slot.spec.id)) cancelRequestTimeout(k, r.envelopeId);
-    // what it sent before it went is still read by its servers (TCP delivers it before the FIN)
-    for (const key of own) releaseAfterClose(k, key);
     for (const c of k.network.servedBy(slot.spec.id)) {
       dropUnread(k, c.key);
       breakConnection(k, c.key, 'peer-down');

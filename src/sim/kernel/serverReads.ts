@@ -7,17 +7,24 @@
  * connection nothing is handled before the request ahead of it has been answered: a Produce waiting
  * for its acks=all holds the next Produce of the same producer unread.
  *
- * The network (network.ts) keeps the state of each connection's current generation
- * (`Connection.reading`); this file decides, when a request reaches its server, whether it is read
- * now or waits, and releases the next one when a response is sent.
- *
- * *Simplified*: a connection generation the client has closed (a request timeout, a crash) is not
- * muted any more: what it still carries is read at once, in order (its responses are lost anyway).
- * A reset or a server that goes down loses what was waiting unread.
+ * The network (network.ts) keeps that state per connection generation (`Connection.readings`);
+ * this file decides, when a request reaches its server, whether it is read now or waits, and
+ * releases the next one when a response is sent. A generation the client has closed (a request
+ * timeout, its crash) goes on the same way: the server still reads what reached it, one request at
+ * a time, and its answers are lost. A reset, or a server that goes down, loses what waited unread.
  */
 import type { KernelCore } from './core';
 import type { Envelope } from './envelope';
-import type { Connection, ServerReading } from './network';
+import type { ServerReading } from './network';
+
+/** A request its client waits an answer for: every one but an acks=0 Produce (its NoOpResponse unmutes at once). */
+function expectsResponse(env: Envelope): boolean {
+  return !(env.rpc === 'Produce' && env.payload.acks === 0);
+}
+
+function readingOf(k: KernelCore, env: Envelope): ServerReading | undefined {
+  return k.network.get(env.connection)?.readings.find((r) => r.generation === env.generation);
+}
 
 /**
  * A request has reached its (live) server: true when the server reads it now; false when it waits
@@ -27,39 +34,39 @@ export function readOrHold(k: KernelCore, env: Envelope, fg: boolean, duplicate:
   // the model's Fetch requests are per partition where Kafka sends one per broker with every
   // partition in it: they stand for that one request, so they neither wait nor hold (simplified)
   if (env.rpc === 'Fetch') return true;
-  const c = k.network.get(env.connection);
-  if (!c || c.generation !== env.generation) return true;
-  const r = c.reading;
-  if (r && r.generation === c.generation && r.current) {
+  const r = readingOf(k, env);
+  if (r?.current) {
     if (!r.answering && r.current.id === env.id && r.current.copy === duplicate) {
-      read(k, c, env, duplicate, r.unread);
+      read(k, env, duplicate, r.unread);
       return true;
     }
-    k.network.setReading(c.key, { ...r, unread: [...r.unread, { envelope: env, fg, duplicate }] });
+    k.network.setReading(env.connection, env.generation, { ...r, unread: [...r.unread, { envelope: env, fg, duplicate }] });
     if (fg) k.deferredForeground++;
     return false;
   }
-  read(k, c, env, duplicate, []);
+  read(k, env, duplicate, r?.unread ?? []);
   return true;
 }
 
 /** `env` is read: it mutes the channel until answered, unless it gets no response (then the next is released). */
-function read(k: KernelCore, c: Connection, env: Envelope, duplicate: boolean, unread: ServerReading['unread']): void {
-  // a request the client waits on is in its in-flight table; acks=0 is not
-  const expectsResponse = k.network.inFlight(c.key, c.generation, env.id) !== null;
-  if (expectsResponse) {
-    k.network.setReading(c.key, { generation: c.generation, current: { id: env.id, copy: duplicate }, answering: true, unread });
+function read(k: KernelCore, env: Envelope, duplicate: boolean, unread: ServerReading['unread']): void {
+  if (expectsResponse(env)) {
+    k.network.setReading(env.connection, env.generation, {
+      generation: env.generation,
+      current: { id: env.id, copy: duplicate },
+      answering: true,
+      unread,
+    });
     return;
   }
-  releaseNext(k, c.key, c.generation, unread);
+  releaseNext(k, env.connection, env.generation, unread);
 }
 
 /** The response to `request` has been sent: its channel is unmuted, and the next request waiting is read. */
 export function answered(k: KernelCore, request: Envelope): void {
-  const c = k.network.get(request.connection);
-  const r = c?.reading;
-  if (!c || !r || r.generation !== request.generation || !r.answering || r.current?.id !== request.id) return;
-  releaseNext(k, c.key, r.generation, r.unread);
+  const r = readingOf(k, request);
+  if (!r || !r.answering || r.current?.id !== request.id) return;
+  releaseNext(k, request.connection, request.generation, r.unread);
 }
 
 /**
@@ -67,45 +74,36 @@ export function answered(k: KernelCore, request: Envelope): void {
  * connection was reset): the one behind it is released instead.
  */
 export function notRead(k: KernelCore, env: Envelope, duplicate: boolean): void {
-  const c = k.network.get(env.connection);
-  const r = c?.reading;
-  if (!c || !r || r.generation !== env.generation || r.answering) return;
-  if (r.current?.id !== env.id || r.current.copy !== duplicate) return;
-  releaseNext(k, c.key, r.generation, r.unread);
+  const r = readingOf(k, env);
+  if (!r || r.answering || r.current?.id !== env.id || r.current.copy !== duplicate) return;
+  releaseNext(k, env.connection, env.generation, r.unread);
 }
 
 function releaseNext(k: KernelCore, key: string, generation: number, unread: ServerReading['unread']): void {
   const [head, ...rest] = unread;
   if (!head) {
-    k.network.setReading(key, null);
+    k.network.setReading(key, generation, null);
     return;
   }
-  k.network.setReading(key, { generation, current: { id: head.envelope.id, copy: head.duplicate }, answering: false, unread: rest });
+  k.network.setReading(key, generation, {
+    generation,
+    current: { id: head.envelope.id, copy: head.duplicate },
+    answering: false,
+    unread: rest,
+  });
   if (head.fg) k.deferredForeground--;
   k.push(k.now, { kind: 'deliver', envelope: head.envelope, fg: head.fg, duplicate: head.duplicate });
 }
 
-/**
- * The client closed the connection (a timeout, its crash, the peer's close noticed): what was
- * waiting unread is still read, at once and in order (*simplified*: without the mute).
- */
-export function releaseAfterClose(k: KernelCore, key: string): void {
-  const r = k.network.get(key)?.reading;
-  if (!r) return;
-  k.network.setReading(key, null);
-  for (const u of r.unread) {
-    if (u.fg) k.deferredForeground--;
-    k.push(k.now, { kind: 'deliver', envelope: u.envelope, fg: u.fg, duplicate: u.duplicate });
-  }
-}
-
-/** The connection is gone for the server (it went down, or a reset): what waited unread is lost. */
+/** The connection is gone for the server (it went down, or a reset): what waited unread, in any generation, is lost. */
 export function dropUnread(k: KernelCore, key: string): void {
-  const r = k.network.get(key)?.reading;
-  if (!r) return;
-  k.network.setReading(key, null);
-  for (const u of r.unread) {
-    if (u.fg) k.deferredForeground--;
-    if (!u.duplicate) k.envelopeLostWhileHeld(u.envelope.id);
+  const c = k.network.get(key);
+  if (!c) return;
+  for (const r of c.readings) {
+    k.network.setReading(key, r.generation, null);
+    for (const u of r.unread) {
+      if (u.fg) k.deferredForeground--;
+      if (!u.duplicate) k.envelopeLostWhileHeld(u.envelope.id);
+    }
   }
 }

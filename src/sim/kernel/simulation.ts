@@ -463,7 +463,7 @@ export class Simulation extends KernelCore {
     for (const q of this.queue.sorted()) if (!this.cancelled.has(q.seq) && q.item.kind === 'deliver') out.push(q.item.envelope);
     for (const p of this.processes.values()) for (const d of p.deferred) if (d.item.kind === 'deliver') out.push(d.item.envelope);
     // arrived at their server, waiting unread behind the request it serves (serverReads.ts)
-    for (const c of this.network.connections()) for (const u of c.reading?.unread ?? []) out.push(u.envelope);
+    for (const c of this.network.connections()) for (const r of c.readings) for (const u of r.unread) out.push(u.envelope);
     return out;
   }
 

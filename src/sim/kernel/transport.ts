@@ -13,7 +13,7 @@ import { type EnvelopeFault, envelopeMatches, processOf, slowLinkDelay } from '.
 const isBrokerProcess = (p: string): boolean => p.startsWith('broker-');
 
 import { type CloseReason, connectionName, type InFlightRequest, type Route } from './network';
-import { answered, dropUnread, releaseAfterClose } from './serverReads';
+import { answered, dropUnread } from './serverReads';
 
 /** Told of every envelope the kernel sends: where it goes, when it arrives, what became of it. */
 export type OnSent = (
@@ -225,7 +225,4 @@ export function notifyClosed(
       generation,
     });
   }
-  // what the server had not read yet is lost with a reset; after the client's own close it is still
-  // read, once the client has seen its requests fail
-  if (reason !== 'reset') releaseAfterClose(k, key);
 }
