@@ -575,49 +575,29 @@ function processingText(lang: Language, f: ProcessingFinding): string {
 function storeText(lang: Language, st: StoreCheck): string {
   const against = (k: StoreKey, first: boolean) =>
     lang === 'ko' ? `${k.key} ${k.count}(이벤트 ${k.events}개)` : `${k.key} ${k.count} for ${first ? count(k.events, 'event') : k.events}`;
+  // "its count store has page-a 5 for 3 events and page-b 3 for 2 — <why>"
+  const has = (keys: readonly StoreKey[], en: string, ko: string) => {
+    const shown = list(
+      lang,
+      keys.map((k, i) => against(k, i === 0)),
+      3,
+    );
+    return say(lang, `its count store has ${shown} — ${en}`, `카운트 스토어의 값이 ${shown}입니다. ${ko}`);
+  };
   const recounted = st.inflated.filter((k) => k.count > k.records);
   if (recounted.length)
-    return say(
-      lang,
-      `its count store has ${list(
-        'en',
-        recounted.map((k, i) => against(k, i === 0)),
-        3,
-      )} — records counted again: the restored store already held their increments`,
-      `카운트 스토어의 값이 ${list(
-        'ko',
-        recounted.map((k, i) => against(k, i === 0)),
-        3,
-      )}입니다. 복원된 스토어에 이미 더해진 레코드를 다시 셌습니다`,
+    return has(
+      recounted,
+      'records counted again: the restored store already held their increments',
+      '복원된 스토어에 이미 더해진 레코드를 다시 셌습니다',
     );
   if (st.inflated.length)
-    return say(
-      lang,
-      `its count store has ${list(
-        'en',
-        st.inflated.map((k, i) => against(k, i === 0)),
-        3,
-      )} — it counts records, and its input holds the same event more than once`,
-      `카운트 스토어의 값이 ${list(
-        'ko',
-        st.inflated.map((k, i) => against(k, i === 0)),
-        3,
-      )}입니다. 레코드를 세는데 입력에 같은 이벤트가 두 번 이상 있습니다`,
+    return has(
+      st.inflated,
+      'it counts records, and its input holds the same event more than once',
+      '레코드를 세는데 입력에 같은 이벤트가 두 번 이상 있습니다',
     );
-  if (st.short.length)
-    return say(
-      lang,
-      `its count store has ${list(
-        'en',
-        st.short.map((k, i) => against(k, i === 0)),
-        3,
-      )} — counts lost`,
-      `카운트 스토어의 값이 ${list(
-        'ko',
-        st.short.map((k, i) => against(k, i === 0)),
-        3,
-      )}입니다. 센 값이 사라졌습니다`,
-    );
+  if (st.short.length) return has(st.short, 'counts lost', '센 값이 사라졌습니다');
   const shown = list(
     lang,
     st.keys.map((k) => `${k.key} ${k.count}`),
