@@ -36,7 +36,17 @@ describe('a record above the high watermark', () => {
     expect(log.status).toBe('above-hw');
     expect(log.eventIds).toEqual(['e2']);
     expect(log.aboveHighWatermark).toEqual([
-      { eventId: 'e2', topic: 'orders', partition: 0, offset: 1, highWatermark: 1, writer: 'p', told: 'TimeoutException' },
+      {
+        eventId: 'e2',
+        topic: 'orders',
+        partition: 0,
+        offset: 1,
+        highWatermark: 1,
+        reason: 'log',
+        secondCopy: false,
+        writer: 'p',
+        told: 'TimeoutException',
+      },
     ]);
     expect(log.sentence).toBe(
       "Kafka log orders: e2 in the leader's log above the high watermark (orders-0@1, HW 1) — not committed, no reader sees it; its send() by p failed (TimeoutException); 1 other event once.",

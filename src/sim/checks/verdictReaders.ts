@@ -8,7 +8,7 @@ import { recordAddress } from '../protocol/topicPartition';
 import type { PartitionRow } from '../trace/logView';
 import type { DueRecord, IndexQueries } from './indexQueries';
 import { type StoreSpec, storeCheck } from './verdictStore';
-import { coordinatorView, highWatermarkOf } from './verdictTopics';
+import { coordinatorView, highWatermarkOf, unreplicatedTxnOf } from './verdictTopics';
 import type { CopyState, DeliveryFinding, Loss, ProcessingFinding, ReaderEvent, SinkFinding, Stall } from './verdictTypes';
 
 export interface ReaderSpec {
@@ -73,6 +73,10 @@ export function stallsOf(ctx: ReaderContext, r: ReaderSpec, pool: readonly Reade
     const pinCopy = ctx.index.copyAt(p.topic, p.partition, pin.offset);
     const sinceStep = pinCopy?.step ?? null;
     const view = coordinatorView(ctx.index, pin.producerId, sinceStep);
+    // a transaction that has ended, its marker not yet below the HW: the LSO moves when the
+    // followers copy the marker (ProducerStateManager.unreplicatedTxns), so only a run's end says so
+    const ended = pin.txnOutcome === 'open' ? undefined : unreplicatedTxnOf(p, pin.producerId, pin.offset);
+    if (ended && !ctx.final) continue;
     const others = blockedRows.some((x) => x.producerId !== pin.producerId || x.txnOutcome !== 'open');
     // an ordinary transaction in flight is not a stall; one that hides other records, or never ends, is
     if (!ctx.final && view.tracked && !others) continue;
@@ -90,7 +94,10 @@ export function stallsOf(ctx: ReaderContext, r: ReaderSpec, pool: readonly Reade
       firstOffset: pin.offset,
       transactionalId: ctx.index.transactionalId(pin.producerId),
       coordinatorState: view.state,
-      hanging: !view.tracked,
+      hanging: !ended && !view.tracked,
+      ...(ended
+        ? { marker: { offset: ended.lastOffset, type: pin.txnOutcome === 'aborted' ? ('ABORT' as const) : ('COMMIT' as const) } }
+        : {}),
     });
   }
   return out;

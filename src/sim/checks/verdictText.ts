@@ -223,8 +223,9 @@ function placeOf(lang: Language, l: Loss): string {
 
 // ------------------------------------------------------------------ topics
 
+/** The committed or plain copies a reader may count: not those not committed yet (above the HW, or their marker). */
 function effective(e: TopicEvent): Copy[] {
-  return e.copies.filter((c) => EFFECTIVE.has(c.state));
+  return e.copies.filter((c) => EFFECTIVE.has(c.state) && c.aboveHighWatermark === undefined);
 }
 
 function dupCause(lang: Language, f: TopicFinding, e: TopicEvent): string {
@@ -307,39 +308,67 @@ function toldClause(lang: Language, a: AboveHighWatermark, several: boolean): st
   return say(lang, `${its} by ${w} failed (${a.told})`, `${w}의 send()는 실패했습니다(${a.told})`);
 }
 
+/** "orders-0@2, HW 2"; several in one partition: "orders-0@2 and orders-0@3, HW 2". */
+function addressesWithHw(lang: Language, items: readonly AboveHighWatermark[], offsetOf: (a: AboveHighWatermark) => number): string {
+  const byPartition = new Map<string, AboveHighWatermark[]>();
+  for (const a of items) byPartition.set(keyOf(a), [...(byPartition.get(keyOf(a)) ?? []), a]);
+  return [...byPartition.values()]
+    .map(
+      (p) =>
+        `${ids(lang, [...new Set(p.map((a) => recordAddress(a.topic, a.partition, offsetOf(a))))])}, HW ${(p[0] as AboveHighWatermark).highWatermark}`,
+    )
+    .join('; ');
+}
+
 /**
- * Events whose copies are all above the HW: "e3 in the leader's log above the high watermark
- * (orders-0@2, HW 2) — not committed, no reader sees it; its send() by p failed (TimeoutException)",
- * one clause per answer their send()s got.
+ * One group of events not committed yet (same reason, same writer and answer):
+ * - at or above the HW: "e3 in the leader's log above the high watermark (orders-0@2, HW 2) — not
+ *   committed, no reader sees it; its send() by p failed (TimeoutException)"; a second copy of an
+ *   event committed once: "a second copy of e2 … — not committed, no reader sees it; a duplicate once
+ *   the HW passes it";
+ * - below it, in a committed transaction whose COMMIT marker is not: "e1 and e2 (payments-0@0 and
+ *   payments-0@1) in a committed transaction whose COMMIT marker is above the high watermark
+ *   (payments-0@2, HW 2) — read_committed readers see them only once the followers copy it".
  */
+function aboveGroupText(lang: Language, g: readonly AboveHighWatermark[]): string {
+  const a0 = g[0] as AboveHighWatermark;
+  const several = g.length > 1;
+  const who = ids(
+    lang,
+    g.map((a) => a.eventId),
+  );
+  if (a0.reason === 'marker') {
+    const records = ids(
+      lang,
+      g.map((a) => recordAddress(a.topic, a.partition, a.offset)),
+    );
+    const markers = addressesWithHw(lang, g, (a) => a.markerOffset ?? a.offset);
+    const subject = a0.secondCopy ? say(lang, `a second copy of ${who}`, `${who}의 두 번째 사본`) : who;
+    if (lang === 'ko')
+      return `${subject}(${records})${josa(subject, '은/는').slice(subject.length)} 커밋된 트랜잭션에 있지만, 그 COMMIT 마커가 하이 워터마크 위에 있습니다(${markers}). 팔로워가 마커를 복제해야 read_committed 컨슈머가 읽습니다.${a0.secondCopy ? ' 그때 중복이 됩니다.' : ''}`;
+    return `${subject} (${records}) in a committed transaction whose COMMIT marker is above the high watermark (${markers}) — read_committed readers see ${several ? 'them' : 'it'} only once the followers copy the marker${a0.secondCopy ? ', and then it is a duplicate' : ''}`;
+  }
+  const where = addressesWithHw(lang, g, (a) => a.offset);
+  const told = toldClause(lang, a0, several);
+  if (a0.secondCopy) {
+    if (lang === 'ko')
+      return `${who}의 두 번째 사본이 리더의 로그에서 하이 워터마크 위에 있습니다(${where}). 커밋되지 않아 어떤 컨슈머도 읽지 못하지만, HW가 지나가면 중복이 됩니다.${told ? ` ${end('ko', told)}` : ''}`;
+    return `a second copy of ${who} in the leader's log above the high watermark (${where}) — not committed, no reader sees ${several ? 'them' : 'it'}; a duplicate once the HW passes ${several ? 'them' : 'it'}${told ? `; ${told}` : ''}`;
+  }
+  if (lang === 'ko')
+    return `${josa(who, '은/는')} 리더의 로그에서 하이 워터마크 위에 있습니다(${where}). 커밋되지 않아 어떤 컨슈머도 읽지 못합니다.${told ? ` ${end('ko', told)}` : ''}`;
+  return `${who} in the leader's log above the high watermark (${where}) — not committed, no reader sees ${several ? 'them' : 'it'}${told ? `; ${told}` : ''}`;
+}
+
+/** The events not committed yet, one clause per reason, kind of copy, and answer their send()s got. */
 function aboveText(lang: Language, above: readonly AboveHighWatermark[]): string[] {
   const groups = new Map<string, AboveHighWatermark[]>();
   for (const a of above) {
-    const k = `${a.writer}|${a.told}`;
+    // a transaction's records were all acknowledged: what matters is the marker, not the answer
+    const k = a.reason === 'marker' ? `marker|${a.secondCopy}` : `log|${a.secondCopy}|${a.writer}|${a.told}`;
     groups.set(k, [...(groups.get(k) ?? []), a]);
   }
-  return [...groups.values()].map((g) => {
-    const who = ids(
-      lang,
-      g.map((a) => a.eventId),
-    );
-    const byPartition = new Map<string, AboveHighWatermark[]>();
-    for (const a of g) byPartition.set(keyOf(a), [...(byPartition.get(keyOf(a)) ?? []), a]);
-    const where = [...byPartition.values()]
-      .map(
-        (p) =>
-          `${ids(
-            lang,
-            p.map((a) => recordAddress(a.topic, a.partition, a.offset)),
-          )}, HW ${(p[0] as AboveHighWatermark).highWatermark}`,
-      )
-      .join('; ');
-    const several = g.length > 1;
-    const told = toldClause(lang, g[0] as AboveHighWatermark, several);
-    if (lang === 'ko')
-      return `${josa(who, '은/는')} 리더의 로그에서 하이 워터마크 위에 있습니다(${where}). 커밋되지 않아 어떤 컨슈머도 읽지 못합니다.${told ? ` ${end('ko', told)}` : ''}`;
-    return `${who} in the leader's log above the high watermark (${where}) — not committed, no reader sees ${several ? 'them' : 'it'}${told ? `; ${told}` : ''}`;
-  });
+  return [...groups.values()].map((g) => aboveGroupText(lang, g));
 }
 
 function topicText(lang: Language, f: TopicFinding): string {
@@ -466,6 +495,12 @@ function stallText(lang: Language, s: Stall): string {
   const who = `producerId ${s.producerId}, epoch ${s.producerEpoch}${s.transactionalId ? ` (transactional.id ${s.transactionalId})` : ''}`;
   const blocked = ids(lang, s.blockedEventIds);
   const state = s.coordinatorState ?? say(lang, 'none', '없음');
+  if (s.marker) {
+    const marker = recordAddress(s.topic, s.partition, s.marker.offset);
+    if (lang === 'ko')
+      return `${tp}에서 ${ms(s.sinceTime)}부터 멈춰 있습니다. LSO ${s.lastStableOffset} 뒤의 레코드 ${s.blocked}개(${blocked})를 읽지 못합니다. LSO를 붙잡은 것은 ${who}의 offset ${s.firstOffset}부터 시작한 트랜잭션입니다. 트랜잭션은 끝났지만 ${s.marker.type} 마커(${marker})가 하이 워터마크(HW ${s.highWatermark}) 위에 있습니다. 팔로워가 마커를 복제하면 LSO가 움직입니다`;
+    return `stalled on ${tp} since ${ms(s.sinceTime)}: it cannot read ${count(s.blocked, 'record')} (${blocked}) past the LSO ${s.lastStableOffset}, pinned by the transaction of ${who} starting at offset ${s.firstOffset} — the transaction has ended, but its ${s.marker.type} marker (${marker}) is above the high watermark (HW ${s.highWatermark}); the LSO moves once the followers copy it`;
+  }
   if (lang === 'ko')
     return `${tp}에서 ${ms(s.sinceTime)}부터 멈춰 있습니다. LSO ${s.lastStableOffset} 뒤의 레코드 ${s.blocked}개(${blocked})를 읽지 못합니다. LSO를 붙잡은 것은 ${who}의 offset ${s.firstOffset}부터 시작한 트랜잭션입니다. ${
       s.hanging
@@ -639,7 +674,8 @@ function lossText(lang: Language, f: LossFinding, aboveHw: readonly AboveHighWat
   if (f.status === 'not-applicable')
     return say(lang, 'Lost: nothing to judge yet — no event has been sent.', '유실: 아직 판단할 것이 없습니다. 보낸 이벤트가 없습니다.');
   if (!f.losses.length) {
-    const above = [...new Set(aboveHw.map((a) => a.eventId))];
+    // only an event with no committed copy may still be cut by a leader change
+    const above = [...new Set(aboveHw.filter((a) => a.reason === 'log' && !a.secondCopy).map((a) => a.eventId))];
     if (!above.length) return say(lang, 'Lost: nothing.', '유실: 없습니다.');
     const who = ids(lang, above);
     return say(

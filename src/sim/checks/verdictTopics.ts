@@ -5,10 +5,21 @@
  * send(), a new producer session, another writer), which retries the broker recognised, and which
  * events that should be there are not, with why.
  */
-import type { Expected, IndexQueries } from './indexQueries';
+import type { UnreplicatedTxn } from '../log/partitionLog';
+import { topicPartitionKey } from '../protocol/topicPartition';
+import type { Expected, IndexQueries, PartitionHead } from './indexQueries';
 import { EFFECTIVE, NO_COPIES } from './indexQueriesOfIndex';
 import { eventKey, type RawCopy } from './verdictIndex';
-import type { AboveHighWatermark, Copy, CopyCause, Loss, TopicEvent, TopicFinding, WriterKind } from './verdictTypes';
+import type {
+  AboveHighWatermark,
+  AboveHighWatermarkReason,
+  Copy,
+  CopyCause,
+  Loss,
+  TopicEvent,
+  TopicFinding,
+  WriterKind,
+} from './verdictTypes';
 
 export interface TopicWriter {
   readonly topic: string;
@@ -109,7 +120,7 @@ function stopCause(ctx: TopicContext, client: string): string | null {
 const IN_LOG: Omit<Expected, 'eventId'> = { by: null, via: 'log' };
 
 function logEndOf(index: IndexQueries, topic: string, partition: number): number {
-  return index.partitions.find((p) => p.topic === topic && p.partition === partition)?.logEndOffset ?? Number.POSITIVE_INFINITY;
+  return headOf(index, topic, partition)?.logEndOffset ?? Number.POSITIVE_INFINITY;
 }
 
 /** A removed copy cut by truncation: past the log's end, or its offset written again by a later copy. */
@@ -199,45 +210,119 @@ function lossOf(ctx: TopicContext, layer: 'log' | 'output', topic: string, exp: 
 
 /** The partition's high watermark at the step described (Infinity for a partition the index does not hold). */
 export function highWatermarkOf(index: IndexQueries, topic: string, partition: number): number {
-  return index.partitions.find((p) => p.topic === topic && p.partition === partition)?.highWatermark ?? Number.POSITIVE_INFINITY;
+  return headOf(index, topic, partition)?.highWatermark ?? Number.POSITIVE_INFINITY;
+}
+
+const headMaps = new WeakMap<readonly PartitionHead[], Map<string, PartitionHead>>();
+
+/** The partition as the index reads it at the step described (looked up by key: a run may have many). */
+function headOf(index: IndexQueries, topic: string, partition: number): PartitionHead | undefined {
+  let m = headMaps.get(index.partitions);
+  if (!m) {
+    m = new Map(index.partitions.map((p) => [topicPartitionKey(p.topic, p.partition), p]));
+    headMaps.set(index.partitions, m);
+  }
+  return m.get(topicPartitionKey(topic, partition));
+}
+
+/** The finished transaction of `producerId` holding `offset` whose marker is not yet below the HW, if any. */
+export function unreplicatedTxnOf(p: PartitionHead, producerId: number, offset: number): UnreplicatedTxn | undefined {
+  return p.unreplicatedTxns?.find((t) => t.producerId === producerId && t.firstOffset <= offset && offset < t.lastOffset);
 }
 
 /**
- * The topic's events whose committed or plain copies are all at or above their partition's high
- * watermark (Kafka's `Partition`/`UnifiedLog`: readers of both isolation levels fetch only below the
- * HW; such a record is not committed — a later leader may truncate it, or it becomes committed when
- * the ISR catches up), in offset order, each with what its send() was told so far.
+ * Whether a committed or plain copy is not committed yet, and why (null: it is). Kafka's readers
+ * fetch only below the HW (`FetchIsolation`: read_uncommitted up to the HW, read_committed up to the
+ * LSO ≤ HW), so a copy at or above it is not committed: 'log'. A copy below it whose transaction's
+ * COMMIT marker is at or above it holds the LSO at the transaction's first offset until the HW passes
+ * the marker (ProducerStateManager.unreplicatedTxns): read_committed readers do not see it yet, and
+ * the coordinator has not finished the commit: 'marker'.
+ */
+export function pendingOf(
+  index: IndexQueries,
+  c: Pick<RawCopy, 'topic' | 'partition' | 'offset' | 'state' | 'producerId'>,
+): AboveHighWatermarkReason | null {
+  if (!EFFECTIVE.has(c.state)) return null;
+  const p = headOf(index, c.topic, c.partition);
+  if (!p) return null;
+  if (c.offset >= p.highWatermark) return 'log';
+  if (c.state === 'committed' && unreplicatedTxnOf(p, c.producerId, c.offset)) return 'marker';
+  return null;
+}
+
+/** The copies, each one not committed yet marked with why (pendingOf). */
+function withPending(index: IndexQueries, copies: readonly Copy[]): readonly Copy[] {
+  if (!copies.some((c) => pendingOf(index, c) !== null)) return copies;
+  return copies.map((c) => {
+    const reason = pendingOf(index, c);
+    return reason ? { ...c, aboveHighWatermark: reason } : c;
+  });
+}
+
+/** The offsets whose records may be not committed yet: from the HW up, and each unreplicated transaction's records below it. */
+function pendingRanges(p: PartitionHead): [from: number, to: number][] {
+  const ranges: [number, number][] = [];
+  for (const t of p.unreplicatedTxns ?? [])
+    if (t.firstOffset < p.highWatermark) ranges.push([t.firstOffset, Math.min(t.lastOffset, p.highWatermark)]);
+  if (p.highWatermark < p.logEndOffset) ranges.push([p.highWatermark, p.logEndOffset]);
+  return ranges;
+}
+
+/**
+ * The topic's events that have a committed or plain copy not committed yet (pendingOf) and at most
+ * one that is — their only copies, or a second copy, a duplicate once the HW passes it; in offset
+ * order, each with what its send() was told so far. A record at or above the HW may still be
+ * truncated by a later leader, or become committed when the ISR catches up (Kafka's
+ * `Partition`/`UnifiedLog`); a transaction whose COMMIT marker is there becomes readable to
+ * read_committed readers when the followers copy the marker.
  */
 function aboveHighWatermark(index: IndexQueries, topic: string): { items: AboveHighWatermark[]; steps: number[] } {
   const out: AboveHighWatermark[] = [];
   const steps: number[] = [];
   const done = new Set<string>();
   for (const p of index.partitions) {
-    if (p.topic !== topic || p.highWatermark >= p.logEndOffset) continue;
-    for (const r of index.recordsIn(topic, p.partition, p.highWatermark, p.logEndOffset)) {
-      if (r.control !== null || !EFFECTIVE.has(r.txnOutcome ?? 'plain')) continue;
-      const key = eventKey(r.headers.event_id, topic, p.partition, r.offset);
-      if (done.has(key)) continue;
-      const effective = index.copiesOf(topic, key).filter((c) => EFFECTIVE.has(c.state));
-      // an event with a copy below its HW is committed: what else it has is the duplicates' story
-      if (effective.some((c) => c.offset < highWatermarkOf(index, c.topic, c.partition))) continue;
-      done.add(key);
-      const last = effective.at(-1) ?? { partition: p.partition, offset: r.offset, writer: null, step: null };
-      const result = last.writer === null ? undefined : index.resultsOf(topic, key).at(-1);
-      if (last.step !== null) steps.push(last.step);
-      if (result) steps.push(result.step);
-      out.push({
-        eventId: key,
-        topic,
-        partition: last.partition,
-        offset: last.offset,
-        highWatermark: highWatermarkOf(index, topic, last.partition),
-        writer: last.writer,
-        told: result === undefined ? null : (result.error ?? 'acknowledged'),
-      });
-    }
+    if (p.topic !== topic) continue;
+    for (const [from, to] of pendingRanges(p))
+      for (const r of index.recordsIn(topic, p.partition, from, to)) {
+        if (r.control !== null || !EFFECTIVE.has(r.txnOutcome ?? 'plain')) continue;
+        const key = eventKey(r.headers.event_id, topic, p.partition, r.offset);
+        if (done.has(key)) continue;
+        const effective = index.copiesOf(topic, key).filter((c) => EFFECTIVE.has(c.state));
+        const pending = effective.filter((c) => pendingOf(index, c) !== null);
+        // two committed copies are a duplicate: what else it has is that story's
+        if (effective.length - pending.length > 1) continue;
+        done.add(key);
+        const state = r.txnOutcome ?? 'plain';
+        const last = pending.at(-1) ?? {
+          topic,
+          partition: p.partition,
+          offset: r.offset,
+          state,
+          producerId: r.producerId,
+          writer: null,
+          step: null,
+        };
+        const reason = pendingOf(index, last) ?? 'log';
+        const head = headOf(index, topic, last.partition);
+        const markerOffset = reason === 'marker' && head ? unreplicatedTxnOf(head, last.producerId, last.offset)?.lastOffset : undefined;
+        const result = last.writer === null ? undefined : index.resultsOf(topic, key).at(-1);
+        if (last.step !== null) steps.push(last.step);
+        if (result) steps.push(result.step);
+        out.push({
+          eventId: key,
+          topic,
+          partition: last.partition,
+          offset: last.offset,
+          highWatermark: head?.highWatermark ?? Number.POSITIVE_INFINITY,
+          reason,
+          ...(markerOffset !== undefined ? { markerOffset } : {}),
+          secondCopy: effective.length > pending.length,
+          writer: last.writer,
+          told: result === undefined ? null : (result.error ?? 'acknowledged'),
+        });
+      }
   }
-  return { items: out, steps };
+  return { items: out.sort((a, b) => a.partition - b.partition || a.offset - b.offset), steps };
 }
 
 /** Committed or plain copies of an event in the input topics of the applications that write `topic`. */
@@ -267,12 +352,13 @@ export function topicFindings(ctx: TopicContext, outputTopics: ReadonlySet<strin
     const aboveIds = new Set(above.map((a) => a.eventId));
     // an event with one committed or plain copy and no recognised retry is only counted: nothing to say
     for (const [key, raw] of ctx.index.notable(topic)) {
-      const copies = withRemovedBy(ctx.index, classifyCopies(ctx.index, raw));
+      const copies = withPending(ctx.index, withRemovedBy(ctx.index, classifyCopies(ctx.index, raw)));
       const effective = copies.filter((c) => EFFECTIVE.has(c.state));
-      // copies no reader can see yet are not a duplicate a reader sees: they are above the HW
-      if (effective.length > 1 && !aboveIds.has(key)) {
+      // copies not committed yet (above the HW, or their marker is) are not a duplicate a reader sees
+      const committed = effective.filter((c) => c.aboveHighWatermark === undefined);
+      if (committed.length > 1) {
         twice.push(key);
-        for (const c of effective) if (c.step !== null) steps.push(c.step);
+        for (const c of committed) if (c.step !== null) steps.push(c.step);
       }
       notable.push({ eventId: key, copies, deduplicated: ctx.index.deduplicated(topic, key), inputCopies: inputCopies(ctx, topic, key) });
       if (effective.length === 0) {

@@ -13,7 +13,9 @@ export type LayerId = 'log' | 'output' | 'delivery' | 'processing' | 'sink' | 'l
  * 'above-hw': a topic's event whose committed or plain copies are all in the leader's log at or
  * above the high watermark — not committed in Kafka's sense: no reader of either isolation level
  * sees it, a later leader may truncate it, or it becomes committed when the ISR catches up. Neither
- * "once" nor "lost".
+ * "once" nor "lost". Also an event with one committed copy and a second one above the HW (a
+ * duplicate once the HW passes it), and the records of a committed transaction whose COMMIT marker
+ * is at or above the HW (read_committed readers wait for the marker to be replicated).
  */
 export type Status = 'once' | 'more-than-once' | 'lost' | 'stalled' | 'above-hw' | 'not-applicable';
 
@@ -57,7 +59,16 @@ export interface Copy {
   readonly step: number | null;
   /** A removed copy cut by truncation after a leader change says so; absent: cleaned by compaction. */
   readonly removedBy?: 'truncation';
+  /**
+   * A committed or plain copy no reader may count yet (verdictTopics `pendingOf`): 'log', it is at
+   * or above its partition's high watermark; 'marker', it is below it but its transaction's COMMIT
+   * marker is not (ProducerStateManager.unreplicatedTxns). Absent: committed.
+   */
+  readonly aboveHighWatermark?: AboveHighWatermarkReason;
 }
+
+/** Why a committed or plain copy is not committed yet: itself, or its transaction's marker, at or above the HW. */
+export type AboveHighWatermarkReason = 'log' | 'marker';
 
 /** One event of a topic whose copies say more than "written once". */
 export interface TopicEvent {
@@ -99,8 +110,15 @@ export interface AboveHighWatermark {
   readonly eventId: string;
   readonly topic: string;
   readonly partition: number;
+  /** The copy not committed yet (of several, the last). */
   readonly offset: number;
   readonly highWatermark: number;
+  /** 'log': the copy is at or above the HW; 'marker': its transaction's COMMIT marker is. */
+  readonly reason: AboveHighWatermarkReason;
+  /** For 'marker': the offset of that COMMIT marker. */
+  readonly markerOffset?: number;
+  /** The event also has one committed copy: this one is a second copy, a duplicate once the HW passes it. */
+  readonly secondCopy: boolean;
   /** The client whose send() wrote it (a simulator annotation), if known. */
   readonly writer: string | null;
   /** What that send() was told at the step described: 'acknowledged', its error code, or null (no answer yet). */
@@ -150,6 +168,11 @@ export interface Stall {
   readonly coordinatorState: string | null;
   /** True when the coordinator tracks no open transaction for it: nothing will ever end it. */
   readonly hanging: boolean;
+  /**
+   * The transaction has ended, but its marker (at this offset, COMMIT or ABORT) is at or above the
+   * high watermark: the LSO moves once the followers copy it (ProducerStateManager.unreplicatedTxns).
+   */
+  readonly marker?: { readonly offset: number; readonly type: 'COMMIT' | 'ABORT' };
 }
 
 interface FindingBase {

@@ -9,7 +9,7 @@ import type { GroupCoordinatorContext } from '../coordinator/groupCoordinator.ma
 import type { TxnCoordinatorContext } from '../coordinator/transactionCoordinator.machine';
 import type { ActorId } from '../kernel/envelope';
 import type { BatchLog } from '../log/batchLog';
-import { lastStableOffset, type PartitionLog } from '../log/partitionLog';
+import { lastStableOffset, type PartitionLog, type UnreplicatedTxn } from '../log/partitionLog';
 import type { ControlType, Headers, RecordBatch, RecordOrigin } from '../log/recordBatch';
 import { keyOf } from '../protocol/topicPartition';
 import { mainReplicas, type ReplicationRow, replicationRow, type Truncations } from './replicationView';
@@ -44,6 +44,12 @@ export interface PartitionRow {
   readonly lastStableOffset: number;
   readonly logEndOffset: number;
   readonly records: readonly RecordRow[];
+  /**
+   * Finished transactions whose marker is in the log at or above the high watermark
+   * (ProducerStateManager.unreplicatedTxns): they hold the LSO at their first offset until the HW
+   * passes the marker. Absent when there is none (always, with one replica).
+   */
+  readonly unreplicatedTxns?: readonly UnreplicatedTxn[];
   /** Replicas, ISR and leader epoch when the partition has more than one replica (./replicationView). */
   readonly replication?: ReplicationRow | null;
 }
@@ -178,6 +184,7 @@ function row(
     lastStableOffset: lastStableOffset(log),
     logEndOffset: log.logEndOffset,
     records: withRecords ? recordRows(log) : [],
+    ...(log.unreplicatedTxns ? { unreplicatedTxns: log.unreplicatedTxns } : {}),
   };
 }
 

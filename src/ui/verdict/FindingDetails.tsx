@@ -27,6 +27,9 @@ const WORDS = {
     pinned: 'Pinned by',
     hanging: 'hanging: the coordinator does not track it',
     open: 'open',
+    markerAboveHw: (type: string) => `ended: its ${type} marker is above the HW`,
+    aboveHw: 'above the HW, not committed yet',
+    markerNotReplicated: 'its COMMIT marker is above the HW',
     since: 'since',
     blocked: (n: number) => `${n} ${n === 1 ? 'record' : 'records'} it cannot read`,
     more: (n: number) => `and ${n} more`,
@@ -36,6 +39,9 @@ const WORDS = {
     pinned: 'LSO를 붙잡은 트랜잭션',
     hanging: 'hanging: 코디네이터가 추적하지 않음',
     open: '열림',
+    markerAboveHw: (type: string) => `끝남: ${type} 마커가 HW 위에 있음`,
+    aboveHw: 'HW 위, 아직 커밋되지 않음',
+    markerNotReplicated: 'COMMIT 마커가 HW 위에 있음',
     since: '시작',
     blocked: (n: number) => `읽지 못하는 레코드 ${n}개`,
     more: (n: number) => `외 ${n}개`,
@@ -52,13 +58,20 @@ function Copies({ event, language }: { event: TopicEvent; language: Language }) 
     <li data-event={event.eventId}>
       <span className="mono">{event.eventId}</span>:{' '}
       {event.copies.map((c, i) => (
-        <span key={`${c.partition}@${c.offset}`} className="copy" data-copy-state={c.state} data-copy-cause={c.cause}>
+        <span
+          key={`${c.partition}@${c.offset}`}
+          className="copy"
+          data-copy-state={c.state}
+          data-copy-cause={c.cause}
+          data-above-hw={c.aboveHighWatermark}
+        >
           {i > 0 && ' · '}
           {/* a record without an event_id is named by its address: said once, not twice */}
           {recordAddress(c.topic, c.partition, c.offset) === event.eventId
             ? pick(COPY_STATE_NAMES[c.state], language)
             : `${recordAddress(c.topic, c.partition, c.offset)} ${pick(COPY_STATE_NAMES[c.state], language)}`}
           {c.cause !== 'first' && ` (${pick(COPY_CAUSE_NAMES[c.cause], language)}${c.writer ? `, ${c.writer}` : ''})`}
+          {c.aboveHighWatermark && ` — ${c.aboveHighWatermark === 'log' ? w.aboveHw : w.markerNotReplicated}`}
         </span>
       ))}
       {event.deduplicated > 0 && <span className="copy" data-copy-state="deduplicated">{` · ${w.broker(event.deduplicated)}`}</span>}
@@ -70,7 +83,7 @@ function StallRow({ stall, language }: { stall: Stall; language: Language }) {
   const w = WORDS[language];
   return (
     <li className="stall" data-stall={keyOf(stall)}>
-      {`${w.pinned}: ${keyOf(stall)} · producerId ${stall.producerId} · epoch ${stall.producerEpoch} · StartOffset ${stall.firstOffset}${stall.transactionalId ? ` · transactional.id ${stall.transactionalId}` : ''} · ${w.since} ${groupDigits(stall.sinceTime)} ms · ${w.blocked(stall.blocked)} · ${stall.hanging ? w.hanging : w.open}`}
+      {`${w.pinned}: ${keyOf(stall)} · producerId ${stall.producerId} · epoch ${stall.producerEpoch} · StartOffset ${stall.firstOffset}${stall.transactionalId ? ` · transactional.id ${stall.transactionalId}` : ''} · ${w.since} ${groupDigits(stall.sinceTime)} ms · ${w.blocked(stall.blocked)} · ${stall.marker ? w.markerAboveHw(stall.marker.type) : stall.hanging ? w.hanging : w.open}`}
     </li>
   );
 }
