@@ -99,6 +99,31 @@ describe('the store check: each key counted against its events', () => {
     const cleaned = partition('in', [record(1, 'a', 'v', { headers: { event_id: 'e2' } })], { highWatermark: 2 });
     expect(storeCheck([cleaned, changelog(['a', 2])], spec, false, true)).toBeNull();
   });
+
+  it('a counted topic a truncation cut records from is not judged, though its offsets are whole again', () => {
+    // e1 was counted, then an unclean election cut it and e2 took its offset: the count is not "inflated"
+    const rows = [input(['a', 'e2']), changelog(['a', 1], ['a', 2])];
+    expect(storeCheck(rows, spec, false, true)?.inflated).toEqual([{ key: 'a', count: 2, events: 1, records: 1 }]);
+    expect(storeCheck(rows, spec, false, true, true)).toBeNull();
+  });
+
+  it('read_committed reads below the LSO: behind an open transaction, or one whose marker is not yet below the HW, nothing counts', () => {
+    // the changelog's update to 2 is in a transaction whose COMMIT marker (offset 2) is above the HW (2): LSO 1
+    const rows = [
+      input(['a', 'e1']),
+      partition(
+        spec.changelogTopic,
+        [
+          record(0, 'a', '1', { txnOutcome: 'committed' }),
+          record(1, 'a', '2', { txnOutcome: 'committed', producerId: 2 }),
+          record(2, null, null, { control: 'COMMIT', producerId: 2 }),
+        ],
+        { highWatermark: 2, lastStableOffset: 1, unreplicatedTxns: [{ producerId: 2, firstOffset: 1, lastOffset: 2 }] },
+      ),
+    ];
+    expect(storeCheck(rows, spec, true, true)?.keys).toEqual([{ key: 'a', count: 1, events: 1, records: 1 }]);
+    expect(storeCheck(rows, spec, false, true)?.inflated).toEqual([{ key: 'a', count: 2, events: 1, records: 1 }]);
+  });
 });
 
 const counterFinding = (id: string) =>

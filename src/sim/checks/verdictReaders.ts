@@ -223,7 +223,15 @@ export function processingFinding(ctx: ReaderContext, a: AppSpec, losses: readon
   // the store of a Streams application, once: on its first instance
   const firstOfApplication = ctx.apps.find((x) => x.store !== undefined && x.groupId === a.groupId) === a;
   const store =
-    a.store && firstOfApplication ? storeCheck(ctx.rows ?? [], a.store, a.isolationLevel === 'read_committed', ctx.final) : null;
+    a.store && firstOfApplication
+      ? storeCheck(
+          ctx.rows ?? [],
+          a.store,
+          a.isolationLevel === 'read_committed',
+          ctx.final,
+          (ctx.index.tally(a.store.countedTopic).copyCounts.removed ?? 0) > 0,
+        )
+      : null;
   const status = stalls.length
     ? 'stalled'
     : losses.length

@@ -7,11 +7,14 @@
  * the count is inflated.
  *
  * The store is read as a restore would read it: the last value per key of the store's changelog
- * topic, records the application's isolation level reads (below the high watermark; committed or
- * plain under exactly_once_v2). The events per key are the distinct events (event_id, else the
- * record's address) in the counted topic — the input, or the repartition topic after a groupBy —
- * that the application may read, without the records count() drops (a null key or value). A counted
- * topic the cleaner or retention has removed records from is not judged.
+ * topic, records the application's isolation level reads (below the high watermark; under
+ * exactly_once_v2, read_committed, committed or plain records below the LSO — which an open
+ * transaction, or a finished one whose marker is not yet below the HW, holds back). The events per
+ * key are the distinct events (event_id, else the record's address) in the counted topic — the
+ * input, or the repartition topic after a groupBy — that the application may read, without the
+ * records count() drops (a null key or value). A counted topic that lost records — to the cleaner,
+ * retention, or a truncation after a leader change (an unclean election can cut records already
+ * counted) — is not judged: its records were counted once too.
  */
 import { recordAddress } from '../protocol/topicPartition';
 import type { PartitionRow, RecordRow } from '../trace/logView';
@@ -35,11 +38,15 @@ function whole(p: PartitionRow): boolean {
   return n === p.highWatermark;
 }
 
-/** Every readable record of a topic below its partitions' high watermarks, with its partition. */
+/**
+ * Every readable record of a topic, with its partition: below the high watermark, and for
+ * read_committed below the LSO (UnifiedLog.read bounds a fetch by the HW or by the LSO, LSO ≤ HW).
+ */
 function* readableRecords(rows: readonly PartitionRow[], topic: string, readCommitted: boolean): Generator<[number, RecordRow]> {
   for (const p of rows) {
     if (p.topic !== topic) continue;
-    for (const r of p.records) if (r.offset < p.highWatermark && readable(r, readCommitted)) yield [p.partition, r];
+    const end = readCommitted ? p.lastStableOffset : p.highWatermark;
+    for (const r of p.records) if (r.offset < end && readable(r, readCommitted)) yield [p.partition, r];
   }
 }
 
@@ -47,10 +54,18 @@ function* readableRecords(rows: readonly PartitionRow[], topic: string, readComm
  * The store's count of each key against the events it counted. `final`: the end of the run, where
  * a count below its events is a loss; before it a count may still be behind (a transaction not
  * committed yet), so only a count above its events — an event counted twice — is reported.
+ * `countedTopicTruncated`: a copy of the counted topic was cut by a truncation (its offset may hold
+ * another record now, so the offsets alone do not show it).
  */
-export function storeCheck(rows: readonly PartitionRow[], spec: StoreSpec, readCommitted: boolean, final: boolean): StoreCheck | null {
-  // records the cleaner or retention removed from the counted topic were counted once too: no judging
-  if (!rows.every((p) => p.topic !== spec.countedTopic || whole(p))) return null;
+export function storeCheck(
+  rows: readonly PartitionRow[],
+  spec: StoreSpec,
+  readCommitted: boolean,
+  final: boolean,
+  countedTopicTruncated = false,
+): StoreCheck | null {
+  // records the cleaner, retention or a truncation removed from the counted topic were counted once too: no judging
+  if (countedTopicTruncated || !rows.every((p) => p.topic !== spec.countedTopic || whole(p))) return null;
   const counts = new Map<string, number>();
   for (const [, r] of readableRecords(rows, spec.changelogTopic, readCommitted)) {
     if (r.key === null) continue;
