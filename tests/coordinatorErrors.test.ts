@@ -39,7 +39,7 @@ function answer(rpc: Rpc, error: KafkaError) {
   const d = waitingFor(rpc);
   const payload = { correlationId: 5, error, producerId: -1, producerEpoch: -1, partitions: [{ topic: 'orders', partition: 0, error }] };
   const out = new Out();
-  const signal = onCoordinatorResponse(d, { type: `${rpc}Response`, payload } as unknown as CoordinatorResponse, 100, out);
+  const signal = onCoordinatorResponse(d, { type: `${rpc}Response`, payload } as unknown as CoordinatorResponse, out);
   const retryIn = out.effects.flatMap((e) => (e.type === 'timer' && e.key === 'txnRetry' ? [e.delay] : []));
   return { d, signal, retryIn };
 }
@@ -70,7 +70,7 @@ describe('coordinator answers on the transactional client', () => {
     d.pendingPartitions = ['orders-0'];
     const out = new Out();
     const payload = { correlationId: 5, error: 'CONCURRENT_TRANSACTIONS', partitions: [] };
-    onCoordinatorResponse(d, { type: 'AddPartitionsToTxnResponse', payload } as unknown as CoordinatorResponse, 100, out);
+    onCoordinatorResponse(d, { type: 'AddPartitionsToTxnResponse', payload } as unknown as CoordinatorResponse, out);
     expect(out.effects.flatMap((e) => (e.type === 'timer' && e.key === 'txnRetry' ? [e.delay] : []))).toEqual([100]);
   });
 

@@ -207,7 +207,6 @@ describe('protocol v1: an abort after a failed batch ends with an epoch bump (KI
       onCoordinatorResponse(
         d,
         { type: 'EndTxnResponse', payload: { correlationId: endTxn.correlationId, error: 'NONE', producerId: -1, producerEpoch: -1 } },
-        10,
         bumpOut,
       ),
       // completeTransaction with the bump required: ABORTING_TRANSACTION → INITIALIZING
@@ -220,7 +219,6 @@ describe('protocol v1: an abort after a failed batch ends with an epoch bump (KI
       onCoordinatorResponse(
         d,
         { type: 'InitProducerIdResponse', payload: { correlationId: init.correlationId, error: 'NONE', producerId: 7, producerEpoch: 1 } },
-        12,
         done,
       ),
     ).toBe('completed');
@@ -244,12 +242,7 @@ describe('TxnOffsetCommitHandler: what each TxnOffsetCommit error does to the tr
     d.waiting = { call: 'sendOffsetsToTransaction', from: 'p.app' };
     d.coordinatorRequest = { rpc: 'TxnOffsetCommit', correlationId: 5, attempts: 1 };
     const out = new Out();
-    const signal = onCoordinatorResponse(
-      d,
-      { type: 'TxnOffsetCommitResponse', payload: { correlationId: 5, error: error as never } },
-      100,
-      out,
-    );
+    const signal = onCoordinatorResponse(d, { type: 'TxnOffsetCommitResponse', payload: { correlationId: 5, error: error as never } }, out);
     const errors = out.effects.flatMap((e) =>
       e.type === 'fact' && e.fact.kind === 'clientError' ? [e.fact as unknown as { error: string; fatal: boolean }] : [],
     );

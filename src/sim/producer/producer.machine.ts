@@ -30,7 +30,9 @@ import {
   abortUndrained,
   accumulate,
   clientError,
+  dataHeldByTransactionalRequest,
   drain,
+  expireOverdue,
   expireQueued,
   failEverything,
   onConnectionLost,
@@ -96,18 +98,22 @@ function producerAction<E extends ProducerEvent>(fn: (d: ProducerDraft, ev: E, o
     let signal = fn(d, ev, out) ?? 'none';
     // whatever happened, a blocked flush or a pending coordinator request may now go ahead
     completeFlushIfDone(d, out);
-    if (signal === 'abortable') {
-      // transitionToAbortableError (skipped while already aborting)
-      if (d.endTxn !== 'ABORT' && d.abortableError === null) d.abortableError = d.lastError ?? 'KafkaException';
-      // a blocked commitTransaction() fails when its EndTxn is terminated, once no batch is incomplete
-      // (close() is not failed by it: it waits for every record's result, failed ones included)
-      if (d.waiting && d.waiting.call !== 'commitTransaction' && d.waiting.call !== 'close')
-        replyToApp(d, out, false, d.lastError ?? 'KafkaException');
-    }
+    if (signal === 'abortable') becomeAbortable(d, out);
     if (signal !== 'fatal') {
+      // Sender.runOnce: the next transactional request first; while one is out, no data (drain)
       const next = maybeSendTxnRequest(d, out);
       if (next !== 'none') signal = next;
       drain(d, ev.now, out);
+      if (d.expiryDeferred && !dataHeldByTransactionalRequest(d)) {
+        delete d.expiryDeferred;
+        const expired = expireOverdue(d, ev.now, out);
+        if (expired === 'abortable' && signal === 'none') {
+          signal = 'abortable';
+          becomeAbortable(d, out);
+          // the next loop: maybeSendAndPollTransactionalRequest fails what was never drained
+          maybeSendTxnRequest(d, out);
+        }
+      }
       completeFlushIfDone(d, out);
       // NetworkClient.poll: a metadata update asked for by what just happened goes out (or is scheduled)
       maybeUpdateMetadata(d, producerTopics(d), ev.now, out);
@@ -119,6 +125,15 @@ function producerAction<E extends ProducerEvent>(fn: (d: ProducerDraft, ev: E, o
     d.txnSignal = signal;
     return d;
   });
+}
+
+/** transitionToAbortableError (skipped while already aborting). */
+function becomeAbortable(d: ProducerDraft, out: Out): void {
+  if (d.endTxn !== 'ABORT' && d.abortableError === null) d.abortableError = d.lastError ?? 'KafkaException';
+  // a blocked commitTransaction() fails when its EndTxn is terminated, once no batch is incomplete
+  // (close() is not failed by it: it waits for every record's result, failed ones included)
+  if (d.waiting && d.waiting.call !== 'commitTransaction' && d.waiting.call !== 'close')
+    replyToApp(d, out, false, d.lastError ?? 'KafkaException');
 }
 
 const replyNow = (out: Out, from: string, call: string, ok: boolean, error: string | null = null, extra: Record<string, unknown> = {}) =>
@@ -151,11 +166,11 @@ const rejectCall = (reason: string, exception: 'IllegalStateException' | 'KafkaE
     return 'none';
   });
 
-const onFlush = producerAction((d, call: EventOf<'flush'>, out) => {
+/** flush(): every waiting record is ready at once; the Sender loop that follows drains them. */
+const onFlush = producerAction((d, call: EventOf<'flush'>) => {
   d.flushing = true;
   d.waiting = { call: 'flush', from: call.from };
-  drain(d, call.now, out);
-  return completeFlushIfDone(d, out);
+  return 'none';
 });
 
 function completeFlushIfDone(d: ProducerDraft, out: Out): TxnSignal {
@@ -167,12 +182,14 @@ function completeFlushIfDone(d: ProducerDraft, out: Out): TxnSignal {
   return 'none';
 }
 
+/**
+ * A ProduceResponse, handled in NetworkClient.poll; the Sender loop that follows sends the next
+ * transactional request, then data — after an error that made the transaction abortable, the
+ * records never drained fail first (maybeSendAndPollTransactionalRequest → abortUndrainedBatches).
+ */
 const onProduceResponseEvent = producerAction((d, ev: EventOf<'ProduceResponse'>, out) => {
   const outcome = onProduceResponse(d, ev.payload, ev.now, out);
-  drain(d, ev.now, out);
-  completeFlushIfDone(d, out);
-  if (outcome !== 'ok') return outcome;
-  return maybeSendTxnRequest(d, out);
+  return outcome === 'ok' ? 'none' : outcome;
 });
 
 /** The answer to a Metadata request: leaders and epochs as the cluster knows them now; the drain that follows sends to them. */
@@ -184,21 +201,31 @@ const onMetadataResponseEvent = producerAction((d, ev: EventOf<'MetadataResponse
 /** retry.backoff.ms (or metadata.max.age.ms) passed: the update goes out now. */
 const onMetadataUpdateDue = producerAction(() => 'none');
 
-const onCoordinatorResponseEvent = producerAction((d, e: CoordinatorResponseEvent, out) => onCoordinatorResponse(d, e, e.now, out));
+const onCoordinatorResponseEvent = producerAction((d, e: CoordinatorResponseEvent, out) => onCoordinatorResponse(d, e, out));
 
-const onTimerDrain = producerAction((d, ev: EventOf<'lingerExpired' | 'retryBackoffExpired'>, out) => {
-  drain(d, ev.now, out);
-  return maybeSendTxnRequest(d, out);
-});
+/** linger.ms or a retry's backoff passed: the Sender loop that follows drains what is ready. */
+const onTimerDrain = producerAction(() => 'none');
 
-/** Records waiting in the accumulator reached delivery.timeout.ms: what can go is drained first, as the Sender does, the rest fail. */
+/**
+ * Records waiting in the accumulator reached delivery.timeout.ms: what can go is drained first, as the
+ * Sender does, the rest fail — unless a transactional request holds the data back, and with it the
+ * expiry (`expiryDeferred`, done when the data may go again).
+ */
 const onAccumulatorExpiry = producerAction((d, ev: EventOf<'accumulatorExpiry'>, out) => {
+  if (dataHeldByTransactionalRequest(d)) {
+    d.expiryDeferred = true;
+    return 'none';
+  }
   drain(d, ev.now, out);
   const outcome = expireQueued(d, ev.data.tp, ev.now, out);
   return outcome === 'ok' ? 'none' : outcome;
 });
 
 const onDeliveryTimeoutEvent = producerAction((d, ev: EventOf<'deliveryTimeout'>, out) => {
+  if (dataHeldByTransactionalRequest(d)) {
+    d.expiryDeferred = true;
+    return 'none';
+  }
   const outcome = onDeliveryTimeout(d, ev.data.batchId, out);
   drain(d, ev.now, out);
   return outcome === 'ok' ? 'none' : outcome;
@@ -274,8 +301,8 @@ const onEndTransaction = (result: 'COMMIT' | 'ABORT') =>
       d.pendingPartitions = [];
       d.pendingOffsets = null;
     } else d.flushing = true;
-    drain(d, call.now, out);
-    return maybeSendTxnRequest(d, out);
+    // the Sender loop that follows: EndTxn once nothing is incomplete, else the data first
+    return 'none';
   });
 
 /**

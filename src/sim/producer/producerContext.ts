@@ -139,6 +139,12 @@ export interface ProducerContext {
   /** When the group coordinator lives on a __consumer_offsets leader: the one FindCoordinator(GROUP) named for TxnOffsetCommit. */
   readonly groupCoordinator?: ActorId | null;
   readonly txnRetryArmed: boolean;
+  /**
+   * A delivery.timeout.ms passed while a transactional request held the data back (Sender.runOnce
+   * returns before sendProducerData, which is where batches expire): the expiry is owed when the data
+   * may go again.
+   */
+  readonly expiryDeferred?: boolean;
   readonly lastError: string | null;
   /**
    * The error that put the transaction in ABORTABLE_ERROR (Kafka's lastError there): until
@@ -263,6 +269,7 @@ export function producerDraft(c: ProducerContext): Mutable<ProducerContext> {
     epochBumpInit: c.epochBumpInit,
     coordinatorRequest: c.coordinatorRequest,
     txnRetryArmed: c.txnRetryArmed,
+    ...(c.expiryDeferred ? { expiryDeferred: true } : {}),
     lastError: c.lastError,
     abortableError: c.abortableError,
     waiting: c.waiting,

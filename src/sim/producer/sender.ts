@@ -380,12 +380,41 @@ export function drain(d: ProducerDraft, now: number, out: Out): void {
     maybeResolveSequences(d);
     if (d.epochBumpPending && !d.transactional) bumpIdempotentEpoch(d, out);
   }
+  if (dataHeldByTransactionalRequest(d)) return;
   for (;;) {
     const requests = drainOnce(d, now, out);
     if (requests.size === 0) break;
     for (const [broker, batches] of requests) sendProduceRequest(d, broker, batches, out);
   }
   armRetryTimer(d, now, out);
+}
+
+/**
+ * Sender.runOnce returns before sendProducerData while maybeSendAndPollTransactionalRequest returns
+ * true: a transactional request (FindCoordinator, InitProducerId, AddPartitionsToTxn,
+ * AddOffsetsToTxn, TxnOffsetCommit, EndTxn) is in flight — "as long as there are outstanding
+ * transactional requests, we simply wait for them to return" — or its retry is due, which the Sender
+ * sleeps through (`time.sleep(nextRequestHandler.retryBackoffMs())`) before sending it. No batch is
+ * drained meanwhile, and none expires (expiry is part of sendProducerData).
+ */
+export function dataHeldByTransactionalRequest(d: ProducerContext): boolean {
+  return d.coordinatorRequest !== null || d.txnRetryArmed;
+}
+
+/**
+ * The expiries a transactional request held back (`expiryDeferred`), once the data may go again:
+ * sendProducerData fails every waiting batch and every batch in flight whose delivery.timeout.ms has
+ * passed (RecordAccumulator.expiredBatches, Sender.getExpiredInflightBatches).
+ */
+export function expireOverdue(d: ProducerDraft, now: number, out: Out): BatchErrorOutcome {
+  let outcome: BatchErrorOutcome = 'ok';
+  const worse = (o: BatchErrorOutcome) => {
+    if (SEVERITY[o] > SEVERITY[outcome]) outcome = o;
+  };
+  for (const tp of Object.keys(d.accumulating)) worse(expireQueued(d, tp, now, out));
+  const timeout = d.config['delivery.timeout.ms'];
+  for (const b of d.batches.filter((x) => now - x.createdAt >= timeout)) worse(onDeliveryTimeout(d, b.id, out));
+  return outcome;
 }
 
 /** The head of a partition's deque: a batch waiting to be sent again, else the records queued (a batch to close). */

@@ -24,7 +24,7 @@ import {
   onLookupRequestLost,
 } from './coordinatorLookup';
 import { hasIncompleteRecords, type ProducerContext, type TxnSignal } from './producerContext';
-import { abortUndrained, clientError, drain, type ProducerDraft, resetSequences } from './sender';
+import { abortUndrained, clientError, type ProducerDraft, resetSequences } from './sender';
 
 /** The coordinator errors after which the client simply retries. */
 const RETRIABLE: readonly KafkaError[] = [
@@ -243,7 +243,7 @@ export type CoordinatorResponse =
   | Answer<'FindCoordinatorResponse', { readonly error: ErrorOrNone; readonly coordinator: ActorId | null }>;
 
 /** Handles the answer to the coordinator request in flight. */
-export function onCoordinatorResponse(d: ProducerDraft, response: CoordinatorResponse, now: number, out: Out): TxnSignal {
+export function onCoordinatorResponse(d: ProducerDraft, response: CoordinatorResponse, out: Out): TxnSignal {
   const req = d.coordinatorRequest;
   if (!req || req.correlationId !== response.payload.correlationId) return 'none';
   d.coordinatorRequest = null;
@@ -288,7 +288,7 @@ export function onCoordinatorResponse(d: ProducerDraft, response: CoordinatorRes
         return 'completed';
       }
       if (d.transactional) replyToApp(d, out, true);
-      drain(d, now, out);
+      // the Sender loop that follows drains (after the next transactional request, if any)
       return 'initialized';
     }
     case 'AddPartitionsToTxnResponse': {
@@ -301,7 +301,6 @@ export function onCoordinatorResponse(d: ProducerDraft, response: CoordinatorRes
       d.txnPartitions = [...d.txnPartitions, ...added.filter((p) => !d.txnPartitions.includes(p))];
       d.pendingPartitions = d.pendingPartitions.filter((p) => !added.includes(p));
       d.transactionStarted = true;
-      drain(d, now, out);
       break;
     }
     case 'AddOffsetsToTxnResponse': {
