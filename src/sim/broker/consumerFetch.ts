@@ -73,6 +73,25 @@ export function wakeParked(ctx: BrokerContext, out: Out, topic: string, partitio
 }
 
 /**
+ * The broker no longer leads the partition (ReplicaManager.completeDelayedOperationsWhenNotPartitionLeader
+ * after a leader change made it a follower): its held consumer fetches complete at once (DelayedFetch
+ * case A), each answered with the error the fetch now meets — FENCED_LEADER_EPOCH or
+ * NOT_LEADER_OR_FOLLOWER, naming the new leader — instead of at fetch.max.wait.ms.
+ */
+export function answerParkedOf(ctx: BrokerContext, out: Out, topic: string, partition: number): BrokerContext {
+  const still: ParkedFetch[] = [];
+  for (const p of ctx.parked) {
+    if (p.fetch.topic !== topic || p.fetch.partition !== partition) {
+      still.push(p);
+      continue;
+    }
+    out.cancel(`fetch:${p.id}`);
+    answerFetch(ctx, out, p.request, p.fetch);
+  }
+  return still.length === ctx.parked.length ? ctx : withParked(ctx, still, ctx.nextParkId);
+}
+
+/**
  * The context with other held fetches: as `{ ...ctx, parked, nextParkId }` (the same keys in the
  * same order), written out field by field — an idle consumer's fetch is parked and answered every
  * fetch.max.wait.ms, and a spread of a context whose fields V8 keeps out of line takes its slow path

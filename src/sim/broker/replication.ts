@@ -16,7 +16,7 @@ import { assignEpochStartOffset, lastFetchedEpoch } from '../log/replicaLog';
 import type { KafkaError } from '../protocol/errors';
 import type { ProducePartitionResponse, WriteTxnMarkersResponse } from '../protocol/messages';
 import type { PartitionChange } from '../protocol/replicationMessages';
-import { keyOf, topicPartitionKey } from '../protocol/topicPartition';
+import { keyOf, parseTopicPartition, topicPartitionKey } from '../protocol/topicPartition';
 import {
   applyReplicaFetchResponse,
   checkCurrentLeaderEpoch,
@@ -36,7 +36,7 @@ import {
   updateFollowerFetchState,
 } from '../replication/leaderPartition';
 import type { BrokerContext } from './broker.machine';
-import { wakeParked } from './consumerFetch';
+import { answerParkedOf, wakeParked } from './consumerFetch';
 import { type DelayedMarkers, expireMarkers, type MarkerWait, markersTimerKey, settleMarkers } from './delayedMarkers';
 
 /** The Java producer's request.timeout.ms, which it sends as the Produce's timeoutMs. */
@@ -664,7 +664,8 @@ function resign(ctx: Ctx, key: string, out: Out): Ctx {
       onReplicaFetch(d, x.request, { ...x.fetch, maxWaitMs: 0 }, 0, out);
     }
   }
-  return withRep(d, { replicaParked: parked });
+  const { topic, partition } = parseTopicPartition(key);
+  return answerParkedOf(withRep(d, { replicaParked: parked }), out, topic, partition) as Ctx;
 }
 
 // ---- heartbeats, crash and restart ----
