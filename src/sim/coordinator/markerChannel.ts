@@ -107,6 +107,16 @@ function markerRequestDone(d: TxnDraft, correlationId: number): { transactionalI
   return null;
 }
 
+/**
+ * The pause before markers refused with a retriable error (NOT_ENOUGH_REPLICAS, NOT_LEADER_OR_FOLLOWER,
+ * REQUEST_TIMED_OUT …) or lost with their connection are sent again. *Simplified:* Kafka has none —
+ * TransactionMarkerRequestCompletionHandler puts them back in the broker's queue
+ * (addTxnMarkersToBrokerQueue → wakeup) and the InterBrokerSendThread sends them on its next loop,
+ * so a partition below its min ISR is asked again every round trip; the model waits 100 ms so that
+ * such a spell is not thousands of WriteTxnMarkers in the timeline (a marker lands up to 100 ms later).
+ */
+const MARKER_RETRY_PAUSE_MS = 100;
+
 export const onMarkersResponse = (
   ctx: TxnCoordinatorContext,
   ev: RpcEvent<WriteTxnMarkersResponse & { correlationId: number }>,
@@ -131,7 +141,7 @@ export const onMarkersResponse = (
   if (fencedBy.length > 0) return abortSending(d, done.transactionalId, fencedBy, out);
   d.markers = { ...d.markers, [done.transactionalId]: { ...work, remaining } };
   if (moved.length > 0) askLeaders(d, moved, ev.from, out);
-  if (retry) out.timer(`markerRetry:${done.transactionalId}`, 'markerRetry', 100, { transactionalId: done.transactionalId });
+  if (retry) out.timer(`markerRetry:${done.transactionalId}`, 'markerRetry', MARKER_RETRY_PAUSE_MS, { transactionalId: done.transactionalId });
   maybeComplete(d, done.transactionalId, ev.now, out);
   return d;
 };
@@ -168,7 +178,7 @@ export const onMarkerRequestLost = (ctx: TxnCoordinatorContext, ev: Disconnected
   const done = markerRequestDone(d, correlationId);
   if (!done) return ctx;
   askLeaders(d, done.partitions, ev.to, out);
-  out.timer(`markerRetry:${done.transactionalId}`, 'markerRetry', 100, { transactionalId: done.transactionalId });
+  out.timer(`markerRetry:${done.transactionalId}`, 'markerRetry', MARKER_RETRY_PAUSE_MS, { transactionalId: done.transactionalId });
   return d;
 };
 
