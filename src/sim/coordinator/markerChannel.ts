@@ -141,7 +141,8 @@ export const onMarkersResponse = (
   if (fencedBy.length > 0) return abortSending(d, done.transactionalId, fencedBy, out);
   d.markers = { ...d.markers, [done.transactionalId]: { ...work, remaining } };
   if (moved.length > 0) askLeaders(d, moved, ev.from, out);
-  if (retry) out.timer(`markerRetry:${done.transactionalId}`, 'markerRetry', MARKER_RETRY_PAUSE_MS, { transactionalId: done.transactionalId });
+  if (retry)
+    out.timer(`markerRetry:${done.transactionalId}`, 'markerRetry', MARKER_RETRY_PAUSE_MS, { transactionalId: done.transactionalId });
   maybeComplete(d, done.transactionalId, ev.now, out);
   return d;
 };
