@@ -18,6 +18,14 @@ describe('plural rules', () => {
     expect(eachOnce('ko', 3, 'processed once', '처리됐습니다')).toBe('이벤트 3개가 각각 한 번씩 처리됐습니다');
   });
 
+  it('count and eachOnce group the thousands as every count on screen (groupDigits)', () => {
+    expect(count(2000, 'record')).toBe('2,000 records');
+    expect(count(1234567, 'event')).toBe('1,234,567 events');
+    expect(count(999, 'record')).toBe('999 records');
+    expect(eachOnce('en', 2000, 'received once', '전달됐습니다')).toBe('each of 2,000 events received once');
+    expect(eachOnce('ko', 2000, 'received once', '전달됐습니다')).toBe('이벤트 2,000개가 각각 한 번씩 전달됐습니다');
+  });
+
   it('a run with one event says so without "(s)" or "each of 1"', () => {
     const trace = runScenario(findPreset('lost-ack-idempotent')?.scenario);
     const verdict = summarize(trace, trace.steps.length).verdict;

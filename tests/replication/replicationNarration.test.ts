@@ -350,6 +350,35 @@ describe('brokers\' timers in plain words, never "timer X fired"', () => {
     });
 });
 
+describe("a follower's truncation says its offsets as they are", () => {
+  const truncation = (id: string) => {
+    const t = trace(id);
+    const s = t.steps.find((x) => x.facts.some((f) => (f as { kind: string }).kind === 'truncated'));
+    if (!s) throw new Error(`no truncation in ${id}`);
+    return { t, i: s.i };
+  };
+
+  it('acks-1-leader-failover-loss: one record, at one offset ("at offset 1", not "offsets 1–1")', () => {
+    const { t, i } = truncation('acks-1-leader-failover-loss');
+    expect(narrate(t, i, 'en')).toBe(
+      'broker-0 truncated its copy of orders-0 to offset 1 to follow leader epoch 1: 1 record at offset 1 is gone from it.',
+    );
+    expect(narrate(t, i, 'ko')).toBe(
+      'broker-0이 리더 epoch 1을 따르려고 orders-0 사본을 offset 1까지 잘라냈습니다. offset 1의 레코드 1개가 사라졌습니다.',
+    );
+  });
+
+  it('unclean-election-loses-committed: two records, at a range of offsets', () => {
+    const { t, i } = truncation('unclean-election-loses-committed');
+    expect(narrate(t, i, 'en')).toBe(
+      'broker-0 truncated its copy of orders-0 to offset 1 to follow leader epoch 2: 2 records at offsets 1–2 are gone from it.',
+    );
+    expect(narrate(t, i, 'ko')).toBe(
+      'broker-0이 리더 epoch 2를 따르려고 orders-0 사본을 offset 1까지 잘라냈습니다. offset 1–2의 레코드 2개가 사라졌습니다.',
+    );
+  });
+});
+
 function num(batches: unknown, field: string): number {
   const first = (batches as Payload[])[0];
   return first ? Number(first[field]) : -1;

@@ -5,7 +5,7 @@
  * Kafka, and each loss with its kind and cause. Plus the names of layers, statuses, loss kinds and
  * copy states, for tables.
  */
-import { josa, type Language, list, say, times } from '../narration/language';
+import { count, eachOnce, josa, type Language, list, say, times } from '../narration/language';
 import { keyOf, recordAddress } from '../protocol/topicPartition';
 import { groupDigits } from '../text/groupDigits';
 import type {
@@ -36,20 +36,6 @@ function ids(lang: Language, items: readonly string[]): string {
 
 function ms(n: number): string {
   return `${groupDigits(n)} ms`;
-}
-
-/** "1 record" / "2,000 records": the count with its thousands grouped, as every count on screen. */
-function count(n: number, singular: string, plural = `${singular}s`): string {
-  return `${groupDigits(n)} ${n === 1 ? singular : plural}`;
-}
-
-/**
- * "each of 2,000 events processed once" / "the one event processed once", and in Korean "이벤트
- * 2,000개가 각각 한 번씩 처리됐습니다" (narration/language.ts's eachOnce, its count grouped).
- */
-function eachOnce(language: Language, n: number, en: string, ko: string): string {
-  if (language === 'ko') return n === 1 ? `이벤트 1개가 한 번 ${ko}` : `이벤트 ${groupDigits(n)}개가 각각 한 번씩 ${ko}`;
-  return n === 1 ? `the one event ${en}`.trimEnd() : `each of ${groupDigits(n)} events ${en}`.trimEnd();
 }
 
 /** "a and b" / "a와 b". */

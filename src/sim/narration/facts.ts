@@ -5,6 +5,7 @@
  */
 
 import { keyOf } from '../protocol/topicPartition';
+import { groupDigits } from '../text/groupDigits';
 import type { Fact } from '../trace/facts';
 import { type NarrationContext, processingMode } from './context';
 import { explainError } from './errors';
@@ -558,16 +559,18 @@ function cleaned(ctx: NarrationContext, f: F<'cleaned'>): string {
   return say(
     ctx.lang,
     `the log cleaner compacted ${keyOf(f)} up to offset ${f.cleanedUpTo}: ${count(f.removed, 'older record')} with a newer value for the same key are gone, and no offset changed`,
-    `로그 클리너가 ${josa(keyOf(f), '을/를')} offset ${f.cleanedUpTo}까지 컴팩션했습니다. 같은 키의 더 새 값이 있는 이전 레코드 ${f.removed}개가 사라졌고 offset은 바뀌지 않았습니다.`,
+    `로그 클리너가 ${josa(keyOf(f), '을/를')} offset ${f.cleanedUpTo}까지 컴팩션했습니다. 같은 키의 더 새 값이 있는 이전 레코드 ${groupDigits(f.removed)}개가 사라졌고 offset은 바뀌지 않았습니다.`,
   );
 }
 
+/** A follower's truncation: "1 record at offset 1 is gone", "2 records at offsets 1–2 are gone". */
 function truncated(ctx: NarrationContext, f: F<'truncated'>): string {
   const n = f.toOffset - f.fromOffset;
+  const at = range(f.fromOffset, f.toOffset - 1);
   return say(
     ctx.lang,
-    `${f.broker} truncated its copy of ${keyOf(f)} to offset ${f.fromOffset} to follow leader epoch ${f.leaderEpoch}: ${count(n, 'record')} at offsets ${f.fromOffset}–${f.toOffset - 1} are gone from it`,
-    `${josa(f.broker, '이/가')} 리더 epoch ${f.leaderEpoch}를 따르려고 ${keyOf(f)} 사본을 offset ${f.fromOffset}까지 잘라냈습니다. offset ${f.fromOffset}–${f.toOffset - 1}의 레코드 ${n}개가 사라졌습니다.`,
+    `${f.broker} truncated its copy of ${keyOf(f)} to offset ${f.fromOffset} to follow leader epoch ${f.leaderEpoch}: ${count(n, 'record')} at ${n === 1 ? `offset ${at} is` : `offsets ${at} are`} gone from it`,
+    `${josa(f.broker, '이/가')} 리더 epoch ${josa(String(f.leaderEpoch), '을/를')} 따르려고 ${keyOf(f)} 사본을 offset ${f.fromOffset}까지 잘라냈습니다. offset ${at}의 레코드 ${groupDigits(n)}개가 사라졌습니다.`,
   );
 }
 

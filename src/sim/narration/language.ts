@@ -3,6 +3,8 @@
  * a word depends on whether the word's last sound has a final consonant (받침). Kafka terms stay in
  * Latin script, so the rule is applied to how a Korean reader pronounces them.
  */
+import { groupDigits } from '../text/groupDigits';
+
 export type Language = 'en' | 'ko';
 
 /** Picks the sentence for the language. */
@@ -53,18 +55,22 @@ export function times(language: Language, n: number): string {
   return n === 1 ? 'once' : n === 2 ? 'twice' : `${n} times`;
 }
 
-/** "1 record" / "3 records" (English plural rules; Korean counts have no plural). */
+/**
+ * "1 record" / "3 records" / "2,000 records" (English plural rules; Korean counts have no plural),
+ * the count's thousands grouped as every count on screen (groupDigits).
+ */
 export function count(n: number, singular: string, plural = `${singular}s`): string {
-  return `${n} ${n === 1 ? singular : plural}`;
+  return `${groupDigits(n)} ${n === 1 ? singular : plural}`;
 }
 
 /**
- * "each of 3 events processed once" / "the one event processed once", and in Korean "이벤트 3개가
- * 각각 한 번씩 처리됐습니다" / "이벤트 1개가 한 번 처리됐습니다". `en` and `ko` follow the count.
+ * "each of 2,000 events processed once" / "the one event processed once", and in Korean "이벤트
+ * 2,000개가 각각 한 번씩 처리됐습니다" / "이벤트 1개가 한 번 처리됐습니다". `en` and `ko` follow the
+ * count, its thousands grouped (groupDigits).
  */
 export function eachOnce(language: Language, n: number, en: string, ko: string): string {
-  if (language === 'ko') return n === 1 ? `이벤트 1개가 한 번 ${ko}` : `이벤트 ${n}개가 각각 한 번씩 ${ko}`;
-  return n === 1 ? `the one event ${en}`.trimEnd() : `each of ${n} events ${en}`.trimEnd();
+  if (language === 'ko') return n === 1 ? `이벤트 1개가 한 번 ${ko}` : `이벤트 ${groupDigits(n)}개가 각각 한 번씩 ${ko}`;
+  return n === 1 ? `the one event ${en}`.trimEnd() : `each of ${groupDigits(n)} events ${en}`.trimEnd();
 }
 
 /** "second", "3rd" / "두 번째". */

@@ -6,6 +6,7 @@
 
 import { processOf } from '../kernel/faults';
 import { topicPartitionKey } from '../protocol/topicPartition';
+import { groupDigits } from '../text/groupDigits';
 import { actorConfig, type NarrationContext, processingMode, processKind } from './context';
 import { explainError } from './errors';
 import { count, josa, list, say } from './language';
@@ -252,7 +253,7 @@ function replyClause(ctx: NarrationContext, who: string, d: P): string {
         ? say(
             lang,
             `poll() returned ${count(recs.length, 'record')} to ${who}`,
-            `poll()이 ${who}에게 레코드 ${recs.length}개를 돌려줬습니다.`,
+            `poll()이 ${who}에게 레코드 ${groupDigits(recs.length)}개를 돌려줬습니다.`,
           )
         : say(lang, `poll() returned nothing to ${who}`, `poll()이 ${who}에게 아무것도 돌려주지 않았습니다.`);
     }

@@ -6,6 +6,7 @@
  */
 import type { EnvelopeRecord } from '../kernel/envelope';
 import { topicPartitionKey } from '../protocol/topicPartition';
+import { groupDigits } from '../text/groupDigits';
 import { type NarrationContext, processKind } from './context';
 import { explainError } from './errors';
 import { count, josa, list, range, say } from './language';
@@ -100,7 +101,7 @@ export function replicaFetchResponseClause(ctx: NarrationContext): string {
     return say(
       lang,
       `${follower} copied ${count(got.records, 'record')} of ${where} from the leader ${leader} (offset ${range(got.first, got.last)}): its log end offset is now ${leo}; ${hwEn}; it fetches again from offset ${leo}`,
-      `${josa(follower, '이/가')} 리더 ${leader}에게서 ${where}의 레코드 ${got.records}개(offset ${range(got.first, got.last)})를 복제했습니다. 이제 LEO(로그 끝 offset)는 ${leo}입니다. ${hwKo}. offset ${leo}부터 다시 Fetch합니다.`,
+      `${josa(follower, '이/가')} 리더 ${leader}에게서 ${where}의 레코드 ${groupDigits(got.records)}개(offset ${range(got.first, got.last)})를 복제했습니다. 이제 LEO(로그 끝 offset)는 ${leo}입니다. ${hwKo}. offset ${leo}부터 다시 Fetch합니다.`,
     );
   return say(
     lang,
@@ -197,7 +198,7 @@ export function replicaFetchClause(ctx: NarrationContext): string {
       ? say(
           lang,
           `${count(got.records, 'record')} at offset ${range(got.first, got.last)}`,
-          `레코드 ${got.records}개(offset ${range(got.first, got.last)})`,
+          `레코드 ${groupDigits(got.records)}개(offset ${range(got.first, got.last)})`,
         )
       : say(lang, 'nothing new', '새 레코드 없음');
     const main = say(
@@ -361,7 +362,7 @@ function replicaFetchExpiredClause(ctx: NarrationContext, who: string): string {
     return say(
       lang,
       `replica.fetch.wait.max.ms (${ms} ms) passed: ${who} answers the held replica Fetch of ${where} from ${follower} with ${count(got.records, 'record')} at offset ${range(got.first, got.last)} and the high watermark ${num(r.highWatermark)}`,
-      `replica.fetch.wait.max.ms(${ms} ms)가 지나 ${josa(who, '이/가')} 붙잡아 둔 ${follower}의 ${where} 복제 Fetch에 레코드 ${got.records}개(offset ${range(got.first, got.last)})와 HW ${num(r.highWatermark)}로 응답합니다.`,
+      `replica.fetch.wait.max.ms(${ms} ms)가 지나 ${josa(who, '이/가')} 붙잡아 둔 ${follower}의 ${where} 복제 Fetch에 레코드 ${groupDigits(got.records)}개(offset ${range(got.first, got.last)})와 HW ${num(r.highWatermark)}로 응답합니다.`,
     );
   return say(
     lang,
