@@ -8,7 +8,16 @@
  * data-status so tests can compare the screen with the engine.
  */
 import { type ReactNode, useId, useMemo } from 'react';
-import { eventlessTopicsOf, findingSentence, LAYER_NAMES, mostTimes, outputTopicsOf, statusNameOf, verdictViewAt } from '../../sim/views';
+import {
+  eventlessTopicsOf,
+  findingSentence,
+  groupDigits,
+  LAYER_NAMES,
+  mostTimes,
+  outputTopicsOf,
+  statusNameOf,
+  verdictViewAt,
+} from '../../sim/views';
 import { useSim } from '../../store/useSim';
 import { useStrings } from '../i18n';
 import { Icon } from '../playback/icons';
@@ -24,7 +33,8 @@ const COUNTERS: readonly { id: CounterId; en: string; ko: string }[] = [
   { id: 'transactionsAborted', en: 'transactions aborted', ko: '취소된 트랜잭션' },
   { id: 'producersFenced', en: 'producers fenced', ko: '펜싱된 프로듀서' },
   { id: 'commitFailures', en: 'commit failures', ko: '커밋 실패' },
-  { id: 'retryDuplicates', en: 'duplicates from producer retries', ko: '프로듀서 재시도 중복' },
+  // records: a second append of one send() (a retry without idempotence), not duplicates of any kind
+  { id: 'retryDuplicates', en: 'duplicates written by producer retries', ko: '프로듀서 재시도로 중복 기록된 레코드' },
   { id: 'duplicateEventIdsSeenByApplications', en: 'duplicate event_ids seen by applications', ko: '애플리케이션이 본 중복 event_id' },
   { id: 'inboxConflicts', en: 'inbox conflicts', ko: 'inbox 충돌' },
 ];
@@ -115,7 +125,7 @@ export function VerdictPanel() {
           <div key={c.id} data-counter={c.id} data-value={verdict.counters[c.id]} className={verdict.counters[c.id] > 0 ? 'nonzero' : ''}>
             <dt>{language === 'ko' ? c.ko : c.en}</dt>
             <dd>
-              <span className="count">{verdict.counters[c.id]}</span>
+              <span className="count">{groupDigits(verdict.counters[c.id])}</span>
               {causes[c.id].length > 0 && <StepLinks steps={causes[c.id]} max={3} />}
             </dd>
           </div>
@@ -124,7 +134,7 @@ export function VerdictPanel() {
           <div key={`lag-${group}`} data-counter="consumerLag" data-group={group} data-value={n} className={n > 0 ? 'nonzero' : ''}>
             <dt>{language === 'ko' ? `그룹 ${group}의 lag` : `lag of group ${group}`}</dt>
             <dd>
-              <span className="count">{n}</span>
+              <span className="count">{groupDigits(n)}</span>
             </dd>
           </div>
         ))}
