@@ -46,6 +46,7 @@ export type { ProducerContext } from './producer/producerContext';
 export { queueSize } from './producer/recordAccumulator';
 export { keyOf, parseTopicPartition, recordAddress, topicPartitionKey } from './protocol/topicPartition';
 export type { SimView, Trace } from './run';
+export { usesTransactions } from './scenario/transactions';
 export type { DatabaseContext } from './sinks/database.machine';
 export type { HttpApiContext } from './sinks/httpApi.machine';
 export type { OutboxRelayContext } from './sinks/outboxRelay.machine';

@@ -79,13 +79,34 @@ describe('the model notes', () => {
     );
     expect(notes()?.querySelectorAll('li').length).toBeGreaterThanOrEqual(5);
     expect(notes()?.textContent).toContain('One replica per partition');
-    act(() => simStore.getState().load(findPreset(DEFAULT_PRESET_ID)?.scenario));
+    act(() => simStore.getState().load(findPreset('ctp-exactly-once-crash')?.scenario));
     await page.settle();
     expect(page.host.querySelector('[data-testid="protocol-version"]')?.textContent).toMatch(/^Transaction protocol v2 \(KIP-890/);
     act(() => simStore.getState().setLanguage('ko'));
     await page.settle();
     expect(notes()?.getAttribute('lang')).toBe('ko');
     expect(page.host.querySelector('[data-testid="protocol-version"]')?.textContent).toMatch(/^트랜잭션 프로토콜 v2/);
+    act(() => simStore.getState().setLanguage('en'));
+  });
+
+  it('leave the transaction protocol out of a run without transactions (no transactional.id, no exactly_once_v2)', async () => {
+    const protocol = () => page.host.querySelector('[data-testid="protocol-version"]');
+    for (const id of [DEFAULT_PRESET_ID, 'min-insync-blocks-writes', 'streams-alos-crash-duplicate']) {
+      act(() => simStore.getState().load(findPreset(id)?.scenario));
+      page.render();
+      await page.settle();
+      expect(page.host.querySelector('[data-testid="model-notes"]'), id).not.toBeNull();
+      expect(protocol(), id).toBeNull();
+      expect(page.host.querySelector('[data-testid="model-notes"]')?.textContent, id).not.toMatch(/KIP-890|Transaction protocol/);
+    }
+    act(() => simStore.getState().setLanguage('ko'));
+    await page.settle();
+    expect(protocol()).toBeNull();
+    expect(page.host.querySelector('[data-testid="model-notes"]')?.textContent).not.toContain('트랜잭션 프로토콜');
+    // an exactly_once_v2 Streams application uses transactions: the paragraph is back
+    act(() => simStore.getState().load(findPreset('streams-eos-crash-restore')?.scenario));
+    await page.settle();
+    expect(protocol()?.textContent).toMatch(/^트랜잭션 프로토콜 v2/);
     act(() => simStore.getState().setLanguage('en'));
   });
 });

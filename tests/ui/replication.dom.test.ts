@@ -77,7 +77,7 @@ describe('replicated partitions on the page', () => {
 describe('the model notes', () => {
   const trace = (processes: string[]) =>
     ({
-      resolved: { cluster: { 'transaction.version': 2, 'transaction.partition.verification.enable': true } },
+      resolved: { cluster: { 'transaction.version': 2, 'transaction.partition.verification.enable': true }, producers: {}, streams: {} },
       built: { processes: processes.map((id) => ({ id, kind: id.startsWith('broker') ? 'broker' : 'controller' })) },
     }) as unknown as Trace;
 

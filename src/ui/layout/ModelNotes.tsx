@@ -1,9 +1,11 @@
 /**
- * What model the run uses: the transaction protocol version (and what differs between them), and
- * where the simulator simplifies Kafka — said on the page, not only in the docs. Replication is
- * described as modelled when the run has a KRaft controller (some topic with more than one replica).
+ * What model the run uses: the transaction protocol version (and what differs between them) when
+ * the scenario uses transactions — a transactional.id on some producer or an exactly_once_v2 Streams
+ * application (usesTransactions) — and where the simulator simplifies Kafka — said on the page, not
+ * only in the docs. Replication is described as modelled when the run has a KRaft controller (some
+ * topic with more than one replica).
  */
-import type { Trace } from '../../sim/views';
+import { type Trace, usesTransactions } from '../../sim/views';
 import { useSim } from '../../store/useSim';
 
 const TEXT = {
@@ -51,11 +53,15 @@ export function ModelNotes({ trace }: { readonly trace: Trace }) {
   const cluster = trace.resolved.cluster;
   // the KRaft controller runs only when some partition has more than one replica
   const replicated = trace.built.processes.some((p) => p.id === 'controller');
+  // the protocol version only matters to a run with transactions
+  const transactions = usesTransactions(trace.resolved);
   return (
     <section className="model-notes muted" aria-label={t.summary} data-testid="model-notes" lang={language}>
-      <p data-testid="protocol-version">
-        {t.protocol(cluster['transaction.version'], cluster['transaction.partition.verification.enable'])}
-      </p>
+      {transactions && (
+        <p data-testid="protocol-version">
+          {t.protocol(cluster['transaction.version'], cluster['transaction.partition.verification.enable'])}
+        </p>
+      )}
       <details>
         <summary>{t.summary}</summary>
         <ul>
