@@ -13,6 +13,12 @@ import type { Fact } from '../src/sim/trace/facts';
 
 const BAD = /undefined|NaN|\[object|null null/;
 
+/**
+ * The RPCs narrated by the generic "X received <RPC> from Y" sentence when their step has no facts:
+ * a client's metadata look-ups, and WriteTxnMarkers (whose markers its step's append facts tell).
+ */
+const GENERIC_RPCS: readonly string[] = ['Metadata', 'MetadataResponse', 'FindCoordinator', 'FindCoordinatorResponse', 'WriteTxnMarkers'];
+
 function stepWith(trace: Trace, pred: (f: Fact, s: TraceStep) => boolean): TraceStep {
   const s = trace.steps.find((st) => (st.facts as Fact[]).some((f) => pred(f, st)));
   if (!s) throw new Error('no such step');
@@ -335,6 +341,9 @@ describe('every fact kind, RPC and step kind', () => {
         const text = narrate(t, 5, language);
         expect(text, `${rpc} ${language}`).not.toMatch(/undefined|NaN|\[object/);
         expect(text.length, rpc).toBeGreaterThan(15);
+        // a sentence of its own, not "X received <RPC> from Y" — but for the metadata look-ups
+        if (!GENERIC_RPCS.includes(rpc))
+          expect(text, `${rpc} ${language}`).not.toMatch(language === 'en' ? /received \w+ from/ : /에게서 \w+[을를] 받았습니다/);
       }
     }
   });

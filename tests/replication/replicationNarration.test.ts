@@ -4,6 +4,7 @@
  * log end offset), never a consumer's fetch with an isolation level, an LSO or an open transaction.
  */
 import { describe, expect, it } from 'vitest';
+import type { EnvelopeRecord } from '../../src/sim/kernel/envelope';
 import type { TraceStep } from '../../src/sim/kernel/simulation';
 import { narrate } from '../../src/sim/narration';
 import { findPreset } from '../../src/sim/presets';
@@ -348,6 +349,231 @@ describe('brokers\' timers in plain words, never "timer X fired"', () => {
         expect(narrate(t, s.i, 'ko'), `step ${s.i} ${s.label}`).not.toMatch(/타이머/);
       }
     });
+});
+
+describe('the KRaft requests and answers, each at its receiver, say what it does with them', () => {
+  const first = (t: Trace, rpc: string, pred: (s: TraceStep) => boolean = () => true) => {
+    const s = t.steps.find((x) => x.kind === 'deliver' && x.label === rpc && pred(x));
+    if (!s) throw new Error(`no ${rpc}`);
+    return s.i;
+  };
+
+  it('hw-behind-leo-slow-follower: a BrokerHeartbeat renews the broker’s session; its answer changes nothing at the broker', () => {
+    const t = trace('hw-behind-leo-slow-follower');
+    const hb = first(t, 'BrokerHeartbeat', (s) => s.from === 'broker-1');
+    expect(narrate(t, hb, 'en')).toBe(
+      'broker-1 renews its session with the controller (BrokerHeartbeat, broker epoch 0): the controller keeps it unfenced for another broker.session.timeout.ms (9000 ms).',
+    );
+    expect(narrate(t, hb, 'ko')).toBe(
+      'broker-1이 컨트롤러와의 세션을 갱신합니다(BrokerHeartbeat, 브로커 epoch 0). 컨트롤러는 앞으로 broker.session.timeout.ms(9000 ms) 동안 이 브로커를 펜싱하지 않습니다.',
+    );
+    const answer = first(t, 'BrokerHeartbeatResponse', (s) => s.actor === 'broker-1');
+    expect(narrate(t, answer, 'en')).toBe(
+      "The controller answered broker-1's BrokerHeartbeat: not fenced; nothing changes for broker-1, which heartbeats every broker.heartbeat.interval.ms (2000 ms).",
+    );
+    expect(narrate(t, answer, 'ko')).toBe(
+      '컨트롤러가 broker-1의 BrokerHeartbeat에 응답했습니다: 펜싱되지 않음. broker-1에게 달라지는 것은 없고, 하트비트는 broker.heartbeat.interval.ms(2000 ms)마다 계속 보냅니다.',
+    );
+  });
+
+  it('hw-behind-leo-slow-follower: AlterPartition shrinks the ISR at the controller; its answer lets the leader’s HW move up', () => {
+    const t = trace('hw-behind-leo-slow-follower');
+    const alter = first(t, 'AlterPartition');
+    expect(narrate(t, alter, 'en')).toBe(
+      "The controller accepts broker-0's AlterPartition for orders-0: broker-2 leaves the ISR — the ISR is now broker-0, broker-1 at partition epoch 1 (leader epoch 0 unchanged); it answers broker-0 and sends the new partition record (PartitionChange) to every broker.",
+    );
+    expect(narrate(t, alter, 'ko')).toBe(
+      '컨트롤러가 broker-0의 orders-0 AlterPartition을 받아들입니다. broker-2가 ISR에서 빠지고 ISR은 이제 파티션 epoch 1의 broker-0, broker-1입니다(리더 epoch 0은 그대로). broker-0에게 응답하고 새 파티션 레코드(PartitionChange)를 모든 브로커에 보냅니다.',
+    );
+    const answer = first(t, 'AlterPartitionResponse');
+    expect(narrate(t, answer, 'en')).toBe(
+      "broker-0 learns that the controller accepted its ISR change for orders-0: the ISR is broker-0, broker-1 at partition epoch 1; with that the high watermark moves up: the acks=all write of orders-service's producer waiting for it is answered, and the held Fetch of billing's consumer gets the records now below it.",
+    );
+    expect(narrate(t, answer, 'ko')).toBe(
+      'broker-0은 컨트롤러가 orders-0의 ISR 변경을 받아들였음을 알게 됩니다. ISR은 파티션 epoch 1의 broker-0, broker-1입니다. 이로써 HW가 올라가 이를 기다리던 orders-service 프로듀서의 acks=all 쓰기가 응답을 받습니다. billing 컨슈머의 붙잡혀 있던 Fetch가 이제 HW 아래에 든 레코드를 받습니다.',
+    );
+    // the second AlterPartition puts broker-2 back
+    const expand = first(t, 'AlterPartition', (s) => s.i > alter);
+    expect(narrate(t, expand, 'en')).toContain('broker-2 joins the ISR — the ISR is now broker-0, broker-1, broker-2 at partition epoch 2');
+  });
+
+  it('hw-behind-leo-slow-follower: each broker applies the PartitionChange record as leader or follower; the controller hears it was received', () => {
+    const t = trace('hw-behind-leo-slow-follower');
+    const leader = first(t, 'PartitionChange', (s) => s.actor === 'broker-0');
+    expect(narrate(t, leader, 'en')).toBe(
+      "broker-0, the leader of orders-0, applies the controller's partition record of orders-0 (PartitionChange: leader broker-0, leader epoch 0, ISR broker-0, broker-1, partition epoch 1): it takes ISR broker-0, broker-1 as committed.",
+    );
+    expect(narrate(t, leader, 'ko')).toBe(
+      'orders-0의 리더 broker-0이 컨트롤러의 orders-0 파티션 레코드(PartitionChange: 리더 broker-0, 리더 epoch 0, ISR broker-0, broker-1, 파티션 epoch 1)를 반영해 ISR broker-0, broker-1을 확정된 ISR로 삼습니다.',
+    );
+    const follower = first(t, 'PartitionChange', (s) => s.actor === 'broker-2');
+    expect(narrate(t, follower, 'en')).toBe(
+      "broker-2, a follower of broker-0, applies the controller's partition record of orders-0 (PartitionChange: leader broker-0, leader epoch 0, ISR broker-0, broker-1, partition epoch 1): it keeps fetching from broker-0.",
+    );
+    const ack = first(t, 'PartitionChangeResponse', (s) => s.from === 'broker-2');
+    expect(narrate(t, ack, 'en')).toBe(
+      'broker-2 acknowledged the partition record of orders-0 (partition epoch 1): the controller need not send it to broker-2 again.',
+    );
+    expect(narrate(t, ack, 'ko')).toBe(
+      'broker-2가 orders-0의 파티션 레코드(파티션 epoch 1)를 받았다고 알렸습니다. 컨트롤러는 이 레코드를 broker-2에게 다시 보낼 필요가 없습니다.',
+    );
+  });
+
+  it('unclean-election-loses-committed: a restarted broker registers, then the election it lets happen; the records that follow', () => {
+    const t = trace('unclean-election-loses-committed');
+    const register = first(t, 'BrokerHeartbeat', (s) => s.facts.length > 0);
+    expect(narrate(t, register, 'en')).toMatch(
+      /^The controller registers broker-1's new incarnation \(broker epoch 1, after its restart\) and unfences it \(BrokerHeartbeat\): partitions left without a leader elect one again, every broker gets the partition records \(PartitionChange\), and broker-1's session runs for broker\.session\.timeout\.ms \(9000 ms\) from now; the controller makes broker-1 leader of orders-0 by an unclean election/,
+    );
+    expect(narrate(t, register, 'ko')).toMatch(
+      /^컨트롤러가 broker-1의 새 인스턴스\(브로커 epoch 1, 재시작 후\)를 등록하고 펜싱을 풉니다\(BrokerHeartbeat\)\. .* 컨트롤러가 언클린 선출로 broker-1을 orders-0의 리더로 정했습니다/,
+    );
+    const leads = first(t, 'PartitionChange', (s) => s.i > register && s.actor === 'broker-1');
+    expect(narrate(t, leads, 'en')).toBe(
+      "broker-1 applies the controller's partition record of orders-0 (PartitionChange: leader broker-1, leader epoch 2, ISR broker-1, partition epoch 3): it becomes the leader of orders-0 at leader epoch 2, and leader epoch 2 starts at its log end offset.",
+    );
+    const again = first(t, 'PartitionChange', (s) => s.i > leads && s.actor === 'broker-1');
+    expect(narrate(t, again, 'en')).toBe(
+      'broker-1 already has this partition record of orders-0 (partition epoch 3), so the partition is unchanged; the record only tells it which brokers are fenced now: broker-0.',
+    );
+    const noReplica = first(t, 'PartitionChange', (s) => s.actor === 'broker-2');
+    expect(narrate(t, noReplica, 'en')).toMatch(
+      /to its metadata: it holds no replica of orders-0, so only what it tells clients about orders-0 changes\.$/,
+    );
+    // broker-0 comes back: a new incarnation forgot its records, applies the current one and follows broker-1
+    const back = first(t, 'PartitionChange', (s) => s.i > again && s.actor === 'broker-0');
+    expect(narrate(t, back, 'en')).toMatch(/: it follows broker-1 at leader epoch 2 and fetches orders-0 from it, from offset 3\.$/);
+    expect(narrate(t, back, 'ko')).toMatch(/ 리더 epoch 2의 broker-1을 따르며 orders-0을 offset 3부터 Fetch합니다\.$/);
+  });
+
+  const kraft = [
+    'BrokerHeartbeat',
+    'BrokerHeartbeatResponse',
+    'AlterPartition',
+    'AlterPartitionResponse',
+    'PartitionChange',
+    'PartitionChangeResponse',
+  ];
+  for (const id of [
+    ...PRESETS,
+    'acks-1-leader-failover-loss',
+    'idempotence-survives-failover',
+    'transaction-state-under-replicated',
+    'unclean-election-loses-committed',
+  ])
+    it(`${id}: no KRaft request or answer is narrated by the generic "received …" sentence`, () => {
+      const t = trace(id);
+      const steps = t.steps.filter((s) => s.kind === 'deliver' && kraft.includes(s.label));
+      expect(steps.length).toBeGreaterThan(0);
+      for (const s of steps) {
+        expect(narrate(t, s.i, 'en'), `step ${s.i} ${s.label}`).not.toMatch(/ received \w+ from /);
+        expect(narrate(t, s.i, 'ko'), `step ${s.i} ${s.label}`).not.toMatch(/에게서 \w+[을를] 받았습니다/);
+      }
+    });
+
+  /** `base` with step `i` delivering an envelope of `rpc` with `payload`, having sent `replies` (rpc, payload, to). */
+  function synthetic(base: Trace, i: number, rpc: string, payload: Payload, replies: [string, Payload, string][] = []): Trace {
+    const s = base.steps.at(i) as TraceStep;
+    const envelopes = [...base.envelopes];
+    const env = { ...(envelopes[s.envelope as number] as EnvelopeRecord), rpc, payload } as EnvelopeRecord;
+    envelopes[env.id] = env;
+    const sent = replies.map(([r, p, to], k) => {
+      const id = envelopes.length + k;
+      return { ...env, id, rpc: r, payload: p, to, from: s.actor, inReplyTo: env.id } as EnvelopeRecord;
+    });
+    envelopes.push(...sent);
+    const steps = [...base.steps];
+    steps[i] = { ...s, label: rpc, facts: [], sent: sent.map((e) => e.id) };
+    return { ...base, steps, envelopes } as Trace;
+  }
+
+  it('the refusals the presets never show: DUPLICATE_BROKER_REGISTRATION, an AlterPartition refused, an older partition record', () => {
+    const base = trace('hw-behind-leo-slow-follower');
+    const hb = first(base, 'BrokerHeartbeat', (s) => s.from === 'broker-1');
+    const dup = synthetic(base, hb, 'BrokerHeartbeat', { brokerId: 'broker-1', brokerEpoch: 1 }, [
+      ['BrokerHeartbeatResponse', { isFenced: true, error: 'DUPLICATE_BROKER_REGISTRATION' }, 'broker-1'],
+    ]);
+    expect(narrate(dup, hb, 'en')).toBe(
+      "The controller refuses the registration of broker-1's new incarnation (BrokerHeartbeat, broker epoch 1) with DUPLICATE_BROKER_REGISTRATION: the session of the incarnation before it is still valid, and the new one may register only once the controller has fenced the old; broker-1 tries again at its next heartbeat.",
+    );
+    expect(narrate(dup, hb, 'ko')).toContain('DUPLICATE_BROKER_REGISTRATION으로 거절합니다');
+    const hbAnswer = first(base, 'BrokerHeartbeatResponse', (s) => s.actor === 'broker-1');
+    const refused = synthetic(base, hbAnswer, 'BrokerHeartbeatResponse', { isFenced: true, error: 'DUPLICATE_BROKER_REGISTRATION' });
+    expect(narrate(refused, hbAnswer, 'en')).toBe(
+      "The controller refused broker-1's registration with DUPLICATE_BROKER_REGISTRATION: its previous incarnation is not fenced yet; broker-1 sends its next BrokerHeartbeat after broker.heartbeat.interval.ms (2000 ms).",
+    );
+
+    const alter = first(base, 'AlterPartition');
+    const request = {
+      topic: 'orders',
+      partition: 0,
+      leaderId: 'broker-0',
+      leaderEpoch: 0,
+      partitionEpoch: 0,
+      newIsr: ['broker-0', 'broker-1'],
+    };
+    const ineligible = synthetic(base, alter, 'AlterPartition', request, [
+      [
+        'AlterPartitionResponse',
+        {
+          topic: 'orders',
+          partition: 0,
+          error: 'INELIGIBLE_REPLICA',
+          leaderId: 'broker-0',
+          leaderEpoch: 0,
+          partitionEpoch: 0,
+          isr: ['broker-0', 'broker-1', 'broker-2'],
+        },
+        'broker-0',
+      ],
+    ]);
+    expect(narrate(ineligible, alter, 'en')).toBe(
+      "The controller refuses broker-0's AlterPartition for orders-0 (ISR broker-0, broker-1, leader epoch 0, partition epoch 0) with INELIGIBLE_REPLICA: a broker of the requested ISR is fenced or not registered; the ISR stays broker-0, broker-1, broker-2.",
+    );
+    expect(narrate(ineligible, alter, 'ko')).toBe(
+      '컨트롤러가 broker-0의 orders-0 AlterPartition(ISR broker-0, broker-1, 리더 epoch 0, 파티션 epoch 0)을 INELIGIBLE_REPLICA로 거절합니다(요청한 ISR에 펜싱됐거나 등록되지 않은 브로커가 있습니다). ISR은 broker-0, broker-1, broker-2 그대로입니다.',
+    );
+    const answer = first(base, 'AlterPartitionResponse');
+    const stale = synthetic(base, answer, 'AlterPartitionResponse', {
+      topic: 'orders',
+      partition: 0,
+      error: 'INVALID_UPDATE_VERSION',
+      leaderId: 'broker-0',
+      leaderEpoch: 0,
+      partitionEpoch: 1,
+      isr: ['broker-0', 'broker-1'],
+    });
+    expect(narrate(stale, answer, 'en')).toBe(
+      "The controller refused broker-0's AlterPartition for orders-0 (ISR broker-0, broker-1) with INVALID_UPDATE_VERSION: the ISR changed since the leader asked: its partition epoch is stale; broker-0 keeps its proposal pending until a newer partition record (PartitionChange) replaces its state.",
+    );
+    expect(narrate(stale, answer, 'ko')).toContain('INVALID_UPDATE_VERSION으로 거절했습니다');
+    const dropped = synthetic(base, answer, 'AlterPartitionResponse', {
+      topic: 'orders',
+      partition: 0,
+      error: 'INELIGIBLE_REPLICA',
+      isr: [],
+    });
+    expect(narrate(dropped, answer, 'en')).toMatch(/; broker-0 drops its proposal and keeps the ISR it had\.$/);
+
+    // a partition record older than the one the broker applied (the first record it got has partition epoch 1)
+    const later = first(base, 'PartitionChange', (s) => s.actor === 'broker-1' && s.i > alter + 10);
+    const older = synthetic(base, later, 'PartitionChange', {
+      topic: 'orders',
+      partition: 0,
+      leader: 'broker-0',
+      leaderEpoch: 0,
+      partitionEpoch: 0,
+      replicas: ['broker-0', 'broker-1', 'broker-2'],
+      isr: ['broker-0', 'broker-1', 'broker-2'],
+      election: null,
+    });
+    expect(narrate(older, later, 'en')).toBe(
+      'broker-1 ignores this partition record of orders-0 (partition epoch 0): it already applied a newer one (partition epoch 1).',
+    );
+    expect(narrate(older, later, 'ko')).toBe(
+      'broker-1은 orders-0의 이 파티션 레코드(파티션 epoch 0)를 무시합니다. 이미 더 새로운 레코드(파티션 epoch 1)를 반영했습니다.',
+    );
+  });
 });
 
 describe("a follower's truncation says its offsets as they are", () => {

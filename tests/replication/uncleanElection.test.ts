@@ -68,8 +68,12 @@ describe('unclean-election-loses-committed', () => {
       { kind: 'leaderChange', topic: 'orders', partition: 0, leader: 'broker-1', leaderEpoch: 2, isr: ['broker-1'], election: 'unclean' },
     ]);
     const unclean = stepOf(r.trace, 'leaderChange', 1);
+    // after the registration that let it happen (broker-1's BrokerHeartbeat)
+    expect(narrate(r.trace, unclean, 'en')).toMatch(
+      /^The controller registers broker-1's new incarnation \(broker epoch 1, after its restart\) and unfences it/,
+    );
     expect(narrate(r.trace, unclean, 'en')).toContain(
-      'The controller makes broker-1 leader of orders-0 by an unclean election: no in-sync replica is alive and unclean.leader.election.enable=true, so a replica from outside the ISR leads, and records it lacks are lost, committed ones too (leader epoch 2, ISR broker-1).',
+      '; the controller makes broker-1 leader of orders-0 by an unclean election: no in-sync replica is alive and unclean.leader.election.enable=true, so a replica from outside the ISR leads, and records it lacks are lost, committed ones too (leader epoch 2, ISR broker-1).',
     );
     expect(narrate(r.trace, unclean, 'ko')).toContain(
       '컨트롤러가 언클린 선출로 broker-1을 orders-0의 리더로 정했습니다. 살아 있는 ISR 복제본이 없고 unclean.leader.election.enable=true여서 ISR 밖 복제본이 리더가 되며, 이 복제본에 없는 레코드는 커밋된 것까지 사라집니다(리더 epoch 2, ISR broker-1).',

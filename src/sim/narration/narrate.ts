@@ -10,6 +10,7 @@ import type { NarrationContext } from './context';
 import { factClauses } from './facts';
 import { translateFaultLabel } from './faultLabels';
 import { appliedFaultClauses, disconnectedClause, faultStepClause, lostClause } from './faults';
+import { brokerHeartbeatClause } from './kraft';
 import { type Language, say, sentence } from './language';
 import { bootClause, callClause, timerClause } from './local';
 import { namer } from './names';
@@ -40,6 +41,9 @@ function mainClauses(ctx: NarrationContext): string[] {
   }
   // the controller fencing a broker: the cause first, then its leader elections (facts)
   if (isBrokerFencing(ctx)) return [brokerFencedClause(ctx), ...factClauses(ctx, facts)];
+  // a broker registering (unfenced): the heartbeat first, then the elections it let happen (facts)
+  if (step.kind === 'deliver' && step.label === 'BrokerHeartbeat' && facts.length)
+    return [brokerHeartbeatClause(ctx), ...factClauses(ctx, facts)];
   if (facts.length) return factClauses(ctx, facts);
   switch (step.kind) {
     case 'deliver':

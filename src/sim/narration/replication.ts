@@ -124,32 +124,40 @@ function fetchSideEffects(ctx: NarrationContext, follower: string): string[] {
         `${josa(follower, '이/가')} 따라잡았으므로 리더가 컨트롤러에 ISR에 다시 넣어 달라고 요청합니다(AlterPartition, ISR ${list(lang, (alter.payload.newIsr as string[]) ?? [])}).`,
       ),
     );
-  // answers a rise of the high watermark released: acks=all writes, consumers' held fetches
-  const own = ctx.envelope?.id;
+  const released = highWatermarkRelease(ctx, ctx.envelope?.id ?? null);
+  if (released) out.push(released);
+  return out;
+}
+
+/**
+ * The answers a rise of a leader's high watermark released in this step — acks=all writes waiting
+ * in its purgatory, consumers' held fetches (`exclude`: the answer to the step's own request) — as
+ * "with that the high watermark moves up: …", or null when it released none.
+ */
+export function highWatermarkRelease(ctx: NarrationContext, exclude: number | null): string | null {
+  const sent = ctx.step.sent.map((id) => ctx.trace.envelopes.at(id)).filter((e) => e !== undefined);
   const writes = [
     ...new Set(sent.filter((e) => e.rpc === 'ProduceResponse' || e.rpc === 'WriteTxnMarkersResponse').map((e) => ctx.names.actor(e.to))),
   ];
   const readers = [
     ...new Set(
       sent
-        .filter((e) => e.rpc === 'FetchResponse' && e.inReplyTo !== own && !isReplicaFetchAnswer(ctx, e))
+        .filter((e) => e.rpc === 'FetchResponse' && e.inReplyTo !== exclude && !isReplicaFetchAnswer(ctx, e))
         .map((e) => ctx.names.actor(e.to)),
     ),
   ];
-  if (writes.length || readers.length) {
-    const en: string[] = [];
-    const ko: string[] = [];
-    if (writes.length) {
-      en.push(`the acks=all write of ${list('en', writes)} waiting for it is answered`);
-      ko.push(`이를 기다리던 ${list('ko', writes)}의 acks=all 쓰기가 응답을 받습니다`);
-    }
-    if (readers.length) {
-      en.push(`the held Fetch of ${list('en', readers)} gets the records now below it`);
-      ko.push(`${list('ko', readers)}의 붙잡혀 있던 Fetch가 이제 HW 아래에 든 레코드를 받습니다`);
-    }
-    out.push(say(lang, `with that the high watermark moves up: ${en.join(', and ')}`, `이로써 HW가 올라가 ${ko.join('. ')}.`));
+  if (!writes.length && !readers.length) return null;
+  const en: string[] = [];
+  const ko: string[] = [];
+  if (writes.length) {
+    en.push(`the acks=all write of ${list('en', writes)} waiting for it is answered`);
+    ko.push(`이를 기다리던 ${list('ko', writes)}의 acks=all 쓰기가 응답을 받습니다`);
   }
-  return out;
+  if (readers.length) {
+    en.push(`the held Fetch of ${list('en', readers)} gets the records now below it`);
+    ko.push(`${list('ko', readers)}의 붙잡혀 있던 Fetch가 이제 HW 아래에 든 레코드를 받습니다`);
+  }
+  return say(ctx.lang, `with that the high watermark moves up: ${en.join(', and ')}`, `이로써 HW가 올라가 ${ko.join('. ')}.`);
 }
 
 /**
@@ -286,7 +294,7 @@ export function brokerFencedClause(ctx: NarrationContext): string {
 }
 
 /** The ISR of a partition as the controller last recorded it before this step (the initial one when none). */
-function isrBefore(ctx: NarrationContext, topic: string, partition: number): readonly string[] | null {
+export function isrBefore(ctx: NarrationContext, topic: string, partition: number): readonly string[] | null {
   const envelopes = ctx.trace.envelopes;
   for (let i = envelopes.length - 1; i >= 0; i--) {
     const e = envelopes.at(i);

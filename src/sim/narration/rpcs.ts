@@ -6,6 +6,14 @@
 import { topicPartitionKey } from '../protocol/topicPartition';
 import { actorConfig, type NarrationContext } from './context';
 import { explainError } from './errors';
+import {
+  alterPartitionClause,
+  alterPartitionResponseClause,
+  brokerHeartbeatClause,
+  brokerHeartbeatResponseClause,
+  partitionChangeClause,
+  partitionChangeResponseClause,
+} from './kraft';
 import { josa, list, say } from './language';
 import { poss } from './names';
 import { isReplicaFetch, isReplicaFetchResponse, replicaFetchClause, replicaFetchResponseClause } from './replication';
@@ -332,6 +340,19 @@ export function rpcClause(ctx: NarrationContext): string {
         `${to} got HTTP ${num(p.status)} from ${from}${num(p.status) === 404 ? ': the first call never took effect, so calling again is safe' : ''}`,
         `${josa(to, '이/가')} ${from}에게서 HTTP ${josa(String(num(p.status)), '을/를')} 받았습니다${num(p.status) === 404 ? '. 첫 호출이 반영되지 않았으므로 다시 호출해도 안전합니다' : ''}.`,
       );
+    // KRaft: the brokers and the controller
+    case 'BrokerHeartbeat':
+      return brokerHeartbeatClause(ctx);
+    case 'BrokerHeartbeatResponse':
+      return brokerHeartbeatResponseClause(ctx);
+    case 'AlterPartition':
+      return alterPartitionClause(ctx);
+    case 'AlterPartitionResponse':
+      return alterPartitionResponseClause(ctx);
+    case 'PartitionChange':
+      return partitionChangeClause(ctx);
+    case 'PartitionChangeResponse':
+      return partitionChangeResponseClause(ctx);
     default:
       return say(
         lang,
