@@ -68,7 +68,8 @@ export function describeGroups(s: TraceSummary): string {
         t(tp.topic),
         String(tp.partition),
         committed === undefined ? '-' : String(committed),
-        p ? String(p.logEndOffset) : '-',
+        // kafka-consumer-groups.sh reads it with ListOffsets(latest) at read_uncommitted: the high watermark
+        p ? String(p.highWatermark) : '-',
         committed === undefined || !p ? '-' : String(Math.max(0, p.highWatermark - committed)),
         g.state,
         String(g.generation),
