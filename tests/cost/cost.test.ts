@@ -206,9 +206,10 @@ describe('cost of shipped runs', () => {
     expect(lost.committedPerSecond).toBeCloseTo(lost.committedRecords / (lost.windowMs / 1000), 6);
     expect(lost.committedPerSecond ?? 1).toBeLessThan(0.1);
   });
-  it('a record left above the high watermark is not a committed record (min-insync-blocks-writes: a and b, not c)', () => {
-    // it read 3: c is in broker-0's log at offset 2 with the HW at 2, read by no consumer
+  it('a record left above the high watermark is not a committed record (min-insync-blocks-writes: e1 and e2, not e3)', () => {
+    // it read 3: e3 is in broker-0's log at offset 2 with the HW at 2, read by no consumer (billing gets e1 and e2)
     expect(cost('min-insync-blocks-writes').committedRecords).toBe(2);
+    expect(cost('min-insync-blocks-writes').consumers.map((k) => [k.consumer, k.latency.count])).toEqual([['billing', 2]]);
   });
   it('latency is never negative and p50 ≤ p99 ≤ max', () => {
     for (const id of ['opening-story', 'ctp-exactly-once-crash', 'abort-hidden-from-read-committed'])

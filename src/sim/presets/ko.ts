@@ -76,9 +76,9 @@ export const PRESET_TEXT_KO: Readonly<Record<string, PresetText>> = {
   'min-insync-blocks-writes': {
     title: 'min.insync.replicas=2: 브로커 하나에만 남기느니 쓰기를 거부한다',
     question:
-      'orders에는 복제본이 세 개 있고 min.insync.replicas=2이며 프로듀서는 acks=all입니다. broker-2가 죽고, 나중에 broker-1도 죽습니다. 어떤 쓰기가 확인 응답을 받고, 리더 broker-0만 남았을 때 프로듀서는 무엇을 볼까요?',
+      'orders에는 복제본이 세 개 있고 min.insync.replicas=2이며 프로듀서는 acks=all입니다. billing은 read_uncommitted로 orders를 읽습니다. broker-2가 죽고, 나중에 broker-1도 죽습니다. 어떤 쓰기가 확인 응답을 받고, 리더 broker-0만 남았을 때 프로듀서는 무엇을 보며, billing은 무엇을 읽을까요?',
     expected:
-      'broker-2가 펜싱되면 ISR은 [broker-0, broker-1]로 여전히 둘이므로 b는 확인 응답을 받습니다. broker-1이 죽을 때 c(이벤트 e3)는 이미 broker-0의 로그에서 broker-1을 기다리고 있습니다. ISR이 [broker-0]으로 줄고 하이 워터마크는 2에 머무르며(Kafka 3.7+의 엄격한 최소 ISR 규칙), 그 Produce는 NOT_ENOUGH_REPLICAS_AFTER_APPEND가 아니라 REQUEST_TIMED_OUT으로 끝납니다. 이후 재시도는 모두 기록되기 전에 NOT_ENOUGH_REPLICAS로 거부되고, delivery.timeout.ms가 지나면 c는 포기됩니다. 프로듀서의 send()는 TimeoutException으로 실패합니다. broker-0에는 a, b, c가(c는 offset 2로 HW 위), broker-1에는 a와 b가, broker-2에는 a가 남습니다. 그래서 판정의 Kafka 로그 계층은 e1과 e2를 한 번씩으로 세고 e3은 하이 워터마크 위에 있다고 따로 적습니다. 리더의 로그에는 있지만 커밋되지 않았으므로 어느 격리 수준의 컨슈머도 읽지 못합니다. 한 번도 아니고 유실도 아닙니다. 그 레코드가 없는 복제본이 리더가 되면(언클린 리더 선출) 잘려 나가고, broker-1이 돌아와 따라잡으면 커밋됩니다. 확인 응답을 받은 것은 하나도 유실되지 않습니다.',
+      'broker-2가 펜싱되면 ISR은 [broker-0, broker-1]로 여전히 둘이므로 e2는 확인 응답을 받습니다. broker-1이 죽을 때 e3은 이미 broker-0의 로그에서 broker-1을 기다리고 있습니다. ISR이 [broker-0]으로 줄고 하이 워터마크는 2에 머무르며(Kafka 3.7+의 엄격한 최소 ISR 규칙), 그 Produce는 NOT_ENOUGH_REPLICAS_AFTER_APPEND가 아니라 REQUEST_TIMED_OUT으로 끝납니다. 이후 재시도는 모두 기록되기 전에 NOT_ENOUGH_REPLICAS로 거부되고, delivery.timeout.ms가 지나면 e3은 포기됩니다. 프로듀서의 send()는 TimeoutException으로 실패합니다. broker-0에는 e1, e2, e3이(e3은 offset 2로 HW 위), broker-1에는 e1과 e2가, broker-2에는 e1이 남습니다. billing은 e1과 e2를 받고 e3은 끝내 받지 못합니다. read_uncommitted인데도 offset 2부터의 Fetch는 매번 빈 응답으로 돌아옵니다(하이 워터마크 2). 그래서 판정의 Kafka 로그 계층은 e1과 e2를 한 번씩으로 세고 e3은 하이 워터마크 위에 있다고 따로 적습니다. 리더의 로그에는 있지만 커밋되지 않았으므로 어느 격리 수준의 컨슈머도 읽지 못합니다. 한 번도 아니고 유실도 아닙니다. billing의 전달과 처리도 e1과 e2를 한 번씩으로 셉니다. e3은 그 레코드가 없는 복제본이 리더가 되면(언클린 리더 선출) 잘려 나가고, broker-1이 돌아와 따라잡으면 커밋됩니다. 확인 응답을 받은 것은 하나도 유실되지 않습니다.',
   },
   'idempotence-survives-failover': {
     title: '멱등성은 리더 페일오버에도 살아남는다: 새 리더가 재시도를 알아본다',
