@@ -55,16 +55,16 @@ export const PRESET_TEXT_KO: Readonly<Record<string, PresetText>> = {
   'acks-1-leader-failover-loss': {
     title: 'acks=1: 리더 혼자 확인 응답한 레코드가 페일오버에서 사라진다',
     question:
-      'orders에는 복제본이 세 개 있고 프로듀서는 acks=1을 씁니다. 리더 broker-0은 어떤 팔로워도 b를 가져가기 전에 확인 응답을 보내고 죽습니다. broker-1이 리더로 선출됩니다. broker-0이 돌아오면 b는 어떻게 될까요?',
+      'orders에는 복제본이 세 개 있고 프로듀서는 acks=1을 씁니다. 리더 broker-0은 어떤 팔로워도 e2를 가져가기 전에 확인 응답을 보내고 죽습니다. broker-1이 리더로 선출됩니다. broker-0이 돌아오면 e2는 어떻게 될까요?',
     expected:
-      'a는 모든 복제본에 있습니다. b(이벤트 e2)는 broker-0 혼자 offset 1에서 확인 응답을 보냅니다(팔로워의 가져오기가 느립니다). broker-0이 죽고 broker.session.timeout.ms가 지나면 컨트롤러가 broker-0을 펜싱하고 ISR에서 broker-1을 리더 epoch 1로 선출합니다. broker-1에는 b가 없었습니다. broker-0은 돌아와서 broker-1을 따르고, 새 리더에서 epoch 0이 어디서 끝났는지 알게 되어 자기 로그에서 b를 잘라 냅니다. 모든 복제본에는 a만 남습니다. b는 확인 응답을 받은 뒤 유실되었습니다. acks=all이었다면 프로듀서는 ISR을 기다렸을 것입니다.',
+      'e1은 모든 복제본에 있습니다. e2에 대해서는 broker-0 혼자 offset 1로 확인 응답을 보냅니다(팔로워의 가져오기가 느립니다). broker-0이 죽고 broker.session.timeout.ms가 지나면 컨트롤러가 broker-0을 펜싱하고 ISR에서 broker-1을 리더 epoch 1로 선출합니다. broker-1에는 e2가 없었습니다. broker-0은 돌아와서 broker-1을 따르고, 새 리더에서 epoch 0이 어디서 끝났는지 알게 되어 자기 로그에서 e2를 잘라 냅니다. 모든 복제본에는 e1만 남습니다. e2는 확인 응답을 받은 뒤 유실되었습니다. acks=all이었다면 프로듀서는 ISR을 기다렸을 것입니다.',
   },
   'unclean-election-loses-committed': {
     title: 'unclean.leader.election.enable=true: ISR 밖 리더 때문에 커밋된 레코드가 사라진다',
     question:
-      'orders에는 복제본이 두 개 있고(broker-0이 리더, broker-1이 팔로워) min.insync.replicas=1, unclean.leader.election.enable=true이며 프로듀서는 멱등성을 켠 acks=all입니다. broker-1이 죽어 ISR에서 빠지고, broker-0 혼자 ISR에 있는 동안 b와 c가 커밋됩니다. 이어서 broker-0도 죽고, broker-1이 먼저 돌아옵니다. b와 c는 어떻게 될까요?',
+      'orders에는 복제본이 두 개 있고(broker-0이 리더, broker-1이 팔로워) min.insync.replicas=1, unclean.leader.election.enable=true이며 프로듀서는 멱등성을 켠 acks=all입니다. broker-1이 죽어 ISR에서 빠지고, broker-0 혼자 ISR에 있는 동안 e2와 e3이 커밋됩니다. 이어서 broker-0도 죽고, broker-1이 먼저 돌아옵니다. e2와 e3은 어떻게 될까요?',
     expected:
-      'a는 두 복제본 모두에 있습니다. broker-1이 죽고 broker.session.timeout.ms가 지나면 컨트롤러가 broker-1을 펜싱하고 ISR은 [broker-0]으로 줄어듭니다. min.insync.replicas=1이므로 리더 혼자로 충분합니다. b와 c(이벤트 e2, e3)는 acks=all로 offset 1–2에서 확인 응답을 받고 broker-0의 하이 워터마크 3 아래에서 커밋되지만, broker-0에만 있습니다. broker-0이 죽어 펜싱되면 살아 있는 ISR 복제본이 없어 orders-0은 오프라인이 됩니다(리더 epoch 1). 그사이 보낸 d는 죽은 broker-0에서 NETWORK_EXCEPTION을 받고, 메타데이터에 리더가 없으니(LEADER_NOT_AVAILABLE) 기다립니다. broker-1이 다시 등록하면 컨트롤러는 ISR 밖의 broker-1을 언클린 선출합니다. 리더 epoch 2, ISR [broker-1]입니다. broker-1에는 b와 c가 없었으므로 프로듀서의 다음 시퀀스는 OUT_OF_ORDER_SEQUENCE_NUMBER로 거부되고, 프로듀서가 epoch를 올린 뒤 d는 b가 있던 offset 1에 기록됩니다. broker-0은 돌아와 broker-1을 따르고, 새 리더에서 epoch 0이 offset 1에서 끝났다는 것을 알게 되어 b와 c를 잘라 냅니다. 커밋되고 확인 응답까지 받은 레코드가 유실되었습니다. 두 복제본에는 a와 d가 남습니다. unclean.leader.election.enable=false(기본값)였다면 orders-0은 broker-0이 돌아와 다시 리더가 될 때까지 오프라인이었고, b와 c는 남았을 것입니다.',
+      'e1은 두 복제본 모두에 있습니다. broker-1이 죽고 broker.session.timeout.ms가 지나면 컨트롤러가 broker-1을 펜싱하고 ISR은 [broker-0]으로 줄어듭니다. min.insync.replicas=1이므로 리더 혼자로 충분합니다. e2와 e3은 acks=all로 offset 1–2에서 확인 응답을 받고 broker-0의 하이 워터마크 3 아래에서 커밋되지만, broker-0에만 있습니다. broker-0이 죽어 펜싱되면 살아 있는 ISR 복제본이 없어 orders-0은 오프라인이 됩니다(리더 epoch 1). 그사이 보낸 e4는 죽은 broker-0에서 NETWORK_EXCEPTION을 받고, 메타데이터에 리더가 없으니(LEADER_NOT_AVAILABLE) 기다립니다. broker-1이 다시 등록하면 컨트롤러는 ISR 밖의 broker-1을 언클린 선출합니다. 리더 epoch 2, ISR [broker-1]입니다. broker-1에는 e2와 e3이 없었으므로 프로듀서의 다음 시퀀스는 OUT_OF_ORDER_SEQUENCE_NUMBER로 거부되고, 프로듀서가 epoch를 올린 뒤 e4는 e2가 있던 offset 1에 기록됩니다. broker-0은 돌아와 broker-1을 따르고, 새 리더에서 epoch 0이 offset 1에서 끝났다는 것을 알게 되어 e2와 e3을 잘라 냅니다. 커밋되고 확인 응답까지 받은 레코드가 유실되었습니다. 두 복제본에는 e1과 e4가 남습니다. unclean.leader.election.enable=false(기본값)였다면 orders-0은 broker-0이 돌아와 다시 리더가 될 때까지 오프라인이었고, e2와 e3은 남았을 것입니다.',
   },
   'transaction-state-under-replicated': {
     title: '__transaction_state 복제 부족: 커밋은 기다리고 LSO는 묶여 있다',
@@ -83,16 +83,16 @@ export const PRESET_TEXT_KO: Readonly<Record<string, PresetText>> = {
   'idempotence-survives-failover': {
     title: '멱등성은 리더 페일오버에도 살아남는다: 새 리더가 재시도를 알아본다',
     question:
-      'orders에는 복제본이 세 개 있고 min.insync.replicas=2이며 프로듀서는 멱등 프로듀서입니다(acks=all, enable.idempotence=true: Kafka 4.x 기본값). 리더 broker-0이 a를 추가하고 두 팔로워가 모두 복사했지만, broker-0은 응답하기 전에 죽습니다. 프로듀서는 같은 배치를 새 리더에 재시도합니다. a가 두 번 기록될까요?',
+      'orders에는 복제본이 세 개 있고 min.insync.replicas=2이며 프로듀서는 멱등 프로듀서입니다(acks=all, enable.idempotence=true: Kafka 4.x 기본값). 리더 broker-0이 e1을 추가하고 두 팔로워가 모두 복사했지만, broker-0은 응답하기 전에 죽습니다. 프로듀서는 같은 배치를 새 리더에 재시도합니다. e1이 두 번 기록될까요?',
     expected:
-      '아닙니다. a(이벤트 e1, producerId 1000, epoch 0, 시퀀스 0)는 모든 복제본의 offset 0에 리더 epoch 0으로 한 번 있습니다. broker-0은 팔로워의 다음 가져오기가 a를 받았다고 알려 주기 전에 죽으므로 ProduceResponse를 보내지 못합니다. 프로듀서는 NETWORK_EXCEPTION을 받고, broker.session.timeout.ms가 지나 컨트롤러가 broker-0을 펜싱하고 ISR에서 broker-1을 리더 epoch 1로 선출할 때까지 broker-0에 계속 재시도합니다. broker-1은 복제한 배치로 producer 1000의 상태를 다시 만들어 두었으므로, 재시도(같은 producerId, epoch, 시퀀스)는 중복입니다. 아무것도 추가되지 않고 원래의 offset 0이 오류 없이 응답됩니다. b(이벤트 e2, 시퀀스 1)는 리더 epoch 1에서 offset 1에 추가됩니다. broker-0은 돌아와 broker-1을 따르고 b를 가져옵니다. 모든 복제본에 a와 b가 각각 한 번씩 남습니다.',
+      '아닙니다. e1(producerId 1000, epoch 0, 시퀀스 0)은 모든 복제본의 offset 0에 리더 epoch 0으로 한 번 있습니다. broker-0은 팔로워의 다음 가져오기가 e1을 받았다고 알려 주기 전에 죽으므로 ProduceResponse를 보내지 못합니다. 프로듀서는 NETWORK_EXCEPTION을 받고, broker.session.timeout.ms가 지나 컨트롤러가 broker-0을 펜싱하고 ISR에서 broker-1을 리더 epoch 1로 선출할 때까지 broker-0에 계속 재시도합니다. broker-1은 복제한 배치로 producer 1000의 상태를 다시 만들어 두었으므로, 재시도(같은 producerId, epoch, 시퀀스)는 중복입니다. 아무것도 추가되지 않고 원래의 offset 0이 오류 없이 응답됩니다. e2(시퀀스 1)는 리더 epoch 1에서 offset 1에 추가됩니다. broker-0은 돌아와 broker-1을 따르고 e2를 가져옵니다. 모든 복제본에 e1과 e2가 각각 한 번씩 남습니다.',
   },
   'hw-behind-leo-slow-follower': {
     title: '느린 팔로워가 하이 워터마크를 붙잡고, ISR이 그 팔로워를 뺀다',
     question:
-      'orders에는 복제본이 세 개 있고 min.insync.replicas=2이며 프로듀서는 acks=all입니다. billing은 read_uncommitted로 읽습니다. b가 기록되기 직전에 broker-2의 복제 링크가 느려집니다. broker-2가 뒤처진 동안 하이 워터마크는 어디에 있고, billing은 무엇을 보며, b는 언제 확인 응답을 받을까요? (실행을 짧게 하려고 replica.lag.time.max.ms를 Kafka의 30000에서 2000으로 줄였습니다.)',
+      'orders에는 복제본이 세 개 있고 min.insync.replicas=2이며 프로듀서는 acks=all입니다. billing은 read_uncommitted로 읽습니다. e2가 기록되기 직전에 broker-2의 복제 링크가 느려집니다. broker-2가 뒤처진 동안 하이 워터마크는 어디에 있고, billing은 무엇을 보며, e2는 언제 확인 응답을 받을까요? (실행을 짧게 하려고 replica.lag.time.max.ms를 Kafka의 30000에서 2000으로 줄였습니다.)',
     expected:
-      'a는 세 복제본 모두에 들어가자 offset 0으로 확인 응답을 받습니다: HW 1. 4.5초부터 broker-2의 가져오기 요청과 그 응답이 2500 ms씩 더 걸립니다. b는 broker-0이 offset 1에 추가하고 broker-1은 가져가지만 broker-2는 가져가지 못합니다. 리더의 로그 끝 offset은 2이지만, ISR [broker-0, broker-1, broker-2]에서 가장 낮은 로그 끝 offset인 HW는 1에 머무릅니다. billing(read_uncommitted)은 offset 0 위로는 아무것도 받지 못하고, acks=all Produce는 리더에서 HW가 올라가기를 기다립니다. broker-2가 마지막으로 따라잡은 때는 약 4초입니다. 7초의 ISR 점검(replica.lag.time.max.ms / 2마다, 여기서는 1000 ms)에서 2000 ms 넘게 뒤처졌으므로 리더는 AlterPartition으로 broker-2를 뺍니다. ISR은 [broker-0, broker-1]이고 여전히 min.insync.replicas=2입니다. HW가 2로 올라가고 b는 offset 1로 확인 응답을 받으며 billing이 b를 받습니다. 링크가 회복되면 broker-2가 b를 가져와 따라잡고 ISR에 다시 들어갑니다(두 번째 AlterPartition). c는 세 복제본 모두에 들어간 뒤 offset 2로 확인 응답을 받습니다. 아무것도 유실되거나 중복되지 않고, billing은 HW 이상을 읽지 않습니다.',
+      'e1은 세 복제본 모두에 들어가자 offset 0으로 확인 응답을 받습니다: HW 1. 4.5초부터 broker-2의 가져오기 요청과 그 응답이 2500 ms씩 더 걸립니다. e2는 broker-0이 offset 1에 추가하고 broker-1은 가져가지만 broker-2는 가져가지 못합니다. 리더의 로그 끝 offset은 2이지만, ISR [broker-0, broker-1, broker-2]에서 가장 낮은 로그 끝 offset인 HW는 1에 머무릅니다. billing(read_uncommitted)은 offset 0 위로는 아무것도 받지 못하고, acks=all Produce는 리더에서 HW가 올라가기를 기다립니다. broker-2가 마지막으로 따라잡은 때는 약 4초입니다. 7초의 ISR 점검(replica.lag.time.max.ms / 2마다, 여기서는 1000 ms)에서 2000 ms 넘게 뒤처졌으므로 리더는 AlterPartition으로 broker-2를 뺍니다. ISR은 [broker-0, broker-1]이고 여전히 min.insync.replicas=2입니다. HW가 2로 올라가고 e2는 offset 1로 확인 응답을 받으며 billing이 e2를 받습니다. 링크가 회복되면 broker-2가 e2를 가져와 따라잡고 ISR에 다시 들어갑니다(두 번째 AlterPartition). e3은 세 복제본 모두에 들어간 뒤 offset 2로 확인 응답을 받습니다. 아무것도 유실되거나 중복되지 않고, billing은 HW 이상을 읽지 않습니다.',
   },
   'acks-0-loss': {
     title: 'acks=0: 보내고 잊으면, 정말로 잊힌다',

@@ -17,15 +17,15 @@ export const NOTES_KO: Readonly<Record<string, string>> = {
   'a null key: a compacted topic refuses it (INVALID_RECORD)': 'null 키: 컴팩션 토픽은 이 레코드를 거부합니다(INVALID_RECORD)',
   "broker-1's fetches from the leader are slow": 'broker-1이 리더에서 가져오는 요청이 느립니다',
   "broker-2's fetches from the leader are slow": 'broker-2가 리더에서 가져오는 요청이 느립니다',
-  'the leader dies before any follower fetched b': '어떤 팔로워도 b를 가져가기 전에 리더가 죽습니다',
+  'the leader dies before any follower fetched e2': '어떤 팔로워도 e2를 가져가기 전에 리더가 죽습니다',
   'the follower dies and leaves the ISR': '팔로워가 죽어 ISR에서 빠집니다',
-  'the leader dies with b and c committed on it alone': 'b와 c가 리더에만 커밋된 채로 리더가 죽습니다',
+  'the leader dies with e2 and e3 committed on it alone': 'e2와 e3이 리더에만 커밋된 채로 리더가 죽습니다',
   'broker-1 fails and returns 20 s later': 'broker-1이 죽고 20초 뒤에 돌아옵니다',
   'broker-2 fails for good': 'broker-2가 죽고 돌아오지 않습니다',
   'the first follower dies: two replicas are still in sync': '첫 팔로워가 죽습니다: 동기화된 복제본이 아직 둘입니다',
   'the second follower dies: the leader is alone in the ISR': '두 번째 팔로워가 죽습니다: ISR에는 리더만 남습니다',
-  'the leader dies after both followers copied a, before it learned they had it: no ProduceResponse':
-    '두 팔로워가 a를 복사한 뒤, 리더가 그 사실을 알기 전에 죽습니다: ProduceResponse는 없습니다',
+  'the leader dies after both followers copied e1, before it learned they had it: no ProduceResponse':
+    '두 팔로워가 e1을 복사한 뒤, 리더가 그 사실을 알기 전에 죽습니다: ProduceResponse는 없습니다',
   "broker-2's replication link slows: each fetch and its answer take 2.5 s longer":
     'broker-2의 복제 링크가 느려집니다: 가져오기 요청과 그 응답이 각각 2.5초 더 걸립니다',
   'the request never reaches the broker': '요청이 브로커에 도착하지 않습니다',
