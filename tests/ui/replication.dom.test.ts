@@ -75,9 +75,14 @@ describe('replicated partitions on the page', () => {
 });
 
 describe('the model notes', () => {
-  const trace = (processes: string[]) =>
+  const trace = (processes: string[], cluster: Record<string, unknown> = {}) =>
     ({
-      resolved: { cluster: { 'transaction.version': 2, 'transaction.partition.verification.enable': true }, producers: {}, streams: {} },
+      resolved: {
+        cluster: { 'transaction.version': 2, 'transaction.partition.verification.enable': true },
+        producers: {},
+        streams: {},
+        scenario: { cluster },
+      },
       built: { processes: processes.map((id) => ({ id, kind: id.startsWith('broker') ? 'broker' : 'controller' })) },
     }) as unknown as Trace;
 
@@ -90,5 +95,21 @@ describe('the model notes', () => {
     page.render(createElement(ModelNotes, { trace: trace(['broker-0']) }));
     await page.settle();
     expect(first()).toMatch(/^One replica per partition in this run/);
+  });
+
+  it('say where the coordinators live when the scenario replicates the internal topics', async () => {
+    const first = () => page.host.querySelector('[data-testid="model-notes"] li')?.textContent ?? '';
+    page.render(createElement(ModelNotes, { trace: trace(['broker-0', 'controller'], { 'transaction.state.log.replication.factor': 3 }) }));
+    await page.settle();
+    expect(first()).toContain('__transaction_state is replicated too (transaction.state.log.replication.factor)');
+    expect(first()).toContain('__consumer_offsets keeps one replica');
+    page.render(
+      createElement(ModelNotes, {
+        trace: trace(['broker-0', 'controller'], { 'transaction.state.log.replication.factor': 3, 'offsets.topic.replication.factor': 3 }),
+      }),
+    );
+    await page.settle();
+    expect(first()).toContain('each coordinator lives on the leader of its partition and moves with it');
+    expect(first()).not.toContain('keep one replica');
   });
 });

@@ -8,6 +8,32 @@
 import { type Trace, usesTransactions } from '../../sim/views';
 import { useSim } from '../../store/useSim';
 
+/** Whether each internal topic is replicated in this run (its replication factor set: its coordinator on its leader). */
+interface InternalTopics {
+  readonly transactions: boolean;
+  readonly offsets: boolean;
+}
+
+function internalTopicsEn({ transactions, offsets }: InternalTopics): string {
+  if (transactions && offsets)
+    return '__transaction_state and __consumer_offsets are replicated too (transaction.state.log.replication.factor, offsets.topic.replication.factor): each coordinator lives on the leader of its partition and moves with it.';
+  if (transactions)
+    return '__transaction_state is replicated too (transaction.state.log.replication.factor): the transaction coordinator lives on the leader of its partition and moves with it; __consumer_offsets keeps one replica (the group coordinator is a fixed process).';
+  if (offsets)
+    return '__consumer_offsets is replicated too (offsets.topic.replication.factor): the group coordinator lives on the leader of its partition and moves with it; __transaction_state keeps one replica (the transaction coordinator is a fixed process).';
+  return '__transaction_state and __consumer_offsets keep one replica (their coordinators are fixed processes).';
+}
+
+function internalTopicsKo({ transactions, offsets }: InternalTopics): string {
+  if (transactions && offsets)
+    return '__transaction_state와 __consumer_offsets도 복제됩니다(transaction.state.log.replication.factor, offsets.topic.replication.factor). 각 코디네이터는 자기 파티션의 리더에 있고 리더와 함께 옮겨 갑니다.';
+  if (transactions)
+    return '__transaction_state도 복제됩니다(transaction.state.log.replication.factor). 트랜잭션 코디네이터는 자기 파티션의 리더에 있고 리더와 함께 옮겨 갑니다. __consumer_offsets는 복제본 하나입니다(그룹 코디네이터가 고정된 프로세스).';
+  if (offsets)
+    return '__consumer_offsets도 복제됩니다(offsets.topic.replication.factor). 그룹 코디네이터는 자기 파티션의 리더에 있고 리더와 함께 옮겨 갑니다. __transaction_state는 복제본 하나입니다(트랜잭션 코디네이터가 고정된 프로세스).';
+  return '__transaction_state와 __consumer_offsets는 복제본 하나입니다(코디네이터가 고정된 프로세스).';
+}
+
 const TEXT = {
   en: {
     protocol: (v: 1 | 2, verification: boolean) =>
@@ -17,14 +43,16 @@ const TEXT = {
     summary: 'How this model simplifies Kafka',
     oneReplica:
       'One replica per partition in this run (no topic sets replicationFactor): the high watermark is the log end offset; acks=1 and acks=all behave alike; leaders never move.',
-    replicated:
-      'Replication (KRaft) is modelled for topics with replicationFactor: followers fetch from the leader, the high watermark is the lowest log end offset of the ISR, a follower leaves the ISR after replica.lag.time.max.ms, the controller elects a new leader from the ISR (unclean only with unclean.leader.election.enable) and bumps the leader epoch, and a returning replica truncates to the new leader epoch. Brokers learn partition changes by message from the controller, not by fetching its metadata log; __transaction_state and __consumer_offsets keep one replica (their coordinators are fixed processes).',
+    replicated: (internal: InternalTopics) =>
+      `Replication (KRaft) is modelled for topics with replicationFactor: followers fetch from the leader, the high watermark is the lowest log end offset of the ISR, a follower leaves the ISR after replica.lag.time.max.ms, the controller elects a new leader from the ISR (unclean only with unclean.leader.election.enable) and bumps the leader epoch, and a returning replica truncates to the new leader epoch. Brokers learn partition changes by message from the controller, not by fetching its metadata log. ${internalTopicsEn(internal)}`,
     items: [
       'A Fetch request carries one partition (a Produce request carries every partition its broker leads, as in Kafka).',
       'The transaction coordinator and the group coordinator are actors of their own; the internal topics have 3 partitions, not 50.',
       'The group coordinator computes the range assignment; every rebalance revokes all partitions (eager).',
       'Retry backoff has no jitter; a null key moves to the next partition in order, not a random one.',
       'poll() waits until records arrive; the log cleaner runs when asked.',
+      'A producer reaches a coordinator that lives on a broker over a connection of its own, apart from its Produce requests to that broker (Kafka: one connection per broker).',
+      'The transaction coordinator sends markers refused with a retriable error again after 100 ms (Kafka: at once).',
     ],
   },
   ko: {
@@ -35,14 +63,16 @@ const TEXT = {
     summary: '이 모델이 Kafka를 단순화한 부분',
     oneReplica:
       '이 실행은 파티션당 복제본 하나(replicationFactor를 둔 토픽 없음): HW(하이 워터마크)는 LEO(로그 끝 offset)와 같고, acks=1과 acks=all이 같게 동작하며, 리더는 바뀌지 않습니다.',
-    replicated:
-      'replicationFactor를 둔 토픽은 복제(KRaft)를 모델링합니다: 팔로워가 리더에게서 fetch하고, HW는 ISR의 가장 작은 LEO이며, replica.lag.time.max.ms보다 뒤처진 팔로워는 ISR에서 빠지고, 컨트롤러가 ISR에서 새 리더를 뽑고(unclean.leader.election.enable일 때만 ISR 밖에서) leaderEpoch를 올리며, 돌아온 복제본은 새 leaderEpoch에 맞춰 로그를 자릅니다. 브로커는 컨트롤러의 메타데이터 로그를 fetch하지 않고 메시지로 파티션 변경을 받습니다. __transaction_state와 __consumer_offsets는 복제본 하나입니다(코디네이터가 고정된 프로세스).',
+    replicated: (internal: InternalTopics) =>
+      `replicationFactor를 둔 토픽은 복제(KRaft)를 모델링합니다: 팔로워가 리더에게서 fetch하고, HW는 ISR의 가장 작은 LEO이며, replica.lag.time.max.ms보다 뒤처진 팔로워는 ISR에서 빠지고, 컨트롤러가 ISR에서 새 리더를 뽑고(unclean.leader.election.enable일 때만 ISR 밖에서) leaderEpoch를 올리며, 돌아온 복제본은 새 leaderEpoch에 맞춰 로그를 자릅니다. 브로커는 컨트롤러의 메타데이터 로그를 fetch하지 않고 메시지로 파티션 변경을 받습니다. ${internalTopicsKo(internal)}`,
     items: [
       'Fetch 요청은 파티션 하나씩 담습니다(Produce 요청은 Kafka처럼 그 브로커가 리더인 파티션을 모두 담습니다).',
       '트랜잭션 코디네이터와 그룹 코디네이터는 별도 액터이고, 내부 토픽은 50개가 아니라 3개 파티션입니다.',
       '그룹 코디네이터가 range 할당을 계산하고, 리밸런스마다 모든 파티션을 회수합니다(eager).',
       '재시도 backoff에 jitter가 없고, null 키는 무작위가 아니라 다음 파티션으로 옮겨 갑니다.',
       'poll()은 레코드가 올 때까지 기다리고, 로그 클리너는 요청할 때만 실행됩니다.',
+      '프로듀서는 브로커에 있는 코디네이터에 그 브로커로 가는 Produce 요청과 다른 별도 연결로 접속합니다(Kafka는 브로커당 연결 하나).',
+      '트랜잭션 코디네이터는 재시도할 수 있는 오류로 거절된 마커를 100 ms 뒤에 다시 보냅니다(Kafka는 곧바로).',
     ],
   },
 } as const;
@@ -53,6 +83,12 @@ export function ModelNotes({ trace }: { readonly trace: Trace }) {
   const cluster = trace.resolved.cluster;
   // the KRaft controller runs only when some partition has more than one replica
   const replicated = trace.built.processes.some((p) => p.id === 'controller');
+  // an internal topic whose replication factor the scenario sets is replicated, its coordinator on its leader
+  const setInCluster = (key: string) => (trace.resolved.scenario.cluster as Record<string, unknown> | undefined)?.[key] !== undefined;
+  const internal = {
+    transactions: setInCluster('transaction.state.log.replication.factor'),
+    offsets: setInCluster('offsets.topic.replication.factor'),
+  };
   // the protocol version only matters to a run with transactions
   const transactions = usesTransactions(trace.resolved);
   return (
@@ -65,7 +101,7 @@ export function ModelNotes({ trace }: { readonly trace: Trace }) {
       <details>
         <summary>{t.summary}</summary>
         <ul>
-          {[replicated ? t.replicated : t.oneReplica, ...t.items].map((item) => (
+          {[replicated ? t.replicated(internal) : t.oneReplica, ...t.items].map((item) => (
             <li key={item}>{item}</li>
           ))}
         </ul>
