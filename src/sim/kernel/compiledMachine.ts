@@ -125,9 +125,8 @@ export class CompiledActor {
   send(event: Ev): void {
     // the raised events' queue, reused: a send drains it before it returns (a handler that throws leaves it to be cleared here)
     const queue = this.raised;
-    // (setting an array's length is a runtime call even when it changes nothing: only when needed)
-    if (queue.length !== 0) queue.length = 0;
-    if (this.out.effects.length !== 0) this.out.effects.length = 0;
+    clear(queue);
+    clear(this.out.effects);
     this.microstep(this.select(event), event, queue);
     this.settle(event, queue);
     this.flush();
@@ -141,7 +140,7 @@ export class CompiledActor {
     const effects = this.out.effects;
     if (effects.length === 0) return;
     for (const e of effects) this.emit(e);
-    effects.length = 0;
+    clear(effects);
   }
 
   /** XState's macrostep loop after the first microstep: eventless transitions, then raised events. */
@@ -184,7 +183,7 @@ export class CompiledActor {
   /** XState's transitionNode from the root: the transitions an event enables. */
   private select(event: Ev): readonly CTransition[] {
     const picked = this.picked;
-    if (picked.length !== 0) picked.length = 0;
+    clear(picked);
     this.selectIn(this.m.root, event);
     if (picked.length === 0) return NONE;
     // the reused list itself: it is read before the next selection
@@ -262,7 +261,7 @@ export class CompiledActor {
       // (its effects stay in `out` until the send ends: flush)
       if (out.raised.length) {
         for (const r of out.raised) queue.push(r);
-        out.raised.length = 0;
+        clear(out.raised);
       }
     }
   }
@@ -292,6 +291,14 @@ export class CompiledActor {
     this.state = found;
     return found;
   }
+}
+
+/**
+ * Empties a list that is reused from one event to the next, keeping its storage: `list.length = 0`
+ * frees the storage and the next push allocates it again — on every event, for each such list.
+ */
+function clear(list: unknown[]): void {
+  while (list.length !== 0) list.pop();
 }
 
 function sameSet(a: readonly CNode[], b: readonly CNode[]): boolean {
