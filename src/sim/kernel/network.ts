@@ -143,6 +143,9 @@ export interface RequestOptions extends SendOptions {
 
 export type Arrival = { readonly ok: true; readonly completed: InFlightRequest | null } | { readonly ok: false; readonly why: string };
 
+/** An envelope that arrives and completes no request (every request does): one value for all. */
+const ARRIVED: Arrival = { ok: true, completed: null };
+
 /** Each (client, server)'s key, made once: every envelope sent looks its connection up. */
 const keys = new Map<ActorId, Map<ActorId, string>>();
 
@@ -207,6 +210,47 @@ function moved(c: Connection, toServerAt: number, toClientAt: number, inFlight: 
   };
 }
 
+/** A copy of a connection with new readings: as `{ ...c, readings }`, written out (see moved()). */
+function withReadings(c: Connection, readings: readonly ServerReading[]): Connection {
+  return {
+    key: c.key,
+    client: c.client,
+    server: c.server,
+    generation: c.generation,
+    status: c.status,
+    brokenBy: c.brokenBy,
+    stalls: c.stalls,
+    toServerAt: c.toServerAt,
+    toClientAt: c.toClientAt,
+    inFlight: c.inFlight,
+    resetGenerations: c.resetGenerations,
+    readings,
+  };
+}
+
+/**
+ * The readings with `generation`'s replaced by `reading` (null: removed), in generation order. A
+ * connection's server mostly reads one generation: that case is a list of one, or none.
+ */
+function replaceReading(readings: readonly ServerReading[], generation: number, reading: ServerReading | null): readonly ServerReading[] {
+  if (readings.length === 0 || (readings.length === 1 && (readings[0] as ServerReading).generation === generation))
+    return reading ? [reading] : NO_READINGS;
+  const others = readings.filter((r) => r.generation !== generation);
+  return reading ? [...others, reading].sort((a, b) => a.generation - b.generation) : others;
+}
+
+const NO_READINGS: readonly ServerReading[] = [];
+
+/** `c` with these requests in flight (itself when they are its own). */
+function withInFlight(c: Connection, inFlight: readonly InFlightRequest[]): Connection {
+  return inFlight === c.inFlight ? c : moved(c, c.toServerAt, c.toClientAt, inFlight);
+}
+
+/** The requests in flight, with the response to `request` (not on its way before) arriving at `at`. */
+function responseOnItsWay(inFlight: readonly InFlightRequest[], request: number, at: number): readonly InFlightRequest[] {
+  return inFlight.map((r) => (r.envelopeId === request && r.responseAt === null ? { ...r, responseAt: at } : r));
+}
+
 /** The stall of `generation` that an envelope (sent at `sentAt`, in this direction) is caught behind, if any. */
 function stallOf(c: Connection, generation: number, toServer: boolean, id: number, sentAt: number): Stall | null {
   for (const st of c.stalls) {
@@ -253,14 +297,14 @@ export class Network {
   setReading(key: string, generation: number, reading: ServerReading | null): void {
     const c = this.conns.get(key);
     if (!c) return;
-    const others = c.readings.filter((r) => r.generation !== generation);
-    this.put({ ...c, readings: reading ? [...others, reading].sort((a, b) => a.generation - b.generation) : others });
+    this.put(withReadings(c, replaceReading(c.readings, generation, reading)));
   }
 
   /** A request from `env.from` (the client) to `env.to` (the server). */
   sendRequest(env: Pick<Envelope, 'id' | 'rpc' | 'from' | 'to' | 'payload' | 'background'>, o: RequestOptions): Route {
-    let c = this.conn(env.from, env.to);
+    const c = this.conn(env.from, env.to);
     const tracked = o.timeoutMs !== null;
+    let inFlight = c.inFlight;
     if (tracked) {
       const entry: InFlightRequest = {
         envelopeId: env.id,
@@ -271,9 +315,9 @@ export class Network {
         background: env.background,
         responseAt: null,
       };
-      c = moved(c, c.toServerAt, c.toClientAt, [...c.inFlight, entry]);
+      inFlight = [...c.inFlight, entry];
     }
-    return this.route(c, 'toServer', env.id, env.rpc, o, tracked);
+    return this.route(c, inFlight, 'toServer', env.id, env.rpc, o, tracked, null);
   }
 
   /**
@@ -287,29 +331,30 @@ export class Network {
       this.put(c);
       return lost(c, generation, 'closed', `its connection ${connectionName(c.key)} was closed before it was sent`, false);
     }
-    const route = this.route(c, 'toClient', env.id, env.rpc, o, false);
-    if (route.outcome === 'queued' && route.doomed === null && env.inReplyTo !== null) {
-      const now = this.conns.get(c.key) as Connection;
-      const at = route.at as number;
-      this.put(
-        moved(
-          now,
-          now.toServerAt,
-          now.toClientAt,
-          now.inFlight.map((r) => (r.envelopeId === env.inReplyTo && r.responseAt === null ? { ...r, responseAt: at } : r)),
-        ),
-      );
-    }
-    return route;
+    return this.route(c, c.inFlight, 'toClient', env.id, env.rpc, o, false, env.inReplyTo);
   }
 
-  private route(c: Connection, dir: 'toServer' | 'toClient', id: number, rpc: RpcName, o: SendOptions, tracked: boolean): Route {
+  /**
+   * Routes an envelope on `c`, whose requests in flight are now `inFlight` (a request adds itself);
+   * a response (`answers`: the request it answers) on its way records when it reaches the client.
+   * Puts the connection once, with its new clock and requests in flight.
+   */
+  private route(
+    c: Connection,
+    inFlight: readonly InFlightRequest[],
+    dir: 'toServer' | 'toClient',
+    id: number,
+    rpc: RpcName,
+    o: SendOptions,
+    tracked: boolean,
+    answers: number | null,
+  ): Route {
     if (c.status === 'broken') {
-      this.put(c);
+      this.put(withInFlight(c, inFlight));
       return lost(c, c.generation, 'broken', `its connection ${connectionName(c.key)} is broken (${c.brokenBy ?? 'peer-down'})`, tracked);
     }
     if (o.fault === 'reset') {
-      this.put(c);
+      this.put(withInFlight(c, inFlight));
       return lost(c, c.generation, 'reset', `lost with its connection ${connectionName(c.key)}, reset`, tracked);
     }
     const toServer = dir === 'toServer';
@@ -321,10 +366,12 @@ export class Network {
       // it would have arrived at `at`: everything behind it waits for it, for ever
       const st: Stall = { generation: c.generation, toServer, envelopeId: id, name: `${rpc} #${id}`, at };
       const held = toServer ? { toServerAt: at } : { toClientAt: at };
-      this.put({ ...c, ...held, status: 'stalled', stalls: stall ? c.stalls : [...c.stalls, st] });
+      this.put({ ...withInFlight(c, inFlight), ...held, status: 'stalled', stalls: stall ? c.stalls : [...c.stalls, st] });
       return lost(c, c.generation, 'dropped', null, tracked);
     }
-    this.put(toServer ? moved(c, at, c.toClientAt, c.inFlight) : moved(c, c.toServerAt, at, c.inFlight));
+    const doomed = stall ? stalledWhy(c, stall) : null;
+    const requests = answers !== null && doomed === null ? responseOnItsWay(inFlight, answers, at) : inFlight;
+    this.put(toServer ? moved(c, at, c.toClientAt, requests) : moved(c, c.toServerAt, at, requests));
     return {
       connection: c.key,
       generation: c.generation,
@@ -334,7 +381,7 @@ export class Network {
       why: null,
       tracked,
       heldBack: at > own,
-      doomed: stall ? stalledWhy(c, stall) : null,
+      doomed,
     };
   }
 
@@ -345,11 +392,11 @@ export class Network {
   arrive(env: Pick<Envelope, 'id' | 'from' | 'to' | 'inReplyTo' | 'generation' | 'sentAt'>, isResponse: boolean): Arrival {
     const key = isResponse ? connectionKey(env.to, env.from) : connectionKey(env.from, env.to);
     const c = this.conns.get(key);
-    if (!c) return { ok: true, completed: null };
+    if (!c) return ARRIVED;
     if (c.resetGenerations.includes(env.generation)) return { ok: false, why: `its connection ${connectionName(key)} was reset` };
     const stall = stallOf(c, env.generation, !isResponse, env.id, env.sentAt);
     if (stall) return { ok: false, why: stalledWhy(c, stall) };
-    if (!isResponse) return { ok: true, completed: null };
+    if (!isResponse) return ARRIVED;
     if (env.generation !== c.generation)
       return { ok: false, why: `its connection ${connectionName(key)} was closed (the client gave up on it)` };
     const completed = c.inFlight.find((r) => r.envelopeId === env.inReplyTo) ?? null;

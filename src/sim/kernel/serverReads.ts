@@ -80,7 +80,7 @@ export function notRead(k: KernelCore, env: Envelope, duplicate: boolean): void 
 }
 
 function releaseNext(k: KernelCore, key: string, generation: number, unread: ServerReading['unread']): void {
-  const [head, ...rest] = unread;
+  const head = unread[0];
   if (!head) {
     k.network.setReading(key, generation, null);
     return;
@@ -89,7 +89,7 @@ function releaseNext(k: KernelCore, key: string, generation: number, unread: Ser
     generation,
     current: { id: head.envelope.id, copy: head.duplicate },
     answering: false,
-    unread: rest,
+    unread: unread.slice(1),
   });
   if (head.fg) k.deferredForeground--;
   k.push(k.now, { kind: 'deliver', envelope: head.envelope, fg: head.fg, duplicate: head.duplicate });
