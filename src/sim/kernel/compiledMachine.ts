@@ -36,6 +36,7 @@ import {
   withoutConflicts,
 } from './compiledChart';
 import type { Effect } from './effects';
+import { clear } from './reusedList';
 import { stateValueToString } from './stateValue';
 
 export type CompiledMachine = Chart;
@@ -281,7 +282,7 @@ export class CompiledActor {
       rendering.set(this.m, known);
     }
     const bucket = known.get(key) ?? [];
-    let found = bucket.find((r) => r.nodes.length === this.active.length && r.nodes.every((n, i) => n === this.active[i]));
+    let found = renderedOf(bucket, this.active);
     if (!found) {
       const value = stateValueOf(this.m.root, this.active);
       found = { nodes: this.active.slice(), value, text: stateValueToString(value) };
@@ -293,12 +294,16 @@ export class CompiledActor {
   }
 }
 
-/**
- * Empties a list that is reused from one event to the next, keeping its storage: `list.length = 0`
- * frees the storage and the next push allocates it again — on every event, for each such list.
- */
-function clear(list: unknown[]): void {
-  while (list.length !== 0) list.pop();
+/** The configuration `active` (in its order) among those rendered already, if it is. */
+function renderedOf(bucket: readonly Rendered[], active: readonly CNode[]): Rendered | undefined {
+  for (const r of bucket) if (sameList(r.nodes, active)) return r;
+  return undefined;
+}
+
+function sameList(a: readonly CNode[], b: readonly CNode[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 function sameSet(a: readonly CNode[], b: readonly CNode[]): boolean {

@@ -109,6 +109,8 @@ export abstract class KernelCore {
   // not the array's length: emptying an array is a runtime call, and this one empties every step)
   effects: Effect[] = [];
   effectCount = 0;
+  /** The faults the step being processed applied, in words (reused: a step that has some copies them out). */
+  readonly stepFaults: string[] = [];
   collecting: ActorId | null = null;
 
   protected constructor(

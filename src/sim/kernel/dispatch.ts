@@ -8,6 +8,7 @@ import type { Effect, FactBase } from './effects';
 import { type ActorId, type Envelope, isRequestRpc } from './envelope';
 import { type PointFault, type ProcessId, processOf } from './faults';
 import { applyPointFault, matchPoint } from './processFaults';
+import { clear } from './reusedList';
 import { notRead, readOrHold } from './serverReads';
 import { breakConnection, cancelRequestTimeout, type OnSent, sendEnvelope } from './transport';
 import type { StepKind } from './types';
@@ -133,8 +134,9 @@ function applyEffects(
 ): { sent: readonly number[]; facts: readonly FactBase[]; faults: string[] } {
   let sent: number[] | null = null;
   let facts: FactBase[] | null = null;
-  // sendEnvelope appends the faults it applied, in words
-  const faults: string[] = [];
+  // sendEnvelope appends the faults it applied, in words (to a list the kernel reuses: most steps have none)
+  const faults = k.stepFaults;
+  clear(faults);
   let crash: PointFault | null = null;
   const incarnation = k.processes.get(process)?.incarnation ?? 0;
   for (let i = 0; i < count; i++) {
@@ -201,5 +203,5 @@ function applyEffects(
     faults.push(crash.label);
     applyPointFault(k, crash);
   }
-  return { sent: sent ?? EMPTY, facts: facts ?? EMPTY, faults: faults.length ? faults : (EMPTY as never) };
+  return { sent: sent ?? EMPTY, facts: facts ?? EMPTY, faults: faults.length ? faults.slice() : (EMPTY as never) };
 }
