@@ -241,6 +241,33 @@ function replaceReading(readings: readonly ServerReading[], generation: number, 
 
 const NO_READINGS: readonly ServerReading[] = [];
 
+/** What a copy of a connection changes (changed()): every other field is the original's. */
+type ConnectionChange = Partial<Omit<Connection, 'key' | 'client' | 'server'>>;
+
+/**
+ * A copy of a connection with some fields changed: as `{ ...c, ...change }`, written out like
+ * moved(). Every connection then has fresh()'s keys in its order and one hidden class: a spread makes
+ * hidden classes of its own, and code optimised for one is thrown away (and compiled again) when it
+ * meets another.
+ */
+function changed(c: Connection, change: ConnectionChange): Connection {
+  return {
+    key: c.key,
+    client: c.client,
+    server: c.server,
+    generation: change.generation ?? c.generation,
+    status: change.status ?? c.status,
+    // (null is a value of its own here: a connection closed is broken by nothing)
+    brokenBy: change.brokenBy !== undefined ? change.brokenBy : c.brokenBy,
+    stalls: change.stalls ?? c.stalls,
+    toServerAt: change.toServerAt ?? c.toServerAt,
+    toClientAt: change.toClientAt ?? c.toClientAt,
+    inFlight: change.inFlight ?? c.inFlight,
+    resetGenerations: change.resetGenerations ?? c.resetGenerations,
+    readings: change.readings ?? c.readings,
+  };
+}
+
 /** `c` with these requests in flight (itself when they are its own). */
 function withInFlight(c: Connection, inFlight: readonly InFlightRequest[]): Connection {
   return inFlight === c.inFlight ? c : moved(c, c.toServerAt, c.toClientAt, inFlight);
@@ -248,7 +275,20 @@ function withInFlight(c: Connection, inFlight: readonly InFlightRequest[]): Conn
 
 /** The requests in flight, with the response to `request` (not on its way before) arriving at `at`. */
 function responseOnItsWay(inFlight: readonly InFlightRequest[], request: number, at: number): readonly InFlightRequest[] {
-  return inFlight.map((r) => (r.envelopeId === request && r.responseAt === null ? { ...r, responseAt: at } : r));
+  return inFlight.map((r) => (r.envelopeId === request && r.responseAt === null ? withResponseAt(r, at) : r));
+}
+
+/** `{ ...r, responseAt }`, written out: one hidden class for every request in flight (see changed()). */
+function withResponseAt(r: InFlightRequest, responseAt: number): InFlightRequest {
+  return {
+    envelopeId: r.envelopeId,
+    rpc: r.rpc,
+    payload: r.payload,
+    sentAt: r.sentAt,
+    deadline: r.deadline,
+    background: r.background,
+    responseAt,
+  };
 }
 
 /** The stall of `generation` that an envelope (sent at `sentAt`, in this direction) is caught behind, if any. */
@@ -366,7 +406,7 @@ export class Network {
       // it would have arrived at `at`: everything behind it waits for it, for ever
       const st: Stall = { generation: c.generation, toServer, envelopeId: id, name: `${rpc} #${id}`, at };
       const held = toServer ? { toServerAt: at } : { toClientAt: at };
-      this.put({ ...withInFlight(c, inFlight), ...held, status: 'stalled', stalls: stall ? c.stalls : [...c.stalls, st] });
+      this.put(changed(c, { ...held, inFlight, status: 'stalled', stalls: stall ? c.stalls : [...c.stalls, st] }));
       return lost(c, c.generation, 'dropped', null, tracked);
     }
     const doomed = stall ? stalledWhy(c, stall) : null;
@@ -430,18 +470,19 @@ export class Network {
   close(key: string, reason: CloseReason): InFlightRequest[] {
     const c = this.conns.get(key);
     if (!c) return [];
-    this.put({
-      ...c,
-      generation: c.generation + 1,
-      status: 'open',
-      brokenBy: null,
-      toServerAt: 0,
-      toClientAt: 0,
-      inFlight: [],
-      resetGenerations: reason === 'reset' ? [...c.resetGenerations, c.generation] : c.resetGenerations,
-      // what the server holds of the old generation stays: it goes on reading it one request at a time
-      readings: c.readings,
-    });
+    this.put(
+      changed(c, {
+        generation: c.generation + 1,
+        status: 'open',
+        brokenBy: null,
+        toServerAt: 0,
+        toClientAt: 0,
+        inFlight: [],
+        resetGenerations: reason === 'reset' ? [...c.resetGenerations, c.generation] : c.resetGenerations,
+        // what the server holds of the old generation stays: it goes on reading it one request at a time
+        readings: c.readings,
+      }),
+    );
     return [...c.inFlight];
   }
 
@@ -459,7 +500,7 @@ export class Network {
   breakConnection(key: string, reason: CloseReason): boolean {
     const c = this.conns.get(key);
     if (!c || c.status === 'broken') return false;
-    this.put({ ...c, status: 'broken', brokenBy: reason });
+    this.put(changed(c, { status: 'broken', brokenBy: reason }));
     return true;
   }
 

@@ -40,7 +40,13 @@ export function readOrHold(k: KernelCore, env: Envelope, fg: boolean, duplicate:
       read(k, env, duplicate, r.unread);
       return true;
     }
-    k.network.setReading(env.connection, env.generation, { ...r, unread: [...r.unread, { envelope: env, fg, duplicate }] });
+    // (written out, not `{ ...r, unread }`: one hidden class for every reading, see network.ts changed())
+    k.network.setReading(env.connection, env.generation, {
+      generation: r.generation,
+      current: r.current,
+      answering: r.answering,
+      unread: [...r.unread, { envelope: env, fg, duplicate }],
+    });
     if (fg) k.deferredForeground++;
     return false;
   }

@@ -179,8 +179,12 @@ function rebase(cp: Checkpoint, plan: FaultPlan, counters: ReadonlyMap<number, n
 }
 
 function rebasePart(cp: PackedPart, plan: FaultPlan, counters: ReadonlyMap<number, number>): PackedPart {
+  // written out, not spread: queue entries and items made as the kernel makes them have its hidden
+  // classes, and the kernel's code is not thrown away (and compiled again) on meeting others
   const remap = (q: Queued<QueueItem>): Queued<QueueItem> =>
-    q.item.kind === 'fault' ? { ...q, item: { ...q.item, fault: plan.idMap.get(q.item.fault) as number } } : q;
+    q.item.kind === 'fault'
+      ? { time: q.time, seq: q.seq, item: { kind: 'fault', fault: plan.idMap.get(q.item.fault) as number, fg: true } }
+      : q;
   const queue = (cp.queue as Queued<QueueItem>[]).map(remap);
   const foreground = [...cp.foreground];
   for (const { fault, seq } of plan.newTimed) {
