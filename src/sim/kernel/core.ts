@@ -39,6 +39,31 @@ export interface ProcessState {
   deferred: Queued<QueueItem>[];
 }
 
+/**
+ * The options with every key, in one order: whatever object they came in (a scenario's build, a
+ * fork's or a fast run's copy of it with a key changed: each spread makes a hidden class of its own),
+ * the kernel reads them from objects of one hidden class, so its code optimised for one run is not
+ * thrown away (and compiled again) at the next.
+ */
+function sameShape(o: KernelOptions): KernelOptions {
+  const every: { readonly [K in keyof Required<KernelOptions>]: KernelOptions[K] } = {
+    seed: o.seed,
+    network: o.network,
+    faults: o.faults,
+    checkpointEvery: o.checkpointEvery,
+    maxSteps: o.maxSteps,
+    maxTimeMs: o.maxTimeMs,
+    settleMs: o.settleMs,
+    settleMsWhileDown: o.settleMsWhileDown,
+    settleMsAfterFault: o.settleMsAfterFault,
+    record: o.record,
+    runner: o.runner,
+    maxStepsPerInstant: o.maxStepsPerInstant,
+    prepareSignal: o.prepareSignal,
+  };
+  return every;
+}
+
 export abstract class KernelCore {
   now = 0;
   stepIndex = 0;
@@ -113,10 +138,14 @@ export abstract class KernelCore {
   readonly stepFaults: string[] = [];
   collecting: ActorId | null = null;
 
+  /** The run's options, every key in one order (sameShape). */
+  readonly options: KernelOptions;
+
   protected constructor(
     readonly specs: readonly ActorSpec[],
-    readonly options: KernelOptions,
+    options: KernelOptions,
   ) {
+    this.options = sameShape(options);
     this.prng = new Prng(seedPrng(options.seed));
   }
 
