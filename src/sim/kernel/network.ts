@@ -320,6 +320,11 @@ export class Network {
     return this.conns.get(key);
   }
 
+  /** A connection's current generation (0 for one never used: its first). */
+  generationOf(key: string): number {
+    return this.conns.get(key)?.generation ?? 0;
+  }
+
   connections(): IterableIterator<Connection> {
     return this.conns.values();
   }

@@ -12,7 +12,7 @@ import { type EnvelopeFault, envelopeMatches, processOf, slowLinkDelay } from '.
 /** Brokers are the processes broker-0, broker-1 … (scenario/build.ts). */
 const isBrokerProcess = (p: string): boolean => p.startsWith('broker-');
 
-import { type CloseReason, connectionName, type InFlightRequest, type Route } from './network';
+import { type CloseReason, connectionKey, connectionName, type InFlightRequest, type Route } from './network';
 import { answered, dropUnread } from './serverReads';
 
 /** Told of every envelope the kernel sends: where it goes, when it arrives, what became of it. */
@@ -52,7 +52,11 @@ export function sendEnvelope(
   const expectResponse = isRequest && effect.expectResponse !== false;
   if (expectResponse && !(typeof effect.timeoutMs === 'number' && effect.timeoutMs >= 0 && Number.isFinite(effect.timeoutMs)))
     throw new Error(`${from} sent ${effect.rpc} without a request timeout: every request needs one (NetworkClient)`);
-  const draft = {
+  // the connection it travels on (its client's to its server) and that connection's generation: the
+  // current one, or for a response the one its request came on (network.ts routes it by them)
+  const connection = isRequest ? connectionKey(from, effect.to) : connectionKey(effect.to, from);
+  // spelled out rather than spread: one shape for every envelope
+  const env: Envelope = {
     id,
     rpc: effect.rpc,
     from,
@@ -60,11 +64,17 @@ export function sendEnvelope(
     payload: effect.payload,
     inReplyTo: effect.inReplyTo ?? null,
     background: effect.background ?? false,
+    fromIncarnation: fromProcess?.incarnation ?? 0,
+    toIncarnation,
+    sentAt: k.now,
+    sentStep: k.stepIndex,
+    connection,
+    generation: requestGeneration ?? k.network.generationOf(connection),
   };
   // fault hooks: the first envelope fault whose n-th match this is
   let fault: EnvelopeFault | null = null;
   for (const f of k.options.faults) {
-    if (f.kind !== 'envelope' || !envelopeMatches(f.match, draft)) continue;
+    if (f.kind !== 'envelope' || !envelopeMatches(f.match, env)) continue;
     const n = (k.faultCounters.get(f.id) ?? 0) + 1;
     k.faultCounters.set(f.id, n);
     if (!fault && n >= f.nth && n < f.nth + f.count) fault = f;
@@ -72,28 +82,12 @@ export function sendEnvelope(
   // one shape for requests and responses (a spread adding timeoutMs would make a hidden class per request)
   const options = {
     now: k.now,
-    latency: k.latency(from, effect.to) + slowLinkDelay(k.options.faults, draft, k.now, isBrokerProcess),
+    latency: k.latency(from, effect.to) + slowLinkDelay(k.options.faults, env, k.now, isBrokerProcess),
     fault: fault?.action ?? null,
     delayMs: fault?.delayMs ?? 0,
     timeoutMs: isRequest && expectResponse ? (effect.timeoutMs as number) : null,
   };
-  const route: Route = isRequest ? k.network.sendRequest(draft, options) : k.network.sendResponse(draft, requestGeneration, options);
-  // spelled out rather than spread: one shape for every envelope
-  const env: Envelope = {
-    id,
-    rpc: draft.rpc,
-    from,
-    to: draft.to,
-    payload: draft.payload,
-    inReplyTo: draft.inReplyTo,
-    background: draft.background,
-    fromIncarnation: fromProcess?.incarnation ?? 0,
-    toIncarnation,
-    sentAt: k.now,
-    sentStep: k.stepIndex,
-    connection: route.connection,
-    generation: route.generation,
-  };
+  const route: Route = isRequest ? k.network.sendRequest(env, options) : k.network.sendResponse(env, requestGeneration, options);
   const fg = !env.background;
   // a request that will not be answered is work the run must wait for, never background traffic
   const unanswerable = route.outcome !== 'queued' || route.doomed !== null;
