@@ -23,6 +23,9 @@ import type { ActorSpec, KernelOptions, StopReason, TraceStep } from './types';
 /** What a step did, as dispatch and the fault handlers report it to the kernel: a trace step before the kernel numbers and times it. */
 export type StepRecord = Omit<TraceStep, 'i' | 't'>;
 
+/** A step record filled in place (KernelCore.dispatched). */
+export type StepDraft = { -readonly [K in keyof StepRecord]: StepRecord[K] };
+
 /** Seqs handed out by pushFirst: unique, and below every ordinary seq (which count up from 0). */
 export const FIRST_SEQ_BASE = -(2 ** 52);
 
@@ -136,6 +139,24 @@ export abstract class KernelCore {
   effectCount = 0;
   /** The faults the step being processed applied, in words (reused: a step that has some copies them out). */
   readonly stepFaults: string[] = [];
+  /**
+   * The record of the step being dispatched, filled in place (dispatch.ts): `record` and the step
+   * sink read it while the step is taken and nothing keeps it (the recorder copies its fields), so
+   * one object serves every step instead of a new one (and one for its effects) per step.
+   */
+  readonly dispatched: StepDraft = {
+    actor: '',
+    kind: 'boot',
+    label: '',
+    from: null,
+    envelope: null,
+    detail: null,
+    before: '',
+    after: '',
+    sent: [],
+    facts: [],
+    faults: [],
+  };
   collecting: ActorId | null = null;
 
   /** The run's options, every key in one order (sameShape). */

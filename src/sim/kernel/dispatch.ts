@@ -3,7 +3,7 @@
  * its connection stalled, was reset or closed), handing an event to an actor (`actor.send`, with the
  * virtual time in it), and carrying out the effects the actor emitted.
  */
-import type { KernelCore } from './core';
+import type { KernelCore, StepDraft } from './core';
 import type { Effect, FactBase } from './effects';
 import { type ActorId, type Envelope, isRequestRpc } from './envelope';
 import { type PointFault, type ProcessId, processOf } from './faults';
@@ -94,35 +94,30 @@ export function dispatch(
 ): true {
   const slot = k.slots.get(actorId);
   if (!slot) throw new Error(`no actor ${actorId}`);
-  const before = slot.ref.stateText();
+  const step = k.dispatched;
+  step.actor = actorId;
+  step.kind = kind;
+  step.label = label;
+  step.from = from;
+  step.envelope = envelope;
+  step.detail = detail;
+  step.before = slot.ref.stateText();
   // one list for every step: nothing emits while the effects are carried out (collecting is null)
   k.effectCount = 0;
   k.collecting = actorId;
   // every event carries the virtual time (`now`): machines have no other clock
   slot.ref.send(event);
   k.collecting = null;
-  const after = slot.ref.stateText();
-  const out = applyEffects(k, actorId, slot.process, k.effects, k.effectCount, onSent);
-  if (appliedFault) out.faults = [appliedFault, ...out.faults];
-  return k.record({
-    actor: actorId,
-    kind,
-    label,
-    from,
-    envelope,
-    detail,
-    before,
-    after,
-    sent: out.sent,
-    facts: out.facts,
-    faults: out.faults,
-  });
+  step.after = slot.ref.stateText();
+  applyEffects(k, actorId, slot.process, k.effects, k.effectCount, onSent, step);
+  if (appliedFault) step.faults = [appliedFault, ...step.faults];
+  return k.record(step);
 }
 
 /**
- * Carries out an actor's effects (the first `count` of `effects`) in order. The lists of what the
- * step sent, observed and suffered are made only when it has some: most steps have no facts and no
- * faults, many send nothing.
+ * Carries out an actor's effects (the first `count` of `effects`) in order, and puts in `step` what
+ * it sent, observed and suffered. Those lists are made only when it has some: most steps have no
+ * facts and no faults, many send nothing.
  */
 function applyEffects(
   k: KernelCore,
@@ -131,7 +126,8 @@ function applyEffects(
   effects: readonly Effect[],
   count: number,
   onSent: OnSent,
-): { sent: readonly number[]; facts: readonly FactBase[]; faults: string[] } {
+  step: StepDraft,
+): void {
   let sent: number[] | null = null;
   let facts: FactBase[] | null = null;
   // sendEnvelope appends the faults it applied, in words (to a list the kernel reuses: most steps have none)
@@ -203,5 +199,7 @@ function applyEffects(
     faults.push(crash.label);
     applyPointFault(k, crash);
   }
-  return { sent: sent ?? EMPTY, facts: facts ?? EMPTY, faults: faults.length ? faults.slice() : (EMPTY as never) };
+  step.sent = sent ?? EMPTY;
+  step.facts = facts ?? EMPTY;
+  step.faults = faults.length ? faults.slice() : EMPTY;
 }
