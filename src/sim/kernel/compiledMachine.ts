@@ -95,7 +95,7 @@ export class CompiledActor {
     this.on = new Uint8Array(m.nodes.length);
     this.child = new Array(m.nodes.length).fill(null);
     if (snapshot) {
-      for (const n of restoredNodes(m, snapshot.value)) this.add(n);
+      for (const n of configurationOf(m, snapshot.value)) this.add(n);
       this.ctx = snapshot.context;
     } else {
       // XState's initial microstep: the root and the initial configuration entered, then a macrostep
@@ -320,6 +320,43 @@ function stateValueOf(n: CNode, active: readonly CNode[]): unknown {
   const value: Record<string, unknown> = {};
   for (const c of children) value[c.key] = stateValueOf(c, active);
   return value;
+}
+
+/**
+ * Each chart's configurations restored from a state value, by the value: a fork restores every actor
+ * from a checkpoint, and a search forks hundreds of times from the same few values (the compiled
+ * runner's values are shared per configuration, rendered()). A configuration is a function of the
+ * chart and the value alone; object values are held weakly (a decoded checkpoint's are new objects).
+ */
+const restored = new WeakMap<Chart, RestoredConfigurations>();
+
+interface RestoredConfigurations {
+  /** By a state value that is a string (an atomic state of the root). */
+  readonly byText: Map<string, readonly CNode[]>;
+  readonly byObject: WeakMap<object, readonly CNode[]>;
+}
+
+function configurationOf(m: Chart, value: unknown): readonly CNode[] {
+  let known = restored.get(m);
+  if (!known) {
+    known = { byText: new Map(), byObject: new WeakMap() };
+    restored.set(m, known);
+  }
+  if (typeof value === 'string') {
+    let nodes = known.byText.get(value);
+    if (!nodes) {
+      nodes = restoredNodes(m, value);
+      known.byText.set(value, nodes);
+    }
+    return nodes;
+  }
+  if (typeof value !== 'object' || value === null) return restoredNodes(m, value);
+  let nodes = known.byObject.get(value);
+  if (!nodes) {
+    nodes = restoredNodes(m, value);
+    known.byObject.set(value, nodes);
+  }
+  return nodes;
 }
 
 /** The configuration XState restores from a state value (getAllStateNodes(getStateNodes(root, value))), in its order. */
