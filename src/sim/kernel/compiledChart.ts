@@ -187,13 +187,20 @@ function guardOf(machine: AnyStateMachine, g: unknown, byX: Map<XNode, CNode>): 
     if (!first) throw new Unsupported('not() without a guard');
     return (c, e, active) => !first(c, e, active);
   }
+  // loops, not every/some with a callback: a guard runs at every event, and the callback was a closure made for each run
   if (b.check === CHECK.and) {
     const all = inner();
-    return (c, e, active) => all.every((x) => x(c, e, active));
+    return (c, e, active) => {
+      for (const x of all) if (!x(c, e, active)) return false;
+      return true;
+    };
   }
   if (b.check === CHECK.or) {
     const any = inner();
-    return (c, e, active) => any.some((x) => x(c, e, active));
+    return (c, e, active) => {
+      for (const x of any) if (x(c, e, active)) return true;
+      return false;
+    };
   }
   throw new Unsupported('a built-in guard the compiled runner does not know');
 }
