@@ -20,6 +20,7 @@
 import { not, or, setup, stateIn } from 'xstate';
 import { handle } from '../actors/out';
 import { leaderOf } from '../cluster/metadata';
+import type { TopicPartition } from '../protocol/messages';
 import { keyOf } from '../protocol/topicPartition';
 import {
   endsCloseCommit,
@@ -132,10 +133,25 @@ const fetchInFlight = (c: ConsumerContext) => {
   for (const _ in c.fetching) return true;
   return false;
 };
-const positionsMissing = (c: ConsumerContext) => c.assignment.some((tp) => c.positions[keyOf(tp)] === undefined);
+/**
+ * A partition assigned that has no position yet. (This guard and the next are loops, not `some` with
+ * a callback: the fetching phases check them at every settle, and each callback was a closure made
+ * for the call.)
+ */
+const positionsMissing = (c: ConsumerContext) => {
+  const assignment = c.assignment;
+  for (let i = 0; i < assignment.length; i++) if (c.positions[keyOf(assignment[i] as TopicPartition)] === undefined) return true;
+  return false;
+};
 /** A partition that could be fetched but for its leader: none known, or its last fetch said the metadata is stale. */
-const leaderUnknown = (c: ConsumerContext) =>
-  c.assignment.some((tp) => c.awaitingMetadata.includes(keyOf(tp)) || leaderOf(c.meta, tp.topic, tp.partition) === null);
+const leaderUnknown = (c: ConsumerContext) => {
+  const assignment = c.assignment;
+  for (let i = 0; i < assignment.length; i++) {
+    const tp = assignment[i] as TopicPartition;
+    if (c.awaitingMetadata.includes(keyOf(tp)) || leaderOf(c.meta, tp.topic, tp.partition) === null) return true;
+  }
+  return false;
+};
 
 /**
  * The phase of the fetching region, from what is in flight: each substate leaves for the phase that
