@@ -17,17 +17,22 @@ function envelopesOf(trace: ReturnType<typeof runScenario>): EnvelopeRecord[] {
   return [...Array(trace.envelopes.length).keys()].map((i) => trace.envelopes.at(i) as EnvelopeRecord);
 }
 
-/** Transaction protocol v1, a 100 ms link to the coordinator: a to broker-0, b to broker-1. */
-const slowCoordinator = {
+/** Transaction protocol v1, two topics: a led by broker-0, b by broker-1. */
+const twoTopics = {
   version: 1,
-  id: 'txn-request-holds-data',
   seed: 1,
   cluster: { brokers: 2, 'transaction.version': 1 },
-  network: { latencyMs: 1, links: [{ from: 'p', to: 'txn-coordinator', latencyMs: 100 }] },
   topics: [
     { name: 'a', partitions: 1, leaders: [0] },
     { name: 'b', partitions: 1, leaders: [1] },
   ],
+};
+
+/** A 100 ms link to the coordinator. */
+const slowCoordinator = {
+  ...twoTopics,
+  id: 'txn-request-holds-data',
+  network: { latencyMs: 1, links: [{ from: 'p', to: 'txn-coordinator', latencyMs: 100 }] },
   clients: [
     {
       id: 'p',
@@ -75,14 +80,8 @@ describe('a delivery.timeout.ms that passes while a transactional request is out
   // broker-0 (a's leader) is down from the start: e1 is retried; the coordinator is down from 1.5 s to 200.5 s,
   // so AddPartitionsToTxn(b) is retried all that time — past e1's delivery.timeout.ms (120 s)
   const scenario = {
-    version: 1,
+    ...twoTopics,
     id: 'expiry-held-by-txn-request',
-    seed: 1,
-    cluster: { brokers: 2, 'transaction.version': 1 },
-    topics: [
-      { name: 'a', partitions: 1, leaders: [0] },
-      { name: 'b', partitions: 1, leaders: [1] },
-    ],
     clients: [
       {
         id: 'p',

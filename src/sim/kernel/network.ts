@@ -193,7 +193,13 @@ function fresh(client: ActorId, server: ActorId): Connection {
  * every envelope sent or answered makes one, and a spread of a spread (`{ ...c, ...held }`) takes
  * V8's slow path.
  */
-function moved(c: Connection, toServerAt: number, toClientAt: number, inFlight: readonly InFlightRequest[]): Connection {
+function moved(
+  c: Connection,
+  toServerAt: number,
+  toClientAt: number,
+  inFlight: readonly InFlightRequest[],
+  readings: readonly ServerReading[] = c.readings,
+): Connection {
   return {
     key: c.key,
     client: c.client,
@@ -206,26 +212,13 @@ function moved(c: Connection, toServerAt: number, toClientAt: number, inFlight: 
     toClientAt,
     inFlight,
     resetGenerations: c.resetGenerations,
-    readings: c.readings,
+    readings,
   };
 }
 
 /** A copy of a connection with new readings: as `{ ...c, readings }`, written out (see moved()). */
 function withReadings(c: Connection, readings: readonly ServerReading[]): Connection {
-  return {
-    key: c.key,
-    client: c.client,
-    server: c.server,
-    generation: c.generation,
-    status: c.status,
-    brokenBy: c.brokenBy,
-    stalls: c.stalls,
-    toServerAt: c.toServerAt,
-    toClientAt: c.toClientAt,
-    inFlight: c.inFlight,
-    resetGenerations: c.resetGenerations,
-    readings,
-  };
+  return moved(c, c.toServerAt, c.toClientAt, c.inFlight, readings);
 }
 
 /**

@@ -203,6 +203,13 @@ const onMetadataUpdateDue = producerAction(() => 'none');
 
 const onCoordinatorResponseEvent = producerAction((d, e: CoordinatorResponseEvent, out) => onCoordinatorResponse(d, e, out));
 
+/** A transactional request holds the data back, and with it this expiry: it is owed (`expiryDeferred`). */
+function expiryHeld(d: ProducerDraft): boolean {
+  if (!dataHeldByTransactionalRequest(d)) return false;
+  d.expiryDeferred = true;
+  return true;
+}
+
 /** linger.ms or a retry's backoff passed: the Sender loop that follows drains what is ready. */
 const onTimerDrain = producerAction(() => 'none');
 
@@ -212,20 +219,14 @@ const onTimerDrain = producerAction(() => 'none');
  * expiry (`expiryDeferred`, done when the data may go again).
  */
 const onAccumulatorExpiry = producerAction((d, ev: EventOf<'accumulatorExpiry'>, out) => {
-  if (dataHeldByTransactionalRequest(d)) {
-    d.expiryDeferred = true;
-    return 'none';
-  }
+  if (expiryHeld(d)) return 'none';
   drain(d, ev.now, out);
   const outcome = expireQueued(d, ev.data.tp, ev.now, out);
   return outcome === 'ok' ? 'none' : outcome;
 });
 
 const onDeliveryTimeoutEvent = producerAction((d, ev: EventOf<'deliveryTimeout'>, out) => {
-  if (dataHeldByTransactionalRequest(d)) {
-    d.expiryDeferred = true;
-    return 'none';
-  }
+  if (expiryHeld(d)) return 'none';
   const outcome = onDeliveryTimeout(d, ev.data.batchId, out);
   drain(d, ev.now, out);
   return outcome === 'ok' ? 'none' : outcome;
