@@ -28,25 +28,28 @@ const twoTopics = {
   ],
 };
 
+/** The transactional producer p (transactional.id t1) running `script`. */
+const producerP = (script: readonly Record<string, unknown>[]) => ({
+  id: 'p',
+  type: 'producer',
+  config: { 'transactional.id': 't1' },
+  script,
+});
+
 /** A 100 ms link to the coordinator. */
 const slowCoordinator = {
   ...twoTopics,
   id: 'txn-request-holds-data',
   network: { latencyMs: 1, links: [{ from: 'p', to: 'txn-coordinator', latencyMs: 100 }] },
   clients: [
-    {
-      id: 'p',
-      type: 'producer',
-      config: { 'transactional.id': 't1' },
-      script: [
-        { op: 'beginTransaction' },
-        { op: 'send', topic: 'a', key: 'k', value: '1', headers: { event_id: 'e1' } },
-        { op: 'flush' },
-        { op: 'send', topic: 'b', key: 'k', value: '2', headers: { event_id: 'e2' } },
-        { op: 'send', topic: 'a', key: 'k', value: '3', headers: { event_id: 'e3' } },
-        { op: 'commitTransaction' },
-      ],
-    },
+    producerP([
+      { op: 'beginTransaction' },
+      { op: 'send', topic: 'a', key: 'k', value: '1', headers: { event_id: 'e1' } },
+      { op: 'flush' },
+      { op: 'send', topic: 'b', key: 'k', value: '2', headers: { event_id: 'e2' } },
+      { op: 'send', topic: 'a', key: 'k', value: '3', headers: { event_id: 'e3' } },
+      { op: 'commitTransaction' },
+    ]),
   ],
 } as unknown as Scenario;
 
@@ -83,18 +86,13 @@ describe('a delivery.timeout.ms that passes while a transactional request is out
     ...twoTopics,
     id: 'expiry-held-by-txn-request',
     clients: [
-      {
-        id: 'p',
-        type: 'producer',
-        config: { 'transactional.id': 't1' },
-        script: [
-          { op: 'beginTransaction' },
-          { op: 'send', topic: 'a', key: 'k', value: '1', headers: { event_id: 'e1' } },
-          { op: 'sleep', ms: 2000 },
-          { op: 'send', topic: 'b', key: 'k', value: '2', headers: { event_id: 'e2' } },
-          { op: 'commitTransaction' },
-        ],
-      },
+      producerP([
+        { op: 'beginTransaction' },
+        { op: 'send', topic: 'a', key: 'k', value: '1', headers: { event_id: 'e1' } },
+        { op: 'sleep', ms: 2000 },
+        { op: 'send', topic: 'b', key: 'k', value: '2', headers: { event_id: 'e2' } },
+        { op: 'commitTransaction' },
+      ]),
     ],
     faults: [
       { type: 'crash', target: 'broker-0', at: 0, durationMs: 300000 },
