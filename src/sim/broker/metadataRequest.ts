@@ -2,7 +2,9 @@
  * A broker answers Metadata from its metadata cache (KRaftMetadataCache.getPartitionMetadata): per
  * partition its leader, leader epoch, replicas and ISR; an offline partition (no leader) has
  * LEADER_NOT_AVAILABLE and leader null. A partition with one replica reads from the cluster's
- * static metadata (its leader never moves).
+ * static metadata (its leader never moves). The broker list is the alive brokers only
+ * (KRaftMetadataCache.getAliveBrokerNodes leaves out the brokers the controller has fenced, as this
+ * broker's image has them), so a client's leastLoadedNode never picks a fenced one.
  */
 import type { Out, PendingRequest } from '../actors/out';
 import type { MetadataRequest, MetadataResponse, PartitionMetadata } from '../protocol/replicationMessages';
@@ -32,7 +34,9 @@ export function metadataResponse(ctx: BrokerContext, req: MetadataRequest): Meta
     });
     return [{ name, partitions }];
   });
-  return { brokers: meta.brokers, topics };
+  const fenced = ctx.replication?.fencedBrokers ?? [];
+  const brokers = fenced.length === 0 ? meta.brokers : meta.brokers.filter((b) => !fenced.includes(b));
+  return { brokers, topics };
 }
 
 export function onMetadata(ctx: BrokerContext, request: PendingRequest, req: MetadataRequest, out: Out): BrokerContext {

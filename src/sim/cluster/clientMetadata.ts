@@ -124,6 +124,17 @@ export function leaderEpochOf(meta: ClusterMetadata, topic: string, partition: n
 }
 
 /**
+ * Where a client's turn over the brokers stands once a coordinator on `server` (`broker-1.…`) is
+ * known: that broker's index in the metadata's list, or `current` when the list leaves it out (a
+ * MetadataResponse lists alive brokers only, and this client's may predate the broker's return).
+ */
+export function lookupIndexOf(meta: ClusterMetadata, server: ActorId, current: number | undefined): number | undefined {
+  const dot = server.indexOf('.');
+  const i = meta.brokers.indexOf(dot < 0 ? server : server.slice(0, dot));
+  return i < 0 ? current : i;
+}
+
+/**
  * NetworkClient.leastLoadedNode, as modelled: the first broker of the metadata whose connection has
  * not failed since it last answered; if every one has, the one that failed longest ago (its
  * reconnect backoff ends first). Null without brokers.

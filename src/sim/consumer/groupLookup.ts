@@ -6,6 +6,7 @@
  * Sending and forgetting the coordinator: consumerContext.ts (sendToCoordinator, markCoordinatorUnknownOn).
  */
 import type { Out } from '../actors/out';
+import { lookupIndexOf } from '../cluster/clientMetadata';
 import { type Draft, lookupCoordinator, sendRequest } from './consumerContext';
 import type { EventOf } from './events';
 
@@ -19,7 +20,7 @@ export function onFindCoordinatorResponse(d: Draft, ev: EventOf<'FindCoordinator
     return;
   }
   d.groupCoordinator = coordinator;
-  d.lookupNode = d.meta.brokers.indexOf(coordinator.slice(0, coordinator.indexOf('.')));
+  d.lookupNode = lookupIndexOf(d.meta, coordinator, d.lookupNode);
   const waiting = d.coordinatorWaiting ?? [];
   d.coordinatorWaiting = [];
   for (const w of waiting) sendRequest(d, out, coordinator, w.rpc, w.payload, w.background);

@@ -8,6 +8,7 @@
  * With one replica (the fixed coordinator process) none of this runs: the coordinator is known.
  */
 import type { Out } from '../actors/out';
+import { lookupIndexOf } from '../cluster/clientMetadata';
 import { CONSUMER_OFFSETS_TOPIC, TRANSACTION_STATE_TOPIC } from '../cluster/metadata';
 import { hostedCoordinatorId } from '../coordinator/hostedTxnCoordinator.machine';
 import type { ActorId } from '../kernel/envelope';
@@ -78,7 +79,7 @@ export function onFindCoordinatorAnswer(d: ProducerDraft, coordinator: ActorId |
     return;
   }
   d.txnCoordinator = coordinator;
-  if (coordinator) d.txnLookupNode = d.meta.brokers.indexOf(coordinator.slice(0, coordinator.indexOf('.')));
+  if (coordinator) d.txnLookupNode = lookupIndexOf(d.meta, coordinator, d.txnLookupNode);
 }
 
 /** TransactionManager's handlers: COORDINATOR_NOT_AVAILABLE and NOT_COORDINATOR mean lookupCoordinator, then the request again. */
