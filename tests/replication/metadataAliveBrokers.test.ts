@@ -12,12 +12,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BrokerContext } from '../../src/sim/broker/broker.machine';
 import { metadataResponse } from '../../src/sim/broker/metadataRequest';
-import {
-  applyMetadataResponse,
-  INITIAL_CLIENT_METADATA,
-  leastLoadedNode,
-  lookupIndexOf,
-} from '../../src/sim/cluster/clientMetadata';
+import { applyMetadataResponse, INITIAL_CLIENT_METADATA, leastLoadedNode, lookupIndexOf } from '../../src/sim/cluster/clientMetadata';
 import type { ClusterMetadata } from '../../src/sim/cluster/metadata';
 import { runScenario } from '../../src/sim/run';
 import type { Scenario } from '../../src/sim/scenario/schema';
@@ -112,9 +107,8 @@ describe('in a run: a broker fenced while up, then back', () => {
   const brokersOf = (e: EnvelopeRecord) => (e.payload as { brokers: string[] }).brokers;
   // the controller fences broker-0 (its PartitionChange moves the leadership) and later unfences it
   const fencedAt = envelopes.find((e) => e.rpc === 'PartitionChange' && e.to === 'broker-0')?.sentAt as number;
-  const unfencedAt = envelopes.find(
-    (e) => e.rpc === 'BrokerHeartbeatResponse' && e.to === 'broker-0' && e.sentAt > fencedAt,
-  )?.sentAt as number;
+  const unfencedAt = envelopes.find((e) => e.rpc === 'BrokerHeartbeatResponse' && e.to === 'broker-0' && e.sentAt > fencedAt)
+    ?.sentAt as number;
 
   it('every answer while broker-0 is fenced leaves it out, even broker-0 its own', () => {
     expect(fencedAt).toBe(11001);
