@@ -10,23 +10,25 @@ import { verificationError } from '../src/sim/broker/produceRequest';
 
 describe('verificationError', () => {
   it('a partition not in the transaction stays TRANSACTION_ABORTABLE (abortable on the client), not INVALID_TXN_STATE', () => {
-    expect(verificationError('TRANSACTION_ABORTABLE')).toBe('TRANSACTION_ABORTABLE');
+    for (const v of [1, 2] as const) expect(verificationError('TRANSACTION_ABORTABLE', v)).toBe('TRANSACTION_ABORTABLE');
   });
 
   it('a fenced producer is INVALID_PRODUCER_EPOCH; an unknown producer id mapping stays as it is', () => {
-    expect(verificationError('PRODUCER_FENCED')).toBe('INVALID_PRODUCER_EPOCH');
-    expect(verificationError('INVALID_PRODUCER_EPOCH')).toBe('INVALID_PRODUCER_EPOCH');
-    expect(verificationError('INVALID_PRODUCER_ID_MAPPING')).toBe('INVALID_PRODUCER_ID_MAPPING');
+    for (const v of [1, 2] as const) {
+      expect(verificationError('PRODUCER_FENCED', v)).toBe('INVALID_PRODUCER_EPOCH');
+      expect(verificationError('INVALID_PRODUCER_EPOCH', v)).toBe('INVALID_PRODUCER_EPOCH');
+      expect(verificationError('INVALID_PRODUCER_ID_MAPPING', v)).toBe('INVALID_PRODUCER_ID_MAPPING');
+    }
   });
 
   it('a coordinator that cannot answer now is NOT_ENOUGH_REPLICAS (retriable, no metadata refresh)', () => {
-    for (const e of [
-      'NETWORK_EXCEPTION',
-      'COORDINATOR_LOAD_IN_PROGRESS',
-      'COORDINATOR_NOT_AVAILABLE',
-      'NOT_COORDINATOR',
-      'CONCURRENT_TRANSACTIONS',
-    ] as const)
-      expect(verificationError(e)).toBe('NOT_ENOUGH_REPLICAS');
+    for (const v of [1, 2] as const)
+      for (const e of ['NETWORK_EXCEPTION', 'COORDINATOR_LOAD_IN_PROGRESS', 'COORDINATOR_NOT_AVAILABLE', 'NOT_COORDINATOR'] as const)
+        expect(verificationError(e, v)).toBe('NOT_ENOUGH_REPLICAS');
+  });
+
+  it('CONCURRENT_TRANSACTIONS is NOT_ENOUGH_REPLICAS under protocol v1 and reaches a v2 client as it is', () => {
+    expect(verificationError('CONCURRENT_TRANSACTIONS', 1)).toBe('NOT_ENOUGH_REPLICAS');
+    expect(verificationError('CONCURRENT_TRANSACTIONS', 2)).toBe('CONCURRENT_TRANSACTIONS');
   });
 });

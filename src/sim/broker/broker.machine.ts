@@ -33,7 +33,7 @@ import {
   onAppendConsumerOffsets,
   tellMarkerWritten,
 } from './offsetsHost';
-import { onProduce, onVerification, onVerificationLost, type PendingVerification } from './produceRequest';
+import { onProduce, onVerification, onVerificationLost, onVerificationRetry, type PendingVerification } from './produceRequest';
 import {
   afterLeaderUpdate,
   type BrokerReplication,
@@ -122,6 +122,7 @@ export type BrokerEvent =
   | Call<'appendTxnState', AppendTxnStateArgs>
   | Call<'appendConsumerOffsets', AppendConsumerOffsetsArgs>
   | Timer<'produceTimeout', { id: number }>
+  | Timer<'verificationRetry', { correlationId: number }>
   | Timer<'markersTimeout', { id: number }>
   | Timer<'replicaFetchExpired', { id: number }>
   | Timer<'replicaFetchBackoff', { key: string }>
@@ -291,6 +292,7 @@ export const brokerMachine = setup({
       on: {
         Produce: { actions: handle(onProduce) },
         AddPartitionsToTxnResponse: { actions: handle(onVerification) },
+        verificationRetry: { actions: handle(onVerificationRetry) },
         disconnected: { actions: handle(onRequestLost) },
         boot: { actions: handle(onBoot) },
         Metadata: {

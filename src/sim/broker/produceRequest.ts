@@ -10,7 +10,8 @@
 import type { Out, PendingRequest } from '../actors/out';
 import { pendingRequest } from '../actors/out';
 import { BROKER_REQUEST_TIMEOUT_MS } from '../config/clusterConfig';
-import type { RpcEvent } from '../kernel/effects';
+import type { RpcEvent, TimerEvent } from '../kernel/effects';
+import type { ActorId } from '../kernel/envelope';
 import { appendEpoch, appendProducerBatch, type PartitionLog, startTransactionVerification } from '../log/partitionLog';
 import { NO_VERIFICATION_GUARD } from '../log/verificationState';
 import type { KafkaError } from '../protocol/errors';
@@ -42,7 +43,18 @@ export interface PendingVerification {
   readonly answered: readonly (ProducePartitionResponse | null)[];
   /** Per partition being verified (its key), the VerificationGuard its append must still match when the answer comes. */
   readonly guards: Readonly<Record<string, number>>;
+  /** When the verification began (protocol v2 retries CONCURRENT_TRANSACTIONS until this is retryTimeoutMs old). */
+  readonly startedAt: number;
 }
+
+/**
+ * add.partitions.to.txn.retry.backoff.ms and add.partitions.to.txn.retry.backoff.max.ms
+ * (AddPartitionsToTxnConfig's defaults): under protocol v2 the leader asks the coordinator again
+ * after this pause while it answers CONCURRENT_TRANSACTIONS, for at most min(max, request.timeout.ms).
+ */
+export const ADD_PARTITIONS_RETRY_BACKOFF_MS = 20;
+export const ADD_PARTITIONS_RETRY_BACKOFF_MAX_MS = 100;
+const VERIFICATION_RETRY_TIMEOUT_MS = Math.min(ADD_PARTITIONS_RETRY_BACKOFF_MAX_MS, BROKER_REQUEST_TIMEOUT_MS);
 
 type ReplicatedCtx = BrokerContext & { readonly replication: BrokerReplication };
 const hasReplication = (ctx: BrokerContext): ctx is ReplicatedCtx => ctx.replication !== undefined;
@@ -112,12 +124,28 @@ export const onProduce = (ctx: BrokerContext, ev: RpcEvent<ProduceRequest>, out:
     else if (log && needsVerification(ctx, log, req, p)) verify.push(i);
   });
   if (verify.length === 0) return appendProduce(ctx, req, request, ev.now, out, answered, {});
-  // a hosted coordinator: the leader of the transactional.id's __transaction_state partition
-  const coordinator = hostsTxnCoordinator(ctx) ? txnCoordinatorFor(ctx, req.transactionalId as string) : ctx.transactionCoordinator;
+  const coordinator = coordinatorOf(ctx, req);
   if (coordinator === null) {
     for (const i of verify) answered[i] = unverifiable(req.partitions[i] as ProducePartitionData);
     return appendProduce(ctx, req, request, ev.now, out, answered, {});
   }
+  return sendVerification(ctx, coordinator, { request, produce: req, answered, startedAt: ev.now }, verify, out);
+};
+
+type VerificationRequest = Pick<PendingVerification, 'request' | 'produce' | 'answered' | 'startedAt'>;
+
+/**
+ * ReplicaManager.maybeSendPartitionsToTransactionCoordinator: each partition `verify` names starts
+ * (or keeps) its verification, and one AddPartitionsToTxn asks the coordinator about all of them.
+ */
+function sendVerification(
+  ctx: BrokerContext,
+  coordinator: ActorId,
+  v: VerificationRequest,
+  verify: readonly number[],
+  out: Out,
+): BrokerContext {
+  const req = v.produce;
   let c = ctx;
   const guards: Record<string, number> = {};
   for (const i of verify) {
@@ -152,18 +180,24 @@ export const onProduce = (ctx: BrokerContext, ev: RpcEvent<ProduceRequest>, out:
   return {
     ...c,
     nextCorrelationId: correlationId + 1,
-    verifying: [...c.verifying, { correlationId, request, produce: req, answered, guards }],
+    verifying: [...c.verifying, { ...v, correlationId, guards }],
   };
-};
+}
+
+/** The transaction coordinator a transactional produce is verified with (null: its partition has no leader). */
+function coordinatorOf(ctx: BrokerContext, req: ProduceRequest): ActorId | null {
+  // a hosted coordinator: the leader of the transactional.id's __transaction_state partition
+  return hostsTxnCoordinator(ctx) ? txnCoordinatorFor(ctx, req.transactionalId as string) : ctx.transactionCoordinator;
+}
 
 /**
- * How the leader answers a produce whose verification failed (ReplicaManager's error mapping).
- * *Simplification*: under protocol v2 Kafka's broker retries a CONCURRENT_TRANSACTIONS answer itself
- * (every 20 ms for up to 100 ms, maybeRetryOnConcurrentTransactions) and then returns it unconverted;
- * the model converts it to NOT_ENOUGH_REPLICAS at once, as protocol v1 does (and as the Kafka
- * source this model was read from, trunk of Oct 2024, still does for every version).
+ * How the leader answers a produce whose verification failed (ReplicaManager.handleProduceAppend's
+ * postVerificationCallback): CONCURRENT_TRANSACTIONS reaches a protocol v2 client as it is ("the error
+ * is very common during the transaction commit phase"); under protocol v1 it, like the coordinator
+ * being unavailable or loading, becomes NOT_ENOUGH_REPLICAS, which older clients retry without a
+ * metadata refresh.
  */
-export function verificationError(error: KafkaError): KafkaError {
+export function verificationError(error: KafkaError, transactionVersion: 1 | 2): KafkaError {
   switch (error) {
     case 'TRANSACTION_ABORTABLE':
       // "Partition was not added to the transaction". Produce ≤ v10 would see INVALID_TXN_STATE
@@ -175,10 +209,18 @@ export function verificationError(error: KafkaError): KafkaError {
       return 'INVALID_PRODUCER_EPOCH';
     case 'INVALID_PRODUCER_ID_MAPPING':
       return 'INVALID_PRODUCER_ID_MAPPING';
+    case 'CONCURRENT_TRANSACTIONS':
+      return transactionVersion === 2 ? 'CONCURRENT_TRANSACTIONS' : 'NOT_ENOUGH_REPLICAS';
     default:
       // coordinator unavailable, loading, or busy: "Unable to verify the partition has been added to the transaction"
       return 'NOT_ENOUGH_REPLICAS';
   }
+}
+
+/** The error the coordinator's answer gives one partition of a pending verification (the request's own error first). */
+function verificationResult(r: AddPartitionsToTxnResponse, p: ProducePartitionData): KafkaError {
+  const mine = r.partitions.find((x) => x.topic === p.topic && x.partition === p.partition);
+  return r.error !== 'NONE' ? r.error : (mine?.error ?? 'NONE');
 }
 
 /** The coordinator's answer: each verified partition is appended, or fails with the mapped error; then the request goes on. */
@@ -189,21 +231,27 @@ export const onVerification = (
 ): BrokerContext => {
   const pending = ctx.verifying.find((v) => v.correlationId === ev.payload.correlationId);
   if (!pending) return ctx;
-  const rest = { ...ctx, verifying: ctx.verifying.filter((v) => v !== pending) };
   const r = ev.payload;
   const req = pending.produce;
+  if (retriesConcurrentTransactions(ctx, pending, r, ev.now)) {
+    // maybeRetryOnConcurrentTransactions: ask again after the backoff, the request still held
+    out.timer(`verificationRetry:${pending.correlationId}`, 'verificationRetry', ADD_PARTITIONS_RETRY_BACKOFF_MS, {
+      correlationId: pending.correlationId,
+    });
+    return ctx;
+  }
+  const rest = { ...ctx, verifying: ctx.verifying.filter((v) => v !== pending) };
   const answered = [...pending.answered];
   const guards: Record<string, number> = {};
   req.partitions.forEach((p, i) => {
     const guard = pending.guards[keyOf(p)];
     if (guard === undefined) return;
-    const mine = r.partitions.find((x) => x.topic === p.topic && x.partition === p.partition);
-    const error = r.error !== 'NONE' ? r.error : (mine?.error ?? 'NONE');
+    const error = verificationResult(r, p);
     if (error === 'NONE') {
       guards[keyOf(p)] = guard;
       return;
     }
-    const answer = verificationError(error);
+    const answer = verificationError(error, ctx.transactionVersion);
     rejectedFact(
       out,
       p,
@@ -213,6 +261,49 @@ export const onVerification = (
     answered[i] = errorResult(p, answer, `transaction verification: ${error}`);
   });
   return appendProduce(rest, req, pending.request, ev.now, out, answered, guards);
+};
+
+/**
+ * Protocol v2 only (the leader adds the partitions itself, so "the produce backoff adds too much
+ * delay"): an answer in which some partition is CONCURRENT_TRANSACTIONS — the producer's previous
+ * transaction is still completing — is asked again, until the verification is
+ * min(add.partitions.to.txn.retry.backoff.max.ms, request.timeout.ms) old when an answer comes.
+ */
+function retriesConcurrentTransactions(
+  ctx: BrokerContext,
+  pending: PendingVerification,
+  r: AddPartitionsToTxnResponse,
+  now: number,
+): boolean {
+  if (ctx.transactionVersion !== 2 || now - pending.startedAt >= VERIFICATION_RETRY_TIMEOUT_MS) return false;
+  return pending.produce.partitions.some(
+    (p) => pending.guards[keyOf(p)] !== undefined && verificationResult(r, p) === 'CONCURRENT_TRANSACTIONS',
+  );
+}
+
+/**
+ * The retry's backoff ended: the partitions are verified again, each starting its verification anew
+ * (a marker written meanwhile ended the old one), with the same start time. A partition whose
+ * transaction this producer has since begun on the log needs none; with none left, or no
+ * coordinator to ask, the request goes on as ReplicaManager's callback would take it.
+ */
+export const onVerificationRetry = (ctx: BrokerContext, ev: TimerEvent<{ correlationId: number }>, out: Out): BrokerContext => {
+  const pending = ctx.verifying.find((v) => v.correlationId === ev.data.correlationId);
+  if (!pending) return ctx;
+  const rest = { ...ctx, verifying: ctx.verifying.filter((v) => v !== pending) };
+  const req = pending.produce;
+  const verify: number[] = [];
+  req.partitions.forEach((p, i) => {
+    const log = rest.partitions[keyOf(p)];
+    if (pending.guards[keyOf(p)] !== undefined && log && needsVerification(rest, log, req, p)) verify.push(i);
+  });
+  if (verify.length === 0) return appendProduce(rest, req, pending.request, ev.now, out, [...pending.answered], {});
+  const coordinator = coordinatorOf(rest, req);
+  if (coordinator === null) {
+    const answered = req.partitions.map((p, i) => (verify.includes(i) ? unverifiable(p) : (pending.answered[i] ?? null)));
+    return appendProduce(rest, req, pending.request, ev.now, out, answered, {});
+  }
+  return sendVerification(rest, coordinator, pending, verify, out);
 };
 
 /**

@@ -469,6 +469,12 @@ export function replicationTimerClause(ctx: NarrationContext): string | null {
       return markersTimeoutClause(ctx, who);
     case 'replicaFetchBackoff':
       return replicaFetchBackoffClause(ctx, who);
+    case 'verificationRetry':
+      return say(
+        ctx.lang,
+        `add.partitions.to.txn.retry.backoff.ms (20 ms) passed: ${who} asks the transaction coordinator again to add the held Produce's partitions to the transaction`,
+        `add.partitions.to.txn.retry.backoff.ms(20 ms)가 지나 ${josa(who, '이/가')} 붙잡아 둔 Produce의 파티션을 트랜잭션에 추가해 달라고 트랜잭션 코디네이터에 다시 요청합니다.`,
+      );
     default:
       return null;
   }

@@ -35,6 +35,26 @@ function errorPart(ctx: NarrationContext, error: unknown): string | null {
   return say(ctx.lang, ` with ${e}${why ? `: ${why}` : ''}`, ` ${e}${why ? `(${why})` : ''}`);
 }
 
+/**
+ * A partition leader's verification answered CONCURRENT_TRANSACTIONS (protocol v2): it asks again
+ * itself after add.partitions.to.txn.retry.backoff.ms, holding the Produce, or — the verification
+ * 100 ms old — answers the Produce with that error.
+ */
+function leaderConcurrentClause(ctx: NarrationContext, leader: string, sentRpcs: readonly (string | undefined)[]): string {
+  const { lang } = ctx;
+  if (sentRpcs.includes('ProduceResponse'))
+    return say(
+      lang,
+      `the transaction coordinator answered ${leader} with CONCURRENT_TRANSACTIONS again, and its verification has now run for add.partitions.to.txn.retry.backoff.max.ms (100 ms): ${leader} answers the Produce with CONCURRENT_TRANSACTIONS, and the producer sends the batch again after retry.backoff.ms`,
+      `트랜잭션 코디네이터가 ${leader}에 다시 CONCURRENT_TRANSACTIONS로 답했고 확인이 add.partitions.to.txn.retry.backoff.max.ms(100 ms) 동안 이어졌으므로 ${josa(leader, '은/는')} Produce에 CONCURRENT_TRANSACTIONS로 답합니다. 프로듀서는 retry.backoff.ms 뒤에 배치를 다시 보냅니다.`,
+    );
+  return say(
+    lang,
+    `the transaction coordinator answered ${leader} with CONCURRENT_TRANSACTIONS: this producer's previous transaction is still completing (its markers are not all written). Under transaction protocol v2 ${leader} asks again itself after add.partitions.to.txn.retry.backoff.ms (20 ms), holding the Produce`,
+    `트랜잭션 코디네이터가 ${leader}에 CONCURRENT_TRANSACTIONS로 답했습니다. 이 프로듀서의 이전 트랜잭션이 아직 마무리되는 중입니다(마커를 아직 다 쓰지 않음). 트랜잭션 프로토콜 v2에서는 ${josa(leader, '이/가')} Produce를 붙잡은 채 add.partitions.to.txn.retry.backoff.ms(20 ms) 뒤에 직접 다시 묻습니다.`,
+  );
+}
+
 export function rpcClause(ctx: NarrationContext): string {
   const { lang, names, step } = ctx;
   const env = ctx.envelope;
@@ -96,6 +116,7 @@ export function rpcClause(ctx: NarrationContext): string {
           );
     }
     case 'AddPartitionsToTxnResponse':
+      if (step.actor.startsWith('broker-') && p.error === 'CONCURRENT_TRANSACTIONS') return leaderConcurrentClause(ctx, to, sentRpcs);
       return err
         ? say(lang, `${poss(to, 'AddPartitionsToTxn')} was answered${err}`, `${to}의 AddPartitionsToTxn 응답:${err}.`)
         : say(
