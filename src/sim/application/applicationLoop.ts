@@ -35,6 +35,8 @@ export interface CallReply extends PollAnswer {
   readonly call: string;
   readonly ok: boolean;
   readonly error?: string | null;
+  /** A call refused in an error state: the error that put the client there (the refusal's cause). */
+  readonly cause?: string | null;
   readonly offsets?: Readonly<Record<string, number>>;
 }
 

@@ -3,8 +3,11 @@ import { replyOf } from './applicationLoop';
 import type { ConsumerAppContext, Ev } from './consumerAppContext';
 import type { PlanStep } from './consumerAppPlan';
 
-/** The errors after which a transactional producer is fenced: the instance closes. */
-const FENCED = new Set(['PRODUCER_FENCED', 'INVALID_PRODUCER_EPOCH', 'INVALID_TXN_STATE']);
+/**
+ * The errors after which a transactional producer is fenced: the instance closes. The codes come
+ * from a call's own request; ProducerFencedException from a call refused once the producer is fenced.
+ */
+const FENCED = new Set(['PRODUCER_FENCED', 'INVALID_PRODUCER_EPOCH', 'INVALID_TXN_STATE', 'ProducerFencedException']);
 export const isFenced = (error: string | null | undefined) => FENCED.has(error ?? '');
 
 const COMMIT_KINDS = new Set<PlanStep['kind']>(['commitSync', 'sendOffsets', 'commitTransaction']);

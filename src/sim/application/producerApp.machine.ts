@@ -227,6 +227,7 @@ const onReply = act((d, ev, out) => {
       }
       if (
         r.error === 'PRODUCER_FENCED' ||
+        r.error === 'ProducerFencedException' ||
         r.error === 'INVALID_PRODUCER_EPOCH' ||
         r.error === 'INVALID_TXN_STATE' ||
         r.call === 'abortTransaction'

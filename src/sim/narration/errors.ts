@@ -61,6 +61,14 @@ const EXPLAIN: Record<string, readonly [en: string, ko: string]> = {
     'the previous transaction of this transactional.id is still completing; the client retries',
     '이 transactional.id의 이전 트랜잭션이 아직 마무리되는 중이라 클라이언트가 다시 시도합니다',
   ],
+  ProducerFencedException: [
+    'another producer with the same transactional.id fenced this one: it can only be closed',
+    '같은 transactional.id를 쓰는 다른 프로듀서가 이 프로듀서를 펜싱해 이제 닫는 수밖에 없습니다',
+  ],
+  InvalidProducerEpochException: [
+    'a Produce of this transaction was refused for an old epoch (the coordinator had aborted it and bumped the epoch): the transaction must be aborted',
+    '이 트랜잭션의 Produce가 이전 epoch라서 거부됐습니다(코디네이터가 트랜잭션을 취소하고 epoch를 올림). 트랜잭션을 취소해야 합니다',
+  ],
   TRANSACTION_COORDINATOR_FENCED: ['a newer coordinator took over', '더 새로운 코디네이터가 이어받았습니다'],
   UNKNOWN_PRODUCER_ID: ['the broker no longer has state for this producerId', '브로커에 이 producerId의 상태가 없습니다'],
   FENCED_INSTANCE_ID: ['another instance uses the same group.instance.id', '다른 인스턴스가 같은 group.instance.id를 씁니다'],

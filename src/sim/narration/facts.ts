@@ -175,11 +175,14 @@ function rejected(ctx: NarrationContext, f: F<'rejected'>): string {
   );
 }
 
+/** The exceptions a refused call throws (the producer's `during` is then `call: message`). */
+const REFUSAL_EXCEPTIONS = new Set(['IllegalStateException', 'KafkaException', 'ProducerFencedException', 'InvalidProducerEpochException']);
+
 function clientError(ctx: NarrationContext, f: F<'clientError'>): string {
   const { lang } = ctx;
   const who = ctx.names.process(f.client);
   const refused = f.during.match(/^(\w+): (.+)$/);
-  if ((f.error === 'IllegalStateException' || f.error === 'KafkaException') && refused)
+  if (REFUSAL_EXCEPTIONS.has(f.error) && refused)
     return say(
       lang,
       `${who}'s ${refused[1]}() was refused with ${f.error}: ${refused[2]}`,

@@ -198,6 +198,14 @@ export function translateDuring(during: string, language: Language): string {
 }
 
 const REFUSALS_KO: readonly (readonly [RegExp, string])[] = [
+  [
+    /^Producer with transactionalId '(.*)' and (ProducerIdAndEpoch\(.*\)) has been fenced by another producer with the same transactionalId$/,
+    "transactionalId '$1'의 프로듀서($2)는 같은 transactionalId를 쓰는 다른 프로듀서에게 펜싱됐습니다",
+  ],
+  [
+    /^Producer with transactionalId '(.*)' and (ProducerIdAndEpoch\(.*\)) attempted to produce with an old epoch$/,
+    "transactionalId '$1'의 프로듀서($2)가 이전 epoch로 쓰려고 했습니다",
+  ],
   [/^The producer is in a fatal error state \(fenced\) and must be closed$/, '프로듀서가 치명적 오류 상태(펜싱됨)이므로 닫아야 합니다'],
   [/^Cannot perform a 'send' before completing a call to initTransactions$/, 'initTransactions를 마치기 전에는 send를 할 수 없습니다'],
   [/^Cannot call beginTransaction before initTransactions$/, 'initTransactions 전에는 beginTransaction을 호출할 수 없습니다'],
@@ -217,6 +225,6 @@ const REFUSALS_KO: readonly (readonly [RegExp, string])[] = [
 /** A refused call's reason (the Java client's message) in Korean, when it is a known one. */
 export function translateRefusal(reason: string, language: Language): string {
   if (language === 'en') return reason;
-  for (const [re, ko] of REFUSALS_KO) if (re.test(reason)) return ko;
+  for (const [re, ko] of REFUSALS_KO) if (re.test(reason)) return reason.replace(re, ko);
   return reason;
 }

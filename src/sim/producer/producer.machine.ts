@@ -166,6 +166,41 @@ const rejectCall = (reason: string, exception: 'IllegalStateException' | 'KafkaE
     return 'none';
   });
 
+/**
+ * TransactionManager.maybeFailWithError, which every transactional call (and send's
+ * maybeAddPartition) runs first in an error state: a ProducerFencedException or an
+ * InvalidProducerEpochException is thrown as itself, anything else wrapped in a KafkaException
+ * ("Cannot execute transactional method because we are in an error state"). The error that put the
+ * producer there stays its last error.
+ */
+export function errorStateException(cause: string | null): 'ProducerFencedException' | 'InvalidProducerEpochException' | 'KafkaException' {
+  if (cause === 'PRODUCER_FENCED') return 'ProducerFencedException';
+  if (cause === 'INVALID_PRODUCER_EPOCH') return 'InvalidProducerEpochException';
+  return 'KafkaException';
+}
+
+/** The message of that exception: Kafka's own for the two thrown as themselves, else the model's `reason`. */
+function errorStateMessage(d: ProducerDraft, exception: ReturnType<typeof errorStateException>, reason: string): string {
+  const who = `Producer with transactionalId '${d.config['transactional.id'] ?? ''}' and ProducerIdAndEpoch(producerId=${d.producerId}, epoch=${d.producerEpoch})`;
+  if (exception === 'ProducerFencedException') return `${who} has been fenced by another producer with the same transactionalId`;
+  if (exception === 'InvalidProducerEpochException') return `${who} attempted to produce with an old epoch`;
+  return reason;
+}
+
+/**
+ * A call refused in ABORTABLE_ERROR (`cause`: the abortable error) or FATAL_ERROR (the fatal one):
+ * the exception maybeFailWithError throws, as the reply's error when it is thrown as itself.
+ */
+const rejectInErrorState = (state: 'abortable' | 'fatal', reason: string) =>
+  producerAction((d, call: AppCall, out) => {
+    const cause = state === 'abortable' ? (d.abortableError ?? d.lastError) : d.lastError;
+    const exception = errorStateException(cause);
+    const message = errorStateMessage(d, exception, reason);
+    out.fact({ kind: 'clientError', client: d.client, error: exception, during: `${call.type}: ${message}`, fatal: false });
+    replyNow(out, call.from, call.type, false, exception === 'KafkaException' ? reason : exception, { cause });
+    return 'none';
+  });
+
 /** flush(): every waiting record is ready at once; the Sender loop that follows drains them. */
 const onFlush = producerAction((d, call: EventOf<'flush'>) => {
   d.flushing = true;
@@ -529,18 +564,20 @@ export const producerMachine = setup({
           on: {
             abortTransaction: { target: 'ABORTING_TRANSACTION', actions: onEndTransaction('ABORT') },
             commitTransaction: {
-              actions: rejectCall('Cannot commit: the transaction hit an abortable error; call abortTransaction', 'KafkaException'),
+              actions: rejectInErrorState('abortable', 'Cannot commit: the transaction hit an abortable error; call abortTransaction'),
             },
-            send: { actions: rejectCall('Cannot send: the transaction hit an abortable error; call abortTransaction', 'KafkaException') },
+            send: {
+              actions: rejectInErrorState('abortable', 'Cannot send: the transaction hit an abortable error; call abortTransaction'),
+            },
             sendOffsetsToTransaction: {
-              actions: rejectCall('Cannot send offsets: the transaction hit an abortable error', 'KafkaException'),
+              actions: rejectInErrorState('abortable', 'Cannot send offsets: the transaction hit an abortable error'),
             },
             // maybeFailWithError comes first: the abortable error is thrown
             beginTransaction: {
-              actions: rejectCall('Cannot begin: the transaction hit an abortable error; call abortTransaction', 'KafkaException'),
+              actions: rejectInErrorState('abortable', 'Cannot begin: the transaction hit an abortable error; call abortTransaction'),
             },
             initTransactions: {
-              actions: rejectCall('Cannot initialize: the transaction hit an abortable error; call abortTransaction', 'KafkaException'),
+              actions: rejectInErrorState('abortable', 'Cannot initialize: the transaction hit an abortable error; call abortTransaction'),
             },
           },
         },
@@ -552,13 +589,13 @@ export const producerMachine = setup({
         closeNow: { guard: 'closeDone', target: 'restarting', actions: finishClose },
         close: { target: 'restarting', actions: onClose },
         crash: 'down',
-        send: { actions: rejectCall(FATAL_REASON, 'KafkaException') },
-        commitTransaction: { actions: rejectCall(FATAL_REASON, 'KafkaException') },
-        abortTransaction: { actions: rejectCall(FATAL_REASON, 'KafkaException') },
-        sendOffsetsToTransaction: { actions: rejectCall(FATAL_REASON, 'KafkaException') },
-        flush: { actions: rejectCall(FATAL_REASON, 'KafkaException') },
-        beginTransaction: { actions: rejectCall(FATAL_REASON, 'KafkaException') },
-        initTransactions: { actions: rejectCall(FATAL_REASON, 'KafkaException') },
+        send: { actions: rejectInErrorState('fatal', FATAL_REASON) },
+        commitTransaction: { actions: rejectInErrorState('fatal', FATAL_REASON) },
+        abortTransaction: { actions: rejectInErrorState('fatal', FATAL_REASON) },
+        sendOffsetsToTransaction: { actions: rejectInErrorState('fatal', FATAL_REASON) },
+        flush: { actions: rejectInErrorState('fatal', FATAL_REASON) },
+        beginTransaction: { actions: rejectInErrorState('fatal', FATAL_REASON) },
+        initTransactions: { actions: rejectInErrorState('fatal', FATAL_REASON) },
       },
     },
     /** The process is down: everything in memory is gone. */

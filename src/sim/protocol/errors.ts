@@ -65,7 +65,11 @@ export type ClientException =
   | 'NoOffsetForPartitionException'
   /** poll(): the position is outside the log and auto.offset.reset=none (FetchCollector.handleInitializeErrors). */
   | 'OffsetOutOfRangeException'
-  | 'IllegalStateException';
+  | 'IllegalStateException'
+  /** A transactional call once the producer is fenced (TransactionManager.maybeFailWithError throws it as itself). */
+  | 'ProducerFencedException'
+  /** A transactional call after a Produce was refused INVALID_PRODUCER_EPOCH (maybeFailWithError throws it as itself). */
+  | 'InvalidProducerEpochException';
 
 export function errorCode(error: KafkaError): number {
   return KAFKA_ERRORS[error].code;

@@ -28,6 +28,9 @@ const MIGRATED = new Set([
   'OUT_OF_ORDER_SEQUENCE_NUMBER',
   'UNKNOWN_PRODUCER_ID',
   'CommitFailedException',
+  // what a call refused in an error state throws as itself (TransactionManager.maybeFailWithError)
+  'ProducerFencedException',
+  'InvalidProducerEpochException',
 ]);
 
 /** The producer's refusal once it is fenced: KafkaProducer rethrows the fencing exception. */

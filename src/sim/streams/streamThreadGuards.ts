@@ -20,6 +20,10 @@ function producerFailure({ context, event }: Args, calls: ReadonlySet<string>): 
   const r = replyOf(event);
   if (!r || r.ok || event.type !== 'reply' || event.from !== context.producer || !calls.has(r.call)) return null;
   if (r.call === 'send' && !eos(context)) return null;
+  // under exactly_once_v2 the send's Callback (RecordCollectorImpl.recordSendError) saw a fencing or
+  // sequence error first, and flush() — before any commit — throws it as a TaskMigratedException: a
+  // refusal wrapping one (its cause) is met as that error
+  if (eos(context) && r.cause && isTaskMigrated(r.cause) && !isTaskMigrated(r.error ?? null)) return { error: r.cause };
   return { error: r.error ?? null };
 }
 
