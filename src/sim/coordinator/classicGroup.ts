@@ -540,13 +540,25 @@ function dropMember(g: ConsumerGroup, m: GroupMember, out: Out): ConsumerGroup {
  * JoinGroup is answered UNKNOWN_MEMBER_ID; a Stable or CompletingRebalance group rebalances; a
  * group preparing a rebalance completes its join once everyone left has rejoined.
  */
-export function removeMember(env: GroupEnv, g0: ConsumerGroup, memberId: string, reason: string, now: number, out: Out): ConsumerGroup {
+export function removeMember(
+  env: GroupEnv,
+  g0: ConsumerGroup,
+  memberId: string,
+  reason: string,
+  now: number,
+  out: Out,
+  leaving = false,
+): ConsumerGroup {
   const m = g0.members[memberId];
   if (!m) return g0;
   const g = dropMember(g0, m, out);
   if (g.state === 'Stable' || g.state === 'CompletingRebalance') return prepareRebalance(env, g, reason, now, out);
   // already rebalancing: no new rebalance to announce, so say why the member is gone
   out.fact({ kind: 'note', actor: env.id, text: `group ${g.groupId}: ${reason}; it is removed` });
+  // a LeaveGroup goes through maybeCompleteJoinPhase (classicGroupLeaveToClassicGroup), which waits out
+  // an initial rebalance's delay; an expiry completes the join once the others have joined
+  // (removeMemberAndUpdateClassicGroup)
+  if (leaving) return maybeCompleteJoinPhase(env, g, now, out);
   if (g.state === 'PreparingRebalance' && allJoined(g)) return completeJoin(env, g, now, out, reason);
   return g;
 }

@@ -184,7 +184,7 @@ export const onLeaveGroup = (
   const d: Draft = { ...ctx };
   const g = d.groups[ev.payload.groupId];
   if (g?.members[ev.payload.memberId])
-    putGroup(d, removeMember(d, g, ev.payload.memberId, `${ev.payload.memberId} left the group`, ev.now, out));
+    putGroup(d, removeMember(d, g, ev.payload.memberId, `${ev.payload.memberId} left the group`, ev.now, out, true));
   out.reply(pendingRequest(ev), 'LeaveGroupResponse', { error: 'NONE' });
   return d;
 };
