@@ -58,6 +58,11 @@ describe('leader failover with acks=1', () => {
     expect(r.partition('orders-0').replication).toMatchObject({ leader: 'broker-1', leaderEpoch: 1 });
   });
 
+  it('billing reads a only: b never rose below the high watermark, so no reader ever saw it', () => {
+    expect(r.received('billing').map((x) => [x.offset, x.headers.event_id])).toEqual([[0, 'e1']]);
+    expect(r.layer('delivery', 'billing')?.status).toBe('once');
+  });
+
   it('the producer saw no error; the verdict names b acknowledged, then truncated at offset 1 when the leader changed', () => {
     expect(r.errors('orders-service')).toEqual([]);
     expect(r.layer('log', 'orders')?.status).toBe('lost');

@@ -23,7 +23,8 @@ describe('a former leader with an empty epoch follows again', () => {
 
   it('the run ends (no fetch loop): broker-1 truncates its epoch cache and fetches from broker-0', () => {
     expect(trace.stopReason).toBe('quiescent');
-    expect(trace.steps.length).toBeLessThan(2000);
+    // the loop ran to the 20,000-step limit; the run itself (with billing reading) takes about 2,100
+    expect(trace.steps.length).toBeLessThan(5000);
   });
 
   it('every replica holds the same log at the end, and broker-0 leads with all three in its ISR', () => {

@@ -55,9 +55,9 @@ export const PRESET_TEXT_KO: Readonly<Record<string, PresetText>> = {
   'acks-1-leader-failover-loss': {
     title: 'acks=1: 리더 혼자 확인 응답한 레코드가 페일오버에서 사라진다',
     question:
-      'orders에는 복제본이 세 개 있고 프로듀서는 acks=1을 씁니다. 리더 broker-0은 어떤 팔로워도 e2를 가져가기 전에 확인 응답을 보내고 죽습니다. broker-1이 리더로 선출됩니다. broker-0이 돌아오면 e2는 어떻게 될까요?',
+      'orders에는 복제본이 세 개 있고 프로듀서는 acks=1을 쓰며 billing이 orders를 읽습니다. 리더 broker-0은 어떤 팔로워도 e2를 가져가기 전에 확인 응답을 보내고 죽습니다. broker-1이 리더로 선출됩니다. broker-0이 돌아오면 e2는 어떻게 될까요? billing은 e2를 읽을 수 있을까요?',
     expected:
-      'e1은 모든 복제본에 있습니다. e2에 대해서는 broker-0 혼자 offset 1로 확인 응답을 보냅니다(팔로워의 가져오기가 느립니다). broker-0이 죽고 broker.session.timeout.ms가 지나면 컨트롤러가 broker-0을 펜싱하고 ISR에서 broker-1을 리더 epoch 1로 선출합니다. broker-1에는 e2가 없었습니다. broker-0은 돌아와서 broker-1을 따르고, 새 리더에서 epoch 0이 어디서 끝났는지 알게 되어 자기 로그에서 e2를 잘라 냅니다. 모든 복제본에는 e1만 남습니다. e2는 확인 응답을 받은 뒤 유실되었습니다. acks=all이었다면 프로듀서는 ISR을 기다렸을 것입니다.',
+      'e1은 모든 복제본에 있고 billing이 읽습니다. e2에 대해서는 broker-0 혼자 offset 1로 확인 응답을 보냅니다(팔로워의 가져오기가 느립니다). 그래서 하이 워터마크는 1에 머물고 billing은 e2를 읽을 수 없습니다. broker-0이 죽고 broker.session.timeout.ms가 지나면 컨트롤러가 broker-0을 펜싱하고 ISR에서 broker-1을 리더 epoch 1로 선출합니다. broker-1에는 e2가 없었습니다. broker-0은 돌아와서 broker-1을 따르고, 새 리더에서 epoch 0이 어디서 끝났는지 알게 되어 자기 로그에서 e2를 잘라 냅니다. 모든 복제본에는 e1만 남습니다. e2는 확인 응답을 받은 뒤 유실되었고, 어떤 컨슈머도 e2를 읽지 못했습니다. acks=all이었다면 프로듀서는 ISR을 기다렸을 것입니다.',
   },
   'unclean-election-loses-committed': {
     title: 'unclean.leader.election.enable=true: ISR 밖 리더 때문에 커밋된 레코드가 사라진다',
