@@ -68,6 +68,7 @@ const fetchAt = (fetchOffset: number) => ({
 });
 
 const request = { from: 'broker-1', envelopeId: 9, rpc: 'Fetch', correlationId: 1 } as never;
+const requestFrom = (replica: string) => ({ from: replica, envelopeId: 9, rpc: 'Fetch', correlationId: 1 }) as never;
 
 /** The FetchResponse sent: its HW and the offsets of its records. */
 function answer(out: Out): { highWatermark: number; offsets: number[] } {
@@ -98,5 +99,36 @@ describe("a follower's Fetch answer carries the HW from before its own fetch mov
     const expired = new Out();
     onReplicaFetchExpired(b, b.replication?.replicaParked[0]?.id ?? -1, expired);
     expect(answer(expired)).toEqual({ highWatermark: 2, offsets: [] });
+  });
+});
+
+/**
+ * Partition.updateFollowerFetchState runs maybeIncrementLeaderHW only `if (prevFollowerEndOffset !=
+ * replica.stateSnapshot.logEndOffset)`: a fetch that moves no follower's LEO does not look at the HW,
+ * even when time alone would now let it move (a follower outside the ISR stops holding it back
+ * replica.lag.time.max.ms after it was last caught up). On the old code every fetch did.
+ */
+describe('a fetch that moves no LEO leaves the HW alone', () => {
+  it('broker-2 (out of the ISR, caught up at 5 ms) holds the HW at 0; past replica.lag.time.max.ms a fetch at the same offset does not raise it', () => {
+    // broker-2 fetches at 0 while the log is empty: caught up at 5 ms
+    let b = onReplicaFetch(
+      leader(),
+      requestFrom('broker-2'),
+      { ...fetchAt(0), replicaId: 'broker-2', maxWaitMs: 0 },
+      5,
+      new Out(),
+    ) as Leader;
+    b = onProduce(b, produce(0), new Out()) as Leader;
+    b = onProduce(b, produce(1), new Out()) as Leader;
+    // broker-1 reaches offset 2; broker-2, still counted (last caught up 5 ms ago), holds the HW at 0
+    b = onReplicaFetch(b, request, { ...fetchAt(2), maxWaitMs: 0 }, 30, new Out()) as Leader;
+    expect(b.partitions['t-0']?.highWatermark).toBe(0);
+    // 30,006 ms: broker-2 is past replica.lag.time.max.ms, but this fetch of broker-1 moves no LEO
+    b = onReplicaFetch(b, request, { ...fetchAt(2), maxWaitMs: 0 }, 30006, new Out()) as Leader;
+    expect(b.partitions['t-0']?.highWatermark).toBe(0);
+    // the next fetch that moves a LEO does look: broker-2 reaches 1 and is proposed into the ISR (the
+    // maximal ISR counts it), so the HW moves to its LEO
+    b = onReplicaFetch(b, requestFrom('broker-2'), { ...fetchAt(1), replicaId: 'broker-2', maxWaitMs: 0 }, 30010, new Out()) as Leader;
+    expect(b.partitions['t-0']?.highWatermark).toBe(1);
   });
 });

@@ -96,6 +96,12 @@ export interface FollowedPartition {
   readonly leaderEpoch: number;
   /** The correlation id of the Fetch in flight; null when none (a retry is scheduled). */
   readonly inFlight: number | null;
+  /**
+   * The leader answered FENCED_LEADER_EPOCH to a fetch of this very epoch: the leader has a newer one,
+   * so the follower stops fetching until a record with a new leader or epoch comes
+   * (AbstractFetcherThread.onPartitionFenced → markPartitionFailed).
+   */
+  readonly awaitingMetadata?: true;
 }
 
 export interface BrokerReplication {
@@ -392,10 +398,13 @@ export function onReplicaFetch(ctx: Ctx, request: PendingRequest, f: ReplicaFetc
     return ctx;
   }
   let c = ctx;
+  const before = p.followers[f.replicaId]?.logEndOffset;
   const updated = updateFollowerFetchState(p, f.replicaId, f.fetchOffset, log.logEndOffset, now);
   c = withRep(c, { leading: { ...c.replication.leading, [key]: updated } });
   c = maybeExpand(c, key, f.replicaId, out);
-  c = afterLeaderUpdate(c, key, now, out);
+  // Partition.updateFollowerFetchState: the HW is looked at (and the delayed produces it may
+  // complete) only if this fetch moved the follower's LEO — not when only its lastCaughtUpTimeMs did
+  if (updated.followers[f.replicaId]?.logEndOffset !== before) c = afterLeaderUpdate(c, key, now, out);
   if (read.batches.length === 0 && f.maxWaitMs > 0) {
     const id = c.replication.nextId;
     out.timer(`replicaFetch:${id}`, 'replicaFetchExpired', f.maxWaitMs, { id }, true);
@@ -538,6 +547,7 @@ export function onReplicaFetchAnswer(ctx: Ctx, r: ReplicaFetchResponse & { corre
   const f = ctx.replication.following[key];
   const log = ctx.partitions[key];
   if (!f || !log || f.inFlight !== r.correlationId) return ctx;
+  if (r.error === 'FENCED_LEADER_EPOCH') return awaitMetadata(ctx, key);
   if (r.error !== 'NONE') return retryFetchLater(ctx, key, out);
   const outcome = applyReplicaFetchResponse(log, r, now);
   if (outcome.truncatedFrom !== null)
@@ -557,6 +567,18 @@ export function onReplicaFetchAnswer(ctx: Ctx, r: ReplicaFetchResponse & { corre
   return sendReplicaFetch(c, key, out);
 }
 
+/**
+ * AbstractFetcherThread.onPartitionFenced: the fetch carried the follower's current leader epoch (a
+ * Fetch in flight always does: a new record replaces the followed partition), so the partition is
+ * marked failed — no retry — and "will await the new LeaderAndIsr state before resuming fetching".
+ * Any other error (NOT_LEADER_OR_FOLLOWER, UNKNOWN_LEADER_EPOCH …) is retried after the backoff.
+ */
+function awaitMetadata(ctx: Ctx, key: string): Ctx {
+  const f = ctx.replication.following[key];
+  if (!f) return ctx;
+  return withRep(ctx, { following: { ...ctx.replication.following, [key]: { ...f, inFlight: null, awaitingMetadata: true } } });
+}
+
 function retryFetchLater(ctx: Ctx, key: string, out: Out): Ctx {
   const f = ctx.replication.following[key];
   if (!f) return ctx;
@@ -566,7 +588,7 @@ function retryFetchLater(ctx: Ctx, key: string, out: Out): Ctx {
 
 export function onReplicaFetchBackoff(ctx: Ctx, key: string, out: Out): Ctx {
   const f = ctx.replication.following[key];
-  return f && f.inFlight === null ? sendReplicaFetch(ctx, key, out) : ctx;
+  return f && f.inFlight === null && !f.awaitingMetadata ? sendReplicaFetch(ctx, key, out) : ctx;
 }
 
 /** A request of this broker's that ended without an answer: a replica Fetch (retry later) or an AlterPartition (sent again). */
