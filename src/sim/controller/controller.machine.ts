@@ -168,7 +168,14 @@ export function fenceBroker(ctx: ControllerContext, broker: ActorId, out: Out): 
   if (!b || b.fenced) return ctx;
   // a fenced broker is sent every record when it registers again
   const fenced = { ...withoutMissed(ctx, broker), brokers: { ...ctx.brokers, [broker]: { ...b, fenced: true } } };
-  return applyChanges(fenced, (reg) => onBrokerFenced(reg, broker, acceptable(fenced), fenced.unclean[reg.topic] ?? false), out);
+  const next = applyChanges(fenced, (reg) => onBrokerFenced(reg, broker, acceptable(fenced), fenced.unclean[reg.topic] ?? false), out);
+  // handleBrokerFenced always writes a BrokerRegistrationChangeRecord, which every broker applies
+  // (a leader stops counting the broker for its HW and proposing it to its ISR); the records of the
+  // partitions it changed carry the fencing, and when it changed none, every partition's record,
+  // unchanged, carries it — as at an unfencing (onHeartbeat)
+  if (next.partitions === fenced.partitions)
+    for (const reg of Object.values(next.partitions)) broadcast(next, record(next, reg, null), out);
+  return next;
 }
 
 const onBoot = (ctx: ControllerContext, _ev: Lifecycle, out: Out): ControllerContext => {
