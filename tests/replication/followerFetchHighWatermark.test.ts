@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { Out } from '../../src/sim/actors/out';
 import type { BrokerContext } from '../../src/sim/broker/broker.machine';
 import { onProduce } from '../../src/sim/broker/produceRequest';
-import { onReplicaFetch, onReplicaFetchExpired } from '../../src/sim/broker/replication';
+import { onAlterPartitionAnswer, onReplicaFetch, onReplicaFetchExpired } from '../../src/sim/broker/replication';
 import type { ClusterMetadata } from '../../src/sim/cluster/metadata';
 import type { Effect, RpcEvent } from '../../src/sim/kernel/effects';
 import type { ProduceRequest } from '../../src/sim/protocol/messages';
@@ -109,13 +109,31 @@ describe("a follower's Fetch answer carries the HW from before its own fetch mov
  * replica.lag.time.max.ms after it was last caught up). On the old code every fetch did.
  */
 describe('a fetch that moves no LEO leaves the HW alone', () => {
-  it('broker-2 (out of the ISR, caught up at 5 ms) holds the HW at 0; past replica.lag.time.max.ms a fetch at the same offset does not raise it', () => {
-    // broker-2 fetches at 0 while the log is empty: caught up at 5 ms
+  it('broker-2 (out of the ISR, caught up at 5 ms) holds the HW at 0; past replica.lag.time.max.ms a fetch that moves nothing does not raise it', () => {
+    // broker-2 fetches at 0 while the log is empty: caught up at 5 ms; the leader proposes it to the
+    // ISR, and the controller refuses (INELIGIBLE_REPLICA): it stays out, but counts while caught up
+    const proposal = new Out();
     let b = onReplicaFetch(
       leader(),
       requestFrom('broker-2'),
       { ...fetchAt(0), replicaId: 'broker-2', maxWaitMs: 0 },
       5,
+      proposal,
+    ) as Leader;
+    const alter = proposal.effects.find((e: Effect) => e.type === 'send' && e.rpc === 'AlterPartition') as unknown as {
+      payload: { correlationId: number };
+    };
+    expect(alter).toBeDefined();
+    b = onAlterPartitionAnswer(
+      b,
+      {
+        correlationId: alter.payload.correlationId,
+        error: 'INELIGIBLE_REPLICA',
+        leaderEpoch: 0,
+        partitionEpoch: 0,
+        isr: ['broker-0', 'broker-1'],
+      },
+      6,
       new Out(),
     ) as Leader;
     b = onProduce(b, produce(0), new Out()) as Leader;
@@ -126,9 +144,5 @@ describe('a fetch that moves no LEO leaves the HW alone', () => {
     // 30,006 ms: broker-2 is past replica.lag.time.max.ms, but this fetch of broker-1 moves no LEO
     b = onReplicaFetch(b, request, { ...fetchAt(2), maxWaitMs: 0 }, 30006, new Out()) as Leader;
     expect(b.partitions['t-0']?.highWatermark).toBe(0);
-    // the next fetch that moves a LEO does look: broker-2 reaches 1 and is proposed into the ISR (the
-    // maximal ISR counts it), so the HW moves to its LEO
-    b = onReplicaFetch(b, requestFrom('broker-2'), { ...fetchAt(1), replicaId: 'broker-2', maxWaitMs: 0 }, 30010, new Out()) as Leader;
-    expect(b.partitions['t-0']?.highWatermark).toBe(1);
   });
 });
