@@ -8,17 +8,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Out, type PendingRequest } from '../../src/sim/actors/out';
-import type { ClusterMetadata } from '../../src/sim/cluster/metadata';
 import { DEFAULT_GROUP_COORDINATOR_CONFIG, emptyGroup, type GroupEnv, join, removeMember } from '../../src/sim/coordinator/classicGroup';
+import { oneBrokerMetadata } from '../fixtures/oneBrokerMetadata';
 
-const meta = {
-  brokers: ['broker-0'],
-  topics: { orders: { name: 'orders', partitions: 2, leaders: ['broker-0', 'broker-0'] } },
-  transactionCoordinator: 'txn-coordinator',
-  groupCoordinator: 'group-coordinator',
-  transactionStatePartitions: 3,
-  consumerOffsetsPartitions: 3,
-} as ClusterMetadata;
+const meta = oneBrokerMetadata;
 const env: GroupEnv = { id: 'group-coordinator', meta, config: DEFAULT_GROUP_COORDINATOR_CONFIG };
 let envelope = 0;
 const request = (from: string): PendingRequest => ({ from, envelopeId: envelope++, correlationId: 0 });

@@ -10,35 +10,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { runScenario } from '../../src/sim/run';
-import type { Scenario } from '../../src/sim/scenario/schema';
 import type { EnvelopeRecord } from '../../src/sim/views';
+import { fencedWhileUp } from './fencedWhileUp';
 
-const scenario = {
-  version: 1,
-  id: 'held-fetch-on-resign',
-  seed: 1,
-  cluster: { brokers: 3 },
-  topics: [{ name: 'a', partitions: 1, replicationFactor: 3 }],
-  clients: [
-    {
-      id: 'p',
-      type: 'producer',
-      script: [
-        { op: 'send', topic: 'a', key: 'k', value: '1', headers: { event_id: 'e1' } },
-        { op: 'sleep', ms: 20000 },
-        { op: 'send', topic: 'a', key: 'k', value: '2', headers: { event_id: 'e2' } },
-      ],
-    },
-    {
-      id: 'c1',
-      type: 'consumer',
-      config: { 'group.id': 'g', 'auto.offset.reset': 'earliest' },
-      topics: ['a'],
-      processing: { mode: 'at-least-once' },
-    },
-  ],
-  faults: [{ type: 'drop', rpc: 'BrokerHeartbeat', from: 'broker-0', nth: 3, count: 8 }],
-} as unknown as Scenario;
+const scenario = fencedWhileUp;
 
 describe('a held consumer Fetch on a broker that stops leading', () => {
   const trace = runScenario(scenario);

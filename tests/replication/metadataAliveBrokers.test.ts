@@ -15,8 +15,8 @@ import { metadataResponse } from '../../src/sim/broker/metadataRequest';
 import { applyMetadataResponse, INITIAL_CLIENT_METADATA, leastLoadedNode, lookupIndexOf } from '../../src/sim/cluster/clientMetadata';
 import type { ClusterMetadata } from '../../src/sim/cluster/metadata';
 import { runScenario } from '../../src/sim/run';
-import type { Scenario } from '../../src/sim/scenario/schema';
 import type { EnvelopeRecord } from '../../src/sim/views';
+import { fencedWhileUp } from './fencedWhileUp';
 
 const META: ClusterMetadata = {
   brokers: ['broker-0', 'broker-1', 'broker-2'],
@@ -73,32 +73,7 @@ describe('MetadataResponse: alive brokers only (KRaftMetadataCache.getAliveBroke
   });
 });
 
-const scenario = {
-  version: 1,
-  id: 'metadata-alive-brokers',
-  seed: 1,
-  cluster: { brokers: 3 },
-  topics: [{ name: 'a', partitions: 1, replicationFactor: 3 }],
-  clients: [
-    {
-      id: 'p',
-      type: 'producer',
-      script: [
-        { op: 'send', topic: 'a', key: 'k', value: '1', headers: { event_id: 'e1' } },
-        { op: 'sleep', ms: 20000 },
-        { op: 'send', topic: 'a', key: 'k', value: '2', headers: { event_id: 'e2' } },
-      ],
-    },
-    {
-      id: 'c1',
-      type: 'consumer',
-      config: { 'group.id': 'g', 'auto.offset.reset': 'earliest' },
-      topics: ['a'],
-      processing: { mode: 'at-least-once' },
-    },
-  ],
-  faults: [{ type: 'drop', rpc: 'BrokerHeartbeat', from: 'broker-0', nth: 3, count: 8 }],
-} as unknown as Scenario;
+const scenario = fencedWhileUp;
 
 describe('in a run: a broker fenced while up, then back', () => {
   const trace = runScenario(scenario);
