@@ -113,6 +113,15 @@ function unverifiable(p: ProducePartitionData): ProducePartitionResponse {
   return errorResult(p, 'NOT_ENOUGH_REPLICAS', 'Unable to verify the partition has been added to the transaction');
 }
 
+/** The request's answers so far, each partition `verifying` names answered as unverifiable. */
+function unverifiedAnswers(
+  req: ProduceRequest,
+  answered: readonly (ProducePartitionResponse | null)[],
+  verifying: (i: number) => boolean,
+): (ProducePartitionResponse | null)[] {
+  return req.partitions.map((p, i) => (verifying(i) ? unverifiable(p) : (answered[i] ?? null)));
+}
+
 export const onProduce = (ctx: BrokerContext, ev: RpcEvent<ProduceRequest>, out: Out): BrokerContext => {
   const req = ev.payload;
   const request = pendingRequest(ev);
@@ -126,8 +135,15 @@ export const onProduce = (ctx: BrokerContext, ev: RpcEvent<ProduceRequest>, out:
   if (verify.length === 0) return appendProduce(ctx, req, request, ev.now, out, answered, {});
   const coordinator = coordinatorOf(ctx, req);
   if (coordinator === null) {
-    for (const i of verify) answered[i] = unverifiable(req.partitions[i] as ProducePartitionData);
-    return appendProduce(ctx, req, request, ev.now, out, answered, {});
+    return appendProduce(
+      ctx,
+      req,
+      request,
+      ev.now,
+      out,
+      unverifiedAnswers(req, answered, (i) => verify.includes(i)),
+      {},
+    );
   }
   return sendVerification(ctx, coordinator, { request, produce: req, answered, startedAt: ev.now }, verify, out);
 };
@@ -300,7 +316,7 @@ export const onVerificationRetry = (ctx: BrokerContext, ev: TimerEvent<{ correla
   if (verify.length === 0) return appendProduce(rest, req, pending.request, ev.now, out, [...pending.answered], {});
   const coordinator = coordinatorOf(rest, req);
   if (coordinator === null) {
-    const answered = req.partitions.map((p, i) => (verify.includes(i) ? unverifiable(p) : (pending.answered[i] ?? null)));
+    const answered = unverifiedAnswers(req, pending.answered, (i) => verify.includes(i));
     return appendProduce(rest, req, pending.request, ev.now, out, answered, {});
   }
   return sendVerification(rest, coordinator, pending, verify, out);
@@ -321,7 +337,11 @@ export const onVerificationLost = (
   if (!pending) return ctx;
   const rest = { ...ctx, verifying: ctx.verifying.filter((v) => v !== pending) };
   const req = pending.produce;
-  const answered = req.partitions.map((p, i) => (pending.guards[keyOf(p)] !== undefined ? unverifiable(p) : (pending.answered[i] ?? null)));
+  const answered = unverifiedAnswers(
+    req,
+    pending.answered,
+    (i) => pending.guards[keyOf(req.partitions[i] as ProducePartitionData)] !== undefined,
+  );
   return appendProduce(rest, req, pending.request, ev.now, out, answered, {});
 };
 
