@@ -13,9 +13,12 @@ export interface FrameScheduler {
 /**
  * What the draws of one frame may take before the others wait for the next frame: a run landing
  * draws the lanes and the message diagram at once, and together they were one long task on a slow
- * machine. A draw that waited once goes first in the next frame, so no canvas starves.
+ * machine. A draw that waited once goes first in the next frame, so no canvas starves. 8 ms: a
+ * canvas's first draw (its palette read, its text measured, its backing store made) takes 8–15 ms
+ * here, and with the frame's commit of both canvases that frame was one of a boot's longest tasks
+ * at 20 ms (2026-12-05); a frame of playback draws each canvas in 2–3 ms, both within it.
  */
-export const FRAME_BUDGET_MS = 20;
+export const FRAME_BUDGET_MS = 8;
 
 // the frame the draws so far belong to (all of one frame's callbacks get its timestamp) and their time
 let frameStamp = -1;
