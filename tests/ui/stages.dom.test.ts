@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 /**
  * The workspace in stages (src/ui/layout/stages.ts, on in the page): a run lands with its playback
- * bar and its timeline alone, in the narration's place a box of the same size; the narration and
+ * bar alone, in the narration's place a box of the same size; the timeline, then the narration and
  * the actors, then the verdict, the cost and the details, then the checklist and the collapsed
  * panels under the timeline follow, each stage after the one before. With staging off (the
  * default, as in every other test) the workspace renders every panel at once.
@@ -39,13 +39,13 @@ async function until(done: () => boolean): Promise<void> {
 }
 
 describe('the workspace', () => {
-  it('renders in stages: the playback bar and the timeline first, the other panels after', async () => {
+  it('renders in stages: the playback bar first, then the timeline, the other panels after', async () => {
     workspaceStaging.enabled = true;
     act(() => simStore.getState().load(findPreset(DEFAULT_PRESET_ID)?.scenario));
     page.render();
     expect(shown()).toEqual({
       playback: true,
-      timeline: true,
+      timeline: false,
       narration: false,
       actors: false,
       verdict: false,
@@ -55,7 +55,7 @@ describe('the workspace', () => {
     });
     // the narration's box keeps its place; the workspace says how many stages are still to come
     expect(page.host.querySelectorAll('.narration')).toHaveLength(1);
-    expect(page.host.querySelector('.workspace')?.getAttribute('data-pending-stages')).toBe('3');
+    expect(page.host.querySelector('.workspace')?.getAttribute('data-pending-stages')).toBe('4');
     const seen: string[] = [];
     await until(() => {
       for (const [k, v] of Object.entries(shown())) if (v && !seen.includes(k)) seen.push(k);
@@ -64,6 +64,8 @@ describe('the workspace', () => {
     expect(Object.values(shown()).every(Boolean)).toBe(true);
     expect(page.host.querySelector('.workspace')?.getAttribute('data-pending-stages')).toBe('0');
     // the order the panels came in: each stage after the one before
+    expect(seen.indexOf('timeline')).toBeLessThan(seen.indexOf('narration'));
+    expect(seen.indexOf('timeline')).toBeLessThan(seen.indexOf('actors'));
     expect(seen.indexOf('narration')).toBeLessThan(seen.indexOf('verdict'));
     expect(seen.indexOf('actors')).toBeLessThan(seen.indexOf('details'));
     expect(seen.indexOf('verdict')).toBeLessThan(seen.indexOf('checklist'));

@@ -4,10 +4,10 @@
  * checklist on the right; the config editor in a drawer. At phone width the panels stack, and failure
  * injection and the config editor open as bottom sheets.
  *
- * A new workspace renders in stages (stages.ts; on in the page): the playback bar and the timeline
- * first, then the narration and the actors, then the verdict, the cost and the details, then what is
- * below the fold or only for editing (the checklist, the code and the notes), each stage in a
- * task of its own after the one before has painted.
+ * A new workspace renders in stages (stages.ts; on in the page): the playback bar first, then the
+ * timeline, then the narration and the actors, then the verdict, the cost and the details, then what
+ * is below the fold or only for editing (the checklist, the code and the notes), each stage in a task
+ * of its own after the one before has painted.
  */
 import { lazy, Suspense, useEffect, useRef } from 'react';
 import { useSim } from '../../store/useSim';
@@ -31,8 +31,12 @@ import { Narration } from './Narration';
 import { RunTimeline } from './RunTimeline';
 import { useStages } from './stages';
 
-/** The workspace's stages (see the comment at the top). */
-const STAGES = { actors: 2, details: 3, rest: 4 } as const;
+/**
+ * The workspace's stages (see the comment at the top). The timeline has one of its own: with the
+ * playback bar, its render (both canvases' controllers, the lanes' gutter, the axis) and the layout
+ * of its DOM were the two longest tasks of the page's boot once React DOM loaded in a few ms.
+ */
+const STAGES = { timeline: 2, actors: 3, details: 4, rest: 5 } as const;
 
 export function Workspace({ targets }: { readonly targets: JumpTargets }) {
   const t = useStrings();
@@ -66,7 +70,7 @@ export function Workspace({ targets }: { readonly targets: JumpTargets }) {
         </aside>
         {/* biome-ignore lint/a11y/noNoninteractiveTabindex: as above */}
         <main className="column timeline-column" tabIndex={0}>
-          <RunTimeline trace={trace} view={view} />
+          {stage >= STAGES.timeline && <RunTimeline trace={trace} view={view} />}
           {stage >= STAGES.rest && (
             <Suspense fallback={null}>
               <BelowTimeline trace={trace} language={language} />
