@@ -12,6 +12,7 @@ import { DEFAULT_PRESET_ID, errorText } from '../sim';
 import { groupDigits } from '../sim/views';
 import type { Language } from '../store/simStore';
 import { BudgetNoticeView } from '../ui/layout/BudgetNoticeView';
+import { useStages } from '../ui/layout/stages';
 import { Icon } from '../ui/playback/icons';
 import { Timeline } from '../ui/timeline/Timeline';
 import { embedStore, useEmbed } from './embedStore';
@@ -201,6 +202,32 @@ const RunProgress = memo(function RunProgress({ label }: { readonly label: strin
   return status === 'running' ? <progress max={1} value={0} aria-label={label} data-progress={progress} /> : null;
 });
 
+/**
+ * The run's panels. With staging on (src/embed/main.tsx) the timeline renders a stage after the
+ * others, as the page's workspace does (layout/stages.ts): its render (both canvases' controllers, the
+ * lanes' gutter, the axis) and the layout of its DOM, most of the embed's, made the landing's two
+ * longest tasks. Its box is aria-busy until then, so the bridge posts the frame's height once, with
+ * the timeline in it.
+ */
+function RunPanels({ question, heading }: { readonly question: string | undefined; readonly heading: string }) {
+  const timelineShown = useStages(2) === 2;
+  return (
+    <>
+      {question && <p className="eos-embed-question">{question}</p>}
+      <Playback />
+      <StepNarration />
+      {/* the explanation first: the verdict stays inside the iframe snippet's default height */}
+      <Verdict />
+      {/* the timeline's panels are h3s: this keeps the headings in order (h1, h2, h3) */}
+      <h2 className="visually-hidden">{heading}</h2>
+      <div className="eos-embed-timeline" aria-busy={timelineShown ? undefined : true}>
+        {timelineShown && <EmbedTimeline />}
+      </div>
+      <LogsInWords />
+    </>
+  );
+}
+
 // the panels are memo'd: each renders on its own subscriptions (EmbedApp itself follows no step)
 export function EmbedApp() {
   const scenario = useEmbed((s) => s.scenario);
@@ -223,21 +250,7 @@ export function EmbedApp() {
       <LanguageNotSupportedNote language={language} />
       <EmbedBudget />
       <RunProgress label={w.running} />
-      {scenario && run && hasPanels && (
-        <>
-          {texts?.question && <p className="eos-embed-question">{texts.question}</p>}
-          <Playback />
-          <StepNarration />
-          {/* the explanation first: the verdict stays inside the iframe snippet's default height */}
-          <Verdict />
-          {/* the timeline's panels are h3s: this keeps the headings in order (h1, h2, h3) */}
-          <h2 className="visually-hidden">{w.timeline}</h2>
-          <div className="eos-embed-timeline">
-            <EmbedTimeline />
-          </div>
-          <LogsInWords />
-        </>
-      )}
+      {scenario && run && hasPanels && <RunPanels question={texts?.question} heading={w.timeline} />}
     </main>
   );
 }
