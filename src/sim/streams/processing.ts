@@ -136,12 +136,24 @@ export function runStep(d: Draft, now: number, out: Out): void {
       return;
     }
     case 'changelog':
-    case 'output':
+      // ProcessorContextImpl.logChange sends to the store's registered changelog partition, the
+      // task's partition (the record's own), not to the key's hash
       out.call(d.producer, 'send', {
-        topic: s.kind === 'changelog' ? d.changelogTopic : d.outputTopic,
+        topic: d.changelogTopic,
+        partition: r.partition,
         key: r.key,
         value: String(d.counts[s.i] ?? d.store[r.key as string] ?? 0),
-        headers: s.kind === 'changelog' ? {} : r.headers,
+        headers: {},
+        ...callbackFor(d),
+      });
+      return;
+    case 'output':
+      // to(): the default partitioner, by the key
+      out.call(d.producer, 'send', {
+        topic: d.outputTopic,
+        key: r.key,
+        value: String(d.counts[s.i] ?? d.store[r.key as string] ?? 0),
+        headers: r.headers,
         ...callbackFor(d),
       });
       return;
