@@ -127,12 +127,19 @@ function producerAction<E extends ProducerEvent>(fn: (d: ProducerDraft, ev: E, o
   });
 }
 
-/** transitionToAbortableError (skipped while already aborting). */
-function becomeAbortable(d: ProducerDraft, out: Out): void {
-  if (d.endTxn !== 'ABORT' && d.abortableError === null) d.abortableError = d.lastError ?? 'KafkaException';
-  // a blocked commitTransaction() fails when its EndTxn is terminated, once no batch is incomplete
-  // (close() is not failed by it: it waits for every record's result, failed ones included)
-  if (d.waiting && d.waiting.call !== 'commitTransaction' && d.waiting.call !== 'close')
+/**
+ * TransactionManager.transitionToAbortableError. Skipped while the transaction is being aborted
+ * ("Skipping transition to abortable error state since the transaction is already being aborted"):
+ * abortTransaction() waits for its EndTxn, which a failed batch does not fail.
+ */
+export function becomeAbortable(d: ProducerDraft, out: Out): void {
+  if (d.endTxn === 'ABORT') return;
+  if (d.abortableError === null) d.abortableError = d.lastError ?? 'KafkaException';
+  // a blocked commitTransaction() fails when its EndTxn is terminated, once no batch is incomplete;
+  // close() and flush() are not failed by it: each waits for every record's result, failed ones
+  // included (KafkaProducer.flush → RecordAccumulator.awaitFlushCompletion throws nothing)
+  const call = d.waiting?.call;
+  if (call && call !== 'commitTransaction' && call !== 'close' && call !== 'flush')
     replyToApp(d, out, false, d.lastError ?? 'KafkaException');
 }
 
