@@ -1,7 +1,10 @@
 /**
- * A batch that may not be retried again (retries used up) fails with the answer's own error
- * (Sender.completeBatch → failBatch(batch, response, …): `response.error.exception()`); only a batch
- * past its delivery.timeout.ms fails with TimeoutException.
+ * A batch that may not be retried again — retries used up, or past its delivery.timeout.ms when an
+ * answer comes — fails with the answer's own error (Sender.completeBatch → failBatch(batch, response,
+ * …): `response.error.exception()`). A TimeoutException comes only from the expiry itself
+ * (RecordAccumulator.expiredBatches, Sender.getExpiredInflightBatches), which that answer came
+ * before. Before, the model failed a batch past its delivery timeout with TimeoutException whatever
+ * the answer said.
  */
 import { describe, expect, it } from 'vitest';
 import { runScenario } from '../src/sim/run';
@@ -33,5 +36,53 @@ describe('retries=0 and a lost acknowledgement', () => {
   it('and no TimeoutException is reported: delivery.timeout.ms did not pass', () => {
     const errors = facts.flatMap((x) => (x.f.kind === 'clientError' ? [x.f.error] : []));
     expect(errors).toEqual(['REQUEST_TIMED_OUT']);
+  });
+});
+
+/**
+ * The expiry held back (Sender.runOnce does not reach sendProducerData while an AddPartitionsToTxn
+ * is in flight), and the Produce's connection reset after delivery.timeout.ms has passed: the batch
+ * fails with the disconnect's NETWORK_EXCEPTION, and the transaction's abortable error is that one,
+ * so the record never drained (e2, failed by abortUndrainedBatches with the last error) fails with it
+ * too.
+ */
+describe('an answer that comes after delivery.timeout.ms', () => {
+  const trace = runScenario({
+    version: 1,
+    id: 'late-answer',
+    seed: 1,
+    cluster: { 'transaction.version': 1 },
+    topics: [
+      { name: 'orders', partitions: 1 },
+      { name: 'audit', partitions: 1 },
+    ],
+    clients: [
+      {
+        id: 'svc',
+        type: 'producer',
+        config: { 'transactional.id': 'svc-1', 'request.timeout.ms': 15000, 'delivery.timeout.ms': 15010 },
+        script: [
+          { op: 'beginTransaction' },
+          { op: 'send', topic: 'orders', key: 'k', value: 'a', headers: { event_id: 'e1' } },
+          { op: 'send', at: 15000, topic: 'audit', key: 'k', value: 'b', headers: { event_id: 'e2' } },
+          { op: 'sleep', ms: 10000 },
+          { op: 'abortTransaction' },
+        ],
+      },
+    ],
+    faults: [
+      { type: 'delay', rpc: 'AddPartitionsToTxn', from: 'svc', nth: 1, count: 1, delayMs: 10000 },
+      { type: 'delay', rpc: 'AddPartitionsToTxn', from: 'svc', nth: 2, count: 1, delayMs: 5000 },
+      { type: 'delay', rpc: 'Produce', from: 'svc', nth: 1, count: 1, delayMs: 6000 },
+      { type: 'reset', rpc: 'ProduceResponse', to: 'svc.producer', nth: 1, count: 1 },
+    ],
+  });
+  const results = trace.steps.flatMap((s) => (s.facts as Fact[]).flatMap((f) => (f.kind === 'sendResult' ? [{ t: s.t, f }] : [])));
+
+  it("e1, answered by a reset past its deadline, fails with the reset's NETWORK_EXCEPTION; e2, never drained, with the same last error", () => {
+    expect(results.map((x) => [x.t, x.f.eventId, x.f.error])).toEqual([
+      [16007, 'e1', 'NETWORK_EXCEPTION'],
+      [20002, 'e2', 'NETWORK_EXCEPTION'],
+    ]);
   });
 });

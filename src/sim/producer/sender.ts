@@ -653,10 +653,10 @@ function retriesLeft(d: ProducerDraft, b: ProducerBatch): boolean {
 function retryOrFail(d: ProducerDraft, b: ProducerBatch, error: KafkaError | ClientException, now: number, out: Out): 'retry' | 'failed' {
   const expired = now - b.createdAt >= d.config['delivery.timeout.ms'];
   if (expired || b.attempts > d.config.retries) {
-    // Sender.completeBatch: !canRetry → failBatch with the answer's own error; only a batch past its
-    // delivery.timeout.ms fails with TimeoutException (the answer's error was recorded by the caller)
-    if (expired) clientError(d, out, 'TimeoutException', `delivery.timeout.ms passed for ${b.records.length} record(s) of ${keyOf(b)}`);
-    failBatch(d, b, expired ? 'TimeoutException' : error, out, retriesLeft(d, b));
+    // Sender.completeBatch: !canRetry (past delivery.timeout.ms, or retries spent) → failBatch with
+    // the answer's own error, `response.error.exception()` — a TimeoutException only comes from the
+    // expiry itself (expiredBatches, getExpiredInflightBatches), which this answer came before
+    failBatch(d, b, error, out, retriesLeft(d, b));
     return 'failed';
   }
   const requeued = { ...b, inFlight: false, correlationId: null, retryAt: now + backoffMs(d.config, b.attempts) };
