@@ -97,6 +97,8 @@ export function refuseRecordTooLarge(d: ProducerDraft, args: SendArgs, now: numb
   // Kafka's message: "The message is <bytes> bytes when serialized which is larger than <max>, which is the value of the max.request.size configuration."
   clientError(d, out, 'RecordTooLargeException', `send() (${bytes} bytes > max.request.size ${max})`);
   recordResult(d, out, [rec], null, 'RecordTooLargeException');
+  // doSend's catch: transactionManager.maybeTransitionToErrorState(e)
+  transitionToAbortable(d, 'RecordTooLargeException');
   return rec;
 }
 
@@ -175,7 +177,7 @@ export function expireQueued(d: ProducerDraft, tp: string, now: number, out: Out
     );
     recordResult(d, out, taken, null, 'TimeoutException');
     if (d.transactional) outcome = 'abortable';
-    requireClientEpochBump(d);
+    transitionToAbortable(d, 'TimeoutException');
   }
   armQueueExpiry(d, tp, now, out);
   return outcome;
@@ -618,12 +620,29 @@ function completeBatch(d: ProducerDraft, b: ProducerBatch, baseOffset: number, o
  * bumps the idempotent producer's epoch for the partition.
  */
 /**
- * A failed batch of a transaction (maybeTransitionToErrorState): protocol v1 bumps the epoch from the
- * client when this transaction is aborted, unless the failure came while it was already completing.
+ * TransactionManager.isCompleting: COMMITTING_TRANSACTION or ABORTING_TRANSACTION. A commit whose
+ * batch failed has moved on to ABORTABLE_ERROR, which is not completing.
  */
-function requireClientEpochBump(d: ProducerDraft): void {
-  if (d.transactional && d.transactionVersion === 1 && d.endTxn === null) d.clientEpochBumpRequired = true;
+function isCompleting(d: ProducerDraft): boolean {
+  return d.endTxn === 'ABORT' || (d.endTxn === 'COMMIT' && d.abortableError === null);
 }
+
+/**
+ * TransactionManager.maybeTransitionToErrorState for a record or batch of a transaction that failed
+ * with an error that is not fatal: protocol v1 bumps the epoch from the client when this transaction
+ * is aborted (`needToTriggerEpochBumpFromClient() && !isCompleting()`), then the transaction is in
+ * ABORTABLE_ERROR at once (skipped while aborting) — so a second batch failed in the same response
+ * of a commit finds it no longer completing. The machine answers the waiting call after the handler
+ * (`becomeAbortable`).
+ */
+export function transitionToAbortable(d: ProducerDraft, error: KafkaError | ClientException): void {
+  if (!d.transactional) return;
+  if (d.transactionVersion === 1 && !isCompleting(d)) d.clientEpochBumpRequired = true;
+  if (d.endTxn !== 'ABORT' && d.abortableError === null) d.abortableError = error;
+}
+
+/** Errors maybeTransitionToErrorState makes fatal: no client-side bump, no abortable error. */
+const FATAL_BATCH_ERRORS: ReadonlySet<string> = new Set(['PRODUCER_FENCED', 'INVALID_PRODUCER_ID_MAPPING']);
 
 export function failBatch(
   d: ProducerDraft,
@@ -635,7 +654,7 @@ export function failBatch(
   d.batches = d.batches.filter((x) => x.id !== b.id);
   out.cancel(`delivery:${b.id}`);
   recordResult(d, out, b.records, null, error);
-  requireClientEpochBump(d);
+  if (!FATAL_BATCH_ERRORS.has(error)) transitionToAbortable(d, error);
   if (!d.idempotent || b.baseSequence === NO_SEQUENCE) return;
   const tp = keyOf(b);
   if (error === 'OUT_OF_ORDER_SEQUENCE_NUMBER' && !d.transactional) requestEpochBumpForPartition(d, tp);
