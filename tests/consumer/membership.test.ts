@@ -17,7 +17,7 @@ import { appCall, context, replies, response, run, sent, timers, tp0, tp1 } from
 const member = { memberId: 'c-0', generationId: 3 };
 
 describe('membership', () => {
-  it('onJoined keeps the generation and member id and sends SyncGroup with them', () => {
+  it('onJoined starts heartbeats (heartbeatThread.enable()), keeps the generation and member id and sends SyncGroup with them', () => {
     const { d, effects } = run(context(), (d, out) =>
       onJoined(
         d,
@@ -26,6 +26,7 @@ describe('membership', () => {
       ),
     );
     expect(d).toMatchObject(member);
+    expect(timers(effects)).toEqual([{ name: 'heartbeatDue', delay: 3000 }]);
     expect(sent(effects)).toEqual([
       { rpc: 'SyncGroup', to: 'group-coordinator', correlationId: 0, groupId: 'g', generationId: 3, memberId: 'c-0' },
     ]);
@@ -67,13 +68,13 @@ describe('membership', () => {
     expect(d.pollError).toEqual({ exception: 'KafkaException', thrown: true });
   });
 
-  it('onSynced takes the assignment, starts heartbeats and the auto-commit timer, and asks for the committed offsets', () => {
+  it('onSynced takes the assignment, starts the auto-commit timer (heartbeats run on from the JoinGroup answer), and asks for the committed offsets', () => {
     const { d, effects } = run(context({}, 2, member), (d, out) =>
       onSynced(d, response('SyncGroupResponse', { correlationId: 1, error: 'NONE', assignment: [tp0, tp1] } as const, 7000), out),
     );
     expect(d.assignment).toEqual([tp0, tp1]);
     expect(d.nextAutoCommitAt).toBe(7000 + 5000);
-    expect(timers(effects)).toEqual([{ name: 'heartbeatDue', delay: 3000 }]);
+    expect(timers(effects)).toEqual([]);
     expect(sent(effects).map((s) => s.rpc)).toEqual(['OffsetFetch']);
   });
 

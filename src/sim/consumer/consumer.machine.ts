@@ -86,6 +86,10 @@ const a = {
   startCloseCommit: action((d, e, out) => startCloseCommit(d, e.now, out)),
   heartbeatDue: action((d, _e, out) => onHeartbeatDue(d, out)),
   heartbeatResponse: action<EventOf<'HeartbeatResponse'>>(onHeartbeatResponse),
+  /** The same, while the member's SyncGroup is in flight: REBALANCE_IN_PROGRESS is ignored. */
+  heartbeatResponseSyncing: action<EventOf<'HeartbeatResponse'>>((d, ev, out) => onHeartbeatResponse(d, ev, out, true)),
+  /** Back to PREPARING_REBALANCE from COMPLETING_REBALANCE: no heartbeats (AbstractCoordinator's heartbeat thread skips them while hasNotJoinedGroup()). */
+  stopHeartbeats: action((_d, _e, out) => out.cancel('heartbeat')),
   resubscribe: action<EventOf<'resubscribe'>>(onResubscribe),
   close: action<EventOf<'close'>>(onClose),
   /** close() while the member's JoinGroup or SyncGroup is in flight (not UNJOINED, whatever its generation). */
@@ -279,17 +283,30 @@ export const consumerMachine = setup({
                 OffsetCommitResponse: { actions: a.offsetCommitResponseRejoining },
               },
             },
-            /** SyncGroup in flight. */
+            /**
+             * SyncGroup in flight. Heartbeats go on from the JoinGroup answer (JoinGroupResponseHandler
+             * enables the heartbeat thread on entering COMPLETING_REBALANCE).
+             */
             COMPLETING_REBALANCE: {
               on: {
                 SyncGroupResponse: [
                   { guard: 'syncSucceeded', target: 'STABLE', actions: a.synced },
-                  { guard: 'syncRejoinsAfterBackoff', target: 'PREPARING_REBALANCE', actions: [a.syncFailed, a.rejoinAfterBackoff] },
+                  {
+                    guard: 'syncRejoinsAfterBackoff',
+                    target: 'PREPARING_REBALANCE',
+                    actions: [a.syncFailed, a.stopHeartbeats, a.rejoinAfterBackoff],
+                  },
                   // an error SyncGroupResponseHandler does not expect: poll() throws it, the next poll() joins again
-                  { guard: 'syncThrows', target: 'PREPARING_REBALANCE', actions: a.syncFailed },
+                  { guard: 'syncThrows', target: 'PREPARING_REBALANCE', actions: [a.syncFailed, a.stopHeartbeats] },
                   { target: 'PREPARING_REBALANCE', actions: [a.syncFailed, a.startRejoin] },
                 ],
-                disconnected: { guard: 'joinOrSyncLost', target: 'PREPARING_REBALANCE', actions: [a.requestLost, a.rejoinAfterBackoff] },
+                disconnected: {
+                  guard: 'joinOrSyncLost',
+                  target: 'PREPARING_REBALANCE',
+                  actions: [a.requestLost, a.stopHeartbeats, a.rejoinAfterBackoff],
+                },
+                heartbeatDue: { actions: a.heartbeatDue },
+                HeartbeatResponse: { actions: a.heartbeatResponseSyncing },
                 resubscribe: { target: 'PREPARING_REBALANCE', actions: [a.startRejoin, a.resubscribe] },
                 poll: { actions: a.waitingPoll },
                 OffsetCommitResponse: { actions: a.offsetCommitResponse },

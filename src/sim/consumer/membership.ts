@@ -31,9 +31,14 @@ export function rejoinAfterBackoff(d: Draft, out: Out): void {
   out.timer('rejoin', 'rejoinBackoff', d.config['retry.backoff.ms']);
 }
 
-/** JoinGroupResponseHandler, success: the generation and member id; SyncGroup goes out. */
+/**
+ * JoinGroupResponseHandler, success: COMPLETING_REBALANCE — heartbeats start here, while the SyncGroup
+ * is in flight (heartbeatThread.enable(): the first one heartbeat.interval.ms from now) — then the
+ * generation and member id; SyncGroup goes out.
+ */
 export function onJoined(d: Draft, ev: EventOf<'JoinGroupResponse'>, out: Out): void {
   const r = ev.payload;
+  out.timer('heartbeat', 'heartbeatDue', d.config['heartbeat.interval.ms'], {}, true);
   d.memberId = r.memberId;
   d.generationId = r.generationId;
   sendToCoordinator(d, out, 'SyncGroup', {
@@ -82,12 +87,14 @@ export function onPollAfterJoinRefused(d: Draft, call: EventOf<'poll'>, out: Out
   sendJoin(d, out);
 }
 
-/** SyncGroupResponseHandler, success → ConsumerCoordinator.onJoinComplete: the assignment, heartbeats, positions. */
+/**
+ * SyncGroupResponseHandler, success → ConsumerCoordinator.onJoinComplete: the assignment, positions.
+ * Heartbeats run on as they started at the JoinGroup answer (nothing here resets their timer).
+ */
 export function onSynced(d: Draft, ev: EventOf<'SyncGroupResponse'>, out: Out): void {
   // SyncGroupResponseHandler: STABLE, and a rejoin asked for during the rebalance is done with (rejoinNeeded = false)
   d.rejoinNeeded = false;
   d.assignment = ev.payload.assignment;
-  out.timer('heartbeat', 'heartbeatDue', d.config['heartbeat.interval.ms'], {}, true);
   // ConsumerCoordinator.onJoinComplete: the auto-commit timer starts again from the assignment
   d.nextAutoCommitAt = ev.now + d.config['auto.commit.interval.ms'];
   invokePartitionsAssigned(d, out);
@@ -150,10 +157,13 @@ function forget(d: Draft, error: KafkaError): void {
   if (error === 'UNKNOWN_MEMBER_ID' || error === 'ILLEGAL_GENERATION') d.generationId = -1;
 }
 
-export function onHeartbeatResponse(d: Draft, ev: EventOf<'HeartbeatResponse'>, out: Out): void {
+/** `syncing`: the member's SyncGroup is in flight (COMPLETING_REBALANCE). */
+export function onHeartbeatResponse(d: Draft, ev: EventOf<'HeartbeatResponse'>, out: Out, syncing = false): void {
   const { error } = ev.payload;
   // HeartbeatResponseHandler: a coordinator error marks the coordinator unknown; the member keeps its generation and heartbeats on
   if (!asksRejoin(error)) return;
+  // …and REBALANCE_IN_PROGRESS asks for a rejoin only from a STABLE member; during COMPLETING_REBALANCE it is ignored
+  if (error === 'REBALANCE_IN_PROGRESS' && syncing) return;
   if (!d.rejoinNeeded) out.fact({ kind: 'clientError', client: d.client, error, during: 'Heartbeat', fatal: false });
   forget(d, error);
   // a member that is no longer in the generation stops heartbeating; one asked to rejoin keeps its session alive
