@@ -574,7 +574,8 @@ export const EXPECTED_CHECKLIST: Readonly<Record<string, Readonly<Record<Checkli
     'offsets-in-transaction': 'fail: shown here',
     'next-offset': 'pass',
     'read-committed': 'pass',
-    observed: 'fail: rebalance-zombie-fenced',
+    // settler-b's transaction aborts on onPartitionsRevoked; no commit fails
+    observed: 'fail: abort-hidden-from-read-committed',
     replication: 'not-applicable',
     'event-id': 'pass',
     'dedup-memory': 'pass',

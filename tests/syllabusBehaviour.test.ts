@@ -229,7 +229,9 @@ describe('an exactly-once application with a transaction kept open across polls 
     reply(103, { call: 'send', ok: true });
     a.send({ type: 'continue', now: 103 });
     a.send({ type: 'txnCommitDue', now: 5101 });
-    a.send({ type: 'continue', now: 5101 }); // sendOffsets
+    // the poll() returned nothing: consumer.groupMetadata() as of now, then sendOffsetsToTransaction with it
+    expect(calls().at(-1)).toBe('groupMetadata');
+    reply(5101, { call: 'groupMetadata', ok: true, groupMetadata: meta(1) });
     expect(calls().at(-1)).toBe('sendOffsetsToTransaction');
     // a batch arrives while the commit is under way: it waits
     reply(5102, { call: 'poll', ok: true, records: [rec(1)], groupMetadata: meta(1), positions: { 'in-0': 2 } });

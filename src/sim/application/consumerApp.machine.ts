@@ -17,10 +17,13 @@
  *   poll(), as Kafka's ExactlyOnceMessageProcessor does — or, with `commitIntervalMs`, one kept open
  *   across polls until that much time has passed (batching). A batched transaction sees poll() run
  *   inside it: an auto-commit there (enable.auto.commit=true, ConsumerCoordinator.onJoinPrepare on a
- *   rebalance) commits the positions of records whose transaction is still open. When a poll() answer
- *   comes with a new generation while the transaction is open, the partitions were revoked in between:
- *   the application's onPartitionsRevoked aborts the transaction so that the new owner processes
- *   those records again from the committed offsets;
+ *   rebalance) commits the positions of records whose transaction is still open. The application
+ *   reads consumer.groupMetadata() as of its last poll(), records or none — a rebalance completes
+ *   inside poll() (ConsumerCoordinator.onJoinComplete) — and when its commit falls due while it waits
+ *   in poll() (a poll() that returned nothing) it reads the getter then. When either shows a new
+ *   generation while the transaction is open, the partitions were revoked in between: the
+ *   application's onPartitionsRevoked aborts the transaction so that the new owner processes those
+ *   records again from the committed offsets;
  * - consume-produce-no-transactions: produce, flush, then commitSync (outputs can be written twice);
  * - offsets-in-sink: the result and the consumed offset in one database transaction; its rebalance
  *   listener (onPartitionsAssigned) reads the offsets stored in the database and seeks to them on

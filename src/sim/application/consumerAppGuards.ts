@@ -1,5 +1,5 @@
 /** The consumer application's decisions, as XState guards of (context, event). */
-import { replyOf } from './applicationLoop';
+import { type GroupMetadata, replyOf } from './applicationLoop';
 import type { ConsumerAppContext, Ev } from './consumerAppContext';
 import type { PlanStep } from './consumerAppPlan';
 
@@ -10,9 +10,22 @@ import type { PlanStep } from './consumerAppPlan';
 const FENCED = new Set(['PRODUCER_FENCED', 'INVALID_PRODUCER_EPOCH', 'INVALID_TXN_STATE', 'ProducerFencedException']);
 export const isFenced = (error: string | null | undefined) => FENCED.has(error ?? '');
 
-const COMMIT_KINDS = new Set<PlanStep['kind']>(['commitSync', 'sendOffsets', 'commitTransaction']);
+// groupMetadata: the getter whose answer sendOffsetsToTransaction carries, read as the commit starts
+const COMMIT_KINDS = new Set<PlanStep['kind']>(['commitSync', 'groupMetadata', 'sendOffsets', 'commitTransaction']);
 
 type Args = { context: ConsumerAppContext; event: Ev };
+
+/**
+ * A batched transaction is open and consumer.groupMetadata() names another generation than the one
+ * it began in: a rebalance completed inside a poll() since — every poll(), whether or not it returned
+ * records — and, eager, it ran onPartitionsRevoked on the transaction's partitions first.
+ */
+export function revokedSinceBegin(
+  c: Pick<ConsumerAppContext, 'commitIntervalMs' | 'txnOpen' | 'txnGeneration'>,
+  group: GroupMetadata | null | undefined,
+): boolean {
+  return c.commitIntervalMs !== null && c.txnOpen && (group?.generationId ?? null) !== c.txnGeneration;
+}
 
 /** The loop's decisions, as guards of (context, event). */
 export const consumerAppGuards = {
@@ -29,16 +42,21 @@ export const consumerAppGuards = {
       (r.call === 'commitTransaction' && isFenced(r.error))
     );
   },
-  /** The reply makes the application abort its transaction: a failed sendOffsetsToTransaction or commitTransaction, or revoked partitions. */
+  /**
+   * The reply makes the application abort its transaction: a failed sendOffsetsToTransaction or
+   * commitTransaction, or revoked partitions — seen in a poll() answer, records or none (one held for
+   * after a commit is looked at then), or in groupMetadata() read as a commit starts after a poll()
+   * that returned nothing.
+   */
   abortsTransaction: ({ context, event }: Args) => {
     const r = replyOf(event);
     if (!r) return false;
     if (!r.ok && (r.call === 'sendOffsetsToTransaction' || r.call === 'commitTransaction')) return true;
-    // onPartitionsRevoked ran inside this poll(): the batched transaction's partitions are gone
-    const batched = context.commitIntervalMs !== null;
-    const held = context.plan.length > 0 && batched;
-    const generation = r.groupMetadata?.generationId ?? null;
-    return r.call === 'poll' && !held && (r.records ?? []).length > 0 && batched && context.txnOpen && generation !== context.txnGeneration;
+    if (r.call === 'groupMetadata')
+      return context.plan[context.step]?.kind === 'groupMetadata' && revokedSinceBegin(context, r.groupMetadata);
+    // a poll() answer that comes while a batched transaction commits waits for the commit (heldPoll)
+    const held = context.plan.length > 0 && context.commitIntervalMs !== null;
+    return r.call === 'poll' && !held && revokedSinceBegin(context, r.groupMetadata);
   },
   seekedToCommitted: ({ event }: Args) => replyOf(event)?.call === 'seekToCommitted',
   initialized: ({ event }: Args) => replyOf(event)?.call === 'initTransactions' && replyOf(event)?.ok === true,

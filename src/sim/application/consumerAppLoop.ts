@@ -10,8 +10,8 @@ import type { RecordForApp } from '../protocol/messages';
 import { keyOf } from '../protocol/topicPartition';
 import { advance, nextOffsets, type PollAnswer, pointDetail, pollOnce, processedFact, replyOf, sendOffsetsArgs } from './applicationLoop';
 import { act, type Draft, stop } from './consumerAppContext';
-import { isFenced } from './consumerAppGuards';
-import { batchedPlan, COMMIT_STEPS, lastProcessedOffsets, planFor } from './consumerAppPlan';
+import { isFenced, revokedSinceBegin } from './consumerAppGuards';
+import { batchedPlan, COMMIT_STEPS, COMMIT_STEPS_AFTER_EMPTY_POLL, lastProcessedOffsets, planFor } from './consumerAppPlan';
 import { queryStoredOffsets, sendDbWrite, sendHttp } from './consumerAppSinks';
 
 /** Moves to the next plan step through the queue, so that every step boundary is a crash point. */
@@ -77,6 +77,10 @@ function runStep(d: Draft, now: number, out: Out): void {
     case 'beginTransaction':
       out.call(d.producer as ActorId, 'beginTransaction');
       return;
+    case 'groupMetadata':
+      // KafkaConsumer.groupMetadata(), for the sendOffsetsToTransaction that follows
+      out.call(d.consumer, 'groupMetadata');
+      return;
     case 'sendOffsets':
       out.call(d.producer as ActorId, 'sendOffsetsToTransaction', sendOffsetsArgs(d.groupMetadata, d.positions));
       return;
@@ -118,32 +122,26 @@ function checkOrder(d: Draft, r: RecordForApp, out: Out): void {
   d.lastSeq = { ...d.lastSeq, [entity]: Math.max(seq, last ?? seq) };
 }
 
-/** A batch arrived from poll(): plan its steps, or — a batched transaction whose partitions were revoked — abort. */
+/**
+ * A poll() answer: consumer.groupMetadata() is now what this poll() left (a rebalance completes inside
+ * poll(), records or none); a batched transaction whose partitions were revoked meanwhile aborts;
+ * otherwise its batch is planned — or, empty, the application polls again.
+ */
 function onPollAnswer(d: Draft, r: PollAnswer, now: number, out: Out): void {
   const records = r.records ?? [];
+  d.groupMetadata = r.groupMetadata ?? null;
+  if (revokedSinceBegin(d, d.groupMetadata)) {
+    revoked(d, out);
+    return;
+  }
   if (records.length === 0) {
     // nothing but markers or aborted data: poll again
     poll(d, out);
     return;
   }
-  const generation = r.groupMetadata?.generationId ?? null;
-  if (d.commitIntervalMs !== null && d.txnOpen && generation !== d.txnGeneration) {
-    // onPartitionsRevoked ran inside this poll(): the open transaction's partitions are gone
-    out.fact({
-      kind: 'note',
-      actor: d.self,
-      text: `onPartitionsRevoked: generation ${d.txnGeneration} ended while the transaction was open; the application aborts it so that the new owner processes its records from the committed offsets`,
-    });
-    d.batch = [];
-    d.plan = [];
-    d.step = 0;
-    out.call(d.producer as ActorId, 'abortTransaction');
-    return;
-  }
   // the point names the previous batch's last record when there was one (as it always has)
   const previous = d.batch[d.batch.length - 1];
   d.batch = records;
-  d.groupMetadata = r.groupMetadata ?? null;
   d.positions = r.positions ?? {};
   const hasSink = d.sink !== null;
   const hasOutput = d.outputTopic !== null && d.producer !== null;
@@ -154,6 +152,19 @@ function onPollAnswer(d: Draft, r: PollAnswer, now: number, out: Out): void {
   d.step = -1;
   out.point('afterPoll', pointDetail(previous ?? d.batch[d.batch.length - 1]));
   next(d, out);
+}
+
+/** onPartitionsRevoked ran inside a poll() while the batched transaction was open: the application aborts it. */
+function revoked(d: Draft, out: Out): void {
+  out.fact({
+    kind: 'note',
+    actor: d.self,
+    text: `onPartitionsRevoked: generation ${d.txnGeneration} ended while the transaction was open; the application aborts it so that the new owner processes its records from the committed offsets`,
+  });
+  d.batch = [];
+  d.plan = [];
+  d.step = 0;
+  out.call(d.producer as ActorId, 'abortTransaction');
 }
 
 /** Forgets the batch in hand and the transaction it was in (at a start, and after an abort). */
@@ -260,6 +271,18 @@ export const onReply = act((d, ev, out) => {
     case 'seekToCommitted':
       poll(d, out);
       return;
+    case 'groupMetadata':
+      if (d.plan[d.step]?.kind !== 'groupMetadata') return;
+      d.groupMetadata = r.groupMetadata ?? null;
+      // a rebalance inside the poll() that returned nothing: onPartitionsRevoked ran there
+      if (revokedSinceBegin(d, d.groupMetadata)) {
+        revoked(d, out);
+        return;
+      }
+      // a getter: sendOffsetsToTransaction follows in the same step
+      d.step += 1;
+      runStep(d, ev.now, out);
+      return;
     case 'commitSync':
       if (!r.ok) out.fact({ kind: 'note', actor: d.self, text: `commitSync failed (${r.error}): the records will be delivered again` });
       else out.point('afterCommit', pointDetail(last));
@@ -270,10 +293,15 @@ export const onReply = act((d, ev, out) => {
   }
 });
 
-/** A batched transaction's interval passed while the application waits in poll(): commit it now. */
+/**
+ * A batched transaction's interval passed while the application waits in poll(): that poll() returns
+ * with nothing (Kafka's poll(timeout)), and the application commits — with consumer.groupMetadata()
+ * as of then, which a rebalance inside that poll() may have changed (and revoked its partitions).
+ * A batch that comes meanwhile waits for the commit (heldPoll), as it would for the next poll().
+ */
 export const onTxnCommitDue = act((d, ev, out) => {
   if (!d.txnOpen || d.plan.length > 0) return;
-  d.plan = [...COMMIT_STEPS];
+  d.plan = [...COMMIT_STEPS_AFTER_EMPTY_POLL];
   d.step = 0;
   runStep(d, ev.now, out);
 });

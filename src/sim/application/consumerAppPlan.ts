@@ -11,6 +11,7 @@ export type PlanStep =
   | { readonly kind: 'sideEffect'; readonly i: number }
   | { readonly kind: 'produce'; readonly i: number }
   | { readonly kind: 'beginTransaction' }
+  | { readonly kind: 'groupMetadata' }
   | { readonly kind: 'sendOffsets' }
   | { readonly kind: 'commitTransaction' }
   | { readonly kind: 'flush' }
@@ -23,6 +24,13 @@ export const COMMIT_STEPS: readonly PlanStep[] = [
   { kind: 'point', name: 'beforeCommit' },
   { kind: 'commitTransaction' },
 ];
+
+/**
+ * A batched transaction's commit that falls due while the application waits in poll(): that poll()
+ * returned nothing, so consumer.groupMetadata() is read first — a rebalance inside it may have
+ * changed it — and sendOffsetsToTransaction carries what it answers.
+ */
+export const COMMIT_STEPS_AFTER_EMPTY_POLL: readonly PlanStep[] = [{ kind: 'groupMetadata' }, ...COMMIT_STEPS];
 
 /**
  * exactly-once with commitIntervalMs: the steps for one polled batch of a transaction kept open

@@ -10,7 +10,9 @@ export const APPLICATION_LOOP_NOTE = [
   '`commitIntervalMs`, one transaction kept open across polls), auto-commit leaves it to poll(), offsets-in-sink',
   'to the database transaction. `polling`, `processing` and `committing` follow the plan (eventless transitions',
   'on where it stands); the guards `abortsTransaction` (a failed sendOffsetsToTransaction or commitTransaction, or',
-  'a poll() of a new generation while a batched transaction is open) and `fatalReply` (fenced) decide the rest.',
+  'a new generation while a batched transaction is open — in any poll() answer, records or none, or in',
+  'consumer.groupMetadata(), which a commit that falls due while the application waits in poll() reads first) and',
+  '`fatalReply` (fenced) decide the rest.',
 ].join(' ');
 
 /** The Kafka Streams thread's loop (streams/streamThread.machine.ts). */

@@ -18,7 +18,7 @@
  * is revoked (eager protocol).
  */
 import { not, or, setup, stateIn } from 'xstate';
-import { handle } from '../actors/out';
+import { handle, type Out } from '../actors/out';
 import { leaderOf } from '../cluster/metadata';
 import type { TopicPartition } from '../protocol/messages';
 import { keyOf } from '../protocol/topicPartition';
@@ -39,7 +39,7 @@ import {
   startJoinPrepare,
   waitingPoll,
 } from './commits';
-import { action, type ConsumerContext, type ConsumerInput, initialContext } from './consumerContext';
+import { action, type ConsumerContext, type ConsumerInput, groupMetadata as groupMetadataOf, initialContext } from './consumerContext';
 import type { ConsumerEvent, EventOf } from './events';
 import { fetchMore, onConsumerMetadataResponse, onEndOffsets, onFetchResponse, onListOffsetsResponse, onListOffsetsRetry } from './fetcher';
 import { onCoordinatorLookupRetry, onFindCoordinatorResponse } from './groupLookup';
@@ -123,6 +123,11 @@ const a = {
   seekToBeginning: action<EventOf<'seekToBeginning'>>(onSeekToBeginning),
   seekToCommitted: action<EventOf<'seekToCommitted'>>(onSeekToCommitted),
   listenerDone: action<EventOf<'partitionsAssignedDone'>>(onListenerDone),
+  // KafkaConsumer.groupMetadata(): a getter, answered at once in any state; it changes nothing
+  groupMetadata: handle((ctx: ConsumerContext, call: EventOf<'groupMetadata'>, out: Out) => {
+    out.call(call.from, 'reply', { call: 'groupMetadata', ok: true, groupMetadata: groupMetadataOf(ctx) });
+    return ctx;
+  }),
   requestLost: action<EventOf<'disconnected'>>(onRequestLost),
   metadataResponse: action<EventOf<'MetadataResponse'>>(onConsumerMetadataResponse),
   findCoordinatorResponse: action<EventOf<'FindCoordinatorResponse'>>(onFindCoordinatorResponse),
@@ -232,6 +237,7 @@ export const consumerMachine = setup({
   on: {
     crash: '.down',
     partitionsAssignedDone: { actions: a.listenerDone },
+    groupMetadata: { actions: a.groupMetadata },
     listOffsetsRetry: { actions: a.listOffsetsRetry },
     commitRetry: { actions: a.commitRetry },
     disconnected: { actions: a.requestLost },

@@ -6,6 +6,7 @@
  */
 import type { Mutable } from '../actors/draft';
 import { handle, type Out } from '../actors/out';
+import type { GroupMetadata } from '../application/applicationLoop';
 import { type ClientMetadataState, INITIAL_CLIENT_METADATA } from '../cluster/clientMetadata';
 import { type ClusterMetadata, CONSUMER_OFFSETS_TOPIC } from '../cluster/metadata';
 import { maybeUpdateMetadata } from '../cluster/metadataUpdater';
@@ -34,6 +35,13 @@ export interface ConsumerInput {
 export interface ConsumerContext extends Required<ConsumerInput> {
   readonly memberId: string;
   readonly generationId: number;
+  /**
+   * ConsumerCoordinator.groupMetadata, what KafkaConsumer.groupMetadata() returns: the group id,
+   * generation and member id of the last rebalance this member completed. Only onJoinComplete (a
+   * SyncGroup success, inside poll()) sets it; a JoinGroup answer, or a generation reset by an error
+   * answer, leaves it as it was (unlike `generationId`, AbstractCoordinator's generation).
+   */
+  readonly groupMetadata: GroupMetadata;
   readonly assignment: readonly TopicPartition[];
   /** Next offset poll() will return, per partition ("topic-partition"); absent until known. */
   readonly positions: Readonly<Record<string, number>>;
@@ -166,6 +174,7 @@ export function consumerDraft(c: ConsumerContext): Draft {
     revocationListener: c.revocationListener,
     memberId: c.memberId,
     generationId: c.generationId,
+    groupMetadata: c.groupMetadata,
     assignment: c.assignment,
     positions: c.positions,
     buffer: c.buffer,
@@ -204,6 +213,8 @@ export function initialContext(input: ConsumerInput): ConsumerContext {
     revocationListener: input.revocationListener ?? false,
     memberId: '',
     generationId: -1,
+    // the ConsumerCoordinator constructor: UNKNOWN_GENERATION_ID and UNKNOWN_MEMBER_ID
+    groupMetadata: { groupId: config['group.id'], generationId: -1, memberId: '' },
     assignment: [],
     positions: {},
     buffer: {},
@@ -335,9 +346,14 @@ export function outOfGeneration(ctx: Pick<ConsumerContext, 'generationId' | 'mem
   return ctx.generationId < 0 || ctx.memberId === '';
 }
 
-/** The application's view of the group membership, for sendOffsetsToTransaction. */
-export function groupMetadata(d: ConsumerContext) {
-  return { groupId: d.config['group.id'], generationId: d.generationId, memberId: d.memberId };
+/** consumer.groupMetadata(): the membership as of the last completed rebalance, for sendOffsetsToTransaction. */
+export function groupMetadata(d: ConsumerContext): GroupMetadata {
+  return d.groupMetadata;
+}
+
+/** ConsumerCoordinator.onJoinComplete: the generation and member id the SyncGroup answer completed. */
+export function joinCompleted(d: Draft): void {
+  d.groupMetadata = { groupId: d.config['group.id'], generationId: d.generationId, memberId: d.memberId };
 }
 
 /** The position of every assigned partition that has one: what a commit of "the consumed offsets" sends. */

@@ -59,6 +59,7 @@ export type ConsumerEvent =
   | Call<'seek', TopicPartition & { readonly offset: number }>
   | Call<'seekToBeginning'>
   | Call<'seekToCommitted'>
+  | Call<'groupMetadata'>
   | Call<'endOffsets', { readonly isolationLevel?: IsolationLevel }>
   | Call<'resubscribe'>
   | Call<'close'>

@@ -10,7 +10,15 @@ import type { Out } from '../actors/out';
 import type { ActorId } from '../kernel/envelope';
 import type { KafkaError } from '../protocol/errors';
 import { COORDINATOR_ERRORS, needsJoinPrepare, requestOffsets } from './commits';
-import { type ConsumerContext, corr, type Draft, knownCoordinator, outOfGeneration, sendToCoordinator } from './consumerContext';
+import {
+  type ConsumerContext,
+  corr,
+  type Draft,
+  joinCompleted,
+  knownCoordinator,
+  outOfGeneration,
+  sendToCoordinator,
+} from './consumerContext';
 import type { ConsumerEvent, EventOf } from './events';
 import { failPoll, throwPending } from './pollErrors';
 import { invokePartitionsAssigned, revokeAll } from './positions';
@@ -94,6 +102,8 @@ export function onPollAfterJoinRefused(d: Draft, call: EventOf<'poll'>, out: Out
 export function onSynced(d: Draft, ev: EventOf<'SyncGroupResponse'>, out: Out): void {
   // SyncGroupResponseHandler: STABLE, and a rejoin asked for during the rebalance is done with (rejoinNeeded = false)
   d.rejoinNeeded = false;
+  // onJoinComplete: groupMetadata() now answers this generation and member id
+  joinCompleted(d);
   d.assignment = ev.payload.assignment;
   // ConsumerCoordinator.onJoinComplete: the auto-commit timer starts again from the assignment
   d.nextAutoCommitAt = ev.now + d.config['auto.commit.interval.ms'];

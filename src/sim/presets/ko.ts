@@ -336,7 +336,7 @@ export const PRESET_TEXT_KO: Readonly<Record<string, PresetText>> = {
     question:
       'settler-b는 5초 동안 열어 두는 트랜잭션(commitIntervalMs 5000)과 sendOffsetsToTransaction으로 결제를 처리하지만, 컨슈머는 enable.auto.commit=true 그대로입니다. 트랜잭션이 열려 있는 동안 settler-a가 그룹에 참여합니다. evt-1 … evt-5는 어떻게 될까요?',
     expected:
-      '유실됩니다. 리밸런스는 열린 트랜잭션 안의 poll()에서 settler-b에 닿습니다. ConsumerCoordinator.onJoinPrepare가 먼저 소비한 위치를 자동 커밋하고(evt-1 … evt-5를 지난 offset 5) 그다음 파티션을 내놓습니다. settler-a는 offset 5부터 시작합니다. settler-b의 sendOffsetsToTransaction은 이미 끝난 generation 1을 싣고 가서 CommitFailedException으로 실패하므로 트랜잭션을 취소하고, evt-1, evt-2, evt-3, evt-4, evt-5의 출력은 끝내 커밋되지 않습니다. enable.auto.commit=false였다면 그룹 offset은 0에 머물고 settler-a가 이들을 다시 처리했을 것입니다.',
+      '유실됩니다. 리밸런스는 열린 트랜잭션 안의 poll()에서 settler-b에 닿습니다. ConsumerCoordinator.onJoinPrepare가 먼저 소비한 위치를 자동 커밋하고(evt-1 … evt-5를 지난 offset 5) 그다음 파티션을 내놓습니다. settler-a는 offset 5부터 시작합니다. settler-b의 트랜잭션을 커밋할 때가 되면 그 poll()은 이미 리밸런스를 거쳤습니다. consumer.groupMetadata()는 generation 2를 가리키고 onPartitionsRevoked가 payments-0을 가져갔으므로, settler-b는 트랜잭션을 커밋하지 않고 취소하며 evt-1, evt-2, evt-3, evt-4, evt-5의 출력은 끝내 커밋되지 않습니다. enable.auto.commit=false였다면 그룹 offset은 0에 머물고 settler-a가 이들을 다시 처리했을 것입니다.',
   },
   'offset-reset-replays-output': {
     title: '운영자가 그룹을 되감는다: 정확히 한 번의 출력이 두 번 커밋된다',
