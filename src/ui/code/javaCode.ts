@@ -215,6 +215,10 @@ function consumerCode(c: ConsumerClientSpec, sinks: readonly SinkSpec[], say: Sa
                 `  // the transaction stays open across polls until ${p.commitIntervalMs} ms have passed`,
                 `  // ${p.commitIntervalMs} ms가 지날 때까지 트랜잭션을 여러 poll에 걸쳐 열어 둔다`,
               ),
+              say(
+                '  // a poll() that rebalances revokes its partitions: the ConsumerRebalanceListener aborts the open transaction',
+                '  // 리밸런스가 일어난 poll()은 파티션을 회수한다: ConsumerRebalanceListener가 열린 트랜잭션을 취소한다',
+              ),
             ]
           : []),
         `  producer.sendOffsetsToTransaction(nextOffsets(records), consumer.groupMetadata()); ${say('// next offsets, not the last ones', '// 마지막이 아니라 다음 offset')}`,
