@@ -16,6 +16,7 @@ import type { Frame, Page } from 'playwright-core';
 import { launchBrowser } from '../e2e/browser';
 import { PRESETS } from '../src/sim/presets';
 import { DEFAULT_LINK_VIEW, encodeLink } from '../src/sim/scenario/link';
+import { bootsWithoutInspector } from './bootWithoutInspector';
 import { heavyScenario } from './budgetScenarios';
 import { previewBuild } from './previewServer';
 
@@ -29,15 +30,20 @@ export interface BootResult {
 }
 
 export interface LongTaskResult {
+  /** The boots under Playwright's inspector (CDP), as the other figures are taken. */
   readonly pageBoot: BootResult;
   readonly embedBoot: BootResult;
+  /** The same boots, and the heavy link's up to its message, with no inspector attached (bootWithoutInspector.ts): a visitor's. */
+  readonly withoutInspector: { readonly pageBoot: BootResult; readonly embedBoot: BootResult; readonly heavyBoot: BootResult };
   /** The longest task while loading any preset into the open page, and which preset. */
   readonly presetsMaxMs: number;
   readonly presetsWorst: string;
   /** The longest task while playing streams-eos-crash-restore at 64 steps/s. */
   readonly playMaxMs: number;
-  /** The longest task from opening the heavy link to its message and an answered click (the boot included). */
+  /** The longest task from opening the heavy link to its message and an answered click (the boot included, under CDP). */
   readonly heavyMaxMs: number;
+  /** The longest task from the heavy link's message to an answered click (after its boot). */
+  readonly heavyAfterMessageMaxMs: number;
   /** Milliseconds from navigating to the heavy link to its message on screen. */
   readonly heavyReadyMs: number;
   /** Milliseconds from a click on the help button to its dialog, on the heavy link's page. */
@@ -104,7 +110,14 @@ function waitInteractive(page: Page, selector: string): Promise<unknown> {
   );
 }
 
+/** What makes each boot interactive: the run on screen with its playback bar; the embed's Play; the heavy link's message. */
+const PAGE_INTERACTIVE = '.app[data-status="ready"] [data-testid="step-counter"]';
+const EMBED_PATH = 'embed.html?preset=streams-eos-crash-restore';
+const EMBED_INTERACTIVE = '[data-testid="embed-play"]';
+const HEAVY_MESSAGE = '[data-testid="budget-notice"]';
+
 export async function measureLongTasks(): Promise<LongTaskResult> {
+  const heavyLink = encodeLink(heavyScenario(), DEFAULT_LINK_VIEW);
   const server = await previewBuild();
   const base = server.base;
   const browser = await launchBrowser();
@@ -113,7 +126,7 @@ export async function measureLongTasks(): Promise<LongTaskResult> {
     await page.addInitScript(OBSERVE);
     await page.goto(base);
     // interactive: the run is on screen with its playback bar (the Play button answers)
-    await waitInteractive(page, '.app[data-status="ready"] [data-testid="step-counter"]');
+    await waitInteractive(page, PAGE_INTERACTIVE);
     await page.waitForFunction(() => window.__eosLab?.store.getState().status === 'ready');
     const pageBoot = await bootFigures(page);
     const take = () => longestTask(page);
@@ -142,28 +155,29 @@ export async function measureLongTasks(): Promise<LongTaskResult> {
 
     const heavy = await browser.newPage({ viewport: { width: 1280, height: 720 } });
     await heavy.addInitScript(OBSERVE);
-    await heavy.goto(`${base}${encodeLink(heavyScenario(), DEFAULT_LINK_VIEW)}`);
-    await waitInteractive(heavy, '[data-testid="budget-notice"]');
+    await heavy.goto(`${base}${heavyLink}`);
+    await waitInteractive(heavy, HEAVY_MESSAGE);
     const heavyReadyMs = await heavy.evaluate(() => (window as unknown as { __interactive: number }).__interactive);
+    const heavyBootMaxMs = await longestTask(heavy);
     const t0 = Date.now();
     await heavy.getByRole('button', { name: 'Keyboard shortcuts' }).click();
     await heavy.getByRole('dialog').waitFor();
     const heavyClickMs = Date.now() - t0;
-    await heavy.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-    const heavyMaxMs = await heavy.evaluate(() => Math.max(0, ...(window as unknown as { __longTasks: number[] }).__longTasks));
+    const heavyAfterMessageMaxMs = await longestTask(heavy);
+    const heavyMaxMs = Math.max(heavyBootMaxMs, heavyAfterMessageMaxMs);
     await heavy.close();
 
     const embed = await browser.newPage({ viewport: { width: 800, height: 600 } });
     await embed.addInitScript(OBSERVE);
-    await embed.goto(`${base}embed.html?preset=streams-eos-crash-restore`);
-    await waitInteractive(embed, '[data-testid="embed-play"]');
+    await embed.goto(`${base}${EMBED_PATH}`);
+    await waitInteractive(embed, EMBED_INTERACTIVE);
     const embedBoot = await bootFigures(embed);
     await embed.close();
 
     // the embed's heavy link: refused in the engine's worker; its boot is embedBoot's figure
     const embedHeavy = await browser.newPage({ viewport: { width: 800, height: 600 } });
     await embedHeavy.addInitScript(OBSERVE);
-    await embedHeavy.goto(`${base}embed.html${encodeLink(heavyScenario(), DEFAULT_LINK_VIEW)}`);
+    await embedHeavy.goto(`${base}embed.html${heavyLink}`);
     await embedHeavy.getByTestId('budget-notice').waitFor({ timeout: 120000 });
     await longestTask(embedHeavy);
     // input while the message is up: the scenario is saved (the file the headless command reads)
@@ -174,9 +188,16 @@ export async function measureLongTasks(): Promise<LongTaskResult> {
     const embedHeavyClickMs = Date.now() - t1;
     const embedHeavyMaxMs = await longestTask(embedHeavy);
     await embedHeavy.close();
+    const [pageQuiet, embedQuiet, heavyQuiet] = await bootsWithoutInspector([
+      { path: '', selector: PAGE_INTERACTIVE, viewport: { width: 1280, height: 720 } },
+      { path: EMBED_PATH, selector: EMBED_INTERACTIVE, viewport: { width: 800, height: 600 } },
+      { path: heavyLink, selector: HEAVY_MESSAGE, viewport: { width: 1280, height: 720 } },
+    ]);
     return {
       pageBoot,
       embedBoot,
+      withoutInspector: { pageBoot: pageQuiet as BootResult, embedBoot: embedQuiet as BootResult, heavyBoot: heavyQuiet as BootResult },
+      heavyAfterMessageMaxMs,
       presetsMaxMs,
       presetsWorst,
       playMaxMs,
