@@ -3,10 +3,13 @@
  * toPositive(murmur2(serialized key)) % numPartitions, so a key lands on the same partition number
  * it would in real Kafka (keys are serialized as UTF-8, as StringSerializer does).
  *
- * A record without a key uses a "sticky" partition that switches after batch.size bytes. Kafka picks
- * the next sticky partition at random (weighted by queue sizes); the simulator moves to the next
- * partition in order instead, so that runs stay deterministic.
+ * A record without a key uses a "sticky" partition, among the partitions with a leader, that switches
+ * after batch.size bytes. Kafka picks the next sticky partition at random (weighted by queue sizes);
+ * the simulator moves to the next partition with a leader in order instead, so that runs stay
+ * deterministic.
  */
+import { type ClusterMetadata, leaderOf } from '../cluster/metadata';
+
 const encoder = new TextEncoder();
 
 /** Kafka's Utils.murmur2 (seed 0x9747b28c), returning a signed 32-bit int as Java does. */
@@ -71,4 +74,28 @@ export function coordinatorPartitionFor(id: string, numPartitions: number): numb
   const h = javaStringHashCode(id);
   const abs = h === -2147483648 ? 0 : Math.abs(h);
   return abs % numPartitions;
+}
+
+/** BuiltInPartitioner.StickyPartitionInfo: a topic's sticky partition and the bytes produced to it since it was chosen. */
+export interface StickyPartition {
+  readonly partition: number;
+  readonly bytes: number;
+}
+
+/**
+ * BuiltInPartitioner.nextPartition: a partition with a leader in the producer's metadata
+ * (Cluster.availablePartitionsForTopic; a MetadataResponse's leader -1, LEADER_NOT_AVAILABLE, is no
+ * leader — null in the model's metadata), or any partition when none has one. Kafka takes one at
+ * random (weighted by queue sizes when it has load stats, which leave out leaderless partitions too);
+ * the model takes the next in order after `after` (the current sticky partition, which it reaches
+ * last: Kafka's random pick may land on it again), or from partition 0 for a topic's first.
+ */
+export function nextStickyPartition(meta: ClusterMetadata, topic: string, after: number | null): number {
+  const count = meta.topics[topic]?.partitions ?? 1;
+  const start = after === null ? 0 : after + 1;
+  for (let i = 0; i < count; i++) {
+    const p = (start + i) % count;
+    if (leaderOf(meta, topic, p) !== null) return p;
+  }
+  return start % count;
 }

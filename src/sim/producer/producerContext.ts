@@ -10,6 +10,7 @@ import type { ProducerConfig } from '../config/producerConfig';
 import type { ActorId, RequestRpc } from '../kernel/envelope';
 import type { Headers } from '../log/recordBatch';
 import type { TopicPartition } from '../protocol/messages';
+import type { StickyPartition } from './partitioner';
 import { type PartitionQueue, queueSize } from './recordAccumulator';
 
 export interface PendingRecord {
@@ -113,7 +114,8 @@ export interface ProducerContext {
   readonly nextRef: number;
   /** flush() or commitTransaction() makes every record sendable at once (ignores linger.ms). */
   readonly flushing: boolean;
-  readonly sticky: Readonly<Record<string, { partition: number; bytes: number }>>;
+  /** Per topic, the built-in partitioner's sticky partition for records of no key (partitioner.ts). */
+  readonly sticky: Readonly<Record<string, StickyPartition>>;
 
   // TransactionManager
   readonly txnPartitions: readonly string[];

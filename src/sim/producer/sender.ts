@@ -26,7 +26,7 @@ import { type Headers, NO_HEADERS, NO_PRODUCER_EPOCH, NO_PRODUCER_ID, NO_SEQUENC
 import type { ClientException, KafkaError } from '../protocol/errors';
 import type { ProducePartitionResponse, ProduceResponse } from '../protocol/messages';
 import { keyOf, parseTopicPartition, topicPartitionKey } from '../protocol/topicPartition';
-import { partitionForKey } from './partitioner';
+import { nextStickyPartition, partitionForKey } from './partitioner';
 import { backoffMs, type PendingRecord, type ProducerBatch, type ProducerContext } from './producerContext';
 import { EMPTY_QUEUE, queueAll, queueAppend, queueFirst, queueHeadBytes, queueSize, queueTake } from './recordAccumulator';
 import {
@@ -57,7 +57,10 @@ export interface SendArgs {
   readonly callbackTo?: ActorId;
 }
 
-/** Kafka's partition choice: explicit partition, else murmur2 of the key, else the sticky partition. */
+/**
+ * Kafka's partition choice: explicit partition, else murmur2 of the key (over all partitions), else
+ * the sticky partition: one with a leader in the producer's metadata (`nextStickyPartition`).
+ */
 export function choosePartition(
   ctx: ProducerContext,
   args: SendArgs,
@@ -67,10 +70,10 @@ export function choosePartition(
   const count = topic?.partitions ?? 1;
   if (args.partition !== undefined) return { partition: args.partition, sticky: ctx.sticky };
   if (args.key !== null) return { partition: partitionForKey(args.key, count), sticky: ctx.sticky };
-  const current = ctx.sticky[args.topic] ?? { partition: 0, bytes: 0 };
+  const current = ctx.sticky[args.topic] ?? { partition: nextStickyPartition(ctx.meta, args.topic, null), bytes: 0 };
   // switch after batch.size bytes; Kafka picks the next one at random, we take the next in order
   const switchNow = current.bytes >= ctx.config['batch.size'];
-  const partition = switchNow ? (current.partition + 1) % count : current.partition;
+  const partition = switchNow ? nextStickyPartition(ctx.meta, args.topic, current.partition) : current.partition;
   const used = switchNow ? bytes : current.bytes + bytes;
   return { partition, sticky: { ...ctx.sticky, [args.topic]: { partition, bytes: used } } };
 }
