@@ -4,11 +4,12 @@
  * it would in real Kafka (keys are serialized as UTF-8, as StringSerializer does).
  *
  * A record without a key uses a "sticky" partition, among the partitions with a leader, that switches
- * after batch.size bytes. Kafka picks the next sticky partition at random (weighted by queue sizes);
- * the simulator moves to the next partition with a leader in order instead, so that runs stay
- * deterministic.
+ * after batch.size bytes once its last batch is full (after 2 × batch.size regardless). Kafka picks
+ * the next sticky partition at random (weighted by queue sizes); the simulator moves to the next
+ * partition with a leader in order instead, so that runs stay deterministic.
  */
 import { type ClusterMetadata, leaderOf } from '../cluster/metadata';
+import { fitsLastBatch, lastBatchFull, type PartitionQueue } from './recordAccumulator';
 
 const encoder = new TextEncoder();
 
@@ -98,4 +99,48 @@ export function nextStickyPartition(meta: ClusterMetadata, topic: string, after:
     if (leaderOf(meta, topic, p) !== null) return p;
   }
   return start % count;
+}
+
+/**
+ * RecordAccumulator.append of a record of no key, `bytes` long, with the built-in partitioner: the
+ * partition it goes to, the topic's sticky partition after it, and the partition whose last batch it
+ * closed without going there (null if none).
+ *
+ * - peekCurrentPartitionInfo: the topic's first sticky partition is chosen as a switch chooses one.
+ * - partitionChanged, under the deque's lock before tryAppend, and again after tryAppend found no
+ *   room (the record closed the last batch): once allBatchesFull(deque), a switch held back before is
+ *   done — updatePartitionInfo(0 bytes, enableSwitch true) switches at batch.size produced — and the
+ *   record goes to the new partition.
+ * - After the append, updatePartitionInfo(appended bytes, enableSwitch = allBatchesFull(deque))
+ *   switches when `produced >= batch.size && enableSwitch || produced >= 2 * batch.size`: the next
+ *   record goes to the new partition.
+ *
+ * `queueOf` gives a partition's accumulator queue, whose last batch is Kafka's deque's. The bytes
+ * produced are the records' (the model counts no batch header; Kafka's count adds a new batch's).
+ */
+export function stickyPartitionFor(
+  meta: ClusterMetadata,
+  topic: string,
+  current: StickyPartition | undefined,
+  bytes: number,
+  batchSize: number,
+  queueOf: (partition: number) => PartitionQueue | undefined,
+): { partition: number; sticky: StickyPartition; closed: number | null } {
+  let sticky = current ?? { partition: nextStickyPartition(meta, topic, null), bytes: 0 };
+  let q = queueOf(sticky.partition);
+  let closed: number | null = null;
+  const fits = fitsLastBatch(q, bytes, batchSize);
+  if (sticky.bytes >= batchSize && (lastBatchFull(q, batchSize) || !fits)) {
+    if (!lastBatchFull(q, batchSize)) closed = sticky.partition;
+    sticky = { partition: nextStickyPartition(meta, topic, sticky.partition), bytes: 0 };
+    q = queueOf(sticky.partition);
+  }
+  const partition = sticky.partition;
+  const produced = sticky.bytes + bytes;
+  // allBatchesFull after the append: the record's batch, the last one, is full
+  const joins = fitsLastBatch(q, bytes, batchSize);
+  const full = joins && q !== undefined && q.lastBatchBytes + bytes >= batchSize;
+  const switchNow = (produced >= batchSize && full) || produced >= 2 * batchSize;
+  const next = switchNow ? { partition: nextStickyPartition(meta, topic, partition), bytes: 0 } : { partition, bytes: produced };
+  return { partition, sticky: next, closed };
 }

@@ -25,6 +25,8 @@ export interface PendingRecord {
   readonly bytes: number;
   /** The actor told of this record's failure (a `sendFailed` call), when its send() asked for it. */
   readonly callback?: ActorId;
+  /** It opened a new batch after one a record had closed, though it would have fitted there (recordAccumulator.ts). */
+  readonly opensBatch?: true;
 }
 
 export interface ProducerBatch {

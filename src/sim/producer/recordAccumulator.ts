@@ -17,12 +17,28 @@ export interface PartitionQueue {
   readonly head: number;
   /** Bytes of the records not yet drained. */
   readonly bytes: number;
+  /**
+   * The last batch of Kafka's deque for these records, which RecordAccumulator.tryAppend fills: its
+   * record count (0: no batch), its bytes, and whether a record that did not fit closed it
+   * (closeForRecordAppends) and went to another partition (the built-in partitioner's switch).
+   * The drain cuts the same batches (`queueTake`).
+   */
+  readonly lastBatchRecords: number;
+  readonly lastBatchBytes: number;
+  readonly lastBatchClosed: boolean;
 }
 
 /** Up to this many records a queue is a plain array. */
 const SHORT_QUEUE = 64;
 
-export const EMPTY_QUEUE: PartitionQueue = { records: [], head: 0, bytes: 0 };
+export const EMPTY_QUEUE: PartitionQueue = {
+  records: [],
+  head: 0,
+  bytes: 0,
+  lastBatchRecords: 0,
+  lastBatchBytes: 0,
+  lastBatchClosed: false,
+};
 
 export function queueSize(q: PartitionQueue | undefined): number {
   return q ? q.records.length - q.head : 0;
@@ -32,14 +48,63 @@ export function queueFirst(q: PartitionQueue | undefined): PendingRecord | undef
   return q ? q.records.at(q.head) : undefined;
 }
 
-export function queueAppend(q: PartitionQueue | undefined, rec: PendingRecord): PartitionQueue {
+/**
+ * Whether a record of `bytes` goes into the queue's last batch (ProducerBatch.tryAppend →
+ * MemoryRecordsBuilder.hasRoomFor: an open batch takes a record while it stays within batch.size),
+ * else into a new one.
+ */
+export function fitsLastBatch(q: PartitionQueue | undefined, bytes: number, batchSize: number): boolean {
+  return q !== undefined && q.lastBatchRecords > 0 && !q.lastBatchClosed && q.lastBatchBytes + bytes <= batchSize;
+}
+
+/**
+ * RecordAccumulator.allBatchesFull: the deque's last batch is full, or there is none (a batch waiting
+ * for a retry goes back to the deque's front, closed, so it never makes the answer false). A batch is
+ * full (MemoryRecordsBuilder.isFull) once closed for appends, or when its bytes reach its write limit,
+ * max(batch.size, the first record's size upper bound): a batch of one record never does (the bound
+ * is above the record's size), one of more only at exactly batch.size (hasRoomFor keeps it within).
+ */
+export function lastBatchFull(q: PartitionQueue | undefined, batchSize: number): boolean {
+  if (q === undefined || q.lastBatchRecords === 0 || q.lastBatchClosed) return true;
+  return q.lastBatchRecords > 1 && q.lastBatchBytes >= batchSize;
+}
+
+/**
+ * Appends a record: into the last batch if it fits within `batchSize`, else into a new one. A record
+ * that opens a batch after a closed one, though it would have fitted, is marked so that the drain
+ * does not put it into that batch.
+ */
+export function queueAppend(q: PartitionQueue | undefined, appended: PendingRecord, batchSize: number): PartitionQueue {
   const base = q ?? EMPTY_QUEUE;
   const r = base.records;
-  const bytes = base.bytes + rec.bytes;
-  if (r instanceof AppendLog) return { records: r.append(rec), head: base.head, bytes };
+  const bytes = base.bytes + appended.bytes;
+  const fits = fitsLastBatch(base, appended.bytes, batchSize);
+  const rec =
+    base.lastBatchClosed && base.lastBatchBytes + appended.bytes <= batchSize ? { ...appended, opensBatch: true as const } : appended;
+  const lastBatchRecords = fits ? base.lastBatchRecords + 1 : 1;
+  const lastBatchBytes = fits ? base.lastBatchBytes + rec.bytes : rec.bytes;
+  if (r instanceof AppendLog)
+    return { records: r.append(rec), head: base.head, bytes, lastBatchRecords, lastBatchBytes, lastBatchClosed: false };
   const items = r.slice(base.head);
   items.push(rec);
-  return { records: items.length > SHORT_QUEUE ? AppendLog.of(items) : items, head: 0, bytes };
+  return {
+    records: items.length > SHORT_QUEUE ? AppendLog.of(items) : items,
+    head: 0,
+    bytes,
+    lastBatchRecords,
+    lastBatchBytes,
+    lastBatchClosed: false,
+  };
+}
+
+/** A record that did not fit closed the last batch (RecordAccumulator.tryAppend → closeForRecordAppends). */
+export function queueCloseLastBatch(q: PartitionQueue): PartitionQueue {
+  return q.lastBatchRecords === 0 || q.lastBatchClosed ? q : { ...q, lastBatchClosed: true };
+}
+
+/** Does `r` start a new batch after `n` records of `bytes` (a batch stays within maxBytes; one record always goes)? */
+function endsBatch(n: number, bytes: number, r: PendingRecord, maxBytes: number): boolean {
+  return n > 0 && (bytes + r.bytes > maxBytes || r.opensBatch === true);
 }
 
 /** The bytes `queueTake(q, maxBytes)` would take, without taking them (the drain's max.request.size check). */
@@ -48,15 +113,19 @@ export function queueHeadBytes(q: PartitionQueue, maxBytes: number): number {
   let n = 0;
   const records = q.records;
   for (let i = q.head; i < records.length; i++) {
-    const b = (records.at(i) as PendingRecord).bytes;
-    if (n > 0 && bytes + b > maxBytes) break;
-    bytes += b;
+    const r = records.at(i) as PendingRecord;
+    if (endsBatch(n, bytes, r, maxBytes)) break;
+    bytes += r.bytes;
     n++;
   }
   return bytes;
 }
 
-/** Takes records from the head up to maxBytes (at least one), as Kafka closes a batch at batch.size. */
+/**
+ * Takes records from the head up to maxBytes (at least one), as Kafka closes a batch at batch.size:
+ * the deque's first batch. `maxBytes` is the batch.size the records were appended with, so what is
+ * left keeps its last batch.
+ */
 export function queueTake(q: PartitionQueue, maxBytes: number): { taken: PendingRecord[]; rest: PartitionQueue } {
   const taken: PendingRecord[] = [];
   let bytes = 0;
@@ -64,7 +133,7 @@ export function queueTake(q: PartitionQueue, maxBytes: number): { taken: Pending
   const records = q.records;
   while (i < records.length) {
     const r = records.at(i) as PendingRecord;
-    if (taken.length > 0 && bytes + r.bytes > maxBytes) break;
+    if (endsBatch(taken.length, bytes, r, maxBytes)) break;
     taken.push(r);
     bytes += r.bytes;
     i++;
@@ -75,9 +144,9 @@ export function queueTake(q: PartitionQueue, maxBytes: number): { taken: Pending
   let rest: PartitionQueue;
   if (left === 0) rest = EMPTY_QUEUE;
   else if (left <= SHORT_QUEUE)
-    rest = { records: records instanceof AppendLog ? records.toArray().slice(i) : records.slice(i), head: 0, bytes: q.bytes - bytes };
-  else if (records instanceof AppendLog && i > 1024) rest = { records: records.dropFirst(i), head: 0, bytes: q.bytes - bytes };
-  else rest = { records, head: i, bytes: q.bytes - bytes };
+    rest = { ...q, records: records instanceof AppendLog ? records.toArray().slice(i) : records.slice(i), head: 0, bytes: q.bytes - bytes };
+  else if (records instanceof AppendLog && i > 1024) rest = { ...q, records: records.dropFirst(i), head: 0, bytes: q.bytes - bytes };
+  else rest = { ...q, head: i, bytes: q.bytes - bytes };
   return { taken, rest };
 }
 

@@ -26,9 +26,18 @@ import { type Headers, NO_HEADERS, NO_PRODUCER_EPOCH, NO_PRODUCER_ID, NO_SEQUENC
 import type { ClientException, KafkaError } from '../protocol/errors';
 import type { ProducePartitionResponse, ProduceResponse } from '../protocol/messages';
 import { keyOf, parseTopicPartition, topicPartitionKey } from '../protocol/topicPartition';
-import { nextStickyPartition, partitionForKey } from './partitioner';
+import { partitionForKey, stickyPartitionFor } from './partitioner';
 import { backoffMs, type PendingRecord, type ProducerBatch, type ProducerContext } from './producerContext';
-import { EMPTY_QUEUE, queueAll, queueAppend, queueFirst, queueHeadBytes, queueSize, queueTake } from './recordAccumulator';
+import {
+  EMPTY_QUEUE,
+  queueAll,
+  queueAppend,
+  queueCloseLastBatch,
+  queueFirst,
+  queueHeadBytes,
+  queueSize,
+  queueTake,
+} from './recordAccumulator';
 import {
   adjustSequencesDueToFailedBatch,
   bumpIdempotentEpoch,
@@ -59,23 +68,26 @@ export interface SendArgs {
 
 /**
  * Kafka's partition choice: explicit partition, else murmur2 of the key (over all partitions), else
- * the sticky partition: one with a leader in the producer's metadata (`nextStickyPartition`).
+ * the built-in partitioner's sticky partition (`stickyPartitionFor`), which reads the accumulator's
+ * queues: `closed` is the partition whose last batch the record closed before it switched away.
  */
 export function choosePartition(
   ctx: ProducerContext,
   args: SendArgs,
   bytes: number,
-): { partition: number; sticky: ProducerContext['sticky'] } {
-  const topic = ctx.meta.topics[args.topic];
-  const count = topic?.partitions ?? 1;
-  if (args.partition !== undefined) return { partition: args.partition, sticky: ctx.sticky };
-  if (args.key !== null) return { partition: partitionForKey(args.key, count), sticky: ctx.sticky };
-  const current = ctx.sticky[args.topic] ?? { partition: nextStickyPartition(ctx.meta, args.topic, null), bytes: 0 };
-  // switch after batch.size bytes; Kafka picks the next one at random, we take the next in order
-  const switchNow = current.bytes >= ctx.config['batch.size'];
-  const partition = switchNow ? nextStickyPartition(ctx.meta, args.topic, current.partition) : current.partition;
-  const used = switchNow ? bytes : current.bytes + bytes;
-  return { partition, sticky: { ...ctx.sticky, [args.topic]: { partition, bytes: used } } };
+): { partition: number; sticky: ProducerContext['sticky']; closed: number | null } {
+  if (args.partition !== undefined) return { partition: args.partition, sticky: ctx.sticky, closed: null };
+  const count = ctx.meta.topics[args.topic]?.partitions ?? 1;
+  if (args.key !== null) return { partition: partitionForKey(args.key, count), sticky: ctx.sticky, closed: null };
+  const { partition, sticky, closed } = stickyPartitionFor(
+    ctx.meta,
+    args.topic,
+    ctx.sticky[args.topic],
+    bytes,
+    ctx.config['batch.size'],
+    (p) => ctx.accumulating[topicPartitionKey(args.topic, p)],
+  );
+  return { partition, sticky: { ...ctx.sticky, [args.topic]: sticky }, closed };
 }
 
 /** RecordMetadata.UNKNOWN_PARTITION: a refused record of no key and no partition was never given one. */
@@ -131,12 +143,16 @@ function newRecord(d: ProducerDraft, args: SendArgs, partition: number, headers:
 /** Appends a record to its partition's accumulator and arms linger.ms. Returns the record's ref. */
 export function accumulate(d: ProducerDraft, args: SendArgs, now: number, out: Out): PendingRecord {
   const { headers, bytes } = sizeOf(args);
-  const { partition, sticky } = choosePartition(d, args, bytes);
+  const { partition, sticky, closed } = choosePartition(d, args, bytes);
   const rec = newRecord(d, args, partition, headers, bytes, now);
   const tp = topicPartitionKey(args.topic, partition);
   d.sticky = sticky;
+  if (closed !== null) {
+    const left = topicPartitionKey(args.topic, closed);
+    d.accumulating = { ...d.accumulating, [left]: queueCloseLastBatch(d.accumulating[left] ?? EMPTY_QUEUE) };
+  }
   const queued = d.accumulating[tp];
-  d.accumulating = { ...d.accumulating, [tp]: queueAppend(queued, rec) };
+  d.accumulating = { ...d.accumulating, [tp]: queueAppend(queued, rec, d.config['batch.size']) };
   if (queueSize(queued) === 0) {
     if (d.config['linger.ms'] > 0) out.timer(`linger:${tp}`, 'lingerExpired', d.config['linger.ms']);
     armQueueExpiry(d, tp, now, out);
