@@ -162,7 +162,11 @@ export function onWriteAnswered(
   const completing = w.metadata.state === 'CompleteCommit' || w.metadata.state === 'CompleteAbort';
   if (restores) {
     const { [w.transactionalId]: _t, ...txns } = d.txns;
-    d.txns = w.before ? { ...txns, [w.transactionalId]: w.before } : txns;
+    // a new transactional.id: handleInitProducerId put its metadata in the cache
+    // (putTransactionStateIfNotExists) before the append, so a failed write leaves it Empty at epoch
+    // −1 with its producer id, which the retry reuses
+    const kept = w.before ?? (w.metadata.state === 'Empty' ? { ...w.metadata, producerEpoch: -1, lastProducerEpoch: -1 } : null);
+    d.txns = kept ? { ...txns, [w.transactionalId]: kept } : txns;
     const { [w.transactionalId]: _m, ...markers } = d.markers;
     d.markers = w.markersBefore ? { ...markers, [w.transactionalId]: w.markersBefore } : markers;
     // back to Ongoing past its timeout (e.g. the timeout's own PrepareAbort failed): the next abortTimedOutTransactions run tries again
