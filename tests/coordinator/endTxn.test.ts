@@ -83,6 +83,13 @@ describe('EndTxn, protocol v2 (KIP-890), the coordinator table', () => {
       } else expect(r?.error, `${state} ${result} ${which}`).toBe(expected);
     }
   });
+  it('an abort of no partitions (from Empty or CompleteX) starts its transaction at the request (prepareAbortOrCommit, noPartitionAdded)', () => {
+    for (const state of ['Empty', 'CompleteCommit', 'CompleteAbort'] as const) {
+      const { m, stored, now, txn } = inState(2, state);
+      m.send(endTxn(stored, false), now + 100);
+      expect(txn()?.txnStartTimestamp, state).toBe(now + 100);
+    }
+  });
   it('a stale producer after the coordinator aborted: its abortTransaction() (a retry) is NONE, its commitTransaction() INVALID_TXN_STATE', () => {
     expect(answer(2, 'CompleteAbort', 'ABORT', 'retry')).toBe('NONE');
     expect(answer(2, 'CompleteAbort', 'COMMIT', 'retry')).toBe('INVALID_TXN_STATE');

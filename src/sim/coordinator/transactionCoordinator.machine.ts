@@ -380,6 +380,8 @@ function endTxnV2(d: Draft, ev: RpcEvent<EndTxnRequest>, m: TxnMetadata, result:
       lastProducerEpoch: from.producerEpoch,
       producerEpoch: from.producerEpoch + 1,
       partitions: partitionsToo ? from.partitions : [],
+      // prepareAbortOrCommit(…, noPartitionAdded): an abort of no partitions starts now
+      txnStartTimestamp: partitionsToo ? from.txnStartTimestamp : ev.now,
       txnLastUpdateTimestamp: ev.now,
     };
     persist(d, bumped, ev.now, out);
