@@ -21,11 +21,15 @@ export interface DueRecord {
   readonly eventId: string | null;
 }
 
-/** Events received or processed more than once by one reader, with every occurrence. */
+/**
+ * Events received more than once by one reader, with every occurrence; or processed again by an
+ * application instance, with every processing of the event in its group (`by`: the instance of each).
+ */
 export interface Repeated {
   readonly key: string;
   readonly topic: string;
   readonly list: readonly Occurrence[];
+  readonly by?: readonly string[];
 }
 
 export interface TopicTally {
@@ -104,7 +108,13 @@ export interface IndexQueries {
   /** Received records whose copy is aborted or open now. */
   uncommittedDelivered(reader: string): number;
   processings(app: string): { processed: number; events: number };
-  repeatedProcessings(app: string): readonly Repeated[];
+  /**
+   * The events `app` processed again: an event it processed after an earlier processing of it —
+   * its own (a restart) or another instance's of its group (`members`, itself among them: after a
+   * rebalance or a task migration) —, with every processing of the event by the members, in step
+   * order (`by` says whose), in the order of the app's first processing of each.
+   */
+  repeatedProcessings(app: string, members: readonly string[]): readonly Repeated[];
   /** Of the members, the one that last received or processed from the partition (the first one on a tie). */
   lastReader(members: readonly string[], topic: string, partition: number): string | undefined;
   /** The lowest offset of the partition the members received or processed (Infinity: none). */

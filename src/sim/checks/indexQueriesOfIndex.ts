@@ -53,6 +53,50 @@ function repeatedOf(list: readonly Occurrence[]): Repeated[] {
   return out;
 }
 
+/** Processings of one event by the instances of a group, in step order, and whose each is. */
+export interface GroupProcessings {
+  readonly list: Occurrence[];
+  readonly by: string[];
+}
+
+/**
+ * The processings of each event ("topic|key") by the members of a group, in step order: a member's
+ * own in their order, a tie between members in the members' order.
+ */
+export function groupProcessingsOf(
+  processed: ReadonlyMap<string, readonly Occurrence[]>,
+  members: readonly string[],
+): Map<string, GroupProcessings> {
+  const all = members.flatMap((m, k) => (processed.get(m) ?? []).map((o) => ({ o, m, k })));
+  all.sort((x, y) => x.o.step - y.o.step || x.k - y.k);
+  const out = new Map<string, GroupProcessings>();
+  for (const { o, m } of all) {
+    const k = `${o.topic}|${o.key}`;
+    const g = out.get(k);
+    if (g) {
+      g.list.push(o);
+      g.by.push(m);
+    } else out.set(k, { list: [o], by: [m] });
+  }
+  return out;
+}
+
+/**
+ * The events `app` processed again (IndexQueries.repeatedProcessings): processed by it twice, or
+ * first processed by it after another member of its group had processed it at an earlier step.
+ */
+function repeatedInGroup(own: readonly Occurrence[], app: string, group: ReadonlyMap<string, GroupProcessings>): Repeated[] {
+  const out: Repeated[] = [];
+  for (const [k, mine] of byEvent(own)) {
+    const first = mine[0] as Occurrence;
+    const all = group.get(k);
+    if (!all) continue;
+    const again = mine.length > 1 || all.list.some((o, n) => all.by[n] !== app && o.step < first.step);
+    if (again) out.push({ key: first.key, topic: first.topic, list: all.list, by: all.by });
+  }
+  return out;
+}
+
 /**
  * Events a writer should have put in `topic` that `has` says have no copy there: a send() answered
  * (`results`, in order), then per writer what its script sends, what it processed from other
@@ -99,6 +143,7 @@ export function queriesOfIndex(index: RunIndex): IndexQueries {
   };
   const done = new Map<string, { byTopic: Set<string>; byKey: Set<string> }>();
   const owners = new Map<string, Map<string, string>>();
+  const groups = new Map<string, Map<string, GroupProcessings>>();
   const rowsOf = (topic: string, partition: number) => index.partitions.find((p) => p.topic === topic && p.partition === partition);
   const q: IndexQueries = {
     stepTime: index.stepTime,
@@ -178,7 +223,12 @@ export function queriesOfIndex(index: RunIndex): IndexQueries {
       const occ = index.processed.get(app) ?? [];
       return { processed: occ.length, events: byEvent(occ).size };
     },
-    repeatedProcessings: (app) => repeatedOf(index.processed.get(app) ?? []),
+    repeatedProcessings: (app, members) =>
+      repeatedInGroup(
+        index.processed.get(app) ?? [],
+        app,
+        memo(groups, members, () => groupProcessingsOf(index.processed, members)),
+      ),
     lastReader(members, topic, partition) {
       const last = memo(owners, members, () => {
         const best = new Map<string, { id: string; step: number }>();

@@ -209,7 +209,21 @@ export function journalQueries(
       const t = tally(reader(`p:${id}`), journal.processed.get(id));
       return { processed: t.count, events: t.events };
     },
-    repeatedProcessings: (id) => repeated(reader(`p:${id}`)),
+    // the ledger's groups are the applications' (verdictAppsOf), the ones `members` is drawn from
+    repeatedProcessings(id) {
+      const r = reader(`p:${id}`);
+      const group = ledger.groupProcessed.get(ledger.groupKeyOf(id));
+      if (!r || !group) return [];
+      return r.againKeys
+        .slice(0, stepsBefore(r.againSteps, step))
+        .sort((a, b) => (r.groups.get(a)?.seq as number) - (r.groups.get(b)?.seq as number))
+        .map((k) => {
+          const g = group.get(k) as { list: Occurrence[]; by: string[] };
+          const n = before(g.list, step);
+          const list = g.list.slice(0, n);
+          return { key: (list[0] as Occurrence).key, topic: (list[0] as Occurrence).topic, list, by: g.by.slice(0, n) };
+        });
+    },
     lastReader(members, topic, partition) {
       let best: { id: string; step: number } | undefined;
       for (const m of members) {

@@ -76,6 +76,21 @@ export class ReaderLedger {
   /** Received copies still open or aborted: entered at the delivery, left when a commit marker closes the copy. */
   readonly uncommittedIn: number[] = [];
   readonly uncommittedOut: number[] = [];
+  /**
+   * Of an application: the events it processed again — twice itself, or first after another
+   * instance of its group had processed it at an earlier step —: the step it did, and the event.
+   */
+  readonly againSteps: number[] = [];
+  readonly againKeys: string[] = [];
+  readonly again = new Set<string>();
+}
+
+/** Processings of one event by the instances of a group, in step order (a tie in the group's order). */
+export interface GroupProcessingLedger {
+  readonly list: Occurrence[];
+  readonly by: string[];
+  /** Each one's instance's place in its group. */
+  readonly rank: number[];
 }
 
 /** Per "client|topic-partition": when the client read from it and the lowest offset so far. */
@@ -162,6 +177,10 @@ export class VerdictLedger {
   private readonly copyCount = new Map<string, number>();
   /** Per sink: the topics of the groups whose applications write to it (what the sink finding reads). */
   private readonly sinkTopics = new Map<string, Set<string>>();
+  /** Per application: its group (group.id or application.id; alone without one) and its place in it. */
+  private readonly groupOfApp = new Map<string, { key: string; rank: number }>();
+  /** Per group, per "topic|key": every processing of the event by its instances. */
+  readonly groupProcessed = new Map<string, Map<string, GroupProcessingLedger>>();
 
   constructor(
     private readonly journal: IndexJournal,
@@ -170,6 +189,12 @@ export class VerdictLedger {
     private readonly every: number,
   ) {
     const groupOf = (a: LedgerApp) => a.groupId ?? `app:${a.id}`;
+    const sizes = new Map<string, number>();
+    for (const a of apps) {
+      const rank = sizes.get(groupOf(a)) ?? 0;
+      sizes.set(groupOf(a), rank + 1);
+      if (!this.groupOfApp.has(a.id)) this.groupOfApp.set(a.id, { key: groupOf(a), rank });
+    }
     for (const a of apps)
       if (a.sink)
         for (const m of apps)
@@ -182,6 +207,11 @@ export class VerdictLedger {
 
   private reader(id: string): ReaderLedger {
     return got(this.readers, id, () => new ReaderLedger());
+  }
+
+  /** The group of an application (an application the ledger was not told of: alone). */
+  groupKeyOf(app: string): string {
+    return this.groupOfApp.get(app)?.key ?? `app:${app}`;
   }
 
   sink(id: string): SinkLedger {
@@ -378,6 +408,7 @@ export class VerdictLedger {
       }
       return;
     }
+    this.processedInGroup(i, by, r, gk, o);
     const at = got(this.processedAt, by, () => new Map<string, number>());
     if (!at.has(gk)) {
       at.set(gk, i);
@@ -397,6 +428,31 @@ export class VerdictLedger {
     if (o.eventId)
       for (const w of this.writers)
         if (w.kind === 'app' && w.writer === by && w.topic !== o.topic) this.owed(i, w.topic, o.eventId, by, 'app', [i, 0]);
+  }
+
+  /**
+   * A processing by `app` among its group's processings of the event: a repeat when the app had
+   * processed the event already, or another instance of its group had at an earlier step.
+   */
+  private processedInGroup(i: number, app: string, r: ReaderLedger, gk: string, o: Occurrence): void {
+    const { key, rank } = this.groupOfApp.get(app) ?? { key: `app:${app}`, rank: 0 };
+    const g = got(
+      got(this.groupProcessed, key, () => new Map<string, GroupProcessingLedger>()),
+      gk,
+      (): GroupProcessingLedger => ({ list: [], by: [], rank: [] }),
+    );
+    const again = (r.groups.get(gk)?.list.length ?? 0) > 1 || g.list.some((x, n) => g.by[n] !== app && x.step < i);
+    // in step order, a tie in the group's order (as groupProcessingsOf sorts them)
+    let at = g.list.length;
+    while (at > 0 && (g.list[at - 1] as Occurrence).step === o.step && (g.rank[at - 1] as number) > rank) at--;
+    g.list.splice(at, 0, o);
+    g.by.splice(at, 0, app);
+    g.rank.splice(at, 0, rank);
+    if (again && !r.again.has(gk)) {
+      r.again.add(gk);
+      r.againSteps.push(i);
+      r.againKeys.push(gk);
+    }
   }
 
   private effect(i: number, sink: string, eventId: string, applied: boolean): void {

@@ -213,10 +213,15 @@ export function processingLosses(ctx: ReaderContext): Map<string, Loss[]> {
 
 export function processingFinding(ctx: ReaderContext, a: AppSpec, losses: readonly Loss[]): Omit<ProcessingFinding, 'sentence'> {
   const { processed, events } = ctx.index.processings(a.id);
-  const repeated: { eventId: string; topic: string; times: number }[] = [];
+  const repeated: ProcessingFinding['repeated'][number][] = [];
   const steps: number[] = [];
-  for (const { key, topic, list } of ctx.index.repeatedProcessings(a.id)) {
-    repeated.push({ eventId: key, topic, times: list.length });
+  // repeats per application: an event this instance processed again, after itself or another
+  // instance of its group (a standalone consumer is a group of one)
+  const members = ctx.apps.filter((x) => groupKey(x) === groupKey(a)).map((x) => x.id);
+  if (!members.includes(a.id)) members.push(a.id);
+  for (const { key, topic, list, by } of ctx.index.repeatedProcessings(a.id, members)) {
+    const others = [...new Set((by ?? []).filter((m) => m !== a.id))];
+    repeated.push({ eventId: key, topic, times: list.length, ...(others.length ? { others } : {}) });
     steps.push(...list.map((o) => o.step));
   }
   const stalls = stallsOf(ctx, a, ctx.apps);

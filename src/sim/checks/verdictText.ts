@@ -572,13 +572,29 @@ function processingText(lang: Language, f: ProcessingFinding): string {
     );
   }
   if (f.losses.length) parts.push(say(lang, `lost: ${lossList('en', f.losses)}`, `유실: ${lossList('ko', f.losses)}`));
-  if (f.repeated.length) {
-    const n = Math.max(...f.repeated.map((r) => r.times));
+  // "view-2 processed twice, also by counter-a": the events another instance of its group processed too,
+  // apart from those only this instance processed again
+  const byOthers = new Map<string, ProcessingFinding['repeated'][number][]>();
+  for (const r of f.repeated) {
+    const k = (r.others ?? []).join('|');
+    byOthers.set(k, [...(byOthers.get(k) ?? []), r]);
+  }
+  for (const [k, rs] of [...byOthers].sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : 0))) {
+    const n = Math.max(...rs.map((r) => r.times));
     const who = ids(
       lang,
-      f.repeated.map((r) => r.eventId),
+      rs.map((r) => r.eventId),
     );
-    parts.push(say(lang, `${who} processed ${times('en', n)}`, `${josa(who, '이/가')} ${times('ko', n)} 처리됐습니다`));
+    const others = k === '' ? '' : list(lang, k.split('|'));
+    parts.push(
+      others
+        ? say(
+            lang,
+            `${who} processed ${times('en', n)}, also by ${others}`,
+            `${josa(who, '이/가')} ${others}에서도 처리되어 모두 ${times('ko', n)} 처리됐습니다`,
+          )
+        : say(lang, `${who} processed ${times('en', n)}`, `${josa(who, '이/가')} ${times('ko', n)} 처리됐습니다`),
+    );
   }
   if (!parts.length)
     parts.push(

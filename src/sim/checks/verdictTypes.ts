@@ -263,7 +263,12 @@ export interface ProcessingFinding extends FindingBase {
   readonly store?: StoreCheck;
   /** Distinct events processed. */
   readonly events: number;
-  readonly repeated: readonly { eventId: string; topic: string; times: number }[];
+  /**
+   * Events this instance processed again — after its own processing (a restart) or another
+   * instance's of its group (a rebalance, a task migration) —: `times` is every processing of the
+   * event in the group, `others` the other instances among them (absent: none).
+   */
+  readonly repeated: readonly { eventId: string; topic: string; times: number; others?: readonly string[] }[];
   readonly losses: readonly Loss[];
   readonly stalls: readonly Stall[];
 }

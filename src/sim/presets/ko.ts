@@ -239,7 +239,7 @@ export const PRESET_TEXT_KO: Readonly<Record<string, PresetText>> = {
     question:
       'exactly-once 컨슈머 두 개가 한 그룹에 있습니다. 하나가 트랜잭션 도중 session.timeout.ms보다 오래 멈추자, 그룹이 리밸런스하고 다른 하나가 그 파티션을 가져갑니다. 멈췄던 컨슈머가 깨어나 커밋하려 하면 어떻게 될까요?',
     expected:
-      '깨어났을 때 그룹은 이미 그 컨슈머 없이 리밸런스를 마쳤습니다. 그 TxnOffsetCommit은 거부되고(UNKNOWN_MEMBER_ID — 그룹에서 제거됐기 때문입니다. 그룹에 남아 있지만 이전 generation인 멤버라면 ILLEGAL_GENERATION을 받습니다) CommitFailedException이 나므로 트랜잭션을 취소합니다. 남은 컨슈머는 커밋된 offset부터 그 파티션을 처리했으므로, 커밋된 출력에는 입력마다 정확히 한 번씩 들어 있습니다.',
+      'worker-a가 깨어났을 때 그룹은 이미 그 컨슈머 없이 리밸런스를 마쳤고, worker-b가 커밋된 offset부터 그 파티션을 처리했습니다. worker-a는 레코드 하나(evt-0-1)를 더 처리한 뒤 TxnOffsetCommit이 거부되고(UNKNOWN_MEMBER_ID — 그룹에서 제거됐기 때문입니다. 그룹에 남아 있지만 이전 generation인 멤버라면 ILLEGAL_GENERATION을 받습니다) CommitFailedException이 나므로 트랜잭션을 취소합니다. evt-0-0과 evt-0-1은 각각 두 번 처리됩니다 — 두 워커가 한 번씩 처리하고, worker-a의 처리는 취소하는 트랜잭션 안에 있습니다. 커밋된 출력에는 입력마다 정확히 한 번씩 들어 있습니다.',
   },
   'streams-eos-crash-restore': {
     title: 'Kafka Streams exactly_once_v2: 중단 뒤 상태 저장소가 커밋된 카운트로 복원된다',
@@ -350,7 +350,7 @@ export const PRESET_TEXT_KO: Readonly<Record<string, PresetText>> = {
     question:
       'page-counter의 두 인스턴스(exactly_once_v2)가 page-views-0의 태스크를 나눠 맡습니다. 태스크를 가진 counter-a가 view-4의 카운트를 send()한 직후, 트랜잭션을 연 채 50초 동안 멈춥니다. 태스크가 넘어오면 counter-b는 무엇을 하고, 깨어난 counter-a에는 무슨 일이 생길까요?',
     expected:
-      '코디네이터는 transaction.timeout.ms(10000)가 지나 counter-a의 열린 트랜잭션(view-2와 view-3의 카운트. view-4의 카운트는 아직 프로듀서 버퍼에 있었습니다)을 취소합니다. session.timeout.ms(45000)가 지나면 그룹은 counter-a를 빼고 page-views-0을 counter-b에 줍니다. counter-b는 changelog에서 상태 저장소를 복원하고(커밋된 레코드 1개, page-a=1) 커밋된 offset 1부터 이어 가므로 카운트가 맞습니다: page-a 3, page-b 2, 조회마다 한 번. 인스턴스마다 transactional.id가 다르므로 counter-b가 counter-a를 펜싱하지는 않습니다. 펜싱은 타임아웃에 따른 취소가 counter-a의 epoch를 올리면서 이뤄졌고, 그룹도 counter-a를 뺐습니다. 깨어난 counter-a의 쓰기는 이전 epoch를 싣고 갑니다. 그룹 코디네이터는 그룹을 보기 전에 TxnOffsetCommit을 트랜잭션 코디네이터에 검증하는데, 답은 PRODUCER_FENCED입니다(클라이언트에는 changelog Produce와 마찬가지로 INVALID_PRODUCER_EPOCH). 곧 TaskMigratedException이므로 counter-a는 태스크를 dirty 상태로 닫고 그룹에 다시 참여합니다.',
+      '코디네이터는 transaction.timeout.ms(10000)가 지나 counter-a의 열린 트랜잭션(view-2와 view-3의 카운트. view-4의 카운트는 아직 프로듀서 버퍼에 있었습니다)을 취소합니다. session.timeout.ms(45000)가 지나면 그룹은 counter-a를 빼고 page-views-0을 counter-b에 줍니다. counter-b는 changelog에서 상태 저장소를 복원하고(커밋된 레코드 1개, page-a=1) 커밋된 offset 1부터 이어 갑니다. view-2, view-3, view-4는 두 번 처리되지만(먼저 코디네이터가 취소한 트랜잭션 안에서 counter-a가, 다음에 counter-b가) 한 번씩 세어지므로 카운트가 맞습니다: page-a 3, page-b 2. 인스턴스마다 transactional.id가 다르므로 counter-b가 counter-a를 펜싱하지는 않습니다. 펜싱은 타임아웃에 따른 취소가 counter-a의 epoch를 올리면서 이뤄졌고, 그룹도 counter-a를 뺐습니다. 깨어난 counter-a의 쓰기는 이전 epoch를 싣고 갑니다. 그룹 코디네이터는 그룹을 보기 전에 TxnOffsetCommit을 트랜잭션 코디네이터에 검증하는데, 답은 PRODUCER_FENCED입니다(클라이언트에는 changelog Produce와 마찬가지로 INVALID_PRODUCER_EPOCH). 곧 TaskMigratedException이므로 counter-a는 태스크를 dirty 상태로 닫고 그룹에 다시 참여합니다.',
   },
   'throughput-at-least-once': {
     title: '처리량, 최소 한 번(at-least-once): 트랜잭션 없이 결과가 곧바로 보인다',
