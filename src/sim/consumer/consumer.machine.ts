@@ -53,9 +53,11 @@ import {
   onJoined,
   onJoinFailed,
   onPollAfterJoinRefused,
+  onPollTimeoutExpired,
   onResubscribe,
   onSynced,
   onSyncFailed,
+  pollTimeoutExpires,
   rejoinAfterBackoff,
   revokesFirst,
   sendJoin,
@@ -85,6 +87,7 @@ const a = {
   startJoinPrepare: action((d, e, out) => startJoinPrepare(d, e.now, out)),
   startCloseCommit: action((d, e, out) => startCloseCommit(d, e.now, out)),
   heartbeatDue: action((d, _e, out) => onHeartbeatDue(d, out)),
+  pollTimeoutExpired: action((d, _e, out) => onPollTimeoutExpired(d, out)),
   heartbeatResponse: action<EventOf<'HeartbeatResponse'>>(onHeartbeatResponse),
   /** The same, while the member's SyncGroup is in flight: REBALANCE_IN_PROGRESS is ignored. */
   heartbeatResponseSyncing: action<EventOf<'HeartbeatResponse'>>((d, ev, out) => onHeartbeatResponse(d, ev, out, true)),
@@ -214,6 +217,7 @@ export const consumerMachine = setup({
     joinPrepareCommitLost: ({ context, event }: Args) => joinPrepareCommitLost(context, event),
     closeCommits: ({ context }: Args) => needsCloseCommit(context),
     pollErrorPending: ({ context }: Args) => pollErrorPending(context),
+    pollTimeoutExpires: ({ context }: Args) => pollTimeoutExpires(context),
     closeCommitDone: ({ context, event }: Args) =>
       event.type === 'OffsetCommitResponse' && endsCloseCommit(context, event.payload.correlationId, event.payload.error, event.now),
     closeCommitLost: ({ context, event }: Args) => closeCommitLost(context, event),
@@ -339,6 +343,8 @@ export const consumerMachine = setup({
                   { actions: a.heartbeatResponse },
                 ],
                 resubscribe: { target: 'PREPARING_REBALANCE', actions: [a.startRejoin, a.resubscribe] },
+                // max.poll.interval.ms since poll() returned: the member leaves the group (handlePollTimeoutExpiry)
+                pollTimeoutExpired: { guard: 'pollTimeoutExpires', actions: a.pollTimeoutExpired },
               },
             },
             /** ConsumerCoordinator.onJoinPrepare: waiting for the commit of the consumed positions before rejoining. */

@@ -341,6 +341,20 @@ export function markCoordinatorUnknownOn(d: Draft, ev: ConsumerEvent): void {
   if (lost || refused) d.groupCoordinator = null;
 }
 
+/**
+ * Heartbeat.poll, which every KafkaConsumer.poll() calls (ConsumerCoordinator.poll → pollHeartbeat):
+ * the poll timer starts again from max.poll.interval.ms. Kafka's poll() resets it on each pass of its
+ * loop, so it runs only while the application is outside poll(); the model's poll() waits without
+ * looping, so the timer is armed when poll() returns (records, or an exception) and a timer that
+ * fires while a poll() waits is ignored (pollTimeoutExpires). Only a member in a generation has one:
+ * Kafka checks the timer only while the member has joined (a poll() that throws before it joins arms
+ * nothing; the JoinGroup answer resets the timer in Kafka, and the model's next poll() return arms it).
+ */
+export function armPollTimer(d: Draft, out: Out): void {
+  if (d.config['group.id'] && !outOfGeneration(d))
+    out.timer('pollTimeout', 'pollTimeoutExpired', d.config['max.poll.interval.ms'], {}, true);
+}
+
 /** The member holds no generation (Generation.NO_GENERATION: its generation or member id reset, or never joined). */
 export function outOfGeneration(ctx: Pick<ConsumerContext, 'generationId' | 'memberId'>): boolean {
   return ctx.generationId < 0 || ctx.memberId === '';

@@ -53,6 +53,7 @@ export type ConsumerEvent =
   | Timer<'offsetsRetry'>
   | Timer<'listOffsetsRetry', ListOffsetsRetry>
   | Timer<'coordinatorLookupRetry'>
+  | Timer<'pollTimeoutExpired'>
   // the application's calls (KafkaConsumer's API) and its rebalance listener returning
   | Call<'poll'>
   | Call<'commitSync', { readonly offsets?: readonly OffsetAndPartition[] }>

@@ -13,7 +13,7 @@ import { onMetadataResponse } from '../cluster/metadataUpdater';
 import type { ClientException } from '../protocol/errors';
 import type { RecordForApp, TopicPartition } from '../protocol/messages';
 import { keyOf } from '../protocol/topicPartition';
-import { type ConsumerContext, corr, type Draft, groupMetadata, sendRequest } from './consumerContext';
+import { armPollTimer, type ConsumerContext, corr, type Draft, groupMetadata, sendRequest } from './consumerContext';
 import type { EventOf } from './events';
 import { collectFetched } from './fetchCollector';
 import { failPoll } from './pollErrors';
@@ -154,6 +154,7 @@ function replyToPoll(d: Draft, out: Out, records: readonly RecordForApp[], posit
   if (!d.pollWaiting) return;
   out.call(d.pollWaiting, 'reply', { call: 'poll', ok: true, records, groupMetadata: groupMetadata(d), positions });
   d.pollWaiting = null;
+  armPollTimer(d, out);
 }
 
 /**

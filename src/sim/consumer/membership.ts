@@ -220,6 +220,14 @@ export function onCloseCommitEnded(d: Draft, out: Out): void {
  * coordinator (`!coordinatorUnknown()`): close() does not look one up for it.
  */
 function leaveAndClose(d: Draft, caller: ActorId, out: Out, joining: boolean): void {
+  // the heartbeat thread is closed: no poll timer any more
+  out.cancel('pollTimeout');
+  maybeLeaveGroup(d, out, joining);
+  out.call(caller, 'reply', { call: 'close', ok: true });
+}
+
+/** AbstractCoordinator.maybeLeaveGroup's request (leaveAndClose says when it goes out); heartbeats stop. */
+function maybeLeaveGroup(d: Draft, out: Out, joining: boolean): void {
   out.cancel('heartbeat');
   const unjoined = d.generationId < 0 && !joining;
   if (d.config['group.id'] && d.memberId && !unjoined && knownCoordinator(d))
@@ -228,5 +236,34 @@ function leaveAndClose(d: Draft, caller: ActorId, out: Out, joining: boolean): v
       groupId: d.config['group.id'],
       memberId: d.memberId,
     });
-  out.call(caller, 'reply', { call: 'close', ok: true });
+}
+
+/**
+ * The poll timer expired with the application outside poll() and the member in its generation:
+ * AbstractCoordinator.HeartbeatThread.run checks heartbeat.pollTimeoutExpired (only while the member
+ * has joined: STABLE here) and a member whose generation was already reset is UNJOINED, its heartbeat
+ * thread disabled.
+ */
+export function pollTimeoutExpires(ctx: ConsumerContext): boolean {
+  return ctx.pollWaiting === null && !outOfGeneration(ctx);
+}
+
+/**
+ * AbstractCoordinator.handlePollTimeoutExpiry → maybeLeaveGroup("consumer poll timeout has expired."):
+ * LeaveGroup, then resetGenerationOnLeaveGroup — UNJOINED, NO_GENERATION (member id cleared), a rejoin
+ * needed. The member keeps its partitions until the next poll(): its onJoinPrepare, with no
+ * generation, calls onPartitionsLost (not Revoked) and JoinGroup goes out with an empty member id; a
+ * commitSync() meanwhile has no generation and throws CommitFailedException. (Kafka's heartbeat
+ * thread notices the expiry at its next wake-up, up to retry.backoff.ms later; the model at once.)
+ */
+export function onPollTimeoutExpired(d: Draft, out: Out): void {
+  out.fact({
+    kind: 'note',
+    actor: d.self,
+    text: `poll() was not called for max.poll.interval.ms (${d.config['max.poll.interval.ms']} ms): the consumer leaves the group (consumer poll timeout has expired)`,
+  });
+  maybeLeaveGroup(d, out, false);
+  d.memberId = '';
+  d.generationId = -1;
+  d.rejoinNeeded = true;
 }

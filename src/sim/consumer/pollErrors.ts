@@ -10,7 +10,7 @@
  */
 import type { Out } from '../actors/out';
 import type { ClientException } from '../protocol/errors';
-import type { ConsumerContext, Draft } from './consumerContext';
+import { armPollTimer, type ConsumerContext, type Draft } from './consumerContext';
 import type { EventOf } from './events';
 
 /** poll() throws `exception`: now if the application waits in it, else at its next call. */
@@ -20,6 +20,7 @@ export function failPoll(d: Draft, out: Out, exception: ClientException): void {
   if (waiting === null) return;
   out.call(waiting, 'reply', { call: 'poll', ok: false, error: exception });
   d.pollWaiting = null;
+  armPollTimer(d, out);
 }
 
 /** An exception is waiting for poll(): thrown at the next call, or (thrown already) the call tries again. */
@@ -36,6 +37,7 @@ export function throwPending(d: Draft, call: EventOf<'poll'>, out: Out): boolean
   if (pending && !pending.thrown) {
     out.call(call.from, 'reply', { call: 'poll', ok: false, error: pending.exception });
     d.pollError = { exception: pending.exception, thrown: true };
+    armPollTimer(d, out);
     return true;
   }
   d.pollError = null;

@@ -109,6 +109,13 @@ export function timerClause(ctx: NarrationContext): string {
         `heartbeat.interval.ms가 지나 ${josa(who, '이/가')} ${coordinator}에 하트비트를 보냅니다.`,
       );
     }
+    case 'pollTimeoutExpired':
+      // a poll timer that made the member leave has its note; this one found it inside poll() or out of its group
+      return say(
+        lang,
+        `${who} returned from its last poll() max.poll.interval.ms ago, but it is waiting in poll() again (or is not in its group): nothing happens`,
+        `${josa(who, '이/가')} 마지막 poll()에서 돌아온 지 max.poll.interval.ms가 지났지만, 다시 poll()에서 기다리는 중이거나 그룹에 속해 있지 않아 아무 일도 일어나지 않습니다.`,
+      );
     case 'rejoinBackoff':
       return say(lang, `${who} tries to join its group again${sends}`, `${josa(who, '이/가')} 그룹에 다시 참여를 시도합니다.`);
     case 'fetchRetry':

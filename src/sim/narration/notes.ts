@@ -39,6 +39,11 @@ const KO_RULES: readonly Rule[] = [
     /^commitSync failed \((.+)\): the records will be delivered again$/,
     (m) => `commitSync가 실패했습니다(${m[1]}). 이 레코드들은 다시 전달됩니다`,
   ],
+  [
+    /^poll\(\) was not called for max\.poll\.interval\.ms \((\d+) ms\): the consumer leaves the group \(consumer poll timeout has expired\)$/,
+    (m) =>
+      `poll()이 max.poll.interval.ms(${m[1]} ms) 동안 호출되지 않았습니다. 컨슈머가 그룹을 떠납니다(consumer poll timeout has expired)`,
+  ],
   [/^initTransactions failed: (.+)$/, (m) => `initTransactions가 실패했습니다: ${m[1]}`],
   [
     /^abortTransaction failed with (.+): this instance is fenced$/,

@@ -41,7 +41,7 @@ export const DOCS_KO: Readonly<Record<ConfigTable, Readonly<Record<string, strin
     'heartbeat.interval.ms': '멤버가 그룹 코디네이터에 하트비트를 보내는 주기입니다.',
     'max.poll.records': 'poll() 한 번이 돌려주는 레코드 수의 상한입니다.',
     'max.poll.interval.ms':
-      '리밸런스 타임아웃입니다. 그룹이 이 멤버의 재참여나 SyncGroup을 기다리는 시간이며, 재참여 전에 커밋하는 데 쓸 수 있는 시간이기도 합니다.',
+      'poll() 호출 사이에 허용되는 가장 긴 시간입니다. 이 시간 안에 다시 poll()하지 않은 멤버는 그룹을 떠납니다(다음 commitSync는 CommitFailedException을 던지고, 다음 poll()에서 다시 참여합니다). 리밸런스 타임아웃이기도 합니다. 그룹이 이 멤버의 재참여나 SyncGroup을 기다리는 시간이며, 재참여 전에 커밋하는 데 쓸 수 있는 시간입니다.',
     'fetch.max.wait.ms': '돌려줄 데이터가 없을 때 브로커가 fetch 요청을 붙잡아 두는 시간입니다.',
     'request.timeout.ms': '클라이언트가 응답을 기다리는 시간입니다.',
     'retry.backoff.ms': '실패한 요청을 재시도하기 전에 기다리는 시간입니다.',
@@ -109,7 +109,8 @@ export const SIMULATION_NOTES_KO: Readonly<Record<string, string>> = {
     '레코드와 배치 크기는 batch.size와 같은 방식으로 세고 요청·배치 헤더는 뺌',
   'records are sized by key, value and header lengths plus 20 bytes': '레코드 크기는 키, 값, 헤더 길이에 20바이트를 더해 계산',
   'no jitter': 'jitter 없음',
-  'only as the rebalance timeout (poll() is not timed)': '리밸런스 타임아웃으로만 쓰임 (poll() 호출 간격은 재지 않음)',
+  'timed from when poll() returns; the member leaves at the expiry, not at the heartbeat thread’s next wake-up':
+    'poll()이 돌아온 때부터 잼. 멤버는 하트비트 스레드가 다음에 깨어날 때가 아니라 만료되는 즉시 그룹을 떠남',
   'retention (delete) is not simulated': '보존 기간에 따른 삭제(delete)는 시뮬레이션하지 않음',
   'refreshed only for topics whose metadata carries leader epochs (replicated ones)':
     '메타데이터에 리더 epoch가 있는 토픽(복제되는 토픽)만 새로 받음',
