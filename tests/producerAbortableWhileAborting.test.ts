@@ -12,45 +12,31 @@ import { Out } from '../src/sim/actors/out';
 import type { Effect } from '../src/sim/kernel/effects';
 import { becomeAbortable } from '../src/sim/producer/producer.machine';
 import { runScenario } from '../src/sim/run';
-import type { Scenario } from '../src/sim/scenario/schema';
 import type { Fact } from '../src/sim/trace/facts';
 import { summarize } from '../src/sim/trace/summary';
 import { oneBrokerMetadata } from './fixtures/oneBrokerMetadata';
 import { producerDraft } from './fixtures/producerDraft';
+import { transactionalSvc } from './fixtures/transactionalSvc';
 
 /** e1's first Produce is lost and its coordinator link slow; abortTransaction() at 15 s is still waiting when e1 expires at 30 s. */
-function abortWhileExpiring(): Scenario {
-  return {
-    version: 1,
-    id: 'abortable-while-aborting',
-    seed: 1,
-    cluster: { 'transaction.version': 1 },
-    topics: [
-      { name: 'orders', partitions: 1 },
-      { name: 'audit', partitions: 1 },
+const abortWhileExpiring = () =>
+  transactionalSvc(
+    'abortable-while-aborting',
+    { 'delivery.timeout.ms': 30010 },
+    [
+      { op: 'beginTransaction' },
+      { op: 'send', topic: 'orders', key: 'k', value: 'a', headers: { event_id: 'e1' } },
+      { op: 'sleep', ms: 15000 },
+      { op: 'abortTransaction' },
+      { op: 'beginTransaction' },
+      { op: 'send', topic: 'audit', key: 'k', value: 'b', headers: { event_id: 'e2' } },
+      { op: 'commitTransaction' },
     ],
-    clients: [
-      {
-        id: 'svc',
-        type: 'producer',
-        config: { 'transactional.id': 'svc-1', 'delivery.timeout.ms': 30010 },
-        script: [
-          { op: 'beginTransaction' },
-          { op: 'send', topic: 'orders', key: 'k', value: 'a', headers: { event_id: 'e1' } },
-          { op: 'sleep', ms: 15000 },
-          { op: 'abortTransaction' },
-          { op: 'beginTransaction' },
-          { op: 'send', topic: 'audit', key: 'k', value: 'b', headers: { event_id: 'e2' } },
-          { op: 'commitTransaction' },
-        ],
-      },
-    ],
-    faults: [
+    [
       { type: 'delay', rpc: 'AddPartitionsToTxn', from: 'svc', count: 1, delayMs: 10000, note: 'a slow coordinator link' },
       { type: 'drop', rpc: 'Produce', from: 'svc', count: 1, note: "e1's first Produce is lost" },
     ],
-  } as Scenario;
-}
+  );
 
 const notes = (trace: ReturnType<typeof runScenario>) =>
   trace.steps.flatMap((s) => (s.facts as Fact[]).flatMap((f) => (f.kind === 'note' ? [f.text] : [])));

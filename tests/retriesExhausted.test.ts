@@ -9,6 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { runScenario } from '../src/sim/run';
 import type { Fact } from '../src/sim/trace/facts';
+import { transactionalSvc } from './fixtures/transactionalSvc';
 
 describe('retries=0 and a lost acknowledgement', () => {
   const trace = runScenario({
@@ -47,36 +48,25 @@ describe('retries=0 and a lost acknowledgement', () => {
  * too.
  */
 describe('an answer that comes after delivery.timeout.ms', () => {
-  const trace = runScenario({
-    version: 1,
-    id: 'late-answer',
-    seed: 1,
-    cluster: { 'transaction.version': 1 },
-    topics: [
-      { name: 'orders', partitions: 1 },
-      { name: 'audit', partitions: 1 },
-    ],
-    clients: [
-      {
-        id: 'svc',
-        type: 'producer',
-        config: { 'transactional.id': 'svc-1', 'request.timeout.ms': 15000, 'delivery.timeout.ms': 15010 },
-        script: [
-          { op: 'beginTransaction' },
-          { op: 'send', topic: 'orders', key: 'k', value: 'a', headers: { event_id: 'e1' } },
-          { op: 'send', at: 15000, topic: 'audit', key: 'k', value: 'b', headers: { event_id: 'e2' } },
-          { op: 'sleep', ms: 10000 },
-          { op: 'abortTransaction' },
-        ],
-      },
-    ],
-    faults: [
-      { type: 'delay', rpc: 'AddPartitionsToTxn', from: 'svc', nth: 1, count: 1, delayMs: 10000 },
-      { type: 'delay', rpc: 'AddPartitionsToTxn', from: 'svc', nth: 2, count: 1, delayMs: 5000 },
-      { type: 'delay', rpc: 'Produce', from: 'svc', nth: 1, count: 1, delayMs: 6000 },
-      { type: 'reset', rpc: 'ProduceResponse', to: 'svc.producer', nth: 1, count: 1 },
-    ],
-  });
+  const trace = runScenario(
+    transactionalSvc(
+      'late-answer',
+      { 'request.timeout.ms': 15000, 'delivery.timeout.ms': 15010 },
+      [
+        { op: 'beginTransaction' },
+        { op: 'send', topic: 'orders', key: 'k', value: 'a', headers: { event_id: 'e1' } },
+        { op: 'send', at: 15000, topic: 'audit', key: 'k', value: 'b', headers: { event_id: 'e2' } },
+        { op: 'sleep', ms: 10000 },
+        { op: 'abortTransaction' },
+      ],
+      [
+        { type: 'delay', rpc: 'AddPartitionsToTxn', from: 'svc', nth: 1, count: 1, delayMs: 10000 },
+        { type: 'delay', rpc: 'AddPartitionsToTxn', from: 'svc', nth: 2, count: 1, delayMs: 5000 },
+        { type: 'delay', rpc: 'Produce', from: 'svc', nth: 1, count: 1, delayMs: 6000 },
+        { type: 'reset', rpc: 'ProduceResponse', to: 'svc.producer', nth: 1, count: 1 },
+      ],
+    ),
+  );
   const results = trace.steps.flatMap((s) => (s.facts as Fact[]).flatMap((f) => (f.kind === 'sendResult' ? [{ t: s.t, f }] : [])));
 
   it("e1, answered by a reset past its deadline, fails with the reset's NETWORK_EXCEPTION; e2, never drained, with the same last error", () => {

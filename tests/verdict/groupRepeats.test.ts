@@ -99,33 +99,21 @@ describe('repeats per application, said on the instance that processed again', (
       expect(processing(v, id), id).toMatchObject({ status: 'once', events: 1, repeated: [], losses: [] });
   });
 
-  it('consumers without a group are each their own application: the same event processed by both is once for each', () => {
+  it.each([
+    ['consumers without a group are each their own application', ['reader-a', null], ['reader-b', null]],
+    ['the same two instances in different groups', ['billing', 'billing'], ['audit', 'audit']],
+  ] as const)('%s: the same event processed by both is once for each', (_, [a, groupA], [b, groupB]) => {
     const v = computeVerdict(
       input({
         steps: [
           step(0, 1, append('orders', e1)),
-          step(1, 10, processed('reader-a', 'orders', 0, 'evt-1')),
-          step(2, 20, processed('reader-b', 'orders', 0, 'evt-1')),
+          step(1, 10, processed(a, 'orders', 0, 'evt-1')),
+          step(2, 20, processed(b, 'orders', 0, 'evt-1')),
         ],
         partitions: [partition('orders', [e1])],
-        apps: [app('reader-a', null), app('reader-b', null)],
+        apps: [app(a, groupA), app(b, groupB)],
       }),
     );
-    for (const id of ['reader-a', 'reader-b']) expect(processing(v, id), id).toMatchObject({ status: 'once', repeated: [] });
-  });
-
-  it('the same two instances in different groups: once for each', () => {
-    const v = computeVerdict(
-      input({
-        steps: [
-          step(0, 1, append('orders', e1)),
-          step(1, 10, processed('billing', 'orders', 0, 'evt-1')),
-          step(2, 20, processed('audit', 'orders', 0, 'evt-1')),
-        ],
-        partitions: [partition('orders', [e1])],
-        apps: [app('billing', 'billing'), app('audit', 'audit')],
-      }),
-    );
-    for (const id of ['billing', 'audit']) expect(processing(v, id), id).toMatchObject({ status: 'once', repeated: [] });
+    for (const id of [a, b]) expect(processing(v, id), id).toMatchObject({ status: 'once', repeated: [] });
   });
 });
