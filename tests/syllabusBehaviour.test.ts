@@ -18,6 +18,7 @@ import { gainedTask } from '../src/sim/streams/processing';
 import { streamThreadMachine } from '../src/sim/streams/streamThread.machine';
 import { type Draft, initialContext } from '../src/sim/streams/streamThreadContext';
 import type { Fact } from '../src/sim/trace/facts';
+import { exactlyOnceAppInput } from './fixtures/consumerAppInput';
 import { THREAD_INPUT } from './streams/threadInput';
 
 type Call = Extract<Effect, { type: 'call' }>;
@@ -179,17 +180,7 @@ describe('an exactly-once application with a transaction kept open across polls 
     expect(kinds(batchedPlan(1, false, true, true, true))).toEqual(['process', 'produce', 'sendOffsets', 'point', 'commitTransaction']);
   });
 
-  const input = {
-    self: 'c.app',
-    consumer: 'c.consumer',
-    producer: 'c.producer',
-    client: 'c',
-    mode: 'exactly-once' as const,
-    sink: null,
-    outputTopic: 'out',
-    processingMs: 1,
-    commitIntervalMs: 5000,
-  };
+  const input = { ...exactlyOnceAppInput, commitIntervalMs: 5000 };
   const meta = (generationId: number) => ({ groupId: 'g', generationId, memberId: 'm' });
 
   it('aborts the open transaction when poll() comes back with a new generation (its partitions were revoked)', () => {

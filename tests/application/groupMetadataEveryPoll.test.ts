@@ -12,6 +12,7 @@ import type { Effect } from '../../src/sim/kernel/effects';
 import { findPreset } from '../../src/sim/presets';
 import { runScenario } from '../../src/sim/run';
 import type { Fact } from '../../src/sim/trace/facts';
+import { exactlyOnceAppInput } from '../fixtures/consumerAppInput';
 import { answer, joinedAsLeader, sent, synced } from '../machines/consumerDriver';
 import { type Driven, drive, inputOf } from '../machines/harness';
 
@@ -49,16 +50,7 @@ describe('the consumer: groupMetadata() is what the last completed rebalance (on
 });
 
 describe('the consumer application: groupMetadata and the revocation check on every poll()', () => {
-  const input = {
-    self: 'c.app',
-    consumer: 'c.consumer',
-    producer: 'c.producer',
-    client: 'c',
-    mode: 'exactly-once' as const,
-    sink: null,
-    outputTopic: 'out',
-    processingMs: 1,
-  };
+  const input = exactlyOnceAppInput;
   const reply = (m: Driven, now: number, args: Record<string, unknown>) =>
     m.send({ type: 'reply', from: 'x', args: { ok: true, ...args } }, now);
   const ctx = (m: Driven) => m.context<ConsumerAppContext>();
