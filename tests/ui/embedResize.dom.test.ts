@@ -13,6 +13,7 @@ import { startBridge } from '../../src/embed/bridge';
 import { EmbedApp } from '../../src/embed/EmbedApp';
 import { createEmbedStore, embedStore } from '../../src/embed/embedStore';
 import { shareStore } from '../../src/share/shareState';
+import { recordingFrame } from './recordingFrame';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -48,18 +49,12 @@ afterEach(() => {
 
 /** The bridge in a frame whose parent records what it is sent. */
 function bridge(): { heights: () => number[]; stop: () => void } {
-  const posted: { type: string; height?: number }[] = [];
-  const win = {
-    parent: { postMessage: (m: { type: string; height?: number }) => posted.push(m) },
-    document,
-    addEventListener: () => {},
-    removeEventListener: () => {},
-  } as unknown as Window;
+  const { win, resizeHeights } = recordingFrame();
   const store = createEmbedStore(() => {
     throw new Error('no engine in this test');
   });
   const stop = startBridge(store, { load: async () => null, title: () => '' }, win);
-  return { heights: () => posted.filter((m) => m.type === 'resize').map((m) => m.height ?? -1), stop };
+  return { heights: resizeHeights, stop };
 }
 
 const microtasks = () => new Promise((ok) => setTimeout(ok, 0));

@@ -16,6 +16,7 @@ import { findPreset } from '../../src/sim/presets';
 import { inProcessEngine } from '../../src/store/engine/inProcessEngine';
 import { workspaceStaging } from '../../src/ui/layout/stages';
 import { stubResizeObserver } from '../fixtures/canvasStubs';
+import { recordingFrame } from './recordingFrame';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -51,15 +52,9 @@ const has = (selector: string) => host.querySelector(selector) !== null;
 
 /** The bridge in a frame whose parent records the heights it is sent. */
 function heights(): () => number[] {
-  const posted: { type: string; height?: number }[] = [];
-  const win = {
-    parent: { postMessage: (m: { type: string; height?: number }) => posted.push(m) },
-    document,
-    addEventListener: () => {},
-    removeEventListener: () => {},
-  } as unknown as Window;
+  const { win, resizeHeights } = recordingFrame();
   startBridge(embedStore, { load: async () => null, title: () => '' }, win);
-  return () => posted.filter((m) => m.type === 'resize').map((m) => m.height ?? -1);
+  return resizeHeights;
 }
 
 /** Lets the stages go on until `done` holds (each waits for a frame, or at most STAGE_WAIT_MS). */
