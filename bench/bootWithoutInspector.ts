@@ -131,7 +131,10 @@ class PipedBrowser {
       while (end >= 0) {
         const message = JSON.parse(this.buffer.slice(0, end)) as { id?: number; result?: Record<string, unknown> };
         this.buffer = this.buffer.slice(end + 1);
-        if (message.id !== undefined) this.pending.get(message.id)?.(message.result ?? {});
+        if (message.id !== undefined) {
+          this.pending.get(message.id)?.(message.result ?? {});
+          this.pending.delete(message.id);
+        }
         end = this.buffer.indexOf('\0');
       }
     });
