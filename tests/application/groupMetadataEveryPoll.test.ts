@@ -55,17 +55,22 @@ describe('the consumer application: groupMetadata and the revocation check on ev
     m.send({ type: 'reply', from: 'x', args: { ok: true, ...args } }, now);
   const ctx = (m: Driven) => m.context<ConsumerAppContext>();
 
-  /** A batched application (commitIntervalMs 5000) with a transaction open on generation 1, waiting in poll(). */
-  function openTransaction(): Driven {
-    const m = drive(consumerAppMachine, { ...input, commitIntervalMs: 5000 });
-    m.send({ type: 'boot' }, 0);
-    reply(m, 1, { call: 'initTransactions' });
-    reply(m, 100, { call: 'poll', records: [rec(0)], groupMetadata: meta(1), positions: { 'in-0': 1 } });
+  /** poll() brings in-0's first record at 100 ms in `generation`; the application begins its transaction, processes and sends it (103 ms). */
+  const processFirstRecord = (m: Driven, generation: number) => {
+    reply(m, 100, { call: 'poll', records: [rec(0)], groupMetadata: meta(generation), positions: { 'in-0': 1 } });
     m.send({ type: 'continue' }, 100); // beginTransaction
     reply(m, 101, { call: 'beginTransaction' });
     m.send({ type: 'continue' }, 101); // process
     m.send({ type: 'continue' }, 102); // produce
     reply(m, 103, { call: 'send' });
+  };
+
+  /** A batched application (commitIntervalMs 5000) with a transaction open on generation 1, waiting in poll(). */
+  function openTransaction(): Driven {
+    const m = drive(consumerAppMachine, { ...input, commitIntervalMs: 5000 });
+    m.send({ type: 'boot' }, 0);
+    reply(m, 1, { call: 'initTransactions' });
+    processFirstRecord(m, 1);
     m.send({ type: 'continue' }, 103); // not due yet: poll() again, inside the transaction
     expect(ctx(m)).toMatchObject({ txnOpen: true, txnGeneration: 1, pollOutstanding: true });
     return m;
@@ -114,12 +119,7 @@ describe('the consumer application: groupMetadata and the revocation check on ev
     reply(m, 1, { call: 'initTransactions' });
     expect(callsOf(reply(m, 50, { call: 'poll', records: [], groupMetadata: meta(1), positions: { 'in-0': 0 } }))).toEqual(['poll']);
     expect(ctx(m).groupMetadata).toEqual(meta(1));
-    reply(m, 100, { call: 'poll', records: [rec(0)], groupMetadata: meta(2), positions: { 'in-0': 1 } });
-    m.send({ type: 'continue' }, 100); // beginTransaction
-    reply(m, 101, { call: 'beginTransaction' });
-    m.send({ type: 'continue' }, 101); // process
-    m.send({ type: 'continue' }, 102); // produce
-    reply(m, 103, { call: 'send' });
+    processFirstRecord(m, 2);
     const fx = m.send({ type: 'continue' }, 103);
     expect(argsOf(fx, 'sendOffsetsToTransaction')).toMatchObject({ generationId: 2 });
   });
