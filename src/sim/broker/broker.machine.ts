@@ -22,7 +22,7 @@ import { keyOf, topicPartitionKey } from '../protocol/topicPartition';
 import type { ReplicaFetchRequest, ReplicaFetchResponse } from '../replication/followerFetch';
 import { notEnoughReplicasBeforeAppend } from '../replication/leaderPartition';
 import { markerAppendFact } from '../trace/facts';
-import { answerFetch, wakeParked, withParked } from './consumerFetch';
+import { answerFetch, fetchHoldMs, wakeParked, withParked } from './consumerFetch';
 import type { MarkerWait } from './delayedMarkers';
 import { onMetadata } from './metadataRequest';
 import {
@@ -148,9 +148,10 @@ const onFetch = (ctx: BrokerContext, ev: RpcEvent<FetchRequest>, out: Out): Brok
   if (log && f.maxWaitMs > 0) {
     const r = fetchFrom(log, f.fetchOffset, f.isolationLevel, f.maxRecords);
     if (r.batches.length === 0 && r.error === null) {
-      // nothing to return yet: hold the fetch until data arrives or fetch.max.wait.ms passes
+      // nothing to return yet: hold the fetch until data arrives or fetch.max.wait.ms passes — a
+      // fetch above what it may read only for an instant (fetchHoldMs: DelayedFetch's case F)
       const id = ctx.nextParkId;
-      out.timer(`fetch:${id}`, 'fetchWaitExpired', f.maxWaitMs, { parkId: id }, true);
+      out.timer(`fetch:${id}`, 'fetchWaitExpired', fetchHoldMs(r, f), { parkId: id }, true);
       return withParked(ctx, [...ctx.parked, { id, request, fetch: f }], id + 1);
     }
   }

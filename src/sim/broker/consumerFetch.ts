@@ -3,7 +3,7 @@
  * and the held fetches (Kafka's fetch purgatory) answered when the log gives them something.
  */
 import type { Out, PendingRequest } from '../actors/out';
-import { fetchFrom } from '../log/partitionLog';
+import { type FetchResult, fetchFrom } from '../log/partitionLog';
 import type { ErrorOrNone, FetchRequest } from '../protocol/messages';
 import { keyOf, topicPartitionKey } from '../protocol/topicPartition';
 import type { BrokerContext, ParkedFetch } from './broker.machine';
@@ -53,7 +53,32 @@ export function answerFetch(ctx: BrokerContext, out: Out, request: PendingReques
   );
 }
 
-/** After a log changed, answer the held fetches that now have something to return. */
+/**
+ * How long a consumer's fetch that finds nothing is held (ReplicaManager.fetchMessages → DelayedFetch,
+ * `tryCompleteElseWatch`, whose `tryComplete` runs at once): a fetch at exactly what it may read — the
+ * HW, or the LSO for read_committed — waits for data up to fetch.max.wait.ms; a fetch above it
+ * (`fetchOffset.messageOffset > endOffset.messageOffset`, DelayedFetch's case F: LocalLog.read gives
+ * such a read its own offset) is answered at once, empty, and the consumer fetches again straight
+ * away — a position above the LSO (an operator's reset to the latest offset, which is the HW) or
+ * above a new leader's lagging HW makes a Fetch every round trip until the bound passes it.
+ * *Simplified:* "at once" is 1 ms (`CASE_F_ANSWER_MS`, the model clock's resolution), so that a network
+ * of 0 ms latency does not loop at one instant.
+ */
+export function fetchHoldMs(r: FetchResult, fetch: FetchRequest): number {
+  return isAboveReadBound(r, fetch) ? Math.min(CASE_F_ANSWER_MS, fetch.maxWaitMs) : fetch.maxWaitMs;
+}
+
+const CASE_F_ANSWER_MS = 1;
+
+/** The fetch asks for an offset above what its isolation level may read (DelayedFetch case F). */
+function isAboveReadBound(r: FetchResult, fetch: FetchRequest): boolean {
+  return fetch.fetchOffset > (fetch.isolationLevel === 'read_committed' ? r.lastStableOffset : r.highWatermark);
+}
+
+/**
+ * After a log changed, answer the held fetches that now have something to return, or that are now
+ * above what they may read (DelayedFetch.tryComplete runs again on every append and HW change).
+ */
 export function wakeParked(ctx: BrokerContext, out: Out, topic: string, partition: number): BrokerContext {
   const log = ctx.partitions[topicPartitionKey(topic, partition)];
   if (!log || ctx.parked.length === 0) return ctx;
@@ -64,7 +89,7 @@ export function wakeParked(ctx: BrokerContext, out: Out, topic: string, partitio
       continue;
     }
     const r = fetchFrom(log, p.fetch.fetchOffset, p.fetch.isolationLevel, p.fetch.maxRecords);
-    if (r.batches.length > 0 || r.error) {
+    if (r.batches.length > 0 || r.error || isAboveReadBound(r, p.fetch)) {
       out.cancel(`fetch:${p.id}`);
       answerFetch(ctx, out, p.request, p.fetch);
     } else still.push(p);
