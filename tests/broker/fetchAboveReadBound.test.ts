@@ -13,6 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { fetchHoldMs } from '../../src/sim/broker/consumerFetch';
 import type { EnvelopeRecord } from '../../src/sim/kernel/envelope';
 import type { FetchResult } from '../../src/sim/log/partitionLog';
+import { narrate } from '../../src/sim/narration/narrate';
 import type { FetchRequest } from '../../src/sim/protocol/messages';
 import { runScenario } from '../../src/sim/run';
 
@@ -106,6 +107,17 @@ describe('a read_committed consumer positioned above the LSO', () => {
     const between = readerFetches.filter((f) => f.sentAt >= 5000 && f.sentAt < 8000);
     // 3 s at a 1 ms link: a fetch every ~3 ms (two hops and the 1 ms answer); held fetches made 6
     expect(between.length).toBeGreaterThan(900);
+  });
+
+  it('is narrated as an answer at once, not as fetch.max.wait.ms passing', () => {
+    let step = -1;
+    for (let i = 0; step < 0; i++) {
+      const s = trace.stepAt(i);
+      if (!s) break;
+      if (s.label === 'fetchWaitExpired' && s.t > 5000) step = i;
+    }
+    expect(narrate(trace, step, 'en')).toContain('above the LSO (0) it may read: broker-0 answers it at once, empty');
+    expect(narrate(trace, step, 'ko')).toContain('LSO(0)보다 큰 오프셋 3을 요청하므로 broker-0이 곧바로 빈 응답을 보냅니다');
   });
 
   it('reads the committed record as soon as the commit marker moves the LSO past its position', () => {

@@ -30,6 +30,23 @@ function sentText(ctx: NarrationContext): string {
   return list(ctx.lang, [...new Set(items)], 3);
 }
 
+/**
+ * The held Fetch this step answers, when its offset is above what it may read (the LSO for
+ * read_committed, else the HW): DelayedFetch's case F, answered at once rather than at fetch.max.wait.ms.
+ */
+function fetchAboveItsBound(ctx: NarrationContext): { offset: number; bound: string; at: number } | null {
+  for (const id of ctx.step.sent) {
+    const answer = ctx.trace.envelopes.at(id);
+    if (answer?.rpc !== 'FetchResponse' || answer.inReplyTo === null) continue;
+    const request = ctx.trace.envelopes.at(answer.inReplyTo)?.payload;
+    if (!request) continue;
+    const committed = request.isolationLevel === 'read_committed';
+    const at = num(committed ? answer.payload.lastStableOffset : answer.payload.highWatermark);
+    if (num(request.fetchOffset) > at) return { offset: num(request.fetchOffset), bound: committed ? 'LSO' : say(ctx.lang, 'high watermark', 'HW'), at };
+  }
+  return null;
+}
+
 function role(id: string): string {
   const dot = id.lastIndexOf('.');
   return dot < 0 ? '' : id.slice(dot + 1);
@@ -94,12 +111,20 @@ export function timerClause(ctx: NarrationContext): string {
         `${who} retries its coordinator request${sends}`,
         `${josa(who, '이/가')} 코디네이터 요청을 다시 시도합니다.${sent ? ` ${josa(sent, '을/를')} 보냅니다.` : ''}`,
       );
-    case 'fetchWaitExpired':
+    case 'fetchWaitExpired': {
+      const above = fetchAboveItsBound(ctx);
+      if (above)
+        return say(
+          lang,
+          `The Fetch asks for offset ${above.offset}, above the ${above.bound} (${above.at}) it may read: ${who} answers it at once, empty — Kafka holds a fetch only at that bound — and the consumer fetches again`,
+          `Fetch가 읽을 수 있는 ${above.bound}(${above.at})보다 큰 ${josa(`오프셋 ${above.offset}`, '을/를')} 요청하므로 ${josa(who, '이/가')} 곧바로 빈 응답을 보냅니다. Kafka는 그 경계에 있는 Fetch만 붙잡아 둡니다. 컨슈머는 곧 다시 Fetch합니다.`,
+        );
       return say(
         lang,
         `fetch.max.wait.ms passed with nothing new: ${who} answers the held Fetch empty`,
         `fetch.max.wait.ms 동안 새 데이터가 없어 ${josa(who, '이/가')} 붙잡아 둔 Fetch에 빈 응답을 보냅니다.`,
       );
+    }
     case 'heartbeatDue': {
       const to = ctx.step.sent.map((id) => ctx.trace.envelopes.at(id)).find((e) => e?.rpc === 'Heartbeat');
       const coordinator = to ? names.actor(to.to) : say(lang, 'the group coordinator', '그룹 코디네이터');
