@@ -42,7 +42,8 @@ function fetchAboveItsBound(ctx: NarrationContext): { offset: number; bound: str
     if (!request) continue;
     const committed = request.isolationLevel === 'read_committed';
     const at = num(committed ? answer.payload.lastStableOffset : answer.payload.highWatermark);
-    if (num(request.fetchOffset) > at) return { offset: num(request.fetchOffset), bound: committed ? 'LSO' : say(ctx.lang, 'high watermark', 'HW'), at };
+    if (num(request.fetchOffset) > at)
+      return { offset: num(request.fetchOffset), bound: committed ? 'LSO' : say(ctx.lang, 'high watermark', 'HW'), at };
   }
   return null;
 }
