@@ -96,3 +96,26 @@ describe('a finished transaction and the LSO on a replicated partition', () => {
     expect(lastStableOffset(kept)).toBe(0);
   });
 });
+
+/**
+ * The LSO an aborted-transaction index entry records (ProducerStateManager.lastStableOffset(CompletedTxn),
+ * read in UnifiedLog.append before completeTxn): the first offset of another producer's open
+ * transaction, else the marker's offset + 1 — never capped by the HW. The old model stored the
+ * partition's LSO, min(first unstable offset, HW): 1 here, where Kafka writes 2.
+ */
+describe('the LSO of an aborted-transaction index entry', () => {
+  it('is the offset after the ABORT marker on a replicated leader whose HW has not reached it', () => {
+    let log = appendProducerBatch(leaderLog(), producedBatch(7, 0, 1, true), 0).log;
+    log = withHighWatermark(log, 1);
+    log = appendMarker(log, marker(7, 'ABORT'), 0).log;
+    expect(log.abortedTxns.at(0)).toEqual({ producerId: 7, firstOffset: 0, lastOffset: 1, lastStableOffset: 2 });
+  });
+
+  it('is the first offset of another producer’s transaction still open', () => {
+    let log = appendProducerBatch(leaderLog(), producedBatch(7, 0, 1, true), 0).log;
+    log = appendProducerBatch(log, producedBatch(8, 0, 1, true), 0).log;
+    log = withHighWatermark(log, 2);
+    log = appendMarker(log, marker(7, 'ABORT'), 0).log;
+    expect(log.abortedTxns.at(0)?.lastStableOffset).toBe(1);
+  });
+});

@@ -358,6 +358,20 @@ export function appendMarker(
 }
 
 /**
+ * The LSO an aborted-transaction index entry records (ProducerStateManager.lastStableOffset(CompletedTxn),
+ * taken in UnifiedLog.append before `completeTxn`): the first offset of the earliest transaction of
+ * another producer still open, else the offset after the marker. Not the partition's LSO: it ignores
+ * the HW and the finished transactions whose markers are not yet replicated.
+ */
+function stableOffsetAfterTxn(log: PartitionLog, producerId: number, markerOffset: number): number {
+  let first = Number.POSITIVE_INFINITY;
+  for (const [id, entry] of log.producers)
+    if (id !== producerId && entry.currentTxnFirstOffset !== null && entry.currentTxnFirstOffset < first)
+      first = entry.currentTxnFirstOffset;
+  return first === Number.POSITIVE_INFINITY ? markerOffset + 1 : first;
+}
+
+/**
  * What a transaction marker does to the producer state and the aborted-transaction index once it is
  * in the log (ProducerAppendInfo.appendEndTxnMarker, then the transaction index): the producer takes
  * the marker's epoch and its coordinator epoch. `log` already holds the marker batch at its offset.
@@ -378,7 +392,7 @@ export function applyControlBatch(log: PartitionLog, batch: RecordBatch): Partit
   });
   let next = clearVerification({ ...log, producers }, batch.producerId);
   if (batch.controlType === 'ABORT' && txnFirstOffset !== null) {
-    const lso = lastStableOffset(next);
+    const lso = stableOffsetAfterTxn(next, batch.producerId, offset);
     next = {
       ...next,
       abortedTxns: next.abortedTxns.append({
