@@ -83,6 +83,8 @@ function toStable(c: ReturnType<typeof consumer>) {
 
 function consumeThree(c: ReturnType<typeof consumer>) {
   toStable(c);
+  // the application waits in poll(): the consumer fetches once it has the position
+  c.call('poll', 3002);
   const fetchOffsets = c.last('OffsetFetch');
   c.reply(
     'OffsetFetchResponse',
@@ -109,7 +111,6 @@ function consumeThree(c: ReturnType<typeof consumer>) {
     },
     3500,
   );
-  c.call('poll', 3501);
   expect(c.ctx().positions).toEqual({ 'orders-0': 3 });
 }
 
@@ -255,6 +256,9 @@ describe('the rebalance listener (offsets-in-sink)', () => {
     c.call('partitionsAssignedDone', 3010, { offsets: { 'orders-0': 7 } });
     expect(c.ctx().positions).toEqual({ 'orders-0': 7 });
     expect(c.sends('OffsetFetch')).toEqual([]);
+    // fetched from there by poll() (no poll() waits in this test until now)
+    expect(c.sends('Fetch')).toEqual([]);
+    c.call('poll', 3011);
     expect(c.last('Fetch')?.payload).toMatchObject({ fetchOffset: 7 });
   });
 

@@ -121,12 +121,13 @@ describe('commits', () => {
     expect(needsJoinPrepare(context({ 'enable.auto.commit': true }, 1, { ...member, positions: {} }))).toBe(false);
   });
 
-  it('onPoll auto-commits when due, then waits for records (the auto-commit timer stands in for the poll loop)', () => {
+  it('onPoll auto-commits when due, then fetches and waits for records (the auto-commit timer stands in for the poll loop)', () => {
     const { d, effects } = run(context({ 'enable.auto.commit': true }, 1, { ...member, nextAutoCommitAt: 100 }), (d, out) =>
       onPoll(d, appCall('poll', {}, 200), out),
     );
     expect(d.pollWaiting).toBe('c.app');
-    expect(sent(effects).map((s) => s.rpc)).toEqual(['OffsetCommit']);
+    // ConsumerCoordinator.poll's auto-commit, then pollForFetches' sendFetches
+    expect(sent(effects).map((s) => s.rpc)).toEqual(['OffsetCommit', 'Fetch']);
   });
 
   it('requestOffsets asks the committed offsets of the partitions without a position (requireStable); the answer sets positions or resets', () => {
@@ -146,7 +147,16 @@ describe('commits', () => {
     );
     expect(answered.d.positions).toEqual({ 't-0': 3 });
     expect(answered.d.knownCommitted).toEqual({ 't-0': 3 });
-    expect(sent(answered.effects).map((s) => s.rpc)).toEqual(['ListOffsets', 'Fetch']);
+    // no poll() waits: the position is fetched from at the next poll()
+    expect(sent(answered.effects).map((s) => s.rpc)).toEqual(['ListOffsets']);
+    const inPoll = run({ ...asked.d, pollWaiting: 'c.app' }, (d, out) =>
+      onOffsetFetchResponse(
+        d,
+        response('OffsetFetchResponse', { correlationId: asked.d.offsetsRequest as number, error: 'NONE', offsets }),
+        out,
+      ),
+    );
+    expect(sent(inPoll.effects).map((s) => s.rpc)).toEqual(['ListOffsets', 'Fetch']);
   });
 
   it('UNSTABLE_OFFSET_COMMIT: asked again after retry.backoff.ms', () => {

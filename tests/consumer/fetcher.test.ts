@@ -1,6 +1,6 @@
 /** fetcher.ts (Fetcher, OffsetFetcher): which partitions are fetched, what poll() gets, resets and endOffsets(). */
 import { describe, expect, it } from 'vitest';
-import { fetchMore, onEndOffsets, onFetchResponse, onListOffsetsResponse, servePoll } from '../../src/sim/consumer/fetcher';
+import { fetchWhilePolling, onEndOffsets, onFetchResponse, onListOffsetsResponse, servePoll } from '../../src/sim/consumer/fetcher';
 import { onSeek } from '../../src/sim/consumer/positions';
 import type { RecordForApp } from '../../src/sim/protocol/messages';
 import { appCall, context, replies, response, run, sent, timers, tp0, tp1 } from './fixture';
@@ -8,12 +8,19 @@ import { appCall, context, replies, response, run, sent, timers, tp0, tp1 } from
 const rec = (partition: number, offset: number): RecordForApp => ({ topic: 't', partition, offset, key: 'k', value: 'v', headers: {} });
 
 describe('fetcher', () => {
-  it('fetchMore: one Fetch per partition with a position, nothing buffered and nothing in flight', () => {
-    const ctx = context({}, 2, { assignment: [tp0, tp1], positions: { 't-0': 4, 't-1': 0 }, buffer: { 't-1': [rec(1, 0)] } });
-    const { d, effects } = run(ctx, fetchMore);
+  it('fetchWhilePolling: one Fetch per partition with a position, nothing buffered and nothing in flight', () => {
+    const ctx = context({}, 2, {
+      assignment: [tp0, tp1],
+      positions: { 't-0': 4, 't-1': 0 },
+      buffer: { 't-1': [rec(1, 0)] },
+      pollWaiting: 'c.app',
+    });
+    const { d, effects } = run(ctx, fetchWhilePolling);
     expect(sent(effects)).toMatchObject([{ rpc: 'Fetch', to: 'broker-0', topic: 't', partition: 0, fetchOffset: 4 }]);
     expect(Object.keys(d.fetching)).toEqual(['t-0']);
-    expect(sent(run(d, fetchMore).effects)).toEqual([]);
+    expect(sent(run(d, fetchWhilePolling).effects)).toEqual([]);
+    // no poll() waiting (the application is processing): nothing is fetched
+    expect(sent(run({ ...ctx, pollWaiting: null }, fetchWhilePolling).effects)).toEqual([]);
   });
 
   it('servePoll hands at most max.poll.records, in partition order, and moves the positions', () => {
@@ -59,10 +66,10 @@ describe('fetcher', () => {
     expect(replies(next.effects).map((r) => r?.records)).toEqual([[]]);
     expect(next.d.positions).toEqual({ 't-0': 4 });
     expect(sent(next.effects)).toMatchObject([{ rpc: 'Fetch', fetchOffset: 4 }]);
-    // a seek drops that rest of the fetch
+    // a seek drops that rest of the fetch: a poll() then fetches from the new position
     const sought = run(exact.d, (d, out) => onSeek(d, appCall('seek', { topic: 't', partition: 0, offset: 1 }), out));
     expect(sought.d.bufferEnd).toEqual({});
-    expect(sent(sought.effects)).toMatchObject([{ rpc: 'Fetch', fetchOffset: 1 }]);
+    expect(sent(run({ ...sought.d, pollWaiting: 'c.app' }, fetchWhilePolling).effects)).toMatchObject([{ rpc: 'Fetch', fetchOffset: 1 }]);
   });
 
   it('onFetchResponse: OFFSET_OUT_OF_RANGE forgets the position and resets it; another error retries after retry.backoff.ms', () => {

@@ -1,5 +1,6 @@
 /** positions.ts (SubscriptionState): revocation, seek, assign() without a group, the rebalance listener. */
 import { describe, expect, it } from 'vitest';
+import { onPoll } from '../../src/sim/consumer/commits';
 import {
   assignAll,
   invokePartitionsAssigned,
@@ -23,12 +24,13 @@ describe('positions', () => {
     });
   });
 
-  it('seek moves one position, drops its buffer and in-flight fetch, answers, and fetches from there', () => {
+  it('seek moves one position, drops its buffer and in-flight fetch, answers; the next poll() fetches from there', () => {
     const ctx = context({}, 1, { assignment: [tp0], positions: { 't-0': 3 }, fetching: { 't-0': 1 } });
     const { d, effects } = run(ctx, (d, out) => onSeek(d, appCall('seek', { ...tp0, offset: 10 }), out));
     expect(d.positions).toEqual({ 't-0': 10 });
     expect(replies(effects)).toEqual([{ call: 'seek', ok: true }]);
-    expect(sent(effects)).toMatchObject([{ rpc: 'Fetch', fetchOffset: 10 }]);
+    expect(sent(effects)).toEqual([]);
+    expect(sent(run(d, (d, out) => onPoll(d, appCall('poll', {}), out)).effects)).toMatchObject([{ rpc: 'Fetch', fetchOffset: 10 }]);
   });
 
   it('seekToBeginning resets every assigned partition to its earliest offset', () => {

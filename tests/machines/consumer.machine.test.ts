@@ -23,28 +23,25 @@ const scenario = (config: Record<string, unknown> = {}) => ({
 /** SyncGroup answers with partition t-0: the OffsetFetch the member sends for its position. */
 const assigned = (m: Driven, sync: ReturnType<typeof sent>) => sent(synced(m, sync, [{ topic: 't', partition: 0 }]), 'OffsetFetch');
 
-/** OffsetFetch answers offset 0 for t-0: the first Fetch. */
+/** OffsetFetch answers offset 0 for t-0: what the consumer emits (a Fetch only if a poll() waits). */
 const positionsFetched = (m: Driven, offsets: ReturnType<typeof sent>) =>
-  sent(
-    m.send(
-      answer('OffsetFetchResponse', offsets?.payload.correlationId as number, {
-        error: 'NONE',
-        offsets: [{ topic: 't', partition: 0, offset: 0, error: 'NONE' }],
-      }),
-      30,
-    ),
-    'Fetch',
+  m.send(
+    answer('OffsetFetchResponse', offsets?.payload.correlationId as number, {
+      error: 'NONE',
+      offsets: [{ topic: 't', partition: 0, offset: 0, error: 'NONE' }],
+    }),
+    30,
   );
 
 /** A member booted and answered as the leader of generation 1: the machine, and the SyncGroup it sent next. */
 const joinedAsLeader = (config: Record<string, unknown> = {}) => joinAsLeader(inputOf(scenario(config), 'c.consumer'));
 
-/** A member driven to STABLE with t-0 at offset 0 (its committed offset), one Fetch in flight. */
+/** A member driven to STABLE with t-0 at offset 0 (its committed offset); no poll() yet, so nothing fetched. */
 function stable(config: Record<string, unknown> = {}) {
   const { m, sync } = joinedAsLeader(config);
   const offsets = assigned(m, sync);
-  const fetch = positionsFetched(m, offsets);
-  return { m, fetch };
+  positionsFetched(m, offsets);
+  return { m };
 }
 
 const membership = (m: ReturnType<typeof drive>) => membershipState(m.state());
@@ -75,12 +72,16 @@ describe('consumer statechart: the two regions of running', () => {
     expect(membership(m)).toBe('PREPARING_REBALANCE');
   });
 
-  it('the fetching region follows the positions: INITIALIZING → FETCH_IN_FLIGHT → IDLE (records buffered) → FETCH_IN_FLIGHT after poll()', () => {
+  it('the fetching region follows the positions and poll(): INITIALIZING → IDLE until poll() → FETCH_IN_FLIGHT → the prefetch as poll() returns → IDLE between polls', () => {
     const { m, sync } = joinedAsLeader();
     expect(m.state()).toBe('running.membership.COMPLETING_REBALANCE|running.fetching.STOPPED');
     const offsets = assigned(m, sync);
     expect(m.state()).toBe('running.membership.STABLE|running.fetching.ASSIGNED.INITIALIZING');
-    const fetch = positionsFetched(m, offsets);
+    // the position is known, but no poll() waits: nothing is fetched yet
+    expect(sent(positionsFetched(m, offsets), 'Fetch')).toBeUndefined();
+    expect(fetching(m)).toBe('ASSIGNED.IDLE');
+    const fetch = sent(m.send(call('poll'), 35), 'Fetch');
+    expect(fetch?.payload.fetchOffset).toBe(0);
     expect(fetching(m)).toBe('ASSIGNED.FETCH_IN_FLIGHT');
     const batch = {
       baseOffset: 0,
@@ -105,10 +106,17 @@ describe('consumer statechart: the two regions of running', () => {
       batches: [batch],
       abortedTransactions: [],
     };
-    m.send(answer('FetchResponse', fetch?.payload.correlationId as number, response, 'broker-0'), 40);
+    // the waiting poll() returns the record, and sends the next Fetch before it returns (the prefetch)
+    const returned = m.send(answer('FetchResponse', fetch?.payload.correlationId as number, response, 'broker-0'), 40);
+    expect(returned.some((e) => e.type === 'call' && e.name === 'reply' && (e.args?.records as unknown[]).length === 1)).toBe(true);
+    const prefetch = sent(returned, 'Fetch');
+    expect(prefetch?.payload.fetchOffset).toBe(1);
+    expect(fetching(m)).toBe('ASSIGNED.FETCH_IN_FLIGHT');
+    // its long poll ends empty while the application processes: nothing more until the next poll()
+    const empty = { ...response, batches: [] };
+    expect(sends(m.send(answer('FetchResponse', prefetch?.payload.correlationId as number, empty, 'broker-0'), 540))).toEqual([]);
     expect(fetching(m)).toBe('ASSIGNED.IDLE');
-    const polled = m.send(call('poll'), 50);
-    expect(polled.some((e) => e.type === 'call' && e.name === 'reply' && (e.args?.records as unknown[]).length === 1)).toBe(true);
+    expect(sent(m.send(call('poll'), 600), 'Fetch')?.payload.fetchOffset).toBe(1);
     expect(fetching(m)).toBe('ASSIGNED.FETCH_IN_FLIGHT');
     expect(membership(m)).toBe('STABLE');
   });
@@ -339,8 +347,8 @@ describe('consumer statechart: the two regions of running', () => {
   });
 
   it('auto.offset.reset=none, a fetch out of range: poll() throws OffsetOutOfRangeException instead of resetting', () => {
-    const { m, fetch } = stable({ 'auto.offset.reset': 'none' });
-    m.send(call('poll'), 35);
+    const { m } = stable({ 'auto.offset.reset': 'none' });
+    const fetch = sent(m.send(call('poll'), 35), 'Fetch');
     const fx = m.send(
       answer(
         'FetchResponse',
@@ -353,7 +361,8 @@ describe('consumer statechart: the two regions of running', () => {
     expect(sends(fx)).toEqual([]);
     expect(fx).toContainEqual(pollThrew('OffsetOutOfRangeException'));
     // with a reset policy the same answer asks ListOffsets for it
-    const { m: reset, fetch: f2 } = stable();
+    const { m: reset } = stable();
+    const f2 = sent(reset.send(call('poll'), 35), 'Fetch');
     const fx2 = reset.send(
       answer('FetchResponse', f2?.payload.correlationId as number, { error: 'OFFSET_OUT_OF_RANGE', topic: 't', partition: 0 }, 'broker-0'),
       40,

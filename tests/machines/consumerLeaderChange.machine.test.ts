@@ -30,7 +30,10 @@ const scenario = threeBrokerScenario([
 
 const input = (replicated: boolean): ConsumerInput => withReplicatedT(inputOf(scenario, 'c.consumer') as ConsumerInput, replicated);
 
-/** A member of generation 1 with t-0 at its committed offset `offset`, its first Fetch in flight to broker-0. */
+/**
+ * A member of generation 1 with t-0 at its committed offset `offset`, its first Fetch in flight to
+ * broker-0. Its application waits in poll() (fetches go out only from inside poll()).
+ */
 function fetchingFromBroker0(offset = 0, replicated = true) {
   const m = drive(consumerMachine, input(replicated));
   const join = sent(m.send({ type: 'boot' }, 0), 'JoinGroup');
@@ -42,6 +45,7 @@ function fetchingFromBroker0(offset = 0, replicated = true) {
     m.send(answer('SyncGroupResponse', sync, { error: 'NONE', assignment: [{ topic: 't', partition: 0 }] }), 20),
     'OffsetFetch',
   );
+  m.send({ type: 'poll', from: 'c.app', args: {} }, 25);
   const fx = m.send(
     answer('OffsetFetchResponse', offsets, { error: 'NONE', offsets: [{ topic: 't', partition: 0, offset, error: 'NONE' }] }),
     30,
@@ -142,7 +146,8 @@ describe('the consumer follows the leader', () => {
       ],
       appendTime: 0,
     };
-    m.send(
+    // the waiting poll() returns records 0 and 1; its prefetch asks for 2
+    const returned = m.send(
       answer(
         'FetchResponse',
         fetch,
@@ -160,8 +165,9 @@ describe('the consumer follows the leader', () => {
       ),
       40,
     );
-    const next = sent(m.send({ type: 'poll', from: 'c.app', args: {} }, 50), 'Fetch');
+    const next = sent(returned, 'Fetch');
     expect(next?.payload.fetchOffset).toBe(2);
+    m.send({ type: 'poll', from: 'c.app', args: {} }, 50);
     const metadata = sent(fetchError(m, next, 'NOT_LEADER_OR_FOLLOWER', 60), 'Metadata');
     expect(sent(metadataAnswer(m, metadata, part('broker-1', 1), 70), 'Fetch')).toMatchObject({
       to: 'broker-1',

@@ -20,7 +20,7 @@ import {
   sendToCoordinator,
 } from './consumerContext';
 import type { EventOf, OffsetAndPartition } from './events';
-import { fetchMore, resetPosition, servePoll } from './fetcher';
+import { fetchWhilePolling, resetPosition, servePoll } from './fetcher';
 import { throwPending } from './pollErrors';
 
 /** default.api.timeout.ms: how long commitSync() without a timeout retries. */
@@ -275,11 +275,16 @@ export function scheduleAutoCommit(d: Draft, now: number, out: Out): void {
   out.timer('autoCommit', 'autoCommitDue', Math.max(0, d.nextAutoCommitAt - now));
 }
 
-/** poll() in a member with its partitions: auto-commit when due, then hand over what is buffered. */
+/**
+ * poll() in a member with its partitions: auto-commit when due (ConsumerCoordinator.poll), then
+ * hand over what is buffered, or — nothing there — send the fetches and wait
+ * (ClassicKafkaConsumer.pollForFetches: collectFetch, else sendFetches and client.poll).
+ */
 export function onPoll(d: Draft, call: EventOf<'poll'>, out: Out): void {
   maybeAutoCommit(d, call.now, out);
   d.pollWaiting = call.from;
   servePoll(d, out);
+  fetchWhilePolling(d, out);
   scheduleAutoCommit(d, call.now, out);
 }
 
@@ -331,7 +336,7 @@ export function requestOffsets(d: Draft, out: Out): void {
   if (d.assignment.length === 0 || d.awaitingListener) return;
   const pending = d.assignment.filter((tp) => d.positions[keyOf(tp)] === undefined);
   if (pending.length === 0) {
-    fetchMore(d, out);
+    fetchWhilePolling(d, out);
     return;
   }
   if (!d.config['group.id']) {
@@ -377,5 +382,5 @@ export function onOffsetFetchResponse(d: Draft, ev: EventOf<'OffsetFetchResponse
       d.knownCommitted = { ...d.knownCommitted, [keyOf(o)]: o.offset };
     } else resetPosition(d, o, out);
   }
-  fetchMore(d, out);
+  fetchWhilePolling(d, out);
 }

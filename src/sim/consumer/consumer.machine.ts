@@ -11,7 +11,8 @@
  * - fetching (SubscriptionState and the Fetcher): STOPPED while the member has no partitions to
  *   read, else ASSIGNED with INITIALIZING (a position still unknown: committed offsets or a reset
  *   being fetched), FETCH_IN_FLIGHT, AWAITING_METADATA (a partition's leader unknown until a
- *   Metadata answer names it) or IDLE.
+ *   Metadata answer names it) or IDLE (nothing in flight: records buffered, or the application
+ *   between polls — Fetches go out only from inside poll(), fetcher.ts).
  *
  * The parts are Kafka's classes: membership.ts, commits.ts, fetcher.ts, positions.ts. Each handler
  * works on a draft of the context; guards decide every transition. On a rebalance every partition
@@ -41,7 +42,14 @@ import {
 } from './commits';
 import { action, type ConsumerContext, type ConsumerInput, groupMetadata as groupMetadataOf, initialContext } from './consumerContext';
 import type { ConsumerEvent, EventOf } from './events';
-import { fetchMore, onConsumerMetadataResponse, onEndOffsets, onFetchResponse, onListOffsetsResponse, onListOffsetsRetry } from './fetcher';
+import {
+  fetchWhilePolling,
+  onConsumerMetadataResponse,
+  onEndOffsets,
+  onFetchResponse,
+  onListOffsetsResponse,
+  onListOffsetsRetry,
+} from './fetcher';
 import { onCoordinatorLookupRetry, onFindCoordinatorResponse } from './groupLookup';
 import {
   heartbeatRejoinsAfterCommit,
@@ -118,7 +126,8 @@ const a = {
   offsetFetchResponse: action<EventOf<'OffsetFetchResponse'>>(onOffsetFetchResponse),
   requestOffsets: action((d, _e, out) => requestOffsets(d, out)),
   fetchResponse: action<EventOf<'FetchResponse'>>(onFetchResponse),
-  fetchMore: action((d, _e, out) => fetchMore(d, out)),
+  /** A fetch's retry.backoff.ms passed after an error answer: fetched again by a waiting poll(), else by the next one. */
+  fetchRetry: action((d, _e, out) => fetchWhilePolling(d, out)),
   listOffsetsResponse: action<EventOf<'ListOffsetsResponse'>>(onListOffsetsResponse),
   listOffsetsRetry: action<EventOf<'listOffsetsRetry'>>(onListOffsetsRetry),
   endOffsets: action<EventOf<'endOffsets'>>(onEndOffsets),
@@ -390,7 +399,7 @@ export const consumerMachine = setup({
               always: { guard: 'partitionsGone', target: 'STOPPED' },
               on: {
                 FetchResponse: { actions: a.fetchResponse },
-                fetchRetry: { actions: a.fetchMore },
+                fetchRetry: { actions: a.fetchRetry },
                 OffsetFetchResponse: { actions: a.offsetFetchResponse },
                 offsetsRetry: { actions: a.requestOffsets },
                 ListOffsetsResponse: { actions: a.listOffsetsResponse },

@@ -3,8 +3,18 @@
  * Fetch per assigned partition with a known position and nothing buffered, records handed to a
  * waiting poll() up to max.poll.records, positions reset by auto.offset.reset, endOffsets().
  *
- * Simplifications: one Fetch per partition, issued when that partition's buffer is empty; poll()
- * blocks until records are available.
+ * Fetches go out only from inside poll(), as in the classic KafkaConsumer: while a poll() waits
+ * (ClassicKafkaConsumer.pollForFetches: collectFetch, then sendFetches, then client.poll — again
+ * on each pass of its loop, so after every answer that brought no records, and after a metadata,
+ * OffsetFetch or ListOffsets answer), and once as a poll() returns records (poll's prefetch:
+ * `sendFetches()` before it returns, so the next fetch runs while the application processes).
+ * Between polls nothing is fetched: an answer that arrives then is buffered for the next poll().
+ *
+ * Simplifications: one Fetch per partition (Kafka: one per broker, none to a broker that has one
+ * in flight); poll() blocks until records are available (no timeout); the model handles a fetch's
+ * error when it arrives (Kafka: when poll() collects its CompletedFetch) and drops an empty answer
+ * at once (Kafka buffers a CompletedFetch for it too, AbstractFetch.handleFetchSuccess, collected by
+ * the next poll() before it fetches: the same fetches go out, the order of the buffer aside).
  */
 import type { Out } from '../actors/out';
 import { applyCurrentLeader, isInvalidMetadataError, leaderCanMove, leaderEpochOf, requestUpdate } from '../cluster/clientMetadata';
@@ -19,12 +29,23 @@ import { collectFetched } from './fetchCollector';
 import { failPoll } from './pollErrors';
 
 /**
+ * Fetcher.sendFetches, as a waiting poll() calls it (ClassicKafkaConsumer.pollForFetches, on each
+ * pass of poll's loop): nothing while no poll() waits — the application is processing, or has not
+ * called poll() yet; the next poll() fetches (onPoll). The one call outside a waiting poll() is
+ * poll's prefetch, as it returns records (servePoll).
+ */
+export function fetchWhilePolling(d: Draft, out: Out): void {
+  if (d.pollWaiting) sendFetches(d, out);
+}
+
+/**
  * Issues a fetch for every assigned partition with a known position, an empty buffer and nothing in
- * flight, to its leader (AbstractFetch.prepareFetchRequests). A partition without a known leader is
+ * flight, to its leader (Fetcher.sendFetches → AbstractFetch.prepareFetchRequests, fetchablePartitions:
+ * a partition with a completed fetch still buffered is not fetched). A partition without a known leader is
  * not fetched and asks for a metadata update; one whose last fetch failed with a metadata error waits
  * for that update.
  */
-export function fetchMore(d: Draft, out: Out): void {
+function sendFetches(d: Draft, out: Out): void {
   for (const tp of d.assignment) {
     const name = keyOf(tp);
     const position = d.positions[name];
@@ -83,11 +104,14 @@ function onFetchMetadataError(d: Draft, r: EventOf<'FetchResponse'>['payload']):
   else if (!d.awaitingMetadata.includes(name)) d.awaitingMetadata = [...d.awaitingMetadata, name];
 }
 
-/** The answer to the consumer's Metadata request: leaders as the cluster knows them now; waiting partitions are fetched again. */
+/**
+ * The answer to the consumer's Metadata request: leaders as the cluster knows them now; waiting
+ * partitions are fetched again — by a waiting poll() (the next pass of its loop), else by the next one.
+ */
 export function onConsumerMetadataResponse(d: Draft, ev: EventOf<'MetadataResponse'>, out: Out): void {
   if (onMetadataResponse(d, ev.from, ev.payload, ev.now) === null) return;
   d.awaitingMetadata = [];
-  fetchMore(d, out);
+  fetchWhilePolling(d, out);
 }
 
 /**
@@ -226,7 +250,9 @@ export function servePoll(d: Draft, out: Out): void {
       headers: r.headers,
     });
   replyToPoll(d, out, records, positions);
-  fetchMore(d, out);
+  // ClassicKafkaConsumer.poll: "before returning the fetched records, we can send off the next round
+  // of fetches" — the prefetch, for every partition with nothing left buffered
+  sendFetches(d, out);
 }
 
 export function onFetchResponse(d: Draft, ev: EventOf<'FetchResponse'>, out: Out): void {
@@ -245,7 +271,7 @@ export function onFetchResponse(d: Draft, ev: EventOf<'FetchResponse'>, out: Out
   }
   if (isFetchMetadataError(r.error)) {
     onFetchMetadataError(d, r);
-    fetchMore(d, out);
+    fetchWhilePolling(d, out);
     return;
   }
   if (r.error !== 'NONE') {
@@ -263,8 +289,10 @@ export function onFetchResponse(d: Draft, ev: EventOf<'FetchResponse'>, out: Out
     d.buffer = { ...d.buffer, [name]: c.records };
     d.bufferEnd = { ...d.bufferEnd, [name]: c.nextOffset };
   }
+  // a poll() waiting: served (and prefetching), or — nothing to return — fetching again (its next
+  // pass: collectFetch found nothing, sendFetches); none waiting: buffered for the next poll()
   servePoll(d, out);
-  fetchMore(d, out);
+  fetchWhilePolling(d, out);
 }
 
 /**
@@ -290,7 +318,7 @@ export function onEndOffsets(d: Draft, call: EventOf<'endOffsets'>, out: Out): v
   }
 }
 
-/** A ListOffsets answer: one of endOffsets()'s, or a reset position (then fetching starts). */
+/** A ListOffsets answer: one of endOffsets()'s, or a reset position (then a waiting poll() fetches). */
 export function onListOffsetsResponse(d: Draft, ev: EventOf<'ListOffsetsResponse'>, out: Out): void {
   const r = ev.payload;
   const pending = d.endOffsets;
@@ -324,7 +352,7 @@ export function onListOffsetsResponse(d: Draft, ev: EventOf<'ListOffsetsResponse
   }
   if (r.error !== 'NONE' || !d.assignment.some((tp) => keyOf(tp) === keyOf(r))) return;
   if (d.positions[keyOf(r)] === undefined) d.positions = { ...d.positions, [keyOf(r)]: r.offset };
-  fetchMore(d, out);
+  fetchWhilePolling(d, out);
 }
 
 /** The reset a partition's ListOffsets asked for (its resetStrategy), else auto.offset.reset's. */

@@ -9,7 +9,7 @@ import { keyOf } from '../protocol/topicPartition';
 import { requestOffsets } from './commits';
 import type { Draft } from './consumerContext';
 import type { EventOf } from './events';
-import { fetchMore, resetPosition } from './fetcher';
+import { fetchWhilePolling, resetPosition } from './fetcher';
 
 /** Partitions revoked (eager rebalance): positions, buffers and fetches are forgotten. */
 export function revokeAll(d: Draft): void {
@@ -71,7 +71,8 @@ export function onSeek(d: Draft, call: EventOf<'seek'>, out: Out): void {
   const { [name]: _f, ...fetching } = d.fetching;
   d.fetching = fetching;
   out.call(call.from, 'reply', { call: 'seek', ok: true });
-  fetchMore(d, out);
+  // seek() only moves the position (SubscriptionState.seek): the next poll() fetches from it
+  fetchWhilePolling(d, out);
 }
 
 /** seekToBeginning(): every assigned partition goes back to its log start offset. */
