@@ -33,4 +33,37 @@ describe('client timers in words', () => {
     expect(narrate(trace, step, 'en')).not.toContain('timer');
     expect(narrate(trace, step, 'ko')).toContain('메타데이터를 새로 받을 때가 됐습니다');
   });
+
+  it('retryBackoffExpired with nothing to send: a stale retry timer does not claim a retry', () => {
+    // the leader crashes; the batch lost with it goes to the new leader at once once the metadata shows
+    // a newer leader epoch (KIP-951), so its retry timer later finds nothing to send
+    const trace = runScenario({
+      version: 1,
+      seed: 1,
+      cluster: { brokers: 3, 'min.insync.replicas': 2 },
+      topics: [{ name: 'orders', replicationFactor: 3 }],
+      clients: [
+        {
+          id: 'orders-service',
+          type: 'producer',
+          config: { acks: 'all', 'enable.idempotence': true },
+          script: [
+            { op: 'send', at: 3500, topic: 'orders', key: 'order-1', value: 'a', headers: { event_id: 'e1' } },
+            { op: 'send', at: 5000, topic: 'orders', key: 'order-2', value: 'b', headers: { event_id: 'e2' } },
+          ],
+        },
+      ],
+      faults: [{ type: 'crash', target: 'broker-0', at: 3600, durationMs: 30000 }],
+    });
+    const idle: number[] = [];
+    for (let i = 0; i < trace.steps.length; i++) {
+      const s = trace.steps.at(i);
+      if (s?.kind === 'timer' && s.label === 'retryBackoffExpired' && s.sent.length === 0) idle.push(i);
+    }
+    expect(idle.length).toBeGreaterThan(0);
+    for (const i of idle) {
+      expect(narrate(trace, i, 'en')).toBe("retry.backoff.ms passed for orders-service's producer, with nothing to send now.");
+      expect(narrate(trace, i, 'ko')).toBe('orders-service 프로듀서의 retry.backoff.ms가 지났지만 지금 보낼 것이 없습니다.');
+    }
+  });
 });

@@ -92,6 +92,13 @@ export function timerClause(ctx: NarrationContext): string {
           )
         : say(lang, `linger.ms passed for ${who}, with nothing to send yet`, `${who}의 linger.ms가 지났지만 아직 보낼 것이 없습니다.`);
     case 'retryBackoffExpired': {
+      // a stale timer: the batch went out earlier (a newer leader lets it skip its backoff, KIP-951) or waits for something else
+      if (!sent)
+        return say(
+          lang,
+          `retry.backoff.ms passed for ${who}, with nothing to send now`,
+          `${who}의 retry.backoff.ms가 지났지만 지금 보낼 것이 없습니다.`,
+        );
       const cfg =
         ctx.trace.resolved.producers[names.client(step.actor)] ?? ctx.trace.resolved.producers[`${names.client(step.actor)}.producer`];
       if (cfg && !cfg['enable.idempotence'])
