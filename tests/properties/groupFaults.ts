@@ -241,7 +241,11 @@ export const groupFaultsCaseArb = fc
           'heartbeat.interval.ms': 1000,
           'max.poll.interval.ms': w.maxPollIntervalMs,
           'auto.commit.interval.ms': w.autoCommitIntervalMs,
-          'max.poll.records': pollRecordsWithinInterval(w.maxPollRecords, i === 0 ? w.processingMs : Math.min(w.processingMs, 20), w.maxPollIntervalMs),
+          'max.poll.records': pollRecordsWithinInterval(
+            w.maxPollRecords,
+            i === 0 ? w.processingMs : Math.min(w.processingMs, 20),
+            w.maxPollIntervalMs,
+          ),
           'request.timeout.ms': 5000,
         },
         topics: ['in'],
