@@ -25,6 +25,7 @@ import { cacheWhileWriting, pendingTransitionError } from './pendingTransition';
 import {
   armNextScan,
   finishLoaded,
+  hasInvalidTransactionTimeout,
   onAddOffsets,
   onAddPartitions,
   onEndTxn,
@@ -78,7 +79,8 @@ const partitionOf = (ctx: TxnCoordinatorContext, transactionalId: string) =>
 /**
  * Before a request reaches the handlers (TransactionStateManager.getTransactionState): a
  * transactional.id of a partition this broker does not lead → NOT_COORDINATOR; one still loading →
- * COORDINATOR_LOAD_IN_PROGRESS; one with a write in flight → the producer checks against the cache,
+ * COORDINATOR_LOAD_IN_PROGRESS (an InitProducerId with an invalid transaction.timeout.ms is refused
+ * by its handler first); one with a write in flight → the producer checks against the cache,
  * then CONCURRENT_TRANSACTIONS (pendingTransition.ts) — except a broker's verification
  * (AddPartitionsToTxn verifyOnly: handleVerifyPartitionsInTransaction, "Pending state is not checked
  * since there is a final validation on the append to the log"). InitProducerId without a
@@ -87,6 +89,8 @@ const partitionOf = (ctx: TxnCoordinatorContext, transactionalId: string) =>
 export function refusal(ctx: TxnCoordinatorContext, request: RpcEvent<HostedRequestPayload>): KafkaError | null {
   const transactionalId = request.payload.transactionalId;
   if (transactionalId === null || transactionalId === undefined) return null;
+  // handleInitProducerId refuses an invalid transaction.timeout.ms before it looks the id up
+  if (request.type === 'InitProducerId' && hasInvalidTransactionTimeout(ctx, request.payload)) return null;
   const owned = hostedOf(ctx).owned[partitionOf(ctx, transactionalId)];
   if (!owned) return 'NOT_COORDINATOR';
   if (owned.loading) return 'COORDINATOR_LOAD_IN_PROGRESS';
@@ -97,7 +101,13 @@ export function refusal(ctx: TxnCoordinatorContext, request: RpcEvent<HostedRequ
 }
 
 /** The fields of a client request the refusals read. */
-type HostedRequestPayload = { transactionalId?: string | null; verifyOnly?: boolean; producerId?: number; producerEpoch?: number };
+type HostedRequestPayload = {
+  transactionalId?: string | null;
+  verifyOnly?: boolean;
+  producerId?: number;
+  producerEpoch?: number;
+  transactionTimeoutMs?: number;
+};
 
 /** A client request on the hosted coordinator: refused (refusal), or handled with its answer held until its write (withDeferredWrites). */
 export function serveRequest<P extends HostedRequestPayload>(

@@ -152,6 +152,20 @@ function reply(out: Out, ev: RpcEvent<unknown>, rpc: Parameters<Out['reply']>[1]
   out.reply(pendingRequest(ev), rpc, payload);
 }
 
+/**
+ * TransactionStateManager.validateTransactionTimeoutMs: 0 < timeout ≤ transaction.max.timeout.ms.
+ * handleInitProducerId checks it before it looks the transactional.id up (getTransactionState), so
+ * INVALID_TRANSACTION_TIMEOUT comes before NOT_COORDINATOR, COORDINATOR_LOAD_IN_PROGRESS and
+ * CONCURRENT_TRANSACTIONS.
+ */
+export function hasInvalidTransactionTimeout(
+  ctx: Pick<TxnCoordinatorContext, 'config'>,
+  req: { readonly transactionalId?: string | null; readonly transactionTimeoutMs?: number },
+): boolean {
+  if (req.transactionalId === null || req.transactionalId === undefined || req.transactionTimeoutMs === undefined) return false;
+  return req.transactionTimeoutMs <= 0 || req.transactionTimeoutMs > ctx.config.maxTimeoutMs;
+}
+
 export const onInitProducerId = (ctx: TxnCoordinatorContext, ev: RpcEvent<InitProducerIdRequest>, out: Out): TxnCoordinatorContext => {
   const d: Draft = { ...ctx };
   const req = ev.payload;
@@ -162,8 +176,7 @@ export const onInitProducerId = (ctx: TxnCoordinatorContext, ev: RpcEvent<InitPr
     answer('NONE', allocateProducerId(d), 0);
     return d;
   }
-  // TransactionStateManager.validateTransactionTimeoutMs: 0 < timeout ≤ transaction.max.timeout.ms
-  if (req.transactionTimeoutMs <= 0 || req.transactionTimeoutMs > d.config.maxTimeoutMs) {
+  if (hasInvalidTransactionTimeout(d, req)) {
     answer('INVALID_TRANSACTION_TIMEOUT');
     return d;
   }
@@ -385,10 +398,13 @@ function endTxnV2(d: Draft, ev: RpcEvent<EndTxnRequest>, m: TxnMetadata, result:
       txnLastUpdateTimestamp: ev.now,
     };
     persist(d, bumped, ev.now, out);
+    // sendTxnMarkersCallback answers as soon as PrepareX is written ("we can respond to the client
+    // immediately"), then addTxnMarkersToSend: an abort of no partitions writes CompleteAbort after
+    // the answer, and a failure of that write is retried by the coordinator, never seen by the client
+    answer('NONE');
     out.cancel(`txnTimeout:${m.transactionalId}`);
     startMarkers(d, bumped, result, ev.now, out);
     maybeComplete(d, m.transactionalId, ev.now, out);
-    answer('NONE');
   };
   if (!isValidEndTxnEpoch(m, ev.payload.producerEpoch, 2)) {
     answer('PRODUCER_FENCED');
@@ -565,9 +581,13 @@ export const transactionCoordinatorMachine = setup({
       }),
       on: {
         // an idempotent producer's (no transactional.id) is answered from the producer id manager,
-        // which needs no transaction log (handleInitProducerId never looks the cache up for it)
+        // which needs no transaction log (handleInitProducerId never looks the cache up for it); an
+        // invalid transaction.timeout.ms is refused before the lookup too
         InitProducerId: [
-          { guard: ({ event }) => event.payload.transactionalId === null, actions: handle(onInitProducerId) },
+          {
+            guard: ({ context, event }) => event.payload.transactionalId === null || hasInvalidTransactionTimeout(context, event.payload),
+            actions: handle(onInitProducerId),
+          },
           { actions: notServing('COORDINATOR_LOAD_IN_PROGRESS') },
         ],
         AddPartitionsToTxn: { actions: notServing('COORDINATOR_LOAD_IN_PROGRESS') },
