@@ -49,7 +49,7 @@ function endTxnOf(trace: Trace): { answers: string[]; prepared: number; complete
   let prepared = -1;
   let completed = -1;
   for (let i = 0; ; i++) {
-    const s = trace.stepAt(i);
+    const s = trace.steps.at(i);
     if (!s) break;
     if (s.label === 'EndTxnResponse' && s.envelope !== null)
       answers.push(`${s.t} ${(trace.envelopes.at(s.envelope)?.payload as { error: string }).error}`);
