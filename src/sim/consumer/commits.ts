@@ -19,7 +19,7 @@ import {
   type PendingCommit,
   sendToCoordinator,
 } from './consumerContext';
-import type { EventOf, OffsetAndPartition } from './events';
+import type { ConsumerEvent, EventOf, OffsetAndPartition } from './events';
 import { fetchWhilePolling, resetPosition, servePoll } from './fetcher';
 import { throwPending } from './pollErrors';
 
@@ -175,17 +175,54 @@ function commitException(error: string, retriable: boolean, staleWhileRejoining:
 
 /**
  * OffsetCommitResponseHandler: REBALANCE_IN_PROGRESS asks to rejoin (requestRejoin), keeping the
- * generation. UNKNOWN_MEMBER_ID / ILLEGAL_GENERATION reset the member (resetStateOnResponseError:
- * the generation, the member id too for UNKNOWN_MEMBER_ID, and a rejoin) — unless the commit was
- * sent in a generation this member has since left and it is rejoining (PREPARING_REBALANCE): that
- * answer is about the old generation and changes nothing.
+ * generation. UNKNOWN_MEMBER_ID / ILLEGAL_GENERATION reset the member (resetStateOnResponseError →
+ * resetStateAndRejoin: UNJOINED, the generation, the member id too for UNKNOWN_MEMBER_ID, and a
+ * rejoin) — unless the commit was sent in a generation this member has since left and it is
+ * rejoining (PREPARING_REBALANCE): that answer is about the old generation and changes nothing.
+ * `out` absent: only the membership is worked out (commitRefusalRejoins), nothing is done.
  */
-function afterCommitRefused(d: Draft, error: string, staleWhileRejoining: boolean): void {
+function afterCommitRefused(
+  d: Pick<Draft, 'memberId' | 'generationId' | 'rejoinNeeded'>,
+  error: string,
+  staleWhileRejoining: boolean,
+  out?: Out,
+): void {
   if (error === 'REBALANCE_IN_PROGRESS') d.rejoinNeeded = true;
   if ((error !== 'UNKNOWN_MEMBER_ID' && error !== 'ILLEGAL_GENERATION') || staleWhileRejoining) return;
   if (error === 'UNKNOWN_MEMBER_ID') d.memberId = '';
   d.generationId = -1;
   d.rejoinNeeded = true;
+  // UNJOINED: AbstractCoordinator.HeartbeatThread.run sends nothing while state.hasNotJoinedGroup()
+  out?.cancel('heartbeat');
+}
+
+/**
+ * An OffsetCommit answer that leaves a member waiting in poll() needing a rejoin (a refusal of the
+ * commit in flight: UNKNOWN_MEMBER_ID / ILLEGAL_GENERATION reset it, REBALANCE_IN_PROGRESS asks for
+ * it), with the member id and generation it leaves; null otherwise. Kafka's poll() loop goes round
+ * again once the answer is read (ClassicKafkaConsumer.poll → updateAssignmentMetadataIfNeeded →
+ * ConsumerCoordinator.poll: rejoinNeededOrPending → ensureActiveGroup → joinGroupIfNeeded →
+ * onJoinPrepare), so the member rejoins at once. For a STABLE member (not rejoining).
+ */
+function commitRefusalRejoins(ctx: ConsumerContext, ev: ConsumerEvent): ConsumerContext | null {
+  if (ev.type !== 'OffsetCommitResponse' || ctx.pollWaiting === null) return null;
+  const { correlationId, error } = ev.payload;
+  const c = ctx.commitInFlight;
+  if (!c || c.correlationId !== correlationId || error === 'NONE' || RETRIABLE_COMMIT_ERRORS.includes(error)) return null;
+  const after = { memberId: ctx.memberId, generationId: ctx.generationId, rejoinNeeded: ctx.rejoinNeeded };
+  afterCommitRefused(after, error, false);
+  return after.rejoinNeeded ? { ...ctx, ...after } : null;
+}
+
+/** A refused commit makes the member blocked in poll() rejoin now (otherwise its next poll() does). */
+export function commitRefusalRejoinsNow(ctx: ConsumerContext, ev: ConsumerEvent): boolean {
+  return commitRefusalRejoins(ctx, ev) !== null;
+}
+
+/** …and, with the member id and generation that refusal leaves (REBALANCE_IN_PROGRESS keeps them), onJoinPrepare commits first. */
+export function commitRefusalRejoinsAfterCommit(ctx: ConsumerContext, ev: ConsumerEvent): boolean {
+  const after = commitRefusalRejoins(ctx, ev);
+  return after !== null && needsJoinPrepare(after);
 }
 
 /**
@@ -215,7 +252,7 @@ export function commitFailed(d: Draft, out: Out, c: PendingCommit, error: string
     out.call(c.waiter, 'reply', { call: 'commitSync', ok: false, error: exception });
   }
   if (c.purpose === 'auto' && retriable) d.nextAutoCommitAt = now + d.config['retry.backoff.ms'];
-  if (!retriable) afterCommitRefused(d, error, staleWhileRejoining);
+  if (!retriable) afterCommitRefused(d, error, staleWhileRejoining, out);
   nextCommit(d, out);
   scheduleAutoCommit(d, now, out);
 }

@@ -24,6 +24,8 @@ import { leaderOf } from '../cluster/metadata';
 import type { TopicPartition } from '../protocol/messages';
 import { keyOf } from '../protocol/topicPartition';
 import {
+  commitRefusalRejoinsAfterCommit,
+  commitRefusalRejoinsNow,
   endsCloseCommit,
   endsJoinPrepare,
   needsCloseCommit,
@@ -220,6 +222,9 @@ export const consumerMachine = setup({
     heartbeatRejoinsNow: ({ context, event }: Args) => heartbeatRejoinsNow(context, event),
     heartbeatRejoinsAfterRevocation: ({ context, event }: Args) => heartbeatRejoinsNow(context, event) && revokesFirst(context),
     heartbeatRejoinsAfterCommit: ({ context, event }: Args) => heartbeatRejoinsAfterCommit(context, event),
+    commitRefusalRejoinsNow: ({ context, event }: Args) => commitRefusalRejoinsNow(context, event),
+    commitRefusalRejoinsAfterRevocation: ({ context, event }: Args) => commitRefusalRejoinsNow(context, event) && revokesFirst(context),
+    commitRefusalRejoinsAfterCommit: ({ context, event }: Args) => commitRefusalRejoinsAfterCommit(context, event),
     joinOrSyncLost: ({ event }: Args) => joinOrSyncLost(event),
     joinPrepareCommitDone: ({ context, event }: Args) =>
       event.type === 'OffsetCommitResponse' && endsJoinPrepare(context, event.payload.correlationId, event.payload.error, event.now),
@@ -350,6 +355,22 @@ export const consumerMachine = setup({
                   { guard: 'heartbeatRejoinsAfterRevocation', target: 'REVOKING', actions: [a.heartbeatResponse, a.startRevocation] },
                   { guard: 'heartbeatRejoinsNow', target: 'PREPARING_REBALANCE', actions: [a.heartbeatResponse, a.startRejoin] },
                   { actions: a.heartbeatResponse },
+                ],
+                // …and so does one whose commit is refused (its generation reset, or a rebalance under way):
+                // Kafka's poll() loop rejoins on its next pass (ConsumerCoordinator.poll → ensureActiveGroup)
+                OffsetCommitResponse: [
+                  {
+                    guard: 'commitRefusalRejoinsAfterCommit',
+                    target: 'JOIN_PREPARE',
+                    actions: [a.offsetCommitResponse, a.startJoinPrepare],
+                  },
+                  {
+                    guard: 'commitRefusalRejoinsAfterRevocation',
+                    target: 'REVOKING',
+                    actions: [a.offsetCommitResponse, a.startRevocation],
+                  },
+                  { guard: 'commitRefusalRejoinsNow', target: 'PREPARING_REBALANCE', actions: [a.offsetCommitResponse, a.startRejoin] },
+                  { actions: a.offsetCommitResponse },
                 ],
                 resubscribe: { target: 'PREPARING_REBALANCE', actions: [a.startRejoin, a.resubscribe] },
                 // max.poll.interval.ms since poll() returned: the member leaves the group (handlePollTimeoutExpiry)
