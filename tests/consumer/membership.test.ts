@@ -109,7 +109,10 @@ describe('membership', () => {
     const coordinator = run(context({}, 1, member), (d, out) =>
       onHeartbeatResponse(d, response('HeartbeatResponse', { correlationId: 9, error: 'NOT_COORDINATOR' } as const), out),
     );
-    expect(coordinator.effects).toEqual([]);
+    // Heartbeat.failHeartbeat: no rejoin, the next heartbeat after retry.backoff.ms (heartbeatRetryBackoff.test.ts)
+    expect(coordinator.effects).toEqual([
+      { type: 'timer', key: 'heartbeat', name: 'heartbeatDue', delay: 100, data: {}, background: true },
+    ]);
     expect(coordinator.d.rejoinNeeded).toBe(false);
   });
 

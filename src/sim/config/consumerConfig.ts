@@ -36,7 +36,13 @@ export const CONSUMER_CONFIG: readonly ConfigKey[] = [
     min: 1,
     doc: 'A member that sends no heartbeat for this long is removed and the group rebalances. The brokers accept 6000–1800000 (group.min.session.timeout.ms, group.max.session.timeout.ms): outside it JoinGroup fails with INVALID_SESSION_TIMEOUT and poll() throws.',
   },
-  { name: 'heartbeat.interval.ms', type: 'int', default: 3000, min: 1, doc: 'How often the member heartbeats to the group coordinator.' },
+  {
+    name: 'heartbeat.interval.ms',
+    type: 'int',
+    default: 3000,
+    min: 1,
+    doc: 'How often the member heartbeats to the group coordinator. After a failed heartbeat (lost, or the coordinator unavailable) the next one goes out after retry.backoff.ms instead, doubling to retry.backoff.max.ms.',
+  },
   { name: 'max.poll.records', type: 'int', default: 500, min: 1, doc: 'Upper bound on the records one poll() returns.' },
   {
     name: 'max.poll.interval.ms',
@@ -54,7 +60,7 @@ export const CONSUMER_CONFIG: readonly ConfigKey[] = [
     type: 'long',
     default: 1000,
     min: 0,
-    doc: 'Upper bound on the wait between retries of a commit; the wait doubles from retry.backoff.ms.',
+    doc: 'Upper bound on the wait between retries of a commit, an OffsetFetch or a failed heartbeat; the wait doubles from retry.backoff.ms.',
     simulation: 'no jitter',
   },
   METADATA_MAX_AGE_MS,

@@ -41,7 +41,7 @@ const RETRIABLE_COMMIT_ERRORS: readonly string[] = [
 /** Errors that say the coordinator is not ready (moving or loading): the client finds it again and retries. */
 export const COORDINATOR_ERRORS: readonly string[] = ['COORDINATOR_LOAD_IN_PROGRESS', 'COORDINATOR_NOT_AVAILABLE', 'NOT_COORDINATOR'];
 
-/** ExponentialBackoff without jitter: retry.backoff.ms doubling per attempt up to retry.backoff.max.ms (commits and OffsetFetch). */
+/** ExponentialBackoff without jitter: retry.backoff.ms doubling per attempt up to retry.backoff.max.ms (commits, OffsetFetch, failed heartbeats). */
 export function commitBackoff(config: ConsumerConfig, attempts: number): number {
   const base = config['retry.backoff.ms'];
   const max = Math.max(base, config['retry.backoff.max.ms']);

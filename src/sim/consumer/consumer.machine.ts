@@ -77,7 +77,7 @@ import {
 } from './membership';
 import { pollErrorPending } from './pollErrors';
 import { assignAll, onListenerDone, onSeek, onSeekToBeginning, onSeekToCommitted } from './positions';
-import { closeCommitLost, joinOrSyncLost, joinPrepareCommitLost, onRequestLost } from './requestLost';
+import { closeCommitLost, heartbeatLost, joinOrSyncLost, joinPrepareCommitLost, onRequestLost } from './requestLost';
 
 export { commitBackoff, DEFAULT_API_TIMEOUT_MS, hasUncommittedPositions, maybeAutoCommit } from './commits';
 export type { ConsumerContext, ConsumerInput, PendingCommit } from './consumerContext';
@@ -143,6 +143,8 @@ const a = {
     return ctx;
   }),
   requestLost: action<EventOf<'disconnected'>>(onRequestLost),
+  /** The same, for a Heartbeat lost while the member heartbeats: the next one after the backoff. */
+  heartbeatLost: action<EventOf<'disconnected'>>((d, e, out) => onRequestLost(d, e, out, true)),
   metadataResponse: action<EventOf<'MetadataResponse'>>(onConsumerMetadataResponse),
   findCoordinatorResponse: action<EventOf<'FindCoordinatorResponse'>>(onFindCoordinatorResponse),
   coordinatorLookupRetry: action((d, _ev, out) => onCoordinatorLookupRetry(d, out)),
@@ -226,6 +228,7 @@ export const consumerMachine = setup({
     commitRefusalRejoinsAfterRevocation: ({ context, event }: Args) => commitRefusalRejoinsNow(context, event) && revokesFirst(context),
     commitRefusalRejoinsAfterCommit: ({ context, event }: Args) => commitRefusalRejoinsAfterCommit(context, event),
     joinOrSyncLost: ({ event }: Args) => joinOrSyncLost(event),
+    heartbeatLost: ({ event }: Args) => heartbeatLost(event),
     joinPrepareCommitDone: ({ context, event }: Args) =>
       event.type === 'OffsetCommitResponse' && endsJoinPrepare(context, event.payload.correlationId, event.payload.error, event.now),
     joinPrepareCommitLost: ({ context, event }: Args) => joinPrepareCommitLost(context, event),
@@ -324,11 +327,14 @@ export const consumerMachine = setup({
                   { guard: 'syncThrows', target: 'PREPARING_REBALANCE', actions: [a.syncFailed, a.stopHeartbeats] },
                   { target: 'PREPARING_REBALANCE', actions: [a.syncFailed, a.startRejoin] },
                 ],
-                disconnected: {
-                  guard: 'joinOrSyncLost',
-                  target: 'PREPARING_REBALANCE',
-                  actions: [a.requestLost, a.stopHeartbeats, a.rejoinAfterBackoff],
-                },
+                disconnected: [
+                  {
+                    guard: 'joinOrSyncLost',
+                    target: 'PREPARING_REBALANCE',
+                    actions: [a.requestLost, a.stopHeartbeats, a.rejoinAfterBackoff],
+                  },
+                  { guard: 'heartbeatLost', actions: a.heartbeatLost },
+                ],
                 heartbeatDue: { actions: a.heartbeatDue },
                 HeartbeatResponse: { actions: a.heartbeatResponseSyncing },
                 resubscribe: { target: 'PREPARING_REBALANCE', actions: [a.startRejoin, a.resubscribe] },
@@ -349,6 +355,7 @@ export const consumerMachine = setup({
                   { actions: a.poll },
                 ],
                 heartbeatDue: { actions: a.heartbeatDue },
+                disconnected: { guard: 'heartbeatLost', actions: a.heartbeatLost },
                 // a member blocked in poll() rejoins at once
                 HeartbeatResponse: [
                   { guard: 'heartbeatRejoinsAfterCommit', target: 'JOIN_PREPARE', actions: [a.heartbeatResponse, a.startJoinPrepare] },
@@ -384,7 +391,10 @@ export const consumerMachine = setup({
                   { guard: 'joinPrepareCommitDone', target: 'PREPARING_REBALANCE', actions: [a.offsetCommitResponse, a.startRejoin] },
                   { actions: a.offsetCommitResponse },
                 ],
-                disconnected: { guard: 'joinPrepareCommitLost', target: 'PREPARING_REBALANCE', actions: [a.requestLost, a.startRejoin] },
+                disconnected: [
+                  { guard: 'joinPrepareCommitLost', target: 'PREPARING_REBALANCE', actions: [a.requestLost, a.startRejoin] },
+                  { guard: 'heartbeatLost', actions: a.heartbeatLost },
+                ],
                 heartbeatDue: { actions: a.heartbeatDue },
                 HeartbeatResponse: { actions: a.heartbeatResponse },
                 poll: { actions: a.pollWaits },
@@ -401,6 +411,7 @@ export const consumerMachine = setup({
                 commitSync: { actions: a.commitSync },
                 OffsetCommitResponse: { actions: a.offsetCommitResponse },
                 heartbeatDue: { actions: a.heartbeatDue },
+                disconnected: { guard: 'heartbeatLost', actions: a.heartbeatLost },
                 HeartbeatResponse: { actions: a.heartbeatResponse },
                 poll: { actions: a.pollWaits },
                 resubscribe: { target: 'PREPARING_REBALANCE', actions: [a.startRejoin, a.resubscribe] },

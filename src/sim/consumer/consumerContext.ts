@@ -66,6 +66,12 @@ export interface ConsumerContext extends Required<ConsumerInput> {
   /** Failed OffsetFetch attempts since the last answer with offsets: the next retry waits commitBackoff of it. */
   readonly offsetsAttempts: number;
   /**
+   * Heartbeat.heartbeatAttempts: heartbeats failed since the last one answered (a lost request, a
+   * coordinator error); the next is sent after retryBackoff.backoff(attempts) instead of
+   * heartbeat.interval.ms (membership.ts failHeartbeat).
+   */
+  readonly heartbeatAttempts: number;
+  /**
    * The application has a ConsumerRebalanceListener (offsets-in-sink: it seeks to the offsets its
    * database holds): on every assignment the consumer calls onPartitionsAssigned and waits for it
    * before fetching the group's committed offsets for the partitions it did not seek.
@@ -184,6 +190,7 @@ export function consumerDraft(c: ConsumerContext): Draft {
     awaitingMetadata: c.awaitingMetadata,
     offsetsRequest: c.offsetsRequest,
     offsetsAttempts: c.offsetsAttempts,
+    heartbeatAttempts: c.heartbeatAttempts,
     awaitingListener: c.awaitingListener,
     pollWaiting: c.pollWaiting,
     endOffsets: c.endOffsets,
@@ -224,6 +231,7 @@ export function initialContext(input: ConsumerInput): ConsumerContext {
     awaitingMetadata: [],
     offsetsRequest: null,
     offsetsAttempts: 0,
+    heartbeatAttempts: 0,
     awaitingListener: false,
     pollWaiting: null,
     endOffsets: null,

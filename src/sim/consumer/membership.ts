@@ -9,13 +9,15 @@
 import type { Out } from '../actors/out';
 import type { ActorId } from '../kernel/envelope';
 import type { KafkaError } from '../protocol/errors';
-import { COORDINATOR_ERRORS, needsJoinPrepare, requestOffsets } from './commits';
+import { COORDINATOR_ERRORS, commitBackoff, needsJoinPrepare, requestOffsets } from './commits';
 import {
   type ConsumerContext,
   corr,
   type Draft,
+  groupCoordinatorOnLeader,
   joinCompleted,
   knownCoordinator,
+  lookupCoordinator,
   outOfGeneration,
   sendToCoordinator,
 } from './consumerContext';
@@ -150,10 +152,32 @@ export function startRejoin(d: Draft, out: Out): void {
   sendJoin(d, out);
 }
 
+/** Heartbeat.sentHeartbeat: the heartbeat timer starts again from heartbeat.interval.ms as each heartbeat goes out. */
 export function onHeartbeatDue(d: Draft, out: Out): void {
   const heartbeat = { correlationId: corr(d), groupId: d.config['group.id'], generationId: d.generationId, memberId: d.memberId };
   sendToCoordinator(d, out, 'Heartbeat', heartbeat, true);
   out.timer('heartbeat', 'heartbeatDue', d.config['heartbeat.interval.ms'], {}, true);
+}
+
+/**
+ * Heartbeat.failHeartbeat, which AbstractCoordinator.HeartbeatThread's listener calls for every
+ * failed heartbeat but a RebalanceInProgressException or FencedInstanceIdException (a lost request —
+ * disconnect or request.timeout.ms —, COORDINATOR_NOT_AVAILABLE / NOT_COORDINATOR, an unexpected
+ * error, UNKNOWN_MEMBER_ID / ILLEGAL_GENERATION): the next heartbeat goes out
+ * `retryBackoff.backoff(heartbeatAttempts++)` from now — retry.backoff.ms doubling to
+ * retry.backoff.max.ms, *without jitter* (Kafka's is ±20 %) — instead of heartbeat.interval.ms.
+ * Only Heartbeat.receiveHeartbeat sets the attempts back to 0. `heartbeating`: the member is in a
+ * state where its heartbeat thread runs (COMPLETING_REBALANCE, STABLE, and the model's JOIN_PREPARE
+ * and REVOKING); one whose generation was reset is UNJOINED and sends nothing (HeartbeatThread.run:
+ * hasNotJoinedGroup). The coordinator a disconnect or a coordinator error marked unknown is looked
+ * up at once (HeartbeatThread.run: coordinatorUnknown → lookupCoordinator).
+ */
+export function failHeartbeat(d: Draft, out: Out, heartbeating: boolean): void {
+  const backoff = commitBackoff(d.config, d.heartbeatAttempts);
+  d.heartbeatAttempts += 1;
+  if (!heartbeating || outOfGeneration(d)) return;
+  out.timer('heartbeat', 'heartbeatDue', backoff, {}, true);
+  if (groupCoordinatorOnLeader(d.meta) && !knownCoordinator(d)) lookupCoordinator(d, out);
 }
 
 /** A heartbeat error that makes the member rejoin (every error but the coordinator's own unavailability). */
@@ -170,14 +194,25 @@ function forget(d: Draft, error: KafkaError): void {
 /** `syncing`: the member's SyncGroup is in flight (COMPLETING_REBALANCE). */
 export function onHeartbeatResponse(d: Draft, ev: EventOf<'HeartbeatResponse'>, out: Out, syncing = false): void {
   const { error } = ev.payload;
-  // HeartbeatResponseHandler: a coordinator error marks the coordinator unknown; the member keeps its generation and heartbeats on
-  if (!asksRejoin(error)) return;
+  // Heartbeat.receiveHeartbeat: an answer, or a REBALANCE_IN_PROGRESS (heartbeating on during a rebalance keeps the session)
+  if (error === 'NONE' || error === 'REBALANCE_IN_PROGRESS') d.heartbeatAttempts = 0;
+  if (error === 'NONE') return;
+  // HeartbeatResponseHandler: a coordinator error marks the coordinator unknown; the member keeps its
+  // generation, and heartbeats again after the backoff (failHeartbeat)
+  if (!asksRejoin(error)) {
+    failHeartbeat(d, out, true);
+    return;
+  }
   // …and REBALANCE_IN_PROGRESS asks for a rejoin only from a STABLE member; during COMPLETING_REBALANCE it is ignored
   if (error === 'REBALANCE_IN_PROGRESS' && syncing) return;
   if (!d.rejoinNeeded) out.fact({ kind: 'clientError', client: d.client, error, during: 'Heartbeat', fatal: false });
   forget(d, error);
-  // a member that is no longer in the generation stops heartbeating; one asked to rejoin keeps its session alive
-  if (error !== 'REBALANCE_IN_PROGRESS') out.cancel('heartbeat');
+  // a member that is no longer in the generation stops heartbeating (its failure still counts an
+  // attempt); one asked to rejoin keeps its session alive
+  if (error !== 'REBALANCE_IN_PROGRESS') {
+    out.cancel('heartbeat');
+    failHeartbeat(d, out, false);
+  }
   d.rejoinNeeded = true;
 }
 

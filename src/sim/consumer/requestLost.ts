@@ -14,11 +14,13 @@ import { commitFailed, endsCloseCommit, endsJoinPrepare, retryOffsetFetch } from
 import type { ConsumerContext, Draft } from './consumerContext';
 import type { ConsumerEvent } from './events';
 import { onFindCoordinatorLost } from './groupLookup';
+import { failHeartbeat } from './membership';
 
 /** The lost request's correlation id (every request of the consumer carries one). */
 const correlationOf = (e: DisconnectedEvent) => e.payload.correlationId as number;
 
-export function onRequestLost(d: Draft, e: DisconnectedEvent, out: Out): void {
+/** `heartbeating`: the member's heartbeats run (a lost Heartbeat then re-arms them after the backoff: failHeartbeat). */
+export function onRequestLost(d: Draft, e: DisconnectedEvent, out: Out, heartbeating = false): void {
   const correlationId = correlationOf(e);
   const tp = { topic: e.payload.topic as string, partition: e.payload.partition as number };
   // a lost Metadata request is a failed update: it is asked again after the backoff, of another broker
@@ -63,9 +65,18 @@ export function onRequestLost(d: Draft, e: DisconnectedEvent, out: Out): void {
       commitFailed(d, out, c, disconnectError(e), e.now);
       return;
     }
+    case 'Heartbeat':
+      // Heartbeat.failHeartbeat: the next heartbeat after the backoff, not heartbeat.interval.ms later
+      failHeartbeat(d, out, heartbeating);
+      return;
     default:
       return;
   }
+}
+
+/** A Heartbeat lost (disconnect or request.timeout.ms) while the member heartbeats. */
+export function heartbeatLost(ev: ConsumerEvent): boolean {
+  return ev.type === 'disconnected' && ev.rpc === 'Heartbeat';
 }
 
 /** A JoinGroup or SyncGroup lost: the member asks again (the membership's transition). */

@@ -38,14 +38,16 @@ export const DOCS_KO: Readonly<Record<ConfigTable, Readonly<Record<string, strin
       '그룹에 커밋된 오프셋이 없을 때(또는 위치가 로그 범위 밖일 때) 어디서부터 읽을지 정합니다. none이면 대신 poll()이 NoOffsetForPartitionException(OffsetOutOfRangeException)을 던집니다.',
     'session.timeout.ms':
       '이 시간 동안 하트비트를 보내지 않은 멤버는 그룹에서 빠지고, 그룹은 리밸런스합니다. 브로커는 6000–1800000(group.min.session.timeout.ms, group.max.session.timeout.ms)만 받습니다. 범위 밖이면 JoinGroup이 INVALID_SESSION_TIMEOUT으로 실패하고 poll()이 예외를 던집니다.',
-    'heartbeat.interval.ms': '멤버가 그룹 코디네이터에 하트비트를 보내는 주기입니다.',
+    'heartbeat.interval.ms':
+      '멤버가 그룹 코디네이터에 하트비트를 보내는 주기입니다. 하트비트가 실패하면(유실, 코디네이터를 쓸 수 없음) 다음 하트비트는 그 대신 retry.backoff.ms 뒤에 보내고, 이 대기 시간은 retry.backoff.max.ms까지 두 배씩 늘어납니다.',
     'max.poll.records': 'poll() 한 번이 돌려주는 레코드 수의 상한입니다.',
     'max.poll.interval.ms':
       'poll() 호출 사이에 허용되는 가장 긴 시간입니다. 이 시간 안에 다시 poll()하지 않은 멤버는 그룹을 떠납니다(다음 commitSync는 CommitFailedException을 던지고, 다음 poll()에서 다시 참여합니다). 리밸런스 타임아웃이기도 합니다. 그룹이 이 멤버의 재참여나 SyncGroup을 기다리는 시간이며, 재참여 전에 커밋하는 데 쓸 수 있는 시간입니다.',
     'fetch.max.wait.ms': '돌려줄 데이터가 없을 때 브로커가 fetch 요청을 붙잡아 두는 시간입니다.',
     'request.timeout.ms': '클라이언트가 응답을 기다리는 시간입니다.',
     'retry.backoff.ms': '실패한 요청을 재시도하기 전에 기다리는 시간입니다.',
-    'retry.backoff.max.ms': '커밋 재시도 사이 대기 시간의 상한입니다. 대기 시간은 retry.backoff.ms에서 시작해 두 배씩 늘어납니다.',
+    'retry.backoff.max.ms':
+      '커밋, OffsetFetch, 실패한 하트비트를 재시도하기 전 대기 시간의 상한입니다. 대기 시간은 retry.backoff.ms에서 시작해 두 배씩 늘어납니다.',
     'metadata.max.age.ms': '리더가 바뀌지 않아도 클러스터 메타데이터를 새로 받기까지 허용하는 최대 나이입니다.',
   },
   cluster: {
