@@ -71,6 +71,16 @@ const KO_RULES: readonly Rule[] = [
       `TaskMigratedException(${josa(m[1] as string, '이/가')} ${josa(translateRefusal(m[2] as string, 'ko'), '으로/로')} 실패): 태스크를 dirty 상태로 닫고(트랜잭션 취소, 저장소 삭제) 프로듀서를 새로 만든 뒤 스레드가 그룹에 다시 참여합니다`,
   ],
   [
+    /^onPartitionsLost \(this member's generation is gone\): its task is closed dirty — (\d+) record\(s\) processed since the last commit dropped, to be processed again from the committed offsets — and created again, its store restored from the changelog$/,
+    (m) =>
+      `onPartitionsLost(이 멤버의 generation이 사라졌습니다): 태스크를 dirty 상태로 닫습니다. 마지막 커밋 뒤에 처리한 레코드 ${m[1]}개는 버리고 커밋된 offset부터 다시 처리합니다. 태스크를 다시 만들고 저장소를 changelog에서 복원합니다`,
+  ],
+  [
+    /^onPartitionsLost \(this member's generation is gone\): its task is closed dirty — nothing uncommitted — and created again, its store restored from the changelog$/,
+    () =>
+      'onPartitionsLost(이 멤버의 generation이 사라졌습니다): 태스크를 dirty 상태로 닫습니다. 커밋하지 않은 작업은 없습니다. 태스크를 다시 만들고 저장소를 changelog에서 복원합니다',
+  ],
+  [
     /^(\S+) failed with (.+): StreamsException, the stream thread dies$/,
     (m) =>
       `${josa(m[1] as string, '이/가')} ${josa(translateRefusal(m[2] as string, 'ko'), '으로/로')} 실패했습니다. StreamsException으로 스트림 스레드가 종료됩니다`,

@@ -10,7 +10,7 @@ import { advance, nextOffsets, pointDetail, pollOnce, processedFact, sendOffsets
 import type { RecordForApp } from '../protocol/messages';
 import { keyOf } from '../protocol/topicPartition';
 import { countSkipReason, selectedKey } from './aggregate';
-import { answerPendingRevocation } from './revocation';
+import { answerPendingRevocation, rebalanceCompleted } from './revocation';
 import { type Draft, eos, type PollReply, type Reply, type Step, type StreamThreadContext } from './streamThreadContext';
 
 const where = (r: RecordForApp) => `topic=[${r.topic}] partition=[${r.partition}] offset=[${r.offset}]`;
@@ -23,9 +23,16 @@ export function poll(d: Draft, now: number, out: Out): void {
   if (d.uncommitted > 0) out.timer('commitDue', 'commitDue', Math.max(0, d.lastCommitAt + d.commitIntervalMs + 1 - now));
 }
 
-/** More than commit.interval.ms has passed since the last commit (StreamThread.maybeCommit: `now - lastCommitMs > commitTimeMs`) and there is work to commit. */
+/**
+ * More than commit.interval.ms has passed since the last commit (StreamThread.maybeCommit: `now -
+ * lastCommitMs > commitTimeMs`), there is work to commit, and no rebalance is under way
+ * (TaskManager.commitTasksAndMaybeUpdateCommittableOffsets returns -1 while `rebalanceInProgress`:
+ * maybeCommit logs "Unable to commit as we are in the middle of a rebalance, will try again when it
+ * completes" and leaves `lastCommitMs` as it was — the commit step of the first batch after the
+ * assignment commits).
+ */
 export function commitIsDue(d: StreamThreadContext, now: number): boolean {
-  return now - d.lastCommitAt > d.commitIntervalMs && d.uncommitted > 0;
+  return now - d.lastCommitAt > d.commitIntervalMs && d.uncommitted > 0 && !d.rebalanceInProgress;
 }
 
 /**
@@ -215,6 +222,7 @@ export function gainedTask(d: StreamThreadContext, reply: PollReply): string[] {
 /** The poll() answer that brought a newly assigned task is kept for after its restore. */
 export function holdForNewTask(d: Draft, reply: PollReply): void {
   d.pollOutstanding = false;
+  rebalanceCompleted(d);
   d.heldBatch = reply;
 }
 
@@ -231,6 +239,7 @@ export function announceNewTask(d: Draft, out: Out): void {
 /** A poll() answer: the batch to process next (it starts by the transition's next action). */
 export function takeBatch(d: Draft, reply: PollReply, out: Out): void {
   d.pollOutstanding = false;
+  rebalanceCompleted(d);
   d.owned = Object.keys(reply.positions ?? {});
   d.batch = reply.records ?? [];
   d.positions = reply.positions ?? {};

@@ -12,6 +12,7 @@
  */
 import type { Out } from '../actors/out';
 import { applyChangelog } from './aggregate';
+import { rebalanceCompleted } from './revocation';
 import { type Draft, eos, type PollReply, type Reply, type StreamThreadContext } from './streamThreadContext';
 
 /**
@@ -41,12 +42,14 @@ export function startProcess(d: Draft, now: number, out: Out): void {
   d.pollOutstanding = false;
   // a restarted process: its main consumer, restarted too, waits for no rebalance listener
   d.revocationPending = false;
+  d.rebalanceInProgress = false;
   startTask(d, now, out);
 }
 
 /** A poll() answer while the task is not running yet: kept for when it runs. */
 export function holdPoll(d: Draft, reply: PollReply): void {
   d.pollOutstanding = false;
+  rebalanceCompleted(d);
   d.heldBatch = reply;
 }
 

@@ -9,9 +9,19 @@
  *   transaction with the input offsets, under at_least_once flush() + commitSync(). The records the
  *   task processed since its last commit are therefore not read again from older committed offsets
  *   when the partitions come back, nor by the instance they move to.
- * - onPartitionsLost (the member's generation is gone) → TaskManager.handleLostAll: nothing can be
- *   committed any more; the tasks are closed dirty — under exactly_once_v2 the open transaction is
- *   aborted and the store restored, as after a TaskMigratedException (migration.ts).
+ * - onPartitionsLost (the member's generation is gone) → TaskManager.handleLostAll, under both
+ *   guarantees: nothing can be committed any more; every active task is closed dirty
+ *   (closeRunningTasksDirty) — its uncommitted work dropped, to be processed again from the committed
+ *   offsets — and created again at the next assignment. Under exactly_once_v2 the open transaction is
+ *   aborted, the store wiped and the producer re-created (reInitializeProducer), as after a
+ *   TaskMigratedException (migration.ts); under at_least_once there is no transaction and no producer
+ *   to replace.
+ * - Between the JoinGroup and the assignment the thread does not commit: TaskManager.handleRebalanceStart
+ *   (StreamsPartitionAssignor.subscriptionUserData, as the JoinGroup is built) sets
+ *   `rebalanceInProgress`, handleRebalanceComplete (onPartitionsAssigned) clears it, and while it is
+ *   set `commitTasksAndMaybeUpdateCommittableOffsets` returns -1: StreamThread.maybeCommit skips the
+ *   commit and tries again on a later loop. (The listener's own commit, above, goes straight to
+ *   TaskExecutor.commitOffsetsOrTransaction, before the JoinGroup.)
  *
  * The listener runs inside poll(), so the thread has a poll() out when it is called: it is running
  * (polling, pollingInTransaction, or committing while polling) or not running yet.
@@ -43,6 +53,32 @@ export function lostWithoutWork(ctx: StreamThreadContext, ev: Ev): boolean {
   return revocation(ev)?.lost === true && eos(ctx) && ctx.uncommitted === 0;
 }
 
+/**
+ * onPartitionsLost under at_least_once, with work or without: handleLostAll closes the task dirty
+ * too (closeRunningTasksDirty does not look at the processing mode) — no transaction to abort, no
+ * producer to replace.
+ */
+export function lostAtLeastOnce(ctx: StreamThreadContext, ev: Ev): boolean {
+  return revocation(ev)?.lost === true && !eos(ctx);
+}
+
+/**
+ * handleLostAll under at_least_once: the listener returns, the task's uncommitted work is dropped
+ * (its commit timer with it), and the task is created again — its store restored from the changelog
+ * (restore.ts dropTaskWork, then startTask); the input is processed again from the committed offsets.
+ */
+export function tasksLostAtLeastOnce(d: Draft, out: Out): void {
+  out.fact({
+    kind: 'note',
+    actor: d.self,
+    text:
+      d.uncommitted > 0
+        ? `onPartitionsLost (this member's generation is gone): its task is closed dirty — ${d.uncommitted} record(s) processed since the last commit dropped, to be processed again from the committed offsets — and created again, its store restored from the changelog`
+        : "onPartitionsLost (this member's generation is gone): its task is closed dirty — nothing uncommitted — and created again, its store restored from the changelog",
+  });
+  answerRevocation(d, out);
+}
+
 /** handleLostAll with no transaction open: the listener returns, the task is closed dirty and the producer replaced. */
 export function tasksLostWithoutWork(d: Draft, out: Out): void {
   out.fact({
@@ -53,9 +89,13 @@ export function tasksLostWithoutWork(d: Draft, out: Out): void {
   answerRevocation(d, out);
 }
 
-/** The listener returns: the main consumer rejoins. */
+/**
+ * The listener returns: the main consumer rejoins — it sends its JoinGroup, where Streams' assignor
+ * calls TaskManager.handleRebalanceStart: no commit until the assignment (a poll() answer).
+ */
 export function answerRevocation(d: Draft, out: Out): void {
   d.revocationPending = false;
+  d.rebalanceInProgress = true;
   out.call(d.consumer, 'partitionsRevokedDone');
 }
 
@@ -80,4 +120,12 @@ export function tasksLost(d: Draft, out: Out): void {
     text: "onPartitionsLost (this member's generation is gone): its task is closed dirty — its open transaction aborted, its store wiped — and created again at the next assignment",
   });
   answerRevocation(d, out);
+}
+
+/**
+ * A poll() answer of the main consumer: the rebalance, if one ran, completed inside it
+ * (onPartitionsAssigned → TaskManager.handleRebalanceComplete), so commits may go out again.
+ */
+export function rebalanceCompleted(d: Draft): void {
+  d.rebalanceInProgress = false;
 }

@@ -71,7 +71,7 @@ import {
   startRestore,
   startTask,
 } from './restore';
-import { answerAfterCommit, answerRevocation, tasksLost, tasksLostWithoutWork } from './revocation';
+import { answerAfterCommit, answerRevocation, tasksLost, tasksLostAtLeastOnce, tasksLostWithoutWork } from './revocation';
 import { onSendFailed, restoreAfterCorruption, sendFatal, sendMigrated, taskCorrupted } from './sendErrors';
 import {
   act,
@@ -165,8 +165,9 @@ const startCommitting = act((d, _now, _ev, out) => startCommit(d, out));
 
 /**
  * The main consumer's onPartitionsRevoked / onPartitionsLost (revocation.ts), while poll() is out:
- * uncommitted work is committed first (the answer follows the commit); an exactly_once_v2
- * transaction whose generation is gone is closed dirty; otherwise the listener returns at once.
+ * uncommitted work is committed first (the answer follows the commit); a lost generation closes the
+ * task dirty under either guarantee (under exactly_once_v2 with its transaction aborted and the
+ * producer re-created); otherwise the listener returns at once.
  */
 const answerNow = act((d, _now, _ev, out) => answerRevocation(d, out));
 const waitForCommit = act((d) => answerAfterCommit(d));
@@ -183,6 +184,19 @@ const revokedWhilePolling = [
       tasksLostWithoutWork(d, out);
       dropTaskWork(d, out);
       closeProducer(d, out);
+    }),
+  },
+  {
+    // at_least_once: the task closed dirty (its uncommitted work and commit timer dropped) and
+    // created again — restored, then run from the committed offsets; the thread's commit clock goes on
+    guard: 'lostAtLeastOnce' as const,
+    target: '#streamThread.initializing',
+    actions: act((d, now, _ev, out) => {
+      tasksLostAtLeastOnce(d, out);
+      dropTaskWork(d, out);
+      const lastCommitAt = d.lastCommitAt;
+      startTask(d, now, out);
+      d.lastCommitAt = lastCommitAt;
     }),
   },
   { guard: 'revokedWithWork' as const, target: '#streamThread.running.committingWhilePolling', actions: [waitForCommit, startCommitting] },

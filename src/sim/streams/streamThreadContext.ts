@@ -89,6 +89,11 @@ export interface StreamThreadContext extends StreamThreadInput {
   /** The time of the last event (events raised inside a step carry none). */
   /** The main consumer waits in onPartitionsRevoked for the commit under way (revocation.ts). */
   readonly revocationPending: boolean;
+  /**
+   * The main consumer is between its JoinGroup and its next assignment (TaskManager's
+   * `rebalanceInProgress`, revocation.ts): StreamThread.maybeCommit does not commit.
+   */
+  readonly rebalanceInProgress: boolean;
   /** at_least_once: the exception of a failed send, kept until the next send() or flush() throws it (sendErrors.ts). */
   readonly sendException?: string | null;
   readonly clock: number;
@@ -127,6 +132,7 @@ export function initialContext(input: StreamThreadInput): StreamThreadContext {
     ownCommitted: {},
     droppedRecords: 0,
     revocationPending: false,
+    rebalanceInProgress: false,
     clock: 0,
     stopped: null,
   };

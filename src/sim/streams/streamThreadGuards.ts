@@ -6,7 +6,7 @@ import { answers, failed, replyOf } from '../application/applicationLoop';
 import { isTaskMigrated } from './migration';
 import { commitIsDue, gainedTask } from './processing';
 import { restoreAfter, restoredToEnd } from './restore';
-import { lostInTransaction, lostWithoutWork, revokedWithWork } from './revocation';
+import { lostAtLeastOnce, lostInTransaction, lostWithoutWork, revokedWithWork } from './revocation';
 import { pendingSendError, type SendErrorKind } from './sendErrors';
 import { type Ev, eos, eventTime, type StreamThreadContext } from './streamThreadContext';
 
@@ -126,4 +126,6 @@ export const streamThreadGuards = {
   /** onPartitionsLost with an exactly_once_v2 transaction open: close the task dirty. */
   lostInTransaction: ({ context, event }: Args) => lostInTransaction(context, event),
   lostWithoutWork: ({ context, event }: Args) => lostWithoutWork(context, event),
+  /** onPartitionsLost under at_least_once: close the task dirty too. */
+  lostAtLeastOnce: ({ context, event }: Args) => lostAtLeastOnce(context, event),
 };
