@@ -309,7 +309,8 @@ describe('Kafka Streams thread: the loop as states', () => {
     const migrated = failing('CommitFailedException');
     expect(migrated.m.state()).toBe('migrating.resubscribing');
     expect(callsTo(migrated.fx, 'st.consumer')).toEqual(['resubscribe']);
-    expect(failing('RebalanceInProgressException').m.state()).toBe('stopped');
+    // the thread dies: it shuts down, closing its clients (streams/shutdown.ts)
+    expect(failing('RebalanceInProgressException').m.state()).toBe('shuttingDown.closingProducer');
     expect(failing('TimeoutException').m.state()).toBe('running.polling');
   });
 

@@ -153,10 +153,10 @@ describe('restoring the store (StoreChangelogReader)', () => {
     const m = at('initializing');
     expect(callNames(m.send('st.producer', { call: 'initTransactions', ok: true, error: null }))).toEqual(['endOffsets→st.restore']);
     expect(m.state()).toBe('restoring.readingEndOffsets');
-    // a failed initTransactions() (guard initFailed) stops the thread
+    // a failed initTransactions() (guard initFailed) kills the thread: it shuts down (shutdown.ts), its producer closed first
     const failed = at('initializing');
     failed.send('st.producer', { call: 'initTransactions', ok: false, error: 'TRANSACTIONAL_ID_AUTHORIZATION_FAILED' });
-    expect(failed.state()).toBe('stopped');
+    expect(failed.state()).toBe('shuttingDown.closingProducer');
   });
 
   it('at_least_once restores at once (guard atLeastOnce)', () => {
@@ -223,7 +223,7 @@ describe('TaskMigratedException (StreamsProducer, RecordCollectorImpl, StreamThr
     const killed = at({ running: 'committing' });
     killed.send('st.producer', { call: 'commitTransaction', ok: false, error: 'INVALID_RECORD' });
     expect(killed.context().stopped).toBe('commitTransaction failed with INVALID_RECORD: StreamsException, the stream thread dies');
-    expect(killed.state()).toBe('stopped');
+    expect(killed.state()).toBe('shuttingDown.closingProducer');
     const migrated = at({ running: 'committing' });
     migrated.send('st.producer', { call: 'sendOffsetsToTransaction', ok: false, error: 'INVALID_PRODUCER_EPOCH' });
     expect(migrated.state()).toBe('migrating.aborting');

@@ -25,5 +25,7 @@ export const STREAM_THREAD_NOTE = [
   '(`committingWhilePolling`), and a batch answered meanwhile waits for that commit (`committingBeforeBatch`). A',
   'poll() bringing a task another instance worked on (guard `gainsTask`) restores its store first, after aborting',
   'the open transaction (`abortingForNewTask`) or finishing the commit (`committingBeforeNewTask`). A failed',
-  'producer call is a TaskMigratedException (guard `taskMigrated` → `migrating`) or a StreamsException (→ `stopped`).',
+  'producer call is a TaskMigratedException (guard `taskMigrated` → `migrating`) or a StreamsException (→ `shuttingDown`:',
+  'the task closed dirty, an open transaction aborted, the producer, the main consumer — leaving the group — and the',
+  'restore consumer closed, then `stopped`).',
 ].join(' ');

@@ -53,6 +53,17 @@ function role(id: string): string {
   return dot < 0 ? '' : id.slice(dot + 1);
 }
 
+/** The caller of this step's call is a stream thread shutting down (its last step before this one left it in `shuttingDown`). */
+function callerShuttingDown(ctx: NarrationContext): boolean {
+  const from = ctx.step.from;
+  if (!from) return false;
+  for (let i = ctx.step.i - 1; i >= Math.max(0, ctx.step.i - 16); i--) {
+    const s = ctx.trace.steps.at(i);
+    if (s?.actor === from) return s.after.startsWith('shuttingDown');
+  }
+  return false;
+}
+
 /** The call an application makes in this step or the few after it (what "moves on" means). */
 function nextCall(ctx: NarrationContext): string | null {
   const steps = ctx.trace.steps;
@@ -380,12 +391,28 @@ export function callClause(ctx: NarrationContext): string {
         `${caller} calls flush(): it waits until every record is acknowledged`,
         `${josa(caller, '이/가')} flush()를 호출해 모든 레코드가 확인될 때까지 기다립니다.`,
       );
-    case 'close':
+    case 'close': {
+      // a Kafka Streams thread that died closes its clients (streams/shutdown.ts)
+      if (callerShuttingDown(ctx)) {
+        const r = role(step.actor);
+        if (r === 'consumer')
+          return say(
+            lang,
+            `${caller}, whose stream thread died, closes ${target}: unsubscribe() sends a LeaveGroup first, so its partitions go to the other members at once`,
+            `스트림 스레드가 죽은 ${josa(caller, '이/가')} ${josa(target, '을/를')} 닫습니다. unsubscribe()가 먼저 LeaveGroup을 보내므로 파티션이 곧바로 다른 멤버에게 넘어갑니다.`,
+          );
+        return say(
+          lang,
+          `${caller}, whose stream thread died, closes ${target}`,
+          `스트림 스레드가 죽은 ${josa(caller, '이/가')} ${josa(target, '을/를')} 닫습니다.`,
+        );
+      }
       return say(
         lang,
         `${caller} closes ${target}; a new one starts from scratch`,
         `${josa(caller, '이/가')} ${josa(target, '을/를')} 닫습니다. 새 인스턴스는 처음부터 시작합니다.`,
       );
+    }
     case 'seekToCommitted':
       // a Kafka Streams thread does it for a corrupted task (streams/sendErrors.ts)
       if (processKind(ctx, processOf(step.from ?? '')) === 'streams')

@@ -81,6 +81,15 @@ const KO_RULES: readonly Rule[] = [
       'onPartitionsLost(이 멤버의 generation이 사라졌습니다): 태스크를 dirty 상태로 닫습니다. 커밋하지 않은 작업은 없습니다. 태스크를 다시 만들고 저장소를 changelog에서 복원합니다',
   ],
   [
+    /^the stream thread shuts down: its task is closed dirty, then its producer, its main consumer \(leaving the group\) and its restore consumer are closed$/,
+    () => '스트림 스레드가 종료됩니다. 태스크를 dirty 상태로 닫은 뒤 프로듀서, 메인 컨슈머(그룹을 떠남), 복원 컨슈머를 차례로 닫습니다',
+  ],
+  [
+    /^the stream thread shuts down: its task is closed dirty — its open transaction aborted — then its producer, its main consumer \(leaving the group\) and its restore consumer are closed$/,
+    () =>
+      '스트림 스레드가 종료됩니다. 태스크를 dirty 상태로 닫고(열린 트랜잭션 취소) 프로듀서, 메인 컨슈머(그룹을 떠남), 복원 컨슈머를 차례로 닫습니다',
+  ],
+  [
     /^(\S+) failed with (.+): StreamsException, the stream thread dies$/,
     (m) =>
       `${josa(m[1] as string, '이/가')} ${josa(translateRefusal(m[2] as string, 'ko'), '으로/로')} 실패했습니다. StreamsException으로 스트림 스레드가 종료됩니다`,

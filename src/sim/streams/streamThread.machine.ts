@@ -73,6 +73,7 @@ import {
 } from './restore';
 import { answerAfterCommit, answerRevocation, tasksLost, tasksLostAtLeastOnce, tasksLostWithoutWork } from './revocation';
 import { onSendFailed, restoreAfterCorruption, sendFatal, sendMigrated, taskCorrupted } from './sendErrors';
+import { closeMainConsumer, closeRestoreConsumer, closeTasksForShutdown } from './shutdown';
 import {
   act,
   type Ev,
@@ -94,7 +95,7 @@ const taskFailed = (migratedGuard: 'taskMigrated' | 'abortMigrated', fatalGuard:
     target: '#streamThread.migrating',
     actions: [act((d, _now, ev, out) => taskMigrated(d, replyOf(ev), out)), act((d, _now, _ev, out) => closeDirty(d, out))],
   },
-  { guard: fatalGuard, target: '#streamThread.stopped', actions: act((d, _now, ev, out) => streamsException(d, replyOf(ev), out)) },
+  { guard: fatalGuard, target: '#streamThread.shuttingDown', actions: act((d, _now, ev, out) => streamsException(d, replyOf(ev), out)) },
 ];
 
 /** at_least_once: a failed commitSync is a TaskMigratedException (CommitFailedException) or a StreamsException (TaskExecutor). */
@@ -106,7 +107,7 @@ const commitSyncFailed = [
   },
   {
     guard: 'commitSyncFatal' as const,
-    target: '#streamThread.stopped',
+    target: '#streamThread.shuttingDown',
     actions: act((d, _now, ev, out) =>
       stop(d, out, `commitSync failed with ${replyOf(ev)?.error ?? null}: StreamsException, the stream thread dies`),
     ),
@@ -153,7 +154,7 @@ const sendFailedAt = (point: 'BeforeSend' | 'AtFlush') => [
     target: '#streamThread.migrating.resubscribing',
     actions: act((d, _now, _ev, out) => sendMigrated(d, out)),
   },
-  { guard: `fatal${point}` as const, target: '#streamThread.stopped', actions: act((d, _now, _ev, out) => sendFatal(d, out)) },
+  { guard: `fatal${point}` as const, target: '#streamThread.shuttingDown', actions: act((d, _now, _ev, out) => sendFatal(d, out)) },
 ];
 
 const onCommitted = act((d, now, ev, out) => committed(d, now, replyOf(ev).ok, out));
@@ -248,7 +249,7 @@ export const streamThreadMachine = setup({
           { guard: 'initialized', target: 'restoring', actions: act((d, _now, _ev, out) => startRestore(d, out)) },
           {
             guard: 'initFailed',
-            target: 'stopped',
+            target: 'shuttingDown',
             actions: act((d, _now, ev, out) => stop(d, out, `initTransactions failed: ${replyOf(ev).error}`)),
           },
           { guard: 'mainPoll', actions: act((d, _now, ev) => holdPoll(d, replyOf(ev))) },
@@ -414,6 +415,48 @@ export const streamThreadMachine = setup({
         },
       },
     },
+    // the thread dies (a StreamsException): StreamThread.completeShutdown (shutdown.ts) — the task
+    // closed dirty (under exactly_once_v2 an open transaction aborted within max.block.ms), the
+    // producer closed, the main consumer leaving the group and closed, the restore consumer closed
+    shuttingDown: {
+      initial: 'closingTasks',
+      on: { reply: { guard: 'mainPoll', actions: act((d) => dropPoll(d)) } },
+      states: {
+        closingTasks: {
+          always: [
+            {
+              guard: 'transactionInFlight',
+              target: 'aborting',
+              actions: act((d, _now, _ev, out) => closeTasksForShutdown(d, out, true)),
+            },
+            { target: 'closingProducer', actions: act((d, _now, _ev, out) => closeTasksForShutdown(d, out, false)) },
+          ],
+        },
+        aborting: {
+          on: {
+            // an error is swallowed (TaskManager.executeAndMaybeSwallow): the shutdown goes on
+            reply: { guard: 'abortAnswered', target: 'closingProducer', actions: act((d, _now, _ev, out) => aborted(d, out)) },
+            abortTimeout: { target: 'closingProducer', actions: act((d, _now, _ev, out) => onAbortTimeout(d, out)) },
+          },
+        },
+        closingProducer: {
+          on: {
+            reply: { guard: 'producerClosed', target: 'closingConsumer', actions: act((d, _now, _ev, out) => closeMainConsumer(d, out)) },
+          },
+        },
+        closingConsumer: {
+          on: {
+            reply: {
+              guard: 'consumerClosed',
+              target: 'closingRestoreConsumer',
+              actions: act((d, _now, _ev, out) => closeRestoreConsumer(d, out)),
+            },
+          },
+        },
+        closingRestoreConsumer: { on: { reply: { guard: 'restoreConsumerClosed', target: '#streamThread.stopped' } } },
+      },
+    },
+    // DEAD: every client closed
     stopped: {},
     down: {
       on: { restart: { target: 'initializing', actions: act((d, now, _ev, out) => startProcess(d, now, out)) } },

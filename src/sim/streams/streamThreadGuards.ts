@@ -8,6 +8,7 @@ import { commitIsDue, gainedTask } from './processing';
 import { restoreAfter, restoredToEnd } from './restore';
 import { lostAtLeastOnce, lostInTransaction, lostWithoutWork, revokedWithWork } from './revocation';
 import { pendingSendError, type SendErrorKind } from './sendErrors';
+import { transactionInFlight } from './shutdown';
 import { type Ev, eos, eventTime, type StreamThreadContext } from './streamThreadContext';
 
 type Args = { context: StreamThreadContext; event: Ev };
@@ -120,6 +121,10 @@ export const streamThreadGuards = {
   abortedForNewTask: ({ context, event }: Args) => answers(event, 'abortTransaction', context.producer) && replyOf(event)?.ok === true,
   abortAnswered: ({ context, event }: Args) => answers(event, 'abortTransaction', context.producer),
   producerClosed: ({ context, event }: Args) => answers(event, 'close', context.producer),
+  consumerClosed: ({ context, event }: Args) => answers(event, 'close', context.consumer),
+  restoreConsumerClosed: ({ context, event }: Args) => answers(event, 'close', context.restoreConsumer),
+  /** exactly_once_v2, the thread dying with a transaction in flight: the dirty close aborts it (shutdown.ts). */
+  transactionInFlight: ({ context }: Args) => transactionInFlight(context),
   resubscribed: ({ context, event }: Args) => answers(event, 'resubscribe', context.consumer),
   /** onPartitionsRevoked with uncommitted work: commit it first (revocation.ts). */
   revokedWithWork: ({ context, event }: Args) => revokedWithWork(context, event),

@@ -89,13 +89,18 @@ export function verdictAppsOf(trace: Pick<Trace, 'scenario' | 'resolved'>): Verd
   return out;
 }
 
+/** An application that stopped for good: `stopped`, or a stream thread already shutting down (its clients being closed). */
+function stoppedApp(value: unknown): boolean {
+  return value === 'stopped' || (typeof value === 'string' && value.startsWith('shuttingDown'));
+}
+
 /** Clients and relays that are down, or whose application stopped for good, at the step described. */
 export function stoppedAt(trace: Pick<Trace, 'built'>, view: SimView): Record<string, 'down' | 'stopped'> {
   const out: Record<string, 'down' | 'stopped'> = {};
   for (const p of trace.built.processes) {
     if (p.kind === 'broker' || p.kind === 'txn-coordinator' || p.kind === 'group-coordinator') continue;
     if (view.processes.get(p.id)?.down) out[p.id] = 'down';
-    else if (view.actors.get(`${p.id}.app`)?.value === 'stopped') out[p.id] = 'stopped';
+    else if (stoppedApp(view.actors.get(`${p.id}.app`)?.value)) out[p.id] = 'stopped';
   }
   return out;
 }
