@@ -43,9 +43,10 @@ describe('maybeFailWithError', () => {
     );
   });
 
-  it('streams-task-migration: a call once the producer is fenced throws ProducerFencedException', () => {
+  it('streams-task-migration: the call after a commit flush whose Produce met the bumped epoch throws InvalidProducerEpochException', () => {
     const r = refusals(runScenario(preset('streams-task-migration')));
-    expect(r.map((x) => x.f.error)).toContain('ProducerFencedException');
+    expect(r.map((x) => x.f.error)).toEqual(['InvalidProducerEpochException']);
+    expect(r[0]?.f.during).toMatch(/^sendOffsetsToTransaction: /);
     expect(r.map((x) => x.f.error)).not.toContain('KafkaException');
   });
 });

@@ -324,12 +324,13 @@ describe('Kafka Streams thread: the loop as states', () => {
     const polled = step(m, 10);
     expect(callsTo(polled, 'st.consumer')).toEqual(['poll']);
     expect(m.state()).toBe('running.pollingInTransaction');
-    // commit.interval.ms passes while poll() waits: guard commitDueWhilePolling
-    expect(callsTo(m.send({ type: 'commitDue', key: 'commitDue', data: {} }, 200), 'st.producer')).toEqual(['sendOffsetsToTransaction']);
+    // commit.interval.ms passes while poll() waits: guard commitDueWhilePolling; flush() first (prepareCommit)
+    expect(callsTo(m.send({ type: 'commitDue', key: 'commitDue', data: {} }, 200), 'st.producer')).toEqual(['flush']);
     expect(m.state()).toBe('running.committingWhilePolling');
     // a batch arrives meanwhile: it waits for the commit, then begins a new transaction
     reply(m, 'st.consumer', { ...answer(1), call: 'poll' }, 201);
     expect(m.state()).toBe('running.committingBeforeBatch');
+    expect(callsTo(reply(m, 'st.producer', { call: 'flush' }, 201), 'st.producer')).toEqual(['sendOffsetsToTransaction']);
     expect(callsTo(reply(m, 'st.producer', { call: 'sendOffsetsToTransaction' }, 202), 'st.producer')).toEqual(['commitTransaction']);
     expect(callsTo(reply(m, 'st.producer', { call: 'commitTransaction' }, 203), 'st.producer')).toEqual(['beginTransaction']);
     expect(m.state()).toBe('running.processing');

@@ -114,7 +114,9 @@ function thread(state: string, guarantee: StreamThreadInput['guarantee'] = 'exac
 describe("the stream thread's StreamsRebalanceListener (TaskManager.handleRevocation / handleLostAll)", () => {
   it('exactly_once_v2, a transaction open: it commits the transaction with the input offsets, and returns after', () => {
     const t = thread('pollingInTransaction');
-    expect(t.revoked(false)).toEqual(['sendOffsetsToTransaction→st.producer']);
+    // prepareCommit's flush() first, then StreamsProducer.commitTransaction
+    expect(t.revoked(false)).toEqual(['flush→st.producer']);
+    expect(t.reply('st.producer', 'flush')).toEqual(['sendOffsetsToTransaction→st.producer']);
     expect(t.reply('st.producer', 'sendOffsetsToTransaction')).toEqual(['commitTransaction→st.producer']);
     expect(t.reply('st.producer', 'commitTransaction')).toEqual(['partitionsRevokedDone→st.consumer']);
     expect(t.state()).toBe('running.polling');

@@ -53,20 +53,31 @@ function addWork(d: Draft, now: number): void {
   d.uncommitted += 1;
 }
 
-/** Starts committing: EOS sends the input offsets into the transaction first; ALOS flushes first. */
+/**
+ * Starts committing, under either guarantee with flush(): TaskExecutor.commitTasksAndMaybeUpdateCommittableOffsets
+ * (and TaskManager.handleRevocation) calls each task's prepareCommit first — StreamTask.flush →
+ * RecordCollectorImpl.flush → StreamsProducer.flush → producer.flush(), which waits until every
+ * record sent is acknowledged, then throws a send failure it kept — and only then
+ * commitOffsetsOrTransaction: under exactly_once_v2 StreamsProducer.commitTransaction
+ * (sendOffsetsToTransaction, then commitTransaction), under at_least_once commitSync.
+ */
 export function startCommit(d: Draft, out: Out): void {
   d.commitOffsets = d.positions;
   out.point('beforeCommit', pointDetail(d.batch[d.batch.length - 1]));
-  if (eos(d)) out.call(d.producer, 'sendOffsetsToTransaction', sendOffsetsArgs(d.groupMetadata, d.commitOffsets));
-  else out.call(d.producer, 'flush');
+  out.call(d.producer, 'flush');
 }
 
-/** The commit goes on: after sendOffsetsToTransaction, commitTransaction; after flush, commitSync. */
+/**
+ * The commit goes on: after flush, under exactly_once_v2 sendOffsetsToTransaction (the input offsets
+ * into the transaction, with the consumer's group metadata), under at_least_once commitSync; after
+ * sendOffsetsToTransaction, commitTransaction.
+ */
 export function continueCommit(d: Draft, r: Reply, out: Out): void {
   if (r.call === 'sendOffsetsToTransaction') {
     out.point('afterSendOffsets', pointDetail(d.batch[d.batch.length - 1]));
     out.call(d.producer, 'commitTransaction');
-  } else out.call(d.consumer, 'commitSync', { offsets: nextOffsets(d.commitOffsets) });
+  } else if (eos(d)) out.call(d.producer, 'sendOffsetsToTransaction', sendOffsetsArgs(d.groupMetadata, d.commitOffsets));
+  else out.call(d.consumer, 'commitSync', { offsets: nextOffsets(d.commitOffsets) });
 }
 
 /** The commit is done (commitTransaction, or commitSync — which may have failed: then the offsets stay uncommitted). */
