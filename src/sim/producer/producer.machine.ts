@@ -118,7 +118,11 @@ function producerAction<E extends ProducerEvent>(fn: (d: ProducerDraft, ev: E, o
       // NetworkClient.poll: a metadata update asked for by what just happened goes out (or is scheduled)
       maybeUpdateMetadata(d, producerTopics(d), ev.now, out);
     }
-    if (signal === 'fatal') failEverything(d, (d.lastError as KafkaError) ?? 'PRODUCER_FENCED', out);
+    if (signal === 'fatal') {
+      failEverything(d, (d.lastError as KafkaError) ?? 'PRODUCER_FENCED', out);
+      // a flush() that waited returns once its records have failed (RecordAccumulator.awaitFlushCompletion throws nothing)
+      completeFlushIfDone(d, out);
+    }
     // a close() that waited: no record is owed a result any more — the producer closes in a step of
     // its own (`closeNow`), so that what it abandons then is seen to be abandoned by a close
     if (d.waiting?.call === 'close' && !hasIncompleteRecords(d)) out.timer('closeNow', 'closeNow', 0);
@@ -207,6 +211,31 @@ const rejectInErrorState = (state: 'abortable' | 'fatal', reason: string) =>
     replyNow(out, call.from, call.type, false, exception === 'KafkaException' ? reason : exception, { cause });
     return 'none';
   });
+
+/**
+ * A call in FATAL_ERROR: refused as in rejectInErrorState, but no Sender loop follows. Sender.runOnce
+ * returns before any transactional request once hasFatalError() (`maybeAbortBatches(lastError)` —
+ * done at the fatal error itself, `failEverything` — then `client.poll`), so a queued
+ * AddPartitionsToTxn, AddOffsetsToTxn, TxnOffsetCommit or EndTxn is never sent.
+ */
+const rejectWhenFatal = (reason: string) =>
+  handle((ctx: ProducerContext, call: AppCall, out: Out): ProducerContext => {
+    const d: ProducerDraft = producerDraft(ctx);
+    const exception = errorStateException(d.lastError);
+    const message = errorStateMessage(d, exception, reason);
+    out.fact({ kind: 'clientError', client: d.client, error: exception, during: `${call.type}: ${message}`, fatal: false });
+    replyNow(out, call.from, call.type, false, exception === 'KafkaException' ? reason : exception, { cause: d.lastError });
+    return d;
+  });
+
+/**
+ * flush() in FATAL_ERROR: KafkaProducer.flush (beginFlush, awaitFlushCompletion) throws nothing; every
+ * record already failed with the fatal error (Sender.maybeAbortBatches), so it returns at once.
+ */
+const flushWhenFatal = handle((ctx: ProducerContext, call: EventOf<'flush'>, out: Out): ProducerContext => {
+  replyNow(out, call.from, 'flush', true);
+  return ctx;
+});
 
 /** flush(): every waiting record is ready at once; the Sender loop that follows drains them. */
 const onFlush = producerAction((d, call: EventOf<'flush'>) => {
@@ -596,13 +625,13 @@ export const producerMachine = setup({
         closeNow: { guard: 'closeDone', target: 'restarting', actions: finishClose },
         close: { target: 'restarting', actions: onClose },
         crash: 'down',
-        send: { actions: rejectInErrorState('fatal', FATAL_REASON) },
-        commitTransaction: { actions: rejectInErrorState('fatal', FATAL_REASON) },
-        abortTransaction: { actions: rejectInErrorState('fatal', FATAL_REASON) },
-        sendOffsetsToTransaction: { actions: rejectInErrorState('fatal', FATAL_REASON) },
-        flush: { actions: rejectInErrorState('fatal', FATAL_REASON) },
-        beginTransaction: { actions: rejectInErrorState('fatal', FATAL_REASON) },
-        initTransactions: { actions: rejectInErrorState('fatal', FATAL_REASON) },
+        send: { actions: rejectWhenFatal(FATAL_REASON) },
+        commitTransaction: { actions: rejectWhenFatal(FATAL_REASON) },
+        abortTransaction: { actions: rejectWhenFatal(FATAL_REASON) },
+        sendOffsetsToTransaction: { actions: rejectWhenFatal(FATAL_REASON) },
+        flush: { actions: flushWhenFatal },
+        beginTransaction: { actions: rejectWhenFatal(FATAL_REASON) },
+        initTransactions: { actions: rejectWhenFatal(FATAL_REASON) },
       },
     },
     /** The process is down: everything in memory is gone. */

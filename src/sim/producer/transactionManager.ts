@@ -195,9 +195,14 @@ function retryLater(d: ProducerDraft, out: Out, delay: number): void {
   out.timer('txnRetry', 'txnRetryBackoffExpired', delay);
 }
 
+/**
+ * transitionToFatalError: the waiting call fails with the error — except flush(), which returns once
+ * its records have failed (KafkaProducer.flush throws nothing; the producer answers it after
+ * failEverything). Nothing queued is sent again: in FATAL_ERROR the Sender sends no request.
+ */
 function fatal(d: ProducerDraft, out: Out, error: KafkaError, during: string): TxnSignal {
   clientError(d, out, error, during, true);
-  replyToApp(d, out, false, error);
+  if (d.waiting?.call !== 'flush') replyToApp(d, out, false, error);
   return 'fatal';
 }
 
