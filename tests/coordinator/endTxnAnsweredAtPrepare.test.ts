@@ -12,7 +12,12 @@
 import { describe, expect, it } from 'vitest';
 import { runScenario, type Trace } from '../../src/sim/run';
 
-/** A v2 producer on three brokers (__transaction_state on all three, min ISR 2, followers 400 ms slow) that aborts before its batch leaves (linger.ms 1000). */
+/**
+ * A v2 producer on three brokers (__transaction_state on all three, min ISR 2, followers 400 ms slow)
+ * that aborts before its batch leaves (linger.ms 1000). Its InitProducerId goes retry.backoff.ms
+ * (100 ms) after its FindCoordinator is answered (Sender: the request is a retry), so the times below
+ * are 100 ms later than before that rule.
+ */
 const emptyAbort = (extraFaults: object[] = [], producerConfig: object = {}) => ({
   version: 1,
   seed: 1,
@@ -65,19 +70,19 @@ function endTxnOf(trace: Trace): { answers: string[]; prepared: number; complete
 describe('protocol v2: an abort of no partitions on a replicated __transaction_state', () => {
   it('is answered when PrepareAbort is written, before CompleteAbort', () => {
     const { answers, prepared, completed } = endTxnOf(runScenario(emptyAbort()));
-    expect(prepared).toBe(2109);
+    expect(prepared).toBe(2209);
     expect(completed).toBeGreaterThan(2900);
-    expect(answers).toEqual(['2110 NONE']);
+    expect(answers).toEqual(['2210 NONE']);
   });
 
   it('a CompleteAbort write that times out is the coordinator’s to retry: the client got NONE, once', () => {
-    // both followers down from 2200 for 8 s, transaction.timeout.ms 3000: the CompleteAbort append times out
+    // both followers down from 2300 for 8 s, transaction.timeout.ms 3000: the CompleteAbort append times out
     const crashes = [
-      { type: 'crash', target: 'broker-1', at: 2200, durationMs: 8000 },
-      { type: 'crash', target: 'broker-2', at: 2200, durationMs: 8000 },
+      { type: 'crash', target: 'broker-1', at: 2300, durationMs: 8000 },
+      { type: 'crash', target: 'broker-2', at: 2300, durationMs: 8000 },
     ];
     const { answers, completed } = endTxnOf(runScenario(emptyAbort(crashes, { 'transaction.timeout.ms': 3000 })));
-    expect(answers).toEqual(['2110 NONE']);
+    expect(answers).toEqual(['2210 NONE']);
     expect(completed).toBeGreaterThan(10000);
   });
 });

@@ -47,6 +47,9 @@ function findCoordinator(d: ProducerDraft, key: string, keyType: 'transaction' |
   const correlationId = d.nextCorrelationId;
   d.nextCorrelationId += 1;
   out.send(lookupNode(d), 'FindCoordinator', { correlationId, key, keyType }, { timeoutMs: d.config['request.timeout.ms'] });
+  // Sender.maybeFindCoordinatorAndRetry: the request that needed the coordinator is re-enqueued as a
+  // retry (TransactionManager.retry → setRetry), so it waits retry.backoff.ms after the answer
+  d.retryAfterLookup = true;
   d.coordinatorRequest = {
     rpc: 'FindCoordinator',
     correlationId,
@@ -82,26 +85,43 @@ export function onFindCoordinatorAnswer(d: ProducerDraft, coordinator: ActorId |
   if (coordinator) d.txnLookupNode = lookupIndexOf(d.meta, coordinator, d.txnLookupNode);
 }
 
-/** TransactionManager's handlers: COORDINATOR_NOT_AVAILABLE and NOT_COORDINATOR mean lookupCoordinator, then the request again. */
-export function forgetCoordinatorOn(d: ProducerDraft, error: KafkaError, req?: CoordinatorRequest): void {
-  if (error !== 'COORDINATOR_NOT_AVAILABLE' && error !== 'NOT_COORDINATOR') return;
+/**
+ * TransactionManager's handlers: COORDINATOR_NOT_AVAILABLE and NOT_COORDINATOR mean lookupCoordinator,
+ * then the request again. True when the coordinator was forgotten (one on a partition leader): the
+ * FindCoordinator goes at once, the request retry.backoff.ms after its answer.
+ */
+export function forgetCoordinatorOn(d: ProducerDraft, error: KafkaError, req?: CoordinatorRequest): boolean {
+  if (error !== 'COORDINATOR_NOT_AVAILABLE' && error !== 'NOT_COORDINATOR') return false;
+  if (req?.rpc === 'FindCoordinator') return false;
   if (isGroupRequest(req)) {
-    if (groupCoordinatorOnLeader(d)) d.groupCoordinator = null;
-  } else if (coordinatorOnLeader(d)) d.txnCoordinator = null;
+    if (!groupCoordinatorOnLeader(d)) return false;
+    d.groupCoordinator = null;
+    return true;
+  }
+  if (!coordinatorOnLeader(d)) return false;
+  d.txnCoordinator = null;
+  return true;
 }
 
 /** A request for the group coordinator: TxnOffsetCommit, or FindCoordinator(GROUP). */
 const isGroupRequest = (req: CoordinatorRequest | undefined) => req?.rpc === 'TxnOffsetCommit' || req?.group === true;
 
-/** A coordinator request or FindCoordinator was lost (the broker is unreachable): look up again, through the next broker. */
-export function onLookupRequestLost(d: ProducerDraft, req?: CoordinatorRequest): void {
+/**
+ * A coordinator request or FindCoordinator was lost (the broker is unreachable): look up again, through
+ * the next broker. True when a coordinator request (not a FindCoordinator) was lost and its
+ * coordinator forgotten: TxnRequestHandler.onComplete's disconnect branch (`lookupCoordinator`, then
+ * `reenqueue`) sends the FindCoordinator at once; a lost FindCoordinator is only re-enqueued, and so
+ * goes again after retry.backoff.ms.
+ */
+export function onLookupRequestLost(d: ProducerDraft, req?: CoordinatorRequest): boolean {
   if (isGroupRequest(req)) {
-    if (!groupCoordinatorOnLeader(d)) return;
+    if (!groupCoordinatorOnLeader(d)) return false;
     d.groupCoordinator = null;
     d.txnLookupNode = (d.txnLookupNode ?? 0) + 1;
-    return;
+    return req?.rpc !== 'FindCoordinator';
   }
-  if (!coordinatorOnLeader(d)) return;
+  if (!coordinatorOnLeader(d)) return false;
   d.txnCoordinator = null;
   d.txnLookupNode = (d.txnLookupNode ?? 0) + 1;
+  return req?.rpc !== 'FindCoordinator';
 }

@@ -144,6 +144,12 @@ export interface ProducerContext {
   readonly groupCoordinator?: ActorId | null;
   readonly txnRetryArmed: boolean;
   /**
+   * A FindCoordinator was sent for the request that needed the coordinator: that request is a retry
+   * (Sender.maybeFindCoordinatorAndRetry → TransactionManager.retry), sent retry.backoff.ms after the
+   * answer (`time.sleep(nextRequestHandler.retryBackoffMs())`).
+   */
+  readonly retryAfterLookup?: true;
+  /**
    * A delivery.timeout.ms passed while a transactional request held the data back (Sender.runOnce
    * returns before sendProducerData, which is where batches expire): the expiry is owed when the data
    * may go again.
@@ -273,6 +279,7 @@ export function producerDraft(c: ProducerContext): Mutable<ProducerContext> {
     epochBumpInit: c.epochBumpInit,
     coordinatorRequest: c.coordinatorRequest,
     txnRetryArmed: c.txnRetryArmed,
+    ...(c.retryAfterLookup ? { retryAfterLookup: true as const } : {}),
     ...(c.expiryDeferred ? { expiryDeferred: true } : {}),
     lastError: c.lastError,
     abortableError: c.abortableError,

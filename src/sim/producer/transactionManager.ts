@@ -255,7 +255,9 @@ export function onCoordinatorResponse(d: ProducerDraft, response: CoordinatorRes
   const error = response.payload.error;
   if (error !== 'NONE' && RETRIABLE.includes(error)) {
     clientError(d, out, error, req.rpc);
-    forgetCoordinatorOn(d, error, req);
+    // lookupCoordinator + reenqueue: the FindCoordinator goes in the Sender loop that follows (its
+    // priority is the highest), the request retry.backoff.ms after its answer
+    if (forgetCoordinatorOn(d, error, req)) return 'none';
     // AddPartitionsToTxnHandler.maybeOverrideRetryBackoffMs, for CONCURRENT_TRANSACTIONS only (the
     // previous transaction still completing): 20 ms if no partition is in this transaction yet, then
     // min(retry.backoff.ms, that); a coordinator that moved or is loading waits retry.backoff.ms
@@ -267,6 +269,13 @@ export function onCoordinatorResponse(d: ProducerDraft, response: CoordinatorRes
     case 'FindCoordinatorResponse':
       if (error !== 'NONE') return fatal(d, out, error, 'FindCoordinator');
       onFindCoordinatorAnswer(d, response.payload.coordinator, req);
+      if (d.retryAfterLookup) {
+        // the request that waited for the coordinator is a retry: Sender.maybeSendAndPollTransactionalRequest
+        // sleeps `nextRequestHandler.retryBackoffMs()` before sending it — the first InitProducerId too
+        delete d.retryAfterLookup;
+        retryLater(d, out, d.config['retry.backoff.ms']);
+        return 'none';
+      }
       break;
     case 'InitProducerIdResponse': {
       if (error !== 'NONE') return fatal(d, out, error, 'InitProducerId');
@@ -346,15 +355,16 @@ export function onCoordinatorResponse(d: ProducerDraft, response: CoordinatorRes
 
 /**
  * The coordinator request completed as a disconnect (request.timeout.ms passed, or the coordinator
- * is unreachable): resend the same request after retry.backoff.ms.
+ * is unreachable): resend the same request after retry.backoff.ms — or, when its coordinator lives on
+ * a partition leader, look it up again at once and send the request retry.backoff.ms after the answer.
  */
 export function onCoordinatorRequestLost(d: ProducerDraft, correlationId: number, error: KafkaError, out: Out): boolean {
   const req = d.coordinatorRequest;
   if (!req || req.correlationId !== correlationId) return false;
   clientError(d, out, error, req.rpc);
   d.coordinatorRequest = null;
-  onLookupRequestLost(d, req);
-  retryLater(d, out, d.config['retry.backoff.ms']);
+  // a lost coordinator request: FindCoordinator at once (the Sender loop that follows), the request after its answer
+  if (!onLookupRequestLost(d, req)) retryLater(d, out, d.config['retry.backoff.ms']);
   return true;
 }
 
