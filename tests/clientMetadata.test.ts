@@ -8,8 +8,6 @@ import {
   applyCurrentLeader,
   applyMetadataResponse,
   type ClientMetadataState,
-  connectionAnswered,
-  connectionFailed,
   failedUpdate,
   INITIAL_CLIENT_METADATA,
   isInvalidMetadataError,
@@ -22,6 +20,7 @@ import {
   requestUpdate,
   timeToNextUpdate,
 } from '../src/sim/cluster/clientMetadata';
+import { backoffOver, connecting, disconnected, NO_CONNECTION_STATES, ready } from '../src/sim/cluster/connectionStates';
 import type { ClusterMetadata } from '../src/sim/cluster/metadata';
 import type { MetadataResponse, PartitionMetadata } from '../src/sim/protocol/replicationMessages';
 
@@ -138,15 +137,18 @@ describe('when the next Metadata request goes (timeToNextUpdate, DefaultMetadata
   });
 
   it('without aging (no replicated topic) nothing is due until asked', () => {
-    expect(nextMetadataStep(INITIAL_CLIENT_METADATA, META, CONFIG, 900000, false)).toEqual({ kind: 'idle' });
-    expect(nextMetadataStep(requestUpdate(INITIAL_CLIENT_METADATA), META, CONFIG, 5, false)).toEqual({ kind: 'send', broker: 'broker-0' });
+    expect(nextMetadataStep(INITIAL_CLIENT_METADATA, META, NO_CONNECTION_STATES, CONFIG, 900000, false)).toEqual({ kind: 'idle' });
+    expect(nextMetadataStep(requestUpdate(INITIAL_CLIENT_METADATA), META, NO_CONNECTION_STATES, CONFIG, 5, false)).toEqual({
+      kind: 'send',
+      broker: 'broker-0',
+    });
   });
 
   it('failed requests back off retry.backoff.ms doubling up to retry.backoff.max.ms', () => {
     expect([0, 1, 2, 3, 4, 5].map((n) => refreshBackoff(CONFIG, n))).toEqual([100, 200, 400, 800, 1000, 1000]);
     let s = requestUpdate(INITIAL_CLIENT_METADATA);
     s = failedUpdate(metadataSent(s, 1), 1000);
-    expect(nextMetadataStep(s, META, CONFIG, 1000, true)).toEqual({ kind: 'wait', ms: 100 });
+    expect(nextMetadataStep(s, META, NO_CONNECTION_STATES, CONFIG, 1000, true)).toEqual({ kind: 'wait', ms: 100 });
     s = failedUpdate(metadataSent(s, 2), 1100);
     expect(timeToNextUpdate(s, CONFIG, 1100)).toBe(200);
     for (let i = 0; i < 4; i++) s = failedUpdate(s, 2000);
@@ -162,7 +164,7 @@ describe('when the next Metadata request goes (timeToNextUpdate, DefaultMetadata
 
   it('one request at a time (inProgress)', () => {
     const s = metadataSent(requestUpdate(INITIAL_CLIENT_METADATA), 4);
-    expect(nextMetadataStep(s, META, CONFIG, 10, true)).toEqual({ kind: 'idle' });
+    expect(nextMetadataStep(s, META, NO_CONNECTION_STATES, CONFIG, 10, true)).toEqual({ kind: 'idle' });
   });
 
   it('an answer resets the failed attempts', () => {
@@ -173,15 +175,30 @@ describe('when the next Metadata request goes (timeToNextUpdate, DefaultMetadata
   });
 });
 
-describe('leastLoadedNode (modelled)', () => {
-  it('the first broker whose connection has not failed; the one that failed longest ago when all have', () => {
-    let s = connectionFailed(INITIAL_CLIENT_METADATA, 'broker-0', 100);
-    expect(leastLoadedNode(META, s)).toBe('broker-1');
-    s = connectionFailed(connectionFailed(s, 'broker-2', 50), 'broker-1', 200);
-    expect(leastLoadedNode(META, s)).toBe('broker-2');
-    s = connectionAnswered(s, 'broker-1');
-    expect(leastLoadedNode(META, s)).toBe('broker-1');
-    expect(leastLoadedNode({ ...META, brokers: [] }, s)).toBeNull();
+describe('leastLoadedNode (modelled, by the connection states: NetworkClient.leastLoadedNode)', () => {
+  const RECONNECT = { 'reconnect.backoff.ms': 50, 'reconnect.backoff.max.ms': 1000 };
+  it('a READY broker first; then one being connected to; then the one whose last attempt is oldest; none in its backoff', () => {
+    let c = disconnected(NO_CONNECTION_STATES, 'broker-0', 100, RECONNECT);
+    expect(leastLoadedNode(META, c)).toBe('broker-1');
+    c = disconnected(disconnected(c, 'broker-2', 50, RECONNECT), 'broker-1', 200, RECONNECT);
+    // every broker inside its reconnect backoff: no node (DefaultMetadataUpdater waits)
+    expect(leastLoadedNode(META, c)).toBeNull();
+    c = backoffOver(backoffOver(c, 'broker-1'), 'broker-2');
+    // broker-2's last attempt (50) is older than broker-1's (200)
+    expect(leastLoadedNode(META, c)).toBe('broker-2');
+    c = connecting(c, 'broker-1', 300);
+    expect(leastLoadedNode(META, c)).toBe('broker-1');
+    c = ready(c, 'broker-2');
+    expect(leastLoadedNode(META, c)).toBe('broker-2');
+    c = ready(c, 'broker-0');
+    expect(leastLoadedNode(META, c)).toBe('broker-0');
+    expect(leastLoadedNode({ ...META, brokers: [] }, c)).toBeNull();
+  });
+
+  it("with every broker in its backoff, no Metadata request goes out (the backoff's end wakes the client)", () => {
+    let c = NO_CONNECTION_STATES;
+    for (const b of META.brokers) c = disconnected(c, b, 10, RECONNECT);
+    expect(nextMetadataStep(requestUpdate(INITIAL_CLIENT_METADATA), META, c, CONFIG, 20, true)).toEqual({ kind: 'idle' });
   });
 });
 

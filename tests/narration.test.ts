@@ -365,6 +365,16 @@ describe('every fact kind, RPC and step kind', () => {
         faults: ['Produce #3 lost: broker-0 is down'],
       },
       { kind: 'disconnected', label: 'disconnected', actor: 'orders-service.producer', from: 'broker-0', envelope: 3, faults: [] },
+      // an idle connection's close, told to a client that keeps connection states (no envelope)
+      {
+        kind: 'disconnected',
+        label: 'connectionClosed',
+        actor: 'orders-service.producer',
+        from: 'broker-0',
+        envelope: null,
+        detail: { reason: 'peer-down' },
+        faults: [],
+      },
       ...(['timeout', 'reset', 'peer-down', 'refused'] as const).map((reason) => ({
         kind: 'disconnected' as const,
         label: 'disconnected',
@@ -378,6 +388,7 @@ describe('every fact kind, RPC and step kind', () => {
         'runNext',
         'lingerExpired',
         'retryBackoffExpired',
+        'reconnectBackoffExpired',
         'dbTimeout',
         'offsetsQueryRetry',
         'readPosition',

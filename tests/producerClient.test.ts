@@ -69,7 +69,7 @@ describe('producer client', () => {
     expect(max).toBe(2);
   });
 
-  it('retries with backoff until delivery.timeout.ms, then fails the batch with TimeoutException', () => {
+  it('a leader that is down: connection attempts back off (reconnect.backoff.ms doubling), no retry counted, until delivery.timeout.ms fails the batch with TimeoutException', () => {
     const s = scenario({ 'request.timeout.ms': 1000, 'delivery.timeout.ms': 3000 }, [{ op: 'send', topic: 't', key: 'k', value: 'v' }], {
       faults: [{ type: 'crash', target: 'broker-0', at: 0 }],
       topics: [{ name: 't', partitions: 1 }],
@@ -78,10 +78,13 @@ describe('producer client', () => {
     expect(data).toEqual([]);
     const result = facts.find((f) => f.kind === 'sendResult');
     expect(result).toMatchObject({ error: 'TimeoutException', offset: null });
+    // each refused attempt is no failed send: no NETWORK_EXCEPTION (Sender drains nothing for a node NetworkClient.ready refuses)
+    expect(facts.filter((f) => f.kind === 'clientError').map((f) => (f as { error: string }).error)).toEqual(['TimeoutException']);
     const produces = run(s).trace.envelopes.filter((e) => e.rpc === 'Produce');
     expect(produces.length).toBeGreaterThan(1);
     const gaps = produces.slice(1).map((p, i) => p.sentAt - (produces[i]?.sentAt ?? 0));
-    expect(gaps.every((g) => g >= 100)).toBe(true);
+    expect(gaps.every((g) => g >= 50)).toBe(true);
+    expect(gaps.every((g, i) => i === 0 || g >= (gaps[i - 1] as number))).toBe(true);
   });
 
   it('a retry keeps its sequence number (the broker recognises it)', () => {

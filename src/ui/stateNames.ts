@@ -126,6 +126,7 @@ const TIMER_EVENTS: Readonly<Record<string, Words>> = {
   pollTimeoutExpired: ['poll timeout (max.poll.interval.ms)', 'poll 타임아웃(max.poll.interval.ms)'],
   produceTimeout: ['Produce wait timed out', 'Produce 대기 시간 초과'],
   reconnect: ['reconnect', '다시 연결'],
+  reconnectBackoffExpired: ['reconnect.backoff.ms elapsed', 'reconnect.backoff.ms 경과'],
   recordPosition: ['record the read position', '읽은 위치 기록'],
   rejoinBackoff: ['rejoin backoff elapsed', '재참여 backoff 경과'],
   replicaFetchBackoff: ['replica fetch backoff elapsed', '복제 fetch backoff 경과'],

@@ -213,6 +213,9 @@ describe('the consumer follows the leader', () => {
       30030,
     );
     expect(all(fx, 'Metadata')).toEqual([]);
-    expect(sent(m.send({ type: 'fetchRetry' }, 30130), 'Fetch')?.to).toBe('broker-0');
+    // no retry timer of its own: the end of broker-0's reconnect backoff (50 ms) lets the fetch go
+    expect(all(fx, 'Fetch')).toEqual([]);
+    const reconnected = m.send({ type: 'reconnectBackoffExpired', key: 'reconnect:broker-0', data: { node: 'broker-0' } }, 30080);
+    expect(sent(reconnected, 'Fetch')?.to).toBe('broker-0');
   });
 });

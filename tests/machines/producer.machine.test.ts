@@ -178,7 +178,10 @@ describe('a batch that expires in flight (Sender.getExpiredInflightBatches; comp
       },
       120_010,
     );
-    expect(sends(closed)).toEqual(['Produce→broker-0']);
+    // the close put broker-0 in its reconnect backoff: b goes once it has passed (its connection attempt)
+    expect(sends(closed)).toEqual([]);
     expect(m.context<ProducerContext>().expiredInFlight).toEqual([]);
+    const reconnected = m.send({ type: 'reconnectBackoffExpired', key: 'reconnect:broker-0', data: { node: 'broker-0' } }, 120_060);
+    expect(sends(reconnected)).toEqual(['Produce→broker-0']);
   });
 });

@@ -13,6 +13,7 @@ import { describe, expect, it } from 'vitest';
 import type { BrokerContext } from '../../src/sim/broker/broker.machine';
 import { metadataResponse } from '../../src/sim/broker/metadataRequest';
 import { applyMetadataResponse, INITIAL_CLIENT_METADATA, leastLoadedNode, lookupIndexOf } from '../../src/sim/cluster/clientMetadata';
+import { NO_CONNECTION_STATES } from '../../src/sim/cluster/connectionStates';
 import type { ClusterMetadata } from '../../src/sim/cluster/metadata';
 import { runScenario } from '../../src/sim/run';
 import type { EnvelopeRecord } from '../../src/sim/views';
@@ -61,8 +62,8 @@ describe('MetadataResponse: alive brokers only (KRaftMetadataCache.getAliveBroke
     const { meta } = applyMetadataResponse(META, INITIAL_CLIENT_METADATA, answer, 5);
     expect(meta.brokers).toEqual(['broker-1', 'broker-2']);
     // with broker-0 listed (the old answer), the first broker would have been the fenced one
-    expect(leastLoadedNode(META, INITIAL_CLIENT_METADATA)).toBe('broker-0');
-    expect(leastLoadedNode(meta, INITIAL_CLIENT_METADATA)).toBe('broker-1');
+    expect(leastLoadedNode(META, NO_CONNECTION_STATES)).toBe('broker-0');
+    expect(leastLoadedNode(meta, NO_CONNECTION_STATES)).toBe('broker-1');
   });
 
   it("a coordinator's broker missing from the list leaves the client's turn over the brokers where it was", () => {

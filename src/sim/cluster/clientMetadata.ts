@@ -13,16 +13,18 @@
  *   epoch is older than the one known; a partition still in error asks for another update.
  * - `applyCurrentLeader` (updatePartitionLeadership, KIP-951): a NOT_LEADER_OR_FOLLOWER answer's
  *   leader hint, taken only if its epoch is newer.
- * - `leastLoadedNode`: where a Metadata request goes.
+ * - `leastLoadedNode`: where a Metadata request goes, by the client's connection states
+ *   (connectionStates.ts).
  *
  * Simplifications (docs/kafka-model.md): no jitter on the backoff; leastLoadedNode is the first broker
- * of the metadata's list to which no request has failed since it last answered (else the one that
- * failed longest ago), not the one with the fewest requests in flight from a random start.
+ * of the metadata's list whose connection is READY (no connection state), not the one with the
+ * fewest requests in flight from a random start.
  */
 import type { ActorId } from '../kernel/envelope';
 import type { KafkaError } from '../protocol/errors';
 import type { TopicPartition } from '../protocol/messages';
 import type { CurrentLeader, MetadataResponse } from '../protocol/replicationMessages';
+import type { ConnectionStates } from './connectionStates';
 import type { ClusterMetadata, TopicMetadata } from './metadata';
 
 export interface MetadataConfig {
@@ -44,8 +46,6 @@ export interface ClientMetadataState {
   readonly attempts: number;
   /** Answers in a row that changed no leader epoch (equivalentResponseCount). */
   readonly equivalentResponses: number;
-  /** Brokers a request to which failed (connection lost or timed out), and when; cleared when one answers. */
-  readonly failedBrokers: Readonly<Record<ActorId, number>>;
 }
 
 export const INITIAL_CLIENT_METADATA: ClientMetadataState = {
@@ -55,7 +55,6 @@ export const INITIAL_CLIENT_METADATA: ClientMetadataState = {
   lastSuccessfulRefreshMs: 0,
   attempts: 0,
   equivalentResponses: 0,
-  failedBrokers: {},
 };
 
 /** The InvalidMetadataException family of Errors.java that a producer or fetcher meets. */
@@ -135,16 +134,30 @@ export function lookupIndexOf(meta: ClusterMetadata, server: ActorId, current: n
 }
 
 /**
- * NetworkClient.leastLoadedNode, as modelled: the first broker of the metadata whose connection has
- * not failed since it last answered; if every one has, the one that failed longest ago (its
- * reconnect backoff ends first). Null without brokers.
+ * NetworkClient.leastLoadedNode, as modelled with the client's connection states: a broker whose
+ * connection is READY (the first of the metadata's list with no connection state); else one being
+ * connected to (CONNECTING); else, of those that may be connected to (DISCONNECTED, backoff over),
+ * the one whose last attempt is oldest. A broker inside its reconnect backoff is left out ("Removing
+ * node … since it is neither ready for sending or connecting"). Null when none is left (or there are
+ * no brokers): DefaultMetadataUpdater waits ("Give up sending metadata request since no node is
+ * available") — the model until a backoff's end wakes the client.
  */
-export function leastLoadedNode(meta: ClusterMetadata, s: ClientMetadataState): ActorId | null {
-  const ok = meta.brokers.find((b) => s.failedBrokers[b] === undefined);
-  if (ok !== undefined) return ok;
-  let best: ActorId | null = null;
-  for (const b of meta.brokers) if (best === null || (s.failedBrokers[b] as number) < (s.failedBrokers[best] as number)) best = b;
-  return best;
+export function leastLoadedNode(meta: ClusterMetadata, connections: ConnectionStates): ActorId | null {
+  let connecting: ActorId | null = null;
+  let oldest: ActorId | null = null;
+  for (const b of meta.brokers) {
+    const c = connections[b];
+    if (c === undefined) return b;
+    if (c.state === 'CONNECTING') {
+      if (connecting === null) connecting = b;
+    } else if (!c.blackedOut && (oldest === null || (connections[oldest]?.lastConnectAttemptMs ?? 0) > c.lastConnectAttemptMs)) oldest = b;
+  }
+  return connecting ?? oldest;
+}
+
+/** DefaultMetadataUpdater.isUpdateDue: no Metadata request in flight, and one is due now. */
+export function isUpdateDue(s: ClientMetadataState, config: MetadataConfig, now: number, expires: boolean): boolean {
+  return s.inFlight === null && timeToNextUpdate(s, config, now, expires) === 0;
 }
 
 export type MetadataStep =
@@ -154,11 +167,13 @@ export type MetadataStep =
 
 /**
  * DefaultMetadataUpdater.maybeUpdate: nothing while a Metadata request is in flight; else send one to
- * the least loaded node once timeToNextUpdate is 0, or wait that long.
+ * the least loaded node once timeToNextUpdate is 0, or wait that long. No node to send to (each in its
+ * reconnect backoff): nothing now — the end of a backoff wakes the client, which asks again.
  */
 export function nextMetadataStep(
   s: ClientMetadataState,
   meta: ClusterMetadata,
+  connections: ConnectionStates,
   config: MetadataConfig,
   now: number,
   expires: boolean,
@@ -167,7 +182,7 @@ export function nextMetadataStep(
   const wait = timeToNextUpdate(s, config, now, expires);
   if (wait === Number.POSITIVE_INFINITY) return { kind: 'idle' };
   if (wait > 0) return { kind: 'wait', ms: wait };
-  const broker = leastLoadedNode(meta, s);
+  const broker = leastLoadedNode(meta, connections);
   return broker === null ? { kind: 'idle' } : { kind: 'send', broker };
 }
 
@@ -178,18 +193,6 @@ export function metadataSent(s: ClientMetadataState, correlationId: number): Cli
 /** Metadata.failedUpdate (the Metadata request was lost): back off by attempts; the update is still owed. */
 export function failedUpdate(s: ClientMetadataState, now: number): ClientMetadataState {
   return { ...s, inFlight: null, lastRefreshMs: now, attempts: s.attempts + 1, equivalentResponses: 0, updateRequested: true };
-}
-
-/** A request to `broker` completed as a disconnect (NetworkClient's connection state: DISCONNECTED, in reconnect backoff). */
-export function connectionFailed(s: ClientMetadataState, broker: ActorId, now: number): ClientMetadataState {
-  return { ...s, failedBrokers: { ...s.failedBrokers, [broker]: now } };
-}
-
-/** `broker` answered: its connection is good again. */
-export function connectionAnswered(s: ClientMetadataState, broker: ActorId): ClientMetadataState {
-  if (s.failedBrokers[broker] === undefined) return s;
-  const { [broker]: _ok, ...failedBrokers } = s.failedBrokers;
-  return { ...s, failedBrokers };
 }
 
 function withPartition(t: TopicMetadata, partition: number, leader: ActorId | null, epoch: number): TopicMetadata {

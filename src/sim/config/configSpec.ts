@@ -29,6 +29,45 @@ export const METADATA_MAX_AGE_MS: ConfigKey = {
   simulation: 'refreshed only for topics whose metadata carries leader epochs (replicated ones)',
 };
 
+/** CommonClientConfigs.RECONNECT_BACKOFF_MS_CONFIG: the producer's and the consumer's alike. */
+export const RECONNECT_BACKOFF_MS: ConfigKey = {
+  name: 'reconnect.backoff.ms',
+  type: 'long',
+  default: 50,
+  min: 0,
+  doc: 'How long a client waits before it tries a broker again after its connection closed or was refused; doubles for each failure in a row, up to reconnect.backoff.max.ms, and starts over once a connection works.',
+  simulation: 'no jitter; a connection attempt is the first request sent after the backoff',
+};
+
+/** CommonClientConfigs.RECONNECT_BACKOFF_MAX_MS_CONFIG. */
+export const RECONNECT_BACKOFF_MAX_MS: ConfigKey = {
+  name: 'reconnect.backoff.max.ms',
+  type: 'long',
+  default: 1000,
+  min: 0,
+  doc: 'Upper bound on the reconnect backoff. When reconnect.backoff.ms is set and this is not, it takes reconnect.backoff.ms: the backoff stays constant.',
+  simulation: 'no jitter',
+};
+
+/**
+ * CommonClientConfigs.postProcessReconnectBackoffConfigs: reconnect.backoff.ms set without
+ * reconnect.backoff.max.ms disables the exponential backoff — the maximum becomes reconnect.backoff.ms
+ * ("Disabling exponential reconnect backoff because reconnect.backoff.ms is set, but
+ * reconnect.backoff.max.ms is not."). Returns the maximum to use, and whether it was changed.
+ */
+export function reconnectBackoffMax(
+  user: Readonly<Record<string, ConfigValue>>,
+  backoffMs: number,
+  maxMs: number,
+): { readonly max: number; readonly disabled: boolean } {
+  const disabled = Object.hasOwn(user, RECONNECT_BACKOFF_MS.name) && !Object.hasOwn(user, RECONNECT_BACKOFF_MAX_MS.name);
+  return { max: disabled ? backoffMs : maxMs, disabled };
+}
+
+/** Kafka's WARN line for `reconnectBackoffMax`'s change. */
+export const RECONNECT_BACKOFF_DISABLED =
+  'WARN Disabling exponential reconnect backoff because reconnect.backoff.ms is set, but reconnect.backoff.max.ms is not.';
+
 export interface ConfigProblem {
   /** The config key the problem is about. */
   readonly key: string;

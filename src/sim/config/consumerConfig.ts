@@ -1,5 +1,14 @@
 /** Consumer configuration: Kafka 4.x defaults (ConsumerConfig) for the keys the simulator models. */
-import { type ConfigKey, type ConfigProblem, type ConfigValue, checkConfigValue, METADATA_MAX_AGE_MS } from './configSpec';
+import {
+  type ConfigKey,
+  type ConfigProblem,
+  type ConfigValue,
+  checkConfigValue,
+  METADATA_MAX_AGE_MS,
+  RECONNECT_BACKOFF_MAX_MS,
+  RECONNECT_BACKOFF_MS,
+  reconnectBackoffMax,
+} from './configSpec';
 
 export const CONSUMER_CONFIG: readonly ConfigKey[] = [
   {
@@ -63,6 +72,8 @@ export const CONSUMER_CONFIG: readonly ConfigKey[] = [
     doc: 'Upper bound on the wait between retries of a commit, an OffsetFetch or a failed heartbeat; the wait doubles from retry.backoff.ms.',
     simulation: 'no jitter',
   },
+  RECONNECT_BACKOFF_MS,
+  RECONNECT_BACKOFF_MAX_MS,
   METADATA_MAX_AGE_MS,
 ];
 
@@ -80,6 +91,8 @@ export interface ConsumerConfig {
   readonly 'request.timeout.ms': number;
   readonly 'retry.backoff.ms': number;
   readonly 'retry.backoff.max.ms': number;
+  readonly 'reconnect.backoff.ms': number;
+  readonly 'reconnect.backoff.max.ms': number;
   readonly 'metadata.max.age.ms': number;
 }
 
@@ -98,6 +111,12 @@ export function resolveConsumerConfig(user: Readonly<Record<string, ConfigValue>
   }
   for (const key of Object.keys(user))
     if (!CONSUMER_CONFIG.some((k) => k.name === key)) errors.push({ key, message: `${key} is not a consumer config the simulator knows` });
+  // CommonClientConfigs.postProcessReconnectBackoffConfigs (Kafka logs a WARN)
+  out['reconnect.backoff.max.ms'] = reconnectBackoffMax(
+    user,
+    out['reconnect.backoff.ms'] as number,
+    out['reconnect.backoff.max.ms'] as number,
+  ).max;
   if ((out['heartbeat.interval.ms'] as number) >= (out['session.timeout.ms'] as number))
     errors.push({ key: 'heartbeat.interval.ms', message: 'heartbeat.interval.ms must be lower than session.timeout.ms' });
   return { config: out as unknown as ConsumerConfig, errors };

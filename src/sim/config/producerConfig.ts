@@ -5,7 +5,17 @@
  * max.in.flight.requests.per.connection > 5 is a ConfigException either way (since Kafka 4.0), unless
  * enable.idempotence=false is set explicitly.
  */
-import { type ConfigKey, type ConfigProblem, type ConfigValue, checkConfigValue, METADATA_MAX_AGE_MS } from './configSpec';
+import {
+  type ConfigKey,
+  type ConfigProblem,
+  type ConfigValue,
+  checkConfigValue,
+  METADATA_MAX_AGE_MS,
+  RECONNECT_BACKOFF_DISABLED,
+  RECONNECT_BACKOFF_MAX_MS,
+  RECONNECT_BACKOFF_MS,
+  reconnectBackoffMax,
+} from './configSpec';
 
 export const PRODUCER_CONFIG: readonly ConfigKey[] = [
   {
@@ -89,6 +99,8 @@ export const PRODUCER_CONFIG: readonly ConfigKey[] = [
     simulation: 'no jitter',
   },
   { name: 'retry.backoff.max.ms', type: 'long', default: 1000, min: 0, doc: 'Upper bound on the retry backoff.' },
+  RECONNECT_BACKOFF_MS,
+  RECONNECT_BACKOFF_MAX_MS,
   METADATA_MAX_AGE_MS,
 ];
 
@@ -106,6 +118,8 @@ export interface ProducerConfig {
   readonly 'max.request.size': number;
   readonly 'retry.backoff.ms': number;
   readonly 'retry.backoff.max.ms': number;
+  readonly 'reconnect.backoff.ms': number;
+  readonly 'reconnect.backoff.max.ms': number;
   readonly 'metadata.max.age.ms': number;
 }
 
@@ -189,6 +203,9 @@ export function resolveProducerConfig(user: Readonly<Record<string, ConfigValue>
     if (Object.hasOwn(user, 'delivery.timeout.ms')) errors.push({ key: 'delivery.timeout.ms', message: `ConfigException: ${msg}` });
     else notes.push({ key: 'delivery.timeout.ms', message: `WARN ${msg}. Setting it to ${linger + requestTimeout}.` });
   }
+  const reconnectMs = value('reconnect.backoff.ms') as number;
+  const reconnect = reconnectBackoffMax(user, reconnectMs, value('reconnect.backoff.max.ms') as number);
+  if (reconnect.disabled) notes.push({ key: 'reconnect.backoff.max.ms', message: RECONNECT_BACKOFF_DISABLED });
   return {
     config: {
       'enable.idempotence': idempotence,
@@ -204,6 +221,8 @@ export function resolveProducerConfig(user: Readonly<Record<string, ConfigValue>
       'max.request.size': value('max.request.size') as number,
       'retry.backoff.ms': value('retry.backoff.ms') as number,
       'retry.backoff.max.ms': value('retry.backoff.max.ms') as number,
+      'reconnect.backoff.ms': reconnectMs,
+      'reconnect.backoff.max.ms': reconnect.max,
       'metadata.max.age.ms': value('metadata.max.age.ms') as number,
     },
     errors,

@@ -150,6 +150,10 @@ const a = {
   coordinatorLookupRetry: action((d, _ev, out) => onCoordinatorLookupRetry(d, out)),
   // retry.backoff.ms (or metadata.max.age.ms) passed: the wrapper sends the update that is now due
   metadataUpdateDue: action(() => {}),
+  // an idle connection closed: the wrapper takes the disconnect (reconnect backoff, metadata update)
+  connectionClosed: action(() => {}),
+  /** A broker's reconnect backoff is over (the wrapper lets it be tried): a waiting poll() fetches from it again. */
+  reconnectBackoffExpired: action((d, _e, out) => fetchWhilePolling(d, out)),
 };
 
 type Args = { context: ConsumerContext; event: ConsumerEvent };
@@ -266,6 +270,8 @@ export const consumerMachine = setup({
     FindCoordinatorResponse: { actions: a.findCoordinatorResponse },
     coordinatorLookupRetry: { actions: a.coordinatorLookupRetry },
     metadataUpdateDue: { actions: a.metadataUpdateDue },
+    connectionClosed: { actions: a.connectionClosed },
+    reconnectBackoffExpired: { actions: a.reconnectBackoffExpired },
   },
   states: {
     // not started yet (before its startAt): a crash or restart of its process changes nothing
@@ -459,7 +465,8 @@ export const consumerMachine = setup({
         ],
       },
     },
-    closed: {},
+    // a closed consumer has no NetworkClient: the news of its connections is nothing to it
+    closed: { on: { connectionClosed: {}, reconnectBackoffExpired: {} } },
     down: {
       entry: handle((ctx: ConsumerContext) => initialContext(ctx)),
       on: { restart: 'running' },

@@ -8,8 +8,9 @@ import type { Mutable } from '../actors/draft';
 import { handle, type Out } from '../actors/out';
 import type { GroupMetadata } from '../application/applicationLoop';
 import { type ClientMetadataState, INITIAL_CLIENT_METADATA } from '../cluster/clientMetadata';
+import { type ConnectionStates, NO_CONNECTION_STATES, ownNode } from '../cluster/connectionStates';
 import { type ClusterMetadata, CONSUMER_OFFSETS_TOPIC } from '../cluster/metadata';
-import { maybeUpdateMetadata } from '../cluster/metadataUpdater';
+import { maybeUpdateMetadata, noteConnectionAttempts, noteConnectionEvent } from '../cluster/metadataUpdater';
 import type { ConsumerConfig } from '../config/consumerConfig';
 import type { ActorId, RequestRpc } from '../kernel/envelope';
 import { extend } from '../kernel/extend';
@@ -57,6 +58,8 @@ export interface ConsumerContext extends Required<ConsumerInput> {
   readonly fetching: Readonly<Record<string, number>>;
   /** When it asks for metadata next (Metadata / DefaultMetadataUpdater); `meta` holds what it knows. */
   readonly metadata: ClientMetadataState;
+  /** NetworkClient's ClusterConnectionStates: per broker, a failed connection and its reconnect backoff. */
+  readonly connections: ConnectionStates;
   /**
    * Partitions whose last fetch failed with a metadata error (NOT_LEADER_OR_FOLLOWER …): not fetched
    * again until a Metadata answer (or a KIP-951 hint) says where the leader is.
@@ -187,6 +190,7 @@ export function consumerDraft(c: ConsumerContext): Draft {
     bufferEnd: c.bufferEnd,
     fetching: c.fetching,
     metadata: c.metadata,
+    connections: c.connections,
     awaitingMetadata: c.awaitingMetadata,
     offsetsRequest: c.offsetsRequest,
     offsetsAttempts: c.offsetsAttempts,
@@ -228,6 +232,7 @@ export function initialContext(input: ConsumerInput): ConsumerContext {
     bufferEnd: {},
     fetching: {},
     metadata: INITIAL_CLIENT_METADATA,
+    connections: NO_CONNECTION_STATES,
     awaitingMetadata: [],
     offsetsRequest: null,
     offsetsAttempts: 0,
@@ -386,15 +391,23 @@ export function consumedOffsets(d: ConsumerContext): OffsetAndPartition[] {
   });
 }
 
+/** The topics the consumer's metadata covers (its subscription). */
+const topicsOf = (d: Draft): readonly string[] => d.topics;
+
 /**
  * A handler of one event (or a few) on a shallow draft of the context: what the machine runs as an
- * action. Then, as NetworkClient.poll does, a metadata update that is due goes out.
+ * action. First what the event says of the consumer's connections (an answer, a disconnect, the end
+ * of a reconnect backoff: NetworkClient's ClusterConnectionStates — its group coordinator a node of
+ * its own, as AbstractCoordinator makes it); then, as NetworkClient.poll does, a metadata update
+ * that is due goes out; a request sent to a broker whose backoff has passed is a connection attempt.
  */
 export const action = <E extends ConsumerEvent = ConsumerEvent>(fn: (d: Draft, ev: E, out: Out) => void) =>
   handle((ctx: ConsumerContext, ev: E, out: Out) => {
     const d: Draft = consumerDraft(ctx);
+    noteConnectionEvent(d, ev, topicsOf, ownNode, out);
     markCoordinatorUnknownOn(d, ev);
     fn(d, ev, out);
     maybeUpdateMetadata(d, d.topics, ev.now, out);
+    noteConnectionAttempts(d, out.effects, ev.now, ownNode);
     return d;
   });

@@ -4,7 +4,7 @@
  * crash), so handlers and guards read their fields without casts.
  */
 import type { Call, Lifecycle, Rpc, Timer } from '../actors/events';
-import type { DisconnectedEvent } from '../kernel/effects';
+import type { ConnectionClosedEvent, DisconnectedEvent } from '../kernel/effects';
 import type { ActorId, RpcName } from '../kernel/envelope';
 import type { IsolationLevel } from '../log/partitionLog';
 import type { KafkaError } from '../protocol/errors';
@@ -33,6 +33,7 @@ export type ConsumerEvent =
   // the kernel: the process starts, crashes, restarts
   | Lifecycle
   | DisconnectedEvent
+  | ConnectionClosedEvent
   // responses (AbstractCoordinator, ConsumerCoordinator, Fetcher, OffsetFetcher)
   | Response<'JoinGroupResponse', JoinGroupResponse>
   | Response<'SyncGroupResponse', SyncGroupResponse>
@@ -54,6 +55,7 @@ export type ConsumerEvent =
   | Timer<'listOffsetsRetry', ListOffsetsRetry>
   | Timer<'coordinatorLookupRetry'>
   | Timer<'pollTimeoutExpired'>
+  | Timer<'reconnectBackoffExpired', { readonly node: string }>
   // the application's calls (KafkaConsumer's API) and its rebalance listener returning
   | Call<'poll'>
   | Call<'commitSync', { readonly offsets?: readonly OffsetAndPartition[] }>

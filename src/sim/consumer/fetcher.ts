@@ -18,6 +18,7 @@
  */
 import type { Out } from '../actors/out';
 import { applyCurrentLeader, isInvalidMetadataError, leaderCanMove, leaderEpochOf, requestUpdate } from '../cluster/clientMetadata';
+import { isUnavailable } from '../cluster/connectionStates';
 import { leaderOf } from '../cluster/metadata';
 import { onMetadataResponse } from '../cluster/metadataUpdater';
 import type { ClientException } from '../protocol/errors';
@@ -43,7 +44,9 @@ export function fetchWhilePolling(d: Draft, out: Out): void {
  * flight, to its leader (Fetcher.sendFetches → AbstractFetch.prepareFetchRequests, fetchablePartitions:
  * a partition with a completed fetch still buffered is not fetched). A partition without a known leader is
  * not fetched and asks for a metadata update; one whose last fetch failed with a metadata error waits
- * for that update.
+ * for that update; one whose leader is in its reconnect backoff is skipped ("Skipping fetch for
+ * partition … because node … is awaiting reconnect backoff": isUnavailable) — the backoff's end
+ * wakes the consumer, and a Fetch sent then is its connection attempt.
  */
 function sendFetches(d: Draft, out: Out): void {
   for (const tp of d.assignment) {
@@ -58,6 +61,7 @@ function sendFetches(d: Draft, out: Out): void {
       d.metadata = requestUpdate(d.metadata);
       continue;
     }
+    if (isUnavailable(d.connections, leader)) continue;
     const correlationId = corr(d);
     d.fetching = { ...d.fetching, [name]: correlationId };
     const fetch = {
@@ -109,7 +113,7 @@ function onFetchMetadataError(d: Draft, r: EventOf<'FetchResponse'>['payload']):
  * partitions are fetched again — by a waiting poll() (the next pass of its loop), else by the next one.
  */
 export function onConsumerMetadataResponse(d: Draft, ev: EventOf<'MetadataResponse'>, out: Out): void {
-  if (onMetadataResponse(d, ev.from, ev.payload, ev.now) === null) return;
+  if (onMetadataResponse(d, ev.payload, ev.now) === null) return;
   d.awaitingMetadata = [];
   fetchWhilePolling(d, out);
 }

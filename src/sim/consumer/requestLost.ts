@@ -3,16 +3,18 @@
  * request.timeout.ms (REQUEST_TIMED_OUT), or it broke — the leader or coordinator is down, or the
  * connection was reset (NETWORK_EXCEPTION). The client tries again, as Kafka's does for retriable
  * errors. Whatever state the consumer is in, the request is no longer in flight. (A lost JoinGroup
- * or SyncGroup is the membership's: the machine's guards send the member back to JoinGroup.)
+ * or SyncGroup is the membership's: the machine's guards send the member back to JoinGroup.) What
+ * the disconnect does to the broker's connection state — its reconnect backoff, a metadata update —
+ * is NetworkClient's, done before (metadataUpdater.ts `noteConnectionEvent`).
  */
 import type { Out } from '../actors/out';
-import { connectionFailed, leaderCanMove, requestUpdate } from '../cluster/clientMetadata';
 import { onMetadataLost } from '../cluster/metadataUpdater';
 import { type DisconnectedEvent, disconnectError } from '../kernel/effects';
 import { keyOf } from '../protocol/topicPartition';
 import { commitFailed, endsCloseCommit, endsJoinPrepare, retryOffsetFetch } from './commits';
 import type { ConsumerContext, Draft } from './consumerContext';
 import type { ConsumerEvent } from './events';
+import { fetchWhilePolling } from './fetcher';
 import { onFindCoordinatorLost } from './groupLookup';
 import { failHeartbeat } from './membership';
 
@@ -25,24 +27,23 @@ export function onRequestLost(d: Draft, e: DisconnectedEvent, out: Out, heartbea
   const tp = { topic: e.payload.topic as string, partition: e.payload.partition as number };
   // a lost Metadata request is a failed update: it is asked again after the backoff, of another broker
   if (e.rpc === 'Metadata') {
-    onMetadataLost(d, e.to, correlationId, e.now);
+    onMetadataLost(d, correlationId, e.now);
     return;
   }
   if (e.rpc === 'FindCoordinator') {
     onFindCoordinatorLost(d, correlationId, out);
     return;
   }
-  // NetworkClient.processDisconnection: reconnect backoff for the broker, and (the leader may have
-  // moved) a metadata update when a partition's leader was lost
-  d.metadata = connectionFailed(d.metadata, e.to, e.now);
-  if ((e.rpc === 'Fetch' || e.rpc === 'ListOffsets') && leaderCanMove(d.meta, tp.topic)) d.metadata = requestUpdate(d.metadata);
   if (e.rpc !== 'Fetch') out.fact({ kind: 'clientError', client: d.client, error: disconnectError(e), during: e.rpc, fatal: false });
   switch (e.rpc) {
     case 'Fetch':
+      // no retry timer of its own (AbstractFetch.handleFetchFailure only forgets the request): the
+      // next pass of a waiting poll() fetches again, skipping the leader while it is in its
+      // reconnect backoff — whose end wakes the consumer (prepareFetchRequests: isUnavailable)
       if (d.fetching[keyOf(tp)] === correlationId) {
         const { [keyOf(tp)]: _f, ...fetching } = d.fetching;
         d.fetching = fetching;
-        out.timer(`fetchRetry:${keyOf(tp)}`, 'fetchRetry', d.config['retry.backoff.ms'], {}, true);
+        fetchWhilePolling(d, out);
       }
       return;
     case 'OffsetFetch':

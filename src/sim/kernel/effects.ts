@@ -103,9 +103,23 @@ export interface DisconnectedEvent {
   reason: CloseReason;
 }
 
+/**
+ * A connection of the client closed while no request was in flight on it: its peer went down (an
+ * idle connection's close; NetworkClient.handleDisconnections runs processDisconnection for it too).
+ * Only actors that keep connection states hear of it (ActorSpec.connectionNotices); a close with
+ * requests in flight is told by their `disconnected` events.
+ */
+export interface ConnectionClosedEvent {
+  type: 'connectionClosed';
+  now: number;
+  /** The server end of the connection. */
+  to: ActorId;
+  reason: CloseReason;
+}
+
 /** The Kafka error a client reports for a request that completed as a disconnect (Sender.handleProduceResponse). */
 export function disconnectError(e: Pick<DisconnectedEvent, 'timedOut'>): 'REQUEST_TIMED_OUT' | 'NETWORK_EXCEPTION' {
   return e.timedOut ? 'REQUEST_TIMED_OUT' : 'NETWORK_EXCEPTION';
 }
 
-export type KernelEvent = { type: 'boot' } | { type: 'crash' } | { type: 'restart' } | DisconnectedEvent;
+export type KernelEvent = { type: 'boot' } | { type: 'crash' } | { type: 'restart' } | DisconnectedEvent | ConnectionClosedEvent;

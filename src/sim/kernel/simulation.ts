@@ -289,9 +289,28 @@ export class Simulation extends KernelCore {
         return false;
       }
       case 'connectionClosed': {
+        // a generation nothing was ever sent on is no connection for Kafka (it is opened by a request)
+        const used = (this.network.get(item.connection)?.toServerAt ?? 0) > 0;
         const lost = this.network.closeIfCurrent(item.connection, item.generation, item.reason);
-        if (lost) notifyClosed(this, item.actor, item.connection, item.generation, item.reason, lost);
-        return false;
+        if (!lost) return false;
+        if (lost.length > 0 || !used || !this.slots.get(item.actor)?.spec.connectionNotices) {
+          notifyClosed(this, item.actor, item.connection, item.generation, item.reason, lost);
+          return false;
+        }
+        // an idle connection closed (its server went down): a client that keeps connection states
+        // is told (NetworkClient.handleDisconnections → processDisconnection, nothing to cancel)
+        const server = this.network.get(item.connection)?.server ?? '';
+        return dispatch(
+          this,
+          item.actor,
+          'disconnected',
+          'connectionClosed',
+          server,
+          null,
+          { reason: item.reason, connection: item.connection, generation: item.generation },
+          { type: 'connectionClosed', to: server, reason: item.reason, now: this.now },
+          this.onSent,
+        );
       }
       case 'fault':
         return applyTimedFault(this, this.faultById(item.fault) as TimedFault, (actor, signal, label) => {

@@ -15,6 +15,13 @@ export interface ActorSpec {
   /** Receives { type: 'boot' } at `bootAt` (default 0): applications start their work this way. */
   readonly boot?: boolean;
   readonly bootAt?: number;
+  /**
+   * The actor keeps connection states (Kafka's NetworkClient: the producer, the consumer) and hears
+   * of every close of its connections: one with nothing in flight too, as a `connectionClosed` event
+   * (a `disconnected` step with no envelope). Other actors hear of a close only through the requests
+   * it failed.
+   */
+  readonly connectionNotices?: boolean;
 }
 
 export interface NetworkSpec {

@@ -251,6 +251,20 @@ export function lostClause(ctx: NarrationContext): string {
       );
 }
 
+/** Does the actor keep NetworkClient's connection states (a producer, a consumer: ActorSpec.connectionNotices)? */
+function keepsConnectionStates(ctx: NarrationContext, actor: string): boolean {
+  return ctx.trace.built.specs.find((s) => s.id === actor)?.connectionNotices === true;
+}
+
+/** The reconnect backoff, as a clause's end: "… waits out its reconnect backoff (…)". */
+function reconnectBackoffText(ctx: NarrationContext, who: string, peer: string): string {
+  return say(
+    ctx.lang,
+    `${who} does not try ${peer} again before its reconnect backoff has passed (reconnect.backoff.ms, doubling for each failure in a row up to reconnect.backoff.max.ms)`,
+    `${josa(who, '은/는')} 재연결 backoff(reconnect.backoff.ms에서 연속 실패마다 두 배, 최대 reconnect.backoff.max.ms)가 지나기 전에는 ${peer}에 다시 연결하지 않습니다.`,
+  );
+}
+
 export function disconnectedClause(ctx: NarrationContext): string {
   const { lang, step } = ctx;
   const who = ctx.names.actor(step.actor);
@@ -258,6 +272,30 @@ export function disconnectedClause(ctx: NarrationContext): string {
   const rpc = ctx.envelope?.rpc ?? 'request';
   const name = `${rpc}${ctx.envelope ? ` #${ctx.envelope.id}` : ''}`;
   const reason = (step.detail as { reason?: string } | null)?.reason;
+  // an idle connection closed (nothing in flight): told only to a client that keeps connection states
+  if (step.label === 'connectionClosed')
+    return say(
+      lang,
+      `${poss(who, 'idle connection')} to ${peer} closed: ${peer} went down. Nothing was in flight on it, but NetworkClient counts every disconnect: ${who} puts ${peer} into reconnect backoff (reconnect.backoff.ms) and asks for a metadata update where a leader may have moved (the disconnect may mean stale metadata)`,
+      `${josa(who, '과/와')} ${peer} 사이의 유휴 연결이 닫혔습니다. ${josa(peer, '이/가')} 내려갔습니다. 진행 중인 요청은 없었지만 NetworkClient는 모든 연결 끊김을 셉니다: ${josa(who, '은/는')} ${josa(peer, '을/를')} 재연결 backoff(reconnect.backoff.ms)에 두고, 리더가 바뀌었을 수 있으면 메타데이터 갱신을 요청합니다(끊김은 메타데이터가 낡았다는 뜻일 수 있습니다).`,
+    );
+  if (reason === 'refused' && keepsConnectionStates(ctx, step.actor)) {
+    const outcome =
+      rpc === 'Produce'
+        ? say(
+            lang,
+            '; its batches wait for a leader it can reach — no retry is counted and no error reported (Sender drains nothing for a node NetworkClient.ready refuses)',
+            ' 배치는 연결할 수 있는 리더를 기다립니다. 재시도로 세지 않고 오류도 보고하지 않습니다(Sender는 NetworkClient.ready가 거절한 노드로 보낼 배치를 꺼내지 않습니다).',
+          )
+        : rpc === 'Fetch' || rpc === 'Metadata'
+          ? ''
+          : say(lang, `; the ${rpc} fails as a disconnect`, ` ${josa(rpc, '은/는')} 연결 끊김으로 실패합니다.`);
+    return say(
+      lang,
+      `${who} could not connect to ${peer}, which is down (connection refused): ${name}, sent as the connection attempt, never left — NetworkClient sends only on a ready connection — and ${reconnectBackoffText(ctx, who, peer)}${outcome}`,
+      `${josa(who, '은/는')} 내려간 ${peer}에 연결하지 못했습니다(연결 거부). 연결 시도로 보낸 ${josa(name, '은/는')} 나가지 않았습니다. NetworkClient는 준비된 연결로만 보냅니다. ${reconnectBackoffText(ctx, who, peer)}${outcome}`,
+    );
+  }
   if (reason === 'timeout')
     return say(
       lang,

@@ -10,6 +10,7 @@ import { groupDigits } from '../text/groupDigits';
 import { actorConfig, type NarrationContext, processingMode, processKind } from './context';
 import { explainError } from './errors';
 import { count, josa, list, say } from './language';
+import { poss } from './names';
 import { translateRefusal } from './notes';
 import { replicationTimerClause } from './replication';
 
@@ -162,6 +163,20 @@ export function timerClause(ctx: NarrationContext): string {
       );
     case 'rejoinBackoff':
       return say(lang, `${who} tries to join its group again${sends}`, `${josa(who, '이/가')} 그룹에 다시 참여를 시도합니다.`);
+    case 'reconnectBackoffExpired': {
+      const node = names.actor(str(d.node));
+      return sent
+        ? say(
+            lang,
+            `${poss(who, 'reconnect backoff')} for ${node} has passed: it may connect again${sends} — that request is its connection attempt`,
+            `${josa(who, '이/가')} ${node}에 대한 재연결 backoff가 지나 다시 연결을 시도합니다. ${josa(sent, '을/를')} 보내고, 이 요청이 연결 시도입니다.`,
+          )
+        : say(
+            lang,
+            `${poss(who, 'reconnect backoff')} for ${node} has passed: it may connect again when it has something to send there`,
+            `${josa(who, '이/가')} ${node}에 대한 재연결 backoff가 지났습니다. 보낼 것이 생기면 다시 연결합니다.`,
+          );
+    }
     case 'fetchRetry':
       return say(lang, `${who} fetches again${sends}`, `${josa(who, '이/가')} 다시 Fetch합니다.`);
     case 'offsetsRetry':

@@ -10,8 +10,16 @@
 import { setup } from 'xstate';
 import type { Call, Lifecycle, Rpc, Timer } from '../actors/events';
 import { handle, type Out } from '../actors/out';
-import { METADATA_TIMER, maybeUpdateMetadata, onMetadataLost, onMetadataResponse } from '../cluster/metadataUpdater';
-import { type DisconnectedEvent, disconnectError } from '../kernel/effects';
+import { nodeOf } from '../cluster/connectionStates';
+import {
+  METADATA_TIMER,
+  maybeUpdateMetadata,
+  noteConnectionAttempts,
+  noteConnectionEvent,
+  onMetadataLost,
+  onMetadataResponse,
+} from '../cluster/metadataUpdater';
+import { type ConnectionClosedEvent, type DisconnectedEvent, disconnectError } from '../kernel/effects';
 import type { ActorId } from '../kernel/envelope';
 import { extend } from '../kernel/extend';
 import type { KafkaError } from '../protocol/errors';
@@ -36,6 +44,7 @@ import {
   expireQueued,
   failEverything,
   onConnectionLost,
+  onConnectRefused,
   onDeliveryTimeout,
   onProduceResponse,
   type ProducerDraft,
@@ -74,6 +83,8 @@ export type ProducerEvent =
   | Rpc<'MetadataResponse', MetadataResponse & { correlationId: number }>
   | CoordinatorResponseEvent
   | Timer<'lingerExpired' | 'retryBackoffExpired' | 'txnRetryBackoffExpired' | 'metadataUpdateDue'>
+  | Timer<'reconnectBackoffExpired', { readonly node: string }>
+  | ConnectionClosedEvent
   | Timer<'deliveryTimeout', { batchId: number }>
   | Timer<'accumulatorExpiry', { tp: string }>
   | Timer<'closeNow'>
@@ -95,6 +106,10 @@ type AppCall = Extract<ProducerEvent, { from: string; args: unknown }>;
 function producerAction<E extends ProducerEvent>(fn: (d: ProducerDraft, ev: E, out: Out) => TxnSignal | undefined) {
   return handle((ctx: ProducerContext, ev: E, out: Out): ProducerContext => {
     const d: ProducerDraft = producerDraft(ctx);
+    // what the event says of the producer's connections first (NetworkClient.poll handles answers
+    // and disconnects before the Sender drains): an answer, a disconnect, a reconnect backoff's end —
+    // per broker: its transaction coordinator shares the broker's connection (TransactionManager's Node)
+    noteConnectionEvent(d, ev, producerTopics, nodeOf, out);
     let signal = fn(d, ev, out) ?? 'none';
     // whatever happened, a blocked flush or a pending coordinator request may now go ahead
     completeFlushIfDone(d, out);
@@ -126,6 +141,8 @@ function producerAction<E extends ProducerEvent>(fn: (d: ProducerDraft, ev: E, o
     // a close() that waited: no record is owed a result any more — the producer closes in a step of
     // its own (`closeNow`), so that what it abandons then is seen to be abandoned by a close
     if (d.waiting?.call === 'close' && !hasIncompleteRecords(d)) out.timer('closeNow', 'closeNow', 0);
+    // a request to a broker whose reconnect backoff has passed is the model's connection attempt
+    noteConnectionAttempts(d, out.effects, ev.now, nodeOf);
     d.txnSignal = signal;
     return d;
   });
@@ -265,7 +282,7 @@ const onProduceResponseEvent = producerAction((d, ev: EventOf<'ProduceResponse'>
 
 /** The answer to a Metadata request: leaders and epochs as the cluster knows them now; the drain that follows sends to them. */
 const onMetadataResponseEvent = producerAction((d, ev: EventOf<'MetadataResponse'>) => {
-  onMetadataResponse(d, ev.from, ev.payload, ev.now);
+  onMetadataResponse(d, ev.payload, ev.now);
   return 'none';
 });
 
@@ -281,7 +298,10 @@ function expiryHeld(d: ProducerDraft): boolean {
   return true;
 }
 
-/** linger.ms or a retry's backoff passed: the Sender loop that follows drains what is ready. */
+/**
+ * linger.ms or a retry's backoff passed, a broker's reconnect backoff ended, or an idle connection
+ * closed: the Sender loop that follows drains what is ready (the wrapper takes the connection news).
+ */
 const onTimerDrain = producerAction(() => 'none');
 
 /**
@@ -305,7 +325,9 @@ const onDeliveryTimeoutEvent = producerAction((d, ev: EventOf<'deliveryTimeout'>
 
 /**
  * A request completed as a disconnect: its connection was closed — by NetworkClient after a request
- * on it passed request.timeout.ms (REQUEST_TIMED_OUT), or because it broke (NETWORK_EXCEPTION).
+ * on it passed request.timeout.ms (REQUEST_TIMED_OUT), or because it broke (NETWORK_EXCEPTION) — or
+ * it never opened: a refused connection attempt (the broker is down), whose Produce requests never
+ * left as far as Kafka is concerned (`onConnectRefused`: no attempt counted, no error).
  * NetworkClient completes every request of the closed connection in the same poll, before the
  * Sender drains again (processDisconnection → cancelInFlightRequests), so the first notice fails
  * every batch in flight to that broker — all were on that connection — and the notices of the
@@ -316,7 +338,7 @@ const onDisconnected = producerAction((d, e: DisconnectedEvent, out) => {
   const error = disconnectError(e);
   const correlationId = (e.payload as { correlationId?: number }).correlationId ?? -1;
   if (e.rpc === 'Metadata') {
-    onMetadataLost(d, e.to, correlationId, e.now);
+    onMetadataLost(d, correlationId, e.now);
     return 'none';
   }
   if (onCoordinatorRequestLost(d, correlationId, error, out)) return 'none';
@@ -327,6 +349,13 @@ const onDisconnected = producerAction((d, e: DisconnectedEvent, out) => {
   const sameConnection = [...d.batches.filter((b) => b.inFlight && onConnection(b)), ...d.expiredInFlight.filter(onConnection)].map(
     (b) => b.correlationId as number,
   );
+  // a refused connection attempt: its Produce requests never left (Sender drains nothing for a node
+  // NetworkClient.ready refuses) — no attempt, no error; the batches wait out the reconnect backoff
+  if (e.reason === 'refused') {
+    onConnectRefused(d, e.to, sameConnection);
+    drain(d, e.now, out);
+    return 'none';
+  }
   const outcome = onConnectionLost(d, e.to, error, e.now, out, sameConnection);
   drain(d, e.now, out);
   return outcome === 'ok' ? 'none' : outcome;
@@ -491,6 +520,8 @@ export const producerMachine = setup({
         FindCoordinatorResponse: { actions: onCoordinatorResponseEvent },
         lingerExpired: { actions: onTimerDrain },
         retryBackoffExpired: { actions: onTimerDrain },
+        reconnectBackoffExpired: { actions: onTimerDrain },
+        connectionClosed: { actions: onTimerDrain },
         deliveryTimeout: { actions: onDeliveryTimeoutEvent },
         accumulatorExpiry: { actions: onAccumulatorExpiry },
         txnRetryBackoffExpired: { actions: onTxnRetry },

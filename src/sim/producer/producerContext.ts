@@ -5,6 +5,7 @@
  */
 import type { Mutable } from '../actors/draft';
 import { type ClientMetadataState, INITIAL_CLIENT_METADATA } from '../cluster/clientMetadata';
+import { type ConnectionStates, NO_CONNECTION_STATES } from '../cluster/connectionStates';
 import type { ClusterMetadata } from '../cluster/metadata';
 import type { ProducerConfig } from '../config/producerConfig';
 import type { ActorId, RequestRpc } from '../kernel/envelope';
@@ -80,6 +81,8 @@ export interface ProducerContext {
   readonly meta: ClusterMetadata;
   /** When it asks for metadata next (Metadata / DefaultMetadataUpdater). */
   readonly metadata: ClientMetadataState;
+  /** NetworkClient's ClusterConnectionStates: per broker, a failed connection and its reconnect backoff. */
+  readonly connections: ConnectionStates;
   readonly config: ProducerConfig;
   readonly idempotent: boolean;
   readonly transactional: boolean;
@@ -194,6 +197,7 @@ export function initialProducerContext(input: ProducerInput): ProducerContext {
     client: input.client,
     meta: input.meta,
     metadata: INITIAL_CLIENT_METADATA,
+    connections: NO_CONNECTION_STATES,
     config: input.config,
     idempotent: input.config['enable.idempotence'],
     transactional: input.config['transactional.id'] !== null,
@@ -248,6 +252,7 @@ export function producerDraft(c: ProducerContext): Mutable<ProducerContext> {
     client: c.client,
     meta: c.meta,
     metadata: c.metadata,
+    connections: c.connections,
     config: c.config,
     idempotent: c.idempotent,
     transactional: c.transactional,

@@ -11,14 +11,8 @@
 
 import type { Mutable } from '../actors/draft';
 import type { Out } from '../actors/out';
-import {
-  applyCurrentLeader,
-  connectionFailed,
-  isInvalidMetadataError,
-  leaderCanMove,
-  leaderEpochOf,
-  requestUpdate,
-} from '../cluster/clientMetadata';
+import { applyCurrentLeader, isInvalidMetadataError, leaderCanMove, leaderEpochOf, requestUpdate } from '../cluster/clientMetadata';
+import { isUnavailable } from '../cluster/connectionStates';
 import { leaderOf } from '../cluster/metadata';
 import type { ActorId } from '../kernel/envelope';
 import { estimateRecordBytes } from '../log/partitionLog';
@@ -370,10 +364,27 @@ export function onDeliveryTimeout(d: ProducerDraft, batchId: number, out: Out): 
   // Sender.sendProducerData: an expired batch is failed without adjusting sequences; if it had been
   // retried, its sequence is unresolved until nothing of its partition is in flight
   const inRetry = b.attempts > 1 || (b.attempts === 1 && !b.inFlight);
+  const unsent = neverSent(b);
   if (b.inFlight) d.expiredInFlight = [...d.expiredInFlight, b];
   failBatch(d, b, 'TimeoutException', out, false);
   if (d.idempotent && inRetry) markSequenceUnresolved(d, b);
+  // a batch that only ever rode on refused connection attempts was never drained as far as Kafka
+  // knows (RecordAccumulator.expiredBatches fails it from the deque): it held no sequence
+  if (unsent) giveBackSequence(d, b);
   return d.transactional ? 'abortable' : 'ok';
+}
+
+/**
+ * A batch drained only onto connection attempts that were refused (onConnectRefused): for Kafka it
+ * was never drained — its node was never ready — so it is still in the accumulator, with no sequence.
+ */
+function neverSent(b: ProducerBatch): boolean {
+  return b.attempts === 0 && !b.inFlight;
+}
+
+/** The sequences a never-sent batch was given go back to its partition (the later batches' move down). */
+function giveBackSequence(d: ProducerDraft, b: ProducerBatch): void {
+  if (d.idempotent && b.baseSequence !== NO_SEQUENCE) adjustSequencesDueToFailedBatch(d, b);
 }
 
 /**
@@ -472,8 +483,11 @@ function backingOff(d: ProducerDraft, retry: ProducerBatch, now: number): boolea
  * RecordAccumulator.ready: the brokers leading a partition whose head may go now — a retry whose
  * backoff is over, or records that waited linger.ms, fill batch.size, or are flushed or in a
  * completing transaction — not counting muted partitions. A partition whose leader is unknown asks
- * for metadata (unknownLeaderTopics). Then NetworkClient.ready: only brokers that can take another
- * request (InFlightRequests.canSendMore).
+ * for metadata (unknownLeaderTopics). Then Sender.sendProducerData drops every node that
+ * `NetworkClient.ready` refuses: one that cannot take another request (InFlightRequests.canSendMore),
+ * and one whose connection failed and is still in its reconnect backoff — its batches are not
+ * drained (no Produce, no attempt counted, no error); the backoff's end wakes the producer
+ * (`notReadyTimeout` = pollDelayMs), and the request sent then is its connection attempt.
  */
 function readyNodes(d: ProducerDraft, now: number): string[] {
   const maxInFlight = d.config['max.in.flight.requests.per.connection'];
@@ -492,7 +506,7 @@ function readyNodes(d: ProducerDraft, now: number): string[] {
       'retry' in head
         ? !backingOff(d, head.retry, now)
         : d.flushing || d.endTxn !== null || now - head.queued.timestamp >= d.config['linger.ms'] || head.bytes >= d.config['batch.size'];
-    if (sendable && inFlightTo(d, leader) < maxInFlight) nodes.push(leader);
+    if (sendable && inFlightTo(d, leader) < maxInFlight && !isUnavailable(d.connections, leader)) nodes.push(leader);
   }
   return nodes.sort();
 }
@@ -836,10 +850,8 @@ export function onConnectionLost(
   const expired = d.expiredInFlight.filter(failing);
   if (expired.length > 0) d.expiredInFlight = d.expiredInFlight.filter((b) => !expired.includes(b));
   if (lost.length === 0 && expired.length === 0) return 'ok';
-  // NetworkClient.processDisconnection: the node goes into reconnect backoff, and the disconnect may
-  // mean stale metadata, so an update is asked for (for a topic whose leader can move at all)
-  d.metadata = connectionFailed(d.metadata, broker, now);
-  if ([...lost, ...expired].some((b) => leaderCanMove(d.meta, b.topic))) d.metadata = requestUpdate(d.metadata);
+  // (NetworkClient.processDisconnection — the node's reconnect backoff, a metadata update — came
+  // first: metadataUpdater.ts noteConnectionEvent)
   if (correlationIds === undefined) clientError(d, out, error, `connection to ${broker}`);
   let outcome: BatchErrorOutcome = 'ok';
   for (const b of lost) {
@@ -851,11 +863,36 @@ export function onConnectionLost(
 }
 
 /**
+ * The connection attempt to `broker` was refused (it is down), so the requests sent on it never left
+ * as far as Kafka is concerned: NetworkClient sends only on a READY connection, and
+ * Sender.sendProducerData drains nothing for a node `client.ready` refuses. Their batches are as
+ * before that drain — not in flight, their attempts as they were, no error reported — and wait,
+ * sequences kept, until the producer can reach the partition's leader (its backoff over, or another
+ * leader known) or delivery.timeout.ms expires them. `correlationIds` names the requests (all in
+ * flight to the broker when absent); one whose batch expired meanwhile is gone with it.
+ */
+export function onConnectRefused(d: ProducerDraft, broker: string, correlationIds?: readonly number[]): void {
+  const refused = (b: ProducerBatch) =>
+    b.broker === broker && (correlationIds === undefined || correlationIds.includes(b.correlationId as number));
+  d.batches = d.batches.map((b) =>
+    b.inFlight && refused(b) ? { ...b, inFlight: false, correlationId: null, attempts: Math.max(0, b.attempts - 1) } : b,
+  );
+  d.expiredInFlight = d.expiredInFlight.filter((b) => !refused(b));
+}
+
+/**
  * RecordAccumulator.abortUndrainedBatches, run by the Sender while a transaction is in an abortable
  * error or aborting: records never drained (no sequence yet) fail with `error`. Batches already sent
  * keep being retried, and EndTxn waits for them.
  */
 export function abortUndrained(d: ProducerDraft, out: Out, error: KafkaError | ClientException): void {
+  // a batch that only rode on refused connection attempts is undrained for Kafka (still open in its deque)
+  for (const b of d.batches.filter(neverSent)) {
+    d.batches = d.batches.filter((x) => x.id !== b.id);
+    out.cancel(`delivery:${b.id}`);
+    recordResult(d, out, b.records, null, error);
+    giveBackSequence(d, b);
+  }
   for (const [tp, q] of Object.entries(d.accumulating)) {
     if (queueSize(q) === 0) continue;
     recordResult(d, out, queueAll(q), null, error);

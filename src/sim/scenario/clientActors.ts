@@ -16,9 +16,24 @@ import type { ProducerInput } from '../producer/producerContext';
 const booted = (bootAt: number | undefined) => (bootAt === undefined ? { boot: true } : { boot: true, bootAt });
 
 export function consumerActor(id: ActorId, app: ActorId, input: Omit<ConsumerInput, 'self' | 'app'>, bootAt?: number): ActorSpec {
-  return { id, kind: 'consumer', logic: consumerMachine as AnyStateMachine, input: { self: id, app, ...input }, ...booted(bootAt) };
+  return {
+    id,
+    kind: 'consumer',
+    logic: consumerMachine as AnyStateMachine,
+    input: { self: id, app, ...input },
+    // NetworkClient's connection states: every close counts, an idle connection's too
+    connectionNotices: true,
+    ...booted(bootAt),
+  };
 }
 
 export function producerActor(id: ActorId, app: ActorId, input: Omit<ProducerInput, 'self' | 'app'>, bootAt?: number): ActorSpec {
-  return { id, kind: 'producer', logic: producerMachine as AnyStateMachine, input: { self: id, app, ...input }, ...booted(bootAt) };
+  return {
+    id,
+    kind: 'producer',
+    logic: producerMachine as AnyStateMachine,
+    input: { self: id, app, ...input },
+    connectionNotices: true,
+    ...booted(bootAt),
+  };
 }

@@ -29,6 +29,8 @@ const CONSUMER_DEFAULTS: ConsumerConfig = {
   'request.timeout.ms': 30000,
   'retry.backoff.ms': 100,
   'retry.backoff.max.ms': 1000,
+  'reconnect.backoff.ms': 50,
+  'reconnect.backoff.max.ms': 1000,
   'metadata.max.age.ms': 300000,
 };
 

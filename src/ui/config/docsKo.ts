@@ -27,6 +27,10 @@ export const DOCS_KO: Readonly<Record<ConfigTable, Readonly<Record<string, strin
       'Produce 요청 하나의 최대 크기(바이트)입니다. 이 크기를 넘기게 되는 배치는 요청에 더 담지 않고(요청의 첫 배치는 항상 갑니다), 이보다 큰 레코드는 send()가 거부합니다(RecordTooLargeException).',
     'retry.backoff.ms': '첫 재시도 전에 기다리는 시간입니다. 시도할 때마다 두 배로 늘어납니다.',
     'retry.backoff.max.ms': '재시도 대기 시간(backoff)의 상한입니다.',
+    'reconnect.backoff.ms':
+      '연결이 닫히거나 거부된 브로커에 다시 연결하기 전에 기다리는 시간입니다. 연속으로 실패할 때마다 두 배로 늘어 reconnect.backoff.max.ms까지 가고, 연결이 되면 처음부터 다시 셉니다.',
+    'reconnect.backoff.max.ms':
+      '재연결 대기 시간(backoff)의 상한입니다. reconnect.backoff.ms만 정하고 이 값을 정하지 않으면 reconnect.backoff.ms와 같아져 대기 시간이 늘지 않습니다.',
     'metadata.max.age.ms': '리더가 바뀌지 않아도 클러스터 메타데이터를 새로 받기까지 허용하는 최대 나이입니다.',
   },
   consumer: {
@@ -48,6 +52,10 @@ export const DOCS_KO: Readonly<Record<ConfigTable, Readonly<Record<string, strin
     'retry.backoff.ms': '실패한 요청을 재시도하기 전에 기다리는 시간입니다.',
     'retry.backoff.max.ms':
       '커밋, OffsetFetch, 실패한 하트비트를 재시도하기 전 대기 시간의 상한입니다. 대기 시간은 retry.backoff.ms에서 시작해 두 배씩 늘어납니다.',
+    'reconnect.backoff.ms':
+      '연결이 닫히거나 거부된 브로커에 다시 연결하기 전에 기다리는 시간입니다. 연속으로 실패할 때마다 두 배로 늘어 reconnect.backoff.max.ms까지 가고, 연결이 되면 처음부터 다시 셉니다.',
+    'reconnect.backoff.max.ms':
+      '재연결 대기 시간(backoff)의 상한입니다. reconnect.backoff.ms만 정하고 이 값을 정하지 않으면 reconnect.backoff.ms와 같아져 대기 시간이 늘지 않습니다.',
     'metadata.max.age.ms': '리더가 바뀌지 않아도 클러스터 메타데이터를 새로 받기까지 허용하는 최대 나이입니다.',
   },
   cluster: {
@@ -111,6 +119,8 @@ export const SIMULATION_NOTES_KO: Readonly<Record<string, string>> = {
     '레코드와 배치 크기는 batch.size와 같은 방식으로 세고 요청·배치 헤더는 뺌',
   'records are sized by key, value and header lengths plus 20 bytes': '레코드 크기는 키, 값, 헤더 길이에 20바이트를 더해 계산',
   'no jitter': 'jitter 없음',
+  'no jitter; a connection attempt is the first request sent after the backoff':
+    'jitter 없음. 연결 시도는 backoff가 지난 뒤 보내는 첫 요청',
   'timed from when poll() returns; the member leaves at the expiry, not at the heartbeat thread’s next wake-up':
     'poll()이 돌아온 때부터 잼. 멤버는 하트비트 스레드가 다음에 깨어날 때가 아니라 만료되는 즉시 그룹을 떠남',
   'retention (delete) is not simulated': '보존 기간에 따른 삭제(delete)는 시뮬레이션하지 않음',
