@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { narrate } from '../src/sim/narration/narrate';
 import { findPreset } from '../src/sim/presets';
 import { runScenario, type Trace } from '../src/sim/run';
+import { failoverOrders } from './fixtures/failoverOrders';
 
 function firstTimer(id: string, label: string): { trace: Trace; step: number } {
   const trace = runScenario(findPreset(id)?.scenario);
@@ -38,24 +39,9 @@ describe('client timers in words', () => {
     // the leader is paused (a crash would make the later tries silent connection attempts, no retries):
     // the Produce held there times out (REQUEST_TIMED_OUT), and its retry goes to the new leader at once
     // once the metadata shows a newer leader epoch (KIP-951), so its retry timer later finds nothing to send
-    const trace = runScenario({
-      version: 1,
-      seed: 1,
-      cluster: { brokers: 3, 'min.insync.replicas': 2 },
-      topics: [{ name: 'orders', replicationFactor: 3 }],
-      clients: [
-        {
-          id: 'orders-service',
-          type: 'producer',
-          config: { acks: 'all', 'enable.idempotence': true },
-          script: [
-            { op: 'send', at: 3500, topic: 'orders', key: 'order-1', value: 'a', headers: { event_id: 'e1' } },
-            { op: 'send', at: 5000, topic: 'orders', key: 'order-2', value: 'b', headers: { event_id: 'e2' } },
-          ],
-        },
-      ],
-      faults: [{ type: 'pause', target: 'broker-0', at: 3600, durationMs: 40000 }],
-    });
+    const trace = runScenario(
+      failoverOrders({ secondAt: 5000, faults: [{ type: 'pause', target: 'broker-0', at: 3600, durationMs: 40000 }] }),
+    );
     const idle: number[] = [];
     for (let i = 0; i < trace.steps.length; i++) {
       const s = trace.steps.at(i);

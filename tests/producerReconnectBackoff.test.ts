@@ -27,6 +27,7 @@ import {
 } from '../src/sim/producer/sender';
 import type { Scenario } from '../src/sim/scenario/schema';
 import type { Fact } from '../src/sim/trace/facts';
+import { failoverOrders } from './fixtures/failoverOrders';
 import { producerDraft } from './fixtures/producerDraft';
 import { runWith } from './presets/helpers';
 
@@ -134,26 +135,13 @@ describe('the Sender drains no batch for a node in its reconnect backoff (Sender
 
 /** The audit's scenario: broker-0, leader of orders-0, crashes at 3600 for 30 s; e1 is sent at 3500, e2 at 5000. */
 function deadLeader(config: Record<string, unknown>): Scenario {
-  return {
-    version: 1,
+  return failoverOrders({
     id: 'audit-producer-dead-leader',
     title: 'A producer whose leader is down',
-    seed: 1,
-    cluster: { brokers: 3, 'min.insync.replicas': 2 },
-    topics: [{ name: 'orders', replicationFactor: 3 }],
-    clients: [
-      {
-        id: 'orders-service',
-        type: 'producer',
-        config: { acks: 'all', 'enable.idempotence': true, ...config },
-        script: [
-          { op: 'send', at: 3500, topic: 'orders', key: 'order-1', value: 'a', headers: { event_id: 'e1' } },
-          { op: 'send', at: 5000, topic: 'orders', key: 'order-2', value: 'b', headers: { event_id: 'e2' } },
-        ],
-      },
-    ],
+    secondAt: 5000,
+    producerConfig: config,
     faults: [{ type: 'crash', target: 'broker-0', at: 3600, durationMs: 30000 }],
-  } as Scenario;
+  });
 }
 
 describe('a producer whose leader is down (audit-net finding 1)', () => {

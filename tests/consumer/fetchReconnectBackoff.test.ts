@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { disconnected } from '../../src/sim/cluster/connectionStates';
 import { onPoll } from '../../src/sim/consumer/commits';
 import { onRequestLost } from '../../src/sim/consumer/requestLost';
-import type { Scenario } from '../../src/sim/scenario/schema';
+import { failoverOrders } from '../fixtures/failoverOrders';
 import { runWith } from '../presets/helpers';
 import { appCall, context, run, sent, timers, tp0 } from './fixture';
 
@@ -59,23 +59,11 @@ describe('prepareFetchRequests: a leader in its reconnect backoff is skipped', (
 });
 
 /** The audit's failover-hw: broker-0, leader of orders-0, crashes at 3600 for 20 s; fenced at 11001. */
-const failoverHw = {
-  version: 1,
+const failoverHw = failoverOrders({
   id: 'audit-failover-hw',
   title: "A consumer positioned above a new leader's HW",
-  seed: 1,
-  cluster: { brokers: 3, 'min.insync.replicas': 2 },
-  topics: [{ name: 'orders', replicationFactor: 3 }],
-  clients: [
-    {
-      id: 'orders-service',
-      type: 'producer',
-      config: { acks: 'all', 'enable.idempotence': true },
-      script: [
-        { op: 'send', at: 3500, topic: 'orders', key: 'order-1', value: 'a', headers: { event_id: 'e1' } },
-        { op: 'send', at: 12000, topic: 'orders', key: 'order-2', value: 'b', headers: { event_id: 'e2' } },
-      ],
-    },
+  secondAt: 12000,
+  readers: [
     {
       id: 'reader',
       type: 'consumer',
@@ -85,7 +73,7 @@ const failoverHw = {
     },
   ],
   faults: [{ type: 'crash', target: 'broker-0', at: 3600, durationMs: 20000 }],
-} as Scenario;
+});
 
 describe('a consumer whose leader is down (audit-net finding 2)', () => {
   const r = runWith(failoverHw);
