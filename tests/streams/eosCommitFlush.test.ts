@@ -10,13 +10,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createActor } from 'xstate';
-import type { Effect } from '../../src/sim/kernel/effects';
-import { stateValueToString } from '../../src/sim/kernel/stateValue';
 import type { Scenario } from '../../src/sim/scenario/schema';
-import { streamThreadMachine } from '../../src/sim/streams/streamThread.machine';
 import { initialContext } from '../../src/sim/streams/streamThreadContext';
 import { runWith } from '../presets/helpers';
+import { threadAt } from './threadAt';
 import { THREAD_INPUT } from './threadInput';
 
 describe('exactly_once_v2 commit order: flush, sendOffsetsToTransaction, commitTransaction', () => {
@@ -28,20 +25,9 @@ describe('exactly_once_v2 commit order: flush, sendOffsetsToTransaction, commitT
       positions: { 'in-0': 2 },
       groupMetadata: { groupId: 'app', generationId: 1, memberId: 'st-0' },
     };
-    const actor = createActor(streamThreadMachine, {
-      input: context,
-      snapshot: streamThreadMachine.resolveState({ value: { running: 'pollingInTransaction' }, context }),
-    });
-    let fx: Effect[] = [];
-    actor.on('*', (e) => {
-      fx.push(e as unknown as Effect);
-    });
-    actor.start();
-    const send = (event: Record<string, unknown> & { type: string }) => {
-      fx = [];
-      actor.send(event as never);
-      return fx.flatMap((e) => (e.type === 'call' ? [{ name: e.name, to: e.to, args: e.args }] : []));
-    };
+    const t = threadAt({ running: 'pollingInTransaction' }, context);
+    const send = (event: Record<string, unknown> & { type: string }) =>
+      t.send(event).flatMap((e) => (e.type === 'call' ? [{ name: e.name, to: e.to, args: e.args }] : []));
     expect(send({ type: 'commitDue', now: 200, key: 'commitDue', data: {} }).map((c) => `${c.name}→${c.to}`)).toEqual([
       'flush→st.producer',
     ]);
@@ -53,7 +39,7 @@ describe('exactly_once_v2 commit order: flush, sendOffsetsToTransaction, commitT
         (c) => c.name,
       ),
     ).toEqual(['commitTransaction']);
-    expect(stateValueToString(actor.getSnapshot().value)).toBe('running.committingWhilePolling');
+    expect(t.state()).toBe('running.committingWhilePolling');
   });
 });
 

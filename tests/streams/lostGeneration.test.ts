@@ -13,15 +13,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createActor } from 'xstate';
 import type { Effect } from '../../src/sim/kernel/effects';
-import { stateValueToString } from '../../src/sim/kernel/stateValue';
 import { narrate } from '../../src/sim/narration/narrate';
 import type { RecordForApp } from '../../src/sim/protocol/messages';
 import type { Scenario } from '../../src/sim/scenario/schema';
-import { streamThreadMachine } from '../../src/sim/streams/streamThread.machine';
 import { type Draft, initialContext, type StreamThreadInput } from '../../src/sim/streams/streamThreadContext';
 import { runWith } from '../presets/helpers';
+import { threadAt } from './threadAt';
 import { THREAD_INPUT } from './threadInput';
 
 const ALOS: StreamThreadInput = { ...THREAD_INPUT, guarantee: 'at_least_once', commitIntervalMs: 30000 };
@@ -29,17 +27,8 @@ const ALOS: StreamThreadInput = { ...THREAD_INPUT, guarantee: 'at_least_once', c
 /** The thread in `value`, at_least_once, with this context; each send() returns the calls and cancels it emitted. */
 function thread(value: string | Record<string, string>, over: Partial<Draft> = {}) {
   const context = { ...initialContext(ALOS), ...over };
-  const actor = createActor(streamThreadMachine, { input: context, snapshot: streamThreadMachine.resolveState({ value, context }) });
-  let fx: Effect[] = [];
-  actor.on('*', (e) => {
-    fx.push(e as unknown as Effect);
-  });
-  actor.start();
-  const send = (event: Record<string, unknown> & { type: string }) => {
-    fx = [];
-    actor.send(event as never);
-    return fx;
-  };
+  const t = threadAt(value, context);
+  const send = t.send;
   return {
     lost: (now = 40000) => send({ type: 'onPartitionsRevoked', now, from: 'st.consumer', args: { partitions: [], lost: true } }),
     revoked: (now = 40000) => send({ type: 'onPartitionsRevoked', now, from: 'st.consumer', args: { partitions: [], lost: false } }),
@@ -47,8 +36,8 @@ function thread(value: string | Record<string, string>, over: Partial<Draft> = {
     step: (now: number) => send({ type: 'continue', now, key: 'continue', data: {} }),
     reply: (from: string, args: Record<string, unknown>, now = 40010) =>
       send({ type: 'reply', now, from, args: { ok: true, error: null, ...args } }),
-    state: () => stateValueToString(actor.getSnapshot().value),
-    context: () => actor.getSnapshot().context,
+    state: t.state,
+    context: t.context,
   };
 }
 const calls = (fx: readonly Effect[]) => fx.flatMap((e) => (e.type === 'call' ? [`${e.name}→${e.to}`] : []));

@@ -11,17 +11,15 @@
  * then in a whole run.
  */
 import { describe, expect, it } from 'vitest';
-import { createActor } from 'xstate';
 import { type ConsumerContext, membershipState } from '../../src/sim/consumer/consumer.machine';
 import type { Effect } from '../../src/sim/kernel/effects';
-import { stateValueToString } from '../../src/sim/kernel/stateValue';
 import { findPreset } from '../../src/sim/presets';
 import type { Scenario } from '../../src/sim/scenario/schema';
-import { streamThreadMachine } from '../../src/sim/streams/streamThread.machine';
 import { initialContext, type StreamThreadInput } from '../../src/sim/streams/streamThreadContext';
 import { answer, joinedAsLeader, sent, synced } from '../machines/consumerDriver';
 import { inputOf, sends } from '../machines/harness';
 import { runWith } from '../presets/helpers';
+import { threadAt } from './threadAt';
 import { THREAD_INPUT } from './threadInput';
 
 const callsOf = (fx: readonly Effect[]) => fx.flatMap((e) => (e.type === 'call' ? [{ to: e.to, name: e.name, args: e.args }] : []));
@@ -90,24 +88,12 @@ function thread(state: string, guarantee: StreamThreadInput['guarantee'] = 'exac
     positions: { 'in-0': 3 },
     groupMetadata: { groupId: 'app', generationId: 1, memberId: 'st-0' },
   };
-  const actor = createActor(streamThreadMachine, {
-    input: context,
-    snapshot: streamThreadMachine.resolveState({ value: { running: state }, context }),
-  });
-  let fx: Effect[] = [];
-  actor.on('*', (e) => {
-    fx.push(e as unknown as Effect);
-  });
-  actor.start();
-  const send = (event: Record<string, unknown> & { type: string }) => {
-    fx = [];
-    actor.send(event as never);
-    return callsOf(fx).map((c) => `${c.name}→${c.to}`);
-  };
+  const t = threadAt({ running: state }, context);
+  const send = (event: Record<string, unknown> & { type: string }) => callsOf(t.send(event)).map((c) => `${c.name}→${c.to}`);
   return {
     revoked: (lost: boolean) => send({ type: 'onPartitionsRevoked', now: 5000, from: 'st.consumer', args: { partitions: [], lost } }),
     reply: (from: string, call: string, ok = true) => send({ type: 'reply', now: 5010, from, args: { call, ok, error: null } }),
-    state: () => stateValueToString(actor.getSnapshot().value),
+    state: t.state,
   };
 }
 
@@ -142,37 +128,18 @@ describe("the stream thread's StreamsRebalanceListener (TaskManager.handleRevoca
   });
 
   it('onPartitionsLost under exactly_once_v2 with nothing uncommitted: handleLostAll still closes the task dirty and re-creates the producer', () => {
-    const idle = createActor(streamThreadMachine, {
-      input: initialContext(THREAD),
-      snapshot: streamThreadMachine.resolveState({
-        value: { running: 'polling' },
-        context: { ...initialContext(THREAD), store: { a: 2 } },
-      }),
-    });
-    const fx: Effect[] = [];
-    idle.on('*', (e) => {
-      fx.push(e as unknown as Effect);
-    });
-    idle.start();
-    idle.send({ type: 'onPartitionsRevoked', now: 5000, from: 'st.consumer', args: { partitions: [], lost: true } } as never);
+    const idle = threadAt({ running: 'polling' }, { ...initialContext(THREAD), store: { a: 2 } });
+    const fx = idle.send({ type: 'onPartitionsRevoked', now: 5000, from: 'st.consumer', args: { partitions: [], lost: true } });
     expect(callsOf(fx).map((c) => `${c.name}→${c.to}`)).toEqual(['partitionsRevokedDone→st.consumer', 'close→st.producer']);
-    expect(stateValueToString(idle.getSnapshot().value)).toBe('migrating.closingProducer');
-    expect(idle.getSnapshot().context.store).toEqual({});
+    expect(idle.state()).toBe('migrating.closingProducer');
+    expect(idle.context().store).toEqual({});
   });
 
   it('nothing to commit: it returns at once', () => {
-    const idle = createActor(streamThreadMachine, {
-      input: initialContext(THREAD),
-      snapshot: streamThreadMachine.resolveState({ value: { running: 'polling' }, context: initialContext(THREAD) }),
-    });
-    const fx: Effect[] = [];
-    idle.on('*', (e) => {
-      fx.push(e as unknown as Effect);
-    });
-    idle.start();
-    idle.send({ type: 'onPartitionsRevoked', now: 5000, from: 'st.consumer', args: { partitions: [], lost: false } } as never);
+    const idle = threadAt({ running: 'polling' }, initialContext(THREAD));
+    const fx = idle.send({ type: 'onPartitionsRevoked', now: 5000, from: 'st.consumer', args: { partitions: [], lost: false } });
     expect(callsOf(fx).map((c) => c.name)).toEqual(['partitionsRevokedDone']);
-    expect(stateValueToString(idle.getSnapshot().value)).toBe('running.polling');
+    expect(idle.state()).toBe('running.polling');
   });
 });
 

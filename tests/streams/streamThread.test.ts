@@ -14,9 +14,10 @@ import { applyChangelog, countSkipReason, selectedKey } from '../../src/sim/stre
 import { closeDirty, isTaskMigrated } from '../../src/sim/streams/migration';
 import { commitIsDue, planFor, runStep } from '../../src/sim/streams/processing';
 import { startProcess, startRestore } from '../../src/sim/streams/restore';
-import { type StreamThreadContext, streamThreadMachine } from '../../src/sim/streams/streamThread.machine';
+import { streamThreadMachine } from '../../src/sim/streams/streamThread.machine';
 import { type Draft, initialContext, type StreamThreadInput } from '../../src/sim/streams/streamThreadContext';
 import { inputOf } from '../machines/harness';
+import { threadAt } from './threadAt';
 import { THREAD_INPUT } from './threadInput';
 
 const INPUT = THREAD_INPUT;
@@ -28,25 +29,13 @@ const draft = (over: Partial<Draft> = {}, input: Partial<StreamThreadInput> = {}
 /** The machine started in `value` with this context: send() returns what one event emitted. */
 function at(value: string | Record<string, string>, over: Partial<Draft> = {}, input: Partial<StreamThreadInput> = {}) {
   const context = { ...initialContext({ ...INPUT, ...input }), ...over };
-  const actor = createActor(streamThreadMachine, { input: context, snapshot: streamThreadMachine.resolveState({ value, context }) });
-  let fx: Effect[] = [];
-  actor.on('*', (e) => {
-    fx.push(e as unknown as Effect);
-  });
-  actor.start();
+  const t = threadAt(value, context);
   return {
-    send(from: string, args: Record<string, unknown>, now = 10): Effect[] {
-      fx = [];
-      actor.send({ type: 'reply', now, from, args: { call: '', ok: true, ...args } });
-      return fx;
-    },
-    timer(type: 'continue' | 'commitDue' | 'abortTimeout', now = 10): Effect[] {
-      fx = [];
-      actor.send({ type, now, key: type, data: {} });
-      return fx;
-    },
-    state: () => stateValueToString(actor.getSnapshot().value),
-    context: (): StreamThreadContext => actor.getSnapshot().context,
+    send: (from: string, args: Record<string, unknown>, now = 10): Effect[] =>
+      t.send({ type: 'reply', now, from, args: { call: '', ok: true, ...args } }),
+    timer: (type: 'continue' | 'commitDue' | 'abortTimeout', now = 10): Effect[] => t.send({ type, now, key: type, data: {} }),
+    state: t.state,
+    context: t.context,
   };
 }
 const callNames = (fx: readonly Effect[]) => fx.flatMap((e) => (e.type === 'call' ? [`${e.name}→${e.to}`] : []));

@@ -9,36 +9,25 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createActor } from 'xstate';
 import type { Effect } from '../../src/sim/kernel/effects';
-import { stateValueToString } from '../../src/sim/kernel/stateValue';
 import { narrate } from '../../src/sim/narration/narrate';
 import type { Scenario } from '../../src/sim/scenario/schema';
-import { streamThreadMachine } from '../../src/sim/streams/streamThread.machine';
 import { type Draft, initialContext, type StreamThreadInput } from '../../src/sim/streams/streamThreadContext';
 import { runWith } from '../presets/helpers';
+import { threadAt } from './threadAt';
 import { THREAD_INPUT } from './threadInput';
 
 /** The thread in `value` with this context; reply() and timer() return the calls (and cancels) one event emitted. */
 function thread(value: string | Record<string, string>, over: Partial<Draft> = {}, input: Partial<StreamThreadInput> = {}) {
   const context = { ...initialContext({ ...THREAD_INPUT, ...input }), ...over };
-  const actor = createActor(streamThreadMachine, { input: context, snapshot: streamThreadMachine.resolveState({ value, context }) });
-  let fx: Effect[] = [];
-  actor.on('*', (e) => {
-    fx.push(e as unknown as Effect);
-  });
-  actor.start();
-  const send = (event: Record<string, unknown> & { type: string }) => {
-    fx = [];
-    actor.send(event as never);
-    return fx;
-  };
+  const t = threadAt(value, context);
+  const send = t.send;
   return {
     reply: (from: string, args: Record<string, unknown>, now = 500) =>
       send({ type: 'reply', now, from, args: { ok: true, error: null, ...args } }),
     timer: (type: 'abortTimeout' | 'commitDue' | 'continue', now: number) => send({ type, now, key: type, data: {} }),
-    state: () => stateValueToString(actor.getSnapshot().value),
-    context: () => actor.getSnapshot().context,
+    state: t.state,
+    context: t.context,
   };
 }
 const calls = (fx: readonly Effect[]) => fx.flatMap((e) => (e.type === 'call' ? [`${e.name}→${e.to}`] : []));
