@@ -57,8 +57,13 @@ describe('Break it', () => {
       hook?.store.getState().seek(n);
     }, at.total);
     await waitForStep(app.page, at.total);
-    const rows = await verdictRows(app.page);
-    expect(rows.find((r) => r.layer === 'processing' && r.subject === 'billing')?.status).toBe('more-than-once');
+    // the verdict panel follows the step counter a moment later (its renders are throttled while the
+    // run lands): read it until it shows the last step's verdict
+    await expect
+      .poll(async () => (await verdictRows(app.page)).find((r) => r.layer === 'processing' && r.subject === 'billing')?.status, {
+        timeout: 10_000,
+      })
+      .toBe('more-than-once');
     expect(app.errors).toEqual([]);
   }, 120_000);
 
