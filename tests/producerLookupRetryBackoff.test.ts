@@ -12,13 +12,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Out } from '../src/sim/actors/out';
-import { type ClusterMetadata, TRANSACTION_STATE_TOPIC } from '../src/sim/cluster/metadata';
 import type { Effect } from '../src/sim/kernel/effects';
 import { maybeSendTxnRequest, onCoordinatorRequestLost, onCoordinatorResponse } from '../src/sim/producer/transactionManager';
 import { runScenario } from '../src/sim/run';
-import { transactionStateTopic } from '../src/sim/scenario/build';
 import { producerDraft } from './fixtures/producerDraft';
-import { BROKERS } from './replication/hostBroker';
+import { HOSTED_TXN_CLUSTER, HOSTED_TXN_META } from './replication/hostBroker';
 
 /** The audit's f1: 3 brokers, a replicated __transaction_state, retry.backoff.ms 1000. */
 const f1 = {
@@ -28,12 +26,7 @@ const f1 = {
   question: 'q',
   expected: 'e',
   seed: 1,
-  cluster: {
-    brokers: 3,
-    'transaction.state.log.replication.factor': 3,
-    'transaction.state.log.min.isr': 2,
-    'transaction.state.log.num.partitions': 1,
-  },
+  cluster: HOSTED_TXN_CLUSTER,
   topics: [{ name: 'payments', replicationFactor: 3, config: { 'min.insync.replicas': 2 } }],
   clients: [
     {
@@ -64,14 +57,7 @@ describe("a transactional producer's first lookup", () => {
   });
 });
 
-const meta: ClusterMetadata = {
-  brokers: BROKERS,
-  topics: { [TRANSACTION_STATE_TOPIC]: transactionStateTopic(BROKERS, 1, 3) },
-  transactionCoordinator: 'broker-0.txn-coordinator',
-  groupCoordinator: 'group-coordinator',
-  transactionStatePartitions: 1,
-  consumerOffsetsPartitions: 1,
-};
+const meta = HOSTED_TXN_META;
 
 const sends = (out: Out) => out.effects.flatMap((e: Effect) => (e.type === 'send' ? [e.rpc] : []));
 const timers = (out: Out) => out.effects.flatMap((e: Effect) => (e.type === 'timer' ? [`${e.key}:${e.delay}`] : []));

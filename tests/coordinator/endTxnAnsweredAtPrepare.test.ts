@@ -11,6 +11,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { runScenario, type Trace } from '../../src/sim/run';
+import { HOSTED_TXN_CLUSTER } from '../replication/hostBroker';
 
 /**
  * A v2 producer on three brokers (__transaction_state on all three, min ISR 2, followers 400 ms slow)
@@ -21,12 +22,7 @@ import { runScenario, type Trace } from '../../src/sim/run';
 const emptyAbort = (extraFaults: object[] = [], producerConfig: object = {}) => ({
   version: 1,
   seed: 1,
-  cluster: {
-    brokers: 3,
-    'transaction.state.log.replication.factor': 3,
-    'transaction.state.log.min.isr': 2,
-    'transaction.state.log.num.partitions': 1,
-  },
+  cluster: HOSTED_TXN_CLUSTER,
   topics: [{ name: 'orders', partitions: 1, replicationFactor: 3 }],
   clients: [
     {

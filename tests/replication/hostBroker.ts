@@ -5,12 +5,31 @@
  */
 import type { BrokerContext } from '../../src/sim/broker/broker.machine';
 import { initialReplication } from '../../src/sim/broker/replication';
-import type { ClusterMetadata } from '../../src/sim/cluster/metadata';
+import { type ClusterMetadata, TRANSACTION_STATE_TOPIC } from '../../src/sim/cluster/metadata';
 import { createPartitionLog } from '../../src/sim/log/partitionLog';
 import { asReplicatedLog } from '../../src/sim/log/replicaLog';
 import { becomeLeader } from '../../src/sim/replication/leaderPartition';
+import { transactionStateTopic } from '../../src/sim/scenario/build';
 
 export const BROKERS = ['broker-0', 'broker-1', 'broker-2'];
+
+/** A scenario's cluster with the transaction coordinator hosted: three brokers, one __transaction_state partition on all three, min ISR 2. */
+export const HOSTED_TXN_CLUSTER = {
+  brokers: 3,
+  'transaction.state.log.replication.factor': 3,
+  'transaction.state.log.min.isr': 2,
+  'transaction.state.log.num.partitions': 1,
+} as const;
+
+/** The metadata of that cluster as its brokers and coordinators know it: __transaction_state-0 led by broker-0. */
+export const HOSTED_TXN_META: ClusterMetadata = {
+  brokers: BROKERS,
+  topics: { [TRANSACTION_STATE_TOPIC]: transactionStateTopic(BROKERS, 1, 3) },
+  transactionCoordinator: 'broker-0.txn-coordinator',
+  groupCoordinator: 'group-coordinator',
+  transactionStatePartitions: 1,
+  consumerOffsetsPartitions: 1,
+};
 
 export function hostBroker(
   topic: string,

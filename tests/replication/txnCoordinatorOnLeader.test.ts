@@ -12,7 +12,7 @@ import { Out } from '../../src/sim/actors/out';
 import type { BrokerContext } from '../../src/sim/broker/broker.machine';
 import { onProduceTimeout } from '../../src/sim/broker/replication';
 import { coordinatorHandoffs, onAppendTxnState, onFindCoordinator } from '../../src/sim/broker/txnStateHost';
-import { type ClusterMetadata, TRANSACTION_STATE_TOPIC } from '../../src/sim/cluster/metadata';
+import { TRANSACTION_STATE_TOPIC } from '../../src/sim/cluster/metadata';
 import { resolveClusterConfig } from '../../src/sim/config/clusterConfig';
 import {
   onBecomeCoordinator,
@@ -38,21 +38,13 @@ import { forgetCoordinatorOn, onLookupRequestLost } from '../../src/sim/producer
 import { coordinatorPartitionFor } from '../../src/sim/producer/partitioner';
 import type { ProducerDraft } from '../../src/sim/producer/sender';
 import { runScenario } from '../../src/sim/run';
-import { transactionStateTopic } from '../../src/sim/scenario/build';
 import type { Scenario } from '../../src/sim/scenario/schema';
 import { validateScenario } from '../../src/sim/scenario/validate';
 import { runWith } from '../presets/helpers';
-import { BROKERS, hostBroker } from './hostBroker';
+import { BROKERS, HOSTED_TXN_CLUSTER, HOSTED_TXN_META, hostBroker } from './hostBroker';
 
 const KEY = `${TRANSACTION_STATE_TOPIC}-0`;
-const meta: ClusterMetadata = {
-  brokers: BROKERS,
-  topics: { [TRANSACTION_STATE_TOPIC]: transactionStateTopic(BROKERS, 1, 3) },
-  transactionCoordinator: 'broker-0.txn-coordinator',
-  groupCoordinator: 'group-coordinator',
-  transactionStatePartitions: 1,
-  consumerOffsetsPartitions: 1,
-};
+const meta = HOSTED_TXN_META;
 
 const calls = (out: Out) => out.effects.filter((e): e is Extract<Effect, { type: 'call' }> => e.type === 'call');
 const replies = (out: Out) =>
@@ -573,12 +565,7 @@ describe('transaction.state.log.replication.factor / min.isr', () => {
 const failover: Scenario = {
   version: 1,
   seed: 1,
-  cluster: {
-    brokers: 3,
-    'transaction.state.log.replication.factor': 3,
-    'transaction.state.log.min.isr': 2,
-    'transaction.state.log.num.partitions': 1,
-  },
+  cluster: HOSTED_TXN_CLUSTER,
   topics: [{ name: 'payments', leaders: [1] }],
   clients: [
     {
