@@ -58,8 +58,9 @@ function envelopesOf(markerDelayMs: number) {
   );
   const answerTo = (e: EnvelopeRecord) => all.find((x) => x.inReplyTo === e.id) as EnvelopeRecord;
   const errorOf = (e: EnvelopeRecord) => {
-    const p = answerTo(e).payload as { error: string; partitions: { error: string }[] };
-    return p.error !== 'NONE' ? p.error : (p.partitions[0]?.error ?? 'NONE');
+    // the leader's v4+ AddPartitionsToTxn: one result per transaction
+    const p = answerTo(e).payload as { error: string; resultsByTransaction: { partitions: { error: string }[] }[] };
+    return p.error !== 'NONE' ? p.error : (p.resultsByTransaction[0]?.partitions[0]?.error ?? 'NONE');
   };
   const produceErrors = all
     .filter((e) => e.rpc === 'ProduceResponse')

@@ -74,3 +74,51 @@ describe('AddPartitionsToTxn', () => {
     expect(txn()?.partitions).toEqual(['t-0']);
   });
 });
+
+describe("a broker's AddPartitionsToTxn (v4+): several transactions, one answer", () => {
+  const batch = (transactions: { transactionalId: string; producerEpoch: number; verifyOnly: boolean; partitions: number[] }[]) => ({
+    ...request('AddPartitionsToTxn', {}),
+    from: 'broker-0',
+    payload: {
+      correlationId: 42,
+      transactions: transactions.map((t) => ({
+        transactionalId: t.transactionalId,
+        producerId: 1000,
+        producerEpoch: t.producerEpoch,
+        verifyOnly: t.verifyOnly,
+        partitions: t.partitions.map((partition) => ({ topic: 't', partition })),
+      })),
+    },
+  });
+  type Batched = { error: string; resultsByTransaction: { transactionalId: string; partitions: { partition: number; error: string }[] }[] };
+  const answers = (fx: readonly Effect[]) =>
+    fx.flatMap((e) => (e.type === 'send' && e.rpc === 'AddPartitionsToTxnResponse' ? [e.payload as unknown as Batched] : []));
+
+  it('each transaction is handled on its own (KafkaApis.handleAddPartitionsToTxnRequest) and answered in the one response', () => {
+    const { m, txn } = coordinator();
+    const fx = m.send(
+      batch([
+        { transactionalId: 'tx', producerEpoch: 0, verifyOnly: false, partitions: [0] },
+        { transactionalId: 'tx', producerEpoch: 0, verifyOnly: true, partitions: [0, 1] },
+        { transactionalId: 'unknown', producerEpoch: 0, verifyOnly: true, partitions: [1] },
+      ]),
+      2,
+    );
+    const all = answers(fx);
+    expect(all).toHaveLength(1);
+    expect(all[0]).toMatchObject({ correlationId: 42, error: 'NONE' });
+    expect(all[0]?.resultsByTransaction.map((t) => [t.transactionalId, t.partitions.map((p) => [p.partition, p.error])])).toEqual([
+      ['tx', [[0, 'NONE']]],
+      [
+        'tx',
+        [
+          [0, 'NONE'],
+          [1, 'TRANSACTION_ABORTABLE'],
+        ],
+      ],
+      ['unknown', [[1, 'INVALID_PRODUCER_ID_MAPPING']]],
+    ]);
+    expect(txn()).toMatchObject({ state: 'Ongoing', partitions: ['t-0'] });
+    expect(m.context<TxnCoordinatorContext>().addPartitionsBatches).toBeUndefined();
+  });
+});

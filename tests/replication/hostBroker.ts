@@ -62,6 +62,7 @@ export function hostBroker(
     transactionVersion: options.transactionVersion ?? 1,
     transactionCoordinator: meta.transactionCoordinator,
     verifying: [],
+    verificationQueue: [],
     nextCorrelationId: 0,
     meta,
     replication: {

@@ -58,6 +58,7 @@ function broker(): BrokerContext {
     transactionVersion: 1,
     transactionCoordinator: meta.transactionCoordinator,
     verifying: [],
+    verificationQueue: [],
     nextCorrelationId: 0,
     meta,
     replication: {

@@ -16,7 +16,13 @@ import type { ActorId } from '../kernel/envelope';
 import { extend } from '../kernel/extend';
 import { cleanLog } from '../log/logCleaner';
 import { appendEpoch, appendMarker, fetchFrom, isCompacted, lastStableOffset, type PartitionLog } from '../log/partitionLog';
-import type { AddPartitionsToTxnResponse, ErrorOrNone, FetchRequest, ProduceRequest, WriteTxnMarkersRequest } from '../protocol/messages';
+import type {
+  AddPartitionsToTxnBatchResponse,
+  ErrorOrNone,
+  FetchRequest,
+  ProduceRequest,
+  WriteTxnMarkersRequest,
+} from '../protocol/messages';
 import type { AlterPartitionResponse, MetadataRequest, PartitionChange } from '../protocol/replicationMessages';
 import { keyOf, topicPartitionKey } from '../protocol/topicPartition';
 import type { ReplicaFetchRequest, ReplicaFetchResponse } from '../replication/followerFetch';
@@ -66,6 +72,7 @@ import {
   onAppendTxnState,
   onFindCoordinator,
 } from './txnStateHost';
+import { EMPTY_VERIFICATION_QUEUE, type VerificationQueue } from './verificationQueue';
 
 export interface ParkedFetch {
   readonly id: number;
@@ -83,6 +90,8 @@ export interface BrokerContext {
   readonly transactionVersion: 1 | 2;
   readonly transactionCoordinator: ActorId;
   readonly verifying: readonly PendingVerification[];
+  /** The verifications waiting for, or in flight to, each transaction coordinator (AddPartitionsToTxnManager). */
+  readonly verificationQueue: VerificationQueue;
   readonly nextCorrelationId: number;
   /** The cluster as the scenario built it (Metadata answers for partitions with one replica). */
   readonly meta: ClusterMetadata;
@@ -106,7 +115,7 @@ const hasReplication = (ctx: BrokerContext): ctx is ReplicatedCtx => ctx.replica
 /** Every event a broker handles. */
 export type BrokerEvent =
   | Rpc<'Produce', ProduceRequest>
-  | Rpc<'AddPartitionsToTxnResponse', AddPartitionsToTxnResponse>
+  | Rpc<'AddPartitionsToTxnResponse', AddPartitionsToTxnBatchResponse>
   | DisconnectedEvent
   | Rpc<'Fetch', FetchRequest>
   | Rpc<'ListOffsets'>
@@ -281,6 +290,7 @@ export const brokerMachine = setup({
     transactionVersion: input.transactionVersion,
     transactionCoordinator: input.meta.transactionCoordinator,
     verifying: [],
+    verificationQueue: EMPTY_VERIFICATION_QUEUE,
     nextCorrelationId: 0,
     meta: input.meta,
     ...(input.replication
@@ -365,6 +375,7 @@ export const brokerMachine = setup({
             ...ctx,
             parked: [],
             verifying: [],
+            verificationQueue: EMPTY_VERIFICATION_QUEUE,
             ...(ctx.replication ? { replication: crashReplication(ctx.replication) } : {}),
             partitions: Object.fromEntries(
               Object.entries(ctx.partitions).map(([k, log]) => [

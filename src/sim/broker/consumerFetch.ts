@@ -133,6 +133,7 @@ export function withParked(ctx: BrokerContext, parked: readonly ParkedFetch[], n
     transactionVersion: ctx.transactionVersion,
     transactionCoordinator: ctx.transactionCoordinator,
     verifying: ctx.verifying,
+    verificationQueue: ctx.verificationQueue,
     nextCorrelationId: ctx.nextCorrelationId,
     meta: ctx.meta,
   };

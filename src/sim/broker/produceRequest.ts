@@ -1,41 +1,30 @@
 /**
  * A broker's handling of one Produce request (KafkaApis.handleProduceRequest → ReplicaManager
- * .handleProduceAppend / appendRecords): the request carries one batch for each of several partitions,
- * and each is checked and appended on its own, with its own error. Transactional partitions that
- * need it are verified first, all in one AddPartitionsToTxn, and the whole request waits for that
- * answer. The ProduceResponse is one answer with a result per partition: at once, or — acks=all with
- * some replicated partition appended — when the one DelayedProduce over the request completes
- * (every partition reached the HW or failed) or times out. acks=0 gets no answer.
+ * .handleProduceAppend): the request carries one batch for each of several partitions, and each is
+ * checked and appended on its own (produceAppend.ts), with its own error. Transactional partitions
+ * that need it are verified first, all as one transaction of an AddPartitionsToTxn, and the whole
+ * request waits for that answer. The leader queues its verifications per coordinator
+ * (verificationQueue.ts, AddPartitionsToTxnManager): one request in flight to each, carrying every
+ * transaction waiting for it.
  */
 import type { Out, PendingRequest } from '../actors/out';
 import { pendingRequest } from '../actors/out';
 import { BROKER_REQUEST_TIMEOUT_MS } from '../config/clusterConfig';
 import type { RpcEvent, TimerEvent } from '../kernel/effects';
 import type { ActorId } from '../kernel/envelope';
-import { appendEpoch, appendProducerBatch, type PartitionLog, startTransactionVerification } from '../log/partitionLog';
-import { NO_VERIFICATION_GUARD } from '../log/verificationState';
+import { type PartitionLog, startTransactionVerification } from '../log/partitionLog';
 import type { KafkaError } from '../protocol/errors';
-import type { AddPartitionsToTxnResponse, ProducePartitionData, ProducePartitionResponse, ProduceRequest } from '../protocol/messages';
+import type { AddPartitionsToTxnBatchResponse, ProducePartitionData, ProducePartitionResponse, ProduceRequest } from '../protocol/messages';
 import { keyOf } from '../protocol/topicPartition';
-import { notEnoughReplicasBeforeAppend } from '../replication/leaderPartition';
 import type { BrokerContext } from './broker.machine';
-import { wakeParked } from './consumerFetch';
-import {
-  afterLeaderUpdate,
-  type BrokerReplication,
-  currentLeader,
-  delayProduceRequest,
-  isReplicated,
-  leadsOrUnreplicated,
-  PRODUCE_TIMEOUT_MS,
-  type ProduceWait,
-  timedOutResult,
-  wakeReplicaFetches,
-} from './replication';
+import { appendProduce, errorResult, notLeader, rejectedFact, withLog } from './produceAppend';
+import { leadsOrUnreplicated } from './replication';
 import { hostsTxnCoordinator, txnCoordinatorFor } from './txnStateHost';
+import { completeVerification, enqueueVerification, type QueueAnswer, takeRequests } from './verificationQueue';
 
 /** A transactional produce held while the leader asks the coordinator about its partitions. */
 export interface PendingVerification {
+  /** Its id in the leader's queue (and the correlation id of an AddPartitionsToTxn it goes first in). */
   readonly correlationId: number;
   readonly request: PendingRequest;
   readonly produce: ProduceRequest;
@@ -55,40 +44,6 @@ export interface PendingVerification {
 export const ADD_PARTITIONS_RETRY_BACKOFF_MS = 20;
 export const ADD_PARTITIONS_RETRY_BACKOFF_MAX_MS = 100;
 const VERIFICATION_RETRY_TIMEOUT_MS = Math.min(ADD_PARTITIONS_RETRY_BACKOFF_MAX_MS, BROKER_REQUEST_TIMEOUT_MS);
-
-type ReplicatedCtx = BrokerContext & { readonly replication: BrokerReplication };
-const hasReplication = (ctx: BrokerContext): ctx is ReplicatedCtx => ctx.replication !== undefined;
-
-function withLog<C extends BrokerContext>(ctx: C, log: PartitionLog): C {
-  return { ...ctx, partitions: { ...ctx.partitions, [keyOf(log)]: log } };
-}
-
-function errorResult(p: ProducePartitionData, error: KafkaError, errorMessage: string): ProducePartitionResponse {
-  return { topic: p.topic, partition: p.partition, error, baseOffset: -1, errorMessage };
-}
-
-/** The `rejected` fact of one partition's batch: the error the broker answers and why. */
-function rejectedFact(out: Out, p: ProducePartitionData, error: KafkaError, reason: string): void {
-  const b = p.batch;
-  out.fact({
-    kind: 'rejected',
-    topic: p.topic,
-    partition: p.partition,
-    producerId: b.producerId,
-    producerEpoch: b.producerEpoch,
-    baseSequence: b.baseSequence,
-    error,
-    reason,
-  });
-}
-
-/** NOT_LEADER_OR_FOLLOWER for one partition, with the KIP-951 leader hint. */
-function notLeader(ctx: BrokerContext, p: ProducePartitionData): ProducePartitionResponse {
-  return {
-    ...errorResult(p, 'NOT_LEADER_OR_FOLLOWER', `${ctx.id} is not the leader of ${keyOf(p)}`),
-    currentLeader: currentLeader(ctx, p.topic, p.partition),
-  };
-}
 
 /**
  * Before the first transactional write of a producer epoch to a partition, the leader asks the
@@ -145,20 +100,23 @@ export const onProduce = (ctx: BrokerContext, ev: RpcEvent<ProduceRequest>, out:
       {},
     );
   }
-  return sendVerification(ctx, coordinator, { request, produce: req, answered, startedAt: ev.now }, verify, out);
+  return sendVerification(ctx, coordinator, { request, produce: req, answered, startedAt: ev.now }, verify, ev.now, out);
 };
 
 type VerificationRequest = Pick<PendingVerification, 'request' | 'produce' | 'answered' | 'startedAt'>;
 
 /**
  * ReplicaManager.maybeSendPartitionsToTransactionCoordinator: each partition `verify` names starts
- * (or keeps) its verification, and one AddPartitionsToTxn asks the coordinator about all of them.
+ * (or keeps) its verification, and the request's transaction joins the leader's queue for its
+ * coordinator (AddPartitionsToTxnManager.addOrVerifyTransaction); it goes out at once only if
+ * nothing is in flight to that coordinator.
  */
 function sendVerification(
   ctx: BrokerContext,
   coordinator: ActorId,
   v: VerificationRequest,
   verify: readonly number[],
+  now: number,
   out: Out,
 ): BrokerContext {
   const req = v.produce;
@@ -177,27 +135,54 @@ function sendVerification(
   }
   const first = (req.partitions[verify[0] as number] as ProducePartitionData).batch;
   const correlationId = c.nextCorrelationId;
-  out.send(
-    coordinator,
-    'AddPartitionsToTxn',
-    {
-      correlationId,
-      transactionalId: req.transactionalId,
-      producerId: first.producerId,
-      producerEpoch: first.producerEpoch,
-      partitions: verify.map((i) => {
-        const p = req.partitions[i] as ProducePartitionData;
-        return { topic: p.topic, partition: p.partition };
-      }),
-      verifyOnly: ctx.transactionVersion === 1,
-    },
-    { timeoutMs: BROKER_REQUEST_TIMEOUT_MS },
-  );
-  return {
+  const queued = enqueueVerification(c.verificationQueue, coordinator, {
+    transactionalId: req.transactionalId as string,
+    producerId: first.producerId,
+    producerEpoch: first.producerEpoch,
+    verifyOnly: ctx.transactionVersion === 1,
+    partitions: verify.map((i) => {
+      const p = req.partitions[i] as ProducePartitionData;
+      return { topic: p.topic, partition: p.partition };
+    }),
+    verification: correlationId,
+  });
+  c = {
     ...c,
     nextCorrelationId: correlationId + 1,
+    verificationQueue: queued.queue,
     verifying: [...c.verifying, { ...v, correlationId, guards }],
   };
+  return sendWaiting(answerFromQueue(c, queued.answered, now, out), out);
+}
+
+/** A replaced or refused queue entry (addTxnData) is answered with its error, as a coordinator's answer would be. */
+function answerFromQueue(ctx: BrokerContext, answered: readonly QueueAnswer[], now: number, out: Out): BrokerContext {
+  let c = ctx;
+  for (const a of answered) {
+    const pending = c.verifying.find((v) => v.correlationId === a.verification);
+    if (pending) c = finishVerification(c, pending, () => a.error, now, out);
+  }
+  return c;
+}
+
+/**
+ * AddPartitionsToTxnManager.generateRequests: one AddPartitionsToTxn (v4+) to each coordinator
+ * with transactions waiting and none in flight, carrying all of them.
+ */
+function sendWaiting(ctx: BrokerContext, out: Out): BrokerContext {
+  const taken = takeRequests(ctx.verificationQueue);
+  if (taken.requests.length === 0) return ctx;
+  for (const r of taken.requests)
+    out.send(
+      r.node,
+      'AddPartitionsToTxn',
+      {
+        correlationId: r.correlationId,
+        transactions: r.transactions.map(({ verification: _v, ...t }) => t),
+      },
+      { timeoutMs: BROKER_REQUEST_TIMEOUT_MS },
+    );
+  return { ...ctx, verificationQueue: taken.queue };
 }
 
 /** The transaction coordinator a transactional produce is verified with (null: its partition has no leader). */
@@ -233,36 +218,67 @@ export function verificationError(error: KafkaError, transactionVersion: 1 | 2):
   }
 }
 
-/** The error the coordinator's answer gives one partition of a pending verification (the request's own error first). */
-function verificationResult(r: AddPartitionsToTxnResponse, p: ProducePartitionData): KafkaError {
-  const mine = r.partitions.find((x) => x.topic === p.topic && x.partition === p.partition);
-  return r.error !== 'NONE' ? r.error : (mine?.error ?? 'NONE');
+/** The error a transaction's result in the answer gives one of its partitions (the request's own error first). */
+function verificationResult(r: AddPartitionsToTxnBatchResponse, transactionalId: string, p: ProducePartitionData): KafkaError {
+  if (r.error !== 'NONE') return r.error;
+  const mine = r.resultsByTransaction.find((t) => t.transactionalId === transactionalId);
+  return mine?.partitions.find((x) => x.topic === p.topic && x.partition === p.partition)?.error ?? 'NONE';
 }
 
-/** The coordinator's answer: each verified partition is appended, or fails with the mapped error; then the request goes on. */
+/**
+ * The coordinator's answer (AddPartitionsToTxnHandler.onComplete): the coordinator is no longer in
+ * flight; each transaction's verification gets its partitions' errors; then what waited for the
+ * coordinator meanwhile goes out as the next request.
+ */
 export const onVerification = (
   ctx: BrokerContext,
-  ev: RpcEvent<AddPartitionsToTxnResponse & { correlationId: number }>,
+  ev: RpcEvent<AddPartitionsToTxnBatchResponse & { correlationId: number }>,
   out: Out,
 ): BrokerContext => {
-  const pending = ctx.verifying.find((v) => v.correlationId === ev.payload.correlationId);
-  if (!pending) return ctx;
-  const r = ev.payload;
-  const req = pending.produce;
-  if (retriesConcurrentTransactions(ctx, pending, r, ev.now)) {
+  const done = completeVerification(ctx.verificationQueue, ev.payload.correlationId);
+  if (!done) return ctx;
+  let c: BrokerContext = { ...ctx, verificationQueue: done.queue };
+  for (const t of done.transactions) {
+    const pending = c.verifying.find((v) => v.correlationId === t.verification);
+    if (pending) c = onAnswer(c, pending, (p) => verificationResult(ev.payload, t.transactionalId, p), ev.now, out);
+  }
+  return sendWaiting(c, out);
+};
+
+/** One verification's answer: CONCURRENT_TRANSACTIONS asked again after the backoff (v2), else finished. */
+function onAnswer(
+  ctx: BrokerContext,
+  pending: PendingVerification,
+  errorOf: (p: ProducePartitionData) => KafkaError,
+  now: number,
+  out: Out,
+): BrokerContext {
+  if (retriesConcurrentTransactions(ctx, pending, errorOf, now)) {
     // maybeRetryOnConcurrentTransactions: ask again after the backoff, the request still held
     out.timer(`verificationRetry:${pending.correlationId}`, 'verificationRetry', ADD_PARTITIONS_RETRY_BACKOFF_MS, {
       correlationId: pending.correlationId,
     });
     return ctx;
   }
+  return finishVerification(ctx, pending, errorOf, now, out);
+}
+
+/** Each verified partition is appended, or fails with the mapped error; then the request goes on. */
+function finishVerification(
+  ctx: BrokerContext,
+  pending: PendingVerification,
+  errorOf: (p: ProducePartitionData) => KafkaError,
+  now: number,
+  out: Out,
+): BrokerContext {
   const rest = { ...ctx, verifying: ctx.verifying.filter((v) => v !== pending) };
+  const req = pending.produce;
   const answered = [...pending.answered];
   const guards: Record<string, number> = {};
   req.partitions.forEach((p, i) => {
     const guard = pending.guards[keyOf(p)];
     if (guard === undefined) return;
-    const error = verificationResult(r, p);
+    const error = errorOf(p);
     if (error === 'NONE') {
       guards[keyOf(p)] = guard;
       return;
@@ -276,8 +292,8 @@ export const onVerification = (
     );
     answered[i] = errorResult(p, answer, `transaction verification: ${error}`);
   });
-  return appendProduce(rest, req, pending.request, ev.now, out, answered, guards);
-};
+  return appendProduce(rest, req, pending.request, now, out, answered, guards);
+}
 
 /**
  * Protocol v2 only (the leader adds the partitions itself, so "the produce backoff adds too much
@@ -288,20 +304,18 @@ export const onVerification = (
 function retriesConcurrentTransactions(
   ctx: BrokerContext,
   pending: PendingVerification,
-  r: AddPartitionsToTxnResponse,
+  errorOf: (p: ProducePartitionData) => KafkaError,
   now: number,
 ): boolean {
   if (ctx.transactionVersion !== 2 || now - pending.startedAt >= VERIFICATION_RETRY_TIMEOUT_MS) return false;
-  return pending.produce.partitions.some(
-    (p) => pending.guards[keyOf(p)] !== undefined && verificationResult(r, p) === 'CONCURRENT_TRANSACTIONS',
-  );
+  return pending.produce.partitions.some((p) => pending.guards[keyOf(p)] !== undefined && errorOf(p) === 'CONCURRENT_TRANSACTIONS');
 }
 
 /**
  * The retry's backoff ended: the partitions are verified again, each starting its verification anew
- * (a marker written meanwhile ended the old one), with the same start time. A partition whose
- * transaction this producer has since begun on the log needs none; with none left, or no
- * coordinator to ask, the request goes on as ReplicaManager's callback would take it.
+ * (a marker written meanwhile ended the old one), with the same start time, through the queue
+ * again. A partition whose transaction this producer has since begun on the log needs none; with
+ * none left, or no coordinator to ask, the request goes on as ReplicaManager's callback would take it.
  */
 export const onVerificationRetry = (ctx: BrokerContext, ev: TimerEvent<{ correlationId: number }>, out: Out): BrokerContext => {
   const pending = ctx.verifying.find((v) => v.correlationId === ev.data.correlationId);
@@ -319,13 +333,14 @@ export const onVerificationRetry = (ctx: BrokerContext, ev: TimerEvent<{ correla
     const answered = unverifiedAnswers(req, pending.answered, (i) => verify.includes(i));
     return appendProduce(rest, req, pending.request, ev.now, out, answered, {});
   }
-  return sendVerification(rest, coordinator, pending, verify, out);
+  return sendVerification(rest, coordinator, pending, verify, ev.now, out);
 };
 
 /**
- * The verification completed as a disconnect (no answer within the broker's request.timeout.ms, or
- * the coordinator is unreachable): AddPartitionsToTxnManager reports NETWORK_EXCEPTION, which
- * ReplicaManager answers as NOT_ENOUGH_REPLICAS (retriable) for each partition being verified.
+ * The verification request completed as a disconnect (no answer within the broker's
+ * request.timeout.ms, or the coordinator is unreachable): AddPartitionsToTxnManager reports
+ * NETWORK_EXCEPTION to every transaction it carried, which ReplicaManager answers as
+ * NOT_ENOUGH_REPLICAS (retriable); the coordinator is free for the next request.
  */
 export const onVerificationLost = (
   ctx: BrokerContext,
@@ -333,142 +348,20 @@ export const onVerificationLost = (
   out: Out,
 ): BrokerContext => {
   const correlationId = (ev.payload as { correlationId?: number }).correlationId;
-  const pending = ctx.verifying.find((v) => v.correlationId === correlationId);
-  if (!pending) return ctx;
-  const rest = { ...ctx, verifying: ctx.verifying.filter((v) => v !== pending) };
-  const req = pending.produce;
-  const answered = unverifiedAnswers(
-    req,
-    pending.answered,
-    (i) => pending.guards[keyOf(req.partitions[i] as ProducePartitionData)] !== undefined,
-  );
-  return appendProduce(rest, req, pending.request, ev.now, out, answered, {});
+  const done = typeof correlationId === 'number' ? completeVerification(ctx.verificationQueue, correlationId) : null;
+  if (!done) return ctx;
+  let c: BrokerContext = { ...ctx, verificationQueue: done.queue };
+  for (const t of done.transactions) {
+    const pending = c.verifying.find((v) => v.correlationId === t.verification);
+    if (!pending) continue;
+    c = { ...c, verifying: c.verifying.filter((v) => v !== pending) };
+    const req = pending.produce;
+    const answered = unverifiedAnswers(
+      req,
+      pending.answered,
+      (i) => pending.guards[keyOf(req.partitions[i] as ProducePartitionData)] !== undefined,
+    );
+    c = appendProduce(c, req, pending.request, ev.now, out, answered, {});
+  }
+  return sendWaiting(c, out);
 };
-
-/** One partition's append: its result, or the HW it must wait for (acks=all on a replicated partition). */
-interface PartitionAppend {
-  readonly ctx: BrokerContext;
-  readonly result: ProducePartitionResponse;
-  readonly wait: ProduceWait | null;
-  /** Its log changed (the leader's HW and the held fetches must be looked at). */
-  readonly changed: boolean;
-}
-
-/** Partition.appendRecordsToLeader for one partition of the request, with its facts. */
-function appendPartition(
-  ctx: BrokerContext,
-  req: ProduceRequest,
-  p: ProducePartitionData,
-  now: number,
-  out: Out,
-  verificationGuard: number,
-): PartitionAppend {
-  const key = keyOf(p);
-  const log = ctx.partitions[key];
-  const unchanged = (result: ProducePartitionResponse): PartitionAppend => ({ ctx, result, wait: null, changed: false });
-  if (!log) return unchanged(errorResult(p, 'NOT_LEADER_OR_FOLLOWER', `${ctx.id} is not the leader of ${key}`));
-  const b = p.batch;
-  const lastSequence = b.baseSequence < 0 ? -1 : b.baseSequence + b.records.length - 1;
-  const replicated = hasReplication(ctx) && isReplicated(log);
-  if (replicated) {
-    const leader = ctx.replication.leading[key];
-    if (!leader) return unchanged(notLeader(ctx, p));
-    // Partition.appendRecordsToLeader: after verification, before the duplicate and sequence checks
-    const refused = notEnoughReplicasBeforeAppend(leader, req.acks);
-    if (refused !== null) {
-      rejectedFact(out, p, 'NOT_ENOUGH_REPLICAS', refused);
-      return unchanged(errorResult(p, 'NOT_ENOUGH_REPLICAS', refused));
-    }
-  }
-  const { log: next, outcome } = appendProducerBatch(log, b, now, {
-    verificationEnabled: ctx.verification || ctx.transactionVersion === 2,
-    verificationGuard,
-  });
-  const epoch = appendEpoch(next);
-  if (outcome.kind === 'appended')
-    out.fact({
-      kind: 'append',
-      topic: p.topic,
-      partition: p.partition,
-      baseOffset: outcome.baseOffset,
-      lastOffset: outcome.lastOffset,
-      producerId: b.producerId,
-      producerEpoch: b.producerEpoch,
-      baseSequence: b.baseSequence,
-      lastSequence,
-      transactional: b.isTransactional,
-      control: null,
-      eventIds: b.records.map((r) => r.headers.event_id ?? null),
-      origins: b.records.map((r) => r.origin ?? null),
-      ...(epoch === null ? {} : { leaderEpoch: epoch }),
-    });
-  else if (outcome.kind === 'duplicate')
-    out.fact({
-      kind: 'duplicate',
-      topic: p.topic,
-      partition: p.partition,
-      producerId: b.producerId,
-      producerEpoch: b.producerEpoch,
-      baseSequence: b.baseSequence,
-      lastSequence,
-      baseOffset: outcome.baseOffset,
-    });
-  else rejectedFact(out, p, outcome.error, outcome.reason);
-  const c = next === log ? ctx : withLog(ctx, next);
-  const changed = next !== log;
-  if (outcome.kind === 'rejected') return { ctx: c, result: errorResult(p, outcome.error, outcome.reason), wait: null, changed };
-  if (replicated && req.acks === -1)
-    return {
-      ctx: c,
-      result: timedOutResult(p.topic, p.partition),
-      wait: { topic: p.topic, partition: p.partition, baseOffset: outcome.baseOffset, requiredOffset: outcome.lastOffset + 1 },
-      changed,
-    };
-  return {
-    ctx: c,
-    result: { topic: p.topic, partition: p.partition, error: 'NONE', baseOffset: outcome.baseOffset, errorMessage: null },
-    wait: null,
-    changed,
-  };
-}
-
-/**
- * ReplicaManager.appendRecords: every partition not answered yet is appended on its own; then the
- * one answer goes out now, or waits in one DelayedProduce (acks=all, some replicated partition
- * appended). Afterwards each changed log moves its leader's HW and wakes the fetches held on it.
- */
-function appendProduce(
-  ctx: BrokerContext,
-  req: ProduceRequest,
-  request: PendingRequest,
-  now: number,
-  out: Out,
-  answered: readonly (ProducePartitionResponse | null)[],
-  guards: Readonly<Record<string, number>>,
-): BrokerContext {
-  let c = ctx;
-  const answer: ProducePartitionResponse[] = [];
-  const waiting: ProduceWait[] = [];
-  const changed: ProducePartitionData[] = [];
-  req.partitions.forEach((p, i) => {
-    const pre = answered[i];
-    if (pre) {
-      answer.push(pre);
-      return;
-    }
-    const r = appendPartition(c, req, p, now, out, guards[keyOf(p)] ?? NO_VERIFICATION_GUARD);
-    c = r.ctx;
-    answer.push(r.result);
-    if (r.wait) waiting.push(r.wait);
-    if (r.changed) changed.push(p);
-  });
-  if (waiting.length > 0 && hasReplication(c))
-    c = delayProduceRequest(c, request, answer, waiting, req.timeoutMs ?? PRODUCE_TIMEOUT_MS, out);
-  else if (req.acks !== 0) out.reply(request, 'ProduceResponse', { responses: answer });
-  for (const p of changed) {
-    const key = keyOf(p);
-    if (hasReplication(c) && isReplicated(c.partitions[key])) c = afterLeaderUpdate(wakeReplicaFetches(c, key, out), key, now, out);
-    else c = wakeParked(c, out, p.topic, p.partition);
-  }
-  return c;
-}

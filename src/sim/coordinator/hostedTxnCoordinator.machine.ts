@@ -20,6 +20,7 @@ import type { DisconnectedEvent, RpcEvent, TimerEvent } from '../kernel/effects'
 import type { ActorId } from '../kernel/envelope';
 import { coordinatorPartitionFor } from '../producer/partitioner';
 import type { KafkaError } from '../protocol/errors';
+import { gatheringBatches, servingBatches } from './addPartitionsBatch';
 import { maybeComplete, onMarkerRequestLost, onMarkerRetry, onMarkersResponse, onPartitionLeader } from './markerChannel';
 import { cacheWhileWriting, pendingTransitionError } from './pendingTransition';
 import {
@@ -262,7 +263,7 @@ export const hostedTxnCoordinatorMachine = setup({
     active: {
       on: {
         InitProducerId: { actions: serve(onInitProducerId) },
-        AddPartitionsToTxn: { actions: serve(onAddPartitions) },
+        AddPartitionsToTxn: { actions: handle(servingBatches(serveRequest(onAddPartitions))) },
         AddOffsetsToTxn: { actions: serve(onAddOffsets) },
         EndTxn: { actions: serve(onEndTxn) },
         WriteTxnMarkersResponse: { actions: whileLoaded(markerTxnId, onMarkersResponse) },
@@ -294,9 +295,12 @@ export const hostedTxnCoordinatorMachine = setup({
         },
         partitionLoaded: { actions: whileLoaded(() => null, onPartitionLoaded) },
         txnStateAppended: {
+          // a transaction of a broker's AddPartitionsToTxn answered after its write joins the batch's answer
           actions: handle(
-            (ctx: TxnCoordinatorContext, ev: { now: number; args: { writeId: number; error: KafkaError | 'NONE' } }, out: Out) =>
-              onWriteAnswered(ctx, ev.args.writeId, ev.args.error, ev.now, out),
+            gatheringBatches(
+              (ctx: TxnCoordinatorContext, ev: { now: number; args: { writeId: number; error: KafkaError | 'NONE' } }, out: Out) =>
+                onWriteAnswered(ctx, ev.args.writeId, ev.args.error, ev.now, out),
+            ),
           ),
         },
         crash: 'down',
@@ -304,7 +308,7 @@ export const hostedTxnCoordinatorMachine = setup({
     },
     down: {
       // the broker's process is down: its leaderships, the cache and the writes in flight are gone
-      entry: handle((ctx: TxnCoordinatorContext) => ({
+      entry: handle(({ addPartitionsBatches: _unanswered, ...ctx }: TxnCoordinatorContext) => ({
         ...ctx,
         txns: {},
         markers: {},

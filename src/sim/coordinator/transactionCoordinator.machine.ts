@@ -31,6 +31,7 @@ import type {
 } from '../protocol/messages';
 import type { MetadataResponse } from '../protocol/replicationMessages';
 import { keyOf, topicPartitionKey } from '../protocol/topicPartition';
+import { servingBatches } from './addPartitionsBatch';
 import {
   maybeComplete,
   onLeaderLookupAnswered,
@@ -560,7 +561,7 @@ export const transactionCoordinatorMachine = setup({
     serving: {
       on: {
         InitProducerId: { actions: handle(onInitProducerId) },
-        AddPartitionsToTxn: { actions: handle(onAddPartitions) },
+        AddPartitionsToTxn: { actions: handle(servingBatches(onAddPartitions)) },
         AddOffsetsToTxn: { actions: handle(onAddOffsets) },
         EndTxn: { actions: handle(onEndTxn) },
         WriteTxnMarkersResponse: { actions: handle(onMarkersResponse) },

@@ -12,6 +12,7 @@ import type { ActorId } from '../kernel/envelope';
 import { appendProducerBatch, type PartitionLog } from '../log/partitionLog';
 import { coordinatorPartitionFor } from '../producer/partitioner';
 import { topicPartitionKey } from '../protocol/topicPartition';
+import type { OpenAddPartitionsBatch } from './addPartitionsBatch';
 import { encodeTxnRecord, type TxnMetadata } from './transactionMetadata';
 import { canTransition } from './transactionState';
 
@@ -77,6 +78,8 @@ export interface TxnCoordinatorContext {
    * replicas take its writes (acks=-1), and what the writes and leaderships are (hostedTxnCoordinator).
    */
   readonly hosted?: HostedState;
+  /** Brokers' v4+ AddPartitionsToTxn requests with some transaction not answered yet (addPartitionsBatch.ts). */
+  readonly addPartitionsBatches?: readonly OpenAddPartitionsBatch[];
   /**
    * The one-replica coordinator's lookups of moved data-partition leaders (markerMetadata.ts): whose
    * turn among the brokers is next, and the Metadata request in flight. Absent until the first one.

@@ -17,6 +17,7 @@ import { namer } from './names';
 import { brokerFencedClause, isBrokerFencing } from './replication';
 import { rpcClause } from './rpcs';
 import { traceIndex } from './traceIndex';
+import { nextVerificationClauses } from './verification';
 
 function mainClauses(ctx: NarrationContext): string[] {
   const { step } = ctx;
@@ -71,7 +72,9 @@ export function narrate(trace: Trace, stepIndex: number, language: Language): st
     envelope: step.envelope !== null ? (trace.envelopes.at(step.envelope) ?? null) : null,
     explained: new Set(),
   };
-  const clauses = [...mainClauses(ctx), ...appliedFaultClauses(ctx)].map((c) => c.trim()).filter((c) => c.length > 0);
+  const clauses = [...mainClauses(ctx), ...nextVerificationClauses(ctx), ...appliedFaultClauses(ctx)]
+    .map((c) => c.trim())
+    .filter((c) => c.length > 0);
   if (language === 'ko') return sentence('ko', clauses.join(' '));
   return sentence('en', clauses.map((c, i) => (i > 0 && !c.startsWith('—') ? `; ${c}` : i > 0 ? ` ${c}` : c)).join(''));
 }

@@ -17,6 +17,7 @@ import {
 import { josa, list, say } from './language';
 import { poss } from './names';
 import { isReplicaFetch, isReplicaFetchResponse, replicaFetchClause, replicaFetchResponseClause } from './replication';
+import { batchedAddPartitionsClause, flatAnswer, heldProduceClause } from './verification';
 
 type P = Record<string, unknown>;
 const str = (v: unknown): string => (typeof v === 'string' ? v : String(v ?? ''));
@@ -75,6 +76,8 @@ export function rpcClause(ctx: NarrationContext): string {
           `${to} holds the Produce from ${from} for ${parts} and first asks the transaction coordinator whether its partitions are in the transaction (KIP-890 verification)`,
           `${josa(to, '은/는')} ${from}의 ${parts} Produce를 잠시 두고, 먼저 그 파티션들이 트랜잭션에 속하는지 트랜잭션 코디네이터에 확인합니다(KIP-890 검증).`,
         );
+      // transactional, nothing appended or answered: its verification waits behind the one in flight
+      if (!answers && step.facts.length === 0 && p.transactionalId && p.acks !== 0) return heldProduceClause(ctx, to, from, parts);
       return say(
         lang,
         `${to} received a Produce request from ${from} for ${parts}`,
@@ -102,6 +105,7 @@ export function rpcClause(ctx: NarrationContext): string {
         `${josa(to, '이/가')} InitProducerIdResponse를 받았습니다${err ? `:${err}` : `: producerId ${num(p.producerId)}, epoch ${num(p.producerEpoch)}`}.`,
       );
     case 'AddPartitionsToTxn': {
+      if (Array.isArray(p.transactions)) return batchedAddPartitionsClause(ctx, from, to, p);
       const parts = list(lang, tps(p.partitions));
       return p.verifyOnly
         ? say(
@@ -115,15 +119,19 @@ export function rpcClause(ctx: NarrationContext): string {
             `${josa(from, '이/가')} 처음 쓰기 전에 ${josa(parts, '을/를')} 트랜잭션 ${str(p.transactionalId)}에 추가해 달라고 ${to}에게 요청합니다(AddPartitionsToTxn).`,
           );
     }
-    case 'AddPartitionsToTxnResponse':
-      if (step.actor.startsWith('broker-') && p.error === 'CONCURRENT_TRANSACTIONS') return leaderConcurrentClause(ctx, to, sentRpcs);
-      return err
-        ? say(lang, `${poss(to, 'AddPartitionsToTxn')} was answered${err}`, `${to}의 AddPartitionsToTxn 응답:${err}.`)
+    case 'AddPartitionsToTxnResponse': {
+      // a leader's (v4+) answer carries a result per transaction
+      const answer = flatAnswer(p);
+      if (step.actor.startsWith('broker-') && answer.error === 'CONCURRENT_TRANSACTIONS') return leaderConcurrentClause(ctx, to, sentRpcs);
+      const failed = errorPart(ctx, answer.error);
+      return failed
+        ? say(lang, `${poss(to, 'AddPartitionsToTxn')} was answered${failed}`, `${to}의 AddPartitionsToTxn 응답:${failed}.`)
         : say(
             lang,
-            `${to} may now write to ${list(lang, tps(p.partitions)) || 'the partitions'} inside its transaction`,
-            `${josa(to, '은/는')} 이제 트랜잭션 안에서 ${list(lang, tps(p.partitions)) || '해당 파티션'}에 쓸 수 있습니다.`,
+            `${to} may now write to ${list(lang, tps(answer.partitions)) || 'the partitions'} inside its transaction`,
+            `${josa(to, '은/는')} 이제 트랜잭션 안에서 ${list(lang, tps(answer.partitions)) || '해당 파티션'}에 쓸 수 있습니다.`,
           );
+    }
     case 'AddOffsetsToTxn':
       return say(
         lang,

@@ -74,6 +74,29 @@ export interface AddPartitionsToTxnResponse {
   readonly partitions: readonly (TopicPartition & { error: ErrorOrNone })[];
 }
 
+/** One transaction of a broker's AddPartitionsToTxn (v4+, AddPartitionsToTxnTransaction). */
+export type AddPartitionsToTxnTransaction = AddPartitionsToTxnRequest;
+
+/**
+ * A broker's AddPartitionsToTxn (v4+, AddPartitionsToTxnManager): every transaction its leader is
+ * waiting to verify with this coordinator, each with its own verifyOnly.
+ */
+export interface AddPartitionsToTxnBatchRequest {
+  readonly transactions: readonly AddPartitionsToTxnTransaction[];
+}
+
+/** One transaction's answer in a v4+ AddPartitionsToTxnResponse (AddPartitionsToTxnResult): an error per partition. */
+export interface AddPartitionsToTxnResult {
+  readonly transactionalId: string;
+  readonly partitions: readonly (TopicPartition & { error: ErrorOrNone })[];
+}
+
+/** The answer to a v4+ AddPartitionsToTxn: a request-level error (rare), else a result per transaction. */
+export interface AddPartitionsToTxnBatchResponse {
+  readonly error: ErrorOrNone;
+  readonly resultsByTransaction: readonly AddPartitionsToTxnResult[];
+}
+
 export interface AddOffsetsToTxnRequest {
   readonly transactionalId: string;
   readonly producerId: number;
