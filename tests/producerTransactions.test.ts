@@ -30,6 +30,8 @@ function producer(transactionVersion: 1 | 2, lingerMs = 0): ProducerDraft {
   };
   d.producerId = 7;
   d.producerEpoch = 0;
+  // a transaction is open (beginTransaction() called): a failed batch makes it abortable
+  d.inTransaction = true;
   return d;
 }
 

@@ -11,6 +11,7 @@ import { type NarrationContext, processingMode } from './context';
 import { explainError } from './errors';
 import { count, josa, list, ordinal, range, say } from './language';
 import { translateDuring, translateNote, translateReason, translateRefusal } from './notes';
+import { heldRecordNote, poisonedNote } from './sendOutsideTransaction';
 import { countUpTo, eventKey, type Occurrence, outcomeAt } from './traceIndex';
 
 type F<K extends Fact['kind']> = Extract<Fact, { kind: K }>;
@@ -181,13 +182,18 @@ const REFUSAL_EXCEPTIONS = new Set(['IllegalStateException', 'KafkaException', '
 function clientError(ctx: NarrationContext, f: F<'clientError'>): string {
   const { lang } = ctx;
   const who = ctx.names.process(f.client);
+  const poisoned = f.fatal ? poisonedNote(who, f.during, lang) : null;
+  if (poisoned) return poisoned;
   const refused = f.during.match(/^(\w+): (.+)$/);
-  if (REFUSAL_EXCEPTIONS.has(f.error) && refused)
+  if (REFUSAL_EXCEPTIONS.has(f.error) && refused) {
+    const reason = refused[2] as string;
+    const held = refused[1] === 'send' ? (heldRecordNote(reason, lang) ?? '') : '';
     return say(
       lang,
-      `${who}'s ${refused[1]}() was refused with ${f.error}: ${refused[2]}`,
-      `${who}의 ${refused[1]}() 호출이 ${josa(f.error, '으로/로')} 거부됐습니다: ${translateRefusal(refused[2] as string, 'ko')}`,
+      `${who}'s ${refused[1]}() was refused with ${f.error}: ${reason}${held}`,
+      `${who}의 ${refused[1]}() 호출이 ${josa(f.error, '으로/로')} 거부됐습니다: ${translateRefusal(reason, 'ko')}${held ? `.${held}` : ''}`,
     );
+  }
   const why = explainOnce(ctx, f.error);
   const during = translateDuring(f.during, lang);
   const fatal = f.fatal

@@ -231,14 +231,20 @@ const REFUSALS_KO: readonly (readonly [RegExp, string])[] = [
     "transactionalId '$1'의 프로듀서($2)가 이전 epoch로 쓰려고 했습니다",
   ],
   [/^The producer is in a fatal error state \(fenced\) and must be closed$/, '프로듀서가 치명적 오류 상태(펜싱됨)이므로 닫아야 합니다'],
-  [/^Cannot perform a 'send' before completing a call to initTransactions$/, 'initTransactions를 마치기 전에는 send를 할 수 없습니다'],
-  [/^Cannot call beginTransaction before initTransactions$/, 'initTransactions 전에는 beginTransaction을 호출할 수 없습니다'],
-  [/^Cannot call send while initializing$/, '초기화 중에는 send를 호출할 수 없습니다'],
   [
-    /^Cannot call send in state READY: call beginTransaction first$/,
-    'READY 상태에서는 send를 호출할 수 없습니다. 먼저 beginTransaction을 호출해야 합니다',
+    /^Cannot add partition (\S+) to transaction before completing a call to initTransactions$/,
+    'initTransactions를 마치기 전에는 트랜잭션에 파티션을 추가할 수 없습니다($1)',
   ],
-  [/^Cannot call send while a transaction is (committing|aborting)$/, '트랜잭션이 끝나는 중에는 send를 호출할 수 없습니다'],
+  [/^Cannot add partition (\S+) to transaction while in state\s+(\w+)$/, '$2 상태에서는 트랜잭션에 파티션을 추가할 수 없습니다($1)'],
+  [
+    /^Producer with transactionalId '(.*)' and (ProducerIdAndEpoch\(.*\)) cannot execute transactional method because of previous invalid state transition attempt$/,
+    "transactionalId '$1'의 프로듀서($2)는 앞서 허용되지 않는 상태 전이를 시도했으므로 트랜잭션 메서드를 실행할 수 없습니다",
+  ],
+  [/^Cannot call beginTransaction before initTransactions$/, 'initTransactions 전에는 beginTransaction을 호출할 수 없습니다'],
+  [
+    /^(?:TransactionalId \S+: )?Invalid transition attempted from state (\w+) to state (\w+)$/,
+    '$1 상태에서 $2 상태로의 전이는 허용되지 않습니다',
+  ],
   [
     /^Cannot commit: the transaction hit an abortable error; call abortTransaction$/,
     '트랜잭션에 취소 가능한 오류가 있어 커밋할 수 없습니다. abortTransaction을 호출해야 합니다',

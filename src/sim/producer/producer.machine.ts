@@ -53,6 +53,13 @@ import {
   type SendArgs,
 } from './sender';
 import {
+  appendThenAbortWhenFatal,
+  appendThenRefuse,
+  invalidTransitionMessage,
+  poisonOnInvalidTransition,
+  type StateOutsideTransaction,
+} from './sendOutsideTransaction';
+import {
   type CoordinatorResponse,
   maybeAddPartition,
   maybeSendTxnRequest,
@@ -111,6 +118,8 @@ function producerAction<E extends ProducerEvent>(fn: (d: ProducerDraft, ev: E, o
     // per broker: its transaction coordinator shares the broker's connection (TransactionManager's Node)
     noteConnectionEvent(d, ev, producerTopics, nodeOf, out);
     let signal = fn(d, ev, out) ?? 'none';
+    // a batch failed while no transaction is open: READY → ABORTABLE_ERROR is invalid, and poisons
+    if (signal === 'abortable' && d.transactional && !d.inTransaction) signal = poisonOnInvalidTransition(d, out);
     // whatever happened, a blocked flush or a pending coordinator request may now go ahead
     completeFlushIfDone(d, out);
     if (signal === 'abortable') becomeAbortable(d, out);
@@ -122,7 +131,8 @@ function producerAction<E extends ProducerEvent>(fn: (d: ProducerDraft, ev: E, o
       if (d.expiryDeferred && !dataHeldByTransactionalRequest(d)) {
         delete d.expiryDeferred;
         const expired = expireOverdue(d, ev.now, out);
-        if (expired === 'abortable' && signal === 'none') {
+        if (expired === 'abortable' && signal === 'none' && d.transactional && !d.inTransaction) signal = poisonOnInvalidTransition(d, out);
+        else if (expired === 'abortable' && signal === 'none') {
           signal = 'abortable';
           becomeAbortable(d, out);
           // the next loop: maybeSendAndPollTransactionalRequest fails what was never drained
@@ -186,6 +196,34 @@ const onSend = producerAction((d, call: EventOf<'send'>, out) => {
   return 'none';
 });
 
+/**
+ * send() of a transactional producer outside a transaction: the record is appended, then send() throws
+ * maybeAddPartition's IllegalStateException (sendOutsideTransaction.ts). A record over max.request.size
+ * never reaches the accumulator (ensureValidRecordSize comes first): its future fails with
+ * RecordTooLargeException, then doSend's maybeTransitionToErrorState tries ABORTABLE_ERROR on the
+ * application's thread — thrown, not poisoned, where that is invalid (UNINITIALIZED, READY; the model
+ * counts INITIALIZING among them); a commit becomes abortable; an abort skips it.
+ */
+const sendOutsideTransaction = (state: StateOutsideTransaction) =>
+  producerAction((d, call: EventOf<'send'>, out) => {
+    const args = call.args.callback ? { ...call.args, callbackTo: call.from } : call.args;
+    const refused = refuseRecordTooLarge(d, args, call.now, out);
+    if (refused) {
+      const extra = { ref: refused.ref, topic: call.args.topic, partition: refused.partition };
+      if (d.inTransaction) {
+        replyNow(out, call.from, 'send', true, null, extra);
+        return state === 'COMMITTING_TRANSACTION' ? 'abortable' : 'none';
+      }
+      const reason = invalidTransitionMessage(d, state, 'ABORTABLE_ERROR');
+      clientError(d, out, 'IllegalStateException', `send: ${reason}`);
+      replyNow(out, call.from, 'send', false, reason, extra);
+      return 'none';
+    }
+    const { rec, reason } = appendThenRefuse(d, args, state, call.now, out);
+    replyNow(out, call.from, 'send', false, reason, { ref: rec.ref, topic: rec.topic, partition: rec.partition });
+    return 'none';
+  });
+
 /** A call the producer refuses in its current state: IllegalStateException, or KafkaException after an error. */
 const rejectCall = (reason: string, exception: 'IllegalStateException' | 'KafkaException' = 'IllegalStateException') =>
   producerAction((d, call: AppCall, out) => {
@@ -197,21 +235,28 @@ const rejectCall = (reason: string, exception: 'IllegalStateException' | 'KafkaE
 /**
  * TransactionManager.maybeFailWithError, which every transactional call (and send's
  * maybeAddPartition) runs first in an error state: a ProducerFencedException or an
- * InvalidProducerEpochException is thrown as itself, anything else wrapped in a KafkaException
+ * InvalidProducerEpochException is thrown as itself, an invalid transition that poisoned the producer
+ * as a new IllegalStateException, anything else wrapped in a KafkaException
  * ("Cannot execute transactional method because we are in an error state"). The error that put the
  * producer there stays its last error.
  */
-export function errorStateException(cause: string | null): 'ProducerFencedException' | 'InvalidProducerEpochException' | 'KafkaException' {
+export function errorStateException(
+  cause: string | null,
+): 'ProducerFencedException' | 'InvalidProducerEpochException' | 'IllegalStateException' | 'KafkaException' {
   if (cause === 'PRODUCER_FENCED') return 'ProducerFencedException';
   if (cause === 'INVALID_PRODUCER_EPOCH') return 'InvalidProducerEpochException';
+  // poisoned by an invalid transition on the Sender thread (sendOutsideTransaction.ts)
+  if (cause === 'IllegalStateException') return 'IllegalStateException';
   return 'KafkaException';
 }
 
-/** The message of that exception: Kafka's own for the two thrown as themselves, else the model's `reason`. */
+/** The message of that exception: Kafka's own for the three not wrapped, else the model's `reason`. */
 function errorStateMessage(d: ProducerDraft, exception: ReturnType<typeof errorStateException>, reason: string): string {
   const who = `Producer with transactionalId '${d.config['transactional.id'] ?? ''}' and ProducerIdAndEpoch(producerId=${d.producerId}, epoch=${d.producerEpoch})`;
   if (exception === 'ProducerFencedException') return `${who} has been fenced by another producer with the same transactionalId`;
   if (exception === 'InvalidProducerEpochException') return `${who} attempted to produce with an old epoch`;
+  if (exception === 'IllegalStateException')
+    return `${who} cannot execute transactional method because of previous invalid state transition attempt`;
   return reason;
 }
 
@@ -220,14 +265,35 @@ function errorStateMessage(d: ProducerDraft, exception: ReturnType<typeof errorS
  * the exception maybeFailWithError throws, as the reply's error when it is thrown as itself.
  */
 const rejectInErrorState = (state: 'abortable' | 'fatal', reason: string) =>
-  producerAction((d, call: AppCall, out) => {
-    const cause = state === 'abortable' ? (d.abortableError ?? d.lastError) : d.lastError;
-    const exception = errorStateException(cause);
-    const message = errorStateMessage(d, exception, reason);
-    out.fact({ kind: 'clientError', client: d.client, error: exception, during: `${call.type}: ${message}`, fatal: false });
-    replyNow(out, call.from, call.type, false, exception === 'KafkaException' ? reason : exception, { cause });
+  producerAction((d, call: AppCall, out) =>
+    refuseInErrorState(d, call, out, state === 'abortable' ? (d.abortableError ?? d.lastError) : d.lastError, reason),
+  );
+
+function refuseInErrorState(d: ProducerDraft, call: AppCall, out: Out, cause: string | null, reason: string): 'none' {
+  const exception = errorStateException(cause);
+  const message = errorStateMessage(d, exception, reason);
+  out.fact({ kind: 'clientError', client: d.client, error: exception, during: `${call.type}: ${message}`, fatal: false });
+  replyNow(out, call.from, call.type, false, exception === 'KafkaException' ? reason : exception, { cause });
+  return 'none';
+}
+
+const ABORTABLE_SEND_REASON = 'Cannot send: the transaction hit an abortable error; call abortTransaction';
+
+/**
+ * send() in ABORTABLE_ERROR: the record is appended, then maybeAddPartition's maybeFailWithError throws;
+ * the Sender loop that follows fails the record with the abortable error (abortUndrainedBatches). A
+ * record over max.request.size only fails its future (ABORTABLE_ERROR → ABORTABLE_ERROR is valid).
+ */
+const sendInAbortableError = producerAction((d, call: EventOf<'send'>, out) => {
+  const args = call.args.callback ? { ...call.args, callbackTo: call.from } : call.args;
+  const refused = refuseRecordTooLarge(d, args, call.now, out);
+  if (refused) {
+    replyNow(out, call.from, 'send', true, null, { ref: refused.ref, topic: call.args.topic, partition: refused.partition });
     return 'none';
-  });
+  }
+  accumulate(d, args, call.now, out);
+  return refuseInErrorState(d, call, out, d.abortableError ?? d.lastError, ABORTABLE_SEND_REASON);
+});
 
 /**
  * A call in FATAL_ERROR: refused as in rejectInErrorState, but no Sender loop follows. Sender.runOnce
@@ -238,12 +304,21 @@ const rejectInErrorState = (state: 'abortable' | 'fatal', reason: string) =>
 const rejectWhenFatal = (reason: string) =>
   handle((ctx: ProducerContext, call: AppCall, out: Out): ProducerContext => {
     const d: ProducerDraft = producerDraft(ctx);
-    const exception = errorStateException(d.lastError);
-    const message = errorStateMessage(d, exception, reason);
-    out.fact({ kind: 'clientError', client: d.client, error: exception, during: `${call.type}: ${message}`, fatal: false });
-    replyNow(out, call.from, call.type, false, exception === 'KafkaException' ? reason : exception, { cause: d.lastError });
+    refuseInErrorState(d, call, out, d.lastError, reason);
     return d;
   });
+
+/**
+ * send() in FATAL_ERROR: the record is appended, then refused as rejectWhenFatal refuses a call; the
+ * Sender's next runOnce fails it with the fatal error (maybeAbortBatches), here at once.
+ */
+const sendWhenFatal = handle((ctx: ProducerContext, call: EventOf<'send'>, out: Out): ProducerContext => {
+  const d: ProducerDraft = producerDraft(ctx);
+  const args = call.args.callback ? { ...call.args, callbackTo: call.from } : call.args;
+  if (!refuseRecordTooLarge(d, args, call.now, out)) appendThenAbortWhenFatal(d, args, call.now, out);
+  refuseInErrorState(d, call, out, d.lastError, FATAL_REASON);
+  return d;
+});
 
 /**
  * flush() in FATAL_ERROR: KafkaProducer.flush (beginFlush, awaitFlushCompletion) throws nothing; every
@@ -378,6 +453,7 @@ const onInitTransactions = producerAction((d, call: EventOf<'initTransactions'>,
 });
 
 const onBeginTransaction = producerAction((d, call: EventOf<'beginTransaction'>, out) => {
+  d.inTransaction = true;
   d.txnPartitions = [];
   d.pendingPartitions = [];
   d.transactionStarted = false;
@@ -535,10 +611,7 @@ export const producerMachine = setup({
         UNINITIALIZED: {
           on: {
             initTransactions: { target: 'INITIALIZING', actions: onInitTransactions },
-            send: [
-              { guard: 'idempotentOnly', actions: onSend },
-              { actions: rejectCall("Cannot perform a 'send' before completing a call to initTransactions") },
-            ],
+            send: [{ guard: 'idempotentOnly', actions: onSend }, { actions: sendOutsideTransaction('UNINITIALIZED') }],
             beginTransaction: { actions: rejectCall('Cannot call beginTransaction before initTransactions') },
             commitTransaction: { actions: invalidTransition('UNINITIALIZED', 'COMMITTING_TRANSACTION') },
             abortTransaction: { actions: invalidTransition('UNINITIALIZED', 'ABORTING_TRANSACTION') },
@@ -552,7 +625,7 @@ export const producerMachine = setup({
             { guard: 'completed', target: 'READY' },
           ],
           on: {
-            send: [{ guard: 'idempotentOnly', actions: onSend }, { actions: rejectCall('Cannot call send while initializing') }],
+            send: [{ guard: 'idempotentOnly', actions: onSend }, { actions: sendOutsideTransaction('INITIALIZING') }],
             // a transactional producer's second initTransactions() waits for the same result (handleCachedTransactionRequestResult)
             initTransactions: { guard: 'idempotentOnly', actions: notTransactional },
             beginTransaction: { actions: invalidTransition('INITIALIZING', 'IN_TRANSACTION') },
@@ -566,7 +639,7 @@ export const producerMachine = setup({
             send: [
               { guard: 'notIdempotent', actions: onSend },
               { guard: 'idempotentOnly', actions: onSend },
-              { actions: rejectCall('Cannot call send in state READY: call beginTransaction first') },
+              { actions: sendOutsideTransaction('READY') },
             ],
             beginTransaction: [
               { guard: 'transactional', target: 'IN_TRANSACTION', actions: onBeginTransaction },
@@ -608,7 +681,7 @@ export const producerMachine = setup({
             { guard: 'abortable', target: 'ABORTABLE_ERROR' },
           ],
           on: {
-            send: { actions: rejectCall('Cannot call send while a transaction is committing') },
+            send: { actions: sendOutsideTransaction('COMMITTING_TRANSACTION') },
             beginTransaction: { actions: invalidTransition('COMMITTING_TRANSACTION', 'IN_TRANSACTION') },
             initTransactions: { actions: invalidTransition('COMMITTING_TRANSACTION', 'INITIALIZING') },
             sendOffsetsToTransaction: { actions: noTransactionInProgress('COMMITTING_TRANSACTION') },
@@ -621,7 +694,7 @@ export const producerMachine = setup({
             { guard: 'epochBump', target: 'INITIALIZING' },
           ],
           on: {
-            send: { actions: rejectCall('Cannot call send while a transaction is aborting') },
+            send: { actions: sendOutsideTransaction('ABORTING_TRANSACTION') },
             beginTransaction: { actions: invalidTransition('ABORTING_TRANSACTION', 'IN_TRANSACTION') },
             initTransactions: { actions: invalidTransition('ABORTING_TRANSACTION', 'INITIALIZING') },
             sendOffsetsToTransaction: { actions: noTransactionInProgress('ABORTING_TRANSACTION') },
@@ -633,9 +706,7 @@ export const producerMachine = setup({
             commitTransaction: {
               actions: rejectInErrorState('abortable', 'Cannot commit: the transaction hit an abortable error; call abortTransaction'),
             },
-            send: {
-              actions: rejectInErrorState('abortable', 'Cannot send: the transaction hit an abortable error; call abortTransaction'),
-            },
+            send: { actions: sendInAbortableError },
             sendOffsetsToTransaction: {
               actions: rejectInErrorState('abortable', 'Cannot send offsets: the transaction hit an abortable error'),
             },
@@ -656,7 +727,7 @@ export const producerMachine = setup({
         closeNow: { guard: 'closeDone', target: 'restarting', actions: finishClose },
         close: { target: 'restarting', actions: onClose },
         crash: 'down',
-        send: { actions: rejectWhenFatal(FATAL_REASON) },
+        send: { actions: sendWhenFatal },
         commitTransaction: { actions: rejectWhenFatal(FATAL_REASON) },
         abortTransaction: { actions: rejectWhenFatal(FATAL_REASON) },
         sendOffsetsToTransaction: { actions: rejectWhenFatal(FATAL_REASON) },

@@ -128,6 +128,13 @@ export interface ProducerContext {
   readonly pendingOffsets: PendingOffsets | null;
   readonly endTxn: 'COMMIT' | 'ABORT' | null;
   readonly transactionStarted: boolean;
+  /**
+   * TransactionManager's state is IN_TRANSACTION or one it leads to (COMMITTING_TRANSACTION,
+   * ABORTING_TRANSACTION, ABORTABLE_ERROR): from beginTransaction() to the transaction's end. Outside
+   * it (UNINITIALIZED, INITIALIZING, READY) ABORTABLE_ERROR is no valid transition: a batch failing
+   * there poisons the producer (sendOutsideTransaction.ts).
+   */
+  readonly inTransaction: boolean;
   /** An InitProducerId is owed (at start, after initTransactions(), after a restart). */
   readonly initPending: boolean;
   /**
@@ -224,6 +231,7 @@ export function initialProducerContext(input: ProducerInput): ProducerContext {
     pendingOffsets: null,
     endTxn: null,
     transactionStarted: false,
+    inTransaction: false,
     initPending: false,
     clientEpochBumpRequired: false,
     epochBumpInit: false,
@@ -279,6 +287,7 @@ export function producerDraft(c: ProducerContext): Mutable<ProducerContext> {
     pendingOffsets: c.pendingOffsets,
     endTxn: c.endTxn,
     transactionStarted: c.transactionStarted,
+    inTransaction: c.inTransaction,
     initPending: c.initPending,
     clientEpochBumpRequired: c.clientEpochBumpRequired,
     epochBumpInit: c.epochBumpInit,

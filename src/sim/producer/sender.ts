@@ -669,7 +669,8 @@ function isCompleting(d: ProducerDraft): boolean {
  * (`becomeAbortable`).
  */
 export function transitionToAbortable(d: ProducerDraft, error: KafkaError | ClientException): void {
-  if (!d.transactional) return;
+  // outside a transaction the transition is invalid: the caller poisons the producer (sendOutsideTransaction.ts)
+  if (!d.transactional || !d.inTransaction) return;
   if (d.transactionVersion === 1 && !isCompleting(d)) d.clientEpochBumpRequired = true;
   if (d.endTxn !== 'ABORT' && d.abortableError === null) d.abortableError = error;
 }

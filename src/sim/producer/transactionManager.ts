@@ -175,6 +175,7 @@ export function maybeSendTxnRequest(d: ProducerDraft, out: Out): TxnSignal {
  */
 function startEpochBump(d: ProducerDraft, out: Out): TxnSignal {
   d.clientEpochBumpRequired = false;
+  d.inTransaction = false;
   d.epochBumpInit = true;
   requestProducerId(d, out, true);
   return 'epochBump';
@@ -187,6 +188,7 @@ function finishTransaction(d: ProducerDraft): void {
   d.pendingPartitions = [];
   d.pendingOffsets = null;
   d.transactionStarted = false;
+  d.inTransaction = false;
   d.flushing = false;
 }
 
