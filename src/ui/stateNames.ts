@@ -110,6 +110,10 @@ const TIMER_EVENTS: Readonly<Record<string, Words>> = {
   fetchRetry: ['fetch retry', 'fetch 재시도'],
   fetchWaitExpired: ['fetch.max.wait.ms elapsed', 'fetch.max.wait.ms 경과'],
   heartbeatDue: ['heartbeat due (heartbeat.interval.ms)', '하트비트 시각(heartbeat.interval.ms)'],
+  heartbeatThreadLookup: [
+    'heartbeat thread looks for the coordinator (retry.backoff.ms)',
+    '하트비트 스레드의 코디네이터 찾기(retry.backoff.ms)',
+  ],
   httpTimeout: ['HTTP call timed out', 'HTTP 호출 시간 초과'],
   isrExpiration: ['ISR check (replica.lag.time.max.ms)', 'ISR 점검(replica.lag.time.max.ms)'],
   joinPhaseCheck: ['join phase check', '조인 단계 점검'],

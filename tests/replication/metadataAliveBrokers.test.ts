@@ -12,7 +12,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BrokerContext } from '../../src/sim/broker/broker.machine';
 import { metadataResponse } from '../../src/sim/broker/metadataRequest';
-import { applyMetadataResponse, INITIAL_CLIENT_METADATA, leastLoadedNode, lookupIndexOf } from '../../src/sim/cluster/clientMetadata';
+import { applyMetadataResponse, INITIAL_CLIENT_METADATA, leastLoadedNode } from '../../src/sim/cluster/clientMetadata';
 import { NO_CONNECTION_STATES } from '../../src/sim/cluster/connectionStates';
 import type { ClusterMetadata } from '../../src/sim/cluster/metadata';
 import { runScenario } from '../../src/sim/run';
@@ -64,13 +64,6 @@ describe('MetadataResponse: alive brokers only (KRaftMetadataCache.getAliveBroke
     // with broker-0 listed (the old answer), the first broker would have been the fenced one
     expect(leastLoadedNode(META, NO_CONNECTION_STATES)).toBe('broker-0');
     expect(leastLoadedNode(meta, NO_CONNECTION_STATES)).toBe('broker-1');
-  });
-
-  it("a coordinator's broker missing from the list leaves the client's turn over the brokers where it was", () => {
-    const twoBrokers = { ...META, brokers: ['broker-1', 'broker-2'] };
-    expect(lookupIndexOf(twoBrokers, 'broker-2.txn-coordinator', 0)).toBe(1);
-    expect(lookupIndexOf(twoBrokers, 'broker-0.txn-coordinator', 1)).toBe(1);
-    expect(lookupIndexOf(twoBrokers, 'broker-0.group-coordinator', undefined)).toBeUndefined();
   });
 });
 

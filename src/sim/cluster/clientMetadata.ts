@@ -13,8 +13,8 @@
  *   epoch is older than the one known; a partition still in error asks for another update.
  * - `applyCurrentLeader` (updatePartitionLeadership, KIP-951): a NOT_LEADER_OR_FOLLOWER answer's
  *   leader hint, taken only if its epoch is newer.
- * - `leastLoadedNode`: where a Metadata request goes, by the client's connection states
- *   (connectionStates.ts).
+ * - `leastLoadedNode`: where a Metadata request goes — and a FindCoordinator, and an idempotent
+ *   producer's InitProducerId — by the client's connection states (connectionStates.ts).
  *
  * Simplifications (docs/kafka-model.md): no jitter on the backoff; leastLoadedNode is the first broker
  * of the metadata's list whose connection is READY (no connection state), not the one with the
@@ -120,17 +120,6 @@ export function refreshesPeriodically(meta: ClusterMetadata, topics: readonly st
 /** The leader epoch this client knows for a partition (0 when its topic carries none). */
 export function leaderEpochOf(meta: ClusterMetadata, topic: string, partition: number): number {
   return meta.topics[topic]?.leaderEpochs?.[partition] ?? 0;
-}
-
-/**
- * Where a client's turn over the brokers stands once a coordinator on `server` (`broker-1.…`) is
- * known: that broker's index in the metadata's list, or `current` when the list leaves it out (a
- * MetadataResponse lists alive brokers only, and this client's may predate the broker's return).
- */
-export function lookupIndexOf(meta: ClusterMetadata, server: ActorId, current: number | undefined): number | undefined {
-  const dot = server.indexOf('.');
-  const i = meta.brokers.indexOf(dot < 0 ? server : server.slice(0, dot));
-  return i < 0 ? current : i;
 }
 
 /**

@@ -52,7 +52,7 @@ import {
   onListOffsetsResponse,
   onListOffsetsRetry,
 } from './fetcher';
-import { onCoordinatorLookupRetry, onFindCoordinatorResponse } from './groupLookup';
+import { onCoordinatorLookupRetry, onFindCoordinatorResponse, onHeartbeatThreadLookup } from './groupLookup';
 import {
   heartbeatRejoinsAfterCommit,
   heartbeatRejoinsNow,
@@ -148,6 +148,8 @@ const a = {
   metadataResponse: action<EventOf<'MetadataResponse'>>(onConsumerMetadataResponse),
   findCoordinatorResponse: action<EventOf<'FindCoordinatorResponse'>>(onFindCoordinatorResponse),
   coordinatorLookupRetry: action((d, _ev, out) => onCoordinatorLookupRetry(d, out)),
+  /** The heartbeat thread wakes with the coordinator unknown (only where it runs: the states with heartbeats). */
+  heartbeatThreadLookup: action((d, _ev, out) => onHeartbeatThreadLookup(d, out)),
   // retry.backoff.ms (or metadata.max.age.ms) passed: the wrapper sends the update that is now due
   metadataUpdateDue: action(() => {}),
   // an idle connection closed: the wrapper takes the disconnect (reconnect backoff, metadata update)
@@ -342,6 +344,7 @@ export const consumerMachine = setup({
                   { guard: 'heartbeatLost', actions: a.heartbeatLost },
                 ],
                 heartbeatDue: { actions: a.heartbeatDue },
+                heartbeatThreadLookup: { actions: a.heartbeatThreadLookup },
                 HeartbeatResponse: { actions: a.heartbeatResponseSyncing },
                 resubscribe: { target: 'PREPARING_REBALANCE', actions: [a.startRejoin, a.resubscribe] },
                 poll: { actions: a.waitingPoll },
@@ -361,6 +364,7 @@ export const consumerMachine = setup({
                   { actions: a.poll },
                 ],
                 heartbeatDue: { actions: a.heartbeatDue },
+                heartbeatThreadLookup: { actions: a.heartbeatThreadLookup },
                 disconnected: { guard: 'heartbeatLost', actions: a.heartbeatLost },
                 // a member blocked in poll() rejoins at once
                 HeartbeatResponse: [
@@ -402,6 +406,7 @@ export const consumerMachine = setup({
                   { guard: 'heartbeatLost', actions: a.heartbeatLost },
                 ],
                 heartbeatDue: { actions: a.heartbeatDue },
+                heartbeatThreadLookup: { actions: a.heartbeatThreadLookup },
                 HeartbeatResponse: { actions: a.heartbeatResponse },
                 poll: { actions: a.pollWaits },
               },
@@ -417,6 +422,7 @@ export const consumerMachine = setup({
                 commitSync: { actions: a.commitSync },
                 OffsetCommitResponse: { actions: a.offsetCommitResponse },
                 heartbeatDue: { actions: a.heartbeatDue },
+                heartbeatThreadLookup: { actions: a.heartbeatThreadLookup },
                 disconnected: { guard: 'heartbeatLost', actions: a.heartbeatLost },
                 HeartbeatResponse: { actions: a.heartbeatResponse },
                 poll: { actions: a.pollWaits },

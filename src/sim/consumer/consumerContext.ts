@@ -7,8 +7,8 @@
 import type { Mutable } from '../actors/draft';
 import { handle, type Out } from '../actors/out';
 import type { GroupMetadata } from '../application/applicationLoop';
-import { type ClientMetadataState, INITIAL_CLIENT_METADATA } from '../cluster/clientMetadata';
-import { type ConnectionStates, NO_CONNECTION_STATES, ownNode } from '../cluster/connectionStates';
+import { type ClientMetadataState, INITIAL_CLIENT_METADATA, leastLoadedNode } from '../cluster/clientMetadata';
+import { type ConnectionStates, isUnavailable, NO_CONNECTION_STATES, ownNode } from '../cluster/connectionStates';
 import { type ClusterMetadata, CONSUMER_OFFSETS_TOPIC } from '../cluster/metadata';
 import { maybeUpdateMetadata, noteConnectionAttempts, noteConnectionEvent } from '../cluster/metadataUpdater';
 import type { ConsumerConfig } from '../config/consumerConfig';
@@ -119,13 +119,12 @@ export interface ConsumerContext extends Required<ConsumerInput> {
   /**
    * Only when the group coordinator lives on a __consumer_offsets leader (offsets.topic.replication.factor
    * > 1; absent otherwise): the coordinator FindCoordinator named (null: unknown), the FindCoordinator
-   * in flight, the group requests waiting for it (AbstractCoordinator.ensureCoordinatorReady), and the
-   * broker the next lookup goes to.
+   * in flight, and the group requests waiting for it (AbstractCoordinator.ensureCoordinatorReady). The
+   * broker a lookup goes to is the least loaded node of the moment (lookupCoordinator).
    */
   readonly groupCoordinator?: ActorId | null;
   readonly coordinatorLookup?: number | null;
   readonly coordinatorWaiting?: readonly WaitingGroupRequest[];
-  readonly lookupNode?: number;
   /**
    * The reset asked for each partition whose position is being reset (SubscriptionState's
    * resetStrategy of a partition in AWAIT_RESET): a failed ListOffsets asks the same again —
@@ -248,9 +247,7 @@ export function initialContext(input: ConsumerInput): ConsumerContext {
     rejoinNeeded: false,
     pollError: null,
     resetTo: {},
-    ...(groupCoordinatorOnLeader(input.meta)
-      ? { groupCoordinator: null, coordinatorLookup: null, coordinatorWaiting: [], lookupNode: 0 }
-      : {}),
+    ...(groupCoordinatorOnLeader(input.meta) ? { groupCoordinator: null, coordinatorLookup: null, coordinatorWaiting: [] } : {}),
   };
 }
 
@@ -288,9 +285,9 @@ export function sendRequest(
 
 /**
  * A request to the group coordinator: to the fixed one, to the one FindCoordinator named, or — not
- * known — held while a FindCoordinator goes out (AbstractCoordinator.ensureCoordinatorReady →
- * lookupCoordinator, to a broker; Kafka's leastLoadedNode, here the brokers in turn). A heartbeat
- * replaces one already waiting.
+ * known, or its connection inside its reconnect backoff (checkAndGetCoordinator) — held while a
+ * FindCoordinator goes out (AbstractCoordinator.ensureCoordinatorReady → lookupCoordinator). A
+ * heartbeat replaces one already waiting.
  */
 export function sendToCoordinator(
   d: Draft,
@@ -299,7 +296,7 @@ export function sendToCoordinator(
   payload: { correlationId: number } & Record<string, unknown>,
   background = false,
 ): void {
-  const known = knownCoordinator(d);
+  const known = checkAndGetCoordinator(d);
   if (known) {
     sendRequest(d, out, known, rpc, payload, background);
     return;
@@ -314,11 +311,40 @@ export function knownCoordinator(d: Pick<ConsumerContext, 'meta' | 'groupCoordin
   return (groupCoordinatorOnLeader(d.meta) ? d.groupCoordinator : d.meta.groupCoordinator) ?? null;
 }
 
-/** FindCoordinator(GROUP) to a broker, unless one is in flight. */
+/**
+ * The coordinator's connection failed and is inside its reconnect backoff (NetworkClient.isUnavailable
+ * on the coordinator's own node, `Integer.MAX_VALUE - nodeId`: the model's `broker-N.group-coordinator`).
+ */
+export function coordinatorUnavailable(d: Pick<ConsumerContext, 'connections'>, coordinator: ActorId): boolean {
+  return isUnavailable(d.connections, ownNode(coordinator));
+}
+
+/**
+ * AbstractCoordinator.checkAndGetCoordinator (coordinatorUnknown()): a coordinator whose connection
+ * is inside its reconnect backoff is marked unknown ("coordinator unavailable") and null returned —
+ * no group request goes to it; the caller looks it up again. Only for a coordinator on a
+ * __consumer_offsets leader: the fixed coordinator process is never looked up.
+ */
+export function checkAndGetCoordinator(d: Draft): ActorId | null {
+  if (d.groupCoordinator && coordinatorUnavailable(d, d.groupCoordinator)) d.groupCoordinator = null;
+  return knownCoordinator(d);
+}
+
+/**
+ * AbstractCoordinator.lookupCoordinator: FindCoordinator(GROUP), unless one is in flight, to
+ * `client.leastLoadedNode()` (clientMetadata.ts `leastLoadedNode`: a broker whose connection works,
+ * never one inside its reconnect backoff). No node available ("No broker available to send
+ * FindCoordinator request", RequestFuture.noBrokersAvailable — retriable): tried again after
+ * retry.backoff.ms.
+ */
 export function lookupCoordinator(d: Draft, out: Out): void {
   if (d.coordinatorLookup !== null && d.coordinatorLookup !== undefined) return;
+  const node = leastLoadedNode(d.meta, d.connections);
+  if (node === null) {
+    out.timer(COORDINATOR_LOOKUP_TIMER, 'coordinatorLookupRetry', d.config['retry.backoff.ms']);
+    return;
+  }
   const correlationId = corr(d);
-  const node = d.meta.brokers[(d.lookupNode ?? 0) % d.meta.brokers.length] as ActorId;
   out.send(
     node,
     'FindCoordinator',
@@ -327,6 +353,12 @@ export function lookupCoordinator(d: Draft, out: Out): void {
   );
   d.coordinatorLookup = correlationId;
 }
+
+/** The timer of the lookup a held group request waits for (ensureCoordinatorReady's backoff). */
+export const COORDINATOR_LOOKUP_TIMER = 'coordinatorLookup';
+
+/** The heartbeat thread's wake-up while the coordinator is unknown (groupLookup.ts onHeartbeatThreadLookup). */
+export const HEARTBEAT_THREAD_TIMER = 'heartbeatThread';
 
 const GROUP_RESPONSES: readonly string[] = [
   'JoinGroupResponse',
@@ -400,6 +432,7 @@ const topicsOf = (d: Draft): readonly string[] => d.topics;
  * of a reconnect backoff: NetworkClient's ClusterConnectionStates — its group coordinator a node of
  * its own, as AbstractCoordinator makes it); then, as NetworkClient.poll does, a metadata update
  * that is due goes out; a request sent to a broker whose backoff has passed is a connection attempt.
+ * A coordinator the event made unknown wakes the heartbeat thread's lookups (groupLookup.ts).
  */
 export const action = <E extends ConsumerEvent = ConsumerEvent>(fn: (d: Draft, ev: E, out: Out) => void) =>
   handle((ctx: ConsumerContext, ev: E, out: Out) => {
@@ -407,6 +440,9 @@ export const action = <E extends ConsumerEvent = ConsumerEvent>(fn: (d: Draft, e
     noteConnectionEvent(d, ev, topicsOf, ownNode, out);
     markCoordinatorUnknownOn(d, ev);
     fn(d, ev, out);
+    // the coordinator just became unknown: the heartbeat thread looks for it every retry.backoff.ms
+    if (ctx.groupCoordinator && !d.groupCoordinator)
+      out.timer(HEARTBEAT_THREAD_TIMER, 'heartbeatThreadLookup', d.config['retry.backoff.ms'], {}, true);
     maybeUpdateMetadata(d, d.topics, ev.now, out);
     noteConnectionAttempts(d, out.effects, ev.now, ownNode);
     return d;

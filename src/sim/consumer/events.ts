@@ -54,6 +54,7 @@ export type ConsumerEvent =
   | Timer<'offsetsRetry'>
   | Timer<'listOffsetsRetry', ListOffsetsRetry>
   | Timer<'coordinatorLookupRetry'>
+  | Timer<'heartbeatThreadLookup'>
   | Timer<'pollTimeoutExpired'>
   | Timer<'reconnectBackoffExpired', { readonly node: string }>
   // the application's calls (KafkaConsumer's API) and its rebalance listener returning

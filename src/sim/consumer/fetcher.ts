@@ -139,8 +139,8 @@ export function resetPosition(
   const where = to ?? (d.config['auto.offset.reset'] === 'earliest' ? 'earliest' : 'latest');
   d.resetTo = { ...d.resetTo, [keyOf(tp)]: where };
   const leader = leaderOf(d.meta, tp.topic, tp.partition);
-  if (!leader) {
-    retryResetWithoutLeader(d, tp, where === 'earliest' ? -2 : -1, out);
+  if (!leader || isUnavailable(d.connections, leader)) {
+    retryResetWithoutLeader(d, tp, where === 'earliest' ? -2 : -1, out, !leader);
     return;
   }
   sendRequest(d, out, leader, 'ListOffsets', {
@@ -156,18 +156,21 @@ export function resetPosition(
  * A reset of a partition whose leader is unknown waits for one (OffsetFetcher.groupListOffsetRequests:
  * "Leader for partition … is unknown for fetching offset", `metadata.requestUpdate`, the partition
  * retried after retry.backoff.ms; SubscriptionState keeps it AWAIT_RESET meanwhile). A background
- * timer, as the fetch's retry: a partition offline for good does not keep the run going.
+ * timer, as the fetch's retry: a partition offline for good does not keep the run going. So does one
+ * whose leader is inside its reconnect backoff ("Leader … is unavailable for fetching offset until
+ * reconnect backoff expires": `client.isUnavailable(leader)`), without a metadata update (`update`
+ * false: "the disconnect will have done so already").
  */
-function retryResetWithoutLeader(d: Draft, tp: TopicPartition, timestamp: number, out: Out): void {
-  askListOffsetsLater(d, -1, { topic: tp.topic, partition: tp.partition, timestamp }, out);
+function retryResetWithoutLeader(d: Draft, tp: TopicPartition, timestamp: number, out: Out, update = true): void {
+  askListOffsetsLater(d, -1, { topic: tp.topic, partition: tp.partition, timestamp }, out, update);
 }
 
 /**
  * A ListOffsets asked again after retry.backoff.ms (`listOffsetsRetry`), with a metadata update
  * first: a background timer, so a partition offline for good does not keep the run going.
  */
-function askListOffsetsLater(d: Draft, lostCorrelationId: number, payload: Record<string, unknown>, out: Out): void {
-  d.metadata = requestUpdate(d.metadata);
+function askListOffsetsLater(d: Draft, lostCorrelationId: number, payload: Record<string, unknown>, out: Out, update = true): void {
+  if (update) d.metadata = requestUpdate(d.metadata);
   out.timer(
     `listOffsets:${payload.topic}-${payload.partition}`,
     'listOffsetsRetry',
@@ -311,8 +314,9 @@ export function onEndOffsets(d: Draft, call: EventOf<'endOffsets'>, out: Out): v
     const correlationId = corr(d);
     requests[correlationId] = keyOf(tp);
     const payload = { topic: tp.topic, partition: tp.partition, timestamp: -1, isolationLevel };
-    // no leader known: the partition waits for one (OffsetFetcherUtils: "retrying"), never left out
-    if (!leader) askListOffsetsLater(d, correlationId, payload, out);
+    // no leader known: the partition waits for one (OffsetFetcherUtils: "retrying"), never left out;
+    // a leader inside its reconnect backoff too (groupListOffsetRequests: isUnavailable)
+    if (!leader || isUnavailable(d.connections, leader)) askListOffsetsLater(d, correlationId, payload, out, !leader);
     else sendRequest(d, out, leader, 'ListOffsets', { correlationId, ...payload });
   }
   d.endOffsets = { from: call.from, requests, offsets: {}, isolationLevel };
@@ -370,12 +374,12 @@ export function onListOffsetsRetry(d: Draft, ev: EventOf<'listOffsetsRetry'>, ou
   const tp = { topic: payload.topic as string, partition: payload.partition as number };
   const leader = leaderOf(d.meta, tp.topic, tp.partition);
   const pending = d.endOffsets;
-  if (!leader) {
-    // still no leader: asked again later, while the position (or endOffsets()) still waits for it
+  if (!leader || isUnavailable(d.connections, leader)) {
+    // still no leader (or it is inside its reconnect backoff): asked again later, while the position (or endOffsets()) still waits for it
     const waiting =
       (pending && pending.requests[lostCorrelationId] !== undefined) ||
       (d.positions[keyOf(tp)] === undefined && d.assignment.some((a) => keyOf(a) === keyOf(tp)));
-    if (waiting) askListOffsetsLater(d, lostCorrelationId, payload, out);
+    if (waiting) askListOffsetsLater(d, lostCorrelationId, payload, out, !leader);
     return;
   }
   if (pending && pending.requests[lostCorrelationId] !== undefined) {

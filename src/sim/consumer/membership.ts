@@ -12,11 +12,11 @@ import type { KafkaError } from '../protocol/errors';
 import { COORDINATOR_ERRORS, commitBackoff, needsJoinPrepare, requestOffsets } from './commits';
 import {
   type ConsumerContext,
+  checkAndGetCoordinator,
   corr,
   type Draft,
   groupCoordinatorOnLeader,
   joinCompleted,
-  knownCoordinator,
   lookupCoordinator,
   outOfGeneration,
   sendToCoordinator,
@@ -177,7 +177,7 @@ export function failHeartbeat(d: Draft, out: Out, heartbeating: boolean): void {
   d.heartbeatAttempts += 1;
   if (!heartbeating || outOfGeneration(d)) return;
   out.timer('heartbeat', 'heartbeatDue', backoff, {}, true);
-  if (groupCoordinatorOnLeader(d.meta) && !knownCoordinator(d)) lookupCoordinator(d, out);
+  if (groupCoordinatorOnLeader(d.meta) && !checkAndGetCoordinator(d)) lookupCoordinator(d, out);
 }
 
 /** A heartbeat error that makes the member rejoin (every error but the coordinator's own unavailability). */
@@ -265,7 +265,7 @@ function leaveAndClose(d: Draft, caller: ActorId, out: Out, joining: boolean): v
 function maybeLeaveGroup(d: Draft, out: Out, joining: boolean): void {
   out.cancel('heartbeat');
   const unjoined = d.generationId < 0 && !joining;
-  if (d.config['group.id'] && d.memberId && !unjoined && knownCoordinator(d))
+  if (d.config['group.id'] && d.memberId && !unjoined && checkAndGetCoordinator(d))
     sendToCoordinator(d, out, 'LeaveGroup', {
       correlationId: corr(d),
       groupId: d.config['group.id'],

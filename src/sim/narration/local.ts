@@ -161,6 +161,19 @@ export function timerClause(ctx: NarrationContext): string {
         `${who} returned from its last poll() max.poll.interval.ms ago, but it is waiting in poll() again (or is not in its group): nothing happens`,
         `${josa(who, '이/가')} 마지막 poll()에서 돌아온 지 max.poll.interval.ms가 지났지만, 다시 poll()에서 기다리는 중이거나 그룹에 속해 있지 않아 아무 일도 일어나지 않습니다.`,
       );
+    case 'heartbeatThreadLookup':
+      // AbstractCoordinator.HeartbeatThread: coordinatorUnknown() → lookupCoordinator(), then wait(retry.backoff.ms)
+      return sent
+        ? say(
+            lang,
+            `${poss(who, 'heartbeat thread')} wakes after retry.backoff.ms with the group coordinator unknown${sends}`,
+            `${who}의 하트비트 스레드가 retry.backoff.ms 뒤에 깨어나 아직 모르는 그룹 코디네이터를 찾습니다. ${josa(sent, '을/를')} 보냅니다.`,
+          )
+        : say(
+            lang,
+            `${poss(who, 'heartbeat thread')} wakes after retry.backoff.ms: no FindCoordinator now — one is still in flight, the coordinator is known again, or the member is no longer in its group`,
+            `${who}의 하트비트 스레드가 retry.backoff.ms 뒤에 깨어났지만 지금은 FindCoordinator를 보내지 않습니다. 보낸 요청이 아직 진행 중이거나, 코디네이터를 다시 알게 되었거나, 멤버가 더는 그룹에 없습니다.`,
+          );
     case 'rejoinBackoff':
       return say(lang, `${who} tries to join its group again${sends}`, `${josa(who, '이/가')} 그룹에 다시 참여를 시도합니다.`);
     case 'reconnectBackoffExpired': {

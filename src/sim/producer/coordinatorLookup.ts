@@ -8,7 +8,8 @@
  * With one replica (the fixed coordinator process) none of this runs: the coordinator is known.
  */
 import type { Out } from '../actors/out';
-import { lookupIndexOf } from '../cluster/clientMetadata';
+import { leastLoadedNode } from '../cluster/clientMetadata';
+import { isUnavailable, nodeOf } from '../cluster/connectionStates';
 import { CONSUMER_OFFSETS_TOPIC, TRANSACTION_STATE_TOPIC } from '../cluster/metadata';
 import { hostedCoordinatorId } from '../coordinator/hostedTxnCoordinator.machine';
 import type { ActorId } from '../kernel/envelope';
@@ -22,34 +23,63 @@ export function coordinatorOnLeader(d: ProducerDraft): boolean {
 }
 
 /**
- * The broker a FindCoordinator (or an idempotent producer's InitProducerId) goes to: Kafka's
- * leastLoadedNode; the model takes the brokers in turn, starting from the first and moving on after
- * a request to one was lost.
+ * The broker a FindCoordinator (or an idempotent producer's InitProducerId, which needs no
+ * coordinator) goes to: Sender.maybeSendAndPollTransactionalRequest's `client.leastLoadedNode()`
+ * (clientMetadata.ts `leastLoadedNode`: never a broker inside its reconnect backoff). Null: none.
  */
-function lookupNode(d: ProducerDraft): ActorId {
-  const brokers = d.meta.brokers;
-  return brokers[(d.txnLookupNode ?? 0) % brokers.length] as ActorId;
+function lookupNode(d: ProducerDraft): ActorId | null {
+  return leastLoadedNode(d.meta, d.connections);
 }
 
 /**
- * Where a coordinator request goes, or null: the coordinator is not known and a FindCoordinator was
- * sent instead (the request is sent once it is answered).
+ * No node to send to ("No nodes available to send requests, will poll and retry"): the request is
+ * re-enqueued (TransactionManager.retry) and the Sender polls for retry.backoff.ms before it tries again.
+ */
+function retryWithoutNode(d: ProducerDraft, out: Out): void {
+  d.txnRetryArmed = true;
+  out.timer('txnRetry', 'txnRetryBackoffExpired', d.config['retry.backoff.ms']);
+}
+
+/**
+ * Sender.awaitNodeReady for a known coordinator: NetworkClientUtils.awaitReady throws at once when its
+ * connection failed and is inside its reconnect backoff (`connectionFailed`), and the IOException
+ * branch looks the coordinator up again (maybeFindCoordinatorAndRetry → lookupCoordinator forgets
+ * it). A coordinator whose backoff has passed is tried: the model's request is the connection attempt.
+ */
+function unreachable(d: ProducerDraft, coordinator: ActorId | null | undefined): boolean {
+  return !!coordinator && isUnavailable(d.connections, nodeOf(coordinator));
+}
+
+/**
+ * Where a coordinator request goes, or null: the coordinator is not known (or not reachable: forgotten)
+ * and a FindCoordinator was sent instead (the request is sent once it is answered) — or no node was
+ * available, and the Sender tries again after retry.backoff.ms.
  */
 export function coordinatorTarget(d: ProducerDraft, out: Out): ActorId | null {
-  if (!d.transactional) return hostedCoordinatorId(lookupNode(d));
+  if (!d.transactional) {
+    const node = lookupNode(d);
+    if (node === null) retryWithoutNode(d, out);
+    return node === null ? null : hostedCoordinatorId(node);
+  }
+  if (unreachable(d, d.txnCoordinator)) d.txnCoordinator = null;
   if (d.txnCoordinator) return d.txnCoordinator;
   findCoordinator(d, d.config['transactional.id'] as string, 'transaction', out);
   return null;
 }
 
-/** FindCoordinator to a broker, as the coordinator request in flight (`group`: key type GROUP). */
+/** FindCoordinator to the least loaded broker, as the coordinator request in flight (`group`: key type GROUP). */
 function findCoordinator(d: ProducerDraft, key: string, keyType: 'transaction' | 'group', out: Out): void {
-  const correlationId = d.nextCorrelationId;
-  d.nextCorrelationId += 1;
-  out.send(lookupNode(d), 'FindCoordinator', { correlationId, key, keyType }, { timeoutMs: d.config['request.timeout.ms'] });
   // Sender.maybeFindCoordinatorAndRetry: the request that needed the coordinator is re-enqueued as a
   // retry (TransactionManager.retry → setRetry), so it waits retry.backoff.ms after the answer
   d.retryAfterLookup = true;
+  const node = lookupNode(d);
+  if (node === null) {
+    retryWithoutNode(d, out);
+    return;
+  }
+  const correlationId = d.nextCorrelationId;
+  d.nextCorrelationId += 1;
+  out.send(node, 'FindCoordinator', { correlationId, key, keyType }, { timeoutMs: d.config['request.timeout.ms'] });
   d.coordinatorRequest = {
     rpc: 'FindCoordinator',
     correlationId,
@@ -70,6 +100,7 @@ export function groupCoordinatorOnLeader(d: ProducerDraft): boolean {
  */
 export function groupCoordinatorTarget(d: ProducerDraft, groupId: string, out: Out): ActorId | null {
   if (!groupCoordinatorOnLeader(d)) return d.meta.groupCoordinator;
+  if (unreachable(d, d.groupCoordinator)) d.groupCoordinator = null;
   if (d.groupCoordinator) return d.groupCoordinator;
   findCoordinator(d, groupId, 'group', out);
   return null;
@@ -82,7 +113,6 @@ export function onFindCoordinatorAnswer(d: ProducerDraft, coordinator: ActorId |
     return;
   }
   d.txnCoordinator = coordinator;
-  if (coordinator) d.txnLookupNode = lookupIndexOf(d.meta, coordinator, d.txnLookupNode);
 }
 
 /**
@@ -107,8 +137,8 @@ export function forgetCoordinatorOn(d: ProducerDraft, error: KafkaError, req?: C
 const isGroupRequest = (req: CoordinatorRequest | undefined) => req?.rpc === 'TxnOffsetCommit' || req?.group === true;
 
 /**
- * A coordinator request or FindCoordinator was lost (the broker is unreachable): look up again, through
- * the next broker. True when a coordinator request (not a FindCoordinator) was lost and its
+ * A coordinator request or FindCoordinator was lost (the broker is unreachable): look up again (the
+ * least loaded node then, which the lost request's broker, now in its reconnect backoff, is not). True when a coordinator request (not a FindCoordinator) was lost and its
  * coordinator forgotten: TxnRequestHandler.onComplete's disconnect branch (`lookupCoordinator`, then
  * `reenqueue`) sends the FindCoordinator at once; a lost FindCoordinator is only re-enqueued, and so
  * goes again after retry.backoff.ms.
@@ -117,11 +147,9 @@ export function onLookupRequestLost(d: ProducerDraft, req?: CoordinatorRequest):
   if (isGroupRequest(req)) {
     if (!groupCoordinatorOnLeader(d)) return false;
     d.groupCoordinator = null;
-    d.txnLookupNode = (d.txnLookupNode ?? 0) + 1;
     return req?.rpc !== 'FindCoordinator';
   }
   if (!coordinatorOnLeader(d)) return false;
   d.txnCoordinator = null;
-  d.txnLookupNode = (d.txnLookupNode ?? 0) + 1;
   return req?.rpc !== 'FindCoordinator';
 }

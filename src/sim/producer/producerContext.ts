@@ -148,8 +148,6 @@ export interface ProducerContext {
   readonly coordinatorRequest: CoordinatorRequest | null;
   /** When the coordinator lives on a __transaction_state leader: the one FindCoordinator named (null: look it up). */
   readonly txnCoordinator?: ActorId | null;
-  /** The broker index the next FindCoordinator goes to. */
-  readonly txnLookupNode?: number;
   /** When the group coordinator lives on a __consumer_offsets leader: the one FindCoordinator(GROUP) named for TxnOffsetCommit. */
   readonly groupCoordinator?: ActorId | null;
   readonly txnRetryArmed: boolean;
@@ -253,7 +251,7 @@ export function initialProducerContext(input: ProducerInput): ProducerContext {
  * a partition leader) is spread, so that their order stays the order they were set in.
  */
 export function producerDraft(c: ProducerContext): Mutable<ProducerContext> {
-  if ('txnCoordinator' in c || 'txnLookupNode' in c || 'groupCoordinator' in c) return { ...c, txnSignal: 'none' };
+  if ('txnCoordinator' in c || 'groupCoordinator' in c) return { ...c, txnSignal: 'none' };
   return {
     self: c.self,
     app: c.app,
