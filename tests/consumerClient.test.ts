@@ -100,14 +100,18 @@ function consumeThree(c: ReturnType<typeof consumer>) {
     'FetchResponse',
     {
       correlationId: fetch?.payload.correlationId,
-      topic: 'orders',
-      partition: 0,
-      error: 'NONE',
-      highWatermark: 3,
-      lastStableOffset: 3,
-      logStartOffset: 0,
-      batches: [batch([0, 1, 2])],
-      abortedTransactions: [],
+      partitions: [
+        {
+          topic: 'orders',
+          partition: 0,
+          error: 'NONE',
+          highWatermark: 3,
+          lastStableOffset: 3,
+          logStartOffset: 0,
+          batches: [batch([0, 1, 2])],
+          abortedTransactions: [],
+        },
+      ],
     },
     3500,
   );
@@ -259,7 +263,7 @@ describe('the rebalance listener (offsets-in-sink)', () => {
     // fetched from there by poll() (no poll() waits in this test until now)
     expect(c.sends('Fetch')).toEqual([]);
     c.call('poll', 3011);
-    expect(c.last('Fetch')?.payload).toMatchObject({ fetchOffset: 7 });
+    expect(c.last('Fetch')?.payload).toMatchObject({ partitions: [{ fetchOffset: 7 }] });
   });
 
   it('falls back to the group offsets when the database has none', () => {

@@ -32,9 +32,14 @@ function staleLeader(hint: boolean): AnyStateMachine {
         error: 'NOT_LEADER_OR_FOLLOWER',
         ...extra,
       });
-      // a Produce carries several partitions, each answered on its own
       const parts = ev.payload.partitions as Record<string, unknown>[] | undefined;
-      out.reply(pendingRequest(ev), rpc, rpc === 'ProduceResponse' && parts ? { responses: parts.map(answer) } : answer(ev.payload));
+      // a Produce carries several partitions, and so does a consumer's Fetch: each answered on its own
+      const reply = !parts
+        ? answer(ev.payload)
+        : rpc === 'ProduceResponse'
+          ? { responses: parts.map(answer) }
+          : { partitions: parts.map(answer) };
+      out.reply(pendingRequest(ev), rpc, reply);
       return ctx;
     });
   return setup({}).createMachine({
@@ -170,7 +175,11 @@ describe('clients follow a moved leader through a whole run', () => {
       expect(listOffsets.map((e) => e.to)).toEqual(['broker-1', 'broker-0']);
       const fetches = envelopes.filter((e) => e.rpc === 'Fetch');
       expect(fetches.length).toBeGreaterThan(0);
-      expect(fetches.every((e) => e.to === 'broker-0' && e.payload.currentLeaderEpoch === 1)).toBe(true);
+      expect(
+        fetches.every(
+          (e) => e.to === 'broker-0' && (e.payload.partitions as { currentLeaderEpoch?: number }[])[0]?.currentLeaderEpoch === 1,
+        ),
+      ).toBe(true);
     });
   }
 });

@@ -10,7 +10,7 @@
  * The model answers case F after 1 ms, its clock's resolution (consumerFetch.ts, fetchHoldMs).
  */
 import { describe, expect, it } from 'vitest';
-import { fetchHoldMs } from '../../src/sim/broker/consumerFetch';
+import { fetchHoldMs, isAboveReadBound } from '../../src/sim/broker/consumerFetch';
 import type { EnvelopeRecord } from '../../src/sim/kernel/envelope';
 import type { FetchResult } from '../../src/sim/log/partitionLog';
 import { narrate } from '../../src/sim/narration/narrate';
@@ -25,8 +25,12 @@ const result = (highWatermark: number, lastStableOffset: number): FetchResult =>
   abortedTransactions: [],
   error: null,
 });
-const fetch = (fetchOffset: number, isolationLevel: 'read_committed' | 'read_uncommitted'): FetchRequest =>
-  ({ topic: 'events', partition: 0, fetchOffset, isolationLevel, maxRecords: 500, maxWaitMs: 500 }) as FetchRequest;
+const fetch = (fetchOffset: number, isolationLevel: 'read_committed' | 'read_uncommitted'): FetchRequest => ({
+  isolationLevel,
+  maxWaitMs: 500,
+  minBytes: 1,
+  partitions: [{ topic: 'events', partition: 0, fetchOffset, maxRecords: 500 }],
+});
 
 describe('how long a fetch that finds nothing is held (DelayedFetch.tryComplete)', () => {
   it.each([
@@ -36,7 +40,8 @@ describe('how long a fetch that finds nothing is held (DelayedFetch.tryComplete)
     ['read_uncommitted above the HW (a new leader whose HW lags)', 4, 'read_uncommitted', 1],
   ] as const)('%s', (_what, offset, isolation, heldMs) => {
     // HW 3, LSO 0: a transaction open at offset 0, plain records at 1 and 2
-    expect(fetchHoldMs(result(3, 0), fetch(offset, isolation))).toBe(heldMs);
+    const completion = isAboveReadBound(result(3, 0), offset, isolation) ? 'caseF' : 'wait';
+    expect(fetchHoldMs(completion, fetch(offset, isolation))).toBe(heldMs);
   });
 });
 
@@ -92,8 +97,12 @@ describe('a read_committed consumer positioned above the LSO', () => {
 
   it('is answered within a millisecond, empty, each time, while the LSO is below its position', () => {
     const above = answers.filter((a) => {
-      const p = a.payload as { lastStableOffset: number; batches: unknown[]; error: string };
-      const q = envelopes[a.inReplyTo as number]?.payload as { fetchOffset: number };
+      const p = (a.payload.partitions as { lastStableOffset: number; batches: unknown[]; error: string }[])[0] as {
+        lastStableOffset: number;
+        batches: unknown[];
+        error: string;
+      };
+      const q = (envelopes[a.inReplyTo as number]?.payload.partitions as { fetchOffset: number }[])[0] as { fetchOffset: number };
       return p.error === 'NONE' && p.batches.length === 0 && q.fetchOffset > p.lastStableOffset;
     });
     expect(above.length).toBeGreaterThan(500);
@@ -121,7 +130,7 @@ describe('a read_committed consumer positioned above the LSO', () => {
   });
 
   it('reads the committed record as soon as the commit marker moves the LSO past its position', () => {
-    const delivered = answers.find((a) => (a.payload as { batches: unknown[] }).batches.length > 0);
+    const delivered = answers.find((a) => (a.payload.partitions as { batches: unknown[] }[]).some((p) => p.batches.length > 0));
     expect(delivered).toBeDefined();
     expect((delivered as EnvelopeRecord).sentAt).toBeGreaterThanOrEqual(8000);
     expect((delivered as EnvelopeRecord).sentAt).toBeLessThan(8010);

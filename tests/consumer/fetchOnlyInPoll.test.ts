@@ -70,7 +70,11 @@ function fetchesOf(t: Trace) {
   }
   return [...t.envelopes]
     .filter((e) => e.rpc === 'Fetch' && e.from === CONSUMER)
-    .map((e) => ({ at: e.sentAt, offset: e.payload.fetchOffset as number, when: when.get(e.sentStep) }));
+    .map((e) => ({
+      at: e.sentAt,
+      offset: (e.payload.partitions as { fetchOffset: number }[])[0]?.fetchOffset,
+      when: when.get(e.sentStep),
+    }));
 }
 
 /** When the consumer received the application's poll() calls. */
@@ -110,19 +114,13 @@ describe('an answer that arrives between polls waits for the next poll()', () =>
   const between = context({}, 1, { assignment: [tp0], positions: { 't-0': 3 }, fetching: { 't-0': 5 }, pollWaiting: null });
   const empty = response('FetchResponse', {
     correlationId: 5,
-    ...tp0,
-    error: 'NONE',
-    highWatermark: 3,
-    lastStableOffset: 3,
-    logStartOffset: 0,
-    batches: [],
-    abortedTransactions: [],
+    partitions: [{ ...tp0, error: 'NONE', highWatermark: 3, lastStableOffset: 3, logStartOffset: 0, batches: [], abortedTransactions: [] }],
   } as never);
 
   it('an empty answer (a long poll that expired) while the application processes: no Fetch; the next poll() sends it', () => {
     const answered = run(between, (d, out) => onFetchResponse(d, empty, out));
     expect(sent(answered.effects)).toEqual([]);
     const polled = run(answered.d, (d, out) => onPoll(d, appCall('poll', {}, 600), out));
-    expect(sent(polled.effects)).toMatchObject([{ rpc: 'Fetch', partition: 0, fetchOffset: 3 }]);
+    expect(sent(polled.effects)).toMatchObject([{ rpc: 'Fetch', partitions: [{ partition: 0, fetchOffset: 3 }] }]);
   });
 });

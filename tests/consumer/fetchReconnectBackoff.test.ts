@@ -30,11 +30,11 @@ describe('prepareFetchRequests: a leader in its reconnect backoff is skipped', (
     );
     expect(sent(skipped.effects).filter((s) => s.rpc === 'Fetch')).toEqual([]);
     const fetched = run(assigned, (d, out) => onPoll(d, appCall('poll', {}, 10), out));
-    expect(sent(fetched.effects).filter((s) => s.rpc === 'Fetch')).toMatchObject([{ to: leader, partition: 0 }]);
+    expect(sent(fetched.effects).filter((s) => s.rpc === 'Fetch')).toMatchObject([{ to: leader, partitions: [{ partition: 0 }] }]);
   });
 
   it('a lost Fetch arms no retry timer of its own (the reconnect backoff decides when the leader is tried again)', () => {
-    const lost = run({ ...assigned, fetching: { 't-0': 7 }, pollWaiting: 'c.app' }, (d, out) => {
+    const lost = run({ ...assigned, fetching: { 't-0': 7 }, fetchingFrom: { [leader]: 7 }, pollWaiting: 'c.app' }, (d, out) => {
       // the disconnect has put the leader in its backoff before the handler runs (NetworkClient first)
       d.connections = disconnected(d.connections, leader, 100, RECONNECT);
       onRequestLost(
@@ -45,7 +45,7 @@ describe('prepareFetchRequests: a leader in its reconnect backoff is skipped', (
           envelopeId: 3,
           to: leader,
           rpc: 'Fetch',
-          payload: { correlationId: 7, topic: 't', partition: 0 },
+          payload: { correlationId: 7, partitions: [{ topic: 't', partition: 0, fetchOffset: 0 }] },
           timedOut: false,
           reason: 'peer-down',
         },
@@ -53,6 +53,7 @@ describe('prepareFetchRequests: a leader in its reconnect backoff is skipped', (
       );
     });
     expect(lost.d.fetching).toEqual({});
+    expect(lost.d.fetchingFrom).toEqual({});
     expect(timers(lost.effects).map((t) => t.name)).not.toContain('fetchRetry');
     expect(sent(lost.effects)).toEqual([]);
   });

@@ -8,7 +8,7 @@ import { appCall, context, replies, response, run, sent, timers, tp0, tp1 } from
 const rec = (partition: number, offset: number): RecordForApp => ({ topic: 't', partition, offset, key: 'k', value: 'v', headers: {} });
 
 describe('fetcher', () => {
-  it('fetchWhilePolling: one Fetch per partition with a position, nothing buffered and nothing in flight', () => {
+  it('fetchWhilePolling: one Fetch per broker, naming its partitions with a position, nothing buffered and nothing in flight', () => {
     const ctx = context({}, 2, {
       assignment: [tp0, tp1],
       positions: { 't-0': 4, 't-1': 0 },
@@ -16,7 +16,7 @@ describe('fetcher', () => {
       pollWaiting: 'c.app',
     });
     const { d, effects } = run(ctx, fetchWhilePolling);
-    expect(sent(effects)).toMatchObject([{ rpc: 'Fetch', to: 'broker-0', topic: 't', partition: 0, fetchOffset: 4 }]);
+    expect(sent(effects)).toMatchObject([{ rpc: 'Fetch', to: 'broker-0', partitions: [{ topic: 't', partition: 0, fetchOffset: 4 }] }]);
     expect(Object.keys(d.fetching)).toEqual(['t-0']);
     expect(sent(run(d, fetchWhilePolling).effects)).toEqual([]);
     // no poll() waiting (the application is processing): nothing is fetched
@@ -54,7 +54,7 @@ describe('fetcher', () => {
     const roomy = run(fetched(4), servePoll);
     expect(roomy.d.positions).toEqual({ 't-0': 4 });
     expect(roomy.d.bufferEnd).toEqual({});
-    expect(sent(roomy.effects)).toMatchObject([{ rpc: 'Fetch', fetchOffset: 4 }]);
+    expect(sent(roomy.effects)).toMatchObject([{ rpc: 'Fetch', partitions: [{ fetchOffset: 4 }] }]);
     // the budget ends on the last record: the position stays on the marker, and the partition is not fetched
     const exact = run(fetched(3), servePoll);
     expect((replies(exact.effects)[0]?.records as RecordForApp[]).map((r) => r.offset)).toEqual([0, 1, 2]);
@@ -65,17 +65,18 @@ describe('fetcher', () => {
     const next = run({ ...exact.d, pollWaiting: 'c.app' }, servePoll);
     expect(replies(next.effects).map((r) => r?.records)).toEqual([[]]);
     expect(next.d.positions).toEqual({ 't-0': 4 });
-    expect(sent(next.effects)).toMatchObject([{ rpc: 'Fetch', fetchOffset: 4 }]);
+    expect(sent(next.effects)).toMatchObject([{ rpc: 'Fetch', partitions: [{ fetchOffset: 4 }] }]);
     // a seek drops that rest of the fetch: a poll() then fetches from the new position
     const sought = run(exact.d, (d, out) => onSeek(d, appCall('seek', { topic: 't', partition: 0, offset: 1 }), out));
     expect(sought.d.bufferEnd).toEqual({});
-    expect(sent(run({ ...sought.d, pollWaiting: 'c.app' }, fetchWhilePolling).effects)).toMatchObject([{ rpc: 'Fetch', fetchOffset: 1 }]);
+    expect(sent(run({ ...sought.d, pollWaiting: 'c.app' }, fetchWhilePolling).effects)).toMatchObject([
+      { rpc: 'Fetch', partitions: [{ fetchOffset: 1 }] },
+    ]);
   });
 
   it('onFetchResponse: OFFSET_OUT_OF_RANGE forgets the position and resets it; another error retries after retry.backoff.ms', () => {
     const ctx = context({ 'auto.offset.reset': 'earliest' }, 1, { assignment: [tp0], positions: { 't-0': 9 }, fetching: { 't-0': 3 } });
     const base = {
-      correlationId: 3,
       ...tp0,
       highWatermark: 0,
       lastStableOffset: 0,
@@ -84,15 +85,29 @@ describe('fetcher', () => {
       abortedTransactions: [],
     };
     const range = run(ctx, (d, out) =>
-      onFetchResponse(d, response('FetchResponse', { ...base, error: 'OFFSET_OUT_OF_RANGE' } as const), out),
+      onFetchResponse(
+        d,
+        response('FetchResponse', { correlationId: 3, partitions: [{ ...base, error: 'OFFSET_OUT_OF_RANGE' as const }] }),
+        out,
+      ),
     );
     expect(range.d.positions).toEqual({});
     expect(sent(range.effects)).toMatchObject([{ rpc: 'ListOffsets', timestamp: -2 }]);
-    const other = run(ctx, (d, out) => onFetchResponse(d, response('FetchResponse', { ...base, error: 'CORRUPT_MESSAGE' } as const), out));
+    const other = run(ctx, (d, out) =>
+      onFetchResponse(
+        d,
+        response('FetchResponse', { correlationId: 3, partitions: [{ ...base, error: 'CORRUPT_MESSAGE' as const }] }),
+        out,
+      ),
+    );
     expect(timers(other.effects)).toEqual([{ name: 'fetchRetry', delay: 100 }]);
     // FetchCollector.handleInitializeErrors: a metadata error asks for an update, and the partition waits for it
     const stale = run(ctx, (d, out) =>
-      onFetchResponse(d, response('FetchResponse', { ...base, error: 'NOT_LEADER_OR_FOLLOWER' } as const), out),
+      onFetchResponse(
+        d,
+        response('FetchResponse', { correlationId: 3, partitions: [{ ...base, error: 'NOT_LEADER_OR_FOLLOWER' as const }] }),
+        out,
+      ),
     );
     expect(stale.effects).toEqual([]);
     expect(stale.d.metadata.updateRequested).toBe(true);
@@ -100,8 +115,9 @@ describe('fetcher', () => {
     expect(stale.d.positions).toEqual({ 't-0': 9 });
     // a stale answer (another correlation id) is ignored
     expect(
-      run(ctx, (d, out) => onFetchResponse(d, response('FetchResponse', { ...base, correlationId: 2, error: 'NONE' } as const), out))
-        .effects,
+      run(ctx, (d, out) =>
+        onFetchResponse(d, response('FetchResponse', { correlationId: 2, partitions: [{ ...base, error: 'NONE' as const }] }), out),
+      ).effects,
     ).toEqual([]);
   });
 
@@ -122,13 +138,9 @@ describe('fetcher', () => {
     };
     const answer = response('FetchResponse', {
       correlationId: 3,
-      ...tp0,
-      error: 'NONE',
-      highWatermark: 10,
-      lastStableOffset: 10,
-      logStartOffset: 0,
-      batches: [marker],
-      abortedTransactions: [],
+      partitions: [
+        { ...tp0, error: 'NONE', highWatermark: 10, lastStableOffset: 10, logStartOffset: 0, batches: [marker], abortedTransactions: [] },
+      ],
     } as never);
     const between = context({ 'isolation.level': 'read_committed' }, 1, {
       assignment: [tp0],

@@ -30,7 +30,9 @@ describe('positions', () => {
     expect(d.positions).toEqual({ 't-0': 10 });
     expect(replies(effects)).toEqual([{ call: 'seek', ok: true }]);
     expect(sent(effects)).toEqual([]);
-    expect(sent(run(d, (d, out) => onPoll(d, appCall('poll', {}), out)).effects)).toMatchObject([{ rpc: 'Fetch', fetchOffset: 10 }]);
+    expect(sent(run(d, (d, out) => onPoll(d, appCall('poll', {}), out)).effects)).toMatchObject([
+      { rpc: 'Fetch', partitions: [{ fetchOffset: 10 }] },
+    ]);
   });
 
   it('seekToBeginning resets every assigned partition to its earliest offset', () => {

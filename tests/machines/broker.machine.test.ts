@@ -63,7 +63,12 @@ describe('broker statechart', () => {
   it('holds an empty fetch up to fetch.max.wait.ms and answers it when a batch arrives', () => {
     const m = start();
     const held = m.send(
-      rpc('Fetch', { topic: 't', partition: 0, fetchOffset: 0, isolationLevel: 'read_uncommitted', maxRecords: 10, maxWaitMs: 500 }),
+      rpc('Fetch', {
+        isolationLevel: 'read_uncommitted',
+        maxWaitMs: 500,
+        minBytes: 1,
+        partitions: [{ topic: 't', partition: 0, fetchOffset: 0, maxRecords: 10 }],
+      }),
       1,
     );
     expect(replies(held)).toEqual([]);
@@ -76,7 +81,12 @@ describe('broker statechart', () => {
     const m = start();
     m.send(produce(0), 1);
     m.send(
-      rpc('Fetch', { topic: 't', partition: 0, fetchOffset: 1, isolationLevel: 'read_uncommitted', maxRecords: 10, maxWaitMs: 500 }),
+      rpc('Fetch', {
+        isolationLevel: 'read_uncommitted',
+        maxWaitMs: 500,
+        minBytes: 1,
+        partitions: [{ topic: 't', partition: 0, fetchOffset: 1, maxRecords: 10 }],
+      }),
       2,
     );
     expect(m.context<BrokerContext>().parked).toHaveLength(1);

@@ -20,6 +20,10 @@ const scenario = (config: Record<string, unknown> = {}) => ({
   clients: [{ id: 'c', type: 'consumer', config: { 'group.id': 'g', 'auto.offset.reset': 'earliest', ...config }, topics: ['t'] }],
 });
 
+/** The fetch offset of a Fetch's (only) partition. */
+const offsetOf = (f: { payload: Record<string, unknown> } | undefined) =>
+  (f?.payload.partitions as { fetchOffset: number }[] | undefined)?.[0]?.fetchOffset;
+
 /** SyncGroup answers with partition t-0: the OffsetFetch the member sends for its position. */
 const assigned = (m: Driven, sync: ReturnType<typeof sent>) => sent(synced(m, sync, [{ topic: 't', partition: 0 }]), 'OffsetFetch');
 
@@ -81,7 +85,7 @@ describe('consumer statechart: the two regions of running', () => {
     expect(sent(positionsFetched(m, offsets), 'Fetch')).toBeUndefined();
     expect(fetching(m)).toBe('ASSIGNED.IDLE');
     const fetch = sent(m.send(call('poll'), 35), 'Fetch');
-    expect(fetch?.payload.fetchOffset).toBe(0);
+    expect(offsetOf(fetch)).toBe(0);
     expect(fetching(m)).toBe('ASSIGNED.FETCH_IN_FLIGHT');
     const batch = {
       baseOffset: 0,
@@ -107,16 +111,18 @@ describe('consumer statechart: the two regions of running', () => {
       abortedTransactions: [],
     };
     // the waiting poll() returns the record, and sends the next Fetch before it returns (the prefetch)
-    const returned = m.send(answer('FetchResponse', fetch?.payload.correlationId as number, response, 'broker-0'), 40);
+    const returned = m.send(answer('FetchResponse', fetch?.payload.correlationId as number, { partitions: [response] }, 'broker-0'), 40);
     expect(returned.some((e) => e.type === 'call' && e.name === 'reply' && (e.args?.records as unknown[]).length === 1)).toBe(true);
     const prefetch = sent(returned, 'Fetch');
-    expect(prefetch?.payload.fetchOffset).toBe(1);
+    expect(offsetOf(prefetch)).toBe(1);
     expect(fetching(m)).toBe('ASSIGNED.FETCH_IN_FLIGHT');
     // its long poll ends empty while the application processes: nothing more until the next poll()
     const empty = { ...response, batches: [] };
-    expect(sends(m.send(answer('FetchResponse', prefetch?.payload.correlationId as number, empty, 'broker-0'), 540))).toEqual([]);
+    expect(
+      sends(m.send(answer('FetchResponse', prefetch?.payload.correlationId as number, { partitions: [empty] }, 'broker-0'), 540)),
+    ).toEqual([]);
     expect(fetching(m)).toBe('ASSIGNED.IDLE');
-    expect(sent(m.send(call('poll'), 600), 'Fetch')?.payload.fetchOffset).toBe(1);
+    expect(offsetOf(sent(m.send(call('poll'), 600), 'Fetch'))).toBe(1);
     expect(fetching(m)).toBe('ASSIGNED.FETCH_IN_FLIGHT');
     expect(membership(m)).toBe('STABLE');
   });
@@ -355,7 +361,7 @@ describe('consumer statechart: the two regions of running', () => {
       answer(
         'FetchResponse',
         fetch?.payload.correlationId as number,
-        { error: 'OFFSET_OUT_OF_RANGE', topic: 't', partition: 0 },
+        { partitions: [{ error: 'OFFSET_OUT_OF_RANGE', topic: 't', partition: 0 }] },
         'broker-0',
       ),
       40,
@@ -366,7 +372,12 @@ describe('consumer statechart: the two regions of running', () => {
     const { m: reset } = stable();
     const f2 = sent(reset.send(call('poll'), 35), 'Fetch');
     const fx2 = reset.send(
-      answer('FetchResponse', f2?.payload.correlationId as number, { error: 'OFFSET_OUT_OF_RANGE', topic: 't', partition: 0 }, 'broker-0'),
+      answer(
+        'FetchResponse',
+        f2?.payload.correlationId as number,
+        { partitions: [{ error: 'OFFSET_OUT_OF_RANGE', topic: 't', partition: 0 }] },
+        'broker-0',
+      ),
       40,
     );
     expect(sends(fx2)).toEqual(['ListOffsets→broker-0']);

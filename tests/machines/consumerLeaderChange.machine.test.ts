@@ -51,7 +51,7 @@ function fetchingFromBroker0(offset = 0, replicated = true) {
     30,
   );
   const fetch = sent(fx, 'Fetch');
-  expect(fetch).toMatchObject({ to: 'broker-0', payload: { fetchOffset: offset } });
+  expect(fetch).toMatchObject({ to: 'broker-0', payload: { partitions: [{ fetchOffset: offset }] } });
   return { m, fetch };
 }
 
@@ -61,15 +61,19 @@ const fetchError = (m: Driven, fetch: SendEffect | undefined, error: string, now
       'FetchResponse',
       fetch,
       {
-        error,
-        topic: 't',
-        partition: 0,
-        highWatermark: -1,
-        lastStableOffset: -1,
-        logStartOffset: -1,
-        batches: [],
-        abortedTransactions: [],
-        ...extra,
+        partitions: [
+          {
+            error,
+            topic: 't',
+            partition: 0,
+            highWatermark: -1,
+            lastStableOffset: -1,
+            logStartOffset: -1,
+            batches: [],
+            abortedTransactions: [],
+            ...extra,
+          },
+        ],
       },
       fetch?.to,
     ),
@@ -97,7 +101,7 @@ describe('the consumer follows the leader', () => {
       expect(metadata).toMatchObject({ to: 'broker-0', background: true, payload: { topics: ['t'] } });
       expect(fetching(m)).toBe('ASSIGNED.AWAITING_METADATA');
       const again = sent(metadataAnswer(m, metadata, part('broker-1', 1), 50), 'Fetch');
-      expect(again).toMatchObject({ to: 'broker-1', payload: { fetchOffset: 7, currentLeaderEpoch: 1 } });
+      expect(again).toMatchObject({ to: 'broker-1', payload: { partitions: [{ fetchOffset: 7, currentLeaderEpoch: 1 }] } });
       expect(fetching(m)).toBe('ASSIGNED.FETCH_IN_FLIGHT');
       expect(m.context<ConsumerContext>().positions['t-0']).toBe(7);
     });
@@ -106,7 +110,7 @@ describe('the consumer follows the leader', () => {
   it('NOT_LEADER_OR_FOLLOWER with a currentLeader hint: fetched from that leader at once, and metadata refreshed', () => {
     const { m, fetch } = fetchingFromBroker0(3);
     const fx = fetchError(m, fetch, 'NOT_LEADER_OR_FOLLOWER', 40, { currentLeader: { leaderId: 'broker-2', leaderEpoch: 4 } });
-    expect(sent(fx, 'Fetch')).toMatchObject({ to: 'broker-2', payload: { fetchOffset: 3, currentLeaderEpoch: 4 } });
+    expect(sent(fx, 'Fetch')).toMatchObject({ to: 'broker-2', payload: { partitions: [{ fetchOffset: 3, currentLeaderEpoch: 4 }] } });
     expect(sent(fx, 'Metadata')?.to).toBe('broker-0');
     expect(fetching(m)).toBe('ASSIGNED.FETCH_IN_FLIGHT');
   });
@@ -125,7 +129,7 @@ describe('the consumer follows the leader', () => {
     expect(all(m.send({ type: 'fetchRetry' }, 100), 'Fetch')).toEqual([]);
     const third = sent(m.send({ type: 'metadataUpdateDue' }, 160), 'Metadata');
     const elected = metadataAnswer(m, third, part('broker-2', 2), 170);
-    expect(sent(elected, 'Fetch')).toMatchObject({ to: 'broker-2', payload: { fetchOffset: 5, currentLeaderEpoch: 2 } });
+    expect(sent(elected, 'Fetch')).toMatchObject({ to: 'broker-2', payload: { partitions: [{ fetchOffset: 5, currentLeaderEpoch: 2 }] } });
   });
 
   it('after records were consumed, the position it resumes from on the new leader is the one after them', () => {
@@ -152,26 +156,30 @@ describe('the consumer follows the leader', () => {
         'FetchResponse',
         fetch,
         {
-          error: 'NONE',
-          topic: 't',
-          partition: 0,
-          highWatermark: 2,
-          lastStableOffset: 2,
-          logStartOffset: 0,
-          batches: [batch],
-          abortedTransactions: [],
+          partitions: [
+            {
+              error: 'NONE',
+              topic: 't',
+              partition: 0,
+              highWatermark: 2,
+              lastStableOffset: 2,
+              logStartOffset: 0,
+              batches: [batch],
+              abortedTransactions: [],
+            },
+          ],
         },
         'broker-0',
       ),
       40,
     );
     const next = sent(returned, 'Fetch');
-    expect(next?.payload.fetchOffset).toBe(2);
+    expect(next?.payload).toMatchObject({ partitions: [{ fetchOffset: 2 }] });
     m.send({ type: 'poll', from: 'c.app', args: {} }, 50);
     const metadata = sent(fetchError(m, next, 'NOT_LEADER_OR_FOLLOWER', 60), 'Metadata');
     expect(sent(metadataAnswer(m, metadata, part('broker-1', 1), 70), 'Fetch')).toMatchObject({
       to: 'broker-1',
-      payload: { fetchOffset: 2 },
+      payload: { partitions: [{ fetchOffset: 2 }] },
     });
   });
 
@@ -193,13 +201,13 @@ describe('the consumer follows the leader', () => {
     expect(metadata?.to).toBe('broker-1');
     expect(sent(metadataAnswer(m, metadata, part('broker-1', 1), 50), 'Fetch')).toMatchObject({
       to: 'broker-1',
-      payload: { fetchOffset: 4 },
+      payload: { partitions: [{ fetchOffset: 4 }] },
     });
   });
 
   it('one replica (no leader epochs): a lost Fetch refreshes nothing and is retried from the same broker, without currentLeaderEpoch', () => {
     const { m, fetch } = fetchingFromBroker0(4, false);
-    expect(fetch?.payload).not.toHaveProperty('currentLeaderEpoch');
+    expect((fetch?.payload.partitions as unknown[])[0]).not.toHaveProperty('currentLeaderEpoch');
     const fx = m.send(
       {
         type: 'disconnected',

@@ -22,16 +22,20 @@ describe('checkCurrentLeaderEpoch', () => {
 const scenario = { version: 1, seed: 1, cluster: { brokers: 3 }, topics: [{ name: 't', replicationFactor: 3 }], clients: [] };
 const consumerFetch = (currentLeaderEpoch: number | undefined) =>
   rpc('Fetch', 'c.consumer', {
-    topic: 't',
-    partition: 0,
-    fetchOffset: 0,
     isolationLevel: 'read_uncommitted',
-    maxRecords: 10,
     maxWaitMs: 500,
-    ...(currentLeaderEpoch === undefined ? {} : { currentLeaderEpoch }),
+    minBytes: 1,
+    partitions: [
+      { topic: 't', partition: 0, fetchOffset: 0, maxRecords: 10, ...(currentLeaderEpoch === undefined ? {} : { currentLeaderEpoch }) },
+    ],
   });
+/** The errors of the FetchResponses sent: a consumer's per partition, a follower's as it is. */
 const fetchErrors = (fx: readonly Effect[]) =>
-  fx.flatMap((e) => (e.type === 'send' && e.rpc === 'FetchResponse' ? [(e.payload as { error: string }).error] : []));
+  fx.flatMap((e) =>
+    e.type === 'send' && e.rpc === 'FetchResponse'
+      ? ((e.payload.partitions as { error: string }[] | undefined) ?? [e.payload as { error: string }]).map((p) => p.error)
+      : [],
+  );
 const change = (leader: string, leaderEpoch: number) =>
   rpc('PartitionChange', 'controller', {
     topic: 't',
@@ -71,7 +75,11 @@ describe("the broker checks a Fetch's currentLeaderEpoch before it checks leader
   it("KIP-951: a consumer's Fetch refused NOT_LEADER_OR_FOLLOWER or FENCED_LEADER_EPOCH names the leader this broker knows", () => {
     const m = broker('broker-0', 'broker-1', 1);
     const leaders = (fx: readonly Effect[]) =>
-      fx.flatMap((e) => (e.type === 'send' && e.rpc === 'FetchResponse' ? [(e.payload as { currentLeader?: unknown }).currentLeader] : []));
+      fx.flatMap((e) =>
+        e.type === 'send' && e.rpc === 'FetchResponse'
+          ? (e.payload.partitions as { currentLeader?: unknown }[]).map((p) => p.currentLeader)
+          : [],
+      );
     expect(leaders(m.send(consumerFetch(0), 10))).toEqual([{ leaderId: 'broker-1', leaderEpoch: 1 }]);
     expect(leaders(m.send(consumerFetch(1), 11))).toEqual([{ leaderId: 'broker-1', leaderEpoch: 1 }]);
     // UNKNOWN_LEADER_EPOCH carries none: the consumer is ahead of this broker

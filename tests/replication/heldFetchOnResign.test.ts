@@ -36,7 +36,10 @@ describe('a held consumer Fetch on a broker that stops leading', () => {
     const answer = envelopes.find((e) => e.inReplyTo === last.id) as EnvelopeRecord;
     expect(answer.sentStep).toBe(resignAt.deliveredStep);
     expect(answer.sentAt).toBe(resignAt.deliverAt);
-    const payload = answer.payload as { error: string; currentLeader?: { leaderId: string } };
+    const payload = (answer.payload.partitions as { error: string; currentLeader?: { leaderId: string } }[])[0] as {
+      error: string;
+      currentLeader?: { leaderId: string };
+    };
     expect(['FENCED_LEADER_EPOCH', 'NOT_LEADER_OR_FOLLOWER']).toContain(payload.error);
     expect(payload.currentLeader?.leaderId).toBe('broker-1');
     // and the consumer fetches from broker-1 next

@@ -65,7 +65,7 @@ describe('min.insync.replicas=2 with acks=all on three replicas', () => {
     if (!appended) throw new Error('e3 is never appended');
     const answers = r.trace.envelopes
       .filter((e) => e.rpc === 'FetchResponse' && e.to === 'billing.consumer' && e.sentStep > appended.i)
-      .map((e) => e.payload as { error: string; highWatermark: number; batches: unknown[] });
+      .flatMap((e) => e.payload.partitions as { error: string; highWatermark: number; batches: unknown[] }[]);
     expect(answers.length).toBeGreaterThan(100);
     for (const a of answers) expect([a.error, a.highWatermark, a.batches]).toEqual(['NONE', 2, []]);
     expect(r.summary.groups.find((g) => g.groupId === 'billing')?.committed).toEqual({ 'orders-0': 2 });

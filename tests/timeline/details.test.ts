@@ -67,6 +67,18 @@ describe('details', () => {
     expect(payloadSummary({ correlationId: 2, responses: answers }, 200, 'ko')).toBe(
       'responses=[orders-0 baseOffset=5, orders-1 NOT_ENOUGH_REPLICAS]',
     );
+    // a consumer's Fetch names every partition it fetches from the broker, and its answer each one's result
+    const fetch = [0, 1].map((partition) => ({ topic: 'orders', partition, fetchOffset: 3 + partition, maxRecords: 500 }));
+    expect(payloadSummary({ correlationId: 4, isolationLevel: 'read_committed', maxWaitMs: 500, minBytes: 1, partitions: fetch })).toBe(
+      'isolationLevel=read_committed maxWaitMs=500 minBytes=1 partitions=[orders-0 fetchOffset=3, orders-1 fetchOffset=4]',
+    );
+    const fetched = [
+      { topic: 'orders', partition: 0, error: 'NONE', highWatermark: 5, batches: [{}] },
+      { topic: 'orders', partition: 1, error: 'NOT_LEADER_OR_FOLLOWER', highWatermark: -1, batches: [] },
+    ];
+    expect(payloadSummary({ correlationId: 4, partitions: fetched })).toBe(
+      'partitions=[orders-0 batches=1 highWatermark=5, orders-1 NOT_LEADER_OR_FOLLOWER]',
+    );
     expect(payloadSummary({ correlationId: 1, offsets: [1, 2], nested: { a: 1 } })).toBe('offsets=[2] nested={…}');
     expect(headersText({})).toBe('none');
   });

@@ -15,7 +15,7 @@ import type { DisconnectedEvent, RpcEvent, TimerEvent } from '../kernel/effects'
 import type { ActorId } from '../kernel/envelope';
 import { extend } from '../kernel/extend';
 import { cleanLog } from '../log/logCleaner';
-import { appendEpoch, appendMarker, fetchFrom, isCompacted, lastStableOffset, type PartitionLog } from '../log/partitionLog';
+import { appendEpoch, appendMarker, isCompacted, lastStableOffset, type PartitionLog } from '../log/partitionLog';
 import type {
   AddPartitionsToTxnBatchResponse,
   ErrorOrNone,
@@ -28,7 +28,7 @@ import { keyOf, topicPartitionKey } from '../protocol/topicPartition';
 import type { ReplicaFetchRequest, ReplicaFetchResponse } from '../replication/followerFetch';
 import { notEnoughReplicasBeforeAppend } from '../replication/leaderPartition';
 import { markerAppendFact } from '../trace/facts';
-import { answerFetch, fetchHoldMs, wakeParked, withParked } from './consumerFetch';
+import { answerFetch, fetchCompletion, fetchHoldMs, wakeParked, withParked } from './consumerFetch';
 import type { MarkerWait } from './delayedMarkers';
 import { onMetadata } from './metadataRequest';
 import {
@@ -45,7 +45,6 @@ import {
   type BrokerReplication,
   crashReplication,
   delayMarkers,
-  fetchEpochError,
   initialReplication,
   isReplicated,
   leadsOrUnreplicated,
@@ -145,24 +144,18 @@ function withLog(ctx: BrokerContext, log: PartitionLog): BrokerContext {
 
 const onFetch = (ctx: BrokerContext, ev: RpcEvent<FetchRequest>, out: Out): BrokerContext => {
   const f = ev.payload;
-  const log = ctx.partitions[keyOf(f)];
   const request = pendingRequest(ev);
   const replica = ev.payload as unknown as Partial<ReplicaFetchRequest>;
   if (replica.replicaId !== undefined && hasReplication(ctx))
     return onReplicaFetch(ctx, request, replica as ReplicaFetchRequest, ev.now, out);
-  if (log && (!leadsOrUnreplicated(ctx, log) || fetchEpochError(ctx, log, f.currentLeaderEpoch) !== 'NONE')) {
-    answerFetch(ctx, out, request, f);
-    return ctx;
-  }
-  if (log && f.maxWaitMs > 0) {
-    const r = fetchFrom(log, f.fetchOffset, f.isolationLevel, f.maxRecords);
-    if (r.batches.length === 0 && r.error === null) {
-      // nothing to return yet: hold the fetch until data arrives or fetch.max.wait.ms passes — a
-      // fetch above what it may read only for an instant (fetchHoldMs: DelayedFetch's case F)
-      const id = ctx.nextParkId;
-      out.timer(`fetch:${id}`, 'fetchWaitExpired', fetchHoldMs(r, f), { parkId: id }, true);
-      return withParked(ctx, [...ctx.parked, { id, request, fetch: f }], id + 1);
-    }
+  const completion = fetchCompletion(ctx, f);
+  if (completion !== 'now') {
+    // not enough to return yet (ReplicaManager.fetchMessages): hold the whole fetch until one of its
+    // partitions completes it or fetch.max.wait.ms passes — only for an instant when a partition is
+    // above what it may read (fetchHoldMs: DelayedFetch's case F)
+    const id = ctx.nextParkId;
+    out.timer(`fetch:${id}`, 'fetchWaitExpired', fetchHoldMs(completion, f), { parkId: id }, true);
+    return withParked(ctx, [...ctx.parked, { id, request, fetch: f }], id + 1);
   }
   answerFetch(ctx, out, request, f);
   return ctx;

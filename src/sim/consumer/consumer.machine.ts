@@ -49,6 +49,7 @@ import {
   onConsumerMetadataResponse,
   onEndOffsets,
   onFetchResponse,
+  onFetchResponseUnassigned,
   onListOffsetsResponse,
   onListOffsetsRetry,
 } from './fetcher';
@@ -128,6 +129,8 @@ const a = {
   offsetFetchResponse: action<EventOf<'OffsetFetchResponse'>>(onOffsetFetchResponse),
   requestOffsets: action((d, _e, out) => requestOffsets(d, out)),
   fetchResponse: action<EventOf<'FetchResponse'>>(onFetchResponse),
+  /** A Fetch answered while the member holds no partitions: its broker may be fetched from again, the data is dropped. */
+  fetchResponseUnassigned: action<EventOf<'FetchResponse'>>(onFetchResponseUnassigned),
   /** A fetch's retry.backoff.ms passed after an error answer: fetched again by a waiting poll(), else by the next one. */
   fetchRetry: action((d, _e, out) => fetchWhilePolling(d, out)),
   listOffsetsResponse: action<EventOf<'ListOffsetsResponse'>>(onListOffsetsResponse),
@@ -159,9 +162,14 @@ const a = {
 };
 
 type Args = { context: ConsumerContext; event: ConsumerEvent };
-/** A fetch is in flight (checked at every settle: asks for one key, allocates no key list). */
+/**
+ * A fetch is in flight (checked at every settle: asks for one key, allocates no key list): for a
+ * partition, or to a broker — one sent before a rebalance or seek still holds its broker
+ * (nodesWithPendingFetchRequests) after its partitions were forgotten.
+ */
 const fetchInFlight = (c: ConsumerContext) => {
   for (const _ in c.fetching) return true;
+  for (const _ in c.fetchingFrom) return true;
   return false;
 };
 /**
@@ -437,7 +445,10 @@ export const consumerMachine = setup({
           initial: 'STOPPED',
           states: {
             /** No partitions to read: not assigned yet, or rebalancing. */
-            STOPPED: { always: { guard: 'partitionsAssigned', target: 'ASSIGNED' } },
+            STOPPED: {
+              always: { guard: 'partitionsAssigned', target: 'ASSIGNED' },
+              on: { FetchResponse: { actions: a.fetchResponseUnassigned } },
+            },
             ASSIGNED: {
               initial: 'IDLE',
               always: { guard: 'partitionsGone', target: 'STOPPED' },

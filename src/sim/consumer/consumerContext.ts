@@ -56,6 +56,8 @@ export interface ConsumerContext extends Required<ConsumerInput> {
   readonly bufferEnd: Readonly<Record<string, number>>;
   /** Correlation id of the fetch in flight per partition. */
   readonly fetching: Readonly<Record<string, number>>;
+  /** AbstractFetch.nodesWithPendingFetchRequests: the broker → correlation id of its Fetch in flight. */
+  readonly fetchingFrom: Readonly<Record<string, number>>;
   /** When it asks for metadata next (Metadata / DefaultMetadataUpdater); `meta` holds what it knows. */
   readonly metadata: ClientMetadataState;
   /** NetworkClient's ClusterConnectionStates: per broker, a failed connection and its reconnect backoff. */
@@ -188,6 +190,7 @@ export function consumerDraft(c: ConsumerContext): Draft {
     buffer: c.buffer,
     bufferEnd: c.bufferEnd,
     fetching: c.fetching,
+    fetchingFrom: c.fetchingFrom,
     metadata: c.metadata,
     connections: c.connections,
     awaitingMetadata: c.awaitingMetadata,
@@ -230,6 +233,7 @@ export function initialContext(input: ConsumerInput): ConsumerContext {
     buffer: {},
     bufferEnd: {},
     fetching: {},
+    fetchingFrom: {},
     metadata: INITIAL_CLIENT_METADATA,
     connections: NO_CONNECTION_STATES,
     awaitingMetadata: [],

@@ -1,7 +1,8 @@
 /**
  * The Fetcher (with FetchCollector, fetchCollector.ts) and the OffsetFetcher's ListOffsets: one
- * Fetch per assigned partition with a known position and nothing buffered, records handed to a
- * waiting poll() up to max.poll.records, positions reset by auto.offset.reset, endOffsets().
+ * Fetch per broker naming every assigned partition it leads with a known position and nothing
+ * buffered, none to a broker whose Fetch is in flight, records handed to a waiting poll() up to
+ * max.poll.records, positions reset by auto.offset.reset, endOffsets().
  *
  * Fetches go out only from inside poll(), as in the classic KafkaConsumer: while a poll() waits
  * (ClassicKafkaConsumer.pollForFetches: collectFetch, then sendFetches, then client.poll — again
@@ -10,8 +11,12 @@
  * `sendFetches()` before it returns, so the next fetch runs while the application processes).
  * Between polls nothing is fetched: an answer that arrives then is buffered for the next poll().
  *
- * Simplifications: one Fetch per partition (Kafka: one per broker, none to a broker that has one
- * in flight); poll() blocks until records are available (no timeout); the model handles a fetch's
+ * Simplifications: every Fetch is a full one — no fetch session (KIP-227: Kafka's incremental
+ * fetches name only the partitions that changed); fetch.min.bytes is its default, 1, and the broker
+ * counts records, not bytes; the per-partition limit is max.poll.records records (Kafka:
+ * max.partition.fetch.bytes, and fetch.max.bytes for the whole answer); an error other than a
+ * metadata error or OFFSET_OUT_OF_RANGE is fetched again after retry.backoff.ms (Kafka: at the next
+ * pass); poll() blocks until records are available (no timeout); the model handles a fetch's
  * error when it arrives (Kafka: when poll() collects its CompletedFetch) and drops an empty answer
  * at once (Kafka buffers a CompletedFetch for it too, AbstractFetch.handleFetchSuccess, collected by
  * the next poll() before it fetches: the same fetches go out, the order of the buffer aside).
@@ -22,7 +27,7 @@ import { isUnavailable } from '../cluster/connectionStates';
 import { leaderOf } from '../cluster/metadata';
 import { onMetadataResponse } from '../cluster/metadataUpdater';
 import type { ClientException } from '../protocol/errors';
-import type { RecordForApp, TopicPartition } from '../protocol/messages';
+import type { FetchPartition, FetchPartitionResponse, RecordForApp, TopicPartition } from '../protocol/messages';
 import { keyOf } from '../protocol/topicPartition';
 import { armPollTimer, type ConsumerContext, corr, type Draft, groupMetadata, sendRequest } from './consumerContext';
 import type { EventOf } from './events';
@@ -35,48 +40,78 @@ import { failPoll } from './pollErrors';
  * called poll() yet; the next poll() fetches (onPoll). The one call outside a waiting poll() is
  * poll's prefetch, as it returns records (servePoll).
  */
-export function fetchWhilePolling(d: Draft, out: Out): void {
-  if (d.pollWaiting) sendFetches(d, out);
+export function fetchWhilePolling(d: Draft, out: Out, backingOff: ReadonlySet<string> = NONE): void {
+  if (d.pollWaiting) sendFetches(d, out, backingOff);
 }
 
+const NONE: ReadonlySet<string> = new Set();
+
 /**
- * Issues a fetch for every assigned partition with a known position, an empty buffer and nothing in
- * flight, to its leader (Fetcher.sendFetches → AbstractFetch.prepareFetchRequests, fetchablePartitions:
- * a partition with a completed fetch still buffered is not fetched). A partition without a known leader is
- * not fetched and asks for a metadata update; one whose last fetch failed with a metadata error waits
- * for that update; one whose leader is in its reconnect backoff is skipped ("Skipping fetch for
- * partition … because node … is awaiting reconnect backoff": isUnavailable) — the backoff's end
- * wakes the consumer, and a Fetch sent then is its connection attempt.
+ * Issues one Fetch per broker for every assigned partition it leads with a known position, an empty
+ * buffer and nothing in flight (Fetcher.sendFetches → AbstractFetch.prepareFetchRequests,
+ * fetchablePartitions: a partition with a completed fetch still buffered is not fetched), to no
+ * broker that has a Fetch in flight (nodesWithPendingFetchRequests: "Skipping fetch for partition …
+ * because previous request to … has not been processed" — the partition waits for that answer). A
+ * partition without a known leader is not fetched and asks for a metadata update; one whose last
+ * fetch failed with a metadata error waits for that update; one whose leader is in its reconnect
+ * backoff is skipped ("Skipping fetch for partition … because node … is awaiting reconnect
+ * backoff": isUnavailable) — the backoff's end wakes the consumer, and a Fetch sent then is its
+ * connection attempt. Every Fetch is a full one (no fetch session, KIP-227).
  */
-function sendFetches(d: Draft, out: Out): void {
+function sendFetches(d: Draft, out: Out, backingOff: ReadonlySet<string> = NONE): void {
+  const byNode = new Map<string, FetchPartition[]>();
   for (const tp of d.assignment) {
     const name = keyOf(tp);
     const position = d.positions[name];
     // a partition whose fetch poll() has not finished with (records, or a tail still to pass over) is not fetched
     if (position === undefined || d.fetching[name] !== undefined || (d.buffer[name]?.length ?? 0) > 0 || d.bufferEnd[name] !== undefined)
       continue;
-    if (d.awaitingMetadata.includes(name)) continue;
+    if (d.awaitingMetadata.includes(name) || backingOff.has(name)) continue;
     const leader = leaderOf(d.meta, tp.topic, tp.partition);
     if (!leader) {
       d.metadata = requestUpdate(d.metadata);
       continue;
     }
-    if (isUnavailable(d.connections, leader)) continue;
-    const correlationId = corr(d);
-    d.fetching = { ...d.fetching, [name]: correlationId };
-    const fetch = {
-      correlationId,
+    if (isUnavailable(d.connections, leader) || d.fetchingFrom[leader] !== undefined) continue;
+    const partitions = byNode.get(leader) ?? [];
+    byNode.set(leader, partitions);
+    partitions.push({
       topic: tp.topic,
       partition: tp.partition,
       fetchOffset: position,
       // the epoch the consumer knows (KIP-320), for a topic whose leader can move
       ...(leaderCanMove(d.meta, tp.topic) ? { currentLeaderEpoch: leaderEpochOf(d.meta, tp.topic, tp.partition) } : {}),
-      isolationLevel: d.config['isolation.level'],
       maxRecords: d.config['max.poll.records'],
+    });
+  }
+  for (const [leader, partitions] of byNode) {
+    const correlationId = corr(d);
+    const fetching = { ...d.fetching };
+    for (const p of partitions) fetching[keyOf(p)] = correlationId;
+    d.fetching = fetching;
+    d.fetchingFrom = { ...d.fetchingFrom, [leader]: correlationId };
+    const fetch = {
+      correlationId,
+      isolationLevel: d.config['isolation.level'],
       maxWaitMs: d.config['fetch.max.wait.ms'],
+      minBytes: FETCH_MIN_BYTES,
+      partitions,
     };
     sendRequest(d, out, leader, 'Fetch', fetch, true);
   }
+}
+
+/** fetch.min.bytes: its default, 1 (*simplified*: not a setting of the model's consumer). */
+const FETCH_MIN_BYTES = 1;
+
+/** The broker whose Fetch this is, no longer pending (AbstractFetch.handleFetchSuccess / handleFetchFailure). */
+export function fetchAnswered(d: Draft, correlationId: number): void {
+  for (const node in d.fetchingFrom)
+    if (d.fetchingFrom[node] === correlationId) {
+      const { [node]: _done, ...rest } = d.fetchingFrom;
+      d.fetchingFrom = rest;
+      return;
+    }
 }
 
 /** FetchCollector.handleInitializeErrors: the fetch errors after which the consumer asks for a metadata update. */
@@ -99,7 +134,7 @@ export function isFetchMetadataError(error: string): boolean {
  * updatePartitionLeadership) is taken at once and the partition is fetched from that leader right
  * away; otherwise it waits for the Metadata answer. The position does not move.
  */
-function onFetchMetadataError(d: Draft, r: EventOf<'FetchResponse'>['payload']): void {
+function onFetchMetadataError(d: Draft, r: FetchPartitionResponse): void {
   const name = keyOf(r);
   d.metadata = requestUpdate(d.metadata);
   const hinted =
@@ -199,7 +234,7 @@ function replyToPoll(d: Draft, out: Out, records: readonly RecordForApp[], posit
  * `positionAdvanced`). *Partitions are served in name order* (Kafka: in the order their fetches
  * completed, the rest of a fetch first).
  */
-export function servePoll(d: Draft, out: Out): void {
+export function servePoll(d: Draft, out: Out, backingOff: ReadonlySet<string> = NONE): void {
   if (!d.pollWaiting) return;
   const records: RecordForApp[] = [];
   const max = d.config['max.poll.records'];
@@ -259,13 +294,35 @@ export function servePoll(d: Draft, out: Out): void {
   replyToPoll(d, out, records, positions);
   // ClassicKafkaConsumer.poll: "before returning the fetched records, we can send off the next round
   // of fetches" — the prefetch, for every partition with nothing left buffered
-  sendFetches(d, out);
+  sendFetches(d, out, backingOff);
 }
 
+/**
+ * The answer to one of its Fetches (AbstractFetch.handleFetchSuccess): the broker may be fetched from
+ * again, and each partition's data is handled on its own — its error (a metadata error,
+ * OFFSET_OUT_OF_RANGE, another: retried after retry.backoff.ms) or its records, buffered; a
+ * partition seeked, revoked or reset meanwhile is passed over. Then a waiting poll() is served, or
+ * fetches again.
+ */
 export function onFetchResponse(d: Draft, ev: EventOf<'FetchResponse'>, out: Out): void {
-  const r = ev.payload;
+  fetchAnswered(d, ev.payload.correlationId);
+  // a partition whose fetch failed with another error is fetched again after retry.backoff.ms (fetchRetry)
+  const backingOff = new Set<string>();
+  for (const r of ev.payload.partitions) if (onPartitionData(d, r, ev.payload.correlationId, out) === 'backoff') backingOff.add(keyOf(r));
+  // a poll() waiting: served (and prefetching), or — nothing to return — fetching again (its next
+  // pass: collectFetch found nothing, sendFetches); none waiting: buffered for the next poll()
+  servePoll(d, out, backingOff);
+  fetchWhilePolling(d, out, backingOff);
+}
+
+/** A Fetch answered while the member holds no partitions (rebalancing): only its broker is free again. */
+export function onFetchResponseUnassigned(d: Draft, ev: EventOf<'FetchResponse'>): void {
+  fetchAnswered(d, ev.payload.correlationId);
+}
+
+function onPartitionData(d: Draft, r: FetchPartitionResponse, correlationId: number, out: Out): 'backoff' | undefined {
   const name = keyOf(r);
-  if (d.fetching[name] !== r.correlationId) return;
+  if (d.fetching[name] !== correlationId) return;
   const { [name]: _done, ...fetching } = d.fetching;
   d.fetching = fetching;
   const position = d.positions[name];
@@ -278,12 +335,11 @@ export function onFetchResponse(d: Draft, ev: EventOf<'FetchResponse'>, out: Out
   }
   if (isFetchMetadataError(r.error)) {
     onFetchMetadataError(d, r);
-    fetchWhilePolling(d, out);
     return;
   }
   if (r.error !== 'NONE') {
     out.timer(`fetchRetry:${name}`, 'fetchRetry', d.config['retry.backoff.ms'], {}, true);
-    return;
+    return 'backoff';
   }
   const c = collectFetched(r.topic, r.partition, r.batches, r.abortedTransactions, d.config['isolation.level'], position);
   for (const s of c.skipped) out.fact({ kind: 'skipped', consumer: d.client, topic: r.topic, partition: r.partition, ...s });
@@ -296,10 +352,6 @@ export function onFetchResponse(d: Draft, ev: EventOf<'FetchResponse'>, out: Out
     d.buffer = { ...d.buffer, [name]: c.records };
     d.bufferEnd = { ...d.bufferEnd, [name]: c.nextOffset };
   }
-  // a poll() waiting: served (and prefetching), or — nothing to return — fetching again (its next
-  // pass: collectFetch found nothing, sendFetches); none waiting: buffered for the next poll()
-  servePoll(d, out);
-  fetchWhilePolling(d, out);
 }
 
 /**

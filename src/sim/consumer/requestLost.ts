@@ -14,7 +14,7 @@ import { keyOf } from '../protocol/topicPartition';
 import { commitFailed, endsCloseCommit, endsJoinPrepare, retryOffsetFetch } from './commits';
 import type { ConsumerContext, Draft } from './consumerContext';
 import type { ConsumerEvent } from './events';
-import { fetchWhilePolling } from './fetcher';
+import { fetchAnswered, fetchWhilePolling } from './fetcher';
 import { onFindCoordinatorLost } from './groupLookup';
 import { failHeartbeat } from './membership';
 
@@ -40,11 +40,10 @@ export function onRequestLost(d: Draft, e: DisconnectedEvent, out: Out, heartbea
       // no retry timer of its own (AbstractFetch.handleFetchFailure only forgets the request): the
       // next pass of a waiting poll() fetches again, skipping the leader while it is in its
       // reconnect backoff — whose end wakes the consumer (prepareFetchRequests: isUnavailable)
-      if (d.fetching[keyOf(tp)] === correlationId) {
-        const { [keyOf(tp)]: _f, ...fetching } = d.fetching;
-        d.fetching = fetching;
-        fetchWhilePolling(d, out);
-      }
+      // its broker is free again, and every partition it named is fetched again
+      fetchAnswered(d, correlationId);
+      d.fetching = Object.fromEntries(Object.entries(d.fetching).filter(([, c]) => c !== correlationId));
+      fetchWhilePolling(d, out);
       return;
     case 'OffsetFetch':
       if (d.offsetsRequest === correlationId) {

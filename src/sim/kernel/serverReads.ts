@@ -31,8 +31,9 @@ function readingOf(k: KernelCore, env: Envelope): ServerReading | undefined {
  * unread behind the request being served (the kernel then records no step for it yet).
  */
 export function readOrHold(k: KernelCore, env: Envelope, fg: boolean, duplicate: boolean): boolean {
-  // the model's Fetch requests are per partition where Kafka sends one per broker with every
-  // partition in it: they stand for that one request, so they neither wait nor hold (simplified)
+  // Fetches neither wait nor hold (simplified): a follower's are per partition where Kafka sends one
+  // per leader, and a consumer's connection to a broker also carries its group coordinator's
+  // requests, which Kafka sends on a connection of their own — a held Fetch would mute them
   if (env.rpc === 'Fetch') return true;
   const r = readingOf(k, env);
   if (r?.current) {

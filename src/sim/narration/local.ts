@@ -35,16 +35,27 @@ function sentText(ctx: NarrationContext): string {
  * The held Fetch this step answers, when its offset is above what it may read (the LSO for
  * read_committed, else the HW): DelayedFetch's case F, answered at once rather than at fetch.max.wait.ms.
  */
-function fetchAboveItsBound(ctx: NarrationContext): { offset: number; bound: string; at: number } | null {
+function fetchAboveItsBound(ctx: NarrationContext): { offset: number; bound: string; at: number; where: string } | null {
   for (const id of ctx.step.sent) {
     const answer = ctx.trace.envelopes.at(id);
     if (answer?.rpc !== 'FetchResponse' || answer.inReplyTo === null) continue;
     const request = ctx.trace.envelopes.at(answer.inReplyTo)?.payload;
-    if (!request) continue;
+    if (!request || !Array.isArray(request.partitions) || !Array.isArray(answer.payload.partitions)) continue;
     const committed = request.isolationLevel === 'read_committed';
-    const at = num(committed ? answer.payload.lastStableOffset : answer.payload.highWatermark);
-    if (num(request.fetchOffset) > at)
-      return { offset: num(request.fetchOffset), bound: committed ? 'LSO' : say(ctx.lang, 'high watermark', 'HW'), at };
+    const answered = answer.payload.partitions as Record<string, unknown>[];
+    // the partition of the fetch that is above its bound (DelayedFetch case F completes the whole fetch)
+    for (const [i, asked] of (request.partitions as Record<string, unknown>[]).entries()) {
+      const got = answered[i];
+      if (!got || got.error !== 'NONE') continue;
+      const at = num(committed ? got.lastStableOffset : got.highWatermark);
+      if (num(asked.fetchOffset) > at)
+        return {
+          offset: num(asked.fetchOffset),
+          bound: committed ? 'LSO' : say(ctx.lang, 'high watermark', 'HW'),
+          at,
+          where: answered.length > 1 ? topicPartitionKey(String(asked.topic), num(asked.partition)) : '',
+        };
+    }
   }
   return null;
 }
@@ -136,8 +147,8 @@ export function timerClause(ctx: NarrationContext): string {
       if (above)
         return say(
           lang,
-          `The Fetch asks for offset ${above.offset}, above the ${above.bound} (${above.at}) it may read: ${who} answers it at once, empty — Kafka holds a fetch only at that bound — and the consumer fetches again`,
-          `Fetch가 읽을 수 있는 ${above.bound}(${above.at})보다 큰 ${josa(`오프셋 ${above.offset}`, '을/를')} 요청하므로 ${josa(who, '이/가')} 곧바로 빈 응답을 보냅니다. Kafka는 그 경계에 있는 Fetch만 붙잡아 둡니다. 컨슈머는 곧 다시 Fetch합니다.`,
+          `The Fetch asks for offset ${above.offset}${above.where ? ` of ${above.where}` : ''}, above the ${above.bound} (${above.at}) it may read: ${who} answers it at once, empty${above.where ? ', every partition of it' : ''} — Kafka holds a fetch only at that bound — and the consumer fetches again`,
+          `Fetch가 ${above.where ? `${above.where}에서 ` : ''}읽을 수 있는 ${above.bound}(${above.at})보다 큰 ${josa(`오프셋 ${above.offset}`, '을/를')} 요청하므로 ${josa(who, '이/가')} 곧바로 ${above.where ? '모든 파티션에 ' : ''}빈 응답을 보냅니다. Kafka는 그 경계에 있는 Fetch만 붙잡아 둡니다. 컨슈머는 곧 다시 Fetch합니다.`,
         );
       return say(
         lang,

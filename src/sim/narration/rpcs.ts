@@ -4,6 +4,7 @@
  */
 
 import { topicPartitionKey } from '../protocol/topicPartition';
+import { consumerFetchClause, consumerFetchResponseClause } from './consumerFetch';
 import { actorConfig, type NarrationContext } from './context';
 import { explainError } from './errors';
 import {
@@ -184,36 +185,10 @@ export function rpcClause(ctx: NarrationContext): string {
       );
     case 'Fetch':
       if (isReplicaFetch(p)) return replicaFetchClause(ctx);
-      return answers
-        ? say(
-            lang,
-            `${to} answers the Fetch from ${from} for ${where} from offset ${num(p.fetchOffset)} (${str(p.isolationLevel)})`,
-            `${josa(to, '이/가')} ${from}의 ${where} Fetch(offset ${num(p.fetchOffset)}부터, ${str(p.isolationLevel)})에 응답합니다.`,
-          )
-        : say(
-            lang,
-            `${to} has nothing past offset ${num(p.fetchOffset)} of ${where} for ${from} (${str(p.isolationLevel)}), so it holds the Fetch up to ${num(p.maxWaitMs)} ms (fetch.max.wait.ms)`,
-            `${to}에는 ${from}에게 줄 ${where}의 offset ${num(p.fetchOffset)} 이후 데이터가 없어(${str(p.isolationLevel)}) Fetch를 최대 ${num(p.maxWaitMs)} ms(fetch.max.wait.ms) 동안 붙잡아 둡니다.`,
-          );
-    case 'FetchResponse': {
+      return consumerFetchClause(ctx, to, from, answers);
+    case 'FetchResponse':
       if (isReplicaFetchResponse(ctx)) return replicaFetchResponseClause(ctx);
-      if (err) return say(lang, `the Fetch of ${where} by ${to} was answered${err}`, `${to}의 ${where} Fetch 응답:${err}.`);
-      const hw = num(p.highWatermark);
-      const lso = num(p.lastStableOffset);
-      const heldBack =
-        lso < hw
-          ? say(
-              lang,
-              ` — the LSO (${lso}) is below the high watermark (${hw}): an open transaction holds read_committed readers back`,
-              ` LSO(${lso})가 HW(하이 워터마크, ${hw})보다 낮습니다. 열린 트랜잭션이 read_committed 컨슈머를 붙잡고 있습니다.`,
-            )
-          : '';
-      return say(
-        lang,
-        `${to} got nothing new from its Fetch of ${where} (high watermark ${hw}, LSO ${lso})${heldBack}`,
-        `${to}의 ${where} Fetch에 새 데이터가 없었습니다(HW ${hw}, LSO ${lso}).${heldBack}`,
-      );
-    }
+      return consumerFetchResponseClause(ctx, to);
     case 'ListOffsets': {
       const earliest = num(p.timestamp) === -2;
       if (!actorConfig(ctx, step.from ?? env?.from ?? '')?.['group.id'])

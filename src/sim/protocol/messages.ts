@@ -1,8 +1,9 @@
 /**
  * Payloads of the RPCs the simulator's actors exchange, named after Kafka's request and response
  * schemas (only the fields the model uses). A Produce request carries one batch for each of several
- * partitions led by its broker, as Kafka's does (flattened: Kafka groups them by topic). Simplification:
- * a Fetch request carries one partition (Kafka fetches every partition led by one broker at once).
+ * partitions led by its broker, as Kafka's does (flattened: Kafka groups them by topic); so does a
+ * consumer's Fetch, one for every partition it fetches from that broker (every request a full fetch:
+ * no fetch sessions, KIP-227).
  */
 
 import type { IsolationLevel } from '../log/partitionLog';
@@ -171,16 +172,30 @@ export interface OffsetFetchResponse {
   readonly offsets: readonly (TopicPartition & { offset: number; error: ErrorOrNone })[];
 }
 
-export interface FetchRequest extends TopicPartition {
+/** One partition of a consumer's Fetch (FetchRequest.FetchPartition). */
+export interface FetchPartition extends TopicPartition {
   readonly fetchOffset: number;
   /** The leader epoch the consumer knows (KIP-320); sent only for a topic whose metadata carries epochs. */
   readonly currentLeaderEpoch?: number;
-  readonly isolationLevel: IsolationLevel;
+  /**
+   * The most records this partition's answer carries: the model's partition_max_bytes
+   * (max.partition.fetch.bytes), counted in records — the consumer sends max.poll.records.
+   */
   readonly maxRecords: number;
-  readonly maxWaitMs: number;
 }
 
-export interface FetchResponse extends TopicPartition {
+/** A consumer's Fetch to one broker: every partition it fetches from that broker (a full fetch, no session). */
+export interface FetchRequest {
+  readonly isolationLevel: IsolationLevel;
+  /** fetch.max.wait.ms: how long the broker may hold the fetch while it has less than minBytes. */
+  readonly maxWaitMs: number;
+  /** fetch.min.bytes (its default, 1): the model measures a partition's answer in records, control records included. */
+  readonly minBytes: number;
+  readonly partitions: readonly FetchPartition[];
+}
+
+/** One partition of a FetchResponse (FetchResponse.PartitionData). */
+export interface FetchPartitionResponse extends TopicPartition {
   readonly error: ErrorOrNone;
   readonly highWatermark: number;
   readonly lastStableOffset: number;
@@ -189,6 +204,11 @@ export interface FetchResponse extends TopicPartition {
   readonly abortedTransactions: readonly AbortedTxn[];
   /** KIP-951: with NOT_LEADER_OR_FOLLOWER / FENCED_LEADER_EPOCH, the leader as the broker knows it. */
   readonly currentLeader?: CurrentLeader;
+}
+
+/** The answer to a consumer's Fetch: every partition it asked for, in its order, each with its own error. */
+export interface FetchResponse {
+  readonly partitions: readonly FetchPartitionResponse[];
 }
 
 export interface JoinGroupRequest {

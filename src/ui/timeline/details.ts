@@ -182,7 +182,21 @@ function producePartitionText(o: Record<string, unknown>, language: DetailsLangu
   return o.error === 'NONE' ? `${tp} baseOffset=${scalar(o.baseOffset)}` : `${tp} ${scalar(o.error)}`;
 }
 
-/** A short text for an RPC payload: its scalar fields, a batch's header, each partition of a Produce, and the size of other lists. */
+/** A partition of a consumer's Fetch (its fetch offset) or of a FetchResponse (its high watermark, or error). */
+function isFetchPartition(x: unknown): x is Record<string, unknown> {
+  if (!x || typeof x !== 'object') return false;
+  const o = x as Record<string, unknown>;
+  return typeof o.topic === 'string' && typeof o.partition === 'number' && (o.fetchOffset !== undefined || o.highWatermark !== undefined);
+}
+
+function fetchPartitionText(o: Record<string, unknown>): string {
+  const tp = `${o.topic as string}-${o.partition as number}`;
+  if (o.fetchOffset !== undefined) return `${tp} fetchOffset=${scalar(o.fetchOffset)}`;
+  if (o.error !== 'NONE') return `${tp} ${scalar(o.error)}`;
+  return `${tp} batches=${Array.isArray(o.batches) ? o.batches.length : 0} highWatermark=${scalar(o.highWatermark)}`;
+}
+
+/** A short text for an RPC payload: its scalar fields, a batch's header, each partition of a Produce or a Fetch, and the size of other lists. */
 export function payloadSummary(payload: Readonly<Record<string, unknown>>, max = 200, language: DetailsLanguage = 'en'): string {
   const parts: string[] = [];
   for (const [k, v] of Object.entries(payload)) {
@@ -191,6 +205,7 @@ export function payloadSummary(payload: Readonly<Record<string, unknown>>, max =
     if (s !== null) parts.push(`${k}=${s}`);
     else if (Array.isArray(v) && v.length > 0 && v.every(isProducePartition))
       parts.push(`${k}=[${v.map((x) => producePartitionText(x, language)).join(', ')}]`);
+    else if (Array.isArray(v) && v.length > 0 && v.every(isFetchPartition)) parts.push(`${k}=[${v.map(fetchPartitionText).join(', ')}]`);
     else if (Array.isArray(v)) parts.push(`${k}=[${v.length}]`);
     else if (k === 'batch' && v && typeof v === 'object') parts.push(batchText(v as Record<string, unknown>, language));
     else if (v && typeof v === 'object') parts.push(`${k}={…}`);
