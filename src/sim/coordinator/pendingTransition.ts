@@ -13,25 +13,14 @@
 import type { KafkaError } from '../protocol/errors';
 import { isValidEndTxnEpoch } from './transactionCoordinator.machine';
 import type { TxnMetadata } from './transactionMetadata';
-import type { TxnCoordinatorContext } from './txnCoordinatorContext';
+
+export { cacheWhileWriting } from './txnCoordinatorContext';
 
 /** The request kinds the hosted coordinator serves, with the fields the producer checks read. */
 export interface PendingCheckRequest {
   readonly type: string;
   readonly producerId?: number;
   readonly producerEpoch?: number;
-}
-
-/**
- * What the cache holds for `transactionalId` while a write of it is in flight: the `before` of its
- * earliest write (a request's first write records it; later writes of the same request chain on it).
- * `undefined` when nothing is in flight; `null` for a transactional.id being created.
- */
-export function cacheWhileWriting(ctx: TxnCoordinatorContext, transactionalId: string): TxnMetadata | null | undefined {
-  let earliest: { id: number; before: TxnMetadata | null } | undefined;
-  for (const w of Object.values(ctx.hosted?.writes ?? {}))
-    if (w.transactionalId === transactionalId && (!earliest || w.id < earliest.id)) earliest = w;
-  return earliest === undefined ? undefined : earliest.before;
 }
 
 /**

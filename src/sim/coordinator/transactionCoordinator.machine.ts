@@ -43,7 +43,14 @@ import {
 import { onLeaderLookupLost } from './markerMetadata';
 import { decodeTxnRecord, type TxnMetadata } from './transactionMetadata';
 import type { TxnState } from './transactionState';
-import { type TxnDraft as Draft, persist, setState, type TxnCoordinatorContext, type TxnCoordinatorInput } from './txnCoordinatorContext';
+import {
+  cacheWhileWriting,
+  type TxnDraft as Draft,
+  persist,
+  setState,
+  type TxnCoordinatorContext,
+  type TxnCoordinatorInput,
+} from './txnCoordinatorContext';
 
 export {
   DEFAULT_TXN_COORDINATOR_CONFIG,
@@ -318,8 +325,11 @@ export const onAddPartitions = (ctx: TxnCoordinatorContext, ev: RpcEvent<AddPart
   const req = ev.payload;
   const names = req.partitions.map(keyOf);
   if (req.verifyOnly) {
-    // a leader checking, before it accepts a transactional batch, that the partition is in the transaction
-    const m = d.txns[req.transactionalId];
+    // a leader checking, before it accepts a transactional batch, that the partition is in the transaction,
+    // against the cache as it is (handleVerifyPartitionsInTransaction: "Pending state is not checked"):
+    // with a write in flight that is the metadata from before it (completeTransitionTo applies the new one)
+    const during = cacheWhileWriting(d, req.transactionalId);
+    const m = during === undefined ? d.txns[req.transactionalId] : (during ?? undefined);
     const invalid = validateProducer(m, req.producerId, req.producerEpoch);
     const busy = m && (m.state === 'PrepareCommit' || m.state === 'PrepareAbort') ? 'CONCURRENT_TRANSACTIONS' : null;
     const error = invalid ?? busy;
@@ -385,7 +395,7 @@ function endTxnV2(d: Draft, ev: RpcEvent<EndTxnRequest>, m: TxnMetadata, result:
   const retry = ev.payload.producerEpoch === m.producerEpoch - 1;
   const answer = (error: KafkaError) => {
     const now = d.txns[m.transactionalId] ?? m;
-    reply(out, ev, 'EndTxnResponse', { error, producerId: now.producerId, producerEpoch: now.producerEpoch });
+    reply(out, ev, 'EndTxnResponse', endTxnAnswer(error, now));
   };
   const bumpAndEnd = (from: TxnMetadata, partitionsToo: boolean) => {
     const bumped: TxnMetadata = {
@@ -437,13 +447,21 @@ function endTxnV2(d: Draft, ev: RpcEvent<EndTxnRequest>, m: TxnMetadata, result:
   }
 }
 
+/**
+ * An EndTxn answer: the producer id and epoch only with NONE; an error carries −1/−1
+ * (endTransaction: `responseCallback(err, RecordBatch.NO_PRODUCER_ID, RecordBatch.NO_PRODUCER_EPOCH)`).
+ */
+function endTxnAnswer(error: KafkaError, m: TxnMetadata | undefined) {
+  const ok = error === 'NONE' && m !== undefined;
+  return { error, producerId: ok ? m.producerId : -1, producerEpoch: ok ? m.producerEpoch : -1 };
+}
+
 export const onEndTxn = (ctx: TxnCoordinatorContext, ev: RpcEvent<EndTxnRequest>, out: Out): TxnCoordinatorContext => {
   const d: Draft = { ...ctx };
   const req = ev.payload;
   const m = d.txns[req.transactionalId];
   const result = req.committed ? 'COMMIT' : 'ABORT';
-  const answer = (error: KafkaError) =>
-    reply(out, ev, 'EndTxnResponse', { error, producerId: m?.producerId ?? -1, producerEpoch: m?.producerEpoch ?? -1 });
+  const answer = (error: KafkaError) => reply(out, ev, 'EndTxnResponse', endTxnAnswer(error, m));
   if (!m || m.producerId !== req.producerId) {
     answer('INVALID_PRODUCER_ID_MAPPING');
     return d;

@@ -207,3 +207,15 @@ export function setState(d: TxnDraft, m: TxnMetadata, out: Out): void {
       to: m.state,
     });
 }
+
+/**
+ * What the cache holds for `transactionalId` while a write of it is in flight: the `before` of its
+ * earliest write (a request's first write records it; later writes of the same request chain on it).
+ * `undefined` when nothing is in flight; `null` for a transactional.id being created.
+ */
+export function cacheWhileWriting(ctx: TxnCoordinatorContext, transactionalId: string): TxnMetadata | null | undefined {
+  let earliest: { id: number; before: TxnMetadata | null } | undefined;
+  for (const w of Object.values(ctx.hosted?.writes ?? {}))
+    if (w.transactionalId === transactionalId && (!earliest || w.id < earliest.id)) earliest = w;
+  return earliest === undefined ? undefined : earliest.before;
+}

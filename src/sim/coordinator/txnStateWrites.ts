@@ -117,6 +117,17 @@ export function withDeferredWrites<E>(
 }
 
 /**
+ * A successful write's cache update (appendTransactionToLog's updateCacheCallback): getTransactionState
+ * first — COORDINATOR_LOAD_IN_PROGRESS while the partition loads (it moved away and back), NOT_COORDINATOR
+ * when it is not led here — then NOT_COORDINATOR if the coordinator epoch changed meanwhile.
+ */
+export function cacheErrorAfterWrite(owned: HostedState['owned'][number] | undefined, writeEpoch: number): KafkaError | 'NONE' {
+  if (!owned) return 'NOT_COORDINATOR';
+  if (owned.loading) return 'COORDINATOR_LOAD_IN_PROGRESS';
+  return owned.coordinatorEpoch === writeEpoch ? 'NONE' : 'NOT_COORDINATOR';
+}
+
+/**
  * The host's answer to a write (the acks=-1 append completed): on NONE, the held effects go out; on
  * an error, the transactional.id's state and markers go back to what they were before the request,
  * the request's answer carries the mapped error, and the rest (markers, timers, a chained write) is
@@ -137,11 +148,11 @@ export function onWriteAnswered(
   const { [writeId]: _done, ...writes } = h.writes;
   const d: TxnDraft = { ...ctx, hosted: { ...h, writes } };
   const owned = h.owned[w.partition];
-  // the transactional.id goes back to its state before the request only while this coordinator epoch lasts
-  const restores = owned !== undefined && owned.coordinatorEpoch === w.coordinatorEpoch;
-  // the partition moved away and back while the write was in flight: NOT_COORDINATOR (appendTransactionToLog's epoch check)
+  // the transactional.id goes back to its state before the request only while this coordinator epoch
+  // lasts and the cache is readable (getTransactionState answers no error)
+  const restores = owned !== undefined && !owned.loading && owned.coordinatorEpoch === w.coordinatorEpoch;
   const error: KafkaError | 'NONE' =
-    appendError !== 'NONE' ? coordinatorErrorFor(appendError) : owned?.coordinatorEpoch === w.coordinatorEpoch ? 'NONE' : 'NOT_COORDINATOR';
+    appendError !== 'NONE' ? coordinatorErrorFor(appendError) : cacheErrorAfterWrite(owned, w.coordinatorEpoch);
   if (error === 'NONE') {
     out.effects.push(...w.deferred);
     return d;
@@ -149,7 +160,7 @@ export function onWriteAnswered(
   out.fact({
     kind: 'note',
     actor: ctx.id,
-    text: `writing ${w.metadata.state} of ${w.transactionalId} to __transaction_state-${w.partition} failed: ${appendError === 'NONE' ? 'the coordinator epoch changed' : appendError} → ${error}${restores && w.before?.hasFailedEpochFence ? `; the fenced epoch ${w.before.producerEpoch} stays in memory (hasFailedEpochFence)` : ''}`,
+    text: `writing ${w.metadata.state} of ${w.transactionalId} to __transaction_state-${w.partition} failed: ${appendError === 'NONE' ? (error === 'COORDINATOR_LOAD_IN_PROGRESS' ? 'the partition is loading again' : 'the coordinator epoch changed') : appendError} → ${error}${restores && w.before?.hasFailedEpochFence ? `; the fenced epoch ${w.before.producerEpoch} stays in memory (hasFailedEpochFence)` : ''}`,
   });
   // chained writes that never went out go with it
   const dropped = new Set([writeId]);
@@ -186,7 +197,8 @@ export function onWriteAnswered(
   }
   for (const e of w.deferred)
     if (e.type === 'send' && e.inReplyTo !== undefined) {
-      const failed = e.rpc === 'InitProducerIdResponse' ? { producerId: -1, producerEpoch: -1 } : {};
+      // InitProducerId's and EndTxn's error answers carry no producer (responseCallback(error, NO_PRODUCER_ID, NO_PRODUCER_EPOCH))
+      const failed = e.rpc === 'InitProducerIdResponse' || e.rpc === 'EndTxnResponse' ? { producerId: -1, producerEpoch: -1 } : {};
       out.effects.push({ ...e, payload: { ...e.payload, ...failed, error } });
     }
   return d;

@@ -164,10 +164,16 @@ const KO_RULES: readonly Rule[] = [
   ],
   [
     /^writing (\S+) of (\S+) to (\S+) failed: (.+) → (\S+)$/,
-    (m) =>
-      `${m[2]}의 ${josa(m[1] as string, '을/를')} ${m[3]}에 쓰지 못했습니다: ${m[4] === 'the coordinator epoch changed' ? '코디네이터 epoch가 바뀌었습니다' : m[4]} → ${m[5]}`,
+    (m) => `${m[2]}의 ${josa(m[1] as string, '을/를')} ${m[3]}에 쓰지 못했습니다: ${writeFailureKo(m[4] as string)} → ${m[5]}`,
   ],
 ];
+
+/** Why a coordinator's successful write is answered with an error (updateCacheCallback), in Korean. */
+function writeFailureKo(why: string): string {
+  if (why === 'the coordinator epoch changed') return '코디네이터 epoch가 바뀌었습니다';
+  if (why === 'the partition is loading again') return '파티션을 다시 읽어 들이는 중입니다';
+  return why;
+}
 
 function reasonKo(reason: string): string {
   let m = reason.match(/^(\S+) joined$/);
