@@ -6,6 +6,7 @@ import {
   endsJoinPrepare,
   maybeAutoCommit,
   needsJoinPrepare,
+  onCommitRetry,
   onOffsetFetchResponse,
   onPoll,
   requestOffsets,
@@ -41,6 +42,24 @@ describe('commits', () => {
     const { effects } = run(context(), (d, out) => commit(d, out, [{ ...tp0, offset: 1 }], 'c.app', 'sync', 0));
     expect(sent(effects)).toEqual([]);
     expect(replies(effects)).toEqual([{ call: 'commitSync', ok: false, error: 'CommitFailedException' }]);
+  });
+
+  it('onCommitRetry builds the request anew: the generation and member id as they are now (sendOffsetCommitRequest reads generationIfStable() each attempt)', () => {
+    const { effects } = run(
+      context({}, 1, { ...member, generationId: 3, memberId: 'c-1', commitInFlight: inFlight('sync', 60000) }),
+      (d, out) => onCommitRetry(d, out, 100),
+    );
+    expect(sent(effects)).toMatchObject([{ rpc: 'OffsetCommit', generationId: 3, memberId: 'c-1', offsets: [{ ...tp0, offset: 5 }] }]);
+  });
+
+  it('onCommitRetry after the generation was reset sends nothing: commitSync fails with CommitFailedException and the next commit goes', () => {
+    const queued = { ...inFlight('auto'), correlationId: 8 };
+    const reset = { ...member, generationId: -1, memberId: '', commitInFlight: inFlight('sync', 60000), commitQueued: queued };
+    const { d, effects } = run(context({}, 1, reset), (d, out) => onCommitRetry(d, out, 100));
+    // the only request is the queued commit's (the retry itself sends nothing)
+    expect(sent(effects).map((s) => s.correlationId)).toEqual([8]);
+    expect(replies(effects)).toEqual([{ call: 'commitSync', ok: false, error: 'CommitFailedException' }]);
+    expect(d.commitInFlight?.correlationId).toBe(8);
   });
 
   it('endsJoinPrepare: an answer or a non-retriable error ends it; a retriable one only past the rebalance timeout', () => {

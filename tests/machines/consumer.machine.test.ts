@@ -202,6 +202,25 @@ describe('consumer statechart: the two regions of running', () => {
     expect(sends(fx)).toEqual(['JoinGroup→group-coordinator']);
   });
 
+  it('guard joinPrepareRetryRefused: the onJoinPrepare commit’s retry after a heartbeat reset the generation sends nothing and the member rejoins (sendOffsetCommitRequest: generationIfStable() is null)', () => {
+    const { m } = stable();
+    m.send(call('seek', { topic: 't', partition: 0, offset: 3 }), 100);
+    m.send(call('poll'), 200);
+    const commit = sent(m.send(answer('HeartbeatResponse', 99, { error: 'REBALANCE_IN_PROGRESS' }), 3000), 'OffsetCommit');
+    m.send(answer('OffsetCommitResponse', commit?.payload.correlationId as number, { error: 'COORDINATOR_LOAD_IN_PROGRESS' }), 3010);
+    expect(membership(m)).toBe('JOIN_PREPARE');
+    // the heartbeat thread's answer during the backoff: this member is gone
+    m.send(answer('HeartbeatResponse', 98, { error: 'UNKNOWN_MEMBER_ID' }), 3050);
+    const fx = m.send({ type: 'commitRetry', key: 'commitRetry', data: {} }, 3110);
+    expect(sends(fx)).toEqual(['JoinGroup→group-coordinator']);
+    expect(sent(fx, 'JoinGroup')?.payload).toMatchObject({ memberId: '' });
+    expect(membership(m)).toBe('PREPARING_REBALANCE');
+    // told as onJoinPrepare's log line is: the commit failed, the member goes on joining
+    expect(fx).toContainEqual(
+      expect.objectContaining({ type: 'fact', fact: expect.objectContaining({ error: 'CommitFailedException', during: 'onJoinPrepare' }) }),
+    );
+  });
+
   it('guard joinOrSyncLost: a lost JoinGroup is asked again; a lost SyncGroup goes back to PREPARING_REBALANCE', () => {
     const m = drive(consumerMachine, inputOf(scenario(), 'c.consumer'));
     const join = sent(m.send({ type: 'boot' }, 0), 'JoinGroup');

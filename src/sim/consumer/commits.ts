@@ -272,10 +272,40 @@ export function onOffsetCommitResponse(d: Draft, ev: EventOf<'OffsetCommitRespon
   scheduleAutoCommit(d, ev.now, out);
 }
 
-/** The backoff after a retriable commit failure passed: the same offsets go out again. */
-export function onCommitRetry(d: Draft, out: Out): void {
+/**
+ * Whether the commit waiting for its retry can no longer be sent: the member lost its generation
+ * meanwhile (a heartbeat answered UNKNOWN_MEMBER_ID or ILLEGAL_GENERATION), so sendOffsetCommitRequest
+ * finds no generationIfStable() and fails the attempt without a request.
+ */
+export function commitRetryRefused(ctx: ConsumerContext): boolean {
+  return ctx.commitInFlight !== null && Boolean(ctx.config['group.id']) && outOfGeneration(ctx);
+}
+
+/** …and that retry is onJoinPrepare's: the commit is over (a non-retriable failure) and the member rejoins. */
+export function joinPrepareRetryRefused(ctx: ConsumerContext): boolean {
+  return commitRetryRefused(ctx) && ctx.commitInFlight?.purpose === 'joinPrepare';
+}
+
+/**
+ * The backoff after a retriable commit failure passed: the same offsets go out again, in a request
+ * built anew — commitOffsetsSync and onJoinPrepare call sendOffsetCommitRequest for each attempt, which
+ * reads generationIfStable() then, so the retry carries the member's generation and member id as they
+ * are now, not those of the first attempt. Without a generation nothing is sent: the commit fails
+ * with CommitFailedException ("not part of an active group"), as a first attempt would (commit).
+ */
+export function onCommitRetry(d: Draft, out: Out, now: number): void {
   const c = d.commitInFlight;
-  if (c) sendCommit(d, out, { ...c, correlationId: corr(d) });
+  if (!c) return;
+  if (!commitRetryRefused(d)) {
+    sendCommit(d, out, { ...c, correlationId: corr(d), generationId: d.generationId, memberId: d.memberId });
+    return;
+  }
+  // onJoinPrepare logs it ("Will continue to join group"); commitSync() throws it
+  const during = c.purpose === 'joinPrepare' ? 'onJoinPrepare' : c.purpose === 'close' ? 'close' : 'commitSync';
+  out.fact({ kind: 'clientError', client: d.client, error: 'CommitFailedException', during, fatal: false });
+  if (c.waiter) out.call(c.waiter, 'reply', { call: 'commitSync', ok: false, error: 'CommitFailedException' });
+  nextCommit(d, out);
+  scheduleAutoCommit(d, now, out);
 }
 
 export function onCommitSync(d: Draft, call: EventOf<'commitSync'>, out: Out): void {

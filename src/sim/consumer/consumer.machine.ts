@@ -28,6 +28,7 @@ import {
   commitRefusalRejoinsNow,
   endsCloseCommit,
   endsJoinPrepare,
+  joinPrepareRetryRefused,
   needsCloseCommit,
   needsJoinPrepare,
   onAutoCommitDue,
@@ -125,7 +126,7 @@ const a = {
   offsetCommitResponse: action<EventOf<'OffsetCommitResponse'>>(onOffsetCommitResponse),
   /** The same, while the member's JoinGroup is in flight: a stale generation's refusal changes nothing. */
   offsetCommitResponseRejoining: action<EventOf<'OffsetCommitResponse'>>((d, ev, out) => onOffsetCommitResponse(d, ev, out, true)),
-  commitRetry: action((d, _e, out) => onCommitRetry(d, out)),
+  commitRetry: action((d, e, out) => onCommitRetry(d, out, e.now)),
   offsetFetchResponse: action<EventOf<'OffsetFetchResponse'>>(onOffsetFetchResponse),
   requestOffsets: action((d, _e, out) => requestOffsets(d, out)),
   fetchResponse: action<EventOf<'FetchResponse'>>(onFetchResponse),
@@ -246,6 +247,7 @@ export const consumerMachine = setup({
     joinPrepareCommitDone: ({ context, event }: Args) =>
       event.type === 'OffsetCommitResponse' && endsJoinPrepare(context, event.payload.correlationId, event.payload.error, event.now),
     joinPrepareCommitLost: ({ context, event }: Args) => joinPrepareCommitLost(context, event),
+    joinPrepareRetryRefused: ({ context }: Args) => joinPrepareRetryRefused(context),
     closeCommits: ({ context }: Args) => needsCloseCommit(context),
     pollErrorPending: ({ context }: Args) => pollErrorPending(context),
     pollTimeoutExpires: ({ context }: Args) => pollTimeoutExpires(context),
@@ -405,6 +407,11 @@ export const consumerMachine = setup({
             /** ConsumerCoordinator.onJoinPrepare: waiting for the commit of the consumed positions before rejoining. */
             JOIN_PREPARE: {
               on: {
+                // the retry finds the generation reset (a heartbeat's answer): it fails without a request, the member rejoins
+                commitRetry: [
+                  { guard: 'joinPrepareRetryRefused', target: 'PREPARING_REBALANCE', actions: [a.commitRetry, a.startRejoin] },
+                  { actions: a.commitRetry },
+                ],
                 OffsetCommitResponse: [
                   { guard: 'joinPrepareCommitDone', target: 'PREPARING_REBALANCE', actions: [a.offsetCommitResponse, a.startRejoin] },
                   { actions: a.offsetCommitResponse },
