@@ -523,11 +523,16 @@ export function onSessionTimer(env: GroupEnv, g: ConsumerGroup, memberId: string
   return removeMember(env, g, memberId, why, now, out);
 }
 
-/** Takes a member out of the group; a request it has waiting is answered UNKNOWN_MEMBER_ID so that its client joins again. */
+/**
+ * Takes a member out of the group; a JoinGroup it has waiting is answered UNKNOWN_MEMBER_ID so that its
+ * client joins again (completeJoinFuture before ClassicGroup.remove). A SyncGroup it has waiting is not
+ * answered: removeCurrentMemberFromClassicGroup / removeMemberAndUpdateClassicGroup complete only the
+ * join future, and the rebalance that follows answers the members still in the group (only a member
+ * that leaves in CompletingRebalance has one: its client is closing).
+ */
 function dropMember(g: ConsumerGroup, m: GroupMember, out: Out): ConsumerGroup {
   if (m.joinRequest)
     out.reply(m.joinRequest, 'JoinGroupResponse', { error: 'UNKNOWN_MEMBER_ID', generationId: -1, memberId: '', leader: '' });
-  if (m.syncRequest) out.reply(m.syncRequest, 'SyncGroupResponse', { error: 'UNKNOWN_MEMBER_ID', assignment: [] });
   out.cancel(sessionKey(g.groupId, m.memberId));
   const { [m.memberId]: _gone, ...members } = g.members;
   // ClassicGroup.remove: the next leader is the first member left (*in join order*; Kafka: its HashMap's order)

@@ -111,6 +111,18 @@ export const onJoinGroup = (ctx: GroupCoordinatorContext, ev: RpcEvent<JoinGroup
     });
     return ctx;
   }
+  // classicGroupJoinToClassicGroup: only a member without an id creates the group
+  // (getOrMaybeCreateClassicGroup(groupId, isUnknownMember)); one with an id gets UNKNOWN_MEMBER_ID
+  // (GroupIdNotFoundException) with its own id, and nothing is created or written
+  if (!ctx.groups[req.groupId] && req.memberId !== '') {
+    out.reply(pendingRequest(ev), 'JoinGroupResponse', {
+      error: 'UNKNOWN_MEMBER_ID',
+      generationId: -1,
+      memberId: req.memberId,
+      leader: '',
+    });
+    return ctx;
+  }
   const d: Draft = { ...ctx };
   const g = d.groups[req.groupId] ?? emptyGroup(req.groupId);
   const request = { ...req, rebalanceTimeoutMs: req.rebalanceTimeoutMs ?? d.config.rebalanceTimeoutMs };
@@ -182,10 +194,16 @@ export const onLeaveGroup = (
   out: Out,
 ): GroupCoordinatorContext => {
   const d: Draft = { ...ctx };
-  const g = d.groups[ev.payload.groupId];
-  if (g?.members[ev.payload.memberId])
-    putGroup(d, removeMember(d, g, ev.payload.memberId, `${ev.payload.memberId} left the group`, ev.now, out, true));
-  out.reply(pendingRequest(ev), 'LeaveGroupResponse', { error: 'NONE' });
+  const { groupId, memberId } = ev.payload;
+  const g = d.groups[groupId];
+  const known = g?.members[memberId] !== undefined;
+  if (g && known) putGroup(d, removeMember(d, g, memberId, `${memberId} left the group`, ev.now, out, true));
+  // classicGroupLeaveToClassicGroup answers per member: one it does not know (validateMember), or any
+  // of a group it does not know (GroupCoordinatorService.leaveGroup), is UNKNOWN_MEMBER_ID in its entry
+  out.reply(pendingRequest(ev), 'LeaveGroupResponse', {
+    error: 'NONE',
+    members: [{ memberId, error: known ? 'NONE' : 'UNKNOWN_MEMBER_ID' }],
+  });
   return d;
 };
 

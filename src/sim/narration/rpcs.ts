@@ -57,6 +57,23 @@ function leaderConcurrentClause(ctx: NarrationContext, leader: string, sentRpcs:
   );
 }
 
+/**
+ * A LeaveGroup answer: the request's error, or its member's entry — UNKNOWN_MEMBER_ID when the
+ * coordinator no longer knows the member (its session expired, or the group is gone); close() goes on.
+ */
+function leaveGroupAnswer(ctx: NarrationContext, to: string, p: P, err: string | null): string {
+  const { lang } = ctx;
+  if (err) return say(lang, `${poss(to, 'LeaveGroup')} was answered${err}`, `${to}의 LeaveGroup 응답:${err}.`);
+  const entry = Array.isArray(p.members) ? (p.members as P[])[0] : undefined;
+  if (entry && str(entry.error) === 'UNKNOWN_MEMBER_ID')
+    return say(
+      lang,
+      `the group coordinator does not know member ${str(entry.memberId)} (UNKNOWN_MEMBER_ID in its entry of the LeaveGroup answer): it was already out of the group; ${to} closes anyway`,
+      `그룹 코디네이터는 ${josa(`멤버 ${str(entry.memberId)}`, '을/를')} 모릅니다(LeaveGroup 응답의 해당 항목이 UNKNOWN_MEMBER_ID). 이미 그룹에서 빠진 멤버이며, ${josa(to, '은/는')} 그대로 닫힙니다.`,
+    );
+  return say(lang, `${to} has left its group`, `${josa(to, '이/가')} 그룹을 떠났습니다.`);
+}
+
 export function rpcClause(ctx: NarrationContext): string {
   const { lang, names, step } = ctx;
   const env = ctx.envelope;
@@ -299,7 +316,7 @@ export function rpcClause(ctx: NarrationContext): string {
         `${josa(from, '이/가')} ${josa(`그룹 ${str(p.groupId)}`, '을/를')} 떠납니다.`,
       );
     case 'LeaveGroupResponse':
-      return say(lang, `${to} has left its group`, `${josa(to, '이/가')} 그룹을 떠났습니다.`);
+      return leaveGroupAnswer(ctx, to, p, err);
     case 'DbTransaction':
       return say(
         lang,
