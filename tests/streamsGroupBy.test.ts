@@ -5,12 +5,14 @@
  * waits for a commit that never comes, until transaction.timeout.ms aborts it. Under at_least_once
  * the input offsets of such a batch must be committed too.
  */
+
 import { describe, expect, it } from 'vitest';
 import { findPreset } from '../src/sim/presets';
 import { keyOf } from '../src/sim/protocol/topicPartition';
 import { runScenario } from '../src/sim/run';
 import type { Scenario } from '../src/sim/scenario/schema';
 import { summarize } from '../src/sim/trace/summary';
+import { storeOf } from './streams/storeOf';
 
 function withoutFaults(guarantee: 'exactly_once_v2' | 'at_least_once'): Scenario {
   const preset = findPreset('streams-eos-repartition')?.scenario as Scenario;
@@ -26,7 +28,7 @@ describe('Streams groupBy through a repartition topic', () => {
     '%s counts every view and commits every input and re-keyed record',
     (guarantee) => {
       const summary = summarize(runScenario(withoutFaults(guarantee)));
-      expect(summary.streams[0]?.store).toEqual({ 'page-a': 3, 'page-b': 2 });
+      expect(storeOf(summary.streams[0])).toEqual({ 'page-a': 3, 'page-b': 2 });
       const group = summary.groups.find((g) => g.groupId === 'page-counter');
       const leo = (name: string) => {
         const p = summary.partitions.find((x) => keyOf(x) === name);

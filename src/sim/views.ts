@@ -51,6 +51,7 @@ export type { DatabaseContext } from './sinks/database.machine';
 export type { HttpApiContext } from './sinks/httpApi.machine';
 export type { OutboxRelayContext } from './sinks/outboxRelay.machine';
 export type { StreamThreadContext } from './streams/streamThread.machine';
+export { storesByTask } from './streams/streamThreadContext';
 export { groupDigits } from './text/groupDigits';
 export { coordinatorGroups } from './trace/coordinatorGroups';
 export type { Fact } from './trace/facts';

@@ -1,8 +1,10 @@
 /** The [consumers] presets: each verdict asserted, layer by layer. */
+
 import { describe, expect, it } from 'vitest';
 import { findPreset } from '../../src/sim/presets';
 import { runScenario } from '../../src/sim/run';
 import { summarize } from '../../src/sim/trace/summary';
+import { storeOf } from '../streams/storeOf';
 import { runPreset } from './helpers';
 
 const event = (r: ReturnType<typeof runPreset>, id: string) => r.summary.verdict.events.find((e) => e.eventId === id);
@@ -116,7 +118,7 @@ describe('consumer presets', () => {
 
   it('streams-eos-crash-restore: the store is restored to the committed count', () => {
     const r = runPreset('streams-eos-crash-restore');
-    expect(r.summary.streams[0]?.store).toEqual({ 'page-a': 3, 'page-b': 2 });
+    expect(storeOf(r.summary.streams[0])).toEqual({ 'page-a': 3, 'page-b': 2 });
     expect(
       r.facts('note').some((n) => n.text.includes('state store restored from page-counter-count-store-changelog (read_committed)')),
     ).toBe(true);
@@ -128,7 +130,7 @@ describe('consumer presets', () => {
 
   it('streams-eos-repartition: groupBy re-keys through the repartition topic inside the transaction; the crash leaves no double count', () => {
     const r = runPreset('streams-eos-repartition');
-    expect(r.summary.streams[0]?.store).toEqual({ 'page-a': 3, 'page-b': 2 });
+    expect(storeOf(r.summary.streams[0])).toEqual({ 'page-a': 3, 'page-b': 2 });
     // the crashed transaction's re-keyed record and its output are in the log, aborted
     const repartition = [...r.data('page-counter-count-store-repartition-0'), ...r.data('page-counter-count-store-repartition-1')];
     expect(repartition.some((x) => x.txnOutcome === 'aborted' && x.headers.event_id === 'view-2')).toBe(true);
@@ -156,13 +158,13 @@ describe('consumer presets', () => {
 
   it('streams-alos-crash-duplicate: the same crash inflates the count and duplicates output', () => {
     const r = runPreset('streams-alos-crash-duplicate');
-    expect(r.summary.streams[0]?.store['page-a']).toBeGreaterThan(3);
+    expect(storeOf(r.summary.streams[0])['page-a']).toBeGreaterThan(3);
     expect(r.layer('output')?.status).toBe('more-than-once');
   });
 
   it('upstream-duplicate-event-id: two records with one event_id are each processed once — and counted twice', () => {
     const r = runPreset('upstream-duplicate-event-id');
-    expect(r.summary.streams[0]?.store['customer-7']).toBe(3);
+    expect(storeOf(r.summary.streams[0])['customer-7']).toBe(3);
     expect(event(r, 'evt-42')).toMatchObject({ sends: 2, retryDuplicates: 0, committedOutput: 2 });
     expect(r.layer('log')?.status).toBe('more-than-once');
   });

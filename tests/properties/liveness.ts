@@ -14,11 +14,13 @@
  * - group-faults (groupFaults.ts): the same under one fault, in every processing mode and with
  *   every sink.
  */
+
 import fc from 'fast-check';
 import { recordAddress } from '../../src/sim/protocol/topicPartition';
 import { runScenario } from '../../src/sim/run';
 import type { Scenario } from '../../src/sim/scenario/schema';
 import { summarize, type TraceSummary } from '../../src/sim/trace/summary';
+import { storeOf } from '../streams/storeOf';
 import { type GroupFaultsExpectation, groupFaultProblems, groupFaultsCaseArb } from './groupFaults';
 import { groupRuleProblems } from './groupRules';
 import { streamsOutputProblems } from './streamsOutput';
@@ -165,7 +167,7 @@ export function livenessProblems(c: LivenessCase): string[] {
       .map((r) => `${recordAddress(p.topic, p.partition, r.offset)} ${r.txnOutcome}`),
   );
   if (c.expect.kind === 'streams') {
-    const store = summary.streams[0]?.store ?? {};
+    const store = storeOf(summary.streams[0]) ?? {};
     if (JSON.stringify(Object.entries(store).sort()) !== JSON.stringify(Object.entries(c.expect.counts).sort()))
       problems.push(`the store holds ${JSON.stringify(store)}, not ${JSON.stringify(c.expect.counts)}`);
     problems.push(...uncommittedInputs(summary, 'app'));

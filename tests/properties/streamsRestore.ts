@@ -2,9 +2,10 @@
  * A differential check of every Kafka Streams restore in a run, computed from the changelog
  * partitions themselves (not from the thread's own bookkeeping):
  *
- * 1. When a restore ends, the store equals the fold of the changelog below the restore's end offset
- *    as the restore consumer may read it — under exactly_once_v2 only records of committed
- *    transactions (read_committed), under at_least_once every record — the last value per key.
+ * 1. When a restore ends, each task's store equals the fold of its own changelog partition (the
+ *    task's partition, ProcessorStateManager.getStorePartition) below the restore's end offset as the
+ *    restore consumer may read it — under exactly_once_v2 only records of committed transactions
+ *    (read_committed), under at_least_once every record — the last value per key.
  *    (StoreChangelogReader.restore applies records below `restoreEndOffset`; ProcessorStateManager
  *    restores through a read_committed consumer under EOS.)
  * 2. No changelog record written before the restore began whose transaction commits is left out:
@@ -21,24 +22,36 @@ import type { StreamThreadContext } from '../../src/sim/streams/streamThread.mac
 import type { Fact } from '../../src/sim/trace/facts';
 import { type PartitionRow, partitionRows } from '../../src/sim/trace/logView';
 
-const show = (store: Readonly<Record<string, number>>) =>
-  JSON.stringify(Object.fromEntries(Object.entries(store).sort(([a], [b]) => (a < b ? -1 : 1))));
+type Stores = Readonly<Record<number, Readonly<Record<string, number>>>>;
 
-/** The last count per key of the changelog records below `end` that a reader with this isolation sees. */
+const sorted = <T>(o: Readonly<Record<string, T>>) => Object.entries(o).sort(([a], [b]) => (a < b ? -1 : 1));
+/** Each task's store by partition, sorted; an empty store is left out (a task whose keys were all deleted). */
+const show = (stores: Stores) =>
+  JSON.stringify(
+    Object.fromEntries(
+      sorted(stores)
+        .filter(([, s]) => Object.keys(s).length > 0)
+        .map(([p, s]) => [p, Object.fromEntries(sorted(s))]),
+    ),
+  );
+
+/** Per changelog partition (its task's store), the last count per key of the records below `end` that a reader with this isolation sees. */
 export function committedFold(
   partitions: readonly PartitionRow[],
   end: Readonly<Record<string, number>>,
   readCommitted: boolean,
-): Record<string, number> {
-  const store: Record<string, number> = {};
+): Record<number, Record<string, number>> {
+  const stores: Record<number, Record<string, number>> = {};
   for (const p of partitions)
     for (const r of [...p.records].sort((a, b) => a.offset - b.offset)) {
+      stores[p.partition] ??= {};
+      const store = stores[p.partition] as Record<string, number>;
       if (r.control !== null || r.key === null || r.offset >= (end[keyOf(p)] ?? 0)) continue;
       if (readCommitted && r.transactional && r.txnOutcome !== 'committed') continue;
       if (r.value === null) delete store[r.key];
       else store[r.key] = Number(r.value);
     }
-  return store;
+  return stores;
 }
 
 function changelogRows(view: SimView, topic: string): PartitionRow[] {
@@ -88,9 +101,9 @@ export function streamsRestoreProblems(trace: Trace): string[] {
       const end = ctx.restoreEnd ?? {};
       const where = `${c.id}'s restore that ended at step ${st.i}`;
       const expected = committedFold(changelogRows(view, topic), end, readCommitted);
-      if (show(ctx.store) !== show(expected))
+      if (show(ctx.stores) !== show(expected))
         problems.push(
-          `${where}: the store holds ${show(ctx.store)}, the committed changelog below ${JSON.stringify(end)} ${show(expected)}`,
+          `${where}: the stores (by task partition) hold ${show(ctx.stores)}, the committed changelog partitions below ${JSON.stringify(end)} ${show(expected)}`,
         );
       finalRows ??= new Map();
       let rows = finalRows.get(topic);

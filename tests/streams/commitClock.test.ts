@@ -5,12 +5,14 @@
  * arrives at 40 s under at_least_once (interval 30 s, from the thread's start) is committed at the
  * ~60 s tick, and a crash at 45 s processes it again. Before, the model committed it at once.
  */
+
 import { describe, expect, it } from 'vitest';
 import { runScenario } from '../../src/sim/run';
 import type { Scenario } from '../../src/sim/scenario/schema';
 import { commitIsDue, lastCommitTick } from '../../src/sim/streams/processing';
 import type { Fact } from '../../src/sim/trace/facts';
 import { summarize } from '../../src/sim/trace/summary';
+import { storeOf } from './storeOf';
 
 describe("the Streams thread's commit clock", () => {
   it('lastCommitTick: the last commit plus whole periods of commit.interval.ms + 1, never past now', () => {
@@ -51,6 +53,6 @@ describe("the Streams thread's commit clock", () => {
     expect(processed).toHaveLength(2);
     const commits = trace.steps.filter((s) => s.actor === 'counter.app' && (s.detail as { call?: string } | null)?.call === 'commitSync');
     expect(commits.every((s) => s.t > 45000)).toBe(true);
-    expect(summarize(trace).streams[0]?.store).toEqual({ a: 2 });
+    expect(storeOf(summarize(trace).streams[0])).toEqual({ a: 2 });
   });
 });

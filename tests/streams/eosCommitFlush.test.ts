@@ -7,12 +7,14 @@
  * still lingering in the producer (linger.ms=100) were written only by commitTransaction's own flush
  * — after the TxnOffsetCommit — and a crash between the two lost them unwritten.
  */
+
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Scenario } from '../../src/sim/scenario/schema';
 import { initialContext } from '../../src/sim/streams/streamThreadContext';
 import { runWith } from '../presets/helpers';
+import { storeOf } from './storeOf';
 import { threadAt } from './threadAt';
 import { THREAD_INPUT } from './threadInput';
 
@@ -76,6 +78,6 @@ describe('a crash after sendOffsetsToTransaction (the audit scenario)', () => {
     expect(view4.map((r) => r.txnOutcome)).toEqual(['aborted', 'committed']);
     expect(run.layer('output', 'view-counts')?.sentence).toContain('1 aborted copy (view-4)');
     expect(run.layer('output', 'view-counts')?.status).toBe('once');
-    expect(run.summary.streams[0]?.store).toEqual({ 'page-a': 3, 'page-b': 2 });
+    expect(storeOf(run.summary.streams[0])).toEqual({ 'page-a': 3, 'page-b': 2 });
   });
 });

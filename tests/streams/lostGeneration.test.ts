@@ -10,6 +10,7 @@
  * was never processed (tests/streams/scenarios/alos-lost-generation.json, the audit's
  * alos-migration-late).
  */
+
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -19,6 +20,7 @@ import type { RecordForApp } from '../../src/sim/protocol/messages';
 import type { Scenario } from '../../src/sim/scenario/schema';
 import { type Draft, initialContext, type StreamThreadInput } from '../../src/sim/streams/streamThreadContext';
 import { runWith } from '../presets/helpers';
+import { storeOf } from './storeOf';
 import { threadAt } from './threadAt';
 import { THREAD_INPUT } from './threadInput';
 
@@ -52,7 +54,7 @@ const rec = (offset: number): RecordForApp => ({
 });
 
 /** Three records processed since the last commit (at 0), poll() out. */
-const WORK: Partial<Draft> = { uncommitted: 3, pollOutstanding: true, positions: { 'in-0': 3 }, store: { a: 3 }, owned: ['in-0'] };
+const WORK: Partial<Draft> = { uncommitted: 3, pollOutstanding: true, positions: { 'in-0': 3 }, stores: { 0: { a: 3 } }, owned: ['in-0'] };
 
 describe('at_least_once onPartitionsLost: handleLostAll closes the task dirty (StreamsRebalanceListener, TaskManager.handleLostAll)', () => {
   it('the listener returns at once, nothing is committed, the uncommitted work and its commit timer are dropped, and the task is restored', () => {
@@ -64,7 +66,7 @@ describe('at_least_once onPartitionsLost: handleLostAll closes the task dirty (S
     expect(t.context().uncommitted).toBe(0);
     // the task is created again: its store restored from the changelog before it processes
     expect(t.state()).toBe('restoring.readingEndOffsets');
-    expect(t.context().store).toEqual({});
+    expect(t.context().stores).toEqual({});
     // the thread's commit clock is not restarted by the dirty close
     expect(t.context().lastCommitAt).toBe(0);
     // the poll() the listener ran in is still out: its answer waits for the restore
@@ -74,7 +76,7 @@ describe('at_least_once onPartitionsLost: handleLostAll closes the task dirty (S
   });
 
   it('nothing uncommitted: the task is still closed dirty and created again', () => {
-    const t = thread({ running: 'polling' }, { pollOutstanding: true, store: { a: 2 } });
+    const t = thread({ running: 'polling' }, { pollOutstanding: true, stores: { 0: { a: 2 } } });
     expect(calls(t.lost())).toEqual(['partitionsRevokedDone→st.consumer', 'endOffsets→st.restore']);
     expect(t.state()).toBe('restoring.readingEndOffsets');
   });
@@ -147,6 +149,6 @@ describe('the audit run: counter-a frozen past session.timeout.ms under at_least
       .map((f) => f.app);
     expect(processed).toEqual(['counter-a']);
     // and its count is in counter-a's store, restored and then counted on
-    expect(run.summary.streams.find((s) => s.id === 'counter-a')?.store['page-a']).toBeGreaterThanOrEqual(4);
+    expect(storeOf(run.summary.streams.find((s) => s.id === 'counter-a'))['page-a']).toBeGreaterThanOrEqual(4);
   });
 });

@@ -10,6 +10,7 @@
  * Each rule is tested where it lives — the consumer's REVOKING state, the thread's answer — and
  * then in a whole run.
  */
+
 import { describe, expect, it } from 'vitest';
 import { type ConsumerContext, membershipState } from '../../src/sim/consumer/consumer.machine';
 import type { Effect } from '../../src/sim/kernel/effects';
@@ -19,6 +20,7 @@ import { initialContext, type StreamThreadInput } from '../../src/sim/streams/st
 import { answer, joinedAsLeader, sent, synced } from '../machines/consumerDriver';
 import { inputOf, sends } from '../machines/harness';
 import { runWith } from '../presets/helpers';
+import { storeOf } from './storeOf';
 import { threadAt } from './threadAt';
 import { THREAD_INPUT } from './threadInput';
 
@@ -128,11 +130,11 @@ describe("the stream thread's StreamsRebalanceListener (TaskManager.handleRevoca
   });
 
   it('onPartitionsLost under exactly_once_v2 with nothing uncommitted: handleLostAll still closes the task dirty and re-creates the producer', () => {
-    const idle = threadAt({ running: 'polling' }, { ...initialContext(THREAD), store: { a: 2 } });
+    const idle = threadAt({ running: 'polling' }, { ...initialContext(THREAD), stores: { 0: { a: 2 } } });
     const fx = idle.send({ type: 'onPartitionsRevoked', now: 5000, from: 'st.consumer', args: { partitions: [], lost: true } });
     expect(callsOf(fx).map((c) => `${c.name}→${c.to}`)).toEqual(['partitionsRevokedDone→st.consumer', 'close→st.producer']);
     expect(idle.state()).toBe('migrating.closingProducer');
-    expect(idle.context().store).toEqual({});
+    expect(idle.context().stores).toEqual({});
   });
 
   it('nothing to commit: it returns at once', () => {
@@ -181,7 +183,7 @@ describe('a second instance joins while the first has uncommitted work (no fault
       for (const l of run.summary.verdict.layers) expect(l.status, `${l.layer} ${l.subject ?? ''}`).not.toBe('more than once');
       expect(run.layer('output', 'view-counts')?.status).toBe('once');
       // the counts are each page's views: page-a 3, page-b 2, in the store and as the last committed output
-      const stores = run.summary.streams.map((s) => s.store);
+      const stores = run.summary.streams.map(storeOf);
       expect(stores).toContainEqual({ 'page-a': 3, 'page-b': 2 });
       const output = run.data('view-counts-0').filter((r) => r.txnOutcome !== 'aborted');
       expect(output.map((r) => `${r.key}=${r.value}`)).toEqual(['page-a=1', 'page-b=1', 'page-a=2', 'page-a=3', 'page-b=2']);

@@ -96,7 +96,7 @@ describe('what count() and groupBy count (KStreamAggregate, InternalStreamsBuild
     const d = draft({ batch: [rec(null, 'y', 4)], plan: [{ kind: 'drop', i: 0 }, { kind: 'commit' }] });
     const out = new Out();
     runStep(d, 10, out);
-    expect(d.store).toEqual({});
+    expect(d.stores).toEqual({});
     expect(d.droppedRecords).toBe(1);
     expect(d.uncommitted).toBe(1);
     expect(calls(out)).toEqual([]);
@@ -127,10 +127,10 @@ describe('restoring the store (StoreChangelogReader)', () => {
       key,
       value,
     });
-    const r = applyChangelog({ z: 9 }, [cl(0, 'a', '1'), cl(1, 'a', '2'), cl(2, null, '5'), cl(3, 'z', null), cl(4, 'a', '3')], {
+    const r = applyChangelog({ 0: { z: 9 } }, [cl(0, 'a', '1'), cl(1, 'a', '2'), cl(2, null, '5'), cl(3, 'z', null), cl(4, 'a', '3')], {
       'cl-0': 4,
     });
-    expect(r.store).toEqual({ a: 2 });
+    expect(r.stores).toEqual({ 0: { a: 2 } });
     expect(r.applied).toBe(3);
   });
 
@@ -177,14 +177,14 @@ describe('restoring the store (StoreChangelogReader)', () => {
     // the first batch of the first assignment (offset 0): no task newly assigned, it runs after the restore
     const batch = { call: 'poll', ok: true, records: [rec('a', 'view', 0)], positions: { 'in-0': 1 } };
     expect(callNames(m.send('st.consumer', batch))).toEqual([]);
-    expect(m.context().store).toEqual({});
+    expect(m.context().stores).toEqual({});
     expect(m.context().restorePositions).toEqual({});
     expect(m.context().heldBatch).toEqual(batch);
     expect(m.context().pollOutstanding).toBe(false);
     // the restore consumer's answer is the changelog; at its end the held batch runs (in a new transaction)
     const cl = { ...rec('a', '3', 1, 'app-count-store-changelog') };
     const fx = m.send('st.restore', { call: 'poll', ok: true, records: [cl], positions: { 'app-count-store-changelog-0': 2 } });
-    expect(m.context().store).toEqual({ a: 3 });
+    expect(m.context().stores).toEqual({ 0: { a: 3 } });
     expect(m.state()).toBe('running.processing');
     expect(callNames(fx)).toEqual(['beginTransaction→st.producer']);
   });
@@ -192,7 +192,7 @@ describe('restoring the store (StoreChangelogReader)', () => {
   it('ignores a restore-consumer answer to a call it is not waiting for', () => {
     const m = at({ restoring: 'seekingToBeginning' }, { restoreEnd: { 'app-count-store-changelog-0': 2 } });
     expect(m.send('st.restore', { call: 'poll', ok: true, records: [rec('a', '3', 1, 'app-count-store-changelog')] })).toEqual([]);
-    expect(m.context().store).toEqual({});
+    expect(m.context().stores).toEqual({});
     expect(m.state()).toBe('restoring.seekingToBeginning');
   });
 });
@@ -228,10 +228,10 @@ describe('TaskMigratedException (StreamsProducer, RecordCollectorImpl, StreamThr
   });
 
   it('closes dirty: abort (errors swallowed), a new producer, then the rejoin; stale poll() answers are dropped', () => {
-    const d = draft({ store: { a: 5 }, uncommitted: 2, pollOutstanding: true });
+    const d = draft({ stores: { 0: { a: 5 } }, uncommitted: 2, pollOutstanding: true });
     const out = new Out();
     closeDirty(d, out);
-    expect(d.store).toEqual({});
+    expect(d.stores).toEqual({});
     expect(calls(out).map((c) => c.name)).toEqual(['abortTransaction']);
     expect(out.effects).toContainEqual(expect.objectContaining({ type: 'timer', key: 'abortTimeout', delay: 60000 }));
 

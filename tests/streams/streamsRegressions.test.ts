@@ -2,6 +2,7 @@
  * Issue 11, items 7 and 9: Kafka Streams scenarios built from the issue's descriptions, each of
  * which failed before the fix (see the scenario's `description`).
  */
+
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -11,6 +12,7 @@ import type { Scenario } from '../../src/sim/scenario/schema';
 import type { Fact } from '../../src/sim/trace/facts';
 import { summarize, type TraceSummary } from '../../src/sim/trace/summary';
 import { streamsRestoreProblems, timeProblems } from '../properties/streamsRestore';
+import { storeOf } from './storeOf';
 
 const load = (name: string): Scenario => JSON.parse(readFileSync(join(import.meta.dirname, 'scenarios', name), 'utf8')) as Scenario;
 
@@ -42,7 +44,7 @@ function expectHealthy(trace: Trace, summary: TraceSummary): void {
 describe('item 7: count() drops records with a null key', () => {
   it('the null-key record is not counted, not written, and its offset is committed', () => {
     const { trace, summary } = run(load('null-key-count.json'));
-    expect(summary.streams[0]?.store).toEqual({ a: 2 });
+    expect(storeOf(summary.streams[0])).toEqual({ a: 2 });
     const written = [...records(summary, 'out'), ...records(summary, 'app-count-store-changelog')];
     expect(written.map((r) => r.key)).toEqual(['a', 'a', 'a', 'a']);
     expect(committedValues(summary, 'out', 'a')).toEqual(['1', '2']);
@@ -87,7 +89,7 @@ describe('item 7: count() drops records with a null key', () => {
         ['k3', 'page-a'],
       ]),
     );
-    expect(byValue.summary.streams[0]?.store).toEqual({ 'page-a': 2 });
+    expect(storeOf(byValue.summary.streams[0])).toEqual({ 'page-a': 2 });
     expect(records(byValue.summary, 'app-count-store-repartition').map((r) => r.key)).toEqual(['page-a', 'page-a']);
     expect(notes(byValue.trace).some((n) => n.text.startsWith('groupBy selected a null key for topic=[in] partition=[0] offset=[1]'))).toBe(
       true,
@@ -102,7 +104,7 @@ describe('item 7: count() drops records with a null key', () => {
         ['a', 'v'],
       ]),
     );
-    expect(byKey.summary.streams[0]?.store).toEqual({ a: 2 });
+    expect(storeOf(byKey.summary.streams[0])).toEqual({ a: 2 });
     expect(records(byKey.summary, 'app-count-store-repartition').map((r) => [r.key, r.value])).toEqual([
       ['a', 'v'],
       ['a', null],
@@ -117,7 +119,7 @@ describe('item 9a: after a transaction aborted by transaction.timeout.ms the tas
   it.each([1, 2])('transaction.version %i: TaskMigratedException, a new producer, a rejoin, then e2 committed', (version) => {
     const scenario = { ...load('pause-past-transaction-timeout.json'), cluster: { 'transaction.version': version } };
     const { trace, summary } = run(scenario);
-    expect(summary.streams[0]?.store).toEqual({ a: 2, b: 1 });
+    expect(storeOf(summary.streams[0])).toEqual({ a: 2, b: 1 });
     expect(committedValues(summary, 'out', 'b')).toEqual(['1']);
     expect(committedValues(summary, 'out', 'a')).toEqual(['1', '2']);
     // the thread rejoined: a second generation
@@ -130,7 +132,7 @@ describe('item 9a: after a transaction aborted by transaction.timeout.ms the tas
     const { trace, summary } = run(load('pause-past-session-timeout.json'));
     expect(timeProblems(trace)).toEqual([]);
     expect(Number.isFinite(trace.endTime)).toBe(true);
-    expect(summary.streams[0]?.store).toEqual({ a: 2, b: 1 });
+    expect(storeOf(summary.streams[0])).toEqual({ a: 2, b: 1 });
     expect(trace.stopReason).toBe('quiescent');
     expectHealthy(trace, summary);
     expect(
@@ -151,7 +153,7 @@ describe('item 9b: a transaction committed just before a crash is restored', () 
     // the restart's initTransactions() is refused with CONCURRENT_TRANSACTIONS until the markers are written
     expect(summary.clients.find((c) => c.id === 'counter')?.errors).toContain('CONCURRENT_TRANSACTIONS');
     expect(committedValues(summary, 'out', 'a')).toEqual(['1', '2']);
-    expect(summary.streams[0]?.store).toEqual({ a: 2 });
+    expect(storeOf(summary.streams[0])).toEqual({ a: 2 });
     expectHealthy(trace, summary);
     const restored = notes(trace).filter((n) => n.text.startsWith('state store restored'));
     expect(restored.at(-1)?.text).toBe(
@@ -163,7 +165,7 @@ describe('item 9b: a transaction committed just before a crash is restored', () 
 describe("item 9c: the restore reads only the restore consumer's answers", () => {
   it("the main consumer's poll() answer during the restore is held, not folded into the store", () => {
     const { trace, summary } = run(load('restore-while-rejoining.json'));
-    const store = summary.streams[0]?.store ?? {};
+    const store = storeOf(summary.streams[0]) ?? {};
     for (const v of Object.values(store)) expect(Number.isFinite(v)).toBe(true);
     expect(store).toEqual({ a: 2, b: 1 });
     // the poll() answer really did arrive while the task was restoring

@@ -6,6 +6,7 @@
  * consumer stayed in the group, kept its partitions and heartbeated, and the input was never
  * processed by the other instance.
  */
+
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -14,6 +15,7 @@ import { narrate } from '../../src/sim/narration/narrate';
 import type { Scenario } from '../../src/sim/scenario/schema';
 import { type Draft, initialContext, type StreamThreadInput } from '../../src/sim/streams/streamThreadContext';
 import { runWith } from '../presets/helpers';
+import { storeOf } from './storeOf';
 import { threadAt } from './threadAt';
 import { THREAD_INPUT } from './threadInput';
 
@@ -127,6 +129,6 @@ describe("a whole run: counter-a's thread dies after its consumer joined (InitPr
     expect((steps[toB]?.t ?? Infinity) - (steps[died]?.t ?? 0)).toBeLessThan(45000);
     expect(run.layer('processing', 'counter-b')?.status).toBe('once');
     expect(run.layer('loss')?.status).toBe('once');
-    expect(run.summary.streams.find((s) => s.id === 'counter-b')?.store).toEqual({ 'page-a': 2, 'page-b': 1 });
+    expect(storeOf(run.summary.streams.find((s) => s.id === 'counter-b'))).toEqual({ 'page-a': 2, 'page-b': 1 });
   });
 });

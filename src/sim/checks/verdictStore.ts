@@ -6,8 +6,10 @@
  * the offsets are committed: a crash restores increments whose input is then processed again, and
  * the count is inflated.
  *
- * The store is read as a restore would read it: the last value per key of the store's changelog
- * topic, records the application's isolation level reads (below the high watermark; under
+ * Each task has its own store and changelog partition (the task's partition: ProcessorStateManager
+ * .getStorePartition), so the check is per task: a key counted on two partitions has two counts,
+ * each against the events of its own counted-topic partition. A store is read as a restore would
+ * read it: the last value per key of its changelog partition, records the application's isolation level reads (below the high watermark; under
  * exactly_once_v2, read_committed, committed or plain records below the LSO — which an open
  * transaction, or a finished one whose marker is not yet below the HW, holds back). The events per
  * key are the distinct events (event_id, else the record's address) in the counted topic — the
@@ -17,6 +19,7 @@
  * counted) — is not judged: its records were counted once too.
  */
 import { recordAddress } from '../protocol/topicPartition';
+import { taskId } from '../streams/streamsTopology';
 import type { PartitionRow, RecordRow } from '../trace/logView';
 import type { StoreCheck, StoreKey } from './verdictTypes';
 
@@ -25,7 +28,12 @@ export interface StoreSpec {
   readonly changelogTopic: string;
   /** The topic count() reads: the input, or the repartition topic after a groupBy. */
   readonly countedTopic: string;
+  /** count() runs after a groupBy (its tasks are sub-topology 1's). */
+  readonly repartitioned?: boolean;
 }
+
+/** A (task partition, key) pair as one map key. */
+const at = (partition: number, key: string) => `${partition}\u0000${key}`;
 
 const readable = (r: RecordRow, readCommitted: boolean): boolean =>
   r.control === null && (!readCommitted || r.txnOutcome === null || r.txnOutcome === 'committed');
@@ -66,34 +74,43 @@ export function storeCheck(
 ): StoreCheck | null {
   // records the cleaner, retention or a truncation removed from the counted topic were counted once too: no judging
   if (countedTopicTruncated || !rows.every((p) => p.topic !== spec.countedTopic || whole(p))) return null;
+  // per task: the changelog partition and the counted-topic partition of one number
   const counts = new Map<string, number>();
-  for (const [, r] of readableRecords(rows, spec.changelogTopic, readCommitted)) {
+  const where = new Map<string, [number, string]>();
+  for (const [partition, r] of readableRecords(rows, spec.changelogTopic, readCommitted)) {
     if (r.key === null) continue;
+    where.set(at(partition, r.key), [partition, r.key]);
     // a tombstone deletes the key
-    if (r.value === null) counts.delete(r.key);
-    else counts.set(r.key, Number(r.value));
+    if (r.value === null) counts.delete(at(partition, r.key));
+    else counts.set(at(partition, r.key), Number(r.value));
   }
   const events = new Map<string, Set<string>>();
   const records = new Map<string, number>();
   for (const [partition, r] of readableRecords(rows, spec.countedTopic, readCommitted)) {
     if (r.key === null || r.value === null) continue;
-    records.set(r.key, (records.get(r.key) ?? 0) + 1);
-    let set = events.get(r.key);
+    const k = at(partition, r.key);
+    where.set(k, [partition, r.key]);
+    records.set(k, (records.get(k) ?? 0) + 1);
+    let set = events.get(k);
     if (!set) {
       set = new Set();
-      events.set(r.key, set);
+      events.set(k, set);
     }
     set.add(r.headers.event_id ?? recordAddress(spec.countedTopic, partition, r.offset));
   }
   if (counts.size === 0) return null;
-  const keys = [...new Set([...counts.keys(), ...events.keys()])].sort();
-  const inflated: StoreKey[] = [];
-  const short: StoreKey[] = [];
-  const row = (key: string) => ({ key, count: counts.get(key) ?? 0, events: events.get(key)?.size ?? 0, records: records.get(key) ?? 0 });
-  for (const key of keys) {
-    const k = row(key);
-    if (k.count > k.events) inflated.push(k);
-    else if (final && k.count < k.events) short.push(k);
-  }
-  return { changelogTopic: spec.changelogTopic, countedTopic: spec.countedTopic, keys: keys.map(row), inflated, short };
+  const pairs = [...where.entries()].sort(([, [pa, ka]], [, [pb, kb]]) => (ka < kb ? -1 : ka > kb ? 1 : pa - pb));
+  const tasksOf = new Map<string, number>();
+  for (const [, [, key]] of pairs) tasksOf.set(key, (tasksOf.get(key) ?? 0) + 1);
+  const row = (k: string, partition: number, key: string): StoreKey => ({
+    key,
+    ...((tasksOf.get(key) ?? 0) > 1 ? { task: taskId(spec.repartitioned === true, partition) } : {}),
+    count: counts.get(k) ?? 0,
+    events: events.get(k)?.size ?? 0,
+    records: records.get(k) ?? 0,
+  });
+  const keys = pairs.map(([k, [partition, key]]) => row(k, partition, key));
+  const inflated = keys.filter((k) => k.count > k.events);
+  const short = final ? keys.filter((k) => k.count < k.events) : [];
+  return { changelogTopic: spec.changelogTopic, countedTopic: spec.countedTopic, keys, inflated, short };
 }

@@ -605,13 +605,21 @@ function processingText(lang: Language, f: ProcessingFinding): string {
   return end(lang, `${label}: ${body}`);
 }
 
+/** A key, with its task when more than one task counts it (each task has its own store): "k in task 0_2". */
+function keyIn(lang: Language, k: StoreKey): string {
+  if (!k.task) return k.key;
+  return lang === 'ko' ? `태스크 ${k.task}의 ${k.key}` : `${k.key} in task ${k.task}`;
+}
+
 /**
  * A Streams count's store against its events: "its count store has page-a 5 for 3 events and
  * page-b 3 for 2 — events counted again"; or "its count store counts each event once (page-a 3, page-b 2)".
  */
 function storeText(lang: Language, st: StoreCheck): string {
   const against = (k: StoreKey, first: boolean) =>
-    lang === 'ko' ? `${k.key} ${k.count}(이벤트 ${k.events}개)` : `${k.key} ${k.count} for ${first ? count(k.events, 'event') : k.events}`;
+    lang === 'ko'
+      ? `${keyIn(lang, k)} ${k.count}(이벤트 ${k.events}개)`
+      : `${keyIn(lang, k)} ${k.count} for ${first ? count(k.events, 'event') : k.events}`;
   // "its count store has page-a 5 for 3 events and page-b 3 for 2 — <why>"
   const has = (keys: readonly StoreKey[], en: string, ko: string) => {
     const shown = list(
@@ -637,7 +645,7 @@ function storeText(lang: Language, st: StoreCheck): string {
   if (st.short.length) return has(st.short, 'counts lost', '센 값이 사라졌습니다');
   const shown = list(
     lang,
-    st.keys.map((k) => `${k.key} ${k.count}`),
+    st.keys.map((k) => `${keyIn(lang, k)} ${k.count}`),
     3,
   );
   return say(lang, `its count store counts each event once (${shown})`, `카운트 스토어는 각 이벤트를 한 번씩 셉니다(${shown})`);

@@ -236,6 +236,8 @@ export interface DeliveryFinding extends FindingBase {
 /** One key of a Kafka Streams count's store. */
 export interface StoreKey {
   readonly key: string;
+  /** The task whose store holds this count (`0_2`), given only for a key counted by more than one task. */
+  readonly task?: string;
   /** Its count in the store, as a restore reads the changelog. */
   readonly count: number;
   /** Distinct events (event_id, else the record's address) with this key in the counted topic. */

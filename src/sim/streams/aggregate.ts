@@ -11,6 +11,7 @@
  */
 import type { RecordForApp } from '../protocol/messages';
 import { keyOf } from '../protocol/topicPartition';
+import type { Stores } from './streamThreadContext';
 
 /** Why count() skips a record, or null when it counts it. */
 export function countSkipReason(r: Pick<RecordForApp, 'key' | 'value'>): 'null key' | 'null value' | null {
@@ -30,22 +31,27 @@ function changelogCount(value: string | null): number | null {
 }
 
 /**
- * Applies changelog records to a store, as StoreChangelogReader does while restoring: only records
- * below the restore's end offset of their partition (records at or past it are left for later).
+ * Applies changelog records to the tasks' stores, as StoreChangelogReader does while restoring:
+ * each changelog partition into its own task's store (the task of that partition number,
+ * ProcessorStateManager.getStorePartition; restoreChangelog → stateManager.restore), and only
+ * records below the restore's end offset of their partition (records at or past it are left for later).
  */
 export function applyChangelog(
-  store: Readonly<Record<string, number>>,
+  stores: Stores,
   records: readonly Pick<RecordForApp, 'topic' | 'partition' | 'offset' | 'key' | 'value'>[],
   end: Readonly<Record<string, number>>,
-): { store: Record<string, number>; applied: number } {
-  const next: Record<string, number> = { ...store };
+): { stores: Stores; applied: number } {
+  const next: Record<number, Record<string, number>> = {};
+  for (const [p, s] of Object.entries(stores)) next[Number(p)] = { ...s };
   let applied = 0;
   for (const r of records) {
     if (r.offset >= (end[keyOf(r)] ?? 0) || r.key === null) continue;
     const count = changelogCount(r.value);
-    if (count === null) delete next[r.key];
-    else next[r.key] = count;
+    next[r.partition] ??= {};
+    const store = next[r.partition] as Record<string, number>;
+    if (count === null) delete store[r.key];
+    else store[r.key] = count;
     applied += 1;
   }
-  return { store: next, applied };
+  return { stores: next, applied };
 }

@@ -143,9 +143,11 @@ export function runStep(d: Draft, now: number, out: Out): void {
       advance(d, out);
       return;
     case 'count': {
+      // the task's own store: the same key on another partition is another task's count
       const key = r.key as string;
-      const count = (d.store[key] ?? 0) + 1;
-      d.store = { ...d.store, [key]: count };
+      const store = d.stores[r.partition] ?? {};
+      const count = (store[key] ?? 0) + 1;
+      d.stores = { ...d.stores, [r.partition]: { ...store, [key]: count } };
       d.counts = { ...d.counts, [s.i]: count };
       addWork(d, now);
       if (!d.repartitionTopic || r.topic === d.repartitionTopic) out.fact(processedFact(d.client, r));
@@ -160,17 +162,17 @@ export function runStep(d: Draft, now: number, out: Out): void {
         topic: d.changelogTopic,
         partition: r.partition,
         key: r.key,
-        value: String(d.counts[s.i] ?? d.store[r.key as string] ?? 0),
+        value: String(d.counts[s.i] ?? d.stores[r.partition]?.[r.key as string] ?? 0),
         headers: {},
         ...callbackFor(d),
       });
       return;
     case 'output':
-      // to(): the default partitioner, by the key
+      // to(): the task's count, to the default partitioner's partition (by the key)
       out.call(d.producer, 'send', {
         topic: d.outputTopic,
         key: r.key,
-        value: String(d.counts[s.i] ?? d.store[r.key as string] ?? 0),
+        value: String(d.counts[s.i] ?? d.stores[r.partition]?.[r.key as string] ?? 0),
         headers: r.headers,
         ...callbackFor(d),
       });

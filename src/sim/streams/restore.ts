@@ -20,7 +20,7 @@ import { type Draft, eos, type PollReply, type Reply, type StreamThreadContext }
  * exactly_once_v2 initTransactions() first (the machine waits in `initializing`), then the restore.
  */
 export function startTask(d: Draft, now: number, out: Out): void {
-  d.store = {};
+  d.stores = {};
   d.restoreEnd = null;
   d.restorePositions = {};
   d.restoredRecords = 0;
@@ -61,7 +61,7 @@ export function holdPoll(d: Draft, reply: PollReply): void {
 export function dropTaskWork(d: Draft, out: Out): void {
   out.cancel('continue');
   out.cancel('commitDue');
-  d.store = {};
+  d.stores = {};
   d.plan = [];
   d.step = 0;
   d.batch = [];
@@ -90,14 +90,14 @@ export function startRestore(d: Draft, out: Out): void {
 export function restoreAfter(
   d: StreamThreadContext,
   r: Reply,
-): Pick<StreamThreadContext, 'restoreEnd' | 'restorePositions' | 'store' | 'restoredRecords'> {
+): Pick<StreamThreadContext, 'restoreEnd' | 'restorePositions' | 'stores' | 'restoredRecords'> {
   if (r.call === 'endOffsets')
-    return { restoreEnd: r.offsets ?? {}, restorePositions: {}, store: d.store, restoredRecords: d.restoredRecords };
-  const { store, applied } = applyChangelog(d.store, r.records ?? [], d.restoreEnd ?? {});
+    return { restoreEnd: r.offsets ?? {}, restorePositions: {}, stores: d.stores, restoredRecords: d.restoredRecords };
+  const { stores, applied } = applyChangelog(d.stores, r.records ?? [], d.restoreEnd ?? {});
   return {
     restoreEnd: d.restoreEnd,
     restorePositions: { ...d.restorePositions, ...(r.positions ?? {}) },
-    store,
+    stores,
     restoredRecords: d.restoredRecords + applied,
   };
 }
@@ -123,11 +123,12 @@ export function pollChangelog(d: Draft, out: Out): void {
   out.call(d.restoreConsumer, 'poll');
 }
 
-/** The store is restored. */
+/** The stores are restored, each task's from its own changelog partition (the keys counted over all of them). */
 export function finishRestore(d: Draft, out: Out): void {
+  const keys = Object.values(d.stores).reduce((n, s) => n + Object.keys(s).length, 0);
   out.fact({
     kind: 'note',
     actor: d.self,
-    text: `state store restored from ${d.changelogTopic}${eos(d) ? ' (read_committed)' : ''}: ${d.restoredRecords} changelog record(s), ${Object.keys(d.store).length} key(s)`,
+    text: `state store restored from ${d.changelogTopic}${eos(d) ? ' (read_committed)' : ''}: ${d.restoredRecords} changelog record(s), ${keys} key(s)`,
   });
 }

@@ -1,5 +1,6 @@
 /**
- * A Kafka Streams application with one stream thread running one counting task:
+ * A Kafka Streams application with one stream thread running its counting tasks (one per input
+ * partition, each with its own store and changelog partition):
  * input topic → (optional groupBy through a repartition topic) → a count per key in a state store,
  * backed by its changelog topic → output topic (key → count). Records with a null key or value are
  * not counted (dropped-records), as Kafka's aggregations do.
@@ -29,7 +30,7 @@
  *
  * Every answer is matched to the call it answers: by who answers (the producer, the main consumer,
  * the restore consumer) and by what the thread waits for. Simplifications (said in the UI and
- * docs): one thread and one task; the store is restored from the whole changelog on every start
+ * docs): one thread (running every task of its instance); the stores are restored from the whole changelog on every start
  * (no local checkpoint file).
  */
 import { setup } from 'xstate';

@@ -20,6 +20,12 @@ import {
 } from '../application/applicationLoop';
 import type { ActorId } from '../kernel/envelope';
 import type { RecordForApp } from '../protocol/messages';
+import { taskId } from './streamsTopology';
+
+/** A count per key. */
+export type Store = Readonly<Record<string, number>>;
+/** Each task's store, by the task's partition. */
+export type Stores = Readonly<Record<number, Store>>;
 
 export type ProcessingGuarantee = 'at_least_once' | 'exactly_once_v2';
 
@@ -53,8 +59,12 @@ export interface StreamThreadInput {
 }
 
 export interface StreamThreadContext extends StreamThreadInput {
-  /** The state store: a count per key. */
-  readonly store: Readonly<Record<string, number>>;
+  /**
+   * The state stores, one per task — by the task's partition (its input partition, or the
+   * repartition topic's after a groupBy): a count per key. Each task has its own store and changelog
+   * partition (ProcessorStateManager), so a key arriving on two partitions is counted in two stores.
+   */
+  readonly stores: Stores;
   /** The changelog's end offsets the restore reads to (the log end offset), once known. */
   readonly restoreEnd: Readonly<Record<string, number>> | null;
   /** The restore consumer's positions on the changelog. */
@@ -78,7 +88,7 @@ export interface StreamThreadContext extends StreamThreadInput {
   /** A poll() answer that arrived while the task was initialising or restoring: processed once it runs. */
   readonly heldBatch: PollReply | null;
   /**
-   * The input partitions the store has been kept for since its last restore: those of the last
+   * The input partitions the stores have been kept for since their last restore: those of the last
    * poll() answer. A partition outside them is a task newly assigned to this instance.
    */
   readonly owned: readonly string[];
@@ -113,7 +123,7 @@ export type Draft = Mutable<StreamThreadContext>;
 export function initialContext(input: StreamThreadInput): StreamThreadContext {
   return {
     ...input,
-    store: {},
+    stores: {},
     restoreEnd: null,
     restorePositions: {},
     restoredRecords: 0,
@@ -136,6 +146,15 @@ export function initialContext(input: StreamThreadInput): StreamThreadContext {
     clock: 0,
     stopped: null,
   };
+}
+
+/** Each task's store by its task id (`0_2`, or `1_2` after a groupBy), in partition order. */
+export function storesByTask(d: Pick<StreamThreadContext, 'stores' | 'repartitionTopic'>): Record<string, Store> {
+  return Object.fromEntries(
+    Object.entries(d.stores)
+      .sort(([a], [b]) => Number(a) - Number(b))
+      .map(([p, s]) => [taskId(d.repartitionTopic !== null, Number(p)), s]),
+  );
 }
 
 export function eos(d: StreamThreadContext): boolean {

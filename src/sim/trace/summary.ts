@@ -15,6 +15,7 @@ import { type SimView, stateAt, type Trace } from '../run';
 import { streamsInternalTopics } from '../scenario/build';
 import type { Scenario } from '../scenario/schema';
 import type { StreamThreadContext } from '../streams/streamThread.machine';
+import { type Store, storesByTask } from '../streams/streamThreadContext';
 import { coordinatorGroups } from './coordinatorGroups';
 import { type PartitionRow, partitionHeads, partitionRows, partitionRowsOf } from './logView';
 import type { Truncations } from './replicationView';
@@ -50,8 +51,8 @@ export interface TraceSummary {
   }[];
   readonly clients: readonly { id: string; errors: readonly string[]; notes: readonly string[] }[];
   readonly sideEffects: readonly { sink: string; effect: string; eventId: string | null; app: string; applied: boolean; step: number }[];
-  /** Kafka Streams clients: their guarantee and the state store (count per key). */
-  readonly streams: readonly { id: string; processingGuarantee: string; state: string; store: Readonly<Record<string, number>> }[];
+  /** Kafka Streams clients: their guarantee and each task's state store (count per key), by task id (`0_2`). */
+  readonly streams: readonly { id: string; processingGuarantee: string; state: string; stores: Readonly<Record<string, Store>> }[];
   readonly verdict: Verdict;
 }
 
@@ -281,7 +282,7 @@ export function streamsAt(trace: Trace, view: SimView): TraceSummary['streams'] 
         id: c.id,
         processingGuarantee: ctx?.guarantee ?? 'at_least_once',
         state: snap ? stateValueToString(snap.value) : '',
-        store: ctx?.store ?? {},
+        stores: ctx ? storesByTask(ctx) : {},
       };
     });
 }

@@ -82,6 +82,7 @@ export function verdictAppsOf(trace: Pick<Trace, 'scenario' | 'resolved'>): Verd
         store: {
           changelogTopic: changelogTopic(applicationId),
           countedTopic: c.groupBy ? repartitionTopic(applicationId) : c.inputTopic,
+          repartitioned: Boolean(c.groupBy),
         },
       });
     }

@@ -17,6 +17,7 @@ import {
   type ProducerContext,
   queueSize,
   type StreamThreadContext,
+  storesByTask,
   type TxnCoordinatorContext,
   topicPartitionKey,
 } from '../../sim/views';
@@ -257,10 +258,17 @@ function httpApiFields(c: HttpApiContext, lang: Language): Field[] {
   ];
 }
 
+/** Each task's store: "0_0: a=2 · 0_2: k=1" (one store per task, so a key may be in two). */
+function taskStores(c: StreamThreadContext): string {
+  return Object.entries(storesByTask(c))
+    .map(([task, s]) => `${task}: ${entries(s) || '–'}`)
+    .join(' · ');
+}
+
 function streamThreadFields(c: StreamThreadContext, lang: Language, note: Note): Field[] {
   const out: Field[] = [
     { label: 'processing.guarantee', value: c.guarantee },
-    { label: L(lang, 'state store (count per key)', '상태 저장소 (키별 개수)'), value: orNone(entries(c.store), lang) },
+    { label: L(lang, 'state stores (task: count per key)', '상태 저장소 (태스크: 키별 개수)'), value: orNone(taskStores(c), lang) },
     { label: 'changelog', value: c.changelogTopic },
     { label: L(lang, 'processed since last commit', '마지막 커밋 이후 처리'), value: String(c.uncommitted) },
     { label: L(lang, 'positions', '위치(position)'), value: orNone(entries(c.positions), lang) },
