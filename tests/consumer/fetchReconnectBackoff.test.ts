@@ -91,9 +91,12 @@ describe('a consumer whose leader is down (audit-net finding 2)', () => {
     expect(refused.length).toBe(11);
     const waits = toDead.map((e, i) => e.sentAt - (refused[i]?.t as number));
     expect(waits).toEqual([50, 100, 200, 400, 800, 1000, 1000, 1000, 1000, 1000]);
-    // and it resumes from the new leader as before: its first Fetch to broker-1 right after the
-    // Metadata answer that names it (a node it has no failure with)
-    expect(fetches.find((e) => e.to === 'broker-1')?.sentAt).toBe(11123);
+    // and it resumes from the new leader as before: right after the Metadata answer that names it (a
+    // node it has no failure with) it validates its position there (KIP-320: the leader epoch
+    // changed), then fetches — the OffsetsForLeaderEpoch's round trip (2 ms) later
+    const validated = r.trace.envelopes.find((e) => e.rpc === 'OffsetsForLeaderEpoch' && e.from === 'reader.consumer');
+    expect([validated?.to, validated?.sentAt]).toEqual(['broker-1', 11123]);
+    expect(fetches.find((e) => e.to === 'broker-1')?.sentAt).toBe(11125);
     expect(r.received('reader').map((x) => x.offset)).toEqual([0, 1]);
   });
 });

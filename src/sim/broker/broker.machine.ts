@@ -20,6 +20,7 @@ import type {
   AddPartitionsToTxnBatchResponse,
   ErrorOrNone,
   FetchRequest,
+  OffsetsForLeaderEpochRequest,
   ProduceRequest,
   WriteTxnMarkersRequest,
 } from '../protocol/messages';
@@ -31,6 +32,7 @@ import { markerAppendFact } from '../trace/facts';
 import { answerFetch, fetchCompletion, fetchHoldMs, wakeParked, withParked } from './consumerFetch';
 import type { MarkerWait } from './delayedMarkers';
 import { onMetadata } from './metadataRequest';
+import { onOffsetsForLeaderEpoch } from './offsetsForLeaderEpoch';
 import {
   type AppendConsumerOffsetsArgs,
   groupCoordinatorFor,
@@ -118,6 +120,7 @@ export type BrokerEvent =
   | DisconnectedEvent
   | Rpc<'Fetch', FetchRequest>
   | Rpc<'ListOffsets'>
+  | Rpc<'OffsetsForLeaderEpoch', OffsetsForLeaderEpochRequest>
   | Timer<'fetchWaitExpired', { parkId: number }>
   | Rpc<'WriteTxnMarkers', WriteTxnMarkersRequest>
   | { type: 'runCleaner'; now: number; topic?: string; partition?: number }
@@ -358,6 +361,7 @@ export const brokerMachine = setup({
         heartbeatDue: { actions: handle(replicated((ctx, _ev: TimerEvent, out) => sendHeartbeat(ctx, out))) },
         Fetch: { actions: handle(onFetch) },
         ListOffsets: { actions: handle(onListOffsets) },
+        OffsetsForLeaderEpoch: { actions: handle(onOffsetsForLeaderEpoch) },
         fetchWaitExpired: { actions: handle(onFetchWaitExpired) },
         WriteTxnMarkers: { actions: handle(onWriteTxnMarkers) },
         runCleaner: { actions: handle(onRunCleaner) },

@@ -39,6 +39,8 @@ export const POLL_INVARIANTS: Readonly<Record<PollInvariantId, string>> = {
 const SETS_POSITIONS = new Set([
   'OffsetFetchResponse',
   'ListOffsetsResponse',
+  // KIP-320: a truncation detected moves the position back to where the logs diverge
+  'OffsetsForLeaderEpochResponse',
   'JoinGroupResponse',
   'SyncGroupResponse',
   'partitionsAssignedDone',

@@ -79,6 +79,7 @@ import {
 } from './membership';
 import { pollErrorPending } from './pollErrors';
 import { assignAll, onListenerDone, onSeek, onSeekToBeginning, onSeekToCommitted } from './positions';
+import { onOffsetsForLeaderEpochResponse, onValidationRetry } from './positionValidation';
 import { closeCommitLost, heartbeatLost, joinOrSyncLost, joinPrepareCommitLost, onRequestLost } from './requestLost';
 
 export { commitBackoff, DEFAULT_API_TIMEOUT_MS, hasUncommittedPositions, maybeAutoCommit } from './commits';
@@ -135,6 +136,8 @@ const a = {
   /** A fetch's retry.backoff.ms passed after an error answer: fetched again by a waiting poll(), else by the next one. */
   fetchRetry: action((d, _e, out) => fetchWhilePolling(d, out)),
   listOffsetsResponse: action<EventOf<'ListOffsetsResponse'>>(onListOffsetsResponse),
+  offsetsForLeaderEpochResponse: action<EventOf<'OffsetsForLeaderEpochResponse'>>(onOffsetsForLeaderEpochResponse),
+  validationRetry: action<EventOf<'validationRetry'>>(onValidationRetry),
   listOffsetsRetry: action<EventOf<'listOffsetsRetry'>>(onListOffsetsRetry),
   endOffsets: action<EventOf<'endOffsets'>>(onEndOffsets),
   seek: action<EventOf<'seek'>>(onSeek),
@@ -465,6 +468,8 @@ export const consumerMachine = setup({
                 OffsetFetchResponse: { actions: a.offsetFetchResponse },
                 offsetsRetry: { actions: a.requestOffsets },
                 ListOffsetsResponse: { actions: a.listOffsetsResponse },
+                OffsetsForLeaderEpochResponse: { actions: a.offsetsForLeaderEpochResponse },
+                validationRetry: { actions: a.validationRetry },
                 endOffsets: { actions: a.endOffsets },
                 seek: { actions: a.seek },
                 seekToCommitted: { actions: a.seekToCommitted },

@@ -19,6 +19,7 @@ import type { ClientException } from '../protocol/errors';
 import type { RecordForApp, TopicPartition } from '../protocol/messages';
 import { keyOf } from '../protocol/topicPartition';
 import type { ConsumerEvent, OffsetAndPartition } from './events';
+import { NO_VALIDATION, type PositionValidation } from './positionValidation';
 
 export interface ConsumerInput {
   readonly self: ActorId;
@@ -133,6 +134,8 @@ export interface ConsumerContext extends Required<ConsumerInput> {
    * seekToBeginning's earliest whatever auto.offset.reset says.
    */
   readonly resetTo: Readonly<Record<string, 'earliest' | 'latest'>>;
+  /** KIP-320: positions' offsetEpochs and the partitions awaiting validation (positionValidation.ts). */
+  readonly validation: PositionValidation;
 }
 
 /** A group request held until the coordinator is known. */
@@ -208,6 +211,7 @@ export function consumerDraft(c: ConsumerContext): Draft {
     rejoinNeeded: c.rejoinNeeded,
     pollError: c.pollError,
     resetTo: c.resetTo,
+    validation: c.validation,
   };
 }
 
@@ -251,6 +255,7 @@ export function initialContext(input: ConsumerInput): ConsumerContext {
     rejoinNeeded: false,
     pollError: null,
     resetTo: {},
+    validation: NO_VALIDATION,
     ...(groupCoordinatorOnLeader(input.meta) ? { groupCoordinator: null, coordinatorLookup: null, coordinatorWaiting: [] } : {}),
   };
 }

@@ -13,6 +13,7 @@ import type {
   JoinGroupResponse,
   OffsetCommitResponse,
   OffsetFetchResponse,
+  OffsetsForLeaderEpochResponse,
   SyncGroupResponse,
   TopicPartition,
 } from '../protocol/messages';
@@ -42,6 +43,7 @@ export type ConsumerEvent =
   | Response<'OffsetFetchResponse', OffsetFetchResponse>
   | Response<'ListOffsetsResponse', TopicPartition & { readonly error: KafkaError; readonly offset: number }>
   | Response<'FetchResponse', FetchResponse>
+  | Response<'OffsetsForLeaderEpochResponse', OffsetsForLeaderEpochResponse>
   | Response<'MetadataResponse', MetadataResponse>
   | Response<'FindCoordinatorResponse', { readonly error: KafkaError; readonly coordinator: ActorId | null }>
   // its timers
@@ -50,6 +52,7 @@ export type ConsumerEvent =
   | Timer<'autoCommitDue'>
   | Timer<'commitRetry'>
   | Timer<'fetchRetry'>
+  | Timer<'validationRetry', { readonly partition: string }>
   | Timer<'metadataUpdateDue'>
   | Timer<'offsetsRetry'>
   | Timer<'listOffsetsRetry', ListOffsetsRetry>

@@ -33,6 +33,7 @@ import { armPollTimer, type ConsumerContext, corr, type Draft, groupMetadata, se
 import type { EventOf } from './events';
 import { collectFetched } from './fetchCollector';
 import { failPoll } from './pollErrors';
+import { awaitingValidation, noteFetchedEpochs, trackOffsetEpochs, validatePositionsIfNeeded } from './positionValidation';
 
 /**
  * Fetcher.sendFetches, as a waiting poll() calls it (ClassicKafkaConsumer.pollForFetches, on each
@@ -59,6 +60,7 @@ const NONE: ReadonlySet<string> = new Set();
  * connection attempt. Every Fetch is a full one (no fetch session, KIP-227).
  */
 function sendFetches(d: Draft, out: Out, backingOff: ReadonlySet<string> = NONE): void {
+  validatePositionsIfNeeded(d, out);
   const byNode = new Map<string, FetchPartition[]>();
   for (const tp of d.assignment) {
     const name = keyOf(tp);
@@ -66,7 +68,7 @@ function sendFetches(d: Draft, out: Out, backingOff: ReadonlySet<string> = NONE)
     // a partition whose fetch poll() has not finished with (records, or a tail still to pass over) is not fetched
     if (position === undefined || d.fetching[name] !== undefined || (d.buffer[name]?.length ?? 0) > 0 || d.bufferEnd[name] !== undefined)
       continue;
-    if (d.awaitingMetadata.includes(name) || backingOff.has(name)) continue;
+    if (d.awaitingMetadata.includes(name) || backingOff.has(name) || awaitingValidation(d, name)) continue;
     const leader = leaderOf(d.meta, tp.topic, tp.partition);
     if (!leader) {
       d.metadata = requestUpdate(d.metadata);
@@ -278,6 +280,7 @@ export function servePoll(d: Draft, out: Out, backingOff: ReadonlySet<string> = 
   d.buffer = buffer;
   d.bufferEnd = bufferEnd;
   d.positions = positions;
+  trackOffsetEpochs(d);
   for (const r of records)
     out.fact({
       kind: 'delivered',
@@ -342,6 +345,7 @@ function onPartitionData(d: Draft, r: FetchPartitionResponse, correlationId: num
     return 'backoff';
   }
   const c = collectFetched(r.topic, r.partition, r.batches, r.abortedTransactions, d.config['isolation.level'], position);
+  noteFetchedEpochs(d, name, r.batches);
   for (const s of c.skipped) out.fact({ kind: 'skipped', consumer: d.client, topic: r.topic, partition: r.partition, ...s });
   if (c.records.length === 0) {
     // markers or aborted data only: the position moves past them when poll() collects this fetch

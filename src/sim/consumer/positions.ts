@@ -10,6 +10,7 @@ import { requestOffsets } from './commits';
 import type { Draft } from './consumerContext';
 import type { EventOf } from './events';
 import { fetchWhilePolling, resetPosition } from './fetcher';
+import { NO_VALIDATION } from './positionValidation';
 
 /** Partitions revoked (eager rebalance): positions, buffers and fetches are forgotten. */
 export function revokeAll(d: Draft): void {
@@ -21,6 +22,7 @@ export function revokeAll(d: Draft): void {
   d.awaitingMetadata = [];
   d.offsetsRequest = null;
   d.offsetsAttempts = 0;
+  d.validation = NO_VALIDATION;
 }
 
 /** Every position, buffer and fetch forgotten (the assignment stays): seekToBeginning, seekToCommitted. */

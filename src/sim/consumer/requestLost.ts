@@ -17,6 +17,7 @@ import type { ConsumerEvent } from './events';
 import { fetchAnswered, fetchWhilePolling } from './fetcher';
 import { onFindCoordinatorLost } from './groupLookup';
 import { failHeartbeat } from './membership';
+import { onValidationLost } from './positionValidation';
 
 /** The lost request's correlation id (every request of the consumer carries one). */
 const correlationOf = (e: DisconnectedEvent) => e.payload.correlationId as number;
@@ -50,6 +51,9 @@ export function onRequestLost(d: Draft, e: DisconnectedEvent, out: Out, heartbea
         d.offsetsRequest = null;
         retryOffsetFetch(d, out);
       }
+      return;
+    case 'OffsetsForLeaderEpoch':
+      onValidationLost(d, correlationId, out);
       return;
     case 'ListOffsets':
       // ask again after retry.backoff.ms (a down leader refuses at once: no tight loop)

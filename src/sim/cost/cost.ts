@@ -36,7 +36,16 @@ export const TRANSACTION_RPCS: readonly RequestRpc[] = [
   'EndTxn',
   'WriteTxnMarkers',
 ];
-const READ_PATH: readonly RequestRpc[] = ['Fetch', 'ListOffsets', 'OffsetFetch', 'JoinGroup', 'SyncGroup', 'Heartbeat', 'LeaveGroup'];
+const READ_PATH: readonly RequestRpc[] = [
+  'Fetch',
+  'ListOffsets',
+  'OffsetsForLeaderEpoch',
+  'OffsetFetch',
+  'JoinGroup',
+  'SyncGroup',
+  'Heartbeat',
+  'LeaveGroup',
+];
 const NOT_KAFKA: readonly RequestRpc[] = ['DbTransaction', 'DbQuery', 'HttpRequest'];
 
 export interface Spread {

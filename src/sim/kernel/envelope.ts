@@ -17,6 +17,7 @@ export const RPCS = {
   // consumer path
   Fetch: { response: 'FetchResponse' },
   ListOffsets: { response: 'ListOffsetsResponse' },
+  OffsetsForLeaderEpoch: { response: 'OffsetsForLeaderEpochResponse' },
   OffsetCommit: { response: 'OffsetCommitResponse' },
   OffsetFetch: { response: 'OffsetFetchResponse' },
   JoinGroup: { response: 'JoinGroupResponse' },

@@ -113,6 +113,10 @@ const EXPLAIN: Record<string, readonly [en: string, ko: string]> = {
     'poll() throws: the position is no longer (or not yet) in the log and auto.offset.reset=none forbids a reset',
     'poll()이 예외를 던집니다. 위치가 로그 범위 밖인데 auto.offset.reset=none이라 위치를 다시 잡지 않습니다',
   ],
+  LogTruncationException: [
+    'poll() throws: after a leader change the new leader’s log ends the position’s leader epoch below the position (the records consumed there were truncated away) and auto.offset.reset=none forbids a reset',
+    'poll()이 예외를 던집니다. 리더가 바뀐 뒤 새 리더의 로그에서 위치의 리더 epoch가 위치보다 앞에서 끝나는데(읽은 레코드가 잘려 나감) auto.offset.reset=none이라 위치를 다시 잡지 않습니다',
+  ],
   IllegalStateException: ['the call is not allowed in the client’s current state', '클라이언트의 현재 상태에서는 허용되지 않는 호출입니다'],
 };
 

@@ -18,6 +18,16 @@ const KO_RULES: readonly Rule[] = [
     (m) =>
       `운영자가 그룹 ${m[2]}(${m[3]})에 kafka-consumer-groups --reset-offsets ${josa(m[1] as string, '을/를')} 실행했습니다. 이제 ${m[4]}부터 읽습니다`,
   ],
+  [
+    /^truncation detected for partition (\S+) at offset (\d+): leader epoch (\d+) ends at offset (\d+) on the leader, so the consumer resets its offset to the first offset known to diverge, (\d+)$/,
+    (m) =>
+      `파티션 ${m[1]}의 offset ${m[2]}에서 로그 잘림(truncation)을 감지했습니다. 리더에서 리더 epoch ${m[3]}는 offset ${m[4]}에서 끝나므로, 컨슈머는 로그가 갈라지는 첫 offset인 ${m[5]}로 위치를 되돌립니다`,
+  ],
+  [
+    /^truncation detected for partition (\S+) at offset (\d+): the leader has no leader epoch (\d+) or earlier, so the consumer resets its offset by auto\.offset\.reset$/,
+    (m) =>
+      `파티션 ${m[1]}의 offset ${m[2]}에서 로그 잘림(truncation)을 감지했습니다. 리더에 리더 epoch ${m[3]} 이하가 없으므로 컨슈머는 auto.offset.reset에 따라 위치를 다시 정합니다`,
+  ],
   [/^group (\S+) is rebalancing: (.+)$/, (m) => `${josa(`그룹 ${m[1]}`, '이/가')} 리밸런스를 시작합니다: ${reasonKo(m[2] as string)}`],
   [/^group (\S+): (.+); it is removed$/, (m) => `그룹 ${m[1]}: ${reasonKo(m[2] as string)}. 그룹에서 제거됩니다`],
   [

@@ -220,6 +220,43 @@ export function rpcClause(ctx: NarrationContext): string {
         `${josa(from, '은/는')} ${where}의 커밋된 offset이 없어 auto.offset.reset에 따라 ${to}에게 ${earliest ? '가장 이른' : '가장 최근'} offset을 묻습니다.`,
       );
     }
+    case 'OffsetsForLeaderEpoch': {
+      const parts = Array.isArray(p.partitions) ? (p.partitions as P[]) : [];
+      const asks = list(
+        lang,
+        parts.map((x) =>
+          say(
+            lang,
+            `epoch ${num(x.leaderEpoch)} of ${topicPartitionKey(str(x.topic), num(x.partition))}`,
+            `${topicPartitionKey(str(x.topic), num(x.partition))}의 epoch ${num(x.leaderEpoch)}`,
+          ),
+        ),
+      );
+      return say(
+        lang,
+        `the leader changed: ${from} asks ${to} where ${asks} ends in its log, to check that its position was not truncated (OffsetsForLeaderEpoch, KIP-320)`,
+        `리더가 바뀌었습니다. ${josa(from, '이/가')} 자기 위치가 잘려 나간 로그에 있지 않은지 확인하려고 ${to}에게 ${asks}가 로그의 어디에서 끝나는지 묻습니다(OffsetsForLeaderEpoch, KIP-320).`,
+      );
+    }
+    case 'OffsetsForLeaderEpochResponse': {
+      const parts = Array.isArray(p.partitions) ? (p.partitions as P[]) : [];
+      const one = (x: P): string => {
+        const name = topicPartitionKey(str(x.topic), num(x.partition));
+        const e = errorPart(ctx, x.error);
+        if (e) return say(lang, `${name}${e}`, `${name}:${e}`);
+        if (num(x.endOffset) < 0) return say(lang, `${name}: no such epoch on the leader`, `${name}: 리더에 그런 epoch가 없음`);
+        return say(
+          lang,
+          `${name}: epoch ${num(x.leaderEpoch)} ends at offset ${num(x.endOffset)}`,
+          `${name}: epoch ${num(x.leaderEpoch)}는 offset ${num(x.endOffset)}에서 끝남`,
+        );
+      };
+      return say(
+        lang,
+        `${to} learns from the leader where its positions' epochs end (${list(lang, parts.map(one))})`,
+        `${josa(to, '은/는')} 리더에게서 자기 위치의 epoch가 어디서 끝나는지 듣습니다(${list(lang, parts.map(one))}).`,
+      );
+    }
     case 'ListOffsetsResponse':
       return say(
         lang,

@@ -65,6 +65,8 @@ export type ClientException =
   | 'NoOffsetForPartitionException'
   /** poll(): the position is outside the log and auto.offset.reset=none (FetchCollector.handleInitializeErrors). */
   | 'OffsetOutOfRangeException'
+  /** poll(): OffsetsForLeaderEpoch found the log truncated below the position and auto.offset.reset=none (SubscriptionState.maybeCompleteValidation). */
+  | 'LogTruncationException'
   | 'IllegalStateException'
   /** A transactional call once the producer is fenced (TransactionManager.maybeFailWithError throws it as itself). */
   | 'ProducerFencedException'

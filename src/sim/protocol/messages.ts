@@ -211,6 +211,31 @@ export interface FetchResponse {
   readonly partitions: readonly FetchPartitionResponse[];
 }
 
+/**
+ * OffsetsForLeaderEpoch (KIP-320), a consumer validating its positions after a leader change: per
+ * partition, the leader epoch it knows (currentLeaderEpoch, fenced as a Fetch's is) and the epoch of
+ * the last record it consumed (leaderEpoch: the position's offsetEpoch), whose end offset the leader gives.
+ */
+export interface OffsetForLeaderPartition extends TopicPartition {
+  readonly currentLeaderEpoch: number;
+  readonly leaderEpoch: number;
+}
+
+export interface OffsetsForLeaderEpochRequest {
+  readonly partitions: readonly OffsetForLeaderPartition[];
+}
+
+/** EpochEndOffset: the largest epoch ≤ the one asked for and its end offset; −1/−1 when the leader knows none. */
+export interface EpochEndOffset extends TopicPartition {
+  readonly error: ErrorOrNone;
+  readonly leaderEpoch: number;
+  readonly endOffset: number;
+}
+
+export interface OffsetsForLeaderEpochResponse {
+  readonly partitions: readonly EpochEndOffset[];
+}
+
 export interface JoinGroupRequest {
   readonly groupId: string;
   readonly memberId: string;
