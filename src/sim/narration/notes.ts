@@ -21,7 +21,7 @@ const KO_RULES: readonly Rule[] = [
   [
     /^truncation detected for partition (\S+) at offset (\d+): leader epoch (\d+) ends at offset (\d+) on the leader, so the consumer resets its offset to the first offset known to diverge, (\d+)$/,
     (m) =>
-      `파티션 ${m[1]}의 offset ${m[2]}에서 로그 잘림(truncation)을 감지했습니다. 리더에서 리더 epoch ${m[3]}는 offset ${m[4]}에서 끝나므로, 컨슈머는 로그가 갈라지는 첫 offset인 ${m[5]}로 위치를 되돌립니다`,
+      `파티션 ${m[1]}의 offset ${m[2]}에서 로그 잘림(truncation)을 감지했습니다. 리더에서 ${josa(`리더 epoch ${m[3]}`, '은/는')} offset ${m[4]}에서 끝나므로, 컨슈머는 로그가 갈라지는 첫 offset인 ${m[5]}로 위치를 되돌립니다`,
   ],
   [
     /^truncation detected for partition (\S+) at offset (\d+): the leader has no leader epoch (\d+) or earlier, so the consumer resets its offset by auto\.offset\.reset$/,

@@ -235,7 +235,7 @@ export function rpcClause(ctx: NarrationContext): string {
       return say(
         lang,
         `the leader changed: ${from} asks ${to} where ${asks} ends in its log, to check that its position was not truncated (OffsetsForLeaderEpoch, KIP-320)`,
-        `리더가 바뀌었습니다. ${josa(from, '이/가')} 자기 위치가 잘려 나간 로그에 있지 않은지 확인하려고 ${to}에게 ${asks}가 로그의 어디에서 끝나는지 묻습니다(OffsetsForLeaderEpoch, KIP-320).`,
+        `리더가 바뀌었습니다. ${josa(from, '이/가')} 자기 위치가 잘려 나간 로그에 있지 않은지 확인하려고 ${to}에게 ${josa(asks, '이/가')} 로그의 어디에서 끝나는지 묻습니다(OffsetsForLeaderEpoch, KIP-320).`,
       );
     }
     case 'OffsetsForLeaderEpochResponse': {
@@ -248,7 +248,7 @@ export function rpcClause(ctx: NarrationContext): string {
         return say(
           lang,
           `${name}: epoch ${num(x.leaderEpoch)} ends at offset ${num(x.endOffset)}`,
-          `${name}: epoch ${num(x.leaderEpoch)}는 offset ${num(x.endOffset)}에서 끝남`,
+          `${name}: ${josa(`epoch ${num(x.leaderEpoch)}`, '은/는')} offset ${num(x.endOffset)}에서 끝남`,
         );
       };
       return say(
