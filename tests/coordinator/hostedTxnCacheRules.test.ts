@@ -18,19 +18,9 @@ import type { HostedState, TxnCoordinatorContext } from '../../src/sim/coordinat
 import { cacheErrorAfterWrite, onWriteAnswered } from '../../src/sim/coordinator/txnStateWrites';
 import type { Effect } from '../../src/sim/kernel/effects';
 import { translateNote } from '../../src/sim/narration/notes';
-import { HOSTED_TXN_META } from '../replication/hostBroker';
+import { HOSTED_TXN_META, ONGOING_TXN } from '../replication/hostBroker';
 
-const ongoing: TxnMetadata = {
-  transactionalId: 'tx',
-  producerId: 1000,
-  producerEpoch: 0,
-  lastProducerEpoch: -1,
-  txnTimeoutMs: 60000,
-  state: 'Ongoing',
-  partitions: ['payments-0'],
-  txnStartTimestamp: 5,
-  txnLastUpdateTimestamp: 5,
-};
+const ongoing = ONGOING_TXN;
 
 /** broker-0's coordinator leading and having loaded __transaction_state-0 (or, hosted: false, the one-replica coordinator). */
 function coordinator(txn: TxnMetadata = ongoing, options: { hosted?: boolean; transactionVersion?: 1 | 2 } = {}): TxnCoordinatorContext {

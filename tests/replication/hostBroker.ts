@@ -6,6 +6,7 @@
 import type { BrokerContext } from '../../src/sim/broker/broker.machine';
 import { initialReplication } from '../../src/sim/broker/replication';
 import { type ClusterMetadata, TRANSACTION_STATE_TOPIC } from '../../src/sim/cluster/metadata';
+import type { TxnMetadata } from '../../src/sim/coordinator/transactionMetadata';
 import { createPartitionLog } from '../../src/sim/log/partitionLog';
 import { asReplicatedLog } from '../../src/sim/log/replicaLog';
 import { becomeLeader } from '../../src/sim/replication/leaderPartition';
@@ -29,6 +30,19 @@ export const HOSTED_TXN_META: ClusterMetadata = {
   groupCoordinator: 'group-coordinator',
   transactionStatePartitions: 1,
   consumerOffsetsPartitions: 1,
+};
+
+/** transactional.id `tx` in an open transaction on payments-0 (producer 1000, epoch 0), started at 5 ms. */
+export const ONGOING_TXN: TxnMetadata = {
+  transactionalId: 'tx',
+  producerId: 1000,
+  producerEpoch: 0,
+  lastProducerEpoch: -1,
+  txnTimeoutMs: 60000,
+  state: 'Ongoing',
+  partitions: ['payments-0'],
+  txnStartTimestamp: 5,
+  txnLastUpdateTimestamp: 5,
 };
 
 export function hostBroker(

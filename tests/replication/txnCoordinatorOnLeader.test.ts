@@ -41,7 +41,7 @@ import { runScenario } from '../../src/sim/run';
 import type { Scenario } from '../../src/sim/scenario/schema';
 import { validateScenario } from '../../src/sim/scenario/validate';
 import { runWith } from '../presets/helpers';
-import { BROKERS, HOSTED_TXN_CLUSTER, HOSTED_TXN_META, hostBroker } from './hostBroker';
+import { BROKERS, HOSTED_TXN_CLUSTER, HOSTED_TXN_META, hostBroker, ONGOING_TXN } from './hostBroker';
 
 const KEY = `${TRANSACTION_STATE_TOPIC}-0`;
 const meta = HOSTED_TXN_META;
@@ -142,17 +142,7 @@ describe('FindCoordinator and the coordinator hand-offs', () => {
   });
 });
 
-const ongoing: TxnMetadata = {
-  transactionalId: 'tx',
-  producerId: 1000,
-  producerEpoch: 0,
-  lastProducerEpoch: -1,
-  txnTimeoutMs: 60000,
-  state: 'Ongoing',
-  partitions: ['payments-0'],
-  txnStartTimestamp: 5,
-  txnLastUpdateTimestamp: 5,
-};
+const ongoing = ONGOING_TXN;
 
 function coordinator(
   owned: TxnCoordinatorContext['hosted'] extends infer H ? (H extends { owned: infer O } ? O : never) : never,

@@ -98,31 +98,27 @@ export function putGroup(d: Draft, g: ConsumerGroup): void {
 export const GROUP_MIN_SESSION_TIMEOUT_MS = 6000;
 export const GROUP_MAX_SESSION_TIMEOUT_MS = 1800000;
 
+/** A JoinGroup refused before any group logic: the member keeps its id, nothing in the coordinator changes. */
+function refuseJoin(
+  ctx: GroupCoordinatorContext,
+  ev: RpcEvent<JoinGroupRequest>,
+  error: 'INVALID_SESSION_TIMEOUT' | 'UNKNOWN_MEMBER_ID',
+  out: Out,
+): GroupCoordinatorContext {
+  out.reply(pendingRequest(ev), 'JoinGroupResponse', { error, generationId: -1, memberId: ev.payload.memberId, leader: '' });
+  return ctx;
+}
+
 export const onJoinGroup = (ctx: GroupCoordinatorContext, ev: RpcEvent<JoinGroupRequest>, out: Out): GroupCoordinatorContext => {
   const req = ev.payload;
   // GroupCoordinatorService.joinGroup: a session timeout outside the brokers' range is refused
   // before any group logic runs (the group and its members are untouched)
-  if (req.sessionTimeoutMs < GROUP_MIN_SESSION_TIMEOUT_MS || req.sessionTimeoutMs > GROUP_MAX_SESSION_TIMEOUT_MS) {
-    out.reply(pendingRequest(ev), 'JoinGroupResponse', {
-      error: 'INVALID_SESSION_TIMEOUT',
-      generationId: -1,
-      memberId: req.memberId,
-      leader: '',
-    });
-    return ctx;
-  }
+  if (req.sessionTimeoutMs < GROUP_MIN_SESSION_TIMEOUT_MS || req.sessionTimeoutMs > GROUP_MAX_SESSION_TIMEOUT_MS)
+    return refuseJoin(ctx, ev, 'INVALID_SESSION_TIMEOUT', out);
   // classicGroupJoinToClassicGroup: only a member without an id creates the group
   // (getOrMaybeCreateClassicGroup(groupId, isUnknownMember)); one with an id gets UNKNOWN_MEMBER_ID
   // (GroupIdNotFoundException) with its own id, and nothing is created or written
-  if (!ctx.groups[req.groupId] && req.memberId !== '') {
-    out.reply(pendingRequest(ev), 'JoinGroupResponse', {
-      error: 'UNKNOWN_MEMBER_ID',
-      generationId: -1,
-      memberId: req.memberId,
-      leader: '',
-    });
-    return ctx;
-  }
+  if (!ctx.groups[req.groupId] && req.memberId !== '') return refuseJoin(ctx, ev, 'UNKNOWN_MEMBER_ID', out);
   const d: Draft = { ...ctx };
   const g = d.groups[req.groupId] ?? emptyGroup(req.groupId);
   const request = { ...req, rebalanceTimeoutMs: req.rebalanceTimeoutMs ?? d.config.rebalanceTimeoutMs };
