@@ -16,8 +16,8 @@ import {
 } from '../src/sim/consumer/consumer.machine';
 import type { Effect } from '../src/sim/kernel/effects';
 import { stateValueToString } from '../src/sim/kernel/stateValue';
-import type { RecordBatch } from '../src/sim/log/recordBatch';
 import { oneBrokerMetadata } from './fixtures/oneBrokerMetadata';
+import { plainBatch } from './fixtures/plainBatch';
 
 const meta: ClusterMetadata = oneBrokerMetadata;
 
@@ -25,21 +25,7 @@ type Send = Extract<Effect, { type: 'send' }>;
 type Timer = Extract<Effect, { type: 'timer' }>;
 type Call = Extract<Effect, { type: 'call' }>;
 
-function batch(offsets: number[]): RecordBatch {
-  return {
-    baseOffset: offsets[0] as number,
-    lastOffset: offsets[offsets.length - 1] as number,
-    producerId: -1,
-    producerEpoch: -1,
-    baseSequence: -1,
-    lastSequence: -1,
-    isTransactional: false,
-    isControl: false,
-    controlType: null,
-    records: offsets.map((offset) => ({ offset, key: `k${offset}`, value: 'v', headers: {}, timestamp: 0 })),
-    appendTime: 0,
-  };
-}
+const batch = (offsets: number[]) => plainBatch(offsets.map((offset) => ({ offset, key: `k${offset}` })));
 
 /** A consumer of group g, driven to Stable with orders-0, having returned records 0..2 from poll(). */
 function consumer(config: Record<string, string | number | boolean | null> = {}, rebalanceListener = false) {

@@ -11,9 +11,9 @@ import { initialContext } from '../../src/sim/consumer/consumerContext';
 import type { EventOf } from '../../src/sim/consumer/events';
 import { fetchWhilePolling, onFetchResponse } from '../../src/sim/consumer/fetcher';
 import { onOffsetsForLeaderEpochResponse, onValidationRetry } from '../../src/sim/consumer/positionValidation';
-import type { RecordBatch } from '../../src/sim/log/recordBatch';
 import { runScenario } from '../../src/sim/run';
 import { summarize } from '../../src/sim/trace/summary';
+import { plainBatch } from '../fixtures/plainBatch';
 import { inputOf } from '../machines/harness';
 import { replies, response, run, sent as sentRequests, timers, tp0 } from './fixture';
 
@@ -44,21 +44,12 @@ const newLeader = (ctx: ConsumerContext, epoch: number): ConsumerContext['meta']
   return { ...ctx.meta, topics: { ...ctx.meta.topics, t: { ...t, leaders: ['broker-1'], leaderEpochs: [epoch] } } };
 };
 
-const batch = (baseOffset: number, lastOffset: number, partitionLeaderEpoch: number): RecordBatch =>
-  ({
-    baseOffset,
-    lastOffset,
-    producerId: -1,
-    producerEpoch: -1,
-    baseSequence: -1,
-    lastSequence: -1,
-    isTransactional: false,
-    isControl: false,
-    controlType: null,
-    appendTime: 0,
+/** Records baseOffset..lastOffset in one batch of leader epoch `partitionLeaderEpoch`. */
+const batch = (baseOffset: number, lastOffset: number, partitionLeaderEpoch: number) =>
+  plainBatch(
+    Array.from({ length: lastOffset - baseOffset + 1 }, (_, i) => ({ offset: baseOffset + i })),
     partitionLeaderEpoch,
-    records: Array.from({ length: lastOffset - baseOffset + 1 }, (_, i) => ({ offset: baseOffset + i, key: 'k', value: 'v', headers: {} })),
-  }) as unknown as RecordBatch;
+  );
 
 /** A consumer that consumed up to offset 3 in leader epoch 0 (checked against leader epoch 0). */
 const consumedTo3 = (config: Record<string, unknown> = {}) =>

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { type ConsumerContext, consumerMachine, fetchingState, membershipState } from '../../src/sim/consumer/consumer.machine';
 import type { Effect } from '../../src/sim/kernel/effects';
+import { plainBatch } from '../fixtures/plainBatch';
 import { answer, joinedAsLeader as joinAsLeader, lost, sent, synced } from './consumerDriver';
 import { type Driven, drive, inputOf, sends } from './harness';
 
@@ -87,19 +88,7 @@ describe('consumer statechart: the two regions of running', () => {
     const fetch = sent(m.send(call('poll'), 35), 'Fetch');
     expect(offsetOf(fetch)).toBe(0);
     expect(fetching(m)).toBe('ASSIGNED.FETCH_IN_FLIGHT');
-    const batch = {
-      baseOffset: 0,
-      lastOffset: 0,
-      producerId: -1,
-      producerEpoch: -1,
-      baseSequence: -1,
-      lastSequence: -1,
-      isTransactional: false,
-      isControl: false,
-      controlType: null,
-      records: [{ offset: 0, key: 'k', value: 'v', headers: {}, timestamp: 0 }],
-      appendTime: 0,
-    };
+    const batch = plainBatch([{ offset: 0 }]);
     const response = {
       error: 'NONE',
       topic: 't',

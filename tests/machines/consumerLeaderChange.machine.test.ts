@@ -9,6 +9,7 @@ import { type ConsumerContext, consumerMachine, fetchingState } from '../../src/
 import type { ConsumerInput } from '../../src/sim/consumer/consumerContext';
 import type { Effect } from '../../src/sim/kernel/effects';
 import type { PartitionMetadata } from '../../src/sim/protocol/replicationMessages';
+import { plainBatch } from '../fixtures/plainBatch';
 import { type Driven, drive, inputOf } from './harness';
 import { metadataOfT, partitionT0 as part, threeBrokerScenario, withReplicatedT } from './replicatedTopic';
 
@@ -134,22 +135,10 @@ describe('the consumer follows the leader', () => {
 
   it('after records were consumed, the position it resumes from on the new leader is the one after them', () => {
     const { m, fetch } = fetchingFromBroker0(0);
-    const batch = {
-      baseOffset: 0,
-      lastOffset: 1,
-      producerId: -1,
-      producerEpoch: -1,
-      baseSequence: -1,
-      lastSequence: -1,
-      isTransactional: false,
-      isControl: false,
-      controlType: null,
-      records: [
-        { offset: 0, key: 'k', value: 'a', headers: {}, timestamp: 0 },
-        { offset: 1, key: 'k', value: 'b', headers: {}, timestamp: 0 },
-      ],
-      appendTime: 0,
-    };
+    const batch = plainBatch([
+      { offset: 0, value: 'a' },
+      { offset: 1, value: 'b' },
+    ]);
     // the waiting poll() returns records 0 and 1; its prefetch asks for 2
     const returned = m.send(
       answer(
