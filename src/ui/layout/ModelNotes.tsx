@@ -46,7 +46,7 @@ const TEXT = {
     replicated: (internal: InternalTopics) =>
       `Replication (KRaft) is modelled for topics with replicationFactor: followers fetch from the leader, the high watermark is the lowest log end offset of the ISR, a follower leaves the ISR after replica.lag.time.max.ms, the controller elects a new leader from the ISR (unclean only with unclean.leader.election.enable) and bumps the leader epoch, and a returning replica truncates to the new leader epoch. Brokers learn partition changes by message from the controller, not by fetching its metadata log. ${internalTopicsEn(internal)}`,
     items: [
-      'A Fetch request carries one partition (a Produce request carries every partition its broker leads, as in Kafka).',
+      'A consumer sends one Fetch per broker with every partition that broker leads, as Kafka does, but each is a full fetch (no fetch sessions, KIP-227), fetch.min.bytes is 1 and a partition returns at most max.poll.records records (no byte limits).',
       'The transaction coordinator and the group coordinator are actors of their own; the internal topics have 3 partitions, not 50.',
       'The group coordinator computes the range assignment; every rebalance revokes all partitions (eager).',
       'Retry and reconnect backoffs have no jitter; a null key moves to the next partition with a leader in order, not a random one.',
@@ -67,7 +67,7 @@ const TEXT = {
     replicated: (internal: InternalTopics) =>
       `replicationFactor를 둔 토픽은 복제(KRaft)를 모델링합니다: 팔로워가 리더에게서 fetch하고, HW는 ISR의 가장 작은 LEO이며, replica.lag.time.max.ms보다 뒤처진 팔로워는 ISR에서 빠지고, 컨트롤러가 ISR에서 새 리더를 뽑고(unclean.leader.election.enable일 때만 ISR 밖에서) leaderEpoch를 올리며, 돌아온 복제본은 새 leaderEpoch에 맞춰 로그를 자릅니다. 브로커는 컨트롤러의 메타데이터 로그를 fetch하지 않고 메시지로 파티션 변경을 받습니다. ${internalTopicsKo(internal)}`,
     items: [
-      'Fetch 요청은 파티션 하나씩 담습니다(Produce 요청은 Kafka처럼 그 브로커가 리더인 파티션을 모두 담습니다).',
+      '컨슈머는 Kafka처럼 브로커마다 Fetch 하나에 그 브로커가 리더인 파티션을 모두 담지만, 매번 전체 fetch입니다(fetch 세션, KIP-227 없음). fetch.min.bytes는 1이고, 파티션마다 최대 max.poll.records개의 레코드를 돌려줍니다(바이트 한도 없음).',
       '트랜잭션 코디네이터와 그룹 코디네이터는 별도 액터이고, 내부 토픽은 50개가 아니라 3개 파티션입니다.',
       '그룹 코디네이터가 range 할당을 계산하고, 리밸런스마다 모든 파티션을 회수합니다(eager).',
       '재시도 backoff와 재연결 backoff에 jitter가 없고, null 키는 무작위가 아니라 리더가 있는 다음 파티션으로 옮겨 갑니다.',
