@@ -137,7 +137,7 @@ describe('server reads: one request per connection at a time (SocketServer mute)
     expect((sim.actorSnapshots().get('srv')?.context as Reads).reads).toEqual(['Produce 1 at 1', 'Produce 2 at 1']);
   });
 
-  it("Fetch requests (the model's one per partition, standing for Kafka's one per broker) neither wait nor hold", () => {
+  it("Fetch requests neither wait nor hold (simplified: a follower's go per partition, and a consumer's share its connection with its group requests)", () => {
     const { reads } = run([
       { n: 1, rpc: 'Fetch' },
       { n: 2, rpc: 'Fetch' },
