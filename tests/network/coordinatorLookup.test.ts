@@ -123,15 +123,16 @@ const call = (type: string, args: Record<string, unknown> = {}) => ({ type, from
 const lookupTimers = (fx: readonly Effect[]) =>
   fx.flatMap((e) => (e.type === 'timer' && e.name === 'heartbeatThreadLookup' ? [e.delay] : []));
 
+/** broker-0 answers the FindCoordinator `find` at `now`, naming `coordinator`. */
+const coordinatorFound = (m: Driven, find: { payload: Record<string, unknown> } | undefined, coordinator: string, now: number) =>
+  m.send(answer('FindCoordinatorResponse', find?.payload.correlationId as number, { error: 'NONE', coordinator }, 'broker-0'), now);
+
 /** A member STABLE in generation 1 whose coordinator, found through broker-0, is `coordinator`. */
 function stableWith(coordinator: string): Driven {
   const m = drive(consumerMachine, inputOf(scenario, 'c.consumer'));
   const find = sent(m.send({ type: 'boot' }, 0), 'FindCoordinator');
   expect(find?.to).toBe('broker-0');
-  const join = sent(
-    m.send(answer('FindCoordinatorResponse', find?.payload.correlationId as number, { error: 'NONE', coordinator }, 'broker-0'), 2),
-    'JoinGroup',
-  );
+  const join = sent(coordinatorFound(m, find, coordinator, 2), 'JoinGroup');
   const joined = { error: 'NONE', generationId: 1, memberId: 'c-0', leader: 'c-0' };
   const sync = sent(m.send(answer('JoinGroupResponse', join?.payload.correlationId as number, joined, coordinator), 4), 'SyncGroup');
   m.send(
@@ -185,15 +186,7 @@ describe("the consumer's heartbeat thread looks an unknown coordinator up every 
     const second = m.send({ type: 'heartbeatThreadLookup' }, 302);
     expect(sent(second, 'FindCoordinator')).toBeUndefined();
     expect(lookupTimers(second)).toEqual([100]);
-    m.send(
-      answer(
-        'FindCoordinatorResponse',
-        find?.payload.correlationId as number,
-        { error: 'NONE', coordinator: 'broker-2.group-coordinator' },
-        'broker-0',
-      ),
-      303,
-    );
+    coordinatorFound(m, find, 'broker-2.group-coordinator', 303);
     expect(m.context<ConsumerContext>().groupCoordinator).toBe('broker-2.group-coordinator');
     const found = m.send({ type: 'heartbeatThreadLookup' }, 402);
     expect(sends(found)).toEqual([]);
@@ -219,27 +212,11 @@ describe('the reconnect backoff holds group requests (checkAndGetCoordinator: is
     expect(sends(fx)).toEqual(['FindCoordinator→broker-0']);
     const find = sent(fx, 'FindCoordinator');
     // still named (not fenced yet), still in its backoff: the commit keeps waiting, asked again after retry.backoff.ms
-    const again = m.send(
-      answer(
-        'FindCoordinatorResponse',
-        find?.payload.correlationId as number,
-        { error: 'NONE', coordinator: 'broker-1.group-coordinator' },
-        'broker-0',
-      ),
-      3012,
-    );
+    const again = coordinatorFound(m, find, 'broker-1.group-coordinator', 3012);
     expect(sends(again)).toEqual([]);
     expect(again).toContainEqual(expect.objectContaining({ type: 'timer', name: 'coordinatorLookupRetry', delay: 100 }));
     const retry = sent(m.send({ type: 'coordinatorLookupRetry' }, 3112), 'FindCoordinator');
-    const found = m.send(
-      answer(
-        'FindCoordinatorResponse',
-        retry?.payload.correlationId as number,
-        { error: 'NONE', coordinator: 'broker-2.group-coordinator' },
-        'broker-0',
-      ),
-      3114,
-    );
+    const found = coordinatorFound(m, retry, 'broker-2.group-coordinator', 3114);
     expect(sends(found)).toEqual(['OffsetCommit→broker-2.group-coordinator']);
   });
 
