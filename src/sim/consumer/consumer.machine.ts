@@ -54,7 +54,7 @@ import {
   onListOffsetsResponse,
   onListOffsetsRetry,
 } from './fetcher';
-import { onCoordinatorLookupRetry, onFindCoordinatorResponse, onHeartbeatThreadLookup } from './groupLookup';
+import { coordinatorUnknown, onCoordinatorLookupRetry, onFindCoordinatorResponse, onHeartbeatThreadLookup } from './groupLookup';
 import {
   heartbeatRejoinsAfterCommit,
   heartbeatRejoinsNow,
@@ -63,6 +63,7 @@ import {
   onHeartbeatDue,
   onHeartbeatResponse,
   onJoined,
+  onJoinedCoordinatorUnknown,
   onJoinFailed,
   onPollAfterJoinRefused,
   onPollTimeoutExpired,
@@ -92,6 +93,8 @@ const a = {
   sendJoin: action((d, _e, out) => sendJoin(d, out)),
   rejoinAfterBackoff: action((d, _e, out) => rejoinAfterBackoff(d, out)),
   joined: action<EventOf<'JoinGroupResponse'>>(onJoined),
+  /** …with the coordinator unknown: no SyncGroup (COORDINATOR_NOT_AVAILABLE), JoinGroup again after the backoff. */
+  joinedCoordinatorUnknown: action<EventOf<'JoinGroupResponse'>>(onJoinedCoordinatorUnknown),
   joinFailed: action<EventOf<'JoinGroupResponse'>>(onJoinFailed),
   synced: action<EventOf<'SyncGroupResponse'>>(onSynced),
   syncFailed: action<EventOf<'SyncGroupResponse'>>(onSyncFailed),
@@ -230,6 +233,9 @@ export const consumerMachine = setup({
   guards: {
     hasGroup: ({ context }: Args) => context.config['group.id'] !== null,
     joinSucceeded: ({ event }: Args) => event.type === 'JoinGroupResponse' && event.payload.error === 'NONE',
+    // sendSyncGroupRequest: coordinatorUnknown() → RequestFuture.coordinatorNotAvailable()
+    joinedCoordinatorUnknown: ({ context, event }: Args) =>
+      event.type === 'JoinGroupResponse' && event.payload.error === 'NONE' && coordinatorUnknown(context),
     // SyncGroupResponseHandler: a success counts only if the generation was not reset meanwhile (hasGenerationReset)
     syncSucceeded: ({ context, event }: Args) =>
       event.type === 'SyncGroupResponse' && event.payload.error === 'NONE' && context.generationId >= 0,
@@ -319,6 +325,7 @@ export const consumerMachine = setup({
             PREPARING_REBALANCE: {
               on: {
                 JoinGroupResponse: [
+                  { guard: 'joinedCoordinatorUnknown', actions: a.joinedCoordinatorUnknown },
                   { guard: 'joinSucceeded', target: 'COMPLETING_REBALANCE', actions: a.joined },
                   { actions: a.joinFailed },
                 ],

@@ -11,16 +11,27 @@
 import type { Out } from '../actors/out';
 import {
   COORDINATOR_LOOKUP_TIMER,
+  type ConsumerContext,
   checkAndGetCoordinator,
   coordinatorUnavailable,
   type Draft,
   groupCoordinatorOnLeader,
   HEARTBEAT_THREAD_TIMER,
+  knownCoordinator,
   lookupCoordinator,
   outOfGeneration,
   sendRequest,
 } from './consumerContext';
 import type { EventOf } from './events';
+
+/**
+ * AbstractCoordinator.coordinatorUnknown() read without marking anything (for a guard): no coordinator
+ * known, or — one on a __consumer_offsets leader — its connection inside its reconnect backoff.
+ */
+export function coordinatorUnknown(ctx: Pick<ConsumerContext, 'meta' | 'groupCoordinator' | 'connections'>): boolean {
+  const known = knownCoordinator(ctx);
+  return known === null || (groupCoordinatorOnLeader(ctx.meta) && coordinatorUnavailable(ctx, known));
+}
 
 /**
  * FindCoordinatorResponseHandler: the coordinator named, and the held requests sent to it — unless

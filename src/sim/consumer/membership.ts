@@ -59,6 +59,22 @@ export function onJoined(d: Draft, ev: EventOf<'JoinGroupResponse'>, out: Out): 
   });
 }
 
+/**
+ * JoinGroupResponseHandler, success, with the coordinator unknown by then (a commit's NOT_COORDINATOR
+ * read just before, or its connection inside its reconnect backoff): the generation and member id are
+ * taken, but AbstractCoordinator.sendSyncGroupRequest finds coordinatorUnknown() and returns
+ * RequestFuture.coordinatorNotAvailable() — no SyncGroup. joinGroupIfNeeded: a retriable failure,
+ * requestRejoin, JoinGroup again after retry.backoff.ms (ensureCoordinatorReady first). The heartbeat
+ * thread, just enabled (COMPLETING_REBALANCE until that JoinGroup), looks the coordinator up at once.
+ */
+export function onJoinedCoordinatorUnknown(d: Draft, ev: EventOf<'JoinGroupResponse'>, out: Out): void {
+  d.memberId = ev.payload.memberId;
+  d.generationId = ev.payload.generationId;
+  out.fact({ kind: 'clientError', client: d.client, error: 'COORDINATOR_NOT_AVAILABLE', during: 'SyncGroup', fatal: false });
+  if (!checkAndGetCoordinator(d)) lookupCoordinator(d, out);
+  rejoinAfterBackoff(d, out);
+}
+
 /** JoinGroupResponseHandler, an error: forget the member id if unknown, JoinGroup again after the backoff. */
 export function onJoinFailed(d: Draft, ev: EventOf<'JoinGroupResponse'>, out: Out): void {
   const r = ev.payload;

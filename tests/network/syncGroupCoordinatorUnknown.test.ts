@@ -1,0 +1,65 @@
+/**
+ * A JoinGroup answered while the coordinator has become unknown: AbstractCoordinator.sendSyncGroupRequest
+ * → `if (coordinatorUnknown()) return RequestFuture.coordinatorNotAvailable()` — no SyncGroup is sent;
+ * joinGroupIfNeeded takes the retriable failure (requestRejoin, `timer.sleep(retryBackoffMs)`) and
+ * JoinGroup goes again after ensureCoordinatorReady. The old model held the SyncGroup until a
+ * FindCoordinator named a coordinator, then sent it there.
+ */
+import { describe, expect, it } from 'vitest';
+import { type ConsumerContext, consumerMachine, membershipState } from '../../src/sim/consumer/consumer.machine';
+import type { Effect } from '../../src/sim/kernel/effects';
+import { answer, sent } from '../machines/consumerDriver';
+import { drive, inputOf, sends } from '../machines/harness';
+
+const scenario = {
+  version: 1,
+  seed: 1,
+  cluster: { brokers: 3, 'offsets.topic.replication.factor': 3 },
+  topics: [{ name: 't', partitions: 1 }],
+  clients: [{ id: 'c', type: 'consumer', config: { 'group.id': 'g', 'enable.auto.commit': false }, topics: ['t'] }],
+};
+const COORDINATOR = 'broker-1.group-coordinator';
+const timers = (fx: readonly Effect[]) => fx.flatMap((e) => (e.type === 'timer' ? [`${e.name}:${e.delay}`] : []));
+
+describe('SyncGroup with the coordinator unknown (sendSyncGroupRequest: coordinatorNotAvailable)', () => {
+  it('no SyncGroup: COORDINATOR_NOT_AVAILABLE, FindCoordinator at once, JoinGroup again after retry.backoff.ms to the coordinator found', () => {
+    const m = drive(consumerMachine, inputOf(scenario, 'c.consumer'));
+    const find = sent(m.send({ type: 'boot' }, 0), 'FindCoordinator');
+    const found = { error: 'NONE', coordinator: COORDINATOR };
+    const join = sent(m.send(answer('FindCoordinatorResponse', find?.payload.correlationId as number, found, 'broker-0'), 2), 'JoinGroup');
+    expect(join?.to).toBe(COORDINATOR);
+    // the coordinator is marked unknown while the JoinGroup waits (a commit answered NOT_COORDINATOR;
+    // in Kafka, read in the same network poll as the JoinGroup answer)
+    m.send(answer('OffsetCommitResponse', 999, { error: 'NOT_COORDINATOR' }, COORDINATOR), 10);
+    expect(m.context<ConsumerContext>().groupCoordinator).toBeNull();
+
+    const joined = { error: 'NONE', generationId: 1, memberId: 'c-0', leader: 'c-0' };
+    const fx = m.send(answer('JoinGroupResponse', join?.payload.correlationId as number, joined, COORDINATOR), 12);
+    expect(sends(fx)).toEqual(['FindCoordinator→broker-0']);
+    expect(fx).toContainEqual(
+      expect.objectContaining({ type: 'fact', fact: expect.objectContaining({ error: 'COORDINATOR_NOT_AVAILABLE', during: 'SyncGroup' }) }),
+    );
+    expect(timers(fx)).toContain('rejoinBackoff:100');
+    expect(membershipState(m.state())).toBe('PREPARING_REBALANCE');
+    expect(m.context<ConsumerContext>()).toMatchObject({ memberId: 'c-0', generationId: 1 });
+
+    // the lookup answered: nothing is sent until the backoff is over (no SyncGroup held for it)
+    const lookup = sent(fx, 'FindCoordinator');
+    const moved = { error: 'NONE', coordinator: 'broker-2.group-coordinator' };
+    expect(sends(m.send(answer('FindCoordinatorResponse', lookup?.payload.correlationId as number, moved, 'broker-0'), 14))).toEqual([]);
+    const rejoin = sent(m.send({ type: 'rejoinBackoff' }, 112), 'JoinGroup');
+    expect(rejoin?.to).toBe('broker-2.group-coordinator');
+    expect(rejoin?.payload.memberId).toBe('c-0');
+  });
+
+  it('a known coordinator: SyncGroup goes at once (unchanged)', () => {
+    const m = drive(consumerMachine, inputOf(scenario, 'c.consumer'));
+    const find = sent(m.send({ type: 'boot' }, 0), 'FindCoordinator');
+    const found = { error: 'NONE', coordinator: COORDINATOR };
+    const join = sent(m.send(answer('FindCoordinatorResponse', find?.payload.correlationId as number, found, 'broker-0'), 2), 'JoinGroup');
+    const joined = { error: 'NONE', generationId: 1, memberId: 'c-0', leader: 'c-0' };
+    const fx = m.send(answer('JoinGroupResponse', join?.payload.correlationId as number, joined, COORDINATOR), 12);
+    expect(sends(fx)).toEqual([`SyncGroup→${COORDINATOR}`]);
+    expect(membershipState(m.state())).toBe('COMPLETING_REBALANCE');
+  });
+});
