@@ -54,7 +54,7 @@ import {
   onListOffsetsResponse,
   onListOffsetsRetry,
 } from './fetcher';
-import { coordinatorUnknown, onCoordinatorLookupRetry, onFindCoordinatorResponse, onHeartbeatThreadLookup } from './groupLookup';
+import { coordinatorUnknown, onFindCoordinatorResponse, onHeartbeatThreadLookup } from './groupLookup';
 import {
   heartbeatRejoinsAfterCommit,
   heartbeatRejoinsNow,
@@ -79,6 +79,7 @@ import {
   syncFailure,
 } from './membership';
 import { pollErrorPending } from './pollErrors';
+import { onCoordinatorLookupRetry } from './pollLookup';
 import { assignAll, onListenerDone, onSeek, onSeekToBeginning, onSeekToCommitted } from './positions';
 import { onOffsetsForLeaderEpochResponse, onValidationRetry } from './positionValidation';
 import { closeCommitLost, heartbeatLost, joinOrSyncLost, joinPrepareCommitLost, onRequestLost } from './requestLost';
@@ -157,7 +158,7 @@ const a = {
   heartbeatLost: action<EventOf<'disconnected'>>((d, e, out) => onRequestLost(d, e, out, true)),
   metadataResponse: action<EventOf<'MetadataResponse'>>(onConsumerMetadataResponse),
   findCoordinatorResponse: action<EventOf<'FindCoordinatorResponse'>>(onFindCoordinatorResponse),
-  coordinatorLookupRetry: action((d, _ev, out) => onCoordinatorLookupRetry(d, out)),
+  coordinatorLookupRetry: action<EventOf<'coordinatorLookupRetry'>>(onCoordinatorLookupRetry),
   /** The heartbeat thread wakes with the coordinator unknown (only where it runs: the states with heartbeats). */
   heartbeatThreadLookup: action((d, _ev, out) => onHeartbeatThreadLookup(d, out)),
   // retry.backoff.ms (or metadata.max.age.ms) passed: the wrapper sends the update that is now due

@@ -19,6 +19,7 @@ import type { ClientException } from '../protocol/errors';
 import type { RecordForApp, TopicPartition } from '../protocol/messages';
 import { keyOf } from '../protocol/topicPartition';
 import type { ConsumerEvent, OffsetAndPartition } from './events';
+import { armLookupRetry, onPollPass } from './pollLookup';
 import { NO_VALIDATION, type PositionValidation } from './positionValidation';
 
 export interface ConsumerInput {
@@ -128,6 +129,13 @@ export interface ConsumerContext extends Required<ConsumerInput> {
   readonly groupCoordinator?: ActorId | null;
   readonly coordinatorLookup?: number | null;
   readonly coordinatorWaiting?: readonly WaitingGroupRequest[];
+  /**
+   * While a poll() waits for an unknown coordinator (pollLookup.ts): ensureCoordinatorReady's failed
+   * lookups so far (the next waits retryBackoff.backoff of it), and whether the next waits for a
+   * Metadata answer (awaitMetadataUpdate).
+   */
+  readonly lookupAttempts?: number;
+  readonly lookupAfterMetadata?: boolean;
   /**
    * The reset asked for each partition whose position is being reset (SubscriptionState's
    * resetStrategy of a partition in AWAIT_RESET): a failed ListOffsets asks the same again —
@@ -256,7 +264,9 @@ export function initialContext(input: ConsumerInput): ConsumerContext {
     pollError: null,
     resetTo: {},
     validation: NO_VALIDATION,
-    ...(groupCoordinatorOnLeader(input.meta) ? { groupCoordinator: null, coordinatorLookup: null, coordinatorWaiting: [] } : {}),
+    ...(groupCoordinatorOnLeader(input.meta)
+      ? { groupCoordinator: null, coordinatorLookup: null, coordinatorWaiting: [], lookupAttempts: 0, lookupAfterMetadata: false }
+      : {}),
   };
 }
 
@@ -343,14 +353,14 @@ export function checkAndGetCoordinator(d: Draft): ActorId | null {
  * AbstractCoordinator.lookupCoordinator: FindCoordinator(GROUP), unless one is in flight, to
  * `client.leastLoadedNode()` (clientMetadata.ts `leastLoadedNode`: a broker whose connection works,
  * never one inside its reconnect backoff). No node available ("No broker available to send
- * FindCoordinator request", RequestFuture.noBrokersAvailable — retriable): tried again after
- * retry.backoff.ms.
+ * FindCoordinator request", RequestFuture.noBrokersAvailable — retriable): tried again after the
+ * backoff (pollLookup.ts armLookupRetry).
  */
 export function lookupCoordinator(d: Draft, out: Out): void {
   if (d.coordinatorLookup !== null && d.coordinatorLookup !== undefined) return;
   const node = leastLoadedNode(d.meta, d.connections);
   if (node === null) {
-    out.timer(COORDINATOR_LOOKUP_TIMER, 'coordinatorLookupRetry', d.config['retry.backoff.ms']);
+    armLookupRetry(d, out, true);
     return;
   }
   const correlationId = corr(d);
@@ -363,7 +373,7 @@ export function lookupCoordinator(d: Draft, out: Out): void {
   d.coordinatorLookup = correlationId;
 }
 
-/** The timer of the lookup a held group request waits for (ensureCoordinatorReady's backoff). */
+/** The timer of ensureCoordinatorReady's backoff: the lookup a held group request, or a waiting poll(), waits for (pollLookup.ts). */
 export const COORDINATOR_LOOKUP_TIMER = 'coordinatorLookup';
 
 /** The heartbeat thread's wake-up while the coordinator is unknown (groupLookup.ts onHeartbeatThreadLookup). */
@@ -449,6 +459,7 @@ export const action = <E extends ConsumerEvent = ConsumerEvent>(fn: (d: Draft, e
     noteConnectionEvent(d, ev, topicsOf, ownNode, out);
     markCoordinatorUnknownOn(d, ev);
     fn(d, ev, out);
+    onPollPass(ctx, d, ev, out);
     // the coordinator just became unknown: the heartbeat thread looks for it every retry.backoff.ms
     if (ctx.groupCoordinator && !d.groupCoordinator)
       out.timer(HEARTBEAT_THREAD_TIMER, 'heartbeatThreadLookup', d.config['retry.backoff.ms'], {}, true);

@@ -56,7 +56,7 @@ export type ConsumerEvent =
   | Timer<'metadataUpdateDue'>
   | Timer<'offsetsRetry'>
   | Timer<'listOffsetsRetry', ListOffsetsRetry>
-  | Timer<'coordinatorLookupRetry'>
+  | Timer<'coordinatorLookupRetry', { readonly metadata?: boolean }>
   | Timer<'heartbeatThreadLookup'>
   | Timer<'pollTimeoutExpired'>
   | Timer<'reconnectBackoffExpired', { readonly node: string }>

@@ -2,15 +2,15 @@
  * Finding the group coordinator when it lives on a `__consumer_offsets` leader
  * (offsets.topic.replication.factor > 1): AbstractCoordinator.lookupCoordinator's FindCoordinator
  * (key type GROUP, to the least loaded node) answered — the held group requests go to the coordinator
- * named — or failed (COORDINATOR_NOT_AVAILABLE, or lost), then asked again after retry.backoff.ms.
- * While the member is in a group, its heartbeat thread looks an unknown coordinator up every
+ * named — or failed (COORDINATOR_NOT_AVAILABLE, or lost), then asked again after the backoff: inside
+ * poll() ensureCoordinatorReady's doubling one (pollLookup.ts), else retry.backoff.ms. While the member
+ * is in a group and outside poll(), its heartbeat thread looks an unknown coordinator up every
  * retry.backoff.ms whether or not a request waits (`onHeartbeatThreadLookup`).
  * Sending and forgetting the coordinator: consumerContext.ts (sendToCoordinator, checkAndGetCoordinator,
  * markCoordinatorUnknownOn).
  */
 import type { Out } from '../actors/out';
 import {
-  COORDINATOR_LOOKUP_TIMER,
   type ConsumerContext,
   checkAndGetCoordinator,
   coordinatorUnavailable,
@@ -23,6 +23,7 @@ import {
   sendRequest,
 } from './consumerContext';
 import type { EventOf } from './events';
+import { armLookupRetry, inPollLookup } from './pollLookup';
 
 /**
  * AbstractCoordinator.coordinatorUnknown() read without marking anything (for a guard): no coordinator
@@ -45,30 +46,27 @@ export function onFindCoordinatorResponse(d: Draft, ev: EventOf<'FindCoordinator
   const coordinator = ev.payload.coordinator;
   if (ev.payload.error !== 'NONE' || !coordinator) {
     out.fact({ kind: 'clientError', client: d.client, error: ev.payload.error, during: 'FindCoordinator', fatal: false });
-    out.timer(COORDINATOR_LOOKUP_TIMER, 'coordinatorLookupRetry', d.config['retry.backoff.ms']);
+    armLookupRetry(d, out, true);
     return;
   }
   if (coordinatorUnavailable(d, coordinator)) {
-    if ((d.coordinatorWaiting ?? []).length > 0)
-      out.timer(COORDINATOR_LOOKUP_TIMER, 'coordinatorLookupRetry', d.config['retry.backoff.ms']);
+    if ((d.coordinatorWaiting ?? []).length > 0 || inPollLookup(d)) armLookupRetry(d, out, false);
     return;
   }
   d.groupCoordinator = coordinator;
+  // ensureCoordinatorReady returns: the next starts its attempts from 0
+  d.lookupAttempts = 0;
+  d.lookupAfterMetadata = false;
   const waiting = d.coordinatorWaiting ?? [];
   d.coordinatorWaiting = [];
   for (const w of waiting) sendRequest(d, out, coordinator, w.rpc, w.payload, w.background);
 }
 
-/** A lost FindCoordinator: asked again after retry.backoff.ms (of the least loaded node then). */
+/** A lost FindCoordinator: asked again after the backoff (of the least loaded node then). */
 export function onFindCoordinatorLost(d: Draft, correlationId: number, out: Out): void {
   if (correlationId !== d.coordinatorLookup) return;
   d.coordinatorLookup = null;
-  out.timer(COORDINATOR_LOOKUP_TIMER, 'coordinatorLookupRetry', d.config['retry.backoff.ms']);
-}
-
-/** ensureCoordinatorReady's next try, for the group requests waiting for the coordinator. */
-export function onCoordinatorLookupRetry(d: Draft, out: Out): void {
-  if (!checkAndGetCoordinator(d) && (d.coordinatorWaiting ?? []).length > 0) lookupCoordinator(d, out);
+  armLookupRetry(d, out, true);
 }
 
 /**
@@ -78,11 +76,13 @@ export function onCoordinatorLookupRetry(d: Draft, out: Out): void {
  * is looked for every retry.backoff.ms even when no group request waits. Found: the wake-ups stop.
  * *Simplification*: Kafka's thread, finding the last lookup's future still set (a FindCoordinator
  * answered with a coordinator it cannot reach yet), only clears it on that wake-up and asks on the
- * next, and the main thread inside poll() looks up too (ensureCoordinatorReady, its own backoff); the
- * model sends one FindCoordinator per wake-up unless one is in flight.
+ * next; the model sends one FindCoordinator per wake-up unless one is in flight. While a poll() waits
+ * the thread sends none: the main thread's ensureCoordinatorReady holds the lock (pollLookup.ts).
  */
 export function onHeartbeatThreadLookup(d: Draft, out: Out): void {
   if (!groupCoordinatorOnLeader(d.meta) || outOfGeneration(d) || checkAndGetCoordinator(d)) return;
-  lookupCoordinator(d, out);
+  // the main thread inside poll() holds the coordinator's lock (ensureCoordinatorReady is synchronized):
+  // the thread waits; the lookups are poll()'s
+  if (!inPollLookup(d)) lookupCoordinator(d, out);
   out.timer(HEARTBEAT_THREAD_TIMER, 'heartbeatThreadLookup', d.config['retry.backoff.ms'], {}, true);
 }

@@ -1,0 +1,112 @@
+/**
+ * The main thread's coordinator lookup inside poll() (ClassicKafkaConsumer.poll →
+ * ConsumerCoordinator.poll → coordinatorUnknownAndUnreadySync → AbstractCoordinator.ensureCoordinatorReady):
+ * with the coordinator unknown a poll() looks it up at once; a failed lookup sleeps
+ * `retryBackoff.backoff(attempts++)` (retry.backoff.ms doubling to retry.backoff.max.ms), then
+ * `client.awaitMetadataUpdate(timer)`, then asks again; ensureCoordinatorReady is synchronized, so the
+ * heartbeat thread's lookups wait meanwhile. The old model looked up only for a held request or on the
+ * heartbeat thread's wake-up, every retry.backoff.ms.
+ */
+import { describe, expect, it } from 'vitest';
+import { type ConsumerContext, consumerMachine, membershipState } from '../../src/sim/consumer/consumer.machine';
+import type { Effect } from '../../src/sim/kernel/effects';
+import { answer, sent } from '../machines/consumerDriver';
+import { type Driven, drive, inputOf, sends } from '../machines/harness';
+import { metadataOfT, partitionT0 } from '../machines/replicatedTopic';
+
+const scenario = {
+  version: 1,
+  seed: 1,
+  cluster: { brokers: 3, 'offsets.topic.replication.factor': 3 },
+  topics: [{ name: 't', partitions: 1 }],
+  clients: [{ id: 'c', type: 'consumer', config: { 'group.id': 'g', 'enable.auto.commit': false }, topics: ['t'] }],
+};
+const COORDINATOR = 'broker-1.group-coordinator';
+const poll = { type: 'poll', from: 'c.app', args: {} };
+const retryTimer = (fx: readonly Effect[]) =>
+  fx.find((e): e is Extract<Effect, { type: 'timer' }> => e.type === 'timer' && e.name === 'coordinatorLookupRetry');
+const notAvailable = (m: Driven, find: ReturnType<typeof sent>, now: number) =>
+  m.send(answer('FindCoordinatorResponse', find?.payload.correlationId as number, { error: 'COORDINATOR_NOT_AVAILABLE' }, 'broker-0'), now);
+
+/** A member STABLE in generation 1 with coordinator broker-1, t-0 at offset 0 (no request in flight). */
+function stable(): Driven {
+  const m = drive(consumerMachine, inputOf(scenario, 'c.consumer'));
+  const find = sent(m.send({ type: 'boot' }, 0), 'FindCoordinator');
+  const found = { error: 'NONE', coordinator: COORDINATOR };
+  const join = sent(m.send(answer('FindCoordinatorResponse', find?.payload.correlationId as number, found, 'broker-0'), 2), 'JoinGroup');
+  const joined = { error: 'NONE', generationId: 1, memberId: 'c-0', leader: 'c-0' };
+  const sync = sent(m.send(answer('JoinGroupResponse', join?.payload.correlationId as number, joined, COORDINATOR), 4), 'SyncGroup');
+  const assignment = { error: 'NONE', assignment: [{ topic: 't', partition: 0 }] };
+  const offsets = sent(
+    m.send(answer('SyncGroupResponse', sync?.payload.correlationId as number, assignment, COORDINATOR), 6),
+    'OffsetFetch',
+  );
+  const committed = { error: 'NONE', offsets: [{ topic: 't', partition: 0, offset: 0 }] };
+  m.send(answer('OffsetFetchResponse', offsets?.payload.correlationId as number, committed, COORDINATOR), 8);
+  expect(membershipState(m.state())).toBe('STABLE');
+  return m;
+}
+
+describe('inside poll(): ensureCoordinatorReady looks the coordinator up, with its own doubling backoff', () => {
+  it('a failed lookup while poll() waits: the next after 100, 200, 400, 800, 1000, 1000 ms, each after a Metadata answer (awaitMetadataUpdate)', () => {
+    const m = stable();
+    m.send(poll, 10);
+    // a heartbeat answered NOT_COORDINATOR: the coordinator unknown, FindCoordinator at once
+    const first = sent(m.send(answer('HeartbeatResponse', 99, { error: 'NOT_COORDINATOR' }, COORDINATOR), 3010), 'FindCoordinator');
+    expect(first).toBeDefined();
+    let find = first;
+    let now = 3012;
+    const delays: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const timer = retryTimer(notAvailable(m, find, now));
+      delays.push(timer?.delay as number);
+      now += timer?.delay as number;
+      // the sleep is over: a metadata update first, no FindCoordinator yet
+      const slept = m.send({ type: 'coordinatorLookupRetry', data: timer?.data }, now);
+      expect(sent(slept, 'FindCoordinator')).toBeUndefined();
+      const metadata = sent(slept, 'Metadata');
+      expect(metadata).toBeDefined();
+      now += 2;
+      find = sent(
+        m.send(
+          answer('MetadataResponse', metadata?.payload.correlationId as number, metadataOfT(partitionT0('broker-0', 0)), metadata?.to),
+          now,
+        ),
+        'FindCoordinator',
+      );
+      expect(find?.to).toBe('broker-0');
+      now += 2;
+    }
+    expect(delays).toEqual([100, 200, 400, 800, 1000, 1000]);
+    // found: the attempts start again from 0
+    m.send(
+      answer(
+        'FindCoordinatorResponse',
+        find?.payload.correlationId as number,
+        { error: 'NONE', coordinator: 'broker-2.group-coordinator' },
+        'broker-0',
+      ),
+      now,
+    );
+    expect(m.context<ConsumerContext>()).toMatchObject({ groupCoordinator: 'broker-2.group-coordinator', lookupAttempts: 0 });
+  });
+
+  it("the heartbeat thread's wake-up sends no FindCoordinator while poll() waits (ensureCoordinatorReady holds the coordinator's lock)", () => {
+    const m = stable();
+    m.send(poll, 10);
+    const find = sent(m.send(answer('HeartbeatResponse', 99, { error: 'NOT_COORDINATOR' }, COORDINATOR), 3010), 'FindCoordinator');
+    notAvailable(m, find, 3012);
+    const woke = m.send({ type: 'heartbeatThreadLookup' }, 3110);
+    expect(sent(woke, 'FindCoordinator')).toBeUndefined();
+    expect(woke).toContainEqual(expect.objectContaining({ type: 'timer', name: 'heartbeatThreadLookup', delay: 100 }));
+  });
+
+  it('a poll() that starts with the coordinator unknown looks it up at once, whatever backoff a lookup outside poll() left', () => {
+    const m = stable();
+    // outside poll(): the heartbeat's NOT_COORDINATOR, a lookup at once (the heartbeat thread), answered COORDINATOR_NOT_AVAILABLE
+    const find = sent(m.send(answer('HeartbeatResponse', 99, { error: 'NOT_COORDINATOR' }, COORDINATOR), 3010), 'FindCoordinator');
+    expect(retryTimer(notAvailable(m, find, 3012))?.delay).toBe(100);
+    const fx = m.send(poll, 3020);
+    expect(sends(fx)).toContain('FindCoordinator→broker-0');
+  });
+});
