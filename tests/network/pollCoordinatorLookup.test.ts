@@ -110,3 +110,26 @@ describe('inside poll(): ensureCoordinatorReady looks the coordinator up, with i
     expect(sends(fx)).toContain('FindCoordinator→broker-0');
   });
 });
+
+describe("the heartbeat thread's heartbeat while poll() waits for the coordinator", () => {
+  it('heartbeatDue with the coordinator unknown: the Heartbeat waits for it, no FindCoordinator of its own; it goes once poll() finds the coordinator', () => {
+    const m = stable();
+    m.send(poll, 10);
+    const find = sent(m.send(answer('HeartbeatResponse', 99, { error: 'NOT_COORDINATOR' }, COORDINATOR), 3010), 'FindCoordinator');
+    notAvailable(m, find, 3012);
+    // failHeartbeat re-armed the heartbeat after 100 ms: it comes while poll()'s lookup sleeps
+    expect(sends(m.send({ type: 'heartbeatDue' }, 3110))).toEqual([]);
+    const slept = m.send({ type: 'coordinatorLookupRetry', data: { metadata: true } }, 3112);
+    const metadata = sent(slept, 'Metadata');
+    const again = sent(
+      m.send(
+        answer('MetadataResponse', metadata?.payload.correlationId as number, metadataOfT(partitionT0('broker-0', 0)), metadata?.to),
+        3114,
+      ),
+      'FindCoordinator',
+    );
+    const found = { error: 'NONE', coordinator: 'broker-2.group-coordinator' };
+    const fx = m.send(answer('FindCoordinatorResponse', again?.payload.correlationId as number, found, 'broker-0'), 3116);
+    expect(sends(fx)).toEqual(['Heartbeat→broker-2.group-coordinator']);
+  });
+});

@@ -305,8 +305,8 @@ export function sendRequest(
 /**
  * A request to the group coordinator: to the fixed one, to the one FindCoordinator named, or — not
  * known, or its connection inside its reconnect backoff (checkAndGetCoordinator) — held while a
- * FindCoordinator goes out (AbstractCoordinator.ensureCoordinatorReady → lookupCoordinator). A
- * heartbeat replaces one already waiting.
+ * FindCoordinator goes out (AbstractCoordinator.ensureCoordinatorReady → lookupCoordinator; `lookup`
+ * false: held only, another thread looks). A heartbeat replaces one already waiting.
  */
 export function sendToCoordinator(
   d: Draft,
@@ -314,6 +314,7 @@ export function sendToCoordinator(
   rpc: RequestRpc,
   payload: { correlationId: number } & Record<string, unknown>,
   background = false,
+  lookup = true,
 ): void {
   const known = checkAndGetCoordinator(d);
   if (known) {
@@ -322,7 +323,7 @@ export function sendToCoordinator(
   }
   const waiting = (d.coordinatorWaiting ?? []).filter((w) => rpc !== 'Heartbeat' || w.rpc !== 'Heartbeat');
   d.coordinatorWaiting = [...waiting, { rpc, payload, background }];
-  lookupCoordinator(d, out);
+  if (lookup) lookupCoordinator(d, out);
 }
 
 /** The group coordinator this client knows (null: unknown, a FindCoordinator is needed): AbstractCoordinator.coordinator. */

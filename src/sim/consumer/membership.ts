@@ -23,6 +23,7 @@ import {
 } from './consumerContext';
 import type { ConsumerEvent, EventOf } from './events';
 import { failPoll, throwPending } from './pollErrors';
+import { inPollLookup } from './pollLookup';
 import { invokePartitionsAssigned, revokeAll } from './positions';
 
 export function sendJoin(d: Draft, out: Out): void {
@@ -168,10 +169,15 @@ export function startRejoin(d: Draft, out: Out): void {
   sendJoin(d, out);
 }
 
-/** Heartbeat.sentHeartbeat: the heartbeat timer starts again from heartbeat.interval.ms as each heartbeat goes out. */
+/**
+ * Heartbeat.sentHeartbeat: the heartbeat timer starts again from heartbeat.interval.ms as each heartbeat
+ * goes out. With the coordinator unknown it waits for it; the heartbeat thread looks it up — except
+ * while a poll() waits, when the thread is blocked behind ensureCoordinatorReady (pollLookup.ts) and
+ * the lookups are poll()'s.
+ */
 export function onHeartbeatDue(d: Draft, out: Out): void {
   const heartbeat = { correlationId: corr(d), groupId: d.config['group.id'], generationId: d.generationId, memberId: d.memberId };
-  sendToCoordinator(d, out, 'Heartbeat', heartbeat, true);
+  sendToCoordinator(d, out, 'Heartbeat', heartbeat, true, !inPollLookup(d));
   out.timer('heartbeat', 'heartbeatDue', d.config['heartbeat.interval.ms'], {}, true);
 }
 
