@@ -8,6 +8,7 @@ import { processOf } from '../kernel/faults';
 import { topicPartitionKey } from '../protocol/topicPartition';
 import { groupDigits } from '../text/groupDigits';
 import { actorConfig, type NarrationContext, processingMode, processKind } from './context';
+import { coordinatorLookupRetryClause } from './coordinatorLookup';
 import { explainError } from './errors';
 import { count, josa, list, say } from './language';
 import { poss } from './names';
@@ -185,6 +186,8 @@ export function timerClause(ctx: NarrationContext): string {
             `${poss(who, 'heartbeat thread')} wakes after retry.backoff.ms: no FindCoordinator now — one is still in flight, the coordinator is known again, or the member is no longer in its group`,
             `${who}의 하트비트 스레드가 retry.backoff.ms 뒤에 깨어났지만 지금은 FindCoordinator를 보내지 않습니다. 보낸 요청이 아직 진행 중이거나, 코디네이터를 다시 알게 되었거나, 멤버가 더는 그룹에 없습니다.`,
           );
+    case 'coordinatorLookupRetry':
+      return coordinatorLookupRetryClause(ctx, who, sent, d);
     case 'rejoinBackoff':
       return say(lang, `${who} tries to join its group again${sends}`, `${josa(who, '이/가')} 그룹에 다시 참여를 시도합니다.`);
     case 'reconnectBackoffExpired': {
