@@ -309,8 +309,12 @@ describe('every fact kind, RPC and step kind', () => {
         '트랜잭션을 취소합니다',
       ],
       [
-        'task for page-views-0 newly assigned to this instance, at an offset another instance committed: its store is restored from the changelog before it processes',
+        'task for page-views-0 newly assigned to this instance: it is created and its store restored from the changelog before it processes',
         'changelog에서 상태 저장소를 복원합니다',
+      ],
+      [
+        'tasks for page-views-0, page-views-1 newly assigned to this instance: they are created and their stores restored from the changelog before they process',
+        'page-views-0, page-views-1의 태스크가 이 인스턴스에 새로 할당됐습니다',
       ],
     ];
     for (const [en, ko] of KO) {

@@ -14,7 +14,7 @@ import { stateValueToString } from '../src/sim/kernel/stateValue';
 import type { RecordForApp } from '../src/sim/protocol/messages';
 import { type DatabaseContext, databaseMachine } from '../src/sim/sinks/database.machine';
 import { type HttpApiContext, httpApiMachine } from '../src/sim/sinks/httpApi.machine';
-import { gainedTask } from '../src/sim/streams/processing';
+import { newTasks } from '../src/sim/streams/assignment';
 import { streamThreadMachine } from '../src/sim/streams/streamThread.machine';
 import { type Draft, initialContext } from '../src/sim/streams/streamThreadContext';
 import type { Fact } from '../src/sim/trace/facts';
@@ -283,21 +283,20 @@ describe('Kafka Streams: a task newly assigned to an instance', () => {
     groupMetadata: { groupId: 'app', generationId: 2, memberId: 'm' },
   });
 
-  it('is a partition it did not hold, at an offset it did not commit itself', () => {
-    // the first assignment, from the start: covered by the restore at start
-    expect(gainedTask(draft(), answer(0))).toEqual([]);
-    // after its own restart, at the offset it committed
-    expect(gainedTask(draft({ ownCommitted: { 'in-0': 3 } }), answer(3))).toEqual([]);
-    // a partition it holds already
-    expect(gainedTask(draft({ owned: ['in-0'] }), answer(7))).toEqual([]);
-    // another instance committed up to 3
-    expect(gainedTask(draft(), answer(3))).toEqual(['in-0']);
-    expect(gainedTask(draft({ ownCommitted: { 'in-0': 1 } }), answer(3))).toEqual(['in-0']);
+  it('is a partition of its assignment whose task it does not have (TaskManager.handleAssignment), whatever the offsets', () => {
+    // no assignment yet
+    expect(newTasks(draft())).toEqual([]);
+    // the first assignment after a start: every task is created
+    expect(newTasks(draft({ assigned: ['in-0', 'in-1'] }))).toEqual(['in-0', 'in-1']);
+    // a partition whose task it has already
+    expect(newTasks(draft({ assigned: ['in-0', 'in-1'], owned: ['in-0'] }))).toEqual(['in-1']);
+    expect(newTasks(draft({ assigned: ['in-0'], owned: ['in-0'] }))).toEqual([]);
   });
 
   /** The thread in `value` with this context; `poll` sends it the main consumer's poll() answer. */
   const thread = (value: Record<string, string>, over: Partial<Draft> = {}) => {
-    const context = { ...initialContext(INPUT), pollOutstanding: true, ...over };
+    // the assignment gave in-0 to this instance, which has no task for it yet
+    const context = { ...initialContext(INPUT), pollOutstanding: true, assigned: ['in-0'], ...over };
     const effects: Effect[] = [];
     const actor = createActor(streamThreadMachine, { input: INPUT, snapshot: streamThreadMachine.resolveState({ value, context }) });
     actor.on('*', (e) => effects.push(e as unknown as Effect));
@@ -313,15 +312,11 @@ describe('Kafka Streams: a task newly assigned to an instance', () => {
   };
   const callNames = (fx: readonly Effect[]) => fx.filter((e): e is Call => e.type === 'call').map((c) => c.name);
 
-  it('holds the batch and restores first; under EOS an open transaction is aborted before the restore', () => {
-    const t = thread({ running: 'polling' });
-    t.poll(3);
-    expect(t.context().heldBatch?.records?.[0]?.offset).toBe(3);
-    expect(t.state()).toBe('restoring.readingEndOffsets');
-    expect(t.context().batch).toEqual([]);
-    expect(callNames(t.effects)).toEqual(['endOffsets']);
+  it('with a transaction open, holds the batch and aborts the transaction before the restore', () => {
+    // (in running.polling the restore starts at the assignment itself: tests/streams/taskAssignment.test.ts)
     const open = thread({ running: 'pollingInTransaction' });
     open.poll(3);
+    expect(open.context().heldBatch?.records?.[0]?.offset).toBe(3);
     expect(open.state()).toBe('running.abortingForNewTask');
     expect(callNames(open.effects)).toEqual(['abortTransaction']);
   });

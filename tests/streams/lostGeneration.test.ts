@@ -33,6 +33,13 @@ function thread(value: string | Record<string, string>, over: Partial<Draft> = {
   const send = t.send;
   return {
     lost: (now = 40000) => send({ type: 'onPartitionsRevoked', now, from: 'st.consumer', args: { partitions: [], lost: true } }),
+    assign: (partitions: number[], now = 40005) =>
+      send({
+        type: 'onPartitionsAssigned',
+        now,
+        from: 'st.consumer',
+        args: { partitions: partitions.map((partition) => ({ topic: 'in', partition })) },
+      }),
     revoked: (now = 40000) => send({ type: 'onPartitionsRevoked', now, from: 'st.consumer', args: { partitions: [], lost: false } }),
     commitDue: (now: number) => send({ type: 'commitDue', now, key: 'commitDue', data: {} }),
     step: (now: number) => send({ type: 'continue', now, key: 'continue', data: {} }),
@@ -58,15 +65,18 @@ const WORK: Partial<Draft> = { uncommitted: 3, pollOutstanding: true, positions:
 
 describe('at_least_once onPartitionsLost: handleLostAll closes the task dirty (StreamsRebalanceListener, TaskManager.handleLostAll)', () => {
   it('the listener returns at once, nothing is committed, the uncommitted work and its commit timer are dropped, and the task is restored', () => {
-    const t = thread({ running: 'polling' }, WORK);
+    const t = thread({ running: 'polling' }, { ...WORK, assigned: ['in-0'] });
     const fx = t.lost();
     // no flush, no commitSync: the generation is gone
-    expect(calls(fx)).toEqual(['partitionsRevokedDone→st.consumer', 'endOffsets→st.restore']);
+    expect(calls(fx)).toEqual(['partitionsRevokedDone→st.consumer']);
     expect(cancels(fx)).toContain('commitDue');
     expect(t.context().uncommitted).toBe(0);
-    // the task is created again: its store restored from the changelog before it processes
-    expect(t.state()).toBe('restoring.readingEndOffsets');
+    expect(t.state()).toBe('running.polling');
     expect(t.context().stores).toEqual({});
+    expect(t.context().owned).toEqual([]);
+    // the task is created again at the next assignment: its store restored from the changelog before it processes
+    expect(calls(t.assign([0]))).toEqual(['partitionsAssignedDone→st.consumer', 'endOffsets→st.restore']);
+    expect(t.state()).toBe('restoring.readingEndOffsets');
     // the thread's commit clock is not restarted by the dirty close
     expect(t.context().lastCommitAt).toBe(0);
     // the poll() the listener ran in is still out: its answer waits for the restore
@@ -76,8 +86,10 @@ describe('at_least_once onPartitionsLost: handleLostAll closes the task dirty (S
   });
 
   it('nothing uncommitted: the task is still closed dirty and created again', () => {
-    const t = thread({ running: 'polling' }, { pollOutstanding: true, stores: { 0: { a: 2 } } });
-    expect(calls(t.lost())).toEqual(['partitionsRevokedDone→st.consumer', 'endOffsets→st.restore']);
+    const t = thread({ running: 'polling' }, { pollOutstanding: true, stores: { 0: { a: 2 } }, assigned: ['in-0'], owned: ['in-0'] });
+    expect(calls(t.lost())).toEqual(['partitionsRevokedDone→st.consumer']);
+    expect(t.context().stores).toEqual({});
+    expect(calls(t.assign([0]))).toEqual(['partitionsAssignedDone→st.consumer', 'endOffsets→st.restore']);
     expect(t.state()).toBe('restoring.readingEndOffsets');
   });
 });

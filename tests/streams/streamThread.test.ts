@@ -134,27 +134,34 @@ describe('restoring the store (StoreChangelogReader)', () => {
     expect(r.applied).toBe(3);
   });
 
-  it('exactly_once_v2: initTransactions() comes first, the restore only after it returns', () => {
+  it('exactly_once_v2: initTransactions() comes first, the restore only after it returns and the assignment created the tasks', () => {
     const d = draft();
     const out = new Out();
     startProcess(d, 5, out);
     expect(calls(out).map((c) => [c.to, c.name])).toEqual([['st.producer', 'initTransactions']]);
     const m = at('initializing');
-    expect(callNames(m.send('st.producer', { call: 'initTransactions', ok: true, error: null }))).toEqual(['endOffsets→st.restore']);
-    expect(m.state()).toBe('restoring.readingEndOffsets');
+    // no task yet: the thread polls, and the main consumer's assignment creates the tasks
+    expect(callNames(m.send('st.producer', { call: 'initTransactions', ok: true, error: null }))).toEqual(['poll→st.consumer']);
+    expect(m.state()).toBe('running.polling');
+    // an assignment that came while initTransactions() waited: its tasks are restored as soon as it returns
+    const assigned = at('initializing', { assigned: ['in-0'] });
+    expect(callNames(assigned.send('st.producer', { call: 'initTransactions', ok: true, error: null }))).toEqual(['endOffsets→st.restore']);
+    expect(assigned.state()).toBe('restoring.readingEndOffsets');
     // a failed initTransactions() (guard initFailed) kills the thread: it shuts down (shutdown.ts), its producer closed first
     const failed = at('initializing');
     failed.send('st.producer', { call: 'initTransactions', ok: false, error: 'TRANSACTIONAL_ID_AUTHORIZATION_FAILED' });
     expect(failed.state()).toBe('shuttingDown.closingProducer');
   });
 
-  it('at_least_once restores at once (guard atLeastOnce)', () => {
+  it('at_least_once polls at once (guard atLeastOnce): the restore waits for the assignment', () => {
     const out = new Out();
     startProcess(draft({}, { guarantee: 'at_least_once' }), 5, out);
     expect(calls(out)).toEqual([]);
     const actor = createActor(streamThreadMachine, { input: { ...INPUT, guarantee: 'at_least_once' } });
     actor.start();
     actor.send({ type: 'boot', now: 0 });
+    expect(stateValueToString(actor.getSnapshot().value)).toBe('running.polling');
+    actor.send({ type: 'onPartitionsAssigned', now: 5, from: 'st.consumer', args: { partitions: [{ topic: 'in', partition: 0 }] } });
     expect(stateValueToString(actor.getSnapshot().value)).toBe('restoring.readingEndOffsets');
   });
 

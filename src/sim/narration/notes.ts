@@ -160,9 +160,8 @@ const KO_RULES: readonly Rule[] = [
       `onPartitionsRevoked: 트랜잭션이 열려 있는 동안 generation ${m[1]}이 끝났습니다. 애플리케이션은 새 소유자가 커밋된 offset부터 그 레코드를 처리하도록 트랜잭션을 취소합니다`,
   ],
   [
-    /^task for (.+) newly assigned to this instance, at an offset another instance committed: its store is restored from the changelog before it processes$/,
-    (m) =>
-      `${m[1]}의 태스크가 이 인스턴스에 새로 할당됐고, 다른 인스턴스가 커밋한 offset에서 시작합니다. 처리하기 전에 changelog에서 상태 저장소를 복원합니다`,
+    /^tasks? for (.+) newly assigned to this instance: (?:it is|they are) created and (?:its store|their stores) restored from the changelog before (?:it processes|they process)$/,
+    (m) => `${m[1]}의 태스크가 이 인스턴스에 새로 할당됐습니다. 태스크를 만들고, 처리하기 전에 changelog에서 상태 저장소를 복원합니다`,
   ],
   [
     /^loaded (\d+) transactional id\(s\) from (\S+) \(coordinator epoch (\d+)\)$/,

@@ -8,7 +8,6 @@
 import type { Out } from '../actors/out';
 import { advance, nextOffsets, pointDetail, pollOnce, processedFact, sendOffsetsArgs } from '../application/applicationLoop';
 import type { RecordForApp } from '../protocol/messages';
-import { keyOf } from '../protocol/topicPartition';
 import { countSkipReason, selectedKey } from './aggregate';
 import { answerPendingRevocation, rebalanceCompleted } from './revocation';
 import { type Draft, eos, type PollReply, type Reply, type Step, type StreamThreadContext } from './streamThreadContext';
@@ -87,7 +86,6 @@ export function committed(d: Draft, now: number, ok: boolean, out: Out): void {
   if (!ok) return;
   d.uncommitted = 0;
   d.lastCommitAt = now;
-  d.ownCommitted = { ...d.ownCommitted, ...d.commitOffsets };
   out.cancel('commitDue');
   out.point('afterCommit', pointDetail(d.batch[d.batch.length - 1]));
 }
@@ -216,44 +214,17 @@ export function runBatch(_d: Draft, out: Out): void {
   out.timer('continue', 'continue', 0);
 }
 
-/**
- * A poll() answer brings a partition this thread did not hold since its store was last restored,
- * at an offset it did not commit itself: the task was assigned here by a rebalance after another
- * instance worked on it (StreamThread creates the task on assignment, and StoreChangelogReader
- * restores it before it processes anything). A partition at the offset this thread left it at —
- * the first assignment, or the one after its own restart — needs nothing the last restore lacks.
- */
-export function gainedTask(d: StreamThreadContext, reply: PollReply): string[] {
-  // where each partition's batch starts: its first record, or its position when it brought none
-  const start: Record<string, number> = { ...(reply.positions ?? {}) };
-  for (const r of [...(reply.records ?? [])].reverse()) start[keyOf(r)] = r.offset;
-  return Object.entries(start)
-    .filter(([tp, offset]) => !d.owned.includes(tp) && offset !== (d.ownCommitted[tp] ?? 0))
-    .map(([tp]) => tp);
-}
-
-/** The poll() answer that brought a newly assigned task is kept for after its restore. */
+/** A poll() answer that comes while the assignment has tasks not created yet: kept for after their restore. */
 export function holdForNewTask(d: Draft, reply: PollReply): void {
   d.pollOutstanding = false;
   rebalanceCompleted(d);
   d.heldBatch = reply;
 }
 
-/** Says that a newly assigned task is created (its store restored before it processes). */
-export function announceNewTask(d: Draft, out: Out): void {
-  const gained = d.heldBatch ? gainedTask(d, d.heldBatch) : [];
-  out.fact({
-    kind: 'note',
-    actor: d.self,
-    text: `task for ${gained.join(', ')} newly assigned to this instance, at an offset another instance committed: its store is restored from the changelog before it processes`,
-  });
-}
-
 /** A poll() answer: the batch to process next (it starts by the transition's next action). */
 export function takeBatch(d: Draft, reply: PollReply, out: Out): void {
   d.pollOutstanding = false;
   rebalanceCompleted(d);
-  d.owned = Object.keys(reply.positions ?? {});
   d.batch = reply.records ?? [];
   d.positions = reply.positions ?? {};
   d.groupMetadata = reply.groupMetadata ?? null;

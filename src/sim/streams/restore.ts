@@ -1,5 +1,6 @@
 /**
- * Starting a task: initialise transactions, then restore the state store, then process.
+ * Starting the thread: initialise transactions, then — once the assignment has created the tasks
+ * (assignment.ts) — restore their state stores, then process.
  *
  * Kafka Streams' order (StreamTask.initializeIfNeeded): `recordCollector.initialize()` first —
  * under exactly_once_v2 `StreamsProducer.initTransaction()` calls `initTransactions()`, which
@@ -16,8 +17,9 @@ import { rebalanceCompleted } from './revocation';
 import { type Draft, eos, type PollReply, type Reply, type StreamThreadContext } from './streamThreadContext';
 
 /**
- * (Re)starts the task with an empty store (under EOS the store of a dirty close is wiped): under
- * exactly_once_v2 initTransactions() first (the machine waits in `initializing`), then the restore.
+ * (Re)starts the thread with no task and an empty store (under EOS the store of a dirty close is
+ * wiped): under exactly_once_v2 initTransactions() first (the machine waits in `initializing`), then
+ * poll(); the tasks are created, and restored, from the main consumer's next assignment.
  */
 export function startTask(d: Draft, now: number, out: Out): void {
   d.stores = {};
@@ -33,6 +35,7 @@ export function startTask(d: Draft, now: number, out: Out): void {
   d.counts = {};
   d.positions = {};
   d.heldBatch = null;
+  d.assigned = [];
   d.owned = [];
   if (eos(d)) out.call(d.producer, 'initTransactions');
 }
@@ -70,14 +73,15 @@ export function dropTaskWork(d: Draft, out: Out): void {
 }
 
 /**
- * A newly assigned task is created while the thread runs: its work in flight is gone (under EOS its
- * transaction was aborted), the store is wiped and restored, and the poll() answer that brought the
- * task is processed after the restore — it now counts as held since the restore.
+ * Newly assigned tasks are created: the thread's work in flight is gone (under EOS its transaction
+ * was aborted), the stores are wiped and restored (the model restores every task's from the whole
+ * changelog), and a poll() answer held meanwhile is processed after the restore. Every task of the
+ * assignment now exists here.
  */
 export function restoreForNewTask(d: Draft, out: Out): void {
   dropTaskWork(d, out);
   d.restoredRecords = 0;
-  d.owned = Object.keys(d.heldBatch?.positions ?? {});
+  d.owned = [...d.assigned];
   startRestore(d, out);
 }
 

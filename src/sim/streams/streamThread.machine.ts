@@ -6,17 +6,19 @@
  * not counted (dropped-records), as Kafka's aggregations do.
  *
  * States: initializing (exactly_once_v2: initTransactions(), which waits for this transactional.id's
- * previous transaction to complete) → restoring (the store rebuilt from the changelog up to its end:
- * readingEndOffsets → seekingToBeginning → readingChangelog) → running, the application loop
- * (application/applicationLoop.ts): polling → processing → committing, with pollingInTransaction
- * for the exactly_once_v2 transaction kept open across polls until commit.interval.ms, and
- * committingWhilePolling / committingBeforeBatch when commit.interval.ms passes while poll() waits
- * → migrating, after a TaskMigratedException (aborting → closingProducer → resubscribing: the task
- * closed dirty, a new producer, the group rejoined) → initializing again. A crash and restart starts
- * over at initializing. When a rebalance gives the instance a task another instance worked on (a
- * partition it did not hold, at an offset it did not commit), running → restoring (through
- * abortingForNewTask or committingBeforeNewTask when a transaction or a commit is under way): the
- * task is created and its store restored before its first batch, as StreamThread does on assignment.
+ * previous transaction to complete) → running, the application loop (application/applicationLoop.ts):
+ * polling → processing → committing, with pollingInTransaction for the exactly_once_v2 transaction
+ * kept open across polls until commit.interval.ms, and committingWhilePolling / committingBeforeBatch
+ * when commit.interval.ms passes while poll() waits → migrating, after a TaskMigratedException
+ * (aborting → closingProducer → resubscribing: the task closed dirty, a new producer, the group
+ * rejoined) → initializing again. A crash and restart starts over at initializing. Tasks come from
+ * the ASSIGNMENT (assignment.ts): when the main consumer's onPartitionsAssigned brings a partition
+ * whose task the thread does not have — every partition of the first assignment after a start, or one
+ * moved here from another instance — running → restoring (the stores rebuilt from the changelog up to
+ * its end: readingEndOffsets → seekingToBeginning → readingChangelog; through abortingForNewTask or
+ * committingBeforeNewTask when a transaction or a commit is under way): the task is created and its
+ * store restored before its first batch, as TaskManager.handleAssignment and StreamThread's
+ * initializeAndRestorePhase do. A position that moves (past aborted batches and markers) creates nothing.
  *
  * processing.guarantee=exactly_once_v2: one transaction per commit.interval.ms (100 ms) covers the
  * output records, the changelog records, the repartition records and the input offsets
@@ -30,11 +32,13 @@
  *
  * Every answer is matched to the call it answers: by who answers (the producer, the main consumer,
  * the restore consumer) and by what the thread waits for. Simplifications (said in the UI and
- * docs): one thread (running every task of its instance); the stores are restored from the whole changelog on every start
- * (no local checkpoint file).
+ * docs): one thread (running every task of its instance); every restore rebuilds every task's store
+ * from the whole changelog (no local checkpoint file); initTransactions() runs at the start, not at
+ * the first task's initialisation (StreamTask.initializeIfNeeded → StreamsProducer.initTransaction).
  */
 import { setup } from 'xstate';
 import { advance } from '../application/applicationLoop';
+import { announceNewTask, takeAssignment } from './assignment';
 import {
   aborted,
   closeDirty,
@@ -47,7 +51,6 @@ import {
   taskMigrated,
 } from './migration';
 import {
-  announceNewTask,
   beginBatch,
   committed,
   continueCommit,
@@ -69,7 +72,6 @@ import {
   restoreForNewTask,
   seekChangelogToBeginning,
   startProcess,
-  startRestore,
   startTask,
 } from './restore';
 import { answerAfterCommit, answerRevocation, tasksLost, tasksLostAtLeastOnce, tasksLostWithoutWork } from './revocation';
@@ -115,30 +117,33 @@ const commitSyncFailed = [
   },
 ];
 
-/** The restore ended: the task runs the batch held meanwhile (or restores again for a task it brought), or polls. */
-const restored = (guard: 'emptyChangelog' | 'changelogReadToEnd') => {
-  const done = [act((d, _now, ev) => applyRestoreReply(d, replyOf(ev))), act((d, _now, _ev, out) => finishRestore(d, out))];
-  return [
-    {
-      guard: `${guard}NewTask` as const,
-      target: '#streamThread.restoring.readingEndOffsets',
-      actions: [
-        ...done,
-        act((d, _now, _ev, out) => {
-          holdForNewTask(d, d.heldBatch ?? {});
-          announceNewTask(d, out);
-          restoreForNewTask(d, out);
-        }),
-      ],
-    },
-    {
-      guard: `${guard}Held` as const,
-      target: '#streamThread.running.processing',
-      actions: [...done, act((d, _now, _ev, out) => takeHeldBatch(d, out)), act((d, _now, _ev, out) => beginBatch(d, out))],
-    },
-    { guard, target: '#streamThread.running.polling', actions: [...done, act((d, now, _ev, out) => poll(d, now, out))] },
-  ];
-};
+/**
+ * The thread goes on to run — initTransactions() returned (or at_least_once has none), or a restore
+ * ended (`done`: its last answer applied): tasks the assignment brought and this instance does not
+ * have yet are created and restored first; else the batch a poll() answer brought meanwhile runs;
+ * else it polls (a poll() already out is not sent again).
+ */
+const toRunning = (
+  guard: 'emptyChangelog' | 'changelogReadToEnd' | 'initialized' | 'atLeastOnce',
+  done: readonly ReturnType<typeof act>[] = [],
+) => [
+  {
+    guard: `${guard}NewTask` as const,
+    // (from inside restoring too: its first step again)
+    target: '#streamThread.restoring.readingEndOffsets',
+    actions: [...done, act((d, _now, _ev, out) => announceNewTask(d, out)), act((d, _now, _ev, out) => restoreForNewTask(d, out))],
+  },
+  {
+    guard: `${guard}Held` as const,
+    target: '#streamThread.running.processing',
+    actions: [...done, act((d, _now, _ev, out) => takeHeldBatch(d, out)), act((d, _now, _ev, out) => beginBatch(d, out))],
+  },
+  { guard, target: '#streamThread.running.polling', actions: [...done, act((d, now, _ev, out) => poll(d, now, out))] },
+];
+
+/** The restore ended: as toRunning, with the restore consumer's last answer applied. */
+const restored = (guard: 'emptyChangelog' | 'changelogReadToEnd') =>
+  toRunning(guard, [act((d, _now, ev) => applyRestoreReply(d, replyOf(ev))), act((d, _now, _ev, out) => finishRestore(d, out))]);
 
 /**
  * at_least_once: the collector throws the failed send it holds (sendErrors.ts) — at the next send()
@@ -237,17 +242,20 @@ export const streamThreadMachine = setup({
   on: {
     crash: '.down',
     onPartitionsRevoked: { actions: answerNow },
+    // the assignment (TaskManager.handleAssignment): tasks newly assigned are created and restored
+    // once the thread is polling (running.polling), or at the next poll() answer (assignment.ts)
+    onPartitionsAssigned: { actions: act((d, _now, ev, out) => takeAssignment(d, ev, out)) },
     // the producer's Callback: the collector keeps the exception for its next send() or flush()
     sendFailed: { actions: act((d, _now, ev) => onSendFailed(d, (ev as SendFailedCall).args.error)) },
   },
   states: {
     idle: { on: { boot: { target: 'initializing', actions: act((d, now, _ev, out) => startProcess(d, now, out)) } } },
     initializing: {
-      // at_least_once has no transactions to initialise: straight to the restore
-      always: { guard: 'atLeastOnce', target: 'restoring', actions: act((d, _now, _ev, out) => startRestore(d, out)) },
+      // at_least_once has no transactions to initialise: straight on (the restore waits for the assignment)
+      always: toRunning('atLeastOnce'),
       on: {
         reply: [
-          { guard: 'initialized', target: 'restoring', actions: act((d, _now, _ev, out) => startRestore(d, out)) },
+          ...toRunning('initialized'),
           {
             guard: 'initFailed',
             target: 'shuttingDown',
@@ -299,13 +307,14 @@ export const streamThreadMachine = setup({
       states: {
         // poll() is out and no transaction is open
         polling: {
+          // the assignment brought tasks this instance does not have: created, restored before they process
+          always: {
+            guard: 'newTasksPending',
+            target: '#streamThread.restoring',
+            actions: [act((d, _now, _ev, out) => announceNewTask(d, out)), act((d, _now, _ev, out) => restoreForNewTask(d, out))],
+          },
           on: {
             reply: [
-              {
-                guard: 'gainsTask',
-                target: '#streamThread.restoring',
-                actions: [...newTask, act((d, _now, _ev, out) => restoreForNewTask(d, out))],
-              },
               { guard: 'mainPoll', target: 'processing', actions: [takeWaitingBatch, act((d, _now, _ev, out) => beginBatch(d, out))] },
             ],
             commitDue: { guard: 'commitDueWhilePolling', target: 'committingWhilePolling', actions: startCommitting },

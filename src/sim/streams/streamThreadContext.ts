@@ -19,7 +19,8 @@ import {
   replyOf as replyArgs,
 } from '../application/applicationLoop';
 import type { ActorId } from '../kernel/envelope';
-import type { RecordForApp } from '../protocol/messages';
+import type { RecordForApp, TopicPartition } from '../protocol/messages';
+
 import { taskId } from './streamsTopology';
 
 /** A count per key. */
@@ -88,12 +89,15 @@ export interface StreamThreadContext extends StreamThreadInput {
   /** A poll() answer that arrived while the task was initialising or restoring: processed once it runs. */
   readonly heldBatch: PollReply | null;
   /**
-   * The input partitions the stores have been kept for since their last restore: those of the last
-   * poll() answer. A partition outside them is a task newly assigned to this instance.
+   * The input partitions of the last assignment (onPartitionsAssigned: the tasks TaskManager.handleAssignment
+   * keeps or creates), by name; none after a start, until the main consumer's first assignment.
+   */
+  readonly assigned: readonly string[];
+  /**
+   * The input partitions whose tasks exist here, their stores restored: a partition of `assigned`
+   * outside them is a task newly assigned to this instance (assignment.ts newTasks).
    */
   readonly owned: readonly string[];
-  /** The input offsets this thread itself last committed, per partition (kept by the model across a restart; see processing.ts). */
-  readonly ownCommitted: Readonly<Record<string, number>>;
   /** Kafka Streams' dropped-records metric: records count() skipped. */
   readonly droppedRecords: number;
   /** The time of the last event (events raised inside a step carry none). */
@@ -117,7 +121,16 @@ export type RevocationCall = Call<'onPartitionsRevoked', { readonly partitions: 
 /** The producer's Callback for a send that failed (asked for under at_least_once; sendErrors.ts). */
 export type SendFailedCall = Call<'sendFailed', { readonly error: string; readonly topic: string; readonly partition: number }>;
 
-export type Ev = ReplyEvent | LoopTimer<'continue' | 'commitDue' | 'abortTimeout'> | LifecycleEvent | RevocationCall | SendFailedCall;
+/** The main consumer's StreamsRebalanceListener.onPartitionsAssigned, called from its onJoinComplete with the new assignment. */
+export type AssignmentCall = Call<'onPartitionsAssigned', { readonly partitions: readonly TopicPartition[] }>;
+
+export type Ev =
+  | ReplyEvent
+  | LoopTimer<'continue' | 'commitDue' | 'abortTimeout'>
+  | LifecycleEvent
+  | RevocationCall
+  | AssignmentCall
+  | SendFailedCall;
 export type Draft = Mutable<StreamThreadContext>;
 
 export function initialContext(input: StreamThreadInput): StreamThreadContext {
@@ -138,8 +151,8 @@ export function initialContext(input: StreamThreadInput): StreamThreadContext {
     counts: {},
     pollOutstanding: false,
     heldBatch: null,
+    assigned: [],
     owned: [],
-    ownCommitted: {},
     droppedRecords: 0,
     revocationPending: false,
     rebalanceInProgress: false,

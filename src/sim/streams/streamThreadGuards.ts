@@ -3,8 +3,9 @@
  * timer leads to. Each reads the context before the transition's actions run.
  */
 import { answers, failed, replyOf } from '../application/applicationLoop';
+import { newTasks } from './assignment';
 import { isTaskMigrated } from './migration';
-import { commitIsDue, gainedTask } from './processing';
+import { commitIsDue } from './processing';
 import { restoreAfter, restoredToEnd } from './restore';
 import { lostAtLeastOnce, lostInTransaction, lostWithoutWork, revokedWithWork } from './revocation';
 import { pendingSendError, type SendErrorKind } from './sendErrors';
@@ -60,7 +61,16 @@ const atFlush =
     answers(event, 'flush', context.producer) && pendingSendError(context) === kind;
 const SEND_STEPS = new Set(['repartition', 'changelog', 'output']);
 
-const heldGainsTask = ({ context }: Args) => context.heldBatch !== null && gainedTask(context, context.heldBatch).length > 0;
+/** The assignment has tasks this instance does not have yet (assignment.ts newTasks). */
+const newTasksPending = ({ context }: Args) => newTasks(context).length > 0;
+const held = ({ context }: Args) => context.heldBatch !== null;
+/** The thread starts running (initTransactions() returned, or at_least_once has none; or a restore ended): new tasks, a held batch, or neither. */
+const starting = (guard: (a: Args) => boolean) => ({
+  NewTask: (a: Args) => guard(a) && newTasksPending(a),
+  Held: (a: Args) => guard(a) && held(a),
+});
+const initialized = ({ context, event }: Args) => answers(event, 'initTransactions', context.producer) && replyOf(event)?.ok === true;
+const atLeastOnce = ({ context }: Args) => !eos(context);
 
 export const streamThreadGuards = {
   corruptedBeforeSend: beforeSend('corrupted'),
@@ -70,24 +80,27 @@ export const streamThreadGuards = {
   migratedAtFlush: atFlush('migrated'),
   fatalAtFlush: atFlush('fatal'),
   seekedToCommitted: ({ context, event }: Args) => answers(event, 'seekToCommitted', context.consumer),
-  atLeastOnce: ({ context }: Args) => !eos(context),
-  initialized: ({ context, event }: Args) => answers(event, 'initTransactions', context.producer) && replyOf(event)?.ok === true,
+  atLeastOnce,
+  atLeastOnceNewTask: starting(atLeastOnce).NewTask,
+  atLeastOnceHeld: starting(atLeastOnce).Held,
+  initialized,
+  initializedNewTask: starting(initialized).NewTask,
+  initializedHeld: starting(initialized).Held,
   initFailed: ({ context, event }: Args) => failed(event, 'initTransactions', context.producer),
   mainPoll,
-  /** A poll() answer brings a task another instance worked on (processing.ts gainedTask). */
-  gainsTask: (a: Args) => {
-    const r = replyOf(a.event);
-    return mainPoll(a) && r !== null && gainedTask(a.context, r).length > 0;
-  },
+  /** A poll() answer, with tasks newly assigned to this instance not created yet (assignment.ts). */
+  gainsTask: (a: Args) => mainPoll(a) && newTasksPending(a),
+  /** The assignment has tasks this instance does not have yet: they are created and restored. */
+  newTasksPending,
   endOffsetsAnswer: ({ context, event }: Args) => answers(event, 'endOffsets', context.restoreConsumer),
   seekedToBeginning: ({ context, event }: Args) => answers(event, 'seekToBeginning', context.restoreConsumer),
   changelogPolled: ({ context, event }: Args) => answers(event, 'poll', context.restoreConsumer),
   emptyChangelog: restoreEnds('endOffsets'),
-  emptyChangelogNewTask: (a: Args) => restoreEnds('endOffsets')(a) && heldGainsTask(a),
-  emptyChangelogHeld: (a: Args) => restoreEnds('endOffsets')(a) && a.context.heldBatch !== null,
+  emptyChangelogNewTask: starting(restoreEnds('endOffsets')).NewTask,
+  emptyChangelogHeld: starting(restoreEnds('endOffsets')).Held,
   changelogReadToEnd: restoreEnds('poll'),
-  changelogReadToEndNewTask: (a: Args) => restoreEnds('poll')(a) && heldGainsTask(a),
-  changelogReadToEndHeld: (a: Args) => restoreEnds('poll')(a) && a.context.heldBatch !== null,
+  changelogReadToEndNewTask: starting(restoreEnds('poll')).NewTask,
+  changelogReadToEndHeld: starting(restoreEnds('poll')).Held,
   /** The plan's commit step, with commit.interval.ms passed and work to commit. */
   commitStepDue: ({ context, event }: Args) =>
     context.plan[context.step]?.kind === 'commit' && commitIsDue(context, eventTime(context, event)),

@@ -76,8 +76,10 @@ export function streamsSpecs(c: StreamsClientSpec, config: StreamsConfig, meta: 
         meta,
         config: { ...CONSUMER_DEFAULTS, 'group.id': appId, 'isolation.level': isolation },
         topics: repartition ? [c.inputTopic, repartition] : [c.inputTopic],
-        // StreamsRebalanceListener: the thread commits its tasks before they are revoked
+        // StreamsRebalanceListener: the thread commits its tasks before they are revoked, and takes
+        // the assignment (TaskManager.handleAssignment) in onPartitionsAssigned
         revocationListener: true,
+        rebalanceListener: true,
       },
       bootAt,
     ),

@@ -1,0 +1,49 @@
+/**
+ * Which tasks this instance has: Kafka decides it from the ASSIGNMENT, never from a position.
+ *
+ * The main consumer's onJoinComplete hands the new assignment to StreamsPartitionAssignor.onAssignment
+ * → TaskManager.handleAssignment, then calls StreamsRebalanceListener.onPartitionsAssigned
+ * (handleRebalanceComplete). handleAssignment (handleTasksWithoutStateUpdater) resumes a task it
+ * has for a partition assigned again, closes one whose partitions are gone, and creates the rest
+ * (createNewTasks → ActiveTaskCreator.createTasks, state CREATED); StreamThread.runOnce's
+ * initializeAndRestorePhase (TaskManager.tryToCompleteRestoration → StreamTask.initializeIfNeeded:
+ * RESTORING) then restores a created task's stores through StoreChangelogReader before it processes.
+ * After a start — boot, restart, a task closed dirty and the group rejoined — the thread has no task:
+ * every partition of its first assignment is a task created, and restored, then.
+ */
+import type { Out } from '../actors/out';
+import { keyOf } from '../protocol/topicPartition';
+import type { AssignmentCall, Draft, Ev, StreamThreadContext } from './streamThreadContext';
+
+/** The partitions of the assignment whose tasks this instance does not have yet: tasks newly assigned to it. */
+export function newTasks(d: Pick<StreamThreadContext, 'assigned' | 'owned'>): string[] {
+  return d.assigned.filter((tp) => !d.owned.includes(tp));
+}
+
+function assignment(ev: Ev): string[] | null {
+  return ev.type === 'onPartitionsAssigned' ? (ev as AssignmentCall).args.partitions.map(keyOf) : null;
+}
+
+/**
+ * handleAssignment: the assignment is the thread's; a task whose partition is not in it any more is
+ * closed (it is created again, and restored, if the partition comes back). The listener returns.
+ */
+export function takeAssignment(d: Draft, ev: Ev, out: Out): void {
+  const partitions = assignment(ev) ?? [];
+  d.assigned = partitions;
+  d.owned = d.owned.filter((tp) => partitions.includes(tp));
+  out.call(d.consumer, 'partitionsAssignedDone', { offsets: {} });
+}
+
+/** Says which tasks are newly assigned (created, their stores restored before they process). */
+export function announceNewTask(d: Draft, out: Out): void {
+  const tasks = newTasks(d);
+  out.fact({
+    kind: 'note',
+    actor: d.self,
+    text:
+      tasks.length === 1
+        ? `task for ${tasks.join(', ')} newly assigned to this instance: it is created and its store restored from the changelog before it processes`
+        : `tasks for ${tasks.join(', ')} newly assigned to this instance: they are created and their stores restored from the changelog before they process`,
+  });
+}

@@ -1,0 +1,159 @@
+/**
+ * When a stream thread restores a task's store: when the ASSIGNMENT creates the task
+ * (StreamsPartitionAssignor.onAssignment → TaskManager.handleAssignment → createNewTasks; the store
+ * restored by StoreChangelogReader while the task is RESTORING), never because a position moved.
+ * A read_committed poll() that passes over an aborted batch and its marker moves the position with
+ * no record: that is not a task another instance committed.
+ */
+import { describe, expect, it } from 'vitest';
+import { createActor } from 'xstate';
+import type { Effect } from '../../src/sim/kernel/effects';
+import { stateValueToString } from '../../src/sim/kernel/stateValue';
+import type { RecordForApp } from '../../src/sim/protocol/messages';
+import { streamThreadMachine } from '../../src/sim/streams/streamThread.machine';
+import { type Draft, initialContext } from '../../src/sim/streams/streamThreadContext';
+import { runPreset } from '../presets/helpers';
+import { threadAt } from './threadAt';
+import { THREAD_INPUT } from './threadInput';
+
+const CHANGELOG = 'app-count-store-changelog-0';
+const callNames = (fx: readonly Effect[]) => fx.flatMap((e) => (e.type === 'call' ? [`${e.name}→${e.to}`] : []));
+const notes = (fx: readonly Effect[]) =>
+  fx.flatMap((e) => (e.type === 'fact' && e.fact.kind === 'note' ? [(e.fact as unknown as { text: string }).text] : []));
+const rec = (partition: number, offset: number): RecordForApp => ({
+  topic: 'in',
+  partition,
+  offset,
+  key: 'a',
+  value: 'v',
+  headers: { event_id: `e${partition}-${offset}` },
+});
+const assignment = (partitions: number[], now: number) => ({
+  type: 'onPartitionsAssigned',
+  now,
+  from: 'st.consumer',
+  args: { partitions: partitions.map((partition) => ({ topic: 'in', partition })) },
+});
+const reply = (from: string, args: Record<string, unknown>, now: number) => ({
+  type: 'reply',
+  now,
+  from,
+  args: { ok: true, error: null, ...args },
+});
+
+/** The machine from its boot, with every effect kept. */
+function booted() {
+  const actor = createActor(streamThreadMachine, { input: THREAD_INPUT });
+  let fx: Effect[] = [];
+  const all: Effect[] = [];
+  actor.on('*', (e) => {
+    fx.push(e as unknown as Effect);
+    all.push(e as unknown as Effect);
+  });
+  actor.start();
+  return {
+    send(event: Record<string, unknown> & { type: string }): Effect[] {
+      fx = [];
+      actor.send(event as never);
+      return fx;
+    },
+    state: () => stateValueToString(actor.getSnapshot().value),
+    context: () => actor.getSnapshot().context,
+    restores: () => callNames(all).filter((c) => c === 'endOffsets→st.restore').length,
+  };
+}
+
+/** The thread running with the tasks of `owned` (their stores restored), poll() out. */
+function running(owned: string[], over: Partial<Draft> = {}) {
+  return threadAt({ running: 'polling' }, { ...initialContext(THREAD_INPUT), pollOutstanding: true, assigned: owned, owned, ...over });
+}
+
+describe('a task is created, and its store restored, from the assignment (TaskManager.handleAssignment)', () => {
+  it('a position moved past an aborted batch and its marker restores nothing: the first assignment after a start restores once', () => {
+    const t = booted();
+    t.send({ type: 'boot', now: 0 });
+    expect(callNames(t.send(reply('st.producer', { call: 'initTransactions' }, 2)))).toEqual(['poll→st.consumer']);
+    // the assignment creates the task: its store is restored before it processes, the poll() still out
+    const fx = t.send(assignment([0], 3000));
+    expect(callNames(fx)).toEqual(['partitionsAssignedDone→st.consumer', 'endOffsets→st.restore']);
+    expect(notes(fx)).toEqual([
+      'task for in-0 newly assigned to this instance: it is created and its store restored from the changelog before it processes',
+    ]);
+    t.send(reply('st.restore', { call: 'endOffsets', offsets: { [CHANGELOG]: 0 } }, 3002));
+    expect(t.state()).toBe('running.polling');
+    // read_committed: in-0 offset 0 (an aborted batch) and offset 1 (its marker) passed over — no
+    // record, the position at 2, where this thread never committed: the same task, nothing to restore
+    t.send(reply('st.consumer', { call: 'poll', records: [], positions: { 'in-0': 2 } }, 3010));
+    expect(t.state()).toBe('running.processing');
+    expect(t.restores()).toBe(1);
+    // and a record after it is processed, with no restore either
+    t.send({ type: 'continue', now: 3010, key: 'continue', data: {} });
+    t.send(reply('st.consumer', { call: 'poll', records: [rec(0, 2)], positions: { 'in-0': 3 } }, 3020));
+    expect(t.state()).toBe('running.processing');
+    expect(t.restores()).toBe(1);
+  });
+
+  it('the same partitions assigned again (an eager rebalance) are the same tasks: a moved position restores nothing', () => {
+    const t = running(['in-0']);
+    expect(
+      callNames(t.send({ type: 'onPartitionsRevoked', now: 40000, from: 'st.consumer', args: { partitions: [], lost: false } })),
+    ).toEqual(['partitionsRevokedDone→st.consumer']);
+    expect(callNames(t.send(assignment([0], 40010)))).toEqual(['partitionsAssignedDone→st.consumer']);
+    t.send(reply('st.consumer', { call: 'poll', records: [], positions: { 'in-0': 7 } }, 40020));
+    expect(t.state()).toBe('running.processing');
+  });
+
+  it('a partition newly assigned is restored before it processes; the batch that comes meanwhile waits for the restore', () => {
+    const t = running(['in-0'], { stores: { 0: { a: 4 } } });
+    const fx = t.send(assignment([0, 1], 50000));
+    expect(callNames(fx)).toEqual(['partitionsAssignedDone→st.consumer', 'endOffsets→st.restore']);
+    expect(notes(fx)).toEqual([
+      'task for in-1 newly assigned to this instance: it is created and its store restored from the changelog before it processes',
+    ]);
+    expect(t.state()).toBe('restoring.readingEndOffsets');
+    // in-1 starts at offset 0 — an offset this thread "committed" by default: still a new task
+    const batch = { call: 'poll', records: [rec(1, 0)], positions: { 'in-0': 5, 'in-1': 1 } };
+    expect(callNames(t.send(reply('st.consumer', batch, 50001)))).toEqual([]);
+    expect(t.context().heldBatch?.records).toEqual([rec(1, 0)]);
+    // the restore ends: the held batch runs (in a transaction), every task of the assignment now here
+    expect(callNames(t.send(reply('st.restore', { call: 'endOffsets', offsets: { [CHANGELOG]: 0 } }, 50002)))).toEqual([
+      'beginTransaction→st.producer',
+    ]);
+    expect(t.state()).toBe('running.processing');
+    expect(t.context().owned).toEqual(['in-0', 'in-1']);
+  });
+
+  it('a partition that goes and comes back is a task closed and created again: restored', () => {
+    const t = running(['in-0', 'in-1']);
+    expect(callNames(t.send(assignment([0], 60000)))).toEqual(['partitionsAssignedDone→st.consumer']);
+    expect(t.context().owned).toEqual(['in-0']);
+    expect(t.state()).toBe('running.polling');
+    expect(callNames(t.send(assignment([0, 1], 70000)))).toEqual(['partitionsAssignedDone→st.consumer', 'endOffsets→st.restore']);
+    expect(t.state()).toBe('restoring.readingEndOffsets');
+  });
+
+  it('an assignment while a restore runs: its new task is restored when that restore ends', () => {
+    const t = threadAt(
+      { restoring: 'readingChangelog' },
+      { ...initialContext(THREAD_INPUT), pollOutstanding: true, assigned: ['in-0'], owned: ['in-0'], restoreEnd: { [CHANGELOG]: 1 } },
+    );
+    expect(callNames(t.send(assignment([0, 1], 80000)))).toEqual(['partitionsAssignedDone→st.consumer']);
+    const last = { ...rec(0, 0), topic: 'app-count-store-changelog', value: '1' };
+    const fx = t.send(reply('st.restore', { call: 'poll', records: [last], positions: { [CHANGELOG]: 1 } }, 80001));
+    expect(callNames(fx)).toEqual(['endOffsets→st.restore']);
+    // the restore starts over, from its first step
+    expect(t.state()).toBe('restoring.readingEndOffsets');
+    expect(t.context().owned).toEqual(['in-0', 'in-1']);
+  });
+});
+
+describe('streams-eos-repartition: the counter restores at its first assignment and at the one after its restart, no more', () => {
+  it('two restores, and the verdict the preset expects', () => {
+    const run = runPreset('streams-eos-repartition');
+    const restored = run.facts('note').filter((n) => n.actor === 'counter.app' && /^state store restored/.test(n.text));
+    expect(restored).toHaveLength(2);
+    expect(run.facts('note').filter((n) => /newly assigned/.test(n.text))).toHaveLength(2);
+    expect(run.layer('output', 'view-counts')?.status).toBe('once');
+    expect(run.layer('processing', 'counter')?.status).toBe('more-than-once');
+  });
+});
