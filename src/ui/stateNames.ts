@@ -110,6 +110,10 @@ const TIMER_EVENTS: Readonly<Record<string, Words>> = {
   fetchRetry: ['fetch retry', 'fetch 재시도'],
   fetchWaitExpired: ['fetch.max.wait.ms elapsed', 'fetch.max.wait.ms 경과'],
   heartbeatDue: ['heartbeat due (heartbeat.interval.ms)', '하트비트 시각(heartbeat.interval.ms)'],
+  heartbeatSessionExpired: [
+    "the member's session deadline (session.timeout.ms without a heartbeat answer)",
+    '멤버의 세션 기한(하트비트 응답 없이 session.timeout.ms)',
+  ],
   heartbeatThreadLookup: [
     'heartbeat thread looks for the coordinator (retry.backoff.ms)',
     '하트비트 스레드의 코디네이터 찾기(retry.backoff.ms)',

@@ -12,6 +12,7 @@
 import { describe, expect, it } from 'vitest';
 import { consumerMachine, membershipState } from '../../src/sim/consumer/consumer.machine';
 import type { ConsumerContext } from '../../src/sim/consumer/consumerContext';
+import { SESSION_TIMER } from '../../src/sim/consumer/sessionTimer';
 import type { Effect } from '../../src/sim/kernel/effects';
 import { runScenario } from '../../src/sim/run';
 import { answer, lost, sent, synced } from '../machines/consumerDriver';
@@ -59,7 +60,10 @@ describe('heartbeats from the JoinGroup answer (COMPLETING_REBALANCE)', () => {
 
   it('REBALANCE_IN_PROGRESS while syncing is ignored; ILLEGAL_GENERATION resets the generation and the SyncGroup success then rejoins', () => {
     const ignored = syncing();
-    expect(ignored.m.send(answer('HeartbeatResponse', 99, { error: 'REBALANCE_IN_PROGRESS' }), 3020)).toEqual([]);
+    // ignored, but it counts as answered (Heartbeat.receiveHeartbeat): only the session timer starts again
+    expect(ignored.m.send(answer('HeartbeatResponse', 99, { error: 'REBALANCE_IN_PROGRESS' }), 3020)).toEqual([
+      { type: 'timer', key: SESSION_TIMER, name: 'heartbeatSessionExpired', delay: 45000, data: {}, background: true },
+    ]);
     expect(ignored.m.context<ConsumerContext>()).toMatchObject({ generationId: 1, rejoinNeeded: false });
 
     const reset = syncing();

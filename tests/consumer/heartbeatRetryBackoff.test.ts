@@ -17,6 +17,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { type ConsumerContext, consumerMachine, membershipState } from '../../src/sim/consumer/consumer.machine';
+import { SESSION_TIMER } from '../../src/sim/consumer/sessionTimer';
 import type { Effect } from '../../src/sim/kernel/effects';
 import { runScenario, type Trace } from '../../src/sim/run';
 import type { Fact } from '../../src/sim/trace/facts';
@@ -71,7 +72,10 @@ describe('a failed heartbeat: the next one after retry.backoff.ms doubling to re
     expect(m.context<ConsumerContext>()).toMatchObject({ generationId: 1, memberId: 'c-0', rejoinNeeded: false });
 
     const answered = heartbeat(m, t);
-    expect(m.send(answer('HeartbeatResponse', answered?.payload.correlationId as number, { error: 'NONE' }), t + 2)).toEqual([]);
+    // an answer: nothing but the session timer started again (Heartbeat.receiveHeartbeat)
+    expect(m.send(answer('HeartbeatResponse', answered?.payload.correlationId as number, { error: 'NONE' }), t + 2)).toEqual([
+      { type: 'timer', key: SESSION_TIMER, name: 'heartbeatSessionExpired', delay: 45000, data: {}, background: true },
+    ]);
     expect(attempts(m)).toBe(0);
     expect(heartbeatTimers(m.send(lost(heartbeat(m, t + 3000)), t + 3000))).toEqual([100]);
   });

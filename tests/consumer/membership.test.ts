@@ -26,7 +26,11 @@ describe('membership', () => {
       ),
     );
     expect(d).toMatchObject(member);
-    expect(timers(effects)).toEqual([{ name: 'heartbeatDue', delay: 3000 }]);
+    // the heartbeat thread's timers: the first heartbeat, and the member's session (from this answer)
+    expect(timers(effects)).toEqual([
+      { name: 'heartbeatDue', delay: 3000 },
+      { name: 'heartbeatSessionExpired', delay: 45000 },
+    ]);
     expect(sent(effects)).toEqual([
       { rpc: 'SyncGroup', to: 'group-coordinator', correlationId: 0, groupId: 'g', generationId: 3, memberId: 'c-0' },
     ]);

@@ -9,7 +9,7 @@ import { type RequestRpc, RPCS } from '../../src/sim/kernel/envelope';
 import { findPreset, PRESETS } from '../../src/sim/presets';
 import { runScenario, type Trace } from '../../src/sim/run';
 import type { FaultSpec, Scenario } from '../../src/sim/scenario/schema';
-import { runPreset, runWith } from './helpers';
+import { runWith } from './helpers';
 
 const opening = findPreset('opening-story')?.scenario as Scenario;
 const withFaults = (s: Scenario, faults: FaultSpec[]): Scenario => ({ ...s, faults: [...(s.faults ?? []), ...faults] });
@@ -120,9 +120,14 @@ describe('a connection reset', () => {
 
 describe('request timers never outlive their replies', () => {
   it('an OffsetFetch answer that arrives while the member rejoins completes its request: no REQUEST_TIMED_OUT 30 s later', () => {
-    // rebalance-zombie-fenced: after its abort worker-a seeks to its committed offsets (OffsetFetch)
-    // and its next poll() rejoins the group — the answer arrives while it is joining
-    const r = runPreset('rebalance-zombie-fenced');
+    // rebalance-zombie-fenced: after its pause worker-a's heartbeat thread closes its connection to the
+    // coordinator (its session expired) and heartbeats retry.backoff.ms later — 5 ms here, so the
+    // UNKNOWN_MEMBER_ID comes back before the application's abort; then worker-a seeks to its
+    // committed offsets (OffsetFetch) and its next poll() rejoins the group — the answer arrives while
+    // it is joining
+    const preset = findPreset('rebalance-zombie-fenced')?.scenario as Scenario;
+    const clients = preset.clients.map((c) => (c.id === 'worker-a' ? { ...c, config: { ...c.config, 'retry.backoff.ms': 5 } } : c));
+    const r = runWith({ ...preset, clients } as Scenario);
     const fetches = r.trace.envelopes.filter((e) => e.rpc === 'OffsetFetchResponse' && e.to === 'worker-a.consumer');
     const states = fetches.map((e) => membershipState(r.trace.steps.at(e.deliveredStep as number)?.before ?? ''));
     expect(states).toContain('PREPARING_REBALANCE');

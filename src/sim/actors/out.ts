@@ -52,6 +52,14 @@ export class Out {
   }
 
   /**
+   * Closes this actor's connection to `to` (NetworkClient.disconnect): its requests in flight there
+   * complete as disconnects (`disconnected` events, NETWORK_EXCEPTION), oldest first.
+   */
+  closeConnection(to: ActorId): void {
+    this.effects.push({ type: 'closeConnection', to });
+  }
+
+  /**
    * Answers a request: to its sender, echoing its correlationId as Kafka responses do; the kernel
    * routes the answer to the incarnation that asked.
    */

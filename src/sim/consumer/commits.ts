@@ -22,6 +22,7 @@ import {
 import type { ConsumerEvent, EventOf, OffsetAndPartition } from './events';
 import { fetchWhilePolling, resetPosition, servePoll } from './fetcher';
 import { throwPending } from './pollErrors';
+import { stopHeartbeatThread } from './sessionTimer';
 
 /** default.api.timeout.ms: how long commitSync() without a timeout retries. */
 export const DEFAULT_API_TIMEOUT_MS = 60000;
@@ -193,7 +194,7 @@ function afterCommitRefused(
   d.generationId = -1;
   d.rejoinNeeded = true;
   // UNJOINED: AbstractCoordinator.HeartbeatThread.run sends nothing while state.hasNotJoinedGroup()
-  out?.cancel('heartbeat');
+  if (out) stopHeartbeatThread(out);
 }
 
 /**
@@ -394,7 +395,7 @@ export function startJoinPrepare(d: Draft, now: number, out: Out): void {
 
 /** close() with auto-commit on: heartbeats stop and the consumed positions are committed before LeaveGroup (needsCloseCommit). */
 export function startCloseCommit(d: Draft, now: number, out: Out): void {
-  out.cancel('heartbeat');
+  stopHeartbeatThread(out);
   commit(d, out, consumedOffsets(d), null, 'close', now);
 }
 

@@ -83,6 +83,7 @@ import { onCoordinatorLookupRetry } from './pollLookup';
 import { assignAll, onListenerDone, onSeek, onSeekToBeginning, onSeekToCommitted } from './positions';
 import { onOffsetsForLeaderEpochResponse, onValidationRetry } from './positionValidation';
 import { closeCommitLost, heartbeatLost, joinOrSyncLost, joinPrepareCommitLost, onRequestLost } from './requestLost';
+import { onHeartbeatSessionExpired, stopHeartbeatThread } from './sessionTimer';
 
 export { commitBackoff, DEFAULT_API_TIMEOUT_MS, hasUncommittedPositions, maybeAutoCommit } from './commits';
 export type { ConsumerContext, ConsumerInput, PendingCommit } from './consumerContext';
@@ -103,13 +104,14 @@ const a = {
   startRevocation: action((d, _e, out) => startRevocation(d, out)),
   startJoinPrepare: action((d, e, out) => startJoinPrepare(d, e.now, out)),
   startCloseCommit: action((d, e, out) => startCloseCommit(d, e.now, out)),
-  heartbeatDue: action((d, _e, out) => onHeartbeatDue(d, out)),
+  heartbeatDue: action((d, e, out) => onHeartbeatDue(d, e.now, out)),
+  heartbeatSessionExpired: action((d, e, out) => onHeartbeatSessionExpired(d, e.now, out)),
   pollTimeoutExpired: action((d, _e, out) => onPollTimeoutExpired(d, out)),
   heartbeatResponse: action<EventOf<'HeartbeatResponse'>>(onHeartbeatResponse),
   /** The same, while the member's SyncGroup is in flight: REBALANCE_IN_PROGRESS is ignored. */
   heartbeatResponseSyncing: action<EventOf<'HeartbeatResponse'>>((d, ev, out) => onHeartbeatResponse(d, ev, out, true)),
   /** Back to PREPARING_REBALANCE from COMPLETING_REBALANCE: no heartbeats (AbstractCoordinator's heartbeat thread skips them while hasNotJoinedGroup()). */
-  stopHeartbeats: action((_d, _e, out) => out.cancel('heartbeat')),
+  stopHeartbeats: action((_d, _e, out) => stopHeartbeatThread(out)),
   resubscribe: action<EventOf<'resubscribe'>>(onResubscribe),
   close: action<EventOf<'close'>>(onClose),
   /** close() while the member's JoinGroup or SyncGroup is in flight (not UNJOINED, whatever its generation). */
@@ -366,6 +368,7 @@ export const consumerMachine = setup({
                 ],
                 heartbeatDue: { actions: a.heartbeatDue },
                 heartbeatThreadLookup: { actions: a.heartbeatThreadLookup },
+                heartbeatSessionExpired: { actions: a.heartbeatSessionExpired },
                 HeartbeatResponse: { actions: a.heartbeatResponseSyncing },
                 resubscribe: { target: 'PREPARING_REBALANCE', actions: [a.startRejoin, a.resubscribe] },
                 poll: { actions: a.waitingPoll },
@@ -386,6 +389,7 @@ export const consumerMachine = setup({
                 ],
                 heartbeatDue: { actions: a.heartbeatDue },
                 heartbeatThreadLookup: { actions: a.heartbeatThreadLookup },
+                heartbeatSessionExpired: { actions: a.heartbeatSessionExpired },
                 disconnected: { guard: 'heartbeatLost', actions: a.heartbeatLost },
                 // a member blocked in poll() rejoins at once
                 HeartbeatResponse: [
@@ -433,6 +437,7 @@ export const consumerMachine = setup({
                 ],
                 heartbeatDue: { actions: a.heartbeatDue },
                 heartbeatThreadLookup: { actions: a.heartbeatThreadLookup },
+                heartbeatSessionExpired: { actions: a.heartbeatSessionExpired },
                 HeartbeatResponse: { actions: a.heartbeatResponse },
                 poll: { actions: a.pollWaits },
               },
@@ -449,6 +454,7 @@ export const consumerMachine = setup({
                 OffsetCommitResponse: { actions: a.offsetCommitResponse },
                 heartbeatDue: { actions: a.heartbeatDue },
                 heartbeatThreadLookup: { actions: a.heartbeatThreadLookup },
+                heartbeatSessionExpired: { actions: a.heartbeatSessionExpired },
                 disconnected: { guard: 'heartbeatLost', actions: a.heartbeatLost },
                 HeartbeatResponse: { actions: a.heartbeatResponse },
                 poll: { actions: a.pollWaits },

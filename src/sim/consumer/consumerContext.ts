@@ -79,6 +79,12 @@ export interface ConsumerContext extends Required<ConsumerInput> {
    */
   readonly heartbeatAttempts: number;
   /**
+   * Heartbeat.sessionTimer: when the heartbeat thread gives up on its coordinator — session.timeout.ms
+   * after the last heartbeat answered, the JoinGroup answer that enabled the thread, or the
+   * FindCoordinator answer that found the coordinator (sessionTimer.ts).
+   */
+  readonly sessionDeadline: number;
+  /**
    * The application has a ConsumerRebalanceListener (offsets-in-sink: it seeks to the offsets its
    * database holds): on every assignment the consumer calls onPartitionsAssigned and waits for it
    * before fetching the group's committed offsets for the partitions it did not seek.
@@ -208,6 +214,7 @@ export function consumerDraft(c: ConsumerContext): Draft {
     offsetsRequest: c.offsetsRequest,
     offsetsAttempts: c.offsetsAttempts,
     heartbeatAttempts: c.heartbeatAttempts,
+    sessionDeadline: c.sessionDeadline,
     awaitingListener: c.awaitingListener,
     pollWaiting: c.pollWaiting,
     endOffsets: c.endOffsets,
@@ -252,6 +259,7 @@ export function initialContext(input: ConsumerInput): ConsumerContext {
     offsetsRequest: null,
     offsetsAttempts: 0,
     heartbeatAttempts: 0,
+    sessionDeadline: 0,
     awaitingListener: false,
     pollWaiting: null,
     endOffsets: null,

@@ -58,6 +58,7 @@ export type ConsumerEvent =
   | Timer<'listOffsetsRetry', ListOffsetsRetry>
   | Timer<'coordinatorLookupRetry', { readonly metadata?: boolean }>
   | Timer<'heartbeatThreadLookup'>
+  | Timer<'heartbeatSessionExpired'>
   | Timer<'pollTimeoutExpired'>
   | Timer<'reconnectBackoffExpired', { readonly node: string }>
   // the application's calls (KafkaConsumer's API) and its rebalance listener returning

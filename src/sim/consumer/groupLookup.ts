@@ -34,6 +34,8 @@ export function coordinatorUnknown(ctx: Pick<ConsumerContext, 'meta' | 'groupCoo
   return known === null || (groupCoordinatorOnLeader(ctx.meta) && coordinatorUnavailable(ctx, known));
 }
 
+import { resetSessionTimeout } from './sessionTimer';
+
 /**
  * FindCoordinatorResponseHandler: the coordinator named, and the held requests sent to it — unless
  * its connection is inside its reconnect backoff (a broker that died and is not fenced yet is still
@@ -57,6 +59,8 @@ export function onFindCoordinatorResponse(d: Draft, ev: EventOf<'FindCoordinator
   // ensureCoordinatorReady returns: the next starts its attempts from 0
   d.lookupAttempts = 0;
   d.lookupAfterMetadata = false;
+  // FindCoordinatorResponseHandler: heartbeat.resetSessionTimeout() (checked only while the member has joined)
+  if (!outOfGeneration(d)) resetSessionTimeout(d, ev.now, out);
   const waiting = d.coordinatorWaiting ?? [];
   d.coordinatorWaiting = [];
   for (const w of waiting) sendRequest(d, out, coordinator, w.rpc, w.payload, w.background);

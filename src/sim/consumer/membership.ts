@@ -25,6 +25,7 @@ import type { ConsumerEvent, EventOf } from './events';
 import { failPoll, throwPending } from './pollErrors';
 import { inPollLookup } from './pollLookup';
 import { invokePartitionsAssigned, revokeAll } from './positions';
+import { giveUpOnCoordinator, resetSessionTimeout, sessionExpired, stopHeartbeatThread } from './sessionTimer';
 
 export function sendJoin(d: Draft, out: Out): void {
   sendToCoordinator(d, out, 'JoinGroup', {
@@ -44,12 +45,14 @@ export function rejoinAfterBackoff(d: Draft, out: Out): void {
 
 /**
  * JoinGroupResponseHandler, success: COMPLETING_REBALANCE — heartbeats start here, while the SyncGroup
- * is in flight (heartbeatThread.enable(): the first one heartbeat.interval.ms from now) — then the
- * generation and member id; SyncGroup goes out.
+ * is in flight (heartbeatThread.enable() resets every timer of Heartbeat: the first heartbeat
+ * heartbeat.interval.ms from now, the session timer from now) — then the generation and member id;
+ * SyncGroup goes out.
  */
 export function onJoined(d: Draft, ev: EventOf<'JoinGroupResponse'>, out: Out): void {
   const r = ev.payload;
   out.timer('heartbeat', 'heartbeatDue', d.config['heartbeat.interval.ms'], {}, true);
+  resetSessionTimeout(d, ev.now, out);
   d.memberId = r.memberId;
   d.generationId = r.generationId;
   sendToCoordinator(d, out, 'SyncGroup', {
@@ -163,7 +166,7 @@ export function startRevocation(d: Draft, out: Out): void {
 
 /** Partitions given up, heartbeats stopped, JoinGroup sent (AbstractCoordinator.initiateJoinGroup). */
 export function startRejoin(d: Draft, out: Out): void {
-  out.cancel('heartbeat');
+  stopHeartbeatThread(out);
   d.rejoinNeeded = false;
   revokeAll(d);
   sendJoin(d, out);
@@ -173,9 +176,16 @@ export function startRejoin(d: Draft, out: Out): void {
  * Heartbeat.sentHeartbeat: the heartbeat timer starts again from heartbeat.interval.ms as each heartbeat
  * goes out. With the coordinator unknown it waits for it; the heartbeat thread looks it up — except
  * while a poll() waits, when the thread is blocked behind ensureCoordinatorReady (pollLookup.ts) and
- * the lookups are poll()'s.
+ * the lookups are poll()'s. HeartbeatThread.run checks the session first: a thread that wakes past its
+ * session deadline (a pause longer than session.timeout.ms) gives up on its coordinator instead of
+ * sending, and wakes again after retry.backoff.ms.
  */
-export function onHeartbeatDue(d: Draft, out: Out): void {
+export function onHeartbeatDue(d: Draft, now: number, out: Out): void {
+  if (sessionExpired(d, now)) {
+    giveUpOnCoordinator(d, now, out);
+    out.timer('heartbeat', 'heartbeatDue', d.config['retry.backoff.ms'], {}, true);
+    return;
+  }
   const heartbeat = { correlationId: corr(d), groupId: d.config['group.id'], generationId: d.generationId, memberId: d.memberId };
   sendToCoordinator(d, out, 'Heartbeat', heartbeat, true, !inPollLookup(d));
   out.timer('heartbeat', 'heartbeatDue', d.config['heartbeat.interval.ms'], {}, true);
@@ -217,7 +227,10 @@ function forget(d: Draft, error: KafkaError): void {
 export function onHeartbeatResponse(d: Draft, ev: EventOf<'HeartbeatResponse'>, out: Out, syncing = false): void {
   const { error } = ev.payload;
   // Heartbeat.receiveHeartbeat: an answer, or a REBALANCE_IN_PROGRESS (heartbeating on during a rebalance keeps the session)
-  if (error === 'NONE' || error === 'REBALANCE_IN_PROGRESS') d.heartbeatAttempts = 0;
+  if (error === 'NONE' || error === 'REBALANCE_IN_PROGRESS') {
+    d.heartbeatAttempts = 0;
+    resetSessionTimeout(d, ev.now, out);
+  }
   if (error === 'NONE') return;
   // HeartbeatResponseHandler: a coordinator error marks the coordinator unknown; the member keeps its
   // generation, and heartbeats again after the backoff (failHeartbeat)
@@ -232,7 +245,7 @@ export function onHeartbeatResponse(d: Draft, ev: EventOf<'HeartbeatResponse'>, 
   // a member that is no longer in the generation stops heartbeating (its failure still counts an
   // attempt); one asked to rejoin keeps its session alive
   if (error !== 'REBALANCE_IN_PROGRESS') {
-    out.cancel('heartbeat');
+    stopHeartbeatThread(out);
     failHeartbeat(d, out, false);
   }
   d.rejoinNeeded = true;
@@ -285,7 +298,7 @@ function leaveAndClose(d: Draft, caller: ActorId, out: Out, joining: boolean): v
 
 /** AbstractCoordinator.maybeLeaveGroup's request (leaveAndClose says when it goes out); heartbeats stop. */
 function maybeLeaveGroup(d: Draft, out: Out, joining: boolean): void {
-  out.cancel('heartbeat');
+  stopHeartbeatThread(out);
   const unjoined = d.generationId < 0 && !joining;
   if (d.config['group.id'] && d.memberId && !unjoined && checkAndGetCoordinator(d))
     sendToCoordinator(d, out, 'LeaveGroup', {

@@ -10,7 +10,7 @@ import { type PointFault, type ProcessId, processOf } from './faults';
 import { applyPointFault, matchPoint } from './processFaults';
 import { clear } from './reusedList';
 import { notRead, readOrHold } from './serverReads';
-import { breakConnection, cancelRequestTimeout, type OnSent, sendEnvelope } from './transport';
+import { breakConnection, cancelRequestTimeout, closeClientConnection, type OnSent, sendEnvelope } from './transport';
 import type { StepKind } from './types';
 
 const EMPTY: readonly never[] = Object.freeze([]);
@@ -146,6 +146,9 @@ function applyEffects(
       }
       case 'disconnect':
         for (const r of k.network.clientGone(actorId)) cancelRequestTimeout(k, r.envelopeId);
+        break;
+      case 'closeConnection':
+        closeClientConnection(k, actorId, effect.to);
         break;
       case 'timer': {
         const key = k.timerKey(actorId, effect.key);

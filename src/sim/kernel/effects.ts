@@ -34,6 +34,11 @@ export type Effect =
     }
   /** The actor closes every connection it opened as a client; requests in flight are forgotten, unanswered. */
   | { type: 'disconnect' }
+  /**
+   * The actor closes its connection to one server (NetworkClient.disconnect(node)): every request in
+   * flight on it completes as a disconnect (NETWORK_EXCEPTION), and the next request opens a new one.
+   */
+  | { type: 'closeConnection'; to: ActorId }
   | {
       type: 'timer';
       /** Arming a timer with a key that is already armed replaces it. */

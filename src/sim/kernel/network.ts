@@ -25,8 +25,12 @@
  */
 import type { ActorId, Envelope, RpcName } from './envelope';
 
-/** Why a connection was closed; 'timeout' is the client's own close after request.timeout.ms. */
-export type CloseReason = 'timeout' | 'reset' | 'peer-down' | 'refused';
+/**
+ * Why a connection was closed; 'timeout' is the client's own close after request.timeout.ms,
+ * 'client-close' its close for a reason of its own (NetworkClient.disconnect: e.g. a consumer that
+ * marks its group coordinator unknown, AbstractCoordinator.markCoordinatorUnknown).
+ */
+export type CloseReason = 'timeout' | 'client-close' | 'reset' | 'peer-down' | 'refused';
 
 export type NetworkFault = 'drop' | 'delay' | 'duplicate' | 'reset';
 

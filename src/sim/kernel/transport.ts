@@ -173,6 +173,20 @@ function resetConnection(k: KernelCore, key: string): void {
   notifyClosed(k, c.client, key, generation, 'reset', lost);
 }
 
+/**
+ * The client closes its connection to `server` (NetworkClient.disconnect, e.g. the consumer's
+ * AbstractCoordinator.markCoordinatorUnknown → disconnectAsync): a new generation starts, and every
+ * request in flight on the old one completes as a disconnect at once; an answer still travelling on
+ * it is never delivered.
+ */
+export function closeClientConnection(k: KernelCore, client: ActorId, server: ActorId): void {
+  const key = connectionKey(client, server);
+  const c = k.network.get(key);
+  if (!c) return;
+  const lost = k.network.close(key, 'client-close');
+  notifyClosed(k, client, key, c.generation, 'client-close', lost);
+}
+
 /** The peer is gone: the connection is broken, and its client notices one latency later. */
 export function breakConnection(k: KernelCore, key: string, reason: CloseReason): void {
   if (!k.network.breakConnection(key, reason)) return;

@@ -302,6 +302,12 @@ export function disconnectedClause(ctx: NarrationContext): string {
       `a request on ${poss(who, 'connection')} to ${peer} got no answer within its request timeout: NetworkClient closes the connection, and ${name}, in flight on it, fails with REQUEST_TIMED_OUT ("Disconnected from node ${peer} due to timeout") — ${who} cannot tell whether it took effect, and retries it if it still may (retries, delivery.timeout.ms: a batch that expired in flight is not retried)`,
       `${josa(who, '과/와')} ${peer} 사이 연결의 요청이 요청 타임아웃 안에 응답을 받지 못해 NetworkClient가 연결을 닫습니다. 그 위에 있던 ${josa(name, '은/는')} REQUEST_TIMED_OUT으로 실패합니다. 반영됐는지 알 수 없으며, 아직 허용되면(retries, delivery.timeout.ms) 다시 시도합니다. 전송 중에 만료된 배치는 다시 시도하지 않습니다.`,
     );
+  if (reason === 'client-close')
+    return say(
+      lang,
+      `${who} closed its connection to ${peer} itself (NetworkClient.disconnect): ${name}, in flight on it, fails with a disconnect (NETWORK_EXCEPTION) — ${who} cannot tell whether it took effect, and sends it again on a new connection if it still may`,
+      `${josa(who, '이/가')} ${josa(peer, '과/와')}의 연결을 스스로 닫았습니다(NetworkClient.disconnect). 그 위에 있던 ${josa(name, '은/는')} 연결 끊김(NETWORK_EXCEPTION)으로 실패합니다. 반영됐는지 알 수 없으며, 아직 허용되면 새 연결로 다시 보냅니다.`,
+    );
   if (reason === 'reset')
     return say(
       lang,

@@ -166,6 +166,13 @@ export function timerClause(ctx: NarrationContext): string {
         `heartbeat.interval.ms가 지나 ${josa(who, '이/가')} ${coordinator}에 하트비트를 보냅니다.`,
       );
     }
+    case 'heartbeatSessionExpired':
+      // a session timer that gave up on the coordinator has its note; this one found nothing to do
+      return say(
+        lang,
+        `${poss(who, 'session timer')} fired, but the heartbeat thread has nothing to give up: the group coordinator is already unknown (being looked up) or the member is no longer in its group`,
+        `${who}의 세션 타이머가 울렸지만 하트비트 스레드가 할 일은 없습니다. 그룹 코디네이터를 이미 모르는 상태(찾는 중)이거나 멤버가 더는 그룹에 없습니다.`,
+      );
     case 'pollTimeoutExpired':
       // a poll timer that made the member leave has its note; this one found it inside poll() or out of its group
       return say(

@@ -54,6 +54,11 @@ const KO_RULES: readonly Rule[] = [
     (m) =>
       `poll()이 max.poll.interval.ms(${m[1]} ms) 동안 호출되지 않았습니다. 컨슈머가 그룹을 떠납니다(consumer poll timeout has expired)`,
   ],
+  [
+    /^no Heartbeat answered for session\.timeout\.ms \((\d+) ms\): the heartbeat thread marks the group coordinator unknown and closes its connection to it \(session timed out without receiving a heartbeat response\)$/,
+    (m) =>
+      `session.timeout.ms(${m[1]} ms) 동안 응답받은 하트비트가 없습니다. 하트비트 스레드가 그룹 코디네이터를 알 수 없음으로 표시하고 그 연결을 닫습니다`,
+  ],
   [/^initTransactions failed: (.+)$/, (m) => `initTransactions가 실패했습니다: ${m[1]}`],
   [
     /^abortTransaction failed with (.+): this instance is fenced$/,
