@@ -24,6 +24,7 @@ import {
 } from './consumerContext';
 import type { EventOf } from './events';
 import { armLookupRetry, inPollLookup } from './pollLookup';
+import { resetSessionTimeout } from './sessionTimer';
 
 /**
  * AbstractCoordinator.coordinatorUnknown() read without marking anything (for a guard): no coordinator
@@ -33,8 +34,6 @@ export function coordinatorUnknown(ctx: Pick<ConsumerContext, 'meta' | 'groupCoo
   const known = knownCoordinator(ctx);
   return known === null || (groupCoordinatorOnLeader(ctx.meta) && coordinatorUnavailable(ctx, known));
 }
-
-import { resetSessionTimeout } from './sessionTimer';
 
 /**
  * FindCoordinatorResponseHandler: the coordinator named, and the held requests sent to it — unless
