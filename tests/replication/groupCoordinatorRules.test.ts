@@ -404,7 +404,7 @@ describe("the consumer's coordinator (AbstractCoordinator.lookupCoordinator / ma
     expect(d.groupCoordinator).toBe('broker-2.group-coordinator');
   });
 
-  it('NOT_COORDINATOR or COORDINATOR_NOT_AVAILABLE from it, or a lost request to it, forget it; COORDINATOR_LOAD_IN_PROGRESS keeps it', () => {
+  it('NOT_COORDINATOR or COORDINATOR_NOT_AVAILABLE from it, or a lost request to it, forget it; COORDINATOR_LOAD_IN_PROGRESS keeps it; an error answer also closes the connection to it (markCoordinatorUnknown(Errors) → disconnectAsync), a lost request finds it closed', () => {
     const answer = (error: string) =>
       ({
         type: 'OffsetCommitResponse',
@@ -413,10 +413,10 @@ describe("the consumer's coordinator (AbstractCoordinator.lookupCoordinator / ma
         now: 5,
         payload: { correlationId: 1, error },
       }) as never as ConsumerEvent;
-    for (const [ev, kept] of [
-      [answer('COORDINATOR_LOAD_IN_PROGRESS'), true],
-      [answer('NOT_COORDINATOR'), false],
-      [answer('COORDINATOR_NOT_AVAILABLE'), false],
+    for (const [ev, kept, closed] of [
+      [answer('COORDINATOR_LOAD_IN_PROGRESS'), true, false],
+      [answer('NOT_COORDINATOR'), false, true],
+      [answer('COORDINATOR_NOT_AVAILABLE'), false, true],
       [
         {
           type: 'disconnected',
@@ -426,12 +426,15 @@ describe("the consumer's coordinator (AbstractCoordinator.lookupCoordinator / ma
           payload: { correlationId: 1 },
         } as never as ConsumerEvent,
         false,
+        false,
       ],
     ] as const) {
       const d = consumer();
       d.groupCoordinator = 'broker-2.group-coordinator';
-      markCoordinatorUnknownOn(d, ev);
+      const out = new Out();
+      markCoordinatorUnknownOn(d, ev, out);
       expect(d.groupCoordinator).toBe(kept ? 'broker-2.group-coordinator' : null);
+      expect(out.effects).toEqual(closed ? [{ type: 'closeConnection', to: 'broker-2.group-coordinator' }] : []);
     }
   });
 });

@@ -401,9 +401,13 @@ const GROUP_RPCS: readonly string[] = ['JoinGroup', 'SyncGroup', 'Heartbeat', 'L
 /**
  * AbstractCoordinator.markCoordinatorUnknown, which each response handler calls on
  * COORDINATOR_NOT_AVAILABLE or NOT_COORDINATOR, and a lost request to the coordinator does: the
- * next group request looks the coordinator up again. (COORDINATOR_LOAD_IN_PROGRESS keeps it.)
+ * next group request looks the coordinator up again. (COORDINATOR_LOAD_IN_PROGRESS keeps it.) An
+ * error answer marks it with `isDisconnected` false (`markCoordinatorUnknown(Errors)`), so the
+ * consumer also closes its connection to the old coordinator (`client.disconnectAsync`): whatever
+ * else was in flight there — heartbeats, a commit, a JoinGroup — fails with a disconnect and goes to
+ * the coordinator found next. A lost request's connection is closed already (`isDisconnected` true).
  */
-export function markCoordinatorUnknownOn(d: Draft, ev: ConsumerEvent): void {
+export function markCoordinatorUnknownOn(d: Draft, ev: ConsumerEvent, out: Out): void {
   if (!d.groupCoordinator) return;
   const e = ev as { type: string; from?: ActorId; to?: ActorId; rpc?: string; payload?: { error?: string } };
   const lost = e.type === 'disconnected' && e.to === d.groupCoordinator && GROUP_RPCS.includes(e.rpc ?? '');
@@ -411,6 +415,7 @@ export function markCoordinatorUnknownOn(d: Draft, ev: ConsumerEvent): void {
     GROUP_RESPONSES.includes(e.type) &&
     e.from === d.groupCoordinator &&
     (e.payload?.error === 'NOT_COORDINATOR' || e.payload?.error === 'COORDINATOR_NOT_AVAILABLE');
+  if (refused) out.closeConnection(d.groupCoordinator);
   if (lost || refused) d.groupCoordinator = null;
 }
 
@@ -466,7 +471,7 @@ export const action = <E extends ConsumerEvent = ConsumerEvent>(fn: (d: Draft, e
   handle((ctx: ConsumerContext, ev: E, out: Out) => {
     const d: Draft = consumerDraft(ctx);
     noteConnectionEvent(d, ev, topicsOf, ownNode, out);
-    markCoordinatorUnknownOn(d, ev);
+    markCoordinatorUnknownOn(d, ev, out);
     fn(d, ev, out);
     onPollPass(ctx, d, ev, out);
     // the coordinator just became unknown: the heartbeat thread looks for it every retry.backoff.ms
