@@ -272,6 +272,17 @@ describe('TxnOffsetCommit verification (KIP-890)', () => {
     expect(txnOffsetCommitVerificationError('CONCURRENT_TRANSACTIONS')).toBe('CONCURRENT_TRANSACTIONS');
   });
 
+  /** The transaction coordinator's v4+ answer to `verify`: `error` for each of its partitions. */
+  function answerTo(verify: Send | undefined, error: string) {
+    const transactions = (verify?.payload.transactions ?? []) as { transactionalId: string; partitions: object[] }[];
+    const resultsByTransaction = transactions.map((t) => ({
+      transactionalId: t.transactionalId,
+      partitions: t.partitions.map((p) => ({ ...p, error })),
+    }));
+    const payload = { correlationId: verify?.payload.correlationId, error: 'NONE', resultsByTransaction };
+    return { type: 'AddPartitionsToTxnResponse', now: 12, from: 'txn-coordinator', envelopeId: 2, inReplyTo: 0, payload };
+  }
+
   function coordinator(verification: boolean) {
     const effects: Effect[] = [];
     const actor = createActor(groupCoordinatorMachine, {
@@ -298,15 +309,9 @@ describe('TxnOffsetCommit verification (KIP-890)', () => {
   it('protocol v1: a TxnOffsetCommit whose partition is not in the transaction is refused TRANSACTION_ABORTABLE and writes nothing', () => {
     const { actor, effects } = coordinator(true);
     const verify = effects.find((e): e is Send => e.type === 'send' && e.rpc === 'AddPartitionsToTxn');
-    expect(verify?.payload).toMatchObject({ producerId: 7, producerEpoch: 0, verifyOnly: true });
-    actor.send({
-      type: 'AddPartitionsToTxnResponse',
-      now: 12,
-      from: 'txn-coordinator',
-      envelopeId: 2,
-      inReplyTo: 0,
-      payload: { correlationId: verify?.payload.correlationId, error: 'NONE', partitions: [{ error: 'TRANSACTION_ABORTABLE' }] },
-    } as never);
+    // the v4+ form (the coordinator's broker's AddPartitionsToTxnManager): one transaction
+    expect(verify?.payload).toMatchObject({ transactions: [{ transactionalId: 't', producerId: 7, producerEpoch: 0, verifyOnly: true }] });
+    actor.send(answerTo(verify, 'TRANSACTION_ABORTABLE') as never);
     const answer = effects.find((e): e is Send => e.type === 'send' && e.rpc === 'TxnOffsetCommitResponse');
     expect(answer?.payload).toEqual({ correlationId: 5, error: 'TRANSACTION_ABORTABLE' });
     const ctx = actor.getSnapshot().context as GroupCoordinatorContext;
@@ -317,14 +322,7 @@ describe('TxnOffsetCommit verification (KIP-890)', () => {
   it('protocol v1: a verified TxnOffsetCommit is written as pending offsets', () => {
     const { actor, effects } = coordinator(true);
     const verify = effects.find((e): e is Send => e.type === 'send' && e.rpc === 'AddPartitionsToTxn');
-    actor.send({
-      type: 'AddPartitionsToTxnResponse',
-      now: 12,
-      from: 'txn-coordinator',
-      envelopeId: 2,
-      inReplyTo: 0,
-      payload: { correlationId: verify?.payload.correlationId, error: 'NONE', partitions: [{ error: 'NONE' }] },
-    } as never);
+    actor.send(answerTo(verify, 'NONE') as never);
     expect(effects.find((e): e is Send => e.type === 'send' && e.rpc === 'TxnOffsetCommitResponse')?.payload).toEqual({
       correlationId: 5,
       error: 'NONE',

@@ -165,6 +165,8 @@ const CALL_EVENTS: Readonly<Record<string, Words>> = {
   txnStateAppended: ['__transaction_state append done', '__transaction_state 쓰기 완료'],
   becomeCoordinator: ['become coordinator', '코디네이터가 됨'],
   partitionLeader: ['partition leader changed', '파티션 리더 바뀜'],
+  verifyTxnOffsetCommit: ['verify a TxnOffsetCommit (AddPartitionsToTxnManager)', 'TxnOffsetCommit 검증(AddPartitionsToTxnManager)'],
+  txnOffsetCommitVerified: ['TxnOffsetCommit verification answered', 'TxnOffsetCommit 검증 응답'],
   resubscribe: ['subscribe again', '다시 구독'],
   sendFailed: ["a send failed (the record's Callback)", '전송 실패(레코드의 Callback)'],
 };

@@ -10,6 +10,7 @@ import {
   EMPTY_VERIFICATION_QUEUE,
   enqueueVerification,
   type QueuedTransaction,
+  requestPayload,
   takeRequests,
   type VerificationQueue,
 } from '../../src/sim/broker/verificationQueue';
@@ -94,5 +95,38 @@ describe('addTxnData: a second verification of a transactional.id that is waitin
     const r = enqueue(busy(), 'txn-coordinator', txn('x-1', 1));
     expect(r.answered).toEqual([]);
     expect(r.queue[0]?.waiting).toEqual([txn('x-1', 1)]);
+  });
+});
+
+describe("a group coordinator's verification in the queue (CoordinatorPartitionWriter.maybeStartTransactionVerification)", () => {
+  const gc = (transactionalId: string, verification: number, id: number): QueuedTransaction => ({
+    ...txn(transactionalId, verification),
+    partitions: [{ topic: '__consumer_offsets', partition: 1 }],
+    answerTo: { actor: 'broker-0.group-coordinator', id },
+  });
+
+  it('waits with the Produce verifications and is sent with them, without its bookkeeping', () => {
+    let q = takeRequests(enqueue(EMPTY_VERIFICATION_QUEUE, 'txn-coordinator', txn('x-1', 0)).queue).queue;
+    q = enqueue(q, 'txn-coordinator', gc('app-0', 1, 7)).queue;
+    q = enqueue(q, 'txn-coordinator', txn('b-1', 2)).queue;
+    const next = takeRequests(completeVerification(q, 0)?.queue ?? []).requests[0];
+    expect(next?.transactions.map((t) => t.transactionalId)).toEqual(['app-0', 'b-1']);
+    expect(requestPayload(next as NonNullable<typeof next>).transactions[0]).toEqual({
+      transactionalId: 'app-0',
+      producerId: 1000,
+      producerEpoch: 0,
+      verifyOnly: true,
+      partitions: [{ topic: '__consumer_offsets', partition: 1 }],
+    });
+  });
+
+  it('replaced by a newer verification of its transactional.id, its answer keeps whom it goes back to', () => {
+    const q = enqueue(
+      takeRequests(enqueue(EMPTY_VERIFICATION_QUEUE, 'txn-coordinator', txn('x-1', 0)).queue).queue,
+      'txn-coordinator',
+      gc('app-0', 1, 7),
+    );
+    const r = enqueue(q.queue, 'txn-coordinator', txn('app-0', 2));
+    expect(r.answered).toEqual([{ verification: 1, error: 'NETWORK_EXCEPTION', answerTo: { actor: 'broker-0.group-coordinator', id: 7 } }]);
   });
 });

@@ -74,15 +74,24 @@ describe('TxnOffsetCommit: verified first, then checked against the group as it 
     const ev = { type: 'TxnOffsetCommit', from: 'c0.producer', envelopeId: 1, inReplyTo: null, now: 10, payload };
     return { ctx: onTxnOffsetCommit(ctx, ev as never, out), effects: out.effects };
   };
-  const verified = (ctx: GroupCoordinatorContext, correlationId: number): { ctx: GroupCoordinatorContext; effects: Effect[] } => {
+  /** The transaction coordinator's v4+ answer to the coordinator's AddPartitionsToTxn `request`: every partition NONE. */
+  const verified = (
+    ctx: GroupCoordinatorContext,
+    request: Record<string, unknown>,
+  ): { ctx: GroupCoordinatorContext; effects: Effect[] } => {
     const out = new Out();
+    const transactions = request.transactions as { transactionalId: string; partitions: object[] }[];
+    const resultsByTransaction = transactions.map((t) => ({
+      transactionalId: t.transactionalId,
+      partitions: t.partitions.map((p) => ({ ...p, error: 'NONE' })),
+    }));
     const ev = {
       type: 'AddPartitionsToTxnResponse',
       from: 'txn-coordinator',
       envelopeId: 2,
       inReplyTo: 9,
       now: 20,
-      payload: { correlationId, error: 'NONE', partitions: [{ error: 'NONE' }] },
+      payload: { correlationId: request.correlationId, error: 'NONE', resultsByTransaction },
     };
     return { ctx: onAddedToTxn(ctx, ev as never, out), effects: out.effects };
   };
@@ -93,10 +102,10 @@ describe('TxnOffsetCommit: verified first, then checked against the group as it 
     const first = commit(coordinator(group('Stable')));
     // protocol v2: the coordinator adds __consumer_offsets to the transaction before anything else
     expect(sent(first.effects).map((s) => s.rpc)).toEqual(['AddPartitionsToTxn']);
-    const correlationId = sent(first.effects)[0]?.payload.correlationId as number;
+    const request = sent(first.effects)[0]?.payload as Record<string, unknown>;
     // meanwhile the group rebalanced without m1 (generation 4)
     const moved = { ...first.ctx, groups: { g: { ...group('Stable'), generationId: 4, members: {} } } };
-    const answer = verified(moved, correlationId);
+    const answer = verified(moved, request);
     expect(sent(answer.effects)).toEqual([{ rpc: 'TxnOffsetCommitResponse', payload: { correlationId: 7, error: 'UNKNOWN_MEMBER_ID' } }]);
     expect(answer.ctx.groups.g?.pending).toEqual([]);
   });
@@ -104,13 +113,13 @@ describe('TxnOffsetCommit: verified first, then checked against the group as it 
   it('a stale member is still verified first (the offsets partition joins its transaction), then refused', () => {
     const stale = commit(coordinator({ ...group('Stable'), generationId: 4 }));
     expect(sent(stale.effects).map((s) => s.rpc)).toEqual(['AddPartitionsToTxn']);
-    const answer = verified(stale.ctx, sent(stale.effects)[0]?.payload.correlationId as number);
+    const answer = verified(stale.ctx, sent(stale.effects)[0]?.payload as Record<string, unknown>);
     expect(sent(answer.effects)[0]?.payload.error).toBe('ILLEGAL_GENERATION');
   });
 
   it('a current member is written once verified', () => {
     const first = commit(coordinator(group('Stable')));
-    const answer = verified(first.ctx, sent(first.effects)[0]?.payload.correlationId as number);
+    const answer = verified(first.ctx, sent(first.effects)[0]?.payload as Record<string, unknown>);
     expect(sent(answer.effects)[0]?.payload.error).toBe('NONE');
     expect(answer.ctx.groups.g?.pending.length).toBe(1);
   });

@@ -74,6 +74,7 @@ function coordinator(owned: OffsetsHostedState['owned'] = { 0: { coordinatorEpoc
     logs: {},
     verifying: [],
     nextCorrelationId: 0,
+    verificationQueue: [],
     hosted: { ...emptyHostedState('broker-0'), owned },
   };
 }

@@ -30,6 +30,7 @@ import type { ReplicaFetchRequest, ReplicaFetchResponse } from '../replication/f
 import { notEnoughReplicasBeforeAppend } from '../replication/leaderPartition';
 import { markerAppendFact } from '../trace/facts';
 import { answerFetch, fetchCompletion, fetchHoldMs, wakeParked, withParked } from './consumerFetch';
+import { onVerifyTxnOffsetCommit, type VerifyTxnOffsetCommitArgs } from './coordinatorVerification';
 import type { MarkerWait } from './delayedMarkers';
 import { onMetadata } from './metadataRequest';
 import { onOffsetsForLeaderEpoch } from './offsetsForLeaderEpoch';
@@ -132,6 +133,7 @@ export type BrokerEvent =
   | Rpc<'FindCoordinator', { key: string; keyType: 'transaction' | 'group' }>
   | Call<'appendTxnState', AppendTxnStateArgs>
   | Call<'appendConsumerOffsets', AppendConsumerOffsetsArgs>
+  | Call<'verifyTxnOffsetCommit', VerifyTxnOffsetCommitArgs>
   | Timer<'produceTimeout', { id: number }>
   | Timer<'verificationRetry', { correlationId: number }>
   | Timer<'markersTimeout', { id: number }>
@@ -321,6 +323,11 @@ export const brokerMachine = setup({
         appendConsumerOffsets: {
           actions: handle((ctx: BrokerContext, ev: { from: string; args: AppendConsumerOffsetsArgs; now: number }, out: Out) =>
             onAppendConsumerOffsets(ctx, ev.from, ev.args, ev.now, out),
+          ),
+        },
+        verifyTxnOffsetCommit: {
+          actions: handle((ctx: BrokerContext, ev: { from: string; args: VerifyTxnOffsetCommitArgs; now: number }, out: Out) =>
+            onVerifyTxnOffsetCommit(ctx, ev.from, ev.args, ev.now, out),
           ),
         },
         appendTxnState: {

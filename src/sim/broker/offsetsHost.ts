@@ -8,7 +8,7 @@
  * transaction marker was written to one, and FindCoordinator(GROUP) answered from the metadata cache.
  */
 import type { Out } from '../actors/out';
-import { CONSUMER_OFFSETS_TOPIC, TRANSACTION_STATE_TOPIC } from '../cluster/metadata';
+import { CONSUMER_OFFSETS_TOPIC } from '../cluster/metadata';
 import { hostedGroupCoordinatorId } from '../coordinator/hostedGroupCoordinator.machine';
 import type { OffsetsBatch } from '../coordinator/offsetsHosted';
 import type { ActorId } from '../kernel/envelope';
@@ -99,8 +99,8 @@ export function offsetsBatches(log: PartitionLog): OffsetsBatch[] {
 /**
  * After the controller's records changed this broker's leaderships: the hosted group coordinator
  * loads (onElection, the leader epoch as coordinator epoch, this replica's batches) or unloads
- * (onResignation) each __consumer_offsets partition whose leadership here changed; and it learns
- * the new leaders of __transaction_state (where it verifies TxnOffsetCommits).
+ * (onResignation) each __consumer_offsets partition whose leadership here changed. (Where its
+ * TxnOffsetCommits are verified the broker decides: coordinatorVerification.ts.)
  */
 export function groupCoordinatorHandoffs(before: BrokerContext, after: BrokerContext, out: Out): void {
   if (!hostsGroupCoordinator(after)) return;
@@ -114,16 +114,6 @@ export function groupCoordinatorHandoffs(before: BrokerContext, after: BrokerCon
         batches: log ? offsetsBatches(log) : [],
       });
     } else out.call(coordinator, 'resignGroupCoordinator', { partition: c.partition });
-  }
-  const regsBefore = before.replication?.registrations ?? {};
-  for (const [key, reg] of Object.entries(after.replication?.registrations ?? {}).sort(([a], [b]) => (a < b ? -1 : 1))) {
-    if (reg.topic !== TRANSACTION_STATE_TOPIC || reg.leader === null || regsBefore[key]?.leaderEpoch === reg.leaderEpoch) continue;
-    out.call(coordinator, 'partitionLeader', {
-      topic: reg.topic,
-      partition: reg.partition,
-      leaderId: reg.leader,
-      leaderEpoch: reg.leaderEpoch,
-    });
   }
 }
 

@@ -5,7 +5,8 @@
  * that need it are verified first, all as one transaction of an AddPartitionsToTxn, and the whole
  * request waits for that answer. The leader queues its verifications per coordinator
  * (verificationQueue.ts, AddPartitionsToTxnManager): one request in flight to each, carrying every
- * transaction waiting for it.
+ * transaction waiting for it — its group coordinator's TxnOffsetCommit verifications included
+ * (coordinatorVerification.ts), whose answers go back to that coordinator.
  */
 import type { Out, PendingRequest } from '../actors/out';
 import { pendingRequest } from '../actors/out';
@@ -14,13 +15,19 @@ import type { RpcEvent, TimerEvent } from '../kernel/effects';
 import type { ActorId } from '../kernel/envelope';
 import { type PartitionLog, startTransactionVerification } from '../log/partitionLog';
 import type { KafkaError } from '../protocol/errors';
-import type { AddPartitionsToTxnBatchResponse, ProducePartitionData, ProducePartitionResponse, ProduceRequest } from '../protocol/messages';
+import type {
+  AddPartitionsToTxnBatchResponse,
+  ProducePartitionData,
+  ProducePartitionResponse,
+  ProduceRequest,
+  TopicPartition,
+} from '../protocol/messages';
 import { keyOf } from '../protocol/topicPartition';
 import type { BrokerContext } from './broker.machine';
 import { appendProduce, errorResult, notLeader, rejectedFact, withLog } from './produceAppend';
 import { leadsOrUnreplicated } from './replication';
-import { hostsTxnCoordinator, txnCoordinatorFor } from './txnStateHost';
-import { completeVerification, enqueueVerification, type QueueAnswer, takeRequests } from './verificationQueue';
+import { completeVerification, enqueueVerification, type QueueAnswer, transactionResult } from './verificationQueue';
+import { answerCaller, sendWaiting, verificationCoordinator } from './verificationRequests';
 
 /** A transactional produce held while the leader asks the coordinator about its partitions. */
 export interface PendingVerification {
@@ -155,40 +162,26 @@ function sendVerification(
   return sendWaiting(answerFromQueue(c, queued.answered, now, out), out);
 }
 
-/** A replaced or refused queue entry (addTxnData) is answered with its error, as a coordinator's answer would be. */
-function answerFromQueue(ctx: BrokerContext, answered: readonly QueueAnswer[], now: number, out: Out): BrokerContext {
+/**
+ * A replaced or refused queue entry (addTxnData) is answered with its error, as a coordinator's
+ * answer would be: a Produce's goes on, a group coordinator's goes back to it.
+ */
+export function answerFromQueue(ctx: BrokerContext, answered: readonly QueueAnswer[], now: number, out: Out): BrokerContext {
   let c = ctx;
   for (const a of answered) {
+    if (a.answerTo) {
+      answerCaller(a.answerTo, a.error, out);
+      continue;
+    }
     const pending = c.verifying.find((v) => v.correlationId === a.verification);
     if (pending) c = finishVerification(c, pending, () => a.error, now, out);
   }
   return c;
 }
 
-/**
- * AddPartitionsToTxnManager.generateRequests: one AddPartitionsToTxn (v4+) to each coordinator
- * with transactions waiting and none in flight, carrying all of them.
- */
-function sendWaiting(ctx: BrokerContext, out: Out): BrokerContext {
-  const taken = takeRequests(ctx.verificationQueue);
-  if (taken.requests.length === 0) return ctx;
-  for (const r of taken.requests)
-    out.send(
-      r.node,
-      'AddPartitionsToTxn',
-      {
-        correlationId: r.correlationId,
-        transactions: r.transactions.map(({ verification: _v, ...t }) => t),
-      },
-      { timeoutMs: BROKER_REQUEST_TIMEOUT_MS },
-    );
-  return { ...ctx, verificationQueue: taken.queue };
-}
-
 /** The transaction coordinator a transactional produce is verified with (null: its partition has no leader). */
 function coordinatorOf(ctx: BrokerContext, req: ProduceRequest): ActorId | null {
-  // a hosted coordinator: the leader of the transactional.id's __transaction_state partition
-  return hostsTxnCoordinator(ctx) ? txnCoordinatorFor(ctx, req.transactionalId as string) : ctx.transactionCoordinator;
+  return verificationCoordinator(ctx, req.transactionalId as string);
 }
 
 /**
@@ -218,17 +211,10 @@ export function verificationError(error: KafkaError, transactionVersion: 1 | 2):
   }
 }
 
-/** The error a transaction's result in the answer gives one of its partitions (the request's own error first). */
-function verificationResult(r: AddPartitionsToTxnBatchResponse, transactionalId: string, p: ProducePartitionData): KafkaError {
-  if (r.error !== 'NONE') return r.error;
-  const mine = r.resultsByTransaction.find((t) => t.transactionalId === transactionalId);
-  return mine?.partitions.find((x) => x.topic === p.topic && x.partition === p.partition)?.error ?? 'NONE';
-}
-
 /**
  * The coordinator's answer (AddPartitionsToTxnHandler.onComplete): the coordinator is no longer in
- * flight; each transaction's verification gets its partitions' errors; then what waited for the
- * coordinator meanwhile goes out as the next request.
+ * flight; each transaction's verification gets its partitions' errors (a group coordinator's, back
+ * to it); then what waited for the coordinator meanwhile goes out as the next request.
  */
 export const onVerification = (
   ctx: BrokerContext,
@@ -239,8 +225,13 @@ export const onVerification = (
   if (!done) return ctx;
   let c: BrokerContext = { ...ctx, verificationQueue: done.queue };
   for (const t of done.transactions) {
+    const errorOf = (p: TopicPartition) => transactionResult(ev.payload, t.transactionalId, p);
+    if (t.answerTo) {
+      answerCaller(t.answerTo, errorOf(t.partitions[0] as TopicPartition), out);
+      continue;
+    }
     const pending = c.verifying.find((v) => v.correlationId === t.verification);
-    if (pending) c = onAnswer(c, pending, (p) => verificationResult(ev.payload, t.transactionalId, p), ev.now, out);
+    if (pending) c = onAnswer(c, pending, errorOf, ev.now, out);
   }
   return sendWaiting(c, out);
 };
@@ -352,6 +343,10 @@ export const onVerificationLost = (
   if (!done) return ctx;
   let c: BrokerContext = { ...ctx, verificationQueue: done.queue };
   for (const t of done.transactions) {
+    if (t.answerTo) {
+      answerCaller(t.answerTo, 'NETWORK_EXCEPTION', out);
+      continue;
+    }
     const pending = c.verifying.find((v) => v.correlationId === t.verification);
     if (!pending) continue;
     c = { ...c, verifying: c.verifying.filter((v) => v !== pending) };

@@ -8,7 +8,7 @@
  */
 import type { ActorId } from '../kernel/envelope';
 import type { KafkaError } from '../protocol/errors';
-import type { TopicPartition } from '../protocol/messages';
+import type { AddPartitionsToTxnBatchResponse, TopicPartition } from '../protocol/messages';
 
 /** One AddPartitionsToTxnTransaction, and the verification (its id) its answer goes back to. */
 export interface QueuedTransaction {
@@ -20,6 +20,17 @@ export interface QueuedTransaction {
   readonly partitions: readonly TopicPartition[];
   /** The waiting verification's id (the leader's PendingVerification). */
   readonly verification: number;
+  /**
+   * A group coordinator of this broker asked for it (a TxnOffsetCommit's, CoordinatorPartitionWriter
+   * .maybeStartTransactionVerification): its answer goes back to that actor, under the coordinator's own id.
+   */
+  readonly answerTo?: VerificationCaller;
+}
+
+/** The group coordinator actor a verification answers in-process, and its id for the verification. */
+export interface VerificationCaller {
+  readonly actor: ActorId;
+  readonly id: number;
 }
 
 /** The request in flight to a node: its correlation id and the transactions it carries. */
@@ -43,6 +54,12 @@ export const EMPTY_VERIFICATION_QUEUE: VerificationQueue = [];
 export interface QueueAnswer {
   readonly verification: number;
   readonly error: KafkaError;
+  readonly answerTo?: VerificationCaller;
+}
+
+/** A queued transaction's answer without asking the coordinator, keeping whom it goes back to. */
+function queueAnswer(t: QueuedTransaction, error: KafkaError): QueueAnswer {
+  return { verification: t.verification, error, ...(t.answerTo ? { answerTo: t.answerTo } : {}) };
 }
 
 export interface VerificationRequest {
@@ -72,15 +89,9 @@ export function enqueueVerification(
 ): { queue: VerificationQueue; answered: readonly QueueAnswer[] } {
   const n = q.find((x) => x.node === node) ?? { node, waiting: [], inFlight: null };
   const existing = n.waiting.find((t) => t.transactionalId === txn.transactionalId);
-  if (existing && existing.producerEpoch > txn.producerEpoch)
-    return { queue: q, answered: [{ verification: txn.verification, error: 'INVALID_PRODUCER_EPOCH' }] };
+  if (existing && existing.producerEpoch > txn.producerEpoch) return { queue: q, answered: [queueAnswer(txn, 'INVALID_PRODUCER_EPOCH')] };
   const answered: QueueAnswer[] = existing
-    ? [
-        {
-          verification: existing.verification,
-          error: existing.producerEpoch < txn.producerEpoch ? 'INVALID_PRODUCER_EPOCH' : 'NETWORK_EXCEPTION',
-        },
-      ]
+    ? [queueAnswer(existing, existing.producerEpoch < txn.producerEpoch ? 'INVALID_PRODUCER_EPOCH' : 'NETWORK_EXCEPTION')]
     : [];
   const waiting = [...n.waiting.filter((t) => t !== existing), txn];
   return { queue: withNode(q, { ...n, waiting }), answered };
@@ -116,4 +127,19 @@ export function completeVerification(
   const n = q.find((x) => x.inFlight?.correlationId === correlationId);
   if (!n?.inFlight) return null;
   return { queue: withNode(q, { ...n, inFlight: null }), node: n.node, transactions: n.inFlight.transactions };
+}
+
+/** The v4+ AddPartitionsToTxn a request is sent as: its transactions without the sender's bookkeeping. */
+export function requestPayload(r: VerificationRequest): {
+  correlationId: number;
+  transactions: Omit<QueuedTransaction, 'verification' | 'answerTo'>[];
+} {
+  return { correlationId: r.correlationId, transactions: r.transactions.map(({ verification: _v, answerTo: _a, ...t }) => t) };
+}
+
+/** The error a transaction's result in a v4+ answer gives one of its partitions (the request's own error first). */
+export function transactionResult(r: AddPartitionsToTxnBatchResponse, transactionalId: string, p: TopicPartition): KafkaError {
+  if (r.error !== 'NONE') return r.error;
+  const mine = r.resultsByTransaction.find((t) => t.transactionalId === transactionalId);
+  return mine?.partitions.find((x) => x.topic === p.topic && x.partition === p.partition)?.error ?? 'NONE';
 }

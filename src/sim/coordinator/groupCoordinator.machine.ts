@@ -9,14 +9,15 @@
  * the group's committed offsets, ABORT drops them. OffsetFetch (requireStable, as the Java consumer
  * sends it) answers UNSTABLE_OFFSET_COMMIT while a partition has pending offsets. A stale
  * generation gets ILLEGAL_GENERATION (KIP-447 for TxnOffsetCommit). A TxnOffsetCommit is verified
- * with the transaction coordinator before it is written (KIP-890), as a transactional Produce is.
+ * with the transaction coordinator before it is written (KIP-890), as a transactional Produce is,
+ * and through the same queue: its broker's AddPartitionsToTxnManager (txnOffsetVerification.ts).
  */
 import { setup } from 'xstate';
 import type { Mutable } from '../actors/draft';
 import type { Lifecycle, Rpc, Timer } from '../actors/events';
 import { handle, type Out, type PendingRequest, pendingRequest } from '../actors/out';
-import { type ClusterMetadata, CONSUMER_OFFSETS_TOPIC, TRANSACTION_STATE_TOPIC } from '../cluster/metadata';
-import { BROKER_REQUEST_TIMEOUT_MS } from '../config/clusterConfig';
+import { EMPTY_VERIFICATION_QUEUE, type VerificationQueue } from '../broker/verificationQueue';
+import { type ClusterMetadata, CONSUMER_OFFSETS_TOPIC } from '../cluster/metadata';
 import type { DisconnectedEvent, RpcEvent, TimerEvent } from '../kernel/effects';
 import type { ActorId, RpcName } from '../kernel/envelope';
 import { extend } from '../kernel/extend';
@@ -24,6 +25,7 @@ import { appendMarker, appendProducerBatch, type PartitionLog } from '../log/par
 import { coordinatorPartitionFor } from '../producer/partitioner';
 import type { KafkaError } from '../protocol/errors';
 import type {
+  AddPartitionsToTxnBatchResponse,
   HeartbeatRequest,
   JoinGroupRequest,
   OffsetCommitRequest,
@@ -51,10 +53,10 @@ import {
   sync,
 } from './classicGroup';
 import { addPendingTxnOffsets, commitPlainOffsets, completePendingTxnOffsets } from './groupOffsets';
-import { hostedCoordinatorId } from './hostedTxnCoordinator.machine';
 import { offsetCommitGroupError, txnOffsetCommitGroupError } from './offsetCommitValidation';
 import { notInactive, offsetsToReset, type ResetOffsetsEvent, resetNote, resettable } from './offsetReset';
 import type { OffsetsHostedState } from './offsetsHosted';
+import { onVerificationAnswered, startVerification, type VerificationAnswer } from './txnOffsetVerification';
 
 export type { ConsumerGroup, GroupCoordinatorConfig, GroupMember, GroupState, PendingTxnOffsets } from './classicGroup';
 export { DEFAULT_GROUP_COORDINATOR_CONFIG, rangeAssign } from './classicGroup';
@@ -73,6 +75,8 @@ export interface GroupCoordinatorContext {
     readonly commit: TxnOffsetCommitRequest;
   }[];
   readonly nextCorrelationId: number;
+  /** The standalone coordinator's AddPartitionsToTxnManager queue (a hosted one uses its broker's): txnOffsetVerification.ts. */
+  readonly verificationQueue: VerificationQueue;
   /** Present only on a coordinator hosted by a broker (offsets.topic.replication.factor > 1): offsetsWrites.ts. */
   readonly hosted?: OffsetsHostedState;
 }
@@ -359,7 +363,8 @@ export function needsTxnVerification(config: GroupCoordinatorConfig, log: Partit
  * PRODUCER_FENCED to INVALID_PRODUCER_EPOCH and keeps TRANSACTION_ABORTABLE for TxnOffsetCommit v4+
  * (the 4.x client's; older versions got INVALID_TXN_STATE); GroupCoordinatorService's
  * handleOperationException turns NETWORK_EXCEPTION (the coordinator unreachable) into
- * COORDINATOR_LOAD_IN_PROGRESS so that the client retries.
+ * COORDINATOR_LOAD_IN_PROGRESS so that the client retries, and NOT_LEADER_OR_FOLLOWER (the broker
+ * no longer leads the offsets partition) into NOT_COORDINATOR.
  */
 export function txnOffsetCommitVerificationError(error: KafkaError): KafkaError {
   switch (error) {
@@ -369,6 +374,9 @@ export function txnOffsetCommitVerificationError(error: KafkaError): KafkaError 
     case 'NETWORK_EXCEPTION':
     case 'REQUEST_TIMED_OUT':
       return 'COORDINATOR_LOAD_IN_PROGRESS';
+    // the host no longer leads the offsets partition (Partition.maybeStartTransactionVerification)
+    case 'NOT_LEADER_OR_FOLLOWER':
+      return 'NOT_COORDINATOR';
     default:
       return error;
   }
@@ -384,23 +392,15 @@ export const onTxnOffsetCommit = (
   // CoordinatorRuntime.scheduleTransactionalWriteOperation: the verification first, and the write
   // operation — the group checks included — once it is done (the group may have moved on meanwhile)
   if (needsTxnVerification(d.config, d.logs[offsetsLogKey(d, req.groupId)], req)) {
-    // v1: is the offsets partition in this transaction (AddOffsetsToTxn)? v2: add it on the client's behalf
+    // v1: is the offsets partition in this transaction (AddOffsetsToTxn)? v2: add it on the client's
+    // behalf. Through the AddPartitionsToTxnManager of the broker the coordinator runs on
     const correlationId = d.nextCorrelationId;
     d.nextCorrelationId += 1;
-    out.send(
-      verificationTarget(d, req.transactionalId),
-      'AddPartitionsToTxn',
-      {
-        correlationId,
-        transactionalId: req.transactionalId,
-        producerId: req.producerId,
-        producerEpoch: req.producerEpoch,
-        partitions: [{ topic: CONSUMER_OFFSETS_TOPIC, partition: coordinatorPartitionFor(req.groupId, d.meta.consumerOffsetsPartitions) }],
-        verifyOnly: d.config.transactionVersion === 1,
-      },
-      { timeoutMs: BROKER_REQUEST_TIMEOUT_MS },
-    );
     d.verifying = [...d.verifying, { correlationId, request: pendingRequest(ev), commit: req }];
+    const partition = { topic: CONSUMER_OFFSETS_TOPIC, partition: coordinatorPartitionFor(req.groupId, d.meta.consumerOffsetsPartitions) };
+    const txn = { transactionalId: req.transactionalId, producerId: req.producerId, producerEpoch: req.producerEpoch };
+    const verifyOnly = d.config.transactionVersion === 1;
+    startVerification(d, { ...txn, verifyOnly, partitions: [partition] }, correlationId, out, answerVerifiedAt(ev.now));
     return d;
   }
   const error = commitTxnOffsets(d, req, ev.now);
@@ -408,9 +408,10 @@ export const onTxnOffsetCommit = (
   return d;
 };
 
-function answerVerified(d: Draft, correlationId: number, verification: KafkaError, now: number, out: Out): boolean {
+/** A TxnOffsetCommit's verification answered: its write operation runs (on the group as it is now), or it is refused. */
+function answerVerified(d: Draft, correlationId: number, verification: KafkaError, now: number, out: Out): void {
   const pending = d.verifying.find((v) => v.correlationId === correlationId);
-  if (!pending) return false;
+  if (!pending) return;
   d.verifying = d.verifying.filter((v) => v !== pending);
   let error: KafkaError | null = null;
   if (verification === 'NONE') error = commitTxnOffsets(d, pending.commit, now);
@@ -423,25 +424,41 @@ function answerVerified(d: Draft, correlationId: number, verification: KafkaErro
     });
   }
   out.reply(pending.request, 'TxnOffsetCommitResponse', { error: error ?? 'NONE' });
-  return true;
 }
 
+const answerVerifiedAt =
+  (now: number): VerificationAnswer =>
+  (d, id, error, out) =>
+    answerVerified(d, id, error, now, out);
+
+/** The standalone coordinator's AddPartitionsToTxn (v4+) is answered: each of its TxnOffsetCommits goes on. */
 export const onAddedToTxn = (
   ctx: GroupCoordinatorContext,
-  ev: RpcEvent<{ correlationId: number; error: KafkaError; partitions: { error: KafkaError }[] }>,
+  ev: RpcEvent<AddPartitionsToTxnBatchResponse & { correlationId: number }>,
   out: Out,
 ): GroupCoordinatorContext => {
   const d: Draft = { ...ctx };
-  const verification = ev.payload.error !== 'NONE' ? ev.payload.error : (ev.payload.partitions[0]?.error ?? 'NONE');
-  return answerVerified(d, ev.payload.correlationId, verification, ev.now, out) ? d : ctx;
+  return onVerificationAnswered(d, ev.payload.correlationId, ev.payload, out, answerVerifiedAt(ev.now)) ? d : ctx;
 };
 
-/** The transaction coordinator could not be reached for a verification: NETWORK_EXCEPTION. */
+/** The transaction coordinator could not be reached: every verification of the request gets NETWORK_EXCEPTION. */
 export const onVerificationLost = (ctx: GroupCoordinatorContext, ev: DisconnectedEvent, out: Out): GroupCoordinatorContext => {
   const correlationId = (ev.payload as { correlationId?: number }).correlationId;
   if (ev.rpc !== 'AddPartitionsToTxn' || typeof correlationId !== 'number') return ctx;
   const d: Draft = { ...ctx };
-  return answerVerified(d, correlationId, 'NETWORK_EXCEPTION', ev.now, out) ? d : ctx;
+  return onVerificationAnswered(d, correlationId, null, out, answerVerifiedAt(ev.now)) ? d : ctx;
+};
+
+/** A hosted coordinator's verification answered by its broker (in-process: `txnOffsetCommitVerified`). */
+export const onTxnOffsetCommitVerified = (
+  ctx: GroupCoordinatorContext,
+  ev: { now: number; args: { id: number; error: KafkaError } },
+  out: Out,
+): GroupCoordinatorContext => {
+  if (!ctx.verifying.some((v) => v.correlationId === ev.args.id)) return ctx;
+  const d: Draft = { ...ctx };
+  answerVerified(d, ev.args.id, ev.args.error, ev.now, out);
+  return d;
 };
 
 export const onOffsetFetch = (ctx: GroupCoordinatorContext, ev: RpcEvent<OffsetFetchRequest>, out: Out): GroupCoordinatorContext => {
@@ -460,19 +477,6 @@ export const onOffsetFetch = (ctx: GroupCoordinatorContext, ev: RpcEvent<OffsetF
   out.reply(pendingRequest(ev), 'OffsetFetchResponse', { error: anyUnstable ? 'UNSTABLE_OFFSET_COMMIT' : 'NONE', offsets });
   return ctx;
 };
-
-/** A transaction marker on `__consumer_offsets`: COMMIT materialises the producer's pending offsets, ABORT drops them. */
-/**
- * Where a TxnOffsetCommit is verified: the transaction coordinator of its transactional.id — with a
- * replicated __transaction_state the leader of its partition as the coordinator's metadata knows it
- * (a hosted group coordinator's is kept up to date by its broker), else the fixed coordinator.
- */
-function verificationTarget(d: Draft, transactionalId: string): ActorId {
-  const t = d.meta.topics[TRANSACTION_STATE_TOPIC];
-  if (!d.hosted || !t?.replicas) return d.meta.transactionCoordinator;
-  const leader = t.leaders[coordinatorPartitionFor(transactionalId, d.meta.transactionStatePartitions)];
-  return leader ? hostedCoordinatorId(leader) : d.meta.transactionCoordinator;
-}
 
 /** A marker written to a __consumer_offsets partition: COMMIT materialises each group's pending offsets of the producer, ABORT drops them. */
 export function applyMarker(d: Draft, key: string, producerId: number, result: 'COMMIT' | 'ABORT', out: Out): void {
@@ -592,6 +596,7 @@ export const groupCoordinatorMachine = setup({
     logs: Object.fromEntries(input.logs.map((l) => [keyOf(l), l])),
     verifying: [],
     nextCorrelationId: 0,
+    verificationQueue: EMPTY_VERIFICATION_QUEUE,
   }),
   initial: 'serving',
   states: {
@@ -620,6 +625,7 @@ export const groupCoordinatorMachine = setup({
       entry: handle((ctx: GroupCoordinatorContext) => ({
         ...ctx,
         verifying: [],
+        verificationQueue: EMPTY_VERIFICATION_QUEUE,
         groups: Object.fromEntries(Object.entries(ctx.groups).map(([id, g]) => [id, loadGroup(g)])),
       })),
       on: {

@@ -13,6 +13,7 @@
 import { setup } from 'xstate';
 import type { Call, Lifecycle, Timer } from '../actors/events';
 import { handle, type Out } from '../actors/out';
+import { EMPTY_VERIFICATION_QUEUE } from '../broker/verificationQueue';
 import { CONSUMER_OFFSETS_TOPIC } from '../cluster/metadata';
 import type { RpcEvent, TimerEvent } from '../kernel/effects';
 import type { ActorId } from '../kernel/envelope';
@@ -25,7 +26,6 @@ import {
   type GroupCoordinatorConfig,
   type GroupCoordinatorContext,
   type GroupCoordinatorEvent,
-  onAddedToTxn,
   onHeartbeat,
   onJoinGroup,
   onJoinPhaseCheck,
@@ -36,7 +36,7 @@ import {
   onSyncExpired,
   onSyncGroup,
   onTxnOffsetCommit,
-  onVerificationLost,
+  onTxnOffsetCommitVerified,
   refuseRequest,
 } from './groupCoordinator.machine';
 import { addPendingTxnOffsets, commitPlainOffsets, completePendingTxnOffsets } from './groupOffsets';
@@ -68,12 +68,12 @@ export interface HostedGroupCoordinatorInput {
 type MarkerArgs = { partition: number; producerId: number; result: 'COMMIT' | 'ABORT' };
 
 export type HostedGroupCoordinatorEvent =
-  | Exclude<GroupCoordinatorEvent, { type: 'WriteTxnMarkers' } | Lifecycle>
+  | Exclude<GroupCoordinatorEvent, { type: 'WriteTxnMarkers' | 'AddPartitionsToTxnResponse' | 'disconnected' } | Lifecycle>
+  | Call<'txnOffsetCommitVerified', { id: number; error: KafkaError }>
   | Call<'becomeGroupCoordinator', { partition: number; coordinatorEpoch: number; batches: readonly OffsetsBatch[] }>
   | Call<'resignGroupCoordinator', { partition: number }>
   | Call<'offsetsAppended', { writeId: number; error: KafkaError | 'NONE' }>
   | Call<'offsetsMarkerWritten', MarkerArgs>
-  | Call<'partitionLeader', { topic: string; partition: number; leaderId: string; leaderEpoch: number }>
   | Timer<'offsetsLoaded', { partition: number; coordinatorEpoch: number }>
   | Lifecycle;
 
@@ -82,9 +82,8 @@ type Handler = (ctx: GroupCoordinatorContext, ev: never, out: Out) => GroupCoord
 
 const byPayload = (ctx: GroupCoordinatorContext, ev: { payload: { groupId: string } }) => partitionOfGroup(ctx, ev.payload.groupId);
 const byTimer = (ctx: GroupCoordinatorContext, ev: { data: { groupId: string } }) => partitionOfGroup(ctx, ev.data.groupId);
-const byVerification = (ctx: GroupCoordinatorContext, ev: { payload: unknown }) => {
-  const c = (ev.payload as { correlationId?: number }).correlationId;
-  const v = ctx.verifying.find((x) => x.correlationId === c);
+const byVerification = (ctx: GroupCoordinatorContext, ev: { args: { id: number } }) => {
+  const v = ctx.verifying.find((x) => x.correlationId === ev.args.id);
   return v ? partitionOfGroup(ctx, v.commit.groupId) : null;
 };
 
@@ -110,8 +109,7 @@ const OPERATIONS: Readonly<
   joinPhaseCheck: { fn: onJoinPhaseCheck, partition: byTimer, request: false },
   syncExpired: { fn: onSyncExpired, partition: byTimer, request: false },
   sessionExpired: { fn: onSessionExpired, partition: byTimer, request: false },
-  AddPartitionsToTxnResponse: { fn: onAddedToTxn, partition: byVerification, request: false },
-  disconnected: { fn: onVerificationLost, partition: byVerification, request: false },
+  txnOffsetCommitVerified: { fn: onTxnOffsetCommitVerified, partition: byVerification, request: false },
   offsetsMarkerWritten: {
     fn: applyWrittenMarker,
     partition: (_ctx: GroupCoordinatorContext, ev: { args: MarkerArgs }) => ev.args.partition,
@@ -272,17 +270,6 @@ export function onResignGroupCoordinator(ctx: GroupCoordinatorContext, partition
   };
 }
 
-/** The host's metadata moved a partition's leader: the coordinator's copy follows (it names the transaction coordinator to verify with). */
-export function onGroupPartitionLeader(
-  ctx: GroupCoordinatorContext,
-  args: { topic: string; partition: number; leaderId: string; leaderEpoch: number },
-): GroupCoordinatorContext {
-  const t = ctx.meta.topics[args.topic];
-  if (!t) return ctx;
-  const leaders = t.leaders.map((l, p) => (p === args.partition ? args.leaderId : l));
-  return { ...ctx, meta: { ...ctx.meta, topics: { ...ctx.meta.topics, [args.topic]: { ...t, leaders } } } };
-}
-
 export const hostedGroupCoordinatorMachine = setup({
   types: {} as { context: GroupCoordinatorContext; input: HostedGroupCoordinatorInput; events: HostedGroupCoordinatorEvent },
 }).createMachine({
@@ -295,6 +282,7 @@ export const hostedGroupCoordinatorMachine = setup({
     logs: {},
     verifying: [],
     nextCorrelationId: 0,
+    verificationQueue: EMPTY_VERIFICATION_QUEUE,
     hosted: emptyHostedState(input.host),
   }),
   initial: 'active',
@@ -311,8 +299,7 @@ export const hostedGroupCoordinatorMachine = setup({
         joinPhaseCheck: { actions: operation('joinPhaseCheck') },
         syncExpired: { actions: operation('syncExpired') },
         sessionExpired: { actions: operation('sessionExpired') },
-        AddPartitionsToTxnResponse: { actions: operation('AddPartitionsToTxnResponse') },
-        disconnected: { actions: operation('disconnected') },
+        txnOffsetCommitVerified: { actions: operation('txnOffsetCommitVerified') },
         OffsetFetch: { actions: handle(onOffsetFetchHosted) },
         offsetsMarkerWritten: { actions: handle(onMarkerWritten) },
         becomeGroupCoordinator: {
@@ -333,11 +320,6 @@ export const hostedGroupCoordinatorMachine = setup({
         offsetsAppended: {
           actions: handle((ctx: GroupCoordinatorContext, ev: { args: { writeId: number; error: KafkaError | 'NONE' } }, out: Out) =>
             onOffsetsWriteAnswered(ctx, ev.args.writeId, ev.args.error, out, rerun),
-          ),
-        },
-        partitionLeader: {
-          actions: handle((ctx: GroupCoordinatorContext, ev: { args: Parameters<typeof onGroupPartitionLeader>[1] }) =>
-            onGroupPartitionLeader(ctx, ev.args),
           ),
         },
         crash: 'down',

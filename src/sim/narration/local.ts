@@ -10,6 +10,7 @@ import { groupDigits } from '../text/groupDigits';
 import { actorConfig, type NarrationContext, processingMode, processKind } from './context';
 import { coordinatorLookupRetryClause } from './coordinatorLookup';
 import { explainError } from './errors';
+import { groupVerificationCallClause } from './groupVerification';
 import { count, josa, list, say } from './language';
 import { poss } from './names';
 import { translateRefusal } from './notes';
@@ -538,10 +539,13 @@ export function callClause(ctx: NarrationContext): string {
       );
     }
     default:
-      return say(
-        lang,
-        `${caller} calls ${step.label}() on ${target}`,
-        `${josa(caller, '이/가')} ${target}의 ${josa(`${step.label}()`, '을/를')} 호출합니다.`,
+      return (
+        groupVerificationCallClause(ctx) ??
+        say(
+          lang,
+          `${caller} calls ${step.label}() on ${target}`,
+          `${josa(caller, '이/가')} ${target}의 ${josa(`${step.label}()`, '을/를')} 호출합니다.`,
+        )
       );
   }
 }

@@ -7,6 +7,7 @@ import { topicPartitionKey } from '../protocol/topicPartition';
 import { consumerFetchClause, consumerFetchResponseClause } from './consumerFetch';
 import { actorConfig, type NarrationContext } from './context';
 import { explainError } from './errors';
+import { coordinatorVerifiedClause, txnOffsetCommitVerificationClause } from './groupVerification';
 import {
   alterPartitionClause,
   alterPartitionResponseClause,
@@ -142,6 +143,8 @@ export function rpcClause(ctx: NarrationContext): string {
       const answer = flatAnswer(p);
       if (step.actor.startsWith('broker-') && answer.error === 'CONCURRENT_TRANSACTIONS') return leaderConcurrentClause(ctx, to, sentRpcs);
       const failed = errorPart(ctx, answer.error);
+      // the standalone group coordinator's verifications of its TxnOffsetCommits
+      if (!failed && step.actor === 'group-coordinator') return coordinatorVerifiedClause(ctx, to, tps(answer.partitions));
       return failed
         ? say(lang, `${poss(to, 'AddPartitionsToTxn')} was answered${failed}`, `${to}의 AddPartitionsToTxn 응답:${failed}.`)
         : say(
@@ -165,10 +168,13 @@ export function rpcClause(ctx: NarrationContext): string {
             `${josa(to, '은/는')} 이제 offset 자체를 그룹 코디네이터에 보냅니다(2단계: TxnOffsetCommit).`,
           );
     case 'TxnOffsetCommit':
-      return say(
-        lang,
-        `${to} holds group ${str(p.groupId)}'s offsets ${offsetList(p.offsets)} as pending in ${str(p.transactionalId)}'s transaction: they count only if it commits`,
-        `${josa(to, '은/는')} 그룹 ${str(p.groupId)}의 offset ${josa(offsetList(p.offsets), '을/를')} ${str(p.transactionalId)} 트랜잭션에 보류해 둡니다. 트랜잭션이 커밋돼야만 반영됩니다.`,
+      return (
+        txnOffsetCommitVerificationClause(ctx, to, p) ??
+        say(
+          lang,
+          `${to} holds group ${str(p.groupId)}'s offsets ${offsetList(p.offsets)} as pending in ${str(p.transactionalId)}'s transaction: they count only if it commits`,
+          `${josa(to, '은/는')} 그룹 ${str(p.groupId)}의 offset ${josa(offsetList(p.offsets), '을/를')} ${str(p.transactionalId)} 트랜잭션에 보류해 둡니다. 트랜잭션이 커밋돼야만 반영됩니다.`,
+        )
       );
     case 'TxnOffsetCommitResponse':
       return err

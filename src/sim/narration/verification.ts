@@ -81,7 +81,8 @@ export function nextVerificationClauses(ctx: NarrationContext): string[] {
   const ended =
     (step.kind === 'deliver' && step.label === 'AddPartitionsToTxnResponse') ||
     (step.kind === 'disconnected' && ctx.envelope?.rpc === 'AddPartitionsToTxn');
-  if (!ended || !step.actor.startsWith('broker-')) return [];
+  // a broker's queue, or the standalone group coordinator's (it stands for its broker)
+  if (!ended || !(step.actor.startsWith('broker-') || step.actor === 'group-coordinator')) return [];
   const next = step.sent.map((id) => trace.envelopes.at(id)).find((e) => e?.rpc === 'AddPartitionsToTxn');
   if (!next) return [];
   const n = transactionsOf(next.payload as P).length;
