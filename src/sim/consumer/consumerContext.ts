@@ -20,7 +20,7 @@ import type { RecordForApp, TopicPartition } from '../protocol/messages';
 import { keyOf } from '../protocol/topicPartition';
 import type { ConsumerEvent, OffsetAndPartition } from './events';
 import { armLookupRetry, onPollPass } from './pollLookup';
-import { NO_VALIDATION, type PositionValidation } from './positionValidation';
+import { awaitingValidation, NO_VALIDATION, type PositionValidation } from './positionValidation';
 
 export interface ConsumerInput {
   readonly self: ActorId;
@@ -448,11 +448,15 @@ export function joinCompleted(d: Draft): void {
   d.groupMetadata = { groupId: d.config['group.id'], generationId: d.generationId, memberId: d.memberId };
 }
 
-/** The position of every assigned partition that has one: what a commit of "the consumed offsets" sends. */
+/**
+ * SubscriptionState.allConsumed: the position of every assigned partition that has a valid one — what
+ * a commit of "the consumed offsets" sends. A position awaiting validation (KIP-320, AWAIT_VALIDATION)
+ * is not valid (FetchState.hasValidPosition), so it is left out until its leader confirms it.
+ */
 export function consumedOffsets(d: ConsumerContext): OffsetAndPartition[] {
   return d.assignment.flatMap((tp) => {
     const offset = d.positions[keyOf(tp)];
-    return offset === undefined ? [] : [extend(tp, { offset })];
+    return offset === undefined || awaitingValidation(d, keyOf(tp)) ? [] : [extend(tp, { offset })];
   });
 }
 

@@ -23,8 +23,7 @@
  * offset) leaves it without one. *Simplified:* committed offsets carry no leader epoch (Kafka's
  * OffsetCommit/OffsetFetch carry committedLeaderEpoch, and ConsumerUtils.refreshCommittedOffsets →
  * seekUnvalidated validates a position from it), so a position from the group's committed offset is
- * not validated; a partition awaiting validation is still in the model's auto-commit (Kafka's
- * allConsumed leaves it out).
+ * not validated.
  */
 import type { Out } from '../actors/out';
 import { leaderCanMove, leaderEpochOf, requestUpdate } from '../cluster/clientMetadata';
@@ -33,7 +32,7 @@ import { leaderOf } from '../cluster/metadata';
 import type { RecordBatch } from '../log/recordBatch';
 import type { EpochEndOffset, OffsetForLeaderPartition } from '../protocol/messages';
 import { keyOf } from '../protocol/topicPartition';
-import { corr, type Draft, sendRequest } from './consumerContext';
+import { type ConsumerContext, corr, type Draft, sendRequest } from './consumerContext';
 import type { EventOf } from './events';
 import { fetchWhilePolling, resetPosition } from './fetcher';
 import { failPoll } from './pollErrors';
@@ -60,8 +59,8 @@ export interface PositionValidation {
 
 export const NO_VALIDATION: PositionValidation = { offsetEpochs: {}, leaderEpochs: {}, awaiting: {}, fetched: {} };
 
-/** The partition is in AWAIT_VALIDATION at its current position: not fetched (fetchablePartitions). */
-export function awaitingValidation(d: Draft, name: string): boolean {
+/** The partition is in AWAIT_VALIDATION at its current position: not fetched (fetchablePartitions), not committed (allConsumed). */
+export function awaitingValidation(d: Pick<ConsumerContext, 'validation' | 'positions'>, name: string): boolean {
   const a = d.validation.awaiting[name];
   return a !== undefined && a.offset === d.positions[name];
 }

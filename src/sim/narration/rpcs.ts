@@ -240,8 +240,8 @@ export function rpcClause(ctx: NarrationContext): string {
       );
       return say(
         lang,
-        `the leader changed: ${from} asks ${to} where ${asks} ends in its log, to check that its position was not truncated (OffsetsForLeaderEpoch, KIP-320)`,
-        `리더가 바뀌었습니다. ${josa(from, '이/가')} 자기 위치가 잘려 나간 로그에 있지 않은지 확인하려고 ${to}에게 ${josa(asks, '이/가')} 로그의 어디에서 끝나는지 묻습니다(OffsetsForLeaderEpoch, KIP-320).`,
+        `the leader changed: ${from} asks ${to} where ${asks} ends in its log, to check that its position was not truncated (OffsetsForLeaderEpoch, KIP-320); until the answer it neither fetches nor commits ${parts.length > 1 ? 'those partitions' : 'that partition'}`,
+        `리더가 바뀌었습니다. ${josa(from, '이/가')} 자기 위치가 잘려 나간 로그에 있지 않은지 확인하려고 ${to}에게 ${josa(asks, '이/가')} 로그의 어디에서 끝나는지 묻습니다(OffsetsForLeaderEpoch, KIP-320). 답이 올 때까지 그 파티션은 가져오지도 커밋하지도 않습니다.`,
       );
     }
     case 'OffsetsForLeaderEpochResponse': {
