@@ -210,6 +210,23 @@ describe('consumer statechart: the two regions of running', () => {
     );
   });
 
+  it('guard joinPrepareCommitDone: onJoinPrepare’s commit queued behind an auto-commit refused ILLEGAL_GENERATION fails unsent (built when sent: no generation) and the member rejoins', () => {
+    const { m } = stable();
+    m.send(call('seek', { topic: 't', partition: 0, offset: 3 }), 100);
+    // the auto-commit due at this poll() goes out
+    const auto = sent(m.send(call('poll'), 6000), 'OffsetCommit');
+    expect(auto).toBeDefined();
+    // the heartbeat asks for a rejoin: onJoinPrepare's commit waits behind the auto-commit
+    expect(sends(m.send(answer('HeartbeatResponse', 99, { error: 'REBALANCE_IN_PROGRESS' }), 6010))).toEqual([]);
+    expect(membership(m)).toBe('JOIN_PREPARE');
+    const fx = m.send(answer('OffsetCommitResponse', auto?.payload.correlationId as number, { error: 'ILLEGAL_GENERATION' }), 6020);
+    expect(sends(fx)).toEqual(['JoinGroup→group-coordinator']);
+    expect(membership(m)).toBe('PREPARING_REBALANCE');
+    expect(fx).toContainEqual(
+      expect.objectContaining({ type: 'fact', fact: expect.objectContaining({ error: 'CommitFailedException', during: 'onJoinPrepare' }) }),
+    );
+  });
+
   it('guard joinOrSyncLost: a lost JoinGroup is asked again; a lost SyncGroup goes back to PREPARING_REBALANCE', () => {
     const m = drive(consumerMachine, inputOf(scenario(), 'c.consumer'));
     const join = sent(m.send({ type: 'boot' }, 0), 'JoinGroup');

@@ -3,7 +3,8 @@
  * requireStable), commitSync(), the auto-commit of poll() (maybeAutoCommitOffsetsAsync) and the
  * commit before rejoining (onJoinPrepare). Commits go out one at a time, so a later commit can never
  * overtake an earlier one and move the group's offset back (Kafka keeps them ordered on the
- * coordinator connection, and commitSync waits for earlier async commits).
+ * coordinator connection, and commitSync waits for earlier async commits). A queued commit is built
+ * when its turn comes (nextCommit).
  */
 import type { Out } from '../actors/out';
 import type { ConsumerConfig } from '../config/consumerConfig';
@@ -128,12 +129,49 @@ export function commit(
   d.commitQueued = c;
 }
 
-/** The next queued commit goes out once the one in flight is done. */
-function nextCommit(d: Draft, out: Out): void {
+/**
+ * The next queued commit goes out once the one in flight is done, built then: Kafka's
+ * sendOffsetCommitRequest reads generationIfStable() when it builds the request, so the commit takes
+ * the generation and member id of this moment, not those it was queued with — and with none (the
+ * answer ahead of it, or a heartbeat's, reset the member) it fails without a request.
+ */
+function nextCommit(d: Draft, out: Out, now: number): void {
   d.commitInFlight = null;
   const next = d.commitQueued;
   d.commitQueued = null;
-  if (next) sendCommit(d, out, next);
+  if (!next) return;
+  if (d.config['group.id'] && outOfGeneration(d)) {
+    out.fact({ kind: 'note', actor: d.self, text: queuedRefusalNote(next.purpose) });
+    failUnsent(d, out, next, now);
+    return;
+  }
+  sendCommit(d, out, { ...next, generationId: d.generationId, memberId: d.memberId });
+}
+
+const COMMIT_NAMES: Readonly<Record<PendingCommit['purpose'], string>> = {
+  auto: 'auto-commit',
+  sync: 'commitSync()',
+  joinPrepare: "onJoinPrepare's commit",
+  close: "close()'s commit",
+};
+
+/** The narration's note (notes.ts translates it) for a queued commit that finds no generation when its turn comes. */
+export function queuedRefusalNote(purpose: PendingCommit['purpose']): string {
+  return `its ${COMMIT_NAMES[purpose]} waited behind the commit in flight; when its turn came the consumer was no longer part of an active group, so it fails with CommitFailedException without a request`;
+}
+
+/**
+ * A commit that finds no generation when it would be sent (sendOffsetCommitRequest: generationIfStable()
+ * is null): CommitFailedException ("not part of an active group") without a request — commitSync()
+ * throws it, onJoinPrepare and close() log it and go on ("Will continue to join group"), an auto-commit
+ * logs it — and the next commit's turn comes.
+ */
+function failUnsent(d: Draft, out: Out, c: PendingCommit, now: number): void {
+  const during =
+    c.purpose === 'joinPrepare' ? 'onJoinPrepare' : c.purpose === 'close' ? 'close' : c.purpose === 'auto' ? 'auto-commit' : 'commitSync';
+  out.fact({ kind: 'clientError', client: d.client, error: 'CommitFailedException', during, fatal: false });
+  if (c.waiter) out.call(c.waiter, 'reply', { call: 'commitSync', ok: false, error: 'CommitFailedException' });
+  nextCommit(d, out, now);
 }
 
 /** commitSync, onJoinPrepare and close() retry a retriable failure until their deadline; everything else ends the commit. */
@@ -154,9 +192,18 @@ export function endsCloseCommit(d: ConsumerContext, correlationId: number, error
   return endsCommitOf(d, 'close', correlationId, error, now);
 }
 
+/** …also when the commit of `purpose` waits behind the one this answer ends and fails unsent (nextCommit). */
 function endsCommitOf(d: ConsumerContext, purpose: PendingCommit['purpose'], correlationId: number, error: string, now: number): boolean {
   const c = d.commitInFlight;
-  return c !== null && c.correlationId === correlationId && c.purpose === purpose && (error === 'NONE' || !retries(c, error, now));
+  if (c === null || c.correlationId !== correlationId || (error !== 'NONE' && retries(c, error, now))) return false;
+  return c.purpose === purpose || (d.commitQueued?.purpose === purpose && queuedRefusedAfter(d, error));
+}
+
+/** Whether the queued commit, sent once an answer (`error`) ends the commit in flight, finds the member without a generation. */
+function queuedRefusedAfter(d: ConsumerContext, error: string): boolean {
+  const after = { memberId: d.memberId, generationId: d.generationId, rejoinNeeded: d.rejoinNeeded };
+  if (error !== 'NONE' && !RETRIABLE_COMMIT_ERRORS.includes(error)) afterCommitRefused(after, error, false);
+  return Boolean(d.config['group.id']) && outOfGeneration(after);
 }
 
 /**
@@ -254,7 +301,7 @@ export function commitFailed(d: Draft, out: Out, c: PendingCommit, error: string
   }
   if (c.purpose === 'auto' && retriable) d.nextAutoCommitAt = now + d.config['retry.backoff.ms'];
   if (!retriable) afterCommitRefused(d, error, staleWhileRejoining, out);
-  nextCommit(d, out);
+  nextCommit(d, out, now);
   scheduleAutoCommit(d, now, out);
 }
 
@@ -269,7 +316,7 @@ export function onOffsetCommitResponse(d: Draft, ev: EventOf<'OffsetCommitRespon
   }
   d.knownCommitted = { ...d.knownCommitted, ...Object.fromEntries(c.offsets.map((o) => [keyOf(o), o.offset])) };
   if (c.waiter) out.call(c.waiter, 'reply', { call: 'commitSync', ok: true, error: null });
-  nextCommit(d, out);
+  nextCommit(d, out, ev.now);
   scheduleAutoCommit(d, ev.now, out);
 }
 
@@ -282,9 +329,12 @@ export function commitRetryRefused(ctx: ConsumerContext): boolean {
   return ctx.commitInFlight !== null && Boolean(ctx.config['group.id']) && outOfGeneration(ctx);
 }
 
-/** …and that retry is onJoinPrepare's: the commit is over (a non-retriable failure) and the member rejoins. */
+/**
+ * …and that retry is onJoinPrepare's, or onJoinPrepare's commit waits behind it (and so fails unsent
+ * too, nextCommit): the commit is over (a non-retriable failure) and the member rejoins.
+ */
 export function joinPrepareRetryRefused(ctx: ConsumerContext): boolean {
-  return commitRetryRefused(ctx) && ctx.commitInFlight?.purpose === 'joinPrepare';
+  return commitRetryRefused(ctx) && (ctx.commitInFlight?.purpose === 'joinPrepare' || ctx.commitQueued?.purpose === 'joinPrepare');
 }
 
 /**
@@ -301,11 +351,7 @@ export function onCommitRetry(d: Draft, out: Out, now: number): void {
     sendCommit(d, out, { ...c, correlationId: corr(d), generationId: d.generationId, memberId: d.memberId });
     return;
   }
-  // onJoinPrepare logs it ("Will continue to join group"); commitSync() throws it
-  const during = c.purpose === 'joinPrepare' ? 'onJoinPrepare' : c.purpose === 'close' ? 'close' : 'commitSync';
-  out.fact({ kind: 'clientError', client: d.client, error: 'CommitFailedException', during, fatal: false });
-  if (c.waiter) out.call(c.waiter, 'reply', { call: 'commitSync', ok: false, error: 'CommitFailedException' });
-  nextCommit(d, out);
+  failUnsent(d, out, c, now);
   scheduleAutoCommit(d, now, out);
 }
 

@@ -7,6 +7,14 @@ import { count, josa, type Language } from './language';
 
 type Rule = readonly [RegExp, (m: RegExpMatchArray) => string];
 
+/** A consumer's commits, as its notes name them. */
+const COMMITS_KO: Readonly<Record<string, string>> = {
+  'auto-commit': '자동 커밋',
+  'commitSync()': 'commitSync()',
+  "onJoinPrepare's commit": 'onJoinPrepare의 커밋',
+  "close()'s commit": 'close()의 커밋',
+};
+
 const KO_RULES: readonly Rule[] = [
   [
     /^an operator ran kafka-consumer-groups --reset-offsets (.+) on group (\S+) \((\S+)\); it printed "(.+)" and reset nothing$/,
@@ -27,6 +35,11 @@ const KO_RULES: readonly Rule[] = [
     /^truncation detected for partition (\S+) at offset (\d+): the leader has no leader epoch (\d+) or earlier, so the consumer resets its offset by auto\.offset\.reset$/,
     (m) =>
       `파티션 ${m[1]}의 offset ${m[2]}에서 로그 잘림(truncation)을 감지했습니다. 리더에 리더 epoch ${m[3]} 이하가 없으므로 컨슈머는 auto.offset.reset에 따라 위치를 다시 정합니다`,
+  ],
+  [
+    /^its (auto-commit|commitSync\(\)|onJoinPrepare's commit|close\(\)'s commit) waited behind the commit in flight; when its turn came the consumer was no longer part of an active group, so it fails with CommitFailedException without a request$/,
+    (m) =>
+      `${josa(COMMITS_KO[m[1] as string] ?? (m[1] as string), '은/는')} 진행 중인 커밋 뒤에서 기다렸습니다. 차례가 왔을 때 컨슈머는 더 이상 활성 그룹의 멤버가 아니었으므로 요청을 보내지 않고 CommitFailedException으로 실패합니다`,
   ],
   [/^group (\S+) is rebalancing: (.+)$/, (m) => `${josa(`그룹 ${m[1]}`, '이/가')} 리밸런스를 시작합니다: ${reasonKo(m[2] as string)}`],
   [/^group (\S+): (.+); it is removed$/, (m) => `그룹 ${m[1]}: ${reasonKo(m[2] as string)}. 그룹에서 제거됩니다`],
@@ -236,6 +249,7 @@ export function translateDuring(during: string, language: Language): string {
   if (m) return `배치를 만든 뒤 delivery.timeout.ms가 지나 ${m[2]}의 레코드 ${m[1]}개를 만료시키는`;
   m = during.match(/^delivery\.timeout\.ms passed for (\d+) record\(s\) of (\S+)$/);
   if (m) return `${m[2]}의 레코드 ${m[1]}개에 대해 delivery.timeout.ms가 지남`;
+  if (during === 'auto-commit') return '자동 커밋';
   if (during === 'Transaction offset Commit failed due to consumer group metadata mismatch')
     return '컨슈머 그룹 메타데이터가 맞지 않아 트랜잭션 offset 커밋 실패';
   return during;
