@@ -48,7 +48,7 @@ describe('allConsumed: a partition awaiting validation is not committed', () => 
     const { effects } = run(member(1), (d, out) => maybeAutoCommit(d, 0, out));
     expect(committed(effects)).toEqual([
       [
-        { ...tp0, offset: 3 },
+        { ...tp0, offset: 3, committedLeaderEpoch: 0 },
         { ...tp1, offset: 8 },
       ],
     ]);

@@ -23,6 +23,7 @@ import {
 import type { ConsumerEvent, EventOf, OffsetAndPartition } from './events';
 import { fetchWhilePolling, resetPosition, servePoll } from './fetcher';
 import { throwPending } from './pollErrors';
+import { seekUnvalidated } from './positionValidation';
 import { stopHeartbeatThread } from './sessionTimer';
 
 /** default.api.timeout.ms: how long commitSync() without a timeout retries. */
@@ -492,7 +493,9 @@ export function onOffsetFetchResponse(d: Draft, ev: EventOf<'OffsetFetchResponse
   d.offsetsAttempts = 0;
   for (const o of r.offsets) {
     if (o.offset >= 0) {
-      d.positions = { ...d.positions, [keyOf(o)]: o.offset };
+      // refreshCommittedOffsets: with its committedLeaderEpoch the position is validated first (seekUnvalidated)
+      if (o.committedLeaderEpoch !== undefined && o.committedLeaderEpoch >= 0) seekUnvalidated(d, o, o.offset, o.committedLeaderEpoch);
+      else d.positions = { ...d.positions, [keyOf(o)]: o.offset };
       d.knownCommitted = { ...d.knownCommitted, [keyOf(o)]: o.offset };
     } else resetPosition(d, o, out);
   }

@@ -451,12 +451,16 @@ export function joinCompleted(d: Draft): void {
 /**
  * SubscriptionState.allConsumed: the position of every assigned partition that has a valid one — what
  * a commit of "the consumed offsets" sends. A position awaiting validation (KIP-320, AWAIT_VALIDATION)
- * is not valid (FetchState.hasValidPosition), so it is left out until its leader confirms it.
+ * is not valid (FetchState.hasValidPosition), so it is left out until its leader confirms it. Each
+ * offset carries its position's offsetEpoch as the committedLeaderEpoch.
  */
 export function consumedOffsets(d: ConsumerContext): OffsetAndPartition[] {
   return d.assignment.flatMap((tp) => {
     const offset = d.positions[keyOf(tp)];
-    return offset === undefined || awaitingValidation(d, keyOf(tp)) ? [] : [extend(tp, { offset })];
+    if (offset === undefined || awaitingValidation(d, keyOf(tp))) return [];
+    // new OffsetAndMetadata(position.offset, position.offsetEpoch, ""): the committedLeaderEpoch
+    const epoch = d.validation.offsetEpochs[keyOf(tp)];
+    return [epoch?.offset === offset ? extend(tp, { offset, committedLeaderEpoch: epoch.epoch }) : extend(tp, { offset })];
   });
 }
 

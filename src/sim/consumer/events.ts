@@ -9,6 +9,7 @@ import type { ActorId, RpcName } from '../kernel/envelope';
 import type { IsolationLevel } from '../log/partitionLog';
 import type { KafkaError } from '../protocol/errors';
 import type {
+  CommittedOffset,
   FetchResponse,
   JoinGroupResponse,
   OffsetCommitResponse,
@@ -22,7 +23,8 @@ import type { MetadataResponse } from '../protocol/replicationMessages';
 /** A response to one of the consumer's requests: it echoes the request's correlationId. */
 type Response<T extends RpcName, P> = Rpc<T, P & { readonly correlationId: number }>;
 
-export type OffsetAndPartition = TopicPartition & { offset: number };
+/** OffsetAndMetadata: an offset with the leader epoch of the last record consumed before it, when known (KIP-320). */
+export type OffsetAndPartition = CommittedOffset;
 
 /** A lost ListOffsets, asked again after retry.backoff.ms (its payload says which partition and timestamp). */
 export interface ListOffsetsRetry {

@@ -20,17 +20,15 @@
  * Model: validation runs where the Fetcher would fetch (sendFetches: inside poll(), as
  * ClassicKafkaConsumer.updateFetchPositions does on each pass of poll's loop). The offsetEpoch is kept
  * with the position it belongs to, so any other move of the position (seek, reset, a committed
- * offset) leaves it without one. *Simplified:* committed offsets carry no leader epoch (Kafka's
- * OffsetCommit/OffsetFetch carry committedLeaderEpoch, and ConsumerUtils.refreshCommittedOffsets →
- * seekUnvalidated validates a position from it), so a position from the group's committed offset is
- * not validated.
+ * offset) leaves it without one — except a committed offset with its committedLeaderEpoch, which
+ * is validated at once (seekUnvalidated).
  */
 import type { Out } from '../actors/out';
 import { leaderCanMove, leaderEpochOf, requestUpdate } from '../cluster/clientMetadata';
 import { isUnavailable } from '../cluster/connectionStates';
 import { leaderOf } from '../cluster/metadata';
 import type { RecordBatch } from '../log/recordBatch';
-import type { EpochEndOffset, OffsetForLeaderPartition } from '../protocol/messages';
+import type { EpochEndOffset, OffsetForLeaderPartition, TopicPartition } from '../protocol/messages';
 import { keyOf } from '../protocol/topicPartition';
 import { type ConsumerContext, corr, type Draft, sendRequest } from './consumerContext';
 import type { EventOf } from './events';
@@ -115,6 +113,29 @@ export function validatePositionsIfNeeded(d: Draft, out: Out): void {
   }
   if (leaderEpochs !== before.leaderEpochs || awaiting !== before.awaiting) d.validation = { ...before, leaderEpochs, awaiting };
   if (Object.keys(d.validation.awaiting).length > 0) sendValidations(d, out);
+}
+
+/**
+ * ConsumerUtils.refreshCommittedOffsets → SubscriptionState.seekUnvalidated: a position from the
+ * group's committed offset takes its committedLeaderEpoch as its offsetEpoch and, when the metadata
+ * knows the partition's leader epoch (currentLeader.epoch, validatePosition), goes AWAIT_VALIDATION at
+ * once: OffsetsForLeaderEpoch checks it before anything is fetched from it, leader change or not.
+ */
+export function seekUnvalidated(d: Draft, tp: TopicPartition, offset: number, epoch: number): void {
+  const name = keyOf(tp);
+  d.positions = { ...d.positions, [name]: offset };
+  const offsetEpochs = { ...d.validation.offsetEpochs, [name]: { offset, epoch } };
+  if (!leaderCanMove(d.meta, tp.topic) || !leaderOf(d.meta, tp.topic, tp.partition)) {
+    d.validation = { ...d.validation, offsetEpochs };
+    return;
+  }
+  const leaderEpoch = leaderEpochOf(d.meta, tp.topic, tp.partition);
+  d.validation = {
+    ...d.validation,
+    offsetEpochs,
+    leaderEpochs: { ...d.validation.leaderEpochs, [name]: leaderEpoch },
+    awaiting: { ...d.validation.awaiting, [name]: { offset, offsetEpoch: epoch, leaderEpoch, state: 'toSend', correlationId: -1 } },
+  };
 }
 
 function dropFetched(d: Draft, name: string): void {

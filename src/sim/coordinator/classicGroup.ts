@@ -57,6 +57,8 @@ export interface PendingTxnOffsets {
   readonly offsets: Readonly<Record<string, number>>;
   /** When each offset was written, in the group's `offsetWrites` order (its record offset, groupOffsets.ts). */
   readonly writtenAt: Readonly<Record<string, number>>;
+  /** The offsets' committedLeaderEpoch, where the commit carried one (KIP-320). */
+  readonly epochs?: Readonly<Record<string, number>>;
 }
 
 export interface ConsumerGroup {
@@ -66,6 +68,8 @@ export interface ConsumerGroup {
   readonly leader: string | null;
   readonly members: Readonly<Record<string, GroupMember>>;
   readonly committed: Readonly<Record<string, number>>;
+  /** The committed offsets' leader epochs (OffsetAndMetadata.leaderEpoch, KIP-320): only where the commit carried one. */
+  readonly committedEpochs?: Readonly<Record<string, number>>;
   /** When each committed offset was written, in `offsetWrites` order (groupOffsets.ts). */
   readonly committedAt: Readonly<Record<string, number>>;
   /** How many offset records the group has written: the order of its record offsets. */

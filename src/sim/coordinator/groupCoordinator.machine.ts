@@ -26,6 +26,7 @@ import { coordinatorPartitionFor } from '../producer/partitioner';
 import type { KafkaError } from '../protocol/errors';
 import type {
   AddPartitionsToTxnBatchResponse,
+  CommittedOffset,
   HeartbeatRequest,
   JoinGroupRequest,
   OffsetCommitRequest,
@@ -52,7 +53,7 @@ import {
   removeMember,
   sync,
 } from './classicGroup';
-import { addPendingTxnOffsets, commitPlainOffsets, completePendingTxnOffsets } from './groupOffsets';
+import { addPendingTxnOffsets, commitPlainOffsets, completePendingTxnOffsets, offsetRecordValue, offsetsOf } from './groupOffsets';
 import { offsetCommitGroupError, txnOffsetCommitGroupError } from './offsetCommitValidation';
 import { notInactive, offsetsToReset, type ResetOffsetsEvent, resetNote, resettable } from './offsetReset';
 import type { OffsetsHostedState } from './offsetsHosted';
@@ -211,7 +212,7 @@ export const onLeaveGroup = (
 function writeOffsets(
   d: Draft,
   groupId: string,
-  offsets: readonly (TopicPartition & { offset: number })[],
+  offsets: readonly CommittedOffset[],
   producer: { producerId: number; producerEpoch: number } | null,
   now: number,
 ): KafkaError | null {
@@ -223,7 +224,7 @@ function writeOffsets(
     isTransactional: producer !== null,
     records: offsets.map((o) => ({
       key: `${groupId}/${keyOf(o)}`,
-      value: String(o.offset),
+      value: offsetRecordValue(o),
       headers: {},
       timestamp: now,
     })),
@@ -256,7 +257,8 @@ export const onOffsetCommit = (ctx: GroupCoordinatorContext, ev: RpcEvent<Offset
   }
   if (!error) error = writeOffsets(d, req.groupId, req.offsets, null, ev.now);
   if (!error) {
-    g = commitPlainOffsets(g, Object.fromEntries(req.offsets.map((o) => [keyOf(o), o.offset])));
+    const { offsets, epochs } = offsetsOf(req.offsets);
+    g = commitPlainOffsets(g, offsets, epochs);
     putGroup(d, g);
     out.fact({
       kind: 'offsetsCommitted',
@@ -339,8 +341,8 @@ function writeTxnOffsets(d: Draft, req: TxnOffsetCommitRequest, now: number): Ka
   const g = d.groups[req.groupId] ?? emptyGroup(req.groupId);
   const error = writeOffsets(d, req.groupId, req.offsets, { producerId: req.producerId, producerEpoch: req.producerEpoch }, now);
   if (error) return error;
-  const offsets = Object.fromEntries(req.offsets.map((o) => [keyOf(o), o.offset]));
-  putGroup(d, addPendingTxnOffsets(g, req.producerId, offsets));
+  const { offsets, epochs } = offsetsOf(req.offsets);
+  putGroup(d, addPendingTxnOffsets(g, req.producerId, offsets, epochs));
   return null;
 }
 
@@ -467,9 +469,12 @@ export const onOffsetFetch = (ctx: GroupCoordinatorContext, ev: RpcEvent<OffsetF
   const offsets = req.partitions.map((p) => {
     const name = keyOf(p);
     const unstable = req.requireStable && (g?.pending ?? []).some((x) => x.offsets[name] !== undefined);
+    // OffsetMetadataManager.fetchOffsets: the offset with its committedLeaderEpoch (−1, left out here, when it has none)
+    const epoch = unstable ? undefined : g?.committedEpochs?.[name];
     return {
       ...p,
       offset: unstable ? -1 : (g?.committed[name] ?? -1),
+      ...(epoch !== undefined ? { committedLeaderEpoch: epoch } : {}),
       error: (unstable ? 'UNSTABLE_OFFSET_COMMIT' : 'NONE') satisfies KafkaError,
     };
   });

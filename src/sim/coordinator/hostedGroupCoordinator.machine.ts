@@ -39,7 +39,7 @@ import {
   onTxnOffsetCommitVerified,
   refuseRequest,
 } from './groupCoordinator.machine';
-import { addPendingTxnOffsets, commitPlainOffsets, completePendingTxnOffsets } from './groupOffsets';
+import { addPendingTxnOffsets, commitPlainOffsets, completePendingTxnOffsets, parseOffsetRecord } from './groupOffsets';
 import {
   emptyHostedState,
   type OffsetsBatch,
@@ -188,10 +188,11 @@ export function replayOffsets(batches: readonly OffsetsBatch[]): Record<string, 
       const slash = r.key.lastIndexOf('/');
       const g = get(r.key.slice(0, slash));
       const tp = r.key.slice(slash + 1);
-      const offset = Number(r.value);
+      const { offset, epoch } = parseOffsetRecord(r.value);
+      const epochs = epoch !== undefined ? { [tp]: epoch } : {};
       groups[g.groupId] = b.transactional
-        ? addPendingTxnOffsets(g, b.producerId, { [tp]: offset })
-        : commitPlainOffsets(g, { [tp]: offset });
+        ? addPendingTxnOffsets(g, b.producerId, { [tp]: offset }, epochs)
+        : commitPlainOffsets(g, { [tp]: offset }, epochs);
     }
   }
   return Object.fromEntries(Object.entries(groups).map(([id, g]) => [id, loadGroup(g)]));

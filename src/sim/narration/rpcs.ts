@@ -75,6 +75,12 @@ function leaveGroupAnswer(ctx: NarrationContext, to: string, p: P, err: string |
   return say(lang, `${to} has left its group`, `${josa(to, '이/가')} 그룹을 떠났습니다.`);
 }
 
+/** A committed offset's committedLeaderEpoch (KIP-320): the position is checked against the leader before it is fetched from. */
+const epochNote = (lang: NarrationContext['lang'], epoch: unknown): string =>
+  typeof epoch === 'number' && epoch >= 0
+    ? say(lang, ` (leader epoch ${epoch}: checked with the leader first)`, `(리더 epoch ${epoch}: 먼저 리더에게 확인)`)
+    : '';
+
 export function rpcClause(ctx: NarrationContext): string {
   const { lang, names, step } = ctx;
   const env = ctx.envelope;
@@ -240,8 +246,8 @@ export function rpcClause(ctx: NarrationContext): string {
       );
       return say(
         lang,
-        `the leader changed: ${from} asks ${to} where ${asks} ends in its log, to check that its position was not truncated (OffsetsForLeaderEpoch, KIP-320); until the answer it neither fetches nor commits ${parts.length > 1 ? 'those partitions' : 'that partition'}`,
-        `리더가 바뀌었습니다. ${josa(from, '이/가')} 자기 위치가 잘려 나간 로그에 있지 않은지 확인하려고 ${to}에게 ${josa(asks, '이/가')} 로그의 어디에서 끝나는지 묻습니다(OffsetsForLeaderEpoch, KIP-320). 답이 올 때까지 그 파티션은 가져오지도 커밋하지도 않습니다.`,
+        `${from} asks ${to} where ${asks} ends in its log, to check that its position was not truncated (OffsetsForLeaderEpoch, KIP-320: after a leader change, or for a position taken from a committed offset and its leader epoch); until the answer it neither fetches nor commits ${parts.length > 1 ? 'those partitions' : 'that partition'}`,
+        `${josa(from, '이/가')} 자기 위치가 잘려 나간 로그에 있지 않은지 확인하려고 ${to}에게 ${josa(asks, '이/가')} 로그의 어디에서 끝나는지 묻습니다(OffsetsForLeaderEpoch, KIP-320: 리더가 바뀐 뒤, 또는 커밋된 offset과 그 리더 epoch에서 가져온 위치일 때). 답이 올 때까지 그 파티션은 가져오지도 커밋하지도 않습니다.`,
       );
     }
     case 'OffsetsForLeaderEpochResponse': {
@@ -290,7 +296,7 @@ export function rpcClause(ctx: NarrationContext): string {
       const entries = Array.isArray(p.offsets) ? (p.offsets as P[]) : [];
       const known = entries
         .filter((e) => num(e.offset) >= 0)
-        .map((e) => `${topicPartitionKey(str(e.topic), num(e.partition))}=${num(e.offset)}`);
+        .map((e) => `${topicPartitionKey(str(e.topic), num(e.partition))}=${num(e.offset)}${epochNote(lang, e.committedLeaderEpoch)}`);
       const unknown = entries.filter((e) => num(e.offset) < 0).map((e) => topicPartitionKey(str(e.topic), num(e.partition)));
       const parts: string[] = [];
       if (known.length)

@@ -147,14 +147,21 @@ export interface TxnOffsetCommitRequest {
   readonly producerEpoch: number;
   readonly generationId: number;
   readonly memberId: string;
-  readonly offsets: readonly (TopicPartition & { offset: number })[];
+  readonly offsets: readonly CommittedOffset[];
 }
+
+/**
+ * A partition's offset in an OffsetCommit / TxnOffsetCommit, with its committedLeaderEpoch (KIP-320:
+ * the leader epoch of the last record consumed, FetchPosition.offsetEpoch). Kafka sends −1 for none;
+ * the model leaves the field out then.
+ */
+export type CommittedOffset = TopicPartition & { readonly offset: number; readonly committedLeaderEpoch?: number };
 
 export interface OffsetCommitRequest {
   readonly groupId: string;
   readonly generationId: number;
   readonly memberId: string;
-  readonly offsets: readonly (TopicPartition & { offset: number })[];
+  readonly offsets: readonly CommittedOffset[];
 }
 
 export interface OffsetCommitResponse {
@@ -169,7 +176,7 @@ export interface OffsetFetchRequest {
 
 export interface OffsetFetchResponse {
   readonly error: ErrorOrNone;
-  readonly offsets: readonly (TopicPartition & { offset: number; error: ErrorOrNone })[];
+  readonly offsets: readonly (CommittedOffset & { error: ErrorOrNone })[];
 }
 
 /** One partition of a consumer's Fetch (FetchRequest.FetchPartition). */
