@@ -6,32 +6,10 @@
 import { describe, expect, it } from 'vitest';
 import { narrate } from '../src/sim/narration/narrate';
 import { runScenario, type Trace } from '../src/sim/run';
+import { coordinatorDead } from './fixtures/hostedGroup';
 
 /** The audit's coordinator crash (broker-1, the reader's group coordinator, down 3600–23600 ms), and `more` faults. */
-const coordDead = (more: unknown[] = []) => ({
-  version: 1,
-  id: 'coordinator-dead',
-  title: 'Group coordinator broker crash',
-  seed: 1,
-  cluster: { brokers: 3, 'min.insync.replicas': 2, 'offsets.topic.replication.factor': 3 },
-  topics: [{ name: 'orders', replicationFactor: 3 }],
-  clients: [
-    {
-      id: 'orders-service',
-      type: 'producer',
-      config: { acks: 'all', 'enable.idempotence': true },
-      script: [{ op: 'send', at: 3500, topic: 'orders', key: 'order-1', value: 'a', headers: { event_id: 'e1' } }],
-    },
-    {
-      id: 'reader',
-      type: 'consumer',
-      config: { 'group.id': 'reader', 'auto.offset.reset': 'earliest' },
-      topics: ['orders'],
-      processing: { mode: 'at-least-once' },
-    },
-  ],
-  faults: [{ type: 'crash', target: 'broker-1', at: 3600, durationMs: 20000 }, ...more],
-});
+const coordDead = (more: unknown[] = []) => coordinatorDead([], more);
 
 /** The first coordinatorLookupRetry step that sent `rpc`. */
 function firstRetrySending(trace: Trace, rpc: string): number {

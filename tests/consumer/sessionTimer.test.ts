@@ -15,12 +15,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ClusterMetadata } from '../../src/sim/cluster/metadata';
-import { type ConsumerContext, consumerMachine, membershipState } from '../../src/sim/consumer/consumer.machine';
+import { type ConsumerContext, membershipState } from '../../src/sim/consumer/consumer.machine';
 import { giveUpOnCoordinator, onHeartbeatSessionExpired, SESSION_TIMER, sessionExpired } from '../../src/sim/consumer/sessionTimer';
 import type { Effect } from '../../src/sim/kernel/effects';
 import { runScenario, type Trace } from '../../src/sim/run';
 import { answer, joinedAsLeader, sent, synced } from '../machines/consumerDriver';
-import { type Driven, drive, inputOf } from '../machines/harness';
+import { type Driven, inputOf } from '../machines/harness';
 import { context, run } from './fixture';
 
 const scenario = {
@@ -53,18 +53,8 @@ function stable(): Driven {
 
 describe('the session timer runs from the JoinGroup answer, a heartbeat answered, a coordinator found', () => {
   it('the JoinGroup answer (HeartbeatThread.enable → resetTimeouts) starts it: session.timeout.ms', () => {
-    const m = drive(consumerMachine, inputOf(scenario, 'c.consumer'));
-    const join = sent(m.send({ type: 'boot' }, 0), 'JoinGroup');
-    const fx = m.send(
-      answer('JoinGroupResponse', join?.payload.correlationId as number, {
-        error: 'NONE',
-        generationId: 1,
-        memberId: 'c-0',
-        leader: 'c-0',
-      }),
-      10,
-    );
-    expect(sessionTimers(fx)).toEqual([45000]);
+    const { m, joined } = joinedAsLeader(inputOf(scenario, 'c.consumer'));
+    expect(sessionTimers(joined)).toEqual([45000]);
     expect(m.context<ConsumerContext>().sessionDeadline).toBe(45010);
   });
 

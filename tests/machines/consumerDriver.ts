@@ -33,23 +33,23 @@ export const lost = (request: Extract<Effect, { type: 'send' }> | undefined) => 
   reason: 'timeout',
 });
 
-/** A consumer (`input`, e.g. inputOf(scenario, 'c.consumer')) booted and answered as the leader of generation 1: the machine, and the SyncGroup it sent next. */
-export function joinedAsLeader(input: unknown): { m: Driven; sync: ReturnType<typeof sent> } {
+/**
+ * A consumer (`input`, e.g. inputOf(scenario, 'c.consumer')) booted and answered as the leader of
+ * generation 1 at 10 ms: the machine, the SyncGroup it sent next, and every effect of that answer.
+ */
+export function joinedAsLeader(input: unknown): { m: Driven; sync: ReturnType<typeof sent>; joined: Effect[] } {
   const m = drive(consumerMachine, input);
   const join = sent(m.send({ type: 'boot' }, 0), 'JoinGroup');
-  const sync = sent(
-    m.send(
-      answer('JoinGroupResponse', join?.payload.correlationId as number, {
-        error: 'NONE',
-        generationId: 1,
-        memberId: 'c-0',
-        leader: 'c-0',
-      }),
-      10,
-    ),
-    'SyncGroup',
+  const joined = m.send(
+    answer('JoinGroupResponse', join?.payload.correlationId as number, {
+      error: 'NONE',
+      generationId: 1,
+      memberId: 'c-0',
+      leader: 'c-0',
+    }),
+    10,
   );
-  return { m, sync };
+  return { m, sync: sent(joined, 'SyncGroup'), joined };
 }
 
 /** SyncGroup answers with `partitions`: the effects of that step (the OffsetFetch for the positions). */

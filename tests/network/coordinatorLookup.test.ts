@@ -24,6 +24,7 @@ import { type ConsumerContext, consumerMachine, membershipState } from '../../sr
 import type { Effect } from '../../src/sim/kernel/effects';
 import { maybeSendTxnRequest } from '../../src/sim/producer/transactionManager';
 import { runScenario } from '../../src/sim/run';
+import { coordinatorDead, HOSTED_GROUP_CONSUMER } from '../fixtures/hostedGroup';
 import { producerDraft } from '../fixtures/producerDraft';
 import { answer, lost, sent } from '../machines/consumerDriver';
 import { type Driven, drive, inputOf, sends } from '../machines/harness';
@@ -56,33 +57,7 @@ describe('leastLoadedNode over the connection states (the fixed order of the met
 });
 
 /** The audit's scenario: broker-1, the group's coordinator (not the orders-0 leader), crashes at 3600 for 20 s. */
-const coordDead = {
-  version: 1,
-  id: 'audit-coordinator-dead',
-  title: 'Group coordinator broker crash',
-  seed: 1,
-  cluster: { brokers: 3, 'min.insync.replicas': 2, 'offsets.topic.replication.factor': 3 },
-  topics: [{ name: 'orders', replicationFactor: 3 }],
-  clients: [
-    {
-      id: 'orders-service',
-      type: 'producer',
-      config: { acks: 'all', 'enable.idempotence': true },
-      script: [
-        { op: 'send', at: 3500, topic: 'orders', key: 'order-1', value: 'a', headers: { event_id: 'e1' } },
-        { op: 'send', at: 12000, topic: 'orders', key: 'order-2', value: 'b', headers: { event_id: 'e2' } },
-      ],
-    },
-    {
-      id: 'reader',
-      type: 'consumer',
-      config: { 'group.id': 'reader', 'auto.offset.reset': 'earliest' },
-      topics: ['orders'],
-      processing: { mode: 'at-least-once' },
-    },
-  ],
-  faults: [{ type: 'crash', target: 'broker-1', at: 3600, durationMs: 20000 }],
-};
+const coordDead = coordinatorDead([12000]);
 
 describe("the audit's scenario: the group coordinator's broker dies", () => {
   const t = runScenario(coordDead);
@@ -118,13 +93,7 @@ describe("the audit's scenario: the group coordinator's broker dies", () => {
   });
 });
 
-const scenario = {
-  version: 1,
-  seed: 1,
-  cluster: { brokers: 3, 'offsets.topic.replication.factor': 3 },
-  topics: [{ name: 't', partitions: 1 }],
-  clients: [{ id: 'c', type: 'consumer', config: { 'group.id': 'g', 'enable.auto.commit': false }, topics: ['t'] }],
-};
+const scenario = HOSTED_GROUP_CONSUMER;
 const call = (type: string, args: Record<string, unknown> = {}) => ({ type, from: 'c.app', args });
 const lookupTimers = (fx: readonly Effect[]) =>
   fx.flatMap((e) => (e.type === 'timer' && e.name === 'heartbeatThreadLookup' ? [e.delay] : []));

@@ -8,17 +8,12 @@
 import { describe, expect, it } from 'vitest';
 import { type ConsumerContext, consumerMachine, membershipState } from '../../src/sim/consumer/consumer.machine';
 import type { Effect } from '../../src/sim/kernel/effects';
+import { HOSTED_GROUP_CONSUMER, HOSTED_GROUP_COORDINATOR } from '../fixtures/hostedGroup';
 import { answer, sent } from '../machines/consumerDriver';
 import { drive, inputOf, sends } from '../machines/harness';
 
-const scenario = {
-  version: 1,
-  seed: 1,
-  cluster: { brokers: 3, 'offsets.topic.replication.factor': 3 },
-  topics: [{ name: 't', partitions: 1 }],
-  clients: [{ id: 'c', type: 'consumer', config: { 'group.id': 'g', 'enable.auto.commit': false }, topics: ['t'] }],
-};
-const COORDINATOR = 'broker-1.group-coordinator';
+const scenario = HOSTED_GROUP_CONSUMER;
+const COORDINATOR = HOSTED_GROUP_COORDINATOR;
 const timers = (fx: readonly Effect[]) => fx.flatMap((e) => (e.type === 'timer' ? [`${e.name}:${e.delay}`] : []));
 
 describe('SyncGroup with the coordinator unknown (sendSyncGroupRequest: coordinatorNotAvailable)', () => {

@@ -6,14 +6,11 @@
  * no record: that is not a task another instance committed.
  */
 import { describe, expect, it } from 'vitest';
-import { createActor } from 'xstate';
 import type { Effect } from '../../src/sim/kernel/effects';
-import { stateValueToString } from '../../src/sim/kernel/stateValue';
 import type { RecordForApp } from '../../src/sim/protocol/messages';
-import { streamThreadMachine } from '../../src/sim/streams/streamThread.machine';
 import { type Draft, initialContext } from '../../src/sim/streams/streamThreadContext';
 import { runPreset } from '../presets/helpers';
-import { threadAt } from './threadAt';
+import { threadAt, threadFromBoot } from './threadAt';
 import { THREAD_INPUT } from './threadInput';
 
 const CHANGELOG = 'app-count-store-changelog-0';
@@ -43,24 +40,8 @@ const reply = (from: string, args: Record<string, unknown>, now: number) => ({
 
 /** The machine from its boot, with every effect kept. */
 function booted() {
-  const actor = createActor(streamThreadMachine, { input: THREAD_INPUT });
-  let fx: Effect[] = [];
-  const all: Effect[] = [];
-  actor.on('*', (e) => {
-    fx.push(e as unknown as Effect);
-    all.push(e as unknown as Effect);
-  });
-  actor.start();
-  return {
-    send(event: Record<string, unknown> & { type: string }): Effect[] {
-      fx = [];
-      actor.send(event as never);
-      return fx;
-    },
-    state: () => stateValueToString(actor.getSnapshot().value),
-    context: () => actor.getSnapshot().context,
-    restores: () => callNames(all).filter((c) => c === 'endOffsets→st.restore').length,
-  };
+  const thread = threadFromBoot(THREAD_INPUT);
+  return { ...thread, restores: () => callNames(thread.all()).filter((c) => c === 'endOffsets→st.restore').length };
 }
 
 /** The thread running with the tasks of `owned` (their stores restored), poll() out. */
