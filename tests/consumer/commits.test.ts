@@ -7,6 +7,7 @@ import {
   maybeAutoCommit,
   needsJoinPrepare,
   onCommitRetry,
+  onCommitSync,
   onOffsetFetchResponse,
   onPoll,
   requestOffsets,
@@ -36,6 +37,17 @@ describe('commits', () => {
     expect(sent(effects).map((s) => s.rpc)).toEqual(['OffsetCommit']);
     expect(d.commitInFlight?.offsets).toEqual([{ ...tp0, offset: 5 }]);
     expect(d.commitQueued).toMatchObject({ purpose: 'sync', offsets: [{ ...tp0, offset: 6 }] });
+  });
+
+  it('commitSync() with nothing consumed returns at once, without a request and whatever the generation (commitOffsetsSync: offsets.isEmpty())', () => {
+    for (const ctx of [context(), context({}, 1, { ...member, positions: {} })]) {
+      const { d, effects } = run(ctx, (draft, out) =>
+        onCommitSync(draft, { type: 'commitSync', from: 'c.app', args: {}, now: 0 } as never, out),
+      );
+      expect(sent(effects)).toEqual([]);
+      expect(replies(effects)).toEqual([{ call: 'commitSync', ok: true, error: null }]);
+      expect(d.commitInFlight).toBeNull();
+    }
   });
 
   it('a member without a generation sends nothing: commitSync fails with CommitFailedException', () => {

@@ -131,7 +131,11 @@ describe('max.poll.interval.ms: a consumer that does not poll in time leaves its
     expect(outside.m.context<ConsumerContext>()).toMatchObject({ generationId: -1, memberId: '', rejoinNeeded: true });
     // out of its generation (UNJOINED in Kafka: the heartbeat thread is disabled), a second expiry does nothing
     expect(outside.m.send({ type: 'pollTimeoutExpired' }, 2030)).toEqual([]);
-    const commit = outside.m.send({ type: 'commitSync', from: 'billing.app', args: {} }, 2040);
+    // (offsets given: a commitSync() with nothing to commit returns without asking anyone)
+    const commit = outside.m.send(
+      { type: 'commitSync', from: 'billing.app', args: { offsets: [{ topic: 'orders', partition: 0, offset: 1 }] } },
+      2040,
+    );
     expect(sent(commit, 'OffsetCommit')).toBeUndefined();
     expect(commit.find((e) => e.type === 'call' && e.name === 'reply')).toMatchObject({
       args: { call: 'commitSync', ok: false, error: 'CommitFailedException' },

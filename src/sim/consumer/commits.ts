@@ -356,10 +356,20 @@ export function onCommitRetry(d: Draft, out: Out, now: number): void {
   scheduleAutoCommit(d, now, out);
 }
 
+/**
+ * KafkaConsumer.commitSync → ConsumerCoordinator.commitOffsetsSync: nothing to commit (no position
+ * consumed, or every one awaiting validation) returns at once, successfully, without a request and
+ * whatever the generation (`offsets.isEmpty()` → invokePendingAsyncCommits; the model's auto-commits
+ * are not waited for).
+ */
 export function onCommitSync(d: Draft, call: EventOf<'commitSync'>, out: Out): void {
   const offsets = call.args.offsets ?? consumedOffsets(d);
   if (!d.config['group.id']) {
     out.call(call.from, 'reply', { call: 'commitSync', ok: false, error: 'InvalidGroupIdException' });
+    return;
+  }
+  if (offsets.length === 0) {
+    out.call(call.from, 'reply', { call: 'commitSync', ok: true, error: null });
     return;
   }
   commit(d, out, offsets, call.from, 'sync', call.now);
