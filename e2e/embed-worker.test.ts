@@ -102,11 +102,14 @@ describe("the embed's engine in a Web Worker", () => {
     await expect.poll(() => page.getByTestId('embed-step').getAttribute('data-step'), { timeout: 30_000 }).toBe(String(steps));
     const tooltip = page.getByTestId('msc-tooltip');
     await page.getByRole('application', { name: 'Message sequence' }).focus();
-    // each key moves the focus to another envelope; wait for the tooltip to follow
+    // each key moves the focus to another envelope; wait for the tooltip to follow. Its data-envelope is
+    // `<id>@<step>`, with `…` while the payload is on its way: a payload landing changes it too, so wait
+    // for the id (else the next key is pressed before the tooltip has moved, and the loop overshoots)
+    const envelopeId = async () => (await tooltip.getAttribute('data-envelope'))?.split('@')[0];
     const press = async (key: string) => {
-      const before = await tooltip.getAttribute('data-envelope');
+      const before = await envelopeId();
       await page.keyboard.press(key);
-      await expect.poll(() => tooltip.getAttribute('data-envelope')).not.toBe(before);
+      await expect.poll(envelopeId).not.toBe(before);
       return tooltip.getAttribute('data-rpc');
     };
     // (focusing the diagram may already show the first envelope, so Home need not change the tooltip)
