@@ -295,8 +295,9 @@ describe('Kafka Streams: a task newly assigned to an instance', () => {
 
   /** The thread in `value` with this context; `poll` sends it the main consumer's poll() answer. */
   const thread = (value: Record<string, string>, over: Partial<Draft> = {}) => {
-    // the assignment gave in-0 to this instance, which has no task for it yet
-    const context = { ...initialContext(INPUT), pollOutstanding: true, assigned: ['in-0'], ...over };
+    // the assignment gave in-0 to this instance, which has no task for it yet (its producer's
+    // transactions are initialised: it has run a transaction)
+    const context = { ...initialContext(INPUT), pollOutstanding: true, assigned: ['in-0'], transactionsInitialized: true, ...over };
     const effects: Effect[] = [];
     const actor = createActor(streamThreadMachine, { input: INPUT, snapshot: streamThreadMachine.resolveState({ value, context }) });
     actor.on('*', (e) => effects.push(e as unknown as Effect));

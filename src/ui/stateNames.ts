@@ -67,7 +67,9 @@ const MODEL_STATES: Readonly<Record<string, Readonly<Record<string, Words>>>> = 
   },
   'streams-thread': {
     idle: ['not started', '시작 전'],
-    initializing: ['initializing', '초기화 중'],
+    starting: ['starting', '시작 중'],
+    'restoring.initializingTask': ['initializing the task', '태스크 초기화 중'],
+    'restoring.initializingTransactions': ['initializing transactions (initTransactions)', '트랜잭션 초기화 중(initTransactions)'],
     'restoring.readingEndOffsets': ['restoring: reading end offsets', '복원: 끝 offset 읽는 중'],
     'restoring.seekingToBeginning': ['restoring: seeking to the beginning', '복원: 처음으로 이동 중'],
     'restoring.readingChangelog': ['restoring: reading the changelog', '복원: changelog 읽는 중'],

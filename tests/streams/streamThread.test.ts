@@ -1,6 +1,6 @@
 /**
  * The stream thread's rules, handler by handler (no kernel): what count() and groupBy drop, the
- * order initTransactions → restore, a restore that reads only its own consumer's answers, the
+ * order poll → assignment → initTransactions → restore, a restore that reads only its own consumer's answers, the
  * TaskMigratedException path (abort, new producer, rejoin) and a clock that never turns NaN.
  */
 
@@ -11,13 +11,13 @@ import type { Effect } from '../../src/sim/kernel/effects';
 import { stateValueToString } from '../../src/sim/kernel/stateValue';
 import type { RecordForApp } from '../../src/sim/protocol/messages';
 import { applyChangelog, countSkipReason, selectedKey } from '../../src/sim/streams/aggregate';
-import { closeDirty, isTaskMigrated } from '../../src/sim/streams/migration';
+import { closeDirty, closeProducer, isTaskMigrated } from '../../src/sim/streams/migration';
 import { commitIsDue, planFor, runStep } from '../../src/sim/streams/processing';
 import { startProcess, startRestore } from '../../src/sim/streams/restore';
 import { streamThreadMachine } from '../../src/sim/streams/streamThread.machine';
 import { type Draft, initialContext, type StreamThreadInput } from '../../src/sim/streams/streamThreadContext';
 import { inputOf } from '../machines/harness';
-import { threadAt } from './threadAt';
+import { threadAt, threadFromBoot } from './threadAt';
 import { THREAD_INPUT } from './threadInput';
 
 const INPUT = THREAD_INPUT;
@@ -134,28 +134,75 @@ describe('restoring the store (StoreChangelogReader)', () => {
     expect(r.applied).toBe(3);
   });
 
-  it('exactly_once_v2: initTransactions() comes first, the restore only after it returns and the assignment created the tasks', () => {
+  it('exactly_once_v2: the thread polls first; a task the assignment creates calls initTransactions(), and its restore starts when it returns', () => {
+    // StreamTask.initializeIfNeeded → RecordCollectorImpl.initialize → StreamsProducer.initTransaction:
+    // not at the thread's start, at its first task's initialisation
     const d = draft();
-    const out = new Out();
-    startProcess(d, 5, out);
-    expect(calls(out).map((c) => [c.to, c.name])).toEqual([['st.producer', 'initTransactions']]);
-    const m = at('initializing');
-    // no task yet: the thread polls, and the main consumer's assignment creates the tasks
-    expect(callNames(m.send('st.producer', { call: 'initTransactions', ok: true, error: null }))).toEqual(['poll→st.consumer']);
-    expect(m.state()).toBe('running.polling');
-    // an assignment that came while initTransactions() waited: its tasks are restored as soon as it returns
-    const assigned = at('initializing', { assigned: ['in-0'] });
-    expect(callNames(assigned.send('st.producer', { call: 'initTransactions', ok: true, error: null }))).toEqual(['endOffsets→st.restore']);
-    expect(assigned.state()).toBe('restoring.readingEndOffsets');
+    startProcess(d, 5);
+    expect(d.transactionsInitialized).toBe(false);
+    const t = threadFromBoot(INPUT);
+    expect(callNames(t.send({ type: 'boot', now: 0 }))).toEqual(['poll→st.consumer']);
+    expect(t.state()).toBe('running.polling');
+    const assigned = t.send({
+      type: 'onPartitionsAssigned',
+      now: 5,
+      from: 'st.consumer',
+      args: { partitions: [{ topic: 'in', partition: 0 }] },
+    });
+    expect(callNames(assigned)).toEqual(['partitionsAssignedDone→st.consumer', 'initTransactions→st.producer']);
+    expect(t.state()).toBe('restoring.initializingTransactions');
+    // initTransactions() returned: the restore starts (the producer's transactions stay initialised)
+    const m = at({ restoring: 'initializingTransactions' }, { assigned: ['in-0'], owned: ['in-0'] });
+    expect(callNames(m.send('st.producer', { call: 'initTransactions', ok: true, error: null }))).toEqual(['endOffsets→st.restore']);
+    expect(m.state()).toBe('restoring.readingEndOffsets');
+    expect(m.context().transactionsInitialized).toBe(true);
+    // a poll() answer meanwhile is held for when the task runs
+    const polled = at({ restoring: 'initializingTransactions' }, { assigned: ['in-0'], owned: ['in-0'], pollOutstanding: true });
+    expect(callNames(polled.send('st.consumer', { call: 'poll', records: [] }))).toEqual([]);
+    expect(polled.state()).toBe('restoring.initializingTransactions');
+    expect(polled.context().heldBatch).not.toBeNull();
     // a failed initTransactions() (guard initFailed) kills the thread: it shuts down (shutdown.ts), its producer closed first
-    const failed = at('initializing');
+    const failed = at({ restoring: 'initializingTransactions' });
     failed.send('st.producer', { call: 'initTransactions', ok: false, error: 'TRANSACTIONAL_ID_AUTHORIZATION_FAILED' });
     expect(failed.state()).toBe('shuttingDown.closingProducer');
   });
 
-  it('at_least_once polls at once (guard atLeastOnce): the restore waits for the assignment', () => {
+  it('exactly_once_v2: initTransactions() once per producer — a later task is restored at once; a new producer initialises again', () => {
+    const t = threadFromBoot(INPUT);
+    t.send({ type: 'boot', now: 0 });
+    t.send({ type: 'onPartitionsAssigned', now: 5, from: 'st.consumer', args: { partitions: [{ topic: 'in', partition: 0 }] } });
+    t.send({ type: 'reply', now: 8, from: 'st.producer', args: { call: 'initTransactions', ok: true, error: null } });
+    // an empty changelog: restored at once, the thread polls
+    t.send({
+      type: 'reply',
+      now: 9,
+      from: 'st.restore',
+      args: { call: 'endOffsets', ok: true, offsets: { 'app-count-store-changelog-0': 0 } },
+    });
+    expect(t.state()).toBe('running.polling');
+    // a second task later: no second initTransactions(), its restore starts at once
+    const more = t.send({
+      type: 'onPartitionsAssigned',
+      now: 20,
+      from: 'st.consumer',
+      args: {
+        partitions: [
+          { topic: 'in', partition: 0 },
+          { topic: 'in', partition: 1 },
+        ],
+      },
+    });
+    expect(callNames(more)).toEqual(['partitionsAssignedDone→st.consumer', 'endOffsets→st.restore']);
+    expect(t.state()).toBe('restoring.readingEndOffsets');
+    // closing the producer after a TaskMigratedException (StreamsProducer.close) resets it
+    const d = draft({ transactionsInitialized: true });
+    closeProducer(d, new Out());
+    expect(d.transactionsInitialized).toBe(false);
+  });
+
+  it('at_least_once polls at once and restores a new task without initTransactions()', () => {
     const out = new Out();
-    startProcess(draft({}, { guarantee: 'at_least_once' }), 5, out);
+    startProcess(draft({}, { guarantee: 'at_least_once' }), 5);
     expect(calls(out)).toEqual([]);
     const actor = createActor(streamThreadMachine, { input: { ...INPUT, guarantee: 'at_least_once' } });
     actor.start();
@@ -255,8 +302,10 @@ describe('TaskMigratedException (StreamsProducer, RecordCollectorImpl, StreamThr
     expect(m.state()).toBe('migrating.closingProducer');
     expect(callNames(m.send('st.producer', { call: 'close', ok: true }))).toEqual(['resubscribe→st.consumer']);
     expect(m.state()).toBe('migrating.resubscribing');
-    expect(callNames(m.send('st.consumer', { call: 'resubscribe', ok: true }))).toEqual(['initTransactions→st.producer']);
-    expect(m.state()).toBe('initializing');
+    // the new producer's transactions are initialised when the rejoin's assignment creates the task again
+    expect(m.context().transactionsInitialized).toBe(false);
+    expect(callNames(m.send('st.consumer', { call: 'resubscribe', ok: true }))).toEqual(['poll→st.consumer']);
+    expect(m.state()).toBe('running.polling');
   });
 
   it('an abort that does not return within max.block.ms is given up: the producer is closed', () => {
@@ -308,6 +357,9 @@ describe('the thread as a machine: a migration and back, with a finite clock', (
       }
     };
     send({ type: 'boot', now: 0 });
+    const assign = (now: number) =>
+      send({ type: 'onPartitionsAssigned', now, from: 'st.consumer', args: { partitions: [{ topic: 'in', partition: 0 }] } });
+    assign(1);
     answer(2, 'st.producer', { call: 'initTransactions', ok: true, error: null });
     answer(3, 'st.restore', { call: 'endOffsets', ok: true, offsets: { 'app-count-store-changelog-0': 0 } });
     expect(stateValueToString(actor.getSnapshot().value)).toBe('running.polling');
@@ -327,8 +379,9 @@ describe('the thread as a machine: a migration and back, with a finite clock', (
     answer(33750, 'st.producer', { call: 'close', ok: true, error: null });
     // the rejoin is confirmed: the thread starts the task again at this reply's time
     answer(33751, 'st.consumer', { call: 'resubscribe', ok: true });
-    expect(actor.getSnapshot().value).toBe('initializing');
+    expect(actor.getSnapshot().value).toEqual({ running: 'polling' });
     expect(actor.getSnapshot().context.lastCommitAt).toBe(33751);
+    assign(33755);
     answer(33760, 'st.producer', { call: 'initTransactions', ok: true, error: null });
     answer(33762, 'st.restore', { call: 'endOffsets', ok: true, offsets: { 'app-count-store-changelog-0': 0 } });
     expect(stateValueToString(actor.getSnapshot().value)).toBe('running.polling');

@@ -44,22 +44,26 @@ function booted() {
   return { ...thread, restores: () => callNames(thread.all()).filter((c) => c === 'endOffsets→st.restore').length };
 }
 
-/** The thread running with the tasks of `owned` (their stores restored), poll() out. */
+/** The thread running with the tasks of `owned` (their stores restored, the producer's transactions initialised), poll() out. */
 function running(owned: string[], over: Partial<Draft> = {}) {
-  return threadAt({ running: 'polling' }, { ...initialContext(THREAD_INPUT), pollOutstanding: true, assigned: owned, owned, ...over });
+  return threadAt(
+    { running: 'polling' },
+    { ...initialContext(THREAD_INPUT), pollOutstanding: true, assigned: owned, owned, transactionsInitialized: true, ...over },
+  );
 }
 
 describe('a task is created, and its store restored, from the assignment (TaskManager.handleAssignment)', () => {
   it('a position moved past an aborted batch and its marker restores nothing: the first assignment after a start restores once', () => {
     const t = booted();
-    t.send({ type: 'boot', now: 0 });
-    expect(callNames(t.send(reply('st.producer', { call: 'initTransactions' }, 2)))).toEqual(['poll→st.consumer']);
-    // the assignment creates the task: its store is restored before it processes, the poll() still out
+    expect(callNames(t.send({ type: 'boot', now: 0 }))).toEqual(['poll→st.consumer']);
+    // the assignment creates the task: initTransactions() first (exactly_once_v2), then its store is
+    // restored before it processes, the poll() still out
     const fx = t.send(assignment([0], 3000));
-    expect(callNames(fx)).toEqual(['partitionsAssignedDone→st.consumer', 'endOffsets→st.restore']);
+    expect(callNames(fx)).toEqual(['partitionsAssignedDone→st.consumer', 'initTransactions→st.producer']);
     expect(notes(fx)).toEqual([
       'task for in-0 newly assigned to this instance: it is created and its store restored from the changelog before it processes',
     ]);
+    expect(callNames(t.send(reply('st.producer', { call: 'initTransactions' }, 3001)))).toEqual(['endOffsets→st.restore']);
     t.send(reply('st.restore', { call: 'endOffsets', offsets: { [CHANGELOG]: 0 } }, 3002));
     expect(t.state()).toBe('running.polling');
     // read_committed: in-0 offset 0 (an aborted batch) and offset 1 (its marker) passed over — no
@@ -116,7 +120,14 @@ describe('a task is created, and its store restored, from the assignment (TaskMa
   it('an assignment while a restore runs: its new task is restored when that restore ends', () => {
     const t = threadAt(
       { restoring: 'readingChangelog' },
-      { ...initialContext(THREAD_INPUT), pollOutstanding: true, assigned: ['in-0'], owned: ['in-0'], restoreEnd: { [CHANGELOG]: 1 } },
+      {
+        ...initialContext(THREAD_INPUT),
+        pollOutstanding: true,
+        assigned: ['in-0'],
+        owned: ['in-0'],
+        restoreEnd: { [CHANGELOG]: 1 },
+        transactionsInitialized: true,
+      },
     );
     expect(callNames(t.send(assignment([0, 1], 80000)))).toEqual(['partitionsAssignedDone→st.consumer']);
     const last = { ...rec(0, 0), topic: 'app-count-store-changelog', value: '1' };

@@ -82,7 +82,7 @@ describe('StreamThread.completeShutdown: the dying thread closes its clients', (
   });
 
   it('a failed initTransactions(): nothing to abort; every client is closed', () => {
-    const t = thread('initializing');
+    const t = thread({ restoring: 'initializingTransactions' });
     expect(calls(t.reply('st.producer', { call: 'initTransactions', ok: false, error: 'INVALID_TRANSACTION_TIMEOUT' }))).toEqual([
       'close→st.producer',
     ]);

@@ -102,8 +102,13 @@ export function aborted(d: Draft, out: Out): void {
   closeProducer(d, out);
 }
 
-/** The old producer is closed and a new one created (ActiveTaskCreator.reInitializeProducer). */
+/**
+ * The old producer is closed and a new one created (ActiveTaskCreator.reInitializeProducer); its
+ * transactions are initialised when a task is created again (StreamsProducer.close resets
+ * `transactionInitialized`).
+ */
 export function closeProducer(d: Draft, out: Out): void {
+  d.transactionsInitialized = false;
   out.call(d.producer, 'close');
 }
 

@@ -1,15 +1,18 @@
 /**
- * Starting the thread: initialise transactions, then — once the assignment has created the tasks
- * (assignment.ts) — restore their state stores, then process.
+ * Starting the thread, then — once the assignment has created the tasks (assignment.ts) —
+ * initialising them: under exactly_once_v2 the producer's transactions first, then their state
+ * stores restored, then processing.
  *
- * Kafka Streams' order (StreamTask.initializeIfNeeded): `recordCollector.initialize()` first —
- * under exactly_once_v2 `StreamsProducer.initTransaction()` calls `initTransactions()`, which
- * blocks until this transactional.id's previous transaction has completed (committed or aborted,
- * markers written) — and only then are the stores registered and restored. The restore reads the
- * changelog up to its end: `StoreChangelogReader.endOffsetForChangelogs` asks for the *log end
- * offset* (read_uncommitted, KAFKA-10167), and the read_committed restore consumer reads until its
- * position reaches it (`hasRestoredToEnd`), which it can only do once every transaction below that
- * offset is decided. A transaction committed just before a crash is therefore restored.
+ * Kafka Streams' order (StreamTask.initializeIfNeeded, called for a task the assignment created):
+ * `recordCollector.initialize()` first — under exactly_once_v2 `StreamsProducer.initTransaction()`
+ * calls `initTransactions()` once per producer (`transactionInitialized`; reset when that producer is
+ * closed), which blocks until this transactional.id's previous transaction has completed
+ * (committed or aborted, markers written) — and only then are the stores registered and restored.
+ * So a thread that starts polls and joins its group before its first InitProducerId. The restore
+ * reads the changelog up to its end: `StoreChangelogReader.endOffsetForChangelogs` asks for the
+ * *log end offset* (read_uncommitted, KAFKA-10167), and the read_committed restore consumer reads
+ * until its position reaches it (`hasRestoredToEnd`), which it can only do once every transaction
+ * below that offset is decided. A transaction committed just before a crash is therefore restored.
  */
 import type { Out } from '../actors/out';
 import { applyChangelog } from './aggregate';
@@ -18,10 +21,10 @@ import { type Draft, eos, type PollReply, type Reply, type StreamThreadContext }
 
 /**
  * (Re)starts the thread with no task and an empty store (under EOS the store of a dirty close is
- * wiped): under exactly_once_v2 initTransactions() first (the machine waits in `initializing`), then
- * poll(); the tasks are created, and restored, from the main consumer's next assignment.
+ * wiped), then poll(); the tasks are created — their transactions initialised and their stores
+ * restored — from the main consumer's next assignment.
  */
-export function startTask(d: Draft, now: number, out: Out): void {
+export function startTask(d: Draft, now: number): void {
   d.stores = {};
   d.restoreEnd = null;
   d.restorePositions = {};
@@ -37,16 +40,17 @@ export function startTask(d: Draft, now: number, out: Out): void {
   d.heldBatch = null;
   d.assigned = [];
   d.owned = [];
-  if (eos(d)) out.call(d.producer, 'initTransactions');
 }
 
 /** After a process restart every client of the process starts afresh: nothing is outstanding. */
-export function startProcess(d: Draft, now: number, out: Out): void {
+export function startProcess(d: Draft, now: number): void {
   d.pollOutstanding = false;
+  // a new producer: its transactions are initialised when the first task is (StreamsProducer.initTransaction)
+  d.transactionsInitialized = false;
   // a restarted process: its main consumer, restarted too, waits for no rebalance listener
   d.revocationPending = false;
   d.rebalanceInProgress = false;
-  startTask(d, now, out);
+  startTask(d, now);
 }
 
 /** A poll() answer while the task is not running yet: kept for when it runs. */
@@ -82,6 +86,21 @@ export function restoreForNewTask(d: Draft, out: Out): void {
   dropTaskWork(d, out);
   d.restoredRecords = 0;
   d.owned = [...d.assigned];
+  if (awaitsInitTransactions(d)) out.call(d.producer, 'initTransactions');
+  else startRestore(d, out);
+}
+
+/**
+ * exactly_once_v2 and the producer's transactions not initialised yet: a task created now calls
+ * initTransactions() before its stores are registered (RecordCollectorImpl.initialize).
+ */
+export function awaitsInitTransactions(d: StreamThreadContext): boolean {
+  return eos(d) && !d.transactionsInitialized;
+}
+
+/** initTransactions() returned: the producer may begin transactions, and the new tasks' restore starts. */
+export function transactionsInitialized(d: Draft, out: Out): void {
+  d.transactionsInitialized = true;
   startRestore(d, out);
 }
 

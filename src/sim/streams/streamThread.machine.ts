@@ -5,19 +5,21 @@
  * backed by its changelog topic → output topic (key → count). Records with a null key or value are
  * not counted (dropped-records), as Kafka's aggregations do.
  *
- * States: initializing (exactly_once_v2: initTransactions(), which waits for this transactional.id's
- * previous transaction to complete) → running, the application loop (application/applicationLoop.ts):
- * polling → processing → committing, with pollingInTransaction for the exactly_once_v2 transaction
- * kept open across polls until commit.interval.ms, and committingWhilePolling / committingBeforeBatch
- * when commit.interval.ms passes while poll() waits → migrating, after a TaskMigratedException
- * (aborting → closingProducer → resubscribing: the task closed dirty, a new producer, the group
- * rejoined) → initializing again. A crash and restart starts over at initializing. Tasks come from
- * the ASSIGNMENT (assignment.ts): when the main consumer's onPartitionsAssigned brings a partition
- * whose task the thread does not have — every partition of the first assignment after a start, or one
- * moved here from another instance — running → restoring (the stores rebuilt from the changelog up to
- * its end: readingEndOffsets → seekingToBeginning → readingChangelog; through abortingForNewTask or
- * committingBeforeNewTask when a transaction or a commit is under way): the task is created and its
- * store restored before its first batch, as TaskManager.handleAssignment and StreamThread's
+ * States: starting (a transient step: no task yet, so straight on to poll()) → running, the
+ * application loop (application/applicationLoop.ts): polling → processing → committing, with
+ * pollingInTransaction for the exactly_once_v2 transaction kept open across polls until
+ * commit.interval.ms, and committingWhilePolling / committingBeforeBatch when commit.interval.ms
+ * passes while poll() waits → migrating, after a TaskMigratedException (aborting → closingProducer →
+ * resubscribing: the task closed dirty, a new producer, the group rejoined) → starting again. A crash
+ * and restart starts over at starting. Tasks come from the ASSIGNMENT (assignment.ts): when the main
+ * consumer's onPartitionsAssigned brings a partition whose task the thread does not have — every
+ * partition of the first assignment after a start, or one moved here from another instance —
+ * running → restoring: the task is initialised (StreamTask.initializeIfNeeded) — under
+ * exactly_once_v2 the producer's initTransactions() first, once per producer
+ * (initializingTransactions: it waits for this transactional.id's previous transaction to complete)
+ * — and its store rebuilt from the changelog up to its end (readingEndOffsets → seekingToBeginning →
+ * readingChangelog; through abortingForNewTask or committingBeforeNewTask when a transaction or a
+ * commit is under way), before its first batch, as TaskManager.handleAssignment and StreamThread's
  * initializeAndRestorePhase do. A position that moves (past aborted batches and markers) creates nothing.
  *
  * processing.guarantee=exactly_once_v2: one transaction per commit.interval.ms (100 ms) covers the
@@ -33,8 +35,7 @@
  * Every answer is matched to the call it answers: by who answers (the producer, the main consumer,
  * the restore consumer) and by what the thread waits for. Simplifications (said in the UI and
  * docs): one thread (running every task of its instance); every restore rebuilds every task's store
- * from the whole changelog (no local checkpoint file); initTransactions() runs at the start, not at
- * the first task's initialisation (StreamTask.initializeIfNeeded → StreamsProducer.initTransaction).
+ * from the whole changelog (no local checkpoint file).
  */
 import { setup } from 'xstate';
 import { advance } from '../application/applicationLoop';
@@ -73,6 +74,7 @@ import {
   seekChangelogToBeginning,
   startProcess,
   startTask,
+  transactionsInitialized,
 } from './restore';
 import { answerAfterCommit, answerRevocation, tasksLost, tasksLostAtLeastOnce, tasksLostWithoutWork } from './revocation';
 import { onSendFailed, restoreAfterCorruption, sendFatal, sendMigrated, taskCorrupted } from './sendErrors';
@@ -123,14 +125,11 @@ const commitSyncFailed = [
  * have yet are created and restored first; else the batch a poll() answer brought meanwhile runs;
  * else it polls (a poll() already out is not sent again).
  */
-const toRunning = (
-  guard: 'emptyChangelog' | 'changelogReadToEnd' | 'initialized' | 'atLeastOnce',
-  done: readonly ReturnType<typeof act>[] = [],
-) => [
+const toRunning = (guard: 'emptyChangelog' | 'changelogReadToEnd' | 'started', done: readonly ReturnType<typeof act>[] = []) => [
   {
     guard: `${guard}NewTask` as const,
     // (from inside restoring too: its first step again)
-    target: '#streamThread.restoring.readingEndOffsets',
+    target: '#streamThread.restoring.initializingTask',
     actions: [...done, act((d, _now, _ev, out) => announceNewTask(d, out)), act((d, _now, _ev, out) => restoreForNewTask(d, out))],
   },
   {
@@ -197,12 +196,12 @@ const revokedWhilePolling = [
     // at_least_once: the task closed dirty (its uncommitted work and commit timer dropped) and
     // created again — restored, then run from the committed offsets; the thread's commit clock goes on
     guard: 'lostAtLeastOnce' as const,
-    target: '#streamThread.initializing',
+    target: '#streamThread.starting',
     actions: act((d, now, _ev, out) => {
       tasksLostAtLeastOnce(d, out);
       dropTaskWork(d, out);
       const lastCommitAt = d.lastCommitAt;
-      startTask(d, now, out);
+      startTask(d, now);
       d.lastCommitAt = lastCommitAt;
     }),
   },
@@ -249,26 +248,34 @@ export const streamThreadMachine = setup({
     sendFailed: { actions: act((d, _now, ev) => onSendFailed(d, (ev as SendFailedCall).args.error)) },
   },
   states: {
-    idle: { on: { boot: { target: 'initializing', actions: act((d, now, _ev, out) => startProcess(d, now, out)) } } },
-    initializing: {
-      // at_least_once has no transactions to initialise: straight on (the restore waits for the assignment)
-      always: toRunning('atLeastOnce'),
-      on: {
-        reply: [
-          ...toRunning('initialized'),
-          {
-            guard: 'initFailed',
-            target: 'shuttingDown',
-            actions: act((d, _now, ev, out) => stop(d, out, `initTransactions failed: ${replyOf(ev).error}`)),
-          },
-          { guard: 'mainPoll', actions: act((d, _now, ev) => holdPoll(d, replyOf(ev))) },
-        ],
-      },
-    },
+    idle: { on: { boot: { target: 'starting', actions: act((d, now) => startProcess(d, now)) } } },
+    // no task yet: straight on to poll() (the tasks come with the assignment)
+    starting: { always: toRunning('started') },
+    // the new tasks are initialised (StreamTask.initializeIfNeeded): under exactly_once_v2 the
+    // producer's initTransactions() first, once per producer; then each store restored
     restoring: {
-      initial: 'readingEndOffsets',
+      initial: 'initializingTask',
       on: { reply: { guard: 'mainPoll', actions: act((d, _now, ev) => holdPoll(d, replyOf(ev))) } },
       states: {
+        initializingTask: {
+          always: [{ guard: 'awaitsInitTransactions', target: 'initializingTransactions' }, { target: 'readingEndOffsets' }],
+        },
+        initializingTransactions: {
+          on: {
+            reply: [
+              {
+                guard: 'initialized',
+                target: 'readingEndOffsets',
+                actions: act((d, _now, _ev, out) => transactionsInitialized(d, out)),
+              },
+              {
+                guard: 'initFailed',
+                target: '#streamThread.shuttingDown',
+                actions: act((d, _now, ev, out) => stop(d, out, `initTransactions failed: ${replyOf(ev).error}`)),
+              },
+            ],
+          },
+        },
         readingEndOffsets: {
           on: {
             reply: [
@@ -418,8 +425,8 @@ export const streamThreadMachine = setup({
           on: {
             reply: {
               guard: 'resubscribed',
-              target: '#streamThread.initializing',
-              actions: act((d, now, _ev, out) => startTask(d, now, out)),
+              target: '#streamThread.starting',
+              actions: act((d, now) => startTask(d, now)),
             },
           },
         },
@@ -469,7 +476,7 @@ export const streamThreadMachine = setup({
     // DEAD: every client closed
     stopped: {},
     down: {
-      on: { restart: { target: 'initializing', actions: act((d, now, _ev, out) => startProcess(d, now, out)) } },
+      on: { restart: { target: 'starting', actions: act((d, now) => startProcess(d, now)) } },
     },
   },
 });

@@ -100,6 +100,11 @@ export interface StreamThreadContext extends StreamThreadInput {
   readonly owned: readonly string[];
   /** Kafka Streams' dropped-records metric: records count() skipped. */
   readonly droppedRecords: number;
+  /**
+   * exactly_once_v2: initTransactions() has returned for the thread's current producer
+   * (StreamsProducer.transactionInitialized; false again once that producer is closed).
+   */
+  readonly transactionsInitialized: boolean;
   /** The time of the last event (events raised inside a step carry none). */
   /** The main consumer waits in onPartitionsRevoked for the commit under way (revocation.ts). */
   readonly revocationPending: boolean;
@@ -154,6 +159,7 @@ export function initialContext(input: StreamThreadInput): StreamThreadContext {
     assigned: [],
     owned: [],
     droppedRecords: 0,
+    transactionsInitialized: false,
     revocationPending: false,
     rebalanceInProgress: false,
     clock: 0,

@@ -6,7 +6,7 @@ import { answers, failed, replyOf } from '../application/applicationLoop';
 import { newTasks } from './assignment';
 import { isTaskMigrated } from './migration';
 import { commitIsDue } from './processing';
-import { restoreAfter, restoredToEnd } from './restore';
+import { awaitsInitTransactions, restoreAfter, restoredToEnd } from './restore';
 import { lostAtLeastOnce, lostInTransaction, lostWithoutWork, revokedWithWork } from './revocation';
 import { pendingSendError, type SendErrorKind } from './sendErrors';
 import { transactionInFlight } from './shutdown';
@@ -64,13 +64,14 @@ const SEND_STEPS = new Set(['repartition', 'changelog', 'output']);
 /** The assignment has tasks this instance does not have yet (assignment.ts newTasks). */
 const newTasksPending = ({ context }: Args) => newTasks(context).length > 0;
 const held = ({ context }: Args) => context.heldBatch !== null;
-/** The thread starts running (initTransactions() returned, or at_least_once has none; or a restore ended): new tasks, a held batch, or neither. */
+/** The thread starts running (at a start, or a restore ended): new tasks, a held batch, or neither. */
 const starting = (guard: (a: Args) => boolean) => ({
   NewTask: (a: Args) => guard(a) && newTasksPending(a),
   Held: (a: Args) => guard(a) && held(a),
 });
 const initialized = ({ context, event }: Args) => answers(event, 'initTransactions', context.producer) && replyOf(event)?.ok === true;
-const atLeastOnce = ({ context }: Args) => !eos(context);
+/** A start: the thread runs whatever the guarantee (its tasks, and their transactions, come with the assignment). */
+const started = () => true;
 
 export const streamThreadGuards = {
   corruptedBeforeSend: beforeSend('corrupted'),
@@ -80,12 +81,12 @@ export const streamThreadGuards = {
   migratedAtFlush: atFlush('migrated'),
   fatalAtFlush: atFlush('fatal'),
   seekedToCommitted: ({ context, event }: Args) => answers(event, 'seekToCommitted', context.consumer),
-  atLeastOnce,
-  atLeastOnceNewTask: starting(atLeastOnce).NewTask,
-  atLeastOnceHeld: starting(atLeastOnce).Held,
+  started,
+  startedNewTask: starting(started).NewTask,
+  startedHeld: starting(started).Held,
   initialized,
-  initializedNewTask: starting(initialized).NewTask,
-  initializedHeld: starting(initialized).Held,
+  /** exactly_once_v2, the producer's transactions not initialised: a new task calls initTransactions() first. */
+  awaitsInitTransactions: ({ context }: Args) => awaitsInitTransactions(context),
   initFailed: ({ context, event }: Args) => failed(event, 'initTransactions', context.producer),
   mainPoll,
   /** A poll() answer, with tasks newly assigned to this instance not created yet (assignment.ts). */
