@@ -33,6 +33,12 @@ export interface FoldedCopy {
   readonly prev: FoldedCopy | undefined;
   /** The step a later copy took its offset (it was truncated away and the offset written again), else Infinity. */
   supersededAt: number;
+  /**
+   * The step an ABORT marker of its transaction was appended to its partition, else Infinity: once
+   * the log cleaner has removed it, the copy is still an aborted one (never readable), not an event
+   * compaction erased.
+   */
+  abortedAt: number;
   /** The leader epoch it was appended in (replicated partitions; undefined when the fact does not say). */
   readonly leaderEpoch: number | undefined;
 }
@@ -191,7 +197,10 @@ export class IndexJournal {
     for (const raw of facts) this.foldFact(i, raw as Fact);
   }
 
-  private addCopy(c: Omit<FoldedCopy, 'n' | 'prev' | 'supersededAt'>): void {
+  /** Per "topic-partition|producerId": its transactional copies no marker has decided yet. */
+  private readonly undecided = new Map<string, FoldedCopy[]>();
+
+  private addCopy(c: Omit<FoldedCopy, 'n' | 'prev' | 'supersededAt' | 'abortedAt'>): void {
     let at = this.copiesAt.get(c.tp);
     if (!at) {
       at = new Map();
@@ -213,9 +222,11 @@ export class IndexJournal {
       n: this.all.length,
       prev: deposed ? undefined : prev,
       supersededAt: deposed ? c.step : Number.POSITIVE_INFINITY,
+      abortedAt: Number.POSITIVE_INFINITY,
     };
     if (!deposed) at.set(c.offset, copy);
     this.all.push(copy);
+    if (c.transactional) push(this.undecided, `${c.tp}|${c.producerId}`, copy);
     let byKey = this.copies.get(c.topic);
     if (!byKey) {
       byKey = new Map();
@@ -224,12 +235,29 @@ export class IndexJournal {
     push(byKey, c.key, copy);
   }
 
+  /**
+   * A marker at `markerOffset` decides its producer's transactional copies below it on its partition:
+   * `abortedAt` the step of an ABORT (null: a COMMIT).
+   */
+  private decide(key: string, abortedAt: number | null, markerOffset: number): void {
+    const list = this.undecided.get(key);
+    if (!list) return;
+    const left = list.filter((c) => c.offset > markerOffset);
+    if (abortedAt !== null) for (const c of list) if (c.offset < markerOffset) c.abortedAt = abortedAt;
+    if (left.length > 0) this.undecided.set(key, left);
+    else this.undecided.delete(key);
+  }
+
   private foldFact(step: number, f: Fact): void {
     const ignored = this.ignored;
     switch (f.kind) {
       case 'append': {
-        if (f.control !== null || f.topic.startsWith('__') || ignored.has(f.topic)) break;
+        if (f.topic.startsWith('__') || ignored.has(f.topic)) break;
         const tp = keyOf(f);
+        if (f.control !== null) {
+          this.decide(`${tp}|${f.producerId}`, f.control === 'ABORT' ? step : null, f.baseOffset);
+          break;
+        }
         for (let o = f.baseOffset; o <= f.lastOffset; o++) {
           const i = o - f.baseOffset;
           const origin = f.origins[i] ?? null;
@@ -370,7 +398,8 @@ export class IndexJournal {
     for (let i = 0; i < folded; i++) {
       const c = this.all[i] as FoldedCopy;
       const row = c.supersededAt < step ? undefined : present.get(c.tp)?.get(c.offset);
-      made[i] = rawCopy(c, row ? stateOf(row.txnOutcome) : 'removed');
+      // gone from the log: an aborted copy the cleaner removed stays aborted (never readable)
+      made[i] = rawCopy(c, row ? stateOf(row.txnOutcome) : c.abortedAt < step ? 'aborted' : 'removed');
     }
     const allCopies = made;
     const copies = new Map<string, Map<string, RawCopy[]>>();
