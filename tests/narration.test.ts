@@ -282,6 +282,12 @@ describe('every fact kind, RPC and step kind', () => {
         expect(text.length).toBeGreaterThan(20);
       }
     });
+  it('a cleaning that removed transaction markers says so, in English and Korean', () => {
+    const f: Fact = { kind: 'cleaned', topic: 'orders', partition: 0, removed: 1, cleanedUpTo: 9, markers: 2 };
+    const { t, i } = withStep({ facts: [f] });
+    expect(narrate(t, i, 'en')).toContain('so are 2 transaction markers whose transaction left no record (after delete.retention.ms)');
+    expect(narrate(t, i, 'ko')).toContain('레코드가 하나도 남지 않은 트랜잭션의 마커 2개도');
+  });
   it('Korean notes and reasons are translated', () => {
     const { t, i } = withStep({ facts: [FACTS[FACTS.length - 1] as Fact, FACTS.find((f) => f.kind === 'rebalance') as Fact] });
     const ko = narrate(t, i, 'ko');

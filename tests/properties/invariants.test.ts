@@ -178,6 +178,13 @@ describe('the invariant checker', () => {
       expect(ids(withLog(gap, { [last - 1]: [cleaned] }))).not.toContain('offsets-dense');
     });
 
+    it('offsets-unique: an empty batch before anything was cleaned; a header the cleaner kept (RETAIN_EMPTY) once it removed records', () => {
+      const emptied = { ...log, batches: log.batches.with(1, { ...second, records: [] }) };
+      expect(ids(withLog(emptied))).toContain('offsets-unique');
+      const cleaned: Fact = { kind: 'cleaned', topic: 'in', partition: 0, removed: 2, cleanedUpTo: 3 };
+      expect(ids(withLog(emptied, { [last - 1]: [cleaned] }))).not.toContain('offsets-unique');
+    });
+
     it('offsets-unique: overlapping batches', () => {
       const overlap = { ...second, baseOffset: 1, lastOffset: 2, records: second.records.map((r, i) => ({ ...r, offset: 1 + i })) };
       expect(ids(withLog({ ...log, batches: log.batches.with(1, overlap), logEndOffset: 3, highWatermark: 3 }))).toContain(

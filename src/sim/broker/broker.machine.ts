@@ -269,7 +269,14 @@ const onRunCleaner = (ctx: BrokerContext, ev: { now: number; topic?: string; par
     if (ev.topic !== undefined && ev.topic !== log.topic) continue;
     if (ev.partition !== undefined && ev.partition !== log.partition) continue;
     const r = cleanLog(log, ev.now);
-    out.fact({ kind: 'cleaned', topic: log.topic, partition: log.partition, removed: r.removed, cleanedUpTo: r.cleanableUpTo });
+    out.fact({
+      kind: 'cleaned',
+      topic: log.topic,
+      partition: log.partition,
+      removed: r.removed,
+      cleanedUpTo: r.cleanableUpTo,
+      ...(r.markersRemoved > 0 ? { markers: r.markersRemoved } : {}),
+    });
     next = withLog(next, r.log);
   }
   return next;

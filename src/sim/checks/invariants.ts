@@ -239,7 +239,7 @@ function buildLedger(trace: Trace, facts: readonly { step: number; fact: Fact }[
       }
       continue;
     }
-    if (fact.kind === 'cleaned' && fact.removed > 0) {
+    if (fact.kind === 'cleaned' && fact.removed + (fact.markers ?? 0) > 0) {
       const k = keyOf(fact);
       if (!cleanedAt.has(k)) cleanedAt.set(k, step);
       continue;
@@ -400,7 +400,8 @@ function checkLog(log: PartitionLog, step: number, dense: boolean, v: Collector)
       }
       epoch = b.partitionLeaderEpoch;
     }
-    if (b.baseOffset > b.lastOffset || b.records.length === 0) {
+    // an empty batch is the cleaner's: a header it kept (RETAIN_EMPTY), so never in a log nothing was cleaned from
+    if (b.baseOffset > b.lastOffset || (b.records.length === 0 && dense)) {
       v.add('offsets-unique', step, `${tp}: a batch spans ${b.baseOffset}..${b.lastOffset} with ${b.records.length} record(s)`);
       return;
     }
@@ -411,6 +412,12 @@ function checkLog(log: PartitionLog, step: number, dense: boolean, v: Collector)
     if (dense && b.baseOffset !== prev + 1) {
       v.add('offsets-dense', step, `${tp}: offsets ${prev + 1}..${b.baseOffset - 1} are missing before anything was cleaned`);
       return;
+    }
+    if (b.records.length === 0) {
+      // LogCleaner's checkBatchRetention → RETAIN_EMPTY (MemoryRecords.filterTo writes the header
+      // alone): its offsets stay taken
+      prev = b.lastOffset;
+      continue;
     }
     for (const r of b.records) {
       if (r.offset <= prev || r.offset < b.baseOffset || r.offset > b.lastOffset) {

@@ -188,7 +188,7 @@ export class ReplicationWatch {
     for (const { step, fact } of facts) {
       if (fact.kind === 'leaderChange' && fact.election === 'unclean')
         events.push({ step, kind: 'unclean', tp: keyOf(fact), leaderEpoch: fact.leaderEpoch });
-      else if (fact.kind === 'cleaned' && fact.removed > 0) events.push({ step, kind: 'cleaned', tp: keyOf(fact) });
+      else if (fact.kind === 'cleaned' && fact.removed + (fact.markers ?? 0) > 0) events.push({ step, kind: 'cleaned', tp: keyOf(fact) });
     }
     for (const ack of acks) events.push({ step: ack.step, kind: 'ack', ack });
     this.events = events.sort((a, b) => a.step - b.step);

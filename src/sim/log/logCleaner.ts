@@ -9,92 +9,132 @@
  *   its batch with a delete horizon, that cleaning's time + delete.retention.ms (KIP-534,
  *   MemoryRecords.filterTo); a later cleaning removes it once the horizon has passed
  *   (LogCleaner.shouldRetainRecord).
- * - Records of aborted transactions are removed.
+ * - Records of aborted transactions are removed. A transaction marker goes like a tombstone once its
+ *   transaction has left nothing (CleanedTransactionMetadata, cleanedTxns.ts): the first cleaning
+ *   that finds no batch of its transaction stamps it with a delete horizon, and a cleaning at or
+ *   after the horizon removes it. An ABORT marker whose aborted records were still there in a pass
+ *   stays, and only such markers keep their aborted-transaction index entry (cleanedIndex).
  * - A batch whose records all go is dropped, except two that stay as an empty batch, their header
  *   only (LogCleaner's checkBatchRetention → BatchRetention.RETAIN_EMPTY, MemoryRecords.filterTo
- *   writing an empty header): an active producer's last data batch, whose producer id, epoch and
- *   last sequence a broker rebuilding its producer state from the log needs (so a retry of it is
- *   still a duplicate, and the next sequence still in order); and the last batch of the cleaning
- *   round, which keeps the cleaned part's last offset.
- * Simplifications: markers are kept; cleaning runs when asked (a user action or a scheduled fault),
- * not by min.cleanable.dirty.ratio.
+ *   writing an empty header): an active producer's last batch — its last data batch, whose producer
+ *   id, epoch and last sequence a broker rebuilding its producer state from the log needs (so a retry
+ *   of it is still a duplicate, and the next sequence still in order), or, when it has no data batch
+ *   cached, a marker of its current epoch (which carries that epoch, for fencing); and the last batch
+ *   of the cleaning round, which keeps the cleaned part's last offset.
+ * Simplification: cleaning runs when asked (a user action or a scheduled fault), not by
+ * min.cleanable.dirty.ratio; min.compaction.lag.ms is not modelled (Kafka's default 0 bounds nothing).
  */
+import { AppendLog } from './appendLog';
 import { BatchLog } from './batchLog';
+import { CleanedTransactions } from './cleanedTxns';
 import { lastStableOffset, type PartitionLog, type Segment } from './partitionLog';
 import type { LogRecord, RecordBatch } from './recordBatch';
+import type { AbortedTxn } from './transactionIndex';
 
 export interface CleanResult {
   readonly log: PartitionLog;
+  /** Data records removed (superseded, aborted, tombstones past their horizon). */
   readonly removed: number;
+  /** Transaction markers removed (their transaction left nothing, their horizon has passed). */
+  readonly markersRemoved: number;
   /** Offsets below this were eligible for cleaning. */
   readonly cleanableUpTo: number;
 }
 
-function isAborted(log: PartitionLog, batch: RecordBatch): boolean {
-  if (!batch.isTransactional || batch.isControl) return false;
-  for (const t of log.abortedTxns)
-    if (t.producerId === batch.producerId && t.firstOffset <= batch.baseOffset && batch.lastOffset < t.lastOffset) return true;
-  return false;
-}
-
 /**
  * The batches kept as an empty header when their records all go (LogCleaner.checkBatchRetention):
- * the one holding an active producer's last data offset (UnifiedLog.lastRecordsOfActiveProducers:
- * ProducerStateEntry.lastDataOffset, the last cached batch's last offset), and the one ending the
- * cleaning round (its next offset is the round's upper bound).
+ * an active producer's last record (UnifiedLog.lastRecordsOfActiveProducers: with a last data offset,
+ * ProducerStateEntry.lastDataOffset, the batch holding it; without one, a marker of the producer's
+ * current epoch), and the batch ending the cleaning round (its next offset is the round's upper bound).
  */
 function emptyBatchesToRetain(log: PartitionLog, upper: number): (b: RecordBatch) => boolean {
-  const lastDataOffset = new Map<number, number>();
+  const lastRecord = new Map<number, { lastDataOffset: number | null; producerEpoch: number }>();
   for (const [producerId, entry] of log.producers) {
     const last = entry.batches[entry.batches.length - 1];
-    if (last) lastDataOffset.set(producerId, last.lastOffset);
+    lastRecord.set(producerId, { lastDataOffset: last ? last.lastOffset : null, producerEpoch: entry.producerEpoch });
   }
-  return (b) => (b.producerId >= 0 && lastDataOffset.get(b.producerId) === b.lastOffset) || b.lastOffset + 1 === upper;
+  const lastOfProducer = (b: RecordBatch) => {
+    const last = lastRecord.get(b.producerId);
+    if (!last) return false;
+    return last.lastDataOffset !== null ? b.lastOffset === last.lastDataOffset : b.isControl && b.producerEpoch === last.producerEpoch;
+  };
+  return (b) => (b.producerId >= 0 && lastOfProducer(b)) || b.lastOffset + 1 === upper;
+}
+
+/** What one batch becomes: kept as it is, rewritten, or dropped (null). */
+function cleanBatch(
+  b: RecordBatch,
+  canDiscard: boolean,
+  latest: ReadonlyMap<string, number>,
+  retainEmpty: boolean,
+  now: number,
+  deleteRetentionMs: number,
+): RecordBatch | null {
+  // a marker's record goes only once its horizon has passed; an aborted batch's records at once
+  const discardRecords = b.isControl ? canDiscard && b.deleteHorizonMs !== undefined && b.deleteHorizonMs <= now : canDiscard;
+  let kept: readonly LogRecord[];
+  if (discardRecords) kept = [];
+  else if (b.isControl) kept = b.records;
+  else
+    kept = b.records.filter((r) => {
+      const superseded = r.key !== null && latest.get(r.key) !== r.offset;
+      // a tombstone is kept until its batch's delete horizon, which the first cleaning that kept it set
+      const expiredTombstone = r.value === null && b.deleteHorizonMs !== undefined && now >= b.deleteHorizonMs;
+      return !superseded && !expiredTombstone;
+    });
+  if (kept.length === 0) return retainEmpty ? { ...b, records: [] } : null;
+  // needToSetDeleteHorizon: a tombstone kept, or a marker whose transaction has left nothing
+  const hasTombstone = !b.isControl && kept.some((r) => r.value === null);
+  const setHorizon = b.deleteHorizonMs === undefined && (hasTombstone || (b.isControl && canDiscard));
+  if (kept.length === b.records.length && !setHorizon) return b;
+  return { ...b, records: kept, ...(setHorizon ? { deleteHorizonMs: now + deleteRetentionMs } : {}) };
+}
+
+/** The aborted-transaction index after a pass: entries past the cleaned range, and those the pass re-indexed. */
+function cleanedIndex(log: PartitionLog, upper: number, reindexed: readonly AbortedTxn[]): AppendLog<AbortedTxn> {
+  const old = log.abortedTxns.toArray();
+  const next = [...reindexed, ...old.filter((t) => t.lastOffset >= upper)].sort((a, b) => a.lastOffset - b.lastOffset);
+  return next.length === old.length && next.every((t, i) => t === old[i]) ? log.abortedTxns : AppendLog.of(next);
 }
 
 export function cleanLog(log: PartitionLog, now: number): CleanResult {
   const active = log.segments[log.segments.length - 1] as Segment;
   const upper = Math.min(lastStableOffset(log), active.baseOffset);
-  if (upper <= log.logStartOffset) return { log, removed: 0, cleanableUpTo: upper };
-  // latest offset of each key within the cleanable range
+  if (upper <= log.logStartOffset) return { log, removed: 0, markersRemoved: 0, cleanableUpTo: upper };
+  // latest offset of each key within the cleanable range (buildOffsetMap: aborted batches and markers add nothing)
   const latest = new Map<string, number>();
+  const mapWalk = new CleanedTransactions(log.abortedTxns, upper);
   for (const b of log.batches) {
     if (b.baseOffset >= upper) break;
-    if (b.isControl || isAborted(log, b)) continue;
+    if (mapWalk.onBatchRead(b) || b.isControl) continue;
     for (const r of b.records) if (r.key !== null && r.offset < upper) latest.set(r.key, r.offset);
   }
   const retainEmpty = emptyBatchesToRetain(log, upper);
+  const walk = new CleanedTransactions(log.abortedTxns, upper);
   let removed = 0;
-  let stamped = false;
+  let markersRemoved = 0;
+  let changed = false;
   const batches: RecordBatch[] = [];
   for (const b of log.batches) {
-    if (b.baseOffset >= upper || b.isControl) {
+    if (b.baseOffset >= upper) {
       batches.push(b);
       continue;
     }
-    const aborted = isAborted(log, b);
-    const kept: LogRecord[] = [];
-    for (const r of b.records) {
-      const superseded = r.key !== null && latest.get(r.key) !== r.offset;
-      // a tombstone is kept until its batch's delete horizon, which the first cleaning that kept it set
-      const expiredTombstone = r.value === null && b.deleteHorizonMs !== undefined && now >= b.deleteHorizonMs;
-      if (aborted || superseded || expiredTombstone) removed++;
-      else kept.push(r);
-    }
-    if (kept.length === 0) {
-      if (retainEmpty(b)) batches.push({ ...b, records: [] });
-      continue;
-    }
-    const setHorizon = b.deleteHorizonMs === undefined && kept.some((r) => r.value === null);
-    if (setHorizon) stamped = true;
-    if (kept.length === b.records.length && !setHorizon) batches.push(b);
-    else batches.push({ ...b, records: kept, ...(setHorizon ? { deleteHorizonMs: now + log.topicConfig.deleteRetentionMs } : {}) });
+    const next = cleanBatch(b, walk.onBatchRead(b), latest, retainEmpty(b), now, log.topicConfig.deleteRetentionMs);
+    const gone = b.records.length - (next?.records.length ?? 0);
+    if (b.isControl) markersRemoved += gone;
+    else removed += gone;
+    if (next !== b) changed = true;
+    if (next) batches.push(next);
   }
-  if (removed === 0 && !stamped)
-    return { log: { ...log, cleanerCheckpoint: Math.max(log.cleanerCheckpoint, upper) }, removed, cleanableUpTo: upper };
+  const abortedTxns = cleanedIndex(log, upper, walk.reindexed);
+  const cleanerCheckpoint = Math.max(log.cleanerCheckpoint, upper);
+  if (!changed && abortedTxns === log.abortedTxns)
+    return { log: { ...log, cleanerCheckpoint }, removed, markersRemoved, cleanableUpTo: upper };
   return {
-    log: { ...log, batches: BatchLog.of(batches, log.batches), cleanerCheckpoint: Math.max(log.cleanerCheckpoint, upper) },
+    log: { ...log, batches: changed ? BatchLog.of(batches, log.batches) : log.batches, abortedTxns, cleanerCheckpoint },
     removed,
+    markersRemoved,
     cleanableUpTo: upper,
   };
 }

@@ -565,10 +565,11 @@ function rebalance(ctx: NarrationContext, f: F<'rebalance'>): string {
 }
 
 function cleaned(ctx: NarrationContext, f: F<'cleaned'>): string {
+  const markers = f.markers ?? 0;
   return say(
     ctx.lang,
-    `the log cleaner compacted ${keyOf(f)} up to offset ${f.cleanedUpTo}: ${count(f.removed, 'older record')} with a newer value for the same key are gone, and no offset changed`,
-    `로그 클리너가 ${josa(keyOf(f), '을/를')} offset ${f.cleanedUpTo}까지 컴팩션했습니다. 같은 키의 더 새 값이 있는 이전 레코드 ${groupDigits(f.removed)}개가 사라졌고 offset은 바뀌지 않았습니다.`,
+    `the log cleaner compacted ${keyOf(f)} up to offset ${f.cleanedUpTo}: ${count(f.removed, 'older record')} with a newer value for the same key are gone${markers > 0 ? `, so ${markers === 1 ? 'is 1 transaction marker' : `are ${groupDigits(markers)} transaction markers`} whose transaction left no record (after delete.retention.ms)` : ''}, and no offset changed`,
+    `로그 클리너가 ${josa(keyOf(f), '을/를')} offset ${f.cleanedUpTo}까지 컴팩션했습니다. 같은 키의 더 새 값이 있는 이전 레코드 ${groupDigits(f.removed)}개가 사라졌${markers > 0 ? `고, 레코드가 하나도 남지 않은 트랜잭션의 마커 ${groupDigits(markers)}개도 (delete.retention.ms가 지나) 사라졌` : ''}고 offset은 바뀌지 않았습니다.`,
   );
 }
 

@@ -109,8 +109,8 @@ export type Fact =
     }
   /** The group rebalanced. */
   | { kind: 'rebalance'; groupId: string; generationId: number; members: readonly string[]; reason: string }
-  /** The log cleaner compacted a partition. */
-  | { kind: 'cleaned'; topic: string; partition: number; removed: number; cleanedUpTo: number }
+  /** The log cleaner compacted a partition: `removed` data records and (when any) `markers` transaction markers went. */
+  | { kind: 'cleaned'; topic: string; partition: number; removed: number; cleanedUpTo: number; markers?: number }
   /**
    * A replica cut records from its log to follow a new leader (UnifiedLog.truncateTo on a
    * DivergingEpoch): offsets [fromOffset, toOffset) are gone from `broker`'s copy.
