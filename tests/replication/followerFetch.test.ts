@@ -74,12 +74,12 @@ describe('the leader reads for a follower', () => {
     expect(r.divergingEpoch).toEqual({ epoch: 0, endOffset: 2 });
     expect(r.batches).toEqual([]);
     expect(truncationOffset(returning, { epoch: 0, endOffset: 2 })).toEqual({ offset: 2, completed: true });
-    const cut = applyReplicaFetchResponse(returning, r, 50);
+    const cut = applyReplicaFetchResponse(returning, r);
     expect(cut.truncatedFrom).toBe(2);
     expect(cut.truncated.flatMap((b) => b.records.map((x) => x.value))).toEqual(['lost0', 'lost1']);
     expect(cut.log.logEndOffset).toBe(2);
     // the next fetch gets the new leader's record, and the HW as min(leader HW, own LEO)
-    const next = applyReplicaFetchResponse(cut.log, readForFollower(newLeader, 1, fetch(cut.log, 1)), 60);
+    const next = applyReplicaFetchResponse(cut.log, readForFollower(newLeader, 1, fetch(cut.log, 1)));
     expect(next.log.batches.toArray().flatMap((b) => b.records.map((x) => x.value))).toEqual(['a0', 'a1', 'b0']);
     expect(next.log.highWatermark).toBe(3);
     expect(next.log.epochs).toEqual([
@@ -94,7 +94,7 @@ describe('the leader reads for a follower', () => {
     const leader = appendProducerBatch(assignEpochStartOffset(epochLog([[0, 1, 'a']]), 2), records(1, 'b'), 0).log;
     const r = readForFollower(leader, 2, fetch(follower, 2));
     expect(r.divergingEpoch).toEqual({ epoch: 0, endOffset: 1 });
-    const out = applyReplicaFetchResponse(follower, r, 10);
+    const out = applyReplicaFetchResponse(follower, r);
     expect(out.truncatedFrom).toBeNull();
     expect(out.log.epochs).toEqual([{ epoch: 0, startOffset: 0 }]);
     const next = readForFollower(leader, 2, fetch(out.log, 2));
@@ -113,10 +113,10 @@ describe('the leader reads for a follower', () => {
   it("a follower's HW never exceeds its own LEO", () => {
     const leader = withHighWatermark(epochLog([[0, 4, 'a']]), 4);
     const r = readForFollower(leader, 0, { ...fetch(epochLog([]), 0), fetchOffset: 0, maxRecords: 1 });
-    const out = applyReplicaFetchResponse(epochLog([]), r, 0);
+    const out = applyReplicaFetchResponse(epochLog([]), r);
     expect(out.log.logEndOffset).toBe(4);
     expect(out.log.highWatermark).toBe(4);
-    const partial = applyReplicaFetchResponse(epochLog([]), { ...r, highWatermark: 9 }, 0);
+    const partial = applyReplicaFetchResponse(epochLog([]), { ...r, highWatermark: 9 });
     expect(partial.log.highWatermark).toBe(4);
   });
 });

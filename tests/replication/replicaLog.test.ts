@@ -74,7 +74,7 @@ describe('a replicated log', () => {
     let leader = append(leaderLog(), batch(7, 0, 2));
     leader = assignEpochStartOffset(leader, 1);
     leader = append(leader, batch(7, 2, 1));
-    const follower = appendAsFollower(asReplicatedLog(createPartitionLog('t', 0)), leader.batches.toArray(), 5);
+    const follower = appendAsFollower(asReplicatedLog(createPartitionLog('t', 0)), leader.batches.toArray());
     expect(follower.logEndOffset).toBe(3);
     expect(follower.batches.toArray().map((b) => [b.baseOffset, b.partitionLeaderEpoch])).toEqual([
       [0, 0],
@@ -96,9 +96,9 @@ describe('a replicated log', () => {
   it('appendAsFollower of a transaction and its ABORT marker builds the open transaction and the aborted index', () => {
     let leader = append(leaderLog(), batch(9, 0, 1, true));
     leader = appendMarker(leader, { producerId: 9, producerEpoch: 0, controlType: 'ABORT', coordinatorEpoch: 0 }, 0).log;
-    const first = appendAsFollower(asReplicatedLog(createPartitionLog('t', 0)), [leader.batches.at(0) as RecordBatch], 0);
+    const first = appendAsFollower(asReplicatedLog(createPartitionLog('t', 0)), [leader.batches.at(0) as RecordBatch]);
     expect(first.producers.get(9)?.currentTxnFirstOffset).toBe(0);
-    const both = appendAsFollower(first, [leader.batches.at(1) as RecordBatch], 0);
+    const both = appendAsFollower(first, [leader.batches.at(1) as RecordBatch]);
     expect(both.producers.get(9)?.currentTxnFirstOffset).toBeNull();
     expect(both.abortedTxns.toArray().map((a) => [a.firstOffset, a.lastOffset])).toEqual([[0, 1]]);
   });
@@ -108,7 +108,7 @@ describe('a replicated log', () => {
     let leader = append(leaderLog(), batch(9, 0, 1, true));
     leader = appendMarker(leader, { producerId: 9, producerEpoch: 0, controlType: 'COMMIT', coordinatorEpoch: 2 }, 0).log;
     leader = append(leader, batch(9, 1, 1, true));
-    const follower = appendAsFollower(asReplicatedLog(createPartitionLog('t', 0)), leader.batches.toArray(), 0);
+    const follower = appendAsFollower(asReplicatedLog(createPartitionLog('t', 0)), leader.batches.toArray());
     expect(follower.producers.get(9)?.coordinatorEpoch).toBe(2);
     // the follower, now leader: the old coordinator's (epoch 1) late COMMIT would commit the open transaction too
     const late = { producerId: 9, producerEpoch: 0, controlType: 'COMMIT' as const, coordinatorEpoch: 1 };

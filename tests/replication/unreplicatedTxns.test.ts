@@ -77,7 +77,7 @@ describe('a finished transaction and the LSO on a replicated partition', () => {
     const leader = committedAt(3);
     let follower = asReplicatedLog(createPartitionLog('t', 0));
     // a replica's fetch reads up to the leader's log end, the marker included
-    follower = appendAsFollower(follower, [...leader.batches], 0);
+    follower = appendAsFollower(follower, [...leader.batches]);
     follower = withHighWatermark(follower, 3);
     expect(lastStableOffset(follower)).toBe(0);
     expect(lastStableOffset(withHighWatermark(follower, 4))).toBe(4);

@@ -345,7 +345,7 @@ export const brokerMachine = setup({
         FetchResponse: {
           actions: handle(
             replicated((ctx, ev: RpcEvent<ReplicaFetchResponse & { correlationId: number }>, out) =>
-              onReplicaFetchAnswer(ctx, ev.payload, ev.now, out),
+              onReplicaFetchAnswer(ctx, ev.payload, out),
             ),
           ),
         },

@@ -542,14 +542,14 @@ function sendReplicaFetch(ctx: Ctx, key: string, out: Out): Ctx {
 }
 
 /** The leader's answer to this follower's Fetch (ReplicaFetcherThread.processPartitionData / truncateOnFetchResponse). */
-export function onReplicaFetchAnswer(ctx: Ctx, r: ReplicaFetchResponse & { correlationId: number }, now: number, out: Out): Ctx {
+export function onReplicaFetchAnswer(ctx: Ctx, r: ReplicaFetchResponse & { correlationId: number }, out: Out): Ctx {
   const key = topicPartitionKey(r.topic, r.partition);
   const f = ctx.replication.following[key];
   const log = ctx.partitions[key];
   if (!f || !log || f.inFlight !== r.correlationId) return ctx;
   if (r.error === 'FENCED_LEADER_EPOCH') return awaitMetadata(ctx, key);
   if (r.error !== 'NONE') return retryFetchLater(ctx, key, out);
-  const outcome = applyReplicaFetchResponse(log, r, now);
+  const outcome = applyReplicaFetchResponse(log, r);
   if (outcome.truncatedFrom !== null)
     out.fact({
       kind: 'truncated',

@@ -40,7 +40,10 @@ import { guardVerifies, maybeUpdateLowestSequenceAndEpoch, NO_VERIFICATION_GUARD
 export interface SegmentConfig {
   /** Kafka's segment.bytes; records are sized with estimateRecordBytes. */
   readonly segmentBytes: number;
-  /** Kafka's segment.ms: a segment older than this rolls on the next append. */
+  /**
+   * Kafka's segment.ms: the next append rolls a new segment when its batch's largest timestamp is
+   * more than this after the segment's first batch's (LogSegment.shouldRoll / timeWaitedForRoll).
+   */
   readonly segmentMs: number;
 }
 
@@ -59,7 +62,8 @@ export function isCompacted(config: TopicLogConfig): boolean {
 
 export interface Segment {
   readonly baseOffset: number;
-  readonly createdAt: number;
+  /** The largest timestamp of the segment's first batch (LogSegment.rollingBasedTimestamp); unset while empty. */
+  readonly rollingBasedTimestamp: number;
   readonly bytes: number;
 }
 
@@ -139,7 +143,7 @@ export function createPartitionLog(
     verificationStates: new Map(),
     nextVerificationGuard: NO_VERIFICATION_GUARD + 1,
     abortedTxns: AppendLog.empty(),
-    segments: [{ baseOffset: startOffset, createdAt: 0, bytes: 0 }],
+    segments: [{ baseOffset: startOffset, rollingBasedTimestamp: 0, bytes: 0 }],
     segmentConfig,
     topicConfig,
     cleanerCheckpoint: startOffset,
@@ -164,17 +168,36 @@ export type AppendOutcome =
   | { kind: 'duplicate'; baseOffset: number; lastOffset: number }
   | { kind: 'rejected'; error: KafkaError; reason: string };
 
-function withBatch(log: PartitionLog, batch: RecordBatch, bytes: number, now: number): PartitionLog {
+/** A batch's largest record timestamp (its header's maxTimestamp; a header kept empty by the cleaner: its append time). */
+function maxTimestamp(batch: RecordBatch): number {
+  let max = batch.records.length === 0 ? batch.appendTime : Number.NEGATIVE_INFINITY;
+  for (const r of batch.records) if (r.timestamp > max) max = r.timestamp;
+  return max;
+}
+
+/**
+ * UnifiedLog.maybeRoll → LogSegment.shouldRoll: a non-empty active segment rolls when this batch
+ * would take it past segment.bytes, or when the batch's largest timestamp is more than segment.ms
+ * (strictly; segment.jitter.ms 0) after the segment's first batch's (timeWaitedForRoll): record
+ * timestamps, not the broker's clock, so a follower rolls where its leader did.
+ */
+function withBatch(log: PartitionLog, batch: RecordBatch, bytes: number): PartitionLog {
   const next = batch.lastOffset + 1;
   let segments = log.segments;
   const active = segments[segments.length - 1] as Segment;
+  const ts = maxTimestamp(batch);
   const roll =
-    active.bytes > 0 && (active.bytes + bytes > log.segmentConfig.segmentBytes || now - active.createdAt >= log.segmentConfig.segmentMs);
+    active.bytes > 0 &&
+    (active.bytes + bytes > log.segmentConfig.segmentBytes || ts - active.rollingBasedTimestamp > log.segmentConfig.segmentMs);
   segments = roll
-    ? [...segments, { baseOffset: batch.baseOffset, createdAt: now, bytes }]
+    ? [...segments, { baseOffset: batch.baseOffset, rollingBasedTimestamp: ts, bytes }]
     : [
         ...segments.slice(0, -1),
-        { baseOffset: active.baseOffset, createdAt: active.bytes === 0 ? now : active.createdAt, bytes: active.bytes + bytes },
+        {
+          baseOffset: active.baseOffset,
+          rollingBasedTimestamp: active.bytes === 0 ? ts : active.rollingBasedTimestamp,
+          bytes: active.bytes + bytes,
+        },
       ];
   if (log.epochs !== undefined) {
     // a replicated log: the batch carries the leader's epoch; the HW waits for the ISR
@@ -192,10 +215,10 @@ function withBatch(log: PartitionLog, batch: RecordBatch, bytes: number, now: nu
 }
 
 /** Appends a batch exactly as given (its offsets and leader epoch), as a follower does (withBatch). */
-export function appendBatchAsIs(log: PartitionLog, batch: RecordBatch, now: number): PartitionLog {
+export function appendBatchAsIs(log: PartitionLog, batch: RecordBatch): PartitionLog {
   let bytes = 0;
   for (const r of batch.records) bytes += batch.isControl ? 20 : estimateRecordBytes(r);
-  return withBatch(log, batch, bytes, now);
+  return withBatch(log, batch, bytes);
 }
 
 /** UnifiedLog.hasOngoingTransaction(producerId, epoch): this epoch of the producer has an open transaction here. */
@@ -293,7 +316,7 @@ export function appendProducerBatch(
   };
   let bytes = 0;
   for (const r of records) bytes += estimateRecordBytes(r);
-  let next = withBatch(log, stored, bytes, now);
+  let next = withBatch(log, stored, bytes);
   if (batch.producerId !== NO_PRODUCER_ID) {
     const meta: BatchMetadata = {
       firstSeq: batch.baseSequence,
@@ -353,7 +376,7 @@ export function appendMarker(
     coordinatorEpoch: marker.coordinatorEpoch,
   };
   const txnFirstOffset = (entry ?? emptyEntry(marker.producerId)).currentTxnFirstOffset;
-  const next = applyControlBatch(withBatch(log, batch, 20, now), batch);
+  const next = applyControlBatch(withBatch(log, batch, 20), batch);
   return { log: next, outcome: { kind: 'appended', baseOffset: offset, lastOffset: offset }, txnFirstOffset };
 }
 

@@ -41,13 +41,13 @@ export function logEndOffsetForEpoch(log: PartitionLog, epoch: number): { epoch:
  * without sequence or epoch checks. A batch that does not start at the LEO is skipped (the
  * fetcher asked from the LEO; an overlapping answer after a retry carries nothing new).
  */
-export function appendAsFollower(log: PartitionLog, batches: readonly RecordBatch[], now: number): PartitionLog {
+export function appendAsFollower(log: PartitionLog, batches: readonly RecordBatch[]): PartitionLog {
   let next = asReplicatedLog(log);
   for (const b of batches) {
     if (b.baseOffset !== next.logEndOffset) continue;
     if (b.partitionLeaderEpoch !== undefined)
       next = { ...next, epochs: assignEpoch(next.epochs ?? [], b.partitionLeaderEpoch, b.baseOffset) };
-    next = appendBatchAsIs(next, b, now);
+    next = appendBatchAsIs(next, b);
     next = b.isControl ? applyControlBatch(next, b) : applyDataBatch(next, b);
   }
   return next;

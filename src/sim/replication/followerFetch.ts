@@ -118,7 +118,7 @@ export interface FollowerFetchOutcome {
  * otherwise it appends the batches as they are (appendAsFollower) and sets its HW to min(the
  * leader's HW, its own LEO) (ReplicaFetcherThread.processPartitionData).
  */
-export function applyReplicaFetchResponse(log: PartitionLog, r: ReplicaFetchResponse, now: number): FollowerFetchOutcome {
+export function applyReplicaFetchResponse(log: PartitionLog, r: ReplicaFetchResponse): FollowerFetchOutcome {
   if (r.error !== 'NONE') return { log, truncated: [], truncatedFrom: null };
   if (r.divergingEpoch) {
     const { offset } = truncationOffset(log, r.divergingEpoch);
@@ -128,6 +128,6 @@ export function applyReplicaFetchResponse(log: PartitionLog, r: ReplicaFetchResp
     for (const b of log.batches) if (b.lastOffset >= offset) removed.push(b);
     return { log: truncateTo(log, offset), truncated: removed, truncatedFrom: offset };
   }
-  const appended = appendAsFollower(log, r.batches, now);
+  const appended = appendAsFollower(log, r.batches);
   return { log: withHighWatermark(appended, Math.min(r.highWatermark, appended.logEndOffset)), truncated: [], truncatedFrom: null };
 }
