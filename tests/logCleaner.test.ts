@@ -44,6 +44,7 @@ describe('log cleaner: tombstones and the delete horizon', () => {
   it('the first cleaning that keeps a tombstone stamps its batch with now + delete.retention.ms', () => {
     const r = cleanLog(compactedLog(), 4600);
     expect(r.removed).toBe(1); // a=v1, superseded
+    expect(r.tombstonesRemoved).toBe(0);
     expect(offsets(r.log)).toEqual([1, 2]);
     expect([...r.log.batches][0]).toMatchObject({ deleteHorizonMs: 4600 + RETENTION });
   });
@@ -62,6 +63,9 @@ describe('log cleaner: tombstones and the delete horizon', () => {
     const first = cleanLog(compactedLog(), 4600).log;
     const r = cleanLog(first, 9600);
     expect(r.removed).toBe(1);
+    // what went, for the narration: a tombstone past its horizon, nothing superseded or aborted
+    expect(r.tombstonesRemoved).toBe(1);
+    expect(r.abortedRemoved).toBe(0);
     expect(offsets(r.log)).toEqual([2]);
   });
 });

@@ -288,6 +288,18 @@ describe('every fact kind, RPC and step kind', () => {
     expect(narrate(t, i, 'en')).toContain('so are 2 transaction markers whose transaction left no record (after delete.retention.ms)');
     expect(narrate(t, i, 'ko')).toContain('레코드가 하나도 남지 않은 트랜잭션의 마커 2개도');
   });
+  it('a cleaning says which records went for what: older values, aborted transactions, expired tombstones', () => {
+    const f: Fact = { kind: 'cleaned', topic: 'state', partition: 0, removed: 4, cleanedUpTo: 9, aborted: 2, tombstones: 1 };
+    const { t, i } = withStep({ facts: [f] });
+    const en = narrate(t, i, 'en');
+    expect(en).toContain('1 older record with a newer value for the same key');
+    expect(en).toContain('so are 2 records of aborted transactions (never readable)');
+    expect(en).toContain('so is 1 tombstone past delete.retention.ms');
+    const ko = narrate(t, i, 'ko');
+    expect(ko).toContain('이전 레코드 1개가 사라졌');
+    expect(ko).toContain('취소된 트랜잭션의 레코드(읽을 수 없던 것) 2개도 사라졌');
+    expect(ko).toContain('delete.retention.ms가 지난 툼스톤 1개도 사라졌');
+  });
   it('Korean notes and reasons are translated', () => {
     const { t, i } = withStep({ facts: [FACTS[FACTS.length - 1] as Fact, FACTS.find((f) => f.kind === 'rebalance') as Fact] });
     const ko = narrate(t, i, 'ko');

@@ -63,6 +63,9 @@ describe('log cleaner: transaction markers', () => {
   it('a pass that removes a transaction’s records keeps its marker (its batches were read in this pass)', () => {
     const r = cleanLog(threeTransactions(), 1000);
     expect(offsets(r.log)).toEqual([1, 3, 4, 5, 6]);
+    // a=v1 superseded, the aborted transaction's record discarded: the narration tells them apart
+    expect(r.removed).toBe(2);
+    expect(r.abortedRemoved).toBe(1);
     expect([...r.log.batches].filter((b) => b.isControl).every((b) => b.deleteHorizonMs === undefined)).toBe(true);
     // the ABORT marker's aborted records were still read: its index entry stays (cleanedIndex)
     expect(r.log.abortedTxns.toArray()).toMatchObject([{ producerId: 5, firstOffset: 2, lastOffset: 3 }]);

@@ -276,6 +276,8 @@ const onRunCleaner = (ctx: BrokerContext, ev: { now: number; topic?: string; par
       removed: r.removed,
       cleanedUpTo: r.cleanableUpTo,
       ...(r.markersRemoved > 0 ? { markers: r.markersRemoved } : {}),
+      ...(r.abortedRemoved > 0 ? { aborted: r.abortedRemoved } : {}),
+      ...(r.tombstonesRemoved > 0 ? { tombstones: r.tombstonesRemoved } : {}),
     });
     next = withLog(next, r.log);
   }

@@ -35,6 +35,10 @@ export interface CleanResult {
   readonly log: PartitionLog;
   /** Data records removed (superseded, aborted, tombstones past their horizon). */
   readonly removed: number;
+  /** Of those, records of aborted transactions (never readable by read_committed). */
+  readonly abortedRemoved: number;
+  /** Of those, tombstones whose delete horizon had passed. */
+  readonly tombstonesRemoved: number;
   /** Transaction markers removed (their transaction left nothing, their horizon has passed). */
   readonly markersRemoved: number;
   /** Offsets below this were eligible for cleaning. */
@@ -62,6 +66,16 @@ function emptyBatchesToRetain(log: PartitionLog, upper: number): (b: RecordBatch
 }
 
 /** What one batch becomes: kept as it is, rewritten, or dropped (null). */
+/** A record whose key has a newer value in the cleaned range. */
+function isSuperseded(r: LogRecord, latest: ReadonlyMap<string, number>): boolean {
+  return r.key !== null && latest.get(r.key) !== r.offset;
+}
+
+/** A tombstone is kept until its batch's delete horizon, which the first cleaning that kept it set. */
+function isExpiredTombstone(b: RecordBatch, r: LogRecord, now: number): boolean {
+  return r.value === null && b.deleteHorizonMs !== undefined && now >= b.deleteHorizonMs;
+}
+
 function cleanBatch(
   b: RecordBatch,
   canDiscard: boolean,
@@ -75,13 +89,7 @@ function cleanBatch(
   let kept: readonly LogRecord[];
   if (discardRecords) kept = [];
   else if (b.isControl) kept = b.records;
-  else
-    kept = b.records.filter((r) => {
-      const superseded = r.key !== null && latest.get(r.key) !== r.offset;
-      // a tombstone is kept until its batch's delete horizon, which the first cleaning that kept it set
-      const expiredTombstone = r.value === null && b.deleteHorizonMs !== undefined && now >= b.deleteHorizonMs;
-      return !superseded && !expiredTombstone;
-    });
+  else kept = b.records.filter((r) => !isSuperseded(r, latest) && !isExpiredTombstone(b, r, now));
   if (kept.length === 0) return retainEmpty ? { ...b, records: [] } : null;
   // needToSetDeleteHorizon: a tombstone kept, or a marker whose transaction has left nothing
   const hasTombstone = !b.isControl && kept.some((r) => r.value === null);
@@ -100,7 +108,8 @@ function cleanedIndex(log: PartitionLog, upper: number, reindexed: readonly Abor
 export function cleanLog(log: PartitionLog, now: number): CleanResult {
   const active = log.segments[log.segments.length - 1] as Segment;
   const upper = Math.min(lastStableOffset(log), active.baseOffset);
-  if (upper <= log.logStartOffset) return { log, removed: 0, markersRemoved: 0, cleanableUpTo: upper };
+  if (upper <= log.logStartOffset)
+    return { log, removed: 0, abortedRemoved: 0, tombstonesRemoved: 0, markersRemoved: 0, cleanableUpTo: upper };
   // latest offset of each key within the cleanable range (buildOffsetMap: aborted batches and markers add nothing)
   const latest = new Map<string, number>();
   const mapWalk = new CleanedTransactions(log.abortedTxns, upper);
@@ -112,6 +121,8 @@ export function cleanLog(log: PartitionLog, now: number): CleanResult {
   const retainEmpty = emptyBatchesToRetain(log, upper);
   const walk = new CleanedTransactions(log.abortedTxns, upper);
   let removed = 0;
+  let abortedRemoved = 0;
+  let tombstonesRemoved = 0;
   let markersRemoved = 0;
   let changed = false;
   const batches: RecordBatch[] = [];
@@ -120,20 +131,26 @@ export function cleanLog(log: PartitionLog, now: number): CleanResult {
       batches.push(b);
       continue;
     }
-    const next = cleanBatch(b, walk.onBatchRead(b), latest, retainEmpty(b), now, log.topicConfig.deleteRetentionMs);
+    const canDiscard = walk.onBatchRead(b);
+    const next = cleanBatch(b, canDiscard, latest, retainEmpty(b), now, log.topicConfig.deleteRetentionMs);
     const gone = b.records.length - (next?.records.length ?? 0);
     if (b.isControl) markersRemoved += gone;
     else removed += gone;
+    // why they went, for the narration: an aborted batch's records, else expired tombstones and superseded values
+    if (!b.isControl && canDiscard) abortedRemoved += gone;
+    else if (!b.isControl) for (const r of b.records) if (!isSuperseded(r, latest) && isExpiredTombstone(b, r, now)) tombstonesRemoved += 1;
     if (next !== b) changed = true;
     if (next) batches.push(next);
   }
   const abortedTxns = cleanedIndex(log, upper, walk.reindexed);
   const cleanerCheckpoint = Math.max(log.cleanerCheckpoint, upper);
   if (!changed && abortedTxns === log.abortedTxns)
-    return { log: { ...log, cleanerCheckpoint }, removed, markersRemoved, cleanableUpTo: upper };
+    return { log: { ...log, cleanerCheckpoint }, removed, abortedRemoved, tombstonesRemoved, markersRemoved, cleanableUpTo: upper };
   return {
     log: { ...log, batches: changed ? BatchLog.of(batches, log.batches) : log.batches, abortedTxns, cleanerCheckpoint },
     removed,
+    abortedRemoved,
+    tombstonesRemoved,
     markersRemoved,
     cleanableUpTo: upper,
   };

@@ -566,10 +566,16 @@ function rebalance(ctx: NarrationContext, f: F<'rebalance'>): string {
 
 function cleaned(ctx: NarrationContext, f: F<'cleaned'>): string {
   const markers = f.markers ?? 0;
+  const aborted = f.aborted ?? 0;
+  const tombstones = f.tombstones ?? 0;
+  // what went besides older values of a key: each its own clause, only when there is any
+  const superseded = f.removed - aborted - tombstones;
+  const also = (n: number, one: string, many: string) => (n > 0 ? `, so ${n === 1 ? `is 1 ${one}` : `are ${groupDigits(n)} ${many}`}` : '');
+  const alsoKo = (n: number, what: string, when = '') => (n > 0 ? `고, ${what} ${groupDigits(n)}개도 ${when}사라졌` : '');
   return say(
     ctx.lang,
-    `the log cleaner compacted ${keyOf(f)} up to offset ${f.cleanedUpTo}: ${count(f.removed, 'older record')} with a newer value for the same key are gone${markers > 0 ? `, so ${markers === 1 ? 'is 1 transaction marker' : `are ${groupDigits(markers)} transaction markers`} whose transaction left no record (after delete.retention.ms)` : ''}, and no offset changed`,
-    `로그 클리너가 ${josa(keyOf(f), '을/를')} offset ${f.cleanedUpTo}까지 컴팩션했습니다. 같은 키의 더 새 값이 있는 이전 레코드 ${groupDigits(f.removed)}개가 사라졌${markers > 0 ? `고, 레코드가 하나도 남지 않은 트랜잭션의 마커 ${groupDigits(markers)}개도 (delete.retention.ms가 지나) 사라졌` : ''}고 offset은 바뀌지 않았습니다.`,
+    `the log cleaner compacted ${keyOf(f)} up to offset ${f.cleanedUpTo}: ${count(superseded, 'older record')} with a newer value for the same key are gone${also(aborted, 'record of an aborted transaction (never readable)', 'records of aborted transactions (never readable)')}${also(tombstones, 'tombstone past delete.retention.ms', 'tombstones past delete.retention.ms')}${also(markers, 'transaction marker whose transaction left no record (after delete.retention.ms)', 'transaction markers whose transaction left no record (after delete.retention.ms)')}, and no offset changed`,
+    `로그 클리너가 ${josa(keyOf(f), '을/를')} offset ${f.cleanedUpTo}까지 컴팩션했습니다. 같은 키의 더 새 값이 있는 이전 레코드 ${groupDigits(superseded)}개가 사라졌${alsoKo(aborted, '취소된 트랜잭션의 레코드(읽을 수 없던 것)')}${alsoKo(tombstones, 'delete.retention.ms가 지난 툼스톤')}${alsoKo(markers, '레코드가 하나도 남지 않은 트랜잭션의 마커', '(delete.retention.ms가 지나) ')}고 offset은 바뀌지 않았습니다.`,
   );
 }
 

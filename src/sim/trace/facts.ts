@@ -110,7 +110,17 @@ export type Fact =
   /** The group rebalanced. */
   | { kind: 'rebalance'; groupId: string; generationId: number; members: readonly string[]; reason: string }
   /** The log cleaner compacted a partition: `removed` data records and (when any) `markers` transaction markers went. */
-  | { kind: 'cleaned'; topic: string; partition: number; removed: number; cleanedUpTo: number; markers?: number }
+  | {
+      kind: 'cleaned';
+      topic: string;
+      partition: number;
+      removed: number;
+      cleanedUpTo: number;
+      markers?: number;
+      /** Of `removed`: records of aborted transactions, and tombstones past their delete horizon (when any). */
+      aborted?: number;
+      tombstones?: number;
+    }
   /**
    * A replica cut records from its log to follow a new leader (UnifiedLog.truncateTo on a
    * DivergingEpoch): offsets [fromOffset, toOffset) are gone from `broker`'s copy.
