@@ -8,7 +8,7 @@
  * the first request after the backoff: refused by a dead broker, it was never sent.
  *
  * On the old code every retry went to the dead leader, was refused and counted: with retries=3 the
- * audit's scenario (/work/notes/audit-net/producer-dead-leader.json) lost e2 with NETWORK_EXCEPTION.
+ * audit scenario (a producer whose partition leader died) lost e2 with NETWORK_EXCEPTION.
  */
 import { describe, expect, it } from 'vitest';
 import { Out } from '../src/sim/actors/out';

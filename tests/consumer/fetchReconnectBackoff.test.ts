@@ -7,7 +7,7 @@
  * connection attempt: reconnect.backoff.ms 50 up to reconnect.backoff.max.ms 1000.
  *
  * On the old code a lost Fetch was sent again after retry.backoff.ms (100) every time: the audit's
- * failover-hw run (/work/notes/audit-broker/failover-hw.json) sent 76 Fetches to the dead leader in
+ * failover run (the leader of the fetched partition dead) sent 76 Fetches to the dead leader in
  * 7.4 s, where Kafka's consumer tries about 11 times.
  */
 import { describe, expect, it } from 'vitest';

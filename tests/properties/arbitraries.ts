@@ -291,7 +291,9 @@ export function scenarioFromShape(shape: Shape): Scenario {
     name: `in${i}`,
     partitions: t.partitions,
     ...(t.startOffset ? { startOffset: t.startOffset * 10 } : {}),
-    ...(t.compact === 0 ? { config: { 'cleanup.policy': 'compact' } } : {}),
+    // compacted topics roll a segment every 200 ms and keep tombstones and empty transactions'
+    // markers 1 s, so a runCleaner fault has closed segments to clean within a run
+    ...(t.compact === 0 ? { config: { 'cleanup.policy': 'compact', 'segment.ms': 200, 'delete.retention.ms': 1000 } } : {}),
   }));
   const inputs = topics.map((t) => ({ name: t.name, partitions: t.partitions ?? 1 }));
   const clients: Scenario['clients'] = [];

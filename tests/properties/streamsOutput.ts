@@ -4,10 +4,46 @@
  * output records than input records that carry it (a source that wrote an event twice may see it
  * counted twice; the application may not add a copy). Aborted output is what read_committed readers
  * never see, so it does not count. Every exactly_once_v2 instance of one application shares the
- * count: a task that moves between instances must not be committed by both.
+ * count: a task that moves between instances must not be committed by both. An input record the
+ * log cleaner removed (a compacted input topic: superseded by a newer value for its key) was there
+ * to be processed: it counts, unless its transaction was aborted.
  */
+import { keyOf } from '../../src/sim/protocol/topicPartition';
 import { stateAt, type Trace } from '../../src/sim/run';
+import type { Fact } from '../../src/sim/trace/facts';
 import { partitionRows } from '../../src/sim/trace/logView';
+
+/**
+ * Per "topic-partition" of `topic`: each offset's event id as appended (the last append at an offset
+ * wins), and the offsets an ABORT marker of their producer decided.
+ */
+function appendedRecords(trace: Trace, topic: string) {
+  const byOffset = new Map<string, Map<number, string | null>>();
+  const aborted = new Set<string>();
+  const undecided = new Map<string, number[]>();
+  for (let i = 0; i < trace.steps.length; i++)
+    for (const raw of trace.steps.at(i)?.facts ?? []) {
+      const f = raw as Fact;
+      if (f.kind !== 'append' || f.topic !== topic) continue;
+      const tp = keyOf(f);
+      const txn = `${tp}|${f.producerId}`;
+      if (f.control !== null) {
+        if (f.control === 'ABORT') for (const o of undecided.get(txn) ?? []) aborted.add(`${tp}@${o}`);
+        undecided.delete(txn);
+        continue;
+      }
+      let m = byOffset.get(tp);
+      if (!m) {
+        m = new Map();
+        byOffset.set(tp, m);
+      }
+      for (let o = f.baseOffset; o <= f.lastOffset; o++) {
+        m.set(o, f.eventIds[o - f.baseOffset] ?? null);
+        if (f.transactional) undecided.set(txn, [...(undecided.get(txn) ?? []), o]);
+      }
+    }
+  return { byOffset, aborted };
+}
 
 export function streamsOutputProblems(trace: Trace): string[] {
   const pairs = new Set<string>();
@@ -30,10 +66,24 @@ export function streamsOutputProblems(trace: Trace): string[] {
     }
     return n;
   };
+  /** Input records the cleaner removed: below the log end, gone from the log, not aborted. */
+  const cleanedAway = (topic: string, inputs: Map<string, number>) => {
+    const { byOffset, aborted } = appendedRecords(trace, topic);
+    for (const p of rows) {
+      if (p.topic !== topic) continue;
+      const tp = keyOf(p);
+      const present = new Set(p.records.map((r) => r.offset));
+      for (const [o, id] of byOffset.get(tp) ?? []) {
+        if (id === null || present.has(o) || o >= p.logEndOffset || aborted.has(`${tp}@${o}`)) continue;
+        inputs.set(id, (inputs.get(id) ?? 0) + 1);
+      }
+    }
+    return inputs;
+  };
   const problems: string[] = [];
   for (const pair of pairs) {
     const [input, output] = JSON.parse(pair) as [string, string];
-    const inputs = count(input, false);
+    const inputs = cleanedAway(input, count(input, false));
     for (const [id, n] of count(output, true)) {
       const held = inputs.get(id) ?? 0;
       if (n > held)
