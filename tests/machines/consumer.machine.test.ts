@@ -408,6 +408,31 @@ describe('consumer statechart: the two regions of running', () => {
     expect(sends(fx2)).toEqual(['ListOffsets→broker-0']);
   });
 
+  it('auto.offset.reset=none, a fetch out of range: the position stays — the next poll() fetches the same offset and throws again, and close() commits that position', () => {
+    // FetchCollector.handleInitializeErrors: without a reset policy the OffsetOutOfRangeException is
+    // thrown and the partition stays FETCHING at its position (no OffsetFetch, no reset)
+    const { m } = stable({ 'auto.offset.reset': 'none' });
+    const outOfRange = (f: ReturnType<typeof sent>, at: number) =>
+      m.send(
+        answer(
+          'FetchResponse',
+          f?.payload.correlationId as number,
+          { partitions: [{ error: 'OFFSET_OUT_OF_RANGE', topic: 't', partition: 0 }] },
+          'broker-0',
+        ),
+        at,
+      );
+    const first = sent(m.send(call('poll'), 35), 'Fetch');
+    expect(outOfRange(first, 40)).toContainEqual(pollThrew('OffsetOutOfRangeException'));
+    const again = m.send(call('poll'), 50);
+    expect(sends(again)).toEqual(['Fetch→broker-0']);
+    expect(offsetOf(sent(again, 'Fetch'))).toBe(0);
+    expect(outOfRange(sent(again, 'Fetch'), 55)).toContainEqual(pollThrew('OffsetOutOfRangeException'));
+    // the application gives up and closes: its auto-commit names the position (allConsumed: FETCHING)
+    const commit = sent(m.send(call('close'), 60), 'OffsetCommit');
+    expect(commit?.payload.offsets).toEqual([{ topic: 't', partition: 0, offset: 0 }]);
+  });
+
   it('commitSync while rebalancing is refused with RebalanceInProgressException', () => {
     const m = drive(consumerMachine, inputOf(scenario(), 'c.consumer'));
     m.send({ type: 'boot' }, 0);

@@ -414,8 +414,9 @@ export function onPoll(d: Draft, call: EventOf<'poll'>, out: Out): void {
 }
 
 /**
- * poll() with an exception pending (auto.offset.reset=none found no position): throws it, or — thrown
- * already — polls and asks again for the committed offsets of the partitions without a position
+ * poll() with an exception pending (auto.offset.reset=none found no position, or a position out of
+ * range): throws it, or — thrown already — polls (fetching again a position that was out of range)
+ * and asks again for the committed offsets of the partitions without a position
  * (updateFetchPositions), which may throw again.
  */
 export function onPollAfterPollError(d: Draft, call: EventOf<'poll'>, out: Out): void {

@@ -156,21 +156,38 @@ export function onConsumerMetadataResponse(d: Draft, ev: EventOf<'MetadataRespon
 }
 
 /**
- * OffsetFetcher.resetPositionsIfNeeded: ListOffsets for auto.offset.reset (or seekToBeginning's
- * earliest). With auto.offset.reset=none there is no policy: poll() throws `noPolicy` instead
- * (NoOffsetForPartitionException for a partition without a committed offset,
- * OffsetOutOfRangeException for a position the log no longer or not yet has) and the position stays unknown.
+ * FetchCollector.handleInitializeErrors, OFFSET_OUT_OF_RANGE for the current position: with a reset
+ * policy the partition goes AWAIT_RESET (requestOffsetResetIfPartitionAssigned) and auto.offset.reset
+ * resets it. Without one (`none`, !hasDefaultOffsetResetPolicy) poll() throws OffsetOutOfRangeException
+ * and nothing else changes: the partition keeps its position and stays FETCHING, so the next poll()
+ * fetches that offset again (and throws again) until the application seeks, and a commit meanwhile
+ * (close()'s auto-commit: allConsumed) names that position.
  */
-export function resetPosition(
-  d: Draft,
-  tp: TopicPartition,
-  out: Out,
-  to: 'earliest' | 'latest' | null = null,
-  noPolicy: ClientException = 'NoOffsetForPartitionException',
-): void {
+function onOutOfRange(d: Draft, tp: TopicPartition, out: Out): void {
+  if (d.config['auto.offset.reset'] === 'none') {
+    throwFromPoll(d, tp, out, 'OffsetOutOfRangeException');
+    return;
+  }
+  const { [keyOf(tp)]: _p, ...positions } = d.positions;
+  d.positions = positions;
+  resetPosition(d, tp, out);
+}
+
+/** poll() throws `exception` for partition `tp` (now, or at the next call if none waits). */
+function throwFromPoll(d: Draft, tp: TopicPartition, out: Out, exception: ClientException): void {
+  out.fact({ kind: 'clientError', client: d.client, error: exception, during: `poll (${keyOf(tp)})`, fatal: false });
+  failPoll(d, out, exception);
+}
+
+/**
+ * OffsetFetcher.resetPositionsIfNeeded: ListOffsets for auto.offset.reset (or seekToBeginning's
+ * earliest). With auto.offset.reset=none there is no policy: poll() throws
+ * NoOffsetForPartitionException instead (SubscriptionState.resetInitializingPositions, a partition
+ * without a committed offset) and the position stays unknown.
+ */
+export function resetPosition(d: Draft, tp: TopicPartition, out: Out, to: 'earliest' | 'latest' | null = null): void {
   if (to === null && d.config['auto.offset.reset'] === 'none') {
-    out.fact({ kind: 'clientError', client: d.client, error: noPolicy, during: `poll (${keyOf(tp)})`, fatal: false });
-    failPoll(d, out, noPolicy);
+    throwFromPoll(d, tp, out, 'NoOffsetForPartitionException');
     return;
   }
   const where = to ?? (d.config['auto.offset.reset'] === 'earliest' ? 'earliest' : 'latest');
@@ -331,9 +348,7 @@ function onPartitionData(d: Draft, r: FetchPartitionResponse, correlationId: num
   const position = d.positions[name];
   if (position === undefined) return;
   if (r.error === 'OFFSET_OUT_OF_RANGE') {
-    const { [name]: _p, ...positions } = d.positions;
-    d.positions = positions;
-    resetPosition(d, r, out, null, 'OffsetOutOfRangeException');
+    onOutOfRange(d, r, out);
     return;
   }
   if (isFetchMetadataError(r.error)) {

@@ -5,8 +5,8 @@
  * SubscriptionState.resetInitializingPositions; OffsetOutOfRangeException from
  * FetchCollector.handleInitializeErrors). In Kafka the poll() that does the work throws; the model's
  * consumer does some of that work between polls, so an exception found while no poll() waits is
- * thrown by the next one. The poll() after a thrown exception tries again (joins, or asks for the
- * committed offsets), as Kafka's next poll() does.
+ * thrown by the next one. The poll() after a thrown exception tries again (joins, asks for the
+ * committed offsets, or fetches the out-of-range position again), as Kafka's next poll() does.
  */
 import type { Out } from '../actors/out';
 import type { ClientException } from '../protocol/errors';

@@ -110,8 +110,8 @@ const EXPLAIN: Record<string, readonly [en: string, ko: string]> = {
     'poll()이 예외를 던집니다. 그룹에 이 파티션의 커밋된 offset이 없고 auto.offset.reset=none이라 시작할 위치가 없습니다',
   ],
   OffsetOutOfRangeException: [
-    'poll() throws: the position is no longer (or not yet) in the log and auto.offset.reset=none forbids a reset',
-    'poll()이 예외를 던집니다. 위치가 로그 범위 밖인데 auto.offset.reset=none이라 위치를 다시 잡지 않습니다',
+    'poll() throws: the position is no longer (or not yet) in the log and auto.offset.reset=none forbids a reset; the position stays where it is, so every later poll() fetches it again and throws again until the application seeks',
+    'poll()이 예외를 던집니다. 위치가 로그 범위 밖인데 auto.offset.reset=none이라 위치를 다시 잡지 않습니다. 위치는 그대로 남으므로 애플리케이션이 seek하기 전까지 이후의 poll()마다 같은 위치를 다시 가져오고 다시 예외를 던집니다',
   ],
   LogTruncationException: [
     'poll() throws: after a leader change the new leader’s log ends the position’s leader epoch below the position (the records consumed there were truncated away) and auto.offset.reset=none forbids a reset',
