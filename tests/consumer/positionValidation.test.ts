@@ -6,16 +6,18 @@
  * between the divergence point and its position.
  */
 import { describe, expect, it } from 'vitest';
+import { onOffsetFetchResponse } from '../../src/sim/consumer/commits';
 import type { ConsumerContext, ConsumerInput } from '../../src/sim/consumer/consumerContext';
 import { initialContext } from '../../src/sim/consumer/consumerContext';
 import type { EventOf } from '../../src/sim/consumer/events';
 import { fetchWhilePolling, onFetchResponse } from '../../src/sim/consumer/fetcher';
+import { onSeek, onSeekToCommitted } from '../../src/sim/consumer/positions';
 import { onOffsetsForLeaderEpochResponse, onValidationRetry } from '../../src/sim/consumer/positionValidation';
 import { runScenario } from '../../src/sim/run';
 import { summarize } from '../../src/sim/trace/summary';
 import { plainBatch } from '../fixtures/plainBatch';
 import { inputOf } from '../machines/harness';
-import { replies, response, run, sent as sentRequests, timers, tp0 } from './fixture';
+import { appCall, replies, response, run, sent as sentRequests, timers, tp0 } from './fixture';
 
 /** The requests sent; a Fetch (one per broker) flattened to its one partition here, all of them of `t-0`. */
 const sent = (effects: Parameters<typeof sentRequests>[0]) =>
@@ -115,6 +117,33 @@ describe('KIP-320 position validation (consumer)', () => {
     );
     const { effects } = run({ ...ctx, meta: newLeader(ctx, 2) }, fetchWhilePolling);
     expect(sent(effects)).toMatchObject([{ rpc: 'Fetch', to: 'broker-1', fetchOffset: 3, currentLeaderEpoch: 2 }]);
+  });
+
+  it('seek() to the offset awaiting validation ends the validation: the partition is fetched there, and the late answer changes nothing', () => {
+    // ClassicKafkaConsumer.seek → seekUnvalidated(FetchPosition(offset, Optional.empty(), …)): FETCHING
+    const v = validating({ 'auto.offset.reset': 'earliest' });
+    const correlationId = sent(v.effects)[0]?.correlationId as number;
+    const seeked = run(v.d, (d, out) => onSeek(d, appCall('seek', { ...tp0, offset: 3 }) as EventOf<'seek'>, out));
+    expect(sent(seeked.effects)).toMatchObject([{ rpc: 'Fetch', fetchOffset: 3 }]);
+    // the answer that would have found a truncation: no longer expected (maybeCompleteValidation)
+    const { d, effects } = run(seeked.d, (d, out) => onOffsetsForLeaderEpochResponse(d, answer(correlationId, 1, 0), out));
+    expect(d.positions['t-0']).toBe(3);
+    expect(effects.filter((e) => e.type === 'fact')).toEqual([]);
+  });
+
+  it('seekToCommitted while a validation is awaited: a committed offset without a leader epoch is fetched at once, even at the same offset', () => {
+    // refreshCommittedOffsets → seekUnvalidated with no leaderEpoch: FETCHING, the old offsetEpoch gone
+    const v = validating();
+    const asked = run(v.d, (d, out) => onSeekToCommitted(d, appCall('seekToCommitted', {}) as EventOf<'seekToCommitted'>, out));
+    const offsets = sent(asked.effects).find((r) => r.rpc === 'OffsetFetch');
+    const committed = response('OffsetFetchResponse', {
+      correlationId: offsets?.correlationId as number,
+      error: 'NONE',
+      offsets: [{ ...tp0, offset: 3, error: 'NONE' }],
+    }) as unknown as EventOf<'OffsetFetchResponse'>;
+    const { d, effects } = run(asked.d, (d, out) => onOffsetFetchResponse(d, committed, out));
+    expect(sent(effects)).toMatchObject([{ rpc: 'Fetch', fetchOffset: 3, currentLeaderEpoch: 2 }]);
+    expect(d.validation.awaiting).toEqual({});
   });
 
   it('the epoch ends below the position: truncation detected, the position goes back to the end offset and is fetched from there', () => {

@@ -21,7 +21,7 @@
  * ClassicKafkaConsumer.updateFetchPositions does on each pass of poll's loop). The offsetEpoch is kept
  * with the position it belongs to, so any other move of the position (seek, reset, a committed
  * offset) leaves it without one — except a committed offset with its committedLeaderEpoch, which
- * is validated at once (seekUnvalidated).
+ * is validated at once (seekUnvalidated). A seek ends a validation awaited (positionSetWithoutEpoch).
  */
 import type { Out } from '../actors/out';
 import { leaderCanMove, leaderEpochOf, requestUpdate } from '../cluster/clientMetadata';
@@ -136,6 +136,26 @@ export function seekUnvalidated(d: Draft, tp: TopicPartition, offset: number, ep
     leaderEpochs: { ...d.validation.leaderEpochs, [name]: leaderEpoch },
     awaiting: { ...d.validation.awaiting, [name]: { offset, offsetEpoch: epoch, leaderEpoch, state: 'toSend', correlationId: -1 } },
   };
+}
+
+/**
+ * A position set with no leader epoch — KafkaConsumer.seek ("Optional.empty(): This will ensure we
+ * skip validation"), or one forgotten to be set again (seekToBeginning's reset): the partition is
+ * FETCHING (TopicPartitionState.seekValidated / validatePosition without an offsetEpoch), so a
+ * validation it awaited is over, even at the same offset, and its answer is no longer expected
+ * (maybeCompleteValidation: "no longer expecting validation"). `name` null: every partition.
+ */
+export function positionSetWithoutEpoch(d: Draft, name: string | null): void {
+  const { offsetEpochs, awaiting } = d.validation;
+  if (name === null) {
+    if (Object.keys(offsetEpochs).length > 0 || Object.keys(awaiting).length > 0)
+      d.validation = { ...d.validation, offsetEpochs: {}, awaiting: {} };
+    return;
+  }
+  if (offsetEpochs[name] === undefined && awaiting[name] === undefined) return;
+  const { [name]: _e, ...restEpochs } = offsetEpochs;
+  const { [name]: _a, ...restAwaiting } = awaiting;
+  d.validation = { ...d.validation, offsetEpochs: restEpochs, awaiting: restAwaiting };
 }
 
 function dropFetched(d: Draft, name: string): void {

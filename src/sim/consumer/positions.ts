@@ -10,7 +10,7 @@ import { requestOffsets } from './commits';
 import type { Draft } from './consumerContext';
 import type { EventOf } from './events';
 import { fetchWhilePolling, resetPosition } from './fetcher';
-import { NO_VALIDATION } from './positionValidation';
+import { NO_VALIDATION, positionSetWithoutEpoch } from './positionValidation';
 
 /** Partitions revoked (eager rebalance): positions, buffers and fetches are forgotten. */
 export function revokeAll(d: Draft): void {
@@ -25,12 +25,16 @@ export function revokeAll(d: Draft): void {
   d.validation = NO_VALIDATION;
 }
 
-/** Every position, buffer and fetch forgotten (the assignment stays): seekToBeginning, seekToCommitted. */
+/**
+ * Every position, buffer and fetch forgotten (the assignment stays): seekToBeginning, seekToCommitted.
+ * A validation awaited is over too: the positions set next carry no leader epoch of the old ones.
+ */
 function forgetPositions(d: Draft): void {
   d.positions = {};
   d.buffer = {};
   d.bufferEnd = {};
   d.fetching = {};
+  positionSetWithoutEpoch(d, null);
 }
 
 /**
@@ -67,6 +71,8 @@ export function assignAll(d: Draft, out: Out): void {
 export function onSeek(d: Draft, call: EventOf<'seek'>, out: Out): void {
   const name = keyOf(call.args);
   d.positions = { ...d.positions, [name]: call.args.offset };
+  // ClassicKafkaConsumer.seek: FETCHING, no offsetEpoch — a validation awaited there is over
+  positionSetWithoutEpoch(d, name);
   d.buffer = { ...d.buffer, [name]: [] };
   const { [name]: _end, ...bufferEnd } = d.bufferEnd;
   d.bufferEnd = bufferEnd;
