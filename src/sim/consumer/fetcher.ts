@@ -54,7 +54,9 @@ const NONE: ReadonlySet<string> = new Set();
  * broker that has a Fetch in flight (nodesWithPendingFetchRequests: "Skipping fetch for partition …
  * because previous request to … has not been processed" — the partition waits for that answer). A
  * partition without a known leader is not fetched and asks for a metadata update; one whose last
- * fetch failed with a metadata error waits for that update; one whose leader is in its reconnect
+ * fetch failed with a metadata error waits for that update (*simplified*: Kafka's next pass fetches
+ * it again from its position's currentLeader, the stale one, until the Metadata answer moves it —
+ * FetchUtils.requestMetadataUpdate only asks for the update); one whose leader is in its reconnect
  * backoff is skipped ("Skipping fetch for partition … because node … is awaiting reconnect
  * backoff": isUnavailable) — the backoff's end wakes the consumer, and a Fetch sent then is its
  * connection attempt. Every Fetch is a full one (no fetch session, KIP-227).
