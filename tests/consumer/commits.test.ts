@@ -110,7 +110,7 @@ describe('commits', () => {
 
     it('while it rejoins (PREPARING_REBALANCE): commitSync throws RebalanceInProgressException and the member keeps its state', () => {
       const { d, effects } = run(context({}, 1, { ...moved, commitInFlight: inFlight('sync') }), (d, out) =>
-        commitFailed(d, out, inFlight('sync'), 'UNKNOWN_MEMBER_ID', 10, true),
+        commitFailed(d, out, inFlight('sync'), 'UNKNOWN_MEMBER_ID', 10, 'PREPARING_REBALANCE'),
       );
       expect(replies(effects)).toEqual([{ call: 'commitSync', ok: false, error: 'RebalanceInProgressException' }]);
       expect(d).toMatchObject({ memberId: 'c-0', generationId: 3, rejoinNeeded: false, commitInFlight: null });
@@ -118,20 +118,20 @@ describe('commits', () => {
 
     it('otherwise (a stable member of the new generation): the state is reset and the member rejoins; CommitFailedException', () => {
       const { d, effects } = run(context({}, 1, { ...moved, commitInFlight: inFlight('sync') }), (d, out) =>
-        commitFailed(d, out, inFlight('sync'), 'UNKNOWN_MEMBER_ID', 10, false),
+        commitFailed(d, out, inFlight('sync'), 'UNKNOWN_MEMBER_ID', 10, 'STABLE'),
       );
       expect(replies(effects)).toEqual([{ call: 'commitSync', ok: false, error: 'CommitFailedException' }]);
       expect(d).toMatchObject({ memberId: '', generationId: -1, rejoinNeeded: true });
       // ILLEGAL_GENERATION keeps the member id (resetStateOnResponseError(…, shouldResetMemberId = false))
       const illegal = run(context({}, 1, { ...moved, commitInFlight: inFlight('auto') }), (d, out) =>
-        commitFailed(d, out, inFlight('auto'), 'ILLEGAL_GENERATION', 10, false),
+        commitFailed(d, out, inFlight('auto'), 'ILLEGAL_GENERATION', 10, 'STABLE'),
       );
       expect(illegal.d).toMatchObject({ memberId: 'c-0', generationId: -1, rejoinNeeded: true });
     });
 
     it('REBALANCE_IN_PROGRESS asks to rejoin whatever the generation, and keeps it', () => {
       const { d, effects } = run(context({}, 1, { ...moved, commitInFlight: inFlight('sync') }), (d, out) =>
-        commitFailed(d, out, inFlight('sync'), 'REBALANCE_IN_PROGRESS', 10, false),
+        commitFailed(d, out, inFlight('sync'), 'REBALANCE_IN_PROGRESS', 10, 'STABLE'),
       );
       expect(replies(effects)).toEqual([{ call: 'commitSync', ok: false, error: 'RebalanceInProgressException' }]);
       expect(d).toMatchObject({ memberId: 'c-0', generationId: 3, rejoinNeeded: true });

@@ -75,6 +75,29 @@ export function needsCloseCommit(d: ConsumerContext): boolean {
   return needsJoinPrepare(d);
 }
 
+/**
+ * AbstractCoordinator.MemberState as far as a commit cares: STABLE (the model's STABLE, and its
+ * JOIN_PREPARE, REVOKING and closing, where Kafka's member is still STABLE or already UNJOINED), or
+ * rebalancing — its JoinGroup (PREPARING_REBALANCE) or SyncGroup (COMPLETING_REBALANCE) in flight.
+ */
+export type CommitState = 'STABLE' | 'PREPARING_REBALANCE' | 'COMPLETING_REBALANCE';
+
+/**
+ * ConsumerCoordinator.sendOffsetCommitRequest, when it builds the request: generationIfStable() is
+ * null unless the member is STABLE (and in a generation); then `rebalanceInProgress()` (PREPARING_ or
+ * COMPLETING_REBALANCE) fails it with RebalanceInProgressException ("Offset commit cannot be completed
+ * since the consumer is undergoing a rebalance…": not fatal, the application can poll() and retry),
+ * otherwise with CommitFailedException ("…not part of an active group…"). Null: it can be sent.
+ */
+export function refusedUnsent(
+  d: Pick<ConsumerContext, 'config' | 'generationId' | 'memberId'>,
+  state: CommitState,
+): ClientException | null {
+  if (!d.config['group.id']) return null;
+  if (state !== 'STABLE') return 'RebalanceInProgressException';
+  return outOfGeneration(d) ? 'CommitFailedException' : null;
+}
+
 function sendCommit(d: Draft, out: Out, c: PendingCommit): void {
   d.commitInFlight = c;
   sendToCoordinator(d, out, 'OffsetCommit', {
@@ -94,13 +117,15 @@ export function commit(
   waiter: ActorId | null,
   purpose: PendingCommit['purpose'],
   now: number,
+  state: CommitState = 'STABLE',
 ): void {
-  if (d.config['group.id'] && outOfGeneration(d)) {
-    // ConsumerCoordinator.sendOffsetCommitRequest: not part of an active generation, nothing is sent
-    // (never for onJoinPrepare: needsJoinPrepare asks for a generation)
+  const refused = refusedUnsent(d, state);
+  if (refused) {
+    // ConsumerCoordinator.sendOffsetCommitRequest: not part of an active generation, or rebalancing:
+    // nothing is sent (never for onJoinPrepare: needsJoinPrepare asks for a generation)
     if (waiter) {
-      out.fact({ kind: 'clientError', client: d.client, error: 'CommitFailedException', during: 'commitSync', fatal: false });
-      out.call(waiter, 'reply', { call: 'commitSync', ok: false, error: 'CommitFailedException' });
+      out.fact({ kind: 'clientError', client: d.client, error: refused, during: 'commitSync', fatal: false });
+      out.call(waiter, 'reply', { call: 'commitSync', ok: false, error: refused });
     }
     return;
   }
@@ -134,16 +159,18 @@ export function commit(
  * The next queued commit goes out once the one in flight is done, built then: Kafka's
  * sendOffsetCommitRequest reads generationIfStable() when it builds the request, so the commit takes
  * the generation and member id of this moment, not those it was queued with — and with none (the
- * answer ahead of it, or a heartbeat's, reset the member) it fails without a request.
+ * answer ahead of it, or a heartbeat's, reset the member) it fails without a request: with
+ * RebalanceInProgressException while the member rebalances (`state`), else CommitFailedException.
  */
-function nextCommit(d: Draft, out: Out, now: number): void {
+function nextCommit(d: Draft, out: Out, now: number, state: CommitState): void {
   d.commitInFlight = null;
   const next = d.commitQueued;
   d.commitQueued = null;
   if (!next) return;
-  if (d.config['group.id'] && outOfGeneration(d)) {
-    out.fact({ kind: 'note', actor: d.self, text: queuedRefusalNote(next.purpose) });
-    failUnsent(d, out, next, now);
+  const refused = refusedUnsent(d, state);
+  if (refused) {
+    out.fact({ kind: 'note', actor: d.self, text: queuedRefusalNote(next.purpose, refused) });
+    failUnsent(d, out, next, now, state, refused);
     return;
   }
   sendCommit(d, out, { ...next, generationId: d.generationId, memberId: d.memberId });
@@ -156,23 +183,27 @@ const COMMIT_NAMES: Readonly<Record<PendingCommit['purpose'], string>> = {
   close: "close()'s commit",
 };
 
-/** The narration's note (notes.ts translates it) for a queued commit that finds no generation when its turn comes. */
-export function queuedRefusalNote(purpose: PendingCommit['purpose']): string {
-  return `its ${COMMIT_NAMES[purpose]} waited behind the commit in flight; when its turn came the consumer was no longer part of an active group, so it fails with CommitFailedException without a request`;
+/** The narration's note (notes.ts translates it) for a queued commit that finds no generation, or a rebalance, when its turn comes. */
+export function queuedRefusalNote(purpose: PendingCommit['purpose'], exception: ClientException = 'CommitFailedException'): string {
+  const why =
+    exception === 'RebalanceInProgressException'
+      ? 'was undergoing a rebalance (its JoinGroup or SyncGroup in flight)'
+      : 'was no longer part of an active group';
+  return `its ${COMMIT_NAMES[purpose]} waited behind the commit in flight; when its turn came the consumer ${why}, so it fails with ${exception} without a request`;
 }
 
 /**
  * A commit that finds no generation when it would be sent (sendOffsetCommitRequest: generationIfStable()
- * is null): CommitFailedException ("not part of an active group") without a request — commitSync()
- * throws it, onJoinPrepare and close() log it and go on ("Will continue to join group"), an auto-commit
- * logs it — and the next commit's turn comes.
+ * is null): CommitFailedException ("not part of an active group"), or RebalanceInProgressException
+ * while rebalancing, without a request — commitSync() throws it, onJoinPrepare and close() log it and
+ * go on ("Will continue to join group"), an auto-commit logs it — and the next commit's turn comes.
  */
-function failUnsent(d: Draft, out: Out, c: PendingCommit, now: number): void {
+function failUnsent(d: Draft, out: Out, c: PendingCommit, now: number, state: CommitState, exception: ClientException): void {
   const during =
     c.purpose === 'joinPrepare' ? 'onJoinPrepare' : c.purpose === 'close' ? 'close' : c.purpose === 'auto' ? 'auto-commit' : 'commitSync';
-  out.fact({ kind: 'clientError', client: d.client, error: 'CommitFailedException', during, fatal: false });
-  if (c.waiter) out.call(c.waiter, 'reply', { call: 'commitSync', ok: false, error: 'CommitFailedException' });
-  nextCommit(d, out, now);
+  out.fact({ kind: 'clientError', client: d.client, error: exception, during, fatal: false });
+  if (c.waiter) out.call(c.waiter, 'reply', { call: 'commitSync', ok: false, error: exception });
+  nextCommit(d, out, now, state);
 }
 
 /** commitSync, onJoinPrepare and close() retry a retriable failure until their deadline; everything else ends the commit. */
@@ -279,9 +310,10 @@ export function commitRefusalRejoinsAfterCommit(ctx: ConsumerContext, ev: Consum
  * ConsumerCoordinator: commitSync retries a retriable failure after its backoff until its timeout
  * (commitOffsetsSync), onJoinPrepare retries one within the rebalance timeout, and an auto-commit
  * re-arms its timer to retry.backoff.ms (autoCommitOffsetsAsync); any other failure ends the commit.
- * `rejoining`: the member is in PREPARING_REBALANCE (its JoinGroup in flight).
+ * `state`: the member's; PREPARING_REBALANCE (its JoinGroup in flight) is `rejoining` for the answer.
  */
-export function commitFailed(d: Draft, out: Out, c: PendingCommit, error: string, now: number, rejoining = false): void {
+export function commitFailed(d: Draft, out: Out, c: PendingCommit, error: string, now: number, state: CommitState = 'STABLE'): void {
+  const rejoining = state === 'PREPARING_REBALANCE';
   const retriable = RETRIABLE_COMMIT_ERRORS.includes(error);
   if (retries(c, error, now)) {
     d.commitInFlight = { ...c, attempts: c.attempts + 1 };
@@ -302,22 +334,22 @@ export function commitFailed(d: Draft, out: Out, c: PendingCommit, error: string
   }
   if (c.purpose === 'auto' && retriable) d.nextAutoCommitAt = now + d.config['retry.backoff.ms'];
   if (!retriable) afterCommitRefused(d, error, staleWhileRejoining, out);
-  nextCommit(d, out, now);
+  nextCommit(d, out, now, state);
   scheduleAutoCommit(d, now, out);
 }
 
-export function onOffsetCommitResponse(d: Draft, ev: EventOf<'OffsetCommitResponse'>, out: Out, rejoining = false): void {
+export function onOffsetCommitResponse(d: Draft, ev: EventOf<'OffsetCommitResponse'>, out: Out, state: CommitState = 'STABLE'): void {
   const r = ev.payload;
   const c = d.commitInFlight;
   if (!c || c.correlationId !== r.correlationId) return;
   if (r.error !== 'NONE') {
     out.fact({ kind: 'clientError', client: d.client, error: r.error, during: 'OffsetCommit', fatal: false });
-    commitFailed(d, out, c, r.error, ev.now, rejoining);
+    commitFailed(d, out, c, r.error, ev.now, state);
     return;
   }
   d.knownCommitted = { ...d.knownCommitted, ...Object.fromEntries(c.offsets.map((o) => [keyOf(o), o.offset])) };
   if (c.waiter) out.call(c.waiter, 'reply', { call: 'commitSync', ok: true, error: null });
-  nextCommit(d, out, ev.now);
+  nextCommit(d, out, ev.now, state);
   scheduleAutoCommit(d, ev.now, out);
 }
 
@@ -343,26 +375,29 @@ export function joinPrepareRetryRefused(ctx: ConsumerContext): boolean {
  * built anew — commitOffsetsSync and onJoinPrepare call sendOffsetCommitRequest for each attempt, which
  * reads generationIfStable() then, so the retry carries the member's generation and member id as they
  * are now, not those of the first attempt. Without a generation nothing is sent: the commit fails
- * with CommitFailedException ("not part of an active group"), as a first attempt would (commit).
+ * with CommitFailedException ("not part of an active group"), as a first attempt would (commit) — or,
+ * the member rebalancing (`state`), with RebalanceInProgressException.
  */
-export function onCommitRetry(d: Draft, out: Out, now: number): void {
+export function onCommitRetry(d: Draft, out: Out, now: number, state: CommitState = 'STABLE'): void {
   const c = d.commitInFlight;
   if (!c) return;
-  if (!commitRetryRefused(d)) {
+  const refused = refusedUnsent(d, state);
+  if (!refused) {
     sendCommit(d, out, { ...c, correlationId: corr(d), generationId: d.generationId, memberId: d.memberId });
     return;
   }
-  failUnsent(d, out, c, now);
+  failUnsent(d, out, c, now, state, refused);
   scheduleAutoCommit(d, now, out);
 }
 
 /**
  * KafkaConsumer.commitSync → ConsumerCoordinator.commitOffsetsSync: nothing to commit (no position
  * consumed, or every one awaiting validation) returns at once, successfully, without a request and
- * whatever the generation (`offsets.isEmpty()` → invokePendingAsyncCommits; the model's auto-commits
- * are not waited for).
+ * whatever the generation or rebalance (`offsets.isEmpty()` → invokePendingAsyncCommits; the model's
+ * auto-commits are not waited for). Otherwise sendOffsetCommitRequest: during a rebalance (`state`)
+ * RebalanceInProgressException without a request (refusedUnsent).
  */
-export function onCommitSync(d: Draft, call: EventOf<'commitSync'>, out: Out): void {
+export function onCommitSync(d: Draft, call: EventOf<'commitSync'>, out: Out, state: CommitState = 'STABLE'): void {
   const offsets = call.args.offsets ?? consumedOffsets(d);
   if (!d.config['group.id']) {
     out.call(call.from, 'reply', { call: 'commitSync', ok: false, error: 'InvalidGroupIdException' });
@@ -372,7 +407,7 @@ export function onCommitSync(d: Draft, call: EventOf<'commitSync'>, out: Out): v
     out.call(call.from, 'reply', { call: 'commitSync', ok: true, error: null });
     return;
   }
-  commit(d, out, offsets, call.from, 'sync', call.now);
+  commit(d, out, offsets, call.from, 'sync', call.now, state);
 }
 
 /**

@@ -127,13 +127,24 @@ const a = {
   }),
   autoCommitDue: action<EventOf<'autoCommitDue'>>(onAutoCommitDue),
   commitSync: action<EventOf<'commitSync'>>(onCommitSync),
-  commitRefused: action<EventOf<'commitSync'>>((_d, call, out) => {
-    out.call(call.from, 'reply', { call: 'commitSync', ok: false, error: 'RebalanceInProgressException' });
-  }),
+  /**
+   * commitSync() while the member rebalances (generationIfStable() null, rebalanceInProgress()):
+   * RebalanceInProgressException without a request — unless there is nothing to commit.
+   */
+  commitSyncRejoining: action<EventOf<'commitSync'>>((d, call, out) => onCommitSync(d, call, out, 'PREPARING_REBALANCE')),
+  commitSyncSyncing: action<EventOf<'commitSync'>>((d, call, out) => onCommitSync(d, call, out, 'COMPLETING_REBALANCE')),
   offsetCommitResponse: action<EventOf<'OffsetCommitResponse'>>(onOffsetCommitResponse),
-  /** The same, while the member's JoinGroup is in flight: a stale generation's refusal changes nothing. */
-  offsetCommitResponseRejoining: action<EventOf<'OffsetCommitResponse'>>((d, ev, out) => onOffsetCommitResponse(d, ev, out, true)),
+  /** The same, while the member's JoinGroup is in flight: a stale generation's refusal changes nothing, a queued commit is refused. */
+  offsetCommitResponseRejoining: action<EventOf<'OffsetCommitResponse'>>((d, ev, out) =>
+    onOffsetCommitResponse(d, ev, out, 'PREPARING_REBALANCE'),
+  ),
+  /** …while its SyncGroup is in flight: a queued commit is refused (RebalanceInProgressException). */
+  offsetCommitResponseSyncing: action<EventOf<'OffsetCommitResponse'>>((d, ev, out) =>
+    onOffsetCommitResponse(d, ev, out, 'COMPLETING_REBALANCE'),
+  ),
   commitRetry: action((d, e, out) => onCommitRetry(d, out, e.now)),
+  commitRetryRejoining: action((d, e, out) => onCommitRetry(d, out, e.now, 'PREPARING_REBALANCE')),
+  commitRetrySyncing: action((d, e, out) => onCommitRetry(d, out, e.now, 'COMPLETING_REBALANCE')),
   offsetFetchResponse: action<EventOf<'OffsetFetchResponse'>>(onOffsetFetchResponse),
   requestOffsets: action((d, _e, out) => requestOffsets(d, out)),
   fetchResponse: action<EventOf<'FetchResponse'>>(onFetchResponse),
@@ -156,6 +167,9 @@ const a = {
     return ctx;
   }),
   requestLost: action<EventOf<'disconnected'>>(onRequestLost),
+  /** The same while the member rebalances: a commit queued behind a lost one is refused (RebalanceInProgressException). */
+  requestLostRejoining: action<EventOf<'disconnected'>>((d, e, out) => onRequestLost(d, e, out, false, 'PREPARING_REBALANCE')),
+  requestLostSyncing: action<EventOf<'disconnected'>>((d, e, out) => onRequestLost(d, e, out, false, 'COMPLETING_REBALANCE')),
   /** The same, for a Heartbeat lost while the member heartbeats: the next one after the backoff. */
   heartbeatLost: action<EventOf<'disconnected'>>((d, e, out) => onRequestLost(d, e, out, true)),
   metadataResponse: action<EventOf<'MetadataResponse'>>(onConsumerMetadataResponse),
@@ -333,10 +347,14 @@ export const consumerMachine = setup({
                   { actions: a.joinFailed },
                 ],
                 rejoinBackoff: { actions: a.sendJoin },
-                disconnected: { guard: 'joinOrSyncLost', actions: [a.requestLost, a.rejoinAfterBackoff] },
+                disconnected: [
+                  { guard: 'joinOrSyncLost', actions: [a.requestLost, a.rejoinAfterBackoff] },
+                  { actions: a.requestLostRejoining },
+                ],
                 // a JoinGroup refused for good (INVALID_SESSION_TIMEOUT): poll() throws, the next one joins again
                 poll: [{ guard: 'pollErrorPending', actions: a.pollAfterJoinRefused }, { actions: a.waitingPoll }],
-                commitSync: { actions: a.commitRefused },
+                commitSync: { actions: a.commitSyncRejoining },
+                commitRetry: { actions: a.commitRetryRejoining },
                 resubscribe: { actions: a.resubscribe },
                 OffsetCommitResponse: { actions: a.offsetCommitResponseRejoining },
               },
@@ -365,6 +383,7 @@ export const consumerMachine = setup({
                     actions: [a.requestLost, a.stopHeartbeats, a.rejoinAfterBackoff],
                   },
                   { guard: 'heartbeatLost', actions: a.heartbeatLost },
+                  { actions: a.requestLostSyncing },
                 ],
                 heartbeatDue: { actions: a.heartbeatDue },
                 heartbeatThreadLookup: { actions: a.heartbeatThreadLookup },
@@ -372,7 +391,9 @@ export const consumerMachine = setup({
                 HeartbeatResponse: { actions: a.heartbeatResponseSyncing },
                 resubscribe: { target: 'PREPARING_REBALANCE', actions: [a.startRejoin, a.resubscribe] },
                 poll: { actions: a.waitingPoll },
-                OffsetCommitResponse: { actions: a.offsetCommitResponse },
+                commitSync: { actions: a.commitSyncSyncing },
+                commitRetry: { actions: a.commitRetrySyncing },
+                OffsetCommitResponse: { actions: a.offsetCommitResponseSyncing },
               },
             },
             STABLE: {

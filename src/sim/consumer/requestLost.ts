@@ -11,7 +11,7 @@ import type { Out } from '../actors/out';
 import { onMetadataLost } from '../cluster/metadataUpdater';
 import { type DisconnectedEvent, disconnectError } from '../kernel/effects';
 import { keyOf } from '../protocol/topicPartition';
-import { commitFailed, endsCloseCommit, endsJoinPrepare, retryOffsetFetch } from './commits';
+import { type CommitState, commitFailed, endsCloseCommit, endsJoinPrepare, retryOffsetFetch } from './commits';
 import type { ConsumerContext, Draft } from './consumerContext';
 import type { ConsumerEvent } from './events';
 import { fetchAnswered, fetchWhilePolling } from './fetcher';
@@ -22,8 +22,11 @@ import { onValidationLost } from './positionValidation';
 /** The lost request's correlation id (every request of the consumer carries one). */
 const correlationOf = (e: DisconnectedEvent) => e.payload.correlationId as number;
 
-/** `heartbeating`: the member's heartbeats run (a lost Heartbeat then re-arms them after the backoff: failHeartbeat). */
-export function onRequestLost(d: Draft, e: DisconnectedEvent, out: Out, heartbeating = false): void {
+/**
+ * `heartbeating`: the member's heartbeats run (a lost Heartbeat then re-arms them after the backoff:
+ * failHeartbeat). `state`: the member's, for a commit queued behind a lost one (commits.ts nextCommit).
+ */
+export function onRequestLost(d: Draft, e: DisconnectedEvent, out: Out, heartbeating = false, state: CommitState = 'STABLE'): void {
   const correlationId = correlationOf(e);
   const tp = { topic: e.payload.topic as string, partition: e.payload.partition as number };
   // a lost Metadata request is a failed update: it is asked again after the backoff, of another broker
@@ -66,7 +69,7 @@ export function onRequestLost(d: Draft, e: DisconnectedEvent, out: Out, heartbea
       // retried after a backoff (commitSync, onJoinPrepare) or at the next auto-commit due time
       const c = d.commitInFlight;
       if (!c || c.correlationId !== correlationId) return;
-      commitFailed(d, out, c, disconnectError(e), e.now);
+      commitFailed(d, out, c, disconnectError(e), e.now, state);
       return;
     }
     case 'Heartbeat':

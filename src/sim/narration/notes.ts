@@ -37,6 +37,11 @@ const KO_RULES: readonly Rule[] = [
       `파티션 ${m[1]}의 offset ${m[2]}에서 로그 잘림(truncation)을 감지했습니다. 리더에 리더 epoch ${m[3]} 이하가 없으므로 컨슈머는 auto.offset.reset에 따라 위치를 다시 정합니다`,
   ],
   [
+    /^its (auto-commit|commitSync\(\)|onJoinPrepare's commit|close\(\)'s commit) waited behind the commit in flight; when its turn came the consumer was undergoing a rebalance \(its JoinGroup or SyncGroup in flight\), so it fails with RebalanceInProgressException without a request$/,
+    (m) =>
+      `${josa(COMMITS_KO[m[1] as string] ?? (m[1] as string), '은/는')} 진행 중인 커밋 뒤에서 기다렸습니다. 차례가 왔을 때 컨슈머는 리밸런스 중(JoinGroup 또는 SyncGroup 진행 중)이었으므로 요청을 보내지 않고 RebalanceInProgressException으로 실패합니다`,
+  ],
+  [
     /^its (auto-commit|commitSync\(\)|onJoinPrepare's commit|close\(\)'s commit) waited behind the commit in flight; when its turn came the consumer was no longer part of an active group, so it fails with CommitFailedException without a request$/,
     (m) =>
       `${josa(COMMITS_KO[m[1] as string] ?? (m[1] as string), '은/는')} 진행 중인 커밋 뒤에서 기다렸습니다. 차례가 왔을 때 컨슈머는 더 이상 활성 그룹의 멤버가 아니었으므로 요청을 보내지 않고 CommitFailedException으로 실패합니다`,
