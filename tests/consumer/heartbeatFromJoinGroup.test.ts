@@ -75,19 +75,29 @@ describe('heartbeats from the JoinGroup answer (COMPLETING_REBALANCE)', () => {
     expect(membershipState(reset.m.state())).toBe('PREPARING_REBALANCE');
   });
 
-  it('a SyncGroup failure that goes back to PREPARING_REBALANCE stops heartbeats (after the backoff, thrown, at once, or lost)', () => {
+  it('a SyncGroup failure that goes back to PREPARING_REBALANCE stops heartbeats (thrown, or at once)', () => {
+    for (const error of ['COORDINATOR_LOAD_IN_PROGRESS', 'REBALANCE_IN_PROGRESS']) {
+      const { m, sync } = syncing();
+      const fx = m.send(answer('SyncGroupResponse', sync?.payload.correlationId as number, { error, assignment: [] }), 20);
+      expect(membershipState(m.state())).toBe('PREPARING_REBALANCE');
+      expect(stopsHeartbeats(fx)).toBe(true);
+    }
+  });
+
+  it('a SyncGroup refused by a moved coordinator, or lost, leaves the member COMPLETING_REBALANCE, heartbeats on, until the JoinGroup after retry.backoff.ms', () => {
     const failures: ((sync: ReturnType<typeof sent>) => { type: string } & Record<string, unknown>)[] = [
-      ...['NOT_COORDINATOR', 'COORDINATOR_LOAD_IN_PROGRESS', 'REBALANCE_IN_PROGRESS'].map(
-        (error) => (sync: ReturnType<typeof sent>) =>
-          answer('SyncGroupResponse', sync?.payload.correlationId as number, { error, assignment: [] }),
-      ),
+      (sync) => answer('SyncGroupResponse', sync?.payload.correlationId as number, { error: 'NOT_COORDINATOR', assignment: [] }),
       (sync) => lost(sync),
     ];
     for (const failure of failures) {
       const { m, sync } = syncing();
       const fx = m.send(failure(sync), 20);
+      expect(membershipState(m.state())).toBe('COMPLETING_REBALANCE');
+      expect(stopsHeartbeats(fx)).toBe(false);
+      const again = m.send({ type: 'rejoinBackoff', key: 'rejoin', data: {} }, 120);
       expect(membershipState(m.state())).toBe('PREPARING_REBALANCE');
-      expect(stopsHeartbeats(fx)).toBe(true);
+      expect(stopsHeartbeats(again)).toBe(true);
+      expect(sent(again, 'JoinGroup')).toBeDefined();
     }
   });
 

@@ -227,7 +227,7 @@ describe('consumer statechart: the two regions of running', () => {
     );
   });
 
-  it('guard joinOrSyncLost: a lost JoinGroup is asked again; a lost SyncGroup goes back to PREPARING_REBALANCE', () => {
+  it('guard joinOrSyncLost: a lost JoinGroup is asked again; after a lost SyncGroup the member is COMPLETING_REBALANCE until the JoinGroup after the backoff', () => {
     const m = drive(consumerMachine, inputOf(scenario(), 'c.consumer'));
     const join = sent(m.send({ type: 'boot' }, 0), 'JoinGroup');
     const fx = m.send(lost(join), 1000);
@@ -248,6 +248,8 @@ describe('consumer statechart: the two regions of running', () => {
       'SyncGroup',
     );
     m.send(lost(sync), 2000);
+    expect(membership(m)).toBe('COMPLETING_REBALANCE');
+    expect(sends(m.send({ type: 'rejoinBackoff', key: 'rejoin', data: {} }, 2100))).toEqual(['JoinGroup→group-coordinator']);
     expect(membership(m)).toBe('PREPARING_REBALANCE');
   });
 
@@ -291,11 +293,13 @@ describe('consumer statechart: the two regions of running', () => {
     expect(sends(m.send(call('poll'), 40))).toEqual(['JoinGroup→group-coordinator']);
   });
 
-  it('a SyncGroup answered NOT_COORDINATOR joins again after retry.backoff.ms', () => {
+  it('a SyncGroup answered NOT_COORDINATOR joins again after retry.backoff.ms (COMPLETING_REBALANCE until then)', () => {
     const { m, sync } = joinedAsLeader();
     const fx = m.send(answer('SyncGroupResponse', sync?.payload.correlationId as number, { error: 'NOT_COORDINATOR', assignment: [] }), 20);
-    expect(membership(m)).toBe('PREPARING_REBALANCE');
+    expect(membership(m)).toBe('COMPLETING_REBALANCE');
     expect(timers(fx)).toEqual(['rejoinBackoff']);
+    m.send({ type: 'rejoinBackoff', key: 'rejoin', data: {} }, 120);
+    expect(membership(m)).toBe('PREPARING_REBALANCE');
   });
 
   it('without group.id the member is USER_ASSIGNED: every partition, positions reset by ListOffsets, no commits', () => {

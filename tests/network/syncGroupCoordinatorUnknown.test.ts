@@ -3,7 +3,9 @@
  * → `if (coordinatorUnknown()) return RequestFuture.coordinatorNotAvailable()` — no SyncGroup is sent;
  * joinGroupIfNeeded takes the retriable failure (requestRejoin, `timer.sleep(retryBackoffMs)`) and
  * JoinGroup goes again after ensureCoordinatorReady. The old model held the SyncGroup until a
- * FindCoordinator named a coordinator, then sent it there.
+ * FindCoordinator named a coordinator, then sent it there. Meanwhile the member is COMPLETING_REBALANCE
+ * (JoinGroupResponseHandler set it and enabled the heartbeat thread; requestRejoin changes no state)
+ * until initiateJoinGroup sets PREPARING_REBALANCE; the model before kept it PREPARING_REBALANCE.
  */
 import { describe, expect, it } from 'vitest';
 import { type ConsumerContext, consumerMachine, membershipState } from '../../src/sim/consumer/consumer.machine';
@@ -35,7 +37,7 @@ describe('SyncGroup with the coordinator unknown (sendSyncGroupRequest: coordina
       expect.objectContaining({ type: 'fact', fact: expect.objectContaining({ error: 'COORDINATOR_NOT_AVAILABLE', during: 'SyncGroup' }) }),
     );
     expect(timers(fx)).toContain('rejoinBackoff:100');
-    expect(membershipState(m.state())).toBe('PREPARING_REBALANCE');
+    expect(membershipState(m.state())).toBe('COMPLETING_REBALANCE');
     expect(m.context<ConsumerContext>()).toMatchObject({ memberId: 'c-0', generationId: 1 });
 
     // the lookup answered: nothing is sent until the backoff is over (no SyncGroup held for it)
@@ -45,6 +47,24 @@ describe('SyncGroup with the coordinator unknown (sendSyncGroupRequest: coordina
     const rejoin = sent(m.send({ type: 'rejoinBackoff' }, 112), 'JoinGroup');
     expect(rejoin?.to).toBe('broker-2.group-coordinator');
     expect(rejoin?.payload.memberId).toBe('c-0');
+    expect(membershipState(m.state())).toBe('PREPARING_REBALANCE');
+  });
+
+  it('until that JoinGroup the member is COMPLETING_REBALANCE with its heartbeat thread enabled (heartbeat and session timers), then PREPARING_REBALANCE without heartbeats', () => {
+    const m = drive(consumerMachine, inputOf(scenario, 'c.consumer'));
+    const find = sent(m.send({ type: 'boot' }, 0), 'FindCoordinator');
+    const found = { error: 'NONE', coordinator: COORDINATOR };
+    const join = sent(m.send(answer('FindCoordinatorResponse', find?.payload.correlationId as number, found, 'broker-0'), 2), 'JoinGroup');
+    m.send(answer('OffsetCommitResponse', 999, { error: 'NOT_COORDINATOR' }, COORDINATOR), 10);
+    const joined = { error: 'NONE', generationId: 1, memberId: 'c-0', leader: 'c-0' };
+    const fx = m.send(answer('JoinGroupResponse', join?.payload.correlationId as number, joined, COORDINATOR), 12);
+    // HeartbeatThread.enable → resetTimeouts: the heartbeat timer and the session timer start
+    expect(timers(fx)).toEqual(expect.arrayContaining(['heartbeatDue:3000', 'heartbeatSessionExpired:45000']));
+    expect(membershipState(m.state())).toBe('COMPLETING_REBALANCE');
+    const again = m.send({ type: 'rejoinBackoff' }, 112);
+    expect(membershipState(m.state())).toBe('PREPARING_REBALANCE');
+    // initiateJoinGroup: PREPARING_REBALANCE, where the heartbeat thread sends nothing (hasNotJoinedGroup)
+    expect(again).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'cancel', key: 'heartbeat' })]));
   });
 
   it('a known coordinator: SyncGroup goes at once (unchanged)', () => {

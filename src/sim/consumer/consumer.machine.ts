@@ -94,6 +94,8 @@ export type { ConsumerEvent } from './events';
 const a = {
   sendJoin: action((d, _e, out) => sendJoin(d, out)),
   rejoinAfterBackoff: action((d, _e, out) => rejoinAfterBackoff(d, out)),
+  /** A JoinGroup sent now replaces the one the backoff was for. */
+  cancelRejoinBackoff: action((_d, _e, out) => out.cancel('rejoin')),
   joined: action<EventOf<'JoinGroupResponse'>>(onJoined),
   /** …with the coordinator unknown: no SyncGroup (COORDINATOR_NOT_AVAILABLE), JoinGroup again after the backoff. */
   joinedCoordinatorUnknown: action<EventOf<'JoinGroupResponse'>>(onJoinedCoordinatorUnknown),
@@ -342,7 +344,8 @@ export const consumerMachine = setup({
             PREPARING_REBALANCE: {
               on: {
                 JoinGroupResponse: [
-                  { guard: 'joinedCoordinatorUnknown', actions: a.joinedCoordinatorUnknown },
+                  // no SyncGroup, but Kafka's member is COMPLETING_REBALANCE until the JoinGroup after the backoff
+                  { guard: 'joinedCoordinatorUnknown', target: 'COMPLETING_REBALANCE', actions: a.joinedCoordinatorUnknown },
                   { guard: 'joinSucceeded', target: 'COMPLETING_REBALANCE', actions: a.joined },
                   { actions: a.joinFailed },
                 ],
@@ -360,28 +363,23 @@ export const consumerMachine = setup({
               },
             },
             /**
-             * SyncGroup in flight. Heartbeats go on from the JoinGroup answer (JoinGroupResponseHandler
-             * enables the heartbeat thread on entering COMPLETING_REBALANCE).
+             * SyncGroup in flight — or none, waiting retry.backoff.ms for the next JoinGroup (the coordinator
+             * unknown at the JoinGroup answer, or the SyncGroup refused by a moved coordinator or lost).
+             * Heartbeats go on from the JoinGroup answer (JoinGroupResponseHandler enables the heartbeat
+             * thread on entering COMPLETING_REBALANCE).
              */
             COMPLETING_REBALANCE: {
               on: {
                 SyncGroupResponse: [
                   { guard: 'syncSucceeded', target: 'STABLE', actions: a.synced },
-                  {
-                    guard: 'syncRejoinsAfterBackoff',
-                    target: 'PREPARING_REBALANCE',
-                    actions: [a.syncFailed, a.stopHeartbeats, a.rejoinAfterBackoff],
-                  },
+                  // the coordinator moved: COMPLETING_REBALANCE, heartbeat thread on, until the JoinGroup after the backoff
+                  { guard: 'syncRejoinsAfterBackoff', actions: [a.syncFailed, a.rejoinAfterBackoff] },
                   // an error SyncGroupResponseHandler does not expect: poll() throws it, the next poll() joins again
                   { guard: 'syncThrows', target: 'PREPARING_REBALANCE', actions: [a.syncFailed, a.stopHeartbeats] },
                   { target: 'PREPARING_REBALANCE', actions: [a.syncFailed, a.startRejoin] },
                 ],
                 disconnected: [
-                  {
-                    guard: 'joinOrSyncLost',
-                    target: 'PREPARING_REBALANCE',
-                    actions: [a.requestLost, a.stopHeartbeats, a.rejoinAfterBackoff],
-                  },
+                  { guard: 'joinOrSyncLost', actions: [a.requestLost, a.rejoinAfterBackoff] },
                   { guard: 'heartbeatLost', actions: a.heartbeatLost },
                   { actions: a.requestLostSyncing },
                 ],
@@ -389,7 +387,10 @@ export const consumerMachine = setup({
                 heartbeatThreadLookup: { actions: a.heartbeatThreadLookup },
                 heartbeatSessionExpired: { actions: a.heartbeatSessionExpired },
                 HeartbeatResponse: { actions: a.heartbeatResponseSyncing },
-                resubscribe: { target: 'PREPARING_REBALANCE', actions: [a.startRejoin, a.resubscribe] },
+                // no SyncGroup was sent (the coordinator unknown at the JoinGroup answer): joinGroupIfNeeded's
+                // retry.backoff.ms is over, initiateJoinGroup (PREPARING_REBALANCE) sends JoinGroup
+                rejoinBackoff: { target: 'PREPARING_REBALANCE', actions: [a.stopHeartbeats, a.sendJoin] },
+                resubscribe: { target: 'PREPARING_REBALANCE', actions: [a.cancelRejoinBackoff, a.startRejoin, a.resubscribe] },
                 poll: { actions: a.waitingPoll },
                 commitSync: { actions: a.commitSyncSyncing },
                 commitRetry: { actions: a.commitRetrySyncing },

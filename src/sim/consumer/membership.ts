@@ -51,8 +51,7 @@ export function rejoinAfterBackoff(d: Draft, out: Out): void {
  */
 export function onJoined(d: Draft, ev: EventOf<'JoinGroupResponse'>, out: Out): void {
   const r = ev.payload;
-  out.timer('heartbeat', 'heartbeatDue', d.config['heartbeat.interval.ms'], {}, true);
-  resetSessionTimeout(d, ev.now, out);
+  enableHeartbeatThread(d, ev.now, out);
   d.memberId = r.memberId;
   d.generationId = r.generationId;
   sendToCoordinator(d, out, 'SyncGroup', {
@@ -63,15 +62,24 @@ export function onJoined(d: Draft, ev: EventOf<'JoinGroupResponse'>, out: Out): 
   });
 }
 
+/** HeartbeatThread.enable → Heartbeat.resetTimeouts: the first heartbeat heartbeat.interval.ms from now, the session timer from now. */
+function enableHeartbeatThread(d: Draft, now: number, out: Out): void {
+  out.timer('heartbeat', 'heartbeatDue', d.config['heartbeat.interval.ms'], {}, true);
+  resetSessionTimeout(d, now, out);
+}
+
 /**
  * JoinGroupResponseHandler, success, with the coordinator unknown by then (a commit's NOT_COORDINATOR
- * read just before, or its connection inside its reconnect backoff): the generation and member id are
- * taken, but AbstractCoordinator.sendSyncGroupRequest finds coordinatorUnknown() and returns
- * RequestFuture.coordinatorNotAvailable() — no SyncGroup. joinGroupIfNeeded: a retriable failure,
- * requestRejoin, JoinGroup again after retry.backoff.ms (ensureCoordinatorReady first). The heartbeat
- * thread, just enabled (COMPLETING_REBALANCE until that JoinGroup), looks the coordinator up at once.
+ * read just before, or its connection inside its reconnect backoff): state COMPLETING_REBALANCE, the
+ * heartbeat thread enabled, the generation and member id taken — but
+ * AbstractCoordinator.sendSyncGroupRequest finds coordinatorUnknown() and returns
+ * RequestFuture.coordinatorNotAvailable(): no SyncGroup. joinGroupIfNeeded: a retriable failure,
+ * requestRejoin (the state stays COMPLETING_REBALANCE), `timer.sleep(retryBackoffMs)`, then
+ * ensureCoordinatorReady and initiateJoinGroup (PREPARING_REBALANCE, JoinGroup: the machine's
+ * `rejoinBackoff` in COMPLETING_REBALANCE). The heartbeat thread, enabled, looks the coordinator up at once.
  */
 export function onJoinedCoordinatorUnknown(d: Draft, ev: EventOf<'JoinGroupResponse'>, out: Out): void {
+  enableHeartbeatThread(d, ev.now, out);
   d.memberId = ev.payload.memberId;
   d.generationId = ev.payload.generationId;
   out.fact({ kind: 'clientError', client: d.client, error: 'COORDINATOR_NOT_AVAILABLE', during: 'SyncGroup', fatal: false });
