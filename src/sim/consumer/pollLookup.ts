@@ -8,9 +8,11 @@
  * awaitMetadataUpdate (a Metadata request, and its answer) and asks again; a coordinator named but
  * inside its reconnect backoff is marked unknown and asked for again after the same sleep, without
  * the metadata update. ensureCoordinatorReady is synchronized, so the heartbeat thread waits
- * meanwhile (groupLookup.ts onHeartbeatThreadLookup). *The model's poll() has no timeout*: its
- * attempts count from the poll() (or from the moment the coordinator was lost while it waited),
- * where Kafka's start again at each poll(timeout) call. *No jitter*, as the model's other backoffs.
+ * meanwhile (groupLookup.ts onHeartbeatThreadLookup). The model's poll() has no timeout — it is
+ * Kafka's poll(Long.MAX_VALUE) — so its attempts count from the poll() (or from the moment the
+ * coordinator was lost while it waited), as that call's single ensureCoordinatorReady does; an
+ * application's poll(timeout) would start them again at each call, and the model's applications make
+ * none (kafka-behaviour.md §11, "Which poll() the model's is"). *No jitter*, as the model's other backoffs.
  */
 import type { Out } from '../actors/out';
 import { refreshBackoff, requestUpdate } from '../cluster/clientMetadata';
