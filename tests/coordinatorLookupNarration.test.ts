@@ -37,9 +37,11 @@ describe('coordinatorLookupRetry in words', () => {
     const trace = runScenario(coordDead([{ type: 'crash', target: 'broker-0', at: 6109, durationMs: 5000 }]));
     const step = firstRetrySending(trace, 'Metadata');
     expect(narrate(trace, step, 'en')).toContain(
-      "The backoff of reader's consumer after a failed coordinator lookup has passed: inside poll() it first waits for fresh metadata (awaitMetadataUpdate) and sends Metadata to",
+      "The backoff of reader's consumer after a failed coordinator lookup has passed: inside poll(), commitSync() or close() it first waits for fresh metadata (awaitMetadataUpdate) and sends Metadata to",
     );
-    expect(narrate(trace, step, 'ko')).toContain('poll() 안에서 먼저 메타데이터 갱신을 기다립니다(awaitMetadataUpdate)');
+    expect(narrate(trace, step, 'ko')).toContain(
+      'poll(), commitSync(), close() 안에서 먼저 메타데이터 갱신을 기다립니다(awaitMetadataUpdate)',
+    );
     for (let i = 0; i < trace.steps.length; i++)
       if (trace.steps.at(i)?.label === 'coordinatorLookupRetry')
         expect(narrate(trace, i, 'en')).not.toContain('timer coordinatorLookupRetry fired');

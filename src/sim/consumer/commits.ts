@@ -23,6 +23,7 @@ import {
 import type { ConsumerEvent, EventOf, OffsetAndPartition } from './events';
 import { fetchWhilePolling, resetPosition, servePoll } from './fetcher';
 import { throwPending } from './pollErrors';
+import { startCommitLookup } from './pollLookup';
 import { seekUnvalidated } from './positionValidation';
 import { stopHeartbeatThread } from './sessionTimer';
 
@@ -99,6 +100,7 @@ export function refusedUnsent(
 }
 
 function sendCommit(d: Draft, out: Out, c: PendingCommit): void {
+  startCommitLookup(d, c.purpose);
   d.commitInFlight = c;
   sendToCoordinator(d, out, 'OffsetCommit', {
     correlationId: c.correlationId,

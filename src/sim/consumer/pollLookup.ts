@@ -26,9 +26,38 @@ import {
 } from './consumerContext';
 import type { ConsumerEvent, EventOf } from './events';
 
-/** The application's thread is in ensureCoordinatorReady: a poll() waits, the member uses the group, its coordinator is looked up. */
-export function inPollLookup(ctx: Pick<ConsumerContext, 'pollWaiting' | 'config' | 'meta'>): boolean {
-  return ctx.pollWaiting !== null && Boolean(ctx.config['group.id']) && groupCoordinatorOnLeader(ctx.meta);
+/**
+ * The application's thread is in ensureCoordinatorReady — a poll() waits, or a commitSync() or close()'s
+ * commit is held for the coordinator (commitHeld) — the member uses the group, its coordinator is
+ * looked up.
+ */
+export function inPollLookup(
+  ctx: Pick<ConsumerContext, 'pollWaiting' | 'config' | 'meta' | 'commitInFlight' | 'coordinatorWaiting'>,
+): boolean {
+  return (ctx.pollWaiting !== null || commitHeld(ctx)) && Boolean(ctx.config['group.id']) && groupCoordinatorOnLeader(ctx.meta);
+}
+
+/**
+ * ConsumerCoordinator.commitOffsetsSync (commitSync(), close()'s auto-commit) calls
+ * coordinatorUnknownAndUnreadySync(timer) → ensureCoordinatorReady(timer) before each attempt: its
+ * commit held for the coordinator means the application's thread is in that lookup, with its doubling
+ * backoff and metadata update, as poll()'s.
+ */
+function commitHeld(ctx: Pick<ConsumerContext, 'commitInFlight' | 'coordinatorWaiting'>): boolean {
+  const c = ctx.commitInFlight;
+  if (c === null || (c.purpose !== 'sync' && c.purpose !== 'close')) return false;
+  return (ctx.coordinatorWaiting ?? []).some((w) => w.rpc === 'OffsetCommit' && w.payload.correlationId === c.correlationId);
+}
+
+/**
+ * An attempt of commitOffsetsSync starts (a commitSync() or close()'s commit, or its retry): with the
+ * coordinator unknown, a new ensureCoordinatorReady call — its attempts from 0.
+ */
+export function startCommitLookup(d: Draft, purpose: string): void {
+  if (purpose !== 'sync' && purpose !== 'close') return;
+  if (!groupCoordinatorOnLeader(d.meta) || checkAndGetCoordinator(d)) return;
+  d.lookupAttempts = 0;
+  d.lookupAfterMetadata = false;
 }
 
 /**
@@ -57,8 +86,8 @@ export function onPollPass(before: ConsumerContext, d: Draft, ev: ConsumerEvent,
 /**
  * A lookup failed (`metadata`: the FindCoordinator future failed — error answer, lost, no node — so
  * awaitMetadataUpdate follows the sleep; false: a coordinator named inside its reconnect backoff).
- * While poll() waits: the next after retryBackoff.backoff(attempts++); otherwise, for a held request,
- * after retry.backoff.ms.
+ * While poll() waits, or commitSync() / close() waits for the coordinator: the next after
+ * retryBackoff.backoff(attempts++); otherwise, for another held request, after retry.backoff.ms.
  */
 export function armLookupRetry(d: Draft, out: Out, metadata: boolean): void {
   if (!inPollLookup(d)) {

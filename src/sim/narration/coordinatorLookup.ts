@@ -1,8 +1,8 @@
 /**
  * The consumer's `coordinatorLookupRetry` timer in words: AbstractCoordinator.ensureCoordinatorReady's
- * sleep after a failed coordinator lookup is over (consumer/pollLookup.ts). Inside poll() a failed
- * FindCoordinator is followed by a metadata update first (awaitMetadataUpdate); a coordinator named
- * inside its reconnect backoff, or a group request held outside poll(), by the FindCoordinator itself.
+ * sleep after a failed coordinator lookup is over (consumer/pollLookup.ts). Inside poll(), commitSync()
+ * or close() a failed FindCoordinator is followed by a metadata update first (awaitMetadataUpdate); a
+ * coordinator named inside its reconnect backoff, or another group request held, by the FindCoordinator itself.
  */
 import type { NarrationContext } from './context';
 import { josa, say } from './language';
@@ -31,14 +31,14 @@ export function coordinatorLookupRetryClause(ctx: NarrationContext, who: string,
   if (rpcs.includes('Metadata'))
     return say(
       lang,
-      `${backoff}: inside poll() it first waits for fresh metadata (awaitMetadataUpdate) and sends ${sent}; the FindCoordinator follows its answer`,
-      `${backoff}. poll() 안에서 먼저 메타데이터 갱신을 기다립니다(awaitMetadataUpdate). ${josa(sent, '을/를')} 보내고, 그 응답 뒤에 FindCoordinator를 보냅니다.`,
+      `${backoff}: inside poll(), commitSync() or close() it first waits for fresh metadata (awaitMetadataUpdate) and sends ${sent}; the FindCoordinator follows its answer`,
+      `${backoff}. poll(), commitSync(), close() 안에서 먼저 메타데이터 갱신을 기다립니다(awaitMetadataUpdate). ${josa(sent, '을/를')} 보내고, 그 응답 뒤에 FindCoordinator를 보냅니다.`,
     );
   if (data.metadata === true)
     return say(
       lang,
-      `${backoff}: no FindCoordinator now — it waits for a metadata update first (its Metadata request is itself backing off), or the coordinator is known again, or a lookup is still in flight, or no poll() waits for it any more`,
-      `${backoff}. 지금은 FindCoordinator를 보내지 않습니다. 먼저 메타데이터 갱신을 기다리거나(Metadata 요청도 backoff 중), 코디네이터를 다시 알게 되었거나, 조회가 아직 진행 중이거나, 더는 기다리는 poll()이 없습니다.`,
+      `${backoff}: no FindCoordinator now — it waits for a metadata update first (its Metadata request is itself backing off), or the coordinator is known again, or a lookup is still in flight, or no poll(), commitSync() or close() waits for it any more`,
+      `${backoff}. 지금은 FindCoordinator를 보내지 않습니다. 먼저 메타데이터 갱신을 기다리거나(Metadata 요청도 backoff 중), 코디네이터를 다시 알게 되었거나, 조회가 아직 진행 중이거나, 더는 기다리는 poll(), commitSync(), close()가 없습니다.`,
     );
   return say(
     lang,

@@ -1,0 +1,102 @@
+/**
+ * commitSync() and close()'s auto-commit wait for an unknown coordinator the way poll() does:
+ * ConsumerCoordinator.commitOffsetsSync calls coordinatorUnknownAndUnreadySync(timer) →
+ * AbstractCoordinator.ensureCoordinatorReady(timer) before each attempt — a failed lookup sleeps
+ * `retryBackoff.backoff(attempts++)` (retry.backoff.ms doubling to retry.backoff.max.ms, attempts from 0
+ * at each call) then `client.awaitMetadataUpdate(timer)`. The old model looked up for such a held
+ * commit every retry.backoff.ms, without the metadata update.
+ */
+import { describe, expect, it } from 'vitest';
+import { type ConsumerContext, consumerMachine, membershipState } from '../../src/sim/consumer/consumer.machine';
+import type { Effect } from '../../src/sim/kernel/effects';
+import { HOSTED_GROUP_CONSUMER, HOSTED_GROUP_COORDINATOR } from '../fixtures/hostedGroup';
+import { answer, sent } from '../machines/consumerDriver';
+import { type Driven, drive, inputOf, sends } from '../machines/harness';
+import { metadataOfT, partitionT0 } from '../machines/replicatedTopic';
+
+const COORDINATOR = HOSTED_GROUP_COORDINATOR;
+const retryTimer = (fx: readonly Effect[]) =>
+  fx.find((e): e is Extract<Effect, { type: 'timer' }> => e.type === 'timer' && e.name === 'coordinatorLookupRetry');
+const notAvailable = (m: Driven, find: ReturnType<typeof sent>, now: number) =>
+  m.send(answer('FindCoordinatorResponse', find?.payload.correlationId as number, { error: 'COORDINATOR_NOT_AVAILABLE' }, 'broker-0'), now);
+const commitSync = { type: 'commitSync', from: 'c.app', args: { offsets: [{ topic: 't', partition: 0, offset: 3 }] } };
+
+/** A member STABLE in generation 1 with coordinator broker-1, t-0 at offset 0, the application outside poll(). */
+function stable(config: Record<string, unknown> = {}): Driven {
+  const scenario = {
+    ...HOSTED_GROUP_CONSUMER,
+    clients: [{ ...HOSTED_GROUP_CONSUMER.clients[0], config: { ...HOSTED_GROUP_CONSUMER.clients[0]?.config, ...config } }],
+  };
+  const m = drive(consumerMachine, inputOf(scenario, 'c.consumer'));
+  const find = sent(m.send({ type: 'boot' }, 0), 'FindCoordinator');
+  const found = { error: 'NONE', coordinator: COORDINATOR };
+  const join = sent(m.send(answer('FindCoordinatorResponse', find?.payload.correlationId as number, found, 'broker-0'), 2), 'JoinGroup');
+  const joined = { error: 'NONE', generationId: 1, memberId: 'c-0', leader: 'c-0' };
+  const sync = sent(m.send(answer('JoinGroupResponse', join?.payload.correlationId as number, joined, COORDINATOR), 4), 'SyncGroup');
+  const assignment = { error: 'NONE', assignment: [{ topic: 't', partition: 0 }] };
+  const offsets = sent(
+    m.send(answer('SyncGroupResponse', sync?.payload.correlationId as number, assignment, COORDINATOR), 6),
+    'OffsetFetch',
+  );
+  const committed = { error: 'NONE', offsets: [{ topic: 't', partition: 0, offset: 0 }] };
+  m.send(answer('OffsetFetchResponse', offsets?.payload.correlationId as number, committed, COORDINATOR), 8);
+  expect(membershipState(m.state())).toBe('STABLE');
+  return m;
+}
+
+/** Fails the lookup `find` `n` times from `now`: each backoff's delay, the Metadata update after it, the next FindCoordinator. */
+function failLookups(m: Driven, first: ReturnType<typeof sent>, from: number, n: number) {
+  let find = first;
+  let now = from;
+  const delays: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const timer = retryTimer(notAvailable(m, find, now));
+    delays.push(timer?.delay as number);
+    now += timer?.delay as number;
+    const slept = m.send({ type: 'coordinatorLookupRetry', data: timer?.data }, now);
+    expect(sent(slept, 'FindCoordinator')).toBeUndefined();
+    const metadata = sent(slept, 'Metadata');
+    expect(metadata).toBeDefined();
+    now += 2;
+    find = sent(
+      m.send(
+        answer('MetadataResponse', metadata?.payload.correlationId as number, metadataOfT(partitionT0('broker-0', 0)), metadata?.to),
+        now,
+      ),
+      'FindCoordinator',
+    );
+    now += 2;
+  }
+  return { delays, find, now };
+}
+
+describe('commitSync() and close() wait for the coordinator in ensureCoordinatorReady, with its doubling backoff', () => {
+  it('commitSync() held for an unknown coordinator: lookups 100, 200, 400, 800, 1000 ms apart, each after a Metadata answer; found, the commit goes there', () => {
+    const m = stable();
+    // outside poll(): a heartbeat answered NOT_COORDINATOR, the heartbeat thread's lookup in flight
+    const find = sent(m.send(answer('HeartbeatResponse', 99, { error: 'NOT_COORDINATOR' }, COORDINATOR), 3010), 'FindCoordinator');
+    expect(sends(m.send(commitSync, 3011))).toEqual([]);
+    const { delays, find: last, now } = failLookups(m, find, 3012, 5);
+    expect(delays).toEqual([100, 200, 400, 800, 1000]);
+    const found = { error: 'NONE', coordinator: 'broker-2.group-coordinator' };
+    const fx = m.send(answer('FindCoordinatorResponse', last?.payload.correlationId as number, found, 'broker-0'), now);
+    expect(sends(fx)).toContain('OffsetCommit→broker-2.group-coordinator');
+    expect(m.context<ConsumerContext>()).toMatchObject({ lookupAttempts: 0 });
+  });
+
+  it('the heartbeat thread sends no FindCoordinator meanwhile (ensureCoordinatorReady holds the lock)', () => {
+    const m = stable();
+    const find = sent(m.send(answer('HeartbeatResponse', 99, { error: 'NOT_COORDINATOR' }, COORDINATOR), 3010), 'FindCoordinator');
+    m.send(commitSync, 3011);
+    notAvailable(m, find, 3012);
+    expect(sent(m.send({ type: 'heartbeatThreadLookup' }, 3110), 'FindCoordinator')).toBeUndefined();
+  });
+
+  it("close()'s auto-commit held for an unknown coordinator backs off the same way", () => {
+    const m = stable({ 'enable.auto.commit': true });
+    const find = sent(m.send(answer('HeartbeatResponse', 99, { error: 'NOT_COORDINATOR' }, COORDINATOR), 3010), 'FindCoordinator');
+    expect(sends(m.send({ type: 'close', from: 'c.app', args: {} }, 3011))).toEqual([]);
+    expect(m.state()).toBe('closing');
+    expect(failLookups(m, find, 3012, 3).delays).toEqual([100, 200, 400]);
+  });
+});
