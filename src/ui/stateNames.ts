@@ -103,6 +103,10 @@ const TIMER_EVENTS: Readonly<Record<string, Words>> = {
   autoCommitDue: ['auto-commit due (auto.commit.interval.ms)', '자동 커밋 시각(auto.commit.interval.ms)'],
   closeNow: ['close now', '지금 닫기'],
   commitDue: ['commit due (commit.interval.ms)', '커밋 시각(commit.interval.ms)'],
+  commitDeadline: [
+    'commit deadline (default.api.timeout.ms, or the close timeout)',
+    '커밋 기한(default.api.timeout.ms 또는 close 제한 시간)',
+  ],
   commitRetry: ['commit retry', '커밋 재시도'],
   completeRetry: ['completion retry', '완료 재시도'],
   continue: ['next step of the loop', '루프의 다음 단계'],

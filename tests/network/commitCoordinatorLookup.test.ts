@@ -100,3 +100,54 @@ describe('commitSync() and close() wait for the coordinator in ensureCoordinator
     expect(failLookups(m, find, 3012, 3).delays).toEqual([100, 200, 400]);
   });
 });
+
+describe("commitOffsetsSync's timer: no attempt at or after the deadline (`while (timer.notExpired())`)", () => {
+  it('a commitSync() held for the coordinator until default.api.timeout.ms throws TimeoutException there, without a request', () => {
+    const m = stable();
+    m.send(answer('HeartbeatResponse', 99, { error: 'NOT_COORDINATOR' }, COORDINATOR), 3010);
+    const held = m.send(commitSync, 3011);
+    expect(held).toContainEqual(expect.objectContaining({ type: 'timer', name: 'commitDeadline', delay: 60000 }));
+    const deadline = held.find((e): e is Extract<Effect, { type: 'timer' }> => e.type === 'timer' && e.name === 'commitDeadline');
+    const fx = m.send({ type: 'commitDeadline', data: deadline?.data }, 63011);
+    expect(sends(fx)).toEqual([]);
+    expect(fx).toContainEqual({
+      type: 'call',
+      to: 'c.app',
+      name: 'reply',
+      args: { call: 'commitSync', ok: false, error: 'TimeoutException' },
+    });
+    expect(m.context<ConsumerContext>().coordinatorWaiting).toEqual([]);
+    expect(m.context<ConsumerContext>().commitInFlight).toBeNull();
+  });
+
+  it("close()'s commit held until its timeout ends there: the consumer closes (no LeaveGroup: the coordinator unknown)", () => {
+    const m = stable({ 'enable.auto.commit': true });
+    m.send(answer('HeartbeatResponse', 99, { error: 'NOT_COORDINATOR' }, COORDINATOR), 3010);
+    const held = m.send({ type: 'close', from: 'c.app', args: {} }, 3011);
+    const deadline = held.find((e): e is Extract<Effect, { type: 'timer' }> => e.type === 'timer' && e.name === 'commitDeadline');
+    expect(deadline?.delay).toBe(30000);
+    const fx = m.send({ type: 'commitDeadline', data: deadline?.data }, 33011);
+    expect(m.state()).toBe('closed');
+    expect(sends(fx)).toEqual([]);
+    expect(fx).toContainEqual({ type: 'call', to: 'c.app', name: 'reply', args: { call: 'close', ok: true } });
+  });
+
+  it('a retry that falls due at the deadline is not sent: commitSync() throws TimeoutException', () => {
+    const m = stable();
+    const first = sent(m.send(commitSync, 10), 'OffsetCommit');
+    // a retriable refusal 50 ms before the deadline: the backoff is cut to the deadline
+    const fx = m.send(
+      answer('OffsetCommitResponse', first?.payload.correlationId as number, { error: 'COORDINATOR_LOAD_IN_PROGRESS' }, COORDINATOR),
+      59960,
+    );
+    expect(fx).toContainEqual(expect.objectContaining({ type: 'timer', name: 'commitRetry', delay: 50 }));
+    const retry = m.send({ type: 'commitRetry' }, 60010);
+    expect(sends(retry)).toEqual([]);
+    expect(retry).toContainEqual({
+      type: 'call',
+      to: 'c.app',
+      name: 'reply',
+      args: { call: 'commitSync', ok: false, error: 'TimeoutException' },
+    });
+  });
+});

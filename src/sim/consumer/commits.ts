@@ -99,7 +99,7 @@ export function refusedUnsent(
   return outOfGeneration(d) ? 'CommitFailedException' : null;
 }
 
-function sendCommit(d: Draft, out: Out, c: PendingCommit): void {
+function sendCommit(d: Draft, out: Out, c: PendingCommit, now: number): void {
   startCommitLookup(d, c.purpose);
   d.commitInFlight = c;
   sendToCoordinator(d, out, 'OffsetCommit', {
@@ -109,6 +109,59 @@ function sendCommit(d: Draft, out: Out, c: PendingCommit): void {
     memberId: c.memberId,
     offsets: c.offsets,
   });
+  // held for an unknown coordinator: ensureCoordinatorReady(timer) gives up at the commit's deadline
+  if (hasTimer(c) && heldForCoordinator(d, c))
+    out.timer('commitDeadline', 'commitDeadline', Math.max(0, c.deadline - now), { correlationId: c.correlationId });
+}
+
+/** commitOffsetsSync's timer ends commitSync() (default.api.timeout.ms) and close()'s commit (its close timeout); the others have none. */
+function hasTimer(c: PendingCommit): boolean {
+  return c.purpose === 'sync' || c.purpose === 'close';
+}
+
+/** The commit waits for the coordinator (sendToCoordinator held it), not yet sent. */
+function heldForCoordinator(d: Pick<ConsumerContext, 'coordinatorWaiting'>, c: PendingCommit): boolean {
+  return (d.coordinatorWaiting ?? []).some((w) => w.rpc === 'OffsetCommit' && w.payload.correlationId === c.correlationId);
+}
+
+/**
+ * commitOffsetsSync's timer has expired for the commit in flight: `do { … timer.sleep(backoff) } while
+ * (timer.notExpired())` makes no further attempt (a retry that falls due at the deadline is not sent),
+ * and ensureCoordinatorReady(timer) stops looking for the coordinator — commitSync() throws
+ * TimeoutException, close() logs it and leaves the group.
+ */
+export function commitTimedOut(ctx: Pick<ConsumerContext, 'commitInFlight'>, now: number): boolean {
+  const c = ctx.commitInFlight;
+  return c !== null && hasTimer(c) && now >= c.deadline;
+}
+
+/** The `commitDeadline` timer found close()'s commit still waiting for the coordinator: it ends, the member leaves. */
+export function closeCommitTimesOut(ctx: ConsumerContext, ev: ConsumerEvent): boolean {
+  const c = ctx.commitInFlight;
+  return (
+    ev.type === 'commitDeadline' &&
+    c !== null &&
+    c.purpose === 'close' &&
+    c.correlationId === ev.data?.correlationId &&
+    heldForCoordinator(ctx, c) &&
+    commitTimedOut(ctx, ev.now)
+  );
+}
+
+/**
+ * The commit's deadline while it waits for the coordinator (ensureCoordinatorReady(timer) returned
+ * false): the held request is dropped and the commit fails with TimeoutException without a request.
+ * A commit that was sent meanwhile waits for its answer (*the model's commitSync() does not give up on
+ * a request in flight at its deadline*).
+ */
+export function onCommitDeadline(d: Draft, ev: EventOf<'commitDeadline'>, out: Out): void {
+  const c = d.commitInFlight;
+  if (!c || c.correlationId !== ev.data?.correlationId || !heldForCoordinator(d, c) || !commitTimedOut(d, ev.now)) return;
+  d.coordinatorWaiting = (d.coordinatorWaiting ?? []).filter(
+    (w) => w.rpc !== 'OffsetCommit' || w.payload.correlationId !== c.correlationId,
+  );
+  failUnsent(d, out, c, ev.now, 'STABLE', 'TimeoutException');
+  scheduleAutoCommit(d, ev.now, out);
 }
 
 /** Commits offsets with the current generation: sent now, or queued behind the commit in flight. */
@@ -149,7 +202,7 @@ export function commit(
           : DEFAULT_API_TIMEOUT_MS),
   };
   if (!d.commitInFlight) {
-    sendCommit(d, out, c);
+    sendCommit(d, out, c, now);
     return;
   }
   // a newer commit replaces a queued auto-commit; a waiting commitSync or onJoinPrepare keeps its place
@@ -175,7 +228,7 @@ function nextCommit(d: Draft, out: Out, now: number, state: CommitState): void {
     failUnsent(d, out, next, now, state, refused);
     return;
   }
-  sendCommit(d, out, { ...next, generationId: d.generationId, memberId: d.memberId });
+  sendCommit(d, out, { ...next, generationId: d.generationId, memberId: d.memberId }, now);
 }
 
 const COMMIT_NAMES: Readonly<Record<PendingCommit['purpose'], string>> = {
@@ -383,9 +436,10 @@ export function joinPrepareRetryRefused(ctx: ConsumerContext): boolean {
 export function onCommitRetry(d: Draft, out: Out, now: number, state: CommitState = 'STABLE'): void {
   const c = d.commitInFlight;
   if (!c) return;
-  const refused = refusedUnsent(d, state);
+  // commitOffsetsSync's loop ends at its deadline: no attempt then
+  const refused = commitTimedOut(d, now) ? 'TimeoutException' : refusedUnsent(d, state);
   if (!refused) {
-    sendCommit(d, out, { ...c, correlationId: corr(d), generationId: d.generationId, memberId: d.memberId });
+    sendCommit(d, out, { ...c, correlationId: corr(d), generationId: d.generationId, memberId: d.memberId }, now);
     return;
   }
   failUnsent(d, out, c, now, state, refused);

@@ -24,14 +24,17 @@ import { leaderOf } from '../cluster/metadata';
 import type { TopicPartition } from '../protocol/messages';
 import { keyOf } from '../protocol/topicPartition';
 import {
+  closeCommitTimesOut,
   commitRefusalRejoinsAfterCommit,
   commitRefusalRejoinsNow,
+  commitTimedOut,
   endsCloseCommit,
   endsJoinPrepare,
   joinPrepareRetryRefused,
   needsCloseCommit,
   needsJoinPrepare,
   onAutoCommitDue,
+  onCommitDeadline,
   onCommitRetry,
   onCommitSync,
   onOffsetCommitResponse,
@@ -145,6 +148,8 @@ const a = {
     onOffsetCommitResponse(d, ev, out, 'COMPLETING_REBALANCE'),
   ),
   commitRetry: action((d, e, out) => onCommitRetry(d, out, e.now)),
+  /** commitSync()'s or close()'s deadline while its commit waits for the coordinator: TimeoutException. */
+  commitDeadline: action<EventOf<'commitDeadline'>>(onCommitDeadline),
   commitRetryRejoining: action((d, e, out) => onCommitRetry(d, out, e.now, 'PREPARING_REBALANCE')),
   commitRetrySyncing: action((d, e, out) => onCommitRetry(d, out, e.now, 'COMPLETING_REBALANCE')),
   offsetFetchResponse: action<EventOf<'OffsetFetchResponse'>>(onOffsetFetchResponse),
@@ -282,6 +287,10 @@ export const consumerMachine = setup({
     closeCommitDone: ({ context, event }: Args) =>
       event.type === 'OffsetCommitResponse' && endsCloseCommit(context, event.payload.correlationId, event.payload.error, event.now),
     closeCommitLost: ({ context, event }: Args) => closeCommitLost(context, event),
+    // close()'s commit at its deadline: a retry due then is not sent, a commit held for the coordinator ends
+    closeCommitRetryTimesOut: ({ context, event }: Args) =>
+      event.type === 'commitRetry' && context.commitInFlight?.purpose === 'close' && commitTimedOut(context, event.now),
+    closeCommitTimesOut: ({ context, event }: Args) => closeCommitTimesOut(context, event),
     // the fetching region follows the membership: it reads while the member holds its partitions
     /** JoinGroup or SyncGroup in flight (MemberState PREPARING_REBALANCE / COMPLETING_REBALANCE). */
     joining: or([
@@ -305,6 +314,7 @@ export const consumerMachine = setup({
     groupMetadata: { actions: a.groupMetadata },
     listOffsetsRetry: { actions: a.listOffsetsRetry },
     commitRetry: { actions: a.commitRetry },
+    commitDeadline: { actions: a.commitDeadline },
     disconnected: { actions: a.requestLost },
     MetadataResponse: { actions: a.metadataResponse },
     FindCoordinatorResponse: { actions: a.findCoordinatorResponse },
@@ -527,6 +537,14 @@ export const consumerMachine = setup({
         disconnected: [
           { guard: 'closeCommitLost', target: 'closed', actions: [a.requestLost, a.closeCommitEnded] },
           { actions: a.requestLost },
+        ],
+        commitRetry: [
+          { guard: 'closeCommitRetryTimesOut', target: 'closed', actions: [a.commitRetry, a.closeCommitEnded] },
+          { actions: a.commitRetry },
+        ],
+        commitDeadline: [
+          { guard: 'closeCommitTimesOut', target: 'closed', actions: [a.commitDeadline, a.closeCommitEnded] },
+          { actions: a.commitDeadline },
         ],
       },
     },

@@ -53,6 +53,7 @@ export type ConsumerEvent =
   | Timer<'rejoinBackoff'>
   | Timer<'autoCommitDue'>
   | Timer<'commitRetry'>
+  | Timer<'commitDeadline', { readonly correlationId: number }>
   | Timer<'fetchRetry'>
   | Timer<'validationRetry', { readonly partition: string }>
   | Timer<'metadataUpdateDue'>

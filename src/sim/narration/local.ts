@@ -167,6 +167,13 @@ export function timerClause(ctx: NarrationContext): string {
         `heartbeat.interval.ms가 지나 ${josa(who, '이/가')} ${coordinator}에 하트비트를 보냅니다.`,
       );
     }
+    case 'commitDeadline':
+      // the timeout's own fact (clientError TimeoutException) follows when the commit still waited for its coordinator
+      return say(
+        lang,
+        `${poss(who, 'commit')} deadline has passed (commitSync(): default.api.timeout.ms; close(): its timeout) — a commit still waiting for the group coordinator gives up without a request (TimeoutException); one already sent waits for its answer`,
+        `${who}의 커밋 기한이 지났습니다(commitSync(): default.api.timeout.ms, close(): 그 제한 시간). 아직 그룹 코디네이터를 기다리던 커밋은 요청을 보내지 않고 포기합니다(TimeoutException). 이미 보낸 커밋은 응답을 기다립니다.`,
+      );
     case 'heartbeatSessionExpired':
       // a session timer that gave up on the coordinator has its note; this one found nothing to do
       return say(
