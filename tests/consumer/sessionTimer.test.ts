@@ -97,7 +97,8 @@ describe('an expired session: the coordinator marked unknown and its connection 
   });
 
   it('the stand-alone coordinator: its connection closed, found again at once, so the timer starts again', () => {
-    const c = context({}, 1, { generationId: 1, memberId: 'c-0', sessionDeadline: 45010 });
+    // the heartbeat thread went round at 10 (enabled): its wake-ups are 100 ms apart from there, 45010 one of them
+    const c = context({}, 1, { generationId: 1, memberId: 'c-0', sessionDeadline: 45010, heartbeatWokeAt: 10 });
     const { d, effects } = run(c, (draft, out) => onHeartbeatSessionExpired(draft, 45010, out));
     expect(closes(effects)).toEqual(['group-coordinator']);
     expect(notes(effects)).toEqual([
@@ -119,6 +120,24 @@ describe('an expired session: the coordinator marked unknown and its connection 
     expect(closes(effects)).toEqual(['broker-1']);
     expect(d.groupCoordinator).toBeNull();
     expect(sessionTimers(effects)).toEqual([]);
+  });
+
+  it('a deadline between two wake-ups of the heartbeat thread (every retry.backoff.ms from its last round) is seen at the next one', () => {
+    // the last heartbeat went out at 42004; the session (from 3002) ends at 48002: the thread wakes at 48004
+    const c = context({}, 1, { generationId: 1, memberId: 'c-0', sessionDeadline: 48002, heartbeatWokeAt: 42004 });
+    const atDeadline = run(c, (draft, out) => onHeartbeatSessionExpired(draft, 48002, out));
+    expect(closes(atDeadline.effects)).toEqual([]);
+    expect(sessionTimers(atDeadline.effects)).toEqual([2]);
+    const woke = run(atDeadline.d, (draft, out) => onHeartbeatSessionExpired(draft, 48004, out));
+    expect(closes(woke.effects)).toEqual(['group-coordinator']);
+    // a heartbeat answered in between: nothing to give up at the wake-up
+    const answered = run({ ...atDeadline.d, sessionDeadline: 93003 }, (draft, out) => onHeartbeatSessionExpired(draft, 48004, out));
+    expect(closes(answered.effects)).toEqual([]);
+  });
+
+  it('a session timer held by a pause fires late: the thread, its wait long over, sees the expiry at once', () => {
+    const c = context({}, 1, { generationId: 1, memberId: 'c-0', sessionDeadline: 48002, heartbeatWokeAt: 42004 });
+    expect(closes(run(c, (draft, out) => onHeartbeatSessionExpired(draft, 60001, out)).effects)).toEqual(['group-coordinator']);
   });
 
   it('a heartbeat thread that wakes past its deadline (a pause) gives up first and does not heartbeat; it wakes again after retry.backoff.ms', () => {
@@ -151,15 +170,19 @@ describe('in a run: a stalled connection to the coordinator', () => {
     const t = runScenario(stalled);
     const own = lines(t, /^c\.consumer$/);
     const joined = [...t.steps].find((s) => s.actor === 'c.consumer' && s.label === 'JoinGroupResponse')?.t as number;
-    expect(own).toContain(`${joined + 45000} heartbeatSessionExpired [note]`);
+    // the heartbeat thread went round last at 46004 (a heartbeat; the failures at 33004 notified it there):
+    // the deadline joined + 45000 = 48002 falls between its wake-ups, seen at 48004
+    const seen = joined + 45000 + 2;
+    expect(own).toContain(`${joined + 45000} heartbeatSessionExpired`);
+    expect(own).toContain(`${seen} heartbeatSessionExpired [note]`);
     // the requests in flight complete as disconnects by the client's own close
     const closed = [...t.steps].filter(
       (s) => s.kind === 'disconnected' && (s.detail as { reason?: string } | null)?.reason === 'client-close',
     );
     expect(closed.length).toBeGreaterThan(0);
-    expect(closed.every((s) => s.t === joined + 45000)).toBe(true);
+    expect(closed.every((s) => s.t === seen)).toBe(true);
     // the OffsetFetch that was stalled behind the dropped answer is answered on the new connection, long before its request.timeout.ms
-    const next = [...t.steps].find((s) => s.actor === 'group-coordinator' && s.label === 'OffsetFetch' && s.t > joined + 45000);
-    expect(next?.t).toBeLessThan(joined + 45000 + 1000);
+    const next = [...t.steps].find((s) => s.actor === 'group-coordinator' && s.label === 'OffsetFetch' && s.t > seen);
+    expect(next?.t).toBeLessThan(seen + 1000);
   });
 });

@@ -183,7 +183,7 @@ const a = {
   findCoordinatorResponse: action<EventOf<'FindCoordinatorResponse'>>(onFindCoordinatorResponse),
   coordinatorLookupRetry: action<EventOf<'coordinatorLookupRetry'>>(onCoordinatorLookupRetry),
   /** The heartbeat thread wakes with the coordinator unknown (only where it runs: the states with heartbeats). */
-  heartbeatThreadLookup: action((d, _ev, out) => onHeartbeatThreadLookup(d, out)),
+  heartbeatThreadLookup: action((d, ev, out) => onHeartbeatThreadLookup(d, ev, out)),
   // retry.backoff.ms (or metadata.max.age.ms) passed: the wrapper sends the update that is now due
   metadataUpdateDue: action(() => {}),
   // an idle connection closed: the wrapper takes the disconnect (reconnect backoff, metadata update)

@@ -85,6 +85,13 @@ export interface ConsumerContext extends Required<ConsumerInput> {
    */
   readonly sessionDeadline: number;
   /**
+   * When the heartbeat thread last went round its loop without waiting (a heartbeat sent, the thread
+   * enabled or notified, the coordinator given up): between such moments it wakes every
+   * retry.backoff.ms from here (`AbstractCoordinator.this.wait(retryBackoffMs)`), and that is when it
+   * sees an expired session (sessionTimer.ts).
+   */
+  readonly heartbeatWokeAt: number;
+  /**
    * The application has a ConsumerRebalanceListener (offsets-in-sink: it seeks to the offsets its
    * database holds): on every assignment the consumer calls onPartitionsAssigned and waits for it
    * before fetching the group's committed offsets for the partitions it did not seek.
@@ -215,6 +222,7 @@ export function consumerDraft(c: ConsumerContext): Draft {
     offsetsAttempts: c.offsetsAttempts,
     heartbeatAttempts: c.heartbeatAttempts,
     sessionDeadline: c.sessionDeadline,
+    heartbeatWokeAt: c.heartbeatWokeAt,
     awaitingListener: c.awaitingListener,
     pollWaiting: c.pollWaiting,
     endOffsets: c.endOffsets,
@@ -260,6 +268,7 @@ export function initialContext(input: ConsumerInput): ConsumerContext {
     offsetsAttempts: 0,
     heartbeatAttempts: 0,
     sessionDeadline: 0,
+    heartbeatWokeAt: 0,
     awaitingListener: false,
     pollWaiting: null,
     endOffsets: null,

@@ -24,7 +24,7 @@ import {
 } from './consumerContext';
 import type { EventOf } from './events';
 import { armLookupRetry, inPollLookup } from './pollLookup';
-import { resetSessionTimeout } from './sessionTimer';
+import { heartbeatThreadWakes, resetSessionTimeout } from './sessionTimer';
 
 /**
  * AbstractCoordinator.coordinatorUnknown() read without marking anything (for a guard): no coordinator
@@ -82,8 +82,9 @@ export function onFindCoordinatorLost(d: Draft, correlationId: number, out: Out)
  * next; the model sends one FindCoordinator per wake-up unless one is in flight. While a poll() waits
  * the thread sends none: the main thread's ensureCoordinatorReady holds the lock (pollLookup.ts).
  */
-export function onHeartbeatThreadLookup(d: Draft, out: Out): void {
+export function onHeartbeatThreadLookup(d: Draft, ev: { readonly now: number }, out: Out): void {
   if (!groupCoordinatorOnLeader(d.meta) || outOfGeneration(d) || checkAndGetCoordinator(d)) return;
+  heartbeatThreadWakes(d, ev.now);
   // the main thread inside poll() holds the coordinator's lock (ensureCoordinatorReady is synchronized):
   // the thread waits; the lookups are poll()'s
   if (!inPollLookup(d)) lookupCoordinator(d, out);

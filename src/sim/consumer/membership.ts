@@ -25,7 +25,7 @@ import type { ConsumerEvent, EventOf } from './events';
 import { failPoll, throwPending } from './pollErrors';
 import { inPollLookup } from './pollLookup';
 import { invokePartitionsAssigned, revokeAll } from './positions';
-import { giveUpOnCoordinator, resetSessionTimeout, sessionExpired, stopHeartbeatThread } from './sessionTimer';
+import { giveUpOnCoordinator, heartbeatThreadWakes, resetSessionTimeout, sessionExpired, stopHeartbeatThread } from './sessionTimer';
 
 export function sendJoin(d: Draft, out: Out): void {
   sendToCoordinator(d, out, 'JoinGroup', {
@@ -64,6 +64,7 @@ export function onJoined(d: Draft, ev: EventOf<'JoinGroupResponse'>, out: Out): 
 
 /** HeartbeatThread.enable → Heartbeat.resetTimeouts: the first heartbeat heartbeat.interval.ms from now, the session timer from now. */
 function enableHeartbeatThread(d: Draft, now: number, out: Out): void {
+  heartbeatThreadWakes(d, now);
   out.timer('heartbeat', 'heartbeatDue', d.config['heartbeat.interval.ms'], {}, true);
   resetSessionTimeout(d, now, out);
 }
@@ -194,6 +195,7 @@ export function onHeartbeatDue(d: Draft, now: number, out: Out): void {
     out.timer('heartbeat', 'heartbeatDue', d.config['retry.backoff.ms'], {}, true);
     return;
   }
+  heartbeatThreadWakes(d, now);
   const heartbeat = { correlationId: corr(d), groupId: d.config['group.id'], generationId: d.generationId, memberId: d.memberId };
   sendToCoordinator(d, out, 'Heartbeat', heartbeat, true, !inPollLookup(d));
   out.timer('heartbeat', 'heartbeatDue', d.config['heartbeat.interval.ms'], {}, true);
@@ -212,10 +214,12 @@ export function onHeartbeatDue(d: Draft, now: number, out: Out): void {
  * hasNotJoinedGroup). The coordinator a disconnect or a coordinator error marked unknown is looked
  * up at once (HeartbeatThread.run: coordinatorUnknown → lookupCoordinator).
  */
-export function failHeartbeat(d: Draft, out: Out, heartbeating: boolean): void {
+export function failHeartbeat(d: Draft, out: Out, heartbeating: boolean, now: number): void {
   const backoff = commitBackoff(d.config, d.heartbeatAttempts);
   d.heartbeatAttempts += 1;
   if (!heartbeating || outOfGeneration(d)) return;
+  // the listener's notify(): the thread wakes now
+  heartbeatThreadWakes(d, now);
   out.timer('heartbeat', 'heartbeatDue', backoff, {}, true);
   if (groupCoordinatorOnLeader(d.meta) && !checkAndGetCoordinator(d)) lookupCoordinator(d, out);
 }
@@ -243,7 +247,7 @@ export function onHeartbeatResponse(d: Draft, ev: EventOf<'HeartbeatResponse'>, 
   // HeartbeatResponseHandler: a coordinator error marks the coordinator unknown; the member keeps its
   // generation, and heartbeats again after the backoff (failHeartbeat)
   if (!asksRejoin(error)) {
-    failHeartbeat(d, out, true);
+    failHeartbeat(d, out, true, ev.now);
     return;
   }
   // …and REBALANCE_IN_PROGRESS asks for a rejoin only from a STABLE member; during COMPLETING_REBALANCE it is ignored
@@ -254,7 +258,7 @@ export function onHeartbeatResponse(d: Draft, ev: EventOf<'HeartbeatResponse'>, 
   // attempt); one asked to rejoin keeps its session alive
   if (error !== 'REBALANCE_IN_PROGRESS') {
     stopHeartbeatThread(out);
-    failHeartbeat(d, out, false);
+    failHeartbeat(d, out, false, ev.now);
   }
   d.rejoinNeeded = true;
 }

@@ -74,7 +74,7 @@ export function onRequestLost(d: Draft, e: DisconnectedEvent, out: Out, heartbea
     }
     case 'Heartbeat':
       // Heartbeat.failHeartbeat: the next heartbeat after the backoff, not heartbeat.interval.ms later
-      failHeartbeat(d, out, heartbeating);
+      failHeartbeat(d, out, heartbeating, e.now);
       return;
     default:
       return;

@@ -18,8 +18,20 @@
 import type { Out } from '../actors/out';
 import { type Draft, groupCoordinatorOnLeader, knownCoordinator, outOfGeneration } from './consumerContext';
 
-/** The timer that wakes the heartbeat thread at the session deadline (Kafka's wakes every retry.backoff.ms to check). */
+/** The timer for the session deadline, then for the heartbeat thread's first wake-up at or after it. */
 export const SESSION_TIMER = 'session';
+
+/** The heartbeat thread goes round its loop now without waiting: its retry.backoff.ms wake-ups count from here. */
+export function heartbeatThreadWakes(d: Draft, now: number): void {
+  d.heartbeatWokeAt = now;
+}
+
+/** Until the heartbeat thread's next wake-up (0: it is awake now): it waits retry.backoff.ms at a time from heartbeatWokeAt. */
+function untilWakeUp(d: Draft, now: number): number {
+  const backoff = d.config['retry.backoff.ms'];
+  if (backoff <= 0 || now < d.heartbeatWokeAt) return 0;
+  return (backoff - ((now - d.heartbeatWokeAt) % backoff)) % backoff;
+}
 
 /** Heartbeat.resetSessionTimeout: the session deadline is session.timeout.ms from now. */
 export function resetSessionTimeout(d: Draft, now: number, out: Out): void {
@@ -55,11 +67,24 @@ export function giveUpOnCoordinator(d: Draft, now: number, out: Out): void {
     text: `no Heartbeat answered for session.timeout.ms (${d.config['session.timeout.ms']} ms): the heartbeat thread marks the group coordinator unknown and closes its connection to it (session timed out without receiving a heartbeat response)`,
   });
   out.closeConnection(coordinator);
+  // markCoordinatorUnknown: the loop goes round again at once
+  heartbeatThreadWakes(d, now);
   if (groupCoordinatorOnLeader(d.meta)) d.groupCoordinator = null;
   else resetSessionTimeout(d, now, out);
 }
 
-/** The session timer fired: the heartbeat thread gives up on its coordinator if the session has expired. */
+/**
+ * The session timer fired. HeartbeatThread.run checks `heartbeat.sessionTimeoutExpired(now)` only when it
+ * wakes — every retry.backoff.ms (`wait(retryBackoffMs)`), or at once when notified — so a deadline that
+ * falls between two wake-ups is seen at the next one: the timer is set again for it. Fired late (the
+ * process was paused past the deadline: its wait ended long ago), the thread sees it now.
+ */
 export function onHeartbeatSessionExpired(d: Draft, now: number, out: Out): void {
-  if (sessionExpired(d, now)) giveUpOnCoordinator(d, now, out);
+  if (!sessionExpired(d, now)) return;
+  const wait = untilWakeUp(d, now);
+  if (now === d.sessionDeadline && wait > 0) {
+    out.timer(SESSION_TIMER, 'heartbeatSessionExpired', wait, {}, true);
+    return;
+  }
+  giveUpOnCoordinator(d, now, out);
 }

@@ -175,11 +175,11 @@ export function timerClause(ctx: NarrationContext): string {
         `${who}의 커밋 기한이 지났습니다(commitSync(): default.api.timeout.ms, close(): 그 제한 시간). 아직 그룹 코디네이터를 기다리던 커밋은 요청을 보내지 않고 포기합니다(TimeoutException). 이미 보낸 커밋은 응답을 기다립니다.`,
       );
     case 'heartbeatSessionExpired':
-      // a session timer that gave up on the coordinator has its note; this one found nothing to do
+      // a session timer that gave up on the coordinator has its note; this one found nothing to do yet
       return say(
         lang,
-        `${poss(who, 'session timer')} fired, but the heartbeat thread has nothing to give up: the group coordinator is already unknown (being looked up) or the member is no longer in its group`,
-        `${who}의 세션 타이머가 울렸지만 하트비트 스레드가 할 일은 없습니다. 그룹 코디네이터를 이미 모르는 상태(찾는 중)이거나 멤버가 더는 그룹에 없습니다.`,
+        `${poss(who, 'session timer')} fired, but the heartbeat thread gives nothing up now: it sees an expired session only when it wakes (every retry.backoff.ms), so it checks again at its next wake-up; or the group coordinator is already unknown (being looked up), or the member is no longer in its group`,
+        `${who}의 세션 타이머가 울렸지만 하트비트 스레드는 지금 아무것도 포기하지 않습니다. 세션 만료는 스레드가 깨어날 때(retry.backoff.ms마다)만 확인하므로 다음에 깨어날 때 다시 확인합니다. 또는 그룹 코디네이터를 이미 모르는 상태(찾는 중)이거나 멤버가 더는 그룹에 없습니다.`,
       );
     case 'pollTimeoutExpired':
       // a poll timer that made the member leave has its note; this one found it inside poll() or out of its group
