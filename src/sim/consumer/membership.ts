@@ -62,7 +62,7 @@ export function onJoined(d: Draft, ev: EventOf<'JoinGroupResponse'>, out: Out): 
   });
 }
 
-/** HeartbeatThread.enable → Heartbeat.resetTimeouts: the first heartbeat heartbeat.interval.ms from now, the session timer from now. */
+/** HeartbeatThread.enable: every timer of Heartbeat starts again — the first heartbeat heartbeat.interval.ms from now, the session timer from now. */
 function enableHeartbeatThread(d: Draft, now: number, out: Out): void {
   heartbeatThreadWakes(d, now);
   out.timer('heartbeat', 'heartbeatDue', d.config['heartbeat.interval.ms'], {}, true);
