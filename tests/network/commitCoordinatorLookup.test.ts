@@ -150,4 +150,54 @@ describe("commitOffsetsSync's timer: no attempt at or after the deadline (`while
       args: { call: 'commitSync', ok: false, error: 'TimeoutException' },
     });
   });
+
+  it('a commitSync() whose request is still unanswered at default.api.timeout.ms throws TimeoutException then; the late answer completes nothing', () => {
+    const m = stable();
+    const sentAt = m.send(commitSync, 10);
+    const request = sent(sentAt, 'OffsetCommit');
+    // client.poll(future, timer) returns at the deadline with the future not done: the loop ends
+    const deadline = sentAt.find((e): e is Extract<Effect, { type: 'timer' }> => e.type === 'timer' && e.name === 'commitDeadline');
+    expect(deadline?.delay).toBe(60000);
+    const fx = m.send({ type: 'commitDeadline', data: deadline?.data }, 60010);
+    expect(sends(fx)).toEqual([]);
+    expect(fx).toContainEqual({
+      type: 'call',
+      to: 'c.app',
+      name: 'reply',
+      args: { call: 'commitSync', ok: false, error: 'TimeoutException' },
+    });
+    expect(m.context<ConsumerContext>().commitInFlight).toBeNull();
+    // the answer after it: no second reply, no retry
+    const late = m.send(answer('OffsetCommitResponse', request?.payload.correlationId as number, { error: 'NONE' }, COORDINATOR), 60020);
+    expect(late.filter((e) => e.type === 'call')).toEqual([]);
+    expect(sends(late)).toEqual([]);
+  });
+
+  it("close()'s commit unanswered at its timeout: the consumer leaves the group and closes", () => {
+    const m = stable({ 'enable.auto.commit': true });
+    const fx0 = m.send({ type: 'close', from: 'c.app', args: {} }, 3011);
+    expect(sent(fx0, 'OffsetCommit')).toBeDefined();
+    const deadline = fx0.find((e): e is Extract<Effect, { type: 'timer' }> => e.type === 'timer' && e.name === 'commitDeadline');
+    const fx = m.send({ type: 'commitDeadline', data: deadline?.data }, 33011);
+    expect(m.state()).toBe('closed');
+    expect(sends(fx)).toEqual([`LeaveGroup→${COORDINATOR}`]);
+    expect(fx).toContainEqual({ type: 'call', to: 'c.app', name: 'reply', args: { call: 'close', ok: true } });
+  });
+
+  it('the deadline is put off while a retry backs off (the retry ends the commit if due then), and goes with a commit that ends', () => {
+    const m = stable();
+    const first = sent(m.send(commitSync, 10), 'OffsetCommit');
+    const refused = m.send(
+      answer('OffsetCommitResponse', first?.payload.correlationId as number, { error: 'COORDINATOR_LOAD_IN_PROGRESS' }, COORDINATOR),
+      20,
+    );
+    expect(refused).toContainEqual({ type: 'cancel', key: 'commitDeadline' });
+    const retry = m.send({ type: 'commitRetry' }, 120);
+    expect(retry).toContainEqual(expect.objectContaining({ type: 'timer', name: 'commitDeadline', delay: 59890 }));
+    const ok = m.send(
+      answer('OffsetCommitResponse', sent(retry, 'OffsetCommit')?.payload.correlationId as number, { error: 'NONE' }, COORDINATOR),
+      130,
+    );
+    expect(ok).toContainEqual({ type: 'cancel', key: 'commitDeadline' });
+  });
 });

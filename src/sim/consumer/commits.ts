@@ -109,9 +109,9 @@ function sendCommit(d: Draft, out: Out, c: PendingCommit, now: number): void {
     memberId: c.memberId,
     offsets: c.offsets,
   });
-  // held for an unknown coordinator: ensureCoordinatorReady(timer) gives up at the commit's deadline
-  if (hasTimer(c) && heldForCoordinator(d, c))
-    out.timer('commitDeadline', 'commitDeadline', Math.max(0, c.deadline - now), { correlationId: c.correlationId });
+  // commitOffsetsSync's timer: ensureCoordinatorReady(timer) for a commit held for an unknown
+  // coordinator, client.poll(future, timer) for one on the wire — either gives up at the deadline
+  if (hasTimer(c)) out.timer('commitDeadline', 'commitDeadline', Math.max(0, c.deadline - now), { correlationId: c.correlationId });
 }
 
 /** commitOffsetsSync's timer ends commitSync() (default.api.timeout.ms) and close()'s commit (its close timeout); the others have none. */
@@ -135,7 +135,7 @@ export function commitTimedOut(ctx: Pick<ConsumerContext, 'commitInFlight'>, now
   return c !== null && hasTimer(c) && now >= c.deadline;
 }
 
-/** The `commitDeadline` timer found close()'s commit still waiting for the coordinator: it ends, the member leaves. */
+/** The `commitDeadline` timer found close()'s commit still waiting for the coordinator or for its answer: it ends, the member leaves. */
 export function closeCommitTimesOut(ctx: ConsumerContext, ev: ConsumerEvent): boolean {
   const c = ctx.commitInFlight;
   return (
@@ -143,23 +143,26 @@ export function closeCommitTimesOut(ctx: ConsumerContext, ev: ConsumerEvent): bo
     c !== null &&
     c.purpose === 'close' &&
     c.correlationId === ev.data?.correlationId &&
-    heldForCoordinator(ctx, c) &&
     commitTimedOut(ctx, ev.now)
   );
 }
 
 /**
- * The commit's deadline while it waits for the coordinator (ensureCoordinatorReady(timer) returned
- * false): the held request is dropped and the commit fails with TimeoutException without a request.
- * A commit that was sent meanwhile waits for its answer (*the model's commitSync() does not give up on
- * a request in flight at its deadline*).
+ * The commit's deadline (the timer is cancelled while a retry's backoff runs: onCommitRetry ends the
+ * commit then). Held for an unknown coordinator (ensureCoordinatorReady(timer) returned false): the
+ * held request is dropped and the commit fails with TimeoutException without a request. On the wire:
+ * `client.poll(future, timer)` returns with the future not done, the loop ends, commitSync() throws
+ * TimeoutException ("Timeout of … expired before successfully committing offsets") and close() goes on
+ * — the request stays in flight, and its answer, when it comes, completes nothing the application
+ * waits for.
  */
 export function onCommitDeadline(d: Draft, ev: EventOf<'commitDeadline'>, out: Out): void {
   const c = d.commitInFlight;
-  if (!c || c.correlationId !== ev.data?.correlationId || !heldForCoordinator(d, c) || !commitTimedOut(d, ev.now)) return;
-  d.coordinatorWaiting = (d.coordinatorWaiting ?? []).filter(
-    (w) => w.rpc !== 'OffsetCommit' || w.payload.correlationId !== c.correlationId,
-  );
+  if (!c || c.correlationId !== ev.data?.correlationId || !commitTimedOut(d, ev.now)) return;
+  if (heldForCoordinator(d, c))
+    d.coordinatorWaiting = (d.coordinatorWaiting ?? []).filter(
+      (w) => w.rpc !== 'OffsetCommit' || w.payload.correlationId !== c.correlationId,
+    );
   failUnsent(d, out, c, ev.now, 'STABLE', 'TimeoutException');
   scheduleAutoCommit(d, ev.now, out);
 }
@@ -218,6 +221,9 @@ export function commit(
  * RebalanceInProgressException while the member rebalances (`state`), else CommitFailedException.
  */
 function nextCommit(d: Draft, out: Out, now: number, state: CommitState): void {
+  // the commit that ended takes its deadline with it
+  const ended = d.commitInFlight;
+  if (ended && hasTimer(ended)) out.cancel('commitDeadline');
   d.commitInFlight = null;
   const next = d.commitQueued;
   d.commitQueued = null;
@@ -378,6 +384,8 @@ export function commitFailed(d: Draft, out: Out, c: PendingCommit, error: string
         ? Math.min(commitBackoff(d.config, c.attempts), c.deadline - now)
         : d.config['retry.backoff.ms'];
     out.timer('commitRetry', 'commitRetry', backoff);
+    // the backoff is bounded by the deadline: the retry's turn ends the commit if it is due then
+    if (c.purpose === 'sync' || c.purpose === 'close') out.cancel('commitDeadline');
     return;
   }
   // generationUnchanged(): the generation and member id the commit was sent with are still this member's
