@@ -246,7 +246,7 @@ export const PRESET_TEXT_KO: Readonly<Record<string, PresetText>> = {
     question:
       'Streams 앱이 processing.guarantee=exactly_once_v2로 페이지별 조회 수를 셉니다(상태 저장소 + changelog). 커밋은 1초마다입니다. 4번째 조회의 카운트를 send()한 직후, 트랜잭션이 커밋되기 전에 중단됩니다. 재시작 뒤 카운트는 얼마일까요?',
     expected:
-      '열린 트랜잭션은 취소됩니다. changelog와 view-counts에 들어간 view-2, view-3의 카운트는 read_committed에서 숨겨지고, view-4의 카운트는 아직 프로듀서 버퍼에 있어서(linger.ms=100) 로그에 닿지 못했습니다. 상태 저장소는 지워진 뒤 changelog를 read_committed로 읽어 커밋된 카운트까지 복원되고, 입력은 커밋된 offset부터 다시 처리되므로 4번째 조회는 한 번만 셉니다: page-a 3, page-b 2. 커밋된 출력에는 조회마다 카운트가 한 번씩 들어 있고, view-2, view-3, view-4의 처리는 두 번 실행됐습니다.',
+      '열린 트랜잭션은 취소됩니다. 재시작한 인스턴스가 그룹에 다시 들어오기 전에(그룹은 중단된 멤버를 session.timeout.ms 동안 기다리고, 새 인스턴스의 initTransactions()는 태스크를 받은 뒤에야 호출됩니다) transaction.timeout.ms(exactly_once_v2에서 10000)가 지나 트랜잭션 코디네이터가 취소합니다. changelog와 view-counts에 들어간 view-2, view-3의 카운트는 read_committed에서 숨겨지고, view-4의 카운트는 아직 프로듀서 버퍼에 있어서(linger.ms=100) 로그에 닿지 못했습니다. 상태 저장소는 지워진 뒤 changelog를 read_committed로 읽어 커밋된 카운트까지 복원되고, 입력은 커밋된 offset부터 다시 처리되므로 4번째 조회는 한 번만 셉니다: page-a 3, page-b 2. 커밋된 출력에는 조회마다 카운트가 한 번씩 들어 있고, view-2, view-3, view-4의 처리는 두 번 실행됐습니다.',
   },
   'streams-alos-crash-duplicate': {
     title: 'Kafka Streams at_least_once: 같은 중단이 카운트를 부풀린다',
