@@ -379,13 +379,10 @@ export function commitFailed(d: Draft, out: Out, c: PendingCommit, error: string
   if (retries(c, error, now)) {
     d.commitInFlight = { ...c, attempts: c.attempts + 1 };
     // commitSync() and close() go through commitOffsetsSync: its exponential backoff, bounded by the deadline
-    const backoff =
-      c.purpose === 'sync' || c.purpose === 'close'
-        ? Math.min(commitBackoff(d.config, c.attempts), c.deadline - now)
-        : d.config['retry.backoff.ms'];
+    const backoff = hasTimer(c) ? Math.min(commitBackoff(d.config, c.attempts), c.deadline - now) : d.config['retry.backoff.ms'];
     out.timer('commitRetry', 'commitRetry', backoff);
     // the backoff is bounded by the deadline: the retry's turn ends the commit if it is due then
-    if (c.purpose === 'sync' || c.purpose === 'close') out.cancel('commitDeadline');
+    if (hasTimer(c)) out.cancel('commitDeadline');
     return;
   }
   // generationUnchanged(): the generation and member id the commit was sent with are still this member's

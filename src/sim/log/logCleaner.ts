@@ -65,7 +65,6 @@ function emptyBatchesToRetain(log: PartitionLog, upper: number): (b: RecordBatch
   return (b) => (b.producerId >= 0 && lastOfProducer(b)) || b.lastOffset + 1 === upper;
 }
 
-/** What one batch becomes: kept as it is, rewritten, or dropped (null). */
 /** A record whose key has a newer value in the cleaned range. */
 function isSuperseded(r: LogRecord, latest: ReadonlyMap<string, number>): boolean {
   return r.key !== null && latest.get(r.key) !== r.offset;
@@ -76,6 +75,7 @@ function isExpiredTombstone(b: RecordBatch, r: LogRecord, now: number): boolean 
   return r.value === null && b.deleteHorizonMs !== undefined && now >= b.deleteHorizonMs;
 }
 
+/** What one batch becomes: kept as it is, rewritten, or dropped (null). */
 function cleanBatch(
   b: RecordBatch,
   canDiscard: boolean,
