@@ -148,7 +148,7 @@ const a = {
     onOffsetCommitResponse(d, ev, out, 'COMPLETING_REBALANCE'),
   ),
   commitRetry: action((d, e, out) => onCommitRetry(d, out, e.now)),
-  /** commitSync()'s or close()'s deadline while its commit waits for the coordinator: TimeoutException. */
+  /** commitSync()'s or close()'s deadline while its commit waits for the coordinator or its answer: TimeoutException. */
   commitDeadline: action<EventOf<'commitDeadline'>>(onCommitDeadline),
   commitRetryRejoining: action((d, e, out) => onCommitRetry(d, out, e.now, 'PREPARING_REBALANCE')),
   commitRetrySyncing: action((d, e, out) => onCommitRetry(d, out, e.now, 'COMPLETING_REBALANCE')),
