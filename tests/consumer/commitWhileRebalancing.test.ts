@@ -18,16 +18,7 @@ import { translateNote } from '../../src/sim/narration/notes';
 import { joinedAsLeader } from '../machines/consumerDriver';
 import { drive, inputOf } from '../machines/harness';
 import { context, replies, response, run, sent, tp0 } from './fixture';
-
-const generation2 = { memberId: 'c-0', generationId: 2, assignment: [tp0], positions: { 't-0': 5 } };
-
-/** An auto-commit of offset 5 in flight (generation 2), and `queued` behind it. */
-function autoThen(queued: (d: Draft, out: Parameters<typeof commit>[1]) => void): ConsumerContext {
-  return run(context({}, 1, generation2), (d, out) => {
-    commit(d, out, [{ ...tp0, offset: 5 }], null, 'auto', 0);
-    queued(d, out);
-  }).d;
-}
+import { autoThen, generation2 } from './queuedCommits';
 
 const answeredIn = (ctx: ConsumerContext, state: 'PREPARING_REBALANCE' | 'COMPLETING_REBALANCE') =>
   run(ctx, (d, out) =>

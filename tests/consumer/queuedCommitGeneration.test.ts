@@ -7,20 +7,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { commit, endsCloseCommit, endsJoinPrepare, onOffsetCommitResponse, queuedRefusalNote } from '../../src/sim/consumer/commits';
-import type { ConsumerContext, Draft } from '../../src/sim/consumer/consumerContext';
+import type { ConsumerContext } from '../../src/sim/consumer/consumerContext';
 import type { EventOf } from '../../src/sim/consumer/events';
 import { translateNote } from '../../src/sim/narration/notes';
-import { context, replies, response, run, sent, tp0 } from './fixture';
-
-const generation2 = { memberId: 'c-0', generationId: 2, assignment: [tp0], positions: { 't-0': 5 } };
-
-/** An auto-commit of offset 5 in flight (generation 2), and `queued` behind it. */
-function autoThen(queued: (d: Draft, out: Parameters<typeof commit>[1]) => void): ConsumerContext {
-  return run(context({}, 1, generation2), (d, out) => {
-    commit(d, out, [{ ...tp0, offset: 5 }], null, 'auto', 0);
-    queued(d, out);
-  }).d;
-}
+import { replies, response, run, sent, tp0 } from './fixture';
+import { autoThen } from './queuedCommits';
 
 const answered = (ctx: ConsumerContext, error: string) =>
   run(ctx, (d, out) =>

@@ -7,68 +7,20 @@
  * commit every retry.backoff.ms, without the metadata update.
  */
 import { describe, expect, it } from 'vitest';
-import { type ConsumerContext, consumerMachine, membershipState } from '../../src/sim/consumer/consumer.machine';
+import type { ConsumerContext } from '../../src/sim/consumer/consumer.machine';
 import type { Effect } from '../../src/sim/kernel/effects';
-import { HOSTED_GROUP_CONSUMER, HOSTED_GROUP_COORDINATOR } from '../fixtures/hostedGroup';
+import { HOSTED_GROUP_COORDINATOR } from '../fixtures/hostedGroup';
 import { answer, sent } from '../machines/consumerDriver';
-import { type Driven, drive, inputOf, sends } from '../machines/harness';
-import { metadataOfT, partitionT0 } from '../machines/replicatedTopic';
+import { sends } from '../machines/harness';
+import { failLookups, lookupNotAvailable, stableHostedMember } from './hostedStableMember';
 
 const COORDINATOR = HOSTED_GROUP_COORDINATOR;
-const retryTimer = (fx: readonly Effect[]) =>
-  fx.find((e): e is Extract<Effect, { type: 'timer' }> => e.type === 'timer' && e.name === 'coordinatorLookupRetry');
-const notAvailable = (m: Driven, find: ReturnType<typeof sent>, now: number) =>
-  m.send(answer('FindCoordinatorResponse', find?.payload.correlationId as number, { error: 'COORDINATOR_NOT_AVAILABLE' }, 'broker-0'), now);
+const notAvailable = lookupNotAvailable;
 const commitSync = { type: 'commitSync', from: 'c.app', args: { offsets: [{ topic: 't', partition: 0, offset: 3 }] } };
-
-/** A member STABLE in generation 1 with coordinator broker-1, t-0 at offset 0, the application outside poll(). */
-function stable(config: Record<string, unknown> = {}): Driven {
-  const scenario = {
-    ...HOSTED_GROUP_CONSUMER,
-    clients: [{ ...HOSTED_GROUP_CONSUMER.clients[0], config: { ...HOSTED_GROUP_CONSUMER.clients[0]?.config, ...config } }],
-  };
-  const m = drive(consumerMachine, inputOf(scenario, 'c.consumer'));
-  const find = sent(m.send({ type: 'boot' }, 0), 'FindCoordinator');
-  const found = { error: 'NONE', coordinator: COORDINATOR };
-  const join = sent(m.send(answer('FindCoordinatorResponse', find?.payload.correlationId as number, found, 'broker-0'), 2), 'JoinGroup');
-  const joined = { error: 'NONE', generationId: 1, memberId: 'c-0', leader: 'c-0' };
-  const sync = sent(m.send(answer('JoinGroupResponse', join?.payload.correlationId as number, joined, COORDINATOR), 4), 'SyncGroup');
-  const assignment = { error: 'NONE', assignment: [{ topic: 't', partition: 0 }] };
-  const offsets = sent(
-    m.send(answer('SyncGroupResponse', sync?.payload.correlationId as number, assignment, COORDINATOR), 6),
-    'OffsetFetch',
-  );
-  const committed = { error: 'NONE', offsets: [{ topic: 't', partition: 0, offset: 0 }] };
-  m.send(answer('OffsetFetchResponse', offsets?.payload.correlationId as number, committed, COORDINATOR), 8);
-  expect(membershipState(m.state())).toBe('STABLE');
-  return m;
-}
-
-/** Fails the lookup `find` `n` times from `now`: each backoff's delay, the Metadata update after it, the next FindCoordinator. */
-function failLookups(m: Driven, first: ReturnType<typeof sent>, from: number, n: number) {
-  let find = first;
-  let now = from;
-  const delays: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const timer = retryTimer(notAvailable(m, find, now));
-    delays.push(timer?.delay as number);
-    now += timer?.delay as number;
-    const slept = m.send({ type: 'coordinatorLookupRetry', data: timer?.data }, now);
-    expect(sent(slept, 'FindCoordinator')).toBeUndefined();
-    const metadata = sent(slept, 'Metadata');
-    expect(metadata).toBeDefined();
-    now += 2;
-    find = sent(
-      m.send(
-        answer('MetadataResponse', metadata?.payload.correlationId as number, metadataOfT(partitionT0('broker-0', 0)), metadata?.to),
-        now,
-      ),
-      'FindCoordinator',
-    );
-    now += 2;
-  }
-  return { delays, find, now };
-}
+const stable = stableHostedMember;
+/** The `commitDeadline` timer an event armed. */
+const deadlineTimer = (fx: readonly Effect[]) =>
+  fx.find((e): e is Extract<Effect, { type: 'timer' }> => e.type === 'timer' && e.name === 'commitDeadline');
 
 describe('commitSync() and close() wait for the coordinator in ensureCoordinatorReady, with its doubling backoff', () => {
   it('commitSync() held for an unknown coordinator: lookups 100, 200, 400, 800, 1000 ms apart, each after a Metadata answer; found, the commit goes there', () => {
@@ -107,7 +59,7 @@ describe("commitOffsetsSync's timer: no attempt at or after the deadline (`while
     m.send(answer('HeartbeatResponse', 99, { error: 'NOT_COORDINATOR' }, COORDINATOR), 3010);
     const held = m.send(commitSync, 3011);
     expect(held).toContainEqual(expect.objectContaining({ type: 'timer', name: 'commitDeadline', delay: 60000 }));
-    const deadline = held.find((e): e is Extract<Effect, { type: 'timer' }> => e.type === 'timer' && e.name === 'commitDeadline');
+    const deadline = deadlineTimer(held);
     const fx = m.send({ type: 'commitDeadline', data: deadline?.data }, 63011);
     expect(sends(fx)).toEqual([]);
     expect(fx).toContainEqual({
@@ -124,7 +76,7 @@ describe("commitOffsetsSync's timer: no attempt at or after the deadline (`while
     const m = stable({ 'enable.auto.commit': true });
     m.send(answer('HeartbeatResponse', 99, { error: 'NOT_COORDINATOR' }, COORDINATOR), 3010);
     const held = m.send({ type: 'close', from: 'c.app', args: {} }, 3011);
-    const deadline = held.find((e): e is Extract<Effect, { type: 'timer' }> => e.type === 'timer' && e.name === 'commitDeadline');
+    const deadline = deadlineTimer(held);
     expect(deadline?.delay).toBe(30000);
     const fx = m.send({ type: 'commitDeadline', data: deadline?.data }, 33011);
     expect(m.state()).toBe('closed');
@@ -156,7 +108,7 @@ describe("commitOffsetsSync's timer: no attempt at or after the deadline (`while
     const sentAt = m.send(commitSync, 10);
     const request = sent(sentAt, 'OffsetCommit');
     // client.poll(future, timer) returns at the deadline with the future not done: the loop ends
-    const deadline = sentAt.find((e): e is Extract<Effect, { type: 'timer' }> => e.type === 'timer' && e.name === 'commitDeadline');
+    const deadline = deadlineTimer(sentAt);
     expect(deadline?.delay).toBe(60000);
     const fx = m.send({ type: 'commitDeadline', data: deadline?.data }, 60010);
     expect(sends(fx)).toEqual([]);
@@ -177,7 +129,7 @@ describe("commitOffsetsSync's timer: no attempt at or after the deadline (`while
     const m = stable({ 'enable.auto.commit': true });
     const fx0 = m.send({ type: 'close', from: 'c.app', args: {} }, 3011);
     expect(sent(fx0, 'OffsetCommit')).toBeDefined();
-    const deadline = fx0.find((e): e is Extract<Effect, { type: 'timer' }> => e.type === 'timer' && e.name === 'commitDeadline');
+    const deadline = deadlineTimer(fx0);
     const fx = m.send({ type: 'commitDeadline', data: deadline?.data }, 33011);
     expect(m.state()).toBe('closed');
     expect(sends(fx)).toEqual([`LeaveGroup→${COORDINATOR}`]);

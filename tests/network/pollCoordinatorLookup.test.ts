@@ -8,39 +8,18 @@
  * heartbeat thread's wake-up, every retry.backoff.ms.
  */
 import { describe, expect, it } from 'vitest';
-import { type ConsumerContext, consumerMachine, membershipState } from '../../src/sim/consumer/consumer.machine';
-import type { Effect } from '../../src/sim/kernel/effects';
-import { HOSTED_GROUP_CONSUMER, HOSTED_GROUP_COORDINATOR } from '../fixtures/hostedGroup';
+import type { ConsumerContext } from '../../src/sim/consumer/consumer.machine';
+import { HOSTED_GROUP_COORDINATOR } from '../fixtures/hostedGroup';
 import { answer, sent } from '../machines/consumerDriver';
-import { type Driven, drive, inputOf, sends } from '../machines/harness';
+import { sends } from '../machines/harness';
 import { metadataOfT, partitionT0 } from '../machines/replicatedTopic';
+import { failLookups, lookupNotAvailable, lookupRetryTimer, stableHostedMember } from './hostedStableMember';
 
-const scenario = HOSTED_GROUP_CONSUMER;
 const COORDINATOR = HOSTED_GROUP_COORDINATOR;
 const poll = { type: 'poll', from: 'c.app', args: {} };
-const retryTimer = (fx: readonly Effect[]) =>
-  fx.find((e): e is Extract<Effect, { type: 'timer' }> => e.type === 'timer' && e.name === 'coordinatorLookupRetry');
-const notAvailable = (m: Driven, find: ReturnType<typeof sent>, now: number) =>
-  m.send(answer('FindCoordinatorResponse', find?.payload.correlationId as number, { error: 'COORDINATOR_NOT_AVAILABLE' }, 'broker-0'), now);
-
-/** A member STABLE in generation 1 with coordinator broker-1, t-0 at offset 0 (no request in flight). */
-function stable(): Driven {
-  const m = drive(consumerMachine, inputOf(scenario, 'c.consumer'));
-  const find = sent(m.send({ type: 'boot' }, 0), 'FindCoordinator');
-  const found = { error: 'NONE', coordinator: COORDINATOR };
-  const join = sent(m.send(answer('FindCoordinatorResponse', find?.payload.correlationId as number, found, 'broker-0'), 2), 'JoinGroup');
-  const joined = { error: 'NONE', generationId: 1, memberId: 'c-0', leader: 'c-0' };
-  const sync = sent(m.send(answer('JoinGroupResponse', join?.payload.correlationId as number, joined, COORDINATOR), 4), 'SyncGroup');
-  const assignment = { error: 'NONE', assignment: [{ topic: 't', partition: 0 }] };
-  const offsets = sent(
-    m.send(answer('SyncGroupResponse', sync?.payload.correlationId as number, assignment, COORDINATOR), 6),
-    'OffsetFetch',
-  );
-  const committed = { error: 'NONE', offsets: [{ topic: 't', partition: 0, offset: 0 }] };
-  m.send(answer('OffsetFetchResponse', offsets?.payload.correlationId as number, committed, COORDINATOR), 8);
-  expect(membershipState(m.state())).toBe('STABLE');
-  return m;
-}
+const retryTimer = lookupRetryTimer;
+const notAvailable = lookupNotAvailable;
+const stable = stableHostedMember;
 
 describe('inside poll(): ensureCoordinatorReady looks the coordinator up, with its own doubling backoff', () => {
   it('a failed lookup while poll() waits: the next after 100, 200, 400, 800, 1000, 1000 ms, each after a Metadata answer (awaitMetadataUpdate)', () => {
@@ -49,29 +28,7 @@ describe('inside poll(): ensureCoordinatorReady looks the coordinator up, with i
     // a heartbeat answered NOT_COORDINATOR: the coordinator unknown, FindCoordinator at once
     const first = sent(m.send(answer('HeartbeatResponse', 99, { error: 'NOT_COORDINATOR' }, COORDINATOR), 3010), 'FindCoordinator');
     expect(first).toBeDefined();
-    let find = first;
-    let now = 3012;
-    const delays: number[] = [];
-    for (let i = 0; i < 6; i++) {
-      const timer = retryTimer(notAvailable(m, find, now));
-      delays.push(timer?.delay as number);
-      now += timer?.delay as number;
-      // the sleep is over: a metadata update first, no FindCoordinator yet
-      const slept = m.send({ type: 'coordinatorLookupRetry', data: timer?.data }, now);
-      expect(sent(slept, 'FindCoordinator')).toBeUndefined();
-      const metadata = sent(slept, 'Metadata');
-      expect(metadata).toBeDefined();
-      now += 2;
-      find = sent(
-        m.send(
-          answer('MetadataResponse', metadata?.payload.correlationId as number, metadataOfT(partitionT0('broker-0', 0)), metadata?.to),
-          now,
-        ),
-        'FindCoordinator',
-      );
-      expect(find?.to).toBe('broker-0');
-      now += 2;
-    }
+    const { delays, find, now } = failLookups(m, first, 3012, 6);
     expect(delays).toEqual([100, 200, 400, 800, 1000, 1000]);
     // found: the attempts start again from 0
     m.send(
