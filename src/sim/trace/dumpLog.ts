@@ -7,7 +7,7 @@
  */
 import { STATUS_NAMES } from '../checks/verdictText';
 import { keyOf, parseTopicPartition, recordAddress, topicPartitionKey } from '../protocol/topicPartition';
-import type { PartitionRow, RecordRow } from './logView';
+import type { EmptyBatchRow, PartitionRow, RecordRow } from './logView';
 import type { TraceSummary } from './summary';
 import { escapeForTerminal as t } from './terminalText';
 import { textTable } from './textTable';
@@ -22,12 +22,21 @@ function batches(rows: readonly RecordRow[]): RecordRow[][] {
   return out;
 }
 
+/** A batch the cleaner kept as a header alone: DumpLogSegments prints its header line, `count: 0`. */
+function emptyBatchLine(b: EmptyBatchRow): string {
+  return `baseOffset: ${b.baseOffset} lastOffset: ${b.lastOffset} count: 0 baseSequence: ${b.baseSequence} lastSequence: ${b.lastSequence} producerId: ${b.producerId} producerEpoch: ${b.producerEpoch} isTransactional: ${b.transactional} isControl: ${b.control !== null} CreateTime: ${b.timestamp}`;
+}
+
 export function dumpPartition(p: PartitionRow): string {
   const lines = [
     `Dumping ${topicPartitionKey(t(p.topic), p.partition)} (leader ${t(p.leader)})`,
     `Log starting offset: ${p.logStartOffset}`,
   ];
+  const empty = p.emptyBatches ?? [];
+  let e = 0;
   for (const b of batches(p.records)) {
+    for (; e < empty.length && (empty[e] as EmptyBatchRow).baseOffset < (b[0] as RecordRow).baseOffset; e++)
+      lines.push(emptyBatchLine(empty[e] as EmptyBatchRow));
     const first = b[0] as RecordRow;
     const last = b[b.length - 1] as RecordRow;
     const seq = (r: RecordRow) => r.sequence;
@@ -48,6 +57,7 @@ export function dumpPartition(p: PartitionRow): string {
       );
     }
   }
+  for (; e < empty.length; e++) lines.push(emptyBatchLine(empty[e] as EmptyBatchRow));
   lines.push(
     `logStartOffset=${p.logStartOffset} highWatermark=${p.highWatermark} lastStableOffset=${p.lastStableOffset} logEndOffset=${p.logEndOffset}`,
   );

@@ -52,6 +52,50 @@ export interface PartitionRow {
   readonly unreplicatedTxns?: readonly UnreplicatedTxn[];
   /** Replicas, ISR and leader epoch when the partition has more than one replica (./replicationView). */
   readonly replication?: ReplicationRow | null;
+  /**
+   * Batches the log cleaner kept as a header alone (RETAIN_EMPTY: an active producer's last batch),
+   * which have no record row; kafka-dump-log prints them with `count: 0`. Absent when there is none.
+   */
+  readonly emptyBatches?: readonly EmptyBatchRow[];
+}
+
+/** The header of a batch kept without records (see PartitionRow.emptyBatches). */
+export interface EmptyBatchRow {
+  readonly baseOffset: number;
+  readonly lastOffset: number;
+  readonly producerId: number;
+  readonly producerEpoch: number;
+  readonly baseSequence: number;
+  readonly lastSequence: number;
+  readonly transactional: boolean;
+  readonly control: ControlType | null;
+  /** *The model keeps no header timestamp: the batch's append time.* */
+  readonly timestamp: number;
+}
+
+/**
+ * The batches the cleaner emptied but kept. Only the cleaned part of a log can hold them (below its
+ * cleaner checkpoint), so a log never cleaned is not read.
+ */
+export function emptyBatchRows(log: PartitionLog): EmptyBatchRow[] {
+  const out: EmptyBatchRow[] = [];
+  if (log.cleanerCheckpoint <= 0) return out;
+  for (const b of log.batches) {
+    if (b.baseOffset >= log.cleanerCheckpoint) break;
+    if (b.records.length > 0) continue;
+    out.push({
+      baseOffset: b.baseOffset,
+      lastOffset: b.lastOffset,
+      producerId: b.producerId,
+      producerEpoch: b.producerEpoch,
+      baseSequence: b.baseSequence,
+      lastSequence: b.lastSequence,
+      transactional: b.isTransactional,
+      control: b.isControl ? b.controlType : null,
+      timestamp: b.appendTime,
+    });
+  }
+  return out;
 }
 
 /** Where reading a log stood before batch `batch`: how many rows, and the open transactions' rows. */
@@ -173,8 +217,10 @@ function row(
   withRecords = true,
 ): PartitionRow {
   const replication = actors && log.epochs !== undefined ? replicationRow(actors, log.topic, log.partition, truncations) : null;
+  const emptyBatches = withRecords ? emptyBatchRows(log) : [];
   return {
     ...(replication ? { replication } : {}),
+    ...(emptyBatches.length ? { emptyBatches } : {}),
     topic: log.topic,
     partition: log.partition,
     leader,
@@ -239,7 +285,6 @@ function byTopic(a: { topic: string; partition: number }, b: { topic: string; pa
   return rank(a.topic) - rank(b.topic) || (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition);
 }
 
-/** Every partition's row; a replicated one's replication row lists the `truncations` given (truncationsAt). */
 /** The rows of the partitions of some topics only, with their records (a Streams store's changelog and counted topic). */
 export function partitionRowsOf(
   actors: ReadonlyMap<ActorId, { value: unknown; context: unknown }>,
@@ -250,6 +295,7 @@ export function partitionRowsOf(
   return rows.sort(byTopic);
 }
 
+/** Every partition's row; a replicated one's replication row lists the `truncations` given (truncationsAt). */
 export function partitionRows(
   actors: ReadonlyMap<ActorId, { value: unknown; context: unknown }>,
   truncations?: Truncations,
