@@ -3,13 +3,16 @@
  * the leader's batches, truncation when a replica follows a new leader, and the high watermark a
  * replication layer sets. Pure functions over PartitionLog.
  */
+import type { BatchLog } from './batchLog';
 import { assignEpoch, type EpochEntry, endOffsetFor, latestEpoch, truncateEpochsFromEnd } from './leaderEpochCache';
 import {
   appendBatchAsIs,
   applyControlBatch,
   applyDataBatch,
+  batchBytes,
   dropReplicatedTxns,
   type PartitionLog,
+  type Segment,
   withUnreplicatedTxns,
 } from './partitionLog';
 import type { RecordBatch } from './recordBatch';
@@ -67,6 +70,20 @@ export function batchesFrom(log: PartitionLog, offset: number): RecordBatch[] {
 }
 
 /**
+ * LocalLog.truncateTo: the segments whose base offset is past the new end go
+ * (`segment.baseOffset() > targetOffset`), and the last one left — now the active segment — is cut
+ * at the end (LogSegment.truncateTo), so it keeps its base offset even when nothing of it is left,
+ * and its size is what it still holds.
+ */
+function truncatedSegments(segments: readonly Segment[], kept: BatchLog, end: number): Segment[] {
+  const left = segments.filter((s, i) => i === 0 || s.baseOffset <= end);
+  const active = left[left.length - 1] as Segment;
+  let bytes = 0;
+  for (let i = kept.indexAtOrAfter(active.baseOffset); i < kept.length; i++) bytes += batchBytes(kept.at(i) as RecordBatch);
+  return bytes === active.bytes ? left : [...left.slice(0, -1), { ...active, bytes }];
+}
+
+/**
  * UnifiedLog.truncateTo(targetOffset): removes every batch from the one holding `offset` on,
  * truncates the epoch cache (truncateFromEnd), rebuilds the producer state by replaying what is left
  * (rebuildProducerState; the model has no snapshots, so it replays from the log start), drops
@@ -85,7 +102,7 @@ export function truncateTo(log: PartitionLog, offset: number): PartitionLog {
   const batches = log.batches.take(keep);
   const end = Math.max(log.logStartOffset, batches.length > 0 ? batches.lastOffsetAt(batches.length - 1) + 1 : log.logStartOffset);
   const epochs: readonly EpochEntry[] = truncateEpochsFromEnd(log.epochs ?? [], end);
-  const segments = log.segments.filter((s, i) => i === 0 || s.baseOffset < end);
+  const segments = truncatedSegments(log.segments, batches, end);
   const aborted = log.abortedTxns.take(log.abortedTxns.lowerBound((a) => a.lastOffset >= end));
   // the producer state, unreplicated transactions included, is rebuilt by the replay below
   let next: PartitionLog = {
