@@ -313,13 +313,14 @@ describe('Kafka Streams: a task newly assigned to an instance', () => {
   };
   const callNames = (fx: readonly Effect[]) => fx.filter((e): e is Call => e.type === 'call').map((c) => c.name);
 
-  it('with a transaction open, holds the batch and aborts the transaction before the restore', () => {
-    // (in running.polling the restore starts at the assignment itself: tests/streams/taskAssignment.test.ts)
-    const open = thread({ running: 'pollingInTransaction' });
+  it('with a transaction open, holds the batch and restores the task, the transaction left open', () => {
+    // (in running.polling the restore starts at the assignment itself: tests/streams/taskAssignment.test.ts;
+    // the held batch then goes on in the same transaction: tests/streams/newTaskKeepsTransaction.test.ts)
+    const open = thread({ running: 'pollingInTransaction' }, { uncommitted: 1 });
     open.poll(3);
     expect(open.context().heldBatch?.records?.[0]?.offset).toBe(3);
-    expect(open.state()).toBe('running.abortingForNewTask');
-    expect(callNames(open.effects)).toEqual(['abortTransaction']);
+    expect(open.state()).toBe('restoring.readingEndOffsets');
+    expect(callNames(open.effects)).toEqual(['endOffsets']);
   });
 
   it('waits for a commit under way before it creates the task', () => {

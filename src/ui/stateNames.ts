@@ -81,7 +81,6 @@ const MODEL_STATES: Readonly<Record<string, Readonly<Record<string, Words>>>> = 
     'running.committingWhilePolling': ['committing while polling', 'poll 중에 커밋하는 중'],
     'running.committingBeforeBatch': ['committing before the next batch', '다음 배치 전에 커밋하는 중'],
     'running.committingBeforeNewTask': ['committing before a new task', '새 태스크 전에 커밋하는 중'],
-    'running.abortingForNewTask': ['aborting for a new task', '새 태스크 때문에 중단하는 중'],
     recovering: ['task corrupted: back to the committed offsets', '태스크 손상: 커밋된 offset으로 되돌리는 중'],
     'migrating.aborting': ['task moving: aborting', '태스크 이동: 중단하는 중'],
     'migrating.closingProducer': ['task moving: closing the producer', '태스크 이동: 프로듀서 닫는 중'],

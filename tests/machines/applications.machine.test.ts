@@ -349,6 +349,5 @@ describe('Kafka Streams thread: the loop as states', () => {
     // only the producer's answers, and only the calls of the task
     expect(g.taskMigrated(failure('commitTransaction', 'PRODUCER_FENCED', 'st.consumer'))).toBe(false);
     expect(g.taskMigrated(failure('abortTransaction', 'PRODUCER_FENCED'))).toBe(false);
-    expect(g.abortMigrated(failure('abortTransaction', 'PRODUCER_FENCED'))).toBe(true);
   });
 });

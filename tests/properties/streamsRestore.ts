@@ -2,7 +2,8 @@
  * A differential check of every Kafka Streams restore in a run, computed from the changelog
  * partitions themselves (not from the thread's own bookkeeping):
  *
- * 1. When a restore ends, each task's store equals the fold of its own changelog partition (the
+ * 1. When a restore ends, each store it restored (the partitions of its end offsets: the tasks
+ *    newly assigned; a running task keeps its own store) equals the fold of its own changelog partition (the
  *    task's partition, ProcessorStateManager.getStorePartition) below the restore's end offset as the
  *    restore consumer may read it — under exactly_once_v2 only records of committed transactions
  *    (read_committed), under at_least_once every record — the last value per key.
@@ -100,10 +101,12 @@ export function streamsRestoreProblems(trace: Trace): string[] {
       const ctx = view.actors.get(app)?.context as StreamThreadContext;
       const end = ctx.restoreEnd ?? {};
       const where = `${c.id}'s restore that ended at step ${st.i}`;
+      // the stores this restore rebuilt: those of the changelog partitions it read to an end offset
+      const restored = (stores: Stores) => Object.fromEntries(Object.entries(stores).filter(([q]) => `${topic}-${q}` in end));
       const expected = committedFold(changelogRows(view, topic), end, readCommitted);
-      if (show(ctx.stores) !== show(expected))
+      if (show(restored(ctx.stores)) !== show(restored(expected)))
         problems.push(
-          `${where}: the stores (by task partition) hold ${show(ctx.stores)}, the committed changelog partitions below ${JSON.stringify(end)} ${show(expected)}`,
+          `${where}: the stores (by task partition) hold ${show(restored(ctx.stores))}, the committed changelog partitions below ${JSON.stringify(end)} ${show(restored(expected))}`,
         );
       finalRows ??= new Map();
       let rows = finalRows.get(topic);
@@ -112,7 +115,7 @@ export function streamsRestoreProblems(trace: Trace): string[] {
         finalRows.set(topic, rows);
       }
       for (const p of rows)
-        for (const r of p.records) {
+        for (const r of keyOf(p) in end ? p.records : []) {
           const step = appended.get(`${p.partition}:${r.offset}`);
           if (r.control !== null || step === undefined || step >= started) continue;
           if (readCommitted && r.transactional && r.txnOutcome !== 'committed') continue;

@@ -3,21 +3,36 @@
  *
  * The main consumer's onJoinComplete hands the new assignment to StreamsPartitionAssignor.onAssignment
  * → TaskManager.handleAssignment, then calls StreamsRebalanceListener.onPartitionsAssigned
- * (handleRebalanceComplete). handleAssignment (handleTasksWithoutStateUpdater) resumes a task it
- * has for a partition assigned again, closes one whose partitions are gone, and creates the rest
- * (createNewTasks → ActiveTaskCreator.createTasks, state CREATED); StreamThread.runOnce's
- * initializeAndRestorePhase (TaskManager.tryToCompleteRestoration → StreamTask.initializeIfNeeded:
- * RESTORING) then restores a created task's stores through StoreChangelogReader before it processes.
+ * (handleRebalanceComplete). handleAssignment keeps a task it has for a partition assigned again,
+ * closes one whose partitions are gone, and creates the rest (createNewTasks → ActiveTaskCreator.createTasks,
+ * state CREATED). With Kafka 4.x's state updater (on by default) the stream thread's next loop
+ * (checkStateUpdater → TaskManager.addTasksToStateUpdater) initialises a created task
+ * (StreamTask.initializeIfNeeded: RESTORING) and the state updater restores its stores before
+ * transitRestoredTaskToRunning adds it to the running tasks — with no commit or abort of the
+ * thread's open transaction (restore.ts restoreForNewTask).
  * After a start — boot, restart, a task closed dirty and the group rejoined — the thread has no task:
  * every partition of its first assignment is a task created, and restored, then.
  */
 import type { Out } from '../actors/out';
-import { keyOf } from '../protocol/topicPartition';
+import { keyOf, parseTopicPartition, topicPartitionKey } from '../protocol/topicPartition';
 import type { AssignmentCall, Draft, Ev, StreamThreadContext } from './streamThreadContext';
 
 /** The partitions of the assignment whose tasks this instance does not have yet: tasks newly assigned to it. */
 export function newTasks(d: Pick<StreamThreadContext, 'assigned' | 'owned'>): string[] {
   return d.assigned.filter((tp) => !d.owned.includes(tp));
+}
+
+/**
+ * The stores of the tasks newly assigned, by partition: the partitions of the counting topic (the
+ * repartition topic after a groupBy, else the input topic) among them. A task of the groupBy's
+ * first sub-topology has no store.
+ */
+export function newStorePartitions(d: Pick<StreamThreadContext, 'assigned' | 'owned' | 'inputTopic' | 'repartitionTopic'>): number[] {
+  const counted = d.repartitionTopic ?? d.inputTopic;
+  return newTasks(d)
+    .map(parseTopicPartition)
+    .filter((tp) => tp.topic === counted)
+    .map((tp) => tp.partition);
 }
 
 function assignment(ev: Ev): string[] | null {
@@ -26,12 +41,15 @@ function assignment(ev: Ev): string[] | null {
 
 /**
  * handleAssignment: the assignment is the thread's; a task whose partition is not in it any more is
- * closed (it is created again, and restored, if the partition comes back). The listener returns.
+ * closed, its store with it (it is created again, and restored, if the partition comes back). The
+ * listener returns.
  */
 export function takeAssignment(d: Draft, ev: Ev, out: Out): void {
   const partitions = assignment(ev) ?? [];
   d.assigned = partitions;
   d.owned = d.owned.filter((tp) => partitions.includes(tp));
+  const counted = d.repartitionTopic ?? d.inputTopic;
+  d.stores = Object.fromEntries(Object.entries(d.stores).filter(([p]) => partitions.includes(topicPartitionKey(counted, Number(p)))));
   out.call(d.consumer, 'partitionsAssignedDone', { offsets: {} });
 }
 

@@ -203,9 +203,12 @@ export function planFor(d: StreamThreadContext, batch: readonly RecordForApp[]):
   return steps;
 }
 
-/** Runs a polled batch outside a transaction: under exactly_once_v2 one is begun first. */
+/**
+ * Runs a polled batch: under exactly_once_v2 a transaction is begun first, unless one is open (a
+ * batch held over a new task's restore goes into the transaction the running tasks kept open).
+ */
 export function beginBatch(d: Draft, out: Out): void {
-  if (eos(d)) out.call(d.producer, 'beginTransaction');
+  if (eos(d) && d.uncommitted === 0) out.call(d.producer, 'beginTransaction');
   else out.timer('continue', 'continue', 0);
 }
 

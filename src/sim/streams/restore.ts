@@ -15,7 +15,9 @@
  * below that offset is decided. A transaction committed just before a crash is therefore restored.
  */
 import type { Out } from '../actors/out';
+import { topicPartitionKey } from '../protocol/topicPartition';
 import { applyChangelog } from './aggregate';
+import { newStorePartitions } from './assignment';
 import { rebalanceCompleted } from './revocation';
 import { type Draft, eos, type PollReply, type Reply, type StreamThreadContext } from './streamThreadContext';
 
@@ -26,6 +28,7 @@ import { type Draft, eos, type PollReply, type Reply, type StreamThreadContext }
  */
 export function startTask(d: Draft, now: number): void {
   d.stores = {};
+  d.restoring = null;
   d.restoreEnd = null;
   d.restorePositions = {};
   d.restoredRecords = 0;
@@ -69,6 +72,7 @@ export function dropTaskWork(d: Draft, out: Out): void {
   out.cancel('continue');
   out.cancel('commitDue');
   d.stores = {};
+  d.restoring = null;
   d.plan = [];
   d.step = 0;
   d.batch = [];
@@ -77,13 +81,19 @@ export function dropTaskWork(d: Draft, out: Out): void {
 }
 
 /**
- * Newly assigned tasks are created: the thread's work in flight is gone (under EOS its transaction
- * was aborted), the stores are wiped and restored (the model restores every task's from the whole
- * changelog), and a poll() answer held meanwhile is processed after the restore. Every task of the
- * assignment now exists here.
+ * Newly assigned tasks are created (TaskManager.createNewTasks, then addTasksToStateUpdater:
+ * StreamTask.initializeIfNeeded and the state updater): their stores start empty and are restored
+ * from their own changelog partitions. The tasks already running keep their stores, their work and
+ * the transaction open over it — Kafka neither commits nor aborts for a new task
+ * (TaskManager.transitRestoredTaskToRunning just adds the restored task to the running ones), and
+ * that transaction has no record in a new task's changelog partition: a task leaves a thread only
+ * through handleRevocation's commit or a dirty close's abort. A poll() answer held meanwhile is
+ * processed after the restore. Every task of the assignment now exists here.
  */
 export function restoreForNewTask(d: Draft, out: Out): void {
-  dropTaskWork(d, out);
+  const fresh = newStorePartitions(d);
+  d.stores = Object.fromEntries(Object.entries(d.stores).filter(([p]) => !fresh.includes(Number(p))));
+  d.restoring = fresh;
   d.restoredRecords = 0;
   d.owned = [...d.assigned];
   if (awaitsInitTransactions(d)) out.call(d.producer, 'initTransactions');
@@ -115,7 +125,7 @@ export function restoreAfter(
   r: Reply,
 ): Pick<StreamThreadContext, 'restoreEnd' | 'restorePositions' | 'stores' | 'restoredRecords'> {
   if (r.call === 'endOffsets')
-    return { restoreEnd: r.offsets ?? {}, restorePositions: {}, stores: d.stores, restoredRecords: d.restoredRecords };
+    return { restoreEnd: restoredEnds(d, r.offsets ?? {}), restorePositions: {}, stores: d.stores, restoredRecords: d.restoredRecords };
   const { stores, applied } = applyChangelog(d.stores, r.records ?? [], d.restoreEnd ?? {});
   return {
     restoreEnd: d.restoreEnd,
@@ -123,6 +133,19 @@ export function restoreAfter(
     stores,
     restoredRecords: d.restoredRecords + applied,
   };
+}
+
+/**
+ * The end offsets of the changelog partitions restored (`restoring`), as the state updater's
+ * changelog reader asks only for the restoring tasks' changelogs: a running task's changelog
+ * partition, where the thread's own transaction may be open, is not waited for.
+ */
+function restoredEnds(d: StreamThreadContext, offsets: Readonly<Record<string, number>>): Record<string, number> {
+  const restoring = d.restoring;
+  if (restoring === null) return { ...offsets };
+  return Object.fromEntries(
+    restoring.map((p) => [topicPartitionKey(d.changelogTopic, p), offsets[topicPartitionKey(d.changelogTopic, p)] ?? 0]),
+  );
 }
 
 /** The restore consumer's position has reached the changelog's end offset on every partition (hasRestoredToEnd). */
@@ -148,7 +171,8 @@ export function pollChangelog(d: Draft, out: Out): void {
 
 /** The stores are restored, each task's from its own changelog partition (the keys counted over all of them). */
 export function finishRestore(d: Draft, out: Out): void {
-  const keys = Object.values(d.stores).reduce((n, s) => n + Object.keys(s).length, 0);
+  const restored = Object.entries(d.stores).filter(([p]) => d.restoring === null || d.restoring.includes(Number(p)));
+  const keys = restored.reduce((n, [, s]) => n + Object.keys(s).length, 0);
   out.fact({
     kind: 'note',
     actor: d.self,

@@ -17,10 +17,15 @@
  * running → restoring: the task is initialised (StreamTask.initializeIfNeeded) — under
  * exactly_once_v2 the producer's initTransactions() first, once per producer
  * (initializingTransactions: it waits for this transactional.id's previous transaction to complete)
- * — and its store rebuilt from the changelog up to its end (readingEndOffsets → seekingToBeginning →
- * readingChangelog; through abortingForNewTask or committingBeforeNewTask when a transaction or a
- * commit is under way), before its first batch, as TaskManager.handleAssignment and StreamThread's
- * initializeAndRestorePhase do. A position that moves (past aborted batches and markers) creates nothing.
+ * — and its store rebuilt from its changelog partition up to its end (readingEndOffsets →
+ * seekingToBeginning → readingChangelog), before its first batch, as TaskManager.handleAssignment,
+ * addTasksToStateUpdater and the state updater do. The running tasks keep their stores and an open
+ * exactly_once_v2 transaction: a new task neither aborts nor commits it (from pollingInTransaction
+ * the held batch goes on inside it after the restore); one assigned while a commit is under way
+ * waits for its end (committingBeforeNewTask: Kafka's commit is over before the poll() that brings
+ * the assignment). Simplified: Kafka 4.x restores on the state updater's own thread while the
+ * running tasks process and commit; here the restore runs on the stream thread, which processes
+ * and commits only after it. A position that moves (past aborted batches and markers) creates nothing.
  *
  * processing.guarantee=exactly_once_v2: one transaction per commit.interval.ms (100 ms) covers the
  * output records, the changelog records, the repartition records and the input offsets
@@ -34,8 +39,8 @@
  *
  * Every answer is matched to the call it answers: by who answers (the producer, the main consumer,
  * the restore consumer) and by what the thread waits for. Simplifications (said in the UI and
- * docs): one thread (running every task of its instance); every restore rebuilds every task's store
- * from the whole changelog (no local checkpoint file).
+ * docs): one thread (running every task of its instance, and restoring the new ones itself); a
+ * restore rebuilds each store it restores from the whole changelog partition (no local checkpoint file).
  */
 import { setup } from 'xstate';
 import { advance } from '../application/applicationLoop';
@@ -94,13 +99,17 @@ import { streamThreadGuards } from './streamThreadGuards';
 export type { ProcessingGuarantee, StreamThreadContext, StreamThreadInput } from './streamThreadContext';
 
 /** A producer call of the task failed: TaskMigratedException (close dirty, rejoin) or StreamsException (the thread dies). */
-const taskFailed = (migratedGuard: 'taskMigrated' | 'abortMigrated', fatalGuard: 'streamsException' | 'abortFatal') => [
+const taskFailed = () => [
   {
-    guard: migratedGuard,
+    guard: 'taskMigrated' as const,
     target: '#streamThread.migrating',
     actions: [act((d, _now, ev, out) => taskMigrated(d, replyOf(ev), out)), act((d, _now, _ev, out) => closeDirty(d, out))],
   },
-  { guard: fatalGuard, target: '#streamThread.shuttingDown', actions: act((d, _now, ev, out) => streamsException(d, replyOf(ev), out)) },
+  {
+    guard: 'streamsException' as const,
+    target: '#streamThread.shuttingDown',
+    actions: act((d, _now, ev, out) => streamsException(d, replyOf(ev), out)),
+  },
 ];
 
 /** at_least_once: a failed commitSync is a TaskMigratedException (CommitFailedException) or a StreamsException (TaskExecutor). */
@@ -217,7 +226,7 @@ function committingState(done: { target: string; actions: unknown }, more: reado
   return {
     on: {
       reply: [
-        ...taskFailed('taskMigrated', 'streamsException'),
+        ...taskFailed(),
         ...commitSyncFailed,
         ...sendFailedAt('AtFlush'),
         commitGoesOn,
@@ -332,11 +341,12 @@ export const streamThreadMachine = setup({
         pollingInTransaction: {
           on: {
             reply: [
-              // this instance's own open transaction would pin the changelog's LSO the restore reads to
+              // a new task neither aborts nor commits the transaction (TaskManager.checkStateUpdater):
+              // it is restored, then the batch goes on inside the same transaction
               {
                 guard: 'gainsTask',
-                target: 'abortingForNewTask',
-                actions: [...newTask, act((d, _now, _ev, out) => out.call(d.producer, 'abortTransaction'))],
+                target: '#streamThread.restoring',
+                actions: [...newTask, act((d, _now, _ev, out) => restoreForNewTask(d, out))],
               },
               { guard: 'mainPoll', target: 'processing', actions: [takeWaitingBatch, act((d, _now, _ev, out) => runBatch(d, out))] },
             ],
@@ -355,7 +365,7 @@ export const streamThreadMachine = setup({
               { actions: act((d, now, _ev, out) => runStep(d, now, out)) },
             ],
             reply: [
-              ...taskFailed('taskMigrated', 'streamsException'),
+              ...taskFailed(),
               { guard: 'beganTransaction', actions: act((d, _now, _ev, out) => runBatch(d, out)) },
               { guard: 'sent', actions: act((d, _now, _ev, out) => sent(d, out)) },
             ],
@@ -375,6 +385,9 @@ export const streamThreadMachine = setup({
           target: 'processing',
           actions: [onCommitted, act((d, _now, _ev, out) => beginBatch(d, out))],
         }),
+        // a poll() answer with new tasks while a commit is under way: Kafka's stream thread commits
+        // synchronously (TaskExecutor) and polls after it, so the assignment that poll() brings is
+        // handled once the commit has ended — the model's poll() overlaps the commit, the task waits for it
         committingBeforeNewTask: committingState({
           target: '#streamThread.restoring',
           actions: [
@@ -383,19 +396,6 @@ export const streamThreadMachine = setup({
             act((d, _now, _ev, out) => restoreForNewTask(d, out)),
           ],
         }),
-        // a newly assigned task: the open transaction is aborted before its store is restored
-        abortingForNewTask: {
-          on: {
-            reply: [
-              ...taskFailed('abortMigrated', 'abortFatal'),
-              {
-                guard: 'abortedForNewTask',
-                target: '#streamThread.restoring',
-                actions: act((d, _now, _ev, out) => restoreForNewTask(d, out)),
-              },
-            ],
-          },
-        },
       },
     },
     // at_least_once, TaskCorruptedException: the main consumer goes back to the committed offsets,

@@ -66,7 +66,13 @@ export interface StreamThreadContext extends StreamThreadInput {
    * partition (ProcessorStateManager), so a key arriving on two partitions is counted in two stores.
    */
   readonly stores: Stores;
-  /** The changelog's end offsets the restore reads to (the log end offset), once known. */
+  /**
+   * The stores the restore under way rebuilds, by partition: the tasks newly assigned (a running
+   * task keeps its store, its work and its transaction); null: every store of the changelog (every
+   * store was wiped: the restore after a TaskCorruptedException).
+   */
+  readonly restoring: readonly number[] | null;
+  /** The changelog's end offsets the restore reads to (the log end offset), once known: the restored stores' partitions only. */
   readonly restoreEnd: Readonly<Record<string, number>> | null;
   /** The restore consumer's positions on the changelog. */
   readonly restorePositions: Readonly<Record<string, number>>;
@@ -142,6 +148,7 @@ export function initialContext(input: StreamThreadInput): StreamThreadContext {
   return {
     ...input,
     stores: {},
+    restoring: null,
     restoreEnd: null,
     restorePositions: {},
     restoredRecords: 0,

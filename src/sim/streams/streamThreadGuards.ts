@@ -29,7 +29,6 @@ function producerFailure({ context, event }: Args, calls: ReadonlySet<string>): 
   return { error: r.error ?? null };
 }
 
-const ABORT = new Set(['abortTransaction']);
 const migrated = (calls: ReadonlySet<string>) => (a: Args) => {
   const f = producerFailure(a, calls);
   return f !== null && isTaskMigrated(f.error);
@@ -113,8 +112,6 @@ export const streamThreadGuards = {
   taskMigrated: migrated(TASK_CALLS),
   /** … with any other error: a StreamsException. */
   streamsException: fatal(TASK_CALLS),
-  abortMigrated: migrated(ABORT),
-  abortFatal: fatal(ABORT),
   beganTransaction: ({ context, event }: Args) => answers(event, 'beginTransaction', context.producer),
   sent: ({ context, event }: Args) => answers(event, 'send', context.producer),
   commitGoesOn: ({ context, event }: Args) =>
@@ -132,7 +129,6 @@ export const streamThreadGuards = {
   commitDone: ({ context, event }: Args) =>
     (answers(event, 'commitTransaction', context.producer) && replyOf(event)?.ok === true) ||
     answers(event, 'commitSync', context.consumer),
-  abortedForNewTask: ({ context, event }: Args) => answers(event, 'abortTransaction', context.producer) && replyOf(event)?.ok === true,
   abortAnswered: ({ context, event }: Args) => answers(event, 'abortTransaction', context.producer),
   producerClosed: ({ context, event }: Args) => answers(event, 'close', context.producer),
   consumerClosed: ({ context, event }: Args) => answers(event, 'close', context.consumer),

@@ -1,0 +1,132 @@
+/**
+ * A task newly assigned to a thread that already runs tasks (Kafka 4.x, the state updater on by
+ * default: StreamsConfig.InternalConfig.STATE_UPDATER_ENABLED defaults to true):
+ * TaskManager.handleAssignment → createNewTasks puts it in `pendingTasksToInit`; the stream thread's
+ * next loop (checkStateUpdater → addTasksToStateUpdater) initialises it and hands it to the state
+ * updater, which restores its changelog partition; handleRestoredTasksFromStateUpdater →
+ * transitRestoredTaskToRunning adds it to the running tasks. Nothing there commits or aborts: the
+ * running tasks keep their stores and the exactly_once_v2 transaction open over their work, and the
+ * new task's records go into that transaction.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Effect } from '../../src/sim/kernel/effects';
+import type { RecordForApp } from '../../src/sim/protocol/messages';
+import { type Draft, initialContext } from '../../src/sim/streams/streamThreadContext';
+import { threadAt } from './threadAt';
+import { THREAD_INPUT } from './threadInput';
+
+const CHANGELOG_0 = 'app-count-store-changelog-0';
+const CHANGELOG_1 = 'app-count-store-changelog-1';
+const callNames = (fx: readonly Effect[]) => fx.flatMap((e) => (e.type === 'call' ? [`${e.name}→${e.to}`] : []));
+const rec = (partition: number, offset: number, key = 'a'): RecordForApp => ({
+  topic: 'in',
+  partition,
+  offset,
+  key,
+  value: 'v',
+  headers: { event_id: `e${partition}-${offset}` },
+});
+const changelogRec = (partition: number, offset: number, key: string, value: string) => ({
+  ...rec(partition, offset, key),
+  topic: 'app-count-store-changelog',
+  value,
+  headers: {},
+});
+const reply = (from: string, args: Record<string, unknown>, now: number) => ({
+  type: 'reply',
+  now,
+  from,
+  args: { ok: true, error: null, ...args },
+});
+const assignment = (partitions: number[], now: number) => ({
+  type: 'onPartitionsAssigned',
+  now,
+  from: 'st.consumer',
+  args: { partitions: partitions.map((partition) => ({ topic: 'in', partition })) },
+});
+
+/**
+ * The thread in `value` running the task of in-0 (its store a=2, two records processed since the
+ * last commit: under exactly_once_v2 its transaction is open), poll() out; the assignment of
+ * `assigned` has come meanwhile.
+ */
+function runningTask(value: Record<string, string>, assigned: string[], over: Partial<Draft> = {}) {
+  return threadAt(value, {
+    ...initialContext(THREAD_INPUT),
+    pollOutstanding: true,
+    assigned,
+    owned: ['in-0'],
+    stores: { 0: { a: 2 } },
+    uncommitted: 2,
+    lastCommitAt: 0,
+    transactionsInitialized: true,
+    ...over,
+  });
+}
+
+describe('a new task neither aborts nor waits for the open transaction (TaskManager.checkStateUpdater)', () => {
+  it('exactly_once_v2, a transaction open across polls: the new task is restored and the batch goes on in the same transaction', () => {
+    const t = runningTask({ running: 'pollingInTransaction' }, ['in-0', 'in-1']);
+    const batch = { call: 'poll', records: [rec(0, 2), rec(1, 0)], positions: { 'in-0': 3, 'in-1': 1 } };
+    // no abortTransaction: straight to the new task's restore, the batch held for after it
+    expect(callNames(t.send(reply('st.consumer', batch, 50)))).toEqual(['endOffsets→st.restore']);
+    expect(t.state()).toBe('restoring.readingEndOffsets');
+    expect(t.context().uncommitted).toBe(2);
+    expect(t.context().stores).toEqual({ 0: { a: 2 } });
+    expect(t.context().heldBatch?.records).toEqual([rec(0, 2), rec(1, 0)]);
+    // the restore reads to the new task's changelog end only: in-0's changelog partition, where this
+    // thread's own open transaction keeps the read_committed restore consumer behind offset 9, is not waited for
+    t.send(reply('st.restore', { call: 'endOffsets', offsets: { [CHANGELOG_0]: 9, [CHANGELOG_1]: 2 } }, 51));
+    expect(t.context().restoreEnd).toEqual({ [CHANGELOG_1]: 2 });
+    expect(callNames(t.send(reply('st.restore', { call: 'seekToBeginning' }, 52)))).toEqual(['poll→st.restore']);
+    const changelog = [changelogRec(0, 0, 'a', '1'), changelogRec(1, 0, 'b', '1'), changelogRec(1, 1, 'b', '2')];
+    const fx = t.send(reply('st.restore', { call: 'poll', records: changelog, positions: { [CHANGELOG_0]: 1, [CHANGELOG_1]: 2 } }, 53));
+    // restored: the held batch runs inside the transaction still open — no beginTransaction
+    expect(callNames(fx)).toEqual([]);
+    expect(t.state()).toBe('running.processing');
+    // the running task's store is its own (not rebuilt from its changelog); the new one's restored
+    expect(t.context().stores).toEqual({ 0: { a: 2 }, 1: { b: 2 } });
+    expect(t.context().owned).toEqual(['in-0', 'in-1']);
+    // the batch: in-0's record counted on top of the running store, in-1's into the new task's store
+    const calls: string[] = [];
+    for (let i = 0; i < 20 && t.state() === 'running.processing'; i++) {
+      const out = t.send({ type: 'continue', now: 60 + i, key: 'continue', data: {} });
+      calls.push(...callNames(out));
+      if (callNames(out).includes('send→st.producer')) t.send(reply('st.producer', { call: 'send' }, 60 + i));
+    }
+    expect(calls).not.toContain('beginTransaction→st.producer');
+    expect(t.context().stores).toEqual({ 0: { a: 3 }, 1: { b: 2, a: 1 } });
+    expect(t.context().uncommitted).toBe(4);
+  });
+
+  it('a commit under way ends as it would (Kafka commits before the poll() that brings the assignment); the running store is kept', () => {
+    const t = runningTask({ running: 'committingWhilePolling' }, ['in-0', 'in-1']);
+    const batch = { call: 'poll', records: [rec(1, 0)], positions: { 'in-0': 2, 'in-1': 1 } };
+    expect(callNames(t.send(reply('st.consumer', batch, 150)))).toEqual([]);
+    expect(t.state()).toBe('running.committingBeforeNewTask');
+    expect(callNames(t.send(reply('st.producer', { call: 'commitTransaction' }, 160)))).toEqual(['endOffsets→st.restore']);
+    expect(t.state()).toBe('restoring.readingEndOffsets');
+    expect(t.context().stores).toEqual({ 0: { a: 2 } });
+    expect(t.context().restoring).toEqual([1]);
+  });
+
+  it('from running.polling: only the new task is restored, the running task keeps its store', () => {
+    const t = runningTask({ running: 'polling' }, ['in-0'], { uncommitted: 0 });
+    expect(callNames(t.send(assignment([0, 1], 200)))).toEqual(['partitionsAssignedDone→st.consumer', 'endOffsets→st.restore']);
+    // the new task's changelog partition is empty: restored at once, in-0's changelog not read again
+    t.send(reply('st.restore', { call: 'endOffsets', offsets: { [CHANGELOG_0]: 3, [CHANGELOG_1]: 0 } }, 201));
+    expect(t.state()).toBe('running.polling');
+    expect(t.context().stores).toEqual({ 0: { a: 2 } });
+  });
+
+  it("a task no longer assigned is closed with its store (TaskManager.handleAssignment's tasksToCloseClean)", () => {
+    const t = runningTask({ running: 'polling' }, ['in-0', 'in-1'], {
+      owned: ['in-0', 'in-1'],
+      stores: { 0: { a: 2 }, 1: { b: 1 } },
+      uncommitted: 0,
+    });
+    t.send(assignment([0], 300));
+    expect(t.context().owned).toEqual(['in-0']);
+    expect(t.context().stores).toEqual({ 0: { a: 2 } });
+  });
+});
