@@ -9,31 +9,10 @@ import { describe, expect, it } from 'vitest';
 import { analyzeDump } from '../../src/sim/dump/analyze';
 import { parseDump } from '../../src/sim/dump/parse';
 import { cleanLog } from '../../src/sim/log/logCleaner';
-import { appendMarker, appendProducerBatch, createPartitionLog, type PartitionLog } from '../../src/sim/log/partitionLog';
+import type { PartitionLog } from '../../src/sim/log/partitionLog';
 import { dumpPartition } from '../../src/sim/trace/dumpLog';
 import { partitionRowsOf } from '../../src/sim/trace/logView';
-
-const RETENTION = 5000;
-
-function data(
-  log: PartitionLog,
-  producerId: number,
-  producerEpoch: number,
-  seq: number,
-  key: string,
-  value: string,
-  now: number,
-  txn = true,
-) {
-  const batch = {
-    producerId,
-    producerEpoch,
-    baseSequence: seq,
-    isTransactional: txn,
-    records: [{ key, value, headers: {}, timestamp: now }],
-  };
-  return appendProducerBatch(log, batch, now).log;
-}
+import { data, emptyLog, marker } from '../log/cleanableLog';
 
 /**
  * Producer 9: a=v1 at 0 in a transaction, its COMMIT at 1 (epoch 1); plain a=v2 at 2, c=z at 3 rolls
@@ -41,20 +20,12 @@ function data(
  * producer's last record.
  */
 function cleanedWithEmptyHeader(): PartitionLog {
-  let log = createPartitionLog(
-    'state',
-    0,
-    0,
-    { segmentBytes: 1073741824, segmentMs: 100 },
-    { cleanupPolicy: 'compact', deleteRetentionMs: RETENTION },
-  );
-  log = data(log, 9, 0, 0, 'a', 'v1', 0);
-  log = appendMarker(log, { producerId: 9, producerEpoch: 1, controlType: 'COMMIT', coordinatorEpoch: 0 }, 2).log;
+  let log = marker(data(emptyLog(), 9, 0, 0, 'a', 'v1', 0), 9, 1, 'COMMIT', 2);
   log = data(log, -1, -1, -1, 'a', 'v2', 10, false);
   log = data(log, -1, -1, -1, 'c', 'z', 500, false);
   log = cleanLog(log, 1000).log;
   log = cleanLog(log, 2000).log;
-  return cleanLog(log, 2000 + RETENTION).log;
+  return cleanLog(log, 7000).log; // 2000 + delete.retention.ms
 }
 
 const rowOf = (log: PartitionLog) => {
@@ -92,15 +63,7 @@ describe('a batch kept as a header alone', () => {
   });
 
   it('a log nothing was cleaned from has none', () => {
-    let log = createPartitionLog(
-      'state',
-      0,
-      0,
-      { segmentBytes: 1073741824, segmentMs: 100 },
-      { cleanupPolicy: 'compact', deleteRetentionMs: RETENTION },
-    );
-    log = data(log, -1, -1, -1, 'a', 'v1', 0, false);
-    expect(rowOf(log).emptyBatches).toBeUndefined();
+    expect(rowOf(data(emptyLog(), -1, -1, -1, 'a', 'v1', 0, false)).emptyBatches).toBeUndefined();
   });
 
   it('the dump reads back: the empty header is a batch without records, no warning', () => {

@@ -9,41 +9,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { cleanLog } from '../../src/sim/log/logCleaner';
-import { appendMarker, appendProducerBatch, createPartitionLog, fetchFrom, type PartitionLog } from '../../src/sim/log/partitionLog';
-import type { ControlType } from '../../src/sim/log/recordBatch';
-
-const RETENTION = 5000;
-
-function emptyLog(): PartitionLog {
-  return createPartitionLog(
-    'state',
-    0,
-    0,
-    { segmentBytes: 1073741824, segmentMs: 100 },
-    { cleanupPolicy: 'compact', deleteRetentionMs: RETENTION },
-  );
-}
-
-function data(
-  log: PartitionLog,
-  producerId: number,
-  producerEpoch: number,
-  seq: number,
-  key: string,
-  value: string,
-  now: number,
-  txn = true,
-) {
-  return appendProducerBatch(
-    log,
-    { producerId, producerEpoch, baseSequence: seq, isTransactional: txn, records: [{ key, value, headers: {}, timestamp: now }] },
-    now,
-  ).log;
-}
-
-function marker(log: PartitionLog, producerId: number, producerEpoch: number, controlType: ControlType, now: number) {
-  return appendMarker(log, { producerId, producerEpoch, controlType, coordinatorEpoch: 0 }, now).log;
-}
+import { fetchFrom, type PartitionLog } from '../../src/sim/log/partitionLog';
+import { data, emptyLog, marker, RETENTION } from './cleanableLog';
 
 const offsets = (log: PartitionLog) => [...log.batches].map((b) => b.baseOffset);
 

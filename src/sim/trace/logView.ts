@@ -60,18 +60,15 @@ export interface PartitionRow {
 }
 
 /** The header of a batch kept without records (see PartitionRow.emptyBatches). */
-export interface EmptyBatchRow {
-  readonly baseOffset: number;
-  readonly lastOffset: number;
-  readonly producerId: number;
-  readonly producerEpoch: number;
-  readonly baseSequence: number;
-  readonly lastSequence: number;
+export type EmptyBatchRow = Pick<
+  RecordBatch,
+  'baseOffset' | 'lastOffset' | 'producerId' | 'producerEpoch' | 'baseSequence' | 'lastSequence'
+> & {
   readonly transactional: boolean;
   readonly control: ControlType | null;
   /** *The model keeps no header timestamp: the batch's append time.* */
   readonly timestamp: number;
-}
+};
 
 /**
  * The batches the cleaner emptied but kept. Only the cleaned part of a log can hold them (below its
