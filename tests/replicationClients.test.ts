@@ -24,7 +24,7 @@ type Ev = { type: string; from: string; envelopeId: number; payload: Record<stri
  * NOT_LEADER_OR_FOLLOWER (with a KIP-951 hint on Produce when `hint`), Metadata naming broker-0.
  */
 function staleLeader(hint: boolean): AnyStateMachine {
-  const notLeader = (rpc: 'ProduceResponse' | 'FetchResponse', extra: Record<string, unknown>) =>
+  const notLeader = (rpc: 'ProduceResponse' | 'FetchResponse' | 'ListOffsetsResponse', extra: Record<string, unknown>) =>
     handle((ctx: object, ev: Ev, out: Out) => {
       const answer = (tp: Record<string, unknown>) => ({
         topic: tp.topic,
@@ -33,7 +33,7 @@ function staleLeader(hint: boolean): AnyStateMachine {
         ...extra,
       });
       const parts = ev.payload.partitions as Record<string, unknown>[] | undefined;
-      // a Produce carries several partitions, and so does a consumer's Fetch: each answered on its own
+      // a Produce carries several partitions, and so do a consumer's Fetch and ListOffsets: each answered on its own
       const reply = !parts
         ? answer(ev.payload)
         : rpc === 'ProduceResponse'
@@ -61,17 +61,7 @@ function staleLeader(hint: boolean): AnyStateMachine {
           abortedTransactions: [],
         }),
       },
-      ListOffsets: {
-        actions: handle((ctx: object, ev: Ev, out: Out) => {
-          out.reply(pendingRequest(ev), 'ListOffsetsResponse', {
-            topic: ev.payload.topic,
-            partition: ev.payload.partition,
-            error: 'NOT_LEADER_OR_FOLLOWER',
-            offset: -1,
-          });
-          return ctx;
-        }),
-      },
+      ListOffsets: { actions: notLeader('ListOffsetsResponse', { offset: -1 }) },
       Metadata: {
         actions: handle((ctx: object, ev: Ev, out: Out) => {
           out.reply(pendingRequest(ev), 'MetadataResponse', {

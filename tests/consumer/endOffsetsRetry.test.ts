@@ -6,7 +6,7 @@
  * NOT_LEADER_OR_FOLLOWER as the changelog's end, restored nothing and counted from zero.
  */
 import { describe, expect, it } from 'vitest';
-import { onEndOffsets, onListOffsetsResponse, onListOffsetsRetry } from '../../src/sim/consumer/fetcher';
+import { onEndOffsets, onListOffsetsResponse, onListOffsetsRetry } from '../../src/sim/consumer/offsetFetcher';
 import { keyOf } from '../../src/sim/protocol/topicPartition';
 import { runScenario } from '../../src/sim/run';
 import { summarize } from '../../src/sim/trace/summary';
@@ -23,10 +23,10 @@ describe('endOffsets()', () => {
     const asked = run(leaderless(context({}, 2, { assignment: [tp0, tp1] })), (d, out) =>
       onEndOffsets(d, appCall('endOffsets', { isolationLevel: 'read_uncommitted' }), out),
     );
-    expect(sent(asked.effects)).toMatchObject([{ rpc: 'ListOffsets', partition: 0 }]);
+    expect(sent(asked.effects)).toMatchObject([{ rpc: 'ListOffsets', partitions: [{ partition: 0 }] }]);
     expect(asked.effects).toContainEqual(expect.objectContaining({ type: 'timer', name: 'listOffsetsRetry', key: 'listOffsets:t-1' }));
     expect(replies(asked.effects)).toEqual([]);
-    expect(Object.values(asked.d.endOffsets?.requests ?? {})).toEqual(['t-0', 't-1']);
+    expect(Object.values(asked.d.endOffsets?.requests ?? {})).toEqual([['t-0'], ['t-1']]);
   });
 
   it('an error answer is not an end offset: no reply, a metadata update, the partition asked again, then answered', () => {
@@ -37,7 +37,7 @@ describe('endOffsets()', () => {
     const refused = run(asked.d, (d, out) =>
       onListOffsetsResponse(
         d,
-        response('ListOffsetsResponse', { correlationId, ...tp0, error: 'NOT_LEADER_OR_FOLLOWER', offset: -1 }) as never,
+        response('ListOffsetsResponse', { correlationId, partitions: [{ ...tp0, error: 'NOT_LEADER_OR_FOLLOWER', offset: -1 }] }) as never,
         out,
       ),
     );
@@ -49,11 +49,14 @@ describe('endOffsets()', () => {
       onListOffsetsRetry(d, { type: 'listOffsetsRetry', now: 100, data: (retry as unknown as { data: never }).data } as never, out),
     );
     const resent = sent(again.effects)[0];
-    expect(resent).toMatchObject({ rpc: 'ListOffsets', partition: 0, timestamp: -1, isolationLevel: 'read_uncommitted' });
+    expect(resent).toMatchObject({ rpc: 'ListOffsets', isolationLevel: 'read_uncommitted', partitions: [{ partition: 0, timestamp: -1 }] });
     const answered = run(again.d, (d, out) =>
       onListOffsetsResponse(
         d,
-        response('ListOffsetsResponse', { correlationId: resent?.correlationId, ...tp0, error: 'NONE', offset: 7 }) as never,
+        response('ListOffsetsResponse', {
+          correlationId: resent?.correlationId,
+          partitions: [{ ...tp0, error: 'NONE', offset: 7 }],
+        }) as never,
         out,
       ),
     );

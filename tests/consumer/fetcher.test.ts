@@ -1,6 +1,7 @@
 /** fetcher.ts (Fetcher, OffsetFetcher): which partitions are fetched, what poll() gets, resets and endOffsets(). */
 import { describe, expect, it } from 'vitest';
-import { fetchWhilePolling, onEndOffsets, onFetchResponse, onListOffsetsResponse, servePoll } from '../../src/sim/consumer/fetcher';
+import { fetchWhilePolling, onFetchResponse, servePoll } from '../../src/sim/consumer/fetcher';
+import { onEndOffsets, onListOffsetsResponse } from '../../src/sim/consumer/offsetFetcher';
 import { onSeek } from '../../src/sim/consumer/positions';
 import type { RecordForApp } from '../../src/sim/protocol/messages';
 import { appCall, context, replies, response, run, sent, timers, tp0, tp1 } from './fixture';
@@ -92,7 +93,7 @@ describe('fetcher', () => {
       ),
     );
     expect(range.d.positions).toEqual({});
-    expect(sent(range.effects)).toMatchObject([{ rpc: 'ListOffsets', timestamp: -2 }]);
+    expect(sent(range.effects)).toMatchObject([{ rpc: 'ListOffsets', partitions: [{ ...tp0, timestamp: -2 }] }]);
     const other = run(ctx, (d, out) =>
       onFetchResponse(
         d,
@@ -159,26 +160,30 @@ describe('fetcher', () => {
     expect(waiting.d.positions).toEqual({ 't-0': 10 });
   });
 
-  it('endOffsets(): one ListOffsets per assigned partition, answered once all are back', () => {
+  it('endOffsets(): one ListOffsets per leader for every assigned partition it leads, answered once all are back', () => {
     const ctx = context({}, 2, { assignment: [tp0, tp1] });
     const asked = run(ctx, (d, out) => onEndOffsets(d, appCall('endOffsets', { isolationLevel: 'read_uncommitted' }), out));
     const requests = sent(asked.effects);
     expect(requests).toMatchObject([
-      { rpc: 'ListOffsets', partition: 0, timestamp: -1, isolationLevel: 'read_uncommitted' },
-      { rpc: 'ListOffsets', partition: 1, timestamp: -1, isolationLevel: 'read_uncommitted' },
+      {
+        rpc: 'ListOffsets',
+        isolationLevel: 'read_uncommitted',
+        partitions: [
+          { ...tp0, timestamp: -1 },
+          { ...tp1, timestamp: -1 },
+        ],
+      },
     ]);
-    const answer = (i: number, offset: number) =>
-      response('ListOffsetsResponse', {
-        correlationId: requests[i]?.correlationId as number,
-        topic: 't',
-        partition: i,
-        error: 'NONE',
-        offset,
-      } as const);
-    const first = run(asked.d, (d, out) => onListOffsetsResponse(d, answer(0, 10), out));
-    expect(replies(first.effects)).toEqual([]);
-    const second = run(first.d, (d, out) => onListOffsetsResponse(d, answer(1, 20), out));
-    expect(replies(second.effects)).toEqual([{ call: 'endOffsets', ok: true, offsets: { 't-0': 10, 't-1': 20 } }]);
-    expect(second.d.endOffsets).toBeNull();
+    expect(requests).toHaveLength(1);
+    const answer = response('ListOffsetsResponse', {
+      correlationId: requests[0]?.correlationId as number,
+      partitions: [
+        { ...tp0, error: 'NONE', offset: 10 },
+        { ...tp1, error: 'NONE', offset: 20 },
+      ],
+    } as const);
+    const answered = run(asked.d, (d, out) => onListOffsetsResponse(d, answer, out));
+    expect(replies(answered.effects)).toEqual([{ call: 'endOffsets', ok: true, offsets: { 't-0': 10, 't-1': 20 } }]);
+    expect(answered.d.endOffsets).toBeNull();
   });
 });

@@ -175,7 +175,7 @@ describe('KIP-320 position validation (consumer)', () => {
     const correlationId = sent(v.effects)[0]?.correlationId as number;
     const { d, effects } = run(v.d, (d, out) => onOffsetsForLeaderEpochResponse(d, answer(correlationId, -1, -1), out));
     expect(d.positions['t-0']).toBeUndefined();
-    expect(sent(effects)).toMatchObject([{ rpc: 'ListOffsets', timestamp: -2 }]);
+    expect(sent(effects)).toMatchObject([{ rpc: 'ListOffsets', partitions: [{ topic: 't', partition: 0, timestamp: -2 }] }]);
   });
 
   it('auto.offset.reset=none: poll() throws LogTruncationException, the position stays unfetched', () => {

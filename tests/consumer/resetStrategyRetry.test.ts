@@ -5,7 +5,7 @@
  * the retry took auto.offset.reset's, so a seekToBeginning that met a leader change read from the end.
  */
 import { describe, expect, it } from 'vitest';
-import { onListOffsetsResponse, onListOffsetsRetry } from '../../src/sim/consumer/fetcher';
+import { onListOffsetsResponse, onListOffsetsRetry } from '../../src/sim/consumer/offsetFetcher';
 import { onSeekToBeginning } from '../../src/sim/consumer/positions';
 import { appCall, context, response, run, sent, tp0 } from './fixture';
 
@@ -19,24 +19,22 @@ describe('a reset retried after an error answer asks for the same reset', () => 
     });
     const seek = run(member, (d, out) => onSeekToBeginning(d, appCall('seekToBeginning', {}) as never, out));
     const asked = sent(seek.effects).find((s) => s.rpc === 'ListOffsets');
-    expect(asked).toMatchObject({ timestamp: -2 });
+    expect(asked).toMatchObject({ partitions: [{ timestamp: -2 }] });
     const refused = run(seek.d, (d, out) =>
       onListOffsetsResponse(
         d,
         response('ListOffsetsResponse', {
           correlationId: asked?.correlationId as number,
-          ...tp0,
-          error: 'NOT_LEADER_OR_FOLLOWER',
-          offset: -1,
+          partitions: [{ ...tp0, error: 'NOT_LEADER_OR_FOLLOWER', offset: -1 }],
         }) as never,
         out,
       ),
     );
     const retry = refused.effects.find((e) => e.type === 'timer' && e.name === 'listOffsetsRetry') as unknown as {
-      data: { payload: { timestamp: number } };
+      data: { payload: { partitions: { timestamp: number }[] } };
     };
-    expect(retry.data.payload.timestamp).toBe(-2);
+    expect(retry.data.payload.partitions.map((p) => p.timestamp)).toEqual([-2]);
     const again = run(refused.d, (d, out) => onListOffsetsRetry(d, { type: 'listOffsetsRetry', now: 100, data: retry.data } as never, out));
-    expect(sent(again.effects)).toMatchObject([{ rpc: 'ListOffsets', timestamp: -2 }]);
+    expect(sent(again.effects)).toMatchObject([{ rpc: 'ListOffsets', partitions: [{ timestamp: -2 }] }]);
   });
 });

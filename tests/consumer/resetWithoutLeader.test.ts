@@ -5,7 +5,7 @@
  * dropped the reset, and the partition was never read again.
  */
 import { describe, expect, it } from 'vitest';
-import { onListOffsetsRetry, resetPosition } from '../../src/sim/consumer/fetcher';
+import { onListOffsetsRetry, resetPositions } from '../../src/sim/consumer/offsetFetcher';
 import { runScenario } from '../../src/sim/run';
 import type { Fact } from '../../src/sim/trace/facts';
 import { context, run, sent, tp0 } from './fixture';
@@ -20,14 +20,17 @@ function leaderless() {
 
 describe('a reset with no leader known', () => {
   it('sends nothing, asks for a metadata update and tries again after retry.backoff.ms (a background timer)', () => {
-    const { d, effects } = run(leaderless(), (draft, out) => resetPosition(draft, tp0, out));
+    const { d, effects } = run(leaderless(), (draft, out) => resetPositions(draft, [tp0], out));
     expect(sent(effects)).toEqual([]);
     expect(effects).toContainEqual(expect.objectContaining({ type: 'timer', name: 'listOffsetsRetry', delay: 100, background: true }));
     expect(d.metadata).not.toEqual(leaderless().metadata);
   });
 
   it('the retry, still without a leader, waits again; once one is known it sends ListOffsets (earliest) there', () => {
-    const data = { lostCorrelationId: -1, payload: { topic: 't', partition: 0, timestamp: -2 } };
+    const data = {
+      lostCorrelationId: -1,
+      payload: { isolationLevel: 'read_uncommitted', partitions: [{ topic: 't', partition: 0, timestamp: -2 }] },
+    };
     const ev = { type: 'listOffsetsRetry', key: 'listOffsets:t-0', now: 100, data } as never;
     const again = run(leaderless(), (draft, out) => onListOffsetsRetry(draft, ev, out));
     expect(sent(again.effects)).toEqual([]);
@@ -35,7 +38,9 @@ describe('a reset with no leader known', () => {
     const led = run(context({ 'auto.offset.reset': 'earliest' }, 1, { assignment: [tp0], positions: {} }), (draft, out) =>
       onListOffsetsRetry(draft, ev, out),
     );
-    expect(sent(led.effects)).toMatchObject([{ rpc: 'ListOffsets', to: 'broker-0', topic: 't', partition: 0, timestamp: -2 }]);
+    expect(sent(led.effects)).toMatchObject([
+      { rpc: 'ListOffsets', to: 'broker-0', partitions: [{ topic: 't', partition: 0, timestamp: -2 }] },
+    ]);
   });
 
   it('a partition that already has a position, or is no longer assigned, is not retried', () => {
@@ -43,7 +48,10 @@ describe('a reset with no leader known', () => {
       type: 'listOffsetsRetry',
       key: 'listOffsets:t-0',
       now: 100,
-      data: { lostCorrelationId: -1, payload: { topic: 't', partition: 0, timestamp: -2 } },
+      data: {
+        lostCorrelationId: -1,
+        payload: { isolationLevel: 'read_uncommitted', partitions: [{ topic: 't', partition: 0, timestamp: -2 }] },
+      },
     } as never;
     const positioned = run({ ...leaderless(), positions: { 't-0': 4 } }, (draft, out) => onListOffsetsRetry(draft, ev, out));
     expect(positioned.effects.filter((e) => e.type === 'timer' || e.type === 'send')).toEqual([]);

@@ -247,7 +247,7 @@ describe('ListOffsets skips a leader inside its reconnect backoff (OffsetFetcher
     );
     const reset = sent(m.send({ type: 'boot' }, 0), 'ListOffsets');
     expect(reset?.to).toBe('broker-0');
-    const position = { error: 'NONE', topic: 't', partition: 0, offset: 0 };
+    const position = { partitions: [{ error: 'NONE', topic: 't', partition: 0, offset: 0 }] };
     m.send(answer('ListOffsetsResponse', reset?.payload.correlationId as number, position, 'broker-0'), 2);
     m.send({ type: 'connectionClosed', to: 'broker-0', reason: 'peer-down' }, 100);
     const fx = m.send(call('endOffsets'), 110);

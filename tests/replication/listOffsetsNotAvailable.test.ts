@@ -47,7 +47,9 @@ describe('latest offset from a new leader whose HW is behind its epoch start', (
 
   it('the broker answers OFFSET_NOT_AVAILABLE, and the consumer asks again', () => {
     const answers = trace.envelopes.filter(
-      (e) => e.rpc === 'ListOffsetsResponse' && (e.payload as { error: string }).error === 'OFFSET_NOT_AVAILABLE',
+      (e) =>
+        e.rpc === 'ListOffsetsResponse' &&
+        (e.payload as { partitions: { error: string }[] }).partitions.some((p) => p.error === 'OFFSET_NOT_AVAILABLE'),
     );
     expect(answers.length).toBeGreaterThan(0);
     const asked = trace.envelopes.filter((e) => e.rpc === 'ListOffsets' && e.from === 'late.consumer');

@@ -20,6 +20,7 @@ import type {
   AddPartitionsToTxnBatchResponse,
   ErrorOrNone,
   FetchRequest,
+  ListOffsetsRequest,
   OffsetsForLeaderEpochRequest,
   ProduceRequest,
   WriteTxnMarkersRequest,
@@ -32,6 +33,7 @@ import { markerAppendFact } from '../trace/facts';
 import { answerFetch, fetchCompletion, fetchHoldMs, wakeParked, withParked } from './consumerFetch';
 import { onVerifyTxnOffsetCommit, type VerifyTxnOffsetCommitArgs } from './coordinatorVerification';
 import type { MarkerWait } from './delayedMarkers';
+import { onListOffsets } from './listOffsets';
 import { onMetadata } from './metadataRequest';
 import { onOffsetsForLeaderEpoch } from './offsetsForLeaderEpoch';
 import {
@@ -120,7 +122,7 @@ export type BrokerEvent =
   | Rpc<'AddPartitionsToTxnResponse', AddPartitionsToTxnBatchResponse>
   | DisconnectedEvent
   | Rpc<'Fetch', FetchRequest>
-  | Rpc<'ListOffsets'>
+  | Rpc<'ListOffsets', ListOffsetsRequest>
   | Rpc<'OffsetsForLeaderEpoch', OffsetsForLeaderEpochRequest>
   | Timer<'fetchWaitExpired', { parkId: number }>
   | Rpc<'WriteTxnMarkers', WriteTxnMarkersRequest>
@@ -163,37 +165,6 @@ const onFetch = (ctx: BrokerContext, ev: RpcEvent<FetchRequest>, out: Out): Brok
     return withParked(ctx, [...ctx.parked, { id, request, fetch: f }], id + 1);
   }
   answerFetch(ctx, out, request, f);
-  return ctx;
-};
-
-/** ListOffsets: earliest (−2) is the log start offset; latest (−1) is the high watermark, or the LSO for read_committed. */
-const onListOffsets = (
-  ctx: BrokerContext,
-  ev: RpcEvent<{ topic: string; partition: number; timestamp: number; isolationLevel: string }>,
-  out: Out,
-): BrokerContext => {
-  const req = ev.payload;
-  const held = ctx.partitions[keyOf(req)];
-  const log = leadsOrUnreplicated(ctx, held) ? held : undefined;
-  // Partition.fetchOffsetForTimestamp: a new leader whose HW has not yet reached the start of its
-  // epoch does not know the latest offset yet (its HW may be below what the old leader had
-  // exposed): OFFSET_NOT_AVAILABLE, retriable, for a consumer's latest
-  const epochStart = ctx.replication?.leading[keyOf(req)]?.leaderEpochStartOffset;
-  const notYet = log !== undefined && req.timestamp === -1 && epochStart !== undefined && epochStart > log.highWatermark;
-  const offset =
-    !log || notYet
-      ? -1
-      : req.timestamp === -2
-        ? log.logStartOffset
-        : req.isolationLevel === 'read_committed'
-          ? lastStableOffset(log)
-          : log.highWatermark;
-  out.reply(pendingRequest(ev), 'ListOffsetsResponse', {
-    topic: req.topic,
-    partition: req.partition,
-    error: !log ? 'NOT_LEADER_OR_FOLLOWER' : notYet ? 'OFFSET_NOT_AVAILABLE' : 'NONE',
-    offset,
-  });
   return ctx;
 };
 

@@ -58,7 +58,7 @@ export const DOCUMENTED: readonly (readonly [string, string, AnyStateMachine, st
       'Outside `running`: `closing` is close() waiting for its auto-commit of the consumed positions ' +
       '(ConsumerCoordinator.close → maybeAutoCommitOffsetsSync) before LeaveGroup; exceptions poll() throws are in `pollErrors.ts`. ' +
       "The parts follow Kafka's classes: `membership.ts` (join, sync, heartbeat, rejoin), `commits.ts` (OffsetFetch, " +
-      'commitSync, auto-commit, onJoinPrepare), `fetcher.ts` with `fetchCollector.ts` (Fetch, ListOffsets), ' +
+      'commitSync, auto-commit, onJoinPrepare), `fetcher.ts` with `fetchCollector.ts` (Fetch), `offsetFetcher.ts` (ListOffsets, one per leader), ' +
       '`positions.ts` (assignment, seek, the rebalance listener), `requestLost.ts`, and the events in `events.ts`.',
   ],
   ['Consumer application loop', 'src/sim/application/consumerApp.machine.ts', consumerAppMachine as AnyStateMachine, APPLICATION_LOOP_NOTE],

@@ -10,6 +10,7 @@ import type { Out } from '../actors/out';
 import type { ConsumerConfig } from '../config/consumerConfig';
 import type { ActorId } from '../kernel/envelope';
 import type { ClientException } from '../protocol/errors';
+import type { TopicPartition } from '../protocol/messages';
 import { keyOf } from '../protocol/topicPartition';
 import {
   type ConsumerContext,
@@ -21,7 +22,8 @@ import {
   sendToCoordinator,
 } from './consumerContext';
 import type { ConsumerEvent, EventOf, OffsetAndPartition } from './events';
-import { fetchWhilePolling, resetPosition, servePoll } from './fetcher';
+import { fetchWhilePolling, servePoll } from './fetcher';
+import { resetPositions } from './offsetFetcher';
 import { throwPending } from './pollErrors';
 import { startCommitLookup } from './pollLookup';
 import { seekUnvalidated } from './positionValidation';
@@ -562,7 +564,7 @@ export function requestOffsets(d: Draft, out: Out): void {
     return;
   }
   if (!d.config['group.id']) {
-    for (const tp of pending) resetPosition(d, tp, out);
+    resetPositions(d, pending, out);
     return;
   }
   const correlationId = corr(d);
@@ -598,13 +600,16 @@ export function onOffsetFetchResponse(d: Draft, ev: EventOf<'OffsetFetchResponse
     return;
   }
   d.offsetsAttempts = 0;
+  // the partitions without a committed offset are reset together (one ListOffsets per leader)
+  const toReset: TopicPartition[] = [];
   for (const o of r.offsets) {
     if (o.offset >= 0) {
       // refreshCommittedOffsets: with its committedLeaderEpoch the position is validated first (seekUnvalidated)
       if (o.committedLeaderEpoch !== undefined && o.committedLeaderEpoch >= 0) seekUnvalidated(d, o, o.offset, o.committedLeaderEpoch);
       else d.positions = { ...d.positions, [keyOf(o)]: o.offset };
       d.knownCommitted = { ...d.knownCommitted, [keyOf(o)]: o.offset };
-    } else resetPosition(d, o, out);
+    } else toReset.push({ topic: o.topic, partition: o.partition });
   }
+  resetPositions(d, toReset, out);
   fetchWhilePolling(d, out);
 }

@@ -48,15 +48,7 @@ import {
 } from './commits';
 import { action, type ConsumerContext, type ConsumerInput, groupMetadata as groupMetadataOf, initialContext } from './consumerContext';
 import type { ConsumerEvent, EventOf } from './events';
-import {
-  fetchWhilePolling,
-  onConsumerMetadataResponse,
-  onEndOffsets,
-  onFetchResponse,
-  onFetchResponseUnassigned,
-  onListOffsetsResponse,
-  onListOffsetsRetry,
-} from './fetcher';
+import { fetchWhilePolling, onConsumerMetadataResponse, onFetchResponse, onFetchResponseUnassigned } from './fetcher';
 import { coordinatorUnknown, onFindCoordinatorResponse, onHeartbeatThreadLookup } from './groupLookup';
 import {
   heartbeatRejoinsAfterCommit,
@@ -81,6 +73,7 @@ import {
   startRevocation,
   syncFailure,
 } from './membership';
+import { onEndOffsets, onListOffsetsResponse, onListOffsetsRetry } from './offsetFetcher';
 import { pollErrorPending } from './pollErrors';
 import { onCoordinatorLookupRetry } from './pollLookup';
 import { assignAll, onListenerDone, onSeek, onSeekToBeginning, onSeekToCommitted } from './positions';

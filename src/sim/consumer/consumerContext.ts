@@ -16,7 +16,7 @@ import type { ActorId, RequestRpc } from '../kernel/envelope';
 import { extend } from '../kernel/extend';
 import type { IsolationLevel } from '../log/partitionLog';
 import type { ClientException } from '../protocol/errors';
-import type { RecordForApp, TopicPartition } from '../protocol/messages';
+import type { ListOffsetsPartition, RecordForApp, TopicPartition } from '../protocol/messages';
 import { keyOf } from '../protocol/topicPartition';
 import type { ConsumerEvent, OffsetAndPartition } from './events';
 import { armLookupRetry, onPollPass } from './pollLookup';
@@ -105,10 +105,13 @@ export interface ConsumerContext extends Required<ConsumerInput> {
   readonly revocationListener: boolean;
   readonly awaitingListener: boolean;
   readonly pollWaiting: ActorId | null;
-  /** An endOffsets() call in progress: correlation id → partition, and the offsets found so far. */
+  /**
+   * An endOffsets() call in progress: the partitions of each ListOffsets in flight (one per leader) or
+   * waiting to be asked again, by correlation id, and the offsets found so far.
+   */
   readonly endOffsets: {
     readonly from: ActorId;
-    readonly requests: Readonly<Record<number, string>>;
+    readonly requests: Readonly<Record<number, readonly string[]>>;
     readonly offsets: Readonly<Record<string, number>>;
     /** The isolation level asked for (a partition asked again asks the same). */
     readonly isolationLevel: IsolationLevel;
@@ -155,6 +158,11 @@ export interface ConsumerContext extends Required<ConsumerInput> {
    * seekToBeginning's earliest whatever auto.offset.reset says.
    */
   readonly resetTo: Readonly<Record<string, 'earliest' | 'latest'>>;
+  /**
+   * The resets' ListOffsets in flight, by correlation id: what each asked for each partition, so an
+   * answer applies only to a partition still awaiting a reset of that strategy (offsetFetcher.ts).
+   */
+  readonly resetRequests: Readonly<Record<number, readonly ListOffsetsPartition[]>>;
   /** KIP-320: positions' offsetEpochs and the partitions awaiting validation (positionValidation.ts). */
   readonly validation: PositionValidation;
 }
@@ -234,6 +242,7 @@ export function consumerDraft(c: ConsumerContext): Draft {
     rejoinNeeded: c.rejoinNeeded,
     pollError: c.pollError,
     resetTo: c.resetTo,
+    resetRequests: c.resetRequests,
     validation: c.validation,
   };
 }
@@ -280,6 +289,7 @@ export function initialContext(input: ConsumerInput): ConsumerContext {
     rejoinNeeded: false,
     pollError: null,
     resetTo: {},
+    resetRequests: {},
     validation: NO_VALIDATION,
     ...(groupCoordinatorOnLeader(input.meta)
       ? { groupCoordinator: null, coordinatorLookup: null, coordinatorWaiting: [], lookupAttempts: 0, lookupAfterMetadata: false }

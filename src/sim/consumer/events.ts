@@ -12,6 +12,8 @@ import type {
   CommittedOffset,
   FetchResponse,
   JoinGroupResponse,
+  ListOffsetsRequest,
+  ListOffsetsResponse,
   OffsetCommitResponse,
   OffsetFetchResponse,
   OffsetsForLeaderEpochResponse,
@@ -26,10 +28,10 @@ type Response<T extends RpcName, P> = Rpc<T, P & { readonly correlationId: numbe
 /** OffsetAndMetadata: an offset with the leader epoch of the last record consumed before it, when known (KIP-320). */
 export type OffsetAndPartition = CommittedOffset;
 
-/** A lost ListOffsets, asked again after retry.backoff.ms (its payload says which partition and timestamp). */
+/** A ListOffsets asked again after retry.backoff.ms (its payload: which partitions, with which timestamps). */
 export interface ListOffsetsRetry {
   readonly lostCorrelationId: number;
-  readonly payload: Record<string, unknown>;
+  readonly payload: ListOffsetsRequest;
 }
 
 export type ConsumerEvent =
@@ -43,7 +45,7 @@ export type ConsumerEvent =
   | Response<'HeartbeatResponse', { readonly error: KafkaError }>
   | Response<'OffsetCommitResponse', OffsetCommitResponse>
   | Response<'OffsetFetchResponse', OffsetFetchResponse>
-  | Response<'ListOffsetsResponse', TopicPartition & { readonly error: KafkaError; readonly offset: number }>
+  | Response<'ListOffsetsResponse', ListOffsetsResponse>
   | Response<'FetchResponse', FetchResponse>
   | Response<'OffsetsForLeaderEpochResponse', OffsetsForLeaderEpochResponse>
   | Response<'MetadataResponse', MetadataResponse>

@@ -1,8 +1,8 @@
 /**
- * The Fetcher (with FetchCollector, fetchCollector.ts) and the OffsetFetcher's ListOffsets: one
- * Fetch per broker naming every assigned partition it leads with a known position and nothing
- * buffered, none to a broker whose Fetch is in flight, records handed to a waiting poll() up to
- * max.poll.records, positions reset by auto.offset.reset, endOffsets().
+ * The Fetcher (with FetchCollector, fetchCollector.ts; the OffsetFetcher's ListOffsets are
+ * offsetFetcher.ts): one Fetch per broker naming every assigned partition it leads with a known
+ * position and nothing buffered, none to a broker whose Fetch is in flight, records handed to a
+ * waiting poll() up to max.poll.records.
  *
  * Fetches go out only from inside poll(), as in the classic KafkaConsumer: while a poll() waits
  * (ClassicKafkaConsumer.pollForFetches: collectFetch, then sendFetches, then client.poll — again
@@ -22,7 +22,7 @@
  * the next poll() before it fetches: the same fetches go out, the order of the buffer aside).
  */
 import type { Out } from '../actors/out';
-import { applyCurrentLeader, isInvalidMetadataError, leaderCanMove, leaderEpochOf, requestUpdate } from '../cluster/clientMetadata';
+import { applyCurrentLeader, leaderCanMove, leaderEpochOf, requestUpdate } from '../cluster/clientMetadata';
 import { isUnavailable } from '../cluster/connectionStates';
 import { leaderOf } from '../cluster/metadata';
 import { onMetadataResponse } from '../cluster/metadataUpdater';
@@ -32,6 +32,7 @@ import { keyOf } from '../protocol/topicPartition';
 import { armPollTimer, type ConsumerContext, corr, type Draft, groupMetadata, sendRequest } from './consumerContext';
 import type { EventOf } from './events';
 import { collectFetched } from './fetchCollector';
+import { resetPositions } from './offsetFetcher';
 import { failPoll } from './pollErrors';
 import { awaitingValidation, noteFetchedEpochs, trackOffsetEpochs, validatePositionsIfNeeded } from './positionValidation';
 
@@ -163,77 +164,23 @@ export function onConsumerMetadataResponse(d: Draft, ev: EventOf<'MetadataRespon
  * resets it. Without one (`none`, !hasDefaultOffsetResetPolicy) poll() throws OffsetOutOfRangeException
  * and nothing else changes: the partition keeps its position and stays FETCHING, so the next poll()
  * fetches that offset again (and throws again) until the application seeks, and a commit meanwhile
- * (close()'s auto-commit: allConsumed) names that position.
+ * (close()'s auto-commit: allConsumed) names that position. 'reset': the partition awaits its reset,
+ * asked with the answer's other such partitions (one ListOffsets per leader, resetPositionsIfNeeded).
  */
-function onOutOfRange(d: Draft, tp: TopicPartition, out: Out): void {
+function onOutOfRange(d: Draft, tp: TopicPartition, out: Out): 'reset' | undefined {
   if (d.config['auto.offset.reset'] === 'none') {
     throwFromPoll(d, tp, out, 'OffsetOutOfRangeException');
     return;
   }
   const { [keyOf(tp)]: _p, ...positions } = d.positions;
   d.positions = positions;
-  resetPosition(d, tp, out);
+  return 'reset';
 }
 
 /** poll() throws `exception` for partition `tp` (now, or at the next call if none waits). */
-function throwFromPoll(d: Draft, tp: TopicPartition, out: Out, exception: ClientException): void {
+export function throwFromPoll(d: Draft, tp: TopicPartition, out: Out, exception: ClientException): void {
   out.fact({ kind: 'clientError', client: d.client, error: exception, during: `poll (${keyOf(tp)})`, fatal: false });
   failPoll(d, out, exception);
-}
-
-/**
- * OffsetFetcher.resetPositionsIfNeeded: ListOffsets for auto.offset.reset (or seekToBeginning's
- * earliest). With auto.offset.reset=none there is no policy: poll() throws
- * NoOffsetForPartitionException instead (SubscriptionState.resetInitializingPositions, a partition
- * without a committed offset) and the position stays unknown.
- */
-export function resetPosition(d: Draft, tp: TopicPartition, out: Out, to: 'earliest' | 'latest' | null = null): void {
-  if (to === null && d.config['auto.offset.reset'] === 'none') {
-    throwFromPoll(d, tp, out, 'NoOffsetForPartitionException');
-    return;
-  }
-  const where = to ?? (d.config['auto.offset.reset'] === 'earliest' ? 'earliest' : 'latest');
-  d.resetTo = { ...d.resetTo, [keyOf(tp)]: where };
-  const leader = leaderOf(d.meta, tp.topic, tp.partition);
-  if (!leader || isUnavailable(d.connections, leader)) {
-    retryResetWithoutLeader(d, tp, where === 'earliest' ? -2 : -1, out, !leader);
-    return;
-  }
-  sendRequest(d, out, leader, 'ListOffsets', {
-    correlationId: corr(d),
-    topic: tp.topic,
-    partition: tp.partition,
-    timestamp: where === 'earliest' ? -2 : -1,
-    isolationLevel: d.config['isolation.level'],
-  });
-}
-
-/**
- * A reset of a partition whose leader is unknown waits for one (OffsetFetcher.groupListOffsetRequests:
- * "Leader for partition … is unknown for fetching offset", `metadata.requestUpdate`, the partition
- * retried after retry.backoff.ms; SubscriptionState keeps it AWAIT_RESET meanwhile). A background
- * timer, as the fetch's retry: a partition offline for good does not keep the run going. So does one
- * whose leader is inside its reconnect backoff ("Leader … is unavailable for fetching offset until
- * reconnect backoff expires": `client.isUnavailable(leader)`), without a metadata update (`update`
- * false: "the disconnect will have done so already").
- */
-function retryResetWithoutLeader(d: Draft, tp: TopicPartition, timestamp: number, out: Out, update = true): void {
-  askListOffsetsLater(d, -1, { topic: tp.topic, partition: tp.partition, timestamp }, out, update);
-}
-
-/**
- * A ListOffsets asked again after retry.backoff.ms (`listOffsetsRetry`), with a metadata update
- * first: a background timer, so a partition offline for good does not keep the run going.
- */
-function askListOffsetsLater(d: Draft, lostCorrelationId: number, payload: Record<string, unknown>, out: Out, update = true): void {
-  if (update) d.metadata = requestUpdate(d.metadata);
-  out.timer(
-    `listOffsets:${payload.topic}-${payload.partition}`,
-    'listOffsetsRetry',
-    d.config['retry.backoff.ms'],
-    { lostCorrelationId, payload },
-    true,
-  );
 }
 
 /** Answers the waiting poll() with what it returns and the positions after it. */
@@ -330,7 +277,13 @@ export function onFetchResponse(d: Draft, ev: EventOf<'FetchResponse'>, out: Out
   fetchAnswered(d, ev.payload.correlationId);
   // a partition whose fetch failed with another error is fetched again after retry.backoff.ms (fetchRetry)
   const backingOff = new Set<string>();
-  for (const r of ev.payload.partitions) if (onPartitionData(d, r, ev.payload.correlationId, out) === 'backoff') backingOff.add(keyOf(r));
+  const toReset: TopicPartition[] = [];
+  for (const r of ev.payload.partitions) {
+    const next = onPartitionData(d, r, ev.payload.correlationId, out);
+    if (next === 'backoff') backingOff.add(keyOf(r));
+    else if (next === 'reset') toReset.push(r);
+  }
+  resetPositions(d, toReset, out);
   // a poll() waiting: served (and prefetching), or — nothing to return — fetching again (its next
   // pass: collectFetch found nothing, sendFetches); none waiting: buffered for the next poll()
   servePoll(d, out, backingOff);
@@ -342,17 +295,14 @@ export function onFetchResponseUnassigned(d: Draft, ev: EventOf<'FetchResponse'>
   fetchAnswered(d, ev.payload.correlationId);
 }
 
-function onPartitionData(d: Draft, r: FetchPartitionResponse, correlationId: number, out: Out): 'backoff' | undefined {
+function onPartitionData(d: Draft, r: FetchPartitionResponse, correlationId: number, out: Out): 'backoff' | 'reset' | undefined {
   const name = keyOf(r);
   if (d.fetching[name] !== correlationId) return;
   const { [name]: _done, ...fetching } = d.fetching;
   d.fetching = fetching;
   const position = d.positions[name];
   if (position === undefined) return;
-  if (r.error === 'OFFSET_OUT_OF_RANGE') {
-    onOutOfRange(d, r, out);
-    return;
-  }
+  if (r.error === 'OFFSET_OUT_OF_RANGE') return onOutOfRange(d, r, out);
   if (isFetchMetadataError(r.error)) {
     onFetchMetadataError(d, r);
     return;
@@ -372,95 +322,5 @@ function onPartitionData(d: Draft, r: FetchPartitionResponse, correlationId: num
   } else {
     d.buffer = { ...d.buffer, [name]: c.records };
     d.bufferEnd = { ...d.bufferEnd, [name]: c.nextOffset };
-  }
-}
-
-/**
- * endOffsets(): the latest offset of each assigned partition — the LSO under read_committed, unless
- * the caller names the isolation level (Kafka Streams asks for the log end offset, read_uncommitted).
- */
-export function onEndOffsets(d: Draft, call: EventOf<'endOffsets'>, out: Out): void {
-  const isolationLevel = call.args.isolationLevel ?? d.config['isolation.level'];
-  const requests: Record<number, string> = {};
-  for (const tp of d.assignment) {
-    const leader = leaderOf(d.meta, tp.topic, tp.partition);
-    const correlationId = corr(d);
-    requests[correlationId] = keyOf(tp);
-    const payload = { topic: tp.topic, partition: tp.partition, timestamp: -1, isolationLevel };
-    // no leader known: the partition waits for one (OffsetFetcherUtils: "retrying"), never left out;
-    // a leader inside its reconnect backoff too (groupListOffsetRequests: isUnavailable)
-    if (!leader || isUnavailable(d.connections, leader)) askListOffsetsLater(d, correlationId, payload, out, !leader);
-    else sendRequest(d, out, leader, 'ListOffsets', { correlationId, ...payload });
-  }
-  d.endOffsets = { from: call.from, requests, offsets: {}, isolationLevel };
-  if (Object.keys(requests).length === 0) {
-    out.call(call.from, 'reply', { call: 'endOffsets', ok: true, offsets: {} });
-    d.endOffsets = null;
-  }
-}
-
-/** A ListOffsets answer: one of endOffsets()'s, or a reset position (then a waiting poll() fetches). */
-export function onListOffsetsResponse(d: Draft, ev: EventOf<'ListOffsetsResponse'>, out: Out): void {
-  const r = ev.payload;
-  const pending = d.endOffsets;
-  if (pending && pending.requests[r.correlationId] !== undefined) {
-    if (r.error !== 'NONE') {
-      // OffsetFetcherUtils.handleListOffsetResponse: NOT_LEADER_OR_FOLLOWER, LEADER_NOT_AVAILABLE,
-      // OFFSET_NOT_AVAILABLE … are retried (an invalid-metadata error after a metadata update), never
-      // an end offset of −1
-      const payload = { topic: r.topic, partition: r.partition, timestamp: -1, isolationLevel: pending.isolationLevel };
-      askListOffsetsLater(d, r.correlationId, payload, out);
-      return;
-    }
-    const { [r.correlationId]: _done, ...requests } = pending.requests;
-    const offsets = { ...pending.offsets, [keyOf(r)]: r.offset };
-    if (Object.keys(requests).length === 0) {
-      out.call(pending.from, 'reply', { call: 'endOffsets', ok: true, offsets });
-      d.endOffsets = null;
-    } else d.endOffsets = { ...pending, requests, offsets };
-    return;
-  }
-  if (isInvalidMetadataError(r.error) || r.error === 'OFFSET_NOT_AVAILABLE') {
-    // OffsetFetcherUtils.handleListOffsetResponse: NOT_LEADER_OR_FOLLOWER, OFFSET_NOT_AVAILABLE (a new
-    // leader whose HW is behind its epoch's start) … "retrying": a metadata update, and the reset is
-    // tried again after retry.backoff.ms
-    d.metadata = requestUpdate(d.metadata);
-    out.timer(`listOffsets:${keyOf(r)}`, 'listOffsetsRetry', d.config['retry.backoff.ms'], {
-      lostCorrelationId: r.correlationId,
-      payload: { topic: r.topic, partition: r.partition, timestamp: resetAskedFor(d, r) === 'earliest' ? -2 : -1 },
-    });
-    return;
-  }
-  if (r.error !== 'NONE' || !d.assignment.some((tp) => keyOf(tp) === keyOf(r))) return;
-  if (d.positions[keyOf(r)] === undefined) d.positions = { ...d.positions, [keyOf(r)]: r.offset };
-  fetchWhilePolling(d, out);
-}
-
-/** The reset a partition's ListOffsets asked for (its resetStrategy), else auto.offset.reset's. */
-function resetAskedFor(d: Draft, tp: TopicPartition): 'earliest' | 'latest' {
-  return d.resetTo?.[keyOf(tp)] ?? (d.config['auto.offset.reset'] === 'earliest' ? 'earliest' : 'latest');
-}
-
-/** A lost ListOffsets is asked again after its backoff: for endOffsets(), or a position still unknown. */
-export function onListOffsetsRetry(d: Draft, ev: EventOf<'listOffsetsRetry'>, out: Out): void {
-  const { lostCorrelationId, payload } = ev.data;
-  const tp = { topic: payload.topic as string, partition: payload.partition as number };
-  const leader = leaderOf(d.meta, tp.topic, tp.partition);
-  const pending = d.endOffsets;
-  if (!leader || isUnavailable(d.connections, leader)) {
-    // still no leader (or it is inside its reconnect backoff): asked again later, while the position (or endOffsets()) still waits for it
-    const waiting =
-      (pending && pending.requests[lostCorrelationId] !== undefined) ||
-      (d.positions[keyOf(tp)] === undefined && d.assignment.some((a) => keyOf(a) === keyOf(tp)));
-    if (waiting) askListOffsetsLater(d, lostCorrelationId, payload, out, !leader);
-    return;
-  }
-  if (pending && pending.requests[lostCorrelationId] !== undefined) {
-    const { [lostCorrelationId]: _gone, ...requests } = pending.requests;
-    const c = corr(d);
-    d.endOffsets = { ...pending, requests: { ...requests, [c]: keyOf(tp) } };
-    sendRequest(d, out, leader, 'ListOffsets', { ...payload, correlationId: c });
-  } else if (d.positions[keyOf(tp)] === undefined && d.assignment.some((a) => keyOf(a) === keyOf(tp))) {
-    resetPosition(d, tp, out, payload.timestamp === -2 ? 'earliest' : 'latest');
   }
 }

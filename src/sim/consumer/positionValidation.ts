@@ -32,7 +32,8 @@ import type { EpochEndOffset, OffsetForLeaderPartition, TopicPartition } from '.
 import { keyOf } from '../protocol/topicPartition';
 import { type ConsumerContext, corr, type Draft, sendRequest } from './consumerContext';
 import type { EventOf } from './events';
-import { fetchWhilePolling, resetPosition } from './fetcher';
+import { fetchWhilePolling } from './fetcher';
+import { resetPositions } from './offsetFetcher';
 import { failPoll } from './pollErrors';
 
 /** A partition in AWAIT_VALIDATION: its position, the position's offsetEpoch and the leader epoch it is checked against. */
@@ -238,7 +239,7 @@ function truncationDetected(d: Draft, r: EpochEndOffset, a: Awaiting, out: Out):
   }
   const { [name]: _p, ...positions } = d.positions;
   d.positions = positions;
-  resetPosition(d, r, out); // requestOffsetReset: auto.offset.reset's ListOffsets
+  resetPositions(d, [r], out); // requestOffsetReset: auto.offset.reset's ListOffsets
 }
 
 /** A failed validation (an error answer, a lost request): a metadata update, the partition asked again after `ms`. */

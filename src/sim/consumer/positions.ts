@@ -9,7 +9,8 @@ import { keyOf } from '../protocol/topicPartition';
 import { requestOffsets } from './commits';
 import type { Draft } from './consumerContext';
 import type { EventOf } from './events';
-import { fetchWhilePolling, resetPosition } from './fetcher';
+import { fetchWhilePolling } from './fetcher';
+import { resetPositions } from './offsetFetcher';
 import { NO_VALIDATION, positionSetWithoutEpoch } from './positionValidation';
 
 /** Partitions revoked (eager rebalance): positions, buffers and fetches are forgotten. */
@@ -86,7 +87,7 @@ export function onSeek(d: Draft, call: EventOf<'seek'>, out: Out): void {
 /** seekToBeginning(): every assigned partition goes back to its log start offset. */
 export function onSeekToBeginning(d: Draft, call: EventOf<'seekToBeginning'>, out: Out): void {
   forgetPositions(d);
-  for (const tp of d.assignment) resetPosition(d, tp, out, 'earliest');
+  resetPositions(d, d.assignment, out, 'earliest');
   out.call(call.from, 'reply', { call: 'seekToBeginning', ok: true });
 }
 

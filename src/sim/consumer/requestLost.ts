@@ -10,13 +10,14 @@
 import type { Out } from '../actors/out';
 import { onMetadataLost } from '../cluster/metadataUpdater';
 import { type DisconnectedEvent, disconnectError } from '../kernel/effects';
-import { keyOf } from '../protocol/topicPartition';
+import type { ListOffsetsRequest } from '../protocol/messages';
 import { type CommitState, commitFailed, endsCloseCommit, endsJoinPrepare, retryOffsetFetch } from './commits';
 import type { ConsumerContext, Draft } from './consumerContext';
 import type { ConsumerEvent } from './events';
 import { fetchAnswered, fetchWhilePolling } from './fetcher';
 import { onFindCoordinatorLost } from './groupLookup';
 import { failHeartbeat } from './membership';
+import { onListOffsetsLost } from './offsetFetcher';
 import { onValidationLost } from './positionValidation';
 
 /** The lost request's correlation id (every request of the consumer carries one). */
@@ -28,7 +29,6 @@ const correlationOf = (e: DisconnectedEvent) => e.payload.correlationId as numbe
  */
 export function onRequestLost(d: Draft, e: DisconnectedEvent, out: Out, heartbeating = false, state: CommitState = 'STABLE'): void {
   const correlationId = correlationOf(e);
-  const tp = { topic: e.payload.topic as string, partition: e.payload.partition as number };
   // a lost Metadata request is a failed update: it is asked again after the backoff, of another broker
   if (e.rpc === 'Metadata') {
     onMetadataLost(d, correlationId, e.now);
@@ -59,11 +59,8 @@ export function onRequestLost(d: Draft, e: DisconnectedEvent, out: Out, heartbea
       onValidationLost(d, correlationId, out);
       return;
     case 'ListOffsets':
-      // ask again after retry.backoff.ms (a down leader refuses at once: no tight loop)
-      out.timer(`listOffsets:${keyOf(tp)}`, 'listOffsetsRetry', d.config['retry.backoff.ms'], {
-        lostCorrelationId: correlationId,
-        payload: e.payload,
-      });
+      // its partitions asked again after retry.backoff.ms (OffsetFetcherUtils.onFailedResponseForResettingPositions)
+      onListOffsetsLost(d, correlationId, e.payload as unknown as ListOffsetsRequest, out);
       return;
     case 'OffsetCommit': {
       // retried after a backoff (commitSync, onJoinPrepare) or at the next auto-commit due time

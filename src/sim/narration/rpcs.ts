@@ -5,7 +5,7 @@
 
 import { topicPartitionKey } from '../protocol/topicPartition';
 import { consumerFetchClause, consumerFetchResponseClause } from './consumerFetch';
-import { actorConfig, type NarrationContext } from './context';
+import type { NarrationContext } from './context';
 import { explainError } from './errors';
 import { coordinatorVerifiedClause, txnOffsetCommitVerificationClause } from './groupVerification';
 import {
@@ -17,6 +17,7 @@ import {
   partitionChangeResponseClause,
 } from './kraft';
 import { josa, list, say } from './language';
+import { listOffsetsClause, listOffsetsResponseClause } from './listOffsets';
 import { poss } from './names';
 import { isReplicaFetch, isReplicaFetchResponse, replicaFetchClause, replicaFetchResponseClause } from './replication';
 import { batchedAddPartitionsClause, flatAnswer, heldProduceClause } from './verification';
@@ -90,7 +91,6 @@ export function rpcClause(ctx: NarrationContext): string {
   const sentRpcs = step.sent.map((id) => ctx.trace.envelopes.at(id)?.rpc);
   const answers = sentRpcs.length > 0;
   const err = errorPart(ctx, p.error);
-  const where = p.topic !== undefined ? topicPartitionKey(str(p.topic), num(p.partition)) : '';
   switch (step.label) {
     case 'Produce': {
       // one batch per partition the request carries (one request per broker, as Kafka's)
@@ -218,20 +218,8 @@ export function rpcClause(ctx: NarrationContext): string {
     case 'FetchResponse':
       if (isReplicaFetchResponse(ctx)) return replicaFetchResponseClause(ctx);
       return consumerFetchResponseClause(ctx, to);
-    case 'ListOffsets': {
-      const earliest = num(p.timestamp) === -2;
-      if (!actorConfig(ctx, step.from ?? env?.from ?? '')?.['group.id'])
-        return say(
-          lang,
-          `${from} asks ${to} for the ${earliest ? 'earliest' : 'latest'} offset of ${where} (ListOffsets)`,
-          `${josa(from, '이/가')} ${to}에게 ${where}의 ${earliest ? '가장 이른' : '가장 최근'} offset을 묻습니다(ListOffsets).`,
-        );
-      return say(
-        lang,
-        `${from} has no committed offset for ${where}, so auto.offset.reset asks ${to} for the ${earliest ? 'earliest' : 'latest'} offset`,
-        `${josa(from, '은/는')} ${where}의 커밋된 offset이 없어 auto.offset.reset에 따라 ${to}에게 ${earliest ? '가장 이른' : '가장 최근'} offset을 묻습니다.`,
-      );
-    }
+    case 'ListOffsets':
+      return listOffsetsClause(ctx, to, from, step.from ?? env?.from ?? '');
     case 'OffsetsForLeaderEpoch': {
       const parts = Array.isArray(p.partitions) ? (p.partitions as P[]) : [];
       const asks = list(
@@ -270,11 +258,7 @@ export function rpcClause(ctx: NarrationContext): string {
       );
     }
     case 'ListOffsetsResponse':
-      return say(
-        lang,
-        `${to} will start ${where} at offset ${num(p.offset)}`,
-        `${josa(to, '은/는')} ${josa(where, '을/를')} offset ${num(p.offset)}부터 읽습니다.`,
-      );
+      return listOffsetsResponseClause(ctx, to);
     case 'OffsetCommit':
       return say(
         lang,

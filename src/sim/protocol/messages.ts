@@ -3,7 +3,7 @@
  * schemas (only the fields the model uses). A Produce request carries one batch for each of several
  * partitions led by its broker, as Kafka's does (flattened: Kafka groups them by topic); so does a
  * consumer's Fetch, one for every partition it fetches from that broker (every request a full fetch:
- * no fetch sessions, KIP-227).
+ * no fetch sessions, KIP-227), and its ListOffsets, one for every partition it looks up there.
  */
 
 import type { IsolationLevel } from '../log/partitionLog';
@@ -177,6 +177,31 @@ export interface OffsetFetchRequest {
 export interface OffsetFetchResponse {
   readonly error: ErrorOrNone;
   readonly offsets: readonly (CommittedOffset & { error: ErrorOrNone })[];
+}
+
+/** One partition of a ListOffsets (ListOffsetsRequestData.ListOffsetsPartition): timestamp −2 earliest, −1 latest. */
+export interface ListOffsetsPartition extends TopicPartition {
+  readonly timestamp: number;
+}
+
+/**
+ * A consumer's ListOffsets to one broker: every partition it looks up there, each with its own
+ * timestamp (OffsetFetcher.groupListOffsetRequests → sendListOffsetRequest(node, …)).
+ */
+export interface ListOffsetsRequest {
+  readonly isolationLevel: IsolationLevel;
+  readonly partitions: readonly ListOffsetsPartition[];
+}
+
+/** One partition of a ListOffsetsResponse, with its own error (offset −1 with an error). */
+export interface ListOffsetsPartitionResponse extends TopicPartition {
+  readonly error: ErrorOrNone;
+  readonly offset: number;
+}
+
+/** The answer to a ListOffsets: every partition it named, in its order (KafkaApis.handleListOffsetRequest). */
+export interface ListOffsetsResponse {
+  readonly partitions: readonly ListOffsetsPartitionResponse[];
 }
 
 /** One partition of a consumer's Fetch (FetchRequest.FetchPartition). */
