@@ -175,6 +175,26 @@ describe('endOffsets(): one ListOffsets per leader', () => {
   });
 });
 
+describe('a reset and endOffsets() waiting on the same partition at once', () => {
+  it('keep timers of their own: the reset retry does not replace the endOffsets() retry', () => {
+    // auto.offset.reset=latest resets t-2 and endOffsets() asks for its end; both answers are NOT_LEADER_OR_FOLLOWER
+    const reset = run(twoLeaders({ 'auto.offset.reset': 'latest' }), (d, out) => onOffsetFetchResponse(d, noCommitted, out));
+    const resetTo0 = sent(reset.effects).find((s) => s.rpc === 'ListOffsets' && s.to === 'broker-0');
+    const ends = run(reset.d, (d, out) => onEndOffsets(d, appCall('endOffsets', { isolationLevel: 'read_uncommitted' }), out));
+    const endsTo0 = sent(ends.effects).find((s) => s.to === 'broker-0');
+    const failed = (correlationId: number) =>
+      listOffsetsAnswer(correlationId, [
+        { ...tp0, error: 'NONE', offset: 4 },
+        { ...tp2, error: 'NOT_LEADER_OR_FOLLOWER', offset: -1 },
+      ]);
+    const a = run(ends.d, (d, out) => onListOffsetsResponse(d, failed(endsTo0?.correlationId as number), out));
+    const b = run(a.d, (d, out) => onListOffsetsResponse(d, failed(resetTo0?.correlationId as number), out));
+    const keys = [...a.effects, ...b.effects].flatMap((e) => (e.type === 'timer' && e.name === 'listOffsetsRetry' ? [e.key] : []));
+    expect(keys).toHaveLength(2);
+    expect(new Set(keys).size).toBe(2);
+  });
+});
+
 describe('as a whole run: a new group member of four partitions on two brokers', () => {
   const trace = runScenario({
     version: 1,

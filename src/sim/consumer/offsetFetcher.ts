@@ -87,8 +87,15 @@ function sendResets(d: Draft, req: ListOffsetsRequest, out: Out): void {
   for (const w of waiting) if (w.partitions.length > 0) askListOffsetsLater(d, -1, { ...req, partitions: w.partitions }, out, w.update);
 }
 
-/** The timer of a ListOffsets asked again: one per group of partitions (a newer one for the same group replaces it). */
-const retryKey = (partitions: readonly ListOffsetsPartition[]): string => `listOffsets:${partitions.map(keyOf).join(',')}`;
+/**
+ * The timer of a ListOffsets asked again: a reset's, one per group of partitions (a newer one for
+ * the same group replaces it); an endOffsets() request's, one per entry of its `requests`, so a reset
+ * of the same partitions waiting at the same time never replaces it.
+ */
+const retryKey = (d: Draft, lostCorrelationId: number, partitions: readonly ListOffsetsPartition[]): string =>
+  d.endOffsets?.requests[lostCorrelationId] !== undefined
+    ? `endOffsets:${lostCorrelationId}`
+    : `listOffsets:${partitions.map(keyOf).join(',')}`;
 
 /**
  * A ListOffsets asked again after retry.backoff.ms (`listOffsetsRetry`), with a metadata update first
@@ -104,7 +111,13 @@ function askListOffsetsLater(
   background = true,
 ): void {
   if (update) d.metadata = requestUpdate(d.metadata);
-  out.timer(retryKey(payload.partitions), 'listOffsetsRetry', d.config['retry.backoff.ms'], { lostCorrelationId, payload }, background);
+  out.timer(
+    retryKey(d, lostCorrelationId, payload.partitions),
+    'listOffsetsRetry',
+    d.config['retry.backoff.ms'],
+    { lostCorrelationId, payload },
+    background,
+  );
 }
 
 /** A ListOffsets lost (a disconnect, request.timeout.ms): its partitions are asked again after retry.backoff.ms. */
@@ -156,6 +169,7 @@ function askEndOffsets(d: Draft, partitions: readonly ListOffsetsPartition[], ou
     const ticket = reuse ?? corr(d);
     reuse = undefined;
     requests[ticket] = w.partitions.map(keyOf);
+    d.endOffsets = { ...pending, requests };
     askListOffsetsLater(d, ticket, { isolationLevel, partitions: w.partitions }, out, w.update);
   }
   d.endOffsets = { ...pending, requests };
@@ -219,6 +233,7 @@ function onEndOffsetsAnswer(d: Draft, correlationId: number, partitions: readonl
   }
   if (retry.length > 0) {
     requests[correlationId] = retry.map(keyOf);
+    d.endOffsets = { ...pending, requests };
     askListOffsetsLater(d, correlationId, { isolationLevel: pending.isolationLevel, partitions: retry }, out);
   }
   if (Object.keys(requests).length === 0) {
