@@ -131,6 +131,7 @@ const TIMER_EVENTS: Readonly<Record<string, Words>> = {
   loaded: ['__transaction_state loaded', '__transaction_state 읽기 완료'],
   markerRetry: ['marker retry', '마커 재시도'],
   markersTimeout: ['markers timed out', '마커 시간 초과'],
+  maxBlockExpired: ['blocking call deadline (max.block.ms)', '차단 호출 기한(max.block.ms)'],
   metadataUpdateDue: ['metadata refresh due', '메타데이터 갱신 시각'],
   offsetsLoaded: ['__consumer_offsets loaded', '__consumer_offsets 읽기 완료'],
   offsetsRetry: ['offsets retry', 'offset 재시도'],

@@ -2,6 +2,7 @@
 import { type GroupMetadata, replyOf } from './applicationLoop';
 import type { ConsumerAppContext, Ev } from './consumerAppContext';
 import type { PlanStep } from './consumerAppPlan';
+import { timedOutRetriable } from './producerTimeouts';
 
 /**
  * The errors after which a transactional producer is fenced: the instance closes. The codes come
@@ -33,7 +34,8 @@ export const consumerAppGuards = {
   /** The reply ends the application: initTransactions failed, the producer is fenced, or it cannot abort. */
   fatalReply: ({ event }: Args) => {
     const r = replyOf(event);
-    if (!r || r.ok) return false;
+    // a call that timed out is called again (producerTimeouts.ts)
+    if (!r || r.ok || timedOutRetriable(r)) return false;
     return (
       r.call === 'initTransactions' ||
       r.call === 'abortTransaction' ||
@@ -51,7 +53,7 @@ export const consumerAppGuards = {
   abortsTransaction: ({ context, event }: Args) => {
     const r = replyOf(event);
     if (!r) return false;
-    if (!r.ok && (r.call === 'sendOffsetsToTransaction' || r.call === 'commitTransaction')) return true;
+    if (!r.ok && (r.call === 'sendOffsetsToTransaction' || (r.call === 'commitTransaction' && !timedOutRetriable(r)))) return true;
     if (r.call === 'groupMetadata')
       return context.plan[context.step]?.kind === 'groupMetadata' && revokedSinceBegin(context, r.groupMetadata);
     // a poll() answer that comes while a batched transaction commits waits for the commit (heldPoll)

@@ -13,6 +13,7 @@ import { act, type Draft, stop } from './consumerAppContext';
 import { isFenced, revokedSinceBegin } from './consumerAppGuards';
 import { batchedPlan, COMMIT_STEPS, COMMIT_STEPS_AFTER_EMPTY_POLL, lastProcessedOffsets, planFor } from './consumerAppPlan';
 import { queryStoredOffsets, sendDbWrite, sendHttp } from './consumerAppSinks';
+import { retryAfterTimeout, timedOutRetriable } from './producerTimeouts';
 
 /** Moves to the next plan step through the queue, so that every step boundary is a crash point. */
 const next = advance;
@@ -208,6 +209,8 @@ function afterAbort(d: Draft, out: Out): void {
 export const onReply = act((d, ev, out) => {
   const r = replyOf(ev);
   if (!r) return;
+  // initTransactions(), commitTransaction() or abortTransaction() gave up at max.block.ms: call it again
+  if (timedOutRetriable(r)) return retryAfterTimeout(d.self, d.producer as ActorId, r.call, out);
   const last = d.batch[d.batch.length - 1];
   switch (r.call) {
     case 'initTransactions':

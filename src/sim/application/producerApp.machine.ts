@@ -4,7 +4,8 @@
  * block until done). A transactional application calls initTransactions() when it starts.
  *
  * When a transaction fails with an abortable error it calls abortTransaction(), as Kafka's
- * examples do; when the producer is fenced it stops. After a crash and restart it starts again
+ * examples do; when the producer is fenced it stops. A blocking call that threw TimeoutException
+ * (max.block.ms) is called again, as KafkaProducer's javadoc says it safely may. After a crash and restart it starts again
  * from the first operation it had not seen complete — the start of an unfinished transaction —
  * which is an application-level retry, and the reason "exactly once" needs more than idempotence.
  */
@@ -17,6 +18,7 @@ import { hashString } from '../kernel/hash';
 import type { SendArgs } from '../producer/sender';
 import type { ProducerOp } from '../scenario/schema';
 import type { ReplyEvent } from './applicationLoop';
+import { retryAfterTimeout, timedOutRetriable } from './producerTimeouts';
 
 export interface ProducerAppContext {
   readonly self: ActorId;
@@ -205,6 +207,10 @@ const runNext = act((d, ev, out) => {
 const onReply = act((d, ev, out) => {
   if (ev.type !== 'reply') return;
   const r = ev.args;
+  if (timedOutRetriable(r)) {
+    retryAfterTimeout(d.self, d.producer, r.call, out);
+    return;
+  }
   switch (r.call) {
     case 'initTransactions':
       if (r.ok) scheduleNext(d, ev.now, out);

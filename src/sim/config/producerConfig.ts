@@ -99,6 +99,14 @@ export const PRODUCER_CONFIG: readonly ConfigKey[] = [
     simulation: 'no jitter',
   },
   { name: 'retry.backoff.max.ms', type: 'long', default: 1000, min: 0, doc: 'Upper bound on the retry backoff.' },
+  {
+    name: 'max.block.ms',
+    type: 'long',
+    default: 60000,
+    min: 0,
+    doc: 'How long initTransactions(), sendOffsetsToTransaction(), commitTransaction() and abortTransaction() block before they throw TimeoutException; the request goes on, and calling the same method again waits for its result.',
+    simulation: 'send() never blocks (metadata is known, buffer.memory is not modelled)',
+  },
   RECONNECT_BACKOFF_MS,
   RECONNECT_BACKOFF_MAX_MS,
   METADATA_MAX_AGE_MS,
@@ -118,6 +126,7 @@ export interface ProducerConfig {
   readonly 'max.request.size': number;
   readonly 'retry.backoff.ms': number;
   readonly 'retry.backoff.max.ms': number;
+  readonly 'max.block.ms': number;
   readonly 'reconnect.backoff.ms': number;
   readonly 'reconnect.backoff.max.ms': number;
   readonly 'metadata.max.age.ms': number;
@@ -221,6 +230,7 @@ export function resolveProducerConfig(user: Readonly<Record<string, ConfigValue>
       'max.request.size': value('max.request.size') as number,
       'retry.backoff.ms': value('retry.backoff.ms') as number,
       'retry.backoff.max.ms': value('retry.backoff.max.ms') as number,
+      'max.block.ms': value('max.block.ms') as number,
       'reconnect.backoff.ms': reconnectMs,
       'reconnect.backoff.max.ms': reconnect.max,
       'metadata.max.age.ms': value('metadata.max.age.ms') as number,

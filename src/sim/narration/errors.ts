@@ -83,8 +83,8 @@ const EXPLAIN: Record<string, readonly [en: string, ko: string]> = {
   ],
   TRANSACTION_ABORTABLE: ['the transaction must be aborted', '트랜잭션을 취소해야 합니다'],
   TimeoutException: [
-    'the client’s timeout passed first (delivery.timeout.ms for a send, default.api.timeout.ms for commitSync)',
-    '클라이언트의 제한 시간이 먼저 지났습니다(send는 delivery.timeout.ms, commitSync는 default.api.timeout.ms)',
+    'the client’s timeout passed first (delivery.timeout.ms for a send, default.api.timeout.ms for commitSync, max.block.ms for initTransactions, sendOffsetsToTransaction, commitTransaction and abortTransaction)',
+    '클라이언트의 제한 시간이 먼저 지났습니다(send는 delivery.timeout.ms, commitSync는 default.api.timeout.ms, initTransactions·sendOffsetsToTransaction·commitTransaction·abortTransaction은 max.block.ms)',
   ],
   CommitFailedException: [
     'the commit cannot complete: the group moved on to a new generation',

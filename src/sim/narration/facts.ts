@@ -9,7 +9,8 @@ import { groupDigits } from '../text/groupDigits';
 import type { Fact } from '../trace/facts';
 import { type NarrationContext, processingMode } from './context';
 import { explainError } from './errors';
-import { count, josa, list, ordinal, range, say } from './language';
+import { count, josa, type Language, list, ordinal, range, say } from './language';
+import { poss } from './names';
 import { translateDuring, translateNote, translateReason, translateRefusal } from './notes';
 import { heldRecordNote, poisonedNote } from './sendOutsideTransaction';
 import { countUpTo, eventKey, type Occurrence, outcomeAt } from './traceIndex';
@@ -179,12 +180,34 @@ function rejected(ctx: NarrationContext, f: F<'rejected'>): string {
 /** The exceptions a refused call throws (the producer's `during` is then `call: message`). */
 const REFUSAL_EXCEPTIONS = new Set(['IllegalStateException', 'KafkaException', 'ProducerFencedException', 'InvalidProducerEpochException']);
 
+/** The producer's calls bounded by max.block.ms (producer/maxBlock.ts). */
+const BLOCKING_CALLS = new Set(['initTransactions', 'sendOffsetsToTransaction', 'commitTransaction', 'abortTransaction']);
+
+/** A blocking call gave up at max.block.ms: TransactionalRequestResult.await's TimeoutException. */
+function blockedCallTimedOut(lang: Language, who: string, call: string, message: string): string {
+  const retry =
+    call === 'sendOffsetsToTransaction'
+      ? say(lang, '', '')
+      : say(
+          lang,
+          `; only ${call}() may be called now — it waits for that same result — any other transactional call throws IllegalStateException`,
+          ` 이제 ${call}()만 호출할 수 있고(같은 결과를 기다립니다), 다른 트랜잭션 호출은 IllegalStateException을 던집니다.`,
+        );
+  return say(
+    lang,
+    `${poss(who, `${call}()`)} waited max.block.ms and threw TimeoutException ("${message}"): the request goes on without it${retry}`,
+    `${who}의 ${josa(`${call}()`, '이/가')} max.block.ms 동안 기다린 뒤 TimeoutException을 던졌습니다("${translateRefusal(message, 'ko')}"). 요청은 그와 상관없이 계속됩니다.${retry}`,
+  );
+}
+
 function clientError(ctx: NarrationContext, f: F<'clientError'>): string {
   const { lang } = ctx;
   const who = ctx.names.process(f.client);
   const poisoned = f.fatal ? poisonedNote(who, f.during, lang) : null;
   if (poisoned) return poisoned;
   const refused = f.during.match(/^(\w+): (.+)$/);
+  if (f.error === 'TimeoutException' && refused && BLOCKING_CALLS.has(refused[1] as string))
+    return blockedCallTimedOut(lang, who, refused[1] as string, refused[2] as string);
   if (REFUSAL_EXCEPTIONS.has(f.error) && refused) {
     const reason = refused[2] as string;
     const held = refused[1] === 'send' ? (heldRecordNote(reason, lang) ?? '') : '';

@@ -11,7 +11,7 @@ import { actorConfig, type NarrationContext, processingMode, processKind } from 
 import { coordinatorLookupRetryClause } from './coordinatorLookup';
 import { explainError } from './errors';
 import { groupVerificationCallClause } from './groupVerification';
-import { count, josa, list, say } from './language';
+import { count, josa, type Language, list, say } from './language';
 import { poss } from './names';
 import { translateRefusal } from './notes';
 import { replicationTimerClause } from './replication';
@@ -289,6 +289,14 @@ export function timerClause(ctx: NarrationContext): string {
         `${who} records in the database how far it has published${sends} — until then a crash republishes those rows`,
         `${josa(who, '이/가')} 어디까지 발행했는지 데이터베이스에 기록합니다. 그 전에 중단되면 그 행들을 다시 발행합니다.`,
       );
+    case 'maxBlockExpired': {
+      const call = str(d.call);
+      return say(
+        lang,
+        `max.block.ms has passed since ${poss(who, `${call}()`)} call: if it still waits, it throws TimeoutException now`,
+        `${who}의 ${call}() 호출 뒤 max.block.ms가 지났습니다. 아직 기다리는 중이면 지금 TimeoutException을 던집니다.`,
+      );
+    }
     case 'abortTimeout':
       return say(
         lang,
@@ -376,6 +384,7 @@ export function callClause(ctx: NarrationContext): string {
   const caller = names.actor(step.from ?? '');
   const d = (step.detail ?? {}) as P;
   const sent = sentText(ctx);
+  if (d.again === true) return callAgainClause(lang, caller, target, step.label);
   switch (step.label) {
     case 'reply':
       return replyClause(ctx, target, d);
@@ -610,4 +619,13 @@ export function bootClause(ctx: NarrationContext): string {
       : say(lang, `${who} starts`, `${josa(who, '이/가')} 시작합니다.`);
   }
   return say(lang, `${who} starts`, `${josa(who, '이/가')} 시작합니다.`);
+}
+
+/** The same transactional call again after its TimeoutException (producerTimeouts.ts): no new request. */
+function callAgainClause(lang: Language, caller: string, target: string, call: string): string {
+  return say(
+    lang,
+    `${caller} calls ${call}() again after its TimeoutException: ${target} sends nothing new — the call waits, for max.block.ms again, for the result of the request already under way, and returns at once if that is done`,
+    `${josa(caller, '이/가')} TimeoutException 뒤에 ${josa(`${call}()`, '을/를')} 다시 호출합니다. ${josa(target, '은/는')} 새 요청을 보내지 않습니다. 이미 진행 중인 요청의 결과를 다시 max.block.ms 동안 기다리고, 이미 끝났다면 곧바로 반환합니다.`,
+  );
 }

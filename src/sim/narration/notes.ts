@@ -62,6 +62,11 @@ const KO_RULES: readonly Rule[] = [
     (m) =>
       `${josa(m[1] as string, '이/가')} ${josa(translateRefusal(m[2] as string, 'ko'), '으로/로')} 실패했습니다. 이 인스턴스는 펜싱되어 멈춥니다`,
   ],
+  [
+    /^(\w+)\(\) threw TimeoutException; the application calls \1\(\) again, as KafkaProducer's javadoc says it safely may$/,
+    (m) =>
+      `${josa(`${m[1]}()`, '이/가')} TimeoutException을 던졌습니다. KafkaProducer 문서가 안전하다고 하는 대로 애플리케이션은 ${josa(`${m[1]}()`, '을/를')} 다시 호출합니다`,
+  ],
   [/^sendOffsetsToTransaction failed \((.+)\): aborting$/, (m) => `sendOffsetsToTransaction이 실패해(${m[1]}) 트랜잭션을 취소합니다`],
   [
     /^commitSync failed \((.+)\): the records will be delivered again$/,
@@ -279,6 +284,11 @@ const REFUSALS_KO: readonly (readonly [RegExp, string])[] = [
     /^Producer with transactionalId '(.*)' and (ProducerIdAndEpoch\(.*\)) cannot execute transactional method because of previous invalid state transition attempt$/,
     "transactionalId '$1'의 프로듀서($2)는 앞서 허용되지 않는 상태 전이를 시도했으므로 트랜잭션 메서드를 실행할 수 없습니다",
   ],
+  [
+    /^Cannot attempt operation `(\w+)` because the previous call to `(\w+)` timed out and must be retried$/,
+    '앞선 `$2` 호출이 시간 초과됐으므로 그 호출을 다시 해야 합니다. `$1`은 시도할 수 없습니다',
+  ],
+  [/^Timeout expired after (\d+)ms while awaiting (.+)$/, '$2 응답 대기 중 $1ms 제한 시간 초과'],
   [/^Cannot call beginTransaction before initTransactions$/, 'initTransactions 전에는 beginTransaction을 호출할 수 없습니다'],
   [
     /^(?:TransactionalId \S+: )?Invalid transition attempted from state (\w+) to state (\w+)$/,

@@ -27,6 +27,15 @@ import type { ProduceResponse, TopicPartition } from '../protocol/messages';
 import type { MetadataResponse } from '../protocol/replicationMessages';
 import { keyOf } from '../protocol/topicPartition';
 import {
+  armMaxBlock,
+  MAX_BLOCK_TIMER,
+  onMaxBlockExpired,
+  otherThanPending,
+  pendingRefusal,
+  resumePending,
+  retriesPending,
+} from './maxBlock';
+import {
   hasIncompleteRecords,
   initialProducerContext,
   type ProducerBatch,
@@ -95,6 +104,7 @@ export type ProducerEvent =
   | Timer<'deliveryTimeout', { batchId: number }>
   | Timer<'accumulatorExpiry', { tp: string }>
   | Timer<'closeNow'>
+  | Timer<'maxBlockExpired', { call: string }>
   | DisconnectedEvent
   | Call<'send', SendArgs>
   | Call<'sendOffsetsToTransaction', SendOffsetsArgs>
@@ -153,6 +163,8 @@ function producerAction<E extends ProducerEvent>(fn: (d: ProducerDraft, ev: E, o
     if (d.waiting?.call === 'close' && !hasIncompleteRecords(d)) out.timer('closeNow', 'closeNow', 0);
     // a request to a broker whose reconnect backoff has passed is the model's connection attempt
     noteConnectionAttempts(d, out.effects, ev.now, nodeOf);
+    // a transactional call still waiting after this event gives up at max.block.ms
+    armMaxBlock(d, ev.now, out);
     d.txnSignal = signal;
     return d;
   });
@@ -513,6 +525,8 @@ function closeNow(ctx: ProducerContext, from: ActorId, out: Out): ProducerContex
   out.cancel('retry');
   out.cancel('txnRetry');
   out.cancel(METADATA_TIMER);
+  // a transactional call still waiting (Kafka Streams closes the producer when its abort gives up)
+  if (ctx.waiting?.deadline !== undefined) out.cancel(MAX_BLOCK_TIMER);
   replyNow(out, from, 'close', true);
   return { ...initialProducerContext(inputOf(ctx)), nextCorrelationId: ctx.nextCorrelationId, nextRef: ctx.nextRef };
 }
@@ -529,6 +543,59 @@ function inputOf(ctx: ProducerContext): ProducerInput {
 }
 
 const FATAL_REASON = 'The producer is in a fatal error state (fenced) and must be closed';
+
+/** max.block.ms passed for the waiting transactional call: it throws TimeoutException (maxBlock.ts). */
+const onMaxBlock = producerAction((d, ev: EventOf<'maxBlockExpired'>, out) => {
+  onMaxBlockExpired(d, ev, out);
+  return 'none';
+});
+
+/**
+ * The call that timed out, called again: handleCachedTransactionRequestResult returns the same
+ * result — no new request, no state check (its transition was made by the first call). No Sender
+ * loop follows: nothing became sendable.
+ */
+const resumeTimedOutCall = handle((ctx: ProducerContext, call: AppCall, out: Out): ProducerContext => {
+  const d: ProducerDraft = producerDraft(ctx);
+  resumePending(d, call, out);
+  armMaxBlock(d, call.now, out);
+  return d;
+});
+
+/** Another transactional call while one that timed out must be retried: IllegalStateException, nothing else changes. */
+const refuseWhilePending = handle((ctx: ProducerContext, call: AppCall, out: Out): ProducerContext => {
+  const reason = pendingRefusal(producerDraft(ctx), call.type);
+  out.fact({ kind: 'clientError', client: ctx.client, error: 'IllegalStateException', during: `${call.type}: ${reason}`, fatal: false });
+  replyNow(out, call.from, call.type, false, reason);
+  return ctx;
+});
+
+/** The transactional calls TransactionManager checks against a pending transition first. */
+const TRANSACTIONAL_CALLS = [
+  'initTransactions',
+  'beginTransaction',
+  'sendOffsetsToTransaction',
+  'commitTransaction',
+  'abortTransaction',
+] as const;
+
+/**
+ * A state's handlers, with those of the transactional calls preceded by the pending transition's
+ * (handleCachedTransactionRequestResult, throwIfPendingState): the retry of the call that timed out,
+ * and the refusal of any other while it is pending.
+ */
+function withPendingTransition<const T extends Record<string, unknown>>(on: T): T {
+  const wrapped: Record<string, unknown> = { ...on };
+  for (const call of TRANSACTIONAL_CALLS) {
+    const own = on[call];
+    wrapped[call] = [
+      { guard: 'retriesPending', actions: resumeTimedOutCall },
+      { guard: 'otherPending', actions: refuseWhilePending },
+      ...(own === undefined ? [] : Array.isArray(own) ? own : [own]),
+    ];
+  }
+  return wrapped as T;
+}
 
 /**
  * A call whose transition TransactionManager.State.isTransitionValid refuses: transitionTo throws
@@ -563,6 +630,8 @@ export const producerMachine = setup({
     transactional: ({ context }) => context.transactional,
     nothingOwed: ({ context }) => !hasIncompleteRecords(context),
     closeDone: ({ context }) => context.waiting?.call === 'close' && !hasIncompleteRecords(context),
+    retriesPending: ({ context, event }) => retriesPending(context, event.type),
+    otherPending: ({ context, event }) => otherThanPending(context, event.type),
   },
 }).createMachine({
   id: 'producer',
@@ -605,18 +674,19 @@ export const producerMachine = setup({
         flush: { actions: onFlush },
         close: [{ guard: 'nothingOwed', target: 'restarting', actions: onClose }, { actions: beginClose }],
         closeNow: { guard: 'closeDone', target: 'restarting', actions: finishClose },
+        maxBlockExpired: { actions: onMaxBlock },
         crash: { target: 'down' },
       },
       states: {
         UNINITIALIZED: {
-          on: {
+          on: withPendingTransition({
             initTransactions: { target: 'INITIALIZING', actions: onInitTransactions },
             send: [{ guard: 'idempotentOnly', actions: onSend }, { actions: sendOutsideTransaction('UNINITIALIZED') }],
             beginTransaction: { actions: rejectCall('Cannot call beginTransaction before initTransactions') },
             commitTransaction: { actions: invalidTransition('UNINITIALIZED', 'COMMITTING_TRANSACTION') },
             abortTransaction: { actions: invalidTransition('UNINITIALIZED', 'ABORTING_TRANSACTION') },
             sendOffsetsToTransaction: { actions: noTransactionInProgress('UNINITIALIZED') },
-          },
+          }),
         },
         /** Asking for a producer id: the first one, or protocol v1's epoch bump that ends an abort ('completed'). */
         INITIALIZING: {
@@ -624,7 +694,7 @@ export const producerMachine = setup({
             { guard: 'initialized', target: 'READY' },
             { guard: 'completed', target: 'READY' },
           ],
-          on: {
+          on: withPendingTransition({
             send: [{ guard: 'idempotentOnly', actions: onSend }, { actions: sendOutsideTransaction('INITIALIZING') }],
             // a transactional producer's second initTransactions() waits for the same result (handleCachedTransactionRequestResult)
             initTransactions: { guard: 'idempotentOnly', actions: notTransactional },
@@ -632,10 +702,10 @@ export const producerMachine = setup({
             commitTransaction: { actions: invalidTransition('INITIALIZING', 'COMMITTING_TRANSACTION') },
             abortTransaction: { actions: invalidTransition('INITIALIZING', 'ABORTING_TRANSACTION') },
             sendOffsetsToTransaction: { actions: noTransactionInProgress('INITIALIZING') },
-          },
+          }),
         },
         READY: {
-          on: {
+          on: withPendingTransition({
             send: [
               { guard: 'notIdempotent', actions: onSend },
               { guard: 'idempotentOnly', actions: onSend },
@@ -662,30 +732,30 @@ export const producerMachine = setup({
               { guard: 'transactional', actions: noTransactionInProgress('READY') },
               { actions: notTransactional },
             ],
-          },
+          }),
         },
         IN_TRANSACTION: {
           always: { guard: 'abortable', target: 'ABORTABLE_ERROR' },
-          on: {
+          on: withPendingTransition({
             send: { actions: onSend },
             sendOffsetsToTransaction: { actions: onSendOffsets },
             commitTransaction: { target: 'COMMITTING_TRANSACTION', actions: onEndTransaction('COMMIT') },
             abortTransaction: { target: 'ABORTING_TRANSACTION', actions: onEndTransaction('ABORT') },
             beginTransaction: { actions: invalidTransition('IN_TRANSACTION', 'IN_TRANSACTION') },
             initTransactions: { actions: invalidTransition('IN_TRANSACTION', 'INITIALIZING') },
-          },
+          }),
         },
         COMMITTING_TRANSACTION: {
           always: [
             { guard: 'completed', target: 'READY' },
             { guard: 'abortable', target: 'ABORTABLE_ERROR' },
           ],
-          on: {
+          on: withPendingTransition({
             send: { actions: sendOutsideTransaction('COMMITTING_TRANSACTION') },
             beginTransaction: { actions: invalidTransition('COMMITTING_TRANSACTION', 'IN_TRANSACTION') },
             initTransactions: { actions: invalidTransition('COMMITTING_TRANSACTION', 'INITIALIZING') },
             sendOffsetsToTransaction: { actions: noTransactionInProgress('COMMITTING_TRANSACTION') },
-          },
+          }),
         },
         ABORTING_TRANSACTION: {
           // an abortable error is skipped while aborting (transitionToAbortableError)
@@ -693,15 +763,15 @@ export const producerMachine = setup({
             { guard: 'completed', target: 'READY' },
             { guard: 'epochBump', target: 'INITIALIZING' },
           ],
-          on: {
+          on: withPendingTransition({
             send: { actions: sendOutsideTransaction('ABORTING_TRANSACTION') },
             beginTransaction: { actions: invalidTransition('ABORTING_TRANSACTION', 'IN_TRANSACTION') },
             initTransactions: { actions: invalidTransition('ABORTING_TRANSACTION', 'INITIALIZING') },
             sendOffsetsToTransaction: { actions: noTransactionInProgress('ABORTING_TRANSACTION') },
-          },
+          }),
         },
         ABORTABLE_ERROR: {
-          on: {
+          on: withPendingTransition({
             abortTransaction: { target: 'ABORTING_TRANSACTION', actions: onEndTransaction('ABORT') },
             commitTransaction: {
               actions: rejectInErrorState('abortable', 'Cannot commit: the transaction hit an abortable error; call abortTransaction'),
@@ -717,12 +787,12 @@ export const producerMachine = setup({
             initTransactions: {
               actions: rejectInErrorState('abortable', 'Cannot initialize: the transaction hit an abortable error; call abortTransaction'),
             },
-          },
+          }),
         },
       },
     },
     FATAL_ERROR: {
-      on: {
+      on: withPendingTransition({
         // a close() that was waiting when the producer was fenced: every record has failed by now
         closeNow: { guard: 'closeDone', target: 'restarting', actions: finishClose },
         close: { target: 'restarting', actions: onClose },
@@ -734,7 +804,7 @@ export const producerMachine = setup({
         flush: { actions: flushWhenFatal },
         beginTransaction: { actions: rejectWhenFatal(FATAL_REASON) },
         initTransactions: { actions: rejectWhenFatal(FATAL_REASON) },
-      },
+      }),
     },
     /** The process is down: everything in memory is gone. */
     down: {

@@ -63,6 +63,12 @@ export interface PendingOffsets {
   readonly phase: 'AddOffsetsToTxn' | 'TxnOffsetCommit';
 }
 
+export interface PendingTransition {
+  readonly call: 'initTransactions' | 'commitTransaction' | 'abortTransaction';
+  /** TransactionalRequestResult once done or failed; null while it still waits. */
+  readonly result: { readonly ok: boolean; readonly error: string | null } | null;
+}
+
 export interface CoordinatorRequest {
   readonly rpc: RequestRpc;
   readonly correlationId: number;
@@ -171,8 +177,17 @@ export interface ProducerContext {
    */
   readonly abortableError: string | null;
 
-  /** A blocking call of the application waiting for completion (flush, commitTransaction …). */
-  readonly waiting: { readonly call: string; readonly from: ActorId } | null;
+  /**
+   * A blocking call of the application waiting for completion (flush, commitTransaction …); `deadline`:
+   * when a transactional one gives up (max.block.ms after it was called, maxBlock.ts).
+   */
+  readonly waiting: { readonly call: string; readonly from: ActorId; readonly deadline?: number } | null;
+  /**
+   * TransactionManager.pendingTransition: initTransactions(), commitTransaction() or abortTransaction()
+   * threw TimeoutException and its request goes on; `result` is its outcome once the Sender completed
+   * it. Calling the same method again waits for that result; another transactional call is refused.
+   */
+  readonly pendingTransition: PendingTransition | null;
   /**
    * What the last event asked of the TransactionManager's state (Kafka's transitionTo calls in its
    * handlers): the machine's guards read it and take the transition. Reset by every handler.
@@ -238,6 +253,7 @@ export function initialProducerContext(input: ProducerInput): ProducerContext {
     lastError: null,
     abortableError: null,
     waiting: null,
+    pendingTransition: null,
     txnSignal: 'none',
   };
 }
@@ -296,6 +312,7 @@ export function producerDraft(c: ProducerContext): Mutable<ProducerContext> {
     lastError: c.lastError,
     abortableError: c.abortableError,
     waiting: c.waiting,
+    pendingTransition: c.pendingTransition,
     txnSignal: 'none',
   };
 }

@@ -23,6 +23,7 @@ import {
   onFindCoordinatorAnswer,
   onLookupRequestLost,
 } from './coordinatorLookup';
+import { completeResult } from './maxBlock';
 import { hasIncompleteRecords, type ProducerContext, type TxnSignal } from './producerContext';
 import { abortUndrained, clientError, type ProducerDraft, resetSequences } from './sender';
 
@@ -48,9 +49,12 @@ const FATAL: readonly KafkaError[] = [
 
 export type { TxnSignal } from './producerContext';
 
-/** Answers the application's blocking call, if one is waiting. */
+/**
+ * Answers the application's blocking call, if one is waiting; with none, the result is kept for the
+ * retry of a call that timed out (maxBlock.ts).
+ */
 export function replyToApp(d: ProducerDraft, out: Out, ok: boolean, error: string | null = null): void {
-  if (!d.waiting) return;
+  if (!completeResult(d, out, ok, error) || !d.waiting) return;
   out.call(d.waiting.from, 'reply', { call: d.waiting.call, ok, error });
   d.waiting = null;
 }
