@@ -133,6 +133,11 @@ const KO_RULES: readonly Rule[] = [
       `${josa(m[1] as string, '이/가')} ${josa(translateRefusal(m[2] as string, 'ko'), '으로/로')} 실패했습니다. StreamsException으로 스트림 스레드가 종료됩니다`,
   ],
   [
+    /^(\w+)\(\) timed out \(TimeoutException\): the task retries it until task\.timeout\.ms=(\d+) has passed since the first timeout, at (\d+) ms$/,
+    (m) =>
+      `${m[1]}()이 시간 초과되었습니다(TimeoutException). 태스크는 첫 시간 초과에서 task.timeout.ms=${m[2]}가 지나는 ${m[3]} ms까지 같은 호출을 다시 합니다`,
+  ],
+  [
     /^abortTransaction\(\) did not return within max\.block\.ms=(\d+): the TimeoutException is swallowed and the coordinator aborts the transaction after transaction\.timeout\.ms$/,
     (m) =>
       `abortTransaction()이 max.block.ms=${m[1]} 안에 끝나지 않았습니다. TimeoutException은 무시되고 코디네이터가 transaction.timeout.ms 뒤에 트랜잭션을 취소합니다`,

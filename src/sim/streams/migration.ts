@@ -19,6 +19,7 @@ import type { Out } from '../actors/out';
 import { dropTaskWork } from './restore';
 import { answerPendingRevocation } from './revocation';
 import { type Draft, type Reply, stop } from './streamThreadContext';
+import { clearTaskTimeout } from './taskTimeout';
 
 /** The errors that Kafka Streams turns into a TaskMigratedException. */
 const MIGRATED = new Set([
@@ -109,6 +110,7 @@ export function aborted(d: Draft, out: Out): void {
  */
 export function closeProducer(d: Draft, out: Out): void {
   d.transactionsInitialized = false;
+  clearTaskTimeout(d);
   out.call(d.producer, 'close');
 }
 

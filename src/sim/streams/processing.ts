@@ -11,6 +11,7 @@ import type { RecordForApp } from '../protocol/messages';
 import { countSkipReason, selectedKey } from './aggregate';
 import { answerPendingRevocation, rebalanceCompleted } from './revocation';
 import { type Draft, eos, type PollReply, type Reply, type Step, type StreamThreadContext } from './streamThreadContext';
+import { clearTaskTimeout } from './taskTimeout';
 
 const where = (r: RecordForApp) => `topic=[${r.topic}] partition=[${r.partition}] offset=[${r.offset}]`;
 
@@ -84,6 +85,7 @@ export function committed(d: Draft, now: number, ok: boolean, out: Out): void {
   // the main consumer may wait in onPartitionsRevoked for this commit; a failed one ends its wait too
   answerPendingRevocation(d, out);
   if (!ok) return;
+  clearTaskTimeout(d);
   d.uncommitted = 0;
   d.lastCommitAt = now;
   out.cancel('commitDue');

@@ -20,6 +20,7 @@ import { applyChangelog } from './aggregate';
 import { newStorePartitions } from './assignment';
 import { rebalanceCompleted } from './revocation';
 import { type Draft, eos, type PollReply, type Reply, type StreamThreadContext } from './streamThreadContext';
+import { clearTaskTimeout } from './taskTimeout';
 
 /**
  * (Re)starts the thread with no task and an empty store (under EOS the store of a dirty close is
@@ -50,6 +51,7 @@ export function startProcess(d: Draft, now: number): void {
   d.pollOutstanding = false;
   // a new producer: its transactions are initialised when the first task is (StreamsProducer.initTransaction)
   d.transactionsInitialized = false;
+  clearTaskTimeout(d);
   // a restarted process: its main consumer, restarted too, waits for no rebalance listener
   d.revocationPending = false;
   d.rebalanceInProgress = false;
@@ -111,6 +113,7 @@ export function awaitsInitTransactions(d: StreamThreadContext): boolean {
 /** initTransactions() returned: the producer may begin transactions, and the new tasks' restore starts. */
 export function transactionsInitialized(d: Draft, out: Out): void {
   d.transactionsInitialized = true;
+  clearTaskTimeout(d);
   startRestore(d, out);
 }
 

@@ -95,8 +95,15 @@ import {
   stop,
 } from './streamThreadContext';
 import { streamThreadGuards } from './streamThreadGuards';
+import { retryTimedOut } from './taskTimeout';
 
 export type { ProcessingGuarantee, StreamThreadContext, StreamThreadInput } from './streamThreadContext';
+
+/** A producer call timed out within the task timeout: the same call again (taskTimeout.ts). */
+const retryOnTimeout = {
+  guard: 'timedOutWithinTaskTimeout' as const,
+  actions: act((d, now, ev, out) => retryTimedOut(d, now, ev, out)),
+};
 
 /** A producer call of the task failed: TaskMigratedException (close dirty, rejoin) or StreamsException (the thread dies). */
 const taskFailed = () => [
@@ -226,6 +233,7 @@ function committingState(done: { target: string; actions: unknown }, more: reado
   return {
     on: {
       reply: [
+        retryOnTimeout,
         ...taskFailed(),
         ...commitSyncFailed,
         ...sendFailedAt('AtFlush'),
@@ -272,6 +280,7 @@ export const streamThreadMachine = setup({
         initializingTransactions: {
           on: {
             reply: [
+              retryOnTimeout,
               {
                 guard: 'initialized',
                 target: 'readingEndOffsets',

@@ -111,7 +111,11 @@ export interface StreamThreadContext extends StreamThreadInput {
    * (StreamsProducer.transactionInitialized; false again once that producer is closed).
    */
   readonly transactionsInitialized: boolean;
-  /** The time of the last event (events raised inside a step carry none). */
+  /**
+   * When the task stops retrying a producer call that timed out (StreamTask's task timeout:
+   * the first TimeoutException + task.timeout.ms; taskTimeout.ts). Null while none has timed out.
+   */
+  readonly taskTimeoutDeadline: number | null;
   /** The main consumer waits in onPartitionsRevoked for the commit under way (revocation.ts). */
   readonly revocationPending: boolean;
   /**
@@ -121,6 +125,7 @@ export interface StreamThreadContext extends StreamThreadInput {
   readonly rebalanceInProgress: boolean;
   /** at_least_once: the exception of a failed send, kept until the next send() or flush() throws it (sendErrors.ts). */
   readonly sendException?: string | null;
+  /** The time of the last event (events raised inside a step carry none). */
   readonly clock: number;
   readonly stopped: string | null;
 }
@@ -167,6 +172,7 @@ export function initialContext(input: StreamThreadInput): StreamThreadContext {
     owned: [],
     droppedRecords: 0,
     transactionsInitialized: false,
+    taskTimeoutDeadline: null,
     revocationPending: false,
     rebalanceInProgress: false,
     clock: 0,

@@ -11,6 +11,7 @@ import { lostAtLeastOnce, lostInTransaction, lostWithoutWork, revokedWithWork } 
 import { pendingSendError, type SendErrorKind } from './sendErrors';
 import { transactionInFlight } from './shutdown';
 import { type Ev, eos, eventTime, type StreamThreadContext } from './streamThreadContext';
+import { timedOutWithinTaskTimeout } from './taskTimeout';
 
 type Args = { context: StreamThreadContext; event: Ev };
 
@@ -87,6 +88,8 @@ export const streamThreadGuards = {
   /** exactly_once_v2, the producer's transactions not initialised: a new task calls initTransactions() first. */
   awaitsInitTransactions: ({ context }: Args) => awaitsInitTransactions(context),
   initFailed: ({ context, event }: Args) => failed(event, 'initTransactions', context.producer),
+  /** initTransactions, sendOffsetsToTransaction or commitTransaction timed out, the task timeout not passed: retried. */
+  timedOutWithinTaskTimeout: ({ context, event }: Args) => timedOutWithinTaskTimeout(context, event),
   mainPoll,
   /** A poll() answer, with tasks newly assigned to this instance not created yet (assignment.ts). */
   gainsTask: (a: Args) => mainPoll(a) && newTasksPending(a),
