@@ -1,7 +1,8 @@
 /**
  * Phones at 390×844: nothing wider than the screen (the A/B view too); every lane name of both diagrams shown whole
  * (no ellipsis, no cut line) and no two overlapping; failure injection and the configuration editor
- * offered as bottom sheets inside the screen, axe-clean, in English and in Korean.
+ * offered as bottom sheets inside the screen, axe-clean, in English and in Korean; the gallery's
+ * cards hold their titles in both languages.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -123,6 +124,26 @@ describe('phones at 390×844', () => {
       );
       expect(await axe(page)).toEqual([]);
       await screenshot(page, `phone-config-${language}`);
+      expect(errors).toEqual([]);
+      await page.close();
+    });
+
+  for (const language of ['en', 'ko'] as const)
+    it(`${language}: every gallery card holds its title (a long key or error name wraps inside the card)`, async () => {
+      const { page, errors } = await openPhone('opening-story', language, 0);
+      await page.getByTestId('open-gallery').click();
+      await page.locator('.eos-card h4').first().waitFor();
+      // Korean's keep-all used to reach every element and undo the card's overflow-wrap: anywhere, so
+      // "unclean.leader.election.enable=true:" and "OUT_OF_ORDER_SEQUENCE_NUMBER," ran past the border
+      const over = await page.evaluate(() =>
+        [...document.querySelectorAll<HTMLElement>('.eos-card')].flatMap((card) => {
+          const edge = card.getBoundingClientRect().right;
+          return [...card.querySelectorAll<HTMLElement>('h4, h4 button, p')]
+            .filter((e) => e.scrollWidth > e.clientWidth + 1 || e.getBoundingClientRect().right > edge + 0.5)
+            .map((e) => `${card.dataset.preset}: ${e.textContent?.slice(0, 60)}`);
+        }),
+      );
+      expect(over).toEqual([]);
       expect(errors).toEqual([]);
       await page.close();
     });

@@ -17,6 +17,7 @@ import { Modal } from '../Modal';
 import { BreakItButton } from '../search/BreakItButton';
 import { closeViewsExcept } from '../urlViews';
 import { useScenarioTexts } from '../usePresetTexts';
+import { wrapAtUnderscores } from '../WrapAtUnderscores';
 import { DEFENSE_ROWS, type DefenseScenario, GALLERY_TEXT, OTHER_PAIRS } from './defenses';
 
 export interface GalleryRowView {
@@ -76,7 +77,8 @@ function PresetCard({
       </div>
       <h4>
         <button type="button" className="eos-link-button" onClick={() => onOpen(preset)} data-testid={`open-${preset.id}`}>
-          {texts.title || preset.id}
+          {/* a title naming an error code (OUT_OF_ORDER_SEQUENCE_NUMBER) breaks between its words */}
+          {wrapAtUnderscores(texts.title || preset.id)}
         </button>
       </h4>
       {/* the preset's short address: a link a docs writer can copy (right click), opening it here */}
