@@ -4,7 +4,8 @@
  * preset; a page that allows a script sizes the plain iframe from its resize messages with the
  * snippet the Embed dialog gives (no height before the run is on screen, so the frame never shrinks
  * to its header first); its "Open in EOS Lab" link opens the full app at the step shown, made when the
- * reader reaches for it; and axe finds no violations in either theme or language.
+ * reader reaches for it; the page's short address (#preset=<id>) opens there too; and axe finds no
+ * violations in either theme or language.
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -47,6 +48,25 @@ describe('the embed explains', () => {
     await expect.poll(() => page.getByTestId('embed-narration-text').innerText(), { timeout: 30_000 }).toBe(narrate(trace, 39, 'ko'));
     await page.goto(embedPage(`?preset=zombie-fencing&step=${trace.steps.length}`));
     await page.getByTestId('embed-narration').locator('.eos-embed-end').waitFor();
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("opens the page's short address pasted after embed.html (#preset=<id>&step=<n>&lang=ko), and says so of an unknown id", async () => {
+    // embed.html#preset=… used to show the default scenario (opening-story), whatever the id
+    const preset = findPreset('lost-ack-idempotent');
+    if (!preset) throw new Error('lost-ack-idempotent');
+    const trace = runScenario(preset.scenario);
+    const page = await browser.newPage({ viewport: { width: 720, height: IFRAME_DEFAULT_HEIGHT } });
+    const errors = watchErrors(page);
+    await page.goto(embedPage('', '#preset=lost-ack-idempotent&step=5&lang=ko'));
+    await expect.poll(() => page.getByTestId('embed-narration-text').innerText(), { timeout: 30_000 }).toBe(narrate(trace, 4, 'ko'));
+    expect(await page.getByTestId('embed-step').getAttribute('data-step')).toBe('5');
+    await page.goto(embedPage('', '#preset=no-such-scenario'));
+    await page.reload();
+    await page.getByTestId('link-error-message').waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('link-error-message').innerText()).toContain('"no-such-scenario"');
+    expect(await page.getByTestId('embed-verdict').count()).toBe(0);
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -46,6 +46,15 @@ describe('embed options', () => {
     expect(parseEmbedOptions('?lang=', '').language).toBeNull();
   });
 
+  it("reads the page's short address in the fragment (#preset=<id>&step=<n>&lang=…), as the page does", () => {
+    // it used to be ignored: embed.html#preset=lost-ack-idempotent showed the default scenario
+    expect(parseEmbedOptions('', '#preset=lost-ack-idempotent&step=5').link).toBe('#preset=lost-ack-idempotent&step=5');
+    expect(parseEmbedOptions('', '#preset=nope').link).toBe('#preset=nope');
+    expect(parseEmbedOptions('', '#preset=x&lang=ko').language).toEqual({ language: 'ko' });
+    // the query's lang wins over the fragment's
+    expect(parseEmbedOptions('?lang=en', '#preset=x&lang=ko').language).toEqual({ language: 'en' });
+  });
+
   it('writes only the options that differ from the defaults', () => {
     expect(embedQuery({ step: 0, autoplay: false, theme: 'system', height: null })).toBe('');
     expect(embedQuery({ preset: 'x', step: 3, autoplay: true, theme: 'light', height: 300 })).toBe(

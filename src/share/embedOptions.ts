@@ -3,7 +3,8 @@
  *
  *   embed.html?preset=<id>&step=<n>&autoplay=1&theme=dark&height=420&speed=8&lang=ko#s=1.<link>
  *
- * The scenario comes from the fragment (a share link) or `preset`; without either, the default
+ * The scenario comes from the fragment (a share link, or the page's short address `#preset=<id>`
+ * with its `step` and `lang`) or `preset`; without either, the default
  * preset. `step` overrides the link's own step. A `preset` that names no shipped scenario —
  * mistyped, in capitals, malformed — is kept, so the embed says so (as the page does) instead of
  * showing another scenario than the docs page meant; the display options, when unknown or
@@ -45,8 +46,12 @@ export function parseEmbedOptions(search: string, hash: string): EmbedOptions {
   const preset = q.get('preset');
   const theme = q.get('theme');
   const fragment = hash.startsWith('#') ? hash.slice(1) : hash;
+  // the page's short address, `#preset=<id>[&step=<n>][&lang=…]`, pasted after embed.html: the
+  // resolver reads its id and step (an unknown id is said, not swapped for the default scenario)
+  const presetFragment = fragment.startsWith('preset=');
+  const lang = q.get(LANGUAGE_PARAM) ?? (presetFragment ? new URLSearchParams(fragment).get(LANGUAGE_PARAM) : null);
   return {
-    link: fragment.startsWith('s=') ? `#${fragment}` : null,
+    link: fragment.startsWith('s=') || presetFragment ? `#${fragment}` : null,
     // (empty: none given; anything else goes to the resolver, whose error quotes it as text)
     preset: preset !== null && preset.trim() !== '' ? preset : null,
     step: intParam(q.get('step'), 0, 3_000_000),
@@ -54,7 +59,7 @@ export function parseEmbedOptions(search: string, hash: string): EmbedOptions {
     theme: theme === 'light' || theme === 'dark' ? theme : 'system',
     height: intParam(q.get('height'), 120, 4000),
     speed: intParam(q.get('speed'), 1, 200) ?? 8,
-    language: askedLanguage(q.get(LANGUAGE_PARAM)),
+    language: askedLanguage(lang),
   };
 }
 

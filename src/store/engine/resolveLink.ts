@@ -8,7 +8,7 @@ import type { ResolvedLink } from './protocol';
 
 /**
  * Which address of a shipped scenario an error suggests: the page's `#preset=<id>`, or the embed's
- * `embed.html?preset=<id>` (the embed reads its preset from the query, not the fragment).
+ * `embed.html?preset=<id>` (the embed's own form; it reads the page's `#preset=<id>` too).
  */
 export type PresetAddressForm = 'page' | 'embed';
 
