@@ -122,7 +122,7 @@ describe('A/B comparison', () => {
     await page.close();
   });
 
-  it('Back out of a comparison shows what the entry before it describes; Forward opens the comparison again', async () => {
+  it('Back out of a comparison shows what the entry before it describes; Forward opens the comparison again, its address kept', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     const errors = watchErrors(page);
     await page.goto(inject('baseUrl'));
@@ -156,6 +156,14 @@ describe('A/B comparison', () => {
     await expect
       .poll(() => page.locator('[data-testid="compare-verdict"] tr[data-layer="sink"]').first().getAttribute('data-differs'))
       .toBe('true');
+    // the address stays the comparison's: the run's link used to replace it 250 ms after Forward
+    // (the navigation's hashchange, after its popstate, let go of the address the comparison held)
+    await page.waitForTimeout(800);
+    expect(await page.evaluate(() => location.hash)).toMatch(/^#ab=1\./);
+    // and Back from it leaves the comparison for the scenario's entry
+    await page.goBack();
+    await page.getByTestId('compare-view').waitFor({ state: 'detached' });
+    await expect.poll(() => page.evaluate(() => location.hash)).toBe(before);
     expect(errors).toEqual([]);
     await page.close();
   });

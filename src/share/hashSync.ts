@@ -166,18 +166,24 @@ export function startHashSync(store: SimStore, win: Window = window, options: Ha
   });
   // Back, Forward, or a link pasted into the address bar of an open tab: only the fragment changes
   const onHashChange = () => {
+    const hash = win.location.hash;
+    // an entry a view opens (a comparison's `#ab=…`, a dump's `#dump=…`): that view holds the address
+    const viewEntry = (options.opensElsewhere ?? []).some((prefix) => hash.startsWith(prefix));
     // nothing to do when the entry is the link last written and the store still shows it; but a view
-    // that held the address (a comparison opening its scenario A) may have moved the store since
-    if (win.location.hash === written && linkOf(store.getState()) === written) return;
-    written = win.location.hash;
+    // that held the address (a comparison opening its scenario A) may have moved the store since. A
+    // view's entry handled already is this navigation's second event (popstate, then hashchange)
+    if (hash === written && (viewEntry || linkOf(store.getState()) === written)) return;
+    written = hash;
     // this navigation is handled here: a write pending from before it may go ahead once it lands
     hashWhenScheduled = written;
-    shareStore.getState().setHoldHash(false);
+    // released for the run's own entries only: releasing it on a view's entry, after the view had
+    // taken it, let the run's link replace the comparison's address 250 ms after Forward
+    if (!viewEntry) shareStore.getState().setHoldHash(false);
     pushNext = false;
     // the gallery opens over the scenario on screen: nothing new lands
-    if (win.location.hash === GALLERY_FRAGMENT) entryExists = true;
+    if (hash === GALLERY_FRAGMENT) entryExists = true;
     else navigated = true;
-    openFragment(store, win.location.hash, options.opensElsewhere);
+    openFragment(store, hash, options.opensElsewhere);
   };
   win.addEventListener('hashchange', onHashChange);
   win.addEventListener('popstate', onHashChange);

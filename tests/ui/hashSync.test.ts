@@ -90,4 +90,33 @@ describe('hashSync', () => {
     expect(store.getState().step).toBe(4);
     stop();
   });
+
+  it('Forward onto a view’s entry (#ab=…): the view holds the address; the hashchange after popstate does not let it go', () => {
+    const first = presetLink('lost-ack-idempotent');
+    const w = fakeWindow(first);
+    const store = createSimStore();
+    const stop = startHashSync(store, w.win, { delayMs: 50, opensElsewhere: ['#ab=1.'] });
+    vi.advanceTimersByTime(100);
+
+    // Forward: the browser fires popstate, the comparison opens and holds the address bar (ComparePage),
+    // then the same navigation's hashchange arrives in a later task
+    w.navigate('#ab=1.pair');
+    w.fire('popstate');
+    shareStore.getState().setHoldHash(true);
+    w.fire('hashchange');
+    vi.advanceTimersByTime(400);
+    // it used to release the hold: 250 ms later the run's link replaced the comparison's entry
+    expect(shareStore.getState().holdHash).toBe(true);
+    expect(w.location.hash).toBe('#ab=1.pair');
+    expect(w.writes).toEqual([]);
+
+    // from one comparison's entry to another's: the comparison stays open and keeps holding
+    w.navigate('#ab=1.other');
+    w.fire('popstate');
+    w.fire('hashchange');
+    vi.advanceTimersByTime(400);
+    expect(shareStore.getState().holdHash).toBe(true);
+    expect(w.location.hash).toBe('#ab=1.other');
+    stop();
+  });
 });
