@@ -79,6 +79,15 @@ describe('A/B comparison', () => {
     await expect.poll(() => sink.first().getAttribute('data-differs')).toBe('true');
     expect(await sink.first().getAttribute('class')).toContain('differs');
     expect(await view.locator('tr[data-layer="log"]').first().getAttribute('data-differs')).toBe('false');
+    // each side's status is coloured as in the verdict panel (more than once red, once green): the
+    // rules matched only a row's class, and the comparison puts it on the cell, so both were plain text
+    const badges = await sink
+      .first()
+      .locator('td .status-cell')
+      .evaluateAll((els) => els.map((e) => [e.closest('td')?.dataset.status, getComputedStyle(e).backgroundColor]));
+    expect(badges.map(([status]) => status)).toEqual(['more-than-once', 'once']);
+    for (const [, bg] of badges) expect(bg).not.toBe('rgba(0, 0, 0, 0)');
+    expect(badges[0]?.[1]).not.toBe(badges[1]?.[1]);
     expect(await view.getByTestId('compare-settings').innerText()).toContain('sink.mode');
     // both cost charts, side by side
     expect(await view.getByTestId('compare-cost').getByTestId('cost-chart').count()).toBe(2);
