@@ -146,6 +146,11 @@ describe('dump import', () => {
     await expect
       .poll(() => page.getByTestId('dump-errors').innerText())
       .toContain('pasted, line 3: expected a whole number in "producerId: abc"');
+    // in Korean the pasted text is named in Korean too (it said "pasted 3번째 줄")
+    await page.getByRole('button', { name: '한국어', exact: true }).click();
+    await expect.poll(() => page.getByTestId('dump-errors').innerText()).toContain('붙여 넣은 텍스트 3번째 줄');
+    expect(await page.getByTestId('dump-errors').innerText()).not.toContain('pasted');
+    await page.getByRole('button', { name: 'English', exact: true }).click();
     await dropFiles(page, [
       { name: 'seg-3.txt', text: fixture('kafka/spanning-segment-3.txt') },
       { name: 'seg-0.txt', text: fixture('kafka/spanning-segment-0.txt') },

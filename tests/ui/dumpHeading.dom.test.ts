@@ -49,4 +49,9 @@ describe('the header over an imported dump', () => {
     expect(dumpHeading('en', false, files)).toBe('Imported dump: a.log, b.log, c.log, + 2 more');
     expect(dumpHeading('ko', false, files)).toBe('가져온 덤프: a.log, b.log, c.log, 외 2개');
   });
+
+  it('names the pasted text in the page language', () => {
+    expect(dumpHeading('en', false, [{ name: 'pasted' }])).toBe('Imported dump: pasted');
+    expect(dumpHeading('ko', false, [{ name: 'pasted' }])).toBe('가져온 덤프: 붙여 넣은 텍스트');
+  });
 });

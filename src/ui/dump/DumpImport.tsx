@@ -7,6 +7,9 @@ import { type DumpInput, fileInput } from './dumpInput';
 import { dumpStore, useDump } from './dumpStore';
 import { dumpStrings } from './dumpStrings';
 
+/** The source name of the text pasted into the form (as the dump parser calls it). */
+const PASTED = 'pasted';
+
 function readFiles(list: FileList | null): Promise<DumpInput[]> {
   return Promise.all([...(list ?? [])].map(fileInput));
 }
@@ -57,12 +60,7 @@ export function DumpImport() {
         onFiles={(files) => void readFiles(files).then(open)}
       />
       <div className="dump-actions">
-        <button
-          type="button"
-          disabled={busy || text.trim() === ''}
-          onClick={() => open([{ name: 'pasted', text }])}
-          data-testid="dump-open"
-        >
+        <button type="button" disabled={busy || text.trim() === ''} onClick={() => open([{ name: PASTED, text }])} data-testid="dump-open">
           {busy ? t.reading : t.open}
         </button>
         <button type="button" onClick={() => dumpStore.getState().cancel()}>
@@ -75,7 +73,8 @@ export function DumpImport() {
           <ul>
             {errors.map((e) => (
               <li key={`${e.source}:${e.line}:${e.code}`}>
-                {describeIssue(e, language)}
+                {/* the pasted text's source is named "pasted": said in the page's language ("붙여 넣은 텍스트 2번째 줄") */}
+                {describeIssue(e.source === PASTED ? { ...e, source: t.pasted } : e, language)}
                 {e.text && (
                   <>
                     <br />

@@ -14,11 +14,13 @@ const WORDS = {
     importing: 'Importing a partition dump',
     dump: (names: string) => `Imported dump: ${names}`,
     more: (n: number) => `+ ${n} more`,
+    pasted: 'pasted',
   },
   ko: {
     importing: '파티션 덤프 가져오는 중',
     dump: (names: string) => `가져온 덤프: ${names}`,
     more: (n: number) => `외 ${n}개`,
+    pasted: '붙여 넣은 텍스트',
   },
 } as const;
 
@@ -26,7 +28,8 @@ const WORDS = {
 export function dumpHeading(language: Language, importing: boolean, sources: readonly Pick<DumpInput, 'name'>[]): string {
   const w = WORDS[language];
   if (importing || sources.length === 0) return w.importing;
-  const names = sources.slice(0, SHOWN_NAMES).map((s) => s.name);
+  // the text pasted into the form is the source named "pasted" (DumpImport.tsx)
+  const names = sources.slice(0, SHOWN_NAMES).map((s) => (s.name === 'pasted' ? w.pasted : s.name));
   if (sources.length > SHOWN_NAMES) names.push(w.more(sources.length - SHOWN_NAMES));
   return w.dump(names.join(', '));
 }

@@ -13,6 +13,8 @@ const EN = {
   cancel: 'Cancel',
   reading: 'Reading…',
   cannotRead: 'The dump cannot be read',
+  /** What an error calls the text pasted into the form (its source's name is "pasted"). */
+  pasted: 'pasted',
   foundLine: 'found',
   title: (partitions: number, records: number) =>
     `Imported dump: ${partitions} ${partitions === 1 ? 'partition' : 'partitions'}, ${records} ${records === 1 ? 'record' : 'records'}`,
@@ -57,6 +59,7 @@ const KO: typeof EN = {
   cancel: '취소',
   reading: '읽는 중…',
   cannotRead: '덤프를 읽을 수 없습니다',
+  pasted: '붙여 넣은 텍스트',
   foundLine: '입력',
   title: (partitions, records) => `가져온 덤프: 파티션 ${partitions}개, 레코드 ${records}개`,
   close: '시뮬레이터로 돌아가기',
