@@ -14,6 +14,7 @@ import { onEndOffsets, onListOffsetsResponse, onListOffsetsRetry } from '../../s
 import { onSeekToBeginning } from '../../src/sim/consumer/positions';
 import { runScenario } from '../../src/sim/run';
 import { appCall, context, replies, response, run, sent, tp0, tp1 } from './fixture';
+import { sendThenRead } from './sendThenRead';
 
 const tp2 = { topic: 't', partition: 2 };
 
@@ -196,26 +197,7 @@ describe('a reset and endOffsets() waiting on the same partition at once', () =>
 });
 
 describe('as a whole run: a new group member of four partitions on two brokers', () => {
-  const trace = runScenario({
-    version: 1,
-    seed: 1,
-    cluster: { brokers: 2 },
-    topics: [{ name: 'orders', partitions: 4 }],
-    clients: [
-      {
-        id: 'orders-service',
-        type: 'producer',
-        script: [{ op: 'send', topic: 'orders', key: 'k', value: 'a', headers: { event_id: 'e1' } }],
-      },
-      {
-        id: 'reader',
-        type: 'consumer',
-        config: { 'group.id': 'g', 'auto.offset.reset': 'earliest' },
-        topics: ['orders'],
-        processing: { mode: 'at-least-once' },
-      },
-    ],
-  });
+  const trace = runScenario(sendThenRead(2, { partitions: 4 }));
 
   it('resets its positions with one ListOffsets per broker, naming every partition that broker leads', () => {
     const asked = trace.envelopes.filter((e) => e.rpc === 'ListOffsets' && e.from === 'reader.consumer');

@@ -9,6 +9,7 @@ import { onListOffsetsRetry, resetPositions } from '../../src/sim/consumer/offse
 import { runScenario } from '../../src/sim/run';
 import type { Fact } from '../../src/sim/trace/facts';
 import { context, run, sent, tp0 } from './fixture';
+import { sendThenRead } from './sendThenRead';
 
 /** A member assigned t-0 with no position, whose metadata knows no leader for t-0. */
 function leaderless() {
@@ -62,30 +63,12 @@ describe('a reset with no leader known', () => {
 
 describe('as a whole run: the partition offline while the consumer first resets it', () => {
   // orders-0 on broker-0 and broker-1, both down from 1 s to 21 s; the reader has no committed offset
-  const trace = runScenario({
-    version: 1,
-    seed: 1,
-    cluster: { brokers: 3 },
-    topics: [{ name: 'orders', replicationFactor: 2 }],
-    clients: [
-      {
-        id: 'orders-service',
-        type: 'producer',
-        script: [{ op: 'send', topic: 'orders', key: 'k', value: 'a', headers: { event_id: 'e1' } }],
-      },
-      {
-        id: 'reader',
-        type: 'consumer',
-        config: { 'group.id': 'g', 'auto.offset.reset': 'earliest' },
-        topics: ['orders'],
-        processing: { mode: 'at-least-once' },
-      },
-    ],
-    faults: [
+  const trace = runScenario(
+    sendThenRead(3, { replicationFactor: 2 }, [
       { type: 'crash', target: 'broker-0', at: 1000, durationMs: 20000 },
       { type: 'crash', target: 'broker-1', at: 1000, durationMs: 20000 },
-    ],
-  });
+    ]),
+  );
 
   it('the reader resets once the leader is back and processes e1', () => {
     const processed = trace.steps.flatMap((st) => (st.facts as Fact[]).filter((f) => f.kind === 'processed').map(() => st.t));

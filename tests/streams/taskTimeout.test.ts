@@ -15,6 +15,7 @@ import { initialContext } from '../../src/sim/streams/streamThreadContext';
 import { TASK_TIMEOUT_MS } from '../../src/sim/streams/taskTimeout';
 import type { Fact } from '../../src/sim/trace/facts';
 import { summarize } from '../../src/sim/trace/summary';
+import { pageCounter } from '../fixtures/pageCounter';
 import { threadAt } from './threadAt';
 import { THREAD_INPUT } from './threadInput';
 
@@ -55,39 +56,7 @@ describe('the stream thread retries a producer call that timed out', () => {
   });
 
   it('a whole run: the transaction coordinator down for 70 s, initTransactions() times out at 60 s and is called again; every view is counted once', () => {
-    const trace = runScenario({
-      version: 1,
-      seed: 5,
-      topics: [
-        { name: 'page-views', partitions: 1 },
-        { name: 'view-counts', partitions: 1 },
-      ],
-      clients: [
-        {
-          id: 'web',
-          type: 'producer',
-          script: [
-            { op: 'send', topic: 'page-views', key: 'page-a', value: 'view', headers: { event_id: 'view-1' }, at: 3500 },
-            { op: 'send', topic: 'page-views', key: 'page-a', value: 'view', headers: { event_id: 'view-2' }, delayMs: 600 },
-          ],
-        },
-        {
-          id: 'counter',
-          type: 'streams',
-          config: { 'processing.guarantee': 'exactly_once_v2', 'application.id': 'page-counter' },
-          inputTopic: 'page-views',
-          outputTopic: 'view-counts',
-        },
-        {
-          id: 'dashboard',
-          type: 'consumer',
-          config: { 'group.id': 'dashboard', 'isolation.level': 'read_committed', 'auto.offset.reset': 'earliest' },
-          topics: ['view-counts'],
-          processing: { mode: 'at-least-once' },
-        },
-      ],
-      faults: [{ type: 'crash', target: 'txn-coordinator', at: 100, durationMs: 70000 }],
-    } as never);
+    const trace = runScenario(pageCounter(2, [{ type: 'crash', target: 'txn-coordinator', at: 100, durationMs: 70000 }]));
     const facts = trace.steps.flatMap((s) => (s.facts as Fact[]).map((f) => ({ t: s.t, f })));
     const timeouts = facts.filter((x) => x.f.kind === 'clientError' && x.f.error === 'TimeoutException');
     expect(timeouts.map((x) => [x.t, x.f.kind === 'clientError' ? x.f.during : ''])).toEqual([
