@@ -84,7 +84,9 @@ function sendResets(d: Draft, req: ListOffsetsRequest, out: Out): void {
     d.resetRequests = { ...d.resetRequests, [correlationId]: partitions };
     sendRequest(d, out, leader, 'ListOffsets', { correlationId, isolationLevel: req.isolationLevel, partitions });
   }
-  for (const w of waiting) if (w.partitions.length > 0) askListOffsetsLater(d, -1, { ...req, partitions: w.partitions }, out, w.update);
+  for (const w of waiting)
+    if (w.partitions.length > 0)
+      askListOffsetsLater(d, resetRetryKey(w.partitions), -1, { ...req, partitions: w.partitions }, out, w.update);
 }
 
 /**
@@ -92,10 +94,8 @@ function sendResets(d: Draft, req: ListOffsetsRequest, out: Out): void {
  * the same group replaces it); an endOffsets() request's, one per entry of its `requests`, so a reset
  * of the same partitions waiting at the same time never replaces it.
  */
-const retryKey = (d: Draft, lostCorrelationId: number, partitions: readonly ListOffsetsPartition[]): string =>
-  d.endOffsets?.requests[lostCorrelationId] !== undefined
-    ? `endOffsets:${lostCorrelationId}`
-    : `listOffsets:${partitions.map(keyOf).join(',')}`;
+const resetRetryKey = (partitions: readonly ListOffsetsPartition[]): string => `listOffsets:${partitions.map(keyOf).join(',')}`;
+const endOffsetsRetryKey = (entry: number): string => `endOffsets:${entry}`;
 
 /**
  * A ListOffsets asked again after retry.backoff.ms (`listOffsetsRetry`), with a metadata update first
@@ -104,6 +104,7 @@ const retryKey = (d: Draft, lostCorrelationId: number, partitions: readonly List
  */
 function askListOffsetsLater(
   d: Draft,
+  key: string,
   lostCorrelationId: number,
   payload: ListOffsetsRequest,
   out: Out,
@@ -111,13 +112,7 @@ function askListOffsetsLater(
   background = true,
 ): void {
   if (update) d.metadata = requestUpdate(d.metadata);
-  out.timer(
-    retryKey(d, lostCorrelationId, payload.partitions),
-    'listOffsetsRetry',
-    d.config['retry.backoff.ms'],
-    { lostCorrelationId, payload },
-    background,
-  );
+  out.timer(key, 'listOffsetsRetry', d.config['retry.backoff.ms'], { lostCorrelationId, payload }, background);
 }
 
 /** A ListOffsets lost (a disconnect, request.timeout.ms): its partitions are asked again after retry.backoff.ms. */
@@ -125,7 +120,8 @@ export function onListOffsetsLost(d: Draft, correlationId: number, lost: ListOff
   const { [correlationId]: _lost, ...resetRequests } = d.resetRequests;
   d.resetRequests = resetRequests;
   // a down leader refuses at once: the backoff keeps this from a tight loop
-  askListOffsetsLater(d, correlationId, { isolationLevel: lost.isolationLevel, partitions: lost.partitions }, out, false, false);
+  const key = d.endOffsets?.requests[correlationId] !== undefined ? endOffsetsRetryKey(correlationId) : resetRetryKey(lost.partitions);
+  askListOffsetsLater(d, key, correlationId, { isolationLevel: lost.isolationLevel, partitions: lost.partitions }, out, false, false);
 }
 
 /**
@@ -169,8 +165,7 @@ function askEndOffsets(d: Draft, partitions: readonly ListOffsetsPartition[], ou
     const ticket = reuse ?? corr(d);
     reuse = undefined;
     requests[ticket] = w.partitions.map(keyOf);
-    d.endOffsets = { ...pending, requests };
-    askListOffsetsLater(d, ticket, { isolationLevel, partitions: w.partitions }, out, w.update);
+    askListOffsetsLater(d, endOffsetsRetryKey(ticket), ticket, { isolationLevel, partitions: w.partitions }, out, w.update);
   }
   d.endOffsets = { ...pending, requests };
 }
@@ -198,7 +193,15 @@ export function onListOffsetsResponse(d: Draft, ev: EventOf<'ListOffsetsResponse
     else if (r.error === 'NONE' && maybeSeekUnvalidated(d, r, strategyOf(request.timestamp))) applied = true;
   }
   if (retry.length > 0)
-    askListOffsetsLater(d, correlationId, { isolationLevel: d.config['isolation.level'], partitions: retry }, out, true, false);
+    askListOffsetsLater(
+      d,
+      resetRetryKey(retry),
+      correlationId,
+      { isolationLevel: d.config['isolation.level'], partitions: retry },
+      out,
+      true,
+      false,
+    );
   if (applied) fetchWhilePolling(d, out);
 }
 
@@ -233,8 +236,13 @@ function onEndOffsetsAnswer(d: Draft, correlationId: number, partitions: readonl
   }
   if (retry.length > 0) {
     requests[correlationId] = retry.map(keyOf);
-    d.endOffsets = { ...pending, requests };
-    askListOffsetsLater(d, correlationId, { isolationLevel: pending.isolationLevel, partitions: retry }, out);
+    askListOffsetsLater(
+      d,
+      endOffsetsRetryKey(correlationId),
+      correlationId,
+      { isolationLevel: pending.isolationLevel, partitions: retry },
+      out,
+    );
   }
   if (Object.keys(requests).length === 0) {
     out.call(pending.from, 'reply', { call: 'endOffsets', ok: true, offsets });
