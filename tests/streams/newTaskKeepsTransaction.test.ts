@@ -65,31 +65,32 @@ function runningTask(value: Record<string, string>, assigned: string[], over: Pa
 }
 
 describe('a new task neither aborts nor waits for the open transaction (TaskManager.checkStateUpdater)', () => {
-  it('exactly_once_v2, a transaction open across polls: the new task is restored and the batch goes on in the same transaction', () => {
+  it('exactly_once_v2, a transaction open across polls: the state updater restores the new task while the batch goes on in the same transaction', () => {
     const t = runningTask({ running: 'pollingInTransaction' }, ['in-0', 'in-1']);
     const batch = { call: 'poll', records: [rec(0, 2), rec(1, 0)], positions: { 'in-0': 3, 'in-1': 1 } };
-    // no abortTransaction: straight to the new task's restore, the batch held for after it
-    expect(callNames(t.send(reply('st.consumer', batch, 50)))).toEqual(['endOffsets→st.restore']);
-    expect(t.state()).toBe('restoring.readingEndOffsets');
+    // no abortTransaction: the new task's restore starts, and in-0's record runs in the open transaction
+    const fx = t.send(reply('st.consumer', batch, 50));
+    expect(callNames(fx)).toEqual(['endOffsets→st.restore']);
+    expect(t.state()).toBe('running.processing');
     expect(t.context().uncommitted).toBe(2);
     expect(t.context().stores).toEqual({ 0: { a: 2 } });
-    expect(t.context().heldBatch?.records).toEqual([rec(0, 2), rec(1, 0)]);
+    expect(t.context().batch).toEqual([rec(0, 2)]);
+    expect(t.context().paused?.records).toEqual([rec(1, 0)]);
     // the restore reads to the new task's changelog end only: in-0's changelog partition, where this
     // thread's own open transaction keeps the read_committed restore consumer behind offset 9, is not waited for
     t.send(reply('st.restore', { call: 'endOffsets', offsets: { [CHANGELOG_0]: 9, [CHANGELOG_1]: 2 } }, 51));
     expect(t.context().restoreEnd).toEqual({ [CHANGELOG_1]: 2 });
     expect(callNames(t.send(reply('st.restore', { call: 'seekToBeginning' }, 52)))).toEqual(['poll→st.restore']);
     const changelog = [changelogRec(0, 0, 'a', '1'), changelogRec(1, 0, 'b', '1'), changelogRec(1, 1, 'b', '2')];
-    const fx = t.send(reply('st.restore', { call: 'poll', records: changelog, positions: { [CHANGELOG_0]: 1, [CHANGELOG_1]: 2 } }, 53));
-    // restored: the held batch runs inside the transaction still open — no beginTransaction
-    expect(callNames(fx)).toEqual([]);
-    expect(t.state()).toBe('running.processing');
+    const done = t.send(reply('st.restore', { call: 'poll', records: changelog, positions: { [CHANGELOG_0]: 1, [CHANGELOG_1]: 2 } }, 53));
+    expect(callNames(done)).toEqual([]);
     // the running task's store is its own (not rebuilt from its changelog); the new one's restored
     expect(t.context().stores).toEqual({ 0: { a: 2 }, 1: { b: 2 } });
     expect(t.context().owned).toEqual(['in-0', 'in-1']);
-    // the batch: in-0's record counted on top of the running store, in-1's into the new task's store
+    expect(t.context().heldBatch?.records).toEqual([rec(1, 0)]);
+    // in-0's record counted on top of the running store, then in-1's into the new task's store
     const calls: string[] = [];
-    for (let i = 0; i < 20 && t.state() === 'running.processing'; i++) {
+    for (let i = 0; i < 40 && t.state().startsWith('running.processing'); i++) {
       const out = t.send({ type: 'continue', now: 60 + i, key: 'continue', data: {} });
       calls.push(...callNames(out));
       if (callNames(out).includes('send→st.producer')) t.send(reply('st.producer', { call: 'send' }, 60 + i));
@@ -104,18 +105,25 @@ describe('a new task neither aborts nor waits for the open transaction (TaskMana
     const batch = { call: 'poll', records: [rec(1, 0)], positions: { 'in-0': 2, 'in-1': 1 } };
     expect(callNames(t.send(reply('st.consumer', batch, 150)))).toEqual([]);
     expect(t.state()).toBe('running.committingBeforeNewTask');
-    expect(callNames(t.send(reply('st.producer', { call: 'commitTransaction' }, 160)))).toEqual(['endOffsets→st.restore']);
-    expect(t.state()).toBe('restoring.readingEndOffsets');
+    // committed: the state updater restores the new task, the thread runs the batch in a new transaction
+    expect(callNames(t.send(reply('st.producer', { call: 'commitTransaction' }, 160)))).toEqual([
+      'endOffsets→st.restore',
+      'beginTransaction→st.producer',
+    ]);
+    expect(t.state()).toBe('running.processing');
     expect(t.context().stores).toEqual({ 0: { a: 2 } });
     expect(t.context().restoring).toEqual([1]);
+    expect(t.context().paused?.records).toEqual([rec(1, 0)]);
   });
 
   it('from running.polling: only the new task is restored, the running task keeps its store', () => {
     const t = runningTask({ running: 'polling' }, ['in-0'], { uncommitted: 0 });
     expect(callNames(t.send(assignment([0, 1], 200)))).toEqual(['partitionsAssignedDone→st.consumer', 'endOffsets→st.restore']);
+    expect(t.state()).toBe('running.polling');
     // the new task's changelog partition is empty: restored at once, in-0's changelog not read again
     t.send(reply('st.restore', { call: 'endOffsets', offsets: { [CHANGELOG_0]: 3, [CHANGELOG_1]: 0 } }, 201));
     expect(t.state()).toBe('running.polling');
+    expect(t.context().updating).toEqual([]);
     expect(t.context().stores).toEqual({ 0: { a: 2 } });
   });
 

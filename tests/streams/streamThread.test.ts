@@ -193,7 +193,9 @@ describe('restoring the store (StoreChangelogReader)', () => {
       },
     });
     expect(callNames(more)).toEqual(['partitionsAssignedDone→st.consumer', 'endOffsets→st.restore']);
-    expect(t.state()).toBe('restoring.readingEndOffsets');
+    // next to a running task: the state updater restores it, the thread still polls (stateUpdater.ts)
+    expect(t.state()).toBe('running.polling');
+    expect(t.context().updating).toEqual(['in-1']);
     // closing the producer after a TaskMigratedException (StreamsProducer.close) resets it
     const d = draft({ transactionsInitialized: true });
     closeProducer(d, new Out());

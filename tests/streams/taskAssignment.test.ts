@@ -88,24 +88,24 @@ describe('a task is created, and its store restored, from the assignment (TaskMa
     expect(t.state()).toBe('running.processing');
   });
 
-  it('a partition newly assigned is restored before it processes; the batch that comes meanwhile waits for the restore', () => {
+  it('a partition newly assigned is restored before it processes; its records that come meanwhile wait for the restore', () => {
     const t = running(['in-0'], { stores: { 0: { a: 4 } } });
     const fx = t.send(assignment([0, 1], 50000));
     expect(callNames(fx)).toEqual(['partitionsAssignedDone→st.consumer', 'endOffsets→st.restore']);
     expect(notes(fx)).toEqual([
-      'task for in-1 newly assigned to this instance: it is created and its store restored from the changelog before it processes',
+      'task for in-1 newly assigned to this instance: the state updater restores its store from the changelog while the running tasks go on processing and committing; in-1 paused until then',
     ]);
-    expect(t.state()).toBe('restoring.readingEndOffsets');
+    expect(t.state()).toBe('running.polling');
     // in-1 starts at offset 0 — an offset this thread "committed" by default: still a new task
     const batch = { call: 'poll', records: [rec(1, 0)], positions: { 'in-0': 5, 'in-1': 1 } };
-    expect(callNames(t.send(reply('st.consumer', batch, 50001)))).toEqual([]);
+    expect(callNames(t.send(reply('st.consumer', batch, 50001)))).toEqual(['beginTransaction→st.producer']);
+    expect(t.context().batch).toEqual([]);
+    expect(t.context().paused?.records).toEqual([rec(1, 0)]);
+    // the restore ends: in-1's records run next, every task of the assignment now here
+    t.send(reply('st.restore', { call: 'endOffsets', offsets: { [CHANGELOG]: 0 } }, 50002));
     expect(t.context().heldBatch?.records).toEqual([rec(1, 0)]);
-    // the restore ends: the held batch runs (in a transaction), every task of the assignment now here
-    expect(callNames(t.send(reply('st.restore', { call: 'endOffsets', offsets: { [CHANGELOG]: 0 } }, 50002)))).toEqual([
-      'beginTransaction→st.producer',
-    ]);
-    expect(t.state()).toBe('running.processing');
     expect(t.context().owned).toEqual(['in-0', 'in-1']);
+    expect(t.context().updating).toEqual([]);
   });
 
   it('a partition that goes and comes back is a task closed and created again: restored', () => {
@@ -114,7 +114,7 @@ describe('a task is created, and its store restored, from the assignment (TaskMa
     expect(t.context().owned).toEqual(['in-0']);
     expect(t.state()).toBe('running.polling');
     expect(callNames(t.send(assignment([0, 1], 70000)))).toEqual(['partitionsAssignedDone→st.consumer', 'endOffsets→st.restore']);
-    expect(t.state()).toBe('restoring.readingEndOffsets');
+    expect(t.context().updating).toEqual(['in-1']);
   });
 
   it('an assignment while a restore runs: its new task is restored when that restore ends', () => {

@@ -197,6 +197,16 @@ const KO_RULES: readonly Rule[] = [
     (m) => `${m[1]}의 태스크가 이 인스턴스에 새로 할당됐습니다. 태스크를 만들고, 처리하기 전에 changelog에서 상태 저장소를 복원합니다`,
   ],
   [
+    /^tasks? for (.+) newly assigned to this instance: the state updater restores (?:its store|their stores) from the changelog while the running tasks go on processing and committing; (.+) paused until then$/,
+    (m) =>
+      `${m[1]}의 태스크가 이 인스턴스에 새로 할당됐습니다. 상태 업데이터가 changelog에서 상태 저장소를 복원하는 동안 실행 중인 태스크는 계속 처리하고 커밋합니다. 그때까지 ${josa(m[2] as string, '은/는')} 일시 정지됩니다`,
+  ],
+  [
+    /^tasks? for (.+) restored: (?:it joins|they join) the running tasks with no commit \((.+) resumed\)(, (?:its|their) records going into the open transaction)?$/,
+    (m) =>
+      `${m[1]}의 태스크를 복원했습니다. 커밋 없이 실행 중인 태스크에 합류합니다(${m[2]} 재개)${m[3] ? '. 그 레코드는 열려 있는 트랜잭션에 들어갑니다' : ''}`,
+  ],
+  [
     /^loaded (\d+) transactional id\(s\) from (\S+) \(coordinator epoch (\d+)\)$/,
     (m) => `${m[2]}에서 transactional.id ${m[1]}개를 다시 읽었습니다(코디네이터 epoch ${m[3]})`,
   ],

@@ -48,6 +48,14 @@ export function takeAssignment(d: Draft, ev: Ev, out: Out): void {
   const partitions = assignment(ev) ?? [];
   d.assigned = partitions;
   d.owned = d.owned.filter((tp) => partitions.includes(tp));
+  // the state updater's tasks too: one no longer assigned is closed, its kept records dropped
+  d.updating = d.updating.filter((tp) => partitions.includes(tp));
+  const paused = d.paused;
+  if (paused)
+    d.paused = {
+      records: (paused.records ?? []).filter((r) => partitions.includes(topicPartitionKey(r.topic, r.partition))),
+      positions: Object.fromEntries(Object.entries(paused.positions ?? {}).filter(([tp]) => partitions.includes(tp))),
+    };
   const counted = d.repartitionTopic ?? d.inputTopic;
   d.stores = Object.fromEntries(Object.entries(d.stores).filter(([p]) => partitions.includes(topicPartitionKey(counted, Number(p)))));
   out.call(d.consumer, 'partitionsAssignedDone', { offsets: {} });

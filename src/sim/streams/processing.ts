@@ -10,6 +10,7 @@ import { advance, nextOffsets, pointDetail, pollOnce, processedFact, sendOffsets
 import type { RecordForApp } from '../protocol/messages';
 import { countSkipReason, selectedKey } from './aggregate';
 import { answerPendingRevocation, rebalanceCompleted } from './revocation';
+import { setAsidePaused } from './stateUpdater';
 import { type Draft, eos, type PollReply, type Reply, type Step, type StreamThreadContext } from './streamThreadContext';
 import { clearTaskTimeout } from './taskTimeout';
 
@@ -227,9 +228,15 @@ export function holdForNewTask(d: Draft, reply: PollReply): void {
 }
 
 /** A poll() answer: the batch to process next (it starts by the transition's next action). */
-export function takeBatch(d: Draft, reply: PollReply, out: Out): void {
+export function takeBatch(d: Draft, answer: PollReply, out: Out): void {
   d.pollOutstanding = false;
   rebalanceCompleted(d);
+  startBatch(d, answer, out);
+}
+
+/** The batch's plan; what poll() returned of the state updater's tasks' partitions (paused in Kafka) waits (stateUpdater.ts). */
+function startBatch(d: Draft, answer: PollReply, out: Out): void {
+  const reply = setAsidePaused(d, answer);
   d.batch = reply.records ?? [];
   d.positions = reply.positions ?? {};
   d.groupMetadata = reply.groupMetadata ?? null;
@@ -239,9 +246,12 @@ export function takeBatch(d: Draft, reply: PollReply, out: Out): void {
   out.point('afterPoll', pointDetail(d.batch[d.batch.length - 1]));
 }
 
-/** The task runs the batch that came while it was restoring. */
+/**
+ * The batch held back runs: the one that came while the tasks were restoring, or a restored task's
+ * first records (a poll() may still be out: its answer was not this batch).
+ */
 export function takeHeldBatch(d: Draft, out: Out): void {
   const held = d.heldBatch ?? {};
   d.heldBatch = null;
-  takeBatch(d, held, out);
+  startBatch(d, held, out);
 }

@@ -44,6 +44,8 @@ export function startTask(d: Draft, now: number): void {
   d.heldBatch = null;
   d.assigned = [];
   d.owned = [];
+  d.updating = [];
+  d.paused = null;
 }
 
 /** After a process restart every client of the process starts afresh: nothing is outstanding. */
@@ -80,6 +82,9 @@ export function dropTaskWork(d: Draft, out: Out): void {
   d.batch = [];
   d.counts = {};
   d.uncommitted = 0;
+  // the state updater's tasks are closed too: their kept records are fetched again from the committed offsets
+  d.updating = [];
+  d.paused = null;
 }
 
 /**
@@ -90,7 +95,9 @@ export function dropTaskWork(d: Draft, out: Out): void {
  * (TaskManager.transitRestoredTaskToRunning just adds the restored task to the running ones), and
  * that transaction has no record in a new task's changelog partition: a task leaves a thread only
  * through handleRevocation's commit or a dirty close's abort. A poll() answer held meanwhile is
- * processed after the restore. Every task of the assignment now exists here.
+ * processed after the restore. Every task of the assignment now exists here. This is the restore on
+ * the stream thread, when no task runs (or, under exactly_once_v2, before the producer's first
+ * initTransactions()); next to running tasks the state updater restores (stateUpdater.ts).
  */
 export function restoreForNewTask(d: Draft, out: Out): void {
   const fresh = newStorePartitions(d);

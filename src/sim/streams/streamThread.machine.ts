@@ -13,8 +13,8 @@
  * resubscribing: the task closed dirty, a new producer, the group rejoined) → starting again. A crash
  * and restart starts over at starting. Tasks come from the ASSIGNMENT (assignment.ts): when the main
  * consumer's onPartitionsAssigned brings a partition whose task the thread does not have — every
- * partition of the first assignment after a start, or one moved here from another instance —
- * running → restoring: the task is initialised (StreamTask.initializeIfNeeded) — under
+ * partition of the first assignment after a start, or one moved here from another instance — and
+ * no task runs yet, running → restoring: the task is initialised (StreamTask.initializeIfNeeded) — under
  * exactly_once_v2 the producer's initTransactions() first, once per producer
  * (initializingTransactions: it waits for this transactional.id's previous transaction to complete)
  * — and its store rebuilt from its changelog partition up to its end (readingEndOffsets →
@@ -23,9 +23,11 @@
  * exactly_once_v2 transaction: a new task neither aborts nor commits it (from pollingInTransaction
  * the held batch goes on inside it after the restore); one assigned while a commit is under way
  * waits for its end (committingBeforeNewTask: Kafka's commit is over before the poll() that brings
- * the assignment). Simplified: Kafka 4.x restores on the state updater's own thread while the
- * running tasks process and commit; here the restore runs on the stream thread, which processes
- * and commits only after it. A position that moves (past aborted batches and markers) creates nothing.
+ * the assignment). A task newly assigned NEXT TO running ones is restored by the state updater
+ * (stateUpdater.ts, stateUpdaterTransitions.ts) while the thread stays in `running`: it polls,
+ * processes the running tasks and commits them on commit.interval.ms; the new task's records wait
+ * (its partitions paused) and run once it is restored, in the open transaction. A position that
+ * moves (past aborted batches and markers) creates nothing.
  *
  * processing.guarantee=exactly_once_v2: one transaction per commit.interval.ms (100 ms) covers the
  * output records, the changelog records, the repartition records and the input offsets
@@ -39,7 +41,7 @@
  *
  * Every answer is matched to the call it answers: by who answers (the producer, the main consumer,
  * the restore consumer) and by what the thread waits for. Simplifications (said in the UI and
- * docs): one thread (running every task of its instance, and restoring the new ones itself); a
+ * docs): one thread (running every task of its instance; its first tasks restored on it); a
  * restore rebuilds each store it restores from the whole changelog partition (no local checkpoint file).
  */
 import { setup } from 'xstate';
@@ -84,6 +86,7 @@ import {
 import { answerAfterCommit, answerRevocation, tasksLost, tasksLostAtLeastOnce, tasksLostWithoutWork } from './revocation';
 import { onSendFailed, restoreAfterCorruption, sendFatal, sendMigrated, taskCorrupted } from './sendErrors';
 import { closeMainConsumer, closeRestoreConsumer, closeTasksForShutdown } from './shutdown';
+import { holdPollWhileBusy, runHeldBatch, startUpdating, updaterReplies } from './stateUpdaterTransitions';
 import {
   act,
   type Ev,
@@ -184,7 +187,6 @@ const takeWaitingBatch = act((d, _now, ev, out) => takeBatch(d, replyOf(ev), out
 const holdNewTask = act((d, _now, ev) => holdForNewTask(d, replyOf(ev)));
 const newTask = [holdNewTask, act((d, _now, _ev, out) => announceNewTask(d, out))];
 const startCommitting = act((d, _now, _ev, out) => startCommit(d, out));
-
 /**
  * The main consumer's onPartitionsRevoked / onPartitionsLost (revocation.ts), while poll() is out:
  * uncommitted work is committed first (the answer follows the commit); a lost generation closes the
@@ -226,10 +228,23 @@ const revokedWhilePolling = [
 ];
 
 /**
+ * The same while a batch runs with poll() out (a restored task's records, stateUpdater.ts): a lost
+ * generation closes dirty as above; uncommitted work is committed once the batch ends (Kafka's
+ * handleRevocation runs inside poll(), between batches), the listener answered after that commit.
+ */
+const revokedWhileBusy = [
+  ...revokedWhilePolling.slice(0, 3),
+  { guard: 'revokedWithWork' as const, actions: waitForCommit },
+  { actions: answerNow },
+];
+/** Where the thread would poll, a revocation that waits for a commit (revokedWhileBusy) has it first. */
+const commitForRevocation = { guard: 'revocationWaits' as const, target: 'committingWhilePolling', actions: startCommitting };
+
+/**
  * A commit under way (sendOffsetsToTransaction + commitTransaction, or flush + commitSync): `done`
  * is where its end leads; `more` are the state's other answers (a poll() answer while it commits).
  */
-function committingState(done: { target: string; actions: unknown }, more: readonly object[] = []) {
+function committingState(done: { target: string; actions: unknown }, more: readonly object[] = [], before: readonly object[] = []) {
   return {
     on: {
       reply: [
@@ -238,6 +253,7 @@ function committingState(done: { target: string; actions: unknown }, more: reado
         ...commitSyncFailed,
         ...sendFailedAt('AtFlush'),
         commitGoesOn,
+        ...before,
         { guard: 'commitDone' as const, ...done },
         ...more,
       ],
@@ -329,15 +345,23 @@ export const streamThreadMachine = setup({
     },
     running: {
       initial: 'polling',
+      on: { reply: updaterReplies },
       states: {
         // poll() is out and no transaction is open
         polling: {
-          // the assignment brought tasks this instance does not have: created, restored before they process
-          always: {
-            guard: 'newTasksPending',
-            target: '#streamThread.restoring',
-            actions: [act((d, _now, _ev, out) => announceNewTask(d, out)), act((d, _now, _ev, out) => restoreForNewTask(d, out))],
-          },
+          always: [
+            commitForRevocation,
+            // the assignment brought tasks this instance does not have, next to running ones: the
+            // state updater restores them while the thread goes on (stateUpdater.ts)
+            { guard: 'updaterTakes', actions: startUpdating },
+            runHeldBatch,
+            // … and no task runs: created, restored on the thread before they process
+            {
+              guard: 'newTasksPending',
+              target: '#streamThread.restoring',
+              actions: [act((d, _now, _ev, out) => announceNewTask(d, out)), act((d, _now, _ev, out) => restoreForNewTask(d, out))],
+            },
+          ],
           on: {
             reply: [
               { guard: 'mainPoll', target: 'processing', actions: [takeWaitingBatch, act((d, _now, _ev, out) => beginBatch(d, out))] },
@@ -348,10 +372,16 @@ export const streamThreadMachine = setup({
         },
         // exactly_once_v2: poll() is out while the transaction stays open until commit.interval.ms
         pollingInTransaction: {
+          always: [commitForRevocation, runHeldBatch],
           on: {
             reply: [
               // a new task neither aborts nor commits the transaction (TaskManager.checkStateUpdater):
-              // it is restored, then the batch goes on inside the same transaction
+              // the state updater restores it while the running tasks' batch goes on in the transaction
+              {
+                guard: 'gainsTaskNextToRunning',
+                target: 'processing',
+                actions: [startUpdating, takeWaitingBatch, act((d, _now, _ev, out) => runBatch(d, out))],
+              },
               {
                 guard: 'gainsTask',
                 target: '#streamThread.restoring',
@@ -377,13 +407,23 @@ export const streamThreadMachine = setup({
               ...taskFailed(),
               { guard: 'beganTransaction', actions: act((d, _now, _ev, out) => runBatch(d, out)) },
               { guard: 'sent', actions: act((d, _now, _ev, out) => sent(d, out)) },
+              holdPollWhileBusy,
             ],
+            onPartitionsRevoked: revokedWhileBusy,
           },
         },
         // the plan's commit step
-        committing: committingState({ target: 'committed', actions: [onCommitted, act((d, _now, _ev, out) => advance(d, out))] }),
+        committing: committingState({ target: 'committed', actions: [onCommitted, act((d, _now, _ev, out) => advance(d, out))] }, [
+          holdPollWhileBusy,
+        ]),
         // committed at the end of the batch: the next `continue` polls
-        committed: { on: { continue: { target: 'polling', actions: act((d, now, _ev, out) => runStep(d, now, out)) } } },
+        committed: {
+          on: {
+            continue: { target: 'polling', actions: act((d, now, _ev, out) => runStep(d, now, out)) },
+            reply: holdPollWhileBusy,
+            onPartitionsRevoked: revokedWhileBusy,
+          },
+        },
         // commit.interval.ms passed while poll() waited
         committingWhilePolling: committingState({ target: 'polling', actions: onCommitted }, [
           { guard: 'gainsTask', target: 'committingBeforeNewTask', actions: holdNewTask },
@@ -397,14 +437,30 @@ export const streamThreadMachine = setup({
         // a poll() answer with new tasks while a commit is under way: Kafka's stream thread commits
         // synchronously (TaskExecutor) and polls after it, so the assignment that poll() brings is
         // handled once the commit has ended — the model's poll() overlaps the commit, the task waits for it
-        committingBeforeNewTask: committingState({
-          target: '#streamThread.restoring',
-          actions: [
-            onCommitted,
-            act((d, _now, _ev, out) => announceNewTask(d, out)),
-            act((d, _now, _ev, out) => restoreForNewTask(d, out)),
+        committingBeforeNewTask: committingState(
+          {
+            target: '#streamThread.restoring',
+            actions: [
+              onCommitted,
+              act((d, _now, _ev, out) => announceNewTask(d, out)),
+              act((d, _now, _ev, out) => restoreForNewTask(d, out)),
+            ],
+          },
+          [],
+          [
+            // tasks run: the state updater restores the new one, the batch runs in a new transaction
+            {
+              guard: 'committedUpdaterTakes' as const,
+              target: 'processing',
+              actions: [
+                onCommitted,
+                startUpdating,
+                act((d, _now, _ev, out) => takeHeldBatch(d, out)),
+                act((d, _now, _ev, out) => beginBatch(d, out)),
+              ],
+            },
           ],
-        }),
+        ),
       },
     },
     // at_least_once, TaskCorruptedException: the main consumer goes back to the committed offsets,

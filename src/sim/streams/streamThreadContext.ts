@@ -104,6 +104,16 @@ export interface StreamThreadContext extends StreamThreadInput {
    * outside them is a task newly assigned to this instance (assignment.ts newTasks).
    */
   readonly owned: readonly string[];
+  /**
+   * The input partitions of the tasks the state updater restores next to the running ones
+   * (stateUpdater.ts): created, not running yet, their input partitions paused.
+   */
+  readonly updating: readonly string[];
+  /**
+   * What poll() returned of the paused partitions (the model's main consumer has no pause()): kept,
+   * uncommitted, until the task runs; `positions` are those partitions' positions after them.
+   */
+  readonly paused: PollReply | null;
   /** Kafka Streams' dropped-records metric: records count() skipped. */
   readonly droppedRecords: number;
   /**
@@ -170,6 +180,8 @@ export function initialContext(input: StreamThreadInput): StreamThreadContext {
     heldBatch: null,
     assigned: [],
     owned: [],
+    updating: [],
+    paused: null,
     droppedRecords: 0,
     transactionsInitialized: false,
     taskTimeoutDeadline: null,

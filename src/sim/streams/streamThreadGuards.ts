@@ -10,6 +10,7 @@ import { awaitsInitTransactions, restoreAfter, restoredToEnd } from './restore';
 import { lostAtLeastOnce, lostInTransaction, lostWithoutWork, revokedWithWork } from './revocation';
 import { pendingSendError, type SendErrorKind } from './sendErrors';
 import { transactionInFlight } from './shutdown';
+import { updaterTakesNewTasks } from './stateUpdater';
 import { type Ev, eos, eventTime, type StreamThreadContext } from './streamThreadContext';
 import { timedOutWithinTaskTimeout } from './taskTimeout';
 
@@ -61,14 +62,26 @@ const atFlush =
     answers(event, 'flush', context.producer) && pendingSendError(context) === kind;
 const SEND_STEPS = new Set(['repartition', 'changelog', 'output']);
 
-/** The assignment has tasks this instance does not have yet (assignment.ts newTasks). */
-const newTasksPending = ({ context }: Args) => newTasks(context).length > 0;
+/**
+ * The assignment has tasks this instance does not have yet (assignment.ts newTasks), and the state
+ * updater restores none (a task assigned during its restore waits for its end: stateUpdater.ts).
+ */
+const newTasksPending = ({ context }: Args) => newTasks(context).length > 0 && context.updating.length === 0;
+/** New tasks next to running ones: the state updater restores them while the thread goes on (stateUpdater.ts). */
+const updaterTakes = ({ context }: Args) => updaterTakesNewTasks(context);
+/** The restore consumer answers the state updater's restore (none of the thread's own runs meanwhile). */
+const forUpdater = (guard: (a: Args) => boolean) => (a: Args) => a.context.updating.length > 0 && guard(a);
 const held = ({ context }: Args) => context.heldBatch !== null;
 /** The thread starts running (at a start, or a restore ended): new tasks, a held batch, or neither. */
 const starting = (guard: (a: Args) => boolean) => ({
   NewTask: (a: Args) => guard(a) && newTasksPending(a),
   Held: (a: Args) => guard(a) && held(a),
 });
+const endOffsetsAnswer = ({ context, event }: Args) => answers(event, 'endOffsets', context.restoreConsumer);
+const seekedToBeginning = ({ context, event }: Args) => answers(event, 'seekToBeginning', context.restoreConsumer);
+const changelogPolled = ({ context, event }: Args) => answers(event, 'poll', context.restoreConsumer);
+const commitDone = ({ context, event }: Args) =>
+  (answers(event, 'commitTransaction', context.producer) && replyOf(event)?.ok === true) || answers(event, 'commitSync', context.consumer);
 const initialized = ({ context, event }: Args) => answers(event, 'initTransactions', context.producer) && replyOf(event)?.ok === true;
 /** A start: the thread runs whatever the guarantee (its tasks, and their transactions, come with the assignment). */
 const started = () => true;
@@ -95,9 +108,23 @@ export const streamThreadGuards = {
   gainsTask: (a: Args) => mainPoll(a) && newTasksPending(a),
   /** The assignment has tasks this instance does not have yet: they are created and restored. */
   newTasksPending,
-  endOffsetsAnswer: ({ context, event }: Args) => answers(event, 'endOffsets', context.restoreConsumer),
-  seekedToBeginning: ({ context, event }: Args) => answers(event, 'seekToBeginning', context.restoreConsumer),
-  changelogPolled: ({ context, event }: Args) => answers(event, 'poll', context.restoreConsumer),
+  endOffsetsAnswer,
+  seekedToBeginning,
+  changelogPolled,
+  updaterTakes,
+  /** A poll() answer, with tasks newly assigned next to running ones: the state updater restores them. */
+  gainsTaskNextToRunning: (a: Args) => mainPoll(a) && updaterTakes(a),
+  /** The commit before a new task ended, and tasks run: the state updater restores the new one. */
+  committedUpdaterTakes: (a: Args) => commitDone(a) && updaterTakes(a),
+  /** A batch waits (a restored task's first records, or a poll() answer that came meanwhile): run before polling again. */
+  heldBatchWaits: held,
+  /** onPartitionsRevoked waits for a commit of the work done (revokedWhileBusy): the thread commits before it polls on. */
+  revocationWaits: ({ context }: Args) => context.revocationPending && context.uncommitted > 0,
+  updaterEndOffsets: forUpdater(endOffsetsAnswer),
+  updaterSeeked: forUpdater(seekedToBeginning),
+  updaterPolled: forUpdater(changelogPolled),
+  updaterEmptyChangelog: forUpdater(restoreEnds('endOffsets')),
+  updaterReadToEnd: forUpdater(restoreEnds('poll')),
   emptyChangelog: restoreEnds('endOffsets'),
   emptyChangelogNewTask: starting(restoreEnds('endOffsets')).NewTask,
   emptyChangelogHeld: starting(restoreEnds('endOffsets')).Held,
@@ -129,9 +156,7 @@ export const streamThreadGuards = {
     failed(event, 'commitSync', context.consumer) &&
     !['CommitFailedException', 'TimeoutException'].includes(replyOf(event)?.error ?? ''),
   /** The commit is done: commitTransaction returned, or commitSync did (failed or not). */
-  commitDone: ({ context, event }: Args) =>
-    (answers(event, 'commitTransaction', context.producer) && replyOf(event)?.ok === true) ||
-    answers(event, 'commitSync', context.consumer),
+  commitDone,
   abortAnswered: ({ context, event }: Args) => answers(event, 'abortTransaction', context.producer),
   producerClosed: ({ context, event }: Args) => answers(event, 'close', context.producer),
   consumerClosed: ({ context, event }: Args) => answers(event, 'close', context.consumer),

@@ -278,6 +278,11 @@ function streamThreadFields(c: StreamThreadContext, lang: Language, note: Note):
       label: L(lang, 'restoring to', '복원 목표'),
       value: `${entries(c.restoreEnd)} (${c.restoredRecords} ${L(lang, 'read', '읽음')})`,
     });
+  if (c.updating.length > 0)
+    out.push({
+      label: L(lang, 'state updater restoring (paused)', '상태 업데이터 복원 중 (일시 정지)'),
+      value: c.updating.join(', '),
+    });
   if (c.repartitionTopic) out.push({ label: 'repartition', value: c.repartitionTopic });
   if (c.stopped) out.push({ label: L(lang, 'stopped', '멈춤'), value: note(c.stopped) });
   return out;
