@@ -2,7 +2,8 @@
  * Importing a kafka-dump-log.sh dump in Chromium: a file dropped on the import panel (a real
  * broker's 4.0 shape) shows one lane and the LSO pinned by producerId 4003 at offset 5; the two
  * segments of a partition whose transaction spans them show as one lane; a malformed paste names
- * its line; the dump's link reopens it in a fresh page.
+ * its line; the dump's link reopens it in a fresh page; an imported dump is a history entry, its
+ * link in the address.
  */
 import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
@@ -115,6 +116,54 @@ describe('dump import', () => {
 
     await page.getByTestId('dump-close').click();
     await page.getByTestId('timeline').waitFor();
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('an imported dump is a history entry named by its link: Back returns to the run it was imported over, Forward reopens it', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const errors = watchErrors(page);
+    await page.goto(`${inject('baseUrl')}#preset=zombie-fencing&step=7`);
+    await page.getByTestId('timeline').waitFor();
+    // the run's own address, once hashSync has written it
+    await expect.poll(() => page.evaluate(() => location.hash)).toMatch(/^#s=1\./);
+    const runAddress = await page.evaluate(() => location.hash);
+    const entries = await page.evaluate(() => history.length);
+    await page.getByTestId('import-dump').click();
+    await dropFiles(page, [{ name: '00000000000000000000.log.txt', text: fixture('kafka/kafka-4.0-print-data-log.txt') }]);
+    await page.getByTestId('dump-view').waitFor();
+    // the address says where the person is (no Copy link needed), in an entry of its own
+    await expect.poll(() => page.evaluate(() => location.hash)).toMatch(/^#dump=1\./);
+    expect(await page.evaluate(() => history.length)).toBe(entries + 1);
+    const dumpAddress = await page.evaluate(() => location.hash);
+    await page.goBack();
+    await page.getByTestId('timeline').waitFor();
+    expect(await page.getByTestId('dump-view').count()).toBe(0);
+    expect(await page.evaluate(() => location.hash)).toBe(runAddress);
+    expect(await page.evaluate(() => window.__eosLab?.store.getState().scenario?.id)).toBe('zombie-fencing');
+    expect(await page.evaluate(() => window.__eosLab?.store.getState().step)).toBe(7);
+    await page.goForward();
+    await expect
+      .poll(() =>
+        page
+          .getByTestId('lso-payments-0')
+          .innerText()
+          .catch(() => ''),
+      )
+      .toContain('producerId 4003');
+    expect(await page.evaluate(() => location.hash)).toBe(dumpAddress);
+
+    // a dump too large for a link: its entry keeps the run's address, and Back still closes it
+    await page.goBack();
+    await page.getByTestId('timeline').waitFor();
+    await page.getByTestId('import-dump').click();
+    await dropFiles(page, [{ name: 'big.log.txt', text: bigDump(5000) }]);
+    await page.getByRole('img', { name: /^bench-0: / }).waitFor();
+    expect(await page.evaluate(() => location.hash)).toBe(runAddress);
+    await page.goBack();
+    await page.getByTestId('timeline').waitFor();
+    expect(await page.getByTestId('dump-view').count()).toBe(0);
+    expect(await page.evaluate(() => window.__eosLab?.store.getState().scenario?.id)).toBe('zombie-fencing');
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -4,7 +4,7 @@
  * event_id stored more than once, HW and LSO), then the findings. Export as SVG or PNG; the link
  * carries the dump when it fits.
  */
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { type Selection, simStore } from '../../store/simStore';
 import { useSim } from '../../store/useSim';
 import { downloadBlob, downloadText } from '../export/download';
@@ -13,6 +13,7 @@ import type { LaneExtent } from '../timeline/offsetScale';
 import { PartitionLanes } from '../timeline/PartitionLanes';
 import { timelineStrings } from '../timeline/timelineText';
 import { DumpFindings } from './DumpFindings';
+import { writeDumpAddress } from './dumpAddress';
 import { linkableSources } from './dumpInput';
 import { encodeDumpLink } from './dumpLink';
 import { dumpStore, useDump } from './dumpStore';
@@ -38,6 +39,10 @@ export function DumpView() {
     const texts = linkableSources(sources);
     return texts ? encodeDumpLink(texts) : null;
   }, [sources]);
+  // the dump is the page on screen: an entry of its own, named by its link when it fits
+  useEffect(() => {
+    if (analysis) writeDumpAddress(analysis, link);
+  }, [analysis, link]);
   if (!analysis) return null;
   const title = t.title(analysis.lanes.length, analysis.records);
   const svg = () =>
