@@ -5,7 +5,7 @@
  * snippet the Embed dialog gives (no height before the run is on screen, so the frame never shrinks
  * to its header first); its "Open in EOS Lab" link opens the full app at the step shown, made when the
  * reader reaches for it; the page's short address (#preset=<id>) opens there too; and axe finds no
- * violations in either theme or language.
+ * violations in either theme or language; a fragment the host changes after load opens its scenario.
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -67,6 +67,48 @@ describe('the embed explains', () => {
     await page.getByTestId('link-error-message').waitFor({ timeout: 30_000 });
     expect(await page.getByTestId('link-error-message').innerText()).toContain('"no-such-scenario"');
     expect(await page.getByTestId('embed-verdict').count()).toBe(0);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('follows a fragment the host changes after load: a preset, a share link, and a bad fragment said as text in place of the run', async () => {
+    const fencing = findPreset('zombie-fencing');
+    const lost = findPreset('lost-ack-idempotent');
+    if (!fencing || !lost) throw new Error('presets');
+    const lostTrace = runScenario(lost.scenario);
+    const page = await browser.newPage({ viewport: { width: 900, height: 800 } });
+    const errors = watchErrors(page);
+    // a host page whose frame it points elsewhere by changing the iframe's fragment only (no reload)
+    await page.setContent(
+      `<iframe id="e" sandbox="allow-scripts" style="width:860px;height:740px" src="${embedPage('', '#preset=zombie-fencing')}"></iframe>`,
+    );
+    const frame = page.frameLocator('#e');
+    const title = () => frame.locator('h1').innerText();
+    await expect.poll(title, { timeout: 30_000 }).toBe(fencing.title);
+    const point = (hash: string) =>
+      page.evaluate(
+        ([base, h]) => {
+          (document.getElementById('e') as HTMLIFrameElement).src = base + h;
+        },
+        [embedPage(''), hash] as const,
+      );
+    // the page's short address, with its step and language
+    await point('#preset=lost-ack-idempotent&step=5&lang=ko');
+    await expect.poll(() => frame.getByTestId('embed-narration-text').innerText(), { timeout: 30_000 }).toBe(narrate(lostTrace, 4, 'ko'));
+    expect(await frame.getByTestId('embed-step').getAttribute('data-step')).toBe('5');
+    // a bad fragment: the embed's error, its words as text, and no run under it to mistake for the one named
+    await point('#preset=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E');
+    await frame.getByTestId('link-error-message').waitFor({ timeout: 30_000 });
+    expect(await frame.getByTestId('link-error-message').innerText()).toContain('"<img src=x onerror=alert(1)>"');
+    expect(await frame.locator('img[src="x"]').count()).toBe(0);
+    expect(await frame.getByTestId('embed-verdict').count()).toBe(0);
+    expect(await frame.getByTestId('embed-narration').count()).toBe(0);
+    expect(await title()).toBe('EOS Lab');
+    // a share link: the error gives way to its run
+    await point(encodeLink(fencing.scenario, { step: 12, selection: null, language: 'en' }));
+    await expect.poll(title, { timeout: 30_000 }).toBe(fencing.title);
+    await expect.poll(() => frame.getByTestId('embed-step').getAttribute('data-step')).toBe('12');
+    expect(await frame.getByTestId('link-error').count()).toBe(0);
     expect(errors).toEqual([]);
     await page.close();
   });

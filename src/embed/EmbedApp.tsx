@@ -243,14 +243,15 @@ export function EmbedApp() {
   return (
     <main className="eos-embed" data-testid="embed" lang={language} aria-busy={busy}>
       <header className="eos-embed-head">
-        <h1>{texts?.title ?? scenario?.id ?? 'EOS Lab'}</h1>
-        <OpenInApp label={w.open} />
+        {/* a link that cannot be opened replaces the run: its title and panels are not shown under the error */}
+        <h1>{linkError ? 'EOS Lab' : (texts?.title ?? scenario?.id ?? 'EOS Lab')}</h1>
+        {!linkError && <OpenInApp label={w.open} />}
       </header>
       <EmbedError />
       <LanguageNotSupportedNote language={language} />
       <EmbedBudget />
       <RunProgress label={w.running} />
-      {scenario && run && hasPanels && <RunPanels question={texts?.question} heading={w.timeline} />}
+      {scenario && run && hasPanels && !linkError && <RunPanels question={texts?.question} heading={w.timeline} />}
     </main>
   );
 }

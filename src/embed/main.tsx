@@ -13,6 +13,7 @@ import { browserLanguages, preferredLanguage } from '../ui/preferredLanguage';
 import { startBridge } from './bridge';
 import { EmbedApp } from './EmbedApp';
 import { embedStore } from './embedStore';
+import { followFragment } from './fragment';
 import { invalidSentence, openScenario, openSource } from './open';
 import { startPlayer } from './player';
 import '../ui/styles.css';
@@ -44,6 +45,8 @@ async function load(source: { scenario: unknown } | { link: string }, step: numb
 }
 
 void openSource(embedStore, options.link ?? options.preset ?? DEFAULT_PRESET_ID, options.step ?? undefined);
+// a host that changes the frame's fragment later (a docs page's "next scenario") gets the new scenario
+followFragment();
 
 startPlayer(embedStore);
 /** The title the embed shows, so the host page can label the frame with the same words. */
