@@ -1,7 +1,7 @@
 /**
  * Share links in the browser: damaged, unknown, oversized and invalid links show what is wrong and
- * a way to the default scenario (never a blank page); a valid link lands on its step; the address
- * follows the person's work; the gallery, Share, Embed and Export/Import panels do their jobs.
+ * a way to the default scenario (never a blank page), and opened over a run replace it with a way
+ * back to it; a valid link lands on its step; the address follows the person's work; the gallery, Share, Embed and Export/Import panels do their jobs.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -9,6 +9,7 @@ import { deflateSync, strToU8 } from 'fflate';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { findPreset, PRESETS } from '../src/sim/presets';
+import { PRESET_TEXT_KO } from '../src/sim/presets/ko';
 import { runScenario } from '../src/sim/run';
 import { toBase64Url } from '../src/sim/scenario/base64url';
 import { decodeLink, encodeLink } from '../src/sim/scenario/link';
@@ -90,6 +91,50 @@ describe('opening a link that cannot be read', () => {
       await page.close();
     });
   }
+});
+
+describe('a bad link opened over a run', () => {
+  it('replaces the run with the error, names the run it hides, and goes back to it (in English and Korean)', async () => {
+    const fencing = findPreset('zombie-fencing')!;
+    const { page, errors } = await open('#preset=zombie-fencing&step=9');
+    await page.getByTestId('timeline').waitFor();
+    await expect.poll(() => hashOf(page)).toMatch(/^#s=1\./);
+    const runAddress = await hashOf(page);
+    const title = page.locator('.scenario-title h2');
+    expect(await title.innerText()).toBe(fencing.title);
+    for (const [language, back, hidden] of [
+      ['en', `Back to the run you had open: ${fencing.title}`, 'The run you had open is kept as it was'],
+      ['ko', `열려 있던 실행으로 돌아가기: ${PRESET_TEXT_KO['zombie-fencing']?.title}`, '열려 있던 실행은 그대로 두고'],
+    ] as const) {
+      if (language === 'ko') await page.getByRole('button', { name: '한국어', exact: true }).click();
+      // pasted into the address bar of the open tab: only the fragment changes
+      await page.evaluate(() => {
+        location.hash = '#s=1.%%%';
+      });
+      const alert = page.getByTestId('link-error');
+      await alert.waitFor();
+      // the run is not on screen under the error, nor its title in the header: nothing passes for the link's scenario
+      expect(await page.getByTestId('timeline').count()).toBe(0);
+      expect(await page.getByTestId('verdict').count()).toBe(0);
+      expect(await title.count()).toBe(0);
+      expect(await page.getByTestId('link-error-run-hidden').innerText()).toContain(hidden);
+      // Share, Embed and Configuration would act on the hidden run: they wait, and say why
+      for (const id of ['open-share', 'open-embed', 'open-config']) expect(await page.getByTestId(id).isDisabled(), id).toBe(true);
+      const button = page.getByTestId('link-error-back');
+      expect(await button.innerText()).toBe(back);
+      if (language === 'ko') await screenshot(page, 'share-bad-link-over-run-ko');
+      await button.click();
+      await page.getByTestId('timeline').waitFor();
+      expect(await alert.count()).toBe(0);
+      expect(await page.evaluate(() => window.__eosLab?.store.getState().step)).toBe(9);
+      // the address names the run again
+      await expect.poll(async () => decodeLink(await hashOf(page)).ok).toBe(true);
+      if (language === 'en') expect(await hashOf(page)).toBe(runAddress);
+      expect(await page.getByTestId('open-share').isDisabled()).toBe(false);
+    }
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 });
 
 describe('leaving a bad link through the gallery', () => {

@@ -31,6 +31,10 @@ const en = {
   } as Record<string, string>,
   openDefault: 'Open the default scenario',
   browse: 'Browse scenarios',
+  runHidden: 'The run you had open is kept as it was, hidden until you go back to it.',
+  backToRun: 'Back to the run you had open:',
+  overLinkError:
+    'The link above could not be opened, and Share and Embed would link the run it hides: go back to that run or open another scenario first.',
   migrated: (v: number) => `This link was made by an older EOS Lab (link format ${v}) and has been brought up to date.`,
   stepPastEnd: (asked: number, steps: number) =>
     `This link asks for step ${groupDigits(asked)}, but the run has ${groupDigits(steps)} steps: it opens at the last one.`,
@@ -105,6 +109,10 @@ const ko: ShareText = {
   },
   openDefault: '기본 시나리오 열기',
   browse: '시나리오 둘러보기',
+  runHidden: '열려 있던 실행은 그대로 두고, 돌아갈 때까지 가려 둡니다.',
+  backToRun: '열려 있던 실행으로 돌아가기:',
+  overLinkError:
+    '위의 링크를 열 수 없습니다. 공유와 임베드는 그 뒤에 가려진 실행을 링크하므로, 먼저 그 실행으로 돌아가거나 다른 시나리오를 여세요.',
   migrated: (v: number) => `이전 버전의 EOS Lab(링크 형식 ${v})에서 만든 링크를 최신 형식으로 바꿔 열었습니다.`,
   stepPastEnd: (asked: number, steps: number) =>
     `이 링크는 ${groupDigits(asked)}단계를 가리키지만 실행은 ${groupDigits(steps)}단계까지라 마지막 단계에서 엽니다.`,

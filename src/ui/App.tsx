@@ -5,6 +5,7 @@
  * page refused or stopped at a budget says so (layout/BudgetNotice).
  */
 import { lazy, memo, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { useShare } from '../share/shareState';
 import { useSim } from '../store/useSim';
 import { useCompare } from './compare/compareStore';
 import { useDump } from './dump/dumpStore';
@@ -48,6 +49,8 @@ export function App() {
   const status = useSim((s) => s.status);
   const dumpShown = useDump((s) => s.importing || s.analysis !== null);
   const compareShown = useCompare((s) => s.open);
+  // a link that could not be opened replaces the run on screen (LinkErrorPanel offers the way back)
+  const linkError = useShare((s) => s.linkError !== null);
   const [helpOpen, setHelpOpen] = useState(false);
   const [HelpDialog, setHelpDialog] = useState<HelpModule['HelpDialog'] | null>(null);
   const openHelp = useCallback(() => {
@@ -60,7 +63,7 @@ export function App() {
     else void loadHelp().then(open);
   }, []);
   const targets = useMemo(() => (trace ? jumpTargetsOf(trace) : null), [trace]);
-  useShortcuts(targets, openHelp, status === 'ready' && !helpOpen && !dumpShown && !compareShown);
+  useShortcuts(targets, openHelp, status === 'ready' && !helpOpen && !dumpShown && !compareShown && !linkError);
   useEffect(() => {
     if (helpFetched || status === 'idle' || status === 'running') return;
     helpFetched = true;
@@ -79,13 +82,13 @@ export function App() {
         <Suspense fallback={<main className="app-main" />}>
           <DumpPage />
         </Suspense>
-      ) : status === 'ready' && targets ? (
+      ) : status === 'ready' && targets && !linkError ? (
         <StableWorkspace targets={targets} />
       ) : (
         // nothing to show yet (or the scenario cannot run): the page still has its main landmark
         <main className="app-main">
-          <ScenarioErrors />
-          <RunProgress />
+          {!linkError && <ScenarioErrors />}
+          {!linkError && <RunProgress />}
         </main>
       )}
       {HelpDialog && <HelpDialog open={helpOpen} onClose={() => setHelpOpen(false)} />}

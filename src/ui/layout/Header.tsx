@@ -5,6 +5,7 @@
  */
 import { useMemo } from 'react';
 import { LinkErrorPanel } from '../../share/LinkErrorPanel';
+import { useShare } from '../../share/shareState';
 import { presetOrigin } from '../../sim';
 import { simStore } from '../../store/simStore';
 import { useSim } from '../../store/useSim';
@@ -34,6 +35,9 @@ export function Header({ onHelp }: { readonly onHelp: () => void }) {
   const dumpSources = useDump((s) => s.sources);
   const dumpShown = useDump((s) => s.importing || s.busy || s.analysis !== null);
   const dumpTitle = dumpImporting || dumpOpen ? dumpHeading(language, dumpImporting, dumpSources) : null;
+  // a link that could not be opened hides the run behind it: its title would pass for the link's
+  const linkError = useShare((s) => s.linkError !== null);
+  const runShown = dumpTitle === null && !linkError;
   return (
     <header className="app-header">
       <div className="brand">
@@ -45,7 +49,7 @@ export function Header({ onHelp }: { readonly onHelp: () => void }) {
           <h2 title={dumpTitle}>{dumpTitle}</h2>
         </div>
       )}
-      {dumpTitle === null && scenario && texts && (
+      {runShown && scenario && texts && (
         // a preset's words carry their language; a scenario's own words inherit the page's
         <div className="scenario-title" lang={texts.language ?? undefined}>
           <h2 title={texts.title ?? scenario.id ?? ''}>{texts.title ?? scenario.id ?? ''}</h2>
@@ -65,7 +69,7 @@ export function Header({ onHelp }: { readonly onHelp: () => void }) {
           )}
         </div>
       )}
-      {dumpTitle === null && scenario && texts && (texts.question || texts.expected) && (
+      {runShown && scenario && texts && (texts.question || texts.expected) && (
         <div className="scenario-more" lang={texts.language ?? undefined}>
           {texts.question && <p className="question">{texts.question}</p>}
           {texts.expected && (
@@ -96,8 +100,8 @@ export function Header({ onHelp }: { readonly onHelp: () => void }) {
           data-testid="open-config"
           // the configuration is the run's, and the dump view hides the run: it would open unseen
           // behind the dump, and pop up unasked once the dump closed
-          disabled={!scenario || dumpShown}
-          title={dumpShown ? t.configurationOverDump : undefined}
+          disabled={!scenario || dumpShown || linkError}
+          title={dumpShown ? t.configurationOverDump : linkError ? t.configurationOverLinkError : undefined}
           onClick={() => panelStore.getState().openConfig()}
           aria-haspopup="dialog"
         >
@@ -111,7 +115,8 @@ export function Header({ onHelp }: { readonly onHelp: () => void }) {
       </div>
       {/* a link that could not be opened: a row of its own under the header, never squeezed among the buttons */}
       <div className="header-alert">
-        <LinkErrorPanel />
+        {/* the run it hides, by its title (none when the page opened on the bad link) */}
+        <LinkErrorPanel previous={scenario && texts ? { title: texts.title ?? scenario.id ?? '', language: texts.language } : null} />
       </div>
     </header>
   );

@@ -26,6 +26,8 @@ export function ShareBar() {
   const hasRun = useSim((s) => s.scenario !== null && s.trace !== null);
   // Share and Embed link the run; the dump view hides it (the dump has its own Copy link)
   const overDump = useDump((s) => s.importing || s.busy || s.analysis !== null);
+  // and a link that could not be opened hides it too
+  const overLinkError = useShare((s) => s.linkError !== null);
   const t = shareText(useSim((s) => s.language));
   const open = shareStore.getState().open;
   const close = () => open(null);
@@ -39,8 +41,8 @@ export function ShareBar() {
         <button
           type="button"
           onClick={() => open('share')}
-          disabled={!hasRun || overDump}
-          title={overDump ? t.overDump : undefined}
+          disabled={!hasRun || overDump || overLinkError}
+          title={overDump ? t.overDump : overLinkError ? t.overLinkError : undefined}
           data-testid="open-share"
         >
           {t.share}
@@ -48,8 +50,8 @@ export function ShareBar() {
         <button
           type="button"
           onClick={() => open('embed')}
-          disabled={!hasRun || overDump}
-          title={overDump ? t.overDump : undefined}
+          disabled={!hasRun || overDump || overLinkError}
+          title={overDump ? t.overDump : overLinkError ? t.overLinkError : undefined}
           data-testid="open-embed"
         >
           {t.embed}
