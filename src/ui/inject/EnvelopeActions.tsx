@@ -9,6 +9,7 @@
 import { useState } from 'react';
 import { envelopeStatus, injectEnvelopeFault } from '../../sim';
 import { useSim } from '../../store/useSim';
+import { useNarrator } from '../useNarrator';
 import { ActionRow } from './ActionRow';
 import type { InjectionReport } from './applyEdit';
 import { MsInput } from './MsInput';
@@ -26,6 +27,9 @@ export function EnvelopeActions({ envelopeId, onReport }: EnvelopeActionsProps) 
   const trace = useSim((s) => s.trace);
   const view = useSim((s) => s.view);
   const step = useSim((s) => s.step);
+  const language = useSim((s) => s.language);
+  // the envelope's fault is the trace's English label: said in the page's language, as the timeline says it
+  const narrator = useNarrator();
   const [delayMs, setDelayMs] = useState(1000);
   const { run, refusal } = useInjection(onReport);
   const env = trace?.envelopes.at(envelopeId);
@@ -38,7 +42,7 @@ export function EnvelopeActions({ envelopeId, onReport }: EnvelopeActionsProps) 
       <h3>{t.envelopeHeading(env.id, env.rpc)}</h3>
       <p>
         {t.envelopeRoute(env.from, env.to)}
-        {env.fault ? ` · ${env.fault}` : ''}
+        {env.fault ? ` · ${narrator ? narrator.envelopeFaultText(trace, env.fault, language) : env.fault}` : ''}
       </p>
       {inFlight ? (
         <>
