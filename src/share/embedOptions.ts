@@ -1,5 +1,6 @@
 /**
- * The embed page's options, read once from its own URL:
+ * The embed page's options, read from its own URL at load (a fragment the host changes later is
+ * followed by src/embed/fragment.ts):
  *
  *   embed.html?preset=<id>&step=<n>&autoplay=1&theme=dark&height=420&speed=8&lang=ko#s=1.<link>
  *
