@@ -137,6 +137,7 @@ const TIMER_EVENTS: Readonly<Record<string, Words>> = {
   offsetsRetry: ['offsets retry', 'offset 재시도'],
   partitionLoaded: ['partition loaded', '파티션 읽기 완료'],
   pollOutbox: ['outbox poll due', 'outbox poll 시각'],
+  pollPass: ['poll() loop pass (retry.backoff.ms, a reset awaited)', 'poll() 루프 한 바퀴(retry.backoff.ms, 리셋 대기 중)'],
   pollTimeoutExpired: ['poll timeout (max.poll.interval.ms)', 'poll 타임아웃(max.poll.interval.ms)'],
   produceTimeout: ['Produce wait timed out', 'Produce 대기 시간 초과'],
   reconnect: ['reconnect', '다시 연결'],

@@ -178,8 +178,9 @@ describe('commits', () => {
     );
     expect(answered.d.positions).toEqual({ 't-0': 3 });
     expect(answered.d.knownCommitted).toEqual({ 't-0': 3 });
-    // no poll() waits: the position is fetched from at the next poll()
-    expect(sent(answered.effects).map((s) => s.rpc)).toEqual(['ListOffsets']);
+    // no poll() waits: t-1 awaits its reset and t-0 is fetched from, both at the next poll()
+    expect(sent(answered.effects)).toEqual([]);
+    expect(answered.d.resetTo).toEqual({ 't-1': 'earliest' });
     const inPoll = run({ ...asked.d, pollWaiting: 'c.app' }, (d, out) =>
       onOffsetFetchResponse(
         d,

@@ -1,7 +1,7 @@
 /** fetcher.ts (Fetcher, OffsetFetcher): which partitions are fetched, what poll() gets, resets and endOffsets(). */
 import { describe, expect, it } from 'vitest';
 import { fetchWhilePolling, onFetchResponse, servePoll } from '../../src/sim/consumer/fetcher';
-import { onEndOffsets, onListOffsetsResponse } from '../../src/sim/consumer/offsetFetcher';
+import { onEndOffsets, onListOffsetsResponse, resetPositionsIfNeeded } from '../../src/sim/consumer/offsetFetcher';
 import { onSeek } from '../../src/sim/consumer/positions';
 import type { RecordForApp } from '../../src/sim/protocol/messages';
 import { appCall, context, replies, response, run, sent, timers, tp0, tp1 } from './fixture';
@@ -93,7 +93,10 @@ describe('fetcher', () => {
       ),
     );
     expect(range.d.positions).toEqual({});
-    expect(sent(range.effects)).toMatchObject([{ rpc: 'ListOffsets', partitions: [{ ...tp0, timestamp: -2 }] }]);
+    // AWAIT_RESET: the next pass of poll() asks for it (resetPositionsIfNeeded)
+    expect(range.d.resetTo).toEqual({ 't-0': 'earliest' });
+    const pass = run({ ...range.d, pollWaiting: 'c.app' }, (d, out) => resetPositionsIfNeeded(d, 0, out));
+    expect(sent(pass.effects)).toMatchObject([{ rpc: 'ListOffsets', partitions: [{ ...tp0, timestamp: -2 }] }]);
     const other = run(ctx, (d, out) =>
       onFetchResponse(
         d,

@@ -10,7 +10,7 @@
 import { describe, expect, it } from 'vitest';
 import { onOffsetFetchResponse } from '../../src/sim/consumer/commits';
 import type { ConsumerContext } from '../../src/sim/consumer/consumerContext';
-import { onEndOffsets, onListOffsetsResponse, onListOffsetsRetry } from '../../src/sim/consumer/offsetFetcher';
+import { onEndOffsets, onListOffsetsResponse, onListOffsetsRetry, resetPositionsIfNeeded } from '../../src/sim/consumer/offsetFetcher';
 import { onSeekToBeginning } from '../../src/sim/consumer/positions';
 import { runScenario } from '../../src/sim/run';
 import { appCall, context, replies, response, run, sent, tp0, tp1 } from './fixture';
@@ -18,9 +18,19 @@ import { sendThenRead } from './sendThenRead';
 
 const tp2 = { topic: 't', partition: 2 };
 
-/** A member of generation 1 assigned t-0, t-1 and t-2 without positions; t-0 and t-2 led by broker-0, t-1 by broker-1. */
+/**
+ * A member of generation 1 assigned t-0, t-1 and t-2 without positions, its application waiting in
+ * poll(); t-0 and t-2 led by broker-0, t-1 by broker-1.
+ */
 function twoLeaders(config: Record<string, unknown> = {}): ConsumerContext {
-  const ctx = context(config, 3, { memberId: 'c-0', generationId: 1, assignment: [tp0, tp1, tp2], positions: {}, offsetsRequest: 4 });
+  const ctx = context(config, 3, {
+    memberId: 'c-0',
+    generationId: 1,
+    assignment: [tp0, tp1, tp2],
+    positions: {},
+    offsetsRequest: 4,
+    pollWaiting: 'c.app',
+  });
   const topic = ctx.meta.topics.t;
   if (!topic) throw new Error('no topic t');
   return { ...ctx, meta: { ...ctx.meta, topics: { ...ctx.meta.topics, t: { ...topic, leaders: ['broker-0', 'broker-1', 'broker-0'] } } } };
@@ -66,7 +76,10 @@ describe('a reset: one ListOffsets per leader', () => {
 
   it('seekToBeginning resets every assigned partition with one ListOffsets per leader', () => {
     const ctx = { ...twoLeaders(), positions: { 't-0': 4, 't-1': 5, 't-2': 6 } };
-    const { effects } = run(ctx, (d, out) => onSeekToBeginning(d, appCall('seekToBeginning', {}) as never, out));
+    const { effects } = run(ctx, (d, out) => {
+      onSeekToBeginning(d, appCall('seekToBeginning', {}) as never, out);
+      resetPositionsIfNeeded(d, 0, out);
+    });
     expect(sent(effects).map((s) => [s.to, (s.partitions as { partition: number }[]).map((p) => p.partition)])).toEqual([
       ['broker-0', [0, 2]],
       ['broker-1', [1]],
@@ -88,14 +101,11 @@ describe('a reset: one ListOffsets per leader', () => {
     );
     expect(answered.d.positions).toEqual({ 't-0': 9 });
     expect(answered.d.metadata.updateRequested).toBe(true);
-    const retry = answered.effects.find((e) => e.type === 'timer' && e.name === 'listOffsetsRetry') as unknown as {
-      key: string;
-      data: never;
-    };
-    expect(retry).toMatchObject({ key: 'listOffsets:t-2', data: { payload: { partitions: [{ ...tp2, timestamp: -1 }] } } });
-    const again = run(answered.d, (d, out) =>
-      onListOffsetsRetry(d, { type: 'listOffsetsRetry', now: 100, data: retry.data } as never, out),
-    );
+    // requestFailed(t-2, now + retry.backoff.ms): not due before 100, asked by the first pass of poll() then
+    expect(answered.d.resetRetryAt?.['t-2']).toBe(100);
+    const early = run(answered.d, (d, out) => resetPositionsIfNeeded(d, 99, out));
+    expect(sent(early.effects)).toEqual([]);
+    const again = run(early.d, (d, out) => resetPositionsIfNeeded(d, 100, out));
     expect(sent(again.effects)).toEqual([
       expect.objectContaining({ rpc: 'ListOffsets', to: 'broker-0', partitions: [{ ...tp2, timestamp: -1 }] }),
     ]);
@@ -110,6 +120,7 @@ describe("a reset's answer applies only to the strategy the partition still awai
       assignment: [tp0],
       positions: {},
       offsetsRequest: 4,
+      pollWaiting: 'c.app',
     });
     const latest = run(ctx, (d, out) =>
       onOffsetFetchResponse(
@@ -124,7 +135,11 @@ describe("a reset's answer applies only to the strategy the partition still awai
     );
     const latestRequest = sent(latest.effects).find((s) => s.rpc === 'ListOffsets');
     expect(latestRequest).toMatchObject({ partitions: [{ ...tp0, timestamp: -1 }] });
-    const seek = run(latest.d, (d, out) => onSeekToBeginning(d, appCall('seekToBeginning', {}) as never, out));
+    // seekToBeginning (requestOffsetReset clears the retry time): due at the next pass, the latest still in flight
+    const seek = run(latest.d, (d, out) => {
+      onSeekToBeginning(d, appCall('seekToBeginning', {}) as never, out);
+      resetPositionsIfNeeded(d, 0, out);
+    });
     const earliestRequest = sent(seek.effects).find((s) => s.rpc === 'ListOffsets');
     expect(earliestRequest).toMatchObject({ partitions: [{ ...tp0, timestamp: -2 }] });
     // the answer to auto.offset.reset's latest arrives first: "an alternative reset has been requested"
@@ -177,7 +192,7 @@ describe('endOffsets(): one ListOffsets per leader', () => {
 });
 
 describe('a reset and endOffsets() waiting on the same partition at once', () => {
-  it('keep timers of their own: the reset retry does not replace the endOffsets() retry', () => {
+  it('each retries on its own: the reset at a pass of poll(), endOffsets() on its timer', () => {
     // auto.offset.reset=latest resets t-2 and endOffsets() asks for its end; both answers are NOT_LEADER_OR_FOLLOWER
     const reset = run(twoLeaders({ 'auto.offset.reset': 'latest' }), (d, out) => onOffsetFetchResponse(d, noCommitted, out));
     const resetTo0 = sent(reset.effects).find((s) => s.rpc === 'ListOffsets' && s.to === 'broker-0');
@@ -191,8 +206,8 @@ describe('a reset and endOffsets() waiting on the same partition at once', () =>
     const a = run(ends.d, (d, out) => onListOffsetsResponse(d, failed(endsTo0?.correlationId as number), out));
     const b = run(a.d, (d, out) => onListOffsetsResponse(d, failed(resetTo0?.correlationId as number), out));
     const keys = [...a.effects, ...b.effects].flatMap((e) => (e.type === 'timer' && e.name === 'listOffsetsRetry' ? [e.key] : []));
-    expect(keys).toHaveLength(2);
-    expect(new Set(keys).size).toBe(2);
+    expect(keys).toEqual([`endOffsets:${endsTo0?.correlationId}`]);
+    expect(b.d.resetRetryAt?.['t-2']).toBe(100);
   });
 });
 

@@ -11,6 +11,7 @@ import type { ConsumerContext, ConsumerInput } from '../../src/sim/consumer/cons
 import { initialContext } from '../../src/sim/consumer/consumerContext';
 import type { EventOf } from '../../src/sim/consumer/events';
 import { fetchWhilePolling, onFetchResponse } from '../../src/sim/consumer/fetcher';
+import { resetPositionsIfNeeded } from '../../src/sim/consumer/offsetFetcher';
 import { onSeek, onSeekToCommitted } from '../../src/sim/consumer/positions';
 import { onOffsetsForLeaderEpochResponse, onValidationRetry } from '../../src/sim/consumer/positionValidation';
 import { runScenario } from '../../src/sim/run';
@@ -173,7 +174,10 @@ describe('KIP-320 position validation (consumer)', () => {
   it('no such epoch on the leader (−1): auto.offset.reset resets the position (ListOffsets)', () => {
     const v = validating({ 'auto.offset.reset': 'earliest' });
     const correlationId = sent(v.effects)[0]?.correlationId as number;
-    const { d, effects } = run(v.d, (d, out) => onOffsetsForLeaderEpochResponse(d, answer(correlationId, -1, -1), out));
+    const { d, effects } = run({ ...v.d, pollWaiting: 'c.app' }, (d, out) => {
+      onOffsetsForLeaderEpochResponse(d, answer(correlationId, -1, -1), out);
+      resetPositionsIfNeeded(d, 0, out);
+    });
     expect(d.positions['t-0']).toBeUndefined();
     expect(sent(effects)).toMatchObject([{ rpc: 'ListOffsets', partitions: [{ topic: 't', partition: 0, timestamp: -2 }] }]);
   });

@@ -1,6 +1,7 @@
 /** positions.ts (SubscriptionState): revocation, seek, assign() without a group, the rebalance listener. */
 import { describe, expect, it } from 'vitest';
 import { onPoll } from '../../src/sim/consumer/commits';
+import { resetPositionsIfNeeded } from '../../src/sim/consumer/offsetFetcher';
 import {
   assignAll,
   invokePartitionsAssigned,
@@ -37,8 +38,11 @@ describe('positions', () => {
 
   it('seekToBeginning resets every assigned partition to its earliest offset', () => {
     const ctx = context({}, 2, { assignment: [tp0, tp1], positions: { 't-0': 3, 't-1': 4 } });
-    const { d, effects } = run(ctx, (d, out) => onSeekToBeginning(d, appCall('seekToBeginning', {}), out));
-    expect(d.positions).toEqual({});
+    const seek = run(ctx, (d, out) => onSeekToBeginning(d, appCall('seekToBeginning', {}), out));
+    expect(seek.d.positions).toEqual({});
+    // KafkaConsumer.seekToBeginning sends nothing: the next poll()'s pass asks for them
+    expect(sent(seek.effects)).toEqual([]);
+    const { effects } = run({ ...seek.d, pollWaiting: 'c.app' }, (d, out) => resetPositionsIfNeeded(d, 0, out));
     // one ListOffsets for both: their one leader (OffsetFetcher.groupListOffsetRequests)
     expect(sent(effects)).toEqual([
       expect.objectContaining({
@@ -52,8 +56,11 @@ describe('positions', () => {
   });
 
   it('assignAll (no group.id) takes every partition of the topics and resets them by auto.offset.reset', () => {
-    const { d, effects } = run(context({ 'group.id': null, 'auto.offset.reset': 'latest' }, 2), assignAll);
-    expect(d.assignment).toEqual([tp0, tp1]);
+    const assigned = run(context({ 'group.id': null, 'auto.offset.reset': 'latest' }, 2), assignAll);
+    expect(assigned.d.assignment).toEqual([tp0, tp1]);
+    // assign() sends nothing: the first poll()'s pass asks for both
+    expect(sent(assigned.effects)).toEqual([]);
+    const { effects } = run({ ...assigned.d, pollWaiting: 'c.app' }, (d, out) => resetPositionsIfNeeded(d, 0, out));
     expect(sent(effects)).toEqual([
       expect.objectContaining({
         rpc: 'ListOffsets',

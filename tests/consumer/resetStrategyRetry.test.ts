@@ -5,7 +5,7 @@
  * the retry took auto.offset.reset's, so a seekToBeginning that met a leader change read from the end.
  */
 import { describe, expect, it } from 'vitest';
-import { onListOffsetsResponse, onListOffsetsRetry } from '../../src/sim/consumer/offsetFetcher';
+import { onListOffsetsResponse, resetPositionsIfNeeded } from '../../src/sim/consumer/offsetFetcher';
 import { onSeekToBeginning } from '../../src/sim/consumer/positions';
 import { appCall, context, response, run, sent, tp0 } from './fixture';
 
@@ -16,8 +16,12 @@ describe('a reset retried after an error answer asks for the same reset', () => 
       generationId: 1,
       assignment: [tp0],
       positions: { 't-0': 7 },
+      pollWaiting: 'c.app',
     });
-    const seek = run(member, (d, out) => onSeekToBeginning(d, appCall('seekToBeginning', {}) as never, out));
+    const seek = run(member, (d, out) => {
+      onSeekToBeginning(d, appCall('seekToBeginning', {}) as never, out);
+      resetPositionsIfNeeded(d, 0, out);
+    });
     const asked = sent(seek.effects).find((s) => s.rpc === 'ListOffsets');
     expect(asked).toMatchObject({ partitions: [{ timestamp: -2 }] });
     const refused = run(seek.d, (d, out) =>
@@ -30,11 +34,9 @@ describe('a reset retried after an error answer asks for the same reset', () => 
         out,
       ),
     );
-    const retry = refused.effects.find((e) => e.type === 'timer' && e.name === 'listOffsetsRetry') as unknown as {
-      data: { payload: { partitions: { timestamp: number }[] } };
-    };
-    expect(retry.data.payload.partitions.map((p) => p.timestamp)).toEqual([-2]);
-    const again = run(refused.d, (d, out) => onListOffsetsRetry(d, { type: 'listOffsetsRetry', now: 100, data: retry.data } as never, out));
+    expect(refused.d.resetTo).toEqual({ 't-0': 'earliest' });
+    // the first pass of poll() after retry.backoff.ms asks again
+    const again = run(refused.d, (d, out) => resetPositionsIfNeeded(d, 100, out));
     expect(sent(again.effects)).toMatchObject([{ rpc: 'ListOffsets', partitions: [{ timestamp: -2 }] }]);
   });
 });

@@ -23,7 +23,7 @@ import {
 } from './consumerContext';
 import type { ConsumerEvent, EventOf, OffsetAndPartition } from './events';
 import { fetchWhilePolling, servePoll } from './fetcher';
-import { resetPositions } from './offsetFetcher';
+import { resetPositions, resetPositionsIfNeeded } from './offsetFetcher';
 import { throwPending } from './pollErrors';
 import { startCommitLookup } from './pollLookup';
 import { seekUnvalidated } from './positionValidation';
@@ -506,6 +506,8 @@ export function scheduleAutoCommit(d: Draft, now: number, out: Out): void {
 export function onPoll(d: Draft, call: EventOf<'poll'>, out: Out): void {
   maybeAutoCommit(d, call.now, out);
   d.pollWaiting = call.from;
+  // updateAssignmentMetadataIfNeeded before pollForFetches: the resets due go out first
+  resetPositionsIfNeeded(d, call.now, out);
   servePoll(d, out);
   fetchWhilePolling(d, out);
   scheduleAutoCommit(d, call.now, out);
@@ -610,6 +612,8 @@ export function onOffsetFetchResponse(d: Draft, ev: EventOf<'OffsetFetchResponse
       d.knownCommitted = { ...d.knownCommitted, [keyOf(o)]: o.offset };
     } else toReset.push({ topic: o.topic, partition: o.partition });
   }
+  // the same pass (ClassicKafkaConsumer.updateFetchPositions): the resets before the fetches
   resetPositions(d, toReset, out);
+  resetPositionsIfNeeded(d, ev.now, out);
   fetchWhilePolling(d, out);
 }

@@ -156,6 +156,8 @@ const a = {
   offsetsForLeaderEpochResponse: action<EventOf<'OffsetsForLeaderEpochResponse'>>(onOffsetsForLeaderEpochResponse),
   validationRetry: action<EventOf<'validationRetry'>>(onValidationRetry),
   listOffsetsRetry: action<EventOf<'listOffsetsRetry'>>(onListOffsetsRetry),
+  /** poll()'s client.poll waited retry.backoff.ms with a reset not in flight: a pass of its loop (the wrapper sends the resets due). */
+  pollPass: action(() => {}),
   endOffsets: action<EventOf<'endOffsets'>>(onEndOffsets),
   seek: action<EventOf<'seek'>>(onSeek),
   seekToBeginning: action<EventOf<'seekToBeginning'>>(onSeekToBeginning),
@@ -306,6 +308,7 @@ export const consumerMachine = setup({
     partitionsAssignedDone: { actions: a.listenerDone },
     groupMetadata: { actions: a.groupMetadata },
     listOffsetsRetry: { actions: a.listOffsetsRetry },
+    pollPass: { actions: a.pollPass },
     commitRetry: { actions: a.commitRetry },
     commitDeadline: { actions: a.commitDeadline },
     disconnected: { actions: a.requestLost },

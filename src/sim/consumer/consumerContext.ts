@@ -19,6 +19,7 @@ import type { ClientException } from '../protocol/errors';
 import type { ListOffsetsPartition, RecordForApp, TopicPartition } from '../protocol/messages';
 import { keyOf } from '../protocol/topicPartition';
 import type { ConsumerEvent, OffsetAndPartition } from './events';
+import { resetPositionsIfNeeded } from './offsetFetcher';
 import { armLookupRetry, onPollPass } from './pollLookup';
 import { awaitingValidation, NO_VALIDATION, type PositionValidation } from './positionValidation';
 
@@ -163,6 +164,12 @@ export interface ConsumerContext extends Required<ConsumerInput> {
    * answer applies only to a partition still awaiting a reset of that strategy (offsetFetcher.ts).
    */
   readonly resetRequests: Readonly<Record<number, readonly ListOffsetsPartition[]>>;
+  /**
+   * SubscriptionState's nextRetryTimeMs of a partition awaiting a reset, when set: request.timeout.ms
+   * after its ListOffsets was sent, retry.backoff.ms after it failed; absent: due at the next pass of
+   * poll() (offsetFetcher.ts resetPositionsIfNeeded). Absent while no partition has one.
+   */
+  readonly resetRetryAt?: Readonly<Record<string, number>>;
   /** KIP-320: positions' offsetEpochs and the partitions awaiting validation (positionValidation.ts). */
   readonly validation: PositionValidation;
 }
@@ -244,6 +251,7 @@ export function consumerDraft(c: ConsumerContext): Draft {
     resetTo: c.resetTo,
     resetRequests: c.resetRequests,
     validation: c.validation,
+    ...(c.resetRetryAt ? { resetRetryAt: c.resetRetryAt } : {}),
   };
 }
 
@@ -500,6 +508,8 @@ export const action = <E extends ConsumerEvent = ConsumerEvent>(fn: (d: Draft, e
     noteConnectionEvent(d, ev, topicsOf, ownNode, out);
     markCoordinatorUnknownOn(d, ev, out);
     fn(d, ev, out);
+    // each event a waiting poll() sees is a pass of its loop: the resets due go out
+    resetPositionsIfNeeded(d, ev.now, out);
     onPollPass(ctx, d, ev, out);
     // the coordinator just became unknown: the heartbeat thread looks for it every retry.backoff.ms
     if (ctx.groupCoordinator && !d.groupCoordinator)

@@ -61,6 +61,7 @@ export type ConsumerEvent =
   | Timer<'metadataUpdateDue'>
   | Timer<'offsetsRetry'>
   | Timer<'listOffsetsRetry', ListOffsetsRetry>
+  | Timer<'pollPass'>
   | Timer<'coordinatorLookupRetry', { readonly metadata?: boolean }>
   | Timer<'heartbeatThreadLookup'>
   | Timer<'heartbeatSessionExpired'>

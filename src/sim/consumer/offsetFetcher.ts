@@ -4,16 +4,19 @@
  * partition looked up there, each with its own timestamp (OffsetFetcher.resetPositionsAsync and
  * sendListOffsetsRequests → groupListOffsetRequests → sendListOffsetRequest(node, …)); its answer is
  * handled per partition (OffsetFetcherUtils.handleListOffsetResponse: the offsets fetched, and the
- * partitions to retry — asked again together after retry.backoff.ms, grouped by leader again). A reset
+ * partitions to retry — due again after retry.backoff.ms, grouped by leader again). A reset
  * answer is applied only to a partition still assigned and awaiting a reset of the strategy its request
  * asked (SubscriptionState.maybeSeekUnvalidated). Kafka Streams' restore asks the changelogs' ends with
  * adminClient.listOffsets, whose ListOffsetsHandler batches per leader too (buildBatchedRequest(brokerId, …)):
  * the model's restore consumer asks endOffsets().
  *
- * Simplified: Kafka's poll() sends the resets due at each pass (resetPositionsIfNeeded, nextAllowedRetry);
- * the model sends a reset when it is asked for, and a retry after retry.backoff.ms on a timer of its own.
- * endOffsets() asks a failed partition again after retry.backoff.ms (Kafka's fetchOffsetsByTimes waits
- * for every answer, then for a metadata update, and asks the rest again).
+ * A reset goes out from a pass of poll()'s loop, as Kafka's (ClassicKafkaConsumer.updateFetchPositions →
+ * resetPositionsIfNeeded → SubscriptionState.partitionsNeedingReset(now)): a partition asked for a reset
+ * is AWAIT_RESET, and each pass sends every partition due then — none whose nextAllowedRetry is still
+ * ahead (request.timeout.ms after it was sent, retry.backoff.ms after it failed) — one request per
+ * leader; nothing goes out between polls. Simplified: endOffsets() asks a failed partition again after
+ * retry.backoff.ms (Kafka's fetchOffsetsByTimes waits for every answer, then for a metadata update, and
+ * asks the rest again).
  */
 import type { Out } from '../actors/out';
 import { isInvalidMetadataError, requestUpdate } from '../cluster/clientMetadata';
@@ -31,8 +34,9 @@ const timestampOf = (s: ResetStrategy): number => (s === 'earliest' ? -2 : -1);
 const strategyOf = (timestamp: number): ResetStrategy => (timestamp === -2 ? 'earliest' : 'latest');
 
 /**
- * OffsetFetcher.resetPositionsIfNeeded: the partitions go AWAIT_RESET with auto.offset.reset's strategy
- * (or seekToBeginning's earliest), and one ListOffsets per leader asks for them. With
+ * SubscriptionState.requestOffsetReset: the partitions go AWAIT_RESET with auto.offset.reset's strategy
+ * (or seekToBeginning's earliest), due at once (nextRetryTimeMs cleared, even while an earlier reset's
+ * request is in flight); the next pass of poll() asks for them (resetPositionsIfNeeded). With
  * auto.offset.reset=none there is no policy: poll() throws NoOffsetForPartitionException instead
  * (SubscriptionState.resetInitializingPositions, a partition without a committed offset) and the
  * position stays unknown.
@@ -47,15 +51,61 @@ export function resetPositions(d: Draft, tps: readonly TopicPartition[], out: Ou
   const resetTo = { ...d.resetTo };
   for (const tp of tps) resetTo[keyOf(tp)] = where;
   d.resetTo = resetTo;
-  const partitions = tps.map((tp) => ({ topic: tp.topic, partition: tp.partition, timestamp: timestampOf(where) }));
-  sendResets(d, { isolationLevel: d.config['isolation.level'], partitions }, out);
+  setRetryAt(
+    d,
+    tps.map((tp) => keyOf(tp)),
+    null,
+  );
+}
+
+/** SubscriptionState's nextRetryTimeMs of these partitions (null: due at once). */
+function setRetryAt(d: Draft, names: readonly string[], at: number | null): void {
+  const retryAt: Record<string, number> = { ...d.resetRetryAt };
+  for (const name of names)
+    if (at === null) delete retryAt[name];
+    else retryAt[name] = at;
+  if (Object.keys(retryAt).length > 0) d.resetRetryAt = retryAt;
+  else delete d.resetRetryAt;
+}
+
+/** Assigned, without a position and with a reset asked for: AWAIT_RESET. */
+const awaitingReset = (d: Draft, name: string): boolean =>
+  d.resetTo[name] !== undefined && d.positions[name] === undefined && d.assignment.some((a) => keyOf(a) === name);
+
+/** A ListOffsets in flight asks this partition's reset (of the strategy it awaits now). */
+const resetInFlight = (d: Draft, name: string): boolean =>
+  Object.values(d.resetRequests).some((ps) => ps.some((p) => keyOf(p) === name && strategyOf(p.timestamp) === d.resetTo[name]));
+
+/**
+ * A pass of poll()'s loop (ClassicKafkaConsumer.updateAssignmentMetadataIfNeeded → updateFetchPositions
+ * → OffsetFetcher.resetPositionsIfNeeded): every partition AWAIT_RESET whose nextAllowedRetry is not
+ * ahead (SubscriptionState.partitionsNeedingReset(now)), one ListOffsets per leader; each partition sent
+ * is not due again for request.timeout.ms (setNextAllowedRetry). A partition whose leader is unknown or
+ * backing off is not marked: it is due at the next pass. Only while a poll() waits — nothing is sent
+ * between polls. While a partition awaits a reset not in flight, the loop's client.poll waits at most
+ * retry.backoff.ms (pollForFetches: `pollTimeout = retryBackoffMs` while !hasAllFetchPositions), so a
+ * pass comes then if nothing else wakes it first (`pollPass`, a background timer re-armed at each pass).
+ * *Simplified*: every event a waiting poll() handles is a wake-up of its loop (the heartbeat thread's
+ * timers too), and the loop's timeout is not shortened to the next heartbeat or auto-commit.
+ */
+export function resetPositionsIfNeeded(d: Draft, now: number, out: Out): void {
+  if (!d.pollWaiting) return;
+  const awaiting = d.assignment.map((tp) => keyOf(tp)).filter((name) => awaitingReset(d, name));
+  if (awaiting.length === 0) return;
+  const due = d.assignment.filter((tp) => awaiting.includes(keyOf(tp)) && !(now < (d.resetRetryAt?.[keyOf(tp)] ?? now)));
+  if (due.length > 0) {
+    const partitions = due.map((tp) => ({ topic: tp.topic, partition: tp.partition, timestamp: timestampOf(resetAskedFor(d, tp)) }));
+    sendResets(d, partitions, now, out);
+  }
+  if (awaiting.some((name) => !resetInFlight(d, name))) out.timer('pollPass', 'pollPass', d.config['retry.backoff.ms'], {}, true);
 }
 
 /**
  * OffsetFetcher.groupListOffsetRequests: the partitions by leader, in their order. A partition whose
  * leader is unknown ("Leader for partition … is unknown for fetching offset": a metadata update) or
  * inside its reconnect backoff ("… is unavailable for fetching offset until reconnect backoff expires":
- * no update, the disconnect asked for one) waits retry.backoff.ms and is asked again.
+ * no update, the disconnect asked for one) is left out: a reset's is due again at the next pass of
+ * poll(), an endOffsets() one is asked again after retry.backoff.ms.
  */
 function groupListOffsetRequests(d: Draft, partitions: readonly ListOffsetsPartition[]) {
   const byNode = new Map<string, ListOffsetsPartition[]>();
@@ -77,24 +127,19 @@ function groupListOffsetRequests(d: Draft, partitions: readonly ListOffsetsParti
 }
 
 /** OffsetFetcher.resetPositionsAsync: one ListOffsets per leader, each remembered with what it asked. */
-function sendResets(d: Draft, req: ListOffsetsRequest, out: Out): void {
-  const { byNode, waiting } = groupListOffsetRequests(d, req.partitions);
+function sendResets(d: Draft, due: readonly ListOffsetsPartition[], now: number, out: Out): void {
+  const { byNode, waiting } = groupListOffsetRequests(d, due);
   for (const [leader, partitions] of byNode) {
     const correlationId = corr(d);
     d.resetRequests = { ...d.resetRequests, [correlationId]: partitions };
-    sendRequest(d, out, leader, 'ListOffsets', { correlationId, isolationLevel: req.isolationLevel, partitions });
+    setRetryAt(d, partitions.map(keyOf), now + d.config['request.timeout.ms']);
+    sendRequest(d, out, leader, 'ListOffsets', { correlationId, isolationLevel: d.config['isolation.level'], partitions });
   }
-  for (const w of waiting)
-    if (w.partitions.length > 0)
-      askListOffsetsLater(d, resetRetryKey(w.partitions), -1, { ...req, partitions: w.partitions }, out, w.update);
+  // "Leader for partition … is unknown for fetching offset": a metadata update
+  if (waiting.some((w) => w.update && w.partitions.length > 0)) d.metadata = requestUpdate(d.metadata);
 }
 
-/**
- * The timer of a ListOffsets asked again: a reset's, one per group of partitions (a newer one for
- * the same group replaces it); an endOffsets() request's, one per entry of its `requests`, so a reset
- * of the same partitions waiting at the same time never replaces it.
- */
-const resetRetryKey = (partitions: readonly ListOffsetsPartition[]): string => `listOffsets:${partitions.map(keyOf).join(',')}`;
+/** The timer of an endOffsets() request asked again: one per entry of its `requests`. */
 const endOffsetsRetryKey = (entry: number): string => `endOffsets:${entry}`;
 
 /**
@@ -115,13 +160,23 @@ function askListOffsetsLater(
   out.timer(key, 'listOffsetsRetry', d.config['retry.backoff.ms'], { lostCorrelationId, payload }, background);
 }
 
-/** A ListOffsets lost (a disconnect, request.timeout.ms): its partitions are asked again after retry.backoff.ms. */
-export function onListOffsetsLost(d: Draft, correlationId: number, lost: ListOffsetsRequest, out: Out): void {
+/**
+ * A ListOffsets lost (a disconnect, request.timeout.ms): endOffsets()'s partitions are asked again after
+ * retry.backoff.ms; a reset's are due again then (OffsetFetcherUtils.onFailedResponseForResettingPositions
+ * → requestFailed(partitions, now + retryBackoffMs)), asked by the first pass of poll() after it.
+ */
+export function onListOffsetsLost(d: Draft, correlationId: number, lost: ListOffsetsRequest, now: number, out: Out): void {
+  if (d.endOffsets?.requests[correlationId] !== undefined) {
+    // a down leader refuses at once: the backoff keeps this from a tight loop
+    const payload = { isolationLevel: lost.isolationLevel, partitions: lost.partitions };
+    askListOffsetsLater(d, endOffsetsRetryKey(correlationId), correlationId, payload, out, false, false);
+    return;
+  }
+  const asked = d.resetRequests[correlationId];
+  if (!asked) return;
   const { [correlationId]: _lost, ...resetRequests } = d.resetRequests;
   d.resetRequests = resetRequests;
-  // a down leader refuses at once: the backoff keeps this from a tight loop
-  const key = d.endOffsets?.requests[correlationId] !== undefined ? endOffsetsRetryKey(correlationId) : resetRetryKey(lost.partitions);
-  askListOffsetsLater(d, key, correlationId, { isolationLevel: lost.isolationLevel, partitions: lost.partitions }, out, false, false);
+  setRetryAt(d, asked.map(keyOf), now + d.config['retry.backoff.ms']);
 }
 
 /**
@@ -181,27 +236,21 @@ export function onListOffsetsResponse(d: Draft, ev: EventOf<'ListOffsetsResponse
   if (!asked) return;
   const { [correlationId]: _done, ...resetRequests } = d.resetRequests;
   d.resetRequests = resetRequests;
-  const retry: ListOffsetsPartition[] = [];
+  const retry: string[] = [];
   let applied = false;
   for (const r of partitions) {
     const request = asked.find((p) => keyOf(p) === keyOf(r));
     if (!request) continue;
     // OffsetFetcherUtils.handleListOffsetResponse: NOT_LEADER_OR_FOLLOWER, OFFSET_NOT_AVAILABLE (a new
     // leader whose HW is behind its epoch's start) … "retrying": this partition alone, with its strategy
-    if (isInvalidMetadataError(r.error) || r.error === 'OFFSET_NOT_AVAILABLE')
-      retry.push({ topic: r.topic, partition: r.partition, timestamp: timestampOf(resetAskedFor(d, r)) });
+    if (isInvalidMetadataError(r.error) || r.error === 'OFFSET_NOT_AVAILABLE') retry.push(keyOf(r));
     else if (r.error === 'NONE' && maybeSeekUnvalidated(d, r, strategyOf(request.timestamp))) applied = true;
   }
-  if (retry.length > 0)
-    askListOffsetsLater(
-      d,
-      resetRetryKey(retry),
-      correlationId,
-      { isolationLevel: d.config['isolation.level'], partitions: retry },
-      out,
-      true,
-      false,
-    );
+  if (retry.length > 0) {
+    // onSuccessfulResponseForResettingPositions: requestFailed(partitionsToRetry, now + retryBackoffMs), a metadata update
+    setRetryAt(d, retry, ev.now + d.config['retry.backoff.ms']);
+    d.metadata = requestUpdate(d.metadata);
+  }
   if (applied) fetchWhilePolling(d, out);
 }
 
@@ -214,7 +263,10 @@ export function onListOffsetsResponse(d: Draft, ev: EventOf<'ListOffsetsResponse
 function maybeSeekUnvalidated(d: Draft, r: ListOffsetsPartitionResponse, requested: ResetStrategy): boolean {
   const name = keyOf(r);
   if (!d.assignment.some((tp) => keyOf(tp) === name)) return false;
-  if (d.positions[name] === undefined && resetAskedFor(d, r) === requested) d.positions = { ...d.positions, [name]: r.offset };
+  if (d.positions[name] === undefined && resetAskedFor(d, r) === requested) {
+    d.positions = { ...d.positions, [name]: r.offset };
+    forgetReset(d, [name]);
+  }
   return true;
 }
 
@@ -255,23 +307,25 @@ function resetAskedFor(d: Draft, tp: TopicPartition): ResetStrategy {
   return d.resetTo?.[keyOf(tp)] ?? (d.config['auto.offset.reset'] === 'earliest' ? 'earliest' : 'latest');
 }
 
-/** Still assigned and without a position: awaiting its reset. */
-const awaitingReset = (d: Draft, tp: TopicPartition): boolean =>
-  d.positions[keyOf(tp)] === undefined && d.assignment.some((a) => keyOf(a) === keyOf(tp));
+/** Partitions no longer AWAIT_RESET (a position set, or forgotten without a reset): their strategy and retry time go. */
+export function forgetReset(d: Draft, names: readonly string[] | null): void {
+  if (names === null) {
+    d.resetTo = {};
+    delete d.resetRetryAt;
+    return;
+  }
+  const resetTo = { ...d.resetTo };
+  for (const name of names) delete resetTo[name];
+  d.resetTo = resetTo;
+  if (d.resetRetryAt) setRetryAt(d, names, null);
+}
 
-/**
- * A ListOffsets asked again after its backoff, grouped by leader again: endOffsets()'s partitions, or
- * the partitions still awaiting a reset of the strategy it asked (another reset asked meanwhile sent its own).
- */
+/** An endOffsets() ListOffsets asked again after its backoff, grouped by leader again. */
 export function onListOffsetsRetry(d: Draft, ev: EventOf<'listOffsetsRetry'>, out: Out): void {
   const { lostCorrelationId, payload } = ev.data;
   const pending = d.endOffsets;
-  if (pending && pending.requests[lostCorrelationId] !== undefined) {
-    const { [lostCorrelationId]: _gone, ...requests } = pending.requests;
-    d.endOffsets = { ...pending, requests };
-    askEndOffsets(d, payload.partitions, out, lostCorrelationId);
-    return;
-  }
-  const due = payload.partitions.filter((p) => awaitingReset(d, p) && resetAskedFor(d, p) === strategyOf(p.timestamp));
-  if (due.length > 0) sendResets(d, { isolationLevel: payload.isolationLevel, partitions: due }, out);
+  if (!pending || pending.requests[lostCorrelationId] === undefined) return;
+  const { [lostCorrelationId]: _gone, ...requests } = pending.requests;
+  d.endOffsets = { ...pending, requests };
+  askEndOffsets(d, payload.partitions, out, lostCorrelationId);
 }

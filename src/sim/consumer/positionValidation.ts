@@ -239,7 +239,8 @@ function truncationDetected(d: Draft, r: EpochEndOffset, a: Awaiting, out: Out):
   }
   const { [name]: _p, ...positions } = d.positions;
   d.positions = positions;
-  resetPositions(d, [r], out); // requestOffsetReset: auto.offset.reset's ListOffsets
+  // requestOffsetReset: AWAIT_RESET, asked with the next pass's other resets (one ListOffsets per leader)
+  resetPositions(d, [r], out);
 }
 
 /** A failed validation (an error answer, a lost request): a metadata update, the partition asked again after `ms`. */

@@ -10,7 +10,7 @@ import { requestOffsets } from './commits';
 import type { Draft } from './consumerContext';
 import type { EventOf } from './events';
 import { fetchWhilePolling } from './fetcher';
-import { resetPositions } from './offsetFetcher';
+import { forgetReset, resetPositions } from './offsetFetcher';
 import { NO_VALIDATION, positionSetWithoutEpoch } from './positionValidation';
 
 /** Partitions revoked (eager rebalance): positions, buffers and fetches are forgotten. */
@@ -24,6 +24,7 @@ export function revokeAll(d: Draft): void {
   d.offsetsRequest = null;
   d.offsetsAttempts = 0;
   d.validation = NO_VALIDATION;
+  forgetReset(d, null);
 }
 
 /**
@@ -36,6 +37,7 @@ function forgetPositions(d: Draft): void {
   d.bufferEnd = {};
   d.fetching = {};
   positionSetWithoutEpoch(d, null);
+  forgetReset(d, null);
 }
 
 /**
@@ -74,6 +76,7 @@ export function onSeek(d: Draft, call: EventOf<'seek'>, out: Out): void {
   d.positions = { ...d.positions, [name]: call.args.offset };
   // ClassicKafkaConsumer.seek: FETCHING, no offsetEpoch — a validation awaited there is over
   positionSetWithoutEpoch(d, name);
+  forgetReset(d, [name]);
   d.buffer = { ...d.buffer, [name]: [] };
   const { [name]: _end, ...bufferEnd } = d.bufferEnd;
   d.bufferEnd = bufferEnd;
@@ -84,7 +87,11 @@ export function onSeek(d: Draft, call: EventOf<'seek'>, out: Out): void {
   fetchWhilePolling(d, out);
 }
 
-/** seekToBeginning(): every assigned partition goes back to its log start offset. */
+/**
+ * seekToBeginning(): every assigned partition goes back to its log start offset — AWAIT_RESET
+ * (requestOffsetReset, earliest), asked for by the next pass of poll() (KafkaConsumer.seekToBeginning
+ * sends nothing).
+ */
 export function onSeekToBeginning(d: Draft, call: EventOf<'seekToBeginning'>, out: Out): void {
   forgetPositions(d);
   resetPositions(d, d.assignment, out, 'earliest');

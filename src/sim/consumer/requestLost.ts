@@ -60,7 +60,7 @@ export function onRequestLost(d: Draft, e: DisconnectedEvent, out: Out, heartbea
       return;
     case 'ListOffsets':
       // its partitions asked again after retry.backoff.ms (OffsetFetcherUtils.onFailedResponseForResettingPositions)
-      onListOffsetsLost(d, correlationId, e.payload as unknown as ListOffsetsRequest, out);
+      onListOffsetsLost(d, correlationId, e.payload as unknown as ListOffsetsRequest, e.now, out);
       return;
     case 'OffsetCommit': {
       // retried after a backoff (commitSync, onJoinPrepare) or at the next auto-commit due time
