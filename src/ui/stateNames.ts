@@ -127,7 +127,6 @@ const TIMER_EVENTS: Readonly<Record<string, Words>> = {
   isrExpiration: ['ISR check (replica.lag.time.max.ms)', 'ISR 점검(replica.lag.time.max.ms)'],
   joinPhaseCheck: ['join phase check', '조인 단계 점검'],
   lingerExpired: ['linger.ms elapsed', 'linger.ms 경과'],
-  listOffsetsRetry: ['ListOffsets retry', 'ListOffsets 재시도'],
   loaded: ['__transaction_state loaded', '__transaction_state 읽기 완료'],
   markerRetry: ['marker retry', '마커 재시도'],
   markersTimeout: ['markers timed out', '마커 시간 초과'],

@@ -1,7 +1,8 @@
 /** fetcher.ts (Fetcher, OffsetFetcher): which partitions are fetched, what poll() gets, resets and endOffsets(). */
 import { describe, expect, it } from 'vitest';
+import { onEndOffsets } from '../../src/sim/consumer/endOffsets';
 import { fetchWhilePolling, onFetchResponse, servePoll } from '../../src/sim/consumer/fetcher';
-import { onEndOffsets, onListOffsetsResponse, resetPositionsIfNeeded } from '../../src/sim/consumer/offsetFetcher';
+import { onListOffsetsResponse, resetPositionsIfNeeded } from '../../src/sim/consumer/offsetFetcher';
 import { onSeek } from '../../src/sim/consumer/positions';
 import type { RecordForApp } from '../../src/sim/protocol/messages';
 import { appCall, context, replies, response, run, sent, timers, tp0, tp1 } from './fixture';

@@ -10,7 +10,8 @@
 import { describe, expect, it } from 'vitest';
 import { onOffsetFetchResponse } from '../../src/sim/consumer/commits';
 import type { ConsumerContext } from '../../src/sim/consumer/consumerContext';
-import { onEndOffsets, onListOffsetsResponse, onListOffsetsRetry, resetPositionsIfNeeded } from '../../src/sim/consumer/offsetFetcher';
+import { onEndOffsets, onEndOffsetsMetadata } from '../../src/sim/consumer/endOffsets';
+import { onListOffsetsResponse, resetPositionsIfNeeded } from '../../src/sim/consumer/offsetFetcher';
 import { onSeekToBeginning } from '../../src/sim/consumer/positions';
 import { runScenario } from '../../src/sim/run';
 import { appCall, context, replies, response, run, sent, tp0, tp1 } from './fixture';
@@ -174,12 +175,14 @@ describe('endOffsets(): one ListOffsets per leader', () => {
       ),
     );
     expect(replies(first.effects)).toEqual([]);
-    const retry = first.effects.find((e) => e.type === 'timer' && e.name === 'listOffsetsRetry') as unknown as { data: never };
     const second = run(first.d, (d, out) =>
       onListOffsetsResponse(d, listOffsetsAnswer(toBroker1?.correlationId as number, [{ ...tp1, error: 'NONE', offset: 5 }]), out),
     );
+    // the round is over: a metadata update awaited before t-2 is asked again
     expect(replies(second.effects)).toEqual([]);
-    const again = run(second.d, (d, out) => onListOffsetsRetry(d, { type: 'listOffsetsRetry', now: 100, data: retry.data } as never, out));
+    expect(sent(second.effects)).toEqual([]);
+    expect(second.d.endOffsets?.awaitingMetadata).toBe(true);
+    const again = run(second.d, (d, out) => onEndOffsetsMetadata(d, out));
     const resent = sent(again.effects);
     expect(resent).toEqual([
       expect.objectContaining({ to: 'broker-0', isolationLevel: 'read_uncommitted', partitions: [{ ...tp2, timestamp: -1 }] }),
@@ -205,8 +208,8 @@ describe('a reset and endOffsets() waiting on the same partition at once', () =>
       ]);
     const a = run(ends.d, (d, out) => onListOffsetsResponse(d, failed(endsTo0?.correlationId as number), out));
     const b = run(a.d, (d, out) => onListOffsetsResponse(d, failed(resetTo0?.correlationId as number), out));
-    const keys = [...a.effects, ...b.effects].flatMap((e) => (e.type === 'timer' && e.name === 'listOffsetsRetry' ? [e.key] : []));
-    expect(keys).toEqual([`endOffsets:${endsTo0?.correlationId}`]);
+    // endOffsets() keeps t-2 for its next round (broker-1's answer still awaited); the reset's t-2 is due at 100
+    expect(b.d.endOffsets?.retry).toEqual(['t-2']);
     expect(b.d.resetRetryAt?.['t-2']).toBe(100);
   });
 });

@@ -237,7 +237,7 @@ describe('the producer: FindCoordinator to the least loaded node; a coordinator 
 });
 
 describe('ListOffsets skips a leader inside its reconnect backoff (OffsetFetcher.groupListOffsetRequests: isUnavailable)', () => {
-  it('endOffsets() while the leader is in its backoff: no ListOffsets now, asked again after retry.backoff.ms, sent once the backoff is over', () => {
+  it('endOffsets() while the leader is in its backoff: no ListOffsets now, the round fails and awaits a metadata update, after which it asks the leader', () => {
     const m = drive(
       consumerMachine,
       inputOf(
@@ -254,10 +254,20 @@ describe('ListOffsets skips a leader inside its reconnect backoff (OffsetFetcher
     m.send({ type: 'connectionClosed', to: 'broker-0', reason: 'peer-down' }, 100);
     const fx = m.send(call('endOffsets'), 110);
     expect(sends(fx)).toEqual([]);
-    const retry = fx.find((e) => e.type === 'timer' && e.name === 'listOffsetsRetry');
-    expect(retry).toMatchObject({ delay: 100 });
-    m.send({ type: 'reconnectBackoffExpired', data: { node: 'broker-0' } }, 150);
-    const again = m.send({ type: 'listOffsetsRetry', data: (retry as { data: Record<string, unknown> }).data }, 210);
-    expect(sends(again)).toEqual(['ListOffsets→broker-0']);
+    expect(fx.filter((e) => e.type === 'timer' && e.name === 'listOffsetsRetry')).toEqual([]);
+    // the backoff over: the awaited metadata update goes out, and its answer starts the next round
+    const update = sent(m.send({ type: 'reconnectBackoffExpired', data: { node: 'broker-0' } }, 150), 'Metadata');
+    expect(update?.to).toBe('broker-0');
+    const meta = {
+      brokers: ['broker-0'],
+      topics: [
+        {
+          name: 't',
+          partitions: [{ partition: 0, error: 'NONE', leader: 'broker-0', leaderEpoch: 0, replicas: ['broker-0'], isr: ['broker-0'] }],
+        },
+      ],
+    };
+    const again = m.send(answer('MetadataResponse', update?.payload.correlationId as number, meta, 'broker-0'), 160);
+    expect(sends(again)).toContain('ListOffsets→broker-0');
   });
 });

@@ -47,6 +47,7 @@ import {
   waitingPoll,
 } from './commits';
 import { action, type ConsumerContext, type ConsumerInput, groupMetadata as groupMetadataOf, initialContext } from './consumerContext';
+import { onEndOffsets } from './endOffsets';
 import type { ConsumerEvent, EventOf } from './events';
 import { fetchWhilePolling, onConsumerMetadataResponse, onFetchResponse, onFetchResponseUnassigned } from './fetcher';
 import { coordinatorUnknown, onFindCoordinatorResponse, onHeartbeatThreadLookup } from './groupLookup';
@@ -73,7 +74,7 @@ import {
   startRevocation,
   syncFailure,
 } from './membership';
-import { onEndOffsets, onListOffsetsResponse, onListOffsetsRetry } from './offsetFetcher';
+import { onListOffsetsResponse } from './offsetFetcher';
 import { pollErrorPending } from './pollErrors';
 import { onCoordinatorLookupRetry } from './pollLookup';
 import { assignAll, onListenerDone, onSeek, onSeekToBeginning, onSeekToCommitted } from './positions';
@@ -155,7 +156,6 @@ const a = {
   listOffsetsResponse: action<EventOf<'ListOffsetsResponse'>>(onListOffsetsResponse),
   offsetsForLeaderEpochResponse: action<EventOf<'OffsetsForLeaderEpochResponse'>>(onOffsetsForLeaderEpochResponse),
   validationRetry: action<EventOf<'validationRetry'>>(onValidationRetry),
-  listOffsetsRetry: action<EventOf<'listOffsetsRetry'>>(onListOffsetsRetry),
   /** poll()'s client.poll waited retry.backoff.ms with a reset not in flight: a pass of its loop (the wrapper sends the resets due). */
   pollPass: action(() => {}),
   endOffsets: action<EventOf<'endOffsets'>>(onEndOffsets),
@@ -307,7 +307,6 @@ export const consumerMachine = setup({
     crash: '.down',
     partitionsAssignedDone: { actions: a.listenerDone },
     groupMetadata: { actions: a.groupMetadata },
-    listOffsetsRetry: { actions: a.listOffsetsRetry },
     pollPass: { actions: a.pollPass },
     commitRetry: { actions: a.commitRetry },
     commitDeadline: { actions: a.commitDeadline },

@@ -107,12 +107,16 @@ export interface ConsumerContext extends Required<ConsumerInput> {
   readonly awaitingListener: boolean;
   readonly pollWaiting: ActorId | null;
   /**
-   * An endOffsets() call in progress: the partitions of each ListOffsets in flight (one per leader) or
-   * waiting to be asked again, by correlation id, and the offsets found so far.
+   * An endOffsets() call in progress (endOffsets.ts, OffsetFetcher.fetchOffsetsByTimes): the partitions
+   * still to search; this round's ListOffsets in flight (one per leader) by correlation id, and its
+   * partitions to retry; the offsets found so far; whether it awaits a metadata update between rounds.
    */
   readonly endOffsets: {
     readonly from: ActorId;
+    readonly remaining: readonly ListOffsetsPartition[];
     readonly requests: Readonly<Record<number, readonly string[]>>;
+    readonly retry: readonly string[];
+    readonly awaitingMetadata: boolean;
     readonly offsets: Readonly<Record<string, number>>;
     /** The isolation level asked for (a partition asked again asks the same). */
     readonly isolationLevel: IsolationLevel;

@@ -12,7 +12,6 @@ import type {
   CommittedOffset,
   FetchResponse,
   JoinGroupResponse,
-  ListOffsetsRequest,
   ListOffsetsResponse,
   OffsetCommitResponse,
   OffsetFetchResponse,
@@ -27,12 +26,6 @@ type Response<T extends RpcName, P> = Rpc<T, P & { readonly correlationId: numbe
 
 /** OffsetAndMetadata: an offset with the leader epoch of the last record consumed before it, when known (KIP-320). */
 export type OffsetAndPartition = CommittedOffset;
-
-/** A ListOffsets asked again after retry.backoff.ms (its payload: which partitions, with which timestamps). */
-export interface ListOffsetsRetry {
-  readonly lostCorrelationId: number;
-  readonly payload: ListOffsetsRequest;
-}
 
 export type ConsumerEvent =
   // the kernel: the process starts, crashes, restarts
@@ -60,7 +53,6 @@ export type ConsumerEvent =
   | Timer<'validationRetry', { readonly partition: string }>
   | Timer<'metadataUpdateDue'>
   | Timer<'offsetsRetry'>
-  | Timer<'listOffsetsRetry', ListOffsetsRetry>
   | Timer<'pollPass'>
   | Timer<'coordinatorLookupRetry', { readonly metadata?: boolean }>
   | Timer<'heartbeatThreadLookup'>

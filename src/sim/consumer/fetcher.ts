@@ -30,6 +30,7 @@ import type { ClientException } from '../protocol/errors';
 import type { FetchPartition, FetchPartitionResponse, RecordForApp, TopicPartition } from '../protocol/messages';
 import { keyOf } from '../protocol/topicPartition';
 import { armPollTimer, type ConsumerContext, corr, type Draft, groupMetadata, sendRequest } from './consumerContext';
+import { onEndOffsetsMetadata } from './endOffsets';
 import type { EventOf } from './events';
 import { collectFetched } from './fetchCollector';
 import { resetPositions } from './offsetFetcher';
@@ -155,6 +156,8 @@ function onFetchMetadataError(d: Draft, r: FetchPartitionResponse): void {
 export function onConsumerMetadataResponse(d: Draft, ev: EventOf<'MetadataResponse'>, out: Out): void {
   if (onMetadataResponse(d, ev.payload, ev.now) === null) return;
   d.awaitingMetadata = [];
+  // endOffsets()'s awaitMetadataUpdate is over: its next round
+  onEndOffsetsMetadata(d, out);
   fetchWhilePolling(d, out);
 }
 

@@ -14,17 +14,16 @@
  * resetPositionsIfNeeded → SubscriptionState.partitionsNeedingReset(now)): a partition asked for a reset
  * is AWAIT_RESET, and each pass sends every partition due then — none whose nextAllowedRetry is still
  * ahead (request.timeout.ms after it was sent, retry.backoff.ms after it failed) — one request per
- * leader; nothing goes out between polls. Simplified: endOffsets() asks a failed partition again after
- * retry.backoff.ms (Kafka's fetchOffsetsByTimes waits for every answer, then for a metadata update, and
- * asks the rest again).
+ * leader; nothing goes out between polls. endOffsets()'s rounds are endOffsets.ts.
  */
 import type { Out } from '../actors/out';
 import { isInvalidMetadataError, requestUpdate } from '../cluster/clientMetadata';
 import { isUnavailable } from '../cluster/connectionStates';
 import { leaderOf } from '../cluster/metadata';
-import type { ListOffsetsPartition, ListOffsetsPartitionResponse, ListOffsetsRequest, TopicPartition } from '../protocol/messages';
+import type { ListOffsetsPartition, ListOffsetsPartitionResponse, TopicPartition } from '../protocol/messages';
 import { keyOf } from '../protocol/topicPartition';
 import { corr, type Draft, sendRequest } from './consumerContext';
+import { onEndOffsetsAnswer, onEndOffsetsLost } from './endOffsets';
 import type { EventOf } from './events';
 import { fetchWhilePolling, throwFromPoll } from './fetcher';
 
@@ -105,9 +104,9 @@ export function resetPositionsIfNeeded(d: Draft, now: number, out: Out): void {
  * leader is unknown ("Leader for partition … is unknown for fetching offset": a metadata update) or
  * inside its reconnect backoff ("… is unavailable for fetching offset until reconnect backoff expires":
  * no update, the disconnect asked for one) is left out: a reset's is due again at the next pass of
- * poll(), an endOffsets() one is asked again after retry.backoff.ms.
+ * poll(), an endOffsets() one is asked in the next round.
  */
-function groupListOffsetRequests(d: Draft, partitions: readonly ListOffsetsPartition[]) {
+export function groupListOffsetRequests(d: Draft, partitions: readonly ListOffsetsPartition[]) {
   const byNode = new Map<string, ListOffsetsPartition[]>();
   const unknown: ListOffsetsPartition[] = [];
   const backingOff: ListOffsetsPartition[] = [];
@@ -139,90 +138,18 @@ function sendResets(d: Draft, due: readonly ListOffsetsPartition[], now: number,
   if (waiting.some((w) => w.update && w.partitions.length > 0)) d.metadata = requestUpdate(d.metadata);
 }
 
-/** The timer of an endOffsets() request asked again: one per entry of its `requests`. */
-const endOffsetsRetryKey = (entry: number): string => `endOffsets:${entry}`;
-
 /**
- * A ListOffsets asked again after retry.backoff.ms (`listOffsetsRetry`), with a metadata update first
- * (`update`). `background`: a partition without a usable leader, so one offline for good does not keep
- * the run going.
- */
-function askListOffsetsLater(
-  d: Draft,
-  key: string,
-  lostCorrelationId: number,
-  payload: ListOffsetsRequest,
-  out: Out,
-  update = true,
-  background = true,
-): void {
-  if (update) d.metadata = requestUpdate(d.metadata);
-  out.timer(key, 'listOffsetsRetry', d.config['retry.backoff.ms'], { lostCorrelationId, payload }, background);
-}
-
-/**
- * A ListOffsets lost (a disconnect, request.timeout.ms): endOffsets()'s partitions are asked again after
- * retry.backoff.ms; a reset's are due again then (OffsetFetcherUtils.onFailedResponseForResettingPositions
+ * A ListOffsets lost (a disconnect, request.timeout.ms): an endOffsets() round fails (endOffsets.ts); a
+ * reset's partitions are due again after retry.backoff.ms (OffsetFetcherUtils.onFailedResponseForResettingPositions
  * → requestFailed(partitions, now + retryBackoffMs)), asked by the first pass of poll() after it.
  */
-export function onListOffsetsLost(d: Draft, correlationId: number, lost: ListOffsetsRequest, now: number, out: Out): void {
-  if (d.endOffsets?.requests[correlationId] !== undefined) {
-    // a down leader refuses at once: the backoff keeps this from a tight loop
-    const payload = { isolationLevel: lost.isolationLevel, partitions: lost.partitions };
-    askListOffsetsLater(d, endOffsetsRetryKey(correlationId), correlationId, payload, out, false, false);
-    return;
-  }
+export function onListOffsetsLost(d: Draft, correlationId: number, now: number): void {
+  if (onEndOffsetsLost(d, correlationId)) return;
   const asked = d.resetRequests[correlationId];
   if (!asked) return;
   const { [correlationId]: _lost, ...resetRequests } = d.resetRequests;
   d.resetRequests = resetRequests;
   setRetryAt(d, asked.map(keyOf), now + d.config['retry.backoff.ms']);
-}
-
-/**
- * endOffsets(): the latest offset of each assigned partition — the LSO under read_committed, unless
- * the caller names the isolation level (Kafka Streams asks for the log end offset, read_uncommitted).
- */
-export function onEndOffsets(d: Draft, call: EventOf<'endOffsets'>, out: Out): void {
-  const isolationLevel = call.args.isolationLevel ?? d.config['isolation.level'];
-  d.endOffsets = { from: call.from, requests: {}, offsets: {}, isolationLevel };
-  askEndOffsets(
-    d,
-    d.assignment.map((tp) => ({ topic: tp.topic, partition: tp.partition, timestamp: -1 })),
-    out,
-  );
-  if (Object.keys(d.endOffsets.requests).length === 0) {
-    out.call(call.from, 'reply', { call: 'endOffsets', ok: true, offsets: {} });
-    d.endOffsets = null;
-  }
-}
-
-/**
- * OffsetFetcher.sendListOffsetsRequests: one ListOffsets per leader; a partition without a usable
- * leader waits for one (OffsetFetcherUtils: "retrying"), never left out. Each request (or wait) is
- * an entry of `requests` until its partitions are answered.
- */
-function askEndOffsets(d: Draft, partitions: readonly ListOffsetsPartition[], out: Out, again?: number): void {
-  const pending = d.endOffsets;
-  if (!pending) return;
-  const { byNode, waiting } = groupListOffsetRequests(d, partitions);
-  const requests = { ...pending.requests };
-  const isolationLevel = pending.isolationLevel;
-  for (const [leader, ps] of byNode) {
-    const correlationId = corr(d);
-    requests[correlationId] = ps.map(keyOf);
-    sendRequest(d, out, leader, 'ListOffsets', { correlationId, isolationLevel, partitions: ps });
-  }
-  let reuse = again;
-  for (const w of waiting) {
-    if (w.partitions.length === 0) continue;
-    // a retry still without a leader keeps its entry's id
-    const ticket = reuse ?? corr(d);
-    reuse = undefined;
-    requests[ticket] = w.partitions.map(keyOf);
-    askListOffsetsLater(d, endOffsetsRetryKey(ticket), ticket, { isolationLevel, partitions: w.partitions }, out, w.update);
-  }
-  d.endOffsets = { ...pending, requests };
 }
 
 /** A ListOffsets answer: one of endOffsets()'s, or a reset's (then a waiting poll() fetches). */
@@ -270,38 +197,6 @@ function maybeSeekUnvalidated(d: Draft, r: ListOffsetsPartitionResponse, request
   return true;
 }
 
-/** One of endOffsets()'s answers: its partitions' offsets; one answered with an error is asked again (never an end offset of −1). */
-function onEndOffsetsAnswer(d: Draft, correlationId: number, partitions: readonly ListOffsetsPartitionResponse[], out: Out): void {
-  const pending = d.endOffsets;
-  if (!pending) return;
-  const names = pending.requests[correlationId] ?? [];
-  const { [correlationId]: _done, ...rest } = pending.requests;
-  const requests: Record<number, readonly string[]> = rest;
-  const offsets = { ...pending.offsets };
-  const retry: ListOffsetsPartition[] = [];
-  for (const r of partitions) {
-    if (!names.includes(keyOf(r))) continue;
-    // OffsetFetcherUtils.handleListOffsetResponse: NOT_LEADER_OR_FOLLOWER, LEADER_NOT_AVAILABLE,
-    // OFFSET_NOT_AVAILABLE … are retried (after a metadata update), the other partitions kept
-    if (r.error !== 'NONE') retry.push({ topic: r.topic, partition: r.partition, timestamp: -1 });
-    else offsets[keyOf(r)] = r.offset;
-  }
-  if (retry.length > 0) {
-    requests[correlationId] = retry.map(keyOf);
-    askListOffsetsLater(
-      d,
-      endOffsetsRetryKey(correlationId),
-      correlationId,
-      { isolationLevel: pending.isolationLevel, partitions: retry },
-      out,
-    );
-  }
-  if (Object.keys(requests).length === 0) {
-    out.call(pending.from, 'reply', { call: 'endOffsets', ok: true, offsets });
-    d.endOffsets = null;
-  } else d.endOffsets = { ...pending, requests, offsets };
-}
-
 /** The reset a partition awaits (its resetStrategy), else auto.offset.reset's. */
 function resetAskedFor(d: Draft, tp: TopicPartition): ResetStrategy {
   return d.resetTo?.[keyOf(tp)] ?? (d.config['auto.offset.reset'] === 'earliest' ? 'earliest' : 'latest');
@@ -318,14 +213,4 @@ export function forgetReset(d: Draft, names: readonly string[] | null): void {
   for (const name of names) delete resetTo[name];
   d.resetTo = resetTo;
   if (d.resetRetryAt) setRetryAt(d, names, null);
-}
-
-/** An endOffsets() ListOffsets asked again after its backoff, grouped by leader again. */
-export function onListOffsetsRetry(d: Draft, ev: EventOf<'listOffsetsRetry'>, out: Out): void {
-  const { lostCorrelationId, payload } = ev.data;
-  const pending = d.endOffsets;
-  if (!pending || pending.requests[lostCorrelationId] === undefined) return;
-  const { [lostCorrelationId]: _gone, ...requests } = pending.requests;
-  d.endOffsets = { ...pending, requests };
-  askEndOffsets(d, payload.partitions, out, lostCorrelationId);
 }

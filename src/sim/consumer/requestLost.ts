@@ -10,7 +10,6 @@
 import type { Out } from '../actors/out';
 import { onMetadataLost } from '../cluster/metadataUpdater';
 import { type DisconnectedEvent, disconnectError } from '../kernel/effects';
-import type { ListOffsetsRequest } from '../protocol/messages';
 import { type CommitState, commitFailed, endsCloseCommit, endsJoinPrepare, retryOffsetFetch } from './commits';
 import type { ConsumerContext, Draft } from './consumerContext';
 import type { ConsumerEvent } from './events';
@@ -60,7 +59,7 @@ export function onRequestLost(d: Draft, e: DisconnectedEvent, out: Out, heartbea
       return;
     case 'ListOffsets':
       // its partitions asked again after retry.backoff.ms (OffsetFetcherUtils.onFailedResponseForResettingPositions)
-      onListOffsetsLost(d, correlationId, e.payload as unknown as ListOffsetsRequest, e.now, out);
+      onListOffsetsLost(d, correlationId, e.now);
       return;
     case 'OffsetCommit': {
       // retried after a backoff (commitSync, onJoinPrepare) or at the next auto-commit due time
