@@ -9,41 +9,13 @@
  * new task's records go into that transaction.
  */
 import { describe, expect, it } from 'vitest';
-import type { Effect } from '../../src/sim/kernel/effects';
-import type { RecordForApp } from '../../src/sim/protocol/messages';
 import { type Draft, initialContext } from '../../src/sim/streams/streamThreadContext';
 import { threadAt } from './threadAt';
+import { assignment, callNames, changelogRecord, inputRecord, reply } from './threadEvents';
 import { THREAD_INPUT } from './threadInput';
 
 const CHANGELOG_0 = 'app-count-store-changelog-0';
 const CHANGELOG_1 = 'app-count-store-changelog-1';
-const callNames = (fx: readonly Effect[]) => fx.flatMap((e) => (e.type === 'call' ? [`${e.name}→${e.to}`] : []));
-const rec = (partition: number, offset: number, key = 'a'): RecordForApp => ({
-  topic: 'in',
-  partition,
-  offset,
-  key,
-  value: 'v',
-  headers: { event_id: `e${partition}-${offset}` },
-});
-const changelogRec = (partition: number, offset: number, key: string, value: string) => ({
-  ...rec(partition, offset, key),
-  topic: 'app-count-store-changelog',
-  value,
-  headers: {},
-});
-const reply = (from: string, args: Record<string, unknown>, now: number) => ({
-  type: 'reply',
-  now,
-  from,
-  args: { ok: true, error: null, ...args },
-});
-const assignment = (partitions: number[], now: number) => ({
-  type: 'onPartitionsAssigned',
-  now,
-  from: 'st.consumer',
-  args: { partitions: partitions.map((partition) => ({ topic: 'in', partition })) },
-});
 
 /**
  * The thread in `value` running the task of in-0 (its store a=2, two records processed since the
@@ -67,27 +39,27 @@ function runningTask(value: Record<string, string>, assigned: string[], over: Pa
 describe('a new task neither aborts nor waits for the open transaction (TaskManager.checkStateUpdater)', () => {
   it('exactly_once_v2, a transaction open across polls: the state updater restores the new task while the batch goes on in the same transaction', () => {
     const t = runningTask({ running: 'pollingInTransaction' }, ['in-0', 'in-1']);
-    const batch = { call: 'poll', records: [rec(0, 2), rec(1, 0)], positions: { 'in-0': 3, 'in-1': 1 } };
+    const batch = { call: 'poll', records: [inputRecord(0, 2), inputRecord(1, 0)], positions: { 'in-0': 3, 'in-1': 1 } };
     // no abortTransaction: the new task's restore starts, and in-0's record runs in the open transaction
     const fx = t.send(reply('st.consumer', batch, 50));
     expect(callNames(fx)).toEqual(['endOffsets→st.restore']);
     expect(t.state()).toBe('running.processing');
     expect(t.context().uncommitted).toBe(2);
     expect(t.context().stores).toEqual({ 0: { a: 2 } });
-    expect(t.context().batch).toEqual([rec(0, 2)]);
-    expect(t.context().paused?.records).toEqual([rec(1, 0)]);
+    expect(t.context().batch).toEqual([inputRecord(0, 2)]);
+    expect(t.context().paused?.records).toEqual([inputRecord(1, 0)]);
     // the restore reads to the new task's changelog end only: in-0's changelog partition, where this
     // thread's own open transaction keeps the read_committed restore consumer behind offset 9, is not waited for
     t.send(reply('st.restore', { call: 'endOffsets', offsets: { [CHANGELOG_0]: 9, [CHANGELOG_1]: 2 } }, 51));
     expect(t.context().restoreEnd).toEqual({ [CHANGELOG_1]: 2 });
     expect(callNames(t.send(reply('st.restore', { call: 'seekToBeginning' }, 52)))).toEqual(['poll→st.restore']);
-    const changelog = [changelogRec(0, 0, 'a', '1'), changelogRec(1, 0, 'b', '1'), changelogRec(1, 1, 'b', '2')];
+    const changelog = [changelogRecord(0, 0, 'a', '1'), changelogRecord(1, 0, 'b', '1'), changelogRecord(1, 1, 'b', '2')];
     const done = t.send(reply('st.restore', { call: 'poll', records: changelog, positions: { [CHANGELOG_0]: 1, [CHANGELOG_1]: 2 } }, 53));
     expect(callNames(done)).toEqual([]);
     // the running task's store is its own (not rebuilt from its changelog); the new one's restored
     expect(t.context().stores).toEqual({ 0: { a: 2 }, 1: { b: 2 } });
     expect(t.context().owned).toEqual(['in-0', 'in-1']);
-    expect(t.context().heldBatch?.records).toEqual([rec(1, 0)]);
+    expect(t.context().heldBatch?.records).toEqual([inputRecord(1, 0)]);
     // in-0's record counted on top of the running store, then in-1's into the new task's store
     const calls: string[] = [];
     for (let i = 0; i < 40 && t.state().startsWith('running.processing'); i++) {
@@ -102,7 +74,7 @@ describe('a new task neither aborts nor waits for the open transaction (TaskMana
 
   it('a commit under way ends as it would (Kafka commits before the poll() that brings the assignment); the running store is kept', () => {
     const t = runningTask({ running: 'committingWhilePolling' }, ['in-0', 'in-1']);
-    const batch = { call: 'poll', records: [rec(1, 0)], positions: { 'in-0': 2, 'in-1': 1 } };
+    const batch = { call: 'poll', records: [inputRecord(1, 0)], positions: { 'in-0': 2, 'in-1': 1 } };
     expect(callNames(t.send(reply('st.consumer', batch, 150)))).toEqual([]);
     expect(t.state()).toBe('running.committingBeforeNewTask');
     // committed: the state updater restores the new task, the thread runs the batch in a new transaction
@@ -113,7 +85,7 @@ describe('a new task neither aborts nor waits for the open transaction (TaskMana
     expect(t.state()).toBe('running.processing');
     expect(t.context().stores).toEqual({ 0: { a: 2 } });
     expect(t.context().restoring).toEqual([1]);
-    expect(t.context().paused?.records).toEqual([rec(1, 0)]);
+    expect(t.context().paused?.records).toEqual([inputRecord(1, 0)]);
   });
 
   it('from running.polling: only the new task is restored, the running task keeps its store', () => {

@@ -9,39 +9,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Effect } from '../../src/sim/kernel/effects';
 import { translateNote } from '../../src/sim/narration';
-import type { RecordForApp } from '../../src/sim/protocol/messages';
 import { initialContext } from '../../src/sim/streams/streamThreadContext';
 import { threadAt } from './threadAt';
+import { assignment, changelogRecord, inputRecord, notes, reply, timer } from './threadEvents';
 import { THREAD_INPUT } from './threadInput';
 
 const CHANGELOG_1 = 'app-count-store-changelog-1';
-const rec = (partition: number, offset: number, key = 'a'): RecordForApp => ({
-  topic: 'in',
-  partition,
-  offset,
-  key,
-  value: 'v',
-  headers: { event_id: `e${partition}-${offset}` },
-});
-const changelogRec = (offset: number, key: string, value: string) => ({
-  ...rec(1, offset, key),
-  topic: 'app-count-store-changelog',
-  value,
-  headers: {},
-});
-const reply = (from: string, args: Record<string, unknown>, now: number) => ({
-  type: 'reply',
-  now,
-  from,
-  args: { ok: true, error: null, ...args },
-});
-const timer = (name: string, now: number) => ({ type: name, now, key: name, data: {} });
-const assignment = (partitions: number[], now: number) => ({
-  type: 'onPartitionsAssigned',
-  now,
-  from: 'st.consumer',
-  args: { partitions: partitions.map((partition) => ({ topic: 'in', partition })) },
-});
 
 type Thread = ReturnType<typeof threadAt>;
 type Call = { name: string; to: string; args?: Record<string, unknown> };
@@ -63,8 +36,6 @@ function settle(t: Thread, first: readonly Effect[], now: number): Call[] {
   }
   return calls;
 }
-const notes = (fx: readonly Effect[]) =>
-  fx.flatMap((e) => (e.type === 'fact' && e.fact.kind === 'note' ? [(e.fact as unknown as { text: string }).text] : []));
 const names = (calls: readonly Call[]) => calls.map((c) => `${c.name}→${c.to}`);
 const producerSends = (calls: readonly Call[]) =>
   calls.filter((c) => c.name === 'send').map((c) => `${c.args?.topic}-${c.args?.partition ?? 'k'}:${c.args?.value}`);
@@ -91,7 +62,7 @@ function withNewTask(now: number): { t: Thread; calls: Call[] } {
 function restoreUnderWay(t: Thread, now: number): void {
   t.send(reply('st.restore', { call: 'endOffsets', offsets: { 'app-count-store-changelog-0': 9, [CHANGELOG_1]: 3 } }, now));
   t.send(reply('st.restore', { call: 'seekToBeginning' }, now + 1));
-  t.send(reply('st.restore', { call: 'poll', records: [changelogRec(0, 'b', '1')], positions: { [CHANGELOG_1]: 1 } }, now + 2));
+  t.send(reply('st.restore', { call: 'poll', records: [changelogRecord(1, 0, 'b', '1')], positions: { [CHANGELOG_1]: 1 } }, now + 2));
   expect(t.context().updating).toEqual(['in-1']);
 }
 
@@ -103,7 +74,7 @@ describe('the state updater restores a new task while the stream thread goes on 
     expect(t.state()).toBe('running.polling');
     restoreUnderWay(t, 1001);
     // a poll() answer for the running task: processed at once, inside a transaction
-    const batch = { call: 'poll', records: [rec(0, 5)], positions: { 'in-0': 6, 'in-1': 0 } };
+    const batch = { call: 'poll', records: [inputRecord(0, 5)], positions: { 'in-0': 6, 'in-1': 0 } };
     const ran = settle(t, t.send(reply('st.consumer', batch, 1010)), 1010);
     expect(names(ran)).toContain('beginTransaction→st.producer');
     expect(producerSends(ran)).toEqual(['app-count-store-changelog-0:3', 'out-k:3']);
@@ -120,11 +91,11 @@ describe('the state updater restores a new task while the stream thread goes on 
   it("the new task's partition is not processed, nor its offset committed, until its restore ends", () => {
     const { t } = withNewTask(1000);
     restoreUnderWay(t, 1001);
-    const batch = { call: 'poll', records: [rec(0, 5), rec(1, 0, 'b')], positions: { 'in-0': 6, 'in-1': 1 } };
+    const batch = { call: 'poll', records: [inputRecord(0, 5), inputRecord(1, 0, 'b')], positions: { 'in-0': 6, 'in-1': 1 } };
     const ran = settle(t, t.send(reply('st.consumer', batch, 1010)), 1010);
     // only in-0's record: in-1's waits (its partition paused), its store the restore's alone
     expect(producerSends(ran)).toEqual(['app-count-store-changelog-0:3', 'out-k:3']);
-    expect(t.context().paused?.records).toEqual([rec(1, 0, 'b')]);
+    expect(t.context().paused?.records).toEqual([inputRecord(1, 0, 'b')]);
     const committed = settle(t, t.send(timer('commitDue', 1060)), 1060);
     const offsets = committed.find((c) => c.name === 'sendOffsetsToTransaction')?.args?.offsets;
     expect(offsets).toEqual([{ topic: 'in', partition: 0, offset: 6 }]);
@@ -134,12 +105,12 @@ describe('the state updater restores a new task while the stream thread goes on 
   it("after the restore the new task's records join the open transaction, with no commit between", () => {
     const { t } = withNewTask(1000);
     restoreUnderWay(t, 1001);
-    const batch = { call: 'poll', records: [rec(0, 5), rec(1, 0, 'b')], positions: { 'in-0': 6, 'in-1': 1 } };
+    const batch = { call: 'poll', records: [inputRecord(0, 5), inputRecord(1, 0, 'b')], positions: { 'in-0': 6, 'in-1': 1 } };
     settle(t, t.send(reply('st.consumer', batch, 1010)), 1010);
     expect(t.state()).toBe('running.pollingInTransaction');
     expect(t.context().uncommitted).toBe(1);
     // the restore ends (b=2): the task runs, its held record next — inside the same transaction
-    const last = { call: 'poll', records: [changelogRec(1, 'b', '2')], positions: { [CHANGELOG_1]: 3 } };
+    const last = { call: 'poll', records: [changelogRecord(1, 1, 'b', '2')], positions: { [CHANGELOG_1]: 3 } };
     const fx = t.send(reply('st.restore', last, 1020));
     expect(notes(fx)).toEqual([
       'state store restored from app-count-store-changelog (read_committed): 2 changelog record(s), 1 key(s)',
@@ -179,16 +150,16 @@ describe('the state updater restores a new task while the stream thread goes on 
   it('a poll() answer that comes while the restored task runs is held and processed after it', () => {
     const { t } = withNewTask(1000);
     restoreUnderWay(t, 1001);
-    const batch = { call: 'poll', records: [rec(1, 0, 'b')], positions: { 'in-0': 5, 'in-1': 1 } };
+    const batch = { call: 'poll', records: [inputRecord(1, 0, 'b')], positions: { 'in-0': 5, 'in-1': 1 } };
     settle(t, t.send(reply('st.consumer', batch, 1010)), 1010);
     expect(t.state()).toBe('running.pollingInTransaction');
     // the restore ends while poll() is out: the held record runs, poll() still out
-    const last = { call: 'poll', records: [changelogRec(1, 'b', '2')], positions: { [CHANGELOG_1]: 3 } };
+    const last = { call: 'poll', records: [changelogRecord(1, 1, 'b', '2')], positions: { [CHANGELOG_1]: 3 } };
     t.send(reply('st.restore', last, 1020));
     expect(t.state()).toBe('running.processing');
     expect(t.context().pollOutstanding).toBe(true);
-    t.send(reply('st.consumer', { call: 'poll', records: [rec(0, 5)], positions: { 'in-0': 6, 'in-1': 1 } }, 1021));
-    expect(t.context().heldBatch?.records).toEqual([rec(0, 5)]);
+    t.send(reply('st.consumer', { call: 'poll', records: [inputRecord(0, 5)], positions: { 'in-0': 6, 'in-1': 1 } }, 1021));
+    expect(t.context().heldBatch?.records).toEqual([inputRecord(0, 5)]);
     const ran = settle(t, [{ type: 'timer', key: 'continue', name: 'continue', delay: 0 }], 1021);
     expect(producerSends(ran)).toEqual(['app-count-store-changelog-1:3', 'out-k:3', 'app-count-store-changelog-0:3', 'out-k:3']);
     expect(t.context().stores).toEqual({ 0: { a: 3 }, 1: { b: 3 } });
@@ -197,9 +168,9 @@ describe('the state updater restores a new task while the stream thread goes on 
   it("onPartitionsRevoked while the restored task's records run with poll() out: answered after a commit at the batch's end", () => {
     const { t } = withNewTask(1000);
     restoreUnderWay(t, 1001);
-    const batch = { call: 'poll', records: [rec(0, 5), rec(1, 0, 'b')], positions: { 'in-0': 6, 'in-1': 1 } };
+    const batch = { call: 'poll', records: [inputRecord(0, 5), inputRecord(1, 0, 'b')], positions: { 'in-0': 6, 'in-1': 1 } };
     settle(t, t.send(reply('st.consumer', batch, 1010)), 1010);
-    t.send(reply('st.restore', { call: 'poll', records: [changelogRec(1, 'b', '2')], positions: { [CHANGELOG_1]: 3 } }, 1020));
+    t.send(reply('st.restore', { call: 'poll', records: [changelogRecord(1, 1, 'b', '2')], positions: { [CHANGELOG_1]: 3 } }, 1020));
     expect(t.state()).toBe('running.processing');
     // the main consumer rebalances inside the poll() still out: the listener waits for the work's commit
     const revoked = t.send({ type: 'onPartitionsRevoked', now: 1021, from: 'st.consumer', args: { partitions: [], lost: false } });

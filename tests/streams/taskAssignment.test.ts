@@ -6,37 +6,13 @@
  * no record: that is not a task another instance committed.
  */
 import { describe, expect, it } from 'vitest';
-import type { Effect } from '../../src/sim/kernel/effects';
-import type { RecordForApp } from '../../src/sim/protocol/messages';
 import { type Draft, initialContext } from '../../src/sim/streams/streamThreadContext';
 import { runPreset } from '../presets/helpers';
 import { threadAt, threadFromBoot } from './threadAt';
+import { assignment, callNames, inputRecord, notes, reply } from './threadEvents';
 import { THREAD_INPUT } from './threadInput';
 
 const CHANGELOG = 'app-count-store-changelog-0';
-const callNames = (fx: readonly Effect[]) => fx.flatMap((e) => (e.type === 'call' ? [`${e.name}→${e.to}`] : []));
-const notes = (fx: readonly Effect[]) =>
-  fx.flatMap((e) => (e.type === 'fact' && e.fact.kind === 'note' ? [(e.fact as unknown as { text: string }).text] : []));
-const rec = (partition: number, offset: number): RecordForApp => ({
-  topic: 'in',
-  partition,
-  offset,
-  key: 'a',
-  value: 'v',
-  headers: { event_id: `e${partition}-${offset}` },
-});
-const assignment = (partitions: number[], now: number) => ({
-  type: 'onPartitionsAssigned',
-  now,
-  from: 'st.consumer',
-  args: { partitions: partitions.map((partition) => ({ topic: 'in', partition })) },
-});
-const reply = (from: string, args: Record<string, unknown>, now: number) => ({
-  type: 'reply',
-  now,
-  from,
-  args: { ok: true, error: null, ...args },
-});
 
 /** The machine from its boot, with every effect kept. */
 function booted() {
@@ -73,7 +49,7 @@ describe('a task is created, and its store restored, from the assignment (TaskMa
     expect(t.restores()).toBe(1);
     // and a record after it is processed, with no restore either
     t.send({ type: 'continue', now: 3010, key: 'continue', data: {} });
-    t.send(reply('st.consumer', { call: 'poll', records: [rec(0, 2)], positions: { 'in-0': 3 } }, 3020));
+    t.send(reply('st.consumer', { call: 'poll', records: [inputRecord(0, 2)], positions: { 'in-0': 3 } }, 3020));
     expect(t.state()).toBe('running.processing');
     expect(t.restores()).toBe(1);
   });
@@ -97,13 +73,13 @@ describe('a task is created, and its store restored, from the assignment (TaskMa
     ]);
     expect(t.state()).toBe('running.polling');
     // in-1 starts at offset 0 — an offset this thread "committed" by default: still a new task
-    const batch = { call: 'poll', records: [rec(1, 0)], positions: { 'in-0': 5, 'in-1': 1 } };
+    const batch = { call: 'poll', records: [inputRecord(1, 0)], positions: { 'in-0': 5, 'in-1': 1 } };
     expect(callNames(t.send(reply('st.consumer', batch, 50001)))).toEqual(['beginTransaction→st.producer']);
     expect(t.context().batch).toEqual([]);
-    expect(t.context().paused?.records).toEqual([rec(1, 0)]);
+    expect(t.context().paused?.records).toEqual([inputRecord(1, 0)]);
     // the restore ends: in-1's records run next, every task of the assignment now here
     t.send(reply('st.restore', { call: 'endOffsets', offsets: { [CHANGELOG]: 0 } }, 50002));
-    expect(t.context().heldBatch?.records).toEqual([rec(1, 0)]);
+    expect(t.context().heldBatch?.records).toEqual([inputRecord(1, 0)]);
     expect(t.context().owned).toEqual(['in-0', 'in-1']);
     expect(t.context().updating).toEqual([]);
   });
@@ -130,7 +106,7 @@ describe('a task is created, and its store restored, from the assignment (TaskMa
       },
     );
     expect(callNames(t.send(assignment([0, 1], 80000)))).toEqual(['partitionsAssignedDone→st.consumer']);
-    const last = { ...rec(0, 0), topic: 'app-count-store-changelog', value: '1' };
+    const last = { ...inputRecord(0, 0), topic: 'app-count-store-changelog', value: '1' };
     const fx = t.send(reply('st.restore', { call: 'poll', records: [last], positions: { [CHANGELOG]: 1 } }, 80001));
     expect(callNames(fx)).toEqual(['endOffsets→st.restore']);
     // the restore starts over, from its first step
