@@ -6,6 +6,7 @@
 import { josa, type Language, say } from './language';
 
 const ADD_PARTITION = /^Cannot add partition (\S+) to transaction (?:before completing a call to initTransactions|while in state\s+(\w+))$/;
+const PENDING_SEND = /^Cannot attempt operation `send` because the previous call to `\w+` timed out and must be retried$/;
 const POISON = /Invalid transition attempted from state (\w+) to state ABORTABLE_ERROR$/;
 
 /**
@@ -13,6 +14,13 @@ const POISON = /Invalid transition attempted from state (\w+) to state ABORTABLE
  * appended it first. Null for any other refusal.
  */
 export function heldRecordNote(reason: string, lang: Language): string | null {
+  // throwIfPendingState("send") throws inside maybeAddPartition too, after the append
+  if (PENDING_SEND.test(reason))
+    return say(
+      lang,
+      "; the record stays in the producer's accumulator all the same (KafkaProducer.doSend appends it before maybeAddPartition's checks): its batch is held back until a transaction adds its partition, and expires after delivery.timeout.ms otherwise",
+      ' 그래도 레코드는 프로듀서의 accumulator에 남습니다(KafkaProducer.doSend가 maybeAddPartition의 검사 전에 추가합니다). 그 배치는 어떤 트랜잭션이 파티션을 추가할 때까지 붙잡혀 있다가, 그런 트랜잭션이 없으면 delivery.timeout.ms 뒤에 만료됩니다.',
+    );
   const m = reason.match(ADD_PARTITION);
   if (!m) return null;
   const tp = m[1] as string;

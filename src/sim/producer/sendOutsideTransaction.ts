@@ -10,6 +10,7 @@
  */
 import type { Out } from '../actors/out';
 import { keyOf } from '../protocol/topicPartition';
+import { pendingRefusal } from './maxBlock';
 import type { PendingRecord } from './producerContext';
 import { accumulate, clientError, failEverything, type ProducerDraft, type SendArgs } from './sender';
 import { replyToApp } from './transactionManager';
@@ -41,7 +42,8 @@ export function invalidTransitionMessage(d: ProducerDraft, from: string, to: str
 /**
  * The record goes into the accumulator, then send() fails with maybeAddPartition's IllegalStateException
  * (the clientError fact; the caller replies with `reason`). Its batch waits for a transaction that adds
- * its partition.
+ * its partition. While a timed-out commitTransaction, abortTransaction or initTransactions must be
+ * retried, maybeAddPartition's throwIfPendingState("send") throws first, with its own message.
  */
 export function appendThenRefuse(
   d: ProducerDraft,
@@ -51,7 +53,7 @@ export function appendThenRefuse(
   out: Out,
 ): { rec: PendingRecord; reason: string } {
   const rec = accumulate(d, args, now, out);
-  const reason = addPartitionRefusal(d, state, keyOf(rec));
+  const reason = d.pendingTransition !== null ? pendingRefusal(d, 'send') : addPartitionRefusal(d, state, keyOf(rec));
   clientError(d, out, 'IllegalStateException', `send: ${reason}`);
   return { rec, reason };
 }
