@@ -71,7 +71,8 @@ describe('producer client', () => {
 
   it('a leader that is down: connection attempts back off (reconnect.backoff.ms doubling), no retry counted, until delivery.timeout.ms fails the batch with TimeoutException', () => {
     const s = scenario({ 'request.timeout.ms': 1000, 'delivery.timeout.ms': 3000 }, [{ op: 'send', topic: 't', key: 'k', value: 'v' }], {
-      faults: [{ type: 'crash', target: 'broker-0', at: 0 }],
+      // down once the producer's Metadata is answered (2 ms): with no broker at all its send() would wait in waitOnMetadata
+      faults: [{ type: 'crash', target: 'broker-0', at: 3 }],
       topics: [{ name: 't', partitions: 1 }],
     });
     const { facts, data } = run(s);

@@ -191,7 +191,8 @@ describe('a run: send() before beginTransaction, then a transaction to the same 
 
   it('send() throws, yet evt-0 is committed in one batch with evt-1, and a read_committed reader sees it', () => {
     const trace = runScenario(scenario());
-    const refused = trace.steps.find((s) => s.actor === 'app.producer' && s.label === 'send');
+    // the send() goes on once its Metadata is answered (waitOnMetadata): that step refuses it
+    const refused = trace.steps.find((s) => s.actor === 'app.producer' && (s.facts as Fact[]).some((f) => f.kind === 'clientError'));
     expect(refused?.before).toBe('live.READY');
     const error = (refused?.facts as Fact[]).find((f): f is ClientError => f.kind === 'clientError');
     expect(error).toMatchObject({
@@ -212,7 +213,7 @@ describe('a run: send() before beginTransaction, then a transaction to the same 
 
   it('the narration of the refused send says the record stays in the accumulator (en, ko)', () => {
     const trace = runScenario(scenario());
-    const i = trace.steps.findIndex((s) => s.actor === 'app.producer' && s.label === 'send');
+    const i = trace.steps.findIndex((s) => s.actor === 'app.producer' && (s.facts as Fact[]).some((f) => f.kind === 'clientError'));
     expect(narrate(trace, i, 'en')).toMatch(/was refused with IllegalStateException: .*the record stays in the producer's accumulator/);
     expect(narrate(trace, i, 'ko')).toMatch(
       /IllegalStateException으로 거부됐습니다: READY 상태에서는 .*레코드는 프로듀서의 accumulator에 남습니다/,

@@ -109,8 +109,8 @@ describe('a delivery.timeout.ms that passes while a transactional request is out
         .map((f) => [f.eventId, f.error, s.t]),
     );
     expect(results).toEqual([
-      ['e1', 'TimeoutException', 200598],
-      ['e2', 'TimeoutException', 200598],
+      ['e1', 'TimeoutException', 200602],
+      ['e2', 'TimeoutException', 200602],
     ]);
   });
 });

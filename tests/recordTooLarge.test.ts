@@ -10,7 +10,7 @@ import { estimateRecordBytes } from '../src/sim/log/partitionLog';
 import { producerMachine } from '../src/sim/producer/producer.machine';
 import type { ProducerContext } from '../src/sim/producer/producerContext';
 import { queueSize } from '../src/sim/producer/recordAccumulator';
-import { accumulate, refuseRecordTooLarge, UNKNOWN_PARTITION } from '../src/sim/producer/sender';
+import { accumulate, refuseBeforeAppend, UNKNOWN_PARTITION } from '../src/sim/producer/sender';
 import { keyOf } from '../src/sim/protocol/topicPartition';
 import { runScenario } from '../src/sim/run';
 import type { Fact } from '../src/sim/trace/facts';
@@ -33,9 +33,9 @@ describe('RecordTooLargeException at send() (KafkaProducer.ensureValidRecordSize
   it('a record of exactly max.request.size bytes is accepted; one byte more is refused before the accumulator', () => {
     const max = bytesOf(null, 'x'.repeat(30));
     const d = producerDraft(meta, { 'max.request.size': max });
-    expect(refuseRecordTooLarge(d, { topic: 'orders', key: null, value: 'x'.repeat(30), partition: 0 }, 0, new Out())).toBeNull();
+    expect(refuseBeforeAppend(d, { topic: 'orders', key: null, value: 'x'.repeat(30), partition: 0 }, 0, new Out())).toBeNull();
     const out = new Out();
-    const refused = refuseRecordTooLarge(d, { topic: 'orders', key: null, value: 'x'.repeat(31), partition: 0 }, 0, out);
+    const refused = refuseBeforeAppend(d, { topic: 'orders', key: null, value: 'x'.repeat(31), partition: 0 }, 0, out);
     expect(refused).toMatchObject({ ref: 0, partition: 0 });
     expect(sendResults(out)).toEqual([
       {
@@ -60,17 +60,17 @@ describe('RecordTooLargeException at send() (KafkaProducer.ensureValidRecordSize
   it('the partition is what doSend knows before the accumulator: the explicit one, the key’s, else UNKNOWN_PARTITION (-1)', () => {
     const d = producerDraft(meta, { 'max.request.size': 25 });
     const big = 'x'.repeat(40);
-    const keyed = refuseRecordTooLarge(d, { topic: 'orders', key: 'order-7', value: big }, 0, new Out());
+    const keyed = refuseBeforeAppend(d, { topic: 'orders', key: 'order-7', value: big }, 0, new Out());
     const twin = accumulate(producerDraft(meta), { topic: 'orders', key: 'order-7', value: 'v' }, 0, new Out());
     expect(keyed?.partition).toBe(twin.partition);
-    expect(refuseRecordTooLarge(d, { topic: 'orders', key: null, value: big }, 0, new Out())?.partition).toBe(UNKNOWN_PARTITION);
-    expect(refuseRecordTooLarge(d, { topic: 'orders', key: null, value: big, partition: 2 }, 0, new Out())?.partition).toBe(2);
+    expect(refuseBeforeAppend(d, { topic: 'orders', key: null, value: big }, 0, new Out())?.partition).toBe(UNKNOWN_PARTITION);
+    expect(refuseBeforeAppend(d, { topic: 'orders', key: null, value: big, partition: 2 }, 0, new Out())?.partition).toBe(2);
   });
 
   it('a refused record uses no sequence number and moves no sticky partition: the next record is sequence 0 where it would have been', () => {
     const d = producerDraft(meta, { 'max.request.size': 25 });
     const sticky = d.sticky;
-    refuseRecordTooLarge(d, { topic: 'orders', key: null, value: 'x'.repeat(40) }, 0, new Out());
+    refuseBeforeAppend(d, { topic: 'orders', key: null, value: 'x'.repeat(40) }, 0, new Out());
     expect(d.sticky).toBe(sticky);
     const rec = accumulate(d, { topic: 'orders', key: null, value: 'ok' }, 0, new Out());
     expect(rec.ref).toBe(1);

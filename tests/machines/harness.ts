@@ -9,13 +9,19 @@ import { stateValueToString } from '../../src/sim/kernel/stateValue';
 import { buildScenario } from '../../src/sim/scenario/build';
 import { validateScenario } from '../../src/sim/scenario/validate';
 
-/** The input `buildScenario` gives actor `actorId` of this scenario. */
-export function inputOf(scenario: unknown, actorId: string): unknown {
+/**
+ * The input `buildScenario` gives actor `actorId` of this scenario. A producer's starts knowing every
+ * topic's metadata, past waitOnMetadata (producer/waitOnMetadata.ts), unless `metadataKnown` is false
+ * (as in a run).
+ */
+export function inputOf(scenario: unknown, actorId: string, options: { metadataKnown?: boolean } = {}): unknown {
   const v = validateScenario(scenario);
   if (!v.ok) throw new Error(v.errors.map((e) => `${e.path}: ${e.message}`).join('; '));
   const spec = buildScenario(v.resolved).specs.find((s) => s.id === actorId);
   if (!spec) throw new Error(`no actor ${actorId}`);
-  return spec.input;
+  const input = spec.input as { transactionVersion?: unknown; meta?: { topics: Record<string, unknown> } };
+  if (options.metadataKnown === false || input.transactionVersion === undefined || !input.meta) return spec.input;
+  return { ...input, knownTopics: Object.keys(input.meta.topics) };
 }
 
 export interface Driven {

@@ -25,16 +25,16 @@ describe('opening-story with its first Produce dropped (the Java client: Sender,
   const [first, second] = produces;
 
   it('the second Produce stalls behind the lost one on the same connection', () => {
-    expect(first).toMatchObject({ fate: 'dropped', sentAt: 5 });
-    expect(second).toMatchObject({ fate: 'lost', sentAt: 25, connection: first?.connection, generation: 0 });
-    expect(second?.fault).toBe('stalled behind Produce #3 on orders-service.producer→broker-0');
+    expect(first).toMatchObject({ fate: 'dropped', sentAt: 7 });
+    expect(second).toMatchObject({ fate: 'lost', sentAt: 27, connection: first?.connection, generation: 0 });
+    expect(second?.fault).toBe('stalled behind Produce #5 on orders-service.producer→broker-0');
   });
 
   it('at request.timeout.ms the connection is closed: both requests fail with REQUEST_TIMED_OUT, oldest first', () => {
     const closes = r.trace.steps.filter((s) => s.kind === 'disconnected');
     expect(closes.map((s) => [s.t, s.envelope, s.detail?.reason])).toEqual([
-      [30005, first?.id, 'timeout'],
-      [30005, second?.id, 'timeout'],
+      [30007, first?.id, 'timeout'],
+      [30007, second?.id, 'timeout'],
     ]);
     expect(r.errors('orders-service')).toEqual(['REQUEST_TIMED_OUT', 'REQUEST_TIMED_OUT']);
     expect(r.facts('rejected')).toEqual([]);
@@ -52,8 +52,8 @@ describe('opening-story with its first Produce dropped (the Java client: Sender,
       }),
     ).toEqual([
       // retry.backoff.ms after the close; while retrying only the first sequence is in flight
-      [30105, 1, 0, 0],
-      [30107, 1, 0, 1],
+      [30107, 1, 0, 0],
+      [30109, 1, 0, 1],
     ]);
   });
 
@@ -108,7 +108,7 @@ describe('a connection reset', () => {
   it('fails every request on the connection at once with NETWORK_EXCEPTION; they are retried on a new one', () => {
     const r = runWith(withFaults(opening, [{ type: 'reset', rpc: 'Produce', nth: 1 }]));
     const closes = r.trace.steps.filter((s) => s.kind === 'disconnected');
-    expect(closes.map((s) => [s.t, s.detail?.reason])).toEqual([[5, 'reset']]);
+    expect(closes.map((s) => [s.t, s.detail?.reason])).toEqual([[7, 'reset']]);
     expect(r.errors('orders-service')).toEqual(['NETWORK_EXCEPTION']);
     expect(r.data('orders-0').map((x) => [x.offset, x.sequence])).toEqual([
       [100, 0],

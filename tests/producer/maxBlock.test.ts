@@ -242,7 +242,7 @@ describe('a run whose EndTxn is slower than max.block.ms', () => {
     const trace = run();
     const facts = trace.steps.flatMap((s) => (s.facts as Fact[]).map((f) => ({ t: s.t, f })));
     const timeouts = facts.filter((x) => x.f.kind === 'clientError' && x.f.error === 'TimeoutException');
-    expect(timeouts.map((x) => x.t)).toEqual([2002, 4002]);
+    expect(timeouts.map((x) => x.t)).toEqual([2004, 4004]);
     const appCalls = trace.steps.filter((s) => s.kind === 'call' && s.from === 'orders-service.app').map((s) => s.label);
     // no abortTransaction(): it would throw while the commit is pending
     expect(appCalls.filter((c) => c.endsWith('Transaction'))).toEqual([

@@ -31,8 +31,8 @@ describe('the fault space of a replicated scenario', () => {
   it('slows each follower link from each instant its leader appends, once per follower and instant', () => {
     const slow = space.filter((c) => c.fault.type === 'slowReplication');
     // two appends (a and b) on broker-0, each with two followers
-    expect(slow.map((c) => `${c.process}@${c.time}`)).toEqual(['broker-1@6', 'broker-2@6', 'broker-1@3006', 'broker-2@3006']);
-    expect(slow[0]?.fault).toMatchObject({ type: 'slowReplication', target: 'broker-1', at: 6, delayMs: SLOW_REPLICATION_DELAY_MS });
+    expect(slow.map((c) => `${c.process}@${c.time}`)).toEqual(['broker-1@8', 'broker-2@8', 'broker-1@3006', 'broker-2@3006']);
+    expect(slow[0]?.fault).toMatchObject({ type: 'slowReplication', target: 'broker-1', at: 8, delayMs: SLOW_REPLICATION_DELAY_MS });
     expect(slow.every((c) => c.kind === 'delay')).toBe(true);
     expect(enumerateFaults(runSchedule(base, []), -1, { kinds: ['crash'] }).some((c) => c.fault.type === 'slowReplication')).toBe(false);
   });

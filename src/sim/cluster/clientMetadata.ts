@@ -46,6 +46,12 @@ export interface ClientMetadataState {
   readonly attempts: number;
   /** Answers in a row that changed no leader epoch (equivalentResponseCount). */
   readonly equivalentResponses: number;
+  /**
+   * The request in flight is a producer's partial one, for the topics its send() just added
+   * (ProducerMetadata.newMetadataRequestBuilderForNewTopics): its answer or failure leaves a full
+   * update as it was.
+   */
+  readonly partial?: true;
 }
 
 export const INITIAL_CLIENT_METADATA: ClientMetadataState = {
@@ -106,7 +112,8 @@ export function timeToNextUpdate(s: ClientMetadataState, config: MetadataConfig,
  * A topic whose leader can move: its metadata carries leader epochs (a replicated topic, or one this
  * client has had a Metadata answer for). The model's one-replica topics carry none; their leaders
  * never move, so a disconnect or metadata.max.age.ms does not refresh them, and runs with one replica
- * per partition send no Metadata request at all (Kafka's clients would, and learn nothing new).
+ * per partition send no Metadata request but a producer's partial one for the topics its send() adds
+ * (producer/waitOnMetadata.ts; Kafka's clients would refresh too, and learn nothing new).
  */
 export function leaderCanMove(meta: ClusterMetadata, topic: string): boolean {
   return meta.topics[topic]?.leaderEpochs !== undefined;
@@ -175,13 +182,39 @@ export function nextMetadataStep(
   return broker === null ? { kind: 'idle' } : { kind: 'send', broker };
 }
 
-export function metadataSent(s: ClientMetadataState, correlationId: number): ClientMetadataState {
-  return { ...s, inFlight: correlationId };
+export function metadataSent(s: ClientMetadataState, correlationId: number, partial = false): ClientMetadataState {
+  return partial ? { ...s, inFlight: correlationId, partial: true } : { ...s, inFlight: correlationId };
 }
 
-/** Metadata.failedUpdate (the Metadata request was lost): back off by attempts; the update is still owed. */
+/**
+ * Metadata.failedUpdate (the Metadata request was lost): back off by attempts; the update is still
+ * owed — a partial one by the topics still new (the caller's), so no full update is asked for.
+ */
 export function failedUpdate(s: ClientMetadataState, now: number): ClientMetadataState {
-  return { ...s, inFlight: null, lastRefreshMs: now, attempts: s.attempts + 1, equivalentResponses: 0, updateRequested: true };
+  const { partial, ...rest } = s;
+  return {
+    ...rest,
+    inFlight: null,
+    lastRefreshMs: now,
+    attempts: s.attempts + 1,
+    equivalentResponses: 0,
+    updateRequested: partial ? s.updateRequested : true,
+  };
+}
+
+/**
+ * Metadata.update of a partial answer (isPartialUpdate): the request counts as done (lastRefreshMs,
+ * attempts), but neither the full update asked for nor the metadata's age (lastSuccessfulRefreshMs)
+ * changes; a partition in error asks for a full one.
+ */
+export function partialUpdateDone(s: ClientMetadataState, answered: ClientMetadataState): ClientMetadataState {
+  const { partial: _, ...rest } = answered;
+  return {
+    ...rest,
+    updateRequested: s.updateRequested || answered.updateRequested,
+    lastSuccessfulRefreshMs: s.lastSuccessfulRefreshMs,
+    equivalentResponses: s.equivalentResponses,
+  };
 }
 
 function withPartition(t: TopicMetadata, partition: number, leader: ActorId | null, epoch: number): TopicMetadata {

@@ -126,18 +126,34 @@ export function noteConnectionAttempts(d: MetadataHolder, effects: readonly Effe
 
 export const METADATA_TIMER = 'metadata';
 
-/** DefaultMetadataUpdater.maybeUpdate, for a client interested in `topics`. */
-export function maybeUpdateMetadata(d: MetadataHolder, topics: readonly string[], now: number, out: Out): void {
-  const step = nextMetadataStep(d.metadata, d.meta, d.connections, d.config, now, refreshesPeriodically(d.meta, topics));
+/**
+ * DefaultMetadataUpdater.maybeUpdate, for a client interested in `topics`. `newTopics`: a producer's
+ * topics that its send() added and no answer named yet (ProducerMetadata.newTopics, whose
+ * requestUpdateForNewTopics makes an update due): unless a full update is asked for or the metadata
+ * has aged past metadata.max.age.ms, the request asks for them alone (Metadata.newMetadataRequestAndVersion:
+ * a partial update).
+ */
+export function maybeUpdateMetadata(
+  d: MetadataHolder,
+  topics: readonly string[],
+  now: number,
+  out: Out,
+  newTopics: readonly string[] = [],
+): void {
+  const expires = refreshesPeriodically(d.meta, topics);
+  const fresh = !expires || d.metadata.lastSuccessfulRefreshMs + d.config['metadata.max.age.ms'] > now;
+  const partial = newTopics.length > 0 && !d.metadata.updateRequested && fresh;
+  const state = newTopics.length > 0 ? requestUpdate(d.metadata) : d.metadata;
+  const step = nextMetadataStep(state, d.meta, d.connections, d.config, now, expires);
   if (step.kind === 'wait') out.timer(METADATA_TIMER, 'metadataUpdateDue', step.ms, {}, true);
   if (step.kind !== 'send') return;
   const correlationId = d.nextCorrelationId;
   d.nextCorrelationId += 1;
-  d.metadata = metadataSent(d.metadata, correlationId);
+  d.metadata = metadataSent(d.metadata, correlationId, partial);
   out.send(
     step.broker,
     'Metadata',
-    { correlationId, topics: [...topics] },
+    { correlationId, topics: partial ? [...newTopics] : [...topics] },
     { timeoutMs: d.config['request.timeout.ms'], background: true },
   );
 }

@@ -14,6 +14,7 @@ import { poss } from './names';
 import { translateDuring, translateNote, translateReason, translateRefusal } from './notes';
 import { heldRecordNote, poisonedNote } from './sendOutsideTransaction';
 import { countUpTo, eventKey, type Occurrence, outcomeAt } from './traceIndex';
+import { metadataTimeoutClause } from './waitOnMetadata';
 
 type F<K extends Fact['kind']> = Extract<Fact, { kind: K }>;
 
@@ -206,6 +207,9 @@ function clientError(ctx: NarrationContext, f: F<'clientError'>): string {
   const poisoned = f.fatal ? poisonedNote(who, f.during, lang) : null;
   if (poisoned) return poisoned;
   const refused = f.during.match(/^(\w+): (.+)$/);
+  const metadataTimeout =
+    f.error === 'TimeoutException' && refused?.[1] === 'send' ? metadataTimeoutClause(lang, who, refused[2] as string) : null;
+  if (metadataTimeout) return metadataTimeout;
   if (f.error === 'TimeoutException' && refused && BLOCKING_CALLS.has(refused[1] as string))
     return blockedCallTimedOut(lang, who, refused[1] as string, refused[2] as string);
   if (REFUSAL_EXCEPTIONS.has(f.error) && refused) {

@@ -344,6 +344,23 @@ export function timerClause(ctx: NarrationContext): string {
   }
 }
 
+/** send() returned after waitOnMetadata held it: the metadata came, or max.block.ms passed first. */
+function sendAfterMetadataClause(lang: Language, who: string, d: P): string {
+  const ms = groupDigits(num(d.waitedMs));
+  if (d.failed !== undefined)
+    return say(
+      lang,
+      `send() returned to ${who} after ${ms} ms in waitOnMetadata, its record failed with ${str(d.failed)}: the future send() returns and the record's callback carry it, nothing was thrown`,
+      `send()가 waitOnMetadata에서 ${ms} ms를 기다린 뒤 반환됐고, 레코드는 ${josa(str(d.failed), '으로/로')} 실패했습니다. 예외를 던지지 않고 send()가 돌려준 future와 레코드의 callback으로 알립니다.`,
+    );
+  const tp = topicPartitionKey(str(d.topic), num(d.partition));
+  return say(
+    lang,
+    `send() returned to ${who} once the metadata came, after ${ms} ms in waitOnMetadata: the record waits in the producer's batch for ${tp}`,
+    `메타데이터가 도착해 send()가 waitOnMetadata에서 ${ms} ms를 기다린 뒤 반환됐습니다. 레코드는 ${tp}용 배치에서 기다립니다.`,
+  );
+}
+
 function replyClause(ctx: NarrationContext, who: string, d: P): string {
   const { lang } = ctx;
   const call = str(d.call);
@@ -358,6 +375,7 @@ function replyClause(ctx: NarrationContext, who: string, d: P): string {
   }
   switch (call) {
     case 'send':
+      if (typeof d.waitedMs === 'number') return sendAfterMetadataClause(lang, who, d);
       return say(
         lang,
         `send() returned to ${who} at once: the record waits in the producer's batch for ${topicPartitionKey(str(d.topic), num(d.partition))} (send is asynchronous)`,

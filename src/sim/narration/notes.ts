@@ -3,7 +3,9 @@
  * English. Narration keeps them as they are in English and translates the known ones for Korean;
  * an unknown note is quoted as it is rather than dropped.
  */
+
 import { count, josa, type Language } from './language';
+import { WAIT_ON_METADATA_KO_RULES } from './waitOnMetadata';
 
 type Rule = readonly [RegExp, (m: RegExpMatchArray) => string];
 
@@ -16,6 +18,7 @@ const COMMITS_KO: Readonly<Record<string, string>> = {
 };
 
 const KO_RULES: readonly Rule[] = [
+  ...WAIT_ON_METADATA_KO_RULES,
   [
     /^an operator ran kafka-consumer-groups --reset-offsets (.+) on group (\S+) \((\S+)\); it printed "(.+)" and reset nothing$/,
     (m) =>

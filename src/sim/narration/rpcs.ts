@@ -21,6 +21,7 @@ import { listOffsetsClause, listOffsetsResponseClause } from './listOffsets';
 import { poss } from './names';
 import { isReplicaFetch, isReplicaFetchResponse, replicaFetchClause, replicaFetchResponseClause } from './replication';
 import { batchedAddPartitionsClause, flatAnswer, heldProduceClause } from './verification';
+import { metadataRequestClause } from './waitOnMetadata';
 
 type P = Record<string, unknown>;
 const str = (v: unknown): string => (typeof v === 'string' ? v : String(v ?? ''));
@@ -407,6 +408,8 @@ export function rpcClause(ctx: NarrationContext): string {
       return partitionChangeClause(ctx);
     case 'PartitionChangeResponse':
       return partitionChangeResponseClause(ctx);
+    case 'Metadata':
+      return metadataRequestClause(lang, to, from, Array.isArray(p.topics) ? (p.topics as string[]) : []);
     default:
       return say(
         lang,

@@ -17,7 +17,6 @@ import {
   noteConnectionAttempts,
   noteConnectionEvent,
   onMetadataLost,
-  onMetadataResponse,
 } from '../cluster/metadataUpdater';
 import { type ConnectionClosedEvent, type DisconnectedEvent, disconnectError } from '../kernel/effects';
 import type { ActorId } from '../kernel/envelope';
@@ -58,7 +57,7 @@ import {
   onProduceResponse,
   type ProducerDraft,
   producerTopics,
-  refuseRecordTooLarge,
+  refuseBeforeAppend,
   type SendArgs,
 } from './sender';
 import {
@@ -77,6 +76,14 @@ import {
   replyToApp,
   type TxnSignal,
 } from './transactionManager';
+import {
+  awaitsMetadata,
+  holdSend,
+  onProducerMetadataResponse,
+  onSendMaxBlockExpired,
+  releaseWhenFatal,
+  SEND_MAX_BLOCK_TIMER,
+} from './waitOnMetadata';
 
 /** The coordinator responses the TransactionManager handles. */
 export type CoordinatorResponseRpc = CoordinatorResponse['type'];
@@ -151,10 +158,11 @@ function producerAction<E extends ProducerEvent>(fn: (d: ProducerDraft, ev: E, o
       }
       completeFlushIfDone(d, out);
       // NetworkClient.poll: a metadata update asked for by what just happened goes out (or is scheduled)
-      maybeUpdateMetadata(d, producerTopics(d), ev.now, out);
+      maybeUpdateMetadata(d, producerTopics(d), ev.now, out, d.newTopics);
     }
     if (signal === 'fatal') {
       failEverything(d, (d.lastError as KafkaError) ?? 'PRODUCER_FENCED', out);
+      releaseWhenFatal(d, ev.now, out);
       // a flush() that waited returns once its records have failed (RecordAccumulator.awaitFlushCompletion throws nothing)
       completeFlushIfDone(d, out);
     }
@@ -186,6 +194,18 @@ export function becomeAbortable(d: ProducerDraft, out: Out): void {
     replyToApp(d, out, false, d.lastError ?? 'KafkaException');
 }
 
+/**
+ * What send()'s reply tells the application: the record's ref and partition; `waitedMs` after
+ * waitOnMetadata held it, `failed` when it gave up there (the future failed with TimeoutException).
+ */
+const sendReplyExtra = (args: SendArgs, rec: { ref: number; topic: string; partition: number }) => ({
+  ref: rec.ref,
+  topic: rec.topic,
+  partition: rec.partition,
+  ...(args.metadataWaitMs !== undefined ? { waitedMs: args.metadataWaitMs } : {}),
+  ...(args.metadataTimeoutMs !== undefined ? { failed: 'TimeoutException' } : {}),
+});
+
 const replyNow = (out: Out, from: string, call: string, ok: boolean, error: string | null = null, extra: Record<string, unknown> = {}) =>
   out.call(from, 'reply', { call, ok, error, ...extra });
 
@@ -196,14 +216,14 @@ const replyNow = (out: Out, from: string, call: string, ok: boolean, error: stri
  */
 const onSend = producerAction((d, call: EventOf<'send'>, out) => {
   const args = call.args.callback ? { ...call.args, callbackTo: call.from } : call.args;
-  const refused = refuseRecordTooLarge(d, args, call.now, out);
+  const refused = refuseBeforeAppend(d, args, call.now, out);
   if (refused) {
-    replyNow(out, call.from, 'send', true, null, { ref: refused.ref, topic: call.args.topic, partition: refused.partition });
+    replyNow(out, call.from, 'send', true, null, sendReplyExtra(call.args, refused));
     return d.transactional ? 'abortable' : 'none';
   }
   const rec = accumulate(d, args, call.now, out);
   maybeAddPartition(d, keyOf(rec));
-  replyNow(out, call.from, 'send', true, null, { ref: rec.ref, topic: rec.topic, partition: rec.partition });
+  replyNow(out, call.from, 'send', true, null, sendReplyExtra(call.args, rec));
   // the Sender loop that follows sends it at once with linger.ms=0 (v2), or after AddPartitionsToTxn (v1)
   return 'none';
 });
@@ -219,9 +239,9 @@ const onSend = producerAction((d, call: EventOf<'send'>, out) => {
 const sendOutsideTransaction = (state: StateOutsideTransaction) =>
   producerAction((d, call: EventOf<'send'>, out) => {
     const args = call.args.callback ? { ...call.args, callbackTo: call.from } : call.args;
-    const refused = refuseRecordTooLarge(d, args, call.now, out);
+    const refused = refuseBeforeAppend(d, args, call.now, out);
     if (refused) {
-      const extra = { ref: refused.ref, topic: call.args.topic, partition: refused.partition };
+      const extra = sendReplyExtra(call.args, refused);
       if (d.inTransaction) {
         replyNow(out, call.from, 'send', true, null, extra);
         return state === 'COMMITTING_TRANSACTION' ? 'abortable' : 'none';
@@ -298,9 +318,9 @@ const ABORTABLE_SEND_REASON = 'Cannot send: the transaction hit an abortable err
  */
 const sendInAbortableError = producerAction((d, call: EventOf<'send'>, out) => {
   const args = call.args.callback ? { ...call.args, callbackTo: call.from } : call.args;
-  const refused = refuseRecordTooLarge(d, args, call.now, out);
+  const refused = refuseBeforeAppend(d, args, call.now, out);
   if (refused) {
-    replyNow(out, call.from, 'send', true, null, { ref: refused.ref, topic: call.args.topic, partition: refused.partition });
+    replyNow(out, call.from, 'send', true, null, sendReplyExtra(call.args, refused));
     return 'none';
   }
   accumulate(d, args, call.now, out);
@@ -327,7 +347,7 @@ const rejectWhenFatal = (reason: string) =>
 const sendWhenFatal = handle((ctx: ProducerContext, call: EventOf<'send'>, out: Out): ProducerContext => {
   const d: ProducerDraft = producerDraft(ctx);
   const args = call.args.callback ? { ...call.args, callbackTo: call.from } : call.args;
-  if (!refuseRecordTooLarge(d, args, call.now, out)) appendThenAbortWhenFatal(d, args, call.now, out);
+  if (!refuseBeforeAppend(d, args, call.now, out)) appendThenAbortWhenFatal(d, args, call.now, out);
   refuseInErrorState(d, call, out, d.lastError, FATAL_REASON);
   return d;
 });
@@ -368,8 +388,14 @@ const onProduceResponseEvent = producerAction((d, ev: EventOf<'ProduceResponse'>
 });
 
 /** The answer to a Metadata request: leaders and epochs as the cluster knows them now; the drain that follows sends to them. */
-const onMetadataResponseEvent = producerAction((d, ev: EventOf<'MetadataResponse'>) => {
-  onMetadataResponse(d, ev.payload, ev.now);
+const onMetadataResponseEvent = producerAction((d, ev: EventOf<'MetadataResponse'>, out) => {
+  onProducerMetadataResponse(d, ev.payload, ev.now, out);
+  return 'none';
+});
+
+/** send() to a topic whose metadata the producer does not know: it blocks in waitOnMetadata (waitOnMetadata.ts). */
+const onSendAwaitingMetadata = producerAction((d, call: EventOf<'send'>, out) => {
+  holdSend(d, call, out);
   return 'none';
 });
 
@@ -527,6 +553,7 @@ function closeNow(ctx: ProducerContext, from: ActorId, out: Out): ProducerContex
   out.cancel(METADATA_TIMER);
   // a transactional call still waiting (Kafka Streams closes the producer when its abort gives up)
   if (ctx.waiting?.deadline !== undefined) out.cancel(MAX_BLOCK_TIMER);
+  if (ctx.heldSend) out.cancel(SEND_MAX_BLOCK_TIMER);
   replyNow(out, from, 'close', true);
   return { ...initialProducerContext(inputOf(ctx)), nextCorrelationId: ctx.nextCorrelationId, nextRef: ctx.nextRef };
 }
@@ -546,7 +573,8 @@ const FATAL_REASON = 'The producer is in a fatal error state (fenced) and must b
 
 /** max.block.ms passed for the waiting transactional call: it throws TimeoutException (maxBlock.ts). */
 const onMaxBlock = producerAction((d, ev: EventOf<'maxBlockExpired'>, out) => {
-  onMaxBlockExpired(d, ev, out);
+  if (ev.data.call === 'send') onSendMaxBlockExpired(d, ev.now, out);
+  else onMaxBlockExpired(d, ev, out);
   return 'none';
 });
 
@@ -597,6 +625,13 @@ function withPendingTransition<const T extends Record<string, unknown>>(on: T): 
   return wrapped as T;
 }
 
+/** A live state's handlers, with send() preceded by waitOnMetadata's: a topic not known holds it. */
+function withWaitOnMetadata<const T extends Record<string, unknown>>(on: T): T {
+  const own = on.send;
+  if (own === undefined) return on;
+  return { ...on, send: [{ guard: 'awaitsMetadata', actions: onSendAwaitingMetadata }, ...(Array.isArray(own) ? own : [own])] };
+}
+
 /**
  * A call whose transition TransactionManager.State.isTransitionValid refuses: transitionTo throws
  * IllegalStateException on the application's thread and the state stays as it was.
@@ -632,6 +667,7 @@ export const producerMachine = setup({
     closeDone: ({ context }) => context.waiting?.call === 'close' && !hasIncompleteRecords(context),
     retriesPending: ({ context, event }) => retriesPending(context, event.type),
     otherPending: ({ context, event }) => otherThanPending(context, event.type),
+    awaitsMetadata: ({ context, event }) => awaitsMetadata(context, event),
   },
 }).createMachine({
   id: 'producer',
@@ -679,14 +715,16 @@ export const producerMachine = setup({
       },
       states: {
         UNINITIALIZED: {
-          on: withPendingTransition({
-            initTransactions: { target: 'INITIALIZING', actions: onInitTransactions },
-            send: [{ guard: 'idempotentOnly', actions: onSend }, { actions: sendOutsideTransaction('UNINITIALIZED') }],
-            beginTransaction: { actions: rejectCall('Cannot call beginTransaction before initTransactions') },
-            commitTransaction: { actions: invalidTransition('UNINITIALIZED', 'COMMITTING_TRANSACTION') },
-            abortTransaction: { actions: invalidTransition('UNINITIALIZED', 'ABORTING_TRANSACTION') },
-            sendOffsetsToTransaction: { actions: noTransactionInProgress('UNINITIALIZED') },
-          }),
+          on: withWaitOnMetadata(
+            withPendingTransition({
+              initTransactions: { target: 'INITIALIZING', actions: onInitTransactions },
+              send: [{ guard: 'idempotentOnly', actions: onSend }, { actions: sendOutsideTransaction('UNINITIALIZED') }],
+              beginTransaction: { actions: rejectCall('Cannot call beginTransaction before initTransactions') },
+              commitTransaction: { actions: invalidTransition('UNINITIALIZED', 'COMMITTING_TRANSACTION') },
+              abortTransaction: { actions: invalidTransition('UNINITIALIZED', 'ABORTING_TRANSACTION') },
+              sendOffsetsToTransaction: { actions: noTransactionInProgress('UNINITIALIZED') },
+            }),
+          ),
         },
         /** Asking for a producer id: the first one, or protocol v1's epoch bump that ends an abort ('completed'). */
         INITIALIZING: {
@@ -694,68 +732,76 @@ export const producerMachine = setup({
             { guard: 'initialized', target: 'READY' },
             { guard: 'completed', target: 'READY' },
           ],
-          on: withPendingTransition({
-            send: [{ guard: 'idempotentOnly', actions: onSend }, { actions: sendOutsideTransaction('INITIALIZING') }],
-            // a transactional producer's second initTransactions() waits for the same result (handleCachedTransactionRequestResult)
-            initTransactions: { guard: 'idempotentOnly', actions: notTransactional },
-            beginTransaction: { actions: invalidTransition('INITIALIZING', 'IN_TRANSACTION') },
-            commitTransaction: { actions: invalidTransition('INITIALIZING', 'COMMITTING_TRANSACTION') },
-            abortTransaction: { actions: invalidTransition('INITIALIZING', 'ABORTING_TRANSACTION') },
-            sendOffsetsToTransaction: { actions: noTransactionInProgress('INITIALIZING') },
-          }),
+          on: withWaitOnMetadata(
+            withPendingTransition({
+              send: [{ guard: 'idempotentOnly', actions: onSend }, { actions: sendOutsideTransaction('INITIALIZING') }],
+              // a transactional producer's second initTransactions() waits for the same result (handleCachedTransactionRequestResult)
+              initTransactions: { guard: 'idempotentOnly', actions: notTransactional },
+              beginTransaction: { actions: invalidTransition('INITIALIZING', 'IN_TRANSACTION') },
+              commitTransaction: { actions: invalidTransition('INITIALIZING', 'COMMITTING_TRANSACTION') },
+              abortTransaction: { actions: invalidTransition('INITIALIZING', 'ABORTING_TRANSACTION') },
+              sendOffsetsToTransaction: { actions: noTransactionInProgress('INITIALIZING') },
+            }),
+          ),
         },
         READY: {
-          on: withPendingTransition({
-            send: [
-              { guard: 'notIdempotent', actions: onSend },
-              { guard: 'idempotentOnly', actions: onSend },
-              { actions: sendOutsideTransaction('READY') },
-            ],
-            beginTransaction: [
-              { guard: 'transactional', target: 'IN_TRANSACTION', actions: onBeginTransaction },
-              { actions: notTransactional },
-            ],
-            // READY → INITIALIZING is not a valid transition: a producer initialises its transactions once
-            initTransactions: [
-              { guard: 'transactional', actions: invalidTransition('READY', 'INITIALIZING') },
-              { actions: notTransactional },
-            ],
-            commitTransaction: [
-              { guard: 'transactional', actions: invalidTransition('READY', 'COMMITTING_TRANSACTION') },
-              { actions: notTransactional },
-            ],
-            abortTransaction: [
-              { guard: 'transactional', actions: invalidTransition('READY', 'ABORTING_TRANSACTION') },
-              { actions: notTransactional },
-            ],
-            sendOffsetsToTransaction: [
-              { guard: 'transactional', actions: noTransactionInProgress('READY') },
-              { actions: notTransactional },
-            ],
-          }),
+          on: withWaitOnMetadata(
+            withPendingTransition({
+              send: [
+                { guard: 'notIdempotent', actions: onSend },
+                { guard: 'idempotentOnly', actions: onSend },
+                { actions: sendOutsideTransaction('READY') },
+              ],
+              beginTransaction: [
+                { guard: 'transactional', target: 'IN_TRANSACTION', actions: onBeginTransaction },
+                { actions: notTransactional },
+              ],
+              // READY → INITIALIZING is not a valid transition: a producer initialises its transactions once
+              initTransactions: [
+                { guard: 'transactional', actions: invalidTransition('READY', 'INITIALIZING') },
+                { actions: notTransactional },
+              ],
+              commitTransaction: [
+                { guard: 'transactional', actions: invalidTransition('READY', 'COMMITTING_TRANSACTION') },
+                { actions: notTransactional },
+              ],
+              abortTransaction: [
+                { guard: 'transactional', actions: invalidTransition('READY', 'ABORTING_TRANSACTION') },
+                { actions: notTransactional },
+              ],
+              sendOffsetsToTransaction: [
+                { guard: 'transactional', actions: noTransactionInProgress('READY') },
+                { actions: notTransactional },
+              ],
+            }),
+          ),
         },
         IN_TRANSACTION: {
           always: { guard: 'abortable', target: 'ABORTABLE_ERROR' },
-          on: withPendingTransition({
-            send: { actions: onSend },
-            sendOffsetsToTransaction: { actions: onSendOffsets },
-            commitTransaction: { target: 'COMMITTING_TRANSACTION', actions: onEndTransaction('COMMIT') },
-            abortTransaction: { target: 'ABORTING_TRANSACTION', actions: onEndTransaction('ABORT') },
-            beginTransaction: { actions: invalidTransition('IN_TRANSACTION', 'IN_TRANSACTION') },
-            initTransactions: { actions: invalidTransition('IN_TRANSACTION', 'INITIALIZING') },
-          }),
+          on: withWaitOnMetadata(
+            withPendingTransition({
+              send: { actions: onSend },
+              sendOffsetsToTransaction: { actions: onSendOffsets },
+              commitTransaction: { target: 'COMMITTING_TRANSACTION', actions: onEndTransaction('COMMIT') },
+              abortTransaction: { target: 'ABORTING_TRANSACTION', actions: onEndTransaction('ABORT') },
+              beginTransaction: { actions: invalidTransition('IN_TRANSACTION', 'IN_TRANSACTION') },
+              initTransactions: { actions: invalidTransition('IN_TRANSACTION', 'INITIALIZING') },
+            }),
+          ),
         },
         COMMITTING_TRANSACTION: {
           always: [
             { guard: 'completed', target: 'READY' },
             { guard: 'abortable', target: 'ABORTABLE_ERROR' },
           ],
-          on: withPendingTransition({
-            send: { actions: sendOutsideTransaction('COMMITTING_TRANSACTION') },
-            beginTransaction: { actions: invalidTransition('COMMITTING_TRANSACTION', 'IN_TRANSACTION') },
-            initTransactions: { actions: invalidTransition('COMMITTING_TRANSACTION', 'INITIALIZING') },
-            sendOffsetsToTransaction: { actions: noTransactionInProgress('COMMITTING_TRANSACTION') },
-          }),
+          on: withWaitOnMetadata(
+            withPendingTransition({
+              send: { actions: sendOutsideTransaction('COMMITTING_TRANSACTION') },
+              beginTransaction: { actions: invalidTransition('COMMITTING_TRANSACTION', 'IN_TRANSACTION') },
+              initTransactions: { actions: invalidTransition('COMMITTING_TRANSACTION', 'INITIALIZING') },
+              sendOffsetsToTransaction: { actions: noTransactionInProgress('COMMITTING_TRANSACTION') },
+            }),
+          ),
         },
         ABORTING_TRANSACTION: {
           // an abortable error is skipped while aborting (transitionToAbortableError)
@@ -763,31 +809,38 @@ export const producerMachine = setup({
             { guard: 'completed', target: 'READY' },
             { guard: 'epochBump', target: 'INITIALIZING' },
           ],
-          on: withPendingTransition({
-            send: { actions: sendOutsideTransaction('ABORTING_TRANSACTION') },
-            beginTransaction: { actions: invalidTransition('ABORTING_TRANSACTION', 'IN_TRANSACTION') },
-            initTransactions: { actions: invalidTransition('ABORTING_TRANSACTION', 'INITIALIZING') },
-            sendOffsetsToTransaction: { actions: noTransactionInProgress('ABORTING_TRANSACTION') },
-          }),
+          on: withWaitOnMetadata(
+            withPendingTransition({
+              send: { actions: sendOutsideTransaction('ABORTING_TRANSACTION') },
+              beginTransaction: { actions: invalidTransition('ABORTING_TRANSACTION', 'IN_TRANSACTION') },
+              initTransactions: { actions: invalidTransition('ABORTING_TRANSACTION', 'INITIALIZING') },
+              sendOffsetsToTransaction: { actions: noTransactionInProgress('ABORTING_TRANSACTION') },
+            }),
+          ),
         },
         ABORTABLE_ERROR: {
-          on: withPendingTransition({
-            abortTransaction: { target: 'ABORTING_TRANSACTION', actions: onEndTransaction('ABORT') },
-            commitTransaction: {
-              actions: rejectInErrorState('abortable', 'Cannot commit: the transaction hit an abortable error; call abortTransaction'),
-            },
-            send: { actions: sendInAbortableError },
-            sendOffsetsToTransaction: {
-              actions: rejectInErrorState('abortable', 'Cannot send offsets: the transaction hit an abortable error'),
-            },
-            // maybeFailWithError comes first: the abortable error is thrown
-            beginTransaction: {
-              actions: rejectInErrorState('abortable', 'Cannot begin: the transaction hit an abortable error; call abortTransaction'),
-            },
-            initTransactions: {
-              actions: rejectInErrorState('abortable', 'Cannot initialize: the transaction hit an abortable error; call abortTransaction'),
-            },
-          }),
+          on: withWaitOnMetadata(
+            withPendingTransition({
+              abortTransaction: { target: 'ABORTING_TRANSACTION', actions: onEndTransaction('ABORT') },
+              commitTransaction: {
+                actions: rejectInErrorState('abortable', 'Cannot commit: the transaction hit an abortable error; call abortTransaction'),
+              },
+              send: { actions: sendInAbortableError },
+              sendOffsetsToTransaction: {
+                actions: rejectInErrorState('abortable', 'Cannot send offsets: the transaction hit an abortable error'),
+              },
+              // maybeFailWithError comes first: the abortable error is thrown
+              beginTransaction: {
+                actions: rejectInErrorState('abortable', 'Cannot begin: the transaction hit an abortable error; call abortTransaction'),
+              },
+              initTransactions: {
+                actions: rejectInErrorState(
+                  'abortable',
+                  'Cannot initialize: the transaction hit an abortable error; call abortTransaction',
+                ),
+              },
+            }),
+          ),
         },
       },
     },

@@ -3,6 +3,7 @@
  * records waiting to be batched (RecordAccumulator), the batches in flight or waiting to be retried
  * (Sender), and the transaction bookkeeping (TransactionManager).
  */
+
 import type { Mutable } from '../actors/draft';
 import { type ClientMetadataState, INITIAL_CLIENT_METADATA } from '../cluster/clientMetadata';
 import { type ConnectionStates, NO_CONNECTION_STATES } from '../cluster/connectionStates';
@@ -13,6 +14,7 @@ import type { Headers } from '../log/recordBatch';
 import type { TopicPartition } from '../protocol/messages';
 import type { StickyPartition } from './partitioner';
 import { type PartitionQueue, queueSize } from './recordAccumulator';
+import type { SendArgs } from './sender';
 
 export interface PendingRecord {
   /** The application's handle on this record (for its send result). */
@@ -188,6 +190,12 @@ export interface ProducerContext {
    * it. Calling the same method again waits for that result; another transactional call is refused.
    */
   readonly pendingTransition: PendingTransition | null;
+  /** ProducerMetadata's topics with metadata: a Metadata answer named them (a new producer knows none). */
+  readonly topicsKnown: readonly string[];
+  /** ProducerMetadata.newTopics: added by a send() (waitOnMetadata), no answer named them yet. */
+  readonly newTopics: readonly string[];
+  /** The send() blocked in waitOnMetadata until its topic is known, or until `deadline` (max.block.ms). */
+  readonly heldSend: HeldSend | null;
   /**
    * What the last event asked of the TransactionManager's state (Kafka's transitionTo calls in its
    * handlers): the machine's guards read it and take the transition. Reset by every handler.
@@ -199,6 +207,13 @@ export interface ProducerContext {
  * initialized → READY, completed → READY, abortable → ABORTABLE_ERROR, fatal → FATAL_ERROR,
  * epochBump → INITIALIZING (protocol v1's abort that bumps the epoch: TransactionManager.completeTransaction).
  */
+/** A send() waiting in waitOnMetadata: the call as the application made it. */
+export interface HeldSend {
+  readonly from: ActorId;
+  readonly args: SendArgs;
+  readonly deadline: number;
+}
+
 export type TxnSignal = 'none' | 'initialized' | 'completed' | 'abortable' | 'fatal' | 'epochBump';
 
 export interface ProducerInput {
@@ -208,6 +223,11 @@ export interface ProducerInput {
   readonly meta: ClusterMetadata;
   readonly config: ProducerConfig;
   readonly transactionVersion: 1 | 2;
+  /**
+   * Topics whose metadata the producer starts with: none in a run (a KafkaProducer knows no topic
+   * before its first send()); machine tests of other rules start past waitOnMetadata.
+   */
+  readonly knownTopics?: readonly string[];
 }
 
 export function initialProducerContext(input: ProducerInput): ProducerContext {
@@ -254,6 +274,9 @@ export function initialProducerContext(input: ProducerInput): ProducerContext {
     abortableError: null,
     waiting: null,
     pendingTransition: null,
+    topicsKnown: input.knownTopics ?? [],
+    newTopics: [],
+    heldSend: null,
     txnSignal: 'none',
   };
 }
@@ -313,6 +336,9 @@ export function producerDraft(c: ProducerContext): Mutable<ProducerContext> {
     abortableError: c.abortableError,
     waiting: c.waiting,
     pendingTransition: c.pendingTransition,
+    topicsKnown: c.topicsKnown,
+    newTopics: c.newTopics,
+    heldSend: c.heldSend,
     txnSignal: 'none',
   };
 }

@@ -58,6 +58,10 @@ export interface SendArgs {
   readonly callback?: boolean;
   /** Set by send() from the call: the actor the failure is reported to (a `sendFailed` call). */
   readonly callbackTo?: ActorId;
+  /** Set by the producer when its waitOnMetadata gave up after this many ms (waitOnMetadata.ts). */
+  readonly metadataTimeoutMs?: number;
+  /** Set by the producer when send() went on after waitOnMetadata held it this long. */
+  readonly metadataWaitMs?: number;
 }
 
 /**
@@ -96,8 +100,9 @@ export const UNKNOWN_PARTITION = -1;
  * The model sizes a record without the batch header Kafka's upper bound adds. Returns the refused
  * record, or null when it may go on to the accumulator.
  */
-export function refuseRecordTooLarge(d: ProducerDraft, args: SendArgs, now: number, out: Out): PendingRecord | null {
+export function refuseBeforeAppend(d: ProducerDraft, args: SendArgs, now: number, out: Out): PendingRecord | null {
   const { headers, bytes } = sizeOf(args);
+  if (args.metadataTimeoutMs !== undefined) return refuseMetadataTimeout(d, args, headers, bytes, now, out);
   const max = d.config['max.request.size'];
   if (bytes <= max) return null;
   const count = d.meta.topics[args.topic]?.partitions ?? 1;
@@ -108,6 +113,19 @@ export function refuseRecordTooLarge(d: ProducerDraft, args: SendArgs, now: numb
   recordResult(d, out, [rec], null, 'RecordTooLargeException');
   // doSend's catch: transactionManager.maybeTransitionToErrorState(e)
   transitionToAbortable(d, 'RecordTooLargeException');
+  return rec;
+}
+
+/**
+ * doSend's waitOnMetadata gave up: TimeoutException("Topic <t> not present in metadata after <ms> ms."),
+ * an ApiException, so send() returns its failed future as for a record too large (its callback, then
+ * maybeTransitionToErrorState). No partition was chosen yet: the explicit one, else UNKNOWN_PARTITION.
+ */
+function refuseMetadataTimeout(d: ProducerDraft, args: SendArgs, headers: Headers, bytes: number, now: number, out: Out): PendingRecord {
+  const rec = newRecord(d, args, args.partition ?? UNKNOWN_PARTITION, headers, bytes, now);
+  clientError(d, out, 'TimeoutException', `send: Topic ${args.topic} not present in metadata after ${args.metadataTimeoutMs} ms.`);
+  recordResult(d, out, [rec], null, 'TimeoutException');
+  transitionToAbortable(d, 'TimeoutException');
   return rec;
 }
 
@@ -517,12 +535,15 @@ function readyNodes(d: ProducerDraft, now: number): string[] {
  * metadata.max.idle.ms (300000); the model keeps it.
  */
 export function producerTopics(d: ProducerDraft): string[] {
-  // the distinct topics of the accumulator's partitions, sorted (after every producer event: no Set, no copies)
+  // the distinct topics of the accumulator's partitions and of ProducerMetadata (those send() added,
+  // known or new), sorted (after every producer event: no Set, no copies)
   const topics: string[] = [];
   for (const tp in d.accumulating) {
     const topic = parseTopicPartition(tp).topic;
     if (!topics.includes(topic)) topics.push(topic);
   }
+  for (const topic of d.topicsKnown) if (!topics.includes(topic)) topics.push(topic);
+  for (const topic of d.newTopics) if (!topics.includes(topic)) topics.push(topic);
   return topics.length > 1 ? topics.sort() : topics;
 }
 

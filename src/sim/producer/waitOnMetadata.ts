@@ -1,0 +1,102 @@
+/**
+ * KafkaProducer.doSend → waitOnMetadata: a new producer knows no topic. Its first send() to a topic
+ * adds it to ProducerMetadata (`add`, `requestUpdateForNewTopics`) and blocks — on the application's
+ * thread — until a Metadata answer names the topic's partitions (`awaitUpdate`), at most max.block.ms;
+ * the Sender's NetworkClient sends that request (a partial one, for the new topics alone) to the least
+ * loaded broker (metadataUpdater.ts). Then send() goes on: the state's own send handler runs (the
+ * machine raises the call again). Past max.block.ms, send() gets TimeoutException("Topic <t> not
+ * present in metadata after <ms> ms."): an ApiException, so its callback and returned future fail
+ * (`refuseBeforeAppend`); the topic stays in ProducerMetadata and its update goes on.
+ *
+ * *Simplification*: a producer in FATAL_ERROR handles no Metadata answer: a send held when the
+ * producer becomes fatal goes on at once, to be refused with the fatal error (Kafka's waits for the
+ * metadata first).
+ */
+import type { Out } from '../actors/out';
+import { partialUpdateDone } from '../cluster/clientMetadata';
+import { onMetadataResponse } from '../cluster/metadataUpdater';
+import type { ActorId } from '../kernel/envelope';
+import type { MetadataResponse } from '../protocol/replicationMessages';
+import type { ProducerContext } from './producerContext';
+import type { ProducerDraft, SendArgs } from './sender';
+
+/** The deadline of a send() in waitOnMetadata (its data: `{ call: 'send' }`). */
+export const SEND_MAX_BLOCK_TIMER = 'maxBlock:send';
+
+/** The send() must wait: its topic's metadata is not known (and it has not given up already). */
+export function awaitsMetadata(ctx: ProducerContext, ev: { type: string; args?: unknown }): boolean {
+  if (ev.type !== 'send') return false;
+  const args = ev.args as SendArgs;
+  return args.metadataTimeoutMs === undefined && !ctx.topicsKnown.includes(args.topic);
+}
+
+/** waitOnMetadata: the topic is added (a partial update is due) and send() blocks, at most max.block.ms. */
+export function holdSend(d: ProducerDraft, call: { from: ActorId; args: SendArgs; now: number }, out: Out): void {
+  const topic = call.args.topic;
+  if (!d.newTopics.includes(topic)) d.newTopics = [...d.newTopics, topic];
+  const ms = d.config['max.block.ms'];
+  d.heldSend = { from: call.from, args: call.args, deadline: call.now + ms };
+  out.timer(SEND_MAX_BLOCK_TIMER, 'maxBlockExpired', ms, { call: 'send' });
+  out.fact({
+    kind: 'note',
+    actor: d.self,
+    text: `send() to ${topic} blocks in waitOnMetadata: the producer knows no partition of ${topic} yet, asks for them in a Metadata request and waits at most max.block.ms (${ms} ms)`,
+  });
+}
+
+/** The held send() goes on: raised again, for the state's own send handler. */
+function release(d: ProducerDraft, now: number, out: Out, args: SendArgs): void {
+  const held = d.heldSend;
+  if (!held) return;
+  d.heldSend = null;
+  const waited = { ...args, metadataWaitMs: now - (held.deadline - d.config['max.block.ms']) };
+  out.raise({ type: 'send', now, from: held.from, args: waited as unknown as Record<string, unknown> });
+}
+
+/** max.block.ms passed for the held send(): it goes on to fail with TimeoutException (refuseBeforeAppend). */
+export function onSendMaxBlockExpired(d: ProducerDraft, now: number, out: Out): void {
+  if (d.heldSend?.deadline !== now) return;
+  release(d, now, out, { ...d.heldSend.args, metadataTimeoutMs: d.config['max.block.ms'] });
+}
+
+/** The producer became fatal while a send() waited: it goes on now (see the simplification above). */
+export function releaseWhenFatal(d: ProducerDraft, now: number, out: Out): void {
+  if (!d.heldSend) return;
+  out.cancel(SEND_MAX_BLOCK_TIMER);
+  release(d, now, out, d.heldSend.args);
+}
+
+/**
+ * The answer to the producer's Metadata request (Metadata.update). A partial one (isPartialUpdate)
+ * leaves the full update and the metadata's age as they were; a topic of one replica per partition
+ * keeps its static leaders there (no epochs: they never move, and the model refreshes no such
+ * topic). Every topic the answer names is known from now on; a send() waiting for one goes on.
+ */
+export function onProducerMetadataResponse(
+  d: ProducerDraft,
+  payload: MetadataResponse & { readonly correlationId: number },
+  now: number,
+  out: Out,
+): void {
+  if (d.metadata.inFlight !== payload.correlationId) return;
+  const before = d.metadata;
+  if (before.partial) {
+    const moving = payload.topics.filter((t) => d.meta.topics[t.name]?.replicas !== undefined || d.meta.topics[t.name]?.leaderEpochs);
+    onMetadataResponse(d, { ...payload, topics: moving }, now);
+  } else onMetadataResponse(d, payload, now);
+  // an answer without brokers is a failed update (NetworkClient.handleSuccessfulResponse)
+  if (d.metadata.attempts > before.attempts) return;
+  if (before.partial) d.metadata = partialUpdateDone(before, d.metadata);
+  const names = payload.topics.map((t) => t.name);
+  for (const t of names) if (!d.topicsKnown.includes(t)) d.topicsKnown = [...d.topicsKnown, t];
+  if (d.newTopics.some((t) => names.includes(t))) d.newTopics = d.newTopics.filter((t) => !names.includes(t));
+  const held = d.heldSend;
+  if (!held || !names.includes(held.args.topic)) return;
+  out.cancel(SEND_MAX_BLOCK_TIMER);
+  out.fact({
+    kind: 'note',
+    actor: d.self,
+    text: `the Metadata answer names the partitions of ${held.args.topic}: the send() waiting in waitOnMetadata goes on`,
+  });
+  release(d, now, out, held.args);
+}
