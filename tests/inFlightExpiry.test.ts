@@ -10,7 +10,7 @@ import { runScenario } from '../src/sim/run';
 import type { Fact } from '../src/sim/trace/facts';
 import { summarize } from '../src/sim/trace/summary';
 
-/** broker-0 freezes from 100 to 40100 ms; a is sent at 500 (expires at 31500 in flight, on its retry), b at 31000. */
+/** broker-0 freezes from 502 to 40100 ms; a is sent at 500 (expires at 31500 in flight, on its retry), b at 31000. */
 function run() {
   const trace = runScenario({
     version: 1,
@@ -27,7 +27,8 @@ function run() {
         ],
       },
     ],
-    faults: [{ type: 'pause', target: 'broker-0', at: 100, durationMs: 40000 }],
+    // from a's Produce on (its Metadata answered at 502 ms: a frozen broker would hold send() in waitOnMetadata)
+    faults: [{ type: 'pause', target: 'broker-0', at: 502, durationMs: 39598 }],
   });
   const produce = trace.envelopes.filter((e) => e.rpc === 'Produce');
   const answers = trace.envelopes.filter((e) => e.rpc === 'ProduceResponse');

@@ -117,7 +117,12 @@ function run(hint: boolean) {
   });
   const specs: ActorSpec[] = built.specs.map((s) => {
     if (s.id === 'broker-1') return { ...s, logic: staleLeader(hint), input: {} };
-    if (s.kind === 'producer' || s.kind === 'consumer')
+    // the producer already holds that stale metadata (past waitOnMetadata): a fresh Metadata answer would name the new leader
+    if (s.kind === 'producer') {
+      const meta = staleMeta((s.input as { meta: ClusterMetadata }).meta);
+      return { ...s, input: { ...(s.input as object), meta, knownTopics: Object.keys(meta.topics) } };
+    }
+    if (s.kind === 'consumer')
       return { ...s, input: { ...(s.input as object), meta: staleMeta((s.input as { meta: ClusterMetadata }).meta) } };
     return s;
   });

@@ -41,11 +41,11 @@ describe('retries=0 and a lost acknowledgement', () => {
 });
 
 /**
- * The expiry held back (Sender.runOnce does not reach sendProducerData while an AddPartitionsToTxn
- * is in flight), and the Produce's connection reset after delivery.timeout.ms has passed: the batch
- * fails with the disconnect's NETWORK_EXCEPTION, and the transaction's abortable error is that one,
- * so the record never drained (e2, failed by abortUndrainedBatches with the last error) fails with it
- * too.
+ * A Produce delayed past delivery.timeout.ms and answered by a reset. Before waitOnMetadata was
+ * modelled, e2's AddPartitionsToTxn was in flight at e1's deadline and held its expiry back, so e1
+ * failed with the reset's NETWORK_EXCEPTION; now e2's first send() to audit waits for a Metadata
+ * answer stuck behind that Produce on broker-0's connection, nothing holds the expiry, and e1 expires
+ * in flight at its deadline (the held expiry: tests/producerTxnRequestHoldsData.test.ts).
  */
 describe('an answer that comes after delivery.timeout.ms', () => {
   const trace = runScenario(
@@ -69,10 +69,14 @@ describe('an answer that comes after delivery.timeout.ms', () => {
   );
   const results = trace.steps.flatMap((s) => (s.facts as Fact[]).flatMap((f) => (f.kind === 'sendResult' ? [{ t: s.t, f }] : [])));
 
-  it("e1, answered by a reset past its deadline, fails with the reset's NETWORK_EXCEPTION; e2, never drained, with the same last error", () => {
+  // e2's send() to audit first waits in waitOnMetadata, and its Metadata request waits on broker-0's
+  // connection behind the delayed Produce: no AddPartitionsToTxn is out when e1's delivery.timeout.ms
+  // passes, so e1 expires in flight then (TimeoutException, abortable); e2 goes on in ABORTABLE_ERROR
+  // once the reset lets its Metadata through, and fails with that last error
+  it('e1 expires in flight at its deadline with TimeoutException; e2, held in waitOnMetadata behind the delayed Produce, fails with the same last error', () => {
     expect(results.map((x) => [x.t, x.f.eventId, x.f.error])).toEqual([
-      [16007, 'e1', 'NETWORK_EXCEPTION'],
-      [20002, 'e2', 'NETWORK_EXCEPTION'],
+      [15014, 'e1', 'TimeoutException'],
+      [16111, 'e2', 'TimeoutException'],
     ]);
   });
 });

@@ -71,20 +71,20 @@ describe('the audit scenario: two transactional producers verified by broker-0',
     const [a, b] = r.verifications as [EnvelopeRecord, EnvelopeRecord];
     expect(r.txnsOf(a)).toEqual(['a-1']);
     expect(r.txnsOf(b)).toEqual(['b-1']);
-    expect(a.sentAt).toBe(1001);
+    expect(a.sentAt).toBe(1003);
     expect(b.sentAt).toBe(r.answerTo(a).deliverAt);
-    expect(b.sentAt).toBe(1052);
-    expect(b.deliverAt).toBe(1102);
-    expect(r.produceAnswer('b').deliverAt).toBe(1104);
+    expect(b.sentAt).toBe(1054);
+    expect(b.deliverAt).toBe(1104);
+    expect(r.produceAnswer('b').deliverAt).toBe(1106);
   });
 
   it('the narration says why the Produce waits, and what leaves with the answer, in English and Korean', () => {
     const steps = [...Array(r.trace.steps.length).keys()];
-    const held = steps.find((i) => r.trace.steps.at(i)?.label === 'Produce' && r.trace.steps.at(i)?.t === 1011) as number;
+    const held = steps.find((i) => r.trace.steps.at(i)?.label === 'Produce' && r.trace.steps.at(i)?.t === 1013) as number;
     expect(narrate(r.trace, held, 'en')).toContain('its verification waits');
     expect(narrate(r.trace, held, 'ko')).toContain('검증이 기다립니다');
     const freed = steps.find(
-      (i) => r.trace.steps.at(i)?.label === 'AddPartitionsToTxnResponse' && r.trace.steps.at(i)?.t === 1052,
+      (i) => r.trace.steps.at(i)?.label === 'AddPartitionsToTxnResponse' && r.trace.steps.at(i)?.t === 1054,
     ) as number;
     expect(narrate(r.trace, freed, 'en')).toContain('the coordinator is free again');
     expect(narrate(r.trace, freed, 'ko')).toContain('AddPartitionsToTxn 하나로 보냅니다');

@@ -66,9 +66,9 @@ function endTxnOf(trace: Trace): { answers: string[]; prepared: number; complete
 describe('protocol v2: an abort of no partitions on a replicated __transaction_state', () => {
   it('is answered when PrepareAbort is written, before CompleteAbort', () => {
     const { answers, prepared, completed } = endTxnOf(runScenario(emptyAbort()));
-    expect(prepared).toBe(2209);
+    expect(prepared).toBe(2211);
     expect(completed).toBeGreaterThan(2900);
-    expect(answers).toEqual(['2210 NONE']);
+    expect(answers).toEqual(['2212 NONE']);
   });
 
   it('a CompleteAbort write that times out is the coordinator’s to retry: the client got NONE, once', () => {
@@ -78,7 +78,7 @@ describe('protocol v2: an abort of no partitions on a replicated __transaction_s
       { type: 'crash', target: 'broker-2', at: 2300, durationMs: 8000 },
     ];
     const { answers, completed } = endTxnOf(runScenario(emptyAbort(crashes, { 'transaction.timeout.ms': 3000 })));
-    expect(answers).toEqual(['2210 NONE']);
+    expect(answers).toEqual(['2212 NONE']);
     expect(completed).toBeGreaterThan(10000);
   });
 });

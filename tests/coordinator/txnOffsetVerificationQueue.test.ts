@@ -97,11 +97,11 @@ describe('the hosted group coordinator verifies through its broker (broker-1)', 
     const [b] = r.carrying('b-1') as [EnvelopeRecord];
     const [offsets] = r.carrying('app-0') as [EnvelopeRecord];
     expect(b.from).toBe('broker-1');
-    expect(b.sentAt).toBe(3191);
-    // the TxnOffsetCommit reached the coordinator at 3220; its verification waited for b's answer
+    expect(b.sentAt).toBe(3193);
+    // the TxnOffsetCommit reached the coordinator at 3222; its verification waited for b's answer
     expect(offsets.from).toBe('broker-1');
     expect(offsets.sentAt).toBe(r.answerTo(b).deliverAt);
-    expect(offsets.sentAt).toBe(3242);
+    expect(offsets.sentAt).toBe(3244);
     expect(r.txnsOf(offsets)).toEqual(['app-0', 'c-1']);
     const txns = (offsets.payload as { transactions: Txn[] }).transactions;
     expect(txns[0]).toMatchObject({ verifyOnly: false, partitions: [{ topic: '__consumer_offsets', partition: 1 }] });
@@ -123,9 +123,9 @@ describe('the hosted group coordinator verifies through its broker (broker-1)', 
       ) as [EnvelopeRecord];
     const [b] = r.carrying('b-1') as [EnvelopeRecord];
     expect(offsets.from).toBe('broker-1');
-    expect(offsets.sentAt).toBe(3220);
+    expect(offsets.sentAt).toBe(3222);
     expect(b.sentAt).toBe(r.answerTo(offsets).deliverAt);
-    expect(b.sentAt).toBe(3271);
+    expect(b.sentAt).toBe(3273);
   });
 
   it('the narration says the broker verifies it, and that it waits behind the request in flight, in English and Korean', () => {
@@ -143,7 +143,7 @@ describe('the hosted group coordinator verifies through its broker (broker-1)', 
     const held = r.stepOf((s) => s.label === 'verifyTxnOffsetCommit');
     expect(narrate(r.trace, held, 'en')).toContain("broker-1 holds its group coordinator's verification of __consumer_offsets-1 (app-0)");
     expect(narrate(r.trace, held, 'ko')).toContain('Produce 검증까지 다음 요청에 함께 보냅니다');
-    const freed = r.stepOf((s) => s.label === 'AddPartitionsToTxnResponse' && s.t === 3242);
+    const freed = r.stepOf((s) => s.label === 'AddPartitionsToTxnResponse' && s.t === 3244);
     expect(narrate(r.trace, freed, 'en')).toContain('sends the 2 verifications that waited meanwhile in one AddPartitionsToTxn');
     const verified = r.stepOf((s) => s.label === 'txnOffsetCommitVerified');
     expect(narrate(r.trace, verified, 'en')).toContain("writes the TxnOffsetCommit's offsets as pending");
@@ -171,14 +171,14 @@ describe("the standalone group coordinator keeps its broker's queue itself", () 
     const [a, bc, ...rest] = r.verifications.filter((e) => e.from === 'group-coordinator');
     expect(rest).toEqual([]);
     expect(r.txnsOf(a as EnvelopeRecord)).toEqual(['a-0']);
-    expect(a?.sentAt).toBe(3012);
+    expect(a?.sentAt).toBe(3014);
     expect(r.txnsOf(bc as EnvelopeRecord)).toEqual(['b-0', 'c-0']);
     expect(bc?.sentAt).toBe(r.answerTo(a as EnvelopeRecord).deliverAt);
     const answers = r.all.filter((e) => e.rpc === 'TxnOffsetCommitResponse');
     expect(answers.map((e) => [e.to, (e.payload as { error: string }).error, e.sentAt])).toEqual([
-      ['a.producer', 'NONE', 3063],
-      ['b.producer', 'NONE', 3114],
-      ['c.producer', 'NONE', 3114],
+      ['a.producer', 'NONE', 3065],
+      ['b.producer', 'NONE', 3116],
+      ['c.producer', 'NONE', 3116],
     ]);
   });
 
@@ -186,7 +186,7 @@ describe("the standalone group coordinator keeps its broker's queue itself", () 
     const held = r.stepOf((s) => s.label === 'TxnOffsetCommit' && s.sent.length === 0 && s.actor === 'group-coordinator');
     expect(narrate(r.trace, held, 'en')).toContain('its verification waits');
     expect(narrate(r.trace, held, 'ko')).toContain('검증이 기다립니다');
-    const freed = r.stepOf((s) => s.label === 'AddPartitionsToTxnResponse' && s.t === 3063);
+    const freed = r.stepOf((s) => s.label === 'AddPartitionsToTxnResponse' && s.t === 3065);
     expect(narrate(r.trace, freed, 'en')).toContain('the coordinator is free again');
     expect(narrate(r.trace, freed, 'ko')).toContain('AddPartitionsToTxn 하나로 보냅니다');
   });

@@ -69,7 +69,7 @@ describe('a slow follower holds the high watermark until the ISR drops it', () =
   });
 
   it('broker-2 catches up once the link recovers and rejoins the ISR; c waits for all three', () => {
-    expect(step(expand).t).toBe(9513);
+    expect(step(expand).t).toBe(9515);
     const rejoined = firstStep(r.trace, (s) => s.actor === 'broker-0' && s.label === 'AlterPartitionResponse', expand);
     expect(leaderAfter(rejoined).leaderIsr).toEqual(BROKERS);
     expect(replicaCopy(viewAfter(rejoined), 'broker-2', 'orders-0').logEndOffset).toBe(2);

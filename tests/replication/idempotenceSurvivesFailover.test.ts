@@ -118,7 +118,7 @@ describe('a retry that reaches the new leader before its HW covers the batch', (
     expect([atRetry.highWatermark, atRetry.logEndOffset]).toEqual([0, 1]);
     expect(atRetry.delayedProduces).toEqual([1]);
     const answered = r.trace.steps.at(firstStep(r.trace, withFact('sendResult'), retry));
-    expect(r.trace.steps.at(retry)?.t).toBe(9536);
+    expect(r.trace.steps.at(retry)?.t).toBe(9538);
     expect(answered?.t).toBe(11004);
     expect(r.facts('sendResult').map((f) => [f.eventId, f.error, f.offset])).toEqual([
       ['e1', null, 0],
