@@ -80,3 +80,46 @@ describe('an answer that comes after delivery.timeout.ms', () => {
     ]);
   });
 });
+
+/**
+ * The expiry held back (Sender.runOnce does not reach sendProducerData while an AddPartitionsToTxn
+ * is in flight), and the Produce's connection reset after delivery.timeout.ms has passed: the batch
+ * fails with the disconnect's NETWORK_EXCEPTION (Sender.completeBatch → failBatch with the answer's
+ * own error), and the transaction's abortable error is that one, so the record never drained (e2,
+ * failed by abortUndrainedBatches with the last error) fails with it too. A first transaction writes
+ * to audit, so the producer knows both topics and e2's send() goes straight to its
+ * AddPartitionsToTxn, in flight at e1's deadline.
+ */
+describe('an answer that comes after delivery.timeout.ms, the expiry held back by an AddPartitionsToTxn', () => {
+  const trace = runScenario(
+    transactionalSvc(
+      'late-answer-held',
+      { 'request.timeout.ms': 15000, 'delivery.timeout.ms': 15010 },
+      [
+        { op: 'beginTransaction' },
+        { op: 'send', topic: 'audit', key: 'k', value: 'z', headers: { event_id: 'e0' } },
+        { op: 'commitTransaction' },
+        { op: 'beginTransaction' },
+        { op: 'send', topic: 'orders', key: 'k', value: 'a', headers: { event_id: 'e1' } },
+        { op: 'send', at: 15000, topic: 'audit', key: 'k', value: 'b', headers: { event_id: 'e2' } },
+        { op: 'sleep', ms: 10000 },
+        { op: 'abortTransaction' },
+      ],
+      [
+        { type: 'delay', rpc: 'AddPartitionsToTxn', from: 'svc', nth: 2, count: 1, delayMs: 10000 },
+        { type: 'delay', rpc: 'AddPartitionsToTxn', from: 'svc', nth: 3, count: 1, delayMs: 5000 },
+        { type: 'delay', rpc: 'Produce', from: 'svc', nth: 2, count: 1, delayMs: 6000 },
+        { type: 'reset', rpc: 'ProduceResponse', to: 'svc.producer', nth: 2, count: 1 },
+      ],
+    ),
+  );
+  const results = trace.steps.flatMap((s) => (s.facts as Fact[]).flatMap((f) => (f.kind === 'sendResult' ? [{ t: s.t, f }] : [])));
+
+  it("e1, answered by a reset past its deadline, fails with the reset's NETWORK_EXCEPTION; e2, never drained, with the same last error", () => {
+    expect(results.map((x) => [x.t, x.f.eventId, x.f.error])).toEqual([
+      [10, 'e0', null],
+      [16019, 'e1', 'NETWORK_EXCEPTION'],
+      [20002, 'e2', 'NETWORK_EXCEPTION'],
+    ]);
+  });
+});
