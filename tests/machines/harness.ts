@@ -56,3 +56,18 @@ export const sends = (effects: readonly Effect[]) => effects.flatMap((e) => (e.t
 /** The local calls among the effects, as "name→to". */
 export const calls = (effects: readonly Effect[]) =>
   effects.flatMap((e) => (e.type === 'call' ? [{ to: e.to, name: e.name, ...(e.args ?? {}) }] : []));
+
+/** The replies among the effects (what a blocking call returned to its application). */
+export const replies = (effects: readonly Effect[]) => calls(effects).filter((c) => c.name === 'reply');
+
+/** A call from the application `p.app` to its client (initTransactions, send, commitTransaction …). */
+export const appCall = (type: string, args: Record<string, unknown> = {}) => ({ type, from: 'p.app', args });
+
+/** An answer to the client's first request, from `from` (the transaction coordinator unless named). */
+export const answerOf = (type: string, payload: Record<string, unknown>, from = 'txn-coordinator') => ({
+  type,
+  from,
+  envelopeId: 1,
+  inReplyTo: 0,
+  payload,
+});

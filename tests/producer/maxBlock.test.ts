@@ -13,7 +13,7 @@ import { producerMachine } from '../../src/sim/producer/producer.machine';
 import type { ProducerContext } from '../../src/sim/producer/producerContext';
 import { runScenario } from '../../src/sim/run';
 import type { Fact } from '../../src/sim/trace/facts';
-import { calls, type Driven, drive, inputOf, sends } from '../machines/harness';
+import { answerOf, appCall, type Driven, drive, inputOf, replies, sends } from '../machines/harness';
 
 const scenario = (config: Record<string, unknown>, transactionVersion: 1 | 2 = 2) => ({
   version: 1,
@@ -23,15 +23,6 @@ const scenario = (config: Record<string, unknown>, transactionVersion: 1 | 2 = 2
   clients: [{ id: 'p', type: 'producer', config: { 'transactional.id': 'tx', ...config }, script: [] }],
 });
 
-const call = (type: string, args: Record<string, unknown> = {}) => ({ type, from: 'p.app', args });
-const answer = (type: string, payload: Record<string, unknown>) => ({
-  type,
-  from: 'txn-coordinator',
-  envelopeId: 1,
-  inReplyTo: 0,
-  payload,
-});
-const replies = (fx: readonly Effect[]) => calls(fx).filter((c) => c.name === 'reply');
 const timers = (fx: readonly Effect[]) => fx.flatMap((e) => (e.type === 'timer' && e.key === 'maxBlock' ? [e] : []));
 const deadline = (m: Driven, call: string, now: number) => m.send({ type: 'maxBlockExpired', key: 'maxBlock', data: { call } }, now);
 
@@ -44,22 +35,22 @@ function producer(config: Record<string, unknown> = {}, transactionVersion: 1 | 
 function initProducerIdAnswer(m: Driven, now: number, error = 'NONE') {
   const req = m.context<ProducerContext>().coordinatorRequest;
   expect(req?.rpc).toBe('InitProducerId');
-  return m.send(answer('InitProducerIdResponse', { correlationId: req?.correlationId, error, producerId: 7, producerEpoch: 0 }), now);
+  return m.send(answerOf('InitProducerIdResponse', { correlationId: req?.correlationId, error, producerId: 7, producerEpoch: 0 }), now);
 }
 
 function endTxnAnswer(m: Driven, now: number, error = 'NONE') {
   const req = m.context<ProducerContext>().coordinatorRequest;
   expect(req?.rpc).toBe('EndTxn');
-  return m.send(answer('EndTxnResponse', { correlationId: req?.correlationId, error, producerId: 7, producerEpoch: 1 }), now);
+  return m.send(answerOf('EndTxnResponse', { correlationId: req?.correlationId, error, producerId: 7, producerEpoch: 1 }), now);
 }
 
 /** READY, then a transaction with one acknowledged record, its commitTransaction() called at `at`: EndTxn in flight. */
 function committing(at: number): Driven {
   const m = producer();
-  m.send(call('initTransactions'), 0);
+  m.send(appCall('initTransactions'), 0);
   initProducerIdAnswer(m, 1);
-  m.send(call('beginTransaction'), 2);
-  m.send(call('send', { topic: 't', key: 'k', value: 'v' }), 2);
+  m.send(appCall('beginTransaction'), 2);
+  m.send(appCall('send', { topic: 't', key: 'k', value: 'v' }), 2);
   m.send({ type: 'lingerExpired', key: 'linger:t-0', data: {} }, 7);
   const b = m.context<ProducerContext>().batches[0];
   m.send(
@@ -72,7 +63,7 @@ function committing(at: number): Driven {
     },
     8,
   );
-  const fx = m.send(call('commitTransaction'), at);
+  const fx = m.send(appCall('commitTransaction'), at);
   expect(sends(fx)).toEqual(['EndTxn→txn-coordinator']);
   expect(timers(fx)).toEqual([expect.objectContaining({ name: 'maxBlockExpired', delay: 60000, data: { call: 'commitTransaction' } })]);
   return m;
@@ -104,7 +95,7 @@ describe('commitTransaction() gives up at max.block.ms', () => {
     expect(m.context<ProducerContext>().pendingTransition).toEqual({ call: 'commitTransaction', result: null });
 
     // a different operation is refused: "the commit may already be in the progress of completing"
-    const abort = m.send(call('abortTransaction'), 60011);
+    const abort = m.send(appCall('abortTransaction'), 60011);
     expect(replies(abort)).toEqual([
       expect.objectContaining({
         call: 'abortTransaction',
@@ -120,7 +111,7 @@ describe('commitTransaction() gives up at max.block.ms', () => {
     expect(m.state()).toBe('live.READY');
 
     // commitTransaction() again: the cached result, at once, with no request
-    const retry = m.send(call('commitTransaction'), 62000);
+    const retry = m.send(appCall('commitTransaction'), 62000);
     expect(replies(retry)).toEqual([expect.objectContaining({ call: 'commitTransaction', ok: true })]);
     expect(sends(retry)).toEqual([]);
     expect(m.state()).toBe('live.READY');
@@ -130,7 +121,7 @@ describe('commitTransaction() gives up at max.block.ms', () => {
   it('a retry while EndTxn is still out waits again, for max.block.ms again, and is answered by it', () => {
     const m = committing(10);
     deadline(m, 'commitTransaction', 60010);
-    const retry = m.send(call('commitTransaction'), 60020);
+    const retry = m.send(appCall('commitTransaction'), 60020);
     expect(replies(retry)).toEqual([]);
     expect(sends(retry)).toEqual([]);
     expect(timers(retry)).toEqual([expect.objectContaining({ delay: 60000, data: { call: 'commitTransaction' } })]);
@@ -155,7 +146,7 @@ describe('commitTransaction() gives up at max.block.ms', () => {
     deadline(m, 'commitTransaction', 60010);
     endTxnAnswer(m, 6000, 'PRODUCER_FENCED');
     expect(m.state()).toBe('FATAL_ERROR');
-    const retry = m.send(call('commitTransaction'), 62000);
+    const retry = m.send(appCall('commitTransaction'), 62000);
     expect(replies(retry)).toEqual([expect.objectContaining({ call: 'commitTransaction', ok: false, error: 'PRODUCER_FENCED' })]);
   });
 });
@@ -163,7 +154,7 @@ describe('commitTransaction() gives up at max.block.ms', () => {
 describe('initTransactions() gives up at max.block.ms', () => {
   it('throws TimeoutException awaiting InitProducerId; the retry waits for the same InitProducerId', () => {
     const m = producer();
-    const fx = m.send(call('initTransactions'), 0);
+    const fx = m.send(appCall('initTransactions'), 0);
     expect(sends(fx)).toEqual(['InitProducerId→txn-coordinator']);
     const timedOut = deadline(m, 'initTransactions', 60000);
     expect(replies(timedOut)).toEqual([
@@ -175,13 +166,13 @@ describe('initTransactions() gives up at max.block.ms', () => {
     ]);
     expect(m.state()).toBe('live.INITIALIZING');
     // beginTransaction() meanwhile: throwIfPendingState
-    expect(replies(m.send(call('beginTransaction'), 60001))).toEqual([
+    expect(replies(m.send(appCall('beginTransaction'), 60001))).toEqual([
       expect.objectContaining({
         ok: false,
         error: expect.stringMatching(/previous call to `initTransactions` timed out and must be retried$/),
       }),
     ]);
-    const retry = m.send(call('initTransactions'), 60002);
+    const retry = m.send(appCall('initTransactions'), 60002);
     expect(sends(retry)).toEqual([]);
     expect(replies(retry)).toEqual([]);
     const done = initProducerIdAnswer(m, 60003);
@@ -193,11 +184,11 @@ describe('initTransactions() gives up at max.block.ms', () => {
 describe('sendOffsetsToTransaction() gives up at max.block.ms', () => {
   it('throws TimeoutException and keeps no pending transition: abortTransaction() may follow', () => {
     const m = producer({}, 1);
-    m.send(call('initTransactions'), 0);
+    m.send(appCall('initTransactions'), 0);
     initProducerIdAnswer(m, 1);
-    m.send(call('beginTransaction'), 2);
+    m.send(appCall('beginTransaction'), 2);
     const fx = m.send(
-      call('sendOffsetsToTransaction', {
+      appCall('sendOffsetsToTransaction', {
         groupId: 'g',
         generationId: 1,
         memberId: 'm',
@@ -211,7 +202,7 @@ describe('sendOffsetsToTransaction() gives up at max.block.ms', () => {
       expect.objectContaining({ error: 'TimeoutException', message: 'Timeout expired after 60000ms while awaiting AddOffsetsToTxn' }),
     ]);
     expect(m.context<ProducerContext>().pendingTransition).toBeNull();
-    m.send(call('abortTransaction'), 60004);
+    m.send(appCall('abortTransaction'), 60004);
     expect(m.state()).toBe('live.ABORTING_TRANSACTION');
   });
 });

@@ -11,7 +11,7 @@ import { heldRecordNote } from '../../src/sim/narration/sendOutsideTransaction';
 import { producerMachine } from '../../src/sim/producer/producer.machine';
 import type { ProducerContext } from '../../src/sim/producer/producerContext';
 import type { Fact } from '../../src/sim/trace/facts';
-import { calls, type Driven, drive, inputOf } from '../machines/harness';
+import { answerOf, appCall, type Driven, drive, inputOf, replies } from '../machines/harness';
 
 const scenario = {
   version: 1,
@@ -20,15 +20,6 @@ const scenario = {
   clients: [{ id: 'p', type: 'producer', config: { 'transactional.id': 'tx' }, script: [] }],
 };
 
-const call = (type: string, args: Record<string, unknown> = {}) => ({ type, from: 'p.app', args });
-const answer = (type: string, payload: Record<string, unknown>) => ({
-  type,
-  from: 'txn-coordinator',
-  envelopeId: 1,
-  inReplyTo: 0,
-  payload,
-});
-const replies = (fx: readonly Effect[]) => calls(fx).filter((c) => c.name === 'reply');
 const errors = (fx: readonly Effect[]) =>
   fx.flatMap((e) =>
     e.type === 'fact' && (e.fact as Fact).kind === 'clientError' ? [e.fact as Extract<Fact, { kind: 'clientError' }>] : [],
@@ -39,7 +30,7 @@ function coordinatorAnswer(m: Driven, rpc: string, now: number, extra: Record<st
   const req = m.context<ProducerContext>().coordinatorRequest;
   expect(req?.rpc).toBe(rpc);
   return m.send(
-    answer(`${rpc}Response`, { correlationId: req?.correlationId, error: 'NONE', producerId: 7, producerEpoch: 0, ...extra }),
+    answerOf(`${rpc}Response`, { correlationId: req?.correlationId, error: 'NONE', producerId: 7, producerEpoch: 0, ...extra }),
     now,
   );
 }
@@ -48,16 +39,16 @@ function coordinatorAnswer(m: Driven, rpc: string, now: number, extra: Record<st
 function commitTimedOut(): Driven {
   const m = drive(producerMachine, inputOf(scenario, 'p.producer'));
   m.send({ type: 'boot' });
-  m.send(call('initTransactions'), 0);
+  m.send(appCall('initTransactions'), 0);
   coordinatorAnswer(m, 'InitProducerId', 1);
-  m.send(call('beginTransaction'), 2);
-  m.send(call('send', { topic: 't', key: 'k', value: 'v' }), 2);
+  m.send(appCall('beginTransaction'), 2);
+  m.send(appCall('send', { topic: 't', key: 'k', value: 'v' }), 2);
   if (m.context<ProducerContext>().coordinatorRequest?.rpc === 'AddPartitionsToTxn') coordinatorAnswer(m, 'AddPartitionsToTxn', 3);
   m.send({ type: 'lingerExpired', key: 'linger:t-0', data: {} }, 7);
   const b = m.context<ProducerContext>().batches[0];
   const payload = { correlationId: b?.correlationId, responses: [{ topic: 't', partition: 0, error: 'NONE', baseOffset: 0 }] };
   m.send({ type: 'ProduceResponse', from: 'broker-0', envelopeId: 2, inReplyTo: 0, payload }, 8);
-  m.send(call('commitTransaction'), 10);
+  m.send(appCall('commitTransaction'), 10);
   const fx = m.send({ type: 'maxBlockExpired', key: 'maxBlock', data: { call: 'commitTransaction' } }, 60010);
   expect(replies(fx)).toEqual([expect.objectContaining({ call: 'commitTransaction', error: 'TimeoutException' })]);
   return m;
@@ -66,7 +57,7 @@ function commitTimedOut(): Driven {
 describe('send() while a timed-out commitTransaction() must be retried (throwIfPendingState("send"))', () => {
   it('throws IllegalStateException with Kafka message while EndTxn is out; the record is appended first', () => {
     const m = commitTimedOut();
-    const fx = m.send(call('send', { topic: 't', key: 'k2', value: 'v2' }), 60011);
+    const fx = m.send(appCall('send', { topic: 't', key: 'k2', value: 'v2' }), 60011);
     expect(replies(fx)).toEqual([expect.objectContaining({ call: 'send', ok: false, error: PENDING })]);
     expect(errors(fx)).toEqual([expect.objectContaining({ error: 'IllegalStateException', during: `send: ${PENDING}` })]);
     expect(m.state()).toBe('live.COMMITTING_TRANSACTION');
@@ -78,12 +69,12 @@ describe('send() while a timed-out commitTransaction() must be retried (throwIfP
     const m = commitTimedOut();
     coordinatorAnswer(m, 'EndTxn', 61000, { producerEpoch: 1 });
     expect(m.state()).toBe('live.READY');
-    const refused = m.send(call('send', { topic: 't', key: 'k2', value: 'v2' }), 61001);
+    const refused = m.send(appCall('send', { topic: 't', key: 'k2', value: 'v2' }), 61001);
     expect(replies(refused)).toEqual([expect.objectContaining({ call: 'send', ok: false, error: PENDING })]);
     // the retry takes the cached result (and acknowledges it); send's refusal is the state's own again
-    m.send(call('commitTransaction'), 61002);
+    m.send(appCall('commitTransaction'), 61002);
     expect(m.context<ProducerContext>().pendingTransition).toBeNull();
-    const after = m.send(call('send', { topic: 't', key: 'k3', value: 'v3' }), 61003);
+    const after = m.send(appCall('send', { topic: 't', key: 'k3', value: 'v3' }), 61003);
     expect(replies(after)).toEqual([
       expect.objectContaining({ call: 'send', ok: false, error: 'Cannot add partition t-0 to transaction while in state  READY' }),
     ]);

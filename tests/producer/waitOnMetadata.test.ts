@@ -13,7 +13,7 @@ import { producerMachine } from '../../src/sim/producer/producer.machine';
 import type { ProducerContext } from '../../src/sim/producer/producerContext';
 import { runScenario } from '../../src/sim/run';
 import type { Fact } from '../../src/sim/trace/facts';
-import { calls, type Driven, drive, inputOf, sends } from '../machines/harness';
+import { type Driven, drive, inputOf, replies, sends } from '../machines/harness';
 
 const scenario = (config: Record<string, unknown> = {}, script: unknown[] = []) => ({
   version: 1,
@@ -23,7 +23,6 @@ const scenario = (config: Record<string, unknown> = {}, script: unknown[] = []) 
 });
 
 const send = (topic = 't', key = 'k') => ({ type: 'send', from: 'p.app', args: { topic, key, value: 'v' } });
-const replies = (fx: readonly Effect[]) => calls(fx).filter((c) => c.name === 'reply');
 const facts = (fx: readonly Effect[]) => fx.flatMap((e) => (e.type === 'fact' ? [e.fact as Fact] : []));
 const metadataRequest = (fx: readonly Effect[]) =>
   fx.flatMap((e) => (e.type === 'send' && e.rpc === 'Metadata' ? [e.payload as { correlationId: number; topics: string[] }] : []));
