@@ -61,20 +61,52 @@ const hasSequence = (f: Append) => f.producerId >= 0 && f.baseSequence >= 0;
  * (Partition.appendRecordsToLeader checks only its own metadata), below the elected leader's end and
  * with its old leader epoch. That log diverged; it is truncated when the broker follows the new
  * leader, so it is not the history the new leader's producer state comes from (the replication
- * invariants check the truncation).
+ * invariants check the truncation). Unless that broker is elected again before it truncates (an
+ * unclean election, its fetch from the leader in between never answered): then its log, its deposed
+ * appends included, is the partition's history again (makeLeader truncates nothing), so they join
+ * it at that election.
  */
 function appendsOf(input: RuleInput): { step: number; fact: Append }[] {
   const out: { step: number; fact: Append }[] = [];
   const elected = new Map<string, number>();
+  const leaders = new Map<string, string | null>();
+  // per partition, per broker: the deposed appends still in that broker's log
+  const deposed = new Map<string, Map<string, { step: number; fact: Append }[]>>();
   const raise = (tp: string, epoch: number | undefined) => {
     if (epoch !== undefined && epoch > (elected.get(tp) ?? Number.NEGATIVE_INFINITY)) elected.set(tp, epoch);
   };
   for (const s of input.steps)
     for (const f of s.facts as Fact[]) {
-      if (f.kind === 'leaderChange') raise(keyOf(f), f.leaderEpoch);
+      if (f.kind === 'leaderChange') {
+        const tp = keyOf(f);
+        raise(tp, f.leaderEpoch);
+        leaders.set(tp, f.leader);
+        const kept = f.leader === null ? undefined : deposed.get(tp)?.get(f.leader);
+        if (kept && f.leader !== null) {
+          for (const a of kept) out.push({ step: s.i, fact: a.fact });
+          deposed.get(tp)?.delete(f.leader);
+        }
+      }
+      if (f.kind === 'truncated') {
+        const list = deposed.get(keyOf(f))?.get(f.broker);
+        if (list)
+          deposed.get(keyOf(f))?.set(
+            f.broker,
+            list.filter((a) => a.fact.lastOffset < f.fromOffset),
+          );
+      }
       if (f.kind !== 'append' || f.topic.startsWith('__')) continue;
       const tp = keyOf(f);
-      if (f.leaderEpoch !== undefined && f.leaderEpoch < (elected.get(tp) ?? Number.NEGATIVE_INFINITY)) continue;
+      if (f.leaderEpoch !== undefined && f.leaderEpoch < (elected.get(tp) ?? Number.NEGATIVE_INFINITY)) {
+        // the broker elected already (it has not applied it yet): the append is in the new leader's log
+        if (leaders.get(tp) === s.actor) out.push({ step: s.i, fact: f });
+        else {
+          const byBroker = deposed.get(tp) ?? new Map<string, { step: number; fact: Append }[]>();
+          byBroker.set(s.actor, [...(byBroker.get(s.actor) ?? []), { step: s.i, fact: f }]);
+          deposed.set(tp, byBroker);
+        }
+        continue;
+      }
       raise(tp, f.leaderEpoch);
       out.push({ step: s.i, fact: f });
     }
