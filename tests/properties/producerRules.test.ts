@@ -102,38 +102,6 @@ describe('producer rules (differential checks)', () => {
     expect(rules([zombie, step(1, [append(orders, 1, 1, 0, 0, { ref: 1 })])])).toEqual(['broker-sequence', 'one-copy-per-send']);
   });
 
-  it('replication: a deposed leader elected again uncleanly, before it truncated, leads with its own appends (no false gap)', () => {
-    // fuzz (family replication, seed 1232987456, shrunk): broker-0, paused past its session, appends
-    // seq 1 at epoch 0 after broker-1's election; broker-1 is fenced at once, and broker-0 is elected
-    // again (unclean) before it fetched from broker-1: its log keeps seq 1, so seq 2 follows it
-    const scenario = {
-      version: 1,
-      seed: 0,
-      cluster: { brokers: 2, 'transaction.version': 1, 'transaction.partition.verification.enable': false },
-      network: { latencyMs: 0, jitterMs: 0 },
-      topics: [
-        { name: 'in0', partitions: 1, replicationFactor: 2, config: { 'min.insync.replicas': 1, 'unclean.leader.election.enable': true } },
-      ],
-      clients: [
-        {
-          id: 'p0',
-          type: 'producer',
-          config: {},
-          script: [{ op: 'send', topic: 'in0', key: 'k{i}', value: 'v{i}', headers: { event_id: 'p0-0-{i}' }, count: 3, delayMs: 5 }],
-        },
-      ],
-      run: { maxTimeMs: 60000, maxSteps: 20000 },
-      faults: [
-        { type: 'crash', target: 'broker-1', at: 11, durationMs: 100 },
-        { type: 'pause', target: 'broker-0', at: 11, durationMs: 8989 },
-      ],
-    };
-    const trace = runScenario(scenario);
-    const unclean = trace.steps.flatMap((s) => (s.facts as Fact[]).filter((f) => f.kind === 'leaderChange' && f.election === 'unclean'));
-    expect(unclean.map((f) => (f as { leader: string | null }).leader)).toEqual(['broker-0']);
-    expect(producerRuleViolations(trace)).toEqual([]);
-  });
-
   it('abort-means-abort: abortTransaction() returned ok but the transaction’s record was committed (item 8)', () => {
     const from = 'app.producer';
     const steps = [

@@ -84,6 +84,19 @@ describe('scenarios the fuzzer found', () => {
     expect(producerRuleViolations(trace)).toEqual([]);
   });
 
+  it('a deposed leader elected again (unclean) before it truncated leads with its own appends: the producer checks follow its log', () => {
+    const scenario = JSON.parse(readFileSync(join(dir, 'deposed-leader-elected-again-keeps-its-appends.json'), 'utf8'));
+    const trace = runScenario(scenario);
+    const seen = trace.steps.flatMap((s) =>
+      (s.facts as { kind: string; topic?: string; leader?: string | null; election?: string | null; baseSequence?: number }[])
+        .filter((f) => (f.kind === 'append' && f.topic === 'in0') || (f.kind === 'leaderChange' && f.election === 'unclean'))
+        .map((f) => (f.kind === 'append' ? `${s.actor} s${f.baseSequence}` : `unclean ${f.leader}`)),
+    );
+    // broker-0 appends sequence 1 while deposed, is elected again uncleanly, and appends sequence 2 after it
+    expect(seen.slice(0, 4)).toEqual(['broker-0 s0', 'broker-0 s1', 'unclean broker-0', 'broker-0 s2']);
+    expect(producerRuleViolations(trace)).toEqual([]);
+  });
+
   it('a Produce that reaches a broker at the instant it restarts is handled by the restarted broker, not lost', () => {
     const scenario = JSON.parse(readFileSync(join(dir, 'restart-before-same-instant-delivery.json'), 'utf8'));
     const trace = runScenario(scenario);
