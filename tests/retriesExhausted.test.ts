@@ -48,26 +48,7 @@ describe('retries=0 and a lost acknowledgement', () => {
  * in flight at its deadline (the held expiry: tests/producerTxnRequestHoldsData.test.ts).
  */
 describe('an answer that comes after delivery.timeout.ms', () => {
-  const trace = runScenario(
-    transactionalSvc(
-      'late-answer',
-      { 'request.timeout.ms': 15000, 'delivery.timeout.ms': 15010 },
-      [
-        { op: 'beginTransaction' },
-        { op: 'send', topic: 'orders', key: 'k', value: 'a', headers: { event_id: 'e1' } },
-        { op: 'send', at: 15000, topic: 'audit', key: 'k', value: 'b', headers: { event_id: 'e2' } },
-        { op: 'sleep', ms: 10000 },
-        { op: 'abortTransaction' },
-      ],
-      [
-        { type: 'delay', rpc: 'AddPartitionsToTxn', from: 'svc', nth: 1, count: 1, delayMs: 10000 },
-        { type: 'delay', rpc: 'AddPartitionsToTxn', from: 'svc', nth: 2, count: 1, delayMs: 5000 },
-        { type: 'delay', rpc: 'Produce', from: 'svc', nth: 1, count: 1, delayMs: 6000 },
-        { type: 'reset', rpc: 'ProduceResponse', to: 'svc.producer', nth: 1, count: 1 },
-      ],
-    ),
-  );
-  const results = trace.steps.flatMap((s) => (s.facts as Fact[]).flatMap((f) => (f.kind === 'sendResult' ? [{ t: s.t, f }] : [])));
+  const results = lateAnswer('late-answer', [], 0);
 
   // e2's send() to audit first waits in waitOnMetadata, and its Metadata request waits on broker-0's
   // connection behind the delayed Produce: no AddPartitionsToTxn is out when e1's delivery.timeout.ms
@@ -91,29 +72,15 @@ describe('an answer that comes after delivery.timeout.ms', () => {
  * AddPartitionsToTxn, in flight at e1's deadline.
  */
 describe('an answer that comes after delivery.timeout.ms, the expiry held back by an AddPartitionsToTxn', () => {
-  const trace = runScenario(
-    transactionalSvc(
-      'late-answer-held',
-      { 'request.timeout.ms': 15000, 'delivery.timeout.ms': 15010 },
-      [
-        { op: 'beginTransaction' },
-        { op: 'send', topic: 'audit', key: 'k', value: 'z', headers: { event_id: 'e0' } },
-        { op: 'commitTransaction' },
-        { op: 'beginTransaction' },
-        { op: 'send', topic: 'orders', key: 'k', value: 'a', headers: { event_id: 'e1' } },
-        { op: 'send', at: 15000, topic: 'audit', key: 'k', value: 'b', headers: { event_id: 'e2' } },
-        { op: 'sleep', ms: 10000 },
-        { op: 'abortTransaction' },
-      ],
-      [
-        { type: 'delay', rpc: 'AddPartitionsToTxn', from: 'svc', nth: 2, count: 1, delayMs: 10000 },
-        { type: 'delay', rpc: 'AddPartitionsToTxn', from: 'svc', nth: 3, count: 1, delayMs: 5000 },
-        { type: 'delay', rpc: 'Produce', from: 'svc', nth: 2, count: 1, delayMs: 6000 },
-        { type: 'reset', rpc: 'ProduceResponse', to: 'svc.producer', nth: 2, count: 1 },
-      ],
-    ),
+  const results = lateAnswer(
+    'late-answer-held',
+    [
+      { op: 'beginTransaction' },
+      { op: 'send', topic: 'audit', key: 'k', value: 'z', headers: { event_id: 'e0' } },
+      { op: 'commitTransaction' },
+    ],
+    1,
   );
-  const results = trace.steps.flatMap((s) => (s.facts as Fact[]).flatMap((f) => (f.kind === 'sendResult' ? [{ t: s.t, f }] : [])));
 
   it("e1, answered by a reset past its deadline, fails with the reset's NETWORK_EXCEPTION; e2, never drained, with the same last error", () => {
     expect(results.map((x) => [x.t, x.f.eventId, x.f.error])).toEqual([
@@ -123,3 +90,33 @@ describe('an answer that comes after delivery.timeout.ms, the expiry held back b
     ]);
   });
 });
+
+/**
+ * The late-answer run: a transaction sends e1 to orders, then e2 to audit at 15000 ms, and aborts;
+ * e1's AddPartitionsToTxn is delayed 10 s, e2's 5 s, e1's Produce 6 s (past delivery.timeout.ms), and
+ * its answer's connection reset. `before`: what the script does first; `earlier`: how many of each
+ * request it sends there, so the faults still fall on e1's and e2's. The send() results, with times.
+ */
+function lateAnswer(id: string, before: readonly Record<string, unknown>[], earlier: number) {
+  const trace = runScenario(
+    transactionalSvc(
+      id,
+      { 'request.timeout.ms': 15000, 'delivery.timeout.ms': 15010 },
+      [
+        ...before,
+        { op: 'beginTransaction' },
+        { op: 'send', topic: 'orders', key: 'k', value: 'a', headers: { event_id: 'e1' } },
+        { op: 'send', at: 15000, topic: 'audit', key: 'k', value: 'b', headers: { event_id: 'e2' } },
+        { op: 'sleep', ms: 10000 },
+        { op: 'abortTransaction' },
+      ],
+      [
+        { type: 'delay', rpc: 'AddPartitionsToTxn', from: 'svc', nth: earlier + 1, count: 1, delayMs: 10000 },
+        { type: 'delay', rpc: 'AddPartitionsToTxn', from: 'svc', nth: earlier + 2, count: 1, delayMs: 5000 },
+        { type: 'delay', rpc: 'Produce', from: 'svc', nth: earlier + 1, count: 1, delayMs: 6000 },
+        { type: 'reset', rpc: 'ProduceResponse', to: 'svc.producer', nth: earlier + 1, count: 1 },
+      ],
+    ),
+  );
+  return trace.steps.flatMap((s) => (s.facts as Fact[]).flatMap((f) => (f.kind === 'sendResult' ? [{ t: s.t, f }] : [])));
+}
