@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { formatViolations, runChecked } from '../../src/sim/checks/invariants';
+import { formatViolations, lateOffsetCommitSteps, runChecked } from '../../src/sim/checks/invariants';
 import { runScenario } from '../../src/sim/run';
 import { producerRuleViolations } from './producerRules';
 
@@ -53,6 +53,24 @@ describe('scenarios the fuzzer found', () => {
     );
     // the retry commits 1, the next commit 2, then the late original 1 lands (Kafka has no fencing for it)
     expect(commits.slice(0, 3)).toEqual([1, 2, 1]);
+    expect(formatViolations(runChecked(scenario, { everyStep: true }).violations)).toBe('');
+  });
+
+  it('with __consumer_offsets replicated, a late OffsetCommit takes effect where its write is answered, and the checker follows it there', () => {
+    const scenario = JSON.parse(readFileSync(join(dir, 'late-offset-commit-replicated-offsets.json'), 'utf8'));
+    const trace = runScenario(scenario);
+    const commits = trace.steps.flatMap((s) =>
+      (s.facts as { kind: string; offsets?: { offset: number }[] }[])
+        .filter((f) => f.kind === 'offsetsCommitted')
+        .map((f) => ({ step: s.i, offset: f.offsets?.[0]?.offset })),
+    );
+    // 2, then the delayed commit of 3 times out and its retry commits 3, the next commit 4, then the late 3 lands
+    expect(commits.map((c) => c.offset)).toEqual([2, 3, 4, 3]);
+    const lateCommit = commits[3]?.step as number;
+    const request = trace.envelopes.find((e) => e.rpc === 'OffsetCommit' && e.fault !== null);
+    // the write is answered after the delivery (the high watermark has to pass it), and that step counts as late
+    expect(request?.deliveredStep).toBeLessThan(lateCommit);
+    expect(lateOffsetCommitSteps(trace).has(lateCommit)).toBe(true);
     expect(formatViolations(runChecked(scenario, { everyStep: true }).violations)).toBe('');
   });
 

@@ -690,13 +690,24 @@ export function lateRequestSteps(trace: Trace, rpc: string): Set<number> {
 }
 
 /**
- * OffsetCommits that reached the group coordinator after their client had closed the connection:
- * such a late request is applied — Kafka has no fencing for a plain OffsetCommit of the same member
- * and generation — so it may set the committed offset back to what its retry already passed. Those
- * are the only exceptions to committed-offsets-monotonic.
+ * The steps at which an OffsetCommit that reached the group coordinator after its client had closed
+ * the connection took effect: such a late request is applied — Kafka has no fencing for a plain
+ * OffsetCommit of the same member and generation — so it may set the committed offset back to what
+ * its retry already passed. Those are the only exceptions to committed-offsets-monotonic.
+ *
+ * A commit takes effect where its offsetsCommitted fact is recorded: at the delivery when
+ * __consumer_offsets has one replica, and otherwise where the coordinator's write is answered (the
+ * high watermark passed it, CoordinatorRuntime) — the step that sends the request's answer, lost or
+ * not, which may come many steps after the delivery.
  */
 export function lateOffsetCommitSteps(trace: Trace): Set<number> {
-  return lateRequestSteps(trace, 'OffsetCommit');
+  const delivered = lateRequestSteps(trace, 'OffsetCommit');
+  const lateRequests = new Set<number>();
+  for (const e of trace.envelopes)
+    if (e && e.rpc === 'OffsetCommit' && e.deliveredStep !== null && delivered.has(e.deliveredStep)) lateRequests.add(e.id);
+  const steps = new Set(delivered);
+  for (const e of trace.envelopes) if (e && e.inReplyTo !== null && lateRequests.has(e.inReplyTo)) steps.add(e.sentStep);
+  return steps;
 }
 
 function checkCommittedOffsets(facts: readonly { step: number; fact: Fact }[], late: ReadonlySet<number>, v: Collector): void {
