@@ -89,6 +89,36 @@ describe('producer rules (differential checks)', () => {
     expect(rules(copies({ ...failedElsewhere, topic: 'orders' }))).toEqual([]);
   });
 
+  it('one-copy-per-send: a failure of the partition answered while the first copy was in flight, before the broker appended it, excuses the copy under the new epoch', () => {
+    // fuzz (family replication): batch A is sent (step 0); batch B of the same partition fails (step 1)
+    // and the epoch bump rewrites A, still in flight; the broker appends A's first copy (step 2), its
+    // answer is lost, and A's retry is appended under the new epoch (step 3) — Kafka's own duplicate
+    const failedHere: Fact = {
+      kind: 'sendResult',
+      client: 'app',
+      ref: 0,
+      topic: 'orders',
+      partition: 0,
+      offset: null,
+      error: 'INVALID_RECORD',
+      eventId: null,
+    };
+    const appendedFrom = (i: number, envelope: number, facts: Fact[]) => ({ ...step(i, facts), envelope });
+    const steps = [
+      step(0, []),
+      step(1, [failedHere]),
+      appendedFrom(2, 7, [append(orders, 0, 1, 2, 1, { ref: 1 })]),
+      step(3, [append(orders, 1, 1, 3, 0, { ref: 1 })]),
+    ];
+    const sentAt = (sentStep: number) => ({ at: (id: number) => (id === 7 ? { sentStep } : undefined) }) as never;
+    // the copy's request was sent at step 0, before the failure: excused
+    expect(producerRuleViolations({ steps, envelopes: sentAt(0) }).map((v) => v.rule)).toEqual([]);
+    // sent at step 2, after the failure (the bump was already made, so nothing rewrote it): flagged
+    expect(producerRuleViolations({ steps, envelopes: sentAt(2) }).map((v) => v.rule)).toEqual(['one-copy-per-send']);
+    // without envelopes the copy counts as sent where it was appended: flagged
+    expect(rules(steps)).toEqual(['one-copy-per-send']);
+  });
+
   it('replication: a batch a deposed leader appended, then written again at its offset by the new leader, is one copy in the log', () => {
     // fuzz (family replication): broker-1, paused past its session, appends the queued Produce at 0;
     // broker-0, the new leader, appends the producer's retry at 0 too; broker-1 then truncates its copy

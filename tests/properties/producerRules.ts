@@ -10,7 +10,9 @@
  *   marker bumped it). So no two appended batches share (P, epoch, sequence).
  * - one-copy-per-send (TransactionManager.bumpIdempotentProducerEpoch, partitionsToRewriteSequences):
  *   with idempotence a send() is appended at most once — unless a batch of that same partition failed
- *   on the client in between (the only thing that makes Kafka rewrite that partition's sequences).
+ *   on the client while the first copy was in flight or after (the only thing that makes Kafka rewrite
+ *   that partition's sequences: the bump rewrites every batch then in flight, handleFailedBatch →
+ *   requestEpochBumpForPartition, TxnPartitionEntry.startSequencesAtBeginning).
  * - abort-means-abort (TransactionManager.nextRequest / maybeTerminateRequestWithError; KIP-98):
  *   when abortTransaction() returned ok, no record the transaction appended before it is committed;
  *   when commitTransaction() returned ok, every such record that was settled is committed.
@@ -33,7 +35,7 @@ export const PRODUCER_RULES: Readonly<Record<ProducerRule, string>> = {
   'broker-sequence':
     'Every appended batch passed the leader’s epoch and sequence checks: epoch ≥ the stored one; a new epoch starts at 0; the same epoch continues at last+1 (0 after a marker that bumped it).',
   'one-copy-per-send':
-    'With idempotence a send() is appended once, unless a batch of the same partition failed on the client in between (the epoch bump then rewrites only that partition).',
+    'With idempotence a send() is appended once, unless a batch of the same partition failed on the client after its first copy was sent (the epoch bump then rewrites that partition’s batches in flight, and only those).',
   'abort-means-abort':
     'A transaction the client aborted (abortTransaction() ok) has nothing committed; one it committed (commitTransaction() ok) has nothing aborted.',
 };
@@ -44,8 +46,11 @@ export interface RuleViolation {
   readonly message: string;
 }
 
-/** The parts of a trace the checks read (a whole Trace fits). */
-export type RuleInput = Pick<Trace, 'steps'>;
+/**
+ * The parts of a trace the checks read (a whole Trace fits). Without envelopes, a copy's request is
+ * taken to have been sent at the step that appended it.
+ */
+export type RuleInput = Pick<Trace, 'steps'> & Partial<Pick<Trace, 'envelopes'>>;
 
 type Append = Extract<Fact, { kind: 'append' }>;
 
@@ -66,8 +71,8 @@ const hasSequence = (f: Append) => f.producerId >= 0 && f.baseSequence >= 0;
  * appends included, is the partition's history again (makeLeader truncates nothing), so they join
  * it at that election.
  */
-function appendsOf(input: RuleInput): { step: number; fact: Append }[] {
-  const out: { step: number; fact: Append }[] = [];
+function appendsOf(input: RuleInput): { step: number; appendedAt: number; fact: Append }[] {
+  const out: { step: number; appendedAt: number; fact: Append }[] = [];
   const elected = new Map<string, number>();
   const leaders = new Map<string, string | null>();
   // per partition, per broker: the deposed appends still in that broker's log
@@ -83,7 +88,7 @@ function appendsOf(input: RuleInput): { step: number; fact: Append }[] {
         leaders.set(tp, f.leader);
         const kept = f.leader === null ? undefined : deposed.get(tp)?.get(f.leader);
         if (kept && f.leader !== null) {
-          for (const a of kept) out.push({ step: s.i, fact: a.fact });
+          for (const a of kept) out.push({ step: s.i, appendedAt: a.step, fact: a.fact });
           deposed.get(tp)?.delete(f.leader);
         }
       }
@@ -99,7 +104,7 @@ function appendsOf(input: RuleInput): { step: number; fact: Append }[] {
       const tp = keyOf(f);
       if (f.leaderEpoch !== undefined && f.leaderEpoch < (elected.get(tp) ?? Number.NEGATIVE_INFINITY)) {
         // the broker elected already (it has not applied it yet): the append is in the new leader's log
-        if (leaders.get(tp) === s.actor) out.push({ step: s.i, fact: f });
+        if (leaders.get(tp) === s.actor) out.push({ step: s.i, appendedAt: s.i, fact: f });
         else {
           const byBroker = deposed.get(tp) ?? new Map<string, { step: number; fact: Append }[]>();
           byBroker.set(s.actor, [...(byBroker.get(s.actor) ?? []), { step: s.i, fact: f }]);
@@ -108,7 +113,7 @@ function appendsOf(input: RuleInput): { step: number; fact: Append }[] {
         continue;
       }
       raise(tp, f.leaderEpoch);
-      out.push({ step: s.i, fact: f });
+      out.push({ step: s.i, appendedAt: s.i, fact: f });
     }
   return out;
 }
@@ -201,7 +206,15 @@ function checkOneCopyPerSend(input: RuleInput, v: RuleViolation[]): void {
       if (f.kind === 'clientError' && f.error === 'OUT_OF_ORDER_SEQUENCE_NUMBER' && f.during.startsWith('Produce to '))
         noteFailure(f.client, f.during.slice('Produce to '.length), s.i);
     }
-  const firstCopy = new Map<string, { step: number; epoch: number; offset: number }>();
+  // where the request that appended a copy was sent: a batch in flight from then on is rewritten by
+  // an epoch bump that a failure of its partition asks for — also one that comes before the broker
+  // appends it (the failure answered first, the in-flight batch appended after, its answer lost)
+  const sentAt = (appendedAt: number) => {
+    const envelope = input.steps.at(appendedAt)?.envelope;
+    const sent = envelope === null || envelope === undefined ? undefined : input.envelopes?.at(envelope)?.sentStep;
+    return sent ?? appendedAt;
+  };
+  const firstCopy = new Map<string, { step: number; sentStep: number; epoch: number; offset: number }>();
   // a copy a leader change took out of the log does not count: the producer's retry writes it again
   const appends = new PartitionAppends((_tp, dropped) => {
     for (const d of dropped)
@@ -209,7 +222,7 @@ function checkOneCopyPerSend(input: RuleInput, v: RuleViolation[]): void {
         if (o && firstCopy.get(`${o.client}|${o.ref}`)?.offset === d.baseOffset + i) firstCopy.delete(`${o.client}|${o.ref}`);
       });
   });
-  for (const { step, fact: f } of appendsOf(input)) {
+  for (const { step, appendedAt, fact: f } of appendsOf(input)) {
     appends.add(step, f);
     if (!isData(f) || !hasSequence(f)) continue;
     f.origins.forEach((o: RecordOrigin | null, i) => {
@@ -218,16 +231,16 @@ function checkOneCopyPerSend(input: RuleInput, v: RuleViolation[]): void {
       const first = firstCopy.get(k);
       const offset = f.baseOffset + i;
       if (!first) {
-        firstCopy.set(k, { step, epoch: f.producerEpoch, offset });
+        firstCopy.set(k, { step, sentStep: sentAt(appendedAt), epoch: f.producerEpoch, offset });
         return;
       }
       const excused =
-        f.producerEpoch > first.epoch && (failures.get(`${o.client}|${keyOf(f)}`) ?? []).some((at) => at >= first.step && at <= step);
+        f.producerEpoch > first.epoch && (failures.get(`${o.client}|${keyOf(f)}`) ?? []).some((at) => at >= first.sentStep && at <= step);
       if (!excused)
         v.push({
           rule: 'one-copy-per-send',
           step,
-          message: `${o.client}'s send #${o.ref} was appended again at ${recordAddress(f.topic, f.partition, offset)} (epoch ${f.producerEpoch}, sequence ${f.baseSequence + i}) after ${recordAddress(f.topic, f.partition, first.offset)} (epoch ${first.epoch}), with no failed batch of that partition in between`,
+          message: `${o.client}'s send #${o.ref} was appended again at ${recordAddress(f.topic, f.partition, offset)} (epoch ${f.producerEpoch}, sequence ${f.baseSequence + i}) after ${recordAddress(f.topic, f.partition, first.offset)} (epoch ${first.epoch}), with no failed batch of that partition since the first copy was sent`,
         });
     });
   }

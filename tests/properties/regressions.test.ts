@@ -115,6 +115,31 @@ describe('scenarios the fuzzer found', () => {
     expect(producerRuleViolations(trace)).toEqual([]);
   });
 
+  it("an epoch bump asked by a failure answered while a batch of the partition is in flight rewrites that batch: its retry is a second copy, Kafka's own", () => {
+    const scenario = JSON.parse(readFileSync(join(dir, 'epoch-bump-rewrites-batch-in-flight.json'), 'utf8'));
+    const trace = runScenario(scenario);
+    const copies = trace.steps.flatMap((s) =>
+      (s.facts as { kind: string; topic?: string; producerEpoch?: number; baseSequence?: number; origins?: { ref: number }[] }[])
+        .filter((f) => f.kind === 'append' && f.topic === 'in0' && f.origins?.[0]?.ref === 3)
+        .map((f) => `${s.actor} e${f.producerEpoch} s${f.baseSequence}`),
+    );
+    // send #3 is appended under epoch 2 (sent before the bump), then its retry under epoch 3 from sequence 0
+    expect(copies).toEqual(['broker-0 e2 s1', 'broker-1 e3 s0']);
+    const rejected = trace.steps.find((s) =>
+      (s.facts as { kind: string; ref?: number; error?: string | null }[]).some(
+        (f) => f.kind === 'sendResult' && f.ref === 2 && f.error === 'INVALID_RECORD',
+      ),
+    );
+    const firstCopy = trace.steps.find((s) =>
+      (s.facts as { kind: string; producerEpoch?: number }[]).some((f) => f.kind === 'append' && f.producerEpoch === 2),
+    );
+    // the failure was answered after the first copy was sent and before the broker appended it
+    const sent = trace.envelopes.at(firstCopy?.envelope as number)?.sentStep as number;
+    expect(sent).toBeLessThan(rejected?.i as number);
+    expect(rejected?.i).toBeLessThan(firstCopy?.i as number);
+    expect(producerRuleViolations(trace)).toEqual([]);
+  });
+
   it('a Produce that reaches a broker at the instant it restarts is handled by the restarted broker, not lost', () => {
     const scenario = JSON.parse(readFileSync(join(dir, 'restart-before-same-instant-delivery.json'), 'utf8'));
     const trace = runScenario(scenario);
