@@ -17,7 +17,7 @@
  * leader; nothing goes out between polls. endOffsets()'s rounds are endOffsets.ts.
  */
 import type { Out } from '../actors/out';
-import { isInvalidMetadataError, requestUpdate } from '../cluster/clientMetadata';
+import { isInvalidMetadataError, leaderCanMove, requestUpdate } from '../cluster/clientMetadata';
 import { isUnavailable } from '../cluster/connectionStates';
 import { leaderOf } from '../cluster/metadata';
 import type { ListOffsetsPartition, ListOffsetsPartitionResponse, TopicPartition } from '../protocol/messages';
@@ -140,8 +140,11 @@ function sendResets(d: Draft, due: readonly ListOffsetsPartition[], now: number,
 
 /**
  * A ListOffsets lost (a disconnect, request.timeout.ms): an endOffsets() round fails (endOffsets.ts); a
- * reset's partitions are due again after retry.backoff.ms (OffsetFetcherUtils.onFailedResponseForResettingPositions
- * → requestFailed(partitions, now + retryBackoffMs)), asked by the first pass of poll() after it.
+ * reset's partitions are due again after retry.backoff.ms and a metadata update is asked for
+ * (OffsetFetcherUtils.onFailedResponseForResettingPositions: requestFailed(partitions, now +
+ * retryBackoffMs), metadata.requestUpdate(false)), asked by the first pass of poll() after it.
+ * *Simplified*: the update only where a partition asked has a leader that can move (a replicated
+ * topic), as for every refresh in the model (clientMetadata.ts leaderCanMove).
  */
 export function onListOffsetsLost(d: Draft, correlationId: number, now: number): void {
   if (onEndOffsetsLost(d, correlationId)) return;
@@ -150,6 +153,7 @@ export function onListOffsetsLost(d: Draft, correlationId: number, now: number):
   const { [correlationId]: _lost, ...resetRequests } = d.resetRequests;
   d.resetRequests = resetRequests;
   setRetryAt(d, asked.map(keyOf), now + d.config['retry.backoff.ms']);
+  if (asked.some((p) => leaderCanMove(d.meta, p.topic))) d.metadata = requestUpdate(d.metadata);
 }
 
 /** A ListOffsets answer: one of endOffsets()'s, or a reset's (then a waiting poll() fetches). */

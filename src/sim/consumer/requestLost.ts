@@ -58,7 +58,7 @@ export function onRequestLost(d: Draft, e: DisconnectedEvent, out: Out, heartbea
       onValidationLost(d, correlationId, out);
       return;
     case 'ListOffsets':
-      // its partitions asked again after retry.backoff.ms (OffsetFetcherUtils.onFailedResponseForResettingPositions)
+      // its partitions asked again after retry.backoff.ms, a metadata update asked for (OffsetFetcherUtils.onFailedResponseForResettingPositions)
       onListOffsetsLost(d, correlationId, e.now);
       return;
     case 'OffsetCommit': {
