@@ -76,7 +76,7 @@ describe('fetcher', () => {
     ]);
   });
 
-  it('onFetchResponse: OFFSET_OUT_OF_RANGE forgets the position and resets it; another error retries after retry.backoff.ms', () => {
+  it('onFetchResponse: OFFSET_OUT_OF_RANGE is kept for poll(), which forgets the position and resets it; another error retries after retry.backoff.ms', () => {
     const ctx = context({ 'auto.offset.reset': 'earliest' }, 1, { assignment: [tp0], positions: { 't-0': 9 }, fetching: { 't-0': 3 } });
     const base = {
       ...tp0,
@@ -93,10 +93,15 @@ describe('fetcher', () => {
         out,
       ),
     );
-    expect(range.d.positions).toEqual({});
-    // AWAIT_RESET: the next pass of poll() asks for it (resetPositionsIfNeeded)
-    expect(range.d.resetTo).toEqual({ 't-0': 'earliest' });
-    const pass = run({ ...range.d, pollWaiting: 'c.app' }, (d, out) => resetPositionsIfNeeded(d, 0, out));
+    // no poll() waits: the error is buffered with the answer (a CompletedFetch), the position stays
+    expect(range.d.positions).toEqual({ 't-0': 9 });
+    expect(range.d.fetchErrors).toEqual({ 't-0': { error: 'OFFSET_OUT_OF_RANGE', fetchOffset: 9 } });
+    // the next poll() collects it: AWAIT_RESET, and that pass asks for it (resetPositionsIfNeeded)
+    const collected = run({ ...range.d, pollWaiting: 'c.app' }, servePoll);
+    expect(collected.d.positions).toEqual({});
+    expect(collected.d.resetTo).toEqual({ 't-0': 'earliest' });
+    expect(collected.d.fetchErrors).toEqual({});
+    const pass = run(collected.d, (d, out) => resetPositionsIfNeeded(d, 0, out));
     expect(sent(pass.effects)).toMatchObject([{ rpc: 'ListOffsets', partitions: [{ ...tp0, timestamp: -2 }] }]);
     const other = run(ctx, (d, out) =>
       onFetchResponse(
@@ -106,7 +111,7 @@ describe('fetcher', () => {
       ),
     );
     expect(timers(other.effects)).toEqual([{ name: 'fetchRetry', delay: 100 }]);
-    // FetchCollector.handleInitializeErrors: a metadata error asks for an update, and the partition waits for it
+    // FetchCollector.handleInitializeErrors: a metadata error asks for an update when poll() collects it
     const stale = run(ctx, (d, out) =>
       onFetchResponse(
         d,
@@ -115,9 +120,15 @@ describe('fetcher', () => {
       ),
     );
     expect(stale.effects).toEqual([]);
-    expect(stale.d.metadata.updateRequested).toBe(true);
-    expect(stale.d.awaitingMetadata).toEqual(['t-0']);
+    expect(stale.d.metadata.updateRequested).toBe(false);
     expect(stale.d.positions).toEqual({ 't-0': 9 });
+    // a poll() collects it: the update is asked for, and t-0 is fetched again from the leader it knows
+    const refetched = run({ ...stale.d, pollWaiting: 'c.app' }, (d, out) => {
+      servePoll(d, out);
+      fetchWhilePolling(d, out);
+    });
+    expect(refetched.d.metadata.updateRequested).toBe(true);
+    expect(sent(refetched.effects)).toMatchObject([{ rpc: 'Fetch', to: 'broker-0', partitions: [{ fetchOffset: 9 }] }]);
     // a stale answer (another correlation id) is ignored
     expect(
       run(ctx, (d, out) =>

@@ -1,8 +1,10 @@
 /**
  * The consumer follows a partition's leader (FetchCollector.handleInitializeErrors →
  * requestMetadataUpdate, KIP-951's currentLeader in AbstractFetch, prepareFetchRequests skipping a
- * partition without a leader), driven directly: the fetching region waits in AWAITING_METADATA and
- * the next Fetch goes to the new leader from the same position.
+ * partition without a leader), driven directly: after a metadata error the partition is fetched again
+ * at once from the leader the consumer knows — the stale one — while the Metadata request goes; once
+ * the answer names the new leader, the next Fetch goes there from the same position. A partition
+ * whose metadata names no leader waits in AWAITING_METADATA.
  */
 import { describe, expect, it } from 'vitest';
 import { type ConsumerContext, consumerMachine, fetchingState } from '../../src/sim/consumer/consumer.machine';
@@ -94,14 +96,18 @@ describe('the consumer follows the leader', () => {
     'OFFSET_NOT_AVAILABLE',
     'KAFKA_STORAGE_ERROR',
   ]) {
-    it(`${error}: AWAITING_METADATA until the Metadata answer, then the same position from the new leader`, () => {
+    it(`${error}: fetched again at once from the stale leader, a metadata update asked; after the Metadata answer, from the new leader`, () => {
       const { m, fetch } = fetchingFromBroker0(7);
       const fx = fetchError(m, fetch, error, 40);
-      expect(all(fx, 'Fetch')).toEqual([]);
+      // AbstractFetch.prepareFetchRequests: position.currentLeader is still broker-0
+      const stale = sent(fx, 'Fetch');
+      expect(stale).toMatchObject({ to: 'broker-0', payload: { partitions: [{ fetchOffset: 7 }] } });
       const metadata = sent(fx, 'Metadata');
       expect(metadata).toMatchObject({ to: 'broker-0', background: true, payload: { topics: ['t'] } });
-      expect(fetching(m)).toBe('ASSIGNED.AWAITING_METADATA');
-      const again = sent(metadataAnswer(m, metadata, part('broker-1', 1), 50), 'Fetch');
+      expect(fetching(m)).toBe('ASSIGNED.FETCH_IN_FLIGHT');
+      // the answer names broker-1; t-0's fetch from broker-0 is still in flight
+      expect(all(metadataAnswer(m, metadata, part('broker-1', 1), 50), 'Fetch')).toEqual([]);
+      const again = sent(fetchError(m, stale, error, 55), 'Fetch');
       expect(again).toMatchObject({ to: 'broker-1', payload: { partitions: [{ fetchOffset: 7, currentLeaderEpoch: 1 }] } });
       expect(fetching(m)).toBe('ASSIGNED.FETCH_IN_FLIGHT');
       expect(m.context<ConsumerContext>().positions['t-0']).toBe(7);
@@ -118,12 +124,17 @@ describe('the consumer follows the leader', () => {
 
   it('an offline partition is not fetched: AWAITING_METADATA, metadata asked again with backoff, fetched once a leader is elected', () => {
     const { m, fetch } = fetchingFromBroker0(5);
-    const first = sent(fetchError(m, fetch, 'NOT_LEADER_OR_FOLLOWER', 40), 'Metadata');
+    const fx = fetchError(m, fetch, 'NOT_LEADER_OR_FOLLOWER', 40);
+    const first = sent(fx, 'Metadata');
+    const stale = sent(fx, 'Fetch');
+    expect(stale?.to).toBe('broker-0');
     const offline = metadataAnswer(m, first, part(null, 1), 50);
     expect(all(offline, 'Fetch')).toEqual([]);
-    expect(fetching(m)).toBe('ASSIGNED.AWAITING_METADATA');
     // LEADER_NOT_AVAILABLE asks for another update: the first at once (a newer epoch), then with backoff
     const second = sent(offline, 'Metadata');
+    // the stale leader answers again: the metadata names no leader now, so nothing is fetched
+    expect(all(fetchError(m, stale, 'NOT_LEADER_OR_FOLLOWER', 55), 'Fetch')).toEqual([]);
+    expect(fetching(m)).toBe('ASSIGNED.AWAITING_METADATA');
     const same = metadataAnswer(m, second, part(null, 1), 60);
     expect(all(same, 'Metadata')).toEqual([]);
     expect(same).toContainEqual(expect.objectContaining({ type: 'timer', name: 'metadataUpdateDue', delay: 100 }));
@@ -165,8 +176,11 @@ describe('the consumer follows the leader', () => {
     const next = sent(returned, 'Fetch');
     expect(next?.payload).toMatchObject({ partitions: [{ fetchOffset: 2 }] });
     m.send({ type: 'poll', from: 'c.app', args: {} }, 50);
-    const metadata = sent(fetchError(m, next, 'NOT_LEADER_OR_FOLLOWER', 60), 'Metadata');
-    expect(sent(metadataAnswer(m, metadata, part('broker-1', 1), 70), 'Fetch')).toMatchObject({
+    const fx = fetchError(m, next, 'NOT_LEADER_OR_FOLLOWER', 60);
+    const stale = sent(fx, 'Fetch');
+    expect(stale).toMatchObject({ to: 'broker-0', payload: { partitions: [{ fetchOffset: 2 }] } });
+    metadataAnswer(m, sent(fx, 'Metadata'), part('broker-1', 1), 70);
+    expect(sent(fetchError(m, stale, 'NOT_LEADER_OR_FOLLOWER', 75), 'Fetch')).toMatchObject({
       to: 'broker-1',
       payload: { partitions: [{ fetchOffset: 2 }] },
     });

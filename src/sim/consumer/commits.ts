@@ -508,8 +508,10 @@ export function onPoll(d: Draft, call: EventOf<'poll'>, out: Out): void {
   d.pollWaiting = call.from;
   // updateAssignmentMetadataIfNeeded before pollForFetches: the resets due go out first
   resetPositionsIfNeeded(d, call.now, out);
-  servePoll(d, out);
-  fetchWhilePolling(d, out);
+  // a partition whose collected fetch error makes it wait (fetcher.ts collectFetchErrors) is not fetched now
+  const backingOff = new Set<string>();
+  servePoll(d, out, backingOff);
+  fetchWhilePolling(d, out, backingOff);
   scheduleAutoCommit(d, call.now, out);
 }
 

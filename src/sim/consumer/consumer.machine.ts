@@ -208,12 +208,12 @@ const positionsMissing = (c: ConsumerContext) => {
   for (let i = 0; i < assignment.length; i++) if (c.positions[keyOf(assignment[i] as TopicPartition)] === undefined) return true;
   return false;
 };
-/** A partition that could be fetched but for its leader: none known, or its last fetch said the metadata is stale. */
+/** A partition that could be fetched but for its leader: the client's metadata names none. */
 const leaderUnknown = (c: ConsumerContext) => {
   const assignment = c.assignment;
   for (let i = 0; i < assignment.length; i++) {
     const tp = assignment[i] as TopicPartition;
-    if (c.awaitingMetadata.includes(keyOf(tp)) || leaderOf(c.meta, tp.topic, tp.partition) === null) return true;
+    if (leaderOf(c.meta, tp.topic, tp.partition) === null) return true;
   }
   return false;
 };

@@ -15,7 +15,7 @@ import type { ConsumerConfig } from '../config/consumerConfig';
 import type { ActorId, RequestRpc } from '../kernel/envelope';
 import { extend } from '../kernel/extend';
 import type { IsolationLevel } from '../log/partitionLog';
-import type { ClientException } from '../protocol/errors';
+import type { ClientException, KafkaError } from '../protocol/errors';
 import type { ListOffsetsPartition, RecordForApp, TopicPartition } from '../protocol/messages';
 import { keyOf } from '../protocol/topicPartition';
 import type { ConsumerEvent, OffsetAndPartition } from './events';
@@ -66,10 +66,12 @@ export interface ConsumerContext extends Required<ConsumerInput> {
   /** NetworkClient's ClusterConnectionStates: per broker, a failed connection and its reconnect backoff. */
   readonly connections: ConnectionStates;
   /**
-   * Partitions whose last fetch failed with a metadata error (NOT_LEADER_OR_FOLLOWER …): not fetched
-   * again until a Metadata answer (or a KIP-951 hint) says where the leader is.
+   * FetchBuffer's CompletedFetches that carry an error (OFFSET_OUT_OF_RANGE, or a metadata error:
+   * NOT_LEADER_OR_FOLLOWER …), with the offset they fetched: buffered when the answer arrives, handled
+   * when poll() collects them (FetchCollector.initialize → handleInitializeErrors). While one is
+   * buffered its partition is not fetched (fetchablePartitions: not buffered).
    */
-  readonly awaitingMetadata: readonly string[];
+  readonly fetchErrors: Readonly<Record<string, FetchError>>;
   readonly offsetsRequest: number | null;
   /** Failed OffsetFetch attempts since the last answer with offsets: the next retry waits commitBackoff of it. */
   readonly offsetsAttempts: number;
@@ -179,6 +181,12 @@ export interface ConsumerContext extends Required<ConsumerInput> {
 }
 
 /** A group request held until the coordinator is known. */
+/** A buffered CompletedFetch with an error: the error (OFFSET_OUT_OF_RANGE or a metadata error), and the offset its request fetched. */
+export interface FetchError {
+  readonly error: KafkaError;
+  readonly fetchOffset: number;
+}
+
 export interface WaitingGroupRequest {
   readonly rpc: RequestRpc;
   readonly payload: { correlationId: number } & Record<string, unknown>;
@@ -236,7 +244,7 @@ export function consumerDraft(c: ConsumerContext): Draft {
     fetchingFrom: c.fetchingFrom,
     metadata: c.metadata,
     connections: c.connections,
-    awaitingMetadata: c.awaitingMetadata,
+    fetchErrors: c.fetchErrors,
     offsetsRequest: c.offsetsRequest,
     offsetsAttempts: c.offsetsAttempts,
     heartbeatAttempts: c.heartbeatAttempts,
@@ -284,7 +292,7 @@ export function initialContext(input: ConsumerInput): ConsumerContext {
     fetchingFrom: {},
     metadata: INITIAL_CLIENT_METADATA,
     connections: NO_CONNECTION_STATES,
-    awaitingMetadata: [],
+    fetchErrors: {},
     offsetsRequest: null,
     offsetsAttempts: 0,
     heartbeatAttempts: 0,

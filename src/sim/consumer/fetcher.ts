@@ -15,11 +15,19 @@
  * fetches name only the partitions that changed); fetch.min.bytes is its default, 1, and the broker
  * counts records, not bytes; the per-partition limit is max.poll.records records (Kafka:
  * max.partition.fetch.bytes, and fetch.max.bytes for the whole answer); an error other than a
- * metadata error or OFFSET_OUT_OF_RANGE is fetched again after retry.backoff.ms (Kafka: at the next
- * pass); poll() blocks until records are available (no timeout); the model handles a fetch's
- * error when it arrives (Kafka: when poll() collects its CompletedFetch) and drops an empty answer
- * at once (Kafka buffers a CompletedFetch for it too, AbstractFetch.handleFetchSuccess, collected by
- * the next poll() before it fetches: the same fetches go out, the order of the buffer aside).
+ * metadata error or OFFSET_OUT_OF_RANGE is handled when it arrives and fetched again after
+ * retry.backoff.ms (Kafka: collected by poll() like the others, fetched again at the next pass); poll()
+ * blocks until records are available (no timeout); an empty answer is dropped at once (Kafka buffers a
+ * CompletedFetch for it too, AbstractFetch.handleFetchSuccess, collected by the next poll() before it
+ * fetches: the same fetches go out, the order of the buffer aside); a partition is fetched from the
+ * leader the client's metadata names now (Kafka: from its position's currentLeader, which a Metadata
+ * answer without a leader does not clear — the model stops fetching such a partition until one is named).
+ *
+ * As Kafka's: OFFSET_OUT_OF_RANGE and the metadata errors are kept with the answer (`fetchErrors`, a
+ * CompletedFetch with an error) and handled when poll() collects it (FetchCollector.handleInitializeErrors),
+ * only if the partition's position is still the offset fetched; after a metadata error the partition is
+ * fetched again at the next pass from the leader the client knows — the stale one until a KIP-951 hint or
+ * the Metadata answer moves it.
  */
 import type { Out } from '../actors/out';
 import { applyCurrentLeader, leaderCanMove, leaderEpochOf, requestUpdate } from '../cluster/clientMetadata';
@@ -29,7 +37,7 @@ import { onMetadataResponse } from '../cluster/metadataUpdater';
 import type { ClientException } from '../protocol/errors';
 import type { FetchPartition, FetchPartitionResponse, RecordForApp, TopicPartition } from '../protocol/messages';
 import { keyOf } from '../protocol/topicPartition';
-import { armPollTimer, type ConsumerContext, corr, type Draft, groupMetadata, sendRequest } from './consumerContext';
+import { armPollTimer, type ConsumerContext, corr, type Draft, type FetchError, groupMetadata, sendRequest } from './consumerContext';
 import { onEndOffsetsMetadata } from './endOffsets';
 import type { EventOf } from './events';
 import { collectFetched } from './fetchCollector';
@@ -55,10 +63,11 @@ const NONE: ReadonlySet<string> = new Set();
  * fetchablePartitions: a partition with a completed fetch still buffered is not fetched), to no
  * broker that has a Fetch in flight (nodesWithPendingFetchRequests: "Skipping fetch for partition …
  * because previous request to … has not been processed" — the partition waits for that answer). A
- * partition without a known leader is not fetched and asks for a metadata update; one whose last
- * fetch failed with a metadata error waits for that update (*simplified*: Kafka's next pass fetches
- * it again from its position's currentLeader, the stale one, until the Metadata answer moves it —
- * FetchUtils.requestMetadataUpdate only asks for the update); one whose leader is in its reconnect
+ * partition with an errored fetch still buffered waits for poll() to collect it; a partition without
+ * a known leader is not fetched and asks for a metadata update ("Requesting metadata update for
+ * partition … since the position … is missing the current leader node"); a metadata update asked for
+ * holds nothing back — after a metadata error the partition is fetched again from the leader it knows,
+ * the stale one until a KIP-951 hint or the Metadata answer moves it; one whose leader is in its reconnect
  * backoff is skipped ("Skipping fetch for partition … because node … is awaiting reconnect
  * backoff": isUnavailable) — the backoff's end wakes the consumer, and a Fetch sent then is its
  * connection attempt. Every Fetch is a full one (no fetch session, KIP-227).
@@ -72,7 +81,7 @@ function sendFetches(d: Draft, out: Out, backingOff: ReadonlySet<string> = NONE)
     // a partition whose fetch poll() has not finished with (records, or a tail still to pass over) is not fetched
     if (position === undefined || d.fetching[name] !== undefined || (d.buffer[name]?.length ?? 0) > 0 || d.bufferEnd[name] !== undefined)
       continue;
-    if (d.awaitingMetadata.includes(name) || backingOff.has(name) || awaitingValidation(d, name)) continue;
+    if (d.fetchErrors[name] !== undefined || backingOff.has(name) || awaitingValidation(d, name)) continue;
     const leader = leaderOf(d.meta, tp.topic, tp.partition);
     if (!leader) {
       d.metadata = requestUpdate(d.metadata);
@@ -135,49 +144,71 @@ export function isFetchMetadataError(error: string): boolean {
 }
 
 /**
- * A fetch failed with a metadata error: requestMetadataUpdate. A NOT_LEADER_OR_FOLLOWER /
- * FENCED_LEADER_EPOCH answer's currentLeader (KIP-951, AbstractFetch.handleFetchSuccess →
- * updatePartitionLeadership) is taken at once and the partition is fetched from that leader right
- * away; otherwise it waits for the Metadata answer. The position does not move.
+ * A fetch answered with a metadata error (AbstractFetch.handleFetchSuccess): a NOT_LEADER_OR_FOLLOWER /
+ * FENCED_LEADER_EPOCH answer's currentLeader (KIP-951, updatePartitionLeadership) is taken at once —
+ * the next fetch goes to that leader; the error itself waits in the buffer for poll() (collectFetchErrors).
  */
 function onFetchMetadataError(d: Draft, r: FetchPartitionResponse): void {
-  const name = keyOf(r);
-  d.metadata = requestUpdate(d.metadata);
   const hinted =
     r.error === 'NOT_LEADER_OR_FOLLOWER' || r.error === 'FENCED_LEADER_EPOCH' ? applyCurrentLeader(d.meta, r, r.currentLeader) : null;
   if (hinted?.updated) d.meta = hinted.meta;
-  else if (!d.awaitingMetadata.includes(name)) d.awaitingMetadata = [...d.awaitingMetadata, name];
 }
 
 /**
- * The answer to the consumer's Metadata request: leaders as the cluster knows them now; waiting
- * partitions are fetched again — by a waiting poll() (the next pass of its loop), else by the next one.
+ * The answer to the consumer's Metadata request: leaders as the cluster knows them now; a partition
+ * whose leader was unknown is fetched — by a waiting poll() (the next pass of its loop), else by the next one.
  */
 export function onConsumerMetadataResponse(d: Draft, ev: EventOf<'MetadataResponse'>, out: Out): void {
   if (onMetadataResponse(d, ev.payload, ev.now) === null) return;
-  d.awaitingMetadata = [];
   // endOffsets()'s awaitMetadataUpdate is over: its next round
   onEndOffsetsMetadata(d, out);
   fetchWhilePolling(d, out);
 }
 
 /**
- * FetchCollector.handleInitializeErrors, OFFSET_OUT_OF_RANGE for the current position: with a reset
- * policy the partition goes AWAIT_RESET (requestOffsetResetIfPartitionAssigned) and auto.offset.reset
- * resets it. Without one (`none`, !hasDefaultOffsetResetPolicy) poll() throws OffsetOutOfRangeException
- * and nothing else changes: the partition keeps its position and stays FETCHING, so the next poll()
- * fetches that offset again (and throws again) until the application seeks, and a commit meanwhile
- * (close()'s auto-commit: allConsumed) names that position. 'reset': the partition awaits its reset,
- * asked with the answer's other such partitions (one ListOffsets per leader, resetPositionsIfNeeded).
+ * FetchCollector.initialize → handleInitializeErrors, as poll() collects the buffered fetches that carry
+ * an error: one whose partition is no longer assigned, has no valid position (AWAIT_RESET,
+ * AWAIT_VALIDATION) or a position other than the offset fetched — a seek, a reset or a validation
+ * since — is discarded ("Discarding stale fetch response …"). Else a metadata error asks for a metadata
+ * update (FetchUtils.requestMetadataUpdate) and the partition is fetchable again; OFFSET_OUT_OF_RANGE
+ * with a reset policy sends the partition AWAIT_RESET (requestOffsetResetIfPartitionAssigned) and
+ * auto.offset.reset resets it, asked with the other such partitions (one ListOffsets per leader,
+ * resetPositionsIfNeeded). Without a policy (`none`, !hasDefaultOffsetResetPolicy) poll() throws
+ * OffsetOutOfRangeException and nothing else changes: the partition keeps its position and stays
+ * FETCHING, so the next poll() fetches that offset again (and throws again) until the application
+ * seeks, and a commit meanwhile (close()'s auto-commit: allConsumed) names that position. Partitions
+ * in name order (Kafka: in the order their answers came).
  */
-function onOutOfRange(d: Draft, tp: TopicPartition, out: Out): 'reset' | undefined {
-  if (d.config['auto.offset.reset'] === 'none') {
-    throwFromPoll(d, tp, out, 'OffsetOutOfRangeException');
-    return;
+function collectFetchErrors(d: Draft, out: Out, backingOff: Set<string>): void {
+  if (!d.pollWaiting || Object.keys(d.fetchErrors).length === 0) return;
+  const toReset: TopicPartition[] = [];
+  for (const name of Object.keys(d.fetchErrors).sort()) {
+    const e = d.fetchErrors[name] as FetchError;
+    const { [name]: _collected, ...rest } = d.fetchErrors;
+    d.fetchErrors = rest;
+    const tp = d.assignment.find((a) => keyOf(a) === name);
+    if (!tp || d.positions[name] !== e.fetchOffset || awaitingValidation(d, name)) continue;
+    if (e.error !== 'OFFSET_OUT_OF_RANGE') {
+      // *simplified* pacing: Kafka fetches the stale leader again at every pass, as fast as it answers;
+      // the model does so once per metadata update asked — while the update is still pending (the
+      // leader answered the error again before the Metadata answer), the partition waits retry.backoff.ms
+      if (d.metadata.updateRequested || d.metadata.inFlight !== null) {
+        out.timer(`fetchRetry:${name}`, 'fetchRetry', d.config['retry.backoff.ms'], {}, true);
+        backingOff.add(name);
+      }
+      d.metadata = requestUpdate(d.metadata);
+      continue;
+    }
+    if (d.config['auto.offset.reset'] === 'none') {
+      throwFromPoll(d, tp, out, 'OffsetOutOfRangeException');
+      // the exception ends this poll(): the others wait for the next
+      break;
+    }
+    const { [name]: _p, ...positions } = d.positions;
+    d.positions = positions;
+    toReset.push(tp);
   }
-  const { [keyOf(tp)]: _p, ...positions } = d.positions;
-  d.positions = positions;
-  return 'reset';
+  resetPositions(d, toReset, out);
 }
 
 /** poll() throws `exception` for partition `tp` (now, or at the next call if none waits). */
@@ -205,7 +236,8 @@ function replyToPoll(d: Draft, out: Out, records: readonly RecordForApp[], posit
  * `positionAdvanced`). *Partitions are served in name order* (Kafka: in the order their fetches
  * completed, the rest of a fetch first).
  */
-export function servePoll(d: Draft, out: Out, backingOff: ReadonlySet<string> = NONE): void {
+export function servePoll(d: Draft, out: Out, backingOff: Set<string> = new Set()): void {
+  collectFetchErrors(d, out, backingOff);
   if (!d.pollWaiting) return;
   const records: RecordForApp[] = [];
   const max = d.config['max.poll.records'];
@@ -271,22 +303,16 @@ export function servePoll(d: Draft, out: Out, backingOff: ReadonlySet<string> = 
 
 /**
  * The answer to one of its Fetches (AbstractFetch.handleFetchSuccess): the broker may be fetched from
- * again, and each partition's data is handled on its own — its error (a metadata error,
- * OFFSET_OUT_OF_RANGE, another: retried after retry.backoff.ms) or its records, buffered; a
- * partition seeked, revoked or reset meanwhile is passed over. Then a waiting poll() is served, or
- * fetches again.
+ * again, and each partition's data is buffered on its own — its records, or its error (a metadata
+ * error or OFFSET_OUT_OF_RANGE: kept for poll() to collect; another: retried after retry.backoff.ms);
+ * a partition seeked, revoked or reset meanwhile is passed over. Then a waiting poll() is served
+ * (collecting the errors too), or fetches again.
  */
 export function onFetchResponse(d: Draft, ev: EventOf<'FetchResponse'>, out: Out): void {
   fetchAnswered(d, ev.payload.correlationId);
   // a partition whose fetch failed with another error is fetched again after retry.backoff.ms (fetchRetry)
   const backingOff = new Set<string>();
-  const toReset: TopicPartition[] = [];
-  for (const r of ev.payload.partitions) {
-    const next = onPartitionData(d, r, ev.payload.correlationId, out);
-    if (next === 'backoff') backingOff.add(keyOf(r));
-    else if (next === 'reset') toReset.push(r);
-  }
-  resetPositions(d, toReset, out);
+  for (const r of ev.payload.partitions) if (onPartitionData(d, r, ev.payload.correlationId, out) === 'backoff') backingOff.add(keyOf(r));
   // a poll() waiting: served (and prefetching), or — nothing to return — fetching again (its next
   // pass: collectFetch found nothing, sendFetches); none waiting: buffered for the next poll()
   servePoll(d, out, backingOff);
@@ -298,16 +324,18 @@ export function onFetchResponseUnassigned(d: Draft, ev: EventOf<'FetchResponse'>
   fetchAnswered(d, ev.payload.correlationId);
 }
 
-function onPartitionData(d: Draft, r: FetchPartitionResponse, correlationId: number, out: Out): 'backoff' | 'reset' | undefined {
+function onPartitionData(d: Draft, r: FetchPartitionResponse, correlationId: number, out: Out): 'backoff' | undefined {
   const name = keyOf(r);
   if (d.fetching[name] !== correlationId) return;
   const { [name]: _done, ...fetching } = d.fetching;
   d.fetching = fetching;
   const position = d.positions[name];
   if (position === undefined) return;
-  if (r.error === 'OFFSET_OUT_OF_RANGE') return onOutOfRange(d, r, out);
-  if (isFetchMetadataError(r.error)) {
-    onFetchMetadataError(d, r);
+  if (r.error === 'OFFSET_OUT_OF_RANGE' || isFetchMetadataError(r.error)) {
+    if (r.error !== 'OFFSET_OUT_OF_RANGE') onFetchMetadataError(d, r);
+    // the CompletedFetch with its error, for poll() to collect; its request fetched the position
+    // (a seek or a reset since would have dropped this fetch: `fetching`)
+    d.fetchErrors = { ...d.fetchErrors, [name]: { error: r.error, fetchOffset: position } };
     return;
   }
   if (r.error !== 'NONE') {

@@ -20,7 +20,7 @@ export function revokeAll(d: Draft): void {
   d.buffer = {};
   d.bufferEnd = {};
   d.fetching = {};
-  d.awaitingMetadata = [];
+  d.fetchErrors = {};
   d.offsetsRequest = null;
   d.offsetsAttempts = 0;
   d.validation = NO_VALIDATION;
