@@ -5,7 +5,8 @@
  * Pure: the producer and the consumer call these and send what they say.
  *
  * - `requestUpdate` (requestUpdate(false)): after an InvalidMetadataException (NOT_LEADER_OR_FOLLOWER,
- *   LEADER_NOT_AVAILABLE, FENCED_LEADER_EPOCH …), a partition without a leader, or a disconnect.
+ *   LEADER_NOT_AVAILABLE, FENCED_LEADER_EPOCH …; a consumer's when poll() collects the fetch error), a
+ *   partition without a leader, a disconnect, or a consumer's lost reset ListOffsets.
  * - `timeToNextUpdate`: 0 when asked for or older than metadata.max.age.ms, but never sooner than the
  *   backoff — retry.backoff.ms doubling to retry.backoff.max.ms, counted over failed Metadata requests
  *   (`attempts`) and over answers that changed nothing (`equivalentResponses`, KIP-580).

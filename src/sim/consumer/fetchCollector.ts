@@ -4,7 +4,8 @@
  * Control batches (transaction markers) are never returned. Under read_committed, the broker sends
  * the aborted transactions overlapping the fetched range; the consumer skips every batch of those
  * producers up to their ABORT marker. Either way the position moves past what was skipped, even
- * when nothing is returned.
+ * when nothing is returned. A fetch's error (FetchCollector.handleInitializeErrors) is kept with the
+ * answer and handled when poll() collects it: fetcher.ts `collectFetchErrors`.
  */
 
 import type { IsolationLevel } from '../log/partitionLog';
