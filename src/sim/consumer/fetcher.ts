@@ -21,7 +21,11 @@
  * CompletedFetch for it too, AbstractFetch.handleFetchSuccess, collected by the next poll() before it
  * fetches: the same fetches go out, the order of the buffer aside); a partition is fetched from the
  * leader the client's metadata names now (Kafka: from its position's currentLeader, which a Metadata
- * answer without a leader does not clear — the model stops fetching such a partition until one is named).
+ * answer without a leader does not clear — the model stops fetching such a partition until one is named);
+ * a metadata error collected while the update it asked for is still pending waits retry.backoff.ms
+ * before the next try (Kafka tries at every pass, as fast as the stale leader answers: on a network
+ * set to zero latency time would never move); a partition with a Fetch in flight is not fetched from
+ * another broker (Kafka tracks pending fetches per broker only).
  *
  * As Kafka's: OFFSET_OUT_OF_RANGE and the metadata errors are kept with the answer (`fetchErrors`, a
  * CompletedFetch with an error) and handled when poll() collects it (FetchCollector.handleInitializeErrors),
