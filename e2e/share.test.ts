@@ -118,8 +118,12 @@ describe('a bad link opened over a run', () => {
       expect(await page.getByTestId('verdict').count()).toBe(0);
       expect(await title.count()).toBe(0);
       expect(await page.getByTestId('link-error-run-hidden').innerText()).toContain(hidden);
-      // Share, Embed and Configuration would act on the hidden run: they wait, and say why
-      for (const id of ['open-share', 'open-embed', 'open-config']) expect(await page.getByTestId(id).isDisabled(), id).toBe(true);
+      // Share, Embed, Configuration, Break it and Compare A/B would act on the hidden run: they wait,
+      // and say why (Break it and Compare A/B stayed enabled, and searched or compared the run unseen)
+      for (const id of ['open-share', 'open-embed', 'open-config', 'open-break-it', 'open-compare']) {
+        expect(await page.getByTestId(id).isDisabled(), id).toBe(true);
+        expect(await page.getByTestId(id).getAttribute('title'), id).toMatch(language === 'en' ? /go back to that run/ : /그 실행으로 돌아가/);
+      }
       const button = page.getByTestId('link-error-back');
       expect(await button.innerText()).toBe(back);
       if (language === 'ko') await screenshot(page, 'share-bad-link-over-run-ko');
@@ -130,8 +134,20 @@ describe('a bad link opened over a run', () => {
       // the address names the run again
       await expect.poll(async () => decodeLink(await hashOf(page)).ok).toBe(true);
       if (language === 'en') expect(await hashOf(page)).toBe(runAddress);
-      expect(await page.getByTestId('open-share').isDisabled()).toBe(false);
+      for (const id of ['open-share', 'open-embed', 'open-config', 'open-break-it', 'open-compare']) {
+        expect(await page.getByTestId(id).isDisabled(), id).toBe(false);
+        expect(await page.getByTestId(id).getAttribute('title'), id).toBeNull();
+      }
     }
+    // back on the run, Break it and Compare A/B act on it again
+    await page.getByTestId('open-break-it').click();
+    await expect.poll(() => page.getByTestId('break-it-target').innerText()).toContain(PRESET_TEXT_KO['zombie-fencing']?.title ?? '?');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('break-it-target').waitFor({ state: 'detached' });
+    await page.getByTestId('open-compare').click();
+    await page.getByTestId('compare-view').waitFor();
+    await page.getByTestId('compare-close').click();
+    await page.getByTestId('timeline').waitFor();
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -4,6 +4,7 @@
  * fill of `button[aria-pressed="true"]`) while the comparison is on screen, and pressing it again
  * closes the comparison, as its own Close does.
  */
+import { useShare } from '../../share/shareState';
 import { simStore } from '../../store/simStore';
 import { useSim } from '../../store/useSim';
 import { closeViewsExcept } from '../urlViews';
@@ -14,13 +15,17 @@ export function CompareButton() {
   const language = useSim((s) => s.language);
   const scenario = useSim((s) => s.scenario);
   const open = useCompare((s) => s.open);
+  // A is the run on screen: a link that could not be opened hides it, and the comparison would start
+  // from a run the person cannot see
+  const overLinkError = useShare((s) => s.linkError !== null) && !open;
   return (
     <button
       type="button"
       className="eos-button"
       data-testid="open-compare"
       aria-pressed={open}
-      disabled={!scenario && !open}
+      disabled={(!scenario && !open) || overLinkError}
+      title={overLinkError ? compareStrings(language).overLinkError : undefined}
       onClick={() => {
         if (compareStore.getState().open) {
           compareStore.getState().close();

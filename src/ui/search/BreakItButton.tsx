@@ -1,4 +1,5 @@
 /** "Break it" for the scenario on screen (in the header) or for a preset (in the gallery). */
+import { useShare } from '../../share/shareState';
 import { goalFor, type Preset, type Scenario } from '../../sim';
 import { useSim } from '../../store/useSim';
 import { breakItStore } from './breakItStore';
@@ -18,10 +19,14 @@ export function BreakItButton({ preset, onOpen }: { preset?: Preset; onOpen?: ()
   const language = useSim((s) => s.language);
   const scenario = useSim((s) => s.scenario);
   const target = preset?.scenario ?? scenario;
+  // the header's button searches the run on screen: a link that could not be opened hides it, and
+  // the search would be of a run the person cannot see (a preset's button, in the gallery, is its own)
+  const overLinkError = useShare((s) => s.linkError !== null) && !preset;
   return (
     <button
       type="button"
-      disabled={!target}
+      disabled={!target || overLinkError}
+      title={overLinkError ? BREAK_IT_TEXT[language].overLinkError : undefined}
       data-testid={preset ? `break-it-${preset.id}` : 'open-break-it'}
       onClick={() => {
         if (!target) return;

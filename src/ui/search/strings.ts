@@ -11,6 +11,8 @@ export interface BreakItText {
   readonly searches: string;
   /** Said when that scenario is not the run open behind the panel. */
   readonly notOnScreen: string;
+  /** The header's button while a link that could not be opened hides the run (it would search that hidden run). */
+  readonly overLinkError: string;
   readonly property: string;
   readonly at: string;
   readonly everywhere: string;
@@ -48,6 +50,8 @@ export const BREAK_IT_TEXT: Readonly<Record<Language, BreakItText>> = {
       'This scenario’s scripted faults are its workload (an operator stops the application and resets its group’s offsets): the search keeps them and adds its own.',
     searches: 'Searches',
     notOnScreen: 'Not the run open behind this panel.',
+    overLinkError:
+      'The link above could not be opened, and Break it would search the run it hides: go back to that run or open another scenario first.',
     property: 'Property',
     at: 'At',
     everywhere: 'everywhere',
@@ -90,6 +94,8 @@ export const BREAK_IT_TEXT: Readonly<Record<Language, BreakItText>> = {
       '이 시나리오에 적힌 결함은 워크로드입니다(운영자가 애플리케이션을 멈추고 그룹의 오프셋을 리셋합니다). 탐색은 이를 그대로 두고 자신의 결함을 더합니다.',
     searches: '탐색 대상',
     notOnScreen: '뒤에 열려 있는 실행과 다른 시나리오입니다.',
+    overLinkError:
+      '위의 링크를 열 수 없습니다. 깨뜨려 보기는 그 뒤에 가려진 실행을 탐색하므로, 먼저 그 실행으로 돌아가거나 다른 시나리오를 여세요.',
     property: '속성',
     at: '대상',
     everywhere: '전체',
