@@ -122,7 +122,9 @@ describe('a bad link opened over a run', () => {
       // and say why (Break it and Compare A/B stayed enabled, and searched or compared the run unseen)
       for (const id of ['open-share', 'open-embed', 'open-config', 'open-break-it', 'open-compare']) {
         expect(await page.getByTestId(id).isDisabled(), id).toBe(true);
-        expect(await page.getByTestId(id).getAttribute('title'), id).toMatch(language === 'en' ? /go back to that run/ : /그 실행으로 돌아가/);
+        expect(await page.getByTestId(id).getAttribute('title'), id).toMatch(
+          language === 'en' ? /go back to that run/ : /그 실행으로 돌아가/,
+        );
       }
       const button = page.getByTestId('link-error-back');
       expect(await button.innerText()).toBe(back);
