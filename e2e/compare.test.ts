@@ -9,6 +9,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { decodeLink, findPreset } from '../src/sim';
+import { PRESET_TEXT_KO } from '../src/sim/presets/ko';
 import { launchBrowser, screenshot, watchErrors } from './browser';
 
 let browser: Browser;
@@ -89,6 +90,10 @@ describe('A/B comparison', () => {
     for (const [, bg] of badges) expect(bg).not.toBe('rgba(0, 0, 0, 0)');
     expect(badges[0]?.[1]).not.toBe(badges[1]?.[1]);
     expect(await view.getByTestId('compare-settings').innerText()).toContain('sink.mode');
+    // the two scenarios by their titles, not their ids
+    expect(await view.getByTestId('compare-heading').innerText()).toBe(
+      `A: ${findPreset('db-sink-duplicate')!.title} · B: ${findPreset('db-sink-inbox')!.title}`,
+    );
     // both cost charts, side by side
     expect(await view.getByTestId('compare-cost').getByTestId('cost-chart').count()).toBe(2);
     // one scrubber drives both timelines: at 0 nothing is written yet on either side
@@ -255,13 +260,22 @@ describe('A/B comparison', () => {
     const view = page.getByTestId('compare-view');
     await view.waitFor();
     expect(await view.getByTestId('compare-verdict').innerText()).toContain('No difference.');
-    // B is named by what it changes, in words (it read "opening-story + 0")
-    expect(await view.locator('h2').first().innerText()).toBe('A/B: lost-ack-idempotent vs lost-ack-idempotent + no change yet');
+    // the runs are named in the words the person chose, in both languages: the scenario's title
+    // until a setting changes, then the setting with A's value and B's (they read by internal id,
+    // "A/B: lost-ack-idempotent vs lost-ack-idempotent + 1 change")
+    const heading = view.getByTestId('compare-heading');
+    const lostAck = findPreset('lost-ack-idempotent')!;
+    expect(await heading.innerText()).toBe(`A/B: ${lostAck.title} — no setting changed yet`);
+    await page.getByRole('button', { name: '한국어', exact: true }).click();
+    await expect.poll(() => heading.innerText()).toBe(`A/B: ${PRESET_TEXT_KO['lost-ack-idempotent']?.title} — 아직 바꾼 설정 없음`);
+    await page.getByRole('button', { name: 'English', exact: true }).click();
+    await expect.poll(() => heading.innerText()).toBe(`A/B: ${lostAck.title} — no setting changed yet`);
     const select = view.locator('select[data-testid$=":enable.idempotence"]').first();
     await select.selectOption('false');
     const log = view.locator('[data-testid="compare-verdict"] tr[data-layer="log"]').first();
     await expect.poll(() => log.getAttribute('data-differs')).toBe('true');
-    expect(await view.locator('h2').first().innerText()).toBe('A/B: lost-ack-idempotent vs lost-ack-idempotent + 1 change');
+    expect(await heading.innerText()).toBe('A: enable.idempotence=true · B: enable.idempotence=false');
+    expect(await heading.innerText()).not.toContain('lost-ack-idempotent');
     expect(await log.locator('td').nth(1).getAttribute('data-status')).toBe('more-than-once');
     await expect.poll(() => page.evaluate(() => location.hash)).toMatch(/^#ab=1\./);
     expect(errors).toEqual([]);

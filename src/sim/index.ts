@@ -17,7 +17,7 @@ export { asksText, MemoryMeter, PAGE_BUDGETS, scenarioAsks, sizeRefusal } from '
 export { AB_PREFIX, decodeAbLink, encodeAbLink } from './compare/abLink';
 export type { Comparison } from './compare/compare';
 export { compareRuns } from './compare/compare';
-export type { ScenarioDifference, SettingChange, SettingValue, ValueInForce } from './compare/settings';
+export type { ScenarioDifference, Setting, SettingChange, SettingValue, ValueInForce } from './compare/settings';
 export { applySettings, scenarioDifferences, settingsDiff, settingsOf } from './compare/settings';
 export { CLUSTER_CONFIG } from './config/clusterConfig';
 export type { ConfigKey, ConfigValue } from './config/configSpec';

@@ -6,16 +6,18 @@
 import { useEffect, useMemo, useState } from 'react';
 import { shareStore } from '../../share/shareState';
 import { openScenario } from '../../share/source';
-import { AB_PREFIX, encodeAbLink } from '../../sim';
+import { AB_PREFIX, encodeAbLink, settingsOf } from '../../sim';
 import type { RunCost } from '../../sim/views';
 import { simStore } from '../../store/simStore';
 import { useSim } from '../../store/useSim';
 import { costScales } from '../cost/CostChart';
 import { CostAssumptions, CostFigures } from '../cost/CostPanel';
 import { costStrings } from '../cost/costStrings';
+import { useScenarioTexts } from '../usePresetTexts';
 import { CompareSettings } from './CompareSettings';
 import { CompareTimelines } from './CompareTimelines';
 import { CompareVerdict } from './CompareVerdict';
+import { compareHeading } from './compareHeading';
 import { compareStore, endTime, useCompare } from './compareStore';
 import { compareStrings } from './compareStrings';
 import '../timeline/timeline.css';
@@ -89,15 +91,20 @@ export function ComparePage() {
   const differs = useMemo(() => (a && b ? costDifferences(a.cost, b.cost) : new Set<string>()), [a, b]);
   // closing releases the address bar: hashSync writes the run's own link again
   const close = () => compareStore.getState().close();
-  const nameOf = (s: { id?: string; title?: string }) => s.id ?? s.title ?? '?';
+  // the runs in the words the person chose: B's settings against A's, or the two scenarios' titles
+  const textsA = useScenarioTexts(a?.scenario, language);
+  const textsB = useScenarioTexts(b?.scenario, language);
+  const titleOf = (texts: typeof textsA, s: { id?: string } | undefined) => texts?.title || s?.id || '?';
+  const heading = useMemo(() => {
+    if (!a || !b) return null;
+    return changes === null
+      ? compareHeading({ kind: 'pair', a: titleOf(textsA, a.scenario), b: titleOf(textsB, b.scenario) }, t)
+      : compareHeading({ kind: 'changes', title: titleOf(textsA, a.scenario), settings: settingsOf(a.scenario), changes }, t);
+  }, [a, b, changes, textsA, textsB, t]);
   return (
     <main className="app-main compare-view" data-testid="compare-view">
       <div className="dump-bar">
-        <h2>
-          {a && b
-            ? t.title(nameOf(a.scenario), changes === null ? nameOf(b.scenario) : t.withChanges(nameOf(a.scenario), changes.length))
-            : t.compareButton}
-        </h2>
+        <h2 data-testid="compare-heading">{heading ?? t.compareButton}</h2>
         <button
           type="button"
           disabled={!link}

@@ -6,9 +6,12 @@ const EN = {
   /** The header's button while a link that could not be opened hides the run (A would be that hidden run). */
   overLinkError:
     'The link above could not be opened, and Compare A/B would start from the run it hides: go back to that run or open another scenario first.',
-  title: (a: string, b: string) => `A/B: ${a} vs ${b}`,
-  /** B's name when it is A with some settings changed ("… + 0" read as a number, not as "no change yet"). */
-  withChanges: (name: string, n: number) => `${name} + ${n === 0 ? 'no change yet' : n === 1 ? '1 change' : `${n} changes`}`,
+  /** The heading: each side in the words the person chose (a setting's value, or a scenario's title). */
+  sides: (a: string, b: string) => `A: ${a} · B: ${b}`,
+  /** The heading before B changes anything: the scenario's title. */
+  unchanged: (title: string) => `A/B: ${title} — no setting changed yet`,
+  /** After the first few changed settings in the heading (all of them are in the table below). */
+  moreChanges: (n: number) => `and ${n} more`,
   close: 'Back to the simulator',
   copyLink: 'Copy link',
   linkCopied: 'Link copied',
@@ -51,8 +54,9 @@ const KO: CompareStrings = {
   compareButton: 'A/B 비교',
   overLinkError:
     '위의 링크를 열 수 없습니다. A/B 비교는 그 뒤에 가려진 실행에서 시작하므로, 먼저 그 실행으로 돌아가거나 다른 시나리오를 여세요.',
-  title: (a: string, b: string) => `A/B: ${a} 대 ${b}`,
-  withChanges: (name: string, n: number) => `${name} + ${n === 0 ? '아직 바꾼 설정 없음' : `바꾼 설정 ${n}개`}`,
+  sides: (a: string, b: string) => `A: ${a} · B: ${b}`,
+  unchanged: (title: string) => `A/B: ${title} — 아직 바꾼 설정 없음`,
+  moreChanges: (n: number) => `외 ${n}개`,
   close: '시뮬레이터로 돌아가기',
   copyLink: '링크 복사',
   linkCopied: '링크를 복사했습니다',
