@@ -9,7 +9,9 @@ import { storeCheck } from '../../src/sim/checks/verdictStore';
 import { findingText } from '../../src/sim/checks/verdictText';
 import type { ProcessingFinding } from '../../src/sim/checks/verdictTypes';
 import { findPreset } from '../../src/sim/presets';
+import { runScenario, stateAt } from '../../src/sim/run';
 import type { PartitionRow, RecordRow } from '../../src/sim/trace/logView';
+import { verdictAtStep } from '../../src/sim/trace/summary';
 import { runPreset } from '../presets/helpers';
 
 const record = (offset: number, key: string | null, value: string | null, more: Partial<RecordRow> = {}): RecordRow => ({
@@ -151,6 +153,23 @@ describe('the Streams presets: what their words say of the counts, the verdict s
       ['page-b', 2],
     ]);
     expect(f.sentence).toContain('its count store counts each event once');
+  });
+
+  it('streams-eos-crash-restore mid-run, right after the crash: the counts behind their events are said to be behind, not "each event once"', () => {
+    const trace = runScenario(findPreset('streams-eos-crash-restore')!.scenario);
+    // the step the counter crashes at (its fault), with 4 page views processed and 1 counted so far
+    const crash = trace.steps.find((st) => st.faults.length > 0 && st.actor.startsWith('counter'))?.i ?? -1;
+    expect(crash).toBeGreaterThan(0);
+    const f = verdictAtStep(trace, stateAt(trace, crash)).layers.find(
+      (l) => l.layer === 'processing' && l.subject === 'counter',
+    ) as ProcessingFinding;
+    const behind = f.store?.keys.filter((k) => k.count < k.events) ?? [];
+    expect(behind.length).toBeGreaterThan(0);
+    // it read "its count store counts each event once (page-a 1 and page-b 0)" of 4 events
+    expect(f.sentence).not.toContain('counts each event once');
+    expect(f.sentence).toContain(`its count store has ${behind[0]?.key} ${behind[0]?.count} for`);
+    expect(f.sentence).toContain('not all counted yet');
+    expect(findingText(f, 'ko')).toContain('그 증가분은 아직 기록되지 않았거나 커밋되지 않았습니다');
   });
 
   it('upstream-duplicate-event-id: the count follows the records, and the input holds evt-42 twice', () => {
