@@ -72,8 +72,14 @@ function producerFields(c: ProducerContext, lang: Language): Field[] {
   out.push({ label: L(lang, 'next sequence', '다음 시퀀스'), value: orNone(entries(c.nextSequence), lang) });
   const inFlight = c.batches.filter((b) => b.inFlight);
   const waiting = c.batches.filter((b) => !b.inFlight);
+  // a producer without idempotence sends its batches with no sequence (RecordBatch.NO_SEQUENCE, -1):
+  // it read "orders-0 seq -1", and "seq -1–0" for two records
+  const sequence = (b: (typeof c.batches)[number]) =>
+    b.baseSequence < 0
+      ? ` (${L(lang, 'no sequence', '시퀀스 없음')})`
+      : ` seq ${b.baseSequence}${b.records.length > 1 ? `–${b.baseSequence + b.records.length - 1}` : ''}`;
   const batch = (b: (typeof c.batches)[number]) =>
-    `${topicPartitionKey(b.topic, b.partition)} seq ${b.baseSequence}${b.records.length > 1 ? `–${b.baseSequence + b.records.length - 1}` : ''}${b.attempts > 1 ? ` (${L(lang, 'attempt', '시도')} ${b.attempts})` : ''}`;
+    `${topicPartitionKey(b.topic, b.partition)}${sequence(b)}${b.attempts > 1 ? ` (${L(lang, 'attempt', '시도')} ${b.attempts})` : ''}`;
   out.push({ label: L(lang, 'batches in flight', '전송 중 배치'), value: inFlight.length ? inFlight.map(batch).join('; ') : '0' });
   if (waiting.length) out.push({ label: L(lang, 'batches waiting to retry', '재시도 대기 배치'), value: waiting.map(batch).join('; ') });
   // their records already failed, but the requests still hold their connection's slots (and, at
