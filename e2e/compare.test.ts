@@ -275,6 +275,12 @@ describe('A/B comparison', () => {
     const log = view.locator('[data-testid="compare-verdict"] tr[data-layer="log"]').first();
     await expect.poll(() => log.getAttribute('data-differs')).toBe('true');
     expect(await heading.innerText()).toBe('A: enable.idempotence=true · B: enable.idempotence=false');
+    // the lanes are at the end of the runs, where the verdicts above them are: B's log holds evt-789
+    // twice (the comparison opened at 0 ms, both sides empty, "The partitions are the same at this time.")
+    const scrubber = view.getByTestId('compare-scrubber');
+    await expect.poll(async () => Number(await scrubber.inputValue())).toBe(Number(await scrubber.getAttribute('max')));
+    expect(Number(await scrubber.inputValue())).toBeGreaterThan(0);
+    await expect.poll(() => view.getByTestId('compare-lanes-differ').innerText()).toContain('orders-0');
     expect(await heading.innerText()).not.toContain('lost-ack-idempotent');
     expect(await log.locator('td').nth(1).getAttribute('data-status')).toBe('more-than-once');
     await expect.poll(() => page.evaluate(() => location.hash)).toMatch(/^#ab=1\./);

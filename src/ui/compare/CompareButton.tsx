@@ -35,7 +35,9 @@ export function CompareButton() {
         if (!s) return;
         // the comparison is the view on screen: a dump view open over the run closes
         closeViewsExcept('compare');
-        compareStore.getState().openPair(s, { changes: [] }, 0);
+        // at the end of the runs, as the gallery's pairs open: the verdicts above the lanes are the
+        // runs' last, and at 0 ms both sides were empty ("the partitions are the same at this time")
+        compareStore.getState().openPair(s, { changes: [] });
       }}
     >
       {compareStrings(language).compareButton}

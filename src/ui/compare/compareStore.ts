@@ -75,7 +75,9 @@ export const compareStore = createStore<CompareState>()((set, get) => {
     setChanges: (changes) => {
       const a = get().a;
       if (!a) return;
-      build(a.scenario, applySettings(a.scenario, changes).scenario, changes, get().time);
+      // a scrubber at the end stays at the end: B changed may run longer (or shorter) than before
+      const atEnd = get().time >= endTime(get());
+      build(a.scenario, applySettings(a.scenario, changes).scenario, changes, atEnd ? Number.MAX_SAFE_INTEGER : get().time);
     },
     setTime: (time) => set({ time: Math.max(0, Math.min(time, endTime(get()))) }),
     close: () => set({ open: false, a: null, b: null, comparison: null, changes: null, error: null }),
