@@ -206,7 +206,15 @@ describe('failure injection', () => {
   it('offers a broker its own actions (crash / restart broker, slow replication link) with labelled fields and no axe violations', async () => {
     const { page, errors } = await open();
     const panel = page.getByRole('region', { name: 'Inject a failure' });
+    // the opening story's only broker: no follower, no replica fetch to slow
     await panel.getByLabel('Process').selectOption('broker-0');
+    await panel.getByRole('button', { name: 'Crash broker', exact: true }).waitFor();
+    await expect(panel.getByRole('button', { name: 'Slow replication link', exact: true }).count()).resolves.toBe(0);
+    // a broker of a cluster of three has them all
+    await page.goto(`${inject('baseUrl')}#preset=acks-1-leader-failover-loss`);
+    await page.reload();
+    await page.getByTestId('verdict').waitFor();
+    await panel.getByLabel('Process').selectOption('broker-1');
     for (const name of ['Crash broker', 'Restart broker', 'Slow replication link'])
       await panel.getByRole('button', { name, exact: true }).waitFor();
     await expect(panel.getByRole('button', { name: 'Crash', exact: true }).count()).resolves.toBe(0);

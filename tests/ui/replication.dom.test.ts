@@ -57,11 +57,12 @@ describe('replicated partitions on the page', () => {
   });
 
   it("a broker's actions are the broker's: crash broker, restart broker, slow replication link", async () => {
-    const preset = findPreset('opening-story');
+    // a cluster of three (with one broker there is no follower to slow: tests/ui/slowReplicationOffer.dom.test.ts)
+    const preset = findPreset('acks-1-leader-failover-loss');
     if (!preset) throw new Error('no preset');
     act(() => simStore.getState().load(preset.scenario));
     await page.settle(30);
-    page.render(createElement(ActorActions, { actorId: 'broker-0' }));
+    page.render(createElement(ActorActions, { actorId: 'broker-1' }));
     await page.settle();
     const buttons = [...page.host.querySelectorAll('button')].map((b) => b.textContent);
     expect(buttons).toEqual(expect.arrayContaining(['Crash broker', 'Restart broker', 'Slow replication link']));

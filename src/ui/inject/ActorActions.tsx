@@ -46,6 +46,9 @@ export function ActorActions({ actorId, onReport }: ActorActionsProps) {
   const status = state?.down ? 'down' : state?.paused ? 'paused' : 'up';
   const client = trace.scenario.clients.find((c) => c.id === process);
   const broker = info.kind === 'broker';
+  // a broker is a follower only when the cluster has another broker to lead: with one broker
+  // "Slow replication link" slowed no fetch, and changed nothing
+  const follower = broker && trace.built.processes.filter((p) => p.kind === 'broker').length > 1;
   const txnId = client?.type === 'producer' ? (trace.resolved.producers[client.id]?.['transactional.id'] ?? null) : null;
   return (
     <div className="actor-actions" data-testid="actor-actions">
@@ -89,7 +92,7 @@ export function ActorActions({ actorId, onReport }: ActorActionsProps) {
         />
       )}
       <Refusal text={refusal} />
-      {broker && <ReplicationActions broker={process} onReport={onReport} />}
+      {follower && <ReplicationActions broker={process} onReport={onReport} />}
       {client && <ClockActions clientId={client.id} onReport={onReport} />}
       {client?.type === 'producer' && <SendRecordForm clientId={client.id} onReport={onReport} />}
     </div>
