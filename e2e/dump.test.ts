@@ -56,12 +56,19 @@ describe('dump import', () => {
     }
     await page.getByTestId('open-share').click({ force: true });
     expect(await page.getByTestId('share-link').count()).toBe(0);
+    // Break it would search the hidden run (it stayed enabled, and opened over the dump form)
+    const breakIt = page.getByTestId('open-break-it');
+    expect(await breakIt.isDisabled()).toBe(true);
+    expect(await breakIt.getAttribute('title')).toContain('dump view hides');
+    await breakIt.click({ force: true });
+    expect(await page.getByTestId('break-it').count()).toBe(0);
     // Cancel: the simulator, and no sheet pops up unasked
     await page.getByTestId('dump-import').getByRole('button', { name: 'Cancel' }).click();
     await page.getByTestId('timeline').waitFor();
     await page.waitForTimeout(300);
     expect(await page.getByTestId('config-editor').count()).toBe(0);
     expect(await page.getByTestId('open-config').isDisabled()).toBe(false);
+    expect(await page.getByTestId('open-break-it').isDisabled()).toBe(false);
 
     // (b) Compare A/B over the dump form: the comparison replaces it, and the header names the run
     await page.getByTestId('import-dump').click();

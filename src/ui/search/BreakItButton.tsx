@@ -2,6 +2,7 @@
 import { useShare } from '../../share/shareState';
 import { goalFor, type Preset, type Scenario } from '../../sim';
 import { useSim } from '../../store/useSim';
+import { useDump } from '../dump/dumpStore';
 import { breakItStore } from './breakItStore';
 import { BREAK_IT_TEXT } from './strings';
 
@@ -22,11 +23,13 @@ export function BreakItButton({ preset, onOpen }: { preset?: Preset; onOpen?: ()
   // the header's button searches the run on screen: a link that could not be opened hides it, and
   // the search would be of a run the person cannot see (a preset's button, in the gallery, is its own)
   const overLinkError = useShare((s) => s.linkError !== null) && !preset;
+  // and so does the dump view (Share and Embed wait there too)
+  const overDump = useDump((s) => s.importing || s.busy || s.analysis !== null) && !preset;
   return (
     <button
       type="button"
-      disabled={!target || overLinkError}
-      title={overLinkError ? BREAK_IT_TEXT[language].overLinkError : undefined}
+      disabled={!target || overLinkError || overDump}
+      title={overDump ? BREAK_IT_TEXT[language].overDump : overLinkError ? BREAK_IT_TEXT[language].overLinkError : undefined}
       data-testid={preset ? `break-it-${preset.id}` : 'open-break-it'}
       onClick={() => {
         if (!target) return;

@@ -13,6 +13,8 @@ export interface BreakItText {
   readonly notOnScreen: string;
   /** The header's button while a link that could not be opened hides the run (it would search that hidden run). */
   readonly overLinkError: string;
+  /** The header's button while the dump view hides the run. */
+  readonly overDump: string;
   readonly property: string;
   readonly at: string;
   readonly everywhere: string;
@@ -52,6 +54,7 @@ export const BREAK_IT_TEXT: Readonly<Record<Language, BreakItText>> = {
     notOnScreen: 'Not the run open behind this panel.',
     overLinkError:
       'The link above could not be opened, and Break it would search the run it hides: go back to that run or open another scenario first.',
+    overDump: "Break it searches the simulator's run, which the dump view hides: close the dump view first.",
     property: 'Property',
     at: 'At',
     everywhere: 'everywhere',
@@ -96,6 +99,7 @@ export const BREAK_IT_TEXT: Readonly<Record<Language, BreakItText>> = {
     notOnScreen: '뒤에 열려 있는 실행과 다른 시나리오입니다.',
     overLinkError:
       '위의 링크를 열 수 없습니다. 깨뜨려 보기는 그 뒤에 가려진 실행을 탐색하므로, 먼저 그 실행으로 돌아가거나 다른 시나리오를 여세요.',
+    overDump: '깨뜨려 보기는 덤프 화면이 가리고 있는 시뮬레이터 실행을 탐색합니다. 먼저 덤프 화면을 닫으세요.',
     property: '속성',
     at: '대상',
     everywhere: '전체',
