@@ -4,6 +4,7 @@ import { findPreset } from '../../src/sim/presets';
 import { runScenario } from '../../src/sim/run';
 import { checkProperty, describeProperty } from '../../src/sim/search/property';
 import { summarize } from '../../src/sim/trace/summary';
+import { BREAK_IT_TEXT } from '../../src/ui/search/strings';
 
 const verdictOf = (id: string) => {
   const trace = runScenario(findPreset(id)?.scenario);
@@ -47,5 +48,15 @@ describe('properties from the verdict', () => {
   it('is described in English and Korean', () => {
     expect(describeProperty({ id: 'no-duplicates', at: 'orders-db' })).toBe('no business duplicate at orders-db');
     expect(describeProperty({ id: 'no-duplicates', at: 'orders-db' }, 'ko')).toContain('비즈니스 중복 없음');
+  });
+
+  it('says reader in Korean as 컨슈머: 리더 is a partition leader on the page (it read "read_committed 리더가 멈추지 않음")', () => {
+    expect(describeProperty({ id: 'no-stall', stallMs: 5000 }, 'ko')).toBe('read_committed 컨슈머가 5000 ms 넘게 멈추지 않음');
+    expect(describeProperty({ id: 'no-stall', at: 'billing', stallMs: 5000 }, 'ko')).toBe(
+      'read_committed 컨슈머 billing이(가) 5000 ms 넘게 멈추지 않음',
+    );
+    expect(BREAK_IT_TEXT.ko.properties['no-stall']).toBe('read_committed 컨슈머가 멈추지 않음');
+    for (const text of [describeProperty({ id: 'no-stall', stallMs: 1 }, 'ko'), BREAK_IT_TEXT.ko.properties['no-stall']])
+      expect(text).not.toContain('리더');
   });
 });

@@ -131,7 +131,8 @@ export function describeProperty(p: Property, lang: 'en' | 'ko' = 'en'): string 
       case 'processed-once':
         return at ? `${at}이(가) 모든 입력을 한 번씩 처리` : '모든 애플리케이션이 모든 입력을 한 번씩 처리';
       case 'no-stall':
-        return `read_committed 리더${at ? ` ${at}` : ''}가 ${p.stallMs ?? 0} ms 넘게 멈추지 않음`;
+        // 컨슈머, not 리더: on this page 리더 is a partition's leader
+        return `read_committed 컨슈머${at ? ` ${at}이(가)` : '가'} ${p.stallMs ?? 0} ms 넘게 멈추지 않음`;
       case 'any':
         return at ? `${at}에 대한 모든 속성` : '모든 속성';
     }

@@ -127,7 +127,7 @@ export const BREAK_IT_TEXT: Readonly<Record<Language, BreakItText>> = {
       'nothing-lost': '확인(ack)된 것은 유실되지 않음',
       'no-loss': '아무것도 유실되지 않음',
       'processed-once': '모든 입력을 한 번씩 처리',
-      'no-stall': 'read_committed 리더가 멈추지 않음',
+      'no-stall': 'read_committed 컨슈머가 멈추지 않음',
       any: '모든 속성',
     },
     kinds: { crash: '크래시', pause: '일시 정지', drop: '유실', delay: '지연', duplicate: '중복' },
