@@ -16,6 +16,7 @@ import { useNarrator } from '../useNarrator';
 import { useThrottled } from '../useThrottled';
 import { wrapAtUnderscores } from '../WrapAtUnderscores';
 import { actorFields, roleName, roleOf } from './fields';
+import { incarnationShown } from './incarnation';
 import { useReplicationByKey } from './useReplicationByKey';
 
 type Group = 'brokers' | 'coordinators' | 'producers' | 'consumers' | 'sinks';
@@ -121,7 +122,7 @@ function ProcessCard({
         <h4 id={`process-${processId}`}>
           <span>{processId}</span>
           {status !== 'up' && <span className={`badge ${status}`}>{status === 'down' ? t.down : t.paused}</span>}
-          {p && p.incarnation > 0 && <span className="badge muted-badge">{t.restarted(p.incarnation + 1)}</span>}
+          {p && incarnationShown(p) > 1 && <span className="badge muted-badge">{t.restarted(incarnationShown(p))}</span>}
         </h4>
         {/* the keys of this client (or of the cluster, for a broker or coordinator), in the config drawer */}
         {info.kind !== 'sink' && (
