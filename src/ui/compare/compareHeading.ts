@@ -28,9 +28,8 @@ export function compareHeading(input: HeadingInput, t: CompareStrings): string {
   const shared = (name: string) => settings.filter((s) => s.setting === name).length > 1;
   const name = (s: Setting) => (shared(s.setting) ? `${s.target} ${s.setting}` : s.setting);
   const side = (pick: (x: (typeof ordered)[number]) => string) => {
-    const shown = ordered.slice(0, SHOWN).map(pick);
-    if (ordered.length > SHOWN) shown.push(t.moreChanges(ordered.length - SHOWN));
-    return shown.join(', ');
+    const shown = ordered.slice(0, SHOWN).map(pick).join(', ');
+    return ordered.length > SHOWN ? `${shown}${t.moreChanges(ordered.length - SHOWN)}` : shown;
   };
   return t.sides(
     side((x) => `${name(x.s)}=${String(x.s.current)}`),

@@ -11,7 +11,7 @@ const EN = {
   /** The heading before B changes anything: the scenario's title. */
   unchanged: (title: string) => `A/B: ${title} — no setting changed yet`,
   /** After the first few changed settings in the heading (all of them are in the table below). */
-  moreChanges: (n: number) => `and ${n} more`,
+  moreChanges: (n: number) => `, and ${n} more`,
   close: 'Back to the simulator',
   copyLink: 'Copy link',
   linkCopied: 'Link copied',
@@ -56,7 +56,7 @@ const KO: CompareStrings = {
     '위의 링크를 열 수 없습니다. A/B 비교는 그 뒤에 가려진 실행에서 시작하므로, 먼저 그 실행으로 돌아가거나 다른 시나리오를 여세요.',
   sides: (a: string, b: string) => `A: ${a} · B: ${b}`,
   unchanged: (title: string) => `A/B: ${title} — 아직 바꾼 설정 없음`,
-  moreChanges: (n: number) => `외 ${n}개`,
+  moreChanges: (n: number) => ` 외 ${n}개`,
   close: '시뮬레이터로 돌아가기',
   copyLink: '링크 복사',
   linkCopied: '링크를 복사했습니다',
