@@ -52,6 +52,10 @@ function writeAddress(link: string): void {
   }
 }
 
+/** A side's scenario by its title in the page's language, else its id. */
+const titleOf = (texts: { readonly title?: string | null } | null, s: { readonly id?: string } | undefined) =>
+  texts?.title || s?.id || '?';
+
 export function ComparePage() {
   const language = useSim((s) => s.language);
   const t = compareStrings(language);
@@ -94,7 +98,6 @@ export function ComparePage() {
   // the runs in the words the person chose: B's settings against A's, or the two scenarios' titles
   const textsA = useScenarioTexts(a?.scenario, language);
   const textsB = useScenarioTexts(b?.scenario, language);
-  const titleOf = (texts: typeof textsA, s: { id?: string } | undefined) => texts?.title || s?.id || '?';
   const heading = useMemo(() => {
     if (!a || !b) return null;
     return changes === null
