@@ -53,8 +53,7 @@ function writeAddress(link: string): void {
 }
 
 /** A side's scenario by its title in the page's language, else its id. */
-const titleOf = (texts: { readonly title?: string | null } | null, s: { readonly id?: string } | undefined) =>
-  texts?.title || s?.id || '?';
+const titleOf = (texts: { readonly title?: string | null } | null, s: { readonly id?: string } | undefined) => texts?.title || s?.id || '?';
 
 export function ComparePage() {
   const language = useSim((s) => s.language);
