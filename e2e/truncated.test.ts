@@ -106,7 +106,9 @@ describe('truncated records in the log view', () => {
     expect(details).toContain('the new leader, elected from the ISR, never had them');
     expect(details).toContain("not committed: at or above broker-0's high watermark 1");
     const rows = await verdictRows(page);
-    expect(rows.find((r) => r.layer === 'loss')?.sentence).toContain('then truncated from the log at offset 1 when the leader changed');
+    expect(rows.find((r) => r.layer === 'loss')?.sentence).toContain(
+      'then lost from the log at offset 1 when the leader changed: the new leader never had it',
+    );
     // the copy under the log row is gone from the log; it was truncated, not compacted
     const copy = page.getByTestId('verdict').locator('.copy[data-copy-state="removed"]').first();
     expect(await copy.innerText()).toBe('orders-0@1 no longer in the log');

@@ -63,12 +63,13 @@ describe('leader failover with acks=1', () => {
     expect(r.layer('delivery', 'billing')?.status).toBe('once');
   });
 
-  it('the producer saw no error; the verdict names b acknowledged, then truncated at offset 1 when the leader changed', () => {
+  it('the producer saw no error; the verdict names b acknowledged, then lost from the log at offset 1 when the leader changed', () => {
     expect(r.errors('orders-service')).toEqual([]);
     expect(r.layer('log', 'orders')?.status).toBe('lost');
     expect(r.layer('loss')).toMatchObject({
       status: 'lost',
-      sentence: 'Lost: e2 (orders) acknowledged to orders-service, then truncated from the log at offset 1 when the leader changed.',
+      sentence:
+        'Lost: e2 (orders) acknowledged to orders-service, then lost from the log at offset 1 when the leader changed: the new leader never had it, and the old leader truncates its copy when it follows the new one.',
     });
   });
 });

@@ -76,7 +76,7 @@ describe('the verdict: acknowledged records truncated after an unclean election'
     const v = computeVerdict(input({ steps: steps('clean'), partitions: log, writers }));
     const loss = v.layers.find((l) => l.layer === 'loss') as LossFinding;
     expect(loss.losses).toMatchObject([{ eventId: 'e-b', kind: 'acked-then-lost', cause: 'truncated', offset: 1 }]);
-    expect(loss.sentence).toContain('then truncated from the log at offset 1 when the leader changed');
+    expect(loss.sentence).toContain('then lost from the log at offset 1 when the leader changed: the new leader never had it');
   });
 
   it("after an unclean election the cause is 'unclean-election', in English and Korean", () => {
@@ -84,10 +84,10 @@ describe('the verdict: acknowledged records truncated after an unclean election'
     const loss = v.layers.find((l) => l.layer === 'loss') as LossFinding;
     expect(loss.losses).toMatchObject([{ eventId: 'e-b', kind: 'acked-then-lost', cause: 'unclean-election', actor: 'p', offset: 1 }]);
     expect(loss.sentence).toBe(
-      'Lost: e-b (orders) acknowledged to p, then truncated from the log at offset 1 by an unclean leader election (an out-of-sync replica without it became leader).',
+      'Lost: e-b (orders) acknowledged to p, then lost from the log at offset 1 by an unclean leader election (an out-of-sync replica without it became leader).',
     );
     expect(findingText(loss, 'ko')).toContain(
-      'p에게 확인 응답이 갔지만 언클린 리더 선출로 offset 1에서 로그가 잘려 사라졌습니다(그 레코드가 없는 ISR 밖 복제본이 리더가 됐습니다)',
+      'p에게 확인 응답이 갔지만 언클린 리더 선출로 offset 1부터 로그에서 사라졌습니다(그 레코드가 없는 ISR 밖 복제본이 리더가 됐습니다)',
     );
   });
 

@@ -142,7 +142,7 @@ describe('unclean-election-loses-committed', () => {
     expect(r.layer('loss')).toMatchObject({
       status: 'lost',
       sentence:
-        'Lost: e2 (orders) acknowledged to orders-service, then truncated from the log at offset 1 by an unclean leader election (an out-of-sync replica without it became leader); e3 (orders) acknowledged to orders-service, then truncated from the log at offset 2 by an unclean leader election (an out-of-sync replica without it became leader).',
+        'Lost: e2 (orders) acknowledged to orders-service, then lost from the log at offset 1 by an unclean leader election (an out-of-sync replica without it became leader); e3 (orders) acknowledged to orders-service, then lost from the log at offset 2 by an unclean leader election (an out-of-sync replica without it became leader).',
     });
   });
 });

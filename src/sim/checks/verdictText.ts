@@ -62,14 +62,14 @@ function lossClause(lang: Language, l: Loss, n = 1): string {
       if (l.cause === 'unclean-election')
         return say(
           lang,
-          `acknowledged to ${a}, then truncated from the log at offset ${l.offset} by an unclean leader election (an out-of-sync replica without it became leader)`,
-          `${a}에게 확인 응답이 갔지만 언클린 리더 선출로 offset ${l.offset}에서 로그가 잘려 사라졌습니다(그 레코드가 없는 ISR 밖 복제본이 리더가 됐습니다)`,
+          `acknowledged to ${a}, then lost from the log at offset ${l.offset} by an unclean leader election (an out-of-sync replica without it became leader)`,
+          `${a}에게 확인 응답이 갔지만 언클린 리더 선출로 offset ${l.offset}부터 로그에서 사라졌습니다(그 레코드가 없는 ISR 밖 복제본이 리더가 됐습니다)`,
         );
       if (l.cause === 'truncated')
         return say(
           lang,
-          `acknowledged to ${a}, then truncated from the log at offset ${l.offset} when the leader changed`,
-          `${a}에게 확인 응답이 갔지만 리더가 바뀌면서 offset ${l.offset}에서 로그가 잘려 사라졌습니다`,
+          `acknowledged to ${a}, then lost from the log at offset ${l.offset} when the leader changed: the new leader never had it, and the old leader truncates its copy when it follows the new one`,
+          `${a}에게 확인 응답이 갔지만 리더가 바뀌면서 offset ${l.offset}부터 로그에서 사라졌습니다. 새 리더에는 그 레코드가 없었고, 이전 리더는 새 리더를 따라갈 때 자기 사본을 잘라 냅니다`,
         );
       return say(lang, `acknowledged to ${a}, yet nowhere in the log`, `${a}에게 확인 응답이 갔지만 로그 어디에도 없습니다`);
     case 'not-acked':
