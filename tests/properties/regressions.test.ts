@@ -7,8 +7,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatViolations, lateOffsetCommitSteps, runChecked } from '../../src/sim/checks/invariants';
-import { runScenario } from '../../src/sim/run';
+import { runScenario, stateAt } from '../../src/sim/run';
+import { partitionRows } from '../../src/sim/trace/logView';
 import { producerRuleViolations } from './producerRules';
+import { streamsOutputProblems } from './streamsOutput';
 
 const dir = join(import.meta.dirname, 'regressions');
 const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
@@ -138,6 +140,29 @@ describe('scenarios the fuzzer found', () => {
     expect(sent).toBeLessThan(rejected?.i as number);
     expect(rejected?.i).toBeLessThan(firstCopy?.i as number);
     expect(producerRuleViolations(trace)).toEqual([]);
+  });
+
+  it('a Streams input record an unclean election took out of the log after it was processed still counts as input for its committed output', () => {
+    const scenario = JSON.parse(readFileSync(join(dir, 'unclean-election-takes-processed-streams-input.json'), 'utf8'));
+    const trace = runScenario(scenario);
+    const seen = trace.steps.flatMap((s) =>
+      (s.facts as { kind: string; topic?: string; election?: string | null; eventIds?: (string | null)[]; control?: string | null }[])
+        .filter(
+          (f) =>
+            (f.kind === 'append' && f.control === null && (f.topic === 'in0' || f.topic === 'out-st0')) ||
+            (f.kind === 'leaderChange' && f.topic === 'in0' && f.election === 'unclean'),
+        )
+        .map((f) => (f.kind === 'append' ? `${f.topic} ${f.eventIds?.join(',')}` : 'unclean in0')),
+    );
+    // p0-0 appended to in0 and processed (its count to the changelog) while broker-0 led, then the unclean
+    // election of in0-0 (broker-1 never had it), and the open transaction with its result committed after
+    expect(seen.indexOf('in0 p0-0')).toBeGreaterThanOrEqual(0);
+    expect(seen.indexOf('in0 p0-0')).toBeLessThan(seen.indexOf('unclean in0'));
+    expect(seen).toContain('out-st0 p0-0');
+    const end = partitionRows(stateAt(trace, trace.steps.length).actors);
+    expect(end.find((p) => p.topic === 'in0')?.records.some((r) => r.headers.event_id === 'p0-0')).toBe(false);
+    expect(streamsOutputProblems(trace)).toEqual([]);
+    expect(formatViolations(runChecked(scenario, { everyStep: true }).violations)).toBe('');
   });
 
   it('a Produce that reaches a broker at the instant it restarts is handled by the restarted broker, not lost', () => {

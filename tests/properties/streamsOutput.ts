@@ -6,7 +6,9 @@
  * never see, so it does not count. Every exactly_once_v2 instance of one application shares the
  * count: a task that moves between instances must not be committed by both. An input record the
  * log cleaner removed (a compacted input topic: superseded by a newer value for its key) was there
- * to be processed: it counts, unless its transaction was aborted.
+ * to be processed: it counts, unless its transaction was aborted. So does an input record an unclean
+ * leader election took out of the log (the elected replica never had it; unclean.leader.election.enable):
+ * the application may have processed and committed it before the election, as Kafka allows.
  */
 import { keyOf } from '../../src/sim/protocol/topicPartition';
 import { stateAt, type Trace } from '../../src/sim/run';
@@ -20,15 +22,23 @@ import { partitionRows } from '../../src/sim/trace/logView';
 function appendedRecords(trace: Trace, topic: string) {
   const byOffset = new Map<string, Map<number, string | null>>();
   const aborted = new Set<string>();
-  const undecided = new Map<string, number[]>();
+  const undecided = new Map<string, { offset: number; copy: { aborted: boolean } }[]>();
+  // every data record ever appended, per partition (an election may write over an offset)
+  const everAppended = new Map<string, { id: string | null; aborted: boolean }[]>();
+  const unclean = new Set<string>();
   for (let i = 0; i < trace.steps.length; i++)
     for (const raw of trace.steps.at(i)?.facts ?? []) {
       const f = raw as Fact;
+      if (f.kind === 'leaderChange' && f.topic === topic && f.election === 'unclean') unclean.add(keyOf(f));
       if (f.kind !== 'append' || f.topic !== topic) continue;
       const tp = keyOf(f);
       const txn = `${tp}|${f.producerId}`;
       if (f.control !== null) {
-        if (f.control === 'ABORT') for (const o of undecided.get(txn) ?? []) aborted.add(`${tp}@${o}`);
+        if (f.control === 'ABORT')
+          for (const u of undecided.get(txn) ?? []) {
+            aborted.add(`${tp}@${u.offset}`);
+            u.copy.aborted = true;
+          }
         undecided.delete(txn);
         continue;
       }
@@ -37,12 +47,17 @@ function appendedRecords(trace: Trace, topic: string) {
         m = new Map();
         byOffset.set(tp, m);
       }
+      const copies = everAppended.get(tp) ?? [];
+      everAppended.set(tp, copies);
       for (let o = f.baseOffset; o <= f.lastOffset; o++) {
-        m.set(o, f.eventIds[o - f.baseOffset] ?? null);
-        if (f.transactional) undecided.set(txn, [...(undecided.get(txn) ?? []), o]);
+        const id = f.eventIds[o - f.baseOffset] ?? null;
+        m.set(o, id);
+        const copy = { id, aborted: false };
+        copies.push(copy);
+        if (f.transactional) undecided.set(txn, [...(undecided.get(txn) ?? []), { offset: o, copy }]);
       }
     }
-  return { byOffset, aborted };
+  return { byOffset, aborted, everAppended, unclean };
 }
 
 export function streamsOutputProblems(trace: Trace): string[] {
@@ -66,12 +81,27 @@ export function streamsOutputProblems(trace: Trace): string[] {
     }
     return n;
   };
-  /** Input records the cleaner removed: below the log end, gone from the log, not aborted. */
+  /**
+   * Input records the cleaner removed: below the log end, gone from the log, not aborted. And on a
+   * partition that had an unclean election, every record ever appended there and not aborted.
+   */
   const cleanedAway = (topic: string, inputs: Map<string, number>) => {
-    const { byOffset, aborted } = appendedRecords(trace, topic);
+    const { byOffset, aborted, everAppended, unclean } = appendedRecords(trace, topic);
     for (const p of rows) {
       if (p.topic !== topic) continue;
       const tp = keyOf(p);
+      if (unclean.has(tp)) {
+        const ever = new Map<string, number>();
+        for (const c of everAppended.get(tp) ?? []) if (c.id !== null && !c.aborted) ever.set(c.id, (ever.get(c.id) ?? 0) + 1);
+        const inLog = new Map<string, number>();
+        for (const r of p.records) {
+          const id = r.headers.event_id;
+          if (r.control === null && id !== undefined && r.txnOutcome !== 'aborted') inLog.set(id, (inLog.get(id) ?? 0) + 1);
+        }
+        // what the log holds is counted already; add what the election took out
+        for (const [id, n] of ever) inputs.set(id, (inputs.get(id) ?? 0) + Math.max(0, n - (inLog.get(id) ?? 0)));
+        continue;
+      }
       const present = new Set(p.records.map((r) => r.offset));
       for (const [o, id] of byOffset.get(tp) ?? []) {
         if (id === null || present.has(o) || o >= p.logEndOffset || aborted.has(`${tp}@${o}`)) continue;
