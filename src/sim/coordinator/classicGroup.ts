@@ -7,8 +7,9 @@
  * Pure functions of (group, event) that emit their replies and timers through `Out`; the machine in
  * groupCoordinator.machine.ts routes requests and timers to them.
  *
- * Simplifications: the coordinator computes the range assignment when the leader syncs (in Kafka the
- * leader's client computes it and sends it in its SyncGroup); a new member gets its id in its first
+ * Simplifications: the coordinator computes the assignment when the leader syncs (in Kafka the
+ * leader's client computes it and sends it in its SyncGroup) — by range, or as Kafka Streams'
+ * COOPERATIVE assignor when every member sent its owned partitions (streamsAssignor.ts); a new member gets its id in its first
  * JoinGroup (Kafka answers MEMBER_ID_REQUIRED first and the client joins again); no static members.
  */
 import type { Out, PendingRequest } from '../actors/out';
@@ -16,6 +17,7 @@ import type { ClusterMetadata } from '../cluster/metadata';
 import type { ActorId } from '../kernel/envelope';
 import type { KafkaError } from '../protocol/errors';
 import type { TopicPartition } from '../protocol/messages';
+import { streamsAssign } from './streamsAssignor';
 
 export type GroupState = 'Empty' | 'PreparingRebalance' | 'CompletingRebalance' | 'Stable' | 'Dead';
 
@@ -26,6 +28,11 @@ export interface GroupMember {
   /** The member's max.poll.interval.ms; the group's rebalance timeout is the largest of them. */
   readonly rebalanceTimeoutMs: number;
   readonly topics: readonly string[];
+  /**
+   * Kafka Streams' main consumer (COOPERATIVE): the partitions it owned as it sent its last
+   * JoinGroup (Subscription.ownedPartitions). Absent for a plain (EAGER) consumer.
+   */
+  readonly ownedPartitions?: readonly TopicPartition[];
   /** Waiting JoinGroup / SyncGroup requests, answered when the phase completes. */
   readonly joinRequest: PendingRequest | null;
   readonly syncRequest: PendingRequest | null;
@@ -149,6 +156,20 @@ export function rangeAssign(members: readonly GroupMember[], meta: ClusterMetada
     });
   }
   return out;
+}
+
+/**
+ * The leader's assignment: Kafka Streams' (streamsAssignor.ts: sticky, a task another member still
+ * owns held back for the follow-up rebalance) when every member sent its owned partitions (the
+ * COOPERATIVE protocol of StreamsPartitionAssignor), else the range assignment.
+ */
+export function assign(members: readonly GroupMember[], meta: ClusterMetadata): Record<string, TopicPartition[]> {
+  if (members.length > 0 && members.every((m) => m.ownedPartitions !== undefined))
+    return streamsAssign(
+      members.map((m) => ({ memberId: m.memberId, topics: m.topics, ownedPartitions: m.ownedPartitions ?? [] })),
+      meta,
+    );
+  return rangeAssign(members, meta);
 }
 
 /** ClassicGroup.rebalanceTimeoutMs: the largest rebalance timeout of its members. */
@@ -328,9 +349,25 @@ export interface JoinRequest {
   readonly sessionTimeoutMs: number;
   readonly rebalanceTimeoutMs: number;
   readonly topics: readonly string[];
+  readonly ownedPartitions?: readonly TopicPartition[];
 }
 
 const sameTopics = (a: readonly string[], b: readonly string[]) => [...a].sort().join(',') === [...b].sort().join(',');
+const ownedKey = (o: readonly TopicPartition[] | undefined) =>
+  o === undefined
+    ? ''
+    : o
+        .map((tp) => `${tp.topic}-${tp.partition}`)
+        .sort()
+        .join(',');
+
+/**
+ * ClassicGroupMember.matches: the member's protocol metadata is what it was — its topics, and (a
+ * COOPERATIVE member's subscription carries them) its owned partitions: one that revoked a partition
+ * since its last JoinGroup starts a rebalance with its next one.
+ */
+const sameMetadata = (m: GroupMember, req: JoinRequest) =>
+  sameTopics(m.topics, req.topics) && ownedKey(m.ownedPartitions) === ownedKey(req.ownedPartitions);
 
 /**
  * GroupMetadataManager.classicGroupJoinToClassicGroup for the classic protocol. A new member is
@@ -362,6 +399,7 @@ export function join(
         sessionTimeoutMs: req.sessionTimeoutMs,
         rebalanceTimeoutMs: req.rebalanceTimeoutMs,
         topics: req.topics,
+        ...(req.ownedPartitions ? { ownedPartitions: req.ownedPartitions } : {}),
         joinRequest: request,
         syncRequest: null,
         assignment: [],
@@ -382,7 +420,7 @@ export function join(
     out.reply(request, 'JoinGroupResponse', { error: 'UNKNOWN_MEMBER_ID', generationId: -1, memberId: req.memberId, leader: '' });
     return g;
   }
-  const unchanged = sameTopics(existing.topics, req.topics);
+  const unchanged = sameMetadata(existing, req);
   const follower = g.leader !== req.memberId;
   if ((g.state === 'CompletingRebalance' && unchanged) || (g.state === 'Stable' && unchanged && follower)) {
     out.reply(request, 'JoinGroupResponse', {
@@ -398,6 +436,7 @@ export function join(
     sessionTimeoutMs: req.sessionTimeoutMs,
     rebalanceTimeoutMs: req.rebalanceTimeoutMs,
     topics: req.topics,
+    ...(req.ownedPartitions ? { ownedPartitions: req.ownedPartitions } : {}),
     joinRequest: request,
   };
   g = { ...g, members: { ...g.members, [req.memberId]: updated } };
@@ -435,7 +474,7 @@ export function sync(
   }
   let next = settlePendingSync(g, { ...member, pendingSync: false, syncRequest: request }, out);
   if (g.leader !== memberId) return next;
-  const assignment = rangeAssign(Object.values(next.members), env.meta);
+  const assignment = assign(Object.values(next.members), env.meta);
   next = answerSyncs(next, 'NONE', now, out, assignment);
   return { ...next, state: 'Stable', stored: storedOf(next) };
 }

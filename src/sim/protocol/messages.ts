@@ -275,6 +275,12 @@ export interface JoinGroupRequest {
   /** The client's max.poll.interval.ms. */
   readonly rebalanceTimeoutMs: number;
   readonly topics: readonly string[];
+  /**
+   * Kafka Streams' main consumer (the COOPERATIVE protocol, StreamsPartitionAssignor): the partitions
+   * it owns, in its subscription (ConsumerProtocol Subscription.ownedPartitions). Absent for a plain
+   * consumer, whose default assignors give EAGER — the coordinator then assigns by range.
+   */
+  readonly ownedPartitions?: readonly TopicPartition[];
 }
 
 export interface JoinGroupResponse {
