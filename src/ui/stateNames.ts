@@ -167,6 +167,7 @@ const CALL_EVENTS: Readonly<Record<string, Words>> = {
   reply: ['reply to the application', '애플리케이션에 응답'],
   partitionsAssignedDone: ['partition assignment handled', '파티션 할당 처리 완료'],
   partitionsRevokedDone: ['partition revocation handled', '파티션 회수 처리 완료'],
+  onRebalanceStart: ['rebalance started (TaskManager.handleRebalanceStart)', '리밸런스 시작(TaskManager.handleRebalanceStart)'],
   appendTxnState: ['append to __transaction_state', '__transaction_state에 쓰기'],
   txnStateAppended: ['__transaction_state append done', '__transaction_state 쓰기 완료'],
   becomeCoordinator: ['become coordinator', '코디네이터가 됨'],

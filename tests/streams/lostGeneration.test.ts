@@ -41,6 +41,7 @@ function thread(value: string | Record<string, string>, over: Partial<Draft> = {
         args: { partitions: partitions.map((partition) => ({ topic: 'in', partition })) },
       }),
     revoked: (now = 40000) => send({ type: 'onPartitionsRevoked', now, from: 'st.consumer', args: { partitions: [], lost: false } }),
+    rebalanceStart: (now = 40000) => send({ type: 'onRebalanceStart', now, from: 'st.consumer', args: {} }),
     commitDue: (now: number) => send({ type: 'commitDue', now, key: 'commitDue', data: {} }),
     step: (now: number) => send({ type: 'continue', now, key: 'continue', data: {} }),
     reply: (from: string, args: Record<string, unknown>, now = 40010) =>
@@ -95,12 +96,23 @@ describe('at_least_once onPartitionsLost: handleLostAll closes the task dirty (S
 });
 
 describe('no commit between the JoinGroup and the assignment (TaskManager.rebalanceInProgress, StreamThread.maybeCommit)', () => {
-  it('the listener returning starts the rebalance; a poll() answer (the assignment done) ends it', () => {
+  it('the listener returning starts the rebalance; a poll() answer during it does not end it, the assignment does', () => {
     const t = thread({ running: 'polling' }, { pollOutstanding: true });
     t.revoked();
     expect(t.context().rebalanceInProgress).toBe(true);
+    // COOPERATIVE: poll() returns the owned partitions' records while the rebalance goes on
     t.reply('st.consumer', { call: 'poll', records: [rec(0)], positions: { 'in-0': 1 } });
+    expect(t.context().rebalanceInProgress).toBe(true);
+    // onPartitionsAssigned → TaskManager.handleRebalanceComplete
+    t.assign([0]);
     expect(t.context().rebalanceInProgress).toBe(false);
+  });
+
+  it('the COOPERATIVE main consumer rejoining (handleRebalanceStart, no revocation) starts it too', () => {
+    const t = thread({ running: 'polling' }, { pollOutstanding: true });
+    expect(calls(t.rebalanceStart())).toEqual([]);
+    expect(t.context().rebalanceInProgress).toBe(true);
+    expect(t.state()).toBe('running.polling');
   });
 
   it('commit.interval.ms passing while poll() waits in a rebalance: no commit; the first batch after the assignment commits', () => {
@@ -109,6 +121,7 @@ describe('no commit between the JoinGroup and the assignment (TaskManager.rebala
     expect(t.state()).toBe('running.polling');
     expect(t.context().uncommitted).toBe(3);
     // the assignment is done: the batch's commit step finds the commit overdue
+    t.assign([0], 30090);
     t.reply('st.consumer', { call: 'poll', records: [], positions: { 'in-0': 3 } }, 30100);
     expect(t.state()).toBe('running.processing');
     expect(calls(t.step(30100))).toEqual(['flush→st.producer']);
@@ -152,15 +165,16 @@ describe('the audit run: counter-a frozen past session.timeout.ms under at_least
     expect(run.summary.streams.find((s) => s.id === 'counter-a')?.state).toMatch(/^running\./);
   });
 
-  it('view-6, produced after the wake-up, is processed by counter-a: nothing is lost', () => {
+  it('view-6, produced after the wake-up, is processed: nothing is lost (by counter-b, which keeps the task counter-a lost)', () => {
     expect(run.layer('loss')?.status).toBe('once');
     expect(run.layer('processing', 'counter-a')?.sentence).not.toContain('never processed');
     const processed = run
       .facts('processed')
       .filter((f) => f.eventId === 'view-6' && f.topic === 'page-views')
       .map((f) => f.app);
-    expect(processed).toEqual(['counter-a']);
-    // and its count is in counter-a's store, restored and then counted on
-    expect(storeOf(run.summary.streams.find((s) => s.id === 'counter-a'))['page-a']).toBeGreaterThanOrEqual(4);
+    // StreamsPartitionAssignor (COOPERATIVE, sticky): counter-a rejoins owning nothing, so the task
+    // stays with counter-b, which took it when counter-a was dropped
+    expect(processed).toEqual(['counter-b']);
+    expect(storeOf(run.summary.streams.find((s) => s.id === 'counter-b'))['page-a']).toBeGreaterThanOrEqual(4);
   });
 });

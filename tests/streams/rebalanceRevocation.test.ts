@@ -42,26 +42,14 @@ function stableMainConsumer(revocationListener: boolean) {
 }
 
 describe("the main consumer's onJoinPrepare calls the rebalance listener first (ConsumerCoordinator.onJoinPrepare)", () => {
-  it('REBALANCE_IN_PROGRESS: onPartitionsRevoked with its partitions; JoinGroup only once the listener returned', () => {
+  it('REBALANCE_IN_PROGRESS (COOPERATIVE): onJoinPrepare revokes nothing — JoinGroup at once, with the partitions it owns', () => {
     const m = stableMainConsumer(true);
     const fx = m.send(answer('HeartbeatResponse', 99, { error: 'REBALANCE_IN_PROGRESS' }), 3000);
-    expect(membershipState(m.state())).toBe('REVOKING');
-    expect(sends(fx)).not.toContain('JoinGroup→group-coordinator');
-    expect(callsOf(fx)).toEqual([
-      { to: 'c.app', name: 'onPartitionsRevoked', args: { partitions: [{ topic: 't', partition: 0 }], lost: false } },
-    ]);
-    // the generation is still the member's: a commitSync from the listener goes out with it
-    const commit = sent(
-      m.send({ type: 'commitSync', from: 'c.app', args: { offsets: [{ topic: 't', partition: 0, offset: 4 }] } }, 3001),
-      'OffsetCommit',
-    );
-    expect(commit?.payload).toMatchObject({ generationId: 1, memberId: 'c-0' });
-    // heartbeats go on while the listener runs
-    expect(sends(m.send({ type: 'heartbeatDue', key: 'heartbeat', data: {} }, 6000))).toEqual(['Heartbeat→group-coordinator']);
-    const done = m.send({ type: 'partitionsRevokedDone', from: 'c.app', args: {} }, 6100);
     expect(membershipState(m.state())).toBe('PREPARING_REBALANCE');
-    expect(sends(done)).toContain('JoinGroup→group-coordinator');
-    expect(m.context<ConsumerContext>().assignment).toEqual([]);
+    expect(sent(fx, 'JoinGroup')?.payload).toMatchObject({ ownedPartitions: [{ topic: 't', partition: 0 }] });
+    // no onPartitionsRevoked: only TaskManager.handleRebalanceStart (no commit until the assignment)
+    expect(callsOf(fx)).toEqual([{ to: 'c.app', name: 'onRebalanceStart', args: {} }]);
+    expect(m.context<ConsumerContext>().assignment).toEqual([{ topic: 't', partition: 0 }]);
   });
 
   it('UNKNOWN_MEMBER_ID: the generation is gone, so the listener is told the partitions are lost', () => {
@@ -164,7 +152,7 @@ function secondInstanceJoins(guarantee: 'exactly_once_v2' | 'at_least_once'): Sc
   } as Scenario;
 }
 
-describe('a second instance joins while the first has uncommitted work (no fault)', () => {
+describe('a second instance joins while the first has uncommitted work (no fault): the task stays with the first', () => {
   for (const guarantee of ['exactly_once_v2', 'at_least_once'] as const)
     it(`${guarantee}: every view is counted once and written once`, () => {
       const run = runWith(secondInstanceJoins(guarantee));
@@ -176,10 +164,10 @@ describe('a second instance joins while the first has uncommitted work (no fault
         }
         return -1;
       };
-      const told = stepOf('onPartitionsRevoked', 'counter-a.app');
-      const answered = stepOf('partitionsRevokedDone', 'counter-a.consumer');
-      expect(told).toBeGreaterThan(0);
-      expect(answered).toBeGreaterThan(told);
+      // COOPERATIVE and sticky: counter-a keeps page-views-0's task (the one task, both caught up), so
+      // nothing is revoked — counter-a's thread goes on with its transaction through the rebalance
+      expect(stepOf('onRebalanceStart', 'counter-a.app')).toBeGreaterThan(0);
+      expect(stepOf('onPartitionsRevoked', 'counter-a.app')).toBe(-1);
       for (const l of run.summary.verdict.layers) expect(l.status, `${l.layer} ${l.subject ?? ''}`).not.toBe('more than once');
       expect(run.layer('output', 'view-counts')?.status).toBe('once');
       // the counts are each page's views: page-a 3, page-b 2, in the store and as the last committed output

@@ -51,7 +51,9 @@ export const DOCUMENTED: readonly (readonly [string, string, AnyStateMachine, st
     'Two parallel regions of `running`, as Kafka builds its consumer. `membership` is AbstractCoordinator.MemberState ' +
       '(UNJOINED → PREPARING_REBALANCE → COMPLETING_REBALANCE → STABLE), with JOIN_PREPARE for the commit of ' +
       "ConsumerCoordinator.onJoinPrepare before rejoining, REVOKING for the rebalance listener Kafka Streams' main " +
-      'consumer waits for there (onPartitionsRevoked, onPartitionsLost), and USER_ASSIGNED for a consumer without group.id. ' +
+      'consumer waits for (onPartitionsLost at onJoinPrepare; under its COOPERATIVE protocol onPartitionsRevoked at ' +
+      'onJoinComplete for the partitions that moved, before the assignment is taken and a follow-up rebalance asked for), ' +
+      'and USER_ASSIGNED for a consumer without group.id. ' +
       '`fetching` is STOPPED while the member holds no partitions; ASSIGNED, it is INITIALIZING while a position is ' +
       'unknown (committed offsets or a reset being fetched), FETCH_IN_FLIGHT, AWAITING_METADATA (a partition whose ' +
       'leader is unknown until a Metadata answer names it) or IDLE — read from what is in flight. ' +

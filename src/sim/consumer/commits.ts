@@ -357,6 +357,16 @@ function commitRefusalRejoins(ctx: ConsumerContext, ev: ConsumerEvent): Consumer
   return after.rejoinNeeded ? { ...ctx, ...after } : null;
 }
 
+/** …and, with the member id and generation that refusal leaves, onJoinPrepare calls the rebalance listener first (revokesFirst). */
+export function commitRefusalRejoinsAfterRevocation(
+  ctx: ConsumerContext,
+  ev: ConsumerEvent,
+  revokesFirst: (c: ConsumerContext) => boolean,
+): boolean {
+  const after = commitRefusalRejoins(ctx, ev);
+  return after !== null && revokesFirst(after);
+}
+
 /** A refused commit makes the member blocked in poll() rejoin now (otherwise its next poll() does). */
 export function commitRefusalRejoinsNow(ctx: ConsumerContext, ev: ConsumerEvent): boolean {
   return commitRefusalRejoins(ctx, ev) !== null;

@@ -15,8 +15,10 @@
  *   between polls — Fetches go out only from inside poll(), fetcher.ts).
  *
  * The parts are Kafka's classes: membership.ts, commits.ts, fetcher.ts, positions.ts. Each handler
- * works on a draft of the context; guards decide every transition. On a rebalance every partition
- * is revoked (eager protocol).
+ * works on a draft of the context; guards decide every transition. On a rebalance a plain consumer
+ * gives up every partition first (EAGER); Kafka Streams' main consumer (COOPERATIVE) keeps reading
+ * its partitions through the rebalance and, at onJoinComplete, revokes only those that moved
+ * (REVOKING), then asks for a follow-up rebalance (membership.ts).
  */
 import { not, or, setup, stateIn } from 'xstate';
 import { handle, type Out } from '../actors/out';
@@ -26,6 +28,7 @@ import { keyOf } from '../protocol/topicPartition';
 import {
   closeCommitTimesOut,
   commitRefusalRejoinsAfterCommit,
+  commitRefusalRejoinsAfterRevocation,
   commitRefusalRejoinsNow,
   commitTimedOut,
   endsCloseCommit,
@@ -52,8 +55,12 @@ import type { ConsumerEvent, EventOf } from './events';
 import { fetchWhilePolling, onConsumerMetadataResponse, onFetchResponse, onFetchResponseUnassigned } from './fetcher';
 import { coordinatorUnknown, onFindCoordinatorResponse, onHeartbeatThreadLookup } from './groupLookup';
 import {
+  completeJoinAfterRevocation,
   heartbeatRejoinsAfterCommit,
+  heartbeatRejoinsAfterRevocation,
   heartbeatRejoinsNow,
+  joinCompletePending,
+  keepsPartitions,
   onClose,
   onCloseCommitEnded,
   onHeartbeatDue,
@@ -65,6 +72,7 @@ import {
   onPollTimeoutExpired,
   onResubscribe,
   onSynced,
+  onSyncedRevoking,
   onSyncFailed,
   pollTimeoutExpires,
   rejoinAfterBackoff,
@@ -73,6 +81,7 @@ import {
   startRejoin,
   startRevocation,
   syncFailure,
+  syncRevokes,
 } from './membership';
 import { onListOffsetsResponse } from './offsetFetcher';
 import { pollErrorPending } from './pollErrors';
@@ -100,6 +109,11 @@ const a = {
   synced: action<EventOf<'SyncGroupResponse'>>(onSynced),
   syncFailed: action<EventOf<'SyncGroupResponse'>>(onSyncFailed),
   startRejoin: action((d, _e, out) => startRejoin(d, out)),
+  /** unsubscribe() + subscribe() (Streams' handleTaskMigrated): every partition given up, whatever the protocol. */
+  startRejoinUnsubscribed: action((d, _e, out) => startRejoin(d, out, true)),
+  /** COOPERATIVE onJoinComplete: the partitions that moved are revoked first (REVOKING), the assignment waits. */
+  syncedRevoking: action<EventOf<'SyncGroupResponse'>>(onSyncedRevoking),
+  completeJoinAfterRevocation: action((d, e, out) => completeJoinAfterRevocation(d, e.now, out)),
   startRevocation: action((d, _e, out) => startRevocation(d, out)),
   startJoinPrepare: action((d, e, out) => startJoinPrepare(d, e.now, out)),
   startCloseCommit: action((d, e, out) => startCloseCommit(d, e.now, out)),
@@ -121,6 +135,8 @@ const a = {
   assignAll: action((d, _e, out) => assignAll(d, out)),
   poll: action<EventOf<'poll'>>(onPoll),
   waitingPoll: action<EventOf<'poll'>>(waitingPoll),
+  /** poll() as the member rejoins: a COOPERATIVE member keeps fetching its partitions (poll() does not wait for the join), an EAGER one has none. */
+  pollOrWait: action<EventOf<'poll'>>((d, call, out) => (keepsPartitions(d) ? onPoll(d, call, out) : waitingPoll(d, call))),
   pollWaits: action<EventOf<'poll'>>((d, call) => {
     d.pollWaiting = call.from;
   }),
@@ -260,15 +276,19 @@ export const consumerMachine = setup({
       event.type === 'SyncGroupResponse' && event.payload.error === 'NONE' && context.generationId >= 0,
     syncRejoinsAfterBackoff: ({ event }: Args) =>
       event.type === 'SyncGroupResponse' && syncFailure(event.payload.error) === 'rejoin-after-backoff',
+    syncRevokes: ({ context, event }: Args) =>
+      event.type === 'SyncGroupResponse' && event.payload.error === 'NONE' && context.generationId >= 0 && syncRevokes(context, event),
+    joinCompletePending: ({ context }: Args) => joinCompletePending(context),
+    keepsPartitions: ({ context }: Args) => keepsPartitions(context),
     syncThrows: ({ event }: Args) => event.type === 'SyncGroupResponse' && syncFailure(event.payload.error) === 'throw',
     rejoinNeeded: ({ context }: Args) => context.rejoinNeeded,
     rejoinNeededAfterCommit: ({ context }: Args) => context.rejoinNeeded && needsJoinPrepare(context),
     rejoinNeededAfterRevocation: ({ context }: Args) => context.rejoinNeeded && revokesFirst(context),
     heartbeatRejoinsNow: ({ context, event }: Args) => heartbeatRejoinsNow(context, event),
-    heartbeatRejoinsAfterRevocation: ({ context, event }: Args) => heartbeatRejoinsNow(context, event) && revokesFirst(context),
+    heartbeatRejoinsAfterRevocation: ({ context, event }: Args) => heartbeatRejoinsAfterRevocation(context, event),
     heartbeatRejoinsAfterCommit: ({ context, event }: Args) => heartbeatRejoinsAfterCommit(context, event),
     commitRefusalRejoinsNow: ({ context, event }: Args) => commitRefusalRejoinsNow(context, event),
-    commitRefusalRejoinsAfterRevocation: ({ context, event }: Args) => commitRefusalRejoinsNow(context, event) && revokesFirst(context),
+    commitRefusalRejoinsAfterRevocation: ({ context, event }: Args) => commitRefusalRejoinsAfterRevocation(context, event, revokesFirst),
     commitRefusalRejoinsAfterCommit: ({ context, event }: Args) => commitRefusalRejoinsAfterCommit(context, event),
     joinOrSyncLost: ({ event }: Args) => joinOrSyncLost(event),
     heartbeatLost: ({ event }: Args) => heartbeatLost(event),
@@ -292,7 +312,12 @@ export const consumerMachine = setup({
       stateIn({ running: { membership: 'PREPARING_REBALANCE' } }),
       stateIn({ running: { membership: 'COMPLETING_REBALANCE' } }),
     ]),
-    partitionsAssigned: or([stateIn({ running: { membership: 'STABLE' } }), stateIn({ running: { membership: 'USER_ASSIGNED' } })]),
+    // (a COOPERATIVE member reads its partitions through the rebalance too)
+    partitionsAssigned: or([
+      stateIn({ running: { membership: 'STABLE' } }),
+      stateIn({ running: { membership: 'USER_ASSIGNED' } }),
+      'keepsPartitions',
+    ]),
     partitionsGone: not('partitionsAssigned'),
     positionsMissing: ({ context }: Args) => positionsMissing(context),
     fetchInFlight: ({ context }: Args) => !positionsMissing(context) && fetchInFlight(context),
@@ -360,7 +385,11 @@ export const consumerMachine = setup({
                   { actions: a.requestLostRejoining },
                 ],
                 // a JoinGroup refused for good (INVALID_SESSION_TIMEOUT): poll() throws, the next one joins again
-                poll: [{ guard: 'pollErrorPending', actions: a.pollAfterJoinRefused }, { actions: a.waitingPoll }],
+                poll: [
+                  { guard: 'pollErrorPending', actions: a.pollAfterJoinRefused },
+                  { guard: 'keepsPartitions', actions: a.poll },
+                  { actions: a.waitingPoll },
+                ],
                 commitSync: { actions: a.commitSyncRejoining },
                 commitRetry: { actions: a.commitRetryRejoining },
                 resubscribe: { actions: a.resubscribe },
@@ -376,6 +405,7 @@ export const consumerMachine = setup({
             COMPLETING_REBALANCE: {
               on: {
                 SyncGroupResponse: [
+                  { guard: 'syncRevokes', target: 'REVOKING', actions: a.syncedRevoking },
                   { guard: 'syncSucceeded', target: 'STABLE', actions: a.synced },
                   // the coordinator moved: COMPLETING_REBALANCE, heartbeat thread on, until the JoinGroup after the backoff
                   { guard: 'syncRejoinsAfterBackoff', actions: [a.syncFailed, a.rejoinAfterBackoff] },
@@ -395,8 +425,8 @@ export const consumerMachine = setup({
                 // no SyncGroup was sent (the coordinator unknown at the JoinGroup answer): joinGroupIfNeeded's
                 // retry.backoff.ms is over, initiateJoinGroup (PREPARING_REBALANCE) sends JoinGroup
                 rejoinBackoff: { target: 'PREPARING_REBALANCE', actions: [a.stopHeartbeats, a.sendJoin] },
-                resubscribe: { target: 'PREPARING_REBALANCE', actions: [a.cancelRejoinBackoff, a.startRejoin, a.resubscribe] },
-                poll: { actions: a.waitingPoll },
+                resubscribe: { target: 'PREPARING_REBALANCE', actions: [a.cancelRejoinBackoff, a.startRejoinUnsubscribed, a.resubscribe] },
+                poll: [{ guard: 'keepsPartitions', actions: a.poll }, { actions: a.waitingPoll }],
                 commitSync: { actions: a.commitSyncSyncing },
                 commitRetry: { actions: a.commitRetrySyncing },
                 OffsetCommitResponse: { actions: a.offsetCommitResponseSyncing },
@@ -411,7 +441,7 @@ export const consumerMachine = setup({
                   { guard: 'pollErrorPending', actions: a.pollAfterPollError },
                   { guard: 'rejoinNeededAfterCommit', target: 'JOIN_PREPARE', actions: [a.waitingPoll, a.startJoinPrepare] },
                   { guard: 'rejoinNeededAfterRevocation', target: 'REVOKING', actions: [a.waitingPoll, a.startRevocation] },
-                  { guard: 'rejoinNeeded', target: 'PREPARING_REBALANCE', actions: [a.waitingPoll, a.startRejoin] },
+                  { guard: 'rejoinNeeded', target: 'PREPARING_REBALANCE', actions: [a.startRejoin, a.pollOrWait] },
                   { actions: a.poll },
                 ],
                 heartbeatDue: { actions: a.heartbeatDue },
@@ -441,7 +471,7 @@ export const consumerMachine = setup({
                   { guard: 'commitRefusalRejoinsNow', target: 'PREPARING_REBALANCE', actions: [a.offsetCommitResponse, a.startRejoin] },
                   { actions: a.offsetCommitResponse },
                 ],
-                resubscribe: { target: 'PREPARING_REBALANCE', actions: [a.startRejoin, a.resubscribe] },
+                resubscribe: { target: 'PREPARING_REBALANCE', actions: [a.startRejoinUnsubscribed, a.resubscribe] },
                 // max.poll.interval.ms since poll() returned: the member leaves the group (handlePollTimeoutExpiry)
                 pollTimeoutExpired: { guard: 'pollTimeoutExpires', actions: a.pollTimeoutExpired },
               },
@@ -476,7 +506,11 @@ export const consumerMachine = setup({
              */
             REVOKING: {
               on: {
-                partitionsRevokedDone: { target: 'PREPARING_REBALANCE', actions: a.startRejoin },
+                partitionsRevokedDone: [
+                  // COOPERATIVE onJoinComplete's revocation: the assignment is taken, a follow-up rebalance asked for
+                  { guard: 'joinCompletePending', target: 'STABLE', actions: a.completeJoinAfterRevocation },
+                  { target: 'PREPARING_REBALANCE', actions: a.startRejoin },
+                ],
                 commitSync: { actions: a.commitSync },
                 OffsetCommitResponse: { actions: a.offsetCommitResponse },
                 heartbeatDue: { actions: a.heartbeatDue },
@@ -485,7 +519,7 @@ export const consumerMachine = setup({
                 disconnected: { guard: 'heartbeatLost', actions: a.heartbeatLost },
                 HeartbeatResponse: { actions: a.heartbeatResponse },
                 poll: { actions: a.pollWaits },
-                resubscribe: { target: 'PREPARING_REBALANCE', actions: [a.startRejoin, a.resubscribe] },
+                resubscribe: { target: 'PREPARING_REBALANCE', actions: [a.startRejoinUnsubscribed, a.resubscribe] },
               },
             },
             /** No group.id: assign() of every partition of its topics, no commits. */

@@ -106,6 +106,11 @@ export interface ConsumerContext extends Required<ConsumerInput> {
    * ConsumerCoordinator.onJoinPrepare does for StreamsRebalanceListener.
    */
   readonly revocationListener: boolean;
+  /**
+   * COOPERATIVE (membership.ts): the assignment a SyncGroup brought, waiting while the listener's
+   * onPartitionsRevoked handles the partitions it no longer has (ConsumerCoordinator.onJoinComplete).
+   */
+  readonly assignmentAfterRevocation?: readonly TopicPartition[];
   readonly awaitingListener: boolean;
   readonly pollWaiting: ActorId | null;
   /**
@@ -264,6 +269,7 @@ export function consumerDraft(c: ConsumerContext): Draft {
     resetRequests: c.resetRequests,
     validation: c.validation,
     ...(c.resetRetryAt ? { resetRetryAt: c.resetRetryAt } : {}),
+    ...(c.assignmentAfterRevocation ? { assignmentAfterRevocation: c.assignmentAfterRevocation } : {}),
   };
 }
 

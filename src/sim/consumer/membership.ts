@@ -9,6 +9,8 @@
 import type { Out } from '../actors/out';
 import type { ActorId } from '../kernel/envelope';
 import type { KafkaError } from '../protocol/errors';
+import type { TopicPartition } from '../protocol/messages';
+import { keyOf } from '../protocol/topicPartition';
 import { COORDINATOR_ERRORS, commitBackoff, needsJoinPrepare, requestOffsets } from './commits';
 import {
   type ConsumerContext,
@@ -24,9 +26,30 @@ import {
 import type { ConsumerEvent, EventOf } from './events';
 import { failPoll, throwPending } from './pollErrors';
 import { inPollLookup } from './pollLookup';
-import { invokePartitionsAssigned, revokeAll } from './positions';
+import { invokePartitionsAssigned, revokeAll, revokePartitions } from './positions';
 import { giveUpOnCoordinator, heartbeatThreadWakes, resetSessionTimeout, sessionExpired, stopHeartbeatThread } from './sessionTimer';
 
+/**
+ * The rebalance protocol of the member (ConsumerCoordinator.protocol: the highest one every
+ * configured assignor supports). Kafka Streams' main consumer is COOPERATIVE
+ * (StreamsPartitionAssignor.supportedProtocols adds it unless upgrade.from names a version before
+ * 2.4, which the model does not offer); a plain consumer's default assignors, [RangeAssignor,
+ * CooperativeStickyAssignor], share only EAGER.
+ */
+export function cooperative(ctx: Pick<ConsumerContext, 'revocationListener'>): boolean {
+  return ctx.revocationListener;
+}
+
+/** A COOPERATIVE member that owns partitions: it reads them on through a rebalance. */
+export function keepsPartitions(ctx: Pick<ConsumerContext, 'revocationListener' | 'assignment'>): boolean {
+  return cooperative(ctx) && ctx.assignment.length > 0;
+}
+
+/**
+ * JoinGroup (ConsumerCoordinator.metadata): a COOPERATIVE member's subscription carries the
+ * partitions it owns (Subscription.ownedPartitions) — which StreamsPartitionAssignor reads to keep a
+ * task with its owner and to hold back one its owner has not revoked yet.
+ */
 export function sendJoin(d: Draft, out: Out): void {
   sendToCoordinator(d, out, 'JoinGroup', {
     correlationId: corr(d),
@@ -35,6 +58,7 @@ export function sendJoin(d: Draft, out: Out): void {
     sessionTimeoutMs: d.config['session.timeout.ms'],
     rebalanceTimeoutMs: d.config['max.poll.interval.ms'],
     topics: d.topics,
+    ...(cooperative(d) ? { ownedPartitions: d.assignment } : {}),
   });
 }
 
@@ -135,11 +159,71 @@ export function onSynced(d: Draft, ev: EventOf<'SyncGroupResponse'>, out: Out): 
   d.rejoinNeeded = false;
   // onJoinComplete: groupMetadata() now answers this generation and member id
   joinCompleted(d);
-  d.assignment = ev.payload.assignment;
+  takeNewAssignment(d, ev.payload.assignment, ev.now, out);
+}
+
+/**
+ * onJoinComplete, the assignment taken (SubscriptionState.assignFromSubscribed: a partition kept
+ * keeps its position and buffered records; one given up loses them) and onPartitionsAssigned.
+ */
+function takeNewAssignment(d: Draft, assignment: readonly TopicPartition[], now: number, out: Out): void {
+  const kept = new Set(assignment.map(keyOf));
+  revokePartitions(
+    d,
+    d.assignment.filter((tp) => !kept.has(keyOf(tp))),
+  );
+  d.assignment = assignment;
   // ConsumerCoordinator.onJoinComplete: the auto-commit timer starts again from the assignment
-  d.nextAutoCommitAt = ev.now + d.config['auto.commit.interval.ms'];
+  d.nextAutoCommitAt = now + d.config['auto.commit.interval.ms'];
   invokePartitionsAssigned(d, out);
   requestOffsets(d, out);
+}
+
+/** The partitions a COOPERATIVE member owns and the new assignment does not have (onJoinComplete's revokedPartitions). */
+function movedAway(ctx: Pick<ConsumerContext, 'assignment'>, assignment: readonly TopicPartition[]): TopicPartition[] {
+  const kept = new Set(assignment.map(keyOf));
+  return ctx.assignment.filter((tp) => !kept.has(keyOf(tp)));
+}
+
+/**
+ * ConsumerCoordinator.onJoinComplete under COOPERATIVE: owned partitions the new assignment does not
+ * have are revoked first — the listener (StreamsRebalanceListener.onPartitionsRevoked →
+ * TaskManager.handleRevocation, which commits) runs before the assignment is taken.
+ */
+export function syncRevokes(ctx: ConsumerContext, ev: ConsumerEvent): boolean {
+  return ev.type === 'SyncGroupResponse' && cooperative(ctx) && ctx.revocationListener && movedAway(ctx, ev.payload.assignment).length > 0;
+}
+
+/** …the revocation: the listener is called with the partitions that moved; the assignment waits for its answer (REVOKING). */
+export function onSyncedRevoking(d: Draft, ev: EventOf<'SyncGroupResponse'>, out: Out): void {
+  d.rejoinNeeded = false;
+  joinCompleted(d);
+  const revoked = movedAway(d, ev.payload.assignment);
+  d.assignmentAfterRevocation = ev.payload.assignment;
+  out.fact({
+    kind: 'note',
+    actor: d.self,
+    text: `the new assignment no longer has ${revoked.map(keyOf).join(', ')}: onJoinComplete revokes ${revoked.length === 1 ? 'it' : 'them'} (onPartitionsRevoked) before taking the assignment, and asks for a follow-up rebalance`,
+  });
+  // the listener's commit (handleRevocation) goes out with mainConsumer.groupMetadata(): the new generation
+  out.call(d.app, 'onPartitionsRevoked', { partitions: revoked, lost: false, groupMetadata: d.groupMetadata });
+}
+
+/** REVOKING for onJoinComplete's revocation (not for onJoinPrepare's). */
+export function joinCompletePending(ctx: ConsumerContext): boolean {
+  return ctx.assignmentAfterRevocation !== undefined;
+}
+
+/**
+ * The listener returned: the assignment is taken, and — partitions having been revoked — the member
+ * asks to rejoin (requestRejoin "need to revoke partitions and re-join"): the follow-up rebalance,
+ * in which the partitions it gave up go to their new owners. Its next poll() sends the JoinGroup.
+ */
+export function completeJoinAfterRevocation(d: Draft, now: number, out: Out): void {
+  const assignment = d.assignmentAfterRevocation ?? [];
+  delete d.assignmentAfterRevocation;
+  takeNewAssignment(d, assignment, now, out);
+  d.rejoinNeeded = true;
 }
 
 /**
@@ -161,7 +245,9 @@ export function onSyncFailed(d: Draft, ev: EventOf<'SyncGroupResponse'>, out: Ou
  * main consumer): a member that holds partitions calls it before it rejoins.
  */
 export function revokesFirst(ctx: ConsumerContext): boolean {
-  return ctx.revocationListener && ctx.assignment.length > 0;
+  // COOPERATIVE: onJoinPrepare revokes nothing (the subscription is unchanged) — unless the
+  // generation is gone, when every partition is lost (invokePartitionsLost)
+  return ctx.revocationListener && ctx.assignment.length > 0 && (!cooperative(ctx) || outOfGeneration(ctx));
 }
 
 /**
@@ -173,11 +259,19 @@ export function startRevocation(d: Draft, out: Out): void {
   out.call(d.app, 'onPartitionsRevoked', { partitions: d.assignment, lost: outOfGeneration(d) });
 }
 
-/** Partitions given up, heartbeats stopped, JoinGroup sent (AbstractCoordinator.initiateJoinGroup). */
-export function startRejoin(d: Draft, out: Out): void {
+/**
+ * Heartbeats stopped, JoinGroup sent (AbstractCoordinator.initiateJoinGroup). EAGER: every partition
+ * given up first. COOPERATIVE: the member keeps its partitions, their positions and fetches, through
+ * the rebalance — unless its generation is gone (onPartitionsLost gave them up) or it unsubscribed
+ * (`unsubscribed`: Streams' handleTaskMigrated) — and Streams' assignor, building the JoinGroup's
+ * subscription (StreamsPartitionAssignor.subscriptionUserData), calls TaskManager.handleRebalanceStart.
+ */
+export function startRejoin(d: Draft, out: Out, unsubscribed = false): void {
   stopHeartbeatThread(out);
   d.rejoinNeeded = false;
-  revokeAll(d);
+  delete d.assignmentAfterRevocation;
+  if (!cooperative(d) || unsubscribed || outOfGeneration(d)) revokeAll(d);
+  else if (d.assignment.length > 0) out.call(d.app, 'onRebalanceStart');
   sendJoin(d, out);
 }
 
@@ -266,6 +360,14 @@ export function onHeartbeatResponse(d: Draft, ev: EventOf<'HeartbeatResponse'>, 
 /** A heartbeat answer that makes a member blocked in poll() rejoin now (otherwise its next poll() does). */
 export function heartbeatRejoinsNow(ctx: ConsumerContext, ev: ConsumerEvent): boolean {
   return ev.type === 'HeartbeatResponse' && asksRejoin(ev.payload.error) && ctx.pollWaiting !== null;
+}
+
+/** …and, with the member id and generation that answer leaves, onJoinPrepare calls the rebalance listener first. */
+export function heartbeatRejoinsAfterRevocation(ctx: ConsumerContext, ev: ConsumerEvent): boolean {
+  if (ev.type !== 'HeartbeatResponse' || !heartbeatRejoinsNow(ctx, ev)) return false;
+  const after: Draft = { ...ctx };
+  forget(after, ev.payload.error);
+  return revokesFirst(after);
 }
 
 /** …and, with the member id and generation that answer leaves, onJoinPrepare commits first. */

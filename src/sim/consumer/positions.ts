@@ -1,10 +1,12 @@
 /**
  * SubscriptionState: the assigned partitions and the position of each — set by the group's
  * assignment or by assign() (no group.id), moved by seek(), forgotten when partitions are revoked
- * (eager protocol: every partition at every rebalance) — and the ConsumerRebalanceListener that
+ * (EAGER: every partition at every rebalance; COOPERATIVE, Kafka Streams' main consumer: only the
+ * partitions that moved, at onJoinComplete) — and the ConsumerRebalanceListener that
  * may seek before the committed offsets are fetched.
  */
 import type { Out } from '../actors/out';
+import type { TopicPartition } from '../protocol/messages';
 import { keyOf } from '../protocol/topicPartition';
 import { requestOffsets } from './commits';
 import type { Draft } from './consumerContext';
@@ -25,6 +27,23 @@ export function revokeAll(d: Draft): void {
   d.offsetsAttempts = 0;
   d.validation = NO_VALIDATION;
   forgetReset(d, null);
+}
+
+/**
+ * Some partitions revoked (COOPERATIVE: the ones that moved, at onJoinComplete): their positions,
+ * buffers and fetches are forgotten; the others' stay.
+ */
+export function revokePartitions(d: Draft, revoked: readonly TopicPartition[]): void {
+  if (revoked.length === 0) return;
+  const gone = new Set(revoked.map(keyOf));
+  const keep = <T>(m: Readonly<Record<string, T>>) => Object.fromEntries(Object.entries(m).filter(([tp]) => !gone.has(tp)));
+  d.assignment = d.assignment.filter((tp) => !gone.has(keyOf(tp)));
+  d.positions = keep(d.positions);
+  d.buffer = keep(d.buffer);
+  d.bufferEnd = keep(d.bufferEnd);
+  d.fetching = keep(d.fetching);
+  d.awaitingMetadata = d.awaitingMetadata.filter((tp) => !gone.has(tp));
+  forgetReset(d, [...gone]);
 }
 
 /**

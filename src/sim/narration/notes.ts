@@ -200,6 +200,11 @@ const KO_RULES: readonly Rule[] = [
     (m) => `${m[1]}의 태스크가 이 인스턴스에 새로 할당됐습니다. 태스크를 만들고, 처리하기 전에 changelog에서 상태 저장소를 복원합니다`,
   ],
   [
+    /^the new assignment no longer has (.+): onJoinComplete revokes (?:it|them) \(onPartitionsRevoked\) before taking the assignment, and asks for a follow-up rebalance$/,
+    (m) =>
+      `새 할당에 ${josa(m[1] as string, '이/가')} 없습니다. onJoinComplete가 할당을 받기 전에 이를 회수하고(onPartitionsRevoked) 후속 리밸런스를 요청합니다`,
+  ],
+  [
     /^tasks? for (.+) newly assigned to this instance: the state updater restores (?:its store|their stores) from the changelog while the running tasks go on processing and committing; (.+) paused until then$/,
     (m) =>
       `${m[1]}의 태스크가 이 인스턴스에 새로 할당됐습니다. 상태 업데이터가 changelog에서 상태 저장소를 복원하는 동안 실행 중인 태스크는 계속 처리하고 커밋합니다. 그때까지 ${josa(m[2] as string, '은/는')} 일시 정지됩니다`,

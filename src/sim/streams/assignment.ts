@@ -15,6 +15,7 @@
  */
 import type { Out } from '../actors/out';
 import { keyOf, parseTopicPartition, topicPartitionKey } from '../protocol/topicPartition';
+import { rebalanceCompleted } from './revocation';
 import type { AssignmentCall, Draft, Ev, StreamThreadContext } from './streamThreadContext';
 
 /** The partitions of the assignment whose tasks this instance does not have yet: tasks newly assigned to it. */
@@ -48,6 +49,10 @@ export function takeAssignment(d: Draft, ev: Ev, out: Out): void {
   const partitions = assignment(ev) ?? [];
   d.assigned = partitions;
   d.owned = d.owned.filter((tp) => partitions.includes(tp));
+  // a task closed takes its input positions with it: the next commit covers only the tasks kept
+  d.positions = Object.fromEntries(Object.entries(d.positions).filter(([tp]) => partitions.includes(tp)));
+  // handleRebalanceComplete (onPartitionsAssigned): commits may go out again
+  rebalanceCompleted(d);
   // the state updater's tasks too: one no longer assigned is closed, its kept records dropped
   d.updating = d.updating.filter((tp) => partitions.includes(tp));
   const paused = d.paused;

@@ -9,7 +9,7 @@ import type { Out } from '../actors/out';
 import { advance, nextOffsets, pointDetail, pollOnce, processedFact, sendOffsetsArgs } from '../application/applicationLoop';
 import type { RecordForApp } from '../protocol/messages';
 import { countSkipReason, selectedKey } from './aggregate';
-import { answerPendingRevocation, rebalanceCompleted } from './revocation';
+import { answerPendingRevocation } from './revocation';
 import { setAsidePaused } from './stateUpdater';
 import { type Draft, eos, type PollReply, type Reply, type Step, type StreamThreadContext } from './streamThreadContext';
 import { clearTaskTimeout } from './taskTimeout';
@@ -223,14 +223,12 @@ export function runBatch(_d: Draft, out: Out): void {
 /** A poll() answer that comes while the assignment has tasks not created yet: kept for after their restore. */
 export function holdForNewTask(d: Draft, reply: PollReply): void {
   d.pollOutstanding = false;
-  rebalanceCompleted(d);
   d.heldBatch = reply;
 }
 
 /** A poll() answer: the batch to process next (it starts by the transition's next action). */
 export function takeBatch(d: Draft, answer: PollReply, out: Out): void {
   d.pollOutstanding = false;
-  rebalanceCompleted(d);
   startBatch(d, answer, out);
 }
 

@@ -18,7 +18,6 @@ import type { Out } from '../actors/out';
 import { topicPartitionKey } from '../protocol/topicPartition';
 import { applyChangelog } from './aggregate';
 import { newStorePartitions } from './assignment';
-import { rebalanceCompleted } from './revocation';
 import { type Draft, eos, type PollReply, type Reply, type StreamThreadContext } from './streamThreadContext';
 import { clearTaskTimeout } from './taskTimeout';
 
@@ -63,7 +62,6 @@ export function startProcess(d: Draft, now: number): void {
 /** A poll() answer while the task is not running yet: kept for when it runs. */
 export function holdPoll(d: Draft, reply: PollReply): void {
   d.pollOutstanding = false;
-  rebalanceCompleted(d);
   d.heldBatch = reply;
 }
 

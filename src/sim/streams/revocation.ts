@@ -1,8 +1,12 @@
 /**
- * StreamsRebalanceListener, as the main consumer calls it from ConsumerCoordinator.onJoinPrepare
- * before it rejoins (this model's main consumer rebalances eagerly: every partition is revoked at
- * every rebalance, as with `upgrade.from` set before 2.4; Kafka's default cooperative protocol
- * revokes only the partitions that move, and commits then too).
+ * StreamsRebalanceListener, as the main consumer calls it. The main consumer rebalances
+ * COOPERATIVELY, Kafka 4.x's default for Streams (StreamsPartitionAssignor.supportedProtocols;
+ * consumer/membership.ts): ConsumerCoordinator.onJoinPrepare revokes nothing — the JoinGroup carries
+ * the owned partitions, the tasks go on processing through the rebalance — unless the generation is
+ * gone (onPartitionsLost, below); ConsumerCoordinator.onJoinComplete calls onPartitionsRevoked with
+ * only the owned partitions the new assignment lacks, before taking it, and then requests a rejoin:
+ * the follow-up rebalance in which StreamsPartitionAssignor gives the task to its new owner
+ * (coordinator/streamsAssignor.ts).
  *
  * - onPartitionsRevoked → TaskManager.handleRevocation: every task that needs a commit is committed
  *   before its partitions go (`commitOffsetsOrTransaction`): under exactly_once_v2 the open
@@ -17,7 +21,8 @@
  *   TaskMigratedException (migration.ts); under at_least_once there is no transaction and no producer
  *   to replace.
  * - Between the JoinGroup and the assignment the thread does not commit: TaskManager.handleRebalanceStart
- *   (StreamsPartitionAssignor.subscriptionUserData, as the JoinGroup is built) sets
+ *   (StreamsPartitionAssignor.subscriptionUserData, as the JoinGroup is built: the consumer's call
+ *   `onRebalanceStart`, or the listener's answer after onPartitionsLost) sets
  *   `rebalanceInProgress`, handleRebalanceComplete (onPartitionsAssigned) clears it, and while it is
  *   set `commitTasksAndMaybeUpdateCommittableOffsets` returns -1: StreamThread.maybeCommit skips the
  *   commit and tries again on a later loop. (The listener's own commit, above, goes straight to
@@ -90,8 +95,9 @@ export function tasksLostWithoutWork(d: Draft, out: Out): void {
 }
 
 /**
- * The listener returns: the main consumer rejoins — it sends its JoinGroup, where Streams' assignor
- * calls TaskManager.handleRebalanceStart: no commit until the assignment (a poll() answer).
+ * The listener returns: after onPartitionsLost the main consumer rejoins — it sends its JoinGroup,
+ * where Streams' assignor calls TaskManager.handleRebalanceStart: no commit until the assignment;
+ * after onJoinComplete's revocation the rebalance is still in progress until onPartitionsAssigned.
  */
 export function answerRevocation(d: Draft, out: Out): void {
   d.revocationPending = false;
@@ -103,8 +109,11 @@ export function answerRevocation(d: Draft, out: Out): void {
  * handleRevocation: the listener returns once the commit under way, or the one that starts now, has
  * ended (processing.ts committed) — or the task failed meanwhile (migration.ts closeDirty).
  */
-export function answerAfterCommit(d: Draft): void {
+export function answerAfterCommit(d: Draft, ev: Ev): void {
   d.revocationPending = true;
+  // at onJoinComplete (COOPERATIVE) the commit carries the generation that SyncGroup completed
+  const metadata = ev.type === 'onPartitionsRevoked' ? ev.args.groupMetadata : undefined;
+  if (metadata) d.groupMetadata = metadata;
 }
 
 /** The answer a commit's end or a dirty close owes the main consumer, if it waits. */
@@ -123,9 +132,14 @@ export function tasksLost(d: Draft, out: Out): void {
 }
 
 /**
- * A poll() answer of the main consumer: the rebalance, if one ran, completed inside it
- * (onPartitionsAssigned → TaskManager.handleRebalanceComplete), so commits may go out again.
+ * onPartitionsAssigned → TaskManager.handleRebalanceComplete: the rebalance completed, so commits
+ * may go out again (the assignment, assignment.ts takeAssignment).
  */
 export function rebalanceCompleted(d: Draft): void {
   d.rebalanceInProgress = false;
+}
+
+/** TaskManager.handleRebalanceStart, from the COOPERATIVE main consumer's JoinGroup: no commit until the assignment. */
+export function rebalanceStarted(d: Draft): void {
+  d.rebalanceInProgress = true;
 }

@@ -83,7 +83,7 @@ import {
   startTask,
   transactionsInitialized,
 } from './restore';
-import { answerAfterCommit, answerRevocation, tasksLost, tasksLostAtLeastOnce, tasksLostWithoutWork } from './revocation';
+import { answerAfterCommit, answerRevocation, rebalanceStarted, tasksLost, tasksLostAtLeastOnce, tasksLostWithoutWork } from './revocation';
 import { onSendFailed, restoreAfterCorruption, sendFatal, sendMigrated, taskCorrupted } from './sendErrors';
 import { closeMainConsumer, closeRestoreConsumer, closeTasksForShutdown } from './shutdown';
 import { holdPollWhileBusy, runHeldBatch, startUpdating, updaterReplies } from './stateUpdaterTransitions';
@@ -194,7 +194,7 @@ const startCommitting = act((d, _now, _ev, out) => startCommit(d, out));
  * producer re-created); otherwise the listener returns at once.
  */
 const answerNow = act((d, _now, _ev, out) => answerRevocation(d, out));
-const waitForCommit = act((d) => answerAfterCommit(d));
+const waitForCommit = act((d, _now, ev) => answerAfterCommit(d, ev));
 const revokedWhilePolling = [
   {
     guard: 'lostInTransaction' as const,
@@ -274,6 +274,8 @@ export const streamThreadMachine = setup({
   on: {
     crash: '.down',
     onPartitionsRevoked: { actions: answerNow },
+    // the main consumer rejoins keeping its partitions (COOPERATIVE): no commit until the assignment
+    onRebalanceStart: { actions: act((d) => rebalanceStarted(d)) },
     // the assignment (TaskManager.handleAssignment): tasks newly assigned are created and restored
     // once the thread is polling (running.polling), or at the next poll() answer (assignment.ts)
     onPartitionsAssigned: { actions: act((d, _now, ev, out) => takeAssignment(d, ev, out)) },

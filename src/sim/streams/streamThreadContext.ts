@@ -142,7 +142,15 @@ export interface StreamThreadContext extends StreamThreadInput {
 
 /** The stream thread's events: its clients' replies, its timers, and the kernel's lifecycle events. */
 /** The main consumer's rebalance listener (StreamsRebalanceListener), called from its onJoinPrepare. */
-export type RevocationCall = Call<'onPartitionsRevoked', { readonly partitions: readonly unknown[]; readonly lost: boolean }>;
+export type RevocationCall = Call<
+  'onPartitionsRevoked',
+  {
+    readonly partitions: readonly unknown[];
+    readonly lost: boolean;
+    /** COOPERATIVE onJoinComplete's revocation: the main consumer's groupMetadata() then, the new generation. */
+    readonly groupMetadata?: GroupMetadata;
+  }
+>;
 
 /** The producer's Callback for a send that failed (asked for under at_least_once; sendErrors.ts). */
 export type SendFailedCall = Call<'sendFailed', { readonly error: string; readonly topic: string; readonly partition: number }>;
@@ -150,12 +158,19 @@ export type SendFailedCall = Call<'sendFailed', { readonly error: string; readon
 /** The main consumer's StreamsRebalanceListener.onPartitionsAssigned, called from its onJoinComplete with the new assignment. */
 export type AssignmentCall = Call<'onPartitionsAssigned', { readonly partitions: readonly TopicPartition[] }>;
 
+/**
+ * The main consumer, COOPERATIVE, rejoins keeping its partitions: StreamsPartitionAssignor.subscriptionUserData,
+ * as the JoinGroup is built, calls TaskManager.handleRebalanceStart (revocation.ts).
+ */
+export type RebalanceStartCall = Call<'onRebalanceStart'>;
+
 export type Ev =
   | ReplyEvent
   | LoopTimer<'continue' | 'commitDue' | 'abortTimeout'>
   | LifecycleEvent
   | RevocationCall
   | AssignmentCall
+  | RebalanceStartCall
   | SendFailedCall;
 export type Draft = Mutable<StreamThreadContext>;
 

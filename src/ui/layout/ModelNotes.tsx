@@ -48,7 +48,7 @@ const TEXT = {
     items: [
       'A consumer sends one Fetch per broker with every partition that broker leads, as Kafka does, but each is a full fetch (no fetch sessions, KIP-227), fetch.min.bytes is 1 and a partition returns at most max.poll.records records (no byte limits).',
       'The transaction coordinator and the group coordinator are actors of their own; the internal topics have 3 partitions, not 50.',
-      'The group coordinator computes the range assignment; every rebalance revokes all partitions (eager).',
+      'The group coordinator computes the assignment: by range for plain consumers, whose every rebalance revokes all partitions (eager); for Kafka Streams cooperatively and sticky — a task stays with its owner, one that moves is withheld until its owner revokes it and given in a follow-up rebalance (no standby or warm-up replicas, no probing rebalances).',
       'Retry and reconnect backoffs have no jitter; a null key moves to the next partition with a leader in order, not a random one.',
       'A client has no separate TCP connect: its first request to a broker after the reconnect backoff is its connection attempt, and a broker that is down refuses it — for Kafka that request was never sent (no retry counted, no error).',
       'poll() waits until records arrive; the log cleaner runs when asked.',
@@ -69,7 +69,7 @@ const TEXT = {
     items: [
       '컨슈머는 Kafka처럼 브로커마다 Fetch 하나에 그 브로커가 리더인 파티션을 모두 담지만, 매번 전체 fetch입니다(fetch 세션, KIP-227 없음). fetch.min.bytes는 1이고, 파티션마다 최대 max.poll.records개의 레코드를 돌려줍니다(바이트 한도 없음).',
       '트랜잭션 코디네이터와 그룹 코디네이터는 별도 액터이고, 내부 토픽은 50개가 아니라 3개 파티션입니다.',
-      '그룹 코디네이터가 range 할당을 계산하고, 리밸런스마다 모든 파티션을 회수합니다(eager).',
+      '그룹 코디네이터가 할당을 계산합니다. 일반 컨슈머는 range 할당이고 리밸런스마다 모든 파티션을 회수합니다(eager). Kafka Streams는 cooperative·sticky 할당입니다. 태스크는 소유자에게 남고, 옮겨 갈 태스크는 소유자가 회수할 때까지 보류했다가 후속 리밸런스에서 넘깁니다(standby·warm-up 복제본과 probing 리밸런스 없음).',
       '재시도 backoff와 재연결 backoff에 jitter가 없고, null 키는 무작위가 아니라 리더가 있는 다음 파티션으로 옮겨 갑니다.',
       '클라이언트에는 따로 TCP 연결 단계가 없습니다. 재연결 backoff가 지난 뒤 브로커에 보내는 첫 요청이 연결 시도이고, 내려간 브로커는 이를 거부합니다. Kafka로 보면 그 요청은 보내진 적이 없습니다(재시도로 세지 않고 오류도 없습니다).',
       'poll()은 레코드가 올 때까지 기다리고, 로그 클리너는 요청할 때만 실행됩니다.',
