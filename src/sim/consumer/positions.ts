@@ -42,7 +42,7 @@ export function revokePartitions(d: Draft, revoked: readonly TopicPartition[]): 
   d.buffer = keep(d.buffer);
   d.bufferEnd = keep(d.bufferEnd);
   d.fetching = keep(d.fetching);
-  d.awaitingMetadata = d.awaitingMetadata.filter((tp) => !gone.has(tp));
+  d.fetchErrors = keep(d.fetchErrors);
   forgetReset(d, [...gone]);
 }
 
