@@ -31,6 +31,22 @@ export const replies = (effects: readonly Effect[]) => effects.flatMap((e) => (e
 export const tp0 = { topic: 't', partition: 0 };
 export const tp1 = { topic: 't', partition: 1 };
 
+/** A Fetch answer's partition that carries only an error (no records, no offsets known), as a broker sends it. */
+export const fetchErrorPartition = <E extends string>(
+  error: E,
+  extra: Record<string, unknown> = {},
+  tp: { topic: string; partition: number } = tp0,
+) => ({
+  ...tp,
+  error,
+  highWatermark: -1,
+  lastStableOffset: -1,
+  logStartOffset: -1,
+  batches: [],
+  abortedTransactions: [],
+  ...extra,
+});
+
 let envelope = 1;
 /** A response event of type `type` with this payload. */
 export const response = <T extends string, P>(type: T, payload: P, now = 0) => ({

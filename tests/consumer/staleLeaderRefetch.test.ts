@@ -11,18 +11,9 @@ import { describe, expect, it } from 'vitest';
 import type { ConsumerContext } from '../../src/sim/consumer/consumerContext';
 import { fetchWhilePolling, onFetchResponse, servePoll } from '../../src/sim/consumer/fetcher';
 import type { KafkaError } from '../../src/sim/protocol/errors';
-import { context, response, run, sent, timers, tp0 } from './fixture';
+import { context, fetchErrorPartition, response, run, sent, timers, tp0 } from './fixture';
 
-const errorAnswer = (error: KafkaError, extra: Record<string, unknown> = {}) => ({
-  ...tp0,
-  error,
-  highWatermark: -1,
-  lastStableOffset: -1,
-  logStartOffset: -1,
-  batches: [],
-  abortedTransactions: [],
-  ...extra,
-});
+const errorAnswer = (error: KafkaError, extra: Record<string, unknown> = {}) => fetchErrorPartition(error, extra);
 
 /** t-0 at position 4 (leader broker-0, epoch 0: a replicated topic), its Fetch in flight; a poll() waits unless `waiting` is false. */
 function fetchingAt4(waiting = true): ConsumerContext {

@@ -11,6 +11,7 @@ import { type ConsumerContext, consumerMachine, fetchingState } from '../../src/
 import type { ConsumerInput } from '../../src/sim/consumer/consumerContext';
 import type { Effect } from '../../src/sim/kernel/effects';
 import type { PartitionMetadata } from '../../src/sim/protocol/replicationMessages';
+import { fetchErrorPartition } from '../consumer/fixture';
 import { plainBatch } from '../fixtures/plainBatch';
 import { type Driven, drive, inputOf } from './harness';
 import { metadataOfT, partitionT0 as part, threeBrokerScenario, withReplicatedT } from './replicatedTopic';
@@ -64,19 +65,7 @@ const fetchError = (m: Driven, fetch: SendEffect | undefined, error: string, now
       'FetchResponse',
       fetch,
       {
-        partitions: [
-          {
-            error,
-            topic: 't',
-            partition: 0,
-            highWatermark: -1,
-            lastStableOffset: -1,
-            logStartOffset: -1,
-            batches: [],
-            abortedTransactions: [],
-            ...extra,
-          },
-        ],
+        partitions: [fetchErrorPartition(error, extra)],
       },
       fetch?.to,
     ),

@@ -17,6 +17,7 @@ import type { ClusterMetadata } from '../cluster/metadata';
 import type { ActorId } from '../kernel/envelope';
 import type { KafkaError } from '../protocol/errors';
 import type { TopicPartition } from '../protocol/messages';
+import { byMemberId } from './memberOrder';
 import { streamsAssign } from './streamsAssignor';
 
 export type GroupState = 'Empty' | 'PreparingRebalance' | 'CompletingRebalance' | 'Stable' | 'Dead';
@@ -137,15 +138,13 @@ export function emptyGroup(groupId: string): ConsumerGroup {
   };
 }
 
-const byId = (a: { memberId: string }, b: { memberId: string }) => (a.memberId < b.memberId ? -1 : a.memberId > b.memberId ? 1 : 0);
-
 /** Range assignment: per topic, members sorted by id take contiguous ranges; the first n%c take one more. */
 export function rangeAssign(members: readonly GroupMember[], meta: ClusterMetadata): Record<string, TopicPartition[]> {
   const out: Record<string, TopicPartition[]> = {};
   for (const m of members) out[m.memberId] = [];
   const topics = [...new Set(members.flatMap((m) => m.topics))].sort();
   for (const topic of topics) {
-    const subscribed = members.filter((m) => m.topics.includes(topic)).sort(byId);
+    const subscribed = members.filter((m) => m.topics.includes(topic)).sort(byMemberId);
     const n = meta.topics[topic]?.partitions ?? 0;
     const c = subscribed.length;
     if (c === 0) continue;
@@ -492,7 +491,7 @@ function storedOf(g: ConsumerGroup): StoredGroup {
     generationId: g.generationId,
     leader: g.leader,
     members: Object.values(g.members)
-      .sort(byId)
+      .sort(byMemberId)
       .map((m) => ({
         memberId: m.memberId,
         clientId: m.clientId,

@@ -22,6 +22,7 @@
  */
 import type { ClusterMetadata } from '../cluster/metadata';
 import type { TopicPartition } from '../protocol/messages';
+import { byMemberId } from './memberOrder';
 
 export interface StreamsMember {
   readonly memberId: string;
@@ -29,15 +30,13 @@ export interface StreamsMember {
   readonly ownedPartitions: readonly TopicPartition[];
 }
 
-const byId = (a: StreamsMember, b: StreamsMember) => (a.memberId < b.memberId ? -1 : a.memberId > b.memberId ? 1 : 0);
-
 /** The balanced, sticky target: per topic, who runs each partition's task. */
 export function stickyTarget(members: readonly StreamsMember[], meta: ClusterMetadata): Record<string, TopicPartition[]> {
   const out: Record<string, TopicPartition[]> = {};
   for (const m of members) out[m.memberId] = [];
   const topics = [...new Set(members.flatMap((m) => m.topics))].sort();
   for (const topic of topics) {
-    const subscribed = members.filter((m) => m.topics.includes(topic)).sort(byId);
+    const subscribed = members.filter((m) => m.topics.includes(topic)).sort(byMemberId);
     const n = meta.topics[topic]?.partitions ?? 0;
     const c = subscribed.length;
     if (c === 0) continue;
@@ -70,7 +69,7 @@ export function stickyTarget(members: readonly StreamsMember[], meta: ClusterMet
     for (let p = 0; p < n; p++) {
       if (taken.has(p)) continue;
       const open = subscribed.filter((m) => (count[m.memberId] ?? 0) < base || ((count[m.memberId] ?? 0) === base && extra > 0));
-      const m = [...open].sort((a, b) => (count[a.memberId] ?? 0) - (count[b.memberId] ?? 0) || byId(a, b))[0];
+      const m = [...open].sort((a, b) => (count[a.memberId] ?? 0) - (count[b.memberId] ?? 0) || byMemberId(a, b))[0];
       if (!m) break;
       if ((count[m.memberId] ?? 0) === base) extra -= 1;
       give(m, p);
