@@ -17,7 +17,7 @@ import type { ClusterMetadata } from '../cluster/metadata';
 import type { ActorId } from '../kernel/envelope';
 import type { KafkaError } from '../protocol/errors';
 import type { TopicPartition } from '../protocol/messages';
-import { byMemberId } from './memberOrder';
+import { byMemberId, topicsToAssign } from './memberOrder';
 import { streamsAssign } from './streamsAssignor';
 
 export type GroupState = 'Empty' | 'PreparingRebalance' | 'CompletingRebalance' | 'Stable' | 'Dead';
@@ -142,12 +142,8 @@ export function emptyGroup(groupId: string): ConsumerGroup {
 export function rangeAssign(members: readonly GroupMember[], meta: ClusterMetadata): Record<string, TopicPartition[]> {
   const out: Record<string, TopicPartition[]> = {};
   for (const m of members) out[m.memberId] = [];
-  const topics = [...new Set(members.flatMap((m) => m.topics))].sort();
-  for (const topic of topics) {
-    const subscribed = members.filter((m) => m.topics.includes(topic)).sort(byMemberId);
-    const n = meta.topics[topic]?.partitions ?? 0;
+  for (const { topic, partitions: n, subscribed } of topicsToAssign(members, meta)) {
     const c = subscribed.length;
-    if (c === 0) continue;
     let p = 0;
     subscribed.forEach((m, i) => {
       const count = Math.floor(n / c) + (i < n % c ? 1 : 0);

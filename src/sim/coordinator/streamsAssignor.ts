@@ -22,7 +22,7 @@
  */
 import type { ClusterMetadata } from '../cluster/metadata';
 import type { TopicPartition } from '../protocol/messages';
-import { byMemberId } from './memberOrder';
+import { byMemberId, topicsToAssign } from './memberOrder';
 
 export interface StreamsMember {
   readonly memberId: string;
@@ -34,12 +34,8 @@ export interface StreamsMember {
 export function stickyTarget(members: readonly StreamsMember[], meta: ClusterMetadata): Record<string, TopicPartition[]> {
   const out: Record<string, TopicPartition[]> = {};
   for (const m of members) out[m.memberId] = [];
-  const topics = [...new Set(members.flatMap((m) => m.topics))].sort();
-  for (const topic of topics) {
-    const subscribed = members.filter((m) => m.topics.includes(topic)).sort(byMemberId);
-    const n = meta.topics[topic]?.partitions ?? 0;
+  for (const { topic, partitions: n, subscribed } of topicsToAssign(members, meta)) {
     const c = subscribed.length;
-    if (c === 0) continue;
     const base = Math.floor(n / c);
     let extra = n % c;
     const count: Record<string, number> = Object.fromEntries(subscribed.map((m) => [m.memberId, 0]));
