@@ -167,11 +167,7 @@ export function onSynced(d: Draft, ev: EventOf<'SyncGroupResponse'>, out: Out): 
  * keeps its position and buffered records; one given up loses them) and onPartitionsAssigned.
  */
 function takeNewAssignment(d: Draft, assignment: readonly TopicPartition[], now: number, out: Out): void {
-  const kept = new Set(assignment.map(keyOf));
-  revokePartitions(
-    d,
-    d.assignment.filter((tp) => !kept.has(keyOf(tp))),
-  );
+  revokePartitions(d, movedAway(d, assignment));
   d.assignment = assignment;
   // ConsumerCoordinator.onJoinComplete: the auto-commit timer starts again from the assignment
   d.nextAutoCommitAt = now + d.config['auto.commit.interval.ms'];
@@ -191,7 +187,7 @@ function movedAway(ctx: Pick<ConsumerContext, 'assignment'>, assignment: readonl
  * TaskManager.handleRevocation, which commits) runs before the assignment is taken.
  */
 export function syncRevokes(ctx: ConsumerContext, ev: ConsumerEvent): boolean {
-  return ev.type === 'SyncGroupResponse' && cooperative(ctx) && ctx.revocationListener && movedAway(ctx, ev.payload.assignment).length > 0;
+  return ev.type === 'SyncGroupResponse' && cooperative(ctx) && movedAway(ctx, ev.payload.assignment).length > 0;
 }
 
 /** …the revocation: the listener is called with the partitions that moved; the assignment waits for its answer (REVOKING). */
