@@ -75,7 +75,7 @@ describe('truncated records in the log view', () => {
 
     const rows = await verdictRows(page);
     expect(rows.find((r) => r.layer === 'loss')?.sentence).toContain(
-      'e2 (orders) acknowledged to orders-service, then truncated from the log at offset 1 by an unclean leader election',
+      'e2 (orders) acknowledged to orders-service, then lost from the log at offset 1 by an unclean leader election',
     );
     expect(errors).toEqual([]);
     await page.close();
