@@ -646,6 +646,21 @@ const noTransactionInProgress = (state: string) =>
   rejectCall(`Cannot send offsets if a transaction is not in progress (currentState= ${state})`);
 
 /**
+ * COMMITTING_TRANSACTION and ABORTING_TRANSACTION refuse the same calls alike: send() outside a
+ * transaction, beginTransaction() and initTransactions() as invalid transitions, sendOffsetsToTransaction()
+ * with no transaction in progress — each message naming the state.
+ */
+const whileEndingTransaction = (state: 'COMMITTING_TRANSACTION' | 'ABORTING_TRANSACTION') =>
+  withWaitOnMetadata(
+    withPendingTransition({
+      send: { actions: sendOutsideTransaction(state) },
+      beginTransaction: { actions: invalidTransition(state, 'IN_TRANSACTION') },
+      initTransactions: { actions: invalidTransition(state, 'INITIALIZING') },
+      sendOffsetsToTransaction: { actions: noTransactionInProgress(state) },
+    }),
+  );
+
+/**
  * The producer's statechart. `live` holds what every TransactionManager state from UNINITIALIZED
  * to ABORTABLE_ERROR does alike — responses, timers, connection loss, flush(), close(), a crash —
  * and the transitions that follow a handler's outcome are guarded by it (`fatal` from any of them,
@@ -794,14 +809,7 @@ export const producerMachine = setup({
             { guard: 'completed', target: 'READY' },
             { guard: 'abortable', target: 'ABORTABLE_ERROR' },
           ],
-          on: withWaitOnMetadata(
-            withPendingTransition({
-              send: { actions: sendOutsideTransaction('COMMITTING_TRANSACTION') },
-              beginTransaction: { actions: invalidTransition('COMMITTING_TRANSACTION', 'IN_TRANSACTION') },
-              initTransactions: { actions: invalidTransition('COMMITTING_TRANSACTION', 'INITIALIZING') },
-              sendOffsetsToTransaction: { actions: noTransactionInProgress('COMMITTING_TRANSACTION') },
-            }),
-          ),
+          on: whileEndingTransaction('COMMITTING_TRANSACTION'),
         },
         ABORTING_TRANSACTION: {
           // an abortable error is skipped while aborting (transitionToAbortableError)
@@ -809,14 +817,7 @@ export const producerMachine = setup({
             { guard: 'completed', target: 'READY' },
             { guard: 'epochBump', target: 'INITIALIZING' },
           ],
-          on: withWaitOnMetadata(
-            withPendingTransition({
-              send: { actions: sendOutsideTransaction('ABORTING_TRANSACTION') },
-              beginTransaction: { actions: invalidTransition('ABORTING_TRANSACTION', 'IN_TRANSACTION') },
-              initTransactions: { actions: invalidTransition('ABORTING_TRANSACTION', 'INITIALIZING') },
-              sendOffsetsToTransaction: { actions: noTransactionInProgress('ABORTING_TRANSACTION') },
-            }),
-          ),
+          on: whileEndingTransaction('ABORTING_TRANSACTION'),
         },
         ABORTABLE_ERROR: {
           on: withWaitOnMetadata(
