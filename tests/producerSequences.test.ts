@@ -201,9 +201,27 @@ describe('the bump in the narration', () => {
     bumpIdempotentEpoch(d, out);
     const notes = out.effects.flatMap((e) => (e.type === 'fact' && e.fact.kind === 'note' ? [e.fact as Fact] : []));
     const text = notes.map((f) => (f.kind === 'note' ? f.text : '')).join('');
-    expect(text).toBe('bumped its own epoch to 1 to resolve a sequence it could not confirm; accounts-0 restarts at sequence 0');
+    expect(text).toBe('bumped its own epoch to 1 after a batch failed or could not be confirmed; accounts-0 restarts at sequence 0');
     expect(translateNote(text, 'ko')).toBe(
-      '확인하지 못한 시퀀스를 정리하려고 스스로 epoch을 1로 올렸습니다. accounts-0의 시퀀스는 0부터 다시 시작합니다',
+      '배치가 실패했거나 확인되지 않아 스스로 epoch을 1로 올렸습니다. accounts-0의 시퀀스는 0부터 다시 시작합니다',
+    );
+  });
+
+  it('names each batch in flight it rewrites, its old epoch and sequence and its new ones (the epoch-bump-duplicate story)', () => {
+    const d = producer();
+    send(d, 'orders', null);
+    send(d, 'orders', 'a');
+    // the first batch (sequence 0) failed for good: it leaves the in-flight batches before the bump
+    d.batches = d.batches.filter((b) => b.baseSequence !== 0);
+    requestEpochBumpForPartition(d, 'orders-0');
+    const out = new Out();
+    bumpIdempotentEpoch(d, out);
+    const text = out.effects.flatMap((e) => (e.type === 'fact' && e.fact.kind === 'note' ? [e.fact.text] : [])).join('');
+    expect(text).toBe(
+      'bumped its own epoch to 1 after a batch failed or could not be confirmed; orders-0 restarts at sequence 0; batches in flight rewritten: orders-0 epoch 0 sequence 1 → epoch 1 sequence 0',
+    );
+    expect(translateNote(text, 'ko')).toBe(
+      '배치가 실패했거나 확인되지 않아 스스로 epoch을 1로 올렸습니다. orders-0의 시퀀스는 0부터 다시 시작합니다. 다시 쓴 전송 중 배치: orders-0 epoch 0 시퀀스 1 → epoch 1 시퀀스 0',
     );
   });
 });

@@ -164,9 +164,9 @@ const KO_RULES: readonly Rule[] = [
     (m) => `${m[1]}에서 ${m[2]}에 대한 응답이 없습니다. 결과를 알 수 없으니 다시 시도합니다`,
   ],
   [
-    /^bumped its own epoch to (\d+) to resolve a sequence it could not confirm; (.+) restarts? at sequence 0$/,
+    /^bumped its own epoch to (\d+) after a batch failed or could not be confirmed; (.+?) restarts? at sequence 0(?:; batches in flight rewritten: (.+))?$/,
     (m) =>
-      `확인하지 못한 시퀀스를 정리하려고 스스로 epoch을 ${josa(m[1] as string, '으로/로')} 올렸습니다. ${m[2]}의 시퀀스는 0부터 다시 시작합니다`,
+      `배치가 실패했거나 확인되지 않아 스스로 epoch을 ${josa(m[1] as string, '으로/로')} 올렸습니다. ${m[2]}의 시퀀스는 0부터 다시 시작합니다${m[3] ? `. 다시 쓴 전송 중 배치: ${m[3].replace(/sequence/g, '시퀀스')}` : ''}`,
   ],
   [
     /^transaction of (\S+) has been open (\d+) ms, more than transaction\.timeout\.ms=(\d+): fencing epoch (\d+) and aborting$/,

@@ -30,10 +30,12 @@ export function hasStaleEpoch(d: ProducerDraft, tp: string): boolean {
 }
 
 /** TxnPartitionEntry.startSequencesAtBeginning: the partition's drained batches get the current epoch and sequences from 0. */
-function startSequencesAtBeginning(d: ProducerDraft, tp: string): void {
+function startSequencesAtBeginning(d: ProducerDraft, tp: string): ProducerBatch[] {
   let seq = 0;
+  const before: ProducerBatch[] = [];
   const rewritten = new Map<number, ProducerBatch>();
   for (const b of d.batches.filter((x) => partitionOf(x) === tp).sort((x, y) => x.baseSequence - y.baseSequence || x.id - y.id)) {
+    before.push(b);
     rewritten.set(b.id, { ...b, baseSequence: seq, producerEpoch: d.producerEpoch, sequenceReset: true });
     seq += b.records.length;
   }
@@ -42,6 +44,7 @@ function startSequencesAtBeginning(d: ProducerDraft, tp: string): void {
   d.nextSequence = { ...d.nextSequence, [tp]: seq };
   const { [tp]: _acked, ...acked } = d.lastAckedSequence;
   d.lastAckedSequence = acked;
+  return before;
 }
 
 /**
@@ -67,16 +70,23 @@ export function bumpIdempotentEpoch(d: ProducerDraft, out: Out): void {
   d.epochBumpPending = false;
   d.partitionsToRewrite = [];
   d.producerEpoch += 1;
+  const moved: string[] = [];
   for (const tp of rewrite) {
-    startSequencesAtBeginning(d, tp);
+    const before = startSequencesAtBeginning(d, tp);
+    for (const b of before) {
+      const now = d.batches.find((x) => x.id === b.id) as ProducerBatch;
+      moved.push(`${tp} epoch ${b.producerEpoch} sequence ${b.baseSequence} → epoch ${now.producerEpoch} sequence ${now.baseSequence}`);
+    }
     const { [tp]: _unresolved, ...rest } = d.unresolvedSequences;
     d.unresolvedSequences = rest;
   }
   out.fact({ kind: 'producerId', client: d.client, producerId: d.producerId, producerEpoch: d.producerEpoch, transactionalId: null });
+  // the batches in flight (sent or waiting to be retried) are rewritten: if one was already appended, its retry is a second copy
+  // the broker cannot recognise (another epoch)
   out.fact({
     kind: 'note',
     actor: d.self,
-    text: `bumped its own epoch to ${d.producerEpoch} to resolve a sequence it could not confirm; ${rewrite.join(', ')} restart${rewrite.length === 1 ? 's' : ''} at sequence 0`,
+    text: `bumped its own epoch to ${d.producerEpoch} after a batch failed or could not be confirmed; ${rewrite.join(', ')} restart${rewrite.length === 1 ? 's' : ''} at sequence 0${moved.length ? `; batches in flight rewritten: ${moved.join(', ')}` : ''}`,
   });
 }
 
