@@ -1,6 +1,6 @@
 /**
  * The idempotent producer's sequence rules, tested on the Sender's handlers directly (Kafka's
- * TransactionManager: requestIdempotentEpochBumpForPartition, bumpIdempotentProducerEpoch,
+ * TransactionManager: requestEpochBumpForPartition, bumpIdempotentProducerEpoch,
  * maybeUpdateProducerIdAndEpoch; TxnPartitionEntry.startSequencesAtBeginning; RecordAccumulator
  * .shouldStopDrainBatchesForPartition).
  */
@@ -216,7 +216,9 @@ describe('the bump in the narration', () => {
     requestEpochBumpForPartition(d, 'orders-0');
     const out = new Out();
     bumpIdempotentEpoch(d, out);
-    const text = out.effects.flatMap((e) => (e.type === 'fact' && e.fact.kind === 'note' ? [e.fact.text] : [])).join('');
+    const text = out.effects
+      .flatMap((e) => (e.type === 'fact' && e.fact.kind === 'note' ? [(e.fact as Extract<Fact, { kind: 'note' }>).text] : []))
+      .join('');
     expect(text).toBe(
       'bumped its own epoch to 1 after a batch failed or could not be confirmed; orders-0 restarts at sequence 0; batches in flight rewritten: orders-0 epoch 0 sequence 1 → epoch 1 sequence 0',
     );
