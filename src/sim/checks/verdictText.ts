@@ -229,12 +229,25 @@ function dupCause(lang: Language, f: TopicFinding, e: TopicEvent): string {
       `입력에 같은 이벤트가 ${times('ko', e.inputCopies)}(서로 다른 레코드로) 있고 ${josa(w, '은/는')} 레코드마다 한 번씩 처리했습니다. exactly-once 처리는 레코드를 한 번씩 반영할 뿐 같은 비즈니스 이벤트를 알아보지 않습니다`,
     );
   switch (cause) {
-    case 'retry':
+    case 'retry': {
+      // an idempotent producer's retry under a bumped epoch (TransactionManager.bumpIdempotentProducerEpoch
+      // rewrote the batch: TxnPartitionEntry.startSequencesAtBeginning): same producerId, another epoch
+      const epochs = [...new Set(eff.map((c) => c.producerEpoch))];
+      const pids = new Set(eff.map((c) => c.producerId));
+      if (pids.size === 1 && (eff[0] as Copy).producerId >= 0 && epochs.length > 1) {
+        const span = `${Math.min(...epochs)} → ${Math.max(...epochs)}`;
+        return say(
+          lang,
+          `the same send() written again by a producer retry under a new epoch: idempotence was on, but a batch of the partition failed, so the producer bumped its epoch (${span}) and rewrote this batch's sequence; the broker's duplicate check (producerId, epoch, sequence) cannot match copies across epochs`,
+          `프로듀서 재시도가 새 epoch로 같은 send()를 다시 기록했습니다. 멱등성은 켜져 있었지만 같은 파티션의 배치 하나가 실패해 프로듀서가 epoch를 올리고(${span}) 이 배치의 시퀀스를 다시 매겼습니다. 브로커의 중복 검사(producerId, epoch, 시퀀스)는 epoch가 다른 사본을 맞춰 보지 못합니다`,
+        );
+      }
       return say(
         lang,
         'the same send() written again by a producer retry: without idempotence nothing recognised it',
         '프로듀서 재시도가 같은 send()를 다시 기록했습니다. 멱등성이 없어 아무것도 알아보지 못했습니다',
       );
+    }
     case 'new-session':
       if (kind === 'relay')
         return say(

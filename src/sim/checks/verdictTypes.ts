@@ -300,7 +300,7 @@ export interface EventVerdict {
   readonly sends: number;
   /** Data records with this event_id in source topics, as the log holds them now. */
   readonly appended: number;
-  /** Records that are a second append of the same send (a producer retry without idempotence). */
+  /** Records that are a second append of the same send (a producer retry without idempotence, or one an epoch bump rewrote). */
   readonly retryDuplicates: number;
   /** Records received, per consumer (every topic). */
   readonly deliveries: Readonly<Record<string, number>>;
