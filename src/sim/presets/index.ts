@@ -29,6 +29,7 @@ import dbSinkInbox from './db-sink-inbox.json';
 import dbSinkOffsetsInDb from './db-sink-offsets-in-db.json';
 import dbSinkUpsert from './db-sink-upsert.json';
 import eosAutoCommitRebalance from './eos-auto-commit-rebalance.json';
+import epochBumpDuplicate from './epoch-bump-duplicate.json';
 import hangingTransaction from './hanging-transaction.json';
 import hwBehindLeoSlowFollower from './hw-behind-leo-slow-follower.json';
 import idempotenceSurvivesFailover from './idempotence-survives-failover.json';
@@ -126,6 +127,8 @@ const all: unknown[] = [
   // [replication] two brokers, replication factor 2, unclean.leader.election.enable=true
   uncleanElectionLosesCommitted,
   transactionStateUnderReplicated,
+  // the idempotent producer's limit: an epoch bump rewrites a batch whose first copy is already in the log
+  epochBumpDuplicate,
 ];
 
 export const PRESETS: readonly Preset[] = /* @__PURE__ */ all.map((raw) => {

@@ -26,6 +26,13 @@ export const PRESET_TEXT_KO: Readonly<Record<string, PresetText>> = {
     expected:
       'orders-0 offset 0에 레코드 하나만 있습니다. 재시도는 같은 producerId, epoch, 시퀀스를 싣고 오므로 브로커는 아무것도 추가하지 않고 원래의 offset 0으로 응답합니다.',
   },
+  'epoch-bump-duplicate': {
+    title: '멱등성을 켰는데도 로그에 같은 send()가 두 번: epoch 증가가 배치를 다시 썼다',
+    question:
+      'order-service(enable.idempotence=true, acks=all)가 컴팩션 토픽 order-status에 씁니다. 첫 레코드에는 키가 없습니다(버그). 그 레코드가 아직 전송 중일 때 같은 연결로 order-123의 SHIPPED가 뒤따르고, order-123의 Produce에 대한 응답이 사라집니다. 멱등성이 켜져 있는데 로그에 order-123의 레코드가 두 번 들어갈 수 있을까요?',
+    expected:
+      '그렇습니다. 브로커는 키 없는 레코드(epoch 0, 시퀀스 0)를 INVALID_RECORD로 거부합니다. 컴팩션 토픽에는 키가 필요합니다. 바로 뒤따른 order-123(epoch 0, 시퀀스 1)은 offset 0에 추가합니다. 이 프로듀서의 상태가 아직 없으므로 첫 시퀀스는 무엇이든 받아들입니다. 거부 응답을 받은 프로듀서는 스스로 epoch를 1로 올리고, 아직 전송 중인 order-123의 배치를 epoch 1, 시퀀스 0으로 다시 씁니다. 그 응답은 끝내 오지 않고, request.timeout.ms(30초)가 지나면 epoch 1, 시퀀스 0으로 재시도되어 브로커가 offset 1에 다시 추가합니다. 중복 검사는 producerId, epoch, 시퀀스를 맞춰 보는데 epoch가 바뀌었기 때문입니다. 멱등성을 켠 채 로그에 생긴 중복이고, notifier는 evt-123-shipped를 두 번 읽습니다. 키 없는 레코드는 기록되지 않으며 그 send()는 INVALID_RECORD로 실패합니다.',
+  },
   'lost-ack-no-idempotence': {
     title: '멱등성 없이 확인 응답 유실: 재시도가 두 번째 레코드가 된다',
     question: '같은 확인 응답 유실이지만 이번에는 enable.idempotence=false입니다. 재시도는 로그에 무엇을 남길까요?',

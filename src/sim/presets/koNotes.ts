@@ -10,6 +10,7 @@ export const NOTES_KO: Readonly<Record<string, string>> = {
     '세션이 만료됐습니다: 운영자가 그룹 settler를 가장 이른 offset으로 되감습니다',
   'the application sends the same event again (a business retry)': '애플리케이션이 같은 이벤트를 다시 보냅니다(비즈니스 재시도)',
   'the ack is lost on the way back': '확인 응답이 돌아오는 길에 사라집니다',
+  "the answer to order-123's Produce is lost": 'order-123의 Produce에 대한 응답이 사라집니다',
   'a business-level retry: the application sends the event again': '비즈니스 수준의 재시도: 애플리케이션이 이벤트를 다시 보냅니다',
   'the service restarts and builds a new KafkaProducer': '서비스가 재시작하며 새 KafkaProducer를 만듭니다',
   'after the restart it does not know the event was sent, so it sends it again':

@@ -55,7 +55,7 @@ export function maybeUpdatePartitionEpoch(d: ProducerDraft, tp: string): void {
   if (hasStaleEpoch(d, tp) && !hasInflightBatches(d, tp)) startSequencesAtBeginning(d, tp);
 }
 
-/** requestIdempotentEpochBumpForPartition: the next Sender loop bumps the epoch and rewrites this partition. */
+/** requestEpochBumpForPartition: the next Sender loop bumps the epoch and rewrites this partition. */
 export function requestEpochBumpForPartition(d: ProducerDraft, tp: string): void {
   d.epochBumpPending = true;
   if (!d.partitionsToRewrite.includes(tp)) d.partitionsToRewrite = [...d.partitionsToRewrite, tp];

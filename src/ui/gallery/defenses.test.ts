@@ -56,6 +56,7 @@ const NAMED = [
   'hw-behind-leo-slow-follower',
   'unclean-election-loses-committed',
   'transaction-state-under-replicated',
+  'epoch-bump-duplicate',
 ];
 
 describe('the problem → defense table', () => {

@@ -45,6 +45,7 @@ export const DEFENSE_ROWS: readonly DefenseRow[] = [
       { id: 'sequence-gap', role: 'defense' },
       { id: 'acks-0-loss', role: 'limit' },
       { id: 'producer-restart-new-pid', role: 'limit' },
+      { id: 'epoch-bump-duplicate', role: 'limit' },
     ],
   },
   {
