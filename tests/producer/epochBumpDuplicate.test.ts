@@ -9,6 +9,7 @@
  * again: the broker's duplicate check cannot match copies across epochs.
  */
 import { describe, expect, it } from 'vitest';
+import { narrate } from '../../src/sim/narration/narrate';
 import { translateNote } from '../../src/sim/narration/notes';
 import { findPreset } from '../../src/sim/presets';
 import { runPreset } from '../presets/helpers';
@@ -76,6 +77,24 @@ describe('epoch-bump-duplicate', () => {
       [null, null, 'INVALID_RECORD'],
       ['evt-123-shipped', 1, null],
     ]);
+  });
+
+  it('the narration says the retry is the rewritten batch and the second append a copy the broker cannot match (en, ko)', () => {
+    const retry = steps.findIndex((s) => s.label === 'retryBackoffExpired' && s.sent.length > 0);
+    expect(narrate(r.trace, retry, 'en')).toContain(
+      'the same batch, rewritten by its epoch bump: epoch 1, sequence 0 (first sent as epoch 0, sequence 1)',
+    );
+    expect(narrate(r.trace, retry, 'ko')).toContain(
+      'epoch 증가로 다시 쓰여 epoch 1, 시퀀스 0입니다(처음에는 epoch 0, 시퀀스 1로 보냈습니다)',
+    );
+    const second = steps.findIndex((s) =>
+      (s.facts as { kind: string; producerEpoch?: number }[]).some((f) => f.kind === 'append' && f.producerEpoch === 1),
+    );
+    const en = narrate(r.trace, second, 'en');
+    expect(en).toContain('at offset 1 (producerId 1000, epoch 1, seq 0)');
+    expect(en).toContain('already wrote at offset 0 (epoch 0, seq 1), rewritten by the producer');
+    expect(en).toContain('the log now holds it twice, with idempotence on');
+    expect(narrate(r.trace, second, 'ko')).toContain('멱등성을 켠 채 로그에 두 번 남습니다');
   });
 
   it('the verdict: a duplicate at the log layer with idempotence on, because of the epoch bump; notifier reads it twice', () => {

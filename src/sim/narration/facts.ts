@@ -87,6 +87,25 @@ function append(ctx: NarrationContext, f: F<'append'>): string {
     .filter((x) => x !== null);
   if (retried.length) {
     const first = retried[0]?.first;
+    // an idempotent producer's retry under a bumped epoch: the broker's duplicate check looks within one epoch only
+    const before = first
+      ? ((ctx.trace.steps.at(first.step)?.facts ?? []) as Fact[]).find(
+          (x): x is Extract<Fact, { kind: 'append' }> =>
+            x.kind === 'append' &&
+            x.topic === first.topic &&
+            x.partition === first.partition &&
+            x.baseOffset <= first.offset &&
+            first.offset <= x.lastOffset,
+        )
+      : undefined;
+    if (before && f.producerId >= 0 && before.producerId === f.producerId && before.producerEpoch !== f.producerEpoch) {
+      text += say(
+        lang,
+        `; it is a retry of the same send() the broker already wrote at offset ${first?.offset} (epoch ${before.producerEpoch}, seq ${range(before.baseSequence, before.lastSequence)}), rewritten by the producer's epoch bump: the broker matches a retry by producerId, epoch and sequence, so it cannot see this copy — the log now holds it twice, with idempotence on`,
+        ` 이미 offset ${first?.offset}에 기록된(epoch ${before.producerEpoch}, seq ${range(before.baseSequence, before.lastSequence)}) 같은 send()의 재시도를 프로듀서의 epoch 증가가 다시 쓴 것입니다. 브로커는 producerId, epoch, 시퀀스로 재시도를 알아보므로 이 사본을 알아보지 못합니다. 멱등성을 켠 채 로그에 두 번 남습니다.`,
+      );
+      return text;
+    }
     text += say(
       lang,
       `; it is a retry of the same send() the broker already wrote at offset ${first?.offset} — the log now holds it twice`,

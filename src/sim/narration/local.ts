@@ -88,6 +88,40 @@ function nextCall(ctx: NarrationContext): string | null {
   return null;
 }
 
+interface WireBatch {
+  readonly producerEpoch: number;
+  readonly baseSequence: number;
+  readonly records: readonly { readonly origin?: { readonly client: string; readonly ref: number } }[];
+}
+
+/**
+ * A Produce this step sends whose batch first went out with another epoch or sequence: the idempotent
+ * producer's epoch bump rewrote it (TxnPartitionEntry.startSequencesAtBeginning), or a transactional
+ * producer moved its sequence down after an earlier batch failed (adjustSequencesDueToFailedBatch).
+ */
+function rewrittenRetry(ctx: NarrationContext): { was: WireBatch; now: WireBatch } | null {
+  for (const id of ctx.step.sent) {
+    const e = ctx.trace.envelopes.at(id);
+    if (e?.rpc !== 'Produce') continue;
+    for (const p of (e.payload.partitions ?? []) as { batch: WireBatch }[]) {
+      const o = p.batch.records[0]?.origin;
+      if (!o) continue;
+      for (let j = 0; j < id; j++) {
+        const prev = ctx.trace.envelopes.at(j);
+        if (prev?.rpc !== 'Produce' || prev.from !== e.from) continue;
+        const q = ((prev.payload.partitions ?? []) as { batch: WireBatch }[]).find((x) =>
+          x.batch.records.some((r) => r.origin?.client === o.client && r.origin.ref === o.ref),
+        );
+        if (!q) continue;
+        if (q.batch.producerEpoch !== p.batch.producerEpoch || q.batch.baseSequence !== p.batch.baseSequence)
+          return { was: q.batch, now: p.batch };
+        break;
+      }
+    }
+  }
+  return null;
+}
+
 export function timerClause(ctx: NarrationContext): string {
   const { lang, names, step } = ctx;
   const who = names.actor(step.actor);
@@ -132,6 +166,21 @@ export function timerClause(ctx: NarrationContext): string {
           `retry.backoff.ms passed: ${who} retries${sends} — the same records again, with no producerId or sequence the broker could recognise`,
           `retry.backoff.ms가 지나 ${josa(who, '이/가')} 다시 시도합니다.${sent ? ` ${josa(sent, '을/를')} 보냅니다.` : ''} 같은 레코드지만 브로커가 알아볼 producerId나 시퀀스가 없습니다.`,
         );
+      const moved = rewrittenRetry(ctx);
+      if (moved) {
+        const { was, now } = moved;
+        return was.producerEpoch !== now.producerEpoch
+          ? say(
+              lang,
+              `retry.backoff.ms passed: ${who} retries${sends} — the same batch, rewritten by its epoch bump: epoch ${now.producerEpoch}, sequence ${now.baseSequence} (first sent as epoch ${was.producerEpoch}, sequence ${was.baseSequence})`,
+              `retry.backoff.ms가 지나 ${josa(who, '이/가')} 다시 시도합니다.${sent ? ` ${josa(sent, '을/를')} 보냅니다.` : ''} 같은 배치지만 epoch 증가로 다시 쓰여 epoch ${now.producerEpoch}, 시퀀스 ${now.baseSequence}입니다(처음에는 epoch ${was.producerEpoch}, 시퀀스 ${was.baseSequence}로 보냈습니다).`,
+            )
+          : say(
+              lang,
+              `retry.backoff.ms passed: ${who} retries${sends} — the same batch with the same producerId and epoch, its sequence moved from ${was.baseSequence} to ${now.baseSequence} after an earlier batch failed`,
+              `retry.backoff.ms가 지나 ${josa(who, '이/가')} 다시 시도합니다.${sent ? ` ${josa(sent, '을/를')} 보냅니다.` : ''} 같은 producerId와 epoch의 같은 배치지만, 앞선 배치가 실패해 시퀀스가 ${was.baseSequence}에서 ${now.baseSequence}로 바뀌었습니다.`,
+            );
+      }
       return say(
         lang,
         `retry.backoff.ms passed: ${who} retries${sends} — the same batch with the same producerId, epoch and sequence`,
