@@ -116,6 +116,26 @@ describe('copies and readers', () => {
     expect(log.sentence).toContain('the broker recognised a retry of evt-789');
   });
 
+  it("a retry's second copy: under a bumped epoch of the same producerId it names the epoch bump, without a producerId the missing idempotence", () => {
+    const run = (producerId: number, epochs: [number, number]) => {
+      const a = { offset: 0, eventId: 'evt-1', producerId, epoch: epochs[0], origin: { client: 'p', ref: 0 } };
+      const b = { offset: 1, eventId: 'evt-1', producerId, epoch: epochs[1], origin: { client: 'p', ref: 0 } };
+      const v = computeVerdict(
+        input({ steps: [step(0, 1, append('orders', a)), step(1, 30000, append('orders', b))], partitions: [partition('orders', [a, b])] }),
+      );
+      return find<TopicFinding>(v, 'log', 'orders');
+    };
+    const bumped = run(1000, [0, 1]);
+    expect(bumped.status).toBe('more-than-once');
+    expect(bumped.sentence).toContain(
+      'the same send() written again by a producer retry under a new epoch: idempotence was on, but a batch of the partition failed, so the producer bumped its epoch (0 → 1)',
+    );
+    expect(findingText(bumped, 'ko')).toContain('멱등성은 켜져 있었지만 같은 파티션의 배치 하나가 실패해 프로듀서가 epoch를 올리고(0 → 1)');
+    const plain = run(-1, [-1, -1]);
+    expect(plain.status).toBe('more-than-once');
+    expect(plain.sentence).toContain('the same send() written again by a producer retry: without idempotence nothing recognised it');
+  });
+
   it('a reader counts what it received: records compaction removed later included', () => {
     const recs = [0, 1, 2].map((o) => ({ offset: o, key: 'account-42' }));
     const steps = [
