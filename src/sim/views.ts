@@ -41,7 +41,7 @@ export { stateValueToString } from './kernel/stateValue';
 export type { ListLike } from './kernel/traceLists';
 export type { PartitionLog } from './log/partitionLog';
 export { lastStableOffset } from './log/partitionLog';
-export type { Language } from './narration/language';
+export { josa, type Language } from './narration/language';
 export type { ProducerContext } from './producer/producerContext';
 export { queueSize } from './producer/recordAccumulator';
 export { keyOf, parseTopicPartition, recordAddress, topicPartitionKey } from './protocol/topicPartition';

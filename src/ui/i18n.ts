@@ -3,7 +3,7 @@
  * RPC and config names) stay in Latin script in both, as the seed articles write them.
  */
 
-import { groupDigits } from '../sim/views';
+import { groupDigits, josa } from '../sim/views';
 import type { Language } from '../store/simStore';
 import { useSim } from '../store/useSim';
 import { processKindNames } from './processKinds';
@@ -195,7 +195,7 @@ const KO: Strings = {
   finding: '일어난 일',
   causes: '원인 단계',
   counters: '운영 지표',
-  goToStep: (i) => `단계 ${i}로 이동`,
+  goToStep: (i) => `${josa(`단계 ${i}`, '으로/로')} 이동`,
   checklist: '운영 전 체크리스트',
   checklistIntro: '원문 글의 운영 전 질문에 이 시나리오로 답합니다.',
   pass: '통과',

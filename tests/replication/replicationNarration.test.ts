@@ -286,7 +286,7 @@ describe('brokers\' timers in plain words, never "timer X fired"', () => {
       "replica.fetch.backoff.ms passed after broker-1's failed replica Fetch: it fetches orders-0 from broker-0 again, from offset 1.",
     );
     expect(narrate(t, s.i, 'ko')).toBe(
-      '복제 Fetch가 실패한 뒤 replica.fetch.backoff.ms가 지나 broker-1이 broker-0에게 orders-0를 offset 1부터 다시 Fetch합니다.',
+      '복제 Fetch가 실패한 뒤 replica.fetch.backoff.ms가 지나 broker-1이 broker-0에게 orders-0을 offset 1부터 다시 Fetch합니다.',
     );
   });
 

@@ -53,7 +53,7 @@ describe('properties from the verdict', () => {
   it('says reader in Korean as 컨슈머: 리더 is a partition leader on the page (it read "read_committed 리더가 멈추지 않음")', () => {
     expect(describeProperty({ id: 'no-stall', stallMs: 5000 }, 'ko')).toBe('read_committed 컨슈머가 5000 ms 넘게 멈추지 않음');
     expect(describeProperty({ id: 'no-stall', at: 'billing', stallMs: 5000 }, 'ko')).toBe(
-      'read_committed 컨슈머 billing이(가) 5000 ms 넘게 멈추지 않음',
+      'read_committed 컨슈머 billing이 5000 ms 넘게 멈추지 않음',
     );
     expect(BREAK_IT_TEXT.ko.properties['no-stall']).toBe('read_committed 컨슈머가 멈추지 않음');
     for (const text of [describeProperty({ id: 'no-stall', stallMs: 1 }, 'ko'), BREAK_IT_TEXT.ko.properties['no-stall']])

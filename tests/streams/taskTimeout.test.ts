@@ -68,7 +68,7 @@ describe('the stream thread retries a producer call that timed out', () => {
       'initTransactions() timed out (TimeoutException): the task retries it until task.timeout.ms=300000 has passed since the first timeout, at 363004 ms',
     );
     expect(translateNote(retry as string, 'ko')).toBe(
-      'initTransactions()이 시간 초과되었습니다(TimeoutException). 태스크는 첫 시간 초과에서 task.timeout.ms=300000가 지나는 363004 ms까지 같은 호출을 다시 합니다',
+      'initTransactions()가 시간 초과되었습니다(TimeoutException). 태스크는 첫 시간 초과에서 task.timeout.ms=300000이 지나는 363004 ms까지 같은 호출을 다시 합니다',
     );
     expect(notes.some((n) => n.includes('the stream thread dies'))).toBe(false);
     const summary = summarize(trace);

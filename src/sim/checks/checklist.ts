@@ -287,7 +287,7 @@ function transactionalIds(trace: Trace, say: Say): Item {
     return fail(
       say(
         `${who} start together with the same transactional.id ${id}: only the newest instance may write; the other is fenced as a zombie. Give each instance (each task) its own id.`,
-        `${josa(who, '이/가')} 같은 transactional.id ${id}로 함께 시작합니다. 가장 새로운 인스턴스만 쓸 수 있고 나머지는 좀비로 펜싱됩니다. 인스턴스(태스크)마다 고유한 id를 주세요.`,
+        `${josa(who, '이/가')} 같은 transactional.id ${josa(id, '으로/로')} 함께 시작합니다. 가장 새로운 인스턴스만 쓸 수 있고 나머지는 좀비로 펜싱됩니다. 인스턴스(태스크)마다 고유한 id를 주세요.`,
       ),
       CHECKLIST_PRESETS.sharedTransactionalId,
     );
@@ -296,7 +296,7 @@ function transactionalIds(trace: Trace, say: Say): Item {
     const sorted = [...group].sort((a, b) => a.startAt - b.startAt);
     return say(
       `${join(sorted.slice(1).map((w) => w.client))} takes over ${id} from ${(sorted[0] as Writer).client}`,
-      `${join(sorted.slice(1).map((w) => w.client))}가 ${(sorted[0] as Writer).client}의 ${id}를 이어받음`,
+      `${josa(join(sorted.slice(1).map((w) => w.client)), '이/가')} ${(sorted[0] as Writer).client}의 ${josa(id, '을/를')} 이어받음`,
     );
   });
   return pass(
@@ -413,14 +413,14 @@ function readCommitted(trace: Trace, say: Say): Item {
     return fail(
       say(
         `${ids(uncommitted)} reads ${join([...txnTopics])} with read_uncommitted: it receives aborted and still-open records.`,
-        `${josa(ids(uncommitted), '은/는')} ${join([...txnTopics])}를 read_uncommitted로 읽어 취소되거나 아직 열린 레코드도 받습니다.`,
+        `${josa(ids(uncommitted), '은/는')} ${josa(join([...txnTopics]), '을/를')} read_uncommitted로 읽어 취소되거나 아직 열린 레코드도 받습니다.`,
       ),
       CHECKLIST_PRESETS.readUncommitted,
     );
   return pass(
     say(
       `${ids(readers)} reads ${join([...txnTopics])} with read_committed.`,
-      `${josa(ids(readers), '은/는')} ${join([...txnTopics])}를 read_committed로 읽습니다.`,
+      `${josa(ids(readers), '은/는')} ${josa(join([...txnTopics]), '을/를')} read_committed로 읽습니다.`,
     ),
   );
 }
@@ -699,7 +699,7 @@ export function replicationItem(
         'min-insync',
         say(
           `${join(weakAcks.map((p) => `${p.client} (acks=${p.acks})`))} ${weakAcks.length > 1 ? 'do' : 'does'} not use acks=all: the leader acknowledges alone, min.insync.replicas does not apply, and a leader failover loses acknowledged records the new leader had not fetched.`,
-          `${join(weakAcks.map((p) => `${p.client} (acks=${p.acks})`))}는 acks=all을 쓰지 않습니다. 리더 혼자 확인 응답을 보내고 min.insync.replicas가 적용되지 않아, 리더가 바뀌면 새 리더가 아직 가져오지 못한 확인된 레코드를 잃습니다.`,
+          `${josa(join(weakAcks.map((p) => `${p.client} (acks=${p.acks})`)), '은/는')} acks=all을 쓰지 않습니다. 리더 혼자 확인 응답을 보내고 min.insync.replicas가 적용되지 않아, 리더가 바뀌면 새 리더가 아직 가져오지 못한 확인된 레코드를 잃습니다.`,
         ),
         REPLICATION_PRESETS.acksOne,
         say(
@@ -897,7 +897,7 @@ function eventIds(trace: Trace, view: SimView, run: RunSoFar, say: Say): Item {
     return fail(
       say(
         `${topic} is compacted, yet key ${key} is sent distinct events (${join([...erased[1]].slice(0, 3))}): compaction keeps only the latest record per key, so it erases real events, not older states.`,
-        `${josa(topic, '은/는')} 컴팩션 토픽인데 키 ${key}로 서로 다른 이벤트(${join([...erased[1]].slice(0, 3))})를 보냅니다. 컴팩션은 키마다 최신 레코드만 남기므로 옛 상태가 아니라 실제 이벤트를 지웁니다.`,
+        `${josa(topic, '은/는')} 컴팩션 토픽인데 키 ${josa(String(key), '으로/로')} 서로 다른 이벤트(${join([...erased[1]].slice(0, 3))})를 보냅니다. 컴팩션은 키마다 최신 레코드만 남기므로 옛 상태가 아니라 실제 이벤트를 지웁니다.`,
       ),
       CHECKLIST_PRESETS.compactedEvents,
     );
@@ -1074,7 +1074,7 @@ function dedupMemory(trace: Trace, run: RunSoFar, say: Say): Item {
       return fail(
         say(
           `${app.id} remembers no processed event_id${twice.length ? `: ${join(twice.slice(0, 3))} ${twice.length > 1 ? 'were' : 'was'} processed more than once` : ': a redelivered event is processed again'}.`,
-          `${josa(app.id, '은/는')} 처리한 event_id를 기억하지 않습니다${twice.length ? `. ${join(twice.slice(0, 3))}가 두 번 이상 처리됐습니다` : '. 다시 전달된 이벤트를 또 처리합니다'}.`,
+          `${josa(app.id, '은/는')} 처리한 event_id를 기억하지 않습니다${twice.length ? `. ${josa(join(twice.slice(0, 3)), '이/가')} 두 번 이상 처리됐습니다` : '. 다시 전달된 이벤트를 또 처리합니다'}.`,
         ),
         preset,
       );
@@ -1084,7 +1084,7 @@ function dedupMemory(trace: Trace, run: RunSoFar, say: Say): Item {
       return fail(
         say(
           `${app.id} remembers processed ids for only ${sink.retentionMs} ms: ${join(forgotten.slice(0, 3))} took effect twice in ${sink.id} — the duplicate came after the id was forgotten.`,
-          `${josa(app.id, '은/는')} 처리한 ID를 ${sink.retentionMs} ms 동안만 기억합니다. ${join(forgotten.slice(0, 3))}가 ${sink.id}에서 두 번 반영됐습니다. ID를 잊은 뒤에 중복이 왔습니다.`,
+          `${josa(app.id, '은/는')} 처리한 ID를 ${sink.retentionMs} ms 동안만 기억합니다. ${josa(join(forgotten.slice(0, 3)), '이/가')} ${sink.id}에서 두 번 반영됐습니다. ID를 잊은 뒤에 중복이 왔습니다.`,
         ),
         CHECKLIST_PRESETS.forgotten,
       );
@@ -1093,7 +1093,7 @@ function dedupMemory(trace: Trace, run: RunSoFar, say: Say): Item {
       return fail(
         say(
           `${app.id} remembers offsets, not event_ids: ${join(sent.slice(0, 3))} came in two records and both were processed — a business duplicate that only the event_id shows.`,
-          `${josa(app.id, '은/는')} event_id가 아니라 offset을 기억합니다. ${join(sent.slice(0, 3))}가 레코드 두 개로 와서 둘 다 처리됐습니다. event_id만 알려 주는 비즈니스 중복입니다.`,
+          `${josa(app.id, '은/는')} event_id가 아니라 offset을 기억합니다. ${josa(join(sent.slice(0, 3)), '이/가')} 레코드 두 개로 와서 둘 다 처리됐습니다. event_id만 알려 주는 비즈니스 중복입니다.`,
         ),
         CHECKLIST_PRESETS.businessDuplicate,
       );

@@ -272,12 +272,12 @@ function dupCause(lang: Language, f: TopicFinding, e: TopicEvent): string {
         return say(
           lang,
           `written by ${both('en', writers)}, both with transactional.id ${tids[0]}: a business duplicate that transactional.id does not prevent`,
-          `${both('ko', writers)}가 같은 transactional.id ${tids[0]}로 썼습니다. transactional.id가 막지 못하는 비즈니스 중복입니다`,
+          `${josa(both('ko', writers), '이/가')} 같은 transactional.id ${josa(String(tids[0]), '으로/로')} 썼습니다. transactional.id가 막지 못하는 비즈니스 중복입니다`,
         );
       return say(
         lang,
         `written by ${both('en', writers)}: a business duplicate that only the event_id shows`,
-        `${both('ko', writers)}가 썼습니다. event_id만 알려 주는 비즈니스 중복입니다`,
+        `${josa(both('ko', writers), '이/가')} 썼습니다. event_id만 알려 주는 비즈니스 중복입니다`,
       );
     }
     default:

@@ -38,7 +38,7 @@ export function consumerFetchClause(ctx: NarrationContext, to: string, from: str
       )} (${iso}), every partition in one answer`,
       `${josa(to, '이/가')} ${from}의 Fetch(${list(
         lang,
-        parts.map((x) => `${tp(x)}는 offset ${num(x.fetchOffset)}부터`),
+        parts.map((x) => `${josa(tp(x), '은/는')} offset ${num(x.fetchOffset)}부터`),
       )}, ${iso})에 파티션 모두를 한 응답으로 답합니다.`,
     );
   }

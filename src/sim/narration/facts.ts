@@ -75,7 +75,7 @@ function append(ctx: NarrationContext, f: F<'append'>): string {
   let text = say(
     lang,
     `${broker} appended ${n === 1 ? 'a record' : `${n} records`}${evEn} to ${where} at offset ${range(f.baseOffset, f.lastOffset)} (${idsEn})`,
-    `${josa(broker, '은/는')} ${where}의 offset ${range(f.baseOffset, f.lastOffset)}에 레코드 ${n}개${evKo}를 추가했습니다(${idsKo}).`,
+    `${josa(broker, '은/는')} ${where}의 offset ${range(f.baseOffset, f.lastOffset)}에 ${josa(`레코드 ${n}개${evKo}`, '을/를')} 추가했습니다(${idsKo}).`,
   );
   // the same send() written before: a producer retry the broker did not recognise
   const retried = f.origins
@@ -169,7 +169,7 @@ function transactionalResend(ctx: NarrationContext, f: F<'append'>, r: { ev: str
     return say(
       lang,
       `; ${r.ev} is already at offset ${r.earlier.offset}, ${state}, written by ${earlierClient} with the same transactional.id ${tid}: to Kafka this is a new record with a new sequence — a business duplicate that transactional.id does not prevent`,
-      ` ${josa(r.ev, '은/는')} 이미 offset ${r.earlier.offset}에 ${state} 사본으로 있습니다. 같은 transactional.id ${tid}를 쓰는 ${josa(earlierClient, '이/가')} 썼습니다. Kafka에는 새 시퀀스를 받은 새 레코드이며, transactional.id가 막지 못하는 비즈니스 중복입니다.`,
+      ` ${josa(r.ev, '은/는')} 이미 offset ${r.earlier.offset}에 ${state} 사본으로 있습니다. 같은 transactional.id ${josa(tid, '을/를')} 쓰는 ${josa(earlierClient, '이/가')} 썼습니다. Kafka에는 새 시퀀스를 받은 새 레코드이며, transactional.id가 막지 못하는 비즈니스 중복입니다.`,
     );
   return say(
     lang,
@@ -276,7 +276,7 @@ function producerId(ctx: NarrationContext, f: F<'producerId'>): string {
     return say(
       lang,
       `${who}'s new producer got producerId ${f.producerId}, epoch ${f.producerEpoch} — not ${previous.producerId} as before: idempotence protects one producer session only, so the broker cannot match its batches to the old ones`,
-      `${who}의 새 프로듀서가 producerId ${f.producerId}, epoch ${josa(String(f.producerEpoch), '을/를')} 받았습니다. 이전의 ${previous.producerId}가 아닙니다. 멱등성은 한 프로듀서 세션 안에서만 보호하므로 브로커는 이전 배치와 연결하지 못합니다.`,
+      `${who}의 새 프로듀서가 producerId ${f.producerId}, epoch ${josa(String(f.producerEpoch), '을/를')} 받았습니다. 이전의 ${josa(String(previous.producerId), '이/가')} 아닙니다. 멱등성은 한 프로듀서 세션 안에서만 보호하므로 브로커는 이전 배치와 연결하지 못합니다.`,
     );
   if (previous && previous.producerEpoch !== f.producerEpoch)
     return say(
@@ -371,7 +371,7 @@ function delivered(ctx: NarrationContext, fs: readonly F<'delivered'>[]): string
     let text = say(
       lang,
       `${who} fetched ${recs.length === 1 ? 'a record' : `${recs.length} records`}${evEn} from ${parts.join(', ')} at offset ${range(Math.min(...offsets), Math.max(...offsets))} with ${first.isolationLevel} for its application's poll()`,
-      `${josa(who, '은/는')} ${first.isolationLevel}로 ${parts.join(', ')}의 offset ${range(Math.min(...offsets), Math.max(...offsets))} 레코드 ${recs.length}개${evKo}를 가져와 애플리케이션의 poll()에 넘겼습니다.`,
+      `${josa(who, '은/는')} ${josa(first.isolationLevel, '으로/로')} ${parts.join(', ')}의 offset ${range(Math.min(...offsets), Math.max(...offsets))} ${josa(`레코드 ${recs.length}개${evKo}`, '을/를')} 가져와 애플리케이션의 poll()에 넘겼습니다.`,
     );
     if (again.length)
       text += say(
@@ -469,13 +469,13 @@ function sideEffect(ctx: NarrationContext, f: F<'sideEffect'>): string {
       return say(
         lang,
         `${sink} ran ${f.note} for ${ev} (for ${f.app})${f.applied ? '' : ': the key already held that value — SET writes an absolute value, so the replay changes nothing'}`,
-        `${josa(sink, '이/가')} ${f.app}의 요청으로 ${ev}에 대해 ${f.note}을 실행했습니다.${f.applied ? '' : ' 키가 이미 그 값이었습니다. SET은 절댓값을 쓰므로 다시 실행해도 바뀌는 것이 없습니다.'}`,
+        `${josa(sink, '이/가')} ${f.app}의 요청으로 ${ev}에 대해 ${josa(f.note, '을/를')} 실행했습니다.${f.applied ? '' : ' 키가 이미 그 값이었습니다. SET은 절댓값을 쓰므로 다시 실행해도 바뀌는 것이 없습니다.'}`,
       );
     case 'INCR':
       return say(
         lang,
         `${sink} ran ${f.note} for ${ev} (for ${f.app})${n > 1 ? ` — the ${ordinal('en', n)} increment for the same event: INCR cannot tell a replay` : ''}`,
-        `${josa(sink, '이/가')} ${f.app}의 요청으로 ${ev}에 대해 ${f.note}을 실행했습니다.${n > 1 ? ` 같은 이벤트에 대한 ${ordinal('ko', n)} 증가입니다. INCR은 재처리인지 알 수 없습니다.` : ''}`,
+        `${josa(sink, '이/가')} ${f.app}의 요청으로 ${ev}에 대해 ${josa(f.note, '을/를')} 실행했습니다.${n > 1 ? ` 같은 이벤트에 대한 ${ordinal('ko', n)} 증가입니다. INCR은 재처리인지 알 수 없습니다.` : ''}`,
       );
     default:
       return say(
@@ -641,7 +641,7 @@ function leaderChange(ctx: NarrationContext, f: F<'leaderChange'>): string {
     return say(
       ctx.lang,
       `the controller finds no in-sync replica to lead ${keyOf(f)}: it is offline (leader epoch ${f.leaderEpoch}, ISR ${f.isr.join(', ')})`,
-      `컨트롤러가 ${keyOf(f)}를 이끌 ISR 복제본을 찾지 못했습니다. 파티션은 오프라인입니다(리더 epoch ${f.leaderEpoch}, ISR ${f.isr.join(', ')}).`,
+      `컨트롤러가 ${josa(keyOf(f), '을/를')} 이끌 ISR 복제본을 찾지 못했습니다. 파티션은 오프라인입니다(리더 epoch ${f.leaderEpoch}, ISR ${f.isr.join(', ')}).`,
     );
   if (f.election === 'unclean')
     return say(
@@ -653,7 +653,7 @@ function leaderChange(ctx: NarrationContext, f: F<'leaderChange'>): string {
   return say(
     ctx.lang,
     `the controller makes ${f.leader} leader of ${keyOf(f)} by ${how.en} (leader epoch ${f.leaderEpoch}, ISR ${f.isr.join(', ')})`,
-    `컨트롤러가 ${how.ko}로 ${josa(f.leader, '을/를')} ${keyOf(f)}의 리더로 정했습니다(리더 epoch ${f.leaderEpoch}, ISR ${f.isr.join(', ')}).`,
+    `컨트롤러가 ${josa(how.ko, '으로/로')} ${josa(f.leader, '을/를')} ${keyOf(f)}의 리더로 정했습니다(리더 epoch ${f.leaderEpoch}, ISR ${f.isr.join(', ')}).`,
   );
 }
 

@@ -103,7 +103,7 @@ function editKo(what: string, spec: FaultSpec | null): string | null {
   m = what.match(/^the application sends a new record to (\S+)$/);
   if (m) return `애플리케이션이 ${m[1]}에 새 레코드를 보냅니다`;
   m = what.match(/^start (\S+), a second instance of (\S+) with transactional\.id=(\S+)$/);
-  if (m) return `${m[2]}의 두 번째 인스턴스 ${josa(m[1] as string, '을/를')} transactional.id=${m[3]}로 시작`;
+  if (m) return `${m[2]}의 두 번째 인스턴스 ${josa(m[1] as string, '을/를')} ${josa(`transactional.id=${m[3]}`, '으로/로')} 시작`;
   if (spec && describeFault({ ...spec, note: undefined }) === what) return describeFaultKo(spec);
   const parsed = parseFaultDescription(what);
   if (parsed && describeFault(parsed) === what) return describeFaultKo(parsed);

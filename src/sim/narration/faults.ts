@@ -19,37 +19,37 @@ export function lostWhy(lang: Language, why: string): string {
     return say(
       lang,
       `its connection ${m[2]} stalled when ${m[1]} was lost: on TCP nothing sent after a lost message arrives until the connection is closed`,
-      `${m[1]}이 사라지며 연결 ${m[2]}이 멈췄습니다. TCP에서는 연결이 닫힐 때까지 그 뒤에 보낸 것이 도착하지 않습니다`,
+      `${josa(m[1] as string, '이/가')} 사라지며 연결 ${josa(m[2] as string, '이/가')} 멈췄습니다. TCP에서는 연결이 닫힐 때까지 그 뒤에 보낸 것이 도착하지 않습니다`,
     );
   m = why.match(/^its connection (\S+) is broken \((.*)\)$/);
   if (m)
     return say(
       lang,
       `its connection ${m[1]} is broken (its peer went away) and the client has not noticed yet`,
-      `연결 ${m[1]}이 끊어졌고(상대가 사라짐) 클라이언트는 아직 알아채지 못했습니다`,
+      `연결 ${josa(m[1] as string, '이/가')} 끊어졌고(상대가 사라짐) 클라이언트는 아직 알아채지 못했습니다`,
     );
   m = why.match(/^its connection (\S+) was closed before it was sent$/);
   if (m)
     return say(
       lang,
       `the client had already closed connection ${m[1]} (it gave up on the request, or went away): the answer goes into the void`,
-      `클라이언트가 이미 연결 ${m[1]}을 닫았습니다(요청을 포기했거나 사라짐). 응답은 허공으로 갑니다`,
+      `클라이언트가 이미 연결 ${josa(m[1] as string, '을/를')} 닫았습니다(요청을 포기했거나 사라짐). 응답은 허공으로 갑니다`,
     );
   m = why.match(/^its connection (\S+) was reset$/);
-  if (m) return say(lang, `its connection ${m[1]} was reset`, `연결 ${m[1]}이 리셋되었습니다`);
+  if (m) return say(lang, `its connection ${m[1]} was reset`, `연결 ${josa(m[1] as string, '이/가')} 리셋되었습니다`);
   m = why.match(/^its connection (\S+) was closed \(the client gave up on it\)$/);
   if (m)
     return say(
       lang,
       `the client closed connection ${m[1]} after a request timed out: no answer travelling on it is delivered`,
-      `요청 타임아웃 뒤 클라이언트가 연결 ${m[1]}을 닫았습니다. 그 연결로 오던 응답은 전달되지 않습니다`,
+      `요청 타임아웃 뒤 클라이언트가 연결 ${josa(m[1] as string, '을/를')} 닫았습니다. 그 연결로 오던 응답은 전달되지 않습니다`,
     );
   m = why.match(/^(\S+) restarted since it was sent$/);
   if (m)
     return say(
       lang,
       `${m[1]} restarted since it was sent: the connection it came on is gone`,
-      `보낸 뒤 ${m[1]}이 재시작되어 그 연결이 사라졌습니다`,
+      `보낸 뒤 ${josa(m[1] as string, '이/가')} 재시작되어 그 연결이 사라졌습니다`,
     );
   // a message to a process that is down (the kernel's dispatch; a replicated cluster's dead broker)
   m = why.match(/^(\S+) is down$/);

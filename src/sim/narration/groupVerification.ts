@@ -120,7 +120,7 @@ function verifiedCallClause(ctx: NarrationContext): string {
     return say(
       lang,
       `${broker} hands ${gc} the verification's answer; the group check that follows refuses the TxnOffsetCommit with ${error}`,
-      `${josa(broker, '이/가')} ${gc}에 검증 결과를 넘깁니다. 이어진 그룹 검사가 TxnOffsetCommit을 ${error}로 거절합니다.`,
+      `${josa(broker, '이/가')} ${gc}에 검증 결과를 넘깁니다. 이어진 그룹 검사가 TxnOffsetCommit을 ${josa(error, '으로/로')} 거절합니다.`,
     );
   return say(
     lang,

@@ -12,32 +12,54 @@ export function say(language: Language, en: string, ko: string): string {
   return language === 'ko' ? ko : en;
 }
 
-// digits read in Sino-Korean: 영 일 이 삼 사 오 육 칠 팔 구
+// digits read in Sino-Korean: 영 일 이 삼 사 오 육 칠 팔 구; a number ending in 0 ends in 영, 십, 백,
+// 천 or 만, a final consonant every time
 const DIGIT_HAS_FINAL = [true, true, false, true, false, false, true, true, true, false];
 
-function hasFinalConsonant(word: string): boolean {
-  const w = word.replace(/[\s)\]"'”’.,:;!?]+$/, '');
-  const last = w[w.length - 1];
-  if (last === undefined) return false;
-  const code = last.charCodeAt(0);
-  if (code >= 0xac00 && code <= 0xd7a3) return (code - 0xac00) % 28 !== 0;
-  if (last >= '0' && last <= '9') return DIGIT_HAS_FINAL[Number(last)] as boolean;
-  const lower = w.toLowerCase();
-  // English words as Koreans say them: -ng, -m, -n, -l end in a final consonant (빌링, 스트림, 인, 셀)
-  if (/ng$/.test(lower)) return true;
-  if (/[lmn]$/.test(lower)) return true;
-  // a short vowel before p, b, k, c, t is read with a final consonant: app 앱, topic 토픽, commit 커밋, set 셋
-  return /(^|[^aeiou])[aeiou](pp|ck|[pbkc])$/.test(lower) || /(^|[^aeiou])[aeiou]t$/.test(lower);
-}
+/**
+ * Names a Korean reader spells letter by letter (ID 아이디, HW 에이치더블유, ISR 아이에스알); a word
+ * of capitals without a vowel is read so too (TXN, RPC).
+ */
+const SPELLED = new Set(['id', 'api', 'hw', 'lso', 'leo', 'isr', 'eos', 'http', 'sql', 'ok', 'ms', 'db', 'tcp', 'rpc', 'cdc', 'kip']);
 
-function hasFinalRieul(word: string): boolean {
-  const w = word.replace(/[\s)\]"'”’.,:;!?]+$/, '');
+type Ending = 'vowel' | 'consonant' | 'rieul';
+
+/** How the last sound of a name is read: the name's last word, its last digit, or its last syllable. */
+function ending(word: string): Ending {
+  // a particle after a parenthesis follows the word before it: producer-1 (acks=1)은, commitSync()가
+  const trim = (x: string): string => x.replace(/[\s\]"'”’.,:;!?]+$/, '');
+  let w = trim(word);
+  for (let bare = trim(w.replace(/\s*\([^()]*\)$/, '')); bare !== w && bare !== ''; bare = trim(w.replace(/\s*\([^()]*\)$/, ''))) w = bare;
+  w = w.replace(/[)]+$/, '');
   const last = w[w.length - 1];
-  if (last === undefined) return false;
+  if (last === undefined) return 'vowel';
   const code = last.charCodeAt(0);
-  if (code >= 0xac00 && code <= 0xd7a3) return (code - 0xac00) % 28 === 8;
-  if (last === '1' || last === '7' || last === '8') return true;
-  return /l$/i.test(w);
+  if (code >= 0xac00 && code <= 0xd7a3) {
+    const final = (code - 0xac00) % 28;
+    return final === 0 ? 'vowel' : final === 8 ? 'rieul' : 'consonant';
+  }
+  if (last >= '0' && last <= '9') {
+    if (last === '1' || last === '7' || last === '8') return 'rieul';
+    return DIGIT_HAS_FINAL[Number(last)] ? 'consonant' : 'vowel';
+  }
+  // the last word: REQUEST_TIMED_OUT → OUT, transactional.id → id, TxnOffsetCommit → Commit, HW → HW
+  const tail = /[A-Za-z]+$/.exec(w)?.[0];
+  if (tail === undefined) return 'vowel';
+  const lastWord = /(?:[A-Z]+|[A-Z]?[a-z]+)$/.exec(tail)?.[0] ?? tail;
+  if (lastWord.length === 1 || SPELLED.has(lastWord.toLowerCase()) || /^[B-DF-HJ-NP-TV-Z]+$/.test(lastWord)) {
+    // letters: 엘 and 알 end in ㄹ, 엠 and 엔 in a consonant, the rest (에이, 비, 아이, 디, 엑스…) in a vowel
+    const letter = lastWord[lastWord.length - 1]?.toUpperCase();
+    return letter === 'L' || letter === 'R' ? 'rieul' : letter === 'M' || letter === 'N' ? 'consonant' : 'vowel';
+  }
+  const lower = lastWord.toLowerCase();
+  // English words as Koreans say them: -l ends in ㄹ (셀, 레벨), -ng, -m, -n in a consonant (빌링,
+  // 스트림, 파티션), and so does a silent e after m or n (타임, 라인)
+  if (/l$/.test(lower)) return 'rieul';
+  if (/ng$|[mn]$|[aeiou][mn]e$/.test(lower)) return 'consonant';
+  // a short vowel before p, b, k, c, t is read with a final consonant: app 앱, topic 토픽, commit 커밋,
+  // offset 오프셋; so are out (아웃, 타임아웃) and group (그룹)
+  if (/(^|[^aeiou])[aeiou](pp|ck|[pbkc])$/.test(lower) || /(^|[^aeiou])[aeiou]t$/.test(lower)) return 'consonant';
+  return /(out|oup)$/.test(lower) ? 'consonant' : 'vowel';
 }
 
 type Particle = '은/는' | '이/가' | '을/를' | '과/와' | '으로/로' | '이에요/예요' | '이다/다';
@@ -45,8 +67,9 @@ type Particle = '은/는' | '이/가' | '을/를' | '과/와' | '으로/로' | '
 /** Attaches the right particle: josa('broker-0', '은/는') → 'broker-0은'. */
 export function josa(word: string, particle: Particle): string {
   const [withFinal, withoutFinal] = particle.split('/') as [string, string];
-  if (particle === '으로/로') return word + (hasFinalConsonant(word) && !hasFinalRieul(word) ? withFinal : withoutFinal);
-  return word + (hasFinalConsonant(word) ? withFinal : withoutFinal);
+  const end = ending(word);
+  if (particle === '으로/로') return word + (end === 'consonant' ? withFinal : withoutFinal);
+  return word + (end === 'vowel' ? withoutFinal : withFinal);
 }
 
 /** "twice", "3 times" / "두 번", "3번". */

@@ -50,7 +50,7 @@ export function listOffsetsClause(ctx: NarrationContext, to: string, from: strin
     return say(
       lang,
       `${from} asks ${to} for ${what.en} (ListOffsets${one ? '' : ', one request for every partition it looks up on that broker'})`,
-      `${josa(from, '이/가')} ${to}에게 ${what.ko}을 묻습니다(ListOffsets${one ? '' : ', 그 브로커에서 찾는 파티션 모두를 한 요청으로'}).`,
+      `${josa(from, '이/가')} ${to}에게 ${josa(what.ko, '을/를')} 묻습니다(ListOffsets${one ? '' : ', 그 브로커에서 찾는 파티션 모두를 한 요청으로'}).`,
     );
   const where = list(lang, parts.map(tp));
   const first = parts[0];
@@ -59,7 +59,7 @@ export function listOffsetsClause(ctx: NarrationContext, to: string, from: strin
   return say(
     lang,
     `${from} has no committed offset for ${where}, so auto.offset.reset asks ${to} for ${kind ? (one ? `the ${kind.en} offset` : `their ${kind.en} offsets`) : what.en}${one ? '' : ' in one ListOffsets'}`,
-    `${josa(from, '은/는')} ${where}의 커밋된 offset이 없어 auto.offset.reset에 따라 ${to}에게 ${kind ? `${one ? '' : '각각의 '}${kind.ko} offset` : what.ko}을 ${one ? '' : '한 ListOffsets로 '}묻습니다.`,
+    `${josa(from, '은/는')} ${where}의 커밋된 offset이 없어 auto.offset.reset에 따라 ${to}에게 ${josa(kind ? `${one ? '' : '각각의 '}${kind.ko} offset` : what.ko, '을/를')} ${one ? '' : '한 ListOffsets로 '}묻습니다.`,
   );
 }
 

@@ -32,7 +32,7 @@ const KO_RULES: readonly Rule[] = [
   [
     /^truncation detected for partition (\S+) at offset (\d+): leader epoch (\d+) ends at offset (\d+) on the leader, so the consumer resets its offset to the first offset known to diverge, (\d+)$/,
     (m) =>
-      `파티션 ${m[1]}의 offset ${m[2]}에서 로그 잘림(truncation)을 감지했습니다. 리더에서 ${josa(`리더 epoch ${m[3]}`, '은/는')} offset ${m[4]}에서 끝나므로, 컨슈머는 로그가 갈라지는 첫 offset인 ${m[5]}로 위치를 되돌립니다`,
+      `파티션 ${m[1]}의 offset ${m[2]}에서 로그 잘림(truncation)을 감지했습니다. 리더에서 ${josa(`리더 epoch ${m[3]}`, '은/는')} offset ${m[4]}에서 끝나므로, 컨슈머는 로그가 갈라지는 첫 offset인 ${josa(m[5] as string, '으로/로')} 위치를 되돌립니다`,
   ],
   [
     /^truncation detected for partition (\S+) at offset (\d+): the leader has no leader epoch (\d+) or earlier, so the consumer resets its offset by auto\.offset\.reset$/,
@@ -138,7 +138,7 @@ const KO_RULES: readonly Rule[] = [
   [
     /^(\w+)\(\) timed out \(TimeoutException\): the task retries it until task\.timeout\.ms=(\d+) has passed since the first timeout, at (\d+) ms$/,
     (m) =>
-      `${m[1]}()이 시간 초과되었습니다(TimeoutException). 태스크는 첫 시간 초과에서 task.timeout.ms=${m[2]}가 지나는 ${m[3]} ms까지 같은 호출을 다시 합니다`,
+      `${josa(`${m[1]}()`, '이/가')} 시간 초과되었습니다(TimeoutException). 태스크는 첫 시간 초과에서 ${josa(`task.timeout.ms=${m[2]}`, '이/가')} 지나는 ${m[3]} ms까지 같은 호출을 다시 합니다`,
   ],
   [
     /^abortTransaction\(\) did not return within max\.block\.ms=(\d+): the TimeoutException is swallowed and the coordinator aborts the transaction after transaction\.timeout\.ms$/,
@@ -184,7 +184,8 @@ const KO_RULES: readonly Rule[] = [
   ],
   [
     /^Idempotency-Key (\S+) was stored at (\d+) ms and expired after (\d+) ms: the API no longer recognises it$/,
-    (m) => `멱등성 키 ${m[1]}는 ${m[2]} ms에 저장됐고 ${m[3]} ms가 지나 만료됐습니다. API는 더 이상 이 키를 알아보지 못합니다`,
+    (m) =>
+      `멱등성 키 ${josa(m[1] as string, '은/는')} ${m[2]} ms에 저장됐고 ${m[3]} ms가 지나 만료됐습니다. API는 더 이상 이 키를 알아보지 못합니다`,
   ],
   [
     /^out of order: (\S+) (\S+) seq (\d+) \((.+), (\S+)\) arrived after seq (\d+)$/,
@@ -193,7 +194,7 @@ const KO_RULES: readonly Rule[] = [
   [
     /^onPartitionsRevoked: generation (\d+) ended while the transaction was open; the application aborts it so that the new owner processes its records from the committed offsets$/,
     (m) =>
-      `onPartitionsRevoked: 트랜잭션이 열려 있는 동안 generation ${m[1]}이 끝났습니다. 애플리케이션은 새 소유자가 커밋된 offset부터 그 레코드를 처리하도록 트랜잭션을 취소합니다`,
+      `onPartitionsRevoked: 트랜잭션이 열려 있는 동안 ${josa(`generation ${m[1]}`, '이/가')} 끝났습니다. 애플리케이션은 새 소유자가 커밋된 offset부터 그 레코드를 처리하도록 트랜잭션을 취소합니다`,
   ],
   [
     /^tasks? for (.+) newly assigned to this instance: (?:it is|they are) created and (?:its store|their stores) restored from the changelog before (?:it processes|they process)$/,

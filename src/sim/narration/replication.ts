@@ -82,7 +82,7 @@ export function replicaFetchResponseClause(ctx: NarrationContext): string {
     return say(
       lang,
       `${follower} learns from the leader ${leader} where its copy of ${where} diverges (leader epoch ${num(diverging.epoch)} ends at offset ${num(diverging.endOffset)}); it has nothing to cut and fetches again`,
-      `${josa(follower, '이/가')} 리더 ${leader}에게서 ${where} 사본이 어디서 갈라지는지 알게 됩니다(리더 epoch ${num(diverging.epoch)}는 offset ${num(diverging.endOffset)}에서 끝남). 잘라낼 것이 없어 다시 Fetch합니다.`,
+      `${josa(follower, '이/가')} 리더 ${leader}에게서 ${where} 사본이 어디서 갈라지는지 알게 됩니다(리더 epoch ${josa(String(num(diverging.epoch)), '은/는')} offset ${num(diverging.endOffset)}에서 끝남). 잘라낼 것이 없어 다시 Fetch합니다.`,
     );
   const got = copied(Array.isArray(p.batches) ? (p.batches as P[]) : []);
   // its next Fetch starts at its log end offset
@@ -370,7 +370,7 @@ function replicaFetchExpiredClause(ctx: NarrationContext, who: string): string {
     return say(
       lang,
       `replica.fetch.wait.max.ms (${ms} ms) passed: ${who} answers the held replica Fetch of ${where} from ${follower} with ${count(got.records, 'record')} at offset ${range(got.first, got.last)} and the high watermark ${num(r.highWatermark)}`,
-      `replica.fetch.wait.max.ms(${ms} ms)가 지나 ${josa(who, '이/가')} 붙잡아 둔 ${follower}의 ${where} 복제 Fetch에 레코드 ${groupDigits(got.records)}개(offset ${range(got.first, got.last)})와 HW ${num(r.highWatermark)}로 응답합니다.`,
+      `replica.fetch.wait.max.ms(${ms} ms)가 지나 ${josa(who, '이/가')} 붙잡아 둔 ${follower}의 ${where} 복제 Fetch에 레코드 ${groupDigits(got.records)}개(offset ${range(got.first, got.last)})와 ${josa(`HW ${num(r.highWatermark)}`, '으로/로')} 응답합니다.`,
     );
   return say(
     lang,
@@ -434,7 +434,7 @@ function replicaFetchBackoffClause(ctx: NarrationContext, who: string): string {
   return say(
     lang,
     `replica.fetch.backoff.ms passed after ${poss(who, 'failed replica Fetch')}: it fetches ${where} from ${leader} again, from offset ${offset}`,
-    `복제 Fetch가 실패한 뒤 replica.fetch.backoff.ms가 지나 ${josa(who, '이/가')} ${leader}에게 ${where}를 offset ${offset}부터 다시 Fetch합니다.`,
+    `복제 Fetch가 실패한 뒤 replica.fetch.backoff.ms가 지나 ${josa(who, '이/가')} ${leader}에게 ${josa(where, '을/를')} offset ${offset}부터 다시 Fetch합니다.`,
   );
 }
 

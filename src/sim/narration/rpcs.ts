@@ -195,7 +195,7 @@ export function rpcClause(ctx: NarrationContext): string {
       return say(
         lang,
         `${from} asks ${to} to ${p.committed ? 'COMMIT' : 'ABORT'} transaction ${str(p.transactionalId)} (EndTxn)`,
-        `${josa(from, '이/가')} ${to}에게 트랜잭션 ${str(p.transactionalId)}의 ${p.committed ? 'COMMIT' : 'ABORT'}을 요청합니다(EndTxn).`,
+        `${josa(from, '이/가')} ${to}에게 트랜잭션 ${str(p.transactionalId)}의 ${p.committed ? 'COMMIT을' : 'ABORT를'} 요청합니다(EndTxn).`,
       );
     case 'EndTxnResponse':
       return err

@@ -13,6 +13,7 @@
  */
 import { deflateSync, Inflate, strToU8 } from 'fflate';
 import * as v from 'valibot';
+import { josa } from '../narration/language';
 import { type LinkSearch, LinkSearchSchema } from '../search/searchLink';
 import { fromBase64Url, toBase64Url } from './base64url';
 import { describeIssue } from './issues';
@@ -236,7 +237,7 @@ export function decodeLink(input: string, options: DecodeOptions = {}): DecodedL
   if (version < oldest)
     return fail('unknown-version', {
       en: `This link uses link format ${version}, which this version of EOS Lab cannot read (it reads formats ${oldest} to ${current}). Ask for the scenario as a JSON file, or open it with an older EOS Lab.`,
-      ko: `이 링크는 링크 형식 ${version}을 씁니다. 이 버전의 EOS Lab은 형식 ${oldest}부터 ${current}까지만 읽습니다. 시나리오를 JSON 파일로 받거나 이전 버전의 EOS Lab으로 여세요.`,
+      ko: `이 링크는 링크 형식 ${josa(String(version), '을/를')} 씁니다. 이 버전의 EOS Lab은 형식 ${oldest}부터 ${current}까지만 읽습니다. 시나리오를 JSON 파일로 받거나 이전 버전의 EOS Lab으로 여세요.`,
     });
   if (dot < 0 || dot === body.length - 1)
     return fail(

@@ -5,6 +5,8 @@
  * j < replicationFactor (or the `leaders` override followed by the next brokers), the first being the
  * preferred leader. An explicit `replicas` list wins.
  */
+
+import { josa } from '../narration/language';
 import type { TopicSpec } from './schema';
 
 export interface AssignmentProblem {
@@ -40,7 +42,7 @@ export function assignmentProblems(t: TopicSpec, i: number, brokers: number): As
       path: `topics[${i}].replicationFactor`,
       // InvalidReplicationFactorException (INVALID_REPLICATION_FACTOR), StripedReplicaPlacer's message
       en: `INVALID_REPLICATION_FACTOR: The target replication factor of ${rf} cannot be reached because only ${brokers} broker(s) are registered.`,
-      ko: `INVALID_REPLICATION_FACTOR: 브로커가 ${brokers}개뿐이라 복제 계수 ${rf}를 맞출 수 없습니다.`,
+      ko: `INVALID_REPLICATION_FACTOR: 브로커가 ${brokers}개뿐이라 복제 계수 ${josa(String(rf), '을/를')} 맞출 수 없습니다.`,
     });
   if (t.replicas) {
     if (t.replicas.length !== partitions)
@@ -68,7 +70,7 @@ export function assignmentProblems(t: TopicSpec, i: number, brokers: number): As
           out.push({
             path,
             en: `broker ${b} does not exist (the cluster has ${brokers})`,
-            ko: `브로커 ${b}는 없습니다(클러스터의 브로커는 ${brokers}개)`,
+            ko: `브로커 ${josa(String(b), '은/는')} 없습니다(클러스터의 브로커는 ${brokers}개)`,
           });
       const leader = t.leaders?.[p];
       if (leader !== undefined && leader !== list[0])

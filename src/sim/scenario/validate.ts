@@ -18,6 +18,7 @@ import { type ProducerConfig, resolveProducerConfig } from '../config/producerCo
 import { resolveStreamsConfig, type StreamsConfig } from '../config/streamsConfig';
 import { resolveTopicConfig, type TopicConfig } from '../config/topicConfig';
 import { ALL_RPCS } from '../kernel/envelope';
+import { josa } from '../narration/language';
 import { CRASH_POINTS } from './crashPoints';
 import { describeIssue, describeValue } from './issues';
 import { parseJsonText } from './jsonText';
@@ -156,7 +157,7 @@ function checkMeaning(s: Scenario): Validation {
   const topics: Record<string, TopicConfig> = {};
   const partitions: Record<string, number> = {};
   s.topics.forEach((t, i) => {
-    if (topics[t.name]) add(`topics[${i}].name`, `topic ${t.name} is defined twice`, `토픽 ${t.name}이(가) 두 번 정의됐습니다`);
+    if (topics[t.name]) add(`topics[${i}].name`, `topic ${t.name} is defined twice`, `토픽 ${josa(t.name, '이/가')} 두 번 정의됐습니다`);
     if (t.name.startsWith('__'))
       add(`topics[${i}].name`, "names starting with __ are Kafka's internal topics", '__로 시작하는 이름은 Kafka 내부 토픽용입니다');
     const r = resolveTopicConfig(t.config ?? {}, cluster.config['min.insync.replicas']);
@@ -176,7 +177,7 @@ function checkMeaning(s: Scenario): Validation {
           add(
             `topics[${i}].leaders[${j}]`,
             `broker ${b} does not exist (the cluster has ${cluster.config.brokers})`,
-            `브로커 ${b}는 없습니다(클러스터의 브로커는 ${cluster.config.brokers}개)`,
+            `브로커 ${josa(String(b), '은/는')} 없습니다(클러스터의 브로커는 ${cluster.config.brokers}개)`,
           );
       });
     }
@@ -190,7 +191,7 @@ function checkMeaning(s: Scenario): Validation {
       add(
         path,
         `id ${id} is already used (by a client, a sink, a broker or a coordinator)`,
-        `id ${id}는 이미 쓰이고 있습니다(클라이언트, 싱크, 브로커, 코디네이터 중 하나)`,
+        `id ${josa(id, '은/는')} 이미 쓰이고 있습니다(클라이언트, 싱크, 브로커, 코디네이터 중 하나)`,
       );
     ids.add(id);
     processIds.add(id);
@@ -232,7 +233,7 @@ function checkMeaning(s: Scenario): Validation {
   });
 
   const topicRef = (name: string, path: string) => {
-    if (!topics[name]) add(path, `topic ${name} is not defined under topics`, `토픽 ${name}이(가) topics에 정의돼 있지 않습니다`);
+    if (!topics[name]) add(path, `topic ${name} is not defined under topics`, `토픽 ${josa(name, '이/가')} topics에 정의돼 있지 않습니다`);
   };
   const producers: Record<string, ProducerConfig> = {};
   const consumers: Record<string, ConsumerConfig> = {};
@@ -299,20 +300,20 @@ function checkMeaning(s: Scenario): Validation {
           add(
             `clients[${i}].config["group.id"]`,
             `processing mode ${p.mode} commits offsets, so it needs a group.id`,
-            `처리 모드 ${p.mode}는 offset을 커밋하므로 group.id가 필요합니다`,
+            `처리 모드 ${josa(p.mode, '은/는')} offset을 커밋하므로 group.id가 필요합니다`,
           );
         if (p.sink !== undefined && !sinks.has(p.sink))
           add(
             `clients[${i}].processing.sink`,
             `sink ${p.sink} is not defined under sinks`,
-            `싱크 ${p.sink}가 sinks에 정의돼 있지 않습니다`,
+            `싱크 ${josa(String(p.sink), '이/가')} sinks에 정의돼 있지 않습니다`,
           );
         const produces = p.mode === 'exactly-once' || p.mode === 'consume-produce-no-transactions';
         if (produces && !p.outputTopic)
           add(
             `clients[${i}].processing.outputTopic`,
             `mode ${p.mode} produces its results: name the output topic`,
-            `모드 ${p.mode}는 결과를 발행합니다. 출력 토픽(outputTopic)을 적으세요`,
+            `모드 ${josa(p.mode, '은/는')} 결과를 발행합니다. 출력 토픽(outputTopic)을 적으세요`,
           );
         if (p.outputTopic) topicRef(p.outputTopic, `clients[${i}].processing.outputTopic`);
         if (p.commitIntervalMs !== undefined && p.mode !== 'exactly-once')
@@ -354,7 +355,7 @@ function checkMeaning(s: Scenario): Validation {
     add(
       path,
       `${target} is not a client, sink, broker or coordinator of this scenario`,
-      `${target}는 이 시나리오의 클라이언트, 싱크, 브로커, 코디네이터가 아닙니다`,
+      `${josa(target, '은/는')} 이 시나리오의 클라이언트, 싱크, 브로커, 코디네이터가 아닙니다`,
     );
   (s.faults ?? []).forEach((f, i) => {
     const path = `faults[${i}]`;
@@ -363,7 +364,7 @@ function checkMeaning(s: Scenario): Validation {
         add(
           `${path}.rpc`,
           `${f.rpc} is not an RPC the simulator sends (e.g. Produce, ProduceResponse, EndTxn, WriteTxnMarkers, Fetch, HttpResponse)`,
-          `${f.rpc}는 시뮬레이터가 보내는 RPC가 아닙니다(예: Produce, ProduceResponse, EndTxn, WriteTxnMarkers, Fetch, HttpResponse)`,
+          `${josa(f.rpc, '은/는')} 시뮬레이터가 보내는 RPC가 아닙니다(예: Produce, ProduceResponse, EndTxn, WriteTxnMarkers, Fetch, HttpResponse)`,
         );
       for (const side of ['from', 'to'] as const) {
         const target = f[side];
@@ -380,7 +381,7 @@ function checkMeaning(s: Scenario): Validation {
           add(
             `${path}.topic`,
             `topic ${f.topic} has cleanup.policy=delete: the cleaner only compacts topics with cleanup.policy=compact`,
-            `토픽 ${f.topic}은(는) cleanup.policy=delete입니다. 클리너는 cleanup.policy=compact인 토픽만 컴팩션합니다`,
+            `토픽 ${josa(f.topic, '은/는')} cleanup.policy=delete입니다. 클리너는 cleanup.policy=compact인 토픽만 컴팩션합니다`,
           );
       }
       return;
@@ -394,7 +395,7 @@ function checkMeaning(s: Scenario): Validation {
         add(
           `${path}.target`,
           `${f.target} is not a broker of this scenario: a slow replication link slows a follower broker's replica fetches`,
-          `${f.target}는 이 시나리오의 브로커가 아닙니다. 느린 복제 링크는 팔로워 브로커의 복제 Fetch를 늦춥니다`,
+          `${josa(f.target, '은/는')} 이 시나리오의 브로커가 아닙니다. 느린 복제 링크는 팔로워 브로커의 복제 Fetch를 늦춥니다`,
         );
       return;
     }

@@ -7,6 +7,7 @@
 import type { ClusterConfig } from '../config/clusterConfig';
 import type { ConsumerConfig } from '../config/consumerConfig';
 import type { StreamsConfig } from '../config/streamsConfig';
+import { josa } from '../narration/language';
 import type { FaultSpec, Scenario } from './schema';
 
 type ResetOffsetsSpec = Extract<FaultSpec, { type: 'resetOffsets' }>;
@@ -52,12 +53,13 @@ export function resetOffsetsErrors(f: ResetOffsetsSpec, path: string, ctx: Reset
       `이 시나리오에는 그룹 ${f.group}에 속한 컨슈머가 없습니다${groups.length ? `(그룹: ${groups.join(', ')})` : ''}`,
     );
   const topic = ctx.topics.find((t) => t.name === f.topic);
-  if (!topic) add(`${path}.topic`, `topic ${f.topic} is not defined under topics`, `토픽 ${f.topic}이(가) topics에 정의돼 있지 않습니다`);
+  if (!topic)
+    add(`${path}.topic`, `topic ${f.topic} is not defined under topics`, `토픽 ${josa(f.topic, '이/가')} topics에 정의돼 있지 않습니다`);
   else if (f.partition !== undefined && f.partition >= (topic.partitions ?? 1))
     add(
       `${path}.partition`,
       `topic ${f.topic} has ${topic.partitions ?? 1} partition(s): there is no partition ${f.partition}`,
-      `토픽 ${f.topic}의 파티션은 ${topic.partitions ?? 1}개입니다. 파티션 ${f.partition}은(는) 없습니다`,
+      `토픽 ${f.topic}의 파티션은 ${topic.partitions ?? 1}개입니다. 파티션 ${josa(String(f.partition), '은/는')} 없습니다`,
     );
   if ((f.to === undefined) === (f.shiftBy === undefined))
     add(

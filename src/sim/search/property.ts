@@ -16,6 +16,7 @@
  * - `any`: any of these.
  */
 import type { DeliveryFinding, LayerFinding, LossKind, Verdict } from '../checks/verdict';
+import { josa } from '../narration/language';
 
 export type PropertyId = 'no-duplicates' | 'nothing-lost' | 'no-loss' | 'processed-once' | 'no-stall' | 'any';
 export const PROPERTY_IDS: readonly PropertyId[] = ['no-duplicates', 'nothing-lost', 'no-loss', 'processed-once', 'no-stall', 'any'];
@@ -129,10 +130,10 @@ export function describeProperty(p: Property, lang: 'en' | 'ko' = 'en'): string 
       case 'no-loss':
         return at ? `${at}에서 아무것도 유실되지 않음` : '아무것도 유실되지 않음';
       case 'processed-once':
-        return at ? `${at}이(가) 모든 입력을 한 번씩 처리` : '모든 애플리케이션이 모든 입력을 한 번씩 처리';
+        return at ? `${josa(at, '이/가')} 모든 입력을 한 번씩 처리` : '모든 애플리케이션이 모든 입력을 한 번씩 처리';
       case 'no-stall':
         // 컨슈머, not 리더: on this page 리더 is a partition's leader
-        return `read_committed 컨슈머${at ? ` ${at}이(가)` : '가'} ${p.stallMs ?? 0} ms 넘게 멈추지 않음`;
+        return `read_committed 컨슈머${at ? ` ${josa(at, '이/가')}` : '가'} ${p.stallMs ?? 0} ms 넘게 멈추지 않음`;
       case 'any':
         return at ? `${at}에 대한 모든 속성` : '모든 속성';
     }

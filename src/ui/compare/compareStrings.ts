@@ -1,4 +1,6 @@
 /** The A/B view's words, in English and Korean (Kafka's names and settings stay in Latin script). */
+
+import { josa } from '../../sim/views';
 import type { Language } from '../../store/simStore';
 
 const EN = {
@@ -88,7 +90,7 @@ const KO: CompareStrings = {
   costTitle: '각각의 비용',
   missing: '없음',
   cannotRun: 'B를 실행할 수 없습니다',
-  comparePair: (problem: string, defense: string) => `${problem}와 ${defense} 비교`,
+  comparePair: (problem: string, defense: string) => `${josa(problem, '과/와')} ${defense} 비교`,
   compareShort: 'A/B',
 };
 

@@ -1,4 +1,6 @@
 /** Words of the config editor in English and Korean; Kafka's keys and messages stay in Kafka's words. */
+
+import { josa } from '../../sim/views';
 import type { Language } from '../../store/simStore';
 import { useSim } from '../../store/useSim';
 import type { SectionKind } from './configModel';
@@ -97,7 +99,7 @@ const ko: ConfigStrings = {
   inEffect: (v) => `실제 적용: ${v}`,
   simulation: (text) => `시뮬레이터: ${text}.`,
   reset: '기본값 사용',
-  resetLabel: (key) => `${key}를 기본값으로`,
+  resetLabel: (key) => `${josa(key, '을/를')} 기본값으로`,
   invalid: '이 조합으로는 실행할 수 없어 아무것도 바꾸지 않았습니다. 고치거나 변경을 취소하세요:',
   otherErrors: '이 변경 때문에 함께 깨지는 곳:',
   discard: '변경 취소',

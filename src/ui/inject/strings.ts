@@ -3,7 +3,7 @@
  * states) stay as they are in both languages.
  */
 import type { EditRefusal, EnvelopeStatus, SecondInstanceOutlook } from '../../sim';
-import { recordAddress } from '../../sim/views';
+import { josa, recordAddress } from '../../sim/views';
 import type { Language } from '../../store/simStore';
 import { useSim } from '../../store/useSim';
 
@@ -284,14 +284,14 @@ const ko: InjectStrings = {
   clockExplain:
     '시뮬레이터는 한 클라이언트를 일시 정지시켜 시간을 흘려보냅니다. 클라이언트가 타임아웃보다 오래 침묵하는 동안 클러스터의 나머지는 계속 움직입니다.',
   advancePast: (key) => `${key} 이후로 시간 넘기기`,
-  advanceHint: (client, ms, why) => `${client}를 ${ms} ms 동안 일시 정지합니다 (${why}).`,
+  advanceHint: (client, ms, why) => `${josa(client, '을/를')} ${ms} ms 동안 일시 정지합니다 (${why}).`,
   noClock:
     '이 프로세스에는 넘길 클라이언트 타임아웃이 없습니다 (transaction.timeout.ms는 트랜잭션 프로듀서, session.timeout.ms는 그룹에 속한 컨슈머가 필요합니다).',
 
   recordHeading: (topic, partition, offset) => `레코드 ${recordAddress(topic, partition, offset)}`,
   resend: '같은 이벤트 다시 보내기',
   resendHint: (client, eventId) =>
-    `${client} 애플리케이션이 event_id=${eventId}로 send()를 다시 호출합니다. 새 send이므로 새 시퀀스 번호 — 멱등성은 이것을 잡지 못합니다.`,
+    `${client} 애플리케이션이 ${josa(`event_id=${eventId}`, '으로/로')} send()를 다시 호출합니다. 새 send이므로 새 시퀀스 번호 — 멱등성은 이것을 잡지 못합니다.`,
   sendHeading: '새 레코드 보내기',
   sendHint: '애플리케이션이 지금 레코드 하나를 더 보냅니다 (트랜잭션 프로듀서라면 자체 트랜잭션 안에서).',
   topic: '토픽',

@@ -5,7 +5,7 @@
  * (leader epoch, ISR, LEO, HW, min.insync.replicas, LEADER_NOT_AVAILABLE) stay in Latin script.
  * The ISR and a down broker are said in words, never by colour alone.
  */
-import type { RecordRow, ReplicaRow, ReplicationRow, TruncationRow } from '../../sim/views';
+import { josa, type RecordRow, type ReplicaRow, type ReplicationRow, type TruncationRow } from '../../sim/views';
 import { type Details, type DetailsLanguage, recordDetails } from './details';
 
 /** The offsets a truncation cut: "offset 1" for one, "offsets 1–2" for several (Korean: "offset 1", "offset 1–2"). */
@@ -190,7 +190,7 @@ const SUMMARY_WORDS = {
         : `리더 ${repl.leader}, leaderEpoch ${repl.leaderEpoch}`,
     isr: (isr: readonly string[], min: number) => `ISR ${isr.length ? isr.join(', ') : '비어 있음'} (min.insync.replicas ${min})`,
     cut: (t: TruncationRow) =>
-      `${t.broker}가 ${offsetsCut('ko', t)}을 leaderEpoch ${t.leaderEpoch}에 맞춰 잘라냄${t.cause === 'unclean-election' ? ' (언클린 리더 선출 뒤)' : ''}`,
+      `${josa(t.broker, '이/가')} ${josa(offsetsCut('ko', t), '을/를')} leaderEpoch ${t.leaderEpoch}에 맞춰 잘라냄${t.cause === 'unclean-election' ? ' (언클린 리더 선출 뒤)' : ''}`,
   },
 } as const;
 
