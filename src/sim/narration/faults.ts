@@ -265,6 +265,16 @@ function reconnectBackoffText(ctx: NarrationContext, who: string, peer: string):
   );
 }
 
+/**
+ * The error the disconnect clause names for the request in flight (REQUEST_TIMED_OUT after a request
+ * timeout, NETWORK_EXCEPTION after a reset or the client's own close), or null when it names none.
+ */
+export function disconnectError(ctx: NarrationContext): string | null {
+  const reason = (ctx.step.detail as { reason?: string } | null)?.reason;
+  if (ctx.step.label === 'connectionClosed') return null;
+  return reason === 'timeout' ? 'REQUEST_TIMED_OUT' : reason === 'client-close' || reason === 'reset' ? 'NETWORK_EXCEPTION' : null;
+}
+
 export function disconnectedClause(ctx: NarrationContext): string {
   const { lang, step } = ctx;
   const who = ctx.names.actor(step.actor);

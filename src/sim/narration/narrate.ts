@@ -9,7 +9,7 @@ import type { Fact } from '../trace/facts';
 import type { NarrationContext } from './context';
 import { factClauses } from './facts';
 import { translateFaultLabel } from './faultLabels';
-import { appliedFaultClauses, disconnectedClause, faultStepClause, lostClause } from './faults';
+import { appliedFaultClauses, disconnectError, disconnectedClause, faultStepClause, lostClause } from './faults';
 import { brokerHeartbeatClause } from './kraft';
 import { type Language, say, sentence } from './language';
 import { bootClause, callClause, timerClause } from './local';
@@ -35,8 +35,13 @@ function mainClauses(ctx: NarrationContext): string[] {
     }
     case 'lost':
       return [lostClause(ctx)];
-    case 'disconnected':
-      return [disconnectedClause(ctx), ...factClauses(ctx, facts)];
+    case 'disconnected': {
+      // the clause already says the request in flight fails with its error: the client's own
+      // report of that error (a clientError fact) would tell the same event twice
+      const told = disconnectError(ctx);
+      const rest = facts.filter((f) => !(f.kind === 'clientError' && !f.fatal && f.error === told));
+      return [disconnectedClause(ctx), ...factClauses(ctx, rest)];
+    }
     default:
       break;
   }
