@@ -11,7 +11,12 @@ export function StepLink({ index, label }: { readonly index: number; readonly la
   );
 }
 
-/** Up to `max` step links, then "+N": in step order, or in the order given when `ordered` (the cause first). */
+/**
+ * Up to `max` step links, then "+N", in step order. With `ordered` the steps come cause first (a
+ * verdict's "Caused at": a loss's election and truncation before its append), and the first `max` of
+ * that order are the ones kept; they are still shown in step order, with arrows between them, so
+ * the list reads as what happened first to what happened last.
+ */
 export function StepLinks({
   steps,
   max = 4,
@@ -21,12 +26,19 @@ export function StepLinks({
   readonly max?: number;
   readonly ordered?: boolean;
 }) {
-  const unique = ordered ? [...new Set(steps)] : [...new Set(steps)].sort((a, b) => a - b);
-  const shown = unique.slice(0, max);
+  const unique = [...new Set(steps)];
+  const shown = (ordered ? unique.slice(0, max) : [...unique].sort((a, b) => a - b).slice(0, max)).sort((a, b) => a - b);
   return (
-    <span className="step-links">
-      {shown.map((i) => (
-        <StepLink key={i} index={i} />
+    <span className={ordered ? 'step-links in-order' : 'step-links'}>
+      {shown.map((i, k) => (
+        <span key={i} className="step-link-item">
+          {ordered && k > 0 && (
+            <span className="step-arrow" aria-hidden="true">
+              →
+            </span>
+          )}
+          <StepLink index={i} />
+        </span>
       ))}
       {unique.length > shown.length && <span className="muted"> +{unique.length - shown.length}</span>}
     </span>
