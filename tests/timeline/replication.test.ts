@@ -98,7 +98,7 @@ describe('replicated lane model and layout', () => {
 
 describe('replica sub-lanes drawn', () => {
   it('label each replica in words: ★ leader with its epoch, in / out of ISR, broker down, truncated', () => {
-    const { texts } = draw();
+    const { texts } = draw(failedOver, 'en', 2000);
     expect(texts).toEqual([
       '✕ broker-0 follower · out of ISR · broker down · LEO 5 · HW 4 · truncated by leader epoch 4',
       '★ broker-1 leader · leader epoch 4 · in ISR · LEO 7 · HW 6',
@@ -111,7 +111,7 @@ describe('replica sub-lanes drawn', () => {
     svg.font = `10px ${palette.font}`; // the labels' font (drawReplicas' FONT_PX)
     const width = (t: string) => svg.measureText(t).width;
     for (const language of ['en', 'ko'] as const) {
-      const full = draw(failedOver, language).texts;
+      const full = draw(failedOver, language, 2000).texts;
       const { texts } = draw(failedOver, language, 320);
       expect(texts.length).toBe(3);
       for (const t of texts) expect(width(t)).toBeLessThanOrEqual(316);
@@ -120,6 +120,22 @@ describe('replica sub-lanes drawn', () => {
       expect(texts[0]?.endsWith('…')).toBe(true);
       expect(full[0]?.startsWith((texts[0] ?? '').slice(0, -1))).toBe(true);
     }
+  });
+
+  it('keeps a label off the truncated records: right of them, cut, while its name and role fit there (Korean too)', () => {
+    for (const language of ['en', 'ko'] as const)
+      for (const width of [900, 700]) {
+        const { svg, box } = draw(failedOver, language, width);
+        const row0 = [box.replicaTop, box.replicaTop + LANE_GEOMETRY.replicaRow];
+        const inRow0 = (b: { y0: number; y1: number }) => b.y0 >= (row0[0] ?? 0) && b.y1 <= (row0[1] ?? 0);
+        const ghosts = svg.items.filter((i) => i.type === 'shape' && i.stroke === palette.fault && inRow0(i.box));
+        const label = svg.items.find((i) => i.type === 'text' && inRow0(i.box));
+        if (!label || label.type !== 'text') throw new Error('no label on broker-0');
+        expect(label.text.startsWith(language === 'ko' ? '✕ broker-0 팔로워' : '✕ broker-0 follower')).toBe(true);
+        // the ghosts end at offset 7 (x = 0.7 × width): the label starts after them and overlaps none
+        expect(label.box.x0).toBeGreaterThanOrEqual(0.7 * width);
+        for (const g of ghosts) expect(label.box.x0 >= g.box.x1 || label.box.x1 <= g.box.x0).toBe(true);
+      }
   });
 
   it('draws the truncated records struck through at their offsets on the replica that cut them', () => {
@@ -160,7 +176,7 @@ describe('replica sub-lanes drawn', () => {
   });
 
   it('speaks Korean with Kafka terms in Latin script', () => {
-    const { texts } = draw(failedOver, 'ko');
+    const { texts } = draw(failedOver, 'ko', 2000);
     expect(texts[1]).toBe('★ broker-1 리더 · leaderEpoch 4 · ISR 안 · LEO 7 · HW 6');
     expect(texts[0]).toContain('leaderEpoch 4에 맞춰 잘림(truncated)');
     expect(draw(offline, 'ko').texts[0]).toBe('오프라인: 리더 없음 (LEADER_NOT_AVAILABLE)');

@@ -101,6 +101,28 @@ function drawBar(dc: ReplicaDrawContext, r: ReplicaRow, x0: number, x1: number, 
   ctx.restore();
 }
 
+/**
+ * Where a replica row's label goes, and how much of it: right of the row's marks (its bar, LEO tick,
+ * high watermark and truncated cells end at `anchor`), cut with an ellipsis to the lane's width, as
+ * long as at least the replica's name and role ("broker-0 follower", up to the first " · ") fit
+ * there; only when not even that fits does it move left over the marks, whole or cut to the lane,
+ * on an opaque chip so no mark strikes through its letters. Null when nothing fits.
+ */
+export function placeReplicaLabel(
+  full: string,
+  anchor: number,
+  width: number,
+  measure: (t: string) => number,
+): { readonly text: string; readonly x: number } | null {
+  const right = width - 2;
+  if (anchor + measure(full) <= right) return { text: full, x: anchor };
+  const head = full.split(' · ')[0] ?? full;
+  if (head !== full && anchor + measure(`${head}…`) <= right) return { text: fitLabel(full, '', right - anchor, measure), x: anchor };
+  const text = fitLabel(full, '', width - 4, measure);
+  if (!text) return null;
+  return { text, x: Math.max(2, right - measure(text)) };
+}
+
 /** The replica sub-lanes of a replicated lane. */
 export function drawReplicas(dc: ReplicaDrawContext, lane: LaneModel, box: LaneBox, scale: ScaleLinear<number, number>): void {
   const repl = lane.replication;
@@ -142,17 +164,19 @@ export function drawReplicas(dc: ReplicaDrawContext, lane: LaneModel, box: LaneB
       ctx.fillStyle = palette.hw;
       ctx.fill();
     }
-    // the label, on a chip of background so it reads over the bars and ghosts; cut with an ellipsis
-    // when wider than the lane (the replica's hover details say all of it)
-    const text = fitLabel(replicaRowText(r, repl, w), '', dc.width - 4, (t) => ctx.measureText(t).width);
-    if (!text) return;
+    // the label, on a chip of background; cut with an ellipsis when it does not fit (the replica's
+    // hover details say all of it)
+    const place = placeReplicaLabel(
+      replicaRowText(r, repl, w),
+      Math.max(leoX, ghostRight, start) + 8,
+      dc.width,
+      (t) => ctx.measureText(t).width,
+    );
+    if (!place) return;
+    const { text, x } = place;
     const tw = ctx.measureText(text).width;
-    const anchor = Math.max(leoX, ghostRight, start) + 8;
-    const x = anchor + tw <= dc.width - 2 ? anchor : Math.max(2, dc.width - 2 - tw);
-    ctx.globalAlpha = 0.85;
     ctx.fillStyle = palette.bg;
     ctx.fillRect(x - 2, top + 2, tw + 4, bottom - top - 4);
-    ctx.globalAlpha = 1;
     ctx.fillStyle = leader ? palette.fg : !r.online ? palette.fault : palette.muted;
     ctx.fillText(text, x, mid);
   });
