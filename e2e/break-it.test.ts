@@ -90,6 +90,25 @@ describe('Break it', () => {
     await panel.getByTestId('break-it-start').click();
     const answer = panel.getByTestId('break-it-none');
     await searchFinished(app.page, 60_000);
+    // a finished search's full bar still sits on its track: a border and a ring of the track's colour
+    // around the fill, as while it ran (the native full bar covered its track)
+    const track = await panel
+      .getByTestId('break-it-progress')
+      .locator('progress')
+      .evaluate((p) => {
+        const c = getComputedStyle(p);
+        const probe = document.createElement('span');
+        probe.style.background = 'var(--accent)';
+        document.body.append(probe);
+        const fill = getComputedStyle(probe).backgroundColor;
+        probe.remove();
+        return { appearance: c.appearance, border: c.borderTopWidth, padding: c.paddingTop, background: c.backgroundColor, fill };
+      });
+    expect(track.appearance).toBe('none');
+    expect(Number.parseFloat(track.border)).toBeGreaterThanOrEqual(1);
+    expect(Number.parseFloat(track.padding)).toBeGreaterThanOrEqual(1);
+    expect(track.background).not.toBe('rgba(0, 0, 0, 0)');
+    expect(track.background).not.toBe(track.fill);
     const said = await answer.innerText();
     expect(said).toMatch(/^no counterexample among all \d+ schedules with ≤ 1 fault/);
     const link = await panel.getByTestId('break-it-link').inputValue();

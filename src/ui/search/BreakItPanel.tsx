@@ -211,7 +211,7 @@ export function BreakItPanel() {
         <p data-testid="break-it-recorded">{t.recorded(recordedText(st.recorded, st.maxFaults, t, language))}</p>
       )}
       {(st.running || done) && (
-        <div data-testid="break-it-progress" data-running={st.running ? 'true' : 'false'}>
+        <div className="break-it-progress" data-testid="break-it-progress" data-running={st.running ? 'true' : 'false'}>
           <progress aria-label={t.tried} value={st.running ? undefined : 1} max={1} />
           <p aria-live="polite">{t.progressLine(st.tried, Math.round(st.perSecond), st.k, st.workers)}</p>
         </div>
