@@ -10,14 +10,60 @@
 import { NOTES_KO } from '../presets/koNotes';
 import type { Trace } from '../run';
 import { describeFault } from '../scenario/build';
+import type { CrashPoint } from '../scenario/crashPoints';
 import type { FaultSpec } from '../scenario/schema';
 import { breakItNoteKo } from './breakItNotes';
-import { josa, type Language } from './language';
+import { josa, type Language, ordinal } from './language';
 
 const ORDINAL_KO = ['첫', '두', '세', '네', '다섯', '여섯', '일곱', '여덟', '아홉', '열'];
 const ordinalKo = (n: number) => (ORDINAL_KO[n - 1] !== undefined ? `${ORDINAL_KO[n - 1]} 번째` : `${n}번째`);
 
 const ACTION_KO: Readonly<Record<string, string>> = { crash: '중단', pause: '일시 정지', restart: '재시작', resume: '재개' };
+
+/**
+ * A named crash point (scenario/crashPoints.ts) in words a person reads; Kafka's own names (poll(),
+ * sendOffsetsToTransaction()) stay as they are.
+ */
+const POINT_WORDS: Readonly<Record<CrashPoint, readonly [en: string, ko: string]>> = {
+  afterPoll: ['right after poll() returned records', 'poll()이 레코드를 돌려준 직후'],
+  afterProcess: ['right after processing a record', '레코드를 처리한 직후'],
+  afterSideEffect: ['right after its database write or API call took effect', '데이터베이스 쓰기나 API 호출이 반영된 직후'],
+  afterProduce: ['right after handing the output record to the producer', '출력 레코드를 프로듀서에 넘긴 직후'],
+  afterSendOffsets: ['right after sendOffsetsToTransaction()', 'sendOffsetsToTransaction() 직후'],
+  beforeCommit: ['just before committing', '커밋하기 직전'],
+  afterCommit: ['right after the commit completed', '커밋이 끝난 직후'],
+};
+
+/** A crash point in the reader's language; a name that is not a known point as it is. */
+export function pointWords(point: string, language: Language): string {
+  const words = POINT_WORDS[point as CrashPoint];
+  return words ? words[language === 'ko' ? 1 : 0] : point;
+}
+
+/** describeFault of a crash or pause at a named point, its point in words; null for any other fault. */
+function pointFaultEn(f: FaultSpec): string | null {
+  if ((f.type !== 'crash' && f.type !== 'pause') || f.point === undefined) return null;
+  const where = f.where
+    ? ` (${Object.entries(f.where)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(', ')})`
+    : '';
+  const nth = f.nth && f.nth > 1 ? `, the ${ordinal('en', f.nth)} time` : '';
+  const then = f.durationMs === undefined ? '' : f.type === 'pause' ? ` for ${f.durationMs} ms` : `, restart ${f.durationMs} ms later`;
+  return `${f.type} ${f.target} ${pointWords(f.point, 'en')}${where}${nth}${then}`;
+}
+
+/**
+ * A fault's English label with its crash point in words: the engine's own label (describeFault,
+ * "crash billing at afterProcess") is replaced wherever it stands — alone, or inside the note the
+ * page or Break it wrote around it; a note someone wrote is left as written.
+ */
+function plainEnglish(f: FaultSpec, label: string): string {
+  const words = pointFaultEn(f);
+  if (words === null) return label;
+  const bare = describeFault({ ...f, note: undefined });
+  return label.includes(bare) ? label.replace(bare, words) : label;
+}
 
 function whereKo(where: Readonly<Record<string, unknown>> | undefined): string {
   return where
@@ -60,7 +106,7 @@ export function describeFaultKo(f: FaultSpec): string {
     default: {
       const when =
         f.point !== undefined
-          ? `지점 ${f.point}${f.where ? whereKo(f.where) : ''}${f.nth && f.nth > 1 ? `(${ordinalKo(f.nth)})` : ''}에서`
+          ? `${pointWords(f.point, 'ko')}${f.where ? whereKo(f.where) : ''}${f.nth && f.nth > 1 ? `(${ordinalKo(f.nth)})` : ''}`
           : `${f.at} ms에`;
       const then =
         f.durationMs !== undefined
@@ -219,7 +265,7 @@ export function translateEditNote(trace: Pick<Trace, 'scenario'>, note: string, 
 /** One fault's label, as describeFault gives it, in the reader's language. */
 export function faultSpecLabel(f: FaultSpec, language: Language): string {
   const en = describeFault(f);
-  if (language === 'en') return en;
+  if (language === 'en') return plainEnglish(f, en);
   if (!f.note) return describeFaultKo(f);
   return noteKo(f.note, f) ?? en;
 }
@@ -245,12 +291,21 @@ function koreanLabels(faults: readonly FaultSpec[]): Map<string, string> {
   return map;
 }
 
+/** A fault label from the trace in English: a crash point in words (plainEnglish). */
+function englishLabel(faults: readonly FaultSpec[], label: string): string {
+  const after = label.match(/^(restart|resume) (\S+) (\d+) ms after: (.+)$/);
+  if (after) return `${after[1]} ${after[2]} ${after[3]} ms after: ${englishLabel(faults, after[4] as string)}`;
+  for (const f of faults) if ('point' in f && f.point !== undefined && describeFault(f) === label) return plainEnglish(f, label);
+  const parsed = parseFaultDescription(label);
+  return parsed && describeFault(parsed) === label ? plainEnglish(parsed, label) : label;
+}
+
 /**
  * A fault label from the trace (a step's faults, an envelope's fault, a fault step's label) in the
  * reader's language. Unknown labels are returned as they are.
  */
 export function translateFaultLabel(trace: Pick<Trace, 'scenario'>, label: string, language: Language): string {
-  if (language === 'en') return label;
+  if (language === 'en') return englishLabel(trace.scenario.faults ?? [], label);
   const known = koreanLabels(trace.scenario.faults ?? []).get(label);
   if (known) return known;
   // the restart or resume that follows a crash or pause at a point (the kernel's words, simulation.ts)
