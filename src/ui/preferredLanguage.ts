@@ -1,10 +1,12 @@
 /**
- * The language to open in when the link does not say: the first of the browser's languages
+ * The language to open in when the link does not say: the one the person chose on this site before
+ * (chooseLanguage, kept in localStorage), else the first of the browser's languages
  * (navigator.languages, in the reader's order of preference) that EOS Lab speaks, else English.
  */
-import type { Language } from '../store/simStore';
+import { type Language, simStore } from '../store/simStore';
 
-export function preferredLanguage(languages: readonly string[] | undefined): Language {
+export function preferredLanguage(languages: readonly string[] | undefined, chosen: Language | null = chosenLanguage()): Language {
+  if (chosen) return chosen;
   for (const tag of languages ?? []) {
     const primary = tag.trim().toLowerCase().split(/[-_]/)[0];
     if (primary === 'ko') return 'ko';
@@ -17,4 +19,30 @@ export function preferredLanguage(languages: readonly string[] | undefined): Lan
 export function browserLanguages(): readonly string[] {
   if (typeof navigator === 'undefined') return [];
   return navigator.languages?.length ? navigator.languages : navigator.language ? [navigator.language] : [];
+}
+
+/** Where the language a person chose on the page (the English / 한국어 buttons, the L key) is kept. */
+export const CHOSEN_LANGUAGE_KEY = 'eos-lab.language';
+
+/** The language the person last chose on this site, or null (none chosen, or no storage). */
+export function chosenLanguage(): Language | null {
+  try {
+    const v = globalThis.localStorage?.getItem(CHOSEN_LANGUAGE_KEY);
+    return v === 'en' || v === 'ko' ? v : null;
+  } catch {
+    return null; // storage forbidden (a sandboxed frame, privacy settings)
+  }
+}
+
+/**
+ * The person chose a language: the page speaks it now, and a later load whose link names no
+ * language (`#preset=<id>`, the bare address) opens in it; a link's own language still wins.
+ */
+export function chooseLanguage(language: Language): void {
+  simStore.getState().setLanguage(language);
+  try {
+    globalThis.localStorage?.setItem(CHOSEN_LANGUAGE_KEY, language);
+  } catch {
+    // not kept: the page still switches
+  }
 }

@@ -12,3 +12,11 @@ describe('the language a page opens in without a link', () => {
     expect(preferredLanguage(undefined)).toBe('en');
   });
 });
+
+describe('the language the person chose on the page', () => {
+  it('comes before the browser’s languages', () => {
+    expect(preferredLanguage(['en-US'], 'ko')).toBe('ko');
+    expect(preferredLanguage(['ko-KR'], 'en')).toBe('en');
+    expect(preferredLanguage(['ko-KR'], null)).toBe('ko');
+  });
+});

@@ -2,6 +2,7 @@
 import { type Language, simStore, type Theme } from '../../store/simStore';
 import { useSim } from '../../store/useSim';
 import { useStrings } from '../i18n';
+import { chooseLanguage } from '../preferredLanguage';
 
 const LANGUAGES: readonly { id: Language; label: string; lang: string }[] = [
   { id: 'en', label: 'English', lang: 'en' },
@@ -15,13 +16,7 @@ export function LanguageToggle() {
     <fieldset className="segmented" aria-label={t.language}>
       <legend className="visually-hidden">{t.language}</legend>
       {LANGUAGES.map((l) => (
-        <button
-          key={l.id}
-          type="button"
-          lang={l.lang}
-          aria-pressed={language === l.id}
-          onClick={() => simStore.getState().setLanguage(l.id)}
-        >
+        <button key={l.id} type="button" lang={l.lang} aria-pressed={language === l.id} onClick={() => chooseLanguage(l.id)}>
           {l.label}
         </button>
       ))}

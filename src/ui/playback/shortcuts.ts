@@ -3,6 +3,7 @@
  */
 import { simStore } from '../../store/simStore';
 import type { Strings } from '../i18n';
+import { chooseLanguage } from '../preferredLanguage';
 import { allTargets, type JumpKind, type JumpTargets, nextPosition, previousPosition } from './jumps';
 
 export interface Shortcut {
@@ -141,8 +142,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
     describe: (_t, l) => (l === 'ko' ? '언어 바꾸기 (English / 한국어)' : 'Switch language (English / 한국어)'),
     matches: letter('l', false),
     run: () => {
-      const s = simStore.getState();
-      s.setLanguage(s.language === 'en' ? 'ko' : 'en');
+      chooseLanguage(simStore.getState().language === 'en' ? 'ko' : 'en');
     },
   },
   { keys: ['?'], describe: (t) => t.help, matches: (e) => e.key === '?', run: (_t, openHelp) => openHelp() },
