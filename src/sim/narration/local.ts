@@ -173,12 +173,12 @@ export function timerClause(ctx: NarrationContext): string {
           ? say(
               lang,
               `retry.backoff.ms passed: ${who} retries${sends} — the same batch, rewritten by its epoch bump: epoch ${now.producerEpoch}, sequence ${now.baseSequence} (first sent as epoch ${was.producerEpoch}, sequence ${was.baseSequence})`,
-              `retry.backoff.ms가 지나 ${josa(who, '이/가')} 다시 시도합니다.${sent ? ` ${josa(sent, '을/를')} 보냅니다.` : ''} 같은 배치지만 epoch 증가로 다시 쓰여 epoch ${now.producerEpoch}, 시퀀스 ${now.baseSequence}입니다(처음에는 epoch ${was.producerEpoch}, 시퀀스 ${was.baseSequence}로 보냈습니다).`,
+              `retry.backoff.ms가 지나 ${josa(who, '이/가')} 다시 시도합니다.${sent ? ` ${josa(sent, '을/를')} 보냅니다.` : ''} 같은 배치지만 epoch 증가로 다시 쓰여 epoch ${now.producerEpoch}, 시퀀스 ${now.baseSequence}입니다(처음에는 epoch ${was.producerEpoch}, 시퀀스 ${josa(String(was.baseSequence), '으로/로')} 보냈습니다).`,
             )
           : say(
               lang,
               `retry.backoff.ms passed: ${who} retries${sends} — the same batch with the same producerId and epoch, its sequence moved from ${was.baseSequence} to ${now.baseSequence} after an earlier batch failed`,
-              `retry.backoff.ms가 지나 ${josa(who, '이/가')} 다시 시도합니다.${sent ? ` ${josa(sent, '을/를')} 보냅니다.` : ''} 같은 producerId와 epoch의 같은 배치지만, 앞선 배치가 실패해 시퀀스가 ${was.baseSequence}에서 ${now.baseSequence}로 바뀌었습니다.`,
+              `retry.backoff.ms가 지나 ${josa(who, '이/가')} 다시 시도합니다.${sent ? ` ${josa(sent, '을/를')} 보냅니다.` : ''} 같은 producerId와 epoch의 같은 배치지만, 앞선 배치가 실패해 시퀀스가 ${was.baseSequence}에서 ${josa(String(now.baseSequence), '으로/로')} 바뀌었습니다.`,
             );
       }
       return say(
