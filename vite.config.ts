@@ -68,11 +68,12 @@ function classicEmbed(): Plugin {
         });
         if (hint) writeFileSync(resolve(outDir, fileName), hint + readFileSync(resolve(outDir, fileName), 'utf8'));
       };
+      let engine = '';
       try {
         // the engine first (src/embed/engineScript.ts, run in a worker after the first paint): the
         // embed's script names it with its version (embedEngine.ts reads __EOS_EMBED_ENGINE__)
         await classic('src/embed/engineScript.ts', 'EosLabEngineScript', 'assets/embed-engine.js', {});
-        const engine = `./assets/embed-engine.js?v=${version('assets/embed-engine.js')}`;
+        engine = `./assets/embed-engine.js?v=${version('assets/embed-engine.js')}`;
         // React in a script of its own (src/embed/vendorScript.ts), which the embed's script reads
         await classic('src/embed/vendorScript.ts', 'EosLabVendor', 'assets/embed-vendor.js', {}, {}, COMPILE_ON_LOAD);
         await classic(
@@ -98,6 +99,11 @@ function classicEmbed(): Plugin {
           `<script>${embedLoader([`./assets/embed-vendor.js?v=${version('assets/embed-vendor.js')}`, `./assets/embed.js?v=${version('assets/embed.js')}`])}</script>`,
         );
       writeFileSync(resolve(outDir, 'embed.html'), html);
+      // the page's first stage (src/shell/) runs the same engine script in its worker
+      const page = readFileSync(resolve(outDir, 'index.html'), 'utf8');
+      const engineMeta = '<meta name="eos-lab-engine" content="" />';
+      if (!page.includes(engineMeta)) throw new Error('index.html lost the eos-lab-engine meta vite.config.ts fills in');
+      writeFileSync(resolve(outDir, 'index.html'), page.replace(engineMeta, `<meta name="eos-lab-engine" content="${engine}" />`));
     },
   };
 }
@@ -145,13 +151,19 @@ function withStaticImports(bundle: Rollup.OutputBundle, roots: readonly string[]
   return files;
 }
 
+/** The page's first stage: React's DOM renderer and src/shell/boot.tsx (src/main.tsx). */
+const FIRST_STAGE = /(react-dom[\\/]client\.js|src[\\/]shell[\\/]boot\.tsx)$/;
+
 /**
- * The page's boot chunks, fetched at once. src/main.tsx imports the engine, React's DOM renderer
- * and the page one after the other, each in a task of its own (so that their evaluation is not one
- * long task); a dynamic import fetches its chunks only when it is called, so without this the three
- * would also be fetched one after the other. Every chunk the entry imports dynamically, with its
- * static imports, gets a <link rel="modulepreload"> in index.html: fetched (and compiled) in
- * parallel from the start, evaluated only when imported.
+ * The page's boot chunks. src/main.tsx imports its first stage (React's DOM renderer, then the shell),
+ * and once that shows a run, the workspace (the presets, the clients' machines, the other actors',
+ * the engine, the page), each in a task of its own (so that their evaluation is not one long task);
+ * a dynamic import fetches its chunks only when it is called, so without this each would also be
+ * fetched one after the other. The first stage's chunks, with their static imports, get a
+ * `<link rel="modulepreload">` in index.html: fetched (and compiled) in parallel from the start,
+ * evaluated only when imported. The workspace's are listed in the `eos-lab-workspace` meta, which
+ * main.tsx turns into modulepreloads when the first stage is on screen: fetched together then, and
+ * never before the page is interactive.
  */
 function preloadBootChunks(): Plugin {
   return {
@@ -163,13 +175,31 @@ function preloadBootChunks(): Plugin {
         const bundle = ctx.bundle;
         const entry = ctx.chunk;
         if (!bundle || !entry) return;
+        const isFirst = (file: string) => {
+          const chunk = bundle[file];
+          return chunk?.type === 'chunk' && chunk.facadeModuleId !== null && FIRST_STAGE.test(chunk.facadeModuleId);
+        };
+        const firstRoots = entry.dynamicImports.filter(isFirst);
+        if (firstRoots.length !== 2) throw new Error(`src/main.tsx's first stage should be two chunks, found ${firstRoots.length}`);
         // the entry's own static imports are fetched with it
-        const files = withStaticImports(bundle, entry.dynamicImports, [entry.fileName, ...entry.imports]);
-        return files.map((file) => ({
-          tag: 'link',
-          attrs: { rel: 'modulepreload', crossorigin: true, href: `./${file}` },
-          injectTo: 'head' as const,
-        }));
+        const first = withStaticImports(bundle, firstRoots, [entry.fileName, ...entry.imports]);
+        const workspace = withStaticImports(
+          bundle,
+          entry.dynamicImports.filter((f) => !isFirst(f)),
+          [entry.fileName, ...entry.imports, ...first],
+        );
+        return [
+          ...first.map((file) => ({
+            tag: 'link',
+            attrs: { rel: 'modulepreload', crossorigin: true, href: `./${file}` },
+            injectTo: 'head' as const,
+          })),
+          {
+            tag: 'meta',
+            attrs: { name: 'eos-lab-workspace', content: workspace.map((f) => `./${f}`).join(' ') },
+            injectTo: 'head' as const,
+          },
+        ];
       },
     },
   };

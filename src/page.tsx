@@ -1,19 +1,20 @@
 /**
- * The app: the store, the engine and every panel. Loaded by src/main.tsx after index.html has painted
- * its skeleton; rendering the app replaces the skeleton.
+ * The workspace, the page's second stage: the store, the engine and every panel. Loaded by
+ * src/main.tsx once the first stage (src/shell/) shows the URL's run from the engine worker; the
+ * store runs the same scenario again on this thread, and when it is ready the app replaces the first
+ * stage in the page's React root (`takeOver`), at the step the person is at, still playing if it was.
  */
-import { StrictMode, startTransition } from 'react';
-import { createRoot } from 'react-dom/client';
+import { StrictMode } from 'react';
 import { startHashSync } from './share/hashSync';
 import { presetAddressFromQuery } from './share/presetFragment';
+import { shareStore } from './share/shareState';
+import type { ShellHandoff } from './shell/handoff';
 import type { EngineClient } from './store/engine/engineClient';
 import { runTiming, simStore } from './store/simStore';
 import { App } from './ui/App';
 import { PAGE_LANDING } from './ui/landing';
 import { workspaceStaging } from './ui/layout/stages';
-import { browserLanguages, preferredLanguage } from './ui/preferredLanguage';
 import { followViewsInHistory, showViewsOf, VIEW_PREFIXES } from './ui/urlViews';
-import './ui/styles.css';
 
 declare global {
   interface Window {
@@ -25,15 +26,12 @@ declare global {
   }
 }
 
-window.__eosLab = { store: simStore, engine: () => import('./store/engine/engineClient').then((m) => m.workerEngine()) };
 // every run yields to the page from its first step: no run makes a long task (load() returns while it runs)
 runTiming.syncSteps = 0;
 // and lands in tasks: the trace, then what its panels read over the whole run, then the first render
 runTiming.landing = PAGE_LANDING;
 // and its workspace renders in stages: the playback bar and the timeline first, the other panels in later tasks
 workspaceStaging.enabled = true;
-// a browser set to Korean opens in Korean; a share link's own language wins (hashSync opens it next)
-simStore.getState().setLanguage(preferredLanguage(browserLanguages()));
 /**
  * What the URL asks for, opened in a task after this module's: evaluating the page's chunk is a task
  * of its own (~40–60 ms on a cold load), and a load builds its run and computes its first slice
@@ -51,17 +49,56 @@ function openTheUrl(): void {
   showViewsOf(window.location.hash);
   followViewsInHistory(window);
 }
-setTimeout(openTheUrl, 0);
-const root = document.getElementById('root');
-// the first render as a transition: React renders it in slices of a few ms and yields between them,
-// so mounting the whole app (React DOM's first, cold render: ~45 ms) is no long task
-if (root) {
-  const reactRoot = createRoot(root);
-  startTransition(() =>
-    reactRoot.render(
-      <StrictMode>
-        <App />
-      </StrictMode>,
-    ),
-  );
+/** The store's run is there to show: ready, stopped by a budget or invalid, or a link that cannot be opened. */
+function settled(): boolean {
+  const { status } = simStore.getState();
+  return status === 'ready' || status === 'error' || (status === 'idle' && shareStore.getState().linkError !== null);
+}
+
+/**
+ * Takes over from the first stage: opens the URL in the store (a task after this one), and when its
+ * run is ready gives it the first stage's step, selection, speed and language, renders the app in
+ * the first stage's place (with the playback bar and the timeline in its first render, so the run
+ * never leaves the screen) and then resumes playback if it was on.
+ */
+export function takeOver(shell: ShellHandoff): void {
+  // the language the first stage shows (the link's, else the browser's); a share link's own wins (hashSync)
+  simStore.getState().setLanguage(shell.language());
+  let started = false;
+  const handOver = () => {
+    if (started || !settled()) return;
+    started = true;
+    stopWatching();
+    stopWatchingLinks();
+    const at = shell.stop();
+    const s = simStore.getState();
+    if (at.runShown && s.status === 'ready') {
+      s.setSkipIdle(at.skipIdle);
+      s.setSpeed(at.speed);
+      s.seek(at.step);
+      if (at.selection) s.select(at.selection);
+    }
+    if (at.language !== s.language) s.setLanguage(at.language);
+    workspaceStaging.first = 2;
+    void shell
+      .replaceWith(
+        <StrictMode>
+          <App />
+        </StrictMode>,
+      )
+      .then(() => {
+        workspaceStaging.first = 1;
+        shell.release();
+        window.__eosLab = { store: simStore, engine: () => import('./store/engine/engineClient').then((m) => m.workerEngine()) };
+        if (at.runShown && at.playing && simStore.getState().status === 'ready') simStore.getState().setPlaying(true);
+      });
+  };
+  let stopWatching = () => {};
+  let stopWatchingLinks = () => {};
+  setTimeout(() => {
+    openTheUrl();
+    stopWatching = simStore.subscribe(handOver);
+    stopWatchingLinks = shareStore.subscribe(handOver);
+    handOver();
+  }, 0);
 }

@@ -12,9 +12,14 @@ import type { FromEngine, ToEngine } from '../store/engine/protocol';
 
 declare const __EOS_EMBED_ENGINE__: string | undefined;
 
-/** The engine script's URL: the built one beside embed.js, or (npm run dev) the module itself. */
+/**
+ * The engine script's URL: the built one beside embed.js (the page's first stage, src/shell/, finds
+ * it in index.html's `eos-lab-engine` meta, which the build fills in), or (npm run dev) the module itself.
+ */
 function engineScript(): { url: string; module: boolean } {
   if (typeof __EOS_EMBED_ENGINE__ === 'string') return { url: new URL(__EOS_EMBED_ENGINE__, document.baseURI).href, module: false };
+  const named = document.querySelector<HTMLMetaElement>('meta[name="eos-lab-engine"]')?.content;
+  if (named) return { url: new URL(named, document.baseURI).href, module: false };
   return { url: new URL('/src/embed/engineScript.ts', document.baseURI).href, module: true };
 }
 

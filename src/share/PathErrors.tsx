@@ -1,5 +1,6 @@
 /** The problems found in a link, each at its path in the document, in the reader's language (as text, never HTML). */
-import { errorText, type ScenarioError } from '../sim';
+import type { ScenarioError } from '../sim';
+import { errorText } from '../sim/views';
 
 export function PathErrors({ details, language }: { readonly details: readonly ScenarioError[]; readonly language: 'en' | 'ko' }) {
   return (

@@ -11,6 +11,8 @@
 export type { ConsumerAppContext } from './application/consumerApp.machine';
 export type { ProducerAppContext } from './application/producerApp.machine';
 export type { BrokerContext } from './broker/broker.machine';
+// what the page's first stage (src/shell/) and the embed name without the engine
+export { asksText } from './budget';
 export type { LastTransition } from './charts/actorChart';
 export { actorChart, instanceLastTransition } from './charts/actorChart';
 export type { Chart, ChartEdge, ChartNode } from './charts/chart';
@@ -42,10 +44,12 @@ export type { ListLike } from './kernel/traceLists';
 export type { PartitionLog } from './log/partitionLog';
 export { lastStableOffset } from './log/partitionLog';
 export { josa, type Language } from './narration/language';
+export { DEFAULT_PRESET_ID } from './presets/defaultId';
 export type { ProducerContext } from './producer/producerContext';
 export { queueSize } from './producer/recordAccumulator';
 export { keyOf, parseTopicPartition, recordAddress, topicPartitionKey } from './protocol/topicPartition';
 export type { SimView, Trace } from './run';
+export { errorText } from './scenario/errorText';
 export { usesTransactions } from './scenario/transactions';
 export type { DatabaseContext } from './sinks/database.machine';
 export type { HttpApiContext } from './sinks/httpApi.machine';

@@ -144,7 +144,7 @@ export const PRESETS: readonly Preset[] = /* @__PURE__ */ all.map((raw) => {
   };
 });
 
-export const DEFAULT_PRESET_ID = 'opening-story';
+export { DEFAULT_PRESET_ID } from './defaultId';
 
 export function findPreset(id: string): Preset | undefined {
   return PRESETS.find((p) => p.id === id);

@@ -39,10 +39,7 @@ export interface ScenarioError {
   readonly column?: number;
 }
 
-/** The message in the reader's language (English when no Korean is written). */
-export function errorText(e: Pick<ScenarioError, 'message' | 'ko'>, language: 'en' | 'ko'): string {
-  return language === 'ko' && e.ko ? e.ko : e.message;
-}
+export { errorText } from './errorText';
 
 export interface ConfigNote {
   readonly path: string;

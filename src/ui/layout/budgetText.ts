@@ -3,8 +3,8 @@
  * Korean): what the scenario asks for, how far it got, and how to run it headless.
  */
 
-import { asksText as asksTextEn, type BudgetStop, type ScenarioAsks } from '../../sim';
-import { groupDigits } from '../../sim/views';
+import type { BudgetStop, ScenarioAsks } from '../../sim';
+import { asksText as asksTextEn, groupDigits } from '../../sim/views';
 
 type Lang = 'en' | 'ko';
 

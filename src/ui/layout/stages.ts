@@ -14,14 +14,19 @@
  */
 import { useEffect, useState } from 'react';
 
-export const workspaceStaging = { enabled: false };
+/**
+ * `first`: the stage a new workspace starts at (1). The page's workspace, taking over from its first
+ * stage (src/page.tsx `takeOver`), starts at 2 — the playback bar and the timeline in one render — so
+ * the run the first stage showed never leaves the screen.
+ */
+export const workspaceStaging = { enabled: false, first: 1 };
 
 /** The longest a stage waits for a frame before it renders anyway (a document whose frames are throttled). */
 export const STAGE_WAIT_MS = 100;
 
 /** How many of `count` stages a newly mounted component shows now (all of them with staging off). */
 export function useStages(count: number): number {
-  const [stage, setStage] = useState(() => (workspaceStaging.enabled ? 1 : count));
+  const [stage, setStage] = useState(() => (workspaceStaging.enabled ? Math.min(count, workspaceStaging.first) : count));
   useEffect(() => {
     if (stage >= count) return;
     let done = false;

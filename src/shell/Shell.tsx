@@ -1,0 +1,215 @@
+/**
+ * The page's first stage: the header, the playback bar and the timeline of the run the URL asks for,
+ * drawn from the engine worker's answers as the embed draws them (src/embed/embedStore.ts), with no
+ * engine code on this thread. The workspace (src/page.tsx: the store with its in-process engine and
+ * every other panel) replaces it when its own run of the same scenario is ready (boot.tsx). Its DOM
+ * follows the workspace's (the same classes and, where a test or the bench reads them, the same test
+ * ids and labels), so the panels appear around a run that keeps its place.
+ */
+import { memo, useMemo } from 'react';
+import { openSource } from '../embed/open';
+import { LanguageNotSupportedNote } from '../share/LanguageNote';
+import { PathErrors } from '../share/PathErrors';
+import { useShare } from '../share/shareState';
+import { shareText } from '../share/strings';
+import { DEFAULT_PRESET_ID, errorText, groupDigits } from '../sim/views';
+import { BudgetNoticeView } from '../ui/layout/BudgetNoticeView';
+import { Icon } from '../ui/playback/icons';
+import { Timeline } from '../ui/timeline/Timeline';
+import { strings } from '../ui/words';
+import { shellStore, useShell } from './shellStore';
+
+/** What the shell says of the controls that come with the workspace. */
+const LOADING = { en: 'Loading the workspace…', ko: '작업 공간을 불러오는 중…' } as const;
+
+function stopAndSeek(step: number): void {
+  const s = shellStore.getState();
+  s.setPlaying(false);
+  s.seek(step);
+}
+
+const ShellPlayback = memo(function ShellPlayback() {
+  const language = useShell((s) => s.language);
+  const t = strings(language);
+  const step = useShell((s) => s.step);
+  const total = useShell((s) => s.steps);
+  const playing = useShell((s) => s.playing);
+  const time = useShell((s) => s.panels?.time ?? 0);
+  const togglePlay = () => {
+    const s = shellStore.getState();
+    if (s.playing) return s.setPlaying(false);
+    if (s.step >= total) s.seek(0);
+    s.setPlaying(true);
+  };
+  return (
+    <section className="playback" aria-label={t.playback}>
+      <div className="transport">
+        <button type="button" onClick={() => stopAndSeek(0)} disabled={step === 0} aria-label={t.toStart}>
+          <Icon name="start" />
+        </button>
+        <button
+          type="button"
+          onClick={() => {
+            shellStore.getState().setPlaying(false);
+            shellStore.getState().stepBack();
+          }}
+          disabled={step === 0}
+          aria-label={t.stepBack}
+        >
+          <Icon name="back" />
+        </button>
+        <button type="button" className="play" onClick={togglePlay} disabled={total === 0} aria-label={playing ? t.pause : t.play}>
+          <Icon name={playing ? 'pause' : 'play'} />
+        </button>
+        <button
+          type="button"
+          onClick={() => {
+            shellStore.getState().setPlaying(false);
+            shellStore.getState().stepForward();
+          }}
+          disabled={step >= total}
+          aria-label={t.stepForward}
+        >
+          <Icon name="forward" />
+        </button>
+        <button type="button" onClick={() => stopAndSeek(total)} disabled={step >= total} aria-label={t.toEnd}>
+          <Icon name="end" />
+        </button>
+      </div>
+      <div className="scrubber">
+        <input
+          type="range"
+          min={0}
+          max={total}
+          value={step}
+          aria-label={t.scrubber}
+          onChange={(e) => stopAndSeek(Number(e.currentTarget.value))}
+        />
+      </div>
+      <p className="position">
+        <span className="step-counter-box">
+          <span className="step-counter" data-testid="step-counter">
+            {t.stepOf(step, total)} · {groupDigits(time)} ms
+          </span>
+        </span>
+      </p>
+      <p className="muted" data-testid="workspace-loading">
+        {LOADING[language]}
+      </p>
+    </section>
+  );
+});
+
+/** The run's timeline, from the lanes and the diagram the worker sent (as the embed's). */
+const ShellTimeline = memo(function ShellTimeline() {
+  const run = useShell((s) => s.run);
+  const panels = useShell((s) => s.panels);
+  const step = useShell((s) => s.step);
+  const selection = useShell((s) => s.selection);
+  const language = useShell((s) => s.language);
+  const payloads = useShell((s) => s.payloads);
+  const faultsKo = run?.faultsKo;
+  const translateFault = useMemo(
+    () => (label: string) => (language === 'ko' ? (faultsKo?.get(label) ?? label) : label),
+    [faultsKo, language],
+  );
+  if (!run || !panels) return null;
+  return (
+    <Timeline
+      lanes={panels.lanes}
+      extents={run.extents}
+      msc={run.msc}
+      step={step}
+      now={panels.time}
+      selection={selection}
+      onSelect={(s) => shellStore.getState().select(s)}
+      language={language}
+      translateFault={translateFault}
+      payloads={payloads}
+    />
+  );
+});
+
+/** A link that cannot be opened, as text (the page's LinkErrorPanel says the same once the workspace is in). */
+const ShellLinkError = memo(function ShellLinkError() {
+  const error = useShare((s) => s.linkError);
+  const language = useShell((s) => s.language);
+  const t = shareText(language);
+  if (!error) return null;
+  return (
+    <section role="alert" className="eos-link-error" data-testid="link-error" data-kind={error.kind}>
+      <h2>{t.linkErrorTitle}</h2>
+      <p className="eos-link-error-kind">{t.kind[error.kind]}</p>
+      <p data-testid="link-error-message">{errorText(error, language)}</p>
+      {error.details && error.details.length > 0 && <PathErrors details={error.details} language={language} />}
+    </section>
+  );
+});
+
+const ShellBudget = memo(function ShellBudget() {
+  const budget = useShell((s) => s.budget);
+  const language = useShell((s) => s.language);
+  return <BudgetNoticeView budget={budget} language={language} openDefault={() => void openSource(shellStore, DEFAULT_PRESET_ID)} />;
+});
+
+const ShellProgress = memo(function ShellProgress() {
+  const status = useShell((s) => s.status);
+  const progress = useShell((s) => s.progress);
+  const language = useShell((s) => s.language);
+  return status === 'running' ? <progress max={1} value={0} aria-label={LOADING[language]} data-progress={progress} /> : null;
+});
+
+export function Shell() {
+  const scenario = useShell((s) => s.scenario);
+  const run = useShell((s) => s.run);
+  const hasPanels = useShell((s) => s.panels !== null);
+  const language = useShell((s) => s.language);
+  const status = useShell((s) => s.status);
+  const linkError = useShare((s) => s.linkError !== null);
+  const t = strings(language);
+  const shown = scenario !== null && run !== null && hasPanels && !linkError;
+  const texts = run?.texts[language];
+  const title = texts?.title ?? scenario?.id ?? '';
+  return (
+    <div className="app" data-status={shown ? 'ready' : status === 'ready' ? 'running' : status} data-stage="shell">
+      <header className="app-header">
+        <div className="brand">
+          <h1>EOS Lab</h1>
+          <p className="tagline">{t.tagline}</p>
+        </div>
+        {shown && (
+          <div className="scenario-title">
+            <h2 title={title}>{title}</h2>
+          </div>
+        )}
+        {shown && texts?.question && (
+          <div className="scenario-more">
+            <p className="question">{texts.question}</p>
+          </div>
+        )}
+        <div className="header-alert">
+          <LanguageNotSupportedNote language={language} />
+          <ShellLinkError />
+        </div>
+      </header>
+      <ShellBudget />
+      {shown ? (
+        <>
+          <ShellPlayback />
+          <div className="narration" />
+          <div className="workspace">
+            <aside className="column actors-column" aria-label={t.actors} />
+            <main className="column timeline-column">
+              <ShellTimeline />
+            </main>
+            <aside className="column side-column" aria-label={t.verdict} />
+          </div>
+        </>
+      ) : (
+        <main className="app-main">
+          <ShellProgress />
+        </main>
+      )}
+    </div>
+  );
+}

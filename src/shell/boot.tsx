@@ -1,0 +1,110 @@
+/**
+ * The page's first stage (src/main.tsx loads it with React's DOM renderer, before any engine chunk):
+ * opens the run the URL asks for in the embed's engine worker and renders it (Shell.tsx) in the page's
+ * React root. `shown` resolves once the run, or the message saying why none is, is on screen; main.tsx
+ * then loads the workspace, which takes over through the ShellHandoff.
+ */
+import { type ReactNode, StrictMode, startTransition, useEffect, useState } from 'react';
+import { createRoot } from 'react-dom/client';
+import { openSource } from '../embed/open';
+import { startPlayer } from '../embed/player';
+import { shareStore } from '../share/shareState';
+import { DEFAULT_PRESET_ID } from '../sim/views';
+import type { Language } from '../store/simStore';
+import { browserLanguages, preferredLanguage } from '../ui/preferredLanguage';
+import type { ShellHandoff } from './handoff';
+import { Shell } from './Shell';
+import { releaseShellEngine, shellStore } from './shellStore';
+import '../ui/styles.css';
+
+/** Fragments that open a view of their own over the default scenario (hashSync.ts, urlViews.ts). */
+const OVER_DEFAULT = ['#gallery', '#dump=', '#ab='];
+
+/** What the URL asks the first stage to run: a share link, a preset's address, or the default scenario. */
+export function shellSource(search: string, hash: string): { text: string; language: Language | null } {
+  if ((hash === '' || hash === '#') && /[?&]preset=/.test(search)) return { text: search, language: langParam(search.slice(1)) };
+  if (hash === '' || hash === '#' || OVER_DEFAULT.some((p) => hash === p || (p.endsWith('=') && hash.startsWith(p))))
+    return { text: DEFAULT_PRESET_ID, language: null };
+  return { text: hash, language: hash.startsWith('#preset=') ? langParam(hash.slice(1)) : null };
+}
+
+function langParam(query: string): Language | null {
+  const lang = new URLSearchParams(query).get('lang');
+  return lang === 'en' || lang === 'ko' ? lang : null;
+}
+
+let setApp: ((app: ReactNode) => void) | null = null;
+let committed: (() => void) | null = null;
+
+function Committed() {
+  useEffect(() => {
+    committed?.();
+    committed = null;
+  }, []);
+  return null;
+}
+
+function Boot() {
+  const [app, set] = useState<ReactNode>(null);
+  setApp = set;
+  if (app === null) return <Shell />;
+  return (
+    <>
+      {app}
+      <Committed />
+    </>
+  );
+}
+
+/** Renders the first stage and opens the URL's run; resolves once it (or why not) is on screen. */
+export function startShell(): { shown: Promise<void>; handoff: ShellHandoff } {
+  const { search, hash } = window.location;
+  const asked = shellSource(search, hash);
+  shellStore.getState().setLanguage(asked.language ?? preferredLanguage(browserLanguages()));
+  const stopPlayer = startPlayer(shellStore);
+  void openSource(shellStore, asked.text);
+  const root = document.getElementById('root');
+  if (root)
+    createRoot(root).render(
+      <StrictMode>
+        <Boot />
+      </StrictMode>,
+    );
+  const shown = new Promise<void>((resolve) => {
+    const done = () => {
+      const s = shellStore.getState();
+      return s.status === 'ready' || s.status === 'error' || shareStore.getState().linkError !== null;
+    };
+    if (done()) return resolve();
+    const stops = [shellStore.subscribe(() => done() && finish()), shareStore.subscribe(() => done() && finish())];
+    function finish() {
+      for (const stop of stops) stop();
+      resolve();
+    }
+  });
+  const handoff: ShellHandoff = {
+    language: () => shellStore.getState().language,
+    stop() {
+      const s = shellStore.getState();
+      s.setPlaying(false);
+      stopPlayer();
+      return {
+        runShown: s.run !== null && s.status === 'ready' && shareStore.getState().linkError === null,
+        step: s.step,
+        playing: s.playing,
+        speed: s.speed,
+        skipIdle: s.skipIdle,
+        selection: s.selection,
+        language: s.language,
+      };
+    },
+    replaceWith(app) {
+      return new Promise((resolve) => {
+        committed = resolve;
+        startTransition(() => setApp?.(app));
+      });
+    },
+    release: releaseShellEngine,
+  };
+  return { shown, handoff };
+}
