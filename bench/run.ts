@@ -320,6 +320,14 @@ async function longTasks(): Promise<void> {
       'ms',
     );
   }
+  // the page's second stage: the workspace (the store's own run of the scenario, every panel) takes over
+  figure('page-workspace-ms', 'index.html: the workspace in (every panel, the store ready; under CDP)', r.workspaceMs, 'ms');
+  figure(
+    'longtask-page-workspace-ms',
+    "index.html: longest task from interactive to the workspace in (its chunks, the scenario's second run, the take-over; CDP)",
+    r.workspaceMaxMs,
+    'ms',
+  );
   figure('longtask-heavy-boot-ms', 'heavy link: longest task from navigation to its message', quiet.heavyBoot.maxTaskMs, 'ms');
   figure(
     'longtask-heavy-after-message-ms',

@@ -14,7 +14,7 @@ import { toBase64Url } from '../src/sim/scenario/base64url';
 import { encodeLink, type LinkView } from '../src/sim/scenario/link';
 import { LINK_DICTIONARY_V1 } from '../src/sim/scenario/linkDictionary';
 import type { Scenario } from '../src/sim/scenario/schema';
-import { launchBrowser, screenshot } from './browser';
+import { gotoWorkspace, launchBrowser, screenshot } from './browser';
 
 const PAYLOADS = [
   `<img src=x-img onerror="window.__xss='img'">`,
@@ -80,7 +80,7 @@ async function openAndPlay(fragment: string): Promise<Page> {
   page.on('request', (r) => {
     if (/x-img|javascript:/.test(r.url())) injectedRequests.push(r.url());
   });
-  await page.goto(`${inject('baseUrl')}${fragment}`);
+  await gotoWorkspace(page, `${inject('baseUrl')}${fragment}`);
   await page.waitForFunction(() => {
     const status = window.__eosLab?.store.getState().status;
     return status === 'ready' || status === 'error' || document.querySelector('[data-testid="link-error"]') !== null;

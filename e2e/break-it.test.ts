@@ -5,7 +5,7 @@
  */
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
-import { watchErrors } from './browser';
+import { gotoWorkspace, watchErrors } from './browser';
 import { appSession, openPage, position, verdictRows, waitForStep } from './ui-helpers';
 
 const app = appSession();
@@ -72,7 +72,7 @@ describe('Break it', () => {
     // three cores: two workers
     await page.addInitScript(() => Object.defineProperty(Navigator.prototype, 'hardwareConcurrency', { get: () => 3 }));
     const errors = watchErrors(page);
-    await page.goto(inject('baseUrl'));
+    await gotoWorkspace(page, inject('baseUrl'));
     await page.getByTestId('verdict').waitFor();
     const panel = await openFromGallery(page, 'at-least-once-consumer-crash');
     await panel.getByTestId('break-it-start').click();
@@ -133,7 +133,7 @@ describe('Break it', () => {
 
     const other = await app.browser.newPage();
     const otherErrors = watchErrors(other);
-    await other.goto(`${inject('baseUrl')}${link.slice(link.indexOf('#'))}`);
+    await gotoWorkspace(other, `${inject('baseUrl')}${link.slice(link.indexOf('#'))}`);
     const reopened = other.getByTestId('break-it');
     await reopened.waitFor();
     expect(await reopened.getByTestId('break-it-property').inputValue()).toBe(await panel.getByTestId('break-it-property').inputValue());
@@ -157,7 +157,7 @@ describe('Break it', () => {
 
   it('shows the link to the search in a field as wide as the panel, in the page’s theme, as Share does', async () => {
     const page = await app.browser.newPage({ viewport: { width: 1280, height: 720 }, colorScheme: 'dark' });
-    await page.goto(inject('baseUrl'));
+    await gotoWorkspace(page, inject('baseUrl'));
     await page.getByTestId('verdict').waitFor();
     await page.getByTestId('open-share').click();
     const share = await page.getByTestId('share-link').evaluate((el) => getComputedStyle(el).backgroundColor);

@@ -36,3 +36,13 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: `${ARTIFACTS}/${name}.png`, fullPage: true });
 }
+
+/**
+ * Opens the page at `url` and waits for its workspace (the page's second stage, src/page.tsx) to take
+ * over from the first (src/shell/, the run from the engine worker): from then on the store hook
+ * `window.__eosLab` is there and every panel renders. e2e/two-stage-boot.test.ts tests the first stage.
+ */
+export async function gotoWorkspace(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await page.waitForFunction(() => (window as { __eosLab?: unknown }).__eosLab !== undefined, undefined, { timeout: 60_000 });
+}

@@ -7,7 +7,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { heavyScenario, longScenario } from '../bench/budgetScenarios';
 import { DEFAULT_LINK_VIEW, encodeLink } from '../src/sim/scenario/link';
-import { launchBrowser, screenshot, watchErrors } from './browser';
+import { gotoWorkspace, launchBrowser, screenshot, watchErrors } from './browser';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -21,7 +21,7 @@ describe('page budgets', () => {
   it('the heavy link opens to the size message and the page answers input', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
     const errors = watchErrors(page);
-    await page.goto(`${inject('baseUrl')}${encodeLink(heavyScenario(), DEFAULT_LINK_VIEW)}`);
+    await gotoWorkspace(page, `${inject('baseUrl')}${encodeLink(heavyScenario(), DEFAULT_LINK_VIEW)}`);
     const notice = page.getByTestId('budget-notice');
     await notice.waitFor({ timeout: 10000 });
     expect(await notice.getAttribute('data-kind')).toBe('size');
@@ -42,7 +42,7 @@ describe('page budgets', () => {
   it('a long run shows its progress and Cancel stops it with the run so far', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
     const errors = watchErrors(page);
-    await page.goto(inject('baseUrl'));
+    await gotoWorkspace(page, inject('baseUrl'));
     await page.getByTestId('verdict').waitFor();
     await page.evaluate((s) => window.__eosLab?.store.getState().load(s), longScenario(150000));
     await page.getByTestId('run-progress').waitFor({ timeout: 5000 });

@@ -10,7 +10,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { decodeLink, findPreset } from '../src/sim';
 import { PRESET_TEXT_KO } from '../src/sim/presets/ko';
-import { launchBrowser, screenshot, watchErrors } from './browser';
+import { gotoWorkspace, launchBrowser, screenshot, watchErrors } from './browser';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -24,7 +24,7 @@ afterAll(async () => {
 async function galleryPair(viewport: { width: number; height: number }) {
   const page = await browser.newPage({ viewport });
   const errors = watchErrors(page);
-  await page.goto(inject('baseUrl'));
+  await gotoWorkspace(page, inject('baseUrl'));
   await page.getByTestId('open-gallery').click();
   await page.getByTestId('gallery').getByTestId('compare-db-sink-duplicate-db-sink-inbox').click();
   const view = page.getByTestId('compare-view');
@@ -54,7 +54,7 @@ describe('A/B comparison', () => {
   it('a gallery pair lists every difference that decides it: cluster settings, client config, sends and faults', async () => {
     const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
     const errors = watchErrors(page);
-    await page.goto(inject('baseUrl'));
+    await gotoWorkspace(page, inject('baseUrl'));
     await page.getByTestId('open-gallery').click();
     await page.getByTestId('gallery').getByTestId('compare-acks-1-leader-failover-loss-min-insync-blocks-writes').click();
     const settings = page.getByTestId('compare-view').getByTestId('compare-settings');
@@ -114,7 +114,7 @@ describe('A/B comparison', () => {
     await view.getByTestId('compare-copy-link').click();
     await expect.poll(() => page.evaluate(() => location.hash)).toMatch(/^#ab=1\./);
     const again = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    await again.goto(page.url());
+    await gotoWorkspace(again, page.url());
     await again.getByTestId('compare-view').waitFor();
     await expect
       .poll(() => again.locator('[data-testid="compare-verdict"] tr[data-layer="sink"]').first().getAttribute('data-differs'))
@@ -139,7 +139,7 @@ describe('A/B comparison', () => {
   it('Back out of a comparison shows what the entry before it describes; Forward opens the comparison again, its address kept', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     const errors = watchErrors(page);
-    await page.goto(inject('baseUrl'));
+    await gotoWorkspace(page, inject('baseUrl'));
     await page.getByTestId('open-gallery').click();
     await page.getByTestId('gallery').getByTestId('open-lost-ack-idempotent').click();
     await page.getByTestId('timeline').waitFor();
@@ -195,7 +195,7 @@ describe('A/B comparison', () => {
     };
     const lostAck = findPreset('lost-ack-idempotent')!;
     const acks0 = findPreset('acks-0-loss')!;
-    await page.goto(inject('baseUrl'));
+    await gotoWorkspace(page, inject('baseUrl'));
     await page.getByTestId('open-gallery').click();
     await page.getByTestId('gallery').getByTestId('open-lost-ack-idempotent').click();
     await page.getByTestId('timeline').waitFor();
@@ -249,7 +249,7 @@ describe('A/B comparison', () => {
   it('a setting changed in the page: enable.idempotence off makes the log layer differ; the cost panel states its assumptions', async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     const errors = watchErrors(page);
-    await page.goto(inject('baseUrl'));
+    await gotoWorkspace(page, inject('baseUrl'));
     await page.getByTestId('open-gallery').click();
     await page.getByTestId('gallery').getByTestId('open-lost-ack-idempotent').click();
     await page.getByTestId('timeline').waitFor();
@@ -291,7 +291,7 @@ describe('A/B comparison', () => {
   it('the committed rate is over the window the cost panel states, on the run and on both sides of A/B', async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     const errors = watchErrors(page);
-    await page.goto(inject('baseUrl'));
+    await gotoWorkspace(page, inject('baseUrl'));
     const cost = page.getByTestId('cost-panel');
     await cost.waitFor();
     // the opening story: 2 records over its 4,517 ms is 0.44/s (it read 76.92/s, 2 records in 26 ms)

@@ -13,7 +13,7 @@ import { setConfigValues } from '../src/sim/scenario/edits';
 import type { Scenario } from '../src/sim/scenario/schema';
 import { DOCS_KO } from '../src/ui/config/docsKo';
 import { CONFIG_STRINGS } from '../src/ui/config/strings';
-import { launchBrowser, screenshot, watchErrors } from './browser';
+import { gotoWorkspace, launchBrowser, screenshot, watchErrors } from './browser';
 import { closeConfig, openConfig } from './ui-helpers';
 
 let browser: Browser;
@@ -34,7 +34,7 @@ const ORDERS = { scope: 'client', client: 'orders-service' } as const;
 async function open(): Promise<{ page: Page; errors: string[]; config: Locator }> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
   const errors = watchErrors(page);
-  await page.goto(inject('baseUrl'));
+  await gotoWorkspace(page, inject('baseUrl'));
   await page.getByRole('heading', { name: /consumer got the order twice/ }).waitFor();
   return { page, errors, config: await openConfig(page) };
 }

@@ -11,7 +11,7 @@ import { PRESETS } from '../src/sim/presets';
 import { runScenario } from '../src/sim/run';
 import type { Scenario } from '../src/sim/scenario/schema';
 import { scenarioArb } from '../tests/properties/arbitraries';
-import { launchBrowser, watchErrors } from './browser';
+import { gotoWorkspace, launchBrowser, watchErrors } from './browser';
 
 let browser: Browser;
 let page: Page;
@@ -21,7 +21,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
   page = await browser.newPage();
   errors = watchErrors(page);
-  await page.goto(inject('baseUrl'));
+  await gotoWorkspace(page, inject('baseUrl'));
   await page.waitForFunction(() => window.__eosLab?.store.getState().status === 'ready');
 });
 afterAll(async () => {

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { bigDump } from '../bench/dumpData';
 import { findPreset } from '../src/sim';
 import { MAX_LINKABLE_TEXT } from '../src/ui/dump/dumpLink';
-import { launchBrowser, screenshot, watchErrors } from './browser';
+import { gotoWorkspace, launchBrowser, screenshot, watchErrors } from './browser';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -37,7 +37,7 @@ describe('dump import', () => {
   it('one view at a time: over the dump form Configuration, Share and Embed say why they wait; Compare A/B replaces the dump and closes to the simulator', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     const errors = watchErrors(page);
-    await page.goto(`${inject('baseUrl')}#preset=zombie-fencing`);
+    await gotoWorkspace(page, `${inject('baseUrl')}#preset=zombie-fencing`);
     await page.getByTestId('timeline').waitFor();
     const title = findPreset('zombie-fencing')!.title;
     await page.getByTestId('import-dump').click();
@@ -92,7 +92,7 @@ describe('dump import', () => {
   it('a dropped dump shows its lane and the LSO pinned by the right producer', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     const errors = watchErrors(page);
-    await page.goto(inject('baseUrl'));
+    await gotoWorkspace(page, inject('baseUrl'));
     await page.getByTestId('import-dump').click();
     await dropFiles(page, [{ name: '00000000000000000000.log.txt', text: fixture('kafka/kafka-4.0-print-data-log.txt') }]);
     await page.getByTestId('dump-view').waitFor();
@@ -110,7 +110,7 @@ describe('dump import', () => {
     await expect.poll(() => page.evaluate(() => location.hash)).toMatch(/^#dump=1\./);
     const url = page.url();
     const again = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await again.goto(url);
+    await gotoWorkspace(again, url);
     await expect
       .poll(() =>
         again
@@ -130,7 +130,7 @@ describe('dump import', () => {
   it('an imported dump is a history entry named by its link: Back returns to the run it was imported over, Forward reopens it', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     const errors = watchErrors(page);
-    await page.goto(`${inject('baseUrl')}#preset=zombie-fencing&step=7`);
+    await gotoWorkspace(page, `${inject('baseUrl')}#preset=zombie-fencing&step=7`);
     await page.getByTestId('timeline').waitFor();
     // the run's own address, once hashSync has written it
     await expect.poll(() => page.evaluate(() => location.hash)).toMatch(/^#s=1\./);
@@ -178,7 +178,7 @@ describe('dump import', () => {
   it('a dump too large for a link is read by the worker, drawn, and says it has no link', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     const errors = watchErrors(page);
-    await page.goto(inject('baseUrl'));
+    await gotoWorkspace(page, inject('baseUrl'));
     await page.getByTestId('import-dump').click();
     const text = bigDump(5000);
     expect(text.length).toBeGreaterThan(MAX_LINKABLE_TEXT);
@@ -195,7 +195,7 @@ describe('dump import', () => {
   it('two segments of one partition are one lane; a malformed paste names the line', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     const errors = watchErrors(page);
-    await page.goto(inject('baseUrl'));
+    await gotoWorkspace(page, inject('baseUrl'));
     await page.getByTestId('import-dump').click();
     await page.getByTestId('dump-text').fill(fixture('malformed/bad-number.txt'));
     await page.getByTestId('dump-open').click();

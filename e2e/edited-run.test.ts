@@ -9,7 +9,7 @@ import { findPreset } from '../src/sim/presets';
 import { runScenario } from '../src/sim/run';
 import { decodeLink } from '../src/sim/scenario/link';
 import { presetOrigin } from '../src/sim/scenario/origin';
-import { launchBrowser, screenshot, watchErrors } from './browser';
+import { gotoWorkspace, launchBrowser, screenshot, watchErrors } from './browser';
 import { axe, closeConfig, openConfig } from './ui-helpers';
 
 let browser: Browser;
@@ -25,7 +25,7 @@ const story = findPreset('opening-story')!;
 async function open(url: string): Promise<{ page: Page; errors: string[] }> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   const errors = watchErrors(page);
-  await page.goto(url);
+  await gotoWorkspace(page, url);
   await page.getByRole('heading', { name: story.title }).waitFor();
   return { page, errors };
 }

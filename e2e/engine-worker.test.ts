@@ -18,7 +18,7 @@ import type { Scenario } from '../src/sim/scenario/schema';
 import { replayTo } from '../src/sim/trace/trace';
 import { verdictViewAt } from '../src/sim/views';
 import type { StepViews } from '../src/store/engine/protocol';
-import { launchBrowser, watchErrors } from './browser';
+import { gotoWorkspace, launchBrowser, watchErrors } from './browser';
 
 let browser: Browser;
 let page: Page;
@@ -29,7 +29,7 @@ beforeAll(async () => {
   page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
   errors = watchErrors(page);
   await page.addInitScript(OBSERVE);
-  await page.goto(inject('baseUrl'));
+  await gotoWorkspace(page, inject('baseUrl'));
   await page.waitForFunction(() => window.__eosLab?.store.getState().status === 'ready');
 });
 afterAll(async () => {

@@ -12,7 +12,7 @@ import { findPreset } from '../src/sim/presets';
 import { encodeLink } from '../src/sim/scenario/link';
 import { GOLDEN_FIGURES, goldenFigureName, normalizeSvg } from '../src/ui/export/figure/normalize';
 import { textWidth } from '../src/ui/export/figure/textMetrics';
-import { launchBrowser, watchErrors } from './browser';
+import { gotoWorkspace, launchBrowser, watchErrors } from './browser';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -37,7 +37,7 @@ describe('the exported figure', () => {
       const link = encodeLink(preset.scenario, { step: g.step === 'end' ? 3_000_000 : g.step, selection: null, language: g.language });
       const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
       const errors = watchErrors(page);
-      await page.goto(`${inject('baseUrl')}${link}`);
+      await gotoWorkspace(page, `${inject('baseUrl')}${link}`);
       await page.getByTestId('verdict').waitFor();
       await page.getByTestId('open-export').click();
       const dialog = page.getByTestId('export-dialog');

@@ -7,7 +7,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { findPreset } from '../src/sim/presets';
 import { encodeLink } from '../src/sim/scenario/link';
-import { launchBrowser, screenshot, watchErrors } from './browser';
+import { gotoWorkspace, launchBrowser, screenshot, watchErrors } from './browser';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -27,7 +27,7 @@ describe('the header on a wide screen', () => {
       if (!preset) throw new Error('no preset');
       const page = await browser.newPage({ viewport: { width, height: 900 } });
       const errors = watchErrors(page);
-      await page.goto(`${inject('baseUrl')}${encodeLink(preset.scenario, { step: 0, selection: null, language: 'en' })}`);
+      await gotoWorkspace(page, `${inject('baseUrl')}${encodeLink(preset.scenario, { step: 0, selection: null, language: 'en' })}`);
       await page.getByTestId('verdict').waitFor();
       const title = page.locator('.scenario-title h2');
       const lines = await title.evaluate((h) =>

@@ -5,7 +5,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser, watchErrors } from './browser';
+import { gotoWorkspace, launchBrowser, watchErrors } from './browser';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -34,7 +34,7 @@ describe('history', () => {
   it('Back and Forward move between opened scenarios and forks; steps do not add entries', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
     const errors = watchErrors(page);
-    await page.goto(inject('baseUrl'));
+    await gotoWorkspace(page, inject('baseUrl'));
     await page.getByTestId('verdict').waitFor();
     expect(await scenarioId(page)).toBe('opening-story');
     const first = await settled(page);
@@ -81,7 +81,7 @@ describe('history', () => {
 
   it('opening a scenario scrolls the side column back to its top', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
-    await page.goto(inject('baseUrl'));
+    await gotoWorkspace(page, inject('baseUrl'));
     await page.getByTestId('verdict').waitFor();
     const side = page.locator('.side-column');
     await side.evaluate((el) => el.scrollTo(0, el.scrollHeight));

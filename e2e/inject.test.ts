@@ -23,7 +23,7 @@ import {
 } from '../src/sim/scenario/edits';
 import type { Scenario } from '../src/sim/scenario/schema';
 import { ordersToBilling } from '../tests/fixtures/ordersToBilling';
-import { launchBrowser, screenshot, watchErrors } from './browser';
+import { gotoWorkspace, launchBrowser, screenshot, watchErrors } from './browser';
 import { closeConfig, openConfig, verdictRows } from './ui-helpers';
 
 let browser: Browser;
@@ -72,7 +72,7 @@ function firstAck(trace: Trace): { id: number; step: number } {
 async function open(): Promise<{ page: Page; errors: string[] }> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
   const errors = watchErrors(page);
-  await page.goto(inject('baseUrl'));
+  await gotoWorkspace(page, inject('baseUrl'));
   await page.getByRole('heading', { name: /consumer got the order twice/ }).waitFor();
   return { page, errors };
 }
@@ -211,7 +211,7 @@ describe('failure injection', () => {
     await panel.getByRole('button', { name: 'Crash broker', exact: true }).waitFor();
     await expect(panel.getByRole('button', { name: 'Slow replication link', exact: true }).count()).resolves.toBe(0);
     // a broker of a cluster of three has them all
-    await page.goto(`${inject('baseUrl')}#preset=acks-1-leader-failover-loss`);
+    await gotoWorkspace(page, `${inject('baseUrl')}#preset=acks-1-leader-failover-loss`);
     await page.reload();
     await page.getByTestId('verdict').waitFor();
     await panel.getByLabel('Process').selectOption('broker-1');

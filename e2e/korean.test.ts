@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { PRESETS } from '../src/sim/presets';
 import { runScenario } from '../src/sim/run';
 import { encodeLink } from '../src/sim/scenario/link';
-import { launchBrowser, watchErrors } from './browser';
+import { gotoWorkspace, launchBrowser, watchErrors } from './browser';
 import { allowList, chartWords, englishWords, runWords, scenarioWords, stateWords } from './korean-words';
 import { everyPanel } from './ui-helpers';
 
@@ -98,7 +98,7 @@ describe('Korean, every preset', () => {
     ]);
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     const errors = watchErrors(page);
-    await page.goto(`${inject('baseUrl')}${encodeLink(preset.scenario, { step: 0, selection: null, language: 'ko' })}`);
+    await gotoWorkspace(page, `${inject('baseUrl')}${encodeLink(preset.scenario, { step: 0, selection: null, language: 'ko' })}`);
     await page.getByTestId('verdict').waitFor();
     await settled(page);
     const found = new Map<string, Set<string>>();
@@ -178,7 +178,7 @@ describe('the browser’s language', () => {
   it('a browser set to Korean opens in Korean; a link that says English wins', async () => {
     const context = await browser.newContext({ locale: 'ko-KR' });
     const page = await context.newPage();
-    await page.goto(inject('baseUrl'));
+    await gotoWorkspace(page, inject('baseUrl'));
     await page.getByTestId('verdict').waitFor();
     await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe('ko');
     // the page writes its own link a moment after a run lands (src/share/hashSync.ts): wait for it, so
@@ -186,14 +186,14 @@ describe('the browser’s language', () => {
     await page.waitForFunction(() => window.location.hash.startsWith('#s='));
     const preset = PRESETS[0];
     if (!preset) throw new Error('no preset');
-    await page.goto(`${inject('baseUrl')}${encodeLink(preset.scenario, { step: 0, selection: null, language: 'en' })}`);
+    await gotoWorkspace(page, `${inject('baseUrl')}${encodeLink(preset.scenario, { step: 0, selection: null, language: 'en' })}`);
     await page.reload();
     await page.getByTestId('verdict').waitFor();
     await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe('en');
     await context.close();
     const en = await browser.newContext({ locale: 'en-US' });
     const p2 = await en.newPage();
-    await p2.goto(inject('baseUrl'));
+    await gotoWorkspace(p2, inject('baseUrl'));
     await p2.getByTestId('verdict').waitFor();
     expect(await p2.evaluate(() => document.documentElement.lang)).toBe('en');
     await en.close();

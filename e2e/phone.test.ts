@@ -8,7 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { findPreset } from '../src/sim/presets';
 import { encodeLink } from '../src/sim/scenario/link';
-import { launchBrowser, screenshot, watchErrors } from './browser';
+import { gotoWorkspace, launchBrowser, screenshot, watchErrors } from './browser';
 import { axe } from './ui-helpers';
 
 let browser: Browser;
@@ -26,7 +26,7 @@ async function openPhone(id: string, language: 'en' | 'ko', step: number): Promi
   if (!preset) throw new Error(id);
   const page = await browser.newPage({ viewport: PHONE });
   const errors = watchErrors(page);
-  await page.goto(`${inject('baseUrl')}${encodeLink(preset.scenario, { step, selection: null, language })}`);
+  await gotoWorkspace(page, `${inject('baseUrl')}${encodeLink(preset.scenario, { step, selection: null, language })}`);
   await page.getByTestId('verdict').waitFor();
   await page.locator('.tl-msc-label').first().waitFor();
   return { page, errors };

@@ -14,7 +14,7 @@ import { runScenario } from '../src/sim/run';
 import { toBase64Url } from '../src/sim/scenario/base64url';
 import { decodeLink, encodeLink } from '../src/sim/scenario/link';
 import { LINK_DICTIONARY_V1 } from '../src/sim/scenario/linkDictionary';
-import { launchBrowser, screenshot, watchErrors } from './browser';
+import { gotoWorkspace, launchBrowser, screenshot, watchErrors } from './browser';
 import { everyStep } from './ui-helpers';
 
 let browser: Browser;
@@ -31,7 +31,7 @@ const storyLink = encodeLink(story.scenario, { step: 0, selection: null, languag
 async function open(fragment: string): Promise<{ page: Page; errors: string[] }> {
   const page = await browser.newPage();
   const errors = watchErrors(page);
-  await page.goto(`${inject('baseUrl')}${fragment}`);
+  await gotoWorkspace(page, `${inject('baseUrl')}${fragment}`);
   return { page, errors };
 }
 

@@ -2,7 +2,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { findPreset } from '../src/sim/presets';
 import { runScenario } from '../src/sim/run';
-import { launchBrowser, screenshot, watchErrors } from './browser';
+import { gotoWorkspace, launchBrowser, screenshot, watchErrors } from './browser';
 import { everyStep } from './ui-helpers';
 
 let browser: Browser;
@@ -17,7 +17,7 @@ describe('app shell', () => {
   it('opens on opening-story, steps, and the log changes', async () => {
     const page = await browser.newPage();
     const errors = watchErrors(page);
-    await page.goto(inject('baseUrl'));
+    await gotoWorkspace(page, inject('baseUrl'));
     await page.getByRole('heading', { name: /consumer got the order twice/ }).waitFor();
     const before = await page.getByTestId('logs').innerText();
     await everyStep(page);
@@ -33,7 +33,7 @@ describe('app shell', () => {
 
   it('computes the same traceHash as Node for the same scenario', async () => {
     const page = await browser.newPage();
-    await page.goto(inject('baseUrl'));
+    await gotoWorkspace(page, inject('baseUrl'));
     const hash = await page.getByTestId('trace-hash').getAttribute('data-trace-hash');
     const preset = findPreset('opening-story');
     expect(preset).toBeDefined();

@@ -10,7 +10,7 @@ import { setConfigValues } from '../src/sim/scenario/edits';
 import { javaCode } from '../src/ui/code/javaCode';
 import { EOS_NOTES } from '../src/ui/notes/eosNotes';
 import { EOS_LAYERS, EOS_TRIAD } from '../src/ui/verdict/eosLayers';
-import { watchErrors } from './browser';
+import { gotoWorkspace, watchErrors } from './browser';
 import { appSession, axe, loadScenario, openConfig } from './ui-helpers';
 
 const app = appSession();
@@ -95,7 +95,7 @@ describe('the syllabus panels', () => {
     await app.page.close();
     app.page = await app.browser.newPage({ viewport: { width: 1280, height: 720 } });
     app.errors = watchErrors(app.page);
-    await app.page.goto(`${inject('baseUrl')}#gallery`);
+    await gotoWorkspace(app.page, `${inject('baseUrl')}#gallery`);
     const gallery = app.page.getByTestId('gallery');
     await gallery.waitFor();
     expect(await gallery.locator('[data-row="idempotent-write"] [data-preset="counter-set-vs-incr"]').count()).toBe(1);

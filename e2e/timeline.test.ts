@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { findPreset } from '../src/sim/presets';
 import { runScenario } from '../src/sim/run';
-import { launchBrowser, screenshot, watchErrors } from './browser';
+import { gotoWorkspace, launchBrowser, screenshot, watchErrors } from './browser';
 import { everyStep } from './ui-helpers';
 
 let browser: Browser;
@@ -23,7 +23,7 @@ afterAll(async () => {
 const totalSteps = runScenario(findPreset('opening-story')?.scenario).steps.length;
 
 async function openAtEnd(page: Page): Promise<void> {
-  await page.goto(inject('baseUrl'));
+  await gotoWorkspace(page, inject('baseUrl'));
   await page.getByTestId('timeline').waitFor();
   await everyStep(page);
   const step = page.getByRole('button', { name: /Step/ });
@@ -50,7 +50,7 @@ describe('timeline', () => {
   it('shows orders-0 at offsets 100 and 101, with details on focus and hover, and selects', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     const errors = watchErrors(page);
-    await page.goto(inject('baseUrl'));
+    await gotoWorkspace(page, inject('baseUrl'));
     await page.getByTestId('timeline').waitFor();
     // before anything was produced the lane is empty
     await expect.poll(() => laneAlt(page, 'orders-0').innerText()).toContain('orders-0: no records');
@@ -159,7 +159,7 @@ describe('timeline', () => {
 
   it('shows only what exists at the current step', async () => {
     const page = await browser.newPage();
-    await page.goto(inject('baseUrl'));
+    await gotoWorkspace(page, inject('baseUrl'));
     await page.getByTestId('timeline').waitFor();
     const summary = page.getByTestId('msc-summary');
     expect(await summary.innerText()).toMatch(/^0 envelopes sent by step 0/);
@@ -175,7 +175,7 @@ describe('timeline', () => {
   it('speaks Korean when the page does: titles, buttons, hints and legends', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     const errors = watchErrors(page);
-    await page.goto(inject('baseUrl'));
+    await gotoWorkspace(page, inject('baseUrl'));
     await page.getByTestId('timeline').waitFor();
     await page.getByRole('button', { name: '한국어' }).click();
     await page.getByRole('heading', { name: '파티션 로그' }).waitFor();

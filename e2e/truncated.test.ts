@@ -11,7 +11,7 @@ import { findPreset } from '../src/sim/presets';
 import { runScenario } from '../src/sim/run';
 import { encodeLink } from '../src/sim/scenario/link';
 import { LANE_GEOMETRY } from '../src/ui/timeline/laneLayout';
-import { launchBrowser, watchErrors } from './browser';
+import { gotoWorkspace, launchBrowser, watchErrors } from './browser';
 import { verdictRows, waitForStep } from './ui-helpers';
 
 let browser: Browser;
@@ -32,7 +32,7 @@ async function openAtEnd(id: string): Promise<{ page: Page; errors: string[]; to
   const total = runScenario(preset.scenario).steps.length;
   const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
   const errors = watchErrors(page);
-  await page.goto(`${inject('baseUrl')}${encodeLink(preset.scenario, { step: total, selection: null, language: 'en' })}`);
+  await gotoWorkspace(page, `${inject('baseUrl')}${encodeLink(preset.scenario, { step: total, selection: null, language: 'en' })}`);
   await page.getByTestId('timeline').waitFor();
   await waitForStep(page, total);
   return { page, errors, total };

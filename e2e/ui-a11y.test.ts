@@ -8,7 +8,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findPreset, PRESETS } from '../src/sim/presets';
 import { PRESET_TEXT_KO } from '../src/sim/presets/ko';
-import { ARTIFACTS, launchBrowser, watchErrors } from './browser';
+import { ARTIFACTS, gotoWorkspace, launchBrowser, watchErrors } from './browser';
 import { axe, loadScenario, openPage, position, waitForStep } from './ui-helpers';
 
 let browser: Browser;
@@ -104,7 +104,7 @@ describe('accessibility and screenshots of the main view', () => {
   it('honours prefers-reduced-motion', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 720 }, reducedMotion: 'reduce' });
     const { inject } = await import('vitest');
-    await page.goto(inject('baseUrl'));
+    await gotoWorkspace(page, inject('baseUrl'));
     await page.getByTestId('verdict').waitFor();
     const transitions = await page.evaluate(
       () =>

@@ -5,7 +5,7 @@
 import { createRequire } from 'node:module';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, inject } from 'vitest';
-import { launchBrowser, watchErrors } from './browser';
+import { gotoWorkspace, launchBrowser, watchErrors } from './browser';
 
 /** The app open in one Chromium page for a whole test file, its console errors collected (a test may open a fresh page). */
 export interface AppSession {
@@ -30,7 +30,7 @@ export function appSession(): AppSession {
 
 export async function openPage(browser: Browser, size = { width: 1280, height: 720 }): Promise<Page> {
   const page = await browser.newPage({ viewport: size });
-  await page.goto(inject('baseUrl'));
+  await gotoWorkspace(page, inject('baseUrl'));
   await page.getByTestId('verdict').waitFor();
   return page;
 }

@@ -6,13 +6,12 @@
  * follows the workspace's (the same classes and, where a test or the bench reads them, the same test
  * ids and labels), so the panels appear around a run that keeps its place.
  */
-import { memo, useMemo } from 'react';
-import { openSource } from '../embed/open';
+import { memo, useEffect, useMemo } from 'react';
 import { LanguageNotSupportedNote } from '../share/LanguageNote';
 import { PathErrors } from '../share/PathErrors';
 import { useShare } from '../share/shareState';
 import { shareText } from '../share/strings';
-import { DEFAULT_PRESET_ID, errorText, groupDigits } from '../sim/views';
+import { errorText, groupDigits } from '../sim/views';
 import { BudgetNoticeView } from '../ui/layout/BudgetNoticeView';
 import { Icon } from '../ui/playback/icons';
 import { Timeline } from '../ui/timeline/Timeline';
@@ -130,7 +129,10 @@ const ShellTimeline = memo(function ShellTimeline() {
   );
 });
 
-/** A link that cannot be opened, as text (the page's LinkErrorPanel says the same once the workspace is in). */
+/**
+ * A link that cannot be opened, as text (the page's LinkErrorPanel says the same once the workspace is
+ * in); its buttons, which open another run, wait for the workspace.
+ */
 const ShellLinkError = memo(function ShellLinkError() {
   const error = useShare((s) => s.linkError);
   const language = useShell((s) => s.language);
@@ -142,6 +144,15 @@ const ShellLinkError = memo(function ShellLinkError() {
       <p className="eos-link-error-kind">{t.kind[error.kind]}</p>
       <p data-testid="link-error-message">{errorText(error, language)}</p>
       {error.details && error.details.length > 0 && <PathErrors details={error.details} language={language} />}
+      {/* the workspace opens another run (and writes its link): until it is in, its buttons say they are coming */}
+      <div className="eos-actions">
+        <button type="button" className="eos-primary" disabled title={LOADING[language]}>
+          {t.openDefault}
+        </button>
+        <button type="button" disabled title={LOADING[language]}>
+          {t.browse}
+        </button>
+      </div>
     </section>
   );
 });
@@ -149,7 +160,8 @@ const ShellLinkError = memo(function ShellLinkError() {
 const ShellBudget = memo(function ShellBudget() {
   const budget = useShell((s) => s.budget);
   const language = useShell((s) => s.language);
-  return <BudgetNoticeView budget={budget} language={language} openDefault={() => void openSource(shellStore, DEFAULT_PRESET_ID)} />;
+  // opening another run waits for the workspace, which opens the URL's link again
+  return <BudgetNoticeView budget={budget} language={language} openDefault={null} waiting={LOADING[language]} />;
 });
 
 const ShellProgress = memo(function ShellProgress() {
@@ -170,6 +182,11 @@ export function Shell() {
   const shown = scenario !== null && run !== null && hasPanels && !linkError;
   const texts = run?.texts[language];
   const title = texts?.title ?? scenario?.id ?? '';
+  // the language and theme on <html>, as the workspace puts them (useDocumentSettings)
+  useEffect(() => {
+    document.documentElement.lang = language;
+    document.documentElement.dataset.theme = 'system';
+  }, [language]);
   return (
     <div className="app" data-status={shown ? 'ready' : status === 'ready' ? 'running' : status} data-stage="shell">
       <header className="app-header">

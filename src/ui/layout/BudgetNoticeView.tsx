@@ -11,11 +11,15 @@ import { budgetBody, budgetTitle, headlessCommand, headlessHint } from './budget
 export interface BudgetNoticeViewProps {
   readonly budget: PageBudgetStop | null;
   readonly language: 'en' | 'ko';
-  /** Opens the default scenario (offered when the run was refused). */
-  readonly openDefault: () => void;
+  /**
+   * Opens the default scenario (offered when the run was refused); null while it cannot yet (the
+   * page's first stage, src/shell/: the button is disabled, `waiting` its title).
+   */
+  readonly openDefault: (() => void) | null;
+  readonly waiting?: string;
 }
 
-export function BudgetNoticeView({ budget, language, openDefault }: BudgetNoticeViewProps) {
+export function BudgetNoticeView({ budget, language, openDefault, waiting }: BudgetNoticeViewProps) {
   const titleId = useId();
   if (!budget) return null;
   const refused = budget.kind === 'size';
@@ -39,7 +43,13 @@ export function BudgetNoticeView({ budget, language, openDefault }: BudgetNotice
         {language === 'ko' ? '시나리오 저장 (scenario.json)' : 'Save the scenario (scenario.json)'}
       </button>{' '}
       {refused && (
-        <button type="button" className="primary" onClick={openDefault}>
+        <button
+          type="button"
+          className="primary"
+          onClick={openDefault ?? undefined}
+          disabled={openDefault === null}
+          title={openDefault === null ? waiting : undefined}
+        >
           {language === 'ko' ? '기본 시나리오 열기' : 'Open the default scenario'}
         </button>
       )}
