@@ -15,6 +15,8 @@ import { browserLanguages, preferredLanguage } from '../ui/preferredLanguage';
 import type { ShellHandoff } from './handoff';
 import { Shell } from './Shell';
 import { releaseShellEngine, shellStore } from './shellStore';
+// the page's styles after the panels' own, in the order the workspace's graph had them (styles.css last)
+import '../share/share.css';
 import '../ui/styles.css';
 
 /** Fragments that open a view of their own over the default scenario (hashSync.ts, urlViews.ts). */
