@@ -6,6 +6,8 @@
 import { readFileSync } from 'node:fs';
 import type { Browser, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { longScenario } from '../bench/budgetScenarios';
+import { DEFAULT_LINK_VIEW, encodeLink } from '../src/sim/scenario/link';
 import { launchBrowser, watchErrors } from './browser';
 
 /** The in-process engine's and the workspace's chunks (vite.config.ts lists them in index.html's eos-lab-workspace meta). */
@@ -116,6 +118,25 @@ describe('the two-stage page boot', () => {
     await page.waitForFunction(() => window.__eosLab !== undefined, undefined, { timeout: 60_000 });
     expect(await page.getByTestId('link-error-message').innerText()).toBe(message);
     expect(await page.getByTestId('step-counter').count()).toBe(0);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('nothing to show after a while: the workspace takes over while its run computes, its progress line with Cancel', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+    const errors = watchErrors(page);
+    // the worker's engine script never arrives: the first stage has nothing to show
+    await page.route(/\/assets\/embed-engine\.js/, () => undefined);
+    await page.goto(`${inject('baseUrl')}${encodeLink(longScenario(150000), DEFAULT_LINK_VIEW)}`);
+    await page.locator('.app[data-stage="shell"]').waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('step-counter').count()).toBe(0);
+    // after LONG_RUN_MS (src/shell/boot.tsx) the workspace loads, and takes over while its own run computes
+    await page.waitForFunction(() => window.__eosLab !== undefined, undefined, { timeout: 60_000 });
+    expect(await page.evaluate(() => window.__eosLab?.store.getState().status)).toBe('running');
+    await page.getByTestId('run-cancel').click({ timeout: 5000, noWaitAfter: true });
+    const notice = page.getByTestId('budget-notice');
+    await notice.waitFor({ timeout: 60_000 });
+    expect(await notice.getAttribute('data-kind')).toBe('cancelled');
     expect(errors).toEqual([]);
     await page.close();
   });

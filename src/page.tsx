@@ -49,9 +49,14 @@ function openTheUrl(): void {
   showViewsOf(window.location.hash);
   followViewsInHistory(window);
 }
-/** The store's run is there to show: ready, stopped by a budget or invalid, or a link that cannot be opened. */
-function settled(): boolean {
+/**
+ * The store's run is there to show: ready, stopped by a budget or invalid, or a link that cannot be
+ * opened; or under way while the first stage shows nothing yet (a long run: the workspace's progress
+ * line has Cancel).
+ */
+function settled(shell: ShellHandoff): boolean {
   const { status } = simStore.getState();
+  if (status === 'running') return shell.pending();
   return status === 'ready' || status === 'error' || (status === 'idle' && shareStore.getState().linkError !== null);
 }
 
@@ -66,7 +71,7 @@ export function takeOver(shell: ShellHandoff): void {
   simStore.getState().setLanguage(shell.language());
   let started = false;
   const handOver = () => {
-    if (started || !settled()) return;
+    if (started || !settled(shell)) return;
     started = true;
     stopWatching();
     stopWatchingLinks();

@@ -19,6 +19,12 @@ import { releaseShellEngine, shellStore } from './shellStore';
 import '../share/share.css';
 import '../ui/styles.css';
 
+/**
+ * Nothing to show after this long (a long run in the worker, or a worker slow to start): the workspace
+ * loads anyway, so that its progress line, with Cancel, takes over (the first stage has no Cancel).
+ */
+const LONG_RUN_MS = 3000;
+
 /** Fragments that open a view of their own over the default scenario (hashSync.ts, urlViews.ts). */
 const OVER_DEFAULT = ['#gallery', '#dump=', '#ab='];
 
@@ -58,7 +64,10 @@ function Boot() {
   );
 }
 
-/** Renders the first stage and opens the URL's run; resolves once it (or why not) is on screen. */
+/**
+ * Renders the first stage and opens the URL's run; `shown` resolves once it (or why not) is on
+ * screen, or after LONG_RUN_MS without either.
+ */
 export function startShell(): { shown: Promise<void>; handoff: ShellHandoff } {
   const { search, hash } = window.location;
   const asked = shellSource(search, hash);
@@ -72,19 +81,22 @@ export function startShell(): { shown: Promise<void>; handoff: ShellHandoff } {
         <Boot />
       </StrictMode>,
     );
+  const done = () => {
+    const s = shellStore.getState();
+    return s.status === 'ready' || s.status === 'error' || shareStore.getState().linkError !== null;
+  };
   const shown = new Promise<void>((resolve) => {
-    const done = () => {
-      const s = shellStore.getState();
-      return s.status === 'ready' || s.status === 'error' || shareStore.getState().linkError !== null;
-    };
     if (done()) return resolve();
     const stops = [shellStore.subscribe(() => done() && finish()), shareStore.subscribe(() => done() && finish())];
+    const long = setTimeout(finish, LONG_RUN_MS);
     function finish() {
       for (const stop of stops) stop();
+      clearTimeout(long);
       resolve();
     }
   });
   const handoff: ShellHandoff = {
+    pending: () => !done(),
     language: () => shellStore.getState().language,
     stop() {
       const s = shellStore.getState();

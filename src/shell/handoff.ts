@@ -18,6 +18,8 @@ export interface ShellPosition {
 }
 
 export interface ShellHandoff {
+  /** True while the first stage shows neither a run nor why none can be shown (a long run, a worker slow to start). */
+  pending(): boolean;
   /** The language the first stage opened in (the link's, else the browser's). */
   language(): Language;
   /** Stops the first stage's playback and says where it stopped. */
