@@ -3,7 +3,7 @@
  * (chooseLanguage, kept in localStorage), else the first of the browser's languages
  * (navigator.languages, in the reader's order of preference) that EOS Lab speaks, else English.
  */
-import { type Language, simStore } from '../store/simStore';
+import type { Language } from '../store/simStore';
 
 export function preferredLanguage(languages: readonly string[] | undefined, chosen: Language | null = chosenLanguage()): Language {
   if (chosen) return chosen;
@@ -31,18 +31,5 @@ export function chosenLanguage(): Language | null {
     return v === 'en' || v === 'ko' ? v : null;
   } catch {
     return null; // storage forbidden (a sandboxed frame, privacy settings)
-  }
-}
-
-/**
- * The person chose a language: the page speaks it now, and a later load whose link names no
- * language (`#preset=<id>`, the bare address) opens in it; a link's own language still wins.
- */
-export function chooseLanguage(language: Language): void {
-  simStore.getState().setLanguage(language);
-  try {
-    globalThis.localStorage?.setItem(CHOSEN_LANGUAGE_KEY, language);
-  } catch {
-    // not kept: the page still switches
   }
 }

@@ -1,8 +1,8 @@
 /** Language (English / 한국어) and theme (system / light / dark), both kept in the store. */
 import { type Language, simStore, type Theme } from '../../store/simStore';
 import { useSim } from '../../store/useSim';
+import { chooseLanguage } from '../chooseLanguage';
 import { useStrings } from '../i18n';
-import { chooseLanguage } from '../preferredLanguage';
 
 const LANGUAGES: readonly { id: Language; label: string; lang: string }[] = [
   { id: 'en', label: 'English', lang: 'en' },

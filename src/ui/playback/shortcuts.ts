@@ -2,8 +2,8 @@
  * The keyboard shortcuts, in one table: the help dialog lists them and the key handler runs them.
  */
 import { simStore } from '../../store/simStore';
+import { chooseLanguage } from '../chooseLanguage';
 import type { Strings } from '../i18n';
-import { chooseLanguage } from '../preferredLanguage';
 import { allTargets, type JumpKind, type JumpTargets, nextPosition, previousPosition } from './jumps';
 
 export interface Shortcut {
