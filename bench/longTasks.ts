@@ -42,6 +42,8 @@ export interface LongTaskResult {
    */
   readonly workspaceMs: number;
   readonly workspaceMaxMs: number;
+  /** Gzipped JavaScript the page itself fetched until the workspace was in (the worker's script not included). */
+  readonly workspaceJsKb: number;
   /** The longest task while loading any preset into the open page, and which preset. */
   readonly presetsMaxMs: number;
   readonly presetsWorst: string;
@@ -103,6 +105,21 @@ async function bootFigures(page: Page): Promise<BootResult> {
   return { firstPaintMs: r.firstPaintMs, interactiveMs: r.interactiveMs, maxTaskMs: r.maxTaskMs, jsKb: gz / 1024 };
 }
 
+/** Gzipped JavaScript the page fetched (its own resource entries: entry and chunks) until `ms` after navigation. */
+async function scriptsKbUntil(page: Page, ms: number): Promise<number> {
+  const scripts = await page.evaluate(
+    (until) =>
+      performance
+        .getEntriesByType('resource')
+        .filter((e) => /\.js(\?|$)/.test(e.name) && e.startTime <= until)
+        .map((e) => new URL(e.name).pathname),
+    ms,
+  );
+  let gz = 0;
+  for (const path of new Set(scripts)) gz += gzipSync(readFileSync(join(ROOT, 'dist', path.replace(/^\//, ''))), { level: 9 }).length;
+  return gz / 1024;
+}
+
 /** Resolves when `selector` is in the page, and notes the time (performance.now()) as __interactive. */
 function waitInteractive(page: Page, selector: string): Promise<unknown> {
   return page.waitForFunction(
@@ -146,6 +163,7 @@ export async function measureLongTasks(): Promise<LongTaskResult> {
     );
     const workspaceMs = await page.evaluate(() => performance.now());
     const workspaceMaxMs = await take();
+    const workspaceJsKb = await scriptsKbUntil(page, workspaceMs);
     let presetsMaxMs = 0;
     let presetsWorst = '';
     for (const p of PRESETS) {
@@ -215,6 +233,7 @@ export async function measureLongTasks(): Promise<LongTaskResult> {
       heavyAfterMessageMaxMs,
       workspaceMs,
       workspaceMaxMs,
+      workspaceJsKb,
       presetsMaxMs,
       presetsWorst,
       playMaxMs,

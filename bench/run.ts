@@ -322,6 +322,14 @@ async function longTasks(): Promise<void> {
   }
   // the page's second stage: the workspace (the store's own run of the scenario, every panel) takes over
   figure('page-workspace-ms', 'index.html: the workspace in (every panel, the store ready; under CDP)', r.workspaceMs, 'ms');
+  // the whole, beside the target's part: the first stage's worker loads the engine's script, and the
+  // workspace the engine's chunks again (docs/architecture.md, the two-stage boot)
+  figure(
+    'page-all-js-kb',
+    "index.html: all JavaScript until the workspace is in, gzipped (the page's chunks and its first stage's engine script)",
+    r.workspaceJsKb + engineScriptKb(),
+    'KB',
+  );
   figure(
     'longtask-page-workspace-ms',
     "index.html: longest task from interactive to the workspace in (its chunks, the scenario's second run, the take-over; CDP)",
