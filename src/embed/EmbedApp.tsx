@@ -3,7 +3,7 @@
  * verdict so far — plus a link to open the same run in the full app.
  */
 
-import { memo, useMemo } from 'react';
+import { memo } from 'react';
 import { LanguageNotSupportedNote } from '../share/LanguageNote';
 import { PathErrors } from '../share/PathErrors';
 import { useShare } from '../share/shareState';
@@ -14,10 +14,10 @@ import type { Language } from '../store/simStore';
 import { BudgetNoticeView } from '../ui/layout/BudgetNoticeView';
 import { useStages } from '../ui/layout/stages';
 import { Icon } from '../ui/playback/icons';
-import { Timeline } from '../ui/timeline/Timeline';
 import { embedStore, useEmbed } from './embedStore';
 import { OpenInApp } from './OpenInApp';
 import { openSource } from './open';
+import { WorkerTimeline } from './WorkerTimeline';
 
 type Word = 'play' | 'pause' | 'back' | 'step' | 'open' | 'verdict' | 'scrub' | 'start' | 'playback' | 'timeline' | 'narration' | 'running';
 
@@ -142,36 +142,6 @@ const LogsInWords = memo(function LogsInWords() {
   );
 });
 
-/** The run's timeline, drawn from the views the worker sent: the lanes at the step, the run's diagram. */
-const EmbedTimeline = memo(function EmbedTimeline() {
-  const run = useEmbed((s) => s.run);
-  const panels = useEmbed((s) => s.panels);
-  const step = useEmbed((s) => s.step);
-  const selection = useEmbed((s) => s.selection);
-  const language = useEmbed((s) => s.language);
-  const payloads = useEmbed((s) => s.payloads);
-  const faultsKo = run?.faultsKo;
-  const translateFault = useMemo(
-    () => (label: string) => (language === 'ko' ? (faultsKo?.get(label) ?? label) : label),
-    [faultsKo, language],
-  );
-  if (!run || !panels) return null;
-  return (
-    <Timeline
-      lanes={panels.lanes}
-      extents={run.extents}
-      msc={run.msc}
-      step={step}
-      now={panels.time}
-      selection={selection}
-      onSelect={(s) => embedStore.getState().select(s)}
-      language={language}
-      translateFault={translateFault}
-      payloads={payloads}
-    />
-  );
-});
-
 const EmbedError = memo(function EmbedError() {
   const error = useShare((s) => s.linkError);
   const language = useEmbed((s) => s.language);
@@ -221,7 +191,7 @@ function RunPanels({ question, heading }: { readonly question: string | undefine
       {/* the timeline's panels are h3s: this keeps the headings in order (h1, h2, h3) */}
       <h2 className="visually-hidden">{heading}</h2>
       <div className="eos-embed-timeline" aria-busy={timelineShown ? undefined : true}>
-        {timelineShown && <EmbedTimeline />}
+        {timelineShown && <WorkerTimeline store={embedStore} />}
       </div>
       <LogsInWords />
     </>

@@ -6,7 +6,8 @@
  * follows the workspace's (the same classes and, where a test or the bench reads them, the same test
  * ids and labels), so the panels appear around a run that keeps its place.
  */
-import { memo, useEffect, useMemo } from 'react';
+import { memo, useEffect } from 'react';
+import { WorkerTimeline } from '../embed/WorkerTimeline';
 import { LanguageNotSupportedNote } from '../share/LanguageNote';
 import { PathErrors } from '../share/PathErrors';
 import { useShare } from '../share/shareState';
@@ -14,7 +15,6 @@ import { shareText } from '../share/strings';
 import { errorText, groupDigits } from '../sim/views';
 import { BudgetNoticeView } from '../ui/layout/BudgetNoticeView';
 import { Icon } from '../ui/playback/icons';
-import { Timeline } from '../ui/timeline/Timeline';
 import { strings } from '../ui/words';
 import { shellStore, useShell } from './shellStore';
 
@@ -96,36 +96,6 @@ const ShellPlayback = memo(function ShellPlayback() {
         {LOADING[language]}
       </p>
     </section>
-  );
-});
-
-/** The run's timeline, from the lanes and the diagram the worker sent (as the embed's). */
-const ShellTimeline = memo(function ShellTimeline() {
-  const run = useShell((s) => s.run);
-  const panels = useShell((s) => s.panels);
-  const step = useShell((s) => s.step);
-  const selection = useShell((s) => s.selection);
-  const language = useShell((s) => s.language);
-  const payloads = useShell((s) => s.payloads);
-  const faultsKo = run?.faultsKo;
-  const translateFault = useMemo(
-    () => (label: string) => (language === 'ko' ? (faultsKo?.get(label) ?? label) : label),
-    [faultsKo, language],
-  );
-  if (!run || !panels) return null;
-  return (
-    <Timeline
-      lanes={panels.lanes}
-      extents={run.extents}
-      msc={run.msc}
-      step={step}
-      now={panels.time}
-      selection={selection}
-      onSelect={(s) => shellStore.getState().select(s)}
-      language={language}
-      translateFault={translateFault}
-      payloads={payloads}
-    />
   );
 });
 
@@ -217,7 +187,7 @@ export function Shell() {
           <div className="workspace">
             <aside className="column actors-column" aria-label={t.actors} />
             <main className="column timeline-column">
-              <ShellTimeline />
+              <WorkerTimeline store={shellStore} />
             </main>
             <aside className="column side-column" aria-label={t.verdict} />
           </div>
