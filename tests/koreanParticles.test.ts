@@ -76,3 +76,14 @@ describe('Korean templates', () => {
     expect(found).toEqual([]);
   });
 });
+
+describe('the word epoch', () => {
+  it('takes one set of particles everywhere, as josa reads it (에포크: epoch를, epoch가, epoch로)', () => {
+    expect(josa('epoch', '을/를')).toBe('epoch를');
+    const consonantForm = /epoch(을|이 |은 |과 |으로 )/g;
+    const found: string[] = [];
+    for (const file of sources(join(__dirname, '../src/sim')).concat(sources(join(__dirname, '../src/ui'))))
+      for (const m of readFileSync(file, 'utf8').matchAll(consonantForm)) found.push(`${file.replace(/^.*\/src\//, 'src/')}: ${m[0]}`);
+    expect(found).toEqual([]);
+  });
+});

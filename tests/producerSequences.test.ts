@@ -203,7 +203,7 @@ describe('the bump in the narration', () => {
     const text = notes.map((f) => (f.kind === 'note' ? f.text : '')).join('');
     expect(text).toBe('bumped its own epoch to 1 after a batch failed or could not be confirmed; accounts-0 restarts at sequence 0');
     expect(translateNote(text, 'ko')).toBe(
-      '배치가 실패했거나 확인되지 않아 스스로 epoch을 1로 올렸습니다. accounts-0의 시퀀스는 0부터 다시 시작합니다',
+      '배치가 실패했거나 확인되지 않아 스스로 epoch를 1로 올렸습니다. accounts-0의 시퀀스는 0부터 다시 시작합니다',
     );
   });
 
@@ -223,7 +223,7 @@ describe('the bump in the narration', () => {
       'bumped its own epoch to 1 after a batch failed or could not be confirmed; orders-0 restarts at sequence 0; batches in flight rewritten: orders-0 epoch 0 sequence 1 → epoch 1 sequence 0',
     );
     expect(translateNote(text, 'ko')).toBe(
-      '배치가 실패했거나 확인되지 않아 스스로 epoch을 1로 올렸습니다. orders-0의 시퀀스는 0부터 다시 시작합니다. 다시 쓴 전송 중 배치: orders-0 epoch 0 시퀀스 1 → epoch 1 시퀀스 0',
+      '배치가 실패했거나 확인되지 않아 스스로 epoch를 1로 올렸습니다. orders-0의 시퀀스는 0부터 다시 시작합니다. 다시 쓴 전송 중 배치: orders-0 epoch 0 시퀀스 1 → epoch 1 시퀀스 0',
     );
   });
 });

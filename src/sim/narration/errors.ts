@@ -43,7 +43,7 @@ const EXPLAIN: Record<string, readonly [en: string, ko: string]> = {
   DUPLICATE_SEQUENCE_NUMBER: ['the batch was already written', '이미 기록된 배치입니다'],
   INVALID_PRODUCER_EPOCH: [
     'a newer epoch of this producerId exists: this producer is a zombie',
-    '이 producerId에 더 새로운 epoch이 있어 이 프로듀서는 좀비입니다',
+    '이 producerId에 더 새로운 epoch가 있어 이 프로듀서는 좀비입니다',
   ],
   INVALID_TXN_STATE: [
     'the request does not fit the transaction state the coordinator holds',
@@ -79,7 +79,7 @@ const EXPLAIN: Record<string, readonly [en: string, ko: string]> = {
   INVALID_RECORD: ['the broker refused the record', '브로커가 레코드를 거부했습니다'],
   PRODUCER_FENCED: [
     'a newer instance with the same transactional.id has a higher epoch: this producer is fenced',
-    '같은 transactional.id를 쓰는 더 새로운 인스턴스가 더 높은 epoch을 가져 이 프로듀서는 펜싱됐습니다',
+    '같은 transactional.id를 쓰는 더 새로운 인스턴스가 더 높은 epoch를 가져 이 프로듀서는 펜싱됐습니다',
   ],
   TRANSACTION_ABORTABLE: ['the transaction must be aborted', '트랜잭션을 취소해야 합니다'],
   TimeoutException: [

@@ -263,7 +263,7 @@ function producerId(ctx: NarrationContext, f: F<'producerId'>): string {
         ? say(
             lang,
             `: an older instance still using a lower epoch of this transactional.id is fenced on its next call`,
-            ` 더 낮은 epoch을 쓰는 이전 인스턴스가 있다면 다음 호출에서 펜싱됩니다.`,
+            ` 더 낮은 epoch를 쓰는 이전 인스턴스가 있다면 다음 호출에서 펜싱됩니다.`,
           )
         : '';
     return say(
@@ -503,7 +503,7 @@ const TXN_MEANING: Record<string, readonly [string, string]> = {
   CompleteAbort: ['every partition of the transaction has its ABORT marker', '트랜잭션의 모든 파티션에 ABORT 마커가 기록됐습니다'],
   PrepareEpochFence: [
     'a newer instance arrived while the transaction was open: the old epoch is fenced and the transaction will be aborted',
-    '트랜잭션이 열린 상태에서 새 인스턴스가 와서 이전 epoch을 펜싱하고 트랜잭션을 취소합니다',
+    '트랜잭션이 열린 상태에서 새 인스턴스가 와서 이전 epoch를 펜싱하고 트랜잭션을 취소합니다',
   ],
   Dead: ['the transactional.id expired', 'transactional.id가 만료됐습니다'],
 };
@@ -525,7 +525,7 @@ function epochBumped(ctx: NarrationContext, f: F<'txnState'>): string {
   const head = say(
     lang,
     `${coord} bumped transactional.id ${id} to epoch ${f.producerEpoch} (producerId ${f.producerId}); no transaction was open, so nothing is aborted`,
-    `${josa(coord, '이/가')} transactional.id ${id}의 epoch을 ${josa(String(f.producerEpoch), '으로/로')} 올렸습니다(producerId ${f.producerId}). 열린 트랜잭션이 없었으므로 취소되는 것은 없습니다.`,
+    `${josa(coord, '이/가')} transactional.id ${id}의 epoch를 ${josa(String(f.producerEpoch), '으로/로')} 올렸습니다(producerId ${f.producerId}). 열린 트랜잭션이 없었으므로 취소되는 것은 없습니다.`,
   );
   if (others.length === 0)
     return `${head}${say(lang, `: an instance still using epoch ${old} would be fenced on its next call`, ` epoch ${josa(String(old), '을/를')} 쓰는 인스턴스가 있다면 다음 호출에서 펜싱됩니다.`)}`;
@@ -537,7 +537,7 @@ function epochBumped(ctx: NarrationContext, f: F<'txnState'>): string {
       say(
         lang,
         `${list('en', fencedLater)}, still on an older epoch, ${fencedLater.length === 1 ? 'is' : 'are'} fenced on ${fencedLater.length === 1 ? 'its' : 'their'} next call`,
-        ` 더 낮은 epoch을 쓰는 ${josa(list('ko', fencedLater), '은/는')} 다음 호출에서 펜싱됩니다.`,
+        ` 더 낮은 epoch를 쓰는 ${josa(list('ko', fencedLater), '은/는')} 다음 호출에서 펜싱됩니다.`,
       ),
     );
   if (idle.length)
@@ -545,7 +545,7 @@ function epochBumped(ctx: NarrationContext, f: F<'txnState'>): string {
       say(
         lang,
         `${list('en', idle)} makes no further call with ${idle.length === 1 ? 'its' : 'their'} old epoch, so nothing is fenced — and whatever this instance sends again is a new record: a business duplicate that transactional.id does not prevent`,
-        ` ${josa(list('ko', idle), '은/는')} 이전 epoch으로 더 호출하지 않으므로 펜싱되는 것은 없습니다. 이 인스턴스가 다시 보내는 것은 새 레코드이며, transactional.id가 막지 못하는 비즈니스 중복입니다.`,
+        ` ${josa(list('ko', idle), '은/는')} 이전 epoch로 더 호출하지 않으므로 펜싱되는 것은 없습니다. 이 인스턴스가 다시 보내는 것은 새 레코드이며, transactional.id가 막지 못하는 비즈니스 중복입니다.`,
       ),
     );
   return lang === 'ko' ? `${head}${parts.join('')}` : `${head}: ${parts.join('; ')}`;

@@ -140,7 +140,7 @@ const ALTER_REFUSED: Readonly<Record<string, readonly [en: string, ko: string]>>
   UNKNOWN_TOPIC_OR_PARTITION: ['the controller knows no such partition', '컨트롤러가 모르는 파티션입니다'],
   FENCED_LEADER_EPOCH: [
     'the request carries another leader epoch than the partition has now (leadership moved)',
-    '요청의 리더 epoch이 파티션의 현재 리더 epoch과 다릅니다(리더가 바뀜)',
+    '요청의 리더 epoch가 파티션의 현재 리더 epoch와 다릅니다(리더가 바뀜)',
   ],
   INVALID_REQUEST: [
     "the sender is not the partition's leader, or the ISR it asks for names a broker that holds no replica or leaves out the leader",
@@ -148,7 +148,7 @@ const ALTER_REFUSED: Readonly<Record<string, readonly [en: string, ko: string]>>
   ],
   INVALID_UPDATE_VERSION: [
     'the ISR changed since the leader asked: its partition epoch is stale',
-    '리더가 요청한 뒤 ISR이 바뀌어 요청의 파티션 epoch이 낡았습니다',
+    '리더가 요청한 뒤 ISR이 바뀌어 요청의 파티션 epoch가 낡았습니다',
   ],
   INELIGIBLE_REPLICA: [
     'a broker of the requested ISR is fenced or not registered',

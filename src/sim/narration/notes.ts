@@ -166,7 +166,7 @@ const KO_RULES: readonly Rule[] = [
   [
     /^bumped its own epoch to (\d+) after a batch failed or could not be confirmed; (.+?) restarts? at sequence 0(?:; batches in flight rewritten: (.+))?$/,
     (m) =>
-      `배치가 실패했거나 확인되지 않아 스스로 epoch을 ${josa(m[1] as string, '으로/로')} 올렸습니다. ${m[2]}의 시퀀스는 0부터 다시 시작합니다${m[3] ? `. 다시 쓴 전송 중 배치: ${m[3].replace(/sequence/g, '시퀀스')}` : ''}`,
+      `배치가 실패했거나 확인되지 않아 스스로 epoch를 ${josa(m[1] as string, '으로/로')} 올렸습니다. ${m[2]}의 시퀀스는 0부터 다시 시작합니다${m[3] ? `. 다시 쓴 전송 중 배치: ${m[3].replace(/sequence/g, '시퀀스')}` : ''}`,
   ],
   [
     /^transaction of (\S+) has been open (\d+) ms, more than transaction\.timeout\.ms=(\d+): fencing epoch (\d+) and aborting$/,

@@ -117,7 +117,7 @@ export function rpcClause(ctx: NarrationContext): string {
         ? say(
             lang,
             `${from} asks ${to} for the producerId and epoch of transactional.id ${str(p.transactionalId)} (InitProducerId)`,
-            `${josa(from, '이/가')} ${to}에게 transactional.id ${str(p.transactionalId)}의 producerId와 epoch을 요청합니다(InitProducerId).`,
+            `${josa(from, '이/가')} ${to}에게 transactional.id ${str(p.transactionalId)}의 producerId와 epoch를 요청합니다(InitProducerId).`,
           )
         : say(
             lang,

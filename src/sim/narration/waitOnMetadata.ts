@@ -36,6 +36,6 @@ export function metadataRequestClause(lang: Language, broker: string, client: st
   return say(
     lang,
     `${broker} answers the Metadata request of ${client} for ${which}: partitions, leaders and leader epochs as its metadata cache has them`,
-    `${josa(broker, '이/가')} ${client}의 Metadata 요청(${which})에 메타데이터 캐시에 있는 파티션, 리더, 리더 epoch으로 답합니다.`,
+    `${josa(broker, '이/가')} ${client}의 Metadata 요청(${which})에 메타데이터 캐시에 있는 파티션, 리더, 리더 epoch로 답합니다.`,
   );
 }

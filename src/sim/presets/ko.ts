@@ -138,14 +138,14 @@ export const PRESET_TEXT_KO: Readonly<Record<string, PresetText>> = {
     question:
       '프로듀서가 트랜잭션을 시작해 레코드를 쓴 뒤, transaction.timeout.ms=5000인 채로 12초 동안 멈춥니다. 그 트랜잭션은 어떻게 되고, 다음 send와 커밋은 어떻게 될까요?',
     expected:
-      '5초가 지난 뒤 돌아오는 다음 점검(10초마다)에서 코디네이터는 epoch을 올려 펜싱하고(0 → 1) 트랜잭션을 취소합니다. 레코드 뒤에 epoch 1인 ABORT 마커가 붙습니다. 멈췄던 프로듀서의 다음 send(evt-2)는 INVALID_PRODUCER_EPOCH를 받고, 이어서 트랜잭션을 끝내려 하면 PRODUCER_FENCED를 받습니다(프로토콜 v1). read_committed 컨슈머는 이 레코드를 끝내 보지 못합니다. evt-1은 취소된 트랜잭션에만 있어 유실되고, evt-2도 거부되어 로그에 들어가지 못해 유실됩니다.',
+      '5초가 지난 뒤 돌아오는 다음 점검(10초마다)에서 코디네이터는 epoch를 올려 펜싱하고(0 → 1) 트랜잭션을 취소합니다. 레코드 뒤에 epoch 1인 ABORT 마커가 붙습니다. 멈췄던 프로듀서의 다음 send(evt-2)는 INVALID_PRODUCER_EPOCH를 받고, 이어서 트랜잭션을 끝내려 하면 PRODUCER_FENCED를 받습니다(프로토콜 v1). read_committed 컨슈머는 이 레코드를 끝내 보지 못합니다. evt-1은 취소된 트랜잭션에만 있어 유실되고, evt-2도 거부되어 로그에 들어가지 못해 유실됩니다.',
   },
   'zombie-fencing': {
     title: '좀비 펜싱: 두 인스턴스, 하나의 transactional.id',
     question:
       '인스턴스 A가 트랜잭션 도중 멈추고, 인스턴스 B가 같은 transactional.id로 시작합니다. A의 트랜잭션은 어떻게 되고, 깨어난 A는 어떻게 될까요?',
     expected:
-      'B의 initTransactions가 A를 펜싱합니다. 코디네이터는 epoch을 올리고 A의 열린 트랜잭션을 취소합니다(취소가 끝날 때까지는 CONCURRENT_TRANSACTIONS, 그 뒤 B가 epoch 2를 받습니다). B의 레코드는 커밋됩니다. 깨어난 A가 보낸 evt-2는 INVALID_PRODUCER_EPOCH를 받고, 트랜잭션을 끝내려 하면 PRODUCER_FENCED를 받아 A는 멈춥니다. read_committed 컨슈머는 B의 evt-1만 봅니다. A의 취소된 사본은 이 컨슈머에게 중복이 아닙니다. evt-2는 로그에 끝내 들어가지 못하고, 판정은 이를 유실로 표시합니다. 펜싱된 인스턴스만 보냈기 때문입니다(좀비가 끝내지 못한 일은 대체 인스턴스가 다시 해야 합니다).',
+      'B의 initTransactions가 A를 펜싱합니다. 코디네이터는 epoch를 올리고 A의 열린 트랜잭션을 취소합니다(취소가 끝날 때까지는 CONCURRENT_TRANSACTIONS, 그 뒤 B가 epoch 2를 받습니다). B의 레코드는 커밋됩니다. 깨어난 A가 보낸 evt-2는 INVALID_PRODUCER_EPOCH를 받고, 트랜잭션을 끝내려 하면 PRODUCER_FENCED를 받아 A는 멈춥니다. read_committed 컨슈머는 B의 evt-1만 봅니다. A의 취소된 사본은 이 컨슈머에게 중복이 아닙니다. evt-2는 로그에 끝내 들어가지 못하고, 판정은 이를 유실로 표시합니다. 펜싱된 인스턴스만 보냈기 때문입니다(좀비가 끝내지 못한 일은 대체 인스턴스가 다시 해야 합니다).',
   },
   'same-payload-twice-in-one-transaction': {
     title: '한 트랜잭션 안에서 같은 페이로드를 두 번: 둘 다 커밋된다',
@@ -165,7 +165,7 @@ export const PRESET_TEXT_KO: Readonly<Record<string, PresetText>> = {
     question:
       '트랜잭션의 Produce 요청이 네트워크에서 지연되어, 그 트랜잭션이 취소된 뒤에야 도착합니다. 이 요청은 read_committed 컨슈머에 어떤 영향을 줄까요?',
     expected:
-      '프로토콜 v1에서 transaction.partition.verification.enable=false이면 늦은 배치(evt-1)가 ABORT 마커 뒤에 기록되어, 코디네이터가 전혀 모르는 트랜잭션을 엽니다. LSO가 그 offset에 영영 머물러 read_committed 컨슈머는 멈춰 있습니다. 그 뒤의 일반 레코드 evt-click-1을 끝내 받지 못하고, read_uncommitted 컨슈머는 받습니다. 판정은 kafka-transactions.sh find-hanging처럼 LSO를 붙잡은 것(producerId, epoch, 첫 offset, transactional.id)을 보여 주고, evt-1을 유실로 셉니다. 전송은 실패했고(delivery.timeout.ms) 끝나지 않는 트랜잭션에만 남았기 때문입니다. 검증을 켜면(기본값) 리더가 먼저 코디네이터에 확인합니다. 클라이언트가 타임아웃된 배치 때문에 취소를 마치면서 epoch을 올렸으므로(프로토콜 v1, KIP-360) 늦은 배치는 거부됩니다(INVALID_PRODUCER_EPOCH). 프로토콜 v2에서는 마커가 올린 epoch이 같은 방식으로 그 배치를 펜싱합니다.',
+      '프로토콜 v1에서 transaction.partition.verification.enable=false이면 늦은 배치(evt-1)가 ABORT 마커 뒤에 기록되어, 코디네이터가 전혀 모르는 트랜잭션을 엽니다. LSO가 그 offset에 영영 머물러 read_committed 컨슈머는 멈춰 있습니다. 그 뒤의 일반 레코드 evt-click-1을 끝내 받지 못하고, read_uncommitted 컨슈머는 받습니다. 판정은 kafka-transactions.sh find-hanging처럼 LSO를 붙잡은 것(producerId, epoch, 첫 offset, transactional.id)을 보여 주고, evt-1을 유실로 셉니다. 전송은 실패했고(delivery.timeout.ms) 끝나지 않는 트랜잭션에만 남았기 때문입니다. 검증을 켜면(기본값) 리더가 먼저 코디네이터에 확인합니다. 클라이언트가 타임아웃된 배치 때문에 취소를 마치면서 epoch를 올렸으므로(프로토콜 v1, KIP-360) 늦은 배치는 거부됩니다(INVALID_PRODUCER_EPOCH). 프로토콜 v2에서는 마커가 올린 epoch가 같은 방식으로 그 배치를 펜싱합니다.',
   },
   'at-most-once-consumer-crash': {
     title: '최대 한 번(at-most-once): 커밋 후 처리 — 중단되면 나머지를 잃는다',

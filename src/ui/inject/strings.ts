@@ -270,11 +270,11 @@ const ko: InjectStrings = {
   slowUntilEnd: '실행이 끝날 때까지',
   secondInstance: '같은 transactional.id로 두 번째 인스턴스 시작',
   secondInstanceHint: (txnId, outlook) => {
-    const copy = `이 애플리케이션의 복사본(같은 설정과 스크립트, transactional.id=${txnId})이 지금 시작하고, initTransactions()가 epoch을 올립니다.`;
+    const copy = `이 애플리케이션의 복사본(같은 설정과 스크립트, transactional.id=${txnId})이 지금 시작하고, initTransactions()가 epoch를 올립니다.`;
     if (outlook === 'aborts-open')
       return `${copy} 지금 ${txnId}의 트랜잭션이 열려 있으므로 코디네이터가 취소하고, 첫 인스턴스는 다음 호출에서 펜싱되어 멈춥니다(호출과 프로토콜에 따라 PRODUCER_FENCED, INVALID_PRODUCER_EPOCH 또는 INVALID_TXN_STATE) — 좀비 상황.`;
     if (outlook === 'fences-next-call')
-      return `${copy} 지금 열린 트랜잭션이 없어 취소되는 것은 없습니다. 첫 인스턴스는 아직 할 일이 남아 있어 이전 epoch으로 다음에 호출할 때 펜싱됩니다. 복사본은 스크립트의 이벤트를 새 레코드로 다시 보냅니다.`;
+      return `${copy} 지금 열린 트랜잭션이 없어 취소되는 것은 없습니다. 첫 인스턴스는 아직 할 일이 남아 있어 이전 epoch로 다음에 호출할 때 펜싱됩니다. 복사본은 스크립트의 이벤트를 새 레코드로 다시 보냅니다.`;
     if (outlook === 'duplicates')
       return `${copy} 열린 트랜잭션이 없고 첫 인스턴스는 이미 끝났습니다. 취소되는 것도 펜싱되는 것도 없습니다. 복사본은 같은 이벤트를 새 레코드로 다시 보냅니다 — transactional.id가 막지 못하는 비즈니스 중복입니다.`;
     return `${copy} ${txnId}의 트랜잭션이 열려 있으면 취소되고 첫 인스턴스가 펜싱됩니다. 열려 있지 않으면 복사본이 같은 이벤트를 새 레코드로 다시 보냅니다.`;
