@@ -36,3 +36,56 @@ describe('a disconnect tells its request’s error once', () => {
     expect(twice).toEqual([]);
   });
 });
+
+describe('one clause for what one step did to several partitions or requests', () => {
+  const markerSteps = (id: string) => {
+    const preset = findPreset(id);
+    if (!preset) throw new Error(`no preset ${id}`);
+    const trace = runScenario(preset.scenario);
+    return { trace, steps: trace.steps };
+  };
+
+  it('streams-eos-repartition, step 576: the COMMIT markers at four partitions are told once, every partition named', () => {
+    const { trace } = markerSteps('streams-eos-repartition');
+    const en = narrate(trace, 575, 'en');
+    const ko = narrate(trace, 575, 'ko');
+    expect(occurrences(en, 'read_committed consumers may now read past them')).toBe(1);
+    expect(occurrences(ko, 'read_committed 컨슈머도 읽을 수 있습니다')).toBe(1);
+    for (const p of ['changelog-0 offset 3', 'repartition-0 offset 4', 'repartition-1 offset 4', 'view-counts-0 offset 3']) {
+      expect(occurrences(en, p)).toBe(1);
+      expect(occurrences(ko, p)).toBe(1);
+    }
+  });
+
+  it('coordinator-failover-mid-commit, step 34: the two lost WriteTxnMarkers in one clause', () => {
+    const { trace } = markerSteps('coordinator-failover-mid-commit');
+    const en = narrate(trace, 33, 'en');
+    const ko = narrate(trace, 33, 'ko');
+    expect(en).toContain('loses WriteTxnMarkers #15 and #16 on their way');
+    expect(occurrences(en, 'request timeout')).toBe(1);
+    expect(ko).toContain('WriteTxnMarkers #15, #16을 도중에 잃고');
+    expect(occurrences(ko, '요청 타임아웃')).toBe(1);
+  });
+
+  it('no step of a shipped run explains markers or a lost request twice', () => {
+    const twice: string[] = [];
+    for (const p of PRESETS) {
+      const trace = runScenario(p.scenario);
+      trace.steps.forEach((s, i) => {
+        const markers = s.facts.filter((f) => f.kind === 'append' && f.control !== null).length;
+        if (markers < 2 && s.faults.length < 2) return;
+        const en = narrate(trace, i, 'en');
+        const ko = narrate(trace, i, 'ko');
+        for (const [text, phrase] of [
+          [en, 'read_committed consumers may now read past them'],
+          [en, "read_committed consumers will skip the transaction's records there"],
+          [en, 'request timeout closes'],
+          [ko, 'read_committed 컨슈머도 읽을 수 있습니다'],
+          [ko, '요청 타임아웃으로 연결을 닫을 때'],
+        ] as const)
+          if (occurrences(text, phrase) > 1) twice.push(`${p.id} step ${i + 1}: ${text}`);
+      });
+    }
+    expect(twice).toEqual([]);
+  });
+});

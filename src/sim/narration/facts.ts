@@ -693,11 +693,57 @@ export function factClauses(ctx: NarrationContext, facts: readonly Fact[]): stri
       case 'skipped':
         out.push(...skipped(ctx, fs as F<'skipped'>[]));
         break;
+      case 'append':
+        out.push(...appends(ctx, fs as F<'append'>[]));
+        break;
       default:
         for (const f of fs) out.push(oneFact(ctx, f));
     }
   }
   return out;
+}
+
+/**
+ * A step's appends: one clause each, except the markers of one transaction a broker wrote to several
+ * partitions of its data topics in one step (one WriteTxnMarkers), told once with every partition.
+ */
+function appends(ctx: NarrationContext, fs: readonly F<'append'>[]): string[] {
+  const isDataMarker = (f: F<'append'>) => f.control !== null && f.topic !== '__consumer_offsets';
+  const sameTransaction = (a: F<'append'>, b: F<'append'>) =>
+    a.control === b.control && a.producerId === b.producerId && a.producerEpoch === b.producerEpoch;
+  const out: string[] = [];
+  const told = new Set<F<'append'>>();
+  for (const f of fs) {
+    if (told.has(f)) continue;
+    const group = isDataMarker(f) ? fs.filter((g) => isDataMarker(g) && sameTransaction(f, g)) : [f];
+    for (const g of group) told.add(g);
+    out.push(group.length > 1 ? markers(ctx, group) : append(ctx, f));
+  }
+  return out;
+}
+
+/** COMMIT or ABORT markers of one transaction at several partitions, in one clause. */
+function markers(ctx: NarrationContext, fs: readonly F<'append'>[]): string {
+  const { lang, names } = ctx;
+  const first = fs[0] as F<'append'>;
+  const broker = names.actor(ctx.step.actor);
+  const ids = `producerId ${first.producerId} epoch ${first.producerEpoch}`;
+  const at = list(
+    lang,
+    fs.map((f) => `${keyOf(f)} offset ${f.baseOffset}`),
+    fs.length,
+  );
+  if (first.control === 'COMMIT')
+    return say(
+      lang,
+      `${broker} wrote COMMIT markers for ${ids} at ${at}: the transaction's records there are committed, and read_committed consumers may now read past them`,
+      `${josa(broker, '은/는')} ${at}에 ${ids}의 COMMIT 마커를 기록했습니다. 이 파티션들의 트랜잭션 레코드가 커밋되어 read_committed 컨슈머도 읽을 수 있습니다.`,
+    );
+  return say(
+    lang,
+    `${broker} wrote ABORT markers for ${ids} at ${at}: read_committed consumers will skip the transaction's records there, read_uncommitted ones see them anyway`,
+    `${josa(broker, '은/는')} ${at}에 ${ids}의 ABORT 마커를 기록했습니다. read_committed 컨슈머는 이 트랜잭션의 레코드를 건너뛰지만 read_uncommitted 컨슈머에게는 그대로 보입니다.`,
+  );
 }
 
 function oneFact(ctx: NarrationContext, f: Fact): string {

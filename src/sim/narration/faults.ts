@@ -4,7 +4,7 @@
  */
 import { type NarrationContext, processKind } from './context';
 import { translateFaultLabel } from './faultLabels';
-import { josa, type Language, say } from './language';
+import { josa, type Language, list, say } from './language';
 import { poss } from './names';
 
 const ENVELOPE_FAULT = /^(\w+) #(\d+) (dropped|duplicated|delayed by (\d+) ms) \((.*)\)$/;
@@ -102,64 +102,97 @@ export function stepFaultText(trace: NarrationContext['trace'], text: string, la
 export function appliedFaultClauses(ctx: NarrationContext): string[] {
   const { lang, step } = ctx;
   if (step.kind === 'fault' || step.kind === 'lost') return [];
-  return step.faults.map((f) => {
-    const lostAtSend = f.match(LOST_AT_SEND);
-    if (lostAtSend) {
-      const [, rpc, id, why] = lostAtSend as unknown as [string, string, string, string];
-      return say(
-        lang,
-        `— ${rpc} #${id} never arrives: ${lostWhy(lang, why)}`,
-        `${rpc} #${josa(id, '은/는')} 도착하지 않습니다: ${lostWhy(lang, why)}.`,
-      );
-    }
-    const reset = f.match(RESET);
-    if (reset) {
-      const [, conn, en, rpc, id] = reset as unknown as [string, string, string, string, string];
-      const label = translateFaultLabel(ctx.trace, en, lang);
-      return say(
-        lang,
-        `— and connection ${conn} is reset as ${rpc} #${id} goes out (fault: ${label}): both sides see it close, what was on its way is lost, and every request waiting on it fails with NETWORK_EXCEPTION`,
-        `그리고 ${rpc} #${josa(id, '이/가')} 나가는 순간 연결 ${josa(conn, '이/가')} 리셋됩니다(장애: ${label}). 양쪽이 동시에 닫힘을 보고, 오가던 것은 사라지며, 응답을 기다리던 요청은 모두 NETWORK_EXCEPTION으로 실패합니다.`,
-      );
-    }
+  // requests of one RPC a fault drops in one step (a WriteTxnMarkers to each broker): one clause
+  const dropped = new Map<string, string[]>();
+  for (const f of step.faults) {
     const m = f.match(ENVELOPE_FAULT);
-    if (m) {
-      const [, rpc, id, what, delay, en] = m as unknown as [string, string, string, string, string | undefined, string];
-      const label = translateFaultLabel(ctx.trace, en, lang);
-      if (what === 'dropped')
-        return say(
-          lang,
-          `— but the network loses ${rpc} #${id} on its way (fault: ${label}) and its connection stalls: its sender never learns what happened, and finds out only when its request timeout closes the connection`,
-          `하지만 네트워크가 ${rpc} #${josa(id, '을/를')} 도중에 잃고 연결이 멈춥니다(장애: ${label}). 보낸 쪽은 무슨 일이 있었는지 모르다가 요청 타임아웃으로 연결을 닫을 때 알게 됩니다.`,
-        );
-      if (what === 'duplicated')
-        return say(
-          lang,
-          `— and ${rpc} #${id} is handled twice, the copy right after it (fault: ${label})`,
-          `그리고 ${rpc} #${josa(id, '이/가')} 두 번 처리됩니다. 복사본이 바로 뒤에 도착합니다(장애: ${label}).`,
-        );
-      return say(
+    if (m?.[3] === 'dropped') dropped.set(`${m[1]} ${m[5]}`, [...(dropped.get(`${m[1]} ${m[5]}`) ?? []), m[2] as string]);
+  }
+  const clauses: string[] = [];
+  for (const f of step.faults) {
+    const m = f.match(ENVELOPE_FAULT);
+    const ids = m?.[3] === 'dropped' ? dropped.get(`${m[1]} ${m[5]}`) : undefined;
+    if (m && ids && ids.length > 1) {
+      if (ids[0] !== m[2]) continue; // told with the first
+      const label = translateFaultLabel(ctx.trace, m[5] as string, lang);
+      const which = list(
         lang,
-        `— ${rpc} #${id} is held back ${delay} ms, and what is sent after it on the same connection waits behind it (fault: ${label})`,
-        `${rpc} #${josa(id, '은/는')} ${delay} ms 늦게 도착하고, 같은 연결에서 뒤에 보낸 것은 그 뒤에서 기다립니다(장애: ${label}).`,
+        ids.map((id) => `#${id}`),
+        ids.length,
       );
+      clauses.push(
+        say(
+          lang,
+          `— but the network loses ${m[1]} ${which} on their way (fault: ${label}) and the connections they went on stall: the sender never learns what happened, and finds out only when a request timeout closes them`,
+          `하지만 네트워크가 ${m[1]} ${josa(which, '을/를')} 도중에 잃고 연결이 멈춥니다(장애: ${label}). 보낸 쪽은 무슨 일이 있었는지 모르다가 요청 타임아웃으로 연결을 닫을 때 알게 됩니다.`,
+        ),
+      );
+      continue;
     }
-    // a crash or a pause injected at a named point of the application loop
-    const proc = ctx.names.client(step.actor);
-    const point = ctx.trace.built.options.faults.find((k) => k.kind === 'point' && k.label === f);
-    const label = translateFaultLabel(ctx.trace, f, lang);
-    if (point?.kind === 'point' && point.action === 'pause')
+    clauses.push(appliedFaultClause(ctx, f));
+  }
+  return clauses;
+}
+
+/** The clause for one fault applied during a step, or for a crash point reached. */
+function appliedFaultClause(ctx: NarrationContext, f: string): string {
+  const { lang, step } = ctx;
+  const lostAtSend = f.match(LOST_AT_SEND);
+  if (lostAtSend) {
+    const [, rpc, id, why] = lostAtSend as unknown as [string, string, string, string];
+    return say(
+      lang,
+      `— ${rpc} #${id} never arrives: ${lostWhy(lang, why)}`,
+      `${rpc} #${josa(id, '은/는')} 도착하지 않습니다: ${lostWhy(lang, why)}.`,
+    );
+  }
+  const reset = f.match(RESET);
+  if (reset) {
+    const [, conn, en, rpc, id] = reset as unknown as [string, string, string, string, string];
+    const label = translateFaultLabel(ctx.trace, en, lang);
+    return say(
+      lang,
+      `— and connection ${conn} is reset as ${rpc} #${id} goes out (fault: ${label}): both sides see it close, what was on its way is lost, and every request waiting on it fails with NETWORK_EXCEPTION`,
+      `그리고 ${rpc} #${josa(id, '이/가')} 나가는 순간 연결 ${josa(conn, '이/가')} 리셋됩니다(장애: ${label}). 양쪽이 동시에 닫힘을 보고, 오가던 것은 사라지며, 응답을 기다리던 요청은 모두 NETWORK_EXCEPTION으로 실패합니다.`,
+    );
+  }
+  const m = f.match(ENVELOPE_FAULT);
+  if (m) {
+    const [, rpc, id, what, delay, en] = m as unknown as [string, string, string, string, string | undefined, string];
+    const label = translateFaultLabel(ctx.trace, en, lang);
+    if (what === 'dropped')
       return say(
         lang,
-        `— and right here ${proc} freezes (fault: ${f}), like a long GC pause: it handles nothing, not even heartbeats, until it resumes`,
-        `그리고 바로 이 지점에서 ${josa(proc, '이/가')} 멈춥니다(장애: ${label}). 긴 GC 정지처럼 재개될 때까지 하트비트조차 처리하지 않습니다.`,
+        `— but the network loses ${rpc} #${id} on its way (fault: ${label}) and its connection stalls: its sender never learns what happened, and finds out only when its request timeout closes the connection`,
+        `하지만 네트워크가 ${rpc} #${josa(id, '을/를')} 도중에 잃고 연결이 멈춥니다(장애: ${label}). 보낸 쪽은 무슨 일이 있었는지 모르다가 요청 타임아웃으로 연결을 닫을 때 알게 됩니다.`,
+      );
+    if (what === 'duplicated')
+      return say(
+        lang,
+        `— and ${rpc} #${id} is handled twice, the copy right after it (fault: ${label})`,
+        `그리고 ${rpc} #${josa(id, '이/가')} 두 번 처리됩니다. 복사본이 바로 뒤에 도착합니다(장애: ${label}).`,
       );
     return say(
       lang,
-      `— and right here ${proc} crashes (fault: ${f}): everything it held in memory is lost`,
-      `그리고 바로 이 지점에서 ${josa(proc, '이/가')} 중단됩니다(장애: ${label}). 메모리에 있던 것은 모두 사라집니다.`,
+      `— ${rpc} #${id} is held back ${delay} ms, and what is sent after it on the same connection waits behind it (fault: ${label})`,
+      `${rpc} #${josa(id, '은/는')} ${delay} ms 늦게 도착하고, 같은 연결에서 뒤에 보낸 것은 그 뒤에서 기다립니다(장애: ${label}).`,
     );
-  });
+  }
+  // a crash or a pause injected at a named point of the application loop
+  const proc = ctx.names.client(step.actor);
+  const point = ctx.trace.built.options.faults.find((k) => k.kind === 'point' && k.label === f);
+  const label = translateFaultLabel(ctx.trace, f, lang);
+  if (point?.kind === 'point' && point.action === 'pause')
+    return say(
+      lang,
+      `— and right here ${proc} freezes (fault: ${f}), like a long GC pause: it handles nothing, not even heartbeats, until it resumes`,
+      `그리고 바로 이 지점에서 ${josa(proc, '이/가')} 멈춥니다(장애: ${label}). 긴 GC 정지처럼 재개될 때까지 하트비트조차 처리하지 않습니다.`,
+    );
+  return say(
+    lang,
+    `— and right here ${proc} crashes (fault: ${f}): everything it held in memory is lost`,
+    `그리고 바로 이 지점에서 ${josa(proc, '이/가')} 중단됩니다(장애: ${label}). 메모리에 있던 것은 모두 사라집니다.`,
+  );
 }
 
 /** A restart's or resume's label (the kernel's: "restart X (<fault>)", "restart X 1000 ms after: <fault>") → the fault it ends. */
