@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { narrate } from '../src/sim/narration';
 import { findPreset, PRESETS } from '../src/sim/presets';
 import { runScenario } from '../src/sim/run';
+import type { Fact } from '../src/sim/trace/facts';
 
 const occurrences = (text: string, word: string): number => text.split(word).length - 1;
 
@@ -72,7 +73,7 @@ describe('one clause for what one step did to several partitions or requests', (
     for (const p of PRESETS) {
       const trace = runScenario(p.scenario);
       trace.steps.forEach((s, i) => {
-        const markers = s.facts.filter((f) => f.kind === 'append' && f.control !== null).length;
+        const markers = (s.facts as readonly Fact[]).filter((f) => f.kind === 'append' && f.control !== null).length;
         if (markers < 2 && s.faults.length < 2) return;
         const en = narrate(trace, i, 'en');
         const ko = narrate(trace, i, 'ko');
