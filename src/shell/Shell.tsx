@@ -14,7 +14,7 @@ import { useShare } from '../share/shareState';
 import { shareText } from '../share/strings';
 import { errorText, groupDigits } from '../sim/views';
 import { BudgetNoticeView } from '../ui/layout/BudgetNoticeView';
-import { Icon } from '../ui/playback/icons';
+import { Transport } from '../ui/playback/Transport';
 import { strings } from '../ui/words';
 import { shellStore, useShell } from './shellStore';
 
@@ -42,39 +42,23 @@ const ShellPlayback = memo(function ShellPlayback() {
   };
   return (
     <section className="playback" aria-label={t.playback}>
-      <div className="transport">
-        <button type="button" onClick={() => stopAndSeek(0)} disabled={step === 0} aria-label={t.toStart}>
-          <Icon name="start" />
-        </button>
-        <button
-          type="button"
-          onClick={() => {
-            shellStore.getState().setPlaying(false);
-            shellStore.getState().stepBack();
-          }}
-          disabled={step === 0}
-          aria-label={t.stepBack}
-        >
-          <Icon name="back" />
-        </button>
-        <button type="button" className="play" onClick={togglePlay} disabled={total === 0} aria-label={playing ? t.pause : t.play}>
-          <Icon name={playing ? 'pause' : 'play'} />
-        </button>
-        <button
-          type="button"
-          onClick={() => {
-            shellStore.getState().setPlaying(false);
-            shellStore.getState().stepForward();
-          }}
-          disabled={step >= total}
-          aria-label={t.stepForward}
-        >
-          <Icon name="forward" />
-        </button>
-        <button type="button" onClick={() => stopAndSeek(total)} disabled={step >= total} aria-label={t.toEnd}>
-          <Icon name="end" />
-        </button>
-      </div>
+      <Transport
+        t={t}
+        step={step}
+        total={total}
+        playing={playing}
+        seekTo={(position) => position !== null && stopAndSeek(position)}
+        stepBack={() => {
+          shellStore.getState().setPlaying(false);
+          shellStore.getState().stepBack();
+        }}
+        stepForward={() => {
+          shellStore.getState().setPlaying(false);
+          shellStore.getState().stepForward();
+        }}
+        togglePlay={togglePlay}
+        shortcuts={false}
+      />
       <div className="scrubber">
         <input
           type="range"

@@ -9,10 +9,10 @@ import { groupDigits } from '../../sim/views';
 import { simStore, storyOf } from '../../store/simStore';
 import { useSim } from '../../store/useSim';
 import { useStrings } from '../i18n';
-import { Icon } from './icons';
 import { allTargets, JUMP_KINDS, type JumpTargets, nextPosition, previousPosition } from './jumps';
 import { Scrubber } from './Scrubber';
 import { SPEEDS } from './shortcuts';
+import { Transport } from './Transport';
 
 function seekTo(position: number | null): void {
   if (position === null) return;
@@ -62,66 +62,24 @@ export function PlaybackBar({ targets }: { readonly targets: JumpTargets }) {
   };
   return (
     <section className="playback" aria-label={t.playback}>
-      <div className="transport">
-        <button type="button" onClick={() => seekTo(0)} disabled={step === 0} aria-label={t.toStart} aria-keyshortcuts="Home">
-          <Icon name="start" />
-        </button>
-        <button
-          type="button"
-          onClick={() => seekTo(prev)}
-          disabled={prev === null}
-          aria-label={t.previousNotable}
-          aria-keyshortcuts="Shift+ArrowLeft"
-        >
-          <Icon name="previousNotable" />
-        </button>
-        <button
-          type="button"
-          onClick={() => {
-            simStore.getState().setPlaying(false);
-            simStore.getState().stepBack();
-          }}
-          disabled={step === 0}
-          aria-label={t.stepBack}
-          aria-keyshortcuts="ArrowLeft"
-        >
-          <Icon name="back" />
-        </button>
-        <button
-          type="button"
-          className="play"
-          onClick={togglePlay}
-          disabled={total === 0}
-          aria-label={playing ? t.pause : t.play}
-          aria-keyshortcuts="Space"
-        >
-          <Icon name={playing ? 'pause' : 'play'} />
-        </button>
-        <button
-          type="button"
-          onClick={() => {
-            simStore.getState().setPlaying(false);
-            simStore.getState().stepForward();
-          }}
-          disabled={step >= total}
-          aria-label={t.stepForward}
-          aria-keyshortcuts="ArrowRight"
-        >
-          <Icon name="forward" />
-        </button>
-        <button
-          type="button"
-          onClick={() => seekTo(next)}
-          disabled={next === null}
-          aria-label={t.nextNotable}
-          aria-keyshortcuts="Shift+ArrowRight"
-        >
-          <Icon name="nextNotable" />
-        </button>
-        <button type="button" onClick={() => seekTo(total)} disabled={step >= total} aria-label={t.toEnd} aria-keyshortcuts="End">
-          <Icon name="end" />
-        </button>
-      </div>
+      <Transport
+        t={t}
+        step={step}
+        total={total}
+        playing={playing}
+        seekTo={seekTo}
+        stepBack={() => {
+          simStore.getState().setPlaying(false);
+          simStore.getState().stepBack();
+        }}
+        stepForward={() => {
+          simStore.getState().setPlaying(false);
+          simStore.getState().stepForward();
+        }}
+        togglePlay={togglePlay}
+        notable={{ prev, next }}
+        shortcuts
+      />
       <Scrubber />
       <p className="position">
         {/* as wide as the run's last position says, so the bar's controls do not move (and wrap, and
