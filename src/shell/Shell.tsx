@@ -14,18 +14,12 @@ import { useShare } from '../share/shareState';
 import { shareText } from '../share/strings';
 import { errorText, groupDigits } from '../sim/views';
 import { BudgetNoticeView } from '../ui/layout/BudgetNoticeView';
-import { Transport } from '../ui/playback/Transport';
+import { playbackActions, Transport } from '../ui/playback/Transport';
 import { strings } from '../ui/words';
 import { shellStore, useShell } from './shellStore';
 
 /** What the shell says of the controls that come with the workspace. */
 const LOADING = { en: 'Loading the workspace…', ko: '작업 공간을 불러오는 중…' } as const;
-
-function stopAndSeek(step: number): void {
-  const s = shellStore.getState();
-  s.setPlaying(false);
-  s.seek(step);
-}
 
 const ShellPlayback = memo(function ShellPlayback() {
   const language = useShell((s) => s.language);
@@ -34,31 +28,13 @@ const ShellPlayback = memo(function ShellPlayback() {
   const total = useShell((s) => s.steps);
   const playing = useShell((s) => s.playing);
   const time = useShell((s) => s.panels?.time ?? 0);
-  const togglePlay = () => {
-    const s = shellStore.getState();
-    if (s.playing) return s.setPlaying(false);
-    if (s.step >= total) s.seek(0);
-    s.setPlaying(true);
-  };
+  const actions = playbackActions(
+    () => shellStore.getState(),
+    () => total,
+  );
   return (
     <section className="playback" aria-label={t.playback}>
-      <Transport
-        t={t}
-        step={step}
-        total={total}
-        playing={playing}
-        seekTo={(position) => position !== null && stopAndSeek(position)}
-        stepBack={() => {
-          shellStore.getState().setPlaying(false);
-          shellStore.getState().stepBack();
-        }}
-        stepForward={() => {
-          shellStore.getState().setPlaying(false);
-          shellStore.getState().stepForward();
-        }}
-        togglePlay={togglePlay}
-        shortcuts={false}
-      />
+      <Transport t={t} step={step} total={total} playing={playing} {...actions} shortcuts={false} />
       <div className="scrubber">
         <input
           type="range"
@@ -66,7 +42,7 @@ const ShellPlayback = memo(function ShellPlayback() {
           max={total}
           value={step}
           aria-label={t.scrubber}
-          onChange={(e) => stopAndSeek(Number(e.currentTarget.value))}
+          onChange={(e) => actions.seekTo(Number(e.currentTarget.value))}
         />
       </div>
       <p className="position">

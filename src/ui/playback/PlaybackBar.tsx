@@ -12,13 +12,7 @@ import { useStrings } from '../i18n';
 import { allTargets, JUMP_KINDS, type JumpTargets, nextPosition, previousPosition } from './jumps';
 import { Scrubber } from './Scrubber';
 import { SPEEDS } from './shortcuts';
-import { Transport } from './Transport';
-
-function seekTo(position: number | null): void {
-  if (position === null) return;
-  simStore.getState().setPlaying(false);
-  simStore.getState().seek(position);
-}
+import { playbackActions, Transport } from './Transport';
 
 /** The switch for skipping background steps, with how many there are. */
 function SkipIdleToggle() {
@@ -54,32 +48,13 @@ export function PlaybackBar({ targets }: { readonly targets: JumpTargets }) {
   const notable = allTargets(targets);
   const prev = previousPosition(notable, step);
   const next = nextPosition(notable, step);
-  const togglePlay = () => {
-    const s = simStore.getState();
-    if (s.playing) return s.setPlaying(false);
-    if (s.step >= total) s.seek(0);
-    s.setPlaying(true);
-  };
+  const actions = playbackActions(
+    () => simStore.getState(),
+    () => total,
+  );
   return (
     <section className="playback" aria-label={t.playback}>
-      <Transport
-        t={t}
-        step={step}
-        total={total}
-        playing={playing}
-        seekTo={seekTo}
-        stepBack={() => {
-          simStore.getState().setPlaying(false);
-          simStore.getState().stepBack();
-        }}
-        stepForward={() => {
-          simStore.getState().setPlaying(false);
-          simStore.getState().stepForward();
-        }}
-        togglePlay={togglePlay}
-        notable={{ prev, next }}
-        shortcuts
-      />
+      <Transport t={t} step={step} total={total} playing={playing} {...actions} notable={{ prev, next }} shortcuts />
       <Scrubber />
       <p className="position">
         {/* as wide as the run's last position says, so the bar's controls do not move (and wrap, and
@@ -115,13 +90,13 @@ export function PlaybackBar({ targets }: { readonly targets: JumpTargets }) {
           const n = nextPosition(targets[kind], step);
           return (
             <span key={kind} className={`jump ${kind}`}>
-              <button type="button" onClick={() => seekTo(p)} disabled={p === null} aria-label={`${t.previous} ${t[kind]}`}>
+              <button type="button" onClick={() => actions.seekTo(p)} disabled={p === null} aria-label={`${t.previous} ${t[kind]}`}>
                 ‹
               </button>
               <span className="jump-label">
                 {t[kind]} <span className="count">{targets[kind].length}</span>
               </span>
-              <button type="button" onClick={() => seekTo(n)} disabled={n === null} aria-label={`${t.next} ${t[kind]}`}>
+              <button type="button" onClick={() => actions.seekTo(n)} disabled={n === null} aria-label={`${t.next} ${t[kind]}`}>
                 ›
               </button>
             </span>

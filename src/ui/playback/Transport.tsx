@@ -7,6 +7,38 @@
 import type { Strings } from '../words';
 import { Icon } from './icons';
 
+/** What the buttons drive: the workspace's store and the first stage's have these in common. */
+export interface PlaybackState {
+  readonly step: number;
+  readonly playing: boolean;
+  setPlaying(playing: boolean): void;
+  seek(step: number): void;
+  stepBack(): void;
+  stepForward(): void;
+}
+
+/** The buttons' actions over a store: each stops playback first, but play, which from the end starts over. */
+export function playbackActions(state: () => PlaybackState, total: () => number) {
+  const stopped = () => {
+    const s = state();
+    s.setPlaying(false);
+    return state();
+  };
+  return {
+    seekTo: (position: number | null) => {
+      if (position !== null) stopped().seek(position);
+    },
+    stepBack: () => stopped().stepBack(),
+    stepForward: () => stopped().stepForward(),
+    togglePlay: () => {
+      const s = state();
+      if (s.playing) return s.setPlaying(false);
+      if (s.step >= total()) s.seek(0);
+      s.setPlaying(true);
+    },
+  };
+}
+
 export interface TransportProps {
   readonly t: Strings;
   readonly step: number;
