@@ -100,7 +100,9 @@ describe('the two-stage page boot', () => {
     expect(await page.getByRole('button', { name: '재생', exact: true }).count()).toBe(1);
     await page.getByRole('button', { name: '재생', exact: true }).click();
     // the first stage plays before the workspace is let in (releasing at once raced the first tick)
-    await page.waitForFunction(() => Number(/(\d+) \//.exec(document.querySelector('[data-testid="step-counter"]')?.textContent ?? '')?.[1] ?? 0) > 0);
+    await page.waitForFunction(
+      () => Number(/(\d+) \//.exec(document.querySelector('[data-testid="step-counter"]')?.textContent ?? '')?.[1] ?? 0) > 0,
+    );
     const before = await shellStep(page);
     expect(before).toBeGreaterThan(0);
     release();
