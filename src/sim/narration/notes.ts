@@ -5,6 +5,7 @@
  */
 
 import { count, josa, type Language } from './language';
+import { PRODUCER_CLOSE_KO_RULES } from './producerClose';
 import { WAIT_ON_METADATA_KO_RULES } from './waitOnMetadata';
 
 type Rule = readonly [RegExp, (m: RegExpMatchArray) => string];
@@ -19,6 +20,7 @@ const COMMITS_KO: Readonly<Record<string, string>> = {
 
 const KO_RULES: readonly Rule[] = [
   ...WAIT_ON_METADATA_KO_RULES,
+  ...PRODUCER_CLOSE_KO_RULES,
   [
     /^an operator ran kafka-consumer-groups --reset-offsets (.+) on group (\S+) \((\S+)\); it printed "(.+)" and reset nothing$/,
     (m) =>

@@ -35,6 +35,8 @@ import {
   retriesPending,
 } from './maxBlock';
 import {
+  closeMayFinish,
+  closeMustAbort,
   hasIncompleteRecords,
   initialProducerContext,
   type ProducerBatch,
@@ -166,9 +168,12 @@ function producerAction<E extends ProducerEvent>(fn: (d: ProducerDraft, ev: E, o
       // a flush() that waited returns once its records have failed (RecordAccumulator.awaitFlushCompletion throws nothing)
       completeFlushIfDone(d, out);
     }
-    // a close() that waited: no record is owed a result any more — the producer closes in a step of
-    // its own (`closeNow`), so that what it abandons then is seen to be abandoned by a close
-    if (d.waiting?.call === 'close' && !hasIncompleteRecords(d)) out.timer('closeNow', 'closeNow', 0);
+    // a close() that waited: no record is owed a result any more, no transactional request is out and
+    // no transaction completing — the producer aborts its open transaction or closes, in a step of its
+    // own (`closeNow`), so that what it abandons then is seen to be abandoned by a close; a fatal error
+    // ends the transaction's part (hasOngoingTransaction is false in FATAL_ERROR)
+    if (d.waiting?.call === 'close' && (signal === 'fatal' ? !hasIncompleteRecords(d) : closeMayFinish(d) || closeMustAbort(d)))
+      out.timer('closeNow', 'closeNow', 0);
     // a request to a broker whose reconnect backoff has passed is the model's connection attempt
     noteConnectionAttempts(d, out.effects, ev.now, nodeOf);
     // a transactional call still waiting after this event gives up at max.block.ms
@@ -521,14 +526,40 @@ const onEndTransaction = (result: 'COMMIT' | 'ABORT') =>
   });
 
 /**
- * close() while records are still owed a result: KafkaProducer.close() waits without a timeout
- * (Long.MAX_VALUE) while the Sender sends what the accumulator holds — at once, as a flush does — and
- * every request in flight is answered (Sender.run: `accumulator.hasUndrained() ||
- * client.inFlightRequestCount() > 0`); the producer then closes (`closeDone`).
+ * close() while records are still owed a result, a transactional request is out or a transaction is
+ * open: KafkaProducer.close() waits without a timeout (Long.MAX_VALUE) while the Sender sends what the
+ * accumulator holds — at once, as a flush does — and every request in flight is answered (Sender.run:
+ * `accumulator.hasUndrained() || client.inFlightRequestCount() > 0 || hasPendingTransactionalRequests()`);
+ * then it aborts a transaction still open (`abortOnClose`) and waits for that too; the producer then
+ * closes (`closeReady`).
  */
 const beginClose = producerAction((d, call: EventOf<'close'>) => {
   d.waiting = { call: 'close', from: call.from };
   d.flushing = true;
+  return 'none';
+});
+
+/**
+ * Sender.run, once the records and transactional requests are done: "Aborting incomplete transaction
+ * due to shutdown" — `transactionManager.beginAbort()` for a transaction ongoing and not completing
+ * (IN_TRANSACTION, ABORTABLE_ERROR), as abortTransaction() would, but on the Sender's thread: nobody
+ * awaits it with max.block.ms; close() returns once it is done (EndTxn(ABORT) answered, or completed
+ * locally when nothing was sent in the transaction). A fatal error meanwhile ends it (FATAL_ERROR is
+ * no ongoing transaction) and the producer closes.
+ */
+const abortOnClose = producerAction((d, _ev: EventOf<'closeNow'>, out) => {
+  out.fact({
+    kind: 'note',
+    actor: d.self,
+    text: d.transactionStarted
+      ? 'close(): the transaction is still open, so the Sender aborts it on shutdown ("Aborting incomplete transaction due to shutdown": EndTxn(ABORT)) and close() returns once the abort is done'
+      : 'close(): the transaction is still open, so the Sender aborts it on shutdown ("Aborting incomplete transaction due to shutdown"); nothing was sent in it, so the abort completes without EndTxn',
+  });
+  d.endTxn = 'ABORT';
+  d.abortableError = null;
+  abortUndrained(d, out, 'TransactionAbortedException');
+  d.pendingPartitions = [];
+  d.pendingOffsets = null;
   return 'none';
 });
 
@@ -678,8 +709,11 @@ export const producerMachine = setup({
     fatal: ({ context }) => context.txnSignal === 'fatal',
     epochBump: ({ context }) => context.txnSignal === 'epochBump',
     transactional: ({ context }) => context.transactional,
-    nothingOwed: ({ context }) => !hasIncompleteRecords(context),
+    closesAtOnce: ({ context }) => closeMayFinish(context),
+    /** FATAL_ERROR: no transaction is ongoing any more; the records (all failed by now) are all it waits for. */
     closeDone: ({ context }) => context.waiting?.call === 'close' && !hasIncompleteRecords(context),
+    closeReady: ({ context }) => context.waiting?.call === 'close' && closeMayFinish(context),
+    closeAborts: ({ context }) => context.waiting?.call === 'close' && closeMustAbort(context),
     retriesPending: ({ context, event }) => retriesPending(context, event.type),
     otherPending: ({ context, event }) => otherThanPending(context, event.type),
     awaitsMetadata: ({ context, event }) => awaitsMetadata(context, event),
@@ -723,8 +757,8 @@ export const producerMachine = setup({
         txnRetryBackoffExpired: { actions: onTxnRetry },
         disconnected: { actions: onDisconnected },
         flush: { actions: onFlush },
-        close: [{ guard: 'nothingOwed', target: 'restarting', actions: onClose }, { actions: beginClose }],
-        closeNow: { guard: 'closeDone', target: 'restarting', actions: finishClose },
+        close: [{ guard: 'closesAtOnce', target: 'restarting', actions: onClose }, { actions: beginClose }],
+        closeNow: { guard: 'closeReady', target: 'restarting', actions: finishClose },
         maxBlockExpired: { actions: onMaxBlock },
         crash: { target: 'down' },
       },
@@ -799,6 +833,7 @@ export const producerMachine = setup({
               sendOffsetsToTransaction: { actions: onSendOffsets },
               commitTransaction: { target: 'COMMITTING_TRANSACTION', actions: onEndTransaction('COMMIT') },
               abortTransaction: { target: 'ABORTING_TRANSACTION', actions: onEndTransaction('ABORT') },
+              closeNow: { guard: 'closeAborts', target: 'ABORTING_TRANSACTION', actions: abortOnClose },
               beginTransaction: { actions: invalidTransition('IN_TRANSACTION', 'IN_TRANSACTION') },
               initTransactions: { actions: invalidTransition('IN_TRANSACTION', 'INITIALIZING') },
             }),
@@ -823,6 +858,7 @@ export const producerMachine = setup({
           on: withWaitOnMetadata(
             withPendingTransition({
               abortTransaction: { target: 'ABORTING_TRANSACTION', actions: onEndTransaction('ABORT') },
+              closeNow: { guard: 'closeAborts', target: 'ABORTING_TRANSACTION', actions: abortOnClose },
               commitTransaction: {
                 actions: rejectInErrorState('abortable', 'Cannot commit: the transaction hit an abortable error; call abortTransaction'),
               },

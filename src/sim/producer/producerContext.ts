@@ -350,6 +350,32 @@ export function hasIncompleteRecords(ctx: ProducerContext): boolean {
   return false;
 }
 
+/**
+ * What a graceful close() still waits for besides its records (Sender.run after `running` turns
+ * false): a transactional request in flight (`client.inFlightRequestCount() > 0`), one waiting out its
+ * retry backoff inside a transaction (`hasPendingTransactionalRequests`: pending requests and
+ * `hasOngoingTransaction`), or a transaction completing — COMMITTING_TRANSACTION or
+ * ABORTING_TRANSACTION, whose EndTxn the third loop waits for (`hasOngoingTransaction` while
+ * `isCompleting`).
+ */
+export function closeHeldByTransaction(ctx: ProducerContext): boolean {
+  return ctx.coordinatorRequest !== null || (ctx.inTransaction && (ctx.txnRetryArmed || ctx.endTxn !== null));
+}
+
+/** close() may finish now: no record owed a result, nothing of the above, no transaction open. */
+export function closeMayFinish(ctx: ProducerContext): boolean {
+  return !hasIncompleteRecords(ctx) && !closeHeldByTransaction(ctx) && !ctx.inTransaction;
+}
+
+/**
+ * close() must abort the open transaction first (Sender.run: `hasOngoingTransaction()` and not
+ * `isCompleting()` → `beginAbort()`, "Aborting incomplete transaction due to shutdown"): IN_TRANSACTION
+ * or ABORTABLE_ERROR, once the records and the transactional requests are done.
+ */
+export function closeMustAbort(ctx: ProducerContext): boolean {
+  return !hasIncompleteRecords(ctx) && !closeHeldByTransaction(ctx) && ctx.inTransaction;
+}
+
 export function backoffMs(config: ProducerConfig, attempts: number): number {
   const base = config['retry.backoff.ms'] * 2 ** Math.max(0, attempts - 1);
   return Math.min(config['retry.backoff.max.ms'], base);

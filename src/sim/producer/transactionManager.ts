@@ -54,6 +54,8 @@ export type { TxnSignal } from './producerContext';
  * retry of a call that timed out (maxBlock.ts).
  */
 export function replyToApp(d: ProducerDraft, out: Out, ok: boolean, error: string | null = null): void {
+  // close() is answered only when the producer closes (its abort on shutdown, or a fatal error meanwhile, ends nothing else)
+  if (d.waiting?.call === 'close') return;
   if (!completeResult(d, out, ok, error) || !d.waiting) return;
   out.call(d.waiting.from, 'reply', { call: d.waiting.call, ok, error });
   d.waiting = null;
@@ -178,6 +180,18 @@ export function maybeSendTxnRequest(d: ProducerDraft, out: Out): TxnSignal {
  * producer moves ABORTING_TRANSACTION → INITIALIZING, and READY once the bump is answered.
  */
 function startEpochBump(d: ProducerDraft, out: Out): TxnSignal {
+  if (d.waiting?.call === 'close') {
+    // Sender.run's shutdown: the abort is complete (INITIALIZING, no transaction ongoing), so the loop
+    // ends and the client closes before the queued InitProducerId goes out — it is never sent
+    d.clientEpochBumpRequired = false;
+    finishTransaction(d);
+    out.fact({
+      kind: 'note',
+      actor: d.self,
+      text: 'the abort is complete; the producer is closing, so the epoch bump (InitProducerId) queued after it is never sent',
+    });
+    return 'completed';
+  }
   d.clientEpochBumpRequired = false;
   d.inTransaction = false;
   d.epochBumpInit = true;
