@@ -78,14 +78,7 @@ import {
   replyToApp,
   type TxnSignal,
 } from './transactionManager';
-import {
-  awaitsMetadata,
-  holdSend,
-  onProducerMetadataResponse,
-  onSendMaxBlockExpired,
-  releaseWhenFatal,
-  SEND_MAX_BLOCK_TIMER,
-} from './waitOnMetadata';
+import { awaitsMetadata, holdSend, onProducerMetadataResponse, onSendMaxBlockExpired, SEND_MAX_BLOCK_TIMER } from './waitOnMetadata';
 
 /** The coordinator responses the TransactionManager handles. */
 export type CoordinatorResponseRpc = CoordinatorResponse['type'];
@@ -164,7 +157,8 @@ function producerAction<E extends ProducerEvent>(fn: (d: ProducerDraft, ev: E, o
     }
     if (signal === 'fatal') {
       failEverything(d, (d.lastError as KafkaError) ?? 'PRODUCER_FENCED', out);
-      releaseWhenFatal(d, ev.now, out);
+      // a send() held in waitOnMetadata keeps waiting: the NetworkClient still asks for its metadata
+      if (d.heldSend) maybeUpdateMetadata(d, producerTopics(d), ev.now, out, d.newTopics);
       // a flush() that waited returns once its records have failed (RecordAccumulator.awaitFlushCompletion throws nothing)
       completeFlushIfDone(d, out);
     }
@@ -602,6 +596,27 @@ function inputOf(ctx: ProducerContext): ProducerInput {
 
 const FATAL_REASON = 'The producer is in a fatal error state (fenced) and must be closed';
 
+/**
+ * FATAL_ERROR's NetworkClient: Sender.runOnce returns after `client.poll` once hasFatalError(), but
+ * that poll still handles a Metadata answer or its loss and sends a metadata update that is due — the
+ * NetworkClient does not look at the transaction state — so a send() waiting in waitOnMetadata is
+ * served, and gives up at max.block.ms as before. No transactional request, no data. *The model sends a
+ * Metadata request in FATAL_ERROR only for a send() waiting on it* (Kafka's poll would also refresh
+ * for other reasons; nothing a fenced producer does depends on it).
+ */
+const onNetworkWhenFatal = handle((ctx: ProducerContext, ev: ProducerEvent, out: Out): ProducerContext => {
+  const d: ProducerDraft = producerDraft(ctx);
+  noteConnectionEvent(d, ev, producerTopics, nodeOf, out);
+  if (ev.type === 'MetadataResponse') onProducerMetadataResponse(d, ev.payload, ev.now, out);
+  else if (ev.type === 'disconnected' && ev.rpc === 'Metadata')
+    onMetadataLost(d, (ev.payload as { correlationId?: number }).correlationId ?? -1, ev.now);
+  else if (ev.type === 'maxBlockExpired' && ev.data.call === 'send') onSendMaxBlockExpired(d, ev.now, out);
+  else if (ev.type === 'send') holdSend(d, ev, out);
+  if (d.heldSend) maybeUpdateMetadata(d, producerTopics(d), ev.now, out, d.newTopics);
+  noteConnectionAttempts(d, out.effects, ev.now, nodeOf);
+  return d;
+});
+
 /** max.block.ms passed for the waiting transactional call: it throws TimeoutException (maxBlock.ts). */
 const onMaxBlock = producerAction((d, ev: EventOf<'maxBlockExpired'>, out) => {
   if (ev.data.call === 'send') onSendMaxBlockExpired(d, ev.now, out);
@@ -717,6 +732,7 @@ export const producerMachine = setup({
     retriesPending: ({ context, event }) => retriesPending(context, event.type),
     otherPending: ({ context, event }) => otherThanPending(context, event.type),
     awaitsMetadata: ({ context, event }) => awaitsMetadata(context, event),
+    metadataLost: ({ event }) => event.type === 'disconnected' && event.rpc === 'Metadata',
   },
 }).createMachine({
   id: 'producer',
@@ -887,7 +903,12 @@ export const producerMachine = setup({
         closeNow: { guard: 'closeDone', target: 'restarting', actions: finishClose },
         close: { target: 'restarting', actions: onClose },
         crash: 'down',
-        send: { actions: sendWhenFatal },
+        // waitOnMetadata comes before maybeAddPartition's maybeFailWithError (KafkaProducer.doSend)
+        send: [{ guard: 'awaitsMetadata', actions: onNetworkWhenFatal }, { actions: sendWhenFatal }],
+        MetadataResponse: { actions: onNetworkWhenFatal },
+        metadataUpdateDue: { actions: onNetworkWhenFatal },
+        maxBlockExpired: { actions: onNetworkWhenFatal },
+        disconnected: { guard: 'metadataLost', actions: onNetworkWhenFatal },
         commitTransaction: { actions: rejectWhenFatal(FATAL_REASON) },
         abortTransaction: { actions: rejectWhenFatal(FATAL_REASON) },
         sendOffsetsToTransaction: { actions: rejectWhenFatal(FATAL_REASON) },

@@ -212,6 +212,11 @@ export interface HeldSend {
   readonly from: ActorId;
   readonly args: SendArgs;
   readonly deadline: number;
+  /**
+   * waitOnMetadata's `partitionsCount` as its loop last read it: the topic's partition count before
+   * the last update, null while the topic was not known (the message of a timeout names it).
+   */
+  readonly partitionsCount: number | null;
 }
 
 export type TxnSignal = 'none' | 'initialized' | 'completed' | 'abortable' | 'fatal' | 'epochBump';

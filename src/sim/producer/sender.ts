@@ -60,6 +60,11 @@ export interface SendArgs {
   readonly callbackTo?: ActorId;
   /** Set by the producer when its waitOnMetadata gave up after this many ms (waitOnMetadata.ts). */
   readonly metadataTimeoutMs?: number;
+  /**
+   * With metadataTimeoutMs: the partition count waitOnMetadata knew when it gave up after an update
+   * (its "Partition <p> of topic <t> with partition count <n> …" message); absent: "Topic <t> not present …".
+   */
+  readonly metadataPartitionsCount?: number;
   /** Set by the producer when send() went on after waitOnMetadata held it this long. */
   readonly metadataWaitMs?: number;
 }
@@ -117,13 +122,19 @@ export function refuseBeforeAppend(d: ProducerDraft, args: SendArgs, now: number
 }
 
 /**
- * doSend's waitOnMetadata gave up: TimeoutException("Topic <t> not present in metadata after <ms> ms."),
- * an ApiException, so send() returns its failed future as for a record too large (its callback, then
+ * doSend's waitOnMetadata gave up: TimeoutException("Topic <t> not present in metadata after <ms> ms.")
+ * — or, when an update came at max.block.ms with the explicit partition still beyond the count it
+ * knew, "Partition <p> of topic <t> with partition count <n> is not present in metadata after <ms> ms."
+ * — an ApiException, so send() returns its failed future as for a record too large (its callback, then
  * maybeTransitionToErrorState). No partition was chosen yet: the explicit one, else UNKNOWN_PARTITION.
  */
 function refuseMetadataTimeout(d: ProducerDraft, args: SendArgs, headers: Headers, bytes: number, now: number, out: Out): PendingRecord {
   const rec = newRecord(d, args, args.partition ?? UNKNOWN_PARTITION, headers, bytes, now);
-  clientError(d, out, 'TimeoutException', `send: Topic ${args.topic} not present in metadata after ${args.metadataTimeoutMs} ms.`);
+  const message =
+    args.metadataPartitionsCount !== undefined
+      ? `Partition ${args.partition} of topic ${args.topic} with partition count ${args.metadataPartitionsCount} is not present in metadata after ${args.metadataTimeoutMs} ms.`
+      : `Topic ${args.topic} not present in metadata after ${args.metadataTimeoutMs} ms.`;
+  clientError(d, out, 'TimeoutException', `send: ${message}`);
   recordResult(d, out, [rec], null, 'TimeoutException');
   transitionToAbortable(d, 'TimeoutException');
   return rec;

@@ -8,12 +8,22 @@
  * present in metadata after <ms> ms."): an ApiException, so its callback and returned future fail
  * (`refuseBeforeAppend`); the topic stays in ProducerMetadata and its update goes on.
  *
- * *Simplification*: a producer in FATAL_ERROR handles no Metadata answer: a send held when the
- * producer becomes fatal goes on at once, to be refused with the fatal error (Kafka's waits for the
- * metadata first).
+ * An explicit partition the known partition count does not reach (`partition >= partitionsCount`)
+ * blocks too, the topic known or not: each answer that still lacks it asks for another update
+ * (`requestUpdateForTopic`: a full one once the topic is no longer new), backing off as the metadata
+ * does over answers that change nothing. An answer at max.block.ms or later fails the send with
+ * "Partition <p> of topic <t> with partition count <n> is not present in metadata after <ms> ms." (n:
+ * the count known before that answer; "Topic <t> not present …" while the topic was unknown) — even
+ * an answer that names the partition (the loop checks the time before its condition); awaitUpdate
+ * timing out first (the model's deadline timer) gives "Topic <t> not present …".
+ *
+ * The NetworkClient does not look at the transaction state: a producer in FATAL_ERROR still sends
+ * this Metadata request and handles its answer, so a send() held when the producer becomes fatal
+ * (or made after) waits for its metadata first, as doSend's waitOnMetadata comes before
+ * maybeAddPartition's maybeFailWithError; then it is refused with the fatal error.
  */
 import type { Out } from '../actors/out';
-import { partialUpdateDone } from '../cluster/clientMetadata';
+import { partialUpdateDone, requestUpdate } from '../cluster/clientMetadata';
 import { onMetadataResponse } from '../cluster/metadataUpdater';
 import type { ActorId } from '../kernel/envelope';
 import type { MetadataResponse } from '../protocol/replicationMessages';
@@ -23,24 +33,46 @@ import type { ProducerDraft, SendArgs } from './sender';
 /** The deadline of a send() in waitOnMetadata (its data: `{ call: 'send' }`). */
 export const SEND_MAX_BLOCK_TIMER = 'maxBlock:send';
 
-/** The send() must wait: its topic's metadata is not known (and it has not given up already). */
+/** Cluster.partitionCountForTopic in the producer's metadata: null while no answer named the topic. */
+function partitionsCount(ctx: ProducerContext, topic: string): number | null {
+  return ctx.topicsKnown.includes(topic) ? (ctx.meta.topics[topic]?.partitions ?? null) : null;
+}
+
+/** waitOnMetadata's loop condition: the topic unknown, or the explicit partition beyond its count. */
+function lacksMetadata(ctx: ProducerContext, args: SendArgs): boolean {
+  const count = partitionsCount(ctx, args.topic);
+  return count === null || (args.partition !== undefined && args.partition >= count);
+}
+
+/** The send() must wait: its topic's metadata is not known, or not its partition (and it has not given up already). */
 export function awaitsMetadata(ctx: ProducerContext, ev: { type: string; args?: unknown }): boolean {
   if (ev.type !== 'send') return false;
   const args = ev.args as SendArgs;
-  return args.metadataTimeoutMs === undefined && !ctx.topicsKnown.includes(args.topic);
+  return args.metadataTimeoutMs === undefined && lacksMetadata(ctx, args);
+}
+
+/** ProducerMetadata.requestUpdateForTopic: a partial update while the topic is new, else a full one. */
+function requestUpdateForTopic(d: ProducerDraft, topic: string): void {
+  if (!d.topicsKnown.includes(topic)) {
+    if (!d.newTopics.includes(topic)) d.newTopics = [...d.newTopics, topic];
+  } else d.metadata = requestUpdate(d.metadata);
 }
 
 /** waitOnMetadata: the topic is added (a partial update is due) and send() blocks, at most max.block.ms. */
 export function holdSend(d: ProducerDraft, call: { from: ActorId; args: SendArgs; now: number }, out: Out): void {
   const topic = call.args.topic;
-  if (!d.newTopics.includes(topic)) d.newTopics = [...d.newTopics, topic];
+  const count = partitionsCount(d, topic);
+  requestUpdateForTopic(d, topic);
   const ms = d.config['max.block.ms'];
-  d.heldSend = { from: call.from, args: call.args, deadline: call.now + ms };
+  d.heldSend = { from: call.from, args: call.args, deadline: call.now + ms, partitionsCount: count };
   out.timer(SEND_MAX_BLOCK_TIMER, 'maxBlockExpired', ms, { call: 'send' });
   out.fact({
     kind: 'note',
     actor: d.self,
-    text: `send() to ${topic} blocks in waitOnMetadata: the producer knows no partition of ${topic} yet, asks for them in a Metadata request and waits at most max.block.ms (${ms} ms)`,
+    text:
+      count === null
+        ? `send() to ${topic} blocks in waitOnMetadata: the producer knows no partition of ${topic} yet, asks for them in a Metadata request and waits at most max.block.ms (${ms} ms)`
+        : `send() to ${topic} partition ${call.args.partition} blocks in waitOnMetadata: the producer's metadata has ${count} partition(s) of ${topic}, so it asks for a metadata update and waits at most max.block.ms (${ms} ms)`,
   });
 }
 
@@ -57,13 +89,6 @@ function release(d: ProducerDraft, now: number, out: Out, args: SendArgs): void 
 export function onSendMaxBlockExpired(d: ProducerDraft, now: number, out: Out): void {
   if (d.heldSend?.deadline !== now) return;
   release(d, now, out, { ...d.heldSend.args, metadataTimeoutMs: d.config['max.block.ms'] });
-}
-
-/** The producer became fatal while a send() waited: it goes on now (see the simplification above). */
-export function releaseWhenFatal(d: ProducerDraft, now: number, out: Out): void {
-  if (!d.heldSend) return;
-  out.cancel(SEND_MAX_BLOCK_TIMER);
-  release(d, now, out, d.heldSend.args);
 }
 
 /**
@@ -92,6 +117,20 @@ export function onProducerMetadataResponse(
   if (d.newTopics.some((t) => names.includes(t))) d.newTopics = d.newTopics.filter((t) => !names.includes(t));
   const held = d.heldSend;
   if (!held || !names.includes(held.args.topic)) return;
+  // waitOnMetadata's loop after awaitUpdate: the time first (elapsed >= maxWaitMs), then its condition
+  if (now >= held.deadline) {
+    out.cancel(SEND_MAX_BLOCK_TIMER);
+    const ms = d.config['max.block.ms'];
+    const count = held.partitionsCount;
+    release(d, now, out, { ...held.args, metadataTimeoutMs: ms, ...(count !== null ? { metadataPartitionsCount: count } : {}) });
+    return;
+  }
+  if (lacksMetadata(d, held.args)) {
+    // still beyond the partition count: another update (a full one now), and send() waits on
+    d.heldSend = { ...held, partitionsCount: partitionsCount(d, held.args.topic) };
+    requestUpdateForTopic(d, held.args.topic);
+    return;
+  }
   out.cancel(SEND_MAX_BLOCK_TIMER);
   out.fact({
     kind: 'note',

@@ -152,7 +152,6 @@ function checkMeaning(s: Scenario): Validation {
   configErrors(cluster.errors, 'cluster', errors);
 
   const topics: Record<string, TopicConfig> = {};
-  const partitions: Record<string, number> = {};
   s.topics.forEach((t, i) => {
     if (topics[t.name]) add(`topics[${i}].name`, `topic ${t.name} is defined twice`, `토픽 ${josa(t.name, '이/가')} 두 번 정의됐습니다`);
     if (t.name.startsWith('__'))
@@ -161,7 +160,6 @@ function checkMeaning(s: Scenario): Validation {
     for (const a of assignmentProblems(t, i, cluster.config.brokers)) add(a.path, a.en, a.ko);
     configErrors(r.errors, `topics[${i}].config`, errors);
     topics[t.name] = r.config;
-    partitions[t.name] = t.partitions ?? 1;
     if (t.leaders) {
       if (t.leaders.length !== (t.partitions ?? 1))
         add(
@@ -256,12 +254,8 @@ function checkMeaning(s: Scenario): Validation {
         const path = `clients[${i}].script[${j}]`;
         if (op.op === 'send') {
           topicRef(op.topic, `${path}.topic`);
-          if (op.partition !== undefined && op.partition >= (partitions[op.topic] ?? 1))
-            add(
-              `${path}.partition`,
-              `topic ${op.topic} has ${partitions[op.topic] ?? 1} partition(s): the largest partition number is ${(partitions[op.topic] ?? 1) - 1}`,
-              `토픽 ${op.topic}의 파티션은 ${partitions[op.topic] ?? 1}개라서 가장 큰 파티션 번호는 ${(partitions[op.topic] ?? 1) - 1}입니다`,
-            );
+          // a partition beyond the topic's count is no error here: send() waits for it in
+          // waitOnMetadata until max.block.ms, then fails with TimeoutException (producer/waitOnMetadata.ts)
           records += op.count ?? 1;
           const e = op.headers?.event_id;
           if (e?.includes('{i}') && (op.count ?? 1) > 1) {
