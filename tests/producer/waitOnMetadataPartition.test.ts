@@ -263,3 +263,37 @@ describe('a producer in FATAL_ERROR still serves a send() waiting in waitOnMetad
     );
   });
 });
+
+describe('metadata.max.idle.ms: a topic not sent to for 5 minutes is forgotten at the next metadata update', () => {
+  // ProducerMetadata.add(topic, nowMs) at every send sets the topic's expiry to now + 300000;
+  // retainTopic drops it at an update past that, and the next send() to it is a new topic again
+  const run = (idleMs: number) =>
+    runScenario(
+      scenario({}, [
+        { op: 'send', topic: 'a', key: 'k', value: 'v', headers: { event_id: 'a1' } },
+        { op: 'flush' },
+        { op: 'send', topic: 't', key: 'k', value: 'v', headers: { event_id: 't1' }, at: idleMs },
+        { op: 'flush' },
+        { op: 'send', topic: 'a', key: 'k', value: 'v', headers: { event_id: 'a2' } },
+        { op: 'flush' },
+      ]),
+    );
+  const metadataTopics = (trace: ReturnType<typeof runScenario>) =>
+    trace.envelopes.filter((e) => e.from === 'p.producer' && e.rpc === 'Metadata').map((e) => (e.payload as { topics: string[] }).topics);
+
+  it("past 300000 ms, t's update forgets a: the next send() to a asks for it again", () => {
+    const trace = run(301_000);
+    expect(metadataTopics(trace)).toEqual([['a'], ['t'], ['a']]);
+    const step = trace.steps.findIndex((s) =>
+      (s.facts as Fact[]).some((f) => f.kind === 'note' && f.text.startsWith('no send() to a for metadata.max.idle.ms')),
+    );
+    expect(step).toBeGreaterThan(0);
+    expect(narrate(trace, step, 'en')).toContain('this metadata update forgets a (ProducerMetadata.retainTopic)');
+    expect(narrate(trace, step, 'ko')).toContain('이번 메타데이터 업데이트에서 a를 잊으므로');
+  });
+
+  it('within 300000 ms, a is kept: no second request for it', () => {
+    const trace = run(200_000);
+    expect(metadataTopics(trace)).toEqual([['a'], ['t']]);
+  });
+});

@@ -105,7 +105,7 @@ export const PRODUCER_CONFIG: readonly ConfigKey[] = [
     default: 60000,
     min: 0,
     doc: 'How long initTransactions(), sendOffsetsToTransaction(), commitTransaction() and abortTransaction() block before they throw TimeoutException; the request goes on, and calling the same method again waits for its result.',
-    simulation: 'send() never blocks (metadata is known, buffer.memory is not modelled)',
+    simulation: 'send() blocks only in waitOnMetadata, for a topic or partition its metadata lacks (buffer.memory is not modelled)',
   },
   RECONNECT_BACKOFF_MS,
   RECONNECT_BACKOFF_MAX_MS,

@@ -17,6 +17,11 @@ export const WAIT_ON_METADATA_KO_RULES: readonly (readonly [RegExp, (m: RegExpMa
       `${m[1]}의 ${josa(`파티션 ${m[2]}`, '으로/로')}의 send()가 waitOnMetadata에서 멈춥니다. 프로듀서의 메타데이터에는 ${m[1]}의 파티션이 ${m[3]}개뿐이므로 메타데이터 업데이트를 요청하고, 최대 max.block.ms(${m[4]} ms)까지 기다립니다`,
   ],
   [
+    /^no send\(\) to (\S+) for metadata\.max\.idle\.ms \((\d+) ms\): this metadata update forgets \S+ \(ProducerMetadata\.retainTopic\), and the next send\(\) to it waits on metadata again$/,
+    (m) =>
+      `metadata.max.idle.ms(${m[2]} ms) 동안 ${josa(m[1] as string, '으로/로')}의 send()가 없었습니다. 이번 메타데이터 업데이트에서 ${josa(m[1] as string, '을/를')} 잊으므로(ProducerMetadata.retainTopic), 다음 send()는 다시 메타데이터를 기다립니다`,
+  ],
+  [
     /^the Metadata answer names the partitions of (\S+): the send\(\) waiting in waitOnMetadata goes on$/,
     (m) => `Metadata 응답이 ${m[1]}의 파티션을 알려 줍니다. waitOnMetadata에서 기다리던 send()가 계속됩니다`,
   ],

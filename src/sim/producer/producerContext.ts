@@ -194,6 +194,11 @@ export interface ProducerContext {
   readonly topicsKnown: readonly string[];
   /** ProducerMetadata.newTopics: added by a send() (waitOnMetadata), no answer named them yet. */
   readonly newTopics: readonly string[];
+  /**
+   * ProducerMetadata.topics' expiry: each send() to a topic (waitOnMetadata's `add`) sets it to now +
+   * metadata.max.idle.ms; a metadata update past it forgets the topic (`retainTopic`, waitOnMetadata.ts).
+   */
+  readonly topicExpiry: Readonly<Record<string, number>>;
   /** The send() blocked in waitOnMetadata until its topic is known, or until `deadline` (max.block.ms). */
   readonly heldSend: HeldSend | null;
   /**
@@ -281,6 +286,7 @@ export function initialProducerContext(input: ProducerInput): ProducerContext {
     pendingTransition: null,
     topicsKnown: input.knownTopics ?? [],
     newTopics: [],
+    topicExpiry: {},
     heldSend: null,
     txnSignal: 'none',
   };
@@ -343,6 +349,7 @@ export function producerDraft(c: ProducerContext): Mutable<ProducerContext> {
     pendingTransition: c.pendingTransition,
     topicsKnown: c.topicsKnown,
     newTopics: c.newTopics,
+    topicExpiry: c.topicExpiry,
     heldSend: c.heldSend,
     txnSignal: 'none',
   };

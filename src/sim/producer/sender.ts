@@ -45,6 +45,7 @@ import {
   recordAcked,
   requestEpochBumpForPartition,
 } from './sequences';
+import { touchTopic } from './waitOnMetadata';
 
 export type ProducerDraft = Mutable<ProducerContext>;
 
@@ -106,6 +107,8 @@ export const UNKNOWN_PARTITION = -1;
  * record, or null when it may go on to the accumulator.
  */
 export function refuseBeforeAppend(d: ProducerDraft, args: SendArgs, now: number, out: Out): PendingRecord | null {
+  // waitOnMetadata's ProducerMetadata.add comes first: the topic is kept for metadata.max.idle.ms
+  touchTopic(d, args.topic, now);
   const { headers, bytes } = sizeOf(args);
   if (args.metadataTimeoutMs !== undefined) return refuseMetadataTimeout(d, args, headers, bytes, now, out);
   const max = d.config['max.request.size'];

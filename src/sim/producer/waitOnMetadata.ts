@@ -21,14 +21,58 @@
  * this Metadata request and handles its answer, so a send() held when the producer becomes fatal
  * (or made after) waits for its metadata first, as doSend's waitOnMetadata comes before
  * maybeAddPartition's maybeFailWithError; then it is refused with the fatal error.
+ *
+ * metadata.max.idle.ms (ProducerMetadata): every send() to a topic (`add(topic, nowMs)`) sets its
+ * expiry to now + metadata.max.idle.ms; a metadata update — full or partial, at any time — after that
+ * forgets the topic (`retainTopic`: "Removing unused topic … from the metadata list"), so it leaves the
+ * requests and the drain's partitions, and the next send() to it waits on metadata again. *The model
+ * has it at Kafka's default, 300000 ms, not as a setting.*
  */
 import type { Out } from '../actors/out';
 import { partialUpdateDone, requestUpdate } from '../cluster/clientMetadata';
 import { onMetadataResponse } from '../cluster/metadataUpdater';
 import type { ActorId } from '../kernel/envelope';
 import type { MetadataResponse } from '../protocol/replicationMessages';
+import { parseTopicPartition } from '../protocol/topicPartition';
 import type { ProducerContext } from './producerContext';
+import { queueSize } from './recordAccumulator';
 import type { ProducerDraft, SendArgs } from './sender';
+
+/** metadata.max.idle.ms at Kafka's default (ProducerConfig: 5 * 60 * 1000, at least 5000). */
+export const METADATA_MAX_IDLE_MS = 300_000;
+
+/** ProducerMetadata.add: a send() to the topic keeps it for metadata.max.idle.ms from now. */
+export function touchTopic(d: ProducerDraft, topic: string, now: number): void {
+  if (d.topicExpiry[topic] !== now + METADATA_MAX_IDLE_MS) d.topicExpiry = { ...d.topicExpiry, [topic]: now + METADATA_MAX_IDLE_MS };
+}
+
+/**
+ * ProducerMetadata.retainTopic at a metadata update: a known topic whose expiry has passed is
+ * forgotten — with its empty accumulator queues, so that neither the next full request nor the drain
+ * names it (a topic idle that long has nothing queued: delivery.timeout.ms is shorter). Returns them.
+ */
+function forgetIdleTopics(d: ProducerDraft, now: number, out: Out): string[] {
+  const idle = d.topicsKnown.filter((t) => {
+    const expiry = d.topicExpiry[t];
+    return expiry !== undefined && expiry <= now && !d.newTopics.includes(t);
+  });
+  if (idle.length === 0) return idle;
+  d.topicsKnown = d.topicsKnown.filter((t) => !idle.includes(t));
+  const expiry = { ...d.topicExpiry };
+  for (const t of idle) delete expiry[t];
+  d.topicExpiry = expiry;
+  const accumulating = { ...d.accumulating };
+  for (const tp of Object.keys(accumulating))
+    if (idle.includes(parseTopicPartition(tp).topic) && queueSize(accumulating[tp]) === 0) delete accumulating[tp];
+  d.accumulating = accumulating;
+  for (const t of idle)
+    out.fact({
+      kind: 'note',
+      actor: d.self,
+      text: `no send() to ${t} for metadata.max.idle.ms (${METADATA_MAX_IDLE_MS} ms): this metadata update forgets ${t} (ProducerMetadata.retainTopic), and the next send() to it waits on metadata again`,
+    });
+  return idle;
+}
 
 /** The deadline of a send() in waitOnMetadata (its data: `{ call: 'send' }`). */
 export const SEND_MAX_BLOCK_TIMER = 'maxBlock:send';
@@ -61,6 +105,7 @@ function requestUpdateForTopic(d: ProducerDraft, topic: string): void {
 /** waitOnMetadata: the topic is added (a partial update is due) and send() blocks, at most max.block.ms. */
 export function holdSend(d: ProducerDraft, call: { from: ActorId; args: SendArgs; now: number }, out: Out): void {
   const topic = call.args.topic;
+  touchTopic(d, topic, call.now);
   const count = partitionsCount(d, topic);
   requestUpdateForTopic(d, topic);
   const ms = d.config['max.block.ms'];
@@ -112,7 +157,8 @@ export function onProducerMetadataResponse(
   // an answer without brokers is a failed update (NetworkClient.handleSuccessfulResponse)
   if (d.metadata.attempts > before.attempts) return;
   if (before.partial) d.metadata = partialUpdateDone(before, d.metadata);
-  const names = payload.topics.map((t) => t.name);
+  const forgotten = forgetIdleTopics(d, now, out);
+  const names = payload.topics.map((t) => t.name).filter((t) => !forgotten.includes(t));
   for (const t of names) if (!d.topicsKnown.includes(t)) d.topicsKnown = [...d.topicsKnown, t];
   if (d.newTopics.some((t) => names.includes(t))) d.newTopics = d.newTopics.filter((t) => !names.includes(t));
   const held = d.heldSend;

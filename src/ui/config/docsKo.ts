@@ -116,8 +116,8 @@ export const SIMULATION_NOTES_KO: Readonly<Record<string, string>> = {
   'unset: one replica and a fixed coordinator process; set: replicated over the brokers, the coordinator on the leader':
     '정하지 않으면 복제본 하나와 고정된 코디네이터 프로세스, 정하면 브로커들에 복제되고 코디네이터는 리더에 있음',
   'used only when transaction.state.log.replication.factor is set': 'transaction.state.log.replication.factor를 정했을 때만 쓰임',
-  'send() never blocks (metadata is known, buffer.memory is not modelled)':
-    'send()는 기다리지 않음(메타데이터는 늘 알고 있고 buffer.memory는 모델링하지 않음)',
+  'send() blocks only in waitOnMetadata, for a topic or partition its metadata lacks (buffer.memory is not modelled)':
+    'send()는 메타데이터에 없는 토픽이나 파티션을 waitOnMetadata에서 기다릴 때만 멈춤(buffer.memory는 모델링하지 않음)',
   'with replication.factor 1, 1 and all behave alike': 'replication.factor가 1이면 1과 all이 같게 동작',
   'records and batches are sized as for batch.size, without the request and batch headers':
     '레코드와 배치 크기는 batch.size와 같은 방식으로 세고 요청·배치 헤더는 뺌',
