@@ -154,3 +154,30 @@ describe('close() under protocol v1 after an error that needs the client-side ep
     expect(closeReply(trace)?.i).toBeGreaterThan(answer);
   });
 });
+
+describe('a crash is no close', () => {
+  const trace = runScenario({
+    version: 1,
+    seed: 3,
+    topics: [{ name: 'orders', partitions: 1 }],
+    clients: [
+      {
+        id: 'svc',
+        type: 'producer',
+        config: { 'transactional.id': 'svc-1' },
+        script: [{ op: 'beginTransaction' }, send('e1'), { op: 'sleep', ms: 1000 }, { op: 'commitTransaction' }],
+      },
+    ],
+    faults: [{ type: 'crash', target: 'svc', at: 20, durationMs: 100 }],
+  } as Parameters<typeof runScenario>[0]);
+
+  it('the crashed instance aborts nothing: the next instance fences the transaction it left Ongoing', () => {
+    const states = txnStates(trace);
+    const fence = states.find((s) => s.to === 'PrepareEpochFence');
+    expect(fence).toMatchObject({ label: 'InitProducerId', from: 'Ongoing' });
+    // no EndTxn before that InitProducerId: the only one is the next instance's commit
+    const endTxns = trace.steps.filter((s) => s.actor === 'txn-coordinator' && s.label === 'EndTxn');
+    expect(endTxns.every((s) => s.i > (fence?.i ?? 0))).toBe(true);
+    expect(trace.steps.some((s) => s.label === 'closeNow')).toBe(false);
+  });
+});
