@@ -125,6 +125,7 @@ const TIMER_EVENTS: Readonly<Record<string, Words>> = {
   ],
   httpTimeout: ['HTTP call timed out', 'HTTP 호출 시간 초과'],
   isrExpiration: ['ISR check (replica.lag.time.max.ms)', 'ISR 점검(replica.lag.time.max.ms)'],
+  producerExpirationCheck: ['producer expiration check (producer.id.expiration.ms)', '프로듀서 만료 검사(producer.id.expiration.ms)'],
   joinPhaseCheck: ['join phase check', '조인 단계 점검'],
   lingerExpired: ['linger.ms elapsed', 'linger.ms 경과'],
   loaded: ['__transaction_state loaded', '__transaction_state 읽기 완료'],

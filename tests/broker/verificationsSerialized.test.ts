@@ -9,10 +9,12 @@
  * On the old code the leader sent an AddPartitionsToTxn for every Produce at once: b's left at
  * 1011 while a's was unanswered and reached the coordinator at 1061 (audit-broker Finding 2).
  */
+
 import { describe, expect, it } from 'vitest';
 import { Out } from '../../src/sim/actors/out';
 import type { BrokerContext } from '../../src/sim/broker/broker.machine';
 import { onProduce } from '../../src/sim/broker/produceRequest';
+import { DEFAULT_PRODUCER_EXPIRATION } from '../../src/sim/broker/producerExpirationCheck';
 import type { ClusterMetadata } from '../../src/sim/cluster/metadata';
 import type { RpcEvent } from '../../src/sim/kernel/effects';
 import { createPartitionLog } from '../../src/sim/log/partitionLog';
@@ -167,6 +169,9 @@ describe('the leader answers a replaced queued verification as Kafka does (addTx
     verificationQueue: [],
     nextCorrelationId: 0,
     meta,
+    producerExpiration: DEFAULT_PRODUCER_EXPIRATION,
+    logsOpenedAtMs: 0,
+    expiryChecks: {},
   });
   const produce = (envelopeId: number, transactionalId: string, producerEpoch: number, partition = 0) =>
     ({

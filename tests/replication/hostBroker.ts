@@ -3,7 +3,9 @@
  * brokers 0-2, min ISR 2, the given ISR, led by broker-0 (or, `leading` false, by broker-1 under
  * leader epoch 1).
  */
+
 import type { BrokerContext } from '../../src/sim/broker/broker.machine';
+import { DEFAULT_PRODUCER_EXPIRATION } from '../../src/sim/broker/producerExpirationCheck';
 import { initialReplication } from '../../src/sim/broker/replication';
 import { type ClusterMetadata, TRANSACTION_STATE_TOPIC } from '../../src/sim/cluster/metadata';
 import type { TxnMetadata } from '../../src/sim/coordinator/transactionMetadata';
@@ -79,6 +81,9 @@ export function hostBroker(
     verificationQueue: [],
     nextCorrelationId: 0,
     meta,
+    producerExpiration: DEFAULT_PRODUCER_EXPIRATION,
+    logsOpenedAtMs: 0,
+    expiryChecks: {},
     replication: {
       ...rep,
       leading: leading ? { [key]: leader } : {},

@@ -6,10 +6,12 @@
  * failed, or at the timeout, the partitions still waiting then reading REQUEST_TIMED_OUT; acks=0 gets
  * no answer.
  */
+
 import { describe, expect, it } from 'vitest';
 import { Out } from '../../src/sim/actors/out';
 import type { BrokerContext } from '../../src/sim/broker/broker.machine';
 import { onProduce } from '../../src/sim/broker/produceRequest';
+import { DEFAULT_PRODUCER_EXPIRATION } from '../../src/sim/broker/producerExpirationCheck';
 import { initialReplication, onProduceTimeout, onReplicaFetch } from '../../src/sim/broker/replication';
 import type { ClusterMetadata } from '../../src/sim/cluster/metadata';
 import type { Effect, RpcEvent } from '../../src/sim/kernel/effects';
@@ -61,6 +63,9 @@ function broker(): BrokerContext {
     verificationQueue: [],
     nextCorrelationId: 0,
     meta,
+    producerExpiration: DEFAULT_PRODUCER_EXPIRATION,
+    logsOpenedAtMs: 0,
+    expiryChecks: {},
     replication: {
       ...rep,
       leading: { 't-0': lead(0, ['broker-0']), 't-1': lead(1, BROKERS) },

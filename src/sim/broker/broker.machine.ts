@@ -6,6 +6,7 @@
  * A crash keeps the logs (they are on disk) and loses what was in memory: held fetches. Its states
  * are its availability (online, down); [replication] adds each partition's leadership.
  */
+
 import { setup } from 'xstate';
 import type { Call, Lifecycle, Rpc, Timer } from '../actors/events';
 import { handle, type Out, type PendingRequest, pendingRequest } from '../actors/out';
@@ -45,6 +46,13 @@ import {
   tellMarkerWritten,
 } from './offsetsHost';
 import { onProduce, onVerification, onVerificationLost, onVerificationRetry, type PendingVerification } from './produceRequest';
+import {
+  armChangedLogs,
+  DEFAULT_PRODUCER_EXPIRATION,
+  onProducerExpirationCheck,
+  type ProducerExpirationSettings,
+  reopenLogs,
+} from './producerExpirationCheck';
 import {
   afterLeaderUpdate,
   type BrokerReplication,
@@ -101,6 +109,12 @@ export interface BrokerContext {
   readonly meta: ClusterMetadata;
   /** Its replicas, leaderships and the controller's records; absent when no topic is replicated. */
   readonly replication?: BrokerReplication;
+  /** producer.id.expiration.ms and its check interval (broker/producerExpirationCheck.ts). */
+  readonly producerExpiration: ProducerExpirationSettings;
+  /** When its logs were opened (0 with the cluster; a restart sets it): the expiration checks count from it. */
+  readonly logsOpenedAtMs: number;
+  /** The expiration check armed for each log, by its time: one timer per log. */
+  readonly expiryChecks: Readonly<Record<string, number>>;
 }
 
 export interface BrokerInput {
@@ -111,6 +125,8 @@ export interface BrokerInput {
   readonly meta: ClusterMetadata;
   /** When some topic is replicated: the settings and the controller's first record of each partition it hosts. */
   readonly replication?: { readonly settings: ReplicationSettings; readonly initial: readonly PartitionChange[] };
+  /** producer.id.expiration.ms and its check interval; Kafka's defaults when absent. */
+  readonly producerExpiration?: ProducerExpirationSettings;
 }
 
 type ReplicatedCtx = BrokerContext & { readonly replication: BrokerReplication };
@@ -143,7 +159,16 @@ export type BrokerEvent =
   | Timer<'replicaFetchBackoff', { key: string }>
   | Timer<'isrExpiration'>
   | Timer<'heartbeatDue'>
+  | Timer<'producerExpirationCheck', { key: string }>
   | Lifecycle;
+
+/**
+ * A handler whose appends (batches, markers, a follower's copies) change producer state arms that
+ * log's producer expiration check (broker/producerExpirationCheck.ts).
+ */
+function handleArming<E extends { now: number }>(fn: (ctx: BrokerContext, ev: E, out: Out) => BrokerContext) {
+  return handle((ctx: BrokerContext, ev: E, out: Out) => armChangedLogs(ctx, fn(ctx, ev, out), ev.now, out));
+}
 
 function withLog(ctx: BrokerContext, log: PartitionLog): BrokerContext {
   return { ...ctx, partitions: { ...ctx.partitions, [keyOf(log)]: log } };
@@ -271,6 +296,9 @@ export const brokerMachine = setup({
     verificationQueue: EMPTY_VERIFICATION_QUEUE,
     nextCorrelationId: 0,
     meta: input.meta,
+    producerExpiration: input.producerExpiration ?? DEFAULT_PRODUCER_EXPIRATION,
+    logsOpenedAtMs: 0,
+    expiryChecks: {},
     ...(input.replication
       ? { replication: initialReplication(input.replication.settings), initialRecords: input.replication.initial }
       : {}),
@@ -279,18 +307,18 @@ export const brokerMachine = setup({
   states: {
     online: {
       on: {
-        Produce: { actions: handle(onProduce) },
-        AddPartitionsToTxnResponse: { actions: handle(onVerification) },
-        verificationRetry: { actions: handle(onVerificationRetry) },
-        disconnected: { actions: handle(onRequestLost) },
-        boot: { actions: handle(onBoot) },
+        Produce: { actions: handleArming(onProduce) },
+        AddPartitionsToTxnResponse: { actions: handleArming(onVerification) },
+        verificationRetry: { actions: handleArming(onVerificationRetry) },
+        disconnected: { actions: handleArming(onRequestLost) },
+        boot: { actions: handleArming(onBoot) },
         Metadata: {
-          actions: handle((ctx: BrokerContext, ev: RpcEvent<MetadataRequest>, out: Out) =>
+          actions: handleArming((ctx: BrokerContext, ev: RpcEvent<MetadataRequest>, out: Out) =>
             onMetadata(ctx, pendingRequest(ev), ev.payload, out),
           ),
         },
         FindCoordinator: {
-          actions: handle((ctx: BrokerContext, ev: RpcEvent<{ key: string; keyType: 'transaction' | 'group' }>, out: Out) =>
+          actions: handleArming((ctx: BrokerContext, ev: RpcEvent<{ key: string; keyType: 'transaction' | 'group' }>, out: Out) =>
             onFindCoordinator(
               ctx,
               pendingRequest(ev),
@@ -301,57 +329,58 @@ export const brokerMachine = setup({
           ),
         },
         appendConsumerOffsets: {
-          actions: handle((ctx: BrokerContext, ev: { from: string; args: AppendConsumerOffsetsArgs; now: number }, out: Out) =>
+          actions: handleArming((ctx: BrokerContext, ev: { from: string; args: AppendConsumerOffsetsArgs; now: number }, out: Out) =>
             onAppendConsumerOffsets(ctx, ev.from, ev.args, ev.now, out),
           ),
         },
         verifyTxnOffsetCommit: {
-          actions: handle((ctx: BrokerContext, ev: { from: string; args: VerifyTxnOffsetCommitArgs; now: number }, out: Out) =>
+          actions: handleArming((ctx: BrokerContext, ev: { from: string; args: VerifyTxnOffsetCommitArgs; now: number }, out: Out) =>
             onVerifyTxnOffsetCommit(ctx, ev.from, ev.args, ev.now, out),
           ),
         },
         appendTxnState: {
-          actions: handle((ctx: BrokerContext, ev: { from: string; args: AppendTxnStateArgs; now: number }, out: Out) =>
+          actions: handleArming((ctx: BrokerContext, ev: { from: string; args: AppendTxnStateArgs; now: number }, out: Out) =>
             onAppendTxnState(ctx, ev.from, ev.args, ev.now, out),
           ),
         },
         FetchResponse: {
-          actions: handle(
+          actions: handleArming(
             replicated((ctx, ev: RpcEvent<ReplicaFetchResponse & { correlationId: number }>, out) =>
               onReplicaFetchAnswer(ctx, ev.payload, out),
             ),
           ),
         },
         AlterPartitionResponse: {
-          actions: handle(
+          actions: handleArming(
             replicated((ctx, ev: RpcEvent<AlterPartitionResponse & { correlationId: number }>, out) =>
               onAlterPartitionAnswer(ctx, ev.payload, ev.now, out),
             ),
           ),
         },
         PartitionChange: {
-          actions: handle(replicated((ctx, ev: RpcEvent<PartitionChange>, out) => onPartitionChangeRequest(ctx, ev, out))),
+          actions: handleArming(replicated((ctx, ev: RpcEvent<PartitionChange>, out) => onPartitionChangeRequest(ctx, ev, out))),
         },
         produceTimeout: {
-          actions: handle(replicated((ctx, ev: TimerEvent<{ id: number }>, out) => onProduceTimeout(ctx, ev.data.id, out))),
+          actions: handleArming(replicated((ctx, ev: TimerEvent<{ id: number }>, out) => onProduceTimeout(ctx, ev.data.id, out))),
         },
         markersTimeout: {
-          actions: handle(replicated((ctx, ev: TimerEvent<{ id: number }>, out) => onMarkersTimeout(ctx, ev.data.id, out))),
+          actions: handleArming(replicated((ctx, ev: TimerEvent<{ id: number }>, out) => onMarkersTimeout(ctx, ev.data.id, out))),
         },
         replicaFetchExpired: {
-          actions: handle(replicated((ctx, ev: TimerEvent<{ id: number }>, out) => onReplicaFetchExpired(ctx, ev.data.id, out))),
+          actions: handleArming(replicated((ctx, ev: TimerEvent<{ id: number }>, out) => onReplicaFetchExpired(ctx, ev.data.id, out))),
         },
         replicaFetchBackoff: {
-          actions: handle(replicated((ctx, ev: TimerEvent<{ key: string }>, out) => onReplicaFetchBackoff(ctx, ev.data.key, out))),
+          actions: handleArming(replicated((ctx, ev: TimerEvent<{ key: string }>, out) => onReplicaFetchBackoff(ctx, ev.data.key, out))),
         },
-        isrExpiration: { actions: handle(replicated((ctx, ev: TimerEvent, out) => onIsrExpiration(ctx, ev.now, out))) },
-        heartbeatDue: { actions: handle(replicated((ctx, _ev: TimerEvent, out) => sendHeartbeat(ctx, out))) },
-        Fetch: { actions: handle(onFetch) },
-        ListOffsets: { actions: handle(onListOffsets) },
-        OffsetsForLeaderEpoch: { actions: handle(onOffsetsForLeaderEpoch) },
-        fetchWaitExpired: { actions: handle(onFetchWaitExpired) },
-        WriteTxnMarkers: { actions: handle(onWriteTxnMarkers) },
-        runCleaner: { actions: handle(onRunCleaner) },
+        isrExpiration: { actions: handleArming(replicated((ctx, ev: TimerEvent, out) => onIsrExpiration(ctx, ev.now, out))) },
+        heartbeatDue: { actions: handleArming(replicated((ctx, _ev: TimerEvent, out) => sendHeartbeat(ctx, out))) },
+        Fetch: { actions: handleArming(onFetch) },
+        ListOffsets: { actions: handleArming(onListOffsets) },
+        OffsetsForLeaderEpoch: { actions: handleArming(onOffsetsForLeaderEpoch) },
+        fetchWaitExpired: { actions: handleArming(onFetchWaitExpired) },
+        WriteTxnMarkers: { actions: handleArming(onWriteTxnMarkers) },
+        runCleaner: { actions: handleArming(onRunCleaner) },
+        producerExpirationCheck: { actions: handle(onProducerExpirationCheck) },
         crash: {
           target: 'down',
           // the logs are on disk; held fetches and transaction verifications were only in memory
@@ -361,6 +390,8 @@ export const brokerMachine = setup({
             verifying: [],
             verificationQueue: EMPTY_VERIFICATION_QUEUE,
             ...(ctx.replication ? { replication: crashReplication(ctx.replication) } : {}),
+            // its timers died with it; the restart opens the logs again
+            expiryChecks: {},
             partitions: Object.fromEntries(
               Object.entries(ctx.partitions).map(([k, log]) => [
                 k,
@@ -373,7 +404,14 @@ export const brokerMachine = setup({
     },
     /** The broker's process is down (one word for a crashed process, as every machine uses). */
     down: {
-      on: { restart: { target: 'online', actions: handle(replicated((ctx, _ev: Lifecycle, out) => restartReplication(ctx, out))) } },
+      on: {
+        restart: {
+          target: 'online',
+          actions: handle((ctx: BrokerContext, ev: Lifecycle, out: Out) =>
+            replicated((c, _ev: Lifecycle, o) => restartReplication(c, o))(reopenLogs(ctx, ev.now, out), ev, out),
+          ),
+        },
+      },
     },
   },
 });

@@ -174,5 +174,8 @@ export function withParked(ctx: BrokerContext, parked: readonly ParkedFetch[], n
     verificationQueue: ctx.verificationQueue,
     nextCorrelationId: ctx.nextCorrelationId,
     meta: ctx.meta,
+    producerExpiration: ctx.producerExpiration,
+    logsOpenedAtMs: ctx.logsOpenedAtMs,
+    expiryChecks: ctx.expiryChecks,
   };
 }

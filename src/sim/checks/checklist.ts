@@ -9,11 +9,13 @@
  * being looked at (`basis: 'run'`): before the run's end such an answer is a fail only when the
  * failure has already happened, and otherwise pending, said "as of step N".
  */
+
 import { josa, type Language } from '../narration/language';
 import { findPreset } from '../presets';
 import { recordAddress } from '../protocol/topicPartition';
 import { type SimView, stateAt, type Trace } from '../run';
 import type { Scenario } from '../scenario/schema';
+import { groupDigits } from '../text/groupDigits';
 import { partitionRows } from '../trace/logView';
 import { outputTopicsOf } from '../trace/summary';
 import { type RunSoFar, runSoFar } from './runSoFar';
@@ -115,6 +117,7 @@ export const CHECKLIST_PRESETS = {
   newEventId: 'retry-mints-new-event-id',
   increment: 'counter-set-vs-incr',
   forgotten: 'late-duplicate-after-expiry',
+  producerExpired: 'producer-state-expired',
   compactedEvents: 'compaction-erases-events',
 } as const;
 
@@ -141,6 +144,7 @@ interface Writer {
   readonly idempotent: boolean;
   readonly acks: number;
   readonly retries: number;
+  readonly deliveryTimeoutMs: number;
   readonly startAt: number;
   readonly topics: readonly string[];
 }
@@ -150,6 +154,7 @@ interface ProducerSettings {
   readonly 'enable.idempotence': boolean;
   readonly acks: number;
   readonly retries: number;
+  readonly 'delivery.timeout.ms': number;
 }
 
 /** The configuration a client's producer actor was built with (producers, consume-produce applications, Streams). */
@@ -179,6 +184,7 @@ function writers(trace: Trace): Writer[] {
       idempotent: cfg['enable.idempotence'],
       acks: cfg.acks,
       retries: cfg.retries,
+      deliveryTimeoutMs: cfg['delivery.timeout.ms'],
       startAt: c.startAt ?? 0,
       topics,
     });
@@ -250,6 +256,22 @@ function guarantee(trace: Trace, say: Say): Item {
         `${josa(who, '은/는')} enable.idempotence=false로 실행됩니다. 확인 응답을 잃고 재시도한 배치가 두 번 기록됩니다.`,
       ),
       CHECKLIST_PRESETS.idempotenceOff,
+    );
+  }
+  // TransactionLogConfig's advice: producer.id.expiration.ms no lower than delivery.timeout.ms, or a
+  // retry can outlive the broker's memory of its producer and be appended again. A transactional
+  // producer is not expired while its transaction is open, and after its marker its epoch fences the retry.
+  const expirationMs = trace.resolved.cluster['producer.id.expiration.ms'];
+  const outlived = ws.filter((w) => w.transactionalId === null && w.deliveryTimeoutMs > expirationMs);
+  if (outlived.length) {
+    const who = join(outlived.map((w) => w.client));
+    const ms = groupDigits(expirationMs);
+    return fail(
+      say(
+        `${who} is idempotent, but the brokers forget an idle producer after producer.id.expiration.ms (${ms} ms), less than its delivery.timeout.ms: a retry that comes later meets no producer state and is appended again. Kafka advises producer.id.expiration.ms no lower than delivery.timeout.ms.`,
+        `${josa(who, '은/는')} 멱등하지만, 브로커는 쉬고 있는 프로듀서를 producer.id.expiration.ms(${ms} ms) 뒤에 잊습니다. 이 값이 delivery.timeout.ms보다 작아서 그보다 늦게 온 재시도는 프로듀서 상태를 만나지 못하고 다시 기록됩니다. Kafka는 producer.id.expiration.ms를 delivery.timeout.ms보다 작게 두지 말라고 권합니다.`,
+      ),
+      CHECKLIST_PRESETS.producerExpired,
     );
   }
   const alos = ws.filter((w) => w.kind === 'streams' && !streamsGuarantee(trace, w.client).startsWith('exactly_once'));

@@ -52,6 +52,14 @@ export interface SinkEvent {
 
 type Stamped = { readonly step: number };
 
+/** A broker's expiration check dropped producers from its copy of a partition at `step` (a `producerStateExpired` fact). */
+export interface ProducerExpiry {
+  readonly step: number;
+  readonly broker: string;
+  readonly producerIds: readonly number[];
+  readonly expirationMs: number;
+}
+
 /** A replica cut offsets [fromOffset, toOffset) from its log at `step` (a `truncated` fact). */
 export interface Truncation {
   readonly step: number;
@@ -187,6 +195,8 @@ export class IndexJournal {
   readonly elections = new Map<string, number[]>();
   /** Replicas' truncations (offsets [fromOffset, toOffset) cut), per "topic-partition". */
   readonly truncations = new Map<string, Truncation[]>();
+  /** Producers dropped by brokers' expiration checks, per "topic-partition". */
+  readonly expiries = new Map<string, ProducerExpiry[]>();
 
   constructor(readonly ignored: ReadonlySet<string>) {}
 
@@ -360,6 +370,14 @@ export class IndexJournal {
       case 'truncated':
         push(this.truncations, keyOf(f), { step, fromOffset: f.fromOffset, toOffset: f.toOffset });
         break;
+      case 'producerStateExpired':
+        push(this.expiries, keyOf(f), {
+          step,
+          broker: f.broker,
+          producerIds: f.producers.map((p) => p.producerId),
+          expirationMs: f.expirationMs,
+        });
+        break;
       case 'offsetsCommitted': {
         let g = this.committed.get(f.groupId);
         if (!g) {
@@ -522,6 +540,7 @@ export class IndexJournal {
       uncleanElections: cutStepMap(this.uncleanElections, step),
       elections: cutStepMap(this.elections, step),
       truncations: cutMap(this.truncations, step),
+      expiries: cutMap(this.expiries, step),
       counts: {
         committed: stepsBefore(this.counts.committed, step),
         aborted: stepsBefore(this.counts.aborted, step),

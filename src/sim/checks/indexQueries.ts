@@ -5,7 +5,9 @@
  * accumulators in bounded time (./journalQueries). The findings (verdictTopics, verdictReaders,
  * verdict.ts) read nothing else, so both give the same verdict.
  */
+
 import type { PartitionRow, RecordRow } from '../trace/logView';
+import type { ProducerExpiry } from './indexJournal';
 import type { Occurrence, RawCopy, SendResult, TxnStep } from './verdictIndex';
 import type { CopyState } from './verdictTypes';
 
@@ -98,6 +100,11 @@ export interface IndexQueries {
    * first truncation of a replica's log after it that cut that offset. Either may be missing.
    */
   cutBy(topic: string, partition: number, offset: number, step: number, unclean: boolean): number[];
+  /**
+   * The first expiration check after step `from` and before step `to` that dropped `producerId` from
+   * the partition (producer.id.expiration.ms), if one did.
+   */
+  expiredBetween(topic: string, partition: number, producerId: number, from: number, to: number): ProducerExpiry | undefined;
   committed(groupId: string, topic: string, partition: number): { offset: number; step: number } | undefined;
 
   /** Whether a reader received or an application processed the event of a topic. */

@@ -4,7 +4,7 @@
  * traces, fast mode, the whole summary). The journal's bounded answers are ./journalQueries.
  */
 import { recordAddress, topicPartitionKey } from '../protocol/topicPartition';
-import type { Truncation } from './indexJournal';
+import type { ProducerExpiry, Truncation } from './indexJournal';
 import type { DueRecord, Expected, IndexQueries, Repeated } from './indexQueries';
 import type { Occurrence, RawCopy, RunIndex } from './verdictIndex';
 import type { CopyState } from './verdictTypes';
@@ -14,6 +14,16 @@ export const EFFECTIVE: ReadonlySet<CopyState> = new Set<CopyState>(['committed'
 export const NO_COPIES: Record<CopyState, number> = { committed: 0, plain: 0, aborted: 0, open: 0, removed: 0 };
 
 /** A single committed or plain copy and no recognised retry: an event written once, with nothing to say. */
+/** IndexQueries.expiredBetween over a partition's expiries (in step order). */
+export function expiryBetween(
+  list: readonly ProducerExpiry[] | undefined,
+  producerId: number,
+  from: number,
+  to: number,
+): ProducerExpiry | undefined {
+  return list?.find((x) => x.step > from && x.step < to && x.producerIds.includes(producerId));
+}
+
 /**
  * IndexQueries.cutBy over a partition's elections (all, or the unclean ones) and truncations as of
  * the step described: the first election after `step`, then the first truncation after it that cut
@@ -193,6 +203,8 @@ export function queriesOfIndex(index: RunIndex): IndexQueries {
       const key = topicPartitionKey(topic, partition);
       return cutByOf((unclean ? index.uncleanElections : index.elections).get(key), index.truncations.get(key), offset, step);
     },
+    expiredBetween: (topic, partition, pid, from, to) =>
+      expiryBetween(index.expiries.get(topicPartitionKey(topic, partition)), pid, from, to),
     committed: (groupId, topic, partition) => index.committed.get(groupId)?.get(topicPartitionKey(topic, partition)),
     seen(topic, key) {
       if (!seenBy) {

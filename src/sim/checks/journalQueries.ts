@@ -12,7 +12,7 @@ import { topicPartitionKey } from '../protocol/topicPartition';
 import { batchRows } from '../trace/logView';
 import { before, type FoldedCopy, type IndexJournal, rawCopy, stepsBefore } from './indexJournal';
 import type { DueRecord, IndexQueries, PartitionHead, Repeated } from './indexQueries';
-import { cutByOf, missingFrom, NO_COPIES } from './indexQueriesOfIndex';
+import { cutByOf, expiryBetween, missingFrom, NO_COPIES } from './indexQueriesOfIndex';
 import type { Occurrence, RawCopy } from './verdictIndex';
 import type { MissingItem, ReaderLedger, VerdictLedger } from './verdictLedger';
 
@@ -190,6 +190,10 @@ export function journalQueries(
       const elections = (unclean ? journal.uncleanElections : journal.elections).get(key) ?? [];
       const truncations = journal.truncations.get(key) ?? [];
       return cutByOf(elections.slice(0, stepsBefore(elections, step)), truncations.slice(0, before(truncations, step)), offset, s);
+    },
+    expiredBetween(topic, partition, pid, from, to) {
+      const list = journal.expiries.get(topicPartitionKey(topic, partition)) ?? [];
+      return expiryBetween(list.slice(0, before(list, step)), pid, from, to);
     },
     committed(groupId, topic, partition) {
       const g = journal.committed.get(groupId);

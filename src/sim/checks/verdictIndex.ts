@@ -6,7 +6,7 @@
  */
 import { recordAddress } from '../protocol/topicPartition';
 import type { PartitionRow } from '../trace/logView';
-import type { Truncation } from './indexJournal';
+import type { ProducerExpiry, Truncation } from './indexJournal';
 import type { CopyState } from './verdictTypes';
 
 /** A business event's identity: its event_id header, else its place in the log. */
@@ -96,6 +96,8 @@ export interface RunIndex {
   readonly elections: ReadonlyMap<string, readonly number[]>;
   /** Replicas' truncations, per "topic-partition". */
   readonly truncations: ReadonlyMap<string, readonly Truncation[]>;
+  /** Producers brokers' expiration checks dropped, per "topic-partition". */
+  readonly expiries: ReadonlyMap<string, readonly ProducerExpiry[]>;
   readonly counts: { committed: number; aborted: number; fenced: number; commitFailures: number };
 }
 

@@ -242,6 +242,17 @@ function dupCause(lang: Language, f: TopicFinding, e: TopicEvent): string {
           `프로듀서 재시도가 새 epoch로 같은 send()를 다시 기록했습니다. 멱등성은 켜져 있었지만 같은 파티션의 배치 하나가 실패해 프로듀서가 epoch를 올리고(${span}) 이 배치의 시퀀스를 다시 매겼습니다. 브로커의 중복 검사(producerId, epoch, 시퀀스)는 epoch가 다른 사본을 맞춰 보지 못합니다`,
         );
       }
+      // an idempotent producer's retry in the same epoch: the broker had forgotten the producer in between
+      const expired = e.producerExpired;
+      if (expired) {
+        const pid = (eff[0] as Copy).producerId;
+        const ms = groupDigits(expired.expirationMs);
+        return say(
+          lang,
+          `the same send() written again by a producer retry: idempotence was on, but ${expired.broker} had dropped producerId ${pid}'s state before the retry arrived (producer.id.expiration.ms ${ms} ms, shorter than the producer's retries), so its duplicate check (producerId, epoch, sequence) had nothing to match it with`,
+          `프로듀서 재시도가 같은 send()를 다시 기록했습니다. 멱등성은 켜져 있었지만 재시도가 도착하기 전에 ${josa(expired.broker, '이/가')} producerId ${pid}의 상태를 지웠습니다(producer.id.expiration.ms ${ms} ms가 프로듀서의 재시도보다 짧음). 그래서 중복 검사(producerId, epoch, 시퀀스)가 맞춰 볼 것이 없었습니다`,
+        );
+      }
       return say(
         lang,
         'the same send() written again by a producer retry: without idempotence nothing recognised it',

@@ -337,6 +337,30 @@ function inputCopies(ctx: TopicContext, topic: string, key: string): number {
   return most;
 }
 
+/**
+ * Whether a producer retry's copy was written again because the broker had forgotten the producer:
+ * an earlier copy of the same producerId and epoch on the same partition, and an expiration check
+ * between the two that dropped that producer (ProducerStateManager.removeExpiredProducers).
+ */
+function producerExpiredBetween(ctx: TopicContext, copies: readonly Copy[]): TopicEvent['producerExpired'] {
+  for (const retry of copies) {
+    if (retry.cause !== 'retry' || retry.producerId < 0 || retry.step === null) continue;
+    const first = copies.find(
+      (c) =>
+        c !== retry &&
+        c.step !== null &&
+        c.step < (retry.step as number) &&
+        c.partition === retry.partition &&
+        c.producerId === retry.producerId &&
+        c.producerEpoch === retry.producerEpoch,
+    );
+    if (!first || first.step === null) continue;
+    const e = ctx.index.expiredBetween(retry.topic, retry.partition, retry.producerId, first.step, retry.step);
+    if (e) return { broker: e.broker, step: e.step, expirationMs: e.expirationMs };
+  }
+  return undefined;
+}
+
 export function topicFindings(ctx: TopicContext, outputTopics: ReadonlySet<string>): Omit<TopicFinding, 'sentence'>[] {
   const topics = new Set<string>([...ctx.index.copyTopics(), ...ctx.writers.map((w) => w.topic), ...ctx.index.resultTopics()]);
   const out: Omit<TopicFinding, 'sentence'>[] = [];
@@ -360,7 +384,14 @@ export function topicFindings(ctx: TopicContext, outputTopics: ReadonlySet<strin
         twice.push(key);
         for (const c of committed) if (c.step !== null) steps.push(c.step);
       }
-      notable.push({ eventId: key, copies, deduplicated: ctx.index.deduplicated(topic, key), inputCopies: inputCopies(ctx, topic, key) });
+      const expired = producerExpiredBetween(ctx, committed);
+      notable.push({
+        eventId: key,
+        copies,
+        deduplicated: ctx.index.deduplicated(topic, key),
+        inputCopies: inputCopies(ctx, topic, key),
+        ...(expired ? { producerExpired: expired } : {}),
+      });
       if (effective.length === 0) {
         const loss = lossOf(ctx, layer, topic, { eventId: key, ...IN_LOG }, copies);
         if (loss) losses.push(loss);

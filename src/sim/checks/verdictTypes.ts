@@ -78,6 +78,11 @@ export interface TopicEvent {
   readonly deduplicated: number;
   /** For a topic an application writes: committed or plain copies of the event in its input topics. */
   readonly inputCopies: number;
+  /**
+   * A retry copy in the same epoch as an earlier copy of its producer: the broker had dropped that
+   * producer's state in between (producer.id.expiration.ms), so the retry met no sequences. Absent otherwise.
+   */
+  readonly producerExpired?: { readonly broker: string; readonly step: number; readonly expirationMs: number };
 }
 
 export type LossKind =

@@ -129,6 +129,20 @@ export const CLUSTER_CONFIG: readonly ConfigKey[] = [
     doc: 'Largest transaction.timeout.ms a producer may ask for.',
   },
   {
+    name: 'producer.id.expiration.ms',
+    type: 'int',
+    default: 86400000,
+    min: 1,
+    doc: "How long a partition remembers an idle producer: a producer with no transaction open whose last batch's timestamp is this old is dropped from the partition's producer state, its epoch and sequences with it. A retry that arrives after that is appended again. Kafka's advice: no lower than the producers' delivery.timeout.ms.",
+  },
+  {
+    name: 'producer.id.expiration.check.interval.ms',
+    type: 'int',
+    default: 600000,
+    min: 1,
+    doc: 'How often each partition looks for producers past producer.id.expiration.ms (an internal Kafka setting).',
+  },
+  {
     name: 'group.initial.rebalance.delay.ms',
     type: 'int',
     default: 3000,
@@ -187,6 +201,8 @@ export interface ClusterConfig {
   readonly 'transaction.abort.timed.out.transaction.cleanup.interval.ms': number;
   readonly 'transaction.max.timeout.ms': number;
   readonly 'group.initial.rebalance.delay.ms': number;
+  readonly 'producer.id.expiration.ms': number;
+  readonly 'producer.id.expiration.check.interval.ms': number;
   readonly 'min.insync.replicas': number;
   readonly 'replica.lag.time.max.ms': number;
   readonly 'replica.fetch.wait.max.ms': number;

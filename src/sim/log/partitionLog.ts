@@ -332,7 +332,14 @@ export function appendProducerBatch(
     const producers = new Map(log.producers);
     producers.set(
       batch.producerId,
-      recordBatchInEntry(entry ?? log.producers.get(batch.producerId), batch.producerId, batch.producerEpoch, meta, batch.isTransactional),
+      recordBatchInEntry(
+        entry ?? log.producers.get(batch.producerId),
+        batch.producerId,
+        batch.producerEpoch,
+        meta,
+        batch.isTransactional,
+        maxTimestamp(stored),
+      ),
     );
     next = { ...next, producers };
     if (batch.isTransactional) next = clearVerification(next, batch.producerId);
@@ -417,6 +424,8 @@ export function applyControlBatch(log: PartitionLog, batch: RecordBatch): Partit
     batches: batch.producerEpoch === base.producerEpoch ? base.batches : [],
     currentTxnFirstOffset: null,
     coordinatorEpoch,
+    // ProducerStateEntry.update(epoch, coordinatorEpoch, the marker record's timestamp)
+    lastTimestamp: maxTimestamp(batch),
   });
   let next = clearVerification({ ...log, producers }, batch.producerId);
   if (batch.controlType === 'ABORT' && txnFirstOffset !== null) {
@@ -452,7 +461,14 @@ export function applyDataBatch(log: PartitionLog, batch: RecordBatch): Partition
   const producers = new Map(log.producers);
   producers.set(
     batch.producerId,
-    recordBatchInEntry(log.producers.get(batch.producerId), batch.producerId, batch.producerEpoch, meta, batch.isTransactional),
+    recordBatchInEntry(
+      log.producers.get(batch.producerId),
+      batch.producerId,
+      batch.producerEpoch,
+      meta,
+      batch.isTransactional,
+      maxTimestamp(batch),
+    ),
   );
   return { ...log, producers };
 }

@@ -27,10 +27,26 @@ export interface ProducerStateEntry {
   /** First offset of this producer's open transaction on this partition, if one is open. */
   readonly currentTxnFirstOffset: number | null;
   readonly coordinatorEpoch: number;
+  /**
+   * The largest timestamp of the producer's last batch or marker on this partition (Kafka's
+   * ProducerStateEntry.lastTimestamp: a data batch's maxTimestamp — the records' CreateTime, set at
+   * send() — or a marker's timestamp). `producer.id.expiration.ms` counts from it.
+   */
+  readonly lastTimestamp: number;
 }
 
+/** RecordBatch.NO_TIMESTAMP: an entry no batch has touched yet. */
+export const NO_TIMESTAMP = -1;
+
 export function emptyEntry(producerId: number): ProducerStateEntry {
-  return { producerId, producerEpoch: NO_PRODUCER_EPOCH, batches: [], currentTxnFirstOffset: null, coordinatorEpoch: -1 };
+  return {
+    producerId,
+    producerEpoch: NO_PRODUCER_EPOCH,
+    batches: [],
+    currentTxnFirstOffset: null,
+    coordinatorEpoch: -1,
+    lastTimestamp: NO_TIMESTAMP,
+  };
 }
 
 export function lastSeq(entry: ProducerStateEntry): number {
@@ -111,6 +127,8 @@ export function recordBatchInEntry(
   producerEpoch: number,
   meta: BatchMetadata,
   isTransactional: boolean,
+  /** The batch's maxTimestamp (ProducerStateEntry.addBatch keeps it as lastTimestamp). */
+  timestamp: number,
 ): ProducerStateEntry {
   const base = entry ?? emptyEntry(producerId);
   const sameEpoch = base.producerEpoch === producerEpoch;
@@ -122,5 +140,14 @@ export function recordBatchInEntry(
     batches,
     currentTxnFirstOffset: isTransactional ? (base.currentTxnFirstOffset ?? meta.firstOffset) : base.currentTxnFirstOffset,
     coordinatorEpoch: base.coordinatorEpoch,
+    lastTimestamp: timestamp,
   };
+}
+
+/**
+ * ProducerStateManager.isProducerExpired: no transaction open on the partition, and idle for at
+ * least `producer.id.expiration.ms` since its last batch's timestamp.
+ */
+export function isProducerExpired(entry: ProducerStateEntry, now: number, expirationMs: number): boolean {
+  return entry.currentTxnFirstOffset === null && now - entry.lastTimestamp >= expirationMs;
 }

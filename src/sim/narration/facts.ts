@@ -106,6 +106,17 @@ function append(ctx: NarrationContext, f: F<'append'>): string {
       );
       return text;
     }
+    // an idempotent producer's retry in the same epoch: the broker had forgotten the producer (producer.id.expiration.ms)
+    const expiry =
+      before && first && f.producerId >= 0 && before.producerId === f.producerId ? expiryBetween(ctx, f, first.step) : undefined;
+    if (expiry) {
+      text += say(
+        lang,
+        `; it is a retry of the same send() the broker already wrote at offset ${first?.offset}, with the same producerId, epoch and sequence — but ${expiry.broker}'s expiration check had dropped producerId ${f.producerId}'s state from ${where} at ${groupDigits(expiry.at)} ms (producer.id.expiration.ms ${groupDigits(expiry.expirationMs)} ms), and a producer the broker knows nothing of may start at any sequence: the log now holds it twice, with idempotence on`,
+        ` 이미 offset ${first?.offset}에 같은 producerId, epoch, 시퀀스로 기록된 같은 send()의 재시도입니다. 그러나 ${josa(expiry.broker, '이/가')} ${groupDigits(expiry.at)} ms에 만료 검사로 ${where}에서 producerId ${f.producerId}의 상태를 지웠고(producer.id.expiration.ms ${groupDigits(expiry.expirationMs)} ms), 브로커가 모르는 프로듀서는 어떤 시퀀스로든 시작할 수 있습니다. 멱등성을 켠 채 로그에 두 번 남습니다.`,
+      );
+      return text;
+    }
     text += say(
       lang,
       `; it is a retry of the same send() the broker already wrote at offset ${first?.offset} — the log now holds it twice`,
@@ -625,6 +636,39 @@ function cleaned(ctx: NarrationContext, f: F<'cleaned'>): string {
   );
 }
 
+/** The expiration check that dropped the append's producer from its partition after step `since`, if one did. */
+function expiryBetween(
+  ctx: NarrationContext,
+  f: F<'append'>,
+  since: number,
+): { broker: string; at: number; expirationMs: number } | undefined {
+  for (let i = ctx.step.i - 1; i > since; i--) {
+    const step = ctx.trace.steps.at(i);
+    for (const x of (step?.facts ?? []) as Fact[])
+      if (
+        x.kind === 'producerStateExpired' &&
+        x.topic === f.topic &&
+        x.partition === f.partition &&
+        x.producers.some((p) => p.producerId === f.producerId)
+      )
+        return { broker: x.broker, at: step?.t ?? 0, expirationMs: x.expirationMs };
+  }
+  return undefined;
+}
+
+/** A broker's producer expiration check: which producers it forgot on which partition, and what that costs. */
+function producerStateExpired(ctx: NarrationContext, f: F<'producerStateExpired'>): string {
+  const { lang } = ctx;
+  const names = f.producers.map((p) => `producerId ${p.producerId} (epoch ${p.producerEpoch})`);
+  const last = Math.max(...f.producers.map((p) => p.lastTimestamp));
+  const ms = groupDigits(f.expirationMs);
+  return say(
+    lang,
+    `${f.broker}'s producer expiration check dropped ${list(lang, names)} from ${keyOf(f)}: no transaction of ${f.producers.length === 1 ? 'it' : 'theirs'} is open there and ${f.producers.length === 1 ? 'its last batch' : 'their last batches'} (timestamp ${groupDigits(last)} ms) ${f.producers.length === 1 ? 'is' : 'are'} at least producer.id.expiration.ms (${ms} ms) old. ${f.producers.length === 1 ? 'Its' : 'Their'} epoch and sequences are forgotten there: a retry of a batch already in this log would be appended again`,
+    `${josa(f.broker, '이/가')} 프로듀서 만료 검사에서 ${keyOf(f)}의 ${josa(list(lang, names), '을/를')} 지웠습니다. 그 파티션에 열린 트랜잭션이 없고 마지막 배치(타임스탬프 ${groupDigits(last)} ms)가 producer.id.expiration.ms(${ms} ms) 이상 지났기 때문입니다. epoch와 시퀀스를 잊었으므로 이 로그에 이미 있는 배치를 재시도하면 다시 기록됩니다`,
+  );
+}
+
 /** A follower's truncation: "1 record at offset 1 is gone", "2 records at offsets 1–2 are gone". */
 function truncated(ctx: NarrationContext, f: F<'truncated'>): string {
   const n = f.toOffset - f.fromOffset;
@@ -782,6 +826,8 @@ function oneFact(ctx: NarrationContext, f: Fact): string {
       return note(ctx, f);
     case 'truncated':
       return truncated(ctx, f);
+    case 'producerStateExpired':
+      return producerStateExpired(ctx, f);
     case 'leaderChange':
       return leaderChange(ctx, f);
   }

@@ -42,6 +42,7 @@ import openTransactionPinsLso from './open-transaction-pins-lso.json';
 import openingStory from './opening-story.json';
 import outboxCdc from './outbox-cdc.json';
 import producerRestartNewPid from './producer-restart-new-pid.json';
+import producerStateExpired from './producer-state-expired.json';
 import rebalanceZombieFenced from './rebalance-zombie-fenced.json';
 import rekeyByEventId from './rekey-by-event-id.json';
 import retryMintsNewEventId from './retry-mints-new-event-id.json';
@@ -129,6 +130,8 @@ const all: unknown[] = [
   transactionStateUnderReplicated,
   // the idempotent producer's limit: an epoch bump rewrites a batch whose first copy is already in the log
   epochBumpDuplicate,
+  // and its memory: producer.id.expiration.ms shorter than a retry
+  producerStateExpired,
 ];
 
 export const PRESETS: readonly Preset[] = /* @__PURE__ */ all.map((raw) => {

@@ -33,6 +33,13 @@ export const PRESET_TEXT_KO: Readonly<Record<string, PresetText>> = {
     expected:
       '그렇습니다. 브로커는 키 없는 레코드(epoch 0, 시퀀스 0)를 INVALID_RECORD로 거부합니다. 컴팩션 토픽에는 키가 필요합니다. 바로 뒤따른 order-123(epoch 0, 시퀀스 1)은 offset 0에 추가합니다. 이 프로듀서의 상태가 아직 없으므로 첫 시퀀스는 무엇이든 받아들입니다. 거부 응답을 받은 프로듀서는 스스로 epoch를 1로 올리고, 아직 전송 중인 order-123의 배치를 epoch 1, 시퀀스 0으로 다시 씁니다. 그 응답은 끝내 오지 않고, request.timeout.ms(30초)가 지나면 epoch 1, 시퀀스 0으로 재시도되어 브로커가 offset 1에 다시 추가합니다. 중복 검사는 producerId, epoch, 시퀀스를 맞춰 보는데 epoch가 바뀌었기 때문입니다. 멱등성을 켠 채 로그에 생긴 중복이고, notifier는 evt-123-shipped를 두 번 읽습니다. 키 없는 레코드는 기록되지 않으며 그 send()는 INVALID_RECORD로 실패합니다.',
   },
+  'producer-state-expired': {
+    title: '멱등성도 잊는다: 재시도보다 짧은 producer.id.expiration.ms',
+    question:
+      'lost-ack-idempotent와 같은 확인 응답 유실이지만, 이 클러스터는 브로커 메모리를 아끼려고 유휴 프로듀서의 상태를 10초 뒤에 지웁니다(producer.id.expiration.ms를 하루에서 낮춤). 재시도는 30초 뒤에 옵니다. 그래도 브로커가 알아볼까요?',
+    expected:
+      '아닙니다. orders-service의 레코드는 orders-0 offset 0에 producerId 1000, epoch 0, 시퀀스 0으로 추가되고 ProduceResponse는 사라집니다. 15초에 broker-0의 만료 검사가 이 프로듀서가 열린 트랜잭션 없이 10초 넘게 쉬었음을 보고 상태를 지웁니다. request.timeout.ms(30초)가 지나 재시도가 도착하면 broker-0은 producerId 1000을 전혀 모르므로 어떤 시퀀스든 받아들여 같은 배치를 offset 1에 다시 추가합니다. 로그에 evt-789가 두 번 남고, billing은 두 번 받아 두 번 처리합니다. 브로커의 중복 검사는 producer.id.expiration.ms 동안만 프로듀서를 기억합니다. Kafka는 이 값을 delivery.timeout.ms(여기서는 120초)보다 작게 두지 말라고 권합니다.',
+  },
   'lost-ack-no-idempotence': {
     title: '멱등성 없이 확인 응답 유실: 재시도가 두 번째 레코드가 된다',
     question: '같은 확인 응답 유실이지만 이번에는 enable.idempotence=false입니다. 재시도는 로그에 무엇을 남길까요?',

@@ -466,6 +466,10 @@ export function buildScenario(r: ResolvedScenario): BuiltScenario {
           verification: cluster['transaction.partition.verification.enable'],
           transactionVersion: cluster['transaction.version'],
           meta,
+          producerExpiration: {
+            expirationMs: cluster['producer.id.expiration.ms'],
+            checkIntervalMs: cluster['producer.id.expiration.check.interval.ms'],
+          },
           ...(replicating
             ? {
                 replication: {

@@ -44,6 +44,7 @@ export const PRESET_GOALS: Readonly<Record<string, PresetGoal>> = {
   'lost-ack-idempotent': g('no-duplicates', 'orders', NETWORK),
   'lost-ack-no-idempotence': g('no-duplicates', 'orders', NETWORK),
   'epoch-bump-duplicate': g('no-duplicates', 'order-status', NETWORK),
+  'producer-state-expired': g('no-duplicates', 'orders', NETWORK),
   'app-resend': g('no-duplicates', 'orders', NETWORK),
   'producer-restart-new-pid': g('no-duplicates', 'orders', NETWORK),
   'sequence-gap': g('no-loss', 'orders', NETWORK),

@@ -122,6 +122,19 @@ export type Fact =
       tombstones?: number;
     }
   /**
+   * A broker's PeriodicProducerExpirationCheck dropped producers idle for `producer.id.expiration.ms`
+   * from its copy of a partition (ProducerStateManager.removeExpiredProducers): their epoch and
+   * sequences are forgotten there.
+   */
+  | {
+      kind: 'producerStateExpired';
+      broker: string;
+      topic: string;
+      partition: number;
+      producers: readonly { producerId: number; producerEpoch: number; lastTimestamp: number }[];
+      expirationMs: number;
+    }
+  /**
    * A replica cut records from its log to follow a new leader (UnifiedLog.truncateTo on a
    * DivergingEpoch): offsets [fromOffset, toOffset) are gone from `broker`'s copy.
    */

@@ -77,6 +77,9 @@ export const DOCS_KO: Readonly<Record<ConfigTable, Readonly<Record<string, strin
     'transaction.abort.timed.out.transaction.cleanup.interval.ms': '코디네이터가 transaction.timeout.ms를 넘긴 트랜잭션을 찾는 주기입니다.',
     'transaction.max.timeout.ms': '프로듀서가 요청할 수 있는 transaction.timeout.ms의 최댓값입니다.',
     'group.initial.rebalance.delay.ms': '새 그룹은 첫 리밸런스 전에 이 시간만큼 멤버가 더 들어오기를 기다립니다.',
+    'producer.id.expiration.ms':
+      '파티션이 쉬고 있는 프로듀서를 기억하는 시간입니다. 열린 트랜잭션이 없고 마지막 배치의 타임스탬프가 이만큼 오래된 프로듀서는 파티션의 프로듀서 상태에서 epoch, 시퀀스와 함께 지워집니다. 그 뒤에 도착한 재시도는 다시 기록됩니다. Kafka는 프로듀서의 delivery.timeout.ms보다 작게 두지 말라고 권합니다.',
+    'producer.id.expiration.check.interval.ms': '각 파티션이 producer.id.expiration.ms가 지난 프로듀서를 찾는 주기입니다(Kafka 내부 설정).',
     'min.insync.replicas':
       'min.insync.replicas를 정하지 않은 토픽에 쓰이는 브로커 기본값입니다. acks=all은 ISR(동기화된 복제본)이 이만큼 있어야 합니다.',
     'replica.lag.time.max.ms': '이 시간 안에 리더를 따라잡지 못한 팔로워는 ISR에서 빠집니다(그 절반마다 검사).',

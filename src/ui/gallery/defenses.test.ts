@@ -57,6 +57,7 @@ const NAMED = [
   'unclean-election-loses-committed',
   'transaction-state-under-replicated',
   'epoch-bump-duplicate',
+  'producer-state-expired',
 ];
 
 describe('the problem → defense table', () => {

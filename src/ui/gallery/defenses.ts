@@ -46,6 +46,7 @@ export const DEFENSE_ROWS: readonly DefenseRow[] = [
       { id: 'acks-0-loss', role: 'limit' },
       { id: 'producer-restart-new-pid', role: 'limit' },
       { id: 'epoch-bump-duplicate', role: 'limit' },
+      { id: 'producer-state-expired', role: 'limit' },
     ],
   },
   {

@@ -54,6 +54,7 @@ const TEXT = {
       'poll() waits until records arrive; the log cleaner runs when asked.',
       'A producer reaches a coordinator that lives on a broker over a connection of its own, apart from its Produce requests to that broker (Kafka: one connection per broker).',
       'The transaction coordinator sends markers refused with a retriable error again after 100 ms (Kafka: at once).',
+      "A broker's producer expiration check (producer.id.expiration.ms) shows as a step only at the runs that can drop a producer (Kafka runs it every producer.id.expiration.check.interval.ms).",
     ],
   },
   ko: {
@@ -75,6 +76,7 @@ const TEXT = {
       'poll()은 레코드가 올 때까지 기다리고, 로그 클리너는 요청할 때만 실행됩니다.',
       '프로듀서는 브로커에 있는 코디네이터에 그 브로커로 가는 Produce 요청과 다른 별도 연결로 접속합니다(Kafka는 브로커당 연결 하나).',
       '트랜잭션 코디네이터는 재시도할 수 있는 오류로 거절된 마커를 100 ms 뒤에 다시 보냅니다(Kafka는 곧바로).',
+      '브로커의 프로듀서 만료 검사(producer.id.expiration.ms)는 프로듀서를 지울 수 있는 회차에만 단계로 나타납니다(Kafka는 producer.id.expiration.check.interval.ms마다 실행).',
     ],
   },
 } as const;
