@@ -123,6 +123,37 @@ describe('the producer expiration check', () => {
     expect(narrate(r.trace, retry, 'ko')).toContain('만료 검사로 orders-0에서 producerId 1000의 상태를 지웠고');
   });
 
+  it('a run that finds the producer written again since drops nothing, says so, and arms the next run', () => {
+    // sends at 0 ms and 8 s: the run armed for the first (10,002 ms → 15 s) finds the entry refreshed
+    const s = {
+      version: 1,
+      seed: 3,
+      cluster: { 'producer.id.expiration.ms': 10000, 'producer.id.expiration.check.interval.ms': 5000 },
+      topics: [{ name: 'orders', partitions: 1 }],
+      clients: [
+        {
+          id: 'p',
+          type: 'producer',
+          script: [
+            { op: 'send', topic: 'orders', key: 'a', value: 'v' },
+            { op: 'sleep', ms: 8000 },
+            { op: 'send', topic: 'orders', key: 'b', value: 'v' },
+            { op: 'sleep', ms: 14000 },
+          ],
+        },
+      ],
+    } as Scenario;
+    const r = runWith(s);
+    const checks = r.trace.steps.map((st, i) => ({ st, i })).filter(({ st }) => st.label === 'producerExpirationCheck');
+    expect(checks.map(({ st }) => [st.t, st.facts.length])).toEqual([
+      [15000, 0],
+      [20000, 1],
+    ]);
+    const noop = checks[0]?.i ?? -1;
+    expect(narrate(r.trace, noop, 'en')).toContain('finds no producer of orders-0 idle for producer.id.expiration.ms (10,000 ms)');
+    expect(narrate(r.trace, noop, 'ko')).toContain('orders-0에는 producer.id.expiration.ms(10,000 ms) 동안 쉰 프로듀서가 없습니다');
+  });
+
   it('the verdict says why idempotence did not recognise the retry', () => {
     const r = runPreset('producer-state-expired');
     const log = summarize(r.trace).verdict.layers.find((l) => l.layer === 'log');

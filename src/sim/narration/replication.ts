@@ -469,6 +469,18 @@ export function replicationTimerClause(ctx: NarrationContext): string | null {
       return markersTimeoutClause(ctx, who);
     case 'replicaFetchBackoff':
       return replicaFetchBackoffClause(ctx, who);
+    case 'producerExpirationCheck': {
+      // a run that dropped producers is told by its producerStateExpired fact; this is one that found none
+      if (step.facts.some((f) => f.kind === 'producerStateExpired')) return null;
+      const where = str(((step.detail ?? {}) as P).key);
+      const every = groupDigits(cluster['producer.id.expiration.check.interval.ms']);
+      const idle = groupDigits(cluster['producer.id.expiration.ms']);
+      return say(
+        lang,
+        `${poss(who, 'producer expiration check')} (every producer.id.expiration.check.interval.ms, ${every} ms) finds no producer of ${where} idle for producer.id.expiration.ms (${idle} ms): each wrote again since, or has a transaction open there`,
+        `${who}의 프로듀서 만료 검사(producer.id.expiration.check.interval.ms ${every} ms마다)에서 ${where}에는 producer.id.expiration.ms(${idle} ms) 동안 쉰 프로듀서가 없습니다. 그 사이에 다시 썼거나 그 파티션에 열린 트랜잭션이 있습니다.`,
+      );
+    }
     case 'verificationRetry':
       return say(
         ctx.lang,
