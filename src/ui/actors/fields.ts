@@ -215,12 +215,33 @@ function groupCoordinatorFields(c: GroupCoordinatorContext, lang: Language): Fie
   return out;
 }
 
+/** At most this many producers a partition's row names (the rest are counted). */
+const PRODUCERS_SHOWN = 3;
+
+/**
+ * What the partition remembers of its producers — all idempotence knows on the broker side:
+ * producerId, epoch, the last sequence and an open transaction's first offset (ProducerStateEntry).
+ */
+function producerState(log: BrokerContext['partitions'][string], lang: Language): string {
+  const shown = [...log.producers.values()].slice(0, PRODUCERS_SHOWN).map((e) => {
+    const last = e.batches.at(-1);
+    const seq = last ? ` · ${L(lang, 'last seq', '마지막 seq')} ${last.lastSeq}` : '';
+    const txn = e.currentTxnFirstOffset !== null ? ` · ${L(lang, 'transaction from', '트랜잭션 시작')} ${e.currentTxnFirstOffset}` : '';
+    return `${e.producerId} e${e.producerEpoch}${seq}${txn}`;
+  });
+  const more = log.producers.size - shown.length;
+  return more > 0 ? `${shown.join('; ')}; +${more}` : shown.join('; ');
+}
+
 function brokerFields(c: BrokerContext, lang: Language): Field[] {
   const logs = Object.values(c.partitions).sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition));
-  const out: Field[] = logs.map((log) => ({
-    label: keyOf(log),
-    value: `LEO ${log.logEndOffset} · HW ${log.highWatermark} · LSO ${lastStableOffset(log)}`,
-  }));
+  const out: Field[] = logs.flatMap((log) => [
+    {
+      label: keyOf(log),
+      value: `LEO ${log.logEndOffset} · HW ${log.highWatermark} · LSO ${lastStableOffset(log)}`,
+    },
+    ...(log.producers.size > 0 ? [{ label: `${keyOf(log)} ${L(lang, 'producers', '프로듀서')}`, value: producerState(log, lang) }] : []),
+  ]);
   if (c.parked.length) out.push({ label: L(lang, 'fetches held', '대기 중 Fetch'), value: String(c.parked.length) });
   if (out.length === 0) out.push({ label: L(lang, 'leads', '리더 파티션'), value: none(lang) });
   return out;
