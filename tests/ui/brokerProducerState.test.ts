@@ -16,10 +16,10 @@ describe('a broker partition’s producer state in the actors panel', () => {
     const steps = [...trace.steps];
     const appended = steps.findIndex((s) => s.facts.some((f) => f.kind === 'append'));
     const expired = steps.findIndex((s) => s.facts.some((f) => f.kind === 'producerStateExpired'));
-    const after = (i: number, lang: 'en' | 'ko') => fieldsAt(i + 1, lang);
-    expect(after(appended, 'en')).toContainEqual({ label: 'orders-0 producers', value: '1000 e0 · last seq 0' });
-    expect(after(appended, 'ko')).toContainEqual({ label: 'orders-0 프로듀서', value: '1000 e0 · 마지막 seq 0' });
-    expect(after(expired, 'en').some((f) => f.label === 'orders-0 producers')).toBe(false);
-    expect(after(expired, 'en')).toContainEqual({ label: 'orders-0', value: 'LEO 1 · HW 1 · LSO 1' });
+    const fieldsAfter = (i: number, lang: 'en' | 'ko') => fieldsAt(i + 1, lang);
+    expect(fieldsAfter(appended, 'en')).toContainEqual({ label: 'orders-0 producers', value: '1000 e0 · last seq 0' });
+    expect(fieldsAfter(appended, 'ko')).toContainEqual({ label: 'orders-0 프로듀서', value: '1000 e0 · 마지막 seq 0' });
+    expect(fieldsAfter(expired, 'en').some((f) => f.label === 'orders-0 producers')).toBe(false);
+    expect(fieldsAfter(expired, 'en')).toContainEqual({ label: 'orders-0', value: 'LEO 1 · HW 1 · LSO 1' });
   });
 });
