@@ -25,7 +25,12 @@ const FIELDS = [
   'actors',
 ] as const;
 
-const unpacked = (cp: Checkpoint) => Object.fromEntries(FIELDS.map((f) => [f, cp[f]]));
+/**
+ * The checkpoint's state; the queue in pop order (by time, then seq): a binary heap's array is one of
+ * many layouts of the same queue (a restore or a stop's look at its top may leave another one).
+ */
+const unpacked = (cp: Checkpoint) =>
+  Object.fromEntries(FIELDS.map((f) => [f, f === 'queue' ? [...cp.queue].sort((a, b) => a.time - b.time || a.seq - b.seq) : cp[f]]));
 
 /** A recorded run that packs its checkpoints from `packFromStep` (a long run's behaviour, on a short one). */
 function runPacking(scenario: unknown, packFromStep: number) {
@@ -46,9 +51,15 @@ function expectCheckpointsFaithful(trace: ReturnType<typeof runPacking>): void {
     const cp = cps[i] as Checkpoint;
     expect(cp).toBeInstanceOf(PackedCheckpoint);
     forward.run(cp.step);
-    const plain = forward.takeCheckpoint();
+    const beforeStop = forward.takeCheckpoint();
+    // the last checkpoint is taken as the run stops (with the hash before the stop is folded in),
+    // after the stop's look at the queue dropped the cancelled entries on its top: the forward run
+    // stops too before its queue is compared
+    const last = i === cps.length - 1 && trace.stopReason !== null;
+    if (last) forward.step();
+    const plain = last ? forward.takeCheckpoint() : beforeStop;
     expect(cp.step).toBe(plain.step);
-    expect(cp.hash).toEqual(plain.hash);
+    expect(cp.hash).toEqual(beforeStop.hash);
     expect(unpacked(cp)).toStrictEqual(unpacked(plain));
     // restored from the packed checkpoint, the run reaches the next one with the same hash and state
     const next = cps[i + 1];
@@ -57,7 +68,10 @@ function expectCheckpointsFaithful(trace: ReturnType<typeof runPacking>): void {
       restored.run(next.step);
       const at = restored.takeCheckpoint();
       expect(at.hash).toEqual(next.hash);
-      expect(unpacked(at)).toStrictEqual(unpacked(next));
+      if (i + 1 === cps.length - 1 && trace.stopReason !== null) restored.step();
+      expect(unpacked(i + 1 === cps.length - 1 && trace.stopReason !== null ? restored.takeCheckpoint() : at)).toStrictEqual(
+        unpacked(next),
+      );
     }
   }
 }

@@ -327,6 +327,18 @@ describe('the invariant checker', () => {
       ),
     };
     expect(ids(doctor({ [last]: [again] }, { scenario: resending }))).toEqual([]);
+    // producer.id.expiration.ms: the partition forgot the producer between the two copies
+    const forgot: Fact = {
+      kind: 'producerStateExpired',
+      broker: 'broker-0',
+      topic: 'in',
+      partition: 0,
+      producers: [{ producerId: inAborted.fact.producerId, producerEpoch: inAborted.fact.producerEpoch, lastTimestamp: 0 }],
+      expirationMs: 1,
+    };
+    expect(ids(doctor({ [last - 1]: [forgot], [last]: [again] }))).toEqual([]);
+    // an expiry before the first copy excuses nothing
+    expect(ids(doctor({ [inAborted.step - 1]: [forgot], [last]: [again] }))).toEqual(['idempotent-no-duplicate']);
   });
 
   it('coordinator-transitions: a transition Kafka refuses, a jump, and a refused attempt', () => {

@@ -68,6 +68,24 @@ describe('producer rules (differential checks)', () => {
     expect(rules([step(0, [append(orders, 0, 1, 2, 0)]), step(1, [append(orders, 1, 1, 1, 0, { ref: 9 })])])).toContain('broker-sequence');
   });
 
+  it('a partition that forgot its producer (producer.id.expiration.ms) takes any sequence, and the same send again', () => {
+    const expired: Fact = {
+      kind: 'producerStateExpired',
+      broker: 'broker-0',
+      topic: 'orders',
+      partition: 0,
+      producers: [{ producerId: 1, producerEpoch: 0, lastTimestamp: 0 }],
+      expirationMs: 10000,
+    };
+    // the same send's retry (ref 0) at offset 1, same epoch and sequence: a duplicate only if the producer was remembered
+    const first = step(0, [append(orders, 0, 1, 0, 0)]);
+    const retry = step(2, [append(orders, 1, 1, 0, 0, { ref: 0 })]);
+    expect(rules([first, step(1, []), retry]).sort()).toEqual(['broker-sequence', 'one-copy-per-send']);
+    expect(rules([first, step(1, [expired]), retry])).toEqual([]);
+    // an expiry on another partition excuses nothing
+    expect(rules([first, step(1, [{ ...expired, partition: 1 }]), retry]).sort()).toEqual(['broker-sequence', 'one-copy-per-send']);
+  });
+
   it('one-copy-per-send: a send appended again under a new epoch with no failure of its own partition is flagged (item 1)', () => {
     const failedElsewhere: Fact = {
       kind: 'sendResult',

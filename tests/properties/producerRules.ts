@@ -151,7 +151,26 @@ function nextState(s: { epoch: number; lastSeq: number } | undefined, f: Append)
   return { epoch: f.producerEpoch, lastSeq: f.lastSequence };
 }
 
+/**
+ * The producers brokers' expiration checks dropped (producer.id.expiration.ms), by "tp|producerId",
+ * with the steps: such a producer starts over on that partition (ProducerStateManager.removeExpiredProducers).
+ */
+function expiriesOf(input: RuleInput): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  for (const s of input.steps)
+    for (const f of s.facts as Fact[])
+      if (f.kind === 'producerStateExpired')
+        for (const p of f.producers) {
+          const k = `${keyOf(f)}|${p.producerId}`;
+          out.set(k, [...(out.get(k) ?? []), s.i]);
+        }
+  return out;
+}
+
 function checkBrokerSequences(input: RuleInput, v: RuleViolation[]): void {
+  const expiries = expiriesOf(input);
+  // the step each state entry was last written at: an expiry after it (and before the next append) drops it
+  const writtenAt = new Map<string, number>();
   // per partition and producerId: the stored epoch and the last sequence of that epoch (NO_SEQ: no batch yet)
   const state = new Map<string, { epoch: number; lastSeq: number }>();
   // a leader change wrote offsets again: the producer state is rebuilt from the appends left
@@ -167,6 +186,9 @@ function checkBrokerSequences(input: RuleInput, v: RuleViolation[]): void {
     appends.add(step, f);
     if (f.producerId < 0) continue;
     const key = `${keyOf(f)}|${f.producerId}`;
+    const written = writtenAt.get(key);
+    if (written !== undefined && (expiries.get(key) ?? []).some((e) => e > written && e < step)) state.delete(key);
+    writtenAt.set(key, step);
     const s = state.get(key);
     const where = `${recordAddress(f.topic, f.partition, f.baseOffset)}: producerId ${f.producerId}`;
     if (!isData(f)) {
@@ -194,6 +216,7 @@ function checkBrokerSequences(input: RuleInput, v: RuleViolation[]): void {
 }
 
 function checkOneCopyPerSend(input: RuleInput, v: RuleViolation[]): void {
+  const expiries = expiriesOf(input);
   // steps at which each client saw a batch of a partition fail (a failed send, or a sequence gap)
   const failures = new Map<string, number[]>();
   const noteFailure = (client: string, tp: string, step: number) => {
@@ -235,7 +258,10 @@ function checkOneCopyPerSend(input: RuleInput, v: RuleViolation[]): void {
         return;
       }
       const excused =
-        f.producerEpoch > first.epoch && (failures.get(`${o.client}|${keyOf(f)}`) ?? []).some((at) => at >= first.sentStep && at <= step);
+        (f.producerEpoch > first.epoch &&
+          (failures.get(`${o.client}|${keyOf(f)}`) ?? []).some((at) => at >= first.sentStep && at <= step)) ||
+        // the partition forgot the producer between the two copies (producer.id.expiration.ms)
+        (expiries.get(`${keyOf(f)}|${f.producerId}`) ?? []).some((e) => e > first.step && e < step);
       if (!excused)
         v.push({
           rule: 'one-copy-per-send',

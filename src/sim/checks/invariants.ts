@@ -60,7 +60,7 @@ export const INVARIANTS: Readonly<Record<InvariantId, string>> = {
   'skips-only-aborted-or-markers':
     'A consumer passes over (without returning) only transaction markers and, with read_committed, records of aborted transactions.',
   'idempotent-no-duplicate':
-    'With idempotence, and without application resends or producer restarts, no two data batches of a partition share (producerId, epoch, sequence).',
+    'With idempotence, and without application resends or producer restarts, no two data batches of a partition share (producerId, epoch, sequence) — unless the partition forgot the producer in between (producer.id.expiration.ms).',
   'coordinator-transitions': 'The transaction coordinator only makes the state transitions Kafka allows.',
   'fenced-epoch-not-committed': 'No record written with an epoch that had already been fenced or bumped is ever committed.',
   'exactly-once-output':
@@ -571,8 +571,22 @@ function producerRestartsOrResends(trace: Trace): boolean {
   return (s.faults ?? []).some((f) => (f.type === 'crash' || f.type === 'restart') && withProducer.has(f.target));
 }
 
-function checkIdempotence(trace: Trace, ledger: Ledger, v: Collector): void {
+/** The steps at which a broker's expiration check dropped each producer from a partition, by "tp|producerId". */
+function expiriesOf(facts: readonly { step: number; fact: Fact }[]): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  for (const { step, fact } of facts)
+    if (fact.kind === 'producerStateExpired')
+      for (const p of fact.producers) {
+        const k = `${keyOf(fact)}|${p.producerId}`;
+        out.set(k, [...(out.get(k) ?? []), step]);
+      }
+  return out;
+}
+
+function checkIdempotence(trace: Trace, ledger: Ledger, facts: readonly { step: number; fact: Fact }[], v: Collector): void {
   if (producerRestartsOrResends(trace)) return;
+  // producer.id.expiration.ms: a batch written after the partition forgot its producer met no state
+  const expiries = expiriesOf(facts);
   const byKey = new Map<string, DataBatch[]>();
   for (const b of ledger.dataBatches) {
     if (b.producerId < 0 || b.baseSequence < 0) continue;
@@ -585,6 +599,7 @@ function checkIdempotence(trace: Trace, ledger: Ledger, v: Collector): void {
       // a batch a leader change took from the log may be written again by the producer's retry
       const gone = o.records[0]?.supersededAt;
       if (gone !== null && gone !== undefined && gone <= b.step) continue;
+      if ((expiries.get(`${b.tp}|${b.producerId}`) ?? []).some((e) => e > o.step && e < b.step)) continue;
       if (b.baseSequence <= o.lastSequence && o.baseSequence <= b.lastSequence)
         v.add(
           'idempotent-no-duplicate',
@@ -901,7 +916,7 @@ export function checkInvariants(trace: Trace, options: InvariantOptions = {}): V
   checkDeliveries(facts, ledger, v);
   checkSkips(facts, ledger, v);
   checkPolls(trace, facts, ledger, (invariant, step, message) => v.add(invariant, step, message));
-  checkIdempotence(trace, ledger, v);
+  checkIdempotence(trace, ledger, facts, v);
   checkSends(trace, facts, ledger, (invariant, step, message) => v.add(invariant, step, message));
   checkCoordinator(trace, facts, v);
   checkFencedEpochs(facts, ledger, v);
