@@ -341,8 +341,6 @@ export function producerDraft(c: ProducerContext): Mutable<ProducerContext> {
     epochBumpInit: c.epochBumpInit,
     coordinatorRequest: c.coordinatorRequest,
     txnRetryArmed: c.txnRetryArmed,
-    ...(c.retryAfterLookup ? { retryAfterLookup: true as const } : {}),
-    ...(c.expiryDeferred ? { expiryDeferred: true } : {}),
     lastError: c.lastError,
     abortableError: c.abortableError,
     waiting: c.waiting,
@@ -352,6 +350,9 @@ export function producerDraft(c: ProducerContext): Mutable<ProducerContext> {
     topicExpiry: c.topicExpiry,
     heldSend: c.heldSend,
     txnSignal: 'none',
+    // set on a draft (d.retryAfterLookup = true), an optional field is the context's last key
+    ...(c.retryAfterLookup ? { retryAfterLookup: true as const } : {}),
+    ...(c.expiryDeferred ? { expiryDeferred: true } : {}),
   };
 }
 
