@@ -33,7 +33,16 @@ function consumer(config: Record<string, string | number | boolean | null> = {},
   const resolved = resolveConsumerConfig({ 'group.id': 'g', 'auto.offset.reset': 'earliest', ...config });
   expect(resolved.errors).toEqual([]);
   const actor = createActor(consumerMachine, {
-    input: { self: 'c.consumer', app: 'c.app', client: 'c', meta, config: resolved.config, topics: ['orders'], rebalanceListener },
+    input: {
+      self: 'c.consumer',
+      app: 'c.app',
+      client: 'c',
+      meta,
+      config: resolved.config,
+      topics: ['orders'],
+      rebalanceListener,
+      metadataKnown: true,
+    },
   });
   actor.on('*', (e) => effects.push(e as Effect));
   actor.start();

@@ -122,8 +122,9 @@ function run(hint: boolean) {
       const meta = staleMeta((s.input as { meta: ClusterMetadata }).meta);
       return { ...s, input: { ...(s.input as object), meta, knownTopics: Object.keys(meta.topics) } };
     }
+    // …and so does the consumer (past its first Metadata answer)
     if (s.kind === 'consumer')
-      return { ...s, input: { ...(s.input as object), meta: staleMeta((s.input as { meta: ClusterMetadata }).meta) } };
+      return { ...s, input: { ...(s.input as object), meta: staleMeta((s.input as { meta: ClusterMetadata }).meta), metadataKnown: true } };
     return s;
   });
   const sim = Simulation.create(specs, built.options);

@@ -11,8 +11,9 @@ import { validateScenario } from '../../src/sim/scenario/validate';
 
 /**
  * The input `buildScenario` gives actor `actorId` of this scenario. A producer's starts knowing every
- * topic's metadata, past waitOnMetadata (producer/waitOnMetadata.ts), unless `metadataKnown` is false
- * (as in a run).
+ * topic's metadata, past waitOnMetadata (producer/waitOnMetadata.ts), and a consumer's its topics'
+ * leaders, past its first Metadata answer (consumer/consumerMetadata.ts), unless `metadataKnown` is
+ * false (as in a run).
  */
 export function inputOf(scenario: unknown, actorId: string, options: { metadataKnown?: boolean } = {}): unknown {
   const v = validateScenario(scenario);
@@ -20,7 +21,10 @@ export function inputOf(scenario: unknown, actorId: string, options: { metadataK
   const spec = buildScenario(v.resolved).specs.find((s) => s.id === actorId);
   if (!spec) throw new Error(`no actor ${actorId}`);
   const input = spec.input as { transactionVersion?: unknown; meta?: { topics: Record<string, unknown> } };
-  if (options.metadataKnown === false || input.transactionVersion === undefined || !input.meta) return spec.input;
+  if (options.metadataKnown === false || !input.meta) return spec.input;
+  // a consumer: past its first Metadata answer, knowing its topics' leaders (consumer/consumerMetadata.ts)
+  if (spec.kind === 'consumer') return { ...input, metadataKnown: true };
+  if (input.transactionVersion === undefined) return spec.input;
   return { ...input, knownTopics: Object.keys(input.meta.topics) };
 }
 

@@ -50,6 +50,7 @@ import {
   waitingPoll,
 } from './commits';
 import { action, type ConsumerContext, type ConsumerInput, groupMetadata as groupMetadataOf, initialContext } from './consumerContext';
+import { firstMetadataNote } from './consumerMetadata';
 import { onEndOffsets } from './endOffsets';
 import type { ConsumerEvent, EventOf } from './events';
 import { fetchWhilePolling, onConsumerMetadataResponse, onFetchResponse, onFetchResponseUnassigned } from './fetcher';
@@ -68,6 +69,7 @@ import {
   onJoined,
   onJoinedCoordinatorUnknown,
   onJoinFailed,
+  onLeaderMetadata,
   onPollAfterJoinRefused,
   onPollTimeoutExpired,
   onResubscribe,
@@ -190,7 +192,17 @@ const a = {
   requestLostSyncing: action<EventOf<'disconnected'>>((d, e, out) => onRequestLost(d, e, out, false, 'COMPLETING_REBALANCE')),
   /** The same, for a Heartbeat lost while the member heartbeats: the next one after the backoff. */
   heartbeatLost: action<EventOf<'disconnected'>>((d, e, out) => onRequestLost(d, e, out, true)),
-  metadataResponse: action<EventOf<'MetadataResponse'>>(onConsumerMetadataResponse),
+  /** A Metadata answer: leaders learned; the group leader's SyncGroup held for it goes out (consumerMetadata.ts). */
+  metadataResponse: action<EventOf<'MetadataResponse'>>((d, ev, out) => {
+    if (onConsumerMetadataResponse(d, ev, out)) onLeaderMetadata(d, out);
+  }),
+  /**
+   * The consumer starts (or its process restarts): its first NetworkClient poll sends the Metadata
+   * request subscribe() asked for before any other request (the wrapper sends it; consumerMetadata.ts).
+   */
+  subscribe: action((d, _e, out) => {
+    if (d.metadata.updateRequested) out.fact({ kind: 'note', actor: d.self, text: firstMetadataNote(d.topics) });
+  }),
   findCoordinatorResponse: action<EventOf<'FindCoordinatorResponse'>>(onFindCoordinatorResponse),
   coordinatorLookupRetry: action<EventOf<'coordinatorLookupRetry'>>(onCoordinatorLookupRetry),
   /** The heartbeat thread wakes with the coordinator unknown (only where it runs: the states with heartbeats). */
@@ -345,7 +357,7 @@ export const consumerMachine = setup({
   },
   states: {
     // not started yet (before its startAt): a crash or restart of its process changes nothing
-    created: { on: { boot: 'running', crash: {}, restart: {} } },
+    created: { on: { boot: { target: 'running', actions: a.subscribe }, crash: {}, restart: {} } },
     running: {
       type: 'parallel',
       // close(): with auto-commit on, the consumed positions are committed first (ConsumerCoordinator.close)
@@ -581,7 +593,7 @@ export const consumerMachine = setup({
     closed: { on: { connectionClosed: {}, reconnectBackoffExpired: {} } },
     down: {
       entry: handle((ctx: ConsumerContext) => initialContext(ctx)),
-      on: { restart: 'running' },
+      on: { restart: { target: 'running', actions: a.subscribe } },
     },
   },
 });

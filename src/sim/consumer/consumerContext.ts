@@ -7,7 +7,7 @@
 import type { Mutable } from '../actors/draft';
 import { handle, type Out } from '../actors/out';
 import type { GroupMetadata } from '../application/applicationLoop';
-import { type ClientMetadataState, INITIAL_CLIENT_METADATA, leastLoadedNode } from '../cluster/clientMetadata';
+import { type ClientMetadataState, leastLoadedNode } from '../cluster/clientMetadata';
 import { type ConnectionStates, isUnavailable, NO_CONNECTION_STATES, ownNode } from '../cluster/connectionStates';
 import { type ClusterMetadata, CONSUMER_OFFSETS_TOPIC } from '../cluster/metadata';
 import { maybeUpdateMetadata, noteConnectionAttempts, noteConnectionEvent } from '../cluster/metadataUpdater';
@@ -18,6 +18,7 @@ import type { IsolationLevel } from '../log/partitionLog';
 import type { ClientException, KafkaError } from '../protocol/errors';
 import type { ListOffsetsPartition, RecordForApp, TopicPartition } from '../protocol/messages';
 import { keyOf } from '../protocol/topicPartition';
+import { subscribedMetadata } from './consumerMetadata';
 import type { ConsumerEvent, OffsetAndPartition } from './events';
 import { resetPositionsIfNeeded } from './offsetFetcher';
 import { armLookupRetry, onPollPass } from './pollLookup';
@@ -34,9 +35,14 @@ export interface ConsumerInput {
   readonly rebalanceListener?: boolean;
   /** Kafka Streams' main consumer: its StreamsRebalanceListener commits the tasks in onPartitionsRevoked. */
   readonly revocationListener?: boolean;
+  /**
+   * Tests only: the consumer starts past its first Metadata answer, knowing its topics' leaders. A
+   * run's consumer knows none: it asks first (consumerMetadata.ts).
+   */
+  readonly metadataKnown?: boolean;
 }
 
-export interface ConsumerContext extends Required<ConsumerInput> {
+export interface ConsumerContext extends Required<Omit<ConsumerInput, 'metadataKnown'>> {
   readonly memberId: string;
   readonly generationId: number;
   /**
@@ -183,6 +189,12 @@ export interface ConsumerContext extends Required<ConsumerInput> {
   readonly resetRetryAt?: Readonly<Record<string, number>>;
   /** KIP-320: positions' offsetEpochs and the partitions awaiting validation (positionValidation.ts). */
   readonly validation: PositionValidation;
+  /**
+   * The group leader's SyncGroup, held until a Metadata answer (ConsumerCoordinator.onLeaderElected →
+   * updateGroupSubscription → ensureFreshMetadata; consumerMetadata.ts): the generation and member id
+   * its JoinGroup answer gave. Absent while none is held.
+   */
+  readonly syncAwaitingMetadata?: { readonly generationId: number; readonly memberId: string };
 }
 
 /** A group request held until the coordinator is known. */
@@ -270,13 +282,16 @@ export function consumerDraft(c: ConsumerContext): Draft {
     validation: c.validation,
     ...(c.resetRetryAt ? { resetRetryAt: c.resetRetryAt } : {}),
     ...(c.assignmentAfterRevocation ? { assignmentAfterRevocation: c.assignmentAfterRevocation } : {}),
+    ...(c.syncAwaitingMetadata ? { syncAwaitingMetadata: c.syncAwaitingMetadata } : {}),
   };
 }
 
 export function initialContext(input: ConsumerInput): ConsumerContext {
   // the input's fields in consumerDraft's order, whichever listener an input names (a restart passes
   // the whole context of the run before)
-  const { self, app, client, meta, config, topics } = input;
+  const { self, app, client, config, topics } = input;
+  // subscribe() / assign(): the topics' leaders unknown until the first Metadata answer
+  const { meta, metadata } = subscribedMetadata(input.meta, topics, 'metadataKnown' in input && input.metadataKnown === true);
   return {
     self,
     app,
@@ -296,7 +311,7 @@ export function initialContext(input: ConsumerInput): ConsumerContext {
     bufferEnd: {},
     fetching: {},
     fetchingFrom: {},
-    metadata: INITIAL_CLIENT_METADATA,
+    metadata,
     connections: NO_CONNECTION_STATES,
     fetchErrors: {},
     offsetsRequest: null,

@@ -42,6 +42,7 @@ import type { ClientException } from '../protocol/errors';
 import type { FetchPartition, FetchPartitionResponse, RecordForApp, TopicPartition } from '../protocol/messages';
 import { keyOf } from '../protocol/topicPartition';
 import { armPollTimer, type ConsumerContext, corr, type Draft, type FetchError, groupMetadata, sendRequest } from './consumerContext';
+import { staticTopic, withStaticLeaders } from './consumerMetadata';
 import { onEndOffsetsMetadata } from './endOffsets';
 import type { EventOf } from './events';
 import { collectFetched } from './fetchCollector';
@@ -161,12 +162,23 @@ function onFetchMetadataError(d: Draft, r: FetchPartitionResponse): void {
 /**
  * The answer to the consumer's Metadata request: leaders as the cluster knows them now; a partition
  * whose leader was unknown is fetched — by a waiting poll() (the next pass of its loop), else by the next one.
+ * Returns whether the answer was taken (an update, not a failed one), for the leader's held SyncGroup.
  */
-export function onConsumerMetadataResponse(d: Draft, ev: EventOf<'MetadataResponse'>, out: Out): void {
-  if (onMetadataResponse(d, ev.payload, ev.now) === null) return;
+export function onConsumerMetadataResponse(d: Draft, ev: EventOf<'MetadataResponse'>, out: Out): boolean {
+  const payload = ev.payload;
+  if (d.metadata.inFlight !== payload.correlationId) return false;
+  // a topic whose leaders never move (one replica, no epochs) takes its leaders alone (consumerMetadata.ts)
+  const fixed = payload.topics.filter((t) => staticTopic(d.meta, t.name));
+  const attempts = d.metadata.attempts;
+  const moving = fixed.length === 0 ? payload : { ...payload, topics: payload.topics.filter((t) => !staticTopic(d.meta, t.name)) };
+  if (onMetadataResponse(d, moving, ev.now) === null) return false;
+  // an answer without brokers is a failed update (its attempts counted): nothing learned
+  const taken = d.metadata.attempts <= attempts;
+  if (taken) d.meta = withStaticLeaders(d.meta, fixed);
   // endOffsets()'s awaitMetadataUpdate is over: its next round
   onEndOffsetsMetadata(d, out);
   fetchWhilePolling(d, out);
+  return taken;
 }
 
 /**

@@ -7,6 +7,7 @@
  */
 
 import type { Out } from '../actors/out';
+import { requestUpdate } from '../cluster/clientMetadata';
 import type { ActorId } from '../kernel/envelope';
 import type { KafkaError } from '../protocol/errors';
 import type { TopicPartition } from '../protocol/messages';
@@ -23,6 +24,7 @@ import {
   outOfGeneration,
   sendToCoordinator,
 } from './consumerContext';
+import { awaitsFreshMetadata } from './consumerMetadata';
 import type { ConsumerEvent, EventOf } from './events';
 import { failPoll, throwPending } from './pollErrors';
 import { inPollLookup } from './pollLookup';
@@ -51,6 +53,8 @@ export function keepsPartitions(ctx: Pick<ConsumerContext, 'revocationListener' 
  * task with its owner and to hold back one its owner has not revoked yet.
  */
 export function sendJoin(d: Draft, out: Out): void {
+  // a SyncGroup the leader held for its metadata belongs to the rebalance this JoinGroup replaces
+  delete d.syncAwaitingMetadata;
   sendToCoordinator(d, out, 'JoinGroup', {
     correlationId: corr(d),
     groupId: d.config['group.id'],
@@ -71,19 +75,54 @@ export function rejoinAfterBackoff(d: Draft, out: Out): void {
  * JoinGroupResponseHandler, success: COMPLETING_REBALANCE — heartbeats start here, while the SyncGroup
  * is in flight (heartbeatThread.enable() resets every timer of Heartbeat: the first heartbeat
  * heartbeat.interval.ms from now, the session timer from now) — then the generation and member id;
- * SyncGroup goes out.
+ * SyncGroup goes out. The leader's (onLeaderElected → performAssignment → updateGroupSubscription)
+ * first waits for fresh metadata — its assignor reads the topics' partitions from it
+ * (ensureFreshMetadata; consumerMetadata.ts): held until the Metadata answer when an update is asked
+ * for or due (a new consumer's first one still in flight).
  */
 export function onJoined(d: Draft, ev: EventOf<'JoinGroupResponse'>, out: Out): void {
   const r = ev.payload;
   enableHeartbeatThread(d, ev.now, out);
   d.memberId = r.memberId;
   d.generationId = r.generationId;
+  if (r.leader === r.memberId && awaitsFreshMetadata(d, ev.now)) {
+    // awaitMetadataUpdate: requestUpdate(false), then client.poll until an answer
+    d.metadata = requestUpdate(d.metadata);
+    d.syncAwaitingMetadata = { generationId: r.generationId, memberId: r.memberId };
+    out.fact({
+      kind: 'note',
+      actor: d.self,
+      text: `it leads the group: its assignment waits for a Metadata answer (ensureFreshMetadata) before its SyncGroup goes out`,
+    });
+    return;
+  }
+  sendSync(d, r.generationId, r.memberId, out);
+}
+
+function sendSync(d: Draft, generationId: number, memberId: string, out: Out): void {
   sendToCoordinator(d, out, 'SyncGroup', {
     correlationId: corr(d),
     groupId: d.config['group.id'],
-    generationId: r.generationId,
-    memberId: r.memberId,
+    generationId,
+    memberId,
   });
+}
+
+/**
+ * A Metadata answer came (Metadata.update): the leader's held SyncGroup goes out, with the
+ * assignment of this metadata — unless the member has joined again since (a new generation).
+ */
+export function onLeaderMetadata(d: Draft, out: Out): void {
+  const held = d.syncAwaitingMetadata;
+  if (!held) return;
+  delete d.syncAwaitingMetadata;
+  if (held.generationId !== d.generationId || held.memberId !== d.memberId) return;
+  out.fact({
+    kind: 'note',
+    actor: d.self,
+    text: `the Metadata answer came: as the group's leader it computes the assignment and sends its SyncGroup`,
+  });
+  sendSync(d, held.generationId, held.memberId, out);
 }
 
 /** HeartbeatThread.enable: every timer of Heartbeat starts again — the first heartbeat heartbeat.interval.ms from now, the session timer from now. */

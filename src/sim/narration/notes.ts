@@ -4,6 +4,7 @@
  * an unknown note is quoted as it is rather than dropped.
  */
 
+import { CONSUMER_METADATA_KO_RULES } from './consumerMetadata';
 import { count, josa, type Language } from './language';
 import { PRODUCER_CLOSE_KO_RULES } from './producerClose';
 import { WAIT_ON_METADATA_KO_RULES } from './waitOnMetadata';
@@ -21,6 +22,7 @@ const COMMITS_KO: Readonly<Record<string, string>> = {
 const KO_RULES: readonly Rule[] = [
   ...WAIT_ON_METADATA_KO_RULES,
   ...PRODUCER_CLOSE_KO_RULES,
+  ...CONSUMER_METADATA_KO_RULES,
   [
     /^an operator ran kafka-consumer-groups --reset-offsets (.+) on group (\S+) \((\S+)\); it printed "(.+)" and reset nothing$/,
     (m) =>
