@@ -114,7 +114,8 @@ export function timeToNextUpdate(s: ClientMetadataState, config: MetadataConfig,
  * client has had a Metadata answer for). The model's one-replica topics carry none; their leaders
  * never move, so a disconnect or metadata.max.age.ms does not refresh them, and runs with one replica
  * per partition send no Metadata request but a producer's partial one for the topics its send() adds
- * (producer/waitOnMetadata.ts; Kafka's clients would refresh too, and learn nothing new).
+ * (producer/waitOnMetadata.ts) and a new consumer's first (consumer/consumerMetadata.ts; Kafka's
+ * clients would refresh too, and learn nothing new).
  */
 export function leaderCanMove(meta: ClusterMetadata, topic: string): boolean {
   return meta.topics[topic]?.leaderEpochs !== undefined;
