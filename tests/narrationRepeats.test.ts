@@ -7,14 +7,14 @@ import type { Fact } from '../src/sim/trace/facts';
 const occurrences = (text: string, word: string): number => text.split(word).length - 1;
 
 describe('a disconnect tells its request’s error once', () => {
-  it('lost-ack-idempotent, step 223: the timed-out Produce is told once, not again as the client’s error', () => {
+  it('lost-ack-idempotent, step 225: the timed-out Produce is told once, not again as the client’s error', () => {
     const preset = findPreset('lost-ack-idempotent');
     if (!preset) throw new Error('no preset');
     const trace = runScenario(preset.scenario);
-    const step = trace.steps.at(222);
+    const step = trace.steps.at(224);
     expect(step?.kind).toBe('disconnected');
-    const en = narrate(trace, 222, 'en');
-    const ko = narrate(trace, 222, 'ko');
+    const en = narrate(trace, 224, 'en');
+    const ko = narrate(trace, 224, 'ko');
     expect(occurrences(en, 'REQUEST_TIMED_OUT')).toBe(1);
     expect(occurrences(en, 'whether it took effect')).toBe(1);
     expect(occurrences(ko, 'REQUEST_TIMED_OUT')).toBe(1);
@@ -46,10 +46,10 @@ describe('one clause for what one step did to several partitions or requests', (
     return { trace, steps: trace.steps };
   };
 
-  it('streams-eos-repartition, step 576: the COMMIT markers at four partitions are told once, every partition named', () => {
+  it('streams-eos-repartition, step 586: the COMMIT markers at four partitions are told once, every partition named', () => {
     const { trace } = markerSteps('streams-eos-repartition');
-    const en = narrate(trace, 575, 'en');
-    const ko = narrate(trace, 575, 'ko');
+    const en = narrate(trace, 585, 'en');
+    const ko = narrate(trace, 585, 'ko');
     expect(occurrences(en, 'read_committed consumers may now read past them')).toBe(1);
     expect(occurrences(ko, 'read_committed 컨슈머도 읽을 수 있습니다')).toBe(1);
     for (const p of ['changelog-0 offset 3', 'repartition-0 offset 4', 'repartition-1 offset 4', 'view-counts-0 offset 3']) {
@@ -58,13 +58,13 @@ describe('one clause for what one step did to several partitions or requests', (
     }
   });
 
-  it('coordinator-failover-mid-commit, step 34: the two lost WriteTxnMarkers in one clause', () => {
+  it('coordinator-failover-mid-commit, step 36: the two lost WriteTxnMarkers in one clause', () => {
     const { trace } = markerSteps('coordinator-failover-mid-commit');
-    const en = narrate(trace, 33, 'en');
-    const ko = narrate(trace, 33, 'ko');
-    expect(en).toContain('loses WriteTxnMarkers #15 and #16 on their way');
+    const en = narrate(trace, 35, 'en');
+    const ko = narrate(trace, 35, 'ko');
+    expect(en).toContain('loses WriteTxnMarkers #17 and #18 on their way');
     expect(occurrences(en, 'request timeout')).toBe(1);
-    expect(ko).toContain('WriteTxnMarkers #15, #16을 도중에 잃고');
+    expect(ko).toContain('WriteTxnMarkers #17, #18을 도중에 잃고');
     expect(occurrences(ko, '요청 타임아웃')).toBe(1);
   });
 

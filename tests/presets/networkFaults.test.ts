@@ -27,7 +27,7 @@ describe('opening-story with its first Produce dropped (the Java client: Sender,
   it('the second Produce stalls behind the lost one on the same connection', () => {
     expect(first).toMatchObject({ fate: 'dropped', sentAt: 7 });
     expect(second).toMatchObject({ fate: 'lost', sentAt: 27, connection: first?.connection, generation: 0 });
-    expect(second?.fault).toBe('stalled behind Produce #5 on orders-service.producer→broker-0');
+    expect(second?.fault).toBe('stalled behind Produce #7 on orders-service.producer→broker-0');
   });
 
   it('at request.timeout.ms the connection is closed: both requests fail with REQUEST_TIMED_OUT, oldest first', () => {
