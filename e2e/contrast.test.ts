@@ -30,7 +30,7 @@ describe('axe in both themes and both languages', () => {
         if (!preset) throw new Error('zombie-fencing');
         const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
         const errors = watchErrors(page);
-        await gotoWorkspace(page, `${inject('baseUrl')}${encodeLink(preset.scenario, { step: 32, selection: null, language })}`);
+        await gotoWorkspace(page, `${inject('baseUrl')}${encodeLink(preset.scenario, { step: 34, selection: null, language })}`);
         await page.getByTestId('verdict').waitFor();
         await page.evaluate((t) => window.__eosLab?.store.getState().setTheme(t), theme);
         await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe(theme);
