@@ -48,6 +48,12 @@ function rejoin(m: ReturnType<typeof stable>) {
   return { fx, join, sync: sent(joined, 'SyncGroup') };
 }
 
+/** A rebalance asked for by the coordinator: the JoinGroup, not yet answered. */
+function rejoin0(m: ReturnType<typeof stable>) {
+  const fx = m.send(answer('HeartbeatResponse', 99, { error: 'REBALANCE_IN_PROGRESS' }), 3000);
+  return { fx, join: sent(fx, 'JoinGroup') };
+}
+
 const syncWith = (m: ReturnType<typeof stable>, sync: ReturnType<typeof sent>, assignment: readonly object[]) =>
   m.send(answer('SyncGroupResponse', sync?.payload.correlationId as number, { error: 'NONE', assignment }), 3020);
 
@@ -109,6 +115,34 @@ describe('COOPERATIVE onJoinComplete: only the partitions that moved are revoked
     expect(callsOf(fx).map((c) => c.name)).toEqual(['onPartitionsAssigned']);
     expect(m.context<ConsumerContext>().rejoinNeeded).toBe(false);
     expect(m.context<ConsumerContext>().positions).toMatchObject({ 't-0': 5, 't-1': 7 });
+  });
+
+  it('a JoinGroup refused UNKNOWN_MEMBER_ID to a member that kept its partitions: they are given away as lost before the next JoinGroup (resetStateOnResponseError → needsJoinPrepare → onJoinPrepare with NO_GENERATION)', () => {
+    const m = stable(true);
+    const { join } = rejoin0(m);
+    // COOPERATIVE: the member kept t-0 and t-1 through the rebalance it started
+    expect(m.context<ConsumerContext>().assignment).toEqual([T0, T1]);
+    const fx = m.send(answer('JoinGroupResponse', join?.payload.correlationId as number, { error: 'UNKNOWN_MEMBER_ID' }), 3010);
+    // no JoinGroup yet: the listener runs first, with lost = true
+    expect(sent(fx, 'JoinGroup')).toBeUndefined();
+    expect(membershipState(m.state())).toBe('REVOKING');
+    expect(callsOf(fx)).toContainEqual(
+      expect.objectContaining({ name: 'onPartitionsRevoked', args: expect.objectContaining({ partitions: [T0, T1], lost: true }) }),
+    );
+    expect(m.context<ConsumerContext>()).toMatchObject({ generationId: -1, memberId: '' });
+    const done = m.send({ type: 'partitionsRevokedDone', from: 'c.app', args: {} }, 3100);
+    // the JoinGroup of a new member: no member id, nothing owned
+    expect(sent(done, 'JoinGroup')?.payload).toMatchObject({ memberId: '', ownedPartitions: [] });
+    expect(m.context<ConsumerContext>().assignment).toEqual([]);
+  });
+
+  it('a member without partitions refused UNKNOWN_MEMBER_ID joins again at once, as a new member', () => {
+    const m = stable(false);
+    const { join } = rejoin0(m);
+    const fx = m.send(answer('JoinGroupResponse', join?.payload.correlationId as number, { error: 'UNKNOWN_MEMBER_ID' }), 3010);
+    expect(callsOf(fx).filter((c) => c.name === 'onPartitionsRevoked')).toEqual([]);
+    expect(sent(fx, 'JoinGroup')?.payload).toMatchObject({ memberId: '' });
+    expect(m.context<ConsumerContext>()).toMatchObject({ generationId: -1, memberId: '' });
   });
 
   it('the generation gone (UNKNOWN_MEMBER_ID): onPartitionsLost at onJoinPrepare, as before, and JoinGroup owns nothing', () => {

@@ -38,6 +38,29 @@ describe('scenarios the fuzzer found', () => {
     expect(trace.envelopes.filter((e) => e.rpc === 'WriteTxnMarkers').length).toBeLessThan(10);
   });
 
+  it("a JoinGroup refused UNKNOWN_MEMBER_ID gives a Streams member's partitions away as lost: exactly_once_v2 output once", () => {
+    const scenario = JSON.parse(readFileSync(join(dir, 'join-unknown-member-loses-partitions.json'), 'utf8'));
+    const trace = runScenario(scenario);
+    expect(streamsOutputProblems(trace)).toEqual([]);
+    const steps = [...trace.steps];
+    const refused = steps.findIndex(
+      (s) =>
+        s.actor === 'st0.consumer' &&
+        (s.facts as { kind: string; error?: string }[]).some((f) => f.kind === 'clientError' && f.error === 'UNKNOWN_MEMBER_ID'),
+    );
+    expect(refused).toBeGreaterThan(0);
+    // the lost callback reaches st0's stream thread before its consumer joins again
+    const lost = steps.findIndex(
+      (s, i) =>
+        i > refused && s.actor === 'st0.app' && s.label === 'onPartitionsRevoked' && (s.detail as { lost?: boolean } | null)?.lost === true,
+    );
+    const rejoined = steps.findIndex(
+      (s, i) => i > refused && s.actor === 'group-coordinator' && s.label === 'JoinGroup' && s.from === 'st0.consumer',
+    );
+    expect(lost).toBeGreaterThan(refused);
+    expect(rejoined).toBeGreaterThan(lost);
+  });
+
   it('a pause at a point of the Streams loop still lets the run settle (the held timers stay cancellable)', () => {
     const scenario = JSON.parse(readFileSync(join(dir, 'pause-at-loop-point-settles.json'), 'utf8'));
     const trace = runScenario(scenario);

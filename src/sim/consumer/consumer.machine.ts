@@ -61,6 +61,7 @@ import {
   heartbeatRejoinsAfterRevocation,
   heartbeatRejoinsNow,
   joinCompletePending,
+  joinFailureLosesPartitions,
   keepsPartitions,
   onClose,
   onCloseCommitEnded,
@@ -69,6 +70,7 @@ import {
   onJoined,
   onJoinedCoordinatorUnknown,
   onJoinFailed,
+  onJoinFailedLosing,
   onLeaderMetadata,
   onPollAfterJoinRefused,
   onPollTimeoutExpired,
@@ -108,6 +110,7 @@ const a = {
   /** …with the coordinator unknown: no SyncGroup (COORDINATOR_NOT_AVAILABLE), JoinGroup again after the backoff. */
   joinedCoordinatorUnknown: action<EventOf<'JoinGroupResponse'>>(onJoinedCoordinatorUnknown),
   joinFailed: action<EventOf<'JoinGroupResponse'>>(onJoinFailed),
+  joinFailedLosing: action<EventOf<'JoinGroupResponse'>>(onJoinFailedLosing),
   synced: action<EventOf<'SyncGroupResponse'>>(onSynced),
   syncFailed: action<EventOf<'SyncGroupResponse'>>(onSyncFailed),
   startRejoin: action((d, _e, out) => startRejoin(d, out)),
@@ -292,6 +295,8 @@ export const consumerMachine = setup({
       event.type === 'SyncGroupResponse' && event.payload.error === 'NONE' && context.generationId >= 0 && syncRevokes(context, event),
     joinCompletePending: ({ context }: Args) => joinCompletePending(context),
     keepsPartitions: ({ context }: Args) => keepsPartitions(context),
+    joinFailedLosesPartitions: ({ context, event }: Args) =>
+      event.type === 'JoinGroupResponse' && joinFailureLosesPartitions(context, event),
     syncThrows: ({ event }: Args) => event.type === 'SyncGroupResponse' && syncFailure(event.payload.error) === 'throw',
     rejoinNeeded: ({ context }: Args) => context.rejoinNeeded,
     rejoinNeededAfterCommit: ({ context }: Args) => context.rejoinNeeded && needsJoinPrepare(context),
@@ -389,6 +394,8 @@ export const consumerMachine = setup({
                   // no SyncGroup, but Kafka's member is COMPLETING_REBALANCE until the JoinGroup after the backoff
                   { guard: 'joinedCoordinatorUnknown', target: 'COMPLETING_REBALANCE', actions: a.joinedCoordinatorUnknown },
                   { guard: 'joinSucceeded', target: 'COMPLETING_REBALANCE', actions: a.joined },
+                  // UNKNOWN_MEMBER_ID to a member that kept its partitions: onJoinPrepare gives them away as lost first
+                  { guard: 'joinFailedLosesPartitions', target: 'REVOKING', actions: [a.joinFailedLosing, a.startRevocation] },
                   { actions: a.joinFailed },
                 ],
                 rejoinBackoff: { actions: a.sendJoin },

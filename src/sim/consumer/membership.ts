@@ -151,7 +151,11 @@ export function onJoinedCoordinatorUnknown(d: Draft, ev: EventOf<'JoinGroupRespo
   rejoinAfterBackoff(d, out);
 }
 
-/** JoinGroupResponseHandler, an error: forget the member id if unknown, JoinGroup again after the backoff. */
+/**
+ * JoinGroupResponseHandler, an error: UNKNOWN_MEMBER_ID resets the member (resetStateOnResponseError
+ * (JOIN_GROUP, error, true): the generation and the member id are NO_GENERATION's, and
+ * needsJoinPrepare is set again); JoinGroup again at once or after the backoff.
+ */
 export function onJoinFailed(d: Draft, ev: EventOf<'JoinGroupResponse'>, out: Out): void {
   const r = ev.payload;
   const fatal = r.error === 'INVALID_SESSION_TIMEOUT';
@@ -161,10 +165,38 @@ export function onJoinFailed(d: Draft, ev: EventOf<'JoinGroupResponse'>, out: Ou
     failPoll(d, out, 'InvalidSessionTimeoutException');
     return;
   }
-  if (r.error === 'UNKNOWN_MEMBER_ID') d.memberId = '';
+  resetOnJoinError(d, r.error);
+  // joinGroupIfNeeded's next pass runs onJoinPrepare again: with the generation gone it gives away
+  // every partition still held (a COOPERATIVE member kept them) as lost — a member with a rebalance
+  // listener goes through REVOKING first (joinFailedLosesPartitions)
+  if (outOfGeneration(d) && d.assignment.length > 0) revokeAll(d);
   // joinGroupIfNeeded: these errors JoinGroup again at once; a coordinator's (retriable) after retry.backoff.ms
   if (REJOIN_AT_ONCE.includes(r.error)) sendJoin(d, out);
   else rejoinAfterBackoff(d, out);
+}
+
+/** resetStateOnResponseError(JOIN_GROUP, UNKNOWN_MEMBER_ID, true): the member starts over with NO_GENERATION. */
+function resetOnJoinError(d: Draft, error: KafkaError): void {
+  if (error !== 'UNKNOWN_MEMBER_ID') return;
+  d.memberId = '';
+  d.generationId = -1;
+}
+
+/**
+ * A JoinGroup refused UNKNOWN_MEMBER_ID to a member that still holds partitions and has a rebalance
+ * listener (Kafka Streams' main consumer, COOPERATIVE: it kept them through the rebalance): the
+ * reset sets needsJoinPrepare, and the next onJoinPrepare — before the next JoinGroup — sees
+ * NO_GENERATION and calls invokePartitionsLost for all of them ("Giving away all assigned partitions
+ * as lost since generation/memberID has been reset"); the JoinGroup goes once the listener returned.
+ */
+export function joinFailureLosesPartitions(ctx: ConsumerContext, ev: EventOf<'JoinGroupResponse'>): boolean {
+  return ev.payload.error === 'UNKNOWN_MEMBER_ID' && ctx.revocationListener && ctx.assignment.length > 0;
+}
+
+/** The reset of a JoinGroup refused UNKNOWN_MEMBER_ID, its JoinGroup left to the revocation that follows. */
+export function onJoinFailedLosing(d: Draft, ev: EventOf<'JoinGroupResponse'>, out: Out): void {
+  out.fact({ kind: 'clientError', client: d.client, error: ev.payload.error, during: 'JoinGroup', fatal: false });
+  resetOnJoinError(d, ev.payload.error);
 }
 
 /** joinGroupIfNeeded: the rebalance failures after which the member asks again at once (`continue`), not after the backoff. */
