@@ -136,6 +136,25 @@ describe('COOPERATIVE onJoinComplete: only the partitions that moved are revoked
     expect(m.context<ConsumerContext>().assignment).toEqual([]);
   });
 
+  it.each(['UNKNOWN_MEMBER_ID', 'ILLEGAL_GENERATION'])(
+    'a SyncGroup refused %s to a member that kept its partitions: they are given away as lost before it joins again',
+    (error) => {
+      const m = stable(true);
+      const { sync } = rejoin(m);
+      const fx = m.send(answer('SyncGroupResponse', sync?.payload.correlationId as number, { error, assignment: [] }), 3020);
+      expect(sent(fx, 'JoinGroup')).toBeUndefined();
+      expect(membershipState(m.state())).toBe('REVOKING');
+      expect(callsOf(fx)).toContainEqual(
+        expect.objectContaining({ name: 'onPartitionsRevoked', args: expect.objectContaining({ partitions: [T0, T1], lost: true }) }),
+      );
+      // ILLEGAL_GENERATION keeps the member id ("might still be valid"); UNKNOWN_MEMBER_ID forgets it
+      expect(m.context<ConsumerContext>()).toMatchObject({ generationId: -1, memberId: error === 'UNKNOWN_MEMBER_ID' ? '' : 'c-0' });
+      const done = m.send({ type: 'partitionsRevokedDone', from: 'c.app', args: {} }, 3100);
+      expect(sent(done, 'JoinGroup')?.payload).toMatchObject({ ownedPartitions: [] });
+      expect(m.context<ConsumerContext>().assignment).toEqual([]);
+    },
+  );
+
   it('a member without partitions refused UNKNOWN_MEMBER_ID joins again at once, as a new member', () => {
     const m = stable(false);
     const { join } = rejoin0(m);

@@ -85,6 +85,7 @@ import {
   startRejoin,
   startRevocation,
   syncFailure,
+  syncFailureLosesPartitions,
   syncRevokes,
 } from './membership';
 import { onListOffsetsResponse } from './offsetFetcher';
@@ -295,6 +296,8 @@ export const consumerMachine = setup({
       event.type === 'SyncGroupResponse' && event.payload.error === 'NONE' && context.generationId >= 0 && syncRevokes(context, event),
     joinCompletePending: ({ context }: Args) => joinCompletePending(context),
     keepsPartitions: ({ context }: Args) => keepsPartitions(context),
+    syncFailedLosesPartitions: ({ context, event }: Args) =>
+      event.type === 'SyncGroupResponse' && syncFailureLosesPartitions(context, event),
     joinFailedLosesPartitions: ({ context, event }: Args) =>
       event.type === 'JoinGroupResponse' && joinFailureLosesPartitions(context, event),
     syncThrows: ({ event }: Args) => event.type === 'SyncGroupResponse' && syncFailure(event.payload.error) === 'throw',
@@ -430,6 +433,8 @@ export const consumerMachine = setup({
                   { guard: 'syncRejoinsAfterBackoff', actions: [a.syncFailed, a.rejoinAfterBackoff] },
                   // an error SyncGroupResponseHandler does not expect: poll() throws it, the next poll() joins again
                   { guard: 'syncThrows', target: 'PREPARING_REBALANCE', actions: [a.syncFailed, a.stopHeartbeats] },
+                  // the member reset (UNKNOWN_MEMBER_ID, ILLEGAL_GENERATION) with partitions it kept: lost before it rejoins
+                  { guard: 'syncFailedLosesPartitions', target: 'REVOKING', actions: [a.syncFailed, a.startRevocation] },
                   { target: 'PREPARING_REBALANCE', actions: [a.syncFailed, a.startRejoin] },
                 ],
                 disconnected: [

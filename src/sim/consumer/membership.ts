@@ -304,7 +304,23 @@ export function onSyncFailed(d: Draft, ev: EventOf<'SyncGroupResponse'>, out: Ou
   // e.g. COORDINATOR_LOAD_IN_PROGRESS (a coordinator loading its partition): not retried, poll() throws
   // it (the next poll() joins again); an application without a handler for it dies
   if (syncFailure(r.error) === 'throw') failPoll(d, out, 'KafkaException');
+  // resetStateOnResponseError(SYNC_GROUP, error, error != ILLEGAL_GENERATION): NO_GENERATION, and
+  // needsJoinPrepare again (the member id kept for ILLEGAL_GENERATION, "might still be valid")
   if (r.error === 'UNKNOWN_MEMBER_ID') d.memberId = '';
+  if (r.error === 'UNKNOWN_MEMBER_ID' || r.error === 'ILLEGAL_GENERATION') d.generationId = -1;
+}
+
+/**
+ * A SyncGroup refused UNKNOWN_MEMBER_ID or ILLEGAL_GENERATION to a member that still holds partitions
+ * and has a rebalance listener (COOPERATIVE: it kept them through the rebalance): the reset sets
+ * needsJoinPrepare, and the next onJoinPrepare gives them away as lost before the next JoinGroup —
+ * as after a refused JoinGroup (joinFailureLosesPartitions).
+ */
+export function syncFailureLosesPartitions(ctx: ConsumerContext, ev: EventOf<'SyncGroupResponse'>): boolean {
+  const error = ev.payload.error;
+  // a success that finds the generation reset meanwhile is resetStateAndRejoin(…, true) (joinGroupIfNeeded)
+  const reset = error === 'UNKNOWN_MEMBER_ID' || error === 'ILLEGAL_GENERATION' || (error === 'NONE' && outOfGeneration(ctx));
+  return reset && ctx.revocationListener && ctx.assignment.length > 0;
 }
 
 /**
