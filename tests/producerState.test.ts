@@ -148,30 +148,30 @@ describe('broker producer state: sequences after a marker, and transaction verif
   });
 
   it('checkSequence: while a verification is outstanding, a batch above its lowest sequence is refused', () => {
-    const verification = { guard: 1, lowestSequence: 0, epoch: 1 };
+    const verification = { guard: 1, lowestSequence: 0, epoch: 1, timestamp: 0 };
     expect(checkProducerBatch(undefined, 1, 1, verification)).toMatchObject({ ok: false, error: 'OUT_OF_ORDER_SEQUENCE_NUMBER' });
     expect(checkProducerBatch(undefined, 1, 0, verification)).toEqual({ ok: true });
   });
 
   it('VerificationStateEntry.maybeUpdateLowestSequenceAndEpoch: a lower sequence of the epoch lowers the bound; a higher epoch replaces it', () => {
-    const e = { guard: 3, lowestSequence: 4, epoch: 1 };
-    expect(maybeUpdateLowestSequenceAndEpoch(e, 2, 1)).toEqual({ guard: 3, lowestSequence: 2, epoch: 1 });
+    const e = { guard: 3, lowestSequence: 4, epoch: 1, timestamp: 7 };
+    expect(maybeUpdateLowestSequenceAndEpoch(e, 2, 1)).toEqual({ guard: 3, lowestSequence: 2, epoch: 1, timestamp: 7 });
     expect(maybeUpdateLowestSequenceAndEpoch(e, 6, 1)).toBe(e);
-    expect(maybeUpdateLowestSequenceAndEpoch(e, 0, 2)).toEqual({ guard: 3, lowestSequence: 0, epoch: 2 });
+    expect(maybeUpdateLowestSequenceAndEpoch(e, 0, 2)).toEqual({ guard: 3, lowestSequence: 0, epoch: 2, timestamp: 7 });
     expect(maybeUpdateLowestSequenceAndEpoch(e, 0, 0)).toBe(e);
   });
 
   it('a later batch verified while an earlier one is still being verified cannot overtake it (the issue-11 B/C case)', () => {
     const start = createPartitionLog('t', 0);
-    const b = startTransactionVerification(start, 1, 0, 1); // B (seq 0): its verification answer is lost
-    const c = startTransactionVerification(b.log, 1, 1, 1); // C (seq 1) verified and answered
+    const b = startTransactionVerification(start, 1, 0, 1, 0); // B (seq 0): its verification answer is lost
+    const c = startTransactionVerification(b.log, 1, 1, 1, 0); // C (seq 1) verified and answered
     expect(c.guard).toBe(b.guard);
     expect(appendProducerBatch(c.log, txnBatch(1, 1, 1), 0, { ...verified, verificationGuard: c.guard }).outcome).toMatchObject({
       kind: 'rejected',
       error: 'OUT_OF_ORDER_SEQUENCE_NUMBER',
     });
     // B's retry is verified: B is appended and ends the verification; C then follows in order
-    const bRetry = startTransactionVerification(c.log, 1, 0, 1);
+    const bRetry = startTransactionVerification(c.log, 1, 0, 1, 0);
     const withB = appendProducerBatch(bRetry.log, txnBatch(1, 1, 0), 0, { ...verified, verificationGuard: bRetry.guard });
     expect(withB.outcome.kind).toBe('appended');
     expect(withB.log.verificationStates.size).toBe(0);
@@ -179,7 +179,7 @@ describe('broker producer state: sequences after a marker, and transaction verif
   });
 
   it('a transactional batch that starts a transaction must carry the current verification guard (InvalidTxnStateException otherwise)', () => {
-    const first = startTransactionVerification(createPartitionLog('t', 0), 1, 0, 0);
+    const first = startTransactionVerification(createPartitionLog('t', 0), 1, 0, 0, 0);
     // the transaction ended (a marker) before the verified produce arrived: its guard is stale
     const ended = appendMarker(first.log, { producerId: 1, producerEpoch: 0, controlType: 'ABORT', coordinatorEpoch: 0 }, 0).log;
     expect(ended.verificationStates.size).toBe(0);

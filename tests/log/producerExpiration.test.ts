@@ -6,7 +6,13 @@
  * (ProducerAppendInfo.checkSequence: a producer the broker knows nothing of may start anywhere).
  */
 import { describe, expect, it } from 'vitest';
-import { appendMarker, appendProducerBatch, createPartitionLog, type PartitionLog } from '../../src/sim/log/partitionLog';
+import {
+  appendMarker,
+  appendProducerBatch,
+  createPartitionLog,
+  type PartitionLog,
+  startTransactionVerification,
+} from '../../src/sim/log/partitionLog';
 import { earliestProducerExpiry, removeExpiredProducers } from '../../src/sim/log/producerExpiration';
 import { isProducerExpired } from '../../src/sim/log/producerStateEntry';
 
@@ -72,5 +78,54 @@ describe('producer state expiration on the log', () => {
     expect(retry.outcome).toEqual({ kind: 'appended', baseOffset: 1, lastOffset: 1 });
     // and a later batch of that producer at any sequence too: nothing to continue from
     expect(append(forgotten, batch(1000, 7, 30000), 30108).outcome.kind).toBe('appended');
+  });
+});
+
+describe('transaction verification entries expire with producer.id.expiration.ms', () => {
+  const txn = (baseSequence: number) => ({ ...batch(1000, baseSequence, 5, true) });
+
+  it('an entry keeps its creation time when a later Produce lowers its sequence (VerificationStateEntry.timestamp)', () => {
+    const first = startTransactionVerification(createPartitionLog('payments', 0), 1000, 3, 0, 100);
+    const lowered = startTransactionVerification(first.log, 1000, 1, 0, 4000);
+    expect(lowered.log.verificationStates.get(1000)).toEqual({ guard: first.guard, lowestSequence: 1, epoch: 0, timestamp: 100 });
+  });
+
+  it('is dropped once at least producer.id.expiration.ms old (>=), counted from its creation, and says whose', () => {
+    const { log } = startTransactionVerification(createPartitionLog('payments', 0), 1000, 0, 2, 100);
+    expect(earliestProducerExpiry(log, 10000)).toBe(10100);
+    const before = removeExpiredProducers(log, 10099, 10000);
+    expect(before.verifications).toEqual([]);
+    expect(before.log).toBe(log);
+    const at = removeExpiredProducers(log, 10100, 10000);
+    expect(at.expired).toEqual([]);
+    expect(at.verifications).toEqual([{ producerId: 1000, producerEpoch: 2, createdAt: 100 }]);
+    expect(at.log.verificationStates.size).toBe(0);
+    expect(earliestProducerExpiry(at.log, 10000)).toBeNull();
+  });
+
+  it('a verified Produce whose entry expired meanwhile is refused INVALID_TXN_STATE; verifying again gives a new guard', () => {
+    const started = startTransactionVerification(createPartitionLog('payments', 0), 1000, 0, 0, 5);
+    const expired = removeExpiredProducers(started.log, 11000, 10000).log;
+    const options = { verificationEnabled: true, verificationGuard: started.guard };
+    expect(appendProducerBatch(expired, txn(0), 12007, options).outcome).toMatchObject({
+      kind: 'rejected',
+      error: 'INVALID_TXN_STATE',
+      reason: 'Record was not part of an ongoing transaction',
+    });
+    // before the expiry the same Produce starts the transaction
+    expect(appendProducerBatch(started.log, txn(0), 6, options).outcome.kind).toBe('appended');
+    const again = startTransactionVerification(expired, 1000, 0, 0, 12010);
+    expect(again.guard).not.toBe(started.guard);
+    expect(appendProducerBatch(again.log, txn(0), 12012, { verificationEnabled: true, verificationGuard: again.guard }).outcome.kind).toBe(
+      'appended',
+    );
+  });
+
+  it('a producer and a verification entry due at the same run go together', () => {
+    const written = append(createPartitionLog('payments', 0), batch(1000, 0, 2), 8).log;
+    const { log } = startTransactionVerification(written, 2000, 0, 0, 50);
+    const r = removeExpiredProducers(log, 10050, 10000);
+    expect(r.expired.map((e) => e.producerId)).toEqual([1000]);
+    expect(r.verifications.map((v) => v.producerId)).toEqual([2000]);
   });
 });

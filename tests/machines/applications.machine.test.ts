@@ -207,9 +207,11 @@ describe('consumer application: the loop as states', () => {
         event: { type: 'reply', now: 0, from: 'c.producer', args: { call, ok: false, error } },
       });
     expect(guard('commitTransaction', 'PRODUCER_FENCED')).toBe(true);
-    expect(guard('commitTransaction', 'INVALID_TXN_STATE')).toBe(true);
-    // not fenced: the application aborts instead
+    // not fenced: the application aborts instead — InvalidTxnStateException included, a KafkaException
+    // the canonical catch block aborts on (the abort then throws only if the producer's error was fatal)
+    expect(guard('commitTransaction', 'INVALID_TXN_STATE')).toBe(false);
     expect(guard('commitTransaction', 'COORDINATOR_NOT_AVAILABLE')).toBe(false);
+    expect(guard('abortTransaction', 'INVALID_TXN_STATE')).toBe(true);
     expect(
       consumerAppGuards.abortsTransaction({
         context: ctx,

@@ -7,8 +7,12 @@ import { timedOutRetriable } from './producerTimeouts';
 /**
  * The errors after which a transactional producer is fenced: the instance closes. The codes come
  * from a call's own request; ProducerFencedException from a call refused once the producer is fenced.
+ * INVALID_TXN_STATE is not one: commitTransaction throws InvalidTxnStateException, a KafkaException
+ * the canonical catch block answers with abortTransaction() — which succeeds when a Produce was
+ * refused so (the transaction's ABORTABLE_ERROR) and throws when the coordinator refused it
+ * (FATAL_ERROR), so such an instance closes at the abort.
  */
-const FENCED = new Set(['PRODUCER_FENCED', 'INVALID_PRODUCER_EPOCH', 'INVALID_TXN_STATE', 'ProducerFencedException']);
+const FENCED = new Set(['PRODUCER_FENCED', 'INVALID_PRODUCER_EPOCH', 'ProducerFencedException']);
 export const isFenced = (error: string | null | undefined) => FENCED.has(error ?? '');
 
 // groupMetadata: the getter whose answer sendOffsetsToTransaction carries, read as the commit starts

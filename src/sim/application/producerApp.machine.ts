@@ -231,11 +231,14 @@ const onReply = act((d, ev, out) => {
         advance(d, ev.now, out);
         return;
       }
+      // INVALID_TXN_STATE is not among them: commitTransaction throws InvalidTxnStateException, a
+      // KafkaException the canonical catch block answers with abortTransaction() — which succeeds when a
+      // Produce was refused so (ABORTABLE_ERROR), and throws when the coordinator refused the transaction
+      // (FATAL_ERROR: maybeFailWithError), so such an instance stops at the abort below
       if (
         r.error === 'PRODUCER_FENCED' ||
         r.error === 'ProducerFencedException' ||
         r.error === 'INVALID_PRODUCER_EPOCH' ||
-        r.error === 'INVALID_TXN_STATE' ||
         r.call === 'abortTransaction'
       ) {
         stop(d, out, `${r.call} failed with ${r.error}: this instance was fenced and stops`);

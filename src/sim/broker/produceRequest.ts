@@ -136,6 +136,7 @@ function sendVerification(
       p.batch.producerId,
       p.batch.baseSequence,
       p.batch.producerEpoch,
+      now,
     );
     c = withLog(c, started.log);
     guards[keyOf(p)] = started.guard;

@@ -46,15 +46,18 @@ function armCheck(ctx: BrokerContext, key: string, now: number, out: Out): Broke
 }
 
 /**
- * After a handler: every log whose producer state it changed gets its check armed (the state is a new
- * map exactly when a batch or marker changed it, so unchanged logs cost one comparison).
+ * After a handler: every log whose producer state or verification entries it changed gets its check
+ * armed (each is a new map exactly when a batch, a marker or a verification changed it, so unchanged
+ * logs cost two comparisons).
  */
 export function armChangedLogs(before: BrokerContext, after: BrokerContext, now: number, out: Out): BrokerContext {
   if (before.partitions === after.partitions) return after;
   let next = after;
   for (const key of Object.keys(after.partitions)) {
     const log = after.partitions[key];
-    if (log && before.partitions[key]?.producers !== log.producers) next = armCheck(next, key, now, out);
+    const was = before.partitions[key];
+    if (log && (was?.producers !== log.producers || was?.verificationStates !== log.verificationStates))
+      next = armCheck(next, key, now, out);
   }
   return next;
 }
@@ -74,13 +77,14 @@ export function onProducerExpirationCheck(ctx: BrokerContext, ev: TimerEvent<{ k
   const log = next.partitions[key];
   if (!log) return next;
   const r = removeExpiredProducers(log, ev.now, ctx.producerExpiration.expirationMs);
-  if (r.expired.length > 0) {
+  if (r.expired.length > 0 || r.verifications.length > 0) {
     out.fact({
       kind: 'producerStateExpired',
       broker: ctx.id,
       topic: log.topic,
       partition: log.partition,
       producers: r.expired,
+      ...(r.verifications.length > 0 ? { verifications: r.verifications } : {}),
       expirationMs: ctx.producerExpiration.expirationMs,
     });
     next = { ...next, partitions: { ...next.partitions, [key]: r.log } };

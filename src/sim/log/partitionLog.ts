@@ -242,11 +242,12 @@ export function startTransactionVerification(
   producerId: number,
   baseSequence: number,
   producerEpoch: number,
+  now: number,
 ): { log: PartitionLog; guard: number } {
   const existing = log.verificationStates.get(producerId);
   const entry = existing
     ? maybeUpdateLowestSequenceAndEpoch(existing, baseSequence, producerEpoch)
-    : { guard: log.nextVerificationGuard, lowestSequence: baseSequence, epoch: producerEpoch };
+    : { guard: log.nextVerificationGuard, lowestSequence: baseSequence, epoch: producerEpoch, timestamp: now };
   if (entry === existing) return { log, guard: entry.guard };
   const verificationStates = new Map(log.verificationStates);
   verificationStates.set(producerId, entry);

@@ -7,7 +7,9 @@
  * the coordinator. Only a produce carrying the entry's current guard may start the transaction, and
  * while the entry exists no batch with a first sequence above its lowest sequence is appended: a
  * later batch must not overtake an earlier one whose verification is still outstanding. The entry
- * is cleared by the first transactional append (data or marker) of that producer.
+ * is cleared by the first transactional append (data or marker) of that producer, or dropped by the
+ * producer expiration check once it is `producer.id.expiration.ms` old (counted from its creation;
+ * ProducerStateManager.removeExpiredProducers: "entries that are lingering as unverified").
  */
 
 /** Kafka's VerificationGuard.SENTINEL: never verifies. */
@@ -17,6 +19,8 @@ export interface VerificationStateEntry {
   readonly guard: number;
   readonly lowestSequence: number;
   readonly epoch: number;
+  /** When the entry was created (VerificationStateEntry.timestamp); a later update keeps it. */
+  readonly timestamp: number;
 }
 
 /**

@@ -659,14 +659,38 @@ function expiryBetween(
 /** A broker's producer expiration check: which producers it forgot on which partition, and what that costs. */
 function producerStateExpired(ctx: NarrationContext, f: F<'producerStateExpired'>): string {
   const { lang } = ctx;
-  const names = f.producers.map((p) => `producerId ${p.producerId} (epoch ${p.producerEpoch})`);
-  const last = Math.max(...f.producers.map((p) => p.lastTimestamp));
+  const parts: string[] = [];
   const ms = groupDigits(f.expirationMs);
-  return say(
-    lang,
-    `${f.broker}'s producer expiration check dropped ${list(lang, names)} from ${keyOf(f)}: no transaction of ${f.producers.length === 1 ? 'it' : 'theirs'} is open there and ${f.producers.length === 1 ? 'its last batch' : 'their last batches'} (timestamp ${groupDigits(last)} ms) ${f.producers.length === 1 ? 'is' : 'are'} at least producer.id.expiration.ms (${ms} ms) old. ${f.producers.length === 1 ? 'Its' : 'Their'} epoch and sequences are forgotten there: a retry of a batch already in this log would be appended again`,
-    `${josa(f.broker, '이/가')} 프로듀서 만료 검사에서 ${keyOf(f)}의 ${josa(list(lang, names), '을/를')} 지웠습니다. 그 파티션에 열린 트랜잭션이 없고 마지막 배치(타임스탬프 ${groupDigits(last)} ms)가 producer.id.expiration.ms(${ms} ms) 이상 지났기 때문입니다. epoch와 시퀀스를 잊었으므로 이 로그에 이미 있는 배치를 재시도하면 다시 기록됩니다`,
-  );
+  if (f.producers.length > 0) {
+    const names = f.producers.map((p) => `producerId ${p.producerId} (epoch ${p.producerEpoch})`);
+    const last = Math.max(...f.producers.map((p) => p.lastTimestamp));
+    const one = f.producers.length === 1;
+    parts.push(
+      say(
+        lang,
+        `${f.broker}'s producer expiration check dropped ${list(lang, names)} from ${keyOf(f)}: no transaction of ${one ? 'it' : 'theirs'} is open there and ${one ? 'its last batch' : 'their last batches'} (timestamp ${groupDigits(last)} ms) ${one ? 'is' : 'are'} at least producer.id.expiration.ms (${ms} ms) old. ${one ? 'Its' : 'Their'} epoch and sequences are forgotten there: a retry of a batch already in this log would be appended again`,
+        `${josa(f.broker, '이/가')} 프로듀서 만료 검사에서 ${keyOf(f)}의 ${josa(list(lang, names), '을/를')} 지웠습니다. 그 파티션에 열린 트랜잭션이 없고 마지막 배치(타임스탬프 ${groupDigits(last)} ms)가 producer.id.expiration.ms(${ms} ms) 이상 지났기 때문입니다. epoch와 시퀀스를 잊었으므로 이 로그에 이미 있는 배치를 재시도하면 다시 기록됩니다`,
+      ),
+    );
+  }
+  const verifications = f.verifications ?? [];
+  if (verifications.length > 0) {
+    const names = verifications.map(
+      (v) =>
+        `producerId ${v.producerId} (epoch ${v.producerEpoch}, ${say(lang, `since ${groupDigits(v.createdAt)} ms`, `${groupDigits(v.createdAt)} ms부터`)})`,
+    );
+    const one = verifications.length === 1;
+    const whoEn = f.producers.length > 0 ? 'The same run' : `${f.broker}'s producer expiration check`;
+    const whoKo = f.producers.length > 0 ? '같은 검사에서' : `${josa(f.broker, '이/가')} 프로듀서 만료 검사에서`;
+    parts.push(
+      say(
+        lang,
+        `${whoEn} dropped the transaction verification ${one ? 'entry' : 'entries'} of ${list(lang, names)} on ${keyOf(f)}, created at least producer.id.expiration.ms (${ms} ms) ago and never ended by a transactional write: a verified Produce that still carried ${one ? 'its' : 'their'} guard would be refused INVALID_TXN_STATE`,
+        `${whoKo} ${keyOf(f)}의 ${list(lang, names)} 트랜잭션 검증 항목을 지웠습니다. 만든 지 producer.id.expiration.ms(${ms} ms) 이상 지났고 트랜잭션 쓰기로 끝나지 않았기 때문입니다. 그 가드를 가진 검증된 Produce가 뒤늦게 오면 INVALID_TXN_STATE로 거절됩니다`,
+      ),
+    );
+  }
+  return parts.join('. ');
 }
 
 /** A follower's truncation: "1 record at offset 1 is gone", "2 records at offsets 1–2 are gone". */

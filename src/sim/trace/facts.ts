@@ -124,7 +124,8 @@ export type Fact =
   /**
    * A broker's PeriodicProducerExpirationCheck dropped producers idle for `producer.id.expiration.ms`
    * from its copy of a partition (ProducerStateManager.removeExpiredProducers): their epoch and
-   * sequences are forgotten there.
+   * sequences are forgotten there. The same run drops transaction verification entries created at least
+   * that long ago (`verifications`, present when any; `producers` may then be empty).
    */
   | {
       kind: 'producerStateExpired';
@@ -132,6 +133,7 @@ export type Fact =
       topic: string;
       partition: number;
       producers: readonly { producerId: number; producerEpoch: number; lastTimestamp: number }[];
+      verifications?: readonly { producerId: number; producerEpoch: number; createdAt: number }[];
       expirationMs: number;
     }
   /**

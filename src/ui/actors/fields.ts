@@ -233,6 +233,18 @@ function producerState(log: BrokerContext['partitions'][string], lang: Language)
   return more > 0 ? `${shown.join('; ')}; +${more}` : shown.join('; ');
 }
 
+/** Transaction verifications the partition holds (VerificationStateEntry): whose, which epoch, the lowest sequence, since when. */
+function verificationState(log: BrokerContext['partitions'][string], lang: Language): string {
+  const shown = [...log.verificationStates.entries()]
+    .slice(0, PRODUCERS_SHOWN)
+    .map(
+      ([producerId, v]) =>
+        `${producerId} e${v.epoch} · ${L(lang, 'lowest seq', '최저 seq')} ${v.lowestSequence} · ${L(lang, `since ${v.timestamp} ms`, `${v.timestamp} ms부터`)}`,
+    );
+  const more = log.verificationStates.size - shown.length;
+  return more > 0 ? `${shown.join('; ')}; +${more}` : shown.join('; ');
+}
+
 function brokerFields(c: BrokerContext, lang: Language): Field[] {
   const logs = Object.values(c.partitions).sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition));
   const out: Field[] = logs.flatMap((log) => [
@@ -241,6 +253,9 @@ function brokerFields(c: BrokerContext, lang: Language): Field[] {
       value: `LEO ${log.logEndOffset} · HW ${log.highWatermark} · LSO ${lastStableOffset(log)}`,
     },
     ...(log.producers.size > 0 ? [{ label: `${keyOf(log)} ${L(lang, 'producers', '프로듀서')}`, value: producerState(log, lang) }] : []),
+    ...(log.verificationStates.size > 0
+      ? [{ label: `${keyOf(log)} ${L(lang, 'verifying', '검증 중')}`, value: verificationState(log, lang) }]
+      : []),
   ]);
   if (c.parked.length) out.push({ label: L(lang, 'fetches held', '대기 중 Fetch'), value: String(c.parked.length) });
   if (out.length === 0) out.push({ label: L(lang, 'leads', '리더 파티션'), value: none(lang) });
