@@ -304,7 +304,15 @@ export class IndexJournal {
           byRef = new Map();
           this.results.set(f.client, byRef);
         }
-        push(byRef, f.ref, { client: f.client, topic: f.topic, eventId: f.eventId, offset: f.offset, error: f.error, step });
+        push(byRef, f.ref, {
+          client: f.client,
+          topic: f.topic,
+          eventId: f.eventId,
+          offset: f.offset,
+          error: f.error,
+          step,
+          ...(f.beforeAppend ? { beforeAppend: true as const } : {}),
+        });
         break;
       }
       case 'delivered':

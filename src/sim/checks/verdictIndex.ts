@@ -35,6 +35,8 @@ export interface SendResult {
   readonly offset: number | null;
   readonly error: string | null;
   readonly step: number;
+  /** send() refused the record before it reached the accumulator: it never left the producer. */
+  readonly beforeAppend?: true;
 }
 
 export interface Occurrence {

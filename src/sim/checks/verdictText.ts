@@ -100,6 +100,24 @@ function lossClause(lang: Language, l: Loss, n = 1): string {
           `보내지 못했습니다. ${josa(a, '이/가')} 먼저 치명적 오류로 멈췄습니다`,
         );
       if (l.cause === 'down') return say(lang, `never sent: ${a} is down`, `보내지 못했습니다. ${josa(a, '이/가')} 중단된 상태입니다`);
+      if (l.cause === 'TimeoutException')
+        return say(
+          lang,
+          `never sent: ${a}'s send() waited max.block.ms for the topic's metadata and threw TimeoutException`,
+          `보내지 못했습니다. ${a}의 send()가 토픽 메타데이터를 max.block.ms 동안 기다리다 TimeoutException을 던졌습니다`,
+        );
+      if (l.cause === 'RecordTooLargeException')
+        return say(
+          lang,
+          `never sent: ${a}'s send() refused it as larger than max.request.size (RecordTooLargeException)`,
+          `보내지 못했습니다. max.request.size보다 커서 ${a}의 send()가 거부했습니다(RecordTooLargeException)`,
+        );
+      if (l.cause !== 'ended')
+        return say(
+          lang,
+          `never sent: ${a}'s send() failed with ${l.cause} before the record reached the producer's buffer`,
+          `보내지 못했습니다. 레코드가 프로듀서 버퍼에 들어가기 전에 ${a}의 send()가 ${josa(l.cause, '으로/로')} 실패했습니다`,
+        );
       return say(lang, `never sent by ${a} before the run ended`, `실행이 끝날 때까지 ${josa(a, '이/가')} 보내지 않았습니다`);
     case 'aborted-only':
       if (l.cause === 'timeout')

@@ -90,7 +90,7 @@ export type LossKind =
   | 'acked-then-lost'
   /** sent, never acknowledged: the send failed (delivery.timeout.ms, a fenced epoch …) and the record is not in the log */
   | 'not-acked'
-  /** the application never sent it: it stopped first (fenced, a fatal error, a crash) */
+  /** the application never sent it: it stopped first (fenced, a fatal error, a crash), or send() refused it (max.block.ms, max.request.size) */
   | 'never-sent'
   /** every copy is in an aborted transaction */
   | 'aborted-only'

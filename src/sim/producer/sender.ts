@@ -118,7 +118,7 @@ export function refuseBeforeAppend(d: ProducerDraft, args: SendArgs, now: number
   const rec = newRecord(d, args, partition, headers, bytes, now);
   // Kafka's message: "The message is <bytes> bytes when serialized which is larger than <max>, which is the value of the max.request.size configuration."
   clientError(d, out, 'RecordTooLargeException', `send() (${bytes} bytes > max.request.size ${max})`);
-  recordResult(d, out, [rec], null, 'RecordTooLargeException');
+  recordResult(d, out, [rec], null, 'RecordTooLargeException', true);
   // doSend's catch: transactionManager.maybeTransitionToErrorState(e)
   transitionToAbortable(d, 'RecordTooLargeException');
   return rec;
@@ -138,7 +138,7 @@ function refuseMetadataTimeout(d: ProducerDraft, args: SendArgs, headers: Header
       ? `Partition ${args.partition} of topic ${args.topic} with partition count ${args.metadataPartitionsCount} is not present in metadata after ${args.metadataTimeoutMs} ms.`
       : `Topic ${args.topic} not present in metadata after ${args.metadataTimeoutMs} ms.`;
   clientError(d, out, 'TimeoutException', `send: ${message}`);
-  recordResult(d, out, [rec], null, 'TimeoutException');
+  recordResult(d, out, [rec], null, 'TimeoutException', true);
   transitionToAbortable(d, 'TimeoutException');
   return rec;
 }
@@ -234,6 +234,8 @@ function recordResult(
   recs: readonly PendingRecord[],
   offset: number | null,
   error: KafkaError | ClientException | null,
+  /** send() refused the records before they reached the accumulator (the fact says so). */
+  beforeAppend = false,
 ): void {
   recs.forEach((r, i) => {
     out.fact({
@@ -245,6 +247,7 @@ function recordResult(
       offset: offset === null ? null : offset + i,
       error,
       eventId: r.headers.event_id ?? null,
+      ...(beforeAppend ? { beforeAppend: true as const } : {}),
     });
     // the record's Callback, where its caller asked for one: only failures are reported
     if (error !== null && r.callback !== undefined) out.call(r.callback, 'sendFailed', { error, topic: r.topic, partition: r.partition });

@@ -67,6 +67,12 @@ export type Fact =
       offset: number | null;
       error: KafkaError | ClientException | null;
       eventId: string | null;
+      /**
+       * The record failed inside send() before it reached the accumulator (KafkaProducer.doSend's
+       * catch: waitOnMetadata gave up after max.block.ms, the record is larger than max.request.size):
+       * it never left the producer. Absent otherwise.
+       */
+      beforeAppend?: true;
     }
   /** A consumer's poll returned a record to the application. */
   | {
