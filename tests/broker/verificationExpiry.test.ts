@@ -102,6 +102,16 @@ describe('verification entries expire with producer.id.expiration.ms', () => {
     expect(narrate(r.trace, i, 'ko')).toContain('payments-0의 producerId 1000 (epoch 0, 5 ms부터) 트랜잭션 검증 항목을 지웠습니다');
   });
 
+  it('narrates the refused Produce with the leader’s own reason, not the coordinator’s', () => {
+    const r = runWith(slowVerification(LOWERED));
+    const i = r.trace.steps.findIndex((s) => (s.facts as Fact[]).some((f) => f.kind === 'rejected'));
+    const en = narrate(r.trace, i, 'en');
+    expect(en).toContain('with INVALID_TXN_STATE: "Record was not part of an ongoing transaction"');
+    expect(en).toContain('the producer expiration check dropped it');
+    expect(en).not.toContain('the transaction state the coordinator holds');
+    expect(narrate(r.trace, i, 'ko')).toContain('프로듀서 만료 검사가 항목을 지웠습니다');
+  });
+
   it('the actors panel shows the entry while it lingers, and not once it expired', () => {
     const r = runWith(slowVerification(LOWERED));
     const i = expiries(r)[0]?.i ?? -1;

@@ -198,9 +198,19 @@ function duplicate(ctx: NarrationContext, f: F<'duplicate'>): string {
   );
 }
 
+/** The partition leader's own INVALID_TXN_STATE (UnifiedLog: a verified Produce whose guard no verification entry holds). */
+const NOT_IN_ONGOING_TRANSACTION = 'Record was not part of an ongoing transaction';
+
 function rejected(ctx: NarrationContext, f: F<'rejected'>): string {
   const broker = ctx.names.actor(ctx.step.actor);
-  const why = explainError(f.error, ctx.lang);
+  const why =
+    f.error === 'INVALID_TXN_STATE' && f.reason === NOT_IN_ONGOING_TRANSACTION
+      ? say(
+          ctx.lang,
+          `"${NOT_IN_ONGOING_TRANSACTION}": no transaction of this producer epoch is open on the partition, and no verification entry there holds the guard the request carries — a marker ended it, or the producer expiration check dropped it, before the verified Produce arrived`,
+          `"${NOT_IN_ONGOING_TRANSACTION}". 이 파티션에는 이 프로듀서 epoch의 열린 트랜잭션이 없고, 요청이 가진 가드를 가진 검증 항목도 없습니다. 검증된 Produce가 오기 전에 마커가 검증을 끝냈거나 프로듀서 만료 검사가 항목을 지웠습니다`,
+        )
+      : explainError(f.error, ctx.lang);
   return say(
     ctx.lang,
     `${broker} rejected the batch for ${keyOf(f)} from producerId ${f.producerId} epoch ${f.producerEpoch} (seq ${f.baseSequence}) with ${f.error}${why ? `: ${why}` : ''}`,
