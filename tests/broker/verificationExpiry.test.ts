@@ -110,6 +110,11 @@ describe('verification entries expire with producer.id.expiration.ms', () => {
     expect(en).toContain('the producer expiration check dropped it');
     expect(en).not.toContain('the transaction state the coordinator holds');
     expect(narrate(r.trace, i, 'ko')).toContain('프로듀서 만료 검사가 항목을 지웠습니다');
+    const answered = r.trace.steps.findIndex((s) =>
+      (s.facts as Fact[]).some((f) => f.kind === 'clientError' && f.error === 'INVALID_TXN_STATE'),
+    );
+    expect(narrate(r.trace, answered, 'en')).toContain('for the producer an abortable error — its transaction can only be aborted');
+    expect(narrate(r.trace, answered, 'ko')).toContain('취소 가능한 오류');
   });
 
   it('the actors panel shows the entry while it lingers, and not once it expired', () => {

@@ -261,7 +261,15 @@ function clientError(ctx: NarrationContext, f: F<'clientError'>): string {
       `${who}의 ${refused[1]}() 호출이 ${josa(f.error, '으로/로')} 거부됐습니다: ${translateRefusal(reason, 'ko')}${held ? `.${held}` : ''}`,
     );
   }
-  const why = explainOnce(ctx, f.error);
+  // a leader's INVALID_TXN_STATE on a Produce is abortable (TransactionManager.maybeTransitionToErrorState), not the coordinator's fatal one
+  const why =
+    f.error === 'INVALID_TXN_STATE' && f.during.startsWith('Produce ') && !f.fatal
+      ? say(
+          lang,
+          'the partition leader found no open transaction or verification for the batch; for the producer an abortable error — its transaction can only be aborted',
+          '파티션 리더에 이 배치의 열린 트랜잭션도 검증도 없었습니다. 프로듀서에게는 취소 가능한 오류이므로 트랜잭션은 취소할 수밖에 없습니다',
+        )
+      : explainOnce(ctx, f.error);
   const during = translateDuring(f.during, lang);
   const fatal = f.fatal
     ? say(lang, ' — a fatal error: this producer can only be closed', ' 치명적 오류이므로 이 프로듀서는 닫는 수밖에 없습니다.')
