@@ -9,6 +9,7 @@ import {
   type ConsumerContext,
   type DatabaseContext,
   type GroupCoordinatorContext,
+  groupDigits,
   type HttpApiContext,
   keyOf,
   lastStableOffset,
@@ -239,7 +240,7 @@ function verificationState(log: BrokerContext['partitions'][string], lang: Langu
     .slice(0, PRODUCERS_SHOWN)
     .map(
       ([producerId, v]) =>
-        `${producerId} e${v.epoch} · ${L(lang, 'lowest seq', '최저 seq')} ${v.lowestSequence} · ${L(lang, `since ${v.timestamp} ms`, `${v.timestamp} ms부터`)}`,
+        `${producerId} e${v.epoch} · ${L(lang, 'lowest seq', '최저 seq')} ${v.lowestSequence} · ${L(lang, `since ${groupDigits(v.timestamp)} ms`, `${groupDigits(v.timestamp)} ms부터`)}`,
     );
   const more = log.verificationStates.size - shown.length;
   return more > 0 ? `${shown.join('; ')}; +${more}` : shown.join('; ');
