@@ -43,6 +43,14 @@ export { stateValueToString } from './kernel/stateValue';
 export type { ListLike } from './kernel/traceLists';
 export type { PartitionLog } from './log/partitionLog';
 export { lastStableOffset } from './log/partitionLog';
+export {
+  type ClientMetric,
+  type ClientMetrics,
+  clientMetricsAt,
+  METRIC_MEANINGS,
+  type MetricGroup,
+  metricsClientOf,
+} from './metrics/clientMetrics';
 export { josa, type Language } from './narration/language';
 export { DEFAULT_PRESET_ID } from './presets/defaultId';
 export type { ProducerContext } from './producer/producerContext';

@@ -16,6 +16,7 @@ import {
   type ConsumerContext,
   consumedOffsets,
   corr,
+  countConsumer,
   type Draft,
   outOfGeneration,
   type PendingCommit,
@@ -414,6 +415,8 @@ export function onOffsetCommitResponse(d: Draft, ev: EventOf<'OffsetCommitRespon
   const r = ev.payload;
   const c = d.commitInFlight;
   if (!c || c.correlationId !== r.correlationId) return;
+  // OffsetCommitResponseHandler.handle: commitSensor, whatever the answer says (commit-total)
+  countConsumer(d, 'commits');
   if (r.error !== 'NONE') {
     out.fact({ kind: 'clientError', client: d.client, error: r.error, during: 'OffsetCommit', fatal: false });
     commitFailed(d, out, c, r.error, ev.now, state);

@@ -190,11 +190,50 @@ export interface ConsumerContext extends Required<Omit<ConsumerInput, 'metadataK
   /** KIP-320: positions' offsetEpochs and the partitions awaiting validation (positionValidation.ts). */
   readonly validation: PositionValidation;
   /**
+   * What Kafka's consumer-fetch-manager-metrics and consumer-coordinator-metrics sensors would have
+   * counted so far (FetchMetricsManager; AbstractCoordinator's GroupCoordinatorMetrics, ConsumerCoordinator's
+   * commitSensor): see ConsumerCounts. Read by
+   * ../metrics/clientMetrics.ts; nothing in the model reads them back.
+   */
+  readonly consumerCounts: ConsumerCounts;
+  /**
    * The group leader's SyncGroup, held until a Metadata answer (ConsumerCoordinator.onLeaderElected →
    * updateGroupSubscription → ensureFreshMetadata; consumerMetadata.ts): the generation and member id
    * its JoinGroup answer gave. Absent while none is held.
    */
   readonly syncAwaitingMetadata?: { readonly generationId: number; readonly memberId: string };
+}
+
+/** The consumer's counters, where Kafka's fetch and classic-protocol coordinator sensors record. */
+export interface ConsumerCounts {
+  /** Records poll() returned to the application: FetchMetricsManager's recordsFetched (records-consumed-total). */
+  readonly recordsConsumed: number;
+  /** JoinGroupResponseHandler, error NONE: joinSensor (join-total). */
+  readonly joins: number;
+  /** SyncGroupResponseHandler, error NONE: syncSensor (sync-total). */
+  readonly syncs: number;
+  /** SyncGroupResponseHandler, the generation not reset: successfulRebalanceSensor (rebalance-total). */
+  readonly rebalances: number;
+  /** initiateJoinGroup's joinFuture failed (a JoinGroup or SyncGroup error or loss): failedRebalanceSensor (failed-rebalance-total). */
+  readonly failedRebalances: number;
+  /** OffsetCommitResponseHandler.handle, whatever the answer: commitSensor (commit-total). */
+  readonly commits: number;
+}
+
+export const NO_CONSUMER_COUNTS: ConsumerCounts = Object.freeze({
+  recordsConsumed: 0,
+  joins: 0,
+  syncs: 0,
+  rebalances: 0,
+  failedRebalances: 0,
+  commits: 0,
+});
+
+/** Counts `n` (one unless told) more in the consumer's counter `as`. */
+export function countConsumer(d: Draft, as: keyof ConsumerCounts, n = 1): void {
+  if (n === 0) return;
+  const c = d.consumerCounts ?? NO_CONSUMER_COUNTS;
+  d.consumerCounts = { ...c, [as]: c[as] + n };
 }
 
 /** A group request held until the coordinator is known. */
@@ -280,6 +319,7 @@ export function consumerDraft(c: ConsumerContext): Draft {
     resetTo: c.resetTo,
     resetRequests: c.resetRequests,
     validation: c.validation,
+    consumerCounts: c.consumerCounts,
     ...(c.resetRetryAt ? { resetRetryAt: c.resetRetryAt } : {}),
     ...(c.assignmentAfterRevocation ? { assignmentAfterRevocation: c.assignmentAfterRevocation } : {}),
     ...(c.syncAwaitingMetadata ? { syncAwaitingMetadata: c.syncAwaitingMetadata } : {}),
@@ -332,6 +372,7 @@ export function initialContext(input: ConsumerInput): ConsumerContext {
     resetTo: {},
     resetRequests: {},
     validation: NO_VALIDATION,
+    consumerCounts: NO_CONSUMER_COUNTS,
     ...(groupCoordinatorOnLeader(input.meta)
       ? { groupCoordinator: null, coordinatorLookup: null, coordinatorWaiting: [], lookupAttempts: 0, lookupAfterMetadata: false }
       : {}),

@@ -41,7 +41,16 @@ import { onMetadataResponse } from '../cluster/metadataUpdater';
 import type { ClientException } from '../protocol/errors';
 import type { FetchPartition, FetchPartitionResponse, RecordForApp, TopicPartition } from '../protocol/messages';
 import { keyOf } from '../protocol/topicPartition';
-import { armPollTimer, type ConsumerContext, corr, type Draft, type FetchError, groupMetadata, sendRequest } from './consumerContext';
+import {
+  armPollTimer,
+  type ConsumerContext,
+  corr,
+  countConsumer,
+  type Draft,
+  type FetchError,
+  groupMetadata,
+  sendRequest,
+} from './consumerContext';
 import { staticTopic, withStaticLeaders } from './consumerMetadata';
 import { onEndOffsetsMetadata } from './endOffsets';
 import type { EventOf } from './events';
@@ -298,6 +307,9 @@ export function servePoll(d: Draft, out: Out, backingOff: Set<string> = new Set(
   d.bufferEnd = bufferEnd;
   d.positions = positions;
   trackOffsetEpochs(d);
+  // records-consumed-total: Kafka adds a fetch's records when its data is drained (CompletedFetch.drain →
+  // FetchMetricsAggregator), the model at the poll() that returns them
+  countConsumer(d, 'recordsConsumed', records.length);
   for (const r of records)
     out.fact({
       kind: 'delivered',

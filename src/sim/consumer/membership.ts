@@ -17,6 +17,7 @@ import {
   type ConsumerContext,
   checkAndGetCoordinator,
   corr,
+  countConsumer,
   type Draft,
   groupCoordinatorOnLeader,
   joinCompleted,
@@ -82,6 +83,7 @@ export function rejoinAfterBackoff(d: Draft, out: Out): void {
  */
 export function onJoined(d: Draft, ev: EventOf<'JoinGroupResponse'>, out: Out): void {
   const r = ev.payload;
+  countConsumer(d, 'joins');
   enableHeartbeatThread(d, ev.now, out);
   d.memberId = r.memberId;
   d.generationId = r.generationId;
@@ -143,6 +145,9 @@ function enableHeartbeatThread(d: Draft, now: number, out: Out): void {
  * `rejoinBackoff` in COMPLETING_REBALANCE). The heartbeat thread, enabled, looks the coordinator up at once.
  */
 export function onJoinedCoordinatorUnknown(d: Draft, ev: EventOf<'JoinGroupResponse'>, out: Out): void {
+  // a JoinGroup answered NONE (joinSensor), then the joinFuture fails (coordinatorNotAvailable)
+  countConsumer(d, 'joins');
+  countConsumer(d, 'failedRebalances');
   enableHeartbeatThread(d, ev.now, out);
   d.memberId = ev.payload.memberId;
   d.generationId = ev.payload.generationId;
@@ -159,6 +164,7 @@ export function onJoinedCoordinatorUnknown(d: Draft, ev: EventOf<'JoinGroupRespo
 export function onJoinFailed(d: Draft, ev: EventOf<'JoinGroupResponse'>, out: Out): void {
   const r = ev.payload;
   const fatal = r.error === 'INVALID_SESSION_TIMEOUT';
+  countConsumer(d, 'failedRebalances');
   out.fact({ kind: 'clientError', client: d.client, error: r.error, during: 'JoinGroup', fatal });
   if (fatal) {
     // JoinGroupResponseHandler: a fatal error is raised from poll() (joinGroupIfNeeded), not retried
@@ -195,6 +201,7 @@ export function joinFailureLosesPartitions(ctx: ConsumerContext, ev: EventOf<'Jo
 
 /** The reset of a JoinGroup refused UNKNOWN_MEMBER_ID, its JoinGroup left to the revocation that follows. */
 export function onJoinFailedLosing(d: Draft, ev: EventOf<'JoinGroupResponse'>, out: Out): void {
+  countConsumer(d, 'failedRebalances');
   out.fact({ kind: 'clientError', client: d.client, error: ev.payload.error, during: 'JoinGroup', fatal: false });
   resetOnJoinError(d, ev.payload.error);
 }
@@ -228,6 +235,8 @@ export function onPollAfterJoinRefused(d: Draft, call: EventOf<'poll'>, out: Out
 export function onSynced(d: Draft, ev: EventOf<'SyncGroupResponse'>, out: Out): void {
   // SyncGroupResponseHandler: STABLE, and a rejoin asked for during the rebalance is done with (rejoinNeeded = false)
   d.rejoinNeeded = false;
+  countConsumer(d, 'syncs');
+  countConsumer(d, 'rebalances');
   // onJoinComplete: groupMetadata() now answers this generation and member id
   joinCompleted(d);
   takeNewAssignment(d, ev.payload.assignment, ev.now, out);
@@ -264,6 +273,8 @@ export function syncRevokes(ctx: ConsumerContext, ev: ConsumerEvent): boolean {
 /** …the revocation: the listener is called with the partitions that moved; the assignment waits for its answer (REVOKING). */
 export function onSyncedRevoking(d: Draft, ev: EventOf<'SyncGroupResponse'>, out: Out): void {
   d.rejoinNeeded = false;
+  countConsumer(d, 'syncs');
+  countConsumer(d, 'rebalances');
   joinCompleted(d);
   const revoked = movedAway(d, ev.payload.assignment);
   d.assignmentAfterRevocation = ev.payload.assignment;
@@ -300,6 +311,9 @@ export function completeJoinAfterRevocation(d: Draft, now: number, out: Out): vo
 export function onSyncFailed(d: Draft, ev: EventOf<'SyncGroupResponse'>, out: Out): void {
   const r = ev.payload;
   const error = r.error === 'NONE' ? 'ILLEGAL_GENERATION' : r.error;
+  // an answer NONE is recorded by syncSensor before the generation check fails it
+  if (r.error === 'NONE') countConsumer(d, 'syncs');
+  countConsumer(d, 'failedRebalances');
   out.fact({ kind: 'clientError', client: d.client, error, during: 'SyncGroup', fatal: false });
   // e.g. COORDINATOR_LOAD_IN_PROGRESS (a coordinator loading its partition): not retried, poll() throws
   // it (the next poll() joins again); an application without a handler for it dies

@@ -11,7 +11,7 @@ import type { Out } from '../actors/out';
 import { onMetadataLost } from '../cluster/metadataUpdater';
 import { type DisconnectedEvent, disconnectError } from '../kernel/effects';
 import { type CommitState, commitFailed, endsCloseCommit, endsJoinPrepare, retryOffsetFetch } from './commits';
-import type { ConsumerContext, Draft } from './consumerContext';
+import { type ConsumerContext, countConsumer, type Draft } from './consumerContext';
 import type { ConsumerEvent } from './events';
 import { fetchAnswered, fetchWhilePolling } from './fetcher';
 import { onFindCoordinatorLost } from './groupLookup';
@@ -38,6 +38,8 @@ export function onRequestLost(d: Draft, e: DisconnectedEvent, out: Out, heartbea
     return;
   }
   if (e.rpc !== 'Fetch') out.fact({ kind: 'clientError', client: d.client, error: disconnectError(e), during: e.rpc, fatal: false });
+  // the joinFuture fails (failed-rebalance-total)
+  if (e.rpc === 'JoinGroup' || e.rpc === 'SyncGroup') countConsumer(d, 'failedRebalances');
   switch (e.rpc) {
     case 'Fetch':
       // no retry timer of its own (AbstractFetch.handleFetchFailure only forgets the request): the

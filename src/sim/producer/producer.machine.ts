@@ -48,6 +48,7 @@ import {
   abortUndrained,
   accumulate,
   clientError,
+  countRecords,
   dataHeldByTransactionalRequest,
   drain,
   expireOverdue,
@@ -323,6 +324,8 @@ const sendInAbortableError = producerAction((d, call: EventOf<'send'>, out) => {
     return 'none';
   }
   accumulate(d, args, call.now, out);
+  // maybeAddPartition's KafkaException, caught in doSend: errors.record() (record-error-total)
+  countRecords(d, 'failed', 1);
   return refuseInErrorState(d, call, out, d.abortableError ?? d.lastError, ABORTABLE_SEND_REASON);
 });
 
@@ -346,7 +349,11 @@ const rejectWhenFatal = (reason: string) =>
 const sendWhenFatal = handle((ctx: ProducerContext, call: EventOf<'send'>, out: Out): ProducerContext => {
   const d: ProducerDraft = producerDraft(ctx);
   const args = call.args.callback ? { ...call.args, callbackTo: call.from } : call.args;
-  if (!refuseBeforeAppend(d, args, call.now, out)) appendThenAbortWhenFatal(d, args, call.now, out);
+  if (!refuseBeforeAppend(d, args, call.now, out)) {
+    appendThenAbortWhenFatal(d, args, call.now, out);
+    // maybeAddPartition's KafkaException, caught in doSend: errors.record() (record-error-total)
+    countRecords(d, 'failed', 1);
+  }
   refuseInErrorState(d, call, out, d.lastError, FATAL_REASON);
   return d;
 });

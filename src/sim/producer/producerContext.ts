@@ -79,6 +79,15 @@ export interface CoordinatorRequest {
   readonly group?: true;
 }
 
+/** The producer's record counters, as Kafka's SenderMetrics sensors count records. */
+export interface RecordCounts {
+  readonly sent: number;
+  readonly retried: number;
+  readonly failed: number;
+}
+
+export const NO_RECORD_COUNTS: RecordCounts = Object.freeze({ sent: 0, retried: 0, failed: 0 });
+
 export interface ProducerContext {
   readonly self: ActorId;
   /** The application that owns this producer (where call results go). */
@@ -202,6 +211,13 @@ export interface ProducerContext {
   /** The send() blocked in waitOnMetadata until its topic is known, or until `deadline` (max.block.ms). */
   readonly heldSend: HeldSend | null;
   /**
+   * What Kafka's producer-metrics sensors would have counted so far (SenderMetricsRegistry): records
+   * drained into Produce requests (record-send-total), re-enqueued after a retriable error
+   * (record-retry-total), failed by the Sender or refused by send() (record-error-total). Read by
+   * ../metrics/clientMetrics.ts; nothing in the model reads them back.
+   */
+  readonly recordCounts: RecordCounts;
+  /**
    * What the last event asked of the TransactionManager's state (Kafka's transitionTo calls in its
    * handlers): the machine's guards read it and take the transition. Reset by every handler.
    */
@@ -288,6 +304,7 @@ export function initialProducerContext(input: ProducerInput): ProducerContext {
     newTopics: [],
     topicExpiry: {},
     heldSend: null,
+    recordCounts: NO_RECORD_COUNTS,
     txnSignal: 'none',
   };
 }
@@ -349,6 +366,7 @@ export function producerDraft(c: ProducerContext): Mutable<ProducerContext> {
     newTopics: c.newTopics,
     topicExpiry: c.topicExpiry,
     heldSend: c.heldSend,
+    recordCounts: c.recordCounts,
     txnSignal: 'none',
     // set on a draft (d.retryAfterLookup = true), an optional field is the context's last key
     ...(c.retryAfterLookup ? { retryAfterLookup: true as const } : {}),

@@ -21,7 +21,14 @@ import type { ClientException, KafkaError } from '../protocol/errors';
 import type { ProducePartitionResponse, ProduceResponse } from '../protocol/messages';
 import { keyOf, parseTopicPartition, topicPartitionKey } from '../protocol/topicPartition';
 import { partitionForKey, stickyPartitionFor } from './partitioner';
-import { backoffMs, type PendingRecord, type ProducerBatch, type ProducerContext } from './producerContext';
+import {
+  backoffMs,
+  NO_RECORD_COUNTS,
+  type PendingRecord,
+  type ProducerBatch,
+  type ProducerContext,
+  type RecordCounts,
+} from './producerContext';
 import {
   EMPTY_QUEUE,
   queueAll,
@@ -119,6 +126,8 @@ export function refuseBeforeAppend(d: ProducerDraft, args: SendArgs, now: number
   // Kafka's message: "The message is <bytes> bytes when serialized which is larger than <max>, which is the value of the max.request.size configuration."
   clientError(d, out, 'RecordTooLargeException', `send() (${bytes} bytes > max.request.size ${max})`);
   recordResult(d, out, [rec], null, 'RecordTooLargeException', true);
+  // doSend's catch: errors.record() (record-error-total)
+  countRecords(d, 'failed', 1);
   // doSend's catch: transactionManager.maybeTransitionToErrorState(e)
   transitionToAbortable(d, 'RecordTooLargeException');
   return rec;
@@ -139,6 +148,7 @@ function refuseMetadataTimeout(d: ProducerDraft, args: SendArgs, headers: Header
       : `Topic ${args.topic} not present in metadata after ${args.metadataTimeoutMs} ms.`;
   clientError(d, out, 'TimeoutException', `send: ${message}`);
   recordResult(d, out, [rec], null, 'TimeoutException', true);
+  countRecords(d, 'failed', 1);
   transitionToAbortable(d, 'TimeoutException');
   return rec;
 }
@@ -221,6 +231,8 @@ export function expireQueued(d: ProducerDraft, tp: string, now: number, out: Out
       `Expiring ${taken.length} record(s) for ${tp}: ${now - head.timestamp} ms has passed since batch creation`,
     );
     recordResult(d, out, taken, null, 'TimeoutException');
+    // Sender.sendProducerData → failBatch → recordErrors
+    countRecords(d, 'failed', taken.length);
     if (d.transactional) outcome = 'abortable';
     transitionToAbortable(d, 'TimeoutException');
   }
@@ -257,6 +269,18 @@ function recordResult(
 export function clientError(d: ProducerDraft, out: Out, error: KafkaError | ClientException, during: string, fatal = false): void {
   d.lastError = error;
   out.fact({ kind: 'clientError', client: d.client, error, during, fatal });
+}
+
+/**
+ * Counts `n` records in one of Kafka's producer-metrics sensors (Sender.SenderMetrics): `sent` where
+ * updateProduceRequestMetrics records a drained request's records (record-send-total), `retried` where
+ * reenqueueBatch calls recordRetries (record-retry-total), `failed` where failBatch calls recordErrors
+ * and where KafkaProducer.doSend's catch records `errors` (record-error-total).
+ */
+export function countRecords(d: ProducerDraft, as: keyof RecordCounts, n: number): void {
+  if (n === 0) return;
+  const c = d.recordCounts ?? NO_RECORD_COUNTS;
+  d.recordCounts = { ...c, [as]: c[as] + n };
 }
 
 /** May data be sent to this partition right now (transaction and producer id permitting)? */
@@ -338,6 +362,12 @@ function sendProduceRequest(d: ProducerDraft, broker: string, batches: readonly 
     },
     // the network closes the connection if no answer comes within request.timeout.ms; acks=0 gets none
     { timeoutMs: d.config['request.timeout.ms'], expectResponse: d.config.acks !== 0 },
+  );
+  // Sender.sendProducerData → updateProduceRequestMetrics: every record drained, first send or retry
+  countRecords(
+    d,
+    'sent',
+    batches.reduce((n, b) => n + b.records.length, 0),
   );
   const sent = new Map(batches.map((b) => [b.id, { ...b, inFlight: true, correlationId, attempts: b.attempts + 1 }]));
   d.batches = d.batches.map((b) => sent.get(b.id) ?? b);
@@ -726,6 +756,7 @@ export function failBatch(
   d.batches = d.batches.filter((x) => x.id !== b.id);
   out.cancel(`delivery:${b.id}`);
   recordResult(d, out, b.records, null, error);
+  countRecords(d, 'failed', b.records.length);
   if (!FATAL_BATCH_ERRORS.has(error)) transitionToAbortable(d, error);
   if (!d.idempotent || b.baseSequence === NO_SEQUENCE) return;
   const tp = keyOf(b);
@@ -755,6 +786,8 @@ function retryOrFail(d: ProducerDraft, b: ProducerBatch, error: KafkaError | Cli
   // which drain's sort gives); without it, to the front of its partition's deque (addFirst), so the batch
   // that failed last is sent again first — the model keeps that order as the order of d.batches
   d.batches = d.idempotent ? d.batches.map((x) => (x.id === b.id ? requeued : x)) : [requeued, ...d.batches.filter((x) => x.id !== b.id)];
+  // Sender.reenqueueBatch → recordRetries(topic, batch.recordCount): records, not batches
+  countRecords(d, 'retried', b.records.length);
   return 'retry';
 }
 
@@ -913,6 +946,8 @@ export function onConnectionLost(
 export function onConnectRefused(d: ProducerDraft, broker: string, correlationIds?: readonly number[]): void {
   const refused = (b: ProducerBatch) =>
     b.broker === broker && (correlationIds === undefined || correlationIds.includes(b.correlationId as number));
+  // never drained for Kafka, so not counted in record-send-total either
+  countRecords(d, 'sent', -d.batches.reduce((n, b) => (b.inFlight && refused(b) ? n + b.records.length : n), 0));
   d.batches = d.batches.map((b) =>
     b.inFlight && refused(b) ? { ...b, inFlight: false, correlationId: null, attempts: Math.max(0, b.attempts - 1) } : b,
   );
