@@ -98,6 +98,11 @@ const EN = {
   envelope: 'Message',
   actor: 'Actor',
   recentSteps: 'Its recent steps',
+  metrics: 'Metrics',
+  metricsNote:
+    "What an operator's dashboard would show at this step, under Kafka's metric names: the model's counts, made where Kafka's client sensors record (totals only, no rates or averages). A restarted client counts from 0 again, as its JMX beans do.",
+  metricsDown: 'The process is down: its metrics went with it.',
+  metricsOverRun: (n: number) => `${groupDigits(n)} over the run, across restarts`,
   fate: 'Fate',
   sent: 'Sent',
   delivered: 'Delivered',
@@ -222,6 +227,11 @@ const KO: Strings = {
   envelope: '메시지',
   actor: '액터',
   recentSteps: '최근 단계',
+  metrics: '메트릭',
+  metricsNote:
+    '운영자의 대시보드가 이 단계에서 보여 줄 값을 Kafka의 메트릭 이름으로 보여 줍니다. 모델이 Kafka 클라이언트의 센서가 기록하는 지점에서 센 값입니다 (누적 값만, 비율이나 평균은 없음). 재시작한 클라이언트는 JMX 빈처럼 0부터 다시 셉니다.',
+  metricsDown: '프로세스가 내려가 있어 메트릭도 함께 사라졌습니다.',
+  metricsOverRun: (n: number) => `실행 전체로는 ${groupDigits(n)} (재시작 포함)`,
   fate: '결과',
   sent: '보냄',
   delivered: '도착',

@@ -1,0 +1,80 @@
+/**
+ * The metrics view in the page (details of a selected client), on lost-ack-idempotent: select the
+ * producer, step past the retry, and see record-retry-total go from 0 to 1 — at the step the engine in
+ * Node says. Also: Kafka's meaning beside each value, the group on hover, Korean words with Kafka's
+ * names kept.
+ */
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { clientMetricsAt } from '../src/sim/metrics/clientMetrics';
+import { findPreset } from '../src/sim/presets';
+import { runScenario, stateAt } from '../src/sim/run';
+import { appSession, loadScenario, waitForStep } from './ui-helpers';
+
+const preset = findPreset('lost-ack-idempotent');
+if (!preset) throw new Error('lost-ack-idempotent is missing');
+const trace = runScenario(preset.scenario);
+
+const retriesAt = (step: number) =>
+  clientMetricsAt(trace, stateAt(trace, step), 'orders-service')?.metrics.find((m) => m.name === 'record-retry-total')?.value ?? 0;
+
+/** The first step at which the producer's record-retry-total is 1 (a counter only grows: binary search). */
+function retryStep(): number {
+  let lo = 0;
+  let hi = trace.steps.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (retriesAt(mid) >= 1) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+const seek = async (page: Page, step: number) => {
+  await page.evaluate((s) => window.__eosLab?.store.getState().seek(s), step);
+  await waitForStep(page, step);
+};
+const metric = (page: Page, name: string) => page.locator(`[data-testid="client-metrics"] [data-metric="${name}"]`);
+
+describe('metrics view (lost-ack-idempotent)', () => {
+  const s = appSession();
+
+  it("shows the producer's record-retry-total going from 0 to 1 at the retry", async () => {
+    const page = s.page;
+    await loadScenario(page, preset.scenario);
+    const retried = retryStep();
+    expect(retried).toBeGreaterThan(1);
+    await seek(page, retried - 1);
+    await page.locator('li[data-actor="orders-service.producer"] > button.actor-head').click();
+    const section = page.getByTestId('client-metrics');
+    await section.waitFor();
+    expect(await section.getAttribute('data-client')).toBe('orders-service');
+    await expect.poll(() => metric(page, 'record-retry-total').getAttribute('data-value')).toBe('0');
+    expect(await metric(page, 'record-send-total').getAttribute('data-value')).toBe('1');
+
+    await seek(page, retried);
+    await expect.poll(() => metric(page, 'record-retry-total').getAttribute('data-value')).toBe('1');
+    expect(await metric(page, 'record-error-total').getAttribute('data-value')).toBe('0');
+
+    // Kafka's name in code style, its meaning beside the value, its group on hover
+    const row = metric(page, 'record-retry-total');
+    expect(await row.locator('dt code').innerText()).toBe('record-retry-total');
+    expect(await row.locator('.metric-meaning').innerText()).toContain('retried record sends');
+    expect(await row.getAttribute('title')).toBe('producer-metrics · record-retry-total');
+
+    await seek(page, trace.steps.length);
+    await expect.poll(() => metric(page, 'record-send-total').getAttribute('data-value')).toBe('2');
+    expect(s.errors).toEqual([]);
+  });
+
+  it("in Korean: the words change, Kafka's metric names do not", async () => {
+    const page = s.page;
+    await page.evaluate(() => window.__eosLab?.store.getState().setLanguage('ko'));
+    const row = metric(page, 'record-retry-total');
+    await expect.poll(() => row.locator('.metric-meaning').innerText()).toContain('재시도');
+    expect(await row.locator('dt code').innerText()).toBe('record-retry-total');
+    expect(await page.getByTestId('client-metrics').locator('h4').innerText()).toContain('메트릭');
+    await page.evaluate(() => window.__eosLab?.store.getState().setLanguage('en'));
+    expect(s.errors).toEqual([]);
+  });
+});
