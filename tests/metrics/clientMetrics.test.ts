@@ -71,6 +71,18 @@ describe('producer-metrics', () => {
     });
   });
 
+  it('idempotence-survives-failover: Produce requests onto refused connections are not drains, so not sends', () => {
+    const trace = traceOf('idempotence-survives-failover');
+    const produces = trace.steps.reduce(
+      (n, st) => n + st.sent.filter((id) => trace.envelopes.at(id)?.rpc === 'Produce' && st.actor === 'orders-service.producer').length,
+      0,
+    );
+    const end = metricsAt(trace, 'orders-service', trace.steps.length);
+    // the model sent a Produce on every reconnect attempt to the crashed leader; Kafka drains for a ready node only
+    expect(produces).toBeGreaterThan(end['record-send-total'] as number);
+    expect(end).toMatchObject({ 'record-send-total': 3, 'record-retry-total': 1, 'record-error-total': 0 });
+  });
+
   it('at the first step nothing is counted yet', () => {
     const trace = traceOf('lost-ack-idempotent');
     expect(metricsAt(trace, 'orders-service', 0)).toMatchObject({
@@ -117,6 +129,28 @@ describe('consumer-fetch-manager-metrics and consumer-coordinator-metrics', () =
     // protocol's onJoinPrepare revoked them before its JoinGroup)
     expect(metricsAt(trace, 'settler-b', first)['assigned-partitions']).toBeGreaterThan(0);
     expect(middle['assigned-partitions']).toBe(0);
+  });
+
+  it('streams-task-migration: a JoinGroup refused UNKNOWN_MEMBER_ID is a failed rebalance', () => {
+    const trace = traceOf('streams-task-migration');
+    const failed = firstStepReaching(trace, 'counter-a', 'failed-rebalance-total', 1);
+    const step = trace.steps.at(failed - 1);
+    expect(step?.label).toBe('JoinGroupResponse');
+    expect(step?.facts).toContainEqual(expect.objectContaining({ kind: 'clientError', error: 'UNKNOWN_MEMBER_ID', during: 'JoinGroup' }));
+    expect(metricsAt(trace, 'counter-a', trace.steps.length)['failed-rebalance-total']).toBe(1);
+    expect(metricsAt(trace, 'counter-b', trace.steps.length)['failed-rebalance-total']).toBe(0);
+  });
+
+  it('a crashed client shows no metrics until it restarts; then they start from 0', () => {
+    const trace = traceOf('at-least-once-consumer-crash');
+    // the first step after which billing's process is down (a crash at a point of its loop)
+    let crash = 0;
+    while (crash < trace.steps.length && !stateAt(trace, crash).processes.get('billing')?.down) crash++;
+    expect(crash).toBeLessThan(trace.steps.length);
+    expect(clientMetricsAt(trace, stateAt(trace, crash), 'billing')).toEqual({ client: 'billing', down: true, metrics: [] });
+    const restart = trace.steps.findIndex((st, i) => i >= crash && st.actor === 'billing.consumer' && st.label === 'restart');
+    expect(restart).toBeGreaterThanOrEqual(crash);
+    expect(metricsAt(trace, 'billing', restart + 1)).toMatchObject({ 'records-consumed-total': 0, 'join-total': 0, 'commit-total': 0 });
   });
 
   it('a transactional consumer-producer commits no offsets by OffsetCommit: commit-total stays 0', () => {
