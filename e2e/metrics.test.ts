@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { clientMetricsAt } from '../src/sim/metrics/clientMetrics';
 import { findPreset } from '../src/sim/presets';
 import { runScenario, stateAt } from '../src/sim/run';
-import { appSession, loadScenario, waitForStep } from './ui-helpers';
+import { appSession, axe, loadScenario, waitForStep } from './ui-helpers';
 
 const preset = findPreset('lost-ack-idempotent');
 if (!preset) throw new Error('lost-ack-idempotent is missing');
@@ -61,6 +61,8 @@ describe('metrics view (lost-ack-idempotent)', () => {
     expect(await row.locator('dt code').innerText()).toBe('record-retry-total');
     expect(await row.locator('.metric-meaning').innerText()).toContain('retried record sends');
     expect(await row.getAttribute('title')).toBe('producer-metrics · record-retry-total');
+    // the section passes axe with the rest of the page
+    expect(await axe(page)).toEqual([]);
 
     await seek(page, trace.steps.length);
     await expect.poll(() => metric(page, 'record-send-total').getAttribute('data-value')).toBe('2');
