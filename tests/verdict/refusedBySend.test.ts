@@ -47,7 +47,7 @@ describe('a record refused by send() is never sent', () => {
     );
     expect(r.facts('sendResult')).toEqual([expect.objectContaining({ error: 'RecordTooLargeException', beforeAppend: true })]);
     expect(log).toBe(
-      "Kafka log t: lost: evt-2 never sent: p's send() refused it as larger than max.request.size (RecordTooLargeException).",
+      "Kafka log t: lost: evt-2 never sent: p's send() refused the record as larger than max.request.size or buffer.memory (RecordTooLargeException).",
     );
   });
 

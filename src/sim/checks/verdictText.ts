@@ -106,11 +106,23 @@ function lossClause(lang: Language, l: Loss, n = 1): string {
           `never sent: ${a}'s send() waited max.block.ms for the topic's metadata and threw TimeoutException`,
           `보내지 못했습니다. ${a}의 send()가 토픽 메타데이터를 max.block.ms 동안 기다리다 TimeoutException을 던졌습니다`,
         );
+      if (l.cause === 'BufferExhaustedException')
+        return say(
+          lang,
+          `never sent: ${a}'s send() waited max.block.ms for room in buffer.memory and failed with BufferExhaustedException`,
+          `보내지 못했습니다. ${a}의 send()가 buffer.memory에 자리가 나기를 max.block.ms 동안 기다린 뒤 BufferExhaustedException으로 실패했습니다`,
+        );
       if (l.cause === 'RecordTooLargeException')
         return say(
           lang,
-          `never sent: ${a}'s send() refused it as larger than max.request.size (RecordTooLargeException)`,
-          `보내지 못했습니다. max.request.size보다 커서 ${a}의 send()가 거부했습니다(RecordTooLargeException)`,
+          `never sent: ${a}'s send() refused the record as larger than max.request.size or buffer.memory (RecordTooLargeException)`,
+          `보내지 못했습니다. ${a}의 send()가 레코드를 max.request.size나 buffer.memory보다 크다며 거부했습니다(RecordTooLargeException)`,
+        );
+      if (l.cause === 'IllegalArgumentException')
+        return say(
+          lang,
+          `never sent: ${a}'s send() threw IllegalArgumentException — its batch would be larger than buffer.memory`,
+          `보내지 못했습니다. ${a}의 send()가 IllegalArgumentException을 던졌습니다. 배치가 buffer.memory보다 큽니다`,
         );
       if (l.cause !== 'ended')
         return say(

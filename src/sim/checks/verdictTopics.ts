@@ -190,7 +190,7 @@ function lossOf(ctx: TopicContext, layer: 'log' | 'output', topic: string, exp: 
   if (acked)
     return ctx.final ? { ...base, kind: 'acked-then-lost', cause: 'acked', actor: acked.client, offset: null, steps: [acked.step] } : null;
   const failed = results.at(-1);
-  // refused by send() itself (max.block.ms on metadata, max.request.size): it never left the producer
+  // refused by send() itself (max.block.ms on metadata or buffer.memory, a record too large, the pool's hard limit): it never left the producer
   if (failed?.beforeAppend)
     return { ...base, kind: 'never-sent', cause: failed.error ?? 'unknown', actor: failed.client, offset: null, steps: [failed.step] };
   if (failed)

@@ -91,6 +91,15 @@ export const PRODUCER_CONFIG: readonly ConfigKey[] = [
     simulation: 'records and batches are sized as for batch.size, without the request and batch headers',
   },
   {
+    name: 'buffer.memory',
+    type: 'long',
+    default: 33554432,
+    min: 0,
+    doc: 'Bytes the producer may hold for records not yet completed: each batch takes batch.size from it (a larger record its own size) until it is acknowledged, fails or expires. A send() that needs a new batch while the pool has no room blocks, at most what is left of max.block.ms, then fails with BufferExhaustedException; a record larger than buffer.memory is refused (RecordTooLargeException).',
+    simulation:
+      'records and batches are sized as for batch.size, without the batch header; a send() arriving while another waits for memory queues behind it',
+  },
+  {
     name: 'retry.backoff.ms',
     type: 'long',
     default: 100,
@@ -104,8 +113,8 @@ export const PRODUCER_CONFIG: readonly ConfigKey[] = [
     type: 'long',
     default: 60000,
     min: 0,
-    doc: 'How long initTransactions(), sendOffsetsToTransaction(), commitTransaction() and abortTransaction() block before they throw TimeoutException; the request goes on, and calling the same method again waits for its result.',
-    simulation: 'send() blocks only in waitOnMetadata, for a topic or partition its metadata lacks (buffer.memory is not modelled)',
+    doc: 'How long send() and initTransactions(), sendOffsetsToTransaction(), commitTransaction() and abortTransaction() block before they throw TimeoutException; the request goes on, and calling the same method again waits for its result. send() blocks for its topic’s metadata (waitOnMetadata), then for room in buffer.memory, both within this one bound.',
+    simulation: 'send() blocks only in waitOnMetadata and for buffer.memory',
   },
   RECONNECT_BACKOFF_MS,
   RECONNECT_BACKOFF_MAX_MS,
@@ -124,6 +133,7 @@ export interface ProducerConfig {
   readonly 'linger.ms': number;
   readonly 'batch.size': number;
   readonly 'max.request.size': number;
+  readonly 'buffer.memory': number;
   readonly 'retry.backoff.ms': number;
   readonly 'retry.backoff.max.ms': number;
   readonly 'max.block.ms': number;
@@ -228,6 +238,7 @@ export function resolveProducerConfig(user: Readonly<Record<string, ConfigValue>
       'linger.ms': linger,
       'batch.size': value('batch.size') as number,
       'max.request.size': value('max.request.size') as number,
+      'buffer.memory': value('buffer.memory') as number,
       'retry.backoff.ms': value('retry.backoff.ms') as number,
       'retry.backoff.max.ms': value('retry.backoff.max.ms') as number,
       'max.block.ms': value('max.block.ms') as number,

@@ -98,8 +98,16 @@ const EXPLAIN: Record<string, readonly [en: string, ko: string]> = {
   KafkaException: ['the client refused the call', '클라이언트가 호출을 거부했습니다'],
   TransactionAbortedException: ['the transaction was aborted, so this record is discarded', '트랜잭션이 취소되어 이 레코드는 버려집니다'],
   RecordTooLargeException: [
-    'the record is larger than max.request.size, so the producer refused it before it reached a batch: it was never sent',
-    '레코드가 max.request.size보다 커서 프로듀서가 배치에 넣기 전에 거부했습니다. 전송되지 않았습니다',
+    'the record is larger than max.request.size (or buffer.memory), so the producer refused it before it reached a batch: it was never sent',
+    '레코드가 max.request.size(또는 buffer.memory)보다 커서 프로듀서가 배치에 넣기 전에 거부했습니다. 전송되지 않았습니다',
+  ],
+  BufferExhaustedException: [
+    'send() found no room in buffer.memory within what was left of max.block.ms, so the record never reached a batch: it was never sent',
+    'send()가 max.block.ms의 남은 시간 안에 buffer.memory에서 자리를 얻지 못해 레코드가 배치에 들어가지 못했습니다. 전송되지 않았습니다',
+  ],
+  IllegalArgumentException: [
+    'send() threw: a new batch of batch.size is larger than buffer.memory, so BufferPool.allocate refuses it at once; the record was never sent',
+    'send()가 예외를 던졌습니다. batch.size 크기의 새 배치가 buffer.memory보다 커서 BufferPool.allocate가 바로 거부합니다. 레코드는 전송되지 않았습니다',
   ],
   InvalidSessionTimeoutException: [
     'poll() throws: the group coordinator refused the session timeout (INVALID_SESSION_TIMEOUT), so the consumer never joins its group',

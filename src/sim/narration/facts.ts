@@ -7,6 +7,7 @@
 import { keyOf } from '../protocol/topicPartition';
 import { groupDigits } from '../text/groupDigits';
 import type { Fact } from '../trace/facts';
+import { bufferPoolClause } from './bufferPool';
 import { type NarrationContext, processingMode } from './context';
 import { explainError } from './errors';
 import { count, josa, type Language, list, ordinal, range, say } from './language';
@@ -246,6 +247,8 @@ function clientError(ctx: NarrationContext, f: F<'clientError'>): string {
   const who = ctx.names.process(f.client);
   const poisoned = f.fatal ? poisonedNote(who, f.during, lang) : null;
   if (poisoned) return poisoned;
+  const bufferPool = bufferPoolClause(lang, who, f.error, f.during);
+  if (bufferPool) return bufferPool;
   const refused = f.during.match(/^(\w+): (.+)$/);
   const metadataTimeout =
     f.error === 'TimeoutException' && refused?.[1] === 'send' ? metadataTimeoutClause(lang, who, refused[2] as string) : null;

@@ -7,6 +7,7 @@
 import { processOf } from '../kernel/faults';
 import { topicPartitionKey } from '../protocol/topicPartition';
 import { groupDigits } from '../text/groupDigits';
+import { sendAfterBufferClause } from './bufferPool';
 import { actorConfig, type NarrationContext, processingMode, processKind } from './context';
 import { coordinatorLookupRetryClause } from './coordinatorLookup';
 import { explainError } from './errors';
@@ -424,6 +425,14 @@ function replyClause(ctx: NarrationContext, who: string, d: P): string {
   }
   switch (call) {
     case 'send':
+      if (typeof d.bufferWaitedMs === 'number')
+        return sendAfterBufferClause(
+          lang,
+          who,
+          d.bufferWaitedMs,
+          d.failed === undefined ? null : str(d.failed),
+          topicPartitionKey(str(d.topic), num(d.partition)),
+        );
       if (typeof d.waitedMs === 'number') return sendAfterMetadataClause(lang, who, d);
       return say(
         lang,

@@ -4,6 +4,7 @@
  * an unknown note is quoted as it is rather than dropped.
  */
 
+import { BUFFER_POOL_KO_RULES } from './bufferPool';
 import { CONSUMER_METADATA_KO_RULES } from './consumerMetadata';
 import { count, josa, type Language } from './language';
 import { PRODUCER_CLOSE_KO_RULES } from './producerClose';
@@ -21,6 +22,7 @@ const COMMITS_KO: Readonly<Record<string, string>> = {
 
 const KO_RULES: readonly Rule[] = [
   ...WAIT_ON_METADATA_KO_RULES,
+  ...BUFFER_POOL_KO_RULES,
   ...PRODUCER_CLOSE_KO_RULES,
   ...CONSUMER_METADATA_KO_RULES,
   [

@@ -26,6 +26,17 @@ import type { ProduceResponse, TopicPartition } from '../protocol/messages';
 import type { MetadataResponse } from '../protocol/replicationMessages';
 import { keyOf } from '../protocol/topicPartition';
 import {
+  allocationFor,
+  awaitsBuffer,
+  BUFFER_WAIT_CALL,
+  cancelBufferWaits,
+  exceedsBufferMemory,
+  hardLimitMessage,
+  holdForBuffer,
+  onBufferMaxBlockExpired,
+  wakeBufferWaiters,
+} from './bufferPool';
+import {
   armMaxBlock,
   MAX_BLOCK_TIMER,
   onMaxBlockExpired,
@@ -61,6 +72,7 @@ import {
   type ProducerDraft,
   producerTopics,
   refuseBeforeAppend,
+  refuseHardLimit,
   type SendArgs,
 } from './sender';
 import {
@@ -107,7 +119,7 @@ export type ProducerEvent =
   | Timer<'deliveryTimeout', { batchId: number }>
   | Timer<'accumulatorExpiry', { tp: string }>
   | Timer<'closeNow'>
-  | Timer<'maxBlockExpired', { call: string }>
+  | Timer<'maxBlockExpired', { call: string; from?: ActorId }>
   | DisconnectedEvent
   | Call<'send', SendArgs>
   | Call<'sendOffsetsToTransaction', SendOffsetsArgs>
@@ -163,6 +175,8 @@ function producerAction<E extends ProducerEvent>(fn: (d: ProducerDraft, ev: E, o
       // a flush() that waited returns once its records have failed (RecordAccumulator.awaitFlushCompletion throws nothing)
       completeFlushIfDone(d, out);
     }
+    // memory given back (a batch acknowledged, failed or expired) wakes the send() calls waiting for it
+    wakeBufferWaiters(d, ev.now, out);
     // a close() that waited: no record is owed a result any more, no transactional request is out and
     // no transaction completing — the producer aborts its open transaction or closes, in a step of its
     // own (`closeNow`), so that what it abandons then is seen to be abandoned by a close; a fatal error
@@ -204,6 +218,8 @@ const sendReplyExtra = (args: SendArgs, rec: { ref: number; topic: string; parti
   partition: rec.partition,
   ...(args.metadataWaitMs !== undefined ? { waitedMs: args.metadataWaitMs } : {}),
   ...(args.metadataTimeoutMs !== undefined ? { failed: 'TimeoutException' } : {}),
+  ...(args.bufferWaitMs !== undefined ? { bufferWaitedMs: args.bufferWaitMs } : {}),
+  ...(args.bufferExhausted !== undefined ? { failed: 'BufferExhaustedException' } : {}),
 });
 
 const replyNow = (out: Out, from: string, call: string, ok: boolean, error: string | null = null, extra: Record<string, unknown> = {}) =>
@@ -405,6 +421,29 @@ const onSendAwaitingMetadata = producerAction((d, call: EventOf<'send'>, out) =>
   return 'none';
 });
 
+/** send() whose new batch finds no room in buffer.memory: it blocks in BufferPool.allocate (bufferPool.ts). */
+const onSendAwaitingBuffer = producerAction((d, call: EventOf<'send'>, out) => {
+  holdForBuffer(d, call, out);
+  return 'none';
+});
+
+/**
+ * send() whose new batch is larger than buffer.memory (batch.size above it): BufferPool.allocate's
+ * IllegalArgumentException, which send() throws. Nothing else changes, so no Sender loop follows.
+ */
+const refuseAllocation = handle((ctx: ProducerContext, call: EventOf<'send'>, out: Out): ProducerContext => {
+  const d: ProducerDraft = producerDraft(ctx);
+  const message = hardLimitMessage(allocationFor(d, call.args), d.config['buffer.memory']);
+  const rec = refuseHardLimit(d, call.args, message, call.now, out);
+  replyNow(out, call.from, 'send', false, 'IllegalArgumentException', {
+    ref: rec.ref,
+    topic: rec.topic,
+    partition: rec.partition,
+    message,
+  });
+  return d;
+});
+
 /** retry.backoff.ms (or metadata.max.age.ms) passed: the update goes out now. */
 const onMetadataUpdateDue = producerAction(() => 'none');
 
@@ -586,6 +625,7 @@ function closeNow(ctx: ProducerContext, from: ActorId, out: Out): ProducerContex
   // a transactional call still waiting (Kafka Streams closes the producer when its abort gives up)
   if (ctx.waiting?.deadline !== undefined) out.cancel(MAX_BLOCK_TIMER);
   if (ctx.heldSend) out.cancel(SEND_MAX_BLOCK_TIMER);
+  cancelBufferWaits(ctx, out);
   replyNow(out, from, 'close', true);
   return { ...initialProducerContext(inputOf(ctx)), nextCorrelationId: ctx.nextCorrelationId, nextRef: ctx.nextRef };
 }
@@ -618,6 +658,7 @@ const onNetworkWhenFatal = handle((ctx: ProducerContext, ev: ProducerEvent, out:
   else if (ev.type === 'disconnected' && ev.rpc === 'Metadata')
     onMetadataLost(d, (ev.payload as { correlationId?: number }).correlationId ?? -1, ev.now);
   else if (ev.type === 'maxBlockExpired' && ev.data.call === 'send') onSendMaxBlockExpired(d, ev.now, out);
+  else if (ev.type === 'maxBlockExpired' && ev.data.call === BUFFER_WAIT_CALL) onBufferMaxBlockExpired(d, ev.data, ev.now, out);
   else if (ev.type === 'send') holdSend(d, ev, out);
   if (d.heldSend) maybeUpdateMetadata(d, producerTopics(d), ev.now, out, d.newTopics);
   noteConnectionAttempts(d, out.effects, ev.now, nodeOf);
@@ -627,6 +668,7 @@ const onNetworkWhenFatal = handle((ctx: ProducerContext, ev: ProducerEvent, out:
 /** max.block.ms passed for the waiting transactional call: it throws TimeoutException (maxBlock.ts). */
 const onMaxBlock = producerAction((d, ev: EventOf<'maxBlockExpired'>, out) => {
   if (ev.data.call === 'send') onSendMaxBlockExpired(d, ev.now, out);
+  else if (ev.data.call === BUFFER_WAIT_CALL) onBufferMaxBlockExpired(d, ev.data, ev.now, out);
   else onMaxBlockExpired(d, ev, out);
   return 'none';
 });
@@ -678,11 +720,23 @@ function withPendingTransition<const T extends Record<string, unknown>>(on: T): 
   return wrapped as T;
 }
 
-/** A live state's handlers, with send() preceded by waitOnMetadata's: a topic not known holds it. */
+/**
+ * A live state's handlers, with send() preceded by waitOnMetadata's — a topic not known holds it — and
+ * then by BufferPool.allocate's (after ensureValidRecordSize, which refuseBeforeAppend does): a new
+ * batch larger than buffer.memory throws, one the pool has no room for waits.
+ */
 function withWaitOnMetadata<const T extends Record<string, unknown>>(on: T): T {
   const own = on.send;
   if (own === undefined) return on;
-  return { ...on, send: [{ guard: 'awaitsMetadata', actions: onSendAwaitingMetadata }, ...(Array.isArray(own) ? own : [own])] };
+  return {
+    ...on,
+    send: [
+      { guard: 'awaitsMetadata', actions: onSendAwaitingMetadata },
+      { guard: 'exceedsBufferMemory', actions: refuseAllocation },
+      { guard: 'awaitsBuffer', actions: onSendAwaitingBuffer },
+      ...(Array.isArray(own) ? own : [own]),
+    ],
+  };
 }
 
 /**
@@ -739,6 +793,8 @@ export const producerMachine = setup({
     retriesPending: ({ context, event }) => retriesPending(context, event.type),
     otherPending: ({ context, event }) => otherThanPending(context, event.type),
     awaitsMetadata: ({ context, event }) => awaitsMetadata(context, event),
+    awaitsBuffer: ({ context, event }) => awaitsBuffer(context, event),
+    exceedsBufferMemory: ({ context, event }) => exceedsBufferMemory(context, event),
     metadataLost: ({ event }) => event.type === 'disconnected' && event.rpc === 'Metadata',
   },
 }).createMachine({
@@ -911,7 +967,11 @@ export const producerMachine = setup({
         close: { target: 'restarting', actions: onClose },
         crash: 'down',
         // waitOnMetadata comes before maybeAddPartition's maybeFailWithError (KafkaProducer.doSend)
-        send: [{ guard: 'awaitsMetadata', actions: onNetworkWhenFatal }, { actions: sendWhenFatal }],
+        send: [
+          { guard: 'awaitsMetadata', actions: onNetworkWhenFatal },
+          { guard: 'exceedsBufferMemory', actions: refuseAllocation },
+          { actions: sendWhenFatal },
+        ],
         MetadataResponse: { actions: onNetworkWhenFatal },
         metadataUpdateDue: { actions: onNetworkWhenFatal },
         maxBlockExpired: { actions: onNetworkWhenFatal },

@@ -12,6 +12,7 @@ import type { ProducerConfig } from '../config/producerConfig';
 import type { ActorId, RequestRpc } from '../kernel/envelope';
 import type { Headers } from '../log/recordBatch';
 import type { TopicPartition } from '../protocol/messages';
+import type { BufferWaiter } from './bufferPool';
 import type { StickyPartition } from './partitioner';
 import { type PartitionQueue, queueSize } from './recordAccumulator';
 import type { SendArgs } from './sender';
@@ -210,6 +211,8 @@ export interface ProducerContext {
   readonly topicExpiry: Readonly<Record<string, number>>;
   /** The send() blocked in waitOnMetadata until its topic is known, or until `deadline` (max.block.ms). */
   readonly heldSend: HeldSend | null;
+  /** The send() calls blocked in BufferPool.allocate, oldest first (bufferPool.ts). */
+  readonly bufferWaiters: readonly BufferWaiter[];
   /**
    * What Kafka's producer-metrics sensors would have counted so far (SenderMetricsRegistry): records
    * drained into Produce requests (record-send-total), re-enqueued after a retriable error
@@ -305,6 +308,7 @@ export function initialProducerContext(input: ProducerInput): ProducerContext {
     topicExpiry: {},
     heldSend: null,
     recordCounts: NO_RECORD_COUNTS,
+    bufferWaiters: [],
     txnSignal: 'none',
   };
 }
@@ -367,6 +371,7 @@ export function producerDraft(c: ProducerContext): Mutable<ProducerContext> {
     topicExpiry: c.topicExpiry,
     heldSend: c.heldSend,
     recordCounts: c.recordCounts,
+    bufferWaiters: c.bufferWaiters,
     txnSignal: 'none',
     // set on a draft (d.retryAfterLookup = true), an optional field is the context's last key
     ...(c.retryAfterLookup ? { retryAfterLookup: true as const } : {}),

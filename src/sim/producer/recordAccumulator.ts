@@ -26,6 +26,12 @@ export interface PartitionQueue {
   readonly lastBatchRecords: number;
   readonly lastBatchBytes: number;
   readonly lastBatchClosed: boolean;
+  /**
+   * Bytes the queue's batches hold from buffer.memory (bufferPool.ts): each batch, when its first
+   * record opened it, took max(batch.size, that record's size) (RecordAccumulator.append →
+   * BufferPool.allocate); the drain hands a batch's share to the ProducerBatch it closes.
+   */
+  readonly allocated: number;
 }
 
 /** Up to this many records a queue is a plain array. */
@@ -38,6 +44,7 @@ export const EMPTY_QUEUE: PartitionQueue = {
   lastBatchRecords: 0,
   lastBatchBytes: 0,
   lastBatchClosed: false,
+  allocated: 0,
 };
 
 export function queueSize(q: PartitionQueue | undefined): number {
@@ -83,8 +90,10 @@ export function queueAppend(q: PartitionQueue | undefined, appended: PendingReco
     base.lastBatchClosed && base.lastBatchBytes + appended.bytes <= batchSize ? { ...appended, opensBatch: true as const } : appended;
   const lastBatchRecords = fits ? base.lastBatchRecords + 1 : 1;
   const lastBatchBytes = fits ? base.lastBatchBytes + rec.bytes : rec.bytes;
+  // a new batch takes its buffer from the pool (BufferPool.allocate)
+  const allocated = fits ? base.allocated : base.allocated + batchAllocation(rec.bytes, batchSize);
   if (r instanceof AppendLog)
-    return { records: r.append(rec), head: base.head, bytes, lastBatchRecords, lastBatchBytes, lastBatchClosed: false };
+    return { records: r.append(rec), head: base.head, bytes, lastBatchRecords, lastBatchBytes, lastBatchClosed: false, allocated };
   const items = r.slice(base.head);
   items.push(rec);
   return {
@@ -94,7 +103,18 @@ export function queueAppend(q: PartitionQueue | undefined, appended: PendingReco
     lastBatchRecords,
     lastBatchBytes,
     lastBatchClosed: false,
+    allocated,
   };
+}
+
+/**
+ * What a batch holds from buffer.memory: RecordAccumulator.append allocates max(batch.size, the
+ * record's size upper bound) for a new batch. A batch of several records stays within batch.size, so
+ * its bytes say it too: max(batch.size, the batch's bytes). The model leaves out the batch header
+ * Kafka's upper bound adds.
+ */
+export function batchAllocation(bytes: number, batchSize: number): number {
+  return Math.max(batchSize, bytes);
 }
 
 /** A record that did not fit closed the last batch (RecordAccumulator.tryAppend → closeForRecordAppends). */
@@ -141,12 +161,21 @@ export function queueTake(q: PartitionQueue, maxBytes: number): { taken: Pending
   // what is left: a short queue becomes an array of its own; a long one drops its drained prefix
   // once that is long (copying no more than was drained, so a burst of sends stays linear)
   const left = records.length - i;
+  // the batch taken carries its buffer away with it (the ProducerBatch holds it until it completes)
+  const allocated = Math.max(0, q.allocated - batchAllocation(bytes, maxBytes));
   let rest: PartitionQueue;
   if (left === 0) rest = EMPTY_QUEUE;
   else if (left <= SHORT_QUEUE)
-    rest = { ...q, records: records instanceof AppendLog ? records.toArray().slice(i) : records.slice(i), head: 0, bytes: q.bytes - bytes };
-  else if (records instanceof AppendLog && i > 1024) rest = { ...q, records: records.dropFirst(i), head: 0, bytes: q.bytes - bytes };
-  else rest = { ...q, head: i, bytes: q.bytes - bytes };
+    rest = {
+      ...q,
+      records: records instanceof AppendLog ? records.toArray().slice(i) : records.slice(i),
+      head: 0,
+      bytes: q.bytes - bytes,
+      allocated,
+    };
+  else if (records instanceof AppendLog && i > 1024)
+    rest = { ...q, records: records.dropFirst(i), head: 0, bytes: q.bytes - bytes, allocated };
+  else rest = { ...q, head: i, bytes: q.bytes - bytes, allocated };
   return { taken, rest };
 }
 

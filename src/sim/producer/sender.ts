@@ -75,6 +75,10 @@ export interface SendArgs {
   readonly metadataPartitionsCount?: number;
   /** Set by the producer when send() went on after waitOnMetadata held it this long. */
   readonly metadataWaitMs?: number;
+  /** Set by the producer when send() went on after BufferPool.allocate held it this long (bufferPool.ts). */
+  readonly bufferWaitMs?: number;
+  /** With bufferWaitMs: it gave up there, with this BufferExhaustedException message. */
+  readonly bufferExhausted?: string;
 }
 
 /**
@@ -118,13 +122,18 @@ export function refuseBeforeAppend(d: ProducerDraft, args: SendArgs, now: number
   touchTopic(d, args.topic, now);
   const { headers, bytes } = sizeOf(args);
   if (args.metadataTimeoutMs !== undefined) return refuseMetadataTimeout(d, args, headers, bytes, now, out);
+  if (args.bufferExhausted !== undefined) return refuseBufferExhausted(d, args, args.bufferExhausted, headers, bytes, now, out);
   const max = d.config['max.request.size'];
-  if (bytes <= max) return null;
+  const memory = d.config['buffer.memory'];
+  if (bytes <= max && bytes <= memory) return null;
   const count = d.meta.topics[args.topic]?.partitions ?? 1;
   const partition = args.partition ?? (args.key !== null ? partitionForKey(args.key, count) : UNKNOWN_PARTITION);
   const rec = newRecord(d, args, partition, headers, bytes, now);
-  // Kafka's message: "The message is <bytes> bytes when serialized which is larger than <max>, which is the value of the max.request.size configuration."
-  clientError(d, out, 'RecordTooLargeException', `send() (${bytes} bytes > max.request.size ${max})`);
+  // Kafka's messages: "The message is <bytes> bytes when serialized which is larger than <max>, which is
+  // the value of the max.request.size configuration." — checked first — and "… which is larger than the
+  // total memory buffer you have configured with the buffer.memory configuration."
+  if (bytes > max) clientError(d, out, 'RecordTooLargeException', `send() (${bytes} bytes > max.request.size ${max})`);
+  else clientError(d, out, 'RecordTooLargeException', `send() (${bytes} bytes > buffer.memory ${memory})`);
   recordResult(d, out, [rec], null, 'RecordTooLargeException', true);
   // doSend's catch: errors.record() (record-error-total)
   countRecords(d, 'failed', 1);
@@ -153,8 +162,59 @@ function refuseMetadataTimeout(d: ProducerDraft, args: SendArgs, headers: Header
   return rec;
 }
 
+/**
+ * BufferPool.allocate gave up after what was left of max.block.ms (bufferPool.ts):
+ * BufferExhaustedException, a TimeoutException and so an ApiException — send() returns its failed
+ * future as for a record too large (its callback, then maybeTransitionToErrorState). The record
+ * names the partition append chose before it allocated (setPartition).
+ */
+function refuseBufferExhausted(
+  d: ProducerDraft,
+  args: SendArgs,
+  message: string,
+  headers: Headers,
+  bytes: number,
+  now: number,
+  out: Out,
+): PendingRecord {
+  const { partition } = choosePartition(d, args, bytes);
+  const rec = newRecord(d, args, partition, headers, bytes, now);
+  clientError(d, out, 'BufferExhaustedException', `send: ${message}`);
+  recordResult(d, out, [rec], null, 'BufferExhaustedException', true);
+  // doSend's catch (an ApiException): errors.record() (record-error-total)
+  countRecords(d, 'failed', 1);
+  transitionToAbortable(d, 'BufferExhaustedException');
+  return rec;
+}
+
+/**
+ * BufferPool.allocate's hard limit: the new batch is larger than buffer.memory (batch.size above it).
+ * IllegalArgumentException is no ApiException: doSend's last catch tells the interceptors and rethrows
+ * it — send() throws, no callback runs, the transaction is not touched. The record's result is written
+ * (never sent) so that readers can follow it; its callback, if any, is not called.
+ */
+export function refuseHardLimit(d: ProducerDraft, args: SendArgs, message: string, now: number, out: Out): PendingRecord {
+  touchTopic(d, args.topic, now);
+  const { headers, bytes } = sizeOf(args);
+  const { partition } = choosePartition(d, args, bytes);
+  const rec = newRecord(d, args, partition, headers, bytes, now);
+  clientError(d, out, 'IllegalArgumentException', `send: ${message}`);
+  out.fact({
+    kind: 'sendResult',
+    client: d.client,
+    ref: rec.ref,
+    topic: rec.topic,
+    partition: rec.partition,
+    offset: null,
+    error: 'IllegalArgumentException',
+    eventId: rec.headers.event_id ?? null,
+    beforeAppend: true,
+  });
+  return rec;
+}
+
 /** A record as send() hands it over: its headers (shared) and its size as batch.size counts it. */
-function sizeOf(args: SendArgs): { headers: Headers; bytes: number } {
+export function sizeOf(args: SendArgs): { headers: Headers; bytes: number } {
   const headers = sharedHeaders(args.headers ?? NO_HEADERS);
   return { headers, bytes: estimateRecordBytes({ key: args.key, value: args.value, headers }) };
 }
@@ -570,7 +630,12 @@ function readyNodes(d: ProducerDraft, now: number): string[] {
     const sendable =
       'retry' in head
         ? !backingOff(d, head.retry, now)
-        : d.flushing || d.endTxn !== null || now - head.queued.timestamp >= d.config['linger.ms'] || head.bytes >= d.config['batch.size'];
+        : d.flushing ||
+          d.endTxn !== null ||
+          // RecordAccumulator.ready's `exhausted`: a send() waits for buffer.memory (bufferPool.ts)
+          d.bufferWaiters.length > 0 ||
+          now - head.queued.timestamp >= d.config['linger.ms'] ||
+          head.bytes >= d.config['batch.size'];
     if (sendable && inFlightTo(d, leader) < maxInFlight && !isUnavailable(d.connections, leader)) nodes.push(leader);
   }
   return nodes.sort();

@@ -92,7 +92,8 @@ function lacksMetadata(ctx: ProducerContext, args: SendArgs): boolean {
 export function awaitsMetadata(ctx: ProducerContext, ev: { type: string; args?: unknown }): boolean {
   if (ev.type !== 'send') return false;
   const args = ev.args as SendArgs;
-  return args.metadataTimeoutMs === undefined && lacksMetadata(ctx, args);
+  // released by the buffer pool, it is past waitOnMetadata
+  return args.metadataTimeoutMs === undefined && args.bufferWaitMs === undefined && lacksMetadata(ctx, args);
 }
 
 /** ProducerMetadata.requestUpdateForTopic: a partial update while the topic is new, else a full one. */

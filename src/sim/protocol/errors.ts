@@ -57,8 +57,12 @@ export type ClientException =
   | 'ConfigException'
   | 'KafkaException'
   | 'TransactionAbortedException'
-  /** send(): the record is larger than max.request.size (KafkaProducer.ensureValidRecordSize). */
+  /** send(): the record is larger than max.request.size or buffer.memory (KafkaProducer.ensureValidRecordSize). */
   | 'RecordTooLargeException'
+  /** send(): no room in buffer.memory within max.block.ms (BufferPool.allocate). */
+  | 'BufferExhaustedException'
+  /** send() throws: a new batch larger than buffer.memory (BufferPool.allocate's hard limit). */
+  | 'IllegalArgumentException'
   /** poll(): the group coordinator refused the JoinGroup's session.timeout.ms (AbstractCoordinator.JoinGroupResponseHandler). */
   | 'InvalidSessionTimeoutException'
   /** poll(): no committed offset and auto.offset.reset=none (SubscriptionState.resetInitializingPositions). */

@@ -25,10 +25,12 @@ export const DOCS_KO: Readonly<Record<ConfigTable, Readonly<Record<string, strin
     'batch.size': '배치 하나의 최대 크기(바이트)입니다.',
     'max.request.size':
       'Produce 요청 하나의 최대 크기(바이트)입니다. 이 크기를 넘기게 되는 배치는 요청에 더 담지 않고(요청의 첫 배치는 항상 갑니다), 이보다 큰 레코드는 send()가 거부합니다(RecordTooLargeException).',
+    'buffer.memory':
+      '프로듀서가 아직 끝나지 않은 레코드를 담아 둘 수 있는 바이트 수입니다. 배치 하나가 batch.size만큼(더 큰 레코드는 그 크기만큼) 차지하고, 확인 응답을 받거나 실패하거나 만료될 때 돌려줍니다. 새 배치가 필요한 send()는 남은 공간이 없으면 max.block.ms의 남은 시간까지 기다린 뒤 BufferExhaustedException으로 실패하고, buffer.memory보다 큰 레코드는 거부됩니다(RecordTooLargeException).',
     'retry.backoff.ms': '첫 재시도 전에 기다리는 시간입니다. 시도할 때마다 두 배로 늘어납니다.',
     'retry.backoff.max.ms': '재시도 대기 시간(backoff)의 상한입니다.',
     'max.block.ms':
-      'initTransactions(), sendOffsetsToTransaction(), commitTransaction(), abortTransaction()이 TimeoutException을 던지기 전까지 기다리는 시간입니다. 요청은 계속 진행되며, 같은 메서드를 다시 호출하면 그 결과를 기다립니다.',
+      'send()와 initTransactions(), sendOffsetsToTransaction(), commitTransaction(), abortTransaction()이 TimeoutException을 던지기 전까지 기다리는 시간입니다. 요청은 계속 진행되며, 같은 메서드를 다시 호출하면 그 결과를 기다립니다. send()는 토픽의 메타데이터(waitOnMetadata)를 기다린 다음 buffer.memory의 공간을 기다리며, 둘을 합쳐 이 한도 안에서 기다립니다.',
     'reconnect.backoff.ms':
       '연결이 닫히거나 거부된 브로커에 다시 연결하기 전에 기다리는 시간입니다. 연속으로 실패할 때마다 두 배로 늘어 reconnect.backoff.max.ms까지 가고, 연결이 되면 처음부터 다시 셉니다.',
     'reconnect.backoff.max.ms':
@@ -119,8 +121,9 @@ export const SIMULATION_NOTES_KO: Readonly<Record<string, string>> = {
   'unset: one replica and a fixed coordinator process; set: replicated over the brokers, the coordinator on the leader':
     '정하지 않으면 복제본 하나와 고정된 코디네이터 프로세스, 정하면 브로커들에 복제되고 코디네이터는 리더에 있음',
   'used only when transaction.state.log.replication.factor is set': 'transaction.state.log.replication.factor를 정했을 때만 쓰임',
-  'send() blocks only in waitOnMetadata, for a topic or partition its metadata lacks (buffer.memory is not modelled)':
-    'send()는 메타데이터에 없는 토픽이나 파티션을 waitOnMetadata에서 기다릴 때만 멈춤(buffer.memory는 모델링하지 않음)',
+  'send() blocks only in waitOnMetadata and for buffer.memory': 'send()는 waitOnMetadata와 buffer.memory에서만 멈춤',
+  'records and batches are sized as for batch.size, without the batch header; a send() arriving while another waits for memory queues behind it':
+    '레코드와 배치 크기는 batch.size와 같은 방식으로 세고 배치 헤더는 뺌. 다른 send()가 메모리를 기다리는 동안 온 send()는 그 뒤에 줄을 섬',
   'with replication.factor 1, 1 and all behave alike': 'replication.factor가 1이면 1과 all이 같게 동작',
   'records and batches are sized as for batch.size, without the request and batch headers':
     '레코드와 배치 크기는 batch.size와 같은 방식으로 세고 요청·배치 헤더는 뺌',
