@@ -10,6 +10,7 @@
  * waited for memory.
  */
 import { describe, expect, it } from 'vitest';
+import { allowList, englishWords, runWords, scenarioWords, stateWords } from '../../e2e/korean-words';
 import type { LossFinding } from '../../src/sim/checks/verdict';
 import { resolveProducerConfig } from '../../src/sim/config/producerConfig';
 import type { Effect } from '../../src/sim/kernel/effects';
@@ -339,6 +340,15 @@ describe('in a run: the record refused for buffer.memory is never sent', () => {
     expect(en).toContain('the record is never sent');
     expect(ko).toContain('BufferExhaustedException으로 포기했습니다');
     expect(narrate(trace, blocked?.i as number, 'ko')).toContain('BufferPool.allocate에서 멈춥니다');
+  });
+
+  it('the Korean narration of the wait, its end and the refusals keeps only Kafka’s names in Latin script', () => {
+    for (const config of [{ 'max.block.ms': 500 }, { 'max.block.ms': 5000 }, { 'batch.size': 65536 }, { 'buffer.memory': 100 }]) {
+      const trace = run(config);
+      const words = allowList([...scenarioWords(trace.scenario), ...runWords(trace.built), ...stateWords(trace.steps)]);
+      const problems = trace.steps.flatMap((_, i) => englishWords(narrate(trace, i, 'ko'), words).map((w) => `${i}: ${w}`));
+      expect(problems).toEqual([]);
+    }
   });
 
   it('a send() freed in time: every record once, nothing lost', () => {
