@@ -356,3 +356,54 @@ describe('in a run: the record refused for buffer.memory is never sent', () => {
     expect(losses(trace)).toEqual([]);
   });
 });
+
+describe('a producer fenced while send() calls wait for memory', () => {
+  it('its failed batches give their memory back: every waiter goes on, in order, and is refused with the fatal error', () => {
+    const m = drive(
+      producerMachine,
+      inputOf(scenario({ ...CONFIG, 'enable.idempotence': true, 'transactional.id': 'tx', 'linger.ms': 1000 }), 'p.producer'),
+    );
+    m.send({ type: 'boot' });
+    m.send({ type: 'initTransactions', from: 'p.app', args: {} }, 0);
+    const init = ctx(m).coordinatorRequest;
+    m.send(
+      {
+        type: 'InitProducerIdResponse',
+        from: 'txn-coordinator',
+        envelopeId: 1,
+        inReplyTo: 0,
+        payload: { correlationId: init?.correlationId, error: 'NONE', producerId: 7, producerEpoch: 0 },
+      },
+      1,
+    );
+    m.send({ type: 'beginTransaction', from: 'p.app', args: {} }, 2);
+    m.send(send(0), 2);
+    m.send(send(1), 2);
+    for (const [from, partition] of [
+      ['p.app', 2],
+      ['q.app', 3],
+      ['r.app', 0],
+    ] as const)
+      m.send(send(partition, 'vv', from), 3);
+    expect(ctx(m).bufferWaiters.map((w) => w.from)).toEqual(['p.app', 'q.app', 'r.app']);
+    const inFlight = ctx(m).batches.filter((b) => b.inFlight);
+    expect(inFlight).toHaveLength(2);
+    const fx = m.send(
+      {
+        type: 'ProduceResponse',
+        from: 'broker-0',
+        envelopeId: 9,
+        inReplyTo: 0,
+        payload: {
+          correlationId: inFlight[0]?.correlationId,
+          responses: inFlight.map((b) => ({ topic: 't', partition: b.partition, error: 'PRODUCER_FENCED', baseOffset: -1 })),
+        },
+      },
+      5,
+    );
+    expect(m.state()).toBe('FATAL_ERROR');
+    expect(ctx(m).bufferWaiters).toEqual([]);
+    expect(replies(fx).map((r) => r.to)).toEqual(['p.app', 'q.app', 'r.app']);
+    expect(bufferUsed(ctx(m))).toBe(0);
+  });
+});

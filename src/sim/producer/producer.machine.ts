@@ -371,6 +371,8 @@ const sendWhenFatal = handle((ctx: ProducerContext, call: EventOf<'send'>, out: 
     countRecords(d, 'failed', 1);
   }
   refuseInErrorState(d, call, out, d.lastError, FATAL_REASON);
+  // the record failed at once: its memory is back for a send() still waiting (another caller's)
+  wakeBufferWaiters(d, call.now, out);
   return d;
 });
 
@@ -661,6 +663,7 @@ const onNetworkWhenFatal = handle((ctx: ProducerContext, ev: ProducerEvent, out:
   else if (ev.type === 'maxBlockExpired' && ev.data.call === BUFFER_WAIT_CALL) onBufferMaxBlockExpired(d, ev.data, ev.now, out);
   else if (ev.type === 'send') holdSend(d, ev, out);
   if (d.heldSend) maybeUpdateMetadata(d, producerTopics(d), ev.now, out, d.newTopics);
+  wakeBufferWaiters(d, ev.now, out);
   noteConnectionAttempts(d, out.effects, ev.now, nodeOf);
   return d;
 });
