@@ -56,10 +56,12 @@ export const bufferWaitTimer = (from: ActorId): string => `maxBlock:buffer:${fro
 /** The `call` of that timer's maxBlockExpired event. */
 export const BUFFER_WAIT_CALL = 'send:buffer';
 
-function batchBytes(b: ProducerBatch): number {
-  let n = 0;
-  for (const r of b.records) n += r.bytes;
-  return n;
+/**
+ * What a drained batch holds: a batch of several records stays within batch.size (its buffer is
+ * batch.size), one of a single record may be larger (its own size) — O(1), whatever the batch holds.
+ */
+function heldBy(b: ProducerBatch, batchSize: number): number {
+  return b.records.length === 1 ? batchAllocation((b.records[0] as { bytes: number }).bytes, batchSize) : batchSize;
 }
 
 /** The bytes allocated from buffer.memory: the batches still queued and those drained, until each completes. */
@@ -67,7 +69,7 @@ export function bufferUsed(ctx: ProducerContext): number {
   const batchSize = ctx.config['batch.size'];
   let used = 0;
   for (const tp in ctx.accumulating) used += ctx.accumulating[tp]?.allocated ?? 0;
-  for (const b of ctx.batches) used += batchAllocation(batchBytes(b), batchSize);
+  for (const b of ctx.batches) used += heldBy(b, batchSize);
   return used;
 }
 
@@ -88,12 +90,6 @@ export function allocationFor(ctx: ProducerContext, args: SendArgs): number {
   return fitsLastBatch(q, bytes, batchSize) ? 0 : batchAllocation(bytes, batchSize);
 }
 
-/** ensureValidRecordSize refuses it first (RecordTooLargeException): no allocation is tried. */
-function refusedBySize(ctx: ProducerContext, args: SendArgs): boolean {
-  const { bytes } = sizeOf(args);
-  return bytes > ctx.config['max.request.size'] || bytes > ctx.config['buffer.memory'];
-}
-
 /** A send() that has not yet been through the pool (not released from it, not given up there, not given up in waitOnMetadata). */
 function freshSend(ev: { type: string; args?: unknown }): SendArgs | null {
   if (ev.type !== 'send') return null;
@@ -101,19 +97,35 @@ function freshSend(ev: { type: string; args?: unknown }): SendArgs | null {
   return args.bufferWaitMs === undefined && args.metadataTimeoutMs === undefined ? args : null;
 }
 
-/** BufferPool.allocate's first check: the batch this send() needs is larger than buffer.memory itself. */
+/** The record's size, or null when ensureValidRecordSize refuses it first (RecordTooLargeException): no allocation is tried. */
+function allocatableBytes(ctx: ProducerContext, args: SendArgs): number | null {
+  const { bytes } = sizeOf(args);
+  return bytes > ctx.config['max.request.size'] || bytes > ctx.config['buffer.memory'] ? null : bytes;
+}
+
+/**
+ * BufferPool.allocate's first check: the batch this send() needs is larger than buffer.memory itself.
+ * The record is within buffer.memory (ensureValidRecordSize), so only a batch.size above it gets there
+ * — and then no batch can ever be open for the record to join.
+ */
 export function exceedsBufferMemory(ctx: ProducerContext, ev: { type: string; args?: unknown }): boolean {
+  if (ctx.config['batch.size'] <= ctx.config['buffer.memory']) return false;
   const args = freshSend(ev);
-  if (!args || refusedBySize(ctx, args)) return false;
-  return allocationFor(ctx, args) > ctx.config['buffer.memory'];
+  return args !== null && allocatableBytes(ctx, args) !== null;
 }
 
 /** The send() must wait for memory: its new batch does not fit what is free, or others already wait. */
 export function awaitsBuffer(ctx: ProducerContext, ev: { type: string; args?: unknown }): boolean {
   const args = freshSend(ev);
-  if (!args || refusedBySize(ctx, args)) return false;
+  if (!args) return false;
+  const bytes = allocatableBytes(ctx, args);
+  const memory = ctx.config['buffer.memory'];
+  const batchSize = ctx.config['batch.size'];
+  if (bytes === null || batchSize > memory) return false;
+  // room even for a new batch, and nobody waiting: no need to find the record's partition
+  if (ctx.bufferWaiters.length === 0 && bufferUsed(ctx) + batchAllocation(bytes, batchSize) <= memory) return false;
   const size = allocationFor(ctx, args);
-  if (size === 0 || size > ctx.config['buffer.memory']) return false;
+  if (size === 0) return false;
   return ctx.bufferWaiters.length > 0 || size > bufferAvailable(ctx);
 }
 
