@@ -14,11 +14,12 @@ import { allowList, englishWords, runWords, scenarioWords, stateWords } from '..
 import type { LossFinding } from '../../src/sim/checks/verdict';
 import { resolveProducerConfig } from '../../src/sim/config/producerConfig';
 import type { Effect } from '../../src/sim/kernel/effects';
+import { clientMetricsAt } from '../../src/sim/metrics/clientMetrics';
 import { narrate } from '../../src/sim/narration/narrate';
 import { bufferAvailable, bufferUsed } from '../../src/sim/producer/bufferPool';
 import { producerMachine } from '../../src/sim/producer/producer.machine';
 import type { ProducerContext } from '../../src/sim/producer/producerContext';
-import { runScenario } from '../../src/sim/run';
+import { runScenario, stateAt } from '../../src/sim/run';
 import type { Fact } from '../../src/sim/trace/facts';
 import { summarize } from '../../src/sim/trace/summary';
 import { type Driven, drive, inputOf, replies, sends } from '../machines/harness';
@@ -340,6 +341,17 @@ describe('in a run: the record refused for buffer.memory is never sent', () => {
     expect(en).toContain('the record is never sent');
     expect(ko).toContain('BufferExhaustedException으로 포기했습니다');
     expect(narrate(trace, blocked?.i as number, 'ko')).toContain('BufferPool.allocate에서 멈춥니다');
+  });
+
+  it('the refusal counts in record-error-total (doSend’s catch: errors.record()), and its sendResult says beforeAppend', () => {
+    const trace = run({ 'max.block.ms': 500 });
+    const refused = (trace.steps as readonly { facts: readonly unknown[] }[])
+      .flatMap((s) => s.facts as Fact[])
+      .filter((f) => f.kind === 'sendResult' && f.error === 'BufferExhaustedException');
+    expect(refused).toEqual([expect.objectContaining({ beforeAppend: true })]);
+    const view = stateAt(trace, trace.steps.length);
+    const metrics = clientMetricsAt(trace, view, 'p')?.metrics ?? [];
+    expect(metrics.find((m) => m.name === 'record-error-total')?.value).toBe(1);
   });
 
   it('the Korean narration of the wait, its end and the refusals keeps only Kafka’s names in Latin script', () => {

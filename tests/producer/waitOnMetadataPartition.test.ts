@@ -14,6 +14,7 @@
  * before maybeAddPartition's maybeFailWithError. On the old code it was refused at once.
  */
 import { describe, expect, it } from 'vitest';
+import { allowList, englishWords } from '../../e2e/korean-words';
 import type { Effect } from '../../src/sim/kernel/effects';
 import { narrate } from '../../src/sim/narration/narrate';
 import { metadataTimeoutClause } from '../../src/sim/narration/waitOnMetadata';
@@ -190,6 +191,15 @@ describe('send() to a partition beyond the known partition count waits in waitOn
     const message = 'Partition 5 of topic t with partition count 2 is not present in metadata after 60000 ms.';
     expect(metadataTimeoutClause('en', 'p', message)).toContain('for partition 5 of t, which has 2 partition(s)');
     expect(metadataTimeoutClause('ko', 'p', message)).toContain('파티션이 2개인 토픽 t의 파티션 5가 메타데이터에 없습니다');
+  });
+
+  it('the Korean clauses keep only Kafka’s names in Latin script (퓨처, 콜백)', () => {
+    const words = allowList(['p', 't']);
+    for (const message of [
+      'Partition 5 of topic t with partition count 2 is not present in metadata after 60000 ms.',
+      'Topic t not present in metadata after 60000 ms.',
+    ])
+      expect(englishWords(metadataTimeoutClause('ko', 'p', message) ?? '', words)).toEqual([]);
   });
 });
 

@@ -37,14 +37,14 @@ export function metadataTimeoutClause(lang: Language, who: string, message: stri
     return say(
       lang,
       `${who}'s send() waited max.block.ms in waitOnMetadata for partition ${p[1]} of ${p[2]}, which has ${p[3]} partition(s), and gave up with TimeoutException ("${message}"): an ApiException, so send() throws nothing — the future it returns and the record's callback fail`,
-      `${who}의 send()가 waitOnMetadata에서 ${josa(`${p[2]}의 파티션 ${p[1]}`, '을/를')} max.block.ms 동안 기다린 뒤 TimeoutException("${p[4]} ms가 지나도록 파티션이 ${p[3]}개인 토픽 ${p[2]}의 ${josa(`파티션 ${p[1]}`, '이/가')} 메타데이터에 없습니다")으로 포기했습니다. ApiException이므로 send()는 예외를 던지지 않고, 돌려준 future와 레코드의 callback이 실패합니다.`,
+      `${who}의 send()가 waitOnMetadata에서 ${josa(`${p[2]}의 파티션 ${p[1]}`, '을/를')} max.block.ms 동안 기다린 뒤 TimeoutException("${p[4]} ms가 지나도록 파티션이 ${p[3]}개인 토픽 ${p[2]}의 ${josa(`파티션 ${p[1]}`, '이/가')} 메타데이터에 없습니다")으로 포기했습니다. ApiException이므로 send()는 예외를 던지지 않고, 돌려준 퓨처와 레코드의 콜백이 실패합니다.`,
     );
   const m = message.match(NOT_PRESENT);
   if (!m) return null;
   return say(
     lang,
     `${who}'s send() waited max.block.ms in waitOnMetadata and gave up with TimeoutException ("${message}"): an ApiException, so send() throws nothing — the future it returns and the record's callback fail; the producer keeps asking for ${m[1]}`,
-    `${who}의 send()가 waitOnMetadata에서 max.block.ms 동안 기다린 뒤 TimeoutException("${m[2]} ms가 지나도록 메타데이터에 토픽 ${josa(m[1] as string, '이/가')} 없습니다")으로 포기했습니다. ApiException이므로 send()는 예외를 던지지 않고, 돌려준 future와 레코드의 callback이 실패합니다. 프로듀서는 ${josa(m[1] as string, '을/를')} 계속 묻습니다.`,
+    `${who}의 send()가 waitOnMetadata에서 max.block.ms 동안 기다린 뒤 TimeoutException("${m[2]} ms가 지나도록 메타데이터에 토픽 ${josa(m[1] as string, '이/가')} 없습니다")으로 포기했습니다. ApiException이므로 send()는 예외를 던지지 않고, 돌려준 퓨처와 레코드의 콜백이 실패합니다. 프로듀서는 ${josa(m[1] as string, '을/를')} 계속 묻습니다.`,
   );
 }
 
