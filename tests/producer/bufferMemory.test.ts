@@ -345,7 +345,7 @@ describe('in a run: the record refused for buffer.memory is never sent', () => {
 
   it('the refusal counts in record-error-total (doSend’s catch: errors.record()), and its sendResult says beforeAppend', () => {
     const trace = run({ 'max.block.ms': 500 });
-    const refused = (trace.steps as readonly { facts: readonly unknown[] }[])
+    const refused = [...trace.steps]
       .flatMap((s) => s.facts as Fact[])
       .filter((f) => f.kind === 'sendResult' && f.error === 'BufferExhaustedException');
     expect(refused).toEqual([expect.objectContaining({ beforeAppend: true })]);
