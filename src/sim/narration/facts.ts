@@ -541,6 +541,22 @@ const TXN_MEANING: Record<string, readonly [string, string]> = {
 };
 
 /**
+ * The coordinator fences an open transaction's epoch for two reasons: a newer instance's
+ * InitProducerId, or transaction.timeout.ms running out (TransactionCoordinator.abortTimedOutTransactions
+ * → prepareFenceProducerEpoch). The timeout's note in the same step says which.
+ */
+const TIMEOUT_FENCE: readonly [string, string] = [
+  'the transaction outlived transaction.timeout.ms: the coordinator bumps the epoch itself, so the producer is fenced, and the transaction will be aborted',
+  '트랜잭션이 transaction.timeout.ms를 넘겨 코디네이터가 직접 epoch를 올립니다. 프로듀서는 펜싱되고 트랜잭션은 취소됩니다',
+];
+
+function timedOut(ctx: NarrationContext, transactionalId: string): boolean {
+  return (ctx.step.facts as readonly Fact[]).some(
+    (x) => x.kind === 'note' && x.text.startsWith(`transaction of ${transactionalId} has been open `),
+  );
+}
+
+/**
  * InitProducerId from Empty or a completed transaction: the epoch goes up, but no transaction was
  * open, so nothing is aborted — and an older instance is fenced only if it calls again with its old
  * epoch (read from the rest of the run: whether it does).
@@ -594,7 +610,7 @@ function txnState(ctx: NarrationContext, f: F<'txnState'>): string {
       `${josa(coord, '이/가')} transactional.id ${josa(id, '을/를')} producerId ${f.producerId}, epoch ${josa(String(f.producerEpoch), '으로/로')} 등록했습니다.`,
     );
   if (f.to === 'Empty') return epochBumped(ctx, f);
-  const meaning = TXN_MEANING[f.to];
+  const meaning = f.to === 'PrepareEpochFence' && timedOut(ctx, id) ? TIMEOUT_FENCE : TXN_MEANING[f.to];
   return say(
     lang,
     `${coord} moved ${id} (producerId ${f.producerId}, epoch ${f.producerEpoch}) from ${f.from} to ${f.to}${meaning ? `: ${meaning[0]}` : ''}`,
