@@ -5,7 +5,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser, watchErrors } from './browser';
+import { gotoWorkspace, launchBrowser, watchErrors } from './browser';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -47,4 +47,26 @@ describe('a link without a language opens in the chosen one', () => {
     expect(errors).toEqual([]);
     await context.close();
   }, 60_000);
+});
+
+describe("the page's query names the language (?lang=ko, docs/i18n.md)", () => {
+  it('?lang=ko with #preset=…, alone, and with #gallery: Korean once the workspace has taken over', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
+    for (const address of ['?lang=ko#preset=transaction-timeout', '?lang=ko', '?lang=ko#gallery']) {
+      const page = await context.newPage();
+      const errors = watchErrors(page);
+      // the query's language used to be dropped: the page opened in the browser's English
+      await gotoWorkspace(page, `${inject('baseUrl')}${address}`);
+      expect(await pageLanguage(page), address).toBe('ko');
+      expect(
+        await page.evaluate(
+          () => (window as unknown as { __eosLab: { store: { getState(): { language: string } } } }).__eosLab.store.getState().language,
+        ),
+        address,
+      ).toBe('ko');
+      expect(errors, address).toEqual([]);
+      await page.close();
+    }
+    await context.close();
+  }, 90_000);
 });

@@ -30,10 +30,12 @@ const OVER_DEFAULT = ['#gallery', '#dump=', '#ab='];
 
 /** What the URL asks the first stage to run: a share link, a preset's address, or the default scenario. */
 export function shellSource(search: string, hash: string): { text: string; language: Language | null } {
-  if ((hash === '' || hash === '#') && /[?&]preset=/.test(search)) return { text: search, language: langParam(search.slice(1)) };
+  // the query's `?lang=` where the fragment names none (a share link's own language still wins when it opens)
+  const queryLanguage = langParam(search.slice(1));
+  if ((hash === '' || hash === '#') && /[?&]preset=/.test(search)) return { text: search, language: queryLanguage };
   if (hash === '' || hash === '#' || OVER_DEFAULT.some((p) => hash === p || (p.endsWith('=') && hash.startsWith(p))))
-    return { text: DEFAULT_PRESET_ID, language: null };
-  return { text: hash, language: hash.startsWith('#preset=') ? langParam(hash.slice(1)) : null };
+    return { text: DEFAULT_PRESET_ID, language: queryLanguage };
+  return { text: hash, language: (hash.startsWith('#preset=') ? langParam(hash.slice(1)) : null) ?? queryLanguage };
 }
 
 function langParam(query: string): Language | null {
