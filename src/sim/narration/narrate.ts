@@ -80,7 +80,15 @@ export function narrate(trace: Trace, stepIndex: number, language: Language): st
   const clauses = [...mainClauses(ctx), ...nextVerificationClauses(ctx), ...appliedFaultClauses(ctx)]
     .map((c) => c.trim())
     .filter((c) => c.length > 0);
-  if (language === 'ko') return sentence('ko', clauses.join(' '));
+  // Korean clauses are sentences of their own: one that ends without a full stop (a translated note)
+  // gets one before the next, unless the next is its parenthesis or dash
+  if (language === 'ko')
+    return sentence(
+      'ko',
+      clauses
+        .map((c, i) => (i + 1 < clauses.length && !/[.!?:;,]$/.test(c) && !/^[(—]/.test(clauses[i + 1] ?? '') ? `${c}.` : c))
+        .join(' '),
+    );
   return sentence('en', clauses.map((c, i) => (i > 0 && !c.startsWith('—') ? `; ${c}` : i > 0 ? ` ${c}` : c)).join(''));
 }
 
