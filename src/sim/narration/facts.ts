@@ -385,7 +385,6 @@ function delivered(ctx: NarrationContext, fs: readonly F<'delivered'>[]): string
     const first = recs[0] as F<'delivered'>;
     const who = ctx.names.actor(`${consumer}.consumer`);
     const parts = [...new Set(recs.map((r) => keyOf(r)))];
-    const offsets = recs.map((r) => r.offset);
     const counts = new Map<string, number>();
     for (const r of recs) if (r.headers.event_id) counts.set(r.headers.event_id, (counts.get(r.headers.event_id) ?? 0) + 1);
     const events = [...counts].map(([e, n]) => (n > 1 ? `${e} ×${n}` : e));
@@ -400,10 +399,20 @@ function delivered(ctx: NarrationContext, fs: readonly F<'delivered'>[]): string
     ];
     const evEn = events.length ? ` (${list('en', events)})` : '';
     const evKo = events.length ? `(${list('ko', events)})` : '';
+    // each partition with its own offsets: one range over several partitions' offsets names records that are not there
+    const where = parts.map((tp) => {
+      const own = recs.filter((r) => keyOf(r) === tp).map((r) => r.offset);
+      const [lo, hi] = [Math.min(...own), Math.max(...own)];
+      return { en: `${tp} at ${lo === hi ? 'offset' : 'offsets'} ${range(lo, hi)}`, ko: `${tp}의 offset ${range(lo, hi)}` };
+    });
     let text = say(
       lang,
-      `${who} fetched ${recs.length === 1 ? 'a record' : `${recs.length} records`}${evEn} from ${parts.join(', ')} at offset ${range(Math.min(...offsets), Math.max(...offsets))} with ${first.isolationLevel} for its application's poll()`,
-      `${josa(who, '은/는')} ${josa(first.isolationLevel, '으로/로')} ${parts.join(', ')}의 offset ${range(Math.min(...offsets), Math.max(...offsets))} ${josa(`레코드 ${recs.length}개${evKo}`, '을/를')} 가져와 애플리케이션의 poll()에 넘겼습니다.`,
+      `${who} fetched ${recs.length === 1 ? 'a record' : `${recs.length} records`}${evEn} from ${list(
+        'en',
+        where.map((w) => w.en),
+        where.length,
+      )} with ${first.isolationLevel} for its application's poll()`,
+      `${josa(who, '은/는')} ${josa(first.isolationLevel, '으로/로')} ${where.map((w) => w.ko).join(', ')} ${josa(`레코드 ${recs.length}개${evKo}`, '을/를')} 가져와 애플리케이션의 poll()에 넘겼습니다.`,
     );
     if (again.length)
       text += say(

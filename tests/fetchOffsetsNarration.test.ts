@@ -1,0 +1,30 @@
+/**
+ * A fetch of several records is narrated with each partition's own offsets: one range over several
+ * partitions ("from a-0, a-1, a-2 at offset 0–3") named offsets some partitions do not have.
+ */
+import { describe, expect, it } from 'vitest';
+import { narrate } from '../src/sim/narration';
+import { PRESETS } from '../src/sim/presets';
+import { runScenario } from '../src/sim/run';
+import type { Fact } from '../src/sim/trace/facts';
+
+function fetchedBy(id: string, consumer: string): { en: string; ko: string } {
+  const p = PRESETS.find((x) => x.id === id);
+  if (!p) throw new Error(`no preset ${id}`);
+  const t = runScenario(p.scenario);
+  const s = t.steps.find((st) => (st.facts as Fact[]).filter((f) => f.kind === 'delivered' && f.consumer === consumer).length > 1);
+  if (!s) throw new Error(`no fetch of several records by ${consumer}`);
+  return { en: narrate(t, s.i, 'en'), ko: narrate(t, s.i, 'ko') };
+}
+
+describe('the offsets of a fetch, partition by partition', () => {
+  it('rekey-by-event-id: three partitions, each with its own offsets', () => {
+    const { en, ko } = fetchedBy('rekey-by-event-id', 'event-reader');
+    expect(en).toContain('from orders-by-event-0 at offset 0, orders-by-event-1 at offset 0 and orders-by-event-2 at offsets 0–3 with');
+    expect(ko).toContain('orders-by-event-0의 offset 0, orders-by-event-1의 offset 0, orders-by-event-2의 offset 0–3 레코드 6개');
+  });
+
+  it('opening-story: one partition, two records: "offsets"', () => {
+    expect(fetchedBy('opening-story', 'billing').en).toContain('from orders-0 at offsets 100–101 with');
+  });
+});
