@@ -87,6 +87,11 @@ describe('the verdict panel shows stalls, copies and loss kinds, in English and 
     expect(await orders.locator('[data-copy-state="aborted"]').count()).toBe(1);
     expect(await orders.locator('[data-copy-state="committed"][data-copy-cause="other-writer"]').count()).toBe(1);
     expect(await row('loss', '').locator('[data-loss-kind="not-acked"]').innerText()).toContain('evt-2');
+    // instance-a's commitTransaction() is refused in this run: the counter of CommitFailedException says it counts
+    // consumers' offset commits, so its 0 does not read as "no commit failed"
+    const commitFailures = app.page.locator('[data-testid="verdict"] [data-counter="commitFailures"]');
+    expect(await commitFailures.getAttribute('data-value')).toBe('0');
+    expect(await commitFailures.locator('dt').innerText()).toBe('offset commits failed (CommitFailedException)');
     await playToEnd(presetById('outbox-cdc'));
     const events = row('output', 'order-events');
     expect(await events.getAttribute('data-status')).toBe('more-than-once');

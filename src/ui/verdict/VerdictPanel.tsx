@@ -32,7 +32,7 @@ const COUNTERS: readonly { id: CounterId; en: string; ko: string }[] = [
   { id: 'transactionsCommitted', en: 'transactions committed', ko: '커밋된 트랜잭션' },
   { id: 'transactionsAborted', en: 'transactions aborted', ko: '취소된 트랜잭션' },
   { id: 'producersFenced', en: 'producers fenced', ko: '펜싱된 프로듀서' },
-  { id: 'commitFailures', en: 'commit failures', ko: '커밋 실패' },
+  { id: 'commitFailures', en: 'offset commits failed (CommitFailedException)', ko: '실패한 offset 커밋(CommitFailedException)' },
   // records: a second append of one send() (a retry without idempotence, or one an epoch bump rewrote), not duplicates of any kind
   { id: 'retryDuplicates', en: 'duplicates written by producer retries', ko: '프로듀서 재시도로 중복 기록된 레코드' },
   { id: 'duplicateEventIdsSeenByApplications', en: 'duplicate event_ids seen by applications', ko: '애플리케이션이 본 중복 event_id' },
