@@ -1,6 +1,7 @@
 /**
- * A fetch of several records is narrated with each partition's own offsets: one range over several
- * partitions ("from a-0, a-1, a-2 at offset 0–3") named offsets some partitions do not have.
+ * A fetch, and an acknowledged send, of several records is narrated with each partition's own offsets:
+ * one range over several partitions ("from a-0, a-1, a-2 at offset 0–3") named offsets some partitions
+ * do not have. A Streams instance's restore consumer is named as such.
  */
 import { describe, expect, it } from 'vitest';
 import { narrate } from '../src/sim/narration';
@@ -26,5 +27,19 @@ describe('the offsets of a fetch, partition by partition', () => {
 
   it('opening-story: one partition, two records: "offsets"', () => {
     expect(fetchedBy('opening-story', 'billing').en).toContain('from orders-0 at offsets 100–101 with');
+  });
+
+  it('streams-eos-crash-restore: the acknowledged commit names the changelog and the output with their offsets', () => {
+    const p = PRESETS.find((x) => x.id === 'streams-eos-crash-restore');
+    if (!p) throw new Error('no preset');
+    const t = runScenario(p.scenario);
+    const texts = t.steps.map((s) => narrate(t, s.i, 'en'));
+    expect(texts).toContain(
+      "counter's send() of view-1 is acknowledged: page-counter-count-store-changelog-0 offset 0, view-counts-0 offset 0.",
+    );
+    expect(texts.some((x) => x.includes('page-counter-count-store-changelog-0 offsets 5–8, view-counts-0 offsets 5–8'))).toBe(true);
+    // the restore consumer's fetch: "counter's restore consumer", not "counter-restore's consumer"
+    expect(texts.some((x) => x.includes("counter's restore consumer skipped page-counter-count-store-changelog-0 offset 1"))).toBe(true);
+    expect(texts.filter((x) => x.includes("counter-restore's"))).toEqual([]);
   });
 });

@@ -526,6 +526,8 @@ describe('a Produce request with several partitions (one per broker, as Kafka se
   it('its one answer acknowledges both sends', () => {
     const answers = t.steps.filter((x) => x.label === 'ProduceResponse');
     expect(answers).toHaveLength(1);
-    expect(narrate(t, (answers[0] as TraceStep).i, 'en')).toBe("svc's send() of 2 records is acknowledged: orders-0, orders-1 offset 0.");
+    expect(narrate(t, (answers[0] as TraceStep).i, 'en')).toBe(
+      "svc's send() of 2 records is acknowledged: orders-0 offset 0, orders-1 offset 0.",
+    );
   });
 });

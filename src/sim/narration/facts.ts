@@ -75,7 +75,7 @@ function append(ctx: NarrationContext, f: F<'append'>): string {
   const evKo = events.length ? `(${list('ko', [...new Set(events)])})` : '';
   let text = say(
     lang,
-    `${broker} appended ${n === 1 ? 'a record' : `${n} records`}${evEn} to ${where} at offset ${range(f.baseOffset, f.lastOffset)} (${idsEn})`,
+    `${broker} appended ${n === 1 ? 'a record' : `${n} records`}${evEn} to ${where} at ${f.baseOffset === f.lastOffset ? 'offset' : 'offsets'} ${range(f.baseOffset, f.lastOffset)} (${idsEn})`,
     `${josa(broker, '은/는')} ${where}의 offset ${range(f.baseOffset, f.lastOffset)}에 ${josa(`레코드 ${n}개${evKo}`, '을/를')} 추가했습니다(${idsKo}).`,
   );
   // the same send() written before: a producer retry the broker did not recognise
@@ -330,8 +330,14 @@ function sendResults(ctx: NarrationContext, fs: readonly F<'sendResult'>[]): str
   const bad = fs.filter((f) => f.error !== null);
   if (ok.length) {
     const who = ctx.names.process((ok[0] as F<'sendResult'>).client);
-    const where = [...new Set(ok.map((f) => keyOf(f)))].join(', ');
-    const offsets = ok.map((f) => f.offset as number);
+    const partitions = [...new Set(ok.map((f) => keyOf(f)))];
+    const where = partitions.join(', ');
+    // each partition with its own offsets (a Streams commit writes the changelog and the output at once)
+    const at = partitions.map((tp) => {
+      const own = ok.filter((f) => keyOf(f) === tp).map((f) => f.offset as number);
+      const [lo, hi] = [Math.min(...own), Math.max(...own)];
+      return { en: `${tp} ${lo === hi ? 'offset' : 'offsets'} ${range(lo, hi)}`, ko: `${tp} offset ${range(lo, hi)}` };
+    });
     const events = [...new Set(ok.map((f) => f.eventId).filter((e): e is string => e !== null))];
     const what = events.length
       ? list(lang, events)
@@ -351,8 +357,8 @@ function sendResults(ctx: NarrationContext, fs: readonly F<'sendResult'>[]): str
     out.push(
       say(
         lang,
-        `${who}'s send() of ${what} is acknowledged: ${where} offset ${range(Math.min(...offsets), Math.max(...offsets))}`,
-        `${who}의 ${josa(`send()(${what})`, '이/가')} 확인 응답을 받았습니다: ${where} offset ${range(Math.min(...offsets), Math.max(...offsets))}.`,
+        `${who}'s send() of ${what} is acknowledged: ${at.map((a) => a.en).join(', ')}`,
+        `${who}의 ${josa(`send()(${what})`, '이/가')} 확인 응답을 받았습니다: ${at.map((a) => a.ko).join(', ')}.`,
       ),
     );
   }
@@ -376,6 +382,15 @@ function sendResults(ctx: NarrationContext, fs: readonly F<'sendResult'>[]): str
   return out;
 }
 
+/**
+ * The actor behind a fact's consumer name: `c1` is `c1.consumer`, and a Streams instance's restore
+ * consumer `st0-restore` is `st0.restore` ("st0's restore consumer", not "st0-restore's consumer").
+ */
+function consumerActor(ctx: NarrationContext, consumer: string): string {
+  const restore = consumer.endsWith('-restore') ? `${consumer.slice(0, -'-restore'.length)}.restore` : null;
+  return restore !== null && ctx.step.actor === restore ? restore : `${consumer}.consumer`;
+}
+
 function delivered(ctx: NarrationContext, fs: readonly F<'delivered'>[]): string[] {
   const { lang } = ctx;
   const byConsumer = new Map<string, F<'delivered'>[]>();
@@ -383,7 +398,7 @@ function delivered(ctx: NarrationContext, fs: readonly F<'delivered'>[]): string
   const out: string[] = [];
   for (const [consumer, recs] of byConsumer) {
     const first = recs[0] as F<'delivered'>;
-    const who = ctx.names.actor(`${consumer}.consumer`);
+    const who = ctx.names.actor(consumerActor(ctx, consumer));
     const parts = [...new Set(recs.map((r) => keyOf(r)))];
     const counts = new Map<string, number>();
     for (const r of recs) if (r.headers.event_id) counts.set(r.headers.event_id, (counts.get(r.headers.event_id) ?? 0) + 1);
@@ -430,7 +445,7 @@ function skipped(ctx: NarrationContext, fs: readonly F<'skipped'>[]): string[] {
   const byConsumer = new Map<string, F<'skipped'>[]>();
   for (const f of fs) byConsumer.set(f.consumer, [...(byConsumer.get(f.consumer) ?? []), f]);
   return [...byConsumer].map(([consumer, list_]) => {
-    const who = ctx.names.actor(`${consumer}.consumer`);
+    const who = ctx.names.actor(consumerActor(ctx, consumer));
     const what = list_.map((f) => {
       const why =
         f.reason === 'aborted'
