@@ -5,7 +5,7 @@
  * so equal bars mean equal figures; `differs` marks a figure that differs from the other run's.
  */
 import { scaleLinear } from 'd3-scale';
-import type { RunCost } from '../../sim/views';
+import { groupDigits, type RunCost } from '../../sim/views';
 import type { CostStrings } from './costStrings';
 
 const W = 360;
@@ -29,7 +29,8 @@ export function costScales(costs: readonly RunCost[]): CostScales {
   return { maxMs, maxPerRecord };
 }
 
-const round = (x: number | null) => (x === null ? '–' : String(Math.round(x * 100) / 100));
+// grouped as every other time on screen ("27,101 ms", not "27101 ms")
+const round = (x: number | null) => (x === null ? '–' : groupDigits(Math.round(x * 100) / 100));
 
 interface Bar {
   readonly key: string;
