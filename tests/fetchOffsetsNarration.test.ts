@@ -42,4 +42,22 @@ describe('the offsets of a fetch, partition by partition', () => {
     expect(texts.some((x) => x.includes("counter's restore consumer skipped page-counter-count-store-changelog-0 offset 1"))).toBe(true);
     expect(texts.filter((x) => x.includes("counter-restore's"))).toEqual([]);
   });
+
+  it('one marker skipped: "moves past it"; several: "moves past them"', () => {
+    const p = PRESETS.find((x) => x.id === 'transaction-timeout');
+    if (!p) throw new Error('no preset');
+    const t = runScenario(p.scenario);
+    const texts = t.steps.map((s) => narrate(t, s.i, 'en'));
+    expect(
+      texts.some((x) =>
+        x.includes(
+          'skipped orders-0 offset 0 (records of an aborted transaction) and orders-0 offset 1 (a transaction marker); its position still moves past them',
+        ),
+      ),
+    ).toBe(true);
+    const z = runScenario((PRESETS.find((x) => x.id === 'open-transaction-pins-lso') ?? p).scenario);
+    const zt = z.steps.map((s) => narrate(z, s.i, 'en'));
+    expect(zt.some((x) => x.includes('skipped events-0 offset 3 (a transaction marker); its position still moves past it;'))).toBe(true);
+    expect(zt.filter((x) => /skipped \S+ offset \d+ \([^)]*\); its position still moves past them/.test(x))).toEqual([]);
+  });
 });

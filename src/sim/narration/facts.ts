@@ -451,11 +451,12 @@ function skipped(ctx: NarrationContext, fs: readonly F<'skipped'>[]): string[] {
         f.reason === 'aborted'
           ? say(lang, 'records of an aborted transaction', '취소된 트랜잭션의 레코드')
           : say(lang, 'a transaction marker', '트랜잭션 마커');
-      return `${keyOf(f)} offset ${range(f.baseOffset, f.lastOffset)} (${why})`;
+      return `${keyOf(f)} ${f.baseOffset === f.lastOffset || lang === 'ko' ? 'offset' : 'offsets'} ${range(f.baseOffset, f.lastOffset)} (${why})`;
     });
+    const one = list_.length === 1 && list_[0]?.baseOffset === list_[0]?.lastOffset;
     return say(
       lang,
-      `${who} skipped ${list('en', what)}; its position still moves past them`,
+      `${who} skipped ${list('en', what)}; its position still moves past ${one ? 'it' : 'them'}`,
       `${josa(who, '은/는')} ${josa(list('ko', what), '을/를')} 건너뛰었습니다. 그래도 위치(position)는 그 뒤로 이동합니다.`,
     );
   });
