@@ -157,7 +157,7 @@ describe('a run: one Fetch per broker, answered whole', () => {
     const held = fetches.find(
       (f) => named(f).length === 2 && f.to === 'broker-1' && !envelopes.some((e) => e.inReplyTo === f.id && e.sentStep === f.deliveredStep),
     );
-    expect(narrate(trace, stepOf(held), 'en')).toContain('has nothing past offset 0 of events-1 and offset 0 of events-3 for');
+    expect(narrate(trace, stepOf(held), 'en')).toContain('has nothing at or past offset 0 of events-1 and offset 0 of events-3 for');
     expect(narrate(trace, stepOf(held), 'ko')).toContain('events-1의 offset 0, events-3의 offset 0 이후 데이터가 없어');
     const emptyAnswer = envelopes.find(
       (e) =>

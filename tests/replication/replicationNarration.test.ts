@@ -100,7 +100,7 @@ describe("a follower's Fetch is narrated as a replica Fetch, without an isolatio
     if (!s) throw new Error('no such step');
     expect(s.i).toBe(32);
     expect(narrate(t, s.i, 'en')).toBe(
-      "broker-0 has nothing past offset 1 of orders-0 for the replica Fetch from broker-2, so it holds the Fetch up to 500 ms (replica.fetch.wait.max.ms); the fetch offset tells the leader that broker-2's log ends at offset 1; with that the high watermark moves up: the acks=all write of orders-service's producer waiting for it is answered.",
+      "broker-0 has nothing at or past offset 1 of orders-0 for the replica Fetch from broker-2, so it holds the Fetch up to 500 ms (replica.fetch.wait.max.ms); the fetch offset tells the leader that broker-2's log ends at offset 1; with that the high watermark moves up: the acks=all write of orders-service's producer waiting for it is answered.",
     );
     expect(narrate(t, s.i, 'ko')).toBe(
       'broker-0에는 broker-2의 복제 Fetch에 줄 orders-0의 offset 1 이후 데이터가 없어 Fetch를 최대 500 ms(replica.fetch.wait.max.ms) 동안 붙잡아 둡니다. fetch offset으로 리더는 broker-2의 로그가 offset 1에서 끝남을 알게 됩니다. 이로써 HW가 올라가 이를 기다리던 orders-service 프로듀서의 acks=all 쓰기가 응답을 받습니다.',
@@ -109,7 +109,7 @@ describe("a follower's Fetch is narrated as a replica Fetch, without an isolatio
     if (!later) throw new Error('no such step');
     expect(later.i).toBe(238);
     expect(narrate(t, later.i, 'en')).toMatch(
-      /^broker-0 has nothing past offset 2 of orders-0 for the replica Fetch from broker-1, so it holds the Fetch up to 500 ms \(replica\.fetch\.wait\.max\.ms\)/,
+      /^broker-0 has nothing at or past offset 2 of orders-0 for the replica Fetch from broker-1, so it holds the Fetch up to 500 ms \(replica\.fetch\.wait\.max\.ms\)/,
     );
   });
 

@@ -52,7 +52,7 @@ export function consumerFetchClause(ctx: NarrationContext, to: string, from: str
   );
   return say(
     lang,
-    `${to} has nothing past ${en} for ${from} (${iso}), so it holds the Fetch up to ${num(p.maxWaitMs)} ms (fetch.max.wait.ms)`,
+    `${to} has nothing at or past ${en} for ${from} (${iso}), so it holds the Fetch up to ${num(p.maxWaitMs)} ms (fetch.max.wait.ms)`,
     `${to}에는 ${from}에게 줄 ${ko} 이후 데이터가 없어(${iso}) Fetch를 최대 ${num(p.maxWaitMs)} ms(fetch.max.wait.ms) 동안 붙잡아 둡니다.`,
   );
 }

@@ -218,7 +218,7 @@ export function replicaFetchClause(ctx: NarrationContext): string {
   }
   const main = say(
     lang,
-    `${leader} has nothing past offset ${offset} of ${where} for the replica Fetch from ${follower}, so it holds the Fetch up to ${num(p.maxWaitMs)} ms (replica.fetch.wait.max.ms)`,
+    `${leader} has nothing at or past offset ${offset} of ${where} for the replica Fetch from ${follower}, so it holds the Fetch up to ${num(p.maxWaitMs)} ms (replica.fetch.wait.max.ms)`,
     `${leader}에는 ${follower}의 복제 Fetch에 줄 ${where}의 offset ${offset} 이후 데이터가 없어 Fetch를 최대 ${num(p.maxWaitMs)} ms(replica.fetch.wait.max.ms) 동안 붙잡아 둡니다.`,
   );
   return lang === 'ko' ? [main, learns, ...extra].join(' ') : [main, learns, ...extra].join('; ');
