@@ -135,9 +135,11 @@ describe('the sentences that teach', () => {
       'Start of the run: Idempotence is on, yet the consumer got the order twice. Press play or step forward to watch it happen.',
     );
     expect(narrateEnd(t, 'en')).toBe(
-      `End of the run after ${t.endTime.toLocaleString('en')} ms of virtual time: nothing is left to happen. The verdict says, layer by layer, what happened once and what happened more than once.`,
+      `End of the run after ${t.endTime.toLocaleString('en')} ms of virtual time: nothing is left to happen. The verdict says, layer by layer, what happened once, what happened more than once and what was lost.`,
     );
     expect(narrateEnd(t, 'ko')).toContain('실행이 끝났습니다');
+    // a run that loses an event ends with the same sentence, which names losses too (transaction-timeout loses evt-1 and evt-2)
+    expect(narrateEnd(trace('transaction-timeout'), 'ko')).toContain('무엇이 유실됐는지');
   });
 
   it('a run the kernel stopped as a livelock or on an impossible time says so, with what it saw', () => {

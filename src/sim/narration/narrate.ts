@@ -127,7 +127,7 @@ export function narrateEnd(trace: Trace, language: Language): string {
           : say(language, `the run stopped (${trace.stopReason})`, `실행이 멈췄습니다(${trace.stopReason})`);
   return say(
     language,
-    `End of the run after ${ms} ms of virtual time: ${why}. The verdict says, layer by layer, what happened once and what happened more than once.`,
-    `가상 시간 ${ms} ms에서 실행이 끝났습니다. ${why}. 판정 표가 계층별로 무엇이 한 번, 무엇이 두 번 이상 일어났는지 보여 줍니다.`,
+    `End of the run after ${ms} ms of virtual time: ${why}. The verdict says, layer by layer, what happened once, what happened more than once and what was lost.`,
+    `가상 시간 ${ms} ms에서 실행이 끝났습니다. ${why}. 판정 표가 계층별로 무엇이 한 번, 무엇이 두 번 이상 일어났고 무엇이 유실됐는지 보여 줍니다.`,
   );
 }
