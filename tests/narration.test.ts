@@ -79,7 +79,11 @@ describe('the sentences that teach', () => {
     const t = lostAck(true);
     const s = stepWith(t, (f) => f.kind === 'append');
     expect(narrate(t, s.i, 'en')).toMatch(
-      /appended a record for evt-789 to orders-0 at offset 100 .* loses ProduceResponse #\d+ on its way .* its connection stalls/,
+      /appended a record for evt-789 to orders-0 at offset 100 .* loses ProduceResponse #\d+, the answer to Produce #\d+, on its way .* its connection stalls: orders-service's producer never learns what happened/,
+    );
+    // the one left not knowing is the producer that asked, in Korean too
+    expect(narrate(t, s.i, 'ko')).toMatch(
+      /Produce #\d+에 대한 응답 ProduceResponse #\d+(을|를) 도중에 잃고 .* orders-service 프로듀서는 무슨 일이 있었는지 모르다가/,
     );
   });
 

@@ -160,6 +160,17 @@ function appliedFaultClause(ctx: NarrationContext, f: string): string {
   if (m) {
     const [, rpc, id, what, delay, en] = m as unknown as [string, string, string, string, string | undefined, string];
     const label = translateFaultLabel(ctx.trace, en, lang);
+    // a lost answer: the one left not knowing is the client that asked, not the server that answered
+    const env = ctx.trace.envelopes.at(Number(id));
+    const asked = env && env.id === Number(id) && env.inReplyTo !== null ? ctx.trace.envelopes.at(env.inReplyTo) : undefined;
+    if (what === 'dropped' && asked) {
+      const asker = ctx.names.actor(asked.from);
+      return say(
+        lang,
+        `— but the network loses ${rpc} #${id}, the answer to ${asked.rpc} #${asked.id}, on its way (fault: ${label}) and its connection stalls: ${asker} never learns what happened, and finds out only when its request timeout closes the connection`,
+        `하지만 네트워크가 ${asked.rpc} #${asked.id}에 대한 응답 ${rpc} #${josa(id, '을/를')} 도중에 잃고 연결이 멈춥니다(장애: ${label}). ${josa(asker, '은/는')} 무슨 일이 있었는지 모르다가 요청 타임아웃으로 연결을 닫을 때 알게 됩니다.`,
+      );
+    }
     if (what === 'dropped')
       return say(
         lang,
