@@ -124,7 +124,8 @@ export function list(language: Language, items: readonly string[], max = 4): str
 /** Finishes a sentence: capitalised when it starts with an English word, one full stop. */
 export function sentence(language: Language, text: string): string {
   let s = text.trim().replace(/\s+/g, ' ');
-  if (language === 'en' && /^(the|a|an|no|nothing|every|each|after|before|fault)\b/.test(s)) s = s[0]?.toUpperCase() + s.slice(1);
+  if (language === 'en' && /^(the|a|an|no|nothing|every|each|after|before|fault|group|controller|transaction)\b/.test(s))
+    s = s[0]?.toUpperCase() + s.slice(1);
   if (!/[.!?]$/.test(s)) s += '.';
   return s;
 }
