@@ -13,6 +13,12 @@ const LOST_AT_SEND = /^(\w+) #(\d+) lost: (.*)$/;
 const RESET = /^connection (\S+) reset \((.*)\): (\w+) #(\d+) is lost with it$/;
 
 /** Why the network lost an envelope, in the reader's language (the kernel's words, network.ts). */
+/** "like a long GC pause", unless the fault's own label already says it is one. */
+function likeGc(label: string, lang: Language): string {
+  if (/\bGC\b/.test(label)) return '';
+  return lang === 'en' ? ', like a long GC pause' : '긴 GC 정지처럼 ';
+}
+
 export function lostWhy(lang: Language, why: string): string {
   let m = why.match(/^stalled behind (\w+ #\d+) on (\S+)$/);
   if (m)
@@ -196,8 +202,8 @@ function appliedFaultClause(ctx: NarrationContext, f: string): string {
   if (point?.kind === 'point' && point.action === 'pause')
     return say(
       lang,
-      `— and right here ${proc} freezes (fault: ${f}), like a long GC pause: it handles nothing, not even heartbeats, until it resumes`,
-      `그리고 바로 이 지점에서 ${josa(proc, '이/가')} 멈춥니다(장애: ${label}). 긴 GC 정지처럼 재개될 때까지 하트비트조차 처리하지 않습니다.`,
+      `— and right here ${proc} freezes (fault: ${f})${likeGc(f, 'en')}: it handles nothing, not even heartbeats, until it resumes`,
+      `그리고 바로 이 지점에서 ${josa(proc, '이/가')} 멈춥니다(장애: ${label}). ${likeGc(label, 'ko')}재개될 때까지 하트비트조차 처리하지 않습니다.`,
     );
   return say(
     lang,
@@ -251,8 +257,8 @@ export function faultStepClause(ctx: NarrationContext): string | null {
     case 'pause':
       return say(
         lang,
-        `fault: ${proc} is paused (${label}), like a long GC pause — it handles nothing, not even heartbeats, until it resumes`,
-        `장애: ${josa(proc, '이/가')} 일시 정지됩니다(${label}). 긴 GC 정지처럼 재개될 때까지 하트비트조차 처리하지 않습니다.`,
+        `fault: ${proc} is paused (${label})${likeGc(label, 'en')} — it handles nothing, not even heartbeats, until it resumes`,
+        `장애: ${josa(proc, '이/가')} 일시 정지됩니다(${label}). ${likeGc(label, 'ko')}재개될 때까지 하트비트조차 처리하지 않습니다.`,
       );
     case 'resume':
       return say(
