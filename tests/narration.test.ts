@@ -321,11 +321,11 @@ describe('every fact kind, RPC and step kind', () => {
       ],
       [
         'the inbox row (evt-1, billing) written at 4002 ms was deleted after the inbox retention of 300000 ms: the duplicate is not recognised',
-        'inbox 보존 기간 300000 ms가 지나 삭제됐습니다',
+        'inbox 보존 기간 300,000 ms가 지나 삭제됐습니다',
       ],
       [
         'Idempotency-Key evt-1 was stored at 4002 ms and expired after 300000 ms: the API no longer recognises it',
-        '300000 ms가 지나 만료됐습니다',
+        '300,000 ms가 지나 만료됐습니다',
       ],
       ['out of order: order_id order-2 seq 2 (evt-202, orders-by-event-1) arrived after seq 3', 'seq 3보다 늦게 도착했습니다'],
       [

@@ -787,9 +787,14 @@ function leaderChange(ctx: NarrationContext, f: F<'leaderChange'>): string {
   );
 }
 
+/** Durations an engine note writes bare ("open 67994 ms") grouped by thousands, as every time on screen. */
+function groupedDurations(text: string): string {
+  return text.replace(/(?<![\w.=-])(\d{4,}) ms\b/g, (_, n: string) => `${groupDigits(Number(n))} ms`);
+}
+
 function note(ctx: NarrationContext, f: F<'note'>): string {
   const who = ctx.names.actor(f.actor);
-  const text = translateNote(f.text, ctx.lang);
+  const text = groupedDurations(translateNote(f.text, ctx.lang));
   if (ctx.lang === 'en') {
     // notes that name their own subject read as they are
     if (/^the application /.test(text)) return text.replace(/^the application /, `${who} `);

@@ -78,7 +78,7 @@ export function PlaybackBar({ targets }: { readonly targets: JumpTargets }) {
           {!SPEEDS.includes(speed) && <option value="">{speed}</option>}
           {SPEEDS.map((v) => (
             <option key={v} value={v}>
-              {v} {t.stepsPerSecond}
+              {v} {v === 1 ? t.stepPerSecond : t.stepsPerSecond}
             </option>
           ))}
         </select>
