@@ -187,7 +187,12 @@ describe('opening a valid link', () => {
     await expect.poll(() => page.getByTestId('step-counter').innerText()).toMatch(/^step 7 \//);
     expect(await page.getByTestId('trace-hash').getAttribute('data-trace-hash')).toBe(runScenario(zombie.scenario).traceHash);
     await page.getByTestId('open-share').click();
-    expect(await page.getByTestId('share-preset-link').inputValue()).toBe(`${inject('baseUrl')}#preset=zombie-fencing&step=7`);
+    expect(await page.getByTestId('share-preset-link').inputValue()).toBe(`${inject('baseUrl')}#preset=zombie-fencing&step=7&lang=en`);
+    // in Korean the short link asks for Korean, as the full link carries the page's language
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: '한국어' }).click();
+    await page.getByTestId('open-share').click();
+    expect(await page.getByTestId('share-preset-link').inputValue()).toBe(`${inject('baseUrl')}#preset=zombie-fencing&step=7&lang=ko`);
     await page.keyboard.press('Escape');
     expect(errors).toEqual([]);
     await page.close();

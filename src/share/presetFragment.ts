@@ -84,8 +84,8 @@ export function presetAddressFromQuery(pathname: string, search: string, hash: s
 }
 
 /** The fragment that opens preset `id` (at `step`, when given). */
-export function presetFragmentOf(id: string, step: number | null = null): string {
-  return `${PRESET_FRAGMENT}${encodeURIComponent(id)}${step === null ? '' : `&step=${step}`}`;
+export function presetFragmentOf(id: string, step: number | null = null, language: 'en' | 'ko' | null = null): string {
+  return `${PRESET_FRAGMENT}${encodeURIComponent(id)}${step === null ? '' : `&step=${step}`}${language === null ? '' : `&${LANGUAGE_PARAM}=${language}`}`;
 }
 
 /** The shipped scenario a fragment names, or the error to show (in English and Korean). */

@@ -16,7 +16,7 @@ const en = {
   linkLabel: 'Link to this run',
   presetLinkLabel: 'Short link to this shipped scenario',
   presetLinkHint:
-    'Opens the scenario by its name (#preset=…) at this step. It follows the scenario as EOS Lab changes it; the link above replays exactly this run.',
+    'Opens the scenario by its name (#preset=…) at this step, in this language. It follows the scenario as EOS Lab changes it; the link above replays exactly this run.',
   copy: 'Copy link',
   copied: 'Copied to the clipboard.',
   copyFailed: 'This page may not use the clipboard here: select the link above and copy it.',
@@ -94,7 +94,7 @@ const ko: ShareText = {
   linkLabel: '이 실행의 링크',
   presetLinkLabel: '이 기본 제공 시나리오의 짧은 링크',
   presetLinkHint:
-    '시나리오를 이름(#preset=…)으로 열고 이 단계로 이동합니다. EOS Lab이 시나리오를 바꾸면 그 변경을 따라갑니다. 위의 링크는 바로 이 실행을 그대로 재현합니다.',
+    '시나리오를 이름(#preset=…)으로 열고 이 단계로 이동하며, 이 언어로 보여 줍니다. EOS Lab이 시나리오를 바꾸면 그 변경을 따라갑니다. 위의 링크는 바로 이 실행을 그대로 재현합니다.',
   copy: '링크 복사',
   copied: '클립보드에 복사했습니다.',
   copyFailed: '여기서는 클립보드를 쓸 수 없습니다. 위의 링크를 선택해 복사하세요.',

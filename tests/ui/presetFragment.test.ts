@@ -43,6 +43,12 @@ describe('#preset=<id>', () => {
     expect(parsePresetFragment('#s=1.abc')).toBeNull();
     expect(parsePresetFragment('#gallery')).toBeNull();
     expect(presetFragmentOf('zombie-fencing', 3)).toBe('#preset=zombie-fencing&step=3');
+    expect(presetFragmentOf('zombie-fencing', 3, 'ko')).toBe('#preset=zombie-fencing&step=3&lang=ko');
+    expect(parsePresetFragment(presetFragmentOf('zombie-fencing', 3, 'ko'))).toEqual({
+      id: 'zombie-fencing',
+      step: 3,
+      lang: { language: 'ko' },
+    });
     expect(parsePresetFragment(presetFragmentOf('a b', 7))).toEqual({ id: 'a b', step: 7 });
   });
 

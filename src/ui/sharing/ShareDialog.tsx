@@ -18,7 +18,8 @@ export function ShareDialog({ onClose }: { onClose: () => void }) {
   const url = link ? urlOf(link, window.location.href) : '';
   // an unchanged shipped scenario also has a short, readable address (presetFragment.ts)
   const presetId = useMemo(() => presetIdOf(scenario), [scenario]);
-  const presetUrl = presetId ? urlOf(presetFragmentOf(presetId, step), window.location.href) : '';
+  // in the page's language, as the full link is (a reader who follows it reads what the writer read)
+  const presetUrl = presetId ? urlOf(presetFragmentOf(presetId, step, language), window.location.href) : '';
   const [status, setStatus] = useState<'idle' | 'copied' | 'failed'>('idle');
   const field = useRef<HTMLTextAreaElement>(null);
 
