@@ -206,9 +206,9 @@ export function shapeArbWith(o: ShapeOptions = {}) {
     faults: fc.array(faultArb, { minLength: o.faults?.min ?? 0, maxLength: o.faults?.max ?? 4 }),
     checkpointEvery: fc.constantFrom(16, 32, 64, 256),
     maxTimeMs: fc.constant(o.maxTimeMs ?? 120000),
-    // drawn last, so every earlier field of a seeded sample is what it was before this one existed:
-    // in about one run in four the brokers forget idle producers and lingering verifications
-    // within the run (producer.id.expiration.ms, a day by default)
+    // drawn last, so every earlier field of a seeded sample is what it was before these existed: in
+    // about one run in four the brokers forget idle producers and lingering verifications within the
+    // run (producer.id.expiration.ms, a day by default) …
     producerExpiration: fc.oneof(
       { weight: 3, arbitrary: fc.constant(undefined) },
       {
@@ -218,6 +218,12 @@ export function shapeArbWith(o: ShapeOptions = {}) {
           checkIntervalMs: fc.integer({ min: 500, max: 10000 }),
         }),
       },
+    ),
+    // … and in about one in six every producer has a buffer.memory of one to four batches, so a send()
+    // may block for room and fail with BufferExhaustedException
+    bufferMemory: fc.oneof(
+      { weight: 5, arbitrary: fc.constant(undefined) },
+      { weight: 1, arbitrary: fc.integer({ min: 16384, max: 65536 }) },
     ),
   });
 }
@@ -313,7 +319,9 @@ export function scenarioFromShape(shape: Shape): Scenario {
   const sinks: NonNullable<Scenario['sinks']> = [];
   shape.producers.forEach((p, i) => {
     const id = `p${i}`;
-    clients.push({ id, type: 'producer', config: producerConfig(p, id), script: script(p, id, inputs) });
+    const config = producerConfig(p, id);
+    if (shape.bufferMemory !== undefined) config['buffer.memory'] = shape.bufferMemory;
+    clients.push({ id, type: 'producer', config, script: script(p, id, inputs) });
   });
   shape.consumers.forEach((c, i) => {
     const id = `c${i}`;
