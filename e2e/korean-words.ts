@@ -14,6 +14,7 @@ import { PRODUCER_CONFIG } from '../src/sim/config/producerConfig';
 import { STREAMS_CONFIG } from '../src/sim/config/streamsConfig';
 import { TOPIC_CONFIG } from '../src/sim/config/topicConfig';
 import { ALL_RPCS } from '../src/sim/kernel/envelope';
+import { METRIC_GROUPS, METRIC_MEANINGS } from '../src/sim/metrics/clientMetrics';
 import { KAFKA_ERRORS } from '../src/sim/protocol/errors';
 import { PROCESSING_MODES, type Scenario } from '../src/sim/scenario/schema';
 
@@ -246,7 +247,9 @@ export function allowList(extra: readonly string[]): Set<string> {
     k.name,
     ...(k.values ?? []).map(String),
   ]);
-  const words = [...KAFKA_WORDS, ...EXCEPTIONS, ...ALL_RPCS, ...Object.keys(KAFKA_ERRORS), ...configKeys, ...extra];
+  // Kafka's metric names and groups (the Metrics section shows them as Kafka registers them)
+  const metrics = [...Object.keys(METRIC_MEANINGS), ...METRIC_GROUPS];
+  const words = [...KAFKA_WORDS, ...EXCEPTIONS, ...ALL_RPCS, ...Object.keys(KAFKA_ERRORS), ...configKeys, ...metrics, ...extra];
   return new Set(words.flatMap((w) => [w, ...w.split(/[^A-Za-z0-9_.()-]+/)]).filter((w) => w.length > 0));
 }
 

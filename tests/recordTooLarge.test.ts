@@ -47,6 +47,8 @@ describe('RecordTooLargeException at send() (KafkaProducer.ensureValidRecordSize
         offset: null,
         error: 'RecordTooLargeException',
         eventId: null,
+        // refused before the accumulator: never sent (the verdict reads it)
+        beforeAppend: true,
       },
     ]);
     const error = factsOf(out).find((f) => f.kind === 'clientError');

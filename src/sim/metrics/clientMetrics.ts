@@ -27,7 +27,8 @@ import type { SimView, Trace } from '../run';
 import { accumulatorsOf } from '../trace/summary';
 
 /** Kafka's metric groups the view reads from (the `type=` of their JMX beans' names). */
-export type MetricGroup = 'producer-metrics' | 'consumer-fetch-manager-metrics' | 'consumer-coordinator-metrics';
+export const METRIC_GROUPS = ['producer-metrics', 'consumer-fetch-manager-metrics', 'consumer-coordinator-metrics'] as const;
+export type MetricGroup = (typeof METRIC_GROUPS)[number];
 
 export interface ClientMetric {
   readonly group: MetricGroup;
