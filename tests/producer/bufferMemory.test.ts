@@ -22,6 +22,7 @@ import type { ProducerContext } from '../../src/sim/producer/producerContext';
 import { runScenario, stateAt } from '../../src/sim/run';
 import type { Fact } from '../../src/sim/trace/facts';
 import { summarize } from '../../src/sim/trace/summary';
+import { onBrokerZero } from '../fixtures/oneBrokerMetadata';
 import { type Driven, drive, inputOf, replies, sends } from '../machines/harness';
 
 const BATCH = 16384;
@@ -206,14 +207,7 @@ describe('send() blocks while the pool has no room (BufferPool.allocate)', () =>
             brokers: ['broker-0'],
             topics: topics.map((name) => ({
               name,
-              partitions: [0, 1, 2, 3].slice(0, name === 'u' ? 1 : 4).map((p) => ({
-                partition: p,
-                error: 'NONE',
-                leader: 'broker-0',
-                leaderEpoch: 0,
-                replicas: ['broker-0'],
-                isr: ['broker-0'],
-              })),
+              partitions: [0, 1, 2, 3].slice(0, name === 'u' ? 1 : 4).map(onBrokerZero),
             })),
           },
         },

@@ -13,6 +13,7 @@ import { producerMachine } from '../../src/sim/producer/producer.machine';
 import type { ProducerContext } from '../../src/sim/producer/producerContext';
 import { runScenario } from '../../src/sim/run';
 import type { Fact } from '../../src/sim/trace/facts';
+import { onBrokerZero } from '../fixtures/oneBrokerMetadata';
 import { type Driven, drive, inputOf, replies, sends } from '../machines/harness';
 
 const scenario = (config: Record<string, unknown> = {}, script: unknown[] = []) => ({
@@ -43,14 +44,7 @@ const metadataAnswer = (correlationId: number, topics = ['t']) => ({
     brokers: ['broker-0'],
     topics: topics.map((name) => ({
       name,
-      partitions: [0, 1].map((p) => ({
-        partition: p,
-        error: 'NONE',
-        leader: 'broker-0',
-        leaderEpoch: 0,
-        replicas: ['broker-0'],
-        isr: ['broker-0'],
-      })),
+      partitions: [0, 1].map(onBrokerZero),
     })),
   },
 });
