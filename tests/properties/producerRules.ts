@@ -153,14 +153,16 @@ function nextState(s: { epoch: number; lastSeq: number } | undefined, f: Append)
 
 /**
  * The producers brokers' expiration checks dropped (producer.id.expiration.ms), by "tp|producerId",
- * with the steps: such a producer starts over on that partition (ProducerStateManager.removeExpiredProducers).
+ * with the steps: such a producer starts over on that partition (ProducerStateManager.removeExpiredProducers,
+ * and a restart's loadFromSnapshot).
  */
 function expiriesOf(input: RuleInput): Map<string, number[]> {
   const out = new Map<string, number[]>();
   for (const s of input.steps)
     for (const f of s.facts as Fact[])
-      if (f.kind === 'producerStateExpired')
-        for (const p of f.producers) {
+      if (f.kind === 'producerStateExpired' || f.kind === 'producerStateLoaded')
+        // a restarted broker's reload leaves out the producers of its snapshot idle that long, too
+        for (const p of f.kind === 'producerStateExpired' ? f.producers : f.dropped) {
           const k = `${keyOf(f)}|${p.producerId}`;
           out.set(k, [...(out.get(k) ?? []), s.i]);
         }

@@ -14,6 +14,7 @@ import type { Out } from '../actors/out';
 import type { TimerEvent } from '../kernel/effects';
 import { earliestProducerExpiry, removeExpiredProducers } from '../log/producerExpiration';
 import type { BrokerContext } from './broker.machine';
+import { reloadProducerStates } from './producerStateReload';
 
 /** `producer.id.expiration.ms` and `producer.id.expiration.check.interval.ms` (TransactionLogConfig). */
 export interface ProducerExpirationSettings {
@@ -62,9 +63,9 @@ export function armChangedLogs(before: BrokerContext, after: BrokerContext, now:
   return next;
 }
 
-/** A restart opened the logs again: the runs count from now, for every log that holds producers. */
+/** A restart opened the logs again: their producer state reloaded, the runs count from now, for every log that holds producers. */
 export function reopenLogs(ctx: BrokerContext, now: number, out: Out): BrokerContext {
-  let next: BrokerContext = { ...ctx, logsOpenedAtMs: now, expiryChecks: {} };
+  let next: BrokerContext = { ...reloadProducerStates(ctx, now, out), logsOpenedAtMs: now, expiryChecks: {} };
   for (const key of Object.keys(ctx.partitions)) next = armCheck(next, key, now, out);
   return next;
 }

@@ -386,6 +386,16 @@ export class IndexJournal {
           expirationMs: f.expirationMs,
         });
         break;
+      case 'producerStateLoaded':
+        // a restarted broker left them out of its reload as expired: forgotten as by a check
+        if (f.dropped.length > 0)
+          push(this.expiries, keyOf(f), {
+            step,
+            broker: f.broker,
+            producerIds: f.dropped.map((p) => p.producerId),
+            expirationMs: f.expirationMs,
+          });
+        break;
       case 'offsetsCommitted': {
         let g = this.committed.get(f.groupId);
         if (!g) {

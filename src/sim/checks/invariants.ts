@@ -575,8 +575,9 @@ function producerRestartsOrResends(trace: Trace): boolean {
 function expiriesOf(facts: readonly { step: number; fact: Fact }[]): Map<string, number[]> {
   const out = new Map<string, number[]>();
   for (const { step, fact } of facts)
-    if (fact.kind === 'producerStateExpired')
-      for (const p of fact.producers) {
+    if (fact.kind === 'producerStateExpired' || fact.kind === 'producerStateLoaded')
+      // a restart's reload forgets too: producers left out as expired, earlier batches of those loaded from a snapshot
+      for (const p of fact.kind === 'producerStateExpired' ? fact.producers : [...fact.dropped, ...fact.lastBatchOnly]) {
         const k = `${keyOf(fact)}|${p.producerId}`;
         out.set(k, [...(out.get(k) ?? []), step]);
       }

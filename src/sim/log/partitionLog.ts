@@ -98,6 +98,26 @@ export interface PartitionLog {
    * replica the HW passes every marker as it is appended.
    */
   readonly unreplicatedTxns?: readonly UnreplicatedTxn[];
+  /**
+   * Producer state snapshots, oldest first (`log/producerSnapshot.ts`): taken when a segment rolls and
+   * after a restart's reload; a restart loads the latest. Absent until the first is taken.
+   */
+  readonly producerSnapshots?: readonly ProducerSnapshot[];
+}
+
+/** A producer state snapshot (ProducerStateManager.takeSnapshot): the producer map at an offset. */
+export interface ProducerSnapshot {
+  /** The state of every batch below this offset. */
+  readonly offset: number;
+  readonly producers: ReadonlyMap<number, ProducerStateEntry>;
+}
+
+/** ProducerStateManager.takeSnapshot: the log's producer map now, at `offset`, if later than the last snapshot's. */
+export function withProducerSnapshot(log: PartitionLog, offset: number): PartitionLog {
+  const snapshots = log.producerSnapshots ?? [];
+  const last = snapshots[snapshots.length - 1];
+  if (last !== undefined && last.offset >= offset) return log;
+  return { ...log, producerSnapshots: [...snapshots, { offset, producers: log.producers }] };
 }
 
 /** A finished transaction on one partition: its first data offset and its marker's offset. */
@@ -182,23 +202,29 @@ function maxTimestamp(batch: RecordBatch): number {
  * timestamps, not the broker's clock, so a follower rolls where its leader did.
  */
 function withBatch(log: PartitionLog, batch: RecordBatch, bytes: number): PartitionLog {
-  const next = batch.lastOffset + 1;
-  let segments = log.segments;
-  const active = segments[segments.length - 1] as Segment;
+  const active = log.segments[log.segments.length - 1] as Segment;
   const ts = maxTimestamp(batch);
   const roll =
     active.bytes > 0 &&
     (active.bytes + bytes > log.segmentConfig.segmentBytes || ts - active.rollingBasedTimestamp > log.segmentConfig.segmentMs);
-  segments = roll
-    ? [...segments, { baseOffset: batch.baseOffset, rollingBasedTimestamp: ts, bytes }]
-    : [
-        ...segments.slice(0, -1),
-        {
-          baseOffset: active.baseOffset,
-          rollingBasedTimestamp: active.bytes === 0 ? ts : active.rollingBasedTimestamp,
-          bytes: active.bytes + bytes,
-        },
-      ];
+  if (roll) {
+    // UnifiedLog.roll snapshots the producer state at the new segment's base, before this batch's update
+    const rolled = withProducerSnapshot(log, batch.baseOffset);
+    return withAppended(rolled, batch, [...log.segments, { baseOffset: batch.baseOffset, rollingBasedTimestamp: ts, bytes }]);
+  }
+  return withAppended(log, batch, [
+    ...log.segments.slice(0, -1),
+    {
+      baseOffset: active.baseOffset,
+      rollingBasedTimestamp: active.bytes === 0 ? ts : active.rollingBasedTimestamp,
+      bytes: active.bytes + bytes,
+    },
+  ]);
+}
+
+/** The log with the batch after its end and these segments. */
+function withAppended(log: PartitionLog, batch: RecordBatch, segments: readonly Segment[]): PartitionLog {
+  const next = batch.lastOffset + 1;
   if (log.epochs !== undefined) {
     // a replicated log: the batch carries the leader's epoch; the HW waits for the ISR
     const epoch = latestEpoch(log.epochs);

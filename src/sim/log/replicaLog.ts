@@ -13,6 +13,7 @@ import {
   dropReplicatedTxns,
   type PartitionLog,
   type Segment,
+  withProducerSnapshot,
   withUnreplicatedTxns,
 } from './partitionLog';
 import type { RecordBatch } from './recordBatch';
@@ -86,7 +87,9 @@ function truncatedSegments(segments: readonly Segment[], kept: BatchLog, end: nu
 /**
  * UnifiedLog.truncateTo(targetOffset): removes every batch from the one holding `offset` on,
  * truncates the epoch cache (truncateFromEnd), rebuilds the producer state by replaying what is left
- * (rebuildProducerState; the model has no snapshots, so it replays from the log start), drops
+ * (rebuildProducerState; the model replays from the log start, not from the latest snapshot —
+ * a simplification: log/producerSnapshot.ts — but drops the snapshots past the new end and takes one
+ * there), drops
  * aborted-transaction entries past the end, and lowers the HW to the new LEO if it was above. At
  * or past the LEO only the epoch cache is truncated (at the LEO).
  */
@@ -116,8 +119,11 @@ export function truncateTo(log: PartitionLog, offset: number): PartitionLog {
     verificationStates: new Map(),
     abortedTxns: aborted,
     cleanerCheckpoint: Math.min(log.cleanerCheckpoint, end),
+    // truncateAndReload deletes the snapshots past the new end
+    ...(log.producerSnapshots ? { producerSnapshots: log.producerSnapshots.filter((s) => s.offset <= end) } : {}),
   };
   // replay: the aborted-transaction index is kept as truncated, not rebuilt
   for (const b of batches) next = b.isControl ? { ...applyControlBatch(next, b), abortedTxns: aborted } : applyDataBatch(next, b);
-  return next;
+  // rebuildProducerState ends with a snapshot at the new end
+  return withProducerSnapshot(next, end);
 }

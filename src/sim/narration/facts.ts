@@ -708,10 +708,10 @@ function expiryBetween(
     const step = ctx.trace.steps.at(i);
     for (const x of (step?.facts ?? []) as Fact[])
       if (
-        x.kind === 'producerStateExpired' &&
+        (x.kind === 'producerStateExpired' || x.kind === 'producerStateLoaded') &&
         x.topic === f.topic &&
         x.partition === f.partition &&
-        x.producers.some((p) => p.producerId === f.producerId)
+        (x.kind === 'producerStateExpired' ? x.producers : x.dropped).some((p) => p.producerId === f.producerId)
       )
         return { broker: x.broker, at: step?.t ?? 0, expirationMs: x.expirationMs };
   }
@@ -752,6 +752,61 @@ function producerStateExpired(ctx: NarrationContext, f: F<'producerStateExpired'
       ),
     );
   }
+  return parts.join('. ');
+}
+
+/** A restarted broker's reload of a partition's producer state, where it differs from what the broker held. */
+function producerStateLoaded(ctx: NarrationContext, f: F<'producerStateLoaded'>): string {
+  const { lang } = ctx;
+  const ms = groupDigits(f.expirationMs);
+  const ids = (ps: readonly { producerId: number }[]) =>
+    list(
+      lang,
+      ps.map((p) => `producerId ${p.producerId}`),
+    );
+  const from =
+    f.snapshotOffset === null
+      ? say(
+          lang,
+          `no snapshot, so it replayed ${keyOf(f)} from offset ${f.replayedFrom}`,
+          `스냅샷이 없어 ${keyOf(f)}를 오프셋 ${f.replayedFrom}부터 다시 읽었습니다`,
+        )
+      : say(
+          lang,
+          `the snapshot at offset ${f.snapshotOffset}, then the batches after it`,
+          `오프셋 ${f.snapshotOffset}의 스냅샷을 읽고 그 뒤의 배치를 다시 읽었습니다`,
+        );
+  const parts = [
+    say(
+      lang,
+      `${f.broker} restarted and rebuilt the producer state of ${keyOf(f)} from its log (${from})`,
+      `${josa(f.broker, '은/는')} 재시작하며 ${keyOf(f)}의 프로듀서 상태를 로그에서 다시 만들었습니다(${from})`,
+    ),
+  ];
+  if (f.dropped.length > 0)
+    parts.push(
+      say(
+        lang,
+        `It left out ${ids(f.dropped)}: idle for at least producer.id.expiration.ms (${ms} ms), ${f.dropped.length === 1 ? 'it was' : 'they were'} still held before the restart, since no expiration check had run yet. A retry of a batch already in this log would now be appended again`,
+        `${josa(ids(f.dropped), '은/는')} producer.id.expiration.ms(${ms} ms) 이상 쉬었으므로 빼고 읽었습니다. 재시작 전에는 만료 검사가 아직 돌지 않아 남아 있던 상태입니다. 이 로그에 이미 있는 배치를 재시도하면 이제 다시 기록됩니다`,
+      ),
+    );
+  if (f.restored.length > 0)
+    parts.push(
+      say(
+        lang,
+        `${ids(f.restored)}, dropped by an expiration check before, ${f.restored.length === 1 ? 'is' : 'are'} back: the replay applies every batch after the snapshot without the expiration filter. The next check drops ${f.restored.length === 1 ? 'it' : 'them'} again`,
+        `전에 만료 검사로 지워졌던 ${josa(ids(f.restored), '이/가')} 돌아왔습니다. 스냅샷 뒤의 배치는 만료 여부를 보지 않고 모두 다시 적용되기 때문입니다. 다음 검사에서 다시 지워집니다`,
+      ),
+    );
+  if (f.lastBatchOnly.length > 0)
+    parts.push(
+      say(
+        lang,
+        `${ids(f.lastBatchOnly)} kept only ${f.lastBatchOnly.length === 1 ? 'its' : 'their'} last batch: a snapshot holds one batch per producer, not five, so a retry of an earlier batch is refused OUT_OF_ORDER_SEQUENCE_NUMBER instead of answered as a duplicate`,
+        `${josa(ids(f.lastBatchOnly), '은/는')} 마지막 배치만 남았습니다. 스냅샷은 프로듀서마다 배치 다섯 개가 아니라 하나만 담기 때문에, 그보다 앞선 배치의 재시도는 중복으로 인정되지 않고 OUT_OF_ORDER_SEQUENCE_NUMBER로 거절됩니다`,
+      ),
+    );
   return parts.join('. ');
 }
 
@@ -919,6 +974,8 @@ function oneFact(ctx: NarrationContext, f: Fact): string {
       return truncated(ctx, f);
     case 'producerStateExpired':
       return producerStateExpired(ctx, f);
+    case 'producerStateLoaded':
+      return producerStateLoaded(ctx, f);
     case 'leaderChange':
       return leaderChange(ctx, f);
   }

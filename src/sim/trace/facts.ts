@@ -143,6 +143,26 @@ export type Fact =
       expirationMs: number;
     }
   /**
+   * A restarted broker rebuilt a partition's producer state from its latest snapshot (`snapshotOffset`,
+   * null: none) and the batches from `replayedFrom` (LogLoader.load → rebuildProducerState), and it
+   * differs from the state the broker had: `dropped` — held before, left out as idle for
+   * `expirationMs` (loadFromSnapshot filters isProducerExpired); `restored` — dropped by an expiration
+   * check, back from a batch still in the log; `lastBatchOnly` — loaded from the snapshot, which keeps
+   * one batch per producer, so only a retry of that batch is recognised. Emitted only when one is non-empty.
+   */
+  | {
+      kind: 'producerStateLoaded';
+      broker: string;
+      topic: string;
+      partition: number;
+      snapshotOffset: number | null;
+      replayedFrom: number;
+      dropped: readonly { producerId: number; producerEpoch: number; lastTimestamp: number }[];
+      restored: readonly { producerId: number; producerEpoch: number; lastTimestamp: number }[];
+      lastBatchOnly: readonly { producerId: number; producerEpoch: number; lastTimestamp: number }[];
+      expirationMs: number;
+    }
+  /**
    * A replica cut records from its log to follow a new leader (UnifiedLog.truncateTo on a
    * DivergingEpoch): offsets [fromOffset, toOffset) are gone from `broker`'s copy.
    */

@@ -1,0 +1,39 @@
+/**
+ * A restarted broker opens its logs again and rebuilds each one's producer state from its latest
+ * snapshot and the batches after it (LogLoader.load → UnifiedLog.rebuildProducerState;
+ * `log/producerSnapshot.ts`). Most reloads give back the state the broker had; a
+ * `producerStateLoaded` fact tells the ones that do not: producers left out as expired, producers an
+ * expiration check had dropped that the log brought back, and producers that kept only their last
+ * batch (a snapshot holds one per producer).
+ */
+import type { Out } from '../actors/out';
+import type { PartitionLog } from '../log/partitionLog';
+import { reloadProducerState } from '../log/producerSnapshot';
+import type { ProducerStateEntry } from '../log/producerStateEntry';
+import type { BrokerContext } from './broker.machine';
+
+const described = (e: ProducerStateEntry) => ({ producerId: e.producerId, producerEpoch: e.producerEpoch, lastTimestamp: e.lastTimestamp });
+
+/** Every log of the broker with its producer state reloaded at `now`. */
+export function reloadProducerStates(ctx: BrokerContext, now: number, out: Out): BrokerContext {
+  const expirationMs = ctx.producerExpiration.expirationMs;
+  const partitions: Record<string, PartitionLog> = {};
+  for (const [key, log] of Object.entries(ctx.partitions)) {
+    const r = reloadProducerState(log, now, expirationMs);
+    partitions[key] = r.log;
+    if (r.dropped.length + r.restored.length + r.fewerBatches.length === 0) continue;
+    out.fact({
+      kind: 'producerStateLoaded',
+      broker: ctx.id,
+      topic: log.topic,
+      partition: log.partition,
+      snapshotOffset: r.snapshotOffset,
+      replayedFrom: r.replayedFrom,
+      dropped: r.dropped.map(described),
+      restored: r.restored.map(described),
+      lastBatchOnly: r.fewerBatches.map(described),
+      expirationMs,
+    });
+  }
+  return { ...ctx, partitions };
+}

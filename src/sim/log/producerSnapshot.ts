@@ -1,0 +1,97 @@
+/**
+ * Producer state snapshots, and the reload of a log's producer state when its broker restarts
+ * (Kafka's ProducerStateManager.takeSnapshot, truncateAndReload, loadFromSnapshot, readSnapshot,
+ * removeStraySnapshots; UnifiedLog.roll and rebuildProducerState; LogLoader.load).
+ *
+ * - A snapshot is the producer map at an offset. The log takes one when it rolls a segment, at the
+ *   new segment's base offset, before the batch that rolled it updates the state (UnifiedLog.roll:
+ *   `updateMapEndOffset(newSegment.baseOffset)`, `takeSnapshot`), and one at the log end after each
+ *   reload (rebuildProducerState). Only an offset above the last snapshot's is taken.
+ * - A file holds one batch per producer: its last (`writeSnapshot` writes lastSeq, lastOffset and
+ *   offsetDelta), so a producer loaded from it can match a retry of that batch only.
+ * - A restart (LogLoader.load) keeps the snapshots at segment base offsets and the largest other one
+ *   if it is not below the active segment's (removeStraySnapshots), drops those past the log end or
+ *   at or below its start (truncateAndReload), loads the latest with every producer idle for
+ *   `producer.id.expiration.ms` left out (loadFromSnapshot filters isProducerExpired), then replays
+ *   the batches from that offset (from the log start when there is none) with no check and no
+ *   filter: a producer an expiration check dropped comes back if a batch of it is in that part.
+ *   Verification entries lived only in memory (the crash dropped them).
+ */
+import {
+  applyControlBatch,
+  applyDataBatch,
+  dropReplicatedTxns,
+  type PartitionLog,
+  type ProducerSnapshot,
+  withProducerSnapshot,
+  withUnreplicatedTxns,
+} from './partitionLog';
+import { isProducerExpired, type ProducerStateEntry } from './producerStateEntry';
+
+/** ProducerStateManager.removeStraySnapshots: a snapshot not at a segment's base offset stays only if it is the largest and not below the last base. */
+export function keptSnapshots(log: PartitionLog): readonly ProducerSnapshot[] {
+  const snapshots = log.producerSnapshots ?? [];
+  const bases = new Set(log.segments.map((s) => s.baseOffset));
+  const maxBase = Math.max(...bases);
+  let stray: ProducerSnapshot | undefined;
+  const kept: ProducerSnapshot[] = [];
+  for (const s of snapshots) {
+    if (bases.has(s.offset)) kept.push(s);
+    else stray = s; // oldest first: each later stray replaces the one before
+  }
+  if (stray !== undefined && stray.offset >= maxBase) kept.push(stray);
+  return kept.sort((a, b) => a.offset - b.offset);
+}
+
+/** ProducerSnapshot's file form: the entry with its last batch only (readSnapshot builds one BatchMetadata). */
+function asRead(entry: ProducerStateEntry): ProducerStateEntry {
+  return entry.batches.length <= 1 ? entry : { ...entry, batches: entry.batches.slice(-1) };
+}
+
+export interface ProducerStateReload {
+  readonly log: PartitionLog;
+  /** The snapshot loaded, or null (the state replayed from the log start). */
+  readonly snapshotOffset: number | null;
+  /** Where the replay started. */
+  readonly replayedFrom: number;
+  /** Producers the broker held before the restart and no longer holds (left out as expired). */
+  readonly dropped: readonly ProducerStateEntry[];
+  /** Producers the broker no longer held (an expiration check dropped them) that the replay brought back. */
+  readonly restored: readonly ProducerStateEntry[];
+  /** Producers it holds with fewer of their batches than before (a snapshot keeps one per producer). */
+  readonly fewerBatches: readonly ProducerStateEntry[];
+}
+
+/** The producer state of a log its broker opens again at `now` (LogLoader.load → rebuildProducerState). */
+export function reloadProducerState(log: PartitionLog, now: number, expirationMs: number): ProducerStateReload {
+  const kept = keptSnapshots(log).filter((s) => s.offset <= log.logEndOffset && s.offset > log.logStartOffset);
+  const snapshot = kept[kept.length - 1];
+  const loaded = new Map<number, ProducerStateEntry>();
+  if (snapshot !== undefined)
+    for (const [id, e] of snapshot.producers) if (!isProducerExpired(e, now, expirationMs)) loaded.set(id, asRead(e));
+  const replayedFrom = snapshot?.offset ?? log.logStartOffset;
+  // truncateAndReload clears the unreplicated transactions; the replay's markers above the HW add theirs again
+  let next: PartitionLog = {
+    ...withUnreplicatedTxns(log, []),
+    producers: loaded,
+    verificationStates: new Map(),
+    producerSnapshots: kept,
+  };
+  const aborted = log.abortedTxns; // the transaction index is on disk: the replay does not write it
+  for (let i = log.batches.indexAtOrAfter(replayedFrom); i < log.batches.length; i++) {
+    const b = log.batches.at(i);
+    if (b === undefined) continue;
+    next = b.isControl ? { ...applyControlBatch(next, b), abortedTxns: aborted } : applyDataBatch(next, b);
+  }
+  next = withProducerSnapshot(dropReplicatedTxns(next), log.logEndOffset);
+  const dropped: ProducerStateEntry[] = [];
+  const fewerBatches: ProducerStateEntry[] = [];
+  for (const [id, before] of log.producers) {
+    const after = next.producers.get(id);
+    if (after === undefined) dropped.push(before);
+    else if (after.producerEpoch === before.producerEpoch && after.batches.length < before.batches.length) fewerBatches.push(after);
+  }
+  const restored: ProducerStateEntry[] = [];
+  for (const [id, after] of next.producers) if (!log.producers.has(id)) restored.push(after);
+  return { log: next, snapshotOffset: snapshot?.offset ?? null, replayedFrom, dropped, restored, fewerBatches };
+}

@@ -1,0 +1,161 @@
+/**
+ * Producer state snapshots and a restart's reload (ProducerStateManager.takeSnapshot,
+ * truncateAndReload, loadFromSnapshot, readSnapshot, removeStraySnapshots; UnifiedLog.roll,
+ * rebuildProducerState): the rules one by one, on the log alone.
+ */
+import { describe, expect, it } from 'vitest';
+import { appendMarker, appendProducerBatch, createPartitionLog, type PartitionLog } from '../../src/sim/log/partitionLog';
+import { removeExpiredProducers } from '../../src/sim/log/producerExpiration';
+import { keptSnapshots, reloadProducerState } from '../../src/sim/log/producerSnapshot';
+import { truncateTo } from '../../src/sim/log/replicaLog';
+
+const DAY = 86400000;
+
+const batch = (producerId: number, baseSequence: number, timestamp: number, isTransactional = false) => ({
+  producerId,
+  producerEpoch: 0,
+  baseSequence,
+  isTransactional,
+  records: [{ key: 'k', value: 'v', headers: {}, timestamp }],
+});
+
+/** A log whose segments roll at every batch after the first (segment.bytes below one record). */
+const rollingLog = () => createPartitionLog('orders', 0, 0, { segmentBytes: 1, segmentMs: DAY });
+
+function append(log: PartitionLog, producerId: number, seq: number, t: number, isTransactional = false): PartitionLog {
+  const r = appendProducerBatch(log, batch(producerId, seq, t, isTransactional), t);
+  expect(r.outcome.kind).toBe('appended');
+  return r.log;
+}
+
+describe('producer state snapshots', () => {
+  it('a segment roll snapshots the state before the batch that rolled it, at its base offset', () => {
+    let log = append(rollingLog(), 1000, 0, 1); // offset 0, first segment: no roll
+    expect(log.producerSnapshots).toBeUndefined();
+    log = append(log, 1000, 1, 2); // offset 1 rolls a segment
+    expect(log.segments.map((s) => s.baseOffset)).toEqual([0, 1]);
+    expect(log.producerSnapshots?.map((s) => s.offset)).toEqual([1]);
+    // the snapshot holds producer 1000 as of offset 0 only
+    expect(log.producerSnapshots?.[0]?.producers.get(1000)?.batches.map((b) => b.lastSeq)).toEqual([0]);
+  });
+
+  it('a log that never rolls takes no snapshot', () => {
+    let log = createPartitionLog('orders', 0);
+    for (let i = 0; i < 4; i++) log = append(log, 1000, i, i + 1);
+    expect(log.producerSnapshots).toBeUndefined();
+  });
+
+  it('a restart keeps the snapshots at segment bases and the largest other one only if not below the last base', () => {
+    let log = append(rollingLog(), 1000, 0, 1);
+    log = append(log, 1000, 1, 2); // snapshot at 1 (a base)
+    // a reload's snapshot at the log end (2) is not a base: kept while it is the largest and above the last base
+    const reloaded = reloadProducerState(log, 3, DAY).log;
+    expect(reloaded.producerSnapshots?.map((s) => s.offset)).toEqual([1, 2]);
+    expect(keptSnapshots(reloaded).map((s) => s.offset)).toEqual([1, 2]);
+    // after the next roll (base 2 — the same offset as the stray: the stray is now a base) and another (base 3)
+    let grown = append(reloaded, 1000, 2, 4);
+    grown = append(grown, 1000, 3, 5);
+    expect(grown.segments.map((s) => s.baseOffset)).toEqual([0, 1, 2, 3]);
+    expect(keptSnapshots(grown).map((s) => s.offset)).toEqual([1, 2, 3]);
+    // a stray below the last base goes
+    const stray = { ...grown, producerSnapshots: [...(grown.producerSnapshots ?? []), { offset: 0.5, producers: new Map() }] };
+    expect(
+      keptSnapshots({ ...stray, producerSnapshots: [...(stray.producerSnapshots ?? [])].sort((a, b) => a.offset - b.offset) }).map(
+        (s) => s.offset,
+      ),
+    ).toEqual([1, 2, 3]);
+  });
+});
+
+describe("a restart's reload of the producer state", () => {
+  it('with no snapshot, replays the whole log: the same state as before, nothing to tell', () => {
+    let log = createPartitionLog('orders', 0);
+    for (let i = 0; i < 7; i++) log = append(log, 1000, i, i + 1);
+    const r = reloadProducerState(log, 100, DAY);
+    expect(r.snapshotOffset).toBeNull();
+    expect(r.replayedFrom).toBe(0);
+    expect(r.log.producers).toEqual(log.producers);
+    expect(r.dropped).toEqual([]);
+    expect(r.restored).toEqual([]);
+    expect(r.fewerBatches).toEqual([]);
+    // and it ends with a snapshot at the log end
+    expect(r.log.producerSnapshots?.map((s) => s.offset)).toEqual([7]);
+  });
+
+  it('brings back a producer an expiration check dropped, when its batches are after the latest snapshot', () => {
+    const log = append(createPartitionLog('orders', 0), 1000, 0, 2);
+    const checked = removeExpiredProducers(log, 15000, 10000);
+    expect(checked.expired.map((e) => e.producerId)).toEqual([1000]);
+    expect(checked.log.producers.has(1000)).toBe(false);
+    const r = reloadProducerState(checked.log, 16000, 10000);
+    expect(r.log.producers.get(1000)?.batches.map((b) => b.lastSeq)).toEqual([0]);
+    expect(r.restored.map((e) => e.producerId)).toEqual([1000]);
+  });
+
+  it('leaves out a producer of the snapshot idle for producer.id.expiration.ms, though no check had run', () => {
+    let log = append(rollingLog(), 1000, 0, 2); // offset 0
+    log = append(log, 2000, 0, 9000); // offset 1 rolls: snapshot at 1 holds 1000 (last batch at 2 ms)
+    expect(log.producers.has(1000)).toBe(true);
+    const r = reloadProducerState(log, 12000, 10000);
+    expect(r.snapshotOffset).toBe(1);
+    expect(r.replayedFrom).toBe(1);
+    expect([...r.log.producers.keys()]).toEqual([2000]);
+    expect(r.dropped.map((e) => e.producerId)).toEqual([1000]);
+    // a retry of 1000's batch now meets no state and is appended again
+    const retry = appendProducerBatch(r.log, batch(1000, 0, 2), 12001);
+    expect(retry.outcome).toMatchObject({ kind: 'appended', baseOffset: 2 });
+    // before the restart the same retry was a duplicate
+    expect(appendProducerBatch(log, batch(1000, 0, 2), 12001).outcome).toMatchObject({ kind: 'duplicate', baseOffset: 0 });
+  });
+
+  it('a producer loaded from a snapshot keeps only its last batch: an earlier retry is out of order, not a duplicate', () => {
+    let log = append(rollingLog(), 1000, 0, 1);
+    log = append(log, 1000, 1, 2);
+    log = append(log, 1000, 2, 3); // rolls at 2: the snapshot holds the state before offset 2 (sequences 0 and 1)
+    log = append(log, 2000, 0, 4); // rolls at 3: the snapshot holds 1000's batches 0–2
+    const r = reloadProducerState(log, 5, DAY);
+    expect(r.snapshotOffset).toBe(3);
+    expect(r.log.producers.get(1000)?.batches.map((b) => b.lastSeq)).toEqual([2]);
+    expect(r.fewerBatches.map((e) => e.producerId)).toEqual([1000]);
+    expect(appendProducerBatch(r.log, batch(1000, 2, 3), 6).outcome).toMatchObject({ kind: 'duplicate', baseOffset: 2 });
+    expect(appendProducerBatch(r.log, batch(1000, 1, 2), 6).outcome).toMatchObject({
+      kind: 'rejected',
+      error: 'OUT_OF_ORDER_SEQUENCE_NUMBER',
+    });
+    // the broker before the restart still knew sequence 1
+    expect(appendProducerBatch(log, batch(1000, 1, 2), 6).outcome).toMatchObject({ kind: 'duplicate', baseOffset: 1 });
+  });
+
+  it('keeps an open transaction of the snapshot (never expired) and replays the markers after it', () => {
+    let log = append(rollingLog(), 7, 0, 1, true); // offset 0, a transaction opens
+    log = append(log, 8, 0, 2); // rolls at 1: 7's transaction open in the snapshot
+    const r = reloadProducerState(log, 3 * DAY, 10000);
+    expect(r.log.producers.get(7)?.currentTxnFirstOffset).toBe(0);
+    // 8, as idle, is kept too: its batch is after the snapshot, and the replay filters nothing
+    expect([...r.log.producers.keys()]).toEqual([7, 8]);
+    expect(r.dropped).toEqual([]);
+    const committed = appendMarker(log, { producerId: 7, producerEpoch: 0, controlType: 'COMMIT', coordinatorEpoch: 0 }, 5).log;
+    const after = reloadProducerState(committed, 6, DAY);
+    expect(after.log.producers.get(7)?.currentTxnFirstOffset).toBeNull();
+  });
+
+  it('drops the verification entries, which lived only in memory', () => {
+    const log = append(createPartitionLog('orders', 0), 1000, 0, 1);
+    const withEntry: PartitionLog = {
+      ...log,
+      verificationStates: new Map([[9, { guard: 1, lowestSequence: 0, epoch: 0, timestamp: 1 }]]),
+    };
+    expect(reloadProducerState(withEntry, 2, DAY).log.verificationStates.size).toBe(0);
+  });
+
+  it('a truncation deletes the snapshots past its new end and takes one there', () => {
+    let log = append(rollingLog(), 1000, 0, 1);
+    log = append(log, 1000, 1, 2); // snapshot at 1
+    log = append(log, 1000, 2, 3); // snapshot at 2
+    log = append(log, 1000, 3, 4); // snapshot at 3
+    const cut = truncateTo({ ...log, epochs: [] }, 2);
+    expect(cut.producerSnapshots?.map((s) => s.offset)).toEqual([1, 2]);
+    // the state of offset 2's snapshot is what the replay of offsets 0–1 gives
+    expect(cut.producers.get(1000)?.batches.map((b) => b.lastSeq)).toEqual([0, 1]);
+  });
+});
