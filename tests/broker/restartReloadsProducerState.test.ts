@@ -56,6 +56,7 @@ describe("a broker restart reloads its logs' producer state", () => {
       {
         t: 12500,
         kind: 'producerStateLoaded',
+        cause: 'restart',
         broker: 'broker-0',
         topic: 'orders',
         partition: 0,

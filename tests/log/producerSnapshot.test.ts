@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { appendMarker, appendProducerBatch, createPartitionLog, type PartitionLog } from '../../src/sim/log/partitionLog';
 import { removeExpiredProducers } from '../../src/sim/log/producerExpiration';
 import { keptSnapshots, reloadProducerState } from '../../src/sim/log/producerSnapshot';
-import { truncateTo } from '../../src/sim/log/replicaLog';
+import { truncateReloading } from '../../src/sim/log/replicaLog';
 
 const DAY = 86400000;
 
@@ -148,14 +148,34 @@ describe("a restart's reload of the producer state", () => {
     expect(reloadProducerState(withEntry, 2, DAY).log.verificationStates.size).toBe(0);
   });
 
-  it('a truncation deletes the snapshots past its new end and takes one there', () => {
+  it('a truncation deletes the snapshots past its new end, reloads from the latest left, and takes one at its end', () => {
     let log = append(rollingLog(), 1000, 0, 1);
     log = append(log, 1000, 1, 2); // snapshot at 1
-    log = append(log, 1000, 2, 3); // snapshot at 2
+    log = append(log, 1000, 2, 3); // snapshot at 2 (1000 with sequences 0 and 1)
     log = append(log, 1000, 3, 4); // snapshot at 3
-    const cut = truncateTo({ ...log, epochs: [] }, 2);
+    const { log: cut, reload } = truncateReloading({ ...log, epochs: [] }, 2, 5, DAY);
     expect(cut.producerSnapshots?.map((s) => s.offset)).toEqual([1, 2]);
-    // the state of offset 2's snapshot is what the replay of offsets 0–1 gives
-    expect(cut.producers.get(1000)?.batches.map((b) => b.lastSeq)).toEqual([0, 1]);
+    // truncateAndReload loads the snapshot at 2, which keeps 1000's last batch only
+    expect(reload).toMatchObject({ snapshotOffset: 2, replayedFrom: 2, dropped: [] });
+    expect(cut.producers.get(1000)?.batches.map((b) => b.lastSeq)).toEqual([1]);
+    expect(reload?.fewerBatches.map((e) => e.producerId)).toEqual([1000]);
+    // the old rule, a replay of the whole log left, would have kept both batches
+    expect(
+      truncateReloading({ ...log, epochs: [], producerSnapshots: [] }, 2, 5, DAY)
+        .log.producers.get(1000)
+        ?.batches.map((b) => b.lastSeq),
+    ).toEqual([0, 1]);
+  });
+
+  it("a truncation's reload leaves out a producer of the snapshot idle for producer.id.expiration.ms", () => {
+    let log = append(rollingLog(), 1000, 0, 2); // offset 0
+    log = append(log, 2000, 0, 9000); // rolls at 1: the snapshot holds 1000
+    log = append(log, 2000, 1, 9500); // rolls at 2
+    const { log: cut, reload } = truncateReloading({ ...log, epochs: [] }, 2, 12000, 10000);
+    expect(reload).toMatchObject({ snapshotOffset: 2 });
+    expect(reload?.dropped.map((e) => e.producerId)).toEqual([1000]);
+    expect([...cut.producers.keys()]).toEqual([2000]);
+    // nothing cut: no reload
+    expect(truncateReloading(log, 3, 12000, 10000).reload).toBeNull();
   });
 });

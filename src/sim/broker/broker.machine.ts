@@ -346,7 +346,7 @@ export const brokerMachine = setup({
         FetchResponse: {
           actions: handleArming(
             replicated((ctx, ev: RpcEvent<ReplicaFetchResponse & { correlationId: number }>, out) =>
-              onReplicaFetchAnswer(ctx, ev.payload, out),
+              onReplicaFetchAnswer(ctx, ev.payload, out, ev.now),
             ),
           ),
         },

@@ -12,7 +12,12 @@ import { reloadProducerState } from '../log/producerSnapshot';
 import type { ProducerStateEntry } from '../log/producerStateEntry';
 import type { BrokerContext } from './broker.machine';
 
-const described = (e: ProducerStateEntry) => ({ producerId: e.producerId, producerEpoch: e.producerEpoch, lastTimestamp: e.lastTimestamp });
+/** A producer as a `producerStateLoaded` fact names it. */
+export const describedProducer = (e: ProducerStateEntry) => ({
+  producerId: e.producerId,
+  producerEpoch: e.producerEpoch,
+  lastTimestamp: e.lastTimestamp,
+});
 
 /** Every log of the broker with its producer state reloaded at `now`. */
 export function reloadProducerStates(ctx: BrokerContext, now: number, out: Out): BrokerContext {
@@ -24,14 +29,15 @@ export function reloadProducerStates(ctx: BrokerContext, now: number, out: Out):
     if (r.dropped.length + r.restored.length + r.fewerBatches.length === 0) continue;
     out.fact({
       kind: 'producerStateLoaded',
+      cause: 'restart',
       broker: ctx.id,
       topic: log.topic,
       partition: log.partition,
       snapshotOffset: r.snapshotOffset,
       replayedFrom: r.replayedFrom,
-      dropped: r.dropped.map(described),
-      restored: r.restored.map(described),
-      lastBatchOnly: r.fewerBatches.map(described),
+      dropped: r.dropped.map(describedProducer),
+      restored: r.restored.map(describedProducer),
+      lastBatchOnly: r.fewerBatches.map(describedProducer),
       expirationMs,
     });
   }

@@ -38,6 +38,7 @@ import {
 import type { BrokerContext } from './broker.machine';
 import { answerParkedOf, wakeParked } from './consumerFetch';
 import { type DelayedMarkers, expireMarkers, type MarkerWait, markersTimerKey, settleMarkers } from './delayedMarkers';
+import { describedProducer } from './producerStateReload';
 
 /** The Java producer's request.timeout.ms, which it sends as the Produce's timeoutMs. */
 export const PRODUCE_TIMEOUT_MS = 30000;
@@ -542,14 +543,30 @@ function sendReplicaFetch(ctx: Ctx, key: string, out: Out): Ctx {
 }
 
 /** The leader's answer to this follower's Fetch (ReplicaFetcherThread.processPartitionData / truncateOnFetchResponse). */
-export function onReplicaFetchAnswer(ctx: Ctx, r: ReplicaFetchResponse & { correlationId: number }, out: Out): Ctx {
+export function onReplicaFetchAnswer(ctx: Ctx, r: ReplicaFetchResponse & { correlationId: number }, out: Out, now: number): Ctx {
   const key = topicPartitionKey(r.topic, r.partition);
   const f = ctx.replication.following[key];
   const log = ctx.partitions[key];
   if (!f || !log || f.inFlight !== r.correlationId) return ctx;
   if (r.error === 'FENCED_LEADER_EPOCH') return awaitMetadata(ctx, key);
   if (r.error !== 'NONE') return retryFetchLater(ctx, key, out);
-  const outcome = applyReplicaFetchResponse(log, r);
+  const expirationMs = ctx.producerExpiration.expirationMs;
+  const outcome = applyReplicaFetchResponse(log, r, { now, expirationMs });
+  const reload = outcome.reload;
+  if (reload && reload.dropped.length + reload.fewerBatches.length > 0)
+    out.fact({
+      kind: 'producerStateLoaded',
+      cause: 'truncation',
+      broker: ctx.id,
+      topic: r.topic,
+      partition: r.partition,
+      snapshotOffset: reload.snapshotOffset,
+      replayedFrom: reload.replayedFrom,
+      dropped: reload.dropped.map(describedProducer),
+      restored: [],
+      lastBatchOnly: reload.fewerBatches.map(describedProducer),
+      expirationMs,
+    });
   if (outcome.truncatedFrom !== null)
     out.fact({
       kind: 'truncated',

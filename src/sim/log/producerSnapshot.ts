@@ -54,7 +54,7 @@ export interface ProducerStateReload {
   readonly snapshotOffset: number | null;
   /** Where the replay started. */
   readonly replayedFrom: number;
-  /** Producers the broker held before the restart and no longer holds (left out as expired). */
+  /** Producers the broker held before and no longer holds (left out as expired). */
   readonly dropped: readonly ProducerStateEntry[];
   /** Producers the broker no longer held (an expiration check dropped them) that the replay brought back. */
   readonly restored: readonly ProducerStateEntry[];
@@ -62,36 +62,57 @@ export interface ProducerStateReload {
   readonly fewerBatches: readonly ProducerStateEntry[];
 }
 
-/** The producer state of a log its broker opens again at `now` (LogLoader.load → rebuildProducerState). */
-export function reloadProducerState(log: PartitionLog, now: number, expirationMs: number): ProducerStateReload {
-  const kept = keptSnapshots(log).filter((s) => s.offset <= log.logEndOffset && s.offset > log.logStartOffset);
-  const snapshot = kept[kept.length - 1];
+/**
+ * ProducerStateManager.truncateAndReload + UnifiedLog.rebuildProducerState over a log whose batches
+ * are final and whose producer state is cleared: the latest of `snapshots` (at or below the log end,
+ * above its start) loaded without the producers idle for `expirationMs` and with one batch each, the
+ * batches from its offset (the log start without one) replayed with no check, then a snapshot at the
+ * log end.
+ */
+export function rebuildProducerState(
+  cleared: PartitionLog,
+  snapshots: readonly ProducerSnapshot[],
+  now: number,
+  expirationMs: number,
+): { log: PartitionLog; snapshotOffset: number | null; replayedFrom: number } {
+  const usable = snapshots.filter((s) => s.offset <= cleared.logEndOffset && s.offset > cleared.logStartOffset);
+  const snapshot = usable[usable.length - 1];
   const loaded = new Map<number, ProducerStateEntry>();
   if (snapshot !== undefined)
     for (const [id, e] of snapshot.producers) if (!isProducerExpired(e, now, expirationMs)) loaded.set(id, asRead(e));
-  const replayedFrom = snapshot?.offset ?? log.logStartOffset;
-  // truncateAndReload clears the unreplicated transactions; the replay's markers above the HW add theirs again
-  let next: PartitionLog = {
-    ...withUnreplicatedTxns(log, []),
-    producers: loaded,
-    verificationStates: new Map(),
-    producerSnapshots: kept,
-  };
-  const aborted = log.abortedTxns; // the transaction index is on disk: the replay does not write it
-  for (let i = log.batches.indexAtOrAfter(replayedFrom); i < log.batches.length; i++) {
-    const b = log.batches.at(i);
+  const replayedFrom = snapshot?.offset ?? cleared.logStartOffset;
+  let next: PartitionLog = { ...cleared, producers: loaded, producerSnapshots: usable };
+  const aborted = cleared.abortedTxns; // the transaction index is on disk: the replay does not write it
+  for (let i = cleared.batches.indexAtOrAfter(replayedFrom); i < cleared.batches.length; i++) {
+    const b = cleared.batches.at(i);
     if (b === undefined) continue;
     next = b.isControl ? { ...applyControlBatch(next, b), abortedTxns: aborted } : applyDataBatch(next, b);
   }
-  next = withProducerSnapshot(dropReplicatedTxns(next), log.logEndOffset);
+  return { log: withProducerSnapshot(next, cleared.logEndOffset), snapshotOffset: snapshot?.offset ?? null, replayedFrom };
+}
+
+/** What a reload forgot against a fuller state: producers gone, and producers of the same epoch with fewer batches. */
+export function forgotten(
+  fuller: ReadonlyMap<number, ProducerStateEntry>,
+  reloaded: ReadonlyMap<number, ProducerStateEntry>,
+): { dropped: ProducerStateEntry[]; fewerBatches: ProducerStateEntry[] } {
   const dropped: ProducerStateEntry[] = [];
   const fewerBatches: ProducerStateEntry[] = [];
-  for (const [id, before] of log.producers) {
-    const after = next.producers.get(id);
+  for (const [id, before] of fuller) {
+    const after = reloaded.get(id);
     if (after === undefined) dropped.push(before);
     else if (after.producerEpoch === before.producerEpoch && after.batches.length < before.batches.length) fewerBatches.push(after);
   }
+  return { dropped, fewerBatches };
+}
+
+/** The producer state of a log its broker opens again at `now` (LogLoader.load → rebuildProducerState), against what it held. */
+export function reloadProducerState(log: PartitionLog, now: number, expirationMs: number): ProducerStateReload {
+  // truncateAndReload clears the unreplicated transactions; the replay's markers above the HW add theirs again
+  const cleared: PartitionLog = { ...withUnreplicatedTxns(log, []), producers: new Map(), verificationStates: new Map() };
+  const r = rebuildProducerState(cleared, keptSnapshots(log), now, expirationMs);
+  const next = dropReplicatedTxns(r.log);
   const restored: ProducerStateEntry[] = [];
   for (const [id, after] of next.producers) if (!log.producers.has(id)) restored.push(after);
-  return { log: next, snapshotOffset: snapshot?.offset ?? null, replayedFrom, dropped, restored, fewerBatches };
+  return { ...r, log: next, ...forgotten(log.producers, next.producers), restored };
 }

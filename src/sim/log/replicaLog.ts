@@ -13,9 +13,10 @@ import {
   dropReplicatedTxns,
   type PartitionLog,
   type Segment,
-  withProducerSnapshot,
   withUnreplicatedTxns,
 } from './partitionLog';
+import { forgotten, rebuildProducerState } from './producerSnapshot';
+import type { ProducerStateEntry } from './producerStateEntry';
 import type { RecordBatch } from './recordBatch';
 
 /** Makes a log replicated (an empty leader epoch cache): its HW no longer follows its LEO by itself. */
@@ -84,22 +85,39 @@ function truncatedSegments(segments: readonly Segment[], kept: BatchLog, end: nu
   return bytes === active.bytes ? left : [...left.slice(0, -1), { ...active, bytes }];
 }
 
+/** What a truncation's reload forgot against a replay of the whole log left (a snapshot's expiry filter, its one batch per producer). */
+export interface TruncationReload {
+  readonly snapshotOffset: number | null;
+  readonly replayedFrom: number;
+  readonly dropped: readonly ProducerStateEntry[];
+  readonly fewerBatches: readonly ProducerStateEntry[];
+}
+
 /**
  * UnifiedLog.truncateTo(targetOffset): removes every batch from the one holding `offset` on,
- * truncates the epoch cache (truncateFromEnd), rebuilds the producer state by replaying what is left
- * (rebuildProducerState; the model replays from the log start, not from the latest snapshot —
- * a simplification: log/producerSnapshot.ts — but drops the snapshots past the new end and takes one
- * there), drops
- * aborted-transaction entries past the end, and lowers the HW to the new LEO if it was above. At
- * or past the LEO only the epoch cache is truncated (at the LEO).
+ * truncates the epoch cache (truncateFromEnd), rebuilds the producer state (rebuildProducerState →
+ * truncateAndReload: the snapshots past the new end deleted, the latest left loaded without the
+ * producers idle for `expirationMs` at `now`, the batches after it replayed, a snapshot at the end;
+ * log/producerSnapshot.ts), drops aborted-transaction entries past the end, and lowers the HW to the
+ * new LEO if it was above. At or past the LEO only the epoch cache is truncated (at the LEO).
  */
-export function truncateTo(log: PartitionLog, offset: number): PartitionLog {
+export function truncateTo(log: PartitionLog, offset: number, now = 0, expirationMs = Number.POSITIVE_INFINITY): PartitionLog {
+  return truncateReloading(log, offset, now, expirationMs).log;
+}
+
+/** truncateTo, and what its reload forgot (null: nothing was cut). */
+export function truncateReloading(
+  log: PartitionLog,
+  offset: number,
+  now: number,
+  expirationMs: number,
+): { log: PartitionLog; reload: TruncationReload | null } {
   if (offset >= log.logEndOffset) {
     // nothing to cut, but UnifiedLog.truncateTo truncates the epoch cache at the log end all the
     // same: a broker that led an epoch and appended nothing in it keeps that epoch's entry, and
     // would send it as lastFetchedEpoch to the next leader, which would answer DivergingEpoch forever
     const epochs = truncateEpochsFromEnd(log.epochs ?? [], log.logEndOffset);
-    return epochs.length === (log.epochs ?? []).length ? log : { ...log, epochs };
+    return { log: epochs.length === (log.epochs ?? []).length ? log : { ...log, epochs }, reload: null };
   }
   const keep = log.batches.indexAtOrAfter(offset);
   const batches = log.batches.take(keep);
@@ -108,7 +126,7 @@ export function truncateTo(log: PartitionLog, offset: number): PartitionLog {
   const segments = truncatedSegments(log.segments, batches, end);
   const aborted = log.abortedTxns.take(log.abortedTxns.lowerBound((a) => a.lastOffset >= end));
   // the producer state, unreplicated transactions included, is rebuilt by the replay below
-  let next: PartitionLog = {
+  const cleared: PartitionLog = {
     ...withUnreplicatedTxns(log, []),
     batches,
     logEndOffset: end,
@@ -119,11 +137,12 @@ export function truncateTo(log: PartitionLog, offset: number): PartitionLog {
     verificationStates: new Map(),
     abortedTxns: aborted,
     cleanerCheckpoint: Math.min(log.cleanerCheckpoint, end),
-    // truncateAndReload deletes the snapshots past the new end
-    ...(log.producerSnapshots ? { producerSnapshots: log.producerSnapshots.filter((s) => s.offset <= end) } : {}),
   };
-  // replay: the aborted-transaction index is kept as truncated, not rebuilt
-  for (const b of batches) next = b.isControl ? { ...applyControlBatch(next, b), abortedTxns: aborted } : applyDataBatch(next, b);
-  // rebuildProducerState ends with a snapshot at the new end
-  return withProducerSnapshot(next, end);
+  const r = rebuildProducerState(cleared, log.producerSnapshots ?? [], now, expirationMs);
+  // from the log start the replay is the whole log: nothing forgotten; from a snapshot, compare with it
+  const whole = r.snapshotOffset === null ? r.log : rebuildProducerState(cleared, [], now, expirationMs).log;
+  return {
+    log: r.log,
+    reload: { snapshotOffset: r.snapshotOffset, replayedFrom: r.replayedFrom, ...forgotten(whole.producers, r.log.producers) },
+  };
 }

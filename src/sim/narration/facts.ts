@@ -777,18 +777,24 @@ function producerStateLoaded(ctx: NarrationContext, f: F<'producerStateLoaded'>)
           `오프셋 ${f.snapshotOffset}의 스냅샷을 읽고 그 뒤의 배치를 다시 읽었습니다`,
         );
   const parts = [
-    say(
-      lang,
-      `${f.broker} restarted and rebuilt the producer state of ${keyOf(f)} from its log (${from})`,
-      `${josa(f.broker, '은/는')} 재시작하며 ${keyOf(f)}의 프로듀서 상태를 로그에서 다시 만들었습니다(${from})`,
-    ),
+    f.cause === 'restart'
+      ? say(
+          lang,
+          `${f.broker} restarted and rebuilt the producer state of ${keyOf(f)} from its log (${from})`,
+          `${josa(f.broker, '은/는')} 재시작하며 ${keyOf(f)}의 프로듀서 상태를 로그에서 다시 만들었습니다(${from})`,
+        )
+      : say(
+          lang,
+          `${f.broker} truncated ${keyOf(f)} and rebuilt its producer state (${from}), which holds less than a replay of the whole log would`,
+          `${josa(f.broker, '은/는')} ${keyOf(f)}를 잘라 낸 뒤 프로듀서 상태를 다시 만들었습니다(${from}). 로그 전체를 다시 읽었을 때보다 적게 담습니다`,
+        ),
   ];
   if (f.dropped.length > 0)
     parts.push(
       say(
         lang,
-        `It left out ${ids(f.dropped)}: idle for at least producer.id.expiration.ms (${ms} ms), ${f.dropped.length === 1 ? 'it was' : 'they were'} still held before the restart, since no expiration check had run yet. A retry of a batch already in this log would now be appended again`,
-        `${josa(ids(f.dropped), '은/는')} producer.id.expiration.ms(${ms} ms) 이상 쉬었으므로 빼고 읽었습니다. 재시작 전에는 만료 검사가 아직 돌지 않아 남아 있던 상태입니다. 이 로그에 이미 있는 배치를 재시도하면 이제 다시 기록됩니다`,
+        `It left out ${ids(f.dropped)}: idle for at least producer.id.expiration.ms (${ms} ms)${f.cause === 'restart' ? `, ${f.dropped.length === 1 ? 'it was' : 'they were'} still held before the restart, since no expiration check had run yet` : ''}. A retry of a batch already in this log would now be appended again`,
+        `${josa(ids(f.dropped), '은/는')} producer.id.expiration.ms(${ms} ms) 이상 쉬었으므로 빼고 읽었습니다${f.cause === 'restart' ? '. 재시작 전에는 만료 검사가 아직 돌지 않아 남아 있던 상태입니다' : ''}. 이 로그에 이미 있는 배치를 재시도하면 이제 다시 기록됩니다`,
       ),
     );
   if (f.restored.length > 0)

@@ -7,7 +7,14 @@ import type { ActorId } from '../kernel/envelope';
 import { UNDEFINED_EPOCH, UNDEFINED_EPOCH_OFFSET } from '../log/leaderEpochCache';
 import { batchIndexAtOrAfter, type PartitionLog } from '../log/partitionLog';
 import type { RecordBatch } from '../log/recordBatch';
-import { appendAsFollower, logEndOffsetForEpoch, truncateTo, withHighWatermark } from '../log/replicaLog';
+import {
+  appendAsFollower,
+  logEndOffsetForEpoch,
+  type TruncationReload,
+  truncateReloading,
+  truncateTo,
+  withHighWatermark,
+} from '../log/replicaLog';
 import type { KafkaError } from '../protocol/errors';
 
 /** A follower's Fetch for one partition (FetchRequest with replicaId). */
@@ -111,6 +118,14 @@ export interface FollowerFetchOutcome {
   /** Batches removed by truncation (empty when none). */
   readonly truncated: readonly RecordBatch[];
   readonly truncatedFrom: number | null;
+  /** What the truncation's producer state reload forgot (absent when nothing was cut). */
+  readonly reload?: TruncationReload;
+}
+
+/** When the follower handles the answer, and its broker's producer.id.expiration.ms (a truncation reloads the producer state). */
+export interface ReloadClock {
+  readonly now: number;
+  readonly expirationMs: number;
 }
 
 /**
@@ -118,7 +133,11 @@ export interface FollowerFetchOutcome {
  * otherwise it appends the batches as they are (appendAsFollower) and sets its HW to min(the
  * leader's HW, its own LEO) (ReplicaFetcherThread.processPartitionData).
  */
-export function applyReplicaFetchResponse(log: PartitionLog, r: ReplicaFetchResponse): FollowerFetchOutcome {
+export function applyReplicaFetchResponse(
+  log: PartitionLog,
+  r: ReplicaFetchResponse,
+  clock: ReloadClock = { now: 0, expirationMs: Number.POSITIVE_INFINITY },
+): FollowerFetchOutcome {
   if (r.error !== 'NONE') return { log, truncated: [], truncatedFrom: null };
   if (r.divergingEpoch) {
     const { offset } = truncationOffset(log, r.divergingEpoch);
@@ -126,7 +145,8 @@ export function applyReplicaFetchResponse(log: PartitionLog, r: ReplicaFetchResp
     if (offset >= log.logEndOffset) return { log: truncateTo(log, offset), truncated: [], truncatedFrom: null };
     const removed: RecordBatch[] = [];
     for (const b of log.batches) if (b.lastOffset >= offset) removed.push(b);
-    return { log: truncateTo(log, offset), truncated: removed, truncatedFrom: offset };
+    const cut = truncateReloading(log, offset, clock.now, clock.expirationMs);
+    return { log: cut.log, truncated: removed, truncatedFrom: offset, ...(cut.reload ? { reload: cut.reload } : {}) };
   }
   const appended = appendAsFollower(log, r.batches);
   return { log: withHighWatermark(appended, Math.min(r.highWatermark, appended.logEndOffset)), truncated: [], truncatedFrom: null };

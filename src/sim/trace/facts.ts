@@ -143,15 +143,18 @@ export type Fact =
       expirationMs: number;
     }
   /**
-   * A restarted broker rebuilt a partition's producer state from its latest snapshot (`snapshotOffset`,
-   * null: none) and the batches from `replayedFrom` (LogLoader.load → rebuildProducerState), and it
-   * differs from the state the broker had: `dropped` — held before, left out as idle for
-   * `expirationMs` (loadFromSnapshot filters isProducerExpired); `restored` — dropped by an expiration
-   * check, back from a batch still in the log; `lastBatchOnly` — loaded from the snapshot, which keeps
-   * one batch per producer, so only a retry of that batch is recognised. Emitted only when one is non-empty.
+   * A broker rebuilt a partition's producer state from its latest snapshot (`snapshotOffset`, null:
+   * none) and the batches from `replayedFrom` (UnifiedLog.rebuildProducerState) — at a `restart`
+   * (LogLoader.load) or after a `truncation` (UnifiedLog.truncateTo) — and it differs from the state
+   * the broker had (a restart) or a replay of the whole log would give (a truncation): `dropped` —
+   * left out as idle for `expirationMs` (loadFromSnapshot filters isProducerExpired); `restored` —
+   * dropped by an expiration check, back from a batch still in the log (a restart); `lastBatchOnly` —
+   * loaded from the snapshot, which keeps one batch per producer, so only a retry of that batch is
+   * recognised. Emitted only when one is non-empty.
    */
   | {
       kind: 'producerStateLoaded';
+      cause: 'restart' | 'truncation';
       broker: string;
       topic: string;
       partition: number;
