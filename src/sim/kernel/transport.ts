@@ -218,10 +218,15 @@ export function notifyClosed(
   const proc = k.processes.get(processOf(client));
   const server = k.network.get(key)?.server ?? '';
   if (reason === 'reset') dropUnread(k, key);
+  // A request timeout is the client's own finding (NetworkClient.poll → handleTimedOutRequests closes
+  // the connection and fails what was in flight on it, in one go): it handles the disconnects before
+  // anything else at this instant, so it never sends again in the belief that the closed connection
+  // is up — on a new one, with no reconnect backoff, ahead of the retries it is about to make.
+  const queue = reason === 'timeout' ? k.pushFirst.bind(k) : k.push.bind(k);
   for (const r of lost) {
     cancelRequestTimeout(k, r.envelopeId);
     if (!proc || proc.down) continue;
-    k.push(k.now, {
+    queue(k.now, {
       kind: 'disconnected',
       actor: client,
       request: { id: r.envelopeId, rpc: r.rpc, to: server, payload: r.payload },
