@@ -195,8 +195,18 @@ const runNext = act((d, ev, out) => {
       out.call(d.producer, op.op);
       return;
     case 'restart':
-      out.fact({ kind: 'note', actor: d.self, text: 'the application closes its producer and creates a new one' });
-      out.call(d.producer, 'close');
+      if (op.closeTimeoutMs === undefined) {
+        out.fact({ kind: 'note', actor: d.self, text: 'the application closes its producer and creates a new one' });
+        out.call(d.producer, 'close');
+        return;
+      }
+      // close(Duration): past the timeout the producer closes forcefully (producer.machine.ts `forceClose`)
+      out.fact({
+        kind: 'note',
+        actor: d.self,
+        text: `the application closes its producer with close(Duration.ofMillis(${op.closeTimeoutMs})) and creates a new one`,
+      });
+      out.call(d.producer, 'close', { timeoutMs: op.closeTimeoutMs });
       return;
     case 'sleep':
       advance(d, ev.now, out);

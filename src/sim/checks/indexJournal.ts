@@ -7,7 +7,9 @@
  * prefixes and joins them with the logs at the step (which copies are still there, and their
  * transaction outcome), giving the RunIndex buildIndex gave from the steps before `step`.
  */
+
 import type { TraceStep } from '../kernel/simulation';
+import { FORCE_CLOSE_MESSAGE } from '../producer/forceClose';
 import { keyOf, topicPartitionKey } from '../protocol/topicPartition';
 import type { Fact } from '../trace/facts';
 import type { PartitionRow, TxnOutcome } from '../trace/logView';
@@ -312,6 +314,7 @@ export class IndexJournal {
           error: f.error,
           step,
           ...(f.beforeAppend ? { beforeAppend: true as const } : {}),
+          ...(f.message === FORCE_CLOSE_MESSAGE ? { closedForcefully: true as const } : {}),
         });
         break;
       }

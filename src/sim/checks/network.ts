@@ -164,10 +164,11 @@ function checkRequests(trace: Trace, add: Report): void {
     if (s.kind === 'fault' && (s.label === 'crash' || s.label === 'restart')) crashes.set(s.actor, [...(crashes.get(s.actor) ?? []), s.i]);
   }
   // a client that closed its connections (KafkaProducer.close) forgets what was in flight: at the
-  // close() call, or — a close that first waited for its records — at the producer's `closeNow`
+  // close() call, or — a close that first waited for its records — at the producer's `closeNow`, or
+  // at close(Duration)'s timeout (a forced close)
   const closedBy = new Map<string, number[]>();
   for (const s of trace.steps)
-    if ((s.kind === 'call' && s.label === 'close') || (s.kind === 'timer' && s.label === 'closeNow'))
+    if ((s.kind === 'call' && s.label === 'close') || (s.kind === 'timer' && (s.label === 'closeNow' || s.label === 'closeTimeout')))
       closedBy.set(s.actor, [...(closedBy.get(s.actor) ?? []), s.i]);
   const end = trace.checkpoints[trace.checkpoints.length - 1];
   const stillPaused = new Set((end?.processes ?? []).filter(([, p]) => p.paused || p.down).map(([id]) => id));

@@ -37,6 +37,8 @@ export interface SendResult {
   readonly step: number;
   /** send() refused the record before it reached the accumulator: it never left the producer. */
   readonly beforeAppend?: true;
+  /** A forced close failed it (close(Duration)'s timeout: KafkaException "Producer is closed forcefully."). */
+  readonly closedForcefully?: true;
 }
 
 export interface Occurrence {

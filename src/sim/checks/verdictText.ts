@@ -79,6 +79,12 @@ function lossClause(lang: Language, l: Loss, n = 1): string {
           `sent by ${a}, never acknowledged: delivery.timeout.ms expired`,
           `${josa(a, '이/가')} 보냈지만 확인 응답을 받지 못했습니다. delivery.timeout.ms가 지났습니다`,
         );
+      if (l.cause === 'closed-forcefully')
+        return say(
+          lang,
+          `sent by ${a}, failed with KafkaException ("Producer is closed forcefully."): close(Duration)'s timeout ran out before an answer came, and ${a}'s producer was closed forcefully`,
+          `${josa(a, '이/가')} 보냈지만 KafkaException("Producer is closed forcefully.")으로 실패했습니다. 응답이 오기 전에 close(Duration)의 제한 시간이 다 되어 ${a}의 프로듀서가 강제로 닫혔습니다`,
+        );
       if (/FENCED|EPOCH/.test(l.cause))
         return say(
           lang,

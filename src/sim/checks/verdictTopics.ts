@@ -193,6 +193,9 @@ function lossOf(ctx: TopicContext, layer: 'log' | 'output', topic: string, exp: 
   // refused by send() itself (max.block.ms on metadata or buffer.memory, a record too large, the pool's hard limit): it never left the producer
   if (failed?.beforeAppend)
     return { ...base, kind: 'never-sent', cause: failed.error ?? 'unknown', actor: failed.client, offset: null, steps: [failed.step] };
+  // a forced close (close(Duration)'s timeout) failed it: KafkaException, but not a refused call
+  if (failed?.closedForcefully)
+    return { ...base, kind: 'not-acked', cause: 'closed-forcefully', actor: failed.client, offset: null, steps: [failed.step] };
   if (failed)
     return { ...base, kind: 'not-acked', cause: failed.error ?? 'unknown', actor: failed.client, offset: null, steps: [failed.step] };
   if (exp.via === 'producer' && exp.by) {

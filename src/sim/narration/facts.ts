@@ -13,6 +13,7 @@ import { explainError } from './errors';
 import { count, josa, type Language, list, ordinal, range, say } from './language';
 import { poss } from './names';
 import { translateDuring, translateNote, translateReason, translateRefusal } from './notes';
+import { forceClosedRecordsClause, forceClosedRequestsClause } from './producerClose';
 import { heldRecordNote, poisonedNote } from './sendOutsideTransaction';
 import { countUpTo, eventKey, type Occurrence, outcomeAt } from './traceIndex';
 import { metadataTimeoutClause } from './waitOnMetadata';
@@ -249,6 +250,8 @@ function clientError(ctx: NarrationContext, f: F<'clientError'>): string {
   if (poisoned) return poisoned;
   const bufferPool = bufferPoolClause(lang, who, f.error, f.during);
   if (bufferPool) return bufferPool;
+  const forced = forceClosedRequestsClause(lang, who, f.error, f.during);
+  if (forced) return forced;
   const refused = f.during.match(/^(\w+): (.+)$/);
   const metadataTimeout =
     f.error === 'TimeoutException' && refused?.[1] === 'send' ? metadataTimeoutClause(lang, who, refused[2] as string) : null;
@@ -362,14 +365,25 @@ function sendResults(ctx: NarrationContext, fs: readonly F<'sendResult'>[]): str
       ),
     );
   }
+  // grouped by error and message: a forced close's KafkaException is not a refused call's
   const errors = new Map<string, F<'sendResult'>[]>();
-  for (const f of bad) errors.set(f.error as string, [...(errors.get(f.error as string) ?? []), f]);
-  for (const [error, list_] of errors) {
-    const who = ctx.names.process((list_[0] as F<'sendResult'>).client);
+  for (const f of bad) {
+    const k = `${f.error}|${f.message ?? ''}`;
+    errors.set(k, [...(errors.get(k) ?? []), f]);
+  }
+  for (const list_ of errors.values()) {
+    const first = list_[0] as F<'sendResult'>;
+    const error = first.error as string;
+    const who = ctx.names.process(first.client);
     const events = [...new Set(list_.map((f) => f.eventId).filter((e): e is string => e !== null))];
     const what = events.length
       ? list(lang, events)
       : say(lang, list_.length === 1 ? 'a record' : `${list_.length} records`, `레코드 ${list_.length}개`);
+    const forced = forceClosedRecordsClause(lang, who, what, first.message);
+    if (forced) {
+      out.push(forced);
+      continue;
+    }
     const why = explainOnce(ctx, error);
     out.push(
       say(

@@ -63,6 +63,10 @@ const KO_RULES: readonly Rule[] = [
   ],
   [/^the application closes its producer and creates a new one$/, () => '애플리케이션이 프로듀서를 닫고 새로 만듭니다'],
   [
+    /^the application closes its producer with close\(Duration\.ofMillis\((\d+)\)\) and creates a new one$/,
+    (m) => `애플리케이션이 close(Duration.ofMillis(${m[1]}))로 프로듀서를 닫고 새로 만듭니다`,
+  ],
+  [
     /^commitTransaction failed \((.+)\); the application aborts the transaction$/,
     (m) => `commitTransaction이 실패해(${translateRefusal(m[1] as string, 'ko')}) 애플리케이션이 트랜잭션을 취소합니다`,
   ],

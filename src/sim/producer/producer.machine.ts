@@ -36,6 +36,7 @@ import {
   onBufferMaxBlockExpired,
   wakeBufferWaiters,
 } from './bufferPool';
+import { CLOSE_TIMEOUT_TIMER, type CloseArgs, failPendingTransactionalRequests, forceCloseNote } from './forceClose';
 import {
   armMaxBlock,
   MAX_BLOCK_TIMER,
@@ -55,7 +56,9 @@ import {
   type ProducerInput,
   producerDraft,
 } from './producerContext';
+import { queueSize } from './recordAccumulator';
 import {
+  abortIncompleteBatches,
   abortUndrained,
   accumulate,
   clientError,
@@ -118,12 +121,13 @@ export type ProducerEvent =
   | ConnectionClosedEvent
   | Timer<'deliveryTimeout', { batchId: number }>
   | Timer<'accumulatorExpiry', { tp: string }>
-  | Timer<'closeNow'>
+  | Timer<'closeNow' | 'closeTimeout'>
   | Timer<'maxBlockExpired', { call: string; from?: ActorId }>
   | DisconnectedEvent
   | Call<'send', SendArgs>
   | Call<'sendOffsetsToTransaction', SendOffsetsArgs>
-  | Call<'flush' | 'initTransactions' | 'beginTransaction' | 'commitTransaction' | 'abortTransaction' | 'close'>
+  | Call<'flush' | 'initTransactions' | 'beginTransaction' | 'commitTransaction' | 'abortTransaction'>
+  | Call<'close', CloseArgs>
   | Lifecycle;
 
 type EventOf<T extends ProducerEvent['type']> = Extract<ProducerEvent, { type: T }>;
@@ -575,9 +579,15 @@ const onEndTransaction = (result: 'COMMIT' | 'ABORT') =>
  * then it aborts a transaction still open (`abortOnClose`) and waits for that too; the producer then
  * closes (`closeReady`).
  */
-const beginClose = producerAction((d, call: EventOf<'close'>) => {
+const beginClose = producerAction((d, call: EventOf<'close'>, out) => {
+  const timeoutMs = call.args?.timeoutMs;
   d.waiting = { call: 'close', from: call.from };
   d.flushing = true;
+  // close(Duration): `ioThread.join(timeoutMs)` — past it the producer closes forcefully (`onCloseTimeout`)
+  if (timeoutMs !== undefined) {
+    d.waiting = { ...d.waiting, forceCloseAt: call.now + timeoutMs, closeTimeoutMs: timeoutMs };
+    out.timer(CLOSE_TIMEOUT_TIMER, 'closeTimeout', timeoutMs);
+  }
   return 'none';
 });
 
@@ -605,6 +615,32 @@ const abortOnClose = producerAction((d, _ev: EventOf<'closeNow'>, out) => {
   return 'none';
 });
 
+/**
+ * Sender.forceClose (forceClose.ts): close(Duration) whose timeout passed, or close(Duration.ZERO),
+ * while something is still owed. No Sender loop runs: nothing more is sent, no answer waited for, no
+ * transaction aborted; TransactionManager.close() fails the queued transactional requests, and
+ * abortIncompleteBatches every incomplete batch, in flight or not; then the client closes (`closeNow`:
+ * an answer that comes later finds the connection closed).
+ */
+function forceClose(ctx: ProducerContext, from: ActorId, timeoutMs: number, out: Out): ProducerContext {
+  const d: ProducerDraft = producerDraft(ctx);
+  let records = d.batches.reduce((n, b) => n + b.records.length, 0);
+  for (const q of Object.values(d.accumulating)) records += queueSize(q);
+  out.fact({ kind: 'note', actor: d.self, text: forceCloseNote(d, timeoutMs, records) });
+  failPendingTransactionalRequests(d, out);
+  abortIncompleteBatches(d, out);
+  return closeNow(d, from, out);
+}
+
+/** close(Duration.ZERO) with something still owed: forced at once (KafkaProducer.close skips the join). */
+const onCloseForced = handle((ctx: ProducerContext, ev: EventOf<'close'>, out: Out): ProducerContext => forceClose(ctx, ev.from, 0, out));
+
+/** The close's timeout passed before it could finish: forced now. */
+const onCloseTimeout = handle((ctx: ProducerContext, _ev: EventOf<'closeTimeout'>, out: Out): ProducerContext => {
+  const w = ctx.waiting as NonNullable<ProducerContext['waiting']>;
+  return forceClose(ctx, w.from, w.closeTimeoutMs ?? 0, out);
+});
+
 /** close(): a new KafkaProducer will be built (the application's "restart the producer"). */
 const onClose = handle((ctx: ProducerContext, ev: EventOf<'close'>, out: Out): ProducerContext => closeNow(ctx, ev.from, out));
 
@@ -626,6 +662,8 @@ function closeNow(ctx: ProducerContext, from: ActorId, out: Out): ProducerContex
   out.cancel(METADATA_TIMER);
   // a transactional call still waiting (Kafka Streams closes the producer when its abort gives up)
   if (ctx.waiting?.deadline !== undefined) out.cancel(MAX_BLOCK_TIMER);
+  // close(Duration) that finished in time (or is being forced): its timeout is not needed any more
+  if (ctx.waiting?.forceCloseAt !== undefined) out.cancel(CLOSE_TIMEOUT_TIMER);
   if (ctx.heldSend) out.cancel(SEND_MAX_BLOCK_TIMER);
   cancelBufferWaits(ctx, out);
   replyNow(out, from, 'close', true);
@@ -793,6 +831,11 @@ export const producerMachine = setup({
     closeDone: ({ context }) => context.waiting?.call === 'close' && !hasIncompleteRecords(context),
     closeReady: ({ context }) => context.waiting?.call === 'close' && closeMayFinish(context),
     closeAborts: ({ context }) => context.waiting?.call === 'close' && closeMustAbort(context),
+    /** close(Duration.ZERO): KafkaProducer.close does not join the Sender thread, it forces the close at once. */
+    closeForcedAtOnce: ({ event }) => event.type === 'close' && event.args?.timeoutMs === 0,
+    /** The waiting close(Duration)'s timeout, not a stale one. */
+    closeTimedOut: ({ context, event }) =>
+      event.type === 'closeTimeout' && context.waiting?.call === 'close' && context.waiting.forceCloseAt === event.now,
     retriesPending: ({ context, event }) => retriesPending(context, event.type),
     otherPending: ({ context, event }) => otherThanPending(context, event.type),
     awaitsMetadata: ({ context, event }) => awaitsMetadata(context, event),
@@ -839,8 +882,13 @@ export const producerMachine = setup({
         txnRetryBackoffExpired: { actions: onTxnRetry },
         disconnected: { actions: onDisconnected },
         flush: { actions: onFlush },
-        close: [{ guard: 'closesAtOnce', target: 'restarting', actions: onClose }, { actions: beginClose }],
+        close: [
+          { guard: 'closesAtOnce', target: 'restarting', actions: onClose },
+          { guard: 'closeForcedAtOnce', target: 'restarting', actions: onCloseForced },
+          { actions: beginClose },
+        ],
         closeNow: { guard: 'closeReady', target: 'restarting', actions: finishClose },
+        closeTimeout: { guard: 'closeTimedOut', target: 'restarting', actions: onCloseTimeout },
         maxBlockExpired: { actions: onMaxBlock },
         crash: { target: 'down' },
       },
@@ -967,6 +1015,7 @@ export const producerMachine = setup({
       on: withPendingTransition({
         // a close() that was waiting when the producer was fenced: every record has failed by now
         closeNow: { guard: 'closeDone', target: 'restarting', actions: finishClose },
+        closeTimeout: { guard: 'closeTimedOut', target: 'restarting', actions: onCloseTimeout },
         close: { target: 'restarting', actions: onClose },
         crash: 'down',
         // waitOnMetadata comes before maybeAddPartition's maybeFailWithError (KafkaProducer.doSend)

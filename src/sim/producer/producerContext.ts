@@ -190,10 +190,17 @@ export interface ProducerContext {
   readonly abortableError: string | null;
 
   /**
-   * A blocking call of the application waiting for completion (flush, commitTransaction …); `deadline`:
-   * when a transactional one gives up (max.block.ms after it was called, maxBlock.ts).
+   * A blocking call of the application waiting for completion (flush, commitTransaction, close …);
+   * `deadline`: when a transactional one gives up (max.block.ms after it was called, maxBlock.ts).
    */
-  readonly waiting: { readonly call: string; readonly from: ActorId; readonly deadline?: number } | null;
+  readonly waiting: {
+    readonly call: string;
+    readonly from: ActorId;
+    readonly deadline?: number;
+    /** close(Duration): when the close gives up waiting and closes forcefully (forceClose.ts), and its timeout. */
+    readonly forceCloseAt?: number;
+    readonly closeTimeoutMs?: number;
+  } | null;
   /**
    * TransactionManager.pendingTransition: initTransactions(), commitTransaction() or abortTransaction()
    * threw TimeoutException and its request goes on; `result` is its outcome once the Sender completed

@@ -20,6 +20,7 @@ import { type Headers, NO_HEADERS, NO_PRODUCER_EPOCH, NO_PRODUCER_ID, NO_SEQUENC
 import type { ClientException, KafkaError } from '../protocol/errors';
 import type { ProducePartitionResponse, ProduceResponse } from '../protocol/messages';
 import { keyOf, parseTopicPartition, topicPartitionKey } from '../protocol/topicPartition';
+import { FORCE_CLOSE_MESSAGE } from './forceClose';
 import { partitionForKey, stickyPartitionFor } from './partitioner';
 import {
   backoffMs,
@@ -308,6 +309,8 @@ function recordResult(
   error: KafkaError | ClientException | null,
   /** send() refused the records before they reached the accumulator (the fact says so). */
   beforeAppend = false,
+  /** Kafka's exception message, where the fact carries it (a forced close's KafkaException). */
+  message?: string,
 ): void {
   recs.forEach((r, i) => {
     out.fact({
@@ -320,6 +323,7 @@ function recordResult(
       error,
       eventId: r.headers.event_id ?? null,
       ...(beforeAppend ? { beforeAppend: true as const } : {}),
+      ...(message !== undefined ? { message } : {}),
     });
     // the record's Callback, where its caller asked for one: only failures are reported
     if (error !== null && r.callback !== undefined) out.call(r.callback, 'sendFailed', { error, topic: r.topic, partition: r.partition });
@@ -1053,6 +1057,32 @@ export function failEverything(d: ProducerDraft, error: KafkaError | ClientExcep
     recordResult(d, out, b.records, null, error);
   }
   d.batches = [];
+}
+
+/**
+ * Sender.forceClose → RecordAccumulator.abortIncompleteBatches: every incomplete batch — in flight
+ * (its request abandoned when the client closes) or still in the accumulator — fails with
+ * KafkaException("Producer is closed forcefully."), its callback and future told so (`batch.abort`).
+ * No failBatch: no record-error-total, no TransactionManager transition (the producer is closing).
+ * Returns how many records failed.
+ */
+export function abortIncompleteBatches(d: ProducerDraft, out: Out): number {
+  let n = 0;
+  for (const b of d.batches) {
+    out.cancel(`delivery:${b.id}`);
+    recordResult(d, out, b.records, null, 'KafkaException', false, FORCE_CLOSE_MESSAGE);
+    n += b.records.length;
+  }
+  d.batches = [];
+  for (const [tp, q] of Object.entries(d.accumulating)) {
+    if (queueSize(q) === 0) continue;
+    const recs = queueAll(q);
+    recordResult(d, out, recs, null, 'KafkaException', false, FORCE_CLOSE_MESSAGE);
+    n += recs.length;
+    d.accumulating = { ...d.accumulating, [tp]: EMPTY_QUEUE };
+    out.cancel(`expire:${tp}`);
+  }
+  return n;
 }
 
 export { resetSequences } from './sequences';

@@ -80,7 +80,12 @@ export const ProducerOpSchema = v.variant('op', [
   simpleOp('beginTransaction'),
   simpleOp('commitTransaction'),
   simpleOp('abortTransaction'),
-  simpleOp('restart'),
+  /**
+   * close() the producer and create a new one. `closeTimeoutMs`: close(Duration.ofMillis(n)) — past
+   * it the Sender is closed forcefully (Sender.forceClose); without it close(), which waits as long as
+   * it takes (Long.MAX_VALUE).
+   */
+  v.strictObject({ op: v.literal('restart'), ...when, closeTimeoutMs: v.optional(time), note: v.optional(text) }),
   v.strictObject({ op: v.literal('sleep'), ms: time, note: v.optional(text) }),
 ]);
 

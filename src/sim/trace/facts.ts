@@ -73,6 +73,8 @@ export type Fact =
        * it never left the producer. Absent otherwise.
        */
       beforeAppend?: true;
+      /** Kafka's exception message, where the model gives one (a forced close: "Producer is closed forcefully."). Absent otherwise. */
+      message?: string;
     }
   /** A consumer's poll returned a record to the application. */
   | {

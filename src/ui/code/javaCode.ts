@@ -87,7 +87,7 @@ function producerCode(c: ProducerClientSpec, say: Say): string {
         break;
       case 'restart':
         out.push(
-          'producer.close();',
+          op.closeTimeoutMs === undefined ? 'producer.close();' : `producer.close(Duration.ofMillis(${op.closeTimeoutMs}));`,
           'producer = new KafkaProducer<>(props, new StringSerializer(), new StringSerializer());',
           ...(transactional ? ['producer.initTransactions();'] : [say('// a new producerId', '// 새 producerId')]),
         );
