@@ -101,6 +101,7 @@ const TIMER_EVENTS: Readonly<Record<string, Words>> = {
   accumulatorExpiry: ['batch expiry check (delivery.timeout.ms)', '배치 만료 점검(delivery.timeout.ms)'],
   autoCommitDue: ['auto-commit due (auto.commit.interval.ms)', '자동 커밋 시각(auto.commit.interval.ms)'],
   closeNow: ['close now', '지금 닫기'],
+  closeTimeout: ['close(Duration) timed out: forced close', 'close(Duration) 제한 시간 초과: 강제로 닫기'],
   commitDue: ['commit due (commit.interval.ms)', '커밋 시각(commit.interval.ms)'],
   commitDeadline: [
     'commit deadline (default.api.timeout.ms, or the close timeout)',

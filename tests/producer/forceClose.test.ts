@@ -86,6 +86,9 @@ describe('close(Duration.ZERO) with a batch in flight (Sender.forceClose at once
     expect(ko).toContain('결과를 아직 받지 못한 레코드 1개는 보냈든 안 보냈든');
     expect(ko).toContain('리더가 Produce를 이미 덧붙였다면 레코드는 그래도 로그에 있습니다');
     expect(ko).not.toContain('still owed');
+    // Korean quotes no English prose: Kafka's log line and message stay in the English text
+    expect(ko).not.toContain('forcefully');
+    expect(ko).toContain('제한 시간 0 ms 안에 대기 중인 요청을 끝내지 못해 프로듀서를 강제로 닫습니다(Sender.forceClose)');
   });
 });
 

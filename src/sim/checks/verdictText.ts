@@ -83,7 +83,7 @@ function lossClause(lang: Language, l: Loss, n = 1): string {
         return say(
           lang,
           `sent by ${a}, failed with KafkaException ("Producer is closed forcefully."): close(Duration)'s timeout ran out before an answer came, and ${a}'s producer was closed forcefully`,
-          `${josa(a, '이/가')} 보냈지만 KafkaException("Producer is closed forcefully.")으로 실패했습니다. 응답이 오기 전에 close(Duration)의 제한 시간이 다 되어 ${a}의 프로듀서가 강제로 닫혔습니다`,
+          `${josa(a, '이/가')} 보냈지만 KafkaException으로 실패했습니다. 응답이 오기 전에 close(Duration)의 제한 시간이 다 되어 ${a}의 프로듀서가 강제로 닫혔습니다`,
         );
       if (/FENCED|EPOCH/.test(l.cause))
         return say(

@@ -27,8 +27,9 @@ function forceCloseKo(m: RegExpMatchArray): string {
   const what =
     failed === 'no record was still owed a result'
       ? '결과를 기다리는 레코드는 없었습니다.'
-      : `결과를 아직 받지 못한 레코드 ${records?.[1]}개는 보냈든 안 보냈든 KafkaException "Producer is closed forcefully."로 실패합니다.`;
-  return `close(Duration.ofMillis(${m[1]})): "Proceeding to force close the producer since pending requests could not be completed within timeout ${m[2]} ms" — Sender.forceClose: Sender는 더 보내지 않고 응답도 기다리지 않습니다. ${what}${forceCloseTailKo((m[4] as string) ?? '')}`;
+      : `결과를 아직 받지 못한 레코드 ${records?.[1]}개는 보냈든 안 보냈든 KafkaException으로 실패합니다.`;
+  // Kafka's log line and exception message stay in the English text (Korean quotes no English prose)
+  return `close(Duration.ofMillis(${m[1]})): 제한 시간 ${m[2]} ms 안에 대기 중인 요청을 끝내지 못해 프로듀서를 강제로 닫습니다(Sender.forceClose). Sender는 더 보내지 않고 응답도 기다리지 않습니다. ${what}${forceCloseTailKo((m[4] as string) ?? '')}`;
 }
 
 /** Korean for the producer's notes about close() aborting its transaction (notes.ts KO_RULES). */
@@ -60,7 +61,7 @@ export function forceClosedRequestsClause(lang: Language, who: string, error: st
   return say(
     lang,
     `${who}'s TransactionManager.close() fails the transactional requests still queued (${m[1]}) with KafkaException ("The producer closed forcefully"): they are never sent`,
-    `${who}의 TransactionManager.close()가 아직 대기 중인 트랜잭션 요청(${m[1]})을 KafkaException("The producer closed forcefully")으로 실패시킵니다. 이 요청들은 보내지 않습니다`,
+    `${who}의 TransactionManager.close()가 아직 대기 중인 트랜잭션 요청(${m[1]})을 KafkaException으로 실패시킵니다(프로듀서를 강제로 닫음). 이 요청들은 보내지 않습니다`,
   );
 }
 
@@ -70,6 +71,6 @@ export function forceClosedRecordsClause(lang: Language, who: string, what: stri
   return say(
     lang,
     `${who}'s send() of ${what} failed with KafkaException ("${FORCE_CLOSE_MESSAGE}"): close(Duration)'s timeout ran out, and the forced close fails every batch still owed a result, those already sent included — a record whose Produce the leader appended is in the log all the same`,
-    `${who}의 ${josa(`send()(${what})`, '이/가')} KafkaException("${FORCE_CLOSE_MESSAGE}")으로 실패했습니다. close(Duration)의 제한 시간이 다 되어 강제로 닫으면 결과를 받지 못한 배치는 이미 보낸 것까지 모두 실패합니다. 리더가 Produce를 이미 덧붙였다면 레코드는 그래도 로그에 있습니다.`,
+    `${who}의 ${josa(`send()(${what})`, '이/가')} KafkaException으로 실패했습니다. close(Duration)의 제한 시간이 다 되어 강제로 닫으면 결과를 받지 못한 배치는 이미 보낸 것까지 모두 실패합니다. 리더가 Produce를 이미 덧붙였다면 레코드는 그래도 로그에 있습니다.`,
   );
 }
