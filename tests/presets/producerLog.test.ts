@@ -57,6 +57,21 @@ describe('producer-log presets', () => {
     expect(r.summary.verdict.events[0]).toMatchObject({ sends: 2, retryDuplicates: 0 });
   });
 
+  it('producer-close-timeout-zero: the forced close fails evt-42 the broker wrote, and the resend writes it again', () => {
+    const r = runPreset('producer-close-timeout-zero');
+    expect(r.data('orders-0').map((x) => [x.offset, x.producerId, x.sequence, x.headers.event_id])).toEqual([
+      [0, 1000, 0, 'evt-42'],
+      [1, 1001, 0, 'evt-42'],
+    ]);
+    // the first send() was told it failed (KafkaException "Producer is closed forcefully."), the resend that it succeeded
+    expect(r.facts('sendResult').map((x) => [x.error, x.offset, x.message])).toEqual([
+      ['KafkaException', null, 'Producer is closed forcefully.'],
+      [null, 1, undefined],
+    ]);
+    expect(r.received('billing').map((x) => x.offset)).toEqual([0, 1]);
+    expect(r.layer('log')?.status).toBe('more-than-once');
+  });
+
   it('sequence-gap: a batch behind a failed one is rejected with OUT_OF_ORDER_SEQUENCE_NUMBER, and the producer moves to a new epoch', () => {
     const r = runPreset('sequence-gap');
     // on one connection the batches arrive in order: sequence 1 is refused, then 2 finds the gap

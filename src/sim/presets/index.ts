@@ -41,6 +41,7 @@ import offsetResetReplaysOutput from './offset-reset-replays-output.json';
 import openTransactionPinsLso from './open-transaction-pins-lso.json';
 import openingStory from './opening-story.json';
 import outboxCdc from './outbox-cdc.json';
+import producerCloseTimeoutZero from './producer-close-timeout-zero.json';
 import producerRestartNewPid from './producer-restart-new-pid.json';
 import producerStateExpired from './producer-state-expired.json';
 import rebalanceZombieFenced from './rebalance-zombie-fenced.json';
@@ -132,6 +133,8 @@ const all: unknown[] = [
   epochBumpDuplicate,
   // and its memory: producer.id.expiration.ms shorter than a retry
   producerStateExpired,
+  // close(Duration) that runs out: a forced close fails records the broker wrote
+  producerCloseTimeoutZero,
 ];
 
 export const PRESETS: readonly Preset[] = /* @__PURE__ */ all.map((raw) => {

@@ -59,6 +59,13 @@ export const PRESET_TEXT_KO: Readonly<Record<string, PresetText>> = {
     expected:
       '서로 다른 두 producerId(1000과 1001)에서 온 evt-789 레코드가 두 개 있고, 둘 다 시퀀스 0입니다. transactional.id가 없으면 새 프로듀서 세션마다 새 producerId를 받고, 멱등성은 한 세션 안의 재시도만 막습니다. 컨슈머는 evt-789를 두 번 받아 두 번 처리합니다.',
   },
+  'producer-close-timeout-zero': {
+    title: 'close(Duration.ZERO)가 브로커가 기록한 레코드를 실패로 알린다',
+    question:
+      '서비스가 이벤트를 보내고 곧바로 producer.close(Duration.ZERO)로 종료합니다. 콜백이 전송 실패를 알렸으므로 서비스는 다음에 시작할 때 이벤트를 다시 보냅니다. 정말 기록되지 않았을까요?',
+    expected:
+      '기록됐습니다. close(Duration.ZERO)가 프로듀서를 강제로 닫을 때(Sender.forceClose) Produce 요청은 이미 나간 뒤였습니다. RecordAccumulator.abortIncompleteBatches는 이미 보낸 것까지 결과를 받지 못한 배치를 모두 KafkaException으로 실패시키지만, broker-0은 evt-42를 orders-0 offset 0에 추가하고 그 응답은 닫힌 연결에서 사라집니다. 재시작한 뒤의 재전송은 새 producerId로 오므로 멱등성이 알아보지 못합니다. 로그에 evt-42가 두 번 남고, billing은 두 번 처리합니다.',
+  },
   'sequence-gap': {
     title: '시퀀스 공백: OUT_OF_ORDER_SEQUENCE_NUMBER, 그리고 새 epoch',
     question:

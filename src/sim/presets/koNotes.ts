@@ -13,6 +13,10 @@ export const NOTES_KO: Readonly<Record<string, string>> = {
   "the answer to order-123's Produce is lost": 'order-123의 Produce에 대한 응답이 사라집니다',
   'a business-level retry: the application sends the event again': '비즈니스 수준의 재시도: 애플리케이션이 이벤트를 다시 보냅니다',
   'the service restarts and builds a new KafkaProducer': '서비스가 재시작하며 새 KafkaProducer를 만듭니다',
+  'the service shuts down with producer.close(Duration.ZERO) and starts again':
+    '서비스가 producer.close(Duration.ZERO)로 종료하고 다시 시작합니다',
+  'its callback said the send failed, so after the restart it sends the event again':
+    '콜백이 전송 실패를 알렸으므로 재시작한 뒤 이벤트를 다시 보냅니다',
   'after the restart it does not know the event was sent, so it sends it again':
     '재시작한 뒤에는 이벤트를 보냈다는 사실을 모르므로 다시 보냅니다',
   'a null key: a compacted topic refuses it (INVALID_RECORD)': 'null 키: 컴팩션 토픽은 이 레코드를 거부합니다(INVALID_RECORD)',

@@ -58,6 +58,7 @@ const NAMED = [
   'transaction-state-under-replicated',
   'epoch-bump-duplicate',
   'producer-state-expired',
+  'producer-close-timeout-zero',
 ];
 
 describe('the problem → defense table', () => {

@@ -47,6 +47,7 @@ export const DEFENSE_ROWS: readonly DefenseRow[] = [
       { id: 'producer-restart-new-pid', role: 'limit' },
       { id: 'epoch-bump-duplicate', role: 'limit' },
       { id: 'producer-state-expired', role: 'limit' },
+      { id: 'producer-close-timeout-zero', role: 'limit' },
     ],
   },
   {
