@@ -225,6 +225,12 @@ export function shapeArbWith(o: ShapeOptions = {}) {
       { weight: 5, arbitrary: fc.constant(undefined) },
       { weight: 1, arbitrary: fc.integer({ min: 16384, max: 65536 }) },
     ),
+    // … and in about one in four a producer's restart is close(Duration.ofMillis(n)), 0 to 2 s, so
+    // what is still owed a result may be failed by a forced close (Sender.forceClose)
+    closeTimeoutMs: fc.oneof(
+      { weight: 3, arbitrary: fc.constant(undefined) },
+      { weight: 1, arbitrary: fc.constantFrom(0, 0, 5, 50, 2000) },
+    ),
   });
 }
 
@@ -252,7 +258,12 @@ function producerConfig(p: Shape['producers'][number], id: string): Config {
   return c;
 }
 
-function script(p: Shape['producers'][number], id: string, topics: readonly { name: string; partitions: number }[]): ProducerOp[] {
+function script(
+  p: Shape['producers'][number],
+  id: string,
+  topics: readonly { name: string; partitions: number }[],
+  closeTimeoutMs: number | undefined,
+): ProducerOp[] {
   const ops: ProducerOp[] = [];
   const literalEventIds: string[] = [];
   let n = 0;
@@ -294,7 +305,7 @@ function script(p: Shape['producers'][number], id: string, topics: readonly { na
         ops.push({ op: 'flush' });
         break;
       case 'restart':
-        ops.push({ op: 'restart' });
+        ops.push({ op: 'restart', ...(closeTimeoutMs !== undefined ? { closeTimeoutMs } : {}) });
         break;
       case 'sleep':
         ops.push({ op: 'sleep', ms: u.delayMs ?? 100 });
@@ -321,7 +332,7 @@ export function scenarioFromShape(shape: Shape): Scenario {
     const id = `p${i}`;
     const config = producerConfig(p, id);
     if (shape.bufferMemory !== undefined) config['buffer.memory'] = shape.bufferMemory;
-    clients.push({ id, type: 'producer', config, script: script(p, id, inputs) });
+    clients.push({ id, type: 'producer', config, script: script(p, id, inputs, shape.closeTimeoutMs) });
   });
   shape.consumers.forEach((c, i) => {
     const id = `c${i}`;
