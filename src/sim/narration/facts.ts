@@ -783,7 +783,7 @@ function producerStateLoaded(ctx: NarrationContext, f: F<'producerStateLoaded'>)
       ? say(
           lang,
           `no snapshot, so it replayed ${keyOf(f)} from offset ${f.replayedFrom}`,
-          `스냅샷이 없어 ${keyOf(f)}를 오프셋 ${f.replayedFrom}부터 다시 읽었습니다`,
+          `스냅샷이 없어 ${josa(keyOf(f), '을/를')} 오프셋 ${f.replayedFrom}부터 다시 읽었습니다`,
         )
       : say(
           lang,
@@ -800,7 +800,7 @@ function producerStateLoaded(ctx: NarrationContext, f: F<'producerStateLoaded'>)
       : say(
           lang,
           `${f.broker} truncated ${keyOf(f)} and rebuilt its producer state (${from}), which holds less than a replay of the whole log would`,
-          `${josa(f.broker, '은/는')} ${keyOf(f)}를 잘라 낸 뒤 프로듀서 상태를 다시 만들었습니다(${from}). 로그 전체를 다시 읽었을 때보다 적게 담습니다`,
+          `${josa(f.broker, '은/는')} ${josa(keyOf(f), '을/를')} 잘라 낸 뒤 프로듀서 상태를 다시 만들었습니다(${from}). 로그 전체를 다시 읽었을 때보다 적게 담습니다`,
         ),
   ];
   if (f.dropped.length > 0)
