@@ -21,6 +21,8 @@ export interface GroupMetadata {
   readonly groupId: string | null;
   readonly generationId: number;
   readonly memberId: string;
+  /** ConsumerGroupMetadata.groupInstanceId: a static member's group.instance.id (the TxnOffsetCommit carries it). */
+  readonly groupInstanceId?: string;
 }
 
 /** What KafkaConsumer.poll() returns: the records, and the positions and group metadata after them. */
@@ -65,6 +67,7 @@ export function sendOffsetsArgs(group: GroupMetadata | null, positions: Readonly
     groupId: group?.groupId ?? '',
     generationId: group?.generationId ?? -1,
     memberId: group?.memberId ?? '',
+    ...(group?.groupInstanceId !== undefined ? { groupInstanceId: group.groupInstanceId } : {}),
     offsets: nextOffsets(positions),
   };
 }

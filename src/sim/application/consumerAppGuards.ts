@@ -45,6 +45,9 @@ export const consumerAppGuards = {
       r.call === 'abortTransaction' ||
       // poll() threw (InvalidSessionTimeoutException: the group refused the member): the application dies
       r.call === 'poll' ||
+      // commitSync() threw FencedInstanceIdException (another instance took this group.instance.id):
+      // not the CommitFailedException the loop catches, so the application dies
+      (r.call === 'commitSync' && r.error === 'FencedInstanceIdException') ||
       (r.call === 'commitTransaction' && isFenced(r.error))
     );
   },

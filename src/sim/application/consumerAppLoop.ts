@@ -287,6 +287,12 @@ export const onReply = act((d, ev, out) => {
       runStep(d, ev.now, out);
       return;
     case 'commitSync':
+      if (!r.ok && r.error === 'FencedInstanceIdException')
+        return stop(
+          d,
+          out,
+          `commitSync() threw ${r.error}: another instance joined with this group.instance.id, and the application stops`,
+        );
       if (!r.ok) out.fact({ kind: 'note', actor: d.self, text: `commitSync failed (${r.error}): the records will be delivered again` });
       else out.point('afterCommit', pointDetail(last));
       next(d, out);

@@ -18,6 +18,13 @@ export const CONSUMER_CONFIG: readonly ConfigKey[] = [
     doc: 'The consumer group; without one the consumer reads assigned partitions and cannot commit.',
   },
   {
+    name: 'group.instance.id',
+    type: 'nullable-string',
+    default: null,
+    doc: 'Makes the consumer a static member (KIP-345). A restart within session.timeout.ms rejoins under the same id without a rebalance and gets the old partitions back — but reads from the committed offsets, so records processed and not committed are processed again. close() sends no LeaveGroup: the member stays until session.timeout.ms passes. Two live consumers with the same id: the newer one takes over, and the older one is fenced (FENCED_INSTANCE_ID) and fails.',
+    simulation: 'plain consumers only; a Kafka Streams client refuses it',
+  },
+  {
     name: 'isolation.level',
     type: 'enum',
     default: 'read_uncommitted',
@@ -79,6 +86,7 @@ export const CONSUMER_CONFIG: readonly ConfigKey[] = [
 
 export interface ConsumerConfig {
   readonly 'group.id': string | null;
+  readonly 'group.instance.id': string | null;
   readonly 'isolation.level': 'read_uncommitted' | 'read_committed';
   readonly 'enable.auto.commit': boolean;
   readonly 'auto.commit.interval.ms': number;

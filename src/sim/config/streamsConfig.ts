@@ -47,6 +47,13 @@ function invalidGuarantee(value: ConfigValue): string {
   return `Invalid value ${value} for configuration processing.guarantee: String must be one of: at_least_once, exactly_once_v2`;
 }
 
+/** group.instance.id as a Streams client would pass it to its consumers (StreamsConfig's prefixes). */
+const STATIC_MEMBERSHIP_KEYS = ['group.instance.id', 'consumer.group.instance.id', 'main.consumer.group.instance.id'];
+
+/** Static membership (KIP-345) is modelled for plain consumers; a Streams client's main consumer joins as a dynamic member. */
+export const STATIC_MEMBERSHIP_NOT_MODELLED =
+  'group.instance.id (static membership) is modelled for plain consumers only: the simulator’s Kafka Streams clients join their group as dynamic members';
+
 export function resolveStreamsConfig(
   clientId: string,
   user: Readonly<Record<string, ConfigValue>>,
@@ -66,7 +73,9 @@ export function resolveStreamsConfig(
     return problem ? spec.default : v;
   };
   for (const key of Object.keys(user))
-    if (!STREAMS_CONFIG.some((k) => k.name === key)) errors.push({ key, message: `${key} is not a Streams config the simulator knows` });
+    if (STATIC_MEMBERSHIP_KEYS.includes(key)) errors.push({ key, message: STATIC_MEMBERSHIP_NOT_MODELLED });
+    else if (!STREAMS_CONFIG.some((k) => k.name === key))
+      errors.push({ key, message: `${key} is not a Streams config the simulator knows` });
   const guarantee = get('processing.guarantee') as StreamsConfig['processing.guarantee'];
   const interval = get('commit.interval.ms') as number | null;
   // any value but 0 is refused (CACHE_NOT_MODELLED) and falls back to the default, 0

@@ -18,6 +18,7 @@ import {
   corr,
   countConsumer,
   type Draft,
+  instanceId,
   outOfGeneration,
   type PendingCommit,
   sendToCoordinator,
@@ -25,7 +26,7 @@ import {
 import type { ConsumerEvent, EventOf, OffsetAndPartition } from './events';
 import { fetchWhilePolling, servePoll } from './fetcher';
 import { resetPositions, resetPositionsIfNeeded } from './offsetFetcher';
-import { throwPending } from './pollErrors';
+import { failPoll, throwPending } from './pollErrors';
 import { startCommitLookup } from './pollLookup';
 import { seekUnvalidated } from './positionValidation';
 import { stopHeartbeatThread } from './sessionTimer';
@@ -110,6 +111,7 @@ function sendCommit(d: Draft, out: Out, c: PendingCommit, now: number): void {
     groupId: d.config['group.id'],
     generationId: c.generationId,
     memberId: c.memberId,
+    ...instanceId(d),
     offsets: c.offsets,
   });
   // commitOffsetsSync's timer: ensureCoordinatorReady(timer) for a commit held for an unknown
@@ -309,11 +311,15 @@ function queuedRefusedAfter(d: ConsumerContext, error: string): boolean {
  * member's generation went stale and it is already rejoining (`staleWhileRejoining`); an error the
  * handler does not expect, such as GROUP_ID_NOT_FOUND, is "Unexpected error in commit", a KafkaException.
  */
-function commitException(error: string, retriable: boolean, staleWhileRejoining: boolean): ClientException {
+function commitException(error: string, retriable: boolean, staleWhileRejoining: boolean, changed: boolean): ClientException {
   if (retriable) return 'TimeoutException';
+  // OffsetCommitResponseHandler: FENCED_INSTANCE_ID is raised as itself while the generation is the one
+  // the commit was sent with; otherwise RebalanceInProgressException while rejoining, else CommitFailedException
+  if (error === 'FENCED_INSTANCE_ID')
+    return !changed ? 'FencedInstanceIdException' : staleWhileRejoining ? 'RebalanceInProgressException' : 'CommitFailedException';
   if (error === 'REBALANCE_IN_PROGRESS') return 'RebalanceInProgressException';
   if ((error === 'UNKNOWN_MEMBER_ID' || error === 'ILLEGAL_GENERATION') && staleWhileRejoining) return 'RebalanceInProgressException';
-  if (error === 'UNKNOWN_MEMBER_ID' || error === 'ILLEGAL_GENERATION' || error === 'FENCED_INSTANCE_ID') return 'CommitFailedException';
+  if (error === 'UNKNOWN_MEMBER_ID' || error === 'ILLEGAL_GENERATION') return 'CommitFailedException';
   return 'KafkaException';
 }
 
@@ -399,12 +405,17 @@ export function commitFailed(d: Draft, out: Out, c: PendingCommit, error: string
     return;
   }
   // generationUnchanged(): the generation and member id the commit was sent with are still this member's
-  const staleWhileRejoining = rejoining && (c.generationId !== d.generationId || c.memberId !== d.memberId);
+  const changed = c.generationId !== d.generationId || c.memberId !== d.memberId;
+  const staleWhileRejoining = rejoining && changed;
+  const fenced = error === 'FENCED_INSTANCE_ID' && !changed;
   if (c.waiter) {
-    const exception = commitException(error, retriable, staleWhileRejoining);
-    out.fact({ kind: 'clientError', client: d.client, error: exception, during: 'commitSync', fatal: false });
+    const exception = commitException(error, retriable, staleWhileRejoining, changed);
+    out.fact({ kind: 'clientError', client: d.client, error: exception, during: 'commitSync', fatal: fenced });
     out.call(c.waiter, 'reply', { call: 'commitSync', ok: false, error: exception });
   }
+  // an auto-commit (commitOffsetsAsync) fenced: asyncCommitFenced, and the next poll() throws
+  // FencedInstanceIdException (invokeCompletedOffsetCommitCallbacks)
+  if (fenced && c.purpose === 'auto') failPoll(d, out, 'FencedInstanceIdException');
   if (c.purpose === 'auto' && retriable) d.nextAutoCommitAt = now + d.config['retry.backoff.ms'];
   if (!retriable) afterCommitRefused(d, error, staleWhileRejoining, out);
   nextCommit(d, out, now, state);

@@ -344,7 +344,7 @@ export function initialContext(input: ConsumerInput): ConsumerContext {
     memberId: '',
     generationId: -1,
     // the ConsumerCoordinator constructor: UNKNOWN_GENERATION_ID and UNKNOWN_MEMBER_ID
-    groupMetadata: { groupId: config['group.id'], generationId: -1, memberId: '' },
+    groupMetadata: { groupId: config['group.id'], generationId: -1, memberId: '', ...instanceId({ config }) },
     assignment: [],
     positions: {},
     buffer: {},
@@ -539,6 +539,21 @@ export function outOfGeneration(ctx: Pick<ConsumerContext, 'generationId' | 'mem
   return ctx.generationId < 0 || ctx.memberId === '';
 }
 
+/**
+ * A static member's group.instance.id as its group requests carry it (JoinGroup, SyncGroup,
+ * Heartbeat, OffsetCommit: AbstractCoordinator's rebalanceConfig.groupInstanceId); nothing for a
+ * dynamic member.
+ */
+export function instanceId(d: Pick<ConsumerContext, 'config'>): { groupInstanceId?: string } {
+  const id = d.config['group.instance.id'] ?? null;
+  return id === null ? {} : { groupInstanceId: id };
+}
+
+/** AbstractCoordinator.isDynamicMember: no group.instance.id. */
+export function isDynamicMember(d: Pick<ConsumerContext, 'config'>): boolean {
+  return (d.config['group.instance.id'] ?? null) === null;
+}
+
 /** consumer.groupMetadata(): the membership as of the last completed rebalance, for sendOffsetsToTransaction. */
 export function groupMetadata(d: ConsumerContext): GroupMetadata {
   return d.groupMetadata;
@@ -546,7 +561,7 @@ export function groupMetadata(d: ConsumerContext): GroupMetadata {
 
 /** ConsumerCoordinator.onJoinComplete: the generation and member id the SyncGroup answer completed. */
 export function joinCompleted(d: Draft): void {
-  d.groupMetadata = { groupId: d.config['group.id'], generationId: d.generationId, memberId: d.memberId };
+  d.groupMetadata = { groupId: d.config['group.id'], generationId: d.generationId, memberId: d.memberId, ...instanceId(d) };
 }
 
 /**

@@ -20,6 +20,8 @@ import {
   countConsumer,
   type Draft,
   groupCoordinatorOnLeader,
+  instanceId,
+  isDynamicMember,
   joinCompleted,
   lookupCoordinator,
   outOfGeneration,
@@ -60,6 +62,7 @@ export function sendJoin(d: Draft, out: Out): void {
     correlationId: corr(d),
     groupId: d.config['group.id'],
     memberId: d.memberId,
+    ...instanceId(d),
     sessionTimeoutMs: d.config['session.timeout.ms'],
     rebalanceTimeoutMs: d.config['max.poll.interval.ms'],
     topics: d.topics,
@@ -107,6 +110,7 @@ function sendSync(d: Draft, generationId: number, memberId: string, out: Out): v
     groupId: d.config['group.id'],
     generationId,
     memberId,
+    ...instanceId(d),
   });
 }
 
@@ -163,12 +167,13 @@ export function onJoinedCoordinatorUnknown(d: Draft, ev: EventOf<'JoinGroupRespo
  */
 export function onJoinFailed(d: Draft, ev: EventOf<'JoinGroupResponse'>, out: Out): void {
   const r = ev.payload;
-  const fatal = r.error === 'INVALID_SESSION_TIMEOUT';
+  const fatal = r.error === 'INVALID_SESSION_TIMEOUT' || r.error === 'FENCED_INSTANCE_ID';
   countConsumer(d, 'failedRebalances');
   out.fact({ kind: 'clientError', client: d.client, error: r.error, during: 'JoinGroup', fatal });
   if (fatal) {
-    // JoinGroupResponseHandler: a fatal error is raised from poll() (joinGroupIfNeeded), not retried
-    failPoll(d, out, 'InvalidSessionTimeoutException');
+    // JoinGroupResponseHandler: a fatal error is raised from poll() (joinGroupIfNeeded), not retried —
+    // FENCED_INSTANCE_ID "always ... as a fatal error" (another instance took the group.instance.id)
+    failPoll(d, out, r.error === 'FENCED_INSTANCE_ID' ? 'FencedInstanceIdException' : 'InvalidSessionTimeoutException');
     return;
   }
   resetOnJoinError(d, r.error);
@@ -314,10 +319,12 @@ export function onSyncFailed(d: Draft, ev: EventOf<'SyncGroupResponse'>, out: Ou
   // an answer NONE is recorded by syncSensor before the generation check fails it
   if (r.error === 'NONE') countConsumer(d, 'syncs');
   countConsumer(d, 'failedRebalances');
-  out.fact({ kind: 'clientError', client: d.client, error, during: 'SyncGroup', fatal: false });
+  const fenced = r.error === 'FENCED_INSTANCE_ID';
+  out.fact({ kind: 'clientError', client: d.client, error, during: 'SyncGroup', fatal: fenced });
   // e.g. COORDINATOR_LOAD_IN_PROGRESS (a coordinator loading its partition): not retried, poll() throws
-  // it (the next poll() joins again); an application without a handler for it dies
-  if (syncFailure(r.error) === 'throw') failPoll(d, out, 'KafkaException');
+  // it (the next poll() joins again); an application without a handler for it dies. FENCED_INSTANCE_ID:
+  // SyncGroupResponseHandler raises it "as a fatal error" — poll() throws FencedInstanceIdException
+  if (syncFailure(r.error) === 'throw') failPoll(d, out, fenced ? 'FencedInstanceIdException' : 'KafkaException');
   // resetStateOnResponseError(SYNC_GROUP, error, error != ILLEGAL_GENERATION): NO_GENERATION, and
   // needsJoinPrepare again (the member id kept for ILLEGAL_GENERATION, "might still be valid")
   if (r.error === 'UNKNOWN_MEMBER_ID') d.memberId = '';
@@ -387,7 +394,13 @@ export function onHeartbeatDue(d: Draft, now: number, out: Out): void {
     return;
   }
   heartbeatThreadWakes(d, now);
-  const heartbeat = { correlationId: corr(d), groupId: d.config['group.id'], generationId: d.generationId, memberId: d.memberId };
+  const heartbeat = {
+    correlationId: corr(d),
+    groupId: d.config['group.id'],
+    generationId: d.generationId,
+    memberId: d.memberId,
+    ...instanceId(d),
+  };
   sendToCoordinator(d, out, 'Heartbeat', heartbeat, true, !inPollLookup(d));
   out.timer('heartbeat', 'heartbeatDue', d.config['heartbeat.interval.ms'], {}, true);
 }
@@ -415,9 +428,29 @@ export function failHeartbeat(d: Draft, out: Out, heartbeating: boolean, now: nu
   if (groupCoordinatorOnLeader(d.meta) && !checkAndGetCoordinator(d)) lookupCoordinator(d, out);
 }
 
-/** A heartbeat error that makes the member rejoin (every error but the coordinator's own unavailability). */
+/**
+ * A heartbeat error that makes the member rejoin (every error but the coordinator's own
+ * unavailability, and FENCED_INSTANCE_ID: the heartbeat thread fails instead, onHeartbeatFenced).
+ */
 function asksRejoin(error: KafkaError): boolean {
-  return error !== 'NONE' && !COORDINATOR_ERRORS.includes(error);
+  return error !== 'NONE' && error !== 'FENCED_INSTANCE_ID' && !COORDINATOR_ERRORS.includes(error);
+}
+
+/**
+ * A static member's heartbeat answered FENCED_INSTANCE_ID (another instance joined with its
+ * group.instance.id and took its member's place): HeartbeatResponseHandler resets the member
+ * (resetStateOnResponseError(HEARTBEAT, error, true): no generation, no member id), and the heartbeat
+ * thread's listener sets its failure (`heartbeatThread.failed`) instead of heartbeating on
+ * ("Caught fenced group.instance.id … error in heartbeat thread"): the thread stops, and poll() —
+ * the one waiting now, or the next — throws FencedInstanceIdException (pollHeartbeat).
+ */
+function onHeartbeatFenced(d: Draft, out: Out): void {
+  out.fact({ kind: 'clientError', client: d.client, error: 'FENCED_INSTANCE_ID', during: 'Heartbeat', fatal: true });
+  d.memberId = '';
+  d.generationId = -1;
+  d.rejoinNeeded = true;
+  stopHeartbeatThread(out);
+  failPoll(d, out, 'FencedInstanceIdException');
 }
 
 /** AbstractCoordinator.HeartbeatResponseHandler: the member id is forgotten for UNKNOWN_MEMBER_ID, the generation for both. */
@@ -435,6 +468,11 @@ export function onHeartbeatResponse(d: Draft, ev: EventOf<'HeartbeatResponse'>, 
     resetSessionTimeout(d, ev.now, out);
   }
   if (error === 'NONE') return;
+  // an answer to a member already reset (UNJOINED) changes nothing
+  if (error === 'FENCED_INSTANCE_ID') {
+    if (!outOfGeneration(d)) onHeartbeatFenced(d, out);
+    return;
+  }
   // HeartbeatResponseHandler: a coordinator error marks the coordinator unknown; the member keeps its
   // generation, and heartbeats again after the backoff (failHeartbeat)
   if (!asksRejoin(error)) {
@@ -507,11 +545,16 @@ function leaveAndClose(d: Draft, caller: ActorId, out: Out, joining: boolean): v
   out.call(caller, 'reply', { call: 'close', ok: true });
 }
 
-/** AbstractCoordinator.maybeLeaveGroup's request (leaveAndClose says when it goes out); heartbeats stop. */
+/**
+ * AbstractCoordinator.maybeLeaveGroup's request (leaveAndClose says when it goes out); heartbeats
+ * stop. Only a dynamic member sends it (isDynamicMember): "consumer with valid group.instance.id is
+ * viewed as static member that never sends LeaveGroup, and the membership expiration is only
+ * controlled by session timeout".
+ */
 function maybeLeaveGroup(d: Draft, out: Out, joining: boolean): void {
   stopHeartbeatThread(out);
   const unjoined = d.generationId < 0 && !joining;
-  if (d.config['group.id'] && d.memberId && !unjoined && checkAndGetCoordinator(d))
+  if (d.config['group.id'] && isDynamicMember(d) && d.memberId && !unjoined && checkAndGetCoordinator(d))
     sendToCoordinator(d, out, 'LeaveGroup', {
       correlationId: corr(d),
       groupId: d.config['group.id'],

@@ -10,7 +10,14 @@
  * Simplifications: the coordinator computes the assignment when the leader syncs (in Kafka the
  * leader's client computes it and sends it in its SyncGroup) — by range, or as Kafka Streams'
  * COOPERATIVE assignor when every member sent its owned partitions (streamsAssignor.ts); a new member gets its id in its first
- * JoinGroup (Kafka answers MEMBER_ID_REQUIRED first and the client joins again); no static members.
+ * JoinGroup (Kafka answers MEMBER_ID_REQUIRED first and the client joins again; a static member skips
+ * that round in Kafka too).
+ *
+ * Static members (KIP-345, group.instance.id): the group maps each instance id to its current member
+ * id (ClassicGroup.staticMembers; here read off the members, which carry their instance id). A join
+ * without a member id whose instance id is mapped replaces that member (replaceStaticMember) — in a
+ * Stable group without a rebalance; a request whose member id is not the one its instance id maps to
+ * is FENCED_INSTANCE_ID (ClassicGroup.validateMember).
  */
 import type { Out, PendingRequest } from '../actors/out';
 import type { ClusterMetadata } from '../cluster/metadata';
@@ -24,6 +31,8 @@ export type GroupState = 'Empty' | 'PreparingRebalance' | 'CompletingRebalance' 
 
 export interface GroupMember {
   readonly memberId: string;
+  /** group.instance.id of a static member (ClassicGroupMember.groupInstanceId); absent for a dynamic one. */
+  readonly groupInstanceId?: string;
   readonly clientId: string;
   readonly sessionTimeoutMs: number;
   /** The member's max.poll.interval.ms; the group's rebalance timeout is the largest of them. */
@@ -52,6 +61,8 @@ export interface StoredGroup {
   readonly leader: string | null;
   readonly members: readonly {
     readonly memberId: string;
+    /** GroupMetadataValue.MemberMetadata.groupInstanceId: a loaded group keeps its static mapping. */
+    readonly groupInstanceId?: string;
     readonly clientId: string;
     readonly sessionTimeoutMs: number;
     readonly rebalanceTimeoutMs: number;
@@ -332,15 +343,43 @@ export function onJoinTimer(
   return completeJoin(env, g, now, out);
 }
 
-/** The error a JoinGroup, SyncGroup or Heartbeat gets from ClassicGroup.validateMember and the generation check. */
-export function memberError(g: ConsumerGroup | undefined, memberId: string, generationId: number): KafkaError | null {
-  if (!g || !g.members[memberId]) return 'UNKNOWN_MEMBER_ID';
+/** ClassicGroup.staticMemberId: the member id the group maps a group.instance.id to, if any. */
+export function staticMemberId(g: ConsumerGroup, groupInstanceId: string): string | null {
+  for (const m of Object.values(g.members)) if (m.groupInstanceId === groupInstanceId) return m.memberId;
+  return null;
+}
+
+/**
+ * ClassicGroup.validateMember: with a group.instance.id, one the group does not map is
+ * UNKNOWN_MEMBER_ID and one mapped to another member id FENCED_INSTANCE_ID (the instance was
+ * replaced by a newer one); then the member id must be in the group.
+ */
+export function validateMember(g: ConsumerGroup | undefined, memberId: string, groupInstanceId?: string): KafkaError | null {
+  if (!g) return 'UNKNOWN_MEMBER_ID';
+  if (groupInstanceId !== undefined) {
+    const existing = staticMemberId(g, groupInstanceId);
+    if (existing === null) return 'UNKNOWN_MEMBER_ID';
+    if (existing !== memberId) return 'FENCED_INSTANCE_ID';
+  }
+  return g.members[memberId] ? null : 'UNKNOWN_MEMBER_ID';
+}
+
+/** The error a SyncGroup, Heartbeat or offset commit gets from ClassicGroup.validateMember and the generation check. */
+export function memberError(
+  g: ConsumerGroup | undefined,
+  memberId: string,
+  generationId: number,
+  groupInstanceId?: string,
+): KafkaError | null {
+  const error = validateMember(g, memberId, groupInstanceId);
+  if (error || !g) return error ?? 'UNKNOWN_MEMBER_ID';
   if (generationId !== g.generationId) return 'ILLEGAL_GENERATION';
   return null;
 }
 
 export interface JoinRequest {
   readonly memberId: string;
+  readonly groupInstanceId?: string;
   readonly sessionTimeoutMs: number;
   readonly rebalanceTimeoutMs: number;
   readonly topics: readonly string[];
@@ -371,6 +410,12 @@ const sameMetadata = (m: GroupMember, req: JoinRequest) =>
  * member). A follower that rejoins a Stable or CompletingRebalance group with unchanged metadata
  * is told the current generation (it lost the previous answer); the leader, or a member whose
  * subscription changed, starts a rebalance.
+ *
+ * A static member (group.instance.id) without a member id (classicGroupJoinNewStaticMember): its
+ * instance id mapped already → it replaces that member (replaceStaticJoin); not mapped → it is added
+ * as a new member, its member id `<group.instance.id>-<n>` (Kafka: `<group.instance.id>-<UUID>`,
+ * ClassicGroup.generateMemberId). With a member id, validateMember first: an instance id mapped to
+ * another member id is FENCED_INSTANCE_ID (classicGroupJoinExistingMember).
  */
 export function join(
   env: GroupEnv,
@@ -383,13 +428,19 @@ export function join(
 ): ConsumerGroup {
   let g = g0;
   if (!req.memberId) {
-    // Kafka: client.id + a UUID; here the client's process + a counter
-    const memberId = `${clientId.split('.')[0]}-${g.nextMemberSeq}`;
+    // Kafka: client.id (a static member: its group.instance.id) + a UUID; here the client's process
+    // (or the instance id) + a counter
+    const prefix = req.groupInstanceId ?? clientId.split('.')[0];
+    const memberId = `${prefix}-${g.nextMemberSeq}`;
+    const existingStatic = req.groupInstanceId !== undefined ? staticMemberId(g, req.groupInstanceId) : null;
+    if (existingStatic !== null)
+      return replaceStaticJoin(env, { ...g, nextMemberSeq: g.nextMemberSeq + 1 }, req, existingStatic, memberId, request, now, out);
     const member = scheduleHeartbeat(
       out,
       g.groupId,
       {
         memberId,
+        ...(req.groupInstanceId !== undefined ? { groupInstanceId: req.groupInstanceId } : {}),
         clientId,
         sessionTimeoutMs: req.sessionTimeoutMs,
         rebalanceTimeoutMs: req.rebalanceTimeoutMs,
@@ -411,8 +462,15 @@ export function join(
     return rebalanceOrCompleteJoin(env, g, `${memberId} joined`, now, out);
   }
   const existing = g.members[req.memberId];
-  if (!existing || g.state === 'Empty') {
-    out.reply(request, 'JoinGroupResponse', { error: 'UNKNOWN_MEMBER_ID', generationId: -1, memberId: req.memberId, leader: '' });
+  // ClassicGroup.validateMember(memberId, groupInstanceId, "join-group")
+  const invalid = validateMember(g, req.memberId, req.groupInstanceId);
+  if (invalid || !existing || g.state === 'Empty') {
+    out.reply(request, 'JoinGroupResponse', {
+      error: invalid ?? 'UNKNOWN_MEMBER_ID',
+      generationId: -1,
+      memberId: req.memberId,
+      leader: '',
+    });
     return g;
   }
   const unchanged = sameMetadata(existing, req);
@@ -439,6 +497,87 @@ export function join(
 }
 
 /**
+ * GroupMetadataManager.updateStaticMemberThenRebalanceOrCompleteJoin: a static member joins without
+ * a member id and its group.instance.id is mapped to `oldMemberId` (a restarted instance, or a second
+ * one configured with the same id). ClassicGroup.replaceStaticMember: the old member's waiting
+ * JoinGroup and SyncGroup are answered FENCED_INSTANCE_ID; the new member id takes the old member's
+ * place — its assignment, its timeouts, and the leadership if it led — and its heartbeat expiry is
+ * scheduled for the new id (the old id's no longer matters: its member is gone). Then:
+ * - Stable (the selected protocol cannot change here: every member of a model group speaks the same
+ *   one): no rebalance — the GroupMetadata record is written with the new member id, and the
+ *   JoinGroup is answered at once with the current generation (a leader with skipAssignment; its
+ *   SyncGroup, like any in Stable, gets its assignment back). The generation stays; nobody else hears
+ *   of it.
+ * - CompletingRebalance: a rebalance (the leader may already hold the old member id's metadata).
+ * - PreparingRebalance: the join phase completes if everyone has now joined.
+ */
+function replaceStaticJoin(
+  env: GroupEnv,
+  g0: ConsumerGroup,
+  req: JoinRequest,
+  oldMemberId: string,
+  newMemberId: string,
+  request: PendingRequest,
+  now: number,
+  out: Out,
+): ConsumerGroup {
+  const old = g0.members[oldMemberId] as GroupMember;
+  const groupInstanceId = req.groupInstanceId as string;
+  // replaceStaticMember: "Fence potential duplicate member immediately if someone awaits join/sync future"
+  if (old.joinRequest)
+    out.reply(old.joinRequest, 'JoinGroupResponse', { error: 'FENCED_INSTANCE_ID', generationId: -1, memberId: oldMemberId, leader: '' });
+  if (old.syncRequest) out.reply(old.syncRequest, 'SyncGroupResponse', { error: 'FENCED_INSTANCE_ID', assignment: [] });
+  out.cancel(sessionKey(g0.groupId, oldMemberId));
+  const { [oldMemberId]: _old, ...others } = g0.members;
+  // the new member keeps the old one's timeouts for its first expiry (rescheduled before updateMember)
+  // (a new ClassicGroupMember: not `isNew`, whatever the old one was)
+  const replaced = scheduleHeartbeat(
+    out,
+    g0.groupId,
+    { ...old, memberId: newMemberId, joinRequest: null, syncRequest: null, isNew: false },
+    now,
+  );
+  // ClassicGroup.updateMember: the request's protocols and timeouts, its JoinGroup waiting
+  const updated: GroupMember = {
+    ...replaced,
+    sessionTimeoutMs: req.sessionTimeoutMs,
+    rebalanceTimeoutMs: req.rebalanceTimeoutMs,
+    topics: req.topics,
+    ...(req.ownedPartitions ? { ownedPartitions: req.ownedPartitions } : {}),
+    joinRequest: request,
+  };
+  // members.put at the end (join order), and the leadership moves with the instance
+  let g: ConsumerGroup = {
+    ...g0,
+    members: { ...others, [newMemberId]: updated },
+    leader: g0.leader === oldMemberId ? newMemberId : g0.leader,
+  };
+  out.fact({
+    kind: 'staticMemberReplaced',
+    groupId: g.groupId,
+    groupInstanceId,
+    oldMemberId,
+    newMemberId,
+    generationId: g.generationId,
+    state: g.state,
+  });
+  const reason = `static member ${newMemberId} (group.instance.id ${groupInstanceId}) replaced ${oldMemberId}`;
+  if (g.state === 'Stable') {
+    out.reply(request, 'JoinGroupResponse', {
+      error: 'NONE',
+      generationId: g.generationId,
+      memberId: newMemberId,
+      leader: g.leader ?? '',
+    });
+    g = { ...g, members: { ...g.members, [newMemberId]: { ...updated, joinRequest: null } } };
+    // GroupCoordinatorRecordHelpers.newGroupMetadataRecord: the new member id is what a new coordinator loads
+    return { ...g, stored: storedOf(g) };
+  }
+  if (g.state === 'CompletingRebalance') return prepareRebalance(env, g, reason, now, out);
+  return maybeCompleteJoinPhase(env, g, now, out);
+}
+
+/**
  * GroupMetadataManager.classicGroupSyncToClassicGroup. While the group completes a rebalance a
  * member's SyncGroup waits; the leader's computes the assignment, writes the GroupMetadata record,
  * answers every waiting member and makes the group Stable. In Stable a SyncGroup is answered with
@@ -452,8 +591,9 @@ export function sync(
   request: PendingRequest,
   now: number,
   out: Out,
+  groupInstanceId?: string,
 ): ConsumerGroup {
-  const error = memberError(g, memberId, generationId);
+  const error = memberError(g, memberId, generationId, groupInstanceId);
   if (error) {
     out.reply(request, 'SyncGroupResponse', { error, assignment: [] });
     return g;
@@ -481,7 +621,11 @@ function settlePendingSync(g: ConsumerGroup, m: GroupMember, out: Out): Consumer
   return next;
 }
 
-/** The GroupMetadata record written when the leader's assignment is stored (GroupCoordinatorRecordHelpers.newGroupMetadataRecord). */
+/**
+ * The GroupMetadata record written when the leader's assignment is stored, or a static member is
+ * replaced in a Stable group (GroupCoordinatorRecordHelpers.newGroupMetadataRecord: each member with
+ * its group.instance.id).
+ */
 function storedOf(g: ConsumerGroup): StoredGroup {
   return {
     generationId: g.generationId,
@@ -490,6 +634,7 @@ function storedOf(g: ConsumerGroup): StoredGroup {
       .sort(byMemberId)
       .map((m) => ({
         memberId: m.memberId,
+        ...(m.groupInstanceId !== undefined ? { groupInstanceId: m.groupInstanceId } : {}),
         clientId: m.clientId,
         sessionTimeoutMs: m.sessionTimeoutMs,
         rebalanceTimeoutMs: m.rebalanceTimeoutMs,
@@ -526,8 +671,9 @@ export function heartbeat(
   generationId: number,
   now: number,
   out: Out,
+  groupInstanceId?: string,
 ): { group: ConsumerGroup | undefined; error: KafkaError } {
-  const error = memberError(g, memberId, generationId);
+  const error = memberError(g, memberId, generationId, groupInstanceId);
   if (error || !g) return { group: g, error: error ?? 'UNKNOWN_MEMBER_ID' };
   if (g.state === 'Empty') return { group: g, error: 'UNKNOWN_MEMBER_ID' };
   const member = scheduleHeartbeat(out, g.groupId, g.members[memberId] as GroupMember, now);

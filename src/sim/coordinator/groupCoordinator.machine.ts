@@ -29,6 +29,7 @@ import type {
   CommittedOffset,
   HeartbeatRequest,
   JoinGroupRequest,
+  LeaveGroupRequest,
   OffsetCommitRequest,
   OffsetFetchRequest,
   SyncGroupRequest,
@@ -52,6 +53,7 @@ import {
   onSyncTimer,
   removeMember,
   sync,
+  validateMember,
 } from './classicGroup';
 import { addPendingTxnOffsets, commitPlainOffsets, completePendingTxnOffsets, offsetRecordValue, offsetsOf } from './groupOffsets';
 import { offsetCommitGroupError, txnOffsetCommitGroupError } from './offsetCommitValidation';
@@ -163,13 +165,13 @@ export const onSyncGroup = (ctx: GroupCoordinatorContext, ev: RpcEvent<SyncGroup
     return ctx;
   }
   const d: Draft = { ...ctx };
-  putGroup(d, sync(d, g, req.memberId, req.generationId, pendingRequest(ev), ev.now, out));
+  putGroup(d, sync(d, g, req.memberId, req.generationId, pendingRequest(ev), ev.now, out, req.groupInstanceId));
   return d;
 };
 
 export const onHeartbeat = (ctx: GroupCoordinatorContext, ev: RpcEvent<HeartbeatRequest>, out: Out): GroupCoordinatorContext => {
   const req = ev.payload;
-  const { group, error } = heartbeat(ctx.groups[req.groupId], req.memberId, req.generationId, ev.now, out);
+  const { group, error } = heartbeat(ctx.groups[req.groupId], req.memberId, req.generationId, ev.now, out, req.groupInstanceId);
   out.reply(pendingRequest(ev), 'HeartbeatResponse', { error }, { background: true });
   if (!group || group === ctx.groups[req.groupId]) return ctx;
   const d: Draft = { ...ctx };
@@ -189,21 +191,19 @@ export const onSessionExpired = (
   return d;
 };
 
-export const onLeaveGroup = (
-  ctx: GroupCoordinatorContext,
-  ev: RpcEvent<{ groupId: string; memberId: string }>,
-  out: Out,
-): GroupCoordinatorContext => {
+export const onLeaveGroup = (ctx: GroupCoordinatorContext, ev: RpcEvent<LeaveGroupRequest>, out: Out): GroupCoordinatorContext => {
   const d: Draft = { ...ctx };
-  const { groupId, memberId } = ev.payload;
+  const { groupId, memberId, groupInstanceId } = ev.payload;
   const g = d.groups[groupId];
-  const known = g?.members[memberId] !== undefined;
-  if (g && known) putGroup(d, removeMember(d, g, memberId, `${memberId} left the group`, ev.now, out, true));
+  // ClassicGroup.validateMember(memberId, groupInstanceId, "leave-group"): a replaced static
+  // member's id is FENCED_INSTANCE_ID
+  const error = validateMember(g, memberId, groupInstanceId);
+  if (g && !error) putGroup(d, removeMember(d, g, memberId, `${memberId} left the group`, ev.now, out, true));
   // classicGroupLeaveToClassicGroup answers per member: one it does not know (validateMember), or any
   // of a group it does not know (GroupCoordinatorService.leaveGroup), is UNKNOWN_MEMBER_ID in its entry
   out.reply(pendingRequest(ev), 'LeaveGroupResponse', {
     error: 'NONE',
-    members: [{ memberId, error: known ? 'NONE' : 'UNKNOWN_MEMBER_ID' }],
+    members: [{ memberId, error: error ?? 'NONE' }],
   });
   return d;
 };
@@ -574,7 +574,7 @@ export type GroupCoordinatorEvent =
   | Rpc<'JoinGroup', JoinGroupRequest>
   | Rpc<'SyncGroup', SyncGroupRequest>
   | Rpc<'Heartbeat', HeartbeatRequest>
-  | Rpc<'LeaveGroup'>
+  | Rpc<'LeaveGroup', LeaveGroupRequest>
   | Rpc<'OffsetCommit', OffsetCommitRequest>
   | Rpc<'TxnOffsetCommit', TxnOffsetCommitRequest>
   | Rpc<'AddPartitionsToTxnResponse'>

@@ -20,14 +20,16 @@ import { type ConsumerGroup, memberError } from './classicGroup';
 interface CommitIdentity {
   readonly generationId: number;
   readonly memberId: string;
+  /** A static member's group.instance.id: validateMember fences a replaced one (FENCED_INSTANCE_ID). */
+  readonly groupInstanceId?: string;
 }
 
 /** ClassicGroup.validateOffsetCommit on a group the coordinator knows. */
 function groupCommitError(g: ConsumerGroup, req: CommitIdentity, transactional: boolean): KafkaError | null {
   if (g.state === 'Dead') return 'COORDINATOR_NOT_AVAILABLE';
   if (req.generationId < 0 && g.state === 'Empty') return null;
-  if (req.generationId >= 0 || req.memberId !== '') {
-    const error = memberError(g, req.memberId, req.generationId);
+  if (req.generationId >= 0 || req.memberId !== '' || req.groupInstanceId !== undefined) {
+    const error = memberError(g, req.memberId, req.generationId, req.groupInstanceId);
     if (error) return error;
   } else if (!transactional && g.state !== 'Empty') return 'UNKNOWN_MEMBER_ID';
   if (!transactional && g.state === 'CompletingRebalance') return 'REBALANCE_IN_PROGRESS';

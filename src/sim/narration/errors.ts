@@ -71,7 +71,10 @@ const EXPLAIN: Record<string, readonly [en: string, ko: string]> = {
   ],
   TRANSACTION_COORDINATOR_FENCED: ['a newer coordinator took over', '더 새로운 코디네이터가 이어받았습니다'],
   UNKNOWN_PRODUCER_ID: ['the broker no longer has state for this producerId', '브로커에 이 producerId의 상태가 없습니다'],
-  FENCED_INSTANCE_ID: ['another instance uses the same group.instance.id', '다른 인스턴스가 같은 group.instance.id를 씁니다'],
+  FENCED_INSTANCE_ID: [
+    'another instance joined with the same group.instance.id and took this member’s place',
+    '같은 group.instance.id로 다른 인스턴스가 참여해 이 멤버의 자리를 이어받았습니다',
+  ],
   UNSTABLE_OFFSET_COMMIT: [
     'offsets of an open transaction are pending for this group, so the committed offset is not known yet',
     '열린 트랜잭션의 offset이 보류 중이라 아직 커밋된 offset을 알 수 없습니다',
@@ -112,6 +115,10 @@ const EXPLAIN: Record<string, readonly [en: string, ko: string]> = {
   InvalidSessionTimeoutException: [
     'poll() throws: the group coordinator refused the session timeout (INVALID_SESSION_TIMEOUT), so the consumer never joins its group',
     'poll()이 예외를 던집니다. 그룹 코디네이터가 세션 타임아웃을 거부했으므로(INVALID_SESSION_TIMEOUT) 컨슈머는 그룹에 들어가지 못합니다',
+  ],
+  FencedInstanceIdException: [
+    'the group coordinator fenced this consumer’s group.instance.id: another instance joined with the same id and took its place and its partitions, so this one fails for good (it does not rejoin)',
+    '그룹 코디네이터가 이 컨슈머의 group.instance.id를 펜싱했습니다. 같은 id로 다른 인스턴스가 참여해 자리와 파티션을 이어받았으므로 이 인스턴스는 복구할 수 없게 실패합니다(다시 참여하지 않습니다)',
   ],
   NoOffsetForPartitionException: [
     'poll() throws: the group has no committed offset for the partition and auto.offset.reset=none gives no place to start',

@@ -243,6 +243,14 @@ function blockedCallTimedOut(lang: Language, who: string, call: string, message:
   );
 }
 
+/** A consumer's group requests (and commitSync) whose fatal errors reach the application: the call that throws them. */
+const CONSUMER_GROUP_CALLS: ReadonlyMap<string, string> = new Map([
+  ['JoinGroup', 'poll'],
+  ['SyncGroup', 'poll'],
+  ['Heartbeat', 'poll'],
+  ['commitSync', 'commitSync'],
+]);
+
 function clientError(ctx: NarrationContext, f: F<'clientError'>): string {
   const { lang } = ctx;
   const who = ctx.names.process(f.client);
@@ -277,9 +285,17 @@ function clientError(ctx: NarrationContext, f: F<'clientError'>): string {
         )
       : explainOnce(ctx, f.error);
   const during = translateDuring(f.during, lang);
-  const fatal = f.fatal
-    ? say(lang, ' — a fatal error: this producer can only be closed', ' 치명적 오류이므로 이 프로듀서는 닫는 수밖에 없습니다.')
-    : '';
+  // a consumer's fatal group errors (INVALID_SESSION_TIMEOUT, FENCED_INSTANCE_ID) are thrown to its application
+  const consumerCall = CONSUMER_GROUP_CALLS.get(f.during);
+  const fatal = !f.fatal
+    ? ''
+    : consumerCall
+      ? say(
+          lang,
+          ` — a fatal error: ${consumerCall}() throws it to the application`,
+          ` 치명적 오류이므로 ${josa(`${consumerCall}()`, '이/가')} 애플리케이션에 예외를 던집니다.`,
+        )
+      : say(lang, ' — a fatal error: this producer can only be closed', ' 치명적 오류이므로 이 프로듀서는 닫는 수밖에 없습니다.');
   return say(
     lang,
     `${who} got ${f.error} during ${during}${why ? `: ${why}` : ''}${fatal}`,
@@ -697,6 +713,46 @@ function rebalance(ctx: NarrationContext, f: F<'rebalance'>): string {
   );
 }
 
+/**
+ * A static member replaced (GroupMetadataManager.updateStaticMemberThenRebalanceOrCompleteJoin): the
+ * lesson of a Stable group — no rebalance, the old assignment back — and that the restarted
+ * instance still starts from the committed offsets.
+ */
+function staticMemberReplaced(ctx: NarrationContext, f: F<'staticMemberReplaced'>): string {
+  const { lang } = ctx;
+  const head = say(
+    lang,
+    `group ${f.groupId}: a member with group.instance.id ${f.groupInstanceId} joined without a member id, so ${f.newMemberId} takes the place of ${f.oldMemberId} — its partitions and, if it led, the leadership; ${f.oldMemberId} is fenced from now on (FENCED_INSTANCE_ID)`,
+    `그룹 ${f.groupId}: group.instance.id가 ${f.groupInstanceId}인 멤버가 멤버 id 없이 참여했으므로 ${josa(f.newMemberId, '이/가')} ${f.oldMemberId}의 자리(파티션, 리더였다면 리더 자리까지)를 이어받습니다. 이제부터 ${josa(f.oldMemberId, '은/는')} 펜싱됩니다(FENCED_INSTANCE_ID)`,
+  );
+  if (f.state === 'Stable')
+    return (
+      head +
+      say(
+        lang,
+        `. The group is Stable, so there is no rebalance: generation ${f.generationId} stays and no other member notices. The joining instance gets the old assignment as it was — but it starts reading from the committed offsets, so whatever the old member processed and had not committed is read again`,
+        `. 그룹이 Stable이므로 리밸런스가 없습니다. generation ${josa(String(f.generationId), '은/는')} 그대로이고 다른 멤버는 알아채지 못합니다. 참여한 인스턴스는 예전 할당을 그대로 받지만 커밋된 offset부터 읽기 시작하므로, 예전 멤버가 처리하고 커밋하지 못한 레코드는 다시 읽힙니다.`,
+      )
+    );
+  if (f.state === 'CompletingRebalance')
+    return (
+      head +
+      say(
+        lang,
+        '. The group was completing a rebalance (the leader may already have assigned the old member id), so it rebalances again',
+        '. 그룹이 리밸런스를 마무리하는 중이었으므로(리더가 이미 예전 멤버 id에 할당했을 수 있습니다) 다시 리밸런스합니다.',
+      )
+    );
+  return (
+    head +
+    say(
+      lang,
+      '. The group is rebalancing already: the new member id joins that rebalance',
+      '. 그룹이 이미 리밸런스 중이므로 새 멤버 id가 그 리밸런스에 참여합니다.',
+    )
+  );
+}
+
 function cleaned(ctx: NarrationContext, f: F<'cleaned'>): string {
   const markers = f.markers ?? 0;
   const aborted = f.aborted ?? 0;
@@ -986,6 +1042,8 @@ function oneFact(ctx: NarrationContext, f: Fact): string {
       return offsetsCommitted(ctx, f);
     case 'rebalance':
       return rebalance(ctx, f);
+    case 'staticMemberReplaced':
+      return staticMemberReplaced(ctx, f);
     case 'cleaned':
       return cleaned(ctx, f);
     case 'note':

@@ -81,6 +81,12 @@ const KO_RULES: readonly Rule[] = [
       `${josa(`${m[1]}()`, '이/가')} TimeoutException을 던졌습니다. KafkaProducer 문서가 안전하다고 하는 대로 애플리케이션은 ${josa(`${m[1]}()`, '을/를')} 다시 호출합니다`,
   ],
   [/^sendOffsetsToTransaction failed \((.+)\): aborting$/, (m) => `sendOffsetsToTransaction이 실패해(${m[1]}) 트랜잭션을 취소합니다`],
+  [/^poll\(\) threw (\S+): the application stops$/, (m) => `poll()이 ${josa(m[1] as string, '을/를')} 던졌습니다. 애플리케이션이 멈춥니다`],
+  [
+    /^commitSync\(\) threw (\S+): another instance joined with this group\.instance\.id, and the application stops$/,
+    (m) =>
+      `commitSync()가 ${josa(m[1] as string, '을/를')} 던졌습니다. 같은 group.instance.id로 다른 인스턴스가 참여했으므로 애플리케이션이 멈춥니다`,
+  ],
   [
     /^commitSync failed \((.+)\): the records will be delivered again$/,
     (m) => `commitSync가 실패했습니다(${m[1]}). 이 레코드들은 다시 전달됩니다`,
@@ -259,6 +265,8 @@ function reasonKo(reason: string): string {
   if (m) return `새 멤버 ${josa(m[1] as string, '이/가')} 새 멤버 참여 제한 시간(${m[2]} ms)보다 오래 JoinGroup에서 기다렸습니다`;
   m = reason.match(/^(.+) sent no SyncGroup within the rebalance timeout$/);
   if (m) return `${josa(m[1] as string, '이/가')} 리밸런스 제한 시간 안에 SyncGroup을 보내지 않았습니다`;
+  m = reason.match(/^static member (\S+) \(group\.instance\.id (\S+)\) replaced (\S+)$/);
+  if (m) return `group.instance.id ${m[2]}의 정적 멤버 ${josa(m[1] as string, '이/가')} ${josa(m[3] as string, '을/를')} 대체했습니다`;
   if (reason === 'join phase complete') return '참여 단계가 끝났습니다';
   return reason;
 }

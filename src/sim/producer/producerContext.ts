@@ -61,6 +61,7 @@ export interface PendingOffsets {
   readonly groupId: string;
   readonly generationId: number;
   readonly memberId: string;
+  readonly groupInstanceId?: string;
   readonly offsets: readonly (TopicPartition & { offset: number })[];
   /** AddOffsetsToTxn first (protocol v1), then TxnOffsetCommit to the group coordinator. */
   readonly phase: 'AddOffsetsToTxn' | 'TxnOffsetCommit';

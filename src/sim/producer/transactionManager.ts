@@ -155,7 +155,13 @@ export function maybeSendTxnRequest(d: ProducerDraft, out: Out): TxnSignal {
     sendCoordinatorRequest(
       d,
       'TxnOffsetCommit',
-      extend(ids, { groupId: po.groupId, generationId: po.generationId, memberId: po.memberId, offsets: po.offsets }),
+      extend(ids, {
+        groupId: po.groupId,
+        generationId: po.generationId,
+        memberId: po.memberId,
+        ...(po.groupInstanceId !== undefined ? { groupInstanceId: po.groupInstanceId } : {}),
+        offsets: po.offsets,
+      }),
       out,
     );
     d.transactionStarted = true;

@@ -65,6 +65,11 @@ export type ClientException =
   | 'IllegalArgumentException'
   /** poll(): the group coordinator refused the JoinGroup's session.timeout.ms (AbstractCoordinator.JoinGroupResponseHandler). */
   | 'InvalidSessionTimeoutException'
+  /**
+   * poll() or commitSync(): the group coordinator fenced this static member's group.instance.id —
+   * another instance joined with it (FENCED_INSTANCE_ID, AbstractCoordinator / ConsumerCoordinator: fatal).
+   */
+  | 'FencedInstanceIdException'
   /** poll(): no committed offset and auto.offset.reset=none (SubscriptionState.resetInitializingPositions). */
   | 'NoOffsetForPartitionException'
   /** poll(): the position is outside the log and auto.offset.reset=none (FetchCollector.handleInitializeErrors). */

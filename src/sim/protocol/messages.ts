@@ -147,6 +147,8 @@ export interface TxnOffsetCommitRequest {
   readonly producerEpoch: number;
   readonly generationId: number;
   readonly memberId: string;
+  /** group.instance.id of a static member (KIP-345); absent for a dynamic member. */
+  readonly groupInstanceId?: string;
   readonly offsets: readonly CommittedOffset[];
 }
 
@@ -161,6 +163,8 @@ export interface OffsetCommitRequest {
   readonly groupId: string;
   readonly generationId: number;
   readonly memberId: string;
+  /** group.instance.id of a static member (KIP-345); absent for a dynamic member. */
+  readonly groupInstanceId?: string;
   readonly offsets: readonly CommittedOffset[];
 }
 
@@ -271,6 +275,8 @@ export interface OffsetsForLeaderEpochResponse {
 export interface JoinGroupRequest {
   readonly groupId: string;
   readonly memberId: string;
+  /** group.instance.id of a static member (KIP-345); absent for a dynamic member. */
+  readonly groupInstanceId?: string;
   readonly sessionTimeoutMs: number;
   /** The client's max.poll.interval.ms. */
   readonly rebalanceTimeoutMs: number;
@@ -294,6 +300,16 @@ export interface SyncGroupRequest {
   readonly groupId: string;
   readonly generationId: number;
   readonly memberId: string;
+  /** group.instance.id of a static member (KIP-345); absent for a dynamic member. */
+  readonly groupInstanceId?: string;
+}
+
+/** LeaveGroup (one member: the model's clients leave one at a time). */
+export interface LeaveGroupRequest {
+  readonly groupId: string;
+  readonly memberId: string;
+  /** group.instance.id of a static member (KIP-345); absent for a dynamic member. */
+  readonly groupInstanceId?: string;
 }
 
 export interface SyncGroupResponse {
@@ -305,6 +321,8 @@ export interface HeartbeatRequest {
   readonly groupId: string;
   readonly generationId: number;
   readonly memberId: string;
+  /** group.instance.id of a static member (KIP-345); absent for a dynamic member. */
+  readonly groupInstanceId?: string;
 }
 
 export interface RecordForApp {

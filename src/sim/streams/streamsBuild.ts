@@ -17,6 +17,8 @@ import { streamThreadMachine } from './streamThread.machine';
 
 const CONSUMER_DEFAULTS: ConsumerConfig = {
   'group.id': null,
+  // a Streams client joins as a dynamic member (static membership is modelled for plain consumers)
+  'group.instance.id': null,
   'isolation.level': 'read_uncommitted',
   'enable.auto.commit': false,
   'auto.commit.interval.ms': 5000,

@@ -117,6 +117,21 @@ export type Fact =
     }
   /** The group rebalanced. */
   | { kind: 'rebalance'; groupId: string; generationId: number; members: readonly string[]; reason: string }
+  /**
+   * A static member (group.instance.id) joined without a member id and took the place of the member
+   * its instance id was mapped to (ClassicGroup.replaceStaticMember): in a Stable group without a
+   * rebalance (the generation stays), in CompletingRebalance with one, in PreparingRebalance within
+   * the rebalance under way. The old member id is fenced from then on (FENCED_INSTANCE_ID).
+   */
+  | {
+      kind: 'staticMemberReplaced';
+      groupId: string;
+      groupInstanceId: string;
+      oldMemberId: string;
+      newMemberId: string;
+      generationId: number;
+      state: 'Empty' | 'PreparingRebalance' | 'CompletingRebalance' | 'Stable' | 'Dead';
+    }
   /** The log cleaner compacted a partition: `removed` data records and (when any) `markers` transaction markers went. */
   | {
       kind: 'cleaned';

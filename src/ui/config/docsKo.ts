@@ -39,6 +39,8 @@ export const DOCS_KO: Readonly<Record<ConfigTable, Readonly<Record<string, strin
   },
   consumer: {
     'group.id': '컨슈머 그룹입니다. 그룹이 없으면 컨슈머는 할당된 파티션을 읽기만 하고 커밋할 수 없습니다.',
+    'group.instance.id':
+      '컨슈머를 정적 멤버로 만듭니다(KIP-345). session.timeout.ms 안에 재시작하면 같은 id로 리밸런스 없이 다시 참여해 예전 파티션을 그대로 돌려받습니다. 하지만 커밋된 offset부터 읽으므로 처리하고 커밋하지 못한 레코드는 다시 처리됩니다. close()는 LeaveGroup을 보내지 않아 session.timeout.ms가 지날 때까지 멤버가 남습니다. 같은 id를 쓰는 컨슈머 둘이 살아 있으면 나중 것이 자리를 이어받고 먼저 것은 펜싱되어(FENCED_INSTANCE_ID) 실패합니다.',
     'isolation.level': 'read_committed는 LSO(Last Stable Offset)까지만 읽고, 취소된 트랜잭션의 레코드는 건너뜁니다.',
     'enable.auto.commit': 'poll()로 가져간 위치를 auto.commit.interval.ms마다 커밋합니다.',
     'auto.commit.interval.ms': 'poll()이 자동 커밋하는 주기입니다.',
@@ -129,6 +131,7 @@ export const SIMULATION_NOTES_KO: Readonly<Record<string, string>> = {
     '레코드와 배치 크기는 batch.size와 같은 방식으로 세고 요청·배치 헤더는 뺌',
   'records are sized by key, value and header lengths plus 20 bytes': '레코드 크기는 키, 값, 헤더 길이에 20바이트를 더해 계산',
   'no jitter': 'jitter 없음',
+  'plain consumers only; a Kafka Streams client refuses it': '일반 컨슈머에서만 동작. Kafka Streams 클라이언트는 이 설정을 거부함',
   'no jitter; a connection attempt is the first request sent after the backoff':
     'jitter 없음. 연결 시도는 backoff가 지난 뒤 보내는 첫 요청',
   'timed from when poll() returns; the member leaves at the expiry, not at the heartbeat thread’s next wake-up':
