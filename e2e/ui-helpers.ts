@@ -123,11 +123,11 @@ export async function axe(page: Page): Promise<AxeViolation[]> {
   });
 }
 
-/** Turns off "Skip background" so each Step is one step of the trace (tests that count steps). */
+/** Turns off "Hide background steps" so each Step is one step of the trace (tests that count steps). */
 export async function everyStep(page: Page): Promise<void> {
   const toggle = page.getByTestId('skip-idle');
-  if ((await toggle.getAttribute('aria-pressed')) === 'true') await toggle.click();
-  await page.waitForFunction(() => document.querySelector('[data-testid="skip-idle"]')?.getAttribute('aria-pressed') === 'false');
+  if ((await toggle.getAttribute('aria-checked')) === 'true') await toggle.click();
+  await page.waitForFunction(() => document.querySelector('[data-testid="skip-idle"]')?.getAttribute('aria-checked') === 'false');
 }
 
 /** Opens the configuration editor (a modal sheet since it left the side column) and returns it. */

@@ -42,12 +42,12 @@ describe('playback', () => {
     await waitForStep(app.page, previousStoryPosition(story, total));
     // B turns skipping off (and the switch says so): ← is one step again
     await press('b');
-    expect(await app.page.getByTestId('skip-idle').getAttribute('aria-pressed')).toBe('false');
+    expect(await app.page.getByTestId('skip-idle').getAttribute('aria-checked')).toBe('false');
     await press('End');
     await press('ArrowLeft');
     await waitForStep(app.page, total - 1);
     await press('b');
-    expect(await app.page.getByTestId('skip-idle').getAttribute('aria-pressed')).toBe('true');
+    expect(await app.page.getByTestId('skip-idle').getAttribute('aria-checked')).toBe('true');
     await press('Home');
     await waitForStep(app.page, 0);
     expect(await narration()).toMatch(/^Start of the run/);

@@ -44,10 +44,13 @@ const EN = {
   previous: 'Previous',
   next: 'Next',
   stepOf: (step: number, total: number) => `step ${step} / ${total}`,
-  /** The Skip switch around its count of background steps (the message diagram counts messages; the words say which). */
-  skipIdle: { before: 'Skip', after: (n: number): string => (n === 1 ? ' background step' : ' background steps') },
+  /**
+   * The switch that hides background steps from playing and stepping, with their count: it says a
+   * state (on: hidden), not an action (the message diagram counts messages; the words say which).
+   */
+  skipIdle: (n: number): string => (n === 1 ? 'Hide background step' : 'Hide background steps'),
   skipIdleHint: (idle: number, total: number) =>
-    `${idle} of ${total} steps are background traffic — heartbeats, idle fetches, polls that found nothing. While this is on, play and step pass over them; the scrubber reaches every step.`,
+    `${idle} of ${total} steps are background traffic — heartbeats, idle fetches, polls that found nothing. While they are hidden, play and step pass over them; the scrubber reaches every step.`,
   storyMarks:
     'Marks under the scrubber: faults (red), errors (amber), transaction markers (purple), appends (blue), deliveries (green), side effects (teal).',
   narration: 'What just happened',
@@ -177,9 +180,9 @@ const KO: Strings = {
   previous: '이전',
   next: '다음',
   stepOf: (step, total) => `단계 ${step} / ${total}`,
-  skipIdle: { before: '백그라운드 단계', after: () => '개 건너뛰기' },
+  skipIdle: () => '백그라운드 단계 숨김',
   skipIdleHint: (idle, total) =>
-    `${total}단계 중 ${idle}단계는 백그라운드 트래픽입니다(하트비트, 빈 fetch, 아무것도 받지 못한 poll). 켜 두면 재생과 한 단계 이동이 이 단계들을 건너뜁니다. 스크러버로는 모든 단계에 갈 수 있습니다.`,
+    `${total}단계 중 ${idle}단계는 백그라운드 트래픽입니다(하트비트, 빈 fetch, 아무것도 받지 못한 poll). 숨겨 두면 재생과 한 단계 이동이 이 단계들을 건너뜁니다. 스크러버로는 모든 단계에 갈 수 있습니다.`,
   storyMarks: '스크러버 아래 표시: 장애(빨강), 오류(주황), 트랜잭션 마커(보라), 추가(파랑), 전달(초록), 외부 반영(청록).',
   narration: '방금 일어난 일',
   actors: '액터',

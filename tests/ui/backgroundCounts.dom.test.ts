@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 /**
- * The two counts of background traffic side by side: the playback bar's Skip switch counts steps,
+ * The two counts of background traffic side by side: the playback bar's "Hide background steps" switch counts steps,
  * the message diagram's toggle counts messages (envelopes). Each says what it counts, in English and
  * Korean, so the two numbers do not read as one number that disagrees with itself.
  */
@@ -29,11 +29,11 @@ describe('background steps and background messages', () => {
     await page.settle(100);
     act(() => simStore.getState().seek(simStore.getState().trace?.steps.length ?? 0));
     await page.settle(100);
-    expect(skip()).toMatch(/^Skip \d[\d,]* background steps$/);
+    expect(skip()).toMatch(/^Hide background steps \(\d[\d,]*\)$/);
     expect(background()).toMatch(/^Background traffic \(\d[\d,]* messages hidden\)$/);
     act(() => simStore.getState().setLanguage('ko'));
     await page.settle();
-    expect(skip()).toMatch(/^백그라운드 단계 \d[\d,]*개 건너뛰기$/);
+    expect(skip()).toMatch(/^백그라운드 단계 숨김 \(\d[\d,]*\)$/);
     expect(background()).toMatch(/^백그라운드 트래픽 \(메시지 \d[\d,]*개 숨김\)$/);
   });
 });

@@ -14,7 +14,11 @@ import { Scrubber } from './Scrubber';
 import { SPEEDS } from './shortcuts';
 import { playbackActions, Transport } from './Transport';
 
-/** The switch for skipping background steps, with how many there are. */
+/**
+ * The switch that hides background steps from playing and stepping, with how many there are: a
+ * switch (role="switch", aria-checked) whose words name the state it turns on, "Hide background
+ * steps (853)", and whose track shows whether it is on.
+ */
 function SkipIdleToggle() {
   const t = useStrings();
   const skip = useSim((s) => s.skipIdle);
@@ -24,14 +28,19 @@ function SkipIdleToggle() {
   return (
     <button
       type="button"
+      role="switch"
       className="skip-idle"
-      aria-pressed={skip}
+      aria-checked={skip}
       data-testid="skip-idle"
       title={t.skipIdleHint(idle, total)}
       onClick={() => simStore.getState().setSkipIdle(!skip)}
     >
-      {t.skipIdle.before} <span className="count">{groupDigits(idle)}</span>
-      {t.skipIdle.after(idle)}
+      <span className="switch-track" aria-hidden="true">
+        <span className="switch-knob" />
+      </span>
+      <span className="switch-label">
+        {t.skipIdle(idle)} (<span className="count">{groupDigits(idle)}</span>)
+      </span>
     </button>
   );
 }

@@ -130,7 +130,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
   },
   {
     keys: ['B'],
-    describe: (_t, l) => (l === 'ko' ? '백그라운드 단계 건너뛰기 켜고 끄기' : 'Skip background steps, on or off'),
+    describe: (_t, l) => (l === 'ko' ? '백그라운드 단계 숨김 켜고 끄기' : 'Hide background steps, on or off'),
     matches: letter('b', false),
     run: () => {
       const s = simStore.getState();
