@@ -80,38 +80,42 @@ export function PlaybackBar({ targets }: { readonly targets: JumpTargets }) {
           {hash}
         </span>
       </p>
-      <SkipIdleToggle />
-      <label className="inline-control">
-        <span>{t.speed}</span>
-        <select value={SPEEDS.includes(speed) ? speed : ''} onChange={(e) => simStore.getState().setSpeed(Number(e.target.value))}>
-          {!SPEEDS.includes(speed) && <option value="">{speed}</option>}
-          {SPEEDS.map((v) => (
-            <option key={v} value={v}>
-              {v} {v === 1 ? t.stepPerSecond : t.stepsPerSecond}
-            </option>
-          ))}
-        </select>
-      </label>
-      <fieldset className="jumps">
-        <legend>{t.jumpTo}</legend>
-        {JUMP_KINDS.map((kind) => {
-          const p = previousPosition(targets[kind], step);
-          const n = nextPosition(targets[kind], step);
-          return (
-            <span key={kind} className={`jump ${kind}`}>
-              <button type="button" onClick={() => actions.seekTo(p)} disabled={p === null} aria-label={`${t.previous} ${t[kind]}`}>
-                ‹
-              </button>
-              <span className="jump-label">
-                {t[kind]} <span className="count">{targets[kind].length}</span>
+      {/* the switch, the speed and the jumps: in the bar's row on a wide screen (display: contents),
+          one row that scrolls sideways on a phone, so the bar stays short enough to keep on screen */}
+      <div className="playback-more">
+        <SkipIdleToggle />
+        <label className="inline-control">
+          <span>{t.speed}</span>
+          <select value={SPEEDS.includes(speed) ? speed : ''} onChange={(e) => simStore.getState().setSpeed(Number(e.target.value))}>
+            {!SPEEDS.includes(speed) && <option value="">{speed}</option>}
+            {SPEEDS.map((v) => (
+              <option key={v} value={v}>
+                {v} {v === 1 ? t.stepPerSecond : t.stepsPerSecond}
+              </option>
+            ))}
+          </select>
+        </label>
+        <fieldset className="jumps">
+          <legend>{t.jumpTo}</legend>
+          {JUMP_KINDS.map((kind) => {
+            const p = previousPosition(targets[kind], step);
+            const n = nextPosition(targets[kind], step);
+            return (
+              <span key={kind} className={`jump ${kind}`}>
+                <button type="button" onClick={() => actions.seekTo(p)} disabled={p === null} aria-label={`${t.previous} ${t[kind]}`}>
+                  ‹
+                </button>
+                <span className="jump-label">
+                  {t[kind]} <span className="count">{targets[kind].length}</span>
+                </span>
+                <button type="button" onClick={() => actions.seekTo(n)} disabled={n === null} aria-label={`${t.next} ${t[kind]}`}>
+                  ›
+                </button>
               </span>
-              <button type="button" onClick={() => actions.seekTo(n)} disabled={n === null} aria-label={`${t.next} ${t[kind]}`}>
-                ›
-              </button>
-            </span>
-          );
-        })}
-      </fieldset>
+            );
+          })}
+        </fieldset>
+      </div>
     </section>
   );
 }
