@@ -14,7 +14,7 @@ import { type Box, SvgContext } from '../../src/ui/export/figure/svgContext';
 import { textWidth } from '../../src/ui/export/figure/textMetrics';
 import { LABEL_FONT_PX } from '../../src/ui/timeline/drawLanes';
 import { drawArrows, faultText } from '../../src/ui/timeline/drawMsc';
-import { fitText, LABEL_GAP, placeLabels } from '../../src/ui/timeline/mscLabels';
+import { fitText, LABEL_GAP, LABEL_GAP_Y, placeLabels } from '../../src/ui/timeline/mscLabels';
 import { MSC_GEOMETRY, mscHeight } from '../../src/ui/timeline/mscLayout';
 import { buildMscModel, envelopeSpan, visibleEnvelopes } from '../../src/ui/timeline/mscModel';
 import { PLOT_PAD } from '../../src/ui/timeline/offsetScale';
@@ -134,15 +134,15 @@ describe('fitText and the gap between labels', () => {
     expect(placeLabels([long], area, 10)).toEqual([]);
   });
 
-  it('keeps LABEL_GAP clear between two labels side by side and one above the other', () => {
+  it('keeps LABEL_GAP clear between two labels side by side and LABEL_GAP_Y between one above the other', () => {
     const area = { x0: 0, x1: 500, y0: 0, y1: 300 };
     const a = { x: 100, y: 100, width: 60, text: 'Produce', color: '#000' };
-    const right = { ...a, x: 100 + 60 + 2 * LABEL_GAP - 1 }; // one pixel too close on the right
+    const right = { ...a, text: 'Fetch', x: 100 + 60 + 2 * LABEL_GAP - 1 }; // one pixel too close on the right
     const placed = placeLabels([a, right], area);
     expect(placed).toHaveLength(2);
     expect(placed[1]?.y).not.toBe(100); // moved to another line rather than touching
     const [p, q] = placed as [(typeof placed)[number], (typeof placed)[number]];
     const textGapY = Math.abs(q.y - p.y) - 13; // 13: a label's height (ascent + descent)
-    expect(textGapY).toBeGreaterThanOrEqual(LABEL_GAP);
+    expect(textGapY).toBeGreaterThanOrEqual(2 * LABEL_GAP_Y);
   });
 });

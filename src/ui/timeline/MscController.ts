@@ -17,10 +17,13 @@ import { LABEL_FONT_PX } from './drawLanes';
 import { arrowPath, drawArrows, faultText, strokeArrow } from './drawMsc';
 import type { EnvelopePayloads } from './envelopePayloads';
 import { distanceToSegment } from './hitTest';
-import type { LabelBox } from './mscLabels';
+import type { LabelBox, PlacedLabel } from './mscLabels';
 import { envelopeWindow, laneY, MSC_GEOMETRY, MSC_MAX_UNIT_PX, mscHeight } from './mscLayout';
 import { type AxisMode, envelopeSpan, envelopeStateAt, type MscModel } from './mscModel';
 import { PLOT_PAD } from './offsetScale';
+
+/** The message view's canvas, with the labels of its last drawing (read by e2e/msc-labels.test.ts). */
+type LabelledCanvas = HTMLCanvasElement & { eosPlacedLabels?: readonly PlacedLabel[] };
 
 export interface MscElements extends CanvasElements {
   readonly axis: SVGSVGElement;
@@ -207,6 +210,7 @@ export class MscController extends CanvasController<number, MscElements> {
     ctx.setLineDash([]);
     const [from, to] = this.window(scale);
     this.faultLabels = [];
+    const placed: PlacedLabel[] = [];
     drawArrows(
       {
         ctx,
@@ -222,11 +226,14 @@ export class MscController extends CanvasController<number, MscElements> {
         bottom: this.staticLayer.height,
         faultText: (e, span) => faultText(this.text, e, span, this.translateFault),
         faultLabels: this.faultLabels,
+        placedLabels: placed,
       },
       d.shown,
       from,
       to,
     );
+    // the labels as placed, on the canvas element for the browser tests (a property: no DOM write)
+    (this.staticLayer.canvas as LabelledCanvas).eosPlacedLabels = placed;
     const count = Math.max(2, Math.floor(this.width / 100));
     const fmt = d.mode === 'time' ? scale.tickFormat(count) : (v: number) => String(v);
     const ticks = d.mode === 'time' ? scale.ticks(count) : scale.ticks(count).filter(Number.isInteger);

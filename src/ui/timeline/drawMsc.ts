@@ -5,7 +5,7 @@
  */
 import type { ScaleLinear } from 'd3-scale';
 import type { EnvelopeRecord } from '../../sim/views';
-import { type LabelBox, placeLabels } from './mscLabels';
+import { type LabelBox, type PlacedLabel, placeLabels } from './mscLabels';
 import { laneY, rowBandAt } from './mscLayout';
 import { type AxisMode, type EnvelopeSpan, envelopeSpan, type MscModel } from './mscModel';
 import type { Palette } from './palette';
@@ -31,6 +31,8 @@ export interface MscDrawContext {
    * hovering a label (one cut with an ellipsis, say) shows its envelope's tooltip with the whole text.
    */
   readonly faultLabels?: { box: LabelBox; position: number; cut: boolean }[];
+  /** Filled with every label drawn, as placeLabels placed it (the message view hands them to tests). */
+  readonly placedLabels?: PlacedLabel[];
 }
 
 /** Arrows drawn with heads and labels up to this many in view; beyond it, plain lines. */
@@ -181,6 +183,7 @@ export function drawArrows(dc: MscDrawContext, shown: Int32Array, from: number, 
   const placed = placeLabels(requests, area, MAX_LABELS, dc.measure);
   if (dc.faultLabels)
     for (const l of placed) if (l.ref !== undefined) dc.faultLabels.push({ box: l.box, position: l.ref, cut: l.cut === true });
+  if (dc.placedLabels) dc.placedLabels.push(...placed);
   // a halo of the background under each label, so the arrows it lies across do not cross out its letters
   ctx.save();
   ctx.strokeStyle = palette.bg;
