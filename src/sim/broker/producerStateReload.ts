@@ -13,11 +13,46 @@ import type { ProducerStateEntry } from '../log/producerStateEntry';
 import type { BrokerContext } from './broker.machine';
 
 /** A producer as a `producerStateLoaded` fact names it. */
-export const describedProducer = (e: ProducerStateEntry) => ({
+const describedProducer = (e: ProducerStateEntry) => ({
   producerId: e.producerId,
   producerEpoch: e.producerEpoch,
   lastTimestamp: e.lastTimestamp,
 });
+
+/** What a reload found, as `log/producerSnapshot.ts` and `log/replicaLog.ts` report it. */
+export interface ReloadFindings {
+  readonly snapshotOffset: number | null;
+  readonly replayedFrom: number;
+  readonly dropped: readonly ProducerStateEntry[];
+  readonly restored?: readonly ProducerStateEntry[];
+  readonly fewerBatches: readonly ProducerStateEntry[];
+}
+
+/** The `producerStateLoaded` fact of a reload that differs (nothing when it gave back what was there). */
+export function tellReload(
+  out: Out,
+  broker: string,
+  where: { readonly topic: string; readonly partition: number },
+  cause: 'restart' | 'truncation',
+  r: ReloadFindings,
+  expirationMs: number,
+): void {
+  const restored = r.restored ?? [];
+  if (r.dropped.length + restored.length + r.fewerBatches.length === 0) return;
+  out.fact({
+    kind: 'producerStateLoaded',
+    cause,
+    broker,
+    topic: where.topic,
+    partition: where.partition,
+    snapshotOffset: r.snapshotOffset,
+    replayedFrom: r.replayedFrom,
+    dropped: r.dropped.map(describedProducer),
+    restored: restored.map(describedProducer),
+    lastBatchOnly: r.fewerBatches.map(describedProducer),
+    expirationMs,
+  });
+}
 
 /** Every log of the broker with its producer state reloaded at `now`. */
 export function reloadProducerStates(ctx: BrokerContext, now: number, out: Out): BrokerContext {
@@ -26,20 +61,7 @@ export function reloadProducerStates(ctx: BrokerContext, now: number, out: Out):
   for (const [key, log] of Object.entries(ctx.partitions)) {
     const r = reloadProducerState(log, now, expirationMs);
     partitions[key] = r.log;
-    if (r.dropped.length + r.restored.length + r.fewerBatches.length === 0) continue;
-    out.fact({
-      kind: 'producerStateLoaded',
-      cause: 'restart',
-      broker: ctx.id,
-      topic: log.topic,
-      partition: log.partition,
-      snapshotOffset: r.snapshotOffset,
-      replayedFrom: r.replayedFrom,
-      dropped: r.dropped.map(describedProducer),
-      restored: r.restored.map(describedProducer),
-      lastBatchOnly: r.fewerBatches.map(describedProducer),
-      expirationMs,
-    });
+    tellReload(out, ctx.id, log, 'restart', r, expirationMs);
   }
   return { ...ctx, partitions };
 }

@@ -38,7 +38,7 @@ import {
 import type { BrokerContext } from './broker.machine';
 import { answerParkedOf, wakeParked } from './consumerFetch';
 import { type DelayedMarkers, expireMarkers, type MarkerWait, markersTimerKey, settleMarkers } from './delayedMarkers';
-import { describedProducer } from './producerStateReload';
+import { tellReload } from './producerStateReload';
 
 /** The Java producer's request.timeout.ms, which it sends as the Produce's timeoutMs. */
 export const PRODUCE_TIMEOUT_MS = 30000;
@@ -552,21 +552,7 @@ export function onReplicaFetchAnswer(ctx: Ctx, r: ReplicaFetchResponse & { corre
   if (r.error !== 'NONE') return retryFetchLater(ctx, key, out);
   const expirationMs = ctx.producerExpiration.expirationMs;
   const outcome = applyReplicaFetchResponse(log, r, { now, expirationMs });
-  const reload = outcome.reload;
-  if (reload && reload.dropped.length + reload.fewerBatches.length > 0)
-    out.fact({
-      kind: 'producerStateLoaded',
-      cause: 'truncation',
-      broker: ctx.id,
-      topic: r.topic,
-      partition: r.partition,
-      snapshotOffset: reload.snapshotOffset,
-      replayedFrom: reload.replayedFrom,
-      dropped: reload.dropped.map(describedProducer),
-      restored: [],
-      lastBatchOnly: reload.fewerBatches.map(describedProducer),
-      expirationMs,
-    });
+  if (outcome.reload) tellReload(out, ctx.id, r, 'truncation', outcome.reload, expirationMs);
   if (outcome.truncatedFrom !== null)
     out.fact({
       kind: 'truncated',
