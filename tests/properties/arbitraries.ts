@@ -231,6 +231,9 @@ export function shapeArbWith(o: ShapeOptions = {}) {
       { weight: 3, arbitrary: fc.constant(undefined) },
       { weight: 1, arbitrary: fc.constantFrom(0, 0, 5, 50, 2000) },
     ),
+    // … and in about one in four every consumer is a static member (group.instance.id, KIP-345): a
+    // restart within session.timeout.ms replaces it without a rebalance, and it never sends LeaveGroup
+    staticConsumers: fc.oneof({ weight: 3, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
   });
 }
 
@@ -344,6 +347,7 @@ export function scenarioFromShape(shape: Shape): Scenario {
     };
     config['session.timeout.ms'] = c.sessionTimeoutMs;
     config['fetch.max.wait.ms'] = c.fetchMaxWaitMs;
+    if (shape.staticConsumers) config['group.instance.id'] = id;
     if (c.maxPollRecords !== undefined) config['max.poll.records'] = c.maxPollRecords;
     if (c.autoCommitIntervalMs !== undefined) config['auto.commit.interval.ms'] = c.autoCommitIntervalMs;
     const produces = c.mode === 'exactly-once' || c.mode === 'consume-produce-no-transactions';
