@@ -79,6 +79,12 @@ export interface IndexQueries {
   ): Map<string, Expected>;
   /** The last result of each send() that carried the event to the topic. */
   resultsOf(topic: string, eventId: string): readonly SendResult[];
+  /**
+   * The events of the topic some send() of which was told a failure after the record had left
+   * send() (not `beforeAppend`), in the order of the first such failure: the candidates for
+   * "written although its send() failed".
+   */
+  failedSendEvents(topic: string): Iterable<string>;
 
   /** Producer sessions of a client that began at or before `step`. */
   sessionsUpTo(client: string, step: number): number;

@@ -190,6 +190,12 @@ export function queriesOfIndex(index: RunIndex): IndexQueries {
         (sink) => [...(index.sideEffects.get(sink) ?? [])].filter(([, e]) => e.applied.length > 0).map(([id]) => id),
       ),
     resultsOf: (topic, eventId) => index.resultsByEvent.get(`${topic}|${eventId}`) ?? [],
+    failedSendEvents: (topic) =>
+      new Set(
+        (index.resultsByTopic.get(topic) ?? [])
+          .filter((r) => r.error !== null && !r.beforeAppend && r.eventId !== null)
+          .map((r) => r.eventId as string),
+      ),
     sessionsUpTo: (client, step) => (index.sessions.get(client) ?? []).filter((s) => s <= step).length,
     transactionalId: (pid) => index.transactionalIds.get(pid) ?? null,
     lastTxnState: (pid) => index.txnStates.get(pid)?.at(-1),

@@ -158,6 +158,10 @@ export function journalQueries(
       }
       return out;
     },
+    failedSendEvents(topic) {
+      const failed = ledger.failedSends.get(topic);
+      return failed ? new Set(failed.eventIds.slice(0, stepsBefore(failed.steps, step))) : [];
+    },
     sessionsUpTo: (client, s) => stepsBefore(journal.sessions.get(client) ?? [], Math.min(s + 1, step)),
     transactionalId: (pid) => lastBefore(journal.transactionalIds.get(pid), step)?.id ?? null,
     lastTxnState: (pid) => lastBefore(journal.txnStates.get(pid), step),

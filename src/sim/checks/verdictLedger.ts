@@ -169,6 +169,12 @@ export class VerdictLedger {
   /** Per "producerId|state": the steps of the coordinator's transitions to it. */
   readonly txnSteps = new Map<string, number[]>();
   readonly resultTopics = new Map<string, number>();
+  /**
+   * Per topic, the send() results that told a failure after the record had left send() (not
+   * `beforeAppend`): their steps and events, in step order — few in any run. What the verdict reads
+   * for "written although its send() failed" (verdictTopics `writtenThoughFailed`).
+   */
+  readonly failedSends = new Map<string, { steps: number[]; eventIds: string[] }>();
   firstActivity = Number.POSITIVE_INFINITY;
   private readonly refSeq = new Map<string, number>();
   /** Occurrences taken so far per "d:consumer" / "p:app" (the journal's lists, in order). */
@@ -261,6 +267,11 @@ export class VerdictLedger {
         if (this.journal.ignored.has(f.topic)) break;
         this.activity(i);
         if (!this.resultTopics.has(f.topic)) this.resultTopics.set(f.topic, i);
+        if (f.error !== null && !f.beforeAppend && f.eventId) {
+          const failed = got(this.failedSends, f.topic, () => ({ steps: [], eventIds: [] }));
+          failed.steps.push(i);
+          failed.eventIds.push(f.eventId);
+        }
         if (!this.clientSeq.has(f.client)) this.clientSeq.set(f.client, this.clientSeq.size);
         if (!this.refSeen.has(`${f.client}#${f.ref}`)) {
           this.refSeen.add(`${f.client}#${f.ref}`);

@@ -26,6 +26,7 @@ import type {
   TopicEvent,
   TopicFinding,
   VerdictView,
+  WrittenThoughFailed,
 } from './verdictTypes';
 
 const EFFECTIVE = new Set<CopyState>(['committed', 'plain']);
@@ -417,6 +418,40 @@ function aboveText(lang: Language, above: readonly AboveHighWatermark[]): string
   return [...groups.values()].map((g) => aboveGroupText(lang, g));
 }
 
+/** What a failed send() was told, as the application read it: the error, or a forced close's exception and message. */
+function failureName(w: WrittenThoughFailed): string {
+  return w.closedForcefully ? `${w.error}: Producer is closed forcefully.` : w.error;
+}
+
+/**
+ * The events committed although the send() that wrote them was told it failed, one clause per writer
+ * and answer: "e1 (orders-0@0) written although its send() by p was told it failed (REQUEST_TIMED_OUT):
+ * a failed send() does not mean the broker wrote nothing".
+ */
+function writtenThoughFailedText(lang: Language, items: readonly WrittenThoughFailed[]): string[] {
+  const groups = new Map<string, WrittenThoughFailed[]>();
+  for (const w of items) {
+    const k = `${w.writer}|${failureName(w)}`;
+    groups.set(k, [...(groups.get(k) ?? []), w]);
+  }
+  return [...groups.values()].map((g) => {
+    const w0 = g[0] as WrittenThoughFailed;
+    const several = g.length > 1;
+    const who = ids(
+      lang,
+      g.map((w) => w.eventId),
+    );
+    const where = ids(
+      lang,
+      g.map((w) => recordAddress(w.topic, w.partition, w.offset)),
+    );
+    const error = failureName(w0);
+    if (lang === 'ko')
+      return `${who}(${where})${josa(who, '은/는').slice(who.length)} 기록됐지만, 그것을 쓴 ${w0.writer}의 send()는 실패했다고 통보받았습니다(${error}). send()가 실패했다고 해서 브로커가 아무것도 기록하지 않은 것은 아닙니다.`;
+    return `${who} (${where}) written although ${several ? 'the send() calls' : 'the send()'} by ${w0.writer} that wrote ${several ? 'them were' : 'it was'} told ${several ? 'they' : 'it'} failed (${error}): a failed send() does not mean the broker wrote nothing`;
+  });
+}
+
 function topicText(lang: Language, f: TopicFinding): string {
   const label = say(lang, f.layer === 'log' ? 'Kafka log' : 'Committed output', f.layer === 'log' ? 'Kafka 로그' : '커밋된 출력');
   const parts: string[] = [];
@@ -461,6 +496,7 @@ function topicText(lang: Language, f: TopicFinding): string {
     else if (onceCount > 0) parts.push(eachOnce(lang, onceCount, 'once', '있습니다'));
   } else if (onceCount > 0)
     parts.push(say(lang, `${count(onceCount, 'other event')} once`, `다른 이벤트 ${groupDigits(onceCount)}개는 한 번씩 있습니다`));
+  if (f.writtenThoughFailed?.length) parts.push(...writtenThoughFailedText(lang, f.writtenThoughFailed));
   // what the other copies are
   const abortedOf = f.notable.filter((e) => !lost.has(e.eventId) && e.copies.some((c) => c.state === 'aborted'));
   if (abortedOf.length) {

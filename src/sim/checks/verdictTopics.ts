@@ -19,6 +19,7 @@ import type {
   TopicEvent,
   TopicFinding,
   WriterKind,
+  WrittenThoughFailed,
 } from './verdictTypes';
 
 export interface TopicWriter {
@@ -331,6 +332,48 @@ function aboveHighWatermark(index: IndexQueries, topic: string): { items: AboveH
   return { items: out.sort((a, b) => a.partition - b.partition || a.offset - b.offset), steps };
 }
 
+/**
+ * The topic's events that a send() was told had failed although a copy that send wrote is committed:
+ * a copy by the failed send's client, committed (not above the HW, not held by its marker), that no
+ * successful result of that client claims (an acknowledged send() names its offset). Kafka's producer
+ * cannot tell: a lost acknowledgement, a request timeout (REQUEST_TIMED_OUT), a
+ * NOT_ENOUGH_REPLICAS_AFTER_APPEND (`Partition.appendRecordsToLeader` appended before it checked the
+ * ISR) or a forced close fails a send() whose batch the leader may have written. In partition and
+ * offset order, with the steps of the copy and of the failure.
+ */
+function writtenThoughFailed(index: IndexQueries, topic: string): { items: WrittenThoughFailed[]; steps: number[] } {
+  const items: WrittenThoughFailed[] = [];
+  const steps: number[] = [];
+  for (const key of index.failedSendEvents(topic)) {
+    const results = index.resultsOf(topic, key);
+    const copies = index.copiesOf(topic, key);
+    for (const r of results) {
+      if (r.error === null || r.beforeAppend) continue;
+      const written = copies.find(
+        (c) =>
+          c.writer === r.client &&
+          EFFECTIVE.has(c.state) &&
+          pendingOf(index, c) === null &&
+          !results.some((o) => o.error === null && o.client === c.writer && o.offset === c.offset),
+      );
+      if (!written) continue;
+      items.push({
+        eventId: key,
+        topic,
+        partition: written.partition,
+        offset: written.offset,
+        writer: r.client,
+        error: r.error,
+        ...(r.closedForcefully ? { closedForcefully: true as const } : {}),
+      });
+      if (written.step !== null) steps.push(written.step);
+      steps.push(r.step);
+      break;
+    }
+  }
+  return { items: items.sort((a, b) => a.partition - b.partition || a.offset - b.offset), steps };
+}
+
 /** Committed or plain copies of an event in the input topics of the applications that write `topic`. */
 function inputCopies(ctx: TopicContext, topic: string, key: string): number {
   let most = 0;
@@ -380,6 +423,7 @@ export function topicFindings(ctx: TopicContext, outputTopics: ReadonlySet<strin
     const losses: Loss[] = [];
     const { items: above, steps: aboveSteps } = aboveHighWatermark(ctx.index, topic);
     const aboveIds = new Set(above.map((a) => a.eventId));
+    const { items: failedWritten, steps: failedSteps } = writtenThoughFailed(ctx.index, topic);
     // an event with one committed or plain copy and no recognised retry is only counted: nothing to say
     for (const [key, raw] of ctx.index.notable(topic)) {
       const copies = withPending(ctx.index, withRemovedBy(ctx.index, classifyCopies(ctx.index, raw)));
@@ -425,7 +469,7 @@ export function topicFindings(ctx: TopicContext, outputTopics: ReadonlySet<strin
       subject: topic,
       status,
       eventIds: [...new Set([...losses.map((l) => l.eventId), ...twice, ...aboveIds])],
-      steps: [...new Set([...steps, ...losses.flatMap((l) => l.steps), ...aboveSteps])].sort((a, b) => a - b),
+      steps: [...new Set([...steps, ...losses.flatMap((l) => l.steps), ...aboveSteps, ...failedSteps])].sort((a, b) => a - b),
       writers,
       writerKinds,
       events: tally.events,
@@ -433,6 +477,7 @@ export function topicFindings(ctx: TopicContext, outputTopics: ReadonlySet<strin
       notable,
       losses,
       ...(above.length ? { aboveHighWatermark: above } : {}),
+      ...(failedWritten.length ? { writtenThoughFailed: failedWritten } : {}),
     });
   }
   return out;

@@ -130,6 +130,25 @@ export interface AboveHighWatermark {
   readonly told: string | null;
 }
 
+/**
+ * An event whose send() was told it failed (after the record had left send()) although a copy that
+ * send wrote is committed in the log: the answer did not say what the broker did (a lost
+ * acknowledgement, a request timeout, NOT_ENOUGH_REPLICAS_AFTER_APPEND, a forced close).
+ */
+export interface WrittenThoughFailed {
+  readonly eventId: string;
+  readonly topic: string;
+  /** The committed copy that send wrote (of several, the first). */
+  readonly partition: number;
+  readonly offset: number;
+  /** The client whose send() was told it failed. */
+  readonly writer: string;
+  /** What it was told: the error code or exception. */
+  readonly error: string;
+  /** A forced close failed it (close(Duration)'s timeout). */
+  readonly closedForcefully?: true;
+}
+
 export interface Loss {
   readonly eventId: string;
   /** The layer and subject where it was lost: a topic (log/output), an application (processing) or a sink. */
@@ -212,6 +231,11 @@ export interface TopicFinding extends FindingBase {
    * lost. Absent when there are none (so a verdict without any reads as it did before the field).
    */
   readonly aboveHighWatermark?: readonly AboveHighWatermark[];
+  /**
+   * Events committed in the topic that a send() was told had failed. Absent when there are none (so
+   * a verdict without any reads as it did before the field).
+   */
+  readonly writtenThoughFailed?: readonly WrittenThoughFailed[];
 }
 
 export interface ReaderEvent {
