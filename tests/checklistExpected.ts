@@ -127,6 +127,18 @@ export const EXPECTED_CHECKLIST: Readonly<Record<string, Readonly<Record<Checkli
     'dedup-memory': 'fail: db-sink-duplicate',
     'side-effects': 'not-applicable',
   },
+  'delivery-timeout-written': {
+    guarantee: 'pass',
+    'transactional-id': 'not-applicable',
+    'offsets-in-transaction': 'not-applicable',
+    'next-offset': 'pass',
+    'read-committed': 'not-applicable',
+    observed: 'not-applicable',
+    replication: 'not-applicable',
+    'event-id': 'pass',
+    'dedup-memory': 'not-applicable',
+    'side-effects': 'not-applicable',
+  },
   'sequence-gap': {
     guarantee: 'pass',
     'transactional-id': 'not-applicable',

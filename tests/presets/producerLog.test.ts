@@ -72,6 +72,27 @@ describe('producer-log presets', () => {
     expect(r.layer('log')?.status).toBe('more-than-once');
   });
 
+  it('delivery-timeout-written: evt-7 is written once from the first Produce, its retries are recognised, and the send() still fails with TimeoutException', () => {
+    const r = runPreset('delivery-timeout-written');
+    expect(r.data('orders-0').map((x) => [x.offset, x.producerId, x.producerEpoch, x.sequence, x.headers.event_id])).toEqual([
+      [0, 1000, 0, 0, 'evt-7'],
+    ]);
+    // the retries carried producerId 1000, epoch 0, sequence 0: the broker answered them with offset 0
+    expect(r.facts('duplicate').map((x) => [x.producerId, x.baseSequence, x.baseOffset])).toEqual([
+      [1000, 0, 0],
+      [1000, 0, 0],
+    ]);
+    // requests timed out, then delivery.timeout.ms expired the batch in flight
+    expect(r.errors('orders-service')).toEqual(['REQUEST_TIMED_OUT', 'REQUEST_TIMED_OUT', 'TimeoutException']);
+    expect(r.facts('sendResult').map((x) => [x.error, x.offset])).toEqual([['TimeoutException', null]]);
+    expect(r.received('billing').map((x) => x.offset)).toEqual([0]);
+    const log = r.layer('log');
+    expect(log?.status).toBe('once');
+    expect(log?.sentence).toContain(
+      'evt-7 (orders-0@0) written although the send() by orders-service that wrote it was told it failed (TimeoutException)',
+    );
+  });
+
   it('sequence-gap: a batch behind a failed one is rejected with OUT_OF_ORDER_SEQUENCE_NUMBER, and the producer moves to a new epoch', () => {
     const r = runPreset('sequence-gap');
     // on one connection the batches arrive in order: sequence 1 is refused, then 2 finds the gap

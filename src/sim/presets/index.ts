@@ -41,6 +41,7 @@ import offsetResetReplaysOutput from './offset-reset-replays-output.json';
 import openTransactionPinsLso from './open-transaction-pins-lso.json';
 import openingStory from './opening-story.json';
 import outboxCdc from './outbox-cdc.json';
+import deliveryTimeoutWritten from './delivery-timeout-written.json';
 import producerCloseTimeoutZero from './producer-close-timeout-zero.json';
 import producerRestartNewPid from './producer-restart-new-pid.json';
 import producerStateExpired from './producer-state-expired.json';
@@ -135,6 +136,8 @@ const all: unknown[] = [
   producerStateExpired,
   // close(Duration) that runs out: a forced close fails records the broker wrote
   producerCloseTimeoutZero,
+  // a send() told TimeoutException (delivery.timeout.ms) whose record the broker had written
+  deliveryTimeoutWritten,
 ];
 
 export const PRESETS: readonly Preset[] = /* @__PURE__ */ all.map((raw) => {

@@ -66,6 +66,13 @@ export const PRESET_TEXT_KO: Readonly<Record<string, PresetText>> = {
     expected:
       '기록됐습니다. close(Duration.ZERO)가 프로듀서를 강제로 닫을 때(Sender.forceClose) Produce 요청은 이미 나간 뒤였습니다. RecordAccumulator.abortIncompleteBatches는 이미 보낸 것까지 결과를 받지 못한 배치를 모두 KafkaException으로 실패시키지만, broker-0은 evt-42를 orders-0 offset 0에 추가하고 그 응답은 닫힌 연결에서 사라집니다. 재시작한 뒤의 재전송은 새 producerId로 오므로 멱등성이 알아보지 못합니다. 로그에 evt-42가 두 번 남고, billing은 두 번 처리합니다.',
   },
+  'delivery-timeout-written': {
+    title: '시간 초과로 실패한 send()는 이미 기록돼 있었다',
+    question:
+      'orders-service의 evt-7 send()가 delivery.timeout.ms가 지나 TimeoutException으로 실패합니다. Produce 요청에 대한 응답이 하나도 돌아오지 않았습니다. 멱등성은 켜져 있습니다. evt-7은 기록됐을까요? 서비스가 다시 보내면 어떻게 될까요?',
+    expected:
+      '기록됐습니다. 한 번입니다. broker-0은 첫 Produce로 evt-7을 orders-0 offset 0에 추가했지만 응답이 사라졌습니다. 프로듀서의 재시도는 같은 producerId, epoch, 시퀀스를 실어 왔으므로 broker-0은 이를 알아보고 원래 offset으로 응답했지만, 그 응답들도 사라졌습니다. 그러자 delivery.timeout.ms(여기서는 5000, 기본값은 120000)가 재시도가 진행 중인 배치를 TimeoutException으로 만료시켰고, 프로듀서는 epoch를 올렸습니다(만료된 배치의 시퀀스가 확정되지 않았기 때문입니다). billing은 evt-7을 한 번 읽고 한 번 처리합니다. send() 실패는 "기록되지 않음"이 아니라 "알 수 없음"입니다. 서비스가 evt-7을 다시 보냈다면 새 시퀀스를 받는 새 send()가 되어 두 번째 사본이 생기고(app-resend 참고), 그것은 event_id로만 알아볼 수 있습니다.',
+  },
   'sequence-gap': {
     title: '시퀀스 공백: OUT_OF_ORDER_SEQUENCE_NUMBER, 그리고 새 epoch',
     question:

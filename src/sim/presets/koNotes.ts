@@ -15,6 +15,9 @@ export const NOTES_KO: Readonly<Record<string, string>> = {
   'the service restarts and builds a new KafkaProducer': '서비스가 재시작하며 새 KafkaProducer를 만듭니다',
   'the service shuts down with producer.close(Duration.ZERO) and starts again':
     '서비스가 producer.close(Duration.ZERO)로 종료하고 다시 시작합니다',
+  'flush() returns when the send() has its result: here TimeoutException':
+    'flush()는 send()의 결과가 나오면 돌아옵니다: 여기서는 TimeoutException',
+  "the answers to evt-7's Produce requests are lost": 'evt-7의 Produce 요청에 대한 응답들이 사라집니다',
   'its callback said the send failed, so after the restart it sends the event again':
     '콜백이 전송 실패를 알렸으므로 재시작한 뒤 이벤트를 다시 보냅니다',
   'after the restart it does not know the event was sent, so it sends it again':

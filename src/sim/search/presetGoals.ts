@@ -48,6 +48,7 @@ export const PRESET_GOALS: Readonly<Record<string, PresetGoal>> = {
   'app-resend': g('no-duplicates', 'orders', NETWORK),
   'producer-restart-new-pid': g('no-duplicates', 'orders', NETWORK),
   'producer-close-timeout-zero': g('no-duplicates', 'orders', NETWORK),
+  'delivery-timeout-written': g('no-duplicates', 'orders', NETWORK),
   'sequence-gap': g('no-loss', 'orders', NETWORK),
   'acks-0-loss': g('nothing-lost', 'metrics', NETWORK),
   // the story is the brokers' (a crash of orders-service before its send loses a record the

@@ -59,6 +59,7 @@ const NAMED = [
   'epoch-bump-duplicate',
   'producer-state-expired',
   'producer-close-timeout-zero',
+  'delivery-timeout-written',
 ];
 
 describe('the problem → defense table', () => {

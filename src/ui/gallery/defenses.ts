@@ -48,6 +48,7 @@ export const DEFENSE_ROWS: readonly DefenseRow[] = [
       { id: 'epoch-bump-duplicate', role: 'limit' },
       { id: 'producer-state-expired', role: 'limit' },
       { id: 'producer-close-timeout-zero', role: 'limit' },
+      { id: 'delivery-timeout-written', role: 'limit' },
     ],
   },
   {
