@@ -107,6 +107,10 @@ describe('written although its send() failed', () => {
     expect(log.sentence).toContain(
       'evt-42 (orders-0@0) written although the send() by orders-service that wrote it was told it failed (KafkaException: Producer is closed forcefully.)',
     );
+    // Korean quotes no English prose: the exception and what it means
+    expect(findingText(log, 'ko')).toContain(
+      'evt-42(orders-0@0)는 기록됐지만, 그것을 쓴 orders-service의 send()는 실패했다고 통보받았습니다(KafkaException, 프로듀서 강제 종료).',
+    );
   });
 
   it('min-insync-blocks-writes: e3 is above the high watermark, so the above-HW clause tells its failed send(), not this one', () => {

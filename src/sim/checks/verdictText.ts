@@ -418,9 +418,13 @@ function aboveText(lang: Language, above: readonly AboveHighWatermark[]): string
   return [...groups.values()].map((g) => aboveGroupText(lang, g));
 }
 
-/** What a failed send() was told, as the application read it: the error, or a forced close's exception and message. */
-function failureName(w: WrittenThoughFailed): string {
-  return w.closedForcefully ? `${w.error}: Producer is closed forcefully.` : w.error;
+/**
+ * What a failed send() was told, as the application read it: the error, or a forced close's exception
+ * and message (in Korean its meaning: Korean quotes no English prose).
+ */
+function failureName(lang: Language, w: WrittenThoughFailed): string {
+  if (!w.closedForcefully) return w.error;
+  return say(lang, `${w.error}: Producer is closed forcefully.`, `${w.error}, 프로듀서 강제 종료`);
 }
 
 /**
@@ -431,7 +435,7 @@ function failureName(w: WrittenThoughFailed): string {
 function writtenThoughFailedText(lang: Language, items: readonly WrittenThoughFailed[]): string[] {
   const groups = new Map<string, WrittenThoughFailed[]>();
   for (const w of items) {
-    const k = `${w.writer}|${failureName(w)}`;
+    const k = `${w.writer}|${failureName('en', w)}`;
     groups.set(k, [...(groups.get(k) ?? []), w]);
   }
   return [...groups.values()].map((g) => {
@@ -445,7 +449,7 @@ function writtenThoughFailedText(lang: Language, items: readonly WrittenThoughFa
       lang,
       g.map((w) => recordAddress(w.topic, w.partition, w.offset)),
     );
-    const error = failureName(w0);
+    const error = failureName(lang, w0);
     if (lang === 'ko')
       return `${who}(${where})${josa(who, '은/는').slice(who.length)} 기록됐지만, 그것을 쓴 ${w0.writer}의 send()는 실패했다고 통보받았습니다(${error}). send()가 실패했다고 해서 브로커가 아무것도 기록하지 않은 것은 아닙니다.`;
     return `${who} (${where}) written although ${several ? 'the send() calls' : 'the send()'} by ${w0.writer} that wrote ${several ? 'them were' : 'it was'} told ${several ? 'they' : 'it'} failed (${error}): a failed send() does not mean the broker wrote nothing`;
