@@ -139,14 +139,19 @@ export function CompareSettings({
             const id = `${s.target}:${s.setting}`;
             return (
               <tr key={id} className={v !== s.current ? 'differs' : undefined}>
-                <td>
+                <td className="compare-where">
                   <code>{s.target}</code>
                 </td>
-                <td>
+                <td className="compare-setting">
                   <code>{s.setting}</code>
                 </td>
-                <td>{show(s.current)}</td>
-                <td>
+                {/* "A:" and "B:" name the columns where a phone shows each row as a card (styles.css) */}
+                <td className="compare-side">
+                  <span className="compare-side-name">{t.valueA}: </span>
+                  {show(s.current)}
+                </td>
+                <td className="compare-side">
+                  <span className="compare-side-name">{t.valueB}: </span>
                   <select
                     aria-label={`B: ${s.target} ${s.setting}`}
                     data-testid={`setting-${id}`}
