@@ -3,7 +3,8 @@
  *
  * - Commands are taken only from the parent window (`event.source === window.parent`), and each is
  *   validated (messages.ts) before it touches the store. Unknown messages are ignored silently.
- * - `resize` is posted only once the content is no longer busy (see measure below).
+ * - `resize` is posted only once the content is no longer busy, and while one run is shown at one
+ *   width it never goes down (see measure below).
  * - `ready` and `resize` say nothing about the scenario's progress and may go to any origin ('*'):
  *   the loader needs them before it has spoken. Everything else — `step`, `loaded`, `error` — goes
  *   only to the parent's origin, learned from its first valid command or from document.referrer.
@@ -65,6 +66,14 @@ export function startBridge(store: EmbedStore, options: BridgeOptions, win: Wind
   });
 
   let lastHeight = 0;
+  // While one run is shown at one width, the height posted never goes down: the narration and the
+  // verdict's sentences change length at every step, and a host sizing its frame from each of them
+  // moved everything below the frame up and down while the run played (by 300 px on a phone). The
+  // frame keeps the tallest height it has needed — blank below a shorter step — so the host's page
+  // moves only when a step needs more room than any before. A new run, or a new width (its lines
+  // wrap anew), starts from the content's own height again.
+  let tallest = 0;
+  let tallestFor: { readonly width: number; readonly run: unknown } = { width: -1, run: null };
   // the content's own height: the document's scrollHeight never drops below the frame's height
   const content = () => win.document.getElementById('root') ?? win.document.body;
   // While the frame loads — the skeleton, or a run still on its way from the worker — its content is
@@ -74,7 +83,15 @@ export function startBridge(store: EmbedStore, options: BridgeOptions, win: Wind
   const busy = () => content().querySelector('[aria-busy="true"]') !== null;
   const measure = () => {
     if (busy()) return;
-    const h = Math.ceil(content().getBoundingClientRect().height);
+    const box = content().getBoundingClientRect();
+    const width = Math.round(box.width ?? 0);
+    const run = store.getState().run;
+    if (width !== tallestFor.width || run !== tallestFor.run) {
+      tallest = 0;
+      tallestFor = { width, run };
+    }
+    tallest = Math.max(tallest, Math.ceil(box.height));
+    const h = tallest;
     if (h !== lastHeight) {
       lastHeight = h;
       post('resize', { height: h }, '*');

@@ -48,13 +48,13 @@ afterEach(() => {
 });
 
 /** The bridge in a frame whose parent records what it is sent. */
-function bridge(): { heights: () => number[]; stop: () => void } {
+function bridge(): { heights: () => number[]; stop: () => void; store: ReturnType<typeof createEmbedStore> } {
   const { win, resizeHeights } = recordingFrame();
   const store = createEmbedStore(() => {
     throw new Error('no engine in this test');
   });
   const stop = startBridge(store, { load: async () => null, title: () => '' }, win);
-  return { heights: resizeHeights, stop };
+  return { heights: resizeHeights, stop, store };
 }
 
 const microtasks = () => new Promise((ok) => setTimeout(ok, 0));
@@ -81,6 +81,42 @@ describe("the embed's resize messages", () => {
     height = 760;
     fire();
     expect(heights()).toEqual([734, 760]);
+    stop();
+  });
+
+  it('never go down while one run is shown at one width; a new run or a new width starts again', async () => {
+    const { heights, stop, store } = bridge();
+    let width = 390;
+    root.getBoundingClientRect = () => ({ height, width }) as DOMRect;
+    root.innerHTML = '<main aria-busy="false"><p>a run</p></main>';
+    height = 734;
+    fire();
+    expect(heights()).toEqual([734]);
+    // a step whose narration is shorter: the frame keeps its height, the host's page does not move
+    height = 700;
+    fire();
+    expect(heights()).toEqual([734]);
+    // a step that needs more room than any before: the frame grows
+    height = 760;
+    fire();
+    height = 720;
+    fire();
+    expect(heights()).toEqual([734, 760]);
+    // the host's column is wider: the lines wrap anew, and the content's own height counts again
+    width = 700;
+    height = 610;
+    fire();
+    expect(heights()).toEqual([734, 760, 610]);
+    height = 640;
+    fire();
+    height = 620;
+    fire();
+    expect(heights()).toEqual([734, 760, 610, 640]);
+    // another run lands (a load command): its own height again
+    act(() => store.setState({ run: { ...({} as NonNullable<ReturnType<typeof store.getState>['run']>) } }));
+    height = 500;
+    fire();
+    expect(heights()).toEqual([734, 760, 610, 640, 500]);
     stop();
   });
 
