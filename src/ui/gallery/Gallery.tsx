@@ -3,7 +3,7 @@
  * scenarios that show it, each scenario with its title, the question it answers and its expected
  * verdict. Reads PRESETS at run time, so scenarios added later appear without touching this file.
  */
-import { useMemo } from 'react';
+import { useMemo, useRef } from 'react';
 import { presetFragmentOf } from '../../share/presetFragment';
 import { shareStore } from '../../share/shareState';
 import { openScenario } from '../../share/source';
@@ -149,14 +149,39 @@ export function Gallery({ onClose }: { onClose: () => void }) {
         ))}
       </p>
     );
+  // the list of problems on the first screen: each brings its row into view and moves focus to its
+  // heading, so Tab goes on to that row's scenarios (no #fragment: the page's address is the run's)
+  const nav = useRef<HTMLElement>(null);
+  const goTo = (key: string) => {
+    const heading = nav.current?.parentElement?.querySelector<HTMLElement>(`[data-row="${key}"] h3`);
+    if (!heading) return;
+    heading.scrollIntoView({ block: 'start' });
+    heading.focus({ preventScroll: true });
+  };
+  const index = [
+    ...rows.map((row) => ({ key: row.key, label: row.problem, count: row.scenarios.length })),
+    ...(others.length > 0 ? [{ key: 'others', label: t.others, count: others.length }] : []),
+  ];
   return (
     <Modal title={t.title} onClose={onClose} closeLabel={shareText(language).close} testId="gallery" wide>
       <p className="eos-hint">{t.intro}</p>
+      <nav ref={nav} aria-label={t.index} className="eos-problem-index" data-testid="gallery-index">
+        <ol>
+          {index.map((entry) => (
+            <li key={entry.key}>
+              <button type="button" className="eos-link-button" onClick={() => goTo(entry.key)}>
+                {entry.label}
+              </button>{' '}
+              <span className="eos-muted">({t.scenarioCount(entry.count)})</span>
+            </li>
+          ))}
+        </ol>
+      </nav>
       <ol className="eos-defenses">
         {rows.map((row) => (
           <li key={row.key} className="eos-defense" data-row={row.key}>
             <div className="eos-defense-head">
-              <h3>
+              <h3 tabIndex={-1}>
                 <span className="eos-label">{t.problem}: </span>
                 {row.problem}
               </h3>
@@ -192,8 +217,8 @@ export function Gallery({ onClose }: { onClose: () => void }) {
         ))}
       </ol>
       {others.length > 0 && (
-        <section className="eos-defense">
-          <h3>{t.others}</h3>
+        <section className="eos-defense" data-row="others">
+          <h3 tabIndex={-1}>{t.others}</h3>
           <ul className="eos-cards">
             {others.map((p) => (
               <PresetCard key={p.id} preset={p} kind={null} current={p.id === currentId} onOpen={open} />
