@@ -42,6 +42,7 @@ export function ConfigEditor({ clientId, sectionId }: ConfigEditorProps) {
   const language = useSim((s) => s.language);
   const scenario = useSim((s) => s.scenario);
   const trace = useSim((s) => s.trace);
+  const status = useSim((s) => s.status);
   const [picked, setPicked] = useState<string | null>(null);
   const [filter, setFilter] = useState('');
   const [pending, setPending] = useState<PendingDraft | null>(null);
@@ -100,7 +101,12 @@ export function ConfigEditor({ clientId, sectionId }: ConfigEditorProps) {
         />
       </div>
       <p aria-live="polite" className="inject-status" data-testid="config-status">
-        {applied && applied.scenario === scenario ? t.applied(applied.step) : ''}
+        {/* once the new run is on screen: one shorter than the step the page was on lands on its last step */}
+        {applied && applied.scenario === scenario && status === 'ready'
+          ? applied.step > trace.steps.length
+            ? t.appliedAtEnd(trace.steps.length)
+            : t.applied(applied.step)
+          : ''}
       </p>
       {check && !check.ok && (
         <div role="alert" className="config-invalid" data-testid="config-errors">

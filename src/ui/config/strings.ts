@@ -25,6 +25,8 @@ export interface ConfigStrings {
   readonly otherErrors: string;
   readonly discard: string;
   readonly applied: (step: number) => string;
+  /** The change made the run shorter than the step the page was on: it is at the new run's last step. */
+  readonly appliedAtEnd: (step: number) => string;
   /** Said only where the page's language is not Kafka's: Kafka's own messages are not translated. */
   readonly messagesInEnglish: string;
   readonly filter: string;
@@ -65,6 +67,8 @@ const en: ConfigStrings = {
   otherErrors: 'The change also breaks:',
   discard: 'Discard the change',
   applied: (step) => `Applied. The run was computed again with the new configuration; you are at step ${step}.`,
+  appliedAtEnd: (step) =>
+    `Applied. The run was computed again with the new configuration; it ends sooner, so you are at its last step, ${step}.`,
   messagesInEnglish: '',
   filter: 'Find a key',
   noMatch: 'No key of this section matches.',
@@ -104,6 +108,8 @@ const ko: ConfigStrings = {
   otherErrors: '이 변경 때문에 함께 깨지는 곳:',
   discard: '변경 취소',
   applied: (step) => `적용했습니다. 새 설정으로 실행을 다시 계산했고, 지금 단계 ${step}에 있습니다.`,
+  appliedAtEnd: (step) =>
+    `적용했습니다. 새 설정으로 실행을 다시 계산했습니다. 실행이 더 일찍 끝나서 지금 마지막 단계인 단계 ${step}에 있습니다.`,
   messagesInEnglish: '오류 메시지와 INFO/WARN 줄은 Kafka가 내는 그대로 영어로 보여 줍니다.',
   filter: '키 찾기',
   noMatch: '이 섹션에 맞는 키가 없습니다.',
