@@ -100,6 +100,13 @@ export interface ConsumerGroup {
   readonly initialRebalance: boolean;
   /** A new member joined during the initial delay, which extends it (ClassicGroup.newMemberAdded). */
   readonly newMemberAdded: boolean;
+  /**
+   * Member ids no longer in the group that ClassicGroup.pendingSyncMembers still holds: a static
+   * member replaced (replaceStaticMember) before it sent its SyncGroup leaves its old id there — only
+   * ClassicGroup.remove and the next rebalance take ids out —, so the pending-sync expiry still finds
+   * the group short of a SyncGroup and rebalances. Absent while there is none.
+   */
+  readonly pendingSyncGone?: readonly string[];
   readonly stored: StoredGroup;
 }
 
@@ -238,8 +245,9 @@ export function prepareRebalance(env: GroupEnv, g0: ConsumerGroup, reason: strin
   let g = g0;
   if (g.state === 'CompletingRebalance') g = answerSyncs(g, 'REBALANCE_IN_PROGRESS', now, out, null);
   out.cancel(syncKey(g.groupId));
+  // removeSyncExpiration: clearPendingSyncMembers
   g = withMembers(
-    g,
+    withoutGone(g),
     Object.values(g.members).map((m) => ({ ...m, pendingSync: false })),
   );
   const initial = g.state === 'Empty';
@@ -274,17 +282,34 @@ function maybeCompleteJoinPhase(env: GroupEnv, g: ConsumerGroup, now: number, ou
 }
 
 /**
- * GroupMetadataManager.completeClassicGroupJoin: members that did not rejoin are removed; the
- * generation goes up; with nobody left the group is Empty (a GroupMetadata record is written),
- * otherwise every member's JoinGroup is answered, its heartbeat rescheduled, it is no longer new,
- * and the group waits in CompletingRebalance for SyncGroups — for at most the rebalance timeout.
+ * GroupMetadataManager.completeClassicGroupJoin: the *dynamic* members that did not rejoin are
+ * removed — a static member that did not rejoin stays (`notYetRejoinedMembers` filtered by
+ * `!isStaticMember()`: only its session timeout removes it). If no member rejoined but static members
+ * are left (ClassicGroup.maybeElectNewJoinedLeader finds nobody awaiting a join), the join phase waits
+ * another rebalance timeout ("could not complete rebalance because no members rejoined"). Otherwise
+ * the generation goes up; with nobody left the group is Empty (a GroupMetadata record is written),
+ * else every waiting JoinGroup is answered and every member — a static one that did not rejoin too —
+ * has its heartbeat rescheduled, is no longer new and is pending its SyncGroup; the group waits in
+ * CompletingRebalance for SyncGroups, for at most the rebalance timeout.
  */
-export function completeJoin(env: GroupEnv, g: ConsumerGroup, now: number, out: Out, reason = 'join phase complete'): ConsumerGroup {
-  out.cancel(joinKey(g.groupId));
+export function completeJoin(env: GroupEnv, g0: ConsumerGroup, now: number, out: Out, reason = 'join phase complete'): ConsumerGroup {
+  out.cancel(joinKey(g0.groupId));
+  let g = g0;
+  for (const m of Object.values(g0.members)) if (m.joinRequest === null && m.groupInstanceId === undefined) g = dropMember(g, m, out);
   const joined = Object.values(g.members).filter((m) => m.joinRequest !== null);
-  for (const m of Object.values(g.members)) if (m.joinRequest === null) out.cancel(sessionKey(g.groupId, m.memberId));
+  const left = Object.values(g.members);
+  if (joined.length === 0 && left.length > 0) {
+    // maybeElectNewJoinedLeader is false: wait until the static members rejoin or their sessions expire
+    out.fact({
+      kind: 'note',
+      actor: env.id,
+      text: `group ${g.groupId} could not complete its rebalance because no member rejoined; static member(s) ${left.map((m) => m.memberId).join(', ')} stay until they rejoin or their session expires`,
+    });
+    out.timer(joinKey(g.groupId), 'joinPhaseCheck', rebalanceTimeout(env, g), { groupId: g.groupId, initial: false });
+    return g;
+  }
   const generationId = g.generationId + 1;
-  if (joined.length === 0) {
+  if (left.length === 0) {
     out.fact({ kind: 'rebalance', groupId: g.groupId, generationId, members: [], reason });
     return {
       ...g,
@@ -300,13 +325,14 @@ export function completeJoin(env: GroupEnv, g: ConsumerGroup, now: number, out: 
   // the leader stays the member that joined first (ClassicGroup.add sets it once); one that did not
   // rejoin is replaced by a member that did (maybeElectNewJoinedLeader)
   const leader = g.leader !== null && joined.some((m) => m.memberId === g.leader) ? g.leader : (joined[0]?.memberId ?? null);
-  const members = joined.map((m) => {
-    out.reply(m.joinRequest as PendingRequest, 'JoinGroupResponse', {
-      error: 'NONE',
-      generationId,
-      memberId: m.memberId,
-      leader: leader ?? '',
-    });
+  const members = left.map((m) => {
+    if (m.joinRequest)
+      out.reply(m.joinRequest, 'JoinGroupResponse', {
+        error: 'NONE',
+        generationId,
+        memberId: m.memberId,
+        leader: leader ?? '',
+      });
     return scheduleHeartbeat(out, g.groupId, { ...m, joinRequest: null, isNew: false, pendingSync: true }, now);
   });
   out.fact({ kind: 'rebalance', groupId: g.groupId, generationId, members: members.map((m) => m.memberId).sort(), reason });
@@ -531,10 +557,12 @@ function replaceStaticJoin(
   const { [oldMemberId]: _old, ...others } = g0.members;
   // the new member keeps the old one's timeouts for its first expiry (rescheduled before updateMember)
   // (a new ClassicGroupMember: not `isNew`, whatever the old one was)
+  // (not pending a SyncGroup either: replaceStaticMember leaves ClassicGroup.pendingSyncMembers as it
+  // was, so the old id, if it was pending, stays pending — pendingSyncGone)
   const replaced = scheduleHeartbeat(
     out,
     g0.groupId,
-    { ...old, memberId: newMemberId, joinRequest: null, syncRequest: null, isNew: false },
+    { ...old, memberId: newMemberId, joinRequest: null, syncRequest: null, isNew: false, pendingSync: false },
     now,
   );
   // ClassicGroup.updateMember: the request's protocols and timeouts, its JoinGroup waiting
@@ -551,6 +579,7 @@ function replaceStaticJoin(
     ...g0,
     members: { ...others, [newMemberId]: updated },
     leader: g0.leader === oldMemberId ? newMemberId : g0.leader,
+    ...(old.pendingSync ? { pendingSyncGone: [...(g0.pendingSyncGone ?? []), oldMemberId] } : {}),
   };
   out.fact({
     kind: 'staticMemberReplaced',
@@ -614,10 +643,21 @@ export function sync(
   return { ...next, state: 'Stable', stored: storedOf(next) };
 }
 
+/** The group with ClassicGroup.pendingSyncMembers holding no replaced member's id. */
+function withoutGone(g: ConsumerGroup): ConsumerGroup {
+  const { pendingSyncGone: _gone, ...rest } = g;
+  return rest;
+}
+
+/** ClassicGroup.hasReceivedSyncFromAllMembers, negated: a member, or a replaced member's old id, is pending its SyncGroup. */
+function awaitsSync(g: ConsumerGroup): boolean {
+  return Object.values(g.members).some((x) => x.pendingSync) || (g.pendingSyncGone ?? []).length > 0;
+}
+
 /** A member sent its SyncGroup: once nobody is pending, the pending-sync expiry is no longer needed. */
 function settlePendingSync(g: ConsumerGroup, m: GroupMember, out: Out): ConsumerGroup {
   const next = { ...g, members: { ...g.members, [m.memberId]: m } };
-  if (!Object.values(next.members).some((x) => x.pendingSync)) out.cancel(syncKey(g.groupId));
+  if (!awaitsSync(next)) out.cancel(syncKey(g.groupId));
   return next;
 }
 
@@ -647,14 +687,16 @@ function storedOf(g: ConsumerGroup): StoredGroup {
 /** GroupMetadataManager.expirePendingSync: members that joined but never sent SyncGroup are removed and the group rebalances. */
 export function onSyncTimer(env: GroupEnv, g: ConsumerGroup, generationId: number, now: number, out: Out): ConsumerGroup {
   if (generationId !== g.generationId || (g.state !== 'CompletingRebalance' && g.state !== 'Stable')) return g;
+  if (!awaitsSync(g)) return g;
   const missing = Object.values(g.members).filter((m) => m.pendingSync);
-  if (missing.length === 0) return g;
-  let next = g;
+  // a replaced static member's old id: ClassicGroup.remove finds no member, the rebalance comes all the same
+  const gone = g.pendingSyncGone ?? [];
+  let next = withoutGone(g);
   for (const m of missing) next = dropMember(next, m, out);
   return prepareRebalance(
     env,
     next,
-    `${missing.map((m) => m.memberId).join(', ')} sent no SyncGroup within the rebalance timeout`,
+    `${[...missing.map((m) => m.memberId), ...gone].join(', ')} sent no SyncGroup within the rebalance timeout`,
     now,
     out,
   );
@@ -769,7 +811,7 @@ export function loadGroup(g: ConsumerGroup): ConsumerGroup {
   }));
   return withMembers(
     {
-      ...g,
+      ...withoutGone(g),
       state: members.length ? 'Stable' : 'Empty',
       generationId: s.generationId,
       leader: members.length ? s.leader : null,
