@@ -68,28 +68,80 @@ describe('producer state snapshots', () => {
 });
 
 describe("a restart's reload of the producer state", () => {
-  it('with no snapshot, replays the whole log: the same state as before, nothing to tell', () => {
+  it('with no snapshot, the recovery replays the whole log and the broker loads the snapshot it wrote at the log end: one batch per producer', () => {
     let log = createPartitionLog('orders', 0);
     for (let i = 0; i < 7; i++) log = append(log, 1000, i, i + 1);
+    expect(log.producers.get(1000)?.batches).toHaveLength(5);
     const r = reloadProducerState(log, 100, DAY);
     expect(r.snapshotOffset).toBeNull();
     expect(r.replayedFrom).toBe(0);
-    expect(r.log.producers).toEqual(log.producers);
+    // readSnapshot builds one BatchMetadata per producer: the last
+    expect(r.log.producers.get(1000)?.batches.map((b) => b.lastSeq)).toEqual([6]);
+    expect(r.log.producers.get(1000)?.lastTimestamp).toBe(7);
     expect(r.dropped).toEqual([]);
     expect(r.restored).toEqual([]);
-    expect(r.fewerBatches).toEqual([]);
+    expect(r.fewerBatches.map((e) => e.producerId)).toEqual([1000]);
+    // an earlier batch's retry is now out of order; the last one's is still a duplicate
+    expect(appendProducerBatch(r.log, batch(1000, 5, 6), 101).outcome).toMatchObject({
+      kind: 'rejected',
+      error: 'OUT_OF_ORDER_SEQUENCE_NUMBER',
+    });
+    expect(appendProducerBatch(r.log, batch(1000, 6, 7), 101).outcome).toMatchObject({ kind: 'duplicate', baseOffset: 6 });
     // and it ends with a snapshot at the log end
     expect(r.log.producerSnapshots?.map((s) => s.offset)).toEqual([7]);
   });
 
-  it('brings back a producer an expiration check dropped, when its batches are after the latest snapshot', () => {
+  it('producers with one batch each keep it: nothing to tell', () => {
+    const log = append(append(createPartitionLog('orders', 0), 1000, 0, 1), 2000, 0, 2);
+    const r = reloadProducerState(log, 100, DAY);
+    expect(r.log.producers).toEqual(log.producers);
+    expect(r.dropped).toEqual([]);
+    expect(r.fewerBatches).toEqual([]);
+  });
+
+  it('leaves out a producer an expiration check dropped, though the recovery replayed its batch: the snapshot at the log end is loaded with the expiration filter', () => {
     const log = append(createPartitionLog('orders', 0), 1000, 0, 2);
     const checked = removeExpiredProducers(log, 15000, 10000);
     expect(checked.expired.map((e) => e.producerId)).toEqual([1000]);
     expect(checked.log.producers.has(1000)).toBe(false);
     const r = reloadProducerState(checked.log, 16000, 10000);
-    expect(r.log.producers.get(1000)?.batches.map((b) => b.lastSeq)).toEqual([0]);
-    expect(r.restored.map((e) => e.producerId)).toEqual([1000]);
+    expect(r.log.producers.has(1000)).toBe(false);
+    expect(r.restored).toEqual([]);
+    expect(r.dropped).toEqual([]);
+  });
+
+  it('leaves out a producer idle for producer.id.expiration.ms whose batch is after the latest snapshot, though no check had run', () => {
+    let log = append(rollingLog(), 1000, 0, 2); // offset 0
+    log = append(log, 2000, 0, 3); // offset 1 rolls: the snapshot at 1 holds 1000
+    const r = reloadProducerState(log, 12000, 10000);
+    expect(r.snapshotOffset).toBe(1);
+    // both idle 10 s: 1000 of the snapshot, 2000 of the active segment the recovery replayed
+    expect(r.log.producers.size).toBe(0);
+    expect(r.dropped.map((e) => e.producerId).sort()).toEqual([1000, 2000]);
+  });
+
+  it("the recovery of the active segment deletes a snapshot above its base (a previous reload's at its log end) and starts from the base's", () => {
+    let log = append(rollingLog(), 1000, 0, 1); // offset 0
+    log = append(log, 1000, 1, 2); // rolls at 1: snapshot at 1
+    // a reload at the log end (2) takes a snapshot there, a stray above the active segment's base
+    const first = reloadProducerState(log, 3, DAY).log;
+    expect(first.producerSnapshots?.map((s) => s.offset)).toEqual([1, 2]);
+    // the active segment grows without a roll (one big segment from here)
+    const grown = append({ ...first, segmentConfig: { ...first.segmentConfig, segmentBytes: 1073741824 } }, 1000, 2, 4);
+    expect(grown.segments.map((s) => s.baseOffset)).toEqual([0, 1]);
+    const r = reloadProducerState(grown, 5, DAY);
+    expect(r.snapshotOffset).toBe(1);
+    expect(r.replayedFrom).toBe(1);
+    expect(r.log.producerSnapshots?.map((s) => s.offset)).toEqual([1, 3]);
+  });
+
+  it('does not use a snapshot at or below the log start (truncateAndReload deletes it)', () => {
+    let log = append(rollingLog(), 1000, 0, 1); // offset 0
+    log = append(log, 1000, 1, 2); // rolls at 1: snapshot at 1
+    const r = reloadProducerState({ ...log, logStartOffset: 1 }, 3, DAY);
+    expect(r.snapshotOffset).toBeNull();
+    expect(r.replayedFrom).toBe(1);
+    expect(r.log.producerSnapshots?.map((s) => s.offset)).toEqual([2]);
   });
 
   it('leaves out a producer of the snapshot idle for producer.id.expiration.ms, though no check had run', () => {
@@ -131,9 +183,9 @@ describe("a restart's reload of the producer state", () => {
     log = append(log, 8, 0, 2); // rolls at 1: 7's transaction open in the snapshot
     const r = reloadProducerState(log, 3 * DAY, 10000);
     expect(r.log.producers.get(7)?.currentTxnFirstOffset).toBe(0);
-    // 8, as idle, is kept too: its batch is after the snapshot, and the replay filters nothing
-    expect([...r.log.producers.keys()]).toEqual([7, 8]);
-    expect(r.dropped).toEqual([]);
+    // 8, as idle, is left out: the snapshot at the log end is loaded with the expiration filter
+    expect([...r.log.producers.keys()]).toEqual([7]);
+    expect(r.dropped.map((e) => e.producerId)).toEqual([8]);
     const committed = appendMarker(log, { producerId: 7, producerEpoch: 0, controlType: 'COMMIT', coordinatorEpoch: 0 }, 5).log;
     const after = reloadProducerState(committed, 6, DAY);
     expect(after.log.producers.get(7)?.currentTxnFirstOffset).toBeNull();
@@ -177,5 +229,25 @@ describe("a restart's reload of the producer state", () => {
     expect([...cut.producers.keys()]).toEqual([2000]);
     // nothing cut: no reload
     expect(truncateReloading(log, 3, 12000, 10000).reload).toBeNull();
+  });
+
+  it('a truncation whose state was empty before (isEmptyBeforeTruncation) loads the snapshot and replays nothing', () => {
+    let log = append(rollingLog(), 1000, 0, 1); // offset 0
+    log = append(log, 2000, 0, 2); // rolls at 1: snapshot at 1 (1000)
+    log = { ...log, segmentConfig: { ...log.segmentConfig, segmentBytes: 1073741824 } }; // no more rolls
+    log = append(log, 2000, 1, 3); // offset 2
+    log = append(log, 3000, 0, 4); // offset 3
+    // an expiration check at 20 s drops every producer
+    const checked = removeExpiredProducers(log, 20000, 10000).log;
+    expect(checked.producers.size).toBe(0);
+    const { log: cut, reload } = truncateReloading({ ...checked, epochs: [] }, 3, 20001, 10000);
+    expect(reload).toMatchObject({ snapshotOffset: 1, replayedFrom: 1 });
+    // the snapshot's producer is expired: nothing loaded, and 2000's batches at offsets 1 and 2 are not replayed
+    expect(cut.producers.size).toBe(0);
+    expect(cut.producerSnapshots?.map((x) => x.offset)).toEqual([1, 3]);
+    // with a producer alive before, the same truncation replays the batches after the snapshot
+    const alive = append(checked, 4000, 0, 20000);
+    const replayed = truncateReloading({ ...alive, epochs: [] }, 3, 20001, 10000).log;
+    expect([...replayed.producers.keys()]).toEqual([2000]);
   });
 });

@@ -9,13 +9,23 @@
  *   reload (rebuildProducerState). Only an offset above the last snapshot's is taken.
  * - A file holds one batch per producer: its last (`writeSnapshot` writes lastSeq, lastOffset and
  *   offsetDelta), so a producer loaded from it can match a retry of that batch only.
- * - A restart (LogLoader.load) keeps the snapshots at segment base offsets and the largest other one
- *   if it is not below the active segment's (removeStraySnapshots), drops those past the log end or
- *   at or below its start (truncateAndReload), loads the latest with every producer idle for
- *   `producer.id.expiration.ms` left out (loadFromSnapshot filters isProducerExpired), then replays
- *   the batches from that offset (from the log start when there is none) with no check and no
- *   filter: a producer an expiration check dropped comes back if a batch of it is in that part.
- *   Verification entries lived only in memory (the crash dropped them).
+ * - A restart after a crash (LogLoader.load without the clean shutdown file; the model has no clean
+ *   shutdown) first recovers the unflushed segments (LogLoader.recoverLog → recoverSegment): from
+ *   the recovery point on — in the model always the active segment (Kafka flushes a segment up to
+ *   the new base when it rolls; the recovery point never passes the active segment's base) — each
+ *   with a fresh ProducerStateManager: `rebuildProducerState` up to the segment's base
+ *   (`truncateAndReload` deletes the snapshots above it, loads the latest left with every producer
+ *   idle for `producer.id.expiration.ms` left out — loadFromSnapshot filters isProducerExpired —,
+ *   replays up to the base), `segment.recover` replays the segment's batches with no check and no
+ *   filter, and `takeSnapshot` writes one at the segment's end: the log end. Then LogLoader's own
+ *   manager (`removeStraySnapshots`, `rebuildProducerState(…, logEndOffset)`) loads *that* snapshot:
+ *   every producer comes back with its last batch only, and every producer idle for
+ *   `producer.id.expiration.ms` is left out — also one whose batches the recovery replayed, and one
+ *   an expiration check had dropped. Verification entries lived only in memory (the crash dropped them).
+ * - A truncation (UnifiedLog.truncateTo → rebuildProducerState on the live manager) deletes the
+ *   snapshots past the new end, loads the latest left (filtered, one batch each) and replays the
+ *   batches after it unfiltered — unless the state was empty before (no producer, no unreplicated
+ *   transaction: `isEmptyBeforeTruncation`), when it replays nothing.
  */
 import {
   applyControlBatch,
@@ -66,14 +76,15 @@ export interface ProducerStateReload {
  * ProducerStateManager.truncateAndReload + UnifiedLog.rebuildProducerState over a log whose batches
  * are final and whose producer state is cleared: the latest of `snapshots` (at or below the log end,
  * above its start) loaded without the producers idle for `expirationMs` and with one batch each, the
- * batches from its offset (the log start without one) replayed with no check, then a snapshot at the
- * log end.
+ * batches from its offset (the log start without one) replayed with no check — unless `replay` is
+ * false (rebuildProducerState's `isEmptyBeforeTruncation`) —, then a snapshot at the log end.
  */
 export function rebuildProducerState(
   cleared: PartitionLog,
   snapshots: readonly ProducerSnapshot[],
   now: number,
   expirationMs: number,
+  replay = true,
 ): { log: PartitionLog; snapshotOffset: number | null; replayedFrom: number } {
   const usable = snapshots.filter((s) => s.offset <= cleared.logEndOffset && s.offset > cleared.logStartOffset);
   const snapshot = usable[usable.length - 1];
@@ -83,7 +94,8 @@ export function rebuildProducerState(
   const replayedFrom = snapshot?.offset ?? cleared.logStartOffset;
   let next: PartitionLog = { ...cleared, producers: loaded, producerSnapshots: usable };
   const aborted = cleared.abortedTxns; // the transaction index is on disk: the replay does not write it
-  for (let i = cleared.batches.indexAtOrAfter(replayedFrom); i < cleared.batches.length; i++) {
+  const from = replay ? cleared.batches.indexAtOrAfter(replayedFrom) : cleared.batches.length;
+  for (let i = from; i < cleared.batches.length; i++) {
     const b = cleared.batches.at(i);
     if (b === undefined) continue;
     next = b.isControl ? { ...applyControlBatch(next, b), abortedTxns: aborted } : applyDataBatch(next, b);
@@ -106,11 +118,29 @@ export function forgotten(
   return { dropped, fewerBatches };
 }
 
-/** The producer state of a log its broker opens again at `now` (LogLoader.load → rebuildProducerState), against what it held. */
+/**
+ * The producer state of a log its broker opens again at `now` after a crash (LogLoader.load:
+ * recoverLog's recovery of the active segment, then the load of the snapshot it wrote at the log
+ * end), against what it held.
+ */
 export function reloadProducerState(log: PartitionLog, now: number, expirationMs: number): ProducerStateReload {
   // truncateAndReload clears the unreplicated transactions; the replay's markers above the HW add theirs again
   const cleared: PartitionLog = { ...withUnreplicatedTxns(log, []), producers: new Map(), verificationStates: new Map() };
-  const r = rebuildProducerState(cleared, keptSnapshots(log), now, expirationMs);
+  // recoverSegment(active): rebuildProducerState up to its base deletes the snapshots above it (the
+  // stray one a previous reload took at its log end among them); segment.recover replays the segment
+  // and takes a snapshot at the log end
+  const activeBase = log.segments[log.segments.length - 1]?.baseOffset ?? log.logStartOffset;
+  const recovered = rebuildProducerState(
+    cleared,
+    keptSnapshots(log).filter((s) => s.offset <= activeBase),
+    now,
+    expirationMs,
+  );
+  // LogLoader's own manager loads that snapshot (readSnapshot: one batch each; loadFromSnapshot: the
+  // expired left out), at the log end: nothing to replay
+  const producers = new Map<number, ProducerStateEntry>();
+  for (const [id, e] of recovered.log.producers) if (!isProducerExpired(e, now, expirationMs)) producers.set(id, asRead(e));
+  const r = { ...recovered, log: { ...recovered.log, producers } };
   const next = dropReplicatedTxns(r.log);
   const restored: ProducerStateEntry[] = [];
   for (const [id, after] of next.producers) if (!log.producers.has(id)) restored.push(after);

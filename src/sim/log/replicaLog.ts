@@ -138,9 +138,12 @@ export function truncateReloading(
     abortedTxns: aborted,
     cleanerCheckpoint: Math.min(log.cleanerCheckpoint, end),
   };
-  const r = rebuildProducerState(cleared, log.producerSnapshots ?? [], now, expirationMs);
+  // UnifiedLog.rebuildProducerState: `isEmptyBeforeTruncation` — no producer and no unreplicated
+  // transaction before — loads the snapshot but replays nothing
+  const replay = log.producers.size > 0 || (log.unreplicatedTxns ?? []).length > 0;
+  const r = rebuildProducerState(cleared, log.producerSnapshots ?? [], now, expirationMs, replay);
   // from the log start the replay is the whole log: nothing forgotten; from a snapshot, compare with it
-  const whole = r.snapshotOffset === null ? r.log : rebuildProducerState(cleared, [], now, expirationMs).log;
+  const whole = r.snapshotOffset === null && replay ? r.log : rebuildProducerState(cleared, [], now, expirationMs).log;
   return {
     log: r.log,
     reload: { snapshotOffset: r.snapshotOffset, replayedFrom: r.replayedFrom, ...forgotten(whole.producers, r.log.producers) },

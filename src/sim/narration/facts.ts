@@ -850,8 +850,8 @@ function producerStateLoaded(ctx: NarrationContext, f: F<'producerStateLoaded'>)
     f.cause === 'restart'
       ? say(
           lang,
-          `${f.broker} restarted and rebuilt the producer state of ${keyOf(f)} from its log (${from})`,
-          `${josa(f.broker, '은/는')} 재시작하며 ${keyOf(f)}의 프로듀서 상태를 로그에서 다시 만들었습니다(${from})`,
+          `${f.broker} restarted and rebuilt the producer state of ${keyOf(f)} from its log (${from}), wrote it to a snapshot at the log end and loaded that snapshot, which keeps one batch per producer and leaves out the producers idle for producer.id.expiration.ms`,
+          `${josa(f.broker, '은/는')} 재시작하며 ${keyOf(f)}의 프로듀서 상태를 로그에서 다시 만들었습니다(${from}). 이를 로그 끝의 스냅샷에 쓰고 그 스냅샷을 읽었으므로, 프로듀서마다 배치 하나만 남고 producer.id.expiration.ms 이상 쉰 프로듀서는 빠집니다`,
         )
       : say(
           lang,
