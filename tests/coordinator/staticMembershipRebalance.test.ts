@@ -271,3 +271,18 @@ describe('a static member replaced in a Stable group before it sent its SyncGrou
     expect(onSyncTimer(env, g, 1, 303000, new Out())).toBe(g);
   });
 });
+
+describe('a static member replaced in a Stable group with another subscription', () => {
+  it('rebalances nothing: only the selected protocol is compared (selectProtocol), and the new subscription is stored', () => {
+    const g0 = stableMixedGroup();
+    const out = new Out();
+    const g = join(env, g0, { ...joinOf('a-1'), topics: ['orders', 'payments'] }, request('a.new'), 'a.consumer', 20000, out);
+    expect(g.state).toBe('Stable');
+    expect(g.generationId).toBe(1);
+    expect(facts(out).some((f) => f.kind === 'rebalance')).toBe(false);
+    expect(g.members['a-1-2']?.topics).toEqual(['orders', 'payments']);
+    expect(g.stored.members.find((m) => m.memberId === 'a-1-2')?.topics).toEqual(['orders', 'payments']);
+    // its old partitions, not a new assignment
+    expect(g.members['a-1-2']?.assignment).toEqual(g0.members['a-1-0']?.assignment);
+  });
+});
