@@ -29,6 +29,7 @@ import {
   staticMemberId,
   sync,
 } from '../../src/sim/coordinator/classicGroup';
+import { translateNote } from '../../src/sim/narration/notes';
 import type { Fact } from '../../src/sim/trace/facts';
 import { oneBrokerMetadata } from '../fixtures/oneBrokerMetadata';
 
@@ -143,6 +144,11 @@ describe('no member rejoined, static members left (maybeElectNewJoinedLeader is 
     expect(Object.keys(waiting.members).sort()).toEqual(['a-1-0', 'b-1-1']);
     expect(timers(out)).toContainEqual(expect.objectContaining({ key: 'join:g', delay: 300000 }));
     expect(facts(out).some((f) => f.kind === 'rebalance')).toBe(false);
+    expect(facts(out)).toContainEqual({
+      kind: 'note',
+      actor: 'group-coordinator',
+      text: 'group g could not complete its rebalance because no member rejoined; static member(s) a-1-0, b-1-1 stay until they rejoin or their session expires',
+    });
   });
 
   it('a restarted instance replaces its member, and the phase completes once the other is gone', () => {
@@ -284,5 +290,16 @@ describe('a static member replaced in a Stable group with another subscription',
     expect(g.stored.members.find((m) => m.memberId === 'a-1-2')?.topics).toEqual(['orders', 'payments']);
     // its old partitions, not a new assignment
     expect(g.members['a-1-2']?.assignment).toEqual(g0.members['a-1-0']?.assignment);
+  });
+});
+
+describe('the note of a join phase nobody rejoined, in English and Korean', () => {
+  it('names the static members that stay', () => {
+    const text =
+      'group g could not complete its rebalance because no member rejoined; static member(s) a-1-0, b-1-1 stay until they rejoin or their session expires';
+    expect(translateNote(text, 'en')).toBe(text);
+    expect(translateNote(text, 'ko')).toBe(
+      '그룹 g는 다시 참여한 멤버가 없어 리밸런스를 끝내지 못했습니다. 정적 멤버 a-1-0, b-1-1은 다시 참여하거나 세션이 만료될 때까지 그룹에 남습니다',
+    );
   });
 });

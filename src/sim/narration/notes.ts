@@ -58,6 +58,11 @@ const KO_RULES: readonly Rule[] = [
   [/^group (\S+) is rebalancing: (.+)$/, (m) => `${josa(`그룹 ${m[1]}`, '이/가')} 리밸런스를 시작합니다: ${reasonKo(m[2] as string)}`],
   [/^group (\S+): (.+); it is removed$/, (m) => `그룹 ${m[1]}: ${reasonKo(m[2] as string)}. 그룹에서 제거됩니다`],
   [
+    /^group (\S+) could not complete its rebalance because no member rejoined; static member\(s\) (.+) stay until they rejoin or their session expires$/,
+    (m) =>
+      `그룹 ${josa(m[1] as string, '은/는')} 다시 참여한 멤버가 없어 리밸런스를 끝내지 못했습니다. 정적 멤버 ${josa(m[2] as string, '은/는')} 다시 참여하거나 세션이 만료될 때까지 그룹에 남습니다`,
+  ],
+  [
     /^the application sends event (\S+) again: a new send\(\), so a new sequence number$/,
     (m) => `애플리케이션이 이벤트 ${josa(m[1] as string, '을/를')} 다시 보냅니다. 새 send() 호출이므로 새 시퀀스 번호를 받습니다`,
   ],
