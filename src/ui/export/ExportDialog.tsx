@@ -100,9 +100,10 @@ export function ExportDialog({ onClose }: { onClose: () => void }) {
           </label>
         </div>
         {figure && (
-          <div className="eos-figure-preview">
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: a tall figure scrolls in its box, which must be focusable to scroll by keyboard (axe: scrollable-region-focusable)
+          <section className="eos-figure-preview" tabIndex={0} aria-label={t.figurePreview}>
             <img src={preview} alt={t.figurePreview} width={figure.width} height={figure.height} data-testid="figure-preview" />
-          </div>
+          </section>
         )}
         <p className="eos-hint">{t.exportHint}</p>
         <div className="eos-actions">
