@@ -71,6 +71,10 @@ const en = {
   scenarioJson: 'Scenario as JSON',
   traceJson: 'Trace as JSON',
   exportHint: 'Files are made in your browser and downloaded; nothing is uploaded.',
+  /** the words before and after the file's name */
+  exported: ['Downloaded ', '.'] as readonly [string, string],
+  /** the words before and after the file's name, then the browser's reason */
+  exportFailed: ['Could not make ', ': '] as readonly [string, string],
   importSection: 'Import a scenario',
   importFile: 'A scenario file (JSON)',
   importPaste: 'Or paste a scenario (JSON) or a share link',
@@ -149,6 +153,8 @@ const ko: ShareText = {
   scenarioJson: '시나리오 JSON',
   traceJson: '트레이스 JSON',
   exportHint: '파일은 브라우저에서 만들어 내려받습니다. 아무것도 업로드하지 않습니다.',
+  exported: ['', ' 파일을 내려받았습니다.'],
+  exportFailed: ['', ' 파일을 만들지 못했습니다. 브라우저가 알린 이유: '],
   importSection: '시나리오 가져오기',
   importFile: '시나리오 파일 (JSON)',
   importPaste: '또는 시나리오(JSON)나 공유 링크 붙여넣기',

@@ -1,7 +1,8 @@
 /**
  * Export (timeline as SVG or PNG, scenario JSON, trace JSON) and import (a JSON file, or pasted JSON
  * or share link; a Break it search's link also opens the panel as it was). Imported text is
- * validated before anything runs; problems are listed with their JSON paths.
+ * validated before anything runs; problems are listed with their JSON paths. Each export button says
+ * in a status line what it downloaded (the file's name), or why the file could not be made.
  */
 import { useMemo, useState } from 'react';
 import { shareStore } from '../../share/shareState';
@@ -13,7 +14,7 @@ import { useSim } from '../../store/useSim';
 import { FilePicker } from '../FilePicker';
 import { Modal } from '../Modal';
 import { usePresetTextsKo } from '../usePresetTexts';
-import { downloadBlob, downloadText, fileStem } from './download';
+import { downloadBlob, fileStem } from './download';
 import { scenarioFile, timelineFigure, traceFile } from './exportFiles';
 import { DEFAULT_FIGURE_WIDTH, FIGURE_WIDTHS } from './figure/figure';
 import type { FigureTheme } from './figure/figurePalette';
@@ -56,14 +57,23 @@ export function ExportDialog({ onClose }: { onClose: () => void }) {
   const t = shareText(language);
   const [pasted, setPasted] = useState('');
   const [problem, setProblem] = useState<{ message: string; ko?: string; errors: readonly ScenarioError[] } | null>(null);
-  const [status, setStatus] = useState('');
+  // what the last export button made, or why it could not: the browser's own download notice is
+  // outside the dialog (and some browsers show none)
+  const [exported, setExported] = useState<{ file: string; error?: string } | null>(null);
+  const save = async (file: string, make: () => Blob | Promise<Blob>) => {
+    try {
+      downloadBlob(await make(), file);
+      setExported({ file });
+    } catch (e) {
+      setExported({ file, error: e instanceof Error ? e.message : String(e) });
+    }
+  };
   const stem = fileStem(scenario?.id ?? scenario?.title, view?.step);
 
   // an import that opens closes the dialog: what was imported is on the page behind it
   const run = (text: string) => {
     const p = importText(text);
     setProblem(p);
-    setStatus('');
     if (!p) onClose();
   };
   const korean = usePresetTextsKo(language);
@@ -107,28 +117,25 @@ export function ExportDialog({ onClose }: { onClose: () => void }) {
         )}
         <p className="eos-hint">{t.exportHint}</p>
         <div className="eos-actions">
-          <button type="button" disabled={!figure} onClick={() => figure && downloadText(figure.svg, `${stem}.svg`, 'image/svg+xml')}>
-            {t.timelineSvg}
-          </button>
           <button
             type="button"
             disabled={!figure}
-            onClick={async () => {
-              if (!figure) return;
-              try {
-                downloadBlob(await svgToPng(figure.svg, 2), `${stem}.png`);
-              } catch (e) {
-                setStatus((e as Error).message);
-              }
-            }}
+            onClick={() => figure && save(`${stem}.svg`, () => new Blob([figure.svg], { type: 'image/svg+xml' }))}
           >
+            {t.timelineSvg}
+          </button>
+          <button type="button" disabled={!figure} onClick={() => figure && save(`${stem}.png`, () => svgToPng(figure.svg, 2))}>
             {t.timelinePng}
           </button>
           <button
             type="button"
             disabled={!scenario}
             onClick={() =>
-              scenario && downloadText(scenarioFile(scenario), `${fileStem(scenario.id ?? scenario.title)}.json`, 'application/json')
+              scenario &&
+              save(
+                `${fileStem(scenario.id ?? scenario.title)}.json`,
+                () => new Blob([scenarioFile(scenario)], { type: 'application/json' }),
+              )
             }
           >
             {t.scenarioJson}
@@ -137,12 +144,28 @@ export function ExportDialog({ onClose }: { onClose: () => void }) {
             type="button"
             disabled={!trace}
             onClick={() =>
-              trace && downloadText(traceFile(trace), `${fileStem(scenario?.id ?? scenario?.title)}-trace.json`, 'application/json')
+              trace &&
+              save(
+                `${fileStem(scenario?.id ?? scenario?.title)}-trace.json`,
+                () => new Blob([traceFile(trace)], { type: 'application/json' }),
+              )
             }
           >
             {t.traceJson}
           </button>
         </div>
+        {/* <output>: role="status", read out when it changes */}
+        <output className={exported?.error ? 'eos-export-status eos-export-failed' : 'eos-export-status'} data-testid="export-status">
+          {exported && (
+            <>
+              {exported.error === undefined ? t.exported[0] : t.exportFailed[0]}
+              <code translate="no">{exported.file}</code>
+              {exported.error === undefined ? t.exported[1] : t.exportFailed[1]}
+              {/* the browser's own words, in English */}
+              {exported.error !== undefined && <span lang="en">{exported.error}</span>}
+            </>
+          )}
+        </output>
       </section>
       <section>
         <h3>{t.importSection}</h3>
@@ -174,7 +197,6 @@ export function ExportDialog({ onClose }: { onClose: () => void }) {
           <button type="button" className="eos-primary" disabled={!pasted.trim()} onClick={() => run(pasted)}>
             {t.importRun}
           </button>
-          <output data-testid="import-status">{status}</output>
         </div>
         {problem && (
           <div role="alert" className="eos-link-error" data-testid="import-errors">
