@@ -1,7 +1,8 @@
 /**
- * An edited run says it is edited, in the real page: drop an ack by clicking, and the header says
- * "edited from <preset>" and marks "What you should see" as not describing this run; the address (a
- * share link) opens as edited elsewhere; Korean too; removing the injected fault undoes it.
+ * An edited run says it is edited, in the real page: drop an ack by clicking, and the header marks the
+ * preset's title "edited" (the title once: e2e/edited-header.test.ts) and marks "What you should see"
+ * as not describing this run; the address (a share link) opens as edited elsewhere; Korean too;
+ * removing the injected fault undoes it.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -31,10 +32,12 @@ async function open(url: string): Promise<{ page: Page; errors: string[] }> {
 }
 
 const editedFrom = (page: Page) => page.getByTestId('edited-from');
+/** The header's title and its edited badge, as read. */
+const titleLine = (page: Page) => page.locator('.scenario-title').innerText();
 const applies = (page: Page) => page.getByTestId('expected').getAttribute('data-applies');
 
 describe('an edited run', () => {
-  it('says "edited from <preset>", carries it in its link, and stops saying it when the change is undone', async () => {
+  it('marks the preset\'s title "edited", carries it in its link, and stops saying it when the change is undone', async () => {
     const { page, errors } = await open(inject('baseUrl'));
     expect(await editedFrom(page).count()).toBe(0);
     expect(await applies(page)).toBe('true');
@@ -48,7 +51,7 @@ describe('an edited run', () => {
     await panel.getByRole('button', { name: new RegExp(`#${ack.id} ProduceResponse`) }).click();
     await panel.getByRole('button', { name: 'Drop', exact: true }).click();
 
-    await expect.poll(() => editedFrom(page).innerText()).toContain(`edited from ${story.title}`);
+    await expect.poll(() => titleLine(page)).toMatch(new RegExp(`^${story.title}\\s+edited\\s+Back to the preset$`));
     expect(await applies(page)).toBe('false');
     await page.getByTestId('expected').locator('summary').click();
     expect(await page.getByTestId('expected').locator('summary').innerText()).toContain('does not describe this edited run');
@@ -65,11 +68,11 @@ describe('an edited run', () => {
       })
       .toBe(true);
     const shared = await open(page.url());
-    await expect.poll(() => editedFrom(shared.page).innerText()).toContain(`edited from ${story.title}`);
+    await expect.poll(() => titleLine(shared.page)).toMatch(new RegExp(`^${story.title}\\s+edited\\s+Back to the preset$`));
     expect(await applies(shared.page)).toBe('false');
     // in Korean
     await shared.page.getByRole('button', { name: '한국어' }).click();
-    await expect.poll(() => editedFrom(shared.page).innerText()).toContain('수정한 실행, 원래 프리셋:');
+    await expect.poll(() => titleLine(shared.page)).toMatch(/\s수정됨\s+프리셋으로 되돌리기$/);
     await expect
       .poll(() => shared.page.getByTestId('expected').locator('summary').innerText())
       .toContain('수정한 이 실행에는 맞지 않습니다');

@@ -11,6 +11,7 @@ import { processKindNames } from './processKinds';
 const EN = {
   tagline: 'Exactly once — of what, inside which boundary?',
   expected: 'What you should see',
+  edited: 'edited',
   editedFrom: 'edited from',
   editedHint:
     'This run was changed (configuration, an injected fault, a second instance or a resend): it is no longer the preset as shipped.',
@@ -148,6 +149,7 @@ export type Strings = typeof EN;
 const KO: Strings = {
   tagline: '정확히 한 번 — 무엇을, 어느 경계 안에서?',
   expected: '이 시나리오에서 보게 될 것',
+  edited: '수정됨',
   editedFrom: '수정한 실행, 원래 프리셋:',
   editedHint: '설정 변경, 주입한 장애, 두 번째 인스턴스, 재전송 등으로 바뀐 실행입니다. 배포된 프리셋 그대로가 아닙니다.',
   expectedNotApplicable: '배포된 프리셋 기준으로 쓴 설명입니다. 수정한 이 실행에는 맞지 않습니다.',

@@ -1,8 +1,9 @@
 // @vitest-environment happy-dom
 /**
- * What a person sees of an edited run (happy-dom): after a change the header says "edited from
- * <preset>" and marks the preset's expected outcome as not describing this run, in English and
- * Korean; "Back to the preset" — or undoing the change — clears both.
+ * What a person sees of an edited run (happy-dom): after a change the header marks the title (the
+ * preset's, named once) "edited" and marks the preset's expected outcome as not describing this run,
+ * in English and Korean; "Back to the preset" — or undoing the change — clears both. A run titled
+ * otherwise says "edited from <preset>".
  */
 import { act } from 'react';
 import { describe, expect, it } from 'vitest';
@@ -19,7 +20,7 @@ const expected = () => page.host.querySelector('[data-testid="expected"]');
 const PRESET = 'lost-ack-idempotent';
 
 describe('an edited run', () => {
-  it('says "edited from <preset>" and marks the expected outcome, until it is the preset again', async () => {
+  it('marks the title "edited" and the expected outcome, until it is the preset again', async () => {
     const preset = findPreset(PRESET);
     if (!preset) throw new Error('no preset');
     act(() => simStore.getState().load(preset.scenario));
@@ -31,7 +32,9 @@ describe('an edited run', () => {
     // a config edit, as the config editor makes it
     act(() => simStore.getState().fork((s) => setConfigValues(s, { scope: 'client', client: 'orders-service' }, { 'linger.ms': 40 })));
     await page.settle();
-    expect(editedFrom()?.textContent).toContain(`edited from ${preset.title}`);
+    expect(editedFrom()?.querySelector('.edited-badge')?.textContent).toBe('edited');
+    // the title once: not again in "edited from <the same title>"
+    expect(page.host.querySelector('.scenario-title')?.textContent?.split(preset.title).length).toBe(2);
     expect(expected()?.getAttribute('data-applies')).toBe('false');
     expect(expected()?.querySelector('summary')?.textContent).toContain('does not describe this edited run');
     // the title is still the preset's (the scenario keeps its words)
@@ -39,7 +42,10 @@ describe('an edited run', () => {
 
     act(() => simStore.getState().setLanguage('ko'));
     await page.settle();
-    expect(editedFrom()?.textContent).toContain(`수정한 실행, 원래 프리셋: ${PRESET_TEXT_KO[PRESET]?.title}`);
+    expect(editedFrom()?.querySelector('.edited-badge')?.textContent).toBe('수정됨');
+    const koTitle = PRESET_TEXT_KO[PRESET]?.title ?? '';
+    expect(page.host.querySelector('.scenario-title h2')?.textContent).toBe(koTitle);
+    expect(page.host.querySelector('.scenario-title')?.textContent?.split(koTitle).length).toBe(2);
     expect(expected()?.querySelector('summary')?.textContent).toContain('수정한 이 실행에는 맞지 않습니다');
 
     // back to the preset as shipped
@@ -49,6 +55,17 @@ describe('an edited run', () => {
     await page.settle();
     expect(editedFrom()).toBeNull();
     expect(expected()?.getAttribute('data-applies')).toBe('true');
+  });
+
+  it('a run titled otherwise says which preset it was edited from', async () => {
+    const preset = findPreset(PRESET);
+    if (!preset) throw new Error('no preset');
+    act(() => simStore.getState().load({ ...preset.scenario, title: 'my copy' }));
+    page.render();
+    act(() => simStore.getState().fork((s) => setConfigValues(s, { scope: 'client', client: 'orders-service' }, { 'linger.ms': 40 })));
+    await page.settle();
+    expect(page.host.querySelector('.scenario-title h2')?.textContent).toBe('my copy');
+    expect(editedFrom()?.textContent).toContain(`edited from ${preset.title}`);
   });
 
   it('undoing the change by hand (resetting the key to its default) clears it too', async () => {

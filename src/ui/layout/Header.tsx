@@ -1,7 +1,8 @@
 /**
  * The page header: EOS Lab, the scenario's title and question, what to expect, and the settings. A run
- * edited from a preset says so ("edited from <preset>", with a way back to the preset as shipped), and
- * the preset's expected outcome is marked as not describing it (origin.ts decides what is edited).
+ * edited from a preset says so — an "edited" badge after its title, which is the preset's, or "edited
+ * from <preset>" when the run is titled otherwise — with a way back to the preset as shipped, and the
+ * preset's expected outcome is marked as not describing it (origin.ts decides what is edited).
  */
 import { useMemo } from 'react';
 import { LinkErrorPanel } from '../../share/LinkErrorPanel';
@@ -27,6 +28,11 @@ export function Header({ onHelp }: { readonly onHelp: () => void }) {
   const origin = useMemo(() => (scenario ? presetOrigin(scenario) : null), [scenario]);
   const edited = origin?.edited ? origin.preset : null;
   const presetTexts = useScenarioTexts(edited, language);
+  const title = scenario ? (texts?.title ?? scenario.id ?? '') : '';
+  const presetTitle = edited ? presetTexts?.title || edited.title : '';
+  // the title is the preset's (as after any edit on the page): said once, with a badge after it, rather
+  // than again in "edited from <the same title>" — two lines more on a phone
+  const titleIsPresets = edited !== null && presetTitle === title;
   // the expected outcome shown is the preset's own words (a file's own words are its own business)
   const expectedIsPresets = edited !== null && texts?.language !== null;
   // a dump shown instead of the run is what the header names, not the scenario behind it
@@ -51,12 +57,17 @@ export function Header({ onHelp }: { readonly onHelp: () => void }) {
       )}
       {runShown && scenario && texts && (
         // a preset's words carry their language; a scenario's own words inherit the page's
-        <div className="scenario-title" lang={texts.language ?? undefined}>
-          <h2 title={texts.title ?? scenario.id ?? ''}>{texts.title ?? scenario.id ?? ''}</h2>
+        <div className={edited ? 'scenario-title edited' : 'scenario-title'} lang={texts.language ?? undefined}>
+          <h2 title={title}>{title}</h2>
           {edited && (
             <p className="edited-from" data-testid="edited-from" title={t.editedHint}>
-              <span className="edited-badge">{t.editedFrom}</span>{' '}
-              <span lang={presetTexts?.language ?? undefined}>{presetTexts?.title || edited.title}</span>{' '}
+              {titleIsPresets ? (
+                <span className="edited-badge">{t.edited}</span>
+              ) : (
+                <>
+                  <span className="edited-badge">{t.editedFrom}</span> <span lang={presetTexts?.language ?? undefined}>{presetTitle}</span>
+                </>
+              )}{' '}
               <button
                 type="button"
                 className="eos-link-button"
