@@ -13,6 +13,7 @@
  * pending member expires), and goes on.
  */
 import { describe, expect, it } from 'vitest';
+import { narrate } from '../../src/sim/narration';
 import { runScenario, stateAt } from '../../src/sim/run';
 import type { Scenario } from '../../src/sim/scenario/schema';
 import { summarize } from '../../src/sim/trace/summary';
@@ -78,6 +79,12 @@ describe('a static member fenced by its own JoinGroup, delayed past its request 
     const summary = summarize(trace);
     expect(summary.groups.find((g) => g.groupId === 'g')?.state).toBe('Empty');
     expect(fencedByOwnStaleJoin(trace)).toEqual(new Set(['c0']));
+    // the narration says whose JoinGroup it was, not "another instance"
+    const at = replaced[0]?.step as number;
+    expect(narrate(trace, at, 'en')).toContain(
+      "This JoinGroup is c0's own, sent at 0 ms and given up at 15000 ms (its request timeout): delayed in the network, it arrived after c0 had joined again, and the coordinator cannot tell it from a restarted instance — so the member fenced, c0-0, is c0's live one.",
+    );
+    expect(narrate(trace, at, 'ko')).toContain('이 JoinGroup은 c0 자신이 0 ms에 보내고 15000 ms에 포기한 요청입니다(요청 타임아웃).');
   });
 
   it('a dynamic member in the same run is not fenced: it reads e0', () => {

@@ -42,12 +42,12 @@ describe('static membership, narrated', () => {
     const i = stepOf((f) => f.kind === 'clientError' && f.error === 'FENCED_INSTANCE_ID');
     const en = narrate(t, i, 'en');
     expect(en).toContain(
-      'c1 got FENCED_INSTANCE_ID during Heartbeat: another instance joined with the same group.instance.id and took this member’s place — a fatal error: poll() throws it to the application.',
+      'c1 got FENCED_INSTANCE_ID during Heartbeat: a JoinGroup with the same group.instance.id and no member id took this member’s place — another instance’s, or a late request of its own — a fatal error: poll() throws it to the application.',
     );
     expect(en).not.toContain('producer');
     const ko = narrate(t, i, 'ko');
     expect(ko).toContain(
-      'c1은 Heartbeat 중에 FENCED_INSTANCE_ID를 받았습니다. 같은 group.instance.id로 다른 인스턴스가 참여해 이 멤버의 자리를 이어받았습니다. 치명적 오류이므로 poll()이 애플리케이션에 예외를 던집니다.',
+      'c1은 Heartbeat 중에 FENCED_INSTANCE_ID를 받았습니다. 멤버 id 없이 같은 group.instance.id로 온 JoinGroup이 이 멤버의 자리를 이어받았습니다(다른 인스턴스의 요청이거나, 늦게 도착한 자기 요청입니다). 치명적 오류이므로 poll()이 애플리케이션에 예외를 던집니다.',
     );
     const stop = stepOf((f) => f.kind === 'note' && f.actor === 'c1.app');
     expect(narrate(t, stop, 'en')).toBe('The c1 application: poll() threw FencedInstanceIdException: the application stops.');

@@ -72,8 +72,8 @@ const EXPLAIN: Record<string, readonly [en: string, ko: string]> = {
   TRANSACTION_COORDINATOR_FENCED: ['a newer coordinator took over', '더 새로운 코디네이터가 이어받았습니다'],
   UNKNOWN_PRODUCER_ID: ['the broker no longer has state for this producerId', '브로커에 이 producerId의 상태가 없습니다'],
   FENCED_INSTANCE_ID: [
-    'another instance joined with the same group.instance.id and took this member’s place',
-    '같은 group.instance.id로 다른 인스턴스가 참여해 이 멤버의 자리를 이어받았습니다',
+    'a JoinGroup with the same group.instance.id and no member id took this member’s place — another instance’s, or a late request of its own',
+    '멤버 id 없이 같은 group.instance.id로 온 JoinGroup이 이 멤버의 자리를 이어받았습니다(다른 인스턴스의 요청이거나, 늦게 도착한 자기 요청입니다)',
   ],
   UNSTABLE_OFFSET_COMMIT: [
     'offsets of an open transaction are pending for this group, so the committed offset is not known yet',

@@ -714,17 +714,44 @@ function rebalance(ctx: NarrationContext, f: F<'rebalance'>): string {
 }
 
 /**
+ * When the JoinGroup that replaces a static member is one its own client had given up on — sent, then
+ * a request timeout (REQUEST_TIMED_OUT) before it arrived — the coordinator cannot tell it from a
+ * restarted instance, and the member it fences is that client's live one. The sentence's opening, or
+ * '' when the join is not such a request.
+ */
+function staleJoinClause(ctx: NarrationContext, oldMemberId: string): string {
+  const env = ctx.envelope;
+  if (!env || env.rpc !== 'JoinGroup' || !env.from.endsWith('.consumer')) return '';
+  const client = env.from.slice(0, -'.consumer'.length);
+  for (let i = ctx.step.i - 1; i > env.sentStep; i--) {
+    const s = ctx.trace.steps.at(i);
+    if (!s) continue;
+    for (const raw of s.facts) {
+      const f = raw as unknown as { kind: string; client?: string; error?: string; during?: string };
+      if (f.kind === 'clientError' && f.client === client && f.error === 'REQUEST_TIMED_OUT' && f.during === 'JoinGroup')
+        return say(
+          ctx.lang,
+          `. This JoinGroup is ${client}'s own, sent at ${env.sentAt} ms and given up at ${s.t} ms (its request timeout): delayed in the network, it arrived after ${client} had joined again, and the coordinator cannot tell it from a restarted instance — so the member fenced, ${oldMemberId}, is ${client}'s live one`,
+          `. 이 JoinGroup은 ${client} 자신이 ${env.sentAt} ms에 보내고 ${s.t} ms에 포기한 요청입니다(요청 타임아웃). 네트워크에서 늦어져 ${josa(client, '이/가')} 다시 참여한 뒤에 도착했고, 코디네이터는 이를 재시작한 인스턴스와 구별하지 못합니다. 그래서 펜싱되는 ${josa(oldMemberId, '은/는')} ${client}의 살아 있는 멤버입니다`,
+        );
+    }
+  }
+  return '';
+}
+
+/**
  * A static member replaced (GroupMetadataManager.updateStaticMemberThenRebalanceOrCompleteJoin): the
  * lesson of a Stable group — no rebalance, the old assignment back — and that the restarted
  * instance still starts from the committed offsets.
  */
 function staticMemberReplaced(ctx: NarrationContext, f: F<'staticMemberReplaced'>): string {
   const { lang } = ctx;
-  const head = say(
+  const replaced = say(
     lang,
     `group ${f.groupId}: a member with group.instance.id ${f.groupInstanceId} joined without a member id, so ${f.newMemberId} takes the place of ${f.oldMemberId} — its partitions and, if it led, the leadership; ${f.oldMemberId} is fenced from now on (FENCED_INSTANCE_ID)`,
     `그룹 ${f.groupId}: group.instance.id가 ${f.groupInstanceId}인 멤버가 멤버 id 없이 참여했으므로 ${josa(f.newMemberId, '이/가')} ${f.oldMemberId}의 자리(파티션, 리더였다면 리더 자리까지)를 이어받습니다. 이제부터 ${josa(f.oldMemberId, '은/는')} 펜싱됩니다(FENCED_INSTANCE_ID)`,
   );
+  const head = replaced + staleJoinClause(ctx, f.oldMemberId);
   if (f.state === 'Stable')
     return (
       head +
