@@ -9,14 +9,13 @@
  * restarted member joined as a new member and the group rebalanced.
  */
 import { describe, expect, it } from 'vitest';
-import { Out, type PendingRequest } from '../../src/sim/actors/out';
+import { Out } from '../../src/sim/actors/out';
 import {
   type ConsumerGroup,
   DEFAULT_GROUP_COORDINATOR_CONFIG,
   emptyGroup,
   type GroupEnv,
   heartbeat,
-  type JoinRequest,
   join,
   loadGroup,
   onJoinTimer,
@@ -33,24 +32,10 @@ import {
   txnOffsetCommitGroupError,
 } from '../../src/sim/coordinator/groupCoordinator.machine';
 import { groupMetadataRecord } from '../../src/sim/coordinator/offsetsHosted';
-import type { Fact } from '../../src/sim/trace/facts';
 import { oneBrokerMetadata } from '../fixtures/oneBrokerMetadata';
+import { facts, joinOf, request, sends } from './groupRequests';
 
 const env: GroupEnv = { id: 'group-coordinator', meta: oneBrokerMetadata, config: DEFAULT_GROUP_COORDINATOR_CONFIG };
-let envelope = 0;
-const request = (from: string): PendingRequest => ({ from, envelopeId: envelope++, correlationId: 0 });
-const joinOf = (groupInstanceId?: string, memberId = ''): JoinRequest => ({
-  memberId,
-  ...(groupInstanceId ? { groupInstanceId } : {}),
-  sessionTimeoutMs: 45000,
-  rebalanceTimeoutMs: 300000,
-  topics: ['orders'],
-});
-
-type Sent = { rpc: string; to: string; payload: Record<string, unknown> };
-const sends = (out: Out): Sent[] =>
-  out.effects.flatMap((e) => (e.type === 'send' ? [{ rpc: e.rpc, to: e.to, payload: e.payload as Record<string, unknown> }] : []));
-const facts = (out: Out): Fact[] => out.effects.flatMap((e) => (e.type === 'fact' ? [e.fact as Fact] : []));
 const member = (g: ConsumerGroup, prefix: string) => Object.keys(g.members).find((id) => id.startsWith(prefix)) as string;
 
 /** Two static members (instances a-1 and b-1, processes a and b) in a Stable group of generation 1. */

@@ -14,14 +14,13 @@
  * The old code removed every member that had not rejoined when the join phase completed.
  */
 import { describe, expect, it } from 'vitest';
-import { Out, type PendingRequest } from '../../src/sim/actors/out';
+import { Out } from '../../src/sim/actors/out';
 import {
   type ConsumerGroup,
   DEFAULT_GROUP_COORDINATOR_CONFIG,
   emptyGroup,
   type GroupEnv,
   heartbeat,
-  type JoinRequest,
   join,
   onJoinTimer,
   onSessionTimer,
@@ -30,28 +29,14 @@ import {
   sync,
 } from '../../src/sim/coordinator/classicGroup';
 import { translateNote } from '../../src/sim/narration/notes';
-import type { Fact } from '../../src/sim/trace/facts';
 import { oneBrokerMetadata } from '../fixtures/oneBrokerMetadata';
+import { facts, joinOf, request, sends } from './groupRequests';
 
 const meta = {
   ...oneBrokerMetadata,
   topics: { orders: { name: 'orders', partitions: 3, leaders: ['broker-0', 'broker-0', 'broker-0'] } },
 };
 const env: GroupEnv = { id: 'group-coordinator', meta, config: DEFAULT_GROUP_COORDINATOR_CONFIG };
-let envelope = 0;
-const request = (from: string): PendingRequest => ({ from, envelopeId: envelope++, correlationId: 0 });
-const joinOf = (groupInstanceId?: string, memberId = '', sessionTimeoutMs = 45000): JoinRequest => ({
-  memberId,
-  ...(groupInstanceId ? { groupInstanceId } : {}),
-  sessionTimeoutMs,
-  rebalanceTimeoutMs: 300000,
-  topics: ['orders'],
-});
-
-type Sent = { rpc: string; to: string; payload: Record<string, unknown> };
-const sends = (out: Out): Sent[] =>
-  out.effects.flatMap((e) => (e.type === 'send' ? [{ rpc: e.rpc, to: e.to, payload: e.payload as Record<string, unknown> }] : []));
-const facts = (out: Out): Fact[] => out.effects.flatMap((e) => (e.type === 'fact' ? [e.fact as Fact] : []));
 const timers = (out: Out) => out.effects.flatMap((e) => (e.type === 'timer' ? [e] : []));
 
 /**
