@@ -19,7 +19,7 @@ import type { Scenario } from '../../src/sim/scenario/schema';
 import { summarize } from '../../src/sim/trace/summary';
 import { fencedByOwnStaleJoin } from '../properties/groupFaults';
 
-function scenario(staticMember: boolean): Scenario {
+function scenario(staticMember: boolean, delayMs = 15101): Scenario {
   return {
     version: 1,
     seed: 1,
@@ -48,7 +48,7 @@ function scenario(staticMember: boolean): Scenario {
       },
     ],
     // past the join's request timeout: 10000 + 5000 ms
-    faults: [{ type: 'delay', rpc: 'JoinGroup', nth: 1, delayMs: 15101 }],
+    faults: [{ type: 'delay', rpc: 'JoinGroup', nth: 1, delayMs }],
     run: { maxTimeMs: 180000, maxSteps: 30000 },
   } as Scenario;
 }
@@ -78,13 +78,27 @@ describe('a static member fenced by its own JoinGroup, delayed past its request 
     expect(String(end.actors.get('c0.app')?.value)).toBe('stopped');
     const summary = summarize(trace);
     expect(summary.groups.find((g) => g.groupId === 'g')?.state).toBe('Empty');
-    expect(fencedByOwnStaleJoin(trace)).toEqual(new Set(['c0']));
+    expect(fencedByOwnStaleJoin(trace)).toEqual({ clients: new Set(['c0']), orphans: new Set(['c0-1']) });
     // the narration says whose JoinGroup it was, not "another instance"
     const at = replaced[0]?.step as number;
     expect(narrate(trace, at, 'en')).toContain(
       "This JoinGroup is c0's own, sent at 0 ms and given up at 15000 ms (its request timeout): delayed in the network, it arrived after c0 had joined again, and the coordinator cannot tell it from a restarted instance — so the member fenced, c0-0, is c0's live one.",
     );
     expect(narrate(trace, at, 'ko')).toContain('이 JoinGroup은 c0 자신이 0 ms에 보내고 15000 ms에 포기한 요청입니다(요청 타임아웃).');
+  });
+
+  it('arriving when the group is Stable (the fuzzer’s second case, seed 1295637299), it fences the live member at its next Heartbeat; the member it left behind holds the group until its session expires', () => {
+    const trace = runScenario(scenario(true, 31103));
+    const replaced = factsOf(trace, 'staticMemberReplaced');
+    expect(replaced.map((x) => (x.f as { state?: string }).state)).toEqual(['Stable']);
+    const fencedAnswer = factsOf(trace, 'clientError').find((x) => (x.f as { error?: string }).error === 'FENCED_INSTANCE_ID');
+    expect(fencedAnswer?.f).toMatchObject({ client: 'c0', during: 'Heartbeat', fatal: true });
+    expect(String(stateAt(trace, trace.steps.length).actors.get('c0.app')?.value)).toBe('stopped');
+    // e0 was read before the old request arrived; nobody reads after
+    expect(summarize(trace).verdict.events.find((e) => e.eventId === 'e0')?.processed).toEqual({ c0: 1 });
+    const { clients, orphans } = fencedByOwnStaleJoin(trace);
+    expect([...clients]).toEqual(['c0']);
+    for (const m of summarize(trace).groups.find((g) => g.groupId === 'g')?.members ?? []) expect(orphans.has(m)).toBe(true);
   });
 
   it('a dynamic member in the same run is not fenced: it reads e0', () => {
@@ -94,6 +108,6 @@ describe('a static member fenced by its own JoinGroup, delayed past its request 
     const summary = summarize(trace);
     expect(summary.verdict.events.find((e) => e.eventId === 'e0')?.processed).toEqual({ c0: 1 });
     expect(summary.groups.find((g) => g.groupId === 'g')?.state).toBe('Stable');
-    expect(fencedByOwnStaleJoin(trace).size).toBe(0);
+    expect(fencedByOwnStaleJoin(trace).clients.size).toBe(0);
   });
 });
