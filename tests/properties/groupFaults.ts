@@ -28,6 +28,7 @@ import { keyOf } from '../../src/sim/protocol/topicPartition';
 import type { Trace } from '../../src/sim/run';
 import { stateAt } from '../../src/sim/run';
 import type { FaultSpec, ProcessingMode, Scenario } from '../../src/sim/scenario/schema';
+import { staleJoin } from '../../src/sim/trace/staleJoin';
 import type { TraceSummary } from '../../src/sim/trace/summary';
 import { groupRuleProblems } from './groupRules';
 
@@ -329,20 +330,9 @@ export function fencedByOwnStaleJoin(trace: Trace): { readonly clients: Set<stri
   const orphans = new Set<string>();
   for (const s of trace.steps) {
     if (s.envelope === null || !s.facts.some((f) => f.kind === 'staticMemberReplaced')) continue;
-    const env = trace.envelopes.at(s.envelope);
-    if (!env || env.rpc !== 'JoinGroup' || !env.from.endsWith('.consumer')) continue;
-    const client = env.from.slice(0, -'.consumer'.length);
-    const gaveUp = trace.steps.some(
-      (t) =>
-        t.i > env.sentStep &&
-        t.i < s.i &&
-        t.facts.some((f) => {
-          const r = f as unknown as { kind: string; client?: string; error?: string; during?: string };
-          return r.kind === 'clientError' && r.client === client && r.error === 'REQUEST_TIMED_OUT' && r.during === 'JoinGroup';
-        }),
-    );
-    if (!gaveUp) continue;
-    fenced.add(client);
+    const stale = staleJoin(trace, trace.envelopes.at(s.envelope), s.i);
+    if (!stale) continue;
+    fenced.add(stale.client);
     for (const f of s.facts) if (f.kind === 'staticMemberReplaced') orphans.add((f as unknown as { newMemberId: string }).newMemberId);
   }
   return { clients: fenced, orphans };

@@ -7,6 +7,7 @@
 import { keyOf } from '../protocol/topicPartition';
 import { groupDigits } from '../text/groupDigits';
 import type { Fact } from '../trace/facts';
+import { staleJoin } from '../trace/staleJoin';
 import { bufferPoolClause } from './bufferPool';
 import { type NarrationContext, processingMode } from './context';
 import { explainError } from './errors';
@@ -721,22 +722,15 @@ function rebalance(ctx: NarrationContext, f: F<'rebalance'>): string {
  */
 function staleJoinClause(ctx: NarrationContext, oldMemberId: string): string {
   const env = ctx.envelope;
-  if (!env || env.rpc !== 'JoinGroup' || !env.from.endsWith('.consumer')) return '';
-  const client = env.from.slice(0, -'.consumer'.length);
-  for (let i = ctx.step.i - 1; i > env.sentStep; i--) {
-    const s = ctx.trace.steps.at(i);
-    if (!s) continue;
-    for (const raw of s.facts) {
-      const f = raw as unknown as { kind: string; client?: string; error?: string; during?: string };
-      if (f.kind === 'clientError' && f.client === client && f.error === 'REQUEST_TIMED_OUT' && f.during === 'JoinGroup')
-        return say(
-          ctx.lang,
-          `. This JoinGroup is ${client}'s own, sent at ${env.sentAt} ms and given up at ${s.t} ms (its request timeout): delayed in the network, it arrived after ${client} had joined again, and the coordinator cannot tell it from a restarted instance — so the member fenced, ${oldMemberId}, is ${client}'s live one`,
-          `. 이 JoinGroup은 ${client} 자신이 ${env.sentAt} ms에 보내고 ${s.t} ms에 포기한 요청입니다(요청 타임아웃). 네트워크에서 늦어져 ${josa(client, '이/가')} 다시 참여한 뒤에 도착했고, 코디네이터는 이를 재시작한 인스턴스와 구별하지 못합니다. 그래서 펜싱되는 ${josa(oldMemberId, '은/는')} ${client}의 살아 있는 멤버입니다`,
-        );
-    }
-  }
-  return '';
+  const stale = staleJoin(ctx.trace, env, ctx.step.i);
+  if (!env || !stale) return '';
+  const { client } = stale;
+  const t = stale.gaveUp.t;
+  return say(
+    ctx.lang,
+    `. This JoinGroup is ${client}'s own, sent at ${env.sentAt} ms and given up at ${t} ms (its request timeout): delayed in the network, it arrived after ${client} had joined again, and the coordinator cannot tell it from a restarted instance — so the member fenced, ${oldMemberId}, is ${client}'s live one`,
+    `. 이 JoinGroup은 ${client} 자신이 ${env.sentAt} ms에 보내고 ${t} ms에 포기한 요청입니다(요청 타임아웃). 네트워크에서 늦어져 ${josa(client, '이/가')} 다시 참여한 뒤에 도착했고, 코디네이터는 이를 재시작한 인스턴스와 구별하지 못합니다. 그래서 펜싱되는 ${josa(oldMemberId, '은/는')} ${client}의 살아 있는 멤버입니다`,
+  );
 }
 
 /**
