@@ -167,6 +167,8 @@ describe('fault labels in Korean', () => {
       { type: 'pause', target: 'instance-a', at: 12, durationMs: 3000 },
       { type: 'crash', target: 'billing', point: 'afterProcess', where: { offset: 1 }, nth: 2 },
       { type: 'restart', target: 'billing', at: 10 },
+      { type: 'controlledShutdown', target: 'broker-1', at: 4000, durationMs: 5000 },
+      { type: 'controlledShutdown', target: 'broker-0', at: 12 },
     ] as FaultSpec[];
     for (const f of faults) {
       const ko = faultSpecLabel(f, 'ko');

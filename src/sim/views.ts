@@ -70,6 +70,7 @@ export type { Fact } from './trace/facts';
 export { injectsFault } from './trace/injectedFaults';
 export type { PartitionRow, RecordRow } from './trace/logView';
 export { logSources, partitionRows, recordRows } from './trace/logView';
+export { stopsProcess } from './trace/processStops';
 export type { ReplicaRow, ReplicationRow, TruncationRow, Truncations } from './trace/replicationView';
 export { nextStoryPosition, previousStoryPosition, storyMarks, storySteps } from './trace/story';
 export type { TraceSummary } from './trace/summary';

@@ -54,7 +54,7 @@ export const FAMILIES = {
   },
   replication: {
     description:
-      'replicated topics (RF 2–3, min.insync.replicas 1–2, unclean election on/off), producers with acks 0/1/all, consumers, under broker crashes, restarts and pauses, slow replication and 0–3 other faults; the internal topics replicated or not',
+      'replicated topics (RF 2–3, min.insync.replicas 1–2, unclean election on/off), producers with acks 0/1/all, consumers, under broker crashes, restarts, pauses and controlled shutdowns, slow replication and 0–3 other faults; the internal topics replicated or not',
     // a minute of virtual time: heartbeats and replica fetches make every second of a run cost steps
     arb: replicatedScenarioArb({ consumers: { min: 0, max: 2 }, faults: { min: 0, max: 3 }, maxTimeMs: 60000 }),
     everyStep: true,
@@ -63,7 +63,7 @@ export const FAMILIES = {
   },
   'replication-transactions': {
     description:
-      'transactional producers and exactly-once applications on replicated topics under broker crashes, restarts, pauses and slow replication, with 1–4 other faults; the coordinators on replicated internal topics or not',
+      'transactional producers and exactly-once applications on replicated topics under broker crashes, restarts, pauses, controlled shutdowns and slow replication, with 1–4 other faults; the coordinators on replicated internal topics or not',
     arb: replicatedScenarioArb({
       transactional: true,
       consumers: { min: 1, max: 2 },

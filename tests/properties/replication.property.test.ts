@@ -1,5 +1,5 @@
 /**
- * Random scenarios with replicated topics under broker crashes, restarts, pauses and slow
+ * Random scenarios with replicated topics under broker crashes, restarts, pauses, controlled shutdowns and slow
  * replication keep every invariant of src/sim/checks/invariants.ts — among them the replication
  * ones (hw-within-isr, committed-not-lost, acks-all-survives).
  */

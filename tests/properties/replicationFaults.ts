@@ -3,7 +3,8 @@
  * fuzzer: the shapes of arbitraries.ts (producers with acks 0/1/all, consumers in every mode, the
  * existing faults) on 2–3 brokers, every topic with replication.factor 2–3, min.insync.replicas 1–2
  * and unclean.leader.election.enable on or off, plus faults aimed at brokers — crash (and restart
- * after a while), restart, pause — and slow replication links (`slowReplication`), with short
+ * after a while), restart, pause, a controlled shutdown (restarting after a while, or not) — and
+ * slow replication links (`slowReplication`), with short
  * replica.lag.time.max.ms and broker.session.timeout.ms so that ISR shrinks, fencing and elections
  * happen within a run; in about half the cases the internal topics are replicated too, so the
  * transaction and group coordinators live on their partitions' leaders and move with them.
@@ -55,6 +56,11 @@ const replicationArb = fc.record({
   internal: fc.option(fc.record({ replicationFactor: fc.integer({ min: 2, max: 3 }), minIsr: fc.integer({ min: 1, max: 2 }) }), {
     nil: undefined,
   }),
+  /** Controlled shutdowns (an operator's stop, a rolling restart's step); drawn last, so the draws above stay as they were. */
+  shutdowns: fc.array(
+    fc.record({ broker: fc.nat(2), at: fc.integer({ min: 0, max: 30000 }), durationMs: opt(fc.integer({ min: 100, max: 30000 })) }),
+    { minLength: 0, maxLength: 2 },
+  ),
 });
 
 export type ReplicationShape = typeof replicationArb extends fc.Arbitrary<infer T> ? T : never;
@@ -78,6 +84,13 @@ export function withReplication(scenario: Scenario, r: ReplicationShape): Scenar
       target: `broker-${(r.oneBroker ? victim : f.broker) % brokers}`,
       at: f.at,
       ...(f.durationMs !== undefined && f.type !== 'restart' ? { durationMs: f.durationMs } : {}),
+    });
+  for (const d of r.shutdowns)
+    faults.push({
+      type: 'controlledShutdown',
+      target: `broker-${(r.oneBroker ? victim : d.broker) % brokers}`,
+      at: d.at,
+      ...(d.durationMs !== undefined ? { durationMs: d.durationMs } : {}),
     });
   for (const s of r.slow)
     faults.push({

@@ -100,6 +100,11 @@ export class Out {
   point(point: string, detail: Record<string, unknown> = {}): void {
     this.effects.push({ type: 'point', point, detail });
   }
+
+  /** Stop this actor's whole process after this step (restarting it `restartAfterMs` later, null: never). */
+  exit(restartAfterMs: number | null, label: string): void {
+    this.effects.push({ type: 'exit', restartAfterMs, label });
+  }
 }
 
 /** Where a handler action keeps its handler, for the kernel's compiled runner (kernel/compiledMachine.ts). */

@@ -26,12 +26,18 @@ import type {
   ProduceRequest,
   WriteTxnMarkersRequest,
 } from '../protocol/messages';
-import type { AlterPartitionResponse, MetadataRequest, PartitionChange } from '../protocol/replicationMessages';
+import type { AlterPartitionResponse, BrokerHeartbeatResponse, MetadataRequest, PartitionChange } from '../protocol/replicationMessages';
 import { keyOf, topicPartitionKey } from '../protocol/topicPartition';
 import type { ReplicaFetchRequest, ReplicaFetchResponse } from '../replication/followerFetch';
 import { notEnoughReplicasBeforeAppend } from '../replication/leaderPartition';
 import { markerAppendFact } from '../trace/facts';
 import { answerFetch, fetchCompletion, fetchHoldMs, wakeParked, withParked } from './consumerFetch';
+import {
+  beginControlledShutdown,
+  type ControlledShutdownEvent,
+  onControlledShutdownTimeout,
+  onHeartbeatAnswer,
+} from './controlledShutdown';
 import { onVerifyTxnOffsetCommit, type VerifyTxnOffsetCommitArgs } from './coordinatorVerification';
 import type { MarkerWait } from './delayedMarkers';
 import { onListOffsets } from './listOffsets';
@@ -115,6 +121,14 @@ export interface BrokerContext {
   readonly logsOpenedAtMs: number;
   /** The expiration check armed for each log, by its time: one timer per log. */
   readonly expiryChecks: Readonly<Record<string, number>>;
+  /**
+   * A controlled shutdown under way (BrokerLifecycleManager's PENDING_CONTROLLED_SHUTDOWN;
+   * broker/controlledShutdown.ts): when to start again after it stopped, and whether the controller
+   * has answered it once.
+   */
+  readonly shutdown?: { readonly restartAfterMs: number | null; readonly label: string; readonly answered: boolean };
+  /** It stopped cleanly (its logs closed, the clean shutdown file written): its next start recovers nothing. */
+  readonly cleanShutdown?: true;
 }
 
 export interface BrokerInput {
@@ -146,7 +160,9 @@ export type BrokerEvent =
   | Rpc<'FetchResponse', ReplicaFetchResponse & { correlationId: number }>
   | Rpc<'AlterPartitionResponse', AlterPartitionResponse & { correlationId: number }>
   | Rpc<'PartitionChange', PartitionChange>
-  | Rpc<'BrokerHeartbeatResponse'>
+  | Rpc<'BrokerHeartbeatResponse', BrokerHeartbeatResponse>
+  | ControlledShutdownEvent
+  | Timer<'controlledShutdownTimeout'>
   | Rpc<'Metadata', MetadataRequest>
   | Rpc<'FindCoordinator', { key: string; keyType: 'transaction' | 'group' }>
   | Call<'appendTxnState', AppendTxnStateArgs>
@@ -381,11 +397,16 @@ export const brokerMachine = setup({
         WriteTxnMarkers: { actions: handleArming(onWriteTxnMarkers) },
         runCleaner: { actions: handleArming(onRunCleaner) },
         producerExpirationCheck: { actions: handle(onProducerExpirationCheck) },
+        controlledShutdown: { actions: handleArming(beginControlledShutdown) },
+        controlledShutdownTimeout: { actions: handleArming(onControlledShutdownTimeout) },
+        BrokerHeartbeatResponse: { actions: handleArming(onHeartbeatAnswer) },
         crash: {
           target: 'down',
           // the logs are on disk; held fetches and transaction verifications were only in memory
           actions: handle((ctx: BrokerContext) => ({
             ...ctx,
+            // a controlled shutdown under way ends unclean (its timers die with the process)
+            ...(ctx.shutdown ? { shutdown: undefined } : {}),
             parked: [],
             verifying: [],
             verificationQueue: EMPTY_VERIFICATION_QUEUE,

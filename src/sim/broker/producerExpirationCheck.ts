@@ -65,7 +65,15 @@ export function armChangedLogs(before: BrokerContext, after: BrokerContext, now:
 
 /** A restart opened the logs again: their producer state reloaded, the runs count from now, for every log that holds producers. */
 export function reopenLogs(ctx: BrokerContext, now: number, out: Out): BrokerContext {
-  let next: BrokerContext = { ...reloadProducerStates(ctx, now, out), logsOpenedAtMs: now, expiryChecks: {} };
+  // a clean shutdown's logs open without recovery (broker/controlledShutdown.ts)
+  const clean = ctx.cleanShutdown === true;
+  let next: BrokerContext = {
+    ...reloadProducerStates(ctx, now, out, clean),
+    logsOpenedAtMs: now,
+    expiryChecks: {},
+    // (set to undefined, not left out: XState's assign merges what a handler returns into the context)
+    ...(clean ? { cleanShutdown: undefined } : {}),
+  };
   for (const key of Object.keys(ctx.partitions)) next = armCheck(next, key, now, out);
   return next;
 }

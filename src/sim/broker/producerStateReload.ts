@@ -8,7 +8,7 @@
  */
 import type { Out } from '../actors/out';
 import type { PartitionLog } from '../log/partitionLog';
-import { reloadProducerState } from '../log/producerSnapshot';
+import { reloadAfterCleanShutdown, reloadProducerState } from '../log/producerSnapshot';
 import type { ProducerStateEntry } from '../log/producerStateEntry';
 import type { BrokerContext } from './broker.machine';
 
@@ -33,7 +33,7 @@ export function tellReload(
   out: Out,
   broker: string,
   where: { readonly topic: string; readonly partition: number },
-  cause: 'restart' | 'truncation',
+  cause: 'restart' | 'cleanRestart' | 'truncation',
   r: ReloadFindings,
   expirationMs: number,
 ): void {
@@ -54,14 +54,14 @@ export function tellReload(
   });
 }
 
-/** Every log of the broker with its producer state reloaded at `now`. */
-export function reloadProducerStates(ctx: BrokerContext, now: number, out: Out): BrokerContext {
+/** Every log of the broker with its producer state reloaded at `now`: after a crash, or after a clean shutdown (`clean`). */
+export function reloadProducerStates(ctx: BrokerContext, now: number, out: Out, clean = false): BrokerContext {
   const expirationMs = ctx.producerExpiration.expirationMs;
   const partitions: Record<string, PartitionLog> = {};
   for (const [key, log] of Object.entries(ctx.partitions)) {
-    const r = reloadProducerState(log, now, expirationMs);
+    const r = clean ? reloadAfterCleanShutdown(log, now, expirationMs) : reloadProducerState(log, now, expirationMs);
     partitions[key] = r.log;
-    tellReload(out, ctx.id, log, 'restart', r, expirationMs);
+    tellReload(out, ctx.id, log, clean ? 'cleanRestart' : 'restart', r, expirationMs);
   }
   return { ...ctx, partitions };
 }

@@ -113,6 +113,8 @@ export interface BrokerReplication {
   readonly registrations: Readonly<Record<string, PartitionChange>>;
   /** The brokers the controller has fenced, as of the last record. */
   readonly fencedBrokers: readonly ActorId[];
+  /** The brokers in controlled shutdown, as of the last record (absent: none). */
+  readonly shuttingDownBrokers?: readonly ActorId[];
   readonly leading: Readonly<Record<string, LeaderPartition>>;
   readonly following: Readonly<Record<string, FollowedPartition>>;
   readonly delayed: readonly DelayedProduce[];
@@ -183,7 +185,19 @@ export function leadsOrUnreplicated(ctx: BrokerContext, log: PartitionLog | unde
   return ctx.replication?.leading[keyOf(log)] !== undefined;
 }
 
-const eligibleFor = (rep: BrokerReplication) => (b: ActorId) => !rep.fencedBrokers.includes(b);
+/** Partition.isReplicaIsrEligible: neither fenced nor shutting down (KRaftMetadataCache). */
+const eligibleFor = (rep: BrokerReplication) => (b: ActorId) =>
+  !rep.fencedBrokers.includes(b) && !(rep.shuttingDownBrokers?.includes(b) ?? false);
+
+type BrokerLists = { fencedBrokers?: readonly ActorId[]; shuttingDownBrokers?: readonly ActorId[] };
+
+/** The brokers' registrations a record carries (KRaft's BrokerRegistrationChangeRecords), as the metadata cache keeps them. */
+function withBrokerLists(ctx: Ctx, change: BrokerLists, also: Partial<BrokerReplication> = {}): Ctx {
+  if (!change.fencedBrokers) return Object.keys(also).length ? withRep(ctx, also) : ctx;
+  const { shuttingDownBrokers: _old, ...rep } = ctx.replication;
+  const shuttingDown = change.shuttingDownBrokers?.length ? { shuttingDownBrokers: change.shuttingDownBrokers } : {};
+  return { ...ctx, replication: { ...rep, ...also, fencedBrokers: change.fencedBrokers, ...shuttingDown } };
+}
 
 /**
  * After something that may move the leader's HW (an append, a follower's fetch, an ISR change):
@@ -627,18 +641,14 @@ export function onReplicationRequestLost(
  * (Partition.makeLeader); the same leader epoch updates the ISR; otherwise the broker follows the
  * new leader (makeFollower) and the produces waiting on it end NOT_LEADER_OR_FOLLOWER.
  */
-export function onPartitionChange(ctx: Ctx, change: PartitionChange & { fencedBrokers?: readonly ActorId[] }, now: number, out: Out): Ctx {
+export function onPartitionChange(ctx: Ctx, change: PartitionChange & BrokerLists, now: number, out: Out): Ctx {
   const key = topicPartitionKey(change.topic, change.partition);
   const old = ctx.replication.registrations[key];
   if (old && (old.partitionEpoch > change.partitionEpoch || old.leaderEpoch > change.leaderEpoch)) return ctx;
   // the same partition epoch: no partition delta, only the brokers' fencing (KRaft's
   // BrokerRegistrationChangeRecord, which every broker applies to its metadata cache)
-  if (old && old.partitionEpoch === change.partitionEpoch && old.leaderEpoch === change.leaderEpoch)
-    return change.fencedBrokers ? withRep(ctx, { fencedBrokers: change.fencedBrokers }) : ctx;
-  let c = withRep(ctx, {
-    registrations: { ...ctx.replication.registrations, [key]: change },
-    ...(change.fencedBrokers ? { fencedBrokers: change.fencedBrokers } : {}),
-  });
+  if (old && old.partitionEpoch === change.partitionEpoch && old.leaderEpoch === change.leaderEpoch) return withBrokerLists(ctx, change);
+  let c = withBrokerLists(ctx, change, { registrations: { ...ctx.replication.registrations, [key]: change } });
   const log = c.partitions[key];
   if (!log || !change.replicas.includes(ctx.id)) return c;
   const wasLeading = c.replication.leading[key];
@@ -661,7 +671,9 @@ export function onPartitionChange(ctx: Ctx, change: PartitionChange & { fencedBr
     return afterLeaderUpdate(c, key, now, out);
   }
   if (wasLeading) c = resign(c, key, out);
-  if (change.leader === null) {
+  // ReplicaManager.applyLocalFollowersDelta: in a controlled shutdown a replica out of the ISR (or
+  // without a leader) stops fetching
+  if (change.leader === null || (c.shutdown !== undefined && !change.isr.includes(ctx.id))) {
     const { [key]: _, ...following } = c.replication.following;
     return withRep(c, { following });
   }
@@ -699,7 +711,8 @@ export function sendHeartbeat(ctx: Ctx, out: Out): Ctx {
   out.send(
     ctx.replication.settings.controller,
     'BrokerHeartbeat',
-    { brokerId: ctx.id, brokerEpoch: ctx.replication.brokerEpoch },
+    // a controlled shutdown under way asks for it in every heartbeat (broker/controlledShutdown.ts)
+    { brokerId: ctx.id, brokerEpoch: ctx.replication.brokerEpoch, ...(ctx.shutdown ? { wantShutDown: true } : {}) },
     { timeoutMs: ctx.replication.settings.heartbeatIntervalMs, background: true },
   );
   out.timer('heartbeat', 'heartbeatDue', ctx.replication.settings.heartbeatIntervalMs, {}, true);

@@ -24,6 +24,7 @@ import { isRequestRpc } from '../kernel/envelope';
 import { processOf } from '../kernel/faults';
 import { DEFAULT_MAX_STEPS_PER_INSTANT } from '../kernel/simulation';
 import type { Trace } from '../run';
+import { stopsProcess } from '../trace/processStops';
 
 export type NetworkInvariantId =
   | 'connection-order'
@@ -161,7 +162,7 @@ function checkRequests(trace: Trace, add: Report): void {
   const stepAt = (i: number) => trace.steps.at(i)?.t ?? trace.endTime;
   for (const s of trace.steps) {
     if (s.kind === 'disconnected' && s.envelope !== null) disconnected.add(s.envelope);
-    if (s.kind === 'fault' && (s.label === 'crash' || s.label === 'restart')) crashes.set(s.actor, [...(crashes.get(s.actor) ?? []), s.i]);
+    if (stopsProcess(s)) crashes.set(s.actor, [...(crashes.get(s.actor) ?? []), s.i]);
   }
   // a client that closed its connections (KafkaProducer.close) forgets what was in flight: at the
   // close() call, or — a close that first waited for its records — at the producer's `closeNow`, or

@@ -121,11 +121,15 @@ type Event =
   | { readonly step: number; readonly kind: 'cleaned'; readonly tp: string }
   | { readonly step: number; readonly kind: 'ack'; readonly ack: AcksAllAck };
 
-/** Brokers that crash, restart or pause in the scenario (the "failures" of acks-all-survives). */
+/** Brokers that crash, restart, pause or shut down in the scenario (the "failures" of acks-all-survives). */
 function failingBrokers(trace: Trace): Set<string> {
   const out = new Set<string>();
   for (const f of trace.scenario.faults ?? [])
-    if ((f.type === 'crash' || f.type === 'restart' || f.type === 'pause') && f.target.startsWith('broker-')) out.add(f.target);
+    if (
+      (f.type === 'crash' || f.type === 'restart' || f.type === 'pause' || f.type === 'controlledShutdown') &&
+      f.target.startsWith('broker-')
+    )
+      out.add(f.target);
   return out;
 }
 

@@ -16,6 +16,7 @@ import type { ActorId } from '../kernel/envelope';
 import type {
   AlterPartitionRequest,
   BrokerHeartbeatRequest,
+  BrokerHeartbeatResponse,
   PartitionChange,
   PartitionChangeResponse,
 } from '../protocol/replicationMessages';
@@ -27,6 +28,11 @@ export const CONTROLLER_ID = 'controller';
 export interface BrokerRegistration {
   readonly epoch: number;
   readonly fenced: boolean;
+  /**
+   * BrokerHeartbeatManager's CONTROLLED_SHUTDOWN: the broker asked to shut down while it led
+   * partitions; it is then neither an acceptable leader nor an ISR member (clusterControl.isActive).
+   */
+  readonly inControlledShutdown?: true;
 }
 
 export interface ControllerContext {
@@ -76,11 +82,19 @@ function fencedList(ctx: ControllerContext): ActorId[] {
     .map(([id]) => id);
 }
 
+/** The brokers in controlled shutdown: no leader adds them to an ISR (Partition.isReplicaIsrEligible). */
+function shuttingDownList(ctx: ControllerContext): ActorId[] {
+  return Object.entries(ctx.brokers)
+    .filter(([, b]) => b.inControlledShutdown)
+    .map(([id]) => id);
+}
+
 function record(
   ctx: ControllerContext,
   reg: PartitionRegistration,
   election: PartitionChange['election'],
-): PartitionChange & { fencedBrokers: ActorId[] } {
+): PartitionChange & { fencedBrokers: ActorId[]; shuttingDownBrokers?: ActorId[] } {
+  const shuttingDown = shuttingDownList(ctx);
   return {
     topic: reg.topic,
     partition: reg.partition,
@@ -91,6 +105,7 @@ function record(
     isr: reg.isr,
     election,
     fencedBrokers: fencedList(ctx),
+    ...(shuttingDown.length > 0 ? { shuttingDownBrokers: shuttingDown } : {}),
   };
 }
 
@@ -160,14 +175,16 @@ function applyChanges(ctx: ControllerContext, change: (reg: PartitionRegistratio
   return next;
 }
 
-const acceptable = (ctx: ControllerContext) => (b: ActorId) => ctx.brokers[b]?.fenced === false;
+/** ClusterControlManager.isActive: registered, unfenced and not in controlled shutdown. */
+const isActive = (reg: BrokerRegistration | undefined): boolean => reg?.fenced === false && !reg.inControlledShutdown;
+const acceptable = (ctx: ControllerContext) => (b: ActorId) => isActive(ctx.brokers[b]);
 
 /** handleBrokerFenced: the broker leaves every ISR (never emptying one) and its leaderships move. */
 export function fenceBroker(ctx: ControllerContext, broker: ActorId, out: Out): ControllerContext {
   const b = ctx.brokers[broker];
   if (!b || b.fenced) return ctx;
   // a fenced broker is sent every record when it registers again
-  const fenced = { ...withoutMissed(ctx, broker), brokers: { ...ctx.brokers, [broker]: { ...b, fenced: true } } };
+  const fenced = { ...withoutMissed(ctx, broker), brokers: { ...ctx.brokers, [broker]: { epoch: b.epoch, fenced: true } } };
   const next = applyChanges(fenced, (reg) => onBrokerFenced(reg, broker, acceptable(fenced), fenced.unclean[reg.topic] ?? false), out);
   // handleBrokerFenced always writes a BrokerRegistrationChangeRecord, which every broker applies
   // (a leader stops counting the broker for its HW and proposing it to its ISR); the records of the
@@ -205,13 +222,13 @@ export function heartbeatError(ctx: ControllerContext, brokerId: ActorId, broker
 export const onHeartbeat = (ctx: ControllerContext, ev: RpcEvent<BrokerHeartbeatRequest>, out: Out): ControllerContext => {
   const { brokerId, brokerEpoch } = ev.payload;
   const error = heartbeatError(ctx, brokerId, brokerEpoch);
+  const b = ctx.brokers[brokerId];
+  if (error === 'NONE' && ev.payload.wantShutDown && b && b.epoch === brokerEpoch) return onShutdownHeartbeat(ctx, ev, out);
   // (the refusal is a BrokerRegistrationResponse's errorCode in Kafka; the model's heartbeat carries it)
-  out.reply(pendingRequest(ev), 'BrokerHeartbeatResponse', error === 'NONE' ? { isFenced: false } : { isFenced: true, error }, {
-    background: true,
-  });
+  const answer: BrokerHeartbeatResponse = error === 'NONE' ? { isFenced: false } : { isFenced: true, error };
+  out.reply(pendingRequest(ev), 'BrokerHeartbeatResponse', answer, { background: true });
   if (error !== 'NONE') return ctx;
   out.timer(`session:${brokerId}`, 'sessionExpired', ctx.sessionTimeoutMs, { broker: brokerId }, true);
-  const b = ctx.brokers[brokerId];
   if (!b || (!b.fenced && b.epoch === brokerEpoch)) {
     // the same incarnation, alive: the records it lost to a broken connection, as they are now
     const missed = ctx.missed?.[brokerId];
@@ -230,6 +247,47 @@ export const onHeartbeat = (ctx: ControllerContext, ev: RpcEvent<BrokerHeartbeat
   for (const reg of Object.values(next.partitions)) broadcast(next, record(next, reg, null), out);
   return next;
 };
+
+/** BrokersToIsrs.hasLeaderships: the broker leads some partition. */
+export function hasLeaderships(ctx: ControllerContext, broker: ActorId): boolean {
+  return Object.values(ctx.partitions).some((p) => p.leader === broker);
+}
+
+/**
+ * A heartbeat with wantShutDown from the broker's current incarnation
+ * (ReplicationControlManager.processBrokerHeartbeat → BrokerHeartbeatManager.calculateNextBrokerState):
+ * - unfenced and leading partitions: CONTROLLED_SHUTDOWN — handleBrokerInControlledShutdown marks it
+ *   and runs generateLeaderAndIsrUpdates as a fencing does: it leaves every ISR (never emptying one)
+ *   and its leaderships move to another active ISR member, or go offline; the answer says
+ *   inControlledShutdown, not yet shouldShutDown;
+ * - leading nothing (unfenced, in CONTROLLED_SHUTDOWN, or fenced): SHUTDOWN_NOW — handleBrokerFenced,
+ *   and the answer says shouldShutDown.
+ * Kafka grants SHUTDOWN_NOW only once every active broker has caught up with the metadata log past
+ * the shutdown's records (lowestActiveOffset); the model's records are pushed, so it does not wait
+ * for that (simplification: docs/kafka-model.md).
+ */
+function onShutdownHeartbeat(ctx: ControllerContext, ev: RpcEvent<BrokerHeartbeatRequest>, out: Out): ControllerContext {
+  const { brokerId } = ev.payload;
+  const b = ctx.brokers[brokerId] as BrokerRegistration;
+  out.timer(`session:${brokerId}`, 'sessionExpired', ctx.sessionTimeoutMs, { broker: brokerId }, true);
+  if (!b.fenced && !b.inControlledShutdown && hasLeaderships(ctx, brokerId)) {
+    const marked: ControllerContext = {
+      ...ctx,
+      brokers: { ...ctx.brokers, [brokerId]: { epoch: b.epoch, fenced: false, inControlledShutdown: true } },
+    };
+    const answer: BrokerHeartbeatResponse = { isFenced: false, inControlledShutdown: true, shouldShutDown: false };
+    out.reply(pendingRequest(ev), 'BrokerHeartbeatResponse', answer, { background: true });
+    return applyChanges(marked, (reg) => onBrokerFenced(reg, brokerId, acceptable(marked), marked.unclean[reg.topic] ?? false), out);
+  }
+  if (b.inControlledShutdown && hasLeaderships(ctx, brokerId)) {
+    const answer: BrokerHeartbeatResponse = { isFenced: false, inControlledShutdown: true, shouldShutDown: false };
+    out.reply(pendingRequest(ev), 'BrokerHeartbeatResponse', answer, { background: true });
+    return ctx;
+  }
+  const answer: BrokerHeartbeatResponse = { isFenced: true, inControlledShutdown: false, shouldShutDown: true };
+  out.reply(pendingRequest(ev), 'BrokerHeartbeatResponse', answer, { background: true });
+  return fenceBroker(ctx, brokerId, out);
+}
 
 const onSessionExpired = (ctx: ControllerContext, ev: TimerEvent<{ broker: ActorId }>, out: Out): ControllerContext =>
   fenceBroker(ctx, ev.data.broker, out);
@@ -266,7 +324,7 @@ export function alterPartition(
   if (req.partitionEpoch !== reg.partitionEpoch) return { ctx, error: 'INVALID_UPDATE_VERSION', reg };
   if (req.newIsr.some((b) => !reg.replicas.includes(b)) || !req.newIsr.includes(reg.leader as ActorId))
     return { ctx, error: 'INVALID_REQUEST', reg };
-  if (req.newIsr.some((b) => ctx.brokers[b]?.fenced !== false)) return { ctx, error: 'INELIGIBLE_REPLICA', reg };
+  if (req.newIsr.some((b) => !isActive(ctx.brokers[b]))) return { ctx, error: 'INELIGIBLE_REPLICA', reg };
   const next: PartitionRegistration = { ...reg, isr: [...req.newIsr], partitionEpoch: reg.partitionEpoch + 1 };
   return { ctx: { ...ctx, partitions: { ...ctx.partitions, [key]: next } }, error: 'NONE', reg: next };
 }

@@ -7,7 +7,7 @@ import type { KernelCore, StepDraft } from './core';
 import type { Effect, FactBase } from './effects';
 import { type ActorId, type Envelope, isRequestRpc } from './envelope';
 import { type PointFault, type ProcessId, processOf } from './faults';
-import { applyPointFault, matchPoint } from './processFaults';
+import { applyPointFault, exitProcess, matchPoint } from './processFaults';
 import { clear } from './reusedList';
 import { notRead, readOrHold } from './serverReads';
 import { breakConnection, cancelRequestTimeout, closeClientConnection, type OnSent, sendEnvelope } from './transport';
@@ -134,6 +134,7 @@ function applyEffects(
   const faults = k.stepFaults;
   clear(faults);
   let crash: PointFault | null = null;
+  let exit: { restartAfterMs: number | null; label: string } | null = null;
   const incarnation = k.processes.get(process)?.incarnation ?? 0;
   for (let i = 0; i < count; i++) {
     const effect = effects[i] as Effect;
@@ -196,12 +197,15 @@ function applyEffects(
         k.pointListener?.(actorId, effect.point, effect.detail ?? {});
         if (!crash) crash = matchPoint(k, actorId, effect.point, effect.detail);
         break;
+      case 'exit':
+        exit = effect;
+        break;
     }
   }
   if (crash) {
     faults.push(crash.label);
     applyPointFault(k, crash);
-  }
+  } else if (exit) exitProcess(k, process, exit.restartAfterMs, exit.label);
   step.sent = sent ?? EMPTY;
   step.facts = facts ?? EMPTY;
   step.faults = faults.length ? faults.slice() : EMPTY;

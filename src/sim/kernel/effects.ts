@@ -63,7 +63,13 @@ export type Effect =
       /** A named place in the application loop where a crash can be injected. */
       point: string;
       detail?: Record<string, unknown>;
-    };
+    }
+  /**
+   * The actor's process stops itself at the end of this step (a broker whose controlled shutdown
+   * completed): its actors go down as at a crash — connections close, timers die — and it restarts
+   * `restartAfterMs` later (null: it stays down). What it keeps on disk is its actors' business.
+   */
+  | { type: 'exit'; restartAfterMs: number | null; label: string };
 
 /** Events the kernel delivers to actors. */
 export interface RpcEvent<P = unknown> {

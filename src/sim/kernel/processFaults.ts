@@ -157,6 +157,21 @@ export function matchPoint(k: KernelCore, actorId: ActorId, point: string, detai
   return null;
 }
 
+/**
+ * A process stops itself (an `exit` effect: a broker's controlled shutdown completed): down as at a
+ * crash, and restarted `restartAfterMs` later when given. Not a fault: the step that exits says why.
+ */
+export function exitProcess(k: KernelCore, process: ProcessId, restartAfterMs: number | null, label: string): void {
+  crashProcess(k, process);
+  if (restartAfterMs !== null)
+    k.push(k.now + restartAfterMs, {
+      kind: 'restart',
+      process,
+      label: `restart ${process} ${restartAfterMs} ms after: ${label}`,
+      fg: true,
+    });
+}
+
 /** A point fault fired during a step: pause the process (and resume it later) or crash it (and restart it later). */
 export function applyPointFault(k: KernelCore, crash: PointFault): void {
   if (crash.action === 'pause') {

@@ -9,8 +9,12 @@
  *   reload (rebuildProducerState). Only an offset above the last snapshot's is taken.
  * - A file holds one batch per producer: its last (`writeSnapshot` writes lastSeq, lastOffset and
  *   offsetDelta), so a producer loaded from it can match a retry of that batch only.
- * - A restart after a crash (LogLoader.load without the clean shutdown file; the model has no clean
- *   shutdown) first recovers the unflushed segments (LogLoader.recoverLog → recoverSegment): from
+ * - A restart after a clean shutdown (a broker's controlled shutdown: UnifiedLog.close took a
+ *   snapshot at the log end — `takeSnapshot`, only above the last one — and LogManager wrote the
+ *   clean shutdown file) recovers nothing: LogLoader.load's `rebuildProducerState(…,
+ *   reloadFromCleanShutdown)` loads the latest snapshot, that one (filtered, one batch each), and
+ *   has nothing after it to replay.
+ * - A restart after a crash (LogLoader.load without the clean shutdown file) first recovers the unflushed segments (LogLoader.recoverLog → recoverSegment): from
  *   the recovery point on — in the model always the active segment (Kafka flushes a segment up to
  *   the new base when it rolls; the recovery point never passes the active segment's base) — each
  *   with a fresh ProducerStateManager: `rebuildProducerState` up to the segment's base
@@ -145,4 +149,18 @@ export function reloadProducerState(log: PartitionLog, now: number, expirationMs
   const restored: ProducerStateEntry[] = [];
   for (const [id, after] of next.producers) if (!log.producers.has(id)) restored.push(after);
   return { ...r, log: next, ...forgotten(log.producers, next.producers), restored };
+}
+
+/**
+ * The producer state of a log its broker opens again at `now` after a clean shutdown: the snapshot
+ * its close took at the log end (UnifiedLog.close → ProducerStateManager.takeSnapshot) is the latest,
+ * and LogLoader.load loads it without recovery (truncateAndReload: the expired left out, one batch
+ * each; nothing after it to replay), against what the broker held when it stopped.
+ */
+export function reloadAfterCleanShutdown(log: PartitionLog, now: number, expirationMs: number): ProducerStateReload {
+  const closed = withProducerSnapshot(log, log.logEndOffset);
+  const cleared: PartitionLog = { ...withUnreplicatedTxns(closed, []), producers: new Map(), verificationStates: new Map() };
+  const r = rebuildProducerState(cleared, keptSnapshots(closed), now, expirationMs);
+  const next = dropReplicatedTxns(r.log);
+  return { ...r, log: next, ...forgotten(log.producers, next.producers), restored: [] };
 }

@@ -10,6 +10,7 @@ import type { Fact } from '../trace/facts';
 import { staleJoin } from '../trace/staleJoin';
 import { bufferPoolClause } from './bufferPool';
 import { type NarrationContext, processingMode } from './context';
+import { brokerStopped } from './controlledShutdown';
 import { explainError } from './errors';
 import { count, josa, type Language, list, ordinal, range, say } from './language';
 import { poss } from './names';
@@ -868,24 +869,30 @@ function producerStateLoaded(ctx: NarrationContext, f: F<'producerStateLoaded'>)
           `오프셋 ${f.snapshotOffset}의 스냅샷을 읽고 그 뒤의 배치를 다시 읽었습니다`,
         );
   const parts = [
-    f.cause === 'restart'
+    f.cause === 'cleanRestart'
       ? say(
           lang,
-          `${f.broker} restarted and rebuilt the producer state of ${keyOf(f)} from its log (${from}), wrote it to a snapshot at the log end and loaded that snapshot, which keeps one batch per producer and leaves out the producers idle for producer.id.expiration.ms`,
-          `${josa(f.broker, '은/는')} 재시작하며 ${keyOf(f)}의 프로듀서 상태를 로그에서 다시 만들었습니다(${from}). 이를 로그 끝의 스냅샷에 쓰고 그 스냅샷을 읽었으므로, 프로듀서마다 배치 하나만 남고 producer.id.expiration.ms 이상 쉰 프로듀서는 빠집니다`,
+          `${f.broker} started again after a clean shutdown: it recovered nothing and loaded the producer state of ${keyOf(f)} from the snapshot it wrote at the log end when it stopped (offset ${f.snapshotOffset ?? f.replayedFrom}), which keeps one batch per producer and leaves out the producers idle for producer.id.expiration.ms`,
+          `${josa(f.broker, '은/는')} 깨끗한 종료 뒤 다시 시작해 복구 없이, 멈출 때 로그 끝(오프셋 ${f.snapshotOffset ?? f.replayedFrom})에 쓴 스냅샷에서 ${keyOf(f)}의 프로듀서 상태를 읽었습니다. 스냅샷은 프로듀서마다 배치 하나만 담고, producer.id.expiration.ms 이상 쉰 프로듀서는 빠집니다`,
         )
-      : say(
-          lang,
-          `${f.broker} truncated ${keyOf(f)} and rebuilt its producer state (${from}), which holds less than a replay of the whole log would`,
-          `${josa(f.broker, '은/는')} ${josa(keyOf(f), '을/를')} 잘라 낸 뒤 프로듀서 상태를 다시 만들었습니다(${from}). 로그 전체를 다시 읽었을 때보다 적게 담습니다`,
-        ),
+      : f.cause === 'restart'
+        ? say(
+            lang,
+            `${f.broker} restarted and rebuilt the producer state of ${keyOf(f)} from its log (${from}), wrote it to a snapshot at the log end and loaded that snapshot, which keeps one batch per producer and leaves out the producers idle for producer.id.expiration.ms`,
+            `${josa(f.broker, '은/는')} 재시작하며 ${keyOf(f)}의 프로듀서 상태를 로그에서 다시 만들었습니다(${from}). 이를 로그 끝의 스냅샷에 쓰고 그 스냅샷을 읽었으므로, 프로듀서마다 배치 하나만 남고 producer.id.expiration.ms 이상 쉰 프로듀서는 빠집니다`,
+          )
+        : say(
+            lang,
+            `${f.broker} truncated ${keyOf(f)} and rebuilt its producer state (${from}), which holds less than a replay of the whole log would`,
+            `${josa(f.broker, '은/는')} ${josa(keyOf(f), '을/를')} 잘라 낸 뒤 프로듀서 상태를 다시 만들었습니다(${from}). 로그 전체를 다시 읽었을 때보다 적게 담습니다`,
+          ),
   ];
   if (f.dropped.length > 0)
     parts.push(
       say(
         lang,
-        `It left out ${ids(f.dropped)}: idle for at least producer.id.expiration.ms (${ms} ms)${f.cause === 'restart' ? `, ${f.dropped.length === 1 ? 'it was' : 'they were'} still held before the restart, since no expiration check had run yet` : ''}. A retry of a batch already in this log would now be appended again`,
-        `${josa(ids(f.dropped), '은/는')} producer.id.expiration.ms(${ms} ms) 이상 쉬었으므로 빼고 읽었습니다${f.cause === 'restart' ? '. 재시작 전에는 만료 검사가 아직 돌지 않아 남아 있던 상태입니다' : ''}. 이 로그에 이미 있는 배치를 재시도하면 이제 다시 기록됩니다`,
+        `It left out ${ids(f.dropped)}: idle for at least producer.id.expiration.ms (${ms} ms)${f.cause !== 'truncation' ? `, ${f.dropped.length === 1 ? 'it was' : 'they were'} still held before the restart, since no expiration check had run yet` : ''}. A retry of a batch already in this log would now be appended again`,
+        `${josa(ids(f.dropped), '은/는')} producer.id.expiration.ms(${ms} ms) 이상 쉬었으므로 빼고 읽었습니다${f.cause !== 'truncation' ? '. 재시작 전에는 만료 검사가 아직 돌지 않아 남아 있던 상태입니다' : ''}. 이 로그에 이미 있는 배치를 재시도하면 이제 다시 기록됩니다`,
       ),
     );
   if (f.restored.length > 0)
@@ -1077,5 +1084,7 @@ function oneFact(ctx: NarrationContext, f: Fact): string {
       return producerStateLoaded(ctx, f);
     case 'leaderChange':
       return leaderChange(ctx, f);
+    case 'brokerStopped':
+      return brokerStopped(ctx, f);
   }
 }

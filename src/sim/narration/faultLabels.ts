@@ -103,6 +103,8 @@ export function describeFaultKo(f: FaultSpec): string {
     }
     case 'slowReplication':
       return `${f.at ?? 0} ms부터${f.durationMs !== undefined ? ` ${f.durationMs} ms 동안` : ''} ${f.target}의 복제 링크 ${f.delayMs} ms 지연`;
+    case 'controlledShutdown':
+      return `${f.at} ms에 ${f.target} 제어된 종료${f.durationMs !== undefined ? `, 멈추고 ${f.durationMs} ms 뒤 재시작` : ''}`;
     default: {
       const when =
         f.point !== undefined
@@ -177,6 +179,7 @@ const ROUTE = '(?: from (\\S+))?(?: to (\\S+))?(?: where (.+?))?';
 const ENVELOPE_EN = new RegExp(`^(drop|delay|duplicate) ${WHICH}${ROUTE}(?: by (\\d+) ms)?$`);
 const RESET_EN = new RegExp(`^reset the connection of ${WHICH}${ROUTE}$`);
 const CLEANER_EN = /^run the log cleaner(?: on (\S+))? at (\d+) ms$/;
+const CONTROLLED_SHUTDOWN_EN = /^controlled shutdown of (\S+) at (\d+) ms(?:, restart (\d+) ms after it stopped)?$/;
 const RESET_OFFSETS_EN =
   /^reset the offsets of group (\S+) on ([^\s:]+)(?::(\d+))? (?:to (earliest|latest)|to offset (\d+)|by (-?\d+)) at (\d+) ms$/;
 const PROCESS_EN =
@@ -223,6 +226,14 @@ export function parseFaultDescription(text: string): FaultSpec | null {
     } as FaultSpec;
     return describeFault(f) === text ? f : null;
   }
+  const shutdown = text.match(CONTROLLED_SHUTDOWN_EN);
+  if (shutdown)
+    return {
+      type: 'controlledShutdown',
+      target: shutdown[1] as string,
+      at: Number(shutdown[2]),
+      ...(shutdown[3] !== undefined ? { durationMs: Number(shutdown[3]) } : {}),
+    };
   const cleaner = text.match(CLEANER_EN);
   if (cleaner) return { type: 'runCleaner', at: Number(cleaner[2]), ...(cleaner[1] ? { topic: cleaner[1] } : {}) } as FaultSpec;
   const p = text.match(PROCESS_EN);

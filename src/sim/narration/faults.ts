@@ -2,7 +2,9 @@
  * Faults in narration: a process crashing, restarting, pausing or resuming; an envelope dropped,
  * delayed or duplicated on its way; a message that reached a process that was down.
  */
+
 import { type NarrationContext, processKind } from './context';
+import { controlledShutdownStepClause } from './controlledShutdown';
 import { translateFaultLabel } from './faultLabels';
 import { josa, type Language, list, say } from './language';
 import { poss } from './names';
@@ -225,6 +227,8 @@ export function faultStepClause(ctx: NarrationContext): string | null {
   const label = translateFaultLabel(ctx.trace, step.faults[0] ?? step.label, lang);
   const kind = processKind(ctx, step.actor);
   switch (step.label) {
+    case 'controlledShutdown':
+      return controlledShutdownStepClause(ctx);
     case 'crash': {
       const survives =
         kind === 'broker'

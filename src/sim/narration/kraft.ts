@@ -17,6 +17,7 @@
 import type { EnvelopeRecord } from '../kernel/envelope';
 import { topicPartitionKey } from '../protocol/topicPartition';
 import type { NarrationContext } from './context';
+import { shutdownHeartbeatAnswerClause, shutdownHeartbeatClause } from './controlledShutdown';
 import { josa, list, say } from './language';
 import { poss } from './names';
 import { highWatermarkRelease, isrBefore } from './replication';
@@ -83,6 +84,10 @@ export function brokerHeartbeatClause(ctx: NarrationContext): string {
       `컨트롤러가 ${broker}의 새 인스턴스 등록(BrokerHeartbeat, 브로커 epoch ${epoch})을 DUPLICATE_BROKER_REGISTRATION으로 거절합니다. 이전 인스턴스의 세션이 아직 유효하고, 컨트롤러가 이전 인스턴스를 펜싱한 뒤에야 새 인스턴스가 등록할 수 있습니다. ${josa(broker, '은/는')} 다음 하트비트에서 다시 시도합니다.`,
     );
   const records = out.filter((e) => e.rpc === 'PartitionChange');
+  if (p.wantShutDown === true) {
+    const moved = ctx.step.facts.filter((f) => (f as { kind: string }).kind === 'leaderChange').map((f) => where(f as unknown as P));
+    return shutdownHeartbeatClause(ctx, broker, answer, [...new Set(moved)]);
+  }
   if (records.some((e) => e.to !== broker)) {
     const before = previousBrokerEpoch(ctx, broker);
     const restarted = before !== null && before !== epoch;
@@ -120,6 +125,7 @@ export function brokerHeartbeatResponseClause(ctx: NarrationContext): string {
   const p = payload(ctx);
   const broker = ctx.names.actor(step.actor);
   const every = ctx.trace.resolved.cluster['broker.heartbeat.interval.ms'];
+  if (request(ctx).wantShutDown === true && str(p.error) === '') return shutdownHeartbeatAnswerClause(ctx, broker, p);
   if (str(p.error) === 'DUPLICATE_BROKER_REGISTRATION')
     return say(
       lang,

@@ -42,6 +42,19 @@ export interface BrokerHeartbeatRequest {
   readonly brokerId: ActorId;
   /** Changes on every restart (the broker registers anew). */
   readonly brokerEpoch: number;
+  /** Set from the broker's controlled shutdown on (BrokerLifecycleManager's PENDING_CONTROLLED_SHUTDOWN). */
+  readonly wantShutDown?: true;
+}
+
+/**
+ * The controller's answer (BrokerHeartbeatResponse). `inControlledShutdown` and `shouldShutDown`
+ * are given to a broker that asked to shut down: leaderships still moving, or it may stop now.
+ */
+export interface BrokerHeartbeatResponse {
+  readonly isFenced: boolean;
+  readonly error?: 'DUPLICATE_BROKER_REGISTRATION';
+  readonly inControlledShutdown?: boolean;
+  readonly shouldShutDown?: boolean;
 }
 
 /** A leader's ISR change (AlterPartitionRequest) for one partition. */

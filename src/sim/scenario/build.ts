@@ -89,6 +89,8 @@ export function describeFault(f: FaultSpec): string {
     }
     case 'slowReplication':
       return `slow the replication link of ${f.target} by ${f.delayMs} ms from ${f.at ?? 0} ms${f.durationMs !== undefined ? ` for ${f.durationMs} ms` : ''}`;
+    case 'controlledShutdown':
+      return `controlled shutdown of ${f.target} at ${f.at} ms${f.durationMs !== undefined ? `, restart ${f.durationMs} ms after it stopped` : ''}`;
     default: {
       const when =
         f.point !== undefined
@@ -204,6 +206,20 @@ function kernelFaults(faults: readonly FaultSpec[], meta: ClusterMetadata): Kern
         });
         break;
       }
+      case 'controlledShutdown':
+        out.push({
+          kind: 'timed',
+          id: id++,
+          at: f.at,
+          process: f.target,
+          action: {
+            type: 'signal',
+            actor: f.target,
+            event: { type: 'controlledShutdown', label, ...(f.durationMs !== undefined ? { restartAfterMs: f.durationMs } : {}) },
+          },
+          label,
+        });
+        break;
       case 'slowReplication':
         out.push({
           kind: 'slowLink',

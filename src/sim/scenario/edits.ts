@@ -162,9 +162,14 @@ export function injectEnvelopeFault(s: Scenario, at: At & { envelopeId: number; 
 
 // ---------------------------------------------------------------- processes
 
-export type ProcessAction = { type: 'crash'; restartAfterMs?: number } | { type: 'restart' } | { type: 'pause'; ms: number };
+export type ProcessAction =
+  | { type: 'crash'; restartAfterMs?: number }
+  | { type: 'restart' }
+  | { type: 'pause'; ms: number }
+  /** A broker only: its leaderships move first, then it stops cleanly (broker/controlledShutdown.ts). */
+  | { type: 'controlledShutdown'; restartAfterMs?: number };
 
-/** Crash (optionally restarting later), restart, or pause-then-resume a process at the current time. */
+/** Crash (optionally restarting later), restart, pause-then-resume a process, or shut a broker down (controlled), at the current time. */
 export function injectProcessFault(s: Scenario, at: At & { process: string; action: ProcessAction }): EditOutcome {
   const process = processOf(at.process);
   const info = at.trace.built.processes.find((p) => p.id === process);
@@ -182,6 +187,19 @@ export function injectProcessFault(s: Scenario, at: At & { process: string; acti
     fault = { type: 'crash', target: process, at: when, ...(a.restartAfterMs !== undefined ? { durationMs: a.restartAfterMs } : {}) };
   } else if (a.type === 'restart') {
     fault = { type: 'restart', target: process, at: when };
+  } else if (a.type === 'controlledShutdown') {
+    if (info.kind !== 'broker') return refuse('unknown-process', `${process} is not a broker: only a broker has a controlled shutdown.`);
+    if (state?.down) return refuse('process-down', `${process} is already down.`);
+    if (a.restartAfterMs !== undefined) {
+      const bad = validMs(a.restartAfterMs, 'the restart delay');
+      if (bad) return refuse('bad-number', bad);
+    }
+    fault = {
+      type: 'controlledShutdown',
+      target: process,
+      at: when,
+      ...(a.restartAfterMs !== undefined ? { durationMs: a.restartAfterMs } : {}),
+    };
   } else {
     if (state?.down) return refuse('process-down', `${process} is down: there is nothing to pause.`);
     if (state?.paused) return refuse('process-paused', `${process} is already paused.`);

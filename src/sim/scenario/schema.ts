@@ -214,6 +214,19 @@ const slowReplicationFault = v.strictObject({
   note: v.optional(text),
 });
 
+/**
+ * A broker's controlled shutdown (an operator's stop, one step of a rolling restart): the
+ * controller moves its leaderships first, then it stops cleanly (broker/controlledShutdown.ts).
+ */
+const controlledShutdownFault = v.strictObject({
+  type: v.literal('controlledShutdown'),
+  target: text,
+  at: time,
+  /** The broker starts again this long after it stopped (default: it stays down). */
+  durationMs: v.optional(time),
+  note: v.optional(text),
+});
+
 const cleanerFault = v.strictObject({
   type: v.literal('runCleaner'),
   at: time,
@@ -254,6 +267,7 @@ export const FaultSchema = v.variant('type', [
   cleanerFault,
   slowReplicationFault,
   resetOffsetsFault,
+  controlledShutdownFault,
 ]);
 
 const topic = v.strictObject({

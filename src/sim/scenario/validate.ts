@@ -381,6 +381,15 @@ function checkMeaning(s: Scenario): Validation {
       resetOffsetsErrors(f, path, { clients: s.clients, topics: s.topics, consumers, streams, cluster: cluster.config }, add);
       return;
     }
+    if (f.type === 'controlledShutdown') {
+      if (!/^broker-\d+$/.test(f.target) || !processIds.has(f.target))
+        add(
+          `${path}.target`,
+          `${f.target} is not a broker of this scenario: a controlled shutdown stops a broker`,
+          `${josa(f.target, '은/는')} 이 시나리오의 브로커가 아닙니다. 제어된 종료는 브로커를 멈춥니다`,
+        );
+      return;
+    }
     if (f.type === 'slowReplication') {
       if (!/^broker-\d+$/.test(f.target) || !processIds.has(f.target))
         add(

@@ -171,7 +171,8 @@ export type Fact =
    */
   | {
       kind: 'producerStateLoaded';
-      cause: 'restart' | 'truncation';
+      /** cleanRestart: a restart after a clean (controlled) shutdown, which recovers nothing. */
+      cause: 'restart' | 'cleanRestart' | 'truncation';
       broker: string;
       topic: string;
       partition: number;
@@ -200,6 +201,12 @@ export type Fact =
       /** The batches cut (the first may start below fromOffset), for the log view's struck-through cells. */
       batches: readonly RecordBatch[];
     }
+  /**
+   * A broker stopped at the end of its controlled shutdown, its logs closed cleanly: the controller
+   * granted it (`granted`), the wait for that ran out (`timedOut`), or there was nothing to move (no
+   * replication: `unreplicated`). It restarts `restartAfterMs` later (null: it stays down).
+   */
+  | { kind: 'brokerStopped'; broker: string; reason: 'granted' | 'timedOut' | 'unreplicated'; restartAfterMs: number | null }
   /** The controller changed a partition's leader (an election, or no leader: offline). */
   | {
       kind: 'leaderChange';

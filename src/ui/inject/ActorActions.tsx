@@ -1,7 +1,7 @@
 /**
  * Faults on a process at the current virtual time: crash (optionally restarting N ms later),
- * restart, pause for N ms then resume; for a broker, a slow replication link (its replica fetches
- * answer late); for a transactional producer application, a second instance
+ * restart, pause for N ms then resume; for a broker, a controlled shutdown (optionally restarting
+ * N ms after it stopped) and a slow replication link (its replica fetches answer late); for a transactional producer application, a second instance
  * with the same transactional.id; the clock actions for its timeouts; for a producer application,
  * sending a new record.
  *
@@ -36,6 +36,8 @@ export function ActorActions({ actorId, onReport }: ActorActionsProps) {
   const [withRestart, setWithRestart] = useState(true);
   const [restartMs, setRestartMs] = useState(5000);
   const [pauseMs, setPauseMs] = useState(5000);
+  const [withStopRestart, setWithStopRestart] = useState(true);
+  const [stopRestartMs, setStopRestartMs] = useState(5000);
   const { run, refusal } = useInjection(onReport);
   const kinds = useStrings().kinds;
   if (!trace || !view) return null;
@@ -71,6 +73,34 @@ export function ActorActions({ actorId, onReport }: ActorActionsProps) {
         </label>{' '}
         <MsInput label={t.restartDelay} value={restartMs} onChange={setRestartMs} unit={t.ms} disabled={!withRestart} />
       </ActionRow>
+      {broker && (
+        <ActionRow
+          label={t.controlledShutdown}
+          hint={t.controlledShutdownHint}
+          disabled={status === 'down'}
+          onClick={() =>
+            run((s, at) =>
+              injectProcessFault(s, {
+                ...at,
+                process,
+                action: { type: 'controlledShutdown', ...(withStopRestart ? { restartAfterMs: stopRestartMs } : {}) },
+              }),
+            )
+          }
+        >
+          <label className="inline">
+            <input type="checkbox" checked={withStopRestart} onChange={(e) => setWithStopRestart(e.currentTarget.checked)} />{' '}
+            {t.restartAfterStop}
+          </label>{' '}
+          <MsInput
+            label={t.restartAfterStopDelay}
+            value={stopRestartMs}
+            onChange={setStopRestartMs}
+            unit={t.ms}
+            disabled={!withStopRestart}
+          />
+        </ActionRow>
+      )}
       <ActionRow
         label={broker ? t.restartBroker : t.restart}
         hint={broker ? t.restartBrokerHint : t.restartHint}

@@ -49,6 +49,10 @@ export interface InjectStrings {
   readonly crashBrokerHint: string;
   readonly restartBroker: string;
   readonly restartBrokerHint: string;
+  readonly controlledShutdown: string;
+  readonly controlledShutdownHint: string;
+  readonly restartAfterStop: string;
+  readonly restartAfterStopDelay: string;
   readonly slowReplication: string;
   readonly slowReplicationHint: (broker: string) => string;
   readonly slowDelay: string;
@@ -149,6 +153,11 @@ const en: InjectStrings = {
   restartBroker: 'Restart broker',
   restartBrokerHint:
     'Crash the broker if it is running, then start it again: it registers with the controller anew, truncates each follower log to the current leader epoch and catches up before it rejoins the ISR.',
+  controlledShutdown: 'Controlled shutdown',
+  controlledShutdownHint:
+    'Stop the broker as an operator or a rolling restart does: it asks the controller (BrokerHeartbeat, wantShutDown) to move its leaderships to other in-sync replicas first, leaves every ISR, then stops cleanly; its clients are told NOT_LEADER_OR_FOLLOWER and move to the new leaders. What only it had (acks=1) is still lost.',
+  restartAfterStop: 'restart after it stopped',
+  restartAfterStopDelay: 'start again after',
   slowReplication: 'Slow replication link',
   slowReplicationHint: (broker) =>
     `Every replica fetch of ${broker} (a follower) answers late by the delay: it falls behind the leader, the high watermark waits for it, and it leaves the ISR once it lags longer than replica.lag.time.max.ms.`,
@@ -262,6 +271,11 @@ const ko: InjectStrings = {
   restartBroker: '브로커 재시작',
   restartBrokerHint:
     '실행 중이면 크래시한 뒤 다시 시작합니다. 컨트롤러에 새로 등록하고, 팔로워 로그를 현재 leaderEpoch에 맞춰 자른(truncate) 뒤 따라잡아야 ISR에 다시 들어갑니다.',
+  controlledShutdown: '제어된 종료',
+  controlledShutdownHint:
+    '운영자의 종료나 롤링 재시작처럼 브로커를 멈춥니다. 먼저 컨트롤러에게(BrokerHeartbeat, wantShutDown) 자신이 리더인 파티션을 다른 동기화된 복제본으로 옮겨 달라고 하고, 모든 ISR에서 빠진 뒤 깨끗하게 멈춥니다. 클라이언트는 NOT_LEADER_OR_FOLLOWER를 받고 새 리더로 옮겨 갑니다. 이 브로커에만 있던 것(acks=1)은 그래도 사라집니다.',
+  restartAfterStop: '멈춘 뒤 재시작',
+  restartAfterStopDelay: '다시 시작까지',
   slowReplication: '복제 링크 느리게',
   slowReplicationHint: (broker) =>
     `${broker}(팔로워)의 복제 fetch 응답이 지연 시간만큼 늦어집니다. 리더보다 뒤처지고, 하이 워터마크는 이 복제본을 기다리며, replica.lag.time.max.ms보다 오래 뒤처지면 ISR에서 빠집니다.`,

@@ -7,7 +7,7 @@
  * Pure: no DOM, no d3.
  */
 import type { ProcessKind } from '../../sim';
-import type { EnvelopeRecord, Trace } from '../../sim/views';
+import { type EnvelopeRecord, stopsProcess, type Trace } from '../../sim/views';
 import { perTrace } from '../perTrace';
 
 export type AxisMode = 'time' | 'step';
@@ -64,7 +64,7 @@ export function buildMscModel(trace: Trace): MscModel {
   const sentSteps = new Float64Array(n);
   // crashes per process, to date envelopes that died waiting at a paused process that then crashed
   const crashes = new Map<string, number[]>();
-  for (const s of trace.steps) if (s.kind === 'fault' && s.label === 'crash') crashes.set(s.actor, [...(crashes.get(s.actor) ?? []), s.i]);
+  for (const s of trace.steps) if (stopsProcess(s, false)) crashes.set(s.actor, [...(crashes.get(s.actor) ?? []), s.i]);
   const lostStep = new Map<number, number>();
   let maxTime = 0;
   let maxStep = 0;
