@@ -463,8 +463,11 @@ function topicText(lang: Language, f: TopicFinding): string {
   const aboveHw = f.aboveHighWatermark ?? [];
   const above = new Set(aboveHw.map((a) => a.eventId));
   const twice = f.notable.filter((e) => effective(e).length > 1 && !above.has(e.eventId));
-  // events held once: one committed or plain copy, or one copy later removed by compaction
-  const once = (e: TopicEvent) => e.copies.filter((c) => EFFECTIVE.has(c.state) || c.state === 'removed').length === 1;
+  // events held once: one committed or plain copy, or one copy later removed by compaction (a copy
+  // cut by truncation is not one: the cut clause below tells it, and a retry that wrote the event
+  // again on the new leader is its one copy)
+  const once = (e: TopicEvent) =>
+    e.copies.filter((c) => EFFECTIVE.has(c.state) || (c.state === 'removed' && c.removedBy !== 'truncation')).length === 1;
   const notOnce = new Set(f.notable.filter((e) => !once(e)).map((e) => e.eventId));
   const onceCount =
     f.events -
