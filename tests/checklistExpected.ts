@@ -165,6 +165,20 @@ export const EXPECTED_CHECKLIST: Readonly<Record<string, Readonly<Record<Checkli
     'dedup-memory': 'not-applicable',
     'side-effects': 'not-applicable',
   },
+  'rolling-restart-acks-1': {
+    // click-tracker: acks=1 with idempotence off, as in acks-1-leader-failover-loss; analytics (at
+    // least once) commits the last processed offset + 1
+    guarantee: 'fail: lost-ack-no-idempotence',
+    'transactional-id': 'not-applicable',
+    'offsets-in-transaction': 'not-applicable',
+    'next-offset': 'pass',
+    'read-committed': 'not-applicable',
+    observed: 'not-applicable',
+    replication: 'fail: acks-1-leader-failover-loss',
+    'event-id': 'pass',
+    'dedup-memory': 'not-applicable',
+    'side-effects': 'not-applicable',
+  },
   // RF 3, min.insync.replicas 2 and an acks=all idempotent producer: the replication item passes;
   // billing (at least once) commits the last processed offset + 1
   'min-insync-blocks-writes': { ...REPLICATED_IDEMPOTENT_PRODUCER, 'next-offset': 'pass' },

@@ -8,6 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { checkInvariants, formatViolations } from '../../src/sim/checks/invariants';
+import { narrate } from '../../src/sim/narration';
 import { findPreset } from '../../src/sim/presets';
 import type { Scenario } from '../../src/sim/scenario/schema';
 import { runWith } from '../presets/helpers';
@@ -186,5 +187,39 @@ describe('a controlled shutdown without a controller, and one never granted', ()
     const moved = firstStep(r.trace, withFact('leaderChange'));
     expect(r.trace.steps.at(moved)).toMatchObject({ actor: 'controller', kind: 'timer' });
     expect(moved).toBeLessThan(stopped);
+  });
+});
+
+describe('the rolling-restart-acks-1 preset', () => {
+  const preset = findPreset('rolling-restart-acks-1');
+  if (!preset) throw new Error('no preset');
+  const r = runWith(preset.scenario);
+
+  it('loses click-2 (acks=1) and keeps pay-2 once (acks=all, retried on the new leader); the log sentence counts every payment', () => {
+    expect(r.layer('log', 'clicks')).toMatchObject({ status: 'lost' });
+    expect(r.layer('log', 'payments')?.sentence).toBe(
+      "Kafka log payments: each of 3 events once; payments-0@1 cut from the log by truncation after a leader change (a replica's records the new leader did not have).",
+    );
+    expect(r.facts('truncated').map((f) => [f.broker, f.topic, f.eventIds])).toEqual([
+      ['broker-0', 'payments', ['pay-2']],
+      ['broker-0', 'clicks', ['click-2']],
+    ]);
+  });
+
+  it('tells the retry the new leader writes where the deposed leader had written it, and the shutting-down broker that stops fetching', () => {
+    const retry = firstStep(
+      r.trace,
+      withFact('append', (f) => f.topic === 'payments' && f.baseOffset === 1 && f.leaderEpoch === 1),
+    );
+    expect(narrate(r.trace, retry, 'en')).toContain(
+      'it is a retry of the send() that broker-0, the previous leader, had written at offset 1 (leader epoch 0) before the leader changed: broker-1 never had that copy, so it writes the retry as new — broker-0 cuts its own copy when it follows broker-1, and the log keeps this one',
+    );
+    expect(narrate(r.trace, retry, 'ko')).toContain('broker-1은 그 사본을 받은 적이 없어 재시도를 새로 기록합니다');
+    const record = firstStep(
+      r.trace,
+      (s) => s.actor === 'broker-0' && s.label === 'PartitionChange' && s.i > firstStep(r.trace, (x) => x.label === 'controlledShutdown'),
+    );
+    expect(narrate(r.trace, record, 'en')).toContain('in its controlled shutdown and out of the ISR, it stops fetching');
+    expect(narrate(r.trace, record, 'ko')).toContain('제어된 종료 중이고 ISR에서 빠졌으므로');
   });
 });

@@ -28,7 +28,7 @@ describe('a copy truncation cut', () => {
     expect(findingText(log, 'en')).toContain(
       "orders-0@0 cut from the log by truncation after a leader change (a replica's records the new leader did not have)",
     );
-    expect(findingText(log, 'ko')).toContain('orders-0@0은 리더가 바뀐 뒤 truncation으로 로그에서 잘렸습니다');
+    expect(findingText(log, 'ko')).toContain('orders-0@0은 리더가 바뀐 뒤 복제본이 잘라 내어 로그에서 사라졌습니다');
     for (const lang of ['en', 'ko'] as const) expect(findingText(log, lang)).not.toMatch(/compaction|컴팩션/);
   });
 

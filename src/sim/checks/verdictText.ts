@@ -545,7 +545,7 @@ function topicText(lang: Language, f: TopicFinding): string {
       say(
         lang,
         `${ids('en', cut)} cut from the log by truncation after a leader change (a replica's records the new leader did not have)`,
-        `${josa(ids('ko', cut), '은/는')} 리더가 바뀐 뒤 truncation으로 로그에서 잘렸습니다(새 리더에게 없던 복제본의 레코드).`,
+        `${josa(ids('ko', cut), '은/는')} 리더가 바뀐 뒤 복제본이 잘라 내어 로그에서 사라졌습니다(새 리더에게 없던 복제본의 레코드).`,
       ),
     );
   const offsets = removed('compaction');

@@ -102,6 +102,28 @@ function append(ctx: NarrationContext, f: F<'append'>): string {
             first.offset <= x.lastOffset,
         )
       : undefined;
+    // a retry the new leader writes at the offset a deposed leader had written it at: the new leader
+    // never had that copy (else it would have appended after it), and the old one is cut when its
+    // broker follows the new leader — the log keeps this copy, once
+    const previous = first ? ctx.trace.steps.at(first.step)?.actor : undefined;
+    if (
+      before &&
+      first &&
+      previous !== undefined &&
+      previous !== ctx.step.actor &&
+      before.leaderEpoch !== undefined &&
+      f.leaderEpoch !== undefined &&
+      before.leaderEpoch < f.leaderEpoch &&
+      retried[0]?.offset === first.offset
+    ) {
+      const old = names.actor(previous);
+      text += say(
+        lang,
+        `; it is a retry of the send() that ${old}, the previous leader, had written at offset ${first.offset} (leader epoch ${before.leaderEpoch}) before the leader changed: ${broker} never had that copy, so it writes the retry as new — ${old} cuts its own copy when it follows ${broker}, and the log keeps this one`,
+        ` 리더가 바뀌기 전에 이전 리더 ${josa(old, '이/가')} offset ${first.offset}(리더 epoch ${before.leaderEpoch})에 기록했던 send()의 재시도입니다. ${josa(broker, '은/는')} 그 사본을 받은 적이 없어 재시도를 새로 기록합니다. ${josa(old, '은/는')} ${josa(broker, '을/를')} 따라갈 때 자기 사본을 잘라 내고, 로그에는 이 사본이 남습니다.`,
+      );
+      return text;
+    }
     if (before && f.producerId >= 0 && before.producerId === f.producerId && before.producerEpoch !== f.producerEpoch) {
       text += say(
         lang,

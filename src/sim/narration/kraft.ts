@@ -380,6 +380,13 @@ export function partitionChangeClause(ctx: NarrationContext): string {
       `${broker} applies ${record}: ${tp} has no leader (offline), so it fetches it from no one${resigned}`,
       `${josa(broker, '이/가')} ${record} 반영합니다. ${josa(tp, '은/는')} 리더가 없어(오프라인) 아무에게서도 Fetch하지 않습니다.${resigned}`,
     );
+  // ReplicaManager.applyLocalFollowersDelta: a replica in controlled shutdown and out of the ISR stops fetching
+  if (brokers(p.shuttingDownBrokers).includes(step.actor) && !brokers(p.isr).includes(step.actor))
+    return say(
+      lang,
+      `${broker} applies ${record}: in its controlled shutdown and out of the ISR, it stops fetching ${tp}, so its copy keeps whatever ${leader} lacks until it follows ${leader} again after its restart${resigned}`,
+      `${josa(broker, '이/가')} ${record} 반영합니다. 제어된 종료 중이고 ISR에서 빠졌으므로 ${tp} Fetch를 멈춥니다. 재시작한 뒤 다시 ${josa(leader, '을/를')} 따라갈 때까지 자기 사본에는 ${leader}에게 없는 것이 그대로 남습니다.${resigned}`,
+    );
   const fetch = sent(ctx).find((e) => e.rpc === 'Fetch');
   if (fetch)
     return say(

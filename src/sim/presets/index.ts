@@ -48,6 +48,7 @@ import producerStateExpired from './producer-state-expired.json';
 import rebalanceZombieFenced from './rebalance-zombie-fenced.json';
 import rekeyByEventId from './rekey-by-event-id.json';
 import retryMintsNewEventId from './retry-mints-new-event-id.json';
+import rollingRestartAcks1 from './rolling-restart-acks-1.json';
 import samePayloadTwiceInOneTransaction from './same-payload-twice-in-one-transaction.json';
 import sequenceGap from './sequence-gap.json';
 import streamsAlosCrashDuplicate from './streams-alos-crash-duplicate.json';
@@ -138,6 +139,8 @@ const all: unknown[] = [
   producerCloseTimeoutZero,
   // a send() told TimeoutException (delivery.timeout.ms) whose record the broker had written
   deliveryTimeoutWritten,
+  // a rolling restart (controlled shutdowns): acks=all keeps every write, acks=1 loses the leader's last one
+  rollingRestartAcks1,
 ];
 
 export const PRESETS: readonly Preset[] = /* @__PURE__ */ all.map((raw) => {

@@ -87,6 +87,13 @@ export const PRESET_TEXT_KO: Readonly<Record<string, PresetText>> = {
     expected:
       'e1은 모든 복제본에 있고 billing이 읽습니다. e2에 대해서는 broker-0 혼자 offset 1로 확인 응답을 보냅니다(팔로워의 가져오기가 느립니다). 그래서 하이 워터마크는 1에 머물고 billing은 e2를 읽을 수 없습니다. broker-0이 죽고 broker.session.timeout.ms가 지나면 컨트롤러가 broker-0을 펜싱하고 ISR에서 broker-1을 리더 epoch 1로 선출합니다. broker-1에는 e2가 없었습니다. broker-0은 돌아와서 broker-1을 따르고, 새 리더에서 epoch 0이 어디서 끝났는지 알게 되어 자기 로그에서 e2를 잘라 냅니다. 모든 복제본에는 e1만 남습니다. e2는 확인 응답을 받은 뒤 유실되었고, 어떤 컨슈머도 e2를 읽지 못했습니다. acks=all이었다면 프로듀서는 ISR을 기다렸을 것입니다.',
   },
+  'rolling-restart-acks-1': {
+    title: '롤링 재시작: acks=all은 모든 쓰기를 지키고, acks=1은 리더의 마지막 쓰기를 잃는다',
+    question:
+      'payments와 clicks에는 복제본이 세 개씩 있고 둘 다 broker-0이 리더입니다. payment-service는 acks=all과 멱등성(Kafka 4.x 기본값)으로, click-tracker는 acks=1로 씁니다. 운영자가 브로커를 하나씩 제어된 종료로 재시작합니다. 크래시는 없습니다. broker-0이 멈추기 직전 팔로워들은 1초 뒤처져 있습니다. 잃거나 두 번 기록되는 것이 있을까요?',
+    expected:
+      'pay-2는 한 번 기록되고 click-2는 유실됩니다. broker-0은 두 파티션의 offset 1에 pay-2와 click-2를 추가하고, click-2에는 바로 확인 응답을 보냅니다(acks=1). pay-2는 느린 팔로워를 기다립니다. 이어서 broker-0의 제어된 종료가 BrokerHeartbeat(wantShutDown)로 컨트롤러에게 리더 자리를 옮겨 달라고 요청합니다. broker-1이 offset 1이 없는 채로 두 파티션의 리더가 되고, broker-0은 모든 ISR에서 빠지고 Fetch를 멈춥니다. 기다리던 pay-2의 쓰기는 NOT_LEADER_OR_FOLLOWER로 끝나고, 멱등 프로듀서는 broker-1에 재시도해 offset 1에 기록합니다. broker-0은 깨끗하게 멈추고 2초 뒤 다시 시작합니다. broker-1을 따라가며 두 파티션의 offset 1을 잘라 냅니다. 하나는 재시도 사본이 로그에 남은 pay-2의 첫 사본이고, 다른 하나는 click-tracker에게 확인 응답이 갔지만 이제 어느 복제본에도 없는 click-2입니다. broker-1과 broker-2도 같은 방식으로 재시작하지만 잃는 것이 없습니다. 그때는 팔로워보다 앞선 리더가 없었기 때문입니다. 제어된 종료는 broker.session.timeout.ms를 기다리지 않고 바로 리더를 옮기지만, 옛 리더에게만 있던 것을 새 리더에게 줄 수는 없습니다. acks=1에서는 확인 응답을 받은 쓰기도 여전히 유실됩니다.',
+  },
   'unclean-election-loses-committed': {
     title: 'unclean.leader.election.enable=true: ISR 밖 리더 때문에 커밋된 레코드가 사라진다',
     question:

@@ -25,6 +25,10 @@ export const NOTES_KO: Readonly<Record<string, string>> = {
   'a null key: a compacted topic refuses it (INVALID_RECORD)': 'null 키: 컴팩션 토픽은 이 레코드를 거부합니다(INVALID_RECORD)',
   "broker-1's fetches from the leader are slow": 'broker-1이 리더에서 가져오는 요청이 느립니다',
   "broker-2's fetches from the leader are slow": 'broker-2가 리더에서 가져오는 요청이 느립니다',
+  'the rolling restart stops broker-0 with a controlled shutdown and starts it 2 s after it stopped':
+    '롤링 재시작이 broker-0을 제어된 종료로 멈추고, 멈춘 뒤 2초 뒤에 다시 시작합니다',
+  'then broker-1, the same way': '이어서 broker-1도 같은 방식으로',
+  'then broker-2, the same way': '이어서 broker-2도 같은 방식으로',
   'the leader dies before any follower fetched e2': '어떤 팔로워도 e2를 가져가기 전에 리더가 죽습니다',
   'the follower dies and leaves the ISR': '팔로워가 죽어 ISR에서 빠집니다',
   'the leader dies with e2 and e3 committed on it alone': 'e2와 e3이 리더에만 커밋된 채로 리더가 죽습니다',

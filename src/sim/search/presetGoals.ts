@@ -58,6 +58,9 @@ export const PRESET_GOALS: Readonly<Record<string, PresetGoal>> = {
   'idempotence-survives-failover': g('no-duplicates', 'orders', CRASH),
   'hw-behind-leo-slow-follower': g('no-loss', 'orders', CRASH, undefined, BROKERS),
   'unclean-election-loses-committed': g('no-loss', 'orders', CRASH),
+  // the controlled shutdowns are the workload (an operator's rolling restart); the search looks for
+  // the slow follower the story scripts: a delayed replica fetch of a broker
+  'rolling-restart-acks-1': g('no-loss', 'clicks', ['delay'], undefined, BROKERS),
   'transaction-state-under-replicated': g('no-loss', 'payments', CRASH),
   'compaction-is-not-dedup': g('no-duplicates', 'account-tier', NETWORK),
   'commit-two-partitions': g('no-duplicates', 'payments', NETWORK),

@@ -60,6 +60,7 @@ const NAMED = [
   'producer-state-expired',
   'producer-close-timeout-zero',
   'delivery-timeout-written',
+  'rolling-restart-acks-1',
 ];
 
 describe('the problem → defense table', () => {

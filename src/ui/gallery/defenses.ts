@@ -284,6 +284,7 @@ export const DEFENSE_ROWS: readonly DefenseRow[] = [
       { id: 'idempotence-survives-failover', role: 'defense' },
       { id: 'hw-behind-leo-slow-follower', role: 'defense' },
       { id: 'unclean-election-loses-committed', role: 'problem' },
+      { id: 'rolling-restart-acks-1', role: 'problem' },
       { id: 'transaction-state-under-replicated', role: 'limit' },
     ],
   },
