@@ -102,6 +102,7 @@ const TIMER_EVENTS: Readonly<Record<string, Words>> = {
   autoCommitDue: ['auto-commit due (auto.commit.interval.ms)', '자동 커밋 시각(auto.commit.interval.ms)'],
   closeNow: ['close now', '지금 닫기'],
   closeTimeout: ['close(Duration) timed out: forced close', 'close(Duration) 제한 시간 초과: 강제로 닫기'],
+  controlledShutdownTimeout: ['controlled shutdown not granted in time: stop anyway', '제어된 종료 허락을 기다리다 시간 초과: 그대로 멈춤'],
   commitDue: ['commit due (commit.interval.ms)', '커밋 시각(commit.interval.ms)'],
   commitDeadline: [
     'commit deadline (default.api.timeout.ms, or the close timeout)',
