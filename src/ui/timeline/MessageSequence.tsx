@@ -98,7 +98,7 @@ export function MessageSequence({
       <div className="tl-msc" style={{ height: mscHeight(model.lanes.length) }}>
         <div className="tl-gutter" aria-hidden="true">
           {model.lanes.map((l, i) => (
-            <div key={l.id} className="tl-lane-label tl-msc-label" style={{ top: laneY(i) - 15 }}>
+            <div key={l.id} className="tl-lane-label tl-msc-label" style={{ top: laneY(i) }}>
               <span className="tl-lane-name" translate="no">
                 {l.id}
               </span>

@@ -25,12 +25,21 @@ export function renderDetails(el: HTMLElement, d: Details, extra?: string): void
   el.replaceChildren(...nodes);
 }
 
-/** Shows the tooltip near (x, y) inside its positioned parent, flipping to stay inside it. */
+/**
+ * Shows the tooltip near (x, y) inside its positioned parent (the plot), flipping to stay inside it.
+ * It may reach left over the gutter of lane names beside the plot: on a phone the plot is narrower
+ * than the details (a replica's, an envelope's), which were squeezed to one letter a line and cut
+ * off at the panel's right edge.
+ */
 export function placeTooltip(el: HTMLElement, x: number, y: number, boundsWidth: number): void {
   el.hidden = false;
+  const plot = el.offsetParent;
+  const gutter = plot instanceof HTMLElement ? plot.offsetLeft : 0;
+  // its left edge at the gutter's, so that it may be as wide as gutter and plot together
+  el.style.left = `${-gutter}px`;
   const w = el.offsetWidth;
-  const left = x + 14 + w > boundsWidth ? Math.max(0, x - 14 - w) : x + 14;
-  el.style.transform = `translate(${Math.round(left)}px, ${Math.round(y + 14)}px)`;
+  const left = x + 14 + w > boundsWidth ? Math.max(-gutter, Math.min(x - 14 - w, boundsWidth - w)) : x + 14;
+  el.style.transform = `translate(${Math.round(left + gutter)}px, ${Math.round(y + 14)}px)`;
   el.dataset.x = String(Math.round(x));
   el.dataset.y = String(Math.round(y));
 }

@@ -1,0 +1,134 @@
+/**
+ * The timelines' gutter labels on a phone (390×844, touch), in English and Korean: a process's kind
+ * under its name in the message diagram ("transaction coordinator") and a replicated partition's
+ * leader under its name in the partition logs ("leader broker-1 · epoch 1") are whole on the screen
+ * — they wrap onto a second line where they used to end in an ellipsis, with the whole text only in
+ * a `title` tooltip a phone cannot show. Wrapped, each label still sits beside its own line: a
+ * message row's label inside its 38 px row, centred on the line the canvas draws; a partition's
+ * label inside its lane. A replica row's label on the canvas is cut to the plot's width; a tap on
+ * the row shows its details, and those details lie inside the screen, a value a readable column
+ * (they were squeezed to one letter a line and ran off the panel's right edge).
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { laneY, MSC_GEOMETRY } from '../src/ui/timeline/mscLayout';
+import { gotoWorkspace, launchBrowser, screenshot, watchErrors } from './browser';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const PHONE = { width: 390, height: 844 };
+
+async function open(language: 'en' | 'ko'): Promise<{ page: Page; errors: string[] }> {
+  const page = await browser.newPage({ viewport: PHONE, hasTouch: true, isMobile: true });
+  const errors = watchErrors(page);
+  // a replicated partition (three replicas, a leader epoch) and a transaction coordinator's row
+  await gotoWorkspace(page, `${inject('baseUrl')}#preset=acks-1-leader-failover-loss&step=1000000&lang=${language}`);
+  await page.getByTestId('msc').locator('canvas[role="img"]').waitFor();
+  await page.getByTestId('logs').locator('.tl-lane-alt').first().waitFor();
+  return { page, errors };
+}
+
+interface Span {
+  readonly text: string;
+  readonly scrollWidth: number;
+  readonly clientWidth: number;
+  readonly scrollHeight: number;
+  readonly clientHeight: number;
+}
+
+/** Each gutter label of a panel: its spans' extents and its box relative to the panel's plot. */
+function gutterLabels(page: Page, testId: string) {
+  return page.getByTestId(testId).evaluate((panel) => {
+    const plot = panel.querySelector('.tl-plot') as HTMLElement;
+    const top = plot.getBoundingClientRect().top;
+    return [...panel.querySelectorAll('.tl-gutter .tl-lane-label')].map((label) => {
+      const r = label.getBoundingClientRect();
+      const spans = [...label.querySelectorAll('span')].map((s) => ({
+        text: s.textContent ?? '',
+        scrollWidth: s.scrollWidth,
+        clientWidth: s.clientWidth,
+        scrollHeight: s.scrollHeight,
+        clientHeight: s.clientHeight,
+      }));
+      return { spans, top: r.top - top, bottom: r.bottom - top, scrollHeight: label.scrollHeight, clientHeight: label.clientHeight };
+    });
+  });
+}
+
+function cut(spans: readonly Span[]): string[] {
+  return spans.filter((s) => s.scrollWidth > s.clientWidth + 1 || s.scrollHeight > s.clientHeight + 1).map((s) => s.text);
+}
+
+describe('timeline labels on a phone: whole, and beside their lines', () => {
+  for (const language of ['en', 'ko'] as const)
+    it(`${language}: the message rows' kinds and the partitions' leaders are not cut, and each label stays in its row`, async () => {
+      const { page, errors } = await open(language);
+      const msc = await gutterLabels(page, 'msc');
+      expect(msc.length).toBeGreaterThanOrEqual(8);
+      const kinds = msc.map((l) => l.spans[1]?.text);
+      expect(kinds).toContain(language === 'en' ? 'transaction coordinator' : '트랜잭션 코디네이터');
+      expect(msc.flatMap((l) => cut(l.spans))).toEqual([]);
+      for (const [i, label] of msc.entries()) {
+        expect(label.scrollHeight, `row ${i}`).toBeLessThanOrEqual(label.clientHeight + 1);
+        // inside its row, centred on the line the canvas draws for it (laneY)
+        const rowTop = MSC_GEOMETRY.axis + i * MSC_GEOMETRY.row;
+        expect(label.top, `row ${i}: ${label.spans[0]?.text}`).toBeGreaterThanOrEqual(rowTop - 1);
+        expect(label.bottom, `row ${i}: ${label.spans[0]?.text}`).toBeLessThanOrEqual(rowTop + MSC_GEOMETRY.row + 1);
+        expect(Math.abs((label.top + label.bottom) / 2 - laneY(i)), `row ${i}`).toBeLessThanOrEqual(1.5);
+      }
+
+      const lanes = await gutterLabels(page, 'logs');
+      const leader = lanes[0]?.spans[1];
+      expect(leader?.text).toBe(language === 'en' ? 'leader broker-1 · epoch 1' : '리더 broker-1 · epoch 1');
+      // each partition's label lies inside its lane (the lane's text alternative spans its height)
+      const laneBoxes = await page
+        .getByTestId('logs')
+        .locator('.tl-lane-alt')
+        .evaluateAll((alts) =>
+          alts.map((a) => {
+            const top = (a.closest('.tl-plot') as HTMLElement).getBoundingClientRect().top;
+            const r = a.getBoundingClientRect();
+            return { top: r.top - top, bottom: r.bottom - top };
+          }),
+        );
+      expect(laneBoxes.length).toBe(lanes.length);
+      for (const [i, label] of lanes.entries()) {
+        expect(cut(label.spans), `lane ${i}`).toEqual([]);
+        expect(label.top).toBeGreaterThanOrEqual((laneBoxes[i]?.top ?? 0) - 1);
+        expect(label.bottom).toBeLessThanOrEqual((laneBoxes[i]?.bottom ?? 0) + 1);
+      }
+      await screenshot(page, `phone-labels-${language}`);
+      expect(errors).toEqual([]);
+      await page.close();
+    });
+
+  it('a tap on a replica row shows all of it inside the screen, each value in a readable column', async () => {
+    const { page, errors } = await open('en');
+    const alt = page.getByTestId('logs').locator('.tl-lane-alt').first();
+    await alt.scrollIntoViewIfNeeded();
+    const lane = await alt.boundingBox();
+    if (!lane) throw new Error('no lane');
+    // the leader's row: the second replica row (broker-0, broker-1, broker-2), under label band, cells and axis
+    const rowMid = 18 + 26 + 20 + 18 + 9;
+    await page.touchscreen.tap(lane.x + lane.width / 2, lane.y + rowMid);
+    const tooltip = page.getByTestId('timeline-tooltip');
+    await expect.poll(() => tooltip.isVisible()).toBe(true);
+    expect(await tooltip.getAttribute('data-replica')).toBe('broker-1');
+    const box = await tooltip.boundingBox();
+    if (!box) throw new Error('no tooltip box');
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(PHONE.width);
+    const values = await tooltip.locator('dd').evaluateAll((dds) => dds.map((d) => ({ text: d.textContent ?? '', width: d.clientWidth })));
+    expect(values[0]?.text).toBe('leader · leader epoch 1 · in ISR');
+    for (const v of values) expect(v.width, v.text).toBeGreaterThanOrEqual(100);
+    await screenshot(page, 'phone-labels-replica-tap');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
