@@ -70,6 +70,32 @@ describe('the Export dialog says what it downloaded', () => {
     await page.close();
   });
 
+  it('the same button twice: the line changes, so a screen reader reads it again', async () => {
+    // a live region whose text is set to what it already says is not announced again: the second
+    // download of the same file says "again" and how many times in a row
+    const { page, errors } = await openExport('en');
+    const status = page.getByTestId('export-dialog').getByRole('status');
+    const file = await press(page, 'Figure as SVG');
+    await expect.poll(() => status.innerText()).toBe(`Downloaded ${file}.`);
+    expect(await press(page, 'Figure as SVG')).toBe(file);
+    await expect.poll(() => status.innerText()).toBe(`Downloaded ${file} again (2 times in a row).`);
+    await press(page, 'Figure as SVG');
+    await expect.poll(() => status.innerText()).toBe(`Downloaded ${file} again (3 times in a row).`);
+    // another file starts the count again, and so does coming back
+    const json = await press(page, 'Scenario as JSON');
+    await expect.poll(() => status.innerText()).toBe(`Downloaded ${json}.`);
+    await press(page, 'Figure as SVG');
+    await expect.poll(() => status.innerText()).toBe(`Downloaded ${file}.`);
+    // in Korean
+    await page.evaluate(() => window.__eosLab?.store.getState().setLanguage('ko'));
+    await press(page, '그림 SVG');
+    await expect.poll(() => status.innerText()).toBe(`${file} 파일을 내려받았습니다.`);
+    await press(page, '그림 SVG');
+    await expect.poll(() => status.innerText()).toBe(`${file} 파일을 다시 내려받았습니다(연달아 2번째).`);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('a PNG the browser cannot encode: the line says so and why, nothing is downloaded', async () => {
     const { page, errors } = await openExport('en');
     const downloads: string[] = [];
@@ -92,6 +118,13 @@ describe('the Export dialog says what it downloaded', () => {
       .poll(() => status.innerText())
       .toBe('eos-lab-opening-story-step-12.png 파일을 만들지 못했습니다. 브라우저가 알린 이유: the browser could not encode a PNG');
     expect(await status.locator('[lang="en"]').innerText()).toBe('the browser could not encode a PNG');
+    // the same failure again: the line says so, and changes
+    await page.getByTestId('export-dialog').getByRole('button', { name: '그림 PNG (2배)' }).click();
+    await expect
+      .poll(() => status.innerText())
+      .toBe(
+        'eos-lab-opening-story-step-12.png 파일을 이번에도 만들지 못했습니다(연달아 2번째). 브라우저가 알린 이유: the browser could not encode a PNG',
+      );
     expect(downloads).toEqual([]);
     expect(errors).toEqual([]);
     await page.close();

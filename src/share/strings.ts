@@ -73,8 +73,12 @@ const en = {
   exportHint: 'Files are made in your browser and downloaded; nothing is uploaded.',
   /** the words before and after the file's name */
   exported: ['Downloaded ', '.'] as readonly [string, string],
+  /** the same file downloaded again, the `n`th time in a row: words that differ, so a screen reader says it again */
+  exportedAgain: (n: number): readonly [string, string] => ['Downloaded ', ` again (${n} times in a row).`],
   /** the words before and after the file's name, then the browser's reason */
   exportFailed: ['Could not make ', ': '] as readonly [string, string],
+  /** the same failure again, the `n`th time in a row */
+  exportFailedAgain: (n: number): readonly [string, string] => ['Again could not make ', ` (${n} tries in a row): `],
   importSection: 'Import a scenario',
   importFile: 'A scenario file (JSON)',
   importPaste: 'Or paste a scenario (JSON) or a share link',
@@ -154,7 +158,9 @@ const ko: ShareText = {
   traceJson: '트레이스 JSON',
   exportHint: '파일은 브라우저에서 만들어 내려받습니다. 아무것도 업로드하지 않습니다.',
   exported: ['', ' 파일을 내려받았습니다.'],
+  exportedAgain: (n) => ['', ` 파일을 다시 내려받았습니다(연달아 ${n}번째).`],
   exportFailed: ['', ' 파일을 만들지 못했습니다. 브라우저가 알린 이유: '],
+  exportFailedAgain: (n) => ['', ` 파일을 이번에도 만들지 못했습니다(연달아 ${n}번째). 브라우저가 알린 이유: `],
   importSection: '시나리오 가져오기',
   importFile: '시나리오 파일 (JSON)',
   importPaste: '또는 시나리오(JSON)나 공유 링크 붙여넣기',

@@ -58,16 +58,34 @@ export function ExportDialog({ onClose }: { onClose: () => void }) {
   const [pasted, setPasted] = useState('');
   const [problem, setProblem] = useState<{ message: string; ko?: string; errors: readonly ScenarioError[] } | null>(null);
   // what the last export button made, or why it could not: the browser's own download notice is
-  // outside the dialog (and some browsers show none)
-  const [exported, setExported] = useState<{ file: string; error?: string } | null>(null);
+  // outside the dialog (and some browsers show none). `times`: how many times in a row the same
+  // button had the same result — the line then says "again (2 times in a row)", so it changes and a
+  // screen reader reads it out again (an unchanged live region is not announced); a line in another
+  // language is new words already
+  const [exported, setExported] = useState<{ file: string; error?: string; times: number; language: string } | null>(null);
+  const report = (file: string, error?: string) =>
+    setExported((last) => {
+      const same = last && last.file === file && last.error === error && last.language === language;
+      const times = same ? last.times + 1 : 1;
+      return error === undefined ? { file, times, language } : { file, error, times, language };
+    });
   const save = async (file: string, make: () => Blob | Promise<Blob>) => {
     try {
       downloadBlob(await make(), file);
-      setExported({ file });
+      report(file);
     } catch (e) {
-      setExported({ file, error: e instanceof Error ? e.message : String(e) });
+      report(file, e instanceof Error ? e.message : String(e));
     }
   };
+  const words = exported
+    ? exported.error === undefined
+      ? exported.times > 1
+        ? t.exportedAgain(exported.times)
+        : t.exported
+      : exported.times > 1
+        ? t.exportFailedAgain(exported.times)
+        : t.exportFailed
+    : null;
   const stem = fileStem(scenario?.id ?? scenario?.title, view?.step);
 
   // an import that opens closes the dialog: what was imported is on the page behind it
@@ -156,11 +174,11 @@ export function ExportDialog({ onClose }: { onClose: () => void }) {
         </div>
         {/* <output>: role="status", read out when it changes */}
         <output className={exported?.error ? 'eos-export-status eos-export-failed' : 'eos-export-status'} data-testid="export-status">
-          {exported && (
+          {exported && words && (
             <>
-              {exported.error === undefined ? t.exported[0] : t.exportFailed[0]}
+              {words[0]}
               <code translate="no">{exported.file}</code>
-              {exported.error === undefined ? t.exported[1] : t.exportFailed[1]}
+              {words[1]}
               {/* the browser's own words, in English */}
               {exported.error !== undefined && <span lang="en">{exported.error}</span>}
             </>
