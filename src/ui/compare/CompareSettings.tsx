@@ -15,7 +15,9 @@ import {
   type ValueInForce,
 } from '../../sim';
 import type { Language } from '../../store/simStore';
+import { panelStore } from '../panels';
 import { useNarrator } from '../useNarrator';
+import { compareStore } from './compareStore';
 import type { CompareStrings } from './compareStrings';
 
 const show = (v: SettingValue | null) => String(v);
@@ -85,6 +87,43 @@ export function PairDifferences({
     }
   };
   return <ul>{scenarioDifferences(a, b).map(item)}</ul>;
+}
+
+/**
+ * Why B has no transactional.id select, for each producer client of A: a transactional.id is the
+ * application's choice, not a setting alone — it makes the producer idempotent with acks=all, and
+ * KafkaProducer refuses every send() outside a transaction (TransactionManager.maybeAddPartition's
+ * IllegalStateException), so a script that begins none would only fail, and a script that does cannot
+ * run without one. The change belongs in Configuration; a button there closes A/B and opens the
+ * client's section. (A consumer application's transactions are processing.mode exactly-once, a B
+ * select of its own.)
+ */
+export function TransactionalIdNote({ a, t }: { readonly a: Scenario; readonly t: CompareStrings }) {
+  const producers = a.clients.filter((c) => c.type === 'producer');
+  if (producers.length === 0) return null;
+  const open = (id: string) => {
+    compareStore.getState().close();
+    panelStore.getState().openConfig(`client:${id}`);
+  };
+  return (
+    <details className="compare-txn-id" data-testid="compare-txn-id">
+      <summary>{t.txnIdTitle}</summary>
+      {producers.map((c) => {
+        const txnId = c.config?.['transactional.id'];
+        const begins = c.script.some((op) => op.op === 'beginTransaction');
+        const why = typeof txnId === 'string' ? (begins ? t.txnIdUsed(c.id, txnId) : t.txnIdIdle(c.id, txnId)) : t.txnIdUnused(c.id);
+        return (
+          <p key={c.id} data-client={c.id}>
+            {why}{' '}
+            <button type="button" onClick={() => open(c.id)} data-testid={`compare-config-${c.id}`}>
+              {t.txnIdOpen(c.id)}
+            </button>
+          </p>
+        );
+      })}
+      <p className="muted">{t.txnIdHow}</p>
+    </details>
+  );
 }
 
 export function CompareSettings({
@@ -170,6 +209,7 @@ export function CompareSettings({
           })}
         </tbody>
       </table>
+      <TransactionalIdNote a={a} t={t} />
     </section>
   );
 }

@@ -48,6 +48,21 @@ const EN = {
   cannotRun: 'B cannot run',
   comparePair: (problem: string, defense: string) => `Compare ${problem} with ${defense}`,
   compareShort: 'A/B',
+  /** Why transactional.id has no B select: it is the application's choice, not a setting alone. */
+  txnIdTitle: 'Why B has no transactional.id switch',
+  /** A producer whose script begins and commits transactions (it must have a transactional.id). */
+  txnIdUsed: (id: string, txnId: string) =>
+    `${id} has transactional.id=${txnId}, and its script begins and commits transactions: without the transactional.id it could not run.`,
+  /** A producer whose script begins no transaction. */
+  txnIdUnused: (id: string) =>
+    `${id}'s script begins no transaction. A transactional.id would make it a transactional producer (idempotent, acks=all) whose every send() outside a transaction is refused (IllegalStateException): B would compare a broken application, not a transactional one.`,
+  /** A producer with a transactional.id whose script begins no transaction (its sends are refused in A already). */
+  txnIdIdle: (id: string, txnId: string) =>
+    `${id} has transactional.id=${txnId}, yet its script begins no transaction: its send() calls are refused (IllegalStateException) in A and B alike.`,
+  txnIdHow:
+    'Transactions are a change of the application and its configuration: make it in Configuration (transactional.id, and a script with beginTransaction and commitTransaction), then compare. A consumer application gets a transactional producer from processing.mode exactly-once above.',
+  /** The button: closes A/B and opens the configuration of this client. */
+  txnIdOpen: (id: string) => `Open ${id} in Configuration`,
 };
 
 export type CompareStrings = typeof EN;
@@ -92,6 +107,16 @@ const KO: CompareStrings = {
   cannotRun: 'B를 실행할 수 없습니다',
   comparePair: (problem: string, defense: string) => `${josa(problem, '과/와')} ${defense} 비교`,
   compareShort: 'A/B',
+  txnIdTitle: 'B에 transactional.id 스위치가 없는 이유',
+  txnIdUsed: (id: string, txnId: string) =>
+    `${id}에는 transactional.id=${txnId} 설정이 있고, 스크립트가 트랜잭션을 시작하고 커밋합니다. transactional.id 없이는 실행할 수 없습니다.`,
+  txnIdUnused: (id: string) =>
+    `${id}의 스크립트는 트랜잭션을 시작하지 않습니다. transactional.id를 주면 트랜잭션 프로듀서(멱등, acks=all)가 되어, 트랜잭션 밖의 send()는 모두 거부됩니다(IllegalStateException). 그러면 B는 트랜잭션을 쓰는 애플리케이션이 아니라 망가진 애플리케이션을 비교하게 됩니다.`,
+  txnIdIdle: (id: string, txnId: string) =>
+    `${id}에는 transactional.id=${txnId} 설정이 있지만 스크립트가 트랜잭션을 시작하지 않습니다. send()는 A에서도 B에서도 거부됩니다(IllegalStateException).`,
+  txnIdHow:
+    '트랜잭션은 애플리케이션과 그 설정을 함께 바꾸는 일입니다. 설정에서 바꾼 뒤(transactional.id, 그리고 beginTransaction과 commitTransaction을 부르는 스크립트) 비교하세요. 컨슈머 애플리케이션은 위의 processing.mode를 exactly-once로 바꾸면 트랜잭션 프로듀서를 씁니다.',
+  txnIdOpen: (id: string) => `설정에서 ${id} 열기`,
 };
 
 export const COMPARE_STRINGS: Readonly<Record<Language, CompareStrings>> = { en: EN, ko: KO };
