@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { wheelPan, zoomFilter } from './panZoom';
+import { touchAxis, wheelPan, zoomFilter } from './panZoom';
 
 const wheel = (o: Partial<WheelEvent>) => ({ ctrlKey: false, metaKey: false, shiftKey: false, deltaX: 0, deltaY: 0, ...o });
 
@@ -36,5 +36,19 @@ describe('wheelPan: how far a wheel pans', () => {
   it('does not pan when ctrl or ⌘ is held (that wheel zooms)', () => {
     expect(wheelPan(wheel({ ctrlKey: true, deltaX: 30 }))).toBe(0);
     expect(wheelPan(wheel({ metaKey: true, shiftKey: true, deltaY: 30 }))).toBe(0);
+  });
+});
+
+describe('touchAxis: which way a finger goes', () => {
+  it('has no direction until the finger has moved 8 px', () => {
+    expect(touchAxis(0, 0)).toBe(null);
+    expect(touchAxis(3, -5)).toBe(null);
+  });
+
+  it("up or down is the page's (it scrolls), sideways the view's (it pans)", () => {
+    expect(touchAxis(2, -20)).toBe('y');
+    expect(touchAxis(-4, 9)).toBe('y');
+    expect(touchAxis(20, 3)).toBe('x');
+    expect(touchAxis(-9, 6)).toBe('x');
   });
 });

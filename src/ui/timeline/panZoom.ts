@@ -17,10 +17,20 @@ export function wheelPan(e: Pick<WheelEvent, 'ctrlKey' | 'metaKey' | 'shiftKey' 
   return e.shiftKey ? e.deltaY || e.deltaX : Math.abs(e.deltaX) > Math.abs(e.deltaY) ? e.deltaX : 0;
 }
 
+/**
+ * Which way a one-finger touch goes once it has moved `slop` CSS pixels: 'y' (mostly up or down: the
+ * page scrolls), 'x' (the view pans), or null while it has not moved that far.
+ */
+export function touchAxis(dx: number, dy: number, slop = 8): 'x' | 'y' | null {
+  if (Math.hypot(dx, dy) < slop) return null;
+  return Math.abs(dy) > Math.abs(dx) ? 'y' : 'x';
+}
+
 export class PanZoom {
   private current: ZoomTransform = zoomIdentity;
   private readonly behavior: ZoomBehavior<HTMLCanvasElement, unknown>;
   private readonly target: Selection<HTMLCanvasElement, unknown, null, undefined>;
+  private readonly removeTouch: () => void;
 
   /** `onChange` runs after every change of the transform (drag, wheel, keys, buttons, clamping). */
   constructor(canvas: HTMLCanvasElement, onChange: () => void) {
@@ -33,6 +43,7 @@ export class PanZoom {
       });
     this.target = select(canvas);
     this.target.call(this.behavior).on('dblclick.zoom', null);
+    this.removeTouch = passVerticalSwipes(canvas);
   }
 
   get transform(): ZoomTransform {
@@ -88,5 +99,43 @@ export class PanZoom {
 
   destroy(): void {
     this.target.on('.zoom', null);
+    this.removeTouch();
   }
+}
+
+/**
+ * A finger swiping up or down over a timeline scrolls the page, as it does beside it. d3-zoom cancels
+ * every touchmove it is given (so a drag pans rather than scrolls), which on a phone — where the
+ * timelines fill most of the screen's width — kept the page from scrolling under the finger. So a
+ * one-finger move is kept from d3-zoom until its direction is known, and all along when it is
+ * vertical (the canvas's `touch-action: pan-y` lets the browser scroll then); a sideways drag and a
+ * two-finger pinch reach d3-zoom and pan or zoom the view. Listeners in the capture phase on the
+ * canvas itself run before d3-zoom's.
+ */
+function passVerticalSwipes(canvas: HTMLCanvasElement): () => void {
+  let start: { readonly x: number; readonly y: number } | null = null;
+  let axis: 'x' | 'y' | null = null;
+  const onStart = (e: TouchEvent) => {
+    const t = e.touches[0];
+    if (e.touches.length === 1 && t) {
+      start = { x: t.clientX, y: t.clientY };
+      axis = null;
+    } else {
+      start = null;
+      axis = 'x';
+    }
+  };
+  const onMove = (e: TouchEvent) => {
+    const t = e.touches[0];
+    if (e.touches.length !== 1 || !t || !start) return;
+    axis ??= touchAxis(t.clientX - start.x, t.clientY - start.y);
+    if (axis !== 'x') e.stopImmediatePropagation();
+  };
+  const options = { capture: true, passive: true } as const;
+  canvas.addEventListener('touchstart', onStart, options);
+  canvas.addEventListener('touchmove', onMove, options);
+  return () => {
+    canvas.removeEventListener('touchstart', onStart, options);
+    canvas.removeEventListener('touchmove', onMove, options);
+  };
 }
