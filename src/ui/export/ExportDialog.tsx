@@ -5,6 +5,7 @@
  * in a status line what it downloaded (the file's name), or why the file could not be made.
  */
 import { useMemo, useState } from 'react';
+import { pastedLink } from '../../share/pastedLink';
 import { shareStore } from '../../share/shareState';
 import { openScenario, resolveSource } from '../../share/source';
 import { shareText } from '../../share/strings';
@@ -33,8 +34,10 @@ function pageTheme(): FigureTheme {
  */
 export function importText(text: string): { message: string; ko?: string; errors: readonly ScenarioError[] } | null {
   const t = stripByteOrderMark(text).trim();
-  if (!t.startsWith('{') && !t.startsWith('[')) {
-    const r = resolveSource(t);
+  // a link as a chat or mail client pastes it: wrapped onto lines, in <…> or a Markdown link, followed by a full stop
+  const link = pastedLink(t);
+  if (link !== t || (!t.startsWith('{') && !t.startsWith('['))) {
+    const r = resolveSource(link);
     if (!r.ok)
       return r.error.ko === undefined
         ? { message: r.error.message, errors: r.error.details ?? [] }
