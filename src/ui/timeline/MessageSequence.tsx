@@ -92,7 +92,8 @@ export function MessageSequence({
           />
         </div>
         <p className="tl-hint" id={`${ids}-help`}>
-          {mode === 'step' ? text.byStepHint : text.timeHint} {text.messagesKeys}
+          {mode === 'step' ? text.byStepHint : text.timeHint} <span className="tl-hint-pointer">{text.messagesKeys}</span>
+          <span className="tl-hint-touch">{text.messagesTouch}</span>
         </p>
       </div>
       <div className="tl-msc" style={{ height: mscHeight(model.lanes.length) }}>

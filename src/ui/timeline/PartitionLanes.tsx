@@ -111,8 +111,10 @@ export function PartitionLanes({
         <div className="tl-toolbar" role="toolbar" aria-label={text.logsZoom}>
           <ZoomButtons view={controller} zoomOut={text.logsZoomOut} zoomIn={text.logsZoomIn} fit={text.logsFit} fitText={text.fit} />
         </div>
+        {/* the mouse's and keyboard's words, or a finger's on a touch screen (timeline.css) */}
         <p className="tl-hint" id={`${ids}-help`}>
-          {text.logsHint}
+          <span className="tl-hint-pointer">{text.logsHint}</span>
+          <span className="tl-hint-touch">{text.logsTouchHint}</span>
         </p>
       </div>
       <div className="tl-lanes" style={{ height: layout.height }}>

@@ -18,6 +18,8 @@ const EN = {
   fit: 'Fit',
   logsHint:
     'Drag to pan, Ctrl + wheel to zoom. Focus the lanes: ← → move between records, ↑ ↓ between partitions, Enter selects, + − 0 zoom.',
+  /** On a touch screen (no mouse, no keyboard): what a finger does. */
+  logsTouchHint: 'Drag sideways to pan, pinch to zoom, tap a record to select it.',
   lanes: 'Partition lanes',
   onLeader: (leader: string) => `on ${leader}`,
   onLeaderEpoch: (leader: string, epoch: number) => `leader ${leader} · epoch ${epoch}`,
@@ -62,6 +64,8 @@ const EN = {
   byStepHint: 'One column per step: long idle gaps in virtual time (timeouts, rebalance delays) take no room.',
   timeHint: 'Virtual milliseconds: idle gaps are drawn to scale.',
   messagesKeys: 'Focus the view: ← → move between envelopes, Enter selects.',
+  /** On a touch screen, in place of messagesKeys. */
+  messagesTouch: 'Drag sideways to pan, pinch to zoom, tap an arrow to select it.',
   messageSequence: 'Message sequence',
   messagesCanvas: (processes: number, step: number, byStep: boolean) =>
     `Envelopes between ${processes} processes up to step ${step}, ${byStep ? 'by step' : 'over virtual time'}`,
@@ -96,6 +100,7 @@ const KO: TimelineStrings = {
   fit: '맞춤',
   logsHint:
     '끌어서 이동, Ctrl + 휠로 확대/축소. 레인에 포커스한 뒤: ← → 레코드 사이 이동, ↑ ↓ 파티션 사이 이동, Enter 선택, + − 0 확대/축소.',
+  logsTouchHint: '옆으로 끌어 이동, 두 손가락으로 확대/축소, 레코드를 누르면 선택.',
   lanes: '파티션 레인',
   onLeader: (leader: string) => `리더 ${leader}`,
   onLeaderEpoch: (leader: string, epoch: number) => `리더 ${leader} · epoch ${epoch}`,
@@ -137,6 +142,7 @@ const KO: TimelineStrings = {
   byStepHint: '단계마다 한 칸: 가상 시간의 긴 대기(타임아웃, 리밸런스 지연)는 자리를 차지하지 않습니다.',
   timeHint: '가상 밀리초: 대기 시간도 비율대로 그립니다.',
   messagesKeys: '보기에 포커스한 뒤: ← → 메시지 사이 이동, Enter 선택.',
+  messagesTouch: '옆으로 끌어 이동, 두 손가락으로 확대/축소, 화살표를 누르면 선택.',
   messageSequence: '메시지 순서',
   messagesCanvas: (processes: number, step: number, byStep: boolean) =>
     `프로세스 ${processes}개 사이의 메시지, 단계 ${step}까지, ${byStep ? '단계별' : '가상 시간 기준'}`,
