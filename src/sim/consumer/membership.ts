@@ -553,13 +553,18 @@ function leaveAndClose(d: Draft, caller: ActorId, out: Out, joining: boolean): v
  */
 function maybeLeaveGroup(d: Draft, out: Out, joining: boolean): void {
   stopHeartbeatThread(out);
-  const unjoined = d.generationId < 0 && !joining;
-  if (d.config['group.id'] && isDynamicMember(d) && d.memberId && !unjoined && checkAndGetCoordinator(d))
+  if (sendsLeaveGroup(d, joining))
     sendToCoordinator(d, out, 'LeaveGroup', {
       correlationId: corr(d),
       groupId: d.config['group.id'],
       memberId: d.memberId,
     });
+}
+
+/** maybeLeaveGroup's condition: `isDynamicMember() && !coordinatorUnknown() && state != UNJOINED && generation.hasMemberId()`. */
+function sendsLeaveGroup(d: Draft, joining: boolean): boolean {
+  const unjoined = d.generationId < 0 && !joining;
+  return Boolean(d.config['group.id'] && isDynamicMember(d) && d.memberId && !unjoined && checkAndGetCoordinator(d));
 }
 
 /**
@@ -584,10 +589,24 @@ export function onPollTimeoutExpired(d: Draft, out: Out): void {
   out.fact({
     kind: 'note',
     actor: d.self,
-    text: `poll() was not called for max.poll.interval.ms (${d.config['max.poll.interval.ms']} ms): the consumer leaves the group (consumer poll timeout has expired)`,
+    text: pollTimeoutNote(d.config['max.poll.interval.ms'], sendsLeaveGroup(d, false), !isDynamicMember(d)),
   });
   maybeLeaveGroup(d, out, false);
   d.memberId = '';
   d.generationId = -1;
   d.rejoinNeeded = true;
+}
+
+/**
+ * What the poll timeout did. maybeLeaveGroup sends LeaveGroup only from a dynamic member (and with
+ * the coordinator known): a static member — "viewed as static member that never sends LeaveGroup,
+ * and the membership expiration is only controlled by session timeout" — stays in the group with
+ * its partitions, and its rejoin with its group.instance.id replaces its old member id.
+ */
+export function pollTimeoutNote(intervalMs: number, left: boolean, staticMember: boolean): string {
+  const head = `poll() was not called for max.poll.interval.ms (${intervalMs} ms)`;
+  if (left) return `${head}: the consumer leaves the group (consumer poll timeout has expired)`;
+  if (staticMember)
+    return `${head}: a static member sends no LeaveGroup — it drops its generation and member id and rejoins with its group.instance.id at its next poll(); the group keeps it, and its partitions, until session.timeout.ms (consumer poll timeout has expired)`;
+  return `${head}: the group coordinator is unknown, so no LeaveGroup is sent — it drops its generation and member id and rejoins at its next poll(); the group drops it at session.timeout.ms (consumer poll timeout has expired)`;
 }

@@ -102,6 +102,16 @@ const KO_RULES: readonly Rule[] = [
       `poll()이 max.poll.interval.ms(${m[1]} ms) 동안 호출되지 않았습니다. 컨슈머가 그룹을 떠납니다(consumer poll timeout has expired)`,
   ],
   [
+    /^poll\(\) was not called for max\.poll\.interval\.ms \((\d+) ms\): a static member sends no LeaveGroup — it drops its generation and member id and rejoins with its group\.instance\.id at its next poll\(\); the group keeps it, and its partitions, until session\.timeout\.ms \(consumer poll timeout has expired\)$/,
+    (m) =>
+      `poll()이 max.poll.interval.ms(${m[1]} ms) 동안 호출되지 않았습니다. 정적 멤버는 LeaveGroup을 보내지 않습니다. 세대와 멤버 ID를 버리고 다음 poll()에서 group.instance.id로 다시 참여하며, 그룹은 session.timeout.ms까지 이 멤버와 그 파티션을 유지합니다(consumer poll timeout has expired)`,
+  ],
+  [
+    /^poll\(\) was not called for max\.poll\.interval\.ms \((\d+) ms\): the group coordinator is unknown, so no LeaveGroup is sent — it drops its generation and member id and rejoins at its next poll\(\); the group drops it at session\.timeout\.ms \(consumer poll timeout has expired\)$/,
+    (m) =>
+      `poll()이 max.poll.interval.ms(${m[1]} ms) 동안 호출되지 않았습니다. 그룹 코디네이터를 알 수 없으므로 LeaveGroup을 보내지 않습니다. 세대와 멤버 ID를 버리고 다음 poll()에서 다시 참여하며, 그룹은 session.timeout.ms가 지나면 이 멤버를 제거합니다(consumer poll timeout has expired)`,
+  ],
+  [
     /^no Heartbeat answered for session\.timeout\.ms \((\d+) ms\): the heartbeat thread marks the group coordinator unknown and closes its connection to it \(session timed out without receiving a heartbeat response\)$/,
     (m) =>
       `session.timeout.ms(${m[1]} ms) 동안 응답받은 하트비트가 없습니다. 하트비트 스레드가 그룹 코디네이터를 알 수 없음으로 표시하고 그 연결을 닫습니다`,
