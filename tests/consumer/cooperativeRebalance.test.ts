@@ -9,6 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { type ConsumerContext, fetchingState, membershipState } from '../../src/sim/consumer/consumer.machine';
 import type { Effect } from '../../src/sim/kernel/effects';
+import { plainBatch } from '../fixtures/plainBatch';
 import { answer, joinedAsLeader, sent, synced } from '../machines/consumerDriver';
 import { inputOf } from '../machines/harness';
 
@@ -95,14 +96,71 @@ describe('COOPERATIVE onJoinComplete: only the partitions that moved are revoked
     // the listener still sees t-1 as owned while it commits
     expect(m.context<ConsumerContext>().assignment).toEqual([T0, T1]);
     const done = m.send({ type: 'partitionsRevokedDone', from: 'c.app', args: {} }, 3100);
-    expect(membershipState(m.state())).toBe('STABLE');
     const ctx = m.context<ConsumerContext>();
     expect(ctx.assignment).toEqual([T0]);
     // t-0 keeps its position; t-1's is gone
     expect(ctx.positions).toEqual({ 't-0': 5 });
-    expect(callsOf(done)).toEqual([{ to: 'c.app', name: 'onPartitionsAssigned', args: { partitions: [T0] } }]);
-    // requestRejoin("need to revoke partitions and re-join"): the next poll() sends the follow-up JoinGroup
-    expect(ctx.rejoinNeeded).toBe(true);
+    // requestRejoin("need to revoke partitions and re-join"), inside a poll() with nothing to return:
+    // its loop's next pass sends the follow-up JoinGroup (the model: at once)
+    expect(callsOf(done).map((c) => c.name)).toEqual(['onPartitionsAssigned', 'onRebalanceStart']);
+    expect(callsOf(done)[0]).toEqual({ to: 'c.app', name: 'onPartitionsAssigned', args: { partitions: [T0] } });
+    expect(membershipState(m.state())).toBe('PREPARING_REBALANCE');
+    expect(sent(done, 'JoinGroup')?.payload).toMatchObject({ ownedPartitions: [T0] });
+  });
+
+  it('the listener runs inside poll(): a Fetch answered meanwhile is not returned and nothing is fetched until it returns — then only the partitions kept, and the next poll() rejoins', () => {
+    const m = stable(true);
+    // the Fetch the waiting poll() sent (t-0 from 5, t-1 from 7)
+    const { sync } = rejoin(m);
+    syncWith(m, sync, [T0]);
+    expect(membershipState(m.state())).toBe('REVOKING');
+    const inFlight = m.context<ConsumerContext>().fetching;
+    const correlationId = inFlight['t-0'] as number;
+    expect(inFlight['t-1']).toBe(correlationId);
+    const during = m.send(
+      answer(
+        'FetchResponse',
+        correlationId,
+        {
+          partitions: [
+            {
+              ...T0,
+              error: 'NONE',
+              highWatermark: 6,
+              lastStableOffset: 6,
+              logStartOffset: 0,
+              batches: [plainBatch([{ offset: 5 }])],
+              abortedTransactions: [],
+            },
+            {
+              ...T1,
+              error: 'NONE',
+              highWatermark: 8,
+              lastStableOffset: 8,
+              logStartOffset: 0,
+              batches: [plainBatch([{ offset: 7 }])],
+              abortedTransactions: [],
+            },
+          ],
+        },
+        'broker-0',
+      ),
+      3050,
+    );
+    // before: poll() returned t-1's record (of a task being revoked) and the next Fetch went out
+    expect(callsOf(during)).toEqual([]);
+    expect(sent(during, 'Fetch')).toBeUndefined();
+    expect(membershipState(m.state())).toBe('REVOKING');
+    const done = m.send({ type: 'partitionsRevokedDone', from: 'c.app', args: {} }, 3100);
+    // the assignment taken (t-1's buffered record dropped), poll() returns t-0's record only
+    const replies = callsOf(done).filter((c) => c.name === 'reply');
+    expect(replies).toHaveLength(1);
+    expect((replies[0]?.args as { records: { partition: number; offset: number }[] }).records.map((r) => [r.partition, r.offset])).toEqual([
+      [0, 5],
+    ]);
+    expect(membershipState(m.state())).toBe('STABLE');
+    expect(m.context<ConsumerContext>().rejoinNeeded).toBe(true);
+    // …and the next poll() sends the follow-up JoinGroup
     const next = sent(m.send({ type: 'poll', from: 'c.app', args: {} }, 3200), 'JoinGroup');
     expect(next?.payload).toMatchObject({ ownedPartitions: [T0] });
   });

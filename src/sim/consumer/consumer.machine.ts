@@ -80,6 +80,7 @@ import {
   onSyncFailed,
   pollTimeoutExpires,
   rejoinAfterBackoff,
+  rejoinsAfterRevocation,
   revokesFirst,
   sendJoin,
   startRejoin,
@@ -295,6 +296,7 @@ export const consumerMachine = setup({
     syncRevokes: ({ context, event }: Args) =>
       event.type === 'SyncGroupResponse' && event.payload.error === 'NONE' && context.generationId >= 0 && syncRevokes(context, event),
     joinCompletePending: ({ context }: Args) => joinCompletePending(context),
+    rejoinsAfterRevocation: ({ context }: Args) => rejoinsAfterRevocation(context),
     keepsPartitions: ({ context }: Args) => keepsPartitions(context),
     syncFailedLosesPartitions: ({ context, event }: Args) =>
       event.type === 'SyncGroupResponse' && syncFailureLosesPartitions(context, event),
@@ -532,6 +534,12 @@ export const consumerMachine = setup({
               on: {
                 partitionsRevokedDone: [
                   // COOPERATIVE onJoinComplete's revocation: the assignment is taken, a follow-up rebalance asked for
+                  // …inside a poll() with nothing to return: its loop's next pass sends the follow-up JoinGroup
+                  {
+                    guard: 'rejoinsAfterRevocation',
+                    target: 'PREPARING_REBALANCE',
+                    actions: [a.completeJoinAfterRevocation, a.startRejoin],
+                  },
                   { guard: 'joinCompletePending', target: 'STABLE', actions: a.completeJoinAfterRevocation },
                   { target: 'PREPARING_REBALANCE', actions: a.startRejoin },
                 ],

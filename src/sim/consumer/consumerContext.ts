@@ -117,6 +117,13 @@ export interface ConsumerContext extends Required<Omit<ConsumerInput, 'metadataK
    * onPartitionsRevoked handles the partitions it no longer has (ConsumerCoordinator.onJoinComplete).
    */
   readonly assignmentAfterRevocation?: readonly TopicPartition[];
+  /**
+   * The rebalance listener's onPartitionsRevoked / onPartitionsLost is running (REVOKING). Kafka calls
+   * it inside poll() (onJoinPrepare, or onJoinComplete before the assignment is taken): that poll()
+   * returns nothing and sends no Fetch until the listener has returned — and then not for the
+   * partitions it revoked.
+   */
+  readonly inRevocationListener?: true;
   readonly awaitingListener: boolean;
   readonly pollWaiting: ActorId | null;
   /**
@@ -322,6 +329,7 @@ export function consumerDraft(c: ConsumerContext): Draft {
     consumerCounts: c.consumerCounts,
     ...(c.resetRetryAt ? { resetRetryAt: c.resetRetryAt } : {}),
     ...(c.assignmentAfterRevocation ? { assignmentAfterRevocation: c.assignmentAfterRevocation } : {}),
+    ...(c.inRevocationListener ? { inRevocationListener: c.inRevocationListener } : {}),
     ...(c.syncAwaitingMetadata ? { syncAwaitingMetadata: c.syncAwaitingMetadata } : {}),
   };
 }

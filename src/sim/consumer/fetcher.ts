@@ -66,7 +66,8 @@ import { awaitingValidation, noteFetchedEpochs, trackOffsetEpochs, validatePosit
  * poll's prefetch, as it returns records (servePoll).
  */
 export function fetchWhilePolling(d: Draft, out: Out, backingOff: ReadonlySet<string> = NONE): void {
-  if (d.pollWaiting) sendFetches(d, out, backingOff);
+  // a poll() inside its rebalance listener sends nothing until the listener returns
+  if (d.pollWaiting && !d.inRevocationListener) sendFetches(d, out, backingOff);
 }
 
 const NONE: ReadonlySet<string> = new Set();
@@ -262,6 +263,9 @@ function replyToPoll(d: Draft, out: Out, records: readonly RecordForApp[], posit
  * completed, the rest of a fetch first).
  */
 export function servePoll(d: Draft, out: Out, backingOff: Set<string> = new Set()): void {
+  // ConsumerCoordinator runs the rebalance listener inside poll(): nothing is collected or returned
+  // until it returns (a Fetch answered meanwhile stays buffered; the revoked partitions' is dropped)
+  if (d.inRevocationListener) return;
   collectFetchErrors(d, out, backingOff);
   if (!d.pollWaiting) return;
   const records: RecordForApp[] = [];

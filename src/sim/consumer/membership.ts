@@ -29,6 +29,7 @@ import {
 } from './consumerContext';
 import { awaitsFreshMetadata } from './consumerMetadata';
 import type { ConsumerEvent, EventOf } from './events';
+import { servePoll } from './fetcher';
 import { failPoll, throwPending } from './pollErrors';
 import { inPollLookup } from './pollLookup';
 import { invokePartitionsAssigned, revokeAll, revokePartitions } from './positions';
@@ -283,6 +284,7 @@ export function onSyncedRevoking(d: Draft, ev: EventOf<'SyncGroupResponse'>, out
   joinCompleted(d);
   const revoked = movedAway(d, ev.payload.assignment);
   d.assignmentAfterRevocation = ev.payload.assignment;
+  d.inRevocationListener = true;
   out.fact({
     kind: 'note',
     actor: d.self,
@@ -298,6 +300,28 @@ export function joinCompletePending(ctx: ConsumerContext): boolean {
 }
 
 /**
+ * onJoinComplete's listener returned inside a poll() that finds nothing to return for the partitions
+ * it keeps: Kafka's poll() loop goes round again and, a rejoin requested ("need to revoke partitions
+ * and re-join"), sends the follow-up JoinGroup from that same poll() (ConsumerCoordinator.poll →
+ * ensureActiveGroup) — as the model's member blocked in poll() rejoins at once. With records for the
+ * partitions it keeps, the poll() returns them and the next one rejoins.
+ */
+export function rejoinsAfterRevocation(ctx: ConsumerContext): boolean {
+  if (!joinCompletePending(ctx) || !ctx.pollWaiting || ctx.pollError) return false;
+  const kept = ctx.assignmentAfterRevocation ?? [];
+  return !kept.some((tp) => {
+    const name = keyOf(tp);
+    const position = ctx.positions[name];
+    const end = ctx.bufferEnd[name];
+    return (
+      (ctx.buffer[name]?.length ?? 0) > 0 ||
+      ctx.fetchErrors[name] !== undefined ||
+      (end !== undefined && position !== undefined && end > position)
+    );
+  });
+}
+
+/**
  * The listener returned: the assignment is taken, and — partitions having been revoked — the member
  * asks to rejoin (requestRejoin "need to revoke partitions and re-join"): the follow-up rebalance,
  * in which the partitions it gave up go to their new owners. Its next poll() sends the JoinGroup.
@@ -305,8 +329,11 @@ export function joinCompletePending(ctx: ConsumerContext): boolean {
 export function completeJoinAfterRevocation(d: Draft, now: number, out: Out): void {
   const assignment = d.assignmentAfterRevocation ?? [];
   delete d.assignmentAfterRevocation;
+  delete d.inRevocationListener;
   takeNewAssignment(d, assignment, now, out);
   d.rejoinNeeded = true;
+  // poll() goes on (pollForFetches): what was fetched for the partitions kept — meanwhile too — is returned
+  servePoll(d, out);
 }
 
 /**
@@ -360,6 +387,7 @@ export function revokesFirst(ctx: ConsumerContext): boolean {
  * before JoinGroup; the consumer waits for it in REVOKING, its heartbeats going on.
  */
 export function startRevocation(d: Draft, out: Out): void {
+  d.inRevocationListener = true;
   out.call(d.app, 'onPartitionsRevoked', { partitions: d.assignment, lost: outOfGeneration(d) });
 }
 
@@ -374,6 +402,7 @@ export function startRejoin(d: Draft, out: Out, unsubscribed = false): void {
   stopHeartbeatThread(out);
   d.rejoinNeeded = false;
   delete d.assignmentAfterRevocation;
+  delete d.inRevocationListener;
   if (!cooperative(d) || unsubscribed || outOfGeneration(d)) revokeAll(d);
   else if (d.assignment.length > 0) out.call(d.app, 'onRebalanceStart');
   sendJoin(d, out);
