@@ -24,6 +24,10 @@
  *    dropped it commits after the rebalance (the transaction coordinator does not ask the group); the
  *    new owner's OffsetFetch (requireStable) is answered UNSTABLE_OFFSET_COMMIT until that commit's
  *    marker, then starts at the zombie's committed offsets: nothing is processed twice.
+ * 6. auto.offset.reset=latest (no committed offset) while a transaction is open: ListOffsets LATEST
+ *    answers the LSO to read_committed (Partition.fetchOffsetForTimestamp: lastFetchableOffset) and
+ *    the high watermark to read_uncommitted — the first reads the transaction once it commits, the
+ *    second never sees it.
  */
 import { describe, expect, it } from 'vitest';
 import { pollTimeoutNote } from '../../src/sim/consumer/membership';
@@ -307,5 +311,49 @@ describe('KIP-447: a zombie’s accepted TxnOffsetCommit and the new owner’s O
       'once',
       'once',
     ]);
+  });
+});
+
+describe('auto.offset.reset=latest meets an open transaction', () => {
+  const reader = (id: string, isolation: string) => ({
+    id,
+    type: 'consumer',
+    startAt: 2000,
+    config: { 'group.id': id, 'isolation.level': isolation },
+    topics: ['t'],
+    processing: { mode: 'at-least-once' },
+  });
+  const scenario = {
+    version: 1,
+    seed: 1,
+    cluster: { 'group.initial.rebalance.delay.ms': 0 },
+    topics: [{ name: 't', partitions: 1 }],
+    clients: [
+      {
+        id: 'plain',
+        type: 'producer',
+        script: [{ op: 'send', topic: 't', key: 'z', value: '0', headers: { event_id: 'z0' }, at: 500 }, { op: 'flush' }],
+      },
+      {
+        id: 'tx',
+        type: 'producer',
+        config: { 'transactional.id': 'tx-0' },
+        script: [{ op: 'beginTransaction', at: 1000 }, send('t', 2, 'a'), { op: 'flush' }, { op: 'commitTransaction', at: 5000 }],
+      },
+      reader('rc', 'read_committed'),
+      reader('ru', 'read_uncommitted'),
+    ],
+  };
+
+  it('read_committed starts at the LSO (the open transaction’s first offset) and reads it once committed; read_uncommitted starts at the HW', () => {
+    const trace = runScenario(scenario);
+    const answer = (to: string) =>
+      (envelopes(trace).find((e) => e.rpc === 'ListOffsetsResponse' && e.to === to)?.payload as { partitions: { offset: number }[] })
+        .partitions[0]?.offset;
+    // z0 @0 committed (no transaction), a0 @1 and a1 @2 in the open transaction: LSO 1, HW 3
+    expect(answer('rc.consumer')).toBe(1);
+    expect(answer('ru.consumer')).toBe(3);
+    expect(delivered(trace, 'rc')).toEqual(['t-0@1', 't-0@2']);
+    expect(delivered(trace, 'ru')).toEqual([]);
   });
 });
