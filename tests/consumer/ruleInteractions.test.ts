@@ -28,6 +28,11 @@
  *    answers the LSO to read_committed (Partition.fetchOffsetForTimestamp: lastFetchableOffset) and
  *    the high watermark to read_uncommitted — the first reads the transaction once it commits, the
  *    second never sees it.
+ * 7. A static exactly-once member whose processing outlasts max.poll.interval.ms: the poll timeout
+ *    resets its generation but not consumer.groupMetadata() (only onJoinComplete sets it), and it
+ *    sends no LeaveGroup, so the group still holds it: its TxnOffsetCommit with generation 1 is
+ *    accepted, the transaction commits, and its rejoin replaces it without a rebalance — each record
+ *    once.
  */
 import { describe, expect, it } from 'vitest';
 import { pollTimeoutNote } from '../../src/sim/consumer/membership';
@@ -355,5 +360,47 @@ describe('auto.offset.reset=latest meets an open transaction', () => {
     expect(answer('ru.consumer')).toBe(3);
     expect(delivered(trace, 'rc')).toEqual(['t-0@1', 't-0@2']);
     expect(delivered(trace, 'ru')).toEqual([]);
+  });
+});
+
+describe('a static exactly-once member past max.poll.interval.ms', () => {
+  it('its TxnOffsetCommit still carries generation 1 and is accepted; the transaction commits and the rejoin rebalances nothing', () => {
+    const trace = runScenario({
+      version: 1,
+      seed: 1,
+      cluster: { 'group.initial.rebalance.delay.ms': 0 },
+      topics: [
+        { name: 't', partitions: 1 },
+        { name: 'o', partitions: 1 },
+      ],
+      clients: [
+        { id: 'p', type: 'producer', startAt: 500, script: [send('t', 2), { op: 'flush' }] },
+        {
+          id: 'w',
+          type: 'consumer',
+          config: {
+            'group.id': 'g',
+            'auto.offset.reset': 'earliest',
+            'enable.auto.commit': false,
+            'max.poll.interval.ms': 10000,
+            'group.instance.id': 'w1',
+          },
+          topics: ['t'],
+          // two records of 6 s: the poll timer fires at 10.5 s, the offsets go at 12.5 s
+          processing: { mode: 'exactly-once', outputTopic: 'o', processingMs: 6000, producerConfig: { 'transactional.id': 'w-0' } },
+        },
+      ],
+    });
+    const [commit] = requests(trace, 'TxnOffsetCommit', 'w.producer');
+    expect(commit?.payload).toMatchObject({ generationId: 1, memberId: 'w1-0', groupInstanceId: 'w1' });
+    const pollTimeoutAt = trace.steps.find((s) => s.label === 'pollTimeoutExpired')?.t ?? Infinity;
+    expect(commit?.sentAt).toBeGreaterThan(pollTimeoutAt);
+    expect(requests(trace, 'LeaveGroup', 'w.consumer')).toEqual([]);
+    const answer = envelopes(trace).find((e) => e.rpc === 'TxnOffsetCommitResponse' && e.to === 'w.producer');
+    expect((answer?.payload as Payload).error).toBe('NONE');
+    expect(facts(trace, 'offsetsCommitted')).toEqual([expect.objectContaining({ generationId: 1, transactional: true })]);
+    expect(facts(trace, 'staticMemberReplaced')).toEqual([expect.objectContaining({ oldMemberId: 'w1-0', state: 'Stable' })]);
+    expect(facts(trace, 'rebalance').map((f) => f.generationId)).toEqual([1]);
+    expect(summarize(trace).verdict.layers.every((l) => l.status === 'once')).toBe(true);
   });
 });
