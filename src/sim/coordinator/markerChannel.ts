@@ -203,7 +203,15 @@ export const onPartitionLeader = (
   return updated ? { ...ctx, meta } : ctx;
 };
 
-/** The one-replica coordinator's leader lookup answered (markerMetadata.ts): the waiting markers go to the leaders it names. */
+/**
+ * The one-replica coordinator's leader lookup answered (markerMetadata.ts): when it names a newer
+ * leader the waiting markers go there at once (Kafka reads each destination afresh from its metadata
+ * cache). An answer that moves no leader sends nothing: the markers wait for their `markerRetry`,
+ * armed when they were refused or lost — else a leader that is down but not yet fenced by the
+ * controller (still the leader in every broker's metadata) was sent the markers again every round
+ * trip of the lookup, thousands of WriteTxnMarkers until its session expired (Kafka's marker channel
+ * waits its reconnect backoff between attempts to an unreachable broker).
+ */
 export const onLeaderLookupAnswered = (
   ctx: TxnCoordinatorContext,
   ev: RpcEvent<MetadataResponse & { correlationId: number }>,
@@ -211,6 +219,7 @@ export const onLeaderLookupAnswered = (
 ): TxnCoordinatorContext => {
   const d = takeLookupAnswer(ctx, ev);
   if (!d) return ctx;
+  if (d.meta === ctx.meta) return d;
   for (const transactionalId of Object.keys(d.markers).sort()) sendMarkers(d, transactionalId, out);
   return d;
 };

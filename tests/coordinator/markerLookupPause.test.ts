@@ -1,0 +1,58 @@
+/**
+ * Two rules of the one-replica coordinator's marker channel where they meet: a marker lost on its way
+ * to a data partition's leader is sent again after the retry pause (markerChannel.ts
+ * MARKER_RETRY_PAUSE_MS), and a marker of a replicated partition that is lost or refused
+ * NOT_LEADER_OR_FOLLOWER makes the coordinator look the leader up (markerMetadata.ts). While the
+ * leader is down but not yet fenced by the controller (broker.session.timeout.ms), every broker still
+ * names it: the lookup's answer moves nothing. On the old code that answer sent the markers again at
+ * once, bypassing the pause — to the dead leader, lost, looked up, answered, sent… one
+ * WriteTxnMarkers every round trip (about 2200 in the 9 s before the fence). Kafka's marker channel
+ * (TransactionMarkerChannelManager's NetworkClient, an InterBrokerSendThread) waits its reconnect
+ * backoff between attempts to an unreachable broker; the model waits its pause.
+ */
+import { describe, expect, it } from 'vitest';
+import { runScenario } from '../../src/sim/run';
+import type { Fact } from '../../src/sim/trace/facts';
+
+/** orders-0 (three replicas) led by broker-1, which crashes at 230 ms with the COMMIT marker on its way. */
+const leaderDownWithMarkerPending = {
+  version: 1,
+  seed: 1,
+  cluster: { brokers: 3 },
+  topics: [{ name: 'orders', partitions: 1, replicationFactor: 3, leaders: [1] }],
+  clients: [
+    {
+      id: 'app',
+      type: 'producer',
+      startAt: 100,
+      config: { 'transactional.id': 'app-1' },
+      script: [
+        { op: 'beginTransaction' },
+        { op: 'send', topic: 'orders', key: 'k', value: 'v', headers: { event_id: 'e1' } },
+        { op: 'commitTransaction', delayMs: 100 },
+      ],
+    },
+  ],
+  faults: [
+    { type: 'delay', rpc: 'WriteTxnMarkers', delayMs: 50 },
+    { type: 'crash', target: 'broker-1', at: 230 },
+  ],
+};
+
+describe('markers to a leader that is down but not yet fenced', () => {
+  it('are sent again once per retry pause, not at every answer of a lookup that moved no leader', () => {
+    const trace = runScenario(leaderDownWithMarkerPending);
+    const markers = trace.envelopes.filter((e) => e.rpc === 'WriteTxnMarkers' && e.from === 'txn-coordinator');
+    const toDeadLeader = markers.filter((e) => e.to === 'broker-1');
+    // one attempt every 100 ms from 230 ms until the controller fences broker-1 at 9001 ms
+    expect(toDeadLeader.length).toBeGreaterThan(80);
+    expect(toDeadLeader.length).toBeLessThan(95);
+    // the new leader gets the marker right after the fence, and the transaction completes
+    const completed = trace.steps.flatMap((s) =>
+      (s.facts as Fact[]).filter((f) => f.kind === 'txnState' && f.to === 'CompleteCommit').map(() => s.t),
+    );
+    expect(completed).toHaveLength(1);
+    expect(completed[0]).toBeGreaterThan(9001);
+    expect(completed[0]).toBeLessThan(9200);
+  });
+});
