@@ -9,7 +9,7 @@
 import { Out } from '../actors/out';
 import type { Effect } from '../kernel/effects';
 import type { KafkaError } from '../protocol/errors';
-import { armTimeoutRetry } from './transactionCoordinator.machine';
+import { armTimeout, armTimeoutRetry } from './transactionCoordinator.machine';
 import type { HostedState, PendingWrite, TxnCoordinatorContext, TxnDraft } from './txnCoordinatorContext';
 
 /** How long the coordinator waits before writing CompleteCommit/CompleteAbort again (TransactionMarkerChannelManager's retry queue). */
@@ -117,6 +117,19 @@ export function withDeferredWrites<E>(
 }
 
 /**
+ * A timeout check held with the write that started its transaction. Its delay was counted from the
+ * request, but the cleanup runs (abortTimedOutTransactions) keep the broker's fixed-rate schedule,
+ * whatever a write is doing: armed again now, it goes to the first run at or after the transaction's
+ * deadline, the run the request aimed at (the write's acks wait is the transaction's timeout,
+ * appendTransactionToLog, so a write that succeeded ended before the deadline). Released as it was,
+ * it fired the write's latency after that run.
+ */
+function rearmTimeoutCheck(d: TxnDraft, held: { transactionalId: string; txnStartTimestamp: number }, now: number, out: Out): void {
+  const m = d.txns[held.transactionalId];
+  if (m && m.state === 'Ongoing' && m.txnStartTimestamp === held.txnStartTimestamp) armTimeout(d, m, now, out);
+}
+
+/**
  * A successful write's cache update (appendTransactionToLog's updateCacheCallback): getTransactionState
  * first — COORDINATOR_LOAD_IN_PROGRESS while the partition loads (it moved away and back), NOT_COORDINATOR
  * when it is not led here — then NOT_COORDINATOR if the coordinator epoch changed meanwhile.
@@ -154,7 +167,13 @@ export function onWriteAnswered(
   const error: KafkaError | 'NONE' =
     appendError !== 'NONE' ? coordinatorErrorFor(appendError) : cacheErrorAfterWrite(owned, w.coordinatorEpoch);
   if (error === 'NONE') {
-    out.effects.push(...w.deferred);
+    for (const e of w.deferred) {
+      if (e.type === 'timer' && e.name === 'txnTimeoutCheck') {
+        rearmTimeoutCheck(d, e.data as { transactionalId: string; txnStartTimestamp: number }, now, out);
+        continue;
+      }
+      out.effects.push(e);
+    }
     return d;
   }
   out.fact({
