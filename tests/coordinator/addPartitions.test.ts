@@ -1,15 +1,16 @@
 /**
  * AddPartitionsToTxn on the transaction coordinator (TransactionCoordinator
  * .handleAddPartitionsToTransaction / handleVerifyPartitionsInTransaction, TransactionMetadata
- * .prepareAddPartitions, 4.0 line), checks in Kafka's order: producer id, epoch, a transaction
- * completing, partitions already included; and the verify-only variant's answer per partition.
+ * .prepareAddPartitions, 4.0 line), checks in Kafka's order: a transition pending (in the model, a
+ * transaction completing: KAFKA-18660 put it first), producer id, epoch, partitions already included;
+ * and the verify-only variant's answer per partition.
  */
 import { describe, expect, it } from 'vitest';
 import type { TxnCoordinatorContext } from '../../src/sim/coordinator/transactionCoordinator.machine';
 import { transactionCoordinatorMachine } from '../../src/sim/coordinator/transactionCoordinator.machine';
 import type { Effect } from '../../src/sim/kernel/effects';
 import { drive, inputOf } from '../machines/harness';
-import { replyOf, txnRequest, txnScenario } from './txnRequests';
+import { markersAcked, replyOf, txnRequest, txnScenario } from './txnRequests';
 
 const request = txnRequest;
 const scenario = txnScenario(1, 2);
@@ -61,6 +62,20 @@ describe('AddPartitionsToTxn', () => {
     m.send(request('EndTxn', { producerId: 1000, producerEpoch: 0, committed: true }), 3);
     expect(txn()?.state).toBe('PrepareCommit');
     expect(reply(m.send(add([1]), 4))?.error).toBe('CONCURRENT_TRANSACTIONS');
+  });
+
+  it('the completion pending through PrepareX comes before the producer checks (KAFKA-18660, 4.0): another epoch or producer id is CONCURRENT_TRANSACTIONS too', () => {
+    const { m, txn } = coordinator();
+    m.send(add([0]), 2);
+    const end = m.send(request('EndTxn', { producerId: 1000, producerEpoch: 0, committed: true }), 3);
+    expect(txn()?.state).toBe('PrepareCommit');
+    expect(reply(m.send(add([1], { producerEpoch: 1 }), 4))?.error).toBe('CONCURRENT_TRANSACTIONS');
+    expect(reply(m.send(add([1], { producerId: 999 }), 5))?.error).toBe('CONCURRENT_TRANSACTIONS');
+    // once CompleteCommit is written the producer checks answer again
+    m.send(markersAcked(end), 6);
+    expect(txn()?.state).toBe('CompleteCommit');
+    expect(reply(m.send(add([1], { producerEpoch: 1 }), 7))?.error).toBe('PRODUCER_FENCED');
+    expect(reply(m.send(add([1], { producerId: 999 }), 8))?.error).toBe('INVALID_PRODUCER_ID_MAPPING');
   });
 
   it('verify-only: NONE for a partition in the ongoing transaction, TRANSACTION_ABORTABLE for one that is not; nothing added', () => {

@@ -59,9 +59,10 @@ describe('EndTxn, protocol v2 (KIP-890), the coordinator table', () => {
     ['Empty', 'PRODUCER_FENCED', 'EB', 'PRODUCER_FENCED', 'INVALID_TXN_STATE'],
     ['CompleteAbort', 'NONE', 'EB', 'INVALID_TXN_STATE', 'INVALID_TXN_STATE'],
     ['CompleteCommit', 'INVALID_TXN_STATE', 'EB', 'NONE', 'INVALID_TXN_STATE'],
-    // PrepareX: the completion is a pending transition, answered before the state table is read
-    ['PrepareCommit', 'CONCURRENT_TRANSACTIONS', 'PRODUCER_FENCED', 'CONCURRENT_TRANSACTIONS', 'PRODUCER_FENCED'],
-    ['PrepareAbort', 'CONCURRENT_TRANSACTIONS', 'PRODUCER_FENCED', 'CONCURRENT_TRANSACTIONS', 'PRODUCER_FENCED'],
+    // PrepareX: the completion is a pending transition, answered before the epoch check and the state
+    // table (KAFKA-18464, 4.0.0) — so the current epoch too: a commit then at once an abort retries, not fenced
+    ['PrepareCommit', 'CONCURRENT_TRANSACTIONS', 'CONCURRENT_TRANSACTIONS', 'CONCURRENT_TRANSACTIONS', 'CONCURRENT_TRANSACTIONS'],
+    ['PrepareAbort', 'CONCURRENT_TRANSACTIONS', 'CONCURRENT_TRANSACTIONS', 'CONCURRENT_TRANSACTIONS', 'CONCURRENT_TRANSACTIONS'],
     ['Ongoing', 'PRODUCER_FENCED', 'EB', 'PRODUCER_FENCED', 'EB'],
   ];
   it.each(table)('%s: ABORT retry %s, ABORT current %s, COMMIT retry %s, COMMIT current %s', (state, ar, ac, cr, cc) => {

@@ -411,8 +411,10 @@ describe('TransactionCoordinator.abortTimedOutTransactions runs every cleanup in
 
   it('a failed epoch fence keeps its epoch in memory (hasFailedEpochFence): the timed-out producer is fenced, and the next fence does not bump again', () => {
     const aborting = check(timedOut(), 1500, new Out());
-    // while the fence's PrepareAbort is in flight, the cache holds the fenced epoch 1
-    expect(refusal(aborting, addPartitions(0))).toBe('PRODUCER_FENCED');
+    // while the fence's PrepareAbort is in flight the cache holds the fenced epoch 1: protocol v1's
+    // EndTxn checks it first (endTransactionWithTV1); AddPartitionsToTxn answers the pending transition
+    // first in 4.0 (KAFKA-18660), so that producer retries and meets the fence afterwards
+    expect(refusal(aborting, addPartitions(0))).toBe('CONCURRENT_TRANSACTIONS');
     expect(refusal(aborting, endTxn)).toBe('PRODUCER_FENCED');
     const failed = new Out();
     const after = onWriteAnswered(aborting, 0, 'NOT_ENOUGH_REPLICAS', 2500, failed);
@@ -444,7 +446,7 @@ describe('TransactionCoordinator.abortTimedOutTransactions runs every cleanup in
   });
 });
 
-describe('a request while a write of its transactional.id is in flight: the producer checks come first (handleAddPartitionsToTransaction, endTransaction)', () => {
+describe('a request while a write of its transactional.id is in flight: the pending transition first (4.0: KAFKA-18660, KAFKA-18464)', () => {
   // an AddPartitionsToTxn write of payments-1 (producer 1000, epoch 0) waits for its ISR
   const pending = () =>
     serveAddPartitions(
@@ -453,18 +455,23 @@ describe('a request while a write of its transactional.id is in flight: the prod
       new Out(),
     );
 
-  it('the current producer is answered CONCURRENT_TRANSACTIONS (retriable); a fenced epoch PRODUCER_FENCED; another producer id INVALID_PRODUCER_ID_MAPPING', () => {
+  it('AddPartitionsToTxn and AddOffsetsToTxn are CONCURRENT_TRANSACTIONS whatever their producer; a protocol v1 EndTxn checks its producer first', () => {
     const ctx = pending();
     expect(refusal(ctx, addPartitions(0))).toBe('CONCURRENT_TRANSACTIONS');
     expect(refusal(ctx, endTxn)).toBe('CONCURRENT_TRANSACTIONS');
-    expect(refusal(ctx, addPartitions(1))).toBe('PRODUCER_FENCED');
+    expect(refusal(ctx, addPartitions(1))).toBe('CONCURRENT_TRANSACTIONS');
     expect(refusal(ctx, { ...endTxn, payload: { ...endTxn.payload, producerEpoch: 1 } })).toBe('PRODUCER_FENCED');
-    expect(refusal(ctx, { ...endTxn, type: 'AddOffsetsToTxn', payload: { ...endTxn.payload, producerEpoch: 1 } })).toBe('PRODUCER_FENCED');
+    expect(refusal(ctx, { ...endTxn, type: 'AddOffsetsToTxn', payload: { ...endTxn.payload, producerEpoch: 1 } })).toBe(
+      'CONCURRENT_TRANSACTIONS',
+    );
+    expect(refusal(ctx, { ...endTxn, type: 'AddOffsetsToTxn', payload: { ...endTxn.payload, producerId: 999 } })).toBe(
+      'CONCURRENT_TRANSACTIONS',
+    );
     expect(refusal(ctx, { ...endTxn, payload: { ...endTxn.payload, producerId: 999 } })).toBe('INVALID_PRODUCER_ID_MAPPING');
     // the answer goes out at once, with that error, and no write starts
     const out = new Out();
     const next = serveAddPartitions(ctx, addPartitions(1), out);
-    expect(replies(out).map((r) => [r.rpc, r.payload.error])).toEqual([['AddPartitionsToTxnResponse', 'PRODUCER_FENCED']]);
+    expect(replies(out).map((r) => [r.rpc, r.payload.error])).toEqual([['AddPartitionsToTxnResponse', 'CONCURRENT_TRANSACTIONS']]);
     expect(Object.keys(next.hosted?.writes ?? {})).toHaveLength(1);
   });
 
@@ -475,28 +482,26 @@ describe('a request while a write of its transactional.id is in flight: the prod
     ).toBe('CONCURRENT_TRANSACTIONS');
   });
 
-  it('EndTxn under protocol v2 checks its epoch by state (isValidEpoch): PrepareX a retry, CompleteX a retry or the current epoch, Ongoing the current', () => {
-    const at = (state: TxnMetadata['state'], epoch: number) =>
-      pendingTransitionError({ ...ongoing, state, producerEpoch: 3 }, { type: 'EndTxn', producerId: 1000, producerEpoch: epoch }, 2);
-    expect([at('PrepareCommit', 2), at('PrepareCommit', 3)]).toEqual(['CONCURRENT_TRANSACTIONS', 'PRODUCER_FENCED']);
-    expect([at('CompleteAbort', 2), at('CompleteAbort', 3), at('CompleteAbort', 1)]).toEqual([
+  it('EndTxn: protocol v2 checks the producer id, then the pending transition (KAFKA-18464); v1 the producer id and epoch first (endTransactionWithTV1)', () => {
+    const at = (state: TxnMetadata['state'], epoch: number, version: 1 | 2 = 2) =>
+      pendingTransitionError({ ...ongoing, state, producerEpoch: 3 }, { type: 'EndTxn', producerId: 1000, producerEpoch: epoch }, version);
+    expect([at('PrepareCommit', 2), at('PrepareCommit', 3), at('CompleteAbort', 1), at('Ongoing', 2)]).toEqual([
       'CONCURRENT_TRANSACTIONS',
       'CONCURRENT_TRANSACTIONS',
-      'PRODUCER_FENCED',
+      'CONCURRENT_TRANSACTIONS',
+      'CONCURRENT_TRANSACTIONS',
     ]);
-    expect([at('Ongoing', 3), at('Ongoing', 2)]).toEqual(['CONCURRENT_TRANSACTIONS', 'PRODUCER_FENCED']);
-    // v1: strict equality (endTransactionWithTV1)
-    expect(
-      pendingTransitionError(
-        { ...ongoing, state: 'CompleteAbort', producerEpoch: 3 },
-        { type: 'EndTxn', producerId: 1000, producerEpoch: 2 },
-        1,
-      ),
-    ).toBe('PRODUCER_FENCED');
-    // a transactional.id being created (its InitProducerId write in flight) has no producer a client knows
-    expect(pendingTransitionError(null, { type: 'AddPartitionsToTxn', producerId: 1000, producerEpoch: 0 }, 1)).toBe(
+    expect(pendingTransitionError({ ...ongoing, producerEpoch: 3 }, { type: 'EndTxn', producerId: 999, producerEpoch: 3 }, 2)).toBe(
       'INVALID_PRODUCER_ID_MAPPING',
     );
+    // v1: strict equality
+    expect([at('CompleteAbort', 2, 1), at('CompleteAbort', 3, 1)]).toEqual(['PRODUCER_FENCED', 'CONCURRENT_TRANSACTIONS']);
+    // a transactional.id being created (its InitProducerId write in flight): Kafka put its metadata in the
+    // cache before the append (putTransactionStateIfNotExists), so an AddPartitionsToTxn meets the pending transition
+    expect(pendingTransitionError(null, { type: 'AddPartitionsToTxn', producerId: 1000, producerEpoch: 0 }, 1)).toBe(
+      'CONCURRENT_TRANSACTIONS',
+    );
+    expect(pendingTransitionError(null, { type: 'EndTxn', producerId: 1000, producerEpoch: 0 }, 2)).toBe('INVALID_PRODUCER_ID_MAPPING');
   });
 });
 

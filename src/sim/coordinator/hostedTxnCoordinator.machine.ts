@@ -81,8 +81,8 @@ const partitionOf = (ctx: TxnCoordinatorContext, transactionalId: string) =>
  * Before a request reaches the handlers (TransactionStateManager.getTransactionState): a
  * transactional.id of a partition this broker does not lead → NOT_COORDINATOR; one still loading →
  * COORDINATOR_LOAD_IN_PROGRESS (an InitProducerId with an invalid transaction.timeout.ms is refused
- * by its handler first); one with a write in flight → the producer checks against the cache,
- * then CONCURRENT_TRANSACTIONS (pendingTransition.ts) — except a broker's verification
+ * by its handler first); one with a write in flight → CONCURRENT_TRANSACTIONS, after the checks
+ * that come before it (pendingTransition.ts) — except a broker's verification
  * (AddPartitionsToTxn verifyOnly: handleVerifyPartitionsInTransaction, "Pending state is not checked
  * since there is a final validation on the append to the log"). InitProducerId without a
  * transactional.id is served by any broker.

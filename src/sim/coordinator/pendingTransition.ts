@@ -4,11 +4,12 @@
  *
  * Kafka's cache keeps the metadata from before the write until the write completes (a transition is a
  * `TxnTransitMetadata`, applied by `completeTransitionTo`), except that an epoch fence sets the bumped
- * epoch in memory before its PrepareAbort is appended (`endTransaction`'s `isEpochFence`). Each handler
- * checks the producer against that cache first and the pending transition after:
- * `handleAddPartitionsToTransaction` (AddOffsetsToTxn goes through it too) and `endTransaction` answer
- * INVALID_PRODUCER_ID_MAPPING or PRODUCER_FENCED before CONCURRENT_TRANSACTIONS; only
- * `prepareInitProducerIdTransit` answers the pending transition first.
+ * epoch in memory before its PrepareAbort is appended (`endTransaction`'s `isEpochFence`). In 4.0
+ * `prepareInitProducerIdTransit` and `handleAddPartitionsToTransaction` (AddOffsetsToTxn goes through
+ * it too; KAFKA-18660) answer the pending transition first; `endTransaction` under protocol v2 checks
+ * the producer id, then the pending transition, then the epoch (KAFKA-18464); only
+ * `endTransactionWithTV1` checks the producer id and epoch against that cache before
+ * CONCURRENT_TRANSACTIONS.
  */
 import type { KafkaError } from '../protocol/errors';
 import { isValidEndTxnEpoch } from './transactionCoordinator.machine';
@@ -24,14 +25,13 @@ export interface PendingCheckRequest {
 }
 
 /**
- * The error a request gets while a write of its transactional.id is in flight: the producer checks
- * against the cache, then CONCURRENT_TRANSACTIONS. EndTxn's epoch check is its protocol's
- * (isValidEndTxnEpoch, shared with the handler); AddPartitionsToTxn and AddOffsetsToTxn need the current epoch.
+ * The error a request gets while a write of its transactional.id is in flight: CONCURRENT_TRANSACTIONS,
+ * except an EndTxn naming another producer id (INVALID_PRODUCER_ID_MAPPING) and, under protocol v1,
+ * one whose epoch is not the cache's (PRODUCER_FENCED, isValidEndTxnEpoch).
  */
 export function pendingTransitionError(cache: TxnMetadata | null, request: PendingCheckRequest, transactionVersion: 1 | 2): KafkaError {
-  if (request.type === 'InitProducerId') return 'CONCURRENT_TRANSACTIONS';
+  if (request.type !== 'EndTxn') return 'CONCURRENT_TRANSACTIONS';
   if (!cache || cache.producerId !== request.producerId) return 'INVALID_PRODUCER_ID_MAPPING';
-  const epoch = request.producerEpoch ?? -1;
-  const valid = request.type === 'EndTxn' ? isValidEndTxnEpoch(cache, epoch, transactionVersion) : epoch === cache.producerEpoch;
-  return valid ? 'CONCURRENT_TRANSACTIONS' : 'PRODUCER_FENCED';
+  if (transactionVersion === 2) return 'CONCURRENT_TRANSACTIONS';
+  return isValidEndTxnEpoch(cache, request.producerEpoch ?? -1, 1) ? 'CONCURRENT_TRANSACTIONS' : 'PRODUCER_FENCED';
 }

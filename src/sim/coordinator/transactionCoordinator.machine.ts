@@ -293,14 +293,18 @@ function addPartitions(
   out: Out,
 ): void {
   const m = d.txns[transactionalId];
-  const invalid = validateProducer(m, producerId, producerEpoch);
   const fail = (error: KafkaError) => reply(out, ev, rpc, { error, ...echo });
-  if (invalid || !m) {
-    fail(invalid ?? 'INVALID_PRODUCER_ID_MAPPING');
+  // handleAddPartitionsToTransaction checks the pending transition first — all through PrepareX the
+  // completion is pending — before the producer id and epoch (KAFKA-18660, picked to 4.0: "rearrange
+  // the concurrent transaction handling so that we don't self-fence when we start the new transaction
+  // with the new producer ID")
+  if (m && (m.state === 'PrepareCommit' || m.state === 'PrepareAbort' || m.state === 'PrepareEpochFence')) {
+    fail('CONCURRENT_TRANSACTIONS');
     return;
   }
-  if (m.state === 'PrepareCommit' || m.state === 'PrepareAbort' || m.state === 'PrepareEpochFence') {
-    fail('CONCURRENT_TRANSACTIONS');
+  const invalid = validateProducer(m, producerId, producerEpoch);
+  if (invalid || !m) {
+    fail(invalid ?? 'INVALID_PRODUCER_ID_MAPPING');
     return;
   }
   if (m.state === 'Ongoing' && added.every((p) => m.partitions.includes(p))) {
@@ -417,6 +421,15 @@ function endTxnV2(d: Draft, ev: RpcEvent<EndTxnRequest>, m: TxnMetadata, result:
     startMarkers(d, bumped, result, ev.now, out);
     maybeComplete(d, m.transactionalId, ev.now, out);
   };
+  // all through PrepareX the completion is pending (see onEndTxn), and under protocol v2 endTransaction
+  // answers a pending transition CONCURRENT_TRANSACTIONS before it checks the epoch (KAFKA-18464, in
+  // 4.0.0: "return the concurrent transactions error when we have pending state and do the epoch check
+  // second"), whatever the result asked for — so a producer that commits and at once aborts its next
+  // (empty) transaction, at the epoch the commit returned, retries instead of fencing itself
+  if (m.state === 'PrepareCommit' || m.state === 'PrepareAbort') {
+    answer('CONCURRENT_TRANSACTIONS');
+    return;
+  }
   if (!isValidEndTxnEpoch(m, ev.payload.producerEpoch, 2)) {
     answer('PRODUCER_FENCED');
     return;
@@ -424,11 +437,6 @@ function endTxnV2(d: Draft, ev: RpcEvent<EndTxnRequest>, m: TxnMetadata, result:
   switch (m.state) {
     case 'Ongoing':
       bumpAndEnd(m, true);
-      return;
-    case 'PrepareCommit':
-    case 'PrepareAbort':
-      // the completion is pending all through PrepareX (see onEndTxn): whatever the result asked for
-      answer('CONCURRENT_TRANSACTIONS');
       return;
     case 'Empty':
       if (result === 'ABORT') bumpAndEnd(m, false);
