@@ -210,6 +210,8 @@ describe('consumer application: the loop as states', () => {
     // not fenced: the application aborts instead — InvalidTxnStateException included, a KafkaException
     // the canonical catch block aborts on (the abort then throws only if the producer's error was fatal)
     expect(guard('commitTransaction', 'INVALID_TXN_STATE')).toBe(false);
+    // InvalidProducerEpochException is not among the javadoc loop's unrecoverable exceptions: abort
+    expect(guard('commitTransaction', 'INVALID_PRODUCER_EPOCH')).toBe(false);
     expect(guard('commitTransaction', 'COORDINATOR_NOT_AVAILABLE')).toBe(false);
     expect(guard('abortTransaction', 'INVALID_TXN_STATE')).toBe(true);
     expect(

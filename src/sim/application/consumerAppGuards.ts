@@ -10,9 +10,12 @@ import { timedOutRetriable } from './producerTimeouts';
  * INVALID_TXN_STATE is not one: commitTransaction throws InvalidTxnStateException, a KafkaException
  * the canonical catch block answers with abortTransaction() — which succeeds when a Produce was
  * refused so (the transaction's ABORTABLE_ERROR) and throws when the coordinator refused it
- * (FATAL_ERROR), so such an instance closes at the abort.
+ * (FATAL_ERROR), so such an instance closes at the abort. Nor is INVALID_PRODUCER_EPOCH (a Produce
+ * refused so while the commit waited): InvalidProducerEpochException is not among the javadoc loop's
+ * unrecoverable exceptions, and its abort succeeds when only the coordinator's timeout fenced the
+ * epoch under protocol v2 (a retry) — PRODUCER_FENCED when another instance did.
  */
-const FENCED = new Set(['PRODUCER_FENCED', 'INVALID_PRODUCER_EPOCH', 'ProducerFencedException']);
+const FENCED = new Set(['PRODUCER_FENCED', 'ProducerFencedException']);
 export const isFenced = (error: string | null | undefined) => FENCED.has(error ?? '');
 
 // groupMetadata: the getter whose answer sendOffsetsToTransaction carries, read as the commit starts

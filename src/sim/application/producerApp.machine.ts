@@ -244,13 +244,13 @@ const onReply = act((d, ev, out) => {
       // INVALID_TXN_STATE is not among them: commitTransaction throws InvalidTxnStateException, a
       // KafkaException the canonical catch block answers with abortTransaction() — which succeeds when a
       // Produce was refused so (ABORTABLE_ERROR), and throws when the coordinator refused the transaction
-      // (FATAL_ERROR: maybeFailWithError), so such an instance stops at the abort below
-      if (
-        r.error === 'PRODUCER_FENCED' ||
-        r.error === 'ProducerFencedException' ||
-        r.error === 'INVALID_PRODUCER_EPOCH' ||
-        r.call === 'abortTransaction'
-      ) {
+      // (FATAL_ERROR: maybeFailWithError), so such an instance stops at the abort below. Nor is
+      // INVALID_PRODUCER_EPOCH (a Produce refused so during the commit): InvalidProducerEpochException is
+      // not among the javadoc loop's unrecoverable exceptions (ProducerFencedException,
+      // OutOfOrderSequenceException, AuthorizationException) — "user should abort the ongoing transaction"
+      // — and the abort succeeds under protocol v2 when only the coordinator's timeout fenced the epoch
+      // (a retry), and is PRODUCER_FENCED when another instance did
+      if (r.error === 'PRODUCER_FENCED' || r.error === 'ProducerFencedException' || r.call === 'abortTransaction') {
         stop(d, out, `${r.call} failed with ${r.error}: this instance was fenced and stops`);
         return;
       }
