@@ -8,6 +8,7 @@ import { type ReactNode, StrictMode, startTransition, useEffect, useState } from
 import { createRoot } from 'react-dom/client';
 import { openSource } from '../embed/open';
 import { startPlayer } from '../embed/player';
+import { pastedLink } from '../share/pastedLink';
 import { shareStore } from '../share/shareState';
 import { DEFAULT_PRESET_ID } from '../sim/views';
 import type { Language } from '../store/simStore';
@@ -24,6 +25,17 @@ import '../ui/styles.css';
  * loads anyway, so that its progress line, with Cancel, takes over (the first stage has no Cancel).
  */
 const LONG_RUN_MS = 3000;
+
+/**
+ * A link opened with what a sentence or a message put around it — the full stop after it, a closing
+ * bracket or quote (share/pastedLink.ts): those characters are no part of a link, so the address
+ * loses them before either stage reads it, instead of the link being called damaged.
+ */
+export function cleanAddress(win: Pick<Window, 'location' | 'history'>): void {
+  const hash = win.location.hash;
+  const cleaned = pastedLink(hash);
+  if (cleaned !== hash && cleaned.startsWith('#')) win.history.replaceState(win.history.state, '', cleaned);
+}
 
 /** Fragments that open a view of their own over the default scenario (hashSync.ts, urlViews.ts). */
 const OVER_DEFAULT = ['#gallery', '#dump=', '#ab='];
@@ -71,6 +83,7 @@ function Boot() {
  * screen, or after LONG_RUN_MS without either.
  */
 export function startShell(): { shown: Promise<void>; handoff: ShellHandoff } {
+  cleanAddress(window);
   const { search, hash } = window.location;
   const asked = shellSource(search, hash);
   shellStore.getState().setLanguage(asked.language ?? preferredLanguage(browserLanguages()));
