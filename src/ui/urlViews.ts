@@ -41,7 +41,7 @@ export function showViewsOf(hash: string): void {
   if (ab && !(compare.open && comparedFrom === hash)) {
     comparedFrom = hash;
     if (ab.ok) compare.openPair(ab.a, ab.changes ? { changes: ab.changes } : { scenario: ab.b }, ab.t);
-    else compareStore.setState({ open: true, error: ab.reason });
+    else compareStore.setState({ open: true, error: { en: ab.reason, ko: ab.ko } });
   } else if (!ab && compare.open) {
     comparedFrom = null;
     compare.close();

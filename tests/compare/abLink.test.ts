@@ -88,6 +88,17 @@ describe('the A/B link', () => {
     expect(decodeAbLink(`${AB_PREFIX}!!`)).toMatchObject({ ok: false });
     expect(decodeAbLink(`${AB_PREFIX}AAAA`)).toMatchObject({ ok: false, reason: 'the link is damaged' });
     const bad = decodeAbLink(encodeAbLink({ a: preset('opening-story'), changes: [{ target: 'nobody', setting: 'acks', value: '0' }] }));
-    expect(bad).toMatchObject({ ok: false, reason: 'B: no nobody acks in A' });
+    expect(bad).toMatchObject({ ok: false, reason: 'B: no nobody acks in A', ko: 'B: A에 nobody acks가 없습니다' });
+    expect(decodeAbLink(`${AB_PREFIX}AAAA`)).toMatchObject({ ko: '링크가 손상되었습니다' });
+  });
+
+  it('says a B the configuration refuses with Kafka’s own words, in English on both pages (as the config editor shows them)', () => {
+    const fencing = preset('zombie-fencing');
+    const client = fencing.clients.find((c) => c.type === 'producer')?.id ?? '';
+    const bad = decodeAbLink(encodeAbLink({ a: fencing, changes: [{ target: client, setting: 'enable.idempotence', value: false }] }));
+    if (!bad || bad.ok) throw new Error('expected a refusal');
+    expect(bad.reason).toMatch(/^B: clients\[\d\]\.config/);
+    expect(bad.reason).toContain('ConfigException: Cannot set a transactional.id without also enabling idempotence.');
+    expect(bad.ko).toBe(bad.reason);
   });
 });

@@ -4,7 +4,9 @@
  * problem/defense pairs), scenario B itself, plus the virtual time the scrubber is at. A new fragment
  * key: share links (`#s=1.…`) keep opening as before.
  */
+
 import { deflateSync, inflateSync, strFromU8, strToU8 } from 'fflate';
+import { josa } from '../narration/language';
 import { fromBase64Url, toBase64Url } from '../scenario/base64url';
 import type { Scenario } from '../scenario/schema';
 import { validateScenario } from '../scenario/validate';
@@ -29,7 +31,17 @@ export function encodeAbLink(pair: AbPair): string {
 
 export type DecodedAb =
   | { ok: true; a: Scenario; b: Scenario; changes: readonly SettingChange[] | null; t: number }
-  | { ok: false; reason: string };
+  /** Why the link cannot be opened, in English (`reason`) and Korean (`ko`). */
+  | { ok: false; reason: string; ko: string };
+
+type Failure = Extract<DecodedAb, { ok: false }>;
+const failed = (reason: string, ko: string): Failure => ({ ok: false, reason, ko });
+/** Validation errors, each with its path, in English and in Korean. */
+const errorsOf = (side: string, errors: readonly { path: string; message: string; ko?: string }[]): Failure =>
+  failed(
+    `${side}: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`,
+    `${side}: ${errors.map((e) => `${e.path}: ${e.ko ?? e.message}`).join('; ')}`,
+  );
 
 const CHANGE_KEYS = ['target', 'setting', 'value'];
 
@@ -37,15 +49,15 @@ const CHANGE_KEYS = ['target', 'setting', 'value'];
 export function decodeAbLink(hash: string): DecodedAb | null {
   if (!hash.startsWith(AB_PREFIX)) return null;
   const bytes = fromBase64Url(hash.slice(AB_PREFIX.length));
-  if (!bytes.ok) return { ok: false, reason: `not base64url at ${bytes.position}` };
+  if (!bytes.ok) return failed(`not base64url at ${bytes.position}`, `${bytes.position}번째 문자가 base64url이 아닙니다`);
   let body: { a?: unknown; b?: unknown; changes?: unknown; t?: unknown };
   try {
     body = JSON.parse(strFromU8(inflateSync(bytes.bytes))) as typeof body;
   } catch {
-    return { ok: false, reason: 'the link is damaged' };
+    return failed('the link is damaged', '링크가 손상되었습니다');
   }
   const a = validateScenario(body.a);
-  if (!a.ok) return { ok: false, reason: `A: ${a.errors.map((e) => `${e.path}: ${e.message}`).join('; ')}` };
+  if (!a.ok) return errorsOf('A', a.errors);
   let changes: SettingChange[] | null = null;
   let bInput: unknown = body.b;
   if (bInput === undefined) {
@@ -53,15 +65,18 @@ export function decodeAbLink(hash: string): DecodedAb | null {
       !Array.isArray(body.changes) ||
       !body.changes.every((c) => c && typeof c === 'object' && Object.keys(c).every((k) => CHANGE_KEYS.includes(k)))
     )
-      return { ok: false, reason: 'B: neither a scenario nor a list of settings' };
+      return failed('B: neither a scenario nor a list of settings', 'B: 시나리오도 설정 목록도 아닙니다');
     changes = body.changes as SettingChange[];
     const applied = applySettings(a.resolved.scenario, changes);
     if (applied.unknown.length)
-      return { ok: false, reason: `B: no ${applied.unknown.map((u) => `${u.target} ${u.setting}`).join(', ')} in A` };
+      return failed(
+        `B: no ${applied.unknown.map((u) => `${u.target} ${u.setting}`).join(', ')} in A`,
+        `B: A에 ${josa(applied.unknown.map((u) => `${u.target} ${u.setting}`).join(', '), '이/가')} 없습니다`,
+      );
     bInput = applied.scenario;
   }
   const b = validateScenario(bInput);
-  if (!b.ok) return { ok: false, reason: `B: ${b.errors.map((e) => `${e.path}: ${e.message}`).join('; ')}` };
+  if (!b.ok) return errorsOf('B', b.errors);
   const t = typeof body.t === 'number' && Number.isFinite(body.t) && body.t >= 0 ? body.t : 0;
   return { ok: true, a: a.resolved.scenario, b: b.resolved.scenario, changes, t };
 }

@@ -13,6 +13,7 @@ import { useSim } from '../../store/useSim';
 import { costScales } from '../cost/CostChart';
 import { CostAssumptions, CostFigures } from '../cost/CostPanel';
 import { costStrings } from '../cost/costStrings';
+import { useStrings } from '../i18n';
 import { useScenarioTexts } from '../usePresetTexts';
 import { CompareSettings } from './CompareSettings';
 import { CompareTimelines } from './CompareTimelines';
@@ -59,12 +60,16 @@ export function ComparePage() {
   const language = useSim((s) => s.language);
   const t = compareStrings(language);
   const ct = costStrings(language);
+  const words = useStrings();
   const a = useCompare((s) => s.a);
   const b = useCompare((s) => s.b);
   const changes = useCompare((s) => s.changes);
   const comparison = useCompare((s) => s.comparison);
   const time = useCompare((s) => s.time);
   const error = useCompare((s) => s.error);
+  const requested = useCompare((s) => s.requested);
+  // B's settings as asked: the run's, or — when B cannot run — the scenario it was asked to be
+  const bScenario = requested ?? b?.scenario;
   const [copied, setCopied] = useState(false);
   const end = endTime({ a, b });
   const link = useMemo(
@@ -96,13 +101,13 @@ export function ComparePage() {
   const close = () => compareStore.getState().close();
   // the runs in the words the person chose: B's settings against A's, or the two scenarios' titles
   const textsA = useScenarioTexts(a?.scenario, language);
-  const textsB = useScenarioTexts(b?.scenario, language);
+  const textsB = useScenarioTexts(bScenario, language);
   const heading = useMemo(() => {
-    if (!a || !b) return null;
+    if (!a || !bScenario) return null;
     return changes === null
-      ? compareHeading({ kind: 'pair', a: titleOf(textsA, a.scenario), b: titleOf(textsB, b.scenario) }, t)
+      ? compareHeading({ kind: 'pair', a: titleOf(textsA, a.scenario), b: titleOf(textsB, bScenario) }, t)
       : compareHeading({ kind: 'changes', title: titleOf(textsA, a.scenario), settings: settingsOf(a.scenario), changes }, t);
-  }, [a, b, changes, textsA, textsB, t]);
+  }, [a, bScenario, changes, textsA, textsB, t]);
   return (
     <main className="app-main compare-view" data-testid="compare-view">
       <div className="dump-bar">
@@ -129,20 +134,27 @@ export function ComparePage() {
         </button>
       </div>
       {error && (
-        <p className="dump-errors" role="alert" data-testid="compare-error">
-          {t.cannotRun}: {error}
-        </p>
+        <div className="dump-errors" role="alert" data-testid="compare-error">
+          <p>
+            {t.cannotRun}: {language === 'ko' ? error.ko : error.en}
+          </p>
+          {words.kafkaMessagesInEnglish && error.ko === error.en && /Exception/.test(error.en) && (
+            <p className="muted">{words.kafkaMessagesInEnglish}</p>
+          )}
+        </div>
       )}
-      {a && b && comparison && (
+      {a && bScenario && (
+        <CompareSettings
+          a={a.scenario}
+          b={bScenario}
+          changes={changes}
+          onChange={(c) => compareStore.getState().setChanges(c)}
+          language={language}
+          t={t}
+        />
+      )}
+      {a && b && comparison && !error && (
         <>
-          <CompareSettings
-            a={a.scenario}
-            b={b.scenario}
-            changes={changes}
-            onChange={(c) => compareStore.getState().setChanges(c)}
-            language={language}
-            t={t}
-          />
           <CompareVerdict comparison={comparison} a={a.summary} b={b.summary} language={language} t={t} />
           <CompareTimelines
             a={a.trace}

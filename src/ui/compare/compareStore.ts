@@ -5,7 +5,7 @@
  */
 import { useStore } from 'zustand';
 import { createStore } from 'zustand/vanilla';
-import { applySettings, type Comparison, compareRuns, runScenario, type Scenario, type SettingChange } from '../../sim';
+import { applySettings, type Comparison, compareRuns, runScenario, type Scenario, type SettingChange, validateScenario } from '../../sim';
 import { costOfRun, type RunCost, summarize, type Trace, type TraceSummary } from '../../sim/views';
 
 export interface CompareSide {
@@ -24,8 +24,13 @@ export interface CompareState {
   readonly comparison: Comparison | null;
   /** Virtual time both timelines show, ms. */
   readonly time: number;
-  /** Why B could not run (a change A has no target for, or B fails validation). */
-  readonly error: string | null;
+  /**
+   * Why B cannot run (a change A has no target for, or B fails validation), in both languages —
+   * Kafka's own ConfigException texts stay in Kafka's English in both, as the config editor shows them.
+   */
+  readonly error: { readonly en: string; readonly ko: string } | null;
+  /** B as asked when it cannot run: its settings stay on screen to be changed back; no run is shown for it. */
+  readonly requested: Scenario | null;
   openPair(a: Scenario, b: { changes: readonly SettingChange[] } | { scenario: Scenario }, time?: number): void;
   setChanges(changes: readonly SettingChange[]): void;
   setTime(time: number): void;
@@ -48,12 +53,19 @@ export const compareStore = createStore<CompareState>()((set, get) => {
   const build = (a: Scenario, bScenario: Scenario, changes: readonly SettingChange[] | null, time: number) => {
     try {
       const sa = get().a?.scenario === a ? (get().a as CompareSide) : side(a);
+      const v = validateScenario(bScenario);
+      if (!v.ok) {
+        const said = (ko: boolean) => v.errors.map((e) => `${e.path}: ${ko ? (e.ko ?? e.message) : e.message}`).join('; ');
+        set({ open: true, a: sa, changes, requested: bScenario, error: { en: said(false), ko: said(true) } });
+        return;
+      }
       const sb = side(bScenario);
       const comparison = compareRuns(sa, sb);
-      set({ open: true, a: sa, b: sb, changes, comparison, error: null });
+      set({ open: true, a: sa, b: sb, changes, comparison, error: null, requested: null });
       set({ time: Math.min(time, endTime(get())) });
     } catch (e) {
-      set({ open: true, error: e instanceof Error ? e.message : String(e) });
+      const message = e instanceof Error ? e.message : String(e);
+      set({ open: true, error: { en: message, ko: message } });
     }
   };
   return {
@@ -64,8 +76,9 @@ export const compareStore = createStore<CompareState>()((set, get) => {
     comparison: null,
     time: 0,
     error: null,
+    requested: null,
     openPair: (a, b, time) => {
-      set({ a: null, b: null, comparison: null });
+      set({ a: null, b: null, comparison: null, requested: null });
       if ('scenario' in b) build(a, b.scenario, null, time ?? Number.MAX_SAFE_INTEGER);
       else {
         const applied = applySettings(a, b.changes);
@@ -80,7 +93,7 @@ export const compareStore = createStore<CompareState>()((set, get) => {
       build(a.scenario, applySettings(a.scenario, changes).scenario, changes, atEnd ? Number.MAX_SAFE_INTEGER : get().time);
     },
     setTime: (time) => set({ time: Math.max(0, Math.min(time, endTime(get()))) }),
-    close: () => set({ open: false, a: null, b: null, comparison: null, changes: null, error: null }),
+    close: () => set({ open: false, a: null, b: null, comparison: null, changes: null, error: null, requested: null }),
   };
 });
 
