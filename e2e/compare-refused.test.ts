@@ -29,8 +29,12 @@ describe('A/B when B cannot run', () => {
     const select = view.locator('select[data-testid$=":enable.idempotence"]').first();
     await select.selectOption('false');
     const error = view.getByTestId('compare-error');
-    await expect.poll(() => error.innerText()).toContain('ConfigException: Cannot set a transactional.id without also enabling idempotence.');
-    expect(await view.getByTestId('compare-heading').innerText()).toMatch(/^A: instance-a enable.idempotence=true · B: instance-a enable.idempotence=false/);
+    await expect
+      .poll(() => error.innerText())
+      .toContain('ConfigException: Cannot set a transactional.id without also enabling idempotence.');
+    expect(await view.getByTestId('compare-heading').innerText()).toMatch(
+      /^A: instance-a enable.idempotence=true · B: instance-a enable.idempotence=false/,
+    );
     // the settings stay, as asked; no verdict of a B that did not run
     await expect(select.inputValue()).resolves.toBe('false');
     expect(await view.getByTestId('compare-verdict').count()).toBe(0);

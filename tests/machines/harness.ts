@@ -4,6 +4,7 @@
  * effect it emits is collected — so a test sees transitions, guards and effects directly.
  */
 import { type AnyStateMachine, createActor } from 'xstate';
+import { brokerMachine } from '../../src/sim/broker/broker.machine';
 import type { Effect } from '../../src/sim/kernel/effects';
 import { stateValueToString } from '../../src/sim/kernel/stateValue';
 import { buildScenario } from '../../src/sim/scenario/build';
@@ -75,3 +76,10 @@ export const answerOf = (type: string, payload: Record<string, unknown>, from = 
   inReplyTo: 0,
   payload,
 });
+
+/** A broker of the scenario driven on its own, booted at 0 (its controller's first records applied when it replicates). */
+export function bootedBroker(scenario: unknown, id: string): Driven {
+  const b = drive(brokerMachine, inputOf(scenario, id));
+  b.send({ type: 'boot' }, 0);
+  return b;
+}

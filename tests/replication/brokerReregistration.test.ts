@@ -9,8 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { Out } from '../../src/sim/actors/out';
 import { type ControllerContext, fenceBroker, heartbeatError, onHeartbeat } from '../../src/sim/controller/controller.machine';
-import type { RpcEvent } from '../../src/sim/kernel/effects';
-import type { BrokerHeartbeatRequest } from '../../src/sim/protocol/replicationMessages';
+import { heartbeat } from './controllerRequests';
 
 const ctx: ControllerContext = {
   id: 'controller',
@@ -31,14 +30,6 @@ const ctx: ControllerContext = {
   unclean: {},
   sessionTimeoutMs: 9000,
 };
-const heartbeat = (brokerId: string, brokerEpoch: number): RpcEvent<BrokerHeartbeatRequest> =>
-  ({
-    type: 'BrokerHeartbeat',
-    from: brokerId,
-    envelopeId: 1,
-    now: 0,
-    payload: { brokerId, brokerEpoch },
-  }) as unknown as RpcEvent<BrokerHeartbeatRequest>;
 const kinds = (out: Out) => out.effects.map((e) => `${e.type}${'rpc' in e ? ` ${String(e.rpc)}` : ''}`);
 
 describe('a restarted broker registers again only after its old incarnation is fenced', () => {

@@ -8,10 +8,10 @@
  * fetching that partition; without replication it stops at once.
  */
 import { describe, expect, it } from 'vitest';
-import { type BrokerContext, brokerMachine } from '../../src/sim/broker/broker.machine';
+import type { BrokerContext } from '../../src/sim/broker/broker.machine';
 import { CONTROLLED_SHUTDOWN_TIMEOUT_MS } from '../../src/sim/broker/controlledShutdown';
 import type { Effect } from '../../src/sim/kernel/effects';
-import { drive, inputOf } from '../machines/harness';
+import { bootedBroker } from '../machines/harness';
 
 const replicated = { version: 1, seed: 1, cluster: { brokers: 3 }, topics: [{ name: 't', replicationFactor: 3 }], clients: [] };
 const single = { version: 1, seed: 1, topics: [{ name: 't' }], clients: [] };
@@ -34,11 +34,45 @@ const stop = (restartAfterMs?: number) => ({
   ...(restartAfterMs !== undefined ? { restartAfterMs } : {}),
 });
 
-function bootedFollower() {
-  const b = drive(brokerMachine, inputOf(replicated, 'broker-1'));
-  b.send({ type: 'boot' }, 0);
-  return b;
-}
+const bootedFollower = () => bootedBroker(replicated, 'broker-1');
+
+/** The controller's record of t-0 (led by broker-0, partition epoch 1) with this ISR, naming the brokers shutting down. */
+const record = (isr: string[], shuttingDownBrokers: string[] | null, envelopeId = 3) => ({
+  type: 'PartitionChange',
+  from: 'controller',
+  envelopeId,
+  inReplyTo: null,
+  payload: {
+    topic: 't',
+    partition: 0,
+    leader: 'broker-0',
+    leaderEpoch: 0,
+    partitionEpoch: 1,
+    replicas: ['broker-0', 'broker-1', 'broker-2'],
+    isr,
+    election: null,
+    fencedBrokers: [],
+    ...(shuttingDownBrokers ? { shuttingDownBrokers } : {}),
+  },
+});
+
+/** broker-1's replica Fetch of t-0 from offset 0, caught up with an empty log. */
+const followerFetch = (envelopeId: number) => ({
+  type: 'Fetch',
+  from: 'broker-1',
+  envelopeId,
+  inReplyTo: null,
+  payload: {
+    correlationId: envelopeId,
+    replicaId: 'broker-1',
+    topic: 't',
+    partition: 0,
+    fetchOffset: 0,
+    currentLeaderEpoch: 0,
+    lastFetchedEpoch: -1,
+    maxWaitMs: 0,
+  },
+});
 
 describe('a broker in controlled shutdown', () => {
   it('asks the controller at once (BrokerHeartbeat with wantShutDown) and arms the 5-minute wait; a second request changes nothing', () => {
@@ -101,128 +135,32 @@ describe('a broker in controlled shutdown', () => {
   });
 
   it('told it is out of the ISR, it stops fetching the partition (isInControlledShutdown); a follower not shutting down keeps fetching', () => {
-    const record = (isr: string[]) => ({
-      type: 'PartitionChange',
-      from: 'controller',
-      envelopeId: 3,
-      inReplyTo: null,
-      payload: {
-        topic: 't',
-        partition: 0,
-        leader: 'broker-0',
-        leaderEpoch: 0,
-        partitionEpoch: 1,
-        replicas: ['broker-0', 'broker-1', 'broker-2'],
-        isr,
-        election: null,
-        fencedBrokers: [],
-        shuttingDownBrokers: ['broker-1'],
-      },
-    });
     const b = bootedFollower();
     expect(b.context<BrokerContext>().replication?.following['t-0']).toBeDefined();
     b.send(stop(), 100);
-    b.send(record(['broker-0', 'broker-2']), 101);
+    b.send(record(['broker-0', 'broker-2'], ['broker-1']), 101);
     expect(b.context<BrokerContext>().replication?.following['t-0']).toBeUndefined();
     expect(b.context<BrokerContext>().replication?.shuttingDownBrokers).toEqual(['broker-1']);
     // broker-2 is not shutting down: out of the ISR, it still follows (and fetches to catch up)
-    const other = drive(brokerMachine, inputOf(replicated, 'broker-2'));
-    other.send({ type: 'boot' }, 0);
-    other.send({ ...record(['broker-0', 'broker-1']) }, 101);
+    const other = bootedBroker(replicated, 'broker-2');
+    other.send(record(['broker-0', 'broker-1'], ['broker-1']), 101);
     expect(other.context<BrokerContext>().replication?.following['t-0']).toBeDefined();
   });
 
   it('a leader does not count or re-admit a broker in controlled shutdown (Partition.isReplicaIsrEligible)', () => {
-    const leader = drive(brokerMachine, inputOf(replicated, 'broker-0'));
-    leader.send({ type: 'boot' }, 0);
-    leader.send(
-      {
-        type: 'PartitionChange',
-        from: 'controller',
-        envelopeId: 3,
-        inReplyTo: null,
-        payload: {
-          topic: 't',
-          partition: 0,
-          leader: 'broker-0',
-          leaderEpoch: 0,
-          partitionEpoch: 1,
-          replicas: ['broker-0', 'broker-1', 'broker-2'],
-          isr: ['broker-0', 'broker-2'],
-          election: null,
-          fencedBrokers: [],
-          shuttingDownBrokers: ['broker-1'],
-        },
-      },
-      101,
-    );
+    const leader = bootedBroker(replicated, 'broker-0');
+    leader.send(record(['broker-0', 'broker-2'], ['broker-1']), 101);
     // broker-1's caught-up fetch does not bring it back into the ISR
-    const fx = leader.send(
-      {
-        type: 'Fetch',
-        from: 'broker-1',
-        envelopeId: 4,
-        inReplyTo: null,
-        payload: {
-          correlationId: 7,
-          replicaId: 'broker-1',
-          topic: 't',
-          partition: 0,
-          fetchOffset: 0,
-          currentLeaderEpoch: 0,
-          lastFetchedEpoch: -1,
-          maxWaitMs: 0,
-        },
-      },
-      102,
-    );
+    const fx = leader.send(followerFetch(4), 102);
     expect(fx.some((e) => e.type === 'send' && e.rpc === 'AlterPartition')).toBe(false);
     // the same fetch once the record no longer names it shutting down proposes it back
-    leader.send(
-      {
-        type: 'PartitionChange',
-        from: 'controller',
-        envelopeId: 5,
-        inReplyTo: null,
-        payload: {
-          topic: 't',
-          partition: 0,
-          leader: 'broker-0',
-          leaderEpoch: 0,
-          partitionEpoch: 1,
-          replicas: ['broker-0', 'broker-1', 'broker-2'],
-          isr: ['broker-0', 'broker-2'],
-          election: null,
-          fencedBrokers: [],
-        },
-      },
-      103,
-    );
-    const again = leader.send(
-      {
-        type: 'Fetch',
-        from: 'broker-1',
-        envelopeId: 6,
-        inReplyTo: null,
-        payload: {
-          correlationId: 8,
-          replicaId: 'broker-1',
-          topic: 't',
-          partition: 0,
-          fetchOffset: 0,
-          currentLeaderEpoch: 0,
-          lastFetchedEpoch: -1,
-          maxWaitMs: 0,
-        },
-      },
-      104,
-    );
+    leader.send(record(['broker-0', 'broker-2'], null, 5), 103);
+    const again = leader.send(followerFetch(6), 104);
     expect(again.some((e) => e.type === 'send' && e.rpc === 'AlterPartition')).toBe(true);
   });
 
   it('without replication (no controller) it stops cleanly at once', () => {
-    const b = drive(brokerMachine, inputOf(single, 'broker-0'));
-    b.send({ type: 'boot' }, 0);
+    const b = bootedBroker(single, 'broker-0');
     const fx = b.send(stop(1000), 100);
     expect(heartbeats(fx)).toEqual([]);
     expect(facts(fx)).toEqual([{ kind: 'brokerStopped', broker: 'broker-0', reason: 'unreplicated', restartAfterMs: 1000 }]);

@@ -16,8 +16,7 @@ import {
   hasLeaderships,
   onHeartbeat,
 } from '../../src/sim/controller/controller.machine';
-import type { RpcEvent } from '../../src/sim/kernel/effects';
-import type { BrokerHeartbeatRequest } from '../../src/sim/protocol/replicationMessages';
+import { heartbeat as anyHeartbeat } from './controllerRequests';
 
 const ctx: ControllerContext = {
   id: 'controller',
@@ -40,14 +39,8 @@ const ctx: ControllerContext = {
   sessionTimeoutMs: 9000,
 };
 
-const heartbeat = (brokerId: string, brokerEpoch: number, wantShutDown = true): RpcEvent<BrokerHeartbeatRequest> =>
-  ({
-    type: 'BrokerHeartbeat',
-    from: brokerId,
-    envelopeId: 1,
-    now: 0,
-    payload: { brokerId, brokerEpoch, ...(wantShutDown ? { wantShutDown: true } : {}) },
-  }) as unknown as RpcEvent<BrokerHeartbeatRequest>;
+/** A heartbeat asking to shut down, unless told otherwise. */
+const heartbeat = (brokerId: string, brokerEpoch: number, wantShutDown = true) => anyHeartbeat(brokerId, brokerEpoch, wantShutDown);
 
 const answerOf = (out: Out) => out.effects.find((e) => e.type === 'send' && e.rpc === 'BrokerHeartbeatResponse');
 const records = (out: Out) =>

@@ -63,28 +63,23 @@ describe('the controlledShutdown fault', () => {
     const answer = at((s) => s.actor === 'broker-0' && s.label === 'BrokerHeartbeatResponse' && s.i > moved);
     const granted = at((s) => s.actor === 'controller' && s.label === 'BrokerHeartbeat' && s.i > answer);
     const stopped = at(withFact('brokerStopped'));
-    expect(told(signal)).toEqual([
-      expect.stringContaining(
+    // each step, what its English and Korean narration say
+    const expected: [number, string, string][] = [
+      [
+        signal,
         'broker-0 is asked to stop (controlled shutdown of broker-0 at 1000 ms, restart 3000 ms after it stopped) and begins a controlled shutdown',
-      ),
-      expect.stringContaining('제어된 종료(controlled.shutdown.enable=true)를 시작합니다'),
-    ]);
-    expect(told(moved)).toEqual([
-      expect.stringContaining('The controller puts broker-0 in CONTROLLED_SHUTDOWN'),
-      expect.stringContaining('CONTROLLED_SHUTDOWN 상태로 둡니다'),
-    ]);
-    expect(told(answer)).toEqual([
-      expect.stringContaining("has not granted broker-0's shutdown yet"),
-      expect.stringContaining('아직 broker-0의 종료를 허락하지 않았습니다'),
-    ]);
-    expect(told(granted)).toEqual([
-      expect.stringContaining('it leads no partition now, so the controller fences it and answers shouldShutDown'),
-      expect.stringContaining('펜싱하고 shouldShutDown으로 답합니다'),
-    ]);
-    expect(told(stopped)).toEqual([
-      expect.stringContaining('broker-0 leads nothing and stops — cleanly'),
-      expect.stringContaining('깨끗한 종료라'),
-    ]);
+        '제어된 종료(controlled.shutdown.enable=true)를 시작합니다',
+      ],
+      [moved, 'The controller puts broker-0 in CONTROLLED_SHUTDOWN', 'CONTROLLED_SHUTDOWN 상태로 둡니다'],
+      [answer, "has not granted broker-0's shutdown yet", '아직 broker-0의 종료를 허락하지 않았습니다'],
+      [
+        granted,
+        'it leads no partition now, so the controller fences it and answers shouldShutDown',
+        '펜싱하고 shouldShutDown으로 답합니다',
+      ],
+      [stopped, 'broker-0 leads nothing and stops — cleanly', '깨끗한 종료라'],
+    ];
+    for (const [i, en, ko] of expected) expect(told(i)).toEqual([expect.stringContaining(en), expect.stringContaining(ko)]);
     for (const i of [signal, moved, answer, granted, stopped]) expect(narrate(trace, i, 'ko')).not.toMatch(/\b(the|is|and|stops)\b/);
   });
 });

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { brokerMachine } from '../../src/sim/broker/broker.machine';
 import type { Effect } from '../../src/sim/kernel/effects';
 import { checkCurrentLeaderEpoch } from '../../src/sim/replication/followerFetch';
-import { drive, inputOf } from '../machines/harness';
+import { bootedBroker, drive, inputOf } from '../machines/harness';
 import { rpc } from './brokerRequests';
 
 describe('checkCurrentLeaderEpoch', () => {
@@ -50,8 +50,7 @@ const change = (leader: string, leaderEpoch: number) =>
 
 /** broker `id` of the cluster, with the controller's record of t-0 at leader `leader`, epoch `epoch`. */
 function broker(id: string, leader = 'broker-0', epoch = 0) {
-  const m = drive(brokerMachine, inputOf(scenario, id));
-  m.send({ type: 'boot' }, 0);
+  const m = bootedBroker(scenario, id);
   if (epoch > 0) m.send(change(leader, epoch), 1);
   return m;
 }

@@ -4,14 +4,13 @@
  * in the leader's purgatory for the producer's request.timeout.ms, not a fixed 30000.
  */
 import { describe, expect, it } from 'vitest';
-import { brokerMachine } from '../../src/sim/broker/broker.machine';
 import type { ClusterMetadata } from '../../src/sim/cluster/metadata';
 import type { Effect } from '../../src/sim/kernel/effects';
 import { findPreset } from '../../src/sim/presets';
 import { producerMachine } from '../../src/sim/producer/producer.machine';
 import type { ProducerInput } from '../../src/sim/producer/producerContext';
 import type { Scenario } from '../../src/sim/scenario/schema';
-import { drive, inputOf } from '../machines/harness';
+import { bootedBroker, drive, inputOf } from '../machines/harness';
 import { runWith } from '../presets/helpers';
 
 type SendEffect = Extract<Effect, { type: 'send' }>;
@@ -45,8 +44,7 @@ describe('the Produce carries request.timeout.ms and the leader waits that long'
 
   it("the leader's delayed produce expires after the request's timeoutMs with REQUEST_TIMED_OUT", () => {
     const scenario = { version: 1, seed: 1, cluster: { brokers: 3 }, topics: [{ name: 't', replicationFactor: 3 }], clients: [] };
-    const b = drive(brokerMachine, inputOf(scenario, 'broker-0'));
-    b.send({ type: 'boot' }, 0);
+    const b = bootedBroker(scenario, 'broker-0');
     const fx = b.send(
       {
         type: 'Produce',

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { brokerMachine } from '../../src/sim/broker/broker.machine';
 import type { Effect } from '../../src/sim/kernel/effects';
-import { drive, inputOf } from '../machines/harness';
+import { bootedBroker, drive, inputOf } from '../machines/harness';
 import { rpc } from './brokerRequests';
 
 const scenario = {
@@ -51,11 +51,7 @@ const markerAnswers = (fx: readonly Effect[]) =>
 const highWatermark = (m: ReturnType<typeof drive>) =>
   m.context<{ partitions: Record<string, { highWatermark: number; logEndOffset: number }> }>().partitions['t-0'];
 
-function leader() {
-  const m = drive(brokerMachine, inputOf(scenario, 'broker-0'));
-  m.send({ type: 'boot' }, 0);
-  return m;
-}
+const leader = () => bootedBroker(scenario, 'broker-0');
 
 describe('WriteTxnMarkers waits for the ISR on a replicated partition (requiredAcks = -1)', () => {
   it('the marker is in the leader log at once, but the answer comes only when the followers have it below the HW', () => {
