@@ -5,7 +5,9 @@
  * once and in every heartbeat after; the first answer that is no grant brings the next heartbeat
  * 50 ms later; the grant stops it cleanly (its process exits, restarting later when asked); without
  * the grant it stops after 5 minutes all the same; told that it is out of a partition's ISR, it stops
- * fetching that partition; without replication it stops at once.
+ * fetching that partition; without replication it stops at once; restarted and not yet registered
+ * (not RUNNING: BeginControlledShutdownEvent's "Skipping controlled shutdown"), it stops at once
+ * without one, its logs as the stop before its start left them.
  */
 import { describe, expect, it } from 'vitest';
 import type { BrokerContext } from '../../src/sim/broker/broker.machine';
@@ -123,6 +125,44 @@ describe('a broker in controlled shutdown', () => {
     const ctx = b.context<BrokerContext>();
     expect(ctx.shutdown).toBeUndefined();
     expect(ctx.cleanShutdown).toBeUndefined();
+  });
+
+  it('restarted and not registered yet (refused DUPLICATE_BROKER_REGISTRATION), it skips the controlled shutdown: it stops at once, asks nothing, and its logs stay as the crash before left them', () => {
+    const b = bootedFollower();
+    b.send({ type: 'crash' }, 50);
+    b.send({ type: 'restart' }, 1000);
+    // the new incarnation's registration is refused while the old one's session is valid
+    b.send(answer({ isFenced: true, error: 'DUPLICATE_BROKER_REGISTRATION' }), 1002);
+    const fx = b.send(stop(3000), 1100);
+    expect(facts(fx)).toEqual([{ kind: 'brokerStopped', broker: 'broker-1', reason: 'notRegistered', restartAfterMs: 3000 }]);
+    expect(heartbeats(fx)).toEqual([]);
+    expect(timer(fx, 'controlledShutdownTimeout')).toBeUndefined();
+    expect(exitOf(fx)).toEqual({ type: 'exit', restartAfterMs: 3000, label: 'controlled shutdown of broker-1 at 100 ms' });
+    const ctx = b.context<BrokerContext>();
+    expect(ctx.shutdown).toBeUndefined();
+    expect(ctx.cleanShutdown).toBeUndefined();
+  });
+
+  it('a restart after a clean stop that is stopped again before it registers keeps that clean stop for its next start', () => {
+    const b = bootedFollower();
+    b.send(stop(1000), 100);
+    b.send(answer({ isFenced: true, inControlledShutdown: false, shouldShutDown: true }), 160);
+    b.send({ type: 'crash' }, 160);
+    b.send({ type: 'restart' }, 1160);
+    expect(b.context<BrokerContext>().cleanShutdown).toBeUndefined();
+    const fx = b.send(stop(), 1161);
+    expect(facts(fx)).toEqual([{ kind: 'brokerStopped', broker: 'broker-1', reason: 'notRegistered', restartAfterMs: null }]);
+    expect(b.context<BrokerContext>().cleanShutdown).toBe(true);
+  });
+
+  it('once an answer without an error has registered the restarted incarnation, a controlled shutdown asks the controller as usual', () => {
+    const b = bootedFollower();
+    b.send({ type: 'crash' }, 50);
+    b.send({ type: 'restart' }, 1000);
+    b.send(answer({ isFenced: false }), 1002);
+    const fx = b.send(stop(), 1100);
+    expect(facts(fx)).toEqual([]);
+    expect(heartbeats(fx)).toEqual([{ brokerId: 'broker-1', brokerEpoch: 1, wantShutDown: true }]);
   });
 
   it('without the grant it stops after the 5-minute wait all the same, still cleanly', () => {

@@ -68,6 +68,24 @@ describe('a heartbeat with wantShutDown, at the controller', () => {
     expect(out.effects.some((e) => e.type === 'timer' && e.key === 'session:b0')).toBe(true);
   });
 
+  it('with unclean.leader.election.enable, the last ISR member’s partition goes to an out-of-sync replica, uncleanly (electAnyLeader)', () => {
+    const out = new Out();
+    const next = onHeartbeat({ ...ctx, unclean: { u: true } }, heartbeat('b0', 0), out);
+    expect(next.partitions['u-0']).toMatchObject({ leader: 'b1', isr: ['b1'], leaderEpoch: 1, partitionEpoch: 3 });
+    expect(out.effects.flatMap((e) => (e.type === 'fact' && e.fact.kind === 'leaderChange' ? [e.fact] : []))).toContainEqual(
+      expect.objectContaining({ topic: 'u', leader: 'b1', election: 'unclean' }),
+    );
+  });
+
+  it('fenced by its session during the controlled shutdown (heartbeats late), its next heartbeat is granted: shouldShutDown', () => {
+    const pending = onHeartbeat(ctx, heartbeat('b0', 0), new Out());
+    const expired = fenceBroker(pending, 'b0', new Out());
+    const out = new Out();
+    const next = onHeartbeat(expired, heartbeat('b0', 0), out);
+    expect(next.brokers.b0).toEqual({ epoch: 0, fenced: true });
+    expect(answerOf(out)).toMatchObject({ payload: { isFenced: true, shouldShutDown: true } });
+  });
+
   it('the next one, leading nothing: SHUTDOWN_NOW — fenced (handleBrokerFenced), shouldShutDown', () => {
     const pending = onHeartbeat(ctx, heartbeat('b0', 0), new Out());
     const out = new Out();

@@ -4,7 +4,7 @@
  * broker.session.timeout.ms as after a crash —, its clients go to the new leader, it restarts and
  * registers at once; acks=1 still loses what only the leader had; a rolling restart of a replicated
  * exactly-once pipeline keeps every layer once; a broker with no controller stops at once; a shutdown
- * the controller never grants ends after 5 minutes.
+ * the controller never grants ends after 5 minutes; a restarted broker not registered yet skips it.
  */
 import { describe, expect, it } from 'vitest';
 import { checkInvariants, formatViolations } from '../../src/sim/checks/invariants';
@@ -187,6 +187,44 @@ describe('a controlled shutdown without a controller, and one never granted', ()
     const moved = firstStep(r.trace, withFact('leaderChange'));
     expect(r.trace.steps.at(moved)).toMatchObject({ actor: 'controller', kind: 'timer' });
     expect(moved).toBeLessThan(stopped);
+  });
+});
+
+describe('a controlled shutdown of a restarted broker not registered yet', () => {
+  // broker-0 crashes at 5000 and starts again at 6000; its new incarnation is refused
+  // DUPLICATE_BROKER_REGISTRATION until the old one's session ends (13001); the operator stops it at 8000
+  const r = runWith(
+    idempotent([
+      { type: 'crash', target: 'broker-0', at: 5000, durationMs: 1000 },
+      { type: 'controlledShutdown', target: 'broker-0', at: 8000, durationMs: 3000 },
+    ]),
+  );
+
+  it('skips the controlled shutdown (not RUNNING): it stops at once, asks the controller nothing and never registered that incarnation', () => {
+    const signal = firstStep(r.trace, (s) => s.actor === 'broker-0' && s.label === 'controlledShutdown');
+    expect(r.trace.steps.at(signal)).toMatchObject({ t: 8000 });
+    expect(r.trace.steps.at(signal)?.facts).toEqual([
+      { kind: 'brokerStopped', broker: 'broker-0', reason: 'notRegistered', restartAfterMs: 3000 },
+    ]);
+    expect(r.facts('brokerStopped')).toHaveLength(1);
+    const asked = r.trace.steps.filter(
+      (s) => s.actor === 'controller' && s.label === 'BrokerHeartbeat' && s.from === 'broker-0' && s.t >= 8000 && s.t < 11000,
+    );
+    expect(asked).toEqual([]);
+    // its next start (11000) waits for the old incarnation's session like any restart after a crash
+    const moved = firstStep(r.trace, withFact('leaderChange'));
+    expect(r.trace.steps.at(moved)).toMatchObject({ actor: 'controller', kind: 'timer', t: 13001 });
+    expect(formatViolations(checkInvariants(r.trace))).toBe('');
+  });
+
+  it('is told in English and in Korean', () => {
+    const signal = firstStep(r.trace, (s) => s.actor === 'broker-0' && s.label === 'controlledShutdown');
+    expect(narrate(r.trace, signal, 'en')).toContain(
+      'skips the controlled shutdown ("Skipping controlled shutdown because we are in state STARTING")',
+    );
+    expect(narrate(r.trace, signal, 'en')).toContain('it does not close them either');
+    expect(narrate(r.trace, signal, 'ko')).toContain('제어된 종료를 건너뛰고');
+    expect(narrate(r.trace, signal, 'ko')).not.toMatch(/\b(the|is|and|stops)\b/);
   });
 });
 

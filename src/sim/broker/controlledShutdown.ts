@@ -20,6 +20,14 @@
  * its timeout (5 minutes: KafkaBroker.shutdown()), logs "Timed out waiting for the controller to
  * approve controlled shutdown", and still closes its logs cleanly. Without replication the model
  * has no controller: nothing to move, and the broker stops cleanly at once.
+ *
+ * A broker restarted and not yet registered (its new incarnation refused
+ * DUPLICATE_BROKER_REGISTRATION while the old one's session is valid) is not RUNNING:
+ * BrokerLifecycleManager's BeginControlledShutdownEvent skips the controlled shutdown ("Skipping
+ * controlled shutdown because we are in state …") and BrokerServer, still STARTING, does not run its
+ * shutdown (`maybeChangeStatus(STARTED, SHUTTING_DOWN)` fails): the process ends with nothing moved
+ * and its logs as the stop before left them — it had not loaded them yet (LogManager loads them, and
+ * deletes the clean shutdown file, only once the broker has registered and caught up).
  */
 import type { Out } from '../actors/out';
 import type { RpcEvent, TimerEvent } from '../kernel/effects';
@@ -47,12 +55,19 @@ export function beginControlledShutdown(ctx: BrokerContext, ev: ControlledShutdo
   if (ctx.shutdown) return ctx;
   const next: BrokerContext = { ...ctx, shutdown: { restartAfterMs: ev.restartAfterMs ?? null, label: ev.label, answered: false } };
   if (!next.replication) return stopCleanly(next, out, 'unreplicated');
+  if (next.replication.registering) return stopUnregistered(next, out, next.replication.registering.afterCleanShutdown);
   out.timer('controlledShutdownTimeout', 'controlledShutdownTimeout', CONTROLLED_SHUTDOWN_TIMEOUT_MS);
   return sendHeartbeat(next as BrokerContext & { replication: NonNullable<BrokerContext['replication']> }, out);
 }
 
-/** The controller's answer to a heartbeat: a grant stops the broker; the first answer that is not one brings the next heartbeat sooner. */
-export function onHeartbeatAnswer(ctx: BrokerContext, ev: RpcEvent<BrokerHeartbeatResponse>, out: Out): BrokerContext {
+/**
+ * The controller's answer to a heartbeat. One without an error registers a restarted incarnation
+ * (the model's heartbeat is also the registration; it is unfenced in the same step: RUNNING). In a
+ * controlled shutdown, a grant stops the broker; the first answer that is not one brings the next
+ * heartbeat sooner.
+ */
+export function onHeartbeatAnswer(ctx0: BrokerContext, ev: RpcEvent<BrokerHeartbeatResponse>, out: Out): BrokerContext {
+  const ctx = ctx0.replication?.registering && ev.payload.error === undefined ? registered(ctx0) : ctx0;
   if (!ctx.shutdown) return ctx;
   if (ev.payload.shouldShutDown) return stopCleanly(ctx, out, 'granted');
   if (ev.payload.error !== undefined || ctx.shutdown.answered) return ctx;
@@ -60,10 +75,26 @@ export function onHeartbeatAnswer(ctx: BrokerContext, ev: RpcEvent<BrokerHeartbe
   return { ...ctx, shutdown: { ...ctx.shutdown, answered: true } };
 }
 
+/** The current incarnation is registered: no longer `registering`. */
+function registered(ctx: BrokerContext): BrokerContext {
+  if (!ctx.replication) return ctx;
+  const { registering: _done, ...replication } = ctx.replication;
+  return { ...ctx, replication };
+}
+
 /** BrokerServer.shutdown's wait ran out: it stops anyway, its logs still closed cleanly. */
 export function onControlledShutdownTimeout(ctx: BrokerContext, _ev: TimerEvent, out: Out): BrokerContext {
   if (!ctx.shutdown) return ctx;
   return stopCleanly(ctx, out, 'timedOut');
+}
+
+/** Not RUNNING: no controlled shutdown and no shutdown of its components — the process ends, its logs left as the stop before this start left them. */
+function stopUnregistered(ctx: BrokerContext, out: Out, afterCleanShutdown: boolean): BrokerContext {
+  const restartAfterMs = ctx.shutdown?.restartAfterMs ?? null;
+  out.fact({ kind: 'brokerStopped', broker: ctx.id, reason: 'notRegistered', restartAfterMs });
+  out.exit(restartAfterMs, ctx.shutdown?.label ?? `controlled shutdown of ${ctx.id}`);
+  // (set to undefined, not left out: XState's assign merges what a handler returns into the context)
+  return { ...ctx, shutdown: undefined, cleanShutdown: afterCleanShutdown ? true : undefined };
 }
 
 /** The broker stops: its logs closed cleanly (the next start recovers nothing), its process down after this step. */

@@ -17,7 +17,14 @@ export function controlledShutdownStepClause(ctx: NarrationContext): string {
   const { lang, step } = ctx;
   const broker = ctx.names.process(step.actor);
   const label = translateFaultLabel(ctx.trace, step.faults[0] ?? step.label, lang);
-  if (step.facts.some((f) => (f as Fact).kind === 'brokerStopped'))
+  const stop = step.facts.find((f) => (f as Fact).kind === 'brokerStopped') as F<'brokerStopped'> | undefined;
+  if (stop?.reason === 'notRegistered')
+    return say(
+      lang,
+      `fault: ${broker} is asked to stop (${label}) — but it restarted and has not registered its new incarnation with the controller yet (the controller refuses it DUPLICATE_BROKER_REGISTRATION while the old one's session lasts): it is still starting, not RUNNING, so it skips the controlled shutdown ("Skipping controlled shutdown because we are in state STARTING") and asks the controller nothing`,
+      `장애: ${josa(broker, '이/가')} 종료 요청을 받습니다(${label}). 하지만 다시 시작한 뒤 새 인스턴스를 아직 컨트롤러에 등록하지 못했습니다(이전 인스턴스의 세션이 남아 있는 동안 컨트롤러는 DUPLICATE_BROKER_REGISTRATION으로 거절합니다). 아직 시작 중이고 RUNNING 상태가 아니므로 제어된 종료를 건너뛰고 컨트롤러에 아무것도 요청하지 않습니다.`,
+    );
+  if (stop)
     return say(
       lang,
       `fault: ${broker} is stopped (${label}) — the cluster has no controller to move its leaderships (nothing is replicated), so it closes its logs and stops at once`,
@@ -75,6 +82,12 @@ export function brokerStopped(ctx: NarrationContext, f: F<'brokerStopped'>): str
     f.restartAfterMs === null
       ? say(lang, 'it stays down', '다시 시작하지 않습니다')
       : say(lang, `it starts again ${f.restartAfterMs} ms later`, `${f.restartAfterMs} ms 뒤 다시 시작합니다`);
+  if (f.reason === 'notRegistered')
+    return say(
+      lang,
+      `${f.broker} stops at once, with nothing moved: still starting, it had not loaded its logs yet (Kafka loads them only once the broker has registered and caught up), so it does not close them either — they stay as the stop before this start left them, and its next start opens them as that stop requires; its connections close, and ${restart}`,
+      `${josa(f.broker, '은/는')} 아무것도 옮기지 않고 바로 멈춥니다. 아직 시작 중이라 로그를 불러오지 않았으므로(등록과 메타데이터 따라잡기가 끝나야 불러옵니다) 닫지도 않습니다. 로그는 이번 시작 전의 종료가 남긴 그대로이고, 다음 시작은 그 종료에 맞게 로그를 엽니다. 연결은 닫히고, ${restart}.`,
+    );
   const why =
     f.reason === 'timedOut'
       ? say(

@@ -204,9 +204,16 @@ export type Fact =
   /**
    * A broker stopped at the end of its controlled shutdown, its logs closed cleanly: the controller
    * granted it (`granted`), the wait for that ran out (`timedOut`), or there was nothing to move (no
-   * replication: `unreplicated`). It restarts `restartAfterMs` later (null: it stays down).
+   * replication: `unreplicated`). `notRegistered`: a restarted broker not registered yet (not
+   * RUNNING) skips the controlled shutdown and stops at once, its logs not closed (left as the stop
+   * before its start left them). It restarts `restartAfterMs` later (null: it stays down).
    */
-  | { kind: 'brokerStopped'; broker: string; reason: 'granted' | 'timedOut' | 'unreplicated'; restartAfterMs: number | null }
+  | {
+      kind: 'brokerStopped';
+      broker: string;
+      reason: 'granted' | 'timedOut' | 'unreplicated' | 'notRegistered';
+      restartAfterMs: number | null;
+    }
   /** The controller changed a partition's leader (an election, or no leader: offline). */
   | {
       kind: 'leaderChange';
