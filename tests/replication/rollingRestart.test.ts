@@ -222,7 +222,7 @@ describe('a controlled shutdown of a restarted broker not registered yet', () =>
     expect(narrate(r.trace, signal, 'en')).toContain(
       'skips the controlled shutdown ("Skipping controlled shutdown because we are in state STARTING")',
     );
-    expect(narrate(r.trace, signal, 'en')).toContain('it does not close them either');
+    expect(narrate(r.trace, signal, 'en')).toContain('its next start recovers them as after a crash');
     expect(narrate(r.trace, signal, 'ko')).toContain('제어된 종료를 건너뛰고');
     expect(narrate(r.trace, signal, 'ko')).not.toMatch(/\b(the|is|and|stops)\b/);
   });

@@ -429,11 +429,7 @@ export const brokerMachine = setup({
         restart: {
           target: 'online',
           actions: handle((ctx: BrokerContext, ev: Lifecycle, out: Out) =>
-            replicated((c, _ev: Lifecycle, o) => restartReplication(c, o, ctx.cleanShutdown === true))(
-              reopenLogs(ctx, ev.now, out),
-              ev,
-              out,
-            ),
+            replicated((c, _ev: Lifecycle, o) => restartReplication(c, o))(reopenLogs(ctx, ev.now, out), ev, out),
           ),
         },
       },

@@ -26,8 +26,10 @@
  * BrokerLifecycleManager's BeginControlledShutdownEvent skips the controlled shutdown ("Skipping
  * controlled shutdown because we are in state …") and BrokerServer, still STARTING, does not run its
  * shutdown (`maybeChangeStatus(STARTED, SHUTTING_DOWN)` fails): the process ends with nothing moved
- * and its logs as the stop before left them — it had not loaded them yet (LogManager loads them, and
- * deletes the clean shutdown file, only once the broker has registered and caught up).
+ * and its logs not closed. They were loaded (the model opens them at the restart; Kafka at the first
+ * metadata publish, which does not wait for the registration) and the clean shutdown file deleted
+ * then (LogManager.loadLogs); no LogManager.shutdown writes one again, so the next start recovers
+ * them as after a crash.
  */
 import type { Out } from '../actors/out';
 import type { RpcEvent, TimerEvent } from '../kernel/effects';
@@ -55,7 +57,7 @@ export function beginControlledShutdown(ctx: BrokerContext, ev: ControlledShutdo
   if (ctx.shutdown) return ctx;
   const next: BrokerContext = { ...ctx, shutdown: { restartAfterMs: ev.restartAfterMs ?? null, label: ev.label, answered: false } };
   if (!next.replication) return stopCleanly(next, out, 'unreplicated');
-  if (next.replication.registering) return stopUnregistered(next, out, next.replication.registering.afterCleanShutdown);
+  if (next.replication.registering) return stopUnregistered(next, out);
   out.timer('controlledShutdownTimeout', 'controlledShutdownTimeout', CONTROLLED_SHUTDOWN_TIMEOUT_MS);
   return sendHeartbeat(next as BrokerContext & { replication: NonNullable<BrokerContext['replication']> }, out);
 }
@@ -88,13 +90,13 @@ export function onControlledShutdownTimeout(ctx: BrokerContext, _ev: TimerEvent,
   return stopCleanly(ctx, out, 'timedOut');
 }
 
-/** Not RUNNING: no controlled shutdown and no shutdown of its components — the process ends, its logs left as the stop before this start left them. */
-function stopUnregistered(ctx: BrokerContext, out: Out, afterCleanShutdown: boolean): BrokerContext {
+/** Not RUNNING: no controlled shutdown and no shutdown of its components — the process ends, its logs not closed (the next start recovers them). */
+function stopUnregistered(ctx: BrokerContext, out: Out): BrokerContext {
   const restartAfterMs = ctx.shutdown?.restartAfterMs ?? null;
   out.fact({ kind: 'brokerStopped', broker: ctx.id, reason: 'notRegistered', restartAfterMs });
   out.exit(restartAfterMs, ctx.shutdown?.label ?? `controlled shutdown of ${ctx.id}`);
   // (set to undefined, not left out: XState's assign merges what a handler returns into the context)
-  return { ...ctx, shutdown: undefined, cleanShutdown: afterCleanShutdown ? true : undefined };
+  return { ...ctx, shutdown: undefined, cleanShutdown: undefined };
 }
 
 /** The broker stops: its logs closed cleanly (the next start recovers nothing), its process down after this step. */

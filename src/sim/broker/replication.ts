@@ -119,11 +119,9 @@ export interface BrokerReplication {
    * This incarnation has not registered yet: restarted, and not yet answered without an error (the
    * controller refuses it DUPLICATE_BROKER_REGISTRATION while the old incarnation's session is
    * valid). BrokerServer is still STARTING and BrokerLifecycleManager not RUNNING, so a controlled
-   * shutdown now is skipped (broker/controlledShutdown.ts). `afterCleanShutdown`: the stop before
-   * this start was clean — Kafka loads the logs (and deletes the clean shutdown file) only once it
-   * has registered, so a stop before that leaves them as that stop did.
+   * shutdown now is skipped (broker/controlledShutdown.ts).
    */
-  readonly registering?: { readonly afterCleanShutdown: boolean };
+  readonly registering?: true;
   readonly leading: Readonly<Record<string, LeaderPartition>>;
   readonly following: Readonly<Record<string, FollowedPartition>>;
   readonly delayed: readonly DelayedProduce[];
@@ -742,8 +740,8 @@ export function crashReplication(rep: BrokerReplication): BrokerReplication {
 }
 
 /** On restart the broker registers with a new broker epoch and waits for the controller's records. */
-export function restartReplication(ctx: Ctx, out: Out, afterCleanShutdown = false): Ctx {
-  const c = withRep(ctx, { brokerEpoch: ctx.replication.brokerEpoch + 1, registering: { afterCleanShutdown } });
+export function restartReplication(ctx: Ctx, out: Out): Ctx {
+  const c = withRep(ctx, { brokerEpoch: ctx.replication.brokerEpoch + 1, registering: true });
   out.timer('isrExpiration', 'isrExpiration', c.replication.settings.replicaLagTimeMaxMs / 2, {}, true);
   return sendHeartbeat(c, out);
 }

@@ -85,8 +85,8 @@ export function brokerStopped(ctx: NarrationContext, f: F<'brokerStopped'>): str
   if (f.reason === 'notRegistered')
     return say(
       lang,
-      `${f.broker} stops at once, with nothing moved: still starting, it had not loaded its logs yet (Kafka loads them only once the broker has registered and caught up), so it does not close them either — they stay as the stop before this start left them, and its next start opens them as that stop requires; its connections close, and ${restart}`,
-      `${josa(f.broker, '은/는')} 아무것도 옮기지 않고 바로 멈춥니다. 아직 시작 중이라 로그를 불러오지 않았으므로(등록과 메타데이터 따라잡기가 끝나야 불러옵니다) 닫지도 않습니다. 로그는 이번 시작 전의 종료가 남긴 그대로이고, 다음 시작은 그 종료에 맞게 로그를 엽니다. 연결은 닫히고, ${restart}.`,
+      `${f.broker} stops at once, with nothing moved: still starting, it runs no shutdown of its components, so its logs are not closed and no clean shutdown file is written (the one a clean stop before may have left was deleted when the logs were loaded) — its next start recovers them as after a crash; its connections close, and ${restart}`,
+      `${josa(f.broker, '은/는')} 아무것도 옮기지 않고 바로 멈춥니다. 아직 시작 중이라 구성 요소를 하나도 종료하지 않으므로 로그를 닫지 않고 깨끗한 종료 표시 파일도 쓰지 않습니다(이전 종료가 남긴 파일은 로그를 불러올 때 지워졌습니다). 다음 시작은 충돌 뒤처럼 로그를 복구합니다. 연결은 닫히고, ${restart}.`,
     );
   const why =
     f.reason === 'timedOut'

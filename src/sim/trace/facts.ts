@@ -205,8 +205,8 @@ export type Fact =
    * A broker stopped at the end of its controlled shutdown, its logs closed cleanly: the controller
    * granted it (`granted`), the wait for that ran out (`timedOut`), or there was nothing to move (no
    * replication: `unreplicated`). `notRegistered`: a restarted broker not registered yet (not
-   * RUNNING) skips the controlled shutdown and stops at once, its logs not closed (left as the stop
-   * before its start left them). It restarts `restartAfterMs` later (null: it stays down).
+   * RUNNING) skips the controlled shutdown and stops at once, its logs not closed (its next start
+   * recovers them). It restarts `restartAfterMs` later (null: it stays down).
    */
   | {
       kind: 'brokerStopped';
