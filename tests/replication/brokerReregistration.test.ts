@@ -8,28 +8,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Out } from '../../src/sim/actors/out';
-import { type ControllerContext, fenceBroker, heartbeatError, onHeartbeat } from '../../src/sim/controller/controller.machine';
-import { heartbeat } from './controllerRequests';
+import { fenceBroker, heartbeatError, onHeartbeat } from '../../src/sim/controller/controller.machine';
+import { heartbeat, threeBrokers } from './controllerRequests';
 
-const ctx: ControllerContext = {
-  id: 'controller',
-  brokers: { b0: { epoch: 0, fenced: false }, b1: { epoch: 0, fenced: false }, b2: { epoch: 0, fenced: false } },
-  partitions: {
-    // b0 leads t-0 with everyone in sync; u-0's ISR is b0 alone (its followers had left it)
-    't-0': {
-      topic: 't',
-      partition: 0,
-      replicas: ['b0', 'b1', 'b2'],
-      isr: ['b0', 'b1', 'b2'],
-      leader: 'b0',
-      leaderEpoch: 0,
-      partitionEpoch: 0,
-    },
-    'u-0': { topic: 'u', partition: 0, replicas: ['b0', 'b1', 'b2'], isr: ['b0'], leader: 'b0', leaderEpoch: 0, partitionEpoch: 2 },
-  },
-  unclean: {},
-  sessionTimeoutMs: 9000,
-};
+const ctx = threeBrokers();
 const kinds = (out: Out) => out.effects.map((e) => `${e.type}${'rpc' in e ? ` ${String(e.rpc)}` : ''}`);
 
 describe('a restarted broker registers again only after its old incarnation is fenced', () => {

@@ -16,28 +16,12 @@ import {
   hasLeaderships,
   onHeartbeat,
 } from '../../src/sim/controller/controller.machine';
-import { heartbeat as anyHeartbeat } from './controllerRequests';
+import { heartbeat as anyHeartbeat, threeBrokers } from './controllerRequests';
 
-const ctx: ControllerContext = {
-  id: 'controller',
-  brokers: { b0: { epoch: 0, fenced: false }, b1: { epoch: 0, fenced: false }, b2: { epoch: 0, fenced: false } },
-  partitions: {
-    // b0 leads t-0 with everyone in sync, and u-0 alone in its ISR; b1 leads v-0 with b0 in sync
-    't-0': {
-      topic: 't',
-      partition: 0,
-      replicas: ['b0', 'b1', 'b2'],
-      isr: ['b0', 'b1', 'b2'],
-      leader: 'b0',
-      leaderEpoch: 0,
-      partitionEpoch: 0,
-    },
-    'u-0': { topic: 'u', partition: 0, replicas: ['b0', 'b1', 'b2'], isr: ['b0'], leader: 'b0', leaderEpoch: 0, partitionEpoch: 2 },
-    'v-0': { topic: 'v', partition: 0, replicas: ['b1', 'b0'], isr: ['b1', 'b0'], leader: 'b1', leaderEpoch: 0, partitionEpoch: 0 },
-  },
-  unclean: {},
-  sessionTimeoutMs: 9000,
-};
+// b0 leads t-0 with everyone in sync, and u-0 alone in its ISR; b1 leads v-0 with b0 in sync
+const ctx = threeBrokers({
+  'v-0': { topic: 'v', partition: 0, replicas: ['b1', 'b0'], isr: ['b1', 'b0'], leader: 'b1', leaderEpoch: 0, partitionEpoch: 0 },
+});
 
 /** A heartbeat asking to shut down, unless told otherwise. */
 const heartbeat = (brokerId: string, brokerEpoch: number, wantShutDown = true) => anyHeartbeat(brokerId, brokerEpoch, wantShutDown);
