@@ -92,19 +92,25 @@ export function onControlledShutdownTimeout(ctx: BrokerContext, _ev: TimerEvent,
 
 /** Not RUNNING: no controlled shutdown and no shutdown of its components — the process ends, its logs not closed (the next start recovers them). */
 function stopUnregistered(ctx: BrokerContext, out: Out): BrokerContext {
-  const restartAfterMs = ctx.shutdown?.restartAfterMs ?? null;
-  out.fact({ kind: 'brokerStopped', broker: ctx.id, reason: 'notRegistered', restartAfterMs });
-  out.exit(restartAfterMs, ctx.shutdown?.label ?? `controlled shutdown of ${ctx.id}`);
-  // (set to undefined, not left out: XState's assign merges what a handler returns into the context)
-  return { ...ctx, shutdown: undefined, cleanShutdown: undefined };
+  return stop(ctx, out, 'notRegistered', false);
 }
 
 /** The broker stops: its logs closed cleanly (the next start recovers nothing), its process down after this step. */
 function stopCleanly(ctx: BrokerContext, out: Out, reason: 'granted' | 'timedOut' | 'unreplicated'): BrokerContext {
-  const restartAfterMs = ctx.shutdown?.restartAfterMs ?? null;
   out.cancel('controlledShutdownTimeout');
+  return stop(ctx, out, reason, true);
+}
+
+/** The process ends after this step (a `brokerStopped` fact says why), restarting when the fault asked; `clean`: its logs were closed. */
+function stop(
+  ctx: BrokerContext,
+  out: Out,
+  reason: 'granted' | 'timedOut' | 'unreplicated' | 'notRegistered',
+  clean: boolean,
+): BrokerContext {
+  const restartAfterMs = ctx.shutdown?.restartAfterMs ?? null;
   out.fact({ kind: 'brokerStopped', broker: ctx.id, reason, restartAfterMs });
   out.exit(restartAfterMs, ctx.shutdown?.label ?? `controlled shutdown of ${ctx.id}`);
   // (set to undefined, not left out: XState's assign merges what a handler returns into the context)
-  return { ...ctx, shutdown: undefined, cleanShutdown: true };
+  return { ...ctx, shutdown: undefined, cleanShutdown: clean ? true : undefined };
 }
