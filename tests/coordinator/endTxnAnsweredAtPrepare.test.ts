@@ -11,7 +11,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { runScenario, type Trace } from '../../src/sim/run';
-import { HOSTED_TXN_CLUSTER } from '../replication/hostBroker';
+import { slowTxnStateScenario } from '../replication/hostBroker';
 
 /**
  * A v2 producer on three brokers (__transaction_state on all three, min ISR 2, followers 400 ms slow)
@@ -19,30 +19,16 @@ import { HOSTED_TXN_CLUSTER } from '../replication/hostBroker';
  * (100 ms) after its FindCoordinator is answered (Sender: the request is a retry), so the times below
  * are 100 ms later than before that rule.
  */
-const emptyAbort = (extraFaults: object[] = [], producerConfig: object = {}) => ({
-  version: 1,
-  seed: 1,
-  cluster: HOSTED_TXN_CLUSTER,
-  topics: [{ name: 'orders', partitions: 1, replicationFactor: 3 }],
-  clients: [
-    {
-      id: 'app',
-      type: 'producer',
-      startAt: 500,
-      config: { 'transactional.id': 'app-1', 'linger.ms': 1000, ...producerConfig },
-      script: [
-        { op: 'beginTransaction' },
-        { op: 'send', topic: 'orders', key: 'k', value: 'v', headers: { event_id: 'e1' } },
-        { op: 'abortTransaction' },
-      ],
-    },
-  ],
-  faults: [
-    { type: 'slowReplication', target: 'broker-1', at: 0, delayMs: 400 },
-    { type: 'slowReplication', target: 'broker-2', at: 0, delayMs: 400 },
-    ...extraFaults,
-  ],
-});
+const emptyAbort = (extraFaults: object[] = [], producerConfig: object = {}) =>
+  slowTxnStateScenario(
+    { 'linger.ms': 1000, ...producerConfig },
+    [
+      { op: 'beginTransaction' },
+      { op: 'send', topic: 'orders', key: 'k', value: 'v', headers: { event_id: 'e1' } },
+      { op: 'abortTransaction' },
+    ],
+    extraFaults,
+  );
 
 /** Each EndTxn answer the producer got (time, error), and when the coordinator wrote PrepareAbort and CompleteAbort. */
 function endTxnOf(trace: Trace): { answers: string[]; prepared: number; completed: number } {

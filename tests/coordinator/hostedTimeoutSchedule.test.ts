@@ -12,28 +12,10 @@
 import { describe, expect, it } from 'vitest';
 import { runScenario, type Trace } from '../../src/sim/run';
 import type { Fact } from '../../src/sim/trace/facts';
-import { HOSTED_TXN_CLUSTER } from '../replication/hostBroker';
+import { slowTxnStateScenario } from '../replication/hostBroker';
 
 /** A protocol v2 producer on three brokers, __transaction_state's followers 400 ms slow (a write takes about 800 ms). */
-const hosted = (script: object[]) => ({
-  version: 1,
-  seed: 1,
-  cluster: HOSTED_TXN_CLUSTER,
-  topics: [{ name: 'orders', partitions: 1, replicationFactor: 3 }],
-  clients: [
-    {
-      id: 'app',
-      type: 'producer',
-      startAt: 500,
-      config: { 'transactional.id': 'app-1', 'transaction.timeout.ms': 5000, 'linger.ms': 0 },
-      script,
-    },
-  ],
-  faults: [
-    { type: 'slowReplication', target: 'broker-1', at: 0, delayMs: 400 },
-    { type: 'slowReplication', target: 'broker-2', at: 0, delayMs: 400 },
-  ],
-});
+const hosted = (script: object[]) => slowTxnStateScenario({ 'transaction.timeout.ms': 5000, 'linger.ms': 0 }, script);
 
 const send = { op: 'send', topic: 'orders', key: 'k', value: 'v', headers: { event_id: 'e1' } };
 

@@ -24,6 +24,26 @@ export const HOSTED_TXN_CLUSTER = {
   'transaction.state.log.num.partitions': 1,
 } as const;
 
+/**
+ * A scenario on that cluster: one producer application `app` (transactional.id app-1, from 500 ms)
+ * writing to orders (RF 3), __transaction_state's followers 400 ms slow (a write takes about 800 ms),
+ * and `faults` beside.
+ */
+export function slowTxnStateScenario(config: object, script: object[], faults: object[] = []) {
+  return {
+    version: 1,
+    seed: 1,
+    cluster: HOSTED_TXN_CLUSTER,
+    topics: [{ name: 'orders', partitions: 1, replicationFactor: 3 }],
+    clients: [{ id: 'app', type: 'producer', startAt: 500, config: { 'transactional.id': 'app-1', ...config }, script }],
+    faults: [
+      { type: 'slowReplication', target: 'broker-1', at: 0, delayMs: 400 },
+      { type: 'slowReplication', target: 'broker-2', at: 0, delayMs: 400 },
+      ...faults,
+    ],
+  };
+}
+
 /** The metadata of that cluster as its brokers and coordinators know it: __transaction_state-0 led by broker-0. */
 export const HOSTED_TXN_META: ClusterMetadata = {
   brokers: BROKERS,
