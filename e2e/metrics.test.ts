@@ -2,10 +2,12 @@
  * The metrics view in the page (details of a selected client), on lost-ack-idempotent: select the
  * producer, step past the retry, and see record-retry-total go from 0 to 1 — at the step the engine in
  * Node says. Also: Kafka's meaning beside each value, the group on hover, Korean words with Kafka's
- * names kept.
+ * names kept. And a broker's gauges on open-transaction-pins-lso: LastStableOffsetLag 3 while the
+ * read_committed reader's records-lag reads 0.
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { brokerMetricsAt } from '../src/sim/metrics/brokerMetrics';
 import { clientMetricsAt } from '../src/sim/metrics/clientMetrics';
 import { findPreset } from '../src/sim/presets';
 import { runScenario, stateAt } from '../src/sim/run';
@@ -77,6 +79,42 @@ describe('metrics view (lost-ack-idempotent)', () => {
     expect(await row.locator('dt code').innerText()).toBe('record-retry-total');
     expect(await page.getByTestId('client-metrics').locator('h4').innerText()).toContain('메트릭');
     await page.evaluate(() => window.__eosLab?.store.getState().setLanguage('en'));
+    expect(s.errors).toEqual([]);
+  });
+
+  it("a broker's gauges: the open transaction's wait is LastStableOffsetLag, not the read_committed reader's records-lag", async () => {
+    const page = s.page;
+    const pinned = findPreset('open-transaction-pins-lso');
+    if (!pinned) throw new Error('open-transaction-pins-lso is missing');
+    const run = runScenario(pinned.scenario);
+    // the first step with three offsets behind the LSO and the read_committed reader's lag known
+    let step = 0;
+    for (; step < run.steps.length; step++) {
+      const v = stateAt(run, step);
+      const lso = brokerMetricsAt(run, v, 'broker-0')?.metrics.find((m) => m.name === 'LastStableOffsetLag')?.value;
+      const lag = clientMetricsAt(run, v, 'committed-reader')?.metrics.find((m) => m.name === 'records-lag');
+      if (lso === 3 && lag) break;
+    }
+    expect(step).toBeLessThan(run.steps.length);
+    await loadScenario(page, pinned.scenario);
+    await seek(page, step);
+    await page.locator('li[data-actor="broker-0"] > button.actor-head').click();
+    const broker = page.getByTestId('broker-metrics');
+    await broker.waitFor();
+    expect(await broker.getAttribute('data-broker')).toBe('broker-0');
+    const lsoLag = broker.locator('[data-metric="LastStableOffsetLag"]');
+    expect(await lsoLag.getAttribute('data-value')).toBe('3');
+    expect(await lsoLag.getAttribute('data-partition')).toBe('events-0');
+    expect(await lsoLag.getAttribute('title')).toBe('kafka.cluster:type=Partition · LastStableOffsetLag · events-0');
+    expect(await broker.locator('[data-metric="UnderReplicatedPartitions"]').getAttribute('data-value')).toBe('0');
+    expect(await broker.locator('p').first().innerText()).toContain('LastStableOffsetLag is where the wait shows');
+
+    await page.locator('li[data-actor="committed-reader.consumer"] > button.actor-head').click();
+    const lag = page.locator('[data-testid="client-metrics"] [data-metric="records-lag"]');
+    await expect.poll(() => lag.getAttribute('data-value')).toBe('0');
+    expect(await lag.locator('dt').innerText()).toContain('events-0');
+    expect(await metric(page, 'records-consumed-total').getAttribute('data-value')).toBe('0');
+    expect(await axe(page)).toEqual([]);
     expect(s.errors).toEqual([]);
   });
 });

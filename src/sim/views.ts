@@ -43,6 +43,7 @@ export { stateValueToString } from './kernel/stateValue';
 export type { ListLike } from './kernel/traceLists';
 export type { PartitionLog } from './log/partitionLog';
 export { lastStableOffset } from './log/partitionLog';
+export { BROKER_METRIC_MEANINGS, type BrokerMetric, brokerMetricsAt } from './metrics/brokerMetrics';
 export {
   type ClientMetric,
   type ClientMetrics,

@@ -105,7 +105,9 @@ const EN = {
   recentSteps: 'Its recent steps',
   metrics: 'Metrics',
   metricsNote:
-    "What an operator's dashboard would show at this step, under Kafka's metric names: the model's counts, made where Kafka's client sensors record (totals only, no rates or averages). A restarted client counts from 0 again, as its JMX beans do.",
+    "What an operator's dashboard would show at this step, under Kafka's metric names: the model's counts, made where Kafka's client sensors record, and each partition's latest lag (totals and latest values only, no rates, averages or maxima). A restarted client counts from 0 again, as its JMX beans do.",
+  metricsBrokerNote:
+    "What this broker's JMX gauges would read at this step, under Kafka's MBean names: each computed from the broker's state, as Kafka computes a gauge when it is read. A read_committed consumer's records-lag counts from the Last Stable Offset, so a consumer held back by an open transaction shows no lag there: LastStableOffsetLag is where the wait shows.",
   metricsDown: 'The process is down: its metrics went with it.',
   metricsOverRun: (n: number) => `${groupDigits(n)} over the run, across restarts`,
   fate: 'Fate',
@@ -236,7 +238,9 @@ const KO: Strings = {
   recentSteps: '최근 단계',
   metrics: '메트릭',
   metricsNote:
-    '운영자의 대시보드가 이 단계에서 보여 줄 값을 Kafka의 메트릭 이름으로 보여 줍니다. 모델이 Kafka 클라이언트의 센서가 기록하는 지점에서 센 값입니다 (누적 값만, 비율이나 평균은 없음). 재시작한 클라이언트는 JMX 빈처럼 0부터 다시 셉니다.',
+    '운영자의 대시보드가 이 단계에서 보여 줄 값을 Kafka의 메트릭 이름으로 보여 줍니다. 모델이 Kafka 클라이언트의 센서가 기록하는 지점에서 센 값과 파티션마다의 최근 지연입니다 (누적 값과 최근 값만, 비율이나 평균, 최댓값은 없음). 재시작한 클라이언트는 JMX 빈처럼 0부터 다시 셉니다.',
+  metricsBrokerNote:
+    '이 브로커의 JMX 게이지가 이 단계에서 읽힐 값을 Kafka의 메트릭 이름으로 보여 줍니다. Kafka가 게이지를 읽을 때 계산하듯 브로커의 상태에서 계산합니다. read_committed 컨슈머의 records-lag는 LSO부터 세므로, 열린 트랜잭션에 막힌 컨슈머는 거기서 지연이 없어 보입니다. 그 기다림은 LastStableOffsetLag에 나타납니다.',
   metricsDown: '프로세스가 내려가 있어 메트릭도 함께 사라졌습니다.',
   metricsOverRun: (n: number) => `실행 전체로는 ${groupDigits(n)} (재시작 포함)`,
   fate: '결과',

@@ -170,6 +170,9 @@ describe('consumer-fetch-manager-metrics and consumer-coordinator-metrics', () =
       'record-retry-total': 'producer-metrics',
       'record-error-total': 'producer-metrics',
       'records-consumed-total': 'consumer-fetch-manager-metrics',
+      // per assigned partition (tags topic, partition)
+      'records-lag': 'consumer-fetch-manager-metrics',
+      'records-lead': 'consumer-fetch-manager-metrics',
       'assigned-partitions': 'consumer-coordinator-metrics',
       'join-total': 'consumer-coordinator-metrics',
       'sync-total': 'consumer-coordinator-metrics',

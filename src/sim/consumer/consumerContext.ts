@@ -204,11 +204,26 @@ export interface ConsumerContext extends Required<Omit<ConsumerInput, 'metadataK
    */
   readonly consumerCounts: ConsumerCounts;
   /**
+   * Each assigned partition's high watermark, last stable offset and log start offset as the last
+   * successful fetch of it reported them (SubscriptionState.TopicPartitionState, set by
+   * FetchCollector.initialize): what records-lag and records-lead are computed from
+   * (../metrics/clientMetrics.ts). Forgotten with the partition's assignment; nothing in the model
+   * reads it back.
+   */
+  readonly fetchedEnds: Readonly<Record<string, FetchedEnds>>;
+  /**
    * The group leader's SyncGroup, held until a Metadata answer (ConsumerCoordinator.onLeaderElected →
    * updateGroupSubscription → ensureFreshMetadata; consumerMetadata.ts): the generation and member id
    * its JoinGroup answer gave. Absent while none is held.
    */
   readonly syncAwaitingMetadata?: { readonly generationId: number; readonly memberId: string };
+}
+
+/** A partition's offsets as a fetch answer reported them (FetchResponse's partition data). */
+export interface FetchedEnds {
+  readonly highWatermark: number;
+  readonly lastStableOffset: number;
+  readonly logStartOffset: number;
 }
 
 /** The consumer's counters, where Kafka's fetch and classic-protocol coordinator sensors record. */
@@ -327,6 +342,7 @@ export function consumerDraft(c: ConsumerContext): Draft {
     resetRequests: c.resetRequests,
     validation: c.validation,
     consumerCounts: c.consumerCounts,
+    fetchedEnds: c.fetchedEnds,
     ...(c.resetRetryAt ? { resetRetryAt: c.resetRetryAt } : {}),
     ...(c.assignmentAfterRevocation ? { assignmentAfterRevocation: c.assignmentAfterRevocation } : {}),
     ...(c.inRevocationListener ? { inRevocationListener: c.inRevocationListener } : {}),
@@ -381,6 +397,7 @@ export function initialContext(input: ConsumerInput): ConsumerContext {
     resetRequests: {},
     validation: NO_VALIDATION,
     consumerCounts: NO_CONSUMER_COUNTS,
+    fetchedEnds: {},
     ...(groupCoordinatorOnLeader(input.meta)
       ? { groupCoordinator: null, coordinatorLookup: null, coordinatorWaiting: [], lookupAttempts: 0, lookupAfterMetadata: false }
       : {}),

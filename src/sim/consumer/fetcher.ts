@@ -356,6 +356,27 @@ export function onFetchResponseUnassigned(d: Draft, ev: EventOf<'FetchResponse'>
   fetchAnswered(d, ev.payload.correlationId);
 }
 
+/**
+ * FetchCollector.initialize (handleInitializeSuccess): the answer's high watermark, last stable offset
+ * and log start offset become the partition's (the metrics' records-lag and records-lead). Kafka does
+ * this when poll() takes up the completed fetch, the model when the answer arrives. An idle fetch
+ * reports what the last one did: nothing is written then.
+ */
+function noteFetchedEnds(d: Draft, name: string, r: FetchPartitionResponse): void {
+  const was = d.fetchedEnds[name];
+  if (
+    was &&
+    was.highWatermark === r.highWatermark &&
+    was.lastStableOffset === r.lastStableOffset &&
+    was.logStartOffset === r.logStartOffset
+  )
+    return;
+  d.fetchedEnds = {
+    ...d.fetchedEnds,
+    [name]: { highWatermark: r.highWatermark, lastStableOffset: r.lastStableOffset, logStartOffset: r.logStartOffset },
+  };
+}
+
 function onPartitionData(d: Draft, r: FetchPartitionResponse, correlationId: number, out: Out): 'backoff' | undefined {
   const name = keyOf(r);
   if (d.fetching[name] !== correlationId) return;
@@ -374,6 +395,7 @@ function onPartitionData(d: Draft, r: FetchPartitionResponse, correlationId: num
     out.timer(`fetchRetry:${name}`, 'fetchRetry', d.config['retry.backoff.ms'], {}, true);
     return 'backoff';
   }
+  noteFetchedEnds(d, name, r);
   const c = collectFetched(r.topic, r.partition, r.batches, r.abortedTransactions, d.config['isolation.level'], position);
   noteFetchedEpochs(d, name, r.batches);
   for (const s of c.skipped) out.fact({ kind: 'skipped', consumer: d.client, topic: r.topic, partition: r.partition, ...s });

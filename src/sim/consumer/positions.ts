@@ -23,6 +23,7 @@ export function revokeAll(d: Draft): void {
   d.bufferEnd = {};
   d.fetching = {};
   d.fetchErrors = {};
+  d.fetchedEnds = {};
   d.offsetsRequest = null;
   d.offsetsAttempts = 0;
   d.validation = NO_VALIDATION;
@@ -43,6 +44,7 @@ export function revokePartitions(d: Draft, revoked: readonly TopicPartition[]): 
   d.bufferEnd = keep(d.bufferEnd);
   d.fetching = keep(d.fetching);
   d.fetchErrors = keep(d.fetchErrors);
+  d.fetchedEnds = keep(d.fetchedEnds);
   forgetReset(d, [...gone]);
 }
 

@@ -1,8 +1,8 @@
 /**
  * The metrics view: what a Kafka operator's dashboards would have shown of one client at a step, under
- * Kafka's own metric names (docs/kafka-model.md, "Client metrics"). These are the model's counts at the
+ * Kafka's own metric names (docs/kafka-model.md, "Client and broker metrics"). These are the model's counts at the
  * points where Kafka 4.x records each sensor — not Kafka's Metrics library: no rates, averages or
- * windows, only the cumulative totals and one gauge.
+ * windows, only the cumulative totals and the latest values of gauges.
  *
  * - producer-metrics (SenderMetricsRegistry; Sender.SenderMetrics, KafkaProducer.doSend's `errors`):
  *   record-send-total, record-retry-total, record-error-total — the producer's own counters
@@ -10,7 +10,14 @@
  * - consumer-fetch-manager-metrics (FetchMetricsRegistry; FetchMetricsManager): records-consumed-total —
  *   the consumer's counter (ConsumerContext.consumerCounts), and over the whole run (across restarts) from
  *   the `delivered` facts: the trace's accumulators (../trace/viewAccumulators), folded once per trace,
- *   answer the count as of a step by binary search.
+ *   answer the count as of a step by binary search. Per assigned partition (tags topic, partition):
+ *   records-lag — the last stable offset (read_committed) or high watermark (read_uncommitted) its last
+ *   fetch reported, minus its position (SubscriptionState.partitionLag, recorded by
+ *   FetchCollector.fetchRecords) — and records-lead, the position minus the log start offset
+ *   (partitionLead). Kafka records them when poll() takes up a fetch and keeps the last value; the view
+ *   computes them from the position and the offsets last reported (ConsumerContext.fetchedEnds), which
+ *   is the same value after every poll() that returned the partition's fetch, and shows none for a
+ *   partition without a position or not yet fetched.
  * - consumer-coordinator-metrics (AbstractCoordinator.GroupCoordinatorMetrics, ConsumerCoordinator's
  *   ConsumerCoordinatorMetrics): join-total, sync-total, rebalance-total, failed-rebalance-total,
  *   commit-total, and the assigned-partitions gauge — for a consumer with a group.id.
@@ -23,6 +30,7 @@ import type { ConsumerContext } from '../consumer/consumerContext';
 import { processOf } from '../kernel/faults';
 import type { Language } from '../narration/language';
 import type { ProducerContext } from '../producer/producerContext';
+import { keyOf } from '../protocol/topicPartition';
 import type { SimView, Trace } from '../run';
 import { accumulatorsOf } from '../trace/summary';
 
@@ -35,6 +43,8 @@ export interface ClientMetric {
   /** Kafka's name, exactly as it registers it. */
   readonly name: string;
   readonly value: number;
+  /** For a partition's metric (tags topic and partition): the partition, as `topic-partition`. */
+  readonly partition?: string;
   /**
    * For records-consumed-total: the records this client id received over the run so far, across its
    * restarts (what a dashboard that sums the counter over its resets shows); absent otherwise.
@@ -67,6 +77,14 @@ export const METRIC_MEANINGS: Readonly<Record<string, Readonly<Record<Language, 
   'records-consumed-total': {
     en: 'The total number of records consumed (returned to the application by poll()).',
     ko: '소비한 레코드의 총수 (poll()이 애플리케이션에 돌려준 레코드).',
+  },
+  'records-lag': {
+    en: 'The latest lag of the partition: the last stable offset (read_committed) or high watermark (read_uncommitted) its last fetch reported, minus the position.',
+    ko: '이 파티션의 최근 지연: 마지막 fetch가 알려 준 LSO(read_committed)나 하이 워터마크(read_uncommitted)에서 현재 위치를 뺀 값.',
+  },
+  'records-lead': {
+    en: 'The latest lead of the partition: the position minus the log start offset its last fetch reported (how far retention is behind the reader).',
+    ko: '이 파티션의 최근 선행: 현재 위치에서 마지막 fetch가 알려 준 로그 시작 오프셋을 뺀 값 (보존 삭제가 읽는 위치에서 얼마나 떨어져 있는지).',
   },
   'assigned-partitions': {
     en: 'The number of partitions currently assigned to this consumer.',
@@ -119,6 +137,7 @@ function consumerMetrics(trace: Trace, step: number, client: string, ctx: Consum
       ...(overRun !== consumed ? { overRun } : {}),
     },
   ];
+  out.push(...partitionLags(ctx));
   // no group.id, no ConsumerCoordinator: its metrics are not registered
   if (!ctx.config['group.id']) return out;
   const g = 'consumer-coordinator-metrics';
@@ -130,6 +149,29 @@ function consumerMetrics(trace: Trace, step: number, client: string, ctx: Consum
     { group: g, name: 'failed-rebalance-total', value: c?.failedRebalances ?? 0 },
     { group: g, name: 'commit-total', value: c?.commits ?? 0 },
   );
+  return out;
+}
+
+/**
+ * records-lag and records-lead of each assigned partition that has a position and a fetched answer
+ * (FetchMetricsManager.recordPartitionLag / recordPartitionLead; a partition given up loses its
+ * sensors, maybeUpdateAssignment), in the assignment's order.
+ */
+function partitionLags(ctx: ConsumerContext): ClientMetric[] {
+  const out: ClientMetric[] = [];
+  const g = 'consumer-fetch-manager-metrics';
+  const readCommitted = ctx.config['isolation.level'] === 'read_committed';
+  for (const tp of ctx.assignment) {
+    const name = keyOf(tp);
+    const position = ctx.positions[name];
+    const ends = ctx.fetchedEnds?.[name];
+    if (position === undefined || !ends) continue;
+    const end = readCommitted ? ends.lastStableOffset : ends.highWatermark;
+    out.push(
+      { group: g, name: 'records-lag', value: end - position, partition: name },
+      { group: g, name: 'records-lead', value: position - ends.logStartOffset, partition: name },
+    );
+  }
   return out;
 }
 

@@ -159,7 +159,7 @@ export const PRESET_TEXT_KO: Readonly<Record<string, PresetText>> = {
     question:
       '한 트랜잭션이 8초 동안 열려 있는 사이 다른 프로듀서가 그 뒤에 일반 레코드를 씁니다. read_committed 컨슈머는 이 일반 레코드를 언제 볼까요?',
     expected:
-      'LSO가 열린 트랜잭션의 첫 offset(0)에 머물러 있으므로, read_committed 컨슈머는 COMMIT 마커가 기록될 때까지 아무것도 받지 못합니다. offset 1과 2의 비트랜잭션 레코드조차 받지 못하다가, 마커가 기록되면 세 개를 모두 받습니다. read_uncommitted 컨슈머는 일반 레코드를 곧바로 봅니다.',
+      'LSO가 열린 트랜잭션의 첫 offset(0)에 머물러 있으므로, read_committed 컨슈머는 COMMIT 마커가 기록될 때까지 아무것도 받지 못합니다. offset 1과 2의 비트랜잭션 레코드조차 받지 못하다가, 마커가 기록되면 세 개를 모두 받습니다. read_uncommitted 컨슈머는 일반 레코드를 곧바로 봅니다. 대시보드에서 이 기다림은 컨슈머가 아니라 브로커에 나타납니다. broker-0을 선택하면 그동안 LastStableOffsetLag가 3인데, read_committed 컨슈머의 records-lag는 LSO부터 세므로 0입니다.',
   },
   'transaction-timeout': {
     title: 'transaction.timeout.ms: 코디네이터가 멈춘 트랜잭션을 취소한다',

@@ -5,18 +5,7 @@
  */
 
 import { lazy, type ReactNode, Suspense, useId, useMemo, useRef } from 'react';
-import {
-  clientMetricsAt,
-  type Fact,
-  groupDigits,
-  METRIC_MEANINGS,
-  metricsClientOf,
-  partitionRows,
-  recordAddress,
-  type SimView,
-  stateValueToString,
-  type Trace,
-} from '../../sim/views';
+import { type Fact, groupDigits, partitionRows, recordAddress, type SimView, stateValueToString, type Trace } from '../../sim/views';
 import { type Language, type Selection, simStore } from '../../store/simStore';
 import { useSim } from '../../store/useSim';
 import { actorFields, roleName, roleOf } from '../actors/fields';
@@ -28,6 +17,7 @@ import { StepLink } from '../StepLink';
 import { eventWords, shownState, shownTransition } from '../stateNames';
 import { useNarrator } from '../useNarrator';
 import { useThrottled } from '../useThrottled';
+import { MetricsSection } from './MetricsSection';
 import { useRevealOnSelect } from './useRevealOnSelect';
 
 // failure injection loads after the first paint, to keep the initial JavaScript small
@@ -154,47 +144,6 @@ function StepDetails({ trace, index, t, language }: RunDetailsProps & { readonly
   );
 }
 
-/**
- * The client's metrics at the step (sim/metrics/clientMetrics.ts), for a producer, a consumer or an
- * application selected: Kafka's name in code style, the value, Kafka's meaning beside it and the
- * metric's group on hover. Nothing for a broker, a coordinator or a sink.
- */
-function MetricsSection({ trace, view, id, t, language }: RunDetailsProps & { readonly view: SimView; readonly id: string }) {
-  const client = metricsClientOf(trace, id);
-  const m = client ? clientMetricsAt(trace, view, client) : null;
-  if (!m || (!m.down && m.metrics.length === 0)) return null;
-  return (
-    <section className="client-metrics" data-testid="client-metrics" data-client={m.client} aria-label={`${t.metrics}: ${m.client}`}>
-      <h4>
-        {t.metrics}: {m.client}
-      </h4>
-      <p className="muted" lang={language}>
-        {t.metricsNote}
-      </p>
-      {m.down ? (
-        <p className="muted">{t.metricsDown}</p>
-      ) : (
-        <dl className="fields metrics">
-          {m.metrics.map((x) => (
-            <div key={x.name} data-metric={x.name} data-value={x.value} title={`${x.group} · ${x.name}`}>
-              <dt>
-                <code translate="no">{x.name}</code>
-              </dt>
-              <dd>
-                <span className="metric-value">{groupDigits(x.value)}</span>
-                {x.overRun !== undefined && <span className="muted"> ({t.metricsOverRun(x.overRun)})</span>}
-                <span className="metric-meaning muted" lang={language}>
-                  {METRIC_MEANINGS[x.name]?.[language] ?? ''}
-                </span>
-              </dd>
-            </div>
-          ))}
-        </dl>
-      )}
-    </section>
-  );
-}
-
 function ActorDetails({
   trace,
   view,
@@ -237,7 +186,7 @@ function ActorDetails({
           }).map((f) => [f.label, f.value] as const),
         ]}
       />
-      <MetricsSection trace={trace} view={view} id={id} t={t} language={language} />
+      <MetricsSection trace={trace} view={view} id={id} />
       <Suspense fallback={null}>
         <StatechartView actorId={id} />
       </Suspense>
