@@ -114,6 +114,15 @@ describe('metrics view (lost-ack-idempotent)', () => {
     await expect.poll(() => lag.getAttribute('data-value')).toBe('0');
     expect(await lag.locator('dt').innerText()).toContain('events-0');
     expect(await metric(page, 'records-consumed-total').getAttribute('data-value')).toBe('0');
+    // what kafka-consumer-groups.sh --describe prints meanwhile: LOG-END-OFFSET is the high watermark
+    const describe = page.getByTestId('group-describe');
+    expect(await describe.getAttribute('data-group')).toBe('committed-reader');
+    expect(await describe.getAttribute('data-kind')).toBe('described');
+    const output = await describe.locator('pre').innerText();
+    expect(output).toContain('--describe --group committed-reader');
+    expect(output).toMatch(/GROUP +TOPIC +PARTITION +CURRENT-OFFSET +LOG-END-OFFSET +LAG/);
+    expect(output).toMatch(/committed-reader +events +0 +- +3 +- /);
+    expect(await describe.locator('p').innerText()).toContain('LOG-END-OFFSET is the high watermark');
     expect(await axe(page)).toEqual([]);
     expect(s.errors).toEqual([]);
   });

@@ -110,6 +110,11 @@ const EN = {
     "What this broker's JMX gauges would read at this step, under Kafka's MBean names: each computed from the broker's state, as Kafka computes a gauge when it is read. A read_committed consumer's records-lag counts from the Last Stable Offset, so a consumer held back by an open transaction shows no lag there: LastStableOffsetLag is where the wait shows.",
   metricsDown: 'The process is down: its metrics went with it.',
   metricsOverRun: (n: number) => `${groupDigits(n)} over the run, across restarts`,
+  describeGroupTitle: (group: string) => `The group as its tool shows it: ${group}`,
+  describeGroupNote:
+    "What the tool would print at this step. Its LOG-END-OFFSET is the high watermark (ListOffsets, read_uncommitted) and LAG counts from it, whatever the group's isolation.level: records held back behind an open transaction count as LAG here, while a read_committed consumer's own records-lag (from the Last Stable Offset) reads 0. CURRENT-OFFSET is the committed offset; '-' where none is known. HOST is the member's process here.",
+  describeGroupUnavailable:
+    'No coordinator can answer for this group at this step (it is down, moving, or loading its partition): the tool retries until default.api.timeout.ms and fails.',
   fate: 'Fate',
   sent: 'Sent',
   delivered: 'Delivered',
@@ -243,6 +248,11 @@ const KO: Strings = {
     '이 브로커의 JMX 게이지가 이 단계에서 읽힐 값을 Kafka의 메트릭 이름으로 보여 줍니다. Kafka가 게이지를 읽을 때 계산하듯 브로커의 상태에서 계산합니다. read_committed 컨슈머의 records-lag는 LSO부터 세므로, 열린 트랜잭션에 막힌 컨슈머는 거기서 지연이 없어 보입니다. 그 기다림은 LastStableOffsetLag에 나타납니다.',
   metricsDown: '프로세스가 내려가 있어 메트릭도 함께 사라졌습니다.',
   metricsOverRun: (n: number) => `실행 전체로는 ${groupDigits(n)} (재시작 포함)`,
+  describeGroupTitle: (group: string) => `도구로 본 그룹: ${group}`,
+  describeGroupNote:
+    "이 단계에서 도구가 출력할 내용입니다. LOG-END-OFFSET은 하이 워터마크(ListOffsets, read_uncommitted)이고 LAG는 그 값부터 셉니다. 그룹의 isolation.level과 상관없습니다. 그래서 열린 트랜잭션 뒤에 묶인 레코드는 여기서 LAG로 잡히지만, read_committed 컨슈머 자신의 records-lag(LSO부터 셈)는 0입니다. CURRENT-OFFSET은 커밋된 오프셋이고, 알 수 없으면 '-'입니다. HOST는 여기서 멤버의 프로세스입니다.",
+  describeGroupUnavailable:
+    '이 단계에서는 이 그룹에 답할 코디네이터가 없습니다 (내려갔거나, 옮겨 가는 중이거나, 파티션을 읽어 들이는 중). 도구는 default.api.timeout.ms까지 다시 시도하다가 실패합니다.',
   fate: '결과',
   sent: '보냄',
   delivered: '도착',

@@ -17,6 +17,7 @@ import { StepLink } from '../StepLink';
 import { eventWords, shownState, shownTransition } from '../stateNames';
 import { useNarrator } from '../useNarrator';
 import { useThrottled } from '../useThrottled';
+import { GroupDescribeSection } from './GroupDescribeSection';
 import { MetricsSection } from './MetricsSection';
 import { useRevealOnSelect } from './useRevealOnSelect';
 
@@ -187,6 +188,7 @@ function ActorDetails({
         ]}
       />
       <MetricsSection trace={trace} view={view} id={id} />
+      <GroupDescribeSection trace={trace} view={view} id={id} />
       <Suspense fallback={null}>
         <StatechartView actorId={id} />
       </Suspense>
