@@ -126,4 +126,25 @@ describe('metrics view (lost-ack-idempotent)', () => {
     expect(await axe(page)).toEqual([]);
     expect(s.errors).toEqual([]);
   });
+
+  it('a selected record: what its leader remembers of its producers (kafka-transactions.sh describe-producers)', async () => {
+    const page = s.page;
+    await loadScenario(page, preset.scenario);
+    await seek(page, trace.steps.length);
+    await page.evaluate(() => window.__eosLab?.store.getState().select({ kind: 'record', topic: 'orders', partition: 0, offset: 0 }));
+    const section = page.getByTestId('describe-producers');
+    await section.waitFor();
+    expect(await section.getAttribute('data-kind')).toBe('described');
+    expect(await section.getAttribute('data-producers')).toBe('1');
+    const output = await section.locator('pre').innerText();
+    expect(output).toContain('describe-producers --topic orders --partition 0');
+    expect(output).toMatch(
+      /ProducerId\s+ProducerEpoch\s+LatestCoordinatorEpoch\s+LastSequence\s+LastTimestamp\s+CurrentTransactionStartOffset/,
+    );
+    // the retry after the lost ack was recognised: one producer, its last sequence still 0
+    expect(output).toMatch(/\n\d+\s+0\s+-1\s+0\s+\d+\s+None/);
+    expect(await section.locator('p').innerText()).toContain('all idempotence and transactions keep on the broker');
+    expect(await axe(page)).toEqual([]);
+    expect(s.errors).toEqual([]);
+  });
 });

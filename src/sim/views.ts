@@ -67,6 +67,7 @@ export type { StreamThreadContext } from './streams/streamThread.machine';
 export { storesByTask } from './streams/streamThreadContext';
 export { groupDigits } from './text/groupDigits';
 export { type DescribeGroupResult, describeGroupAt, describeGroupText } from './tools/describeGroup';
+export { describeProducersAt, describeProducersText } from './tools/describeProducers';
 export { coordinatorGroups } from './trace/coordinatorGroups';
 export type { Fact } from './trace/facts';
 export { injectsFault } from './trace/injectedFaults';

@@ -113,6 +113,10 @@ const EN = {
   describeGroupTitle: (group: string) => `The group as its tool shows it: ${group}`,
   describeGroupNote:
     "What the tool would print at this step. Its LOG-END-OFFSET is the high watermark (ListOffsets, read_uncommitted) and LAG counts from it, whatever the group's isolation.level: records held back behind an open transaction count as LAG here, while a read_committed consumer's own records-lag (from the Last Stable Offset) reads 0. CURRENT-OFFSET is the committed offset; '-' where none is known. HOST is the member's process here.",
+  producerStateTitle: (partition: string) => `What the leader of ${partition} remembers of its producers`,
+  producerStateNote:
+    "What the tool would print at this step, from the partition leader's producer state. This is all idempotence and transactions keep on the broker: a retry with the same ProducerId, ProducerEpoch and the next sequence is recognised as a duplicate; the same order sent again by the application (a new sequence, or a new ProducerId after a restart) is not. No key, value or event_id is kept. CurrentTransactionStartOffset is where an open transaction holds the LSO; LastTimestamp is the run's milliseconds.",
+  producerStateUnavailable: "The partition's leader cannot answer at this step (down, or no leader): the tool fails.",
   describeGroupUnavailable:
     'No coordinator can answer for this group at this step (it is down, moving, or loading its partition): the tool retries until default.api.timeout.ms and fails.',
   fate: 'Fate',
@@ -251,6 +255,10 @@ const KO: Strings = {
   describeGroupTitle: (group: string) => `도구로 본 그룹: ${group}`,
   describeGroupNote:
     "이 단계에서 도구가 출력할 내용입니다. LOG-END-OFFSET은 하이 워터마크(ListOffsets, read_uncommitted)이고 LAG는 그 값부터 셉니다. 그룹의 isolation.level과 상관없습니다. 그래서 열린 트랜잭션 뒤에 묶인 레코드는 여기서 LAG로 잡히지만, read_committed 컨슈머 자신의 records-lag(LSO부터 셈)는 0입니다. CURRENT-OFFSET은 커밋된 오프셋이고, 알 수 없으면 '-'입니다. HOST는 여기서 멤버의 프로세스입니다.",
+  producerStateTitle: (partition: string) => `${partition} 리더가 프로듀서에 대해 기억하는 것`,
+  producerStateNote:
+    '이 단계에서 도구가 출력할 내용으로, 파티션 리더의 프로듀서 상태입니다. 브로커에서 멱등성과 트랜잭션이 기억하는 것은 이것이 전부입니다. 같은 ProducerId와 ProducerEpoch로 다음 시퀀스를 다시 보낸 재시도는 중복으로 알아보지만, 애플리케이션이 같은 주문을 다시 보낸 것(새 시퀀스, 또는 재시작 뒤의 새 ProducerId)은 알아보지 못합니다. 키, 값, event_id는 기억하지 않습니다. CurrentTransactionStartOffset은 열린 트랜잭션이 LSO를 붙잡은 위치이고, LastTimestamp는 실행의 밀리초입니다.',
+  producerStateUnavailable: '이 단계에서는 파티션 리더가 답할 수 없습니다 (내려갔거나 리더가 없음). 도구는 실패합니다.',
   describeGroupUnavailable:
     '이 단계에서는 이 그룹에 답할 코디네이터가 없습니다 (내려갔거나, 옮겨 가는 중이거나, 파티션을 읽어 들이는 중). 도구는 default.api.timeout.ms까지 다시 시도하다가 실패합니다.',
   fate: '결과',

@@ -19,6 +19,7 @@ import { useNarrator } from '../useNarrator';
 import { useThrottled } from '../useThrottled';
 import { GroupDescribeSection } from './GroupDescribeSection';
 import { MetricsSection } from './MetricsSection';
+import { ProducerStateSection } from './ProducerStateSection';
 import { useRevealOnSelect } from './useRevealOnSelect';
 
 // failure injection loads after the first paint, to keep the initial JavaScript small
@@ -276,6 +277,7 @@ function RecordDetails({
           [t.fieldTransaction, r.txnOutcome ? (t.outcomes[r.txnOutcome] ?? r.txnOutcome) : '—'],
         ]}
       />
+      <ProducerStateSection view={view} topic={sel.topic} partition={sel.partition} />
     </div>
   );
 }
