@@ -132,6 +132,10 @@ const TIMER_EVENTS: Readonly<Record<string, Words>> = {
   lingerExpired: ['linger.ms elapsed', 'linger.ms 경과'],
   loaded: ['__transaction_state loaded', '__transaction_state 읽기 완료'],
   markerRetry: ['marker retry', '마커 재시도'],
+  maybeBalancePartitionLeaders: [
+    'leader imbalance check (leader.imbalance.check.interval.seconds)',
+    '리더 불균형 점검(leader.imbalance.check.interval.seconds)',
+  ],
   markersTimeout: ['markers timed out', '마커 시간 초과'],
   maxBlockExpired: ['blocking call deadline (max.block.ms)', '차단 호출 기한(max.block.ms)'],
   metadataUpdateDue: ['metadata refresh due', '메타데이터 갱신 시각'],

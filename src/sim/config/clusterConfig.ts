@@ -57,6 +57,19 @@ export const CLUSTER_CONFIG: readonly ConfigKey[] = [
     doc: 'The controller fences a broker it has not heard from for this long and moves its leaderships.',
   },
   {
+    name: 'auto.leader.rebalance.enable',
+    type: 'boolean',
+    default: true,
+    doc: "While a partition's leader is not its preferred replica (the first of its replicas), the controller checks every leader.imbalance.check.interval.seconds and moves the leadership back if the preferred replica is in the ISR, unfenced and not shutting down.",
+  },
+  {
+    name: 'leader.imbalance.check.interval.seconds',
+    type: 'long',
+    default: 300,
+    min: 1,
+    doc: 'How long after a leader left its preferred replica the controller checks to move it back (auto.leader.rebalance.enable); while partitions stay imbalanced, it checks again every this many seconds.',
+  },
+  {
     name: 'transaction.version',
     type: 'enum',
     default: 2,
@@ -208,6 +221,8 @@ export interface ClusterConfig {
   readonly 'replica.fetch.wait.max.ms': number;
   readonly 'broker.heartbeat.interval.ms': number;
   readonly 'broker.session.timeout.ms': number;
+  readonly 'auto.leader.rebalance.enable': boolean;
+  readonly 'leader.imbalance.check.interval.seconds': number;
 }
 
 export function resolveClusterConfig(user: Readonly<Record<string, ConfigValue>>): { config: ClusterConfig; errors: ConfigProblem[] } {

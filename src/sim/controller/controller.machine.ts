@@ -6,7 +6,9 @@
  * (ReplicationControlManager.handleBrokerFenced), refuses a restarted broker's new incarnation until
  * the old one is fenced (ClusterControlManager.registerBroker), then unfences it and re-elects the
  * offline partitions (handleBrokerUnfenced), validates leaders'
- * AlterPartition requests, and sends each partition record to every broker (PartitionChange).
+ * AlterPartition requests, sends each partition record to every broker (PartitionChange), and, with
+ * auto.leader.rebalance.enable, moves leaderships back to their preferred replicas
+ * (maybeBalancePartitionLeaders, below).
  */
 import { setup } from 'xstate';
 import type { Lifecycle, Rpc, Timer } from '../actors/events';
@@ -21,7 +23,14 @@ import type {
   PartitionChangeResponse,
 } from '../protocol/replicationMessages';
 import { topicPartitionKey } from '../protocol/topicPartition';
-import { onBrokerFenced, onBrokerUnfenced, type PartitionChangeResult, type PartitionRegistration } from '../replication/election';
+import {
+  hasPreferredLeader,
+  onBrokerFenced,
+  onBrokerUnfenced,
+  type PartitionChangeResult,
+  type PartitionRegistration,
+  preferredElection,
+} from '../replication/election';
 
 export const CONTROLLER_ID = 'controller';
 
@@ -48,6 +57,17 @@ export interface ControllerContext {
    * reconnected; the model's records are pushed, so it catches up at its next heartbeat instead.)
    */
   readonly missed?: Readonly<Record<ActorId, readonly string[]>>;
+  /**
+   * leader.imbalance.check.interval.seconds, in ms, when auto.leader.rebalance.enable (ControllerServer
+   * passes QuorumController an OptionalLong, empty when it is off); absent: no leader-imbalance check.
+   */
+  readonly leaderImbalanceCheckIntervalMs?: number;
+  /**
+   * QuorumController.imbalancedScheduled: `scheduled` while a check is queued; `immediately` after a
+   * check that reached MAX_ELECTIONS_PER_IMBALANCE; `deferred` (or absent, its initial value): the
+   * next check, if any, one interval away. (Written, never deleted: XState's assign merges contexts.)
+   */
+  readonly imbalanceSchedule?: 'deferred' | 'scheduled' | 'immediately';
 }
 
 /** The controller without `broker`'s missed records (it has them now, or will get every record). */
@@ -64,6 +84,8 @@ export interface ControllerInput {
   readonly partitions: readonly PartitionRegistration[];
   readonly unclean: Readonly<Record<string, boolean>>;
   readonly sessionTimeoutMs: number;
+  /** leader.imbalance.check.interval.seconds in ms; null or absent: auto.leader.rebalance.enable=false. */
+  readonly leaderImbalanceCheckIntervalMs?: number | null;
 }
 
 export type ControllerEvent =
@@ -72,6 +94,7 @@ export type ControllerEvent =
   | Rpc<'PartitionChangeResponse', PartitionChangeResponse>
   | DisconnectedEvent
   | Timer<'sessionExpired', { broker: ActorId }>
+  | Timer<'maybeBalancePartitionLeaders'>
   | Lifecycle;
 
 const PARTITION_CHANGE_TIMEOUT_MS = 30000;
@@ -344,6 +367,76 @@ const onAlterPartition = (ctx: ControllerContext, ev: RpcEvent<AlterPartitionReq
   return r.ctx;
 };
 
+// ---- preferred leader election: auto.leader.rebalance.enable ----
+
+/** ReplicationControlManager.MAX_ELECTIONS_PER_IMBALANCE: the most preferred elections one check writes. */
+export const MAX_ELECTIONS_PER_IMBALANCE = 1000;
+/** QuorumController: a check that stopped at the maximum runs again 10 ms later (not at once: queue fairness). */
+export const IMMEDIATE_BALANCE_DELAY_MS = 10;
+const BALANCE_TIMER = 'maybeBalancePartitionLeaders';
+
+/** ReplicationControlManager.imbalancedPartitions: the partitions whose leader is not their preferred replica (offline ones too). */
+export function imbalancedPartitions(ctx: ControllerContext): string[] {
+  return Object.entries(ctx.partitions)
+    .filter(([, reg]) => !hasPreferredLeader(reg))
+    .map(([key]) => key);
+}
+
+/**
+ * QuorumController.maybeScheduleNextBalancePartitionLeaders, which runs after every controller write
+ * event (ControllerWriteEvent.run, once the event's records are applied) and when the controller
+ * becomes active: if no check is queued, the check is on (auto.leader.rebalance.enable) and some
+ * partition's leader is not its preferred replica (arePartitionLeadersImbalanced), it queues the check
+ * leader.imbalance.check.interval.seconds from now — or 10 ms from now after a check that stopped at
+ * MAX_ELECTIONS_PER_IMBALANCE. A balanced cluster queues nothing; a queued check is never cancelled
+ * (it runs, and may find nothing to do). The check is a kernel deadline, background work: it does not
+ * keep a run going.
+ */
+export function maybeScheduleBalance(ctx: ControllerContext, out: Out): ControllerContext {
+  const interval = ctx.leaderImbalanceCheckIntervalMs;
+  if (ctx.imbalanceSchedule === 'scheduled' || interval === undefined) return ctx;
+  if (!Object.values(ctx.partitions).some((reg) => !hasPreferredLeader(reg))) return ctx;
+  out.timer(BALANCE_TIMER, BALANCE_TIMER, ctx.imbalanceSchedule === 'immediately' ? IMMEDIATE_BALANCE_DELAY_MS : interval, {}, true);
+  return { ...ctx, imbalanceSchedule: 'scheduled' };
+}
+
+/**
+ * The check itself (QuorumController's MAYBE_BALANCE_PARTITION_LEADERS event →
+ * ReplicationControlManager.maybeBalancePartitionLeaders): a PREFERRED election
+ * (PartitionChangeBuilder.electPreferredLeader, `preferredElection`) for each imbalanced partition, up to
+ * `maxElections` records: the preferred replica leads again if it is in the ISR and active (unfenced,
+ * not in controlled shutdown: ClusterControlManager.isActive); otherwise the partition keeps its leader
+ * and no record is written. Every partition it moves goes to every broker (PartitionChange); the ISR
+ * stays. Having written `maxElections` records it asks to run again soon (IMMEDIATELY), else DEFERRED.
+ * Kafka 4.x's KRaft controller has no threshold: leader.imbalance.per.broker.percentage is read only by
+ * the ZooKeeper-era controller (KafkaController.checkAndTriggerAutoLeaderRebalance).
+ */
+export function balancePartitionLeaders(
+  ctx: ControllerContext,
+  out: Out,
+  maxElections: number = MAX_ELECTIONS_PER_IMBALANCE,
+): ControllerContext {
+  let records = 0;
+  const next = applyChanges(
+    ctx,
+    (reg) => {
+      if (records >= maxElections || hasPreferredLeader(reg)) return { registration: reg, changed: false, election: null };
+      const r = preferredElection(reg, acceptable(ctx));
+      if (r.changed) records++;
+      return r;
+    },
+    out,
+  );
+  return { ...next, imbalanceSchedule: records >= maxElections ? 'immediately' : 'deferred' };
+}
+
+const onBalanceTimer = (ctx: ControllerContext, _ev: TimerEvent, out: Out): ControllerContext => balancePartitionLeaders(ctx, out);
+
+/** A controller write event: its handler, then maybeScheduleNextBalancePartitionLeaders (ControllerWriteEvent.run). */
+function writeEvent<E>(fn: (ctx: ControllerContext, ev: E, out: Out) => ControllerContext) {
+  return (ctx: ControllerContext, ev: E, out: Out): ControllerContext => maybeScheduleBalance(fn(ctx, ev, out), out);
+}
+
 export const controllerMachine = setup({
   types: {} as { context: ControllerContext; input: ControllerInput; events: ControllerEvent },
 }).createMachine({
@@ -354,16 +447,21 @@ export const controllerMachine = setup({
     partitions: Object.fromEntries(input.partitions.map((p) => [topicPartitionKey(p.topic, p.partition), p])),
     unclean: input.unclean,
     sessionTimeoutMs: input.sessionTimeoutMs,
+    ...(typeof input.leaderImbalanceCheckIntervalMs === 'number'
+      ? { leaderImbalanceCheckIntervalMs: input.leaderImbalanceCheckIntervalMs }
+      : {}),
   }),
   initial: 'active',
   states: {
     /** The active controller (the quorum's leader); the model's quorum never fails over. */
     active: {
       on: {
-        boot: { actions: handle(onBoot) },
-        BrokerHeartbeat: { actions: handle(onHeartbeat) },
-        AlterPartition: { actions: handle(onAlterPartition) },
-        sessionExpired: { actions: handle(onSessionExpired) },
+        // every handler that may change a partition is a write event: the check is queued after it
+        boot: { actions: handle(writeEvent(onBoot)) },
+        BrokerHeartbeat: { actions: handle(writeEvent(onHeartbeat)) },
+        AlterPartition: { actions: handle(writeEvent(onAlterPartition)) },
+        sessionExpired: { actions: handle(writeEvent(onSessionExpired)) },
+        maybeBalancePartitionLeaders: { actions: handle(writeEvent(onBalanceTimer)) },
         // the broker has applied the record: nothing more to send for it
         PartitionChangeResponse: {},
         disconnected: { actions: handle(onPartitionChangeLost) },

@@ -960,6 +960,12 @@ function leaderChange(ctx: NarrationContext, f: F<'leaderChange'>): string {
       `the controller makes ${f.leader} leader of ${keyOf(f)} by an unclean election: no in-sync replica is alive and unclean.leader.election.enable=true, so a replica from outside the ISR leads, and records it lacks are lost, committed ones too (leader epoch ${f.leaderEpoch}, ISR ${f.isr.join(', ')})`,
       `컨트롤러가 언클린 선출로 ${josa(f.leader, '을/를')} ${keyOf(f)}의 리더로 정했습니다. 살아 있는 ISR 복제본이 없고 unclean.leader.election.enable=true여서 ISR 밖 복제본이 리더가 되며, 이 복제본에 없는 레코드는 커밋된 것까지 사라집니다(리더 epoch ${f.leaderEpoch}, ISR ${f.isr.join(', ')}).`,
     );
+  if (f.election === 'preferred')
+    return say(
+      ctx.lang,
+      `the controller makes ${f.leader} leader of ${keyOf(f)} again by a preferred election: ${f.leader} is its preferred replica (the first of its replicas), in the ISR and active (leader epoch ${f.leaderEpoch}, ISR ${f.isr.join(', ')})`,
+      `컨트롤러가 선호 리더 선출로 ${josa(f.leader, '을/를')} 다시 ${keyOf(f)}의 리더로 정했습니다. ${josa(f.leader, '은/는')} 이 파티션의 선호 복제본(복제본 목록의 첫 번째)이고 ISR에 있으며 활성 상태입니다(리더 epoch ${f.leaderEpoch}, ISR ${f.isr.join(', ')}).`,
+    );
   const how = { en: 'an election from the ISR', ko: 'ISR에서의 선출' };
   return say(
     ctx.lang,

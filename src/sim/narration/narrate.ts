@@ -12,6 +12,7 @@ import { translateFaultLabel } from './faultLabels';
 import { appliedFaultClauses, disconnectError, disconnectedClause, faultStepClause, lostClause } from './faults';
 import { brokerHeartbeatClause } from './kraft';
 import { type Language, say, sentence } from './language';
+import { isLeaderBalanceCheck, leaderBalanceClause } from './leaderBalance';
 import { bootClause, callClause, timerClause } from './local';
 import { namer } from './names';
 import { brokerFencedClause, isBrokerFencing } from './replication';
@@ -47,6 +48,8 @@ function mainClauses(ctx: NarrationContext): string[] {
   }
   // the controller fencing a broker: the cause first, then its leader elections (facts)
   if (isBrokerFencing(ctx)) return [brokerFencedClause(ctx), ...factClauses(ctx, facts)];
+  // the controller's leader-imbalance check: what it looked at first, then the leaderships it moved back (facts)
+  if (isLeaderBalanceCheck(ctx)) return [leaderBalanceClause(ctx), ...factClauses(ctx, facts)];
   // a broker registering (unfenced): the heartbeat first, then the elections it let happen (facts)
   if (step.kind === 'deliver' && step.label === 'BrokerHeartbeat' && facts.length)
     return [brokerHeartbeatClause(ctx), ...factClauses(ctx, facts)];

@@ -84,7 +84,7 @@ export interface PartitionChange extends TopicPartition {
   readonly replicas: readonly ActorId[];
   readonly isr: readonly ActorId[];
   /** The election that produced this leader, when the leader changed. */
-  readonly election: 'clean' | 'unclean' | null;
+  readonly election: 'clean' | 'unclean' | 'preferred' | null;
 }
 
 /**

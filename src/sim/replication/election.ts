@@ -51,7 +51,8 @@ export interface PartitionChangeResult {
   readonly registration: PartitionRegistration;
   /** Whether anything changed (a PartitionChangeRecord is written). */
   readonly changed: boolean;
-  readonly election: 'clean' | 'unclean' | null;
+  /** `preferred`: the preferred replica elected back by the controller's leader-imbalance check (preferredElection). */
+  readonly election: 'clean' | 'unclean' | 'preferred' | null;
 }
 
 /**
@@ -109,4 +110,28 @@ export function onBrokerUnfenced(
 ): PartitionChangeResult {
   if (reg.leader !== null) return { registration: reg, changed: false, election: null };
   return changePartition(reg, reg.isr, acceptable, uncleanAllowed);
+}
+
+/** PartitionRegistration.hasPreferredLeader: the leader is the first replica of the assignment (preferredReplica). */
+export function hasPreferredLeader(reg: PartitionRegistration): boolean {
+  return reg.leader === (reg.replicas[0] ?? null);
+}
+
+/**
+ * PartitionChangeBuilder.build with Election.PREFERRED and the ISR as it is (electPreferredLeader, ELR
+ * off): the preferred replica (the first of the assignment) if it is in the ISR and acceptable
+ * (unfenced, not in controlled shutdown); else the current leader if it still is valid (nothing to
+ * write); else the first other replica that is valid; else no leader. Nothing unclean. The election is
+ * said `preferred` when the preferred replica is the new leader.
+ */
+export function preferredElection(reg: PartitionRegistration, acceptable: (broker: ActorId) => boolean): PartitionChangeResult {
+  const valid = (b: ActorId | null): b is ActorId => b !== null && reg.isr.includes(b) && acceptable(b);
+  const preferred = reg.replicas[0] ?? null;
+  const leader = valid(preferred) ? preferred : valid(reg.leader) ? reg.leader : (reg.replicas.slice(1).find((b) => valid(b)) ?? null);
+  if (leader === reg.leader) return { registration: reg, changed: false, election: null };
+  return {
+    registration: { ...reg, leader, leaderEpoch: reg.leaderEpoch + 1, partitionEpoch: reg.partitionEpoch + 1 },
+    changed: true,
+    election: leader === null ? null : leader === preferred ? 'preferred' : 'clean',
+  };
 }

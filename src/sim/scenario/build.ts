@@ -511,6 +511,10 @@ export function buildScenario(r: ResolvedScenario): BuiltScenario {
           partitions: registrations,
           unclean: Object.fromEntries(Object.entries(topicConfigs).map(([name, c]) => [name, c['unclean.leader.election.enable']])),
           sessionTimeoutMs: cluster['broker.session.timeout.ms'],
+          // ControllerServer: the check's interval only when auto.leader.rebalance.enable
+          leaderImbalanceCheckIntervalMs: cluster['auto.leader.rebalance.enable']
+            ? cluster['leader.imbalance.check.interval.seconds'] * 1000
+            : null,
         },
         boot: true,
       },

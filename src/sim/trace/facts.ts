@@ -222,7 +222,7 @@ export type Fact =
       leader: string | null;
       leaderEpoch: number;
       isr: readonly string[];
-      election: 'clean' | 'unclean' | null;
+      election: 'clean' | 'unclean' | 'preferred' | null;
     }
   /** Anything else worth a sentence in the narration. */
   | { kind: 'note'; actor: string; text: string };

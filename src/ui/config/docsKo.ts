@@ -90,6 +90,10 @@ export const DOCS_KO: Readonly<Record<ConfigTable, Readonly<Record<string, strin
     'replica.fetch.wait.max.ms': '리더가 팔로워의 빈 Fetch를 붙잡아 두는 시간입니다. replica.lag.time.max.ms보다 길 수 없습니다.',
     'broker.heartbeat.interval.ms': '브로커가 KRaft 컨트롤러에 하트비트를 보내는 주기입니다.',
     'broker.session.timeout.ms': '컨트롤러는 이 시간 동안 소식이 없는 브로커를 펜싱하고 그 리더 자리를 옮깁니다.',
+    'auto.leader.rebalance.enable':
+      '파티션의 리더가 선호 복제본(복제본 목록의 첫 번째)이 아닌 동안 컨트롤러가 leader.imbalance.check.interval.seconds마다 점검하고, 선호 복제본이 ISR에 있고 펜싱되지 않았으며 종료 중이 아니면 리더 자리를 되돌립니다.',
+    'leader.imbalance.check.interval.seconds':
+      '리더가 선호 복제본을 떠난 뒤 컨트롤러가 되돌릴지 점검하기까지의 시간(초)입니다(auto.leader.rebalance.enable). 불균형한 파티션이 남아 있으면 이 간격마다 다시 점검합니다.',
   },
   topic: {
     'cleanup.policy': 'compact는 키마다 최신 값만 남깁니다(클리너가 실행된 뒤).',
