@@ -74,9 +74,9 @@ export interface ControllerContext {
 function withoutMissed(ctx: ControllerContext, broker: ActorId): ControllerContext {
   if (!ctx.missed?.[broker]) return ctx;
   const { [broker]: _gone, ...rest } = ctx.missed;
-  if (Object.keys(rest).length > 0) return { ...ctx, missed: rest };
-  const { missed: _none, ...plain } = ctx;
-  return plain;
+  // the key written out as undefined, not left out: XState's interpreter merges a returned context
+  // into the old one, so a key left out would keep the old list (resent at every heartbeat)
+  return { ...ctx, missed: Object.keys(rest).length > 0 ? rest : undefined };
 }
 
 export interface ControllerInput {
