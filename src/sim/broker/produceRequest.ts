@@ -137,6 +137,7 @@ function sendVerification(
       p.batch.baseSequence,
       p.batch.producerEpoch,
       now,
+      ctx.transactionVersion === 2,
     );
     c = withLog(c, started.log);
     guards[keyOf(p)] = started.guard;

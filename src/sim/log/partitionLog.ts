@@ -35,7 +35,13 @@ import {
   sharedHeaders,
 } from './recordBatch';
 import { type AbortedTxn, abortedTxnsOverlapping } from './transactionIndex';
-import { guardVerifies, maybeUpdateLowestSequenceAndEpoch, NO_VERIFICATION_GUARD, type VerificationStateEntry } from './verificationState';
+import {
+  endsVerification,
+  guardVerifies,
+  maybeUpdateLowestSequenceAndEpoch,
+  NO_VERIFICATION_GUARD,
+  type VerificationStateEntry,
+} from './verificationState';
 
 export interface SegmentConfig {
   /** Kafka's segment.bytes; records are sized with estimateRecordBytes. */
@@ -261,7 +267,7 @@ export function hasOngoingTransaction(log: PartitionLog, producerId: number, pro
 /**
  * UnifiedLog.maybeStartTransactionVerification, before the leader asks the coordinator: creates the
  * producer's verification entry (a new guard) or lowers its lowest sequence, and returns the guard
- * the verified produce must carry.
+ * the verified produce must carry. `supportsEpochBump`: a protocol v2 produce (it adds the partition).
  */
 export function startTransactionVerification(
   log: PartitionLog,
@@ -269,20 +275,30 @@ export function startTransactionVerification(
   baseSequence: number,
   producerEpoch: number,
   now: number,
+  supportsEpochBump = false,
 ): { log: PartitionLog; guard: number } {
   const existing = log.verificationStates.get(producerId);
   const entry = existing
     ? maybeUpdateLowestSequenceAndEpoch(existing, baseSequence, producerEpoch)
-    : { guard: log.nextVerificationGuard, lowestSequence: baseSequence, epoch: producerEpoch, timestamp: now };
+    : {
+        guard: log.nextVerificationGuard,
+        lowestSequence: baseSequence,
+        epoch: producerEpoch,
+        timestamp: now,
+        ...(supportsEpochBump ? { supportsEpochBump: true as const } : {}),
+      };
   if (entry === existing) return { log, guard: entry.guard };
   const verificationStates = new Map(log.verificationStates);
   verificationStates.set(producerId, entry);
   return { log: { ...log, verificationStates, nextVerificationGuard: log.nextVerificationGuard + (existing ? 0 : 1) }, guard: entry.guard };
 }
 
-/** UnifiedLog.updateProducers: any transactional append (data or marker) ends the producer's verification. */
-function clearVerification(log: PartitionLog, producerId: number): PartitionLog {
-  if (!log.verificationStates.has(producerId)) return log;
+/**
+ * UnifiedLog.updateProducers: a transactional append (data or marker) ends the producer's
+ * verification — but a protocol v2 one survives a marker of its own epoch (endsVerification).
+ */
+function clearVerification(log: PartitionLog, producerId: number, batch: { isControl: boolean; producerEpoch: number }): PartitionLog {
+  if (!endsVerification(log.verificationStates.get(producerId), batch)) return log;
   const verificationStates = new Map(log.verificationStates);
   verificationStates.delete(producerId);
   return { ...log, verificationStates };
@@ -369,7 +385,7 @@ export function appendProducerBatch(
       ),
     );
     next = { ...next, producers };
-    if (batch.isTransactional) next = clearVerification(next, batch.producerId);
+    if (batch.isTransactional) next = clearVerification(next, batch.producerId, stored);
   }
   return { log: next, outcome: { kind: 'appended', baseOffset: stored.baseOffset, lastOffset: stored.lastOffset } };
 }
@@ -454,7 +470,7 @@ export function applyControlBatch(log: PartitionLog, batch: RecordBatch): Partit
     // ProducerStateEntry.update(epoch, coordinatorEpoch, the marker record's timestamp)
     lastTimestamp: maxTimestamp(batch),
   });
-  let next = clearVerification({ ...log, producers }, batch.producerId);
+  let next = clearVerification({ ...log, producers }, batch.producerId, batch);
   if (batch.controlType === 'ABORT' && txnFirstOffset !== null) {
     const lso = stableOffsetAfterTxn(next, batch.producerId, offset);
     next = {
