@@ -94,6 +94,8 @@ export abstract class KernelCore {
   recorder: Recorder | null = null;
   readonly processes = new Map<ProcessId, ProcessState>();
   readonly slots = new Map<ActorId, Slot>();
+  /** Per process, the actor that speaks for its listeners (ActorSpec.refusesConnections), if any. */
+  readonly listeners = new Map<ProcessId, Slot>();
   faultCounters = new Map<number, number>();
   /** Requests delivered and not yet answered, by envelope id (their answer goes to the incarnation and connection generation that asked). */
   openRequests = new Map<number, Envelope>();

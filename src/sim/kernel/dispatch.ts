@@ -48,6 +48,15 @@ export function deliver(k: KernelCore, env: Envelope, fg: boolean, duplicate: bo
     const why = isRequest ? `${env.to} restarted since it was sent` : 'the connection it belonged to is gone';
     return lostStep(k, env, why, 'down');
   }
+  const refusal = isRequest ? notListening(k, env) : null;
+  if (refusal !== null) {
+    notRead(k, env, duplicate);
+    const why = `${env.to} is not accepting connections: ${refusal}`;
+    if (!duplicate) k.envelopeArrived(env.id, true, why);
+    // as a request to a dead peer: the connection is refused, and its client notices
+    if (k.network.inFlight(env.connection, env.generation, env.id)) breakConnection(k, env.connection, 'refused');
+    return lostStep(k, env, why, k.slots.get(env.to)?.ref.stateText() ?? 'undefined');
+  }
   const arrival = k.network.arrive(env, !isRequest);
   if (!arrival.ok) {
     if (isRequest) notRead(k, env, duplicate);
@@ -77,6 +86,13 @@ export function deliver(k: KernelCore, env: Envelope, fg: boolean, duplicate: bo
     },
     onSent,
   );
+}
+
+/** Why the request's process does not accept connections yet (ActorSpec.refusesConnections), or null. */
+function notListening(k: KernelCore, env: Envelope): string | null {
+  const gate = k.listeners.get(processOf(env.to));
+  if (!gate?.spec.refusesConnections) return null;
+  return gate.spec.refusesConnections(gate.ref.getSnapshot().context, env.rpc);
 }
 
 /** Hands one event to one actor and carries out what it emitted. The event carries the virtual time (`now`). */

@@ -17,7 +17,7 @@
  */
 import { type ActorSnapshot, startActor } from './actorDriver';
 import type { Checkpoint, ProcessSnapshot } from './checkpoint';
-import { KernelCore, type StepRecord } from './core';
+import { KernelCore, type Slot, type StepRecord } from './core';
 import { deliver, dispatch } from './dispatch';
 import type { Effect, FactBase } from './effects';
 import type { ActorId, Envelope } from './envelope';
@@ -164,7 +164,9 @@ export class Simulation extends KernelCore {
     const ref = startActor(spec, snapshot, this.options.runner ?? 'compiled', (effect: Effect) => {
       if (this.collecting === spec.id) this.effects[this.effectCount++] = effect;
     });
-    this.slots.set(spec.id, { spec, process: processOf(spec.id), ref });
+    const slot: Slot = { spec, process: processOf(spec.id), ref };
+    this.slots.set(spec.id, slot);
+    if (spec.refusesConnections) this.listeners.set(slot.process, slot);
   }
 
   // ---------------------------------------------------------------- running

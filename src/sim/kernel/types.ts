@@ -4,7 +4,7 @@
  */
 import type { AnyStateMachine } from 'xstate';
 import type { FactBase } from './effects';
-import type { ActorId } from './envelope';
+import type { ActorId, RpcName } from './envelope';
 import type { KernelFault } from './faults';
 
 export interface ActorSpec {
@@ -22,6 +22,14 @@ export interface ActorSpec {
    * it failed.
    */
   readonly connectionNotices?: boolean;
+  /**
+   * The actor speaks for its process's listeners (a broker: BrokerServer enables its SocketServer's
+   * acceptors only once it is unfenced). Given the actor's context and a request's RPC, it returns
+   * why the process does not accept the connection yet, or null. While it gives a reason, a request
+   * to any actor of the process is refused as one to a process that is down is: never read, its
+   * connection breaks ('refused') and its client notices one latency later.
+   */
+  readonly refusesConnections?: (context: unknown, rpc: RpcName) => string | null;
 }
 
 export interface NetworkSpec {

@@ -21,6 +21,9 @@ function likeGc(label: string, lang: Language): string {
   return lang === 'en' ? ', like a long GC pause' : '긴 GC 정지처럼 ';
 }
 
+/** The kernel's words for a request refused by a process that has not opened its listeners (kernel/dispatch.ts). */
+const NOT_ACCEPTING = 'is not accepting connections: ';
+
 export function lostWhy(lang: Language, why: string): string {
   let m = why.match(/^stalled behind (\w+ #\d+) on (\S+)$/);
   if (m)
@@ -58,6 +61,14 @@ export function lostWhy(lang: Language, why: string): string {
       lang,
       `${m[1]} restarted since it was sent: the connection it came on is gone`,
       `보낸 뒤 ${josa(m[1] as string, '이/가')} 재시작되어 그 연결이 사라졌습니다`,
+    );
+  // a request to a restarted broker that has not opened its listeners yet (broker/listeners.ts)
+  m = why.match(/^(\S+) is not accepting connections: /);
+  if (m)
+    return say(
+      lang,
+      why,
+      `${josa(m[1] as string, '은/는')} 아직 연결을 받지 않습니다. 재시작한 뒤 컨트롤러가 펜스를 풀지 않아 리스너를 열지 않았습니다`,
     );
   // a message to a process that is down (the kernel's dispatch; a replicated cluster's dead broker)
   m = why.match(/^(\S+) is down$/);
@@ -354,10 +365,19 @@ export function disconnectedClause(ctx: NarrationContext): string {
         : rpc === 'Fetch' || rpc === 'Metadata'
           ? ''
           : say(lang, `; the ${rpc} fails as a disconnect`, ` ${josa(rpc, '은/는')} 연결 끊김으로 실패합니다.`);
+    // a broker that is up but not yet unfenced has not opened its listeners (broker/listeners.ts)
+    const notListening = ctx.envelope?.fault?.includes(NOT_ACCEPTING) === true;
+    const which = notListening
+      ? say(
+          lang,
+          `${peer}, which restarted and does not accept connections until the controller unfences it (connection refused)`,
+          `컨트롤러가 펜스를 풀 때까지 연결을 받지 않는, 재시작한 ${peer}`,
+        )
+      : say(lang, `${peer}, which is down (connection refused)`, `내려간 ${peer}`);
     return say(
       lang,
-      `${who} could not connect to ${peer}, which is down (connection refused): ${name}, sent as the connection attempt, never left — NetworkClient sends only on a ready connection — and ${reconnectBackoffText(ctx, who, peer)}${outcome}`,
-      `${josa(who, '은/는')} 내려간 ${peer}에 연결하지 못했습니다(연결 거부). 연결 시도로 보낸 ${josa(name, '은/는')} 나가지 않았습니다. NetworkClient는 준비된 연결로만 보냅니다. ${reconnectBackoffText(ctx, who, peer)}${outcome}`,
+      `${who} could not connect to ${which}: ${name}, sent as the connection attempt, never left — NetworkClient sends only on a ready connection — and ${reconnectBackoffText(ctx, who, peer)}${outcome}`,
+      `${josa(who, '은/는')} ${which}에 연결하지 못했습니다(연결 거부). 연결 시도로 보낸 ${josa(name, '은/는')} 나가지 않았습니다. NetworkClient는 준비된 연결로만 보냅니다. ${reconnectBackoffText(ctx, who, peer)}${outcome}`,
     );
   }
   if (reason === 'timeout')

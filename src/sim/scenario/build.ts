@@ -7,6 +7,7 @@ import type { AnyStateMachine } from 'xstate';
 import { consumerAppMachine, type SinkRef } from '../application/consumerApp.machine';
 import { producerAppMachine } from '../application/producerApp.machine';
 import { brokerMachine } from '../broker/broker.machine';
+import { brokerRefusesConnections } from '../broker/listeners';
 import {
   type ClusterMetadata,
   CONSUMER_OFFSETS_TOPIC,
@@ -476,6 +477,7 @@ export function buildScenario(r: ResolvedScenario): BuiltScenario {
         id: b,
         kind: 'broker',
         logic: brokerMachine as AnyStateMachine,
+        ...(replicating ? { refusesConnections: brokerRefusesConnections } : {}),
         input: {
           id: b,
           partitions: logs,

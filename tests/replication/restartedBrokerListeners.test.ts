@@ -1,0 +1,109 @@
+/**
+ * A restarted broker accepts no connection until the controller unfences it (BrokerServer.startup:
+ * `lifecycleManager.initialCatchUpFuture`, the first metadata publish, then
+ * `lifecycleManager.setReadyToUnfence()` — the initial unfence future — and only then
+ * `socketServer.enableRequestProcessing`, which opens the acceptors). A connection attempt meanwhile
+ * is refused, as to a broker that is down.
+ *
+ * The run: three brokers, orders with three replicas led by broker-0; broker-0 crashes at 500 ms and
+ * restarts at 800 ms, while its old incarnation's session is still valid: the controller refuses the
+ * new one DUPLICATE_BROKER_REGISTRATION until the session expires and the old one is fenced (its
+ * leadership moves to broker-1); only then does the new incarnation register and get unfenced. The
+ * producer sends e2 at 1000 ms.
+ *
+ * On the old code the restarted broker served every request at once: it answered the Produce
+ * NOT_LEADER_OR_FOLLOWER (it led nothing yet), answered Metadata from the cluster's initial layout
+ * (broker-0 the leader, which it no longer was), and answered the followers' replica fetches.
+ */
+import { describe, expect, it } from 'vitest';
+import { brokerRefusesConnections } from '../../src/sim/broker/listeners';
+import { narrate } from '../../src/sim/narration';
+import { runScenario } from '../../src/sim/run';
+import type { Scenario } from '../../src/sim/scenario/schema';
+import type { Fact } from '../../src/sim/trace/facts';
+import { summarize } from '../../src/sim/trace/summary';
+
+const scenario = {
+  version: 1,
+  id: 'restarted-broker-before-unfenced',
+  seed: 1,
+  cluster: { brokers: 3, 'min.insync.replicas': 2 },
+  topics: [{ name: 'orders', replicationFactor: 3 }],
+  clients: [
+    {
+      id: 'orders-service',
+      type: 'producer',
+      config: { acks: 'all', 'enable.idempotence': true },
+      script: [
+        { op: 'send', topic: 'orders', key: 'order-1', value: 'a', headers: { event_id: 'e1' } },
+        { op: 'send', at: 1000, topic: 'orders', key: 'order-2', value: 'b', headers: { event_id: 'e2' } },
+      ],
+    },
+  ],
+  faults: [{ type: 'crash', target: 'broker-0', at: 500, durationMs: 300 }],
+} as unknown as Scenario;
+
+describe('a restarted broker before the controller unfences it', () => {
+  const trace = runScenario(scenario);
+  const steps = [...Array(trace.steps.length).keys()].map((i) => trace.steps.at(i) as NonNullable<ReturnType<typeof trace.steps.at>>);
+  // the step at which broker-0's new incarnation is registered and unfenced: the first heartbeat answer without an error after the restart
+  const unfenced = steps.find(
+    (s) =>
+      s.actor === 'broker-0' &&
+      s.label === 'BrokerHeartbeatResponse' &&
+      s.t > 800 &&
+      s.envelope !== null &&
+      (trace.envelopes.at(s.envelope)?.payload as { error?: string }).error === undefined,
+  ) as (typeof steps)[number];
+  const restart = steps.find((s) => s.actor === 'broker-0' && s.kind === 'fault' && s.label === 'restart') as (typeof steps)[number];
+
+  it('refuses every client and replica connection (the producer’s Produce, the followers’ Fetch): none is read, each client sees the connection refused', () => {
+    expect(restart.t).toBe(800);
+    expect(unfenced.t).toBeGreaterThan(9000);
+    const between = steps.filter((s) => s.i > restart.i && s.i < unfenced.i);
+    const toBroker0 = between.filter(
+      (s) => s.actor.startsWith('broker-0') && (s.kind === 'deliver' || s.kind === 'lost') && s.from !== 'controller',
+    );
+    const requests = toBroker0.filter((s) => !s.label.endsWith('Response'));
+    expect(new Set(requests.map((s) => s.label))).toEqual(new Set(['Produce', 'Fetch']));
+    expect(requests.every((s) => s.kind === 'lost' && s.faults[0]?.includes('broker-0 is not accepting connections'))).toBe(true);
+    const refused = between.filter((s) => s.kind === 'disconnected' && s.from === 'broker-0');
+    expect(refused.length).toBeGreaterThan(0);
+    expect(refused.every((s) => (s.detail as { reason: string }).reason === 'refused')).toBe(true);
+    // no answer comes from broker-0 meanwhile: no NOT_LEADER_OR_FOLLOWER from it, no Metadata from its stale cache
+    const answers = between.filter((s) => s.kind === 'deliver' && s.from === 'broker-0' && s.actor.startsWith('orders-service'));
+    expect(answers).toEqual([]);
+    // the controller's records still reach it (they stand for the metadata log it fetches itself)
+    expect(steps.some((s) => s.actor === 'broker-0' && s.label === 'PartitionChange' && s.kind === 'deliver' && s.i > restart.i)).toBe(
+      true,
+    );
+  });
+
+  it('accepts connections once unfenced; e2 is written once through the new leader', () => {
+    const after = steps.filter((s) => s.i > unfenced.i);
+    expect(after.some((s) => s.kind === 'lost' && s.faults.some((f) => f.includes('not accepting connections')))).toBe(false);
+    // it follows broker-1, which leads now, and catches up
+    expect(after.some((s) => s.actor === 'broker-0' && s.kind === 'deliver' && s.label === 'FetchResponse' && s.from === 'broker-1')).toBe(
+      true,
+    );
+    const errors = steps.flatMap((s) => (s.facts as Fact[]).filter((f) => f.kind === 'clientError'));
+    expect(errors).toEqual([]);
+    const verdict = summarize(trace).verdict.layers.map((l) => `${l.layer}:${l.status}`);
+    expect(verdict).toEqual(['log:once', 'loss:once']);
+  });
+
+  it('narrates the refusal as a broker that is up but not listening yet (en, ko)', () => {
+    const refused = steps.find((s) => s.kind === 'disconnected' && s.from === 'broker-0' && s.t > 800) as (typeof steps)[number];
+    expect(narrate(trace, refused.i, 'en')).toContain('which restarted and does not accept connections until the controller unfences it');
+    expect(narrate(trace, refused.i, 'ko')).toContain('컨트롤러가 펜스를 풀 때까지 연결을 받지 않는');
+  });
+
+  it('the rule: only a registering broker refuses, and never the controller’s records', () => {
+    const registering = { replication: { registering: true } };
+    expect(brokerRefusesConnections(registering, 'Produce')).toMatch(/not yet unfenced/);
+    expect(brokerRefusesConnections(registering, 'FindCoordinator')).toMatch(/not yet unfenced/);
+    expect(brokerRefusesConnections(registering, 'PartitionChange')).toBeNull();
+    expect(brokerRefusesConnections({ replication: {} }, 'Produce')).toBeNull();
+    expect(brokerRefusesConnections({}, 'Produce')).toBeNull();
+  });
+});
