@@ -50,7 +50,7 @@ describe('an idempotent producer’s in-flight batches retried to its restarted 
       if (!s) break;
       facts.push(...(s.facts as Fact[]));
     }
-    const loaded = facts.find((f) => f.kind === 'producerStateLoaded') as { lastBatchOnly: { producerId: number }[] };
+    const loaded = facts.find((f) => f.kind === 'producerStateLoaded') as unknown as { lastBatchOnly: { producerId: number }[] };
     expect(loaded.lastBatchOnly.map((p) => p.producerId)).toEqual([1000]);
     const rejected = facts.filter((f) => f.kind === 'rejected') as { baseSequence: number; error: string }[];
     expect(rejected.map((r) => [r.baseSequence, r.error])).toEqual([[0, 'OUT_OF_ORDER_SEQUENCE_NUMBER']]);

@@ -22,6 +22,7 @@ import { runScenario } from '../../src/sim/run';
 import type { Scenario } from '../../src/sim/scenario/schema';
 import type { Fact } from '../../src/sim/trace/facts';
 import { summarize } from '../../src/sim/trace/summary';
+import { HOSTED_TXN_CLUSTER } from './hostBroker';
 
 const scenario = {
   version: 1,
@@ -96,6 +97,42 @@ describe('a restarted broker before the controller unfences it', () => {
     const refused = steps.find((s) => s.kind === 'disconnected' && s.from === 'broker-0' && s.t > 800) as (typeof steps)[number];
     expect(narrate(trace, refused.i, 'en')).toContain('which restarted and does not accept connections until the controller unfences it');
     expect(narrate(trace, refused.i, 'ko')).toContain('컨트롤러가 펜스를 풀 때까지 연결을 받지 않는');
+  });
+
+  it('refuses the requests to the coordinator it hosts too: the producer’s InitProducerId fails as a disconnect until the coordinator moves', () => {
+    // broker-0 leads __transaction_state-0 and hosts the coordinator; the other brokers name it as
+    // the coordinator until its old incarnation is fenced and broker-1 takes the partition
+    const hosted = runScenario({
+      version: 1,
+      id: 'hosted-coordinator-on-restarted-broker',
+      seed: 1,
+      cluster: HOSTED_TXN_CLUSTER,
+      topics: [{ name: 'orders', partitions: 1, replicationFactor: 3 }],
+      clients: [
+        {
+          id: 'app',
+          type: 'producer',
+          startAt: 1000,
+          config: { 'transactional.id': 'app-1' },
+          script: [
+            { op: 'beginTransaction' },
+            { op: 'send', topic: 'orders', key: 'k', value: 'v', headers: { event_id: 'e1' } },
+            { op: 'commitTransaction' },
+          ],
+        },
+      ],
+      faults: [{ type: 'crash', target: 'broker-0', at: 500, durationMs: 100 }],
+    });
+    const all = [...Array(hosted.steps.length).keys()].map((i) => hosted.steps.at(i) as (typeof steps)[number]);
+    const toCoordinator = all.filter((s) => s.actor === 'broker-0.txn-coordinator' && s.label === 'InitProducerId');
+    expect(toCoordinator.length).toBeGreaterThan(3);
+    expect(
+      toCoordinator.every((s) => s.kind === 'lost' && s.faults[0]?.includes('broker-0.txn-coordinator is not accepting connections')),
+    ).toBe(true);
+    const answered = all.filter((s) => s.actor === 'app.producer' && s.label === 'InitProducerIdResponse' && s.kind === 'deliver');
+    expect(answered.map((s) => s.from)).toEqual(['broker-1.txn-coordinator']);
+    const verdict = summarize(hosted).verdict.layers.map((l) => `${l.layer}:${l.status}`);
+    expect(verdict).toEqual(['log:once', 'loss:once']);
   });
 
   it('the rule: only a registering broker refuses, and never the controller’s records', () => {
