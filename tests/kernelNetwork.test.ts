@@ -300,3 +300,34 @@ describe('kernel: a paused process holds its timers', () => {
     expect(sim.now).toBe(100030);
   });
 });
+
+describe('kernel: a process that is up but not listening (ActorSpec.refusesConnections)', () => {
+  /** srv speaks for its process's listeners: it refuses every Produce when `closed`. */
+  function runClosed(closed: boolean) {
+    const specs: ActorSpec[] = [
+      { id: 'cli', kind: 'client', logic: client as AnyStateMachine, input: {}, boot: true },
+      {
+        id: 'srv',
+        kind: 'server',
+        logic: server(10) as AnyStateMachine,
+        input: {},
+        refusesConnections: (_ctx, rpc) => (closed && rpc === 'Produce' ? 'not started yet' : null),
+      },
+    ];
+    const sim = Simulation.create(specs, options());
+    sim.run();
+    return { sim, log: (sim.actorSnapshots().get('cli')?.context as Log).events };
+  }
+
+  it('refuses a request as a process that is down would: never read, the connection refused, each request a disconnect', () => {
+    const { sim, log } = runClosed(true);
+    expect(log).toEqual(['disconnected 0 refused', 'disconnected 1 refused']);
+    const lost = sim.steps.filter((s) => s.actor === 'srv' && s.kind === 'lost');
+    expect(lost[0]?.faults[0]).toBe('Produce #0 lost: srv is not accepting connections: not started yet');
+    expect(sim.steps.some((s) => s.actor === 'srv' && s.kind === 'deliver')).toBe(false);
+  });
+
+  it('serves as usual when the listener actor gives no reason', () => {
+    expect(runClosed(false).log).toEqual(['response 0', 'response 1']);
+  });
+});
