@@ -423,7 +423,7 @@ describe('the KRaft requests and answers, each at its receiver, say what it does
     const t = trace('unclean-election-loses-committed');
     const register = first(t, 'BrokerHeartbeat', (s) => s.facts.length > 0);
     expect(narrate(t, register, 'en')).toMatch(
-      /^The controller registers broker-1's new incarnation \(broker epoch 1, after its restart\) and unfences it \(BrokerHeartbeat\): partitions left without a leader elect one again, every broker gets the partition records \(PartitionChange\), and broker-1's session runs for broker\.session\.timeout\.ms \(9000 ms\) from now; the controller makes broker-1 leader of orders-0 by an unclean election/,
+      /^The controller registers broker-1's new incarnation \(broker epoch 1, after its restart\) and unfences it \(BrokerHeartbeat\): partitions left without a leader elect one again, every broker gets the partition records \(PartitionChange\), and broker-1's session runs for broker\.session\.timeout\.ms \(9000 ms\) from now; with its answer broker-1 opens its listeners \(BrokerServer accepts connections only once unfenced\); the controller makes broker-1 leader of orders-0 by an unclean election/,
     );
     expect(narrate(t, register, 'ko')).toMatch(
       /^컨트롤러가 broker-1의 새 인스턴스\(브로커 epoch 1, 재시작 후\)를 등록하고 펜싱을 풉니다\(BrokerHeartbeat\)\. .* 컨트롤러가 언클린 선출로 broker-1을 orders-0의 리더로 정했습니다/,
@@ -494,7 +494,7 @@ describe('the KRaft requests and answers, each at its receiver, say what it does
       ['BrokerHeartbeatResponse', { isFenced: true, error: 'DUPLICATE_BROKER_REGISTRATION' }, 'broker-1'],
     ]);
     expect(narrate(dup, hb, 'en')).toBe(
-      "The controller refuses the registration of broker-1's new incarnation (BrokerHeartbeat, broker epoch 1) with DUPLICATE_BROKER_REGISTRATION: the session of the incarnation before it is still valid, and the new one may register only once the controller has fenced the old; broker-1 tries again at its next heartbeat.",
+      "The controller refuses the registration of broker-1's new incarnation (BrokerHeartbeat, broker epoch 1) with DUPLICATE_BROKER_REGISTRATION: the session of the incarnation before it is still valid, and the new one may register only once the controller has fenced the old; broker-1 tries again at its next heartbeat, and until it is unfenced it accepts no connection (BrokerServer opens its listeners only then).",
     );
     expect(narrate(dup, hb, 'ko')).toContain('DUPLICATE_BROKER_REGISTRATION으로 거절합니다');
     const hbAnswer = first(base, 'BrokerHeartbeatResponse', (s) => s.actor === 'broker-1');

@@ -97,6 +97,16 @@ describe('a restarted broker before the controller unfences it', () => {
     const refused = steps.find((s) => s.kind === 'disconnected' && s.from === 'broker-0' && s.t > 800) as (typeof steps)[number];
     expect(narrate(trace, refused.i, 'en')).toContain('which restarted and does not accept connections until the controller unfences it');
     expect(narrate(trace, refused.i, 'ko')).toContain('컨트롤러가 펜스를 풀 때까지 연결을 받지 않는');
+    // the controller's side: the refused registration, then the one that unfences it
+    const heartbeats = steps.filter((s) => s.actor === 'controller' && s.label === 'BrokerHeartbeat' && s.from === 'broker-0' && s.t > 800);
+    const told = heartbeats.map((s) => narrate(trace, s.i, 'en'));
+    expect(
+      told.some((t) => t.includes('DUPLICATE_BROKER_REGISTRATION') && t.includes('until it is unfenced it accepts no connection')),
+    ).toBe(true);
+    expect(told.some((t) => t.includes('with its answer broker-0 opens its listeners'))).toBe(true);
+    const toldKo = heartbeats.map((s) => narrate(trace, s.i, 'ko'));
+    expect(toldKo.some((t) => t.includes('펜스가 풀릴 때까지 연결을 받지 않습니다'))).toBe(true);
+    expect(toldKo.some((t) => t.includes('리스너를 엽니다'))).toBe(true);
   });
 
   it('refuses the requests to the coordinator it hosts too: the producer’s InitProducerId fails as a disconnect until the coordinator moves', () => {

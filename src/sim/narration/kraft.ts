@@ -56,11 +56,26 @@ function where(p: P): string {
 function previousBrokerEpoch(ctx: NarrationContext, broker: string): number | null {
   const envelopes = ctx.trace.envelopes;
   const own = ctx.envelope?.id ?? envelopes.length;
+  const epoch = num(ctx.envelope?.payload.brokerEpoch);
   for (let i = own - 1; i >= 0; i--) {
     const e = envelopes.at(i);
-    if (e?.rpc === 'BrokerHeartbeat' && e.from === broker) return num(e.payload.brokerEpoch);
+    if (e?.rpc !== 'BrokerHeartbeat' || e.from !== broker) continue;
+    // this incarnation's earlier attempts the controller refused (DUPLICATE_BROKER_REGISTRATION)
+    // are not a registration: look past them for the incarnation before
+    if (num(e.payload.brokerEpoch) === epoch && refusedRegistration(ctx, e.deliveredStep)) continue;
+    return num(e.payload.brokerEpoch);
   }
   return null;
+}
+
+/** The controller's step `step` answered a heartbeat DUPLICATE_BROKER_REGISTRATION. */
+function refusedRegistration(ctx: NarrationContext, step: number | null): boolean {
+  if (step === null) return false;
+  for (const id of ctx.trace.steps.at(step)?.sent ?? []) {
+    const e = ctx.trace.envelopes.at(id);
+    if (e?.rpc === 'BrokerHeartbeatResponse') return (e.payload as P).error === 'DUPLICATE_BROKER_REGISTRATION';
+  }
+  return false;
 }
 
 /**
@@ -80,8 +95,8 @@ export function brokerHeartbeatClause(ctx: NarrationContext): string {
   if (answer?.error === 'DUPLICATE_BROKER_REGISTRATION')
     return say(
       lang,
-      `the controller refuses the registration of ${poss(broker, 'new incarnation')} (BrokerHeartbeat, broker epoch ${epoch}) with DUPLICATE_BROKER_REGISTRATION: the session of the incarnation before it is still valid, and the new one may register only once the controller has fenced the old; ${broker} tries again at its next heartbeat`,
-      `컨트롤러가 ${broker}의 새 인스턴스 등록(BrokerHeartbeat, 브로커 epoch ${epoch})을 DUPLICATE_BROKER_REGISTRATION으로 거절합니다. 이전 인스턴스의 세션이 아직 유효하고, 컨트롤러가 이전 인스턴스를 펜싱한 뒤에야 새 인스턴스가 등록할 수 있습니다. ${josa(broker, '은/는')} 다음 하트비트에서 다시 시도합니다.`,
+      `the controller refuses the registration of ${poss(broker, 'new incarnation')} (BrokerHeartbeat, broker epoch ${epoch}) with DUPLICATE_BROKER_REGISTRATION: the session of the incarnation before it is still valid, and the new one may register only once the controller has fenced the old; ${broker} tries again at its next heartbeat, and until it is unfenced it accepts no connection (BrokerServer opens its listeners only then)`,
+      `컨트롤러가 ${broker}의 새 인스턴스 등록(BrokerHeartbeat, 브로커 epoch ${epoch})을 DUPLICATE_BROKER_REGISTRATION으로 거절합니다. 이전 인스턴스의 세션이 아직 유효하고, 컨트롤러가 이전 인스턴스를 펜싱한 뒤에야 새 인스턴스가 등록할 수 있습니다. ${josa(broker, '은/는')} 다음 하트비트에서 다시 시도하며, 펜스가 풀릴 때까지 연결을 받지 않습니다(BrokerServer는 그때에야 리스너를 엽니다).`,
     );
   const records = out.filter((e) => e.rpc === 'PartitionChange');
   if (p.wantShutDown === true) {
@@ -99,10 +114,17 @@ export function brokerHeartbeatClause(ctx: NarrationContext): string {
           `${broker}의 새 인스턴스(브로커 epoch ${epoch}, 재시작 후)를`,
         )
       : say(lang, `${broker} (broker epoch ${epoch})`, `${broker}(브로커 epoch ${epoch})${particle(broker, '을/를')}`);
+    const listeners = restarted
+      ? say(
+          lang,
+          `; with its answer ${broker} opens its listeners (BrokerServer accepts connections only once unfenced)`,
+          ` 응답을 받은 ${josa(broker, '은/는')} 리스너를 엽니다(BrokerServer는 펜스가 풀린 뒤에야 연결을 받습니다).`,
+        )
+      : '';
     return say(
       lang,
-      `the controller registers ${who} and unfences it (BrokerHeartbeat): partitions left without a leader elect one again, every broker gets the partition records (PartitionChange), and ${poss(broker, 'session')} runs for broker.session.timeout.ms (${session} ms) from now`,
-      `컨트롤러가 ${who} 등록하고 펜싱을 풉니다(BrokerHeartbeat). 리더가 없던 파티션은 다시 리더를 뽑고, 모든 브로커가 파티션 레코드(PartitionChange)를 받으며, ${broker}의 세션은 지금부터 broker.session.timeout.ms(${session} ms) 동안 유지됩니다.`,
+      `the controller registers ${who} and unfences it (BrokerHeartbeat): partitions left without a leader elect one again, every broker gets the partition records (PartitionChange), and ${poss(broker, 'session')} runs for broker.session.timeout.ms (${session} ms) from now${listeners}`,
+      `컨트롤러가 ${who} 등록하고 펜싱을 풉니다(BrokerHeartbeat). 리더가 없던 파티션은 다시 리더를 뽑고, 모든 브로커가 파티션 레코드(PartitionChange)를 받으며, ${broker}의 세션은 지금부터 broker.session.timeout.ms(${session} ms) 동안 유지됩니다.${listeners}`,
     );
   }
   const renew = say(
