@@ -18,6 +18,7 @@ import { useStrings } from '../i18n';
 import { panelStore } from '../panels';
 import { ShareBar } from '../sharing/ShareBar';
 import { useScenarioTexts } from '../usePresetTexts';
+import { useScrollEdges } from '../useScrollEdges';
 import { LanguageToggle, ThemeSelect } from './SettingsControls';
 
 export function Header({ onHelp }: { readonly onHelp: () => void }) {
@@ -44,6 +45,8 @@ export function Header({ onHelp }: { readonly onHelp: () => void }) {
   // a link that could not be opened hides the run behind it: its title would pass for the link's
   const linkError = useShare((s) => s.linkError !== null);
   const runShown = dumpTitle === null && !linkError;
+  // on a phone the buttons are one row that scrolls sideways: its edges fade while more lies past them
+  const settingsRow = useScrollEdges<HTMLDivElement>();
   return (
     <header className="app-header">
       <div className="brand">
@@ -98,7 +101,7 @@ export function Header({ onHelp }: { readonly onHelp: () => void }) {
           )}
         </div>
       )}
-      <div className="settings">
+      <div className="settings" ref={settingsRow} data-testid="header-settings">
         {/* [share-embed] Scenarios (the gallery), Share, Embed, Export/Import */}
         <ShareBar />
         {/* [your-data] open a kafka-dump-log.sh dump */}

@@ -9,6 +9,7 @@ import { groupDigits } from '../../sim/views';
 import { simStore, storyOf } from '../../store/simStore';
 import { useSim } from '../../store/useSim';
 import { useStrings } from '../i18n';
+import { useScrollEdges } from '../useScrollEdges';
 import { allTargets, JUMP_KINDS, type JumpTargets, nextPosition, previousPosition } from './jumps';
 import { Scrubber } from './Scrubber';
 import { SPEEDS } from './shortcuts';
@@ -57,6 +58,8 @@ export function PlaybackBar({ targets }: { readonly targets: JumpTargets }) {
   const notable = allTargets(targets);
   const prev = previousPosition(notable, step);
   const next = nextPosition(notable, step);
+  // on a phone the switch, the speed and the jumps are one row that scrolls sideways: its edges fade while more lies past them
+  const moreRow = useScrollEdges<HTMLDivElement>();
   const actions = playbackActions(
     () => simStore.getState(),
     () => total,
@@ -82,7 +85,7 @@ export function PlaybackBar({ targets }: { readonly targets: JumpTargets }) {
       </p>
       {/* the switch, the speed and the jumps: in the bar's row on a wide screen (display: contents),
           one row that scrolls sideways on a phone, so the bar stays short enough to keep on screen */}
-      <div className="playback-more">
+      <div className="playback-more" ref={moreRow} data-testid="playback-more">
         <SkipIdleToggle />
         <label className="inline-control">
           <span>{t.speed}</span>
