@@ -62,12 +62,12 @@ describe('rows that scroll sideways on a phone say there is more', () => {
 
         // halfway: both edges
         await page.getByTestId(row).evaluate((el) => el.scrollTo({ left: (el.scrollWidth - el.clientWidth) / 2 }));
-        await expect.poll(async () => (await edges(page, row)).start, row).toBe(true);
+        await expect.poll(async () => (await edges(page, row)).start, { message: row }).toBe(true);
         expect((await edges(page, row)).end, row).toBe(true);
 
         // at the end: only the start fades
         await page.getByTestId(row).evaluate((el) => el.scrollTo({ left: el.scrollWidth }));
-        await expect.poll(async () => (await edges(page, row)).end, row).toBe(false);
+        await expect.poll(async () => (await edges(page, row)).end, { message: row }).toBe(false);
         const last = await edges(page, row);
         expect(last.start, row).toBe(true);
         expect(last.mask, row).toContain('linear-gradient');
@@ -88,13 +88,14 @@ describe('rows that scroll sideways on a phone say there is more', () => {
           expect(n.hidden, row).toBe(false);
         }
         await page.getByTestId(row).evaluate((el) => el.scrollTo({ left: 0 }));
-        await expect.poll(async () => (await edges(page, row)).start, row).toBe(false);
+        await expect.poll(async () => (await edges(page, row)).start, { message: row }).toBe(false);
       }
       await screenshot(page, `phone-scroll-rows-${size.width}`);
 
       // the window widened to a desktop's: everything fits, no edge fades
       await page.setViewportSize({ width: 1280, height: 800 });
-      for (const row of ROWS) await expect.poll(() => edges(page, row), row).toMatchObject({ start: false, end: false, mask: 'none' });
+      for (const row of ROWS)
+        await expect.poll(() => edges(page, row), { message: row }).toMatchObject({ start: false, end: false, mask: 'none' });
       expect(errors).toEqual([]);
       await page.close();
     });
