@@ -7,7 +7,7 @@
 import { scaleLinear } from 'd3-scale';
 import { describe, expect, it } from 'vitest';
 import { SvgContext } from '../../src/ui/export/figure/svgContext';
-import { drawOfflineBanner, drawReplicas, replicaRowText } from '../../src/ui/timeline/drawReplicas';
+import { drawOfflineBanner, drawReplicas, placeReplicaLabel, replicaRowForms, replicaRowText } from '../../src/ui/timeline/drawReplicas';
 import { LANE_GEOMETRY, layoutLanes } from '../../src/ui/timeline/laneLayout';
 import { buildLane } from '../../src/ui/timeline/laneModel';
 import { laneSummary } from '../../src/ui/timeline/laneSummary';
@@ -106,20 +106,70 @@ describe('replica sub-lanes drawn', () => {
     ]);
   });
 
-  it('cuts a label wider than the lane with an ellipsis, in either language, instead of running off its edge', () => {
+  it('shortens a label wider than the lane to its longest form in whole words that fits, in either language, instead of running off its edge or cutting a word', () => {
     const svg = new SvgContext();
     svg.font = `10px ${palette.font}`; // the labels' font (drawReplicas' FONT_PX)
     const width = (t: string) => svg.measureText(t).width;
     for (const language of ['en', 'ko'] as const) {
+      const w = replicaWords(language);
       const full = draw(failedOver, language, 2000).texts;
-      const { texts } = draw(failedOver, language, 320);
-      expect(texts.length).toBe(3);
-      for (const t of texts) expect(width(t)).toBeLessThanOrEqual(316);
-      // broker-0's label (the longest: down, out of ISR, truncated) is cut; its start is kept
-      expect(width(full[0] ?? '')).toBeGreaterThan(316);
-      expect(texts[0]?.endsWith('…')).toBe(true);
-      expect(full[0]?.startsWith((texts[0] ?? '').slice(0, -1))).toBe(true);
+      for (const lanePx of [320, 200]) {
+        const { texts } = draw(failedOver, language, lanePx);
+        expect(texts.length).toBe(3);
+        failedOver.replicas.forEach((r, i) => {
+          const text = texts[i] ?? '';
+          const forms = replicaRowForms(r, failedOver, w);
+          expect(forms[0]).toBe(full[i]);
+          expect(width(text), text).toBeLessThanOrEqual(lanePx - 4);
+          // one of the label's forms: whole words, no ellipsis (placeReplicaLabel picks which, below)
+          expect(forms, text).toContain(text);
+          expect(text).not.toContain('…');
+        });
+        // broker-0's label (the longest: down, out of ISR, truncated) is shortened, its name and role kept
+        expect(width(full[0] ?? '')).toBeGreaterThan(lanePx);
+        expect(texts[0]).not.toBe(full[0]);
+        expect(texts[0]?.startsWith(language === 'ko' ? '✕ broker-0 팔로워' : '✕ broker-0 follower')).toBe(true);
+      }
     }
+  });
+
+  it('a label’s forms drop, in order, the LEO and HW, the leader epoch, the truncation’s words, the ISR; never the name', () => {
+    const w = replicaWords('en');
+    const [b0, b1, b2] = failedOver.replicas;
+    if (!b0 || !b1 || !b2) throw new Error('fixture');
+    expect(replicaRowForms(b0, failedOver, w)).toEqual([
+      '✕ broker-0 follower · out of ISR · broker down · LEO 5 · HW 4 · truncated by leader epoch 4',
+      '✕ broker-0 follower · out of ISR · broker down · truncated by leader epoch 4',
+      '✕ broker-0 follower · out of ISR · broker down · truncated',
+      '✕ broker-0 follower · broker down · truncated',
+      '✕ broker-0 follower · broker down',
+      '✕ broker-0',
+    ]);
+    expect(replicaRowForms(b1, failedOver, w)).toEqual([
+      '★ broker-1 leader · leader epoch 4 · in ISR · LEO 7 · HW 6',
+      '★ broker-1 leader · leader epoch 4 · in ISR',
+      '★ broker-1 leader · in ISR',
+      '★ broker-1 leader',
+      '★ broker-1',
+    ]);
+    expect(replicaRowForms(b2, failedOver, replicaWords('ko'))).toEqual([
+      'broker-2 팔로워 · ISR 안 · LEO 6 · HW 6',
+      'broker-2 팔로워 · ISR 안',
+      'broker-2 팔로워',
+      'broker-2',
+    ]);
+  });
+
+  it('places a label right of the marks while more than the name fits there, else over them on the lane', () => {
+    const measure = (t: string) => t.length * 5;
+    const forms = ['b-1 leader · in ISR · LEO 7', 'b-1 leader · in ISR', 'b-1 leader', 'b-1'];
+    // room for the second form right of the marks
+    expect(placeReplicaLabel(forms, 100, 200, measure)).toEqual({ text: 'b-1 leader · in ISR', x: 100 });
+    // room right of the marks for the name alone: over the marks, the longest form that fits the lane
+    expect(placeReplicaLabel(forms, 180, 200, measure)).toEqual({ text: 'b-1 leader · in ISR · LEO 7', x: 198 - 135 });
+    // a lane narrower than the name: cut with an ellipsis, the last resort
+    expect(placeReplicaLabel(forms, 0, 16, measure)).toEqual({ text: 'b…', x: 4 });
+    expect(placeReplicaLabel(forms, 0, 6, measure)).toBeNull();
   });
 
   it('keeps a label off the truncated records: right of them, cut, while its name and role fit there (Korean too)', () => {

@@ -12,7 +12,7 @@ import { beginFrame } from './canvasLayer';
 import { recordDetails } from './details';
 import { hideTooltip, placeTooltip, renderDetails } from './detailsDom';
 import { drawLane, LABEL_FONT_PX, type LaneDrawContext } from './drawLanes';
-import { replicaRowBounds, replicaTweenKey } from './drawReplicas';
+import { type PlacedReplicaLabel, replicaRowBounds, replicaTweenKey } from './drawReplicas';
 import { indexOfOffset, recordAt, recordsInPixel } from './hitTest';
 import { boxAtY, type LaneBox, type LanesLayout } from './laneLayout';
 import type { LaneModel } from './laneModel';
@@ -38,6 +38,9 @@ interface RecordRef {
 }
 
 const HIT_TOLERANCE_PX = 3;
+
+/** The lanes' canvas, with the replica labels of its last drawing (read by e2e/phone-replica-labels.test.ts). */
+type ReplicaLabelledCanvas = HTMLCanvasElement & { eosReplicaLabels?: readonly PlacedReplicaLabel[] };
 
 export class LanesController extends CanvasController<RecordRef> {
   private lanes: readonly LaneModel[] = [];
@@ -163,11 +166,14 @@ export class LanesController extends CanvasController<RecordRef> {
       pointerLabel: (p) =>
         p.kind === 'position' ? this.text.pointerPosition(p.owner, p.offset) : this.text.pointerGroup(p.owner, p.kind, p.offset),
       replicaWords: replicaWords(this.text.language),
+      replicaLabels: [],
     };
     for (const box of this.layout.boxes) {
       const lane = this.lanes[box.lane];
       if (lane) this.lastMode = drawLane(dc, lane, box, this.scaleOf(lane));
     }
+    // the replica rows' labels as drawn, on the canvas element for the browser tests (a property: no DOM write)
+    (layer.canvas as ReplicaLabelledCanvas).eosReplicaLabels = dc.replicaLabels;
     if (this.layout.group) {
       ctx.fillStyle = this.palette.grid;
       ctx.fillRect(0, this.layout.group.y + this.layout.group.height / 2, this.width, 1);

@@ -6,7 +6,7 @@ import type { ScaleLinear } from 'd3-scale';
 import type { BinColors, BinSurface } from './binRaster';
 import { CellKind } from './cellKind';
 import { cellLabel, fitLabel } from './cellLabels';
-import { drawOfflineBanner, drawReplicas } from './drawReplicas';
+import { drawOfflineBanner, drawReplicas, type PlacedReplicaLabel } from './drawReplicas';
 import type { LaneBox } from './laneLayout';
 import { LANE_GEOMETRY } from './laneLayout';
 import type { LaneModel, LanePointer } from './laneModel';
@@ -37,6 +37,8 @@ export interface LaneDrawContext {
   readonly pointerLabel?: (p: LanePointer) => string;
   /** The replica sub-lanes' words in the reader's language (default: English). */
   readonly replicaWords?: ReplicaWords;
+  /** Filled with each replica row's label as drawn (drawReplicas). */
+  readonly replicaLabels?: PlacedReplicaLabel[];
   /**
    * Zoomed out, draw the aggregated runs as vector rectangles (the exported figure) instead of
    * painting them pixel by pixel into `bins`.

@@ -4,7 +4,7 @@
  * with a dotted edge when its broker is down), a LEO tick, its own high watermark (▼), the records
  * truncation cut from it as struck-through dashed ghost cells at their offsets, and a label that
  * says all of it in words (★ leader · leader epoch N, in/out of ISR, broker down, truncated by
- * leader epoch N). An offline partition's log is greyed with a LEADER_NOT_AVAILABLE banner.
+ * leader epoch N), shortened in whole words where the lane is narrow (a phone). An offline partition's log is greyed with a LEADER_NOT_AVAILABLE banner.
  * Drawn only for lanes with a replication row: one-replica lanes pay nothing.
  */
 import type { ScaleLinear } from 'd3-scale';
@@ -14,7 +14,7 @@ import type { LaneBox } from './laneLayout';
 import { LANE_GEOMETRY } from './laneLayout';
 import type { LaneModel } from './laneModel';
 import type { Palette } from './palette';
-import { type ReplicaWords, replicaLabel, replicaWords } from './replicaText';
+import { type ReplicaWords, replicaLabelForms, replicaWords } from './replicaText';
 
 export interface ReplicaDrawContext {
   readonly ctx: CanvasRenderingContext2D;
@@ -22,6 +22,18 @@ export interface ReplicaDrawContext {
   readonly palette: Palette;
   readonly animated: (key: string, target: number) => number;
   readonly replicaWords?: ReplicaWords;
+  /** Filled with each replica row's label as drawn (the lanes hand them to the browser tests). */
+  readonly replicaLabels?: PlacedReplicaLabel[];
+}
+
+/** A replica row's label as drawn: its text (a form of `full`, whole words) and where, in the plot's pixels. */
+export interface PlacedReplicaLabel {
+  readonly lane: string;
+  readonly broker: string;
+  readonly full: string;
+  readonly text: string;
+  readonly x: number;
+  readonly width: number;
 }
 
 const FONT_PX = 10;
@@ -35,13 +47,15 @@ export function replicaRowBounds(box: LaneBox, i: number): [number, number] {
   return [top, top + LANE_GEOMETRY.replicaRow];
 }
 
-/** Text of a row's label: the replica in words, and what truncation cut from it. */
-export function replicaRowText(r: ReplicaRow, repl: ReplicationRow, w: ReplicaWords): string {
+/** A row's label, whole and then shorter (replicaLabelForms): the replica in words, and what truncation cut from it. */
+export function replicaRowForms(r: ReplicaRow, repl: ReplicationRow, w: ReplicaWords): string[] {
   const cuts = repl.truncations.filter((t) => t.broker === r.broker);
-  const last = cuts.at(-1);
-  return last
-    ? `${replicaLabel(r, repl, w)} · ${w.truncatedBy(last.leaderEpoch, last.cause === 'unclean-election')}`
-    : replicaLabel(r, repl, w);
+  return replicaLabelForms(r, repl, w, cuts.at(-1));
+}
+
+/** Text of a row's label, whole: the replica in words, and what truncation cut from it. */
+export function replicaRowText(r: ReplicaRow, repl: ReplicationRow, w: ReplicaWords): string {
+  return replicaRowForms(r, repl, w)[0] as string;
 }
 
 function drawGhosts(
@@ -102,23 +116,27 @@ function drawBar(dc: ReplicaDrawContext, r: ReplicaRow, x0: number, x1: number, 
 }
 
 /**
- * Where a replica row's label goes, and how much of it: right of the row's marks (its bar, LEO tick,
- * high watermark and truncated cells end at `anchor`), cut with an ellipsis to the lane's width, as
- * long as at least the replica's name and role ("broker-0 follower", up to the first " · ") fit
- * there; only when not even that fits does it move left over the marks, whole or cut to the lane,
- * on an opaque chip so no mark strikes through its letters. Null when nothing fits.
+ * Where a replica row's label goes, and which of its forms (whole, then shorter, in whole words:
+ * replicaLabelForms): right of the row's marks (its bar, LEO tick, high watermark and truncated cells
+ * end at `anchor`), the longest form that fits there before the lane's edge, as long as it says more
+ * than the replica's name — at least its name and role ("broker-0 follower"); only when not even
+ * that fits does it move left over the marks, the longest form that fits the lane, on an opaque chip
+ * so no mark strikes through its letters. A lane too narrow for even the name gets it cut with an
+ * ellipsis. Null when nothing fits.
  */
 export function placeReplicaLabel(
-  full: string,
+  forms: readonly string[],
   anchor: number,
   width: number,
   measure: (t: string) => number,
 ): { readonly text: string; readonly x: number } | null {
   const right = width - 2;
-  if (anchor + measure(full) <= right) return { text: full, x: anchor };
-  const head = full.split(' · ')[0] ?? full;
-  if (head !== full && anchor + measure(`${head}…`) <= right) return { text: fitLabel(full, '', right - anchor, measure), x: anchor };
-  const text = fitLabel(full, '', width - 4, measure);
+  for (const form of forms.length > 1 ? forms.slice(0, -1) : forms) if (anchor + measure(form) <= right) return { text: form, x: anchor };
+  for (const form of forms) {
+    const w = measure(form);
+    if (w <= width - 4) return { text: form, x: Math.max(2, right - w) };
+  }
+  const text = fitLabel(forms.at(-1) ?? '', '', width - 4, measure);
   if (!text) return null;
   return { text, x: Math.max(2, right - measure(text)) };
 }
@@ -164,17 +182,14 @@ export function drawReplicas(dc: ReplicaDrawContext, lane: LaneModel, box: LaneB
       ctx.fillStyle = palette.hw;
       ctx.fill();
     }
-    // the label, on a chip of background; cut with an ellipsis when it does not fit (the replica's
-    // hover details say all of it)
-    const place = placeReplicaLabel(
-      replicaRowText(r, repl, w),
-      Math.max(leoX, ghostRight, start) + 8,
-      dc.width,
-      (t) => ctx.measureText(t).width,
-    );
+    // the label, on a chip of background; shortened to the form that fits (the replica's hover and
+    // tap details say all of it)
+    const forms = replicaRowForms(r, repl, w);
+    const place = placeReplicaLabel(forms, Math.max(leoX, ghostRight, start) + 8, dc.width, (t) => ctx.measureText(t).width);
     if (!place) return;
     const { text, x } = place;
     const tw = ctx.measureText(text).width;
+    dc.replicaLabels?.push({ lane: lane.key, broker: r.broker, full: forms[0] as string, text, x, width: tw });
     ctx.fillStyle = palette.bg;
     ctx.fillRect(x - 2, top + 2, tw + 4, bottom - top - 4);
     ctx.fillStyle = leader ? palette.fg : !r.online ? palette.fault : palette.muted;

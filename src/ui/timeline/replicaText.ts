@@ -25,6 +25,8 @@ export interface ReplicaWords {
   readonly offline: string;
   /** `unclean`: the leader it followed was elected from outside the ISR. */
   readonly truncatedBy: (epoch: number, unclean?: boolean) => string;
+  /** The same, in one word, for a label short of room. */
+  readonly truncated: string;
 }
 
 const EN: ReplicaWords = {
@@ -36,6 +38,7 @@ const EN: ReplicaWords = {
   leaderEpoch: (n) => `leader epoch ${n}`,
   offline: 'OFFLINE: no leader (LEADER_NOT_AVAILABLE)',
   truncatedBy: (e, unclean) => `truncated by leader epoch ${e}${unclean ? ' (unclean election)' : ''}`,
+  truncated: 'truncated',
 };
 
 const KO: ReplicaWords = {
@@ -47,6 +50,7 @@ const KO: ReplicaWords = {
   leaderEpoch: (n) => `leaderEpoch ${n}`,
   offline: '오프라인: 리더 없음 (LEADER_NOT_AVAILABLE)',
   truncatedBy: (e, unclean) => `leaderEpoch ${e}에 맞춰 잘림(truncated)${unclean ? ' (언클린 선출)' : ''}`,
+  truncated: '잘림',
 };
 
 export function replicaWords(language: DetailsLanguage = 'en'): ReplicaWords {
@@ -65,8 +69,38 @@ const isLeader = (r: ReplicaRow, repl: ReplicationRow) => repl.leader !== null &
 
 /** A replica sub-lane's label: ★ marks the leader, ✕ a down broker (shapes as well as words). */
 export function replicaLabel(r: ReplicaRow, repl: ReplicationRow, w: ReplicaWords): string {
-  const mark = isLeader(r, repl) ? '★ ' : !r.online ? '✕ ' : '';
-  return `${mark}${r.broker} ${replicaState(r, repl, w)} · LEO ${r.logEndOffset} · HW ${r.highWatermark}`;
+  return replicaLabelForms(r, repl, w)[0] as string;
+}
+
+/**
+ * A replica sub-lane's label, whole and then shorter and shorter, each form whole words: the whole
+ * label ("★ broker-1 leader · leader epoch 4 · in ISR · LEO 7 · HW 6 · truncated by leader epoch 4"),
+ * then without the LEO and HW (the row's tick and ▼ show them), without the leader epoch (the lane's
+ * name says it), with "truncated" in one word, without the ISR (the bar, solid or dashed, shows it),
+ * and at last the replica alone with its role and whether its broker is down; the shortest is its
+ * mark and name. The lane draws the longest that fits; a tap on the row says all of it.
+ */
+export function replicaLabelForms(r: ReplicaRow, repl: ReplicationRow, w: ReplicaWords, cut?: TruncationRow): string[] {
+  const leader = isLeader(r, repl);
+  const mark = leader ? '★ ' : !r.online ? '✕ ' : '';
+  const name = `${mark}${r.broker}`;
+  const head = `${name} ${leader && r.role === 'leader' ? w.leader : w.follower}`;
+  const epoch = leader && r.role === 'leader' ? [w.leaderEpoch(repl.leaderEpoch)] : [];
+  const isr = [r.inIsr ? w.inIsr : w.outOfIsr];
+  const down = r.online ? [] : [w.down];
+  const offsets = [`LEO ${r.logEndOffset}`, `HW ${r.highWatermark}`];
+  const truncated = cut ? [w.truncatedBy(cut.leaderEpoch, cut.cause === 'unclean-election')] : [];
+  const truncatedShort = cut ? [w.truncated] : [];
+  const forms = [
+    [head, ...epoch, ...isr, ...down, ...offsets, ...truncated],
+    [head, ...epoch, ...isr, ...down, ...truncated],
+    [head, ...isr, ...down, ...truncated],
+    [head, ...isr, ...down, ...truncatedShort],
+    [head, ...down, ...truncatedShort],
+    [head, ...down],
+    [name],
+  ].map((parts) => parts.join(' · '));
+  return forms.filter((f, i) => f !== forms[i - 1]);
 }
 
 /** Why the leader a replica followed did not have the records it cut. */
