@@ -2,7 +2,8 @@
  * The narration module (sentences in English and Korean for every kind of step) is loaded after the
  * first paint: the page shows the run at once, and the sentences a moment later.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
+import type { Language, Trace } from '../sim/views';
 
 type NarrationModule = typeof import('../sim/narration');
 
@@ -42,4 +43,24 @@ export function useNarrator(load = true): NarrationModule | null {
     };
   }, [mod, load]);
   return mod;
+}
+
+/** An envelope fault's label as the kernel recorded it (English). */
+const asRecorded = (label: string) => label;
+
+/**
+ * What the message diagram writes for an envelope's fault (its `fault`: a fault's label, or why the
+ * network lost it) in the reader's language: narration's envelopeFaultText. The page's timeline and
+ * the exported figure take their words from this one function, so a figure says what the page showed
+ * ("버려짐: 돌아오는 길에 ack가 유실됩니다", not the kernel's English). English needs nothing loaded;
+ * Korean is null until the narration module has loaded — started here when `load` is true (the
+ * Export dialog), else waited for (the timeline: the narration panel loads it).
+ */
+export function useFaultText(trace: Trace | null, language: Language, load: boolean): ((label: string) => string) | null {
+  const narrator = useNarrator(load && language !== 'en');
+  return useMemo(() => {
+    if (language === 'en') return asRecorded;
+    if (!narrator || !trace) return null;
+    return (label: string) => narrator.envelopeFaultText(trace, label, language);
+  }, [narrator, trace, language]);
 }

@@ -14,6 +14,7 @@ import { simStore } from '../../store/simStore';
 import { useSim } from '../../store/useSim';
 import { FilePicker } from '../FilePicker';
 import { Modal } from '../Modal';
+import { useFaultText } from '../useNarrator';
 import { usePresetTextsKo } from '../usePresetTexts';
 import { downloadBlob, fileStem } from './download';
 import { scenarioFile, timelineFigure, traceFile } from './exportFiles';
@@ -100,9 +101,12 @@ export function ExportDialog({ onClose }: { onClose: () => void }) {
   const korean = usePresetTextsKo(language);
   const [width, setWidth] = useState<number>(DEFAULT_FIGURE_WIDTH);
   const [theme, setTheme] = useState<FigureTheme>(pageTheme);
+  // a fault's label in the figure as the page's message diagram writes it (loads the Korean words if
+  // the page has not yet); the figure waits for them rather than quote the kernel's English
+  const translateFault = useFaultText(trace, language, true);
   const figure = useMemo(
-    () => (trace && view ? timelineFigure(trace, view, { width, theme, language, korean }) : null),
-    [trace, view, width, theme, language, korean],
+    () => (trace && view && translateFault ? timelineFigure(trace, view, { width, theme, language, korean, translateFault }) : null),
+    [trace, view, width, theme, language, korean, translateFault],
   );
   const preview = useMemo(() => (figure ? `data:image/svg+xml;charset=utf-8,${encodeURIComponent(figure.svg)}` : ''), [figure]);
 

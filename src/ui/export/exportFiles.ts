@@ -29,6 +29,8 @@ export interface FigureFileOptions {
   /** The Korean preset texts, when loaded (the figure's title is the preset's Korean one then). */
   readonly korean: Readonly<Record<string, PresetText>> | null;
   readonly includeInternal?: boolean;
+  /** An envelope fault's label in the figure's language, the page's words (useFaultText). */
+  readonly translateFault?: (label: string) => string;
 }
 
 /** The figure of the run at the view's step (src/ui/export/figure): the SVG, and the PNG is made from it. */
@@ -41,5 +43,6 @@ export function timelineFigure(trace: Trace, view: SimView, options: FigureFileO
     title: texts.title ?? trace.scenario.id ?? 'EOS Lab',
     verdict: verdictViewAt(trace, view),
     includeInternal: options.includeInternal ?? false,
+    translateFault: options.translateFault,
   });
 }

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { findPreset, PRESETS, runScenario, type Scenario, stateAt } from '../../../sim';
+import { envelopeFaultText } from '../../../sim/narration';
 import { PRESET_TEXT_KO } from '../../../sim/presets/ko';
 import { summarize, type Trace } from '../../../sim/views';
 import { timelineFigure } from '../exportFiles';
@@ -36,6 +37,8 @@ describe('exported figure: golden files', () => {
       theme: g.theme,
       language: g.language,
       korean: PRESET_TEXT_KO,
+      // a fault in the page's words, as the Export dialog gives them (useFaultText)
+      translateFault: (label) => envelopeFaultText(trace, label, g.language),
     });
     expect(figure.width).toBe(g.width);
     await expect(normalizeSvg(figure.svg)).toMatchFileSnapshot(`../../../../tests/golden/figures/${name}`);
@@ -87,6 +90,7 @@ describe('exported figure: every preset reads cleanly', () => {
           language,
           title: trace.scenario.title ?? id,
           verdict: summarize(trace, step, view).verdict,
+          translateFault: (label) => envelopeFaultText(trace, label, language),
         });
         expect(problems(figure, theme), `${id} at step ${step}, ${theme}, ${width} px`).toEqual([]);
         expect(figure.width).toBe(width);

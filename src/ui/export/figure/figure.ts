@@ -6,7 +6,8 @@
  *
  * The lanes and the message diagram are drawn by the timeline's own drawing code (drawLane,
  * drawArrows) onto an SvgContext, so the figure is the screen's drawing at the chosen width, with
- * text as text; the PNG is this SVG rasterised at 2×. Text is measured with fixed metrics
+ * text as text: its message labels placed by the page's layout (mscLabels.ts placeLabels), a fault
+ * in the page's words (`translateFault`, useFaultText); the PNG is this SVG rasterised at 2×. Text is measured with fixed metrics
  * (textMetrics.ts) and colours come from a fixed palette (figurePalette.ts): the same inputs give
  * the same file in Node and in every browser.
  *
@@ -34,6 +35,7 @@ import { layoutLanes } from '../../timeline/laneLayout';
 import type { LanePointer } from '../../timeline/laneModel';
 import { laneLeaderText, shortLaneName } from '../../timeline/laneName';
 import { createMarkLayout } from '../../timeline/markLayout';
+import type { PlacedLabel } from '../../timeline/mscLabels';
 import { laneY, MSC_GEOMETRY, mscHeight } from '../../timeline/mscLayout';
 import { type AxisMode, buildMscModel, sentBefore, visibleEnvelopes } from '../../timeline/mscModel';
 import { baseScale, mergeExtent, PLOT_PAD } from '../../timeline/offsetScale';
@@ -60,6 +62,11 @@ export interface FigureOptions {
   readonly axis?: AxisMode;
   /** Draw heartbeats and idle fetches too (default: left out, as on screen). */
   readonly showBackground?: boolean;
+  /**
+   * An envelope fault's label in the figure's language, as the page's message diagram writes it
+   * (useFaultText: narration's envelopeFaultText; default: the kernel's English label).
+   */
+  readonly translateFault?: (label: string) => string;
 }
 
 export interface Figure {
@@ -68,6 +75,8 @@ export interface Figure {
   readonly height: number;
   /** Every text and shape with its box (tests check overlaps and edges). */
   readonly items: readonly DrawnItem[];
+  /** The message diagram's labels as the page's layout placed them (drawArrows, mscLabels.ts placeLabels), in the diagram's pixels. */
+  readonly messageLabels: readonly PlacedLabel[];
 }
 
 export const FIGURE_WIDTHS = [640, 960, 1280, 1600] as const;
@@ -511,6 +520,7 @@ export function buildFigure(trace: Trace, view: SimView, options: FigureOptions)
   ctx.lineTo(nowX, mscH);
   ctx.stroke();
   ctx.setLineDash([]);
+  const messageLabels: PlacedLabel[] = [];
   const mdc: MscDrawContext = {
     ctx: ctx as unknown as CanvasRenderingContext2D,
     width: mW,
@@ -523,7 +533,9 @@ export function buildFigure(trace: Trace, view: SimView, options: FigureOptions)
     measure,
     top: MSC_GEOMETRY.axis,
     bottom: mscH,
-    faultText: (e, span) => faultText(text, e, span),
+    // the page's words for a fault (MscController's faultText, the same translation)
+    faultText: (e, span) => faultText(text, e, span, options.translateFault),
+    placedLabels: messageLabels,
   };
   drawArrows(mdc, shown, 0, shown.length);
   // the axis: ticks and their labels above the rows, none cut at the edges
@@ -575,7 +587,7 @@ export function buildFigure(trace: Trace, view: SimView, options: FigureOptions)
     ctx.markup(),
     '</svg>',
   ].join('\n');
-  return { svg, width: W, height: H, items: ctx.items };
+  return { svg, width: W, height: H, items: ctx.items, messageLabels };
 }
 
 /** The page's hatch (open) and cross-hatch (aborted) patterns (patterns.ts), at one CSS pixel. */
