@@ -5,9 +5,10 @@
  * — they wrap onto a second line where they used to end in an ellipsis, with the whole text only in
  * a `title` tooltip a phone cannot show. Wrapped, each label still sits beside its own line: a
  * message row's label inside its 38 px row, centred on the line the canvas draws; a partition's
- * label inside its lane. A replica row's label on the canvas is cut to the plot's width; a tap on
- * the row shows its details, and those details lie inside the screen, a value a readable column
- * (they were squeezed to one letter a line and ran off the panel's right edge).
+ * label inside its lane. A replica row's label on the canvas is shortened, in whole words, to the
+ * plot's width (e2e/phone-replica-labels.test.ts); a tap on the row shows all of it in its details,
+ * and those details lie inside the screen, a value a readable column (they were squeezed to one
+ * letter a line and ran off the panel's right edge).
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';

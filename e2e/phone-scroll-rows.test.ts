@@ -19,7 +19,8 @@ afterAll(async () => {
   await browser?.close();
 });
 
-const ROWS = ['header-settings', 'playback-more'] as const;
+/** The two rows: the header's buttons, the playback bar's second row. */
+const ROWS = ['.app-header .settings', '.playback .playback-more'] as const;
 
 async function open(size: { width: number; height: number }, phone: boolean): Promise<{ page: Page; errors: string[] }> {
   const page = await browser.newPage({ viewport: size, hasTouch: phone, isMobile: phone });
@@ -38,7 +39,7 @@ interface Edges {
 }
 
 function edges(page: Page, row: string): Promise<Edges> {
-  return page.getByTestId(row).evaluate((el) => ({
+  return page.locator(row).evaluate((el) => ({
     start: el.hasAttribute('data-more-start'),
     end: el.hasAttribute('data-more-end'),
     mask: getComputedStyle(el).maskImage,
@@ -61,12 +62,12 @@ describe('rows that scroll sideways on a phone say there is more', () => {
         expect(first.mask, row).toContain('linear-gradient');
 
         // halfway: both edges
-        await page.getByTestId(row).evaluate((el) => el.scrollTo({ left: (el.scrollWidth - el.clientWidth) / 2 }));
+        await page.locator(row).evaluate((el) => el.scrollTo({ left: (el.scrollWidth - el.clientWidth) / 2 }));
         await expect.poll(async () => (await edges(page, row)).start, { message: row }).toBe(true);
         expect((await edges(page, row)).end, row).toBe(true);
 
         // at the end: only the start fades
-        await page.getByTestId(row).evaluate((el) => el.scrollTo({ left: el.scrollWidth }));
+        await page.locator(row).evaluate((el) => el.scrollTo({ left: el.scrollWidth }));
         await expect.poll(async () => (await edges(page, row)).end, { message: row }).toBe(false);
         const last = await edges(page, row);
         expect(last.start, row).toBe(true);
@@ -74,7 +75,7 @@ describe('rows that scroll sideways on a phone say there is more', () => {
 
         // every control is still there and named (nothing hidden from a screen reader)
         const names = await page
-          .getByTestId(row)
+          .locator(row)
           .locator('button, select')
           .evaluateAll((controls) =>
             controls.map((c) => ({
@@ -87,7 +88,7 @@ describe('rows that scroll sideways on a phone say there is more', () => {
           expect(n.name.trim(), row).not.toBe('');
           expect(n.hidden, row).toBe(false);
         }
-        await page.getByTestId(row).evaluate((el) => el.scrollTo({ left: 0 }));
+        await page.locator(row).evaluate((el) => el.scrollTo({ left: 0 }));
         await expect.poll(async () => (await edges(page, row)).start, { message: row }).toBe(false);
       }
       await screenshot(page, `phone-scroll-rows-${size.width}`);
@@ -102,12 +103,12 @@ describe('rows that scroll sideways on a phone say there is more', () => {
 
   it('a control focused in the middle of the row is scrolled clear of the faded edge', async () => {
     const { page, errors } = await open({ width: 390, height: 844 }, true);
-    const row = page.getByTestId('header-settings');
+    const row = page.locator(ROWS[0]);
     const config = page.getByTestId('open-config');
     await config.focus();
-    await expect.poll(async () => (await edges(page, 'header-settings')).start).toBe(true);
+    await expect.poll(async () => (await edges(page, ROWS[0])).start).toBe(true);
     // more lies past both edges, and the focused button is in the clear part between the fades
-    expect(await edges(page, 'header-settings')).toMatchObject({ start: true, end: true });
+    expect(await edges(page, ROWS[0])).toMatchObject({ start: true, end: true });
     const [button, box, fade] = await Promise.all([
       config.boundingBox(),
       row.boundingBox(),

@@ -101,7 +101,7 @@ export function Header({ onHelp }: { readonly onHelp: () => void }) {
           )}
         </div>
       )}
-      <div className="settings" ref={settingsRow} data-testid="header-settings">
+      <div className="settings" ref={settingsRow}>
         {/* [share-embed] Scenarios (the gallery), Share, Embed, Export/Import */}
         <ShareBar />
         {/* [your-data] open a kafka-dump-log.sh dump */}

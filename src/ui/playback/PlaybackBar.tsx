@@ -85,7 +85,7 @@ export function PlaybackBar({ targets }: { readonly targets: JumpTargets }) {
       </p>
       {/* the switch, the speed and the jumps: in the bar's row on a wide screen (display: contents),
           one row that scrolls sideways on a phone, so the bar stays short enough to keep on screen */}
-      <div className="playback-more" ref={moreRow} data-testid="playback-more">
+      <div className="playback-more" ref={moreRow}>
         <SkipIdleToggle />
         <label className="inline-control">
           <span>{t.speed}</span>
