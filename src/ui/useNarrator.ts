@@ -46,13 +46,13 @@ export function useNarrator(load = true): NarrationModule | null {
 }
 
 /** An envelope fault's label as the kernel recorded it (English). */
-const asRecorded = (label: string) => label;
+export const asRecorded = (label: string) => label;
 
 /**
  * What the message diagram writes for an envelope's fault (its `fault`: a fault's label, or why the
  * network lost it) in the reader's language: narration's envelopeFaultText. The page's timeline and
  * the exported figure take their words from this one function, so a figure says what the page showed
- * ("버려짐: 돌아오는 길에 ack가 유실됩니다", not the kernel's English). English needs nothing loaded;
+ * ("버려짐: 확인 응답이 돌아오는 길에 사라집니다", not the kernel's English). English needs nothing loaded;
  * Korean is null until the narration module has loaded — started here when `load` is true (the
  * Export dialog), else waited for (the timeline: the narration panel loads it).
  */

@@ -7,9 +7,7 @@ import type { SimView, Trace } from '../../sim/views';
 import { simStore } from '../../store/simStore';
 import { useSim } from '../../store/useSim';
 import { TraceTimeline } from '../timeline/TraceTimeline';
-import { useFaultText } from '../useNarrator';
-
-const asRecorded = (label: string) => label;
+import { asRecorded, useFaultText } from '../useNarrator';
 
 export function RunTimeline({ trace, view }: { readonly trace: Trace; readonly view: SimView }) {
   const step = useSim((s) => s.step);

@@ -4,7 +4,8 @@
  * with a dotted edge when its broker is down), a LEO tick, its own high watermark (▼), the records
  * truncation cut from it as struck-through dashed ghost cells at their offsets, and a label that
  * says all of it in words (★ leader · leader epoch N, in/out of ISR, broker down, truncated by
- * leader epoch N), shortened in whole words where the lane is narrow (a phone). An offline partition's log is greyed with a LEADER_NOT_AVAILABLE banner.
+ * leader epoch N), shortened in whole words where the lane is narrow (a phone). An offline
+ * partition's log is greyed with a LEADER_NOT_AVAILABLE banner.
  * Drawn only for lanes with a replication row: one-replica lanes pay nothing.
  */
 import type { ScaleLinear } from 'd3-scale';
