@@ -17,6 +17,8 @@ import type { ActorId } from '../kernel/envelope';
 import { extend } from '../kernel/extend';
 import { cleanLog } from '../log/logCleaner';
 import { appendEpoch, appendMarker, isCompacted, lastStableOffset, type PartitionLog } from '../log/partitionLog';
+import type { ControlType } from '../log/recordBatch';
+import type { KafkaError } from '../protocol/errors';
 import type {
   AddPartitionsToTxnBatchResponse,
   ErrorOrNone,
@@ -30,7 +32,7 @@ import type { AlterPartitionResponse, BrokerHeartbeatResponse, MetadataRequest, 
 import { keyOf, topicPartitionKey } from '../protocol/topicPartition';
 import type { ReplicaFetchRequest, ReplicaFetchResponse } from '../replication/followerFetch';
 import { notEnoughReplicasBeforeAppend } from '../replication/leaderPartition';
-import { markerAppendFact } from '../trace/facts';
+import { type Fact, markerAppendFact } from '../trace/facts';
 import { answerFetch, fetchCompletion, fetchHoldMs, wakeParked, withParked } from './consumerFetch';
 import {
   beginControlledShutdown,
@@ -51,6 +53,15 @@ import {
   onAppendConsumerOffsets,
   tellMarkerWritten,
 } from './offsetsHost';
+import {
+  type AbortSpec,
+  type AbortTransactionEvent,
+  type AbortTransactionRequest,
+  abortRefused,
+  findAbortSpec,
+  noLeader,
+  noOpenTransaction,
+} from './operatorAbort';
 import { onProduce, onVerification, onVerificationLost, onVerificationRetry, type PendingVerification } from './produceRequest';
 import {
   armChangedLogs,
@@ -157,6 +168,7 @@ export type BrokerEvent =
   | Timer<'fetchWaitExpired', { parkId: number }>
   | Rpc<'WriteTxnMarkers', WriteTxnMarkersRequest>
   | { type: 'runCleaner'; now: number; topic?: string; partition?: number }
+  | (AbortTransactionEvent & { now: number })
   | Rpc<'FetchResponse', ReplicaFetchResponse & { correlationId: number }>
   | Rpc<'AlterPartitionResponse', AlterPartitionResponse & { correlationId: number }>
   | Rpc<'PartitionChange', PartitionChange>
@@ -220,6 +232,67 @@ const onFetchWaitExpired = (ctx: BrokerContext, ev: TimerEvent<{ parkId: number 
   );
 };
 
+/** A transaction marker to append: what a WriteTxnMarkers entry (or an operator's abort) asks. */
+interface TxnMarker {
+  readonly producerId: number;
+  readonly producerEpoch: number;
+  readonly result: ControlType;
+  readonly coordinatorEpoch: number;
+}
+
+/**
+ * One transaction marker appended to a partition (KafkaApis.handleWriteTxnMarkersRequest's append,
+ * requiredAcks = -1; shared by WriteTxnMarkers and an operator's `kafka-transactions.sh abort`):
+ * only where this broker leads (NOT_LEADER_OR_FOLLOWER), after the min ISR check on a replicated
+ * partition (NOT_ENOUGH_REPLICAS, nothing written), then appendMarker's epoch and coordinator-epoch
+ * checks. `offset`: where the marker went (null: not written, `error` says why); `wait`: on a
+ * replicated partition, the high watermark the answer waits for.
+ */
+function appendTxnMarker(
+  ctx: BrokerContext,
+  tp: { readonly topic: string; readonly partition: number },
+  m: TxnMarker,
+  now: number,
+  out: Out,
+): { ctx: BrokerContext; error: ErrorOrNone; offset: number | null; wait: MarkerWait | null } {
+  const log = ctx.partitions[keyOf(tp)];
+  if (!log || !leadsOrUnreplicated(ctx, log)) return { ctx, error: 'NOT_LEADER_OR_FOLLOWER', offset: null, wait: null };
+  const leader = hasReplication(ctx) && isReplicated(log) ? ctx.replication.leading[keyOf(tp)] : undefined;
+  // a hosted group coordinator's partition takes its markers with acks=1 (CoordinatorPartitionWriter)
+  const acks = tp.topic === CONSUMER_OFFSETS_TOPIC && hostsGroupCoordinator(ctx) ? 1 : -1;
+  if (leader && notEnoughReplicasBeforeAppend(leader, acks) !== null)
+    return { ctx, error: 'NOT_ENOUGH_REPLICAS', offset: null, wait: null };
+  const r = appendMarker(
+    log,
+    { producerId: m.producerId, producerEpoch: m.producerEpoch, controlType: m.result, coordinatorEpoch: m.coordinatorEpoch },
+    now,
+  );
+  if (r.outcome.kind === 'rejected') return { ctx, error: r.outcome.error, offset: null, wait: null };
+  if (r.outcome.kind !== 'appended') return { ctx, error: 'NONE', offset: null, wait: null };
+  out.fact(markerAppendFact(tp, r.outcome, m, appendEpoch(r.log)));
+  tellMarkerWritten(ctx, tp, { producerId: m.producerId, result: m.result }, out);
+  const wait = leader
+    ? { producerId: m.producerId, topic: tp.topic, partition: tp.partition, requiredOffset: r.outcome.lastOffset + 1 }
+    : null;
+  return { ctx: withLog(ctx, r.log), error: 'NONE', offset: r.outcome.baseOffset, wait };
+}
+
+/** After markers were appended: fetches held on those partitions wake, and on a replicated one the followers' fetches and the HW move. */
+function afterMarkerAppends(
+  ctx: BrokerContext,
+  touched: readonly { readonly topic: string; readonly partition: number }[],
+  now: number,
+  out: Out,
+): BrokerContext {
+  let next = ctx;
+  for (const tp of touched) {
+    next = wakeParked(next, out, tp.topic, tp.partition);
+    if (hasReplication(next) && isReplicated(next.partitions[keyOf(tp)]))
+      next = afterLeaderUpdate(wakeReplicaFetches(next, keyOf(tp), out), keyOf(tp), now, out);
+  }
+  return next;
+}
+
 /**
  * WriteTxnMarkers (KafkaApis.handleWriteTxnMarkersRequest): each marker is appended with
  * requiredAcks = -1. On a replicated partition that means the min ISR check before the append
@@ -234,45 +307,72 @@ const onWriteTxnMarkers = (ctx: BrokerContext, ev: RpcEvent<WriteTxnMarkersReque
   for (const m of ev.payload.markers) {
     const partitions: { topic: string; partition: number; error: ErrorOrNone }[] = [];
     for (const tp of m.partitions) {
-      const log = next.partitions[keyOf(tp)];
-      if (!log || !leadsOrUnreplicated(next, log)) {
-        partitions.push(extend(tp, { error: 'NOT_LEADER_OR_FOLLOWER' as const }));
-        continue;
-      }
-      const leader = hasReplication(next) && isReplicated(log) ? next.replication.leading[keyOf(tp)] : undefined;
-      // a hosted group coordinator's partition takes its markers with acks=1 (CoordinatorPartitionWriter)
-      const acks = tp.topic === CONSUMER_OFFSETS_TOPIC && hostsGroupCoordinator(next) ? 1 : -1;
-      if (leader && notEnoughReplicasBeforeAppend(leader, acks) !== null) {
-        partitions.push(extend(tp, { error: 'NOT_ENOUGH_REPLICAS' as const }));
-        continue;
-      }
-      const r = appendMarker(
-        log,
-        { producerId: m.producerId, producerEpoch: m.producerEpoch, controlType: m.result, coordinatorEpoch: m.coordinatorEpoch },
-        ev.now,
-      );
-      if (r.outcome.kind === 'appended') {
-        out.fact(markerAppendFact(tp, r.outcome, m, appendEpoch(r.log)));
-        tellMarkerWritten(next, tp, { producerId: m.producerId, result: m.result }, out);
-        next = withLog(next, r.log);
-        touched.push(tp);
-        if (leader) waiting.push({ producerId: m.producerId, ...tp, requiredOffset: r.outcome.lastOffset + 1 });
-      }
-      const error = r.outcome.kind === 'rejected' ? r.outcome.error : leader ? 'REQUEST_TIMED_OUT' : 'NONE';
-      partitions.push(extend(tp, { error }));
+      const r = appendTxnMarker(next, tp, m, ev.now, out);
+      next = r.ctx;
+      if (r.offset !== null) touched.push(tp);
+      if (r.wait) waiting.push(r.wait);
+      partitions.push(extend(tp, { error: r.offset !== null && r.wait ? ('REQUEST_TIMED_OUT' as const) : r.error }));
     }
     results.push({ producerId: m.producerId, partitions });
   }
   if (waiting.length > 0 && hasReplication(next))
     next = delayMarkers(next, pendingRequest(ev), results, waiting, BROKER_REQUEST_TIMEOUT_MS, out);
   else out.reply(pendingRequest(ev), 'WriteTxnMarkersResponse', { markers: results });
-  for (const tp of touched) {
-    next = wakeParked(next, out, tp.topic, tp.partition);
-    if (hasReplication(next) && isReplicated(next.partitions[keyOf(tp)]))
-      next = afterLeaderUpdate(wakeReplicaFetches(next, keyOf(tp), out), keyOf(tp), ev.now, out);
-  }
-  return next;
+  return afterMarkerAppends(next, touched, ev.now, out);
 };
+
+/**
+ * An operator's `kafka-transactions.sh abort --start-offset N` reaching the partition's leader
+ * (broker/operatorAbort.ts): the open transaction starting at N, then its ABORT marker through the
+ * same append as WriteTxnMarkers. What came of it is an `operatorAbort` fact.
+ */
+const onAbortTransaction = (ctx: BrokerContext, ev: AbortTransactionEvent & { now: number }, out: Out): BrokerContext => {
+  const log = ctx.partitions[topicPartitionKey(ev.topic, ev.partition)];
+  if (ev.leader !== ctx.id || !log || !leadsOrUnreplicated(ctx, log)) {
+    out.fact(operatorAbortFact(ctx.id, ev, null, null, 'no-leader', noLeader(ev)));
+    return ctx;
+  }
+  const spec = findAbortSpec(log, ev.startOffset);
+  if (!spec) {
+    out.fact(operatorAbortFact(ctx.id, ev, null, null, 'no-open-transaction', noOpenTransaction(ev)));
+    return ctx;
+  }
+  return abortWithSpec(ctx, ev, spec, ev.now, out);
+};
+
+/** AbortTransactionHandler: the spec's ABORT marker on its one partition; a refusal is what the tool prints. */
+export function abortWithSpec(ctx: BrokerContext, req: AbortTransactionRequest, spec: AbortSpec, now: number, out: Out): BrokerContext {
+  const tp = { topic: req.topic, partition: req.partition };
+  const r = appendTxnMarker(ctx, tp, { ...spec, result: 'ABORT' }, now, out);
+  if (r.offset === null) {
+    const error = r.error as KafkaError;
+    out.fact(operatorAbortFact(ctx.id, req, spec, null, error, abortRefused(req, spec, error)));
+    return ctx;
+  }
+  out.fact(operatorAbortFact(ctx.id, req, spec, r.offset, null, null));
+  return afterMarkerAppends(r.ctx, [tp], now, out);
+}
+
+function operatorAbortFact(
+  broker: ActorId,
+  req: AbortTransactionRequest,
+  spec: AbortSpec | null,
+  markerOffset: number | null,
+  failure: Extract<Fact, { kind: 'operatorAbort' }>['failure'],
+  printed: string | null,
+): Fact {
+  return {
+    kind: 'operatorAbort',
+    broker,
+    topic: req.topic,
+    partition: req.partition,
+    startOffset: req.startOffset,
+    spec: spec ? { ...spec } : null,
+    markerOffset,
+    printed,
+    failure,
+  };
+}
 
 const onRunCleaner = (ctx: BrokerContext, ev: { now: number; topic?: string; partition?: number }, out: Out): BrokerContext => {
   let next = ctx;
@@ -395,6 +495,7 @@ export const brokerMachine = setup({
         OffsetsForLeaderEpoch: { actions: handleArming(onOffsetsForLeaderEpoch) },
         fetchWaitExpired: { actions: handleArming(onFetchWaitExpired) },
         WriteTxnMarkers: { actions: handleArming(onWriteTxnMarkers) },
+        abortTransaction: { actions: handleArming(onAbortTransaction) },
         runCleaner: { actions: handleArming(onRunCleaner) },
         producerExpirationCheck: { actions: handle(onProducerExpirationCheck) },
         controlledShutdown: { actions: handleArming(beginControlledShutdown) },

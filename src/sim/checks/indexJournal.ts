@@ -62,6 +62,13 @@ export interface ProducerExpiry {
   readonly expirationMs: number;
 }
 
+/** An operator's `kafka-transactions.sh abort` wrote producerId's ABORT marker at `markerOffset` at `step` (an `operatorAbort` fact). */
+export interface OperatorAbort {
+  readonly step: number;
+  readonly producerId: number;
+  readonly markerOffset: number;
+}
+
 /** A replica cut offsets [fromOffset, toOffset) from its log at `step` (a `truncated` fact). */
 export interface Truncation {
   readonly step: number;
@@ -199,6 +206,8 @@ export class IndexJournal {
   readonly truncations = new Map<string, Truncation[]>();
   /** Producers dropped by brokers' expiration checks, per "topic-partition". */
   readonly expiries = new Map<string, ProducerExpiry[]>();
+  /** Operators' transaction aborts that wrote a marker, per "topic-partition". */
+  readonly operatorAborts = new Map<string, OperatorAbort[]>();
 
   constructor(readonly ignored: ReadonlySet<string>) {}
 
@@ -377,6 +386,10 @@ export class IndexJournal {
       case 'leaderChange':
         if (f.election === 'unclean') push(this.uncleanElections, keyOf(f), step);
         if (f.leader !== null) push(this.elections, keyOf(f), step);
+        break;
+      case 'operatorAbort':
+        if (f.spec !== null && f.markerOffset !== null)
+          push(this.operatorAborts, keyOf(f), { step, producerId: f.spec.producerId, markerOffset: f.markerOffset });
         break;
       case 'truncated':
         push(this.truncations, keyOf(f), { step, fromOffset: f.fromOffset, toOffset: f.toOffset });
@@ -562,6 +575,7 @@ export class IndexJournal {
       elections: cutStepMap(this.elections, step),
       truncations: cutMap(this.truncations, step),
       expiries: cutMap(this.expiries, step),
+      operatorAborts: cutMap(this.operatorAborts, step),
       counts: {
         committed: stepsBefore(this.counts.committed, step),
         aborted: stepsBefore(this.counts.aborted, step),

@@ -7,7 +7,7 @@
  */
 
 import type { PartitionRow, RecordRow } from '../trace/logView';
-import type { ProducerExpiry } from './indexJournal';
+import type { OperatorAbort, ProducerExpiry } from './indexJournal';
 import type { Occurrence, RawCopy, SendResult, TxnStep } from './verdictIndex';
 import type { CopyState } from './verdictTypes';
 
@@ -111,6 +111,8 @@ export interface IndexQueries {
    * the partition (producer.id.expiration.ms), if one did.
    */
   expiredBetween(topic: string, partition: number, producerId: number, from: number, to: number): ProducerExpiry | undefined;
+  /** The first operator's abort of producerId on the partition whose ABORT marker lies after `offset`, if one did. */
+  operatorAbortAfter(topic: string, partition: number, producerId: number, offset: number): OperatorAbort | undefined;
   committed(groupId: string, topic: string, partition: number): { offset: number; step: number } | undefined;
 
   /** Whether a reader received or an application processed the event of a topic. */

@@ -209,6 +209,8 @@ export function queriesOfIndex(index: RunIndex): IndexQueries {
       const key = topicPartitionKey(topic, partition);
       return cutByOf((unclean ? index.uncleanElections : index.elections).get(key), index.truncations.get(key), offset, step);
     },
+    operatorAbortAfter: (topic, partition, pid, offset) =>
+      (index.operatorAborts.get(topicPartitionKey(topic, partition)) ?? []).find((a) => a.producerId === pid && a.markerOffset > offset),
     expiredBetween: (topic, partition, pid, from, to) =>
       expiryBetween(index.expiries.get(topicPartitionKey(topic, partition)), pid, from, to),
     committed: (groupId, topic, partition) => index.committed.get(groupId)?.get(topicPartitionKey(topic, partition)),

@@ -195,6 +195,10 @@ export function journalQueries(
       const truncations = journal.truncations.get(key) ?? [];
       return cutByOf(elections.slice(0, stepsBefore(elections, step)), truncations.slice(0, before(truncations, step)), offset, s);
     },
+    operatorAbortAfter(topic, partition, pid, offset) {
+      const list = journal.operatorAborts.get(topicPartitionKey(topic, partition)) ?? [];
+      return list.slice(0, before(list, step)).find((a) => a.producerId === pid && a.markerOffset > offset);
+    },
     expiredBetween(topic, partition, pid, from, to) {
       const list = journal.expiries.get(topicPartitionKey(topic, partition)) ?? [];
       return expiryBetween(list.slice(0, before(list, step)), pid, from, to);

@@ -6,7 +6,7 @@
  */
 import { recordAddress } from '../protocol/topicPartition';
 import type { PartitionRow } from '../trace/logView';
-import type { ProducerExpiry, Truncation } from './indexJournal';
+import type { OperatorAbort, ProducerExpiry, Truncation } from './indexJournal';
 import type { CopyState } from './verdictTypes';
 
 /** A business event's identity: its event_id header, else its place in the log. */
@@ -102,6 +102,8 @@ export interface RunIndex {
   readonly truncations: ReadonlyMap<string, readonly Truncation[]>;
   /** Producers brokers' expiration checks dropped, per "topic-partition". */
   readonly expiries: ReadonlyMap<string, readonly ProducerExpiry[]>;
+  /** Operators' transaction aborts that wrote a marker, per "topic-partition". */
+  readonly operatorAborts: ReadonlyMap<string, readonly OperatorAbort[]>;
   readonly counts: { committed: number; aborted: number; fenced: number; commitFailures: number };
 }
 

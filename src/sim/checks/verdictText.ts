@@ -155,6 +155,20 @@ function lossClause(lang: Language, l: Loss, n = 1): string {
             : 'only in an aborted transaction: a newer instance with the same transactional.id fenced it and aborted it',
           '취소된 트랜잭션에만 있습니다. 같은 transactional.id의 새 인스턴스가 펜싱하고 취소했습니다',
         );
+      if (l.cause === 'operator-split')
+        return say(
+          lang,
+          `only in an aborted transaction: an operator aborted it on this partition (kafka-transactions.sh abort) while its coordinator still had it open, and the coordinator then committed it — its records on the other partitions are committed: atomicity broken`,
+          '취소된 트랜잭션에만 있습니다. 코디네이터가 아직 열어 둔 트랜잭션을 운영자가 이 파티션에서 취소했고(kafka-transactions.sh abort), 코디네이터는 그 뒤 트랜잭션을 커밋했습니다. 다른 파티션의 레코드는 커밋되어 원자성이 깨졌습니다',
+        );
+      if (l.cause === 'operator')
+        return say(
+          lang,
+          several
+            ? 'only in aborted transactions: an operator aborted them (kafka-transactions.sh abort)'
+            : 'only in an aborted transaction: an operator aborted it (kafka-transactions.sh abort)',
+          '취소된 트랜잭션에만 있습니다. 운영자가 kafka-transactions.sh abort로 취소했습니다',
+        );
       return say(
         lang,
         several ? `only in aborted transactions (${a} aborted them)` : `only in an aborted transaction (${a} aborted it)`,

@@ -101,6 +101,16 @@ function abortCause(index: IndexQueries, copy: Copy): string {
   const fence = index.firstTxnStepFrom(copy.producerId, 'PrepareEpochFence', from);
   const until = index.firstTxnStepFrom(copy.producerId, 'PrepareAbort', from) ?? fence ?? Number.POSITIVE_INFINITY;
   const tid = copy.transactionalId;
+  // an operator's kafka-transactions.sh abort wrote the first marker after the copy: the coordinator
+  // was not told, and when it commits the transaction later its other partitions hold it committed
+  const op = index.operatorAbortAfter(copy.topic, copy.partition, copy.producerId, copy.offset);
+  if (
+    op &&
+    !index
+      .recordsIn(copy.topic, copy.partition, copy.offset + 1, op.markerOffset)
+      .some((r) => r.control !== null && r.producerId === copy.producerId)
+  )
+    return index.firstTxnStepFrom(copy.producerId, 'PrepareCommit', op.step) !== undefined ? 'operator-split' : 'operator';
   // the coordinator's timeout fences the epoch too (PrepareEpochFence), so it is looked for first
   if (tid && index.timedOutBetween(tid, from, until)) return 'timeout';
   if (fence !== undefined && fence <= until) return 'fenced';

@@ -159,7 +159,8 @@ export interface Loss {
    * Why, as a code the sentences explain: 'acked' | 'truncated' (acked-then-lost: cut from the log's
    * end by a leader change) | 'unclean-election' (cut because an out-of-sync replica was elected
    * leader, unclean.leader.election.enable=true), an error code (not-acked), 'fenced' | 'fatal' | 'down' |
-   * 'ended' | an exception send() refused the record with (never-sent), 'ended' (not-published), 'timeout' | 'fenced' | 'application' (aborted-only),
+   * 'ended' | an exception send() refused the record with (never-sent), 'ended' (not-published), 'timeout' | 'fenced' | 'application' | 'operator' | 'operator-split' (aborted-only: an operator's
+   * kafka-transactions.sh abort; split: the coordinator then committed the transaction elsewhere),
    * 'hanging' | 'open' (open-only), 'committed-past' | 'stopped' | 'down' | 'ended' (not-processed),
    * 'not-processed' | 'no-call' (not-applied).
    */

@@ -18,6 +18,7 @@
  * coordinator at one instant, the partitions' bounds read from their leaders at that instant.
  */
 import type { BrokerContext } from '../broker/broker.machine';
+import { type AbortTransactionEvent, routeAbort } from '../broker/operatorAbort';
 import type { ActorId } from '../kernel/envelope';
 import { topicPartitionKey } from '../protocol/topicPartition';
 
@@ -116,7 +117,12 @@ export function readBounds(event: ResetOffsetsEvent, contextOf: (actor: ActorId)
   return { ...event, bounds };
 }
 
-/** The kernel's `prepareSignal` for a scenario: an offset reset gets its bounds; any other signal is handed on as it is. */
+/**
+ * The kernel's `prepareSignal` for a scenario: an offset reset gets its bounds; an operator's
+ * transaction abort is routed to the partition's leader (broker/operatorAbort.ts); any other signal
+ * is handed on as it is.
+ */
 export function prepareSignal<E extends { type: string }>(event: E, contextOf: (actor: ActorId) => unknown): E {
+  if (event.type === 'abortTransaction') return routeAbort(event as unknown as AbortTransactionEvent, contextOf) as unknown as E;
   return event.type === 'resetOffsets' ? (readBounds(event as unknown as ResetOffsetsEvent, contextOf) as unknown as E) : event;
 }

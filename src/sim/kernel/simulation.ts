@@ -315,15 +315,30 @@ export class Simulation extends KernelCore {
         );
       }
       case 'fault':
-        return applyTimedFault(this, this.faultById(item.fault) as TimedFault, (actor, signal, label) => {
-          const event = this.options.prepareSignal ? this.options.prepareSignal(signal, (a) => this.liveContext(a)) : signal;
-          return dispatch(this, actor, 'fault', event.type, null, null, event, { ...event, now: this.now }, this.onSent, label);
-        });
+        return applyTimedFault(this, this.preparedFault(this.faultById(item.fault) as TimedFault), (actor, event, label) =>
+          dispatch(this, actor, 'fault', event.type, null, null, event, { ...event, now: this.now }, this.onSent, label),
+        );
       case 'restart':
         return processFault(this, item.process, item.label, 'restart', () => restartProcess(this, item.process));
       case 'resume':
         return processFault(this, item.process, item.label, 'resume', () => resumeProcess(this, item.process));
     }
+  }
+
+  /**
+   * A timed signal completed at its instant by the options' prepareSignal; an event naming
+   * `deliverTo` goes to that actor instead (an operator's tool reaching a partition's current leader).
+   */
+  private preparedFault(fault: TimedFault): TimedFault {
+    const prepare = this.options.prepareSignal;
+    if (!prepare || fault.action.type !== 'signal') return fault;
+    const event = prepare(fault.action.event, (a) => this.liveContext(a));
+    const to = typeof event.deliverTo === 'string' ? event.deliverTo : null;
+    return {
+      ...fault,
+      ...(to !== null ? { process: processOf(to) } : {}),
+      action: { ...fault.action, actor: to ?? fault.action.actor, event },
+    };
   }
 
   /** An actor's context, if its process is up and not paused (what another process could ask it). */

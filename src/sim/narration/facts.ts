@@ -15,6 +15,7 @@ import { explainError } from './errors';
 import { count, josa, type Language, list, ordinal, range, say } from './language';
 import { poss } from './names';
 import { translateDuring, translateNote, translateReason, translateRefusal } from './notes';
+import { operatorAbort } from './operatorAbort';
 import { forceClosedRecordsClause, forceClosedRequestsClause } from './producerClose';
 import { heldRecordNote, poisonedNote } from './sendOutsideTransaction';
 import { countUpTo, eventKey, type Occurrence, outcomeAt } from './traceIndex';
@@ -1114,5 +1115,7 @@ function oneFact(ctx: NarrationContext, f: Fact): string {
       return leaderChange(ctx, f);
     case 'brokerStopped':
       return brokerStopped(ctx, f);
+    case 'operatorAbort':
+      return operatorAbort(ctx, f);
   }
 }

@@ -101,6 +101,8 @@ export function describeFaultKo(f: FaultSpec): string {
               : `${f.shiftBy ?? 0}만큼 옮겨`;
       return `${f.at} ms에 그룹 ${f.group}의 ${f.topic}${f.partition !== undefined ? `:${f.partition}` : ''} 오프셋을 ${target} 리셋`;
     }
+    case 'abortTransaction':
+      return `${f.at} ms에 ${f.topic}-${f.partition}의 오프셋 ${f.startOffset}에서 시작하는 트랜잭션 중단`;
     case 'slowReplication':
       return `${f.at ?? 0} ms부터${f.durationMs !== undefined ? ` ${f.durationMs} ms 동안` : ''} ${f.target}의 복제 링크 ${f.delayMs} ms 지연`;
     case 'controlledShutdown':
@@ -179,6 +181,7 @@ const ROUTE = '(?: from (\\S+))?(?: to (\\S+))?(?: where (.+?))?';
 const ENVELOPE_EN = new RegExp(`^(drop|delay|duplicate) ${WHICH}${ROUTE}(?: by (\\d+) ms)?$`);
 const RESET_EN = new RegExp(`^reset the connection of ${WHICH}${ROUTE}$`);
 const CLEANER_EN = /^run the log cleaner(?: on (\S+))? at (\d+) ms$/;
+const ABORT_TXN_EN = /^abort the transaction starting at offset (\d+) of (\S+)-(\d+) at (\d+) ms$/;
 const CONTROLLED_SHUTDOWN_EN = /^controlled shutdown of (\S+) at (\d+) ms(?:, restart (\d+) ms after it stopped)?$/;
 const RESET_OFFSETS_EN =
   /^reset the offsets of group (\S+) on ([^\s:]+)(?::(\d+))? (?:to (earliest|latest)|to offset (\d+)|by (-?\d+)) at (\d+) ms$/;
@@ -233,6 +236,15 @@ export function parseFaultDescription(text: string): FaultSpec | null {
       target: shutdown[1] as string,
       at: Number(shutdown[2]),
       ...(shutdown[3] !== undefined ? { durationMs: Number(shutdown[3]) } : {}),
+    };
+  const abort = text.match(ABORT_TXN_EN);
+  if (abort)
+    return {
+      type: 'abortTransaction',
+      at: Number(abort[4]),
+      topic: abort[2] as string,
+      partition: Number(abort[3]),
+      startOffset: Number(abort[1]),
     };
   const cleaner = text.match(CLEANER_EN);
   if (cleaner) return { type: 'runCleaner', at: Number(cleaner[2]), ...(cleaner[1] ? { topic: cleaner[1] } : {}) } as FaultSpec;

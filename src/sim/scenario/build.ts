@@ -8,6 +8,7 @@ import { consumerAppMachine, type SinkRef } from '../application/consumerApp.mac
 import { producerAppMachine } from '../application/producerApp.machine';
 import { brokerMachine } from '../broker/broker.machine';
 import { brokerRefusesConnections } from '../broker/listeners';
+import type { AbortTransactionEvent } from '../broker/operatorAbort';
 import {
   type ClusterMetadata,
   CONSUMER_OFFSETS_TOPIC,
@@ -88,6 +89,8 @@ export function describeFault(f: FaultSpec): string {
         f.to === 'earliest' || f.to === 'latest' ? `to ${f.to}` : f.to !== undefined ? `to offset ${f.to}` : `by ${f.shiftBy ?? 0}`;
       return `reset the offsets of group ${f.group} on ${f.topic}${f.partition !== undefined ? `:${f.partition}` : ''} ${target} at ${f.at} ms`;
     }
+    case 'abortTransaction':
+      return `abort the transaction starting at offset ${f.startOffset} of ${f.topic}-${f.partition} at ${f.at} ms`;
     case 'slowReplication':
       return `slow the replication link of ${f.target} by ${f.delayMs} ms from ${f.at ?? 0} ms${f.durationMs !== undefined ? ` for ${f.durationMs} ms` : ''}`;
     case 'controlledShutdown':
@@ -203,6 +206,27 @@ function kernelFaults(faults: readonly FaultSpec[], meta: ClusterMetadata): Kern
           at: f.at,
           process: GROUP_COORDINATOR_ID,
           action: { type: 'signal', actor: GROUP_COORDINATOR_ID, event: { ...event } },
+          label,
+        });
+        break;
+      }
+      case 'abortTransaction': {
+        // the partition's first leader; prepareSignal routes the signal to its leader at the instant
+        const t = meta.topics[f.topic];
+        const target = t?.replicas?.[f.partition]?.[0] ?? t?.leaders[f.partition] ?? meta.brokers[0] ?? 'broker-0';
+        const event: AbortTransactionEvent = {
+          type: 'abortTransaction',
+          topic: f.topic,
+          partition: f.partition,
+          startOffset: f.startOffset,
+          brokers: meta.brokers,
+        };
+        out.push({
+          kind: 'timed',
+          id: id++,
+          at: f.at,
+          process: target,
+          action: { type: 'signal', actor: target, event: { ...event } },
           label,
         });
         break;

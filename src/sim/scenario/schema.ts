@@ -254,6 +254,20 @@ const resetOffsetsFault = v.strictObject({
   note: v.optional(text),
 });
 
+/**
+ * An operator aborts the open transaction starting at startOffset on one partition
+ * (`kafka-transactions.sh abort --topic t --partition p --start-offset N`, the remedy for a hanging
+ * transaction): broker/operatorAbort.ts. The transaction coordinator is not told.
+ */
+const abortTransactionFault = v.strictObject({
+  type: v.literal('abortTransaction'),
+  at: time,
+  topic: text,
+  partition: nonNegInt,
+  startOffset: v.pipe(nonNegInt, v.maxValue(1000000000)),
+  note: v.optional(text),
+});
+
 export const FaultSchema = v.variant('type', [
   v.strictObject({ ...envelopeFault.entries, type: v.literal('drop') }),
   v.strictObject({ ...envelopeFault.entries, type: v.literal('delay') }),
@@ -267,6 +281,7 @@ export const FaultSchema = v.variant('type', [
   cleanerFault,
   slowReplicationFault,
   resetOffsetsFault,
+  abortTransactionFault,
   controlledShutdownFault,
 ]);
 

@@ -25,6 +25,7 @@ import { parseJsonText } from './jsonText';
 import { assignmentProblems } from './replicaAssignment';
 import { joinPath, reservedKeyErrors } from './reservedKeys';
 import { LIMITS, type Scenario, ScenarioSchema, withoutPresetFields } from './schema';
+import { abortTransactionErrors } from './validateAbortTransaction';
 import { resetOffsetsErrors } from './validateResetOffsets';
 
 export interface ScenarioError {
@@ -379,6 +380,10 @@ function checkMeaning(s: Scenario): Validation {
     }
     if (f.type === 'resetOffsets') {
       resetOffsetsErrors(f, path, { clients: s.clients, topics: s.topics, consumers, streams, cluster: cluster.config }, add);
+      return;
+    }
+    if (f.type === 'abortTransaction') {
+      abortTransactionErrors(f, path, s.topics, add);
       return;
     }
     if (f.type === 'controlledShutdown') {

@@ -224,6 +224,25 @@ export type Fact =
       isr: readonly string[];
       election: 'clean' | 'unclean' | 'preferred' | null;
     }
+  /**
+   * An operator's `kafka-transactions.sh abort --topic t --partition p --start-offset N`
+   * (broker/operatorAbort.ts) at the partition's leader `broker` (or, with no leader, the broker that
+   * reports it): the transaction found (`spec`: its producerId, epoch, coordinator epoch; null: none),
+   * where its ABORT marker went (null: nothing written), and what the tool printed when it failed
+   * (null: it aborted). The transaction coordinator is not told.
+   */
+  | {
+      kind: 'operatorAbort';
+      broker: string;
+      topic: string;
+      partition: number;
+      startOffset: number;
+      spec: { producerId: number; producerEpoch: number; coordinatorEpoch: number } | null;
+      markerOffset: number | null;
+      printed: string | null;
+      /** Why it failed: no leader, no open transaction at N, or the leader's error for the marker (null: it aborted). */
+      failure: 'no-leader' | 'no-open-transaction' | KafkaError | null;
+    }
   /** Anything else worth a sentence in the narration. */
   | { kind: 'note'; actor: string; text: string };
 

@@ -1,0 +1,131 @@
+/**
+ * An operator aborts a transaction on one partition: `kafka-transactions.sh abort --topic t
+ * --partition p --start-offset N` (TransactionsCommand.AbortTransactionCommand, Kafka 4.0), the
+ * remedy for a hanging transaction:
+ *
+ * 1. buildAbortSpec: DescribeProducers on the partition's leader; the active producer whose
+ *    currentTransactionStartOffset is N. None: the tool prints "Could not find any open transactions
+ *    starting at offset N on partition t-p" and exits, having written nothing. Found: the spec
+ *    AbortTransactionSpec(t-p, its producerId, its producerEpoch, its coordinatorEpoch or 0 when it
+ *    has none).
+ * 2. Admin.abortTransaction (AbortTransactionHandler): a WriteTxnMarkers request with one ABORT
+ *    marker for that one partition and the spec's epochs, sent to the partition's leader, which
+ *    appends it as any marker (broker.machine's shared marker append: the epoch and coordinator-epoch
+ *    checks of ProducerAppendInfo.appendEndTxnMarker). INVALID_PRODUCER_EPOCH and
+ *    TRANSACTION_COORDINATOR_FENCED fail the tool; NOT_LEADER_OR_FOLLOWER and the like are retried
+ *    after a new leader lookup; any other error fails it ("unexpected error").
+ *
+ * The transaction coordinator is not told: a transaction it still has open keeps going, and its own
+ * markers come later (a COMMIT then lands on the other partitions — atomicity broken).
+ *
+ * Simplified (said in docs/kafka-model.md): the tool's two requests are one step at the partition's
+ * leader at one instant; with no leader (every replica down, or none in the ISR) the tool fails at
+ * once instead of retrying its lookup until default.api.timeout.ms; the marker is in the log at that
+ * instant and the tool's success is said then, before the marker is replicated (Kafka answers once
+ * the high watermark passes it).
+ */
+import type { ActorId } from '../kernel/envelope';
+import type { PartitionLog } from '../log/partitionLog';
+import type { KafkaError } from '../protocol/errors';
+import { topicPartitionKey } from '../protocol/topicPartition';
+
+export interface AbortTransactionRequest {
+  readonly topic: string;
+  readonly partition: number;
+  /** --start-offset: the first offset of the transaction to abort. */
+  readonly startOffset: number;
+}
+
+/** The signal the kernel hands the partition's leader at the abort's instant. */
+export interface AbortTransactionEvent extends AbortTransactionRequest {
+  readonly type: 'abortTransaction';
+  /** The brokers of the cluster: where the partition's leader is looked for (and who reports its absence). */
+  readonly brokers: readonly ActorId[];
+  /** The partition's leader at the instant (null: none — the tool fails); set by prepareSignal. */
+  readonly leader?: ActorId | null;
+  /** The actor the kernel hands the signal to (prepareSignal's routing). */
+  readonly deliverTo?: ActorId;
+}
+
+/** AbortTransactionSpec: what the tool aborts. */
+export interface AbortSpec {
+  readonly producerId: number;
+  readonly producerEpoch: number;
+  readonly coordinatorEpoch: number;
+}
+
+/** TopicPartition.toString: "t-p". */
+export function partitionName(req: AbortTransactionRequest): string {
+  return topicPartitionKey(req.topic, req.partition);
+}
+
+/** AbortTransactionSpec.toString, as the tool prints it in its errors. */
+export function specText(req: AbortTransactionRequest, spec: AbortSpec): string {
+  return `AbortTransactionSpec(topicPartition=${partitionName(req)}, producerId=${spec.producerId}, producerEpoch=${spec.producerEpoch}, coordinatorEpoch=${spec.coordinatorEpoch})`;
+}
+
+/** What the tool prints when no active producer's transaction starts at --start-offset (buildAbortSpec). */
+export function noOpenTransaction(req: AbortTransactionRequest): string {
+  return `Could not find any open transactions starting at offset ${req.startOffset} on partition ${partitionName(req)}`;
+}
+
+/** What the tool prints when the partition has no leader to answer its DescribeProducers (the model does not wait out the admin client's timeout). */
+export function noLeader(req: AbortTransactionRequest): string {
+  return `Failed to validate producer state for partition ${partitionName(req)}: the partition has no leader. Enable debug logging for additional detail.`;
+}
+
+/**
+ * buildAbortSpec: the active producer whose current transaction starts at --start-offset, with its
+ * epoch and coordinator epoch (the producer state's -1 when no marker was written for it yet: 0, as
+ * DescribeProducers reports none and the tool takes `coordinatorEpoch.orElse(0)`). Null: none.
+ */
+export function findAbortSpec(log: PartitionLog, startOffset: number): AbortSpec | null {
+  for (const [producerId, entry] of log.producers)
+    if (entry.currentTxnFirstOffset === startOffset)
+      return { producerId, producerEpoch: entry.producerEpoch, coordinatorEpoch: Math.max(0, entry.coordinatorEpoch) };
+  return null;
+}
+
+/**
+ * What the tool prints when the leader refused its marker (AbortTransactionHandler.handleError,
+ * wrapped by TransactionsCommand's "Failed to abort transaction <spec>: <message>.").
+ */
+export function abortRefused(req: AbortTransactionRequest, spec: AbortSpec, error: KafkaError): string {
+  const s = specText(req, spec);
+  const message =
+    error === 'INVALID_PRODUCER_EPOCH'
+      ? `WriteTxnMarkers request with ${s} failed due an invalid producer epoch`
+      : error === 'TRANSACTION_COORDINATOR_FENCED'
+        ? `WriteTxnMarkers request with ${s} failed since the provided coordinator epoch ${spec.coordinatorEpoch} has been fenced by the active coordinator`
+        : error === 'NOT_ENOUGH_REPLICAS'
+          ? `WriteTxnMarkers request with ${s} failed due to unexpected error: Messages are rejected since there are fewer in-sync replicas than required.`
+          : `WriteTxnMarkers request with ${s} failed due to unexpected error: ${error}`;
+  return `Failed to abort transaction ${s}: ${message}. Enable debug logging for additional detail.`;
+}
+
+/** The partition's leader among live brokers: the one that leads it (with replication) or holds it (one replica). */
+export function leaderOf(
+  req: AbortTransactionRequest,
+  brokers: readonly ActorId[],
+  contextOf: (actor: ActorId) => unknown,
+): ActorId | null {
+  const key = partitionName(req);
+  for (const broker of brokers) {
+    const ctx = contextOf(broker) as
+      | { partitions?: Readonly<Record<string, unknown>>; replication?: { leading: Readonly<Record<string, unknown>> } }
+      | undefined;
+    if (!ctx?.partitions?.[key]) continue;
+    if (ctx.replication ? ctx.replication.leading[key] !== undefined : true) return broker;
+  }
+  return null;
+}
+
+/**
+ * Routes an abort to the partition's leader at its instant (the tool's lookup); with no leader, to
+ * the first live broker, which reports the tool's failure.
+ */
+export function routeAbort(event: AbortTransactionEvent, contextOf: (actor: ActorId) => unknown): AbortTransactionEvent {
+  const leader = leaderOf(event, event.brokers, contextOf);
+  const reporter = leader ?? event.brokers.find((b) => contextOf(b) !== undefined);
+  return { ...event, leader, ...(reporter !== undefined ? { deliverTo: reporter } : {}) };
+}

@@ -1,0 +1,187 @@
+/**
+ * An operator's `kafka-transactions.sh abort --start-offset N` at a partition's leader
+ * (broker/operatorAbort.ts; TransactionsCommand.AbortTransactionCommand.buildAbortSpec, then
+ * AbortTransactionHandler's WriteTxnMarkers): the open transaction starting at N is found in the
+ * producer state and its ABORT marker appended with the producer's epoch and coordinator epoch,
+ * through the same append as the coordinator's markers (ProducerAppendInfo.appendEndTxnMarker's checks).
+ */
+import { describe, expect, it } from 'vitest';
+import { Out } from '../../src/sim/actors/out';
+import { abortWithSpec, type BrokerContext, brokerMachine } from '../../src/sim/broker/broker.machine';
+import type { Effect } from '../../src/sim/kernel/effects';
+import { lastStableOffset } from '../../src/sim/log/partitionLog';
+import type { Fact } from '../../src/sim/trace/facts';
+import { drive, inputOf } from '../machines/harness';
+
+const scenario = {
+  version: 1,
+  seed: 1,
+  cluster: { 'transaction.version': 1, 'transaction.partition.verification.enable': false },
+  topics: [{ name: 't', partitions: 1 }],
+  clients: [],
+};
+let envelope = 1;
+const rpc = (type: string, payload: Record<string, unknown>) => ({
+  type,
+  from: 'p.producer',
+  envelopeId: envelope++,
+  inReplyTo: null,
+  payload: { correlationId: envelope, ...payload },
+});
+/** A transactional batch of producer 7 at `epoch`. */
+const produce = (epoch: number, baseSequence: number) =>
+  rpc('Produce', {
+    acks: -1,
+    transactionalId: 'tx',
+    partitions: [
+      {
+        topic: 't',
+        partition: 0,
+        batch: {
+          producerId: 7,
+          producerEpoch: epoch,
+          baseSequence,
+          isTransactional: true,
+          records: [{ key: 'k', value: 'v', headers: {}, timestamp: 0 }],
+        },
+      },
+    ],
+  });
+const markers = (result: 'COMMIT' | 'ABORT', epoch: number, coordinatorEpoch: number) =>
+  rpc('WriteTxnMarkers', {
+    markers: [{ producerId: 7, producerEpoch: epoch, result, coordinatorEpoch, partitions: [{ topic: 't', partition: 0 }] }],
+  });
+const abort = (startOffset: number, leader: string | null = 'broker-0') => ({
+  type: 'abortTransaction',
+  topic: 't',
+  partition: 0,
+  startOffset,
+  brokers: ['broker-0'],
+  leader,
+});
+const facts = (fx: readonly Effect[]) => fx.flatMap((e) => (e.type === 'fact' ? [e.fact as Fact] : []));
+const start = () => drive(brokerMachine, inputOf(scenario, 'broker-0'));
+const log = (m: ReturnType<typeof start>) => m.context<BrokerContext>().partitions['t-0'];
+
+describe('kafka-transactions.sh abort at the partition leader', () => {
+  it('finds the open transaction starting at the offset and writes its ABORT marker with its epoch and coordinator epoch: the LSO moves past it', () => {
+    const m = start();
+    // a first transaction committed by coordinator epoch 3, then a second one open from offset 2
+    m.send(produce(0, 0), 1);
+    m.send(markers('COMMIT', 0, 3), 2);
+    m.send(produce(0, 1), 3);
+    expect(lastStableOffset(log(m) as never)).toBe(2);
+    const fx = facts(m.send(abort(2), 4));
+    expect(fx).toEqual([
+      expect.objectContaining({
+        kind: 'append',
+        topic: 't',
+        partition: 0,
+        baseOffset: 3,
+        producerId: 7,
+        producerEpoch: 0,
+        control: 'ABORT',
+      }),
+      {
+        kind: 'operatorAbort',
+        broker: 'broker-0',
+        topic: 't',
+        partition: 0,
+        startOffset: 2,
+        spec: { producerId: 7, producerEpoch: 0, coordinatorEpoch: 3 },
+        markerOffset: 3,
+        printed: null,
+        failure: null,
+      },
+    ]);
+    const after = log(m);
+    expect(after?.batches.last()).toMatchObject({ isControl: true, controlType: 'ABORT', producerEpoch: 0, coordinatorEpoch: 3 });
+    expect(lastStableOffset(after as never)).toBe(4);
+  });
+
+  it('a producer with no marker yet (coordinator epoch -1) is aborted with coordinator epoch 0, as the tool takes coordinatorEpoch.orElse(0)', () => {
+    const m = start();
+    m.send(produce(0, 0), 1);
+    expect(log(m)?.producers.get(7)?.coordinatorEpoch).toBe(-1);
+    expect(facts(m.send(abort(0), 2)).find((f) => f.kind === 'operatorAbort')).toMatchObject({
+      spec: { producerId: 7, producerEpoch: 0, coordinatorEpoch: 0 },
+      markerOffset: 1,
+    });
+    expect(log(m)?.producers.get(7)?.currentTxnFirstOffset).toBeNull();
+  });
+
+  it('no open transaction starts at the offset: the tool prints its error and nothing is written', () => {
+    const m = start();
+    m.send(produce(0, 0), 1);
+    const before = log(m);
+    const fx = facts(m.send(abort(1), 2));
+    expect(fx).toEqual([
+      expect.objectContaining({
+        kind: 'operatorAbort',
+        spec: null,
+        markerOffset: null,
+        failure: 'no-open-transaction',
+        printed: 'Could not find any open transactions starting at offset 1 on partition t-0',
+      }),
+    ]);
+    expect(log(m)).toBe(before);
+  });
+
+  it('the partition has no leader: the tool cannot describe its producers and writes nothing', () => {
+    const m = start();
+    m.send(produce(0, 0), 1);
+    const before = log(m);
+    expect(facts(m.send(abort(0, null), 2))).toEqual([
+      expect.objectContaining({
+        failure: 'no-leader',
+        printed:
+          'Failed to validate producer state for partition t-0: the partition has no leader. Enable debug logging for additional detail.',
+      }),
+    ]);
+    expect(log(m)).toBe(before);
+  });
+
+  it('a spec whose epoch is older than the producer epoch on the partition is refused INVALID_PRODUCER_EPOCH (appendMarker), and the tool fails', () => {
+    const m = start();
+    // the producer's transaction is open at epoch 1; the spec (read before a bump) says epoch 0
+    m.send(produce(1, 0), 1);
+    const ctx = m.context<BrokerContext>();
+    const out = new Out();
+    const next = abortWithSpec(
+      ctx,
+      { topic: 't', partition: 0, startOffset: 0 },
+      { producerId: 7, producerEpoch: 0, coordinatorEpoch: 0 },
+      2,
+      out,
+    );
+    expect(next).toBe(ctx);
+    const fx = out.effects.flatMap((e) => (e.type === 'fact' ? [e.fact as Fact] : []));
+    expect(fx).toEqual([
+      expect.objectContaining({
+        kind: 'operatorAbort',
+        markerOffset: null,
+        failure: 'INVALID_PRODUCER_EPOCH',
+        printed:
+          'Failed to abort transaction AbortTransactionSpec(topicPartition=t-0, producerId=7, producerEpoch=0, coordinatorEpoch=0): WriteTxnMarkers request with AbortTransactionSpec(topicPartition=t-0, producerId=7, producerEpoch=0, coordinatorEpoch=0) failed due an invalid producer epoch. Enable debug logging for additional detail.',
+      }),
+    ]);
+  });
+
+  it('a spec whose coordinator epoch is older than the last marker’s is refused TRANSACTION_COORDINATOR_FENCED', () => {
+    const m = start();
+    m.send(produce(0, 0), 1);
+    m.send(markers('COMMIT', 0, 4), 2);
+    m.send(produce(0, 1), 3);
+    const out = new Out();
+    abortWithSpec(
+      m.context<BrokerContext>(),
+      { topic: 't', partition: 0, startOffset: 2 },
+      { producerId: 7, producerEpoch: 0, coordinatorEpoch: 1 },
+      4,
+      out,
+    );
+    expect(out.effects.flatMap((e) => (e.type === 'fact' ? [e.fact as Fact] : []))).toEqual([
+      expect.objectContaining({ failure: 'TRANSACTION_COORDINATOR_FENCED', markerOffset: null }),
+    ]);
+  });
+});

@@ -1,0 +1,112 @@
+/**
+ * `kafka-transactions.sh abort --start-offset N` through whole runs (broker/operatorAbort.ts): on
+ * the hanging-transaction preset's scenario with an operator's abort added after the stall, the
+ * ABORT marker releases the LSO and the read_committed reader receives evt-click-1.
+ */
+import { describe, expect, it } from 'vitest';
+import { findPreset } from '../../src/sim/presets';
+import { runScenario } from '../../src/sim/run';
+import type { FaultSpec, Scenario } from '../../src/sim/scenario/schema';
+import type { Fact } from '../../src/sim/trace/facts';
+import { summarize } from '../../src/sim/trace/summary';
+
+type F<K extends Fact['kind']> = Extract<Fact, { kind: K }>;
+const facts = <K extends Fact['kind']>(trace: ReturnType<typeof runScenario>, kind: K) =>
+  trace.steps.flatMap((s) => (s.facts as Fact[]).filter((f): f is F<K> => f.kind === kind));
+
+/** The hanging-transaction preset's scenario with `faults` added (the preset itself is not changed). */
+function hanging(extra: readonly FaultSpec[]): Scenario {
+  const preset = findPreset('hanging-transaction');
+  if (!preset) throw new Error('no hanging-transaction preset');
+  const { expectedVerdict: _, ...scenario } = preset.scenario as Scenario & { expectedVerdict?: unknown };
+  return { ...scenario, faults: [...(scenario.faults ?? []), ...extra] };
+}
+
+describe('kafka-transactions.sh abort in a run', () => {
+  it('after the stall, aborting the hanging transaction at offset 1 releases the LSO: the read_committed reader receives evt-click-1', () => {
+    const trace = runScenario(hanging([{ type: 'abortTransaction', at: 10000, topic: 'orders', partition: 0, startOffset: 1 }]));
+    expect(facts(trace, 'operatorAbort')).toEqual([
+      {
+        kind: 'operatorAbort',
+        broker: 'broker-0',
+        topic: 'orders',
+        partition: 0,
+        startOffset: 1,
+        spec: { producerId: 1001, producerEpoch: 0, coordinatorEpoch: 0 },
+        markerOffset: 3,
+        printed: null,
+        failure: null,
+      },
+    ]);
+    const s = summarize(trace);
+    const p = s.partitions.find((x) => x.topic === 'orders');
+    expect(p?.records.map((r) => `${r.offset}:${r.control ?? r.txnOutcome ?? 'plain'}`)).toEqual([
+      '0:ABORT',
+      '1:aborted',
+      '2:plain',
+      '3:ABORT',
+    ]);
+    expect(p?.lastStableOffset).toBe(4);
+    expect(s.consumers.find((c) => c.id === 'committed-reader')?.received.map((x) => x.headers.event_id)).toEqual(['evt-click-1']);
+    const statuses = s.verdict.layers.map((l) => `${l.layer}:${l.subject}:${l.status}`);
+    expect(s.verdict.layers.find((l) => l.layer === 'loss')?.sentence).toBe(
+      'Lost: evt-1 (orders) only in an aborted transaction: an operator aborted it (kafka-transactions.sh abort).',
+    );
+    expect(statuses.filter((x) => x.endsWith(':stalled'))).toEqual([]);
+    expect(statuses).toContain('delivery:committed-reader:once');
+    expect(statuses).toContain('processing:committed-reader:once');
+  });
+
+  it('no transaction starts at the offset given: the tool prints its error and writes nothing', () => {
+    const trace = runScenario(hanging([{ type: 'abortTransaction', at: 10000, topic: 'orders', partition: 0, startOffset: 2 }]));
+    expect(facts(trace, 'operatorAbort')).toMatchObject([
+      {
+        spec: null,
+        markerOffset: null,
+        failure: 'no-open-transaction',
+        printed: 'Could not find any open transactions starting at offset 2 on partition orders-0',
+      },
+    ]);
+    const s = summarize(trace);
+    expect(s.partitions.find((x) => x.topic === 'orders')?.lastStableOffset).toBe(1);
+    expect(s.verdict.layers.some((l) => l.status === 'stalled')).toBe(true);
+  });
+});
+
+/** commit-two-partitions with a 3 s pause before the commit: the transaction is open on both partitions meanwhile. */
+function openWhileAborted(at: number): Scenario {
+  const preset = findPreset('commit-two-partitions');
+  if (!preset) throw new Error('no commit-two-partitions preset');
+  const { expectedVerdict: _, ...scenario } = preset.scenario as Scenario & { expectedVerdict?: unknown };
+  type Op = Extract<Scenario['clients'][number], { type: 'producer' }>['script'][number];
+  const clients = scenario.clients.map((c) =>
+    c.type === 'producer' && c.id === 'payment-service'
+      ? { ...c, script: c.script.flatMap((op): Op[] => (op.op === 'commitTransaction' ? [{ op: 'sleep', ms: 3000 }, op] : [op])) }
+      : c,
+  );
+  return { ...scenario, clients, faults: [{ type: 'abortTransaction', at, topic: 'payments', partition: 0, startOffset: 0 }] };
+}
+
+describe('aborting a transaction its coordinator still has open', () => {
+  it('the tool aborts payments-0; the coordinator later commits: payments-1 COMMIT, payments-0 aborted — atomicity broken', () => {
+    const trace = runScenario(openWhileAborted(2000));
+    const s = summarize(trace);
+    expect(facts(trace, 'operatorAbort')).toMatchObject([
+      { broker: 'broker-0', spec: { producerId: 1000, producerEpoch: 0, coordinatorEpoch: 0 }, markerOffset: 1, failure: null },
+    ]);
+    const layout = (partition: number) =>
+      s.partitions
+        .find((x) => x.topic === 'payments' && x.partition === partition)
+        ?.records.map((r) => `${r.offset}:${r.control ?? r.txnOutcome ?? 'plain'}`);
+    // the coordinator's COMMIT lands on payments-0 too, after the operator's ABORT: with no open
+    // transaction there it changes nothing (ProducerAppendInfo.appendEndTxnMarker: no CompletedTxn)
+    expect(layout(0)).toEqual(['0:aborted', '1:ABORT', '2:COMMIT']);
+    expect(layout(1)).toEqual(['0:committed', '1:COMMIT']);
+    expect(s.clients.find((c) => c.id === 'payment-service')?.errors ?? []).toEqual([]);
+    const log = s.verdict.layers.find((l) => l.layer === 'log');
+    expect(log).toMatchObject({ status: 'lost', eventIds: ['evt-debit-1'] });
+    expect(log?.sentence).toContain('while its coordinator still had it open, and the coordinator then committed it');
+    expect(log?.sentence).toContain('atomicity broken');
+    expect(s.consumers.find((c) => c.id === 'ledger')?.received.map((x) => x.headers.event_id)).toEqual(['evt-credit-1']);
+  });
+});
