@@ -141,6 +141,8 @@ const KAFKA_WORDS = [
   'reset-offsets',
   'execute',
   'shift-by',
+  // kafka-transactions.sh abort's option, named as an operator types it
+  'start-offset',
   // KafkaConsumer's and KafkaProducer's methods named in prose
   'seek',
   'flush',

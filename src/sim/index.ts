@@ -49,6 +49,7 @@ export type {
   TimeoutKey,
 } from './scenario/edits';
 export {
+  abortTransactionNow,
   advancePastTimeout,
   compactedTopics,
   configPath,
@@ -67,6 +68,7 @@ export {
   setConfigValues,
   startSecondInstance,
   timeoutPause,
+  transactionAbortTarget,
 } from './scenario/edits';
 export { stripByteOrderMark } from './scenario/jsonText';
 export type { LinkError, LinkLanguage, LinkView } from './scenario/link';

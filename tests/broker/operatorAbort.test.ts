@@ -52,7 +52,7 @@ const markers = (result: 'COMMIT' | 'ABORT', epoch: number, coordinatorEpoch: nu
     markers: [{ producerId: 7, producerEpoch: epoch, result, coordinatorEpoch, partitions: [{ topic: 't', partition: 0 }] }],
   });
 const abort = (startOffset: number, leader: string | null = 'broker-0') => ({
-  type: 'abortTransaction',
+  type: 'operatorAbortTransaction',
   topic: 't',
   partition: 0,
   startOffset,
@@ -73,15 +73,6 @@ describe('kafka-transactions.sh abort at the partition leader', () => {
     expect(lastStableOffset(log(m) as never)).toBe(2);
     const fx = facts(m.send(abort(2), 4));
     expect(fx).toEqual([
-      expect.objectContaining({
-        kind: 'append',
-        topic: 't',
-        partition: 0,
-        baseOffset: 3,
-        producerId: 7,
-        producerEpoch: 0,
-        control: 'ABORT',
-      }),
       {
         kind: 'operatorAbort',
         broker: 'broker-0',
@@ -93,6 +84,15 @@ describe('kafka-transactions.sh abort at the partition leader', () => {
         printed: null,
         failure: null,
       },
+      expect.objectContaining({
+        kind: 'append',
+        topic: 't',
+        partition: 0,
+        baseOffset: 3,
+        producerId: 7,
+        producerEpoch: 0,
+        control: 'ABORT',
+      }),
     ]);
     const after = log(m);
     expect(after?.batches.last()).toMatchObject({ isControl: true, controlType: 'ABORT', producerEpoch: 0, coordinatorEpoch: 3 });

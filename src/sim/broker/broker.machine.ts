@@ -9,7 +9,7 @@
 
 import { setup } from 'xstate';
 import type { Call, Lifecycle, Rpc, Timer } from '../actors/events';
-import { handle, type Out, type PendingRequest, pendingRequest } from '../actors/out';
+import { handle, Out, type PendingRequest, pendingRequest } from '../actors/out';
 import { type ClusterMetadata, CONSUMER_OFFSETS_TOPIC } from '../cluster/metadata';
 import { BROKER_REQUEST_TIMEOUT_MS } from '../config/clusterConfig';
 import type { DisconnectedEvent, RpcEvent, TimerEvent } from '../kernel/effects';
@@ -343,13 +343,16 @@ const onAbortTransaction = (ctx: BrokerContext, ev: AbortTransactionEvent & { no
 /** AbortTransactionHandler: the spec's ABORT marker on its one partition; a refusal is what the tool prints. */
 export function abortWithSpec(ctx: BrokerContext, req: AbortTransactionRequest, spec: AbortSpec, now: number, out: Out): BrokerContext {
   const tp = { topic: req.topic, partition: req.partition };
-  const r = appendTxnMarker(ctx, tp, { ...spec, result: 'ABORT' }, now, out);
+  // what the tool did is told before the append it caused (the marker's own fact follows)
+  const append = new Out();
+  const r = appendTxnMarker(ctx, tp, { ...spec, result: 'ABORT' }, now, append);
   if (r.offset === null) {
     const error = r.error as KafkaError;
     out.fact(operatorAbortFact(ctx.id, req, spec, null, error, abortRefused(req, spec, error)));
     return ctx;
   }
   out.fact(operatorAbortFact(ctx.id, req, spec, r.offset, null, null));
+  out.effects.push(...append.effects);
   return afterMarkerAppends(r.ctx, [tp], now, out);
 }
 
@@ -495,7 +498,7 @@ export const brokerMachine = setup({
         OffsetsForLeaderEpoch: { actions: handleArming(onOffsetsForLeaderEpoch) },
         fetchWaitExpired: { actions: handleArming(onFetchWaitExpired) },
         WriteTxnMarkers: { actions: handleArming(onWriteTxnMarkers) },
-        abortTransaction: { actions: handleArming(onAbortTransaction) },
+        operatorAbortTransaction: { actions: handleArming(onAbortTransaction) },
         runCleaner: { actions: handleArming(onRunCleaner) },
         producerExpirationCheck: { actions: handle(onProducerExpirationCheck) },
         controlledShutdown: { actions: handleArming(beginControlledShutdown) },

@@ -38,7 +38,7 @@ export interface AbortTransactionRequest {
 
 /** The signal the kernel hands the partition's leader at the abort's instant. */
 export interface AbortTransactionEvent extends AbortTransactionRequest {
-  readonly type: 'abortTransaction';
+  readonly type: 'operatorAbortTransaction';
   /** The brokers of the cluster: where the partition's leader is looked for (and who reports its absence). */
   readonly brokers: readonly ActorId[];
   /** The partition's leader at the instant (null: none — the tool fails); set by prepareSignal. */

@@ -123,6 +123,6 @@ export function readBounds(event: ResetOffsetsEvent, contextOf: (actor: ActorId)
  * is handed on as it is.
  */
 export function prepareSignal<E extends { type: string }>(event: E, contextOf: (actor: ActorId) => unknown): E {
-  if (event.type === 'abortTransaction') return routeAbort(event as unknown as AbortTransactionEvent, contextOf) as unknown as E;
+  if (event.type === 'operatorAbortTransaction') return routeAbort(event as unknown as AbortTransactionEvent, contextOf) as unknown as E;
   return event.type === 'resetOffsets' ? (readBounds(event as unknown as ResetOffsetsEvent, contextOf) as unknown as E) : event;
 }

@@ -215,7 +215,7 @@ function kernelFaults(faults: readonly FaultSpec[], meta: ClusterMetadata): Kern
         const t = meta.topics[f.topic];
         const target = t?.replicas?.[f.partition]?.[0] ?? t?.leaders[f.partition] ?? meta.brokers[0] ?? 'broker-0';
         const event: AbortTransactionEvent = {
-          type: 'abortTransaction',
+          type: 'operatorAbortTransaction',
           topic: f.topic,
           partition: f.partition,
           startOffset: f.startOffset,

@@ -463,6 +463,40 @@ export function resetOffsetsNow(
   return checked(withFault(s, { ...fault, note }), note);
 }
 
+// ---------------------------------------------------------------- transaction aborts (an operator's)
+
+/**
+ * The open transaction the record at topic-partition@offset belongs to at the current step, as
+ * `kafka-transactions.sh abort --start-offset N` names it: its first offset (the first of its
+ * producer's records still open there), producerId and epoch. Null: the record is not in an open
+ * transaction (a marker, a plain record, a decided one, or no record there).
+ */
+export function transactionAbortTarget(
+  at: At & { topic: string; partition: number; offset: number },
+): { readonly startOffset: number; readonly producerId: number; readonly producerEpoch: number } | null {
+  const row = partitionRows(viewOf(at).actors).find((p) => p.topic === at.topic && p.partition === at.partition);
+  const rec = row?.records.find((r) => r.offset === at.offset);
+  if (!row || !rec || rec.control || !rec.transactional || rec.txnOutcome !== 'open') return null;
+  let startOffset = rec.offset;
+  for (const r of row.records)
+    if (r.producerId === rec.producerId && !r.control && r.txnOutcome === 'open' && r.offset < startOffset) startOffset = r.offset;
+  return { startOffset, producerId: rec.producerId, producerEpoch: rec.producerEpoch };
+}
+
+/** An operator runs kafka-transactions.sh abort --topic t --partition p --start-offset N now (broker/operatorAbort.ts). */
+export function abortTransactionNow(s: Scenario, at: At & { topic: string; partition: number; startOffset: number }): EditOutcome {
+  if (!s.topics.some((t) => t.name === at.topic)) return refuse('unknown-topic', `Topic ${at.topic} is not defined.`);
+  const fault: FaultSpec = {
+    type: 'abortTransaction',
+    at: injectionTime(at.trace, at.step),
+    topic: at.topic,
+    partition: at.partition,
+    startOffset: at.startOffset,
+  };
+  const note = clip(`${describeFault(fault)} (injected at step ${at.step})`);
+  return checked(withFault(s, { ...fault, note }), note);
+}
+
 /** Takes a fault out of the scenario again. */
 export function removeFault(s: Scenario, index: number): EditOutcome {
   const f = s.faults?.[index];

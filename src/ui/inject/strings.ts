@@ -70,6 +70,8 @@ export interface InjectStrings {
   readonly recordHeading: (topic: string, partition: number, offset: number) => string;
   readonly resend: string;
   readonly resendHint: (client: string, eventId: string) => string;
+  readonly abortTxn: (startOffset: number) => string;
+  readonly abortTxnHint: (producerId: number, epoch: number, startOffset: number) => string;
   readonly sendHeading: string;
   readonly sendHint: string;
   readonly topic: string;
@@ -188,6 +190,9 @@ const en: InjectStrings = {
   resend: 'Resend the same event',
   resendHint: (client, eventId) =>
     `${client}'s application calls send() again with event_id=${eventId}: a new send, so a new sequence number — idempotence does not catch it.`,
+  abortTxn: (startOffset) => `Abort its transaction as an operator (kafka-transactions.sh abort --start-offset ${startOffset})`,
+  abortTxnHint: (producerId, epoch, startOffset) =>
+    `For hanging transactions only: the partition's leader writes an ABORT marker for producerId ${producerId} (epoch ${epoch}), whose open transaction starts at offset ${startOffset} — the transaction coordinator is not told, so if it still has this transaction open, its commit later breaks atomicity.`,
   sendHeading: 'Send a new record',
   sendHint: 'The application sends one more record now (inside a transaction of its own if it is transactional).',
   topic: 'Topic',
@@ -306,6 +311,9 @@ const ko: InjectStrings = {
   resend: '같은 이벤트 다시 보내기',
   resendHint: (client, eventId) =>
     `${client} 애플리케이션이 ${josa(`event_id=${eventId}`, '으로/로')} send()를 다시 호출합니다. 새 send이므로 새 시퀀스 번호 — 멱등성은 이것을 잡지 못합니다.`,
+  abortTxn: (startOffset) => `운영자로서 이 트랜잭션 중단하기 (kafka-transactions.sh abort --start-offset ${startOffset})`,
+  abortTxnHint: (producerId, epoch, startOffset) =>
+    `행잉 트랜잭션에만 쓰세요. 파티션 리더가 오프셋 ${startOffset}에서 시작한 producerId ${producerId}(epoch ${epoch})의 열린 트랜잭션에 ABORT 마커를 기록합니다. 트랜잭션 코디네이터는 이를 모르므로, 코디네이터가 아직 열어 둔 트랜잭션이라면 나중의 커밋이 원자성을 깨뜨립니다.`,
   sendHeading: '새 레코드 보내기',
   sendHint: '애플리케이션이 지금 레코드 하나를 더 보냅니다 (트랜잭션 프로듀서라면 자체 트랜잭션 안에서).',
   topic: '토픽',
