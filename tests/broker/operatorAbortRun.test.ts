@@ -4,6 +4,7 @@
  * ABORT marker releases the LSO and the read_committed reader receives evt-click-1.
  */
 import { describe, expect, it } from 'vitest';
+import { checkInvariants, formatViolations } from '../../src/sim/checks/invariants';
 import { findPreset } from '../../src/sim/presets';
 import { runScenario } from '../../src/sim/run';
 import type { FaultSpec, Scenario } from '../../src/sim/scenario/schema';
@@ -108,5 +109,47 @@ describe('aborting a transaction its coordinator still has open', () => {
     expect(log?.sentence).toContain('while its coordinator still had it open, and the coordinator then committed it');
     expect(log?.sentence).toContain('atomicity broken');
     expect(s.consumers.find((c) => c.id === 'ledger')?.received.map((x) => x.headers.event_id)).toEqual(['evt-credit-1']);
+  });
+});
+
+describe("the invariants accept an operator's marker (no coordinator decision behind it)", () => {
+  const sound = (scenario: Scenario) => {
+    const trace = runScenario(scenario);
+    const violations = checkInvariants(trace, { everyStep: true });
+    expect(violations, formatViolations(violations)).toEqual([]);
+    return trace;
+  };
+
+  it('the hanging transaction aborted, and a transaction the coordinator then committed', () => {
+    sound(hanging([{ type: 'abortTransaction', at: 10000, topic: 'orders', partition: 0, startOffset: 1 }]));
+    sound(openWhileAborted(2000));
+  });
+
+  it('on a replicated partition: the leader of the moment writes it, the followers copy it, the LSO moves once the HW passes it', () => {
+    const base = hanging([{ type: 'abortTransaction', at: 10000, topic: 'orders', partition: 0, startOffset: 1 }]);
+    const trace = sound({
+      ...base,
+      cluster: { ...base.cluster, brokers: 3 },
+      topics: [{ name: 'orders', partitions: 1, replicationFactor: 3 }],
+    });
+    const abort = facts(trace, 'operatorAbort');
+    expect(abort).toMatchObject([{ spec: { producerId: 1001 }, failure: null }]);
+    const s = summarize(trace);
+    expect(s.consumers.find((c) => c.id === 'committed-reader')?.received.map((x) => x.headers.event_id)).toEqual(['evt-click-1']);
+  });
+
+  it("the partition's first leader is down: the tool reaches the leader of the moment", () => {
+    const base = hanging([
+      { type: 'crash', target: 'broker-0', at: 8000 },
+      { type: 'abortTransaction', at: 20000, topic: 'orders', partition: 0, startOffset: 1 },
+    ]);
+    const trace = sound({
+      ...base,
+      cluster: { ...base.cluster, brokers: 3 },
+      topics: [{ name: 'orders', partitions: 1, replicationFactor: 3, replicas: [[0, 1, 2]] }],
+    });
+    const [abort] = facts(trace, 'operatorAbort');
+    expect(abort?.broker).not.toBe('broker-0');
+    expect(abort).toMatchObject({ spec: { producerId: 1001 }, failure: null });
   });
 });

@@ -54,7 +54,7 @@ export interface ScheduleRun {
   readonly forkedFrom: number;
 }
 
-/** Failures the search injects itself; the rest of a scenario's faults (runCleaner) are its workload. */
+/** Failures the search injects itself; the rest of a scenario's faults (runCleaner, resetOffsets, abortTransaction: operators' actions) are its workload. */
 const INJECTED = new Set(['drop', 'delay', 'duplicate', 'reset', 'crash', 'restart', 'pause', 'resume', 'slowReplication']);
 
 export class SearchBaseError extends Error {}
