@@ -65,7 +65,9 @@ export interface KernelOptions {
    * Completes a timed signal's event at its instant from what live actors hold (the scenario
    * layer's: an offset reset reads its partitions' bounds from their leaders, as the tool's
    * ListOffsets does — coordinator/offsetReset.ts). `contextOf` is undefined for an actor whose
-   * process is down or paused.
+   * process is down or paused. An event that names `deliverTo` is handed to that actor instead of
+   * the fault's (an operator's transaction abort reaching the partition's leader of the moment —
+   * broker/operatorAbort.ts).
    */
   readonly prepareSignal?: (event: SignalEvent, contextOf: (actor: string) => unknown) => SignalEvent;
 }
