@@ -10,8 +10,10 @@
  * glyphs' own extent, so the check is of what Chromium draws; the lanes hand the labels they placed
  * to the test on the canvas element (eosReplicaLabels), and the two agree.
  */
+
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { PlacedReplicaLabel } from '../src/ui/timeline/drawReplicas';
 import { gotoWorkspace, launchBrowser, screenshot, watchErrors } from './browser';
 
 let browser: Browser;
@@ -28,14 +30,7 @@ interface Drawn {
   readonly x1: number;
 }
 
-interface Placed {
-  readonly lane: string;
-  readonly broker: string;
-  readonly full: string;
-  readonly text: string;
-  readonly x: number;
-  readonly width: number;
-}
+type Placed = PlacedReplicaLabel;
 
 /** Records each frame's fillText calls per canvas (a frame starts with clearRect). */
 function recordCanvasText(): void {

@@ -16,27 +16,15 @@ import { groupCoordinatorMachine } from '../../src/sim/coordinator/groupCoordina
 import { transactionCoordinatorMachine } from '../../src/sim/coordinator/transactionCoordinator.machine';
 import { startActor } from '../../src/sim/kernel/actorDriver';
 import { CompiledActor, compile } from '../../src/sim/kernel/compiledMachine';
-import { Simulation } from '../../src/sim/kernel/simulation';
 import { PRESETS } from '../../src/sim/presets';
 import { producerMachine } from '../../src/sim/producer/producer.machine';
-import { buildScenario } from '../../src/sim/scenario/build';
-import type { Scenario } from '../../src/sim/scenario/schema';
-import { validateScenario } from '../../src/sim/scenario/validate';
 import { databaseMachine } from '../../src/sim/sinks/database.machine';
 import { httpApiMachine } from '../../src/sim/sinks/httpApi.machine';
 import { outboxRelayMachine } from '../../src/sim/sinks/outboxRelay.machine';
 import { streamThreadMachine } from '../../src/sim/streams/streamThread.machine';
 import { scenarioArb } from './arbitraries';
 import { cases, PROPERTY_SEED } from './modelProperty';
-
-function hashWith(scenario: Scenario, runner: 'xstate' | 'compiled'): string {
-  const v = validateScenario(scenario);
-  if (!v.ok) throw new Error('invalid scenario');
-  const built = buildScenario(v.resolved);
-  const sim = Simulation.create(built.specs, { ...built.options, runner, record: false });
-  sim.run();
-  return `${sim.traceHash} ${sim.stepIndex} ${sim.stopReason}`;
-}
+import { hashWith } from './runnerHash';
 
 describe('compiled runner and XState', () => {
   it.each(PRESETS.map((p) => [p.id, p.scenario] as const))('preset %s: one traceHash with either runner', (_id, scenario) => {

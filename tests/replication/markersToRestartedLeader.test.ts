@@ -17,6 +17,7 @@ import { runScenario, stateAt } from '../../src/sim/run';
 import type { Scenario } from '../../src/sim/scenario/schema';
 import type { Fact } from '../../src/sim/trace/facts';
 import { summarize } from '../../src/sim/trace/summary';
+import { batchJob, committedReader } from '../fixtures/batchJob';
 import { replicaCopy } from './replicaView';
 
 const scenario = {
@@ -25,26 +26,7 @@ const scenario = {
   seed: 1,
   cluster: { brokers: 3, 'min.insync.replicas': 2 },
   topics: [{ name: 'orders', replicationFactor: 3 }],
-  clients: [
-    {
-      id: 'batch-job',
-      type: 'producer',
-      config: { 'transactional.id': 'batch-job-1' },
-      script: [
-        { op: 'beginTransaction' },
-        { op: 'send', topic: 'orders', key: 'job', value: 'step-1', headers: { event_id: 'e1' } },
-        { op: 'flush' },
-        { op: 'commitTransaction', at: 600 },
-      ],
-    },
-    {
-      id: 'reader',
-      type: 'consumer',
-      config: { 'group.id': 'reader', 'isolation.level': 'read_committed', 'auto.offset.reset': 'earliest' },
-      topics: ['orders'],
-      processing: { mode: 'at-least-once' },
-    },
-  ],
+  clients: [batchJob({ topic: 'orders', commitAt: 600 }), committedReader('orders')],
   faults: [{ type: 'crash', target: 'broker-0', at: 500, durationMs: 100 }],
 } as unknown as Scenario;
 

@@ -6,12 +6,10 @@
  * runners disagreed. Both runners now give one traceHash, and the record goes once.
  */
 import { describe, expect, it } from 'vitest';
-import { Simulation } from '../../src/sim/kernel/simulation';
 import { findPreset } from '../../src/sim/presets';
 import { runScenario } from '../../src/sim/run';
-import { buildScenario } from '../../src/sim/scenario/build';
 import type { Scenario } from '../../src/sim/scenario/schema';
-import { validateScenario } from '../../src/sim/scenario/validate';
+import { hashWith } from '../properties/runnerHash';
 
 const base = findPreset('acks-1-leader-failover-loss')?.scenario as Scenario;
 /** The preset, with the first PartitionChange to broker-1 lost to a reset connection. */
@@ -20,14 +18,7 @@ const scenario = {
   faults: [...(base.faults ?? []), { type: 'reset', rpc: 'PartitionChange', to: 'broker-1', nth: 1 }],
 } as Scenario;
 
-function run(runner: 'xstate' | 'compiled') {
-  const v = validateScenario(scenario);
-  if (!v.ok) throw new Error('invalid scenario');
-  const built = buildScenario(v.resolved);
-  const sim = Simulation.create(built.specs, { ...built.options, runner, record: false });
-  sim.run();
-  return `${sim.traceHash} ${sim.stepIndex} ${sim.stopReason}`;
-}
+const run = (runner: 'xstate' | 'compiled') => hashWith(scenario, runner);
 
 describe('a partition record lost to a broken connection', () => {
   it('is resent at the next heartbeat and then forgotten, under either runner (one traceHash, the run settles)', () => {

@@ -20,6 +20,7 @@ import { runScenario } from '../../src/sim/run';
 import type { Scenario } from '../../src/sim/scenario/schema';
 import type { Fact } from '../../src/sim/trace/facts';
 import { summarize } from '../../src/sim/trace/summary';
+import { batchJob, committedReader } from '../fixtures/batchJob';
 
 const scenario = {
   version: 1,
@@ -28,29 +29,13 @@ const scenario = {
   cluster: { brokers: 3, 'min.insync.replicas': 2 },
   topics: [{ name: 'orders', replicationFactor: 3 }],
   clients: [
-    {
-      id: 'batch-job',
-      type: 'producer',
-      config: { 'transactional.id': 'batch-job-1' },
-      script: [
-        { op: 'beginTransaction' },
-        { op: 'send', topic: 'orders', key: 'job', value: 'step-1', headers: { event_id: 'e1' } },
-        { op: 'flush' },
-        { op: 'commitTransaction', at: 12000 },
-      ],
-    },
+    batchJob({ topic: 'orders', commitAt: 12000 }),
     {
       id: 'clicks',
       type: 'producer',
       script: [{ op: 'send', topic: 'orders', key: 'click', value: 'c-1', headers: { event_id: 'c1' }, at: 7000 }],
     },
-    {
-      id: 'reader',
-      type: 'consumer',
-      config: { 'group.id': 'reader', 'isolation.level': 'read_committed', 'auto.offset.reset': 'earliest' },
-      topics: ['orders'],
-      processing: { mode: 'at-least-once' },
-    },
+    committedReader('orders'),
   ],
   faults: [
     { type: 'controlledShutdown', target: 'broker-0', at: 1000, durationMs: 1000 },

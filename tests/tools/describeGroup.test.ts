@@ -11,6 +11,7 @@ import { findPreset } from '../../src/sim/presets';
 import { runScenario, stateAt, type Trace } from '../../src/sim/run';
 import { describeGroupAt, describeGroupText } from '../../src/sim/tools/describeGroup';
 import { partitionHeads } from '../../src/sim/trace/logView';
+import { batchJob, committedReader } from '../fixtures/batchJob';
 
 /**
  * A read_committed reader that has read and committed a plain record, then waits behind a
@@ -32,24 +33,8 @@ const heldBack = {
         { op: 'flush' },
       ],
     },
-    {
-      id: 'batch-job',
-      type: 'producer',
-      config: { 'transactional.id': 'batch-job-1' },
-      script: [
-        { op: 'beginTransaction', at: 8000 },
-        { op: 'send', topic: 'events', key: 'job', value: 'step-1', headers: { event_id: 'evt-job-1' } },
-        { op: 'flush' },
-        { op: 'commitTransaction', at: 20000 },
-      ],
-    },
-    {
-      id: 'reader',
-      type: 'consumer',
-      config: { 'group.id': 'reader', 'isolation.level': 'read_committed', 'auto.offset.reset': 'earliest' },
-      topics: ['events'],
-      processing: { mode: 'at-least-once' },
-    },
+    batchJob({ topic: 'events', beginAt: 8000, commitAt: 20000, eventId: 'evt-job-1' }),
+    committedReader('events'),
   ],
 };
 
