@@ -11,7 +11,7 @@ import { abortWithSpec, type BrokerContext, brokerMachine } from '../../src/sim/
 import type { Effect } from '../../src/sim/kernel/effects';
 import { lastStableOffset } from '../../src/sim/log/partitionLog';
 import type { Fact } from '../../src/sim/trace/facts';
-import { drive, inputOf } from '../machines/harness';
+import { drive, inputOf, producerRpc } from '../machines/harness';
 
 const scenario = {
   version: 1,
@@ -20,14 +20,7 @@ const scenario = {
   topics: [{ name: 't', partitions: 1 }],
   clients: [],
 };
-let envelope = 1;
-const rpc = (type: string, payload: Record<string, unknown>) => ({
-  type,
-  from: 'p.producer',
-  envelopeId: envelope++,
-  inReplyTo: null,
-  payload: { correlationId: envelope, ...payload },
-});
+const rpc = producerRpc;
 /** A transactional batch of producer 7 at `epoch`. */
 const produce = (epoch: number, baseSequence: number) =>
   rpc('Produce', {

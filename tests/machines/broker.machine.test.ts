@@ -2,17 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import { type BrokerContext, brokerMachine } from '../../src/sim/broker/broker.machine';
 import type { Effect } from '../../src/sim/kernel/effects';
-import { drive, inputOf } from './harness';
+import { drive, inputOf, producerRpc } from './harness';
 
 const scenario = { version: 1, seed: 1, topics: [{ name: 't', partitions: 1 }], clients: [] };
-let envelope = 1;
-const rpc = (type: string, payload: Record<string, unknown>) => ({
-  type,
-  from: 'p.producer',
-  envelopeId: envelope++,
-  inReplyTo: null,
-  payload: { correlationId: envelope, ...payload },
-});
+const rpc = producerRpc;
 const produce = (baseSequence: number, value = 'v') =>
   rpc('Produce', {
     acks: -1,

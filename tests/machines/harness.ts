@@ -83,3 +83,13 @@ export function bootedBroker(scenario: unknown, id: string): Driven {
   b.send({ type: 'boot' }, 0);
   return b;
 }
+
+let envelope = 1;
+/** A request `type` from p.producer with `payload`, as the kernel hands it to the actor it is sent to. */
+export const producerRpc = (type: string, payload: Record<string, unknown>) => ({
+  type,
+  from: 'p.producer',
+  envelopeId: envelope++,
+  inReplyTo: null,
+  payload: { correlationId: envelope, ...payload },
+});
