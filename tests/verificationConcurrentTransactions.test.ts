@@ -17,33 +17,13 @@
 import { describe, expect, it } from 'vitest';
 import { narrate } from '../src/sim/narration';
 import { runScenario } from '../src/sim/run';
-import type { Scenario } from '../src/sim/scenario/schema';
 import type { EnvelopeRecord } from '../src/sim/views';
+import { backToBackTransactions } from './fixtures/backToBackTransactions';
 
 const scenario = (markerDelayMs: number) =>
-  ({
-    version: 1,
-    id: 'verification-concurrent-transactions',
-    seed: 1,
-    cluster: { brokers: 1 },
-    topics: [{ name: 'payments', partitions: 1 }],
-    clients: [
-      {
-        id: 'p',
-        type: 'producer',
-        config: { 'transactional.id': 'p-1' },
-        script: [
-          { op: 'beginTransaction' },
-          { op: 'send', topic: 'payments', key: 'k', value: '1', headers: { event_id: 'e1' } },
-          { op: 'commitTransaction' },
-          { op: 'beginTransaction' },
-          { op: 'send', topic: 'payments', key: 'k', value: '2', headers: { event_id: 'e2' } },
-          { op: 'commitTransaction' },
-        ],
-      },
-    ],
-    faults: [{ type: 'delay', rpc: 'WriteTxnMarkers', nth: 1, delayMs: markerDelayMs }],
-  }) as unknown as Scenario;
+  backToBackTransactions('verification-concurrent-transactions', [
+    { type: 'delay', rpc: 'WriteTxnMarkers', nth: 1, delayMs: markerDelayMs },
+  ]);
 
 function envelopesOf(markerDelayMs: number) {
   const trace = runScenario(scenario(markerDelayMs));

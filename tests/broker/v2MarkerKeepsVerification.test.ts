@@ -16,37 +16,15 @@
 import { describe, expect, it } from 'vitest';
 import { appendMarker, appendProducerBatch, createPartitionLog, startTransactionVerification } from '../../src/sim/log/partitionLog';
 import { runScenario } from '../../src/sim/run';
-import type { Scenario } from '../../src/sim/scenario/schema';
 import type { Fact } from '../../src/sim/trace/facts';
 import { summarize } from '../../src/sim/trace/summary';
+import { backToBackTransactions } from '../fixtures/backToBackTransactions';
 
 /** One producer commits e1 and at once writes e2 in its next transaction; e1's markers come 20 ms late, e2's verification 60 ms late. */
-const scenario = {
-  version: 1,
-  id: 'v2-marker-during-verification',
-  seed: 1,
-  cluster: { brokers: 1 },
-  topics: [{ name: 'payments', partitions: 1 }],
-  clients: [
-    {
-      id: 'p',
-      type: 'producer',
-      config: { 'transactional.id': 'p-1' },
-      script: [
-        { op: 'beginTransaction' },
-        { op: 'send', topic: 'payments', key: 'k', value: '1', headers: { event_id: 'e1' } },
-        { op: 'commitTransaction' },
-        { op: 'beginTransaction' },
-        { op: 'send', topic: 'payments', key: 'k', value: '2', headers: { event_id: 'e2' } },
-        { op: 'commitTransaction' },
-      ],
-    },
-  ],
-  faults: [
-    { type: 'delay', rpc: 'WriteTxnMarkers', nth: 1, delayMs: 20 },
-    { type: 'delay', rpc: 'AddPartitionsToTxn', nth: 2, delayMs: 60 },
-  ],
-} as unknown as Scenario;
+const scenario = backToBackTransactions('v2-marker-during-verification', [
+  { type: 'delay', rpc: 'WriteTxnMarkers', nth: 1, delayMs: 20 },
+  { type: 'delay', rpc: 'AddPartitionsToTxn', nth: 2, delayMs: 60 },
+]);
 
 describe("protocol v2: the previous transaction's marker during the next one's verification", () => {
   it('leaves the verification in place: the verified batch is appended and both transactions commit', () => {
