@@ -103,6 +103,23 @@ const EN = {
   envelope: 'Message',
   actor: 'Actor',
   recentSteps: 'Its recent steps',
+  hangingTitle: (partition: string) => `Hanging transactions on ${partition}`,
+  hangingSummary: (candidates: number, hanging: number) =>
+    `${candidates} open transaction${candidates === 1 ? '' : 's'} older than the bound; ${hanging} hanging.`,
+  hangingNote:
+    "What the tool would print at this step. Its candidates are the partition's open transactions whose last write is older than --max-transaction-timeout minutes (the default, 15, is longer than this run: 0 here). A candidate hangs when its coordinator does not list this partition in the transaction: no coordinator will ever write its marker, and it holds the Last Stable Offset until an operator aborts it (kafka-transactions.sh abort, offered on a record of the transaction). An open transaction its coordinator knows is not hanging: the coordinator's timeout will end it.",
+  hangingFailed:
+    'A leader or coordinator the tool asks cannot answer at this step (down, moving, or loading): the tool retries until default.api.timeout.ms and fails.',
+  txnDescribeTitle: (transactionalId: string) => `The transaction of ${transactionalId} as its coordinator holds it`,
+  txnDescribeNote:
+    'What the tool would print at this step: the coordinator’s state for this transactional.id — producer id and epoch, state, timeout, and the partitions in the transaction (in PrepareCommit or PrepareAbort, those still waiting for their marker). The start time stays after the transaction completes, as Kafka keeps it, and reads None after InitProducerId. Times are the run’s milliseconds.',
+  txnDescribeUnavailable:
+    'No coordinator can answer for this transactional.id at this step (down, moving, or loading its partition): the tool retries until default.api.timeout.ms and fails.',
+  txnDescribeNotFound: 'The coordinator holds no state for this transactional.id yet: its producer has not called initTransactions().',
+  txnListTitle: 'The transactions its coordinators hold',
+  txnListNote:
+    'What the tool would print at this step: every transactional.id the coordinators hold, in any state but Dead. A coordinator that is down is left out here (Kafka: once the controller has fenced its broker). The model’s one-replica coordinator has no broker id: its name stands in the Coordinator column.',
+  txnListUnavailable: 'No transaction coordinator can answer at this step: the tool fails.',
   metrics: 'Metrics',
   metricsNote:
     "What an operator's dashboard would show at this step, under Kafka's metric names: the model's counts, made where Kafka's client sensors record, and each partition's latest lag (totals and latest values only, no rates, averages or maxima). A restarted client counts from 0 again, as its JMX beans do.",
@@ -245,6 +262,22 @@ const KO: Strings = {
   envelope: '메시지',
   actor: '액터',
   recentSteps: '최근 단계',
+  hangingTitle: (partition: string) => `${partition}의 매달린 트랜잭션`,
+  hangingSummary: (candidates: number, hanging: number) => `기준보다 오래 열린 트랜잭션 ${candidates}개, 그중 매달린 것 ${hanging}개.`,
+  hangingNote:
+    '이 단계에서 도구가 출력할 내용입니다. 후보는 이 파티션의 열린 트랜잭션 가운데 마지막 쓰기가 도구의 기준 시간(분)보다 오래된 것입니다. 기본값 15분은 이 실행보다 길어서 여기서는 0분으로 찾습니다. 코디네이터가 이 파티션을 그 트랜잭션에 넣어 두지 않았다면 후보는 매달린 트랜잭션입니다. 어떤 코디네이터도 그 마커를 쓰지 않으므로, 운영자가 중단할 때까지(트랜잭션의 레코드에서 고를 수 있는 kafka-transactions.sh abort) LSO를 붙잡습니다. 코디네이터가 아는 열린 트랜잭션은 매달린 것이 아닙니다. 코디네이터의 타임아웃이 끝내 줍니다.',
+  hangingFailed:
+    '도구가 묻는 리더나 코디네이터가 이 단계에서 답할 수 없습니다 (내려갔거나, 옮겨 가는 중이거나, 읽어 들이는 중). 도구는 default.api.timeout.ms까지 다시 시도하다가 실패합니다.',
+  txnDescribeTitle: (transactionalId: string) => `코디네이터가 보관한 ${transactionalId}의 트랜잭션`,
+  txnDescribeNote:
+    '이 단계에서 도구가 출력할 내용으로, 이 transactional.id에 대한 코디네이터의 상태입니다. producerId와 epoch, 상태, 타임아웃, 트랜잭션에 든 파티션(PrepareCommit이나 PrepareAbort에서는 아직 마커를 기다리는 파티션)을 보여 줍니다. 시작 시각은 Kafka처럼 트랜잭션이 끝난 뒤에도 남고, InitProducerId 뒤에는 비어 있습니다. 시각은 실행의 밀리초입니다.',
+  txnDescribeUnavailable:
+    '이 단계에서는 이 transactional.id에 답할 코디네이터가 없습니다 (내려갔거나, 옮겨 가는 중이거나, 파티션을 읽어 들이는 중). 도구는 default.api.timeout.ms까지 다시 시도하다가 실패합니다.',
+  txnDescribeNotFound: '코디네이터에 이 transactional.id의 상태가 아직 없습니다. 프로듀서가 initTransactions()를 부르지 않았습니다.',
+  txnListTitle: '코디네이터들이 보관한 트랜잭션',
+  txnListNote:
+    '이 단계에서 도구가 출력할 내용으로, 코디네이터들이 보관한 모든 transactional.id입니다 (Dead 상태만 빼고). 내려간 코디네이터는 여기서 빠집니다 (Kafka에서는 컨트롤러가 그 브로커를 펜싱한 뒤부터). 모델의 복제본 하나짜리 코디네이터에는 브로커 번호가 없어 그 이름을 대신 씁니다.',
+  txnListUnavailable: '이 단계에서는 답할 트랜잭션 코디네이터가 없습니다. 도구는 실패합니다.',
   metrics: '메트릭',
   metricsNote:
     '운영자의 대시보드가 이 단계에서 보여 줄 값을 Kafka의 메트릭 이름으로 보여 줍니다. 모델이 Kafka 클라이언트의 센서가 기록하는 지점에서 센 값과 파티션마다의 최근 지연입니다 (누적 값과 최근 값만, 비율이나 평균, 최댓값은 없음). 재시작한 클라이언트는 JMX 빈처럼 0부터 다시 셉니다.',

@@ -20,6 +20,7 @@ import type { PartitionLog } from '../log/partitionLog';
 import { lastSeq } from '../log/producerStateEntry';
 import type { SimView } from '../run';
 import { partitionHeads } from '../trace/logView';
+import { prettyPrintTable } from './prettyPrintTable';
 
 /** TransactionsCommand.DescribeProducersCommand.HEADERS */
 export const DESCRIBE_PRODUCERS_HEADERS = [
@@ -84,7 +85,5 @@ export function describeProducersText(r: DescribeProducersResult): string {
     String(p.lastTimestamp),
     p.currentTransactionStartOffset === null ? 'None' : String(p.currentTransactionStartOffset),
   ]);
-  const widths = DESCRIBE_PRODUCERS_HEADERS.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
-  const line = (cells: readonly string[]) => cells.map((c, i) => `${c.padEnd(widths[i] ?? 0)}\t`).join('');
-  return [line(DESCRIBE_PRODUCERS_HEADERS), ...rows.map(line)].join('\n');
+  return prettyPrintTable(DESCRIBE_PRODUCERS_HEADERS, rows);
 }

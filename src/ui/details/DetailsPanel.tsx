@@ -18,8 +18,11 @@ import { eventWords, shownState, shownTransition } from '../stateNames';
 import { useNarrator } from '../useNarrator';
 import { useThrottled } from '../useThrottled';
 import { GroupDescribeSection } from './GroupDescribeSection';
+import { HangingTransactionsSection } from './HangingTransactionsSection';
 import { MetricsSection } from './MetricsSection';
 import { ProducerStateSection } from './ProducerStateSection';
+import { TransactionDescribeSection } from './TransactionDescribeSection';
+import { TransactionListSection } from './TransactionListSection';
 import { useRevealOnSelect } from './useRevealOnSelect';
 
 // failure injection loads after the first paint, to keep the initial JavaScript small
@@ -190,6 +193,8 @@ function ActorDetails({
       />
       <MetricsSection trace={trace} view={view} id={id} />
       <GroupDescribeSection trace={trace} view={view} id={id} />
+      <TransactionDescribeSection trace={trace} view={view} id={id} />
+      <TransactionListSection view={view} id={id} />
       <Suspense fallback={null}>
         <StatechartView actorId={id} />
       </Suspense>
@@ -278,6 +283,7 @@ function RecordDetails({
         ]}
       />
       <ProducerStateSection view={view} topic={sel.topic} partition={sel.partition} />
+      <HangingTransactionsSection view={view} topic={sel.topic} partition={sel.partition} />
     </div>
   );
 }

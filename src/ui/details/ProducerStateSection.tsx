@@ -5,6 +5,7 @@
  */
 import { describeProducersAt, describeProducersText, type SimView } from '../../sim/views';
 import { useStrings } from '../i18n';
+import { ToolOutput } from './ToolOutput';
 
 export function ProducerStateSection({
   view,
@@ -28,14 +29,10 @@ export function ProducerStateSection({
       <h4>
         {t.producerStateTitle(`${topic}-${partition}`)} <code translate="no">kafka-transactions.sh describe-producers</code>
       </h4>
-      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: the tool's wide columns scroll sideways in their box, which must be focusable to scroll by keyboard (axe: scrollable-region-focusable) */}
-      <pre className="tool-output" translate="no" tabIndex={0}>
-        <span className="muted">
-          $ kafka-transactions.sh --bootstrap-server broker-0:9092 describe-producers --topic {topic} --partition {partition}
-        </span>
-        {'\n'}
-        {describeProducersText(result)}
-      </pre>
+      <ToolOutput
+        command={`kafka-transactions.sh --bootstrap-server broker-0:9092 describe-producers --topic ${topic} --partition ${partition}`}
+        text={describeProducersText(result)}
+      />
       <p className="muted">{result.kind === 'unavailable' ? t.producerStateUnavailable : t.producerStateNote}</p>
     </section>
   );

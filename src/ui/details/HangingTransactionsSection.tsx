@@ -1,0 +1,45 @@
+/**
+ * What `kafka-transactions.sh find-hanging --topic T --partition P --max-transaction-timeout 0` would
+ * print at the step, for the partition of a selected record (sim/tools/findHangingTransactions.ts): the
+ * open transactions no coordinator will close — the on-call engineer's question when a read_committed
+ * consumer stops at the Last Stable Offset.
+ */
+import { findHangingAt, findHangingText, type SimView } from '../../sim/views';
+import { useStrings } from '../i18n';
+import { ToolOutput } from './ToolOutput';
+
+/** The tool's --max-transaction-timeout here: its default, 15 minutes, is longer than any run. */
+const MAX_TRANSACTION_TIMEOUT_MINUTES = 0;
+
+export function HangingTransactionsSection({
+  view,
+  topic,
+  partition,
+}: {
+  readonly view: SimView;
+  readonly topic: string;
+  readonly partition: number;
+}) {
+  const t = useStrings();
+  const result = findHangingAt(view, topic, partition, MAX_TRANSACTION_TIMEOUT_MINUTES);
+  const title = t.hangingTitle(`${topic}-${partition}`);
+  return (
+    <section
+      className="group-describe find-hanging"
+      data-testid="find-hanging"
+      data-kind={result.kind}
+      data-hanging={result.kind === 'searched' ? result.hanging.length : undefined}
+      aria-label={title}
+    >
+      <h4>
+        {title} <code translate="no">kafka-transactions.sh find-hanging</code>
+      </h4>
+      <ToolOutput
+        command={`kafka-transactions.sh --bootstrap-server broker-0:9092 find-hanging --topic ${topic} --partition ${partition} --max-transaction-timeout ${MAX_TRANSACTION_TIMEOUT_MINUTES}`}
+        text={findHangingText(result)}
+      />
+      {result.kind === 'searched' && <p>{t.hangingSummary(result.candidates, result.hanging.length)}</p>}
+      <p className="muted">{result.kind === 'failed' ? t.hangingFailed : t.hangingNote}</p>
+    </section>
+  );
+}
