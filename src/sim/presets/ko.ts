@@ -193,7 +193,7 @@ export const PRESET_TEXT_KO: Readonly<Record<string, PresetText>> = {
     question:
       '트랜잭션의 Produce 요청이 네트워크에서 지연되어, 그 트랜잭션이 취소된 뒤에야 도착합니다. 이 요청은 read_committed 컨슈머에 어떤 영향을 줄까요?',
     expected:
-      '프로토콜 v1에서 transaction.partition.verification.enable=false이면 늦은 배치(evt-1)가 ABORT 마커 뒤에 기록되어, 코디네이터가 전혀 모르는 트랜잭션을 엽니다. LSO가 그 offset에 영영 머물러 read_committed 컨슈머는 멈춰 있습니다. 그 뒤의 일반 레코드 evt-click-1을 끝내 받지 못하고, read_uncommitted 컨슈머는 받습니다. 판정은 kafka-transactions.sh find-hanging처럼 LSO를 붙잡은 것(producerId, epoch, 첫 offset, transactional.id)을 보여 주고, evt-1을 유실로 셉니다. 전송은 실패했고(delivery.timeout.ms) 끝나지 않는 트랜잭션에만 남았기 때문입니다. 검증을 켜면(기본값) 리더가 먼저 코디네이터에 확인합니다. 클라이언트가 타임아웃된 배치 때문에 취소를 마치면서 epoch를 올렸으므로(프로토콜 v1, KIP-360) 늦은 배치는 거부됩니다(INVALID_PRODUCER_EPOCH). 프로토콜 v2에서는 마커가 올린 epoch가 같은 방식으로 그 배치를 펜싱합니다.',
+      '프로토콜 v1에서 transaction.partition.verification.enable=false이면 늦은 배치(evt-1)가 ABORT 마커 뒤에 기록되어, 코디네이터가 전혀 모르는 트랜잭션을 엽니다. LSO가 그 offset에 영영 머물러 read_committed 컨슈머는 멈춰 있습니다. 그 뒤의 일반 레코드 evt-click-1을 끝내 받지 못하고, read_uncommitted 컨슈머는 받습니다. 판정은 LSO를 붙잡은 것(producerId, epoch, 첫 offset, transactional.id)을 보여 줍니다. LSO 위치의 레코드를 고르면 kafka-transactions.sh find-hanging이 거기서 출력하는 내용을 볼 수 있습니다. 코디네이터가 그 트랜잭션에 파티션을 하나도 두지 않았으므로(프로듀서를 고르면 코디네이터의 상태가 보입니다) 매달린 트랜잭션 하나가 나옵니다. 판정은 evt-1을 유실로 셉니다. 전송은 실패했고(delivery.timeout.ms) 끝나지 않는 트랜잭션에만 남았기 때문입니다. 검증을 켜면(기본값) 리더가 먼저 코디네이터에 확인합니다. 클라이언트가 타임아웃된 배치 때문에 취소를 마치면서 epoch를 올렸으므로(프로토콜 v1, KIP-360) 늦은 배치는 거부됩니다(INVALID_PRODUCER_EPOCH). 프로토콜 v2에서는 마커가 올린 epoch가 같은 방식으로 그 배치를 펜싱합니다.',
   },
   'at-most-once-consumer-crash': {
     title: '최대 한 번(at-most-once): 커밋 후 처리 — 중단되면 나머지를 잃는다',
