@@ -67,6 +67,14 @@ export type { StreamThreadContext } from './streams/streamThread.machine';
 export { storesByTask } from './streams/streamThreadContext';
 export { groupDigits } from './text/groupDigits';
 export { type DescribeGroupResult, describeGroupAt, describeGroupText } from './tools/describeGroup';
+export {
+  type DescribeMembersResult,
+  type DescribeStateResult,
+  describeMembersAt,
+  describeMembersText,
+  describeStateAt,
+  describeStateText,
+} from './tools/describeGroupViews';
 export { describeProducersAt, describeProducersText } from './tools/describeProducers';
 export { type DescribeTransactionResult, describeTransactionAt, describeTransactionText } from './tools/describeTransaction';
 export { type FindHangingResult, findHangingAt, findHangingText } from './tools/findHangingTransactions';

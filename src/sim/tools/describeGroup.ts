@@ -12,8 +12,8 @@
  *   READ_UNCOMMITTED — the leader's **high watermark**, not the LSO; "-" when the leader cannot answer;
  * - LAG: LOG-END-OFFSET − CURRENT-OFFSET when both are known.
  *
- * Rows: the members with partitions, the most partitions first, each one's partitions by partition
- * number; then the partitions with a committed offset that no member holds, with "-" for the
+ * Rows: the members with partitions, the most partitions first (ties in DescribeGroups' order,
+ * javaHashMap.ts), each one's partitions by partition number; then the partitions with a committed offset that no member holds, with "-" for the
  * member. So the tool counts a read_committed group's lag from the high watermark: a group held back
  * by an open transaction shows the records behind it as LAG here, while its consumers' own
  * records-lag (counted from the LSO) reads 0 — the two numbers an on-call engineer compares.
@@ -27,6 +27,7 @@ import { topicPartitionKey } from '../protocol/topicPartition';
 import type { SimView } from '../run';
 import { coordinatorGroups, groupOffsetsHeld } from '../trace/coordinatorGroups';
 import { partitionHeads } from '../trace/logView';
+import { membersInDescribeOrder } from './javaHashMap';
 
 /** The tool's MISSING_COLUMN_VALUE. */
 export const MISSING = '-';
@@ -77,8 +78,8 @@ function rowsOf(g: ConsumerGroup, ends: ReadonlyMap<string, number>): DescribeGr
   };
   const rows: DescribeGroupRow[] = [];
   const assigned = new Set<string>();
-  // the members with partitions, the most first (a stable sort keeps the coordinator's order otherwise)
-  const members = Object.values(g.members)
+  // the members with partitions, the most first (a stable sort keeps DescribeGroups' order otherwise)
+  const members = membersInDescribeOrder(g)
     .filter((m) => m.assignment.length > 0)
     .sort((a, b) => b.assignment.length - a.assignment.length);
   for (const m of members)

@@ -31,15 +31,24 @@ type CoordinatorSnapshot = { context?: { hosted?: OffsetsHostedState; meta?: { c
  * "no group here" then does not mean "no offsets committed": they wait in the partition's log.
  */
 export function groupOffsetsHeld(actors: Iterable<readonly [ActorId, unknown]>, groupId: string): boolean {
+  return groupCoordinatorOf(actors, groupId) !== null;
+}
+
+/**
+ * The coordinator that holds the group now (groupOffsetsHeld's rule): `group-coordinator`, or the
+ * `broker-N.group-coordinator` that leads the group's `__consumer_offsets` partition and has loaded
+ * it; null when none does. What FindCoordinator(GROUP) would name.
+ */
+export function groupCoordinatorOf(actors: Iterable<readonly [ActorId, unknown]>, groupId: string): ActorId | null {
   for (const [id, snap] of actors) {
     if (!isGroupCoordinator(id)) continue;
     const ctx = (snap as CoordinatorSnapshot)?.context;
     if (!ctx?.hosted) {
-      if (id === 'group-coordinator') return true;
+      if (id === 'group-coordinator') return id;
       continue;
     }
     const owned = ctx.meta && ctx.hosted.owned[coordinatorPartitionFor(groupId, ctx.meta.consumerOffsetsPartitions)];
-    if (owned && owned.loading === null) return true;
+    if (owned && owned.loading === null) return id;
   }
-  return false;
+  return null;
 }
