@@ -3,7 +3,8 @@
  * producer, step past the retry, and see record-retry-total go from 0 to 1 — at the step the engine in
  * Node says. Also: Kafka's meaning beside each value, the group on hover, Korean words with Kafka's
  * names kept. And a broker's gauges on open-transaction-pins-lso: LastStableOffsetLag 3 while the
- * read_committed reader's records-lag reads 0.
+ * read_committed reader's records-lag reads 0, and what kafka-consumer-groups.sh --describe prints in
+ * its three views (offsets, --members --verbose, --state), switched by click and by keyboard.
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -123,6 +124,34 @@ describe('metrics view (lost-ack-idempotent)', () => {
     expect(output).toMatch(/GROUP +TOPIC +PARTITION +CURRENT-OFFSET +LOG-END-OFFSET +LAG/);
     expect(output).toMatch(/committed-reader +events +0 +- +3 +- /);
     expect(await describe.locator('p').innerText()).toContain('LOG-END-OFFSET is the high watermark');
+    expect(await axe(page)).toEqual([]);
+
+    // the tool's other views: --members --verbose (a click), then --state (by keyboard)
+    const views = page.getByTestId('group-describe-view');
+    expect(await views.locator('button[aria-pressed="true"]').getAttribute('data-view')).toBe('offsets');
+    await views.locator('button[data-view="members"]').click();
+    await expect.poll(() => describe.getAttribute('data-view')).toBe('members');
+    expect(await views.locator('button[data-view="members"]').getAttribute('aria-pressed')).toBe('true');
+    const members = await describe.locator('pre').innerText();
+    expect(members).toContain('--describe --members --verbose --group committed-reader');
+    expect(members).toMatch(/\nGROUP +CONSUMER-ID +HOST +CLIENT-ID +#PARTITIONS +ASSIGNMENT\n/);
+    expect(members).toMatch(/\ncommitted-reader +committed-reader-\d+ +\/committed-reader +committed-reader\.consumer +1 +\(0\)/);
+    expect(await describe.locator('p').innerText()).toContain('each member as the coordinator holds it');
+    expect(await axe(page)).toEqual([]);
+
+    await views.locator('button[data-view="state"]').focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => describe.getAttribute('data-view')).toBe('state');
+    const state = await describe.locator('pre').innerText();
+    expect(state).toContain('--describe --state --group committed-reader');
+    expect(state).toMatch(/\nGROUP +COORDINATOR \(ID\) +ASSIGNMENT-STRATEGY +STATE +#MEMBERS\n/);
+    expect(state).toMatch(/\ncommitted-reader +group-coordinator:9092 {2}\(group-coordinator\) range +Stable +1/);
+    expect(await describe.locator('p').innerText()).toContain('the protocol the members agreed on');
+    // in Korean the words change, the tool's text does not
+    await page.evaluate(() => window.__eosLab?.store.getState().setLanguage('ko'));
+    await expect.poll(() => describe.locator('p').innerText()).toContain('그룹 상태 보기');
+    expect(await describe.locator('pre').innerText()).toBe(state);
+    await page.evaluate(() => window.__eosLab?.store.getState().setLanguage('en'));
     expect(await axe(page)).toEqual([]);
     expect(s.errors).toEqual([]);
   });

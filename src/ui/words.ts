@@ -130,6 +130,11 @@ const EN = {
   describeGroupTitle: (group: string) => `The group as its tool shows it: ${group}`,
   describeGroupNote:
     "What the tool would print at this step. Its LOG-END-OFFSET is the high watermark (ListOffsets, read_uncommitted) and LAG counts from it, whatever the group's isolation.level: records held back behind an open transaction count as LAG here, while a read_committed consumer's own records-lag (from the Last Stable Offset) reads 0. CURRENT-OFFSET is the committed offset; '-' where none is known. HOST is the member's process here.",
+  describeGroupView: 'Which of the tool’s views',
+  describeGroupMembersNote:
+    "What the tool would print with --members --verbose: each member as the coordinator holds it, its process as HOST, how many partitions it is assigned and which (ASSIGNMENT: the partition numbers of each topic, without the topic's name), also while the group rebalances. The rows come in the coordinator's own order (its members are a HashMap, so the order of their ids' hashes). An Empty group prints only the header.",
+  describeGroupStateNote:
+    "What the tool would print with --state: the coordinator that answered, the protocol the members agreed on (range for a plain consumer, stream for Kafka Streams), the state and how many members there are. The protocol is empty while the group rebalances or is Empty: DescribeGroups names it only for a Stable group. Without a replicated __consumer_offsets the coordinator is the model's process group-coordinator, shown in place of a broker's host and node id.",
   producerStateTitle: (partition: string) => `What the leader of ${partition} remembers of its producers`,
   producerStateNote:
     "What the tool would print at this step, from the partition leader's producer state. This is all idempotence and transactions keep on the broker: a retry with the same ProducerId, ProducerEpoch and the next sequence is recognised as a duplicate; the same order sent again by the application (a new sequence, or a new ProducerId after a restart) is not. No key, value or event_id is kept. CurrentTransactionStartOffset is where an open transaction holds the LSO; LastTimestamp is the run's milliseconds.",
@@ -288,6 +293,11 @@ const KO: Strings = {
   describeGroupTitle: (group: string) => `도구로 본 그룹: ${group}`,
   describeGroupNote:
     "이 단계에서 도구가 출력할 내용입니다. LOG-END-OFFSET은 하이 워터마크(ListOffsets, read_uncommitted)이고 LAG는 그 값부터 셉니다. 그룹의 isolation.level과 상관없습니다. 그래서 열린 트랜잭션 뒤에 묶인 레코드는 여기서 LAG로 잡히지만, read_committed 컨슈머 자신의 records-lag(LSO부터 셈)는 0입니다. CURRENT-OFFSET은 커밋된 오프셋이고, 알 수 없으면 '-'입니다. HOST는 여기서 멤버의 프로세스입니다.",
+  describeGroupView: '도구의 보기 선택',
+  describeGroupMembersNote:
+    '이 보기에서 도구가 출력할 내용입니다 (멤버 보기, 자세히). 코디네이터가 가진 그대로의 멤버마다 그 프로세스(HOST), 할당된 파티션 수와 파티션(ASSIGNMENT: 토픽마다 파티션 번호만, 토픽 이름은 없음)을 보여 주며, 그룹이 리밸런스하는 동안에도 같습니다. 행의 순서는 코디네이터의 순서입니다 (멤버를 HashMap에 두므로 멤버 id 해시의 순서). Empty 그룹은 머리글만 출력합니다.',
+  describeGroupStateNote:
+    '이 보기에서 도구가 출력할 내용입니다 (그룹 상태 보기). 답한 코디네이터, 멤버들이 합의한 프로토콜(일반 컨슈머는 range, Kafka Streams는 stream), 상태와 멤버 수입니다. 그룹이 리밸런스 중이거나 Empty이면 프로토콜은 비어 있습니다. DescribeGroups는 Stable 그룹에만 프로토콜을 알려 주기 때문입니다. __consumer_offsets를 복제하지 않으면 코디네이터는 모델의 그룹 코디네이터 프로세스이고, 브로커의 호스트와 노드 id 자리에 그 이름을 보여 줍니다.',
   producerStateTitle: (partition: string) => `${partition} 리더가 프로듀서에 대해 기억하는 것`,
   producerStateNote:
     '이 단계에서 도구가 출력할 내용으로, 파티션 리더의 프로듀서 상태입니다. 브로커에서 멱등성과 트랜잭션이 기억하는 것은 이것이 전부입니다. 같은 ProducerId와 ProducerEpoch로 다음 시퀀스를 다시 보낸 재시도는 중복으로 알아보지만, 애플리케이션이 같은 주문을 다시 보낸 것(새 시퀀스, 또는 재시작 뒤의 새 ProducerId)은 알아보지 못합니다. 키, 값, event_id는 기억하지 않습니다. CurrentTransactionStartOffset은 열린 트랜잭션이 LSO를 붙잡은 위치이고, LastTimestamp는 실행의 밀리초입니다.',

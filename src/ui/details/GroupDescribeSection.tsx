@@ -1,9 +1,21 @@
 /**
  * What `kafka-consumer-groups.sh --describe --group G` would print at the step, for a selected
- * consumer, application or Streams application with a group (sim/tools/describeGroup.ts): the tool's
- * own text in a terminal block, and a line saying where its LAG counts from.
+ * consumer, application or Streams application with a group, in the tool's three views: the offsets
+ * (sim/tools/describeGroup.ts), `--members --verbose` and `--state` (sim/tools/describeGroupViews.ts).
+ * The tool's own text in a terminal block, a choice of view, and a line saying what the view shows.
  */
-import { describeGroupAt, describeGroupText, metricsClientOf, type SimView, type Trace } from '../../sim/views';
+import { useState } from 'react';
+import {
+  describeGroupAt,
+  describeGroupText,
+  describeMembersAt,
+  describeMembersText,
+  describeStateAt,
+  describeStateText,
+  metricsClientOf,
+  type SimView,
+  type Trace,
+} from '../../sim/views';
 import { useStrings } from '../i18n';
 
 /** The group of the scenario client `id` belongs to: a consumer's group.id, a Streams application's application.id. */
@@ -13,29 +25,71 @@ function groupOf(trace: Trace, id: string): string | null {
   return trace.resolved.consumers[client]?.['group.id'] || trace.resolved.streams[client]?.['application.id'] || null;
 }
 
+type View = 'offsets' | 'members' | 'state';
+
+/** The view's options on the command line, and what the tool prints. */
+function output(view: View, sim: SimView, group: string): { options: string; kind: string; text: string } {
+  if (view === 'members') {
+    const r = describeMembersAt(sim, group);
+    return { options: '--describe --members --verbose', kind: r.kind, text: describeMembersText(r, true) };
+  }
+  if (view === 'state') {
+    const r = describeStateAt(sim, group);
+    return { options: '--describe --state', kind: r.kind, text: describeStateText(r) };
+  }
+  const r = describeGroupAt(sim, group);
+  return { options: '--describe', kind: r.kind, text: describeGroupText(r) };
+}
+
+const VIEWS: readonly { readonly id: View; readonly label: string }[] = [
+  { id: 'offsets', label: '--offsets' },
+  { id: 'members', label: '--members' },
+  { id: 'state', label: '--state' },
+];
+
 export function GroupDescribeSection({ trace, view, id }: { readonly trace: Trace; readonly view: SimView; readonly id: string }) {
   const t = useStrings();
+  const [shown, setShown] = useState<View>('offsets');
   const group = groupOf(trace, id);
   if (!group) return null;
-  const result = describeGroupAt(view, group);
+  const out = output(shown, view, group);
+  const note =
+    out.kind === 'unavailable'
+      ? t.describeGroupUnavailable
+      : shown === 'members'
+        ? t.describeGroupMembersNote
+        : shown === 'state'
+          ? t.describeGroupStateNote
+          : t.describeGroupNote;
   return (
     <section
       className="group-describe"
       data-testid="group-describe"
       data-group={group}
-      data-kind={result.kind}
+      data-view={shown}
+      data-kind={out.kind}
       aria-label={t.describeGroupTitle(group)}
     >
       <h4>
         {t.describeGroupTitle(group)} <code translate="no">kafka-consumer-groups.sh --describe</code>
       </h4>
+      <fieldset className="segmented" data-testid="group-describe-view" aria-label={t.describeGroupView}>
+        <legend className="visually-hidden">{t.describeGroupView}</legend>
+        {VIEWS.map((v) => (
+          <button key={v.id} type="button" data-view={v.id} translate="no" aria-pressed={shown === v.id} onClick={() => setShown(v.id)}>
+            {v.label}
+          </button>
+        ))}
+      </fieldset>
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: the tool's wide columns scroll sideways in their box, which must be focusable to scroll by keyboard (axe: scrollable-region-focusable) */}
       <pre className="tool-output" translate="no" tabIndex={0}>
-        <span className="muted">$ kafka-consumer-groups.sh --bootstrap-server broker-0:9092 --describe --group {group}</span>
+        <span className="muted">
+          $ kafka-consumer-groups.sh --bootstrap-server broker-0:9092 {out.options} --group {group}
+        </span>
         {'\n'}
-        {describeGroupText(result)}
+        {out.text}
       </pre>
-      <p className="muted">{result.kind === 'unavailable' ? t.describeGroupUnavailable : t.describeGroupNote}</p>
+      <p className="muted">{note}</p>
     </section>
   );
 }
