@@ -12,6 +12,7 @@ import { brokerMetricsAt } from '../src/sim/metrics/brokerMetrics';
 import { clientMetricsAt } from '../src/sim/metrics/clientMetrics';
 import { findPreset } from '../src/sim/presets';
 import { runScenario, stateAt } from '../src/sim/run';
+import { allowList, englishWords, scenarioWords } from './korean-words';
 import { appSession, axe, loadScenario, waitForStep } from './ui-helpers';
 
 const preset = findPreset('lost-ack-idempotent');
@@ -151,6 +152,12 @@ describe('metrics view (lost-ack-idempotent)', () => {
     await page.evaluate(() => window.__eosLab?.store.getState().setLanguage('ko'));
     await expect.poll(() => describe.locator('p').innerText()).toContain('그룹 상태 보기');
     expect(await describe.locator('pre').innerText()).toBe(state);
+    const allowed = allowList(scenarioWords(pinned.scenario));
+    expect(englishWords(await describe.locator('p').innerText(), allowed)).toEqual([]);
+    await views.locator('button[data-view="members"]').click();
+    await expect.poll(() => describe.locator('p').innerText()).toContain('멤버 보기');
+    expect(englishWords(await describe.locator('p').innerText(), allowed)).toEqual([]);
+    expect(await describe.locator('pre').innerText()).toBe(members);
     await page.evaluate(() => window.__eosLab?.store.getState().setLanguage('en'));
     expect(await axe(page)).toEqual([]);
     expect(s.errors).toEqual([]);
