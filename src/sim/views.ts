@@ -76,6 +76,7 @@ export {
   describeStateText,
 } from './tools/describeGroupViews';
 export { describeProducersAt, describeProducersText } from './tools/describeProducers';
+export { type DescribeTopicResult, describeTopicAt, describeTopicText } from './tools/describeTopic';
 export { type DescribeTransactionResult, describeTransactionAt, describeTransactionText } from './tools/describeTransaction';
 export { type FindHangingResult, findHangingAt, findHangingText } from './tools/findHangingTransactions';
 export { type ListTransactionsResult, listTransactionsAt, listTransactionsText } from './tools/listTransactions';

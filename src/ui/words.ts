@@ -120,6 +120,9 @@ const EN = {
   txnListNote:
     'What the tool would print at this step: every transactional.id the coordinators hold, in any state but Dead. A coordinator that is down is left out here (Kafka: once the controller has fenced its broker). The model’s one-replica coordinator has no broker id: its name stands in the Coordinator column.',
   txnListUnavailable: 'No transaction coordinator can answer at this step: the tool fails.',
+  topicDescribeTitle: (topic: string) => `The topic as its tool shows it: ${topic}`,
+  topicDescribeNote:
+    'What the tool would print at this step, from the controller’s registrations that every broker’s metadata follows: each partition’s leader (none when it has none), its replicas in assignment order — the preferred leader first — and its in-sync replicas. A write with acks=all waits for the whole ISR, and a leader whose ISR is smaller than min.insync.replicas (in Configs when set) refuses it. Elr is empty: eligible leader replicas are off by default and not modelled. The model gives topics no TopicId.',
   metrics: 'Metrics',
   metricsNote:
     "What an operator's dashboard would show at this step, under Kafka's metric names: the model's counts, made where Kafka's client sensors record, and each partition's latest lag (totals and latest values only, no rates, averages or maxima). A restarted client counts from 0 again, as its JMX beans do.",
@@ -283,6 +286,9 @@ const KO: Strings = {
   txnListNote:
     '이 단계에서 도구가 출력할 내용으로, 코디네이터들이 보관한 모든 transactional.id입니다 (Dead 상태만 빼고). 내려간 코디네이터는 여기서 빠집니다 (Kafka에서는 컨트롤러가 그 브로커를 펜싱한 뒤부터). 모델의 복제본 하나짜리 코디네이터에는 브로커 번호가 없어 그 이름을 대신 씁니다.',
   txnListUnavailable: '이 단계에서는 답할 트랜잭션 코디네이터가 없습니다. 도구는 실패합니다.',
+  topicDescribeTitle: (topic: string) => `도구로 본 토픽: ${topic}`,
+  topicDescribeNote:
+    '이 단계에서 도구가 출력할 내용으로, 모든 브로커의 메타데이터가 따르는 컨트롤러의 등록 정보입니다. 파티션마다 리더(없으면 none), 배정 순서대로의 복제본(선호 리더가 맨 앞), ISR을 보여 줍니다. acks=all 쓰기는 ISR 전체를 기다리고, ISR이 min.insync.replicas(설정했다면 설정 목록에 나옴)보다 작은 리더는 그 쓰기를 거부합니다. 적격 리더 복제본(KIP-966) 목록은 비어 있습니다. 기본으로 꺼져 있고 모델에 없기 때문입니다. 모델의 토픽에는 TopicId가 없습니다.',
   metrics: '메트릭',
   metricsNote:
     '운영자의 대시보드가 이 단계에서 보여 줄 값을 Kafka의 메트릭 이름으로 보여 줍니다. 모델이 Kafka 클라이언트의 센서가 기록하는 지점에서 센 값과 파티션마다의 최근 지연입니다 (누적 값과 최근 값만, 비율이나 평균, 최댓값은 없음). 재시작한 클라이언트는 JMX 빈처럼 0부터 다시 셉니다.',

@@ -21,6 +21,7 @@ import { GroupDescribeSection } from './GroupDescribeSection';
 import { HangingTransactionsSection } from './HangingTransactionsSection';
 import { MetricsSection } from './MetricsSection';
 import { ProducerStateSection } from './ProducerStateSection';
+import { TopicDescribeSection } from './TopicDescribeSection';
 import { TransactionDescribeSection } from './TransactionDescribeSection';
 import { TransactionListSection } from './TransactionListSection';
 import { useRevealOnSelect } from './useRevealOnSelect';
@@ -246,10 +247,12 @@ function EnvelopeDetails({ trace, id, t, language }: RunDetailsProps & { readonl
 }
 
 function RecordDetails({
+  trace,
   view,
   sel,
   t,
 }: {
+  readonly trace: Trace;
   readonly view: SimView;
   readonly sel: Extract<Selection, { kind: 'record' }>;
   readonly t: Strings;
@@ -284,6 +287,7 @@ function RecordDetails({
       />
       <ProducerStateSection view={view} topic={sel.topic} partition={sel.partition} />
       <HangingTransactionsSection view={view} topic={sel.topic} partition={sel.partition} />
+      <TopicDescribeSection trace={trace} view={view} topic={sel.topic} />
     </div>
   );
 }
@@ -311,7 +315,7 @@ export function DetailsPanel() {
   else if (selection.kind === 'actor')
     body = <ActorDetails trace={trace} view={view} id={selection.id} t={t} language={language} step={step} />;
   else if (selection.kind === 'envelope') body = <EnvelopeDetails trace={trace} id={selection.id} t={t} language={language} />;
-  else body = <RecordDetails view={view} sel={selection} t={t} />;
+  else body = <RecordDetails trace={trace} view={view} sel={selection} t={t} />;
   return (
     <section
       ref={panel}

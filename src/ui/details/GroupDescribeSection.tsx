@@ -17,6 +17,7 @@ import {
   type Trace,
 } from '../../sim/views';
 import { useStrings } from '../i18n';
+import { ToolOutput } from './ToolOutput';
 
 /** The group of the scenario client `id` belongs to: a consumer's group.id, a Streams application's application.id. */
 function groupOf(trace: Trace, id: string): string | null {
@@ -81,14 +82,7 @@ export function GroupDescribeSection({ trace, view, id }: { readonly trace: Trac
           </button>
         ))}
       </fieldset>
-      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: the tool's wide columns scroll sideways in their box, which must be focusable to scroll by keyboard (axe: scrollable-region-focusable) */}
-      <pre className="tool-output" translate="no" tabIndex={0}>
-        <span className="muted">
-          $ kafka-consumer-groups.sh --bootstrap-server broker-0:9092 {out.options} --group {group}
-        </span>
-        {'\n'}
-        {out.text}
-      </pre>
+      <ToolOutput command={`kafka-consumer-groups.sh --bootstrap-server broker-0:9092 ${out.options} --group ${group}`} text={out.text} />
       <p className="muted">{note}</p>
     </section>
   );

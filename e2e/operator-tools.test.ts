@@ -1,5 +1,7 @@
 /**
- * kafka-transactions.sh find-hanging, describe and list in the page, on hanging-transaction: the
+ * An operator's tools in the details panel. kafka-topics.sh --describe on min-insync-blocks-writes: a
+ * record's topic with its ISR shrunk to the leader, as the engine in Node prints it at that step.
+ * kafka-transactions.sh find-hanging, describe and list on hanging-transaction: the
  * record that pins the Last Stable Offset shows one hanging transaction (its coordinator moved on and
  * lists no partition), the producer shows its coordinator's state, the coordinator lists it — each the
  * text the engine in Node prints at that step. Axe on each; Korean keeps the tool's text as it is.
@@ -7,6 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { findPreset } from '../src/sim/presets';
 import { runScenario, stateAt } from '../src/sim/run';
+import { describeTopicAt, describeTopicText } from '../src/sim/tools/describeTopic';
 import { describeTransactionAt, describeTransactionText } from '../src/sim/tools/describeTransaction';
 import { findHangingAt, findHangingText } from '../src/sim/tools/findHangingTransactions';
 import { listTransactionsAt, listTransactionsText } from '../src/sim/tools/listTransactions';
@@ -63,6 +66,26 @@ describe('kafka-transactions.sh in the details panel (hanging-transaction)', () 
     await listSection.waitFor();
     expect(await listSection.getAttribute('data-transactions')).toBe('1');
     expect(await printed(listSection)).toBe(listTransactionsText(listTransactionsAt(view)));
+    expect(await axe(page)).toEqual([]);
+    expect(s.errors).toEqual([]);
+  });
+
+  it('a record’s topic: kafka-topics.sh --describe with the ISR the controller holds (min-insync-blocks-writes)', async () => {
+    const page = s.page;
+    const minIsr = findPreset('min-insync-blocks-writes');
+    if (!minIsr) throw new Error('min-insync-blocks-writes is missing');
+    const run = runScenario(minIsr.scenario);
+    const last = run.steps.length;
+    await loadScenario(page, minIsr.scenario);
+    await page.evaluate((n) => window.__eosLab?.store.getState().seek(n), last);
+    await waitForStep(page, last);
+    await page.evaluate(() => window.__eosLab?.store.getState().select({ kind: 'record', topic: 'orders', partition: 0, offset: 0 }));
+    const section = page.getByTestId('describe-topic');
+    await section.waitFor();
+    expect(await section.getAttribute('data-partitions')).toBe('1');
+    const text = await printed(section);
+    expect(text).toBe(describeTopicText(describeTopicAt(stateAt(run, last), run.scenario, 'orders')));
+    expect(text).toContain('Leader: 0\tReplicas: 0,1,2\tIsr: 0\t');
     expect(await axe(page)).toEqual([]);
     expect(s.errors).toEqual([]);
   });
