@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { findPreset } from '../../src/sim/presets';
 import { runScenario, stateAt, type Trace } from '../../src/sim/run';
+import type { Scenario } from '../../src/sim/scenario/schema';
 import { describeTopicAt, describeTopicText, nonDefaultConfigs } from '../../src/sim/tools/describeTopic';
 
 const traceOf = (id: string): Trace => runScenario(findPreset(id)?.scenario ?? {});
@@ -54,13 +55,13 @@ describe('kafka-topics.sh --describe', () => {
   });
 
   it('Configs: the topic’s own values, then a broker’s static value of a synonym the topic does not set, by name', () => {
-    const scenario = {
+    const scenario: Pick<Scenario, 'cluster' | 'topics'> = {
       cluster: { 'min.insync.replicas': 2 },
       topics: [
         { name: 'a', config: { 'unclean.leader.election.enable': true, 'cleanup.policy': 'compact' } },
         { name: 'b', config: { 'min.insync.replicas': 1 } },
       ],
-    } as const;
+    };
     expect(nonDefaultConfigs(scenario, 'a')).toEqual([
       'cleanup.policy=compact',
       'min.insync.replicas=2',
