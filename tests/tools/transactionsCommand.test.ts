@@ -10,7 +10,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { TxnMetadata } from '../../src/sim/coordinator/transactionMetadata';
-import { findPreset } from '../../src/sim/presets';
+import { findPreset, PRESETS } from '../../src/sim/presets';
 import { runScenario, type SimView, stateAt, type Trace } from '../../src/sim/run';
 import {
   DESCRIBE_TRANSACTIONS_HEADERS,
@@ -22,6 +22,7 @@ import { findHangingAt, findHangingText } from '../../src/sim/tools/findHangingT
 import { listTransactions, listTransactionsAt, listTransactionsText } from '../../src/sim/tools/listTransactions';
 import { prettyPrintTable } from '../../src/sim/tools/prettyPrintTable';
 import { coordinatorFor, type TxnCoordinatorView, txnCoordinators } from '../../src/sim/trace/coordinatorTxns';
+import { verdictAtStep } from '../../src/sim/trace/summary';
 
 const txn = (transactionalId: string, over: Partial<TxnMetadata> = {}): TxnMetadata => ({
   transactionalId,
@@ -270,4 +271,35 @@ describe('kafka-transactions.sh find-hanging', () => {
     );
     expect(listTransactionsAt({ ...base, processes: processes('txn-coordinator') })).toEqual({ kind: 'unavailable' });
   });
+
+  it('agrees with the verdict on every preset with a read_committed reader: a stall it calls hanging is listed, one the coordinator tracks is not', () => {
+    let stalls = 0;
+    let hangingStalls = 0;
+    for (const preset of PRESETS) {
+      const text = JSON.stringify(preset.scenario);
+      if (!text.includes('read_committed') && !text.includes('exactly_once_v2')) continue;
+      const trace = runScenario(preset.scenario);
+      for (const at of [0.5, 0.8, 1]) {
+        const view = stateAt(trace, Math.round(trace.steps.length * at));
+        for (const layer of verdictAtStep(trace, view).layers)
+          for (const stall of 'stalls' in layer ? layer.stalls : []) {
+            stalls++;
+            const r = findHangingAt(view, stall.topic, stall.partition, 0);
+            const listed = r.kind === 'searched' && r.hanging.some((h) => h.producer.producerId === stall.producerId);
+            // a transaction that has ended, its marker not yet below the high watermark, is no candidate
+            const hanging = stall.hanging && stall.marker === undefined;
+            if (hanging) hangingStalls++;
+            expect({ preset: preset.id, at, partition: `${stall.topic}-${stall.partition}`, listed }).toEqual({
+              preset: preset.id,
+              at,
+              partition: `${stall.topic}-${stall.partition}`,
+              listed: hanging,
+            });
+          }
+      }
+    }
+    // the presets hold both kinds: hanging-transaction's, and open transactions the coordinator tracks
+    expect(hangingStalls).toBeGreaterThan(0);
+    expect(stalls).toBeGreaterThan(hangingStalls);
+  }, 120000);
 });
