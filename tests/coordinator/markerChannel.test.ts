@@ -150,7 +150,7 @@ describe('the marker channel', () => {
     },
   );
 
-  it('a lost request (disconnected) puts its markers back: they are sent again after a pause', () => {
+  it('a lost request (disconnected) puts its markers back: they wait for their leader’s reconnect backoff, not the retry pause', () => {
     const ctx = coordinator();
     const first = run(ctx, (d, out) => {
       d.txns = { ...d.txns, tx: prepared(['t-0']) };
@@ -160,10 +160,19 @@ describe('the marker channel', () => {
     const lostOut = new Out();
     const lost = onMarkerRequestLost(
       first.d,
-      { type: 'disconnected', now: 30, payload: { correlationId: req?.correlationId } } as never,
+      {
+        type: 'disconnected',
+        now: 30,
+        to: req?.to,
+        reason: 'refused',
+        timedOut: false,
+        payload: { correlationId: req?.correlationId },
+      } as never,
       lostOut,
     );
     expect(lost.markers.tx?.inFlight).toEqual([]);
-    expect(lostOut.effects.some((e) => e.type === 'timer' && (e as { name: string }).name === 'markerRetry')).toBe(true);
+    expect(markerRequests(lostOut.effects)).toEqual([]);
+    const timers = lostOut.effects.flatMap((e) => (e.type === 'timer' ? [{ name: e.name, delay: e.delay, key: e.key }] : []));
+    expect(timers).toEqual([{ name: 'reconnectBackoffExpired', delay: 50, key: `reconnect:${req?.to}` }]);
   });
 });

@@ -21,7 +21,14 @@ import type { ActorId } from '../kernel/envelope';
 import { coordinatorPartitionFor } from '../producer/partitioner';
 import type { KafkaError } from '../protocol/errors';
 import { gatheringBatches, servingBatches } from './addPartitionsBatch';
-import { maybeComplete, onMarkerRequestLost, onMarkerRetry, onMarkersResponse, onPartitionLeader } from './markerChannel';
+import {
+  maybeComplete,
+  onMarkerReconnectBackoffOver,
+  onMarkerRequestLost,
+  onMarkerRetry,
+  onMarkersResponse,
+  onPartitionLeader,
+} from './markerChannel';
 import { cacheWhileWriting, pendingTransitionError } from './pendingTransition';
 import {
   armNextScan,
@@ -269,6 +276,7 @@ export const hostedTxnCoordinatorMachine = setup({
         WriteTxnMarkersResponse: { actions: whileLoaded(markerTxnId, onMarkersResponse) },
         disconnected: { actions: whileLoaded(markerTxnId, onMarkerRequestLost) },
         markerRetry: { actions: whileLoaded((_c, ev: TimerEvent<{ transactionalId: string }>) => ev.data.transactionalId, onMarkerRetry) },
+        reconnectBackoffExpired: { actions: whileLoaded(() => null, onMarkerReconnectBackoffOver) },
         completeRetry: {
           actions: whileLoaded((_c, ev: TimerEvent<{ transactionalId: string }>) => ev.data.transactionalId, onCompleteRetry),
         },
@@ -312,6 +320,7 @@ export const hostedTxnCoordinatorMachine = setup({
         ...ctx,
         txns: {},
         markers: {},
+        markerConnections: undefined,
         hosted: { ...hostedOf(ctx), owned: {}, writes: {} },
       })),
       // the broker's TransactionCoordinator starts again: its cleanup runs count from now

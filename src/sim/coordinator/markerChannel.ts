@@ -4,9 +4,35 @@
  * partition of the transaction (one request per leader), a refused or lost request is sent again,
  * and when every partition has acknowledged its marker the coordinator writes
  * CompleteCommit/CompleteAbort.
+ *
+ * The channel's connections (TransactionMarkerChannelManager.apply builds its own NetworkClient,
+ * `reconnectBackoffMs` 50 and `reconnectBackoffMax` 50, literals, not the broker's
+ * reconnect.backoff.ms / reconnect.backoff.max.ms; its InterBrokerSendThread sends a queued request
+ * only once `networkClient.ready(node)`): a request lost with its connection — refused by a broker
+ * that is down or not listening yet (broker/listeners.ts), reset, or unanswered within
+ * request.timeout.ms — is NetworkClient.processDisconnection: ClusterConnectionStates.disconnected
+ * raises the node's reconnect backoff, and its markers, put back in the queue
+ * (TransactionMarkerRequestCompletionHandler, `wasDisconnected` → addTxnMarkersToBrokerQueue), wait
+ * until the backoff has passed; any answer from the node (ClusterConnectionStates.ready) resets it.
+ * The model keeps the record with the clients' code (cluster/connectionStates.ts, `markerConnections`)
+ * and arms a `reconnectBackoffExpired` timer for the backoff's end, which sends what waits for that
+ * node. With base and maximum both 50 Kafka's ExponentialBackoff is constant (its exponent range is
+ * 0, and it returns before the jitter): every backoff of this channel is 50 ms.
  */
 import type { Out } from '../actors/out';
 import { applyCurrentLeader } from '../cluster/clientMetadata';
+import {
+  backoffOver,
+  type ConnectionStates,
+  connecting,
+  disconnected,
+  isUnavailable,
+  NO_CONNECTION_STATES,
+  RECONNECT_TIMER,
+  type ReconnectConfig,
+  ready,
+  takesClose,
+} from '../cluster/connectionStates';
 import { leaderOf } from '../cluster/metadata';
 import type { DisconnectedEvent, RpcEvent, TimerEvent } from '../kernel/effects';
 import type { ActorId } from '../kernel/envelope';
@@ -33,12 +59,51 @@ export function startMarkers(d: TxnDraft, m: TxnMetadata, result: 'COMMIT' | 'AB
     ...d.markers,
     [m.transactionalId]: { result, producerId: m.producerId, producerEpoch: m.producerEpoch, remaining: m.partitions, inFlight: [] },
   };
-  sendMarkers(d, m.transactionalId, out);
+  sendMarkers(d, m.transactionalId, now, out);
   maybeComplete(d, m.transactionalId, now, out);
 }
 
-/** Sends WriteTxnMarkers for every remaining partition not already in flight, one request per leader. */
-export function sendMarkers(d: TxnDraft, transactionalId: string, out: Out): void {
+/**
+ * The marker channel's NetworkClient reconnect backoff: TransactionMarkerChannelManager.apply passes
+ * `reconnectBackoffMs = 50, reconnectBackoffMax = 50` to `new NetworkClient(…)` — a constant 50 ms,
+ * whatever the broker's reconnect.backoff.ms says.
+ */
+export const MARKER_CHANNEL_RECONNECT: ReconnectConfig = { 'reconnect.backoff.ms': 50, 'reconnect.backoff.max.ms': 50 };
+
+/** The timer for the end of a node's reconnect backoff (the clients' name: narration and labels know it). */
+export const MARKER_RECONNECT_EXPIRED = 'reconnectBackoffExpired';
+
+const connectionsOf = (d: { readonly markerConnections?: ConnectionStates }): ConnectionStates =>
+  d.markerConnections ?? NO_CONNECTION_STATES;
+
+/**
+ * NetworkClient.processDisconnection on the marker channel, once per close (`takesClose`): the node's
+ * reconnect backoff raised (ClusterConnectionStates.disconnected) and a timer for its end.
+ */
+export function markerNodeDisconnected(d: TxnDraft, node: ActorId, now: number, out: Out): void {
+  const states = connectionsOf(d);
+  if (!takesClose(states, node)) return;
+  d.markerConnections = disconnected(states, node, now, MARKER_CHANNEL_RECONNECT);
+  const backoff = d.markerConnections[node]?.reconnectBackoffMs ?? 0;
+  if (backoff > 0) out.timer(RECONNECT_TIMER(node), MARKER_RECONNECT_EXPIRED, backoff, { node });
+}
+
+/** An answer came from the node: its connection works (ClusterConnectionStates.ready, the backoff reset). */
+function markerNodeReady(d: TxnDraft, node: ActorId): void {
+  if (d.markerConnections === undefined) return;
+  const states = ready(d.markerConnections, node);
+  d.markerConnections = Object.keys(states).length > 0 ? states : undefined;
+}
+
+/**
+ * Sends WriteTxnMarkers for every remaining partition not already in flight, one request per leader —
+ * except to a leader inside its reconnect backoff (InterBrokerSendThread.sendRequests: not
+ * `networkClient.ready(node)`): those wait for the backoff's end (`onMarkerReconnectBackoffOver`).
+ * A request to a node whose backoff has passed is the connection attempt (CONNECTING). A request to a
+ * node whose attempt is under way goes on it (the model sends regardless, as the producer does its
+ * transactional requests; Kafka's would wait for the connection): refused, it is the same close.
+ */
+export function sendMarkers(d: TxnDraft, transactionalId: string, now: number, out: Out): void {
   const work = d.markers[transactionalId];
   if (!work) return;
   const busy = new Set(work.inFlight.flatMap((r) => r.partitions));
@@ -47,13 +112,14 @@ export function sendMarkers(d: TxnDraft, transactionalId: string, out: Out): voi
     if (busy.has(p)) continue;
     const tp = parseTopicPartition(p);
     const leader = leaderOf(d.meta, tp.topic, tp.partition);
-    if (!leader) continue;
+    if (!leader || isUnavailable(connectionsOf(d), leader)) continue;
     byLeader.set(leader, [...(byLeader.get(leader) ?? []), tp]);
   }
   let inFlight = work.inFlight;
   for (const [leader, partitions] of [...byLeader].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const correlationId = d.nextCorrelationId;
     d.nextCorrelationId += 1;
+    if (d.markerConnections !== undefined) d.markerConnections = connecting(d.markerConnections, leader, now);
     out.send(
       leader,
       'WriteTxnMarkers',
@@ -109,11 +175,14 @@ function markerRequestDone(d: TxnDraft, correlationId: number): { transactionalI
 
 /**
  * The pause before markers refused with a retriable error (NOT_ENOUGH_REPLICAS, NOT_LEADER_OR_FOLLOWER,
- * REQUEST_TIMED_OUT …) or lost with their connection are sent again. *Simplified:* Kafka has none —
+ * REQUEST_TIMED_OUT …) in an answer are sent again. *Simplified:* Kafka has none —
  * TransactionMarkerRequestCompletionHandler puts them back in the broker's queue
- * (addTxnMarkersToBrokerQueue → wakeup) and the InterBrokerSendThread sends them on its next loop,
- * so a partition below its min ISR is asked again every round trip; the model waits 100 ms so that
- * such a spell is not thousands of WriteTxnMarkers in the timeline (a marker lands up to 100 ms later).
+ * (addTxnMarkersToBrokerQueue) and the InterBrokerSendThread sends them on its next loop over a
+ * connection that works (no reconnect backoff: the node answered), so a partition below its min ISR
+ * is asked again every round trip, without bound for as long as the spell lasts; the model waits
+ * 100 ms so that such a spell is not thousands of WriteTxnMarkers in the timeline (a marker lands up
+ * to 100 ms later). Markers lost with their connection wait the channel's reconnect backoff instead,
+ * as in Kafka (`onMarkerRequestLost`).
  */
 const MARKER_RETRY_PAUSE_MS = 100;
 
@@ -123,8 +192,9 @@ export const onMarkersResponse = (
   out: Out,
 ): TxnCoordinatorContext => {
   const d: TxnDraft = { ...ctx };
+  markerNodeReady(d, ev.from);
   const done = markerRequestDone(d, ev.payload.correlationId);
-  if (!done) return ctx;
+  if (!done) return d.markerConnections === ctx.markerConnections ? ctx : d;
   const work = d.markers[done.transactionalId] as MarkerWork;
   let remaining = work.remaining;
   let retry = false;
@@ -169,23 +239,46 @@ function abortSending(d: TxnDraft, transactionalId: string, refused: readonly st
 }
 
 /**
- * A WriteTxnMarkers request completed as a disconnect (no answer within request.timeout.ms, or the
- * leader is unreachable): TransactionMarkerRequestCompletionHandler puts its markers back in the
- * queue for that broker, and they are sent again.
+ * A WriteTxnMarkers request completed as a disconnect (refused by a broker that is down or not yet
+ * listening, no answer within request.timeout.ms, a reset): NetworkClient.processDisconnection raises
+ * the node's reconnect backoff (`markerNodeDisconnected`), and TransactionMarkerRequestCompletionHandler
+ * (`wasDisconnected`) puts its markers back in the queue, each to the leader the metadata names now
+ * (addTxnMarkersToBrokerQueue): a leader that moved gets them at once, the same node once its backoff
+ * has passed (`onMarkerReconnectBackoffOver`).
  */
 export const onMarkerRequestLost = (ctx: TxnCoordinatorContext, ev: DisconnectedEvent, out: Out): TxnCoordinatorContext => {
   const d: TxnDraft = { ...ctx };
+  markerNodeDisconnected(d, ev.to, ev.now, out);
   const correlationId = (ev.payload as { correlationId?: number }).correlationId ?? -1;
   const done = markerRequestDone(d, correlationId);
-  if (!done) return ctx;
+  if (!done) return d.markerConnections === ctx.markerConnections ? ctx : d;
   askLeaders(d, done.partitions, ev.to, out);
-  out.timer(`markerRetry:${done.transactionalId}`, 'markerRetry', MARKER_RETRY_PAUSE_MS, { transactionalId: done.transactionalId });
+  sendMarkers(d, done.transactionalId, ev.now, out);
+  return d;
+};
+
+/**
+ * The end of a node's reconnect backoff (ClusterConnectionStates: `canConnect` again): the markers
+ * waiting go out, the request to that node being the connection attempt. Every waiting marker whose
+ * leader is not inside a backoff goes, not only that node's: a partition whose leader moved while
+ * its markers waited (the hosting broker's metadata changed, `onPartitionLeader`) goes to the new
+ * leader now — Kafka would send it to the old one, be refused NOT_LEADER_OR_FOLLOWER, and queue it
+ * for the new one — and a marker waiting for its `markerRetry` pause goes early (Kafka has no pause).
+ */
+export const onMarkerReconnectBackoffOver = (
+  ctx: TxnCoordinatorContext,
+  ev: TimerEvent<{ node: ActorId }>,
+  out: Out,
+): TxnCoordinatorContext => {
+  if (ctx.markerConnections === undefined) return ctx;
+  const d: TxnDraft = { ...ctx, markerConnections: backoffOver(ctx.markerConnections, ev.data.node) };
+  for (const transactionalId of Object.keys(d.markers).sort()) sendMarkers(d, transactionalId, ev.now, out);
   return d;
 };
 
 export const onMarkerRetry = (ctx: TxnCoordinatorContext, ev: TimerEvent<{ transactionalId: string }>, out: Out): TxnCoordinatorContext => {
   const d: TxnDraft = { ...ctx };
-  sendMarkers(d, ev.data.transactionalId, out);
+  sendMarkers(d, ev.data.transactionalId, ev.now, out);
   return d;
 };
 
@@ -206,11 +299,11 @@ export const onPartitionLeader = (
 /**
  * The one-replica coordinator's leader lookup answered (markerMetadata.ts): when it names a newer
  * leader the waiting markers go there at once (Kafka reads each destination afresh from its metadata
- * cache). An answer that moves no leader sends nothing: the markers wait for their `markerRetry`,
- * armed when they were refused or lost — else a leader that is down but not yet fenced by the
- * controller (still the leader in every broker's metadata) was sent the markers again every round
- * trip of the lookup, thousands of WriteTxnMarkers until its session expired (Kafka's marker channel
- * waits its reconnect backoff between attempts to an unreachable broker).
+ * cache). An answer that moves no leader sends nothing new: the markers wait for their `markerRetry`
+ * (refused) or the end of their node's reconnect backoff (lost) — else a leader that is down but not
+ * yet fenced by the controller (still the leader in every broker's metadata) was sent the markers
+ * again every round trip of the lookup, thousands of WriteTxnMarkers until its session expired.
+ * (`sendMarkers` skips a node inside its backoff in any case.)
  */
 export const onLeaderLookupAnswered = (
   ctx: TxnCoordinatorContext,
@@ -220,6 +313,6 @@ export const onLeaderLookupAnswered = (
   const d = takeLookupAnswer(ctx, ev);
   if (!d) return ctx;
   if (d.meta === ctx.meta) return d;
-  for (const transactionalId of Object.keys(d.markers).sort()) sendMarkers(d, transactionalId, out);
+  for (const transactionalId of Object.keys(d.markers).sort()) sendMarkers(d, transactionalId, ev.now, out);
   return d;
 };

@@ -35,6 +35,7 @@ import { servingBatches } from './addPartitionsBatch';
 import {
   maybeComplete,
   onLeaderLookupAnswered,
+  onMarkerReconnectBackoffOver,
   onMarkerRequestLost,
   onMarkerRetry,
   onMarkersResponse,
@@ -69,6 +70,7 @@ export type TxnCoordinatorEvent =
   | Rpc<'MetadataResponse', MetadataResponse & { correlationId: number }>
   | DisconnectedEvent
   | Timer<'markerRetry', { transactionalId: string }>
+  | Timer<'reconnectBackoffExpired', { node: string }>
   | Timer<'txnTimeoutCheck' | 'loaded'>
   | Lifecycle;
 
@@ -597,6 +599,7 @@ export const transactionCoordinatorMachine = setup({
         ],
         MetadataResponse: { actions: handle(onLeaderLookupAnswered) },
         markerRetry: { actions: handle(onMarkerRetry) },
+        reconnectBackoffExpired: { actions: handle(onMarkerReconnectBackoffOver) },
         txnTimeoutCheck: { actions: handle(onTimeoutCheck) },
         crash: 'down',
       },
@@ -632,6 +635,8 @@ export const transactionCoordinatorMachine = setup({
         ...ctx,
         txns: {},
         markers: {},
+        // the marker channel's NetworkClient starts afresh with the broker
+        markerConnections: undefined,
         ...(ctx.leaderLookup ? { leaderLookup: { turn: ctx.leaderLookup.turn } } : {}),
       })),
       on: {

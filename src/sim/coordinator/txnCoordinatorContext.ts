@@ -6,6 +6,7 @@
  */
 import type { Mutable } from '../actors/draft';
 import type { Out } from '../actors/out';
+import type { ConnectionStates } from '../cluster/connectionStates';
 import { type ClusterMetadata, TRANSACTION_STATE_TOPIC } from '../cluster/metadata';
 import type { Effect } from '../kernel/effects';
 import type { ActorId } from '../kernel/envelope';
@@ -85,6 +86,11 @@ export interface TxnCoordinatorContext {
    * turn among the brokers is next, and the Metadata request in flight. Absent until the first one.
    */
   readonly leaderLookup?: { readonly turn: number; readonly inFlight?: number };
+  /**
+   * The marker channel's NetworkClient connection states per leader (cluster/connectionStates.ts;
+   * markerChannel.ts `markerNodeDisconnected`): absent while every node is READY or never tried.
+   */
+  readonly markerConnections?: ConnectionStates;
 }
 
 /** A write to __transaction_state waiting for the host's acks=-1 answer (TransactionStateManager.appendTransactionToLog). */
