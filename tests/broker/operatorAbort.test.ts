@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { Out } from '../../src/sim/actors/out';
 import { abortWithSpec, type BrokerContext, brokerMachine } from '../../src/sim/broker/broker.machine';
+import { leaderUnreachable, routeAbort } from '../../src/sim/broker/operatorAbort';
 import type { Effect } from '../../src/sim/kernel/effects';
 import { lastStableOffset } from '../../src/sim/log/partitionLog';
 import type { Fact } from '../../src/sim/trace/facts';
@@ -176,5 +177,102 @@ describe('kafka-transactions.sh abort at the partition leader', () => {
     expect(out.effects.flatMap((e) => (e.type === 'fact' ? [e.fact as Fact] : []))).toEqual([
       expect.objectContaining({ failure: 'TRANSACTION_COORDINATOR_FENCED', markerOffset: null }),
     ]);
+  });
+});
+
+/**
+ * The tool's leader lookup (routeAbort) when the leader does not accept connections: a broker
+ * restarted and still registering (broker/listeners.ts), or one that is down while the metadata
+ * still names it. KafkaAdminClient keeps the DescribeProducers call pending for that broker until
+ * default.api.timeout.ms; TransactionsCommand prints the TimeoutException.
+ */
+describe('kafka-transactions.sh abort when the partition’s leader accepts no connection', () => {
+  const TIMED_OUT =
+    'Failed to validate producer state for partition t-0: Timed out waiting for a node assignment. Call: describeProducers(api=DESCRIBE_PRODUCERS). Enable debug logging for additional detail.';
+  const meta = (leader: string) => ({ topics: { t: { leaders: [leader] } } });
+  const broker = (opts: { leads: boolean; registering?: boolean; leader: string }) => ({
+    partitions: { 't-0': {} },
+    replication: { leading: opts.leads ? { 't-0': {} } : {}, ...(opts.registering ? { registering: true } : {}) },
+    meta: meta(opts.leader),
+  });
+  const event = {
+    type: 'operatorAbortTransaction' as const,
+    topic: 't',
+    partition: 0,
+    startOffset: 0,
+    brokers: ['broker-0', 'broker-1', 'broker-2'],
+  };
+  const contexts = (byId: Record<string, unknown>) => (id: string) => byId[id];
+
+  it('the broker leading the partition is registering after a restart: unreachable, and a listening broker reports the failure', () => {
+    const routed = routeAbort(
+      event,
+      contexts({
+        'broker-0': broker({ leads: true, registering: true, leader: 'broker-0' }),
+        'broker-1': broker({ leads: false, leader: 'broker-0' }),
+        'broker-2': broker({ leads: false, leader: 'broker-0' }),
+      }),
+    );
+    expect(routed).toMatchObject({ leader: null, unreachable: 'broker-0', deliverTo: 'broker-1' });
+  });
+
+  it('no broker leads it yet, and the metadata still names the restarted broker (its old incarnation not fenced): unreachable', () => {
+    const routed = routeAbort(
+      event,
+      contexts({
+        'broker-0': broker({ leads: false, registering: true, leader: 'broker-0' }),
+        'broker-1': broker({ leads: false, leader: 'broker-0' }),
+        'broker-2': broker({ leads: false, leader: 'broker-0' }),
+      }),
+    );
+    expect(routed).toMatchObject({ leader: null, unreachable: 'broker-0', deliverTo: 'broker-1' });
+  });
+
+  it('the metadata names a broker that is down: unreachable too', () => {
+    const routed = routeAbort(
+      event,
+      contexts({ 'broker-1': broker({ leads: false, leader: 'broker-0' }), 'broker-2': broker({ leads: false, leader: 'broker-0' }) }),
+    );
+    expect(routed).toMatchObject({ leader: null, unreachable: 'broker-0', deliverTo: 'broker-1' });
+  });
+
+  it('a listening leader is reached as before; a partition nobody leads or names has no leader', () => {
+    const led = routeAbort(
+      event,
+      contexts({
+        'broker-0': broker({ leads: false, registering: true, leader: 'broker-1' }),
+        'broker-1': broker({ leads: true, leader: 'broker-1' }),
+      }),
+    );
+    expect(led).toMatchObject({ leader: 'broker-1', deliverTo: 'broker-1' });
+    expect(led.unreachable).toBeUndefined();
+    const none = routeAbort(
+      event,
+      contexts({ 'broker-1': { partitions: {}, replication: { leading: {} }, meta: { topics: { t: { leaders: [null] } } } } }),
+    );
+    expect(none).toMatchObject({ leader: null, deliverTo: 'broker-1' });
+    expect(none.unreachable).toBeUndefined();
+  });
+
+  it('the broker given the signal prints the admin client’s timeout and writes nothing', () => {
+    const m = start();
+    m.send(produce(0, 0), 1);
+    const before = log(m);
+    expect(facts(m.send({ ...abort(0, null), unreachable: 'broker-1' }, 2))).toEqual([
+      {
+        kind: 'operatorAbort',
+        broker: 'broker-0',
+        topic: 't',
+        partition: 0,
+        startOffset: 0,
+        spec: null,
+        markerOffset: null,
+        printed: TIMED_OUT,
+        failure: 'leader-unreachable',
+        unreachable: 'broker-1',
+      },
+    ]);
+    expect(log(m)).toBe(before);
+    expect(leaderUnreachable({ topic: 't', partition: 0, startOffset: 0 })).toBe(TIMED_OUT);
   });
 });

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { checkInvariants, formatViolations } from '../../src/sim/checks/invariants';
+import { narrate } from '../../src/sim/narration';
 import { findPreset } from '../../src/sim/presets';
 import { runScenario } from '../../src/sim/run';
 import type { FaultSpec, Scenario } from '../../src/sim/scenario/schema';
@@ -151,5 +152,53 @@ describe("the invariants accept an operator's marker (no coordinator decision be
     const [abort] = facts(trace, 'operatorAbort');
     expect(abort?.broker).not.toBe('broker-0');
     expect(abort).toMatchObject({ spec: { producerId: 1001 }, failure: null });
+  });
+});
+
+describe('kafka-transactions.sh abort while the partition’s leader restarts', () => {
+  /** orders-0 led by broker-0, which crashes at 8000 and restarts at 8500; it registers only once its old incarnation is fenced (about 16.5 s). */
+  const restarting = (at: number): Scenario => {
+    const base = hanging([
+      { type: 'crash', target: 'broker-0', at: 8000, durationMs: 500 },
+      { type: 'abortTransaction', at, topic: 'orders', partition: 0, startOffset: 1 },
+    ]);
+    return {
+      ...base,
+      cluster: { ...base.cluster, brokers: 3 },
+      topics: [{ name: 'orders', partitions: 1, replicationFactor: 3, replicas: [[0, 1, 2]] }],
+    };
+  };
+
+  it('broker-0 still registering (not listening): the admin client cannot reach the leader the metadata names, the tool prints its timeout and writes nothing', () => {
+    const trace = runScenario(restarting(12000));
+    const abort = facts(trace, 'operatorAbort');
+    expect(abort).toEqual([
+      {
+        kind: 'operatorAbort',
+        broker: 'broker-1',
+        topic: 'orders',
+        partition: 0,
+        startOffset: 1,
+        spec: null,
+        markerOffset: null,
+        printed:
+          'Failed to validate producer state for partition orders-0: Timed out waiting for a node assignment. Call: describeProducers(api=DESCRIBE_PRODUCERS). Enable debug logging for additional detail.',
+        failure: 'leader-unreachable',
+        unreachable: 'broker-0',
+      },
+    ]);
+    // the step that told it is broker-1's: the registering broker-0 received nothing
+    const told = trace.steps.filter((s) => (s.facts as Fact[]).some((f) => f.kind === 'operatorAbort'));
+    expect(told.map((s) => s.actor)).toEqual(['broker-1']);
+    const s = summarize(trace);
+    expect(s.partitions.find((x) => x.topic === 'orders')?.records.some((r) => r.control === 'ABORT' && r.offset > 2)).toBe(false);
+    expect(s.consumers.find((c) => c.id === 'committed-reader')?.received ?? []).toEqual([]);
+    expect(narrate(trace, told[0]?.i ?? -1, 'en')).toContain('the leader of orders-0, broker-0, accepts no connection');
+    expect(narrate(trace, told[0]?.i ?? -1, 'ko')).toContain('연결을 받지 않습니다');
+  });
+
+  it('once broker-0’s old incarnation is fenced and broker-1 leads, the tool reaches broker-1 and aborts', () => {
+    const trace = runScenario(restarting(20000));
+    expect(facts(trace, 'operatorAbort')).toMatchObject([{ broker: 'broker-1', spec: { producerId: 1001 }, failure: null }]);
   });
 });

@@ -59,6 +59,7 @@ import {
   type AbortTransactionRequest,
   abortRefused,
   findAbortSpec,
+  leaderUnreachable,
   noLeader,
   noOpenTransaction,
 } from './operatorAbort';
@@ -327,6 +328,10 @@ const onWriteTxnMarkers = (ctx: BrokerContext, ev: RpcEvent<WriteTxnMarkersReque
  * same append as WriteTxnMarkers. What came of it is an `operatorAbort` fact.
  */
 const onAbortTransaction = (ctx: BrokerContext, ev: AbortTransactionEvent & { now: number }, out: Out): BrokerContext => {
+  if (ev.unreachable !== undefined) {
+    out.fact(operatorAbortFact(ctx.id, ev, null, null, 'leader-unreachable', leaderUnreachable(ev), ev.unreachable));
+    return ctx;
+  }
   const log = ctx.partitions[topicPartitionKey(ev.topic, ev.partition)];
   if (ev.leader !== ctx.id || !log || !leadsOrUnreplicated(ctx, log)) {
     out.fact(operatorAbortFact(ctx.id, ev, null, null, 'no-leader', noLeader(ev)));
@@ -363,6 +368,7 @@ function operatorAbortFact(
   markerOffset: number | null,
   failure: Extract<Fact, { kind: 'operatorAbort' }>['failure'],
   printed: string | null,
+  unreachable?: ActorId,
 ): Fact {
   return {
     kind: 'operatorAbort',
@@ -374,6 +380,7 @@ function operatorAbortFact(
     markerOffset,
     printed,
     failure,
+    ...(unreachable !== undefined ? { unreachable } : {}),
   };
 }
 

@@ -18,16 +18,28 @@
  * The transaction coordinator is not told: a transaction it still has open keeps going, and its own
  * markers come later (a COMMIT then lands on the other partitions — atomicity broken).
  *
+ * A leader the admin client cannot connect to — down, or restarted and not listening until the
+ * controller unfences it (broker/listeners.ts) — fails the tool: KafkaAdminClient keeps the
+ * DescribeProducers call for that broker (AdminApiDriver's fulfillment scope, ConstantNodeIdProvider),
+ * and each refused connection only puts it back among the pending calls (`unassignUnsentCalls(client::
+ * connectionFailed)`, no failure, so no new leader lookup) until its deadline, default.api.timeout.ms
+ * (60000) after the tool started: TimeoutProcessor fails it "Timed out waiting for a node assignment.
+ * Call: describeProducers(api=DESCRIBE_PRODUCERS)", which TransactionsCommand prints as "Failed to
+ * validate producer state for partition t-p: <message>. Enable debug logging for additional detail.".
+ *
  * Simplified (said in docs/kafka-model.md): the tool's two requests are one step at the partition's
  * leader at one instant; with no leader (every replica down, or none in the ISR) the tool fails at
- * once instead of retrying its lookup until default.api.timeout.ms; the marker is in the log at that
- * instant and the tool's success is said then, before the marker is replicated (Kafka answers once
- * the high watermark passes it).
+ * once instead of retrying its lookup until default.api.timeout.ms; with an unreachable leader it
+ * fails at once with the timeout's text, where Kafka's waits the 60 s (and succeeds if that broker
+ * opens its listeners meanwhile); the marker is in the log at that instant and the tool's success is
+ * said then, before the marker is replicated (Kafka answers once the high watermark passes it).
  */
+import { leaderOf as metadataLeaderOf } from '../cluster/metadata';
 import type { ActorId } from '../kernel/envelope';
 import type { PartitionLog } from '../log/partitionLog';
 import type { KafkaError } from '../protocol/errors';
 import { topicPartitionKey } from '../protocol/topicPartition';
+import { brokerRefusesConnections } from './listeners';
 
 export interface AbortTransactionRequest {
   readonly topic: string;
@@ -41,8 +53,10 @@ export interface AbortTransactionEvent extends AbortTransactionRequest {
   readonly type: 'operatorAbortTransaction';
   /** The brokers of the cluster: where the partition's leader is looked for (and who reports its absence). */
   readonly brokers: readonly ActorId[];
-  /** The partition's leader at the instant (null: none — the tool fails); set by prepareSignal. */
+  /** The partition's leader at the instant (null: none, or unreachable — the tool fails); set by prepareSignal. */
   readonly leader?: ActorId | null;
+  /** The leader the admin client would be sent to but cannot connect to (down or not listening); set by prepareSignal. */
+  readonly unreachable?: ActorId;
   /** The actor the kernel hands the signal to (prepareSignal's routing). */
   readonly deliverTo?: ActorId;
 }
@@ -73,6 +87,18 @@ export function noOpenTransaction(req: AbortTransactionRequest): string {
 export function noLeader(req: AbortTransactionRequest): string {
   return `Failed to validate producer state for partition ${partitionName(req)}: the partition has no leader. Enable debug logging for additional detail.`;
 }
+
+/**
+ * What the tool prints when the partition's leader does not accept its connection: the admin
+ * client's TimeoutException at default.api.timeout.ms (KafkaAdminClient.TimeoutProcessor, the call
+ * pending: "Timed out waiting for a node assignment."), wrapped by TransactionsCommand.printErrorAndExit.
+ */
+export function leaderUnreachable(req: AbortTransactionRequest): string {
+  return `Failed to validate producer state for partition ${partitionName(req)}: Timed out waiting for a node assignment. Call: describeProducers(api=DESCRIBE_PRODUCERS). Enable debug logging for additional detail.`;
+}
+
+/** default.api.timeout.ms (AdminClientConfig): how long the tool's admin client waits for the leader. */
+export const DEFAULT_API_TIMEOUT_MS = 60000;
 
 /**
  * buildAbortSpec: the active producer whose current transaction starts at --start-offset, with its
@@ -120,12 +146,42 @@ export function leaderOf(
   return null;
 }
 
+/** Would the broker accept the admin client's connection: up, and listening (not registering after a restart). */
+function listening(broker: ActorId, contextOf: (actor: ActorId) => unknown): boolean {
+  const ctx = contextOf(broker);
+  // any request but the controller's records is refused alike (the model has no DescribeProducers RPC)
+  return ctx !== undefined && brokerRefusesConnections(ctx, 'Metadata') === null;
+}
+
 /**
- * Routes an abort to the partition's leader at its instant (the tool's lookup); with no leader, to
- * the first live broker, which reports the tool's failure.
+ * The leader the admin client's lookup (PartitionLeaderStrategy: a Metadata request to the least
+ * loaded broker) is told: the one named in the metadata cache of the first broker that accepts
+ * connections. Null: no such broker, or it names none.
+ */
+function namedLeader(req: AbortTransactionRequest, brokers: readonly ActorId[], contextOf: (actor: ActorId) => unknown): ActorId | null {
+  const asked = brokers.find((b) => listening(b, contextOf));
+  if (asked === undefined) return null;
+  const meta = (contextOf(asked) as { meta?: Parameters<typeof metadataLeaderOf>[0] }).meta;
+  return meta ? metadataLeaderOf(meta, req.topic, req.partition) : null;
+}
+
+/**
+ * Routes an abort to the partition's leader at its instant (the tool's lookup). A leader that does
+ * not accept connections — the broker leading it is registering after a restart, or, with no broker
+ * leading it, the metadata still names a broker that is down or registering (its old incarnation not
+ * yet fenced) — is `unreachable`: the tool fails with the admin client's timeout. With no leader, or
+ * an unreachable one, the first broker that listens (else the first live one) reports the failure.
  */
 export function routeAbort(event: AbortTransactionEvent, contextOf: (actor: ActorId) => unknown): AbortTransactionEvent {
-  const leader = leaderOf(event, event.brokers, contextOf);
-  const reporter = leader ?? event.brokers.find((b) => contextOf(b) !== undefined);
-  return { ...event, leader, ...(reporter !== undefined ? { deliverTo: reporter } : {}) };
+  const leading = leaderOf(event, event.brokers, contextOf);
+  const named = leading ?? namedLeader(event, event.brokers, contextOf);
+  const unreachable = named !== null && !listening(named, contextOf) ? named : null;
+  const leader = unreachable === null ? leading : null;
+  const reporter = leader ?? event.brokers.find((b) => listening(b, contextOf)) ?? event.brokers.find((b) => contextOf(b) !== undefined);
+  return {
+    ...event,
+    leader,
+    ...(unreachable !== null ? { unreachable } : {}),
+    ...(reporter !== undefined ? { deliverTo: reporter } : {}),
+  };
 }

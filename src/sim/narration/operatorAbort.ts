@@ -22,6 +22,14 @@ export function operatorAbort(ctx: NarrationContext, f: F<'operatorAbort'>): str
       `${ran}: ${tp} has no leader to answer its DescribeProducers, so it printed "${f.printed}" and wrote nothing`,
       `${ran}. ${tp}에는 DescribeProducers에 답할 리더가 없어 도구는 프로듀서 상태를 확인하지 못했다는 오류를 출력하고 아무것도 쓰지 않은 채 끝납니다.`,
     );
+  if (f.failure === 'leader-unreachable') {
+    const leader = f.unreachable ?? 'its leader';
+    return say(
+      lang,
+      `${ran}: the leader of ${tp}, ${leader}, accepts no connection (down, or restarted and not yet unfenced by the controller), so its admin client kept the DescribeProducers call waiting until default.api.timeout.ms and the tool printed "${f.printed}" and wrote nothing`,
+      `${ran}. ${tp}의 리더 ${josa(leader, '이/가')} 연결을 받지 않습니다(다운되었거나, 재시작 뒤 컨트롤러가 아직 펜스를 풀지 않았습니다). 관리 클라이언트는 DescribeProducers 호출을 default.api.timeout.ms까지 기다리다 시간 초과로 실패하고, 도구는 프로듀서 상태를 확인하지 못했다는 오류를 출력하고 아무것도 쓰지 않은 채 끝납니다.`,
+    );
+  }
   if (f.failure === 'no-open-transaction' || f.spec === null)
     return say(
       lang,

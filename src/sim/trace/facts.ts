@@ -240,8 +240,14 @@ export type Fact =
       spec: { producerId: number; producerEpoch: number; coordinatorEpoch: number } | null;
       markerOffset: number | null;
       printed: string | null;
-      /** Why it failed: no leader, no open transaction at N, or the leader's error for the marker (null: it aborted). */
-      failure: 'no-leader' | 'no-open-transaction' | KafkaError | null;
+      /**
+       * Why it failed: no leader, a leader that accepts no connection (down, or not yet unfenced after
+       * a restart: the admin client timed out), no open transaction at N, or the leader's error for
+       * the marker (null: it aborted).
+       */
+      failure: 'no-leader' | 'leader-unreachable' | 'no-open-transaction' | KafkaError | null;
+      /** leader-unreachable: the broker the admin client could not connect to. */
+      unreachable?: string;
     }
   /** Anything else worth a sentence in the narration. */
   | { kind: 'note'; actor: string; text: string };
