@@ -7,6 +7,7 @@
  * backoff 50, maximum 50).
  */
 import { describe, expect, it } from 'vitest';
+import { narrate } from '../../src/sim/narration';
 import { runScenario } from '../../src/sim/run';
 import type { Fact } from '../../src/sim/trace/facts';
 
@@ -66,7 +67,8 @@ describe('markers to a leader that is down or restarting', () => {
   });
 
   it('replicated orders: the restarted broker-1 refuses the markers until it is unfenced — a refused connection, 50 ms apart — and they land on the new leader', () => {
-    const steps = stepsOf(runScenario(markerPendingAtCrash(3, 300)));
+    const trace = runScenario(markerPendingAtCrash(3, 300));
+    const steps = stepsOf(trace);
     const toBroker1 = steps.filter((s) => s.actor === 'broker-1' && s.label === 'WriteTxnMarkers' && s.t > 530);
     const notListening = toBroker1.filter((s) => s.kind === 'lost' && s.faults[0]?.includes('broker-1 is not accepting connections'));
     expect(notListening.length).toBe(toBroker1.length);
@@ -75,6 +77,12 @@ describe('markers to a leader that is down or restarting', () => {
     expect(new Set(gaps)).toEqual(new Set([52]));
     const refusals = steps.filter((s) => s.actor === 'txn-coordinator' && s.kind === 'disconnected' && s.t > 530);
     expect(refusals.every((s) => (s.detail as { reason: string }).reason === 'refused')).toBe(true);
+    const told = refusals.at(-1)?.i ?? -1;
+    expect(narrate(trace, told, 'en')).toContain(
+      'could not connect to broker-1, which restarted and does not accept connections until the controller unfences it (connection refused)',
+    );
+    expect(narrate(trace, told, 'en')).toContain('50 ms every time, the value TransactionMarkerChannelManager gives its NetworkClient');
+    expect(narrate(trace, told, 'ko')).toContain('마커 채널은 재연결 backoff가 지나기 전에는 broker-1에 다시 연결하지 않습니다');
     const landed = steps.filter((s) => s.kind === 'deliver' && s.label === 'WriteTxnMarkers');
     expect(landed.map((s) => s.actor)).toEqual(['broker-2']);
     expect(completedAt(steps)).toHaveLength(1);

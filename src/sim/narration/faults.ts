@@ -380,6 +380,22 @@ export function disconnectedClause(ctx: NarrationContext): string {
       `${josa(who, '은/는')} ${which}에 연결하지 못했습니다(연결 거부). 연결 시도로 보낸 ${josa(name, '은/는')} 나가지 않았습니다. NetworkClient는 준비된 연결로만 보냅니다. ${reconnectBackoffText(ctx, who, peer)}${outcome}`,
     );
   }
+  // the transaction coordinator's marker channel (coordinator/markerChannel.ts): its own NetworkClient, a fixed 50 ms backoff
+  if (reason === 'refused' && rpc === 'WriteTxnMarkers') {
+    const notListening = ctx.envelope?.fault?.includes(NOT_ACCEPTING) === true;
+    const which = notListening
+      ? say(
+          lang,
+          `${peer}, which restarted and does not accept connections until the controller unfences it (connection refused)`,
+          `컨트롤러가 펜스를 풀 때까지 연결을 받지 않는, 재시작한 ${peer}`,
+        )
+      : say(lang, `${peer}, which is down (connection refused)`, `내려간 ${peer}`);
+    return say(
+      lang,
+      `${who} could not connect to ${which}: ${name} never left, and its markers go back in the queue; the marker channel does not try ${peer} again before its reconnect backoff has passed — 50 ms every time, the value TransactionMarkerChannelManager gives its NetworkClient`,
+      `${josa(who, '은/는')} ${which}에 연결하지 못했습니다(연결 거부). ${josa(name, '은/는')} 나가지 않았고 마커는 다시 큐에 들어갑니다. 마커 채널은 재연결 backoff가 지나기 전에는 ${peer}에 다시 연결하지 않습니다. TransactionMarkerChannelManager가 NetworkClient에 준 값으로 매번 50 ms입니다.`,
+    );
+  }
   if (reason === 'timeout')
     return say(
       lang,
