@@ -209,8 +209,78 @@ describe('the marker channel’s reconnect backoff', () => {
     const first = started(ctx, 'tx', ['t-0'], 10);
     const [req] = markerRequests(first.effects);
     // the hosting broker's metadata names a new leader before the loss is told
-    ctx = onPartitionLeader(first.ctx, { topic: 't', partition: 0, leaderId: other, leaderEpoch: 5 });
+    ctx = onPartitionLeader(first.ctx, { topic: 't', partition: 0, leaderId: other, leaderEpoch: 5 }, 15, new Out());
     const lost = refuse(ctx, leader, req?.correlationId ?? -1, 20);
     expect(markerRequests(lost.effects).map((r) => r.to)).toEqual([other]);
+  });
+});
+
+/**
+ * A hosted coordinator learns a partition's new leader from its broker (onPartitionLeader): the
+ * markers of that partition that wait (not in flight) go to the new leader at once, unless that node
+ * is inside its reconnect backoff. Kafka: addTxnMarkersToBrokerQueue puts markers whose leader is
+ * unknown (getPartitionLeaderEndpoint: Node.noNode) in markersQueueForUnknownBroker; every loop of the
+ * InterBrokerSendThread (generateRequests) looks them up again in the metadata cache and, once a leader
+ * is known, queues them for it; sendRequests sends only when `networkClient.ready(node)`.
+ */
+describe('a leader learned while markers wait', () => {
+  function waitingOn(ctx: TxnCoordinatorContext, transactionalId: string, partition: string, now: number) {
+    const first = started(ctx, transactionalId, [partition], now);
+    const [req] = markerRequests(first.effects);
+    const lost = refuse(first.ctx, req?.to ?? '', req?.correlationId ?? -1, now + 1);
+    return { ctx: lost.ctx, to: req?.to ?? '', effects: lost.effects };
+  }
+
+  it('sends the waiting markers to the new leader at once', () => {
+    const base = coordinator();
+    const leader = leaderOf(base.meta, 't', 0) as string;
+    const other = base.meta.brokers.find((b) => b !== leader) as string;
+    const waiting = waitingOn(base, 'tx', 't-0', 10);
+    // refused: its leader is inside its backoff, nothing goes meanwhile
+    expect(waiting.to).toBe(leader);
+    expect(markerRequests(waiting.effects)).toEqual([]);
+    const out = new Out();
+    const next = onPartitionLeader(waiting.ctx, { topic: 't', partition: 0, leaderId: other, leaderEpoch: 5 }, 20, out);
+    expect(markerRequests(out.effects).map((r) => [r.to, r.transactionalId])).toEqual([[other, 'tx']]);
+    expect(next.markers.tx?.inFlight.flatMap((r) => r.partitions)).toEqual(['t-0']);
+  });
+
+  it('a new leader inside its own reconnect backoff: nothing goes until that backoff ends', () => {
+    const base = coordinator();
+    const leader = leaderOf(base.meta, 't', 0) as string;
+    const otherPartition = [1, 2].find((p) => leaderOf(base.meta, 't', p) !== leader) as number;
+    const other = leaderOf(base.meta, 't', otherPartition) as string;
+    // other refused a request of tx2: it is inside its backoff
+    const first = waitingOn(base, 'tx2', `t-${otherPartition}`, 10);
+    expect(first.to).toBe(other);
+    const second = waitingOn(first.ctx, 'tx', 't-0', 12);
+    const out = new Out();
+    const moved = onPartitionLeader(second.ctx, { topic: 't', partition: 0, leaderId: other, leaderEpoch: 5 }, 20, out);
+    expect(markerRequests(out.effects)).toEqual([]);
+    const over = backoffOver(moved, other, 60);
+    expect(
+      markerRequests(over.effects)
+        .map((r) => [r.to, r.transactionalId])
+        .sort(),
+    ).toEqual([
+      [other, 'tx'],
+      [other, 'tx2'],
+    ]);
+  });
+
+  it('markers in flight are not sent twice, and a leader epoch the coordinator already knows sends nothing', () => {
+    const base = coordinator();
+    const leader = leaderOf(base.meta, 't', 0) as string;
+    const other = base.meta.brokers.find((b) => b !== leader) as string;
+    const first = started(base, 'tx', ['t-0'], 10);
+    const out = new Out();
+    const moved = onPartitionLeader(first.ctx, { topic: 't', partition: 0, leaderId: other, leaderEpoch: 5 }, 20, out);
+    expect(markerRequests(out.effects)).toEqual([]);
+    expect(moved.markers.tx?.inFlight).toHaveLength(1);
+    const waiting = waitingOn(base, 'tx', 't-0', 10);
+    const stale = new Out();
+    const known = base.meta.topics.t?.leaderEpochs?.[0] ?? 0;
+    expect(onPartitionLeader(waiting.ctx, { topic: 't', partition: 0, leaderId: other, leaderEpoch: known }, 20, stale)).toBe(waiting.ctx);
+    expect(stale.effects).toEqual([]);
   });
 });

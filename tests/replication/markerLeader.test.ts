@@ -7,6 +7,7 @@
  * for ever, each refused NOT_LEADER_OR_FOLLOWER, and the transaction never completed.
  */
 import { describe, expect, it } from 'vitest';
+import { Out } from '../../src/sim/actors/out';
 import { leaderOf } from '../../src/sim/cluster/metadata';
 import { onPartitionLeader } from '../../src/sim/coordinator/markerChannel';
 import type { TxnCoordinatorContext } from '../../src/sim/coordinator/txnCoordinatorContext';
@@ -22,14 +23,15 @@ describe('the hosted coordinator learns a partition leader from its broker', () 
       brokers: ['broker-0', 'broker-1', 'broker-2'],
       topics: { payments: { name: 'payments', partitions: 1, leaders: ['broker-0'], leaderEpochs: [0] } },
     },
+    markers: {},
   } as unknown as TxnCoordinatorContext;
 
   it('a newer leader epoch moves the leader markers are sent to; an older or equal one does not', () => {
-    const moved = onPartitionLeader(ctx, { topic: 'payments', partition: 0, leaderId: 'broker-1', leaderEpoch: 1 });
+    const moved = onPartitionLeader(ctx, { topic: 'payments', partition: 0, leaderId: 'broker-1', leaderEpoch: 1 }, 0, new Out());
     expect(leaderOf(moved.meta, 'payments', 0)).toBe('broker-1');
-    const stale = onPartitionLeader(moved, { topic: 'payments', partition: 0, leaderId: 'broker-0', leaderEpoch: 1 });
+    const stale = onPartitionLeader(moved, { topic: 'payments', partition: 0, leaderId: 'broker-0', leaderEpoch: 1 }, 0, new Out());
     expect(stale).toBe(moved);
-    expect(onPartitionLeader(ctx, { topic: 'payments', partition: 0, leaderId: 'broker-2', leaderEpoch: 0 })).toBe(ctx);
+    expect(onPartitionLeader(ctx, { topic: 'payments', partition: 0, leaderId: 'broker-2', leaderEpoch: 0 }, 0, new Out())).toBe(ctx);
   });
 
   it("transaction-state-under-replicated with broker-0 down for its first second: the markers go to payments-0's new leader and the commit completes", () => {

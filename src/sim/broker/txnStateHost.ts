@@ -127,7 +127,10 @@ export function leadershipChanges(
  * After the controller's records moved the leader of a partition: the hosted coordinator's metadata
  * learns the new leader, as TransactionMarkerChannelManager reads each marker's destination from the
  * broker's metadata cache (getPartitionLeaderEndpoint) — so markers sent again after a
- * NOT_LEADER_OR_FOLLOWER or a lost request go to the new leader, not the old one.
+ * NOT_LEADER_OR_FOLLOWER or a lost request go to the new leader, not the old one. A partition left
+ * without a leader (the controller fenced its leader and no ISR member is alive) is told as leader
+ * null: getPartitionLeaderEndpoint answers Node.noNode, and its markers wait in
+ * markersQueueForUnknownBroker instead of going to the old leader.
  */
 export function coordinatorLeaderUpdates(before: BrokerContext, after: BrokerContext, out: Out): void {
   if (!hostsTxnCoordinator(after)) return;
@@ -136,7 +139,8 @@ export function coordinatorLeaderUpdates(before: BrokerContext, after: BrokerCon
   for (const key of Object.keys(is).sort()) {
     const now = is[key];
     const then = was[key];
-    if (!now || now.leader === null || now.topic === TRANSACTION_STATE_TOPIC) continue;
+    // a partition left without a leader is told too (its markers wait: Node.noNode)
+    if (!now || now.topic === TRANSACTION_STATE_TOPIC) continue;
     if (then && then.leaderEpoch === now.leaderEpoch) continue;
     out.call(hostedCoordinatorId(after.id), 'partitionLeader', {
       topic: now.topic,

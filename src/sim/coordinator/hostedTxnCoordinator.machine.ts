@@ -297,8 +297,8 @@ export const hostedTxnCoordinatorMachine = setup({
           ),
         },
         partitionLeader: {
-          actions: handle((ctx: TxnCoordinatorContext, ev: { args: Parameters<typeof onPartitionLeader>[1] }) =>
-            onPartitionLeader(ctx, ev.args),
+          actions: handle((ctx: TxnCoordinatorContext, ev: { now: number; args: Parameters<typeof onPartitionLeader>[1] }, out: Out) =>
+            onPartitionLeader(ctx, ev.args, ev.now, out),
           ),
         },
         partitionLoaded: { actions: whileLoaded(() => null, onPartitionLoaded) },

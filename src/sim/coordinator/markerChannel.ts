@@ -286,15 +286,49 @@ export const onMarkerRetry = (ctx: TxnCoordinatorContext, ev: TimerEvent<{ trans
  * The hosting broker's metadata cache learned a partition's new leader (a PartitionChange): the
  * markers sent from now on go there (TransactionMarkerChannelManager looks each destination up in
  * the cache; those in flight to the old leader come back NOT_LEADER_OR_FOLLOWER or lost, and are
- * sent again).
+ * sent again). Markers of that partition waiting to be sent (not in flight) go now, to the new
+ * leader, unless it is inside its reconnect backoff (`sendMarkers` skips it; the backoff's end sends
+ * them): Kafka's InterBrokerSendThread re-reads the metadata cache on its next loop
+ * (generateRequests → addTxnMarkersToBrokerQueue for what waits in markersQueueForUnknownBroker)
+ * and sends what its broker queue holds once `networkClient.ready(node)`. *Simplified:* the model
+ * sends at once, Kafka on the send thread's next wake-up (any marker queued, any answer, or at most
+ * request.timeout.ms, NetworkClient.poll's bound). Like the end of a backoff, it also sends early the
+ * transaction's other waiting markers (Kafka has no retry pause).
  */
 export const onPartitionLeader = (
   ctx: TxnCoordinatorContext,
-  args: { topic: string; partition: number; leaderId: ActorId; leaderEpoch: number },
+  args: { topic: string; partition: number; leaderId: ActorId | null; leaderEpoch: number },
+  now: number,
+  out: Out,
 ): TxnCoordinatorContext => {
+  if (args.leaderId === null) return leaderless(ctx, args.topic, args.partition, args.leaderEpoch);
   const { meta, updated } = applyCurrentLeader(ctx.meta, args, { leaderId: args.leaderId, leaderEpoch: args.leaderEpoch });
-  return updated ? { ...ctx, meta } : ctx;
+  if (!updated) return ctx;
+  const d: TxnDraft = { ...ctx, meta };
+  const partition = keyOf({ topic: args.topic, partition: args.partition });
+  for (const transactionalId of Object.keys(d.markers).sort()) {
+    const work = d.markers[transactionalId] as MarkerWork;
+    const waiting = work.remaining.includes(partition) && !work.inFlight.some((r) => r.partitions.includes(partition));
+    if (waiting) sendMarkers(d, transactionalId, now, out);
+  }
+  return d;
 };
+
+/**
+ * The partition has no leader (the controller fenced it and no ISR member is alive; a newer leader
+ * epoch): KRaftMetadataCache.getPartitionLeaderEndpoint answers Node.noNode, addTxnMarkersToBrokerQueue
+ * puts its markers in markersQueueForUnknownBroker, and nothing is sent for it until a leader is known
+ * (`sendMarkers` skips a partition without a leader; `onPartitionLeader` sends them when one is).
+ */
+function leaderless(ctx: TxnCoordinatorContext, topic: string, partition: number, leaderEpoch: number): TxnCoordinatorContext {
+  const t = ctx.meta.topics[topic];
+  if (!t || partition >= t.partitions || leaderEpoch <= (t.leaderEpochs?.[partition] ?? 0)) return ctx;
+  const leaders = [...t.leaders];
+  leaders[partition] = null;
+  const leaderEpochs = Array.from({ length: t.partitions }, (_, p) => t.leaderEpochs?.[p] ?? 0);
+  leaderEpochs[partition] = leaderEpoch;
+  return { ...ctx, meta: { ...ctx.meta, topics: { ...ctx.meta.topics, [topic]: { ...t, leaders, leaderEpochs } } } };
+}
 
 /**
  * The one-replica coordinator's leader lookup answered (markerMetadata.ts): when it names a newer
