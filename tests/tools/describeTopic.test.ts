@@ -54,7 +54,7 @@ describe('kafka-topics.sh --describe', () => {
     expect(describeTopicText(r).split('\n')[0]).toBe('Topic: orders\tPartitionCount: 1\tReplicationFactor: 1\tConfigs: ');
   });
 
-  it('Configs: the topic’s own values, then a broker’s static value of a synonym the topic does not set, by name', () => {
+  it('Configs: the topic’s own values, then a broker’s static value of a synonym the topic does not set, by name; the internal topics’ creation configs', () => {
     const scenario: Pick<Scenario, 'cluster' | 'topics'> = {
       cluster: { 'min.insync.replicas': 2 },
       topics: [
@@ -69,6 +69,19 @@ describe('kafka-topics.sh --describe', () => {
     ]);
     expect(nonDefaultConfigs(scenario, 'b')).toEqual(['min.insync.replicas=1']);
     expect(nonDefaultConfigs({ topics: [{ name: 'c' }] }, 'c')).toEqual([]);
+    // the internal topics: the configs their coordinators create them with
+    expect(nonDefaultConfigs({ topics: [], cluster: { 'transaction.state.log.min.isr': 1 } }, '__transaction_state')).toEqual([
+      'cleanup.policy=compact',
+      'compression.type=uncompressed',
+      'min.insync.replicas=1',
+      'segment.bytes=104857600',
+      'unclean.leader.election.enable=false',
+    ]);
+    expect(nonDefaultConfigs({ topics: [] }, '__consumer_offsets')).toEqual([
+      'cleanup.policy=compact',
+      'compression.type=producer',
+      'segment.bytes=104857600',
+    ]);
   });
 
   it('a topic the cluster does not have: the tool’s error', () => {

@@ -11,10 +11,13 @@
  * cache follows (DescribeTopicPartitions is answered from one). In a cluster of one-replica topics the
  * model has no controller: each partition is its broker's, alone in its ISR.
  *
+ * The internal topics carry the configs their coordinators create them with.
+ *
  * Simplified: read at one instant from the controller's state (Kafka: the answering broker's cache,
  * which trails it by a metadata fetch); no TopicId column (the model gives topics no id; Kafka prints
  * the topic's UUID, and leaves the column out only for the zero UUID); Configs in name order.
  */
+import { CONSUMER_OFFSETS_TOPIC, TRANSACTION_STATE_TOPIC } from '../cluster/metadata';
 import { CONTROLLER_ID } from '../controller/controller.machine';
 import { processOf } from '../kernel/faults';
 import type { PartitionRegistration } from '../replication/election';
@@ -48,9 +51,27 @@ export type DescribeTopicResult =
 /** "broker-2" → "2". */
 const brokerId = (actor: string) => processOf(actor).replace(/^broker-/, '');
 
+/**
+ * The internal topics' configs, set when they are created (TransactionStateManager.transactionTopicConfigs;
+ * GroupCoordinatorService.groupMetadataTopicConfigs): transaction.state.log.min.isr (default 2) and the
+ * segment sizes (transaction.state.log.segment.bytes, offsets.topic.segment.bytes: 104857600).
+ */
+function internalTopicConfigs(scenario: Pick<Scenario, 'cluster'>, topic: string): Record<string, unknown> | null {
+  if (topic === TRANSACTION_STATE_TOPIC)
+    return {
+      'unclean.leader.election.enable': false,
+      'compression.type': 'uncompressed',
+      'cleanup.policy': 'compact',
+      'min.insync.replicas': scenario.cluster?.['transaction.state.log.min.isr'] ?? 2,
+      'segment.bytes': 104857600,
+    };
+  if (topic === CONSUMER_OFFSETS_TOPIC) return { 'cleanup.policy': 'compact', 'compression.type': 'producer', 'segment.bytes': 104857600 };
+  return null;
+}
+
 /** The configs of `topic` whose source is not DEFAULT_CONFIG, as name=value in name order. */
 export function nonDefaultConfigs(scenario: Pick<Scenario, 'topics' | 'cluster'>, topic: string): string[] {
-  const own = scenario.topics.find((t) => t.name === topic)?.config ?? {};
+  const own = internalTopicConfigs(scenario, topic) ?? scenario.topics.find((t) => t.name === topic)?.config ?? {};
   const entries = new Map<string, unknown>(Object.entries(own));
   for (const key of BROKER_SYNONYMS) {
     const value = scenario.cluster?.[key];
