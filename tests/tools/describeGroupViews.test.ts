@@ -9,6 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { findPreset } from '../../src/sim/presets';
+import { javaStringHashCode as javaStringHash } from '../../src/sim/producer/partitioner';
 import { runScenario, type SimView, stateAt, type Trace } from '../../src/sim/run';
 import type { Scenario } from '../../src/sim/scenario/schema';
 import {
@@ -18,7 +19,7 @@ import {
   describeStateAt,
   describeStateText,
 } from '../../src/sim/tools/describeGroupViews';
-import { javaHashMapOrder, javaStringHash } from '../../src/sim/tools/javaHashMap';
+import { javaHashMapOrder } from '../../src/sim/tools/javaHashMap';
 import { HOSTED_GROUP_CONSUMER } from '../fixtures/hostedGroup';
 
 const presetTrace = (id: string) => {

@@ -4,6 +4,7 @@
  * lists them (and kafka-consumer-groups.sh prints them) in their member ids' hash order.
  */
 import type { ConsumerGroup, GroupMember } from '../coordinator/classicGroup';
+import { javaStringHashCode } from '../producer/partitioner';
 
 /** java.lang.String.hashCode. */
 export function javaStringHash(s: string): number {
@@ -22,7 +23,7 @@ export function javaHashMapOrder<T>(items: readonly T[], key: (t: T) => string):
   let capacity = 16;
   while (items.length > capacity * 0.75) capacity *= 2;
   const bucket = (t: T) => {
-    const h = javaStringHash(key(t));
+    const h = javaStringHashCode(key(t));
     return (h ^ (h >>> 16)) & (capacity - 1);
   };
   return items
