@@ -13,31 +13,10 @@
 import { describe, expect, it } from 'vitest';
 import { runScenario } from '../../src/sim/run';
 import type { Fact } from '../../src/sim/trace/facts';
+import { markerPendingAtCrash } from '../fixtures/markerPendingAtCrash';
 
 /** orders-0 (three replicas) led by broker-1, which crashes at 230 ms with the COMMIT marker on its way. */
-const leaderDownWithMarkerPending = {
-  version: 1,
-  seed: 1,
-  cluster: { brokers: 3 },
-  topics: [{ name: 'orders', partitions: 1, replicationFactor: 3, leaders: [1] }],
-  clients: [
-    {
-      id: 'app',
-      type: 'producer',
-      startAt: 100,
-      config: { 'transactional.id': 'app-1' },
-      script: [
-        { op: 'beginTransaction' },
-        { op: 'send', topic: 'orders', key: 'k', value: 'v', headers: { event_id: 'e1' } },
-        { op: 'commitTransaction', delayMs: 100 },
-      ],
-    },
-  ],
-  faults: [
-    { type: 'delay', rpc: 'WriteTxnMarkers', delayMs: 50 },
-    { type: 'crash', target: 'broker-1', at: 230 },
-  ],
-};
+const leaderDownWithMarkerPending = markerPendingAtCrash(3);
 
 describe('markers to a leader that is down but not yet fenced', () => {
   it('are sent again once per reconnect backoff, not at every answer of a lookup that moved no leader', () => {

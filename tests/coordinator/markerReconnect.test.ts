@@ -20,25 +20,11 @@ import {
   onPartitionLeader,
   startMarkers,
 } from '../../src/sim/coordinator/markerChannel';
-import { transactionCoordinatorMachine } from '../../src/sim/coordinator/transactionCoordinator.machine';
 import type { TxnCoordinatorContext, TxnDraft } from '../../src/sim/coordinator/txnCoordinatorContext';
 import type { Effect } from '../../src/sim/kernel/effects';
-import { drive, inputOf } from '../machines/harness';
-import { preparedTxn } from './fixture';
+import { bootedCoordinator, preparedTxn } from './fixture';
 
-const scenario = {
-  version: 1,
-  seed: 1,
-  cluster: { brokers: 3 },
-  topics: [{ name: 't', partitions: 3 }],
-  clients: [{ id: 'p', type: 'producer', config: { 'transactional.id': 'tx' }, script: [] }],
-};
-
-function coordinator(): TxnCoordinatorContext {
-  const m = drive(transactionCoordinatorMachine, inputOf(scenario, 'txn-coordinator'));
-  m.send({ type: 'boot' }, 0);
-  return m.context<TxnCoordinatorContext>();
-}
+const coordinator = bootedCoordinator;
 
 const markerRequests = (fx: readonly Effect[]) =>
   fx.flatMap((e) =>

@@ -10,30 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { narrate } from '../../src/sim/narration';
 import { runScenario } from '../../src/sim/run';
 import type { Fact } from '../../src/sim/trace/facts';
-
-const markerPendingAtCrash = (replicationFactor: number, durationMs: number) => ({
-  version: 1,
-  seed: 1,
-  cluster: { brokers: 3 },
-  topics: [{ name: 'orders', partitions: 1, replicationFactor, leaders: [1] }],
-  clients: [
-    {
-      id: 'app',
-      type: 'producer',
-      startAt: 100,
-      config: { 'transactional.id': 'app-1' },
-      script: [
-        { op: 'beginTransaction' },
-        { op: 'send', topic: 'orders', key: 'k', value: 'v', headers: { event_id: 'e1' } },
-        { op: 'commitTransaction', delayMs: 100 },
-      ],
-    },
-  ],
-  faults: [
-    { type: 'delay', rpc: 'WriteTxnMarkers', delayMs: 50 },
-    { type: 'crash', target: 'broker-1', at: 230, durationMs },
-  ],
-});
+import { markerPendingAtCrash } from '../fixtures/markerPendingAtCrash';
 
 function stepsOf(trace: ReturnType<typeof runScenario>) {
   return [...Array(trace.steps.length).keys()].map((i) => trace.steps.at(i) as NonNullable<ReturnType<typeof trace.steps.at>>);

@@ -18,7 +18,7 @@ import {
   describeTransactionAt,
   describeTransactionText,
 } from '../../src/sim/tools/describeTransaction';
-import { findHangingAt, findHangingText } from '../../src/sim/tools/findHangingTransactions';
+import { FIND_HANGING_HEADERS, findHangingAt, findHangingText } from '../../src/sim/tools/findHangingTransactions';
 import { listTransactions, listTransactionsAt, listTransactionsText } from '../../src/sim/tools/listTransactions';
 import { prettyPrintTable } from '../../src/sim/tools/prettyPrintTable';
 import { coordinatorFor, type TxnCoordinatorView, txnCoordinators } from '../../src/sim/trace/coordinatorTxns';
@@ -204,17 +204,7 @@ describe('kafka-transactions.sh find-hanging', () => {
       hanging: [{ why: 'partition-not-in-transaction', transactionalId: 'orders-service-1' }],
     });
     const [header, row] = findHangingText(r).split('\n');
-    expect(header?.split('\t').map((c) => c.trim())).toEqual([
-      'Topic',
-      'Partition',
-      'ProducerId',
-      'ProducerEpoch',
-      'CoordinatorEpoch',
-      'StartOffset',
-      'LastTimestamp',
-      'Duration(min)',
-      '',
-    ]);
+    expect(header?.split('\t').map((c) => c.trim())).toEqual([...FIND_HANGING_HEADERS, '']);
     const cells = row?.split('\t').map((c) => c.trim()) ?? [];
     expect(cells.slice(0, 2)).toEqual(['orders', '0']);
     // Duration(min): whole minutes since the last write, 0 in a run of seconds

@@ -340,6 +340,17 @@ export function disconnectError(ctx: NarrationContext): string | null {
   return reason === 'timeout' ? 'REQUEST_TIMED_OUT' : reason === 'client-close' || reason === 'reset' ? 'NETWORK_EXCEPTION' : null;
 }
 
+/** The peer that refused a connection: down, or restarted and not listening until unfenced (broker/listeners.ts). */
+function refusedPeer(ctx: NarrationContext, peer: string): string {
+  return ctx.envelope?.fault?.includes(NOT_ACCEPTING) === true
+    ? say(
+        ctx.lang,
+        `${peer}, which restarted and does not accept connections until the controller unfences it (connection refused)`,
+        `컨트롤러가 펜스를 풀 때까지 연결을 받지 않는, 재시작한 ${peer}`,
+      )
+    : say(ctx.lang, `${peer}, which is down (connection refused)`, `내려간 ${peer}`);
+}
+
 export function disconnectedClause(ctx: NarrationContext): string {
   const { lang, step } = ctx;
   const who = ctx.names.actor(step.actor);
@@ -366,14 +377,7 @@ export function disconnectedClause(ctx: NarrationContext): string {
           ? ''
           : say(lang, `; the ${rpc} fails as a disconnect`, ` ${josa(rpc, '은/는')} 연결 끊김으로 실패합니다.`);
     // a broker that is up but not yet unfenced has not opened its listeners (broker/listeners.ts)
-    const notListening = ctx.envelope?.fault?.includes(NOT_ACCEPTING) === true;
-    const which = notListening
-      ? say(
-          lang,
-          `${peer}, which restarted and does not accept connections until the controller unfences it (connection refused)`,
-          `컨트롤러가 펜스를 풀 때까지 연결을 받지 않는, 재시작한 ${peer}`,
-        )
-      : say(lang, `${peer}, which is down (connection refused)`, `내려간 ${peer}`);
+    const which = refusedPeer(ctx, peer);
     return say(
       lang,
       `${who} could not connect to ${which}: ${name}, sent as the connection attempt, never left — NetworkClient sends only on a ready connection — and ${reconnectBackoffText(ctx, who, peer)}${outcome}`,
@@ -382,14 +386,7 @@ export function disconnectedClause(ctx: NarrationContext): string {
   }
   // the transaction coordinator's marker channel (coordinator/markerChannel.ts): its own NetworkClient, a fixed 50 ms backoff
   if (reason === 'refused' && rpc === 'WriteTxnMarkers') {
-    const notListening = ctx.envelope?.fault?.includes(NOT_ACCEPTING) === true;
-    const which = notListening
-      ? say(
-          lang,
-          `${peer}, which restarted and does not accept connections until the controller unfences it (connection refused)`,
-          `컨트롤러가 펜스를 풀 때까지 연결을 받지 않는, 재시작한 ${peer}`,
-        )
-      : say(lang, `${peer}, which is down (connection refused)`, `내려간 ${peer}`);
+    const which = refusedPeer(ctx, peer);
     return say(
       lang,
       `${who} could not connect to ${which}: ${name} never left, and its markers go back in the queue; the marker channel does not try ${peer} again before its reconnect backoff has passed — 50 ms every time, the value TransactionMarkerChannelManager gives its NetworkClient`,

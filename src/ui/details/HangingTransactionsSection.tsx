@@ -6,7 +6,7 @@
  */
 import { findHangingAt, findHangingText, type SimView } from '../../sim/views';
 import { useStrings } from '../i18n';
-import { ToolOutput } from './ToolOutput';
+import { ToolSection } from './ToolSection';
 
 /** The tool's --max-transaction-timeout here: its default, 15 minutes, is longer than any run. */
 const MAX_TRANSACTION_TIMEOUT_MINUTES = 0;
@@ -22,24 +22,18 @@ export function HangingTransactionsSection({
 }) {
   const t = useStrings();
   const result = findHangingAt(view, topic, partition, MAX_TRANSACTION_TIMEOUT_MINUTES);
-  const title = t.hangingTitle(`${topic}-${partition}`);
   return (
-    <section
-      className="group-describe find-hanging"
-      data-testid="find-hanging"
-      data-kind={result.kind}
-      data-hanging={result.kind === 'searched' ? result.hanging.length : undefined}
-      aria-label={title}
+    <ToolSection
+      testId="find-hanging"
+      className="find-hanging"
+      title={t.hangingTitle(`${topic}-${partition}`)}
+      tool="kafka-transactions.sh find-hanging"
+      command={`kafka-transactions.sh --bootstrap-server broker-0:9092 find-hanging --topic ${topic} --partition ${partition} --max-transaction-timeout ${MAX_TRANSACTION_TIMEOUT_MINUTES}`}
+      text={findHangingText(result)}
+      data={{ kind: result.kind, hanging: result.kind === 'searched' ? result.hanging.length : undefined }}
     >
-      <h4>
-        {title} <code translate="no">kafka-transactions.sh find-hanging</code>
-      </h4>
-      <ToolOutput
-        command={`kafka-transactions.sh --bootstrap-server broker-0:9092 find-hanging --topic ${topic} --partition ${partition} --max-transaction-timeout ${MAX_TRANSACTION_TIMEOUT_MINUTES}`}
-        text={findHangingText(result)}
-      />
       {result.kind === 'searched' && <p>{t.hangingSummary(result.candidates, result.hanging.length)}</p>}
       <p className="muted">{result.kind === 'failed' ? t.hangingFailed : t.hangingNote}</p>
-    </section>
+    </ToolSection>
   );
 }

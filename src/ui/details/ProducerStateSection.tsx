@@ -5,7 +5,7 @@
  */
 import { describeProducersAt, describeProducersText, type SimView } from '../../sim/views';
 import { useStrings } from '../i18n';
-import { ToolOutput } from './ToolOutput';
+import { ToolSection } from './ToolSection';
 
 export function ProducerStateSection({
   view,
@@ -19,21 +19,16 @@ export function ProducerStateSection({
   const t = useStrings();
   const result = describeProducersAt(view, topic, partition);
   return (
-    <section
-      className="group-describe producer-state"
-      data-testid="describe-producers"
-      data-kind={result.kind}
-      data-producers={result.kind === 'described' ? result.rows.length : undefined}
-      aria-label={t.producerStateTitle(`${topic}-${partition}`)}
+    <ToolSection
+      testId="describe-producers"
+      className="producer-state"
+      title={t.producerStateTitle(`${topic}-${partition}`)}
+      tool="kafka-transactions.sh describe-producers"
+      command={`kafka-transactions.sh --bootstrap-server broker-0:9092 describe-producers --topic ${topic} --partition ${partition}`}
+      text={describeProducersText(result)}
+      data={{ kind: result.kind, producers: result.kind === 'described' ? result.rows.length : undefined }}
     >
-      <h4>
-        {t.producerStateTitle(`${topic}-${partition}`)} <code translate="no">kafka-transactions.sh describe-producers</code>
-      </h4>
-      <ToolOutput
-        command={`kafka-transactions.sh --bootstrap-server broker-0:9092 describe-producers --topic ${topic} --partition ${partition}`}
-        text={describeProducersText(result)}
-      />
       <p className="muted">{result.kind === 'unavailable' ? t.producerStateUnavailable : t.producerStateNote}</p>
-    </section>
+    </ToolSection>
   );
 }

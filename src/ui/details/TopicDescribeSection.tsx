@@ -5,28 +5,22 @@
  */
 import { describeTopicAt, describeTopicText, type SimView, type Trace } from '../../sim/views';
 import { useStrings } from '../i18n';
-import { ToolOutput } from './ToolOutput';
+import { ToolSection } from './ToolSection';
 
 export function TopicDescribeSection({ trace, view, topic }: { readonly trace: Trace; readonly view: SimView; readonly topic: string }) {
   const t = useStrings();
   const result = describeTopicAt(view, trace.scenario, topic);
-  const title = t.topicDescribeTitle(topic);
   return (
-    <section
-      className="group-describe describe-topic"
-      data-testid="describe-topic"
-      data-kind={result.kind}
-      data-partitions={result.kind === 'described' ? result.description.partitions.length : undefined}
-      aria-label={title}
+    <ToolSection
+      testId="describe-topic"
+      className="describe-topic"
+      title={t.topicDescribeTitle(topic)}
+      tool="kafka-topics.sh --describe"
+      command={`kafka-topics.sh --bootstrap-server broker-0:9092 --describe --topic ${topic}`}
+      text={describeTopicText(result)}
+      data={{ kind: result.kind, partitions: result.kind === 'described' ? result.description.partitions.length : undefined }}
     >
-      <h4>
-        {title} <code translate="no">kafka-topics.sh --describe</code>
-      </h4>
-      <ToolOutput
-        command={`kafka-topics.sh --bootstrap-server broker-0:9092 --describe --topic ${topic}`}
-        text={describeTopicText(result)}
-      />
       <p className="muted">{t.topicDescribeNote}</p>
-    </section>
+    </ToolSection>
   );
 }

@@ -5,7 +5,7 @@
  */
 import { describeTransactionAt, describeTransactionText, metricsClientOf, type SimView, type Trace } from '../../sim/views';
 import { useStrings } from '../i18n';
-import { ToolOutput } from './ToolOutput';
+import { ToolSection } from './ToolSection';
 
 /** The transactional.id of the producer of the scenario client `id` belongs to, as its producer holds it now. */
 function transactionalIdOf(trace: Trace, view: SimView, id: string): string | null {
@@ -20,25 +20,19 @@ export function TransactionDescribeSection({ trace, view, id }: { readonly trace
   const transactionalId = transactionalIdOf(trace, view, id);
   if (!transactionalId) return null;
   const result = describeTransactionAt(view, transactionalId);
-  const title = t.txnDescribeTitle(transactionalId);
   return (
-    <section
-      className="group-describe describe-transaction"
-      data-testid="describe-transaction"
-      data-kind={result.kind}
-      data-state={result.kind === 'described' ? result.description.state : undefined}
-      aria-label={title}
+    <ToolSection
+      testId="describe-transaction"
+      className="describe-transaction"
+      title={t.txnDescribeTitle(transactionalId)}
+      tool="kafka-transactions.sh describe"
+      command={`kafka-transactions.sh --bootstrap-server broker-0:9092 describe --transactional-id ${transactionalId}`}
+      text={describeTransactionText(result)}
+      data={{ kind: result.kind, state: result.kind === 'described' ? result.description.state : undefined }}
     >
-      <h4>
-        {title} <code translate="no">kafka-transactions.sh describe</code>
-      </h4>
-      <ToolOutput
-        command={`kafka-transactions.sh --bootstrap-server broker-0:9092 describe --transactional-id ${transactionalId}`}
-        text={describeTransactionText(result)}
-      />
       <p className="muted">
         {result.kind === 'unavailable' ? t.txnDescribeUnavailable : result.kind === 'not-found' ? t.txnDescribeNotFound : t.txnDescribeNote}
       </p>
-    </section>
+    </ToolSection>
   );
 }

@@ -4,7 +4,7 @@
  */
 import { listTransactionsAt, listTransactionsText, type SimView } from '../../sim/views';
 import { useStrings } from '../i18n';
-import { ToolOutput } from './ToolOutput';
+import { ToolSection } from './ToolSection';
 
 export const isTransactionCoordinator = (id: string) => id === 'txn-coordinator' || id.endsWith('.txn-coordinator');
 
@@ -13,18 +13,16 @@ export function TransactionListSection({ view, id }: { readonly view: SimView; r
   if (!isTransactionCoordinator(id)) return null;
   const result = listTransactionsAt(view);
   return (
-    <section
-      className="group-describe list-transactions"
-      data-testid="list-transactions"
-      data-kind={result.kind}
-      data-transactions={result.kind === 'listed' ? result.rows.length : undefined}
-      aria-label={t.txnListTitle}
+    <ToolSection
+      testId="list-transactions"
+      className="list-transactions"
+      title={t.txnListTitle}
+      tool="kafka-transactions.sh list"
+      command="kafka-transactions.sh --bootstrap-server broker-0:9092 list"
+      text={listTransactionsText(result)}
+      data={{ kind: result.kind, transactions: result.kind === 'listed' ? result.rows.length : undefined }}
     >
-      <h4>
-        {t.txnListTitle} <code translate="no">kafka-transactions.sh list</code>
-      </h4>
-      <ToolOutput command="kafka-transactions.sh --bootstrap-server broker-0:9092 list" text={listTransactionsText(result)} />
       <p className="muted">{result.kind === 'unavailable' ? t.txnListUnavailable : t.txnListNote}</p>
-    </section>
+    </ToolSection>
   );
 }

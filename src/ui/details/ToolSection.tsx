@@ -1,0 +1,38 @@
+/**
+ * A details section that shows one command-line tool's output: its title with the tool's name, the
+ * terminal block (ToolOutput), and the lines under it that say what the output means here. `data`
+ * becomes data-* attributes (what tests read: the result's kind, its counts).
+ */
+import type { ReactNode } from 'react';
+import { ToolOutput } from './ToolOutput';
+
+export function ToolSection({
+  testId,
+  className,
+  title,
+  tool,
+  command,
+  text,
+  data,
+  children,
+}: {
+  readonly testId: string;
+  readonly className: string;
+  readonly title: string;
+  readonly tool: string;
+  readonly command: string;
+  readonly text: string;
+  readonly data: Readonly<Record<string, string | number | undefined>>;
+  readonly children: ReactNode;
+}) {
+  const attributes = Object.fromEntries(Object.entries(data).map(([k, v]) => [`data-${k}`, v]));
+  return (
+    <section className={`group-describe ${className}`} data-testid={testId} aria-label={title} {...attributes}>
+      <h4>
+        {title} <code translate="no">{tool}</code>
+      </h4>
+      <ToolOutput command={command} text={text} />
+      {children}
+    </section>
+  );
+}
