@@ -4,22 +4,14 @@
  * open transactions no coordinator will close — the on-call engineer's question when a read_committed
  * consumer stops at the Last Stable Offset.
  */
-import { findHangingAt, findHangingText, type SimView } from '../../sim/views';
+import { findHangingAt, findHangingText } from '../../sim/views';
 import { useStrings } from '../i18n';
-import { ToolSection } from './ToolSection';
+import { type PartitionToolProps, ToolSection } from './ToolSection';
 
 /** The tool's --max-transaction-timeout here: its default, 15 minutes, is longer than any run. */
 const MAX_TRANSACTION_TIMEOUT_MINUTES = 0;
 
-export function HangingTransactionsSection({
-  view,
-  topic,
-  partition,
-}: {
-  readonly view: SimView;
-  readonly topic: string;
-  readonly partition: number;
-}) {
+export function HangingTransactionsSection({ view, topic, partition }: PartitionToolProps) {
   const t = useStrings();
   const result = findHangingAt(view, topic, partition, MAX_TRANSACTION_TIMEOUT_MINUTES);
   return (

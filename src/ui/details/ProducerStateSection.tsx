@@ -3,19 +3,11 @@
  * the partition of a selected record (sim/tools/describeProducers.ts): the leader's producer state —
  * all that idempotence and transactions keep on the broker.
  */
-import { describeProducersAt, describeProducersText, type SimView } from '../../sim/views';
+import { describeProducersAt, describeProducersText } from '../../sim/views';
 import { useStrings } from '../i18n';
-import { ToolSection } from './ToolSection';
+import { type PartitionToolProps, ToolSection } from './ToolSection';
 
-export function ProducerStateSection({
-  view,
-  topic,
-  partition,
-}: {
-  readonly view: SimView;
-  readonly topic: string;
-  readonly partition: number;
-}) {
+export function ProducerStateSection({ view, topic, partition }: PartitionToolProps) {
   const t = useStrings();
   const result = describeProducersAt(view, topic, partition);
   return (

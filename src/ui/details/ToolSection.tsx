@@ -4,7 +4,15 @@
  * becomes data-* attributes (what tests read: the result's kind, its counts).
  */
 import type { ReactNode } from 'react';
+import type { SimView } from '../../sim/views';
 import { ToolOutput } from './ToolOutput';
+
+/** What a tool about one partition needs: the step's view and the partition. */
+export interface PartitionToolProps {
+  readonly view: SimView;
+  readonly topic: string;
+  readonly partition: number;
+}
 
 export function ToolSection({
   testId,
