@@ -19,30 +19,17 @@ import { describe, expect, it } from 'vitest';
 import { brokerRefusesConnections } from '../../src/sim/broker/listeners';
 import { narrate } from '../../src/sim/narration';
 import { runScenario } from '../../src/sim/run';
-import type { Scenario } from '../../src/sim/scenario/schema';
 import type { Fact } from '../../src/sim/trace/facts';
 import { summarize } from '../../src/sim/trace/summary';
+import { failoverOrders } from '../fixtures/failoverOrders';
 import { HOSTED_TXN_CLUSTER } from './hostBroker';
 
-const scenario = {
-  version: 1,
+const scenario = failoverOrders({
   id: 'restarted-broker-before-unfenced',
-  seed: 1,
-  cluster: { brokers: 3, 'min.insync.replicas': 2 },
-  topics: [{ name: 'orders', replicationFactor: 3 }],
-  clients: [
-    {
-      id: 'orders-service',
-      type: 'producer',
-      config: { acks: 'all', 'enable.idempotence': true },
-      script: [
-        { op: 'send', topic: 'orders', key: 'order-1', value: 'a', headers: { event_id: 'e1' } },
-        { op: 'send', at: 1000, topic: 'orders', key: 'order-2', value: 'b', headers: { event_id: 'e2' } },
-      ],
-    },
-  ],
+  firstAt: 0,
+  secondAt: 1000,
   faults: [{ type: 'crash', target: 'broker-0', at: 500, durationMs: 300 }],
-} as unknown as Scenario;
+});
 
 describe('a restarted broker before the controller unfences it', () => {
   const trace = runScenario(scenario);
