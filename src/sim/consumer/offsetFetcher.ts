@@ -71,6 +71,16 @@ function setRetryAt(d: Draft, names: readonly string[], at: number | null): void
 const awaitingReset = (d: Draft, name: string): boolean =>
   d.resetTo[name] !== undefined && d.positions[name] === undefined && d.assignment.some((a) => keyOf(a) === name);
 
+/** Whether any assigned partition awaits a reset: checked on every event a waiting poll() handles, so without allocating. */
+function anyAwaitingReset(d: Draft): boolean {
+  const assignment = d.assignment;
+  for (let i = 0; i < assignment.length; i++) {
+    const name = keyOf(assignment[i] as TopicPartition);
+    if (d.resetTo[name] !== undefined && d.positions[name] === undefined) return true;
+  }
+  return false;
+}
+
 /** A ListOffsets in flight asks this partition's reset (of the strategy it awaits now). */
 const resetInFlight = (d: Draft, name: string): boolean =>
   Object.values(d.resetRequests).some((ps) => ps.some((p) => keyOf(p) === name && strategyOf(p.timestamp) === d.resetTo[name]));
@@ -88,9 +98,8 @@ const resetInFlight = (d: Draft, name: string): boolean =>
  * timers too), and the loop's timeout is not shortened to the next heartbeat or auto-commit.
  */
 export function resetPositionsIfNeeded(d: Draft, now: number, out: Out): void {
-  if (!d.pollWaiting) return;
+  if (!d.pollWaiting || !anyAwaitingReset(d)) return;
   const awaiting = d.assignment.map((tp) => keyOf(tp)).filter((name) => awaitingReset(d, name));
-  if (awaiting.length === 0) return;
   const due = d.assignment.filter((tp) => awaiting.includes(keyOf(tp)) && !(now < (d.resetRetryAt?.[keyOf(tp)] ?? now)));
   if (due.length > 0) {
     const partitions = due.map((tp) => ({ topic: tp.topic, partition: tp.partition, timestamp: timestampOf(resetAskedFor(d, tp)) }));
