@@ -9,7 +9,6 @@ import { type RecordedTrace, scenarioTexts } from '../sim';
 import { envelopeFaultText, narrate, narrateEnd, narrateStart } from '../sim/narration';
 import { PRESET_TEXT_KO } from '../sim/presets/ko';
 import {
-  type EnvelopeRecord,
   findingSentence,
   groupDigits,
   partitionRows,
@@ -22,24 +21,8 @@ import {
 import type { PanelsProvider } from '../store/engine/engineCore';
 import { LaneCache } from '../ui/timeline/laneCache';
 import { runExtents } from '../ui/timeline/laneExtents';
-import { buildMscModel, type MscModel } from '../ui/timeline/mscModel';
+import { buildMscModel } from '../ui/timeline/mscModel';
 import type { EmbedLanguage, EmbedPanelsAsk, EmbedRunPanels, EmbedStepPanels, EmbedTexts } from './panelTypes';
-
-/**
- * An envelope as plain data, without its payload: a trace's envelope reads its payload through a
- * getter that replays the steps which sent it, so reading every payload costs as much as the run
- * itself. The embed's tooltip asks the worker for the one it shows (payloadCache.ts).
- */
-export function plainEnvelope(e: EnvelopeRecord): EnvelopeRecord {
-  const out: Record<string, unknown> = {};
-  for (const k of Object.keys(e)) if (k !== 'payload') out[k] = e[k as keyof EnvelopeRecord];
-  out.payload = {};
-  return out as unknown as EnvelopeRecord;
-}
-
-function plainMsc(model: MscModel): MscModel {
-  return { ...model, envelopes: model.envelopes.map(plainEnvelope) };
-}
 
 function textsOf(trace: RecordedTrace, language: EmbedLanguage): EmbedTexts {
   const t = scenarioTexts(trace.scenario, language, PRESET_TEXT_KO);
@@ -51,7 +34,7 @@ export function embedPanels(): PanelsProvider {
   let lanesOf: { trace: RecordedTrace; cache: LaneCache } | null = null;
   return {
     run(trace): EmbedRunPanels {
-      const msc = plainMsc(buildMscModel(trace));
+      const msc = buildMscModel(trace);
       const faultsKo = new Map<string, string>();
       for (const e of msc.envelopes) if (e.fault && !faultsKo.has(e.fault)) faultsKo.set(e.fault, envelopeFaultText(trace, e.fault, 'ko'));
       return {

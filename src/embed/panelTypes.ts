@@ -22,7 +22,7 @@ export interface EmbedRunPanels {
   readonly texts: Readonly<Record<EmbedLanguage, EmbedTexts>>;
   /** Which steps tell the run's story (storySteps): playback passes over the others. */
   readonly story: Uint8Array;
-  /** The message diagram (buildMscModel), its envelopes without payloads (plainEnvelope: the tooltip asks for one at a time). */
+  /** The message diagram (buildMscModel: its envelopes carry no payloads; the tooltip asks for one at a time). */
   readonly msc: MscModel;
   /** The offsets each partition covers over the run (runExtents). */
   readonly extents: ReadonlyMap<string, LaneExtent>;

@@ -86,7 +86,7 @@ describe('details', () => {
   it('shows an envelope with its route, times and fate', () => {
     const e = trace.envelopes.find((x) => x.rpc === 'ProduceResponse');
     if (!e) throw new Error('no ProduceResponse');
-    const d = envelopeDetails(e, 'delivered');
+    const d = envelopeDetails(e, 'delivered', 'en', (label) => label, e.payload);
     const map = new Map(d.lines);
     expect(d.title).toBe(`ProduceResponse #${e.id}`);
     expect(map.get('from → to')).toBe('broker-0 → orders-service.producer');

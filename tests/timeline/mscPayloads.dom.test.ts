@@ -1,16 +1,16 @@
 // @vitest-environment happy-dom
 /**
- * The message view's tooltip when its model carries no payloads (the embed: the engine's worker sends
- * the diagram without them and answers one envelope's payload when asked). The tooltip says the
- * payload is on its way, asks for it once, and shows it when it comes; the page's diagram reads the
- * model's own payloads. And the embed's payload cache: one ask per envelope, a bounded memory.
+ * The message view's tooltip reads payloads through `EnvelopePayloads` (its model carries none). In
+ * the embed (the engine's worker sends the diagram and answers one envelope's payload when asked) it
+ * says the payload is on its way, asks for it once, and shows it when it comes; on the page it reads
+ * the trace's at once. And the embed's payload cache: one ask per envelope, a bounded memory.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { plainEnvelope } from '../../src/embed/embedPanels';
 import { payloadCache } from '../../src/embed/payloadCache';
 import { findPreset } from '../../src/sim/presets';
 import { runScenario } from '../../src/sim/run';
 import type { EnvelopePayload } from '../../src/store/engine/protocol';
+import { tracePayloadsOf } from '../../src/ui/timeline/envelopePayloads';
 import { MscController } from '../../src/ui/timeline/MscController';
 import { buildMscModel, type MscModel, visibleEnvelopes } from '../../src/ui/timeline/mscModel';
 import { stubCanvas, stubResizeObserver } from '../fixtures/canvasStubs';
@@ -25,7 +25,6 @@ afterEach(() => {
 
 const trace = runScenario(findPreset('lost-ack-idempotent')?.scenario);
 const model = buildMscModel(trace);
-const embedModel: MscModel = { ...model, envelopes: model.envelopes.map(plainEnvelope) };
 const step = trace.steps.length;
 const produce = model.envelopes.find((e) => e.rpc === 'Produce');
 if (!produce) throw new Error('no Produce');
@@ -67,8 +66,14 @@ const deferred = () => {
 describe("the message view's payloads", () => {
   const batch = 'batch(producerId=';
 
-  it('on the page: the tooltip shows the payload the model carries', () => {
+  it('the model carries no payloads: a structured clone of it (the embed’s worker sends one) has none to lose', () => {
+    expect(model.envelopes.some((e) => 'payload' in e)).toBe(false);
+    expect(structuredClone(model.envelopes[0])).toEqual(model.envelopes[0]);
+  });
+
+  it('on the page: the tooltip shows the payload read from the trace', () => {
     const { c, tooltip } = hoverProduce(model);
+    c.setPayloads(tracePayloadsOf(trace));
     c.renderNow();
     expect(tooltip.hidden).toBe(false);
     expect(tooltip.textContent).toContain(batch);
@@ -76,7 +81,7 @@ describe("the message view's payloads", () => {
   });
 
   it('in the embed: the tooltip says the payload is coming, asks for it once, and shows it when it comes', async () => {
-    const { c, tooltip } = hoverProduce(embedModel);
+    const { c, tooltip } = hoverProduce(model);
     const answer = deferred();
     const read = vi.fn((_id: number) => answer.promise);
     c.setPayloads(payloadCache(read));
@@ -86,7 +91,7 @@ describe("the message view's payloads", () => {
     c.renderNow();
     expect(read).toHaveBeenCalledTimes(1);
     expect(read).toHaveBeenCalledWith(produce.id);
-    answer.resolve(produce.payload);
+    answer.resolve(trace.envelopes.at(produce.id)?.payload ?? null);
     await answer.promise;
     await Promise.resolve();
     c.renderNow();

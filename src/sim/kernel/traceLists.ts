@@ -5,7 +5,7 @@
  * payload is read through `payloadOf` (the trace replays the step that sent it).
  */
 import type { EnvelopeRecord } from './envelope';
-import type { Recorder } from './recorder';
+import type { EnvelopeRow, Recorder } from './recorder';
 import type { TraceStep } from './types';
 
 /**
@@ -161,6 +161,14 @@ export class EnvelopeList extends RowList<EnvelopeRecord> {
     const row = this.rec.envelopeRow(this.index(index));
     if (!row) return undefined;
     return withPayload(row, this.payloadOf);
+  }
+
+  /**
+   * Envelope `id` without its payload: a plain object (what the message diagram lists, thousands at
+   * once — a record's lazy payload makes each one far slower to build).
+   */
+  row(index: number): EnvelopeRow | undefined {
+    return this.rec.envelopeRow(this.index(index));
   }
 
   /** Every envelope with its payload, read in one pass (an export of the whole trace). */

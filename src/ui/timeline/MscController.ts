@@ -7,7 +7,6 @@
 import { axisTop } from 'd3-axis';
 import { type ScaleLinear, scaleLinear } from 'd3-scale';
 import { select } from 'd3-selection';
-import type { EnvelopeRecord } from '../../sim/views';
 import type { Selection } from '../../store/simStore';
 import { CanvasController, type CanvasElements } from './CanvasController';
 import { beginFrame } from './canvasLayer';
@@ -19,7 +18,7 @@ import type { EnvelopePayloads } from './envelopePayloads';
 import { distanceToSegment } from './hitTest';
 import type { LabelBox, PlacedLabel } from './mscLabels';
 import { envelopeWindow, laneY, MSC_GEOMETRY, MSC_MAX_UNIT_PX, mscHeight } from './mscLayout';
-import { type AxisMode, envelopeSpan, envelopeStateAt, type MscModel } from './mscModel';
+import { type AxisMode, envelopeSpan, envelopeStateAt, type MscEnvelope, type MscModel } from './mscModel';
 import { PLOT_PAD } from './offsetScale';
 
 /** The message view's canvas, with the labels of its last drawing (read by e2e/msc-labels.test.ts). */
@@ -68,7 +67,7 @@ export class MscController extends CanvasController<number, MscElements> {
     this.data = data;
     const starts = new Float64Array(data.shown.length);
     data.shown.forEach((i, j) => {
-      const e = data.model.envelopes.at(i) as EnvelopeRecord;
+      const e = data.model.envelopes.at(i) as MscEnvelope;
       starts[j] = data.mode === 'time' ? e.sentAt : e.sentStep + 1;
     });
     this.starts = starts;
@@ -90,7 +89,7 @@ export class MscController extends CanvasController<number, MscElements> {
     this.invalidate();
   }
 
-  /** Where the tooltip reads payloads (null: the model's own); a payload that comes redraws the tooltip. */
+  /** Where the tooltip reads payloads (the model carries none: null shows none); a payload that comes redraws the tooltip. */
   setPayloads(payloads: EnvelopePayloads | null): void {
     if (payloads === this.payloads) return;
     this.unsubscribePayloads?.();
@@ -120,11 +119,11 @@ export class MscController extends CanvasController<number, MscElements> {
   private positionOf(id: number): number {
     const d = this.data;
     if (!d) return -1;
-    for (let j = 0; j < d.shown.length; j++) if ((d.model.envelopes[d.shown[j] as number] as EnvelopeRecord).id === id) return j;
+    for (let j = 0; j < d.shown.length; j++) if ((d.model.envelopes[d.shown[j] as number] as MscEnvelope).id === id) return j;
     return -1;
   }
 
-  private focusedEnvelope(): EnvelopeRecord | undefined {
+  private focusedEnvelope(): MscEnvelope | undefined {
     const d = this.data;
     if (!d || this.focus < 0) return undefined;
     return d.model.envelopes[d.shown[this.focus] as number];
@@ -281,9 +280,9 @@ export class MscController extends CanvasController<number, MscElements> {
       if (!tip.hidden) hideTooltip(tip);
       return;
     }
-    const e = d.model.envelopes[d.shown[j] as number] as EnvelopeRecord;
+    const e = d.model.envelopes[d.shown[j] as number] as MscEnvelope;
     // null: asked for and on its way (the tooltip says so and is drawn again when it comes)
-    const payload = this.payloads ? (this.payloads.get(e.id) ?? null) : e.payload;
+    const payload = this.payloads?.get(e.id) ?? null;
     const key = `${e.id}@${d.step}${payload === null ? '…' : ''}`;
     if (tip.dataset.envelope !== key || tip.hidden) {
       renderDetails(tip, envelopeDetails(e, envelopeStateAt(d.model, e, d.step), this.text.language, this.translateFault, payload));
@@ -297,7 +296,7 @@ export class MscController extends CanvasController<number, MscElements> {
     const d = this.data;
     const e = this.focusedEnvelope();
     this.el.live.textContent =
-      d && e ? envelopeDetails(e, envelopeStateAt(d.model, e, d.step), this.text.language, this.translateFault).sentence : '';
+      d && e ? envelopeDetails(e, envelopeStateAt(d.model, e, d.step), this.text.language, this.translateFault, null).sentence : '';
   }
 
   // ------------------------------------------------------------------ input
@@ -316,7 +315,7 @@ export class MscController extends CanvasController<number, MscElements> {
     let bestD = HIT_PX;
     for (let j = from; j < to; j++) {
       const i = d.shown[j] as number;
-      const e = d.model.envelopes.at(i) as EnvelopeRecord;
+      const e = d.model.envelopes.at(i) as MscEnvelope;
       const span = envelopeSpan(d.model, e, d.mode, d.step, d.now);
       if (span.end !== null && span.end < lo) continue;
       const a = arrowPath({ model: d.model, mode: d.mode, step: d.step, now: d.now, scale }, i);
@@ -347,7 +346,7 @@ export class MscController extends CanvasController<number, MscElements> {
   private selectAt(j: number): void {
     const d = this.data;
     if (!d || j < 0) return;
-    const e = d.model.envelopes[d.shown[j] as number] as EnvelopeRecord;
+    const e = d.model.envelopes[d.shown[j] as number] as MscEnvelope;
     this.options.onSelect({ kind: 'envelope', id: e.id });
   }
 

@@ -5,6 +5,7 @@
  */
 import { useMemo } from 'react';
 import { type SimView, type Trace, truncationsAt } from '../../sim/views';
+import { tracePayloadsOf } from './envelopePayloads';
 import { LaneCache } from './laneCache';
 import { runExtentsOf } from './laneExtents';
 import { mscModelOf } from './mscModel';
@@ -24,5 +25,6 @@ export function TraceTimeline({ trace, view, ...rest }: TraceTimelineProps) {
     [laneCache, trace, view],
   );
   const msc = mscModelOf(trace);
-  return <Timeline lanes={lanes} extents={extents} msc={msc} now={view.time} {...rest} />;
+  const payloads = rest.payloads ?? tracePayloadsOf(trace);
+  return <Timeline lanes={lanes} extents={extents} msc={msc} now={view.time} {...rest} payloads={payloads} />;
 }

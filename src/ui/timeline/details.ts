@@ -4,8 +4,8 @@
  * route, times, fate and a short payload summary. In English or Korean: kafka-dump-log's field
  * names (offset, key, producerId, sequence, CreateTime …) stay as Kafka prints them.
  */
-import type { EnvelopeRecord, RecordRow } from '../../sim/views';
-import type { EnvelopeState } from './mscModel';
+import type { RecordRow } from '../../sim/views';
+import type { EnvelopeState, MscEnvelope } from './mscModel';
 
 export interface Details {
   readonly title: string;
@@ -61,7 +61,7 @@ const WORDS = {
       dropped: 'dropped by the network',
       lost: 'lost (its receiver was down or the connection was gone)',
     } as Record<EnvelopeState, string>,
-    envelopeSentence: (e: EnvelopeRecord, state: string, fault: string | null) =>
+    envelopeSentence: (e: MscEnvelope, state: string, fault: string | null) =>
       `${e.rpc} #${e.id} from ${e.from} to ${e.to}, sent at ${e.sentAt} ms, ${state}${fault ? `, fault: ${fault}` : ''}`,
     records: (n: number) => `${n} record${n === 1 ? '' : 's'}`,
     transactional: 'transactional',
@@ -104,7 +104,7 @@ const WORDS = {
       dropped: '네트워크가 버림',
       lost: '유실 (받는 쪽이 중단됐거나 연결이 사라짐)',
     },
-    envelopeSentence: (e: EnvelopeRecord, state: string, fault: string | null) =>
+    envelopeSentence: (e: MscEnvelope, state: string, fault: string | null) =>
       `${e.rpc} #${e.id}: ${e.from} → ${e.to}, ${e.sentAt} ms에 보냄, ${state}${fault ? `, 장애: ${fault}` : ''}`,
     records: (n: number) => `레코드 ${n}개`,
     transactional: '트랜잭션',
@@ -215,15 +215,16 @@ export function payloadSummary(payload: Readonly<Record<string, unknown>>, max =
 
 /**
  * `faultText` gives an envelope's fault label in the reader's language (the narration module
- * translates them; without it the engine's English label is shown). `payload` is the envelope's own
- * unless given; null while it is still on its way (the embed asks the engine's worker for it).
+ * translates them; the identity shows the engine's English label). `payload` is the envelope's, read
+ * through the diagram's `EnvelopePayloads`; null while it is still on its way (the embed asks the
+ * engine's worker for it).
  */
 export function envelopeDetails(
-  e: EnvelopeRecord,
+  e: MscEnvelope,
   state: EnvelopeState,
-  language: DetailsLanguage = 'en',
-  faultText: (label: string) => string = (label) => label,
-  payload: Readonly<Record<string, unknown>> | null = e.payload,
+  language: DetailsLanguage,
+  faultText: (label: string) => string,
+  payload: Readonly<Record<string, unknown>> | null,
 ): Details {
   const w = WORDS[language];
   const fault = e.fault === null ? null : faultText(e.fault);

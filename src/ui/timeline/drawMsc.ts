@@ -4,10 +4,9 @@
  * a dot), dropped (crossed out, labelled with its fault) — with RPC names where there is room.
  */
 import type { ScaleLinear } from 'd3-scale';
-import type { EnvelopeRecord } from '../../sim/views';
 import { type LabelBox, type PlacedLabel, placeLabels } from './mscLabels';
 import { laneY, rowBandAt } from './mscLayout';
-import { type AxisMode, type EnvelopeSpan, envelopeSpan, type MscModel } from './mscModel';
+import { type AxisMode, type EnvelopeSpan, envelopeSpan, type MscEnvelope, type MscModel } from './mscModel';
 import type { Palette } from './palette';
 import { type TimelineStrings, timelineStrings } from './timelineText';
 
@@ -25,7 +24,7 @@ export interface MscDrawContext {
   readonly top?: number;
   readonly bottom?: number;
   /** A fault label in the reader's language (default: English). */
-  readonly faultText?: (e: EnvelopeRecord, span: EnvelopeSpan) => string | null;
+  readonly faultText?: (e: MscEnvelope, span: EnvelopeSpan) => string | null;
   /**
    * Filled with the fault labels drawn: each one's box and its arrow's position in `shown`, so that
    * hovering a label (one cut with an ellipsis, say) shows its envelope's tooltip with the whole text.
@@ -49,7 +48,7 @@ export interface ArrowPath {
 
 /** The arrow of envelope `i` (model index) in pixels. */
 export function arrowPath(dc: Omit<MscDrawContext, 'ctx' | 'measure' | 'palette' | 'width'>, i: number): ArrowPath {
-  const e = dc.model.envelopes.at(i) as EnvelopeRecord;
+  const e = dc.model.envelopes.at(i) as MscEnvelope;
   const span = envelopeSpan(dc.model, e, dc.mode, dc.step, dc.now);
   const y0 = laneY(dc.model.fromLane[i] as number);
   const yTo = laneY(dc.model.toLane[i] as number);
@@ -119,14 +118,14 @@ export function strokeArrow(ctx: CanvasRenderingContext2D, p: ArrowPath, color: 
   }
 }
 
-export function faultLabel(e: EnvelopeRecord, span: EnvelopeSpan): string | null {
+export function faultLabel(e: MscEnvelope, span: EnvelopeSpan): string | null {
   return faultText(timelineStrings('en'), e, span);
 }
 
 /** The label of an envelope that met a fault (dropped, lost, a duplicate), in the given words. */
 export function faultText(
   text: Pick<TimelineStrings, 'faultDropped' | 'faultLost' | 'duplicateOf'>,
-  e: EnvelopeRecord,
+  e: MscEnvelope,
   span: EnvelopeSpan,
   translate: (label: string) => string = (label) => label,
 ): string | null {
@@ -146,7 +145,7 @@ export function drawArrows(dc: MscDrawContext, shown: Int32Array, from: number, 
   const rpcLabels: typeof labels = [];
   for (let j = from; j < to; j++) {
     const i = shown[j] as number;
-    const e = dc.model.envelopes.at(i) as EnvelopeRecord;
+    const e = dc.model.envelopes.at(i) as MscEnvelope;
     const p = arrowPath(dc, i);
     if (Math.max(p.x0, p.x1) < -10 || Math.min(p.x0, p.x1) > width + 10) continue;
     drawn++;

@@ -18,9 +18,18 @@ export interface MscLane {
   readonly kind: ProcessKind;
 }
 
+/**
+ * An envelope as the diagram lists it: every field but its payload. A trace rebuilds a payload by
+ * replaying the step that sent it, and a record with a payload read on demand is ~20× slower to
+ * build than a plain object — 33 ms of one task for the 3,436 envelopes of
+ * `late-duplicate-after-expiry` in Chromium — so the tooltip reads the one it shows through
+ * `EnvelopePayloads` (the page's from its trace, `tracePayloadsOf`; the embed's from its worker).
+ */
+export type MscEnvelope = Omit<EnvelopeRecord, 'payload'>;
+
 export interface MscModel {
   readonly lanes: readonly MscLane[];
-  readonly envelopes: readonly EnvelopeRecord[];
+  readonly envelopes: readonly MscEnvelope[];
   /** Lane index of sender and receiver, per envelope. */
   readonly fromLane: Int32Array;
   readonly toLane: Int32Array;
@@ -57,7 +66,7 @@ export function buildMscModel(trace: Trace): MscModel {
     for (const a of p.actors) laneOfActor.set(a, lane);
   });
   const laneOf = (actor: string): number => laneOfActor.get(actor) ?? laneOfActor.get(actor.split('.')[0] ?? actor) ?? -1;
-  const envelopes = trace.envelopes.filter((e): e is EnvelopeRecord => e !== undefined && laneOf(e.from) >= 0 && laneOf(e.to) >= 0);
+  const envelopes = envelopeRows(trace).filter((e) => laneOf(e.from) >= 0 && laneOf(e.to) >= 0);
   const n = envelopes.length;
   const fromLane = new Int32Array(n);
   const toLane = new Int32Array(n);
@@ -95,11 +104,30 @@ export function buildMscModel(trace: Trace): MscModel {
   };
 }
 
+/** Every envelope of the trace without its payload: the recorder's rows, or a hand-made list's records without theirs. */
+function envelopeRows(trace: Trace): MscEnvelope[] {
+  const list = trace.envelopes as Trace['envelopes'] & { row?: (index: number) => MscEnvelope | undefined };
+  const out: MscEnvelope[] = [];
+  if (typeof list.row === 'function') {
+    for (let i = 0; i < list.length; i++) {
+      const row = list.row(i);
+      if (row) out.push(row);
+    }
+    return out;
+  }
+  for (const e of list) {
+    if (!e) continue;
+    const { payload: _payload, ...row } = e;
+    out.push(row);
+  }
+  return out;
+}
+
 /** buildMscModel, once per trace (the page's timeline; its landing prepares it). */
 export const mscModelOf = perTrace(buildMscModel);
 
 /** What an envelope was after `step` steps. Only meaningful for envelopes sent before then. */
-export function envelopeStateAt(model: MscModel, e: EnvelopeRecord, step: number): EnvelopeState {
+export function envelopeStateAt(model: MscModel, e: MscEnvelope, step: number): EnvelopeState {
   if (e.fate === 'dropped') return 'dropped';
   if (e.deliveredStep !== null && e.deliveredStep < step) return e.fate === 'lost' ? 'lost' : 'delivered';
   const lost = model.lostStep.get(e.id);
@@ -125,7 +153,7 @@ export function visibleEnvelopes(model: MscModel, step: number, showBackground: 
   const n = sentBefore(model, step);
   const out = new Int32Array(n);
   let k = 0;
-  for (let i = 0; i < n; i++) if (showBackground || !(model.envelopes.at(i) as EnvelopeRecord).background) out[k++] = i;
+  for (let i = 0; i < n; i++) if (showBackground || !(model.envelopes.at(i) as MscEnvelope).background) out[k++] = i;
   return out.slice(0, k);
 }
 
@@ -140,7 +168,7 @@ export interface EnvelopeSpan {
 }
 
 /** Where an envelope's arrow goes at `step` (virtual time `now`), in the given axis. */
-export function envelopeSpan(model: MscModel, e: EnvelopeRecord, mode: AxisMode, step: number, now: number): EnvelopeSpan {
+export function envelopeSpan(model: MscModel, e: MscEnvelope, mode: AxisMode, step: number, now: number): EnvelopeSpan {
   const state = envelopeStateAt(model, e, step);
   const start = mode === 'time' ? e.sentAt : e.sentStep + 1;
   if (state === 'dropped') return { state, start, end: null, progress: 0 };
@@ -188,7 +216,7 @@ export function mscSummary(
   const faults: string[] = [];
   let inFlight = 0;
   for (const i of shown) {
-    const e = model.envelopes.at(i) as EnvelopeRecord;
+    const e = model.envelopes.at(i) as MscEnvelope;
     byRpc.set(e.rpc, (byRpc.get(e.rpc) ?? 0) + 1);
     const state = envelopeStateAt(model, e, step);
     if (state === 'in-flight') inFlight++;
