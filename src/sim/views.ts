@@ -81,6 +81,7 @@ export { type DescribeTransactionResult, describeTransactionAt, describeTransact
 export { type FindHangingResult, findHangingAt, findHangingText } from './tools/findHangingTransactions';
 export { type ListTransactionsResult, listTransactionsAt, listTransactionsText } from './tools/listTransactions';
 export { coordinatorGroups } from './trace/coordinatorGroups';
+export { type EnvelopeRow, envelopeRows } from './trace/envelopeRows';
 export type { Fact } from './trace/facts';
 export { injectsFault } from './trace/injectedFaults';
 export type { PartitionRow, RecordRow } from './trace/logView';

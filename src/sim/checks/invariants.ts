@@ -19,6 +19,7 @@ import { keyOf, parseTopicPartition } from '../protocol/topicPartition';
 import { type RunOptions, runScenario, type Trace } from '../run';
 import type { ConsumerClientSpec } from '../scenario/schema';
 import { coordinatorGroups, groupOffsetsHeld } from '../trace/coordinatorGroups';
+import { envelopeRows } from '../trace/envelopeRows';
 import type { Fact } from '../trace/facts';
 import { checkNetwork, NETWORK_INVARIANTS, type NetworkInvariantId } from './network';
 import { checkPolls, POLL_INVARIANTS, type PollInvariantId } from './polls';
@@ -697,8 +698,8 @@ export function lateRequestSteps(trace: Trace, rpc: string): Set<number> {
     if (!closedAt.has(k)) closedAt.set(k, s.i);
   }
   const late = new Set<number>();
-  for (const e of trace.envelopes) {
-    if (!e || e.rpc !== rpc || e.deliveredStep === null) continue;
+  for (const e of envelopeRows(trace)) {
+    if (e.rpc !== rpc || e.deliveredStep === null) continue;
     const closed = closedAt.get(`${e.connection}#${e.generation}`);
     if (closed !== undefined && closed < e.deliveredStep) late.add(e.deliveredStep);
   }
@@ -719,10 +720,10 @@ export function lateRequestSteps(trace: Trace, rpc: string): Set<number> {
 export function lateOffsetCommitSteps(trace: Trace): Set<number> {
   const delivered = lateRequestSteps(trace, 'OffsetCommit');
   const lateRequests = new Set<number>();
-  for (const e of trace.envelopes)
-    if (e && e.rpc === 'OffsetCommit' && e.deliveredStep !== null && delivered.has(e.deliveredStep)) lateRequests.add(e.id);
+  for (const e of envelopeRows(trace))
+    if (e.rpc === 'OffsetCommit' && e.deliveredStep !== null && delivered.has(e.deliveredStep)) lateRequests.add(e.id);
   const steps = new Set(delivered);
-  for (const e of trace.envelopes) if (e && e.inReplyTo !== null && lateRequests.has(e.inReplyTo)) steps.add(e.sentStep);
+  for (const e of envelopeRows(trace)) if (e.inReplyTo !== null && lateRequests.has(e.inReplyTo)) steps.add(e.sentStep);
   return steps;
 }
 

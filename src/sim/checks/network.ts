@@ -24,6 +24,7 @@ import { isRequestRpc } from '../kernel/envelope';
 import { processOf } from '../kernel/faults';
 import { DEFAULT_MAX_STEPS_PER_INSTANT } from '../kernel/simulation';
 import type { Trace } from '../run';
+import { envelopeRows } from '../trace/envelopeRows';
 import { stopsProcess } from '../trace/processStops';
 
 export type NetworkInvariantId =
@@ -83,15 +84,15 @@ function closeSteps(trace: Trace): Map<string, number> {
     const d = s.detail as { connection?: string; generation?: number } | null;
     if (d && typeof d.connection === 'string' && typeof d.generation === 'number') mark(d.connection, d.generation, s.i);
   }
-  for (const e of trace.envelopes) if (e && e.generation > 0) mark(e.connection, e.generation - 1, e.sentStep);
+  for (const e of envelopeRows(trace)) if (e.generation > 0) mark(e.connection, e.generation - 1, e.sentStep);
   return closed;
 }
 
 function checkConnections(trace: Trace, add: Report): void {
   const lastDelivered = new Map<string, { id: number; step: number }>();
   const closed = closeSteps(trace);
-  const delivered = trace.envelopes
-    .filter((e) => e !== undefined && e.fate === 'delivered' && e.deliveredStep !== null)
+  const delivered = [...envelopeRows(trace)]
+    .filter((e) => e.fate === 'delivered' && e.deliveredStep !== null)
     .sort((a, b) => (a.deliveredStep as number) - (b.deliveredStep as number) || a.id - b.id);
   for (const e of delivered) {
     const step = e.deliveredStep as number;
@@ -125,17 +126,9 @@ function checkConnections(trace: Trace, add: Report): void {
  */
 function checkServerReads(trace: Trace, add: Report): void {
   const answerSent = new Map<number, number>();
-  for (const e of trace.envelopes) if (e && e.inReplyTo !== null && !answerSent.has(e.inReplyTo)) answerSent.set(e.inReplyTo, e.sentStep);
-  const reads = trace.envelopes
-    .filter(
-      (e) =>
-        e !== undefined &&
-        isRequestRpc(e.rpc) &&
-        e.rpc !== 'Fetch' &&
-        e.timeoutMs !== null &&
-        e.deliveredStep !== null &&
-        e.fate === 'delivered',
-    )
+  for (const e of envelopeRows(trace)) if (e.inReplyTo !== null && !answerSent.has(e.inReplyTo)) answerSent.set(e.inReplyTo, e.sentStep);
+  const reads = [...envelopeRows(trace)]
+    .filter((e) => isRequestRpc(e.rpc) && e.rpc !== 'Fetch' && e.timeoutMs !== null && e.deliveredStep !== null && e.fate === 'delivered')
     .sort((a, b) => (a.deliveredStep as number) - (b.deliveredStep as number) || a.id - b.id);
   const previous = new Map<string, (typeof reads)[number]>();
   for (const e of reads) {
@@ -156,7 +149,7 @@ function checkServerReads(trace: Trace, add: Report): void {
 
 function checkRequests(trace: Trace, add: Report): void {
   const answered = new Set<number>();
-  for (const e of trace.envelopes) if (e && e.inReplyTo !== null && e.fate === 'delivered') answered.add(e.inReplyTo);
+  for (const e of envelopeRows(trace)) if (e.inReplyTo !== null && e.fate === 'delivered') answered.add(e.inReplyTo);
   const disconnected = new Set<number>();
   const crashes = new Map<string, number[]>();
   const stepAt = (i: number) => trace.steps.at(i)?.t ?? trace.endTime;
@@ -173,8 +166,8 @@ function checkRequests(trace: Trace, add: Report): void {
       closedBy.set(s.actor, [...(closedBy.get(s.actor) ?? []), s.i]);
   const end = trace.checkpoints[trace.checkpoints.length - 1];
   const stillPaused = new Set((end?.processes ?? []).filter(([, p]) => p.paused || p.down).map(([id]) => id));
-  for (const e of trace.envelopes) {
-    if (!e || e.timeoutMs === null || answered.has(e.id) || disconnected.has(e.id)) continue;
+  for (const e of envelopeRows(trace)) {
+    if (e.timeoutMs === null || answered.has(e.id) || disconnected.has(e.id)) continue;
     if (e.sentAt + e.timeoutMs >= trace.endTime) continue;
     const proc = processOf(e.from);
     if ((crashes.get(proc) ?? []).some((i) => i > e.sentStep)) continue;

@@ -22,8 +22,9 @@
  * Assumptions, stated wherever the figures are shown: time is the network's latency per link and each
  * application's processingMs; there is no disk, CPU, batching-on-the-wire or compression model.
  */
-import type { EnvelopeRecord } from '../kernel/envelope';
+
 import { isRequestRpc, type RequestRpc } from '../kernel/envelope';
+import type { EnvelopeRow } from '../kernel/recorder';
 import type { TraceStep } from '../kernel/simulation';
 import { keyOf, recordAddress } from '../protocol/topicPartition';
 import type { Fact } from '../trace/facts';
@@ -82,7 +83,8 @@ export interface RunCost {
 
 export interface CostInput {
   readonly steps: readonly TraceStep[];
-  readonly envelopes: readonly EnvelopeRecord[];
+  /** What the cost reads of each envelope: not its payload. */
+  readonly envelopes: readonly EnvelopeRow[];
   /** The partition logs at the end of the run. */
   readonly partitions: readonly PartitionRow[];
   /** Topics that carry no business events (Streams' changelog and repartition topics). */
@@ -132,7 +134,7 @@ function appendTimes(steps: readonly TraceStep[]): { appendedAt: Map<string, num
  * When each consumer first polled: the first Fetch sent by its actor ("<id>" or "<id>.<part>", as a
  * consumer application's KafkaConsumer is "<id>.consumer").
  */
-function firstPolls(envelopes: readonly EnvelopeRecord[]): (consumer: string) => number | null {
+function firstPolls(envelopes: readonly EnvelopeRow[]): (consumer: string) => number | null {
   const first = new Map<string, number>();
   for (const e of envelopes) if (e.rpc === 'Fetch' && !first.has(e.from)) first.set(e.from, e.sentAt);
   return (consumer) => {

@@ -17,10 +17,10 @@
  * duplicate fault made. Only faults firing after `afterStep` are listed, so a schedule lists its
  * faults in the order they fire and each set of faults is enumerated once.
  */
-import type { EnvelopeRecord } from '../kernel/envelope';
 import { processOf } from '../kernel/faults';
 import type { TraceStep } from '../kernel/simulation';
 import type { FaultSpec } from '../scenario/schema';
+import { envelopeRows } from '../trace/envelopeRows';
 import type { PointOccurrence, ScheduleRun } from './runner';
 
 export type FaultKind = 'crash' | 'pause' | 'drop' | 'delay' | 'duplicate';
@@ -188,7 +188,7 @@ function envelopeCandidates(run: ScheduleRun, afterStep: number, opts: FaultSpac
   for (const s of run.trace.steps) for (const id of s.sent) sentAt.set(id, s);
   const counts = new Map<string, number>();
   const kinds = (['drop', 'delay', 'duplicate'] as const).filter((k) => opts.kinds?.includes(k) ?? true);
-  for (const e of run.trace.envelopes as EnvelopeRecord[]) {
+  for (const e of envelopeRows(run.trace)) {
     if (e.duplicateOf !== null) continue;
     const id = `${e.rpc}|${e.from}>${e.to}`;
     const nth = (counts.get(id) ?? 0) + 1;

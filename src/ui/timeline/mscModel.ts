@@ -7,7 +7,7 @@
  * Pure: no DOM, no d3.
  */
 import type { ProcessKind } from '../../sim';
-import { type EnvelopeRecord, stopsProcess, type Trace } from '../../sim/views';
+import { type EnvelopeRow, envelopeRows, stopsProcess, type Trace } from '../../sim/views';
 import { perTrace } from '../perTrace';
 
 export type AxisMode = 'time' | 'step';
@@ -25,7 +25,7 @@ export interface MscLane {
  * `late-duplicate-after-expiry` in Chromium — so the tooltip reads the one it shows through
  * `EnvelopePayloads` (the page's from its trace, `tracePayloadsOf`; the embed's from its worker).
  */
-export type MscEnvelope = Omit<EnvelopeRecord, 'payload'>;
+export type MscEnvelope = EnvelopeRow;
 
 export interface MscModel {
   readonly lanes: readonly MscLane[];
@@ -66,7 +66,7 @@ export function buildMscModel(trace: Trace): MscModel {
     for (const a of p.actors) laneOfActor.set(a, lane);
   });
   const laneOf = (actor: string): number => laneOfActor.get(actor) ?? laneOfActor.get(actor.split('.')[0] ?? actor) ?? -1;
-  const envelopes = envelopeRows(trace).filter((e) => laneOf(e.from) >= 0 && laneOf(e.to) >= 0);
+  const envelopes = [...envelopeRows(trace)].filter((e) => laneOf(e.from) >= 0 && laneOf(e.to) >= 0);
   const n = envelopes.length;
   const fromLane = new Int32Array(n);
   const toLane = new Int32Array(n);
@@ -102,25 +102,6 @@ export function buildMscModel(trace: Trace): MscModel {
     endStep: trace.steps.length,
     maxSpan: { time: maxTime, step: maxStep },
   };
-}
-
-/** Every envelope of the trace without its payload: the recorder's rows, or a hand-made list's records without theirs. */
-function envelopeRows(trace: Trace): MscEnvelope[] {
-  const list = trace.envelopes as Trace['envelopes'] & { row?: (index: number) => MscEnvelope | undefined };
-  const out: MscEnvelope[] = [];
-  if (typeof list.row === 'function') {
-    for (let i = 0; i < list.length; i++) {
-      const row = list.row(i);
-      if (row) out.push(row);
-    }
-    return out;
-  }
-  for (const e of list) {
-    if (!e) continue;
-    const { payload: _payload, ...row } = e;
-    out.push(row);
-  }
-  return out;
 }
 
 /** buildMscModel, once per trace (the page's timeline; its landing prepares it). */
