@@ -1,6 +1,10 @@
 /**
  * Headless runner: npm run sim -- <file.json | preset-id> [--json] [--until <step>] [--max-steps <n>] [--internal] [--chart <actorId>]
+ *                  npm run sim -- <file.json | preset-id> [--until <step>] --tool "<kafka tool command line>"
  *                  npm run sim -- --list
+ * --tool prints what an operator's read-only tool would at the step (src/sim/tools/toolCommand.ts:
+ * kafka-transactions.sh list / describe / describe-producers / find-hanging, kafka-topics.sh --describe,
+ * kafka-consumer-groups.sh --describe).
  * --max-steps overrides the scenario's run.maxSteps; a run that reaches it says so on stderr.
  *                  npm run sim -- --import <dump.txt> [more dumps…] [--json]   (kafka-dump-log.sh output)
  * Exit codes: 0 ok, 2 unknown preset / invalid scenario / bad arguments.
@@ -17,9 +21,10 @@ import { findPreset, PRESETS } from '../src/sim/presets';
 import { maxStepsNotice, runResolved, stateAt, withMaxSteps } from '../src/sim/run';
 import { LIMITS } from '../src/sim/scenario/schema';
 import { parseScenarioJson, validateScenario } from '../src/sim/scenario/validate';
+import { parseToolCommand, runToolCommand, splitCommandLine, TOOL_USAGE } from '../src/sim/tools/toolCommand';
 import { renderText } from '../src/sim/trace/dumpLog';
 import { summarize } from '../src/sim/trace/summary';
-import { escapeJsonForTerminal, escapeForTerminal as t } from '../src/sim/trace/terminalText';
+import { escapeJsonForTerminal, escapeLayoutForTerminal, escapeForTerminal as t } from '../src/sim/trace/terminalText';
 import { importDumps } from './importDump';
 
 function fail(message: string): never {
@@ -58,6 +63,12 @@ const chartIdx = args.indexOf('--chart');
 const chartActor = chartIdx >= 0 ? args[chartIdx + 1] : undefined;
 if (chartIdx >= 0 && (!chartActor || chartActor.startsWith('--')))
   fail('--chart needs an actor id (e.g. txn-coordinator, orders-service.producer)');
+const toolIdx = args.indexOf('--tool');
+const toolLine = toolIdx >= 0 ? args[toolIdx + 1] : undefined;
+const toolUsage = `--tool takes one quoted command line:\n  ${TOOL_USAGE.join('\n  ')}`;
+if (toolIdx >= 0 && (!toolLine || toolLine.startsWith('--'))) fail(toolUsage);
+const tool = toolLine === undefined ? null : parseToolCommand(splitCommandLine(toolLine));
+if (tool && !tool.ok) fail(`${t(tool.error)}\n${toolUsage}`);
 const compareIdx = args.indexOf('--compare');
 const target = args.find(
   (a, i) =>
@@ -65,11 +76,12 @@ const target = args.find(
     !(compareIdx >= 0 && i === compareIdx + 1) &&
     !(untilIdx >= 0 && i === untilIdx + 1) &&
     !(maxIdx >= 0 && i === maxIdx + 1) &&
-    !(chartIdx >= 0 && i === chartIdx + 1),
+    !(chartIdx >= 0 && i === chartIdx + 1) &&
+    !(toolIdx >= 0 && i === toolIdx + 1),
 );
 if (!target)
   fail(
-    'usage: npm run sim -- <file.json | preset-id> [--json] [--until <step>] [--max-steps <n>] [--internal] [--chart <actorId>]\n       npm run sim -- --list',
+    'usage: npm run sim -- <file.json | preset-id> [--json] [--until <step>] [--max-steps <n>] [--internal] [--chart <actorId>]\n       npm run sim -- <file.json | preset-id> [--until <step>] --tool "<kafka tool command line>"\n       npm run sim -- --list',
   );
 
 function load(target: string): ReturnType<typeof validateScenario> {
@@ -127,6 +139,14 @@ if (chartActor !== undefined) {
   const chart = actorChart(trace, stateAt(trace, until ?? trace.steps.length), chartActor);
   if (!chart) fail(`no actor "${t(chartActor)}". Actors:\n  ${trace.built.specs.map((s) => t(s.id)).join('\n  ')}`);
   process.stdout.write(`${actorChartText(chart).split('\n').map(t).join('\n')}\n`);
+  process.exit(0);
+}
+if (tool?.ok) {
+  // the tool's output at --until (the end by default), as the page shows it on a selection
+  const out = runToolCommand(tool.command, stateAt(trace, until ?? trace.steps.length), validation.resolved.scenario);
+  const notice = maxStepsNotice(trace);
+  if (notice) process.stderr.write(`${t(notice)}\n`);
+  process.stdout.write(`${escapeLayoutForTerminal(out)}\n`);
   process.exit(0);
 }
 const summary = summarize(trace, until ?? trace.steps.length);

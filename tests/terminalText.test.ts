@@ -12,7 +12,7 @@ import { runScenario } from '../src/sim/run';
 import type { Scenario } from '../src/sim/scenario/schema';
 import { renderText } from '../src/sim/trace/dumpLog';
 import { summarize } from '../src/sim/trace/summary';
-import { escapeForTerminal, escapeJsonForTerminal } from '../src/sim/trace/terminalText';
+import { escapeForTerminal, escapeJsonForTerminal, escapeLayoutForTerminal } from '../src/sim/trace/terminalText';
 import { CONTROL_CHARACTERS, TERMINAL_ATTACK } from './fuzz/mutations';
 
 /** Any character a terminal could act on. */
@@ -50,6 +50,13 @@ describe('escapeForTerminal', () => {
     expect(escapeForTerminal('\u202eevil')).toBe('\\u{202e}evil');
     expect(escapeForTerminal('a\nb')).toBe('a\\x0ab');
     expect(escapeForTerminal('주문 evt-789 {"type":"OrderCreated"} ✓ — é')).toBe('주문 evt-789 {"type":"OrderCreated"} ✓ — é');
+  });
+  it('a tool’s output keeps its tabs and newlines, and nothing else a terminal acts on', () => {
+    const layout = `GROUP\tSTATE\ng ${TERMINAL_ATTACK}\tStable`;
+    const out = escapeLayoutForTerminal(layout);
+    expect(out).toBe('GROUP\tSTATE\ng \\x1b]0;pwned\\x07\\x1b[2J\\x9b2J\\u{202e}evil\tStable');
+    for (const c of CONTROL_CHARACTERS.filter((x) => x !== '\t' && x !== '\n'))
+      expect(escapeLayoutForTerminal(`a${c}b`), c.charCodeAt(0).toString(16)).not.toMatch(CONTROL);
   });
   it('keeps JSON the same document', () => {
     const doc = { s: `x${CONTROL_CHARACTERS.join('')}y`, n: [1, { k: '\u202e' }] };
@@ -94,5 +101,11 @@ describe('the CLI text output', () => {
     }
     expect(stderr).toContain('unknown field');
     expect(stderr.split('\n').filter((l) => CONTROL.test(l))).toEqual([]);
+    // an operator's tool on the hostile group: its name escaped, the table's layout kept
+    writeFileSync(file, JSON.stringify(hostile));
+    const tool = run('--tool', `kafka-consumer-groups.sh --describe --state --group "group ${TERMINAL_ATTACK}"`);
+    expect(tool.split('\n')[0]).toMatch(/^GROUP +COORDINATOR \(ID\) +ASSIGNMENT-STRATEGY +STATE +#MEMBERS$/);
+    expect(tool.split('\n')[1]).toMatch(/^group \\x1b\]0;pwned/);
+    expect(tool.split('\n').filter((l) => CONTROL.test(l))).toEqual([]);
   }, 120000);
 });

@@ -34,3 +34,17 @@ const UNSAFE_IN_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202
 export function escapeJsonForTerminal(json: string): string {
   return json.replace(UNSAFE_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
+
+/** UNSAFE without tab and newline. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is this regex's job
+const UNSAFE_IN_LAYOUT = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * A Kafka tool's output (src/sim/tools) for a terminal: its tabs and newlines are its layout and stay;
+ * every other control character is escaped as escapeForTerminal does. A tab or newline inside a name
+ * (a transactional.id or group.id may hold one) shows as layout, as Kafka's own tool prints it — it
+ * cannot start an escape sequence.
+ */
+export function escapeLayoutForTerminal(text: string): string {
+  return text.replace(UNSAFE_IN_LAYOUT, (c) => escapeForTerminal(c));
+}
