@@ -89,7 +89,8 @@ const NONE: ReadonlySet<string> = new Set();
  */
 function sendFetches(d: Draft, out: Out, backingOff: ReadonlySet<string> = NONE): void {
   validatePositionsIfNeeded(d, out);
-  const byNode = new Map<string, FetchPartition[]>();
+  // made when a first partition is to be fetched: most calls (each event a poll() handles) send nothing
+  let byNode: Map<string, FetchPartition[]> | null = null;
   for (const tp of d.assignment) {
     const name = keyOf(tp);
     const position = d.positions[name];
@@ -103,6 +104,7 @@ function sendFetches(d: Draft, out: Out, backingOff: ReadonlySet<string> = NONE)
       continue;
     }
     if (isUnavailable(d.connections, leader) || d.fetchingFrom[leader] !== undefined) continue;
+    byNode ??= new Map();
     const partitions = byNode.get(leader) ?? [];
     byNode.set(leader, partitions);
     partitions.push({
@@ -114,6 +116,7 @@ function sendFetches(d: Draft, out: Out, backingOff: ReadonlySet<string> = NONE)
       maxRecords: d.config['max.poll.records'],
     });
   }
+  if (byNode === null) return;
   for (const [leader, partitions] of byNode) {
     const correlationId = corr(d);
     const fetching = { ...d.fetching };
