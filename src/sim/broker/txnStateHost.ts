@@ -29,7 +29,8 @@ export interface AppendTxnStateArgs {
   readonly writeId: number;
   readonly partition: number;
   readonly key: string;
-  readonly value: string;
+  /** null: an expired transactional.id's tombstone. */
+  readonly value: string | null;
   readonly timeoutMs: number;
 }
 
@@ -71,11 +72,13 @@ export function onAppendTxnState(ctx: BrokerContext, from: ActorId, args: Append
   return afterLeaderUpdate(wakeReplicaFetches(c, key, out), key, now, out);
 }
 
-/** The records of a replica of a __transaction_state partition, to its log end offset (what a load reads). */
-export function txnStateRecords(log: PartitionLog): { key: string; value: string }[] {
-  const out: { key: string; value: string }[] = [];
-  for (const b of log.batches)
-    if (!b.isControl) for (const r of b.records) if (r.key !== null && r.value !== null) out.push({ key: r.key, value: r.value });
+/**
+ * The records of a replica of a __transaction_state partition, to its log end offset (what a load
+ * reads), tombstones (a null value: an expired transactional.id) included.
+ */
+export function txnStateRecords(log: PartitionLog): { key: string; value: string | null }[] {
+  const out: { key: string; value: string | null }[] = [];
+  for (const b of log.batches) if (!b.isControl) for (const r of b.records) if (r.key !== null) out.push({ key: r.key, value: r.value });
   return out;
 }
 

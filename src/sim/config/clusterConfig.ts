@@ -142,6 +142,20 @@ export const CLUSTER_CONFIG: readonly ConfigKey[] = [
     doc: 'Largest transaction.timeout.ms a producer may ask for.',
   },
   {
+    name: 'transactional.id.expiration.ms',
+    type: 'int',
+    default: 604800000,
+    min: 1,
+    doc: "How long the transaction coordinator keeps a transactional.id with no transaction open (Empty, CompleteCommit, CompleteAbort) after its last update: then it writes a tombstone to __transaction_state and forgets the id. The producer's next AddPartitionsToTxn, EndTxn or verified Produce is refused INVALID_PRODUCER_ID_MAPPING; it aborts and gets a new producer id.",
+  },
+  {
+    name: 'transaction.remove.expired.transaction.cleanup.interval.ms',
+    type: 'int',
+    default: 3600000,
+    min: 1,
+    doc: 'How often the coordinator looks for transactional ids past transactional.id.expiration.ms.',
+  },
+  {
     name: 'producer.id.expiration.ms',
     type: 'int',
     default: 86400000,
@@ -213,6 +227,8 @@ export interface ClusterConfig {
   readonly 'offsets.topic.replication.factor': number | null;
   readonly 'transaction.abort.timed.out.transaction.cleanup.interval.ms': number;
   readonly 'transaction.max.timeout.ms': number;
+  readonly 'transactional.id.expiration.ms': number;
+  readonly 'transaction.remove.expired.transaction.cleanup.interval.ms': number;
   readonly 'group.initial.rebalance.delay.ms': number;
   readonly 'producer.id.expiration.ms': number;
   readonly 'producer.id.expiration.check.interval.ms': number;

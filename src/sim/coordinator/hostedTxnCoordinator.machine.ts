@@ -30,6 +30,7 @@ import {
   onPartitionLeader,
 } from './markerChannel';
 import { cacheWhileWriting, pendingTransitionError } from './pendingTransition';
+import { armExpiration, EXPIRATION_CHECK, type ExpirationTimer, expirationOutcome, expirationTimerKey } from './transactionalIdExpiration';
 import {
   armNextScan,
   finishLoaded,
@@ -42,7 +43,13 @@ import {
   type TxnCoordinatorEvent,
 } from './transactionCoordinator.machine';
 import { decodeTxnRecord, type TxnMetadata } from './transactionMetadata';
-import type { HostedState, TxnCoordinatorConfig, TxnCoordinatorContext, TxnDraft } from './txnCoordinatorContext';
+import {
+  appendTombstoneToHost,
+  type HostedState,
+  type TxnCoordinatorConfig,
+  type TxnCoordinatorContext,
+  type TxnDraft,
+} from './txnCoordinatorContext';
 import { onWriteAnswered, withDeferredWrites } from './txnStateWrites';
 
 /** The actor id of the coordinator a broker hosts. */
@@ -67,7 +74,7 @@ export interface HostedTxnCoordinatorInput {
   readonly firstProducerId: number;
 }
 
-type Records = readonly { readonly key: string; readonly value: string }[];
+type Records = readonly { readonly key: string; readonly value: string | null }[];
 
 export type HostedTxnCoordinatorEvent =
   | TxnCoordinatorEvent
@@ -77,6 +84,7 @@ export type HostedTxnCoordinatorEvent =
   | Call<'txnStateAppended', { writeId: number; error: KafkaError | 'NONE' }>
   | Timer<'partitionLoaded', { partition: number; coordinatorEpoch: number }>
   | Timer<'completeRetry', { transactionalId: string }>
+  | Timer<typeof EXPIRATION_CHECK, { transactionalId: string }>
   | Rpc<'WriteTxnMarkersResponse'>
   | DisconnectedEvent;
 
@@ -204,6 +212,11 @@ export function onPartitionLoaded(
   if (!owned?.loading || owned.coordinatorEpoch !== ev.data.coordinatorEpoch) return ctx;
   const loaded: Record<string, TxnMetadata> = {};
   for (const r of owned.loading) {
+    // a tombstone: the transactional.id expired (loadTransactionMetadata: `loadedTransactions.remove`)
+    if (r.value === null) {
+      delete loaded[r.key];
+      continue;
+    }
     const m = decodeTxnRecord(r.key, r.value);
     if (m) loaded[r.key] = m;
   }
@@ -227,13 +240,39 @@ export function onResignCoordinator(ctx: TxnCoordinatorContext, partition: numbe
   if (!h.owned[partition]) return ctx;
   const mine = (id: string) => partitionOf(ctx, id) !== partition;
   const { [partition]: _gone, ...owned } = h.owned;
-  for (const id of Object.keys(ctx.txns)) if (!mine(id)) out.cancel(`txnTimeout:${id}`);
+  for (const id of Object.keys(ctx.txns))
+    if (!mine(id)) {
+      out.cancel(`txnTimeout:${id}`);
+      out.cancel(expirationTimerKey(id));
+    }
   return {
     ...ctx,
     txns: Object.fromEntries(Object.entries(ctx.txns).filter(([id]) => mine(id))),
     markers: Object.fromEntries(Object.entries(ctx.markers).filter(([id]) => mine(id))),
     hosted: { ...h, owned, writes: Object.fromEntries(Object.entries(h.writes).filter(([, w]) => w.partition !== partition)) },
   };
+}
+
+/**
+ * A "transactionalId-expiration" run for one transactional.id of a partition led and loaded here
+ * (transactionalIdExpiration.ts): one with a write in flight is skipped (removeExpiredTransactionalIds:
+ * `txnMetadata.pendingState.isEmpty`) and looked at again at the next run; an expired one's tombstone
+ * goes to the host (acks=-1) while the cache keeps it pending Dead — requests for it meanwhile are
+ * refused as for any pending transition — and leaves the cache when the write succeeds
+ * (txnStateWrites.ts onTombstoneAnswered).
+ */
+export function onHostedExpirationCheck(ctx: TxnCoordinatorContext, ev: ExpirationTimer, out: Out): TxnCoordinatorContext {
+  const id = ev.data.transactionalId;
+  const m = ctx.txns[id];
+  const outcome = expirationOutcome(m, ev.now, ctx.config.transactionalIdExpirationMs);
+  if (!m || outcome === 'absent' || outcome === 'not-allowed') return ctx;
+  if (outcome === 'not-yet' || cacheWhileWriting(ctx, id) !== undefined) {
+    armExpiration(ctx, m, ev.now, out);
+    return ctx;
+  }
+  const d: TxnDraft = { ...ctx };
+  appendTombstoneToHost(d, hostedOf(ctx), m, out);
+  return d;
 }
 
 const onCompleteRetry = (ctx: TxnCoordinatorContext, ev: TimerEvent<{ transactionalId: string }>, out: Out): TxnCoordinatorContext => {
@@ -285,6 +324,9 @@ export const hostedTxnCoordinatorMachine = setup({
             (_c, ev: TimerEvent<{ transactionalId: string; txnStartTimestamp: number }>) => ev.data.transactionalId,
             onTimeoutCheckUnlessWriting,
           ),
+        },
+        [EXPIRATION_CHECK]: {
+          actions: whileLoaded((_c, ev: ExpirationTimer) => ev.data.transactionalId, onHostedExpirationCheck),
         },
         becomeCoordinator: {
           actions: handle((ctx: TxnCoordinatorContext, ev: { args: Parameters<typeof onBecomeCoordinator>[1] }, out: Out) =>

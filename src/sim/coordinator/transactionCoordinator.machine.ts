@@ -20,6 +20,7 @@ import type { Lifecycle, Rpc, Timer } from '../actors/events';
 import { handle, type Out, pendingRequest } from '../actors/out';
 import { TRANSACTION_STATE_TOPIC } from '../cluster/metadata';
 import type { DisconnectedEvent, RpcEvent, TimerEvent } from '../kernel/effects';
+import { appendProducerBatch } from '../log/partitionLog';
 import { coordinatorPartitionFor } from '../producer/partitioner';
 import type { KafkaError } from '../protocol/errors';
 import type {
@@ -42,6 +43,15 @@ import {
   startMarkers,
 } from './markerChannel';
 import { onLeaderLookupLost } from './markerMetadata';
+import {
+  armExpiration,
+  EXPIRATION_CHECK,
+  type ExpirationTimer,
+  expirationOutcome,
+  forget,
+  isExpirationAllowed,
+  tellExpired,
+} from './transactionalIdExpiration';
 import { decodeTxnRecord, type TxnMetadata } from './transactionMetadata';
 import type { TxnState } from './transactionState';
 import {
@@ -49,6 +59,7 @@ import {
   type TxnDraft as Draft,
   persist,
   setState,
+  stateLogKey,
   type TxnCoordinatorContext,
   type TxnCoordinatorInput,
 } from './txnCoordinatorContext';
@@ -72,6 +83,7 @@ export type TxnCoordinatorEvent =
   | Timer<'markerRetry', { transactionalId: string }>
   | Timer<'reconnectBackoffExpired', { node: string }>
   | Timer<'txnTimeoutCheck' | 'loaded'>
+  | Timer<typeof EXPIRATION_CHECK, { transactionalId: string }>
   | Lifecycle;
 
 /** Epochs are shorts; Kafka moves to a new producer id when an epoch would pass this. */
@@ -532,6 +544,43 @@ export const onTimeoutCheck = (
   return d;
 };
 
+/**
+ * A "transactionalId-expiration" run (TransactionStateManager.removeExpiredTransactionalIds) for one
+ * transactional.id (transactionalIdExpiration.ts): past transactional.id.expiration.ms since its last
+ * update, in Empty/CompleteCommit/CompleteAbort, its tombstone is appended to its __transaction_state
+ * partition and it leaves the cache (the one-replica log takes the write at once); updated since, its
+ * run is armed again; in a transaction, nothing (its next Empty/CompleteX arms it).
+ */
+export const onExpirationCheck = (ctx: TxnCoordinatorContext, ev: ExpirationTimer, out: Out): TxnCoordinatorContext => {
+  const m = ctx.txns[ev.data.transactionalId];
+  const outcome = expirationOutcome(m, ev.now, ctx.config.transactionalIdExpirationMs);
+  if (!m || outcome === 'absent' || outcome === 'not-allowed') return ctx;
+  if (outcome === 'not-yet') {
+    armExpiration(ctx, m, ev.now, out);
+    return ctx;
+  }
+  const d: Draft = { ...ctx };
+  const key = stateLogKey(d, m.transactionalId);
+  const log = d.logs[key];
+  if (log) {
+    const { log: next } = appendProducerBatch(
+      log,
+      {
+        producerId: -1,
+        producerEpoch: -1,
+        baseSequence: -1,
+        isTransactional: false,
+        records: [{ key: m.transactionalId, value: null, headers: {}, timestamp: ev.now }],
+      },
+      ev.now,
+    );
+    d.logs = { ...d.logs, [key]: next };
+  }
+  tellExpired(m, out);
+  forget(d, m.transactionalId);
+  return d;
+};
+
 const notServing = (error: KafkaError) =>
   handle((ctx: TxnCoordinatorContext, ev: RpcEvent, out: Out) => {
     const rpc = `${ev.type}Response` as Parameters<Out['reply']>[1];
@@ -546,7 +595,12 @@ const onLoaded = (ctx: TxnCoordinatorContext, ev: { now: number }, out: Out): Tx
   for (const log of Object.values(d.logs))
     for (const b of log.batches)
       for (const r of b.records) {
-        if (r.key === null || r.value === null) continue;
+        if (r.key === null) continue;
+        // a tombstone: the transactional.id expired (loadTransactionMetadata: `loadedTransactions.remove`)
+        if (r.value === null) {
+          delete loaded[r.key];
+          continue;
+        }
         const m = decodeTxnRecord(r.key, r.value);
         if (m) loaded[r.key] = m;
       }
@@ -566,6 +620,7 @@ export function finishLoaded(d: Draft, loaded: readonly TxnMetadata[], now: numb
     if (m.state === 'PrepareCommit' || m.state === 'PrepareAbort')
       startMarkers(d, m, m.state === 'PrepareCommit' ? 'COMMIT' : 'ABORT', now, out);
     else if (m.state === 'Ongoing') armTimeout(d, m, now, out);
+    else if (isExpirationAllowed(m.state)) armExpiration(d, m, now, out);
   }
 }
 
@@ -601,6 +656,7 @@ export const transactionCoordinatorMachine = setup({
         markerRetry: { actions: handle(onMarkerRetry) },
         reconnectBackoffExpired: { actions: handle(onMarkerReconnectBackoffOver) },
         txnTimeoutCheck: { actions: handle(onTimeoutCheck) },
+        [EXPIRATION_CHECK]: { actions: handle(onExpirationCheck) },
         crash: 'down',
       },
     },

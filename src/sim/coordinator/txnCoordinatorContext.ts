@@ -14,6 +14,7 @@ import { appendProducerBatch, type PartitionLog } from '../log/partitionLog';
 import { coordinatorPartitionFor } from '../producer/partitioner';
 import { topicPartitionKey } from '../protocol/topicPartition';
 import type { OpenAddPartitionsBatch } from './addPartitionsBatch';
+import { rearmOnChange } from './transactionalIdExpiration';
 import { encodeTxnRecord, type TxnMetadata } from './transactionMetadata';
 import { canTransition } from './transactionState';
 
@@ -22,6 +23,10 @@ export interface TxnCoordinatorConfig {
   readonly cleanupIntervalMs: number;
   /** transaction.max.timeout.ms */
   readonly maxTimeoutMs: number;
+  /** transactional.id.expiration.ms (transactionalIdExpiration.ts) */
+  readonly transactionalIdExpirationMs: number;
+  /** transaction.remove.expired.transaction.cleanup.interval.ms */
+  readonly removeExpiredIntervalMs: number;
   readonly transactionVersion: 1 | 2;
   /** How long replaying `__transaction_state` takes after a failover. */
   readonly loadTimeMs: number;
@@ -32,6 +37,8 @@ export interface TxnCoordinatorConfig {
 export const DEFAULT_TXN_COORDINATOR_CONFIG: TxnCoordinatorConfig = {
   cleanupIntervalMs: 10000,
   maxTimeoutMs: 900000,
+  transactionalIdExpirationMs: 604800000,
+  removeExpiredIntervalMs: 3600000,
   transactionVersion: 1,
   loadTimeMs: 50,
   requestTimeoutMs: 30000,
@@ -116,7 +123,7 @@ export interface PendingWrite {
 /** A __transaction_state partition this coordinator leads: loading (its records to replay) or loaded. */
 export interface OwnedPartition {
   readonly coordinatorEpoch: number;
-  readonly loading: readonly { readonly key: string; readonly value: string }[] | null;
+  readonly loading: readonly { readonly key: string; readonly value: string | null }[] | null;
 }
 
 export interface HostedState {
@@ -150,6 +157,7 @@ export function persist(d: TxnDraft, m: TxnMetadata, now: number, out: Out): voi
   if (d.hosted) {
     appendToHost(d, d.hosted, m, out);
     setState(d, m, out);
+    rearmOnChange(d, previous, m, now, out);
     return;
   }
   const key = stateLogKey(d, m.transactionalId);
@@ -169,6 +177,7 @@ export function persist(d: TxnDraft, m: TxnMetadata, now: number, out: Out): voi
     d.logs = { ...d.logs, [key]: next };
   }
   setState(d, m, out);
+  rearmOnChange(d, previous, m, now, out);
 }
 
 /**
@@ -176,14 +185,27 @@ export function persist(d: TxnDraft, m: TxnMetadata, now: number, out: Out): voi
  * the transaction's timeout); the answer comes back as the call `txnStateAppended`.
  */
 function appendToHost(d: TxnDraft, h: HostedState, m: TxnMetadata, out: Out): void {
+  appendRecordToHost(d, h, m, encodeTxnRecord(m), m.txnTimeoutMs, out);
+}
+
+/**
+ * An expired transactional.id's tombstone (a null value) as a write to the host
+ * (writeTombstonesForExpiredTransactionalIds: acks=-1, the coordinator's request.timeout.ms). The
+ * write's metadata is the id pending Dead (prepareDead); the cache keeps the id until it succeeds.
+ */
+export function appendTombstoneToHost(d: TxnDraft, h: HostedState, m: TxnMetadata, out: Out): void {
+  appendRecordToHost(d, h, { ...m, state: 'Dead' }, null, d.config.requestTimeoutMs, out);
+}
+
+function appendRecordToHost(d: TxnDraft, h: HostedState, m: TxnMetadata, value: string | null, timeoutMs: number, out: Out): void {
   const id = h.nextWriteId;
   const partition = coordinatorPartitionFor(m.transactionalId, d.meta.transactionStatePartitions);
   out.call(h.host, 'appendTxnState', {
     writeId: id,
     partition,
     key: m.transactionalId,
-    value: encodeTxnRecord(m),
-    timeoutMs: m.txnTimeoutMs,
+    value,
+    timeoutMs,
   });
   const write: PendingWrite = {
     id,

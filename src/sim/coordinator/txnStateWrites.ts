@@ -9,6 +9,7 @@
 import { Out } from '../actors/out';
 import type { Effect } from '../kernel/effects';
 import type { KafkaError } from '../protocol/errors';
+import { armExpiration, EXPIRATION_CHECK, forget, tellExpired } from './transactionalIdExpiration';
 import { armTimeout, armTimeoutRetry } from './transactionCoordinator.machine';
 import type { HostedState, PendingWrite, TxnCoordinatorContext, TxnDraft } from './txnCoordinatorContext';
 
@@ -141,6 +142,36 @@ export function cacheErrorAfterWrite(owned: HostedState['owned'][number] | undef
 }
 
 /**
+ * The answer to an expired transactional.id's tombstone (writeTombstonesForExpiredTransactionalIds'
+ * removeFromCacheCallback): the id leaves the cache if the append succeeded, this coordinator epoch
+ * still leads the loaded partition and the id's epoch is the one expired; otherwise Kafka logs
+ * "Failed to remove expired transactionalId" and clears the pending Dead — the id stays, and the next
+ * run looks at it again.
+ */
+function onTombstoneAnswered(
+  d: TxnDraft,
+  w: PendingWrite,
+  appendError: KafkaError | 'NONE',
+  owned: HostedState['owned'][number] | undefined,
+  now: number,
+  out: Out,
+): void {
+  const m = d.txns[w.transactionalId];
+  const led = owned !== undefined && !owned.loading && owned.coordinatorEpoch === w.coordinatorEpoch;
+  if (appendError === 'NONE' && led && m && m.producerEpoch === w.metadata.producerEpoch) {
+    tellExpired(m, out);
+    forget(d, w.transactionalId);
+    return;
+  }
+  out.fact({
+    kind: 'note',
+    actor: d.id,
+    text: `failed to remove expired transactionalId ${w.transactionalId} from the cache (tombstone append error ${appendError === 'NONE' ? 'NONE, but the coordinator epoch changed' : appendError}): it stays, and the next transactionalId-expiration run looks at it again`,
+  });
+  if (led && m) armExpiration(d, m, now, out);
+}
+
+/**
  * The host's answer to a write (the acks=-1 append completed): on NONE, the held effects go out; on
  * an error, the transactional.id's state and markers go back to what they were before the request,
  * the request's answer carries the mapped error, and the rest (markers, timers, a chained write) is
@@ -161,6 +192,10 @@ export function onWriteAnswered(
   const { [writeId]: _done, ...writes } = h.writes;
   const d: TxnDraft = { ...ctx, hosted: { ...h, writes } };
   const owned = h.owned[w.partition];
+  if (w.metadata.state === 'Dead') {
+    onTombstoneAnswered(d, w, appendError, owned, now, out);
+    return d;
+  }
   // the transactional.id goes back to its state before the request only while this coordinator epoch
   // lasts and the cache is readable (getTransactionState answers no error)
   const restores = owned !== undefined && !owned.loading && owned.coordinatorEpoch === w.coordinatorEpoch;
@@ -170,6 +205,12 @@ export function onWriteAnswered(
     for (const e of w.deferred) {
       if (e.type === 'timer' && e.name === 'txnTimeoutCheck') {
         rearmTimeoutCheck(d, e.data as { transactionalId: string; txnStartTimestamp: number }, now, out);
+        continue;
+      }
+      if (e.type === 'timer' && e.name === EXPIRATION_CHECK) {
+        // the expiration runs keep the broker's fixed-rate schedule too: armed from the write's success
+        const m = d.txns[(e.data as { transactionalId: string }).transactionalId];
+        if (m) armExpiration(d, m, now, out);
         continue;
       }
       out.effects.push(e);

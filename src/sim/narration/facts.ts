@@ -690,11 +690,25 @@ function txnState(ctx: NarrationContext, f: F<'txnState'>): string {
       `${josa(coord, '이/가')} transactional.id ${josa(id, '을/를')} producerId ${f.producerId}, epoch ${josa(String(f.producerEpoch), '으로/로')} 등록했습니다.`,
     );
   if (f.to === 'Empty') return epochBumped(ctx, f);
+  if (f.to === 'Dead') return transactionalIdExpired(ctx, f);
   const meaning = f.to === 'PrepareEpochFence' && timedOut(ctx, id) ? TIMEOUT_FENCE : TXN_MEANING[f.to];
   return say(
     lang,
     `${coord} moved ${id} (producerId ${f.producerId}, epoch ${f.producerEpoch}) from ${f.from} to ${f.to}${meaning ? `: ${meaning[0]}` : ''}`,
     `${josa(coord, '이/가')} ${id}(producerId ${f.producerId}, epoch ${f.producerEpoch})의 상태를 ${f.from}에서 ${josa(f.to, '으로/로')} 바꿨습니다${meaning ? `. ${meaning[1]}.` : '.'}`,
+  );
+}
+
+/** The coordinator's transactionalId-expiration run removed an idle transactional.id (TransactionStateManager.removeExpiredTransactionalIds). */
+function transactionalIdExpired(ctx: NarrationContext, f: F<'txnState'>): string {
+  const { lang } = ctx;
+  const coord = ctx.names.process('txn-coordinator');
+  const id = f.transactionalId;
+  const ms = groupDigits(ctx.trace.resolved.cluster['transactional.id.expiration.ms']);
+  return say(
+    lang,
+    `${coord} expired transactional.id ${id} (producerId ${f.producerId}, epoch ${f.producerEpoch}): it was ${f.from}, with no transaction open, and its last update was at least transactional.id.expiration.ms (${ms} ms) ago, so the expiration run wrote a tombstone for it to __transaction_state and forgot it. Its producer still holds producerId ${f.producerId}: its next AddPartitionsToTxn, AddOffsetsToTxn or EndTxn — or, under protocol 2, the leader’s check of its next transactional Produce — is refused INVALID_PRODUCER_ID_MAPPING, which a Kafka 4.x producer treats as fatal; a new producer’s InitProducerId gets a new producer id`,
+    `${josa(coord, '이/가')} transactional.id ${josa(id, '을/를')} 만료시켰습니다(producerId ${f.producerId}, epoch ${f.producerEpoch}). ${f.from} 상태로 열린 트랜잭션이 없었고 마지막 갱신 뒤 transactional.id.expiration.ms(${ms} ms) 이상 지났기 때문에, 만료 검사가 __transaction_state에 이 transactional.id의 툼스톤을 쓰고 잊었습니다. 프로듀서는 아직 producerId ${josa(String(f.producerId), '을/를')} 들고 있습니다. 다음 AddPartitionsToTxn, AddOffsetsToTxn, EndTxn은, 프로토콜 2에서는 다음 트랜잭션 Produce를 리더가 확인하는 요청도, INVALID_PRODUCER_ID_MAPPING으로 거절됩니다. Kafka 4.x 프로듀서에게 이 오류는 복구할 수 없는 오류입니다. 새 프로듀서가 InitProducerId를 보내면 새 producerId를 받습니다.`,
   );
 }
 

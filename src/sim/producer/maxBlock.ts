@@ -22,6 +22,9 @@ const BOUNDED = new Set(['initTransactions', 'sendOffsetsToTransaction', 'commit
 /** The calls whose result TransactionManager keeps when they time out (handleCachedTransactionRequestResult). */
 const CACHED = new Set<string>(['initTransactions', 'commitTransaction', 'abortTransaction']);
 
+/** Whether `call` is one whose result TransactionManager keeps as its pending transition. */
+export const isCachedCall = (call: string): boolean => CACHED.has(call);
+
 export const MAX_BLOCK_TIMER = 'maxBlock';
 
 /** Arms the deadline of a bounded call that is still waiting after its event (once per call). */

@@ -39,6 +39,7 @@ import {
 import { CLOSE_TIMEOUT_TIMER, type CloseArgs, failPendingTransactionalRequests, forceCloseNote } from './forceClose';
 import {
   armMaxBlock,
+  isCachedCall,
   MAX_BLOCK_TIMER,
   onMaxBlockExpired,
   otherThanPending,
@@ -174,6 +175,11 @@ function producerAction<E extends ProducerEvent>(fn: (d: ProducerDraft, ev: E, o
     }
     if (signal === 'fatal') {
       failEverything(d, (d.lastError as KafkaError) ?? 'PRODUCER_FENCED', out);
+      // transitionToFatalError: `pendingTransition.result.fail(exception)` — a waiting (or timed-out)
+      // initTransactions(), commitTransaction() or abortTransaction() fails with the fatal error at once,
+      // also when the error came with a ProduceResponse (a coordinator request's fatal() answered it already)
+      if (d.waiting ? isCachedCall(d.waiting.call) : d.pendingTransition?.result === null)
+        replyToApp(d, out, false, d.lastError ?? 'KafkaException');
       // a send() held in waitOnMetadata keeps waiting: the NetworkClient still asks for its metadata
       if (d.heldSend) maybeUpdateMetadata(d, producerTopics(d), ev.now, out, d.newTopics);
       // a flush() that waited returns once its records have failed (RecordAccumulator.awaitFlushCompletion throws nothing)

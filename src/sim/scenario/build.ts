@@ -344,6 +344,8 @@ function txnCoordinatorConfig(cluster: ResolvedScenario['cluster']) {
     ...DEFAULT_TXN_COORDINATOR_CONFIG,
     cleanupIntervalMs: cluster['transaction.abort.timed.out.transaction.cleanup.interval.ms'],
     maxTimeoutMs: cluster['transaction.max.timeout.ms'],
+    transactionalIdExpirationMs: cluster['transactional.id.expiration.ms'],
+    removeExpiredIntervalMs: cluster['transaction.remove.expired.transaction.cleanup.interval.ms'],
     transactionVersion: cluster['transaction.version'],
   };
 }

@@ -80,6 +80,10 @@ export const DOCS_KO: Readonly<Record<ConfigTable, Readonly<Record<string, strin
       '__consumer_offsets 파티션마다 두는 복제본 수입니다. 그룹의 코디네이터는 그 파티션의 리더입니다. 이 토픽에는 따로 최소 ISR 설정이 없어 브로커의 min.insync.replicas가 적용됩니다.',
     'transaction.abort.timed.out.transaction.cleanup.interval.ms': '코디네이터가 transaction.timeout.ms를 넘긴 트랜잭션을 찾는 주기입니다.',
     'transaction.max.timeout.ms': '프로듀서가 요청할 수 있는 transaction.timeout.ms의 최댓값입니다.',
+    'transactional.id.expiration.ms':
+      '트랜잭션이 열려 있지 않은(Empty, CompleteCommit, CompleteAbort) transactional.id를 마지막 갱신 뒤 트랜잭션 코디네이터가 기억하는 시간입니다. 이 시간이 지나면 __transaction_state에 툼스톤을 쓰고 그 transactional.id를 잊습니다. 프로듀서의 다음 AddPartitionsToTxn, EndTxn 또는 검증을 거치는 Produce는 INVALID_PRODUCER_ID_MAPPING으로 거절되고, 프로듀서는 트랜잭션을 취소한 뒤 새 producerId를 받습니다.',
+    'transaction.remove.expired.transaction.cleanup.interval.ms':
+      '코디네이터가 transactional.id.expiration.ms가 지난 transactional.id를 찾는 주기입니다.',
     'group.initial.rebalance.delay.ms': '새 그룹은 첫 리밸런스 전에 이 시간만큼 멤버가 더 들어오기를 기다립니다.',
     'producer.id.expiration.ms':
       '파티션이 쉬고 있는 프로듀서를 기억하는 시간입니다. 열린 트랜잭션이 없고 마지막 배치의 타임스탬프가 이만큼 오래된 프로듀서는 파티션의 프로듀서 상태에서 epoch, 시퀀스와 함께 지워집니다. 그 뒤에 도착한 재시도는 다시 기록됩니다. Kafka는 프로듀서의 delivery.timeout.ms보다 작게 두지 말라고 권합니다.',
