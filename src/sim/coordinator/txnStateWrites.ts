@@ -242,6 +242,8 @@ export function onWriteAnswered(
     d.markers = w.markersBefore ? { ...markers, [w.transactionalId]: w.markersBefore } : markers;
     // back to Ongoing past its timeout (e.g. the timeout's own PrepareAbort failed): the next abortTimedOutTransactions run tries again
     if (w.before) armTimeoutRetry(d, w.before, now, out);
+    // back to an idle state: its expiration run is the one its last update gives (the next run if overdue)
+    if (w.before) armExpiration(d, w.before, now, out);
     if (completing && error === 'COORDINATOR_NOT_AVAILABLE') {
       // every marker is written: only CompleteX is missing
       const work = w.markersBefore ?? {
