@@ -162,6 +162,10 @@ const TIMER_EVENTS: Readonly<Record<string, Words>> = {
   txnCommitDue: ['transaction commit due', '트랜잭션 커밋 시각'],
   txnRetryBackoffExpired: ['transaction retry backoff elapsed', '트랜잭션 재시도 backoff 경과'],
   txnTimeoutCheck: ['transaction timeout check (transaction.timeout.ms)', '트랜잭션 타임아웃 점검(transaction.timeout.ms)'],
+  txnIdExpirationCheck: [
+    'transactional.id expiration run (transactional.id.expiration.ms)',
+    'transactional.id 만료 검사(transactional.id.expiration.ms)',
+  ],
   validationRetry: ['position validation retry (OffsetsForLeaderEpoch)', '위치 검증 재시도(OffsetsForLeaderEpoch)'],
   verificationRetry: [
     'verification asked again (add.partitions.to.txn.retry.backoff.ms)',

@@ -48,6 +48,19 @@ describe('a transactional producer idle past transactional.id.expiration.ms', ()
     expect(trace.steps.at(-1)?.t ?? 0).toBeLessThan(60000);
   });
 
+  it('a replicated __transaction_state: the leader’s coordinator writes the tombstone at 6000 and forgets the id once it is acknowledged', () => {
+    const trace = runScenario(
+      withCluster({ brokers: 3, 'transaction.state.log.replication.factor': 3, 'transaction.state.log.min.isr': 2 }),
+    );
+    const run = trace.steps.find((s) => s.kind === 'timer' && s.label === 'txnIdExpirationCheck');
+    expect(run?.t).toBe(6000);
+    expect(narrate(trace, run?.i ?? -1, 'en')).toContain('writes a tombstone for it to __transaction_state (acks=-1)');
+    const dead = factsOf(trace, 'txnState').filter(({ f }) => f.to === 'Dead');
+    expect(dead).toHaveLength(1);
+    expect(dead[0]?.t).toBeGreaterThan(6000);
+    expect(sendResults(trace)).toEqual({ 'evt-1': 'NONE', 'evt-2': 'INVALID_PRODUCER_ID_MAPPING' });
+  });
+
   it('with Kafka’s defaults (7 days, checked hourly) nothing expires: both transactions commit', () => {
     const trace = runScenario(
       withCluster({

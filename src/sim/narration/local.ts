@@ -123,6 +123,17 @@ function rewrittenRetry(ctx: NarrationContext): { was: WireBatch; now: WireBatch
   return null;
 }
 
+/** Whether this step's coordinator sent an expired transactional.id's tombstone to its host broker (the next steps of the same instant). */
+function tombstoneWritten(ctx: NarrationContext): boolean {
+  const { step, trace } = ctx;
+  for (let i = step.i + 1; i < Math.min(trace.steps.length, step.i + 12); i++) {
+    const s = trace.steps.at(i);
+    if (!s || s.t !== step.t) return false;
+    if (s.kind === 'call' && s.from === step.actor && s.label === 'appendTxnState') return true;
+  }
+  return false;
+}
+
 export function timerClause(ctx: NarrationContext): string {
   const { lang, names, step } = ctx;
   const who = names.actor(step.actor);
@@ -291,6 +302,21 @@ export function timerClause(ctx: NarrationContext): string {
         `${who} checks transaction ${str(d.transactionalId)} against transaction.timeout.ms: still within it`,
         `${josa(who, '이/가')} 트랜잭션 ${str(d.transactionalId)}의 transaction.timeout.ms를 확인합니다. 아직 시간이 남았습니다.`,
       );
+    case 'txnIdExpirationCheck': {
+      const id = str(d.transactionalId);
+      // an expiry the one-replica coordinator made has its txnState fact; the hosted one writes first
+      if (tombstoneWritten(ctx))
+        return say(
+          lang,
+          `${poss(who, 'transactional.id expiration run')} finds ${id} idle for transactional.id.expiration.ms: it writes a tombstone for it to __transaction_state (acks=-1) and forgets the id once the write is acknowledged; a request for ${id} meanwhile is refused CONCURRENT_TRANSACTIONS`,
+          `${josa(who, '이/가')} transactional.id 만료 검사에서 ${josa(id, '이/가')} transactional.id.expiration.ms 동안 쉬었음을 보고 __transaction_state에 툼스톤을 씁니다(acks=-1). 쓰기가 확인되면 이 transactional.id를 잊습니다. 그동안 ${id}에 대한 요청은 CONCURRENT_TRANSACTIONS로 거절됩니다.`,
+        );
+      return say(
+        lang,
+        `${poss(who, 'transactional.id expiration run')} does not expire ${id}: it was updated since, or a write of it to __transaction_state is in flight; its run is armed again for the deadline its last update gives`,
+        `${josa(who, '이/가')} transactional.id 만료 검사에서 ${josa(id, '을/를')} 만료시키지 않습니다. 그 뒤에 갱신됐거나 __transaction_state에 쓰는 중이기 때문입니다. 마지막 갱신 시각에 맞춰 다음 검사를 다시 잡습니다.`,
+      );
+    }
     case 'markerRetry':
       return say(lang, `${who} sends the transaction markers again${sends}`, `${josa(who, '이/가')} 트랜잭션 마커를 다시 보냅니다.`);
     case 'loaded':

@@ -55,6 +55,7 @@ const TEXT = {
       'A producer reaches a coordinator that lives on a broker over a connection of its own, apart from its Produce requests to that broker (Kafka: one connection per broker).',
       'The transaction coordinator sends markers refused with a retriable error again after 100 ms (Kafka: at once).',
       "A broker's producer expiration check (producer.id.expiration.ms) shows as a step only at the runs that can drop a producer (Kafka runs it every producer.id.expiration.check.interval.ms).",
+      "The transaction coordinator's transactional.id expiration (transactional.id.expiration.ms) shows as a step only at the runs that can expire an id, and writes one tombstone per id (Kafka runs it every transaction.remove.expired.transaction.cleanup.interval.ms and writes a partition's tombstones together).",
     ],
   },
   ko: {
@@ -77,6 +78,7 @@ const TEXT = {
       '프로듀서는 브로커에 있는 코디네이터에 그 브로커로 가는 Produce 요청과 다른 별도 연결로 접속합니다(Kafka는 브로커당 연결 하나).',
       '트랜잭션 코디네이터는 재시도할 수 있는 오류로 거절된 마커를 100 ms 뒤에 다시 보냅니다(Kafka는 곧바로).',
       '브로커의 프로듀서 만료 검사(producer.id.expiration.ms)는 프로듀서를 지울 수 있는 회차에만 단계로 나타납니다(Kafka는 producer.id.expiration.check.interval.ms마다 실행).',
+      '트랜잭션 코디네이터의 transactional.id 만료(transactional.id.expiration.ms)는 id를 만료시킬 수 있는 회차에만 단계로 나타나고, id마다 툼스톤을 하나씩 씁니다(Kafka는 transaction.remove.expired.transaction.cleanup.interval.ms마다 실행하고 한 파티션의 툼스톤을 함께 씁니다).',
     ],
   },
 } as const;
