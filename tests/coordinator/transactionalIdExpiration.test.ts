@@ -8,6 +8,7 @@
  * INVALID_PRODUCER_ID_MAPPING, InitProducerId hands out a new producer id. Driven on the machines.
  */
 import { describe, expect, it } from 'vitest';
+import { resolveClusterConfig } from '../../src/sim/config/clusterConfig';
 import { hostedTxnCoordinatorMachine } from '../../src/sim/coordinator/hostedTxnCoordinator.machine';
 import {
   EXPIRATION_CHECK,
@@ -21,6 +22,7 @@ import { encodeTxnRecord, type TxnMetadata } from '../../src/sim/coordinator/tra
 import { TXN_STATES } from '../../src/sim/coordinator/transactionState';
 import type { TxnCoordinatorContext } from '../../src/sim/coordinator/txnCoordinatorContext';
 import type { Effect } from '../../src/sim/kernel/effects';
+import { validateScenario } from '../../src/sim/scenario/validate';
 import { drive, inputOf } from '../machines/harness';
 import { replyOf, txnRequest } from './txnRequests';
 
@@ -57,6 +59,30 @@ function registered(at = 100, cluster: Record<string, unknown> = {}) {
   const fx = m.send(initProducerId(), at);
   return { m, fx };
 }
+
+describe('the two broker configs (TransactionStateManagerConfig: INT, atLeast(1))', () => {
+  it('default to Kafka’s 604800000 (7 days) and 3600000 (1 hour), and reach the coordinator', () => {
+    const { config } = resolveClusterConfig({});
+    expect(config['transactional.id.expiration.ms']).toBe(604800000);
+    expect(config['transaction.remove.expired.transaction.cleanup.interval.ms']).toBe(3600000);
+    const input = inputOf(scenario(), 'txn-coordinator') as {
+      config: { transactionalIdExpirationMs: number; removeExpiredIntervalMs: number };
+    };
+    expect(input.config).toMatchObject({ transactionalIdExpirationMs: 5000, removeExpiredIntervalMs: 1000 });
+  });
+
+  it('refuse 0 and a fraction', () => {
+    const { errors } = resolveClusterConfig({
+      'transactional.id.expiration.ms': 0,
+      'transaction.remove.expired.transaction.cleanup.interval.ms': 1.5,
+    });
+    expect(errors.map((e) => e.key).sort()).toEqual([
+      'transaction.remove.expired.transaction.cleanup.interval.ms',
+      'transactional.id.expiration.ms',
+    ]);
+    expect(validateScenario(scenario({ 'transactional.id.expiration.ms': 0 })).ok).toBe(false);
+  });
+});
 
 describe('which transactional ids expire (isExpirationAllowed, shouldExpire) and when the runs are', () => {
   it('only Empty, CompleteCommit and CompleteAbort allow expiration; Ongoing, PrepareX, PrepareEpochFence and Dead do not', () => {
