@@ -66,8 +66,12 @@ describe('reading a command line', () => {
 
   it('reads kafka-topics.sh --describe and the three views of kafka-consumer-groups.sh --describe', () => {
     expect(command('kafka-topics.sh --bootstrap-server b:9092 --describe --topic orders')).toEqual({
-      tool: 'describe-topic',
-      topic: 'orders',
+      tool: 'describe-topics',
+      options: { topic: 'orders', excludeInternal: false, reports: [] },
+    });
+    expect(command('kafka-topics.sh --describe --exclude-internal --at-min-isr-partitions --under-replicated-partitions')).toEqual({
+      tool: 'describe-topics',
+      options: { excludeInternal: true, reports: ['under-replicated-partitions', 'at-min-isr-partitions'] },
     });
     expect(command('kafka-consumer-groups.sh --describe --group g')).toEqual({
       tool: 'describe-group',
@@ -99,7 +103,6 @@ describe('reading a command line', () => {
     expect(error('kafka-transactions.sh describe --transactional-id a --transactional-id b')).toBe('--transactional-id is given twice');
     expect(error('kafka-topics.sh --create --topic t')).toBe('unknown option --create');
     expect(error('kafka-topics.sh --topic t')).toContain('only --describe');
-    expect(error('kafka-topics.sh --describe')).toBe('kafka-topics.sh --describe needs --topic <topic>');
     expect(error('kafka-consumer-groups.sh --describe')).toContain('Option [describe] takes one of these options: [group]');
     expect(error('kafka-consumer-groups.sh --describe --group g --members --state')).toBe(
       'Option [describe] takes at most one of these options: [members], [offsets], [state]',
@@ -128,6 +131,20 @@ describe('running a command at a step', () => {
         findHangingText(findHangingAt(view, 'order-results', 0, 0)),
       );
       expect(run('kafka-topics.sh --describe --topic orders')).toBe(describeTopicText(describeTopicAt(view, scenario, 'orders')));
+      // every topic in name order, the internal ones too unless left out
+      const all = run('kafka-topics.sh --describe');
+      expect(
+        all
+          .split('\n')
+          .filter((l) => l.startsWith('Topic: '))
+          .map((l) => l.split('\t')[0]),
+      ).toEqual(['Topic: __consumer_offsets', 'Topic: __transaction_state', 'Topic: order-results', 'Topic: orders']);
+      expect(run('kafka-topics.sh --describe --exclude-internal')).toBe(
+        ['order-results', 'orders'].map((t) => describeTopicText(describeTopicAt(view, scenario, t))).join('\n'),
+      );
+      expect(run('kafka-topics.sh --describe --topic "order.*" --exclude-internal')).toBe(
+        run('kafka-topics.sh --describe --exclude-internal'),
+      );
       expect(run('kafka-consumer-groups.sh --describe --group enricher')).toBe(describeGroupText(describeGroupAt(view, 'enricher')));
       expect(run('kafka-consumer-groups.sh --describe --group enricher --members')).toBe(
         describeMembersText(describeMembersAt(view, 'enricher'), false),
@@ -142,6 +159,54 @@ describe('running a command at a step', () => {
     // the end of the run: the transactional id's last transaction committed, and listed so
     expect(runToolCommand(command('kafka-transactions.sh list'), stateAt(trace, trace.steps.length), scenario)).toMatch(
       /enricher-0\s+\S+\s+\d+\s+CompleteCommit/,
+    );
+  });
+});
+
+describe('kafka-topics.sh --describe with a partition report (TopicCommand.DescribeOptions)', () => {
+  const run = (trace: ReturnType<typeof runScenario>, step: number, line: string) =>
+    runToolCommand(command(line), stateAt(trace, step), trace.scenario);
+  /** The first step after which kafka-topics.sh --describe --topic orders prints a line matching `pattern`. */
+  const firstStep = (trace: ReturnType<typeof runScenario>, pattern: RegExp) => {
+    for (let step = 1; step <= trace.steps.length; step++)
+      if (pattern.test(run(trace, step, 'kafka-topics.sh --describe --topic orders'))) return step;
+    throw new Error(`no step matches ${pattern}`);
+  };
+
+  it('prints no topic line, only the partitions a report finds: the ISR shrunk under min.insync.replicas', () => {
+    // min-insync-blocks-writes: RF 3, min.insync.replicas=2; the followers stop and the ISR shrinks to the leader
+    const trace = runScenario(findPreset('min-insync-blocks-writes')?.scenario);
+    const report = (step: number, r: string) => run(trace, step, `kafka-topics.sh --describe --exclude-internal --${r}`);
+    expect(report(1, 'under-replicated-partitions')).toBe('');
+    const shrunk = firstStep(trace, /\tIsr: 0\t/);
+    const orders = /^\tTopic: orders\tPartition: 0\tLeader: 0\tReplicas: 0,1,2\tIsr: 0\tElr: \tLastKnownElr: $/;
+    expect(report(shrunk, 'under-replicated-partitions')).toMatch(orders);
+    expect(report(shrunk, 'under-min-isr-partitions')).toMatch(orders);
+    expect(report(shrunk, 'at-min-isr-partitions')).toBe('');
+    // its leader is registered and unfenced: not unavailable
+    expect(report(shrunk, 'unavailable-partitions')).toBe('');
+    // at two in the ISR it was at its min ISR, and under-replicated
+    const two = firstStep(trace, /\tIsr: \d,\d\t/);
+    expect(report(two, 'at-min-isr-partitions')).toMatch(/^\tTopic: orders\tPartition: 0\t/);
+    expect(report(two, 'under-min-isr-partitions')).toBe('');
+  });
+
+  it('finds a partition without a leader unavailable and under its min ISR (unclean-election-loses-committed)', () => {
+    const trace = runScenario(findPreset('unclean-election-loses-committed')?.scenario);
+    const leaderless = firstStep(trace, /Leader: none/);
+    expect(run(trace, leaderless, 'kafka-topics.sh --describe --topic orders --unavailable-partitions')).toMatch(
+      /^\tTopic: orders\tPartition: 0\tLeader: none\t/,
+    );
+    expect(run(trace, leaderless, 'kafka-topics.sh --describe --topic orders --under-min-isr-partitions')).toMatch(/Leader: none/);
+  });
+
+  it('says so when --topic names nothing, or is not a regular expression', () => {
+    const trace = runScenario(findPreset('opening-story')?.scenario);
+    expect(run(trace, trace.steps.length, 'kafka-topics.sh --describe --topic nope')).toBe(
+      "Error while executing topic command : Topic 'nope' does not exist as expected",
+    );
+    expect(run(trace, trace.steps.length, 'kafka-topics.sh --describe --topic "("')).toBe(
+      "Error while executing topic command : Illegal regular expression '('",
     );
   });
 });
@@ -167,6 +232,6 @@ describe('npm run sim -- … --tool', () => {
     const bad = sim('hanging-transaction', '--tool', 'kafka-transactions.sh find-hanging --topic orders');
     expect(bad.code).toBe(2);
     expect(bad.out).toContain('find-hanging needs --partition <n>');
-    expect(bad.out).toContain('kafka-topics.sh --describe --topic <topic>');
+    expect(bad.out).toContain('kafka-topics.sh --describe [--topic <regex>]');
   }, 120000);
 });

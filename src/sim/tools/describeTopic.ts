@@ -107,14 +107,130 @@ export function describeTopicAt(view: SimView, scenario: Pick<Scenario, 'topics'
   };
 }
 
+/** TopicDescription.printDescription's line. */
+function topicLine(d: TopicDescription): string {
+  return `Topic: ${d.topic}\tPartitionCount: ${d.partitions.length}\tReplicationFactor: ${d.replicationFactor}\tConfigs: ${d.configs.join(',')}`;
+}
+
+/** PartitionDescription.printDescription's line. */
+function partitionLine(topic: string, p: PartitionDescription): string {
+  return `\tTopic: ${topic}\tPartition: ${p.partition}\tLeader: ${p.leader ?? 'none'}\tReplicas: ${p.replicas.join(',')}\tIsr: ${p.isr.join(',')}\tElr: \tLastKnownElr: `;
+}
+
 /** TopicDescription.printDescription, then PartitionDescription.printDescription for each partition. */
 export function describeTopicText(r: DescribeTopicResult): string {
-  if (r.kind === 'missing') return `Error while executing topic command : Topic '${r.topic}' does not exist as expected`;
+  if (r.kind === 'missing') return missingText(r.topic);
   const d = r.description;
-  const head = `Topic: ${d.topic}\tPartitionCount: ${d.partitions.length}\tReplicationFactor: ${d.replicationFactor}\tConfigs: ${d.configs.join(',')}`;
-  const rows = d.partitions.map(
-    (p) =>
-      `\tTopic: ${d.topic}\tPartition: ${p.partition}\tLeader: ${p.leader ?? 'none'}\tReplicas: ${p.replicas.join(',')}\tIsr: ${p.isr.join(',')}\tElr: \tLastKnownElr: `,
-  );
-  return [head, ...rows].join('\n');
+  return [topicLine(d), ...d.partitions.map((p) => partitionLine(d.topic, p))].join('\n');
+}
+
+const missingText = (topic: string) => `Error while executing topic command : Topic '${topic}' does not exist as expected`;
+
+/** TopicCommand's partition reports (`--under-replicated-partitions` …): each prints only the partitions it finds. */
+export type TopicReport = 'under-replicated-partitions' | 'unavailable-partitions' | 'under-min-isr-partitions' | 'at-min-isr-partitions';
+
+export const TOPIC_REPORTS: readonly TopicReport[] = [
+  'under-replicated-partitions',
+  'unavailable-partitions',
+  'under-min-isr-partitions',
+  'at-min-isr-partitions',
+];
+
+export interface DescribeTopicsOptions {
+  /** `--topic`: a regular expression a name must match whole (TopicFilter.IncludeList); every topic when absent. */
+  readonly topic?: string;
+  /** `--exclude-internal`: leave out __consumer_offsets and __transaction_state. */
+  readonly excludeInternal?: boolean;
+  readonly reports?: readonly TopicReport[];
+}
+
+export type DescribeTopicsResult =
+  | { readonly kind: 'missing'; readonly topic: string }
+  | { readonly kind: 'invalid-pattern'; readonly topic: string }
+  | {
+      readonly kind: 'described';
+      /** Each topic (in name order) with its line, when printed, and the partitions printed. */
+      readonly topics: readonly {
+        readonly description: TopicDescription;
+        readonly printTopic: boolean;
+        readonly partitions: readonly PartitionDescription[];
+      }[];
+    };
+
+const INTERNAL_TOPICS: ReadonlySet<string> = new Set([CONSUMER_OFFSETS_TOPIC, TRANSACTION_STATE_TOPIC]);
+
+/** The topic's min.insync.replicas (PartitionDescription.minIsrCount): its own, its creation config, the broker's, or 1. */
+function minIsrOf(scenario: Pick<Scenario, 'topics' | 'cluster'>, topic: string): number {
+  const own = internalTopicConfigs(scenario, topic) ?? scenario.topics.find((t) => t.name === topic)?.config ?? {};
+  return Number(own['min.insync.replicas'] ?? scenario.cluster?.['min.insync.replicas'] ?? 1);
+}
+
+/**
+ * The brokers `describeCluster` lists: the controller's registered, unfenced ones
+ * (KRaftMetadataCache.getAliveBrokerNodes); a leader the controller does not register (every broker
+ * in a cluster without a controller, the model's one-replica coordinators) while its process runs.
+ */
+function liveBrokers(view: SimView): ReadonlySet<string> {
+  const registered =
+    (view.actors.get(CONTROLLER_ID)?.context as { brokers?: Readonly<Record<string, { fenced: boolean }>> } | undefined)?.brokers ?? {};
+  const live = new Set(Object.entries(registered).flatMap(([id, b]) => (b.fenced ? [] : [brokerId(id)])));
+  for (const { head } of partitionHeads(view.actors))
+    if (!(processOf(head.leader) in registered) && !view.processes.get(processOf(head.leader))?.down) live.add(brokerId(head.leader));
+  return live;
+}
+
+/**
+ * `kafka-topics.sh --describe [--topic <regex>] [--exclude-internal] [--under-replicated-partitions]
+ * [--unavailable-partitions] [--under-min-isr-partitions] [--at-min-isr-partitions]` at the step
+ * `view` shows (TopicCommand.describeTopic with DescribeOptions): the topics in name order; with a
+ * report, no topic line (describeConfigs is off) and only the partitions some report finds —
+ * under-replicated: fewer in the ISR than replicas; unavailable: no leader, or a leader not among the
+ * live brokers; under min ISR: no leader, or an ISR smaller than min.insync.replicas; at min ISR: an
+ * ISR exactly that size.
+ */
+export function describeTopicsAt(
+  view: SimView,
+  scenario: Pick<Scenario, 'topics' | 'cluster'>,
+  options: DescribeTopicsOptions = {},
+): DescribeTopicsResult {
+  let include: RegExp | null = null;
+  if (options.topic !== undefined) {
+    try {
+      include = new RegExp(`^(?:${options.topic})$`);
+    } catch {
+      return { kind: 'invalid-pattern', topic: options.topic };
+    }
+  }
+  const names = [...new Set(partitionHeads(view.actors).map(({ head }) => head.topic))]
+    // TopicFilter.IncludeList.isTopicAllowed: the pattern matches, and not an internal topic left out
+    .filter((t) => (include === null || include.test(t)) && !(options.excludeInternal && INTERNAL_TOPICS.has(t)))
+    .sort();
+  // ensureTopicExists: a --topic that names nothing is an error
+  if (options.topic !== undefined && names.length === 0) return { kind: 'missing', topic: options.topic };
+  const reports = new Set(options.reports ?? []);
+  const live = reports.has('unavailable-partitions') ? liveBrokers(view) : new Set<string>();
+  const topics = names.flatMap((name) => {
+    const r = describeTopicAt(view, scenario, name);
+    if (r.kind !== 'described') return [];
+    const d = r.description;
+    const minIsr = minIsrOf(scenario, name);
+    const found = (p: PartitionDescription): boolean =>
+      (reports.has('under-replicated-partitions') && p.replicas.length - p.isr.length > 0) ||
+      (reports.has('unavailable-partitions') && (p.leader === null || !live.has(p.leader))) ||
+      (reports.has('under-min-isr-partitions') && (p.leader === null || p.isr.length < minIsr)) ||
+      (reports.has('at-min-isr-partitions') && p.isr.length === minIsr);
+    return [{ description: d, printTopic: reports.size === 0, partitions: reports.size === 0 ? d.partitions : d.partitions.filter(found) }];
+  });
+  return { kind: 'described', topics };
+}
+
+export function describeTopicsText(r: DescribeTopicsResult): string {
+  if (r.kind === 'missing') return missingText(r.topic);
+  if (r.kind === 'invalid-pattern') return `Error while executing topic command : Illegal regular expression '${r.topic}'`;
+  return r.topics
+    .flatMap((t) => [
+      ...(t.printTopic ? [topicLine(t.description)] : []),
+      ...t.partitions.map((p) => partitionLine(t.description.topic, p)),
+    ])
+    .join('\n');
 }

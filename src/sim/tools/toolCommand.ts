@@ -6,13 +6,13 @@
  *   kafka-transactions.sh describe --transactional-id <id>
  *   kafka-transactions.sh describe-producers --topic <t> --partition <p>
  *   kafka-transactions.sh find-hanging --topic <t> --partition <p> [--max-transaction-timeout <minutes>]
- *   kafka-topics.sh --describe --topic <t>
+ *   kafka-topics.sh --describe [--topic <regex>] [--exclude-internal] [--under-replicated-partitions …]
  *   kafka-consumer-groups.sh --describe --group <g> [--offsets | --members [--verbose] | --state]
  *
  * `--bootstrap-server <host:port>` is taken and ignored (a run has one cluster). Options are Kafka's
  * own, with its defaults (find-hanging's `--max-transaction-timeout` is 15 minutes, longer than most
  * runs: pass 0 to list every open transaction). *Simplified*: find-hanging needs `--partition` (Kafka
- * also searches a whole topic, or a broker with `--broker-id`); kafka-topics.sh needs `--topic`;
+ * also searches a whole topic, or a broker with `--broker-id`);
  * kafka-consumer-groups.sh needs `--group` (not `--all-groups`) and takes `--verbose` with `--members`
  * only (Kafka's adds columns to the other two views the model does not keep).
  */
@@ -21,7 +21,7 @@ import type { Scenario } from '../scenario/schema';
 import { describeGroupAt, describeGroupText } from './describeGroup';
 import { describeMembersAt, describeMembersText, describeStateAt, describeStateText } from './describeGroupViews';
 import { describeProducersAt, describeProducersText } from './describeProducers';
-import { describeTopicAt, describeTopicText } from './describeTopic';
+import { type DescribeTopicsOptions, describeTopicsAt, describeTopicsText, TOPIC_REPORTS, type TopicReport } from './describeTopic';
 import { describeTransactionAt, describeTransactionText } from './describeTransaction';
 import { findHangingAt, findHangingText } from './findHangingTransactions';
 import { listTransactionsAt, listTransactionsText } from './listTransactions';
@@ -31,7 +31,7 @@ export type ToolCommand =
   | { readonly tool: 'describe-transaction'; readonly transactionalId: string }
   | { readonly tool: 'describe-producers'; readonly topic: string; readonly partition: number }
   | { readonly tool: 'find-hanging'; readonly topic: string; readonly partition: number; readonly maxTransactionTimeout: number }
-  | { readonly tool: 'describe-topic'; readonly topic: string }
+  | { readonly tool: 'describe-topics'; readonly options: DescribeTopicsOptions }
   | { readonly tool: 'describe-group'; readonly group: string; readonly view: 'offsets' | 'members' | 'state'; readonly verbose: boolean };
 
 export type ParsedToolCommand = { readonly ok: true; readonly command: ToolCommand } | { readonly ok: false; readonly error: string };
@@ -42,7 +42,7 @@ export const TOOL_USAGE = [
   'kafka-transactions.sh describe --transactional-id <id>',
   'kafka-transactions.sh describe-producers --topic <topic> --partition <n>',
   'kafka-transactions.sh find-hanging --topic <topic> --partition <n> [--max-transaction-timeout <minutes>]',
-  'kafka-topics.sh --describe --topic <topic>',
+  'kafka-topics.sh --describe [--topic <regex>] [--exclude-internal] [--under-replicated-partitions] [--unavailable-partitions] [--under-min-isr-partitions] [--at-min-isr-partitions]',
   'kafka-consumer-groups.sh --describe --group <group> [--offsets | --members [--verbose] | --state]',
 ] as const;
 
@@ -132,13 +132,17 @@ function parseTransactions(words: readonly string[]): ParsedToolCommand {
 }
 
 function parseTopics(words: readonly string[]): ParsedToolCommand {
-  const o = new Options(words, new Set(['--topic']), new Set(['--describe']));
+  const reports = TOPIC_REPORTS.map((r) => `--${r}`);
+  const o = new Options(words, new Set(['--topic']), new Set(['--describe', '--exclude-internal', ...reports]));
   if (o.error) return fail(o.error);
   if (!o.has('--describe')) return fail('kafka-topics.sh: only --describe is run here (the others change the cluster)');
   const topic = o.text('--topic');
-  return topic === null
-    ? fail('kafka-topics.sh --describe needs --topic <topic>')
-    : { ok: true, command: { tool: 'describe-topic', topic } };
+  const options: DescribeTopicsOptions = {
+    ...(topic === null ? {} : { topic }),
+    excludeInternal: o.has('--exclude-internal'),
+    reports: TOPIC_REPORTS.filter((r: TopicReport) => o.has(`--${r}`)),
+  };
+  return { ok: true, command: { tool: 'describe-topics', options } };
 }
 
 function parseGroups(words: readonly string[]): ParsedToolCommand {
@@ -188,8 +192,8 @@ export function runToolCommand(command: ToolCommand, view: SimView, scenario: Pi
       return describeProducersText(describeProducersAt(view, command.topic, command.partition));
     case 'find-hanging':
       return findHangingText(findHangingAt(view, command.topic, command.partition, command.maxTransactionTimeout));
-    case 'describe-topic':
-      return describeTopicText(describeTopicAt(view, scenario, command.topic));
+    case 'describe-topics':
+      return describeTopicsText(describeTopicsAt(view, scenario, command.options));
     case 'describe-group':
       if (command.view === 'members') return describeMembersText(describeMembersAt(view, command.group), command.verbose);
       if (command.view === 'state') return describeStateText(describeStateAt(view, command.group));
