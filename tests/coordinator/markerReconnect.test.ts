@@ -32,7 +32,8 @@ const markerRequests = (fx: readonly Effect[]) =>
       ? [{ to: e.to, correlationId: (e.payload as { correlationId: number }).correlationId, transactionalId: txnOf(e.payload) }]
       : [],
   );
-const txnOf = (payload: unknown) => (payload as { markers: { transactionalId: string }[] }).markers[0]?.transactionalId;
+// the transactions whose markers the request carries (one request per broker carries every marker queued for it)
+const txnOf = (payload: unknown) => (payload as { markers: { transactionalId: string }[] }).markers.map((m) => m.transactionalId).join('+');
 const reconnectTimers = (fx: readonly Effect[]) =>
   fx.flatMap((e) => (e.type === 'timer' && e.name === 'reconnectBackoffExpired' ? [{ key: e.key, delay: e.delay, data: e.data }] : []));
 
@@ -161,7 +162,7 @@ describe('the marker channel’s reconnect backoff', () => {
     expect(refusedAgain.ctx.markerConnections?.[leader]).toMatchObject({ failedAttempts: 1, reconnectBackoffMs: 50 });
   });
 
-  it('holds another transaction’s markers to a node inside its backoff, and sends both when it ends', () => {
+  it('holds another transaction’s markers to a node inside its backoff, and sends both in one request when it ends', () => {
     let ctx = coordinator();
     const leader = leaderOf(ctx.meta, 't', 0) as string;
     const first = started(ctx, 'tx', ['t-0'], 10);
@@ -170,22 +171,25 @@ describe('the marker channel’s reconnect backoff', () => {
     const second = started(ctx, 'tx2', ['t-0'], 30);
     expect(markerRequests(second.effects)).toEqual([]);
     const over = backoffOver(second.ctx, leader, 70);
-    expect(markerRequests(over.effects).map((r) => `${r.transactionalId}→${r.to}`)).toEqual([`tx→${leader}`, `tx2→${leader}`]);
+    expect(markerRequests(over.effects).map((r) => `${r.transactionalId}→${r.to}`)).toEqual([`tx+tx2→${leader}`]);
   });
 
-  it('one close of the connection raises the backoff once: the other requests it failed are the same close', () => {
+  it('one close of the connection raises the backoff once, and fails the request waiting behind the lost one (checkDisconnects)', () => {
     let ctx = coordinator();
     const leader = leaderOf(ctx.meta, 't', 0) as string;
     const a = started(ctx, 'tx', ['t-0'], 10);
     const b = started(a.ctx, 'tx2', ['t-0'], 10);
     const [ra] = markerRequests(a.effects);
-    const [rb] = markerRequests(b.effects);
+    // tx2’s request waits behind tx’s: one request in flight per broker
+    expect(markerRequests(b.effects)).toEqual([]);
+    expect(b.ctx.markerSends?.[leader]?.unsent).toHaveLength(1);
     const one = refuse(b.ctx, leader, ra?.correlationId ?? -1, 20);
-    const two = refuse(one.ctx, leader, rb?.correlationId ?? -1, 20);
-    ctx = two.ctx;
+    ctx = one.ctx;
     expect(reconnectTimers(one.effects)).toHaveLength(1);
-    expect(reconnectTimers(two.effects)).toEqual([]);
     expect(ctx.markerConnections?.[leader]?.failedAttempts).toBe(1);
+    expect(ctx.markerSends).toBeUndefined();
+    expect([ctx.markers.tx?.inFlight, ctx.markers.tx2?.inFlight]).toEqual([[], []]);
+    expect(markerRequests(backoffOver(ctx, leader, 70).effects).map((r) => `${r.transactionalId}→${r.to}`)).toEqual([`tx+tx2→${leader}`]);
   });
 
   it('a partition whose leader moved while its markers waited goes to the new leader at once (addTxnMarkersToBrokerQueue looks it up afresh)', () => {
@@ -248,10 +252,7 @@ describe('a leader learned while markers wait', () => {
       markerRequests(over.effects)
         .map((r) => [r.to, r.transactionalId])
         .sort(),
-    ).toEqual([
-      [other, 'tx'],
-      [other, 'tx2'],
-    ]);
+    ).toEqual([[other, 'tx+tx2']]);
   });
 
   it('markers in flight are not sent twice, and a leader epoch the coordinator already knows sends nothing', () => {

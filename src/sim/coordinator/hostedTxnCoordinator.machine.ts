@@ -281,12 +281,6 @@ const onCompleteRetry = (ctx: TxnCoordinatorContext, ev: TimerEvent<{ transactio
   return d;
 };
 
-const markerTxnId = (ctx: TxnCoordinatorContext, ev: { payload: unknown }): string | null => {
-  const c = (ev.payload as { correlationId?: number }).correlationId;
-  for (const [id, work] of Object.entries(ctx.markers)) if (c !== undefined && work.inFlight.some((r) => r.correlationId === c)) return id;
-  return null;
-};
-
 export const hostedTxnCoordinatorMachine = setup({
   types: {} as { context: TxnCoordinatorContext; input: HostedTxnCoordinatorInput; events: HostedTxnCoordinatorEvent },
 }).createMachine({
@@ -312,9 +306,11 @@ export const hostedTxnCoordinatorMachine = setup({
         AddPartitionsToTxn: { actions: handle(servingBatches(serveRequest(onAddPartitions))) },
         AddOffsetsToTxn: { actions: serve(onAddOffsets) },
         EndTxn: { actions: serve(onEndTxn) },
-        WriteTxnMarkersResponse: { actions: whileLoaded(markerTxnId, onMarkersResponse) },
-        disconnected: { actions: whileLoaded(markerTxnId, onMarkerRequestLost) },
-        markerRetry: { actions: whileLoaded((_c, ev: TimerEvent<{ transactionalId: string }>) => ev.data.transactionalId, onMarkerRetry) },
+        // a request carries the markers of several transactions: each is acted on only while its
+        // partition is led and loaded here (markerChannel.ts servedHere)
+        WriteTxnMarkersResponse: { actions: whileLoaded(() => null, onMarkersResponse) },
+        disconnected: { actions: whileLoaded(() => null, onMarkerRequestLost) },
+        markerRetry: { actions: whileLoaded(() => null, onMarkerRetry) },
         reconnectBackoffExpired: { actions: whileLoaded(() => null, onMarkerReconnectBackoffOver) },
         completeRetry: {
           actions: whileLoaded((_c, ev: TimerEvent<{ transactionalId: string }>) => ev.data.transactionalId, onCompleteRetry),
@@ -363,6 +359,7 @@ export const hostedTxnCoordinatorMachine = setup({
         txns: {},
         markers: {},
         markerConnections: undefined,
+        markerSends: undefined,
         hosted: { ...hostedOf(ctx), owned: {}, writes: {} },
       })),
       // the broker's TransactionCoordinator starts again: its cleanup runs count from now

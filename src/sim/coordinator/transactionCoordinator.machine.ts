@@ -34,6 +34,8 @@ import type { MetadataResponse } from '../protocol/replicationMessages';
 import { keyOf, topicPartitionKey } from '../protocol/topicPartition';
 import { servingBatches } from './addPartitionsBatch';
 import {
+  flushMarkers,
+  type MarkerRetryData,
   maybeComplete,
   onLeaderLookupAnswered,
   onMarkerReconnectBackoffOver,
@@ -80,7 +82,7 @@ export type TxnCoordinatorEvent =
   | Rpc<'WriteTxnMarkersResponse', WriteTxnMarkersResponse>
   | Rpc<'MetadataResponse', MetadataResponse & { correlationId: number }>
   | DisconnectedEvent
-  | Timer<'markerRetry', { transactionalId: string }>
+  | Timer<'markerRetry', MarkerRetryData>
   | Timer<'reconnectBackoffExpired', { node: string }>
   | Timer<'txnTimeoutCheck' | 'loaded'>
   | Timer<typeof EXPIRATION_CHECK, { transactionalId: string }>
@@ -614,14 +616,19 @@ const onLoaded = (ctx: TxnCoordinatorContext, ev: { now: number }, out: Out): Tx
   return d;
 };
 
-/** After a load: what was prepared gets its markers again (and then CompleteX); what is open gets its timeout. */
+/**
+ * After a load: what was prepared gets its markers again (and then CompleteX); what is open gets its
+ * timeout. The markers of every prepared transaction are queued before the channel's loop runs
+ * (TransactionCoordinator.onElection queues them all from one load): one request per broker.
+ */
 export function finishLoaded(d: Draft, loaded: readonly TxnMetadata[], now: number, out: Out): void {
   for (const m of loaded) {
     if (m.state === 'PrepareCommit' || m.state === 'PrepareAbort')
-      startMarkers(d, m, m.state === 'PrepareCommit' ? 'COMMIT' : 'ABORT', now, out);
+      startMarkers(d, m, m.state === 'PrepareCommit' ? 'COMMIT' : 'ABORT', now, out, false);
     else if (m.state === 'Ongoing') armTimeout(d, m, now, out);
     else if (isExpirationAllowed(m.state)) armExpiration(d, m, now, out);
   }
+  flushMarkers(d, now, out);
 }
 
 export const transactionCoordinatorMachine = setup({
@@ -693,6 +700,7 @@ export const transactionCoordinatorMachine = setup({
         markers: {},
         // the marker channel's NetworkClient starts afresh with the broker
         markerConnections: undefined,
+        markerSends: undefined,
         ...(ctx.leaderLookup ? { leaderLookup: { turn: ctx.leaderLookup.turn } } : {}),
       })),
       on: {

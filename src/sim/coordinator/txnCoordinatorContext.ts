@@ -51,16 +51,51 @@ export interface MarkerWork {
   /** Partitions whose marker is not yet acknowledged. */
   readonly remaining: readonly string[];
   /**
-   * Requests in flight, oldest first: correlation id and the partitions it carries. A list, not an
-   * object keyed by correlation id: integer keys live in V8's elements store, which a spread copies
-   * at the size of the largest id so far — a copy per request that grew with the run.
+   * The channel's requests carrying some of these partitions (generated: waiting to be sent or in
+   * flight, `MarkerSends`), oldest first: correlation id and the partitions of this transaction it
+   * carries. A list, not an object keyed by correlation id: integer keys live in V8's elements store,
+   * which a spread copies at the size of the largest id so far — a copy per request that grew with the run.
    */
   readonly inFlight: readonly MarkerRequest[];
+  /** Partitions refused with a retriable error, waiting out the channel's `markerRetry` pause. Absent: none. */
+  readonly paused?: readonly string[];
+  /**
+   * A hosted coordinator's PrepareCommit/PrepareAbort (or another write of this transaction) is not
+   * yet acknowledged: none of its markers is queued until it is (Kafka queues them in the append's
+   * callback, TransactionCoordinator.endTransaction → addTxnMarkersToSend). Absent: queued.
+   */
+  readonly awaitingWrite?: true;
 }
 
 export interface MarkerRequest {
   readonly correlationId: number;
   readonly partitions: readonly string[];
+}
+
+/** One transaction's marker in a WriteTxnMarkers request of the channel (a TxnMarkerEntry, fixed when the request is generated). */
+export interface MarkerBatchEntry {
+  readonly transactionalId: string;
+  readonly producerId: number;
+  readonly producerEpoch: number;
+  readonly coordinatorEpoch: number;
+  readonly result: 'COMMIT' | 'ABORT';
+  readonly partitions: readonly string[];
+}
+
+/** A WriteTxnMarkers request of the channel: every marker queued for one broker when it was generated. */
+export interface MarkerBatch {
+  readonly correlationId: number;
+  readonly markers: readonly MarkerBatchEntry[];
+}
+
+/**
+ * The marker channel's requests to one broker (TransactionMarkerChannelManager's InterBrokerSendThread
+ * over a NetworkClient with maxInFlightRequestsPerConnection = 1): the one in flight, and those
+ * generated after it, waiting (InterBrokerSendThread's unsentRequests), oldest first.
+ */
+export interface MarkerSends {
+  readonly inFlight?: MarkerBatch;
+  readonly unsent: readonly MarkerBatch[];
 }
 
 export interface TxnCoordinatorContext {
@@ -98,6 +133,8 @@ export interface TxnCoordinatorContext {
    * markerChannel.ts `markerNodeDisconnected`): absent while every node is READY or never tried.
    */
   readonly markerConnections?: ConnectionStates;
+  /** The marker channel's requests per destination broker (markerChannel.ts `flushMarkers`): absent while none. */
+  readonly markerSends?: Readonly<Record<ActorId, MarkerSends>>;
 }
 
 /** A write to __transaction_state waiting for the host's acks=-1 answer (TransactionStateManager.appendTransactionToLog). */

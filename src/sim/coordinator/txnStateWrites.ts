@@ -9,6 +9,7 @@
 import { Out } from '../actors/out';
 import type { Effect } from '../kernel/effects';
 import type { KafkaError } from '../protocol/errors';
+import { releaseMarkersAfterWrite } from './markerChannel';
 import { armExpiration, EXPIRATION_CHECK, forget, tellExpired } from './transactionalIdExpiration';
 import { armTimeout, armTimeoutRetry } from './transactionCoordinator.machine';
 import type { HostedState, PendingWrite, TxnCoordinatorContext, TxnDraft } from './txnCoordinatorContext';
@@ -215,6 +216,7 @@ export function onWriteAnswered(
       }
       out.effects.push(e);
     }
+    releaseMarkersAfterWrite(d, w.transactionalId, now, out);
     return d;
   }
   out.fact({
