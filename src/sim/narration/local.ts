@@ -318,7 +318,19 @@ export function timerClause(ctx: NarrationContext): string {
       );
     }
     case 'markerRetry':
-      return say(lang, `${who} sends the transaction markers again${sends}`, `${josa(who, '이/가')} 트랜잭션 마커를 다시 보냅니다.`);
+      // the pause's end queues the refused markers again; they go in the broker's next request, which
+      // waits while another WriteTxnMarkers is in flight to that broker (one per broker)
+      return sent
+        ? say(
+            lang,
+            `${who} queues again the transaction markers an answer refused${sends}`,
+            `${josa(who, '이/가')} 응답에서 거절된 트랜잭션 마커를 다시 대기열에 넣고 ${josa(sent, '을/를')} 보냅니다.`,
+          )
+        : say(
+            lang,
+            `${who} queues again the transaction markers an answer refused: they go in the broker’s next WriteTxnMarkers, once it has none in flight`,
+            `${josa(who, '이/가')} 응답에서 거절된 트랜잭션 마커를 다시 대기열에 넣습니다. 그 브로커에 진행 중인 WriteTxnMarkers가 없을 때 다음 요청에 담아 보냅니다.`,
+          );
     case 'loaded':
       return say(lang, `${who} finished loading __transaction_state`, `${josa(who, '이/가')} __transaction_state 로딩을 마쳤습니다.`);
     case 'continue': {
