@@ -53,6 +53,21 @@ export const EXPECTED_CHECKLIST: Readonly<Record<string, Readonly<Record<Checkli
     'dedup-memory': 'fail: db-sink-duplicate',
     'side-effects': 'not-applicable',
   },
+  'transactional-id-expired': {
+    // one transactional producer with its own transactional.id and an event_id on every record; no
+    // consumer. observed passes: the model counts a consumer's CommitFailedException as a commit
+    // failure, not a producer's commitTransaction() refused INVALID_PRODUCER_ID_MAPPING (a fatal error)
+    guarantee: 'pass',
+    'transactional-id': 'pass',
+    'offsets-in-transaction': 'not-applicable',
+    'next-offset': 'not-applicable',
+    'read-committed': 'not-applicable',
+    observed: 'pass',
+    replication: 'not-applicable',
+    'event-id': 'pass',
+    'dedup-memory': 'not-applicable',
+    'side-effects': 'not-applicable',
+  },
   'lost-ack-idempotent': {
     guarantee: 'pass',
     'transactional-id': 'not-applicable',

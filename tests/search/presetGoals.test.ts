@@ -45,6 +45,17 @@ describe('preset goals', () => {
     expect(c.result.counterexample?.violation).toMatchObject({ layer: 'output', subject: 'settlements', status: 'more-than-once' });
   });
 
+  it('transactional-id-expired: the idle time alone loses evt-2, so the search finds it with no fault (k = 0)', () => {
+    const p = findPreset('transactional-id-expired');
+    if (!p) throw new Error('transactional-id-expired');
+    expect(expectedOutcome(p, goalFor(p.id))).toMatchObject({ kind: 'breaks', layer: 'log', subject: 'orders', status: 'lost' });
+    const c = checkPreset(p);
+    expect(c.why).toBe('');
+    expect(c.pass).toBe(true);
+    expect(c.result.counterexample?.k).toBe(0);
+    expect(c.result.counterexample?.violation).toMatchObject({ layer: 'log', subject: 'orders', status: 'lost', eventIds: ['evt-2'] });
+  });
+
   it.each(['acks-0-loss', 'zombie-fencing', 'sequence-gap', 'db-sink-offsets-in-db'])(
     '%s: exhaustive k = 1 gives the outcome its expectedVerdict implies',
     (id) => {

@@ -268,6 +268,8 @@ export const onReply = act((d, ev, out) => {
       }
       return;
     case 'abortTransaction':
+      if (!r.ok && r.cause === 'INVALID_PRODUCER_ID_MAPPING')
+        return stop(d, out, `abortTransaction failed with ${r.error}: this instance's producer can only be closed, and it closes`);
       if (!r.ok) return stop(d, out, `abortTransaction failed with ${r.error}: this instance is fenced and closes`);
       afterAbort(d, out);
       return;

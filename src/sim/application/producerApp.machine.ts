@@ -251,7 +251,10 @@ const onReply = act((d, ev, out) => {
       // — and the abort succeeds under protocol v2 when only the coordinator's timeout fenced the epoch
       // (a retry), and is PRODUCER_FENCED when another instance did
       if (r.error === 'PRODUCER_FENCED' || r.error === 'ProducerFencedException' || r.call === 'abortTransaction') {
-        stop(d, out, `${r.call} failed with ${r.error}: this instance was fenced and stops`);
+        // a producer whose transactional.id expired was not fenced: it can only be closed (KAFKA-18019)
+        if (r.error === 'INVALID_PRODUCER_ID_MAPPING' || r.cause === 'INVALID_PRODUCER_ID_MAPPING')
+          stop(d, out, `${r.call} failed with ${r.error}: this instance's producer can only be closed, and it stops`);
+        else stop(d, out, `${r.call} failed with ${r.error}: this instance was fenced and stops`);
         return;
       }
       // an abortable error: abort, as the canonical catch block does, and carry on

@@ -85,6 +85,8 @@ function nextCall(ctx: NarrationContext): string | null {
   for (let i = ctx.step.i + 1; i < Math.min(steps.length, ctx.step.i + 8); i++) {
     const s = steps.at(i);
     if (s && s.kind === 'call' && s.from === ctx.step.actor && s.label !== 'reply') return s.label;
+    // the actor's own next step came first: this one called nothing (a sleep that ended)
+    if (s?.actor === ctx.step.actor) return null;
   }
   return null;
 }

@@ -76,6 +76,11 @@ const KO_RULES: readonly Rule[] = [
     (m) => `commitTransaction이 실패해(${translateRefusal(m[1] as string, 'ko')}) 애플리케이션이 트랜잭션을 취소합니다`,
   ],
   [
+    /^(commitTransaction|abortTransaction) failed with (.+): this instance's producer can only be closed, and it (?:stops|closes)$/,
+    (m) =>
+      `${josa(m[1] as string, '이/가')} ${josa(translateRefusal(m[2] as string, 'ko'), '으로/로')} 실패했습니다. 이 인스턴스의 프로듀서는 닫을 수밖에 없으므로 인스턴스가 멈춥니다`,
+  ],
+  [
     /^(commitTransaction|abortTransaction) failed with (.+): this instance (?:was|is) fenced and (?:stops|closes)$/,
     (m) =>
       `${josa(m[1] as string, '이/가')} ${josa(translateRefusal(m[2] as string, 'ko'), '으로/로')} 실패했습니다. 이 인스턴스는 펜싱되어 멈춥니다`,
@@ -332,6 +337,10 @@ const REFUSALS_KO: readonly (readonly [RegExp, string])[] = [
     "transactionalId '$1'의 프로듀서($2)가 이전 epoch로 쓰려고 했습니다",
   ],
   [/^The producer is in a fatal error state \(fenced\) and must be closed$/, '프로듀서가 치명적 오류 상태(펜싱됨)이므로 닫아야 합니다'],
+  [
+    /^The producer is in a fatal error state \(INVALID_PRODUCER_ID_MAPPING: its producer id is no longer known to the coordinator, its transactional\.id expired\) and must be closed$/,
+    '프로듀서가 치명적 오류 상태(INVALID_PRODUCER_ID_MAPPING: transactional.id가 만료되어 코디네이터가 이 producerId를 더 이상 모름)이므로 닫아야 합니다',
+  ],
   [
     /^Cannot add partition (\S+) to transaction before completing a call to initTransactions$/,
     'initTransactions를 마치기 전에는 트랜잭션에 파티션을 추가할 수 없습니다($1)',

@@ -59,6 +59,7 @@ import throughputAtLeastOnce from './throughput-at-least-once.json';
 import throughputExactlyOnce from './throughput-exactly-once.json';
 import transactionStateUnderReplicated from './transaction-state-under-replicated.json';
 import transactionTimeout from './transaction-timeout.json';
+import transactionalIdExpired from './transactional-id-expired.json';
 import uncleanElectionLosesCommitted from './unclean-election-loses-committed.json';
 import upstreamDuplicateEventId from './upstream-duplicate-event-id.json';
 import zombieFencing from './zombie-fencing.json';
@@ -141,6 +142,8 @@ const all: unknown[] = [
   deliveryTimeoutWritten,
   // a rolling restart (controlled shutdowns): acks=all keeps every write, acks=1 loses the leader's last one
   rollingRestartAcks1,
+  // the coordinator's memory: transactional.id.expiration.ms shorter than a producer's idle time
+  transactionalIdExpired,
 ];
 
 export const PRESETS: readonly Preset[] = /* @__PURE__ */ all.map((raw) => {

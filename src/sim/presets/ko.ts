@@ -40,6 +40,13 @@ export const PRESET_TEXT_KO: Readonly<Record<string, PresetText>> = {
     expected:
       '아닙니다. orders-service의 레코드는 orders-0 offset 0에 producerId 1000, epoch 0, 시퀀스 0으로 추가되고 ProduceResponse는 사라집니다. 15초에 broker-0의 만료 검사가 이 프로듀서가 열린 트랜잭션 없이 10초 넘게 쉬었음을 보고 상태를 지웁니다. request.timeout.ms(30초)가 지나 재시도가 도착하면 broker-0은 producerId 1000을 전혀 모르므로 어떤 시퀀스든 받아들여 같은 배치를 offset 1에 다시 추가합니다. 로그에 evt-789가 두 번 남고, billing은 두 번 받아 두 번 처리합니다. 브로커의 중복 검사는 producer.id.expiration.ms 동안만 프로듀서를 기억합니다. Kafka는 이 값을 delivery.timeout.ms(여기서는 120초)보다 작게 두지 말라고 권합니다.',
   },
+  'transactional-id-expired': {
+    title: 'transactional.id.expiration.ms: 쉬고 있던 프로듀서의 ID를 코디네이터가 잊는다',
+    question:
+      'orders-service가 evt-1을 커밋한 뒤 8초 동안 쉽니다. 이 클러스터는 transactional.id를 5초 뒤에 만료시키고(transactional.id.expiration.ms를 7일에서 낮춤) 1초마다 확인합니다. 다음 트랜잭션이 evt-2를 보냅니다. 커밋될까요?',
+    expected:
+      '아닙니다. evt-2는 유실됩니다. orders-service는 evt-1을 producerId 1000으로 orders-0 offset 0에 커밋하고, 코디네이터는 11 ms에 트랜잭션을 마칩니다(CompleteCommit, txnLastUpdateTimestamp 11). 6초에 코디네이터의 만료 작업이 orders-tx에 열린 트랜잭션이 없고 5초 넘게 갱신되지 않았음을 보고, __transaction_state에 툼스톤을 쓰고(offset 4) 잊습니다. 8초에 프로듀서는 여전히 producerId 1000, epoch 1을 들고 있습니다. broker-0이 evt-2를 추가하기 전에 코디네이터에게 orders-0을 트랜잭션에 추가해 달라고 요청하고(프로토콜 2), 코디네이터는 INVALID_PRODUCER_ID_MAPPING으로 답합니다. Produce가 이 오류로 실패하는데, Kafka 4.0에서는 치명적 오류입니다. commitTransaction()이 실패하고 evt-2는 끝내 기록되지 않으며, 새 프로듀서(InitProducerId로 받은 새 producerId)만 이어 갈 수 있습니다. 기본값 7일이라면 일주일 동안 쉰 서비스가 같은 일을 겪습니다.',
+  },
   'lost-ack-no-idempotence': {
     title: '멱등성 없이 확인 응답 유실: 재시도가 두 번째 레코드가 된다',
     question: '같은 확인 응답 유실이지만 이번에는 enable.idempotence=false입니다. 재시도는 로그에 무엇을 남길까요?',

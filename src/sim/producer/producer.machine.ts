@@ -361,10 +361,10 @@ const sendInAbortableError = producerAction((d, call: EventOf<'send'>, out) => {
  * done at the fatal error itself, `failEverything` — then `client.poll`), so a queued
  * AddPartitionsToTxn, AddOffsetsToTxn, TxnOffsetCommit or EndTxn is never sent.
  */
-const rejectWhenFatal = (reason: string) =>
+const rejectWhenFatal = () =>
   handle((ctx: ProducerContext, call: AppCall, out: Out): ProducerContext => {
     const d: ProducerDraft = producerDraft(ctx);
-    refuseInErrorState(d, call, out, d.lastError, reason);
+    refuseInErrorState(d, call, out, d.lastError, fatalReason(d.lastError));
     return d;
   });
 
@@ -380,7 +380,7 @@ const sendWhenFatal = handle((ctx: ProducerContext, call: EventOf<'send'>, out: 
     // maybeAddPartition's KafkaException, caught in doSend: errors.record() (record-error-total)
     countRecords(d, 'failed', 1);
   }
-  refuseInErrorState(d, call, out, d.lastError, FATAL_REASON);
+  refuseInErrorState(d, call, out, d.lastError, fatalReason(d.lastError));
   // the record failed at once: its memory is back for a send() still waiting (another caller's)
   wakeBufferWaiters(d, call.now, out);
   return d;
@@ -687,7 +687,18 @@ function inputOf(ctx: ProducerContext): ProducerInput {
   };
 }
 
-const FATAL_REASON = 'The producer is in a fatal error state (fenced) and must be closed';
+/**
+ * What a call refused in FATAL_ERROR says (the model's words: maybeFailWithError wraps the cause in
+ * KafkaException "Cannot execute transactional method because we are in an error state"). A producer
+ * made fatal by INVALID_PRODUCER_ID_MAPPING was not fenced: the coordinator no longer knows its
+ * producer id (its transactional.id expired, transactional.id.expiration.ms; KAFKA-18019 makes the
+ * error fatal in Kafka 4.0).
+ */
+export function fatalReason(cause: string | null): string {
+  if (cause === 'INVALID_PRODUCER_ID_MAPPING')
+    return 'The producer is in a fatal error state (INVALID_PRODUCER_ID_MAPPING: its producer id is no longer known to the coordinator, its transactional.id expired) and must be closed';
+  return 'The producer is in a fatal error state (fenced) and must be closed';
+}
 
 /**
  * FATAL_ERROR's NetworkClient: Sender.runOnce returns after `client.poll` once hasFatalError(), but
@@ -1034,12 +1045,12 @@ export const producerMachine = setup({
         metadataUpdateDue: { actions: onNetworkWhenFatal },
         maxBlockExpired: { actions: onNetworkWhenFatal },
         disconnected: { guard: 'metadataLost', actions: onNetworkWhenFatal },
-        commitTransaction: { actions: rejectWhenFatal(FATAL_REASON) },
-        abortTransaction: { actions: rejectWhenFatal(FATAL_REASON) },
-        sendOffsetsToTransaction: { actions: rejectWhenFatal(FATAL_REASON) },
+        commitTransaction: { actions: rejectWhenFatal() },
+        abortTransaction: { actions: rejectWhenFatal() },
+        sendOffsetsToTransaction: { actions: rejectWhenFatal() },
         flush: { actions: flushWhenFatal },
-        beginTransaction: { actions: rejectWhenFatal(FATAL_REASON) },
-        initTransactions: { actions: rejectWhenFatal(FATAL_REASON) },
+        beginTransaction: { actions: rejectWhenFatal() },
+        initTransactions: { actions: rejectWhenFatal() },
       }),
     },
     /** The process is down: everything in memory is gone. */

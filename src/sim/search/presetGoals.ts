@@ -45,6 +45,9 @@ export const PRESET_GOALS: Readonly<Record<string, PresetGoal>> = {
   'lost-ack-no-idempotence': g('no-duplicates', 'orders', NETWORK),
   'epoch-bump-duplicate': g('no-duplicates', 'order-status', NETWORK),
   'producer-state-expired': g('no-duplicates', 'orders', NETWORK),
+  // the coordinator forgets an idle producer's transactional.id: the story's fault is idleness, the
+  // closest the search has is a pause of the producer (the idle time alone already loses evt-2)
+  'transactional-id-expired': g('no-loss', 'orders', PAUSE),
   'app-resend': g('no-duplicates', 'orders', NETWORK),
   'producer-restart-new-pid': g('no-duplicates', 'orders', NETWORK),
   'producer-close-timeout-zero': g('no-duplicates', 'orders', NETWORK),

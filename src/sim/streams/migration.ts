@@ -34,8 +34,12 @@ const MIGRATED = new Set([
   'InvalidProducerEpochException',
 ]);
 
-/** The producer's refusal once it is fenced: KafkaProducer rethrows the fencing exception. */
-const FENCED_REFUSAL = /fatal error state \(fenced\)/;
+/**
+ * The producer's refusal once it is fenced (KafkaProducer rethrows the fencing exception) or its
+ * producer id is unknown to the coordinator (a KafkaException caused by InvalidPidMappingException,
+ * which StreamsProducer also turns into TaskMigratedException).
+ */
+const FENCED_REFUSAL = /fatal error state \((?:fenced|INVALID_PRODUCER_ID_MAPPING\b)/;
 
 export function isTaskMigrated(error: string | null): boolean {
   return error !== null && (MIGRATED.has(error) || FENCED_REFUSAL.test(error));

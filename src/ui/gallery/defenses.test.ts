@@ -61,6 +61,7 @@ const NAMED = [
   'producer-close-timeout-zero',
   'delivery-timeout-written',
   'rolling-restart-acks-1',
+  'transactional-id-expired',
 ];
 
 describe('the problem → defense table', () => {

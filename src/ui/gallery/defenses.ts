@@ -70,6 +70,7 @@ export const DEFENSE_ROWS: readonly DefenseRow[] = [
       { id: 'zombie-fencing', role: 'defense' },
       { id: 'coordinator-failover-mid-commit', role: 'defense' },
       { id: 'hanging-transaction', role: 'limit' },
+      { id: 'transactional-id-expired', role: 'limit' },
       { id: 'same-payload-twice-in-one-transaction', role: 'limit' },
     ],
   },
