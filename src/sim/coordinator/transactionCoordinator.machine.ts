@@ -20,7 +20,6 @@ import type { Lifecycle, Rpc, Timer } from '../actors/events';
 import { handle, type Out, pendingRequest } from '../actors/out';
 import { TRANSACTION_STATE_TOPIC } from '../cluster/metadata';
 import type { DisconnectedEvent, RpcEvent, TimerEvent } from '../kernel/effects';
-import { appendProducerBatch } from '../log/partitionLog';
 import { coordinatorPartitionFor } from '../producer/partitioner';
 import type { KafkaError } from '../protocol/errors';
 import type {
@@ -57,11 +56,11 @@ import {
 import { decodeTxnRecord, type TxnMetadata } from './transactionMetadata';
 import type { TxnState } from './transactionState';
 import {
+  appendStateRecord,
   cacheWhileWriting,
   type TxnDraft as Draft,
   persist,
   setState,
-  stateLogKey,
   type TxnCoordinatorContext,
   type TxnCoordinatorInput,
 } from './txnCoordinatorContext';
@@ -562,22 +561,7 @@ export const onExpirationCheck = (ctx: TxnCoordinatorContext, ev: ExpirationTime
     return ctx;
   }
   const d: Draft = { ...ctx };
-  const key = stateLogKey(d, m.transactionalId);
-  const log = d.logs[key];
-  if (log) {
-    const { log: next } = appendProducerBatch(
-      log,
-      {
-        producerId: -1,
-        producerEpoch: -1,
-        baseSequence: -1,
-        isTransactional: false,
-        records: [{ key: m.transactionalId, value: null, headers: {}, timestamp: ev.now }],
-      },
-      ev.now,
-    );
-    d.logs = { ...d.logs, [key]: next };
-  }
+  appendStateRecord(d, m.transactionalId, null, ev.now);
   tellExpired(m, out);
   forget(d, m.transactionalId);
   return d;

@@ -197,24 +197,31 @@ export function persist(d: TxnDraft, m: TxnMetadata, now: number, out: Out): voi
     rearmOnChange(d, previous, m, now, out);
     return;
   }
-  const key = stateLogKey(d, m.transactionalId);
-  const log = d.logs[key];
-  if (log) {
-    const { log: next } = appendProducerBatch(
-      log,
-      {
-        producerId: -1,
-        producerEpoch: -1,
-        baseSequence: -1,
-        isTransactional: false,
-        records: [{ key: m.transactionalId, value: encodeTxnRecord(m), headers: {}, timestamp: now }],
-      },
-      now,
-    );
-    d.logs = { ...d.logs, [key]: next };
-  }
+  appendStateRecord(d, m.transactionalId, encodeTxnRecord(m), now);
   setState(d, m, out);
   rearmOnChange(d, previous, m, now, out);
+}
+
+/**
+ * Appends a transactional.id's record to its `__transaction_state` partition on the one-replica log,
+ * which takes the write at once: its metadata, or a tombstone (`null`) when it expires.
+ */
+export function appendStateRecord(d: TxnDraft, transactionalId: string, value: string | null, now: number): void {
+  const key = stateLogKey(d, transactionalId);
+  const log = d.logs[key];
+  if (!log) return;
+  const { log: next } = appendProducerBatch(
+    log,
+    {
+      producerId: -1,
+      producerEpoch: -1,
+      baseSequence: -1,
+      isTransactional: false,
+      records: [{ key: transactionalId, value, headers: {}, timestamp: now }],
+    },
+    now,
+  );
+  d.logs = { ...d.logs, [key]: next };
 }
 
 /**
