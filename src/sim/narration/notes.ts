@@ -10,6 +10,15 @@ import { count, josa, type Language } from './language';
 import { PRODUCER_CLOSE_KO_RULES } from './producerClose';
 import { WAIT_ON_METADATA_KO_RULES } from './waitOnMetadata';
 
+/**
+ * "X이 <error>(으)로 실패했습니다." for an error's name; "X이 실패했습니다: <sentence>." when the
+ * error is a whole sentence in Korean (a fatal state's explanation), which the particle cannot follow.
+ */
+function failedWith(call: string, error: string): string {
+  const ko = translateRefusal(error, 'ko');
+  return /니다$/.test(ko) ? `${josa(call, '이/가')} 실패했습니다: ${ko}.` : `${josa(call, '이/가')} ${josa(ko, '으로/로')} 실패했습니다.`;
+}
+
 type Rule = readonly [RegExp, (m: RegExpMatchArray) => string];
 
 /** A consumer's commits, as its notes name them. */
@@ -77,13 +86,11 @@ const KO_RULES: readonly Rule[] = [
   ],
   [
     /^(commitTransaction|abortTransaction) failed with (.+): this instance's producer can only be closed, and it (?:stops|closes)$/,
-    (m) =>
-      `${josa(m[1] as string, '이/가')} ${josa(translateRefusal(m[2] as string, 'ko'), '으로/로')} 실패했습니다. 이 인스턴스의 프로듀서는 닫을 수밖에 없으므로 인스턴스가 멈춥니다`,
+    (m) => `${failedWith(m[1] as string, m[2] as string)} 이 인스턴스의 프로듀서는 닫을 수밖에 없으므로 인스턴스가 멈춥니다`,
   ],
   [
     /^(commitTransaction|abortTransaction) failed with (.+): this instance (?:was|is) fenced and (?:stops|closes)$/,
-    (m) =>
-      `${josa(m[1] as string, '이/가')} ${josa(translateRefusal(m[2] as string, 'ko'), '으로/로')} 실패했습니다. 이 인스턴스는 펜싱되어 멈춥니다`,
+    (m) => `${failedWith(m[1] as string, m[2] as string)} 이 인스턴스는 펜싱되어 멈춥니다`,
   ],
   [
     /^(\w+)\(\) threw TimeoutException; the application calls \1\(\) again, as KafkaProducer's javadoc says it safely may$/,
@@ -168,8 +175,7 @@ const KO_RULES: readonly Rule[] = [
   ],
   [
     /^(\S+) failed with (.+): StreamsException, the stream thread dies$/,
-    (m) =>
-      `${josa(m[1] as string, '이/가')} ${josa(translateRefusal(m[2] as string, 'ko'), '으로/로')} 실패했습니다. StreamsException으로 스트림 스레드가 종료됩니다`,
+    (m) => `${failedWith(m[1] as string, m[2] as string)} StreamsException으로 스트림 스레드가 종료됩니다`,
   ],
   [
     /^(\w+)\(\) timed out \(TimeoutException\): the task retries it until task\.timeout\.ms=(\d+) has passed since the first timeout, at (\d+) ms$/,
