@@ -4,7 +4,6 @@
  * `--bootstrap-server` taken anywhere; ConsumerGroupCommandOptions.checkArgs' one view of three), the
  * mistakes refused with what is wrong, and each command printing what the page's section prints.
  */
-import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { findPreset } from '../../src/sim/presets';
 import { runScenario, stateAt } from '../../src/sim/run';
@@ -16,6 +15,7 @@ import { describeTransactionAt, describeTransactionText } from '../../src/sim/to
 import { findHangingAt, findHangingText } from '../../src/sim/tools/findHangingTransactions';
 import { listTransactionsAt, listTransactionsText } from '../../src/sim/tools/listTransactions';
 import { parseToolCommand, runToolCommand, splitCommandLine, type ToolCommand } from '../../src/sim/tools/toolCommand';
+import { simCli } from '../fixtures/simCli';
 
 const parse = (line: string) => parseToolCommand(splitCommandLine(line));
 const command = (line: string): ToolCommand => {
@@ -212,24 +212,15 @@ describe('kafka-topics.sh --describe with a partition report (TopicCommand.Descr
 });
 
 describe('npm run sim -- … --tool', () => {
-  const sim = (...args: string[]) => {
-    try {
-      return { code: 0, out: execFileSync('npx', ['tsx', 'cli/sim.ts', ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }) };
-    } catch (e) {
-      const err = e as { status: number; stderr: string };
-      return { code: err.status, out: err.stderr };
-    }
-  };
-
   it('prints the tool’s output at --until, its tabs kept; a command it cannot run exits 2 with the forms it takes', () => {
     const trace = runScenario(findPreset('hanging-transaction')?.scenario);
     const line =
       'kafka-transactions.sh --bootstrap-server broker-0:9092 find-hanging --topic orders --partition 0 --max-transaction-timeout 0';
-    const r = sim('hanging-transaction', '--tool', line);
+    const r = simCli('hanging-transaction', '--tool', line);
     expect(r.code).toBe(0);
     expect(r.out).toBe(`${runToolCommand(command(line), stateAt(trace, trace.steps.length), trace.scenario)}\n`);
     expect(r.out.split('\n')[1]).toMatch(/^orders\t0 +\t\d+ +\t/);
-    const bad = sim('hanging-transaction', '--tool', 'kafka-transactions.sh find-hanging --topic orders');
+    const bad = simCli('hanging-transaction', '--tool', 'kafka-transactions.sh find-hanging --topic orders');
     expect(bad.code).toBe(2);
     expect(bad.out).toContain('find-hanging needs --partition <n>');
     expect(bad.out).toContain('kafka-topics.sh --describe [--topic <regex>]');
