@@ -34,6 +34,7 @@ export { CONSUMER_OFFSETS_TOPIC, TRANSACTION_STATE_TOPIC } from './cluster/metad
 export type { ConsumerContext } from './consumer/consumer.machine';
 export type { GroupCoordinatorContext } from './coordinator/groupCoordinator.machine';
 export type { TxnCoordinatorContext } from './coordinator/transactionCoordinator.machine';
+export type { MarkerBatch } from './coordinator/txnCoordinatorContext';
 export type { RunCost } from './cost/cost';
 export { costOfRun } from './cost/costOfRun';
 export type { EnvelopeRecord } from './kernel/envelope';

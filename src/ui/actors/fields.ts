@@ -13,6 +13,7 @@ import {
   type HttpApiContext,
   keyOf,
   lastStableOffset,
+  type MarkerBatch,
   type OutboxRelayContext,
   type ProducerAppContext,
   type ProducerContext,
@@ -194,7 +195,34 @@ function txnCoordinatorFields(c: TxnCoordinatorContext, lang: Language): Field[]
     }));
   const markers = Object.entries(c.markers).map(([id, w]) => `${id}: ${w.result} → ${w.remaining.join(', ')}`);
   if (markers.length) out.push({ label: L(lang, 'markers to write', '기록할 마커'), value: markers.join('; ') });
+  out.push(...markerChannelFields(c, lang));
   if (out.length === 0) out.push({ label: 'transactional.id', value: none(lang) });
+  return out;
+}
+
+/** One WriteTxnMarkers request of the channel: its correlation id and each transaction's marker in it. */
+function markerBatchText(b: MarkerBatch): string {
+  return `#${b.correlationId} (${b.markers.map((m) => `${m.transactionalId} ${m.result}: ${m.partitions.join(', ')}`).join('; ')})`;
+}
+
+/**
+ * The marker channel per destination broker (TransactionMarkerChannelManager: one WriteTxnMarkers in
+ * flight per broker, the requests generated behind it waiting), and a broker inside its reconnect
+ * backoff — so a person sees markers wait for a broker, and several transactions share one request.
+ */
+function markerChannelFields(c: TxnCoordinatorContext, lang: Language): Field[] {
+  const out: Field[] = [];
+  for (const node of Object.keys(c.markerSends ?? {}).sort()) {
+    const sends = c.markerSends?.[node as keyof typeof c.markerSends];
+    if (!sends) continue;
+    const parts: string[] = [];
+    if (sends.inFlight) parts.push(`${L(lang, 'in flight', '전송 중')} ${markerBatchText(sends.inFlight)}`);
+    if (sends.unsent.length) parts.push(`${L(lang, 'waiting', '대기')} ${sends.unsent.map(markerBatchText).join(', ')}`);
+    const backoff = c.markerConnections?.[node];
+    if (backoff?.blackedOut)
+      parts.push(L(lang, `reconnect backoff ${backoff.reconnectBackoffMs} ms`, `재연결 대기 ${backoff.reconnectBackoffMs} ms`));
+    if (parts.length) out.push({ label: `WriteTxnMarkers → ${node}`, value: parts.join(' · ') });
+  }
   return out;
 }
 
