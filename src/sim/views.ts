@@ -77,7 +77,15 @@ export {
   describeStateText,
 } from './tools/describeGroupViews';
 export { describeProducersAt, describeProducersText } from './tools/describeProducers';
-export { type DescribeTopicResult, describeTopicAt, describeTopicText } from './tools/describeTopic';
+export {
+  type DescribeTopicResult,
+  describeTopicAt,
+  describeTopicsAt,
+  describeTopicsText,
+  describeTopicText,
+  TOPIC_REPORTS,
+  type TopicReport,
+} from './tools/describeTopic';
 export { type DescribeTransactionResult, describeTransactionAt, describeTransactionText } from './tools/describeTransaction';
 export { type FindHangingResult, findHangingAt, findHangingText } from './tools/findHangingTransactions';
 export { type ListTransactionsResult, listTransactionsAt, listTransactionsText } from './tools/listTransactions';

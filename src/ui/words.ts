@@ -123,6 +123,16 @@ const EN = {
   topicDescribeTitle: (topic: string) => `The topic as its tool shows it: ${topic}`,
   topicDescribeNote:
     'What the tool would print at this step, from the controller’s registrations that every broker’s metadata follows: each partition’s leader (none when it has none), its replicas in assignment order — the preferred leader first — and its in-sync replicas. A write with acks=all waits for the whole ISR, and a leader whose ISR is smaller than min.insync.replicas (in Configs when set) refuses it. Elr is empty: eligible leader replicas are off by default and not modelled. The model gives topics no TopicId.',
+  topicReportView: 'All partitions, or one of the tool’s reports',
+  topicReportAll: 'all',
+  topicReportNote: (what: string) => `: the tool prints only the partitions this report finds, without the topic’s line — ${what}.`,
+  topicReportFinds: {
+    'under-replicated-partitions': 'those with fewer replicas in the ISR than assigned',
+    'unavailable-partitions': 'those with no leader, or a leader that is not a live broker the controller registered',
+    'under-min-isr-partitions': 'those with no leader, or an ISR smaller than min.insync.replicas',
+    'at-min-isr-partitions': 'those whose ISR is exactly min.insync.replicas: one more replica out and acks=all writes are refused',
+  },
+  topicReportNone: 'No partition found at this step: the tool prints nothing.',
   metrics: 'Metrics',
   metricsNote:
     "What an operator's dashboard would show at this step, under Kafka's metric names: the model's counts, made where Kafka's client sensors record, and each partition's latest lag (totals and latest values only, no rates, averages or maxima). A restarted client counts from 0 again, as its JMX beans do.",
@@ -289,6 +299,16 @@ const KO: Strings = {
   topicDescribeTitle: (topic: string) => `도구로 본 토픽: ${topic}`,
   topicDescribeNote:
     '이 단계에서 도구가 출력할 내용으로, 모든 브로커의 메타데이터가 따르는 컨트롤러의 등록 정보입니다. 파티션마다 리더(없으면 none), 배정 순서대로의 복제본(선호 리더가 맨 앞), ISR을 보여 줍니다. acks=all 쓰기는 ISR 전체를 기다리고, ISR이 min.insync.replicas(설정했다면 설정 목록에 나옴)보다 작은 리더는 그 쓰기를 거부합니다. 적격 리더 복제본(KIP-966) 목록은 비어 있습니다. 기본으로 꺼져 있고 모델에 없기 때문입니다. 모델의 토픽에는 TopicId가 없습니다.',
+  topicReportView: '모든 파티션, 또는 도구의 보고서 하나',
+  topicReportAll: '전체',
+  topicReportNote: (what: string) => ` 옵션: 도구는 토픽 줄 없이 이 보고서가 찾은 파티션만 출력합니다. 찾는 것은 ${what}입니다.`,
+  topicReportFinds: {
+    'under-replicated-partitions': 'ISR에 든 복제본이 배정된 복제본보다 적은 파티션',
+    'unavailable-partitions': '리더가 없거나, 리더가 컨트롤러에 등록된 살아 있는 브로커가 아닌 파티션',
+    'under-min-isr-partitions': '리더가 없거나 ISR이 min.insync.replicas보다 작은 파티션',
+    'at-min-isr-partitions': 'ISR 크기가 min.insync.replicas와 같은 파티션(복제본이 하나만 더 빠지면 acks=all 쓰기가 거부됨)',
+  },
+  topicReportNone: '이 단계에서는 찾은 파티션이 없어 도구가 아무것도 출력하지 않습니다.',
   metrics: '메트릭',
   metricsNote:
     '운영자의 대시보드가 이 단계에서 보여 줄 값을 Kafka의 메트릭 이름으로 보여 줍니다. 모델이 Kafka 클라이언트의 센서가 기록하는 지점에서 센 값과 파티션마다의 최근 지연입니다 (누적 값과 최근 값만, 비율이나 평균, 최댓값은 없음). 재시작한 클라이언트는 JMX 빈처럼 0부터 다시 셉니다.',
