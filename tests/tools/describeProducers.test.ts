@@ -68,3 +68,35 @@ describe('kafka-transactions.sh describe-producers', () => {
     expect(describeProducersText(down)).toMatch(/^Failed to describe producers for partition orders-0 on leader/);
   });
 });
+
+describe('kafka-transactions.sh describe-producers --broker-id (a replica’s own producer state)', () => {
+  it('hw-behind-leo-slow-follower: the followers still hold the producer’s earlier batch while the leader has its next', () => {
+    const view = stateAt(traceOf('hw-behind-leo-slow-follower'), 145);
+    const leader = describeProducersAt(view, 'orders', 0);
+    expect(leader).toMatchObject({ kind: 'described', leader: 'broker-0', rows: [{ lastSequence: 1 }] });
+    expect(describeProducersAt(view, 'orders', 0, 0)).toEqual(leader);
+    for (const b of [1, 2])
+      expect(describeProducersAt(view, 'orders', 0, b)).toMatchObject({ leader: `broker-${b}`, rows: [{ lastSequence: 0 }] });
+  });
+
+  it('idempotence-survives-failover: with the leader down the leader’s request fails, a follower answers', () => {
+    const view = stateAt(traceOf('idempotence-survives-failover'), 26);
+    expect(describeProducersText(describeProducersAt(view, 'orders', 0))).toBe(
+      'Failed to describe producers for partition orders-0 on leader: …',
+    );
+    expect(describeProducersText(describeProducersAt(view, 'orders', 0, 0))).toBe(
+      'Failed to describe producers for partition orders-0 on broker 0: …',
+    );
+    expect(describeProducersAt(view, 'orders', 0, 1)).toMatchObject({ kind: 'described', rows: [{ lastSequence: 0 }] });
+  });
+
+  it('a broker with no replica answers NOT_LEADER_OR_FOLLOWER, fatal when it was named', () => {
+    const view = stateAt(traceOf('lost-ack-idempotent'), 1);
+    // a broker that is up and hosts none of orders' replicas
+    const actors = new Map(view.actors);
+    actors.set('broker-5', { value: 'up', context: { partitions: {} } });
+    expect(describeProducersText(describeProducersAt({ ...view, actors }, 'orders', 0, 5))).toBe(
+      'Failed to describe producers for partition orders-0 on broker 5: Failed to describe active producers for partition orders-0 on brokerId 5. Enable debug logging for additional detail.',
+    );
+  });
+});

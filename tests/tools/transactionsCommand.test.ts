@@ -18,8 +18,8 @@ import {
   describeTransactionAt,
   describeTransactionText,
 } from '../../src/sim/tools/describeTransaction';
-import { FIND_HANGING_HEADERS, findHangingAt, findHangingText } from '../../src/sim/tools/findHangingTransactions';
-import { listTransactions, listTransactionsAt, listTransactionsText } from '../../src/sim/tools/listTransactions';
+import { FIND_HANGING_HEADERS, findHanging, findHangingAt, findHangingText } from '../../src/sim/tools/findHangingTransactions';
+import { listTransactions, listTransactionsAt, listTransactionsText, runsLongerThan } from '../../src/sim/tools/listTransactions';
 import { prettyPrintTable } from '../../src/sim/tools/prettyPrintTable';
 import { coordinatorFor, type TxnCoordinatorView, txnCoordinators } from '../../src/sim/trace/coordinatorTxns';
 import { verdictAtStep } from '../../src/sim/trace/summary';
@@ -95,7 +95,7 @@ describe('kafka-transactions.sh list (ListTransactions)', () => {
         { transactionalId: 'zeta', coordinator: '1', producerId: 3, state: 'Ongoing' },
       ],
     });
-    const some = listTransactions([b, a], new Set([3, 4]));
+    const some = listTransactions([b, a], { producerIds: new Set([3, 4]) });
     expect(some.kind === 'listed' && some.rows.map((r) => r.transactionalId)).toEqual(['mid', 'zeta']);
   });
 
@@ -108,6 +108,62 @@ describe('kafka-transactions.sh list (ListTransactions)', () => {
     const up = coordinator({ actor: 'broker-0.txn-coordinator', coordinatorId: '0', owned: new Map(), txns: [txn('y')] });
     const r = listTransactions([down, up]);
     expect(r.kind === 'listed' && r.rows.map((x) => x.transactionalId)).toEqual(['y']);
+  });
+});
+
+describe('kafka-transactions.sh list --duration-filter (KIP-994: listTransactionStates’ DurationFilter)', () => {
+  // TransactionStateManagerTest.testListTransactionsFiltering: t0, t1 at 0; t2, t3 at 1000; t4–t7 at 2000; read at 3000
+  const c = coordinator({
+    txns: [
+      txn('t0', { producerId: 0, txnStartTimestamp: 0 }),
+      txn('t1', { producerId: 1, txnStartTimestamp: 0 }),
+      txn('t2', { producerId: 2, state: 'PrepareCommit', txnStartTimestamp: 1000 }),
+      txn('t3', { producerId: 3, state: 'PrepareAbort', txnStartTimestamp: 1000 }),
+      txn('t4', { producerId: 4, state: 'CompleteCommit', txnStartTimestamp: 2000 }),
+      txn('t5', { producerId: 5, state: 'CompleteAbort', txnStartTimestamp: 2000 }),
+      txn('t6', { producerId: 6, state: 'CompleteAbort', txnStartTimestamp: 2000 }),
+      txn('t7', { producerId: 7, state: 'PrepareEpochFence', txnStartTimestamp: 2000 }),
+      txn('t8', { producerId: 8, state: 'Dead', txnStartTimestamp: 3000 }),
+    ],
+  });
+  const ids = (durationFilterMs: number) => {
+    const r = listTransactions([c], { durationFilterMs, now: 3000 });
+    return r.kind === 'listed' ? r.rows.map((x) => x.transactionalId) : null;
+  };
+
+  it('keeps only transactions running longer than the filter, strictly; a negative filter keeps all but Dead', () => {
+    expect(ids(-1)).toEqual(['t0', 't1', 't2', 't3', 't4', 't5', 't6', 't7']);
+    expect(ids(0)).toEqual(['t0', 't1', 't2', 't3', 't4', 't5', 't6', 't7']);
+    expect(ids(1000)).toEqual(['t0', 't1', 't2', 't3']);
+    expect(ids(2000)).toEqual(['t0', 't1']);
+    expect(ids(2999)).toEqual(['t0', 't1']);
+    expect(ids(3000)).toEqual([]);
+    expect(runsLongerThan({ txnStartTimestamp: 10 }, 90, 100)).toBe(false);
+    expect(runsLongerThan({ txnStartTimestamp: 10 }, 89, 100)).toBe(true);
+  });
+
+  it('always lists an id that never started a transaction (txnStartTimestamp −1, decades old on a wall clock)', () => {
+    const empty = coordinator({ txns: [txn('fresh', { state: 'Empty', partitions: [], txnStartTimestamp: -1 })] });
+    const r = listTransactions([empty], { durationFilterMs: 1_000_000, now: 5 });
+    expect(r.kind === 'listed' && r.rows.map((x) => x.transactionalId)).toEqual(['fresh']);
+  });
+
+  it('open-transaction-pins-lso: the long open transaction is listed once it has run longer than the filter', () => {
+    const trace = traceOf('open-transaction-pins-lso');
+    const view = stateAt(trace, Math.round(trace.steps.length * 0.5));
+    const open = txnCoordinators(view)
+      .flatMap((x) => x.txns)
+      .find((m) => m.state === 'Ongoing');
+    if (!open) throw new Error('no open transaction');
+    const age = view.time - open.txnStartTimestamp;
+    expect(age).toBeGreaterThan(0);
+    const listedAt = (filter: number) => {
+      const r = listTransactionsAt(view, filter);
+      return r.kind === 'listed' && r.rows.some((x) => x.transactionalId === open.transactionalId);
+    };
+    expect(listedAt(age - 1)).toBe(true);
+    expect(listedAt(age)).toBe(false);
+    expect(listTransactionsText(listTransactionsAt(view, age))).not.toContain(open.transactionalId);
   });
 });
 
@@ -292,4 +348,54 @@ describe('kafka-transactions.sh find-hanging', () => {
     expect(hangingStalls).toBeGreaterThan(0);
     expect(stalls).toBeGreaterThan(hangingStalls);
   }, 120000);
+});
+
+describe('kafka-transactions.sh find-hanging over a topic or a broker (collectTopicPartitionsToSearch, hasReplica)', () => {
+  it('a whole topic searches each of its partitions; a topic that does not exist fails describeTopics', () => {
+    const view = last(traceOf('hanging-transaction'));
+    const one = findHangingAt(view, 'orders', 0, 0);
+    const topic = findHanging(view, { topic: 'orders' }, 0);
+    expect(topic).toMatchObject({ kind: 'searched', partitions: 1, candidates: 1 });
+    expect(findHangingText(topic)).toBe(findHangingText(one));
+    expect(topic.kind === 'searched' && topic.hanging.map((h) => `${h.topic}-${h.partition}`)).toEqual(['orders-0']);
+    expect(findHangingText(findHanging(view, { topic: 'nope' }, 0))).toBe(
+      'Failed to describe 1 topics: This server does not host this topic-partition.. Enable debug logging for additional detail.',
+    );
+  });
+
+  it('a broker searches every partition with a replica on it, internal topics included, reading its own replica', () => {
+    // transaction-state-under-replicated: payments-0 and __transaction_state-0 on brokers 0, 1, 2 (RF 3)
+    const trace = traceOf('transaction-state-under-replicated');
+    // step 82: the leader (broker 0) holds an open transaction its followers have not fetched yet
+    const view = stateAt(trace, 82);
+    const onLeader = findHanging(view, { brokerId: 0 }, 0);
+    expect(onLeader).toMatchObject({ kind: 'searched', partitions: 2, candidates: 1 });
+    const onFollower = findHanging(view, { brokerId: 1 }, 0);
+    expect(onFollower).toMatchObject({ kind: 'searched', partitions: 2, candidates: 0 });
+    // with a topic, only its partitions on that broker; a broker with no replica searches nothing
+    expect(findHanging(view, { brokerId: 0, topic: 'payments' }, 0)).toMatchObject({ partitions: 1, candidates: 1 });
+    expect(findHanging(view, { brokerId: 7 }, 0)).toMatchObject({ kind: 'searched', partitions: 0, candidates: 0, hanging: [] });
+    // the coordinator tracks that transaction: a candidate, not hanging
+    expect(onLeader.kind === 'searched' && onLeader.hanging).toEqual([]);
+    // a broker that is down fails DescribeProducers, named by its Optional
+    const end = last(trace);
+    expect(findHangingText(findHanging(end, { brokerId: 2 }, 0))).toBe(
+      'Failed to describe producers for 2 partitions on broker Optional[2]: …. Enable debug logging for additional detail.',
+    );
+  });
+
+  it('--broker-id with --partition reads that broker’s replica, and fails when it holds none', () => {
+    const view = last(traceOf('hanging-transaction'));
+    expect(findHangingText(findHanging(view, { topic: 'orders', partition: 0, brokerId: 0 }, 0))).toBe(
+      findHangingText(findHangingAt(view, 'orders', 0, 0)),
+    );
+    expect(findHangingText(findHanging(view, { topic: 'orders', partition: 0, brokerId: 3 }, 0))).toBe(
+      'Failed to describe producers for 1 partitions on broker Optional[3]: …. Enable debug logging for additional detail.',
+    );
+    const actors = new Map(view.actors);
+    actors.set('broker-3', { value: 'up', context: { partitions: {} } });
+    expect(findHangingText(findHanging({ ...view, actors }, { topic: 'orders', partition: 0, brokerId: 3 }, 0))).toBe(
+      'Failed to describe producers for 1 partitions on broker Optional[3]: Failed to describe active producers for partition orders-0 on brokerId 3. Enable debug logging for additional detail.',
+    );
+  });
 });
