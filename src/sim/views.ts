@@ -76,7 +76,7 @@ export {
   describeStateAt,
   describeStateText,
 } from './tools/describeGroupViews';
-export { describeProducersAt, describeProducersText } from './tools/describeProducers';
+export { describeProducersAt, describeProducersText, leaderBrokerId, replicaBrokerIds } from './tools/describeProducers';
 export {
   type DescribeTopicResult,
   describeTopicAt,
@@ -87,7 +87,13 @@ export {
   type TopicReport,
 } from './tools/describeTopic';
 export { type DescribeTransactionResult, describeTransactionAt, describeTransactionText } from './tools/describeTransaction';
-export { type FindHangingResult, findHangingAt, findHangingText } from './tools/findHangingTransactions';
+export {
+  type FindHangingResult,
+  type FindHangingScope,
+  findHanging,
+  findHangingAt,
+  findHangingText,
+} from './tools/findHangingTransactions';
 export { type ListTransactionsResult, listTransactionsAt, listTransactionsText } from './tools/listTransactions';
 export { coordinatorGroups } from './trace/coordinatorGroups';
 export { type EnvelopeRow, envelopeRows } from './trace/envelopeRows';

@@ -110,6 +110,13 @@ const EN = {
     "What the tool would print at this step. Its candidates are the partition's open transactions whose last write is older than --max-transaction-timeout minutes (the default, 15, is longer than this run: 0 here). A candidate hangs when its coordinator does not list this partition in the transaction: no coordinator will ever write its marker, and it holds the Last Stable Offset until an operator aborts it (kafka-transactions.sh abort, offered on a record of the transaction). An open transaction its coordinator knows is not hanging: the coordinator's timeout will end it.",
   hangingFailed:
     'A leader or coordinator the tool asks cannot answer at this step (down, moving, or loading): the tool retries until default.api.timeout.ms and fails.',
+  hangingTitleTopic: (topic: string) => `Hanging transactions on the partitions of ${topic}`,
+  hangingTitleBroker: (broker: string) => `Hanging transactions on the replicas ${broker} holds`,
+  hangingScope: 'Where the tool searches',
+  hangingSearched: (partitions: number) => `${partitions} partition${partitions === 1 ? '' : 's'} searched;`,
+  hangingTopicNote: 'With --topic alone the tool searches every partition of the topic, each at its leader.',
+  hangingBrokerNote:
+    "With --broker-id the tool searches every partition with a replica on that broker — the ones it follows as well as the ones it leads, internal topics included — and asks that broker instead of the leader: each partition is read from the broker's own replica, and a follower may not have fetched the newest batches yet. The broker offered here is this partition's leader.",
   txnDescribeTitle: (transactionalId: string) => `The transaction of ${transactionalId} as its coordinator holds it`,
   txnDescribeNote:
     'What the tool would print at this step: the coordinator’s state for this transactional.id — producer id and epoch, state, timeout, and the partitions in the transaction (in PrepareCommit or PrepareAbort, those still waiting for their marker). The start time stays after the transaction completes, as Kafka keeps it, and reads None after InitProducerId. Times are the run’s milliseconds.',
@@ -120,6 +127,9 @@ const EN = {
   txnListNote:
     'What the tool would print at this step: every transactional.id the coordinators hold, in any state but Dead. A coordinator that is down is left out here (Kafka: once the controller has fenced its broker). The model’s one-replica coordinator has no broker id: its name stands in the Coordinator column.',
   txnListUnavailable: 'No transaction coordinator can answer at this step: the tool fails.',
+  txnListDurationLabel: '(milliseconds; empty or negative: every transaction)',
+  txnListDurationNote: (ms: number) =>
+    `With --duration-filter ${ms} the coordinators list only the transactional.ids whose last transaction started more than ${ms} ms ago — a finished one too, since the coordinator keeps its start — and every id that never began one (its start is −1, decades ago on Kafka's clock).`,
   topicDescribeTitle: (topic: string) => `The topic as its tool shows it: ${topic}`,
   topicDescribeNote:
     'What the tool would print at this step, from the controller’s registrations that every broker’s metadata follows: each partition’s leader (none when it has none), its replicas in assignment order — the preferred leader first — and its in-sync replicas. A write with acks=all waits for the whole ISR, and a leader whose ISR is smaller than min.insync.replicas (in Configs when set) refuses it. Elr is empty: eligible leader replicas are off by default and not modelled. The model gives topics no TopicId.',
@@ -152,6 +162,15 @@ const EN = {
   producerStateNote:
     "What the tool would print at this step, from the partition leader's producer state. This is all idempotence and transactions keep on the broker: a retry with the same ProducerId, ProducerEpoch and the next sequence is recognised as a duplicate; the same order sent again by the application (a new sequence, or a new ProducerId after a restart) is not. No key, value or event_id is kept. CurrentTransactionStartOffset is where an open transaction holds the LSO; LastTimestamp is the run's milliseconds.",
   producerStateUnavailable: "The partition's leader cannot answer at this step (down, or no leader): the tool fails.",
+  producerStateReplica: 'Which replica answers',
+  producerStateLeader: 'leader',
+  producerStateReplicaTitle: (partition: string, broker: string) =>
+    `What the replica of ${partition} on ${broker} remembers of its producers`,
+  producerStateReplicaNote:
+    'With --broker-id the request goes to that broker, which answers from its own replica, leader or follower: a follower builds its producer state from the batches it has fetched, so it can be behind the leader’s.',
+  producerStateBrokerDown: 'That broker cannot answer at this step (it is down): the tool fails.',
+  producerStateNotHosted:
+    'That broker holds no replica of this partition: it answers NOT_LEADER_OR_FOLLOWER, which the tool does not retry when a broker is named.',
   describeGroupUnavailable:
     'No coordinator can answer for this group at this step (it is down, moving, or loading its partition): the tool retries until default.api.timeout.ms and fails.',
   fate: 'Fate',
@@ -286,6 +305,13 @@ const KO: Strings = {
     '이 단계에서 도구가 출력할 내용입니다. 후보는 이 파티션의 열린 트랜잭션 가운데 마지막 쓰기가 도구의 기준 시간(분)보다 오래된 것입니다. 기본값 15분은 이 실행보다 길어서 여기서는 0분으로 찾습니다. 코디네이터가 이 파티션을 그 트랜잭션에 넣어 두지 않았다면 후보는 매달린 트랜잭션입니다. 어떤 코디네이터도 그 마커를 쓰지 않으므로, 운영자가 중단할 때까지(트랜잭션의 레코드에서 고를 수 있는 kafka-transactions.sh abort) LSO를 붙잡습니다. 코디네이터가 아는 열린 트랜잭션은 매달린 것이 아닙니다. 코디네이터의 타임아웃이 끝내 줍니다.',
   hangingFailed:
     '도구가 묻는 리더나 코디네이터가 이 단계에서 답할 수 없습니다 (내려갔거나, 옮겨 가는 중이거나, 읽어 들이는 중). 도구는 default.api.timeout.ms까지 다시 시도하다가 실패합니다.',
+  hangingTitleTopic: (topic: string) => `${topic} 토픽의 모든 파티션에서 찾은 매달린 트랜잭션`,
+  hangingTitleBroker: (broker: string) => `${broker}의 복제본들에서 찾은 매달린 트랜잭션`,
+  hangingScope: '도구가 찾는 범위',
+  hangingSearched: (partitions: number) => `파티션 ${partitions}개를 살펴보았고,`,
+  hangingTopicNote: '토픽만 지정하면 도구는 그 토픽의 모든 파티션을 파티션마다 리더에게 물어 찾습니다.',
+  hangingBrokerNote:
+    '브로커를 지정하면 도구는 그 브로커에 복제본이 있는 모든 파티션(이끄는 파티션뿐 아니라 따르는 파티션과 내부 토픽까지)을 찾고, 리더 대신 그 브로커에게 묻습니다. 그래서 파티션마다 그 브로커 자신의 복제본을 읽으며, 팔로워는 최신 배치를 아직 가져오지 않았을 수 있습니다. 여기서 고를 수 있는 브로커는 이 파티션의 리더입니다.',
   txnDescribeTitle: (transactionalId: string) => `코디네이터가 보관한 ${transactionalId}의 트랜잭션`,
   txnDescribeNote:
     '이 단계에서 도구가 출력할 내용으로, 이 transactional.id에 대한 코디네이터의 상태입니다. producerId와 epoch, 상태, 타임아웃, 트랜잭션에 든 파티션(PrepareCommit이나 PrepareAbort에서는 아직 마커를 기다리는 파티션)을 보여 줍니다. 시작 시각은 Kafka처럼 트랜잭션이 끝난 뒤에도 남고, InitProducerId 뒤에는 비어 있습니다. 시각은 실행의 밀리초입니다.',
@@ -296,6 +322,9 @@ const KO: Strings = {
   txnListNote:
     '이 단계에서 도구가 출력할 내용으로, 코디네이터들이 보관한 모든 transactional.id입니다 (Dead 상태만 빼고). 내려간 코디네이터는 여기서 빠집니다 (Kafka에서는 컨트롤러가 그 브로커를 펜싱한 뒤부터). 모델의 복제본 하나짜리 코디네이터에는 브로커 번호가 없어 그 이름을 대신 씁니다.',
   txnListUnavailable: '이 단계에서는 답할 트랜잭션 코디네이터가 없습니다. 도구는 실패합니다.',
+  txnListDurationLabel: '(밀리초. 비우거나 음수이면 모든 트랜잭션)',
+  txnListDurationNote: (ms: number) =>
+    `코디네이터들은 마지막 트랜잭션이 ${ms}밀리초보다 더 전에 시작된 transactional.id만 보여 줍니다. 코디네이터가 시작 시각을 간직하므로 끝난 트랜잭션도 들어가고, 트랜잭션을 한 번도 시작하지 않은 것도 늘 들어갑니다 (그 시작 시각은 −1, Kafka의 시계로는 수십 년 전입니다).`,
   topicDescribeTitle: (topic: string) => `도구로 본 토픽: ${topic}`,
   topicDescribeNote:
     '이 단계에서 도구가 출력할 내용으로, 모든 브로커의 메타데이터가 따르는 컨트롤러의 등록 정보입니다. 파티션마다 리더(없으면 none), 배정 순서대로의 복제본(선호 리더가 맨 앞), ISR을 보여 줍니다. acks=all 쓰기는 ISR 전체를 기다리고, ISR이 min.insync.replicas(설정했다면 설정 목록에 나옴)보다 작은 리더는 그 쓰기를 거부합니다. 적격 리더 복제본(KIP-966) 목록은 비어 있습니다. 기본으로 꺼져 있고 모델에 없기 때문입니다. 모델의 토픽에는 TopicId가 없습니다.',
@@ -328,6 +357,14 @@ const KO: Strings = {
   producerStateNote:
     '이 단계에서 도구가 출력할 내용으로, 파티션 리더의 프로듀서 상태입니다. 브로커에서 멱등성과 트랜잭션이 기억하는 것은 이것이 전부입니다. 같은 ProducerId와 ProducerEpoch로 다음 시퀀스를 다시 보낸 재시도는 중복으로 알아보지만, 애플리케이션이 같은 주문을 다시 보낸 것(새 시퀀스, 또는 재시작 뒤의 새 ProducerId)은 알아보지 못합니다. 키, 값, event_id는 기억하지 않습니다. CurrentTransactionStartOffset은 열린 트랜잭션이 LSO를 붙잡은 위치이고, LastTimestamp는 실행의 밀리초입니다.',
   producerStateUnavailable: '이 단계에서는 파티션 리더가 답할 수 없습니다 (내려갔거나 리더가 없음). 도구는 실패합니다.',
+  producerStateReplica: '답할 복제본',
+  producerStateLeader: '리더',
+  producerStateReplicaTitle: (partition: string, broker: string) => `${broker}에 있는 ${partition} 복제본이 프로듀서에 대해 기억하는 것`,
+  producerStateReplicaNote:
+    '브로커를 지정하면 요청은 그 브로커로 가고, 브로커는 리더이든 팔로워이든 자기 복제본으로 답합니다. 팔로워는 가져온 배치로 프로듀서 상태를 쌓으므로 리더보다 뒤처질 수 있습니다.',
+  producerStateBrokerDown: '이 단계에서는 그 브로커가 답할 수 없습니다 (내려감). 도구는 실패합니다.',
+  producerStateNotHosted:
+    '그 브로커에는 이 파티션의 복제본이 없습니다. 브로커는 NOT_LEADER_OR_FOLLOWER로 답하고, 브로커를 지정했으므로 도구는 다시 시도하지 않고 실패합니다.',
   describeGroupUnavailable:
     '이 단계에서는 이 그룹에 답할 코디네이터가 없습니다 (내려갔거나, 옮겨 가는 중이거나, 파티션을 읽어 들이는 중). 도구는 default.api.timeout.ms까지 다시 시도하다가 실패합니다.',
   fate: '결과',

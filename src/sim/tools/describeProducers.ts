@@ -30,6 +30,7 @@ import { lastSeq } from '../log/producerStateEntry';
 import { topicPartitionKey } from '../protocol/topicPartition';
 import type { SimView } from '../run';
 import { partitionHeads } from '../trace/logView';
+import { replicationRow } from '../trace/replicationView';
 import { prettyPrintTable } from './prettyPrintTable';
 
 /** TransactionsCommand.DescribeProducersCommand.HEADERS */
@@ -100,6 +101,31 @@ export function replicaOn(
   if (!snap || view.processes.get(broker)?.down) return { kind: 'down' };
   const log = (snap.context as Partial<BrokerContext> | undefined)?.partitions?.[topicPartitionKey(topic, partition)];
   return log ? { kind: 'log', log, broker } : { kind: 'not-hosted' };
+}
+
+/** The broker id of a broker process (`broker-N` → N); null for any other process (the model's one-process coordinators). */
+export function brokerIdOf(actor: ActorId): number | null {
+  const m = /^broker-(\d+)$/.exec(processOf(actor));
+  return m ? Number(m[1]) : null;
+}
+
+/**
+ * The brokers that hold a replica of the partition, by id, in the replicas' order: those the controller
+ * registered, or for a partition with one replica its leader's broker (none when it is not a broker).
+ * What a page offers `--broker-id` for.
+ */
+export function replicaBrokerIds(view: SimView, topic: string, partition: number): number[] {
+  const replication = replicationRow(view.actors, topic, partition);
+  if (replication) return replication.replicas.map((r) => brokerIdOf(r.broker)).filter((id): id is number => id !== null);
+  const found = partitionHeads(view.actors).find(({ head }) => head.topic === topic && head.partition === partition);
+  const id = found ? brokerIdOf(found.head.leader) : null;
+  return id === null ? [] : [id];
+}
+
+/** The broker id of the partition's leader (its main copy's broker), or null. */
+export function leaderBrokerId(view: SimView, topic: string, partition: number): number | null {
+  const found = partitionHeads(view.actors).find(({ head }) => head.topic === topic && head.partition === partition);
+  return found ? brokerIdOf(found.head.leader) : null;
 }
 
 /**

@@ -1,26 +1,63 @@
 /**
- * What `kafka-transactions.sh describe-producers --topic T --partition P` would print at the step, for
- * the partition of a selected record (sim/tools/describeProducers.ts): the leader's producer state —
- * all that idempotence and transactions keep on the broker.
+ * What `kafka-transactions.sh describe-producers --topic T --partition P [--broker-id N]` would print at
+ * the step, for the partition of a selected record (sim/tools/describeProducers.ts): the leader's
+ * producer state — all that idempotence and transactions keep on the broker — or, for a partition with
+ * several replicas, the one a chosen broker holds (a follower's is built from what it has fetched).
  */
-import { describeProducersAt, describeProducersText } from '../../sim/views';
+import { useState } from 'react';
+import { describeProducersAt, describeProducersText, replicaBrokerIds } from '../../sim/views';
 import { useStrings } from '../i18n';
 import { type PartitionToolProps, ToolSection } from './ToolSection';
 
 export function ProducerStateSection({ view, topic, partition }: PartitionToolProps) {
   const t = useStrings();
-  const result = describeProducersAt(view, topic, partition);
+  /** null: the leader (no --broker-id). */
+  const [chosen, setChosen] = useState<number | null>(null);
+  const replicas = replicaBrokerIds(view, topic, partition);
+  // a choice of replica only where there is more than one
+  const offered = replicas.length > 1 ? replicas : [];
+  const brokerId = chosen !== null && offered.includes(chosen) ? chosen : null;
+  const result = describeProducersAt(view, topic, partition, brokerId ?? undefined);
   return (
     <ToolSection
       testId="describe-producers"
       className="producer-state"
-      title={t.producerStateTitle(`${topic}-${partition}`)}
+      title={
+        brokerId === null
+          ? t.producerStateTitle(`${topic}-${partition}`)
+          : t.producerStateReplicaTitle(`${topic}-${partition}`, `broker-${brokerId}`)
+      }
       tool="kafka-transactions.sh describe-producers"
-      command={`kafka-transactions.sh --bootstrap-server broker-0:9092 describe-producers --topic ${topic} --partition ${partition}`}
+      command={`kafka-transactions.sh --bootstrap-server broker-0:9092 describe-producers --topic ${topic} --partition ${partition}${brokerId === null ? '' : ` --broker-id ${brokerId}`}`}
       text={describeProducersText(result)}
-      data={{ kind: result.kind, producers: result.kind === 'described' ? result.rows.length : undefined }}
+      data={{ kind: result.kind, producers: result.kind === 'described' ? result.rows.length : undefined, broker: brokerId ?? undefined }}
+      controls={
+        offered.length > 0 && (
+          <fieldset className="segmented" data-testid="describe-producers-replica" aria-label={t.producerStateReplica}>
+            <legend className="visually-hidden">{t.producerStateReplica}</legend>
+            <button type="button" data-broker="leader" aria-pressed={brokerId === null} onClick={() => setChosen(null)}>
+              {t.producerStateLeader}
+            </button>
+            {offered.map((b) => (
+              <button key={b} type="button" data-broker={b} translate="no" aria-pressed={brokerId === b} onClick={() => setChosen(b)}>
+                {`--broker-id ${b}`}
+              </button>
+            ))}
+          </fieldset>
+        )
+      }
     >
-      <p className="muted">{result.kind === 'unavailable' ? t.producerStateUnavailable : t.producerStateNote}</p>
+      <p className="muted">
+        {result.kind === 'unavailable'
+          ? brokerId === null
+            ? t.producerStateUnavailable
+            : t.producerStateBrokerDown
+          : result.kind === 'not-hosted'
+            ? t.producerStateNotHosted
+            : brokerId === null
+              ? t.producerStateNote
+              : `${t.producerStateNote} ${t.producerStateReplicaNote}`}
+      </p>
     </ToolSection>
   );
 }

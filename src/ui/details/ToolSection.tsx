@@ -1,7 +1,8 @@
 /**
  * A details section that shows one command-line tool's output: its title with the tool's name, the
  * terminal block (ToolOutput), and the lines under it that say what the output means here. `data`
- * becomes data-* attributes (what tests read: the result's kind, its counts).
+ * becomes data-* attributes (what tests read: the result's kind, its counts); `controls` (the tool's
+ * options a reader can choose) go between the title and the output.
  */
 import type { ReactNode } from 'react';
 import type { SimView } from '../../sim/views';
@@ -22,6 +23,7 @@ export function ToolSection({
   command,
   text,
   data,
+  controls,
   children,
 }: {
   readonly testId: string;
@@ -31,6 +33,7 @@ export function ToolSection({
   readonly command: string;
   readonly text: string;
   readonly data: Readonly<Record<string, string | number | undefined>>;
+  readonly controls?: ReactNode;
   readonly children: ReactNode;
 }) {
   const attributes = Object.fromEntries(Object.entries(data).map(([k, v]) => [`data-${k}`, v]));
@@ -39,6 +42,7 @@ export function ToolSection({
       <h4>
         {title} <code translate="no">{tool}</code>
       </h4>
+      {controls}
       <ToolOutput command={command} text={text} />
       {children}
     </section>
