@@ -4,14 +4,15 @@
  * kafka-transactions.sh find-hanging, describe and list on hanging-transaction: the
  * record that pins the Last Stable Offset shows one hanging transaction (its coordinator moved on and
  * lists no partition), the producer shows its coordinator's state, the coordinator lists it — each the
- * text the engine in Node prints at that step. Axe on each; Korean keeps the tool's text as it is.
+ * text the engine in Node prints at that step; find-hanging over the leader's broker and list with a
+ * duration filter too. Axe on each; Korean keeps the tool's text as it is.
  */
 import { describe, expect, it } from 'vitest';
 import { findPreset } from '../src/sim/presets';
 import { runScenario, stateAt } from '../src/sim/run';
 import { describeTopicAt, describeTopicText } from '../src/sim/tools/describeTopic';
 import { describeTransactionAt, describeTransactionText } from '../src/sim/tools/describeTransaction';
-import { findHangingAt, findHangingText } from '../src/sim/tools/findHangingTransactions';
+import { findHanging, findHangingAt, findHangingText } from '../src/sim/tools/findHangingTransactions';
 import { listTransactionsAt, listTransactionsText } from '../src/sim/tools/listTransactions';
 import { appSession, axe, loadScenario, waitForStep } from './ui-helpers';
 
@@ -51,6 +52,13 @@ describe('kafka-transactions.sh in the details panel (hanging-transaction)', () 
     expect(await printed(hangingSection)).toBe(findHangingText(hanging));
     expect(await hangingSection.innerText()).toContain('1 open transaction older than the bound; 1 hanging.');
     expect(await axe(page)).toEqual([]);
+    // the tool's other scopes: the whole topic, the leader's broker
+    await hangingSection.locator('[data-scope="broker"]').click();
+    expect(await hangingSection.getAttribute('data-scope')).toBe('broker');
+    expect(await hangingSection.locator('pre').innerText()).toContain('find-hanging --broker-id 0 --max-transaction-timeout 0');
+    expect(await printed(hangingSection)).toBe(findHangingText(findHanging(view, { brokerId: 0 }, 0)));
+    expect(await axe(page)).toEqual([]);
+    await hangingSection.locator('[data-scope="partition"]').click();
 
     await page.locator('li[data-actor="orders-service.producer"] > button.actor-head').click();
     const describeSection = page.getByTestId('describe-transaction');
@@ -66,6 +74,11 @@ describe('kafka-transactions.sh in the details panel (hanging-transaction)', () 
     await listSection.waitFor();
     expect(await listSection.getAttribute('data-transactions')).toBe('1');
     expect(await printed(listSection)).toBe(listTransactionsText(listTransactionsAt(view)));
+    expect(await axe(page)).toEqual([]);
+    // a duration filter longer than the run lists only ids that never began a transaction: none here
+    await listSection.getByTestId('list-transactions-duration').fill(String(view.time + 1));
+    expect(await listSection.getAttribute('data-duration-filter')).toBe(String(view.time + 1));
+    expect(await printed(listSection)).toBe(listTransactionsText(listTransactionsAt(view, view.time + 1)));
     expect(await axe(page)).toEqual([]);
     expect(s.errors).toEqual([]);
   });
