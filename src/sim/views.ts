@@ -94,7 +94,9 @@ export {
   findHangingAt,
   findHangingText,
 } from './tools/findHangingTransactions';
+export { type ListGroupsResult, listGroupsAt, listGroupsText } from './tools/listGroups';
 export { type ListTransactionsResult, listTransactionsAt, listTransactionsText } from './tools/listTransactions';
+export { describeAllGroupsText } from './tools/toolCommand';
 export { coordinatorGroups } from './trace/coordinatorGroups';
 export { type EnvelopeRow, envelopeRows } from './trace/envelopeRows';
 export type { Fact } from './trace/facts';

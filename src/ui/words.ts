@@ -154,6 +154,9 @@ const EN = {
   describeGroupNote:
     "What the tool would print at this step. Its LOG-END-OFFSET is the high watermark (ListOffsets, read_uncommitted) and LAG counts from it, whatever the group's isolation.level: records held back behind an open transaction count as LAG here, while a read_committed consumer's own records-lag (from the Last Stable Offset) reads 0. CURRENT-OFFSET is the committed offset; '-' where none is known. HOST is the member's process here.",
   describeGroupView: 'Which of the tool’s views',
+  describeGroupScope: 'Which groups',
+  describeAllGroupsNote:
+    'With --all-groups the tool lists every group the coordinators hold (ListGroups: any state, a Dead group is gone) and prints the chosen view for each, in group id order, a blank line between. The note above is about the view; the client’s own group is one of them.',
   describeGroupMembersNote:
     "What the tool would print with --members --verbose: each member as the coordinator holds it, its process as HOST, how many partitions it is assigned and which (ASSIGNMENT: the partition numbers of each topic, without the topic's name), also while the group rebalances. The rows come in the coordinator's own order (its members are a HashMap, so the order of their ids' hashes). An Empty group prints only the header.",
   describeGroupStateNote:
@@ -349,6 +352,9 @@ const KO: Strings = {
   describeGroupNote:
     "이 단계에서 도구가 출력할 내용입니다. LOG-END-OFFSET은 하이 워터마크(ListOffsets, read_uncommitted)이고 LAG는 그 값부터 셉니다. 그룹의 isolation.level과 상관없습니다. 그래서 열린 트랜잭션 뒤에 묶인 레코드는 여기서 LAG로 잡히지만, read_committed 컨슈머 자신의 records-lag(LSO부터 셈)는 0입니다. CURRENT-OFFSET은 커밋된 오프셋이고, 알 수 없으면 '-'입니다. HOST는 여기서 멤버의 프로세스입니다.",
   describeGroupView: '도구의 보기 선택',
+  describeGroupScope: '어느 그룹을 볼지',
+  describeAllGroupsNote:
+    '모든 그룹을 고르면 도구는 코디네이터들이 가진 그룹을 모두 나열하고(ListGroups: 상태와 상관없이, Dead 그룹은 이미 사라짐) 그룹마다 고른 보기를 그룹 id 순서로, 사이에 빈 줄을 두고 출력합니다. 위의 설명은 보기에 관한 것이고, 이 클라이언트의 그룹도 그중 하나입니다.',
   describeGroupMembersNote:
     '이 보기에서 도구가 출력할 내용입니다 (멤버 보기, 자세히). 코디네이터가 가진 그대로의 멤버마다 그 프로세스(HOST), 할당된 파티션 수와 파티션(ASSIGNMENT: 토픽마다 파티션 번호만, 토픽 이름은 없음)을 보여 주며, 그룹이 리밸런스하는 동안에도 같습니다. 행의 순서는 코디네이터의 순서입니다 (멤버를 HashMap에 두므로 멤버 id 해시의 순서). Empty 그룹은 머리글만 출력합니다.',
   describeGroupStateNote:

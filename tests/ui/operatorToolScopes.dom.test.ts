@@ -2,7 +2,8 @@
 /**
  * The operator tools’ options in the details panel (happy-dom): find-hanging over the partition, its
  * whole topic or its leader’s broker; kafka-transactions.sh list with a duration filter; and
- * describe-producers reading a chosen replica — each printing what the engine prints for that command
+ * describe-producers reading a chosen replica; kafka-consumer-groups.sh --describe of one group or
+ * --all-groups — each printing what the engine prints for that command
  * line at that step, the command line saying so, in English and in Korean.
  */
 import { act, createElement } from 'react';
@@ -12,8 +13,10 @@ import { runScenario, type SimView, stateAt } from '../../src/sim/run';
 import { describeProducersAt, describeProducersText } from '../../src/sim/tools/describeProducers';
 import { findHanging, findHangingAt, findHangingText } from '../../src/sim/tools/findHangingTransactions';
 import { listTransactionsAt, listTransactionsText } from '../../src/sim/tools/listTransactions';
+import { describeAllGroupsText } from '../../src/sim/tools/toolCommand';
 import { txnCoordinators } from '../../src/sim/trace/coordinatorTxns';
 import { simStore } from '../../src/store/simStore';
+import { GroupDescribeSection } from '../../src/ui/details/GroupDescribeSection';
 import { HangingTransactionsSection } from '../../src/ui/details/HangingTransactionsSection';
 import { ProducerStateSection } from '../../src/ui/details/ProducerStateSection';
 import { TransactionListSection } from '../../src/ui/details/TransactionListSection';
@@ -167,5 +170,40 @@ describe('describe-producers --broker-id (hw-behind-leo-slow-follower, a followe
     const one = viewAt('hanging-transaction', (n) => n);
     page.render(createElement(ProducerStateSection, { view: one, topic: 'orders', partition: 0 }));
     expect(section('describe-producers').querySelector('[data-testid="describe-producers-replica"]')).toBeNull();
+  });
+});
+
+describe('kafka-consumer-groups.sh --describe --all-groups (ctp-exactly-once-crash at its end)', () => {
+  const trace = runScenario(findPreset('ctp-exactly-once-crash')?.scenario);
+  const view = stateAt(trace, trace.steps.length);
+
+  it('switches from the client’s group to every group, in each view', () => {
+    const selected = { trace, view, id: 'auditor.consumer' };
+    page.render(createElement(GroupDescribeSection, selected));
+    const el = section('group-describe');
+    expect(el.getAttribute('data-scope')).toBe('group');
+    expect(terminal(el).command).toBe('kafka-consumer-groups.sh --bootstrap-server broker-0:9092 --describe --group auditor');
+
+    click(el.querySelector('[data-testid="group-describe-scope"] [data-scope="all-groups"]'));
+    expect(el.getAttribute('data-scope')).toBe('all-groups');
+    expect(terminal(el)).toEqual({
+      command: 'kafka-consumer-groups.sh --bootstrap-server broker-0:9092 --describe --all-groups',
+      printed: describeAllGroupsText(view, 'offsets', false),
+    });
+    // every group of the run, in id order
+    const groups = [...terminal(el).printed.matchAll(/^(auditor|enricher|raw-reader) /gm)].map((m) => m[1]);
+    expect([...new Set(groups)]).toEqual(['auditor', 'enricher', 'raw-reader']);
+
+    click(el.querySelector('[data-view="state"]'));
+    expect(terminal(el)).toEqual({
+      command: 'kafka-consumer-groups.sh --bootstrap-server broker-0:9092 --describe --state --all-groups',
+      printed: describeAllGroupsText(view, 'state', false),
+    });
+    expect(el.textContent).toContain('With --all-groups the tool lists every group');
+    act(() => simStore.getState().setLanguage('ko'));
+    expect(el.textContent).toContain(strings('ko').describeAllGroupsNote);
+
+    click(el.querySelector('[data-scope="group"]'));
+    expect(terminal(el).command).toBe('kafka-consumer-groups.sh --bootstrap-server broker-0:9092 --describe --state --group auditor');
   });
 });

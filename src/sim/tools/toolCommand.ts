@@ -287,6 +287,16 @@ function describeOneGroup(view: SimView, group: string, as: 'offsets' | 'members
   return describeGroupText(describeGroupAt(view, group));
 }
 
+/**
+ * `kafka-consumer-groups.sh --describe --all-groups` in one of its views: listConsumerGroups, then each
+ * group in id order (describeGroups' TreeMap), a blank line between; the listing's failure when it fails.
+ */
+export function describeAllGroupsText(view: SimView, as: 'offsets' | 'members' | 'state', verbose: boolean): string {
+  const listed = listGroupsAt(view);
+  if (listed.kind === 'unavailable') return listGroupsText(listed, { state: false, type: false });
+  return listed.groups.map((g) => describeOneGroup(view, g.groupId, as, verbose)).join('\n\n');
+}
+
 /** What the tool prints at the step `view` shows. */
 export function runToolCommand(command: ToolCommand, view: SimView, scenario: Pick<Scenario, 'topics' | 'cluster'>): string {
   switch (command.tool) {
@@ -309,10 +319,7 @@ export function runToolCommand(command: ToolCommand, view: SimView, scenario: Pi
       });
     case 'describe-group': {
       if (command.group !== null) return describeOneGroup(view, command.group, command.view, command.verbose);
-      // --all-groups: listConsumerGroups, then each group in id order (a TreeMap), a blank line between
-      const listed = listGroupsAt(view);
-      if (listed.kind === 'unavailable') return listGroupsText(listed, { state: false, type: false });
-      return listed.groups.map((g) => describeOneGroup(view, g.groupId, command.view, command.verbose)).join('\n\n');
+      return describeAllGroupsText(view, command.view, command.verbose);
     }
   }
 }

@@ -2,10 +2,12 @@
  * What `kafka-consumer-groups.sh --describe --group G` would print at the step, for a selected
  * consumer, application or Streams application with a group, in the tool's three views: the offsets
  * (sim/tools/describeGroup.ts), `--members --verbose` and `--state` (sim/tools/describeGroupViews.ts).
- * The tool's own text in a terminal block, a choice of view, and a line saying what the view shows.
+ * The tool's own text in a terminal block, a choice of view, a choice of scope (the client's group,
+ * `--group G`, or every group, `--all-groups`), and a line saying what the view shows.
  */
 import { useState } from 'react';
 import {
+  describeAllGroupsText,
   describeGroupAt,
   describeGroupText,
   describeMembersAt,
@@ -51,9 +53,12 @@ const VIEWS: readonly { readonly id: View; readonly label: string }[] = [
 export function GroupDescribeSection({ trace, view, id }: { readonly trace: Trace; readonly view: SimView; readonly id: string }) {
   const t = useStrings();
   const [shown, setShown] = useState<View>('offsets');
+  const [all, setAll] = useState(false);
   const group = groupOf(trace, id);
   if (!group) return null;
-  const out = output(shown, view, group);
+  const one = output(shown, view, group);
+  // --all-groups: the same view of every group (--members with --verbose, as for one)
+  const out = all ? { ...one, text: describeAllGroupsText(view, shown, shown === 'members') } : one;
   const note =
     out.kind === 'unavailable'
       ? t.describeGroupUnavailable
@@ -68,6 +73,7 @@ export function GroupDescribeSection({ trace, view, id }: { readonly trace: Trac
       data-testid="group-describe"
       data-group={group}
       data-view={shown}
+      data-scope={all ? 'all-groups' : 'group'}
       data-kind={out.kind}
       aria-label={t.describeGroupTitle(group)}
     >
@@ -82,8 +88,21 @@ export function GroupDescribeSection({ trace, view, id }: { readonly trace: Trac
           </button>
         ))}
       </fieldset>
-      <ToolOutput command={`kafka-consumer-groups.sh --bootstrap-server broker-0:9092 ${out.options} --group ${group}`} text={out.text} />
+      <fieldset className="segmented" data-testid="group-describe-scope" aria-label={t.describeGroupScope}>
+        <legend className="visually-hidden">{t.describeGroupScope}</legend>
+        <button type="button" data-scope="group" translate="no" aria-pressed={!all} onClick={() => setAll(false)}>
+          {`--group ${group}`}
+        </button>
+        <button type="button" data-scope="all-groups" translate="no" aria-pressed={all} onClick={() => setAll(true)}>
+          --all-groups
+        </button>
+      </fieldset>
+      <ToolOutput
+        command={`kafka-consumer-groups.sh --bootstrap-server broker-0:9092 ${out.options} ${all ? '--all-groups' : `--group ${group}`}`}
+        text={out.text}
+      />
       <p className="muted">{note}</p>
+      {all && <p className="muted">{t.describeAllGroupsNote}</p>}
     </section>
   );
 }
