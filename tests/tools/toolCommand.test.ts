@@ -63,6 +63,10 @@ describe('reading a command line', () => {
     expect(command('kafka-transactions.sh find-hanging --partition 0 --topic orders --max-transaction-timeout 0')).toMatchObject({
       maxTransactionTimeout: 0,
     });
+    // argparse4j takes any Integer: a negative bound makes every open transaction a candidate
+    expect(command('kafka-transactions.sh find-hanging --topic orders --max-transaction-timeout -1')).toMatchObject({
+      maxTransactionTimeout: -1,
+    });
     // the other scopes: a whole topic, a broker, a topic on a broker; list's duration filter; describe-producers on a replica
     expect(command('kafka-transactions.sh find-hanging --topic orders')).toEqual({
       tool: 'find-hanging',
@@ -152,8 +156,8 @@ describe('reading a command line', () => {
     expect(error('kafka-transactions.sh describe-producers --topic t --partition -1')).toBe(
       '--partition needs a whole number ≥ 0, not "-1"',
     );
-    expect(error('kafka-transactions.sh find-hanging --topic t --partition 0 --max-transaction-timeout soon')).toContain(
-      'whole number of minutes',
+    expect(error('kafka-transactions.sh find-hanging --topic t --partition 0 --max-transaction-timeout soon')).toBe(
+      "argument --max-transaction-timeout: could not convert 'soon' to Integer",
     );
     expect(error('kafka-transactions.sh list --topic t')).toBe('unknown option --topic');
     expect(error('kafka-transactions.sh describe --transactional-id')).toBe('--transactional-id needs a value');

@@ -290,6 +290,10 @@ describe('kafka-transactions.sh find-hanging', () => {
     const atBound = { ...view, time: (r0.hanging[0]?.producer.lastTimestamp ?? 0) + 60000 };
     expect(findHangingAt(atBound, 'orders', 0, 1)).toMatchObject({ candidates: 0 });
     expect(findHangingAt({ ...atBound, time: atBound.time + 1 }, 'orders', 0, 1)).toMatchObject({ candidates: 1 });
+    // a negative bound (argparse4j takes any Integer) makes every open transaction a candidate
+    expect(findHangingAt({ ...atBound, time: (r0.hanging[0]?.producer.lastTimestamp ?? 0) - 1 }, 'orders', 0, -1)).toMatchObject({
+      candidates: 1,
+    });
   });
 
   it('a producer id no transactional id owns hangs; a transaction that lists the partition does not', () => {

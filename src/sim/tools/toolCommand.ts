@@ -158,9 +158,10 @@ function parseTransactions(words: readonly string[]): ParsedToolCommand {
     if (o.error) return fail(o.error);
     const brokerId = wholeNumber(o, '--broker-id', 'Integer');
     if (typeof brokerId === 'string') return fail(brokerId);
-    const m = o.text('--max-transaction-timeout');
-    const minutes = m === null ? DEFAULT_MAX_TRANSACTION_TIMEOUT_MINUTES : Number(m);
-    if (!Number.isInteger(minutes) || minutes < 0) return fail(`--max-transaction-timeout needs a whole number of minutes ≥ 0, not "${m}"`);
+    // an Integer (argparse4j); a negative bound makes every open transaction a candidate, as in Kafka
+    const m = wholeNumber(o, '--max-transaction-timeout', 'Integer');
+    if (typeof m === 'string') return fail(m);
+    const minutes = m ?? DEFAULT_MAX_TRANSACTION_TIMEOUT_MINUTES;
     const topic = o.text('--topic');
     // FindHangingTransactionsCommand.execute's two checks, in its order
     if (topic === null && brokerId === null)
