@@ -4,7 +4,7 @@
  *                  npm run sim -- --list
  * --tool prints what an operator's read-only tool would at the step (src/sim/tools/toolCommand.ts:
  * kafka-transactions.sh list / describe / describe-producers / find-hanging, kafka-topics.sh --describe,
- * kafka-consumer-groups.sh --describe).
+ * kafka-consumer-groups.sh --list / --describe).
  * --max-steps overrides the scenario's run.maxSteps; a run that reaches it says so on stderr.
  *                  npm run sim -- --import <dump.txt> [more dumps…] [--json]   (kafka-dump-log.sh output)
  * Exit codes: 0 ok, 2 unknown preset / invalid scenario / bad arguments.
