@@ -55,6 +55,7 @@ export {
 } from './metrics/clientMetrics';
 export { josa, type Language } from './narration/language';
 export { DEFAULT_PRESET_ID } from './presets/defaultId';
+export { fatalReason } from './producer/fatalReason';
 export type { ProducerContext } from './producer/producerContext';
 export { queueSize } from './producer/recordAccumulator';
 export { keyOf, parseTopicPartition, recordAddress, topicPartitionKey } from './protocol/topicPartition';

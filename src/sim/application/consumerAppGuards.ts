@@ -18,6 +18,20 @@ import { timedOutRetriable } from './producerTimeouts';
 const FENCED = new Set(['PRODUCER_FENCED', 'ProducerFencedException']);
 export const isFenced = (error: string | null | undefined) => FENCED.has(error ?? '');
 
+/**
+ * The fatal errors that mean the producer was fenced: a newer epoch of its transactional.id exists —
+ * a newer instance's InitProducerId, or the coordinator's own epoch fence when it aborted the
+ * transaction (PRODUCER_FENCED; INVALID_PRODUCER_EPOCH, which Kafka's client makes PRODUCER_FENCED;
+ * INVALID_TXN_STATE, the protocol 2 EndTxn of an epoch the coordinator had already moved past).
+ * Not INVALID_PRODUCER_ID_MAPPING (its transactional.id expired, KAFKA-18019), nor an
+ * IllegalStateException (an invalid transition poisoned it), nor INVALID_TRANSACTION_TIMEOUT.
+ */
+const FENCING = new Set([...FENCED, 'INVALID_PRODUCER_EPOCH', 'InvalidProducerEpochException', 'INVALID_TXN_STATE']);
+
+/** A failed call's reply: whether the error that made the producer fatal (the refusal's cause, else its error) was a fence. */
+export const fatalByFencing = (r: { readonly error?: string | null; readonly cause?: string | null }) =>
+  FENCING.has(r.cause ?? r.error ?? '');
+
 // groupMetadata: the getter whose answer sendOffsetsToTransaction carries, read as the commit starts
 const COMMIT_KINDS = new Set<PlanStep['kind']>(['commitSync', 'groupMetadata', 'sendOffsets', 'commitTransaction']);
 

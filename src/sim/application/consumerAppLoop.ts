@@ -10,7 +10,7 @@ import type { RecordForApp } from '../protocol/messages';
 import { keyOf } from '../protocol/topicPartition';
 import { advance, nextOffsets, type PollAnswer, pointDetail, pollOnce, processedFact, replyOf, sendOffsetsArgs } from './applicationLoop';
 import { act, type Draft, stop } from './consumerAppContext';
-import { isFenced, revokedSinceBegin } from './consumerAppGuards';
+import { fatalByFencing, isFenced, revokedSinceBegin } from './consumerAppGuards';
 import { batchedPlan, COMMIT_STEPS, COMMIT_STEPS_AFTER_EMPTY_POLL, lastProcessedOffsets, planFor } from './consumerAppPlan';
 import { queryStoredOffsets, sendDbWrite, sendHttp } from './consumerAppSinks';
 import { retryAfterTimeout, timedOutRetriable } from './producerTimeouts';
@@ -268,7 +268,8 @@ export const onReply = act((d, ev, out) => {
       }
       return;
     case 'abortTransaction':
-      if (!r.ok && r.cause === 'INVALID_PRODUCER_ID_MAPPING')
+      // a producer made fatal otherwise than by a fence (its transactional.id expired, an invalid transition) was not fenced
+      if (!r.ok && !fatalByFencing(r))
         return stop(d, out, `abortTransaction failed with ${r.error}: this instance's producer can only be closed, and it closes`);
       if (!r.ok) return stop(d, out, `abortTransaction failed with ${r.error}: this instance is fenced and closes`);
       afterAbort(d, out);

@@ -18,6 +18,7 @@ import { hashString } from '../kernel/hash';
 import type { SendArgs } from '../producer/sender';
 import type { ProducerOp } from '../scenario/schema';
 import type { ReplyEvent } from './applicationLoop';
+import { fatalByFencing } from './consumerAppGuards';
 import { retryAfterTimeout, timedOutRetriable } from './producerTimeouts';
 
 export interface ProducerAppContext {
@@ -251,10 +252,10 @@ const onReply = act((d, ev, out) => {
       // — and the abort succeeds under protocol v2 when only the coordinator's timeout fenced the epoch
       // (a retry), and is PRODUCER_FENCED when another instance did
       if (r.error === 'PRODUCER_FENCED' || r.error === 'ProducerFencedException' || r.call === 'abortTransaction') {
-        // a producer whose transactional.id expired was not fenced: it can only be closed (KAFKA-18019)
-        if (r.error === 'INVALID_PRODUCER_ID_MAPPING' || r.cause === 'INVALID_PRODUCER_ID_MAPPING')
-          stop(d, out, `${r.call} failed with ${r.error}: this instance's producer can only be closed, and it stops`);
-        else stop(d, out, `${r.call} failed with ${r.error}: this instance was fenced and stops`);
+        // a producer made fatal otherwise was not fenced — its transactional.id expired (INVALID_PRODUCER_ID_MAPPING,
+        // KAFKA-18019), an invalid transition poisoned it: it can only be closed
+        if (fatalByFencing(r)) stop(d, out, `${r.call} failed with ${r.error}: this instance was fenced and stops`);
+        else stop(d, out, `${r.call} failed with ${r.error}: this instance's producer can only be closed, and it stops`);
         return;
       }
       // an abortable error: abort, as the canonical catch block does, and carry on

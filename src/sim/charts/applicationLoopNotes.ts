@@ -12,7 +12,7 @@ export const APPLICATION_LOOP_NOTE = [
   'on where it stands); the guards `abortsTransaction` (a failed sendOffsetsToTransaction or commitTransaction, or',
   'a new generation while a batched transaction is open — in any poll() answer, records or none, or in',
   'consumer.groupMetadata(), which a commit that falls due while the application waits in poll() reads first) and',
-  '`fatalReply` (fenced) decide the rest.',
+  '`fatalReply` (initTransactions or abortTransaction failed, the producer fenced, a fatal consumer error) decide the rest.',
 ].join(' ');
 
 /** The Kafka Streams thread's loop (streams/streamThread.machine.ts). */

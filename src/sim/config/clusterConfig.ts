@@ -146,7 +146,7 @@ export const CLUSTER_CONFIG: readonly ConfigKey[] = [
     type: 'int',
     default: 604800000,
     min: 1,
-    doc: "How long the transaction coordinator keeps a transactional.id with no transaction open (Empty, CompleteCommit, CompleteAbort) after its last update: then it writes a tombstone to __transaction_state and forgets the id. The producer's next AddPartitionsToTxn, EndTxn or verified Produce is refused INVALID_PRODUCER_ID_MAPPING; it aborts and gets a new producer id.",
+    doc: "How long the transaction coordinator keeps a transactional.id with no transaction open (Empty, CompleteCommit, CompleteAbort) after its last update: then it writes a tombstone to __transaction_state and forgets the id. The producer's next AddPartitionsToTxn, AddOffsetsToTxn, EndTxn or verified Produce is refused INVALID_PRODUCER_ID_MAPPING, a fatal error in Kafka 4.x: that producer can only be closed, and a new one's InitProducerId gets a new producer id.",
   },
   {
     name: 'transaction.remove.expired.transaction.cleanup.interval.ms',

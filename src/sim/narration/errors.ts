@@ -50,8 +50,8 @@ const EXPLAIN: Record<string, readonly [en: string, ko: string]> = {
     '코디네이터가 가진 트랜잭션 상태와 맞지 않는 요청입니다',
   ],
   INVALID_PRODUCER_ID_MAPPING: [
-    'the producerId does not belong to this transactional.id',
-    '이 producerId는 해당 transactional.id의 것이 아닙니다',
+    'the transaction coordinator does not hold this producerId for the transactional.id — the id expired (transactional.id.expiration.ms) or another producerId holds it now',
+    '트랜잭션 코디네이터가 아는 이 transactional.id의 producerId는 이 값이 아닙니다. transactional.id가 만료됐거나(transactional.id.expiration.ms) 이제 다른 producerId가 묶여 있습니다',
   ],
   INVALID_TRANSACTION_TIMEOUT: [
     'transaction.timeout.ms is larger than transaction.max.timeout.ms',

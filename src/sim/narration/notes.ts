@@ -4,6 +4,7 @@
  * an unknown note is quoted as it is rather than dropped.
  */
 
+import { FATAL_CAUSE_WORDS, type FatalCause } from '../producer/fatalReason';
 import { BUFFER_POOL_KO_RULES } from './bufferPool';
 import { CONSUMER_METADATA_KO_RULES } from './consumerMetadata';
 import { count, josa, type Language } from './language';
@@ -309,7 +310,8 @@ export function translateNote(text: string, language: Language): string {
     const m = text.match(re);
     if (m) return f(m);
   }
-  return text;
+  // a refused call's reason shown on its own (the actor details' "why fatal")
+  return translateRefusal(text, language);
 }
 
 export function translateReason(reason: string, language: Language): string {
@@ -342,11 +344,6 @@ const REFUSALS_KO: readonly (readonly [RegExp, string])[] = [
     /^Producer with transactionalId '(.*)' and (ProducerIdAndEpoch\(.*\)) attempted to produce with an old epoch$/,
     "transactionalId '$1'의 프로듀서($2)가 이전 epoch로 쓰려고 했습니다",
   ],
-  [/^The producer is in a fatal error state \(fenced\) and must be closed$/, '프로듀서가 치명적 오류 상태(펜싱됨)이므로 닫아야 합니다'],
-  [
-    /^The producer is in a fatal error state \(INVALID_PRODUCER_ID_MAPPING: its producer id is no longer known to the coordinator, its transactional\.id expired\) and must be closed$/,
-    '프로듀서가 치명적 오류 상태(INVALID_PRODUCER_ID_MAPPING: transactional.id가 만료되어 코디네이터가 이 producerId를 더 이상 모름)이므로 닫아야 합니다',
-  ],
   [
     /^Cannot add partition (\S+) to transaction before completing a call to initTransactions$/,
     'initTransactions를 마치기 전에는 트랜잭션에 파티션을 추가할 수 없습니다($1)',
@@ -374,8 +371,31 @@ const REFUSALS_KO: readonly (readonly [RegExp, string])[] = [
 ];
 
 /** A refused call's reason (the Java client's message) in Korean, when it is a known one. */
+/** Each fatal cause's words in fatalReason (producer/fatalReason.ts), in Korean. */
+export const FATAL_CAUSE_KO: Readonly<Record<FatalCause, string>> = {
+  PRODUCER_FENCED: '펜싱됨',
+  INVALID_PRODUCER_EPOCH: '펜싱됨',
+  ProducerFencedException: '펜싱됨',
+  INVALID_PRODUCER_ID_MAPPING: 'INVALID_PRODUCER_ID_MAPPING: transactional.id가 만료되어 코디네이터가 이 producerId를 더 이상 모름',
+  INVALID_TXN_STATE:
+    'INVALID_TXN_STATE: 트랜잭션 코디네이터가 이미 이 트랜잭션을 다른 방식으로 끝냈기 때문에, 지금 가진 트랜잭션 상태로는 요청을 받을 수 없음',
+  INVALID_TRANSACTION_TIMEOUT: 'INVALID_TRANSACTION_TIMEOUT: transaction.timeout.ms가 브로커의 transaction.max.timeout.ms보다 큼',
+  IllegalStateException: 'IllegalStateException: Sender 스레드에서 허용되지 않는 상태 전이가 일어남',
+};
+
+const FATAL_REASON = /^The producer is in a fatal error state \((.+)\) and must be closed$/;
+
+/** fatalReason's sentence in Korean: a known cause in its words, any other error by its name. */
+function fatalReasonKo(words: string): string {
+  const known = Object.entries(FATAL_CAUSE_WORDS).find(([, en]) => en === words)?.[0];
+  const ko = known ? FATAL_CAUSE_KO[known as FatalCause] : words === 'unknown error' ? '알 수 없는 오류' : words;
+  return `프로듀서가 치명적 오류 상태(${ko})이므로 닫아야 합니다`;
+}
+
 export function translateRefusal(reason: string, language: Language): string {
   if (language === 'en') return reason;
+  const fatal = reason.match(FATAL_REASON);
+  if (fatal) return fatalReasonKo(fatal[1] as string);
   for (const [re, ko] of REFUSALS_KO) if (re.test(reason)) return reason.replace(re, ko);
   return reason;
 }

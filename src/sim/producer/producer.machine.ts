@@ -36,6 +36,7 @@ import {
   onBufferMaxBlockExpired,
   wakeBufferWaiters,
 } from './bufferPool';
+import { fatalReason } from './fatalReason';
 import { CLOSE_TIMEOUT_TIMER, type CloseArgs, failPendingTransactionalRequests, forceCloseNote } from './forceClose';
 import {
   armMaxBlock,
@@ -298,6 +299,8 @@ const rejectCall = (reason: string, exception: 'IllegalStateException' | 'KafkaE
  * ("Cannot execute transactional method because we are in an error state"). The error that put the
  * producer there stays its last error.
  */
+export { fatalReason };
+
 export function errorStateException(
   cause: string | null,
 ): 'ProducerFencedException' | 'InvalidProducerEpochException' | 'IllegalStateException' | 'KafkaException' {
@@ -685,19 +688,6 @@ function inputOf(ctx: ProducerContext): ProducerInput {
     config: ctx.config,
     transactionVersion: ctx.transactionVersion,
   };
-}
-
-/**
- * What a call refused in FATAL_ERROR says (the model's words: maybeFailWithError wraps the cause in
- * KafkaException "Cannot execute transactional method because we are in an error state"). A producer
- * made fatal by INVALID_PRODUCER_ID_MAPPING was not fenced: the coordinator no longer knows its
- * producer id (its transactional.id expired, transactional.id.expiration.ms; KAFKA-18019 makes the
- * error fatal in Kafka 4.0).
- */
-export function fatalReason(cause: string | null): string {
-  if (cause === 'INVALID_PRODUCER_ID_MAPPING')
-    return 'The producer is in a fatal error state (INVALID_PRODUCER_ID_MAPPING: its producer id is no longer known to the coordinator, its transactional.id expired) and must be closed';
-  return 'The producer is in a fatal error state (fenced) and must be closed';
 }
 
 /**

@@ -916,7 +916,9 @@ function onPartitionResponse(
     completeBatch(d, b, r.baseOffset, out);
     return 'ok';
   }
-  clientError(d, out, r.error, `Produce to ${tp}`);
+  // TransactionManager.maybeTransitionToErrorState: a fenced epoch, or (Kafka 4.0, KAFKA-18019) an
+  // unknown producer id, makes the producer fatal
+  clientError(d, out, r.error, `Produce to ${tp}`, FATAL_BATCH_ERRORS.has(r.error));
   if (isInvalidMetadataError(r.error)) learnLeader(d, r);
   switch (r.error) {
     case 'OUT_OF_ORDER_SEQUENCE_NUMBER': {

@@ -228,7 +228,11 @@ function retryLater(d: ProducerDraft, out: Out, delay: number): void {
  */
 function fatal(d: ProducerDraft, out: Out, error: KafkaError, during: string): TxnSignal {
   clientError(d, out, error, during, true);
-  if (d.waiting?.call !== 'flush') replyToApp(d, out, false, error);
+  // every handler: `INVALID_PRODUCER_EPOCH || PRODUCER_FENCED` → `fatalError(Errors.PRODUCER_FENCED.exception())`
+  // ("We could still receive INVALID_PRODUCER_EPOCH from old versioned transaction coordinator, just
+  // treat it the same as PRODUCE_FENCED"): the producer is fenced, and its calls throw ProducerFencedException
+  if (error === 'INVALID_PRODUCER_EPOCH') d.lastError = 'PRODUCER_FENCED';
+  if (d.waiting?.call !== 'flush') replyToApp(d, out, false, d.lastError);
   return 'fatal';
 }
 

@@ -67,10 +67,14 @@ function ActorRow({
   const active = last?.actor === actorId;
   const narrator = useNarrator();
   const partitions = useReplicationByKey(view);
-  const fields = actorFields(kind, snap?.context, language, (text) => (narrator ? narrator.translateNote(text, language) : text), {
-    actorId,
-    partitions,
-  });
+  const fields = actorFields(
+    kind,
+    snap?.context,
+    language,
+    (text) => (narrator ? narrator.translateNote(text, language) : text),
+    { actorId, partitions },
+    state,
+  );
   const role = roleOf(actorId, processKind);
   return (
     <li className={`actor${active ? ' active' : ''}`} data-actor={actorId} data-state={state}>

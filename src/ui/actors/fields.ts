@@ -8,6 +8,7 @@ import {
   type ConsumerAppContext,
   type ConsumerContext,
   type DatabaseContext,
+  fatalReason,
   type GroupCoordinatorContext,
   groupDigits,
   type HttpApiContext,
@@ -63,7 +64,7 @@ const entries = (o: Readonly<Record<string, number>>) =>
 const none = (language: Language) => L(language, 'none', '없음');
 const orNone = (s: string, language: Language) => (s === '' ? none(language) : s);
 
-function producerFields(c: ProducerContext, lang: Language): Field[] {
+function producerFields(c: ProducerContext, lang: Language, note: Note, state: string): Field[] {
   const out: Field[] = [];
   out.push({
     label: 'producerId / epoch',
@@ -103,6 +104,8 @@ function producerFields(c: ProducerContext, lang: Language): Field[] {
       });
   }
   if (c.lastError) out.push({ label: L(lang, 'last error', '마지막 오류'), value: c.lastError });
+  // FATAL_ERROR says why: fenced, its transactional.id expired, an invalid transition … (producer/fatalReason.ts)
+  if (state === 'FATAL_ERROR') out.push({ label: L(lang, 'why fatal', '치명적 오류의 이유'), value: note(fatalReason(c.lastError)) });
   return out;
 }
 
@@ -368,7 +371,7 @@ function outboxRelayFields(c: OutboxRelayContext, lang: Language): Field[] {
 }
 
 /** Each actor kind's fields, from its machine's context (the context's type is the kind's own). */
-type FieldsOf = (context: never, language: Language, note: Note) => Field[];
+type FieldsOf = (context: never, language: Language, note: Note, state: string) => Field[];
 const FIELDS_BY_KIND = new Map<string, FieldsOf>([
   ['producer', producerFields],
   ['producer-app', producerAppFields],
@@ -397,6 +400,7 @@ export const CONTROLLER_KIND = 'controller';
  * consumer-app, txn-coordinator, group-coordinator, controller, database, http-api …); unknown kinds
  * show none. `note` translates the engine's notes (the narration module's translateNote, once it has
  * loaded). `replication`: a broker's replicas and the controller's partitions, when the run has any.
+ * `state`: the actor's state (a producer in FATAL_ERROR says why).
  */
 export function actorFields(
   kind: string,
@@ -404,10 +408,11 @@ export function actorFields(
   language: Language,
   note: Note = (t) => t,
   replication?: ReplicationContext,
+  state = '',
 ): Field[] {
   if (context === null || typeof context !== 'object') return [];
   if (kind === CONTROLLER_KIND) return controllerFields(context, replication?.partitions ?? new Map(), language);
-  const own = FIELDS_BY_KIND.get(kind)?.(context as never, language, note) ?? [];
+  const own = FIELDS_BY_KIND.get(kind)?.(context as never, language, note, state) ?? [];
   if (kind === 'broker' && replication && replication.partitions.size > 0)
     return [...brokerReplicaFields(replication.actorId, replication.partitions, language), ...own];
   return own;

@@ -81,7 +81,7 @@ export const DOCS_KO: Readonly<Record<ConfigTable, Readonly<Record<string, strin
     'transaction.abort.timed.out.transaction.cleanup.interval.ms': '코디네이터가 transaction.timeout.ms를 넘긴 트랜잭션을 찾는 주기입니다.',
     'transaction.max.timeout.ms': '프로듀서가 요청할 수 있는 transaction.timeout.ms의 최댓값입니다.',
     'transactional.id.expiration.ms':
-      '트랜잭션이 열려 있지 않은(Empty, CompleteCommit, CompleteAbort) transactional.id를 마지막 갱신 뒤 트랜잭션 코디네이터가 기억하는 시간입니다. 이 시간이 지나면 __transaction_state에 툼스톤을 쓰고 그 transactional.id를 잊습니다. 프로듀서의 다음 AddPartitionsToTxn, EndTxn 또는 검증을 거치는 Produce는 INVALID_PRODUCER_ID_MAPPING으로 거절되고, 프로듀서는 트랜잭션을 취소한 뒤 새 producerId를 받습니다.',
+      '트랜잭션이 열려 있지 않은(Empty, CompleteCommit, CompleteAbort) transactional.id를 마지막 갱신 뒤 트랜잭션 코디네이터가 기억하는 시간입니다. 이 시간이 지나면 __transaction_state에 툼스톤을 쓰고 그 transactional.id를 잊습니다. 프로듀서의 다음 AddPartitionsToTxn, AddOffsetsToTxn, EndTxn 또는 검증을 거치는 Produce는 INVALID_PRODUCER_ID_MAPPING으로 거절됩니다. Kafka 4.x에서 이 오류는 치명적이므로 그 프로듀서는 닫는 수밖에 없고, 새 프로듀서가 InitProducerId를 보내면 새 producerId를 받습니다.',
     'transaction.remove.expired.transaction.cleanup.interval.ms':
       '코디네이터가 transactional.id.expiration.ms가 지난 transactional.id를 찾는 주기입니다.',
     'group.initial.rebalance.delay.ms': '새 그룹은 첫 리밸런스 전에 이 시간만큼 멤버가 더 들어오기를 기다립니다.',

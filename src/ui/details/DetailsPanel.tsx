@@ -186,10 +186,14 @@ function ActorDetails({
       <Pairs
         rows={[
           ...states,
-          ...actorFields(kind, snap?.context, language, (text) => (narrator ? narrator.translateNote(text, language) : text), {
-            actorId: id,
-            partitions,
-          }).map((f) => [f.label, f.value] as const),
+          ...actorFields(
+            kind,
+            snap?.context,
+            language,
+            (text) => (narrator ? narrator.translateNote(text, language) : text),
+            { actorId: id, partitions },
+            snap ? stateValueToString(snap.value) : '',
+          ).map((f) => [f.label, f.value] as const),
         ]}
       />
       <MetricsSection trace={trace} view={view} id={id} />
