@@ -6,6 +6,7 @@
  * English and Korean, while a fenced producer keeps its words.
  */
 import { describe, expect, it } from 'vitest';
+import { findingText } from '../../src/sim/checks/verdictText';
 import { narrate } from '../../src/sim/narration/narrate';
 import { findPreset } from '../../src/sim/presets';
 import { PRESET_TEXT_KO } from '../../src/sim/presets/ko';
@@ -13,6 +14,7 @@ import { fatalReason } from '../../src/sim/producer/producer.machine';
 import { runScenario, type Trace } from '../../src/sim/run';
 import { isTaskMigrated } from '../../src/sim/streams/migration';
 import { summarize } from '../../src/sim/trace/summary';
+import { runWith } from './helpers';
 
 type AnyFact = { kind: string } & Record<string, unknown>;
 const factsOf = (trace: Trace, kind: string) =>
@@ -63,6 +65,19 @@ describe('transactional-id-expired', () => {
       expect(ko).toContain('INVALID_PRODUCER_ID_MAPPING');
     }
     expect(narrate(trace, stop?.i ?? -1, 'ko')).toContain('닫을 수밖에 없으므로');
+  });
+
+  it('the verdict says why evt-2 was lost: an expired transactional.id, fatal for the producer, not a fence (en, ko)', () => {
+    const log = runWith(preset.scenario).layer('log', 'orders');
+    if (!log) throw new Error('no log finding for orders');
+    expect(findingText(log, 'en')).toContain(
+      "evt-2 sent by orders-service, failed with INVALID_PRODUCER_ID_MAPPING: the transaction coordinator no longer knew orders-service's producer id (its transactional.id had expired) — a fatal error for the producer, not a fence",
+    );
+    const ko = findingText(log, 'ko');
+    expect(ko).toContain(
+      'INVALID_PRODUCER_ID_MAPPING으로 실패했습니다. 트랜잭션 코디네이터가 orders-service의 producerId를 더 이상 몰랐습니다',
+    );
+    expect(ko).toContain('펜싱이 아니라');
   });
 
   it('a fenced producer keeps its words; Streams still reads either refusal as a migrated task', () => {

@@ -86,6 +86,13 @@ function lossClause(lang: Language, l: Loss, n = 1): string {
           `sent by ${a}, failed with KafkaException ("Producer is closed forcefully."): close(Duration)'s timeout ran out before an answer came, and ${a}'s producer was closed forcefully`,
           `${josa(a, '이/가')} 보냈지만 KafkaException으로 실패했습니다. 응답이 오기 전에 close(Duration)의 제한 시간이 다 되어 ${a}의 프로듀서가 강제로 닫혔습니다`,
         );
+      // Kafka 4.0 (KAFKA-18019): fatal for the producer, though nothing fenced it
+      if (l.cause === 'INVALID_PRODUCER_ID_MAPPING')
+        return say(
+          lang,
+          `sent by ${a}, failed with INVALID_PRODUCER_ID_MAPPING: the transaction coordinator no longer knew ${a}'s producer id (its transactional.id had expired) — a fatal error for the producer, not a fence`,
+          `${josa(a, '이/가')} 보냈지만 INVALID_PRODUCER_ID_MAPPING으로 실패했습니다. 트랜잭션 코디네이터가 ${a}의 producerId를 더 이상 몰랐습니다(transactional.id 만료). 펜싱이 아니라 프로듀서의 치명적 오류입니다`,
+        );
       if (/FENCED|EPOCH/.test(l.cause))
         return say(
           lang,

@@ -119,7 +119,8 @@ function abortCause(index: IndexQueries, copy: Copy): string {
 
 function stopCause(ctx: TopicContext, client: string): string | null {
   const stop = ctx.index.stopNote(client);
-  if (stop) return /fenced/.test(stop.text) ? 'fenced' : 'fatal';
+  // the application's own words: "this instance was fenced" only for a fence (consumerAppGuards.fatalByFencing)
+  if (stop) return /this instance (?:was|is) fenced/.test(stop.text) ? 'fenced' : 'fatal';
   const fatal = ctx.index.fatalError(client);
   if (fatal) return /FENCED|EPOCH|INVALID_TXN_STATE/.test(fatal.error) ? 'fenced' : 'fatal';
   const s = ctx.stopped[client];
