@@ -68,7 +68,7 @@ describe('transactional-id-expired', () => {
   });
 
   it('the verdict says why evt-2 was lost: an expired transactional.id, fatal for the producer, not a fence (en, ko)', () => {
-    const log = runWith(preset.scenario).layer('log', 'orders');
+    const log = runWith(preset.scenario).summary.verdict.layers.find((l) => l.layer === 'log' && l.subject === 'orders');
     if (!log) throw new Error('no log finding for orders');
     expect(findingText(log, 'en')).toContain(
       "evt-2 sent by orders-service, failed with INVALID_PRODUCER_ID_MAPPING: the transaction coordinator no longer knew orders-service's producer id (its transactional.id had expired) — a fatal error for the producer, not a fence",
