@@ -55,14 +55,16 @@ export const EXPECTED_CHECKLIST: Readonly<Record<string, Readonly<Record<Checkli
   },
   'transactional-id-expired': {
     // one transactional producer with its own transactional.id and an event_id on every record; no
-    // consumer. observed passes: the model counts a consumer's CommitFailedException as a commit
-    // failure, not a producer's commitTransaction() refused INVALID_PRODUCER_ID_MAPPING (a fatal error)
+    // consumer. observed fails, shown here: the producer became fatal without a fence
+    // (INVALID_PRODUCER_ID_MAPPING, its transactional.id expired), its commitTransaction() failed and
+    // evt-2 is lost — what the item asks to be alerted on (before: pass, counting only aborts, fences
+    // and CommitFailedException)
     guarantee: 'pass',
     'transactional-id': 'pass',
     'offsets-in-transaction': 'not-applicable',
     'next-offset': 'not-applicable',
     'read-committed': 'not-applicable',
-    observed: 'pass',
+    observed: 'fail: shown here',
     replication: 'not-applicable',
     'event-id': 'pass',
     'dedup-memory': 'not-applicable',

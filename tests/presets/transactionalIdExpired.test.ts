@@ -6,6 +6,7 @@
  * English and Korean, while a fenced producer keeps its words.
  */
 import { describe, expect, it } from 'vitest';
+import { type ChecklistItem, evaluateChecklist } from '../../src/sim/checks/checklist';
 import { findingText } from '../../src/sim/checks/verdictText';
 import { narrate } from '../../src/sim/narration/narrate';
 import { findPreset } from '../../src/sim/presets';
@@ -78,6 +79,27 @@ describe('transactional-id-expired', () => {
       'INVALID_PRODUCER_ID_MAPPING으로 실패했습니다. 트랜잭션 코디네이터가 orders-service의 producerId를 더 이상 몰랐습니다',
     );
     expect(ko).toContain('펜싱이 아니라');
+  });
+
+  it('the checklist’s observed item fails, shown here: the commit failed with a fatal error the application saw, and evt-2 is lost', () => {
+    // the item asks whether transaction timeouts, aborts, producer fencing and commit failures are
+    // observed — each fails it, for each needs a metric and an alert. Here nothing was aborted (the
+    // coordinator had forgotten the id: no transaction to abort) and nothing fenced, yet
+    // commitTransaction() failed — INVALID_PRODUCER_ID_MAPPING made the producer fatal — and evt-2,
+    // which the preset’s words call lost, went missing: unnoticed, unless it is alerted on
+    const item = (language: 'en' | 'ko', step?: number) =>
+      evaluateChecklist(trace, language, step).find((i) => i.id === 'observed') as ChecklistItem;
+    const en = item('en');
+    expect([en.status, en.showsHere, en.preset]).toEqual(['fail', true, null]);
+    expect(en.reason).toBe(
+      '0 aborted transaction(s), 0 fenced producer(s), 1 producer(s) in a fatal error state though not fenced (INVALID_PRODUCER_ID_MAPPING: every call after it fails, commitTransaction() too, and the producer can only be closed) and 0 commit failure(s): each needs a metric and an alert, or the output they hold back goes missing unnoticed.',
+    );
+    expect(item('ko').reason).toContain('펜싱되지 않았지만 치명적 오류 상태가 된 프로듀서 1건(INVALID_PRODUCER_ID_MAPPING:');
+    for (const words of ['commitTransaction() fails', 'evt-2 is lost']) expect(preset.expected).toContain(words);
+    // before the Produce is refused nothing has failed yet: the item is still pending
+    const refused = factsOf(trace, 'clientError').find(({ f }) => f.error === 'INVALID_PRODUCER_ID_MAPPING')?.i ?? -1;
+    expect(item('en', refused).status).toBe('pending');
+    expect(item('en', refused + 1).status).toBe('fail');
   });
 
   it('a fenced producer keeps its words; Streams still reads either refusal as a migrated task', () => {

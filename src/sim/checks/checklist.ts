@@ -108,6 +108,7 @@ export const CHECKLIST_PRESETS = {
   readUncommitted: 'abort-hidden-from-read-committed',
   timeout: 'transaction-timeout',
   fenced: 'zombie-fencing',
+  fatal: 'transactional-id-expired',
   commitFailed: 'rebalance-zombie-fenced',
   aborted: 'abort-hidden-from-read-committed',
   dbInsert: 'db-sink-duplicate',
@@ -851,11 +852,19 @@ function sideEffects(trace: Trace, say: Say): Item {
 
 // ---------------------------------------------------------------- what the run did
 
+/**
+ * Did the run do what an operator must see: an aborted transaction (a transaction.timeout.ms expiry
+ * among them), a fenced producer, a producer made fatal otherwise (its commitTransaction() or abort
+ * threw, and it can only be closed: INVALID_PRODUCER_ID_MAPPING when its transactional.id expired,
+ * KAFKA-18019), a failed commit? Each fails the item: without a metric and an alert the output it
+ * held back goes missing unnoticed.
+ */
 function observed(trace: Trace, run: RunSoFar, say: Say): Item {
   const transactional = writers(trace).some((w) => w.transactionalId !== null);
-  if (!transactional && run.commitFailures === 0)
+  const fatal = run.producersFatal.size;
+  if (!transactional && run.commitFailures === 0 && fatal === 0)
     return na(say('No transactions, and no commit failed.', '트랜잭션이 없고 실패한 커밋도 없습니다.'));
-  if (run.transactionsAborted === 0 && run.producersFenced === 0 && run.commitFailures === 0)
+  if (run.transactionsAborted === 0 && run.producersFenced === 0 && run.commitFailures === 0 && fatal === 0)
     return pass(
       say(
         'No transaction aborted, no producer was fenced and no commit failed — the counters to alert on stayed at zero.',
@@ -866,13 +875,24 @@ function observed(trace: Trace, run: RunSoFar, say: Say): Item {
     ? CHECKLIST_PRESETS.timeout
     : run.producersFenced > 0
       ? CHECKLIST_PRESETS.fenced
-      : run.commitFailures > 0
-        ? CHECKLIST_PRESETS.commitFailed
-        : CHECKLIST_PRESETS.aborted;
+      : fatal > 0
+        ? CHECKLIST_PRESETS.fatal
+        : run.commitFailures > 0
+          ? CHECKLIST_PRESETS.commitFailed
+          : CHECKLIST_PRESETS.aborted;
+  const errors = [...new Set(run.producersFatal.values())].join(', ');
+  const fatalEn =
+    fatal > 0
+      ? `, ${fatal} producer(s) in a fatal error state though not fenced (${errors}: every call after it fails, commitTransaction() too, and the producer can only be closed)`
+      : '';
+  const fatalKo =
+    fatal > 0
+      ? `, 펜싱되지 않았지만 치명적 오류 상태가 된 프로듀서 ${fatal}건(${errors}: 이후 commitTransaction()을 포함한 모든 호출이 실패하고, 프로듀서는 닫는 수밖에 없음)`
+      : '';
   return fail(
     say(
-      `${run.transactionsAborted} aborted transaction(s)${run.timedOut ? ' (a transaction.timeout.ms expiry among them)' : ''}, ${run.producersFenced} fenced producer(s) and ${run.commitFailures} commit failure(s): each needs a metric and an alert, or the output they hold back goes missing unnoticed.`,
-      `취소된 트랜잭션 ${run.transactionsAborted}건${run.timedOut ? '(transaction.timeout.ms 만료 포함)' : ''}, 펜싱된 프로듀서 ${run.producersFenced}건, 커밋 실패 ${run.commitFailures}건이 있었습니다. 모두 지표와 경보가 필요합니다. 그렇지 않으면 이들이 막은 출력이 빠진 것을 아무도 모릅니다.`,
+      `${run.transactionsAborted} aborted transaction(s)${run.timedOut ? ' (a transaction.timeout.ms expiry among them)' : ''}, ${run.producersFenced} fenced producer(s)${fatalEn} and ${run.commitFailures} commit failure(s): each needs a metric and an alert, or the output they hold back goes missing unnoticed.`,
+      `취소된 트랜잭션 ${run.transactionsAborted}건${run.timedOut ? '(transaction.timeout.ms 만료 포함)' : ''}, 펜싱된 프로듀서 ${run.producersFenced}건${fatalKo}, 커밋 실패 ${run.commitFailures}건이 있었습니다. 모두 지표와 경보가 필요합니다. 그렇지 않으면 이들이 막은 출력이 빠진 것을 아무도 모릅니다.`,
     ),
     preset,
   );

@@ -1,7 +1,7 @@
 /**
  * What a run has done up to a step, counted straight from its facts, for the readiness checklist:
- * transactions aborted (and whether transaction.timeout.ms expired one), producers fenced, commits
- * that failed, and how many times each application processed each event. Counted here rather than
+ * transactions aborted (and whether transaction.timeout.ms expired one), producers fenced, producers
+ * made fatal otherwise, commits that failed, and how many times each application processed each event. Counted here rather than
  * taken from the verdict, so the checklist reads the facts the same way at any step.
  */
 
@@ -16,6 +16,12 @@ export interface RunSoFar {
   readonly final: boolean;
   readonly transactionsAborted: number;
   readonly producersFenced: number;
+  /**
+   * Producers in FATAL_ERROR for an error that is no fence (INVALID_PRODUCER_ID_MAPPING: the
+   * transactional.id expired; an IllegalStateException that poisoned it; INVALID_TRANSACTION_TIMEOUT …),
+   * by client, with that error: the application can only close them, and what they held is not written.
+   */
+  readonly producersFatal: ReadonlyMap<string, string>;
   readonly commitFailures: number;
   /** A coordinator aborted a transaction because transaction.timeout.ms expired. */
   readonly timedOut: boolean;
@@ -35,11 +41,15 @@ export interface RunSoFar {
 
 const FENCED = new Set(['PRODUCER_FENCED', 'INVALID_PRODUCER_EPOCH', 'INVALID_TXN_STATE']);
 
+/** A consumer's fatal errors come from its group requests and commitSync (narration/facts.ts CONSUMER_GROUP_CALLS): no producer's. */
+const CONSUMER_CALLS = new Set(['JoinGroup', 'SyncGroup', 'Heartbeat', 'commitSync']);
+
 export function runSoFar(trace: Trace, atStep: number = trace.steps.length): RunSoFar {
   const step = Math.max(0, Math.min(atStep, trace.steps.length));
   let aborted = 0;
   let fenced = 0;
   let commitFailures = 0;
+  const fatal = new Map<string, string>();
   let timedOut = false;
   const counts = new Map<string, Map<string, number>>();
   const records = new Map<string, Map<string, Map<string, Set<string>>>>();
@@ -51,6 +61,7 @@ export function runSoFar(trace: Trace, atStep: number = trace.steps.length): Run
       if (f.kind === 'txnState' && f.to === 'CompleteAbort') aborted++;
       else if (f.kind === 'clientError') {
         if (f.fatal && FENCED.has(f.error)) fenced++;
+        else if (f.fatal && !CONSUMER_CALLS.has(f.during) && !fatal.has(f.client)) fatal.set(f.client, f.error);
         if (f.error === 'CommitFailedException') commitFailures++;
       } else if (f.kind === 'note' && /transaction\.timeout\.ms/.test(f.text)) timedOut = true;
       else if (f.kind === 'append' && f.control === null) {
@@ -96,6 +107,7 @@ export function runSoFar(trace: Trace, atStep: number = trace.steps.length): Run
     final: step >= trace.steps.length,
     transactionsAborted: aborted,
     producersFenced: fenced,
+    producersFatal: fatal,
     commitFailures,
     timedOut,
     processedTwice,
