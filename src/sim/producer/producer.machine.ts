@@ -93,6 +93,7 @@ import {
   maybeSendTxnRequest,
   onCoordinatorRequestLost,
   onCoordinatorResponse,
+  onOffsetsAnswerWhenFatal,
   replyToApp,
   type TxnSignal,
 } from './transactionManager';
@@ -706,6 +707,9 @@ const onNetworkWhenFatal = handle((ctx: ProducerContext, ev: ProducerEvent, out:
     onMetadataLost(d, (ev.payload as { correlationId?: number }).correlationId ?? -1, ev.now);
   else if (ev.type === 'maxBlockExpired' && ev.data.call === 'send') onSendMaxBlockExpired(d, ev.now, out);
   else if (ev.type === 'maxBlockExpired' && ev.data.call === BUFFER_WAIT_CALL) onBufferMaxBlockExpired(d, ev.data, ev.now, out);
+  // a sendOffsetsToTransaction() whose request the fatal error left queued: TimeoutException at max.block.ms
+  else if (ev.type === 'maxBlockExpired') onMaxBlockExpired(d, ev, out);
+  else if (ev.type === 'AddOffsetsToTxnResponse' || ev.type === 'TxnOffsetCommitResponse') onOffsetsAnswerWhenFatal(d, ev, out);
   else if (ev.type === 'send') holdSend(d, ev, out);
   if (d.heldSend) maybeUpdateMetadata(d, producerTopics(d), ev.now, out, d.newTopics);
   wakeBufferWaiters(d, ev.now, out);
@@ -1034,6 +1038,8 @@ export const producerMachine = setup({
         MetadataResponse: { actions: onNetworkWhenFatal },
         metadataUpdateDue: { actions: onNetworkWhenFatal },
         maxBlockExpired: { actions: onNetworkWhenFatal },
+        AddOffsetsToTxnResponse: { actions: onNetworkWhenFatal },
+        TxnOffsetCommitResponse: { actions: onNetworkWhenFatal },
         disconnected: { guard: 'metadataLost', actions: onNetworkWhenFatal },
         commitTransaction: { actions: rejectWhenFatal() },
         abortTransaction: { actions: rejectWhenFatal() },

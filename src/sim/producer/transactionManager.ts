@@ -221,10 +221,18 @@ function retryLater(d: ProducerDraft, out: Out, delay: number): void {
   out.timer('txnRetry', 'txnRetryBackoffExpired', delay);
 }
 
+/** The requests whose handler's result sendOffsetsToTransaction() awaits (AddOffsetsToTxnHandler, then its TxnOffsetCommitHandler). */
+const OFFSETS_RPCS: ReadonlySet<string> = new Set(['AddOffsetsToTxn', 'TxnOffsetCommit']);
+
 /**
- * transitionToFatalError: the waiting call fails with the error — except flush(), which returns once
- * its records have failed (KafkaProducer.flush throws nothing; the producer answers it after
- * failEverything). Nothing queued is sent again: in FATAL_ERROR the Sender sends no request.
+ * TxnRequestHandler.fatalError: `result.fail(e)` — the handler's own result — then
+ * transitionToFatalError, which fails the pending transition's result (initTransactions(),
+ * commitTransaction(), abortTransaction()). So the waiting call fails with the error — except flush(),
+ * which returns once its records have failed (KafkaProducer.flush throws nothing; the producer answers
+ * it after failEverything), and a sendOffsetsToTransaction() whose own request (AddOffsetsToTxn,
+ * TxnOffsetCommit) is still queued behind the one that failed: its result is no pending transition,
+ * and in FATAL_ERROR the Sender sends nothing (Sender.runOnce returns after `client.poll`), so the
+ * call waits until max.block.ms and throws TimeoutException (producer.machine.ts `onNetworkWhenFatal`).
  */
 function fatal(d: ProducerDraft, out: Out, error: KafkaError, during: string): TxnSignal {
   clientError(d, out, error, during, true);
@@ -232,8 +240,38 @@ function fatal(d: ProducerDraft, out: Out, error: KafkaError, during: string): T
   // ("We could still receive INVALID_PRODUCER_EPOCH from old versioned transaction coordinator, just
   // treat it the same as PRODUCE_FENCED"): the producer is fenced, and its calls throw ProducerFencedException
   if (error === 'INVALID_PRODUCER_EPOCH') d.lastError = 'PRODUCER_FENCED';
-  if (d.waiting?.call !== 'flush') replyToApp(d, out, false, d.lastError);
+  const call = d.waiting?.call;
+  if (call === 'flush' || (call === 'sendOffsetsToTransaction' && !OFFSETS_RPCS.has(during))) return 'fatal';
+  replyToApp(d, out, false, d.lastError);
   return 'fatal';
+}
+
+/**
+ * FATAL_ERROR's NetworkClient.poll still completes the transactional request in flight: its handler
+ * runs (TxnRequestHandler.onComplete → handleResponse), and a sendOffsetsToTransaction() waiting for
+ * it gets its result — a TxnOffsetCommit answered NONE returns (`result.done()`), an error fails it
+ * with that error (`result.fail(e)`, before the transition the handler then tries). An
+ * AddOffsetsToTxn answered NONE only enqueues the TxnOffsetCommit, which is never sent: the call
+ * keeps waiting, for max.block.ms. *Simplified*: the model handles only this answer in FATAL_ERROR
+ * (any other transactional answer there completes nothing the application waits for).
+ */
+export function onOffsetsAnswerWhenFatal(
+  d: ProducerDraft,
+  response: { readonly type: 'AddOffsetsToTxnResponse' | 'TxnOffsetCommitResponse'; readonly payload: { correlationId: number; error: ErrorOrNone } },
+  out: Out,
+): void {
+  const req = d.coordinatorRequest;
+  if (!req || req.correlationId !== response.payload.correlationId) return;
+  d.coordinatorRequest = null;
+  const { error } = response.payload;
+  const fatalError = d.lastError;
+  if (error !== 'NONE') clientError(d, out, error, req.rpc);
+  // the producer stays in FATAL_ERROR with its error (no transition leaves FATAL_ERROR)
+  d.lastError = fatalError;
+  if (d.waiting?.call !== 'sendOffsetsToTransaction') return;
+  if (error === 'NONE' && response.type === 'AddOffsetsToTxnResponse') return;
+  d.pendingOffsets = null;
+  replyToApp(d, out, error === 'NONE', error === 'NONE' ? null : error);
 }
 
 /**
