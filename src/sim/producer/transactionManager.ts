@@ -257,7 +257,10 @@ function fatal(d: ProducerDraft, out: Out, error: KafkaError, during: string): T
  */
 export function onOffsetsAnswerWhenFatal(
   d: ProducerDraft,
-  response: { readonly type: 'AddOffsetsToTxnResponse' | 'TxnOffsetCommitResponse'; readonly payload: { correlationId: number; error: ErrorOrNone } },
+  response: {
+    readonly type: 'AddOffsetsToTxnResponse' | 'TxnOffsetCommitResponse';
+    readonly payload: { correlationId: number; error: ErrorOrNone };
+  },
   out: Out,
 ): void {
   const req = d.coordinatorRequest;
