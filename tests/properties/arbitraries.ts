@@ -169,6 +169,13 @@ export interface ShapeOptions {
   readonly maxTimeMs?: number;
   /** At most this many Kafka Streams applications, when there are any (default 1). */
   readonly streams?: number;
+  /**
+   * In about one run in four, the coordinator forgets transactional ids idle for 2–10 s, checked every
+   * 0.5–3 s (transactional.id.expiration.ms, transaction.remove.expired.transaction.cleanup.interval.ms;
+   * 7 days and an hour by default), so an idle producer's next request may meet
+   * INVALID_PRODUCER_ID_MAPPING. Off: nothing is drawn, and the shapes are what they were.
+   */
+  readonly transactionalIdExpiration?: boolean;
 }
 
 export function shapeArbWith(o: ShapeOptions = {}) {
@@ -234,6 +241,19 @@ export function shapeArbWith(o: ShapeOptions = {}) {
     // … and in about one in four every consumer is a static member (group.instance.id, KIP-345): a
     // restart within session.timeout.ms replaces it without a rebalance, and it never sends LeaveGroup
     staticConsumers: fc.oneof({ weight: 3, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
+    // … and, for the families that ask for it, an expiring transactional.id (ShapeOptions.transactionalIdExpiration)
+    transactionalIdExpiration: o.transactionalIdExpiration
+      ? fc.oneof(
+          { weight: 3, arbitrary: fc.constant(undefined) },
+          {
+            weight: 1,
+            arbitrary: fc.record({
+              expirationMs: fc.integer({ min: 2000, max: 10000 }),
+              cleanupIntervalMs: fc.integer({ min: 500, max: 3000 }),
+            }),
+          },
+        )
+      : fc.constant(undefined),
   });
 }
 
@@ -453,6 +473,10 @@ export function scenarioFromShape(shape: Shape): Scenario {
   if (shape.producerExpiration) {
     cluster['producer.id.expiration.ms'] = shape.producerExpiration.expirationMs;
     cluster['producer.id.expiration.check.interval.ms'] = shape.producerExpiration.checkIntervalMs;
+  }
+  if (shape.transactionalIdExpiration) {
+    cluster['transactional.id.expiration.ms'] = shape.transactionalIdExpiration.expirationMs;
+    cluster['transaction.remove.expired.transaction.cleanup.interval.ms'] = shape.transactionalIdExpiration.cleanupIntervalMs;
   }
   return {
     version: 1,

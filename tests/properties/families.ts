@@ -28,13 +28,15 @@ export const FAMILIES = {
     cases: 600,
   },
   transactions: {
-    description: 'transactional producers and exactly-once applications under 2–6 faults, short transaction timeouts',
+    description:
+      'transactional producers and exactly-once applications under 2–6 faults, short transaction timeouts, transactional ids that may expire',
     arb: scenarioArbWith({
       transactional: true,
       consumers: { min: 1, max: 2 },
       faults: { min: 2, max: 6 },
       shortTimeouts: true,
       maxTimeMs: 60000,
+      transactionalIdExpiration: true,
     }),
     everyStep: false,
     cases: 400,
