@@ -13,6 +13,7 @@
  * is lost: its offset was never committed, so a new instance (a new producer id) would process it.
  */
 import { describe, expect, it } from 'vitest';
+import { narrate } from '../../src/sim/narration/narrate';
 import { runScenario, type Trace } from '../../src/sim/run';
 import type { Scenario } from '../../src/sim/scenario/schema';
 import { summarize } from '../../src/sim/trace/summary';
@@ -92,6 +93,8 @@ describe('consume-transform-produce with an expired transactional.id', () => {
     const timeout = factsOf(trace, 'clientError').find(({ f }) => f.error === 'TimeoutException' && f.client === 'enricher');
     expect(String(timeout?.f.during)).toBe('sendOffsetsToTransaction: Timeout expired after 60000ms while awaiting AddOffsetsToTxn');
     expect(timeout?.t).toBeGreaterThanOrEqual(9009 + 60000 - 10);
+    expect(narrate(trace, timeout?.i ?? -1, 'en')).toContain('the producer is in FATAL_ERROR, so the request it waited for is never sent');
+    expect(narrate(trace, timeout?.i ?? -1, 'ko')).toContain('프로듀서가 FATAL_ERROR 상태라서 기다리던 요청은 끝내 보내지지 않습니다');
     // nothing queued went out in FATAL_ERROR (before it, the first transaction's requests did)
     expect(trace.envelopes.some((e) => e.from === 'enricher.producer' && e.rpc === 'EndTxn' && e.sentAt < 9000)).toBe(true);
     const sentAfter = trace.envelopes

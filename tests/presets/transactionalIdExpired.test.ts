@@ -107,7 +107,7 @@ describe('transactional-id-expired', () => {
     expect(fatalReason('INVALID_PRODUCER_ID_MAPPING')).toContain('(INVALID_PRODUCER_ID_MAPPING: ');
     expect(isTaskMigrated(fatalReason('PRODUCER_FENCED'))).toBe(true);
     expect(isTaskMigrated(fatalReason('INVALID_PRODUCER_ID_MAPPING'))).toBe(true);
-    expect(isTaskMigrated(fatalReason('TRANSACTIONAL_ID_AUTHORIZATION_FAILED').replace('(fenced)', '(other)'))).toBe(false);
+    expect(isTaskMigrated(fatalReason('INVALID_TXN_STATE'))).toBe(false);
   });
 
   it('the end of the 8 s sleep is told once, not as a second beginTransaction()', () => {

@@ -251,8 +251,18 @@ const REFUSAL_EXCEPTIONS = new Set(['IllegalStateException', 'KafkaException', '
 /** The producer's calls bounded by max.block.ms (producer/maxBlock.ts). */
 const BLOCKING_CALLS = new Set(['initTransactions', 'sendOffsetsToTransaction', 'commitTransaction', 'abortTransaction']);
 
-/** A blocking call gave up at max.block.ms: TransactionalRequestResult.await's TimeoutException. */
-function blockedCallTimedOut(lang: Language, who: string, call: string, message: string): string {
+/**
+ * A blocking call gave up at max.block.ms: TransactionalRequestResult.await's TimeoutException. In
+ * FATAL_ERROR (a sendOffsetsToTransaction() whose request waited behind the one that made the producer
+ * fatal) the request is never sent: Sender.runOnce sends nothing there.
+ */
+function blockedCallTimedOut(lang: Language, who: string, call: string, message: string, fatal: boolean): string {
+  if (fatal)
+    return say(
+      lang,
+      `${poss(who, `${call}()`)} waited max.block.ms and threw TimeoutException ("${message}"): the producer is in FATAL_ERROR, so the request it waited for is never sent`,
+      `${who}의 ${josa(`${call}()`, '이/가')} max.block.ms 동안 기다린 뒤 TimeoutException을 던졌습니다("${translateRefusal(message, 'ko')}"). 프로듀서가 FATAL_ERROR 상태라서 기다리던 요청은 끝내 보내지지 않습니다.`,
+    );
   const retry =
     call === 'sendOffsetsToTransaction'
       ? say(lang, '', '')
@@ -290,7 +300,7 @@ function clientError(ctx: NarrationContext, f: F<'clientError'>): string {
     f.error === 'TimeoutException' && refused?.[1] === 'send' ? metadataTimeoutClause(lang, who, refused[2] as string) : null;
   if (metadataTimeout) return metadataTimeout;
   if (f.error === 'TimeoutException' && refused && BLOCKING_CALLS.has(refused[1] as string))
-    return blockedCallTimedOut(lang, who, refused[1] as string, refused[2] as string);
+    return blockedCallTimedOut(lang, who, refused[1] as string, refused[2] as string, ctx.step.before === 'FATAL_ERROR');
   if (REFUSAL_EXCEPTIONS.has(f.error) && refused) {
     const reason = refused[2] as string;
     const held = refused[1] === 'send' ? (heldRecordNote(reason, lang) ?? '') : '';
