@@ -19,6 +19,7 @@ import {
   type Trace,
 } from '../../sim/views';
 import { useStrings } from '../i18n';
+import { ToolChoice, type ToolOption } from './ToolChoice';
 import { ToolOutput } from './ToolOutput';
 
 /** The group of the scenario client `id` belongs to: a consumer's group.id, a Streams application's application.id. */
@@ -44,7 +45,7 @@ function output(view: View, sim: SimView, group: string): { options: string; kin
   return { options: '--describe', kind: r.kind, text: describeGroupText(r) };
 }
 
-const VIEWS: readonly { readonly id: View; readonly label: string }[] = [
+const VIEWS: readonly ToolOption<View>[] = [
   { id: 'offsets', label: '--offsets' },
   { id: 'members', label: '--members' },
   { id: 'state', label: '--state' },
@@ -80,23 +81,25 @@ export function GroupDescribeSection({ trace, view, id }: { readonly trace: Trac
       <h4>
         {t.describeGroupTitle(group)} <code translate="no">kafka-consumer-groups.sh --describe</code>
       </h4>
-      <fieldset className="segmented" data-testid="group-describe-view" aria-label={t.describeGroupView}>
-        <legend className="visually-hidden">{t.describeGroupView}</legend>
-        {VIEWS.map((v) => (
-          <button key={v.id} type="button" data-view={v.id} translate="no" aria-pressed={shown === v.id} onClick={() => setShown(v.id)}>
-            {v.label}
-          </button>
-        ))}
-      </fieldset>
-      <fieldset className="segmented" data-testid="group-describe-scope" aria-label={t.describeGroupScope}>
-        <legend className="visually-hidden">{t.describeGroupScope}</legend>
-        <button type="button" data-scope="group" translate="no" aria-pressed={!all} onClick={() => setAll(false)}>
-          {`--group ${group}`}
-        </button>
-        <button type="button" data-scope="all-groups" translate="no" aria-pressed={all} onClick={() => setAll(true)}>
-          --all-groups
-        </button>
-      </fieldset>
+      <ToolChoice
+        testId="group-describe-view"
+        label={t.describeGroupView}
+        attribute="view"
+        options={VIEWS}
+        chosen={shown}
+        onChoose={setShown}
+      />
+      <ToolChoice
+        testId="group-describe-scope"
+        label={t.describeGroupScope}
+        attribute="scope"
+        options={[
+          { id: false, label: `--group ${group}`, data: 'group' },
+          { id: true, label: '--all-groups', data: 'all-groups' },
+        ]}
+        chosen={all}
+        onChoose={setAll}
+      />
       <ToolOutput
         command={`kafka-consumer-groups.sh --bootstrap-server broker-0:9092 ${out.options} ${all ? '--all-groups' : `--group ${group}`}`}
         text={out.text}

@@ -9,6 +9,7 @@
 import { useState } from 'react';
 import { type FindHangingScope, findHanging, findHangingText, leaderBrokerId } from '../../sim/views';
 import { useStrings } from '../i18n';
+import { ToolChoice, type ToolOption } from './ToolChoice';
 import { type PartitionToolProps, ToolSection } from './ToolSection';
 
 /** The tool's --max-transaction-timeout here: its default, 15 minutes, is longer than any run. */
@@ -31,7 +32,7 @@ export function HangingTransactionsSection({ view, topic, partition }: Partition
         ? `--topic ${topic}`
         : `--broker-id ${brokerId}`;
   const result = findHanging(view, args, MAX_TRANSACTION_TIMEOUT_MINUTES);
-  const scopes: readonly { readonly id: Scope; readonly label: string }[] = [
+  const scopes: readonly ToolOption<Scope>[] = [
     { id: 'partition', label: '--partition' },
     { id: 'topic', label: '--topic' },
     ...(brokerId === null ? [] : [{ id: 'broker' as const, label: `--broker-id ${brokerId}` }]),
@@ -57,14 +58,14 @@ export function HangingTransactionsSection({ view, topic, partition }: Partition
         partitions: result.kind === 'searched' ? result.partitions : undefined,
       }}
       controls={
-        <fieldset className="segmented" data-testid="find-hanging-scope" aria-label={t.hangingScope}>
-          <legend className="visually-hidden">{t.hangingScope}</legend>
-          {scopes.map((s) => (
-            <button key={s.id} type="button" data-scope={s.id} translate="no" aria-pressed={scope === s.id} onClick={() => setChosen(s.id)}>
-              {s.label}
-            </button>
-          ))}
-        </fieldset>
+        <ToolChoice
+          testId="find-hanging-scope"
+          label={t.hangingScope}
+          attribute="scope"
+          options={scopes}
+          chosen={scope}
+          onChoose={setChosen}
+        />
       }
     >
       {result.kind === 'searched' && (

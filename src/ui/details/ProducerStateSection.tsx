@@ -7,6 +7,7 @@
 import { useState } from 'react';
 import { describeProducersAt, describeProducersText, replicaBrokerIds } from '../../sim/views';
 import { useStrings } from '../i18n';
+import { ToolChoice } from './ToolChoice';
 import { type PartitionToolProps, ToolSection } from './ToolSection';
 
 export function ProducerStateSection({ view, topic, partition }: PartitionToolProps) {
@@ -33,17 +34,17 @@ export function ProducerStateSection({ view, topic, partition }: PartitionToolPr
       data={{ kind: result.kind, producers: result.kind === 'described' ? result.rows.length : undefined, broker: brokerId ?? undefined }}
       controls={
         offered.length > 0 && (
-          <fieldset className="segmented" data-testid="describe-producers-replica" aria-label={t.producerStateReplica}>
-            <legend className="visually-hidden">{t.producerStateReplica}</legend>
-            <button type="button" data-broker="leader" aria-pressed={brokerId === null} onClick={() => setChosen(null)}>
-              {t.producerStateLeader}
-            </button>
-            {offered.map((b) => (
-              <button key={b} type="button" data-broker={b} translate="no" aria-pressed={brokerId === b} onClick={() => setChosen(b)}>
-                {`--broker-id ${b}`}
-              </button>
-            ))}
-          </fieldset>
+          <ToolChoice<number | null>
+            testId="describe-producers-replica"
+            label={t.producerStateReplica}
+            attribute="broker"
+            options={[
+              { id: null, label: t.producerStateLeader, words: true, data: 'leader' },
+              ...offered.map((b) => ({ id: b, label: `--broker-id ${b}` })),
+            ]}
+            chosen={brokerId}
+            onChoose={setChosen}
+          />
         )
       }
     >

@@ -18,6 +18,7 @@ import {
   type Trace,
 } from '../../sim/views';
 import { useStrings } from '../i18n';
+import { ToolChoice } from './ToolChoice';
 import { ToolSection } from './ToolSection';
 
 /** What the tool prints for the topic, with a report or without. `--topic` is the name as typed: Kafka reads it as a regular expression. */
@@ -52,20 +53,22 @@ export function TopicDescribeSection({ trace, view, topic }: { readonly trace: T
       command={`kafka-topics.sh --bootstrap-server broker-0:9092 --describe --topic ${topic}${shown ? ` --${shown}` : ''}`}
       text={out.text}
       data={{ kind: out.kind, partitions: out.partitions, report: shown ?? 'none' }}
+      controls={
+        offerReports && (
+          <ToolChoice<TopicReport | null>
+            testId="describe-topic-report"
+            label={t.topicReportView}
+            attribute="report"
+            options={[
+              { id: null, label: t.topicReportAll, words: true, data: 'none' },
+              ...TOPIC_REPORTS.map((r) => ({ id: r, label: `--${r}` })),
+            ]}
+            chosen={shown}
+            onChoose={setReport}
+          />
+        )
+      }
     >
-      {offerReports && (
-        <fieldset className="segmented" data-testid="describe-topic-report" aria-label={t.topicReportView}>
-          <legend className="visually-hidden">{t.topicReportView}</legend>
-          <button type="button" data-report="none" aria-pressed={shown === null} onClick={() => setReport(null)}>
-            {t.topicReportAll}
-          </button>
-          {TOPIC_REPORTS.map((r) => (
-            <button key={r} type="button" data-report={r} translate="no" aria-pressed={shown === r} onClick={() => setReport(r)}>
-              --{r}
-            </button>
-          ))}
-        </fieldset>
-      )}
       {shown === null ? (
         <p className="muted">{t.topicDescribeNote}</p>
       ) : (
