@@ -11,7 +11,7 @@ import { findingText } from '../../src/sim/checks/verdictText';
 import { narrate } from '../../src/sim/narration/narrate';
 import { findPreset } from '../../src/sim/presets';
 import { PRESET_TEXT_KO } from '../../src/sim/presets/ko';
-import { fatalReason } from '../../src/sim/producer/producer.machine';
+import { fatalReason } from '../../src/sim/producer/fatalReason';
 import { runScenario, type Trace } from '../../src/sim/run';
 import { isTaskMigrated } from '../../src/sim/streams/migration';
 import { summarize } from '../../src/sim/trace/summary';

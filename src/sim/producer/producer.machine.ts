@@ -300,8 +300,6 @@ const rejectCall = (reason: string, exception: 'IllegalStateException' | 'KafkaE
  * ("Cannot execute transactional method because we are in an error state"). The error that put the
  * producer there stays its last error.
  */
-export { fatalReason };
-
 export function errorStateException(
   cause: string | null,
 ): 'ProducerFencedException' | 'InvalidProducerEpochException' | 'IllegalStateException' | 'KafkaException' {
