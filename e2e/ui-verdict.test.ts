@@ -46,6 +46,8 @@ describe('verdict on screen = engine verdict, for every preset', () => {
         transactionsCommitted: c.transactionsCommitted,
         transactionsAborted: c.transactionsAborted,
         producersFenced: c.producersFenced,
+        // listed only when it counted something
+        ...(c.producersFatal > 0 ? { producersFatal: c.producersFatal } : {}),
         commitFailures: c.commitFailures,
         retryDuplicates: c.retryDuplicates,
         duplicateEventIdsSeenByApplications: c.duplicateEventIdsSeenByApplications,

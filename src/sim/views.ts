@@ -19,6 +19,7 @@ export type { Chart, ChartEdge, ChartNode } from './charts/chart';
 export { activePaths } from './charts/chart';
 export { toMermaid } from './charts/mermaid';
 export { evaluateChecklist } from './checks/checklist';
+export { isFence, isProducerFatalNotFence } from './checks/producerFatal';
 export {
   COPY_CAUSE_NAMES,
   COPY_STATE_NAMES,

@@ -49,6 +49,7 @@ describe('counter steps', () => {
         expect(c.transactionsCommitted.length, id).toBe(v.transactionsCommitted);
         expect(c.transactionsAborted.length, id).toBe(v.transactionsAborted);
         expect(c.producersFenced.length, id).toBe(v.producersFenced);
+        expect(c.producersFatal.length, id).toBe(v.producersFatal);
         expect(c.commitFailures.length, id).toBe(v.commitFailures);
         expect(c.inboxConflicts.length, id).toBe(v.inboxConflicts);
         expect(c.retryDuplicates.length > 0, id).toBe(v.retryDuplicates > 0);

@@ -13,6 +13,7 @@ import { FORCE_CLOSE_MESSAGE } from '../producer/forceClose';
 import { keyOf, topicPartitionKey } from '../protocol/topicPartition';
 import type { Fact } from '../trace/facts';
 import type { PartitionRow, TxnOutcome } from '../trace/logView';
+import { isFence, isProducerFatalNotFence } from './producerFatal';
 import { eventKey, type Occurrence, type RawCopy, type RunIndex, type SendResult, type TxnStep } from './verdictIndex';
 import type { CopyState } from './verdictTypes';
 
@@ -171,8 +172,6 @@ function stateOf(outcome: TxnOutcome | null): CopyState {
   return outcome === null ? 'plain' : outcome;
 }
 
-const FENCING = new Set(['PRODUCER_FENCED', 'INVALID_PRODUCER_EPOCH', 'INVALID_TXN_STATE']);
-
 export class IndexJournal {
   /** The folded steps' indexes and times (a step with no facts is folded only when handed over). */
   readonly stepIs: number[] = [];
@@ -197,7 +196,15 @@ export class IndexJournal {
   readonly fatalErrors = new Map<string, { error: string; step: number }>();
   /** Per group: the step of its first commit, and each "topic-partition"'s rising committed offsets. */
   readonly committed = new Map<string, { first: number; byTp: Map<string, { offset: number; step: number }[]> }>();
-  readonly counts = { committed: [] as number[], aborted: [] as number[], fenced: [] as number[], commitFailures: [] as number[] };
+  readonly counts = {
+    committed: [] as number[],
+    aborted: [] as number[],
+    fenced: [] as number[],
+    /** The step each producer first failed fatally without a fence (one entry per producer). */
+    fatal: [] as number[],
+    commitFailures: [] as number[],
+  };
+  private readonly fatalNotFenced = new Set<string>();
   /** Steps of the controller's unclean leader elections, per "topic-partition". */
   readonly uncleanElections = new Map<string, number[]>();
   /** Steps of every leader election (a leader chosen, clean or not), per "topic-partition". */
@@ -373,7 +380,11 @@ export class IndexJournal {
         this.lastPid.set(f.client, f.producerId);
         break;
       case 'clientError':
-        if (f.fatal && FENCING.has(f.error)) this.counts.fenced.push(step);
+        if (isFence(f)) this.counts.fenced.push(step);
+        else if (isProducerFatalNotFence(f) && !this.fatalNotFenced.has(f.client)) {
+          this.fatalNotFenced.add(f.client);
+          this.counts.fatal.push(step);
+        }
         if (f.error === 'CommitFailedException') this.counts.commitFailures.push(step);
         if (f.fatal && !this.fatalErrors.has(f.client)) this.fatalErrors.set(f.client, { error: f.error, step });
         break;
@@ -580,6 +591,7 @@ export class IndexJournal {
         committed: stepsBefore(this.counts.committed, step),
         aborted: stepsBefore(this.counts.aborted, step),
         fenced: stepsBefore(this.counts.fenced, step),
+        fatal: stepsBefore(this.counts.fatal, step),
         commitFailures: stepsBefore(this.counts.commitFailures, step),
       },
     };

@@ -147,7 +147,7 @@ export interface IndexQueries {
   hasEffect(sink: string, eventId: string): boolean;
   sinkTally(sink: string): { events: number; skipped: number; repeated: readonly { eventId: string; applied: readonly number[] }[] };
 
-  readonly counts: { committed: number; aborted: number; fenced: number; commitFailures: number; inboxConflicts: number };
+  readonly counts: { committed: number; aborted: number; fenced: number; fatal: number; commitFailures: number; inboxConflicts: number };
   /** Records that repeat a send() already in the log (a retry nothing recognised). */
   retriesWrittenTwice(): number;
   /** Events an application processed more than once. */

@@ -281,6 +281,7 @@ export function journalQueries(
       committed: stepsBefore(journal.counts.committed, step),
       aborted: stepsBefore(journal.counts.aborted, step),
       fenced: stepsBefore(journal.counts.fenced, step),
+      fatal: stepsBefore(journal.counts.fatal, step),
       commitFailures: stepsBefore(journal.counts.commitFailures, step),
       inboxConflicts: stepsBefore(journal.inboxConflicts, step),
     },

@@ -8,6 +8,7 @@
 import { recordAddress } from '../protocol/topicPartition';
 import type { Trace } from '../run';
 import type { Fact } from '../trace/facts';
+import { isFence, isProducerFatalNotFence } from './producerFatal';
 
 export interface RunSoFar {
   /** Steps taken (0 = nothing has happened yet). */
@@ -39,11 +40,6 @@ export interface RunSoFar {
   readonly appliedTwice: ReadonlyMap<string, readonly string[]>;
 }
 
-const FENCED = new Set(['PRODUCER_FENCED', 'INVALID_PRODUCER_EPOCH', 'INVALID_TXN_STATE']);
-
-/** A consumer's fatal errors come from its group requests and commitSync (narration/facts.ts CONSUMER_GROUP_CALLS): no producer's. */
-const CONSUMER_CALLS = new Set(['JoinGroup', 'SyncGroup', 'Heartbeat', 'commitSync']);
-
 export function runSoFar(trace: Trace, atStep: number = trace.steps.length): RunSoFar {
   const step = Math.max(0, Math.min(atStep, trace.steps.length));
   let aborted = 0;
@@ -60,8 +56,8 @@ export function runSoFar(trace: Trace, atStep: number = trace.steps.length): Run
       const f = raw as Fact;
       if (f.kind === 'txnState' && f.to === 'CompleteAbort') aborted++;
       else if (f.kind === 'clientError') {
-        if (f.fatal && FENCED.has(f.error)) fenced++;
-        else if (f.fatal && !CONSUMER_CALLS.has(f.during) && !fatal.has(f.client)) fatal.set(f.client, f.error);
+        if (isFence(f)) fenced++;
+        else if (isProducerFatalNotFence(f) && !fatal.has(f.client)) fatal.set(f.client, f.error);
         if (f.error === 'CommitFailedException') commitFailures++;
       } else if (f.kind === 'note' && /transaction\.timeout\.ms/.test(f.text)) timedOut = true;
       else if (f.kind === 'append' && f.control === null) {

@@ -128,6 +128,7 @@ function counters(index: IndexQueries, input: Omit<VerdictInput, 'steps'>): Coun
     transactionsCommitted: index.counts.committed,
     transactionsAborted: index.counts.aborted,
     producersFenced: index.counts.fenced,
+    producersFatal: index.counts.fatal,
     commitFailures: index.counts.commitFailures,
     retryDuplicates: index.retriesWrittenTwice(),
     duplicateEventIdsSeenByApplications: index.eventsProcessedTwice(),

@@ -104,7 +104,7 @@ export interface RunIndex {
   readonly expiries: ReadonlyMap<string, readonly ProducerExpiry[]>;
   /** Operators' transaction aborts that wrote a marker, per "topic-partition". */
   readonly operatorAborts: ReadonlyMap<string, readonly OperatorAbort[]>;
-  readonly counts: { committed: number; aborted: number; fenced: number; commitFailures: number };
+  readonly counts: { committed: number; aborted: number; fenced: number; fatal: number; commitFailures: number };
 }
 
 /** The send() results that carried an event to a topic. */

@@ -347,6 +347,8 @@ export interface Counters {
   readonly transactionsCommitted: number;
   readonly transactionsAborted: number;
   readonly producersFenced: number;
+  /** Producers that failed fatally without a fence (an expired transactional.id …): closed, their open work lost. */
+  readonly producersFatal: number;
   readonly commitFailures: number;
   readonly retryDuplicates: number;
   readonly duplicateEventIdsSeenByApplications: number;

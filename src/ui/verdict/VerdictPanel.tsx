@@ -28,10 +28,13 @@ import { EosLayersLegend } from './EosLayersLegend';
 import { FindingDetails } from './FindingDetails';
 import { findingSteps } from './findingSteps';
 
-const COUNTERS: readonly { id: CounterId; en: string; ko: string }[] = [
+/** The operational counters, in order; one `rare` is listed only when it counted something. */
+const COUNTERS: readonly { id: CounterId; en: string; ko: string; rare?: true }[] = [
   { id: 'transactionsCommitted', en: 'transactions committed', ko: '커밋된 트랜잭션' },
   { id: 'transactionsAborted', en: 'transactions aborted', ko: '취소된 트랜잭션' },
   { id: 'producersFenced', en: 'producers fenced', ko: '펜싱된 프로듀서' },
+  // fatal for another cause (an expired transactional.id …): closed like a fenced one, though nothing fenced it
+  { id: 'producersFatal', en: 'producers failed fatally, not fenced', ko: '펜싱 없이 치명적 오류로 멈춘 프로듀서', rare: true },
   { id: 'commitFailures', en: 'offset commits failed (CommitFailedException)', ko: '실패한 offset 커밋(CommitFailedException)' },
   // records: a second append of one send() (a retry without idempotence, or one an epoch bump rewrote), not duplicates of any kind
   { id: 'retryDuplicates', en: 'duplicates written by producer retries', ko: '프로듀서 재시도로 중복 기록된 레코드' },
@@ -121,7 +124,7 @@ export function VerdictPanel() {
       </table>
       <h3>{t.counters}</h3>
       <dl className="counters">
-        {COUNTERS.map((c) => (
+        {COUNTERS.filter((c) => !c.rare || verdict.counters[c.id] > 0).map((c) => (
           <div key={c.id} data-counter={c.id} data-value={verdict.counters[c.id]} className={verdict.counters[c.id] > 0 ? 'nonzero' : ''}>
             <dt>{language === 'ko' ? c.ko : c.en}</dt>
             <dd>

@@ -3,18 +3,17 @@
  * where it happened. Counted from the same facts computeVerdict counts (a test keeps them equal).
  */
 import type { Fact, ListLike, TraceStep } from '../../sim/views';
-import { recordAddress } from '../../sim/views';
+import { isFence, isProducerFatalNotFence, recordAddress } from '../../sim/views';
 
 export type CounterId =
   | 'transactionsCommitted'
   | 'transactionsAborted'
   | 'producersFenced'
+  | 'producersFatal'
   | 'commitFailures'
   | 'retryDuplicates'
   | 'duplicateEventIdsSeenByApplications'
   | 'inboxConflicts';
-
-const FENCING = new Set(['PRODUCER_FENCED', 'INVALID_PRODUCER_EPOCH', 'INVALID_TXN_STATE']);
 
 /**
  * Steps (trace indexes, one entry per counted fact) for the fact-based counters, up to `upTo` steps
@@ -30,12 +29,14 @@ export function counterSteps(
     transactionsCommitted: [],
     transactionsAborted: [],
     producersFenced: [],
+    producersFatal: [],
     commitFailures: [],
     retryDuplicates: [],
     duplicateEventIdsSeenByApplications: [],
     inboxConflicts: [],
   };
   const seenOrigins = new Set<string>();
+  const fatalClients = new Set<string>();
   const processed = new Map<string, number[]>();
   for (const s of steps) {
     if (s.i >= upTo) break;
@@ -47,7 +48,11 @@ export function counterSteps(
           if (f.to === 'CompleteAbort') out.transactionsAborted.push(s.i);
           break;
         case 'clientError':
-          if (f.fatal && FENCING.has(f.error)) out.producersFenced.push(s.i);
+          if (isFence(f)) out.producersFenced.push(s.i);
+          else if (isProducerFatalNotFence(f) && !fatalClients.has(f.client)) {
+            fatalClients.add(f.client);
+            out.producersFatal.push(s.i);
+          }
           if (f.error === 'CommitFailedException') out.commitFailures.push(s.i);
           break;
         case 'sideEffect':
