@@ -6,9 +6,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { formatViolations, lateOffsetCommitSteps, runChecked } from '../../src/sim/checks/invariants';
-import { runScenario, stateAt } from '../../src/sim/run';
+import { checkInvariants, formatViolations, lateOffsetCommitSteps, runChecked } from '../../src/sim/checks/invariants';
+import { runScenario, stateAt, type Trace } from '../../src/sim/run';
 import { partitionRows } from '../../src/sim/trace/logView';
+import { summarize } from '../../src/sim/trace/summary';
 import { producerRuleViolations } from './producerRules';
 import { streamsOutputProblems } from './streamsOutput';
 
@@ -226,5 +227,29 @@ describe('scenarios the fuzzer found', () => {
     // k1 and k2 (offsets 1 and 2), committed on broker-1, skipped as aborted on broker-0 by c1
     expect(skips.filter((s) => s.step > committedAt && s.reason === 'aborted').map((s) => [s.baseOffset, s.lastOffset])).toEqual([[1, 2]]);
     expect(formatViolations(runChecked(scenario, { everyStep: true }).violations)).toBe('');
+  });
+  it('a deposed group coordinator keeps a timed-out write in its own memory; the new coordinator’s offsets are the group’s, and the same fact from it would break the invariant', () => {
+    const scenario = JSON.parse(readFileSync(join(dir, 'deposed-group-coordinator-keeps-timed-out-write.json'), 'utf8'));
+    const trace = runScenario(scenario);
+    type Commit = { kind: string; groupId?: string; offsets?: { offset: number }[] };
+    const commits = trace.steps.flatMap((s) =>
+      (s.facts as Commit[])
+        .filter((f) => f.kind === 'offsetsCommitted')
+        .map((f) => ({ step: s.i, actor: s.actor, offset: f.offsets?.[0]?.offset })),
+    );
+    // broker-0's coordinator commits 2, then broker-2's (deposed, resuming) keeps its timed-out 1
+    expect(commits.slice(-2).map((c) => `${c.actor} ${c.offset}`)).toEqual([
+      'broker-0.group-coordinator 2',
+      'broker-2.group-coordinator 1',
+    ]);
+    const notes = trace.steps.flatMap((s) => (s.facts as { kind: string; text?: string }[]).map((f) => f.text ?? ''));
+    expect(notes.some((t) => t.startsWith('write to __consumer_offsets-2 timed out waiting for the high watermark'))).toBe(true);
+    // what the group holds at the end is the new coordinator's 2
+    expect(summarize(trace).groups.find((g) => g.groupId === 'g1')?.committed).toEqual({ 'in0-0': 2 });
+    expect(formatViolations(checkInvariants(trace))).toBe('');
+    // the same commit told by the coordinator that leads the partition is a real step back
+    const last = commits.at(-1)?.step as number;
+    const doctored: Trace = { ...trace, steps: trace.steps.map((s) => (s.i === last ? { ...s, actor: 'broker-0.group-coordinator' } : s)) };
+    expect(formatViolations(checkInvariants(doctored))).toContain('committed-offsets-monotonic');
   });
 });

@@ -9,12 +9,14 @@
  * Pure: no I/O, no clock.
  */
 
+import { CONSUMER_OFFSETS_TOPIC } from '../cluster/metadata';
 import type { ConsumerGroup } from '../coordinator/groupCoordinator.machine';
 import { canTransition, TXN_STATES, type TxnState } from '../coordinator/transactionState';
 import type { Checkpoint } from '../kernel/checkpoint';
 import { Simulation } from '../kernel/simulation';
 import { lastStableOffset, type PartitionLog } from '../log/partitionLog';
 import type { ControlType } from '../log/recordBatch';
+import { coordinatorPartitionFor } from '../producer/partitioner';
 import { keyOf, parseTopicPartition } from '../protocol/topicPartition';
 import { type RunOptions, runScenario, type Trace } from '../run';
 import type { ConsumerClientSpec } from '../scenario/schema';
@@ -67,7 +69,7 @@ export const INVARIANTS: Readonly<Record<InvariantId, string>> = {
   'exactly-once-output':
     "With exactly-once consume-transform-produce and read_committed input, every input below the committed offset appears exactly once in committed output — unless an operator reset the group's offsets (kafka-consumer-groups --reset-offsets: the pipeline then processes again what it had committed). After an unclean election of an input partition (which may cut input already processed, and move the log end below the committed offset): every event in committed output was appended to an input.",
   'committed-offsets-monotonic':
-    "A group's committed offset for a partition never goes backwards within a generation — except by an OffsetCommit that arrives after its client closed the connection it was sent on (its retry already landed; Kafka applies the late one too), by an operator's reset (kafka-consumer-groups --reset-offsets, the count starts again from the offset it set), and from an unclean leader election of the partition on (its log may end below the committed offset).",
+    "A group's committed offset for a partition never goes backwards within a generation — except by an OffsetCommit that arrives after its client closed the connection it was sent on (its retry already landed; Kafka applies the late one too), by a deposed coordinator's own memory (a paused broker that resumes after its __consumer_offsets partition moved keeps a timed-out write until it unloads the partition; no client reads it there), by an operator's reset (kafka-consumer-groups --reset-offsets, the count starts again from the offset it set), and from an unclean leader election of the partition on (its log may end below the committed offset).",
   'leader-epochs-monotonic':
     "On every replica's log the batches' leader epochs never go down from offset to offset: a leader stamps its own epoch, which only grows, and a follower truncates where its log diverges from the leader's before it appends the leader's batches — a deposed leader's old-epoch append never lands after a newer epoch's records.",
   'marker-coordinator-epochs-monotonic':
@@ -710,7 +712,8 @@ export function lateRequestSteps(trace: Trace, rpc: string): Set<number> {
  * The steps at which an OffsetCommit that reached the group coordinator after its client had closed
  * the connection took effect: such a late request is applied — Kafka has no fencing for a plain
  * OffsetCommit of the same member and generation — so it may set the committed offset back to what
- * its retry already passed. Those are the only exceptions to committed-offsets-monotonic.
+ * its retry already passed. With a deposed coordinator’s own memory (deposedCoordinatorSteps), an operator’s
+ * reset and an unclean election, those are the only exceptions to committed-offsets-monotonic.
  *
  * A commit takes effect where its offsetsCommitted fact is recorded: at the delivery when
  * __consumer_offsets has one replica, and otherwise where the coordinator's write is answered (the
@@ -727,7 +730,36 @@ export function lateOffsetCommitSteps(trace: Trace): Set<number> {
   return steps;
 }
 
-function checkCommittedOffsets(facts: readonly { step: number; fact: Fact }[], late: ReadonlySet<number>, v: Collector): void {
+/**
+ * Whether a commit's fact comes from a deposed group coordinator: one a broker hosts
+ * (`broker-1.group-coordinator`) while the controller has already moved the leadership of the group's
+ * `__consumer_offsets` partition to another broker. A paused broker that resumes runs what it held —
+ * a write whose wait for the high watermark timed out meanwhile keeps its offsets in that
+ * coordinator's memory (CoordinatorRuntime fails only the answer) — before it hears that it no longer
+ * leads the partition and unloads it. No client reads them there: the new coordinator loaded the
+ * group from its own replica, and the deposed broker's log is truncated to the new leader's. So, as
+ * with the transaction coordinator, one coordinator's memory is not held against another's.
+ */
+function deposedCoordinatorSteps(trace: Trace, facts: readonly { step: number; fact: Fact }[]): Set<number> {
+  const partitions = trace.resolved.cluster['offsets.topic.num.partitions'];
+  const leaders = new Map<number, string | null>();
+  const out = new Set<number>();
+  for (const { step, fact } of facts) {
+    if (fact.kind === 'leaderChange' && fact.topic === CONSUMER_OFFSETS_TOPIC) leaders.set(fact.partition, fact.leader);
+    if (fact.kind !== 'offsetsCommitted') continue;
+    const host = /^(.+)\.group-coordinator$/.exec(trace.steps.at(step)?.actor ?? '')?.[1];
+    const partition = coordinatorPartitionFor(fact.groupId, partitions);
+    if (host !== undefined && leaders.has(partition) && leaders.get(partition) !== host) out.add(step);
+  }
+  return out;
+}
+
+function checkCommittedOffsets(
+  facts: readonly { step: number; fact: Fact }[],
+  late: ReadonlySet<number>,
+  deposed: ReadonlySet<number>,
+  v: Collector,
+): void {
   const last = new Map<string, number>();
   // partitions that had an unclean election: from then on their log may end below what was committed
   // (by a consumer that read the old leader's records, before or after the election), and a consumer
@@ -738,7 +770,7 @@ function checkCommittedOffsets(facts: readonly { step: number; fact: Fact }[], l
       unclean.add(keyOf(fact));
       continue;
     }
-    if (fact.kind !== 'offsetsCommitted' || late.has(step)) continue;
+    if (fact.kind !== 'offsetsCommitted' || late.has(step) || deposed.has(step)) continue;
     if (fact.operatorReset) {
       // an operator moved them on purpose: every generation's count starts again from here
       for (const o of fact.offsets)
@@ -933,7 +965,7 @@ export function checkInvariants(recorded: Trace, options: InvariantOptions = {})
   checkSends(trace, facts, ledger, (invariant, step, message) => v.add(invariant, step, message));
   checkCoordinator(trace, facts, v);
   checkFencedEpochs(facts, ledger, v);
-  checkCommittedOffsets(facts, lateOffsetCommitSteps(trace), v);
+  checkCommittedOffsets(facts, lateOffsetCommitSteps(trace), deposedCoordinatorSteps(trace, facts), v);
   checkExactlyOnce(trace, facts, ledger, v);
   checkNetwork(trace, (invariant, step, message) => v.add(invariant, step, message));
   return v.list;
