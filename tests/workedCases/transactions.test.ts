@@ -1,0 +1,187 @@
+/**
+ * Worked cases, transactions: the expected outcome of each was written from Kafka's source (4.0 line)
+ * before the scenario was run; the classes and methods read are named in each case.
+ */
+import { describe, expect, it } from 'vitest';
+import { describeTransactionAt } from '../../src/sim/tools/describeTransaction';
+import { run } from './helpers';
+
+describe('worked cases: transactions', () => {
+  /*
+   * a and b (protocol 2) write to t-0 in turn: a1 (a), b1 (b), a2 (a); b commits, then a aborts.
+   * - Offsets are assigned in arrival order; markers carry the epoch the coordinator bumped in
+   *   EndTxn (TransactionMetadata.prepareAbortOrCommit: supportsEpochBump → producerEpoch + 1).
+   * - The LSO is the first offset of the earliest open transaction (ProducerStateManager
+   *   .firstUnstableOffset over ongoingTxns; UnifiedLog.updateHighWatermarkMetadata → LSO =
+   *   min(firstUnstableOffset, HW)): a's transaction opened at 0 holds it at 0 after b's COMMIT.
+   * - read_committed from 0: the leader sends AbortedTransaction(a, firstOffset 0) (its ABORT marker
+   *   at 4 ≥ the fetch offset: TransactionIndex.collectAbortedTxns); CompletedFetch.nextFetchedRecord
+   *   skips a's batches while a is in abortedProducerIds, and every control batch: only b1.
+   * - read_uncommitted returns every data record: a1, b1, a2.
+   */
+  it('interleaved-abort: the earlier open transaction holds the LSO; read_committed returns only the committed record between aborted ones', () => {
+    const r = run('interleaved-abort.json');
+    expect(r.log('t-0')).toEqual(['0 a1 a e0 s0 T', '1 b1 b e0 s0 T', '2 a2 a e0 s1 T', '3 COMMIT b e1 s-1 T', '4 ABORT a e1 s-1 T']);
+    expect(r.partitionAt('t-0', 300)).toMatchObject({ highWatermark: 2, lastStableOffset: 0 });
+    // b committed (marker at 3) but a, open since offset 0, still holds the LSO
+    expect(r.partitionAt('t-0', 800)).toMatchObject({ highWatermark: 4, lastStableOffset: 0 });
+    expect(r.partition('t-0')).toMatchObject({ highWatermark: 5, lastStableOffset: 5 });
+    expect(r.received('rc').map((x) => x.offset)).toEqual([1]);
+    expect(
+      r
+        .facts('skipped')
+        .filter((s) => s.consumer === 'rc')
+        .map((s) => `${s.baseOffset}:${s.reason}`),
+    ).toEqual(['0:aborted', '2:aborted', '3:control', '4:control']);
+    expect(r.received('ru').map((x) => x.offset)).toEqual([0, 1, 2]);
+    // '(new)→Empty' is the model's record of handleInitProducerId creating the id's metadata (Empty)
+    expect(r.txnStates('a-txn')).toEqual(['(new)→Empty@0', 'Empty→Ongoing@0', 'Ongoing→PrepareAbort@1', 'PrepareAbort→CompleteAbort@1']);
+    expect(r.txnStates('b-txn')).toEqual(['(new)→Empty@0', 'Empty→Ongoing@0', 'Ongoing→PrepareCommit@1', 'PrepareCommit→CompleteCommit@1']);
+  });
+
+  /*
+   * One transaction on t-0, t-1, t-2 led by broker-0, broker-1, broker-0; the WriteTxnMarkers to
+   * broker-1 arrives 3 s late.
+   * - TransactionCoordinator.endTransaction (protocol 2) answers EndTxn once PrepareCommit is
+   *   written (sendTxnMarkersCallback: responseCallback(Errors.NONE) before
+   *   txnMarkerChannelManager.addTxnMarkersToSend): commitTransaction() returns before any marker.
+   * - TransactionMarkerChannelManager sends one WriteTxnMarkers per broker with the partitions it
+   *   leads; each partition's LSO moves with its own marker (t-0, t-2 at once; t-1 3 s later).
+   * - The coordinator stays in PrepareCommit until every marker is acknowledged
+   *   (TxnMarkerQueue / TransactionMarkerRequestCompletionHandler → completeSendMarkersForTxnId →
+   *   CompleteCommit).
+   */
+  it('three-partitions-delayed-marker: each partition becomes readable with its own marker; the coordinator stays in PrepareCommit until the last', () => {
+    const r = run('three-partitions-delayed-marker.json');
+    for (const name of ['t-0', 't-1', 't-2']) expect(r.log(name)).toEqual([`0 ${`k${name.at(-1)}`} p e0 s0 T`, '1 COMMIT p e1 s-1 T']);
+    const markers = r.rpcs('WriteTxnMarkers').map((e) => {
+      const m = (e.payload.markers as { result: string; partitions: { topic: string; partition: number }[] }[])[0];
+      return `${e.to} ${m?.result} ${m?.partitions.map((x) => x.partition).join(',')} at ${e.deliverAt}`;
+    });
+    expect(markers).toEqual(['broker-0 COMMIT 0,2 at 502', 'broker-1 COMMIT 1 at 3502']);
+    // the client has its answer at once, 3 s before broker-1 writes its marker
+    expect(r.rpcs('EndTxnResponse', undefined, 'p.producer').map((e) => [e.payload.error, e.deliverAt])).toEqual([['NONE', 502]]);
+    for (const name of ['t-0', 't-2']) expect(r.partitionAt(name, 1500)).toMatchObject({ highWatermark: 2, lastStableOffset: 2 });
+    expect(r.partitionAt('t-1', 1500)).toMatchObject({ highWatermark: 1, lastStableOffset: 0 });
+    const mid = describeTransactionAt(r.viewAt(1500), 'p-txn');
+    expect(mid.kind === 'described' && mid.description.state).toBe('PrepareCommit');
+    const complete = r.stepOf((f) => f.kind === 'txnState' && f.to === 'CompleteCommit');
+    expect(r.timeOf(complete)).toBeGreaterThanOrEqual(3500);
+    expect(r.partition('t-1')).toMatchObject({ highWatermark: 2, lastStableOffset: 2 });
+    expect(r.received('rc').map((x) => `t-${x.partition}@${x.offset}`)).toEqual(['t-0@0', 't-2@0', 't-1@0']);
+  });
+
+  /*
+   * A transaction writes a0, a1, a2 (offsets 0–2) and aborts (ABORT at 3); a plain record x lands at
+   * 4. Both groups' offsets are reset to 1 (kafka-consumer-groups --reset-offsets) before their
+   * consumers start.
+   * - The leader's read_committed answer from offset 1 lists AbortedTransaction(p, firstOffset 0):
+   *   TransactionIndex.collectAbortedTxns keeps an aborted transaction with lastOffset (3) ≥ the fetch
+   *   offset (1) and firstOffset < the upper bound (LocalLog.collectAbortedTransactions).
+   * - CompletedFetch.consumeAbortedTransactionsUpTo(batch.lastOffset) adds p to abortedProducerIds
+   *   at the first batch (1): batches 1 and 2 are skipped, the ABORT marker at 3 is a control batch
+   *   (skipped, and removes p), x at 4 is returned.
+   * - read_uncommitted returns a1, a2 and x.
+   */
+  it('seek-into-aborted: read_committed starting inside an aborted transaction skips the rest of it', () => {
+    const r = run('seek-into-aborted.json');
+    expect(r.log('t-0')).toEqual(['0 a0 p e0 s0 T', '1 a1 p e0 s1 T', '2 a2 p e0 s2 T', '3 ABORT p e1 s-1 T', '4 x plain e0 s0']);
+    expect(r.received('rc').map((x) => x.offset)).toEqual([4]);
+    expect(
+      r
+        .facts('skipped')
+        .filter((s) => s.consumer === 'rc')
+        .map((s) => `${s.baseOffset}:${s.reason}`),
+    ).toEqual(['1:aborted', '2:aborted', '3:control']);
+    expect(r.received('ru').map((x) => x.offset)).toEqual([1, 2, 4]);
+    expect(r.summary.consumers.find((c) => c.id === 'rc')?.positions['t-0']).toBe(5);
+  });
+
+  /*
+   * first commits at 500 (protocol 2); its WriteTxnMarkers is delayed 3 s, so the coordinator holds
+   * x in PrepareCommit until 3502. second (same transactional.id) starts at 1000.
+   * - TransactionCoordinator.handleInitProducerId: `case PrepareAbort | PrepareCommit =>
+   *   Left(Errors.CONCURRENT_TRANSACTIONS)`; the client's InitProducerIdHandler re-enqueues it, and
+   *   the Sender waits retry.backoff.ms (100) before each retry: about 25 answers until 3502.
+   * - Once CompleteCommit is written, handleInitProducerId → prepareIncrementProducerEpoch: epoch 1
+   *   (the commit's bump) + 1 = 2, same producer id; second's transaction writes at epoch 2 and its
+   *   commit marker carries 3.
+   * - first's data stays committed: the COMMIT marker lands at 1 when the delayed request arrives.
+   */
+  it('init-during-prepare-commit: CONCURRENT_TRANSACTIONS until the markers are written, then epoch + 1', () => {
+    const r = run('init-during-prepare-commit.json');
+    expect(r.log('t-0')).toEqual(['0 k1 first e0 s0 T', '1 COMMIT first e1 s-1 T', '2 k2 first e2 s0 T', '3 COMMIT first e3 s-1 T']);
+    const errs = r.errors('second');
+    expect(new Set(errs)).toEqual(new Set(['CONCURRENT_TRANSACTIONS']));
+    expect(errs.length).toBeGreaterThanOrEqual(23);
+    expect(errs.length).toBeLessThanOrEqual(26);
+    expect(r.txnStates('x')).toEqual([
+      '(new)→Empty@0',
+      'Empty→Ongoing@0',
+      'Ongoing→PrepareCommit@1',
+      'PrepareCommit→CompleteCommit@1',
+      'CompleteCommit→Empty@2',
+      'Empty→Ongoing@2',
+      'Ongoing→PrepareCommit@3',
+      'PrepareCommit→CompleteCommit@3',
+    ]);
+    const granted = r.facts('producerId').filter((f) => f.client === 'second');
+    expect(granted.map((f) => f.producerEpoch)).toEqual([2]);
+    expect(r.timeOf(r.stepOf((f) => f.kind === 'producerId' && f.client === 'second'))).toBeGreaterThan(3502);
+  });
+
+  /*
+   * zombie (transactional.id x) begins and sends kz at 100; its Produce is delayed 2 s. fresh (same
+   * id) starts at 1000, writes kf and commits. Then zombie's Produce arrives.
+   * Protocol 1: zombie's AddPartitionsToTxn (from the client) made the transaction Ongoing with t-0,
+   * so fresh's InitProducerId finds it open: handleInitProducerId → prepareFenceProducerEpoch
+   * (epoch 1) and an abort by the coordinator — an ABORT marker at epoch 1 on t-0, which holds no
+   * data yet (markers go to every partition of the transaction) — and answers CONCURRENT_TRANSACTIONS;
+   * the retry bumps to epoch 2 (prepareIncrementProducerEpoch). fresh writes kf at epoch 2 and its
+   * COMMIT keeps epoch 2 (no bump in protocol 1).
+   * Protocol 2: the coordinator never saw zombie's transaction (partitions are added by the leader on
+   * Produce), so fresh's InitProducerId bumps at once to 1; kf at 1, COMMIT at 2.
+   * Both: zombie's Produce at epoch 0 is refused INVALID_PRODUCER_EPOCH (v1: the leader's
+   * ProducerAppendInfo.checkProducerEpoch, the stored epoch being 2; v2: the leader's
+   * AddPartitionsToTxn gets PRODUCER_FENCED, which AddPartitionsToTxnManager turns into
+   * INVALID_PRODUCER_EPOCH). TransactionManager.maybeTransitionToErrorState makes it abortable;
+   * commitTransaction() throws InvalidProducerEpochException itself (maybeFailWithError); the
+   * application aborts, and EndTxn at epoch 0 is PRODUCER_FENCED (fatal). Nothing of zombie's is
+   * in the log.
+   */
+  it('zombie-late-produce-v1: the coordinator aborts the zombie’s open transaction with a fenced epoch; its late Produce is refused', () => {
+    const r = run('zombie-late-produce-v1.json');
+    expect(r.log('t-0')).toEqual(['0 ABORT zombie e1 s-1 T', '1 kf zombie e2 s0 T', '2 COMMIT zombie e2 s-1 T']);
+    expect(r.errors('zombie')).toEqual(['INVALID_PRODUCER_EPOCH', 'InvalidProducerEpochException', 'PRODUCER_FENCED']);
+    expect(r.errors('fresh')).toEqual(['CONCURRENT_TRANSACTIONS']);
+    expect(r.txnStates('x')).toEqual([
+      '(new)→Empty@0',
+      'Empty→Ongoing@0',
+      // Kafka's pending state of prepareFenceProducerEpoch (never written to __transaction_state), a step of its own in the model
+      'Ongoing→PrepareEpochFence@1',
+      'PrepareEpochFence→PrepareAbort@1',
+      'PrepareAbort→CompleteAbort@1',
+      'CompleteAbort→Empty@2',
+      'Empty→Ongoing@2',
+      'Ongoing→PrepareCommit@2',
+      'PrepareCommit→CompleteCommit@2',
+    ]);
+  });
+
+  it('zombie-late-produce-v2: the coordinator never saw the zombie’s transaction; its late Produce is refused at the leader’s verification', () => {
+    const r = run('zombie-late-produce-v2.json');
+    expect(r.log('t-0')).toEqual(['0 kf zombie e1 s0 T', '1 COMMIT zombie e2 s-1 T']);
+    expect(r.errors('zombie')).toEqual(['INVALID_PRODUCER_EPOCH', 'InvalidProducerEpochException', 'PRODUCER_FENCED']);
+    expect(r.errors('fresh')).toEqual([]);
+    expect(r.txnStates('x')).toEqual([
+      '(new)→Empty@0',
+      'Empty→Empty@1',
+      'Empty→Ongoing@1',
+      'Ongoing→PrepareCommit@2',
+      'PrepareCommit→CompleteCommit@2',
+    ]);
+    // the late Produce reached the leader, which asked the coordinator (AddPartitionsToTxn, epoch 0)
+    const verify = r.rpcs('AddPartitionsToTxn', 'broker-0').map((e) => JSON.stringify(e.payload));
+    expect(verify.some((p) => p.includes('"producerEpoch":0'))).toBe(true);
+  });
+});
