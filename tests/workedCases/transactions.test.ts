@@ -184,4 +184,72 @@ describe('worked cases: transactions', () => {
     const verify = r.rpcs('AddPartitionsToTxn', 'broker-0').map((e) => JSON.stringify(e.payload));
     expect(verify.some((p) => p.includes('"producerEpoch":0'))).toBe(true);
   });
+
+  /*
+   * zombie (protocol 2) writes kz in an open transaction (the leader's AddPartitionsToTxn made it
+   * Ongoing); fresh (same id) starts at 1000.
+   * - handleInitProducerId on Ongoing: prepareFenceProducerEpoch (PrepareEpochFence, epoch 1), then
+   *   endTransaction(ABORT, isFromClient = false, the server's transaction.version 2) →
+   *   PrepareAbort → markers → CompleteAbort; fresh gets CONCURRENT_TRANSACTIONS and its retry bumps
+   *   the epoch (prepareIncrementProducerEpoch).
+   * - Model's documented version choice (kafka-behaviour.md §5, "Final epochs after InitProducerId
+   *   meets an Ongoing transaction"): Kafka 4.0.1+ (KAFKA-19367) — markers at old+1 = 1, fresh at 2.
+   *   The October 2024 snapshot's code sets the fenced epoch and bumps again in
+   *   prepareAbortOrCommit under protocol 2 (markers at 2, fresh at 3); this case asserts the 4.0.1+
+   *   outcome the model follows.
+   * - fresh writes kf at epoch 2 and commits (COMMIT at 3); zombie's commitTransaction (EndTxn at
+   *   epoch 0) is PRODUCER_FENCED.
+   */
+  it('fence-ongoing-v2: InitProducerId aborts the open transaction with a fenced epoch; the zombie’s commit is PRODUCER_FENCED', () => {
+    const r = run('fence-ongoing-v2.json');
+    expect(r.log('t-0')).toEqual(['0 kz zombie e0 s0 T', '1 ABORT zombie e1 s-1 T', '2 kf zombie e2 s0 T', '3 COMMIT zombie e3 s-1 T']);
+    expect(r.errors('zombie')).toEqual(['PRODUCER_FENCED']);
+    expect(r.errors('fresh')).toEqual(['CONCURRENT_TRANSACTIONS']);
+    expect(r.txnStates('x')).toEqual([
+      '(new)→Empty@0',
+      'Empty→Ongoing@0',
+      'Ongoing→PrepareEpochFence@1',
+      'PrepareEpochFence→PrepareAbort@1',
+      'PrepareAbort→CompleteAbort@1',
+      'CompleteAbort→Empty@2',
+      'Empty→Ongoing@2',
+      'Ongoing→PrepareCommit@3',
+      'PrepareCommit→CompleteCommit@3',
+    ]);
+  });
+
+  /*
+   * p (protocol 2, transaction.timeout.ms 10000) writes k1 at 100 (the transaction starts at the
+   * coordinator at ~104), then sends k2 at 9990 and calls commitTransaction(); k2's Produce is delayed
+   * 15 s.
+   * - abortTimedOutTransactions runs every 10000 ms: at 10000 the deadline (~10104) has not passed;
+   *   at 20000 it has: prepareFenceProducerEpoch (1) and an abort — ABORT at epoch 1 on t-0 (4.0.1+
+   *   rule, as above).
+   * - The commit waits: TransactionManager.nextRequest does not send EndTxn while a batch is
+   *   incomplete. k2 reaches the leader at ~24990; its verification (AddPartitionsToTxn, epoch 0,
+   *   verifyOnly false) is PRODUCER_FENCED, which AddPartitionsToTxnManager turns into
+   *   INVALID_PRODUCER_EPOCH for the Produce. maybeTransitionToErrorState → abortable;
+   *   maybeTerminateRequestWithError fails the pending EndTxn(COMMIT) with it, so commitTransaction()
+   *   throws and the application aborts.
+   * - EndTxn(ABORT) at epoch 0 meets CompleteAbort at epoch 1: endTxnEpochBumped (stored epoch =
+   *   request's + 1) makes it a retry → NONE with epoch 1, nothing written. (Under the snapshot's
+   *   double bump the stored epoch would be 2 and the abort PRODUCER_FENCED; the model follows 4.0.1+.)
+   * - Nothing of the transaction is readable; k2 is not in the log.
+   */
+  it('timeout-produce-in-flight-v2: the coordinator aborts at its next check; the late Produce is refused INVALID_PRODUCER_EPOCH and the abort is a retry', () => {
+    const r = run('timeout-produce-in-flight-v2.json');
+    expect(r.log('t-0')).toEqual(['0 k1 p e0 s0 T', '1 ABORT p e1 s-1 T']);
+    expect(r.timeOf(r.stepOf((f) => f.kind === 'txnState' && f.to === 'PrepareEpochFence'))).toBe(20000);
+    expect(r.facts('rejected').map((f) => `${f.producerEpoch}:${f.error}`)).toEqual(['0:INVALID_PRODUCER_EPOCH']);
+    expect(r.facts('sendResult').map((f) => `${f.offset}:${f.error ?? 'ok'}`)).toEqual(['0:ok', 'null:INVALID_PRODUCER_EPOCH']);
+    const verify = r
+      .rpcs('AddPartitionsToTxnResponse', 'txn-coordinator', 'broker-0')
+      .map((e) => JSON.stringify(e.payload.resultsByTransaction));
+    expect(verify.at(-1)).toContain('PRODUCER_FENCED');
+    expect(r.rpcs('EndTxn').map((e) => e.payload.committed)).toEqual([false]);
+    expect(r.rpcs('EndTxnResponse').map((e) => `${e.payload.error}@${e.payload.producerEpoch}`)).toEqual(['NONE@1']);
+    expect(r.txnStates('p-txn').at(-1)).toBe('PrepareAbort→CompleteAbort@1');
+    expect(r.received('rc')).toEqual([]);
+    expect(r.partition('t-0')).toMatchObject({ highWatermark: 2, lastStableOffset: 2 });
+  });
 });

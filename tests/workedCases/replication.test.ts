@@ -1,0 +1,72 @@
+/**
+ * Worked cases, replication (KRaft): expected outcomes written from Kafka's source (4.0 line) before
+ * the scenarios were run.
+ */
+import { describe, expect, it } from 'vitest';
+import { run } from './helpers';
+
+describe('worked cases: replication', () => {
+  /*
+   * t-0 has 3 replicas (broker-0 leads). r0 is replicated everywhere. From 2000 the followers' fetches
+   * are slow; at 3000 `one` (acks=1) sends r1, at 3005 `all` (acks=all, idempotent) sends a1; broker-0
+   * dies at 3020 and returns at 23020.
+   * - acks=1: ReplicaManager.appendRecords answers once the leader appended (no DelayedProduce):
+   *   r1 is acknowledged at offset 1. acks=all: DelayedProduce waits for the HW to pass offset 2
+   *   (Partition.checkEnoughReplicasReachOffset), which the slow followers never let happen; the
+   *   connection breaks with the broker (NETWORK_EXCEPTION, retriable).
+   * - The HW stays at 1 (no follower fetched r1 or a1): neither is readable.
+   * - The controller fences broker-0 broker.session.timeout.ms (9000) after its last heartbeat
+   *   (2000; broker.heartbeat.interval.ms 2000) — 11000 — and elects broker-1 from the ISR
+   *   (PartitionChangeBuilder.electLeader, clean), leader epoch 1, ISR [1, 2].
+   * - all's retry lands on broker-1 at offset 1 (a new producer there: sequence 0 accepted) and is
+   *   acknowledged when broker-2 has it. r1, acknowledged, is not on broker-1: when broker-0 returns
+   *   it truncates to the end offset of epoch 0 on the new leader (OffsetsForLeaderEpoch → 1),
+   *   removing r1 and its own copy of a1.
+   */
+  it('acks-1-vs-all-failover: the acks=1 record acknowledged by the dead leader is lost; the acks=all one is retried and kept', () => {
+    const r = run('acks-1-vs-all-failover.json');
+    expect(r.partitionAt('t-0', 3015)).toMatchObject({ highWatermark: 1, logEndOffset: 3 });
+    expect(r.facts('sendResult').map((f) => `${f.eventId}@${f.offset}:${f.error ?? 'ok'}`)).toEqual(['r0@0:ok', 'r1@1:ok', 'a1@1:ok']);
+    expect(r.errors('all')).toEqual(['NETWORK_EXCEPTION']);
+    expect(r.facts('leaderChange').map((f) => `${f.leader}@${f.leaderEpoch} [${f.isr.join(',')}] ${f.election}`)).toEqual([
+      'broker-1@1 [broker-1,broker-2] clean',
+    ]);
+    expect(r.timeOf(r.stepOf((f) => f.kind === 'leaderChange'))).toBe(11001);
+    expect(r.log('t-0')).toEqual(['0 r0 -1 e-1 s-1', '1 a1 all e0 s0']);
+    expect(r.facts('truncated').map((f) => `${f.broker} ${f.fromOffset}-${f.toOffset} ${f.eventIds.join(',')}`)).toEqual([
+      'broker-0 1-3 r1,a1',
+    ]);
+    expect(r.received('reader').map((x) => `${x.key}@${x.offset}`)).toEqual(['r0@0', 'a1@1']);
+    expect(r.layer('loss')?.status).toBe('lost');
+  });
+
+  /*
+   * The preset unclean-election-loses-committed with unclean.leader.election.enable=false: broker-1
+   * dies at 1000 and leaves the ISR; e2, e3 are committed with broker-0 alone (min.insync.replicas=1);
+   * broker-0 dies at 14000, broker-1 returns at 31000, broker-0 at 54000; e4 is sent at 25000.
+   * - When broker-0 is fenced (last heartbeat 12000 + 9000) no ISR member is alive:
+   *   PartitionChangeBuilder.electLeader finds none and, unclean election off, does not elect
+   *   broker-1 (electAnyLeader only when unclean election is enabled): leader none, leader epoch 1,
+   *   ISR stays [broker-0].
+   * - broker-1's return changes nothing. broker-0's registration makes it eligible again: leader
+   *   epoch 2, clean. e4 (idempotent, sequence 3: broker-0 rebuilt its producer state from its log)
+   *   lands at 3, and broker-1 catches up and rejoins the ISR. Nothing is truncated.
+   */
+  it('unclean-off-waits: the partition stays offline until the last ISR member returns; nothing committed is lost', () => {
+    const r = run('unclean-off-waits.json');
+    expect(r.facts('leaderChange').map((f) => `${f.leader}@${f.leaderEpoch} [${f.isr.join(',')}] ${f.election}`)).toEqual([
+      'null@1 [broker-0] null',
+      'broker-0@2 [broker-0] clean',
+    ]);
+    expect(r.timeOf(r.stepOf((f) => f.kind === 'leaderChange'))).toBe(21001);
+    expect(r.partition('orders-0').records.map((x) => `${x.offset} ${x.headers.event_id} s${x.sequence}`)).toEqual([
+      '0 e1 s0',
+      '1 e2 s1',
+      '2 e3 s2',
+      '3 e4 s3',
+    ]);
+    expect(r.facts('truncated')).toEqual([]);
+    expect(r.partition('orders-0').replication).toMatchObject({ leader: 'broker-0', leaderEpoch: 2, isr: ['broker-0', 'broker-1'] });
+    expect(r.layer('loss')?.status).toBe('once');
+  });
+});
