@@ -3,6 +3,7 @@
  * the scenarios were run.
  */
 import { describe, expect, it } from 'vitest';
+import { describeTransactionAt } from '../../src/sim/tools/describeTransaction';
 import { run } from './helpers';
 
 describe('worked cases: replication', () => {
@@ -68,5 +69,36 @@ describe('worked cases: replication', () => {
     expect(r.facts('truncated')).toEqual([]);
     expect(r.partition('orders-0').replication).toMatchObject({ leader: 'broker-0', leaderEpoch: 2, isr: ['broker-0', 'broker-1'] });
     expect(r.layer('loss')?.status).toBe('once');
+  });
+
+  /*
+   * t-0 has 2 replicas (broker-0 leads). tx writes k (0, replicated at once) and commits at 1000;
+   * broker-1's fetches are slow (+1500 ms each way) from 900.
+   * - The COMMIT marker goes in at 1 (~1002) through ReplicaManager.appendRecords with
+   *   requiredAcks = -1 (KafkaApis.handleWriteTxnMarkersRequest): the WriteTxnMarkers answer waits
+   *   for the HW to pass it (DelayedProduce), so the coordinator stays in PrepareCommit.
+   * - ProducerStateManager.completeTxn moves the transaction to unreplicatedTxns; firstUnstableOffset
+   *   keeps the LSO at its first offset (0) until onHighWatermarkUpdated sees the HW past the marker.
+   * - With the HW at 1 and the LSO at 0, read_committed gets nothing — not even k, below the HW.
+   * - When broker-1's fetch at offset 2 reaches the leader (~4000) the HW and the LSO move to 2 at once,
+   *   the marker is answered (CompleteCommit) and rc receives k.
+   */
+  it('marker-above-hw: the LSO stays at the transaction’s first offset until the HW passes its COMMIT marker', () => {
+    const r = run('marker-above-hw.json');
+    expect(r.log('t-0')).toEqual(['0 k tx e0 s0 T', '1 COMMIT tx e1 s-1 T']);
+    for (const t of [1500, 3500]) {
+      const p = r.partitionAt('t-0', t);
+      expect(p).toMatchObject({ logEndOffset: 2, highWatermark: 1, lastStableOffset: 0 });
+      expect(p.unreplicatedTxns?.map((x) => [x.firstOffset, x.lastOffset])).toEqual([[0, 1]]);
+      const d = describeTransactionAt(r.viewAt(t), 'tx-1');
+      expect(d.kind === 'described' && d.description.state).toBe('PrepareCommit');
+    }
+    const hwStep = r.trace.steps.findIndex((s, i) => s.t > 3500 && r.partitionAt('t-0', r.timeOf(i)).highWatermark === 2);
+    const hwAt = r.timeOf(hwStep);
+    expect(hwAt).toBeGreaterThan(3500);
+    expect(r.partitionAt('t-0', hwAt)).toMatchObject({ highWatermark: 2, lastStableOffset: 2 });
+    expect(r.timeOf(r.stepOf((f) => f.kind === 'txnState' && f.to === 'CompleteCommit'))).toBeGreaterThanOrEqual(hwAt);
+    expect(r.timeOf(r.stepOf((f) => f.kind === 'delivered'))).toBeGreaterThanOrEqual(hwAt);
+    expect(r.received('rc').map((x) => x.offset)).toEqual([0]);
   });
 });

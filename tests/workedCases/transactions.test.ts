@@ -253,3 +253,42 @@ describe('worked cases: transactions', () => {
     expect(r.partition('t-0')).toMatchObject({ highWatermark: 2, lastStableOffset: 2 });
   });
 });
+
+describe('worked cases: a transactional producer’s epoch bump (KIP-360)', () => {
+  /*
+   * Protocol 1; t-0 on broker-0, t-1 on broker-1. p writes k0 (t-0) and k1 (t-1); broker-0's answer is
+   * dropped; request.timeout.ms 1000, retry.backoff.ms 1000, delivery.timeout.ms 1500: the retried
+   * k0 expires in the accumulator at ~1600 (it was written at offset 0).
+   * - Sender.failBatch(TimeoutException) → TransactionManager.handleFailedBatch →
+   *   maybeTransitionToErrorState: transactional, canBumpEpoch() (InitProducerId v3+) and not
+   *   completing → epochBumpRequired, transitionToAbortableError(TimeoutException).
+   * - commitTransaction() → beginCommit → maybeFailWithError: a KafkaException wrapping it; the
+   *   application aborts: EndTxn(ABORT) at epoch 0 → ABORT markers at epoch 0 on both partitions
+   *   (protocol 1: no bump in prepareAbortOrCommit).
+   * - The abort done, epochBumpRequired sends InitProducerId with the current producer id and epoch
+   *   (KIP-360): CompleteAbort → prepareIncrementProducerEpoch → epoch 1. Every partition restarts at
+   *   sequence 0 with epoch 1 (startSequencesAtBeginning): k2, k3 at epoch 1, sequence 0, committed
+   *   with markers at epoch 1.
+   */
+  it('txn-expiry-epoch-bump-v1: abort, then InitProducerId with the current epoch; both partitions restart at sequence 0', () => {
+    const r = run('txn-expiry-epoch-bump-v1.json');
+    for (const [name, a, b] of [
+      ['t-0', 'k0', 'k2'],
+      ['t-1', 'k1', 'k3'],
+    ] as const)
+      expect(r.log(name)).toEqual([`0 ${a} p e0 s0 T`, '1 ABORT p e0 s-1 T', `2 ${b} p e1 s0 T`, '3 COMMIT p e1 s-1 T']);
+    expect(r.errors('p')).toEqual(['REQUEST_TIMED_OUT', 'TimeoutException', 'KafkaException']);
+    expect(r.rpcs('InitProducerId').map((e) => `${e.payload.producerId}/${e.payload.producerEpoch}`)).toEqual(['-1/-1', '1000/0']);
+    expect(r.rpcs('EndTxn').map((e) => `${e.payload.committed}@${e.payload.producerEpoch}`)).toEqual(['false@0', 'true@1']);
+    expect(r.txnStates('p-1')).toEqual([
+      '(new)→Empty@0',
+      'Empty→Ongoing@0',
+      'Ongoing→PrepareAbort@0',
+      'PrepareAbort→CompleteAbort@0',
+      'CompleteAbort→Empty@1',
+      'Empty→Ongoing@1',
+      'Ongoing→PrepareCommit@1',
+      'PrepareCommit→CompleteCommit@1',
+    ]);
+  });
+});
