@@ -3,6 +3,7 @@
  * before the scenario was run; the classes and methods read are named in each case.
  */
 import { describe, expect, it } from 'vitest';
+import { describeProducersAt, describeProducersText } from '../../src/sim/tools/describeProducers';
 import { describeTransactionAt } from '../../src/sim/tools/describeTransaction';
 import { run } from './helpers';
 
@@ -290,5 +291,68 @@ describe('worked cases: a transactional producer’s epoch bump (KIP-360)', () =
       'Ongoing→PrepareCommit@1',
       'PrepareCommit→CompleteCommit@1',
     ]);
+  });
+});
+
+describe('worked cases: retries and an operator’s abort', () => {
+  /*
+   * p commits at 500; the connection breaks as the EndTxn answer is sent. The client retries
+   * (TxnRequestHandler.onComplete, wasDisconnected → reenqueue) after retry.backoff.ms. Model's
+   * documented simplification (kafka-model.md: "With one replica … the coordinator is known"): with
+   * an unreplicated __transaction_state no FindCoordinator goes before the retry.
+   * Protocol 1: the retry EndTxn(COMMIT, epoch 0) meets CompleteCommit at epoch 0 —
+   * TransactionCoordinator.endTransaction: isValidEpoch (v1: equal epochs), `case CompleteCommit`
+   * with COMMIT → Left(Errors.NONE), answered with the stored producer id and epoch; nothing
+   * written. The next transaction continues the sequence (1) at epoch 0.
+   * Protocol 2: CompleteCommit at epoch 1; endTxnEpochBumped (stored = request's + 1) makes it a
+   * retry → NONE with epoch 1; the client takes epoch 1, and its next transaction starts at
+   * sequence 0 with it (COMMIT at 2).
+   */
+  it('endtxn-retry-v1: the retried commit is answered NONE, nothing more is written', () => {
+    const r = run('endtxn-retry-v1.json');
+    expect(r.log('t-0')).toEqual(['0 k1 p e0 s0 T', '1 COMMIT p e0 s-1 T', '2 k2 p e0 s1 T', '3 COMMIT p e0 s-1 T']);
+    expect(r.errors('p')).toEqual(['NETWORK_EXCEPTION']);
+    expect(r.rpcs('EndTxnResponse').map((e) => `${e.payload.error}@${e.payload.producerEpoch}:${e.fate}`)).toEqual([
+      'NONE@0:lost',
+      'NONE@0:delivered',
+      'NONE@0:delivered',
+    ]);
+    expect(r.rpcs('EndTxn')[1]?.sentAt).toBe(601);
+    expect(r.rpcs('FindCoordinator')).toEqual([]);
+    expect(r.txnStates('p-1').filter((s) => s.includes('→Prepare'))).toEqual(['Ongoing→PrepareCommit@0', 'Ongoing→PrepareCommit@0']);
+  });
+
+  it('endtxn-retry-v2: the retried commit at the old epoch is recognised (stored epoch = request’s + 1)', () => {
+    const r = run('endtxn-retry-v2.json');
+    expect(r.log('t-0')).toEqual(['0 k1 p e0 s0 T', '1 COMMIT p e1 s-1 T', '2 k2 p e1 s0 T', '3 COMMIT p e2 s-1 T']);
+    expect(r.errors('p')).toEqual(['NETWORK_EXCEPTION']);
+    expect(r.rpcs('EndTxn').map((e) => e.payload.producerEpoch)).toEqual([0, 0, 1]);
+    expect(r.rpcs('EndTxnResponse').map((e) => `${e.payload.error}@${e.payload.producerEpoch}`)).toEqual(['NONE@1', 'NONE@1', 'NONE@2']);
+  });
+
+  /*
+   * p's transaction writes k0 (t-0) and k1 (t-1) and stays open until 5000; at 2000 an operator runs
+   * kafka-transactions.sh abort --topic t --partition 0 --start-offset 0.
+   * - TransactionsCommand.AbortTransactionCommand finds the producer with DescribeProducers
+   *   (CurrentTransactionStartOffset 0, LatestCoordinatorEpoch -1) and sends WriteTxnMarkers ABORT
+   *   with its epoch (0) and `coordinatorEpoch().orElse(0)`: an ABORT marker at t-0 offset 1, epoch 0.
+   *   ProducerStateEntry.update keeps the batch metadata (same epoch): LastSequence stays 0,
+   *   LastTimestamp is the marker's, LatestCoordinatorEpoch 0, no open transaction.
+   * - The coordinator knows nothing of it: the commit (protocol 2) writes COMMIT at epoch 1 on both
+   *   partitions. On t-0 it follows no open transaction (appendEndTxnMarker: no CompletedTxn) — k0
+   *   stays aborted in the transaction index. t-1's k1 is committed.
+   * - read_committed: k1 only — the transaction is no longer atomic.
+   */
+  it('operator-abort-then-commit: the operator’s ABORT on one partition stands; the coordinator’s later COMMIT commits only the other', () => {
+    const r = run('operator-abort-then-commit.json');
+    expect(r.log('t-0')).toEqual(['0 k0 p e0 s0 T', '1 ABORT p e0 s-1 T', '2 COMMIT p e1 s-1 T']);
+    expect(r.log('t-1')).toEqual(['0 k1 p e0 s0 T', '1 COMMIT p e1 s-1 T']);
+    expect(r.partition('t-0').records.map((x) => x.coordinatorEpoch ?? null)).toEqual([null, 0, 0]);
+    const before = describeProducersAt(r.viewAt(1000), 't', 0);
+    const after = describeProducersAt(r.viewAt(3000), 't', 0);
+    expect(describeProducersText(before).split('\n')[1]?.split(/\s+/).slice(0, 6)).toEqual(['1000', '0', '-1', '0', '102', '0']);
+    expect(describeProducersText(after).split('\n')[1]?.split(/\s+/).slice(0, 6)).toEqual(['1000', '0', '0', '0', '2000', 'None']);
+    expect(r.txnStates('p-1')).toEqual(['(new)→Empty@0', 'Empty→Ongoing@0', 'Ongoing→PrepareCommit@1', 'PrepareCommit→CompleteCommit@1']);
+    expect(r.received('rc').map((x) => `t-${x.partition}@${x.offset}`)).toEqual(['t-1@0']);
   });
 });
