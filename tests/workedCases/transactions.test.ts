@@ -356,3 +356,42 @@ describe('worked cases: retries and an operator’s abort', () => {
     expect(r.received('rc').map((x) => `t-${x.partition}@${x.offset}`)).toEqual(['t-1@0']);
   });
 });
+
+describe('worked cases: the next transaction while the last one’s markers are pending', () => {
+  /*
+   * p commits at 500 and at once begins the next transaction; the WriteTxnMarkers of the first is
+   * delayed 1 s, so the coordinator is in PrepareCommit (completion pending) until ~1502.
+   * Protocol 1: commitTransaction() returned at the PrepareCommit write; the next send's
+   * AddPartitionsToTxn meets the pending transition → CONCURRENT_TRANSACTIONS
+   * (handleAddPartitionsToTransaction), which the client retries after 20 ms while no partition is
+   * in the transaction (TransactionManager ADD_PARTITIONS_RETRY_BACKOFF_MS): about 1000 / 22 ≈ 45
+   * answers. k2 is drained only once its partition is added — after the COMMIT marker: offsets
+   * k1 0, COMMIT 1, k2 2 (sequence 1, same epoch), COMMIT 3.
+   * Protocol 2: the client sends k2's Produce at once (epoch 1); the leader's verification meets
+   * PrepareCommit → CONCURRENT_TRANSACTIONS, which the broker retries itself every 20 ms for 100 ms
+   * (ReplicaManager.maybeRetryOnConcurrentTransactions), then answers it unconverted; the producer
+   * retries with its backoff 100, 200, 400 ms (ExponentialBackoff): three answers, then the
+   * verification at ~1540 finds CompleteCommit and adds the partition. k2 at 2 (epoch 1, sequence 0),
+   * COMMIT at epoch 2 (~1550).
+   */
+  it('back-to-back-delayed-markers-v1: AddPartitionsToTxn gets CONCURRENT_TRANSACTIONS every ~22 ms until the markers are written', () => {
+    const r = run('back-to-back-delayed-markers-v1.json');
+    expect(r.log('t-0')).toEqual(['0 k1 p e0 s0 T', '1 COMMIT p e0 s-1 T', '2 k2 p e0 s1 T', '3 COMMIT p e0 s-1 T']);
+    const errs = r.errors('p');
+    expect(new Set(errs)).toEqual(new Set(['CONCURRENT_TRANSACTIONS']));
+    expect(errs.length).toBeGreaterThanOrEqual(43);
+    expect(errs.length).toBeLessThanOrEqual(47);
+    const adds = r.rpcs('AddPartitionsToTxn', 'p.producer').map((e) => e.sentAt);
+    expect(adds.slice(2, 5).map((t, i) => t - (adds[i + 1] ?? 0))).toEqual([22, 22, 22]);
+  });
+
+  it('back-to-back-delayed-markers-v2: the leader retries the verification for 100 ms, the producer backs off 100, 200, 400 ms', () => {
+    const r = run('back-to-back-delayed-markers-v2.json');
+    expect(r.log('t-0')).toEqual(['0 k1 p e0 s0 T', '1 COMMIT p e1 s-1 T', '2 k2 p e1 s0 T', '3 COMMIT p e2 s-1 T']);
+    expect(r.errors('p')).toEqual(['CONCURRENT_TRANSACTIONS', 'CONCURRENT_TRANSACTIONS', 'CONCURRENT_TRANSACTIONS']);
+    const produces = r.rpcs('Produce', 'p.producer').map((e) => e.sentAt);
+    const answers = r.rpcs('ProduceResponse', 'broker-0', 'p.producer').map((e) => e.sentAt);
+    expect(produces.slice(2).map((t, i) => t - (answers[i + 1] ?? 0))).toEqual([100, 200, 400].map((b) => expect.closeTo(b, -1)));
+    expect(r.timeOf(r.stepOf((f) => f.kind === 'append' && f.control === 'COMMIT' && f.producerEpoch === 2))).toBeGreaterThan(1500);
+  });
+});
