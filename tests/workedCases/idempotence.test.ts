@@ -63,4 +63,22 @@ describe('worked cases: the idempotent producer', () => {
     // no InitProducerId for the bump: one producer id fact at epoch 0 only from the broker
     expect(r.rpcs('InitProducerId')).toHaveLength(1);
   });
+
+  /*
+   * enable.idempotence=false, linger.ms=0, max.in.flight=5, a 20 ms link: r0, r1, r2 go in three
+   * requests 1 ms apart; the connection breaks as the third is sent, so all three are lost on the way.
+   * - NetworkClient's disconnect fails the node's in-flight requests oldest first
+   *   (InFlightRequests.add uses addFirst, clearAll returns descendingIterator); each batch is
+   *   re-enqueued with RecordAccumulator.reenqueue, which without a TransactionManager does
+   *   deque.addFirst: the deque becomes [r2, r1, r0].
+   * - Nothing mutes the partition (max.in.flight > 1), and drainBatchesForOneNode takes the deque's
+   *   first batch each time: the retries go r2, r1, r0 and land at offsets 0, 1, 2 — reversed.
+   *   (With idempotence, insertInSequenceOrder keeps them in order: inflight-five-drop-middle.)
+   */
+  it('no-idempotence-reorder: batches retried after a broken connection are written in reverse order', () => {
+    const r = run('no-idempotence-reorder.json');
+    expect(r.log('t-0')).toEqual(['0 r2 -1 e-1 s-1', '1 r1 -1 e-1 s-1', '2 r0 -1 e-1 s-1']);
+    expect(r.errors('p')).toEqual(['NETWORK_EXCEPTION', 'NETWORK_EXCEPTION', 'NETWORK_EXCEPTION']);
+    expect(r.facts('sendResult').map((f) => `${f.ref}@${f.offset}`)).toEqual(['2@0', '1@1', '0@2']);
+  });
 });
