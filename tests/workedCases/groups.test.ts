@@ -3,6 +3,7 @@
  * (4.0 line) before the scenarios were run.
  */
 import { describe, expect, it } from 'vitest';
+import { parseToolCommand, runToolCommand, splitCommandLine } from '../../src/sim/tools/toolCommand';
 import type { Fact } from '../../src/sim/trace/facts';
 import { run } from './helpers';
 
@@ -64,5 +65,42 @@ describe('worked cases: groups', () => {
     expect(r.received('c2').map((x) => x.offset)).toEqual([2]);
     expect(r.timeOf(r.stepOf((f) => f.kind === 'delivered' && f.consumer === 'c2'))).toBeGreaterThan(20000);
     expect(r.facts('offsetsCommitted').map((f) => `${f.generationId}:${f.offsets.map((o) => o.offset).join(',')}`)).toEqual(['1:2', '2:3']);
+  });
+
+  /*
+   * The same run seen by an operator at 15000, while c1's transaction (and its offset 3) is pending
+   * and c2 waits on UNSTABLE_OFFSET_COMMIT.
+   * - kafka-consumer-groups.sh --describe: ConsumerGroupCommand reads the committed offsets with
+   *   Admin.listConsumerGroupOffsets, whose ListConsumerGroupOffsetsOptions.requireStable is false —
+   *   the materialised 2, not the pending 3 — and LOG-END-OFFSET with listOffsets(OffsetSpec.latest())
+   *   at READ_UNCOMMITTED: the HW, 3. LAG 1; the member is c2.
+   * - kafka-transactions.sh list: c1-txn Ongoing, c2-txn Empty (ListTransactions).
+   * - find-hanging --topic out: c1's transaction on out-0 is open for ~12 s, under the default
+   *   --max-transaction-timeout (15 minutes): no row; prettyPrintTable still prints the header.
+   */
+  it('rebalance-unstable-offsets, the operator’s view: describe shows the materialised offset, list the open transaction', () => {
+    const r = run('rebalance-unstable-offsets.json');
+    const tool = (line: string) => {
+      const c = parseToolCommand(splitCommandLine(line));
+      if (!c.ok) throw new Error(line);
+      return runToolCommand(c.command, r.viewAt(15000), r.trace.scenario)
+        .trim()
+        .split('\n')
+        .map((l) => l.trim().split(/\s+/));
+    };
+    const describe = tool('kafka-consumer-groups.sh --describe --group g');
+    expect(describe[1]?.slice(0, 6)).toEqual(['g', 'in', '0', '2', '3', '1']);
+    expect(describe[1]?.at(-1)).toBe('c2.consumer');
+    expect(
+      tool('kafka-transactions.sh list')
+        .slice(1)
+        .map((row) => [row[0], row[3]]),
+    ).toEqual([
+      ['c1-txn', 'Ongoing'],
+      ['c2-txn', 'Empty'],
+    ]);
+    expect(tool('kafka-transactions.sh find-hanging --topic out')).toEqual([
+      ['Topic', 'Partition', 'ProducerId', 'ProducerEpoch', 'CoordinatorEpoch', 'StartOffset', 'LastTimestamp', 'Duration(min)'],
+    ]);
   });
 });
