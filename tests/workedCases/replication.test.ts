@@ -101,4 +101,39 @@ describe('worked cases: replication', () => {
     expect(r.timeOf(r.stepOf((f) => f.kind === 'delivered'))).toBeGreaterThanOrEqual(hwAt);
     expect(r.received('rc').map((x) => x.offset)).toEqual([0]);
   });
+
+  /*
+   * The preset unclean-election-loses-committed (unclean election on) with a read_uncommitted reader
+   * (group reader, at-least-once, auto.offset.reset=earliest). It reads e1, then e2 and e3 (committed
+   * below broker-0's HW 3 with broker-0 alone in the ISR) — position 3, offsetEpoch 0.
+   * - broker-1 is elected uncleanly at 31001 (leader epoch 2); its log holds e1 only, and its epoch
+   *   cache ends epoch 0 at offset 1.
+   * - KIP-320: the leader epoch change puts the position in AWAIT_VALIDATION
+   *   (OffsetFetcherUtils.validatePositionsOnMetadataChange); OffsetsForLeaderEpoch(currentLeaderEpoch
+   *   2, leaderEpoch 0) is answered endOffset 1; SubscriptionState.maybeCompleteValidation: 1 < 3 →
+   *   "Truncation detected", and with a reset policy the consumer seeks to the divergence, 1.
+   * - e4 lands at 1 (the producer's OUT_OF_ORDER_SEQUENCE_NUMBER and epoch bump, as in the preset);
+   *   the reader gets it: e1, e2, e3 at 0–2, then e4 at 1. Its group's offset goes 3 → 2.
+   * - Commits: the application's commitSync(offsets) carries no leader epoch (the model's documented
+   *   simplification: `new OffsetAndMetadata(offset)`), the auto-commit that follows does
+   *   (allConsumed: position.offsetEpoch) — 0, then 2.
+   */
+  it('unclean-reader-truncation: a reader that read the cut records detects the truncation and reads on from the divergence', () => {
+    const r = run('unclean-reader-truncation.json');
+    expect(r.partition('orders-0').records.map((x) => `${x.offset} ${x.headers.event_id}`)).toEqual(['0 e1', '1 e4']);
+    expect(r.received('reader').map((x) => `${x.headers.event_id}@${x.offset}`)).toEqual(['e1@0', 'e2@1', 'e3@2', 'e4@1']);
+    const validation = r.rpcs('OffsetsForLeaderEpoch', 'reader.consumer').map((e) => JSON.stringify(e.payload.partitions));
+    expect(validation).toEqual(['[{"topic":"orders","partition":0,"currentLeaderEpoch":2,"leaderEpoch":0}]']);
+    expect(r.rpcs('OffsetsForLeaderEpochResponse', 'broker-1').map((e) => JSON.stringify(e.payload.partitions))).toEqual([
+      '[{"topic":"orders","partition":0,"error":"NONE","leaderEpoch":0,"endOffset":1}]',
+    ]);
+    expect(r.facts('leaderChange').map((f) => `${f.leader}@${f.leaderEpoch} ${f.election}`)).toEqual(['null@1 null', 'broker-1@2 unclean']);
+    expect(
+      r
+        .facts('offsetsCommitted')
+        .map((f) =>
+          f.offsets.map((o) => `${o.offset}${o.committedLeaderEpoch === undefined ? '' : `@${o.committedLeaderEpoch}`}`).join(','),
+        ),
+    ).toEqual(['1', '3', '3@0', '2', '2@2']);
+  });
 });
