@@ -132,9 +132,7 @@ describe('worked cases: replication', () => {
       r
         .facts('offsetsCommitted')
         .map((f) =>
-          (f.offsets as readonly { offset: number; committedLeaderEpoch?: number }[])
-            .map((o) => `${o.offset}${o.committedLeaderEpoch === undefined ? '' : `@${o.committedLeaderEpoch}`}`)
-            .join(','),
+          f.offsets.map((o) => `${o.offset}${o.committedLeaderEpoch === undefined ? '' : `@${o.committedLeaderEpoch}`}`).join(','),
         ),
     ).toEqual(['1', '3', '3@0', '2', '2@2']);
   });

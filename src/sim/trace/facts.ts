@@ -110,7 +110,8 @@ export type Fact =
       kind: 'offsetsCommitted';
       groupId: string;
       generationId: number;
-      offsets: readonly { topic: string; partition: number; offset: number }[];
+      /** `committedLeaderEpoch`: the epoch the commit carried (OffsetCommitValue.leaderEpoch), absent for none. */
+      offsets: readonly { topic: string; partition: number; offset: number; committedLeaderEpoch?: number }[];
       transactional: boolean;
       /** An operator's kafka-consumer-groups --reset-offsets set them (coordinator/offsetReset.ts). */
       operatorReset?: true;
