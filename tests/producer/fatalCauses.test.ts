@@ -175,8 +175,13 @@ describe('whole runs: each fatal cause the model reaches, as the user reads it',
     expect(fatal.map(({ f }) => `${f.error} ${f.during}`)).toEqual(['INVALID_TXN_STATE EndTxn(COMMIT)']);
     // the canonical loop aborts after commitTransaction's KafkaException; the abort is refused with the fatal reason
     const refusal = factsOf(trace, 'clientError').find(({ f }) => String(f.during).startsWith('abortTransaction: '));
-    expect(refusal?.f).toMatchObject({ error: 'KafkaException', during: `abortTransaction: ${fatalReason('INVALID_TXN_STATE')}` });
+    // maybeFailWithError's KafkaException in Kafka's words, the model's words of its cause in parentheses
+    expect(refusal?.f).toMatchObject({
+      error: 'KafkaException',
+      during: `abortTransaction: Cannot execute transactional method because we are in an error state (${fatalReason('INVALID_TXN_STATE')})`,
+    });
     expect(narrate(trace, refusal?.i ?? -1, 'ko')).toContain(FATAL_CAUSE_KO.INVALID_TXN_STATE);
+    expect(narrate(trace, refusal?.i ?? -1, 'ko')).toContain('오류 상태이므로 트랜잭션 메서드를 실행할 수 없습니다(');
     // the coordinator fenced the epoch itself (prepareFenceProducerEpoch): the instance was fenced
     expect(String(stopOf(trace)?.f.text)).toMatch(/this instance was fenced and stops$/);
     expect(whyFatal(trace, 'p.producer').en).toBe(fatalReason('INVALID_TXN_STATE'));

@@ -358,7 +358,10 @@ const REFUSALS_KO: readonly (readonly [RegExp, string])[] = [
     '앞선 `$2` 호출이 시간 초과됐으므로 그 호출을 다시 해야 합니다. `$1`은 시도할 수 없습니다',
   ],
   [/^Timeout expired after (\d+)ms while awaiting (.+)$/, '$2 응답 대기 중 $1ms 제한 시간 초과'],
-  [/^Cannot call beginTransaction before initTransactions$/, 'initTransactions 전에는 beginTransaction을 호출할 수 없습니다'],
+  [
+    /^Cannot use transactional methods without enabling transactions by setting the transactional\.id configuration property$/,
+    'transactional.id 설정으로 트랜잭션을 켜지 않으면 트랜잭션 메서드를 쓸 수 없습니다',
+  ],
   [
     /^(?:TransactionalId \S+: )?Invalid transition attempted from state (\w+) to state (\w+)$/,
     '$1 상태에서 $2 상태로의 전이는 허용되지 않습니다',
@@ -392,8 +395,13 @@ function fatalReasonKo(words: string): string {
   return `프로듀서가 치명적 오류 상태(${ko})이므로 닫아야 합니다`;
 }
 
+/** TransactionManager.maybeFailWithError's KafkaException, with the model's words of its cause in parentheses. */
+const ERROR_STATE = /^Cannot execute transactional method because we are in an error state \((.+)\)$/;
+
 export function translateRefusal(reason: string, language: Language): string {
   if (language === 'en') return reason;
+  const errorState = reason.match(ERROR_STATE);
+  if (errorState) return `오류 상태이므로 트랜잭션 메서드를 실행할 수 없습니다(${translateRefusal(errorState[1] as string, language)})`;
   const fatal = reason.match(FATAL_REASON);
   if (fatal) return fatalReasonKo(fatal[1] as string);
   for (const [re, ko] of REFUSALS_KO) if (re.test(reason)) return reason.replace(re, ko);

@@ -311,13 +311,21 @@ export function errorStateException(
 }
 
 /** The message of that exception: Kafka's own for the three not wrapped, else the model's `reason`. */
+/** maybeFailWithError's KafkaException, which carries the error behind it as its cause. */
+export const ERROR_STATE_MESSAGE = 'Cannot execute transactional method because we are in an error state';
+
+/**
+ * The message of the exception a call refused in an error state throws: Kafka's own for a fence, an
+ * old epoch and a poisoned producer; otherwise the KafkaException's, with what the model says of its
+ * cause (what the call cannot do, and what the application can do instead) in parentheses.
+ */
 function errorStateMessage(d: ProducerDraft, exception: ReturnType<typeof errorStateException>, reason: string): string {
   const who = `Producer with transactionalId '${d.config['transactional.id'] ?? ''}' and ProducerIdAndEpoch(producerId=${d.producerId}, epoch=${d.producerEpoch})`;
   if (exception === 'ProducerFencedException') return `${who} has been fenced by another producer with the same transactionalId`;
   if (exception === 'InvalidProducerEpochException') return `${who} attempted to produce with an old epoch`;
   if (exception === 'IllegalStateException')
     return `${who} cannot execute transactional method because of previous invalid state transition attempt`;
-  return reason;
+  return `${ERROR_STATE_MESSAGE} (${reason})`;
 }
 
 /**
@@ -796,7 +804,9 @@ function withWaitOnMetadata<const T extends Record<string, unknown>>(on: T): T {
 const invalidTransition = (from: string, to: string) => rejectCall(`Invalid transition attempted from state ${from} to state ${to}`);
 
 /** initTransactions() on a producer without transactional.id (KafkaProducer.throwIfNoTransactionManager, ensureTransactional). */
-const notTransactional = rejectCall('Cannot use transactional methods without enabling transactions: set transactional.id');
+const notTransactional = rejectCall(
+  'Cannot use transactional methods without enabling transactions by setting the transactional.id configuration property',
+);
 
 /** sendOffsetsToTransaction() outside a transaction (TransactionManager.sendOffsetsToTransaction). */
 const noTransactionInProgress = (state: string) =>
@@ -907,7 +917,8 @@ export const producerMachine = setup({
             withPendingTransition({
               initTransactions: { target: 'INITIALIZING', actions: onInitTransactions },
               send: [{ guard: 'idempotentOnly', actions: onSend }, { actions: sendOutsideTransaction('UNINITIALIZED') }],
-              beginTransaction: { actions: rejectCall('Cannot call beginTransaction before initTransactions') },
+              // TransactionManager.beginTransaction → transitionTo(IN_TRANSACTION) from UNINITIALIZED
+              beginTransaction: { actions: invalidTransition('UNINITIALIZED', 'IN_TRANSACTION') },
               commitTransaction: { actions: invalidTransition('UNINITIALIZED', 'COMMITTING_TRANSACTION') },
               abortTransaction: { actions: invalidTransition('UNINITIALIZED', 'ABORTING_TRANSACTION') },
               sendOffsetsToTransaction: { actions: noTransactionInProgress('UNINITIALIZED') },
