@@ -10,7 +10,7 @@
  */
 import { DEFAULT_PRESET_ID, encodeLink, findPreset, toLinkSelection } from '../sim';
 import type { createSimStore, SimState } from '../store/simStore';
-import { askedLanguage, LANGUAGE_PARAM } from './linkLanguage';
+import { askedLanguage, fragmentLanguage, LANGUAGE_PARAM } from './linkLanguage';
 import { parsePresetFragment, resolvePresetFragment } from './presetFragment';
 import { shareStore } from './shareState';
 import { openScenario, resolveSource } from './source';
@@ -45,8 +45,15 @@ export function openDefault(store: SimStore): void {
  * Opens what a fragment names. Returns false when it was a link that could not be opened.
  * `elsewhere`: fragment prefixes another view of the page opens over the default scenario.
  */
-export function openFragment(store: SimStore, hash: string, elsewhere: readonly string[] = []): boolean {
+export function openFragment(store: SimStore, address: string, elsewhere: readonly string[] = []): boolean {
   const share = shareStore.getState();
+  // `#lang=ko` alone, or after a share link (`#s=1.…&lang=ko`): the rest of the fragment opens in that
+  // language (linkLanguage.ts); one EOS Lab does not speak is said, as `#preset=…&lang=fr` is
+  const { hash, lang } = fragmentLanguage(address);
+  const language = lang && 'language' in lang ? lang.language : undefined;
+  const sayUnsupported = () => {
+    if (lang && 'unsupported' in lang) share.setLanguageNotSupported(lang.unsupported);
+  };
   if (hash === GALLERY_FRAGMENT) {
     if (!store.getState().scenario) openDefault(store);
     share.setHoldHash(true);
@@ -71,17 +78,22 @@ export function openFragment(store: SimStore, hash: string, elsewhere: readonly 
     return true;
   }
   if (hash === '' || hash === '#' || elsewhere.some((prefix) => hash.startsWith(prefix))) {
+    if (language) store.getState().setLanguage(language);
     if (!store.getState().scenario) openDefault(store);
+    sayUnsupported();
     return true;
   }
   // anything else is a link that cannot be opened, said as such (resolveSource: "neither a share
   // link nor a shipped scenario's id"), the address left as it is — never another scenario in silence
   const r = resolveSource(hash);
   if (!r.ok) {
+    // why it cannot be opened, in the language the link asked for
+    if (language) store.getState().setLanguage(language);
     share.setLinkError(r.error);
     return false;
   }
-  openScenario(store, r.scenario, r.view);
+  openScenario(store, r.scenario, language ? { ...r.view, language } : r.view);
+  sayUnsupported();
   share.setMigratedFrom(r.migratedFrom ?? null);
   // a Break it search's link opens the panel as it was, with what the search answered
   share.setLinkedSearch(r.view.search ? { scenario: r.scenario, search: r.view.search } : null);

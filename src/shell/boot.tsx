@@ -8,6 +8,7 @@ import { type ReactNode, StrictMode, startTransition, useEffect, useState } from
 import { createRoot } from 'react-dom/client';
 import { openSource } from '../embed/open';
 import { startPlayer } from '../embed/player';
+import { fragmentLanguage } from '../share/linkLanguage';
 import { pastedLink } from '../share/pastedLink';
 import { shareStore } from '../share/shareState';
 import { DEFAULT_PRESET_ID } from '../sim/views';
@@ -41,9 +42,14 @@ export function cleanAddress(win: Pick<Window, 'location' | 'history'>): void {
 const OVER_DEFAULT = ['#gallery', '#dump=', '#ab='];
 
 /** What the URL asks the first stage to run: a share link, a preset's address, or the default scenario. */
-export function shellSource(search: string, hash: string): { text: string; language: Language | null } {
+export function shellSource(search: string, address: string): { text: string; language: Language | null; overridesLink?: boolean } {
   // the query's `?lang=` where the fragment names none (a share link's own language still wins when it opens)
   const queryLanguage = langParam(search.slice(1));
+  // `#lang=ko` alone (the default scenario) or after a share link (`#s=1.…&lang=ko`, which it wins over)
+  const { hash, lang } = fragmentLanguage(address);
+  const asked = lang && 'language' in lang ? lang.language : null;
+  if (lang && hash === '') return { text: DEFAULT_PRESET_ID, language: asked ?? queryLanguage };
+  if (asked) return { text: hash, language: asked, overridesLink: true };
   if ((hash === '' || hash === '#') && /[?&]preset=/.test(search)) return { text: search, language: queryLanguage };
   if (hash === '' || hash === '#' || OVER_DEFAULT.some((p) => hash === p || (p.endsWith('=') && hash.startsWith(p))))
     return { text: DEFAULT_PRESET_ID, language: queryLanguage };
@@ -88,7 +94,9 @@ export function startShell(): { shown: Promise<void>; handoff: ShellHandoff } {
   const asked = shellSource(search, hash);
   shellStore.getState().setLanguage(asked.language ?? preferredLanguage(browserLanguages()));
   const stopPlayer = startPlayer(shellStore);
-  void openSource(shellStore, asked.text);
+  void openSource(shellStore, asked.text).then(() => {
+    if (asked.overridesLink && asked.language) shellStore.getState().setLanguage(asked.language);
+  });
   const root = document.getElementById('root');
   if (root)
     createRoot(root).render(
