@@ -2,15 +2,18 @@
 /**
  * The readiness checklist as a person sees it (happy-dom): it speaks for the step on screen ("as of
  * step N", answers that depend on the run "not yet" at step 0), reaches its final answers at the
- * end, never offers to open the scenario that is already open, and says what a missing preset would show.
+ * end, never offers to open the scenario that is already open, names the one it offers by its title, and says what a missing preset would show.
  */
 import { act } from 'react';
 import { describe, expect, it } from 'vitest';
 import { findPreset } from '../../src/sim/presets';
+import { PRESET_TEXT_KO } from '../../src/sim/presets/ko';
 import { simStore } from '../../src/store/simStore';
+import { loadPresetTextsKo } from '../../src/ui/usePresetTexts';
 import { pageInDom } from './pageInDom';
 
 const page = pageInDom();
+const sinkTitle = findPreset('db-sink-duplicate')?.title ?? 'db-sink-duplicate is missing';
 
 const item = (id: string) => page.host.querySelector(`[data-testid="checklist"] [data-check="${id}"]`);
 const asOf = () => page.host.querySelector('[data-testid="checklist-as-of"]')?.textContent ?? '';
@@ -59,13 +62,21 @@ describe('the readiness checklist on the page', () => {
     act(() => simStore.getState().seek(total));
     await page.settle(30);
     const buttons = [...page.host.querySelectorAll('[data-testid="checklist"] button')].map((b) => b.textContent);
-    expect(buttons).not.toContain('Open db-sink-duplicate');
+    expect(buttons.filter((b) => b?.includes(sinkTitle))).toEqual([]);
     expect(item('side-effects')?.querySelector('.shows-here')).not.toBeNull();
     const end = await open('opening-story');
     act(() => simStore.getState().seek(end));
     await page.settle(30);
     const link = item('dedup-memory')?.querySelector('button');
-    expect(link?.textContent).toBe('Open db-sink-duplicate');
+    // named by its title, in the page's language, not by its id
+    expect(link?.textContent).toBe(`Open “${sinkTitle}”`);
+    expect(link?.getAttribute('data-preset')).toBe('db-sink-duplicate');
+    act(() => simStore.getState().setLanguage('ko'));
+    await loadPresetTextsKo();
+    await page.settle(30);
+    expect(item('dedup-memory')?.querySelector('button')?.textContent).toBe(`‘${PRESET_TEXT_KO['db-sink-duplicate']?.title}’ 열기`);
+    act(() => simStore.getState().setLanguage('en'));
+    await page.settle(30);
     act(() => link?.click());
     await page.settle(30);
     expect(simStore.getState().scenario?.id).toBe('db-sink-duplicate');

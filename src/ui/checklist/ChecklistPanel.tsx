@@ -7,11 +7,12 @@
  * min.insync.replicas and acks, unclean election, the internal topics) each with its own status.
  */
 import { useId, useMemo } from 'react';
-import { findPreset } from '../../sim';
+import { findPreset, scenarioTexts } from '../../sim';
 import { evaluateChecklist } from '../../sim/views';
 import { simStore } from '../../store/simStore';
 import { useSim } from '../../store/useSim';
 import { useStrings } from '../i18n';
+import { usePresetTextsKo } from '../usePresetTexts';
 import { useThrottled } from '../useThrottled';
 
 const GLYPH = { pass: '✓', fail: '✗', 'not-applicable': '–', pending: '…' } as const;
@@ -26,6 +27,8 @@ export function ChecklistPanel() {
   // while a run plays, follow it a few times a second, not on every frame
   const view = useThrottled(liveView, 250, playing);
   const items = useMemo(() => (trace && view ? evaluateChecklist(trace, language, view.step, view) : []), [trace, view, language]);
+  // a linked preset is named by its title in the page's language, not by its id
+  const korean = usePresetTextsKo(language);
   if (!trace || !view) return null;
   const total = trace.steps.length;
   const label = { pass: t.pass, fail: t.fail, 'not-applicable': t.notApplicable, pending: t.pending };
@@ -39,6 +42,7 @@ export function ChecklistPanel() {
       <ol className="checklist">
         {items.map((item) => {
           const preset = item.preset ? findPreset(item.preset) : undefined;
+          const presetTexts = preset ? scenarioTexts(preset.scenario, language, korean) : null;
           return (
             <li key={item.id} data-check={item.id} data-status={item.status} data-basis={item.basis} className={`check ${item.status}`}>
               <p className="check-question">
@@ -65,8 +69,13 @@ export function ChecklistPanel() {
               {item.wouldShow && <p className="muted would-show">{item.wouldShow}</p>}
               {item.preset &&
                 (preset ? (
-                  <button type="button" className="preset-link" onClick={() => simStore.getState().load(preset.scenario)}>
-                    {t.openPreset(item.preset)}
+                  <button
+                    type="button"
+                    className="preset-link"
+                    data-preset={preset.id}
+                    onClick={() => simStore.getState().load(preset.scenario)}
+                  >
+                    {t.openPreset(presetTexts?.title || preset.id)}
                   </button>
                 ) : (
                   <p className="muted preset-missing">{t.presetComing(item.preset)}</p>
