@@ -755,10 +755,15 @@ function offsetsCommitted(ctx: NarrationContext, f: F<'offsetsCommitted'>): stri
 function rebalance(ctx: NarrationContext, f: F<'rebalance'>): string {
   const { lang } = ctx;
   const members = f.members.length ? list(lang, f.members) : say(lang, 'no members', '멤버 없음');
+  // a member removed in this step (classicGroup removeMember's note) already said why: the reason is not said twice
+  const told = (ctx.step.facts as readonly Fact[]).some(
+    (x) => x.kind === 'note' && x.text === `group ${f.groupId}: ${f.reason}; it is removed`,
+  );
+  const why = (language: Language) => (told ? '' : ` (${translateReason(f.reason, language)})`);
   return say(
     lang,
-    `group ${f.groupId} rebalanced to generation ${f.generationId} with ${members} (${translateReason(f.reason, 'en')})`,
-    `그룹 ${josa(f.groupId, '이/가')} generation ${josa(String(f.generationId), '으로/로')} 리밸런스했습니다. 멤버: ${members} (${translateReason(f.reason, 'ko')}).`,
+    `group ${f.groupId} rebalanced to generation ${f.generationId} with ${members}${why('en')}`,
+    `그룹 ${josa(f.groupId, '이/가')} generation ${josa(String(f.generationId), '으로/로')} 리밸런스했습니다. 멤버: ${members}${why('ko')}.`,
   );
 }
 
