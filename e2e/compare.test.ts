@@ -10,6 +10,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { decodeLink, findPreset } from '../src/sim';
 import { PRESET_TEXT_KO } from '../src/sim/presets/ko';
+import { groupDigits } from '../src/sim/views';
 import { gotoWorkspace, launchBrowser, screenshot, watchErrors } from './browser';
 
 let browser: Browser;
@@ -104,7 +105,7 @@ describe('A/B comparison', () => {
     await expect.poll(() => view.getByTestId('compare-time').innerText()).toBe('0 ms');
     expect(await view.getByTestId('compare-lanes-differ').innerText()).toBe('The partitions are the same at this time.');
     await scrubber.fill(String(end));
-    await expect.poll(() => view.getByTestId('compare-time').innerText()).toBe(`${end} ms`);
+    await expect.poll(() => view.getByTestId('compare-time').innerText()).toBe(`${groupDigits(end)} ms`);
     expect(await view.locator('.compare-column[data-side="A"] .compare-lane').count()).toBe(
       await view.locator('.compare-column[data-side="B"] .compare-lane').count(),
     );

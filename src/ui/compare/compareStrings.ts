@@ -1,6 +1,6 @@
 /** The A/B view's words, in English and Korean (Kafka's names and settings stay in Latin script). */
 
-import { josa } from '../../sim/views';
+import { groupDigits, josa } from '../../sim/views';
 import type { Language } from '../../store/simStore';
 
 const EN = {
@@ -40,7 +40,7 @@ const EN = {
   noDifference: 'No difference.',
   timelineTitle: 'The partitions, side by side at the same virtual time',
   scrubber: 'Virtual time of both runs',
-  at: (ms: number) => `${ms} ms`,
+  at: (ms: number) => `${groupDigits(ms)} ms`,
   lanesDiffer: (names: string) => `Different at this time: ${names}`,
   lanesSame: 'The partitions are the same at this time.',
   costTitle: 'What each costs',
@@ -99,7 +99,7 @@ const KO: CompareStrings = {
   noDifference: '차이가 없습니다.',
   timelineTitle: '같은 가상 시간의 파티션, 나란히',
   scrubber: '두 실행의 가상 시간',
-  at: (ms: number) => `${ms} ms`,
+  at: (ms: number) => `${groupDigits(ms)} ms`,
   lanesDiffer: (names: string) => `이 시점에 다른 파티션: ${names}`,
   lanesSame: '이 시점에는 파티션이 같습니다.',
   costTitle: '각각의 비용',
