@@ -414,8 +414,10 @@ function nextOffset(trace: Trace, say: Say): Item {
   if (committing.length === 0) return na(say('No consumer commits offsets.', 'offset을 커밋하는 컨슈머가 없습니다.'));
   return pass(
     say(
-      `Offsets committed by ${ids(committing)} are last processed + 1: the next record to read.`,
-      `${josa(ids(committing), '은/는')} 마지막으로 처리한 offset + 1, 즉 다음에 읽을 위치를 커밋합니다.`,
+      // a configuration answer: what these consumers commit, true also of one that processed nothing
+      // (its position moved past aborted records or markers alone)
+      `${ids(committing)} ${committing.length > 1 ? 'commit' : 'commits'} the next offset to read (after a processed record, its offset + 1), never the last processed offset itself.`,
+      `${josa(ids(committing), '은/는')} 다음에 읽을 위치를 커밋합니다(레코드를 처리했다면 그 offset + 1). 마지막으로 처리한 offset 자체는 커밋하지 않습니다.`,
     ),
   );
 }
