@@ -38,6 +38,15 @@ describe('A/B comparison', () => {
     const { page, errors, view } = await galleryPair({ width: 1280, height: 800 });
     const cost = view.getByTestId('compare-cost');
     await cost.waitFor();
+    // each part (settings, verdicts, partitions, costs) starts clear of what is above it, not flush under it
+    const gaps = await view.evaluate((v) =>
+      [...v.querySelectorAll(':scope > section')].map((s) => {
+        const above = s.previousElementSibling?.getBoundingClientRect();
+        return { part: s.className, gap: above ? s.getBoundingClientRect().top - above.bottom : 99 };
+      }),
+    );
+    expect(gaps.length).toBeGreaterThanOrEqual(3);
+    for (const g of gaps) expect(g.gap, g.part).toBeGreaterThanOrEqual(12);
     const box = await view.boundingBox();
     if (!box) throw new Error('no compare view');
     await page.mouse.move(box.x + box.width / 2, box.y + Math.min(box.height / 2, 300));
