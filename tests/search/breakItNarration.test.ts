@@ -37,7 +37,7 @@ describe("Break it's counterexample in narration", () => {
     // the note is there, in each language, once
     expect(said.filter((t) => t.includes('breaks at the sink layer of orders-db')).length).toBeGreaterThanOrEqual(2);
     expect(said.some((t) => t.includes('orders-db의 Kafka 밖 계층에서 깨짐'))).toBe(true);
-    expect(said.some((t) => /restarts as a new incarnation \(the end of: crash /.test(t))).toBe(true);
+    expect(said.some((t) => /restarts as a new incarnation, ending the fault “crash /.test(t))).toBe(true);
   });
 
   it("a restart's label gives back the fault it ends, in the kernel's two forms", () => {

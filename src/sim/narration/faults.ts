@@ -265,7 +265,7 @@ export function faultStepClause(ctx: NarrationContext): string | null {
       const ended = translateFaultLabel(ctx.trace, endedFault(step.faults[0] ?? step.label), lang);
       return say(
         lang,
-        `${proc} restarts as a new incarnation (the end of: ${ended}); answers meant for the old one will not reach it`,
+        `${proc} restarts as a new incarnation, ending the fault “${ended}”; answers meant for the old one will not reach it`,
         `${josa(proc, '이/가')} 새 인스턴스로 재시작합니다(끝난 장애: ${ended}). 이전 인스턴스에게 가던 응답은 도착하지 않습니다.`,
       );
     }
