@@ -511,12 +511,27 @@ function skipped(ctx: NarrationContext, fs: readonly F<'skipped'>[]): string[] {
   for (const f of fs) byConsumer.set(f.consumer, [...(byConsumer.get(f.consumer) ?? []), f]);
   return [...byConsumer].map(([consumer, list_]) => {
     const who = ctx.names.actor(consumerActor(ctx, consumer));
-    const what = list_.map((f) => {
+    // one clause per partition and reason, its batches' offsets joined into runs ("offsets 0–3 and 5")
+    const groups = new Map<string, { tp: string; reason: F<'skipped'>['reason']; spans: [number, number][] }>();
+    for (const f of list_) {
+      const k = `${keyOf(f)}|${f.reason}`;
+      const g = groups.get(k) ?? { tp: keyOf(f), reason: f.reason, spans: [] };
+      const last = g.spans[g.spans.length - 1];
+      if (last && f.baseOffset === last[1] + 1) last[1] = f.lastOffset;
+      else g.spans.push([f.baseOffset, f.lastOffset]);
+      groups.set(k, g);
+    }
+    const what = [...groups.values()].map((g) => {
+      const single = g.spans.length === 1 && g.spans[0]?.[0] === g.spans[0]?.[1];
       const why =
-        f.reason === 'aborted'
+        g.reason === 'aborted'
           ? say(lang, 'records of an aborted transaction', '취소된 트랜잭션의 레코드')
-          : say(lang, 'a transaction marker', '트랜잭션 마커');
-      return `${keyOf(f)} ${f.baseOffset === f.lastOffset || lang === 'ko' ? 'offset' : 'offsets'} ${range(f.baseOffset, f.lastOffset)} (${why})`;
+          : say(lang, single ? 'a transaction marker' : 'transaction markers', '트랜잭션 마커');
+      const offsets = list(
+        lang,
+        g.spans.map(([a, b]) => range(a, b)),
+      );
+      return `${g.tp} ${single || lang === 'ko' ? 'offset' : 'offsets'} ${offsets} (${why})`;
     });
     const one = list_.length === 1 && list_[0]?.baseOffset === list_[0]?.lastOffset;
     return say(
