@@ -511,17 +511,18 @@ function skipped(ctx: NarrationContext, fs: readonly F<'skipped'>[]): string[] {
   for (const f of fs) byConsumer.set(f.consumer, [...(byConsumer.get(f.consumer) ?? []), f]);
   return [...byConsumer].map(([consumer, list_]) => {
     const who = ctx.names.actor(consumerActor(ctx, consumer));
-    // one clause per partition and reason, its batches' offsets joined into runs ("offsets 0–3 and 5")
-    const groups = new Map<string, { tp: string; reason: F<'skipped'>['reason']; spans: [number, number][] }>();
+    // in offset order, batches of one partition passed over for one reason in a row make one clause,
+    // their offsets joined into runs ("offsets 0–4 (records of an aborted transaction)")
+    const groups: { tp: string; reason: F<'skipped'>['reason']; spans: [number, number][] }[] = [];
     for (const f of list_) {
-      const k = `${keyOf(f)}|${f.reason}`;
-      const g = groups.get(k) ?? { tp: keyOf(f), reason: f.reason, spans: [] };
+      const prev = groups[groups.length - 1];
+      const g = prev && prev.tp === keyOf(f) && prev.reason === f.reason ? prev : { tp: keyOf(f), reason: f.reason, spans: [] };
+      if (g !== prev) groups.push(g);
       const last = g.spans[g.spans.length - 1];
       if (last && f.baseOffset === last[1] + 1) last[1] = f.lastOffset;
       else g.spans.push([f.baseOffset, f.lastOffset]);
-      groups.set(k, g);
     }
-    const what = [...groups.values()].map((g) => {
+    const what = groups.map((g) => {
       const single = g.spans.length === 1 && g.spans[0]?.[0] === g.spans[0]?.[1];
       const why =
         g.reason === 'aborted'
