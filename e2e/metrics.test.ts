@@ -167,7 +167,7 @@ describe('metrics view (lost-ack-idempotent)', () => {
     const page = s.page;
     await loadScenario(page, preset.scenario);
     await seek(page, trace.steps.length);
-    await page.evaluate(() => window.__eosLab?.store.getState().select({ kind: 'record', topic: 'orders', partition: 0, offset: 0 }));
+    await page.evaluate(() => window.__eosLab?.store.getState().select({ kind: 'record', topic: 'orders', partition: 0, offset: 100 }));
     const section = page.getByTestId('describe-producers');
     await section.waitFor();
     expect(await section.getAttribute('data-kind')).toBe('described');

@@ -14,15 +14,15 @@ describe('producer-log presets', () => {
     expect(r.layer('log')?.status).toBe('more-than-once');
   });
 
-  it('lost-ack-idempotent: one record; the retry is answered with the original offset', () => {
+  it('lost-ack-idempotent: one record at offset 100 (its partner’s start); the retry is answered with the original offset', () => {
     const r = runPreset('lost-ack-idempotent');
-    expect(r.data('orders-0').map((x) => x.offset)).toEqual([0]);
+    expect(r.data('orders-0').map((x) => x.offset)).toEqual([100]);
     const dup = r.facts('duplicate');
     expect(dup).toHaveLength(1);
-    expect(dup[0]).toMatchObject({ producerId: 1000, producerEpoch: 0, baseSequence: 0, baseOffset: 0 });
+    expect(dup[0]).toMatchObject({ producerId: 1000, producerEpoch: 0, baseSequence: 0, baseOffset: 100 });
     const results = r.facts('sendResult');
     expect(results).toHaveLength(1);
-    expect(results[0]).toMatchObject({ offset: 0, error: null });
+    expect(results[0]).toMatchObject({ offset: 100, error: null });
     expect(r.errors('orders-service')).toContain('REQUEST_TIMED_OUT');
     expect(r.received('billing')).toHaveLength(1);
   });

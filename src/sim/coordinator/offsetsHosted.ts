@@ -223,7 +223,7 @@ export function onOffsetsWriteAnswered(
     out.fact({
       kind: 'note',
       actor: ctx.id,
-      text: `write to __consumer_offsets-${w.partition} timed out waiting for the high watermark → ${error}; its records stay in the log and the groups keep what it wrote`,
+      text: `write to __consumer_offsets-${w.partition} timed out waiting for the high watermark → ${error}; the clients hear it failed, but its records stay in this broker's log and this coordinator keeps what it wrote (until it unloads the partition, if another broker leads it now)`,
     });
     next = { ...next, groups: { ...next.groups, ...w.groups } };
     out.effects.push(...w.deferred.map((e) => (isAnswer(e) ? { ...e, payload: { ...e.payload, error } } : e)));

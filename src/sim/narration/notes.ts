@@ -270,6 +270,15 @@ const KO_RULES: readonly Rule[] = [
     /^writing (\S+) of (\S+) to (\S+) failed: (.+) → (\S+)$/,
     (m) => `${m[2]}의 ${josa(m[1] as string, '을/를')} ${m[3]}에 쓰지 못했습니다: ${writeFailureKo(m[4] as string)} → ${m[5]}`,
   ],
+  [
+    /^write to (__consumer_offsets-\d+) timed out waiting for the high watermark → (\S+); .+$/,
+    (m) =>
+      `${m[1]}에 쓴 기록이 HW(하이 워터마크)를 기다리다 시간이 다 되었습니다 → ${m[2]}. 클라이언트는 실패했다는 답을 받지만, 레코드는 이 브로커의 로그에 남고 이 코디네이터는 쓴 내용을 그대로 가집니다(지금 다른 브로커가 그 파티션의 리더라면 파티션을 내려놓을 때까지).`,
+  ],
+  [
+    /^write to (__consumer_offsets-\d+) failed: (.+) → (\S+); the groups stay as they were$/,
+    (m) => `${m[1]}에 쓰지 못했습니다: ${writeFailureKo(m[2] as string)} → ${m[3]}. 그룹은 그대로입니다.`,
+  ],
 ];
 
 /** Why a coordinator's successful write is answered with an error (updateCacheCallback), in Korean. */

@@ -24,7 +24,7 @@ export const PRESET_TEXT_KO: Readonly<Record<string, PresetText>> = {
     question:
       '프로듀서가 ProduceResponse를 받지 못해 같은 배치를 다시 보냈습니다. enable.idempotence=true라면 로그에 두 번째 사본이 생길까요?',
     expected:
-      'orders-0 offset 0에 레코드 하나만 있습니다. 재시도는 같은 producerId, epoch, 시퀀스를 싣고 오므로 브로커는 아무것도 추가하지 않고 원래의 offset 0으로 응답합니다.',
+      'orders-0 offset 100에 레코드 하나만 있습니다(lost-ack-no-idempotence처럼 이 파티션의 로그는 offset 100에서 시작합니다). 재시도는 같은 producerId, epoch, 시퀀스를 싣고 오므로 브로커는 아무것도 추가하지 않고 원래의 offset 100으로 응답합니다.',
   },
   'epoch-bump-duplicate': {
     title: '멱등성을 켰는데도 로그에 같은 send()가 두 번: epoch 증가가 배치를 다시 썼다',
