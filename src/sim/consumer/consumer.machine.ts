@@ -79,6 +79,7 @@ import {
   onSyncedRevoking,
   onSyncFailed,
   pollTimeoutExpires,
+  pollTimeoutOverdue,
   rejoinAfterBackoff,
   rejoinsAfterRevocation,
   revokesFirst,
@@ -321,6 +322,7 @@ export const consumerMachine = setup({
     closeCommits: ({ context }: Args) => needsCloseCommit(context),
     pollErrorPending: ({ context }: Args) => pollErrorPending(context),
     pollTimeoutExpires: ({ context }: Args) => pollTimeoutExpires(context),
+    pollTimeoutOverdue: ({ context, event }: Args) => pollTimeoutOverdue(context, event.now),
     closeCommitDone: ({ context, event }: Args) =>
       event.type === 'OffsetCommitResponse' && endsCloseCommit(context, event.payload.correlationId, event.payload.error, event.now),
     closeCommitLost: ({ context, event }: Args) => closeCommitLost(context, event),
@@ -470,7 +472,8 @@ export const consumerMachine = setup({
                   { guard: 'rejoinNeeded', target: 'PREPARING_REBALANCE', actions: [a.startRejoin, a.pollOrWait] },
                   { actions: a.poll },
                 ],
-                heartbeatDue: { actions: a.heartbeatDue },
+                // a heartbeat due with the poll timer expired too: the poll timeout first (HeartbeatThread.run's order)
+                heartbeatDue: [{ guard: 'pollTimeoutOverdue', actions: a.pollTimeoutExpired }, { actions: a.heartbeatDue }],
                 heartbeatThreadLookup: { actions: a.heartbeatThreadLookup },
                 heartbeatSessionExpired: { actions: a.heartbeatSessionExpired },
                 disconnected: { guard: 'heartbeatLost', actions: a.heartbeatLost },

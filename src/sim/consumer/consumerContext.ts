@@ -101,6 +101,12 @@ export interface ConsumerContext extends Required<Omit<ConsumerInput, 'metadataK
    */
   readonly heartbeatWokeAt: number;
   /**
+   * When the poll timer (Heartbeat.pollTimer, max.poll.interval.ms) expires: the `pollTimeout` timer's
+   * deadline, null while none is armed (trackPollTimer keeps it with the timer). The heartbeat thread
+   * checks it before it sends a heartbeat (membership.ts `pollTimeoutOverdue`).
+   */
+  readonly pollDeadline: number | null;
+  /**
    * The application has a ConsumerRebalanceListener (offsets-in-sink: it seeks to the offsets its
    * database holds): on every assignment the consumer calls onPartitionsAssigned and waits for it
    * before fetching the group's committed offsets for the partitions it did not seek.
@@ -328,6 +334,7 @@ export function consumerDraft(c: ConsumerContext): Draft {
     heartbeatAttempts: c.heartbeatAttempts,
     sessionDeadline: c.sessionDeadline,
     heartbeatWokeAt: c.heartbeatWokeAt,
+    pollDeadline: c.pollDeadline,
     awaitingListener: c.awaitingListener,
     pollWaiting: c.pollWaiting,
     endOffsets: c.endOffsets,
@@ -383,6 +390,7 @@ export function initialContext(input: ConsumerInput): ConsumerContext {
     heartbeatAttempts: 0,
     sessionDeadline: 0,
     heartbeatWokeAt: 0,
+    pollDeadline: null,
     awaitingListener: false,
     pollWaiting: null,
     endOffsets: null,
@@ -545,6 +553,9 @@ export function markCoordinatorUnknownOn(d: Draft, ev: ConsumerEvent, out: Out):
   if (lost || refused) d.groupCoordinator = null;
 }
 
+/** The kernel timer of Heartbeat.pollTimer. */
+export const POLL_TIMER = 'pollTimeout';
+
 /**
  * Heartbeat.poll, which every KafkaConsumer.poll() calls (ConsumerCoordinator.poll → pollHeartbeat):
  * the poll timer starts again from max.poll.interval.ms. Kafka's poll() resets it on each pass of its
@@ -555,8 +566,19 @@ export function markCoordinatorUnknownOn(d: Draft, ev: ConsumerEvent, out: Out):
  * nothing; the JoinGroup answer resets the timer in Kafka, and the model's next poll() return arms it).
  */
 export function armPollTimer(d: Draft, out: Out): void {
-  if (d.config['group.id'] && !outOfGeneration(d))
-    out.timer('pollTimeout', 'pollTimeoutExpired', d.config['max.poll.interval.ms'], {}, true);
+  if (d.config['group.id'] && !outOfGeneration(d)) out.timer(POLL_TIMER, 'pollTimeoutExpired', d.config['max.poll.interval.ms'], {}, true);
+}
+
+/**
+ * The context's copy of the poll timer's deadline (pollDeadline), from the last `pollTimeout` timer
+ * set or cancelled by this event's handler: the kernel keeps the timer, the heartbeat thread reads the
+ * deadline (a timer that fired is spent, so its deadline is kept until it is set again or cancelled).
+ */
+function trackPollTimer(d: Draft, now: number, out: Out): void {
+  for (const e of out.effects) {
+    if (e.type === 'timer' && e.key === POLL_TIMER) d.pollDeadline = now + e.delay;
+    else if (e.type === 'cancel' && e.key === POLL_TIMER) d.pollDeadline = null;
+  }
 }
 
 /** The member holds no generation (Generation.NO_GENERATION: its generation or member id reset, or never joined). */
@@ -622,6 +644,7 @@ export const action = <E extends ConsumerEvent = ConsumerEvent>(fn: (d: Draft, e
     noteConnectionEvent(d, ev, topicsOf, ownNode, out);
     markCoordinatorUnknownOn(d, ev, out);
     fn(d, ev, out);
+    trackPollTimer(d, ev.now, out);
     // each event a waiting poll() sees is a pass of its loop: the resets due go out
     resetPositionsIfNeeded(d, ev.now, out);
     onPollPass(ctx, d, ev, out);

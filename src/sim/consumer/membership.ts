@@ -25,6 +25,7 @@ import {
   joinCompleted,
   lookupCoordinator,
   outOfGeneration,
+  POLL_TIMER,
   sendToCoordinator,
 } from './consumerContext';
 import { awaitsFreshMetadata } from './consumerMetadata';
@@ -569,7 +570,7 @@ export function onCloseCommitEnded(d: Draft, out: Out): void {
  */
 function leaveAndClose(d: Draft, caller: ActorId, out: Out, joining: boolean): void {
   // the heartbeat thread is closed: no poll timer any more
-  out.cancel('pollTimeout');
+  out.cancel(POLL_TIMER);
   maybeLeaveGroup(d, out, joining);
   out.call(caller, 'reply', { call: 'close', ok: true });
 }
@@ -607,6 +608,19 @@ export function pollTimeoutExpires(ctx: ConsumerContext): boolean {
 }
 
 /**
+ * A heartbeat falls due with the poll timer expired too (the application outside poll() longer than
+ * max.poll.interval.ms: typically a process back from a pause, when every timer it slept through
+ * fires at once). AbstractCoordinator.HeartbeatThread.run checks, on one pass, the session
+ * (`sessionTimeoutExpired` → markCoordinatorUnknown, onHeartbeatDue's first branch), then the poll
+ * timer (`pollTimeoutExpired` → handlePollTimeoutExpiry), and only then `shouldHeartbeat`: the poll
+ * timeout is handled instead of the heartbeat, and the member, UNJOINED by it, sends no heartbeat
+ * (`hasNotJoinedGroup` → disable).
+ */
+export function pollTimeoutOverdue(ctx: ConsumerContext, now: number): boolean {
+  return pollTimeoutExpires(ctx) && ctx.pollDeadline !== null && now >= ctx.pollDeadline && !sessionExpired(ctx, now);
+}
+
+/**
  * AbstractCoordinator.handlePollTimeoutExpiry → maybeLeaveGroup("consumer poll timeout has expired."):
  * LeaveGroup, then resetGenerationOnLeaveGroup — UNJOINED, NO_GENERATION (member id cleared), a rejoin
  * needed. The member keeps its partitions until the next poll(): its onJoinPrepare, with no
@@ -621,6 +635,8 @@ export function onPollTimeoutExpired(d: Draft, out: Out): void {
     text: pollTimeoutNote(d.config['max.poll.interval.ms'], sendsLeaveGroup(d, false), !isDynamicMember(d)),
   });
   maybeLeaveGroup(d, out, false);
+  // the poll timer has done its work (the heartbeat thread, not the timer, may have seen it first)
+  out.cancel(POLL_TIMER);
   d.memberId = '';
   d.generationId = -1;
   d.rejoinNeeded = true;
