@@ -239,4 +239,103 @@ describe('worked cases: consumer groups', () => {
     expect(received(r, 'c2')).toEqual(['1@2']);
     expect(r.errors('c1')).toContain('REBALANCE_IN_PROGRESS');
   });
+
+  /*
+   * group-dropped-heartbeat: c1 and c2 (session.timeout.ms 10000, heartbeat.interval.ms 3000), idle
+   * but for b0/b1 on c2's in-1. c1's second Heartbeat (T ≈ 12000) is dropped: its connection to the
+   * coordinator stalls (nothing behind it arrives; the next heartbeat at T+3000 waits on it too —
+   * the classic HeartbeatThread sends on its timer, Heartbeat.hasInflight has no caller).
+   * (a) request.timeout.ms=5000: NetworkClient.handleTimedOutRequests closes the connection at
+   *   T+5000; both heartbeats fail (DisconnectException → markCoordinatorUnknown, failHeartbeat twice:
+   *   the timer at retryBackoff.backoff(1) = 200 ms), and the next heartbeat goes out ~T+5200 — before
+   *   the coordinator's expiry at T−3000+10000 = T+7000 (expireClassicGroupMemberHeartbeat): no
+   *   rebalance, one generation.
+   * (b) request.timeout.ms=30000 (the default), above the session: nothing closes the connection
+   *   before the coordinator removes c1 at ~T+7000 (the member's own session timer, reset by the
+   *   answer 1 ms after the coordinator's last reschedule, expires ~1 ms later and is seen at the
+   *   heartbeat thread's next wake-up, ≤ retry.backoff.ms: markCoordinatorUnknown, disconnect). Its
+   *   next heartbeat is UNKNOWN_MEMBER_ID; it rejoins as a new member at once and the join completes
+   *   when c2, told by its next heartbeat, rejoins: generation 2 {c1', c2}, c1' keeping in-0.
+   */
+  it('group-dropped-heartbeat: a request timeout below the session saves the member; above it, one lost heartbeat removes it', () => {
+    const below = run('group-dropped-heartbeat.json');
+    const dropped = below.rpcs('Heartbeat').filter((e) => e.from.split('.')[0] === 'c1' && e.fate === 'dropped');
+    expect(dropped.length).toBe(1);
+    const t = dropped[0]?.sentAt ?? Number.NaN;
+    expect(t).toBeGreaterThan(11900);
+    expect(t).toBeLessThan(12100);
+    expect(generations(below)).toEqual(['1:c1-0,c2-1']);
+    const answered = (r: WorkedRun) =>
+      r
+        .rpcs('HeartbeatResponse')
+        .filter((e) => e.to.split('.')[0] === 'c1' && e.sentAt > t)
+        .map((e) => e.sentAt);
+    const firstAnswer = answered(below)[0] ?? Number.NaN;
+    expect(firstAnswer).toBeGreaterThan(t + 5000);
+    expect(firstAnswer).toBeLessThan(t + 5400);
+    expect(below.errors('c1')).not.toContain('UNKNOWN_MEMBER_ID');
+
+    const above = run('group-dropped-heartbeat.json', (sc) => ({
+      ...sc,
+      clients: sc.clients.map((c) => (c.type === 'consumer' ? { ...c, config: { ...c.config, 'request.timeout.ms': 30000 } } : c)),
+    }));
+    expect(generations(above)).toEqual(['1:c1-0,c2-1', '2:c1-2,c2-1']);
+    const removed = above.timeOf(
+      above.stepOf((f) => f.kind === 'note' && f.actor === 'group-coordinator' && f.text.includes('c1-0 sent no heartbeat')),
+    );
+    expect(removed).toBeGreaterThanOrEqual(t + 6900);
+    expect(removed).toBeLessThanOrEqual(t + 7100);
+    expect(above.errors('c1')).toContain('UNKNOWN_MEMBER_ID');
+    const gen2 = timeOfGeneration(above, 2);
+    expect(gen2).toBeGreaterThan(removed);
+    expect(gen2).toBeLessThan(removed + 3200);
+  });
+
+  /*
+   * group-txn-commit-while-preparing: exactly-once members (read_committed, max.poll.records=2, 3000 ms
+   * per record, output to `out`); c1 alone from 0, c2 from 10000; a0, b0, a1, b1 written at ~8000,
+   * each in its own Produce.
+   * - Generation 1 {c1} at ~3000. c1's fetch is answered at the first append (fetch.min.bytes 1), so
+   *   its first poll() returns a0 alone (written in first here as an assumption of two records; the
+   *   rule below does not depend on it): a transaction until ~11000, then a1 and b0, to ~17000.
+   * - c2's JoinGroup (~10000) puts the group in PreparingRebalance, waiting for c1 (rebalance timeout
+   *   300 s). c1's heartbeat (~12000) gets REBALANCE_IN_PROGRESS: requestRejoin, but c1 is outside
+   *   poll(), processing.
+   * - Each sendOffsetsToTransaction carries consumer.groupMetadata() = generation 1, c1-0 (set at
+   *   onJoinComplete). OffsetMetadataManager.validateTransactionalOffsetCommit →
+   *   ClassicGroup.validateOffsetCommit(isTransactional=true): the member is known and generation 1 is
+   *   still the group's (it moves only when the join completes); no group-state check for a
+   *   transactional commit (nor, in PreparingRebalance, for a plain one): both accepted — the second
+   *   after c1 was told of the rebalance. The COMMIT markers materialise them.
+   * - Only then does c1's next poll() rejoin: generation 2 {c1, c2} after the second commit; c2 gets
+   *   in-1 and reads from the committed offsets. No error but the heartbeat's REBALANCE_IN_PROGRESS;
+   *   every input processed once, `out` holding each once.
+   */
+  it('group-txn-commit-while-preparing: a TxnOffsetCommit with the current generation is accepted while the group prepares a rebalance', () => {
+    const r = run('group-txn-commit-while-preparing.json');
+    expect(generations(r)).toEqual(['1:c1-0', '2:c1-0,c2-1']);
+    const c2Joined = from(r, 'JoinGroup', 'c2')[0]?.sentAt ?? Number.NaN;
+    const gen2 = timeOfGeneration(r, 2);
+    const told = r.timeOf(r.stepOf((f) => f.kind === 'clientError' && f.client === 'c1' && f.error === 'REBALANCE_IN_PROGRESS'));
+    const commits = from(r, 'TxnOffsetCommit', 'c1').filter((e) => e.sentAt > c2Joined && e.sentAt < gen2);
+    expect(commits.length).toBe(2);
+    expect(commits[1]?.sentAt).toBeGreaterThan(told);
+    for (const c of commits) {
+      expect(c.payload).toMatchObject({ generationId: 1, memberId: 'c1-0' });
+      expect(r.rpcs('TxnOffsetCommitResponse').find((e) => e.inReplyTo === c.id)?.payload).toMatchObject({ error: 'NONE' });
+    }
+    const materialised = r.facts('offsetsCommitted').filter((f) => f.transactional);
+    expect(materialised.map((f) => f.generationId)).toEqual([1, 1, 2]);
+    expect(r.errors('c1')).toEqual(['REBALANCE_IN_PROGRESS']);
+    expect(r.errors('c2')).toEqual([]);
+    const processed = r.facts('processed').map((f) => f.key);
+    expect([...processed].sort()).toEqual(['a0', 'a1', 'b0', 'b1']);
+    expect(
+      r
+        .data('out-0')
+        .map((x) => x.key)
+        .sort(),
+    ).toEqual(['a0', 'a1', 'b0', 'b1']);
+    expect(r.partition('out-0').records.filter((x) => x.control === 'ABORT')).toEqual([]);
+  });
 });
