@@ -338,4 +338,33 @@ describe('worked cases: consumer groups', () => {
     ).toEqual(['a0', 'a1', 'b0', 'b1']);
     expect(r.partition('out-0').records.filter((x) => x.control === 'ABORT')).toEqual([]);
   });
+
+  /*
+   * group-static-restart with the restart 20 s after the crash, past session.timeout.ms (10000).
+   * - A static member's session still expires (expireClassicGroupMemberHeartbeat →
+   *   removeMemberAndUpdateClassicGroup; ClassicGroup.remove drops its instance-id mapping): c1's last
+   *   heartbeat or commit at ~9000 → removed at ~19000, PreparingRebalance; c2, told by its next
+   *   heartbeat, completes generation 2 {c2} alone and processes a1 (committed 1) again, then a2, a3.
+   * - The restarted instance (~29000) joins with i1 and no member id: the instance id is no longer
+   *   mapped, so it is a new member (addMemberThenRebalanceOrCompleteJoin: a rebalance, no
+   *   replacement); c2 is told by its next heartbeat: generation 3 {i1-2, c2}, the static member
+   *   first in RangeAssignor's order, so in-0 again, committed at 4 by c2: nothing more for c1.
+   */
+  it('group-static-restart, past the session: removed like a dynamic member, the restart joins as a new member with a rebalance', () => {
+    const r = run('group-static-restart.json', (sc) => ({
+      ...sc,
+      faults: (sc.faults ?? []).map((f) => ({ ...f, durationMs: 20000 })),
+    }));
+    expect(generations(r)).toEqual(['1:c2-1,i1-0', '2:c2-1', '3:c2-1,i1-2']);
+    expect(r.facts('staticMemberReplaced')).toEqual([]);
+    const removed = r.timeOf(
+      r.stepOf((f) => f.kind === 'note' && f.actor === 'group-coordinator' && f.text.includes('i1-0 sent no heartbeat')),
+    );
+    expect(removed).toBeGreaterThan(18900);
+    expect(removed).toBeLessThan(19200);
+    expect(timeOfGeneration(r, 2)).toBeLessThan(removed + 3100);
+    expect(timeOfGeneration(r, 3)).toBeGreaterThan(29000);
+    expect(processedBy(r, 'c1')).toEqual(['0@0', '0@1']);
+    expect(processedBy(r, 'c2').filter((x) => x.startsWith('0@'))).toEqual(['0@1', '0@2', '0@3']);
+  });
 });
