@@ -1,11 +1,12 @@
 /**
- * On a phone the header's buttons and the playback bar's row of the switch, the speed and the jumps
- * are each one row that scrolls sideways; nothing used to say that more buttons lay past the screen's
- * edge. Now the row's edge fades out while more lies past it (data-more-start / data-more-end, a
- * mask in styles.css): at the start only the right edge fades, scrolled to the end only the left one,
- * and turning the phone into a wide window, where everything fits, takes the fades away. A desktop
- * window never shows them. Every control of a row stays in it, named, for a keyboard and a screen
- * reader alike.
+ * On a phone the playback bar's row of the switch, the speed and the jumps is one row that scrolls
+ * sideways; nothing used to say that more buttons lay past the screen's edge. Now the row's edge
+ * fades out while more lies past it (data-more-start / data-more-end, a mask in styles.css): at the
+ * start only the right edge fades, scrolled to the end only the left one, and turning the phone into
+ * a wide window, where everything fits, takes the fades away. A desktop window never shows them.
+ * Every control of the row stays in it, named, for a keyboard and a screen reader alike. The header's
+ * buttons were such a row too; they now wrap, all of them on the screen (e2e/phone-first-screen.test.ts),
+ * and nothing of the header scrolls or fades.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -19,13 +20,17 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** The two rows: the header's buttons, the playback bar's second row. */
-const ROWS = ['.app-header .settings', '.playback .playback-more'] as const;
+/** The row: the playback bar's second row. */
+const ROWS = ['.playback .playback-more'] as const;
 
-async function open(size: { width: number; height: number }, phone: boolean): Promise<{ page: Page; errors: string[] }> {
+async function open(
+  size: { width: number; height: number },
+  phone: boolean,
+  preset = 'opening-story',
+): Promise<{ page: Page; errors: string[] }> {
   const page = await browser.newPage({ viewport: size, hasTouch: phone, isMobile: phone });
   const errors = watchErrors(page);
-  await gotoWorkspace(page, `${inject('baseUrl')}#preset=opening-story&step=20`);
+  await gotoWorkspace(page, `${inject('baseUrl')}#preset=${preset}&step=20`);
   await page.getByTestId('verdict').waitFor();
   return { page, errors };
 }
@@ -102,15 +107,15 @@ describe('rows that scroll sideways on a phone say there is more', () => {
     });
 
   it('a control focused in the middle of the row is scrolled clear of the faded edge', async () => {
-    const { page, errors } = await open({ width: 390, height: 844 }, true);
+    // a run with a fault: its jumps to the next fault can be focused
+    const { page, errors } = await open({ width: 390, height: 844 }, true, 'ctp-exactly-once-crash');
     const row = page.locator(ROWS[0]);
-    const config = page.getByTestId('open-config');
-    await config.focus();
+    // the jumps come after the switch and the speed, past the screen's right edge
+    const jump = row.getByRole('button', { name: 'Next fault' });
+    await jump.focus();
     await expect.poll(async () => (await edges(page, ROWS[0])).start).toBe(true);
-    // more lies past both edges, and the focused button is in the clear part between the fades
-    expect(await edges(page, ROWS[0])).toMatchObject({ start: true, end: true });
     const [button, box, fade] = await Promise.all([
-      config.boundingBox(),
+      jump.boundingBox(),
       row.boundingBox(),
       row.evaluate((el) => Number.parseFloat(getComputedStyle(el).scrollPaddingRight)),
     ]);
@@ -120,6 +125,32 @@ describe('rows that scroll sideways on a phone say there is more', () => {
     expect(button.x + button.width).toBeLessThanOrEqual(box.x + box.width - fade + 1);
     expect(errors).toEqual([]);
     await page.close();
+  });
+
+  it('the header does not scroll sideways nor fade: its buttons wrap', async () => {
+    for (const size of [
+      { width: 390, height: 844 },
+      { width: 360, height: 740 },
+    ]) {
+      const { page, errors } = await open(size, true);
+      const header = await page.locator('.app-header').evaluate((h) =>
+        [h, ...h.querySelectorAll('*')].map((e) => {
+          const style = getComputedStyle(e);
+          return {
+            // a box that could scroll sideways, and what lies past its edge
+            scrolls: ['auto', 'scroll'].includes(style.overflowX),
+            overflow: e.scrollWidth - e.clientWidth,
+            mask: style.maskImage,
+            faded: e.hasAttribute('data-more-start') || e.hasAttribute('data-more-end'),
+          };
+        }),
+      );
+      for (const e of header) expect(e).toMatchObject({ mask: 'none', faded: false });
+      expect(header.filter((e) => e.scrolls && e.overflow > 1)).toEqual([]);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(size.width);
+      expect(errors).toEqual([]);
+      await page.close();
+    }
   });
 
   it('on a desktop nothing fades', async () => {

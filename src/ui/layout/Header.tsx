@@ -18,7 +18,6 @@ import { useStrings } from '../i18n';
 import { panelStore } from '../panels';
 import { ShareBar } from '../sharing/ShareBar';
 import { useScenarioTexts } from '../usePresetTexts';
-import { useScrollEdges } from '../useScrollEdges';
 import { LanguageToggle, ThemeSelect } from './SettingsControls';
 
 export function Header({ onHelp }: { readonly onHelp: () => void }) {
@@ -45,8 +44,6 @@ export function Header({ onHelp }: { readonly onHelp: () => void }) {
   // a link that could not be opened hides the run behind it: its title would pass for the link's
   const linkError = useShare((s) => s.linkError !== null);
   const runShown = dumpTitle === null && !linkError;
-  // on a phone the buttons are one row that scrolls sideways: its edges fade while more lies past them
-  const settingsRow = useScrollEdges<HTMLDivElement>();
   return (
     <header className="app-header">
       <div className="brand">
@@ -101,31 +98,38 @@ export function Header({ onHelp }: { readonly onHelp: () => void }) {
           )}
         </div>
       )}
-      <div className="settings" ref={settingsRow}>
-        {/* [share-embed] Scenarios (the gallery), Share, Embed, Export/Import */}
-        <ShareBar />
-        {/* [your-data] open a kafka-dump-log.sh dump */}
-        <ImportDumpButton />
-        {/* [your-data] A/B: the scenario on screen against a copy with settings changed */}
-        <CompareButton />
-        <button
-          type="button"
-          className="config-button"
-          data-testid="open-config"
-          // the configuration is the run's, and the dump view hides the run: it would open unseen
-          // behind the dump, and pop up unasked once the dump closed
-          disabled={!scenario || dumpShown || linkError}
-          title={dumpShown ? t.configurationOverDump : linkError ? t.configurationOverLinkError : undefined}
-          onClick={() => panelStore.getState().openConfig()}
-          aria-haspopup="dialog"
-        >
-          {t.configuration}
-        </button>
-        <LanguageToggle />
-        <ThemeSelect />
-        <button type="button" className="help-button" onClick={onHelp} aria-label={t.help} aria-keyshortcuts="?">
-          ?
-        </button>
+      {/* the header's controls: the run's actions, then the page's own preferences (language, theme,
+          help). A wide screen lays them out as one row that wraps; a phone wraps the actions under the
+          title, every one on the screen, and puts the preferences beside "EOS Lab" (styles.css) */}
+      <div className="settings">
+        <div className="settings-actions">
+          {/* [share-embed] Scenarios (the gallery), Share, Embed, Export/Import, Break it */}
+          <ShareBar />
+          {/* [your-data] open a kafka-dump-log.sh dump */}
+          <ImportDumpButton />
+          {/* [your-data] A/B: the scenario on screen against a copy with settings changed */}
+          <CompareButton />
+          <button
+            type="button"
+            className="config-button"
+            data-testid="open-config"
+            // the configuration is the run's, and the dump view hides the run: it would open unseen
+            // behind the dump, and pop up unasked once the dump closed
+            disabled={!scenario || dumpShown || linkError}
+            title={dumpShown ? t.configurationOverDump : linkError ? t.configurationOverLinkError : undefined}
+            onClick={() => panelStore.getState().openConfig()}
+            aria-haspopup="dialog"
+          >
+            {t.configuration}
+          </button>
+        </div>
+        <div className="settings-page">
+          <LanguageToggle />
+          <ThemeSelect />
+          <button type="button" className="help-button" onClick={onHelp} aria-label={t.help} aria-keyshortcuts="?">
+            ?
+          </button>
+        </div>
       </div>
       {/* a link that could not be opened: a row of its own under the header, never squeezed among the buttons */}
       <div className="header-alert">
