@@ -9,6 +9,11 @@
  * plot's width (e2e/phone-replica-labels.test.ts); a tap on the row shows all of it in its details,
  * and those details lie inside the screen, a value a readable column (they were squeezed to one
  * letter a line and ran off the panel's right edge).
+ *
+ * A partition's name is whole, on one line or two broken after a `-` or `_`, or shortened in the
+ * middle with `…` — its end (`changelog-0`) whole — with the whole name in the label's title and at
+ * the head of its lane's text alternative. A long name used to be cut: `order-counter-count-store-
+ * changelog-0` went to the browser's own wrapping around the ellipsis, three lines, the third hidden.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -132,4 +137,54 @@ describe('timeline labels on a phone: whole, and beside their lines', () => {
     expect(errors).toEqual([]);
     await page.close();
   });
+
+  for (const id of ['upstream-duplicate-event-id', 'streams-eos-crash-restore', 'transaction-state-under-replicated'])
+    for (const language of ['en', 'ko'] as const)
+      it(`${id} (${language}): each partition’s name is whole or shortened with the whole name in its title`, async () => {
+        const page = await browser.newPage({ viewport: PHONE, hasTouch: true, isMobile: true });
+        const errors = watchErrors(page);
+        await gotoWorkspace(page, `${inject('baseUrl')}#preset=${id}&step=1000000&lang=${language}`);
+        const logs = page.getByTestId('logs');
+        await logs.locator('.tl-lane-alt').first().waitFor();
+        // the internal topics too (__transaction_state-0 and the like)
+        await logs.locator('.tl-group-toggle').click();
+        await expect.poll(() => logs.locator('.tl-lane-alt').count()).toBeGreaterThanOrEqual(5);
+        const labels = await logs.evaluate((panel) =>
+          [...panel.querySelectorAll('.tl-gutter .tl-lane-label')].map((label) => {
+            const name = label.querySelector('.tl-lane-name') as HTMLElement;
+            const gutter = (label.closest('.tl-gutter') as HTMLElement).getBoundingClientRect();
+            const r = name.getBoundingClientRect();
+            return {
+              title: label.getAttribute('title') ?? '',
+              text: name.textContent ?? '',
+              lines: name.innerText.split('\n'),
+              cut:
+                name.scrollWidth > name.clientWidth + 1 ||
+                name.scrollHeight > name.clientHeight + 1 ||
+                label.scrollHeight > label.clientHeight + 1,
+              inside: r.left >= gutter.left - 1 && r.right <= gutter.right + 1,
+            };
+          }),
+        );
+        const alts = await logs.locator('.tl-lane-alt').evaluateAll((as) => as.map((a) => a.getAttribute('aria-label') ?? ''));
+        expect(labels.length).toBe(alts.length);
+        for (const [i, l] of labels.entries()) {
+          expect(l.cut, l.title).toBe(false);
+          expect(l.inside, l.title).toBe(true);
+          expect(l.lines.length, l.title).toBeLessThanOrEqual(2);
+          // the whole name, or its head and end around an ellipsis
+          if (l.text !== l.title) {
+            expect(l.text, l.title).toContain('…');
+            const [head, end] = l.text.split('…');
+            expect(l.title.startsWith(head ?? '?'), l.title).toBe(true);
+            expect(l.title.endsWith(end ?? '?'), l.title).toBe(true);
+          }
+          // a screen reader hears the whole name first
+          expect(alts[i]?.startsWith(`${l.title}:`), l.title).toBe(true);
+        }
+        if (id === 'upstream-duplicate-event-id') expect(labels.map((l) => l.title)).toContain('order-counter-count-store-changelog-0');
+        await screenshot(page, `phone-lane-names-${id}-${language}`);
+        expect(errors).toEqual([]);
+        await page.close();
+      });
 });

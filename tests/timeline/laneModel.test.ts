@@ -4,7 +4,7 @@ import { partitionRows, type RecordRow } from '../../src/sim/trace/logView';
 import { CellKind, cellKindOf } from '../../src/ui/timeline/cellKind';
 import { cellLabel, duplicateCounts, fitLabel } from '../../src/ui/timeline/cellLabels';
 import { buildLane, buildLanes, collectPointers } from '../../src/ui/timeline/laneModel';
-import { shortLaneName } from '../../src/ui/timeline/laneName';
+import { laneNameLines, shortLaneName } from '../../src/ui/timeline/laneName';
 import { laneSummary } from '../../src/ui/timeline/laneSummary';
 import { openingStory } from './fixtures';
 
@@ -170,5 +170,31 @@ describe('lane names measured', () => {
     expect(shortLaneName('page-counter-count-store-changelog-0', fits)).toBe('page-counter…changelog-0');
     expect(shortLaneName('__transaction_state-2', fits)).toBe('__transaction_state-2');
     expect(shortLaneName('averyveryverylongtopicnamewithoutdashes-3', (t) => t.length <= 12)).toMatch(/^a+.*….*-3$/);
+  });
+});
+
+describe('lane names on a phone: one or two lines, each of which fits', () => {
+  const fits = (t: string) => t.length <= 14;
+  it('one line when the name fits', () => {
+    expect(laneNameLines('orders-0', fits)).toEqual(['orders-0']);
+  });
+  it('two whole lines, broken after a - or _ as late as the first line allows', () => {
+    expect(laneNameLines('__transaction_state-0', fits)).toEqual(['__transaction_', 'state-0']);
+    expect(laneNameLines('__consumer_offsets-2', fits)).toEqual(['__consumer_', 'offsets-2']);
+    expect(laneNameLines('orders-per-customer-0', fits)).toEqual(['orders-per-', 'customer-0']);
+  });
+  it('shortened in the middle when two lines are not enough: the head with …, the end whole', () => {
+    const lines = laneNameLines('order-counter-count-store-changelog-0', fits);
+    expect(lines).toEqual(['order-counter…', 'changelog-0']);
+    expect(laneNameLines('page-counter-count-store-repartition-1', fits)).toEqual(['page-counter-…', 'repartition-1']);
+    // measured by width rather than length: each line fits, no more than two
+    const narrow = (t: string) => t.length <= 9;
+    for (const key of ['order-counter-count-store-changelog-0', '__transaction_state-12', 'averyveryverylongtopicname-3']) {
+      const l = laneNameLines(key, narrow);
+      expect(l.length, key).toBeLessThanOrEqual(2);
+      for (const line of l) expect(narrow(line), `${key}: ${line}`).toBe(true);
+      expect(l.join('').replace('…', '').length, key).toBeLessThanOrEqual(key.length);
+      expect(key.endsWith(l[l.length - 1] ?? ''), key).toBe(true);
+    }
   });
 });

@@ -9,7 +9,7 @@ import { CanvasPlot } from './CanvasPlot';
 import { LanesController } from './LanesController';
 import { type LanesLayout, layoutLanes } from './laneLayout';
 import type { LaneModel } from './laneModel';
-import { laneLeaderText, shortLaneName } from './laneName';
+import { laneLeaderText, laneNameLines, shortLaneName } from './laneName';
 import { laneSummary } from './laneSummary';
 import type { LaneExtent } from './offsetScale';
 import { type TimelineStrings, timelineStrings } from './timelineText';
@@ -31,13 +31,13 @@ export interface PartitionLanesProps {
   readonly text?: TimelineStrings;
 }
 
-/** Whether a lane name fits the gutter in its bold font (by length where no canvas can measure). */
-/** The phone layout's breakpoint (timeline.css): a narrower gutter whose names wrap onto two lines. */
+/** The phone layout's breakpoint (timeline.css): a narrower gutter whose names take up to two lines. */
 const PHONE_QUERY = '(max-width: 640px)';
 
 const fits = new Map<boolean, ((text: string) => boolean) | undefined>();
 
 /** gutterFit, made once per layout: it reads the document's computed font, which would force a style recalculation on every new run's first render. */
+/** Whether a text fits one line of the gutter in the lane name's bold font (undefined where no canvas can measure: by length). */
 function gutterFitOnce(phone: boolean): ((text: string) => boolean) | undefined {
   if (!fits.has(phone)) fits.set(phone, gutterFit(phone));
   return fits.get(phone);
@@ -49,8 +49,8 @@ function gutterFit(phone: boolean): ((text: string) => boolean) | undefined {
   const rem = Number.parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
   ctx.font = `600 ${(phone ? 0.75 : 0.85) * rem}px ${getComputedStyle(document.body).fontFamily || 'sans-serif'}`;
   // the gutter is 12rem wide (7.5rem on phones) and its labels keep 0.5rem clear of the plot; on
-  // phones a name may take two lines (with some room lost where a line breaks)
-  const width = phone ? 1.8 * (7 * rem - 2) : 11.5 * rem - 2;
+  // phones a name may take two such lines (laneNameLines)
+  const width = phone ? 7 * rem - 2 : 11.5 * rem - 2;
   return (text) => ctx.measureText(text).width <= width;
 }
 
@@ -64,6 +64,22 @@ function usePhone(): boolean {
     return () => query.removeEventListener?.('change', on);
   }, [query]);
   return phone;
+}
+
+/** A name's one or two lines (laneNameLines), the second after a line break. */
+function NameLines({ lines }: { readonly lines: readonly string[] }) {
+  const [first, second] = lines;
+  return (
+    <>
+      {first}
+      {second !== undefined && (
+        <>
+          <br />
+          {second}
+        </>
+      )}
+    </>
+  );
 }
 
 function internalTopics(lanes: readonly LaneModel[], text: TimelineStrings): string {
@@ -124,7 +140,7 @@ export function PartitionLanes({
             return (
               <div key={b.key} className="tl-lane-label" style={{ top: b.y + 14 }} aria-hidden="true" title={b.key}>
                 <span className="tl-lane-name" translate="no">
-                  {shortLaneName(b.key, fitsGutter)}
+                  {phone ? <NameLines lines={laneNameLines(b.key, fitsGutter)} /> : shortLaneName(b.key, fitsGutter)}
                 </span>
                 <span className="tl-lane-leader">{laneLeaderText(lane, text)}</span>
               </div>
