@@ -6,6 +6,8 @@
  * to its header first); its "Open in EOS Lab" link opens the full app at the step shown, made when the
  * reader reaches for it; the page's short address (#preset=<id>) opens there too; and axe finds no
  * violations in either theme or language; a fragment the host changes after load opens its scenario.
+ * Its button forward says what it does — "Next step" / "다음 단계", its accessible name, the run one
+ * step on — where it used to say only "Step" (step what?); the bar stays one row in a narrow frame.
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -183,7 +185,7 @@ describe('the embed explains', () => {
     await expect.poll(async () => (await linked()).step, { timeout: 30_000 }).toBe(40);
     expect((await linked()).language).toBe('ko');
     // a step forward, and at once the reader points at the link: it names the step shown, not the one before
-    await page.getByRole('button', { name: '다음', exact: true }).click();
+    await page.getByRole('button', { name: '다음 단계', exact: true }).click();
     await expect.poll(shown).toBeGreaterThan(40);
     await link.hover();
     expect((await linked()).step).toBe(await shown());
@@ -194,6 +196,38 @@ describe('the embed explains', () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  for (const [language, next, back] of [
+    ['en', 'Next step', 'Back'],
+    ['ko', '다음 단계', '이전'],
+  ] as const)
+    it(`${language}: the button forward is named “${next}” and moves the run one step on; the bar stays one row at 320 px`, async () => {
+      const page = await browser.newPage({ viewport: { width: 320, height: IFRAME_DEFAULT_HEIGHT } });
+      const errors = watchErrors(page);
+      await page.goto(embedPage(`?preset=opening-story&step=9&lang=${language}`));
+      const shown = async () => Number(await page.getByTestId('embed-step').getAttribute('data-step'));
+      await expect.poll(shown, { timeout: 30_000 }).toBe(9);
+      const forward = page.getByRole('button', { name: next, exact: true });
+      expect(await forward.getAttribute('data-testid')).toBe('embed-next-step');
+      // its title says more, in the same language (no English in the Korean one)
+      const title = (await forward.getAttribute('title')) ?? '';
+      expect(title).toContain(language === 'en' ? 'one step' : '한 단계');
+      if (language === 'ko') expect(title).not.toMatch(/[A-Za-z]/);
+      await forward.click();
+      await expect.poll(shown).toBe(10);
+      // and back (over a background step, as the app's Back does)
+      await page.getByRole('button', { name: back, exact: true }).click();
+      await expect.poll(shown).toBeLessThan(10);
+      // compact: back, play and next in one row inside the frame
+      const rows = await page
+        .locator('.eos-embed-playback button')
+        .evaluateAll((bs) => bs.map((b) => ({ top: Math.round(b.getBoundingClientRect().top), right: b.getBoundingClientRect().right })));
+      expect(rows.length).toBe(3);
+      expect(new Set(rows.map((r) => r.top)).size).toBe(1);
+      for (const r of rows) expect(r.right).toBeLessThanOrEqual(320);
+      expect(errors).toEqual([]);
+      await page.close();
+    });
 
   for (const theme of ['light', 'dark'] as const)
     for (const language of ['en', 'ko'] as const)

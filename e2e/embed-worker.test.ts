@@ -90,7 +90,7 @@ describe("the embed's engine in a Web Worker", () => {
     expect(where.engineOnPage).toBe(false);
     expect(where.scripts.filter((s) => s.startsWith('embed-engine'))).toEqual([]);
     // stepping asks the worker for the next panels
-    await page.getByRole('button', { name: 'Step', exact: true }).click();
+    await page.getByRole('button', { name: 'Next step', exact: true }).click();
     await expect.poll(async () => Number(await page.getByTestId('embed-step').getAttribute('data-step'))).toBeGreaterThan(12);
     expect(errors).toEqual([]);
     await page.close();
@@ -247,7 +247,7 @@ describe("the embed's engine in a Web Worker", () => {
     await expect.poll(() => page.getByTestId('embed-step').getAttribute('data-step'), { timeout: 30_000 }).toBe('9');
     expect(await page.evaluate(() => 'EosLabEngine' in window)).toBe(true);
     expect(await page.locator('[data-testid="embed-verdict"] li').count()).toBeGreaterThan(0);
-    await page.getByRole('button', { name: 'Step', exact: true }).click();
+    await page.getByRole('button', { name: 'Next step', exact: true }).click();
     await expect.poll(async () => Number(await page.getByTestId('embed-step').getAttribute('data-step'))).toBeGreaterThan(9);
     expect(errors).toEqual([]);
     await page.close();

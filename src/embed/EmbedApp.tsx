@@ -19,14 +19,31 @@ import { OpenInApp } from './OpenInApp';
 import { openSource } from './open';
 import { WorkerTimeline } from './WorkerTimeline';
 
-type Word = 'play' | 'pause' | 'back' | 'step' | 'open' | 'verdict' | 'scrub' | 'start' | 'playback' | 'timeline' | 'narration' | 'running';
+type Word =
+  | 'play'
+  | 'pause'
+  | 'back'
+  | 'backTitle'
+  | 'step'
+  | 'stepTitle'
+  | 'open'
+  | 'verdict'
+  | 'scrub'
+  | 'start'
+  | 'playback'
+  | 'timeline'
+  | 'narration'
+  | 'running';
 
 const WORDS: Record<Language, Record<Word, string>> = {
   en: {
     play: 'Play',
     pause: 'Pause',
     back: 'Back',
-    step: 'Step',
+    backTitle: 'Back one step of the run',
+    // what it does, not a bare "Step" (step what?): the run's next step
+    step: 'Next step',
+    stepTitle: 'Forward one step of the run',
     open: 'Open in EOS Lab ↗',
     verdict: 'Verdict so far',
     scrub: 'Position in the run',
@@ -40,7 +57,9 @@ const WORDS: Record<Language, Record<Word, string>> = {
     play: '재생',
     pause: '일시 정지',
     back: '이전',
-    step: '다음',
+    backTitle: '실행을 한 단계 뒤로',
+    step: '다음 단계',
+    stepTitle: '실행을 한 단계 앞으로',
     open: 'EOS Lab에서 열기 ↗',
     verdict: '지금까지의 판정',
     scrub: '실행 위치',
@@ -61,7 +80,7 @@ const Playback = memo(function Playback() {
   const store = embedStore.getState();
   return (
     <nav className="eos-embed-playback" aria-label={w.playback}>
-      <button type="button" onClick={() => store.stepBack()} disabled={step === 0}>
+      <button type="button" onClick={() => store.stepBack()} disabled={step === 0} title={w.backTitle} data-testid="embed-back">
         <Icon name="back" inline /> {w.back}
       </button>
       <button
@@ -74,7 +93,8 @@ const Playback = memo(function Playback() {
       >
         <Icon name={playing ? 'pause' : 'play'} inline /> {playing ? w.pause : w.play}
       </button>
-      <button type="button" onClick={() => store.stepForward()} disabled={step >= total}>
+      {/* named by its words ("Next step"; the icon is hidden from a screen reader), its title says more */}
+      <button type="button" onClick={() => store.stepForward()} disabled={step >= total} title={w.stepTitle} data-testid="embed-next-step">
         {w.step} <Icon name="play" inline />
       </button>
       <input
