@@ -4,7 +4,9 @@
  * not; one scrubber moves both timelines; the cost figures stand side by side; the comparison's link
  * reopens it in a fresh page. Then a comparison made from the page: lost-ack-idempotent with
  * enable.idempotence turned off in B highlights the log layer. And the run's own cost panel states
- * its assumptions.
+ * its assumptions. In the settings table only a setting (a config key) is in code font: where it
+ * belongs is a word of the page's language ("cluster", "클러스터") or the run's own name, in the
+ * page's font — "cluster" used to be set in code font, as if it were a key, and stayed English in Korean.
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -34,6 +36,43 @@ async function galleryPair(viewport: { width: number; height: number }) {
 }
 
 describe('A/B comparison', () => {
+  for (const [language, cluster] of [
+    ['en', 'cluster'],
+    ['ko', '클러스터'],
+  ] as const)
+    it(`${language}: the settings table says where each setting belongs in words, only the settings in code font`, async () => {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      const errors = watchErrors(page);
+      await gotoWorkspace(page, `${inject('baseUrl')}#preset=opening-story&lang=${language}`);
+      await page.getByTestId('verdict').waitFor();
+      await page.getByTestId('open-compare').click();
+      const settings = page.getByTestId('compare-view').getByTestId('compare-settings');
+      await settings.waitFor();
+      const rows = await settings.locator('tbody tr').evaluateAll((trs) =>
+        trs.map((tr) => {
+          const [where, setting] = [...tr.querySelectorAll('td')];
+          const mono = (el: Element | null | undefined) => (el ? /mono/i.test(getComputedStyle(el).fontFamily) : false);
+          const text = where?.firstElementChild ?? where;
+          return {
+            where: where?.textContent ?? '',
+            whereInCode: where?.querySelector('code') !== null || mono(text),
+            setting: setting?.textContent ?? '',
+            settingInCode: setting?.querySelector('code') !== null && mono(setting?.querySelector('code')),
+          };
+        }),
+      );
+      expect(rows[0]).toEqual({ where: cluster, whereInCode: false, setting: 'transaction.version', settingInCode: true });
+      // the clients by their ids, in the page's font too; every setting in code font
+      expect(rows.map((r) => r.where)).toContain('billing');
+      for (const r of rows) expect(r, r.where).toMatchObject({ whereInCode: false, settingInCode: true });
+      // B's select is named in the same words
+      expect(await settings.getByTestId('setting-cluster:transaction.version').getAttribute('aria-label')).toBe(
+        `B: ${cluster} transaction.version`,
+      );
+      expect(errors).toEqual([]);
+      await page.close();
+    });
+
   it('at 1280×800 the comparison scrolls: the wheel reaches its lanes and costs below the fold', async () => {
     const { page, errors, view } = await galleryPair({ width: 1280, height: 800 });
     const cost = view.getByTestId('compare-cost');

@@ -62,7 +62,12 @@ describe('a gallery pair’s differences', () => {
     expect(en).toContain('Faults only in A:');
     expect(en).toContain('crash broker-0 at 3020 ms');
     expect(en).toContain('crash broker-1 at 14000 ms');
+    // the cluster is a word of the page's language, not a key in code font; the key is
+    expect(en).toContain('<span data-where="cluster">cluster</span> <code>min.insync.replicas</code>');
+    expect(en).not.toContain('<code>cluster</code>');
     const ko = html('ko');
+    expect(ko).toContain('<span data-where="cluster">클러스터</span> <code>min.insync.replicas</code>');
+    expect(ko).not.toMatch(/>cluster</);
     expect(ko).toContain('1(기본값) → 2');
     expect(ko).toContain('보내는 레코드 수: 2 → 3');
     expect(ko).toContain('B에만 있는 장애:');

@@ -8,6 +8,7 @@ import {
   type FaultSpec,
   type Scenario,
   type ScenarioDifference,
+  type Setting,
   type SettingChange,
   type SettingValue,
   scenarioDifferences,
@@ -21,6 +22,43 @@ import { compareStore } from './compareStore';
 import type { CompareStrings } from './compareStrings';
 
 const show = (v: SettingValue | null) => String(v);
+
+/**
+ * Where a setting belongs, as the comparison names it: the cluster in a word of the page's language
+ * ("cluster", "클러스터"), a topic as that word and its name, a client or a sink by its id. Only the
+ * settings themselves (config keys) are in code font; the names are the run's own (translate="no").
+ */
+function Where({
+  kind,
+  target,
+  t,
+}: {
+  readonly kind: 'cluster' | 'topic' | 'client' | 'sink';
+  readonly target: string;
+  readonly t: CompareStrings;
+}) {
+  if (kind === 'cluster') return <span data-where="cluster">{t.cluster}</span>;
+  const name = (
+    <span className="compare-name" translate="no">
+      {target}
+    </span>
+  );
+  return kind === 'topic' ? (
+    <span data-where="topic">
+      {t.topicWord} {name}
+    </span>
+  ) : (
+    name
+  );
+}
+
+/** The same in words, for an accessible name. */
+const whereText = (kind: 'cluster' | 'topic' | 'client' | 'sink', target: string, t: CompareStrings) =>
+  kind === 'cluster' ? t.cluster : kind === 'topic' ? `${t.topicWord} ${target}` : target;
+
+/** What a setting of the A/B table (settingsOf) belongs to: the cluster's transaction.version, else the client's or sink's. */
+const settingKind = (s: Setting): 'cluster' | 'client' =>
+  s.target === 'cluster' && s.setting === 'transaction.version' ? 'cluster' : 'client';
 
 /** A gallery pair's differences, one item each (faults: the ones only one side has, described). */
 export function PairDifferences({
@@ -61,14 +99,13 @@ export function PairDifferences({
       case 'setting':
         return (
           <li key={i} className="differs">
-            <code>{d.targetKind === 'topic' ? t.topicTarget(d.target) : d.target}</code> <code>{d.setting}</code>: {value(d.a)} →{' '}
-            {value(d.b)}
+            <Where kind={d.targetKind} target={d.target} t={t} /> <code>{d.setting}</code>: {value(d.a)} → {value(d.b)}
           </li>
         );
       case 'sends':
         return (
           <li key={i} className="differs">
-            <code>{d.target}</code> {t.recordsSent}: {d.a} → {d.b}
+            <Where kind="client" target={d.target} t={t} /> {t.recordsSent}: {d.a} → {d.b}
           </li>
         );
       case 'only':
@@ -179,7 +216,7 @@ export function CompareSettings({
             return (
               <tr key={id} className={v !== s.current ? 'differs' : undefined}>
                 <td className="compare-where">
-                  <code>{s.target}</code>
+                  <Where kind={settingKind(s)} target={s.target} t={t} />
                 </td>
                 <td className="compare-setting">
                   <code>{s.setting}</code>
@@ -192,7 +229,7 @@ export function CompareSettings({
                 <td className="compare-side">
                   <span className="compare-side-name">{t.valueB}: </span>
                   <select
-                    aria-label={`B: ${s.target} ${s.setting}`}
+                    aria-label={`B: ${whereText(settingKind(s), s.target, t)} ${s.setting}`}
                     data-testid={`setting-${id}`}
                     value={show(v)}
                     onChange={(e) => set(s.target, s.setting, s.current, e.currentTarget.value, s.options)}

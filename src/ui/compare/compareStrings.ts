@@ -22,7 +22,9 @@ const EN = {
   pairNote: 'A and B are two scenarios of the defense table; they differ in:',
   /** A value the scenario does not set: the default in force. */
   byDefault: (v: string) => `${v} (default)`,
-  topicTarget: (name: string) => `topic ${name}`,
+  /** The cluster as the place a setting belongs to: a plain word, not a config key. */
+  cluster: 'cluster',
+  topicWord: 'topic',
   recordsSent: 'records sent',
   onlyIn: (what: 'topic' | 'client' | 'sink', id: string, side: 'A' | 'B') =>
     `${what === 'topic' ? 'topic' : what === 'client' ? 'client' : 'sink'} ${id}: only in ${side}`,
@@ -81,7 +83,8 @@ const KO: CompareStrings = {
   settingsHelp: '두 실행은 시드, 토픽, 스크립트, 장애를 공유하고, 바꾼 설정만 다릅니다.',
   pairNote: 'A와 B는 방어선 표의 두 시나리오이며, 다음이 다릅니다:',
   byDefault: (v: string) => `${v}(기본값)`,
-  topicTarget: (name: string) => `토픽 ${name}`,
+  cluster: '클러스터',
+  topicWord: '토픽',
   recordsSent: '보내는 레코드 수',
   onlyIn: (what: 'topic' | 'client' | 'sink', id: string, side: 'A' | 'B') =>
     `${what === 'topic' ? '토픽' : what === 'client' ? '클라이언트' : '싱크'} ${id}: ${side}에만 있음`,
