@@ -1,7 +1,10 @@
 /**
  * Break it in the page: from the gallery, search a preset's configuration in Web Workers, open the
  * counterexample it finds (the link opens at its fault), and see at the end of the run the verdict
- * the search promised. The page's own thread keeps answering while the workers search.
+ * the search promised. The page's own thread keeps answering while the workers search. A
+ * counterexample opened from the panel is named as one in the header ("counterexample found by
+ * Break it" after the preset's title), not as a run the person edited: db-sink-duplicate's, whose
+ * crash differs from the preset's own only in how its place is spelt, used to open as "edited".
  */
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
@@ -187,4 +190,32 @@ describe('Break it', () => {
     expect(errors).toEqual([]);
     await page.close();
   }, 90_000);
+
+  for (const [language, badge] of [
+    ['en', 'counterexample found by Break it'],
+    ['ko', '깨뜨려 보기로 찾은 반례'],
+  ] as const)
+    it(`${language}: the counterexample opened from db-sink-duplicate is named one in the header, not “edited”`, async () => {
+      const page = await app.browser.newPage({ viewport: { width: 1280, height: 800 } });
+      const errors = watchErrors(page);
+      await gotoWorkspace(page, `${inject('baseUrl')}#preset=db-sink-duplicate&lang=${language}`);
+      await page.getByTestId('verdict').waitFor();
+      expect(await page.getByTestId('edited-from').count()).toBe(0);
+      await page.getByTestId('open-break-it').click();
+      const panel = page.getByTestId('break-it');
+      await panel.getByTestId('break-it-start').click();
+      const open = panel.getByTestId('break-it-open').first();
+      await open.waitFor({ timeout: 110_000 });
+      await open.click();
+      await page.waitForFunction(() => document.querySelector('.app')?.getAttribute('data-status') === 'ready');
+      const marker = page.getByTestId('edited-from');
+      await expect.poll(() => marker.getAttribute('data-origin')).toBe('counterexample');
+      expect(await marker.locator('.edited-badge').innerText()).toBe(badge);
+      expect(await marker.getAttribute('title')).toContain(language === 'en' ? 'Break it found this run' : '깨뜨려 보기가');
+      // the way back to the preset as shipped stays
+      await marker.getByTestId('reset-to-preset').click();
+      await expect.poll(() => page.getByTestId('edited-from').count()).toBe(0);
+      expect(errors).toEqual([]);
+      await page.close();
+    }, 120_000);
 });

@@ -295,7 +295,10 @@ export function createSimStore(budgets: PageBudgets = PAGE_BUDGETS) {
     fork(edit) {
       const { scenario, step, trace } = get();
       if (!scenario) return;
-      get().load(edit(scenario), { step, edit: true, ...(trace instanceof RecordedTrace ? { forkOf: trace } : {}) });
+      // an edit of a counterexample Break it found makes it the person's run: no longer what Break it
+      // found (origin.ts: the header says "edited" again)
+      const { foundBy: _, ...edited } = edit(scenario);
+      get().load(edited, { step, edit: true, ...(trace instanceof RecordedTrace ? { forkOf: trace } : {}) });
     },
   }));
 }

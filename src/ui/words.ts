@@ -16,6 +16,14 @@ const EN = {
   editedHint:
     'This run was changed (configuration, an injected fault, a second instance or a resend): it is no longer the preset as shipped.',
   expectedNotApplicable: 'Written for the preset as shipped — it does not describe this edited run.',
+  /** A counterexample Break it found for the preset (its title is the preset's): after the title. */
+  counterexample: 'counterexample found by Break it',
+  /** The same, when the run is titled otherwise: the preset's title follows. */
+  counterexampleFor: 'counterexample found by Break it for',
+  counterexampleHint:
+    'Break it found this run by trying schedules of faults on the preset’s configuration: in it the guarantee it checked breaks. It is not the preset as shipped.',
+  /** After "What you should see" of a counterexample: not struck out, as it may well describe it too. */
+  expectedNotCounterexample: 'Written for the preset as shipped, not for this counterexample.',
   resetToPreset: 'Back to the preset',
   language: 'Language',
   theme: 'Theme',
@@ -221,6 +229,11 @@ const KO: Strings = {
   editedFrom: '수정한 실행, 원래 프리셋:',
   editedHint: '설정 변경, 주입한 장애, 두 번째 인스턴스, 재전송 등으로 바뀐 실행입니다. 배포된 프리셋 그대로가 아닙니다.',
   expectedNotApplicable: '배포된 프리셋 기준으로 쓴 설명입니다. 수정한 이 실행에는 맞지 않습니다.',
+  counterexample: '깨뜨려 보기로 찾은 반례',
+  counterexampleFor: '깨뜨려 보기로 찾은 반례, 원래 프리셋:',
+  counterexampleHint:
+    '깨뜨려 보기가 프리셋의 설정에 장애 스케줄을 시도해 찾은 실행으로, 확인한 보장이 여기서 깨집니다. 배포된 프리셋 그대로가 아닙니다.',
+  expectedNotCounterexample: '배포된 프리셋 기준으로 쓴 설명이며, 이 반례를 두고 쓴 설명은 아닙니다.',
   resetToPreset: '프리셋으로 되돌리기',
   language: '언어',
   theme: '테마',

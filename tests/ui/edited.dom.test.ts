@@ -3,13 +3,18 @@
  * What a person sees of an edited run (happy-dom): after a change the header marks the title (the
  * preset's, named once) "edited" and marks the preset's expected outcome as not describing this run,
  * in English and Korean; "Back to the preset" — or undoing the change — clears both. A run titled
- * otherwise says "edited from <preset>".
+ * otherwise says "edited from <preset>". A counterexample Break it found for the preset says so
+ * instead ("counterexample found by Break it", "깨뜨려 보기로 찾은 반례"), until the person edits it.
  */
 import { act } from 'react';
 import { describe, expect, it } from 'vitest';
 import { findPreset } from '../../src/sim/presets';
 import { PRESET_TEXT_KO } from '../../src/sim/presets/ko';
 import { setConfigValues } from '../../src/sim/scenario/edits';
+import { goalFor, spaceOf } from '../../src/sim/search/presetGoals';
+import { counterexampleScenario } from '../../src/sim/search/report';
+import { prepareBase } from '../../src/sim/search/runner';
+import { searchAll } from '../../src/sim/search/search';
 import { simStore } from '../../src/store/simStore';
 import { pageInDom } from './pageInDom';
 
@@ -89,5 +94,43 @@ describe('an edited run', () => {
     await page.settle();
     expect(page.host.querySelector('.scenario-title h2')?.textContent).toBe('mine');
     expect(editedFrom()).toBeNull();
+  });
+
+  it('a counterexample Break it found says what it is, not "edited", in English and Korean; an edit of it is edited', async () => {
+    const id = 'db-sink-duplicate';
+    const preset = findPreset(id);
+    if (!preset) throw new Error(id);
+    const goal = goalFor(id);
+    const base = prepareBase(preset.scenario, { keepFaults: goal.keepFaults === true });
+    const ce = searchAll(base, { property: goal.property, maxFaults: 1, space: spaceOf(goal) }).counterexample;
+    if (!ce) throw new Error('no counterexample');
+    act(() => simStore.getState().load(counterexampleScenario(base, ce, goal.property)));
+    page.render();
+    await page.settle();
+    expect(editedFrom()?.getAttribute('data-origin')).toBe('counterexample');
+    expect(editedFrom()?.querySelector('.edited-badge')?.textContent).toBe('counterexample found by Break it');
+    expect(editedFrom()?.textContent).not.toContain('edited');
+    // the title once, the preset's
+    expect(page.host.querySelector('.scenario-title h2')?.textContent).toBe(preset.title);
+    expect(page.host.querySelector('.scenario-title')?.textContent?.split(preset.title).length).toBe(2);
+    // the preset's expected outcome is said not to be written for it, not struck out
+    expect(expected()?.getAttribute('data-applies')).toBe('false');
+    expect(expected()?.classList.contains('not-applicable')).toBe(false);
+    expect(expected()?.querySelector('summary')?.textContent).toContain('not for this counterexample');
+
+    act(() => simStore.getState().setLanguage('ko'));
+    await page.settle();
+    expect(editedFrom()?.querySelector('.edited-badge')?.textContent).toBe('깨뜨려 보기로 찾은 반례');
+    expect(editedFrom()?.getAttribute('title')).toContain('깨뜨려 보기');
+    expect(expected()?.querySelector('summary')?.textContent).toContain('이 반례를 두고 쓴 설명은 아닙니다');
+
+    // a change the person makes: their run now, edited from the preset
+    act(() => simStore.getState().fork((s) => setConfigValues(s, { scope: 'client', client: 'billing' }, { 'max.poll.records': 7 })));
+    await page.settle();
+    expect(simStore.getState().scenario?.foundBy).toBeUndefined();
+    expect(editedFrom()?.getAttribute('data-origin')).toBe('edited');
+    expect(editedFrom()?.querySelector('.edited-badge')?.textContent).toBe('수정됨');
+    act(() => simStore.getState().setLanguage('en'));
+    await page.settle();
   });
 });

@@ -10,6 +10,8 @@
  * fault, resetting a key to its default — makes the scenario the preset's again, and it stops being
  * edited. A preset changed by a later version of EOS Lab makes an old link of it "edited from" the new
  * preset, which is true: the preset's expected outcome describes the new run, not the old one.
+ * A counterexample Break it opens (`foundBy: "break-it"`) is told apart: it is the search's run of
+ * the preset, not the person's edit of it.
  */
 import { findPreset, type Preset } from '../presets';
 import type { Scenario } from './schema';
@@ -47,6 +49,13 @@ export interface PresetOrigin {
   readonly preset: Preset;
   /** True when what runs differs from the preset as shipped. */
   readonly edited: boolean;
+  /**
+   * True when it differs as a counterexample Break it found for the preset (`foundBy: "break-it"`):
+   * the preset's configuration with the faults the search chose, not a change the person made. A
+   * counterexample whose run is the preset's own (the configuration alone breaks, its scripted faults
+   * kept) is not edited at all; an edit made to a counterexample drops `foundBy` (simStore.fork).
+   */
+  readonly counterexample: boolean;
 }
 
 const shipped = new Map<string, string>();
@@ -61,5 +70,6 @@ export function presetOrigin(s: Scenario): PresetOrigin | null {
     fingerprint = runFingerprint(preset.scenario);
     shipped.set(preset.id, fingerprint);
   }
-  return { preset, edited: runFingerprint(s) !== fingerprint };
+  const edited = runFingerprint(s) !== fingerprint;
+  return { preset, edited, counterexample: edited && s.foundBy === 'break-it' };
 }

@@ -325,6 +325,11 @@ export const ScenarioSchema = v.strictObject({
   expected: v.optional(longText),
   expectedVerdict: v.optional(v.pipe(v.array(ExpectedFindingSchema), v.maxLength(200))),
   description: v.optional(longText),
+  /**
+   * What made the scenario, when a tool did: "break-it", a counterexample Break it found for the
+   * preset its `id` names (search/report.ts). It does not change the run; the header says it (origin.ts).
+   */
+  foundBy: v.optional(v.picklist(['break-it'])),
   seed: v.pipe(v.number(), v.integer('must be a whole number'), v.minValue(0), v.maxValue(4294967295)),
   cluster: v.optional(config),
   network: v.optional(

@@ -23,7 +23,11 @@ export function brokeText(ce: Counterexample, lang: LinkLanguage = 'en'): string
   return `${where}: ${v.sentence}`;
 }
 
-/** The counterexample as a scenario: the faults carry a note saying they were found by Break it, and what broke. */
+/**
+ * The counterexample as a scenario: the faults carry a note saying they were found by Break it, and
+ * what broke; the scenario says Break it found it (`foundBy`), so the page's header names it a
+ * counterexample of its preset rather than a run the person edited (scenario/origin.ts).
+ */
 export function counterexampleScenario(base: SearchBase, ce: Counterexample, property: Property): Scenario {
   const faults: FaultSpec[] = ce.faults.map((f, i) => ({
     ...f,
@@ -32,7 +36,7 @@ export function counterexampleScenario(base: SearchBase, ce: Counterexample, pro
       `${describeFault(f)} — Break it${ce.faults.length > 1 ? ` (${i + 1}/${ce.faults.length})` : ''}: ${describeProperty(property)} breaks at the ${ce.violation.layer} layer${ce.violation.subject ? ` of ${ce.violation.subject}` : ''}`,
     ),
   }));
-  return scheduleScenario(base, faults);
+  return { ...scheduleScenario(base, faults), foundBy: 'break-it' };
 }
 
 /** The share link of a counterexample, opening just after its first fault fired (the step selected). */

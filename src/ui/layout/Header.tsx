@@ -2,7 +2,9 @@
  * The page header: EOS Lab, the scenario's title and question, what to expect, and the settings. A run
  * edited from a preset says so — an "edited" badge after its title, which is the preset's, or "edited
  * from <preset>" when the run is titled otherwise — with a way back to the preset as shipped, and the
- * preset's expected outcome is marked as not describing it (origin.ts decides what is edited).
+ * preset's expected outcome is marked as not describing it (origin.ts decides what is edited). A
+ * counterexample Break it found for the preset says that instead of "edited": "counterexample found
+ * by Break it" after the preset's title (or "… for <preset>").
  */
 import { useMemo } from 'react';
 import { LinkErrorPanel } from '../../share/LinkErrorPanel';
@@ -27,6 +29,8 @@ export function Header({ onHelp }: { readonly onHelp: () => void }) {
   const texts = useScenarioTexts(scenario, language);
   const origin = useMemo(() => (scenario ? presetOrigin(scenario) : null), [scenario]);
   const edited = origin?.edited ? origin.preset : null;
+  // a counterexample Break it found for the preset is said to be one, not "edited" (origin.ts)
+  const counterexample = origin?.counterexample === true;
   const presetTexts = useScenarioTexts(edited, language);
   const title = scenario ? (texts?.title ?? scenario.id ?? '') : '';
   const presetTitle = edited ? presetTexts?.title || edited.title : '';
@@ -60,12 +64,18 @@ export function Header({ onHelp }: { readonly onHelp: () => void }) {
         <div className={edited ? 'scenario-title edited' : 'scenario-title'} lang={texts.language ?? undefined}>
           <h2 title={title}>{title}</h2>
           {edited && (
-            <p className="edited-from" data-testid="edited-from" title={t.editedHint}>
+            <p
+              className="edited-from"
+              data-testid="edited-from"
+              data-origin={counterexample ? 'counterexample' : 'edited'}
+              title={counterexample ? t.counterexampleHint : t.editedHint}
+            >
               {titleIsPresets ? (
-                <span className="edited-badge">{t.edited}</span>
+                <span className="edited-badge">{counterexample ? t.counterexample : t.edited}</span>
               ) : (
                 <>
-                  <span className="edited-badge">{t.editedFrom}</span> <span lang={presetTexts?.language ?? undefined}>{presetTitle}</span>
+                  <span className="edited-badge">{counterexample ? t.counterexampleFor : t.editedFrom}</span>{' '}
+                  <span lang={presetTexts?.language ?? undefined}>{presetTitle}</span>
                 </>
               )}{' '}
               <button
@@ -85,13 +95,16 @@ export function Header({ onHelp }: { readonly onHelp: () => void }) {
           {texts.question && <p className="question">{texts.question}</p>}
           {texts.expected && (
             <details
-              className={expectedIsPresets ? 'expected not-applicable' : 'expected'}
+              // struck out for an edited run; a counterexample's only noted (it may be the preset's story, as found)
+              className={expectedIsPresets && !counterexample ? 'expected not-applicable' : 'expected'}
               data-testid="expected"
               data-applies={expectedIsPresets ? 'false' : 'true'}
             >
               <summary>
                 {t.expected}
-                {expectedIsPresets && <span className="expected-note"> — {t.expectedNotApplicable}</span>}
+                {expectedIsPresets && (
+                  <span className="expected-note"> — {counterexample ? t.expectedNotCounterexample : t.expectedNotApplicable}</span>
+                )}
               </summary>
               <p>{texts.expected}</p>
             </details>
