@@ -96,7 +96,10 @@ describe('config editor', () => {
     const { page, errors, config } = await open();
     const original = await traceHash(page);
     await type(config, 'linger.ms', 'soon');
-    await expect.poll(() => config.getByTestId('config-errors').innerText()).toContain('linger.ms must be a whole number');
+    // ConfigDef.parseType: Long.parseLong fails, "Not a number of type LONG"
+    await expect
+      .poll(() => config.getByTestId('config-errors').innerText())
+      .toContain('ConfigException: Invalid value soon for configuration linger.ms: Not a number of type LONG');
     await config.getByRole('button', { name: 'Discard the change' }).click();
     expect(await config.getByTestId('config-errors').count()).toBe(0);
     expect(await config.getByRole('textbox', { name: 'linger.ms', exact: true }).inputValue()).toBe('5');
@@ -105,7 +108,7 @@ describe('config editor', () => {
     await type(config, 'session.timeout.ms', '2000');
     await expect
       .poll(() => config.getByTestId('config-errors').innerText())
-      .toContain('heartbeat.interval.ms must be lower than session.timeout.ms');
+      .toContain('IllegalArgumentException: Heartbeat must be set lower than the session timeout');
     await type(config, 'heartbeat.interval.ms', '500');
     await expect.poll(() => config.getByTestId('config-status').innerText()).toContain('Applied');
     const expected = setConfigValues(
@@ -119,7 +122,7 @@ describe('config editor', () => {
     await page.close();
   });
 
-  it("shows the documentation in Korean once the reader picks Korean, and Kafka's messages in English", async () => {
+  it("shows the documentation in Korean once the reader picks Korean, and Kafka's messages quoted in English", async () => {
     const { page, errors, config } = await open();
     await closeConfig(page);
     await page.getByRole('button', { name: '한국어' }).click();
@@ -128,7 +131,14 @@ describe('config editor', () => {
     await expect.poll(() => row.textContent()).toContain(DOCS_KO.producer['transactional.id']);
     expect(await config.innerText()).toContain(CONFIG_STRINGS.ko.messagesInEnglish);
     await type(config, 'linger.ms', 'soon');
-    await expect.poll(() => config.getByTestId('config-errors').innerText()).toContain('linger.ms must be a whole number');
+    // a Korean sentence, then Kafka's own text in code, marked translate="no"
+    await expect
+      .poll(() => config.getByTestId('config-errors').innerText())
+      .toContain('linger.ms의 값을 64비트 정수(LONG) 숫자로 읽을 수 없습니다(받은 값: "soon").');
+    const quote = config.getByTestId('config-errors').getByTestId('kafka-quote');
+    expect(await quote.innerText()).toBe('ConfigException: Invalid value soon for configuration linger.ms: Not a number of type LONG');
+    expect(await quote.getAttribute('translate')).toBe('no');
+    expect(await quote.evaluate((el) => el.tagName)).toBe('CODE');
     expect(errors).toEqual([]);
     await page.close();
   });

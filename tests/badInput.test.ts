@@ -132,7 +132,8 @@ describe('numbers out of range are sentences', () => {
       {
         path: 'clients[0].config["linger.ms"]',
         message:
-          '9007199254740992 is too large for linger.ms; the largest allowed value is 9007199254740991 (the largest whole number the simulator holds exactly)',
+          'linger.ms=9007199254740992 is more than this simulator holds exactly (at most 9007199254740991 either way, JavaScript’s largest exact whole number; Kafka’s LONG goes to 9223372036854775807). This is the simulator’s limit, not Kafka’s.',
+        ko: '이 시뮬레이터는 linger.ms에 절댓값 9007199254740991 이하의 정수만 정확히 담습니다(자바스크립트 숫자의 한계). 이 제한은 Kafka가 아니라 이 시뮬레이터의 것입니다.',
       },
     ]);
     expect(withConfig({ 'linger.ms': 4294967296 })).toEqual([]);
@@ -146,10 +147,15 @@ describe('numbers out of range are sentences', () => {
     expect(spec('batch.size').type).toBe('int');
     expect(checkConfigValue(spec('batch.size'), 2147483647)).toBeNull();
     expect(checkConfigValue(spec('linger.ms'), Number.MAX_SAFE_INTEGER)).toBeNull();
-    expect(checkConfigValue(spec('linger.ms'), -1)).toBe('-1 is too small for linger.ms; the smallest allowed value is 0');
-    expect(checkConfigValue(spec('linger.ms'), 'soon')).toBe('linger.ms must be a whole number, not "soon"');
+    // ConfigDef.Range.ensureValid and ConfigDef.parseType (clients/.../common/config/ConfigDef.java)
+    expect(checkConfigValue(spec('linger.ms'), -1)).toBe(
+      'ConfigException: Invalid value -1 for configuration linger.ms: Value must be at least 0',
+    );
+    expect(checkConfigValue(spec('linger.ms'), 'soon')).toBe(
+      'ConfigException: Invalid value soon for configuration linger.ms: Not a number of type LONG',
+    );
     expect(withConfig({ 'batch.size': 2147483648 })[0]?.message).toBe(
-      "2147483648 is too large for batch.size; the largest allowed value is 2147483647 (Kafka's INT is a 32-bit integer)",
+      'ConfigException: Invalid value 2147483648 for configuration batch.size: Expected value to be a 32-bit integer, but it was a java.lang.Long',
     );
   });
 });

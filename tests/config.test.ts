@@ -85,9 +85,15 @@ describe('checking a change', () => {
     if (!orders) throw new Error('no section');
     const bad = checkDraft(s, orders, { 'max.in.flight.requests.per.connection': 6 });
     expect(bad.ok).toBe(false);
-    expect(bad.errorsByKey['max.in.flight.requests.per.connection']).toEqual([
+    expect(bad.errorsByKey['max.in.flight.requests.per.connection']?.map((e) => e.message)).toEqual([
       'ConfigException: To use the idempotent producer, max.in.flight.requests.per.connection must be set to at most 5. Current value is 6.',
     ]);
+    // in Korean: a sentence, and Kafka's own text quoted after it
+    expect(bad.errorsByKey['max.in.flight.requests.per.connection']?.[0]).toMatchObject({
+      ko: expect.stringContaining('5 이하여야 합니다'),
+      quote:
+        'ConfigException: To use the idempotent producer, max.in.flight.requests.per.connection must be set to at most 5. Current value is 6.',
+    });
     const good = checkDraft(s, orders, { 'max.in.flight.requests.per.connection': 6, 'enable.idempotence': false });
     expect(good.ok).toBe(true);
     expect(good.scenario.clients[0]?.config).toEqual({ 'enable.idempotence': false, 'max.in.flight.requests.per.connection': 6 });

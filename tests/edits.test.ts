@@ -475,6 +475,9 @@ describe('config edits', () => {
         path: 'clients[0].config["max.in.flight.requests.per.connection"]',
         message:
           'ConfigException: To use the idempotent producer, max.in.flight.requests.per.connection must be set to at most 5. Current value is 6.',
+        ko: '멱등 프로듀서에서는 max.in.flight.requests.per.connection이 5 이하여야 합니다. Kafka 4.0부터는 enable.idempotence를 명시하지 않았어도 오류입니다.',
+        quote:
+          'ConfigException: To use the idempotent producer, max.in.flight.requests.per.connection must be set to at most 5. Current value is 6.',
       });
     const fixed = setConfigValues(bad, target, { 'enable.idempotence': false });
     expect(validateScenario(fixed).ok).toBe(true);

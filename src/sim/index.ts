@@ -84,7 +84,7 @@ export type {
   StreamsClientSpec,
 } from './scenario/schema';
 export type { ConfigNote, ResolvedScenario, ScenarioError } from './scenario/validate';
-export { errorText, parseScenarioJson, validateScenario } from './scenario/validate';
+export { errorParts, errorText, parseScenarioJson, validateScenario } from './scenario/validate';
 export type { FaultKind } from './search/faultSpace';
 export { FAULT_KINDS } from './search/faultSpace';
 export { goalFor } from './search/presetGoals';

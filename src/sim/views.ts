@@ -61,7 +61,7 @@ export type { ProducerContext } from './producer/producerContext';
 export { queueSize } from './producer/recordAccumulator';
 export { keyOf, parseTopicPartition, recordAddress, topicPartitionKey } from './protocol/topicPartition';
 export type { SimView, Trace } from './run';
-export { errorText } from './scenario/errorText';
+export { errorParts, errorText } from './scenario/errorText';
 export { usesTransactions } from './scenario/transactions';
 export type { DatabaseContext } from './sinks/database.machine';
 export type { HttpApiContext } from './sinks/httpApi.machine';

@@ -92,13 +92,15 @@ describe('the A/B link', () => {
     expect(decodeAbLink(`${AB_PREFIX}AAAA`)).toMatchObject({ ko: '링크가 손상되었습니다' });
   });
 
-  it('says a B the configuration refuses with Kafka’s own words, in English on both pages (as the config editor shows them)', () => {
+  it('says a B the configuration refuses with Kafka’s own words, quoted in English on both pages (as the config editor shows them)', () => {
     const fencing = preset('zombie-fencing');
     const client = fencing.clients.find((c) => c.type === 'producer')?.id ?? '';
     const bad = decodeAbLink(encodeAbLink({ a: fencing, changes: [{ target: client, setting: 'enable.idempotence', value: false }] }));
     if (!bad || bad.ok) throw new Error('expected a refusal');
     expect(bad.reason).toMatch(/^B: clients\[\d\]\.config/);
     expect(bad.reason).toContain('ConfigException: Cannot set a transactional.id without also enabling idempotence.');
-    expect(bad.ko).toBe(bad.reason);
+    // in Korean: a sentence saying what is wrong, and Kafka's own text quoted after it
+    expect(bad.ko).toContain('transactional.id를 쓰려면 멱등성(enable.idempotence)이 켜져 있어야 하는데, 꺼져 있습니다.');
+    expect(bad.ko).toContain('ConfigException: Cannot set a transactional.id without also enabling idempotence.');
   });
 });

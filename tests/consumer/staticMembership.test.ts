@@ -391,6 +391,7 @@ describe('group.instance.id and Kafka Streams', () => {
     if (v.ok) return;
     expect(v.errors).toContainEqual({
       path: 'clients[0].config["group.instance.id"]',
+      ko: '정적 멤버십(group.instance.id)은 일반 컨슈머에만 구현되어 있습니다. 이 시뮬레이터의 Kafka Streams 클라이언트는 동적 멤버로 그룹에 참여합니다.',
       message:
         'group.instance.id (static membership) is modelled for plain consumers only: the simulator’s Kafka Streams clients join their group as dynamic members',
     });

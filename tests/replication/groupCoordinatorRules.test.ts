@@ -450,6 +450,8 @@ describe('offsets.topic.replication.factor', () => {
     expect(errors).toContainEqual({
       key: 'offsets.topic.replication.factor',
       message: 'INVALID_REPLICATION_FACTOR: The target replication factor of 3 cannot be reached because only 2 broker(s) are registered.',
+      ko: '__consumer_offsets의 복제 계수 3에 비해 브로커가 2개뿐이라 토픽을 만들 수 없습니다.',
+      quote: 'INVALID_REPLICATION_FACTOR: The target replication factor of 3 cannot be reached because only 2 broker(s) are registered.',
     });
   });
 });

@@ -76,8 +76,9 @@ describe('replicationFactor and the replica assignment', () => {
   });
 
   it('replica.fetch.wait.max.ms above replica.lag.time.max.ms is refused as KafkaConfig does', () => {
+    // KafkaConfig.validateValues: Scala's require, so "requirement failed: " before the text
     expect(errorsOf(scenario({ cluster: { brokers: 3, 'replica.fetch.wait.max.ms': 40000 } }))).toEqual([
-      'cluster["replica.fetch.wait.max.ms"]: replica.fetch.wait.max.ms should always be less than or equal to replica.lag.time.max.ms to prevent frequent changes in ISR',
+      'cluster["replica.fetch.wait.max.ms"]: IllegalArgumentException: requirement failed: replica.fetch.wait.max.ms should always be less than or equal to replica.lag.time.max.ms to prevent frequent changes in ISR',
     ]);
   });
 

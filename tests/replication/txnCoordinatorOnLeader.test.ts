@@ -538,6 +538,8 @@ describe('transaction.state.log.replication.factor / min.isr', () => {
         key: 'transaction.state.log.replication.factor',
         message:
           'INVALID_REPLICATION_FACTOR: The target replication factor of 3 cannot be reached because only 2 broker(s) are registered.',
+        ko: '__transaction_state의 복제 계수 3에 비해 브로커가 2개뿐이라 토픽을 만들 수 없습니다.',
+        quote: 'INVALID_REPLICATION_FACTOR: The target replication factor of 3 cannot be reached because only 2 broker(s) are registered.',
       },
     ]);
     const m = resolveClusterConfig({ brokers: 3, 'transaction.state.log.replication.factor': 2, 'transaction.state.log.min.isr': 3 });

@@ -8,6 +8,7 @@
 import { deflateSync, inflateSync, strFromU8, strToU8 } from 'fflate';
 import { josa } from '../narration/language';
 import { fromBase64Url, toBase64Url } from '../scenario/base64url';
+import { errorText } from '../scenario/errorText';
 import type { Scenario } from '../scenario/schema';
 import { validateScenario } from '../scenario/validate';
 import { applySettings, type SettingChange } from './settings';
@@ -36,11 +37,11 @@ export type DecodedAb =
 
 type Failure = Extract<DecodedAb, { ok: false }>;
 const failed = (reason: string, ko: string): Failure => ({ ok: false, reason, ko });
-/** Validation errors, each with its path, in English and in Korean. */
-const errorsOf = (side: string, errors: readonly { path: string; message: string; ko?: string }[]): Failure =>
+/** Validation errors, each with its path, in English and in Korean (a Korean sentence ends with Kafka's own text, which it quotes). */
+const errorsOf = (side: string, errors: readonly { path: string; message: string; ko?: string; quote?: string }[]): Failure =>
   failed(
     `${side}: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`,
-    `${side}: ${errors.map((e) => `${e.path}: ${e.ko ?? e.message}`).join('; ')}`,
+    `${side}: ${errors.map((e) => `${e.path}: ${errorText(e, 'ko')}`).join('; ')}`,
   );
 
 const CHANGE_KEYS = ['target', 'setting', 'value'];

@@ -2,7 +2,8 @@
  * Cluster (broker) settings a scenario may change. Kafka's names where Kafka has the setting; the
  * internal topics get a few partitions instead of Kafka's 50 so that they can be drawn.
  */
-import { type ConfigKey, type ConfigProblem, type ConfigValue, checkConfigValue } from './configSpec';
+import { josa } from '../narration/language';
+import { type ConfigKey, type ConfigProblem, type ConfigValue, kafkaProblem, parseConfigValue } from './configSpec';
 
 /**
  * The brokers' own request.timeout.ms (KafkaConfig default 30000): how long a broker waits for the
@@ -16,8 +17,8 @@ export const CLUSTER_CONFIG: readonly ConfigKey[] = [
     name: 'brokers',
     type: 'int',
     default: 1,
-    min: 1,
-    max: 9,
+    simulatorOnly: true,
+    limit: { min: 1, max: 9, unit: 'brokers', unitKo: '개' },
     doc: 'Number of brokers; partitions are led round-robin.',
     simulation: 'a topic has one replica per partition unless it sets replicationFactor',
   },
@@ -32,28 +33,32 @@ export const CLUSTER_CONFIG: readonly ConfigKey[] = [
     name: 'replica.lag.time.max.ms',
     type: 'long',
     default: 30000,
-    min: 1,
+    // ReplicationConfigs defines it without a validator; the simulator's ISR check needs at least 1 ms
+    limit: { min: 1, unit: 'ms', unitKo: 'ms' },
     doc: 'A follower that has not caught up to the leader within this long leaves the ISR (checked every half of it).',
   },
   {
     name: 'replica.fetch.wait.max.ms',
     type: 'int',
     default: 500,
-    min: 0,
+    // ReplicationConfigs defines it without a validator; a negative wait is not something the simulator runs
+    limit: { min: 0, unit: 'ms', unitKo: 'ms' },
     doc: "How long a leader holds a follower's empty Fetch; must not exceed replica.lag.time.max.ms.",
   },
   {
     name: 'broker.heartbeat.interval.ms',
     type: 'int',
     default: 2000,
-    min: 1,
+    // KRaftConfigs defines it without a validator (null)
+    limit: { min: 1, unit: 'ms', unitKo: 'ms' },
     doc: 'How often a broker heartbeats to the KRaft controller.',
   },
   {
     name: 'broker.session.timeout.ms',
     type: 'int',
     default: 9000,
-    min: 1,
+    // KRaftConfigs defines it without a validator (null)
+    limit: { min: 1, unit: 'ms', unitKo: 'ms' },
     doc: 'The controller fences a broker it has not heard from for this long and moves its leaderships.',
   },
   {
@@ -73,6 +78,8 @@ export const CLUSTER_CONFIG: readonly ConfigKey[] = [
     name: 'transaction.version',
     type: 'enum',
     default: 2,
+    // a feature level (kafka-features), not a ConfigDef key
+    simulatorOnly: true,
     values: [1, 2],
     doc: 'Transaction protocol: 1 (AddPartitionsToTxn from the client) or 2 (KIP-890: the broker adds partitions, every EndTxn bumps the epoch). Kafka 4.x defaults to 2.',
   },
@@ -86,8 +93,9 @@ export const CLUSTER_CONFIG: readonly ConfigKey[] = [
     name: 'transaction.state.log.num.partitions',
     type: 'int',
     default: 3,
+    // TransactionLogConfig: atLeast(1); the upper bound is the simulator's (the partitions are drawn)
     min: 1,
-    max: 10,
+    limit: { max: 10, unit: 'partitions', unitKo: '개' },
     doc: 'Partitions of __transaction_state.',
     simulation: 'Kafka defaults to 50',
   },
@@ -95,8 +103,10 @@ export const CLUSTER_CONFIG: readonly ConfigKey[] = [
     name: 'transaction.state.log.replication.factor',
     type: 'int',
     default: 3,
+    // TransactionLogConfig: Type SHORT, atLeast(1); the upper bound is the simulator's (9 brokers at most)
+    javaType: 'SHORT',
     min: 1,
-    max: 9,
+    limit: { max: 9, unit: 'replicas', unitKo: '개' },
     doc: 'Replicas of each __transaction_state partition; the transaction coordinator for a transactional.id is the leader of its partition.',
     simulation: 'unset: one replica and a fixed coordinator process; set: replicated over the brokers, the coordinator on the leader',
   },
@@ -104,8 +114,9 @@ export const CLUSTER_CONFIG: readonly ConfigKey[] = [
     name: 'transaction.state.log.min.isr',
     type: 'int',
     default: 2,
+    // TransactionLogConfig: atLeast(1); the upper bound is the simulator's
     min: 1,
-    max: 9,
+    limit: { max: 9, unit: 'replicas', unitKo: '개' },
     doc: "min.insync.replicas of __transaction_state: the coordinator's writes (acks=-1) need this many in-sync replicas.",
     simulation: 'used only when transaction.state.log.replication.factor is set',
   },
@@ -113,8 +124,9 @@ export const CLUSTER_CONFIG: readonly ConfigKey[] = [
     name: 'offsets.topic.num.partitions',
     type: 'int',
     default: 3,
+    // GroupCoordinatorConfig: atLeast(1); the upper bound is the simulator's (the partitions are drawn)
     min: 1,
-    max: 10,
+    limit: { max: 10, unit: 'partitions', unitKo: '개' },
     doc: 'Partitions of __consumer_offsets.',
     simulation: 'Kafka defaults to 50',
   },
@@ -122,8 +134,10 @@ export const CLUSTER_CONFIG: readonly ConfigKey[] = [
     name: 'offsets.topic.replication.factor',
     type: 'int',
     default: 3,
+    // GroupCoordinatorConfig: Type SHORT, atLeast(1); the upper bound is the simulator's
+    javaType: 'SHORT',
     min: 1,
-    max: 9,
+    limit: { max: 9, unit: 'replicas', unitKo: '개' },
     doc: "Replicas of each __consumer_offsets partition; a group's coordinator is the leader of its partition. The topic has no min ISR of its own: the brokers' min.insync.replicas applies.",
     simulation: 'unset: one replica and a fixed coordinator process; set: replicated over the brokers, the coordinator on the leader',
   },
@@ -173,7 +187,8 @@ export const CLUSTER_CONFIG: readonly ConfigKey[] = [
     name: 'group.initial.rebalance.delay.ms',
     type: 'int',
     default: 3000,
-    min: 0,
+    // GroupCoordinatorConfig defines it without a validator; a negative delay is not something the simulator runs
+    limit: { min: 0, unit: 'ms', unitKo: 'ms' },
     doc: 'A new group waits this long for more members before the first rebalance.',
   },
 ];
@@ -199,10 +214,13 @@ export function transactionStateLogProblems(c: Readonly<Record<string, ConfigVal
     out.push({
       key: 'transaction.state.log.replication.factor',
       message: `INVALID_REPLICATION_FACTOR: The target replication factor of ${rf} cannot be reached because only ${brokers} broker(s) are registered.`,
+      ko: `__transaction_state의 복제 계수 ${rf}에 비해 브로커가 ${brokers}개뿐이라 토픽을 만들 수 없습니다.`,
+      quote: `INVALID_REPLICATION_FACTOR: The target replication factor of ${rf} cannot be reached because only ${brokers} broker(s) are registered.`,
     });
   if (typeof minIsr === 'number' && minIsr > (typeof rf === 'number' ? rf : 1))
     out.push({
       key: 'transaction.state.log.min.isr',
+      ko: `__transaction_state의 복제본 수보다 큰 transaction.state.log.min.isr(${minIsr}) 때문에 트랜잭션 코디네이터의 모든 쓰기가 NOT_ENOUGH_REPLICAS로 실패합니다.`,
       message: `transaction.state.log.min.isr=${minIsr} is more than the ${typeof rf === 'number' ? `transaction.state.log.replication.factor of ${rf}` : 'one replica __transaction_state has when transaction.state.log.replication.factor is not set'}: every write of the transaction coordinator would fail with NOT_ENOUGH_REPLICAS.`,
     });
   const offsetsRf = c['offsets.topic.replication.factor'];
@@ -210,6 +228,8 @@ export function transactionStateLogProblems(c: Readonly<Record<string, ConfigVal
     out.push({
       key: 'offsets.topic.replication.factor',
       message: `INVALID_REPLICATION_FACTOR: The target replication factor of ${offsetsRf} cannot be reached because only ${brokers} broker(s) are registered.`,
+      ko: `__consumer_offsets의 복제 계수 ${offsetsRf}에 비해 브로커가 ${brokers}개뿐이라 토픽을 만들 수 없습니다.`,
+      quote: `INVALID_REPLICATION_FACTOR: The target replication factor of ${offsetsRf} cannot be reached because only ${brokers} broker(s) are registered.`,
     });
   return out;
 }
@@ -246,24 +266,31 @@ export function resolveClusterConfig(user: Readonly<Record<string, ConfigValue>>
   const out: Record<string, ConfigValue> = {};
   for (const spec of CLUSTER_CONFIG) {
     const given = Object.hasOwn(user, spec.name);
-    const raw = given ? (user[spec.name] as ConfigValue) : spec.default;
-    // the protocol version may be written "2" or 2
-    const v = spec.name === 'transaction.version' && typeof raw === 'string' ? Number(raw) : raw;
-    const problem = given ? checkConfigValue(spec, v) : null;
-    if (problem) errors.push({ key: spec.name, message: problem });
-    out[spec.name] = problem ? spec.default : v;
+    const v = given ? (user[spec.name] as ConfigValue) : spec.default;
+    // the brokers read their settings as text (server.properties): a number is its text; transaction.version may be 2 or "2"
+    const parsed = given ? parseConfigValue(spec, v, 'properties') : ({ ok: true, value: v } as const);
+    if (!parsed.ok) errors.push(parsed.problem);
+    out[spec.name] = parsed.ok ? parsed.value : spec.default;
   }
   // unset, __transaction_state keeps the simulator's one replica (not Kafka's default of 3)
   for (const key of UNSET_MEANS_ONE_REPLICA) if (!Object.hasOwn(user, key)) out[key] = null;
   errors.push(...transactionStateLogProblems(out));
   // KafkaConfig: "replica.fetch.wait.max.ms should always be less than or equal to replica.lag.time.max.ms"
   if ((out['replica.fetch.wait.max.ms'] as number) > (out['replica.lag.time.max.ms'] as number))
-    errors.push({
-      key: 'replica.fetch.wait.max.ms',
-      message:
-        'replica.fetch.wait.max.ms should always be less than or equal to replica.lag.time.max.ms to prevent frequent changes in ISR',
-    });
+    // KafkaConfig.validateValues: Scala's require, so an IllegalArgumentException whose text starts "requirement failed: "
+    errors.push(
+      kafkaProblem(
+        'replica.fetch.wait.max.ms',
+        'IllegalArgumentException: requirement failed: replica.fetch.wait.max.ms should always be less than or equal to replica.lag.time.max.ms to prevent frequent changes in ISR',
+        'replica.fetch.wait.max.ms는 replica.lag.time.max.ms 이하여야 합니다. 브로커가 시작하지 않습니다.',
+      ),
+    );
   for (const key of Object.keys(user))
-    if (!CLUSTER_CONFIG.some((k) => k.name === key)) errors.push({ key, message: `${key} is not a cluster setting the simulator knows` });
+    if (!CLUSTER_CONFIG.some((k) => k.name === key))
+      errors.push({
+        key,
+        message: `${key} is not a cluster setting the simulator knows`,
+        ko: `이 시뮬레이터는 클러스터 설정 ${josa(key, '을/를')} 알지 못합니다.`,
+      });
   return { config: out as unknown as ClusterConfig, errors };
 }

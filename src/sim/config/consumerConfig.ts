@@ -3,11 +3,13 @@ import {
   type ConfigKey,
   type ConfigProblem,
   type ConfigValue,
-  checkConfigValue,
+  kafkaProblem,
   METADATA_MAX_AGE_MS,
+  parseConfigValue,
   RECONNECT_BACKOFF_MAX_MS,
   RECONNECT_BACKOFF_MS,
   reconnectBackoffMax,
+  unknownKey,
 } from './configSpec';
 
 export const CONSUMER_CONFIG: readonly ConfigKey[] = [
@@ -21,6 +23,8 @@ export const CONSUMER_CONFIG: readonly ConfigKey[] = [
     name: 'group.instance.id',
     type: 'nullable-string',
     default: null,
+    // ConsumerConfig: new ConfigDef.NonEmptyString()
+    nonEmpty: true,
     doc: 'Makes the consumer a static member (KIP-345). A restart within session.timeout.ms rejoins under the same id without a rebalance and gets the old partitions back — but reads from the committed offsets, so records processed and not committed are processed again. close() sends no LeaveGroup: the member stays until session.timeout.ms passes. Two live consumers with the same id: the newer one takes over, and the older one is fenced (FENCED_INSTANCE_ID) and fails.',
     simulation: 'plain consumers only; a Kafka Streams client refuses it',
   },
@@ -28,7 +32,8 @@ export const CONSUMER_CONFIG: readonly ConfigKey[] = [
     name: 'isolation.level',
     type: 'enum',
     default: 'read_uncommitted',
-    values: ['read_uncommitted', 'read_committed'],
+    // ConsumerConfig: in(IsolationLevel.READ_COMMITTED.toString(), IsolationLevel.READ_UNCOMMITTED.toString())
+    values: ['read_committed', 'read_uncommitted'],
     doc: 'read_committed reads up to the Last Stable Offset and skips aborted transactions.',
   },
   {
@@ -42,21 +47,23 @@ export const CONSUMER_CONFIG: readonly ConfigKey[] = [
     name: 'auto.offset.reset',
     type: 'enum',
     default: 'latest',
-    values: ['earliest', 'latest', 'none'],
+    // ConsumerConfig: in(Utils.enumOptions(OffsetResetStrategy.class)): LATEST, EARLIEST, NONE in declaration order
+    values: ['latest', 'earliest', 'none'],
     doc: 'Where to start when the group has no committed offset (or the position is out of range). none: poll() throws NoOffsetForPartitionException (OffsetOutOfRangeException) instead.',
   },
   {
     name: 'session.timeout.ms',
     type: 'int',
     default: 45000,
-    min: 1,
+    // ConsumerConfig defines it without a validator: the brokers refuse it at JoinGroup (INVALID_SESSION_TIMEOUT)
     doc: 'A member that sends no heartbeat for this long is removed and the group rebalances. The brokers accept 6000–1800000 (group.min.session.timeout.ms, group.max.session.timeout.ms): outside it JoinGroup fails with INVALID_SESSION_TIMEOUT and poll() throws.',
   },
   {
     name: 'heartbeat.interval.ms',
     type: 'int',
     default: 3000,
-    min: 1,
+    // ConsumerConfig defines it without a validator; the simulator's timers need at least 1 ms
+    limit: { min: 1, unit: 'ms', unitKo: 'ms' },
     doc: 'How often the member heartbeats to the group coordinator. After a failed heartbeat (lost, or the coordinator unavailable) the next one goes out after retry.backoff.ms instead, doubling to retry.backoff.max.ms.',
   },
   { name: 'max.poll.records', type: 'int', default: 500, min: 1, doc: 'Upper bound on the records one poll() returns.' },
@@ -113,12 +120,11 @@ export function resolveConsumerConfig(user: Readonly<Record<string, ConfigValue>
       continue;
     }
     const v = user[spec.name] as ConfigValue;
-    const problem = checkConfigValue(spec, v);
-    if (problem) errors.push({ key: spec.name, message: problem });
-    out[spec.name] = problem ? spec.default : v;
+    const parsed = parseConfigValue(spec, v);
+    if (!parsed.ok) errors.push(parsed.problem);
+    out[spec.name] = parsed.ok ? parsed.value : spec.default;
   }
-  for (const key of Object.keys(user))
-    if (!CONSUMER_CONFIG.some((k) => k.name === key)) errors.push({ key, message: `${key} is not a consumer config the simulator knows` });
+  for (const key of Object.keys(user)) if (!CONSUMER_CONFIG.some((k) => k.name === key)) errors.push(unknownKey(key, 'consumer', '컨슈머'));
   // CommonClientConfigs.postProcessReconnectBackoffConfigs (Kafka logs a WARN)
   out['reconnect.backoff.max.ms'] = reconnectBackoffMax(
     user,
@@ -126,6 +132,13 @@ export function resolveConsumerConfig(user: Readonly<Record<string, ConfigValue>
     out['reconnect.backoff.max.ms'] as number,
   ).max;
   if ((out['heartbeat.interval.ms'] as number) >= (out['session.timeout.ms'] as number))
-    errors.push({ key: 'heartbeat.interval.ms', message: 'heartbeat.interval.ms must be lower than session.timeout.ms' });
+    // Heartbeat's constructor (consumer/internals/Heartbeat.java): an IllegalArgumentException, not a ConfigException
+    errors.push(
+      kafkaProblem(
+        'heartbeat.interval.ms',
+        'IllegalArgumentException: Heartbeat must be set lower than the session timeout',
+        'heartbeat.interval.ms는 session.timeout.ms보다 작아야 합니다.',
+      ),
+    );
   return { config: out as unknown as ConsumerConfig, errors };
 }

@@ -9,12 +9,14 @@ import {
   type ConfigKey,
   type ConfigProblem,
   type ConfigValue,
-  checkConfigValue,
+  kafkaProblem,
   METADATA_MAX_AGE_MS,
+  parseConfigValue,
   RECONNECT_BACKOFF_DISABLED,
   RECONNECT_BACKOFF_MAX_MS,
   RECONNECT_BACKOFF_MS,
   reconnectBackoffMax,
+  unknownKey,
 } from './configSpec';
 
 export const PRODUCER_CONFIG: readonly ConfigKey[] = [
@@ -28,7 +30,8 @@ export const PRODUCER_CONFIG: readonly ConfigKey[] = [
     name: 'acks',
     type: 'enum',
     default: 'all',
-    values: ['all', '-1', '1', '0'],
+    // ProducerConfig: define(ACKS_CONFIG, Type.STRING, "all", in("all", "-1", "0", "1"), …): Kafka's order
+    values: ['all', '-1', '0', '1'],
     doc: 'How many replicas must have the batch before the leader answers; 0 means no answer at all.',
     simulation: 'with replication.factor 1, 1 and all behave alike',
   },
@@ -36,7 +39,9 @@ export const PRODUCER_CONFIG: readonly ConfigKey[] = [
     name: 'retries',
     type: 'int',
     default: 2147483647,
+    // ProducerConfig: between(0, Integer.MAX_VALUE)
     min: 0,
+    max: 2147483647,
     doc: 'How many times a failed batch is retried, within delivery.timeout.ms.',
   },
   {
@@ -50,6 +55,8 @@ export const PRODUCER_CONFIG: readonly ConfigKey[] = [
     name: 'transactional.id',
     type: 'nullable-string',
     default: null,
+    // ProducerConfig: new ConfigDef.NonEmptyString()
+    nonEmpty: true,
     doc: 'Stable identity for transactions: InitProducerId with it bumps the epoch and fences older instances. Not a business id: the broker never reads a header such as transaction_id=payment-123.',
   },
   {
@@ -163,17 +170,17 @@ export function resolveProducerConfig(user: Readonly<Record<string, ConfigValue>
     const spec = PRODUCER_CONFIG.find((k) => k.name === key) as ConfigKey;
     if (!Object.hasOwn(user, key)) return spec.default;
     const v = user[key] as ConfigValue;
-    // acks may be written as a number
+    // acks may be written as a number: the simulator reads it as its text, as a properties file holds it (Kafka's acks is a STRING)
     const normalised = key === 'acks' && typeof v === 'number' ? String(v) : v;
-    const problem = checkConfigValue(spec, normalised);
-    if (problem) {
-      errors.push({ key, message: problem });
+    const parsed = parseConfigValue(spec, normalised);
+    if (!parsed.ok) {
+      errors.push(parsed.problem);
       return spec.default;
     }
-    return normalised;
+    return parsed.value;
   };
   for (const key of Object.keys(user))
-    if (!PRODUCER_CONFIG.some((k) => k.name === key)) errors.push({ key, message: `${key} is not a producer config the simulator knows` });
+    if (!PRODUCER_CONFIG.some((k) => k.name === key)) errors.push(unknownKey(key, 'producer', '프로듀서'));
 
   const userIdempotence = Object.hasOwn(user, 'enable.idempotence');
   let idempotence = value('enable.idempotence') as boolean;
@@ -185,24 +192,35 @@ export function resolveProducerConfig(user: Readonly<Record<string, ConfigValue>
     const disable: string[] = [];
     if (retries === 0) {
       if (userIdempotence)
-        errors.push({ key: 'retries', message: 'ConfigException: Must set retries to non-zero when using the idempotent producer.' });
+        errors.push(
+          kafkaProblem(
+            'retries',
+            'ConfigException: Must set retries to non-zero when using the idempotent producer.',
+            'enable.idempotence=true를 명시한 멱등 프로듀서에서는 retries가 0일 수 없습니다.',
+          ),
+        );
       else disable.push('Idempotence will be disabled because retries is set to 0.');
     }
     if (acks !== -1) {
       if (userIdempotence)
-        errors.push({
-          key: 'acks',
-          message:
+        errors.push(
+          kafkaProblem(
+            'acks',
             'ConfigException: Must set acks to all in order to use the idempotent producer. Otherwise we cannot guarantee idempotence.',
-        });
+            'enable.idempotence=true를 명시한 멱등 프로듀서에서는 acks가 all이어야 합니다.',
+          ),
+        );
       else disable.push(`Idempotence will be disabled because acks is set to ${acks}, not set to 'all'.`);
     }
     // since Kafka 4.0 this is an error even when idempotence is only defaulted
     if (inFlight > 5)
-      errors.push({
-        key: 'max.in.flight.requests.per.connection',
-        message: `ConfigException: To use the idempotent producer, max.in.flight.requests.per.connection must be set to at most 5. Current value is ${inFlight}.`,
-      });
+      errors.push(
+        kafkaProblem(
+          'max.in.flight.requests.per.connection',
+          `ConfigException: To use the idempotent producer, max.in.flight.requests.per.connection must be set to at most 5. Current value is ${inFlight}.`,
+          '멱등 프로듀서에서는 max.in.flight.requests.per.connection이 5 이하여야 합니다. Kafka 4.0부터는 enable.idempotence를 명시하지 않았어도 오류입니다.',
+        ),
+      );
     if (disable.length && !userIdempotence) {
       idempotence = false;
       for (const message of disable) notes.push({ key: 'enable.idempotence', message: `INFO ${message}` });
@@ -210,16 +228,26 @@ export function resolveProducerConfig(user: Readonly<Record<string, ConfigValue>
   }
   const transactionalId = value('transactional.id') as string | null;
   if (transactionalId !== null && !idempotence)
-    errors.push({
-      key: 'transactional.id',
-      message: 'ConfigException: Cannot set a transactional.id without also enabling idempotence.',
-    });
+    errors.push(
+      kafkaProblem(
+        'transactional.id',
+        'ConfigException: Cannot set a transactional.id without also enabling idempotence.',
+        'transactional.id를 쓰려면 멱등성(enable.idempotence)이 켜져 있어야 하는데, 꺼져 있습니다.',
+      ),
+    );
   const linger = value('linger.ms') as number;
   const requestTimeout = value('request.timeout.ms') as number;
   const deliveryTimeout = value('delivery.timeout.ms') as number;
   if (deliveryTimeout < linger + requestTimeout) {
     const msg = 'delivery.timeout.ms should be equal to or larger than linger.ms + request.timeout.ms';
-    if (Object.hasOwn(user, 'delivery.timeout.ms')) errors.push({ key: 'delivery.timeout.ms', message: `ConfigException: ${msg}` });
+    if (Object.hasOwn(user, 'delivery.timeout.ms'))
+      errors.push(
+        kafkaProblem(
+          'delivery.timeout.ms',
+          `ConfigException: ${msg}`,
+          'delivery.timeout.ms를 명시했다면 linger.ms와 request.timeout.ms의 합 이상이어야 합니다.',
+        ),
+      );
     else notes.push({ key: 'delivery.timeout.ms', message: `WARN ${msg}. Setting it to ${linger + requestTimeout}.` });
   }
   const reconnectMs = value('reconnect.backoff.ms') as number;

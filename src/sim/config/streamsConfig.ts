@@ -1,5 +1,5 @@
 /** Kafka Streams configuration the simulator models (StreamsConfig, Kafka 4.x defaults). */
-import { type ConfigKey, type ConfigProblem, type ConfigValue, checkConfigValue } from './configSpec';
+import { type ConfigKey, type ConfigProblem, type ConfigValue, parseConfigValue, unknownKey } from './configSpec';
 
 export const STREAMS_CONFIG: readonly ConfigKey[] = [
   {
@@ -42,17 +42,16 @@ export interface StreamsConfig {
   readonly 'statestore.cache.max.bytes': number;
 }
 
-/** StreamsConfig defines processing.guarantee with ValidString.in(at_least_once, exactly_once_v2): ConfigDef's message. */
-function invalidGuarantee(value: ConfigValue): string {
-  return `Invalid value ${value} for configuration processing.guarantee: String must be one of: at_least_once, exactly_once_v2`;
-}
-
 /** group.instance.id as a Streams client would pass it to its consumers (StreamsConfig's prefixes). */
 const STATIC_MEMBERSHIP_KEYS = ['group.instance.id', 'consumer.group.instance.id', 'main.consumer.group.instance.id'];
 
 /** Static membership (KIP-345) is modelled for plain consumers; a Streams client's main consumer joins as a dynamic member. */
 export const STATIC_MEMBERSHIP_NOT_MODELLED =
   'group.instance.id (static membership) is modelled for plain consumers only: the simulator’s Kafka Streams clients join their group as dynamic members';
+const STATIC_MEMBERSHIP_NOT_MODELLED_KO =
+  '정적 멤버십(group.instance.id)은 일반 컨슈머에만 구현되어 있습니다. 이 시뮬레이터의 Kafka Streams 클라이언트는 동적 멤버로 그룹에 참여합니다.';
+const CACHE_NOT_MODELLED_KO =
+  '이 시뮬레이터는 레코드 캐시를 구현하지 않으므로 statestore.cache.max.bytes는 0이어야 합니다(모든 갱신을 바로 씀). Kafka의 기본값 10485760은 count() 갱신을 커밋 때까지 모았다가 키마다 하나씩 씁니다.';
 
 export function resolveStreamsConfig(
   clientId: string,
@@ -62,20 +61,20 @@ export function resolveStreamsConfig(
   const get = (name: string): ConfigValue => {
     const spec = STREAMS_CONFIG.find((k) => k.name === name) as ConfigKey;
     if (!Object.hasOwn(user, name)) return spec.default;
-    const v = user[name] as ConfigValue;
-    const problem =
-      name === 'processing.guarantee' && checkConfigValue(spec, v) !== null
-        ? invalidGuarantee(v)
-        : name === 'statestore.cache.max.bytes' && checkConfigValue(spec, v) === null && v !== 0
-          ? CACHE_NOT_MODELLED
-          : checkConfigValue(spec, v);
-    if (problem) errors.push({ key: name, message: problem });
-    return problem ? spec.default : v;
+    const parsed = parseConfigValue(spec, user[name]);
+    // StreamsConfig takes any statestore.cache.max.bytes ≥ 0 (atLeast(0)); the simulator runs only 0
+    const problem: ConfigProblem | null = !parsed.ok
+      ? parsed.problem
+      : name === 'statestore.cache.max.bytes' && parsed.value !== 0
+        ? { key: name, message: CACHE_NOT_MODELLED, ko: CACHE_NOT_MODELLED_KO }
+        : null;
+    if (problem) errors.push(problem);
+    return problem || !parsed.ok ? spec.default : parsed.value;
   };
   for (const key of Object.keys(user))
-    if (STATIC_MEMBERSHIP_KEYS.includes(key)) errors.push({ key, message: STATIC_MEMBERSHIP_NOT_MODELLED });
-    else if (!STREAMS_CONFIG.some((k) => k.name === key))
-      errors.push({ key, message: `${key} is not a Streams config the simulator knows` });
+    if (STATIC_MEMBERSHIP_KEYS.includes(key))
+      errors.push({ key, message: STATIC_MEMBERSHIP_NOT_MODELLED, ko: STATIC_MEMBERSHIP_NOT_MODELLED_KO });
+    else if (!STREAMS_CONFIG.some((k) => k.name === key)) errors.push(unknownKey(key, 'Streams', 'Streams'));
   const guarantee = get('processing.guarantee') as StreamsConfig['processing.guarantee'];
   const interval = get('commit.interval.ms') as number | null;
   // any value but 0 is refused (CACHE_NOT_MODELLED) and falls back to the default, 0

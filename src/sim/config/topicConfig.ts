@@ -1,12 +1,15 @@
 /** Topic-level configuration the partition log honours. */
-import { type ConfigKey, type ConfigProblem, type ConfigValue, checkConfigValue } from './configSpec';
+import { type ConfigKey, type ConfigProblem, type ConfigValue, parseConfigValue, unknownKey } from './configSpec';
 
 export const TOPIC_CONFIG: readonly ConfigKey[] = [
   {
     name: 'cleanup.policy',
     type: 'enum',
     default: 'delete',
-    values: ['delete', 'compact', 'compact,delete'],
+    // LogConfig: define(CLEANUP_POLICY_CONFIG, LIST, "delete", ValidList.in("compact", "delete"), …)
+    javaType: 'LIST',
+    values: ['compact', 'delete'],
+    choices: ['delete', 'compact', 'compact,delete'],
     doc: 'compact keeps the latest value per key (after the cleaner runs).',
     simulation: 'retention (delete) is not simulated',
   },
@@ -53,11 +56,21 @@ export function resolveTopicConfig(
   for (const spec of TOPIC_CONFIG) {
     const given = Object.hasOwn(user, spec.name);
     const v = given ? (user[spec.name] as ConfigValue) : spec.name === 'min.insync.replicas' ? brokerMinIsr : spec.default;
-    const problem = given ? checkConfigValue(spec, v) : null;
-    if (problem) errors.push({ key: spec.name, message: problem });
-    out[spec.name] = problem ? spec.default : v;
+    const parsed = given ? parseConfigValue(spec, v, 'properties') : ({ ok: true, value: v } as const);
+    if (!parsed.ok) errors.push(parsed.problem);
+    out[spec.name] = parsed.ok ? parsed.value : spec.default;
   }
-  for (const key of Object.keys(user))
-    if (!TOPIC_CONFIG.some((k) => k.name === key)) errors.push({ key, message: `${key} is not a topic config the simulator knows` });
+  // cleanup.policy is Kafka's LIST: "delete,compact" and "compact, delete" name the same policy
+  const policy = String(out['cleanup.policy']).split(',');
+  if (policy.length === 1 && policy[0] === '') {
+    errors.push({
+      key: 'cleanup.policy',
+      message:
+        'An empty cleanup.policy (neither compact nor delete) is not something this simulator runs: write delete, compact or compact,delete. This is the simulator’s limit, not Kafka’s.',
+      ko: '이 시뮬레이터는 빈 cleanup.policy(compact도 delete도 아님)를 실행하지 않습니다. delete, compact, compact,delete 가운데 하나를 쓰세요. 이 제한은 Kafka가 아니라 이 시뮬레이터의 것입니다.',
+    });
+    out['cleanup.policy'] = 'delete';
+  } else out['cleanup.policy'] = policy.includes('compact') ? (policy.includes('delete') ? 'compact,delete' : 'compact') : 'delete';
+  for (const key of Object.keys(user)) if (!TOPIC_CONFIG.some((k) => k.name === key)) errors.push(unknownKey(key, 'topic', '토픽'));
   return { config: out as unknown as TopicConfig, errors };
 }

@@ -33,14 +33,16 @@ export interface ScenarioError {
   readonly path: string;
   /** In English. */
   readonly message: string;
-  /** The same in Korean; absent for Kafka's own ConfigException texts, which Kafka prints in English. */
+  /** The same in Korean: a sentence saying what is wrong (with `quote`, Kafka's own text follows it untranslated). */
   readonly ko?: string;
+  /** Kafka's own exception text, as its log prints it: shown in English, in code, after the Korean sentence. */
+  readonly quote?: string;
   /** For JSON that does not parse: where the problem is, 1-based. */
   readonly line?: number;
   readonly column?: number;
 }
 
-export { errorText } from './errorText';
+export { errorParts, errorText } from './errorText';
 
 export interface ConfigNote {
   readonly path: string;
@@ -72,9 +74,15 @@ function issuePath(issue: v.BaseIssue<unknown>): string {
   return out || '(scenario)';
 }
 
-/** Kafka's configuration messages stay in Kafka's English (the config editor says so in Korean). */
+/** Kafka's configuration messages stay in Kafka's English; in Korean a sentence says what is wrong and quotes them. */
 function configErrors(problems: readonly ConfigProblem[], base: string, into: ScenarioError[]): void {
-  for (const p of problems) into.push({ path: keyPath(base, p.key), message: p.message });
+  for (const p of problems)
+    into.push({
+      path: keyPath(base, p.key),
+      message: p.message,
+      ...(p.ko === undefined ? {} : { ko: p.ko }),
+      ...(p.quote === undefined ? {} : { quote: p.quote }),
+    });
 }
 
 /** Lists over these limits are refused before their items are looked at (a huge input stays cheap). */

@@ -138,7 +138,7 @@ export function ComparePage() {
           <p>
             {t.cannotRun}: {language === 'ko' ? error.ko : error.en}
           </p>
-          {words.kafkaMessagesInEnglish && error.ko === error.en && /Exception/.test(error.en) && (
+          {words.kafkaMessagesInEnglish && /Exception/.test(language === 'ko' ? error.ko : error.en) && (
             <p className="muted">{words.kafkaMessagesInEnglish}</p>
           )}
         </div>

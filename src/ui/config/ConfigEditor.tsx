@@ -10,6 +10,7 @@
  * section. Laid out as cards in one column so it fits a drawer on a wide screen and a phone alike.
  */
 import { useId, useState } from 'react';
+import { ErrorMessage } from '../../share/ErrorMessage';
 import type { ConfigValue, Scenario } from '../../sim';
 import { simStore } from '../../store/simStore';
 import { useSim } from '../../store/useSim';
@@ -111,11 +112,11 @@ export function ConfigEditor({ clientId, sectionId }: ConfigEditorProps) {
       {check && !check.ok && (
         <div role="alert" className="config-invalid" data-testid="config-errors">
           <p>{t.invalid}</p>
-          <ul lang="en">
-            {Object.entries(check.errorsByKey).map(([key, messages]) =>
-              messages.map((m) => (
-                <li key={`${key}:${m}`}>
-                  <code>{key}</code>: {m}
+          <ul>
+            {Object.entries(check.errorsByKey).map(([key, errors]) =>
+              errors.map((e) => (
+                <li key={`${key}:${e.message}`}>
+                  <code>{key}</code>: <ErrorMessage error={e} language={language} />
                 </li>
               )),
             )}
@@ -123,10 +124,10 @@ export function ConfigEditor({ clientId, sectionId }: ConfigEditorProps) {
           {check.otherErrors.length > 0 && (
             <>
               <p>{t.otherErrors}</p>
-              <ul lang="en">
+              <ul>
                 {check.otherErrors.map((e) => (
                   <li key={`${e.path}:${e.message}`}>
-                    <code>{e.path}</code>: {e.message}
+                    <code>{e.path}</code>: <ErrorMessage error={e} language={language} />
                   </li>
                 ))}
               </ul>
@@ -182,9 +183,9 @@ export function ConfigEditor({ clientId, sectionId }: ConfigEditorProps) {
                   </>
                 )}
               </p>
-              {errors.map((m) => (
-                <p key={m} className="config-error" lang="en">
-                  {m}
+              {errors.map((e) => (
+                <p key={e.message} className="config-error" lang={language === 'ko' && e.ko ? 'ko' : 'en'}>
+                  <ErrorMessage error={e} language={language} />
                 </p>
               ))}
               {(notes[key] ?? []).map((n) => (

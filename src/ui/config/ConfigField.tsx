@@ -22,7 +22,7 @@ export function ConfigField({ id, spec, value, invalid, describedBy, onCommit }:
     return <input type="checkbox" {...common} checked={value === true} onChange={(e) => onCommit(e.currentTarget.checked)} />;
   if (spec.type === 'enum') {
     const shown = value === null || value === undefined ? '' : String(value);
-    const listed = (spec.values ?? []).map(String);
+    const listed = (spec.choices ?? spec.values ?? []).map(String);
     return (
       <select {...common} value={shown} onChange={(e) => onCommit(parseConfigInput(spec, e.currentTarget.value))}>
         {!listed.includes(shown) && <option value={shown}>{shown}</option>}

@@ -52,8 +52,9 @@ describe('the config editor: a Kafka Streams section', () => {
     for (const value of ['exactly_once', 'exactly_once_beta']) {
       const check = checkDraft(scenario, section, { 'processing.guarantee': value });
       expect(check.ok).toBe(false);
-      expect(check.errorsByKey['processing.guarantee']).toEqual([
-        `Invalid value ${value} for configuration processing.guarantee: String must be one of: at_least_once, exactly_once_v2`,
+      // StreamsConfig: in(AT_LEAST_ONCE, EXACTLY_ONCE_V2); ConfigDef.ValidString.ensureValid's text
+      expect(check.errorsByKey['processing.guarantee']?.map((e) => e.message)).toEqual([
+        `ConfigException: Invalid value ${value} for configuration processing.guarantee: String must be one of: at_least_once, exactly_once_v2`,
       ]);
     }
   });

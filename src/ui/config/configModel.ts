@@ -122,8 +122,8 @@ export interface DraftCheck {
   readonly scenario: Scenario;
   readonly ok: boolean;
   readonly resolved: ResolvedScenario | null;
-  /** Errors about one key of this section. */
-  readonly errorsByKey: Readonly<Record<string, readonly string[]>>;
+  /** Errors about one key of this section (each in English, Korean, and Kafka's own text to quote). */
+  readonly errorsByKey: Readonly<Record<string, readonly ScenarioError[]>>;
   /** Errors elsewhere that the change causes (a script op that needs transactional.id …). */
   readonly otherErrors: readonly ScenarioError[];
 }
@@ -133,11 +133,11 @@ export function checkDraft(s: Scenario, section: ConfigSection, draft: Draft): D
   const scenario = setConfigValues(s, section.target, draft);
   const v = validateScenario(scenario);
   if (v.ok) return { scenario: v.resolved.scenario, ok: true, resolved: v.resolved, errorsByKey: {}, otherErrors: [] };
-  const errorsByKey: Record<string, string[]> = {};
+  const errorsByKey: Record<string, ScenarioError[]> = {};
   const otherErrors: ScenarioError[] = [];
   for (const e of v.errors) {
     const key = section.keys.find((k) => keyPath(section.path, k.name) === e.path)?.name;
-    if (key) errorsByKey[key] = [...(errorsByKey[key] ?? []), e.message];
+    if (key) errorsByKey[key] = [...(errorsByKey[key] ?? []), e];
     else otherErrors.push(e);
   }
   return { scenario, ok: false, resolved: null, errorsByKey, otherErrors };

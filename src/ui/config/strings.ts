@@ -110,7 +110,8 @@ const ko: ConfigStrings = {
   applied: (step) => `적용했습니다. 새 설정으로 실행을 다시 계산했고, 지금 단계 ${step}에 있습니다.`,
   appliedAtEnd: (step) =>
     `적용했습니다. 새 설정으로 실행을 다시 계산했습니다. 실행이 더 일찍 끝나서 지금 마지막 단계인 단계 ${step}에 있습니다.`,
-  messagesInEnglish: '오류 메시지와 INFO/WARN 줄은 Kafka가 내는 그대로 영어로 보여 줍니다.',
+  messagesInEnglish:
+    '오류는 한국어로 설명하고, Kafka가 로그에 남기는 원문을 영어 그대로 덧붙입니다. INFO/WARN 줄은 Kafka가 내는 그대로 영어로 보여 줍니다.',
   filter: '키 찾기',
   noMatch: '이 섹션에 맞는 키가 없습니다.',
   open: '설정',

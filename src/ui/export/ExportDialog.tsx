@@ -5,6 +5,7 @@
  * in a status line what it downloaded (the file's name), or why the file could not be made.
  */
 import { useMemo, useState } from 'react';
+import { ErrorMessage } from '../../share/ErrorMessage';
 import { pastedLink } from '../../share/pastedLink';
 import { shareStore } from '../../share/shareState';
 import { openScenario, resolveSource } from '../../share/source';
@@ -230,7 +231,7 @@ export function ExportDialog({ onClose }: { onClose: () => void }) {
             <ul className="eos-path-errors">
               {problem.errors.map((e) => (
                 <li key={`${e.path}:${e.message}`}>
-                  <code>{e.path}</code>: {errorText(e, language)}
+                  <code>{e.path}</code>: <ErrorMessage error={e} language={language} />
                 </li>
               ))}
             </ul>

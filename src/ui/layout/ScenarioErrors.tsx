@@ -3,7 +3,7 @@
  * JSON that does not parse) in the page's language, and a way back to the default scenario.
  */
 import { useId } from 'react';
-import { errorText } from '../../sim';
+import { ErrorMessage } from '../../share/ErrorMessage';
 import { loadDefault } from '../../store/simStore';
 import { useSim } from '../../store/useSim';
 import { useStrings } from '../i18n';
@@ -18,11 +18,11 @@ export function ScenarioErrors() {
     <section role="alert" className="scenario-errors" aria-labelledby={titleId} data-testid="scenario-errors">
       <h2 id={titleId}>{t.cannotRun}</h2>
       <p>{t.cannotRunHint}</p>
-      {t.kafkaMessagesInEnglish && errors.some((e) => !e.ko) && <p className="muted">{t.kafkaMessagesInEnglish}</p>}
+      {t.kafkaMessagesInEnglish && errors.some((e) => !e.ko || e.quote) && <p className="muted">{t.kafkaMessagesInEnglish}</p>}
       <ul>
         {errors.map((e) => (
           <li key={`${e.path}:${e.message}`}>
-            <code>{e.path}</code>: {errorText(e, language)}
+            <code>{e.path}</code>: <ErrorMessage error={e} language={language} />
           </li>
         ))}
       </ul>
