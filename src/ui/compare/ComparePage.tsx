@@ -4,6 +4,7 @@
  * The address bar carries both runs (#ab=1.…) while it is open.
  */
 import { useEffect, useMemo, useState } from 'react';
+import { ErrorMessage } from '../../share/ErrorMessage';
 import { shareStore } from '../../share/shareState';
 import { openScenario } from '../../share/source';
 import { AB_PREFIX, encodeAbLink, settingsOf } from '../../sim';
@@ -136,7 +137,17 @@ export function ComparePage() {
       {error && (
         <div className="dump-errors" role="alert" data-testid="compare-error">
           <p>
-            {t.cannotRun}: {language === 'ko' ? error.ko : error.en}
+            {t.cannotRun}:{' '}
+            {error.errors
+              ? error.errors.map((e, i) => (
+                  <span key={`${e.path}:${e.message}`}>
+                    {i > 0 && '; '}
+                    {e.path}: <ErrorMessage error={e} language={language} />
+                  </span>
+                ))
+              : language === 'ko'
+                ? error.ko
+                : error.en}
           </p>
           {words.kafkaMessagesInEnglish && /Exception/.test(language === 'ko' ? error.ko : error.en) && (
             <p className="muted">{words.kafkaMessagesInEnglish}</p>

@@ -5,7 +5,17 @@
  */
 import { useStore } from 'zustand';
 import { createStore } from 'zustand/vanilla';
-import { applySettings, type Comparison, compareRuns, runScenario, type Scenario, type SettingChange, validateScenario } from '../../sim';
+import {
+  applySettings,
+  type Comparison,
+  compareRuns,
+  errorText,
+  runScenario,
+  type Scenario,
+  type ScenarioError,
+  type SettingChange,
+  validateScenario,
+} from '../../sim';
 import { costOfRun, type RunCost, summarize, type Trace, type TraceSummary } from '../../sim/views';
 
 export interface CompareSide {
@@ -25,10 +35,11 @@ export interface CompareState {
   /** Virtual time both timelines show, ms. */
   readonly time: number;
   /**
-   * Why B cannot run (a change A has no target for, or B fails validation), in both languages —
-   * Kafka's own ConfigException texts stay in Kafka's English in both, as the config editor shows them.
+   * Why B cannot run (a change A has no target for, or B fails validation), in both languages; when B
+   * fails validation, the errors themselves (the page quotes Kafka's own texts in English, as the
+   * config editor does).
    */
-  readonly error: { readonly en: string; readonly ko: string } | null;
+  readonly error: { readonly en: string; readonly ko: string; readonly errors?: readonly ScenarioError[] } | null;
   /** B as asked when it cannot run: its settings stay on screen to be changed back; no run is shown for it. */
   readonly requested: Scenario | null;
   openPair(a: Scenario, b: { changes: readonly SettingChange[] } | { scenario: Scenario }, time?: number): void;
@@ -55,8 +66,8 @@ export const compareStore = createStore<CompareState>()((set, get) => {
       const sa = get().a?.scenario === a ? (get().a as CompareSide) : side(a);
       const v = validateScenario(bScenario);
       if (!v.ok) {
-        const said = (ko: boolean) => v.errors.map((e) => `${e.path}: ${ko ? (e.ko ?? e.message) : e.message}`).join('; ');
-        set({ open: true, a: sa, changes, requested: bScenario, error: { en: said(false), ko: said(true) } });
+        const said = (language: 'en' | 'ko') => v.errors.map((e) => `${e.path}: ${errorText(e, language)}`).join('; ');
+        set({ open: true, a: sa, changes, requested: bScenario, error: { en: said('en'), ko: said('ko'), errors: v.errors } });
         return;
       }
       const sb = side(bScenario);
