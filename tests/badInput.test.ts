@@ -181,7 +181,7 @@ describe('every error names where and what was expected', () => {
   it('an unknown field lists the fields allowed there', () => {
     const s = { ...story(), titel: 'x' };
     expect(errors(validateScenario(s))[0]?.message).toBe(
-      'unknown field "titel": the fields allowed here are version, id, title, question, expected, expectedVerdict, description, seed, cluster, network, topics, clients, sinks, faults, run (see docs/scenario-format.md)',
+      'unknown field "titel": the fields allowed here are version, id, title, question, expected, expectedVerdict, description, foundBy, seed, cluster, network, topics, clients, sinks, faults, run (see docs/scenario-format.md)',
     );
     const c = story();
     (c.clients[1] as Record<string, unknown>).topic = 'orders';
