@@ -1,0 +1,72 @@
+/**
+ * Worked cases, round 3: replication and the producer's error handling. Expected outcomes written
+ * from Kafka's source (trunk of October 2024, the 4.0 line) before the scenarios were run.
+ */
+import { describe, expect, it } from 'vitest';
+import { run, type WorkedRun } from './helpers';
+
+const isrAt = (r: WorkedRun, t: number) => r.partitionAt('t-0', t).replication?.isr ?? [];
+const hwAt = (r: WorkedRun, t: number) => r.partitionAt('t-0', t).highWatermark;
+const results = (r: WorkedRun, client: string) =>
+  r
+    .facts('sendResult')
+    .filter((f) => f.client === client)
+    .map((f) => `${f.eventId}@${f.offset ?? '-'}:${f.error ?? 'ok'}`);
+
+describe('worked cases: replication and producer errors', () => {
+  /*
+   * isr-shrink-min-isr. t-0 on broker-0 and broker-1, min.insync.replicas=2, replica.lag.time.max.ms
+   * 3000. p (acks=all, idempotent) writes r0 at 0 (replicated at once), r1 at 2000, r2 at 5000; q, a
+   * second producer, writes q0 at 5000. broker-1's replica fetches take 4000 ms longer each way
+   * from 1000 to 7000.
+   * - r1 is appended at 1 (~2006; ISR [0, 1]) and waits in DelayedProduce for the HW to pass it
+   *   (Partition.checkEnoughReplicasReachOffset). broker-1's last fetch answered while it was caught
+   *   up was the one the leader held until ~1012.
+   * - ReplicaManager schedules "isr-expiration" every replica.lag.time.max.ms / 2 from 0 (1500, 3000,
+   *   4500): Partition.getOutOfSyncReplicas → isFollowerOutOfSync (Replica.isCaughtUp: LEO 1 < 2 and
+   *   more than 3000 ms since lastCaughtUpTimeMs) is first true at 4500 → AlterPartition, ISR [0].
+   * - Under min ISR, Partition.maybeIncrementLeaderHW returns at once (isUnderMinIsr): the HW stays 1.
+   * - q's Produce (its own connection) reaches the leader at ~5002: Partition.appendRecordsToLeader
+   *   throws NotEnoughReplicasException("The size of the current ISR … is insufficient to satisfy the
+   *   min.isr requirement of 2 for partition t-0") before any append — retriable: Sender retries with
+   *   the exponential backoff (100, 200, 400, 800, then 1000 ms; the model has no jitter), each refused
+   *   likewise while the ISR is [0].
+   * - p's r2 goes on p's connection behind r1's request, which the broker has not answered:
+   *   SocketServer's Processor mutes a connection from a received request until its response is sent,
+   *   so r2 is not read before r1's answer — never refused, appended at 2 after r1 is acknowledged.
+   * - broker-1's fetch sent at ~5013 (fetchOffset 1) arrives at ~9014: Partition.isFollowerInSync
+   *   (followerEndOffset 1 >= highWatermark 1, the HW, not the LEO 2) → maybeExpandIsr: ISR [0, 1]
+   *   while broker-1 still lacks r1. Its next fetch (offset 2) moves the HW to 2: r1 acknowledged at
+   *   1; then r2 at 2 and the HW to 3.
+   * - q's next retry after the expansion is appended at 3 (epoch 0, sequence 0). Nothing is written
+   *   twice; the reader gets r0..r2 and q0, each once, r1 only after ~9016.
+   */
+  it('isr-shrink-min-isr: NOT_ENOUGH_REPLICAS before append while the ISR is short; the follower rejoins at the HW, before it has the record', () => {
+    const r = run('isr-shrink-min-isr.json');
+    expect(isrAt(r, 4499)).toEqual(['broker-0', 'broker-1']);
+    expect(isrAt(r, 4600)).toEqual(['broker-0']);
+    const shrinkAt = r.rpcs('AlterPartition', 'broker-0').map((e) => `${e.sentAt}:${(e.payload as { newIsr: string[] }).newIsr.join(',')}`);
+    expect(shrinkAt).toEqual(['4500:broker-0', '9014:broker-0,broker-1']);
+    for (const t of [3000, 4600, 8000, 9015]) expect(hwAt(r, t)).toBe(1);
+    expect(r.partitionAt('t-0', 9015)).toMatchObject({ logEndOffset: 2 });
+    // the rejoining follower’s fetch is at the HW (1), not the leader’s LEO (2)
+    const rejoinFetch = r
+      .rpcs('Fetch', 'broker-1', 'broker-0')
+      .filter((e) => e.sentAt < 9014)
+      .at(-1);
+    expect((rejoinFetch?.payload as { fetchOffset: number }).fetchOffset).toBe(1);
+    const refused = r.rpcs('ProduceResponse', 'broker-0', 'q.producer').map((e) => JSON.stringify(e.payload));
+    expect(refused.slice(0, -1).every((p) => p.includes('"error":"NOT_ENOUGH_REPLICAS"'))).toBe(true);
+    expect(refused[0]).toContain('is insufficient to satisfy the min.isr requirement of 2 for partition t-0');
+    expect(r.rpcs('Produce', 'q.producer').map((e) => e.sentAt)).toEqual([5002, 5104, 5306, 5708, 6510, 7512, 8514, 9516]);
+    expect(r.errors('q')).toEqual(Array(7).fill('NOT_ENOUGH_REPLICAS'));
+    expect(r.errors('p')).toEqual([]);
+    expect(r.facts('rejected').every((f) => f.producerId !== r.facts('producerId').find((x) => x.client === 'p')?.producerId)).toBe(true);
+    expect(r.log('t-0')).toEqual(['0 r0 p e0 s0', '1 r1 p e0 s1', '2 r2 p e0 s2', '3 q0 q e0 s0']);
+    expect(results(r, 'p')).toEqual(['r0@0:ok', 'r1@1:ok', 'r2@2:ok']);
+    expect(results(r, 'q')).toEqual(['q0@3:ok']);
+    const r1Visible = r.timeOf(r.stepOf((f) => f.kind === 'delivered' && f.offset === 1));
+    expect(r1Visible).toBeGreaterThanOrEqual(9016);
+    expect(r.received('reader').map((x) => `${x.key}@${x.offset}`)).toEqual(['r0@0', 'r1@1', 'r2@2', 'q0@3']);
+  });
+});
