@@ -70,3 +70,38 @@ describe('worked cases: replication and producer errors', () => {
     expect(r.received('reader').map((x) => `${x.key}@${x.offset}`)).toEqual(['r0@0', 'r1@1', 'r2@2', 'q0@3']);
   });
 });
+
+describe('worked cases: replication and producer errors (failover)', () => {
+  /*
+   * failover-duplicate-retry. t-0 on three brokers (broker-0 leads), p idempotent, acks=all. a0 at 0;
+   * a1 at 2000 is appended at 1 and replicated at once (HW 2), but its answer is lost; broker-0 dies
+   * at 2100 and returns at 32100.
+   * - The followers appended a1 with UnifiedLog.appendAsFollower, which runs
+   *   analyzeAndValidateProducerState too: their ProducerStateEntry for p caches the batch
+   *   (sequences 1–1 at offset 1).
+   * - p's connection to broker-0 breaks with the crash: the request in flight fails NETWORK_EXCEPTION
+   *   (retriable, Sender.canRetry); the batch keeps epoch 0, sequence 1, and waits for a leader.
+   * - The controller fences broker-0 broker.session.timeout.ms (9000) after its last heartbeat
+   *   (2000) and elects broker-1 (clean, leader epoch 1) at ~11001.
+   * - The retry reaches broker-1: UnifiedLog.analyzeAndValidateProducerState →
+   *   ProducerStateEntry.findDuplicateBatch finds it; UnifiedLog.append returns the cached offsets, and
+   *   the answer is NONE with baseOffset 1 (not DUPLICATE_SEQUENCE_NUMBER: that is only for a
+   *   duplicate the broker no longer has the metadata of, Sender.completeBatch's branch).
+   * - a1 is in the log once; send() reports offset 1. broker-0 returns with the same two records of
+   *   epoch 0 (end offset of epoch 0 on the leader: 2): nothing truncated.
+   */
+  it('failover-duplicate-retry: the new leader’s producer state, built as a follower, answers the retried batch with its first offset', () => {
+    const r = run('failover-duplicate-retry.json');
+    expect(r.log('t-0')).toEqual(['0 a0 p e0 s0', '1 a1 p e0 s1']);
+    expect(r.facts('leaderChange').map((f) => `${f.leader}@${f.leaderEpoch} ${f.election}`)).toEqual(['broker-1@1 clean']);
+    expect(r.timeOf(r.stepOf((f) => f.kind === 'leaderChange'))).toBe(11001);
+    expect(r.errors('p')).toEqual(['NETWORK_EXCEPTION']);
+    expect(r.facts('duplicate').map((f) => `${f.baseSequence}-${f.lastSequence}@${f.baseOffset}`)).toEqual(['1-1@1']);
+    const answers = r.rpcs('ProduceResponse', 'broker-1', 'p.producer').map((e) => JSON.stringify(e.payload));
+    expect(answers).toHaveLength(1);
+    expect(answers[0]).toContain('"error":"NONE","baseOffset":1');
+    expect(results(r, 'p')).toEqual(['a0@0:ok', 'a1@1:ok']);
+    expect(r.facts('truncated')).toEqual([]);
+    expect(r.received('reader').map((x) => `${x.key}@${x.offset}`)).toEqual(['a0@0', 'a1@1']);
+  });
+});
