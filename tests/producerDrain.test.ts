@@ -169,7 +169,7 @@ describe('drain: max.in.flight.requests.per.connection', () => {
 /** delivery.timeout.ms of the batch whose first record is `value` passes now, and the Sender drains (as the machine does). */
 function expire(d: ProducerDraft, value: string, now: number): Out {
   const out = new Out();
-  onDeliveryTimeout(d, batchWith(d, value)?.id as number, out);
+  onDeliveryTimeout(d, batchWith(d, value)?.id as number, now, out);
   drain(d, now, out);
   return out;
 }

@@ -112,8 +112,12 @@ describe('the Sender drains no batch for a node in its reconnect backoff (Sender
     onConnectRefused(d, 'broker-0');
     d.connections = disconnected(NO_CONNECTION_STATES, 'broker-0', 2, RECONNECT);
     const expiry = new Out();
-    onDeliveryTimeout(d, d.batches[0]?.id as number, expiry);
+    onDeliveryTimeout(d, d.batches[0]?.id as number, 1000, expiry);
     expect(facts(expiry).filter((f) => f.kind === 'sendResult')).toMatchObject([{ error: 'TimeoutException' }]);
+    // Sender.sendProducerData: "Expiring " + recordCount + " record(s) for " + tp + ":" + (now - createdMs) + " ms has passed since batch creation"
+    expect(facts(expiry).flatMap((f) => (f.kind === 'clientError' ? [f.during] : []))).toEqual([
+      'Expiring 1 record(s) for orders-0:1000 ms has passed since batch creation',
+    ]);
     // no epoch bump, no gap: b is sequence 0, as if a had never been drained
     expect(d.epochBumpPending).toBe(false);
     d.connections = NO_CONNECTION_STATES;

@@ -129,7 +129,7 @@ describe('the producer statechart: send() outside a transaction', () => {
     expect(m.state()).toBe('FATAL_ERROR');
     expect(results(fx).map((r) => [r.ref, r.error])).toEqual([[0, 'TimeoutException']]);
     expect(errors(fx).map((e) => [e.error, e.during, e.fatal])).toEqual([
-      ['TimeoutException', 'Expiring 1 record(s) for t-0: 5000 ms has passed since batch creation', false],
+      ['TimeoutException', 'Expiring 1 record(s) for t-0:5000 ms has passed since batch creation', false],
       ['IllegalStateException', 'TransactionalId tx: Invalid transition attempted from state READY to state ABORTABLE_ERROR', true],
     ]);
     expect(m.context<ProducerContext>().lastError).toBe('IllegalStateException');

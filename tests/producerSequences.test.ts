@@ -127,7 +127,7 @@ describe('idempotent epoch bump (KIP-360): only the partitions that caused it ar
     send(d, 'orders', 'a');
     onConnectionLost(d, 'broker-0', 'REQUEST_TIMED_OUT', 30000, new Out());
     const b = batchOf(d, 'orders');
-    onDeliveryTimeout(d, b?.id as number, new Out());
+    onDeliveryTimeout(d, b?.id as number, 120000, new Out());
     expect(d.unresolvedSequences).toEqual({ 'orders-0': 1 });
     // no new batch is drained for an unresolved partition … until the Sender loop resolves it
     accumulate(d, { topic: 'orders', key: 'b', value: 'v' }, 120000, new Out());
@@ -146,7 +146,7 @@ describe('idempotent epoch bump (KIP-360): only the partitions that caused it ar
     const [a, b] = [...d.batches].sort((x, y) => x.baseSequence - y.baseSequence);
     // b is retried alone (a waits behind its backoff here) and acknowledged; a expires
     const retried = sendAgain(d, b?.id as number);
-    onDeliveryTimeout(d, a?.id as number, new Out());
+    onDeliveryTimeout(d, a?.id as number, 120000, new Out());
     onProduceResponse(
       d,
       { correlationId: retried, responses: [{ topic: 'orders', partition: 0, error: 'NONE', baseOffset: 1, errorMessage: null }] },

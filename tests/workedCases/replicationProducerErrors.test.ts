@@ -105,3 +105,33 @@ describe('worked cases: replication and producer errors (failover)', () => {
     expect(r.received('reader').map((x) => `${x.key}@${x.offset}`)).toEqual(['a0@0', 'a1@1']);
   });
 });
+
+describe('worked cases: replication and producer errors (delivery timeout)', () => {
+  /*
+   * delivery-timeout-offline. t-0 has one replica, on broker-0, which dies at 1000 and returns at
+   * 21000. p (idempotent, delivery.timeout.ms 5000, request.timeout.ms 3000) writes a0 at 0, then a1
+   * at 2000 and a2 at 2001, a3 at 25000.
+   * - a1 and a2 go into one batch (created at 2000, linger.ms 5): the leader broker-0 is unreachable
+   *   (then, once fenced, none), so the batch is never drained — no sequence is assigned to it.
+   * - Sender.sendProducerData: RecordAccumulator.expiredBatches returns it when
+   *   ProducerBatch.hasReachedDeliveryTimeout (now − createdMs ≥ 5000): at 7000; failBatch with
+   *   TimeoutException("Expiring 2 record(s) for t-0:5000 ms has passed since batch creation"), both
+   *   send() callbacks. adjustSequenceNumbers is false and the batch is not inRetry(): no
+   *   markSequenceUnresolved, no epoch bump (TransactionManager.handleFailedBatch).
+   * - a3 (after broker-0 returned, recovering its producer state from its log) is drained with the
+   *   next sequence, 1, epoch 0 — accepted (ProducerAppendInfo.checkSequence: 1 follows 0) at offset 1.
+   */
+  it('delivery-timeout-offline: a never-sent batch expires with Kafka’s message; no epoch bump, the next batch takes the next sequence', () => {
+    const r = run('delivery-timeout-offline.json');
+    expect(r.log('t-0')).toEqual(['0 a0 p e0 s0', '1 a3 p e0 s1']);
+    const failed = r.facts('sendResult').filter((f) => f.error !== null);
+    expect(failed.map((f) => `${f.eventId}:${f.error}`)).toEqual(['a1:TimeoutException', 'a2:TimeoutException']);
+    expect(r.timeOf(r.stepOf((f) => f.kind === 'sendResult' && f.eventId === 'a1'))).toBe(7000);
+    expect(r.facts('clientError').map((f) => `${f.error}: ${f.during}`)).toEqual([
+      'TimeoutException: Expiring 2 record(s) for t-0:5000 ms has passed since batch creation',
+    ]);
+    expect(results(r, 'p')).toEqual(['a0@0:ok', 'a1@-:TimeoutException', 'a2@-:TimeoutException', 'a3@1:ok']);
+    expect(r.rpcs('InitProducerId')).toHaveLength(1);
+    expect(r.facts('rejected')).toEqual([]);
+  });
+});

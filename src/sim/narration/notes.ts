@@ -334,8 +334,9 @@ export function translateDuring(during: string, language: Language): string {
   if (m) return `${josa(m[1] as string, '으로/로')}의 Produce`;
   m = during.match(/^connection to (\S+)$/);
   if (m) return `${josa(m[1] as string, '과/와')}의 연결`;
-  m = during.match(/^Expiring (\d+) record\(s\) for (\S+): delivery\.timeout\.ms has passed since batch creation$/);
-  if (m) return `배치를 만든 뒤 delivery.timeout.ms가 지나 ${m[2]}의 레코드 ${m[1]}개를 만료시키는`;
+  // Sender.sendProducerData: "Expiring N record(s) for tp:X ms has passed since batch creation"
+  m = during.match(/^Expiring (\d+) record\(s\) for (\S+?):(\d+) ms has passed since batch creation$/);
+  if (m) return `배치를 만든 뒤 ${m[3]} ms가 지나(delivery.timeout.ms) ${m[2]}의 레코드 ${m[1]}개를 만료시키는`;
   m = during.match(/^delivery\.timeout\.ms passed for (\d+) record\(s\) of (\S+)$/);
   if (m) return `${m[2]}의 레코드 ${m[1]}개에 대해 delivery.timeout.ms가 지남`;
   if (during === 'auto-commit') return '자동 커밋';

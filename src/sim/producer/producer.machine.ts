@@ -498,7 +498,7 @@ const onAccumulatorExpiry = producerAction((d, ev: EventOf<'accumulatorExpiry'>,
 
 const onDeliveryTimeoutEvent = producerAction((d, ev: EventOf<'deliveryTimeout'>, out) => {
   if (expiryHeld(d)) return 'none';
-  const outcome = onDeliveryTimeout(d, ev.data.batchId, out);
+  const outcome = onDeliveryTimeout(d, ev.data.batchId, ev.now, out);
   drain(d, ev.now, out);
   return outcome === 'ok' ? 'none' : outcome;
 });

@@ -275,7 +275,7 @@ function armQueueExpiry(d: ProducerDraft, tp: string, now: number, out: Out): vo
 
 /**
  * A partition's waiting records reached delivery.timeout.ms (Sender.sendProducerData, after its
- * drain: "Expiring N record(s) for tp: X ms has passed since batch creation"): each would-be batch
+ * drain: "Expiring N record(s) for tp:X ms has passed since batch creation"): each would-be batch
  * of them (up to batch.size, as the drain would close it) fails with TimeoutException — never sent,
  * so no sequence to adjust — and a transaction becomes abortable (maybeTransitionToErrorState).
  */
@@ -289,7 +289,7 @@ export function expireQueued(d: ProducerDraft, tp: string, now: number, out: Out
       d,
       out,
       'TimeoutException',
-      `Expiring ${taken.length} record(s) for ${tp}: ${now - head.timestamp} ms has passed since batch creation`,
+      `Expiring ${taken.length} record(s) for ${tp}:${now - head.timestamp} ms has passed since batch creation`,
     );
     recordResult(d, out, taken, null, 'TimeoutException');
     // Sender.sendProducerData → failBatch → recordErrors
@@ -481,14 +481,14 @@ function armDeliveryTimeout(d: ProducerDraft, b: ProducerBatch, now: number, out
  * (Sender.getExpiredInflightBatches). That request stays in flight, though — NetworkClient knows
  * nothing of the expiry — until its answer or its connection's close (`expiredInFlight`).
  */
-export function onDeliveryTimeout(d: ProducerDraft, batchId: number, out: Out): BatchErrorOutcome {
+export function onDeliveryTimeout(d: ProducerDraft, batchId: number, now: number, out: Out): BatchErrorOutcome {
   const b = d.batches.find((x) => x.id === batchId);
   if (!b) return 'ok';
   clientError(
     d,
     out,
     'TimeoutException',
-    `Expiring ${b.records.length} record(s) for ${keyOf(b)}: delivery.timeout.ms has passed since batch creation`,
+    `Expiring ${b.records.length} record(s) for ${keyOf(b)}:${now - b.createdAt} ms has passed since batch creation`,
   );
   // Sender.sendProducerData: an expired batch is failed without adjusting sequences; if it had been
   // retried, its sequence is unresolved until nothing of its partition is in flight
@@ -574,7 +574,7 @@ export function expireOverdue(d: ProducerDraft, now: number, out: Out): BatchErr
   };
   for (const tp of Object.keys(d.accumulating)) worse(expireQueued(d, tp, now, out));
   const timeout = d.config['delivery.timeout.ms'];
-  for (const b of d.batches.filter((x) => now - x.createdAt >= timeout)) worse(onDeliveryTimeout(d, b.id, out));
+  for (const b of d.batches.filter((x) => now - x.createdAt >= timeout)) worse(onDeliveryTimeout(d, b.id, now, out));
   return outcome;
 }
 
