@@ -174,3 +174,40 @@ describe('worked cases: replication and producer errors (acks=1 and the HW)', ()
     expect(r.layer('loss')?.status).toBe('once');
   });
 });
+
+describe('worked cases: replication and producer errors (refused until expiry)', () => {
+  /*
+   * not-enough-replicas-expiry. t-0 on broker-0 (leader) and broker-1, min.insync.replicas=2; p
+   * idempotent, acks=all, delivery.timeout.ms 5000. a0 at 0; broker-1 dies at 1000 (returns at 20000);
+   * a1 at 10000, a2 at 30000.
+   * - The controller fences broker-1 broker.session.timeout.ms after its last heartbeat and removes
+   *   it from the ISR: [broker-0] before 10000.
+   * - a1 (epoch 0, sequence 1) is refused NOT_ENOUGH_REPLICAS before any append
+   *   (Partition.appendRecordsToLeader), retried with backoff until its batch is 5000 ms old: at 15000
+   *   Sender.sendProducerData fails it ("Expiring 1 record(s) for t-0:5000 ms has passed since batch
+   *   creation") and, inRetry(), markSequenceUnresolved.
+   * - TransactionManager.maybeResolveSequences: nothing in flight, next sequence 2, last acknowledged
+   *   0 → not the next sequence → requestEpochBumpForPartition; bumpIdempotentEpochAndResetIdIfNeeded:
+   *   a local bump to epoch 1 (the producer cannot know that the broker refused a1 before writing it).
+   * - a2 goes with epoch 1, sequence 0, at offset 1 (ProducerAppendInfo.checkSequence: a new epoch
+   *   starts at 0). a1 is not in the log.
+   */
+  it('not-enough-replicas-expiry: a batch refused until it expires still bumps the epoch; the next batch restarts at sequence 0', () => {
+    const r = run('not-enough-replicas-expiry.json');
+    expect(isrAt(r, 9999)).toEqual(['broker-0']);
+    expect(r.log('t-0')).toEqual(['0 a0 p e0 s0', '1 a2 p e1 s0']);
+    const errors = r.errors('p');
+    expect(errors.at(-1)).toBe('TimeoutException');
+    expect(errors.slice(0, -1).length).toBeGreaterThanOrEqual(5);
+    expect(errors.slice(0, -1).every((e) => e === 'NOT_ENOUGH_REPLICAS')).toBe(true);
+    expect(r.timeOf(r.stepOf((f) => f.kind === 'sendResult' && f.eventId === 'a1'))).toBe(15000);
+    expect(
+      r
+        .facts('clientError')
+        .filter((f) => f.error === 'TimeoutException')
+        .map((f) => f.during),
+    ).toEqual(['Expiring 1 record(s) for t-0:5000 ms has passed since batch creation']);
+    expect(results(r, 'p')).toEqual(['a0@0:ok', 'a1@-:TimeoutException', 'a2@1:ok']);
+    expect(r.rpcs('InitProducerId')).toHaveLength(1);
+  });
+});
