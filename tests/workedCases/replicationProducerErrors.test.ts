@@ -150,10 +150,10 @@ describe('worked cases: replication and producer errors (acks=1 and the HW)', ()
    *   the next fetch, at offset 2, moves the HW to 2.
    * - A read_uncommitted consumer reads up to the HW (FetchIsolation.HIGH_WATERMARK for a consumer):
    *   reader gets r1 only after the HW moved, though p was told at ~1502.
-   * The scenario sets run.settleMs 5000: with the default 2000 the model ends the run as quiescent at
-   * ~4517, while broker-1's fetch (sent ~3013, marked background as an idle fetch) is still on its
-   * way, and its verdict calls r1 "above the HW" — a stop of the model's run, not Kafka's outcome
-   * (noted in the report of this round).
+   * The scenario keeps the default run.settleMs (2000): broker-1's fetch sent ~3013 is idle when sent
+   * but slowed by the fault, so it keeps the run going until it arrives (transport.ts). Before that
+   * rule the run ended quiescent at ~4517 with it still on its way, and the verdict called r1
+   * "above the HW" — a stop of the model's run, not Kafka's outcome.
    */
   it('acks-1-hw-slow-follower: acknowledged at once, visible to read_uncommitted only when the follower’s next fetch moves the HW', () => {
     const r = run('acks-1-hw-slow-follower.json');

@@ -55,6 +55,10 @@ export function sendEnvelope(
   // the connection it travels on (its client's to its server) and that connection's generation: the
   // current one, or for a response the one its request came on (network.ts routes it by them)
   const connection = isRequest ? connectionKey(from, effect.to) : connectionKey(effect.to, from);
+  // A replica fetch (or its answer) on a link the person slowed is the fault's own traffic: it keeps the
+  // run going until it arrives, though an idle fetch is background otherwise — a run must not end
+  // while the fetch that would move the high watermark is still on its slowed way.
+  const slowedMs = slowLinkDelay(k.options.faults, { rpc: effect.rpc, from, to: effect.to }, k.now, isBrokerProcess);
   // spelled out rather than spread: one shape for every envelope
   const env: Envelope = {
     id,
@@ -63,7 +67,7 @@ export function sendEnvelope(
     to: effect.to,
     payload: effect.payload,
     inReplyTo: effect.inReplyTo ?? null,
-    background: effect.background ?? false,
+    background: (effect.background ?? false) && slowedMs === 0,
     fromIncarnation: fromProcess?.incarnation ?? 0,
     toIncarnation,
     sentAt: k.now,
@@ -82,7 +86,7 @@ export function sendEnvelope(
   // one shape for requests and responses (a spread adding timeoutMs would make a hidden class per request)
   const options = {
     now: k.now,
-    latency: k.latency(from, effect.to) + slowLinkDelay(k.options.faults, env, k.now, isBrokerProcess),
+    latency: k.latency(from, effect.to) + slowedMs,
     fault: fault?.action ?? null,
     delayMs: fault?.delayMs ?? 0,
     timeoutMs: isRequest && expectResponse ? (effect.timeoutMs as number) : null,
