@@ -245,3 +245,120 @@ describe('worked cases: a transaction’s markers and a leader failover', () => 
     expect(r.facts('truncated')).toEqual([]);
   });
 });
+
+describe('worked cases: a COMMIT marker that waits out request.timeout.ms', () => {
+  /*
+   * txn-marker-timed-out-twice (protocol 2). t-0 on broker-0 (leader) and broker-1,
+   * min.insync.replicas=2. p writes k0 at 100 (replicated, HW 1) and commits at 1500; broker-1 dies
+   * at 1000 and returns at 40000 — the commit comes after its death but before the controller fences
+   * it (ISR still [0, 1]).
+   * - EndTxn answered NONE, epoch 1, at the PrepareCommit write (1501).
+   * - The marker's append (requiredAcks -1) passes Partition.appendRecordsToLeader's min ISR check:
+   *   COMMIT at offset 1 (epoch 1). Its DelayedProduce waits for the HW to reach 2, which never comes
+   *   while broker-1 is away (maybeIncrementLeaderHW: no fetch from it, then isUnderMinIsr). The
+   *   marker is in the log, not committed: the transaction is completed in the producer state but
+   *   unreplicated (ProducerStateManager.unreplicatedTxns), so the LSO stays at 0 (firstUnstableOffset).
+   * - The marker channel's NetworkClient times the request out at request.timeout.ms (30000, the
+   *   broker's: TransactionMarkerChannelManager.apply) one millisecond before the broker's
+   *   DelayedProduce, whose timeout is the same 30000 from the request's arrival, expires
+   *   (REQUEST_TIMED_OUT, lost with the connection): TransactionMarkerRequestCompletionHandler
+   *   (wasDisconnected) re-enqueues the marker; after the channel's 50 ms reconnect backoff it goes
+   *   again, and from now on the ISR is [0]: NOT_ENOUGH_REPLICAS before the append, retried (the
+   *   model: every 100 ms, kafka-behaviour.md §12).
+   * - broker-1 returns, rejoins at the HW (1), fetches the first COMMIT: HW 2, the LSO 2 (the
+   *   unreplicated transaction is gone, ProducerStateManager.onHighWatermarkUpdated); read_committed
+   *   now gets k0.
+   * - The next marker retry is appended as a second COMMIT at 2 (epoch 1):
+   *   ProducerAppendInfo.appendEndTxnMarker checks the epoch (1 ≥ 1) and, with no ongoing
+   *   transaction, emits no CompletedTxn — a harmless marker. Its DelayedProduce completes at HW 3 →
+   *   NONE → CompleteCommit@1. Readers skip both control batches.
+   */
+  it('txn-marker-timed-out-twice: the first marker stays in the log unreplicated; its retry after the ISR recovers appends a second COMMIT', () => {
+    const r = run('txn-marker-timed-out-twice.json');
+    expect(r.log('t-0')).toEqual(['0 k0 p e0 s0 T', '1 COMMIT p e1 s-1 T', '2 COMMIT p e1 s-1 T']);
+    expect(r.errors('p')).toEqual([]);
+    expect(r.rpcs('EndTxnResponse').map((e) => `${e.payload.error}@${e.payload.producerEpoch} ${e.sentAt}`)).toEqual(['NONE@1 1501']);
+    expect(isrAt(r, 1501)).toEqual(['broker-0', 'broker-1']);
+    expect(timeOfFirst(r, (f) => f.kind === 'append' && f.control === 'COMMIT')).toBe(1502);
+    for (const t of [1503, 20000, 39999]) expect(offsetsAt(r, 't-0', t)).toBe('HW 1 LSO 0');
+    expect(r.partitionAt('t-0', 1503).logEndOffset).toBe(2);
+    const sends = r.rpcs('WriteTxnMarkers').map((e) => e.sentAt);
+    expect(sends.slice(0, 2)).toEqual([1501, 31551]);
+    const answers = r.rpcs('WriteTxnMarkersResponse').map((e) => {
+      const m = (e.payload.markers as { partitions: { error: string }[] }[])[0];
+      return `${e.fate}:${m?.partitions[0]?.error}`;
+    });
+    expect(answers[0]).toBe('lost:REQUEST_TIMED_OUT');
+    expect(r.rpcs('WriteTxnMarkersResponse')[0]?.sentAt).toBe(31502);
+    expect(answers.slice(1, -1).every((a) => a === 'delivered:NOT_ENOUGH_REPLICAS')).toBe(true);
+    expect(answers.slice(1, -1).length).toBeGreaterThanOrEqual(80);
+    expect(answers.at(-1)).toBe('delivered:NONE');
+    expect(r.rpcs('AlterPartition', 'broker-0').map((e) => e.sentAt)).toEqual([40003]);
+    expect(offsetsAt(r, 't-0', 40010)).toBe('HW 2 LSO 2');
+    expect(timeOfFirst(r, (f) => f.kind === 'append' && f.control === 'COMMIT' && f.baseOffset === 2)).toBe(40018);
+    expect(r.txnStates('p-txn')).toEqual(['(new)→Empty@0', 'Empty→Ongoing@0', 'Ongoing→PrepareCommit@1', 'PrepareCommit→CompleteCommit@1']);
+    expect(timeOfFirst(r, (f) => f.kind === 'txnState' && f.to === 'CompleteCommit')).toBe(40021);
+    const rcAt = timeOfFirst(r, (f) => f.kind === 'delivered' && f.consumer === 'rc');
+    expect(rcAt).toBeGreaterThan(40003);
+    expect(rcAt).toBeLessThan(40018);
+    expect(r.received('rc').map((x) => `${x.key}@${x.offset}`)).toEqual(['k0@0']);
+    expect(r.received('ru').map((x) => `${x.key}@${x.offset}`)).toEqual(['k0@0']);
+    expect(r.partition('t-0')).toMatchObject({ highWatermark: 3, lastStableOffset: 3 });
+  });
+});
+
+describe('worked cases: NOT_LEADER_OR_FOLLOWER inside a transaction', () => {
+  /*
+   * txn-produce-not-leader (protocol 2). t-0 on three brokers, broker-0 leads; p writes k0 at 100
+   * (replicated to all) and sends k1 at 1000, then flushes and commits. An operator stops broker-0 at
+   * 999 (controlled shutdown, back 20 s after it stopped).
+   * - The controller moves the leadership at once (handleBrokerInControlledShutdown): broker-1,
+   *   leader epoch 1, ISR [1, 2], effective at ~1000.
+   * - k1's Produce (epoch 0, sequence 1) still goes to broker-0 (the producer's metadata is stale):
+   *   ReplicaManager finds it no longer leads → NOT_LEADER_OR_FOLLOWER, with the new leader in the
+   *   answer (KIP-951, currentLeader). Retriable (InvalidMetadataException): Sender.completeBatch
+   *   updates the partition's leadership from the answer (metadata.updatePartitionLeadership) and
+   *   re-enqueues the batch; RecordAccumulator.shouldBackoff skips the backoff because the leader
+   *   changed (hasLeaderChangedForTheOngoingRetry): the retry goes at once to broker-1. Not an
+   *   abortable error: the transaction continues.
+   * - broker-1's producer state was built as a follower (appendAsFollower): p, epoch 0, last sequence
+   *   0, ongoing transaction from 0. UnifiedLog.maybeStartTransactionVerification sees the ongoing
+   *   transaction → no verification (no AddPartitionsToTxn from broker-1); ProducerAppendInfo
+   *   accepts sequence 1 → offset 1.
+   * - The commit: PrepareCommit@1, the marker to t-0's leader: COMMIT at 2 (epoch 1) on broker-1,
+   *   CompleteCommit@1. read_committed gets k0 and k1 once.
+   * - Model's documented difference (kafka-model.md, the one-replica txn-coordinator process): the
+   *   coordinator has no broker metadata cache of its own, so its first WriteTxnMarkers goes to
+   *   broker-0, is refused NOT_LEADER_OR_FOLLOWER, and a Metadata request finds broker-1; Kafka's
+   *   coordinator reads its broker's cache, updated by the metadata log at the move, and would send
+   *   to broker-1 at once — one round trip sooner, same log.
+   */
+  it('txn-produce-not-leader: NOT_LEADER_OR_FOLLOWER is retried at once on the new leader, whose follower-built state continues the sequence; no abortable error', () => {
+    const r = run('txn-produce-not-leader.json');
+    expect(r.log('t-0')).toEqual(['0 k0 p e0 s0 T', '1 k1 p e0 s1 T', '2 COMMIT p e1 s-1 T']);
+    expect(r.facts('leaderChange').map((f) => `${f.leader}@${f.leaderEpoch} ${f.election} ${f.isr.join(',')}`)).toEqual([
+      'broker-1@1 clean broker-1,broker-2',
+    ]);
+    expect(timeOfFirst(r, (f) => f.kind === 'leaderChange')).toBe(1000);
+    expect(r.errors('p')).toEqual(['NOT_LEADER_OR_FOLLOWER']);
+    expect(r.facts('clientError').map((f) => `${f.error}:${f.fatal}`)).toEqual(['NOT_LEADER_OR_FOLLOWER:false']);
+    const produces = r.rpcs('Produce', 'p.producer').map((e) => `${e.to}@${e.sentAt}`);
+    expect(produces).toEqual(['broker-0@102', 'broker-0@1000', 'broker-1@1002']);
+    const refused = r.rpcs('ProduceResponse', 'broker-0', 'p.producer')[1]?.payload.responses as {
+      error: string;
+      currentLeader?: { leaderId: string; leaderEpoch: number };
+    }[];
+    expect(refused[0]?.error).toBe('NOT_LEADER_OR_FOLLOWER');
+    expect(refused[0]?.currentLeader).toMatchObject({ leaderId: 'broker-1', leaderEpoch: 1 });
+    // broker-1 did not ask the coordinator: its producer state holds the ongoing transaction
+    expect(r.rpcs('AddPartitionsToTxn').map((e) => `${e.from}@${e.sentAt}`)).toEqual(['broker-0@103']);
+    expect(r.facts('sendResult').map((f) => `${f.eventId}@${f.offset}:${f.error ?? 'ok'}`)).toEqual(['k0@0:ok', 'k1@1:ok']);
+    expect(r.rpcs('EndTxn').map((e) => `${e.payload.committed}@${e.payload.producerEpoch}`)).toEqual(['true@0']);
+    expect(r.rpcs('WriteTxnMarkers').map((e) => e.to)).toEqual(['broker-0', 'broker-1']);
+    expect(markerErrors(r)).toEqual(['NOT_LEADER_OR_FOLLOWER', 'NONE']);
+    expect(r.txnStates('p-txn')).toEqual(['(new)→Empty@0', 'Empty→Ongoing@0', 'Ongoing→PrepareCommit@1', 'PrepareCommit→CompleteCommit@1']);
+    expect(offsetsAt(r, 't-0', 1010)).toBe('HW 2 LSO 0');
+    expect(r.partition('t-0')).toMatchObject({ highWatermark: 3, lastStableOffset: 3, leader: 'broker-1' });
+    expect(r.received('rc').map((x) => `${x.key}@${x.offset}`)).toEqual(['k0@0', 'k1@1']);
+  });
+});
