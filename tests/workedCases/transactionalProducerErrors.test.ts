@@ -362,3 +362,56 @@ describe('worked cases: NOT_LEADER_OR_FOLLOWER inside a transaction', () => {
     expect(r.received('rc').map((x) => `${x.key}@${x.offset}`)).toEqual(['k0@0', 'k1@1']);
   });
 });
+
+describe('worked cases: the leader’s verification before the min ISR check', () => {
+  /*
+   * txn-verified-then-not-enough-replicas (protocol 2). t-0 on broker-0 (leader) and broker-1,
+   * min.insync.replicas=2; broker-1 dies at 500 (fenced, ISR [0], long before 10000) and returns at
+   * 15000. p begins at 10000, sends k0, flushes and commits.
+   * - The Produce (epoch 0, sequence 0) reaches the leader: ReplicaManager
+   *   .maybeStartTransactionVerificationForPartitions → UnifiedLog.maybeStartTransactionVerification:
+   *   no ongoing transaction for p in the producer state → a VerificationGuard, so the leader sends
+   *   AddPartitionsToTxn (protocol 2: verifyOnly false, it adds the partition) to the coordinator:
+   *   handleAddPartitionsToTransaction → Empty → Ongoing with t-0, NONE.
+   * - Only then is the batch appended: Partition.appendRecordsToLeader → ISR 1 < 2 →
+   *   NOT_ENOUGH_REPLICAS, nothing written. The coordinator holds an Ongoing transaction with
+   *   nothing in the log (its transaction.timeout.ms runs from here); the LSO is not touched.
+   * - Retries (backoff 100, 200, 400, 800, then 1000 ms): the producer state still has no ongoing
+   *   transaction, so every retry is verified again — one AddPartitionsToTxn per Produce, each
+   *   answered NONE at once (Ongoing and the partition already in it: no state change) — then
+   *   refused NOT_ENOUGH_REPLICAS again.
+   * - broker-1 returns, rejoins (AlterPartition ~15003); the next retry after that is verified
+   *   again, appended at 0, and answered once broker-1's fetch moves the HW. The commit follows:
+   *   PrepareCommit@1, COMMIT at 1. No abortable error: NOT_ENOUGH_REPLICAS is retriable.
+   */
+  it('txn-verified-then-not-enough-replicas: the partition joins the transaction at the coordinator before the leader refuses the batch; every retry is verified again', () => {
+    const r = run('txn-verified-then-not-enough-replicas.json');
+    expect(r.log('t-0')).toEqual(['0 k0 p e0 s0 T', '1 COMMIT p e1 s-1 T']);
+    expect(r.errors('p')).toEqual(Array(8).fill('NOT_ENOUGH_REPLICAS'));
+    const produces = r.rpcs('Produce', 'p.producer').map((e) => e.sentAt);
+    expect(produces).toEqual([10002, 10106, 10310, 10714, 11518, 12522, 13526, 14530, 15534]);
+    const verifications = r.rpcs('AddPartitionsToTxn', 'broker-0');
+    expect(verifications.map((e) => e.sentAt)).toEqual(produces.map((t) => t + 1));
+    expect(verifications.every((e) => JSON.stringify(e.payload).includes('"verifyOnly":false'))).toBe(true);
+    const verified = r
+      .rpcs('AddPartitionsToTxnResponse', 'txn-coordinator', 'broker-0')
+      .map((e) => JSON.stringify(e.payload.resultsByTransaction));
+    expect(verified.every((p) => p.includes('"error":"NONE"') && !p.includes('FENCED'))).toBe(true);
+    // Ongoing from the first verification, 5.5 s before anything is in the log
+    expect(r.txnStates('p-txn')).toEqual(['(new)→Empty@0', 'Empty→Ongoing@0', 'Ongoing→PrepareCommit@1', 'PrepareCommit→CompleteCommit@1']);
+    expect(timeOfFirst(r, (f) => f.kind === 'txnState' && f.to === 'Ongoing')).toBe(10004);
+    for (const t of [10500, 14000]) {
+      expect(r.partitionAt('t-0', t)).toMatchObject({ logEndOffset: 0, highWatermark: 0, lastStableOffset: 0 });
+      const d = describeTransactionAt(r.viewAt(t), 'p-txn');
+      expect(d.kind === 'described' && d.description.state).toBe('Ongoing');
+    }
+    expect(r.rpcs('AlterPartition', 'broker-0').map((e) => e.sentAt)).toEqual([15003]);
+    // appended when the last verification’s answer reaches the leader
+    const lastVerified = r.rpcs('AddPartitionsToTxnResponse', 'txn-coordinator', 'broker-0').at(-1)?.deliverAt;
+    expect(timeOfFirst(r, (f) => f.kind === 'append' && f.control === null)).toBe(lastVerified);
+    expect(r.facts('sendResult').map((f) => `${f.eventId}@${f.offset}:${f.error ?? 'ok'}`)).toEqual(['k0@0:ok']);
+    expect(r.rpcs('InitProducerId')).toHaveLength(1);
+    expect(r.received('rc').map((x) => `${x.key}@${x.offset}`)).toEqual(['k0@0']);
+    expect(r.received('ru').map((x) => `${x.key}@${x.offset}`)).toEqual(['k0@0']);
+  });
+});
