@@ -82,4 +82,100 @@ describe('worked cases: consume-transform-produce', () => {
     expect(r.received('c2')).toEqual([]);
     expect(r.facts('processed').map((f) => `${f.app}:${f.key}`)).toEqual(['c1:k0', 'c1:k1', 'c1:k2']);
   });
+  /*
+   * ctp-fenced-txn-offset-commit: c1 (exactly-once, transactional.id c1-txn, protocol 2) processes k0
+   * at ~3010 and calls sendOffsetsToTransaction; its TxnOffsetCommit is delayed 3 s. At 4000 a new
+   * instance `fencer` with the same transactional.id calls initTransactions(), then writes f to out
+   * and commits.
+   * - Protocol 2 (Kafka 4.0.0's client: sendOffsetsToTransaction sends no AddOffsetsToTxn, the
+   *   TxnOffsetCommit alone — kafka-behaviour.md, simplifications list item 8): c1-txn is Ongoing with
+   *   out-0 (added by the leader's verification of k0's Produce). handleInitProducerId on Ongoing:
+   *   prepareFenceProducerEpoch (1), abort by the coordinator (ABORT at epoch 1 on out-0, the 4.0.1+
+   *   rule of §5), CONCURRENT_TRANSACTIONS to fencer, whose retry bumps to 2; f at epoch 2, its
+   *   COMMIT at 3.
+   * - The TxnOffsetCommit (epoch 0) reaches the group coordinator at ~6014: CoordinatorRuntime
+   *   .scheduleTransactionalWriteOperation verifies first (CoordinatorPartitionWriter
+   *   .maybeStartTransactionVerification → AddPartitionsToTxn, verifyOnly false for TxnOffsetCommit
+   *   v5): TransactionCoordinator.handleAddPartitionsToTransaction, epoch 0 ≠ 2 → PRODUCER_FENCED,
+   *   which AddPartitionsToTxnManager turns into INVALID_PRODUCER_EPOCH ("Producers expect to handle
+   *   INVALID_PRODUCER_EPOCH in this scenario"); handleOperationException passes it on:
+   *   TxnOffsetCommitResponse INVALID_PRODUCER_EPOCH. The group is never checked, no offset is pending.
+   * - TxnOffsetCommitHandler.handleResponse: INVALID_PRODUCER_EPOCH or PRODUCER_FENCED →
+   *   fatalError(Errors.PRODUCER_FENCED.exception()) — fatal, not the abortable CommitFailedException
+   *   of a stale member. Every later call throws ProducerFencedException (maybeFailWithError); the
+   *   instance can only close.
+   * - Group g never has a committed offset; out-0 holds k0 aborted and f committed: a read_committed
+   *   reader gets f only.
+   * Protocol 1 (transaction.version 1): AddOffsetsToTxn goes first (not delayed) and adds the
+   * __consumer_offsets partition, so the fence's abort writes ABORT there too; the fence gives the
+   * same epochs (1 for the markers, 2 for fencer) but the COMMIT keeps epoch 2 (no bump). The late
+   * TxnOffsetCommit (v4, verifyOnly: handleVerifyPartitionsInTransaction → PRODUCER_FENCED →
+   * INVALID_PRODUCER_EPOCH; even unverified, the append at epoch 0 after the epoch-1 marker would fail
+   * ProducerAppendInfo.checkProducerEpoch with the same error): the same fatal fence for c1.
+   * Written first with k0 at out-0 offset 0 as under protocol 2; the run put nothing of c1's there,
+   * and the model is right (re-read Sender.maybeSendAndPollTransactionalRequest): under protocol 1
+   * send() queues AddPartitionsToTxn(out-0), and k0's batch waits for its answer; by then the
+   * application has called sendOffsetsToTransaction, so the next loop sends the queued
+   * AddOffsetsToTxn ("as long as there are outstanding transactional requests, we simply wait for them
+   * to return" — no sendProducerData while one is in flight), and its answer queues the TxnOffsetCommit,
+   * sent at once: k0 is held behind the delayed TxnOffsetCommit. Its answer makes the producer fatal,
+   * and Sender.runOnce's hasFatalError branch fails the undrained batch (maybeAbortBatches): k0 is
+   * never written, its send() fails with lastError, Errors.PRODUCER_FENCED.exception() (the model
+   * names the error code). The fence's ABORT lands on an
+   * out-0 holding no data of the transaction.
+   */
+  it('ctp-fenced-txn-offset-commit: a TxnOffsetCommit from a fenced epoch is INVALID_PRODUCER_EPOCH, fatal for the producer (PRODUCER_FENCED)', () => {
+    const r = run('ctp-fenced-txn-offset-commit.json');
+    expect(r.log('out-0')).toEqual(['0 k0 c1 e0 s0 T', '1 ABORT c1 e1 s-1 T', '2 f c1 e2 s0 T', '3 COMMIT c1 e3 s-1 T']);
+    expect(r.txnStates('c1-txn')).toEqual([
+      '(new)→Empty@0',
+      'Empty→Ongoing@0',
+      'Ongoing→PrepareEpochFence@1',
+      'PrepareEpochFence→PrepareAbort@1',
+      'PrepareAbort→CompleteAbort@1',
+      'CompleteAbort→Empty@2',
+      'Empty→Ongoing@2',
+      'Ongoing→PrepareCommit@3',
+      'PrepareCommit→CompleteCommit@3',
+    ]);
+    expect(r.rpcs('AddOffsetsToTxn')).toEqual([]);
+    const commit = r.rpcs('TxnOffsetCommit', 'c1.producer');
+    expect(commit.map((e) => `${e.payload.producerEpoch}@${e.deliverAt}`)).toEqual(['0@6014']);
+    const verify = r.rpcs('AddPartitionsToTxnResponse', 'txn-coordinator', 'group-coordinator').map((e) => JSON.stringify(e.payload));
+    expect(verify.length).toBe(1);
+    expect(verify[0]).toContain('PRODUCER_FENCED');
+    expect(r.rpcs('TxnOffsetCommitResponse').map((e) => e.payload.error)).toEqual(['INVALID_PRODUCER_EPOCH']);
+    const fatal = r.facts('clientError').filter((f) => f.client === 'c1' && f.fatal);
+    expect(fatal.map((f) => `${f.error} ${f.during}`)).toEqual(['PRODUCER_FENCED TxnOffsetCommit']);
+    expect(r.errors('c1')).not.toContain('CommitFailedException');
+    expect(r.errors('fencer')).toEqual(['CONCURRENT_TRANSACTIONS']);
+    expect(r.facts('offsetsCommitted').filter((f) => f.groupId === 'g')).toEqual([]);
+    expect(r.received('rc').map((x) => x.key)).toEqual(['f']);
+  });
+
+  it('ctp-fenced-txn-offset-commit, protocol 1: AddOffsetsToTxn first, the same fatal fence on the late TxnOffsetCommit', () => {
+    const r = run('ctp-fenced-txn-offset-commit.json', (sc) => ({ ...sc, cluster: { ...sc.cluster, 'transaction.version': 1 } }));
+    expect(r.log('out-0')).toEqual(['0 ABORT c1 e1 s-1 T', '1 f c1 e2 s0 T', '2 COMMIT c1 e2 s-1 T']);
+    expect(r.rpcs('Produce', 'c1.producer')).toEqual([]);
+    expect(
+      r
+        .facts('sendResult')
+        .filter((f) => f.client === 'c1')
+        .map((f) => `${f.offset}:${f.error}`),
+    ).toEqual(['null:PRODUCER_FENCED']);
+    expect(r.rpcs('AddOffsetsToTxnResponse').map((e) => e.payload.error)).toEqual(['NONE']);
+    // the fence's abort reaches the __consumer_offsets partition AddOffsetsToTxn added
+    const offsetsMarkers = (x: WorkedRun) =>
+      x
+        .facts('append')
+        .filter((f) => f.topic === '__consumer_offsets' && f.control)
+        .map((f) => `${f.control}@${f.producerEpoch}`);
+    expect(offsetsMarkers(r)).toEqual(['ABORT@1']);
+    expect(r.rpcs('TxnOffsetCommitResponse').map((e) => e.payload.error)).toEqual(['INVALID_PRODUCER_EPOCH']);
+    const fatal = r.facts('clientError').filter((f) => f.client === 'c1' && f.fatal);
+    expect(fatal.map((f) => `${f.error} ${f.during}`)).toEqual(['PRODUCER_FENCED TxnOffsetCommit']);
+    expect(r.txnStates('c1-txn').slice(-2)).toEqual(['Ongoing→PrepareCommit@2', 'PrepareCommit→CompleteCommit@2']);
+    expect(r.facts('offsetsCommitted').filter((f) => f.groupId === 'g')).toEqual([]);
+    expect(r.received('rc').map((x) => x.key)).toEqual(['f']);
+  });
 });
