@@ -179,3 +179,80 @@ describe('worked cases: consume-transform-produce', () => {
     expect(r.received('rc').map((x) => x.key)).toEqual(['f']);
   });
 });
+
+describe('worked cases: the read_committed consumer', () => {
+  /*
+   * rc-aborted-between-plain: one partition t-0. tx (transactional, protocol 2) opens a transaction
+   * and writes t0, t1 (one batch) at ~100; plain (idempotent, not transactional) writes n0–n2 (one
+   * batch) at ~300; tx writes t2 at ~600 and aborts at 1000; plain writes n3 at ~1500. rc
+   * (read_committed) and ru (read_uncommitted) both have max.poll.records=1, earliest, and join at
+   * once (group.initial.rebalance.delay.ms 0).
+   * - Offsets in arrival order: t0 0, t1 1, n0–n2 2–4, t2 5, ABORT 6 (epoch 1: the protocol 2 bump in
+   *   prepareAbortOrCommit), n3 7.
+   * - LSO (ProducerStateManager.firstUnstableOffset; UnifiedLog: LSO = min(first unstable, HW)): 0 while
+   *   tx's transaction is open — n0–n2, not transactional, wait behind it — then, the ABORT written, 7
+   *   (= HW); at the end 8.
+   * - rc's fetches return nothing below the LSO (the fetch's upper bound for READ_COMMITTED, LocalLog
+   *   .read maxOffsetMetadata): its first record comes after the abort. The answer from 0 carries
+   *   AbortedTransaction(tx, firstOffset 0); CompletedFetch.nextFetchedRecord:
+   *   consumeAbortedTransactionsUpTo adds tx at batch 0–1 (skipped, isBatchAborted), batch 2–4 is not
+   *   transactional (returned), batch 5 is tx's again (still in abortedProducerIds: skipped), the
+   *   ABORT control batch 6 removes tx and is skipped; n3 (7) comes with a later fetch.
+   * - max.poll.records=1: CompletedFetch.fetchRecords returns one record per poll(), so n0, n1, n2
+   *   come from the same fetched batch in three polls; AbstractFetch.fetchablePartitions excludes a
+   *   partition with buffered data, so rc sends no Fetch while n1 and n2 wait in the buffer.
+   * - ru reads every data record: 0–5 and 7 (the ABORT only skipped as control).
+   * - rc's position ends at 8 (the control batch's nextOffset, then n3's offset + 1), committed.
+   */
+  it('rc-aborted-between-plain: plain records wait behind the open transaction, then come one per poll; the aborted batches on both sides of them are skipped', () => {
+    const r = run('rc-aborted-between-plain.json');
+    expect(r.log('t-0')).toEqual([
+      '0 t0 tx e0 s0 T',
+      '1 t1 tx e0 s1 T',
+      '2 n0 plain e0 s0',
+      '3 n1 plain e0 s1',
+      '4 n2 plain e0 s2',
+      '5 t2 tx e0 s2 T',
+      '6 ABORT tx e1 s-1 T',
+      '7 n3 plain e0 s3',
+    ]);
+    expect(r.partitionAt('t-0', 800)).toMatchObject({ highWatermark: 6, lastStableOffset: 0 });
+    expect(r.partitionAt('t-0', 1200)).toMatchObject({ highWatermark: 7, lastStableOffset: 7 });
+    expect(r.partition('t-0')).toMatchObject({ highWatermark: 8, lastStableOffset: 8 });
+    const aborted = r.timeOf(r.stepOf((f) => f.kind === 'append' && f.control === 'ABORT'));
+    expect(aborted).toBeGreaterThanOrEqual(1000);
+    const delivered = r
+      .facts('delivered')
+      .filter((f) => f.consumer === 'rc')
+      .map((f) => f.offset);
+    expect(delivered).toEqual([2, 3, 4, 7]);
+    const deliveredAt = (offset: number) => r.timeOf(r.stepOf((f) => f.kind === 'delivered' && f.consumer === 'rc' && f.offset === offset));
+    expect(deliveredAt(2)).toBeGreaterThan(aborted);
+    expect(deliveredAt(3)).toBeGreaterThan(deliveredAt(2));
+    expect(deliveredAt(4)).toBeGreaterThan(deliveredAt(3));
+    const rcFetches = r
+      .rpcs('Fetch')
+      .filter((e) => e.from.split('.')[0] === 'rc' && e.sentAt > deliveredAt(2) && e.sentAt < deliveredAt(4));
+    expect(rcFetches).toEqual([]);
+    expect(
+      r
+        .facts('skipped')
+        .filter((f) => f.consumer === 'rc')
+        .map((f) => `${f.baseOffset}-${f.lastOffset}:${f.reason}`),
+    ).toEqual(['0-1:aborted', '5-5:aborted', '6-6:control']);
+    expect(r.received('ru').map((x) => x.offset)).toEqual([0, 1, 2, 3, 4, 5, 7]);
+    expect(
+      r
+        .facts('skipped')
+        .filter((f) => f.consumer === 'ru')
+        .map((f) => `${f.baseOffset}-${f.lastOffset}:${f.reason}`),
+    ).toEqual(['6-6:control']);
+    expect(r.summary.consumers.find((c) => c.id === 'rc')?.positions['t-0']).toBe(8);
+    expect(
+      r
+        .facts('offsetsCommitted')
+        .filter((f) => f.groupId === 'rc')
+        .at(-1)?.offsets[0]?.offset,
+    ).toBe(8);
+  });
+});
