@@ -255,6 +255,60 @@ describe('worked cases: consume-transform-produce', () => {
     expect(rcAt(0)).toBeLessThan(prepared + 1000);
     expect(rcAt(1)).toBeGreaterThan(out1Marker);
   });
+  /*
+   * ctp-zombie-resumes-after-timeout-abort: the same member paused for 20 s, past its
+   * transaction.timeout.ms (10000), right after sendOffsetsToTransaction(in-0 → 3) for k2.
+   * - As in rebalance-unstable-offsets (where c1 dies): generation 2 {c2} at ~9000; c2 waits on
+   *   UNSTABLE_OFFSET_COMMIT; the abort check at 20000 finds the transaction (started ~3023) expired
+   *   (TransactionStateManager.timedOutTransactions) → prepareFenceProducerEpoch, then
+   *   endTransaction(ABORT, isFromClient = false). The transaction runs at epoch 1 (the first
+   *   commit's protocol 2 bump); the fence makes 2 and the ABORT on out-0 carries 2 (the 4.0.1+ rule
+   *   the model follows, kafka-behaviour.md §5; as in rebalance-unstable-offsets). The ABORT on
+   *   __consumer_offsets drops the pending 3 (replayEndTransactionMarker(ABORT)); c2's next fetch
+   *   returns 2, it processes k2 and commits it in its own transaction.
+   * - c1 resumes at ~23020 and calls commitTransaction(): EndTxn(COMMIT) at epoch 1. The stored
+   *   epoch is 2 and the state CompleteAbort: endTxnEpochBumped (stored = request's + 1, no pending
+   *   fence) makes the request a retry (isValidEpoch under transactions V2), and CompleteAbort with
+   *   COMMIT is logInvalidStateTransitionAndReturnError → INVALID_TXN_STATE. EndTxnHandler:
+   *   fatalError — the producer can only be closed (the application stops). Nothing is written for it.
+   * - out-0: c1's k2 aborted, c2's committed; read_committed readers see each input's output once.
+   */
+  it('ctp-zombie-resumes-after-timeout-abort: the member’s commit after the coordinator aborted its transaction is INVALID_TXN_STATE, fatal; the new owner’s output stands', () => {
+    const r = run('ctp-zombie-resumes-after-timeout-abort.json');
+    expect(r.log('out-0')).toEqual([
+      '0 k0 c1 e0 s0 T',
+      '1 k1 c1 e0 s1 T',
+      '2 COMMIT c1 e1 s-1 T',
+      '3 k2 c1 e1 s0 T',
+      '4 ABORT c1 e2 s-1 T',
+      '5 k2 c2 e0 s0 T',
+      '6 COMMIT c2 e1 s-1 T',
+    ]);
+    expect(generations(r).slice(0, 2)).toEqual(['1:c1-0', '2:c2-1']);
+    expect(r.timeOf(r.stepOf((f) => f.kind === 'txnState' && f.transactionalId === 'c1-txn' && f.to === 'PrepareEpochFence'))).toBe(20000);
+    const ends = r.rpcs('EndTxn', 'c1.producer');
+    const last = ends.at(-1);
+    expect(last?.payload).toMatchObject({ committed: true, producerEpoch: 1 });
+    expect(last?.sentAt).toBeGreaterThan(23000);
+    expect(r.rpcs('EndTxnResponse').find((e) => e.inReplyTo === last?.id)?.payload).toMatchObject({ error: 'INVALID_TXN_STATE' });
+    const fatal = r.facts('clientError').filter((f) => f.client === 'c1' && f.fatal);
+    expect(fatal.map((f) => `${f.error} ${f.during}`)).toEqual(['INVALID_TXN_STATE EndTxn(COMMIT)']);
+    expect(r.txnStates('c1-txn').slice(-3)).toEqual([
+      'Ongoing→PrepareEpochFence@2',
+      'PrepareEpochFence→PrepareAbort@2',
+      'PrepareAbort→CompleteAbort@2',
+    ]);
+    expect(r.facts('offsetsCommitted').map((f) => `${f.generationId}:${f.offsets.map((o) => o.offset).join(',')}`)).toEqual(['1:2', '2:3']);
+    const c2Commit = r.timeOf(r.stepOf((f) => f.kind === 'offsetsCommitted' && f.offsets.some((o) => o.offset === 3)));
+    expect(c2Commit).toBeGreaterThan(20000);
+    expect(c2Commit).toBeLessThan(last?.sentAt ?? 0);
+    expect(
+      r
+        .facts('processed')
+        .filter((f) => f.key === 'k2')
+        .map((f) => f.app),
+    ).toEqual(['c1', 'c2']);
+  });
 });
 
 describe('worked cases: the read_committed consumer', () => {
