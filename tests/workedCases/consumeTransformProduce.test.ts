@@ -198,7 +198,8 @@ describe('worked cases: consume-transform-produce', () => {
    *   expiry, expireClassicGroupMemberHeartbeat). OffsetFetch (requireStable) returns 2 without
    *   UNSTABLE_OFFSET_COMMIT — nothing of the group is pending since the __consumer_offsets marker —
    *   so a and d are processed once each.
-   * - rc (read_committed) gets out-0@0 at once and out-1@0 only after the delayed marker.
+   * - rc (read_committed) gets out-0@0 at once and out-1@0 only after the delayed marker; its
+   *   position on each ends at 2, past the marker.
    * Not asserted, a known difference of the model: in Kafka the restarted consumer sends nothing
    * before the application's first poll() (ClassicKafkaConsumer.subscribe only asks for metadata;
    * JoinGroup goes from poll() → updateAssignmentMetadataIfNeeded → ConsumerCoordinator.poll), which
@@ -254,6 +255,9 @@ describe('worked cases: consume-transform-produce', () => {
     expect(r.received('rc').map((x) => `${x.partition}@${x.offset}`)).toEqual(['0@0', '1@0']);
     expect(rcAt(0)).toBeLessThan(prepared + 1000);
     expect(rcAt(1)).toBeGreaterThan(out1Marker);
+    // past each COMMIT marker (CompletedFetch: a control batch moves nextFetchOffset to its nextOffset)
+    const rc = r.summary.consumers.find((c) => c.id === 'rc');
+    expect([rc?.positions['out-0'], rc?.positions['out-1']]).toEqual([2, 2]);
   });
   /*
    * ctp-zombie-resumes-after-timeout-abort: the same member paused for 20 s, past its
