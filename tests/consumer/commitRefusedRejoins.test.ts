@@ -25,7 +25,7 @@ import type { Effect } from '../../src/sim/kernel/effects';
 import { runScenario, type Trace } from '../../src/sim/run';
 import type { Fact } from '../../src/sim/trace/facts';
 import { pausedMemberScenario } from '../fixtures/groupAudit';
-import { answer, joinedAsLeader, sent, synced } from '../machines/consumerDriver';
+import { answer, joinedAsLeader, positionsFetched, sent, synced } from '../machines/consumerDriver';
 import { type Driven, inputOf, sends } from '../machines/harness';
 
 const call = (type: string, args: Record<string, unknown> = {}) => ({ type, from: 'c.app', args });
@@ -44,14 +44,7 @@ const replies = (fx: readonly Effect[]) => fx.flatMap((e) => (e.type === 'call' 
  */
 function consumed(config: Record<string, unknown> = {}): Driven {
   const { m, sync } = joinedAsLeader(inputOf(scenario(config), 'c.consumer'));
-  const offsets = sent(synced(m, sync, [{ topic: 't', partition: 0 }]), 'OffsetFetch');
-  m.send(
-    answer('OffsetFetchResponse', offsets?.payload.correlationId as number, {
-      error: 'NONE',
-      offsets: [{ topic: 't', partition: 0, offset: 0, error: 'NONE' }],
-    }),
-    30,
-  );
+  positionsFetched(m, sent(synced(m, sync, [{ topic: 't', partition: 0 }]), 'OffsetFetch'));
   m.send(call('seek', { topic: 't', partition: 0, offset: 3 }), 100);
   return m;
 }

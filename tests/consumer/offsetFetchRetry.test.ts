@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Effect } from '../../src/sim/kernel/effects';
-import { answer, joinedAsLeader, lost, sent, synced } from '../machines/consumerDriver';
+import { answer, joinedAsLeader, lost, positionsFetched, sent, synced } from '../machines/consumerDriver';
 import { inputOf } from '../machines/harness';
 
 const retryDelay = (fx: readonly Effect[]) => fx.flatMap((e) => (e.type === 'timer' && e.name === 'offsetsRetry' ? [e.delay] : []))[0];
@@ -39,13 +39,7 @@ describe('OffsetFetch retries back off exponentially (ConsumerCoordinator.fetchC
     }
     expect(delays).toEqual([100, 200, 400, 800, 1000, 1000]);
     // an answer with offsets ends the attempts: the next failure waits retry.backoff.ms again
-    m.send(
-      answer('OffsetFetchResponse', fetch?.payload.correlationId as number, {
-        error: 'NONE',
-        offsets: [{ topic: 't', partition: 0, offset: 0, error: 'NONE' }],
-      }),
-      now + 1,
-    );
+    positionsFetched(m, fetch, now + 1);
     expect(m.context<{ offsetsAttempts: number }>().offsetsAttempts).toBe(0);
   });
 });

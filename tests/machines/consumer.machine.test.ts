@@ -5,13 +5,23 @@
 import { describe, expect, it } from 'vitest';
 import { type ConsumerContext, consumerMachine, fetchingState, membershipState } from '../../src/sim/consumer/consumer.machine';
 import type { Effect } from '../../src/sim/kernel/effects';
-import { plainBatch } from '../fixtures/plainBatch';
-import { answer, joinedAsLeader as joinAsLeader, lost, sent, synced } from './consumerDriver';
+import {
+  answer,
+  fetchAnswered,
+  joinedAsLeader as joinAsLeader,
+  lost,
+  oneRecordOfT0,
+  positionsFetched,
+  sent,
+  synced,
+} from './consumerDriver';
 import { type Driven, drive, inputOf, sends } from './harness';
 
 const call = (type: string, args: Record<string, unknown> = {}) => ({ type, from: 'c.app', args });
 /** The application's poll() answered with an exception. */
 const pollThrew = (error: string) => ({ type: 'call', to: 'c.app', name: 'reply', args: { call: 'poll', ok: false, error } });
+/** t-0's part of a FetchResponse: the fetch offset out of the log's range. */
+const outOfRange = { error: 'OFFSET_OUT_OF_RANGE', topic: 't', partition: 0 };
 const timers = (fx: readonly Effect[]) => fx.flatMap((e) => (e.type === 'timer' ? [e.name] : []));
 
 const scenario = (config: Record<string, unknown> = {}) => ({
@@ -27,16 +37,6 @@ const offsetOf = (f: { payload: Record<string, unknown> } | undefined) =>
 
 /** SyncGroup answers with partition t-0: the OffsetFetch the member sends for its position. */
 const assigned = (m: Driven, sync: ReturnType<typeof sent>) => sent(synced(m, sync, [{ topic: 't', partition: 0 }]), 'OffsetFetch');
-
-/** OffsetFetch answers offset 0 for t-0: what the consumer emits (a Fetch only if a poll() waits). */
-const positionsFetched = (m: Driven, offsets: ReturnType<typeof sent>) =>
-  m.send(
-    answer('OffsetFetchResponse', offsets?.payload.correlationId as number, {
-      error: 'NONE',
-      offsets: [{ topic: 't', partition: 0, offset: 0, error: 'NONE' }],
-    }),
-    30,
-  );
 
 /** A member booted and answered as the leader of generation 1: the machine, and the SyncGroup it sent next. */
 const joinedAsLeader = (config: Record<string, unknown> = {}) => joinAsLeader(inputOf(scenario(config), 'c.consumer'));
@@ -88,28 +88,14 @@ describe('consumer statechart: the two regions of running', () => {
     const fetch = sent(m.send(call('poll'), 35), 'Fetch');
     expect(offsetOf(fetch)).toBe(0);
     expect(fetching(m)).toBe('ASSIGNED.FETCH_IN_FLIGHT');
-    const batch = plainBatch([{ offset: 0 }]);
-    const response = {
-      error: 'NONE',
-      topic: 't',
-      partition: 0,
-      highWatermark: 1,
-      lastStableOffset: 1,
-      logStartOffset: 0,
-      batches: [batch],
-      abortedTransactions: [],
-    };
     // the waiting poll() returns the record, and sends the next Fetch before it returns (the prefetch)
-    const returned = m.send(answer('FetchResponse', fetch?.payload.correlationId as number, { partitions: [response] }, 'broker-0'), 40);
+    const returned = fetchAnswered(m, fetch, 40);
     expect(returned.some((e) => e.type === 'call' && e.name === 'reply' && (e.args?.records as unknown[]).length === 1)).toBe(true);
     const prefetch = sent(returned, 'Fetch');
     expect(offsetOf(prefetch)).toBe(1);
     expect(fetching(m)).toBe('ASSIGNED.FETCH_IN_FLIGHT');
     // its long poll ends empty while the application processes: nothing more until the next poll()
-    const empty = { ...response, batches: [] };
-    expect(
-      sends(m.send(answer('FetchResponse', prefetch?.payload.correlationId as number, { partitions: [empty] }, 'broker-0'), 540)),
-    ).toEqual([]);
+    expect(sends(fetchAnswered(m, prefetch, 540, { ...oneRecordOfT0(), batches: [] }))).toEqual([]);
     expect(fetching(m)).toBe('ASSIGNED.IDLE');
     expect(offsetOf(sent(m.send(call('poll'), 600), 'Fetch'))).toBe(1);
     expect(fetching(m)).toBe('ASSIGNED.FETCH_IN_FLIGHT');
@@ -389,29 +375,13 @@ describe('consumer statechart: the two regions of running', () => {
   it('auto.offset.reset=none, a fetch out of range: poll() throws OffsetOutOfRangeException instead of resetting', () => {
     const { m } = stable({ 'auto.offset.reset': 'none' });
     const fetch = sent(m.send(call('poll'), 35), 'Fetch');
-    const fx = m.send(
-      answer(
-        'FetchResponse',
-        fetch?.payload.correlationId as number,
-        { partitions: [{ error: 'OFFSET_OUT_OF_RANGE', topic: 't', partition: 0 }] },
-        'broker-0',
-      ),
-      40,
-    );
+    const fx = fetchAnswered(m, fetch, 40, outOfRange);
     expect(sends(fx)).toEqual([]);
     expect(fx).toContainEqual(pollThrew('OffsetOutOfRangeException'));
     // with a reset policy the same answer asks ListOffsets for it
     const { m: reset } = stable();
     const f2 = sent(reset.send(call('poll'), 35), 'Fetch');
-    const fx2 = reset.send(
-      answer(
-        'FetchResponse',
-        f2?.payload.correlationId as number,
-        { partitions: [{ error: 'OFFSET_OUT_OF_RANGE', topic: 't', partition: 0 }] },
-        'broker-0',
-      ),
-      40,
-    );
+    const fx2 = fetchAnswered(reset, f2, 40, outOfRange);
     expect(sends(fx2)).toEqual(['ListOffsets→broker-0']);
   });
 
@@ -419,22 +389,12 @@ describe('consumer statechart: the two regions of running', () => {
     // FetchCollector.handleInitializeErrors: without a reset policy the OffsetOutOfRangeException is
     // thrown and the partition stays FETCHING at its position (no OffsetFetch, no reset)
     const { m } = stable({ 'auto.offset.reset': 'none' });
-    const outOfRange = (f: ReturnType<typeof sent>, at: number) =>
-      m.send(
-        answer(
-          'FetchResponse',
-          f?.payload.correlationId as number,
-          { partitions: [{ error: 'OFFSET_OUT_OF_RANGE', topic: 't', partition: 0 }] },
-          'broker-0',
-        ),
-        at,
-      );
     const first = sent(m.send(call('poll'), 35), 'Fetch');
-    expect(outOfRange(first, 40)).toContainEqual(pollThrew('OffsetOutOfRangeException'));
+    expect(fetchAnswered(m, first, 40, outOfRange)).toContainEqual(pollThrew('OffsetOutOfRangeException'));
     const again = m.send(call('poll'), 50);
     expect(sends(again)).toEqual(['Fetch→broker-0']);
     expect(offsetOf(sent(again, 'Fetch'))).toBe(0);
-    expect(outOfRange(sent(again, 'Fetch'), 55)).toContainEqual(pollThrew('OffsetOutOfRangeException'));
+    expect(fetchAnswered(m, sent(again, 'Fetch'), 55, outOfRange)).toContainEqual(pollThrew('OffsetOutOfRangeException'));
     // the application gives up and closes: its auto-commit names the position (allConsumed: FETCHING)
     const commit = sent(m.send(call('close'), 60), 'OffsetCommit');
     expect(commit?.payload.offsets).toEqual([{ topic: 't', partition: 0, offset: 0 }]);

@@ -5,6 +5,7 @@
  */
 import { consumerMachine } from '../../src/sim/consumer/consumer.machine';
 import type { Effect } from '../../src/sim/kernel/effects';
+import { plainBatch } from '../fixtures/plainBatch';
 import { type Driven, drive } from './harness';
 
 let envelope = 1;
@@ -55,4 +56,48 @@ export function joinedAsLeader(input: unknown): { m: Driven; sync: ReturnType<ty
 /** SyncGroup answers with `partitions`: the effects of that step (the OffsetFetch for the positions). */
 export function synced(m: Driven, sync: ReturnType<typeof sent>, partitions: readonly { topic: string; partition: number }[]): Effect[] {
   return m.send(answer('SyncGroupResponse', sync?.payload.correlationId as number, { error: 'NONE', assignment: partitions }), 20);
+}
+
+/**
+ * OffsetFetch `offsets` answered at `at` with the committed offset 0 for t-0: the effects of that step
+ * (a Fetch only if a poll() waits). `from` the coordinator that answers.
+ */
+export function positionsFetched(m: Driven, offsets: ReturnType<typeof sent>, at = 30, from = 'group-coordinator'): Effect[] {
+  return m.send(
+    answer(
+      'OffsetFetchResponse',
+      offsets?.payload.correlationId as number,
+      { error: 'NONE', offsets: [{ topic: 't', partition: 0, offset: 0, error: 'NONE' }] },
+      from,
+    ),
+    at,
+  );
+}
+
+/** t-0's part of a FetchResponse: one plain batch with the record at offset 0, high watermark 1. */
+export const oneRecordOfT0 = () => ({
+  error: 'NONE',
+  topic: 't',
+  partition: 0,
+  highWatermark: 1,
+  lastStableOffset: 1,
+  logStartOffset: 0,
+  batches: [plainBatch([{ offset: 0 }])],
+  abortedTransactions: [],
+});
+
+/** broker-0 answers the Fetch `fetch` at `at` with `partition` (t-0's record at offset 0 unless said): that step's effects. */
+export const fetchAnswered = (m: Driven, fetch: ReturnType<typeof sent>, at: number, partition: object = oneRecordOfT0()) =>
+  m.send(answer('FetchResponse', fetch?.payload.correlationId as number, { partitions: [partition] }, 'broker-0'), at);
+
+/**
+ * After `sync` (joinedAsLeader's): SyncGroup assigns t-0 at 20, OffsetFetch answers offset 0 at 30,
+ * the application calls poll() at 35 and the Fetch's answer at 40 returns the record at offset 0 —
+ * the member STABLE, its first record polled. The Fetch, and the effects of its answer (poll()'s
+ * reply and the prefetch).
+ */
+export function firstRecordPolled(m: Driven, sync: ReturnType<typeof sent>): { fetch: ReturnType<typeof sent>; returned: Effect[] } {
+  positionsFetched(m, sent(synced(m, sync, [{ topic: 't', partition: 0 }]), 'OffsetFetch'));
+  const fetch = sent(m.send({ type: 'poll', from: 'c.app', args: {} }, 35), 'Fetch');
+  return { fetch, returned: fetchAnswered(m, fetch, 40) };
 }

@@ -6,7 +6,7 @@ import { expect } from 'vitest';
 import { consumerMachine, membershipState } from '../../src/sim/consumer/consumer.machine';
 import type { Effect } from '../../src/sim/kernel/effects';
 import { HOSTED_GROUP_CONSUMER, HOSTED_GROUP_COORDINATOR } from '../fixtures/hostedGroup';
-import { answer, sent } from '../machines/consumerDriver';
+import { answer, positionsFetched, sent } from '../machines/consumerDriver';
 import { type Driven, drive, inputOf } from '../machines/harness';
 import { metadataOfT, partitionT0 } from '../machines/replicatedTopic';
 
@@ -39,8 +39,7 @@ export function stableHostedMember(config: Record<string, unknown> = {}): Driven
     m.send(answer('SyncGroupResponse', sync?.payload.correlationId as number, assignment, coordinator), 6),
     'OffsetFetch',
   );
-  const committed = { error: 'NONE', offsets: [{ topic: 't', partition: 0, offset: 0 }] };
-  m.send(answer('OffsetFetchResponse', offsets?.payload.correlationId as number, committed, coordinator), 8);
+  positionsFetched(m, offsets, 8, coordinator);
   expect(membershipState(m.state())).toBe('STABLE');
   return m;
 }
