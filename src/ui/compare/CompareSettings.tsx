@@ -201,7 +201,7 @@ export function CompareSettings({
       <p className="muted">{t.settingsHelp}</p>
       {changes.length === 0 && <p>{t.sameSettings}</p>}
       <table>
-        <thead>
+        <thead className="visually-hidden-phone">
           <tr>
             <th scope="col">{t.target}</th>
             <th scope="col">{t.setting}</th>

@@ -29,7 +29,7 @@ export function ThemeSelect() {
   const theme = useSim((s) => s.theme);
   return (
     <label className="inline-control">
-      <span>{t.theme}</span>
+      <span className="visually-hidden-phone">{t.theme}</span>
       <select value={theme} onChange={(e) => simStore.getState().setTheme(e.target.value as Theme)}>
         <option value="system">{t.themeSystem}</option>
         <option value="light">{t.themeLight}</option>
