@@ -55,7 +55,10 @@ export function openFragment(store: SimStore, address: string, elsewhere: readon
     if (lang && 'unsupported' in lang) share.setLanguageNotSupported(lang.unsupported);
   };
   if (hash === GALLERY_FRAGMENT) {
+    // `#gallery&lang=ko`: the gallery (and the default scenario under it) in that language
+    if (language) store.getState().setLanguage(language);
     if (!store.getState().scenario) openDefault(store);
+    sayUnsupported();
     share.setHoldHash(true);
     share.open('gallery');
     return true;
@@ -116,7 +119,7 @@ export function startHashSync(store: SimStore, win: Window = window, options: Ha
   let timer: ReturnType<typeof setTimeout> | undefined;
   let written = win.location.hash;
   // a history entry of ours (or the gallery's) is current, so a newly opened scenario gets its own
-  let entryExists = win.location.hash === GALLERY_FRAGMENT;
+  let entryExists = fragmentLanguage(win.location.hash).hash === GALLERY_FRAGMENT;
   // the next scenario to land came from Back/Forward, a pasted link or the page's own fragment: it
   // replaces the current entry, never pushes
   let navigated = true;
@@ -193,7 +196,7 @@ export function startHashSync(store: SimStore, win: Window = window, options: Ha
     if (!viewEntry) shareStore.getState().setHoldHash(false);
     pushNext = false;
     // the gallery opens over the scenario on screen: nothing new lands
-    if (hash === GALLERY_FRAGMENT) entryExists = true;
+    if (fragmentLanguage(hash).hash === GALLERY_FRAGMENT) entryExists = true;
     else navigated = true;
     openFragment(store, hash, options.opensElsewhere);
   };

@@ -26,14 +26,15 @@ export function askedLanguage(value: string | null | undefined): AskedLanguage |
 /**
  * A fragment's own `lang=` where the page's other fragments have no place for one: `#lang=ko` alone
  * (the default scenario, in that language) and a share link with `&lang=…` written after it
- * (`#s=1.…&lang=ko`: the link, in that language rather than its own). The fragment comes back
+ * (`#s=1.…&lang=ko`: the link, in that language rather than its own), and the gallery's
+ * (`#gallery&lang=ko`: the gallery over the default scenario, in that language). The fragment comes back
  * without the parameter, `''` when nothing else was in it; any other fragment comes back as it was,
  * with no language (`#preset=<id>&lang=…` has its own reader, presetFragment.ts).
  */
 export function fragmentLanguage(hash: string): { readonly hash: string; readonly lang: AskedLanguage | null } {
   const alone = /^#lang=([^&]*)$/.exec(hash);
   if (alone) return { hash: '', lang: askedLanguage(safeDecode(alone[1] ?? '')) };
-  const after = /^(#s=[^&]*)&lang=([^&]*)$/.exec(hash);
+  const after = /^(#s=[^&]*|#gallery)&lang=([^&]*)$/.exec(hash);
   if (after) return { hash: after[1] ?? hash, lang: askedLanguage(safeDecode(after[2] ?? '')) };
   return { hash, lang: null };
 }

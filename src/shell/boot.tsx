@@ -49,10 +49,12 @@ export function shellSource(search: string, address: string): { text: string; la
   const { hash, lang } = fragmentLanguage(address);
   const asked = lang && 'language' in lang ? lang.language : null;
   if (lang && hash === '') return { text: DEFAULT_PRESET_ID, language: asked ?? queryLanguage };
+  const overDefault = OVER_DEFAULT.some((p) => hash === p || (p.endsWith('=') && hash.startsWith(p)));
+  // `#gallery&lang=ko`: the default scenario under the gallery, in that language
+  if (asked && overDefault) return { text: DEFAULT_PRESET_ID, language: asked };
   if (asked) return { text: hash, language: asked, overridesLink: true };
   if ((hash === '' || hash === '#') && /[?&]preset=/.test(search)) return { text: search, language: queryLanguage };
-  if (hash === '' || hash === '#' || OVER_DEFAULT.some((p) => hash === p || (p.endsWith('=') && hash.startsWith(p))))
-    return { text: DEFAULT_PRESET_ID, language: queryLanguage };
+  if (hash === '' || hash === '#' || overDefault) return { text: DEFAULT_PRESET_ID, language: queryLanguage };
   return { text: hash, language: (hash.startsWith('#preset=') ? langParam(hash.slice(1)) : null) ?? queryLanguage };
 }
 
