@@ -1,4 +1,7 @@
-/** A canvas view's zoom buttons (−, +, Fit), the same steps as its − + 0 keys. */
+/**
+ * A canvas view's zoom buttons (−, +, Fit), the same steps as its − + 0 keys: one piece in its
+ * toolbar, so a toolbar that wraps moves all three (Fit used to be left alone on a line of its own).
+ */
 import type { RefObject } from 'react';
 import { ZOOM_STEP } from './viewKeys';
 
@@ -23,7 +26,7 @@ export function ZoomButtons({
   readonly fitText: string;
 }) {
   return (
-    <>
+    <span className="tl-zoom">
       <button type="button" onClick={() => view.current?.zoomBy(1 / ZOOM_STEP)} aria-label={zoomOut}>
         −
       </button>
@@ -33,6 +36,6 @@ export function ZoomButtons({
       <button type="button" onClick={() => view.current?.resetZoom()} aria-label={fit}>
         {fitText}
       </button>
-    </>
+    </span>
   );
 }
