@@ -129,6 +129,25 @@ describe('the two-stage page boot', () => {
     await page.close();
   });
 
+  for (const [language, words] of [
+    ['en', 'Loading the simulator…'],
+    ['ko', '시뮬레이터를 불러오는 중…'],
+  ] as const)
+    it(`${language}: while the engine worker starts, the first stage says it is loading (it showed a blank page)`, async () => {
+      const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+      const errors = watchErrors(page);
+      // the worker's engine script never arrives: the first stage stays where it waits for it
+      await page.route(/\/assets\/embed-engine\.js/, () => undefined);
+      await page.goto(`${inject('baseUrl')}#preset=zombie-fencing&lang=${language}`);
+      await page.locator('.app[data-stage="shell"]').waitFor({ timeout: 30_000 });
+      const note = page.getByTestId('shell-starting');
+      expect(await note.innerText()).toBe(words);
+      expect(await note.isVisible()).toBe(true);
+      expect(await page.getByTestId('step-counter').count()).toBe(0);
+      expect(errors).toEqual([]);
+      await page.close();
+    });
+
   it('nothing to show after a while: the workspace takes over while its run computes, its progress line with Cancel', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
     const errors = watchErrors(page);

@@ -20,6 +20,12 @@ import { shellStore, useShell } from './shellStore';
 
 /** What the shell says of the controls that come with the workspace. */
 const LOADING = { en: 'Loading the workspace…', ko: '작업 공간을 불러오는 중…' } as const;
+/**
+ * What the shell says until its run is on screen, as index.html's skeleton said before it: while the
+ * engine worker starts (idle) there was only "EOS Lab" on a blank page, for a second or more on a slow
+ * phone (and until the workspace took over when the engine's script did not arrive).
+ */
+const STARTING = { en: 'Loading the simulator…', ko: '시뮬레이터를 불러오는 중…' } as const;
 
 const ShellPlayback = memo(function ShellPlayback() {
   const language = useShell((s) => s.language);
@@ -98,7 +104,16 @@ const ShellProgress = memo(function ShellProgress() {
   const status = useShell((s) => s.status);
   const progress = useShell((s) => s.progress);
   const language = useShell((s) => s.language);
-  return status === 'running' ? <progress max={1} value={0} aria-label={LOADING[language]} data-progress={progress} /> : null;
+  if (status !== 'idle' && status !== 'running') return null;
+  return (
+    <>
+      {/* where and as index.html's skeleton said it (public/boot.css), so the words do not move */}
+      <p className="boot-note">
+        <output data-testid="shell-starting">{STARTING[language]}</output>
+      </p>
+      {status === 'running' && <progress max={1} value={0} aria-label={LOADING[language]} data-progress={progress} />}
+    </>
+  );
 });
 
 export function Shell() {
@@ -153,9 +168,7 @@ export function Shell() {
           </div>
         </>
       ) : (
-        <main className="app-main">
-          <ShellProgress />
-        </main>
+        <main className="app-main">{!linkError && <ShellProgress />}</main>
       )}
     </div>
   );
