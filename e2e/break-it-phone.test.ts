@@ -4,27 +4,16 @@
  * text, so a line could break between a name and its control: "At" was left at the end of the Property
  * line, its select alone at the start of the next. Each select stays inside the panel.
  */
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { gotoWorkspace, launchBrowser, screenshot, watchErrors } from './browser';
+import { describe, expect, it } from 'vitest';
+import { screenshot } from './browser';
+import { browserSession, openAt } from './ui-helpers';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-
-const PHONE = { width: 390, height: 844 };
+const session = browserSession();
 
 describe('Break it on a phone', () => {
   for (const language of ['en', 'ko'] as const)
     it(`${language}: each setting’s name on its select’s line, every select inside the panel`, async () => {
-      const page = await browser.newPage({ viewport: PHONE, hasTouch: true, isMobile: true });
-      const errors = watchErrors(page);
-      await gotoWorkspace(page, `${inject('baseUrl')}#preset=zombie-fencing&lang=${language}`);
-      await page.getByTestId('verdict').waitFor();
+      const { page, errors } = await openAt(session.browser, `#preset=zombie-fencing&lang=${language}`);
       await page.getByRole('button', { name: language === 'en' ? 'Break it' : '깨뜨려 보기', exact: true }).click();
       const panel = page.getByTestId('break-it');
       await panel.waitFor();

@@ -4,30 +4,21 @@
  * (each card names its values). At 390 px wide both are 1 px boxes while the select keeps its
  * accessible name; at 1280 px both are shown whole.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { gotoWorkspace, launchBrowser, watchErrors } from './browser';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { browserSession, openAt, PHONE } from './ui-helpers';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const session = browserSession();
 
 const widthOf = async (page: Page, selector: string) => (await page.locator(selector).first().boundingBox())?.width ?? 0;
 
 describe('names hidden on a phone only', () => {
   for (const [viewport, phone] of [
-    [{ width: 390, height: 844 }, true],
+    [PHONE, true],
     [{ width: 1280, height: 900 }, false],
   ] as const)
     it(`${viewport.width} px wide: the theme’s name and the A/B headers ${phone ? 'hidden to the eye, named for a screen reader' : 'shown'}`, async () => {
-      const page = await browser.newPage({ viewport });
-      const errors = watchErrors(page);
-      await gotoWorkspace(page, `${inject('baseUrl')}#preset=opening-story&lang=en`);
-      await page.getByTestId('verdict').waitFor();
+      const { page, errors } = await openAt(session.browser, '#preset=opening-story&lang=en', viewport);
       // the select is named by its label either way
       await expect.poll(() => page.getByRole('combobox', { name: 'Theme' }).count()).toBe(1);
       const theme = await widthOf(page, '.settings-page .inline-control > span');

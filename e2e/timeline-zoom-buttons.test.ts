@@ -3,17 +3,10 @@
  * the end of lost-ack-idempotent, the message panel's toolbar ("Background traffic (278 messages
  * hidden)") wrapped before Fit, which stood alone on a line under the others.
  */
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { gotoWorkspace, launchBrowser, watchErrors } from './browser';
+import { describe, expect, it } from 'vitest';
+import { browserSession, openAt } from './ui-helpers';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const session = browserSession();
 
 describe('the zoom buttons of the timeline', () => {
   for (const [width, height, language] of [
@@ -22,10 +15,7 @@ describe('the zoom buttons of the timeline', () => {
     [390, 844, 'ko'],
   ] as const)
     it(`${width} px, ${language}: −, + and Fit on one line in both panels`, async () => {
-      const page = await browser.newPage({ viewport: { width, height } });
-      const errors = watchErrors(page);
-      await gotoWorkspace(page, `${inject('baseUrl')}#preset=lost-ack-idempotent&lang=${language}`);
-      await page.getByTestId('verdict').waitFor();
+      const { page, errors } = await openAt(session.browser, `#preset=lost-ack-idempotent&lang=${language}`, { width, height });
       await page.evaluate(() => {
         const hook = (window as unknown as { __eosLab?: { store: { getState(): { seek(s: number): void } } } }).__eosLab;
         hook?.store.getState().seek(1_000_000);

@@ -28,6 +28,34 @@ export function appSession(): AppSession {
   return session;
 }
 
+/** Call at the top of a test file whose tests open their own pages: one Chromium for them all. */
+export function browserSession(): { readonly browser: Browser } {
+  const session = {} as { browser: Browser };
+  beforeAll(async () => {
+    session.browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await session.browser?.close();
+  });
+  return session;
+}
+
+/** A phone's screen, as the phone tests use it. */
+export const PHONE = { width: 390, height: 844 };
+
+/**
+ * A new page at `viewport` (a touch screen when it is PHONE) on the app's `fragment` (`#preset=…`),
+ * its verdict on screen; the console errors it logs from the start.
+ */
+export async function openAt(browser: Browser, fragment: string, viewport = PHONE): Promise<{ page: Page; errors: string[] }> {
+  const touch = viewport.width <= PHONE.width;
+  const page = await browser.newPage({ viewport, ...(touch ? { hasTouch: true, isMobile: true } : {}) });
+  const errors = watchErrors(page);
+  await gotoWorkspace(page, `${inject('baseUrl')}${fragment}`);
+  await page.getByTestId('verdict').waitFor();
+  return { page, errors };
+}
+
 export async function openPage(browser: Browser, size = { width: 1280, height: 720 }): Promise<Page> {
   const page = await browser.newPage({ viewport: size });
   await gotoWorkspace(page, inject('baseUrl'));
