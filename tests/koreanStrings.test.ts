@@ -111,6 +111,26 @@ describe('Korean string tables', () => {
     expect(found).toEqual([]);
   });
 
+  it('write Kafka’s term offset in Latin script (docs/i18n.md), never 오프셋, outside comments', () => {
+    const found: string[] = [];
+    const walk = (dir: string) => {
+      for (const e of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, e.name);
+        if (e.isDirectory()) walk(path);
+        else if (/\.(ts|tsx)$/.test(e.name) && !/\.test\.tsx?$/.test(e.name))
+          readFileSync(path, 'utf8')
+            .split('\n')
+            .forEach((line, i) => {
+              if (line.includes('오프셋') && !/^\s*(\/\/|\*)/.test(line)) found.push(`${path}:${i + 1}`);
+            });
+      }
+    };
+    walk('src');
+    expect(found).toEqual([]);
+    const legend = timelineStrings('ko').legendGroup;
+    expect(legend).toContain('offset');
+  });
+
   it('hold every note of every shipped scenario', () => {
     const notes: string[] = [];
     const visit = (v: unknown) => {

@@ -363,7 +363,7 @@ const KO: Strings = {
   metricsOverRun: (n: number) => `실행 전체로는 ${groupDigits(n)} (재시작 포함)`,
   describeGroupTitle: (group: string) => `도구로 본 그룹: ${group}`,
   describeGroupNote:
-    "이 단계에서 도구가 출력할 내용입니다. LOG-END-OFFSET은 하이 워터마크(ListOffsets, read_uncommitted)이고 LAG는 그 값부터 셉니다. 그룹의 isolation.level과 상관없습니다. 그래서 열린 트랜잭션 뒤에 묶인 레코드는 여기서 LAG로 잡히지만, read_committed 컨슈머 자신의 records-lag(LSO부터 셈)는 0입니다. CURRENT-OFFSET은 커밋된 오프셋이고, 알 수 없으면 '-'입니다. HOST는 여기서 멤버의 프로세스입니다.",
+    "이 단계에서 도구가 출력할 내용입니다. LOG-END-OFFSET은 하이 워터마크(ListOffsets, read_uncommitted)이고 LAG는 그 값부터 셉니다. 그룹의 isolation.level과 상관없습니다. 그래서 열린 트랜잭션 뒤에 묶인 레코드는 여기서 LAG로 잡히지만, read_committed 컨슈머 자신의 records-lag(LSO부터 셈)는 0입니다. CURRENT-OFFSET은 커밋된 offset이고, 알 수 없으면 '-'입니다. HOST는 여기서 멤버의 프로세스입니다.",
   describeGroupView: '도구의 보기 선택',
   describeGroupScope: '어느 그룹을 볼지',
   describeAllGroupsNote:

@@ -126,7 +126,7 @@ describe('a read_committed consumer positioned above the LSO', () => {
       if (s.label === 'fetchWaitExpired' && s.t > 5000) step = i;
     }
     expect(narrate(trace, step, 'en')).toContain('above the LSO (0) it may read: broker-0 answers it at once, empty');
-    expect(narrate(trace, step, 'ko')).toContain('LSO(0)보다 큰 오프셋 3을 요청하므로 broker-0이 곧바로 빈 응답을 보냅니다');
+    expect(narrate(trace, step, 'ko')).toContain('LSO(0)보다 큰 offset 3을 요청하므로 broker-0이 곧바로 빈 응답을 보냅니다');
   });
 
   it('reads the committed record as soon as the commit marker moves the LSO past its position', () => {

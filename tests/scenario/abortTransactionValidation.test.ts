@@ -55,7 +55,7 @@ describe('abortTransaction in a scenario', () => {
     const f = abort as FaultSpec;
     expect(describeFault(f)).toBe('abort the transaction starting at offset 0 of orders-1 at 100 ms');
     expect(parseFaultDescription(describeFault(f))).toEqual(f);
-    expect(describeFaultKo(f)).toBe('100 ms에 orders-1의 오프셋 0에서 시작하는 트랜잭션 중단');
+    expect(describeFaultKo(f)).toBe('100 ms에 orders-1의 offset 0에서 시작하는 트랜잭션 중단');
   });
 
   it('the search keeps it as part of the workload (it is not a failure the search injects)', () => {

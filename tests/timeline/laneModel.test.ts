@@ -101,7 +101,7 @@ describe('duplicates and cell labels', () => {
     expect(Array.from(orders?.duplicates ?? [])).toEqual([2, 2]);
     expect(laneSummary(orders as NonNullable<typeof orders>)).toContain('event_id evt-789 2 times, at offsets 100, 101');
     expect(laneSummary(orders as NonNullable<typeof orders>, 'ko')).toBe(
-      'orders-0: offset 100–101에 레코드 2개 (트랜잭션 아님 2개); LEO(로그 끝 offset) 102, HW 102, LSO 102; event_id evt-789 2번 (offset 100, 101); 컨슈머 billing 위치 102; 그룹 billing 커밋 오프셋 102',
+      'orders-0: offset 100–101에 레코드 2개 (트랜잭션 아님 2개); LEO(로그 끝 offset) 102, HW 102, LSO 102; event_id evt-789 2번 (offset 100, 101); 컨슈머 billing 위치 102; 그룹 billing 커밋 offset 102',
     );
     expect(cellLabel(orders?.rows[0] as RecordRow)).toBe('evt-789');
   });

@@ -618,7 +618,7 @@ function consumerOffsetsPart(o: OffsetsReplication, say: Say): PartResult {
       'consumer-offsets',
       say(
         `${settings}: a commit is answered when the leader alone holds it, so the failure of that broker leaves the group's offsets with no in-sync copy.`,
-        `${settings}: 리더 혼자 가진 커밋에도 응답하므로, 그 브로커가 죽으면 그룹의 오프셋에 동기화된 사본이 남지 않습니다.`,
+        `${settings}: 리더 혼자 가진 커밋에도 응답하므로, 그 브로커가 죽으면 그룹의 offset에 동기화된 사본이 남지 않습니다.`,
       ),
       OFFSETS_PRESET,
       shown,
@@ -638,7 +638,7 @@ function consumerOffsetsPart(o: OffsetsReplication, say: Say): PartResult {
     status: 'pass',
     reason: say(
       `${settings}: a commit is answered only once ${o.minIsr} replicas hold it, and one broker down neither stops commits nor loses them (the group coordinator moves with the leader and loads the offsets from its replica).`,
-      `${settings}: 커밋은 복제본 ${o.minIsr}개가 가진 뒤에야 응답되고, 브로커 하나가 죽어도 커밋이 멈추거나 사라지지 않습니다(그룹 코디네이터가 리더를 따라 옮겨 가 자기 복제본에서 오프셋을 읽습니다).`,
+      `${settings}: 커밋은 복제본 ${o.minIsr}개가 가진 뒤에야 응답되고, 브로커 하나가 죽어도 커밋이 멈추거나 사라지지 않습니다(그룹 코디네이터가 리더를 따라 옮겨 가 자기 복제본에서 offset을 읽습니다).`,
     ),
   };
 }

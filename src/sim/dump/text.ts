@@ -35,11 +35,11 @@ const EXPECTED = {
     'missing-field': (d: string) => `이 줄에 "${d}: …" 필드가 있어야 합니다`,
     'not-a-number': (d: string) => `"${d}"에는 정수가 와야 합니다`,
     'not-a-boolean': (d: string) => `"${d}"에는 true 또는 false가 와야 합니다`,
-    'offset-outside-batch': (d: string) => `오프셋은 자기 배치 범위 안에 있어야 합니다 (${d})`,
-    'offsets-backwards': (d: string) => `오프셋은 증가해야 합니다 (${d})`,
+    'offset-outside-batch': (d: string) => `offset은 자기 배치 범위 안에 있어야 합니다 (${d})`,
+    'offsets-backwards': (d: string) => `offset은 증가해야 합니다 (${d})`,
     'legacy-format': (d: string) => `메시지 포맷 v0/v1 배치입니다 (${d}): 트랜잭션과 producer id는 magic 2가 필요합니다`,
     'not-a-log-segment': (d: string) =>
-      `${d === 'index' ? '오프셋/시간 인덱스' : d === 'snapshot' ? '프로듀서 스냅샷' : 'KRaft 메타데이터 스냅샷'}의 덤프입니다; .log 세그먼트의 덤프가 필요합니다`,
+      `${d === 'index' ? 'offset/시간 인덱스' : d === 'snapshot' ? '프로듀서 스냅샷' : 'KRaft 메타데이터 스냅샷'}의 덤프입니다; .log 세그먼트의 덤프가 필요합니다`,
     empty: '배치가 없습니다: kafka-dump-log.sh --files <세그먼트>.log 의 출력이 필요합니다',
     'count-mismatch': (d: string) => `배치의 count와 나열된 레코드 줄 수가 다릅니다 (${d}); 덤프가 잘렸을 수 있습니다`,
     'trailing-bytes': (d: string) => `세그먼트 끝의 ${d}바이트는 올바른 배치가 아닙니다 (찢어진 쓰기)`,
@@ -56,7 +56,7 @@ export function describeIssue(issue: DumpIssue, language: DumpLanguage = 'en'): 
 
 export function describeOpenTxn(o: OpenTxn, language: DumpLanguage = 'en'): string {
   if (language === 'ko')
-    return `producerId ${o.producerId} (epoch ${o.producerEpoch})의 트랜잭션이 오프셋 ${o.startOffset}부터 열려 있습니다 (레코드 ${o.records}개, 마지막 오프셋 ${o.lastOffset})`;
+    return `producerId ${o.producerId} (epoch ${o.producerEpoch})의 트랜잭션이 offset ${o.startOffset}부터 열려 있습니다 (레코드 ${o.records}개, 마지막 offset ${o.lastOffset})`;
   return `producerId ${o.producerId} (epoch ${o.producerEpoch}) has a transaction open since offset ${o.startOffset} (${o.records} record(s), last at ${o.lastOffset})`;
 }
 

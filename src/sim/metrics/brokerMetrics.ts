@@ -74,7 +74,7 @@ export const BROKER_METRIC_MEANINGS: Readonly<Record<string, Readonly<Record<Lan
   },
   LastStableOffsetLag: {
     en: 'High watermark minus Last Stable Offset of this log: how many offsets a read_committed consumer cannot read yet because a transaction before them is open.',
-    ko: '이 로그의 하이 워터마크에서 LSO를 뺀 값: 앞에 열린 트랜잭션이 있어 read_committed 컨슈머가 아직 읽지 못하는 오프셋 수.',
+    ko: '이 로그의 하이 워터마크에서 LSO를 뺀 값: 앞에 열린 트랜잭션이 있어 read_committed 컨슈머가 아직 읽지 못하는 offset 수.',
   },
 };
 

@@ -84,7 +84,7 @@ export const METRIC_MEANINGS: Readonly<Record<string, Readonly<Record<Language, 
   },
   'records-lead': {
     en: 'The latest lead of the partition: the position minus the log start offset its last fetch reported (how far retention is behind the reader).',
-    ko: '이 파티션의 최근 선행: 현재 위치에서 마지막 fetch가 알려 준 로그 시작 오프셋을 뺀 값 (보존 삭제가 읽는 위치에서 얼마나 떨어져 있는지).',
+    ko: '이 파티션의 최근 선행: 현재 위치에서 마지막 fetch가 알려 준 로그 시작 offset을 뺀 값 (보존 삭제가 읽는 위치에서 얼마나 떨어져 있는지).',
   },
   'assigned-partitions': {
     en: 'The number of partitions currently assigned to this consumer.',

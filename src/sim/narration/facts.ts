@@ -929,19 +929,19 @@ function producerStateLoaded(ctx: NarrationContext, f: F<'producerStateLoaded'>)
       ? say(
           lang,
           `no snapshot, so it replayed ${keyOf(f)} from offset ${f.replayedFrom}`,
-          `스냅샷이 없어 ${josa(keyOf(f), '을/를')} 오프셋 ${f.replayedFrom}부터 다시 읽었습니다`,
+          `스냅샷이 없어 ${josa(keyOf(f), '을/를')} offset ${f.replayedFrom}부터 다시 읽었습니다`,
         )
       : say(
           lang,
           `the snapshot at offset ${f.snapshotOffset}, then the batches after it`,
-          `오프셋 ${f.snapshotOffset}의 스냅샷을 읽고 그 뒤의 배치를 다시 읽었습니다`,
+          `offset ${f.snapshotOffset}의 스냅샷을 읽고 그 뒤의 배치를 다시 읽었습니다`,
         );
   const parts = [
     f.cause === 'cleanRestart'
       ? say(
           lang,
           `${f.broker} started again after a clean shutdown: it recovered nothing and loaded the producer state of ${keyOf(f)} from the snapshot it wrote at the log end when it stopped (offset ${f.snapshotOffset ?? f.replayedFrom}), which keeps one batch per producer and leaves out the producers idle for producer.id.expiration.ms`,
-          `${josa(f.broker, '은/는')} 깨끗한 종료 뒤 다시 시작해 복구 없이, 멈출 때 로그 끝(오프셋 ${f.snapshotOffset ?? f.replayedFrom})에 쓴 스냅샷에서 ${keyOf(f)}의 프로듀서 상태를 읽었습니다. 스냅샷은 프로듀서마다 배치 하나만 담고, producer.id.expiration.ms 이상 쉰 프로듀서는 빠집니다`,
+          `${josa(f.broker, '은/는')} 깨끗한 종료 뒤 다시 시작해 복구 없이, 멈출 때 로그 끝(offset ${f.snapshotOffset ?? f.replayedFrom})에 쓴 스냅샷에서 ${keyOf(f)}의 프로듀서 상태를 읽었습니다. 스냅샷은 프로듀서마다 배치 하나만 담고, producer.id.expiration.ms 이상 쉰 프로듀서는 빠집니다`,
         )
       : f.cause === 'restart'
         ? say(

@@ -97,12 +97,12 @@ export function describeFaultKo(f: FaultSpec): string {
           : f.to === 'latest'
             ? '맨 끝(latest)으로'
             : f.to !== undefined
-              ? josa(`오프셋 ${f.to}`, '으로/로')
+              ? josa(`offset ${f.to}`, '으로/로')
               : `${f.shiftBy ?? 0}만큼 옮겨`;
-      return `${f.at} ms에 그룹 ${f.group}의 ${f.topic}${f.partition !== undefined ? `:${f.partition}` : ''} 오프셋을 ${target} 리셋`;
+      return `${f.at} ms에 그룹 ${f.group}의 ${f.topic}${f.partition !== undefined ? `:${f.partition}` : ''} offset을 ${target} 리셋`;
     }
     case 'abortTransaction':
-      return `${f.at} ms에 ${f.topic}-${f.partition}의 오프셋 ${f.startOffset}에서 시작하는 트랜잭션 중단`;
+      return `${f.at} ms에 ${f.topic}-${f.partition}의 offset ${f.startOffset}에서 시작하는 트랜잭션 중단`;
     case 'slowReplication':
       return `${f.at ?? 0} ms부터${f.durationMs !== undefined ? ` ${f.durationMs} ms 동안` : ''} ${f.target}의 복제 링크 ${f.delayMs} ms 지연`;
     case 'controlledShutdown':

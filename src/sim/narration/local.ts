@@ -213,7 +213,7 @@ export function timerClause(ctx: NarrationContext): string {
         return say(
           lang,
           `The Fetch asks for offset ${above.offset}${above.where ? ` of ${above.where}` : ''}, above the ${above.bound} (${above.at}) it may read: ${who} answers it at once, empty${above.where ? ', every partition of it' : ''} — Kafka holds a fetch only at that bound — and the consumer fetches again`,
-          `Fetch가 ${above.where ? `${above.where}에서 ` : ''}읽을 수 있는 ${above.bound}(${above.at})보다 큰 ${josa(`오프셋 ${above.offset}`, '을/를')} 요청하므로 ${josa(who, '이/가')} 곧바로 ${above.where ? '모든 파티션에 ' : ''}빈 응답을 보냅니다. Kafka는 그 경계에 있는 Fetch만 붙잡아 둡니다. 컨슈머는 곧 다시 Fetch합니다.`,
+          `Fetch가 ${above.where ? `${above.where}에서 ` : ''}읽을 수 있는 ${above.bound}(${above.at})보다 큰 ${josa(`offset ${above.offset}`, '을/를')} 요청하므로 ${josa(who, '이/가')} 곧바로 ${above.where ? '모든 파티션에 ' : ''}빈 응답을 보냅니다. Kafka는 그 경계에 있는 Fetch만 붙잡아 둡니다. 컨슈머는 곧 다시 Fetch합니다.`,
         );
       return say(
         lang,

@@ -34,7 +34,7 @@ export function operatorAbort(ctx: NarrationContext, f: F<'operatorAbort'>): str
     return say(
       lang,
       `${ran}: no producer on ${tp} has an open transaction starting at offset ${f.startOffset} (DescribeProducers on ${f.broker}), so it printed "${f.printed}" and wrote nothing`,
-      `${ran}. ${f.broker}에 보낸 DescribeProducers 결과, ${tp}에는 오프셋 ${f.startOffset}에서 시작하는 열린 트랜잭션이 없습니다. 도구는 그런 트랜잭션을 찾지 못했다고 출력하고 아무것도 쓰지 않은 채 끝납니다.`,
+      `${ran}. ${f.broker}에 보낸 DescribeProducers 결과, ${tp}에는 offset ${f.startOffset}에서 시작하는 열린 트랜잭션이 없습니다. 도구는 그런 트랜잭션을 찾지 못했다고 출력하고 아무것도 쓰지 않은 채 끝납니다.`,
     );
   const ids = `producerId ${f.spec.producerId}, epoch ${f.spec.producerEpoch}, coordinator epoch ${f.spec.coordinatorEpoch}`;
   const idsKo = `producerId ${f.spec.producerId}(epoch ${f.spec.producerEpoch}, 코디네이터 epoch ${f.spec.coordinatorEpoch})`;
@@ -47,6 +47,6 @@ export function operatorAbort(ctx: NarrationContext, f: F<'operatorAbort'>): str
   return say(
     lang,
     `${ran}: DescribeProducers on ${f.broker} found the open transaction of ${ids} starting there, and its WriteTxnMarkers asks ${f.broker} for an ABORT marker with those epochs (at offset ${f.markerOffset}) — the transaction coordinator is not told: a hanging transaction is ended so, but one the coordinator still has open goes on, and its own markers come later`,
-    `${ran}. ${f.broker}에 보낸 DescribeProducers로 그 오프셋에서 시작하는 ${idsKo}의 열린 트랜잭션을 찾고, WriteTxnMarkers로 ${f.broker}에 같은 epoch의 ABORT 마커(오프셋 ${f.markerOffset})를 요청합니다. 트랜잭션 코디네이터는 이 사실을 모릅니다. 행잉 트랜잭션은 이렇게 끝나지만, 코디네이터가 아직 열어 둔 트랜잭션이라면 그대로 이어지고 코디네이터의 마커가 나중에 기록됩니다.`,
+    `${ran}. ${f.broker}에 보낸 DescribeProducers로 그 offset에서 시작하는 ${idsKo}의 열린 트랜잭션을 찾고, WriteTxnMarkers로 ${f.broker}에 같은 epoch의 ABORT 마커(offset ${f.markerOffset})를 요청합니다. 트랜잭션 코디네이터는 이 사실을 모릅니다. 행잉 트랜잭션은 이렇게 끝나지만, 코디네이터가 아직 열어 둔 트랜잭션이라면 그대로 이어지고 코디네이터의 마커가 나중에 기록됩니다.`,
   );
 }

@@ -65,12 +65,12 @@ export function resetOffsetsErrors(f: ResetOffsetsSpec, path: string, ctx: Reset
     add(
       path,
       'give either to ("earliest", "latest" or an offset) or shiftBy, as the tool takes one of --to-earliest, --to-latest, --to-offset and --shift-by',
-      'to("earliest", "latest" 또는 오프셋)와 shiftBy 중 하나만 적으세요. 도구도 --to-earliest, --to-latest, --to-offset, --shift-by 중 하나를 받습니다',
+      'to("earliest", "latest" 또는 offset)와 shiftBy 중 하나만 적으세요. 도구도 --to-earliest, --to-latest, --to-offset, --shift-by 중 하나를 받습니다',
     );
   if ((ctx.cluster['offsets.topic.replication.factor'] ?? 1) > 1)
     add(
       `${path}`,
       'an offset reset is modelled with the single group coordinator only: set offsets.topic.replication.factor to 1 (or leave it out)',
-      '오프셋 리셋은 단일 그룹 코디네이터에서만 모델링됩니다. offsets.topic.replication.factor를 1로 두거나 생략하세요',
+      'offset 리셋은 단일 그룹 코디네이터에서만 모델링됩니다. offsets.topic.replication.factor를 1로 두거나 생략하세요',
     );
 }

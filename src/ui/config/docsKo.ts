@@ -45,7 +45,7 @@ export const DOCS_KO: Readonly<Record<ConfigTable, Readonly<Record<string, strin
     'enable.auto.commit': 'poll()로 가져간 위치를 auto.commit.interval.ms마다 커밋합니다.',
     'auto.commit.interval.ms': 'poll()이 자동 커밋하는 주기입니다.',
     'auto.offset.reset':
-      '그룹에 커밋된 오프셋이 없을 때(또는 위치가 로그 범위 밖일 때) 어디서부터 읽을지 정합니다. none이면 대신 poll()이 NoOffsetForPartitionException(OffsetOutOfRangeException)을 던집니다.',
+      '그룹에 커밋된 offset이 없을 때(또는 위치가 로그 범위 밖일 때) 어디서부터 읽을지 정합니다. none이면 대신 poll()이 NoOffsetForPartitionException(OffsetOutOfRangeException)을 던집니다.',
     'session.timeout.ms':
       '이 시간 동안 하트비트를 보내지 않은 멤버는 그룹에서 빠지고, 그룹은 리밸런스합니다. 브로커는 6000–1800000(group.min.session.timeout.ms, group.max.session.timeout.ms)만 받습니다. 범위 밖이면 JoinGroup이 INVALID_SESSION_TIMEOUT으로 실패하고 poll()이 예외를 던집니다.',
     'heartbeat.interval.ms':
@@ -112,7 +112,7 @@ export const DOCS_KO: Readonly<Record<ConfigTable, Readonly<Record<string, strin
   streams: {
     'application.id': '컨슈머 그룹, 내부 토픽, transactional.id 접두사의 이름이 됩니다(기본값: 클라이언트 id).',
     'processing.guarantee':
-      '기본값은 at_least_once입니다. 입력 오프셋, 상태 저장소 changelog, 출력을 하나의 트랜잭션으로 묶으려면 exactly_once_v2를 명시해야 합니다(브로커 2.5 이상, exactly_once와 exactly_once_beta는 4.0에서 제거됨).',
+      '기본값은 at_least_once입니다. 입력 offset, 상태 저장소 changelog, 출력을 하나의 트랜잭션으로 묶으려면 exactly_once_v2를 명시해야 합니다(브로커 2.5 이상, exactly_once와 exactly_once_beta는 4.0에서 제거됨).',
     'commit.interval.ms':
       '태스크가 커밋하는 주기입니다. exactly_once_v2에서는 100, 그 밖에는 30000입니다. 0이면 스레드 루프마다 커밋합니다.',
     'statestore.cache.max.bytes':

@@ -313,7 +313,7 @@ const ko: InjectStrings = {
     `${client} 애플리케이션이 ${josa(`event_id=${eventId}`, '으로/로')} send()를 다시 호출합니다. 새 send이므로 새 시퀀스 번호 — 멱등성은 이것을 잡지 못합니다.`,
   abortTxn: (startOffset) => `운영자로서 이 트랜잭션 중단하기 (kafka-transactions.sh abort --start-offset ${startOffset})`,
   abortTxnHint: (producerId, epoch, startOffset) =>
-    `행잉 트랜잭션에만 쓰세요. 파티션 리더가 오프셋 ${startOffset}에서 시작한 producerId ${producerId}(epoch ${epoch})의 열린 트랜잭션에 ABORT 마커를 기록합니다. 트랜잭션 코디네이터는 이를 모르므로, 코디네이터가 아직 열어 둔 트랜잭션이라면 나중의 커밋이 원자성을 깨뜨립니다.`,
+    `행잉 트랜잭션에만 쓰세요. 파티션 리더가 offset ${startOffset}에서 시작한 producerId ${producerId}(epoch ${epoch})의 열린 트랜잭션에 ABORT 마커를 기록합니다. 트랜잭션 코디네이터는 이를 모르므로, 코디네이터가 아직 열어 둔 트랜잭션이라면 나중의 커밋이 원자성을 깨뜨립니다.`,
   sendHeading: '새 레코드 보내기',
   sendHint: '애플리케이션이 지금 레코드 하나를 더 보냅니다 (트랜잭션 프로듀서라면 자체 트랜잭션 안에서).',
   topic: '토픽',
@@ -327,14 +327,14 @@ const ko: InjectStrings = {
   runCleaner: (topic) => `지금 ${topic}에 로그 클리너 실행`,
   noCompacted: '이 시나리오에는 cleanup.policy=compact인 토픽이 없습니다.',
 
-  resetHeading: '그룹 오프셋 리셋 (운영자)',
+  resetHeading: '그룹 offset 리셋 (운영자)',
   offsetResetHint:
-    'kafka-consumer-groups.sh --reset-offsets --execute: 도구는 비활성(Empty) 그룹만 리셋하며, 멤버가 남아 있으면 거부합니다. 먼저 그룹의 컨슈머를 중단시키고 session.timeout.ms가 지나게 하세요. 컨슈머는 다시 참여할 때 새 오프셋부터 읽습니다.',
+    'kafka-consumer-groups.sh --reset-offsets --execute: 도구는 비활성(Empty) 그룹만 리셋하며, 멤버가 남아 있으면 거부합니다. 먼저 그룹의 컨슈머를 중단시키고 session.timeout.ms가 지나게 하세요. 컨슈머는 다시 참여할 때 새 offset부터 읽습니다.',
   resetGroup: '그룹',
   resetTopic: '토픽',
   resetTo: '리셋',
   resetTargets: { earliest: '--to-earliest', latest: '--to-latest', offset: '--to-offset', shift: '--shift-by' },
-  resetAmount: '오프셋 또는 이동량',
+  resetAmount: 'offset 또는 이동량',
   resetRun: '지금 kafka-consumer-groups --reset-offsets 실행',
 
   faultsHeading: '이 시나리오의 장애',
@@ -349,7 +349,7 @@ const ko: InjectStrings = {
     'app-stopped': '애플리케이션이 멈췄습니다 (펜싱됨).',
     'no-event-id': '이 레코드에는 event_id 헤더가 없어 다시 보낼 이벤트가 없습니다.',
     'not-scripted': '이 레코드를 쓴 클라이언트는 스크립트가 있는 프로듀서 애플리케이션이 아닙니다.',
-    'control-record': '이 오프셋은 트랜잭션 마커이지 이벤트가 아닙니다.',
+    'control-record': '이 offset은 트랜잭션 마커이지 이벤트가 아닙니다.',
     'not-compacted': 'cleanup.policy=delete인 토픽입니다: 로그 클리너는 compact 토픽만 정리합니다.',
     'bad-number': '1 이상 86400000 이하의 정수(ms)를 입력하세요.',
   },

@@ -60,7 +60,7 @@ const KO: SummaryWords = {
   pointer: (kind, owner, offset) =>
     kind === 'position'
       ? `컨슈머 ${owner} 위치 ${offset}`
-      : `그룹 ${owner} ${kind === 'committed' ? '커밋 오프셋' : '대기 중인 트랜잭션 오프셋'} ${offset}`,
+      : `그룹 ${owner} ${kind === 'committed' ? '커밋 offset' : '대기 중인 트랜잭션 offset'} ${offset}`,
 };
 
 /** The event_ids a lane holds more than once, each with its offsets, in log order. */

@@ -109,7 +109,7 @@ const KO: TimelineStrings = {
   internalCollapsed: (list: string) => `내부 토픽 접힘: ${list}.`,
   partitions: (topic: string, n: number) => `${topic} (파티션 ${n}개)`,
   canvasLabel: (user: number, internal: number, expanded: boolean) =>
-    `파티션 로그: 사용자 토픽 파티션 ${user}개${internal ? `, 내부 토픽 파티션 ${internal}개 ${expanded ? '펼침' : '접힘'}` : ''}. 칸은 오프셋 순서의 레코드이고, 선은 LEO(로그 끝 offset), HW(하이 워터마크), LSO(마지막 안정 offset)를 표시합니다.`,
+    `파티션 로그: 사용자 토픽 파티션 ${user}개${internal ? `, 내부 토픽 파티션 ${internal}개 ${expanded ? '펼침' : '접힘'}` : ''}. 칸은 offset 순서의 레코드이고, 선은 LEO(로그 끝 offset), HW(하이 워터마크), LSO(마지막 안정 offset)를 표시합니다.`,
   lanesLegend: '파티션 로그 범례',
   legendPlain: '트랜잭션 밖 (테두리)',
   legendCommitted: '커밋된 트랜잭션 안 (채움)',
@@ -123,7 +123,7 @@ const KO: TimelineStrings = {
   legendHw: '하이 워터마크(HW)',
   legendLso: 'LSO (점선)',
   legendPosition: '컨슈머 위치',
-  legendGroup: '그룹 커밋 오프셋 (◇ 대기 중)',
+  legendGroup: '그룹 커밋 offset (◇ 대기 중)',
   legendReplicaIsr: 'ISR 안의 복제본 (LEO까지 채운 막대)',
   legendReplicaOut: 'ISR 밖의 복제본 (점선, 빈 막대)',
   legendReplicaDown: '다운된 브로커의 복제본 (회색, ✕)',
