@@ -70,16 +70,22 @@ function consumer(config: Record<string, string | number | boolean | null> = {},
   return { actor, effects, sends, last, reply, call, timer, lost, ctx, state };
 }
 
+/** Booted, its first poll() sending JoinGroup (that poll() waits), answered as leader and assigned orders-0. */
 function toStable(c: ReturnType<typeof consumer>) {
-  c.actor.send({ type: 'boot', now: 0 } as never);
+  boot(c);
   c.reply('JoinGroupResponse', { correlationId: 0, error: 'NONE', generationId: 1, memberId: 'c-0', leader: 'c-0' }, 3000);
   c.reply('SyncGroupResponse', { correlationId: 1, error: 'NONE', assignment: [{ topic: 'orders', partition: 0 }] }, 3001);
 }
 
+/** subscribe() sends nothing; the application's first poll() at 0 sends JoinGroup (ConsumerCoordinator.poll). */
+function boot(c: ReturnType<typeof consumer>) {
+  c.actor.send({ type: 'boot', now: 0 } as never);
+  c.call('poll', 0);
+}
+
 function consumeThree(c: ReturnType<typeof consumer>) {
   toStable(c);
-  // the application waits in poll(): the consumer fetches once it has the position
-  c.call('poll', 3002);
+  // the application waits in its first poll(): the consumer fetches once it has the position
   const fetchOffsets = c.last('OffsetFetch');
   c.reply(
     'OffsetFetchResponse',
@@ -163,12 +169,13 @@ describe('commit retries (ConsumerCoordinator.commitOffsetsSync)', () => {
 describe('request timeouts (AbstractCoordinator.sendJoinGroupRequest)', () => {
   it('JoinGroup waits max(request.timeout.ms, max.poll.interval.ms + 5000); other requests request.timeout.ms', () => {
     const c = consumer({ 'max.poll.interval.ms': 10000, 'request.timeout.ms': 5000 });
-    c.actor.send({ type: 'boot', now: 0 } as never);
+    boot(c);
     expect(c.last('JoinGroup')?.timeoutMs).toBe(15000);
-    toStable(c);
+    c.reply('JoinGroupResponse', { correlationId: 0, error: 'NONE', generationId: 1, memberId: 'c-0', leader: 'c-0' }, 3000);
+    c.reply('SyncGroupResponse', { correlationId: 1, error: 'NONE', assignment: [{ topic: 'orders', partition: 0 }] }, 3001);
     expect(c.last('OffsetFetch')?.timeoutMs).toBe(5000);
     const long = consumer({ 'max.poll.interval.ms': 1000, 'request.timeout.ms': 30000 });
-    long.actor.send({ type: 'boot', now: 0 } as never);
+    boot(long);
     expect(long.last('JoinGroup')?.timeoutMs).toBe(30000);
   });
 });
@@ -252,12 +259,13 @@ describe('the rebalance listener (offsets-in-sink)', () => {
     const listener = c.effects.find((e): e is Call => e.type === 'call' && e.name === 'onPartitionsAssigned');
     expect(listener?.args).toEqual({ partitions: [{ topic: 'orders', partition: 0 }] });
     expect(c.sends('OffsetFetch')).toEqual([]);
+    // no position yet: the first poll(), still waiting, fetches nothing until the listener returns
+    expect(c.sends('Fetch')).toEqual([]);
     c.call('partitionsAssignedDone', 3010, { offsets: { 'orders-0': 7 } });
     expect(c.ctx().positions).toEqual({ 'orders-0': 7 });
     expect(c.sends('OffsetFetch')).toEqual([]);
-    // fetched from there by poll() (no poll() waits in this test until now)
-    expect(c.sends('Fetch')).toEqual([]);
-    c.call('poll', 3011);
+    // fetched from there for the waiting poll()
+    expect(c.sends('Fetch')).toHaveLength(1);
     expect(c.last('Fetch')?.payload).toMatchObject({ partitions: [{ fetchOffset: 7 }] });
   });
 
@@ -277,6 +285,9 @@ describe('before its start time', () => {
     expect(c.state()).toBe('created');
     expect(c.sends('JoinGroup')).toEqual([]);
     c.actor.send({ type: 'boot', now: 2000 } as never);
+    expect(c.state()).toBe('UNJOINED');
+    c.call('poll', 2000);
     expect(c.state()).toBe('PREPARING_REBALANCE');
+    expect(c.sends('JoinGroup')).toHaveLength(1);
   });
 });

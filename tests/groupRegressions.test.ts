@@ -164,7 +164,10 @@ describe('item 11: applications and sinks', () => {
     expect(r.processed('billing', 'evt-1')).toBe(1);
     expect(r.group('billing')?.committed).toEqual({ 'orders-0': 1 });
     const joins = r.trace.envelopes.filter((e) => e.rpc === 'JoinGroup' && e.from === 'billing.consumer');
-    expect(joins[0]?.sentAt).toBe(2000);
+    // its first poll() joins, after initTransactions() returned (InitProducerId sent at 2000)
+    const init = r.trace.envelopes.filter((e) => e.rpc === 'InitProducerIdResponse' && e.to === 'billing.producer');
+    expect(init[0]?.deliverAt).toBe(2002);
+    expect(joins[0]?.sentAt).toBe(2002);
   });
 
   it('offsets-in-sink: after a rebalance the application seeks to the offsets in the database: each event written once', () => {

@@ -25,7 +25,8 @@ import type { Effect } from '../../src/sim/kernel/effects';
 import { runScenario, type Trace } from '../../src/sim/run';
 import type { Fact } from '../../src/sim/trace/facts';
 import { pausedMemberScenario } from '../fixtures/groupAudit';
-import { answer, joinedAsLeader, positionsFetched, sent, synced } from '../machines/consumerDriver';
+import { plainBatch } from '../fixtures/plainBatch';
+import { answer, joinedAsLeader, sent, synced } from '../machines/consumerDriver';
 import { type Driven, inputOf, sends } from '../machines/harness';
 
 const call = (type: string, args: Record<string, unknown> = {}) => ({ type, from: 'c.app', args });
@@ -40,12 +41,34 @@ const replies = (fx: readonly Effect[]) => fx.flatMap((e) => (e.type === 'call' 
 
 /**
  * An auto-commit member (the leader of generation 1, member c-0) STABLE with t-0, its position moved
- * to 3 past the committed 0 (a seek stands in for records consumed).
+ * to 3 past the committed 0: its first poll() (the one that joined) returned records 0..2 at 100, and
+ * the application is processing them (outside poll()).
  */
 function consumed(config: Record<string, unknown> = {}): Driven {
   const { m, sync } = joinedAsLeader(inputOf(scenario(config), 'c.consumer'));
-  positionsFetched(m, sent(synced(m, sync, [{ topic: 't', partition: 0 }]), 'OffsetFetch'));
-  m.send(call('seek', { topic: 't', partition: 0, offset: 3 }), 100);
+  const offsets = sent(synced(m, sync, [{ topic: 't', partition: 0 }]), 'OffsetFetch');
+  const fetch = sent(
+    m.send(
+      answer('OffsetFetchResponse', offsets?.payload.correlationId as number, {
+        error: 'NONE',
+        offsets: [{ topic: 't', partition: 0, offset: 0, error: 'NONE' }],
+      }),
+      30,
+    ),
+    'Fetch',
+  );
+  const partition = {
+    error: 'NONE',
+    topic: 't',
+    partition: 0,
+    highWatermark: 3,
+    lastStableOffset: 3,
+    logStartOffset: 0,
+    batches: [plainBatch([{ offset: 0 }, { offset: 1 }, { offset: 2 }])],
+    abortedTransactions: [],
+  };
+  m.send(answer('FetchResponse', fetch?.payload.correlationId as number, { partitions: [partition] }, fetch?.to), 100);
+  expect(m.context<ConsumerContext>()).toMatchObject({ pollWaiting: null, positions: { 't-0': 3 } });
   return m;
 }
 

@@ -10,13 +10,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { commit, onCommitRetry, onOffsetCommitResponse, queuedRefusalNote } from '../../src/sim/consumer/commits';
-import { consumerMachine, membershipState } from '../../src/sim/consumer/consumer.machine';
+import { membershipState } from '../../src/sim/consumer/consumer.machine';
 import type { ConsumerContext, Draft } from '../../src/sim/consumer/consumerContext';
 import type { EventOf } from '../../src/sim/consumer/events';
 import type { Effect } from '../../src/sim/kernel/effects';
 import { translateNote } from '../../src/sim/narration/notes';
-import { joinedAsLeader } from '../machines/consumerDriver';
-import { drive, inputOf } from '../machines/harness';
+import { bootAndPoll, joinedAsLeader } from '../machines/consumerDriver';
+import { inputOf } from '../machines/harness';
 import { context, replies, response, run, sent, tp0 } from './fixture';
 import { autoThen, generation2 } from './queuedCommits';
 
@@ -80,8 +80,8 @@ describe('a commit built while the member rebalances fails with RebalanceInProgr
   });
 
   it('commitSync() with nothing consumed during a rebalance succeeds without a request (commitOffsetsSync: offsets.isEmpty())', () => {
-    const m = drive(consumerMachine, inputOf(scenarioOf(), 'c.consumer'));
-    m.send({ type: 'boot' }, 0);
+    // rebalancing: the JoinGroup of the first poll() in flight
+    const { m } = bootAndPoll(inputOf(scenarioOf(), 'c.consumer'));
     expect(membershipState(m.state())).toBe('PREPARING_REBALANCE');
     expect(replies(m.send({ type: 'commitSync', from: 'c.app', args: {} }, 1))).toEqual([{ call: 'commitSync', ok: true, error: null }]);
     const fx = m.send({ type: 'commitSync', from: 'c.app', args: { offsets: [{ ...tp0, offset: 3 }] } }, 2);

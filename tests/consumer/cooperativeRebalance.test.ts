@@ -24,7 +24,7 @@ const scenario = {
 const T0 = { topic: 't', partition: 0 };
 const T1 = { topic: 't', partition: 1 };
 
-/** STABLE with t-0 and t-1 at known positions, its app's poll() out; `streams`: the main consumer's listener. */
+/** STABLE with t-0 and t-1 at known positions, its app's first poll() (the one that joined) waiting; `streams`: the main consumer's listener. */
 function stable(streams: boolean) {
   const { m, sync } = joinedAsLeader({
     ...(inputOf(scenario, 'c.consumer') as object),
@@ -34,7 +34,7 @@ function stable(streams: boolean) {
   synced(m, sync, [T0, T1]);
   // the listener seeks (a plain consumer's positions would come from an OffsetFetch)
   if (streams) m.send({ type: 'partitionsAssignedDone', from: 'c.app', args: { offsets: { 't-0': 5, 't-1': 7 } } }, 21);
-  m.send({ type: 'poll', from: 'c.app', args: {} }, 30);
+  expect(m.context<ConsumerContext>().pollWaiting).toBe('c.app');
   return m;
 }
 

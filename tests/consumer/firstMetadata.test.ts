@@ -53,12 +53,16 @@ const metadataAnswer = (correlationId: number, partitions = 2) =>
     'broker-0',
   );
 
+/** The application's poll() (the first one joins the group). */
+const poll = { type: 'poll', from: 'c.app', args: {} };
+
 describe("a new consumer asks for its topics' metadata first", () => {
-  it('subscribe(): Metadata for its topics goes first, JoinGroup right after it without waiting for the answer', () => {
+  it('subscribe(): Metadata for its topics goes first; the first poll() sends JoinGroup without waiting for the answer', () => {
     const m = fresh({ 'group.id': 'g' });
     const boot = m.send({ type: 'boot' }, 0);
-    expect(sends(boot)).toEqual(['Metadata→broker-0', 'JoinGroup→group-coordinator']);
+    expect(sends(boot)).toEqual(['Metadata→broker-0']);
     expect(sent(boot, 'Metadata')?.payload.topics).toEqual(['t']);
+    expect(sends(m.send(poll, 0))).toEqual(['JoinGroup→group-coordinator']);
     expect(m.context<ConsumerContext>().meta.topics.t?.leaders).toEqual([null, null]);
   });
 
@@ -66,7 +70,7 @@ describe("a new consumer asks for its topics' metadata first", () => {
     const m = fresh({ 'group.id': 'g' });
     const boot = m.send({ type: 'boot' }, 0);
     const metadata = sent(boot, 'Metadata');
-    const join = sent(boot, 'JoinGroup');
+    const join = sent(m.send(poll, 0), 'JoinGroup');
     const joined = m.send(
       answer('JoinGroupResponse', join?.payload.correlationId as number, {
         error: 'NONE',
@@ -86,7 +90,8 @@ describe("a new consumer asks for its topics' metadata first", () => {
 
   it("a follower's SyncGroup does not wait: only the leader computes the assignment", () => {
     const m = fresh({ 'group.id': 'g' });
-    const join = sent(m.send({ type: 'boot' }, 0), 'JoinGroup');
+    m.send({ type: 'boot' }, 0);
+    const join = sent(m.send(poll, 0), 'JoinGroup');
     const joined = m.send(
       answer('JoinGroupResponse', join?.payload.correlationId as number, {
         error: 'NONE',
@@ -104,7 +109,7 @@ describe("a new consumer asks for its topics' metadata first", () => {
     const boot = m.send({ type: 'boot' }, 0);
     expect(sends(boot)).toEqual(['Metadata→broker-0']);
     expect(m.context<ConsumerContext>().assignment).toHaveLength(2);
-    const polled = m.send({ type: 'poll', from: 'c.app', args: {} }, 1);
+    const polled = m.send(poll, 1);
     expect(sends(polled)).toEqual([]);
     const answered = m.send(metadataAnswer(sent(boot, 'Metadata')?.payload.correlationId as number), 2);
     expect(sends(answered)).toEqual(['ListOffsets→broker-0']);
@@ -183,7 +188,7 @@ describe('narration of the first metadata', () => {
   it("the leader's notes, in Korean", () => {
     const m = fresh({ 'group.id': 'g' });
     const boot = m.send({ type: 'boot' }, 0);
-    const join = sent(boot, 'JoinGroup');
+    const join = sent(m.send(poll, 0), 'JoinGroup');
     const held = m.send(
       answer('JoinGroupResponse', join?.payload.correlationId as number, {
         error: 'NONE',

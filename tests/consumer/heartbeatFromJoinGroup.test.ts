@@ -10,13 +10,13 @@
  * answer, one round trip late.
  */
 import { describe, expect, it } from 'vitest';
-import { consumerMachine, membershipState } from '../../src/sim/consumer/consumer.machine';
+import { membershipState } from '../../src/sim/consumer/consumer.machine';
 import type { ConsumerContext } from '../../src/sim/consumer/consumerContext';
 import { SESSION_TIMER } from '../../src/sim/consumer/sessionTimer';
 import type { Effect } from '../../src/sim/kernel/effects';
 import { runScenario } from '../../src/sim/run';
-import { answer, lost, sent, synced } from '../machines/consumerDriver';
-import { drive, inputOf } from '../machines/harness';
+import { answer, bootAndPoll, lost, sent, synced } from '../machines/consumerDriver';
+import { inputOf } from '../machines/harness';
 
 const scenario = (network = { latencyMs: 1, jitterMs: 0, links: [] }, heartbeatIntervalMs = 3000) => ({
   version: 1,
@@ -28,10 +28,10 @@ const scenario = (network = { latencyMs: 1, jitterMs: 0, links: [] }, heartbeatI
 const heartbeatTimers = (fx: readonly Effect[]) => fx.flatMap((e) => (e.type === 'timer' && e.name === 'heartbeatDue' ? [e.delay] : []));
 const stopsHeartbeats = (fx: readonly Effect[]) => fx.some((e) => e.type === 'cancel' && e.key === 'heartbeat');
 
-/** A member booted and answered as the leader of generation 1 at 10: the machine, the JoinGroup answer's effects, its SyncGroup (in flight). */
+/** A member booted, joined from its first poll() (which waits) and answered as the leader of generation 1 at 10: the machine, the JoinGroup answer's effects, its SyncGroup (in flight). */
 function syncing() {
-  const m = drive(consumerMachine, inputOf(scenario(), 'c.consumer'));
-  const join = sent(m.send({ type: 'boot' }, 0), 'JoinGroup');
+  const { m, polled } = bootAndPoll(inputOf(scenario(), 'c.consumer'));
+  const join = sent(polled, 'JoinGroup');
   const joined = m.send(
     answer('JoinGroupResponse', join?.payload.correlationId as number, { error: 'NONE', generationId: 1, memberId: 'c-0', leader: 'c-0' }),
     10,

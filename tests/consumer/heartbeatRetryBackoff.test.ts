@@ -16,15 +16,15 @@
  * coordinator removed a member Kafka keeps.
  */
 import { describe, expect, it } from 'vitest';
-import { type ConsumerContext, consumerMachine, membershipState } from '../../src/sim/consumer/consumer.machine';
+import { type ConsumerContext, membershipState } from '../../src/sim/consumer/consumer.machine';
 import { SESSION_TIMER } from '../../src/sim/consumer/sessionTimer';
 import type { Effect } from '../../src/sim/kernel/effects';
 import { runScenario, type Trace } from '../../src/sim/run';
 import type { Fact } from '../../src/sim/trace/facts';
 import { summarize } from '../../src/sim/trace/summary';
 import { heartbeatResetScenario, pausedMemberScenario } from '../fixtures/groupAudit';
-import { answer, joinedAsLeader, lost, sent, synced } from '../machines/consumerDriver';
-import { type Driven, drive, inputOf, sends } from '../machines/harness';
+import { answer, bootAndPoll, firstPollReturned, joinedAsLeader, lost, sent, synced } from '../machines/consumerDriver';
+import { type Driven, inputOf, sends } from '../machines/harness';
 
 const call = (type: string, args: Record<string, unknown> = {}) => ({ type, from: 'c.app', args });
 const scenario = (cluster?: Record<string, unknown>) => ({
@@ -39,11 +39,12 @@ const heartbeatTimers = (fx: readonly Effect[]) =>
   fx.flatMap((e) => (e.type === 'timer' && e.key === 'heartbeat' && e.name === 'heartbeatDue' ? [e.delay] : []));
 const attempts = (m: Driven) => m.context<ConsumerContext>().heartbeatAttempts;
 
-/** A member STABLE with t-0 (the leader of generation 1). */
+/** A member STABLE with t-0 (the leader of generation 1), its first poll() (the one that joined) returned at 22. */
 function stable(): Driven {
   const { m, sync } = joinedAsLeader(inputOf(scenario(), 'c.consumer'));
-  synced(m, sync, [{ topic: 't', partition: 0 }]);
+  const offsets = sent(synced(m, sync, [{ topic: 't', partition: 0 }]), 'OffsetFetch');
   expect(membershipState(m.state())).toBe('STABLE');
+  firstPollReturned(m, offsets, 20);
   return m;
 }
 
@@ -118,11 +119,12 @@ describe('a failed heartbeat: the next one after retry.backoff.ms doubling to re
   });
 
   it('a coordinator on a __consumer_offsets leader, forgotten with the lost heartbeat, is looked up at once; the heartbeat after the backoff goes to the one found', () => {
-    const m = drive(consumerMachine, inputOf(scenario({ brokers: 3, 'offsets.topic.replication.factor': 3 }), 'c.consumer'));
+    // the application's first poll() looks the coordinator up and joins
+    const { m, polled } = bootAndPoll(inputOf(scenario({ brokers: 3, 'offsets.topic.replication.factor': 3 }), 'c.consumer'));
     const coordinator = 'broker-1.group-coordinator';
     const found = (lookup: ReturnType<typeof sent>, at: number) =>
       m.send(answer('FindCoordinatorResponse', lookup?.payload.correlationId as number, { error: 'NONE', coordinator }, lookup?.to), at);
-    const join = sent(found(sent(m.send({ type: 'boot' }, 0), 'FindCoordinator'), 2), 'JoinGroup');
+    const join = sent(found(sent(polled, 'FindCoordinator'), 2), 'JoinGroup');
     expect(join?.to).toBe(coordinator);
     const joined = m.send(
       answer(

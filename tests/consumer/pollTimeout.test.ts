@@ -15,7 +15,8 @@ import { narrate } from '../../src/sim/narration/narrate';
 import { runScenario, type Trace } from '../../src/sim/run';
 import type { Fact } from '../../src/sim/trace/facts';
 import { summarize } from '../../src/sim/trace/summary';
-import { joinedAsLeader, sent, synced } from '../machines/consumerDriver';
+import { plainBatch } from '../fixtures/plainBatch';
+import { answer, joinedAsLeader, sent, synced } from '../machines/consumerDriver';
 import { inputOf } from '../machines/harness';
 
 const NOTE = 'poll() was not called for max.poll.interval.ms (1000 ms): the consumer leaves the group (consumer poll timeout has expired)';
@@ -119,13 +120,28 @@ describe('max.poll.interval.ms: a consumer that does not poll in time leaves its
     const input = inputOf(scenario(1000), 'billing.consumer');
     const inPoll = joinedAsLeader(input);
     synced(inPoll.m, inPoll.sync, [{ topic: 'orders', partition: 0 }]);
-    inPoll.m.send({ type: 'poll', from: 'billing.app', args: {} }, 30);
-    // the application waits in poll(): Kafka's poll loop keeps resetting the timer
+    // the application waits in its first poll() (the one that joined): Kafka's poll loop keeps resetting the timer
+    expect(inPoll.m.context<ConsumerContext>().pollWaiting).toBe('billing.app');
     expect(inPoll.m.send({ type: 'pollTimeoutExpired' }, 1030)).toEqual([]);
     expect(inPoll.m.context<ConsumerContext>()).toMatchObject({ generationId: 1, memberId: 'c-0', rejoinNeeded: false });
 
+    // the first poll() returns a record at 30: the application is outside poll() from then
     const outside = joinedAsLeader(input);
-    synced(outside.m, outside.sync, [{ topic: 'orders', partition: 0 }]);
+    const offsets = sent(synced(outside.m, outside.sync, [{ topic: 'orders', partition: 0 }]), 'OffsetFetch');
+    const committed = { error: 'NONE', offsets: [{ topic: 'orders', partition: 0, offset: 0, error: 'NONE' }] };
+    const fetch = sent(outside.m.send(answer('OffsetFetchResponse', offsets?.payload.correlationId as number, committed), 25), 'Fetch');
+    const records = {
+      error: 'NONE',
+      topic: 'orders',
+      partition: 0,
+      highWatermark: 1,
+      lastStableOffset: 1,
+      logStartOffset: 0,
+      batches: [plainBatch([{ offset: 0 }])],
+      abortedTransactions: [],
+    };
+    outside.m.send(answer('FetchResponse', fetch?.payload.correlationId as number, { partitions: [records] }, fetch?.to), 30);
+    expect(outside.m.context<ConsumerContext>().pollWaiting).toBeNull();
     const fx = outside.m.send({ type: 'pollTimeoutExpired' }, 1030);
     expect(sent(fx, 'LeaveGroup')?.payload).toMatchObject({ groupId: 'billing', memberId: 'c-0' });
     expect(fx.some((e) => e.type === 'cancel' && e.key === 'heartbeat')).toBe(true);

@@ -10,6 +10,8 @@ import { type ConsumerContext, consumerMachine } from '../../src/sim/consumer/co
 import { type GroupCoordinatorContext, groupCoordinatorMachine } from '../../src/sim/coordinator/groupCoordinator.machine';
 import type { Effect } from '../../src/sim/kernel/effects';
 import { runScenario } from '../../src/sim/run';
+import { plainBatch } from '../fixtures/plainBatch';
+import { sent } from '../machines/consumerDriver';
 import { calls, drive, inputOf, sends } from '../machines/harness';
 
 const scenario = (sessionTimeoutMs: number) => ({
@@ -65,12 +67,38 @@ describe('consumer: INVALID_SESSION_TIMEOUT is fatal to poll(), not retried', ()
     payload: { correlationId, error: 'INVALID_SESSION_TIMEOUT', generationId: -1, memberId: '', leader: '' },
   });
   const poll = { type: 'poll', from: 'c.app', args: {} };
+  const answerOf = (type: string, request: { payload: Record<string, unknown> } | undefined, payload: Record<string, unknown>) => ({
+    type,
+    from: 'group-coordinator',
+    envelopeId: envelope++,
+    inReplyTo: 0,
+    payload: { correlationId: (request?.payload.correlationId as number) ?? 99, ...payload },
+  });
+  /** A FetchResponse to `fetch` with the one record at `offset` of t-0. */
+  const fetched = (fetch: ReturnType<typeof sent>, offset: number) => ({
+    ...answerOf('FetchResponse', fetch, {
+      partitions: [
+        {
+          error: 'NONE',
+          topic: 't',
+          partition: 0,
+          highWatermark: offset + 1,
+          lastStableOffset: offset + 1,
+          logStartOffset: 0,
+          batches: [plainBatch([{ offset }])],
+          abortedTransactions: [],
+        },
+      ],
+    }),
+    from: fetch?.to,
+  });
   const pollReplies = (fx: readonly Effect[]) => (calls(fx) as { call?: string }[]).filter((c) => c.call === 'poll');
 
   it('a poll() waiting for the join throws InvalidSessionTimeoutException; the next poll() joins again', () => {
     const m = drive(consumerMachine, inputOf(scenario(3000), 'c.consumer'));
     m.send({ type: 'boot' }, 0);
-    m.send(poll, 1);
+    // the first poll() sends the JoinGroup and waits for it
+    expect(sends(m.send(poll, 1))).toEqual(['JoinGroup→group-coordinator']);
     const fx = m.send(refused(0), 2);
     expect(pollReplies(fx)).toEqual([{ to: 'c.app', name: 'reply', call: 'poll', ok: false, error: 'InvalidSessionTimeoutException' }]);
     // no rejoin backoff: nothing is retried until the application calls poll() again
@@ -79,14 +107,42 @@ describe('consumer: INVALID_SESSION_TIMEOUT is fatal to poll(), not retried', ()
   });
 
   it('refused while no poll() waits: the next poll() throws at once, the one after joins again', () => {
-    const m = drive(consumerMachine, inputOf(scenario(3000), 'c.consumer'));
+    // a COOPERATIVE member (Kafka Streams' main consumer) rejoining from a poll() that returned the
+    // records it had buffered at once: its JoinGroup is answered while no poll() waits
+    const input = inputOf(scenario(3000), 'c.consumer') as { config: Record<string, unknown> };
+    // (no auto-commit: onJoinPrepare would commit before the JoinGroup)
+    const m = drive(consumerMachine, { ...input, config: { ...input.config, 'enable.auto.commit': false }, revocationListener: true });
     m.send({ type: 'boot' }, 0);
-    m.send(refused(0), 2);
+    const join = sent(m.send(poll, 0), 'JoinGroup');
+    const sync = sent(
+      m.send(answerOf('JoinGroupResponse', join, { error: 'NONE', generationId: 1, memberId: 'c-0', leader: 'c-0' }), 10),
+      'SyncGroup',
+    );
+    const offsets = sent(
+      m.send(answerOf('SyncGroupResponse', sync, { error: 'NONE', assignment: [{ topic: 't', partition: 0 }] }), 20),
+      'OffsetFetch',
+    );
+    const fetch = sent(
+      m.send(
+        answerOf('OffsetFetchResponse', offsets, { error: 'NONE', offsets: [{ topic: 't', partition: 0, offset: 0, error: 'NONE' }] }),
+        30,
+      ),
+      'Fetch',
+    );
+    // the first poll() returns record 0; the prefetch brings record 1, buffered
+    const prefetch = sent(m.send(fetched(fetch, 0), 40), 'Fetch');
+    m.send(fetched(prefetch, 1), 50);
+    m.send(answerOf('HeartbeatResponse', undefined, { error: 'REBALANCE_IN_PROGRESS' }), 1000);
+    const rejoined = m.send(poll, 1100);
+    const rejoin = sent(rejoined, 'JoinGroup');
+    expect(pollReplies(rejoined)).toMatchObject([{ ok: true }]);
+    expect(m.context<ConsumerContext>().pollWaiting).toBeNull();
+    m.send(refused(rejoin?.payload.correlationId as number), 1102);
     expect(m.context<ConsumerContext>().pollError).toEqual({ exception: 'InvalidSessionTimeoutException', thrown: false });
-    const first = m.send(poll, 3);
+    const first = m.send(poll, 1103);
     expect(pollReplies(first)).toMatchObject([{ ok: false, error: 'InvalidSessionTimeoutException' }]);
     expect(sends(first)).toEqual([]);
-    expect(sends(m.send(poll, 4))).toEqual(['JoinGroup→group-coordinator']);
+    expect(sends(m.send(poll, 1104))).toEqual(['JoinGroup→group-coordinator']);
   });
 });
 

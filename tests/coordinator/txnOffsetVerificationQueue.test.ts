@@ -98,7 +98,7 @@ describe('the hosted group coordinator verifies through its broker (broker-1)', 
     const [offsets] = r.carrying('app-0') as [EnvelopeRecord];
     expect(b.from).toBe('broker-1');
     expect(b.sentAt).toBe(3193);
-    // the TxnOffsetCommit reached the coordinator at 3222; its verification waited for b's answer
+    // the TxnOffsetCommit reached the coordinator at 3224; its verification waited for b's answer
     expect(offsets.from).toBe('broker-1');
     expect(offsets.sentAt).toBe(r.answerTo(b).deliverAt);
     expect(offsets.sentAt).toBe(3244);
@@ -114,7 +114,7 @@ describe('the hosted group coordinator verifies through its broker (broker-1)', 
   });
 
   it("the TxnOffsetCommit's verification in flight holds b's Produce verification until its answer", () => {
-    const r = run(hosted([['b', 3222]]));
+    const r = run(hosted([['b', 3224]]));
     const [offsets] = r
       .carrying('app-0')
       .filter(
@@ -123,9 +123,9 @@ describe('the hosted group coordinator verifies through its broker (broker-1)', 
       ) as [EnvelopeRecord];
     const [b] = r.carrying('b-1') as [EnvelopeRecord];
     expect(offsets.from).toBe('broker-1');
-    expect(offsets.sentAt).toBe(3222);
+    expect(offsets.sentAt).toBe(3224);
     expect(b.sentAt).toBe(r.answerTo(offsets).deliverAt);
-    expect(b.sentAt).toBe(3273);
+    expect(b.sentAt).toBe(3275);
   });
 
   it('the narration says the broker verifies it, and that it waits behind the request in flight, in English and Korean', () => {
@@ -171,14 +171,14 @@ describe("the standalone group coordinator keeps its broker's queue itself", () 
     const [a, bc, ...rest] = r.verifications.filter((e) => e.from === 'group-coordinator');
     expect(rest).toEqual([]);
     expect(r.txnsOf(a as EnvelopeRecord)).toEqual(['a-0']);
-    expect(a?.sentAt).toBe(3014);
+    expect(a?.sentAt).toBe(3016);
     expect(r.txnsOf(bc as EnvelopeRecord)).toEqual(['b-0', 'c-0']);
     expect(bc?.sentAt).toBe(r.answerTo(a as EnvelopeRecord).deliverAt);
     const answers = r.all.filter((e) => e.rpc === 'TxnOffsetCommitResponse');
     expect(answers.map((e) => [e.to, (e.payload as { error: string }).error, e.sentAt])).toEqual([
-      ['a.producer', 'NONE', 3065],
-      ['b.producer', 'NONE', 3116],
-      ['c.producer', 'NONE', 3116],
+      ['a.producer', 'NONE', 3067],
+      ['b.producer', 'NONE', 3118],
+      ['c.producer', 'NONE', 3118],
     ]);
   });
 
@@ -186,7 +186,7 @@ describe("the standalone group coordinator keeps its broker's queue itself", () 
     const held = r.stepOf((s) => s.label === 'TxnOffsetCommit' && s.sent.length === 0 && s.actor === 'group-coordinator');
     expect(narrate(r.trace, held, 'en')).toContain('its verification waits');
     expect(narrate(r.trace, held, 'ko')).toContain('검증이 기다립니다');
-    const freed = r.stepOf((s) => s.label === 'AddPartitionsToTxnResponse' && s.t === 3065);
+    const freed = r.stepOf((s) => s.label === 'AddPartitionsToTxnResponse' && s.t === 3067);
     expect(narrate(r.trace, freed, 'en')).toContain('the coordinator is free again');
     expect(narrate(r.trace, freed, 'ko')).toContain('AddPartitionsToTxn 하나로 보냅니다');
   });

@@ -5,23 +5,13 @@
 import { describe, expect, it } from 'vitest';
 import { type ConsumerContext, consumerMachine, fetchingState, membershipState } from '../../src/sim/consumer/consumer.machine';
 import type { Effect } from '../../src/sim/kernel/effects';
-import {
-  answer,
-  fetchAnswered,
-  joinedAsLeader as joinAsLeader,
-  lost,
-  oneRecordOfT0,
-  positionsFetched,
-  sent,
-  synced,
-} from './consumerDriver';
+import { plainBatch } from '../fixtures/plainBatch';
+import { answer, bootAndPoll, joinedAsLeader as joinAsLeader, lost, sent, synced } from './consumerDriver';
 import { type Driven, drive, inputOf, sends } from './harness';
 
 const call = (type: string, args: Record<string, unknown> = {}) => ({ type, from: 'c.app', args });
 /** The application's poll() answered with an exception. */
 const pollThrew = (error: string) => ({ type: 'call', to: 'c.app', name: 'reply', args: { call: 'poll', ok: false, error } });
-/** t-0's part of a FetchResponse: the fetch offset out of the log's range. */
-const outOfRange = { error: 'OFFSET_OUT_OF_RANGE', topic: 't', partition: 0 };
 const timers = (fx: readonly Effect[]) => fx.flatMap((e) => (e.type === 'timer' ? [e.name] : []));
 
 const scenario = (config: Record<string, unknown> = {}) => ({
@@ -38,14 +28,65 @@ const offsetOf = (f: { payload: Record<string, unknown> } | undefined) =>
 /** SyncGroup answers with partition t-0: the OffsetFetch the member sends for its position. */
 const assigned = (m: Driven, sync: ReturnType<typeof sent>) => sent(synced(m, sync, [{ topic: 't', partition: 0 }]), 'OffsetFetch');
 
+/** OffsetFetch answers offset 0 for t-0: what the consumer emits (a Fetch only if a poll() waits). */
+const positionsFetched = (m: Driven, offsets: ReturnType<typeof sent>) =>
+  m.send(
+    answer('OffsetFetchResponse', offsets?.payload.correlationId as number, {
+      error: 'NONE',
+      offsets: [{ topic: 't', partition: 0, offset: 0, error: 'NONE' }],
+    }),
+    30,
+  );
+
 /** A member booted and answered as the leader of generation 1: the machine, and the SyncGroup it sent next. */
 const joinedAsLeader = (config: Record<string, unknown> = {}) => joinAsLeader(inputOf(scenario(config), 'c.consumer'));
 
-/** A member driven to STABLE with t-0 at offset 0 (its committed offset); no poll() yet, so nothing fetched. */
-function stable(config: Record<string, unknown> = {}) {
+/**
+ * A member driven to STABLE with t-0 at offset 0 (its committed offset), its first poll() — the one that
+ * joined — still waiting: the Fetch at offset 0 it sent once the position was known.
+ */
+function inFirstPoll(config: Record<string, unknown> = {}) {
   const { m, sync } = joinedAsLeader(config);
   const offsets = assigned(m, sync);
-  positionsFetched(m, offsets);
+  const fetch = sent(positionsFetched(m, offsets), 'Fetch');
+  return { m, fetch };
+}
+
+/** A FetchResponse for t-0 from broker-0 with the records at `offsets` (none: an empty one). */
+const fetched = (m: Driven, fetch: ReturnType<typeof sent>, offsets: number[], at: number) =>
+  m.send(
+    answer(
+      'FetchResponse',
+      fetch?.payload.correlationId as number,
+      {
+        partitions: [
+          {
+            error: 'NONE',
+            topic: 't',
+            partition: 0,
+            highWatermark: offsets.length,
+            lastStableOffset: offsets.length,
+            logStartOffset: 0,
+            batches: offsets.length > 0 ? [plainBatch(offsets.map((offset) => ({ offset })))] : [],
+            abortedTransactions: [],
+          },
+        ],
+      },
+      'broker-0',
+    ),
+    at,
+  );
+
+/**
+ * A member STABLE with the application outside poll(): its first poll() returned record 0 (position 1)
+ * and the prefetch came back empty, so nothing is in flight.
+ */
+function stable(config: Record<string, unknown> = {}) {
+  const { m, fetch } = inFirstPoll(config);
+  const prefetch = sent(fetched(m, fetch, [0], 32), 'Fetch');
+  fetched(m, prefetch, [], 34);
+  expect(m.context<ConsumerContext>().pollWaiting).toBeNull();
+  expect(fetchingState(m.state())).toBe('ASSIGNED.IDLE');
   return { m };
 }
 
@@ -53,16 +94,18 @@ const membership = (m: ReturnType<typeof drive>) => membershipState(m.state());
 const fetching = (m: ReturnType<typeof drive>) => fetchingState(m.state());
 
 describe('consumer statechart: the two regions of running', () => {
-  it('boot enters both regions: membership sends JoinGroup, fetching is STOPPED until the assignment', () => {
+  it('boot enters both regions and sends nothing (subscribe()); the first poll() sends JoinGroup, fetching is STOPPED until the assignment', () => {
     const m = drive(consumerMachine, inputOf(scenario(), 'c.consumer'));
     expect(m.state()).toBe('created');
-    expect(sends(m.send({ type: 'boot' }, 0))).toEqual(['JoinGroup→group-coordinator']);
+    expect(sends(m.send({ type: 'boot' }, 0))).toEqual([]);
+    expect(m.state()).toBe('running.membership.UNJOINED|running.fetching.STOPPED');
+    expect(sends(m.send(call('poll'), 0))).toEqual(['JoinGroup→group-coordinator']);
     expect(m.state()).toBe('running.membership.PREPARING_REBALANCE|running.fetching.STOPPED');
   });
 
   it("guard joinSucceeded: a JoinGroup error stays in PREPARING_REBALANCE; a coordinator's asks again after retry.backoff.ms, UNKNOWN_MEMBER_ID at once", () => {
-    const m = drive(consumerMachine, inputOf(scenario(), 'c.consumer'));
-    const join = sent(m.send({ type: 'boot' }, 0), 'JoinGroup');
+    const { m, polled } = bootAndPoll(inputOf(scenario(), 'c.consumer'));
+    const join = sent(polled, 'JoinGroup');
     const refused = (correlationId: number, error: string, at: number) =>
       m.send(answer('JoinGroupResponse', correlationId, { error, generationId: -1, memberId: '', leader: '' }), at);
     const fx = refused(join?.payload.correlationId as number, 'COORDINATOR_LOAD_IN_PROGRESS', 5);
@@ -77,25 +120,37 @@ describe('consumer statechart: the two regions of running', () => {
     expect(membership(m)).toBe('PREPARING_REBALANCE');
   });
 
-  it('the fetching region follows the positions and poll(): INITIALIZING → IDLE until poll() → FETCH_IN_FLIGHT → the prefetch as poll() returns → IDLE between polls', () => {
+  it('the fetching region follows the positions and poll(): INITIALIZING → FETCH_IN_FLIGHT for the waiting first poll() → the prefetch as poll() returns → IDLE between polls until the next poll()', () => {
     const { m, sync } = joinedAsLeader();
     expect(m.state()).toBe('running.membership.COMPLETING_REBALANCE|running.fetching.STOPPED');
     const offsets = assigned(m, sync);
     expect(m.state()).toBe('running.membership.STABLE|running.fetching.ASSIGNED.INITIALIZING');
-    // the position is known, but no poll() waits: nothing is fetched yet
-    expect(sent(positionsFetched(m, offsets), 'Fetch')).toBeUndefined();
-    expect(fetching(m)).toBe('ASSIGNED.IDLE');
-    const fetch = sent(m.send(call('poll'), 35), 'Fetch');
+    // the position is known and the first poll() (the one that joined) waits: fetched at once
+    const fetch = sent(positionsFetched(m, offsets), 'Fetch');
     expect(offsetOf(fetch)).toBe(0);
     expect(fetching(m)).toBe('ASSIGNED.FETCH_IN_FLIGHT');
+    const batch = plainBatch([{ offset: 0 }]);
+    const response = {
+      error: 'NONE',
+      topic: 't',
+      partition: 0,
+      highWatermark: 1,
+      lastStableOffset: 1,
+      logStartOffset: 0,
+      batches: [batch],
+      abortedTransactions: [],
+    };
     // the waiting poll() returns the record, and sends the next Fetch before it returns (the prefetch)
-    const returned = fetchAnswered(m, fetch, 40);
+    const returned = m.send(answer('FetchResponse', fetch?.payload.correlationId as number, { partitions: [response] }, 'broker-0'), 40);
     expect(returned.some((e) => e.type === 'call' && e.name === 'reply' && (e.args?.records as unknown[]).length === 1)).toBe(true);
     const prefetch = sent(returned, 'Fetch');
     expect(offsetOf(prefetch)).toBe(1);
     expect(fetching(m)).toBe('ASSIGNED.FETCH_IN_FLIGHT');
     // its long poll ends empty while the application processes: nothing more until the next poll()
-    expect(sends(fetchAnswered(m, prefetch, 540, { ...oneRecordOfT0(), batches: [] }))).toEqual([]);
+    const empty = { ...response, batches: [] };
+    expect(
+      sends(m.send(answer('FetchResponse', prefetch?.payload.correlationId as number, { partitions: [empty] }, 'broker-0'), 540)),
+    ).toEqual([]);
     expect(fetching(m)).toBe('ASSIGNED.IDLE');
     expect(offsetOf(sent(m.send(call('poll'), 600), 'Fetch'))).toBe(1);
     expect(fetching(m)).toBe('ASSIGNED.FETCH_IN_FLIGHT');
@@ -214,8 +269,8 @@ describe('consumer statechart: the two regions of running', () => {
   });
 
   it('guard joinOrSyncLost: a lost JoinGroup is asked again; after a lost SyncGroup the member is COMPLETING_REBALANCE until the JoinGroup after the backoff', () => {
-    const m = drive(consumerMachine, inputOf(scenario(), 'c.consumer'));
-    const join = sent(m.send({ type: 'boot' }, 0), 'JoinGroup');
+    const { m, polled } = bootAndPoll(inputOf(scenario(), 'c.consumer'));
+    const join = sent(polled, 'JoinGroup');
     const fx = m.send(lost(join), 1000);
     expect(membership(m)).toBe('PREPARING_REBALANCE');
     expect(timers(fx)).toEqual(['reconnectBackoffExpired', 'rejoinBackoff']);
@@ -262,7 +317,7 @@ describe('consumer statechart: the two regions of running', () => {
     expect(sends(fx)).toEqual(['JoinGroup→group-coordinator']);
   });
 
-  it('a SyncGroup answered COORDINATOR_LOAD_IN_PROGRESS is not retried: poll() throws KafkaException, the next poll() joins again', () => {
+  it('a SyncGroup answered COORDINATOR_LOAD_IN_PROGRESS is not retried: the waiting poll() throws KafkaException, the next poll() joins again', () => {
     const { m, sync } = joinedAsLeader();
     const fx = m.send(
       answer('SyncGroupResponse', sync?.payload.correlationId as number, { error: 'COORDINATOR_LOAD_IN_PROGRESS', assignment: [] }),
@@ -270,12 +325,8 @@ describe('consumer statechart: the two regions of running', () => {
     );
     expect(membership(m)).toBe('PREPARING_REBALANCE');
     expect(sends(fx)).toEqual([]);
-    expect(m.send(call('poll'), 30)).toContainEqual({
-      type: 'call',
-      to: 'c.app',
-      name: 'reply',
-      args: { call: 'poll', ok: false, error: 'KafkaException' },
-    });
+    // the first poll(), which joined, is still waiting: it throws now
+    expect(fx).toContainEqual(pollThrew('KafkaException'));
     expect(sends(m.send(call('poll'), 40))).toEqual(['JoinGroup→group-coordinator']);
   });
 
@@ -312,8 +363,11 @@ describe('consumer statechart: the two regions of running', () => {
     const n = stable().m;
     n.send({ type: 'crash' }, 600);
     expect(n.state()).toBe('down');
-    // a restarted process is a new consumer: its leaders unknown, the Metadata request goes first (consumerMetadata.ts)
-    expect(sends(n.send({ type: 'restart' }, 700))).toEqual(['Metadata→broker-0', 'JoinGroup→group-coordinator']);
+    // a restarted process is a new consumer: its leaders unknown, the Metadata request goes first (consumerMetadata.ts);
+    // it joins from its application's first poll()
+    expect(sends(n.send({ type: 'restart' }, 700))).toEqual(['Metadata→broker-0']);
+    expect(n.state()).toBe('running.membership.UNJOINED|running.fetching.STOPPED');
+    expect(sends(n.send(call('poll'), 700))).toEqual(['JoinGroup→group-coordinator']);
     expect(n.state()).toBe('running.membership.PREPARING_REBALANCE|running.fetching.STOPPED');
     expect(n.context<ConsumerContext>().generationId).toBe(-1);
   });
@@ -344,7 +398,8 @@ describe('consumer statechart: the two regions of running', () => {
     expect(m.state()).toBe('closing');
     expect(timers(retry)).toEqual(['commitRetry']);
     const again = sent(m.send({ type: 'commitRetry', key: 'commitRetry', data: {} }, 700), 'OffsetCommit');
-    expect(again?.payload).toMatchObject({ offsets: [{ topic: 't', partition: 0, offset: 0 }] });
+    // the consumed position: record 0 was returned by the first poll()
+    expect(again?.payload).toMatchObject({ offsets: [{ topic: 't', partition: 0, offset: 1 }] });
     const gaveUp = m.send(lost(again), 500 + 30000);
     expect(m.state()).toBe('closed');
     expect(sends(gaveUp)).toEqual(['LeaveGroup→group-coordinator']);
@@ -358,8 +413,8 @@ describe('consumer statechart: the two regions of running', () => {
 
   it('auto.offset.reset=none, no committed offset: poll() throws NoOffsetForPartitionException, no ListOffsets; the next poll() asks again', () => {
     const { m, sync } = joinedAsLeader({ 'auto.offset.reset': 'none' });
+    // the first poll(), which joined, waits
     const offsets = assigned(m, sync);
-    m.send(call('poll'), 25);
     const fx = m.send(
       answer('OffsetFetchResponse', offsets?.payload.correlationId as number, {
         error: 'NONE',
@@ -375,34 +430,62 @@ describe('consumer statechart: the two regions of running', () => {
   it('auto.offset.reset=none, a fetch out of range: poll() throws OffsetOutOfRangeException instead of resetting', () => {
     const { m } = stable({ 'auto.offset.reset': 'none' });
     const fetch = sent(m.send(call('poll'), 35), 'Fetch');
-    const fx = fetchAnswered(m, fetch, 40, outOfRange);
+    const fx = m.send(
+      answer(
+        'FetchResponse',
+        fetch?.payload.correlationId as number,
+        { partitions: [{ error: 'OFFSET_OUT_OF_RANGE', topic: 't', partition: 0 }] },
+        'broker-0',
+      ),
+      40,
+    );
     expect(sends(fx)).toEqual([]);
     expect(fx).toContainEqual(pollThrew('OffsetOutOfRangeException'));
     // with a reset policy the same answer asks ListOffsets for it
     const { m: reset } = stable();
     const f2 = sent(reset.send(call('poll'), 35), 'Fetch');
-    const fx2 = fetchAnswered(reset, f2, 40, outOfRange);
+    const fx2 = reset.send(
+      answer(
+        'FetchResponse',
+        f2?.payload.correlationId as number,
+        { partitions: [{ error: 'OFFSET_OUT_OF_RANGE', topic: 't', partition: 0 }] },
+        'broker-0',
+      ),
+      40,
+    );
     expect(sends(fx2)).toEqual(['ListOffsets→broker-0']);
   });
 
   it('auto.offset.reset=none, a fetch out of range: the position stays — the next poll() fetches the same offset and throws again, and close() commits that position', () => {
     // FetchCollector.handleInitializeErrors: without a reset policy the OffsetOutOfRangeException is
     // thrown and the partition stays FETCHING at its position (no OffsetFetch, no reset)
-    const { m } = stable({ 'auto.offset.reset': 'none' });
-    const first = sent(m.send(call('poll'), 35), 'Fetch');
-    expect(fetchAnswered(m, first, 40, outOfRange)).toContainEqual(pollThrew('OffsetOutOfRangeException'));
+    const { m, fetch: first } = inFirstPoll({ 'auto.offset.reset': 'none' });
+    const outOfRange = (f: ReturnType<typeof sent>, at: number) =>
+      m.send(
+        answer(
+          'FetchResponse',
+          f?.payload.correlationId as number,
+          { partitions: [{ error: 'OFFSET_OUT_OF_RANGE', topic: 't', partition: 0 }] },
+          'broker-0',
+        ),
+        at,
+      );
+    // the first poll()'s Fetch
+    expect(offsetOf(first)).toBe(0);
+    expect(outOfRange(first, 40)).toContainEqual(pollThrew('OffsetOutOfRangeException'));
     const again = m.send(call('poll'), 50);
     expect(sends(again)).toEqual(['Fetch→broker-0']);
     expect(offsetOf(sent(again, 'Fetch'))).toBe(0);
-    expect(fetchAnswered(m, sent(again, 'Fetch'), 55, outOfRange)).toContainEqual(pollThrew('OffsetOutOfRangeException'));
+    expect(outOfRange(sent(again, 'Fetch'), 55)).toContainEqual(pollThrew('OffsetOutOfRangeException'));
     // the application gives up and closes: its auto-commit names the position (allConsumed: FETCHING)
     const commit = sent(m.send(call('close'), 60), 'OffsetCommit');
     expect(commit?.payload.offsets).toEqual([{ topic: 't', partition: 0, offset: 0 }]);
   });
 
   it('commitSync(offsets) while rebalancing is refused with RebalanceInProgressException (commitSync() with nothing consumed succeeds)', () => {
-    const m = drive(consumerMachine, inputOf(scenario(), 'c.consumer'));
-    m.send({ type: 'boot' }, 0);
+    // rebalancing: the JoinGroup of the first poll() in flight
+    const { m } = bootAndPoll(inputOf(scenario(), 'c.consumer'));
+    expect(membership(m)).toBe('PREPARING_REBALANCE');
     expect(m.send(call('commitSync', { offsets: [{ topic: 't', partition: 0, offset: 1 }] }), 1)).toContainEqual({
       type: 'call',
       to: 'c.app',

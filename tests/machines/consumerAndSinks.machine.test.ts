@@ -35,11 +35,13 @@ describe('consumer statechart: group membership', () => {
     clients: [{ id: 'c', type: 'consumer', config: { 'group.id': 'g' }, topics: ['t'] }],
   };
 
-  it('PREPARING_REBALANCE → COMPLETING_REBALANCE → STABLE: JoinGroup, its answer, SyncGroup and the assignment; then it fetches its positions', () => {
+  it('UNJOINED → PREPARING_REBALANCE (the first poll()) → COMPLETING_REBALANCE → STABLE: JoinGroup, its answer, SyncGroup and the assignment; then it fetches its positions', () => {
     const m = drive(consumerMachine, inputOf(scenario, 'c.consumer'));
-    const boot = m.send({ type: 'boot' }, 0);
+    expect(sent(m.send({ type: 'boot' }, 0), 'JoinGroup')).toBeUndefined();
+    expect(m.state()).toBe('running.membership.UNJOINED|running.fetching.STOPPED');
+    const polled = m.send({ type: 'poll', from: 'c.app', args: {} }, 0);
     expect(m.state()).toBe('running.membership.PREPARING_REBALANCE|running.fetching.STOPPED');
-    const join = sent(boot, 'JoinGroup');
+    const join = sent(polled, 'JoinGroup');
     expect(join?.to).toBe('group-coordinator');
     const joined = m.send(
       answer('JoinGroupResponse', 'group-coordinator', join?.payload.correlationId as number, {
@@ -66,15 +68,19 @@ describe('consumer statechart: group membership', () => {
     expect(sends(synced)).toContain('OffsetFetch→group-coordinator');
   });
 
-  it('a crash forgets the membership; restart joins again', () => {
+  it('a crash forgets the membership; after the restart the first poll() joins again', () => {
     const m = drive(consumerMachine, inputOf(scenario, 'c.consumer'));
     m.send({ type: 'boot' }, 0);
+    m.send({ type: 'poll', from: 'c.app', args: {} }, 0);
     m.send({ type: 'crash' }, 1);
     expect(m.state()).toBe('down');
     const fx = m.send({ type: 'restart' }, 2);
-    expect(m.state()).toBe('running.membership.PREPARING_REBALANCE|running.fetching.STOPPED');
+    expect(m.state()).toBe('running.membership.UNJOINED|running.fetching.STOPPED');
     // a restarted process is a new consumer: its leaders unknown, the Metadata request goes first (consumerMetadata.ts)
-    expect(sends(fx)).toEqual(['Metadata→broker-0', 'JoinGroup→group-coordinator']);
+    expect(sends(fx)).toEqual(['Metadata→broker-0']);
+    // the restarted application's first poll() (the crash forgot the one that waited)
+    expect(sends(m.send({ type: 'poll', from: 'c.app', args: {} }, 2))).toEqual(['JoinGroup→group-coordinator']);
+    expect(m.state()).toBe('running.membership.PREPARING_REBALANCE|running.fetching.STOPPED');
   });
 });
 

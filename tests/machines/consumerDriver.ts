@@ -34,13 +34,29 @@ export const lost = (request: Extract<Effect, { type: 'send' }> | undefined) => 
   reason: 'timeout',
 });
 
+/** The application's call `type` on its consumer (from c.app). */
+export const appCall = (type: string, args: Record<string, unknown> = {}) => ({ type, from: 'c.app', args });
+
 /**
- * A consumer (`input`, e.g. inputOf(scenario, 'c.consumer')) booted and answered as the leader of
- * generation 1 at 10 ms: the machine, the SyncGroup it sent next, and every effect of that answer.
+ * A consumer booted (sending nothing: subscribe() only) and its application's first poll() at 0 —
+ * the poll() that sends JoinGroup (ConsumerCoordinator.poll → ensureActiveGroup) and stays waiting
+ * for the assignment and the records: the machine and the effects of that poll().
+ */
+export function bootAndPoll(input: unknown, at = 0): { m: Driven; polled: Effect[] } {
+  const m = drive(consumerMachine, input);
+  m.send({ type: 'boot' }, at);
+  const app = (input as { app?: string }).app ?? 'c.app';
+  return { m, polled: m.send({ type: 'poll', from: app, args: {} }, at) };
+}
+
+/**
+ * A consumer (`input`, e.g. inputOf(scenario, 'c.consumer')) booted, its first poll() sending JoinGroup
+ * (that poll() waits on), and answered as the leader of generation 1 at 10 ms: the machine, the
+ * SyncGroup it sent next, and every effect of that answer.
  */
 export function joinedAsLeader(input: unknown): { m: Driven; sync: ReturnType<typeof sent>; joined: Effect[] } {
-  const m = drive(consumerMachine, input);
-  const join = sent(m.send({ type: 'boot' }, 0), 'JoinGroup');
+  const { m, polled } = bootAndPoll(input);
+  const join = sent(polled, 'JoinGroup');
   const joined = m.send(
     answer('JoinGroupResponse', join?.payload.correlationId as number, {
       error: 'NONE',
@@ -51,6 +67,29 @@ export function joinedAsLeader(input: unknown): { m: Driven; sync: ReturnType<ty
     10,
   );
   return { m, sync: sent(joined, 'SyncGroup'), joined };
+}
+
+/**
+ * The first poll() returns: OffsetFetch `offsets` answered with offset 0 for `topic`-0 at `at`, the
+ * Fetch the waiting poll() sent then answered (from its broker) with record 0 at `at` + 2 — poll()
+ * returns it (position 1) and the prefetch goes out: the effects of that answer.
+ */
+export function firstPollReturned(m: Driven, offsets: ReturnType<typeof sent>, at: number, topic = 't'): Effect[] {
+  const committed = { error: 'NONE', offsets: [{ topic, partition: 0, offset: 0, error: 'NONE' }] };
+  const fetch = sent(m.send(answer('OffsetFetchResponse', offsets?.payload.correlationId as number, committed), at), 'Fetch');
+  const records = {
+    error: 'NONE',
+    topic,
+    partition: 0,
+    highWatermark: 1,
+    lastStableOffset: 1,
+    logStartOffset: 0,
+    batches: [plainBatch([{ offset: 0 }])],
+    abortedTransactions: [],
+  };
+  const returned = m.send(answer('FetchResponse', fetch?.payload.correlationId as number, { partitions: [records] }, fetch?.to), at + 2);
+  if (m.context<{ pollWaiting: string | null }>().pollWaiting !== null) throw new Error('the first poll() did not return');
+  return returned;
 }
 
 /** SyncGroup answers with `partitions`: the effects of that step (the OffsetFetch for the positions). */
@@ -91,13 +130,12 @@ export const fetchAnswered = (m: Driven, fetch: ReturnType<typeof sent>, at: num
   m.send(answer('FetchResponse', fetch?.payload.correlationId as number, { partitions: [partition] }, 'broker-0'), at);
 
 /**
- * After `sync` (joinedAsLeader's): SyncGroup assigns t-0 at 20, OffsetFetch answers offset 0 at 30,
- * the application calls poll() at 35 and the Fetch's answer at 40 returns the record at offset 0 —
- * the member STABLE, its first record polled. The Fetch, and the effects of its answer (poll()'s
- * reply and the prefetch).
+ * After `sync` (joinedAsLeader's): SyncGroup assigns t-0 at 20, OffsetFetch answers offset 0 at 30 —
+ * the first poll() (the one that joined, still waiting) sends its Fetch — and the Fetch's answer at 40
+ * returns the record at offset 0: the member STABLE, its first record polled. The Fetch, and the
+ * effects of its answer (poll()'s reply and the prefetch).
  */
 export function firstRecordPolled(m: Driven, sync: ReturnType<typeof sent>): { fetch: ReturnType<typeof sent>; returned: Effect[] } {
-  positionsFetched(m, sent(synced(m, sync, [{ topic: 't', partition: 0 }]), 'OffsetFetch'));
-  const fetch = sent(m.send({ type: 'poll', from: 'c.app', args: {} }, 35), 'Fetch');
+  const fetch = sent(positionsFetched(m, sent(synced(m, sync, [{ topic: 't', partition: 0 }]), 'OffsetFetch')), 'Fetch');
   return { fetch, returned: fetchAnswered(m, fetch, 40) };
 }

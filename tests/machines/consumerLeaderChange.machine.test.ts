@@ -36,11 +36,14 @@ const input = (replicated: boolean): ConsumerInput => withReplicatedT(inputOf(sc
 
 /**
  * A member of generation 1 with t-0 at its committed offset `offset`, its first Fetch in flight to
- * broker-0. Its application waits in poll() (fetches go out only from inside poll()).
+ * broker-0. Its application waits in its first poll(), the one that joined (fetches go out only from
+ * inside poll()).
  */
 function fetchingFromBroker0(offset = 0, replicated = true) {
   const m = drive(consumerMachine, input(replicated));
-  const join = sent(m.send({ type: 'boot' }, 0), 'JoinGroup');
+  m.send({ type: 'boot' }, 0);
+  // the application's first poll() joins the group and waits
+  const join = sent(m.send({ type: 'poll', from: 'c.app', args: {} }, 0), 'JoinGroup');
   const sync = sent(
     m.send(answer('JoinGroupResponse', join, { error: 'NONE', generationId: 1, memberId: 'c-0', leader: 'c-0' }), 10),
     'SyncGroup',
@@ -49,7 +52,6 @@ function fetchingFromBroker0(offset = 0, replicated = true) {
     m.send(answer('SyncGroupResponse', sync, { error: 'NONE', assignment: [{ topic: 't', partition: 0 }] }), 20),
     'OffsetFetch',
   );
-  m.send({ type: 'poll', from: 'c.app', args: {} }, 25);
   const fx = m.send(
     answer('OffsetFetchResponse', offsets, { error: 'NONE', offsets: [{ topic: 't', partition: 0, offset, error: 'NONE' }] }),
     30,

@@ -47,6 +47,9 @@ export function drive(machine: AnyStateMachine, input: unknown): Driven {
   return {
     send(event, now = 0) {
       effects = [];
+      // an application cannot call poll() while its previous poll() still waits (a consumer's pollWaiting)
+      const waiting = (actor.getSnapshot().context as { pollWaiting?: string | null } | undefined)?.pollWaiting;
+      if (event.type === 'poll' && waiting) throw new Error(`poll() called while ${waiting}'s poll() still waits`);
       actor.send({ ...event, now });
       return effects;
     },

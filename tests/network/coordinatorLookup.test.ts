@@ -26,9 +26,10 @@ import { maybeSendTxnRequest } from '../../src/sim/producer/transactionManager';
 import { runScenario } from '../../src/sim/run';
 import { coordinatorDead, HOSTED_GROUP_CONSUMER } from '../fixtures/hostedGroup';
 import { producerDraft } from '../fixtures/producerDraft';
-import { answer, lost, sent } from '../machines/consumerDriver';
+import { answer, bootAndPoll, lost, sent } from '../machines/consumerDriver';
 import { type Driven, drive, inputOf, sends } from '../machines/harness';
 import { HOSTED_TXN_META } from '../replication/hostBroker';
+import { fetchAnswer } from './hostedStableMember';
 
 const RECONNECT = { 'reconnect.backoff.ms': 50, 'reconnect.backoff.max.ms': 1000 };
 const META = { brokers: ['broker-0', 'broker-1', 'broker-2'] } as unknown as ClusterMetadata;
@@ -104,22 +105,32 @@ const coordinatorFound = (m: Driven, find: { payload: Record<string, unknown> } 
 
 /** A member STABLE in generation 1 whose coordinator, found through broker-0, is `coordinator`. */
 function stableWith(coordinator: string): Driven {
-  const m = drive(consumerMachine, inputOf(scenario, 'c.consumer'));
-  const find = sent(m.send({ type: 'boot' }, 0), 'FindCoordinator');
+  // subscribe() sends nothing: the application's first poll() looks the coordinator up and joins
+  const { m, polled } = bootAndPoll(inputOf(scenario, 'c.consumer'));
+  const find = sent(polled, 'FindCoordinator');
   expect(find?.to).toBe('broker-0');
   const join = sent(coordinatorFound(m, find, coordinator, 2), 'JoinGroup');
   const joined = { error: 'NONE', generationId: 1, memberId: 'c-0', leader: 'c-0' };
   const sync = sent(m.send(answer('JoinGroupResponse', join?.payload.correlationId as number, joined, coordinator), 4), 'SyncGroup');
-  m.send(
-    answer(
-      'SyncGroupResponse',
-      sync?.payload.correlationId as number,
-      { error: 'NONE', assignment: [{ topic: 't', partition: 0 }] },
-      coordinator,
+  const offsets = sent(
+    m.send(
+      answer(
+        'SyncGroupResponse',
+        sync?.payload.correlationId as number,
+        { error: 'NONE', assignment: [{ topic: 't', partition: 0 }] },
+        coordinator,
+      ),
+      6,
     ),
-    6,
+    'OffsetFetch',
   );
   expect(membershipState(m.state())).toBe('STABLE');
+  // the first poll() returns record 0 and its prefetch comes back empty: the application is outside poll()
+  const committed = { error: 'NONE', offsets: [{ topic: 't', partition: 0, offset: 0 }] };
+  const fetch = sent(m.send(answer('OffsetFetchResponse', offsets?.payload.correlationId as number, committed, coordinator), 8), 'Fetch');
+  const prefetch = sent(m.send(fetchAnswer(fetch, [0]), 9), 'Fetch');
+  m.send(fetchAnswer(prefetch, []), 10);
+  expect(m.context<{ pollWaiting: string | null }>().pollWaiting).toBeNull();
   return m;
 }
 

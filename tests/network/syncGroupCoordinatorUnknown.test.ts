@@ -8,11 +8,11 @@
  * until initiateJoinGroup sets PREPARING_REBALANCE; the model before kept it PREPARING_REBALANCE.
  */
 import { describe, expect, it } from 'vitest';
-import { type ConsumerContext, consumerMachine, membershipState } from '../../src/sim/consumer/consumer.machine';
+import { type ConsumerContext, membershipState } from '../../src/sim/consumer/consumer.machine';
 import type { Effect } from '../../src/sim/kernel/effects';
 import { HOSTED_GROUP_CONSUMER, HOSTED_GROUP_COORDINATOR } from '../fixtures/hostedGroup';
-import { answer, sent } from '../machines/consumerDriver';
-import { drive, inputOf, sends } from '../machines/harness';
+import { answer, bootAndPoll, sent } from '../machines/consumerDriver';
+import { inputOf, sends } from '../machines/harness';
 
 const scenario = HOSTED_GROUP_CONSUMER;
 const COORDINATOR = HOSTED_GROUP_COORDINATOR;
@@ -20,19 +20,23 @@ const timers = (fx: readonly Effect[]) => fx.flatMap((e) => (e.type === 'timer' 
 
 describe('SyncGroup with the coordinator unknown (sendSyncGroupRequest: coordinatorNotAvailable)', () => {
   it('no SyncGroup: COORDINATOR_NOT_AVAILABLE, FindCoordinator at once, JoinGroup again after retry.backoff.ms to the coordinator found', () => {
-    const m = drive(consumerMachine, inputOf(scenario, 'c.consumer'));
-    const find = sent(m.send({ type: 'boot' }, 0), 'FindCoordinator');
+    // the application's first poll() looks the coordinator up and joins (it waits meanwhile)
+    const { m, polled } = bootAndPoll(inputOf(scenario, 'c.consumer'));
+    const find = sent(polled, 'FindCoordinator');
     const found = { error: 'NONE', coordinator: COORDINATOR };
     const join = sent(m.send(answer('FindCoordinatorResponse', find?.payload.correlationId as number, found, 'broker-0'), 2), 'JoinGroup');
     expect(join?.to).toBe(COORDINATOR);
     // the coordinator is marked unknown while the JoinGroup waits (a commit answered NOT_COORDINATOR;
     // in Kafka, read in the same network poll as the JoinGroup answer)
-    m.send(answer('OffsetCommitResponse', 999, { error: 'NOT_COORDINATOR' }, COORDINATOR), 10);
+    // the poll() waiting for the join looks it up at once (its loop's next pass: pollLookup.ts onPollPass)
+    const marked = m.send(answer('OffsetCommitResponse', 999, { error: 'NOT_COORDINATOR' }, COORDINATOR), 10);
     expect(m.context<ConsumerContext>().groupCoordinator).toBeNull();
+    expect(sends(marked)).toEqual(['FindCoordinator→broker-0']);
 
     const joined = { error: 'NONE', generationId: 1, memberId: 'c-0', leader: 'c-0' };
     const fx = m.send(answer('JoinGroupResponse', join?.payload.correlationId as number, joined, COORDINATOR), 12);
-    expect(sends(fx)).toEqual(['FindCoordinator→broker-0']);
+    // no SyncGroup, and no second lookup: the one in flight is answered next
+    expect(sends(fx)).toEqual([]);
     expect(fx).toContainEqual(
       expect.objectContaining({ type: 'fact', fact: expect.objectContaining({ error: 'COORDINATOR_NOT_AVAILABLE', during: 'SyncGroup' }) }),
     );
@@ -41,7 +45,7 @@ describe('SyncGroup with the coordinator unknown (sendSyncGroupRequest: coordina
     expect(m.context<ConsumerContext>()).toMatchObject({ memberId: 'c-0', generationId: 1 });
 
     // the lookup answered: nothing is sent until the backoff is over (no SyncGroup held for it)
-    const lookup = sent(fx, 'FindCoordinator');
+    const lookup = sent(marked, 'FindCoordinator');
     const moved = { error: 'NONE', coordinator: 'broker-2.group-coordinator' };
     expect(sends(m.send(answer('FindCoordinatorResponse', lookup?.payload.correlationId as number, moved, 'broker-0'), 14))).toEqual([]);
     const rejoin = sent(m.send({ type: 'rejoinBackoff' }, 112), 'JoinGroup');
@@ -51,8 +55,9 @@ describe('SyncGroup with the coordinator unknown (sendSyncGroupRequest: coordina
   });
 
   it('until that JoinGroup the member is COMPLETING_REBALANCE with its heartbeat thread enabled (heartbeat and session timers), then PREPARING_REBALANCE without heartbeats', () => {
-    const m = drive(consumerMachine, inputOf(scenario, 'c.consumer'));
-    const find = sent(m.send({ type: 'boot' }, 0), 'FindCoordinator');
+    // the application's first poll() looks the coordinator up and joins (it waits meanwhile)
+    const { m, polled } = bootAndPoll(inputOf(scenario, 'c.consumer'));
+    const find = sent(polled, 'FindCoordinator');
     const found = { error: 'NONE', coordinator: COORDINATOR };
     const join = sent(m.send(answer('FindCoordinatorResponse', find?.payload.correlationId as number, found, 'broker-0'), 2), 'JoinGroup');
     m.send(answer('OffsetCommitResponse', 999, { error: 'NOT_COORDINATOR' }, COORDINATOR), 10);
@@ -68,8 +73,9 @@ describe('SyncGroup with the coordinator unknown (sendSyncGroupRequest: coordina
   });
 
   it('a known coordinator: SyncGroup goes at once (unchanged)', () => {
-    const m = drive(consumerMachine, inputOf(scenario, 'c.consumer'));
-    const find = sent(m.send({ type: 'boot' }, 0), 'FindCoordinator');
+    // the application's first poll() looks the coordinator up and joins (it waits meanwhile)
+    const { m, polled } = bootAndPoll(inputOf(scenario, 'c.consumer'));
+    const find = sent(polled, 'FindCoordinator');
     const found = { error: 'NONE', coordinator: COORDINATOR };
     const join = sent(m.send(answer('FindCoordinatorResponse', find?.payload.correlationId as number, found, 'broker-0'), 2), 'JoinGroup');
     const joined = { error: 'NONE', generationId: 1, memberId: 'c-0', leader: 'c-0' };

@@ -49,7 +49,8 @@ export const DOCUMENTED: readonly (readonly [string, string, AnyStateMachine, st
     'src/sim/consumer/consumer.machine.ts',
     consumerMachine as AnyStateMachine,
     'Two parallel regions of `running`, as Kafka builds its consumer. `membership` is AbstractCoordinator.MemberState ' +
-      '(UNJOINED → PREPARING_REBALANCE → COMPLETING_REBALANCE → STABLE), with JOIN_PREPARE for the commit of ' +
+      "(UNJOINED → PREPARING_REBALANCE → COMPLETING_REBALANCE → STABLE; UNJOINED until the application's first poll(), " +
+      'which sends the JoinGroup: subscribe() sends nothing), with JOIN_PREPARE for the commit of ' +
       "ConsumerCoordinator.onJoinPrepare before rejoining, REVOKING for the rebalance listener Kafka Streams' main " +
       'consumer waits for (onPartitionsLost at onJoinPrepare; under its COOPERATIVE protocol onPartitionsRevoked at ' +
       'onJoinComplete for the partitions that moved, before the assignment is taken and a follow-up rebalance asked for), ' +

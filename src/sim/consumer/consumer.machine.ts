@@ -284,7 +284,7 @@ const withPartitions = {
 export const consumerMachine = setup({
   types: {} as { context: ConsumerContext; input: ConsumerInput; events: ConsumerEvent },
   guards: {
-    hasGroup: ({ context }: Args) => context.config['group.id'] !== null,
+    noGroup: ({ context }: Args) => context.config['group.id'] === null,
     joinSucceeded: ({ event }: Args) => event.type === 'JoinGroupResponse' && event.payload.error === 'NONE',
     // sendSyncGroupRequest: coordinatorUnknown() → RequestFuture.coordinatorNotAvailable()
     joinedCoordinatorUnknown: ({ context, event }: Args) =>
@@ -388,11 +388,16 @@ export const consumerMachine = setup({
         membership: {
           initial: 'UNJOINED',
           states: {
+            /**
+             * Subscribed, nothing sent: Kafka's classic consumer looks up its coordinator and sends
+             * JoinGroup only inside its application's first poll() (ClassicKafkaConsumer.poll →
+             * updateAssignmentMetadataIfNeeded → ConsumerCoordinator.poll → ensureCoordinatorReady,
+             * ensureActiveGroup); subscribe() sends nothing. That poll() waits for the assignment.
+             * A consumer without group.id takes its partitions at once (assign()).
+             */
             UNJOINED: {
-              always: [
-                { guard: 'hasGroup', target: 'PREPARING_REBALANCE', actions: a.sendJoin },
-                { target: 'USER_ASSIGNED', actions: a.assignAll },
-              ],
+              always: { guard: 'noGroup', target: 'USER_ASSIGNED', actions: a.assignAll },
+              on: { poll: { target: 'PREPARING_REBALANCE', actions: [a.sendJoin, a.waitingPoll] } },
             },
             /** JoinGroup in flight. */
             PREPARING_REBALANCE: {
