@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { type ConsumerContext, consumerMachine, fetchingState, membershipState } from '../../src/sim/consumer/consumer.machine';
 import type { Effect } from '../../src/sim/kernel/effects';
 import { plainBatch } from '../fixtures/plainBatch';
-import { answer, bootAndPoll, joinedAsLeader as joinAsLeader, lost, sent, synced } from './consumerDriver';
+import { answer, bootAndPoll, joinedAsLeader as joinAsLeader, lost, positionsFetched, sent, synced } from './consumerDriver';
 import { type Driven, drive, inputOf, sends } from './harness';
 
 const call = (type: string, args: Record<string, unknown> = {}) => ({ type, from: 'c.app', args });
@@ -27,16 +27,6 @@ const offsetOf = (f: { payload: Record<string, unknown> } | undefined) =>
 
 /** SyncGroup answers with partition t-0: the OffsetFetch the member sends for its position. */
 const assigned = (m: Driven, sync: ReturnType<typeof sent>) => sent(synced(m, sync, [{ topic: 't', partition: 0 }]), 'OffsetFetch');
-
-/** OffsetFetch answers offset 0 for t-0: what the consumer emits (a Fetch only if a poll() waits). */
-const positionsFetched = (m: Driven, offsets: ReturnType<typeof sent>) =>
-  m.send(
-    answer('OffsetFetchResponse', offsets?.payload.correlationId as number, {
-      error: 'NONE',
-      offsets: [{ topic: 't', partition: 0, offset: 0, error: 'NONE' }],
-    }),
-    30,
-  );
 
 /** A member booted and answered as the leader of generation 1: the machine, and the SyncGroup it sent next. */
 const joinedAsLeader = (config: Record<string, unknown> = {}) => joinAsLeader(inputOf(scenario(config), 'c.consumer'));

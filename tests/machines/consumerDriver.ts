@@ -77,17 +77,7 @@ export function joinedAsLeader(input: unknown): { m: Driven; sync: ReturnType<ty
 export function firstPollReturned(m: Driven, offsets: ReturnType<typeof sent>, at: number, topic = 't'): Effect[] {
   const committed = { error: 'NONE', offsets: [{ topic, partition: 0, offset: 0, error: 'NONE' }] };
   const fetch = sent(m.send(answer('OffsetFetchResponse', offsets?.payload.correlationId as number, committed), at), 'Fetch');
-  const records = {
-    error: 'NONE',
-    topic,
-    partition: 0,
-    highWatermark: 1,
-    lastStableOffset: 1,
-    logStartOffset: 0,
-    batches: [plainBatch([{ offset: 0 }])],
-    abortedTransactions: [],
-  };
-  const returned = m.send(answer('FetchResponse', fetch?.payload.correlationId as number, { partitions: [records] }, fetch?.to), at + 2);
+  const returned = fetchAnswered(m, fetch, at + 2, oneRecordOf(topic));
   if (m.context<{ pollWaiting: string | null }>().pollWaiting !== null) throw new Error('the first poll() did not return');
   return returned;
 }
@@ -113,10 +103,10 @@ export function positionsFetched(m: Driven, offsets: ReturnType<typeof sent>, at
   );
 }
 
-/** t-0's part of a FetchResponse: one plain batch with the record at offset 0, high watermark 1. */
-export const oneRecordOfT0 = () => ({
+/** `topic`-0's part of a FetchResponse: one plain batch with the record at offset 0, high watermark 1. */
+export const oneRecordOf = (topic = 't') => ({
   error: 'NONE',
-  topic: 't',
+  topic,
   partition: 0,
   highWatermark: 1,
   lastStableOffset: 1,
@@ -125,17 +115,6 @@ export const oneRecordOfT0 = () => ({
   abortedTransactions: [],
 });
 
-/** broker-0 answers the Fetch `fetch` at `at` with `partition` (t-0's record at offset 0 unless said): that step's effects. */
-export const fetchAnswered = (m: Driven, fetch: ReturnType<typeof sent>, at: number, partition: object = oneRecordOfT0()) =>
-  m.send(answer('FetchResponse', fetch?.payload.correlationId as number, { partitions: [partition] }, 'broker-0'), at);
-
-/**
- * After `sync` (joinedAsLeader's): SyncGroup assigns t-0 at 20, OffsetFetch answers offset 0 at 30 —
- * the first poll() (the one that joined, still waiting) sends its Fetch — and the Fetch's answer at 40
- * returns the record at offset 0: the member STABLE, its first record polled. The Fetch, and the
- * effects of its answer (poll()'s reply and the prefetch).
- */
-export function firstRecordPolled(m: Driven, sync: ReturnType<typeof sent>): { fetch: ReturnType<typeof sent>; returned: Effect[] } {
-  const fetch = sent(positionsFetched(m, sent(synced(m, sync, [{ topic: 't', partition: 0 }]), 'OffsetFetch')), 'Fetch');
-  return { fetch, returned: fetchAnswered(m, fetch, 40) };
-}
+/** The Fetch `fetch` answered at `at` by the broker it went to with `partition` (t-0's record at offset 0 unless said): that step's effects. */
+export const fetchAnswered = (m: Driven, fetch: ReturnType<typeof sent>, at: number, partition: object = oneRecordOf()) =>
+  m.send(answer('FetchResponse', fetch?.payload.correlationId as number, { partitions: [partition] }, fetch?.to ?? 'broker-0'), at);
