@@ -46,6 +46,20 @@ describe('a consumer joins its group from its first poll()', () => {
     expect(membershipState(m.state())).toBe('PREPARING_REBALANCE');
   });
 
+  it('commitSync() before the first poll() fails with CommitFailedException and sends no OffsetCommit; with nothing to commit it succeeds', () => {
+    const m = drive(consumerMachine, inputOf(scenario(), 'c.consumer'));
+    m.send({ type: 'boot' }, 0);
+    const refused = m.send(appCall('commitSync', { offsets: [{ topic: 't', partition: 0, offset: 3 }] }), 10);
+    expect(sent(refused, 'OffsetCommit')).toBeUndefined();
+    expect(sent(refused, 'JoinGroup')).toBeUndefined();
+    const reply = refused.find((e) => e.type === 'call' && e.name === 'reply') as { args: Record<string, unknown> } | undefined;
+    expect(reply?.args).toMatchObject({ call: 'commitSync', ok: false, error: 'CommitFailedException' });
+    expect(membershipState(m.state())).toBe('UNJOINED');
+    const empty = m.send(appCall('commitSync', { offsets: [] }), 20);
+    const ok = empty.find((e) => e.type === 'call' && e.name === 'reply') as { args: Record<string, unknown> } | undefined;
+    expect(ok?.args).toMatchObject({ call: 'commitSync', ok: true });
+  });
+
   it('a consumer without group.id takes its partitions at boot (assign()), no poll() needed', () => {
     const s = scenario();
     const input = inputOf({ ...s, clients: [{ ...s.clients[0], config: { 'auto.offset.reset': 'earliest' } }] }, 'c.consumer');

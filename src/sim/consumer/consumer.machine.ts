@@ -397,7 +397,12 @@ export const consumerMachine = setup({
              */
             UNJOINED: {
               always: { guard: 'noGroup', target: 'USER_ASSIGNED', actions: a.assignAll },
-              on: { poll: { target: 'PREPARING_REBALANCE', actions: [a.sendJoin, a.waitingPoll] } },
+              on: {
+                poll: { target: 'PREPARING_REBALANCE', actions: [a.sendJoin, a.waitingPoll] },
+                // before any poll(): no generation, not rebalancing — CommitFailedException, without a request
+                // (ConsumerCoordinator.sendOffsetCommitRequest: generationIfStable() is null)
+                commitSync: { actions: a.commitSync },
+              },
             },
             /** JoinGroup in flight. */
             PREPARING_REBALANCE: {
