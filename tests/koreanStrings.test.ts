@@ -60,6 +60,15 @@ function texts(where: string, v: unknown, out: [string, string][] = []): [string
 
 const english = (list: [string, string][]) => list.flatMap(([where, t]) => englishWords(t, allowed).map((w) => `${where}: ${w} in "${t}"`));
 
+/** Every TypeScript source below `dir`, tests left out. */
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) return sourceFiles(path);
+    return /\.(ts|tsx)$/.test(e.name) && !/\.test\.tsx?$/.test(e.name) ? [path] : [];
+  });
+}
+
 describe('Korean string tables', () => {
   it('have no English word outside Kafka’s names', () => {
     const list = [
@@ -98,37 +107,17 @@ describe('Korean string tables', () => {
   });
 
   it('nor does any other text in the sources, the narration of the engine included', () => {
-    const found: string[] = [];
-    const walk = (dir: string) => {
-      for (const e of readdirSync(dir, { withFileTypes: true })) {
-        const path = join(dir, e.name);
-        if (e.isDirectory()) walk(path);
-        else if (/\.(ts|tsx)$/.test(e.name) && !/\.test\.tsx?$/.test(e.name) && readFileSync(path, 'utf8').includes('스텝'))
-          found.push(path);
-      }
-    };
-    walk('src');
-    expect(found).toEqual([]);
+    expect(sourceFiles('src').filter((path) => readFileSync(path, 'utf8').includes('스텝'))).toEqual([]);
   });
 
   it('write Kafka’s term offset in Latin script (docs/i18n.md), never 오프셋, outside comments', () => {
-    const found: string[] = [];
-    const walk = (dir: string) => {
-      for (const e of readdirSync(dir, { withFileTypes: true })) {
-        const path = join(dir, e.name);
-        if (e.isDirectory()) walk(path);
-        else if (/\.(ts|tsx)$/.test(e.name) && !/\.test\.tsx?$/.test(e.name))
-          readFileSync(path, 'utf8')
-            .split('\n')
-            .forEach((line, i) => {
-              if (line.includes('오프셋') && !/^\s*(\/\/|\*)/.test(line)) found.push(`${path}:${i + 1}`);
-            });
-      }
-    };
-    walk('src');
+    const found = sourceFiles('src').flatMap((path) =>
+      readFileSync(path, 'utf8')
+        .split('\n')
+        .flatMap((line, i) => (line.includes('오프셋') && !/^\s*(\/\/|\*)/.test(line) ? [`${path}:${i + 1}`] : [])),
+    );
     expect(found).toEqual([]);
-    const legend = timelineStrings('ko').legendGroup;
-    expect(legend).toContain('offset');
+    expect(timelineStrings('ko').legendGroup).toContain('offset');
   });
 
   it('hold every note of every shipped scenario', () => {

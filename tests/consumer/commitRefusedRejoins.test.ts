@@ -26,7 +26,7 @@ import { runScenario, type Trace } from '../../src/sim/run';
 import type { Fact } from '../../src/sim/trace/facts';
 import { pausedMemberScenario } from '../fixtures/groupAudit';
 import { plainBatch } from '../fixtures/plainBatch';
-import { answer, joinedAsLeader, sent, synced } from '../machines/consumerDriver';
+import { answer, fetchAnswered, joinedAsLeader, oneRecordOf, positionsFetched, sent, synced } from '../machines/consumerDriver';
 import { type Driven, inputOf, sends } from '../machines/harness';
 
 const call = (type: string, args: Record<string, unknown> = {}) => ({ type, from: 'c.app', args });
@@ -47,27 +47,14 @@ const replies = (fx: readonly Effect[]) => fx.flatMap((e) => (e.type === 'call' 
 function consumed(config: Record<string, unknown> = {}): Driven {
   const { m, sync } = joinedAsLeader(inputOf(scenario(config), 'c.consumer'));
   const offsets = sent(synced(m, sync, [{ topic: 't', partition: 0 }]), 'OffsetFetch');
-  const fetch = sent(
-    m.send(
-      answer('OffsetFetchResponse', offsets?.payload.correlationId as number, {
-        error: 'NONE',
-        offsets: [{ topic: 't', partition: 0, offset: 0, error: 'NONE' }],
-      }),
-      30,
-    ),
-    'Fetch',
-  );
-  const partition = {
-    error: 'NONE',
-    topic: 't',
-    partition: 0,
+  const fetch = sent(positionsFetched(m, offsets, 30), 'Fetch');
+  const records = {
+    ...oneRecordOf(),
     highWatermark: 3,
     lastStableOffset: 3,
-    logStartOffset: 0,
     batches: [plainBatch([{ offset: 0 }, { offset: 1 }, { offset: 2 }])],
-    abortedTransactions: [],
   };
-  m.send(answer('FetchResponse', fetch?.payload.correlationId as number, { partitions: [partition] }, fetch?.to), 100);
+  fetchAnswered(m, fetch, 100, records);
   expect(m.context<ConsumerContext>()).toMatchObject({ pollWaiting: null, positions: { 't-0': 3 } });
   return m;
 }

@@ -15,8 +15,7 @@ import { narrate } from '../../src/sim/narration/narrate';
 import { runScenario, type Trace } from '../../src/sim/run';
 import type { Fact } from '../../src/sim/trace/facts';
 import { summarize } from '../../src/sim/trace/summary';
-import { plainBatch } from '../fixtures/plainBatch';
-import { answer, joinedAsLeader, sent, synced } from '../machines/consumerDriver';
+import { firstPollReturned, joinedAsLeader, sent, synced } from '../machines/consumerDriver';
 import { inputOf } from '../machines/harness';
 
 const NOTE = 'poll() was not called for max.poll.interval.ms (1000 ms): the consumer leaves the group (consumer poll timeout has expired)';
@@ -128,19 +127,7 @@ describe('max.poll.interval.ms: a consumer that does not poll in time leaves its
     // the first poll() returns a record at 30: the application is outside poll() from then
     const outside = joinedAsLeader(input);
     const offsets = sent(synced(outside.m, outside.sync, [{ topic: 'orders', partition: 0 }]), 'OffsetFetch');
-    const committed = { error: 'NONE', offsets: [{ topic: 'orders', partition: 0, offset: 0, error: 'NONE' }] };
-    const fetch = sent(outside.m.send(answer('OffsetFetchResponse', offsets?.payload.correlationId as number, committed), 25), 'Fetch');
-    const records = {
-      error: 'NONE',
-      topic: 'orders',
-      partition: 0,
-      highWatermark: 1,
-      lastStableOffset: 1,
-      logStartOffset: 0,
-      batches: [plainBatch([{ offset: 0 }])],
-      abortedTransactions: [],
-    };
-    outside.m.send(answer('FetchResponse', fetch?.payload.correlationId as number, { partitions: [records] }, fetch?.to), 30);
+    firstPollReturned(outside.m, offsets, 25, 'orders', 30);
     expect(outside.m.context<ConsumerContext>().pollWaiting).toBeNull();
     const fx = outside.m.send({ type: 'pollTimeoutExpired' }, 1030);
     expect(sent(fx, 'LeaveGroup')?.payload).toMatchObject({ groupId: 'billing', memberId: 'c-0' });

@@ -13,8 +13,7 @@
 import { describe, expect, it } from 'vitest';
 import { type ConsumerContext, membershipState } from '../../src/sim/consumer/consumer.machine';
 import { pollTimeoutOverdue } from '../../src/sim/consumer/membership';
-import { plainBatch } from '../fixtures/plainBatch';
-import { answer, joinedAsLeader, sent, synced } from '../machines/consumerDriver';
+import { firstPollReturned, joinedAsLeader, sent, synced } from '../machines/consumerDriver';
 import { inputOf, sends } from '../machines/harness';
 import { context } from './fixture';
 
@@ -42,28 +41,7 @@ const scenario = (config: Record<string, unknown> = {}) => ({
 /** A member STABLE with t-0 whose first poll() (the one that joined) returned one record at 40 ms: its poll timer runs to 6040. */
 function polledOnce(config: Record<string, unknown> = {}) {
   const { m, sync } = joinedAsLeader(inputOf(scenario(config), 'c.consumer'));
-  const offsets = sent(synced(m, sync, [{ topic: 't', partition: 0 }]), 'OffsetFetch');
-  const fetch = sent(
-    m.send(
-      answer('OffsetFetchResponse', offsets?.payload.correlationId as number, {
-        error: 'NONE',
-        offsets: [{ topic: 't', partition: 0, offset: 0, error: 'NONE' }],
-      }),
-      30,
-    ),
-    'Fetch',
-  );
-  const partition = {
-    error: 'NONE',
-    topic: 't',
-    partition: 0,
-    highWatermark: 1,
-    lastStableOffset: 1,
-    logStartOffset: 0,
-    batches: [plainBatch([{ offset: 0 }])],
-    abortedTransactions: [],
-  };
-  m.send(answer('FetchResponse', fetch?.payload.correlationId as number, { partitions: [partition] }, 'broker-0'), 40);
+  firstPollReturned(m, sent(synced(m, sync, [{ topic: 't', partition: 0 }]), 'OffsetFetch'), 30, 't', 40);
   return m;
 }
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { type ConsumerContext, consumerMachine, fetchingState, membershipState } from '../../src/sim/consumer/consumer.machine';
 import type { Effect } from '../../src/sim/kernel/effects';
 import { plainBatch } from '../fixtures/plainBatch';
-import { answer, bootAndPoll, joinedAsLeader as joinAsLeader, lost, positionsFetched, sent, synced } from './consumerDriver';
+import { answer, bootAndPoll, joinedAsLeader as joinAsLeader, lost, positionsFetched, recordsOf, sent, synced } from './consumerDriver';
 import { type Driven, drive, inputOf, sends } from './harness';
 
 const call = (type: string, args: Record<string, unknown> = {}) => ({ type, from: 'c.app', args });
@@ -44,28 +44,7 @@ function inFirstPoll(config: Record<string, unknown> = {}) {
 
 /** A FetchResponse for t-0 from broker-0 with the records at `offsets` (none: an empty one). */
 const fetched = (m: Driven, fetch: ReturnType<typeof sent>, offsets: number[], at: number) =>
-  m.send(
-    answer(
-      'FetchResponse',
-      fetch?.payload.correlationId as number,
-      {
-        partitions: [
-          {
-            error: 'NONE',
-            topic: 't',
-            partition: 0,
-            highWatermark: offsets.length,
-            lastStableOffset: offsets.length,
-            logStartOffset: 0,
-            batches: offsets.length > 0 ? [plainBatch(offsets.map((offset) => ({ offset })))] : [],
-            abortedTransactions: [],
-          },
-        ],
-      },
-      'broker-0',
-    ),
-    at,
-  );
+  m.send(answer('FetchResponse', fetch?.payload.correlationId as number, { partitions: [recordsOf(offsets)] }, 'broker-0'), at);
 
 /**
  * A member STABLE with the application outside poll(): its first poll() returned record 0 (position 1)

@@ -71,13 +71,12 @@ export function joinedAsLeader(input: unknown): { m: Driven; sync: ReturnType<ty
 
 /**
  * The first poll() returns: OffsetFetch `offsets` answered with offset 0 for `topic`-0 at `at`, the
- * Fetch the waiting poll() sent then answered (from its broker) with record 0 at `at` + 2 — poll()
+ * Fetch the waiting poll() sent then answered (from its broker) with record 0 at `fetchAt` (`at` + 2) — poll()
  * returns it (position 1) and the prefetch goes out: the effects of that answer.
  */
-export function firstPollReturned(m: Driven, offsets: ReturnType<typeof sent>, at: number, topic = 't'): Effect[] {
-  const committed = { error: 'NONE', offsets: [{ topic, partition: 0, offset: 0, error: 'NONE' }] };
-  const fetch = sent(m.send(answer('OffsetFetchResponse', offsets?.payload.correlationId as number, committed), at), 'Fetch');
-  const returned = fetchAnswered(m, fetch, at + 2, oneRecordOf(topic));
+export function firstPollReturned(m: Driven, offsets: ReturnType<typeof sent>, at: number, topic = 't', fetchAt = at + 2): Effect[] {
+  const fetch = sent(positionsFetched(m, offsets, at, 'group-coordinator', topic), 'Fetch');
+  const returned = fetchAnswered(m, fetch, fetchAt, oneRecordOf(topic));
   if (m.context<{ pollWaiting: string | null }>().pollWaiting !== null) throw new Error('the first poll() did not return');
   return returned;
 }
@@ -88,32 +87,35 @@ export function synced(m: Driven, sync: ReturnType<typeof sent>, partitions: rea
 }
 
 /**
- * OffsetFetch `offsets` answered at `at` with the committed offset 0 for t-0: the effects of that step
- * (a Fetch only if a poll() waits). `from` the coordinator that answers.
+ * OffsetFetch `offsets` answered at `at` with the committed offset 0 for `topic`-0 (t-0 unless said): the
+ * effects of that step (a Fetch only if a poll() waits). `from` the coordinator that answers.
  */
-export function positionsFetched(m: Driven, offsets: ReturnType<typeof sent>, at = 30, from = 'group-coordinator'): Effect[] {
+export function positionsFetched(m: Driven, offsets: ReturnType<typeof sent>, at = 30, from = 'group-coordinator', topic = 't'): Effect[] {
   return m.send(
     answer(
       'OffsetFetchResponse',
       offsets?.payload.correlationId as number,
-      { error: 'NONE', offsets: [{ topic: 't', partition: 0, offset: 0, error: 'NONE' }] },
+      { error: 'NONE', offsets: [{ topic, partition: 0, offset: 0, error: 'NONE' }] },
       from,
     ),
     at,
   );
 }
 
-/** `topic`-0's part of a FetchResponse: one plain batch with the record at offset 0, high watermark 1. */
-export const oneRecordOf = (topic = 't') => ({
+/** `topic`-0's part of a FetchResponse: one plain batch of the records at `offsets` (none: an empty answer), high watermark after them. */
+export const recordsOf = (offsets: readonly number[], topic = 't') => ({
   error: 'NONE',
   topic,
   partition: 0,
-  highWatermark: 1,
-  lastStableOffset: 1,
+  highWatermark: offsets.length,
+  lastStableOffset: offsets.length,
   logStartOffset: 0,
-  batches: [plainBatch([{ offset: 0 }])],
+  batches: offsets.length > 0 ? [plainBatch(offsets.map((offset) => ({ offset })))] : [],
   abortedTransactions: [],
 });
+
+/** `topic`-0's part of a FetchResponse: the record at offset 0, high watermark 1. */
+export const oneRecordOf = (topic = 't') => recordsOf([0], topic);
 
 /** The Fetch `fetch` answered at `at` by the broker it went to with `partition` (t-0's record at offset 0 unless said): that step's effects. */
 export const fetchAnswered = (m: Driven, fetch: ReturnType<typeof sent>, at: number, partition: object = oneRecordOf()) =>

@@ -6,8 +6,7 @@ import { expect } from 'vitest';
 import { membershipState } from '../../src/sim/consumer/consumer.machine';
 import type { Effect } from '../../src/sim/kernel/effects';
 import { HOSTED_GROUP_CONSUMER, HOSTED_GROUP_COORDINATOR } from '../fixtures/hostedGroup';
-import { plainBatch } from '../fixtures/plainBatch';
-import { answer, bootAndPoll, sent } from '../machines/consumerDriver';
+import { answer, bootAndPoll, recordsOf, sent } from '../machines/consumerDriver';
 import { type Driven, inputOf } from '../machines/harness';
 import { metadataOfT, partitionT0 } from '../machines/replicatedTopic';
 
@@ -17,25 +16,7 @@ export const lookupRetryTimer = (fx: readonly Effect[]) =>
 
 /** The FetchResponse to `fetch` (t-0, from the broker it went to) with the records at `offsets`. */
 export const fetchAnswer = (fetch: ReturnType<typeof sent>, offsets: number[]) =>
-  answer(
-    'FetchResponse',
-    fetch?.payload.correlationId as number,
-    {
-      partitions: [
-        {
-          error: 'NONE',
-          topic: 't',
-          partition: 0,
-          highWatermark: offsets.length,
-          lastStableOffset: offsets.length,
-          logStartOffset: 0,
-          batches: offsets.length > 0 ? [plainBatch(offsets.map((offset) => ({ offset })))] : [],
-          abortedTransactions: [],
-        },
-      ],
-    },
-    fetch?.to,
-  );
+  answer('FetchResponse', fetch?.payload.correlationId as number, { partitions: [recordsOf(offsets)] }, fetch?.to);
 
 /** FindCoordinator `find` answered COORDINATOR_NOT_AVAILABLE by broker-0 at `now`. */
 export const lookupNotAvailable = (m: Driven, find: ReturnType<typeof sent>, now: number) =>
