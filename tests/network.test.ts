@@ -13,14 +13,14 @@ let nextId = 0;
 function request(net: Network, now: number, o: Partial<RequestOptions> = {}) {
   const id = nextId++;
   const route = net.sendRequest(
-    { id, rpc: 'Produce', from: C, to: S, payload: { correlationId: id }, background: false },
+    { id, rpc: 'Produce', from: C, to: S, payload: { correlationId: id }, background: false, connection: KEY },
     { now, latency: 1, fault: null, delayMs: 0, timeoutMs: 30000, ...o },
   );
   return { id, route };
 }
 function response(net: Network, now: number, inReplyTo: number, generation: number, o: Partial<SendOptions> = {}) {
   const id = nextId++;
-  const route = net.sendResponse({ id, rpc: 'ProduceResponse', from: S, to: C, inReplyTo }, generation, {
+  const route = net.sendResponse({ id, rpc: 'ProduceResponse', from: S, to: C, inReplyTo, connection: KEY }, generation, {
     now,
     latency: 1,
     fault: null,
@@ -31,7 +31,9 @@ function response(net: Network, now: number, inReplyTo: number, generation: numb
 }
 const arrive = (net: Network, id: number, generation: number, isResponse: boolean, inReplyTo: number | null = null, sentAt = 0) =>
   net.arrive(
-    isResponse ? { id, from: S, to: C, inReplyTo, generation, sentAt } : { id, from: C, to: S, inReplyTo: null, generation, sentAt },
+    isResponse
+      ? { id, from: S, to: C, inReplyTo, generation, sentAt, connection: KEY }
+      : { id, from: C, to: S, inReplyTo: null, generation, sentAt, connection: KEY },
     isResponse,
   );
 
@@ -141,7 +143,7 @@ describe('network: generations', () => {
     // and an answer that was already on its way when the client closed is discarded on arrival
     const net2 = new Network();
     const b = request(net2, 0, { timeoutMs: 1000 });
-    const late = net2.sendResponse({ id: 999, rpc: 'ProduceResponse', from: S, to: C, inReplyTo: b.id }, 0, {
+    const late = net2.sendResponse({ id: 999, rpc: 'ProduceResponse', from: S, to: C, inReplyTo: b.id, connection: KEY }, 0, {
       now: 1,
       latency: 1,
       fault: 'delay',
@@ -149,7 +151,9 @@ describe('network: generations', () => {
     });
     net2.expire(KEY, 0, b.id, 1000);
     expect(late.at).toBe(2002);
-    expect(net2.arrive({ id: 999, from: S, to: C, inReplyTo: b.id, generation: 0, sentAt: 1 }, true)).toMatchObject({ ok: false });
+    expect(net2.arrive({ id: 999, from: S, to: C, inReplyTo: b.id, generation: 0, sentAt: 1, connection: KEY }, true)).toMatchObject({
+      ok: false,
+    });
   });
 
   it('a reset breaks the connection for both sides: what was on its way in either direction is lost', () => {

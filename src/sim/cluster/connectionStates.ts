@@ -33,10 +33,10 @@
  * is concerned: NetworkClient sends only on a READY connection.
  *
  * The record is per *node* as NetworkClient counts them, which the caller names (`nodeOf` /
- * `ownNode`): the model keeps one connection per (client actor, server actor), so a broker hosting a
- * coordinator is reached on two of them. The producer's transaction coordinator is a plain broker
- * node in Kafka (TransactionManager: `new Node(nodeId, …)`), one connection with its Produce
- * requests: the producer keys both by the broker (`nodeOf`). The consumer's group coordinator gets a
+ * `ownNode`). The producer's transaction coordinator is a plain broker node in Kafka
+ * (TransactionManager: `new Node(nodeId, …)`), one connection with its Produce requests: the producer
+ * keys both by the broker (`nodeOf`), and so does the kernel (`ActorSpec.connectsByNode`: one
+ * connection per broker for the producer). The consumer's group coordinator gets a
  * node of its own (AbstractCoordinator: `Integer.MAX_VALUE - nodeId`, "to allow separate
  * connections for the coordinator"): the consumer keys each server actor by itself (`ownNode`). A
  * close seen while the node is already DISCONNECTED is the same close (one raise per Kafka
@@ -74,10 +74,7 @@ export const NO_CONNECTION_STATES: ConnectionStates = {};
 export const RECONNECT_TIMER = (node: string): string => `reconnect:${node}`;
 
 /** The node a server actor lives on: `broker-1` for `broker-1.txn-coordinator` (the producer's coordinator shares the broker's connection). */
-export function nodeOf(server: ActorId): string {
-  const dot = server.indexOf('.');
-  return dot < 0 ? server : server.slice(0, dot);
-}
+export { nodeOf } from '../kernel/network';
 
 /** Each server actor a node of its own: the consumer's group coordinator has its own connection (`broker-1.group-coordinator`). */
 export function ownNode(server: ActorId): string {

@@ -14,7 +14,7 @@ import { EventQueue, type Queued } from './eventQueue';
 import { actorInProcess, type KernelFault, type ProcessId } from './faults';
 import { StreamHash, stringHash } from './hash';
 import { NameTable } from './nameTable';
-import { Network } from './network';
+import { connectionKey, Network, nodeOf } from './network';
 import { Prng, seedPrng } from './prng';
 import type { QueueItem } from './queueItem';
 import type { Recorder } from './recorder';
@@ -117,6 +117,11 @@ export abstract class KernelCore {
 
   /** Each (actor, timer key)'s index key, made once: a fresh string per timer would be built and hashed on every arm. */
   private readonly timerKeys = new Map<ActorId, Map<string, string>>();
+
+  /** The connection a request of `client` to `server` travels on (and its response): per node for a client that connects so. */
+  connectionOf(client: ActorId, server: ActorId): string {
+    return connectionKey(client, this.slots.get(client)?.spec.connectsByNode ? nodeOf(server) : server);
+  }
 
   /** The timer index's key of an actor's timer (`actor|key`). */
   timerKey(actor: ActorId, key: string): string {

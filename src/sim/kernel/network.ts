@@ -1,7 +1,8 @@
 /**
  * The network as TCP and Kafka's NetworkClient make it look: one connection per (client actor,
- * server actor); a request and its response travel on the same connection; each direction is FIFO;
- * a connection has a generation that every close bumps.
+ * server node) — the server actor, or for a client that connects per node (`ActorSpec.connectsByNode`:
+ * the producer) the broker its hosted coordinators live on; a request and its response travel on the
+ * same connection; each direction is FIFO; a connection has a generation that every close bumps.
  *
  * - A lost message does not exist on a live TCP connection: what is lost is the connection. A
  *   dropped envelope therefore *stalls* its connection: nothing behind it in its direction arrives
@@ -39,6 +40,8 @@ export interface InFlightRequest {
   readonly rpc: RpcName;
   readonly payload: Readonly<Record<string, unknown>>;
   readonly sentAt: number;
+  /** The server actor it was sent to (on a per-node connection, one of the node's actors). */
+  readonly to: ActorId;
   /** sentAt + the client's timeout for this request. */
   readonly deadline: number;
   readonly background: boolean;
@@ -49,6 +52,7 @@ export interface InFlightRequest {
 export interface Connection {
   readonly key: string;
   readonly client: ActorId;
+  /** The server's node: its actor, or on a per-node connection the broker (`nodeOf`). */
   readonly server: ActorId;
   readonly generation: number;
   /**
@@ -169,16 +173,27 @@ export function connectionKey(client: ActorId, server: ActorId): string {
   return key;
 }
 
+/**
+ * The node a server actor lives on: `broker-1` for `broker-1.txn-coordinator`. Kafka's producer
+ * reaches its coordinators as plain broker nodes (TransactionManager: `new Node(coordinatorData.nodeId(), …)`),
+ * on the one connection NetworkClient keeps per node id.
+ */
+export function nodeOf(server: ActorId): string {
+  const dot = server.indexOf('.');
+  return dot < 0 ? server : server.slice(0, dot);
+}
+
 /** A connection in words: "orders-service.producer→broker-0". */
 export function connectionName(key: string): string {
   return key.replace('>', '→');
 }
 
-function fresh(client: ActorId, server: ActorId): Connection {
+function fresh(key: string, client: ActorId): Connection {
   return {
-    key: connectionKey(client, server),
+    key,
     client,
-    server,
+    // the key is `client>server`
+    server: key.slice(client.length + 1),
     generation: 0,
     status: 'open',
     brokenBy: null,
@@ -282,6 +297,7 @@ function withResponseAt(r: InFlightRequest, responseAt: number): InFlightRequest
     rpc: r.rpc,
     payload: r.payload,
     sentAt: r.sentAt,
+    to: r.to,
     deadline: r.deadline,
     background: r.background,
     responseAt,
@@ -326,9 +342,8 @@ export class Network {
     return this.conns.values();
   }
 
-  private conn(client: ActorId, server: ActorId): Connection {
-    const key = connectionKey(client, server);
-    return this.conns.get(key) ?? fresh(client, server);
+  private conn(key: string, client: ActorId): Connection {
+    return this.conns.get(key) ?? fresh(key, client);
   }
 
   private put(c: Connection): void {
@@ -342,9 +357,9 @@ export class Network {
     this.put(withReadings(c, replaceReading(c.readings, generation, reading)));
   }
 
-  /** A request from `env.from` (the client) to `env.to` (the server). */
-  sendRequest(env: Pick<Envelope, 'id' | 'rpc' | 'from' | 'to' | 'payload' | 'background'>, o: RequestOptions): Route {
-    const c = this.conn(env.from, env.to);
+  /** A request from `env.from` (the client) to `env.to` (the server), on `env.connection`. */
+  sendRequest(env: Pick<Envelope, 'id' | 'rpc' | 'from' | 'to' | 'payload' | 'background' | 'connection'>, o: RequestOptions): Route {
+    const c = this.conn(env.connection, env.from);
     const tracked = o.timeoutMs !== null;
     let inFlight = c.inFlight;
     if (tracked) {
@@ -353,6 +368,7 @@ export class Network {
         rpc: env.rpc,
         payload: env.payload,
         sentAt: o.now,
+        to: env.to,
         deadline: o.now + (o.timeoutMs as number),
         background: env.background,
         responseAt: null,
@@ -366,8 +382,12 @@ export class Network {
    * A response from `env.from` (the server) to `env.to` (the client). `requestGeneration` is the
    * generation its request travelled on (null when unknown: the current one).
    */
-  sendResponse(env: Pick<Envelope, 'id' | 'rpc' | 'from' | 'to' | 'inReplyTo'>, requestGeneration: number | null, o: SendOptions): Route {
-    const c = this.conn(env.to, env.from);
+  sendResponse(
+    env: Pick<Envelope, 'id' | 'rpc' | 'from' | 'to' | 'inReplyTo' | 'connection'>,
+    requestGeneration: number | null,
+    o: SendOptions,
+  ): Route {
+    const c = this.conn(env.connection, env.to);
     const generation = requestGeneration ?? c.generation;
     if (generation !== c.generation || c.status === 'broken') {
       this.put(c);
@@ -431,8 +451,8 @@ export class Network {
    * An envelope reaches its destination: may it be handed over? A response that arrives completes
    * its request (the kernel then cancels that request's timeout).
    */
-  arrive(env: Pick<Envelope, 'id' | 'from' | 'to' | 'inReplyTo' | 'generation' | 'sentAt'>, isResponse: boolean): Arrival {
-    const key = isResponse ? connectionKey(env.to, env.from) : connectionKey(env.from, env.to);
+  arrive(env: Pick<Envelope, 'id' | 'from' | 'to' | 'inReplyTo' | 'generation' | 'sentAt' | 'connection'>, isResponse: boolean): Arrival {
+    const key = env.connection;
     const c = this.conns.get(key);
     if (!c) return ARRIVED;
     if (c.resetGenerations.includes(env.generation)) return { ok: false, why: `its connection ${connectionName(key)} was reset` };

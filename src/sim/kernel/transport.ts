@@ -12,7 +12,7 @@ import { type EnvelopeFault, envelopeMatches, processOf, slowLinkDelay } from '.
 /** Brokers are the processes broker-0, broker-1 … (scenario/build.ts). */
 const isBrokerProcess = (p: string): boolean => p.startsWith('broker-');
 
-import { type CloseReason, connectionKey, connectionName, type InFlightRequest, type Route } from './network';
+import { type CloseReason, connectionName, type InFlightRequest, type Route } from './network';
 import { answered, dropUnread } from './serverReads';
 
 /** Told of every envelope the kernel sends: where it goes, when it arrives, what became of it. */
@@ -52,9 +52,9 @@ export function sendEnvelope(
   const expectResponse = isRequest && effect.expectResponse !== false;
   if (expectResponse && !(typeof effect.timeoutMs === 'number' && effect.timeoutMs >= 0 && Number.isFinite(effect.timeoutMs)))
     throw new Error(`${from} sent ${effect.rpc} without a request timeout: every request needs one (NetworkClient)`);
-  // the connection it travels on (its client's to its server) and that connection's generation: the
-  // current one, or for a response the one its request came on (network.ts routes it by them)
-  const connection = isRequest ? connectionKey(from, effect.to) : connectionKey(effect.to, from);
+  // the connection it travels on (its client's to its server's node) and that connection's generation:
+  // the current one, or for a response the one its request came on (network.ts routes it by them)
+  const connection = isRequest ? k.connectionOf(from, effect.to) : k.connectionOf(effect.to, from);
   // A replica fetch (or its answer) on a link the person slowed is the fault's own traffic: it keeps the
   // run going until it arrives, though an idle fetch is background otherwise — a run must not end
   // while the fetch that would move the high watermark is still on its slowed way.
@@ -184,7 +184,7 @@ function resetConnection(k: KernelCore, key: string): void {
  * it is never delivered.
  */
 export function closeClientConnection(k: KernelCore, client: ActorId, server: ActorId): void {
-  const key = connectionKey(client, server);
+  const key = k.connectionOf(client, server);
   const c = k.network.get(key);
   if (!c) return;
   const lost = k.network.close(key, 'client-close');
@@ -220,7 +220,6 @@ export function notifyClosed(
   lost: readonly InFlightRequest[],
 ): void {
   const proc = k.processes.get(processOf(client));
-  const server = k.network.get(key)?.server ?? '';
   if (reason === 'reset') dropUnread(k, key);
   // A request timeout is the client's own finding (NetworkClient.poll → handleTimedOutRequests closes
   // the connection and fails what was in flight on it, in one go): it handles the disconnects before
@@ -233,7 +232,7 @@ export function notifyClosed(
     queue(k.now, {
       kind: 'disconnected',
       actor: client,
-      request: { id: r.envelopeId, rpc: r.rpc, to: server, payload: r.payload },
+      request: { id: r.envelopeId, rpc: r.rpc, to: r.to, payload: r.payload },
       incarnation: proc.incarnation,
       // the client's answer to a lost heartbeat or idle fetch is background traffic too
       fg: !r.background,

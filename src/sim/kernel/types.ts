@@ -23,6 +23,14 @@ export interface ActorSpec {
    */
   readonly connectionNotices?: boolean;
   /**
+   * The actor keeps one connection per broker, whichever of the broker's actors it asks (Kafka's
+   * producer: its transaction and group coordinators are plain broker nodes to its NetworkClient, so
+   * a TxnOffsetCommit or AddPartitionsToTxn shares the connection — its order, the broker reading one
+   * request at a time, its request timeouts — with the Produce requests to that broker). Otherwise
+   * one connection per server actor (the consumer's group coordinator has a node of its own).
+   */
+  readonly connectsByNode?: boolean;
+  /**
    * The actor speaks for its process's listeners (a broker: BrokerServer enables its SocketServer's
    * acceptors only once it is unfenced). Given the actor's context and a request's RPC, it returns
    * why the process does not accept the connection yet, or null. While it gives a reason, a request

@@ -34,6 +34,8 @@ export function producerActor(id: ActorId, app: ActorId, input: Omit<ProducerInp
     logic: producerMachine as AnyStateMachine,
     input: { self: id, app, ...input },
     connectionNotices: true,
+    // its coordinators are broker nodes: one connection per broker (TransactionManager's Node)
+    connectsByNode: true,
     ...booted(bootAt),
   };
 }
