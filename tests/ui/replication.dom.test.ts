@@ -79,7 +79,13 @@ describe('the model notes', () => {
   const trace = (processes: string[], cluster: Record<string, unknown> = {}) =>
     ({
       resolved: {
-        cluster: { 'transaction.version': 2, 'transaction.partition.verification.enable': true },
+        cluster: {
+          'transaction.version': 2,
+          'transaction.partition.verification.enable': true,
+          'transaction.state.log.num.partitions': 3,
+          'offsets.topic.num.partitions': 3,
+          ...cluster,
+        },
         producers: {},
         streams: {},
         scenario: { cluster },
@@ -96,6 +102,22 @@ describe('the model notes', () => {
     page.render(createElement(ModelNotes, { trace: trace(['broker-0']) }));
     await page.settle();
     expect(first()).toMatch(/^One replica per partition in this run/);
+  });
+
+  it('say how many partitions the run’s internal topics have, and where one-replica coordinators live', async () => {
+    const items = () => [...page.host.querySelectorAll('[data-testid="model-notes"] li')].map((li) => li.textContent ?? '');
+    page.render(createElement(ModelNotes, { trace: trace(['broker-0']) }));
+    await page.settle();
+    expect(items()[0]).toContain('__transaction_state and __consumer_offsets keep one replica (their coordinators are fixed processes)');
+    expect(items()[1]).toMatch(/^__transaction_state has 3 partitions and __consumer_offsets 3 partitions/);
+    page.render(
+      createElement(ModelNotes, {
+        trace: trace(['broker-0'], { 'transaction.state.log.num.partitions': 1, 'offsets.topic.num.partitions': 7 }),
+      }),
+    );
+    await page.settle();
+    expect(items()[1]).toMatch(/^__transaction_state has 1 partition and __consumer_offsets 7 partitions/);
+    expect(items().join(' ')).not.toContain('3 partitions, not 50');
   });
 
   it('say where the coordinators live when the scenario replicates the internal topics', async () => {
