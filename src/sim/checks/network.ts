@@ -41,7 +41,7 @@ export const NETWORK_INVARIANTS: Readonly<Record<NetworkInvariantId, string>> = 
   'closed-connection-silent':
     'No response is delivered on a connection generation its client has already closed (after a request timeout, a reset or a broken peer, the requests on it complete as disconnects).',
   'one-request-at-a-time':
-    "A server reads one request of a connection at a time: a request is handled only once the answer to the one before it on that connection has been sent, or the client has closed the connection (Kafka's SocketServer mutes a channel until its response is sent). Fetch requests are not held to it: a follower's are per partition (Kafka's one per leader), and a consumer's connection to a broker also carries its group coordinator's requests (Kafka's have a connection of their own).",
+    "A server reads one request of a connection at a time: a request is handled only once the answer to the one before it on that connection has been sent, or the client has closed the connection (Kafka's SocketServer mutes a channel until its response is sent). Fetch requests are not held to it: a follower's are per partition (Kafka's one per leader), and a consumer's other requests to that broker are read while its Fetch is held (Kafka's wait behind it).",
   'requests-resolved':
     'Every request that expects an answer is answered, completed as a disconnect, or lost with its sender before its request timeout has passed — none is left hanging.',
   'virtual-time':

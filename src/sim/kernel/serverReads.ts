@@ -32,8 +32,8 @@ function readingOf(k: KernelCore, env: Envelope): ServerReading | undefined {
  */
 export function readOrHold(k: KernelCore, env: Envelope, fg: boolean, duplicate: boolean): boolean {
   // Fetches neither wait nor hold (simplified): a follower's are per partition where Kafka sends one
-  // per leader, and a consumer's connection to a broker also carries its group coordinator's
-  // requests, which Kafka sends on a connection of their own — a held Fetch would mute them
+  // per leader, and a consumer's other requests to that broker (Metadata, ListOffsets,
+  // OffsetsForLeaderEpoch) are read while its Fetch is held, where Kafka's would wait behind it
   if (env.rpc === 'Fetch') return true;
   const r = readingOf(k, env);
   if (r?.current) {
