@@ -22,7 +22,11 @@ export interface ReplicaFetchRequest {
   readonly topic: string;
   readonly partition: number;
   readonly replicaId: ActorId;
-  /** The follower's broker epoch (the leader refuses a stale one). */
+  /**
+   * The follower's broker epoch, sent as Kafka's is. Kafka's leader does not add a follower whose
+   * epoch differs from its metadata cache's to the ISR (Partition.isBrokerEpochIsrEligible); the
+   * model's leader does not read it (docs/kafka-model.md, Replication: "Leader").
+   */
   readonly brokerEpoch: number;
   readonly fetchOffset: number;
   /** The latest epoch in the follower's log, −1 for none. */
