@@ -3,8 +3,9 @@
  * the scenarios were run.
  */
 import { describe, expect, it } from 'vitest';
+import type { BrokerContext } from '../../src/sim/broker/broker.machine';
 import { describeTransactionAt } from '../../src/sim/tools/describeTransaction';
-import { run } from './helpers';
+import { run, type WorkedRun } from './helpers';
 
 describe('worked cases: replication', () => {
   /*
@@ -135,5 +136,173 @@ describe('worked cases: replication', () => {
           f.offsets.map((o) => `${o.offset}${o.committedLeaderEpoch === undefined ? '' : `@${o.committedLeaderEpoch}`}`).join(','),
         ),
     ).toEqual(['1', '3', '3@0', '2', '2@2']);
+  });
+
+  /*
+   * elr-off-two-failures. t-0 on three brokers (broker-0 leads), min.insync.replicas=2, unclean
+   * election off, ELR off (eligible.leader.replicas.version 0: the 4.0 default; 4.1 enables it on new
+   * clusters — the model has no ELR). p idempotent, acks=all. a0 at 100; broker-2 dies at 1000 (returns
+   * at 80000); a1 at 12000; broker-1 pauses at 13000 (no heartbeats, resumes at 40000, the same
+   * incarnation); a2 at 25000; broker-0 dies at 30000 (returns at 60000).
+   * - broker-2 is fenced broker.session.timeout.ms after its last heartbeat: ISR [0, 1] (≥ min ISR). a1
+   *   is committed by broker-0 and broker-1 and acknowledged at 1.
+   * - broker-1 is fenced while paused (last heartbeat 12000, fenced at 21000): ISR [0], below min ISR.
+   *   a2 is refused NOT_ENOUGH_REPLICAS before any append (Partition.appendRecordsToLeader) and retried
+   *   with the backoff; the HW stays 2 (strict min ISR, maybeIncrementLeaderHW).
+   * - broker-0's fencing (last heartbeat 28000 → 37000): PartitionChangeBuilder finds no acceptable ISR
+   *   member, unclean election is off, and without ELR an empty target ISR is not written: leader none,
+   *   leader epoch 1, ISR [broker-0].
+   * - broker-1 resumes at 40000 and is unfenced (BrokerHeartbeatManager: a fenced broker heartbeating
+   *   without wantFence, caught up); handleBrokerUnfenced runs the election over partitionsWithNoLeader:
+   *   broker-1 is not in the ISR → no leader. (With ELR, maybePopulateTargetElr would have put broker-1
+   *   in the ELR when the ISR fell to [0] — ELR = the old ISR minus the target ISR while the target is
+   *   below min ISR — and broker-0 when it fell to []; electLeader would take the unfenced ELR member
+   *   broker-1 here: safe, as strict min ISR let nothing be committed after it left. A broker that
+   *   *restarted* instead would be removed from the ELR by handleBrokerUncleanShutdown at its new
+   *   incarnation's registration — every new incarnation on this snapshot.)
+   * - broker-0's registration at 60000 makes it acceptable: elected cleanly, leader epoch 2, ISR [0].
+   *   broker-1, its log equal (0–1, epoch 0; broker-0's epoch 2 starts at 2), is added at its first
+   *   fetch (isFollowerInSync: LEO 2 ≥ HW 2 and ≥ the epoch start 2): ISR [0, 1]; a2's next retry is
+   *   appended at 2 (epoch 0, sequence 2) and acknowledged. broker-2 rejoins after 80000. Nothing lost.
+   */
+  it('elr-off-two-failures: without ELR the follower that returns first is not elected; the partition waits for its last ISR member', () => {
+    const r = run('elr-off-two-failures.json');
+    const isrAt = (t: number) => r.partitionAt('t-0', t).replication?.isr ?? [];
+    expect(isrAt(11999)).toEqual(['broker-0', 'broker-1']);
+    expect(isrAt(24999)).toEqual(['broker-0']);
+    expect(r.facts('leaderChange').map((f) => `${f.leader}@${f.leaderEpoch} [${f.isr.join(',')}] ${f.election}`)).toEqual([
+      'null@1 [broker-0] null',
+      'broker-0@2 [broker-0] clean',
+    ]);
+    expect(r.timeOf(r.stepOf((f) => f.kind === 'leaderChange'))).toBe(37001);
+    expect(r.timeOf(r.stepOf((f) => f.kind === 'leaderChange' && f.leader === 'broker-0'))).toBe(60001);
+    for (const t of [45000, 59999])
+      expect(r.partitionAt('t-0', t).replication).toMatchObject({ leader: null, leaderEpoch: 1, isr: ['broker-0'] });
+    const errors = r.errors('p');
+    expect(errors.length).toBeGreaterThanOrEqual(5);
+    expect(errors.every((e) => e === 'NOT_ENOUGH_REPLICAS')).toBe(true);
+    const expand = r.rpcs('AlterPartition', 'broker-0').map((e) => `${e.sentAt}:${(e.payload as { newIsr: string[] }).newIsr.join(',')}`);
+    expect(expand.map((x) => x.split(':')[1])).toEqual(['broker-0,broker-1', 'broker-0,broker-1,broker-2']);
+    const acked = r.timeOf(r.stepOf((f) => f.kind === 'sendResult' && f.eventId === 'a2'));
+    expect(acked).toBeGreaterThan(Number(expand[0]?.split(':')[0]));
+    expect(r.log('t-0')).toEqual(['0 a0 p e0 s0', '1 a1 p e0 s1', '2 a2 p e0 s2']);
+    expect(r.facts('sendResult').map((f) => `${f.eventId}@${f.offset}:${f.error ?? 'ok'}`)).toEqual(['a0@0:ok', 'a1@1:ok', 'a2@2:ok']);
+    expect(r.facts('truncated')).toEqual([]);
+    expect(r.layer('loss')?.status).toBe('once');
+  });
+
+  /*
+   * The same with broker-0 never returning. broker-1 (unfenced at 40000) and broker-2 (registered at
+   * 80000) are alive, each with a0 and a1, but neither is in the ISR [broker-0]: no election, ever
+   * (unclean election off; with ELR, broker-1 would lead from 40000 and a2 be written once broker-2
+   * joined it in the ISR). a2 is retried (metadata: LEADER_NOT_AVAILABLE, the batch stays in the
+   * accumulator) until delivery.timeout.ms (120000) after its creation: TimeoutException at 145000.
+   */
+  it('elr-off-two-failures, the leader never returns: the partition stays offline with two live replicas; a2 expires', () => {
+    const r = run('elr-off-two-failures.json', (s) => ({
+      ...s,
+      faults: s.faults?.map((f) => (f.type === 'crash' && f.target === 'broker-0' ? { type: 'crash', target: 'broker-0', at: 30000 } : f)),
+    }));
+    expect(r.facts('leaderChange').map((f) => `${f.leader}@${f.leaderEpoch} [${f.isr.join(',')}] ${f.election}`)).toEqual([
+      'null@1 [broker-0] null',
+    ]);
+    expect(r.partition('t-0').replication).toMatchObject({ leader: null, isr: ['broker-0'] });
+    expect(r.facts('sendResult').map((f) => `${f.eventId}@${f.offset ?? '-'}:${f.error ?? 'ok'}`)).toEqual([
+      'a0@0:ok',
+      'a1@1:ok',
+      'a2@-:TimeoutException',
+    ]);
+    expect(r.timeOf(r.stepOf((f) => f.kind === 'sendResult' && f.eventId === 'a2'))).toBe(145000);
+    expect(
+      r
+        .facts('clientError')
+        .filter((f) => f.error === 'TimeoutException')
+        .map((f) => f.during),
+    ).toEqual(['Expiring 1 record(s) for t-0:120000 ms has passed since batch creation']);
+  });
+});
+
+/** The transaction index of one broker's copy of a partition at the end: `pid first-last lso`. */
+const abortedOn = (r: WorkedRun, broker: string, key: string): string[] => {
+  const ctx = r.viewAt(r.timeOf(r.trace.steps.length - 1)).actors.get(broker)?.context as BrokerContext | undefined;
+  const log = ctx?.partitions[key];
+  if (!log) throw new Error(`${broker} holds no ${key}`);
+  return log.abortedTxns.toArray().map((a) => `${r.pidName(a.producerId)} ${a.firstOffset}-${a.lastOffset} lso ${a.lastStableOffset}`);
+};
+interface FetchAnswer {
+  lastStableOffset: number;
+  highWatermark: number;
+  batches: unknown[];
+  abortedTransactions: { producerId: number; firstOffset: number }[];
+}
+const answersTo = (r: WorkedRun, consumer: string, broker: string) =>
+  r
+    .rpcs('FetchResponse', broker, consumer)
+    .map((e) => ({ at: e.sentAt, ...((e.payload as { partitions: FetchAnswer[] }).partitions[0] as FetchAnswer) }));
+
+describe('worked cases: read_committed across a leader change', () => {
+  /*
+   * rc-open-txn-leader-change. t-0 on broker-0 (leader) and broker-1 (of three brokers). tx
+   * (transactional) writes k0 at ~100 and keeps the transaction open until 20000; q (idempotent)
+   * writes p1 at 500; rc reads read_committed from the earliest offset. broker-0 dies at 2000 and
+   * returns at 40000.
+   * - Both records are replicated (HW 2); broker-0's LSO is 0 (ProducerStateManager.firstUnstableOffset:
+   *   tx's transaction from 0).
+   * - broker-1 appended k0 as a follower: UnifiedLog.appendAsFollower → analyzeAndValidateProducerState
+   *   runs the same ProducerAppendInfo.append, so its producer state has tx's ongoing transaction from
+   *   offset 0 (ongoingTxns). Its HW as a follower is the leader's from its last fetch answer, 2.
+   * - broker-1 is elected (clean) at broker-0's fencing. Its LSO = min(firstUnstableOffset 0, HW 2) = 0
+   *   (UnifiedLog.lastStableOffset): rc, which found its start with ListOffsets(EARLIEST) on broker-1
+   *   (0), is answered nothing — not p1, a plain record below the HW — and long-polls
+   *   (DelayedFetch: fetch offset at the bound, fetch.max.wait.ms).
+   * - commitTransaction at 20000: the coordinator writes the COMMIT marker (epoch 1, transaction
+   *   version 2) on broker-1 at 2 with requiredAcks −1; the ISR is [broker-1] (min.insync.replicas 1),
+   *   so the HW moves to 3 at once and completeTxn / onHighWatermarkUpdated move the LSO to 3; the held
+   *   Fetch completes (tryComplete on the HW change) and rc gets k0 and p1.
+   * - broker-0 returns: its epoch 0 ends at 2 on broker-1, its LEO: nothing truncated; it copies the
+   *   marker.
+   */
+  it('rc-open-txn-leader-change: the new leader’s LSO, from the follower-built producer state, holds read_committed until the commit marker', () => {
+    const r = run('rc-open-txn-leader-change.json');
+    expect(r.facts('leaderChange').map((f) => `${f.leader}@${f.leaderEpoch} ${f.election}`)).toEqual(['broker-1@1 clean']);
+    expect(r.partitionAt('t-0', 15000)).toMatchObject({ highWatermark: 2, lastStableOffset: 0, logEndOffset: 2 });
+    const before = answersTo(r, 'rc.consumer', 'broker-1').filter((a) => a.at < 20000);
+    expect(before.length).toBeGreaterThan(5);
+    expect(before.every((a) => a.lastStableOffset === 0 && a.highWatermark === 2 && a.batches.length === 0)).toBe(true);
+    expect(r.timeOf(r.stepOf((f) => f.kind === 'delivered'))).toBeGreaterThan(20000);
+    expect(r.log('t-0')).toEqual(['0 k0 tx e0 s0 T', '1 p1 q e0 s0', '2 COMMIT tx e1 s-1 T']);
+    expect(r.rpcs('WriteTxnMarkersResponse', 'broker-1').map((e) => JSON.stringify(e.payload))[0]).toContain('"error":"NONE"');
+    expect(r.received('rc').map((x) => `${x.key}@${x.offset}`)).toEqual(['k0@0', 'p1@1']);
+    expect(r.facts('truncated')).toEqual([]);
+    expect(r.layer('loss')?.status).toBe('once');
+  });
+
+  /*
+   * The same with abortTransaction at 20000. The ABORT marker is written on broker-1 at 2: completeTxn
+   * enters (tx, first 0, last 2) in its transaction index with lastStableOffset 3 (no other open
+   * transaction: the marker's offset + 1). rc's held Fetch is answered with k0, p1 and the marker
+   * and AbortedTransactions [(tx, 0)] (LocalLog.addAbortedTransactions: lastOffset ≥ fetch offset 0,
+   * firstOffset < the read's end); CompletedFetch.nextFetchedRecord skips k0 (tx in the aborted set when
+   * its batch comes) and the marker: rc gets p1 only. broker-0, following, appends the marker with
+   * appendAsFollower, which updates its transaction index the same way (UnifiedLog.append →
+   * segment.updateTxnIndex for every origin).
+   */
+  it('rc-open-txn-leader-change, aborted: the new leader’s answer carries the aborted transaction; the returning replica indexes it as a follower', () => {
+    const r = run('rc-open-txn-leader-change.json', (s) => ({
+      ...s,
+      clients: s.clients.map((c) =>
+        c.id === 'tx' && c.type === 'producer'
+          ? { ...c, script: c.script?.map((op) => (op.op === 'commitTransaction' ? { ...op, op: 'abortTransaction' as const } : op)) }
+          : c,
+      ),
+    }));
+    expect(r.log('t-0')).toEqual(['0 k0 tx e0 s0 T', '1 p1 q e0 s0', '2 ABORT tx e1 s-1 T']);
+    const withData = answersTo(r, 'rc.consumer', 'broker-1').filter((a) => a.batches.length > 0);
+    expect(withData.map((a) => a.abortedTransactions.map((x) => `${r.pidName(x.producerId)}@${x.firstOffset}`))).toEqual([['tx@0']]);
+    expect(withData[0]?.lastStableOffset).toBe(3);
+    expect(r.received('rc').map((x) => `${x.key}@${x.offset}`)).toEqual(['p1@1']);
+    expect(abortedOn(r, 'broker-1', 't-0')).toEqual(['tx 0-2 lso 3']);
+    expect(abortedOn(r, 'broker-0', 't-0')).toEqual(['tx 0-2 lso 3']);
+    expect(r.facts('truncated')).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@
  * from Kafka's source (trunk of October 2024, the 4.0 line) before the scenarios were run.
  */
 import { describe, expect, it } from 'vitest';
+import type { BrokerContext } from '../../src/sim/broker/broker.machine';
 import { run, type WorkedRun } from './helpers';
 
 const isrAt = (r: WorkedRun, t: number) => r.partitionAt('t-0', t).replication?.isr ?? [];
@@ -209,5 +210,231 @@ describe('worked cases: replication and producer errors (refused until expiry)',
     ).toEqual(['Expiring 1 record(s) for t-0:5000 ms has passed since batch creation']);
     expect(results(r, 'p')).toEqual(['a0@0:ok', 'a1@-:TimeoutException', 'a2@1:ok']);
     expect(r.rpcs('InitProducerId')).toHaveLength(1);
+  });
+});
+
+/** One broker's producer state of a partition at virtual time `t`: `pid e<epoch> <firstSeq>-<lastSeq>@<firstOffset>` per cached batch. */
+const producerStateOn = (r: WorkedRun, broker: string, key: string, t: number): string[] => {
+  const ctx = r.viewAt(t).actors.get(broker)?.context as BrokerContext | undefined;
+  const log = ctx?.partitions[key];
+  if (!log) throw new Error(`${broker} holds no ${key}`);
+  return [...log.producers.values()].flatMap((p) =>
+    p.batches.map((b) => `${r.pidName(p.producerId)} e${p.producerEpoch} ${b.firstSeq}-${b.lastSeq}@${b.firstOffset}`),
+  );
+};
+const divergingEpochs = (r: WorkedRun, from: string, to: string) =>
+  r
+    .rpcs('FetchResponse', from, to)
+    .map((e) => (e.payload as { divergingEpoch: { epoch: number; endOffset: number } | null }).divergingEpoch)
+    .filter((d) => d !== null)
+    .map((d) => `${d?.epoch}@${d?.endOffset}`);
+
+describe('worked cases: replication and producer errors (the producer state across leader changes)', () => {
+  /*
+   * unclean-leader-without-producer-state. t-0 and t-1 on broker-0 (leader) and broker-1,
+   * unclean.leader.election.enable=true, min.insync.replicas 1. p (idempotent, acks=all) writes w0 to
+   * t-1 at 100 (so its metadata names both brokers); broker-1 dies at 500 and returns at 30500; p
+   * writes a0 (12000) and a1 (12500) to t-0; broker-0 dies at 14000 and returns at 54000; p writes a2
+   * to t-0 at 35000.
+   * - broker-1 is fenced and leaves the ISR before 12000 (ReplicationControlManager.handleBrokerFenced):
+   *   a0 and a1 are committed by broker-0 alone (HW 2) and acknowledged at 0 and 1, epoch 0, sequences
+   *   0 and 1. broker-1 never saw p on t-0: its log and producer state of t-0 are empty.
+   * - broker-0's fencing leaves the ISR [broker-0] with no live member; broker-1 is fenced then too, so
+   *   nothing is elected (leader none, leader epoch 1). broker-1's registration at 30500 unfences it and
+   *   handleBrokerUnfenced elects it over partitionsWithNoLeader, uncleanly
+   *   (PartitionChangeBuilder.electAnyLeader): leader epoch 2, ISR [broker-1], its epoch 2 starting at 0.
+   * - a2 (epoch 0, sequence 2) reaches broker-1: ProducerAppendInfo.checkSequence with no entry for p —
+   *   updatedEntry.producerEpoch is NO_PRODUCER_EPOCH, so `producerEpoch != updatedEntry.producerEpoch`
+   *   with appendFirstSeq 2 ≠ 0 throws only when the entry has an epoch: accepted. A 4.x broker never
+   *   answers UNKNOWN_PRODUCER_ID; the gap (sequences 0, 1) is not seen. a2 at offset 0, NONE, no
+   *   client error, no epoch bump.
+   * - broker-0 returns: its Fetch (fetchOffset 2, lastFetchedEpoch 0) meets broker-1's epoch cache
+   *   {2@0}: LeaderEpochFileCache.endOffsetFor(0) — no floor entry, higher entry epoch 2 — answers
+   *   (0, 0); Partition.readRecords: end offset 0 < fetch offset 2 → DivergingEpoch(0, 0); the follower
+   *   truncates to 0 (AbstractFetcherThread.getOffsetTruncationState: min(0, its own end of epoch 0 = 2,
+   *   LEO 2)), cutting a0 and a1 (UnifiedLog.truncateTo rebuilds the producer state from nothing), and
+   *   copies a2: its state of p is then the new leader's, sequence 2 at offset 0.
+   */
+  it('unclean-leader-without-producer-state: a new leader with no entry for the producer accepts sequence 2 silently; the acknowledged a0, a1 are gone', () => {
+    const r = run('unclean-leader-without-producer-state.json');
+    expect(
+      r
+        .facts('leaderChange')
+        .filter((f) => f.partition === 0)
+        .map((f) => `${f.leader}@${f.leaderEpoch} [${f.isr.join(',')}] ${f.election}`),
+    ).toEqual(['null@1 [broker-0] null', 'broker-1@2 [broker-1] unclean']);
+    expect(producerStateOn(r, 'broker-1', 't-0', 34999)).toEqual([]);
+    expect(r.log('t-0')).toEqual(['0 a2 p e0 s2']);
+    expect(results(r, 'p')).toEqual(['w0@0:ok', 'a0@0:ok', 'a1@1:ok', 'a2@0:ok']);
+    expect(r.errors('p')).toEqual([]);
+    expect(r.facts('rejected')).toEqual([]);
+    expect(r.rpcs('InitProducerId')).toHaveLength(1);
+    expect(divergingEpochs(r, 'broker-1', 'broker-0')).toEqual(['0@0']);
+    expect(r.facts('truncated').map((f) => `${f.broker} ${f.fromOffset}-${f.toOffset} ${f.eventIds.join(',')}`)).toEqual([
+      'broker-0 0-2 a0,a1',
+    ]);
+    expect(producerStateOn(r, 'broker-0', 't-0', r.timeOf(r.trace.steps.length - 1))).toEqual(['p e0 2-2@0']);
+    expect(r.layer('loss')?.status).toBe('lost');
+  });
+
+  /*
+   * unclean-two-in-flight-out-of-order. t-0 on broker-0 (leader) and broker-1, unclean election on.
+   * p (idempotent, acks=all, linger.ms 0) writes a0 at 100 (replicated to both); broker-1 dies at 1500
+   * (returns at 30500); a1 at 12000 and a2 at 12500 are committed by broker-0 alone (sequences 1, 2);
+   * broker-0 dies at 14000 (returns at 54000); a3 at 35000 and a4 at 35001.
+   * - broker-1 is elected uncleanly at its return (as above): its log holds a0 only, its producer state
+   *   p epoch 0, last sequence 0.
+   * - a3 (sequence 3) and a4 (sequence 4) go in two requests (max.in.flight 5; RecordAccumulator
+   *   drains a batch without a sequence behind one in flight). ProducerAppendInfo.checkSequence: same
+   *   epoch, 3 and 4 are not 0 + 1 → OUT_OF_ORDER_SEQUENCE_NUMBER, nothing appended, for each.
+   * - TransactionManager.canRetry (idempotent): a3 is the next sequence after the last acknowledged (2)
+   *   and nothing is unresolved → requestEpochBumpForPartition, retry; a4 is not the next sequence →
+   *   retried without a bump ("wait to see if the sequence resolves"). The next Sender loop's
+   *   bumpIdempotentEpochAndResetIdIfNeeded → bumpIdempotentProducerEpoch: epoch 1 locally (no
+   *   InitProducerId), startSequencesAtBeginning rewrites the in-flight batches: a3 sequence 0, a4
+   *   sequence 1 (sequenceHasBeenReset: a4's own OUT_OF_ORDER_SEQUENCE_NUMBER, if it comes after, is
+   *   retried without another bump).
+   * - The retries, one at a time (a retried batch is drained only when it is the first in flight), are
+   *   accepted: a new epoch starts at 0. a3 at 1, a4 at 2, epoch 1. The application sees no error;
+   *   a1, a2 (acknowledged) are gone: broker-0 truncates to 1 when it returns (epoch 0 ends at 1 on
+   *   broker-1: its epoch 2 starts there).
+   */
+  it('unclean-two-in-flight-out-of-order: both batches are refused, one epoch bump, both rewritten from sequence 0', () => {
+    const r = run('unclean-two-in-flight-out-of-order.json');
+    expect(producerStateOn(r, 'broker-1', 't-0', 34999)).toEqual(['p e0 0-0@0']);
+    const refused = r.facts('rejected').map((f) => `e${f.producerEpoch} s${f.baseSequence}:${f.error}`);
+    expect(refused).toEqual(['e0 s3:OUT_OF_ORDER_SEQUENCE_NUMBER', 'e0 s4:OUT_OF_ORDER_SEQUENCE_NUMBER']);
+    expect(r.errors('p')).toEqual(['OUT_OF_ORDER_SEQUENCE_NUMBER', 'OUT_OF_ORDER_SEQUENCE_NUMBER']);
+    const produced = r
+      .rpcs('Produce', 'p.producer', 'broker-1')
+      .map((e) => (e.payload as { partitions: { batch: { producerEpoch: number; baseSequence: number } }[] }).partitions[0]?.batch)
+      .map((b) => `e${b?.producerEpoch} s${b?.baseSequence}`);
+    expect(produced).toEqual(['e0 s3', 'e0 s4', 'e1 s0', 'e1 s1']);
+    expect(r.log('t-0')).toEqual(['0 a0 p e0 s0', '1 a3 p e1 s0', '2 a4 p e1 s1']);
+    expect(results(r, 'p')).toEqual(['a0@0:ok', 'a1@1:ok', 'a2@2:ok', 'a3@1:ok', 'a4@2:ok']);
+    expect(r.rpcs('InitProducerId')).toHaveLength(1);
+    expect(r.facts('truncated').map((f) => `${f.broker} ${f.fromOffset}-${f.toOffset} ${f.eventIds.join(',')}`)).toEqual([
+      'broker-0 1-3 a1,a2',
+    ]);
+  });
+
+  /*
+   * clean-truncation-after-epoch-bump. t-0 on broker-0 (leader) and broker-1. p idempotent, acks=all,
+   * delivery.timeout.ms 5000, request.timeout.ms 3000. a0 at 100 (replicated); broker-1's replica
+   * fetches take 3000 ms longer each way from 1000 to 4000; a1 at 2000; broker-0 dies at 2100 and
+   * returns at 40000; a2 at 20000.
+   * - a1 is appended by broker-0 at 1 (epoch 0, sequence 1) and never fetched: broker-1's fetch sent
+   *   after 1000 would arrive after 4000. p's connection breaks at 2100 (NETWORK_EXCEPTION, retriable);
+   *   the batch waits for a reachable leader.
+   * - broker-0 is fenced at its last heartbeat (2000) + broker.session.timeout.ms (9000); broker-1, in
+   *   the ISR (replica.lag.time.max.ms 30000 has not removed it), is elected cleanly: leader epoch 1,
+   *   its epoch cache {0@0, 1@1}.
+   * - Before that, at 7000, Sender.sendProducerData expires the batch (ProducerBatch
+   *   hasReachedDeliveryTimeout: created 2000 + 5000): TimeoutException, and — inRetry() —
+   *   markSequenceUnresolved; maybeResolveSequences: nothing in flight, next sequence 2 is not the last
+   *   acknowledged (0) + 1 → requestEpochBumpForPartition → bumpIdempotentProducerEpoch: epoch 1,
+   *   sequences from 0.
+   * - a2 (epoch 1, sequence 0) is accepted by broker-1 at 1 (checkSequence: a new epoch starting at 0);
+   *   broker-1's entry for p becomes epoch 1 (ProducerStateEntry.maybeUpdateProducerEpoch drops the
+   *   epoch-0 batches).
+   * - broker-0 returns after a crash: LogLoader.recoverLog → recoverSegment replays its active segment
+   *   and writes a snapshot at the log end, which LogLoader's own rebuildProducerState loads
+   *   (readSnapshot: one batch per producer) — p at epoch 0 with a1 (sequence 1) only. (Written first
+   *   as both batches, a replay from the log start; the model was right.) Its fetch
+   *   (offset 2, lastFetchedEpoch 0) → broker-1's endOffsetFor(0) = (0, 1) → DivergingEpoch(0, 1) →
+   *   truncateTo(1): a1 is cut; UnifiedLog.rebuildProducerState leaves p at epoch 0, sequence 0
+   *   (offset 0); then it copies a2 (appendAsFollower updates the producer state without checks): p at
+   *   epoch 1, sequence 0, offset 1 — the same state as the leader's.
+   */
+  it('clean-truncation-after-epoch-bump: the old leader cuts the expired batch it alone had; its producer state then follows the bumped epoch', () => {
+    const r = run('clean-truncation-after-epoch-bump.json');
+    expect(r.facts('leaderChange').map((f) => `${f.leader}@${f.leaderEpoch} [${f.isr.join(',')}] ${f.election}`)).toEqual([
+      'broker-1@1 [broker-1] clean',
+    ]);
+    expect(r.timeOf(r.stepOf((f) => f.kind === 'sendResult' && f.eventId === 'a1'))).toBe(7000);
+    expect(results(r, 'p')).toEqual(['a0@0:ok', 'a1@-:TimeoutException', 'a2@1:ok']);
+    expect(r.errors('p')).toEqual(['NETWORK_EXCEPTION', 'TimeoutException']);
+    expect(r.rpcs('InitProducerId')).toHaveLength(1);
+    expect(producerStateOn(r, 'broker-1', 't-0', 30000)).toEqual(['p e1 0-0@1']);
+    expect(divergingEpochs(r, 'broker-1', 'broker-0')).toEqual(['0@1']);
+    const cut = r.stepOf((f) => f.kind === 'truncated');
+    expect(r.facts('truncated').map((f) => `${f.broker} ${f.fromOffset}-${f.toOffset} ${f.eventIds.join(',')}`)).toEqual([
+      'broker-0 1-2 a1',
+    ]);
+    expect(producerStateOn(r, 'broker-0', 't-0', r.timeOf(cut) - 1)).toEqual(['p e0 1-1@1']);
+    expect(producerStateOn(r, 'broker-0', 't-0', r.timeOf(cut))).toEqual(['p e0 0-0@0']);
+    expect(producerStateOn(r, 'broker-0', 't-0', r.timeOf(r.trace.steps.length - 1))).toEqual(['p e1 0-0@1']);
+    expect(r.log('t-0')).toEqual(['0 a0 p e0 s0', '1 a2 p e1 s0']);
+  });
+
+  /*
+   * failover-expired-producer-state. t-0 on three brokers (broker-0 leads), producer.id.expiration.ms
+   * 5000 checked every 1000 ms. p idempotent, acks=all: a0 at 0; a1 at 2000 is appended at 1 and
+   * replicated, its answer lost; broker-0 dies at 2100 (returns at 32100); a2 at 15000.
+   * - The same start as failover-duplicate-retry: the followers cache a1 (sequence 1, offset 1) in
+   *   their producer state (appendAsFollower), and the batch is retried when broker-1 leads (~11001).
+   * - But every replica runs UnifiedLog's "PeriodicProducerExpirationCheck" (scheduled for each log,
+   *   leader or follower) → removeExpiredProducers → ProducerStateManager.isProducerExpired: no open
+   *   transaction and now − lastTimestamp (a1's timestamp, 2000) ≥ 5000 — true at the check at 7000.
+   *   broker-1 forgets p before it leads.
+   * - The retry (epoch 0, sequence 1) finds no entry: no findDuplicateBatch, and checkSequence accepts
+   *   any sequence with no current epoch (the retention case its comment names). a1 is appended a
+   *   second time, at 2, and send() reports offset 2. a2 (sequence 2) follows the new entry: 3.
+   * - broker-0 returns with a0, a1 at epoch 0, which broker-1 kept: nothing truncated. Its recovery
+   *   drops p as expired. The reader gets a1 twice.
+   */
+  it('failover-expired-producer-state: the new leader forgot the producer; its retry is written a second time', () => {
+    const r = run('failover-expired-producer-state.json');
+    expect(producerStateOn(r, 'broker-1', 't-0', 6999)).toEqual(['p e0 0-0@0', 'p e0 1-1@1']);
+    expect(producerStateOn(r, 'broker-1', 't-0', 7000)).toEqual([]);
+    expect(r.facts('leaderChange').map((f) => `${f.leader}@${f.leaderEpoch} ${f.election}`)).toEqual(['broker-1@1 clean']);
+    expect(r.facts('duplicate')).toEqual([]);
+    expect(r.log('t-0')).toEqual(['0 a0 p e0 s0', '1 a1 p e0 s1', '2 a1 p e0 s1', '3 a2 p e0 s2']);
+    expect(results(r, 'p')).toEqual(['a0@0:ok', 'a1@2:ok', 'a2@3:ok']);
+    expect(r.errors('p')).toEqual(['NETWORK_EXCEPTION']);
+    expect(r.facts('truncated')).toEqual([]);
+    expect(r.received('reader').map((x) => `${x.key}@${x.offset}`)).toEqual(['a0@0', 'a1@1', 'a1@2', 'a2@3']);
+    expect(r.layer('log')?.status).toBe('more-than-once');
+  });
+
+  /*
+   * unclean-txn-v2-new-epoch. t-0 on broker-0 (leader) and broker-1 (of three brokers; the transaction
+   * coordinator is elsewhere), unclean election on. tx (transactional, transaction version 2) commits
+   * k0 at 100 (replicated with its marker); broker-1 dies at 1500 (returns at 30500); tx commits k1 at
+   * 12000 on broker-0 alone (ISR [0]); broker-0 dies at 14000 (returns at 54000); tx commits k2 at 35000.
+   * - Transaction version 2 bumps the epoch at every EndTxn (TransactionCoordinator.endTransaction;
+   *   the marker carries epoch + 1): k0 at epoch 0 and its COMMIT at 1, k1 at epoch 1 sequence 0 and
+   *   its COMMIT at 2 (offsets 2, 3 on broker-0 only).
+   * - broker-1, elected uncleanly at its return (leader epoch 2), holds k0 and the first COMMIT: its
+   *   producer state has tx at epoch 1 with no batch (ProducerStateEntry.maybeUpdateProducerEpoch: the
+   *   marker's newer epoch clears the cached batches).
+   * - k2 goes with epoch 2, sequence 0: ProducerAppendInfo.checkSequence — a new epoch starting at 0 —
+   *   accepts it; the epoch check (checkProducerEpoch: 2 ≥ 1) too. No OUT_OF_ORDER_SEQUENCE_NUMBER (an
+   *   idempotent producer's next batch would get one: unclean-two-in-flight-out-of-order): every
+   *   transaction restarts the sequence under a new epoch, so nothing in the protocol notices that k1,
+   *   committed and acknowledged, is gone. k2 at 2 and its COMMIT (epoch 3) at 3.
+   * - broker-0 returns: epoch 0 ends at 2 on broker-1 → it truncates k1 and k1's marker.
+   */
+  it('unclean-txn-v2-new-epoch: the next transaction’s new epoch starts at sequence 0, so the lost committed transaction goes unnoticed', () => {
+    const r = run('unclean-txn-v2-new-epoch.json');
+    const entry = (t: number) => {
+      const ctx = r.viewAt(t).actors.get('broker-1')?.context as BrokerContext | undefined;
+      return [...(ctx?.partitions['t-0']?.producers.values() ?? [])].map(
+        (p) => `${r.pidName(p.producerId)} e${p.producerEpoch} ${p.batches.length}`,
+      );
+    };
+    expect(r.facts('leaderChange').map((f) => `${f.leader}@${f.leaderEpoch} ${f.election}`)).toEqual(['null@1 null', 'broker-1@2 unclean']);
+    expect(entry(34999)).toEqual(['tx e1 0']);
+    expect(r.facts('rejected')).toEqual([]);
+    expect(r.errors('tx')).toEqual([]);
+    expect(results(r, 'tx')).toEqual(['k0@0:ok', 'k1@2:ok', 'k2@2:ok']);
+    expect(r.log('t-0')).toEqual(['0 k0 tx e0 s0 T', '1 COMMIT tx e1 s-1 T', '2 k2 tx e2 s0 T', '3 COMMIT tx e3 s-1 T']);
+    expect(r.facts('truncated').map((f) => `${f.broker} ${f.fromOffset}-${f.toOffset}`)).toEqual(['broker-0 2-4']);
+    expect(r.txnStates('tx-1').filter((x) => x.startsWith('PrepareCommit→'))).toEqual([
+      'PrepareCommit→CompleteCommit@1',
+      'PrepareCommit→CompleteCommit@2',
+      'PrepareCommit→CompleteCommit@3',
+    ]);
+    expect(r.layer('loss')?.status).toBe('lost');
   });
 });
