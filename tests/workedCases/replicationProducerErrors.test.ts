@@ -437,4 +437,54 @@ describe('worked cases: replication and producer errors (the producer state acro
     ]);
     expect(r.layer('loss')?.status).toBe('lost');
   });
+
+  /*
+   * truncated-open-txn-batch. t-0 on broker-0 (leader) and broker-1 (of three brokers). tx
+   * (transactional, transaction version 2) commits k0 at 100 (k0 at 0, COMMIT at 1, epoch 1, both
+   * replicated); broker-1's replica fetches are slowed by 3000 ms each way from 1000 to 4000; tx begins
+   * a transaction at 2000 and sends k1; broker-0 dies at 2100 (returns at 40000); tx commits at 20000;
+   * rc reads read_committed.
+   * - broker-0 verifies k1 with the coordinator (ReplicaManager.maybeStartTransactionVerificationForPartitions:
+   *   no ongoing transaction for tx in its log) and appends it at 2 (epoch 1, sequence 0): its producer
+   *   state opens tx's transaction at 2 (ProducerAppendInfo.append → currentTxnFirstOffset). broker-1
+   *   never fetches it. tx's connection breaks at 2100: NETWORK_EXCEPTION, retried.
+   * - broker-1 is elected cleanly at broker-0's fencing (~11001), leader epoch 1 from offset 2. The
+   *   retry has no ongoing transaction there either: verified again (the partition is already in the
+   *   transaction at the coordinator: NONE), appended at 2 (epoch 1, sequence 0 — the epoch-1 entry
+   *   broker-1 holds from the first COMMIT has no batch) and acknowledged. The commit at 20000 writes
+   *   COMMIT (epoch 2) at 3 on broker-1; rc gets k0, then k1.
+   * - broker-0's restart recovers its log: the snapshot at the log end keeps tx's open transaction
+   *   (ProducerStateManager.writeSnapshot holds currentTxnFirstOffset; loadProducerEntry puts it back
+   *   among ongoingTxns). Its fetch (offset 3, lastFetchedEpoch 0) → DivergingEpoch(0, 2) (epoch 1
+   *   starts at 2 on broker-1) → truncateTo(2): k1 is cut and rebuildProducerState leaves tx at epoch 1
+   *   with no transaction open (its first COMMIT closed the one from 0). Then it copies k1 — the open
+   *   transaction from 2 again, now the leader's — and the COMMIT: tx at epoch 2, nothing open.
+   */
+  it('truncated-open-txn-batch: the old leader’s copy of an open transaction’s first batch is cut, and its producer state no longer holds that transaction open', () => {
+    const r = run('truncated-open-txn-batch.json');
+    const txnOn = (broker: string, t: number) => {
+      const ctx = r.viewAt(t).actors.get(broker)?.context as BrokerContext | undefined;
+      return [...(ctx?.partitions['t-0']?.producers.values() ?? [])].map(
+        (p) => `${r.pidName(p.producerId)} e${p.producerEpoch} open ${p.currentTxnFirstOffset ?? '-'}`,
+      );
+    };
+    expect(r.facts('leaderChange').map((f) => `${f.leader}@${f.leaderEpoch} [${f.isr.join(',')}] ${f.election}`)).toEqual([
+      'broker-1@1 [broker-1] clean',
+    ]);
+    expect(txnOn('broker-0', 2099)).toEqual(['tx e1 open 2']);
+    expect(txnOn('broker-1', 11000)).toEqual(['tx e1 open -']);
+    expect(r.errors('tx')).toEqual(['NETWORK_EXCEPTION']);
+    expect(results(r, 'tx')).toEqual(['k0@0:ok', 'k1@2:ok']);
+    const cut = r.stepOf((f) => f.kind === 'truncated');
+    expect(r.facts('truncated').map((f) => `${f.broker} ${f.fromOffset}-${f.toOffset} ${f.eventIds.join(',')}`)).toEqual([
+      'broker-0 2-3 k1',
+    ]);
+    expect(divergingEpochs(r, 'broker-1', 'broker-0')).toEqual(['0@2']);
+    expect(txnOn('broker-0', r.timeOf(cut) - 1)).toEqual(['tx e1 open 2']);
+    expect(txnOn('broker-0', r.timeOf(cut))).toEqual(['tx e1 open -']);
+    expect(txnOn('broker-0', r.timeOf(r.trace.steps.length - 1))).toEqual(['tx e2 open -']);
+    expect(r.log('t-0')).toEqual(['0 k0 tx e0 s0 T', '1 COMMIT tx e1 s-1 T', '2 k1 tx e1 s0 T', '3 COMMIT tx e2 s-1 T']);
+    expect(r.received('rc').map((x) => `${x.key}@${x.offset}`)).toEqual(['k0@0', 'k1@2']);
+    expect(r.layer('loss')?.status).toBe('once');
+  });
 });
