@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BrokerContext } from '../../src/sim/broker/broker.machine';
 import { describeTransactionAt } from '../../src/sim/tools/describeTransaction';
+import type { Fact } from '../../src/sim/trace/facts';
 import { run, type WorkedRun } from './helpers';
 
 describe('worked cases: replication', () => {
@@ -219,6 +220,68 @@ describe('worked cases: replication', () => {
         .filter((f) => f.error === 'TimeoutException')
         .map((f) => f.during),
     ).toEqual(['Expiring 1 record(s) for t-0:120000 ms has passed since batch creation']);
+  });
+});
+
+describe('worked cases: replication (a truncation in two steps)', () => {
+  /*
+   * diverging-epoch-unknown-to-follower. t-0 on three brokers (broker-0 leads), unclean election on;
+   * three producers (acks=1, no idempotence, each sending once, so each asks for metadata when it
+   * sends). a0 at 100 reaches all three. broker-1 dies at 500 (returns at 40000), broker-0 at 10500
+   * (never returns), broker-2 at 21000 (returns at 60000), broker-1 again at 46000 (returns at 80000).
+   * x1 is sent at 20000, z3 at 45000.
+   * - Fencing is last heartbeat + 9000: broker-1 leaves the ISR at 9000 ([0, 2]); broker-0's fencing
+   *   (19000) elects broker-2 cleanly (epoch 1, ISR [2]); x1 at 1 in epoch 1. broker-2's fencing
+   *   (29000): no live ISR member, no acceptable replica → leader none (epoch 2). broker-1's
+   *   registration (40000) elects it uncleanly (epoch 3, ISR [1]): its log is a0 only, its epoch cache
+   *   {0@0, 3@1}; z3 at 1 in epoch 3. Its fencing (53000): none (epoch 4). broker-2's registration
+   *   (60000) elects it uncleanly (epoch 5): its cache {0@0, 1@1, 5@2}, its log a0, x1.
+   * - broker-1 returns as broker-2's follower: Fetch(fetchOffset 2, lastFetchedEpoch 3). broker-2's
+   *   LeaderEpochFileCache.endOffsetFor(3): not the latest; floor entry epoch 1, higher entry epoch 5
+   *   at 2 → (1, 2); Partition.readRecords: epoch 1 < 3 → DivergingEpoch(1, 2).
+   * - AbstractFetcherThread.getOffsetTruncationState: broker-1's own endOffsetForEpoch(1) is (0, 1) —
+   *   it never had epoch 1 — so "the follower does not know about the epoch that leader replied with":
+   *   it truncates to min(1, LEO 2) = 1 (cutting z3, acknowledged with acks=1) with truncationCompleted
+   *   false, and fetches again from 1 with its latest epoch now 0: endOffsetFor(0) = (0, 1), neither
+   *   older nor below the fetch offset — no divergence; x1 is copied. One DivergingEpoch, one
+   *   truncation.
+   */
+  it('diverging-epoch-unknown-to-follower: the follower cuts to the end of its last epoch below the one the leader named, then fetches again', () => {
+    const r = run('diverging-epoch-unknown-to-follower.json');
+    const changes = r.trace.steps.flatMap((st) =>
+      (st.facts as Fact[]).flatMap((f) =>
+        f.kind === 'leaderChange' ? [`${st.t}:${f.leader}@${f.leaderEpoch} [${f.isr.join(',')}] ${f.election}`] : [],
+      ),
+    );
+    expect(changes).toEqual([
+      '19001:broker-2@1 [broker-2] clean',
+      '29001:null@2 [broker-2] null',
+      '40001:broker-1@3 [broker-1] unclean',
+      '53001:null@4 [broker-1] null',
+      '60001:broker-2@5 [broker-2] unclean',
+    ]);
+    const fetches = r
+      .rpcs('Fetch', 'broker-1', 'broker-2')
+      .filter((e) => e.sentAt >= 80000)
+      .map((e) => e.payload as { fetchOffset: number; lastFetchedEpoch: number })
+      .map((f) => `${f.fetchOffset}/e${f.lastFetchedEpoch}`);
+    expect(fetches.slice(0, 2)).toEqual(['2/e3', '1/e0']);
+    const diverging = r
+      .rpcs('FetchResponse', 'broker-2', 'broker-1')
+      .map((e) => (e.payload as { divergingEpoch: { epoch: number; endOffset: number } | null }).divergingEpoch)
+      .filter((d) => d !== null);
+    expect(diverging).toEqual([{ epoch: 1, endOffset: 2 }]);
+    expect(r.facts('truncated').map((f) => `${f.broker} ${f.fromOffset}-${f.toOffset} ${f.eventIds.join(',')}`)).toEqual([
+      'broker-1 1-2 z3',
+    ]);
+    const end = r.viewAt(r.timeOf(r.trace.steps.length - 1)).actors.get('broker-1')?.context as BrokerContext | undefined;
+    expect(end?.partitions['t-0']?.epochs).toEqual([
+      { epoch: 0, startOffset: 0 },
+      { epoch: 1, startOffset: 1 },
+    ]);
+    expect(r.log('t-0')).toEqual(['0 a0 -1 e-1 s-1', '1 x1 -1 e-1 s-1']);
+    expect(r.facts('sendResult').map((f) => `${f.eventId}@${f.offset}:${f.error ?? 'ok'}`)).toEqual(['a0@0:ok', 'x1@1:ok', 'z3@1:ok']);
+    expect(r.layer('loss')?.status).toBe('lost');
   });
 });
 
