@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { BrokerContext } from '../../src/sim/broker/broker.machine';
+import type { ControllerContext } from '../../src/sim/controller/controller.machine';
 import { describeTransactionAt } from '../../src/sim/tools/describeTransaction';
 import type { Fact } from '../../src/sim/trace/facts';
 import { run, type WorkedRun } from './helpers';
@@ -179,6 +180,10 @@ describe('worked cases: replication', () => {
     expect(r.timeOf(r.stepOf((f) => f.kind === 'leaderChange' && f.leader === 'broker-0'))).toBe(60001);
     for (const t of [45000, 59999])
       expect(r.partitionAt('t-0', t).replication).toMatchObject({ leader: null, leaderEpoch: 1, isr: ['broker-0'] });
+    // broker-1 is alive and unfenced (the same incarnation, heartbeating again) while the partition has no leader
+    const controller = r.viewAt(45000).actors.get('controller')?.context as ControllerContext | undefined;
+    expect(controller?.brokers['broker-1']?.fenced).toBe(false);
+    expect(controller?.brokers['broker-0']?.fenced).toBe(true);
     const errors = r.errors('p');
     expect(errors.length).toBeGreaterThanOrEqual(5);
     expect(errors.every((e) => e === 'NOT_ENOUGH_REPLICAS')).toBe(true);
