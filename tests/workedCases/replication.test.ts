@@ -374,3 +374,49 @@ describe('worked cases: read_committed across a leader change', () => {
     expect(r.facts('truncated')).toEqual([]);
   });
 });
+
+describe('worked cases: read_committed across an unclean leader change', () => {
+  /*
+   * unclean-commit-marker-without-data. t-0 and t-1 on broker-0 (leader) and broker-1 (of three
+   * brokers), unclean election on. tx (transactional, transaction version 2) commits w0 on t-1 at 100
+   * (replicated), so that the coordinator and tx know both brokers; broker-1 dies at 500 (returns at
+   * 30500); tx opens a transaction at 12000 and writes k0 to t-0, q writes p1 (plain) at 12500, both
+   * on broker-0 alone (ISR [0]); broker-0 dies at 14000 (returns at 60000); tx commits at 35000.
+   * - On broker-0, t-0's LSO stays 0 (tx's transaction from 0), so rc gets neither k0 nor p1.
+   * - broker-0's fencing (21001) leaves t-0 and t-1 leaderless; broker-1's registration (30501)
+   *   elects it uncleanly, leader epoch 2: t-0 is empty there, and its producer state knows nothing
+   *   of tx's open transaction.
+   * - commitTransaction: EndTxn answered at the PrepareCommit write (epoch 2), then WriteTxnMarkers to
+   *   t-0's leader, broker-1: ProducerAppendInfo.appendEndTxnMarker finds no entry (epoch check
+   *   passes: the marker's 2 ≥ none) and no open transaction — no CompletedTxn, nothing in the
+   *   transaction index — and appends the COMMIT marker at 0. The coordinator completes the commit
+   *   (CompleteCommit): a committed transaction with no data left anywhere; k0 and p1, acknowledged,
+   *   are lost. rc's fetch passes over the marker (a control batch) and returns nothing of t-0.
+   * - broker-0 returns: DivergingEpoch(0, 0) → it truncates k0 and p1 and copies the marker.
+   */
+  it('unclean-commit-marker-without-data: the commit is written and completed on a leader without the transaction’s data; read_committed reads nothing', () => {
+    const r = run('unclean-commit-marker-without-data.json');
+    expect(r.partitionAt('t-0', 13500)).toMatchObject({ logEndOffset: 2, highWatermark: 2, lastStableOffset: 0 });
+    expect(
+      r
+        .facts('leaderChange')
+        .filter((f) => f.partition === 0)
+        .map((f) => `${f.leader}@${f.leaderEpoch} ${f.election}`),
+    ).toEqual(['null@1 null', 'broker-1@2 unclean']);
+    expect(r.rpcs('WriteTxnMarkersResponse', 'broker-1').map((e) => JSON.stringify(e.payload))[0]).toContain('"error":"NONE"');
+    expect(r.txnStates('tx-1').slice(-2)).toEqual(['Ongoing→PrepareCommit@2', 'PrepareCommit→CompleteCommit@2']);
+    expect(r.log('t-0')).toEqual(['0 COMMIT tx e2 s-1 T']);
+    expect(r.log('t-1')).toEqual(['0 w0 tx e0 s0 T', '1 COMMIT tx e1 s-1 T']);
+    expect(abortedOn(r, 'broker-1', 't-0')).toEqual([]);
+    expect(r.facts('sendResult').map((f) => `${f.eventId}@${f.topic}-${f.partition}:${f.offset}`)).toEqual([
+      'w0@t-1:0',
+      'k0@t-0:0',
+      'p1@t-0:1',
+    ]);
+    expect(r.received('rc').map((x) => `${x.key}@${x.topic}-${x.partition}:${x.offset}`)).toEqual(['w0@t-1:0']);
+    expect(
+      r.facts('truncated').map((f) => `${f.broker} ${f.topic}-${f.partition} ${f.fromOffset}-${f.toOffset} ${f.eventIds.join(',')}`),
+    ).toEqual(['broker-0 t-0 0-2 k0,p1']);
+    expect(r.layer('loss')?.status).toBe('lost');
+  });
+});
