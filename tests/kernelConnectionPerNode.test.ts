@@ -14,23 +14,12 @@ import { type AnyStateMachine, setup } from 'xstate';
 import { handle, type Out } from '../src/sim/actors/out';
 import type { DisconnectedEvent, RpcEvent, TimerEvent } from '../src/sim/kernel/effects';
 import { type ActorSpec, type KernelOptions, Simulation } from '../src/sim/kernel/simulation';
+import { kernelTestOptions } from './kernelTestOptions';
 
 type Log = { events: string[] };
 type Any = { type: string } & Record<string, unknown>;
 
-const options = (o: Partial<KernelOptions> = {}): KernelOptions => ({
-  seed: 1,
-  network: { latencyMs: 1, jitterMs: 0, links: [] },
-  faults: [],
-  checkpointEvery: 64,
-  maxSteps: 100000,
-  maxTimeMs: 600000,
-  settleMs: 10,
-  settleMsWhileDown: 10,
-  settleMsAfterFault: 10,
-  record: true,
-  ...o,
-});
+const options = (o: Partial<KernelOptions> = {}): KernelOptions => kernelTestOptions(o);
 
 /** A Produce to broker-0 at 0, an AddPartitionsToTxn to broker-0's transaction coordinator at 1 ms; logs what comes back and when. */
 const producerLike = (timeoutMs: number) =>

@@ -10,22 +10,11 @@ import { handle, type Out } from '../src/sim/actors/out';
 import type { DisconnectedEvent, RpcEvent, TimerEvent } from '../src/sim/kernel/effects';
 import type { KernelFault } from '../src/sim/kernel/faults';
 import { type ActorSpec, type KernelOptions, Simulation } from '../src/sim/kernel/simulation';
+import { kernelTestOptions } from './kernelTestOptions';
 
 type Log = { events: string[] };
 
-const options = (o: Partial<KernelOptions> = {}): KernelOptions => ({
-  seed: 1,
-  network: { latencyMs: 1, jitterMs: 0, links: [] },
-  faults: [],
-  checkpointEvery: 64,
-  maxSteps: 100000,
-  maxTimeMs: 600000,
-  settleMs: 10,
-  settleMsWhileDown: 10,
-  settleMsAfterFault: 10,
-  record: true,
-  ...o,
-});
+const options = (o: Partial<KernelOptions> = {}): KernelOptions => kernelTestOptions(o);
 
 /** A client that sends `count` requests (one every ms) with a 100 ms timeout and logs what comes back. */
 const client = setup({ types: {} as { context: Log; events: { type: string } & Record<string, unknown> } }).createMachine({

@@ -13,24 +13,13 @@ import type { DisconnectedEvent, RpcEvent, TimerEvent } from '../src/sim/kernel/
 import type { RpcName } from '../src/sim/kernel/envelope';
 import type { KernelFault } from '../src/sim/kernel/faults';
 import { type ActorSpec, type KernelOptions, Simulation } from '../src/sim/kernel/simulation';
+import { kernelTestOptions } from './kernelTestOptions';
 
 type Log = { events: string[] };
 type Ev = { type: string } & Record<string, unknown>;
 type Req = { n: number; rpc: 'Produce' | 'Fetch'; noResponse?: boolean; to?: string };
 
-const options = (o: Partial<KernelOptions> = {}): KernelOptions => ({
-  seed: 1,
-  network: { latencyMs: 1, jitterMs: 0, links: [] },
-  faults: [],
-  checkpointEvery: 4,
-  maxSteps: 100000,
-  maxTimeMs: 600000,
-  settleMs: 10,
-  settleMsWhileDown: 10,
-  settleMsAfterFault: 10,
-  record: true,
-  ...o,
-});
+const options = (o: Partial<KernelOptions> = {}): KernelOptions => kernelTestOptions({ checkpointEvery: 4, ...o });
 
 /** A client that sends `requests`, one per ms from t=0, each with `timeoutMs`, and logs what comes back (and when). */
 const client = (requests: readonly Req[], timeoutMs: number) =>
