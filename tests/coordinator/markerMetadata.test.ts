@@ -1,8 +1,10 @@
 /**
- * markerMetadata.ts on its own: the one-replica txn-coordinator looks a moved data-partition leader
- * up (a Metadata request to another broker) when a marker of a replicated partition is refused
+ * markerMetadata.ts on its own: the one-replica txn-coordinator, once restarted (it missed the leader
+ * moves its brokers told while it was down), looks a moved data-partition leader up (a Metadata
+ * request to another broker) when a marker of a replicated partition is refused
  * NOT_LEADER_OR_FOLLOWER or lost, takes the newer leader from the answer, and sends the waiting
- * markers there. Unreplicated partitions never ask (their leader cannot move).
+ * markers there. Unreplicated partitions never ask (their leader cannot move); a coordinator that
+ * never restarted never asks (its cache has every move, told by the brokers).
  */
 import { describe, expect, it } from 'vitest';
 import { Out } from '../../src/sim/actors/out';
@@ -26,11 +28,11 @@ const scenario = (replicationFactor: number) => ({
 
 const prepared = preparedTxn(['t-0']);
 
-/** A coordinator that has sent its COMMIT marker for t-0 (to broker-0, the leader it was built with). */
-function markersSent(replicationFactor: number) {
+/** A restarted coordinator that has sent its COMMIT marker for t-0 (to broker-0, the leader it was built with). */
+function markersSent(replicationFactor: number, leadersMissed = true) {
   const m = drive(transactionCoordinatorMachine, inputOf(scenario(replicationFactor), 'txn-coordinator'));
   m.send({ type: 'boot' }, 0);
-  const d: TxnDraft = { ...m.context<TxnCoordinatorContext>(), txns: { tx: prepared } };
+  const d: TxnDraft = { ...m.context<TxnCoordinatorContext>(), txns: { tx: prepared }, ...(leadersMissed ? { leadersMissed: true } : {}) };
   const out = new Out();
   startMarkers(d, prepared, 'COMMIT', 10, out);
   const request = sent(out.effects, 'WriteTxnMarkers')[0];
@@ -123,6 +125,27 @@ describe('the one-replica coordinator looks a moved leader up', () => {
     expect(cleared.leaderLookup).toEqual({ turn: 1 });
   });
 
+  it('a coordinator that never restarted never asks: its brokers told it every move', () => {
+    const { ctx, request } = markersSent(3, false);
+    expect(sent(refused(ctx, request).effects, 'Metadata')).toEqual([]);
+    const lostOut = new Out();
+    onMarkerRequestLost(
+      ctx,
+      { type: 'disconnected', now: 30, to: 'broker-0', rpc: 'WriteTxnMarkers', payload: request?.payload } as never,
+      lostOut,
+    );
+    expect(sent(lostOut.effects, 'Metadata')).toEqual([]);
+  });
+
+  it('a restart marks the cache behind: the restarted coordinator asks', () => {
+    const m = drive(transactionCoordinatorMachine, inputOf(scenario(3), 'txn-coordinator'));
+    m.send({ type: 'boot' }, 0);
+    expect(m.context<TxnCoordinatorContext>().leadersMissed).toBeUndefined();
+    m.send({ type: 'crash' }, 10);
+    m.send({ type: 'restart' }, 20);
+    expect(m.context<TxnCoordinatorContext>().leadersMissed).toBe(true);
+  });
+
   it('an unreplicated partition never asks: its leader cannot move', () => {
     const { ctx, request } = markersSent(1);
     expect(sent(refused(ctx, request).effects, 'Metadata')).toEqual([]);
@@ -153,6 +176,7 @@ describe('the one-replica coordinator looks a moved leader up', () => {
         { type: 'crash', target: 'broker-0', at: 20, durationMs: 30000 },
         { type: 'delay', rpc: 'Metadata', from: 'txn-coordinator', nth: 1, delayMs: 60000 },
         { type: 'crash', target: 'txn-coordinator', at: 200, durationMs: 1000 },
+        { type: 'crash', target: 'txn-coordinator', at: 1400, durationMs: 500 },
       ],
       run: { maxTimeMs: 120000 },
     });

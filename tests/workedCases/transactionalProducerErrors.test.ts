@@ -208,8 +208,10 @@ describe('worked cases: a transaction’s markers and a leader failover', () => 
    *   the metadata cache — still broker-0 until the controller fences it (broker.session.timeout.ms
    *   9000 after its last heartbeat at 0): every attempt to broker-0 fails, one per reconnect
    *   backoff (the marker channel's NetworkClient: 50 ms, no growth).
-   * - At ~9001 the controller elects broker-1 (clean, leader epoch 1, ISR [1, 2]); the marker goes
-   *   there: COMMIT at offset 1 with epoch 1 (the follower-built producer state has the open
+   * - At ~9001 the controller elects broker-1 (clean, leader epoch 1, ISR [1, 2]); the record
+   *   reaches the coordinator's broker's cache with every broker's (~9002), and the markers
+   *   re-enqueued from then on go to broker-1 (the send thread loops at every failed attempt to
+   *   broker-0, so at once): COMMIT at offset 1 with epoch 1 (the follower-built producer state has the open
    *   transaction at 0, so the marker closes it); its DelayedProduce completes when broker-2 fetches
    *   it → NONE → CompleteCommit@1.
    * - LSO on t-0 stays 0 (HW 1) while the coordinator is in PrepareCommit; read_committed gets k0
@@ -230,7 +232,9 @@ describe('worked cases: a transaction’s markers and a leader failover', () => 
     expect(toOld.map((e) => e.sentAt).slice(0, 3)).toEqual([1001, 1251, 1303]);
     expect(toOld.at(-1)?.sentAt).toBeLessThan(9001);
     const toNew = sends.filter((e) => e.to === 'broker-1');
-    expect(toNew.map((e) => `${e.sentAt}:${e.fate}`)).toEqual(['9003:delivered']);
+    // Changed (2026-12-07): 9003, after a Metadata lookup; now told by broker-1 as it applies the record
+    expect(toNew.map((e) => `${e.sentAt}:${e.fate}`)).toEqual(['9002:delivered']);
+    expect(r.rpcs('Metadata', 'txn-coordinator')).toEqual([]);
     expect(markerErrors(r)).toEqual(['NONE']);
     for (const t of [1100, 5000, 9000]) {
       expect(offsetsAt(r, 't-0', t)).toBe('HW 1 LSO 0');
@@ -238,7 +242,7 @@ describe('worked cases: a transaction’s markers and a leader failover', () => 
       expect(d.kind === 'described' && d.description.state).toBe('PrepareCommit');
     }
     expect(r.txnStates('p-txn')).toEqual(['(new)→Empty@0', 'Empty→Ongoing@0', 'Ongoing→PrepareCommit@1', 'PrepareCommit→CompleteCommit@1']);
-    expect(timeOfFirst(r, (f) => f.kind === 'txnState' && f.to === 'CompleteCommit')).toBe(9007);
+    expect(timeOfFirst(r, (f) => f.kind === 'txnState' && f.to === 'CompleteCommit')).toBe(9006);
     expect(r.partition('t-0')).toMatchObject({ highWatermark: 2, lastStableOffset: 2, leader: 'broker-1' });
     expect(timeOfFirst(r, (f) => f.kind === 'delivered' && f.consumer === 'rc')).toBeGreaterThan(9003);
     expect(r.received('rc').map((x) => `${x.key}@${x.offset}`)).toEqual(['k0@0']);
@@ -327,11 +331,12 @@ describe('worked cases: NOT_LEADER_OR_FOLLOWER inside a transaction', () => {
    *   accepts sequence 1 → offset 1.
    * - The commit: PrepareCommit@1, the marker to t-0's leader: COMMIT at 2 (epoch 1) on broker-1,
    *   CompleteCommit@1. read_committed gets k0 and k1 once.
-   * - Model's documented difference (kafka-model.md, the one-replica txn-coordinator process): the
-   *   coordinator has no broker metadata cache of its own, so its first WriteTxnMarkers goes to
-   *   broker-0, is refused NOT_LEADER_OR_FOLLOWER, and a Metadata request finds broker-1; Kafka's
-   *   coordinator reads its broker's cache, updated by the metadata log at the move, and would send
-   *   to broker-1 at once — one round trip sooner, same log.
+   * - The coordinator's marker goes straight to broker-1: addTxnMarkersToBrokerQueue reads the leader
+   *   from its broker's metadata cache (getPartitionLeaderEndpoint), which the controller's record
+   *   reached at the move (~1001), long before the commit. **Changed** (2026-12-07): the model's
+   *   one-replica txn-coordinator process had no such cache — its first marker went to broker-0,
+   *   was refused NOT_LEADER_OR_FOLLOWER, and a Metadata request found broker-1; now broker-1 tells
+   *   it as it applies the record (broker/txnStateHost.ts coordinatorLeaderUpdates).
    */
   it('txn-produce-not-leader: NOT_LEADER_OR_FOLLOWER is retried at once on the new leader, whose follower-built state continues the sequence; no abortable error', () => {
     const r = run('txn-produce-not-leader.json');
@@ -354,10 +359,13 @@ describe('worked cases: NOT_LEADER_OR_FOLLOWER inside a transaction', () => {
     expect(r.rpcs('AddPartitionsToTxn').map((e) => `${e.from}@${e.sentAt}`)).toEqual(['broker-0@103']);
     expect(r.facts('sendResult').map((f) => `${f.eventId}@${f.offset}:${f.error ?? 'ok'}`)).toEqual(['k0@0:ok', 'k1@1:ok']);
     expect(r.rpcs('EndTxn').map((e) => `${e.payload.committed}@${e.payload.producerEpoch}`)).toEqual(['true@0']);
-    expect(r.rpcs('WriteTxnMarkers').map((e) => e.to)).toEqual(['broker-0', 'broker-1']);
-    expect(markerErrors(r)).toEqual(['NOT_LEADER_OR_FOLLOWER', 'NONE']);
+    expect(r.rpcs('WriteTxnMarkers').map((e) => e.to)).toEqual(['broker-1']);
+    expect(markerErrors(r)).toEqual(['NONE']);
+    expect(r.rpcs('Metadata', 'txn-coordinator')).toEqual([]);
     expect(r.txnStates('p-txn')).toEqual(['(new)→Empty@0', 'Empty→Ongoing@0', 'Ongoing→PrepareCommit@1', 'PrepareCommit→CompleteCommit@1']);
-    expect(offsetsAt(r, 't-0', 1010)).toBe('HW 2 LSO 0');
+    // PrepareCommit at 1007; the COMMIT lands at 1008 on broker-1 and completes at 1011 (Changed: 100 ms later, after the refusal)
+    expect(offsetsAt(r, 't-0', 1007)).toBe('HW 2 LSO 0');
+    expect(timeOfFirst(r, (f) => f.kind === 'txnState' && f.to === 'CompleteCommit')).toBe(1011);
     expect(r.partition('t-0')).toMatchObject({ highWatermark: 3, lastStableOffset: 3, leader: 'broker-1' });
     expect(r.received('rc').map((x) => `${x.key}@${x.offset}`)).toEqual(['k0@0', 'k1@1']);
   });

@@ -7,7 +7,7 @@
  * FindCoordinator answered from the metadata cache (KafkaApis.getCoordinator).
  */
 import type { Out, PendingRequest } from '../actors/out';
-import { TRANSACTION_STATE_TOPIC } from '../cluster/metadata';
+import { TRANSACTION_STATE_TOPIC, TXN_COORDINATOR_ID } from '../cluster/metadata';
 import { hostedCoordinatorId } from '../coordinator/hostedTxnCoordinator.machine';
 import type { ActorId } from '../kernel/envelope';
 import { appendProducerBatch, type PartitionLog } from '../log/partitionLog';
@@ -134,9 +134,17 @@ export function leadershipChanges(
  * without a leader (the controller fenced its leader and no ISR member is alive) is told as leader
  * null: getPartitionLeaderEndpoint answers Node.noNode, and its markers wait in
  * markersQueueForUnknownBroker instead of going to the old leader.
+ *
+ * The one-replica `txn-coordinator` process (internal topics unreplicated) stands for a coordinator
+ * on a broker whose metadata cache the controller's records reach as they reach every broker: it is
+ * told by the broker the record makes the leader, as that broker applies it (the same moment a
+ * hosted coordinator's broker would learn it), and by every broker that applies a record leaving the
+ * partition without a leader (the coordinator takes only a newer leader epoch, so the repeats are
+ * no-ops).
  */
 export function coordinatorLeaderUpdates(before: BrokerContext, after: BrokerContext, out: Out): void {
-  if (!hostsTxnCoordinator(after)) return;
+  const hosted = hostsTxnCoordinator(after);
+  if (!hosted && after.meta.transactionCoordinator !== TXN_COORDINATOR_ID) return;
   const was = before.replication?.registrations ?? {};
   const is = after.replication?.registrations ?? {};
   for (const key of Object.keys(is).sort()) {
@@ -145,7 +153,9 @@ export function coordinatorLeaderUpdates(before: BrokerContext, after: BrokerCon
     // a partition left without a leader is told too (its markers wait: Node.noNode)
     if (!now || now.topic === TRANSACTION_STATE_TOPIC) continue;
     if (then && then.leaderEpoch === now.leaderEpoch) continue;
-    out.call(hostedCoordinatorId(after.id), 'partitionLeader', {
+    // the one-replica coordinator's broker cache: told by the new leader (by every broker when none leads)
+    if (!hosted && now.leader !== after.id && now.leader !== null) continue;
+    out.call(hosted ? hostedCoordinatorId(after.id) : TXN_COORDINATOR_ID, 'partitionLeader', {
       topic: now.topic,
       partition: now.partition,
       leaderId: now.leader,

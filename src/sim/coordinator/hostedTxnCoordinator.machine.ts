@@ -27,7 +27,7 @@ import {
   onMarkerRequestLost,
   onMarkerRetry,
   onMarkersResponse,
-  onPartitionLeader,
+  onPartitionLeaderCall,
 } from './markerChannel';
 import { cacheWhileWriting, pendingTransitionError } from './pendingTransition';
 import { armExpiration, EXPIRATION_CHECK, type ExpirationTimer, expirationOutcome, expirationTimerKey } from './transactionalIdExpiration';
@@ -80,7 +80,6 @@ export type HostedTxnCoordinatorEvent =
   | TxnCoordinatorEvent
   | Call<'becomeCoordinator', { partition: number; coordinatorEpoch: number; records: Records }>
   | Call<'resignCoordinator', { partition: number }>
-  | Call<'partitionLeader', { topic: string; partition: number; leaderId: string; leaderEpoch: number }>
   | Call<'txnStateAppended', { writeId: number; error: KafkaError | 'NONE' }>
   | Timer<'partitionLoaded', { partition: number; coordinatorEpoch: number }>
   | Timer<'completeRetry', { transactionalId: string }>
@@ -334,11 +333,7 @@ export const hostedTxnCoordinatorMachine = setup({
             onResignCoordinator(ctx, ev.args.partition, out),
           ),
         },
-        partitionLeader: {
-          actions: handle((ctx: TxnCoordinatorContext, ev: { now: number; args: Parameters<typeof onPartitionLeader>[1] }, out: Out) =>
-            onPartitionLeader(ctx, ev.args, ev.now, out),
-          ),
-        },
+        partitionLeader: { actions: handle(onPartitionLeaderCall) },
         partitionLoaded: { actions: whileLoaded(() => null, onPartitionLoaded) },
         txnStateAppended: {
           // a transaction of a broker's AddPartitionsToTxn answered after its write joins the batch's answer

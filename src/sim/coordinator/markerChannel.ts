@@ -282,7 +282,10 @@ function takeInFlight(d: TxnDraft, node: ActorId, correlationId: number | undefi
  * 100 ms so that such a spell is not thousands of WriteTxnMarkers in the timeline (a marker lands up
  * to 100 ms later). One pause per answer (`markerRetry:<correlation id>`): every marker the answer
  * refused — of every transaction in the request — is queued again at its end, together, as Kafka
- * queues them in one onComplete. Other markers to that broker do not wait for it. Markers lost with
+ * queues them in one onComplete. Other markers to that broker do not wait for it, and a partition
+ * the metadata already gives another leader than the broker that refused it does not pause: it goes
+ * to that leader at once, as Kafka's would. The 100 is not retry.backoff.ms (nothing on Kafka's path
+ * reads it) nor the send thread's poll timeout (Long.MAX_VALUE, cut short by wakeup()). Markers lost with
  * their connection wait the channel's reconnect backoff instead, as in Kafka (`onMarkerRequestLost`).
  */
 const MARKER_RETRY_PAUSE_MS = 100;
@@ -328,9 +331,11 @@ export const onMarkersResponse = (
       abortSending(d, transactionalId, fencedBy, out);
       return;
     }
-    const paused = retry.length > 0 ? [...(work.paused ?? []), ...retry] : work.paused;
+    // a partition the cache already gives another leader is queued for it at once, as Kafka queues every retry
+    const pause = retry.filter((p) => leaderNamed(d.meta, p) === ev.from);
+    const paused = pause.length > 0 ? [...(work.paused ?? []), ...pause] : work.paused;
     d.markers = { ...d.markers, [transactionalId]: { ...work, remaining, ...(paused ? { paused } : {}) } };
-    if (retry.length > 0) retries.push({ ...entry, partitions: retry });
+    if (pause.length > 0) retries.push({ ...entry, partitions: pause });
     maybeComplete(d, transactionalId, ev.now, out);
   });
   if (moved.length > 0) askLeaders(d, moved, ev.from, out);
@@ -419,7 +424,8 @@ export const onMarkerRetry = (ctx: TxnCoordinatorContext, ev: TimerEvent<MarkerR
 };
 
 /**
- * The hosting broker's metadata cache learned a partition's new leader (a PartitionChange): the
+ * The coordinator's broker's metadata cache learned a partition's new leader (a PartitionChange,
+ * told by the hosting broker, or for the one-replica process by the new leader's broker): the
  * markers queued from now on go there (TransactionMarkerChannelManager looks each destination up in
  * the cache; those in flight to the old leader come back NOT_LEADER_OR_FOLLOWER or lost, and are
  * queued again). Markers of that partition waiting without a leader go now, to the new leader,
@@ -428,12 +434,9 @@ export const onMarkerRetry = (ctx: TxnCoordinatorContext, ev: TimerEvent<MarkerR
  * markersQueueForUnknownBroker). *Simplified:* the model sends at once, Kafka on the send thread's
  * next wake-up (any marker queued, any answer, or at most request.timeout.ms, NetworkClient.poll's bound).
  */
-export const onPartitionLeader = (
-  ctx: TxnCoordinatorContext,
-  args: { topic: string; partition: number; leaderId: ActorId | null; leaderEpoch: number },
-  now: number,
-  out: Out,
-): TxnCoordinatorContext => {
+export type PartitionLeaderArgs = { topic: string; partition: number; leaderId: ActorId | null; leaderEpoch: number };
+
+export const onPartitionLeader = (ctx: TxnCoordinatorContext, args: PartitionLeaderArgs, now: number, out: Out): TxnCoordinatorContext => {
   if (args.leaderId === null) return leaderless(ctx, args.topic, args.partition, args.leaderEpoch);
   const { meta, updated } = applyCurrentLeader(ctx.meta, args, { leaderId: args.leaderId, leaderEpoch: args.leaderEpoch });
   if (!updated) return ctx;
@@ -443,16 +446,26 @@ export const onPartitionLeader = (
   return d;
 };
 
+/** The leader the metadata names for a partition ("t-p"). */
+function leaderNamed(meta: ClusterMetadata, p: string): ActorId | null {
+  const tp = parseTopicPartition(p);
+  return leaderOf(meta, tp.topic, tp.partition);
+}
+
+/** The `partitionLeader` call of the broker that applied the controller's record (broker/txnStateHost.ts coordinatorLeaderUpdates). */
+export const onPartitionLeaderCall = (
+  ctx: TxnCoordinatorContext,
+  ev: { now: number; args: PartitionLeaderArgs },
+  out: Out,
+): TxnCoordinatorContext => onPartitionLeader(ctx, ev.args, ev.now, out);
+
 /**
  * Partitions pausing after a retriable answer whose leader the metadata now names anew end their
  * pause: the model's `markerRetry` pause keeps a refused marker from going back to the same broker
  * every round trip; Kafka has none, and queues it for whatever leader its cache names.
  */
 function unpauseMoved(d: TxnDraft, before: ClusterMetadata): void {
-  const leaderIn = (meta: ClusterMetadata, p: string) => {
-    const tp = parseTopicPartition(p);
-    return leaderOf(meta, tp.topic, tp.partition);
-  };
+  const leaderIn = leaderNamed;
   for (const [transactionalId, work] of Object.entries(d.markers)) {
     if (!work.paused) continue;
     const paused = work.paused.filter((p) => leaderIn(before, p) === leaderIn(d.meta, p));

@@ -2,11 +2,14 @@
  * Where the one-replica `txn-coordinator` process sends markers when a data partition's leader moves.
  * In Kafka the coordinator is a module of a broker and reads each marker's destination from that
  * broker's metadata cache (TransactionMarkerChannelManager → metadataCache.getPartitionLeaderEndpoint),
- * which the controller's records keep current; a hosted coordinator here is told by its broker
- * (markerChannel.onPartitionLeader). The stand-alone process has no broker of its own, so *it asks
- * one* (a Metadata request: the model's stand-in for reading the local cache) when a marker of a
- * replicated partition is refused NOT_LEADER_OR_FOLLOWER or lost, takes every leader with a newer
- * epoch from the answer, and sends the waiting markers there (markerChannel.onLeaderLookupAnswered).
+ * which the controller's records keep current. Both kinds of coordinator here are told every leader
+ * move by a broker as it applies the controller's record (broker/txnStateHost.ts
+ * coordinatorLeaderUpdates → markerChannel.onPartitionLeader). The stand-alone process, once
+ * restarted, has missed the moves told while it was down (`leadersMissed`): then *it asks a broker*
+ * (a Metadata request: the model's stand-in for the restarted broker catching up on the metadata
+ * log) when a marker of a replicated partition is refused NOT_LEADER_OR_FOLLOWER or lost, takes every
+ * leader with a newer epoch from the answer, and sends the waiting markers there
+ * (markerChannel.onLeaderLookupAnswered).
  */
 import type { Out } from '../actors/out';
 import { applyCurrentLeader } from '../cluster/clientMetadata';
@@ -26,10 +29,11 @@ function anyReplicated(d: TxnDraft, partitions: readonly string[]): boolean {
 
 /**
  * Asks a broker other than `failed` for the leaders of these partitions' topics, unless this
- * coordinator is hosted (its broker tells it), none of them is replicated, or a request is in flight.
+ * coordinator's cache has every move (hosted, or never restarted: the brokers tell it), none of them
+ * is replicated, or a request is in flight.
  */
 export function askLeaders(d: TxnDraft, partitions: readonly string[], failed: ActorId | null, out: Out): void {
-  if (d.hosted || d.leaderLookup?.inFlight !== undefined || !anyReplicated(d, partitions)) return;
+  if (d.hosted || !d.leadersMissed || d.leaderLookup?.inFlight !== undefined || !anyReplicated(d, partitions)) return;
   const brokers = d.meta.brokers.filter((b) => b !== failed);
   if (brokers.length === 0) return;
   const turn = d.leaderLookup?.turn ?? 0;

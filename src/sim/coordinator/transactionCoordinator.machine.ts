@@ -16,7 +16,7 @@
  * markers (markerChannel.ts), each transactional.id's allowed transitions (transactionState.ts).
  */
 import { setup } from 'xstate';
-import type { Lifecycle, Rpc, Timer } from '../actors/events';
+import type { Call, Lifecycle, Rpc, Timer } from '../actors/events';
 import { handle, type Out, pendingRequest } from '../actors/out';
 import { TRANSACTION_STATE_TOPIC } from '../cluster/metadata';
 import type { DisconnectedEvent, RpcEvent, TimerEvent } from '../kernel/effects';
@@ -41,6 +41,8 @@ import {
   onMarkerRequestLost,
   onMarkerRetry,
   onMarkersResponse,
+  onPartitionLeaderCall,
+  type PartitionLeaderArgs,
   startMarkers,
 } from './markerChannel';
 import { onLeaderLookupLost } from './markerMetadata';
@@ -80,6 +82,7 @@ export type TxnCoordinatorEvent =
   | Rpc<'EndTxn', EndTxnRequest>
   | Rpc<'WriteTxnMarkersResponse', WriteTxnMarkersResponse>
   | Rpc<'MetadataResponse', MetadataResponse & { correlationId: number }>
+  | Call<'partitionLeader', PartitionLeaderArgs>
   | DisconnectedEvent
   | Timer<'markerRetry', MarkerRetryData>
   | Timer<'reconnectBackoffExpired', { node: string }>
@@ -644,6 +647,7 @@ export const transactionCoordinatorMachine = setup({
           { actions: handle(onMarkerRequestLost) },
         ],
         MetadataResponse: { actions: handle(onLeaderLookupAnswered) },
+        partitionLeader: { actions: handle(onPartitionLeaderCall) },
         markerRetry: { actions: handle(onMarkerRetry) },
         reconnectBackoffExpired: { actions: handle(onMarkerReconnectBackoffOver) },
         txnTimeoutCheck: { actions: handle(onTimeoutCheck) },
@@ -671,6 +675,8 @@ export const transactionCoordinatorMachine = setup({
         AddOffsetsToTxn: { actions: notServing('COORDINATOR_LOAD_IN_PROGRESS') },
         EndTxn: { actions: notServing('COORDINATOR_LOAD_IN_PROGRESS') },
         loaded: { target: 'serving', actions: handle(onLoaded) },
+        // its broker's metadata cache is kept current whatever the coordinator is doing
+        partitionLeader: { actions: handle(onPartitionLeaderCall) },
         crash: 'down',
       },
     },
@@ -694,6 +700,8 @@ export const transactionCoordinatorMachine = setup({
             ...ctx,
             coordinatorEpoch: ctx.coordinatorEpoch + 1,
             startedAtMs: ev.now,
+            // the leader moves told while it was down were missed (markerMetadata.ts askLeaders)
+            leadersMissed: true as const,
           })),
         },
       },

@@ -129,6 +129,12 @@ export interface TxnCoordinatorContext {
    */
   readonly leaderLookup?: { readonly turn: number; readonly inFlight?: number };
   /**
+   * The one-replica coordinator restarted: the leader moves its brokers told while it was down were
+   * missed, so a refused or lost marker of a replicated partition makes it ask (markerMetadata.ts).
+   * Absent: its cache has every move (told by the brokers, broker/txnStateHost.ts).
+   */
+  readonly leadersMissed?: true;
+  /**
    * The marker channel's NetworkClient connection states per leader (cluster/connectionStates.ts;
    * markerChannel.ts `markerNodeDisconnected`): absent while every node is READY or never tried.
    */
