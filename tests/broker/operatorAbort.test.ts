@@ -121,7 +121,8 @@ describe('kafka-transactions.sh abort at the partition leader', () => {
     expect(log(m)).toBe(before);
   });
 
-  it('the partition has no leader: the tool cannot describe its producers and writes nothing', () => {
+  it('the partition has no leader at the tool’s timeout: the lookup’s call times out pending, the tool writes nothing', () => {
+    // Changed (2026-12-07): the text was the model’s own ("the partition has no leader"), said at once
     const m = start();
     m.send(produce(0, 0), 1);
     const before = log(m);
@@ -129,9 +130,17 @@ describe('kafka-transactions.sh abort at the partition leader', () => {
       expect.objectContaining({
         failure: 'no-leader',
         printed:
-          'Failed to validate producer state for partition t-0: the partition has no leader. Enable debug logging for additional detail.',
+          'Failed to validate producer state for partition t-0: Timed out waiting for a node assignment. Call: describeProducers(api=METADATA). Enable debug logging for additional detail.',
       }),
     ]);
+    expect(log(m)).toBe(before);
+  });
+
+  it('while the tool still waits for a leader (retrying) the broker given the signal does nothing', () => {
+    const m = start();
+    m.send(produce(0, 0), 1);
+    const before = log(m);
+    expect(facts(m.send({ ...abort(0, null), retrying: true }, 2))).toEqual([]);
     expect(log(m)).toBe(before);
   });
 
@@ -234,6 +243,34 @@ describe('kafka-transactions.sh abort when the partition’s leader accepts no c
       contexts({ 'broker-1': broker({ leads: false, leader: 'broker-0' }), 'broker-2': broker({ leads: false, leader: 'broker-0' }) }),
     );
     expect(routed).toMatchObject({ leader: null, unreachable: 'broker-0', deliverTo: 'broker-1' });
+  });
+
+  it('without a reachable leader the admin client tries again every 100 ms until default.api.timeout.ms after its start, then fails', () => {
+    const down = contexts({ 'broker-1': broker({ leads: false, leader: 'broker-0' }) });
+    expect(routeAbort({ ...event, startedAt: 1000 }, down, 1000)).toMatchObject({
+      retrying: true,
+      tryAgainInMs: 100,
+      deliverTo: 'broker-1',
+    });
+    expect(routeAbort({ ...event, startedAt: 1000 }, down, 60950)).toMatchObject({ retrying: true, tryAgainInMs: 50 });
+    const last = routeAbort({ ...event, startedAt: 1000 }, down, 61000);
+    expect(last).toMatchObject({ leader: null, unreachable: 'broker-0' });
+    expect(last.retrying).toBeUndefined();
+    expect(last.tryAgainInMs).toBeUndefined();
+    const led = contexts({ 'broker-1': broker({ leads: true, leader: 'broker-1' }) });
+    expect(routeAbort({ ...event, startedAt: 1000 }, led, 1000).retrying).toBeUndefined();
+  });
+
+  it('a replicated cluster’s broker names the leader of its controller records: none after the controller left the partition leaderless', () => {
+    const routed = routeAbort(
+      { ...event, startedAt: 0 },
+      contexts({
+        'broker-2': { partitions: {}, replication: { leading: {}, registrations: { 't-0': { leader: null } } }, meta: meta('broker-0') },
+      }),
+      60000,
+    );
+    expect(routed).toMatchObject({ leader: null, deliverTo: 'broker-2' });
+    expect(routed.unreachable).toBeUndefined();
   });
 
   it('a listening leader is reached as before; a partition nobody leads or names has no leader', () => {

@@ -169,8 +169,30 @@ describe('kafka-transactions.sh abort while the partition’s leader restarts', 
     };
   };
 
-  it('broker-0 still registering (not listening): the admin client cannot reach the leader the metadata names, the tool prints its timeout and writes nothing', () => {
+  it('broker-0 still registering (not listening) at the tool’s start: the admin client keeps trying, and once broker-1 leads (the old incarnation fenced) the tool aborts there', () => {
+    // Changed (2026-12-07): the tool failed at once with the timeout's text; Kafka's call waits for
+    // the node until default.api.timeout.ms (60 s), and a new leader lookup follows the refusal
     const trace = runScenario(restarting(12000));
+    const [abort, ...more] = facts(trace, 'operatorAbort');
+    expect(more).toEqual([]);
+    expect(abort).toMatchObject({ broker: 'broker-1', spec: { producerId: 1001 }, failure: null });
+    const at = trace.steps.find((st) => (st.facts as Fact[]).some((f) => f.kind === 'operatorAbort'))?.t ?? 0;
+    // broker-1 leads once the controller fences broker-0's old incarnation (about 15 s); the tool looks every 100 ms
+    const led = trace.steps.find((st) => (st.facts as Fact[]).some((f) => f.kind === 'leaderChange' && f.leader === 'broker-1'))?.t ?? 0;
+    expect(led).toBeGreaterThan(12000);
+    expect(at).toBeGreaterThanOrEqual(led);
+    expect(at).toBeLessThanOrEqual(led + 101);
+  });
+
+  it('broker-0 down and still named for longer than default.api.timeout.ms: the tool prints the admin client’s timeout 60 s after it started and writes nothing', () => {
+    // a session timeout of 120 s keeps broker-0, down from 8000, the leader in every broker's metadata
+    const base = restarting(12000);
+    const trace = runScenario({
+      ...base,
+      cluster: { ...base.cluster, 'broker.session.timeout.ms': 120000 },
+      faults: (base.faults ?? []).map((f) => (f.type === 'crash' ? { ...f, durationMs: 100000 } : f)),
+      run: { ...base.run, maxTimeMs: 80000 },
+    } as Scenario);
     const abort = facts(trace, 'operatorAbort');
     expect(abort).toEqual([
       {
@@ -190,6 +212,8 @@ describe('kafka-transactions.sh abort while the partition’s leader restarts', 
     // the step that told it is broker-1's: the registering broker-0 received nothing
     const told = trace.steps.filter((s) => (s.facts as Fact[]).some((f) => f.kind === 'operatorAbort'));
     expect(told.map((s) => s.actor)).toEqual(['broker-1']);
+    // default.api.timeout.ms after the tool started at 12000 (the old code said it at once)
+    expect(told.map((s) => s.t)).toEqual([72000]);
     const s = summarize(trace);
     expect(s.partitions.find((x) => x.topic === 'orders')?.records.some((r) => r.control === 'ABORT' && r.offset > 2)).toBe(false);
     expect(s.consumers.find((c) => c.id === 'committed-reader')?.received ?? []).toEqual([]);

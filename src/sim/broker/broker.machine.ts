@@ -328,6 +328,8 @@ const onWriteTxnMarkers = (ctx: BrokerContext, ev: RpcEvent<WriteTxnMarkersReque
  * same append as WriteTxnMarkers. What came of it is an `operatorAbort` fact.
  */
 const onAbortTransaction = (ctx: BrokerContext, ev: AbortTransactionEvent & { now: number }, out: Out): BrokerContext => {
+  // the tool's admin client is still waiting for a reachable leader (operatorAbort.ts routeAbort)
+  if (ev.retrying) return ctx;
   if (ev.unreachable !== undefined) {
     out.fact(operatorAbortFact(ctx.id, ev, null, null, 'leader-unreachable', leaderUnreachable(ev), ev.unreachable));
     return ctx;

@@ -27,12 +27,14 @@
  * Call: describeProducers(api=DESCRIBE_PRODUCERS)", which TransactionsCommand prints as "Failed to
  * validate producer state for partition t-p: <message>. Enable debug logging for additional detail.".
  *
+ * With no leader (every replica down, or none in the ISR) the lookup's Metadata answer says
+ * LEADER_NOT_AVAILABLE and AdminApiDriver looks up again, without backoff, until the deadline; a
+ * leader found before it gets the abort (routeAbort's `retrying`, the kernel's `tryAgainInMs`).
+ *
  * Simplified (said in docs/kafka-model.md): the tool's two requests are one step at the partition's
- * leader at one instant; with no leader (every replica down, or none in the ISR) the tool fails at
- * once instead of retrying its lookup until default.api.timeout.ms; with an unreachable leader it
- * fails at once with the timeout's text, where Kafka's waits the 60 s (and succeeds if that broker
- * opens its listeners meanwhile); the marker is in the log at that instant and the tool's success is
- * said then, before the marker is replicated (Kafka answers once the high watermark passes it).
+ * leader at one instant; without a reachable leader it looks again every 100 ms (ADMIN_RETRY_MS);
+ * the marker is in the log at that instant and the tool's success is said then, before the marker
+ * is replicated (Kafka answers once the high watermark passes it).
  */
 import { leaderOf as metadataLeaderOf } from '../cluster/metadata';
 import type { ActorId } from '../kernel/envelope';
@@ -59,6 +61,12 @@ export interface AbortTransactionEvent extends AbortTransactionRequest {
   readonly unreachable?: ActorId;
   /** The actor the kernel hands the signal to (prepareSignal's routing). */
   readonly deliverTo?: ActorId;
+  /** When the tool started (the fault's instant): its admin client's calls time out default.api.timeout.ms later. */
+  readonly startedAt?: number;
+  /** The tool is still looking for a reachable leader: nothing is done now, and it is tried again (set by routeAbort). */
+  readonly retrying?: true;
+  /** The kernel prepares the signal again this much later (set by routeAbort with `retrying`). */
+  readonly tryAgainInMs?: number;
 }
 
 /** AbortTransactionSpec: what the tool aborts. */
@@ -83,10 +91,25 @@ export function noOpenTransaction(req: AbortTransactionRequest): string {
   return `Could not find any open transactions starting at offset ${req.startOffset} on partition ${partitionName(req)}`;
 }
 
-/** What the tool prints when the partition has no leader to answer its DescribeProducers (the model does not wait out the admin client's timeout). */
+/**
+ * What the tool prints when the partition had no leader until default.api.timeout.ms: the leader
+ * lookup's Metadata answers LEADER_NOT_AVAILABLE (PartitionLeaderStrategy.handlePartitionError:
+ * "Will retry"), AdminApiDriver looks up again, and the next lookup call, created past the deadline,
+ * is timed out pending (KafkaAdminClient.timeoutPendingCalls) — its name the handler's and the
+ * lookup's API (AdminApiDriver.RequestSpec: `describeProducers(api=METADATA)`).
+ */
 export function noLeader(req: AbortTransactionRequest): string {
-  return `Failed to validate producer state for partition ${partitionName(req)}: the partition has no leader. Enable debug logging for additional detail.`;
+  return `Failed to validate producer state for partition ${partitionName(req)}: Timed out waiting for a node assignment. Call: describeProducers(api=METADATA). Enable debug logging for additional detail.`;
 }
+
+/**
+ * How often the model's tool looks again for a reachable leader. *Simplified:* Kafka's admin client
+ * looks the leader up again as soon as each Metadata answer says there is none (AdminApiDriver
+ * clears a lookup request without backoff: `clearInflight`, not `clearInflightAndBackoff`), and
+ * tries an unreachable leader again after each reconnect backoff (reconnect.backoff.ms 50 doubling
+ * to reconnect.backoff.max.ms 1000); the model looks once per retry.backoff.ms (100).
+ */
+export const ADMIN_RETRY_MS = 100;
 
 /**
  * What the tool prints when the partition's leader does not accept its connection: the admin
@@ -161,8 +184,14 @@ function listening(broker: ActorId, contextOf: (actor: ActorId) => unknown): boo
 function namedLeader(req: AbortTransactionRequest, brokers: readonly ActorId[], contextOf: (actor: ActorId) => unknown): ActorId | null {
   const asked = brokers.find((b) => listening(b, contextOf));
   if (asked === undefined) return null;
-  const meta = (contextOf(asked) as { meta?: Parameters<typeof metadataLeaderOf>[0] }).meta;
-  return meta ? metadataLeaderOf(meta, req.topic, req.partition) : null;
+  const ctx = contextOf(asked) as {
+    meta?: Parameters<typeof metadataLeaderOf>[0];
+    replication?: { registrations?: Readonly<Record<string, { leader: ActorId | null } | undefined>> };
+  };
+  // a replicated cluster's broker answers from the controller's records (a partition may have none)
+  const registration = ctx.replication?.registrations?.[partitionName(req)];
+  if (registration !== undefined) return registration.leader;
+  return ctx.meta ? metadataLeaderOf(ctx.meta, req.topic, req.partition) : null;
 }
 
 /**
@@ -172,16 +201,21 @@ function namedLeader(req: AbortTransactionRequest, brokers: readonly ActorId[], 
  * yet fenced) — is `unreachable`: the tool fails with the admin client's timeout. With no leader, or
  * an unreachable one, the first broker that listens (else the first live one) reports the failure.
  */
-export function routeAbort(event: AbortTransactionEvent, contextOf: (actor: ActorId) => unknown): AbortTransactionEvent {
+export function routeAbort(event: AbortTransactionEvent, contextOf: (actor: ActorId) => unknown, now = 0): AbortTransactionEvent {
   const leading = leaderOf(event, event.brokers, contextOf);
   const named = leading ?? namedLeader(event, event.brokers, contextOf);
   const unreachable = named !== null && !listening(named, contextOf) ? named : null;
   const leader = unreachable === null ? leading : null;
   const reporter = leader ?? event.brokers.find((b) => listening(b, contextOf)) ?? event.brokers.find((b) => contextOf(b) !== undefined);
+  // no reachable leader yet: the admin client keeps trying until default.api.timeout.ms
+  const deadline = (event.startedAt ?? now) + DEFAULT_API_TIMEOUT_MS;
+  const retry =
+    leader === null && now < deadline ? { retrying: true as const, tryAgainInMs: Math.min(ADMIN_RETRY_MS, deadline - now) } : {};
   return {
     ...event,
     leader,
     ...(unreachable !== null ? { unreachable } : {}),
     ...(reporter !== undefined ? { deliverTo: reporter } : {}),
+    ...retry,
   };
 }

@@ -122,7 +122,8 @@ export function readBounds(event: ResetOffsetsEvent, contextOf: (actor: ActorId)
  * transaction abort is routed to the partition's leader (broker/operatorAbort.ts); any other signal
  * is handed on as it is.
  */
-export function prepareSignal<E extends { type: string }>(event: E, contextOf: (actor: ActorId) => unknown): E {
-  if (event.type === 'operatorAbortTransaction') return routeAbort(event as unknown as AbortTransactionEvent, contextOf) as unknown as E;
+export function prepareSignal<E extends { type: string }>(event: E, contextOf: (actor: ActorId) => unknown, now = 0): E {
+  if (event.type === 'operatorAbortTransaction')
+    return routeAbort(event as unknown as AbortTransactionEvent, contextOf, now) as unknown as E;
   return event.type === 'resetOffsets' ? (readBounds(event as unknown as ResetOffsetsEvent, contextOf) as unknown as E) : event;
 }

@@ -314,10 +314,14 @@ export class Simulation extends KernelCore {
           this.onSent,
         );
       }
-      case 'fault':
-        return applyTimedFault(this, this.preparedFault(this.faultById(item.fault) as TimedFault), (actor, event, label) =>
+      case 'fault': {
+        const fault = this.preparedFault(this.faultById(item.fault) as TimedFault);
+        const again = fault.action.type === 'signal' ? fault.action.event.tryAgainInMs : undefined;
+        if (typeof again === 'number') this.push(this.now + again, { kind: 'fault', fault: item.fault, fg: true });
+        return applyTimedFault(this, fault, (actor, event, label) =>
           dispatch(this, actor, 'fault', event.type, null, null, event, { ...event, now: this.now }, this.onSent, label),
         );
+      }
       case 'restart':
         return processFault(this, item.process, item.label, 'restart', () => restartProcess(this, item.process));
       case 'resume':
@@ -332,7 +336,7 @@ export class Simulation extends KernelCore {
   private preparedFault(fault: TimedFault): TimedFault {
     const prepare = this.options.prepareSignal;
     if (!prepare || fault.action.type !== 'signal') return fault;
-    const event = prepare(fault.action.event, (a) => this.liveContext(a));
+    const event = prepare(fault.action.event, (a) => this.liveContext(a), this.now);
     const to = typeof event.deliverTo === 'string' ? event.deliverTo : null;
     return {
       ...fault,

@@ -75,9 +75,10 @@ export interface KernelOptions {
    * ListOffsets does — coordinator/offsetReset.ts). `contextOf` is undefined for an actor whose
    * process is down or paused. An event that names `deliverTo` is handed to that actor instead of
    * the fault's (an operator's transaction abort reaching the partition's leader of the moment —
-   * broker/operatorAbort.ts).
+   * broker/operatorAbort.ts). An event that names `tryAgainInMs` is delivered now and the same
+   * timed signal is prepared again that much later (an operator's tool retrying until its timeout).
    */
-  readonly prepareSignal?: (event: SignalEvent, contextOf: (actor: string) => unknown) => SignalEvent;
+  readonly prepareSignal?: (event: SignalEvent, contextOf: (actor: string) => unknown, now: number) => SignalEvent;
 }
 
 /** The event a timed signal hands its actor. */

@@ -19,8 +19,8 @@ export function operatorAbort(ctx: NarrationContext, f: F<'operatorAbort'>): str
   if (f.failure === 'no-leader')
     return say(
       lang,
-      `${ran}: ${tp} has no leader to answer its DescribeProducers, so it printed "${f.printed}" and wrote nothing`,
-      `${ran}. ${tp}에는 DescribeProducers에 답할 리더가 없어 도구는 프로듀서 상태를 확인하지 못했다는 오류를 출력하고 아무것도 쓰지 않은 채 끝납니다.`,
+      `${ran}: ${tp} had no leader to answer its DescribeProducers — its admin client looked one up again and again until default.api.timeout.ms — so it printed "${f.printed}" and wrote nothing`,
+      `${ran}. ${tp}에는 DescribeProducers에 답할 리더가 없었습니다. 관리 클라이언트는 default.api.timeout.ms까지 리더를 거듭 찾다가 시간 초과로 실패하고, 도구는 프로듀서 상태를 확인하지 못했다는 오류를 출력하고 아무것도 쓰지 않은 채 끝납니다.`,
     );
   if (f.failure === 'leader-unreachable') {
     const leader = f.unreachable ?? 'its leader';

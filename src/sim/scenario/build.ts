@@ -220,6 +220,7 @@ function kernelFaults(faults: readonly FaultSpec[], meta: ClusterMetadata): Kern
           partition: f.partition,
           startOffset: f.startOffset,
           brokers: meta.brokers,
+          startedAt: f.at,
         };
         out.push({
           kind: 'timed',
