@@ -2,6 +2,9 @@
  * A consumer position's or a group offset's label on a narrow plot (a phone): whole on the side of
  * its pointer where it fits; where it fits on neither side, right of the pointer with its words cut
  * and its offset kept — never laid over its own marker, as "group billing committed 1" was at 390 px.
+ * Cut, the label loses letters of its consumer’s or group’s name, not the word saying what it marks:
+ * at 390 px the Korean embed of zombie-fencing showed "committed-reade… 4" and "그룹 committed-r… 4",
+ * without 위치 (position) or 커밋 (committed).
  */
 import { describe, expect, it } from 'vitest';
 import { pointerLabel } from '../../src/ui/timeline/drawLanes';
@@ -36,5 +39,28 @@ describe('pointer labels', () => {
     const label = pointerLabel(200, 'group billing committed 1', 230, perChar);
     expect(label.text).toBe('group billing committed 1');
     expect(label.x).toBeGreaterThanOrEqual(2);
+  });
+
+  it('cut, keep what the pointer marks and its offset whole, and shorten its owner’s name', () => {
+    const width = 230;
+    const x = 105;
+    for (const [text, owner, kept] of [
+      ['committed-reader 위치 4', 'committed-reader', / 위치 4$/],
+      ['그룹 committed-reader 커밋 4', 'committed-reader', /^그룹 .+ 커밋 4$/],
+      ['group committed-reader pending 4', 'committed-reader', /^group .+ pending 4$/],
+    ] as const) {
+      const label = pointerLabel(x, text, width, perChar, owner);
+      expect(label.text).toMatch(kept);
+      expect(label.text).toMatch(/^(그룹 |group )?co[^ ]*… /);
+      expect(label.x).toBeGreaterThan(x + MARKER);
+      expect(label.x + perChar(label.text)).toBeLessThanOrEqual(width - 2);
+    }
+  });
+
+  it('with no room for a letter of the owner’s name, cut its words from the end as before', () => {
+    // 'group ' and ' committed 1' leave the name no room: the words are cut, the offset kept
+    const label = pointerLabel(85, 'group billing committed 1', 180, perChar, 'billing');
+    expect(label.text).toMatch(/^group.*… 1$/);
+    expect(label.x + perChar(label.text)).toBeLessThanOrEqual(178);
   });
 });

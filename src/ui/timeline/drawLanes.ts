@@ -306,13 +306,30 @@ const MIN_CUT_LABEL_PX = 48;
 /**
  * A pointer's label and where it starts. When it fits on neither side of the pointer (a phone's
  * plot), it is not laid over its own marker ("◆group billing committed 1" read as one smudge): it
- * starts right of the pointer, its words cut with an ellipsis and its offset (the last word) kept.
+ * starts right of the pointer, cut with an ellipsis. Given the pointer's `owner` (its consumer or
+ * group), the cut falls in that name, so what kind of pointer it is and its offset stay whole:
+ * "committed-re… position 4", "그룹 commi… 커밋 4" — the words after the name ("position",
+ * "committed", 위치, 커밋) were what a plain cut from the end took first ("committed-reade… 4").
+ * Otherwise its words are cut and its offset (the last word) kept.
  */
-export function pointerLabel(x: number, text: string, width: number, measure: (t: string) => number): { x: number; text: string } {
+export function pointerLabel(
+  x: number,
+  text: string,
+  width: number,
+  measure: (t: string) => number,
+  owner?: string,
+): { x: number; text: string } {
   const w = measure(text);
   const right = x + 8;
   if (right + w <= width - 2 || x - 8 - w >= 2) return { x: pointerLabelX(x, w, width), text };
   const room = width - 2 - right;
+  const at = owner ? text.indexOf(owner) : -1;
+  if (owner && at >= 0 && room >= MIN_CUT_LABEL_PX) {
+    const before = text.slice(0, at);
+    const after = text.slice(at + owner.length);
+    const name = fitText(owner, room - measure(before) - measure(after), measure);
+    if (name !== '' && name !== '…') return { x: right, text: `${before}${name}${after}` };
+  }
   const space = text.lastIndexOf(' ');
   const tail = space > 0 ? text.slice(space) : '';
   const head = fitText(space > 0 ? text.slice(0, space) : text, room - measure(tail), measure);
@@ -358,7 +375,7 @@ function drawPointers(dc: LaneDrawContext, lane: LaneModel, box: LaneBox, scale:
       }
     }
     // the label goes right of the pointer, or left of it near the plot's right edge
-    const label = pointerLabel(x, (dc.pointerLabel ?? pointerText)(p), dc.width, dc.measure);
+    const label = pointerLabel(x, (dc.pointerLabel ?? pointerText)(p), dc.width, dc.measure, p.owner);
     ctx.fillText(label.text, label.x, y + 4);
   });
 }
