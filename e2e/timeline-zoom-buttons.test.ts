@@ -1,7 +1,7 @@
 /**
  * The timeline panels' zoom buttons (−, +, Fit) stay together when a toolbar wraps. At 1280 px, at
- * the end of lost-ack-idempotent, the message panel's toolbar ("Background traffic (278 messages
- * hidden)") wrapped before Fit, which stood alone on a line under the others.
+ * the end of lost-ack-idempotent, the message panel's toolbar (then "Background traffic
+ * (278 messages hidden)") wrapped before Fit, which stood alone on a line under the others.
  */
 import { describe, expect, it } from 'vitest';
 import { browserSession, openAt } from './ui-helpers';

@@ -143,7 +143,7 @@ describe('timeline', () => {
     await expect.poll(() => messages(page).getAttribute('data-selected')).toMatch(/^\d+$/);
 
     // background traffic toggles; the axis switches between steps and virtual time
-    const background = page.getByRole('button', { name: /Background traffic/ });
+    const background = page.getByRole('button', { name: /Background messages/ });
     await background.click();
     await expect.poll(() => background.getAttribute('aria-pressed')).toBe('true');
     await expect.poll(() => summary.innerText()).not.toMatch(/hidden/);

@@ -16,7 +16,7 @@ const skip = () => text(page.host.querySelector('[data-testid="skip-idle"]'));
 const background = () =>
   text(
     [...page.host.querySelectorAll('[data-testid="msc"] button')].find((b) =>
-      /Background traffic|백그라운드 트래픽/.test(b.textContent ?? ''),
+      /Background messages|백그라운드 메시지/.test(b.textContent ?? ''),
     ),
   );
 
@@ -30,10 +30,10 @@ describe('background steps and background messages', () => {
     act(() => simStore.getState().seek(simStore.getState().trace?.steps.length ?? 0));
     await page.settle(100);
     expect(skip()).toMatch(/^Hide background steps \(\d[\d,]*\)$/);
-    expect(background()).toMatch(/^Background traffic \(\d[\d,]* messages hidden\)$/);
+    expect(background()).toMatch(/^Background messages \(\d[\d,]* hidden\)$/);
     act(() => simStore.getState().setLanguage('ko'));
     await page.settle();
     expect(skip()).toMatch(/^백그라운드 단계 숨김 \(\d[\d,]*\)$/);
-    expect(background()).toMatch(/^백그라운드 트래픽 \(메시지 \d[\d,]*개 숨김\)$/);
+    expect(background()).toMatch(/^백그라운드 메시지 \(\d[\d,]*개 숨김\)$/);
   });
 });

@@ -57,7 +57,9 @@ const EN = {
   byStep: 'By step',
   virtualTime: 'Virtual time',
   background: (hidden: number) =>
-    `Background traffic${hidden > 0 ? ` (${groupDigits(hidden)} message${hidden === 1 ? '' : 's'} hidden)` : ''}`,
+    // short enough that the toolbar stays one line at 1280 px ("Background traffic (154 messages hidden)" broke it),
+    // and still naming its unit beside the playback bar's count of steps (tests/ui/backgroundCounts.dom.test.ts)
+    `Background messages${hidden > 0 ? ` (${groupDigits(hidden)} hidden)` : ''}`,
   messagesZoomOut: 'Zoom out of the messages',
   messagesZoomIn: 'Zoom into the messages',
   messagesFit: 'Fit the messages to the width',
@@ -135,7 +137,7 @@ const KO: TimelineStrings = {
   axis: '가로축',
   byStep: '단계별',
   virtualTime: '가상 시간',
-  background: (hidden: number) => `백그라운드 트래픽${hidden > 0 ? ` (메시지 ${groupDigits(hidden)}개 숨김)` : ''}`,
+  background: (hidden: number) => `백그라운드 메시지${hidden > 0 ? ` (${groupDigits(hidden)}개 숨김)` : ''}`,
   messagesZoomOut: '메시지 축소',
   messagesZoomIn: '메시지 확대',
   messagesFit: '메시지를 폭에 맞추기',
