@@ -35,6 +35,13 @@ embedStore.getState().setSpeed(options.speed);
 // a preset id opens in the language `lang` asks for, else the reader's; a share link's own language wins
 const asked = options.language;
 embedStore.getState().setLanguage(asked && 'language' in asked ? asked.language : preferredLanguage(browserLanguages()));
+// the document speaks the run's language (a share link's, `lang`'s or the reader's, and whatever a
+// host's `load` brings later), so a screen reader reads Korean as Korean: embed.html says `en`
+const followLanguage = (language: string) => {
+  if (root.lang !== language) root.lang = language;
+};
+followLanguage(embedStore.getState().language);
+embedStore.subscribe((s) => followLanguage(s.language));
 // a language the embed does not speak (`lang=fr`) is said, in the language it opened in
 if (asked && 'unsupported' in asked) shareStore.getState().setLanguageNotSupported(asked.unsupported);
 
