@@ -1,6 +1,9 @@
 /**
- * The embed's language, for a blog post in Korean: the frame's document says the language it shows
- * (embed.html said `en` over Korean text, so a screen reader read the Korean with an English voice).
+ * The embed's language, for a blog post in Korean: `<eos-lab lang="ko">` opens a shipped scenario in
+ * Korean whatever the reader's browser says (the loader passed step, theme and height, not lang, so
+ * the frame followed the reader: English for an English-speaking reader of a Korean post), and
+ * `lang="en"` the other way. The frame's document says the language it shows (embed.html said `en`
+ * over Korean text, so a screen reader read the Korean with an English voice).
  */
 import type { Frame, Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
@@ -10,6 +13,7 @@ import { browserSession } from './ui-helpers';
 
 const session = browserSession();
 const KO_TITLE = PRESET_TEXT_KO['zombie-fencing']?.title ?? '';
+const EN_TITLE = /^Zombie fencing/;
 
 /** A host page (a blog post in Korean), its `<eos-lab>` elements loaded from the build. */
 async function host(locale: string, body: string): Promise<{ page: Page; errors: string[] }> {
@@ -37,6 +41,21 @@ const title = (f: Frame) => f.locator('h1').innerText();
 const documentLanguage = (f: Frame) => f.evaluate(() => document.documentElement.lang);
 
 describe('the language of an embedded scenario', () => {
+  it('lang="ko" opens a preset in Korean for a reader whose browser speaks English; lang="en" in English for a Korean one', async () => {
+    for (const [locale, lang, expected] of [
+      ['en-US', 'ko', KO_TITLE],
+      ['ko-KR', 'en', EN_TITLE],
+    ] as const) {
+      const { page, errors } = await host(locale, `<eos-lab scenario="zombie-fencing" lang="${lang}"></eos-lab>`);
+      const [frame] = await frames(page, 1);
+      if (!frame) throw new Error('no frame');
+      await expect.poll(() => title(frame), { timeout: 30_000 }).toMatch(expected);
+      expect(await documentLanguage(frame)).toBe(lang);
+      expect(errors).toEqual([]);
+      await page.close();
+    }
+  });
+
   it('without lang the frame follows the reader, and its document says the language it shows', async () => {
     const { page, errors } = await host('ko-KR', '<eos-lab scenario="zombie-fencing"></eos-lab>');
     const [frame] = await frames(page, 1);

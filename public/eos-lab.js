@@ -1,4 +1,4 @@
-/*! EOS Lab embed loader — <eos-lab scenario="#s=1.… | preset-id" step autoplay theme height src>.
+/*! EOS Lab embed loader — <eos-lab scenario="#s=1.… | preset-id" step autoplay theme height lang src>.
  * Inserts a sandboxed iframe of embed.html (found beside this script, or at `src`), resizes it from
  * the frame's `resize` messages, re-dispatches its messages as `eos-lab-<type>` events, and offers
  * play(), pause(), seek(step) and load(linkOrScenario). Plain JS, no dependencies. docs/embedding.md */
@@ -20,7 +20,7 @@
   });
 
   class EosLab extends HTMLElement {
-    static observedAttributes = ['scenario', 'step', 'autoplay', 'theme', 'height', 'src'];
+    static observedAttributes = ['scenario', 'step', 'autoplay', 'theme', 'height', 'lang', 'src'];
 
     connectedCallback() {
       this._render();
@@ -40,7 +40,9 @@
       const q = url.searchParams;
       const hash = scenario.indexOf('s=') >= 0 ? scenario.slice(scenario.indexOf('#') + 1) : '';
       if (!hash && scenario) q.set('preset', scenario);
-      for (const name of ['step', 'theme', 'height']) if (this.hasAttribute(name)) q.set(name, this.getAttribute(name));
+      // `lang` (en or ko) is the element's own: a Korean post's <eos-lab lang="ko"> opens a preset in
+      // Korean whatever the reader's browser says (a share link's own language still wins)
+      for (const name of ['step', 'theme', 'height', 'lang']) if (this.hasAttribute(name)) q.set(name, this.getAttribute(name));
       if (this.hasAttribute('autoplay') && this.getAttribute('autoplay') !== 'false') q.set('autoplay', '1');
       url.hash = hash;
       return url.href;
