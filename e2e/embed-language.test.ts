@@ -3,7 +3,7 @@
  * Korean whatever the reader's browser says (the loader passed step, theme and height, not lang, so
  * the frame followed the reader: English for an English-speaking reader of a Korean post), and
  * `lang="en"` the other way. The frame's document says the language it shows (embed.html said `en`
- * over Korean text, so a screen reader read the Korean with an English voice).
+ * around a Korean run, whose <main> alone said `ko`).
  */
 import type { Frame, Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
