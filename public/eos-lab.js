@@ -14,6 +14,10 @@
     if (!el || !d || d.source !== 'eos-lab' || typeof d.type !== 'string') return;
     if (d.type === 'resize' && !el.hasAttribute('height') && Number.isFinite(d.height))
       el._frame.style.height = `${Math.min(4000, Math.max(150, Math.ceil(d.height)))}px`;
+    // without a title of the host's, the frame is named by the run it shows, in its language: two
+    // frames side by side in a post are no longer both "EOS Lab: Kafka exactly-once simulation"
+    if ((d.type === 'ready' || d.type === 'loaded') && !el.hasAttribute('title') && typeof d.title === 'string' && d.title.trim())
+      el._frame.title = `EOS Lab: ${d.title.trim()}`;
     if (typeof d.step === 'number') el.step = d.step;
     if (typeof d.steps === 'number') el.steps = d.steps;
     el.dispatchEvent(new CustomEvent(`eos-lab-${d.type}`, { detail: d }));
