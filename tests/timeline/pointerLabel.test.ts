@@ -57,7 +57,14 @@ describe('pointer labels', () => {
     }
   });
 
-  it('with no room for a letter of the owner’s name, cut its words from the end as before', () => {
+  it('with room for no letter of the owner’s name, its ellipsis alone stands for it', () => {
+    // at 390 px in English: "group committe… 4" read as a group called committe…
+    const label = pointerLabel(85, 'group billing committed 1', 210, perChar, 'billing');
+    expect(label.text).toBe('group … committed 1');
+    expect(label.x + perChar(label.text)).toBeLessThanOrEqual(208);
+  });
+
+  it('with no room even for the ellipsis, cut its words from the end as before', () => {
     // 'group ' and ' committed 1' leave the name no room: the words are cut, the offset kept
     const label = pointerLabel(85, 'group billing committed 1', 180, perChar, 'billing');
     expect(label.text).toMatch(/^group.*… 1$/);

@@ -309,8 +309,8 @@ const MIN_CUT_LABEL_PX = 48;
  * starts right of the pointer, cut with an ellipsis. Given the pointer's `owner` (its consumer or
  * group), the cut falls in that name, so what kind of pointer it is and its offset stay whole:
  * "committed-re… position 4", "그룹 commi… 커밋 4" — the words after the name ("position",
- * "committed", 위치, 커밋) were what a plain cut from the end took first ("committed-reade… 4").
- * Otherwise its words are cut and its offset (the last word) kept.
+ * "committed", 위치, 커밋) were what a plain cut from the end took first ("committed-reade… 4"),
+ * down to the name's ellipsis alone. Otherwise its words are cut and its offset (the last word) kept.
  */
 export function pointerLabel(
   x: number,
@@ -328,7 +328,9 @@ export function pointerLabel(
     const before = text.slice(0, at);
     const after = text.slice(at + owner.length);
     const name = fitText(owner, room - measure(before) - measure(after), measure);
-    if (name !== '' && name !== '…') return { x: right, text: `${before}${name}${after}` };
+    // even the name's ellipsis alone ("group … committed 4") says more than "group committe… 4",
+    // which reads as a group of that name
+    if (name !== '') return { x: right, text: `${before}${name}${after}` };
   }
   const space = text.lastIndexOf(' ');
   const tail = space > 0 ? text.slice(space) : '';
