@@ -64,8 +64,13 @@ describe('pointer labels', () => {
     expect(label.x + perChar(label.text)).toBeLessThanOrEqual(208);
   });
 
-  it('with no room even for the ellipsis, cut its words from the end as before', () => {
-    // 'group ' and ' committed 1' leave the name no room: the words are cut, the offset kept
+  it('with no room even for the ellipsis, without the owner’s name: what it marks and its offset', () => {
+    // at 390 px in English on zombie-fencing: "group committed… 4", its group named committed-reader
+    expect(pointerLabel(85, 'group billing committed 1', 200, perChar, 'billing').text).toBe('group committed 1');
+    expect(pointerLabel(85, '그룹 billing 커밋 1', 147, perChar, 'billing').text).toBe('그룹 커밋 1');
+  });
+
+  it('with no room for that either, cut its words from the end as before', () => {
     const label = pointerLabel(85, 'group billing committed 1', 180, perChar, 'billing');
     expect(label.text).toMatch(/^group.*… 1$/);
     expect(label.x + perChar(label.text)).toBeLessThanOrEqual(178);

@@ -310,7 +310,8 @@ const MIN_CUT_LABEL_PX = 48;
  * group), the cut falls in that name, so what kind of pointer it is and its offset stay whole:
  * "committed-re… position 4", "그룹 commi… 커밋 4" — the words after the name ("position",
  * "committed", 위치, 커밋) were what a plain cut from the end took first ("committed-reade… 4"),
- * down to the name's ellipsis alone. Otherwise its words are cut and its offset (the last word) kept.
+ * down to the name's ellipsis alone, then without the name. Otherwise its words are cut and its
+ * offset (the last word) kept.
  */
 export function pointerLabel(
   x: number,
@@ -331,6 +332,9 @@ export function pointerLabel(
     // even the name's ellipsis alone ("group … committed 4") says more than "group committe… 4",
     // which reads as a group of that name
     if (name !== '') return { x: right, text: `${before}${name}${after}` };
+    // and with no room for that, the label without the name: "group committed 4", "그룹 커밋 4"
+    const bare = `${before}${after.trimStart()}`;
+    if (measure(bare) <= room) return { x: right, text: bare };
   }
   const space = text.lastIndexOf(' ');
   const tail = space > 0 ? text.slice(space) : '';
