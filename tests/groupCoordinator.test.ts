@@ -242,6 +242,8 @@ describe('failover (GroupMetadataManager.replay and onLoaded)', () => {
     const rpc = (type: string, payload: Record<string, unknown>, now: number, from = 'a.consumer') =>
       actor.send({ type, now, from, envelopeId: envelope++, inReplyTo: null, payload } as never);
     rpc('JoinGroup', { correlationId: 0, groupId: 'g', ...joinReq('') }, 0);
+    // answered MEMBER_ID_REQUIRED (a-0): the member joins again with it
+    rpc('JoinGroup', { correlationId: 0, groupId: 'g', ...joinReq('a-0') }, 0);
     actor.send({ type: 'joinPhaseCheck', now: 0, key: 'join:g', data: { groupId: 'g', initial: true, delay: 0, remaining: 0 } } as never);
     rpc('SyncGroup', { correlationId: 1, groupId: 'g', generationId: 1, memberId: 'a-0' }, 1);
     actor.send({ type: 'crash' } as never);

@@ -7,14 +7,14 @@ import type { Fact } from '../src/sim/trace/facts';
 const occurrences = (text: string, word: string): number => text.split(word).length - 1;
 
 describe('a disconnect tells its request’s error once', () => {
-  it('lost-ack-idempotent, step 225: the timed-out Produce is told once, not again as the client’s error', () => {
+  it('lost-ack-idempotent, its first disconnect: the timed-out Produce is told once, not again as the client’s error', () => {
     const preset = findPreset('lost-ack-idempotent');
     if (!preset) throw new Error('no preset');
     const trace = runScenario(preset.scenario);
-    const step = trace.steps.at(224);
-    expect(step?.kind).toBe('disconnected');
-    const en = narrate(trace, 224, 'en');
-    const ko = narrate(trace, 224, 'ko');
+    const i = trace.steps.findIndex((s) => s.kind === 'disconnected');
+    expect(i).toBeGreaterThan(0);
+    const en = narrate(trace, i, 'en');
+    const ko = narrate(trace, i, 'ko');
     expect(occurrences(en, 'REQUEST_TIMED_OUT')).toBe(1);
     expect(occurrences(en, 'whether it took effect')).toBe(1);
     expect(occurrences(ko, 'REQUEST_TIMED_OUT')).toBe(1);
@@ -46,10 +46,18 @@ describe('one clause for what one step did to several partitions or requests', (
     return { trace, steps: trace.steps };
   };
 
-  it('streams-eos-repartition, step 586: the COMMIT markers at four partitions are told once, every partition named', () => {
-    const { trace } = markerSteps('streams-eos-repartition');
-    const en = narrate(trace, 585, 'en');
-    const ko = narrate(trace, 585, 'ko');
+  it('streams-eos-repartition, broker-0’s WriteTxnMarkers: the COMMIT markers at four partitions are told once, every partition named', () => {
+    const { trace, steps } = markerSteps('streams-eos-repartition');
+    // the first WriteTxnMarkers broker-0 handles that writes four markers
+    const i = steps.findIndex(
+      (s) =>
+        s.label === 'WriteTxnMarkers' &&
+        s.actor === 'broker-0' &&
+        s.facts.filter((f) => (f as { kind: string }).kind === 'append').length === 4,
+    );
+    expect(i).toBeGreaterThan(0);
+    const en = narrate(trace, i, 'en');
+    const ko = narrate(trace, i, 'ko');
     expect(occurrences(en, 'read_committed consumers may now read past them')).toBe(1);
     expect(occurrences(ko, 'read_committed 컨슈머도 읽을 수 있습니다')).toBe(1);
     for (const p of ['changelog-0 offset 3', 'repartition-0 offset 4', 'repartition-1 offset 4', 'view-counts-0 offset 3']) {
@@ -58,13 +66,15 @@ describe('one clause for what one step did to several partitions or requests', (
     }
   });
 
-  it('coordinator-failover-mid-commit, step 36: the two lost WriteTxnMarkers in one clause', () => {
-    const { trace } = markerSteps('coordinator-failover-mid-commit');
-    const en = narrate(trace, 35, 'en');
-    const ko = narrate(trace, 35, 'ko');
-    expect(en).toContain('loses WriteTxnMarkers #17 and #18 on their way');
+  it('coordinator-failover-mid-commit, the EndTxn whose two WriteTxnMarkers are lost: one clause', () => {
+    const { trace, steps } = markerSteps('coordinator-failover-mid-commit');
+    const i = steps.findIndex((s) => s.label === 'EndTxn' && s.actor === 'txn-coordinator');
+    expect(i).toBeGreaterThan(0);
+    const en = narrate(trace, i, 'en');
+    const ko = narrate(trace, i, 'ko');
+    expect(en).toContain('loses WriteTxnMarkers #19 and #20 on their way');
     expect(occurrences(en, 'request timeout')).toBe(1);
-    expect(ko).toContain('WriteTxnMarkers #17, #18을 도중에 잃고');
+    expect(ko).toContain('WriteTxnMarkers #19, #20을 도중에 잃고');
     expect(occurrences(ko, '요청 타임아웃')).toBe(1);
   });
 

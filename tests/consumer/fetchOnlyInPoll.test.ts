@@ -95,11 +95,11 @@ describe('the consumer fetches only inside poll()', () => {
     // (fetch.max.wait.ms = 500 at the broker, 1 ms each way)
     expect(fetches).toEqual([
       // poll #1 waits through the join; the offsets known, it fetches orders 1 and 2 and returns order 1
-      { at: 3008, offset: 0, when: 'in poll' },
+      { at: 3010, offset: 0, when: 'in poll' },
       // poll #2 returns order 2 from the buffer, which is then empty: the prefetch, answered at once with order 3
-      { at: 5012, offset: 2, when: 'prefetch' },
-      // poll #3 returns order 3 (buffered since 5014): the prefetch, a long poll that ends empty while the application processes
-      { at: 7014, offset: 3, when: 'prefetch' },
+      { at: 5014, offset: 2, when: 'prefetch' },
+      // poll #3 returns order 3 (buffered since 5016): the prefetch, a long poll that ends empty while the application processes
+      { at: 7016, offset: 3, when: 'prefetch' },
       // poll #4 finds nothing buffered: it fetches, and again after each empty answer, until the run ends
       ...[0, 502, 1004, 1506].map((d) => ({ at: (last as number) + d, offset: 3, when: 'in poll' })),
     ]);

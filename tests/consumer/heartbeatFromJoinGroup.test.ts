@@ -103,7 +103,10 @@ describe('heartbeats from the JoinGroup answer (COMPLETING_REBALANCE)', () => {
 
   it('a whole run (100 ms each way, heartbeat.interval.ms=150): the first Heartbeat leaves 150 ms after the JoinGroup answer, before the SyncGroup answer', () => {
     const trace = runScenario(scenario({ latencyMs: 100, jitterMs: 0, links: [] }, 150) as never);
-    const at = (label: string) => trace.steps.find((s) => s.actor === 'c.consumer' && s.label === label)?.t as number;
+    // the JoinGroup answered NONE (the first is MEMBER_ID_REQUIRED: the member id, and a second JoinGroup)
+    const answered = (s: { envelope: number | null }) =>
+      (trace.envelopeAt(s.envelope ?? -1)?.payload as { error?: string } | undefined)?.error === 'NONE';
+    const at = (label: string) => trace.steps.find((s) => s.actor === 'c.consumer' && s.label === label && answered(s))?.t as number;
     const firstHeartbeat = trace.steps.find(
       (s) => s.actor === 'c.consumer' && s.sent.some((i) => trace.envelopeAt(i)?.rpc === 'Heartbeat'),
     );

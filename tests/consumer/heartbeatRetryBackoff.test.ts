@@ -163,19 +163,20 @@ describe("the audit's scenarios", () => {
   it('three heartbeats lost in a row (f2-heartbeat-retry): retried 100 and 200 ms later, the fourth answered; c1 stays in generation 2 and the group does not rebalance', () => {
     const t = runScenario(heartbeatResetScenario());
     const lostAt = t.steps.filter((s) => s.actor === 'c1.consumer' && s.kind === 'disconnected').map((s) => s.t);
-    expect(lostAt).toEqual([15008, 15108, 15308]);
+    expect(lostAt).toEqual([15010, 15110, 15310]);
     const heartbeats = fromC1(t, 'Heartbeat').map((e) => e.sentAt);
-    expect(heartbeats.filter((at) => at >= 15000 && at < 16000)).toEqual([15008, 15108, 15308, 15708]);
+    expect(heartbeats.filter((at) => at >= 15000 && at < 16000)).toEqual([15010, 15110, 15310, 15710]);
     expect(c1Errors(t)).not.toContain('UNKNOWN_MEMBER_ID');
     expect(t.steps.some((s) => s.label === 'sessionExpired')).toBe(false);
-    // c1 joined twice at the start (c2's arrival rebalanced the group), never again
-    expect(fromC1(t, 'JoinGroup')).toHaveLength(2);
+    // c1 joined twice at the start (c2's arrival rebalanced the group), never again: its first join's
+    // two JoinGroups (MEMBER_ID_REQUIRED, then with the member id) and its rejoin
+    expect(fromC1(t, 'JoinGroup')).toHaveLength(3);
     expect(fromC1(t, 'Heartbeat').every((e) => (e.payload as { generationId: number }).generationId === 2 || e.sentAt < 15000)).toBe(true);
   });
 
   it('the paused member (f1-commit-refused): its lost heartbeat is retried 200 ms later, so it rejoins before late-0 exists: every record is processed once', () => {
     const t = runScenario(pausedMemberScenario());
-    const rejoin = fromC1(t, 'JoinGroup').find((e) => e.sentAt > 33009);
+    const rejoin = fromC1(t, 'JoinGroup').find((e) => e.sentAt > 33011);
     expect(rejoin?.sentAt).toBeLessThan(33300);
     const processing = summarize(t).verdict.layers.filter((l) => l.layer === 'processing');
     expect(processing.map((l) => [l.subject, l.status])).toEqual([

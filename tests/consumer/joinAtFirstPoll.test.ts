@@ -94,7 +94,8 @@ describe('an exactly-once application joins after initTransactions() returns', (
     const of = (rpc: string) => r.trace.envelopes.filter((e) => e.rpc === rpc);
     const init = of('InitProducerId').filter((e) => e.from === 'app.producer');
     const initAnswer = of('InitProducerIdResponse').filter((e) => e.to === 'app.producer');
-    const joins = of('JoinGroup').filter((e) => e.from === 'app.consumer');
+    // a new member's first JoinGroup (no member id; the second carries the id MEMBER_ID_REQUIRED gave)
+    const joins = of('JoinGroup').filter((e) => e.from === 'app.consumer' && (e.payload as { memberId: string }).memberId === '');
     expect(init.length).toBe(1);
     expect(joins.length).toBe(1);
     expect(joins[0]?.sentAt).toBeGreaterThan(init[0]?.sentAt as number);
@@ -112,7 +113,7 @@ describe('an exactly-once application joins after initTransactions() returns', (
     const initAnswers = r.rpcs('InitProducerIdResponse').filter((e) => e.to === 'c1.producer');
     const granted = initAnswers.filter((e) => (e.payload as { error: string }).error === 'NONE');
     expect(granted.length).toBe(2);
-    const joins = r.rpcs('JoinGroup').filter((e) => e.from === 'c1.consumer');
+    const joins = r.rpcs('JoinGroup').filter((e) => e.from === 'c1.consumer' && (e.payload as { memberId: string }).memberId === '');
     expect(joins.length).toBe(2);
     // the first instance joins after its first InitProducerId answer; the restarted one after its last
     expect(joins[0]?.sentAt).toBeGreaterThanOrEqual(granted[0]?.deliverAt as number);
@@ -120,6 +121,6 @@ describe('an exactly-once application joins after initTransactions() returns', (
     const busy = initAnswers.filter((e) => (e.payload as { error: string }).error === 'CONCURRENT_TRANSACTIONS');
     expect(busy.length).toBeGreaterThanOrEqual(20);
     expect(joins[1]?.sentAt).toBeGreaterThan(busy.at(-1)?.deliverAt as number);
-    expect(joins[1]?.sentAt).toBe(8072);
+    expect(joins[1]?.sentAt).toBe(8074);
   });
 });

@@ -169,7 +169,13 @@ describe('in a run: a stalled connection to the coordinator', () => {
   it('session.timeout.ms after the JoinGroup answer the member closes the connection and sends the OffsetFetch again on a new one (request.timeout.ms would have been 15 s later)', () => {
     const t = runScenario(stalled);
     const own = lines(t, /^c\.consumer$/);
-    const joined = [...t.steps].find((s) => s.actor === 'c.consumer' && s.label === 'JoinGroupResponse')?.t as number;
+    // the JoinGroup answered NONE (the one before it: MEMBER_ID_REQUIRED)
+    const joined = [...t.steps].find(
+      (s) =>
+        s.actor === 'c.consumer' &&
+        s.label === 'JoinGroupResponse' &&
+        (t.envelopeAt(s.envelope ?? -1)?.payload as { error?: string } | undefined)?.error === 'NONE',
+    )?.t as number;
     // the heartbeat thread went round last at 46004 (a heartbeat; the failures at 33004 notified it there):
     // the deadline joined + 45000 = 48002 falls between its wake-ups, seen at 48004
     const seen = joined + 45000 + 2;

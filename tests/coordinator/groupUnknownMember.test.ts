@@ -17,7 +17,7 @@ import { type GroupCoordinatorContext, groupCoordinatorMachine } from '../../src
 import type { Effect } from '../../src/sim/kernel/effects';
 import { narrate } from '../../src/sim/narration/narrate';
 import { runScenario, type Trace } from '../../src/sim/run';
-import { drive, inputOf } from '../machines/harness';
+import { drive, inputOf, joinNewMember } from '../machines/harness';
 
 const scenario = {
   version: 1,
@@ -47,7 +47,7 @@ const groups = (m: ReturnType<typeof coordinator>) => m.context<GroupCoordinator
 /** a and b joined and the join phase completed: the group CompletingRebalance, both member ids. */
 function completing() {
   const m = coordinator();
-  const fx = [...m.send(joinGroup('a.consumer', ''), 0), ...m.send(joinGroup('b.consumer', ''), 100)];
+  const fx = [...joinNewMember(m, joinGroup('a.consumer', ''), 0), ...joinNewMember(m, joinGroup('b.consumer', ''), 100)];
   let now = 100;
   let timers = fx.filter((e): e is Extract<Effect, { type: 'timer' }> => e.type === 'timer' && e.name === 'joinPhaseCheck');
   let joined: ReturnType<typeof answers> = [];
@@ -76,7 +76,7 @@ describe('JoinGroup with a member id for a group the coordinator does not know',
 
   it('without a member id the group is created and the member joins', () => {
     const m = coordinator();
-    m.send(joinGroup('a.consumer', ''), 10);
+    joinNewMember(m, joinGroup('a.consumer', ''), 10);
     expect(Object.keys(groups(m).g?.members ?? {})).toHaveLength(1);
   });
 });

@@ -12,7 +12,7 @@ import type { Effect } from '../../src/sim/kernel/effects';
 import { runScenario } from '../../src/sim/run';
 import { plainBatch } from '../fixtures/plainBatch';
 import { sent } from '../machines/consumerDriver';
-import { calls, drive, inputOf, sends } from '../machines/harness';
+import { calls, drive, inputOf, joinNewMember, sends } from '../machines/harness';
 
 const scenario = (sessionTimeoutMs: number) => ({
   version: 1,
@@ -52,7 +52,7 @@ describe('group coordinator: JoinGroup with a session timeout outside [6000, 180
   it('6000 and 1800000 ms are accepted (the bounds are inclusive)', () => {
     for (const ms of [6000, 1800000]) {
       const m = drive(groupCoordinatorMachine, inputOf(scenario(10000), 'group-coordinator'));
-      m.send(joinGroup(ms), 10);
+      joinNewMember(m, joinGroup(ms), 10);
       expect(Object.keys(m.context<GroupCoordinatorContext>().groups.g?.members ?? {})).toHaveLength(1);
     }
   });

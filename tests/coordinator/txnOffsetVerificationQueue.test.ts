@@ -46,7 +46,7 @@ const eosApp = (id: string, group: string) => ({
 /**
  * Three brokers, __consumer_offsets replicated: group enricher's partition (__consumer_offsets-1)
  * and out-0 are led by broker-1, whose link to the (standalone) transaction coordinator takes 50 ms.
- * app's TxnOffsetCommit reaches broker-1's group coordinator at 3220; the transactional producers
+ * app's TxnOffsetCommit reaches broker-1's group coordinator at 3226; the transactional producers
  * b and c write to out-0 at the given times.
  */
 const hosted = (producers: readonly (readonly [string, number])[]) =>
@@ -87,8 +87,8 @@ describe('the hosted group coordinator verifies through its broker (broker-1)', 
   it("b's Produce verification in flight holds the TxnOffsetCommit's, which leaves with c's in one AddPartitionsToTxn from broker-1", () => {
     const r = run(
       hosted([
-        ['b', 3190],
-        ['c', 3222],
+        ['b', 3192],
+        ['c', 3224],
       ]),
     );
     expect(formatViolations(checkInvariants(r.trace))).toBe('');
@@ -97,11 +97,11 @@ describe('the hosted group coordinator verifies through its broker (broker-1)', 
     const [b] = r.carrying('b-1') as [EnvelopeRecord];
     const [offsets] = r.carrying('app-0') as [EnvelopeRecord];
     expect(b.from).toBe('broker-1');
-    expect(b.sentAt).toBe(3193);
-    // the TxnOffsetCommit reached the coordinator at 3224; its verification waited for b's answer
+    expect(b.sentAt).toBe(3195);
+    // the TxnOffsetCommit reached the coordinator at 3226; its verification waited for b's answer
     expect(offsets.from).toBe('broker-1');
     expect(offsets.sentAt).toBe(r.answerTo(b).deliverAt);
-    expect(offsets.sentAt).toBe(3244);
+    expect(offsets.sentAt).toBe(3246);
     expect(r.txnsOf(offsets)).toEqual(['app-0', 'c-1']);
     const txns = (offsets.payload as { transactions: Txn[] }).transactions;
     expect(txns[0]).toMatchObject({ verifyOnly: false, partitions: [{ topic: '__consumer_offsets', partition: 1 }] });
@@ -114,7 +114,7 @@ describe('the hosted group coordinator verifies through its broker (broker-1)', 
   });
 
   it("the TxnOffsetCommit's verification in flight holds b's Produce verification until its answer", () => {
-    const r = run(hosted([['b', 3224]]));
+    const r = run(hosted([['b', 3226]]));
     const [offsets] = r
       .carrying('app-0')
       .filter(
@@ -123,16 +123,16 @@ describe('the hosted group coordinator verifies through its broker (broker-1)', 
       ) as [EnvelopeRecord];
     const [b] = r.carrying('b-1') as [EnvelopeRecord];
     expect(offsets.from).toBe('broker-1');
-    expect(offsets.sentAt).toBe(3224);
+    expect(offsets.sentAt).toBe(3226);
     expect(b.sentAt).toBe(r.answerTo(offsets).deliverAt);
-    expect(b.sentAt).toBe(3275);
+    expect(b.sentAt).toBe(3277);
   });
 
   it('the narration says the broker verifies it, and that it waits behind the request in flight, in English and Korean', () => {
     const r = run(
       hosted([
-        ['b', 3190],
-        ['c', 3222],
+        ['b', 3192],
+        ['c', 3224],
       ]),
     );
     const received = r.stepOf((s) => s.label === 'TxnOffsetCommit' && s.actor === 'broker-1.group-coordinator');
@@ -143,7 +143,7 @@ describe('the hosted group coordinator verifies through its broker (broker-1)', 
     const held = r.stepOf((s) => s.label === 'verifyTxnOffsetCommit');
     expect(narrate(r.trace, held, 'en')).toContain("broker-1 holds its group coordinator's verification of __consumer_offsets-1 (app-0)");
     expect(narrate(r.trace, held, 'ko')).toContain('Produce 검증까지 다음 요청에 함께 보냅니다');
-    const freed = r.stepOf((s) => s.label === 'AddPartitionsToTxnResponse' && s.t === 3244);
+    const freed = r.stepOf((s) => s.label === 'AddPartitionsToTxnResponse' && s.t === 3246);
     expect(narrate(r.trace, freed, 'en')).toContain('sends the 2 verifications that waited meanwhile in one AddPartitionsToTxn');
     const verified = r.stepOf((s) => s.label === 'txnOffsetCommitVerified');
     expect(narrate(r.trace, verified, 'en')).toContain("writes the TxnOffsetCommit's offsets as pending");
@@ -171,14 +171,14 @@ describe("the standalone group coordinator keeps its broker's queue itself", () 
     const [a, bc, ...rest] = r.verifications.filter((e) => e.from === 'group-coordinator');
     expect(rest).toEqual([]);
     expect(r.txnsOf(a as EnvelopeRecord)).toEqual(['a-0']);
-    expect(a?.sentAt).toBe(3016);
+    expect(a?.sentAt).toBe(3018);
     expect(r.txnsOf(bc as EnvelopeRecord)).toEqual(['b-0', 'c-0']);
     expect(bc?.sentAt).toBe(r.answerTo(a as EnvelopeRecord).deliverAt);
     const answers = r.all.filter((e) => e.rpc === 'TxnOffsetCommitResponse');
     expect(answers.map((e) => [e.to, (e.payload as { error: string }).error, e.sentAt])).toEqual([
-      ['a.producer', 'NONE', 3067],
-      ['b.producer', 'NONE', 3118],
-      ['c.producer', 'NONE', 3118],
+      ['a.producer', 'NONE', 3069],
+      ['b.producer', 'NONE', 3120],
+      ['c.producer', 'NONE', 3120],
     ]);
   });
 
@@ -186,7 +186,7 @@ describe("the standalone group coordinator keeps its broker's queue itself", () 
     const held = r.stepOf((s) => s.label === 'TxnOffsetCommit' && s.sent.length === 0 && s.actor === 'group-coordinator');
     expect(narrate(r.trace, held, 'en')).toContain('its verification waits');
     expect(narrate(r.trace, held, 'ko')).toContain('검증이 기다립니다');
-    const freed = r.stepOf((s) => s.label === 'AddPartitionsToTxnResponse' && s.t === 3067);
+    const freed = r.stepOf((s) => s.label === 'AddPartitionsToTxnResponse' && s.t === 3069);
     expect(narrate(r.trace, freed, 'en')).toContain('the coordinator is free again');
     expect(narrate(r.trace, freed, 'ko')).toContain('AddPartitionsToTxn 하나로 보냅니다');
   });

@@ -10,7 +10,7 @@ import { groupCoordinatorMachine } from '../../src/sim/coordinator/groupCoordina
 import type { TxnCoordinatorContext } from '../../src/sim/coordinator/transactionCoordinator.machine';
 import { transactionCoordinatorMachine } from '../../src/sim/coordinator/transactionCoordinator.machine';
 import type { Effect } from '../../src/sim/kernel/effects';
-import { drive, inputOf, sends } from './harness';
+import { drive, inputOf, joinNewMember, sends } from './harness';
 
 const scenario = {
   version: 1,
@@ -131,7 +131,7 @@ describe('group coordinator', () => {
   it('Empty → PreparingRebalance → CompletingRebalance → Stable, each an allowed ClassicGroupState transition', () => {
     const m = start();
     const seen: string[] = [];
-    const fx = m.send(join(), 1);
+    const fx = joinNewMember(m, join(), 1);
     seen.push(group(m)?.state as string);
     // the first member waits group.initial.rebalance.delay.ms: the join phase completes when its timer fires
     expect(replies(fx)).toEqual([]);

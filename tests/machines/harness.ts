@@ -96,3 +96,27 @@ export const producerRpc = (type: string, payload: Record<string, unknown>) => (
   inReplyTo: null,
   payload: { correlationId: envelope, ...payload },
 });
+
+let rejoinEnvelope = 1_000_000;
+
+/**
+ * A new dynamic member's JoinGroup `event` (no member id) delivered to the group coordinator `m` at
+ * `now`, and — answered MEMBER_ID_REQUIRED, as a JoinGroup v4+ is — the same JoinGroup again with the
+ * member id handed out (AbstractCoordinator.JoinGroupResponseHandler: the client joins again at once):
+ * both steps' effects, the MEMBER_ID_REQUIRED answer left out.
+ */
+export function joinNewMember(
+  m: Driven,
+  event: { type: string; payload: Record<string, unknown> } & Record<string, unknown>,
+  now = 0,
+): Effect[] {
+  const first = m.send(event, now);
+  const required = first.find(
+    (e): e is Extract<Effect, { type: 'send' }> =>
+      e.type === 'send' && e.rpc === 'JoinGroupResponse' && (e.payload as { error?: string }).error === 'MEMBER_ID_REQUIRED',
+  );
+  if (!required) return first;
+  const memberId = (required.payload as { memberId: string }).memberId;
+  const rest = first.filter((e) => e !== required);
+  return [...rest, ...m.send({ ...event, envelopeId: rejoinEnvelope++, payload: { ...event.payload, memberId } }, now)];
+}

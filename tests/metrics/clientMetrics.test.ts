@@ -117,7 +117,8 @@ describe('consumer-fetch-manager-metrics and consumer-coordinator-metrics', () =
       'join-total': 2,
       'sync-total': 2,
       'rebalance-total': 2,
-      'failed-rebalance-total': 0,
+      // its first JoinGroup, answered MEMBER_ID_REQUIRED (its second rebalance rejoins with its member id)
+      'failed-rebalance-total': 1,
     });
     expect(metricsAt(trace, 'settler-a', end)).toMatchObject({ 'join-total': 1, 'rebalance-total': 1 });
     // a middle step: after settler-b's first rebalance, before its second
@@ -132,14 +133,21 @@ describe('consumer-fetch-manager-metrics and consumer-coordinator-metrics', () =
     expect(middle['assigned-partitions']).toBe(0);
   });
 
-  it('streams-task-migration: a JoinGroup refused UNKNOWN_MEMBER_ID is a failed rebalance', () => {
+  it('streams-task-migration: a JoinGroup answered MEMBER_ID_REQUIRED, or refused UNKNOWN_MEMBER_ID, is a failed rebalance', () => {
     const trace = traceOf('streams-task-migration');
-    const failed = firstStepReaching(trace, 'counter-a', 'failed-rebalance-total', 1);
+    const errorOf = (i: number) =>
+      (trace.envelopes.at(trace.steps.at(i)?.envelope ?? -1)?.payload as { error?: string } | undefined)?.error;
+    // the first: a new member's first JoinGroup (AbstractCoordinator's failedRebalanceSensor records every failed join future)
+    const first = firstStepReaching(trace, 'counter-a', 'failed-rebalance-total', 1);
+    expect(trace.steps.at(first - 1)?.label).toBe('JoinGroupResponse');
+    expect(errorOf(first - 1)).toBe('MEMBER_ID_REQUIRED');
+    const failed = firstStepReaching(trace, 'counter-a', 'failed-rebalance-total', 2);
     const step = trace.steps.at(failed - 1);
     expect(step?.label).toBe('JoinGroupResponse');
     expect(step?.facts).toContainEqual(expect.objectContaining({ kind: 'clientError', error: 'UNKNOWN_MEMBER_ID', during: 'JoinGroup' }));
-    expect(metricsAt(trace, 'counter-a', trace.steps.length)['failed-rebalance-total']).toBe(1);
-    expect(metricsAt(trace, 'counter-b', trace.steps.length)['failed-rebalance-total']).toBe(0);
+    // …after which it joins as a new member again: MEMBER_ID_REQUIRED once more
+    expect(metricsAt(trace, 'counter-a', trace.steps.length)['failed-rebalance-total']).toBe(3);
+    expect(metricsAt(trace, 'counter-b', trace.steps.length)['failed-rebalance-total']).toBe(1);
   });
 
   it('a crashed client shows no metrics until it restarts; then they start from 0', () => {

@@ -72,23 +72,23 @@ describe("the audit's scenario: the group coordinator's broker dies", () => {
   });
 
   it("while the coordinator is unknown the waiting poll() looks it up, no request waiting: at once, then after ensureCoordinatorReady's doubling backoff", () => {
-    // the first Heartbeat to the dead coordinator fails at 6108; the new coordinator (broker-2) is named after the fence (11001).
+    // the first lookup after a Heartbeat to the dead coordinator failed is at 6110; the new coordinator (broker-2) is named after the fence (11001).
     // The reader waits in poll() throughout: its lookups are the main thread's (pollLookup.ts), each failed one
     // followed by the next after 100, 200, 400 ms … — a lookup that names broker-1 out of its backoff lets a
     // Heartbeat go, whose loss starts them again from 100 ms
     const at = finds.map((e) => e.sentAt).filter((s) => s >= 6108 && s <= 11800);
     const gaps = at.slice(1).map((s, i) => s - (at[i] as number));
-    expect(at[0]).toBe(6108);
+    expect(at[0]).toBe(6110);
     expect(at.length).toBeGreaterThan(20);
     expect(Math.max(...gaps)).toBeLessThanOrEqual(1000);
     expect(Math.max(...gaps)).toBeGreaterThan(300);
   });
 
-  it('the commitSync at 12010 goes straight to broker-2 (found by the waiting poll() at 11764) and is acknowledged 4 ms later', () => {
+  it('the commitSync at 12010 goes straight to broker-2 (found by the waiting poll() at 11766) and is acknowledged 4 ms later', () => {
     const commit = fromReader('OffsetCommit').find((e) => e.sentAt >= 12010);
     expect(commit?.sentAt).toBe(12010);
     expect(commit?.to).toBe('broker-2.group-coordinator');
-    expect(finds.filter((e) => e.sentAt >= 11765 && e.sentAt <= 12014)).toEqual([]);
+    expect(finds.filter((e) => e.sentAt >= 11767 && e.sentAt <= 12014)).toEqual([]);
     const reply = t.steps.find((s) => s.t >= 12010 && s.actor === 'reader.consumer' && s.label === 'OffsetCommitResponse');
     expect(reply?.t).toBe(12014);
   });

@@ -27,7 +27,7 @@ describe('opening-story with its first Produce dropped (the Java client: Sender,
   it('the second Produce stalls behind the lost one on the same connection', () => {
     expect(first).toMatchObject({ fate: 'dropped', sentAt: 7 });
     expect(second).toMatchObject({ fate: 'lost', sentAt: 27, connection: first?.connection, generation: 0 });
-    expect(second?.fault).toBe('stalled behind Produce #7 on orders-service.producer→broker-0');
+    expect(second?.fault).toBe('stalled behind Produce #9 on orders-service.producer→broker-0');
   });
 
   it('at request.timeout.ms the connection is closed: both requests fail with REQUEST_TIMED_OUT, oldest first', () => {
@@ -153,11 +153,11 @@ describe('request timers never outlive their replies', () => {
         },
       ],
       // paused right after its ListOffsets went out, for longer than request.timeout.ms
-      faults: [{ type: 'pause', target: 'a', at: 3007, durationMs: 35000 }],
+      faults: [{ type: 'pause', target: 'a', at: 3009, durationMs: 35000 }],
     };
     const r = runWith(paused);
     const answer = r.trace.envelopes.find((e) => e.rpc === 'ListOffsetsResponse' && e.to === 'a.consumer');
-    expect(r.trace.steps.at(answer?.deliveredStep as number)?.t).toBe(38007);
+    expect(r.trace.steps.at(answer?.deliveredStep as number)?.t).toBe(38009);
     expect(r.errors('a')).toEqual([]);
     expect(r.received('a').map((x) => x.offset)).toEqual([0]);
     expect(r.trace.stopReason).toBe('quiescent');

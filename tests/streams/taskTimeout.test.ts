@@ -60,15 +60,15 @@ describe('the stream thread retries a producer call that timed out', () => {
     const facts = trace.steps.flatMap((s) => (s.facts as Fact[]).map((f) => ({ t: s.t, f })));
     const timeouts = facts.filter((x) => x.f.kind === 'clientError' && x.f.error === 'TimeoutException');
     expect(timeouts.map((x) => [x.t, x.f.kind === 'clientError' ? x.f.during : ''])).toEqual([
-      [63004, 'initTransactions: Timeout expired after 60000ms while awaiting InitProducerId'],
+      [63006, 'initTransactions: Timeout expired after 60000ms while awaiting InitProducerId'],
     ]);
     const notes = facts.flatMap((x) => (x.f.kind === 'note' ? [x.f.text] : []));
     const retry = notes.find((n) => n.startsWith('initTransactions() timed out'));
     expect(retry).toBe(
-      'initTransactions() timed out (TimeoutException): the task retries it until task.timeout.ms=300000 has passed since the first timeout, at 363004 ms',
+      'initTransactions() timed out (TimeoutException): the task retries it until task.timeout.ms=300000 has passed since the first timeout, at 363006 ms',
     );
     expect(translateNote(retry as string, 'ko')).toBe(
-      'initTransactions()가 시간 초과되었습니다(TimeoutException). 태스크는 첫 시간 초과에서 task.timeout.ms=300000이 지나는 363004 ms까지 같은 호출을 다시 합니다',
+      'initTransactions()가 시간 초과되었습니다(TimeoutException). 태스크는 첫 시간 초과에서 task.timeout.ms=300000이 지나는 363006 ms까지 같은 호출을 다시 합니다',
     );
     expect(notes.some((n) => n.includes('the stream thread dies'))).toBe(false);
     const summary = summarize(trace);

@@ -85,7 +85,7 @@ describe('worked cases: consumer groups', () => {
   /*
    * group-poll-timeout-dynamic. c1: max.poll.interval.ms=6000 (also its rebalance timeout),
    * session.timeout.ms=15000, heartbeat.interval.ms=3000, 50 ms per record; c2 the same session and
-   * heartbeat, max.poll.interval.ms 300000. c1 freezes for 8 s right after poll() returned a2 (the
+   * heartbeat, max.poll.interval.ms 300000. c1 freezes for 8.01 s right after poll() returned a2 (the
    * model's afterPoll point names the previous batch's last record: `where` offset 1 is the poll after
    * a1's).
    * - Generation 1 {c1, c2} at ~6000 (as above: the group's rebalance timeout is then max(6000, 300000)).
@@ -112,7 +112,10 @@ describe('worked cases: consumer groups', () => {
     expect(leaves.length).toBe(1);
     const leftAt = leaves[0]?.sentAt ?? Number.NaN;
     expect(from(r, 'Heartbeat', 'c1').filter((e) => e.sentAt >= 10004 && e.sentAt <= leftAt)).toEqual([]);
-    // the pause: 10004 → 18004; the heartbeat thread sees the poll timer at once
+    // the pause: 10004 → 18014 (8010 ms: c2's heartbeat, every 3000 ms from its join answer, falls at
+    // 18004, before c1's LeaveGroup as the case means — with 8000 ms the two met at 18004, the
+    // heartbeat after the LeaveGroup, and c2's rejoin completed a generation of c2 alone before c1's
+    // first JoinGroup came); the heartbeat thread sees the poll timer at once
     expect(leftAt).toBeGreaterThanOrEqual(18000);
     expect(leftAt).toBeLessThan(18200);
     // no OffsetCommit from c1 between the pause and its rejoin: commitSync failed locally

@@ -169,6 +169,10 @@ export function onJoinedCoordinatorUnknown(d: Draft, ev: EventOf<'JoinGroupRespo
  */
 export function onJoinFailed(d: Draft, ev: EventOf<'JoinGroupResponse'>, out: Out): void {
   const r = ev.payload;
+  if (r.error === 'MEMBER_ID_REQUIRED') {
+    onMemberIdRequired(d, r.memberId, out);
+    return;
+  }
   const fatal = r.error === 'INVALID_SESSION_TIMEOUT' || r.error === 'FENCED_INSTANCE_ID';
   countConsumer(d, 'failedRebalances');
   out.fact({ kind: 'clientError', client: d.client, error: r.error, during: 'JoinGroup', fatal });
@@ -186,6 +190,22 @@ export function onJoinFailed(d: Draft, ev: EventOf<'JoinGroupResponse'>, out: Ou
   // joinGroupIfNeeded: these errors JoinGroup again at once; a coordinator's (retriable) after retry.backoff.ms
   if (REJOIN_AT_ONCE.includes(r.error)) sendJoin(d, out);
   else rejoinAfterBackoff(d, out);
+}
+
+/**
+ * JoinGroupResponseHandler, MEMBER_ID_REQUIRED (a new dynamic member's first JoinGroup): the member
+ * takes the member id the coordinator handed out (`generation = new Generation(DEFAULT_GENERATION_ID,
+ * memberId, null)`), requestRejoin, and the join future fails — the failedRebalanceSensor counts it
+ * (initiateJoinGroup's listener records every failure of the join future). joinGroupIfNeeded
+ * `continue`s: the JoinGroup goes again at once, with that id; no onJoinPrepare again (it ran before
+ * the first JoinGroup), no backoff. Kafka logs it at debug, "non-fatal error": no client error fact —
+ * the answer itself shows it.
+ */
+function onMemberIdRequired(d: Draft, memberId: string, out: Out): void {
+  countConsumer(d, 'failedRebalances');
+  d.memberId = memberId;
+  d.generationId = -1;
+  sendJoin(d, out);
 }
 
 /** resetStateOnResponseError(JOIN_GROUP, UNKNOWN_MEMBER_ID, true): the member starts over with NO_GENERATION. */
@@ -213,7 +233,10 @@ export function onJoinFailedLosing(d: Draft, ev: EventOf<'JoinGroupResponse'>, o
   resetOnJoinError(d, ev.payload.error);
 }
 
-/** joinGroupIfNeeded: the rebalance failures after which the member asks again at once (`continue`), not after the backoff. */
+/**
+ * joinGroupIfNeeded: the rebalance failures after which the member asks again at once (`continue`), not
+ * after the backoff (MEMBER_ID_REQUIRED too: onMemberIdRequired).
+ */
 const REJOIN_AT_ONCE: readonly KafkaError[] = ['UNKNOWN_MEMBER_ID', 'ILLEGAL_GENERATION', 'REBALANCE_IN_PROGRESS', 'MEMBER_ID_REQUIRED'];
 
 /** SyncGroupResponseHandler: the coordinator is marked unknown, and the member joins again after the backoff. */

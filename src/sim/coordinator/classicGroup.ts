@@ -9,9 +9,13 @@
  *
  * Simplifications: the coordinator computes the assignment when the leader syncs (in Kafka the
  * leader's client computes it and sends it in its SyncGroup) — by range, or as Kafka Streams'
- * COOPERATIVE assignor when every member sent its owned partitions (streamsAssignor.ts); a new member gets its id in its first
- * JoinGroup (Kafka answers MEMBER_ID_REQUIRED first and the client joins again; a static member skips
- * that round in Kafka too).
+ * COOPERATIVE assignor when every member sent its owned partitions (streamsAssignor.ts).
+ *
+ * A new dynamic member's first JoinGroup (no member id; JoinGroup v4+, which every client of the model
+ * sends) is answered MEMBER_ID_REQUIRED with a member id, which the group holds as a *pending member*
+ * (ClassicGroup.pendingJoinMembers) until the client joins again with it — or until its session
+ * timeout removes it (classicGroupJoinNewDynamicMember, removePendingMemberAndUpdateClassicGroup). A
+ * join phase does not complete while a member is pending (ClassicGroup.hasAllMembersJoined).
  *
  * Static members (KIP-345, group.instance.id): the group maps each instance id to its current member
  * id (ClassicGroup.staticMembers; here read off the members, which carry their instance id). A join
@@ -107,6 +111,12 @@ export interface ConsumerGroup {
    * the group short of a SyncGroup and rebalances. Absent while there is none.
    */
   readonly pendingSyncGone?: readonly string[];
+  /**
+   * ClassicGroup.pendingJoinMembers: member ids handed out with MEMBER_ID_REQUIRED whose JoinGroup with
+   * that id has not come yet, in the order given. Not in the GroupMetadata record (a loaded group has
+   * none). Absent while there is none.
+   */
+  readonly pendingMembers?: readonly string[];
   readonly stored: StoredGroup;
 }
 
@@ -265,8 +275,21 @@ export function prepareRebalance(env: GroupEnv, g0: ConsumerGroup, reason: strin
   return g;
 }
 
+/** ClassicGroup.hasAllMembersJoined: every member waits in a JoinGroup, and no member id handed out is still pending. */
 function allJoined(g: ConsumerGroup): boolean {
-  return Object.values(g.members).every((m) => m.joinRequest !== null);
+  return Object.values(g.members).every((m) => m.joinRequest !== null) && (g.pendingMembers ?? []).length === 0;
+}
+
+/** Whether `memberId` was handed out with MEMBER_ID_REQUIRED and has not joined yet (ClassicGroup.isPendingMember). */
+export function isPendingMember(g: ConsumerGroup | undefined, memberId: string): boolean {
+  return (g?.pendingMembers ?? []).includes(memberId);
+}
+
+/** The group without `memberId` among its pending members (ClassicGroup.remove, ClassicGroup.add). */
+function withoutPending(g: ConsumerGroup, memberId: string): ConsumerGroup {
+  const rest = (g.pendingMembers ?? []).filter((id) => id !== memberId);
+  const { pendingMembers: _pending, ...others } = g;
+  return rest.length > 0 ? { ...others, pendingMembers: rest } : others;
 }
 
 /** GroupMetadataManager.maybePrepareRebalanceOrCompleteJoin. */
@@ -405,6 +428,12 @@ export function memberError(
 
 export interface JoinRequest {
   readonly memberId: string;
+  /**
+   * JoinGroupRequest.requiresKnownMemberId(apiVersion): JoinGroup v4 and later, whose new dynamic
+   * member is answered MEMBER_ID_REQUIRED first. Every client of the model sends the latest version
+   * (the machine's onJoinGroup sets it); left out, the request is an older client's, added at once.
+   */
+  readonly requiresKnownMemberId?: boolean;
   readonly groupInstanceId?: string;
   readonly sessionTimeoutMs: number;
   readonly rebalanceTimeoutMs: number;
@@ -430,8 +459,65 @@ const sameMetadata = (m: GroupMember, req: JoinRequest) =>
   sameTopics(m.topics, req.topics) && ownedKey(m.ownedPartitions) === ownedKey(req.ownedPartitions);
 
 /**
- * GroupMetadataManager.classicGroupJoinToClassicGroup for the classic protocol. A new member is
- * added (and may wait in the join for the new-member join timeout); a known member rejoins; a
+ * GroupMetadataManager.classicGroupJoinNewDynamicMember, JoinGroup v4+: the new member id goes to the
+ * group's pending members (ClassicGroup.addPendingMember) with a heartbeat expiry of the request's
+ * session timeout — a client that never joins with it is forgotten then — and the JoinGroup is
+ * answered MEMBER_ID_REQUIRED with that id. Nothing else changes: no rebalance starts, none completes.
+ */
+function requireMemberId(g: ConsumerGroup, req: JoinRequest, memberId: string, request: PendingRequest, out: Out): ConsumerGroup {
+  out.timer(sessionKey(g.groupId, memberId), 'sessionExpired', req.sessionTimeoutMs, { groupId: g.groupId, memberId }, true);
+  out.reply(request, 'JoinGroupResponse', { error: 'MEMBER_ID_REQUIRED', generationId: -1, memberId, leader: '' });
+  return { ...g, pendingMembers: [...(g.pendingMembers ?? []), memberId] };
+}
+
+/**
+ * GroupMetadataManager.addMemberThenRebalanceOrCompleteJoin: a new member (a pending member joining
+ * with its id, a new static member, or an older client's first join) is added, waiting in its
+ * JoinGroup, no longer pending (ClassicGroup.add); its expiry is the new-member join timeout
+ * ("we time out JoinGroup requests for new members"); a rebalance starts, or the join phase completes.
+ */
+function addMember(
+  env: GroupEnv,
+  g0: ConsumerGroup,
+  req: JoinRequest,
+  memberId: string,
+  request: PendingRequest,
+  clientId: string,
+  now: number,
+  out: Out,
+): ConsumerGroup {
+  const g = withoutPending(g0, memberId);
+  const member = scheduleHeartbeat(
+    out,
+    g.groupId,
+    {
+      memberId,
+      ...(req.groupInstanceId !== undefined ? { groupInstanceId: req.groupInstanceId } : {}),
+      clientId,
+      sessionTimeoutMs: req.sessionTimeoutMs,
+      rebalanceTimeoutMs: req.rebalanceTimeoutMs,
+      topics: req.topics,
+      ...(req.ownedPartitions ? { ownedPartitions: req.ownedPartitions } : {}),
+      joinRequest: request,
+      syncRequest: null,
+      assignment: [],
+      sessionDeadline: now,
+      isNew: true,
+      pendingSync: false,
+    },
+    now,
+    env.config.newMemberJoinTimeoutMs,
+  );
+  const newMemberAdded = g.newMemberAdded || (g.state === 'PreparingRebalance' && g.initialRebalance);
+  const next = { ...g, newMemberAdded, members: { ...g.members, [memberId]: member } };
+  return rebalanceOrCompleteJoin(env, next, `${memberId} joined`, now, out);
+}
+
+/**
+ * GroupMetadataManager.classicGroupJoinToClassicGroup for the classic protocol. A new dynamic member
+ * is answered MEMBER_ID_REQUIRED with a member id it holds pending (requireMemberId), and is added
+ * when it joins again with that id (addMember: it may wait in the join for the new-member join
+ * timeout); a known member rejoins; a
  * member id the group does not know gets UNKNOWN_MEMBER_ID (the client then joins as a new
  * member). A follower that rejoins a Stable or CompletingRebalance group with unchanged metadata
  * is told the current generation (it lost the previous answer); the leader, or a member whose
@@ -458,35 +544,17 @@ export function join(
     // (or the instance id) + a counter
     const prefix = req.groupInstanceId ?? clientId.split('.')[0];
     const memberId = `${prefix}-${g.nextMemberSeq}`;
+    const counted = { ...g, nextMemberSeq: g.nextMemberSeq + 1 };
     const existingStatic = req.groupInstanceId !== undefined ? staticMemberId(g, req.groupInstanceId) : null;
-    if (existingStatic !== null)
-      return replaceStaticJoin(env, { ...g, nextMemberSeq: g.nextMemberSeq + 1 }, req, existingStatic, memberId, request, now, out);
-    const member = scheduleHeartbeat(
-      out,
-      g.groupId,
-      {
-        memberId,
-        ...(req.groupInstanceId !== undefined ? { groupInstanceId: req.groupInstanceId } : {}),
-        clientId,
-        sessionTimeoutMs: req.sessionTimeoutMs,
-        rebalanceTimeoutMs: req.rebalanceTimeoutMs,
-        topics: req.topics,
-        ...(req.ownedPartitions ? { ownedPartitions: req.ownedPartitions } : {}),
-        joinRequest: request,
-        syncRequest: null,
-        assignment: [],
-        sessionDeadline: now,
-        isNew: true,
-        pendingSync: false,
-      },
-      now,
-      // addMemberThenRebalanceOrCompleteJoin: "we time out JoinGroup requests for new members"
-      env.config.newMemberJoinTimeoutMs,
-    );
-    const newMemberAdded = g.newMemberAdded || (g.state === 'PreparingRebalance' && g.initialRebalance);
-    g = { ...g, nextMemberSeq: g.nextMemberSeq + 1, newMemberAdded, members: { ...g.members, [memberId]: member } };
-    return rebalanceOrCompleteJoin(env, g, `${memberId} joined`, now, out);
+    if (existingStatic !== null) return replaceStaticJoin(env, counted, req, existingStatic, memberId, request, now, out);
+    if (req.groupInstanceId === undefined && req.requiresKnownMemberId) return requireMemberId(counted, req, memberId, request, out);
+    return addMember(env, counted, req, memberId, request, clientId, now, out);
   }
+  // classicGroupJoinExistingMember: "A rejoining pending member will be accepted" (a pending member is
+  // never static: only a dynamic member is handed an id; Kafka throws IllegalStateException for a
+  // group.instance.id here, the model lets validateMember refuse it)
+  if (req.groupInstanceId === undefined && isPendingMember(g, req.memberId))
+    return addMember(env, g, req, req.memberId, request, clientId, now, out);
   const existing = g.members[req.memberId];
   // ClassicGroup.validateMember(memberId, groupInstanceId, "join-group")
   const invalid = validateMember(g, req.memberId, req.groupInstanceId);
@@ -740,6 +808,7 @@ export function keepSessionOnCommit(g: ConsumerGroup, memberId: string, now: num
  * is new, whose join may still time out. Otherwise it is removed.
  */
 export function onSessionTimer(env: GroupEnv, g: ConsumerGroup, memberId: string, now: number, out: Out): ConsumerGroup {
+  if (isPendingMember(g, memberId)) return expirePendingMember(env, g, memberId, now, out);
   const m = g.members[memberId];
   if (!m) return g;
   if (!m.isNew && (m.joinRequest !== null || m.syncRequest !== null)) return g;
@@ -747,6 +816,34 @@ export function onSessionTimer(env: GroupEnv, g: ConsumerGroup, memberId: string
     ? `new member ${memberId} waited in JoinGroup longer than the new-member join timeout (${env.config.newMemberJoinTimeoutMs} ms)`
     : `member ${memberId} sent no heartbeat for session.timeout.ms=${m.sessionTimeoutMs}`;
   return removeMember(env, g, memberId, why, now, out);
+}
+
+/**
+ * GroupMetadataManager.removePendingMemberAndUpdateClassicGroup: a member id handed out with
+ * MEMBER_ID_REQUIRED whose client did not join with it within its session timeout ("Pending member …
+ * has been removed after session timeout expiration") is forgotten; a group preparing a rebalance
+ * that waited only for it completes its join (completeClassicGroupJoin, even in an initial rebalance).
+ */
+function expirePendingMember(env: GroupEnv, g0: ConsumerGroup, memberId: string, now: number, out: Out): ConsumerGroup {
+  const g = withoutPending(g0, memberId);
+  const reason = `pending member ${memberId} did not join with its member id within its session timeout`;
+  out.fact({ kind: 'note', actor: env.id, text: `group ${g.groupId}: ${reason}; it is removed` });
+  if (g.state === 'PreparingRebalance' && allJoined(g)) return completeJoin(env, g, now, out, reason);
+  return g;
+}
+
+/**
+ * classicGroupLeaveToClassicGroup for a pending member (ClassicGroup.isPendingMember): it is
+ * forgotten and its heartbeat expiry cancelled, and its entry answered NONE; then, as for any member
+ * that left, a Stable or CompletingRebalance group rebalances (maybePrepareRebalanceOrCompleteJoin)
+ * and one preparing a rebalance completes its join if everyone has joined (maybeCompleteJoinPhase).
+ */
+export function leavePending(env: GroupEnv, g0: ConsumerGroup, memberId: string, now: number, out: Out): ConsumerGroup {
+  const g = withoutPending(g0, memberId);
+  out.cancel(sessionKey(g.groupId, memberId));
+  if (g.state === 'Stable' || g.state === 'CompletingRebalance')
+    return prepareRebalance(env, g, `pending member ${memberId} left the group`, now, out);
+  return maybeCompleteJoinPhase(env, g, now, out);
 }
 
 /**
@@ -797,7 +894,7 @@ export function removeMember(
 /**
  * A new coordinator loads the group from its last GroupMetadata record (GroupMetadataManager.replay):
  * Stable with that generation's members and assignment, or Empty; what was in progress (a join or
- * sync phase) is gone, and the clients waiting in it see their connection break.
+ * sync phase, the pending members) is gone, and the clients waiting in it see their connection break.
  */
 export function loadGroup(g: ConsumerGroup): ConsumerGroup {
   const s = g.stored;
@@ -809,9 +906,10 @@ export function loadGroup(g: ConsumerGroup): ConsumerGroup {
     isNew: false,
     pendingSync: false,
   }));
+  const { pendingMembers: _pending, ...unpending } = withoutGone(g);
   return withMembers(
     {
-      ...withoutGone(g),
+      ...unpending,
       state: members.length ? 'Stable' : 'Empty',
       generationId: s.generationId,
       leader: members.length ? s.leader : null,

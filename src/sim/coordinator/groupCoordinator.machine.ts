@@ -44,8 +44,10 @@ import {
   emptyGroup,
   type GroupCoordinatorConfig,
   heartbeat,
+  isPendingMember,
   join,
   keepSessionOnCommit,
+  leavePending,
   loadGroup,
   onJoinTimer,
   onLoaded,
@@ -128,7 +130,9 @@ export const onJoinGroup = (ctx: GroupCoordinatorContext, ev: RpcEvent<JoinGroup
   if (!ctx.groups[req.groupId] && req.memberId !== '') return refuseJoin(ctx, ev, 'UNKNOWN_MEMBER_ID', out);
   const d: Draft = { ...ctx };
   const g = d.groups[req.groupId] ?? emptyGroup(req.groupId);
-  const request = { ...req, rebalanceTimeoutMs: req.rebalanceTimeoutMs ?? d.config.rebalanceTimeoutMs };
+  // every client of the model sends JoinGroup v9: a new dynamic member is answered MEMBER_ID_REQUIRED
+  // first (JoinGroupRequest.requiresKnownMemberId: v4+)
+  const request = { ...req, rebalanceTimeoutMs: req.rebalanceTimeoutMs ?? d.config.rebalanceTimeoutMs, requiresKnownMemberId: true };
   putGroup(d, join(d, g, request, pendingRequest(ev), ev.from, ev.now, out));
   return d;
 };
@@ -185,7 +189,7 @@ export const onSessionExpired = (
   out: Out,
 ): GroupCoordinatorContext => {
   const g = ctx.groups[ev.data.groupId];
-  if (!g?.members[ev.data.memberId]) return ctx;
+  if (!g || (!g.members[ev.data.memberId] && !isPendingMember(g, ev.data.memberId))) return ctx;
   const d: Draft = { ...ctx };
   putGroup(d, onSessionTimer(d, g, ev.data.memberId, ev.now, out));
   return d;
@@ -195,10 +199,13 @@ export const onLeaveGroup = (ctx: GroupCoordinatorContext, ev: RpcEvent<LeaveGro
   const d: Draft = { ...ctx };
   const { groupId, memberId, groupInstanceId } = ev.payload;
   const g = d.groups[groupId];
+  // a pending member (MEMBER_ID_REQUIRED answered, not joined yet) is checked before validateMember
+  const pending = g !== undefined && isPendingMember(g, memberId);
   // ClassicGroup.validateMember(memberId, groupInstanceId, "leave-group"): a replaced static
   // member's id is FENCED_INSTANCE_ID
-  const error = validateMember(g, memberId, groupInstanceId);
-  if (g && !error) putGroup(d, removeMember(d, g, memberId, `${memberId} left the group`, ev.now, out, true));
+  const error = pending ? null : validateMember(g, memberId, groupInstanceId);
+  if (g && pending) putGroup(d, leavePending(d, g, memberId, ev.now, out));
+  else if (g && !error) putGroup(d, removeMember(d, g, memberId, `${memberId} left the group`, ev.now, out, true));
   // classicGroupLeaveToClassicGroup answers per member: one it does not know (validateMember), or any
   // of a group it does not know (GroupCoordinatorService.leaveGroup), is UNKNOWN_MEMBER_ID in its entry
   out.reply(pendingRequest(ev), 'LeaveGroupResponse', {

@@ -103,8 +103,8 @@ export const METRIC_MEANINGS: Readonly<Record<string, Readonly<Record<Language, 
     ko: '성공한 리밸런스의 총수 (실패한 재시도 여러 번 끝에 성공한 것도 한 번).',
   },
   'failed-rebalance-total': {
-    en: "The total number of failed rebalance events (a JoinGroup or SyncGroup refused or lost). Kafka also counts a new member's first JoinGroup, answered MEMBER_ID_REQUIRED, which the model skips.",
-    ko: '실패한 리밸런스의 총수 (JoinGroup이나 SyncGroup이 거절되거나 유실됨). Kafka는 새 멤버의 첫 JoinGroup(MEMBER_ID_REQUIRED 응답)도 세지만 모델은 그 왕복을 생략합니다.',
+    en: "The total number of failed rebalance events (a JoinGroup or SyncGroup refused or lost). A new member's first JoinGroup, answered MEMBER_ID_REQUIRED, counts one: the member joins again at once with the member id it was given.",
+    ko: '실패한 리밸런스의 총수 (JoinGroup이나 SyncGroup이 거절되거나 유실됨). 새 멤버의 첫 JoinGroup(MEMBER_ID_REQUIRED 응답)도 하나로 셉니다. 멤버는 받은 member id로 곧바로 다시 참여합니다.',
   },
   'commit-total': {
     en: 'The total number of commit calls (OffsetCommit answers, whatever they say).',

@@ -30,7 +30,7 @@ const EXPLAIN: Record<string, readonly [en: string, ko: string]> = {
     '코디네이터가 이 그룹을 알지 못해(기록이 없음) generation이 담긴 커밋을 확인할 대상이 없습니다',
   ],
   UNKNOWN_MEMBER_ID: ['the group no longer knows this member', '그룹이 더 이상 이 멤버를 알지 못합니다'],
-  MEMBER_ID_REQUIRED: ['the coordinator hands out a member id first', '코디네이터가 먼저 member id를 발급합니다'],
+  MEMBER_ID_REQUIRED: ['the coordinator hands out a member id first', '코디네이터가 먼저 멤버 id를 발급합니다'],
   INVALID_SESSION_TIMEOUT: [
     'session.timeout.ms is outside the broker’s group.min.session.timeout.ms (6000) – group.max.session.timeout.ms (1800000): the member is not let into the group',
     'session.timeout.ms가 브로커의 group.min.session.timeout.ms(6000)–group.max.session.timeout.ms(1800000) 범위 밖이라 멤버가 그룹에 들어가지 못합니다',

@@ -312,6 +312,13 @@ export function rpcClause(ctx: NarrationContext): string {
         `${josa(from, '이/가')} 그룹 ${str(p.groupId)}에 참여를 요청합니다(JoinGroup).`,
       );
     case 'JoinGroupResponse':
+      // a new member's first JoinGroup (AbstractCoordinator.JoinGroupResponseHandler): it joins again at once with the id
+      if (str(p.error) === 'MEMBER_ID_REQUIRED' && sentRpcs.includes('JoinGroup'))
+        return say(
+          lang,
+          `${poss(to, 'JoinGroup')} was answered${err} — ${str(p.memberId)}; it sends JoinGroup again at once with that member id`,
+          `${to}의 JoinGroup 응답:${err}. 받은 멤버 id ${josa(str(p.memberId), '으로/로')} 곧바로 JoinGroup을 다시 보냅니다.`,
+        );
       return err
         ? say(lang, `${poss(to, 'JoinGroup')} was answered${err}`, `${to}의 JoinGroup 응답:${err}.`)
         : say(
