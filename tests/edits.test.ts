@@ -357,7 +357,7 @@ describe('the clock: advance past a timeout', () => {
 describe('application actions', () => {
   it('resends the selected event now, before the operation that has not started yet', () => {
     const t = runScenario(opening());
-    const step = 17; // the first send is acknowledged; the script's own resend waits for 20 ms
+    const step = 19; // the first send is acknowledged; the script’s own resend waits for 20 ms
     const outcome = resendRecord(opening(), { trace: t, step, topic: 'orders', partition: 0, offset: 100 });
     const after = fork(t, outcome, step);
     const script = after.scenario.clients[0]?.type === 'producer' ? after.scenario.clients[0].script : [];

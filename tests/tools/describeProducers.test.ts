@@ -71,7 +71,7 @@ describe('kafka-transactions.sh describe-producers', () => {
 
 describe('kafka-transactions.sh describe-producers --broker-id (a replica’s own producer state)', () => {
   it('hw-behind-leo-slow-follower: the followers still hold the producer’s earlier batch while the leader has its next', () => {
-    const view = stateAt(traceOf('hw-behind-leo-slow-follower'), 145);
+    const view = stateAt(traceOf('hw-behind-leo-slow-follower'), 147);
     const leader = describeProducersAt(view, 'orders', 0);
     expect(leader).toMatchObject({ kind: 'described', leader: 'broker-0', rows: [{ lastSequence: 1 }] });
     expect(describeProducersAt(view, 'orders', 0, 0)).toEqual(leader);

@@ -370,8 +370,8 @@ describe('kafka-transactions.sh find-hanging over a topic or a broker (collectTo
   it('a broker searches every partition with a replica on it, internal topics included, reading its own replica', () => {
     // transaction-state-under-replicated: payments-0 and __transaction_state-0 on brokers 0, 1, 2 (RF 3)
     const trace = traceOf('transaction-state-under-replicated');
-    // step 82: the leader (broker 0) holds an open transaction its followers have not fetched yet
-    const view = stateAt(trace, 82);
+    // step 84: the leader (broker 0) holds an open transaction its followers have not fetched yet
+    const view = stateAt(trace, 84);
     const onLeader = findHanging(view, { brokerId: 0 }, 0);
     expect(onLeader).toMatchObject({ kind: 'searched', partitions: 2, candidates: 1 });
     const onFollower = findHanging(view, { brokerId: 1 }, 0);
