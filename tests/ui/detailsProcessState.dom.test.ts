@@ -23,7 +23,7 @@ describe('Details of a consumer application', () => {
     act(() => simStore.getState().load(story.scenario));
     page.render();
     await page.settle();
-    act(() => simStore.getState().seek(32));
+    act(() => simStore.getState().seek(34));
     act(() => simStore.getState().select({ kind: 'actor', id: 'billing' }));
     await page.settle();
     const shown = new Map(rows());

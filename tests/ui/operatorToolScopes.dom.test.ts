@@ -143,7 +143,7 @@ describe('kafka-transactions.sh list --duration-filter (open-transaction-pins-ls
 });
 
 describe('describe-producers --broker-id (hw-behind-leo-slow-follower, a follower behind)', () => {
-  const view = viewAt('hw-behind-leo-slow-follower', () => 145);
+  const view = viewAt('hw-behind-leo-slow-follower', () => 147);
 
   it('reads the leader, then a follower’s own replica', () => {
     page.render(createElement(ProducerStateSection, { view, topic: 'orders', partition: 0 }));

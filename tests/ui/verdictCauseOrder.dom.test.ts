@@ -25,8 +25,8 @@ describe('Caused at', () => {
     const causes = page.host.querySelector('[data-testid="verdict"] tr[data-layer="loss"] .causes');
     expect(causes).not.toBeNull();
     const links = [...(causes?.querySelectorAll('.step-link') ?? [])].map((b) => Number(b.textContent?.replace('#', '')));
-    expect(links).toEqual([71, 238, 452]);
+    expect(links).toEqual([71, 240, 454]);
     expect(causes?.querySelectorAll('.step-arrow').length).toBe(2);
-    expect(causes?.textContent).toContain('#71→#238→#452');
+    expect(causes?.textContent).toContain('#71→#240→#454');
   });
 });

@@ -200,7 +200,7 @@ describe('worked cases: consume-transform-produce', () => {
    *   ConsumerCoordinator.poll → ensureCoordinatorReady, ensureActiveGroup), which comes after
    *   initTransactions() returns (~8071). By then c1-0 is gone: its session expired at ~6000
    *   (expireClassicGroupMemberHeartbeat) and the rebalance it started completed with no member —
-   *   ClassicGroup.initNextGeneration: generation 2, EMPTY. The restarted member's JoinGroup (~8072)
+   *   ClassicGroup.initNextGeneration: generation 2, EMPTY. The restarted member's JoinGroup (~8072; MEMBER_ID_REQUIRED, again ~8074)
    *   forms generation 3 alone; OffsetFetch (requireStable) returns 2 without
    *   UNSTABLE_OFFSET_COMMIT — nothing of the group is pending since the __consumer_offsets marker —
    *   so a and d are processed once each. (Written first as "generation 2 at once": the empty
