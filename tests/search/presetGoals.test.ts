@@ -31,7 +31,7 @@ describe('preset goals', () => {
     expect(outcome('db-sink-inbox')).toBe('holds');
     expect(outcome('ctp-exactly-once-crash')).toBe('holds');
     expect(outcome('hanging-transaction')).toBe('breaks');
-    // a record left above the high watermark is neither lost nor a duplicate: the defence holds
+    // a record left above the high watermark is neither lost nor a duplicate: the defense holds
     expect(outcome('min-insync-blocks-writes')).toBe('holds');
   });
 
