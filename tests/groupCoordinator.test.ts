@@ -7,12 +7,11 @@
 import { describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
 import { Out, type PendingRequest } from '../src/sim/actors/out';
-import { type ClusterMetadata, CONSUMER_OFFSETS_TOPIC } from '../src/sim/cluster/metadata';
+import { CONSUMER_OFFSETS_TOPIC } from '../src/sim/cluster/metadata';
 import {
   type ConsumerGroup,
   DEFAULT_GROUP_COORDINATOR_CONFIG,
   emptyGroup,
-  type GroupEnv,
   heartbeat,
   join,
   loadGroup,
@@ -30,16 +29,10 @@ import {
 } from '../src/sim/coordinator/groupCoordinator.machine';
 import type { Effect } from '../src/sim/kernel/effects';
 import { createPartitionLog } from '../src/sim/log/partitionLog';
+import { groupEnv, oneBrokerMeta } from './coordinator/groupRequests';
 
-const meta: ClusterMetadata = {
-  brokers: ['broker-0'],
-  topics: { orders: { name: 'orders', partitions: 2, leaders: ['broker-0', 'broker-0'] } },
-  transactionCoordinator: 'txn-coordinator',
-  groupCoordinator: 'group-coordinator',
-  transactionStatePartitions: 3,
-  consumerOffsetsPartitions: 3,
-};
-const env: GroupEnv = { id: 'group-coordinator', meta, config: { ...DEFAULT_GROUP_COORDINATOR_CONFIG, initialRebalanceDelayMs: 0 } };
+const meta = oneBrokerMeta;
+const env = groupEnv;
 
 let envelope = 0;
 const request = (from: string, correlationId = 0): PendingRequest => ({ from, envelopeId: envelope++, correlationId });

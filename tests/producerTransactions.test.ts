@@ -5,22 +5,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Out } from '../src/sim/actors/out';
-import type { ClusterMetadata } from '../src/sim/cluster/metadata';
 import { resolveProducerConfig } from '../src/sim/config/producerConfig';
 import type { Effect } from '../src/sim/kernel/effects';
 import { hasIncompleteRecords, initialProducerContext } from '../src/sim/producer/producerContext';
 import { accumulate, drain, failBatch, type ProducerDraft } from '../src/sim/producer/sender';
 import { maybeAddPartition, maybeSendTxnRequest, onCoordinatorResponse } from '../src/sim/producer/transactionManager';
 import { keyOf } from '../src/sim/protocol/topicPartition';
+import { oneBrokerMeta } from './coordinator/groupRequests';
 
-const meta: ClusterMetadata = {
-  brokers: ['broker-0'],
-  topics: { orders: { name: 'orders', partitions: 2, leaders: ['broker-0', 'broker-0'] } },
-  transactionCoordinator: 'txn-coordinator',
-  groupCoordinator: 'group-coordinator',
-  transactionStatePartitions: 3,
-  consumerOffsetsPartitions: 3,
-};
+const meta = oneBrokerMeta;
 
 /** A transactional producer (producerId 7, epoch 0) inside a transaction. */
 function producer(transactionVersion: 1 | 2, lingerMs = 0): ProducerDraft {

@@ -8,13 +8,11 @@
  * on the client's side.
  */
 import { describe, expect, it } from 'vitest';
-import { Out, type PendingRequest } from '../../src/sim/actors/out';
-import type { ClusterMetadata } from '../../src/sim/cluster/metadata';
+import { Out } from '../../src/sim/actors/out';
 import {
   type ConsumerGroup,
   DEFAULT_GROUP_COORDINATOR_CONFIG,
   emptyGroup,
-  type GroupEnv,
   join,
   loadGroup,
   onJoinTimer,
@@ -27,19 +25,10 @@ import { clientMetricsAt } from '../../src/sim/metrics/clientMetrics';
 import { runScenario, stateAt } from '../../src/sim/run';
 import { answer, bootAndPoll, sent } from '../machines/consumerDriver';
 import { drive, inputOf } from '../machines/harness';
+import { groupEnv, request } from './groupRequests';
 
-const meta: ClusterMetadata = {
-  brokers: ['broker-0'],
-  topics: { orders: { name: 'orders', partitions: 2, leaders: ['broker-0', 'broker-0'] } },
-  transactionCoordinator: 'txn-coordinator',
-  groupCoordinator: 'group-coordinator',
-  transactionStatePartitions: 3,
-  consumerOffsetsPartitions: 3,
-};
-const env: GroupEnv = { id: 'group-coordinator', meta, config: { ...DEFAULT_GROUP_COORDINATOR_CONFIG, initialRebalanceDelayMs: 0 } };
+const env = groupEnv;
 
-let envelope = 0;
-const request = (from: string, correlationId = 0): PendingRequest => ({ from, envelopeId: envelope++, correlationId });
 /** A JoinGroup of the Java consumer (v9: requiresKnownMemberId). */
 const joinReq = (memberId: string, groupInstanceId?: string) => ({
   memberId,
