@@ -6,6 +6,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { findPreset } from '../src/sim/presets';
+import { runScenario, stateAt } from '../src/sim/run';
 import { encodeLink } from '../src/sim/scenario/link';
 import { gotoWorkspace, launchBrowser, screenshot, watchErrors } from './browser';
 import { axe } from './ui-helpers';
@@ -30,7 +31,11 @@ describe('axe in both themes and both languages', () => {
         if (!preset) throw new Error('zombie-fencing');
         const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
         const errors = watchErrors(page);
-        await gotoWorkspace(page, `${inject('baseUrl')}${encodeLink(preset.scenario, { step: 34, selection: null, language })}`);
+        // mid-run, at the first step from 34 on with an envelope in flight (selected below)
+        const trace = runScenario(preset.scenario);
+        let step = 34;
+        while (stateAt(trace, step).inFlight.length === 0) step++;
+        await gotoWorkspace(page, `${inject('baseUrl')}${encodeLink(preset.scenario, { step, selection: null, language })}`);
         await page.getByTestId('verdict').waitFor();
         await page.evaluate((t) => window.__eosLab?.store.getState().setTheme(t), theme);
         await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe(theme);

@@ -157,8 +157,8 @@ describe('the rest of the page', () => {
     );
     expect(await app.page.getByTestId('checklist').innerText()).toContain('운영 전 체크리스트');
     // the opening-story's second append, in Korean
-    await app.page.getByRole('slider').fill('23');
-    await waitForStep(app.page, 23);
+    await app.page.getByRole('slider').fill('25');
+    await waitForStep(app.page, 25);
     expect(await narration()).toContain('event_id만 알려 줍니다');
     await app.page.getByRole('button', { name: 'English' }).click();
     await expect.poll(narration).toContain('only the event_id shows it is the same event');

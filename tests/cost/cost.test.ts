@@ -193,7 +193,7 @@ describe('cost of shipped runs', () => {
     expect(plain.consumers.every((k) => k.lsoWait === null)).toBe(true);
   });
   it('committed records per virtual second are over the whole run the page states, not the span of the commits', () => {
-    // opening-story: 2 records over the run's 4,517 ms is 0.44/s (it read 76.92/s: 2 records in 26 ms)
+    // opening-story: 2 records over the run's 4,519 ms is 0.44/s (it read 76.92/s: 2 records in 26 ms)
     const trace = runScenario(findPreset('opening-story')?.scenario);
     const c = costOfRun(trace, summarize(trace));
     expect(c.committedRecords).toBe(2);

@@ -39,12 +39,12 @@ function only<T>(xs: readonly T[]): T {
 const PRESETS = ['hw-behind-leo-slow-follower', 'min-insync-blocks-writes'] as const;
 
 describe("a follower's FetchResponse is narrated as replication", () => {
-  it('hw-behind-leo-slow-follower: broker-1 copies offset 1 and learns HW 1 (step 146)', () => {
+  it('hw-behind-leo-slow-follower: broker-1 copies offset 1 and learns HW 1 (step 148)', () => {
     const t = trace('hw-behind-leo-slow-follower');
     const s = only(
       deliveries(t, 'FetchResponse', 'broker-1', 'broker-0', (p) => Array.isArray(p.batches) && num(p.batches, 'baseOffset') === 1),
     );
-    expect(s.i).toBe(145);
+    expect(s.i).toBe(147);
     expect(narrate(t, s.i, 'en')).toBe(
       "broker-1 copied 1 record of orders-0 from the leader broker-0 (offset 1): its log end offset is now 2; it learns the leader's high watermark, 1, and takes it as its own; it fetches again from offset 2.",
     );
@@ -53,12 +53,12 @@ describe("a follower's FetchResponse is narrated as replication", () => {
     );
   });
 
-  it('min-insync-blocks-writes: broker-1 copies offset 1 (step 238)', () => {
+  it('min-insync-blocks-writes: broker-1 copies offset 1 (step 240)', () => {
     const t = trace('min-insync-blocks-writes');
     const s = only(
       deliveries(t, 'FetchResponse', 'broker-1', 'broker-0', (p) => Array.isArray(p.batches) && num(p.batches, 'baseOffset') === 1),
     );
-    expect(s.i).toBe(237);
+    expect(s.i).toBe(239);
     expect(narrate(t, s.i, 'en')).toBe(
       "broker-1 copied 1 record of orders-0 from the leader broker-0 (offset 1): its log end offset is now 2; it learns the leader's high watermark, 1, and takes it as its own; it fetches again from offset 2.",
     );
@@ -77,7 +77,7 @@ describe("a follower's FetchResponse is narrated as replication", () => {
 });
 
 describe("a follower's Fetch is narrated as a replica Fetch, without an isolation level", () => {
-  it('hw-behind-leo-slow-follower: the leader answers broker-2 from offset 1 (step 254)', () => {
+  it('hw-behind-leo-slow-follower: the leader answers broker-2 from offset 1 (step 256)', () => {
     const t = trace('hw-behind-leo-slow-follower');
     // the Fetch answered with offset 1 (an earlier one from offset 1 was held)
     const s = only(
@@ -85,7 +85,7 @@ describe("a follower's Fetch is narrated as a replica Fetch, without an isolatio
         x.sent.some((id) => t.envelopes.at(id)?.inReplyTo === x.envelope),
       ),
     );
-    expect(s.i).toBe(253);
+    expect(s.i).toBe(255);
     expect(narrate(t, s.i, 'en')).toBe(
       "broker-0 answers the replica Fetch from broker-2 for orders-0 from offset 1 with 1 record at offset 1, read up to its log end offset; the fetch offset tells the leader that broker-2's log ends at offset 1.",
     );
@@ -94,11 +94,11 @@ describe("a follower's Fetch is narrated as a replica Fetch, without an isolatio
     );
   });
 
-  it('min-insync-blocks-writes: a held replica Fetch waits replica.fetch.wait.max.ms, and its offset releases the acks=all write (steps 33, 239)', () => {
+  it('min-insync-blocks-writes: a held replica Fetch waits replica.fetch.wait.max.ms, and its offset releases the acks=all write (steps 35, 241)', () => {
     const t = trace('min-insync-blocks-writes');
     const [s] = deliveries(t, 'Fetch', 'broker-0', 'broker-2', (p) => p.fetchOffset === 1);
     if (!s) throw new Error('no such step');
-    expect(s.i).toBe(32);
+    expect(s.i).toBe(34);
     expect(narrate(t, s.i, 'en')).toBe(
       "broker-0 has nothing at or past offset 1 of orders-0 for the replica Fetch from broker-2, so it holds the Fetch up to 500 ms (replica.fetch.wait.max.ms); the fetch offset tells the leader that broker-2's log ends at offset 1; with that the high watermark moves up: the acks=all write of orders-service's producer waiting for it is answered.",
     );
@@ -107,7 +107,7 @@ describe("a follower's Fetch is narrated as a replica Fetch, without an isolatio
     );
     const [later] = deliveries(t, 'Fetch', 'broker-0', 'broker-1', (p) => p.fetchOffset === 2).filter((x) => x.sent.length > 0);
     if (!later) throw new Error('no such step');
-    expect(later.i).toBe(238);
+    expect(later.i).toBe(240);
     expect(narrate(t, later.i, 'en')).toMatch(
       /^broker-0 has nothing at or past offset 2 of orders-0 for the replica Fetch from broker-1, so it holds the Fetch up to 500 ms \(replica\.fetch\.wait\.max\.ms\)/,
     );
@@ -152,11 +152,11 @@ describe('a replica Fetch answered with a diverging epoch', () => {
 describe("the controller's expiry of a broker session is KRaft broker fencing, not a group's session timeout", () => {
   const fencings = (t: Trace) => t.steps.filter((s) => s.kind === 'timer' && s.label === 'sessionExpired' && s.actor === 'controller');
 
-  it('min-insync-blocks-writes: broker-2, then broker-1, leave the ISR of orders-0 (steps 172, 341)', () => {
+  it('min-insync-blocks-writes: broker-2, then broker-1, leave the ISR of orders-0 (steps 174, 343)', () => {
     const t = trace('min-insync-blocks-writes');
     const [a, b] = fencings(t);
     if (!a || !b) throw new Error('no fencing');
-    expect([a.i, b.i]).toEqual([171, 340]);
+    expect([a.i, b.i]).toEqual([173, 342]);
     expect(narrate(t, a.i, 'en')).toBe(
       'broker.session.timeout.ms (9000 ms) passed without a BrokerHeartbeat from broker-2: the controller fences it and removes it from the ISR of orders-0 (ISR now broker-0, broker-1).',
     );
@@ -195,10 +195,10 @@ describe("the controller's expiry of a broker session is KRaft broker fencing, n
 });
 
 describe("a broker's heartbeat goes to the controller, every broker.heartbeat.interval.ms", () => {
-  it('min-insync-blocks-writes: broker-1 sends a BrokerHeartbeat (step 92)', () => {
+  it('min-insync-blocks-writes: broker-1 sends a BrokerHeartbeat (step 94)', () => {
     const t = trace('min-insync-blocks-writes');
-    const s = t.steps.at(91);
-    if (!s) throw new Error('no step 92');
+    const s = t.steps.at(93);
+    if (!s) throw new Error('no step 94');
     expect([s.kind, s.label, s.actor]).toEqual(['timer', 'heartbeatDue', 'broker-1']);
     expect(narrate(t, s.i, 'en')).toBe(
       'broker.heartbeat.interval.ms (2000 ms) passed: broker-1 sends a BrokerHeartbeat to the controller, which fences a broker it has not heard from for broker.session.timeout.ms (9000 ms).',
@@ -238,10 +238,10 @@ describe('brokers\' timers in plain words, never "timer X fired"', () => {
   };
   const sends = (t: Trace, s: TraceStep, rpc: string) => s.sent.some((id) => t.envelopes.at(id)?.rpc === rpc);
 
-  it("hw-behind-leo-slow-follower: the leader's ISR check finds broker-2 out of sync and asks to shrink the ISR (step 184)", () => {
+  it("hw-behind-leo-slow-follower: the leader's ISR check finds broker-2 out of sync and asks to shrink the ISR (step 186)", () => {
     const t = trace('hw-behind-leo-slow-follower');
     const s = timer(t, 'isrExpiration', 'broker-0', (x) => sends(t, x, 'AlterPartition'));
-    expect(s.i).toBe(183);
+    expect(s.i).toBe(185);
     expect(narrate(t, s.i, 'en')).toBe(
       "broker-0's ISR check (every replica.lag.time.max.ms / 2 = 1000 ms) finds broker-2, a follower of orders-0, out of sync — not caught up to the leader's log end offset for longer than replica.lag.time.max.ms (2000 ms) — so it asks the controller to shrink the ISR to broker-0, broker-1 (AlterPartition).",
     );

@@ -104,7 +104,7 @@ export const METRIC_MEANINGS: Readonly<Record<string, Readonly<Record<Language, 
   },
   'failed-rebalance-total': {
     en: "The total number of failed rebalance events (a JoinGroup or SyncGroup refused or lost). A new member's first JoinGroup, answered MEMBER_ID_REQUIRED, counts one: the member joins again at once with the member id it was given.",
-    ko: '실패한 리밸런스의 총수 (JoinGroup이나 SyncGroup이 거절되거나 유실됨). 새 멤버의 첫 JoinGroup(MEMBER_ID_REQUIRED 응답)도 하나로 셉니다. 멤버는 받은 member id로 곧바로 다시 참여합니다.',
+    ko: '실패한 리밸런스의 총수 (JoinGroup이나 SyncGroup이 거절되거나 유실됨). 새 멤버의 첫 JoinGroup(MEMBER_ID_REQUIRED 응답)도 하나로 셉니다. 멤버는 받은 멤버 id로 곧바로 다시 참여합니다.',
   },
   'commit-total': {
     en: 'The total number of commit calls (OffsetCommit answers, whatever they say).',
